@@ -1,0 +1,51 @@
+/**
+ * Digests, the 2-to-1 compression and the padding-free sponge (compat-v1 §4; Plonky3 0.4.3
+ * `TruncatedPermutation<_, 2, 8, 16>` and `PaddingFreeSponge<_, 16, 8, 8>`).
+ */
+import { element } from "../field/koalabear.js";
+import { FieldError } from "../field/errors.js";
+import { RATE, WIDTH, permuteInPlace } from "./poseidon2.js";
+
+/** A digest: 8 canonical base elements. */
+export type Digest = Uint32Array;
+
+/** Validates and copies 8 canonical elements into a digest. */
+export function digest(values: ArrayLike<number>, what = "digest"): Digest {
+  if (values.length !== RATE) throw new FieldError("BAD_LENGTH", `${what} must have ${RATE} elements, got ${values.length}`, { what });
+  const d = new Uint32Array(RATE);
+  for (let i = 0; i < RATE; i++) d[i] = element(values[i], `${what}[${i}]`);
+  return d;
+}
+
+export function digestEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** compress(left, right) = first 8 lanes of permute(left ‖ right) (h_node). Inputs must be canonical. */
+export function compress(left: ArrayLike<number>, right: ArrayLike<number>): Digest {
+  const s = new Uint32Array(WIDTH);
+  for (let i = 0; i < RATE; i++) {
+    s[i] = left[i]!;
+    s[RATE + i] = right[i]!;
+  }
+  permuteInPlace(s);
+  return s.slice(0, RATE);
+}
+
+/**
+ * Padding-free sponge with overwrite absorption, rate 8, 8 output lanes. A final partial block
+ * overwrites only its prefix and is permuted; an input that ends on a block boundary (including
+ * the empty input) gets no extra permutation. Inputs must be canonical.
+ */
+export function sponge(input: ArrayLike<number>): Digest {
+  const s = new Uint32Array(WIDTH);
+  const n = input.length;
+  for (let off = 0; off < n; off += RATE) {
+    const end = Math.min(n, off + RATE);
+    for (let i = off; i < end; i++) s[i - off] = input[i]!;
+    permuteInPlace(s);
+  }
+  return s.slice(0, RATE);
+}

@@ -1,0 +1,104 @@
+/**
+ * Fiat–Shamir transcript: Plonky3 0.4.3 `DuplexChallenger<KoalaBear, Poseidon2-16, 16, 8>`
+ * with the v0.4.x semantics (compat-v1 §5): duplexing overwrites only the buffered prefix of
+ * the rate (no zero fill, no length tag), outputs are popped from the end, and an observe that
+ * fills the 8-element input buffer duplexes immediately.
+ */
+import { P, element } from "../field/koalabear.js";
+import { FieldError } from "../field/errors.js";
+import type { Ext } from "../field/extension.js";
+import { RATE, WIDTH, permuteInPlace } from "../hash/poseidon2.js";
+
+export class DuplexChallenger {
+  private readonly state = new Uint32Array(WIDTH);
+  private readonly input = new Uint32Array(RATE);
+  private inputLen = 0;
+  private readonly output = new Uint32Array(RATE);
+  private outputLen = 0;
+
+  /** A fresh challenger that has observed every byte of the ASCII domain tag (compat-v1 §5 `new(tag)`). */
+  static withDomain(tag: string): DuplexChallenger {
+    const t = new DuplexChallenger();
+    t.observeBytes(new TextEncoder().encode(tag));
+    return t;
+  }
+
+  /** Deep copy (state and both buffers). */
+  clone(): DuplexChallenger {
+    const c = new DuplexChallenger();
+    c.state.set(this.state);
+    c.input.set(this.input);
+    c.inputLen = this.inputLen;
+    c.output.set(this.output);
+    c.outputLen = this.outputLen;
+    return c;
+  }
+
+  private duplex(): void {
+    for (let i = 0; i < this.inputLen; i++) this.state[i] = this.input[i]!;
+    this.inputLen = 0;
+    permuteInPlace(this.state);
+    for (let i = 0; i < RATE; i++) this.output[i] = this.state[i]!;
+    this.outputLen = RATE;
+  }
+
+  /** Observes one canonical base element (not validated: callers pass field values). */
+  observeUnchecked(x: number): void {
+    this.outputLen = 0;
+    this.input[this.inputLen++] = x;
+    if (this.inputLen === RATE) this.duplex();
+  }
+
+  /** Observes one base element. @throws FieldError if x is not canonical. */
+  observe(x: number): void {
+    this.observeUnchecked(element(x, "observed value"));
+  }
+
+  /** Observes each element in order. */
+  observeMany(xs: ArrayLike<number>): void {
+    for (let i = 0; i < xs.length; i++) this.observe(xs[i]!);
+  }
+
+  /** observe_ext: c0, c1, c2, c3 in order. */
+  observeExt(e: Ext): void {
+    this.observeUnchecked(e[0]);
+    this.observeUnchecked(e[1]);
+    this.observeUnchecked(e[2]);
+    this.observeUnchecked(e[3]);
+  }
+
+  /** observe_digest: the 8 elements in order. */
+  observeDigest(d: ArrayLike<number>): void {
+    if (d.length !== RATE) throw new FieldError("BAD_LENGTH", `digest must have ${RATE} elements, got ${d.length}`);
+    this.observeMany(d);
+  }
+
+  /** Observes every byte as one field element (bytes < p, so no reduction happens). */
+  observeBytes(bytes: Uint8Array): void {
+    for (let i = 0; i < bytes.length; i++) this.observeUnchecked(bytes[i]!);
+  }
+
+  /** sample() → F: duplexes if inputs are pending or no output is left, then pops the last output. */
+  sample(): number {
+    if (this.inputLen > 0 || this.outputLen === 0) this.duplex();
+    return this.output[--this.outputLen]!;
+  }
+
+  /** sample_ext() → K: c0, c1, c2, c3 sampled in that order. */
+  sampleExt(): Ext {
+    const c0 = this.sample();
+    const c1 = this.sample();
+    const c2 = this.sample();
+    const c3 = this.sample();
+    return [c0, c1, c2, c3];
+  }
+
+  /** sample_bits(bits): the low `bits` bits of one canonical sample; requires 2^bits < p. */
+  sampleBits(bits: number): number {
+    if (!Number.isInteger(bits) || bits < 0 || 2 ** bits >= P) {
+      throw new FieldError("BAD_BITS", `sampleBits needs an integer bit count with 2^bits < p, got ${bits}`);
+    }
+    const v = this.sample();
+    return bits === 0 ? 0 : v & ((1 << bits) - 1) >>> 0;
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./challenger.js";
+export * from "./domains.js";
