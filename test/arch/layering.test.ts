@@ -1,0 +1,52 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const CORE = ["field", "hash", "transcript", "sumcheck", "gkr"];
+const FRONTEND = ["smt", "sync", "codec", "serve", "cli"];
+
+function tsFiles(dir: string): string[] {
+  let out: string[] = [];
+  let entries: string[] = [];
+  try { entries = readdirSync(dir); } catch { return out; }
+  for (const e of entries) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out = out.concat(tsFiles(p));
+    else if (p.endsWith(".ts")) out.push(p);
+  }
+  return out;
+}
+
+/** Module specifiers of static imports, re-exports and dynamic imports. */
+function importsOf(text: string): string[] {
+  const specs: string[] = [];
+  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+  for (const m of text.matchAll(re)) specs.push((m[1] ?? m[2] ?? m[3])!);
+  return specs;
+}
+
+test("the core (field → gkr) never imports the SMT frontend, sync, codec, serving or CLI", () => {
+  const violations: string[] = [];
+  let checked = 0;
+  for (const mod of CORE) {
+    for (const file of tsFiles(join(root, "src", mod))) {
+      checked++;
+      for (const spec of importsOf(readFileSync(file, "utf8"))) {
+        if (!spec.startsWith(".")) continue;
+        const target = relative(join(root, "src"), resolve(dirname(file), spec));
+        const top = target.split(sep)[0]!;
+        if (FRONTEND.includes(top)) violations.push(`${relative(root, file)} imports ${spec}`);
+      }
+    }
+  }
+  assert.ok(checked > 5, "core source files were found");
+  assert.deepEqual(violations, []);
+});
+
+test("the import scanner recognises every import form", () => {
+  const specs = importsOf(`import { a } from "../smt/x.js";\nexport * from '../sync/y.js';\nconst m = await import("../cli/z.js");\nimport "../serve/w.js";`);
+  assert.deepEqual(specs.sort(), ["../cli/z.js", "../serve/w.js", "../smt/x.js", "../sync/y.js"]);
+});
