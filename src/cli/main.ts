@@ -1,0 +1,39 @@
+/**
+ * `ssgkr` command-line entry point. Every command has `--help`; errors end in one clear line
+ * on stderr and a non-zero exit code (see exit.ts).
+ */
+import { Command, CommanderError } from "commander";
+import { SsgkrError } from "../errors.js";
+import { CliExit, EXIT_USAGE } from "./exit.js";
+import { registerSelftest } from "./commands/selftest.js";
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode = 0;
+  const setExit = (code: number) => { exitCode = code; };
+  const program = new Command();
+  program
+    .name("ssgkr")
+    .description("StateSync-GKR proof engine: prove and verify sparse-Merkle-tree state transitions (compat-v1)")
+    .exitOverride()
+    .configureOutput({ outputError: (str, write) => write(str.split("\n")[0] + "\n") })
+    .showHelpAfterError(false);
+  registerSelftest(program, setExit);
+  try {
+    await program.parseAsync(argv as string[]);
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+      return EXIT_USAGE;
+    }
+    if (err instanceof CliExit) {
+      process.stderr.write(err.message + "\n");
+      return err.exitCode;
+    }
+    if (err instanceof SsgkrError) {
+      process.stderr.write(`error ${err.code}: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  }
+}
