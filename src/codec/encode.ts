@@ -44,6 +44,11 @@ const U64_LIMIT = 1n << 64n;
  *   `UnsupportedLayerStrategy` for an identity/statement the decoder would refuse; `InvalidValue` for a wrong shape.
  */
 export function encodeProof(result: EncodedResult): Uint8Array {
+  for (const part of ["identity", "publicInputs", "proof"] as const) {
+    if (result === null || typeof result !== "object" || result[part] === null || typeof result[part] !== "object") {
+      throw new EncodeError("InvalidValue", `result.${part} must be an object`, { what: part });
+    }
+  }
   const { identity, publicInputs, proof } = result;
   validateProofShape(proof);
   validateIdentity(identity);
@@ -104,7 +109,7 @@ export function encodeProof(result: EncodedResult): Uint8Array {
 
 /** Counts fit u32 and every round polynomial has exactly 5 coefficients. */
 function validateProofShape(proof: GkrProof): void {
-  const layers = proof?.layers;
+  const layers = proof.layers;
   if (layers === null || typeof layers !== "object" || !Number.isSafeInteger(layers.length)) {
     throw new EncodeError("InvalidValue", "proof.layers must be an array of layer proofs", { what: "proof.layers" });
   }
