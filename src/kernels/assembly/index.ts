@@ -1,0 +1,7 @@
+// Entry point of the kernel module. Every export takes byte offsets into the imported shared
+// memory and element counts; the module owns no heap and no data segment (see ../README.md).
+export { to_mont, from_mont, first_noncanonical } from "./convert";
+export { base_mul, inner_product } from "./vector";
+export { ext_mul } from "./ext";
+export { fold_base, fold_base_ext, fold_ext } from "./fold";
+export { poseidon2_permute, poseidon2_constant_words } from "./poseidon2";
