@@ -1,0 +1,80 @@
+/**
+ * Sumcheck verifier with the compat-v1 schedule (§10.5 step 2.2–2.3). It never evaluates the
+ * polynomial itself: it returns the subclaim (point, expected value) for the caller's end check.
+ * Untrusted round polynomials are read defensively; every failure is a typed rejection, never an
+ * exception.
+ */
+import { extEq, type Ext } from "../field/extension.js";
+import type { DuplexChallenger } from "../transcript/challenger.js";
+import { ROUND_POLY_COEFFS, evalRoundPoly, roundSum } from "./interpolate.js";
+import { parseExt } from "./untrusted.js";
+
+/** Stable rejection codes of the sumcheck verifier. */
+export type SumcheckRejectCode =
+  | "ROUND_COUNT"
+  | "MALFORMED_ROUND"
+  | "DEGREE_TOO_HIGH"
+  | "NON_CANONICAL"
+  | "ROUND_SUM_MISMATCH";
+
+export interface SumcheckRejection {
+  readonly ok: false;
+  readonly code: SumcheckRejectCode;
+  readonly reason: string;
+  /** Round index, when the failure belongs to one round. */
+  readonly round?: number;
+}
+
+export interface SumcheckSubclaim {
+  readonly ok: true;
+  /** Challenges r_0..r_{n−1}. */
+  readonly point: Ext[];
+  /** The value the polynomial must take at `point` (g_{n−1}(r_{n−1}), or the claim when n = 0). */
+  readonly value: Ext;
+  /** The validated round polynomials (as observed). */
+  readonly rounds: Ext[][];
+}
+
+export type SumcheckVerifyResult = SumcheckSubclaim | SumcheckRejection;
+
+/**
+ * Verifies `rounds` (untrusted) for the claim Σ_{b ∈ {0,1}^n} P(b) = claim.
+ *
+ * Order (compat-v1 §10.5): the round count must equal `numVariables` (checked before any round);
+ * then per round: an array of at most 5 coefficients (more → `DEGREE_TOO_HIGH`), each a canonical
+ * extension element, g(0) + g(1) = claim checked before observing, observe_ext of each present
+ * coefficient, r ← sample_ext(), claim ← g(r). Fewer than 5 coefficients are accepted.
+ *
+ * @param transcript mutated (observes and samples); after a rejection its state is unspecified.
+ */
+export function verifySumcheck(claim: Ext, rounds: unknown, numVariables: number, transcript: DuplexChallenger): SumcheckVerifyResult {
+  if (!Array.isArray(rounds)) return { ok: false, code: "MALFORMED_ROUND", reason: "round polynomials are not an array" };
+  if (rounds.length !== numVariables) {
+    return { ok: false, code: "ROUND_COUNT", reason: `expected ${numVariables} round polynomials, got ${rounds.length}` };
+  }
+  const point: Ext[] = [];
+  const seen: Ext[][] = [];
+  let current = claim;
+  for (let j = 0; j < numVariables; j++) {
+    const raw: unknown = rounds[j];
+    if (!Array.isArray(raw)) return { ok: false, code: "MALFORMED_ROUND", reason: `round ${j}: the polynomial is not an array of coefficients`, round: j };
+    if (raw.length > ROUND_POLY_COEFFS) {
+      return { ok: false, code: "DEGREE_TOO_HIGH", reason: `round ${j}: ${raw.length} coefficients, at most ${ROUND_POLY_COEFFS} (degree ≤ 4)`, round: j };
+    }
+    const coeffs: Ext[] = [];
+    for (let k = 0; k < raw.length; k++) {
+      const a = parseExt(raw[k]);
+      if (a === null) return { ok: false, code: "NON_CANONICAL", reason: `round ${j} coefficient ${k}: not four canonical field elements`, round: j };
+      coeffs.push(a);
+    }
+    if (!extEq(roundSum(coeffs), current)) {
+      return { ok: false, code: "ROUND_SUM_MISMATCH", reason: `round ${j}: g(0) + g(1) differs from the running claim`, round: j };
+    }
+    for (const a of coeffs) transcript.observeExt(a);
+    const r = transcript.sampleExt();
+    current = evalRoundPoly(coeffs, r);
+    point.push(r);
+    seen.push(coeffs);
+  }
+  return { ok: true, point, value: current, rounds: seen };
+}
