@@ -28,7 +28,6 @@ const args = [
   "--enable", "threads",
   "--optimizeLevel", "3",
   "--shrinkLevel", "0",
-  "--converge",
   "--noAssert",
 ];
 if (process.argv.includes("--text")) args.push("--textFile", `${outDir}/kernels.wat`);
