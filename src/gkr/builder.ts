@@ -284,7 +284,9 @@ export class CircuitBuilder {
   /**
    * build(outputs) (§8.3). Lifts the outputs to L* = max(1, max output level), lifts every child to
    * the level just below its parent, numbers wires, emits layers (output first) and remaps layer 0
-   * so that output k is on wire k.
+   * so that output k is on wire k. The remap is one simultaneous substitution (as in the
+   * reference): a node at the output level that is not an output keeps its list position and may
+   * share a wire with a remapped output (their values then add). Compiled SMT circuits have no such node.
    * @param outputs output nodes in order (distinct).
    * @param inputWidth input vector width; default max input index + 1. input_width_bits = widthBits(inputWidth).
    */
