@@ -1,0 +1,104 @@
+/**
+ * GKR prover driver (compat-v1 §10.4). The caller has already run §11 steps 1–5 on the
+ * transcript (statement, commitment, public inputs, claimed outputs).
+ */
+import { P } from "../field/koalabear.js";
+import { EXT_ONE, type Ext } from "../field/extension.js";
+import type { DuplexChallenger } from "../transcript/challenger.js";
+import { proveSumcheck } from "../sumcheck/prover.js";
+import { type Circuit, inputBitsOf, validateCircuit } from "./circuit.js";
+import type { Claim } from "./claims.js";
+import { CircuitError } from "./errors.js";
+import type { LayerOracleFactory } from "./layer-oracle.js";
+import type { GkrProof, InputClaim, LayerProof } from "./proof.js";
+import { sparseLayerOracle } from "./sparse-oracle.js";
+
+/** What the driver reports after each layer (for benchmarks and diagnostics). */
+export interface LayerProveStats {
+  readonly layerIndex: number;
+  /** s_out: width bits of the layer. */
+  readonly outputBits: number;
+  /** s: width bits of the layer below; the layer's sumcheck has 2s rounds. */
+  readonly inputBits: number;
+  readonly gates: number;
+  /** Bytes of typed arrays the layer oracle allocated. */
+  readonly oracleAllocatedBytes: number;
+}
+
+export interface ProveGkrOptions {
+  /** Builds the sumcheck oracle of each layer; default: the sparse (Libra) oracle. */
+  readonly oracleFactory?: LayerOracleFactory;
+  /** Called after each layer is proved. */
+  readonly onLayer?: (stats: LayerProveStats) => void;
+}
+
+export interface GkrProveResult {
+  readonly proof: GkrProof;
+  /** MLE(input)(x*) = evalX and MLE(input)(y*) = evalY, for the last layer's x*, y*. */
+  readonly inputClaim: InputClaim;
+}
+
+/**
+ * Proves that `witness` is the evaluation of `circuit` (outputs included as they are: the prover
+ * does not check that the outputs are zero).
+ *
+ * Schedule: z_0 ← s_out(0) × sample_ext (z_0[0] = MSB); incoming ← [(z_0, 1)]; per layer i: the
+ * 2s-round sumcheck (x block, then y block), observe_ext(V(x*)), observe_ext(V(y*)), and unless
+ * i is the last layer r ← sample_ext(), incoming ← [(x*, 1), (y*, r)].
+ *
+ * @param witness layer vectors output first, the padded input vector last (length D + 1), as
+ *   returned by `evaluateCircuit`; vector j has 2^(width bits) canonical elements. Not modified.
+ * @param transcript mutated.
+ * @throws CircuitError from `validateCircuit`; `WITNESS_LENGTH`, `WITNESS_WIDTH` or
+ *   `WITNESS_NON_CANONICAL` for a witness of the wrong shape.
+ */
+export function proveGkr(circuit: Circuit, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: ProveGkrOptions = {}): GkrProveResult {
+  validateCircuit(circuit);
+  validateWitness(circuit, witness);
+  const factory = options.oracleFactory ?? sparseLayerOracle;
+  const D = circuit.layers.length;
+  const z0: Ext[] = [];
+  for (let j = 0; j < circuit.layers[0]!.widthBits; j++) z0.push(transcript.sampleExt());
+  let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
+  const layers: LayerProof[] = [];
+  let inputClaim: InputClaim | null = null;
+  for (let i = 0; i < D; i++) {
+    const layer = circuit.layers[i]!;
+    const s = inputBitsOf(circuit, i);
+    const oracle = factory({ layer, layerIndex: i, inputBits: s, below: witness[i + 1]!, claims });
+    const { rounds, point } = proveSumcheck(oracle, transcript);
+    const x = point.slice(0, s);
+    const y = point.slice(s);
+    const evalX = oracle.evalX();
+    const evalY = oracle.evalY();
+    transcript.observeExt(evalX);
+    transcript.observeExt(evalY);
+    layers.push({ rounds, evalX, evalY });
+    options.onLayer?.({ layerIndex: i, outputBits: layer.widthBits, inputBits: s, gates: layer.gateKind.length, oracleAllocatedBytes: oracle.allocatedBytes });
+    if (i < D - 1) {
+      const r = transcript.sampleExt();
+      claims = [{ point: x, coeff: EXT_ONE }, { point: y, coeff: r }];
+    } else {
+      inputClaim = { x, evalX, y, evalY };
+    }
+  }
+  return { proof: { layers }, inputClaim: inputClaim! };
+}
+
+function validateWitness(circuit: Circuit, witness: readonly Uint32Array[]): void {
+  const D = circuit.layers.length;
+  if (!Array.isArray(witness) || witness.length !== D + 1) {
+    throw new CircuitError("WITNESS_LENGTH", `the witness must hold ${D + 1} vectors (${D} layers and the input), got ${Array.isArray(witness) ? witness.length : typeof witness}`);
+  }
+  for (let j = 0; j <= D; j++) {
+    const bits = j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits;
+    const v = witness[j];
+    const what = j < D ? `witness vector ${j} (layer ${j})` : `witness vector ${j} (input)`;
+    if (!(v instanceof Uint32Array) || v.length !== 2 ** bits) {
+      throw new CircuitError("WITNESS_WIDTH", `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`, { vector: j });
+    }
+    for (let k = 0; k < v.length; k++) {
+      if (v[k]! >= P) throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${k}] = ${v[k]} is not canonical (< p)`, { vector: j, index: k });
+    }
+  }
+}

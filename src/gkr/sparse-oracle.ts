@@ -1,0 +1,342 @@
+/**
+ * Production layer oracle: Libra-style two-phase sumcheck over the sparse gate list
+ * (compat-v1 §10.4 "Recommended oracle"; Xie et al., "Libra", CRYPTO 2019, §3).
+ *
+ * Weights w[o] = Σ_k c_k·eq(z_k, o); gate weight = coeff·w[out].
+ * - Phase 1 (x rounds) keeps three tables over x: A[x] = Σ_{Lin, in1=x} weight + Σ_{Mul, in1=x}
+ *   weight·V[in2] (the lin table plus the booking table amul; both multiply V(x), so they are
+ *   summed), pow[x] = Σ_{Pow3, in1=x} weight, and V[x]. Round value at node T:
+ *   Σ_{i<h} V_T·(A_T + pow_T·V_T²).
+ * - Phase 2 (y rounds): with x* bound, scalars L* = lin(x*), P* = pow(x*), V* = V(x*) come from one
+ *   pass over the gates with eq(x*, ·), which also fills mulx[y] = Σ_{Mul, in2=y} weight·eq(x*, in1).
+ *   Round value at T: (L*·V* + P*·V*³)·β_T + V*·Σ_{i<h} mulx_T·V_T, where β is 1 at y = 0 only,
+ *   so Σ_i β_T(i) = β[0]·(1 − T).
+ *
+ * Rounds whose polynomial has degree ≤ 2 (x rounds of a layer without Pow3 gates, every y round)
+ * return 3 evaluations instead of 5; interpolation gives the same five coefficients.
+ *
+ * Auxiliary memory: O(2^s_out + 2^s) extension elements; nothing is allocated per gate or per
+ * pair of input wires.
+ */
+import { sub, add, mul } from "../field/koalabear.js";
+import { EXT_ONE, embed, extAdd, extMul, extSub, type Ext } from "../field/extension.js";
+import { ExtVector } from "../field/ext-vector.js";
+import { SumcheckError } from "../sumcheck/errors.js";
+import { eqTable, foldBase, foldExtInPlace } from "../sumcheck/mle.js";
+import type { RoundMessage } from "../sumcheck/oracle.js";
+import { extMulAddTo, extMulTo, extScaleAddTo } from "../sumcheck/ext-inline.js";
+import { GateKind, type Layer } from "./circuit.js";
+import { claimWeights } from "./claims.js";
+import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "./layer-oracle.js";
+
+export class SparseLayerOracle implements LayerSumcheckOracle {
+  readonly numVariables: number;
+  readonly degree: number;
+  allocatedBytes = 0;
+
+  private readonly s: number;
+  private readonly layer: Layer;
+  private readonly below: Uint32Array;
+  private readonly hasPow: boolean;
+  private readonly hasMul: boolean;
+  private round = 0;
+  private readonly xs: Ext[] = [];
+  private readonly tmp = new Uint32Array(8);
+
+  // Phase 1 state (released when phase 2 starts).
+  private weights: ExtVector | null;
+  private tableA: ExtVector | null;
+  private tablePow: ExtVector | null;
+  /** V over the unbound x variables; null while still the base vector `below`. */
+  private tableVx: ExtVector | null = null;
+
+  // Phase 2 state.
+  private evalXValue: Ext | null = null;
+  private k1: Ext = [0, 0, 0, 0];
+  private mulx: ExtVector | null = null;
+  /** V over the unbound y variables; null while still the base vector `below`. */
+  private tableVy: ExtVector | null = null;
+  private beta: Ext = EXT_ONE;
+  private evalYValue: Ext | null = null;
+
+  constructor(input: LayerOracleInput) {
+    const { layer, inputBits: s, below, claims } = input;
+    if (below.length !== 2 ** s) {
+      throw new SumcheckError("BAD_TABLE", `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`);
+    }
+    this.s = s;
+    this.layer = layer;
+    this.below = below;
+    this.numVariables = 2 * s;
+    let hasPow = false;
+    let hasMul = false;
+    const kinds = layer.gateKind;
+    for (let g = 0; g < kinds.length; g++) {
+      if (kinds[g] === GateKind.Pow3) hasPow = true;
+      else if (kinds[g] === GateKind.Mul) hasMul = true;
+    }
+    this.hasPow = hasPow;
+    this.hasMul = hasMul;
+    this.degree = hasPow ? 4 : 2;
+
+    this.weights = claimWeights(claims, layer.widthBits);
+    this.allocatedBytes += this.weights.data.byteLength * Math.max(1, claims.length);
+    const n = 2 ** s;
+    this.tableA = new ExtVector(n);
+    this.allocatedBytes += this.tableA.data.byteLength;
+    this.tablePow = hasPow ? new ExtVector(n) : null;
+    if (this.tablePow) this.allocatedBytes += this.tablePow.data.byteLength;
+    this.fillPhase1Tables();
+    if (s === 0) this.startPhase2();
+  }
+
+  private fillPhase1Tables(): void {
+    const { gateKind, gateOut, gateIn1, gateIn2, gateCoeff } = this.layer;
+    const w = this.weights!.data;
+    const W = this.weights!.length;
+    const W2 = 2 * W, W3 = 3 * W;
+    const A = this.tableA!.data;
+    const n = this.tableA!.length;
+    const Pw = this.tablePow ? this.tablePow.data : A;
+    const V = this.below;
+    for (let g = 0; g < gateKind.length; g++) {
+      const o = gateOut[g]!;
+      const kind = gateKind[g]!;
+      const i1 = gateIn1[g]!;
+      let c = gateCoeff[g]!;
+      if (kind === GateKind.Mul) c = mul(c, V[gateIn2[g]!]!);
+      extScaleAddTo(kind === GateKind.Pow3 ? Pw : A, i1, n, c, w[o]!, w[W + o]!, w[W2 + o]!, w[W3 + o]!);
+    }
+  }
+
+  roundPolynomial(): RoundMessage {
+    if (this.round >= this.numVariables) {
+      throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
+    }
+    return { kind: "evaluations", values: this.round < this.s ? this.phase1Round() : this.phase2Round() };
+  }
+
+  bind(r: Ext): void {
+    if (this.round >= this.numVariables) {
+      throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
+    }
+    if (this.round < this.s) {
+      this.tableA = foldExtInPlace(this.tableA!, r);
+      if (this.tablePow) this.tablePow = foldExtInPlace(this.tablePow, r);
+      if (this.tableVx === null) {
+        this.tableVx = foldBase(this.below, r);
+        this.allocatedBytes += this.tableVx.data.byteLength;
+      } else {
+        this.tableVx = foldExtInPlace(this.tableVx, r);
+      }
+      this.xs.push(r);
+      this.round++;
+      if (this.round === this.s) this.startPhase2();
+    } else {
+      this.beta = extMul(this.beta, extSub(EXT_ONE, r));
+      if (this.mulx) this.mulx = foldExtInPlace(this.mulx, r);
+      if (this.tableVy === null) {
+        this.tableVy = foldBase(this.below, r);
+        this.allocatedBytes += this.tableVy.data.byteLength;
+      } else {
+        this.tableVy = foldExtInPlace(this.tableVy, r);
+      }
+      this.round++;
+      if (this.round === this.numVariables) this.evalYValue = this.tableVy.get(0);
+    }
+  }
+
+  evalX(): Ext {
+    if (this.evalXValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
+    return this.evalXValue;
+  }
+
+  evalY(): Ext {
+    if (this.evalYValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(y*) is known only after every variable is bound");
+    return this.evalYValue;
+  }
+
+  /** Σ_{i<h} V_T·(A_T + pow_T·V_T²) for T = 0..degree. */
+  private phase1Round(): Ext[] {
+    const m = this.degree;
+    const acc = new Uint32Array(4 * (m + 1));
+    const A = this.tableA!.data;
+    const len = this.tableA!.length;
+    const h = len / 2;
+    const L2 = 2 * len, L3 = 3 * len;
+    const hasPow = this.hasPow;
+    const Pw = hasPow ? this.tablePow!.data : A;
+    const tmp = this.tmp;
+    if (this.tableVx === null) {
+      const V = this.below;
+      for (let i = 0; i < h; i++) {
+        const ih = i + h;
+        let v = V[i]!;
+        const dv = sub(V[ih]!, v);
+        let a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
+        const da0 = sub(A[ih]!, a0), da1 = sub(A[len + ih]!, a1), da2 = sub(A[L2 + ih]!, a2), da3 = sub(A[L3 + ih]!, a3);
+        let p0 = 0, p1 = 0, p2 = 0, p3 = 0, dp0 = 0, dp1 = 0, dp2 = 0, dp3 = 0;
+        if (hasPow) {
+          p0 = Pw[i]!; p1 = Pw[len + i]!; p2 = Pw[L2 + i]!; p3 = Pw[L3 + i]!;
+          dp0 = sub(Pw[ih]!, p0); dp1 = sub(Pw[len + ih]!, p1); dp2 = sub(Pw[L2 + ih]!, p2); dp3 = sub(Pw[L3 + ih]!, p3);
+        }
+        for (let t = 0; t <= m; t++) {
+          if (t > 0) {
+            v = add(v, dv);
+            a0 = add(a0, da0); a1 = add(a1, da1); a2 = add(a2, da2); a3 = add(a3, da3);
+            if (hasPow) { p0 = add(p0, dp0); p1 = add(p1, dp1); p2 = add(p2, dp2); p3 = add(p3, dp3); }
+          }
+          let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+          if (hasPow) {
+            const vv = mul(v, v);
+            s0 = add(s0, mul(p0, vv)); s1 = add(s1, mul(p1, vv)); s2 = add(s2, mul(p2, vv)); s3 = add(s3, mul(p3, vv));
+          }
+          const o = 4 * t;
+          acc[o] = add(acc[o]!, mul(s0, v));
+          acc[o + 1] = add(acc[o + 1]!, mul(s1, v));
+          acc[o + 2] = add(acc[o + 2]!, mul(s2, v));
+          acc[o + 3] = add(acc[o + 3]!, mul(s3, v));
+        }
+      }
+    } else {
+      const V = this.tableVx.data;
+      for (let i = 0; i < h; i++) {
+        const ih = i + h;
+        let v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
+        const dv0 = sub(V[ih]!, v0), dv1 = sub(V[len + ih]!, v1), dv2 = sub(V[L2 + ih]!, v2), dv3 = sub(V[L3 + ih]!, v3);
+        let a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
+        const da0 = sub(A[ih]!, a0), da1 = sub(A[len + ih]!, a1), da2 = sub(A[L2 + ih]!, a2), da3 = sub(A[L3 + ih]!, a3);
+        let p0 = 0, p1 = 0, p2 = 0, p3 = 0, dp0 = 0, dp1 = 0, dp2 = 0, dp3 = 0;
+        if (hasPow) {
+          p0 = Pw[i]!; p1 = Pw[len + i]!; p2 = Pw[L2 + i]!; p3 = Pw[L3 + i]!;
+          dp0 = sub(Pw[ih]!, p0); dp1 = sub(Pw[len + ih]!, p1); dp2 = sub(Pw[L2 + ih]!, p2); dp3 = sub(Pw[L3 + ih]!, p3);
+        }
+        for (let t = 0; t <= m; t++) {
+          if (t > 0) {
+            v0 = add(v0, dv0); v1 = add(v1, dv1); v2 = add(v2, dv2); v3 = add(v3, dv3);
+            a0 = add(a0, da0); a1 = add(a1, da1); a2 = add(a2, da2); a3 = add(a3, da3);
+            if (hasPow) { p0 = add(p0, dp0); p1 = add(p1, dp1); p2 = add(p2, dp2); p3 = add(p3, dp3); }
+          }
+          let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+          if (hasPow) {
+            extMulTo(tmp, 0, 1, v0, v1, v2, v3, v0, v1, v2, v3);
+            extMulTo(tmp, 4, 1, p0, p1, p2, p3, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!);
+            s0 = add(s0, tmp[4]!); s1 = add(s1, tmp[5]!); s2 = add(s2, tmp[6]!); s3 = add(s3, tmp[7]!);
+          }
+          extMulAddTo(acc, 4 * t, 1, s0, s1, s2, s3, v0, v1, v2, v3);
+        }
+      }
+    }
+    return unpack(acc, m + 1);
+  }
+
+  /** Called once the x block is bound (or immediately when s = 0). */
+  private startPhase2(): void {
+    const vStar: Ext = this.s === 0 ? embed(this.below[0]!) : this.tableVx!.get(0);
+    this.evalXValue = vStar;
+    const eqx = eqTable(this.xs);
+    this.allocatedBytes += eqx.data.byteLength;
+    const n = eqx.length;
+    const n2 = 2 * n, n3 = 3 * n;
+    const e = eqx.data;
+    const w = this.weights!.data;
+    const W = this.weights!.length;
+    const W2 = 2 * W, W3 = 3 * W;
+    const linAcc = new Uint32Array(4);
+    const powAcc = new Uint32Array(4);
+    if (this.hasMul) {
+      this.mulx = new ExtVector(n);
+      this.allocatedBytes += this.mulx.data.byteLength;
+    }
+    const mx = this.mulx ? this.mulx.data : linAcc;
+    const { gateKind, gateOut, gateIn1, gateIn2, gateCoeff } = this.layer;
+    const tmp = this.tmp;
+    for (let g = 0; g < gateKind.length; g++) {
+      const o = gateOut[g]!;
+      const c = gateCoeff[g]!;
+      const i1 = gateIn1[g]!;
+      const kind = gateKind[g]!;
+      // weight·eq(x*, in1) = (coeff·eq(x*, in1))·w[out]
+      tmp[0] = mul(c, e[i1]!); tmp[1] = mul(c, e[n + i1]!); tmp[2] = mul(c, e[n2 + i1]!); tmp[3] = mul(c, e[n3 + i1]!);
+      if (kind === GateKind.Mul) {
+        extMulAddTo(mx, gateIn2[g]!, n, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, w[o]!, w[W + o]!, w[W2 + o]!, w[W3 + o]!);
+      } else {
+        extMulAddTo(kind === GateKind.Pow3 ? powAcc : linAcc, 0, 1, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, w[o]!, w[W + o]!, w[W2 + o]!, w[W3 + o]!);
+      }
+    }
+    const lStar: Ext = [linAcc[0]!, linAcc[1]!, linAcc[2]!, linAcc[3]!];
+    const pStar: Ext = [powAcc[0]!, powAcc[1]!, powAcc[2]!, powAcc[3]!];
+    const v3 = extMul(extMul(vStar, vStar), vStar);
+    this.k1 = extAdd(extMul(lStar, vStar), extMul(pStar, v3));
+    this.weights = null;
+    this.tableA = null;
+    this.tablePow = null;
+    this.tableVx = null;
+    if (this.s === 0) this.evalYValue = vStar;
+  }
+
+  /** (L*V* + P*V*³)·β[0]·(1 − T) + V*·Σ_{i<h} mulx_T·V_T for T = 0, 1, 2. */
+  private phase2Round(): Ext[] {
+    const sums = new Uint32Array(12);
+    if (this.mulx) {
+      const M = this.mulx.data;
+      const len = this.mulx.length;
+      const h = len / 2;
+      const L2 = 2 * len, L3 = 3 * len;
+      if (this.tableVy === null) {
+        const V = this.below;
+        for (let i = 0; i < h; i++) {
+          const ih = i + h;
+          let v = V[i]!;
+          const dv = sub(V[ih]!, v);
+          let m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
+          const dm0 = sub(M[ih]!, m0), dm1 = sub(M[len + ih]!, m1), dm2 = sub(M[L2 + ih]!, m2), dm3 = sub(M[L3 + ih]!, m3);
+          for (let t = 0; t < 3; t++) {
+            if (t > 0) {
+              v = add(v, dv);
+              m0 = add(m0, dm0); m1 = add(m1, dm1); m2 = add(m2, dm2); m3 = add(m3, dm3);
+            }
+            const o = 4 * t;
+            sums[o] = add(sums[o]!, mul(m0, v));
+            sums[o + 1] = add(sums[o + 1]!, mul(m1, v));
+            sums[o + 2] = add(sums[o + 2]!, mul(m2, v));
+            sums[o + 3] = add(sums[o + 3]!, mul(m3, v));
+          }
+        }
+      } else {
+        const V = this.tableVy.data;
+        for (let i = 0; i < h; i++) {
+          const ih = i + h;
+          let v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
+          const dv0 = sub(V[ih]!, v0), dv1 = sub(V[len + ih]!, v1), dv2 = sub(V[L2 + ih]!, v2), dv3 = sub(V[L3 + ih]!, v3);
+          let m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
+          const dm0 = sub(M[ih]!, m0), dm1 = sub(M[len + ih]!, m1), dm2 = sub(M[L2 + ih]!, m2), dm3 = sub(M[L3 + ih]!, m3);
+          for (let t = 0; t < 3; t++) {
+            if (t > 0) {
+              v0 = add(v0, dv0); v1 = add(v1, dv1); v2 = add(v2, dv2); v3 = add(v3, dv3);
+              m0 = add(m0, dm0); m1 = add(m1, dm1); m2 = add(m2, dm2); m3 = add(m3, dm3);
+            }
+            extMulAddTo(sums, 4 * t, 1, m0, m1, m2, m3, v0, v1, v2, v3);
+          }
+        }
+      }
+    }
+    const vStar = this.evalXValue!;
+    const kb = extMul(this.k1, this.beta);
+    const s = unpack(sums, 3);
+    return [
+      extAdd(kb, extMul(vStar, s[0]!)),
+      extMul(vStar, s[1]!),
+      extSub(extMul(vStar, s[2]!), kb),
+    ];
+  }
+}
+
+function unpack(acc: Uint32Array, count: number): Ext[] {
+  const out: Ext[] = [];
+  for (let t = 0; t < count; t++) out.push([acc[4 * t]!, acc[4 * t + 1]!, acc[4 * t + 2]!, acc[4 * t + 3]!]);
+  return out;
+}
+
+/** Factory of the production oracle, the prover driver's default. */
+export const sparseLayerOracle: LayerOracleFactory = (input) => new SparseLayerOracle(input);
