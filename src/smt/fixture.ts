@@ -6,7 +6,7 @@
  * NonMembership: Empty. Update: Occupied{[100], 32 × 0x03} → Tombstone. Roots by compute_root,
  * value_digest = h_leaf(new leaf) (the leaf itself for read-only kinds).
  */
-import { fromU32 } from "../field/koalabear.js";
+import { P } from "../field/koalabear.js";
 import type { Digest } from "../hash/digest.js";
 import { syncConfig, type SyncConfig } from "../sync/config.js";
 import { OpKind, type PublicInputs } from "../sync/types.js";
@@ -43,7 +43,7 @@ export function goldenFixture(kind: OpKind, depth = 24, key = 5n): GoldenFixture
   let newLeaf: Leaf;
   switch (kind) {
     case OpKind.Membership: {
-      const leaf = occupied([42, fromU32(Number(key & 0xffffffffn))], new Uint8Array(32).fill(0x09));
+      const leaf = occupied([42, Number((key & 0xffffffffn) % BigInt(P))], new Uint8Array(32).fill(0x09));
       operation = { kind, key, leaf };
       witnessLeaf = newLeaf = leaf;
       break;

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { compile, type CompiledCircuit } from "../../src/smt/compile.js";
 import { buildInputVector } from "../../src/smt/witness.js";
 import { goldenFixture, type GoldenFixture } from "../../src/smt/fixture.js";
-import { occupied } from "../../src/smt/leaf.js";
+import { hashLeaf, occupied } from "../../src/smt/leaf.js";
+import { computeRoot } from "../../src/smt/path.js";
 import { SmtError } from "../../src/smt/errors.js";
 import { evaluateCircuit } from "../../src/gkr/circuit.js";
 import { P } from "../../src/field/koalabear.js";
@@ -42,6 +43,23 @@ test("honest F(kind, d, key) requests evaluate to all-zero outputs (d = 1, 2, 3,
       }
     }
   }
+});
+
+test("depth 64 (key 2^64 − 1) and a large leaf bound also evaluate to all-zero outputs", () => {
+  for (const kind of [OpKind.Membership, OpKind.Update]) {
+    const c = compile(kind, { depth: 64 });
+    const f = goldenFixture(kind, 64, (1n << 64n) - 1n);
+    assert.deepEqual(nonZero(outputs(c, buildInputVector(kind, f.config, f))), [], `kind ${kind}`);
+  }
+  const c = compile(OpKind.NonMembership, { depth: 2, leafMaxFields: 47 });
+  assert.equal(c.circuit.layers.length, 2 + 29 * 6);
+  const f = goldenFixture(OpKind.NonMembership, 2, 3n);
+  const cfg = c.config;
+  // Recompute the public inputs for B = 47 (the fold width changes h_leaf).
+  const leaf = f.witness.leaf;
+  const root = computeRoot(leaf, 3n, f.witness.siblings, 2, 47);
+  const req = { ...f, publicInputs: { ...f.publicInputs, oldRoot: root, newRoot: root, valueDigest: hashLeaf(leaf, 47) } };
+  assert.deepEqual(nonZero(outputs(c, buildInputVector(OpKind.NonMembership, cfg, req))), []);
 });
 
 function withSibling(f: GoldenFixture, l: number, lane: number): GoldenFixture {

@@ -31,6 +31,8 @@ test("golden fixtures of every kind: shapes and roots", () => {
   assert.notDeepEqual(u.publicInputs.oldRoot, u.publicInputs.newRoot);
   assert.equal(u.config.depth, 4);
   assert.throws(() => goldenFixture(OpKind.Membership, 4, 16n), smtCode("KEY_OUT_OF_RANGE"));
+  const big = goldenFixture(OpKind.Membership, 40, 0x1_ffff_ffffn);
+  assert.equal(big.operation.kind === OpKind.Membership && big.operation.leaf.payload[1], 4294967295 - 2 * 2130706433, "key mod 2^32, reduced mod p");
 });
 
 test("compute_root folds siblings upward by key bit (leaf-adjacent first)", () => {
