@@ -117,7 +117,7 @@ export function fromU32(x: number): number {
   if (!Number.isInteger(x) || x < 0 || x > 0xffffffff) {
     throw new FieldError("NOT_A_U32", `fromU32 expects an integer in [0, 2^32), got ${x}`, { value: x });
   }
-  return x >= P ? x - P : x;
+  return x % P;
 }
 
 /** Reduce any u64 (given as bigint) modulo p (Plonky3 `from_u64`). */
