@@ -1,0 +1,3 @@
+export { measure, rate, type Timing, type Rate, type MeasureOptions } from "./timing.js";
+export { conditions, conditionsLine, type Conditions } from "./conditions.js";
+export { progress, writeResults, printHeadline, resultsDir, fmt, parseArgs } from "./output.js";
