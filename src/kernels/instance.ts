@@ -8,6 +8,11 @@
  * Montgomery form and one canonical operand gives a canonical result. Fold kernels take canonical
  * challenges and preserve the representation of the table. Poseidon2 works on canonical states.
  * No kernel validates its inputs; `firstNonCanonical` is the check to run when inputs are untrusted.
+ *
+ * Every method checks its descriptors first: `KernelError` `BAD_REGION` for a pointer that is not a
+ * non-negative multiple of 4 or a region outside the memory, `BAD_LENGTH` for a region smaller
+ * than the operation needs or an odd/zero fold length; challenges must be canonical (`FieldError`
+ * `NOT_AN_INTEGER` / `NEGATIVE` / `NON_CANONICAL`). Lengths are in elements, pointers in bytes.
  */
 import { element } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
