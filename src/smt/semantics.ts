@@ -92,7 +92,7 @@ function checkRequestShape(request: OpRequest): void {
   for (const s of request.witness.siblings) digest(s, "sibling");
 }
 
-function evaluate(request: OpRequest, cfg: SyncConfig): void {
+function evaluateStatement(request: OpRequest, cfg: SyncConfig): void {
   checkRequestShape(request);
   const B = cfg.leafMaxFields;
   const op = request.operation;
@@ -119,7 +119,14 @@ function evaluate(request: OpRequest, cfg: SyncConfig): void {
     reject("WITNESS_NOT_ABSENT", "a non-membership witness leaf must be Empty or Tombstone");
   }
   if (op.kind === OpKind.Update && !leafEquals(witnessLeaf, op.oldLeaf)) reject("WITNESS_NOT_OLD_LEAF", "an update witness leaf must equal the operation's old_leaf");
+}
 
+function evaluate(request: OpRequest, cfg: SyncConfig): void {
+  evaluateStatement(request, cfg);
+  const B = cfg.leafMaxFields;
+  const op = request.operation;
+  const pub = request.publicInputs;
+  const witnessLeaf = request.witness.leaf;
   if (request.witness.siblings.length !== cfg.depth) {
     reject("PATH_LENGTH_MISMATCH", `path must have depth = ${cfg.depth} siblings, got ${request.witness.siblings.length}`);
   }
@@ -137,6 +144,28 @@ function evaluate(request: OpRequest, cfg: SyncConfig): void {
   }
 }
 
+function verdictOf(run: () => void): Verdict {
+  try {
+    run();
+    return { valid: true, code: "VALID", message: "the operation holds for these public inputs and this witness" };
+  } catch (err) {
+    if (err instanceof Reject) return { valid: false, code: err.code, message: err.message, ...(err.causeCode ? { cause: err.causeCode } : {}) };
+    if (err instanceof SsgkrError) return { valid: false, code: "MALFORMED_REQUEST", message: err.message, cause: err.code };
+    if (err instanceof TypeError) return { valid: false, code: "MALFORMED_REQUEST", message: `malformed request: ${err.message}` };
+    throw err;
+  }
+}
+
+/**
+ * The statement checks only (§13.2 steps 2–7, module comment items 1–6): what a verifier checks
+ * natively before it rebuilds the input vector. Roots and paths are left to the circuit.
+ * Never throws for a bad request.
+ */
+export function checkStatement(request: OpRequest, config: Partial<SyncConfig> = {}): Verdict {
+  const cfg = syncConfig(config);
+  return verdictOf(() => evaluateStatement(request, cfg));
+}
+
 /**
  * Decides whether a request is a valid operation (see the module comment for the order and codes).
  * Never throws for a bad request: malformed values give `MALFORMED_REQUEST`.
@@ -145,13 +174,5 @@ function evaluate(request: OpRequest, cfg: SyncConfig): void {
  */
 export function checkOperation(request: OpRequest, config: Partial<SyncConfig> = {}): Verdict {
   const cfg = syncConfig(config);
-  try {
-    evaluate(request, cfg);
-    return { valid: true, code: "VALID", message: "the operation holds for these public inputs and this witness" };
-  } catch (err) {
-    if (err instanceof Reject) return { valid: false, code: err.code, message: err.message, ...(err.causeCode ? { cause: err.causeCode } : {}) };
-    if (err instanceof SsgkrError) return { valid: false, code: "MALFORMED_REQUEST", message: err.message, cause: err.code };
-    if (err instanceof TypeError) return { valid: false, code: "MALFORMED_REQUEST", message: `malformed request: ${err.message}` };
-    throw err;
-  }
+  return verdictOf(() => evaluate(request, cfg));
 }

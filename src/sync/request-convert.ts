@@ -1,0 +1,79 @@
+/**
+ * Conversion between the request file (`SyncRequest`, compat-v1 §16.2 field names) and the
+ * library's `OpRequest` (operation, witness, public inputs).
+ *
+ * The witness leaf is `old_leaf`. Membership: the operation carries `new_leaf` (which must repeat
+ * `old_leaf`); NonMembership: no leaf; Update: old_leaf → new_leaf. op_kind_tag and asset_id are
+ * the kind's tag and the key.
+ */
+import { EMPTY, TOMBSTONE, LeafTag, occupied, type Leaf } from "../smt/leaf.js";
+import type { OpRequest, Operation } from "../smt/operation.js";
+import { RequestError, type RequestLeaf, type SyncRequest } from "./request.js";
+import { OpKind, OP_KIND_NAMES } from "./types.js";
+import { SsgkrError } from "../errors.js";
+
+function toLeaf(l: RequestLeaf, path: string): Leaf {
+  if (l.tag === 1) {
+    try {
+      return occupied(l.payload, l.identity);
+    } catch (err) {
+      if (err instanceof SsgkrError) throw new RequestError("REQUEST_SCHEMA", `${path}: ${err.message}`, { path });
+      throw err;
+    }
+  }
+  if (l.payload.length !== 0) throw new RequestError("REQUEST_SCHEMA", `${path}.payload: an Empty or Tombstone leaf carries an empty payload`, { path: `${path}.payload` });
+  if (l.identity.some((b) => b !== 0)) throw new RequestError("REQUEST_SCHEMA", `${path}.identity: an Empty or Tombstone leaf carries a zero identity`, { path: `${path}.identity` });
+  return l.tag === 0 ? EMPTY : TOMBSTONE;
+}
+
+function fromLeaf(l: Leaf): RequestLeaf {
+  if (l.tag === LeafTag.Occupied) return { tag: 1, payload: [...l.payload], identity: l.identity.slice() };
+  return { tag: l.tag === LeafTag.Empty ? 0 : 2, payload: [], identity: new Uint8Array(32) };
+}
+
+/**
+ * The library request described by a request file.
+ * @throws RequestError `REQUEST_SCHEMA` for an Empty/Tombstone leaf with a payload or identity,
+ *   or a membership whose leaf is not Occupied.
+ */
+export function toOpRequest(r: SyncRequest): OpRequest {
+  const oldLeaf = toLeaf(r.oldLeaf, "$.old_leaf");
+  const newLeaf = toLeaf(r.newLeaf, "$.new_leaf");
+  const kind = OP_KIND_NAMES.indexOf(r.kind) as OpKind;
+  let operation: Operation;
+  switch (kind) {
+    case OpKind.Membership:
+      if (newLeaf.tag !== LeafTag.Occupied) throw new RequestError("REQUEST_SCHEMA", "$.new_leaf.tag: a membership proves an Occupied leaf (tag 1)", { path: "$.new_leaf.tag" });
+      operation = { kind, key: r.key, leaf: newLeaf };
+      break;
+    case OpKind.NonMembership:
+      operation = { kind, key: r.key };
+      break;
+    default:
+      operation = { kind: OpKind.Update, key: r.key, oldLeaf, newLeaf };
+  }
+  return {
+    operation,
+    witness: { leaf: oldLeaf, siblings: r.siblings.map((s) => Uint32Array.from(s)) },
+    publicInputs: { oldRoot: r.oldRoot, newRoot: r.newRoot, opKindTag: kind, assetId: r.key, valueDigest: r.valueDigest },
+  };
+}
+
+/** The request file of a library request (inverse of `toOpRequest` for well-formed requests). */
+export function fromOpRequest(req: OpRequest, depth: number, leafMaxFields: number): SyncRequest {
+  const op = req.operation;
+  const oldLeaf = op.kind === OpKind.Update ? op.oldLeaf : req.witness.leaf;
+  const newLeaf = op.kind === OpKind.Update ? op.newLeaf : op.kind === OpKind.Membership ? op.leaf : req.witness.leaf;
+  return {
+    kind: OP_KIND_NAMES[op.kind]!,
+    depth,
+    leafMaxFields,
+    key: op.key,
+    oldLeaf: fromLeaf(oldLeaf),
+    newLeaf: fromLeaf(newLeaf),
+    siblings: req.witness.siblings.map((s) => Uint32Array.from(s)),
+    oldRoot: Uint32Array.from(req.publicInputs.oldRoot),
+    newRoot: Uint32Array.from(req.publicInputs.newRoot),
+    valueDigest: Uint32Array.from(req.publicInputs.valueDigest),
+  };
+}

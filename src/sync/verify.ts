@@ -1,0 +1,106 @@
+/**
+ * Composed verifier (compat-v1 §13.2), every check in order; the first failure decides. It never
+ * throws on a malformed request or result: it returns a typed verdict with a stable code.
+ *
+ * | Step | Check | Code |
+ * |---|---|---|
+ * | 0 | request kind = prepared kind | `WRONG_KIND` |
+ * | 1 | result public inputs = request public inputs (all five fields) | `PUBLIC_INPUTS_MISMATCH` |
+ * | 2 | op_kind_tag = operation kind; asset_id = operation key | `OP_KIND_MISMATCH`, `ASSET_ID_MISMATCH` |
+ * | 3 | kind ≠ Update ⇒ new_root = old_root | `ROOT_CHANGED` |
+ * | 4 | depth < 64 ⇒ asset_id < 2^depth | `KEY_OUT_OF_RANGE` |
+ * | 5 | value_digest as §13.2 step 5 (unhashable leaf never matches) | `VALUE_DIGEST_MISMATCH`, `LEAF_ENCODING` |
+ * | 6 | NonMembership: witness leaf Empty or Tombstone | `WITNESS_NOT_ABSENT` |
+ * | 7 | Update: witness leaf = old_leaf | `WITNESS_NOT_OLD_LEAF` |
+ * | 8 | the input vector (§9.2) can be built | `INPUT_VECTOR` |
+ * | 9 | GKR verification with zero claimed outputs (§10.5) | `GKR_<code>` (e.g. `GKR_END_CHECK_FAILED`) |
+ * | 10 | MLE(input)(x*) = eval_x, then MLE(input)(y*) = eval_y | `INPUT_CLAIM_X`, `INPUT_CLAIM_Y` |
+ *
+ * A request whose values are malformed gets `MALFORMED_REQUEST`.
+ */
+import { SsgkrError } from "../errors.js";
+import { extEq } from "../field/extension.js";
+import { digestEquals } from "../hash/digest.js";
+import { verifyGkr } from "../gkr/verifier.js";
+import { mleEvalBase } from "../sumcheck/mle.js";
+import type { OpRequest } from "../smt/operation.js";
+import { checkStatement } from "../smt/semantics.js";
+import { buildInputVectorFor } from "../smt/witness.js";
+import type { SyncConfig } from "./config.js";
+import { type PreparedSync, prepare } from "./prepared.js";
+import type { SyncResult } from "./prove.js";
+import { statementTranscript } from "./statement-transcript.js";
+import type { PublicInputs } from "./types.js";
+
+/** Outcome of a verification: accepted, or rejected with a stable code and a reason. */
+export type SyncVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: string; readonly reason: string };
+
+const ACCEPT: SyncVerdict = Object.freeze({ ok: true });
+
+function rejection(code: string, reason: string): SyncVerdict {
+  return { ok: false, code, reason };
+}
+
+function publicInputsEqual(a: PublicInputs, b: PublicInputs): boolean {
+  return digestEquals(a.oldRoot, b.oldRoot) && digestEquals(a.newRoot, b.newRoot) && a.opKindTag === b.opKindTag
+    && a.assetId === b.assetId && digestEquals(a.valueDigest, b.valueDigest);
+}
+
+function verifyUnguarded(prepared: PreparedSync, request: OpRequest, result: SyncResult): SyncVerdict {
+  if (request?.operation?.kind !== prepared.kind) {
+    return rejection("WRONG_KIND", `the request is of kind ${String(request?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`);
+  }
+  if (!result || typeof result !== "object" || !result.publicInputs || !publicInputsEqual(result.publicInputs, request.publicInputs)) {
+    return rejection("PUBLIC_INPUTS_MISMATCH", "the proof's public inputs differ from the request's");
+  }
+  const statement = checkStatement(request, prepared.config);
+  if (!statement.valid) return rejection(statement.code, statement.message);
+
+  let input: Uint32Array;
+  try {
+    input = buildInputVectorFor(prepared.compiled.layout, prepared.config.leafMaxFields, request);
+  } catch (err) {
+    if (err instanceof SsgkrError) return rejection("INPUT_VECTOR", `the input vector cannot be built: ${err.message}`);
+    throw err;
+  }
+
+  const zeros = new Uint32Array(2 ** prepared.shape.layerWidthBits[0]!);
+  const transcript = statementTranscript(prepared.circuit, prepared.kind, prepared.config.depth, prepared.commitment, request.publicInputs, zeros);
+  const gkr = verifyGkr(prepared.shape, prepared.wiring, zeros, result.proof, transcript);
+  if (!gkr.ok) {
+    const where = gkr.layer !== undefined ? ` (layer ${gkr.layer}${gkr.round !== undefined ? `, round ${gkr.round}` : ""})` : "";
+    return rejection(`GKR_${gkr.code}`, gkr.reason + where);
+  }
+  const claim = gkr.inputClaim;
+  if (!extEq(mleEvalBase(input, claim.x), claim.evalX)) return rejection("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
+  if (!extEq(mleEvalBase(input, claim.y), claim.evalY)) return rejection("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
+  return ACCEPT;
+}
+
+/**
+ * verify_sync_op_prepared with a reason: checks `result` against the original `request` with the
+ * prepared circuit, commitment and wiring.
+ */
+export function verifyPrepared(prepared: PreparedSync, request: OpRequest, result: SyncResult): SyncVerdict {
+  try {
+    return verifyUnguarded(prepared, request, result);
+  } catch (err) {
+    if (err instanceof SsgkrError || err instanceof TypeError || err instanceof RangeError) {
+      return rejection("MALFORMED_REQUEST", `malformed request or proof: ${(err as Error).message}`);
+    }
+    throw err;
+  }
+}
+
+/** verify_sync_op: compiles and commits afresh, then verifies; a plain boolean. */
+export function verifySync(request: OpRequest, result: SyncResult, config: Partial<SyncConfig> = {}): boolean {
+  let prepared: PreparedSync;
+  try {
+    prepared = prepare(request.operation.kind, config);
+  } catch {
+    return false;
+  }
+  return verifyPrepared(prepared, request, result).ok;
+}
