@@ -6,6 +6,9 @@ import { Command, CommanderError } from "commander";
 import { SsgkrError } from "../errors.js";
 import { CliExit, EXIT_USAGE } from "./exit.js";
 import { registerSelftest } from "./commands/selftest.js";
+import { registerFixture } from "./commands/fixture.js";
+import { registerProve } from "./commands/prove.js";
+import { registerVerify } from "./commands/verify.js";
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
@@ -18,6 +21,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     .configureOutput({ outputError: (str, write) => write(str.split("\n")[0] + "\n") })
     .showHelpAfterError(false);
   registerSelftest(program, setExit);
+  registerFixture(program);
+  registerProve(program);
+  registerVerify(program);
   try {
     await program.parseAsync(argv as string[]);
     return exitCode;

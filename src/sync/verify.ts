@@ -69,10 +69,7 @@ function verifyUnguarded(prepared: PreparedSync, request: OpRequest, result: Syn
   const zeros = new Uint32Array(2 ** prepared.shape.layerWidthBits[0]!);
   const transcript = statementTranscript(prepared.circuit, prepared.kind, prepared.config.depth, prepared.commitment, request.publicInputs, zeros);
   const gkr = verifyGkr(prepared.shape, prepared.wiring, zeros, result.proof, transcript);
-  if (!gkr.ok) {
-    const where = gkr.layer !== undefined ? ` (layer ${gkr.layer}${gkr.round !== undefined ? `, round ${gkr.round}` : ""})` : "";
-    return rejection(`GKR_${gkr.code}`, gkr.reason + where);
-  }
+  if (!gkr.ok) return rejection(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
   if (!extEq(mleEvalBase(input, claim.x), claim.evalX)) return rejection("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
   if (!extEq(mleEvalBase(input, claim.y), claim.evalY)) return rejection("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");

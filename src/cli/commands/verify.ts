@@ -1,0 +1,47 @@
+import type { Command } from "commander";
+import { SsgkrError } from "../../errors.js";
+import { digestEquals } from "../../hash/digest.js";
+import { toOpRequest } from "../../sync/request-convert.js";
+import { prepare } from "../../sync/prepared.js";
+import { verifyEncoded } from "../../sync/encoded.js";
+import { CliExit, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { parseDigestOption, readFileOrExit, readRequest } from "../io.js";
+
+/**
+ * `ssgkr verify --request R.json --proof P.bin [--expect-old-root D] [--expect-new-root D]`:
+ * prints `ACCEPT` (exit 0) or `REJECT <code>: <reason>` (exit 1).
+ */
+export function registerVerify(program: Command): void {
+  program
+    .command("verify")
+    .description("verify inner-proof-v1 bytes strictly against the original request")
+    .requiredOption("--request <file>", "request JSON the proof must be about")
+    .requiredOption("--proof <file>", "inner-proof-v1 bytes")
+    .option("--expect-old-root <d>", "8 comma-separated u32: the old root you trust")
+    .option("--expect-new-root <d>", "8 comma-separated u32: the new root you trust")
+    .action((opts: { request: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }) => {
+      const expectOld = opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
+      const expectNew = opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
+      const file = readRequest(opts.request);
+      const bytes = new Uint8Array(readFileOrExit(opts.proof, "--proof"));
+      let request;
+      try {
+        request = toOpRequest(file);
+      } catch (err) {
+        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${opts.request}: ${err.message}`);
+        throw err;
+      }
+      if (expectOld && !digestEquals(expectOld, file.oldRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect");
+      if (expectNew && !digestEquals(expectNew, file.newRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect");
+      let prepared;
+      try {
+        prepared = prepare(file.kind, { depth: file.depth, leafMaxFields: file.leafMaxFields });
+      } catch (err) {
+        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
+        throw err;
+      }
+      const verdict = verifyEncoded(prepared, request, bytes);
+      if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`);
+      process.stdout.write("ACCEPT\n");
+    });
+}
