@@ -18,7 +18,7 @@
  * Auxiliary memory: O(2^s_out + 2^s) extension elements; nothing is allocated per gate or per
  * pair of input wires.
  */
-import { sub, add, mul } from "../field/koalabear.js";
+import { P, mul } from "../field/koalabear.js";
 import { EXT_ONE, embed, extAdd, extMul, extSub, type Ext } from "../field/extension.js";
 import { ExtVector } from "../field/ext-vector.js";
 import { SumcheckError } from "../sumcheck/errors.js";
@@ -158,6 +158,8 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
 
   /** Σ_{i<h} V_T·(A_T + pow_T·V_T²) for T = 0..degree. */
   private phase1Round(): Ext[] {
+    // Node values t_T = t[i] + T·(t[i+h] − t[i]) are formed as (t[i] + T·d) mod p with
+    // d = t[i+h] − t[i] + p ∈ [1, 2p) and T ≤ 4 (sums < 9p, exact in a double).
     const m = this.degree;
     const acc = new Uint32Array(4 * (m + 1));
     const A = this.tableA!.data;
@@ -171,59 +173,49 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
       const V = this.below;
       for (let i = 0; i < h; i++) {
         const ih = i + h;
-        let v = V[i]!;
-        const dv = sub(V[ih]!, v);
-        let a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
-        const da0 = sub(A[ih]!, a0), da1 = sub(A[len + ih]!, a1), da2 = sub(A[L2 + ih]!, a2), da3 = sub(A[L3 + ih]!, a3);
-        let p0 = 0, p1 = 0, p2 = 0, p3 = 0, dp0 = 0, dp1 = 0, dp2 = 0, dp3 = 0;
-        if (hasPow) {
-          p0 = Pw[i]!; p1 = Pw[len + i]!; p2 = Pw[L2 + i]!; p3 = Pw[L3 + i]!;
-          dp0 = sub(Pw[ih]!, p0); dp1 = sub(Pw[len + ih]!, p1); dp2 = sub(Pw[L2 + ih]!, p2); dp3 = sub(Pw[L3 + ih]!, p3);
-        }
+        const vl = V[i]!, dv = V[ih]! + P - vl;
+        const a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
+        const da0 = A[ih]! + P - a0, da1 = A[len + ih]! + P - a1, da2 = A[L2 + ih]! + P - a2, da3 = A[L3 + ih]! + P - a3;
+        const p0 = hasPow ? Pw[i]! : 0, p1 = hasPow ? Pw[len + i]! : 0, p2 = hasPow ? Pw[L2 + i]! : 0, p3 = hasPow ? Pw[L3 + i]! : 0;
+        const dp0 = hasPow ? Pw[ih]! + P - p0 : 0, dp1 = hasPow ? Pw[len + ih]! + P - p1 : 0;
+        const dp2 = hasPow ? Pw[L2 + ih]! + P - p2 : 0, dp3 = hasPow ? Pw[L3 + ih]! + P - p3 : 0;
         for (let t = 0; t <= m; t++) {
-          if (t > 0) {
-            v = add(v, dv);
-            a0 = add(a0, da0); a1 = add(a1, da1); a2 = add(a2, da2); a3 = add(a3, da3);
-            if (hasPow) { p0 = add(p0, dp0); p1 = add(p1, dp1); p2 = add(p2, dp2); p3 = add(p3, dp3); }
-          }
-          let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+          const v = (vl + t * dv) % P;
+          let s0 = (a0 + t * da0) % P, s1 = (a1 + t * da1) % P, s2 = (a2 + t * da2) % P, s3 = (a3 + t * da3) % P;
           if (hasPow) {
             const vv = mul(v, v);
-            s0 = add(s0, mul(p0, vv)); s1 = add(s1, mul(p1, vv)); s2 = add(s2, mul(p2, vv)); s3 = add(s3, mul(p3, vv));
+            s0 = (s0 + mul((p0 + t * dp0) % P, vv)) % P;
+            s1 = (s1 + mul((p1 + t * dp1) % P, vv)) % P;
+            s2 = (s2 + mul((p2 + t * dp2) % P, vv)) % P;
+            s3 = (s3 + mul((p3 + t * dp3) % P, vv)) % P;
           }
           const o = 4 * t;
-          acc[o] = add(acc[o]!, mul(s0, v));
-          acc[o + 1] = add(acc[o + 1]!, mul(s1, v));
-          acc[o + 2] = add(acc[o + 2]!, mul(s2, v));
-          acc[o + 3] = add(acc[o + 3]!, mul(s3, v));
+          acc[o] = (acc[o]! + mul(s0, v)) % P;
+          acc[o + 1] = (acc[o + 1]! + mul(s1, v)) % P;
+          acc[o + 2] = (acc[o + 2]! + mul(s2, v)) % P;
+          acc[o + 3] = (acc[o + 3]! + mul(s3, v)) % P;
         }
       }
     } else {
       const V = this.tableVx.data;
       for (let i = 0; i < h; i++) {
         const ih = i + h;
-        let v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
-        const dv0 = sub(V[ih]!, v0), dv1 = sub(V[len + ih]!, v1), dv2 = sub(V[L2 + ih]!, v2), dv3 = sub(V[L3 + ih]!, v3);
-        let a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
-        const da0 = sub(A[ih]!, a0), da1 = sub(A[len + ih]!, a1), da2 = sub(A[L2 + ih]!, a2), da3 = sub(A[L3 + ih]!, a3);
-        let p0 = 0, p1 = 0, p2 = 0, p3 = 0, dp0 = 0, dp1 = 0, dp2 = 0, dp3 = 0;
-        if (hasPow) {
-          p0 = Pw[i]!; p1 = Pw[len + i]!; p2 = Pw[L2 + i]!; p3 = Pw[L3 + i]!;
-          dp0 = sub(Pw[ih]!, p0); dp1 = sub(Pw[len + ih]!, p1); dp2 = sub(Pw[L2 + ih]!, p2); dp3 = sub(Pw[L3 + ih]!, p3);
-        }
+        const v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
+        const dv0 = V[ih]! + P - v0, dv1 = V[len + ih]! + P - v1, dv2 = V[L2 + ih]! + P - v2, dv3 = V[L3 + ih]! + P - v3;
+        const a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
+        const da0 = A[ih]! + P - a0, da1 = A[len + ih]! + P - a1, da2 = A[L2 + ih]! + P - a2, da3 = A[L3 + ih]! + P - a3;
+        const p0 = hasPow ? Pw[i]! : 0, p1 = hasPow ? Pw[len + i]! : 0, p2 = hasPow ? Pw[L2 + i]! : 0, p3 = hasPow ? Pw[L3 + i]! : 0;
+        const dp0 = hasPow ? Pw[ih]! + P - p0 : 0, dp1 = hasPow ? Pw[len + ih]! + P - p1 : 0;
+        const dp2 = hasPow ? Pw[L2 + ih]! + P - p2 : 0, dp3 = hasPow ? Pw[L3 + ih]! + P - p3 : 0;
         for (let t = 0; t <= m; t++) {
-          if (t > 0) {
-            v0 = add(v0, dv0); v1 = add(v1, dv1); v2 = add(v2, dv2); v3 = add(v3, dv3);
-            a0 = add(a0, da0); a1 = add(a1, da1); a2 = add(a2, da2); a3 = add(a3, da3);
-            if (hasPow) { p0 = add(p0, dp0); p1 = add(p1, dp1); p2 = add(p2, dp2); p3 = add(p3, dp3); }
-          }
-          let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+          const w0 = (v0 + t * dv0) % P, w1 = (v1 + t * dv1) % P, w2 = (v2 + t * dv2) % P, w3 = (v3 + t * dv3) % P;
+          let s0 = (a0 + t * da0) % P, s1 = (a1 + t * da1) % P, s2 = (a2 + t * da2) % P, s3 = (a3 + t * da3) % P;
           if (hasPow) {
-            extMulTo(tmp, 0, 1, v0, v1, v2, v3, v0, v1, v2, v3);
-            extMulTo(tmp, 4, 1, p0, p1, p2, p3, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!);
-            s0 = add(s0, tmp[4]!); s1 = add(s1, tmp[5]!); s2 = add(s2, tmp[6]!); s3 = add(s3, tmp[7]!);
+            extMulTo(tmp, 0, 1, w0, w1, w2, w3, w0, w1, w2, w3);
+            extMulTo(tmp, 4, 1, (p0 + t * dp0) % P, (p1 + t * dp1) % P, (p2 + t * dp2) % P, (p3 + t * dp3) % P, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!);
+            s0 = (s0 + tmp[4]!) % P; s1 = (s1 + tmp[5]!) % P; s2 = (s2 + tmp[6]!) % P; s3 = (s3 + tmp[7]!) % P;
           }
-          extMulAddTo(acc, 4 * t, 1, s0, s1, s2, s3, v0, v1, v2, v3);
+          extMulAddTo(acc, 4 * t, 1, s0, s1, s2, s3, w0, w1, w2, w3);
         }
       }
     }
@@ -287,36 +279,30 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
         const V = this.below;
         for (let i = 0; i < h; i++) {
           const ih = i + h;
-          let v = V[i]!;
-          const dv = sub(V[ih]!, v);
-          let m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
-          const dm0 = sub(M[ih]!, m0), dm1 = sub(M[len + ih]!, m1), dm2 = sub(M[L2 + ih]!, m2), dm3 = sub(M[L3 + ih]!, m3);
+          const vl = V[i]!, dv = V[ih]! + P - vl;
+          const m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
+          const dm0 = M[ih]! + P - m0, dm1 = M[len + ih]! + P - m1, dm2 = M[L2 + ih]! + P - m2, dm3 = M[L3 + ih]! + P - m3;
           for (let t = 0; t < 3; t++) {
-            if (t > 0) {
-              v = add(v, dv);
-              m0 = add(m0, dm0); m1 = add(m1, dm1); m2 = add(m2, dm2); m3 = add(m3, dm3);
-            }
+            const v = (vl + t * dv) % P;
             const o = 4 * t;
-            sums[o] = add(sums[o]!, mul(m0, v));
-            sums[o + 1] = add(sums[o + 1]!, mul(m1, v));
-            sums[o + 2] = add(sums[o + 2]!, mul(m2, v));
-            sums[o + 3] = add(sums[o + 3]!, mul(m3, v));
+            sums[o] = (sums[o]! + mul((m0 + t * dm0) % P, v)) % P;
+            sums[o + 1] = (sums[o + 1]! + mul((m1 + t * dm1) % P, v)) % P;
+            sums[o + 2] = (sums[o + 2]! + mul((m2 + t * dm2) % P, v)) % P;
+            sums[o + 3] = (sums[o + 3]! + mul((m3 + t * dm3) % P, v)) % P;
           }
         }
       } else {
         const V = this.tableVy.data;
         for (let i = 0; i < h; i++) {
           const ih = i + h;
-          let v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
-          const dv0 = sub(V[ih]!, v0), dv1 = sub(V[len + ih]!, v1), dv2 = sub(V[L2 + ih]!, v2), dv3 = sub(V[L3 + ih]!, v3);
-          let m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
-          const dm0 = sub(M[ih]!, m0), dm1 = sub(M[len + ih]!, m1), dm2 = sub(M[L2 + ih]!, m2), dm3 = sub(M[L3 + ih]!, m3);
+          const v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
+          const dv0 = V[ih]! + P - v0, dv1 = V[len + ih]! + P - v1, dv2 = V[L2 + ih]! + P - v2, dv3 = V[L3 + ih]! + P - v3;
+          const m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
+          const dm0 = M[ih]! + P - m0, dm1 = M[len + ih]! + P - m1, dm2 = M[L2 + ih]! + P - m2, dm3 = M[L3 + ih]! + P - m3;
           for (let t = 0; t < 3; t++) {
-            if (t > 0) {
-              v0 = add(v0, dv0); v1 = add(v1, dv1); v2 = add(v2, dv2); v3 = add(v3, dv3);
-              m0 = add(m0, dm0); m1 = add(m1, dm1); m2 = add(m2, dm2); m3 = add(m3, dm3);
-            }
-            extMulAddTo(sums, 4 * t, 1, m0, m1, m2, m3, v0, v1, v2, v3);
+            extMulAddTo(sums, 4 * t, 1,
+              (m0 + t * dm0) % P, (m1 + t * dm1) % P, (m2 + t * dm2) % P, (m3 + t * dm3) % P,
+              (v0 + t * dv0) % P, (v1 + t * dv1) % P, (v2 + t * dv2) % P, (v3 + t * dv3) % P);
           }
         }
       }

@@ -11,11 +11,11 @@
  * the result is written compactly (planes of length h) into the front of the same buffer and
  * returned as a new `ExtVector` view of it; the input view must not be used afterwards.
  */
-import { add, sub, mul } from "../field/koalabear.js";
+import { P, add, sub, mul } from "../field/koalabear.js";
 import { EXT_ONE, extMul, extSub, extAdd, type Ext } from "../field/extension.js";
 import { ExtVector } from "../field/ext-vector.js";
 import { SumcheckError } from "./errors.js";
-import { extMulTo, times3 } from "./ext-inline.js";
+import { extMulTo } from "./ext-inline.js";
 
 /** Largest number of variables a table may have here (tables are indexed by 31-bit integers). */
 export const MAX_TABLE_BITS = 30;
@@ -128,15 +128,12 @@ export function foldExtInPlace(table: ExtVector, r: Ext): ExtVector {
   for (let j = 0; j < h; j++) {
     const a0 = d[j]!, a1 = d[L1 + j]!, a2 = d[L2 + j]!, a3 = d[L3 + j]!;
     const jh = j + h;
-    const e0 = sub(d[jh]!, a0), e1 = sub(d[L1 + jh]!, a1), e2 = sub(d[L2 + jh]!, a2), e3 = sub(d[L3 + jh]!, a3);
-    const m0 = add(mul(r0, e0), times3(add(add(mul(r1, e3), mul(r2, e2)), mul(r3, e1))));
-    const m1 = add(add(mul(r0, e1), mul(r1, e0)), times3(add(mul(r2, e3), mul(r3, e2))));
-    const m2 = add(add(add(mul(r0, e2), mul(r1, e1)), mul(r2, e0)), times3(mul(r3, e3)));
-    const m3 = add(add(add(mul(r0, e3), mul(r1, e2)), mul(r2, e1)), mul(r3, e0));
-    d[j] = add(a0, m0);
-    d[h + j] = add(a1, m1);
-    d[H2 + j] = add(a2, m2);
-    d[H3 + j] = add(a3, m3);
+    // e = T[j+h] − T[j], shifted into [0, 2p) and reduced
+    const e0 = (d[jh]! + P - a0) % P, e1 = (d[L1 + jh]! + P - a1) % P, e2 = (d[L2 + jh]! + P - a2) % P, e3 = (d[L3 + jh]! + P - a3) % P;
+    d[j] = (a0 + mul(r0, e0) + 3 * (mul(r1, e3) + mul(r2, e2) + mul(r3, e1))) % P;
+    d[h + j] = (a1 + mul(r0, e1) + mul(r1, e0) + 3 * (mul(r2, e3) + mul(r3, e2))) % P;
+    d[H2 + j] = (a2 + mul(r0, e2) + mul(r1, e1) + mul(r2, e0) + 3 * mul(r3, e3)) % P;
+    d[H3 + j] = (a3 + mul(r0, e3) + mul(r1, e2) + mul(r2, e1) + mul(r3, e0)) % P;
   }
   return new ExtVector(h, d.subarray(0, 4 * h));
 }
