@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { KNOWN_ANSWER_CHECKS } from "../selftest-checks.js";
+import { GOLDEN_CHECKS } from "../golden-checks.js";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
 
 /**
@@ -12,7 +13,8 @@ export function registerSelftest(program: Command, setExit: (code: number) => vo
     .description("run the built-in known-answer checks (Poseidon2, compression, transcript, leaf hashes, commitment, golden proofs)")
     .action(() => {
       let failed = 0;
-      for (const check of KNOWN_ANSWER_CHECKS) {
+      const checks = [...KNOWN_ANSWER_CHECKS, ...GOLDEN_CHECKS];
+      for (const check of checks) {
         const started = performance.now();
         let line: string;
         try {
@@ -27,7 +29,7 @@ export function registerSelftest(program: Command, setExit: (code: number) => vo
         }
         process.stdout.write(line + "\n");
       }
-      process.stdout.write(failed === 0 ? `selftest: all ${KNOWN_ANSWER_CHECKS.length} checks passed\n` : `selftest: ${failed} of ${KNOWN_ANSWER_CHECKS.length} checks FAILED\n`);
+      process.stdout.write(failed === 0 ? `selftest: all ${checks.length} checks passed\n` : `selftest: ${failed} of ${checks.length} checks FAILED\n`);
       setExit(failed === 0 ? EXIT_OK : EXIT_VERDICT);
     });
 }
