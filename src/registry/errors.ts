@@ -1,0 +1,28 @@
+import { SsgkrError } from "../errors.js";
+
+/**
+ * Registry errors (docs/registry.md). A failing operation changes nothing in the database.
+ *
+ * Codes:
+ * - `NAME_NOT_FOUND`: no record was ever registered under this name.
+ * - `SLOT_OUT_OF_RANGE`: a slot is not an integer in [0, 2^depth).
+ * - `NAME_EXISTS`: insert of a name that is already live.
+ * - `NAME_DELETED`: insert of a name whose record is deleted (restore it instead: a name keeps its slot).
+ * - `RECORD_ABSENT`: replace or delete of a slot/name that holds no live record.
+ * - `RECORD_LIVE`: restore of a record that is live.
+ * - `NOT_DELETED`: restore of a slot that was never used.
+ * - `VALUE_TOO_LARGE`: the leaf encoding of a value exceeds the registry's leaf bound B.
+ * - `BAD_VALUE`: a value that cannot be mapped (text over 65,535 bytes or not UTF-8, field not canonical).
+ * - `BAD_NAME`: a name that is empty, longer than 1,024 UTF-8 bytes, or not encodable as UTF-8.
+ * - `BAD_RECORD`: a malformed input record (`details.line` is its 1-based line number).
+ * - `IMPORT_REJECTED`: an import with `--on-error fail` met malformed records (`details.errors`); nothing was written.
+ * - `BAD_SOURCE`: an input file or data source that cannot be read (missing, unknown format, too large).
+ * - `SOURCE_MISSING`: the full pinned npm dataset is not installed (see docs/registry.md).
+ * - `BAD_CONFIG`: depth outside [1, 48] or a leaf bound outside [20, 65535].
+ * - `CONFIG_MISMATCH`: options given for an existing registry differ from its stored configuration.
+ * - `REGISTRY_FULL`: every slot of the tree is assigned.
+ * - `CONCURRENT_UPDATE`: another writer committed between preparing and committing a batch.
+ * - `DB_MISSING`: no registry database at the directory.
+ * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database.
+ */
+export class RegistryError extends SsgkrError {}

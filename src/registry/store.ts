@@ -1,0 +1,483 @@
+/**
+ * The persistent registry: a sparse Merkle tree of slots (compat-v1 §6, empty-subtree defaults
+ * of §20.7) with its records and name index, on LMDB (`lmdb`). docs/registry.md describes the
+ * layout and why LMDB.
+ *
+ * One environment directory (data.mdb, lock.mdb) with five tables:
+ * - `meta`: `config` (JSON: format, version, depth, leafMaxFields, tileHeight, mapping) and
+ *   `head` (JSON: batch, root, nextSlot, live, deleted);
+ * - `records`: slot (8-byte BE) → record row (record-codec.ts);
+ * - `names`: UTF-8 name → slot (8-byte BE), for every name ever registered (deleted ones too);
+ * - `tiles`: tile key → tile row (tiles.ts), non-default nodes only;
+ * - `history`: batch number (4-byte BE) → JSON of the head after that batch, its kind and size.
+ *
+ * Every batch is one LMDB write transaction: leaves, nodes, records, name index, head and
+ * history entry become visible together. LMDB readers see a snapshot, so a concurrent reader
+ * sees the old or the new root and the matching nodes, never a mix; a process killed in the
+ * middle of a batch leaves the last committed batch intact.
+ */
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { open, type Database, type RootDatabase, type Transaction } from "lmdb";
+import { compress, digestEquals, type Digest } from "../hash/digest.js";
+import { P } from "../field/koalabear.js";
+import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../smt/leaf.js";
+import { DEFAULT_DEPTH } from "../smt/path.js";
+import { RegistryError } from "./errors.js";
+import { MAPPING_ID, MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "./mapping.js";
+import { RecordState, decodeRecord, readSlotKey, slotKey, type StoredRecord } from "./record-codec.js";
+import { Tile, TILE_HEIGHT, layerPositions, tileKey, tileLayers } from "./tiles.js";
+import { TreeUpdate } from "./tree-update.js";
+import { defaultPermutation, type BatchPermutation } from "./permutation.js";
+
+/** Largest registry depth (slot numbers stay exact JavaScript numbers). */
+export const MAX_REGISTRY_DEPTH = 48;
+const FORMAT = "ssgkr-registry";
+const FORMAT_VERSION = 1;
+
+export interface RegistryConfig {
+  /** Tree depth, 1..48 (default 24): 2^depth slots. */
+  readonly depth: number;
+  /** Leaf bound B, 20..65535 (default 31). */
+  readonly leafMaxFields: number;
+}
+
+/** The committed state. */
+export interface RegistryHead {
+  /** Number of the last committed batch (0 = creation). */
+  readonly batch: number;
+  /** Root digest, 8 canonical elements. */
+  readonly root: Digest;
+  /** Next slot the registry assigns (= number of slots ever used). */
+  readonly nextSlot: number;
+  /** Slots holding a live record. */
+  readonly live: number;
+  /** Slots holding a deleted record (Tombstone leaf). */
+  readonly deleted: number;
+}
+
+/** One committed batch. */
+export interface HistoryEntry extends RegistryHead {
+  /** "create", "import", "insert", "replace", "delete" or "restore". */
+  readonly kind: string;
+  /** Records written by the batch. */
+  readonly records: number;
+  /** ISO 8601 commit time. */
+  readonly committedAt: string;
+  /** The slot of a single-record batch. */
+  readonly slot?: number;
+}
+
+/** A consistent view of one slot. */
+export interface SlotState {
+  readonly slot: number;
+  /** Empty (never used), Tombstone (deleted) or the record's Occupied leaf. */
+  readonly leaf: Leaf;
+  /** The stored record (absent for a never-used slot). */
+  readonly record?: StoredRecord;
+  /** `depth` sibling digests, leaf level first. */
+  readonly siblings: Digest[];
+  /** The head the view was read at. */
+  readonly head: RegistryHead;
+}
+
+/** What a write batch does (built by the importer and the single-record operations). */
+export interface BatchChanges {
+  readonly kind: string;
+  /** Head batch number the batch was prepared against; the commit fails if the head moved. */
+  readonly expectBatch: number;
+  /** Changed slots, strictly ascending, and their new leaf digests (8 words each). */
+  readonly slots: ArrayLike<number>;
+  readonly digests: Uint32Array;
+  readonly nextSlot: number;
+  readonly liveDelta: number;
+  readonly deletedDelta: number;
+  readonly records: number;
+  readonly slot?: number;
+  /** Writes the record rows and name-index entries (inside the transaction). */
+  readonly write: (tables: WriteTables) => void;
+}
+
+/** The tables a batch writes its rows into (inside the batch transaction). */
+export interface WriteTables {
+  readonly records: Database<Buffer, Buffer>;
+  readonly names: Database<Buffer, Buffer>;
+}
+
+const KEY_CONFIG = Buffer.from("config");
+const KEY_HEAD = Buffer.from("head");
+
+function historyKey(batch: number): Buffer {
+  const k = Buffer.allocUnsafe(4);
+  k.writeUInt32BE(batch);
+  return k;
+}
+
+/**
+ * Validates a registry configuration.
+ * @throws RegistryError `BAD_CONFIG`.
+ */
+export function checkRegistryConfig(config: Partial<RegistryConfig> = {}): RegistryConfig {
+  const depth = config.depth ?? DEFAULT_DEPTH;
+  const leafMaxFields = config.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_REGISTRY_DEPTH) {
+    throw new RegistryError("BAD_CONFIG", `registry depth must be an integer in [1, ${MAX_REGISTRY_DEPTH}], got ${depth}`, { depth });
+  }
+  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS || leafMaxFields > 0xffff) {
+    throw new RegistryError("BAD_CONFIG", `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, 65535] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields), got ${leafMaxFields}`, { leafMaxFields });
+  }
+  return { depth, leafMaxFields };
+}
+
+/** default_0 = h_leaf(Empty), default_{l+1} = h_node(default_l, default_l), l = 0..depth. */
+export function defaultDigests(depth: number, leafMaxFields: number): Digest[] {
+  const d = [hashLeaf(EMPTY, leafMaxFields)];
+  for (let l = 0; l < depth; l++) d.push(compress(d[l]!, d[l]!));
+  return d;
+}
+
+function isDir(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface OpenOptions {
+  /** Open without write access (read commands). Default false. */
+  readonly readOnly?: boolean;
+}
+
+export class RegistryStore {
+  readonly dir: string;
+  readonly config: RegistryConfig;
+  /** default_l for l = 0..depth. */
+  readonly defaults: readonly Digest[];
+  private readonly env: RootDatabase<Buffer, Buffer>;
+  private readonly meta: Database<Buffer, Buffer>;
+  private readonly records: Database<Buffer, Buffer>;
+  private readonly names: Database<Buffer, Buffer>;
+  private readonly tiles: Database<Buffer, Buffer>;
+  private readonly historyDb: Database<Buffer, Buffer>;
+  private perm: BatchPermutation | undefined;
+  private closed = false;
+
+  private constructor(dir: string, env: RootDatabase<Buffer, Buffer>, create: RegistryConfig | undefined) {
+    this.dir = dir;
+    this.env = env;
+    const sub = (name: string) => env.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" });
+    this.meta = sub("meta");
+    this.records = sub("records");
+    this.names = sub("names");
+    this.tiles = sub("tiles");
+    this.historyDb = sub("history");
+    const stored = this.meta.get(KEY_CONFIG);
+    if (stored === undefined) {
+      if (create === undefined) throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
+      this.config = create;
+      this.defaults = defaultDigests(create.depth, create.leafMaxFields);
+      this.initialize();
+    } else {
+      this.config = parseConfig(stored, dir);
+      this.defaults = defaultDigests(this.config.depth, this.config.leafMaxFields);
+    }
+    this.checkHead();
+  }
+
+  private static build(dir: string, readOnly: boolean, create: RegistryConfig | undefined): RegistryStore {
+    const env = openEnv(dir, readOnly);
+    try {
+      return new RegistryStore(dir, env, create);
+    } catch (e) {
+      void env.close();
+      if (e instanceof RegistryError) throw e;
+      throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, { dir });
+    }
+  }
+
+  /**
+   * Opens an existing registry.
+   * @throws RegistryError `DB_MISSING` (no registry at dir), `DB_CORRUPT` (not an LMDB
+   * environment, no or bad configuration, inconsistent head).
+   */
+  static open(dir: string, options: OpenOptions = {}): RegistryStore {
+    if (!isDir(dir) || !existsSync(join(dir, "data.mdb"))) {
+      throw new RegistryError("DB_MISSING", `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``, { dir });
+    }
+    return RegistryStore.build(dir, options.readOnly === true, undefined);
+  }
+
+  /**
+   * Opens the registry at dir, creating it (with `config`) if dir does not exist or is empty.
+   * @throws RegistryError `BAD_CONFIG`, `CONFIG_MISMATCH` (config differs from the stored one),
+   * `DB_CORRUPT` (dir holds other files or a damaged database).
+   */
+  static openOrCreate(dir: string, config: Partial<RegistryConfig> = {}): RegistryStore {
+    const wanted = checkRegistryConfig(config);
+    if (isDir(dir) && existsSync(join(dir, "data.mdb"))) {
+      const store = RegistryStore.open(dir);
+      const c = store.config;
+      if ((config.depth !== undefined && c.depth !== wanted.depth) || (config.leafMaxFields !== undefined && c.leafMaxFields !== wanted.leafMaxFields)) {
+        store.closeSync();
+        throw new RegistryError("CONFIG_MISMATCH", `registry at ${dir} has depth ${c.depth} and leaf bound ${c.leafMaxFields}; asked for depth ${wanted.depth} and leaf bound ${wanted.leafMaxFields}`, { stored: c, wanted });
+      }
+      return store;
+    }
+    if (existsSync(dir)) {
+      if (!isDir(dir)) throw new RegistryError("DB_CORRUPT", `${dir} is a file, not a registry directory`, { dir });
+      const entries = readdirSync(dir);
+      if (entries.length > 0) throw new RegistryError("DB_CORRUPT", `${dir} is not empty and holds no registry database (found ${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`, { dir });
+    }
+    mkdirSync(dir, { recursive: true });
+    return RegistryStore.build(dir, false, wanted);
+  }
+
+  private initialize(): void {
+    const root = this.defaults[this.config.depth]!;
+    const head: RegistryHead = { batch: 0, root, nextSlot: 0, live: 0, deleted: 0 };
+    const configJson = { format: FORMAT, version: FORMAT_VERSION, depth: this.config.depth, leafMaxFields: this.config.leafMaxFields, tileHeight: TILE_HEIGHT, mapping: MAPPING_ID };
+    this.env.transactionSync(() => {
+      this.meta.putSync(KEY_CONFIG, Buffer.from(JSON.stringify(configJson)));
+      this.meta.putSync(KEY_HEAD, encodeHead(head));
+      this.historyDb.putSync(historyKey(0), encodeHistory({ ...head, kind: "create", records: 0, committedAt: new Date().toISOString() }));
+    });
+  }
+
+  /** Verifies on open that the stored head root equals h_node of the two top nodes. */
+  private checkHead(): void {
+    this.read((txn) => {
+      const head = this.readHead(txn);
+      const d = this.config.depth;
+      const top = compress(this.nodeAt(txn, d - 1, 0), this.nodeAt(txn, d - 1, 1));
+      if (!digestEquals(top, head.root)) {
+        throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: head root of batch ${head.batch} does not match the stored top nodes`, { batch: head.batch });
+      }
+    });
+  }
+
+  /** Runs fn in one read snapshot (all reads see the same committed batch). */
+  read<T>(fn: (txn: Transaction) => T): T {
+    const txn = this.env.useReadTransaction();
+    try {
+      return fn(txn);
+    } finally {
+      txn.done();
+    }
+  }
+
+  private readHead(txn?: Transaction): RegistryHead {
+    const raw = this.meta.get(KEY_HEAD, txn ? { transaction: txn } : undefined);
+    if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no head`);
+    return decodeHead(raw, this.dir);
+  }
+
+  private loadTile(txn: Transaction | undefined, layer: number, index: number): Tile | undefined {
+    const raw = this.tiles.get(tileKey(layer, index), txn ? { transaction: txn } : undefined);
+    return raw === undefined ? undefined : Tile.decode(raw, layerPositions(this.config.depth, layer), `(${layer}, ${index})`);
+  }
+
+  private nodeAt(txn: Transaction | undefined, level: number, index: number): Digest {
+    const probe = new TreeUpdate(this.config.depth, this.defaults, (l, i) => this.loadTile(txn, l, i), this.permutation());
+    return probe.node(level, index);
+  }
+
+  private permutation(): BatchPermutation {
+    this.perm ??= defaultPermutation();
+    return this.perm;
+  }
+
+  /** The committed head (read in `txn` when given). */
+  head(txn?: Transaction): RegistryHead {
+    return this.readHead(txn);
+  }
+
+  /** Every committed batch, oldest first. */
+  history(): HistoryEntry[] {
+    return this.read((txn) => {
+      const out: HistoryEntry[] = [];
+      for (const { value } of this.historyDb.getRange({ transaction: txn })) out.push(decodeHistory(value, this.dir));
+      return out;
+    });
+  }
+
+  /** The slot of a name ever registered (live or deleted), or undefined. @throws RegistryError `BAD_NAME`. */
+  slotOf(name: string, txn?: Transaction): number | undefined {
+    const raw = this.names.get(Buffer.from(nameBytes(name)), txn ? { transaction: txn } : undefined);
+    return raw === undefined ? undefined : readSlotKey(raw);
+  }
+
+  /** Whether a name (as UTF-8 bytes) is in the name index (import duplicate check). */
+  hasNameBytes(name: Uint8Array): boolean {
+    return this.names.get(Buffer.from(name.buffer, name.byteOffset, name.byteLength)) !== undefined;
+  }
+
+  /**
+   * Checks a slot number against the tree.
+   * @throws RegistryError `SLOT_OUT_OF_RANGE` unless an integer in [0, 2^depth).
+   */
+  checkSlot(slot: number): number {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= 2 ** this.config.depth) {
+      throw new RegistryError("SLOT_OUT_OF_RANGE", `slot ${slot} is outside the registry tree of depth ${this.config.depth} (slots are integers in [0, 2^${this.config.depth}))`, { slot, depth: this.config.depth });
+    }
+    return slot;
+  }
+
+  /** The stored record of a slot, or undefined. */
+  record(slot: number, txn?: Transaction): StoredRecord | undefined {
+    this.checkSlot(slot);
+    const raw = this.records.get(slotKey(slot), txn ? { transaction: txn } : undefined);
+    return raw === undefined ? undefined : decodeRecord(raw, slot);
+  }
+
+  /** `depth` sibling digests of a slot, leaf level first. */
+  siblings(slot: number, txn?: Transaction): Digest[] {
+    this.checkSlot(slot);
+    const probe = new TreeUpdate(this.config.depth, this.defaults, (l, i) => this.loadTile(txn, l, i), this.permutation());
+    const out: Digest[] = [];
+    let index = slot;
+    for (let level = 0; level < this.config.depth; level++) {
+      out.push(probe.node(level, index % 2 === 0 ? index + 1 : index - 1));
+      index = Math.floor(index / 2);
+    }
+    return out;
+  }
+
+  /** The stored digest of node (level, index), level < depth, or the default. */
+  node(level: number, index: number): Digest {
+    return this.read((txn) => this.nodeAt(txn, level, index));
+  }
+
+  /** The leaf of a record row (or Empty when there is none). */
+  leafOf(record: StoredRecord | undefined): Leaf {
+    if (record === undefined) return EMPTY;
+    if (record.state === RecordState.Deleted) return TOMBSTONE;
+    return recordLeaf(record.name, record.value, this.config.leafMaxFields);
+  }
+
+  /** Slot, leaf, record, path and head read from one snapshot. @throws RegistryError `SLOT_OUT_OF_RANGE`. */
+  slotState(slot: number): SlotState {
+    this.checkSlot(slot);
+    return this.read((txn) => {
+      const record = this.record(slot, txn);
+      return { slot, leaf: this.leafOf(record), ...(record ? { record } : {}), siblings: this.siblings(slot, txn), head: this.readHead(txn) };
+    });
+  }
+
+  /**
+   * Commits one batch in one write transaction and returns its history entry.
+   * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared;
+   * nothing is written then.
+   */
+  commit(changes: BatchChanges): HistoryEntry {
+    return this.env.transactionSync(() => {
+      const head = this.readHead();
+      if (head.batch !== changes.expectBatch) {
+        throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${changes.expectBatch}); nothing was written`, { batch: head.batch });
+      }
+      const update = new TreeUpdate(this.config.depth, this.defaults, (l, i) => this.loadTile(undefined, l, i), this.permutation());
+      const root = update.apply(changes.slots, changes.digests);
+      for (const t of update.touched()) {
+        const key = tileKey(t.layer, t.index);
+        if (t.tile.mask === 0) this.tiles.removeSync(key);
+        else this.tiles.putSync(key, t.tile.encode());
+      }
+      changes.write({ records: this.records, names: this.names });
+      const next: RegistryHead = { batch: head.batch + 1, root, nextSlot: changes.nextSlot, live: head.live + changes.liveDelta, deleted: head.deleted + changes.deletedDelta };
+      const entry: HistoryEntry = { ...next, kind: changes.kind, records: changes.records, committedAt: new Date().toISOString(), ...(changes.slot !== undefined ? { slot: changes.slot } : {}) };
+      this.meta.putSync(KEY_HEAD, encodeHead(next));
+      this.historyDb.putSync(historyKey(next.batch), encodeHistory(entry));
+      return entry;
+    });
+  }
+
+  /** Bytes of the database files on disk. */
+  bytesOnDisk(): number {
+    let total = 0;
+    for (const f of readdirSync(this.dir)) total += statSync(join(this.dir, f)).size;
+    return total;
+  }
+
+  /** Closes the environment (waits for pending flushes). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.env.close();
+  }
+
+  /** Closes without waiting. */
+  closeSync(): void {
+    if (this.closed) return;
+    this.closed = true;
+    void this.env.close();
+  }
+}
+
+function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
+  try {
+    return open<Buffer, Buffer>({ path: dir, maxDbs: 8, readOnly, encoding: "binary", keyEncoding: "binary", compression: false });
+  } catch (e) {
+    throw new RegistryError("DB_CORRUPT", `cannot open the registry database at ${dir}: ${(e as Error).message}`, { dir });
+  }
+}
+
+function parseJson(raw: Uint8Array, what: string, dir: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(raw).toString("utf8"));
+    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
+    return v as Record<string, unknown>;
+  } catch (e) {
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${what} is not valid JSON (${(e as Error).message})`, { dir });
+  }
+}
+
+function parseConfig(raw: Uint8Array, dir: string): RegistryConfig {
+  const c = parseJson(raw, "configuration", dir);
+  if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT) {
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: unsupported format ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"], tileHeight: c["tileHeight"] })}`, { dir });
+  }
+  try {
+    return checkRegistryConfig({ depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number });
+  } catch (e) {
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${(e as Error).message}`, { dir });
+  }
+}
+
+function isCount(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+function parseRoot(v: unknown): Digest | undefined {
+  if (!Array.isArray(v) || v.length !== 8) return undefined;
+  if (!v.every((x) => typeof x === "number" && Number.isInteger(x) && x >= 0 && x < P)) return undefined;
+  return Uint32Array.from(v as number[]);
+}
+
+function encodeHead(h: RegistryHead): Buffer {
+  return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), nextSlot: h.nextSlot, live: h.live, deleted: h.deleted }));
+}
+
+function decodeHead(raw: Uint8Array, dir: string): RegistryHead {
+  const h = parseJson(raw, "head", dir);
+  const root = parseRoot(h["root"]);
+  if (!isCount(h["batch"]) || root === undefined || !isCount(h["nextSlot"]) || !isCount(h["live"]) || !isCount(h["deleted"])) {
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: head is malformed`, { dir });
+  }
+  return { batch: h["batch"], root, nextSlot: h["nextSlot"], live: h["live"], deleted: h["deleted"] };
+}
+
+function encodeHistory(e: HistoryEntry): Buffer {
+  return Buffer.from(JSON.stringify({ ...e, root: Array.from(e.root) }));
+}
+
+function decodeHistory(raw: Uint8Array, dir: string): HistoryEntry {
+  const h = parseJson(raw, "history entry", dir);
+  const head = decodeHead(raw, dir);
+  if (typeof h["kind"] !== "string" || !isCount(h["records"]) || typeof h["committedAt"] !== "string") {
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, { dir });
+  }
+  return { ...head, kind: h["kind"], records: h["records"], committedAt: h["committedAt"], ...(isCount(h["slot"]) ? { slot: h["slot"] } : {}) };
+}
+
+/** Slot keys of the `records` and `names` tables, re-exported for writers. */
+export { slotKey };
