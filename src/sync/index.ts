@@ -10,3 +10,5 @@ export * from "./encoded.js";
 export * from "./batch.js";
 export * from "./request.js";
 export * from "./request-convert.js";
+export * from "./corpus.js";
+export * from "./parallel/index.js";

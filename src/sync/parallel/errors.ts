@@ -1,0 +1,22 @@
+import { SsgkrError } from "../../errors.js";
+
+/**
+ * Errors of the worker pool and of shared prepared circuits. Codes: `BAD_OPTION` (a pool option
+ * out of range), `BAD_SHARED` (a shared prepared circuit descriptor that does not describe a
+ * circuit), `POOL_CLOSED` (submission to a closed pool), `POOL_BROKEN` (workers keep crashing
+ * without completing a job; the pool stopped respawning them).
+ */
+export class ParallelError extends SsgkrError {}
+
+/**
+ * The failure of one job of a parallel batch, reported with the job's input index
+ * (`details.index`). `code` is the code of the error the job raised in its worker (e.g.
+ * `WITNESS`, `WRONG_KIND`, the same code the sequential path throws; `details.origin` is that
+ * error's class name), or one of the pool's own codes:
+ * - `WORKER_CRASHED`: the worker running the job exited or threw outside the job (e.g. out of
+ *   memory); `details.exitCode`, `details.reason`. The worker is replaced.
+ * - `POOL_CLOSED`: the pool was closed before the job completed.
+ * - `POOL_BROKEN`: the pool stopped respawning workers (see `ParallelError`).
+ * - `JOB_ENCODING`: the job could not be sent to a worker (a value that cannot be cloned).
+ */
+export class JobError extends SsgkrError {}

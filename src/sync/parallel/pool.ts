@@ -1,0 +1,340 @@
+/**
+ * A pool of worker threads for parallel batches (compat-v1 §13.3 prove_batch_parallel, §15):
+ * each job is proved (witness → prove → encode) or verified in a worker, results come back in
+ * input order, and the bytes do not depend on the worker count.
+ *
+ * Prepared circuits are shared, not copied: the first batch of a `PreparedSync` puts its arrays
+ * in a `SharedArrayBuffer` (`sharePrepared`), and each worker attaches it once. Jobs travel in
+ * the binary job encoding (buffer transferred), one job per message, handed to whichever worker
+ * is free (no static chunking, so slow jobs do not hold up a whole chunk).
+ *
+ * Lifecycle: `createSyncPool` starts the workers; batches (several may run at once) share
+ * them; `close` terminates them. Idle workers are unref'd, so a pool that is never closed does
+ * not keep the process alive. A worker that dies fails only the job it was running
+ * (`WORKER_CRASHED`) and is replaced.
+ */
+import { availableParallelism } from "node:os";
+import { Worker, type ResourceLimits } from "node:worker_threads";
+import type { OpRequest } from "../../smt/operation.js";
+import type { PreparedSync } from "../prepared.js";
+import type { SyncVerdict } from "../verify.js";
+import { JobError, ParallelError } from "./errors.js";
+import { encodeJob } from "./job-codec.js";
+import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
+import { sharePrepared, type SharedPrepared } from "./shared-prepared.js";
+
+export type { JobTimings } from "./protocol.js";
+
+/** The outcome of one proving job: the inner-proof-v1 bytes, or the job's error. */
+export type ProveOutcome =
+  | { readonly index: number; readonly ok: true; readonly bytes: Uint8Array; readonly timings: JobTimings }
+  | { readonly index: number; readonly ok: false; readonly error: JobError };
+
+/**
+ * The outcome of one verification job: the verdict of `verifyEncoded` (which rejects with a
+ * code, it does not fail), or the job's error (e.g. `WORKER_CRASHED`).
+ */
+export type VerifyOutcome =
+  | { readonly index: number; readonly ok: true; readonly verdict: SyncVerdict; readonly timings: JobTimings }
+  | { readonly index: number; readonly ok: false; readonly error: JobError };
+
+/** One item of a verification batch: the original request and the encoded proof to check against it. */
+export interface VerifyItem {
+  readonly request: OpRequest;
+  readonly bytes: Uint8Array;
+}
+
+export interface SyncPoolOptions {
+  /** Number of worker threads, 1..1024 (default `os.availableParallelism()`). */
+  readonly workers?: number;
+  /** V8 heap limits of each worker (e.g. to contain a runaway job; see `node:worker_threads`). */
+  readonly resourceLimits?: ResourceLimits;
+  /**
+   * Crashes in a row (with no job completed in between) after which the pool stops respawning
+   * and fails its queue with `POOL_BROKEN` (default 3 × workers).
+   */
+  readonly maxConsecutiveCrashes?: number;
+}
+
+/** Counters of a pool (for monitoring and tests). */
+export interface SyncPoolStats {
+  readonly workers: number;
+  /** Jobs waiting for a worker. */
+  readonly queued: number;
+  /** Jobs a worker is running. */
+  readonly running: number;
+  /** Jobs answered by a worker (successful or failed). */
+  readonly completed: number;
+  /** Workers replaced after a crash. */
+  readonly respawns: number;
+  /** Prepared circuits shared with the workers and not released. */
+  readonly prepared: number;
+}
+
+interface Task {
+  readonly type: "prove" | "verify";
+  readonly index: number;
+  readonly preparedId: number;
+  readonly shared: SharedPrepared;
+  readonly job: WireJob;
+  readonly bytes?: Uint8Array;
+  readonly settle: (outcome: ProveOutcome | VerifyOutcome) => void;
+  seq: number;
+}
+
+interface Slot {
+  worker: Worker;
+  attached: Set<number>;
+  task: Task | null;
+  /** Why the worker failed, from its 'error' event, reported when it exits. */
+  failure: string | null;
+}
+
+const worker_url = new URL("./worker.js", import.meta.url);
+
+function jobError(code: string, message: string, index: number, details: Record<string, unknown> = {}): JobError {
+  return new JobError(code, message, { ...details, index });
+}
+
+function remoteError(e: WireError, index: number): JobError {
+  return jobError(e.code, e.message, index, { ...e.details, origin: e.name });
+}
+
+function wireJob(request: OpRequest): WireJob {
+  const binary = encodeJob(request);
+  return binary ? { binary } : { clone: request };
+}
+
+/** A worker-thread pool for parallel proving and verification batches (see the module comment). */
+export class SyncPool {
+  /** Number of worker threads. */
+  readonly size: number;
+  private readonly options: SyncPoolOptions;
+  private readonly maxCrashes: number;
+  private readonly slots: Slot[] = [];
+  private queue: Task[] = [];
+  private head = 0;
+  private readonly ids = new WeakMap<PreparedSync, number>();
+  private readonly live = new Set<number>();
+  private nextId = 1;
+  private nextSeq = 1;
+  private crashesInARow = 0;
+  private respawns = 0;
+  private completed = 0;
+  private closing: Promise<void> | null = null;
+  private broken = false;
+
+  /** Use `createSyncPool`. */
+  constructor(options: SyncPoolOptions = {}) {
+    const n = options.workers ?? availableParallelism();
+    if (!Number.isInteger(n) || n < 1 || n > 1024) throw new ParallelError("BAD_OPTION", `workers must be an integer in [1, 1024], got ${String(n)}`, { workers: n });
+    const max = options.maxConsecutiveCrashes ?? 3 * n;
+    if (!Number.isInteger(max) || max < 1) throw new ParallelError("BAD_OPTION", `maxConsecutiveCrashes must be a positive integer, got ${String(max)}`);
+    this.size = n;
+    this.options = options;
+    this.maxCrashes = max;
+    for (let i = 0; i < n; i++) this.slots.push(this.spawn(i));
+  }
+
+  /** Current counters. */
+  stats(): SyncPoolStats {
+    return {
+      workers: this.size,
+      queued: this.queue.length - this.head,
+      running: this.slots.filter((s) => s.task !== null).length,
+      completed: this.completed,
+      respawns: this.respawns,
+      prepared: this.live.size,
+    };
+  }
+
+  /**
+   * prove_batch_parallel: witness, proof and inner-proof-v1 encoding of every job, in workers.
+   * Outcomes are in input order; the bytes equal `encodeSyncResult(prepared,
+   * provePrepared(prepared, job))` for any worker count. A failing job (e.g. `WITNESS`,
+   * `WRONG_KIND`) has an error outcome with its index; the others are unaffected.
+   * @throws ParallelError `POOL_CLOSED` or `POOL_BROKEN` if the pool cannot take jobs.
+   */
+  proveBatch(prepared: PreparedSync, jobs: readonly OpRequest[]): Promise<ProveOutcome[]> {
+    return this.submit("prove", prepared, jobs.map((request) => ({ request })));
+  }
+
+  /**
+   * verify_encoded_sync_op of every item, in workers; verdicts in input order, equal to
+   * `verifyEncoded(prepared, item.request, item.bytes)`. The caller's bytes are copied, not
+   * transferred.
+   * @throws ParallelError `POOL_CLOSED` or `POOL_BROKEN` if the pool cannot take jobs.
+   */
+  verifyBatch(prepared: PreparedSync, items: readonly VerifyItem[]): Promise<VerifyOutcome[]> {
+    return this.submit("verify", prepared, items);
+  }
+
+  /**
+   * Lets the workers drop a prepared circuit (e.g. after re-preparing with another
+   * configuration). A later batch with it shares it again.
+   */
+  release(prepared: PreparedSync): void {
+    const id = this.ids.get(prepared);
+    if (id === undefined) return;
+    this.ids.delete(prepared);
+    this.live.delete(id);
+    for (const slot of this.slots) {
+      if (slot.attached.delete(id)) slot.worker.postMessage({ type: "detach", id } satisfies ToWorker);
+    }
+  }
+
+  /**
+   * Terminates every worker. Jobs not yet answered get `POOL_CLOSED` error outcomes; later
+   * submissions throw `POOL_CLOSED`. Idempotent; resolves once every worker has exited.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    const pending = this.drainQueue();
+    for (const slot of this.slots) {
+      if (slot.task) pending.push(slot.task);
+      slot.task = null;
+    }
+    for (const t of pending) t.settle({ index: t.index, ok: false, error: jobError("POOL_CLOSED", "the pool was closed before the job completed", t.index) });
+    this.closing = Promise.all(this.slots.map((s) => s.worker.terminate())).then(() => undefined);
+    return this.closing;
+  }
+
+  private submit(type: "prove" | "verify", prepared: PreparedSync, items: readonly { request: OpRequest; bytes?: Uint8Array }[]): Promise<never[]> {
+    if (this.closing) return Promise.reject(new ParallelError("POOL_CLOSED", "the pool is closed"));
+    if (this.broken) return Promise.reject(new ParallelError("POOL_BROKEN", `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`));
+    let preparedId = this.ids.get(prepared);
+    if (preparedId === undefined) {
+      preparedId = this.nextId++;
+      this.ids.set(prepared, preparedId);
+      this.live.add(preparedId);
+    }
+    const shared = sharePrepared(prepared);
+    const id = preparedId;
+    return new Promise((resolve) => {
+      const outcomes = new Array<ProveOutcome | VerifyOutcome>(items.length);
+      let remaining = items.length;
+      if (remaining === 0) {
+        resolve([]);
+        return;
+      }
+      const settle = (o: ProveOutcome | VerifyOutcome): void => {
+        outcomes[o.index] = o;
+        if (--remaining === 0) resolve(outcomes as never[]);
+      };
+      items.forEach((item, index) => {
+        const bytes = type === "verify" ? item.bytes : undefined;
+        this.queue.push({ type, index, preparedId: id, shared, job: wireJob(item.request), ...(bytes !== undefined ? { bytes } : {}), settle, seq: 0 });
+      });
+      this.pump();
+    });
+  }
+
+  private drainQueue(): Task[] {
+    const rest = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    return rest;
+  }
+
+  private spawn(i: number): Slot {
+    const worker = new Worker(worker_url, this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {});
+    worker.unref();
+    const slot: Slot = { worker, attached: new Set(), task: null, failure: null };
+    worker.on("message", (msg: FromWorker) => this.onMessage(slot, msg));
+    worker.on("messageerror", (err) => this.onMessageError(slot, err));
+    worker.on("error", (err) => {
+      slot.failure = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    });
+    worker.on("exit", (code) => this.onExit(i, slot, code));
+    return slot;
+  }
+
+  /** Hands queued jobs to idle workers. */
+  private pump(): void {
+    for (const slot of this.slots) {
+      while (slot.task === null && this.head < this.queue.length) {
+        const task = this.queue[this.head++]!;
+        if (this.head === this.queue.length) this.drainQueue();
+        this.dispatch(slot, task);
+      }
+    }
+  }
+
+  private dispatch(slot: Slot, task: Task): void {
+    task.seq = this.nextSeq++;
+    try {
+      if (!slot.attached.has(task.preparedId)) {
+        slot.worker.postMessage({ type: "attach", id: task.preparedId, shared: task.shared } satisfies ToWorker);
+        slot.attached.add(task.preparedId);
+      }
+      if (task.type === "prove") {
+        const transfer = "binary" in task.job ? [task.job.binary.buffer as ArrayBuffer] : [];
+        slot.worker.postMessage({ type: "prove", seq: task.seq, id: task.preparedId, job: task.job } satisfies ToWorker, transfer);
+      } else {
+        const transfer = "binary" in task.job ? [task.job.binary.buffer as ArrayBuffer] : [];
+        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.preparedId, job: task.job, bytes: task.bytes! } satisfies ToWorker, transfer);
+      }
+    } catch (err) {
+      task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the job cannot be sent to a worker: ${(err as Error).message}`, task.index) });
+      return;
+    }
+    slot.task = task;
+    slot.worker.ref();
+  }
+
+  private finish(slot: Slot): void {
+    slot.task = null;
+    if (this.head >= this.queue.length) slot.worker.unref();
+    this.pump();
+  }
+
+  private onMessage(slot: Slot, msg: FromWorker): void {
+    const task = slot.task;
+    if (!task || msg.type !== "done" || msg.seq !== task.seq) return;
+    this.completed++;
+    this.crashesInARow = 0;
+    if (msg.ok) {
+      if (task.type === "prove") task.settle({ index: task.index, ok: true, bytes: msg.bytes!, timings: msg.timings });
+      else task.settle({ index: task.index, ok: true, verdict: msg.verdict!, timings: msg.timings });
+    } else {
+      task.settle({ index: task.index, ok: false, error: remoteError(msg.error, task.index) });
+    }
+    this.finish(slot);
+  }
+
+  private onMessageError(slot: Slot, err: unknown): void {
+    const task = slot.task;
+    if (!task) return;
+    task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the worker's answer could not be received: ${String(err)}`, task.index) });
+    this.finish(slot);
+  }
+
+  private onExit(i: number, slot: Slot, code: number): void {
+    if (this.closing || this.slots[i] !== slot) return;
+    const reason = slot.failure ?? `the worker exited with code ${code}`;
+    const task = slot.task;
+    slot.task = null;
+    if (task) {
+      task.settle({ index: task.index, ok: false, error: jobError("WORKER_CRASHED", `the worker running this job crashed: ${reason}`, task.index, { exitCode: code, reason }) });
+    }
+    this.crashesInARow++;
+    if (this.crashesInARow >= this.maxCrashes) {
+      this.broken = true;
+      for (const t of this.drainQueue()) {
+        t.settle({ index: t.index, ok: false, error: jobError("POOL_BROKEN", `the pool stopped respawning workers after ${this.crashesInARow} crashes in a row (last: ${reason})`, t.index) });
+      }
+      return;
+    }
+    this.respawns++;
+    this.slots[i] = this.spawn(i);
+    this.pump();
+  }
+}
+
+/**
+ * Starts a pool of `options.workers` worker threads (default: available cores).
+ * @throws ParallelError `BAD_OPTION`.
+ */
+export function createSyncPool(options: SyncPoolOptions = {}): SyncPool {
+  return new SyncPool(options);
+}

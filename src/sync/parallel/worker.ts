@@ -1,0 +1,93 @@
+/**
+ * Worker entry of the sync pool: attaches shared prepared circuits (no compilation, no
+ * commitment) and runs one job per message: witness → prove → encode, or strict encoded
+ * verification. A failing job is answered with its error; the worker keeps serving.
+ */
+import { parentPort } from "node:worker_threads";
+import { SsgkrError } from "../../errors.js";
+import type { OpRequest } from "../../smt/operation.js";
+import { encodeSyncResult, verifyEncoded } from "../encoded.js";
+import type { PreparedSync } from "../prepared.js";
+import { buildWitness, proveWitness } from "../prove.js";
+import { decodeJob, JobDecodeError } from "./job-codec.js";
+import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
+import { attachPrepared } from "./shared-prepared.js";
+
+const port = parentPort;
+if (!port) throw new Error("the sync pool worker must run in a worker thread");
+
+const prepared = new Map<number, PreparedSync>();
+
+function plain(details: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (details === null || typeof details !== "object") return out;
+  for (const [k, v] of Object.entries(details)) {
+    if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = v;
+    else if (typeof v === "bigint") out[k] = v.toString();
+    else out[k] = String(v);
+  }
+  return out;
+}
+
+function wireError(err: unknown): WireError {
+  if (err instanceof SsgkrError) return { name: err.name, code: err.code, message: err.message, details: plain(err.details) };
+  if (err instanceof JobDecodeError) return { name: "JobDecodeError", code: "JOB_ENCODING", message: err.message, details: {} };
+  if (err instanceof Error) return { name: err.name, code: "UNEXPECTED", message: err.message, details: {} };
+  return { name: "Error", code: "UNEXPECTED", message: String(err), details: {} };
+}
+
+function requestOf(job: WireJob): OpRequest {
+  return "binary" in job ? decodeJob(job.binary) : job.clone;
+}
+
+function preparedOf(id: number): PreparedSync {
+  const p = prepared.get(id);
+  if (!p) throw new SsgkrError("NOT_ATTACHED", `prepared circuit ${id} is not attached to this worker`);
+  return p;
+}
+
+port.on("message", (msg: ToWorker) => {
+  switch (msg.type) {
+    case "attach":
+      if (!prepared.has(msg.id)) prepared.set(msg.id, attachPrepared(msg.shared));
+      return;
+    case "detach":
+      prepared.delete(msg.id);
+      return;
+    case "prove":
+    case "verify": {
+      const t = { decodeMs: 0, witnessMs: 0, proveMs: 0, encodeMs: 0, verifyMs: 0 };
+      let reply: FromWorker;
+      const transfer: ArrayBuffer[] = [];
+      try {
+        let t0 = performance.now();
+        const p = preparedOf(msg.id);
+        const request = requestOf(msg.job);
+        let t1 = performance.now();
+        t.decodeMs = t1 - t0;
+        if (msg.type === "prove") {
+          const witness = buildWitness(p, request);
+          t0 = performance.now();
+          t.witnessMs = t0 - t1;
+          const result = proveWitness(p, request, witness);
+          t1 = performance.now();
+          t.proveMs = t1 - t0;
+          const bytes = encodeSyncResult(p, result);
+          t.encodeMs = performance.now() - t1;
+          if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) transfer.push(bytes.buffer);
+          reply = { type: "done", seq: msg.seq, ok: true, bytes, timings: t as JobTimings };
+        } else {
+          const verdict = verifyEncoded(p, request, msg.bytes);
+          t.verifyMs = performance.now() - t1;
+          reply = { type: "done", seq: msg.seq, ok: true, verdict, timings: t as JobTimings };
+        }
+      } catch (err) {
+        reply = { type: "done", seq: msg.seq, ok: false, error: wireError(err), timings: t as JobTimings };
+      }
+      port.postMessage(reply, transfer);
+      return;
+    }
+    default:
+      return;
+  }
+});
