@@ -92,6 +92,25 @@ interface Slot {
 
 const worker_url = new URL("./worker.js", import.meta.url);
 
+/**
+ * The parent's Node options for the workers, minus the ones that only describe the parent's
+ * entry point (`--input-type`, `-e`/`--eval`, `-p`/`--print` and their values), which a worker
+ * started from a file rejects.
+ */
+function workerExecArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith("--input-type=")) continue;
+    if (a === "--input-type" || a === "-e" || a === "--eval" || a === "-p" || a === "--print") {
+      i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
 function jobError(code: string, message: string, index: number, details: Record<string, unknown> = {}): JobError {
   return new JobError(code, message, { ...details, index });
 }
@@ -237,7 +256,10 @@ export class SyncPool {
   }
 
   private spawn(i: number): Slot {
-    const worker = new Worker(worker_url, this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {});
+    const worker = new Worker(worker_url, {
+      execArgv: workerExecArgv(process.execArgv),
+      ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}),
+    });
     worker.unref();
     const slot: Slot = { worker, attached: new Set(), task: null, failure: null };
     worker.on("message", (msg: FromWorker) => this.onMessage(slot, msg));
