@@ -4,6 +4,7 @@
  */
 import { element } from "../field/koalabear.js";
 import { FieldError } from "../field/errors.js";
+import { hashKernels } from "../kernels/hash-kernels.js";
 import { RATE, WIDTH, permuteInPlace } from "./poseidon2.js";
 
 /** A digest: 8 canonical base elements. */
@@ -23,8 +24,17 @@ export function digestEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolea
   return true;
 }
 
-/** compress(left, right) = first 8 lanes of permute(left ‖ right) (h_node). Inputs must be canonical. */
+/**
+ * compress(left, right) = first 8 lanes of permute(left ‖ right) (h_node). Inputs must be canonical
+ * (not validated). Runs the WASM permutation when available (`compressReference` otherwise).
+ */
 export function compress(left: ArrayLike<number>, right: ArrayLike<number>): Digest {
+  const hk = hashKernels();
+  return hk ? hk.compress(left, right) : compressReference(left, right);
+}
+
+/** TypeScript reference of `compress`. */
+export function compressReference(left: ArrayLike<number>, right: ArrayLike<number>): Digest {
   const s = new Uint32Array(WIDTH);
   for (let i = 0; i < RATE; i++) {
     s[i] = left[i]!;
@@ -37,9 +47,16 @@ export function compress(left: ArrayLike<number>, right: ArrayLike<number>): Dig
 /**
  * Padding-free sponge with overwrite absorption, rate 8, 8 output lanes. A final partial block
  * overwrites only its prefix and is permuted; an input that ends on a block boundary (including
- * the empty input) gets no extra permutation. Inputs must be canonical.
+ * the empty input) gets no extra permutation. Inputs must be canonical (not validated). Runs the
+ * WASM kernel when available (`spongeReference` otherwise).
  */
 export function sponge(input: ArrayLike<number>): Digest {
+  const hk = hashKernels();
+  return hk ? hk.sponge(input) : spongeReference(input);
+}
+
+/** TypeScript reference of `sponge`. */
+export function spongeReference(input: ArrayLike<number>): Digest {
   const s = new Uint32Array(WIDTH);
   const n = input.length;
   for (let off = 0; off < n; off += RATE) {

@@ -64,6 +64,13 @@ export function prepare(kind: OpKind | OpKindName, config: Partial<SyncConfig> =
   const t2 = performance.now();
   const wiring = options.wiring ? options.wiring(compiled) : new TableWiring(compiled.circuit);
   const t3 = performance.now();
+  return assemblePrepared(compiled, commitment, wiring, { compileMs: t1 - t0, commitmentMs: t2 - t1, wiringMs: t3 - t2 });
+}
+
+/** A `PreparedSync` from its parts (the commitment must be the §12 commitment of `compiled`). */
+export function assemblePrepared(compiled: CompiledCircuit, commitment: Digest, wiring: WiringOracle, timings: PreparedSync["timings"]): PreparedSync {
+  const k = compiled.kind;
+  const cfg = compiled.config;
   const identity: CircuitIdentity = Object.freeze({
     opKindTag: k,
     depth: cfg.depth,
@@ -82,6 +89,6 @@ export function prepare(kind: OpKind | OpKindName, config: Partial<SyncConfig> =
     wiring,
     commitment,
     identity,
-    timings: Object.freeze({ compileMs: t1 - t0, commitmentMs: t2 - t1, wiringMs: t3 - t2 }),
+    timings: Object.freeze({ ...timings }),
   });
 }

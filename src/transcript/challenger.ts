@@ -3,11 +3,16 @@
  * with the v0.4.x semantics (compat-v1 §5): duplexing overwrites only the buffered prefix of
  * the rate (no zero fill, no length tag), outputs are popped from the end, and an observe that
  * fills the 8-element input buffer duplexes immediately.
+ *
+ * The permutation defaults to `permuteFast` (the WASM single-state kernel when the kernel module is
+ * available); pass `permuteInPlace` from src/hash/poseidon2.ts to run the TypeScript reference.
+ * Both give the same bytes (test/transcript/differential.test.ts).
  */
 import { P, element } from "../field/koalabear.js";
 import { FieldError } from "../field/errors.js";
 import type { Ext } from "../field/extension.js";
-import { RATE, WIDTH, permuteInPlace } from "../hash/poseidon2.js";
+import { RATE, WIDTH } from "../hash/poseidon2.js";
+import { permuteFast, type Permutation } from "../hash/fast-permutation.js";
 
 export class DuplexChallenger {
   private readonly state = new Uint32Array(WIDTH);
@@ -15,17 +20,23 @@ export class DuplexChallenger {
   private inputLen = 0;
   private readonly output = new Uint32Array(RATE);
   private outputLen = 0;
+  private readonly permute: Permutation;
+
+  /** A fresh challenger (zero state, empty buffers). @param permute the §3 permutation to use. */
+  constructor(permute: Permutation = permuteFast) {
+    this.permute = permute;
+  }
 
   /** A fresh challenger that has observed every byte of the ASCII domain tag (compat-v1 §5 `new(tag)`). */
-  static withDomain(tag: string): DuplexChallenger {
-    const t = new DuplexChallenger();
+  static withDomain(tag: string, permute: Permutation = permuteFast): DuplexChallenger {
+    const t = new DuplexChallenger(permute);
     t.observeBytes(new TextEncoder().encode(tag));
     return t;
   }
 
-  /** Deep copy (state and both buffers). */
+  /** Deep copy (state, both buffers and the permutation). */
   clone(): DuplexChallenger {
-    const c = new DuplexChallenger();
+    const c = new DuplexChallenger(this.permute);
     c.state.set(this.state);
     c.input.set(this.input);
     c.inputLen = this.inputLen;
@@ -37,7 +48,7 @@ export class DuplexChallenger {
   private duplex(): void {
     for (let i = 0; i < this.inputLen; i++) this.state[i] = this.input[i]!;
     this.inputLen = 0;
-    permuteInPlace(this.state);
+    this.permute(this.state);
     for (let i = 0; i < RATE; i++) this.output[i] = this.state[i]!;
     this.outputLen = RATE;
   }

@@ -1,0 +1,153 @@
+/**
+ * Sequential Poseidon2 hashing in WASM (compat-v1 §3–5): one permutation at a time for the duplex
+ * transcript and the native hashes, sponges over word streams for the circuit commitment (§12),
+ * and two or four independent sponges at once.
+ *
+ * Each thread gets its own `HashKernels` (`hashKernels()`): a private kernel memory (small at
+ * first, grown for stream windows), one instance of the kernel module and the Poseidon2 constants
+ * region. Nothing here is shared with `Kernels`/`defaultKernels`, so hashing never races with
+ * kernels that other code runs on the process-wide shared memory.
+ *
+ * Kernel sources: src/kernels/assembly/sponge.ts. TypeScript reference: src/hash/poseidon2.ts
+ * (`permuteInPlace`); differential tests in test/kernels/hash-kernels.test.ts.
+ */
+import { KernelError } from "./errors.js";
+import { kernelModule } from "./loader.js";
+import { KernelMemory, type Region } from "./memory.js";
+import { placeConstants, POSEIDON2_CONSTANT_WORDS } from "./constants.js";
+
+/** Raw exports of the sequential hashing kernels (byte pointers, word counts, no checks). */
+export interface HashKernelExports {
+  poseidon2_permute_one(state: number, consts: number): void;
+  poseidon2_sponge(state: number, src: number, n: number, consts: number): void;
+  poseidon2_sponge_x2(job: number, begin: number, consts: number): void;
+  poseidon2_sponge_x4(job: number, begin: number, consts: number): void;
+  sponge_job_words(): number;
+  interleave_words(dst: number, table: number, k: number, n: number): void;
+  first_noncanonical(src: number, n: number): number;
+  poseidon2_constant_words(): number;
+}
+
+const REQUIRED_EXPORTS: readonly (keyof HashKernelExports)[] = [
+  "poseidon2_permute_one", "poseidon2_sponge", "poseidon2_sponge_x2", "poseidon2_sponge_x4",
+  "sponge_job_words", "interleave_words", "first_noncanonical", "poseidon2_constant_words",
+];
+
+/** Words of a multi-sponge job region (layout in src/kernels/assembly/sponge.ts). */
+export const SPONGE_JOB_WORDS = 136;
+/** Word offsets inside a job region: lane states, lane (pointer, count) pairs. */
+export const JOB_STATES = 0;
+export const JOB_LANES = 64;
+
+/** Initial pages of a hashing memory (1 MiB); it grows on demand. */
+const INITIAL_PAGES = 16;
+/** Words of the single-state scratch: a 16-word state and up to 64 words of sponge input. */
+const SCRATCH_WORDS = 16 + 64;
+
+export class HashKernels {
+  /** The private memory and its allocator (owned by this thread). */
+  readonly heap: KernelMemory;
+  readonly raw: HashKernelExports;
+  /** The Poseidon2 constants region (Montgomery form). */
+  readonly constants: Region;
+  private readonly scratch: Region;
+  /**
+   * View of the scratch words. The memory is shared, so growing it never detaches this view and
+   * the scratch (allocated first, at the bottom of the memory) stays inside it.
+   */
+  private readonly words: Uint32Array;
+  private readonly statePtr: number;
+  private readonly inputPtr: number;
+  private readonly constsPtr: number;
+
+  private constructor(heap: KernelMemory, raw: HashKernelExports, constants: Region, scratch: Region) {
+    this.heap = heap;
+    this.raw = raw;
+    this.constants = constants;
+    this.scratch = scratch;
+    this.words = scratch.view();
+    this.statePtr = scratch.ptr;
+    this.inputPtr = scratch.ptr + 64;
+    this.constsPtr = constants.ptr;
+  }
+
+  /**
+   * A new private memory with the constants in place and an instance of the kernel module.
+   * @throws KernelError `MODULE_MISSING` if dist/kernels/kernels.wasm is missing, does not compile
+   *   or lacks the hashing kernels.
+   */
+  static create(): HashKernels {
+    const module = kernelModule();
+    const names = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
+    const missing = REQUIRED_EXPORTS.filter((n) => !names.has(n));
+    if (missing.length > 0) {
+      throw new KernelError("MODULE_MISSING", `kernel module lacks the hashing kernels (${missing.join(", ")}); run \`npm run build:kernels\``);
+    }
+    const heap = new KernelMemory({ initialPages: INITIAL_PAGES });
+    const raw = new WebAssembly.Instance(module, { env: { memory: heap.memory } }).exports as unknown as HashKernelExports;
+    if (raw.poseidon2_constant_words() !== POSEIDON2_CONSTANT_WORDS || raw.sponge_job_words() !== SPONGE_JOB_WORDS) {
+      throw new KernelError("MODULE_MISSING", "kernel module layout does not match this build (constants or job region size)");
+    }
+    const scratch = heap.alloc(SCRATCH_WORDS);
+    const constants = placeConstants(heap);
+    return new HashKernels(heap, raw, constants, scratch);
+  }
+
+  /** Byte pointer of the constants region, for raw kernel calls. */
+  get constantsPtr(): number {
+    return this.constsPtr;
+  }
+
+  /** Poseidon2 (§3) in place on 16 canonical words (not validated: callers pass field values). */
+  permute(s: Uint32Array): void {
+    const w = this.words;
+    for (let i = 0; i < 16; i++) w[i] = s[i]!;
+    this.raw.poseidon2_permute_one(this.statePtr, this.constsPtr);
+    for (let i = 0; i < 16; i++) s[i] = w[i]!;
+  }
+
+  /** h_node (§4): the first 8 lanes of permute(left ‖ right); inputs canonical (not validated). */
+  compress(left: ArrayLike<number>, right: ArrayLike<number>): Uint32Array {
+    const w = this.words;
+    for (let i = 0; i < 8; i++) {
+      w[i] = left[i]!;
+      w[8 + i] = right[i]!;
+    }
+    this.raw.poseidon2_permute_one(this.statePtr, this.constsPtr);
+    return w.slice(0, 8);
+  }
+
+  /**
+   * Padding-free overwrite sponge (§4) from the zero state: lanes 0..7 of the final state. Inputs
+   * canonical (not validated).
+   */
+  sponge(input: ArrayLike<number>): Uint32Array {
+    const w = this.words;
+    w.fill(0, 0, 16);
+    const n = input.length;
+    for (let off = 0; off < n; off += 64) {
+      const m = Math.min(64, n - off);
+      for (let i = 0; i < m; i++) w[16 + i] = input[off + i]!;
+      this.raw.poseidon2_sponge(this.statePtr, this.inputPtr, m, this.constsPtr);
+    }
+    return w.slice(0, 8);
+  }
+}
+
+let cached: HashKernels | null | undefined;
+
+/**
+ * This thread's `HashKernels`, created on first use; `null` when the kernel module is not
+ * available (not built, or built without the hashing kernels). The failure is remembered.
+ */
+export function hashKernels(): HashKernels | null {
+  if (cached === undefined) {
+    try {
+      cached = HashKernels.create();
+    } catch (e) {
+      if (!(e instanceof KernelError)) throw e;
+      cached = null;
+    }
+  }
+  return cached;
+}
