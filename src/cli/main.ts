@@ -9,6 +9,7 @@ import { registerSelftest } from "./commands/selftest.js";
 import { registerFixture } from "./commands/fixture.js";
 import { registerProve } from "./commands/prove.js";
 import { registerVerify } from "./commands/verify.js";
+import { registerRegistry } from "./commands/registry.js";
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
@@ -24,6 +25,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerFixture(program);
   registerProve(program);
   registerVerify(program);
+  registerRegistry(program, setExit);
   try {
     await program.parseAsync(argv as string[]);
     return exitCode;

@@ -22,6 +22,7 @@ import { SsgkrError } from "../errors.js";
  * - `CONFIG_MISMATCH`: options given for an existing registry differ from its stored configuration.
  * - `REGISTRY_FULL`: every slot of the tree is assigned.
  * - `CONCURRENT_UPDATE`: another writer committed between preparing and committing a batch.
+ * - `HASH_FAILED`: a leaf-hashing worker failed (the batch was not committed).
  * - `DB_MISSING`: no registry database at the directory.
  * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database.
  */

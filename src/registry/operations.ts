@@ -39,8 +39,8 @@ interface Resolved {
   readonly siblings: Digest[];
 }
 
-function describeTarget(t: RecordTarget): string {
-  return "name" in t ? `name ${JSON.stringify(t.name)}` : `slot ${t.slot}`;
+function describeTarget(t: RecordTarget, slot: number): string {
+  return "name" in t ? `record ${JSON.stringify(t.name)} (slot ${slot})` : `slot ${slot}`;
 }
 
 /**
@@ -73,16 +73,11 @@ function commitOne(store: RegistryStore, kind: UpdateKind, r: Resolved, name: st
   const entry = store.commit({
     kind,
     expectBatch: r.head.batch,
-    slots: [r.slot],
-    digests: digest,
-    nextSlot: deltas.nextSlot,
-    liveDelta: deltas.live,
-    deletedDelta: deltas.deleted,
-    records: 1,
     slot: r.slot,
     write: (t) => {
       t.records.putSync(slotKey(r.slot), Buffer.from(rowBytes));
       if (newName) t.names.putSync(Buffer.from(nameBytes(name)), slotKey(r.slot));
+      return { slots: [r.slot], digests: digest, nextSlot: deltas.nextSlot, liveDelta: deltas.live, deletedDelta: deltas.deleted, records: 1 };
     },
   });
   return { kind, slot: r.slot, name, oldLeaf, newLeaf, siblings: r.siblings, oldRoot: r.head.root, newRoot: entry.root, entry };
@@ -123,7 +118,7 @@ export function insertRecord(store: RegistryStore, name: string, value: RecordVa
 export function replaceRecord(store: RegistryStore, target: RecordTarget, value: RecordValue): UpdateResult {
   const r = resolve(store, target);
   if (r.record === undefined || r.record.state !== RecordState.Live) {
-    throw new RegistryError("RECORD_ABSENT", `replace needs a live record; ${describeTarget(target)} (slot ${r.slot}) ${r.record === undefined ? "was never used" : "is deleted"}`, { slot: r.slot });
+    throw new RegistryError("RECORD_ABSENT", `replace needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is deleted"}`, { slot: r.slot });
   }
   const name = r.record.name;
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
@@ -137,7 +132,7 @@ export function replaceRecord(store: RegistryStore, target: RecordTarget, value:
 export function deleteRecord(store: RegistryStore, target: RecordTarget): UpdateResult {
   const r = resolve(store, target);
   if (r.record === undefined || r.record.state !== RecordState.Live) {
-    throw new RegistryError("RECORD_ABSENT", `delete needs a live record; ${describeTarget(target)} (slot ${r.slot}) ${r.record === undefined ? "was never used" : "is already deleted"}`, { slot: r.slot });
+    throw new RegistryError("RECORD_ABSENT", `delete needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is already deleted"}`, { slot: r.slot });
   }
   return commitOne(store, "delete", r, r.record.name, store.leafOf(r.record), TOMBSTONE, { ...r.record, state: RecordState.Deleted }, false, { live: -1, deleted: 1, nextSlot: r.head.nextSlot });
 }
@@ -154,7 +149,7 @@ export function restoreRecord(store: RegistryStore, target: RecordTarget, value?
     throw new RegistryError("NOT_DELETED", `restore needs a deleted record; slot ${r.slot} was never used`, { slot: r.slot });
   }
   if (r.record.state === RecordState.Live) {
-    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${describeTarget(target)} (slot ${r.slot}) is live`, { slot: r.slot });
+    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${describeTarget(target, r.slot)} is live`, { slot: r.slot });
   }
   const name = r.record.name;
   const v = value === undefined ? r.record.value : value;

@@ -81,21 +81,29 @@ export interface SlotState {
   readonly head: RegistryHead;
 }
 
-/** What a write batch does (built by the importer and the single-record operations). */
-export interface BatchChanges {
-  readonly kind: string;
-  /** Head batch number the batch was prepared against; the commit fails if the head moved. */
-  readonly expectBatch: number;
+/** The leaf changes a batch makes, returned by its `write` step. */
+export interface LeafChanges {
   /** Changed slots, strictly ascending, and their new leaf digests (8 words each). */
   readonly slots: ArrayLike<number>;
   readonly digests: Uint32Array;
   readonly nextSlot: number;
   readonly liveDelta: number;
   readonly deletedDelta: number;
+  /** Records written. */
   readonly records: number;
+}
+
+/** What a write batch does (built by the importer and the single-record operations). */
+export interface BatchChanges {
+  readonly kind: string;
+  /** Head batch number the batch was prepared against; the commit fails if the head moved. */
+  readonly expectBatch: number;
   readonly slot?: number;
-  /** Writes the record rows and name-index entries (inside the transaction). */
-  readonly write: (tables: WriteTables) => void;
+  /**
+   * Writes the record rows and name-index entries (inside the transaction, given the head it
+   * starts from) and returns the leaf changes. Throwing aborts the whole batch.
+   */
+  readonly write: (tables: WriteTables, head: RegistryHead) => LeafChanges;
 }
 
 /** The tables a batch writes its rows into (inside the batch transaction). */
@@ -365,26 +373,29 @@ export class RegistryStore {
   }
 
   /**
-   * Commits one batch in one write transaction and returns its history entry.
+   * Commits one batch in one write transaction and returns its history entry. `timing.treeMs`
+   * receives the time of the tree recomputation (ms).
    * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared;
    * nothing is written then.
    */
-  commit(changes: BatchChanges): HistoryEntry {
+  commit(changes: BatchChanges, timing?: { treeMs: number }): HistoryEntry {
     return this.env.transactionSync(() => {
       const head = this.readHead();
       if (head.batch !== changes.expectBatch) {
         throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${changes.expectBatch}); nothing was written`, { batch: head.batch });
       }
+      const changed = changes.write({ records: this.records, names: this.names }, head);
+      const t0 = performance.now();
       const update = new TreeUpdate(this.config.depth, this.defaults, (l, i) => this.loadTile(undefined, l, i), this.permutation());
-      const root = update.apply(changes.slots, changes.digests);
+      const root = changed.slots.length === 0 ? head.root : update.apply(changed.slots, changed.digests);
+      if (timing) timing.treeMs = performance.now() - t0;
       for (const t of update.touched()) {
         const key = tileKey(t.layer, t.index);
         if (t.tile.mask === 0) this.tiles.removeSync(key);
-        else this.tiles.putSync(key, t.tile.encode());
+        else this.tiles.putSync(key, t.tile.encode() as Buffer);
       }
-      changes.write({ records: this.records, names: this.names });
-      const next: RegistryHead = { batch: head.batch + 1, root, nextSlot: changes.nextSlot, live: head.live + changes.liveDelta, deleted: head.deleted + changes.deletedDelta };
-      const entry: HistoryEntry = { ...next, kind: changes.kind, records: changes.records, committedAt: new Date().toISOString(), ...(changes.slot !== undefined ? { slot: changes.slot } : {}) };
+      const next: RegistryHead = { batch: head.batch + 1, root, nextSlot: changed.nextSlot, live: head.live + changed.liveDelta, deleted: head.deleted + changed.deletedDelta };
+      const entry: HistoryEntry = { ...next, kind: changes.kind, records: changed.records, committedAt: new Date().toISOString(), ...(changes.slot !== undefined ? { slot: changes.slot } : {}) };
       this.meta.putSync(KEY_HEAD, encodeHead(next));
       this.historyDb.putSync(historyKey(next.batch), encodeHistory(entry));
       return entry;

@@ -16,6 +16,8 @@ import type { Digest } from "../hash/digest.js";
 import { P } from "../field/koalabear.js";
 import { RegistryError } from "./errors.js";
 
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 /** Levels per tile layer. */
 export const TILE_HEIGHT = 4;
 /** Positions of a full-height tile. */
@@ -89,17 +91,19 @@ export class Tile {
   }
 
   /** The stored row. */
-  encode(): Buffer {
+  encode(): Uint8Array {
     let count = 0;
     for (let m = this.mask; m !== 0; m &= m - 1) count++;
-    const out = Buffer.allocUnsafe(4 + 32 * count);
-    out.writeUInt32LE(this.mask, 0);
-    let at = 4;
+    const words = new Uint32Array(1 + 8 * count);
+    words[0] = this.mask;
+    let at = 1;
     for (let bit = 0; bit < TILE_POSITIONS; bit++) {
       if (!this.has(bit)) continue;
-      for (let k = 0; k < 8; k++) out.writeUInt32LE(this.nodes[8 * bit + k]!, at + 4 * k);
-      at += 32;
+      words.set(this.nodes.subarray(8 * bit, 8 * bit + 8), at);
+      at += 8;
     }
+    const out = new Uint8Array(words.buffer);
+    if (!LITTLE_ENDIAN) for (let i = 0; i < out.length; i += 4) out.subarray(i, i + 4).reverse();
     return out;
   }
 

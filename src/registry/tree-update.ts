@@ -7,7 +7,7 @@
  * not stored are the empty-subtree defaults (compat-v1 §20.7). A parent of two default
  * children is itself default and is not stored.
  */
-import { digestEquals, type Digest } from "../hash/digest.js";
+import type { Digest } from "../hash/digest.js";
 import { RATE, WIDTH } from "../hash/poseidon2.js";
 import { compressPairs, type BatchPermutation } from "./permutation.js";
 import { Tile, TILE_HEIGHT, layerHeight } from "./tiles.js";
@@ -57,13 +57,19 @@ export class TreeUpdate {
     }
   }
 
+  private lastKey = -1;
+  private lastTile: Tile | undefined;
+
   private tileFor(layer: number, index: number): Tile {
     const key = layer * KEY_STRIDE + index;
+    if (key === this.lastKey) return this.lastTile!;
     let t = this.tiles.get(key);
     if (t === undefined) {
       t = { layer, index, tile: this.load(layer, index) ?? new Tile() };
       this.tiles.set(key, t);
     }
+    this.lastKey = key;
+    this.lastTile = t.tile;
     return t.tile;
   }
 
@@ -94,7 +100,9 @@ export class TreeUpdate {
         const tileIndex = Math.floor(i / g.width);
         const tile = this.tileFor(g.layer, tileIndex);
         const bit = g.offset + i - tileIndex * g.width;
-        if (digestEquals(vals.subarray(RATE * k, RATE * k + RATE), def)) tile.clear(bit);
+        let isDefault = true;
+        for (let w = 0; w < RATE && isDefault; w++) isDefault = vals[RATE * k + w] === def[w];
+        if (isDefault) tile.clear(bit);
         else tile.set(bit, vals, RATE * k);
       }
       // parents and their children
@@ -104,7 +112,7 @@ export class TreeUpdate {
         if (parents.length === 0 || parents[parents.length - 1] !== p) parents.push(p);
       }
       const pairs = new Uint32Array(WIDTH * parents.length);
-      const bothDefault: boolean[] = new Array(parents.length);
+      const bothDefault = new Uint8Array(parents.length);
       for (let k = 0; k < parents.length; k++) {
         const left = 2 * parents[k]!;
         const tileIndex = Math.floor(left / g.width);
@@ -112,9 +120,13 @@ export class TreeUpdate {
         const bit = g.offset + left - tileIndex * g.width;
         const hasL = tile.has(bit);
         const hasR = tile.has(bit + 1);
-        pairs.set(hasL ? tile.node(bit) : def, WIDTH * k);
-        pairs.set(hasR ? tile.node(bit + 1) : def, WIDTH * k + RATE);
-        bothDefault[k] = !hasL && !hasR;
+        const nodes = tile.nodes;
+        const o = WIDTH * k;
+        for (let w = 0; w < RATE; w++) {
+          pairs[o + w] = hasL ? nodes[8 * bit + w]! : def[w]!;
+          pairs[o + RATE + w] = hasR ? nodes[8 * bit + 8 + w]! : def[w]!;
+        }
+        bothDefault[k] = !hasL && !hasR ? 1 : 0;
       }
       const up = compressPairs(this.perm, pairs, parents.length);
       const nextDef = this.defaults[level + 1]!;

@@ -1,0 +1,299 @@
+import { Option, type Command } from "commander";
+import cliProgress from "cli-progress";
+import { CliExit, EXIT_OK, EXIT_USAGE } from "../exit.js";
+import { RegistryStore } from "../../registry/store.js";
+import { importRecords, type ImportIssue, type ImportReport } from "../../registry/import.js";
+import { fileSource, npmReposSource, NPM_REPOS_RECORDS, NPM_REPOS_VERSION } from "../../registry/dataset.js";
+import { deleteRecord, insertRecord, replaceRecord, resolveTarget, restoreRecord, type RecordTarget, type UpdateResult } from "../../registry/operations.js";
+import { describeValue, type RecordValue } from "../../registry/mapping.js";
+import { RecordState } from "../../registry/record-codec.js";
+import { RegistryError } from "../../registry/errors.js";
+import type { RecordSource } from "../../registry/sources/source.js";
+import { describeLeaf, hashLeaf, LeafTag, type Leaf } from "../../smt/leaf.js";
+import { computeRoot } from "../../smt/path.js";
+import { digestEquals } from "../../hash/digest.js";
+
+/**
+ * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
+ * on disk (docs/registry.md).
+ *
+ *   import  --db DIR (--source npm-repos [--limit N|all] | --file F) [--on-error fail|skip] …
+ *   get     --db DIR (--name N | --slot S) [--json]
+ *   root    --db DIR [--json]
+ *   history --db DIR [--json]
+ *   insert  --db DIR --name N (--value V | --null | --fields LIST)
+ *   replace --db DIR (--name N | --slot S) (--value V | --null | --fields LIST)
+ *   delete  --db DIR (--name N | --slot S)
+ *   restore --db DIR (--name N | --slot S) [--value V | --null | --fields LIST]
+ *
+ * Exit codes: 0 ok; 2 unusable input (usage, unknown name, slot out of range, wrong record
+ * state, value over the leaf bound, malformed import with --on-error fail, corrupt database),
+ * with one line `error CODE: message` on stderr.
+ */
+export function registerRegistry(program: Command, setExit: (code: number) => void): void {
+  const registry = program.command("registry").description("authenticated registry of (name, value) records: import, look up, update (docs/registry.md)");
+
+  registry
+    .command("import")
+    .description("import records into a registry database (created if DIR is absent or empty)")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--source <name>", `built-in dataset: npm-repos (all-the-package-repos@${NPM_REPOS_VERSION}, package → repository URL)`)
+    .option("--limit <n>", "import only the first N records of the source, or \"all\" (npm-repos default: 100000)")
+    .option("--file <path>", "records from a file: .ndjson/.jsonl, .csv (name,value) or .json object, optionally .gz")
+    .addOption(new Option("--on-error <mode>", "malformed records: fail (reject the import, write nothing) or skip (report and leave out)").choices(["fail", "skip"]).default("fail"))
+    .option("--batch-size <n>", "records per committed batch (one transaction and one history entry each)", "100000")
+    .option("--threads <n>", "hash worker threads (0 = hash on the main thread)")
+    .option("--depth <d>", "tree depth of a new registry (1..48, default 24)")
+    .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..65535, default 31)")
+    .option("--no-progress", "no progress bar")
+    .option("--json", "print the report as JSON")
+    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
+      if ((opts.source === undefined) === (opts.file === undefined)) throw new CliExit(EXIT_USAGE, "registry import: give exactly one of --source npm-repos and --file F");
+      if (opts.source !== undefined && opts.source !== "npm-repos") throw new CliExit(EXIT_USAGE, `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
+      const limit = opts.limit === undefined ? undefined : opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 0);
+      const makeSource: () => RecordSource =
+        opts.source !== undefined
+          ? () => npmReposSource(limit ?? 100_000)
+          : () => fileSource(opts.file!, limit === undefined || limit === "all" ? Infinity : limit);
+      const probe = makeSource();
+      const store = RegistryStore.openOrCreate(opts.db, {
+        ...(opts.depth !== undefined ? { depth: integerOption("--depth", opts.depth, 0) } : {}),
+        ...(opts.leafMaxFields !== undefined ? { leafMaxFields: integerOption("--leaf-max-fields", opts.leafMaxFields, 0) } : {}),
+      });
+      let first = true;
+      const sourceForRun = () => {
+        if (first) {
+          first = false;
+          return probe;
+        }
+        return makeSource();
+      };
+      const expected = opts.source !== undefined ? (limit === "all" ? NPM_REPOS_RECORDS : Math.min(limit ?? 100_000, NPM_REPOS_RECORDS)) : undefined;
+      const bar = opts.progress && process.stderr.isTTY ? new ProgressLine(expected, probe.totalBytes) : undefined;
+      const malformed = (i: ImportIssue) => {
+        bar?.clear();
+        process.stderr.write(`line ${i.line}: ${i.code}: ${i.message}\n`);
+      };
+      let report: ImportReport;
+      try {
+        report = await importRecords(store, sourceForRun, {
+          onError: opts.onError,
+          batchSize: integerOption("--batch-size", opts.batchSize, 1),
+          ...(opts.threads !== undefined ? { threads: integerOption("--threads", opts.threads, 0) } : {}),
+          onMalformed: malformed,
+          ...(bar ? { onProgress: (p) => bar.update(p.imported, p.bytesRead, p.malformed) } : {}),
+        });
+      } finally {
+        bar?.stop();
+        await store.close();
+      }
+      if (opts.json) {
+        process.stdout.write(JSON.stringify({ ...report, root: Array.from(report.root) }) + "\n");
+      } else {
+        const t = report.timings;
+        const rate = report.imported / (t.wallMs / 1000);
+        process.stdout.write(
+          `imported ${report.imported} records from ${report.source} into ${opts.db}\n` +
+            `slots ${report.firstSlot}..${report.firstSlot + report.imported - 1}, batches ${report.firstBatch}..${report.lastBatch}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}\n` +
+            `root ${digestText(report.root)}\n` +
+            `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
+        );
+      }
+      setExit(EXIT_OK);
+    });
+
+  registry
+    .command("get")
+    .description("show the record, leaf and path status of a name or slot")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--name <name>", "record name")
+    .option("--slot <s>", "slot number")
+    .option("--json", "print JSON")
+    .action(async (opts: { db: string; name?: string; slot?: string; json?: boolean }) => {
+      const target = targetOf("get", opts);
+      const store = RegistryStore.open(opts.db, { readOnly: true });
+      try {
+        const slot = resolveTarget(store, target).slot;
+        const state = store.slotState(slot);
+        const leafDigest = hashLeaf(state.leaf, store.config.leafMaxFields);
+        const verified = digestEquals(computeRoot(state.leaf, BigInt(slot), state.siblings, store.config.depth, store.config.leafMaxFields), state.head.root);
+        const status = state.leaf.tag === LeafTag.Occupied ? "live" : state.leaf.tag === LeafTag.Tombstone ? "deleted" : "never used";
+        if (opts.json) {
+          process.stdout.write(
+            JSON.stringify({
+              slot,
+              status,
+              name: state.record?.name ?? null,
+              value: state.record ? valueJson(state.record.value) : null,
+              leaf: leafJson(state.leaf),
+              leafDigest: Array.from(leafDigest),
+              siblings: state.siblings.map((s) => Array.from(s)),
+              root: Array.from(state.head.root),
+              batch: state.head.batch,
+              pathVerified: verified,
+            }) + "\n",
+          );
+        } else {
+          const lines = [`slot ${slot}: ${status}${state.record?.state === RecordState.Deleted ? " (Tombstone leaf)" : ""}`];
+          if (state.record) lines.push(`name ${JSON.stringify(state.record.name)}`, `value ${describeValue(state.record.value)}`);
+          lines.push(`leaf ${describeLeaf(state.leaf)}`, `leaf digest ${digestText(leafDigest)}`, `root ${digestText(state.head.root)} (batch ${state.head.batch})`, `path ${verified ? "recomputes the root" : "DOES NOT recompute the root"}`);
+          process.stdout.write(lines.join("\n") + "\n");
+        }
+      } finally {
+        await store.close();
+      }
+      setExit(EXIT_OK);
+    });
+
+  registry
+    .command("root")
+    .description("show the current root and counts")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--json", "print JSON")
+    .action(async (opts: { db: string; json?: boolean }) => {
+      const store = RegistryStore.open(opts.db, { readOnly: true });
+      try {
+        const h = store.head();
+        const c = store.config;
+        if (opts.json) process.stdout.write(JSON.stringify({ root: Array.from(h.root), batch: h.batch, nextSlot: h.nextSlot, live: h.live, deleted: h.deleted, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+        else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, next slot ${h.nextSlot}, depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
+      } finally {
+        await store.close();
+      }
+      setExit(EXIT_OK);
+    });
+
+  registry
+    .command("history")
+    .description("list the committed batches with their roots")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--json", "print one JSON object per line")
+    .action(async (opts: { db: string; json?: boolean }) => {
+      const store = RegistryStore.open(opts.db, { readOnly: true });
+      try {
+        for (const e of store.history()) {
+          if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: Array.from(e.root) }) + "\n");
+          else process.stdout.write(`batch ${e.batch} ${e.committedAt} ${e.kind}${e.slot !== undefined ? ` slot ${e.slot}` : ""} records ${e.records} live ${e.live} deleted ${e.deleted} next ${e.nextSlot} root ${digestText(e.root)}\n`);
+        }
+      } finally {
+        await store.close();
+      }
+      setExit(EXIT_OK);
+    });
+
+  const update = (kind: "insert" | "replace" | "delete" | "restore", description: string) => {
+    const cmd = registry.command(kind).description(description).requiredOption("--db <dir>", "registry database directory").option("--name <name>", "record name");
+    if (kind !== "insert") cmd.option("--slot <s>", "slot number");
+    if (kind !== "delete") cmd.option("--value <text>", "text value (e.g. a URL)").option("--null", "the null value").option("--fields <list>", "comma-separated field elements");
+    cmd.option("--json", "print JSON");
+    cmd.action(async (opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; json?: boolean }) => {
+      const value = valueOf(kind, opts);
+      if (kind === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry insert: --name is required");
+      const target = kind === "insert" ? { name: opts.name! } : targetOf(kind, opts);
+      const store = RegistryStore.open(opts.db);
+      let r: UpdateResult;
+      try {
+        if (kind === "insert") r = insertRecord(store, opts.name!, value!);
+        else if (kind === "replace") r = replaceRecord(store, target, value!);
+        else if (kind === "delete") r = deleteRecord(store, target);
+        else r = restoreRecord(store, target, value);
+      } finally {
+        await store.close();
+      }
+      if (opts.json) {
+        process.stdout.write(JSON.stringify({ kind: r.kind, slot: r.slot, name: r.name, oldLeaf: leafJson(r.oldLeaf), newLeaf: leafJson(r.newLeaf), oldRoot: Array.from(r.oldRoot), newRoot: Array.from(r.newRoot), batch: r.entry.batch }) + "\n");
+      } else {
+        process.stdout.write(`${r.kind} ${JSON.stringify(r.name)} at slot ${r.slot} (batch ${r.entry.batch})\n${describeLeaf(r.oldLeaf)} → ${describeLeaf(r.newLeaf)}\nold root ${digestText(r.oldRoot)}\nnew root ${digestText(r.newRoot)}\n`);
+      }
+      setExit(EXIT_OK);
+    });
+  };
+  update("insert", "register a new record at the next free slot (Empty → Occupied)");
+  update("replace", "change the value of a live record (Occupied → Occupied)");
+  update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
+  update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
+}
+
+function integerOption(flag: string, text: string, min: number): number {
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) {
+    throw new CliExit(EXIT_USAGE, `${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function targetOf(command: string, opts: { name?: string; slot?: string }): RecordTarget {
+  if ((opts.name === undefined) === (opts.slot === undefined)) throw new CliExit(EXIT_USAGE, `registry ${command}: give exactly one of --name N and --slot S`);
+  if (opts.name !== undefined) return { name: opts.name };
+  if (!/^[0-9]+$/.test(opts.slot!) || !Number.isSafeInteger(Number(opts.slot))) {
+    throw new RegistryError("SLOT_OUT_OF_RANGE", `--slot must be a non-negative integer, got ${JSON.stringify(opts.slot)}`);
+  }
+  return { slot: Number(opts.slot) };
+}
+
+function valueOf(kind: string, opts: { value?: string; null?: boolean; fields?: string }): RecordValue | undefined {
+  const given = [opts.value !== undefined, opts.null === true, opts.fields !== undefined].filter(Boolean).length;
+  if (kind === "delete") return undefined;
+  if (given > 1 || (given === 0 && kind !== "restore")) throw new CliExit(EXIT_USAGE, `registry ${kind}: give exactly one of --value TEXT, --null and --fields LIST`);
+  if (opts.null) return null;
+  if (opts.value !== undefined) return opts.value;
+  if (opts.fields !== undefined) {
+    const parts = opts.fields.trim() === "" ? [] : opts.fields.split(",").map((s) => s.trim());
+    const fields = parts.map((p, i) => {
+      if (!/^[0-9]+$/.test(p)) throw new RegistryError("BAD_VALUE", `--fields element ${i} ${JSON.stringify(p)} is not a non-negative integer`);
+      return Number(p);
+    });
+    return { fields };
+  }
+  return undefined;
+}
+
+function digestText(d: ArrayLike<number>): string {
+  return `[${Array.from(d).join(", ")}]`;
+}
+
+function ms(x: number): string {
+  return `${(x / 1000).toFixed(1)} s`;
+}
+
+function valueJson(v: RecordValue): unknown {
+  return v === null || typeof v === "string" ? v : { fields: v.fields };
+}
+
+function leafJson(leaf: Leaf): unknown {
+  if (leaf.tag !== LeafTag.Occupied) return { tag: leaf.tag, payload: [], identity: "00".repeat(32) };
+  return { tag: leaf.tag, payload: Array.from(leaf.payload), identity: Buffer.from(leaf.identity).toString("hex") };
+}
+
+/** The progress bar on stderr: records, records/s and ETA. */
+class ProgressLine {
+  private readonly bar: cliProgress.SingleBar;
+  private readonly started = performance.now();
+  private readonly byBytes: boolean;
+
+  constructor(records: number | undefined, totalBytes: number) {
+    this.byBytes = records === undefined;
+    this.bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: `import |{bar}| {percentage}% | {records} records | {rate} records/s | ETA {eta_formatted}{skipped}`,
+        hideCursor: true,
+        etaBuffer: 20,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    this.bar.start(this.byBytes ? totalBytes : records!, 0, { records: 0, rate: 0, skipped: "" });
+  }
+
+  update(imported: number, bytesRead: number, malformed: number): void {
+    const s = (performance.now() - this.started) / 1000;
+    this.bar.update(this.byBytes ? bytesRead : imported + malformed, { records: imported, rate: Math.round(imported / Math.max(s, 1e-3)), skipped: malformed > 0 ? ` | ${malformed} malformed` : "" });
+  }
+
+  clear(): void {
+    process.stderr.write("\r\x1b[K");
+  }
+
+  stop(): void {
+    this.bar.stop();
+  }
+}

@@ -1,0 +1,315 @@
+/**
+ * Bulk import: records from a source are validated, assigned the next free slots in input
+ * order, hashed to leaves on worker threads, and committed in batches (one transaction and one
+ * history entry per batch of `batchSize` records).
+ *
+ * Pipeline: the calling thread parses and validates batch k + 1 … while the workers hash batch
+ * k; batches are committed in order (tree update and writes on the calling thread).
+ *
+ * Malformed records (syntax, name, value, bound, duplicate name) are reported with their line
+ * number through `onMalformed`. With `onError: "skip"` they are left out; with `"fail"` (the
+ * default) the whole input is checked first and any malformed record rejects the import with
+ * nothing written.
+ */
+import { availableParallelism } from "node:os";
+import type { Digest } from "../hash/digest.js";
+import { RegistryError } from "./errors.js";
+import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
+import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
+import { PackedBuilder, type PackedRecords } from "./packed.js";
+import { RecordState, readSlotKey, recordRowBytes, writeRecordRow, writeSlotKey } from "./record-codec.js";
+import type { RecordSink, RecordSource } from "./sources/source.js";
+import type { LeafChanges, RegistryHead, RegistryStore, WriteTables } from "./store.js";
+
+export interface ImportIssue {
+  /** 1-based line of the record in its source. */
+  readonly line: number;
+  /** BAD_RECORD (syntax), BAD_NAME, BAD_VALUE, VALUE_TOO_LARGE or NAME_EXISTS. */
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface ImportProgress {
+  /** Source entries read (records and malformed ones). */
+  readonly entries: number;
+  /** Records committed. */
+  readonly imported: number;
+  /** Malformed records so far. */
+  readonly malformed: number;
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+  /** Batches committed by this import. */
+  readonly batches: number;
+}
+
+export interface ImportOptions {
+  /** "fail" (default): any malformed record rejects the import; "skip": leave them out. */
+  readonly onError?: "skip" | "fail";
+  /** Records per committed batch (default 100,000). */
+  readonly batchSize?: number;
+  /** Hash worker threads (default: min(2, available cores); 0 hashes on the calling thread). */
+  readonly threads?: number;
+  /** Permutation of the hashers (default "auto": the WASM kernel when built). */
+  readonly permutation?: PermutationChoice;
+  readonly onProgress?: (p: ImportProgress) => void;
+  readonly onMalformed?: (issue: ImportIssue) => void;
+}
+
+/** Where the time went (ms). parse/tree/write are on the calling thread; hash is summed over workers. */
+export interface ImportTimings {
+  readonly wallMs: number;
+  /** Parsing and validation (calling thread). */
+  readonly parseMs: number;
+  /** Leaf hashing: Keccak identities and value digests, Poseidon2 leaf sponges (summed over workers). */
+  readonly hashMs: number;
+  /** Waiting for workers (calling thread idle). */
+  readonly waitMs: number;
+  /** Inner-node recomputation over the tiles (calling thread). */
+  readonly treeMs: number;
+  /** Database writes and commits (calling thread). */
+  readonly writeMs: number;
+  /** Pre-check pass of `onError: "fail"`. */
+  readonly checkMs: number;
+}
+
+export interface ImportReport {
+  readonly source: string;
+  readonly entries: number;
+  readonly imported: number;
+  readonly malformed: number;
+  /** Batches committed and the history numbers of the first and last (0 when none). */
+  readonly batches: number;
+  readonly firstBatch: number;
+  readonly lastBatch: number;
+  /** Slots assigned: [firstSlot, firstSlot + imported). */
+  readonly firstSlot: number;
+  readonly root: Digest;
+  readonly threads: number;
+  readonly timings: ImportTimings;
+}
+
+const DEFAULT_BATCH = 100_000;
+
+/**
+ * Validates entries. The check pass (`dedup`) also finds duplicate names (in the input and
+ * against the registry); the import pass packs the valid entries and leaves duplicates to the
+ * name index (a name put that finds its key taken, see `writeRows`).
+ */
+class ImportSink implements RecordSink {
+  builder = new PackedBuilder();
+  malformedCount = 0;
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly store: RegistryStore,
+    private readonly report: (issue: ImportIssue) => void,
+    private readonly mode: { readonly dedup: boolean; readonly checkStore: boolean; readonly pack: boolean },
+  ) {}
+
+  malformed(line: number, message: string, code = "BAD_RECORD"): void {
+    this.malformedCount++;
+    this.report({ line, code, message });
+  }
+
+  record(line: number, name: Uint8Array, ns: number, ne: number, form: ValueForm, value: Uint8Array, vs: number, ve: number): void {
+    try {
+      checkNameBytes(name, ns, ne);
+      if (form === ValueForm.Text) {
+        checkTextBytes(value, vs, ve);
+      } else if (form === ValueForm.Fields) {
+        const view = new DataView(value.buffer, value.byteOffset + vs, ve - vs);
+        const fields: number[] = [];
+        for (let o = 0; o < ve - vs; o += 4) fields.push(view.getUint32(o, true));
+        checkFields(fields, this.store.config.leafMaxFields);
+      }
+    } catch (e) {
+      if (!(e instanceof RegistryError)) throw e;
+      this.malformed(line, e.message, e.code);
+      return;
+    }
+    if (this.mode.dedup) {
+      const key = Buffer.from(name.buffer, name.byteOffset + ns, ne - ns).toString("latin1");
+      const first = this.seen.get(key);
+      if (first !== undefined) {
+        this.malformed(line, `duplicate name ${shown(name, ns, ne)} (first at line ${first})`, "NAME_EXISTS");
+        return;
+      }
+      if (this.mode.checkStore && this.store.hasNameBytes(name.subarray(ns, ne))) {
+        this.malformed(line, `name ${shown(name, ns, ne)} is already in the registry`, "NAME_EXISTS");
+        return;
+      }
+      this.seen.set(key, line);
+    }
+    if (this.mode.pack) this.builder.add(line, name, ns, ne, form, value, vs, ve);
+  }
+}
+
+function shown(bytes: Uint8Array, start: number, end: number): string {
+  const s = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("utf8");
+  return JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
+}
+
+const APPEND = { append: true };
+const NO_OVERWRITE = { noOverwrite: true };
+
+/**
+ * Writes the record rows and name-index entries of a hashed batch, assigning slots from the head
+ * on, and returns the leaf changes. A name already in the index (earlier in the input or in the
+ * registry) is reported and left out, or aborts the batch when `duplicates` is "fail".
+ */
+function writeRows(t: WriteTables, head: RegistryHead, depth: number, p: PackedRecords, digests: Uint32Array, duplicates: "skip" | "fail", report: (issue: ImportIssue) => void): LeafChanges & { duplicates: number } {
+  let total = 0;
+  for (let i = 0; i < p.count; i++) {
+    total += recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
+  }
+  // Plain Uint8Array views: lmdb takes them as keys and values, and they are cheaper than Buffers.
+  const rows = new Uint8Array(total);
+  const keys = new Uint8Array(8 * p.count);
+  const slots = new Float64Array(p.count);
+  const kept = new Uint32Array(8 * p.count);
+  const capacity = 2 ** depth;
+  let next = head.nextSlot;
+  let n = 0;
+  let dups = 0;
+  let at = 0;
+  for (let i = 0; i < p.count; i++) {
+    const key = keys.subarray(8 * n, 8 * n + 8);
+    writeSlotKey(keys, 8 * n, next);
+    const name = p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!);
+    // putSync returns false when noOverwrite finds the key taken (lmdb README; its typings say void).
+    if (!(t.names.putSync(name as Buffer, key as Buffer, NO_OVERWRITE) as unknown as boolean)) {
+      const slot = readSlotKey(t.names.get(Buffer.from(name))!);
+      const shownName = shown(p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!);
+      if (duplicates === "fail") throw new RegistryError("NAME_EXISTS", `line ${p.lines[i]}: name ${shownName} is already registered (slot ${slot}); nothing of this batch was written`, { line: p.lines[i], slot });
+      dups++;
+      report({ line: p.lines[i]!, code: "NAME_EXISTS", message: `name ${shownName} is already registered (slot ${slot})` });
+      continue;
+    }
+    if (next >= capacity) {
+      throw new RegistryError("REGISTRY_FULL", `all 2^${depth} slots are assigned; the batch from line ${p.lines[0]} on was not written`, { depth });
+    }
+    const start = at;
+    at = writeRecordRow(rows, at, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+    t.records.putSync(key as Buffer, rows.subarray(start, at) as Buffer, APPEND);
+    slots[n] = next;
+    kept.set(digests.subarray(8 * i, 8 * i + 8), 8 * n);
+    n++;
+    next++;
+  }
+  return { slots: slots.subarray(0, n), digests: kept.subarray(0, 8 * n), nextSlot: next, liveDelta: n, deletedDelta: 0, records: n, duplicates: dups };
+}
+
+/**
+ * Imports records from a source into the store.
+ * @param makeSource creates the source (called twice with `onError: "fail"`: check pass, then import).
+ * @throws RegistryError `IMPORT_REJECTED` (fail mode; nothing written), `REGISTRY_FULL`,
+ * `BAD_SOURCE`, `HASH_FAILED`, `CONCURRENT_UPDATE`. Batches committed before a failure stay.
+ */
+export async function importRecords(store: RegistryStore, makeSource: () => RecordSource, options: ImportOptions = {}): Promise<ImportReport> {
+  const started = performance.now();
+  const onError = options.onError ?? "fail";
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RegistryError("BAD_CONFIG", `batch size must be a positive integer, got ${batchSize}`);
+  const threads = options.threads ?? Math.min(2, availableParallelism());
+  if (!Number.isInteger(threads) || threads < 0 || threads > 64) throw new RegistryError("BAD_CONFIG", `threads must be an integer in [0, 64], got ${threads}`);
+  const report = options.onMalformed ?? (() => {});
+  const startHead = store.head();
+  const checkStore = startHead.nextSlot > 0;
+  const capacity = 2 ** store.config.depth;
+
+  let checkMs = 0;
+  if (onError === "fail") {
+    const t0 = performance.now();
+    const issues: ImportIssue[] = [];
+    const checker = new ImportSink(store, (i) => {
+      if (issues.length < 100) issues.push(i);
+      report(i);
+    }, { dedup: true, checkStore, pack: false });
+    const source = makeSource();
+    while (source.next(checker, batchSize));
+    const accepted = source.entries - checker.malformedCount;
+    if (checker.malformedCount > 0) {
+      throw new RegistryError("IMPORT_REJECTED", `${checker.malformedCount} malformed record${checker.malformedCount === 1 ? "" : "s"} in ${source.description} (first at line ${issues[0]!.line}: ${issues[0]!.message}); nothing was imported (use --on-error skip to leave them out)`, { errors: issues, count: checker.malformedCount });
+    }
+    if (startHead.nextSlot + accepted > capacity) {
+      throw new RegistryError("REGISTRY_FULL", `${accepted} records do not fit: ${capacity - startHead.nextSlot} of the 2^${store.config.depth} slots are free; nothing was imported`, { depth: store.config.depth });
+    }
+    checkMs = performance.now() - t0;
+  }
+
+  const source = makeSource();
+  const sink = new ImportSink(store, report, { dedup: false, checkStore: false, pack: true });
+  const pool = new HashPool(threads, store.config.leafMaxFields, options.permutation ?? "auto");
+  let parseMs = 0, hashMs = 0, waitMs = 0, treeMs = 0, writeMs = 0;
+  let duplicates = 0;
+  let expectBatch = startHead.batch;
+  let imported = 0;
+  let batches = 0;
+  let firstBatch = 0;
+  let root = startHead.root;
+  let exhausted = false;
+  const queue: Promise<HashResult>[] = [];
+  const progress = () =>
+    options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount + duplicates, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
+  try {
+    for (;;) {
+      while (!exhausted && queue.length < Math.max(1, threads) + 1) {
+        const t0 = performance.now();
+        while (sink.builder.count < batchSize) {
+          if (!source.next(sink, batchSize - sink.builder.count)) {
+            exhausted = true;
+            break;
+          }
+        }
+        const packed = sink.builder.take();
+        parseMs += performance.now() - t0;
+        if (packed.count === 0) continue;
+        queue.push(pool.hash(packed));
+      }
+      const job = queue.shift();
+      if (job === undefined) break;
+      const w0 = performance.now();
+      const { digests, packed, ms } = await job;
+      waitMs += performance.now() - w0;
+      hashMs += ms;
+      const timing = { treeMs: 0 };
+      const c0 = performance.now();
+      let dups = 0;
+      const entry = store.commit({
+        kind: "import",
+        expectBatch,
+        write: (t, head) => {
+          const changed = writeRows(t, head, store.config.depth, packed, digests, onError, report);
+          dups = changed.duplicates;
+          return changed;
+        },
+      }, timing);
+      duplicates += dups;
+      imported += entry.records;
+      const c = performance.now() - c0;
+      treeMs += timing.treeMs;
+      writeMs += c - timing.treeMs;
+      expectBatch = entry.batch;
+      if (batches === 0) firstBatch = entry.batch;
+      batches++;
+      root = entry.root;
+      progress();
+    }
+  } finally {
+    await pool.close();
+  }
+  progress();
+  return {
+    source: source.description,
+    entries: source.entries,
+    imported,
+    malformed: sink.malformedCount + duplicates,
+    batches,
+    firstBatch,
+    lastBatch: batches === 0 ? 0 : expectBatch,
+    firstSlot: startHead.nextSlot,
+    root,
+    threads,
+    timings: { wallMs: performance.now() - started, parseMs, hashMs, waitMs, treeMs, writeMs, checkMs },
+  };
+}
