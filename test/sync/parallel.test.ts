@@ -105,6 +105,19 @@ test("failing jobs are reported with their index and code; the other jobs and th
   assert.deepEqual(await two.proveBatch(prepared, []), []);
 });
 
+test("a circuit the workers cannot attach fails its jobs with the attach error; the pool keeps serving", async () => {
+  const { prepared, jobs, bytes } = setup(OpKind.NonMembership);
+  const layers = prepared.circuit.layers.map((l, i) => (i === 0 ? { ...l, gateCoeff: l.gateCoeff.map(() => 0xffffffff) } : l));
+  const circuit = { ...prepared.circuit, layers };
+  const broken = { ...prepared, circuit, compiled: { ...prepared.compiled, circuit } } as PreparedSync;
+  const outcomes = await two.proveBatch(broken, jobs);
+  assert.deepEqual(outcomes.map((o) => (o.ok ? "ok" : `${o.error.details["origin"]} ${o.error.code}`)), ["CircuitError NON_CANONICAL_COEFF", "CircuitError NON_CANONICAL_COEFF"]);
+  assertSameBytes(await two.proveBatch(prepared, jobs), bytes, "after the failed attach");
+  assert.equal(two.stats().respawns, 0);
+  two.release(broken);
+  assert.equal(two.stats().prepared, 3);
+});
+
 test("verifyBatch agrees with verifyEncoded on honest, tampered and mismatched items", async () => {
   const { prepared, jobs, bytes } = setup(OpKind.Update);
   const flipped = bytes[0]!.slice();

@@ -135,6 +135,8 @@ export class SyncPool {
   private head = 0;
   private readonly ids = new WeakMap<PreparedSync, number>();
   private readonly live = new Set<number>();
+  /** Detaches a circuit from the workers once its `PreparedSync` is garbage-collected. */
+  private readonly collected = new FinalizationRegistry<number>((id) => this.detach(id));
   private nextId = 1;
   private nextSeq = 1;
   private crashesInARow = 0;
@@ -189,14 +191,20 @@ export class SyncPool {
   }
 
   /**
-   * Lets the workers drop a prepared circuit (e.g. after re-preparing with another
-   * configuration). A later batch with it shares it again.
+   * Lets the workers drop a prepared circuit now (they also drop it once the `PreparedSync` is
+   * garbage-collected). A later batch with it shares it again.
    */
   release(prepared: PreparedSync): void {
     const id = this.ids.get(prepared);
     if (id === undefined) return;
     this.ids.delete(prepared);
+    this.collected.unregister(prepared);
+    this.detach(id);
+  }
+
+  private detach(id: number): void {
     this.live.delete(id);
+    if (this.closing) return;
     for (const slot of this.slots) {
       if (slot.attached.delete(id)) slot.worker.postMessage({ type: "detach", id } satisfies ToWorker);
     }
@@ -226,6 +234,7 @@ export class SyncPool {
       preparedId = this.nextId++;
       this.ids.set(prepared, preparedId);
       this.live.add(preparedId);
+      this.collected.register(prepared, preparedId, prepared);
     }
     const shared = sharePrepared(prepared);
     const id = preparedId;

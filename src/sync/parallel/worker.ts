@@ -17,6 +17,8 @@ const port = parentPort;
 if (!port) throw new Error("the sync pool worker must run in a worker thread");
 
 const prepared = new Map<number, PreparedSync>();
+/** Circuits whose descriptor could not be attached: their jobs fail with this error. */
+const unattachable = new Map<number, unknown>();
 
 function plain(details: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -42,17 +44,24 @@ function requestOf(job: WireJob): OpRequest {
 
 function preparedOf(id: number): PreparedSync {
   const p = prepared.get(id);
-  if (!p) throw new SsgkrError("NOT_ATTACHED", `prepared circuit ${id} is not attached to this worker`);
-  return p;
+  if (p) return p;
+  if (unattachable.has(id)) throw unattachable.get(id);
+  throw new SsgkrError("NOT_ATTACHED", `prepared circuit ${id} is not attached to this worker`);
 }
 
 port.on("message", (msg: ToWorker) => {
   switch (msg.type) {
     case "attach":
-      if (!prepared.has(msg.id)) prepared.set(msg.id, attachPrepared(msg.shared));
+      if (prepared.has(msg.id)) return;
+      try {
+        prepared.set(msg.id, attachPrepared(msg.shared));
+      } catch (err) {
+        unattachable.set(msg.id, err);
+      }
       return;
     case "detach":
       prepared.delete(msg.id);
+      unattachable.delete(msg.id);
       return;
     case "prove":
     case "verify": {

@@ -1,0 +1,222 @@
+/**
+ * Parallel batches: serial (this thread) vs the worker pool with 1 and 2 workers.
+ *
+ *   npm run bench -- batch [--depth 24] [--jobs 32] [--workers 1,2] [--repeats 3] [--serial-repeats 1] [--no-verify]
+ *
+ * Workload: a mixed batch of the §16.6 fixture corpus, `jobs` requests per kind (entries
+ * 0 … jobs − 1), each kind a batch on its own prepared circuit. A "proof" is witness + prove +
+ * inner-proof-v1 encoding. Serial: `proveBatchSequential` + `encodeSyncResult` per kind on the
+ * main thread. Parallel: the three kind batches submitted together to one pool (after a warm-up
+ * batch that starts the workers and attaches the circuits); every byte is compared with the
+ * serial output. Verification: `verifyBatch` of all proofs on the same pool. Rates are proofs
+ * (or verifications) per second of wall time: median (slowest–fastest run).
+ *
+ * Also measured: the job encoding (binary form vs request JSON vs structured clone, µs per job
+ * for encode + decode) and the pool's round-trip overhead per job (jobs that fail at once in
+ * the worker, WRONG_KIND).
+ */
+import { availableParallelism } from "node:os";
+import { prepare, type PreparedSync } from "../src/sync/prepared.js";
+import { proveBatchSequential } from "../src/sync/batch.js";
+import { encodeSyncResult } from "../src/sync/encoded.js";
+import { corpus } from "../src/sync/corpus.js";
+import { fromOpRequest, toOpRequest } from "../src/sync/request-convert.js";
+import { parseRequest, requestToJson } from "../src/sync/request.js";
+import { OpKind, OP_KIND_NAMES } from "../src/sync/types.js";
+import { createSyncPool, type JobTimings, type ProveOutcome, type SyncPool } from "../src/sync/parallel/pool.js";
+import { decodeJob, encodeJob } from "../src/sync/parallel/job-codec.js";
+import type { OpRequest } from "../src/smt/operation.js";
+import { conditions, conditionsLine, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
+
+const args = parseArgs();
+const depth = Number(args.get("depth") ?? 24);
+const perKind = Number(args.get("jobs") ?? 32);
+const workerCounts = (args.get("workers") ?? "1,2").split(",").map(Number);
+const repeats = Number(args.get("repeats") ?? 3);
+const serialRepeats = Number(args.get("serial-repeats") ?? 1);
+const withVerify = !args.has("no-verify");
+const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update] as const;
+const total = 3 * perKind;
+
+const cond = conditions();
+console.log(conditionsLine(cond));
+console.log(`# depth ${depth}, ${perKind} jobs per kind (${total} per mixed batch), workers ${workerCounts.join(",")}, ${repeats} timed runs per worker count, ${serialRepeats} serial; rates: median (slowest–fastest)`);
+
+interface Summary { median: number; min: number; max: number; runs: number[] }
+function summary(xs: readonly number[]): Summary {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return { median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, min: s[0]!, max: s[s.length - 1]!, runs: [...xs] };
+}
+/** Rates from wall times (ms) of runs of `count` items. */
+function rates(ms: readonly number[], count: number): Summary {
+  return summary(ms.map((t) => (count * 1000) / t));
+}
+const cell = (r: Summary) => `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})`;
+
+// Workload.
+const jobs = new Map<OpKind, OpRequest[]>(KINDS.map((k) => [k, corpus(k, perKind, { depth })]));
+const prepared = new Map<OpKind, PreparedSync>();
+const prepareMs: Record<string, number> = {};
+for (const k of KINDS) {
+  progress(`prepare ${OP_KIND_NAMES[k]} (depth ${depth})`);
+  const t0 = performance.now();
+  prepared.set(k, prepare(k, { depth }));
+  prepareMs[OP_KIND_NAMES[k]!] = performance.now() - t0;
+}
+const all = KINDS.flatMap((k) => jobs.get(k)!);
+
+// Job encodings, µs per job (encode + decode), over the whole mixed batch.
+progress("job encodings");
+const viaJson = (r: OpRequest) => toOpRequest(parseRequest(JSON.parse(JSON.stringify(requestToJson(fromOpRequest(r, depth, 31))))));
+const codec = {
+  binary: measure(() => { for (const r of all) decodeJob(encodeJob(r)!); }, { repeats: 7 }).median * 1000 / all.length,
+  json: measure(() => { for (const r of all) viaJson(r); }, { repeats: 7 }).median * 1000 / all.length,
+  structuredClone: measure(() => { for (const r of all) structuredClone(r); }, { repeats: 7 }).median * 1000 / all.length,
+  binaryBytes: encodeJob(all[0]!)!.byteLength,
+  jsonBytes: JSON.stringify(requestToJson(fromOpRequest(all[0]!, depth, 31))).length,
+};
+console.log(`job encoding, µs per job (encode + decode): binary ${fmt(codec.binary, 2)} (${codec.binaryBytes} B), request JSON ${fmt(codec.json, 2)} (${codec.jsonBytes} B), structured clone ${fmt(codec.structuredClone, 2)}`);
+
+// Serial reference (after one untimed proof per kind, so the timed runs are not cold).
+for (const k of KINDS) proveBatchSequential(prepared.get(k)!, jobs.get(k)!.slice(0, 1));
+let reference: Uint8Array[] = [];
+const serialMs: number[] = [];
+for (let r = 0; r < serialRepeats; r++) {
+  progress(`serial run ${r + 1}/${serialRepeats}: ${total} proofs on this thread`);
+  const t0 = performance.now();
+  const out: Uint8Array[] = [];
+  for (const k of KINDS) {
+    const p = prepared.get(k)!;
+    for (const o of proveBatchSequential(p, jobs.get(k)!)) {
+      if (!o.ok) throw o.error;
+      out.push(encodeSyncResult(p, o.result));
+    }
+  }
+  serialMs.push(performance.now() - t0);
+  reference = out;
+}
+const serial = rates(serialMs, total);
+console.log(`serial (main thread)        ${cell(serial)} proofs/s`);
+
+async function mixedBatch(pool: SyncPool): Promise<ProveOutcome[]> {
+  const parts = await Promise.all(KINDS.map((k) => pool.proveBatch(prepared.get(k)!, jobs.get(k)!)));
+  return parts.flat();
+}
+
+function medianOf(outcomes: readonly { ok: boolean; timings?: JobTimings }[], key: keyof JobTimings): number {
+  return summary(outcomes.flatMap((o) => (o.ok && o.timings ? [o.timings[key]] : []))).median;
+}
+
+interface PoolResult {
+  workers: number;
+  startupMs: number;
+  prove: Summary;
+  verify?: Summary;
+  proveVerify?: Summary;
+  identical: boolean;
+  mismatches: number;
+  perJobMs: { witness: number; prove: number; encode: number; verify?: number };
+  roundTripUs: number;
+}
+const results: PoolResult[] = [];
+
+for (const w of workerCounts) {
+  progress(`pool of ${w} worker(s): start and warm up`);
+  const t0 = performance.now();
+  const pool = createSyncPool({ workers: w });
+  // Warm-up: one job per kind per worker (module load, circuit attach, JIT).
+  await Promise.all(KINDS.map((k) => pool.proveBatch(prepared.get(k)!, jobs.get(k)!.slice(0, w))));
+  const startupMs = performance.now() - t0;
+
+  const proveMs: number[] = [];
+  let last: ProveOutcome[] = [];
+  let mismatches = 0;
+  for (let r = 0; r < repeats; r++) {
+    progress(`${w} worker(s), run ${r + 1}/${repeats}: ${total} proofs`);
+    const s = performance.now();
+    last = await mixedBatch(pool);
+    proveMs.push(performance.now() - s);
+    last.forEach((o, i) => {
+      if (!o.ok || Buffer.compare(Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength), Buffer.from(reference[i]!)) !== 0) mismatches++;
+    });
+  }
+  const prove = rates(proveMs, total);
+  const perJobMs: PoolResult["perJobMs"] = { witness: medianOf(last, "witnessMs"), prove: medianOf(last, "proveMs"), encode: medianOf(last, "encodeMs") };
+
+  let verify: Summary | undefined;
+  let proveVerify: Summary | undefined;
+  if (withVerify) {
+    const verifyMs: number[] = [];
+    let rejected = 0;
+    for (let r = 0; r < repeats; r++) {
+      progress(`${w} worker(s), verification run ${r + 1}/${repeats}`);
+      const s = performance.now();
+      let offset = 0;
+      const parts = await Promise.all(KINDS.map((k) => {
+        const items = jobs.get(k)!.map((request, i) => ({ request, bytes: reference[offset + i]! }));
+        offset += perKind;
+        return pool.verifyBatch(prepared.get(k)!, items);
+      }));
+      verifyMs.push(performance.now() - s);
+      const flat = parts.flat();
+      rejected += flat.filter((o) => !o.ok || !o.verdict.ok).length;
+      perJobMs.verify = medianOf(flat, "verifyMs");
+    }
+    if (rejected > 0) throw new Error(`${rejected} honest proofs were not accepted`);
+    verify = rates(verifyMs, total);
+    proveVerify = summary(proveMs.map((t, i) => (total * 1000) / (t + verifyMs[i]!)));
+  }
+
+  // Pool overhead: jobs that fail at once in the worker (wrong kind).
+  const wrong = jobs.get(OpKind.NonMembership)!;
+  const rtRuns: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const s = performance.now();
+    await pool.proveBatch(prepared.get(OpKind.Membership)!, wrong);
+    rtRuns.push(((performance.now() - s) * 1000) / wrong.length);
+  }
+  await pool.close();
+
+  const res: PoolResult = { workers: w, startupMs, prove, identical: mismatches === 0, mismatches, perJobMs, roundTripUs: summary(rtRuns).median };
+  if (verify) res.verify = verify;
+  if (proveVerify) res.proveVerify = proveVerify;
+  results.push(res);
+  console.log(`${w} worker(s) prove           ${cell(prove)} proofs/s   bytes identical to serial: ${mismatches === 0 ? "yes" : `NO (${mismatches} differ)`}`);
+  if (verify && proveVerify) {
+    console.log(`${w} worker(s) verify          ${cell(verify)} verifications/s`);
+    console.log(`${w} worker(s) prove + verify  ${cell(proveVerify)} proofs/s`);
+  }
+  console.log(`${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`);
+}
+
+const byWorkers = (w: number) => results.find((r) => r.workers === w);
+const r1 = byWorkers(1), r2 = byWorkers(2);
+if (r1 && r2) console.log(`2 workers / 1 worker: ${fmt(r2.prove.median / r1.prove.median, 2)}×   2 workers / serial: ${fmt(r2.prove.median / serial.median, 2)}×`);
+
+const path = writeResults("batch", {
+  benchmark: "batch",
+  conditions: cond,
+  settings: { depth, jobsPerKind: perKind, jobsPerBatch: total, workerCounts, repeats, serialRepeats, verify: withVerify, availableParallelism: availableParallelism(), pool: "own worker_threads pool, one job per message, binary job encoding" },
+  units: "rates in proofs (verifications) per second of wall time; times in ms unless named µs",
+  prepareMs,
+  jobEncodingUsPerJob: codec,
+  serial: { rate: serial, wallMs: serialMs },
+  pools: results,
+});
+progress(`wrote ${path}`);
+
+const round = (x: number | undefined, d = 2) => (x === undefined ? NaN : Math.round(x * 10 ** d) / 10 ** d);
+printHeadline({
+  depth,
+  jobs_per_kind: perKind,
+  batch_serial_proofs_per_s: round(serial.median),
+  batch_proofs_per_s_1w: round(r1?.prove.median),
+  batch_proofs_per_s_2w: round(r2?.prove.median),
+  batch_speedup_2w_vs_1w: round(r1 && r2 ? r2.prove.median / r1.prove.median : undefined),
+  batch_speedup_2w_vs_serial: round(r2 ? r2.prove.median / serial.median : undefined),
+  batch_verify_per_s_2w: round(r2?.verify?.median),
+  batch_prove_verify_per_s_1w: round(r1?.proveVerify?.median),
+  batch_prove_verify_per_s_2w: round(r2?.proveVerify?.median),
+  bytes_identical: results.every((r) => r.identical) ? 1 : 0,
+});
