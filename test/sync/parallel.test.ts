@@ -85,13 +85,13 @@ test("failing jobs are reported with their index and code; the other jobs and th
   const oddPayload: OpRequest = { ...good, witness: { ...good.witness, leaf: { tag: 1, payload: [1.5], identity: new Uint8Array(32) } as never } };
   // Neither binary (1.5) nor cloneable (a function).
   const uncloneable = { ...oddPayload, extra: () => 0 } as unknown as OpRequest;
-  const batch = [shortPath, good, otherKind, uncloneable, oddPayload];
+  const batch = [shortPath, good, otherKind, uncloneable, oddPayload, null as unknown as OpRequest];
   const outcomes = await two.proveBatch(prepared, batch);
   const sequential = proveBatchSequential(prepared, batch);
-  assert.deepEqual(outcomes.map((o) => o.index), [0, 1, 2, 3, 4]);
+  assert.deepEqual(outcomes.map((o) => o.index), [0, 1, 2, 3, 4, 5]);
   const codes = outcomes.map((o) => (o.ok ? "ok" : o.error.code));
-  assert.deepEqual(codes, ["WITNESS", "ok", "WRONG_KIND", "JOB_ENCODING", "WITNESS"]);
-  for (const i of [0, 2, 4]) {
+  assert.deepEqual(codes, ["WITNESS", "ok", "WRONG_KIND", "JOB_ENCODING", "WITNESS", "WRONG_KIND"]);
+  for (const i of [0, 2, 4, 5]) {
     const o = outcomes[i]!, s = sequential[i]!;
     assert.ok(!o.ok && !s.ok);
     assert.ok(o.error instanceof JobError);
@@ -130,12 +130,13 @@ test("verifyBatch agrees with verifyEncoded on honest, tampered and mismatched i
     { request: jobs[0]!, bytes: Uint8Array.from([...bytes[0]!, 0]) },
     { request: jobs[0]!, bytes: setup(OpKind.Membership).bytes[0]! },
     { request: setup(OpKind.Membership).jobs[0]!, bytes: bytes[0]! },
+    { request: null as unknown as OpRequest, bytes: bytes[0]! },
   ];
   const outcomes = await two.verifyBatch(prepared, items);
   const expected = items.map((it) => verifyEncoded(prepared, it.request, it.bytes));
   assert.deepEqual(outcomes.map((o) => o.index), items.map((_, i) => i));
   assert.deepEqual(outcomes.map((o) => (o.ok ? o.verdict : o.error)), expected);
-  assert.deepEqual(expected.map((v) => v.ok), [true, true, false, false, false, false, false]);
+  assert.deepEqual(expected.map((v) => v.ok), [true, true, false, false, false, false, false, false]);
   assert.deepEqual(items[0]!.bytes, bytes[0], "the caller's bytes are not transferred away");
 });
 

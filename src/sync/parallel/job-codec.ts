@@ -78,6 +78,7 @@ class Writer {
 export function encodeJob(request: OpRequest): Uint32Array | null {
   try {
     const w = new Writer();
+    if (request === null || typeof request !== "object") return null;
     const op = request.operation;
     if (op === null || typeof op !== "object") return null;
     w.word(VERSION);

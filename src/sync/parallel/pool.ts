@@ -120,7 +120,12 @@ function remoteError(e: WireError, index: number): JobError {
 }
 
 function wireJob(request: OpRequest): WireJob {
-  const binary = encodeJob(request);
+  let binary: Uint32Array | null = null;
+  try {
+    binary = encodeJob(request);
+  } catch {
+    // e.g. a getter that throws: left to structured clone, which reports it per job
+  }
   return binary ? { binary } : { clone: request };
 }
 
@@ -229,6 +234,12 @@ export class SyncPool {
   private submit(type: "prove" | "verify", prepared: PreparedSync, items: readonly { request: OpRequest; bytes?: Uint8Array }[]): Promise<never[]> {
     if (this.closing) return Promise.reject(new ParallelError("POOL_CLOSED", "the pool is closed"));
     if (this.broken) return Promise.reject(new ParallelError("POOL_BROKEN", `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`));
+    let shared: SharedPrepared;
+    try {
+      shared = sharePrepared(prepared);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     let preparedId = this.ids.get(prepared);
     if (preparedId === undefined) {
       preparedId = this.nextId++;
@@ -236,7 +247,6 @@ export class SyncPool {
       this.live.add(preparedId);
       this.collected.register(prepared, preparedId, prepared);
     }
-    const shared = sharePrepared(prepared);
     const id = preparedId;
     return new Promise((resolve) => {
       const outcomes = new Array<ProveOutcome | VerifyOutcome>(items.length);
@@ -250,8 +260,8 @@ export class SyncPool {
         if (--remaining === 0) resolve(outcomes as never[]);
       };
       items.forEach((item, index) => {
-        const bytes = type === "verify" ? item.bytes : undefined;
-        this.queue.push({ type, index, preparedId: id, shared, job: wireJob(item.request), ...(bytes !== undefined ? { bytes } : {}), settle, seq: 0 });
+        const bytes = type === "verify" ? item?.bytes : undefined;
+        this.queue.push({ type, index, preparedId: id, shared, job: wireJob(item?.request), ...(bytes !== undefined ? { bytes } : {}), settle, seq: 0 });
       });
       this.pump();
     });
