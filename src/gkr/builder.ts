@@ -92,6 +92,15 @@ export interface BuiltCircuit {
 }
 
 const MAX_INPUT_INDEX = 2 ** 30;
+/** Initial capacity of the node and child columns. */
+const INITIAL_CAPACITY = 1 << 14;
+
+/** A copy of `a` with room for `capacity` elements. */
+function grown<T extends Uint8Array | Int32Array | Uint32Array>(a: T, capacity: number): T {
+  const b = new (a.constructor as new (n: number) => T)(capacity);
+  b.set(a);
+  return b;
+}
 const P_BIG = BigInt(P);
 
 /** Reduces an integer coefficient or constant mod p (negative values allowed). */
@@ -113,20 +122,25 @@ function reduce(x: number | bigint, what: string): number {
  * `BUILDER_CONSUMED`.
  */
 export class CircuitBuilder {
-  private readonly kinds: number[] = [];
-  private readonly levels: number[] = [];
-  private readonly fams: number[] = [];
-  private readonly blks: number[] = [];
+  // Node columns, indexed by node id; `n` nodes in use, capacity grows by doubling.
+  private n = 0;
+  private kinds = new Uint8Array(INITIAL_CAPACITY);
+  private levels = new Int32Array(INITIAL_CAPACITY);
+  private fams = new Int32Array(INITIAL_CAPACITY);
+  private blks = new Int32Array(INITIAL_CAPACITY);
   /** Input index (Input) or constant c (Affine, Combine). */
-  private readonly aux: number[] = [];
-  private readonly childStart: number[] = [];
-  private readonly childCount: number[] = [];
-  /** Flat child lists: child id, coefficient, cube flag (1 = Pow3 tap). */
-  private readonly child: number[] = [];
-  private readonly coeff: number[] = [];
-  private readonly cube: number[] = [];
+  private aux = new Uint32Array(INITIAL_CAPACITY);
+  private childStart = new Int32Array(INITIAL_CAPACITY);
+  private childCount = new Int32Array(INITIAL_CAPACITY);
   /** Identity copy of node id at level(id)+1, or −1 (§8.2; shared by all lifts of one build). */
-  private readonly copyOf: number[] = [];
+  private copyOf = new Int32Array(INITIAL_CAPACITY).fill(-1);
+  // Flat child lists: child id, coefficient, cube flag (1 = Pow3 tap); `nc` entries in use.
+  private nc = 0;
+  private child = new Int32Array(INITIAL_CAPACITY);
+  private coeff = new Uint32Array(INITIAL_CAPACITY);
+  private cube = new Uint8Array(INITIAL_CAPACITY);
+  /** Reduced coefficients of the node being created (validated before anything is pushed). */
+  private scratch = new Uint32Array(64);
   private family = -1;
   private block = -1;
   private built = false;
@@ -134,7 +148,7 @@ export class CircuitBuilder {
 
   /** Number of nodes created so far. */
   get size(): number {
-    return this.kinds.length;
+    return this.n;
   }
 
   /** Sets the scope tag recorded by every node created from now on. */
@@ -184,19 +198,21 @@ export class CircuitBuilder {
   affine(terms: readonly Term[], c: number | bigint = 0): NodeId {
     this.checkOpen();
     const constant = reduce(c, "affine constant");
+    const m = terms.length;
+    const cs = this.coefficientScratch(m);
     let lvl = 0;
-    const ids: number[] = [];
-    const cs: number[] = [];
-    for (let t = 0; t < terms.length; t++) {
-      const [node, k] = terms[t]!;
+    for (let t = 0; t < m; t++) {
+      const term = terms[t]!;
+      const node = term[0];
       this.checkNode(node);
-      ids.push(node);
-      cs.push(reduce(k, `affine term ${t} coefficient`));
-      if (this.levels[node]! > lvl) lvl = this.levels[node]!;
+      const k = term[1];
+      cs[t] = typeof k === "number" && k >= 0 && k < P && Number.isInteger(k) ? k : reduce(k, `affine term ${t} coefficient`);
+      const l = this.levels[node]!;
+      if (l > lvl) lvl = l;
     }
     const id = this.push(NodeKind.Affine, lvl + 1, constant, this.family, this.block);
-    for (let t = 0; t < ids.length; t++) this.pushChild(ids[t]!, cs[t]!, 0);
-    this.childCount[id] = ids.length;
+    for (let t = 0; t < m; t++) this.pushChild(terms[t]![0], cs[t]!, 0);
+    this.childCount[id] = m;
     return id;
   }
 
@@ -241,17 +257,20 @@ export class CircuitBuilder {
   combine(taps: readonly Tap[], c: number | bigint = 0): NodeId {
     this.checkOpen();
     const constant = reduce(c, "combine constant");
+    const m = taps.length;
+    const cs = this.coefficientScratch(m);
     let lvl = 0;
-    const cs: number[] = [];
-    for (let t = 0; t < taps.length; t++) {
+    for (let t = 0; t < m; t++) {
       const tap = taps[t]!;
       this.checkNode(tap.node);
-      cs.push(reduce(tap.coeff, `combine tap ${t} coefficient`));
-      if (this.levels[tap.node]! > lvl) lvl = this.levels[tap.node]!;
+      const k = tap.coeff;
+      cs[t] = typeof k === "number" && k >= 0 && k < P && Number.isInteger(k) ? k : reduce(k, `combine tap ${t} coefficient`);
+      const l = this.levels[tap.node]!;
+      if (l > lvl) lvl = l;
     }
     const id = this.push(NodeKind.Combine, lvl + 1, constant, this.family, this.block);
-    for (let t = 0; t < taps.length; t++) this.pushChild(taps[t]!.node, cs[t]!, taps[t]!.cube ? 1 : 0);
-    this.childCount[id] = taps.length;
+    for (let t = 0; t < m; t++) this.pushChild(taps[t]!.node, cs[t]!, taps[t]!.cube ? 1 : 0);
+    this.childCount[id] = m;
     return id;
   }
 
@@ -300,147 +319,69 @@ export class CircuitBuilder {
       throw new CircuitError("INPUT_WIDTH", `input width ${width} must be an integer covering every input index (max ${this.maxInput}) and below 2^30`);
     }
     this.built = true;
-    const levels = this.levels;
 
     // Step 1: lift the outputs to L*.
     let lstar = 1;
-    for (const o of outputs) if (levels[o]! > lstar) lstar = levels[o]!;
+    for (const o of outputs) if (this.levels[o]! > lstar) lstar = this.levels[o]!;
     const finals = outputs.map((o) => this.liftUnchecked(o, lstar));
 
-    // Step 2: lift every child of the original nodes to the level below its parent.
-    const n0 = this.kinds.length;
+    // Step 2: lift every child of the original nodes to the level below its parent. Lifting may
+    // grow (replace) the columns, so they are re-read after every lift.
+    const n0 = this.n;
     for (let id = 0; id < n0; id++) {
-      const lvl = levels[id]!;
+      const lvl = this.levels[id]!;
       if (lvl < 1) continue;
       const start = this.childStart[id]!;
       const end = start + this.childCount[id]!;
-      for (let k = start; k < end; k++) this.child[k] = this.liftUnchecked(this.child[k]!, lvl - 1);
+      for (let k = start; k < end; k++) {
+        const c = this.child[k]!;
+        if (this.levels[c]! >= lvl - 1) continue;
+        const lifted = this.liftUnchecked(c, lvl - 1);
+        this.child[k] = lifted;
+      }
     }
 
-    // Step 3: wire numbering.
-    const n = this.kinds.length;
-    const byLevel: number[][] = Array.from({ length: lstar + 1 }, () => []);
-    const wire = new Int32Array(n);
+    // Step 3: wire numbering. Nodes are bucketed by level (ascending id inside a level).
+    const n = this.n;
+    const levels = this.levels;
+    const levelStart = new Int32Array(lstar + 2);
     for (let id = 0; id < n; id++) {
       const lvl = levels[id]!;
       if (lvl > lstar) throw new CircuitError("NODE_ABOVE_OUTPUTS", `node ${id} is at level ${lvl}, above the output level ${lstar}`, { node: id });
-      if (lvl === 0) wire[id] = this.aux[id]!;
-      else byLevel[lvl]!.push(id);
+      levelStart[lvl + 1]!++;
     }
+    for (let l = 1; l <= lstar + 1; l++) levelStart[l]! += levelStart[l - 1]!;
+    const byLevel = new Int32Array(n);
+    const fillAt = levelStart.slice(0, lstar + 1);
+    for (let id = 0; id < n; id++) byLevel[fillAt[levels[id]!]!++] = id;
+    const wire = new Int32Array(n);
+    const aux = this.aux;
+    for (let k = levelStart[0]!; k < levelStart[1]!; k++) wire[byLevel[k]!] = aux[byLevel[k]!]!;
     const counts = new Array<number>(lstar + 1).fill(0);
     const placements: FamilyPlacement[][] = Array.from({ length: lstar + 1 }, () => []);
     const untaggedBase = new Array<number>(lstar + 1).fill(0);
     for (let lvl = 1; lvl <= lstar; lvl++) {
-      const ids = byLevel[lvl]!;
+      const ids = byLevel.subarray(levelStart[lvl]!, levelStart[lvl + 1]!);
       if (lvl === lstar) {
         for (let s = 0; s < ids.length; s++) wire[ids[s]!] = s;
         counts[lvl] = ids.length;
         untaggedBase[lvl] = 0;
         continue;
       }
-      const families = new Map<number, Map<number, number[]>>();
-      const untagged: number[] = [];
-      for (const id of ids) {
-        const f = this.fams[id]!;
-        if (f < 0) {
-          untagged.push(id);
-          continue;
-        }
-        let blocks = families.get(f);
-        if (!blocks) families.set(f, (blocks = new Map()));
-        const b = this.blks[id]!;
-        let list = blocks.get(b);
-        if (!list) blocks.set(b, (list = []));
-        list.push(id);
-      }
-      let cursor = 0;
-      for (const f of [...families.keys()].sort((a, b) => a - b)) {
-        const blocks = families.get(f)!;
-        const blockIds = [...blocks.keys()].sort((a, b) => a - b);
-        let maxSize = 0;
-        for (const b of blockIds) maxSize = Math.max(maxSize, blocks.get(b)!.length);
-        let stride = 1;
-        while (stride < maxSize) stride *= 2;
-        cursor = Math.ceil(cursor / stride) * stride;
-        const sizes: number[] = [];
-        blockIds.forEach((b, r) => {
-          const list = blocks.get(b)!;
-          sizes.push(list.length);
-          for (let s = 0; s < list.length; s++) wire[list[s]!] = cursor + r * stride + s;
-        });
-        placements[lvl]!.push({ family: f, base: cursor, stride, blocks: blockIds, blockSizes: sizes });
-        cursor += blockIds.length * stride;
-      }
-      untaggedBase[lvl] = cursor;
-      for (const id of untagged) wire[id] = cursor++;
-      counts[lvl] = cursor;
+      const numbered = this.numberLevel(ids, wire);
+      placements[lvl] = numbered.placements;
+      untaggedBase[lvl] = numbered.untaggedBase;
+      counts[lvl] = numbered.count;
     }
 
     // Step 4: emission, layer index k = L* − level.
     const layers: Layer[] = new Array(lstar);
     const layerTags: LayerTags[] = new Array(lstar);
     for (let lvl = lstar; lvl >= 1; lvl--) {
-      const ids = byLevel[lvl]!;
-      let gates = 0;
-      let consts = 0;
-      for (const id of ids) {
-        const k = this.kinds[id]!;
-        gates += k === NodeKind.Mul ? 1 : this.childCount[id]!;
-        if ((k === NodeKind.Affine || k === NodeKind.Combine) && this.aux[id] !== 0) consts++;
-      }
-      const gateKind = new Uint8Array(gates);
-      const gateOut = new Uint32Array(gates);
-      const gateIn1 = new Uint32Array(gates);
-      const gateIn2 = new Uint32Array(gates);
-      const gateCoeff = new Uint32Array(gates);
-      const constWire = new Uint32Array(consts);
-      const constValue = new Uint32Array(consts);
-      const gateFamily = new Int32Array(gates);
-      const gateBlock = new Int32Array(gates);
-      const constFamily = new Int32Array(consts);
-      const constBlock = new Int32Array(consts);
-      let g = 0;
-      let c = 0;
-      for (const id of ids) {
-        const out = wire[id]!;
-        const kind = this.kinds[id]!;
-        const start = this.childStart[id]!;
-        const cnt = this.childCount[id]!;
-        const fam = this.fams[id]!;
-        const blk = this.blks[id]!;
-        if (kind === NodeKind.Mul) {
-          gateKind[g] = GateKind.Mul;
-          gateOut[g] = out;
-          gateIn1[g] = wire[this.child[start]!]!;
-          gateIn2[g] = wire[this.child[start + 1]!]!;
-          gateCoeff[g] = 1;
-          gateFamily[g] = fam;
-          gateBlock[g] = blk;
-          g++;
-        } else {
-          for (let t = start; t < start + cnt; t++) {
-            const w = wire[this.child[t]!]!;
-            gateKind[g] = this.cube[t] === 1 ? GateKind.Pow3 : GateKind.Lin;
-            gateOut[g] = out;
-            gateIn1[g] = w;
-            gateIn2[g] = w;
-            gateCoeff[g] = this.coeff[t]!;
-            gateFamily[g] = fam;
-            gateBlock[g] = blk;
-            g++;
-          }
-          if ((kind === NodeKind.Affine || kind === NodeKind.Combine) && this.aux[id] !== 0) {
-            constWire[c] = out;
-            constValue[c] = this.aux[id]!;
-            constFamily[c] = fam;
-            constBlock[c] = blk;
-            c++;
-          }
-        }
-      }
       const k = lstar - lvl;
-      layers[k] = { widthBits: widthBits(counts[lvl]!), gateKind, gateOut, gateIn1, gateIn2, gateCoeff, constWire, constValue };
-      layerTags[k] = { gateFamily, gateBlock, constFamily, constBlock, families: placements[lvl]!, untaggedBase: untaggedBase[lvl]! };
+      const { layer, tags } = this.emitLevel(byLevel.subarray(levelStart[lvl]!, levelStart[lvl + 1]!), wire, widthBits(counts[lvl]!));
+      layers[k] = layer;
+      layerTags[k] = { ...tags, families: placements[lvl]!, untaggedBase: untaggedBase[lvl]! };
     }
 
     // Step 5: output remap of layer 0 (one simultaneous substitution).
@@ -465,28 +406,173 @@ export class CircuitBuilder {
     };
   }
 
+  /**
+   * Wires of one level below the output level (§8.3 step 3): tagged nodes grouped by family
+   * (ascending), then block (ascending), in creation order inside a block, each family's blocks
+   * at a power-of-two stride; untagged nodes after them in creation order.
+   */
+  private numberLevel(ids: Int32Array, wire: Int32Array): { placements: FamilyPlacement[]; untaggedBase: number; count: number } {
+    const fams = this.fams, blks = this.blks;
+    const families = new Map<number, Map<number, number[]>>();
+    const untagged: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const f = fams[id]!;
+      if (f < 0) {
+        untagged.push(id);
+        continue;
+      }
+      let blocks = families.get(f);
+      if (!blocks) families.set(f, (blocks = new Map()));
+      const b = blks[id]!;
+      let list = blocks.get(b);
+      if (!list) blocks.set(b, (list = []));
+      list.push(id);
+    }
+    const placements: FamilyPlacement[] = [];
+    let cursor = 0;
+    for (const f of [...families.keys()].sort((a, b) => a - b)) {
+      const blocks = families.get(f)!;
+      const blockIds = [...blocks.keys()].sort((a, b) => a - b);
+      let maxSize = 0;
+      for (const b of blockIds) maxSize = Math.max(maxSize, blocks.get(b)!.length);
+      let stride = 1;
+      while (stride < maxSize) stride *= 2;
+      cursor = Math.ceil(cursor / stride) * stride;
+      const sizes: number[] = [];
+      for (let r = 0; r < blockIds.length; r++) {
+        const list = blocks.get(blockIds[r]!)!;
+        sizes.push(list.length);
+        const base = cursor + r * stride;
+        for (let s = 0; s < list.length; s++) wire[list[s]!] = base + s;
+      }
+      placements.push({ family: f, base: cursor, stride, blocks: blockIds, blockSizes: sizes });
+      cursor += blockIds.length * stride;
+    }
+    const untaggedBase = cursor;
+    for (const id of untagged) wire[id] = cursor++;
+    return { placements, untaggedBase, count: cursor };
+  }
+
+  /** Gates, constants and their tags of one level, in emission order (§8.3 step 4). */
+  private emitLevel(ids: Int32Array, wire: Int32Array, width: number): { layer: Layer; tags: Omit<LayerTags, "families" | "untaggedBase"> } {
+    const kinds = this.kinds, childStart = this.childStart, childCount = this.childCount, aux = this.aux;
+    const fams = this.fams, blks = this.blks, child = this.child, coeff = this.coeff, cube = this.cube;
+    let gates = 0;
+    let consts = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const k = kinds[id]!;
+      gates += k === NodeKind.Mul ? 1 : childCount[id]!;
+      if ((k === NodeKind.Affine || k === NodeKind.Combine) && aux[id] !== 0) consts++;
+    }
+    const gateKind = new Uint8Array(gates);
+    const gateOut = new Uint32Array(gates);
+    const gateIn1 = new Uint32Array(gates);
+    const gateIn2 = new Uint32Array(gates);
+    const gateCoeff = new Uint32Array(gates);
+    const constWire = new Uint32Array(consts);
+    const constValue = new Uint32Array(consts);
+    const gateFamily = new Int32Array(gates);
+    const gateBlock = new Int32Array(gates);
+    const constFamily = new Int32Array(consts);
+    const constBlock = new Int32Array(consts);
+    let g = 0;
+    let c = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const out = wire[id]!;
+      const kind = kinds[id]!;
+      const start = childStart[id]!;
+      const end = start + childCount[id]!;
+      const fam = fams[id]!;
+      const blk = blks[id]!;
+      if (kind === NodeKind.Mul) {
+        gateKind[g] = GateKind.Mul;
+        gateOut[g] = out;
+        gateIn1[g] = wire[child[start]!]!;
+        gateIn2[g] = wire[child[start + 1]!]!;
+        gateCoeff[g] = 1;
+        gateFamily[g] = fam;
+        gateBlock[g] = blk;
+        g++;
+      } else {
+        for (let t = start; t < end; t++) {
+          const w = wire[child[t]!]!;
+          gateKind[g] = cube[t] === 1 ? GateKind.Pow3 : GateKind.Lin;
+          gateOut[g] = out;
+          gateIn1[g] = w;
+          gateIn2[g] = w;
+          gateCoeff[g] = coeff[t]!;
+          gateFamily[g] = fam;
+          gateBlock[g] = blk;
+          g++;
+        }
+        if ((kind === NodeKind.Affine || kind === NodeKind.Combine) && aux[id] !== 0) {
+          constWire[c] = out;
+          constValue[c] = aux[id]!;
+          constFamily[c] = fam;
+          constBlock[c] = blk;
+          c++;
+        }
+      }
+    }
+    return {
+      layer: { widthBits: width, gateKind, gateOut, gateIn1, gateIn2, gateCoeff, constWire, constValue },
+      tags: { gateFamily, gateBlock, constFamily, constBlock },
+    };
+  }
+
   private push(kind: NodeKind, level: number, aux: number, fam: number, blk: number): number {
-    const id = this.kinds.length;
-    this.kinds.push(kind);
-    this.levels.push(level);
-    this.fams.push(fam);
-    this.blks.push(blk);
-    this.aux.push(aux);
-    this.childStart.push(this.child.length);
-    this.childCount.push(0);
-    this.copyOf.push(-1);
+    const id = this.n;
+    if (id === this.kinds.length) this.growNodes();
+    this.kinds[id] = kind;
+    this.levels[id] = level;
+    this.fams[id] = fam;
+    this.blks[id] = blk;
+    this.aux[id] = aux;
+    this.childStart[id] = this.nc;
+    this.childCount[id] = 0;
+    this.n = id + 1;
     return id;
   }
 
+  private growNodes(): void {
+    const cap = 2 * this.kinds.length;
+    this.kinds = grown(this.kinds, cap);
+    this.levels = grown(this.levels, cap);
+    this.fams = grown(this.fams, cap);
+    this.blks = grown(this.blks, cap);
+    this.aux = grown(this.aux, cap);
+    this.childStart = grown(this.childStart, cap);
+    this.childCount = grown(this.childCount, cap);
+    const copies = new Int32Array(cap).fill(-1);
+    copies.set(this.copyOf);
+    this.copyOf = copies;
+  }
+
   private pushChild(id: number, coeff: number, cube: number): void {
-    this.child.push(id);
-    this.coeff.push(coeff);
-    this.cube.push(cube);
+    const k = this.nc;
+    if (k === this.child.length) {
+      const cap = 2 * k;
+      this.child = grown(this.child, cap);
+      this.coeff = grown(this.coeff, cap);
+      this.cube = grown(this.cube, cap);
+    }
+    this.child[k] = id;
+    this.coeff[k] = coeff;
+    this.cube[k] = cube;
+    this.nc = k + 1;
+  }
+
+  private coefficientScratch(m: number): Uint32Array {
+    if (this.scratch.length < m) this.scratch = new Uint32Array(Math.max(m, 2 * this.scratch.length));
+    return this.scratch;
   }
 
   private checkNode(id: NodeId): void {
-    if (!Number.isInteger(id) || id < 0 || id >= this.kinds.length) {
-      throw new CircuitError("BAD_NODE", `node ${id} does not exist (the builder has ${this.kinds.length} nodes)`, { node: id });
+    if (!(Number.isInteger(id) && id >= 0 && id < this.n)) {
+      throw new CircuitError("BAD_NODE", `node ${id} does not exist (the builder has ${this.n} nodes)`, { node: id });
     }
   }
 
