@@ -23,6 +23,8 @@ import { SsgkrError } from "../errors.js";
  * - `REGISTRY_FULL`: every slot of the tree is assigned.
  * - `CONCURRENT_UPDATE`: another writer committed between preparing and committing a batch.
  * - `HASH_FAILED`: a leaf-hashing worker failed (the batch was not committed).
+ * - `KERNEL_MISMATCH`: the WASM Poseidon2 kernel disagrees with the TypeScript reference (the
+ *   registry then hashes with the reference).
  * - `DB_MISSING`: no registry database at the directory.
  * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database.
  */

@@ -5,6 +5,8 @@
  * (`permuteInPlace` of src/hash). Both give identical results (test/registry/permutation.test.ts).
  */
 import { permuteInPlace, WIDTH, RATE } from "../hash/poseidon2.js";
+import { P } from "../field/koalabear.js";
+import { RegistryError } from "./errors.js";
 import { Kernels } from "../kernels/kernels.js";
 import type { Region } from "../kernels/memory.js";
 
@@ -48,15 +50,31 @@ class WasmPermutation implements BatchPermutation {
   }
 }
 
-/**
- * The WASM kernel permutation (own memory and instance; one per thread).
- * @throws KernelError `MODULE_MISSING` if the kernel module was not built.
- */
-export function wasmPermutation(): BatchPermutation {
-  return new WasmPermutation();
+/** True iff `perm` agrees with the TypeScript permutation on a few fixed states (5: one SIMD group and a partial one). */
+export function agreesWithReference(perm: BatchPermutation): boolean {
+  const n = 5;
+  const states = new Uint32Array(WIDTH * n);
+  for (let i = 0; i < states.length; i++) states[i] = (Math.imul(i + 1, 0x9e3779b1) >>> 0) % P;
+  const expected = states.slice();
+  typescriptPermutation().permute(expected, n);
+  perm.permute(states, n);
+  for (let i = 0; i < states.length; i++) if (states[i] !== expected[i]) return false;
+  return true;
 }
 
-/** The WASM kernel if its module is built, else the TypeScript reference. */
+/**
+ * The WASM kernel permutation (own memory and instance; one per thread), checked against the
+ * TypeScript reference on creation.
+ * @throws KernelError `MODULE_MISSING` if the kernel module was not built; RegistryError
+ * `KERNEL_MISMATCH` if it disagrees with the reference.
+ */
+export function wasmPermutation(): BatchPermutation {
+  const perm = new WasmPermutation();
+  if (!agreesWithReference(perm)) throw new RegistryError("KERNEL_MISMATCH", "the WASM Poseidon2 kernel disagrees with the TypeScript permutation; rebuild it with `npm run build:kernels`");
+  return perm;
+}
+
+/** The WASM kernel if its module is built and agrees with the reference, else the TypeScript reference. */
 export function defaultPermutation(): BatchPermutation {
   try {
     return wasmPermutation();
