@@ -4,9 +4,11 @@
  * Untrusted round polynomials are read defensively; every failure is a typed rejection, never an
  * exception.
  */
-import { extEq, type Ext } from "../field/extension.js";
+import { P } from "../field/koalabear.js";
+import type { Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
-import { ROUND_POLY_COEFFS, evalRoundPoly, roundSum } from "./interpolate.js";
+import { extMulSplitTo } from "./ext-split.js";
+import { ROUND_POLY_COEFFS } from "./interpolate.js";
 import { parseExt } from "./untrusted.js";
 
 /** Stable rejection codes of the sumcheck verifier. */
@@ -44,6 +46,8 @@ export type SumcheckVerifyResult = SumcheckSubclaim | SumcheckRejection;
  * then per round: an array of at most 5 coefficients (more → `DEGREE_TOO_HIGH`), each a canonical
  * extension element, g(0) + g(1) = claim checked before observing, observe_ext of each present
  * coefficient, r ← sample_ext(), claim ← g(r). Fewer than 5 coefficients are accepted.
+ * The arithmetic is that of `roundSum` and `evalRoundPoly` (src/sumcheck/interpolate.ts), written
+ * without allocation: exact double sums for g(0) + g(1) and the split extension product for g(r).
  *
  * @param transcript mutated (observes and samples); after a rejection its state is unspecified.
  */
@@ -54,7 +58,8 @@ export function verifySumcheck(claim: Ext, rounds: unknown, numVariables: number
   }
   const point: Ext[] = [];
   const seen: Ext[][] = [];
-  let current = claim;
+  let c0 = claim[0], c1 = claim[1], c2 = claim[2], c3 = claim[3];
+  const g = HORNER;
   for (let j = 0; j < numVariables; j++) {
     const raw: unknown = rounds[j];
     if (!Array.isArray(raw)) return { ok: false, code: "MALFORMED_ROUND", reason: `round ${j}: the polynomial is not an array of coefficients`, round: j };
@@ -62,19 +67,33 @@ export function verifySumcheck(claim: Ext, rounds: unknown, numVariables: number
       return { ok: false, code: "DEGREE_TOO_HIGH", reason: `round ${j}: ${raw.length} coefficients, at most ${ROUND_POLY_COEFFS} (degree ≤ 4)`, round: j };
     }
     const coeffs: Ext[] = [];
+    // g(0) + g(1) = 2·a_0 + a_1 + … + a_m, summed exactly (≤ 6 canonical values) and reduced once.
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (let k = 0; k < raw.length; k++) {
       const a = parseExt(raw[k]);
       if (a === null) return { ok: false, code: "NON_CANONICAL", reason: `round ${j} coefficient ${k}: not four canonical field elements`, round: j };
       coeffs.push(a);
+      const w = k === 0 ? 2 : 1;
+      s0 += w * a[0]; s1 += w * a[1]; s2 += w * a[2]; s3 += w * a[3];
     }
-    if (!extEq(roundSum(coeffs), current)) {
+    if (s0 % P !== c0 || s1 % P !== c1 || s2 % P !== c2 || s3 % P !== c3) {
       return { ok: false, code: "ROUND_SUM_MISMATCH", reason: `round ${j}: g(0) + g(1) differs from the running claim`, round: j };
     }
     for (const a of coeffs) transcript.observeExt(a);
     const r = transcript.sampleExt();
-    current = evalRoundPoly(coeffs, r);
+    // claim ← g(r) by Horner's rule.
+    g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0;
+    for (let k = coeffs.length - 1; k >= 0; k--) {
+      const a = coeffs[k]!;
+      extMulSplitTo(g, 0, 1, r[0], r[1], r[2], r[3], g[0]!, g[1]!, g[2]!, g[3]!);
+      g[0] = (g[0]! + a[0]) % P; g[1] = (g[1]! + a[1]) % P; g[2] = (g[2]! + a[2]) % P; g[3] = (g[3]! + a[3]) % P;
+    }
+    c0 = g[0]!; c1 = g[1]!; c2 = g[2]!; c3 = g[3]!;
     point.push(r);
     seen.push(coeffs);
   }
-  return { ok: true, point, value: current, rounds: seen };
+  return { ok: true, point, value: [c0, c1, c2, c3], rounds: seen };
 }
+
+/** Running value of Horner's rule (one verifier at a time; no re-entrancy). */
+const HORNER = new Float64Array(4);

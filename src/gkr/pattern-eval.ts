@@ -1,0 +1,355 @@
+/**
+ * Evaluation of a layer's wiring predicates from its audited block-pattern form
+ * (src/gkr/block-pattern.ts) and the split eq tables of the points (src/gkr/split-eq.ts):
+ *   Σ_k c_k·pred(z_k, x, y) = Σ_patterns Σ_k c_k·B_k(P)·S_k(P),
+ *   B_k(P) = Σ_a lo_{z_k}[a]·u_P[a],  u_P[a] = Σ_{(a,b,c,coeff) ∈ P} coeff·lo_x[b]·(Mul: lo_y[c]),
+ *   S_k(P) = Σ_{placements} hi_{z_k}[oh]·hi_x[ih]·(Mul: hi_y[ih2]),
+ * plus the explicit residue gates, each evaluated as coeff·eq(z_k, out)·eq(x, in1)·(eq(y, in2)).
+ * All arithmetic is exact field arithmetic (every product through `mul`).
+ */
+import { P, mul } from "../field/koalabear.js";
+import { extMul, type Ext } from "../field/extension.js";
+import { extMulSplit, extMulSplitAcc, extMulSplitTo, mulSplit, reduce52 } from "../sumcheck/ext-split.js";
+import { GateKind, type Layer } from "./circuit.js";
+import type { LayerAudit, LayerForm } from "./block-pattern.js";
+import type { SplitEqTables } from "./split-eq.js";
+
+/** One pattern with all its placements, ready to evaluate. */
+export interface CompiledTerm {
+  readonly kind: GateKind;
+  /** Distinct out offsets a (rows) and each row's entry range [rowStart[r], rowStart[r+1]). */
+  readonly rowA: Int32Array;
+  readonly rowStart: Int32Array;
+  readonly b: Int32Array;
+  readonly c: Int32Array;
+  readonly coeff: Uint32Array;
+  readonly oh: Int32Array;
+  readonly ih: Int32Array;
+  readonly ih2: Int32Array;
+}
+
+export interface CompiledConstTerm {
+  readonly a: Int32Array;
+  readonly value: Uint32Array;
+  readonly oh: Int32Array;
+}
+
+/** A layer's evaluation data: pattern terms plus the explicit residue (gates and constants). */
+export interface CompiledLayer {
+  readonly outBits: number;
+  readonly inBits: number;
+  readonly outLo: number;
+  readonly inLo: number;
+  readonly hasMul: boolean;
+  readonly terms: readonly CompiledTerm[];
+  readonly constTerms: readonly CompiledConstTerm[];
+  readonly residue: { readonly kind: Uint8Array; readonly out: Uint32Array; readonly in1: Uint32Array; readonly in2: Uint32Array; readonly coeff: Uint32Array };
+  readonly constResidue: { readonly wire: Uint32Array; readonly value: Uint32Array };
+}
+
+/**
+ * Builds the evaluation data of a layer: the placements of the groups that passed the audit are
+ * collected per pattern; the gates and constants of failed groups (all of them if the groups do
+ * not partition the layer) become the residue.
+ */
+export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit): CompiledLayer {
+  const n = form.patterns.length;
+  const placements: { oh: number[]; ih: number[]; ih2: number[] }[] = Array.from({ length: n }, () => ({ oh: [], ih: [], ih2: [] }));
+  const residueGates: number[] = [];
+  if (!audit.partitionOk) {
+    for (let g = 0; g < layer.gateKind.length; g++) residueGates.push(g);
+  } else {
+    form.groups.forEach((grp, gi) => {
+      if (!audit.groupOk[gi]) {
+        residueGates.push(...grp.gates);
+        return;
+      }
+      for (let t = 0; t < grp.pattern.length; t++) {
+        const pl = placements[grp.pattern[t]!]!;
+        pl.oh.push(grp.oh[t]!);
+        pl.ih.push(grp.ih[t]!);
+        pl.ih2.push(grp.ih2[t]!);
+      }
+    });
+  }
+  const terms: CompiledTerm[] = [];
+  form.patterns.forEach((p, id) => {
+    const pl = placements[id]!;
+    if (pl.oh.length === 0) return;
+    const rowA: number[] = [], rowStart: number[] = [];
+    for (let e = 0; e < p.a.length; e++) {
+      if (e === 0 || p.a[e] !== p.a[e - 1]) {
+        rowA.push(p.a[e]!);
+        rowStart.push(e);
+      }
+    }
+    rowStart.push(p.a.length);
+    terms.push({
+      kind: p.kind,
+      rowA: Int32Array.from(rowA),
+      rowStart: Int32Array.from(rowStart),
+      b: Int32Array.from(p.b),
+      c: Int32Array.from(p.c),
+      coeff: Uint32Array.from(p.coeff),
+      oh: Int32Array.from(pl.oh),
+      ih: Int32Array.from(pl.ih),
+      ih2: Int32Array.from(pl.ih2),
+    });
+  });
+
+  const constPlacements: number[][] = Array.from({ length: form.constPatterns.length }, () => []);
+  const residueConsts: number[] = [];
+  if (!audit.partitionOk) {
+    for (let c = 0; c < layer.constWire.length; c++) residueConsts.push(c);
+  } else {
+    form.constGroups.forEach((grp, gi) => {
+      if (!audit.constGroupOk[gi]) {
+        residueConsts.push(...grp.consts);
+        return;
+      }
+      for (let t = 0; t < grp.pattern.length; t++) constPlacements[grp.pattern[t]!]!.push(grp.oh[t]!);
+    });
+  }
+  const constTerms: CompiledConstTerm[] = [];
+  form.constPatterns.forEach((p, id) => {
+    const oh = constPlacements[id]!;
+    if (oh.length > 0) constTerms.push({ a: Int32Array.from(p.a), value: Uint32Array.from(p.value), oh: Int32Array.from(oh) });
+  });
+
+  const pick = <T extends Uint8Array | Uint32Array>(src: T, idx: number[], make: (n: number) => T): T => {
+    const out = make(idx.length);
+    idx.forEach((g, j) => (out[j] = src[g]!));
+    return out;
+  };
+  const u32 = (k: number) => new Uint32Array(k);
+  const residue = {
+    kind: pick(layer.gateKind, residueGates, (k) => new Uint8Array(k)),
+    out: pick(layer.gateOut, residueGates, u32),
+    in1: pick(layer.gateIn1, residueGates, u32),
+    in2: pick(layer.gateIn2, residueGates, u32),
+    coeff: pick(layer.gateCoeff, residueGates, u32),
+  };
+  const constResidue = { wire: pick(layer.constWire, residueConsts, u32), value: pick(layer.constValue, residueConsts, u32) };
+  let hasMul = false;
+  for (let g = 0; g < layer.gateKind.length; g++) if (layer.gateKind[g] === GateKind.Mul) hasMul = true;
+  return { outBits: form.outBits, inBits: form.inBits, outLo: form.outLo, inLo: form.inLo, hasMul, terms, constTerms, residue, constResidue };
+}
+
+/** Scratch buffers grown on demand (one set per wiring oracle). */
+export class EvalScratch {
+  u = new Float64Array(64);
+  x = new Uint32Array(64);
+
+  rows(n: number): Float64Array {
+    if (this.u.length < 4 * n) this.u = new Float64Array(4 * n);
+    return this.u;
+  }
+
+  placements(n: number): Uint32Array {
+    if (this.x.length < 4 * n) this.x = new Uint32Array(4 * n);
+    return this.x;
+  }
+}
+
+/** Accumulators are reduced at least this often (each step adds < 2^31 per coefficient). */
+const REDUCE_EVERY = 1 << 20;
+
+const ACC = new Float64Array(4);
+const TMP = new Float64Array(4);
+
+/** The accumulator reduced to a tuple; the accumulator is cleared. */
+function takeAcc(acc: Float64Array): Ext {
+  const r: Ext = [reduce52(acc[0]!), reduce52(acc[1]!), reduce52(acc[2]!), reduce52(acc[3]!)];
+  acc.fill(0);
+  return r;
+}
+
+function partialReduce(acc: Float64Array): void {
+  acc[0] = reduce52(acc[0]!);
+  acc[1] = reduce52(acc[1]!);
+  acc[2] = reduce52(acc[2]!);
+  acc[3] = reduce52(acc[3]!);
+}
+
+/** Entries summed between reductions in the u rows (32 products of < 2^47 each stay below 2^53). */
+const ROW_CHUNK = 32;
+
+/**
+ * u[r] = Σ coeff·lo_x[b] over row r's entries (unary kinds), canonical, into u[4r..4r+3]. The
+ * coefficient is split into 16-bit halves so both partial sums stay exact in a double.
+ */
+function unaryRows(term: CompiledTerm, lx: Uint32Array, nlx: number, u: Float64Array): void {
+  const { b, coeff, rowStart } = term;
+  const rows = term.rowA.length;
+  for (let r = 0; r < rows; r++) {
+    let d0 = 0, d1 = 0, d2 = 0, d3 = 0; // coefficient-1 entries and reduced chunks
+    let h0 = 0, h1 = 0, h2 = 0, h3 = 0, l0 = 0, l1 = 0, l2 = 0, l3 = 0, n = 0;
+    for (let e = rowStart[r]!; e < rowStart[r + 1]!; e++) {
+      const j = b[e]!, cf = coeff[e]!;
+      const v0 = lx[j]!, v1 = lx[nlx + j]!, v2 = lx[2 * nlx + j]!, v3 = lx[3 * nlx + j]!;
+      if (cf === 1) {
+        d0 += v0; d1 += v1; d2 += v2; d3 += v3;
+        continue;
+      }
+      const ch = cf >>> 16, cl = cf & 0xffff;
+      h0 += ch * v0; h1 += ch * v1; h2 += ch * v2; h3 += ch * v3;
+      l0 += cl * v0; l1 += cl * v1; l2 += cl * v2; l3 += cl * v3;
+      if (++n === ROW_CHUNK) {
+        d0 += reduce52(reduce52(h0) * 65536 + reduce52(l0)); d1 += reduce52(reduce52(h1) * 65536 + reduce52(l1));
+        d2 += reduce52(reduce52(h2) * 65536 + reduce52(l2)); d3 += reduce52(reduce52(h3) * 65536 + reduce52(l3));
+        h0 = h1 = h2 = h3 = l0 = l1 = l2 = l3 = 0;
+        n = 0;
+      }
+    }
+    d0 += reduce52(reduce52(h0) * 65536 + reduce52(l0)); d1 += reduce52(reduce52(h1) * 65536 + reduce52(l1));
+    d2 += reduce52(reduce52(h2) * 65536 + reduce52(l2)); d3 += reduce52(reduce52(h3) * 65536 + reduce52(l3));
+    u[4 * r] = reduce52(d0); u[4 * r + 1] = reduce52(d1); u[4 * r + 2] = reduce52(d2); u[4 * r + 3] = reduce52(d3);
+  }
+}
+
+/** u[r] = Σ coeff·lo_x[b]·lo_y[c] over row r's entries (Mul), canonical. */
+function mulRows(term: CompiledTerm, lx: Uint32Array, nlx: number, ly: Uint32Array, nly: number, u: Float64Array): void {
+  const { b, c, coeff, rowStart } = term;
+  const rows = term.rowA.length;
+  const t = TMP;
+  for (let r = 0; r < rows; r++) {
+    let d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+    for (let e = rowStart[r]!; e < rowStart[r + 1]!; e++) {
+      const j = b[e]!, k = c[e]!, cf = coeff[e]!;
+      extMulSplitTo(t, 0, 1, lx[j]!, lx[nlx + j]!, lx[2 * nlx + j]!, lx[3 * nlx + j]!, ly[k]!, ly[nly + k]!, ly[2 * nly + k]!, ly[3 * nly + k]!);
+      if (cf === 1) {
+        d0 += t[0]!; d1 += t[1]!; d2 += t[2]!; d3 += t[3]!;
+      } else {
+        d0 += mulSplit(cf, t[0]!); d1 += mulSplit(cf, t[1]!); d2 += mulSplit(cf, t[2]!); d3 += mulSplit(cf, t[3]!);
+      }
+    }
+    u[4 * r] = reduce52(d0); u[4 * r + 1] = reduce52(d1); u[4 * r + 2] = reduce52(d2); u[4 * r + 3] = reduce52(d3);
+  }
+}
+
+/**
+ * Σ_k c_k·pred_kind(z_k, x, y) of a compiled layer for every kind (or only `only`), written into
+ * out[0..12) as lin, mul, pow3 (4 words each). `ty` may be null when no Mul gate is evaluated.
+ */
+export function evalLayerGates(
+  cl: CompiledLayer, zs: readonly SplitEqTables[], cs: readonly Ext[], tx: SplitEqTables, ty: SplitEqTables | null,
+  only: GateKind | null, scratch: EvalScratch, out: Uint32Array,
+): void {
+  out.fill(0);
+  const hx = tx.hi.data, nhx = tx.hi.length, lx = tx.lo.data, nlx = tx.lo.length;
+  const acc = ACC;
+  acc.fill(0);
+  for (const term of cl.terms) {
+    const kind = term.kind;
+    if (only !== null && kind !== only) continue;
+    const isMul = kind === GateKind.Mul;
+    if (isMul && ty === null) continue;
+    const rows = term.rowA.length;
+    // u[r]: claim independent.
+    const u = scratch.rows(rows);
+    if (isMul) mulRows(term, lx, nlx, ty!.lo.data, ty!.lo.length, u);
+    else unaryRows(term, lx, nlx, u);
+    // Placement factors hi_x[ih] (unary: read in place) or hi_x[ih]·hi_y[ih2] (Mul): claim independent.
+    const { oh, ih, ih2 } = term;
+    const np = oh.length;
+    let xf: Uint32Array = hx;
+    let nxf = nhx;
+    if (isMul) {
+      const hy = ty!.hi.data, nhy = ty!.hi.length;
+      xf = scratch.placements(np);
+      nxf = np;
+      for (let t = 0; t < np; t++) {
+        const i = ih[t]!, j = ih2[t]!;
+        extMulSplitTo(xf, t, np, hx[i]!, hx[nhx + i]!, hx[2 * nhx + i]!, hx[3 * nhx + i]!, hy[j]!, hy[nhy + j]!, hy[2 * nhy + j]!, hy[3 * nhy + j]!);
+      }
+    }
+    const slot = 4 * kind;
+    for (let k = 0; k < zs.length; k++) {
+      const tz = zs[k]!;
+      const hz = tz.hi.data, nhz = tz.hi.length, lz = tz.lo.data, nlz = tz.lo.length;
+      // B_k = Σ_r lo_z[a_r]·u[r]
+      for (let r = 0; r < rows; r++) {
+        const a = term.rowA[r]!;
+        extMulSplitAcc(acc, lz[a]!, lz[nlz + a]!, lz[2 * nlz + a]!, lz[3 * nlz + a]!, u[4 * r]!, u[4 * r + 1]!, u[4 * r + 2]!, u[4 * r + 3]!);
+      }
+      const B = takeAcc(acc);
+      // S_k = Σ_t hi_z[oh]·X_t
+      for (let t = 0; t < np; t++) {
+        const h = oh[t]!, i = isMul ? t : ih[t]!;
+        extMulSplitAcc(acc, hz[h]!, hz[nhz + h]!, hz[2 * nhz + h]!, hz[3 * nhz + h]!, xf[i]!, xf[nxf + i]!, xf[2 * nxf + i]!, xf[3 * nxf + i]!);
+        if ((t & (REDUCE_EVERY - 1)) === REDUCE_EVERY - 1) partialReduce(acc);
+      }
+      const S = takeAcc(acc);
+      const v = extMulSplit(extMulSplit(cs[k]!, B), S);
+      out[slot] = (out[slot]! + v[0]) % P;
+      out[slot + 1] = (out[slot + 1]! + v[1]) % P;
+      out[slot + 2] = (out[slot + 2]! + v[2]) % P;
+      out[slot + 3] = (out[slot + 3]! + v[3]) % P;
+    }
+  }
+  evalResidueGates(cl, zs, cs, tx, ty, only, out);
+}
+
+/** eq(point, w) from split tables, as a tuple. */
+function eqSplit(t: SplitEqTables, w: number): Ext {
+  const h = Math.floor(w / 2 ** t.loBits), l = w % 2 ** t.loBits;
+  const hd = t.hi.data, nh = t.hi.length, ld = t.lo.data, nl = t.lo.length;
+  return extMul([hd[h]!, hd[nh + h]!, hd[2 * nh + h]!, hd[3 * nh + h]!], [ld[l]!, ld[nl + l]!, ld[2 * nl + l]!, ld[3 * nl + l]!]);
+}
+
+function evalResidueGates(
+  cl: CompiledLayer, zs: readonly SplitEqTables[], cs: readonly Ext[], tx: SplitEqTables, ty: SplitEqTables | null,
+  only: GateKind | null, out: Uint32Array,
+): void {
+  const { kind, out: gout, in1, in2, coeff } = cl.residue;
+  for (let g = 0; g < kind.length; g++) {
+    const k = kind[g]! as GateKind;
+    if (only !== null && k !== only) continue;
+    if (k === GateKind.Mul && ty === null) continue;
+    let w: Ext = [0, 0, 0, 0];
+    for (let j = 0; j < zs.length; j++) {
+      const v = extMul(cs[j]!, eqSplit(zs[j]!, gout[g]!));
+      w = [(w[0] + v[0]) % P, (w[1] + v[1]) % P, (w[2] + v[2]) % P, (w[3] + v[3]) % P];
+    }
+    let t = extMul(w, eqSplit(tx, in1[g]!));
+    if (k === GateKind.Mul) t = extMul(t, eqSplit(ty!, in2[g]!));
+    const cf = coeff[g]!;
+    const slot = 4 * k;
+    for (let i = 0; i < 4; i++) out[slot + i] = (out[slot + i]! + mul(cf, t[i]!)) % P;
+  }
+}
+
+/** Σ_k c_k·const~(z_k) of a compiled layer. */
+export function evalLayerConsts(cl: CompiledLayer, zs: readonly SplitEqTables[], cs: readonly Ext[]): Ext {
+  const res = [0, 0, 0, 0];
+  for (let k = 0; k < zs.length; k++) {
+    const tz = zs[k]!;
+    const hz = tz.hi.data, nhz = tz.hi.length, lz = tz.lo.data, nlz = tz.lo.length;
+    let total: Ext = [0, 0, 0, 0];
+    for (const term of cl.constTerms) {
+      // B = Σ value·lo_z[a]; S = Σ_t hi_z[oh] (additions only).
+      let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+      for (let e = 0; e < term.a.length; e++) {
+        const a = term.a[e]!, v = term.value[e]!;
+        b0 += mul(v, lz[a]!); b1 += mul(v, lz[nlz + a]!); b2 += mul(v, lz[2 * nlz + a]!); b3 += mul(v, lz[3 * nlz + a]!);
+      }
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let t = 0; t < term.oh.length; t++) {
+        const h = term.oh[t]!;
+        s0 += hz[h]!; s1 += hz[nhz + h]!; s2 += hz[2 * nhz + h]!; s3 += hz[3 * nhz + h]!;
+        if ((t & 0xffff) === 0xffff) { s0 %= P; s1 %= P; s2 %= P; s3 %= P; }
+      }
+      const v = extMul([b0 % P, b1 % P, b2 % P, b3 % P], [s0 % P, s1 % P, s2 % P, s3 % P]);
+      total = [(total[0] + v[0]) % P, (total[1] + v[1]) % P, (total[2] + v[2]) % P, (total[3] + v[3]) % P];
+    }
+    const { wire, value } = cl.constResidue;
+    for (let c = 0; c < wire.length; c++) {
+      const e = eqSplit(tz, wire[c]!);
+      const v = value[c]!;
+      total = [(total[0] + mul(v, e[0])) % P, (total[1] + mul(v, e[1])) % P, (total[2] + mul(v, e[2])) % P, (total[3] + mul(v, e[3])) % P];
+    }
+    const v = extMul(cs[k]!, total);
+    for (let i = 0; i < 4; i++) res[i] = (res[i]! + v[i]!) % P;
+  }
+  return [res[0]!, res[1]!, res[2]!, res[3]!];
+}
