@@ -14,7 +14,7 @@
 import { KernelError } from "./errors.js";
 import { kernelModule } from "./loader.js";
 import { KernelMemory, type Region } from "./memory.js";
-import { placeConstants, POSEIDON2_CONSTANT_WORDS } from "./constants.js";
+import { poseidon2ConstantWords, POSEIDON2_CONSTANT_WORDS } from "./constants.js";
 
 /** Raw exports of the sequential hashing kernels (byte pointers, word counts, no checks). */
 export interface HashKernelExports {
@@ -23,6 +23,8 @@ export interface HashKernelExports {
   poseidon2_sponge_x2(job: number, begin: number, consts: number): void;
   poseidon2_sponge_x4(job: number, begin: number, consts: number): void;
   sponge_job_words(): number;
+  sponge_constant_words(): number;
+  sponge_constants_init(consts: number): void;
   interleave_words(dst: number, table: number, k: number, n: number): void;
   first_noncanonical(src: number, n: number): number;
   poseidon2_constant_words(): number;
@@ -30,9 +32,15 @@ export interface HashKernelExports {
 
 const REQUIRED_EXPORTS: readonly (keyof HashKernelExports)[] = [
   "poseidon2_permute_one", "poseidon2_sponge", "poseidon2_sponge_x2", "poseidon2_sponge_x4",
-  "sponge_job_words", "interleave_words", "first_noncanonical", "poseidon2_constant_words",
+  "sponge_job_words", "sponge_constant_words", "sponge_constants_init", "interleave_words", "first_noncanonical", "poseidon2_constant_words",
 ];
 
+/**
+ * Words of the extended constants region of the sequential kernels: the 148 Poseidon2 constants
+ * (constants.ts), then the internal diagonal with Shoup companions and a lane mask, written by the
+ * module's `sponge_constants_init` (layout in src/kernels/assembly/sponge.ts).
+ */
+export const SPONGE_CONSTANT_WORDS = 184;
 /** Words of a multi-sponge job region (layout in src/kernels/assembly/sponge.ts). */
 export const SPONGE_JOB_WORDS = 136;
 /** Word offsets inside a job region: lane states, lane (pointer, count) pairs. */
@@ -48,7 +56,7 @@ export class HashKernels {
   /** The private memory and its allocator (owned by this thread). */
   readonly heap: KernelMemory;
   readonly raw: HashKernelExports;
-  /** The Poseidon2 constants region (Montgomery form). */
+  /** The extended constants region (Poseidon2 constants in Montgomery form first). */
   readonly constants: Region;
   private readonly scratch: Region;
   /**
@@ -85,11 +93,13 @@ export class HashKernels {
     }
     const heap = new KernelMemory({ initialPages: INITIAL_PAGES });
     const raw = new WebAssembly.Instance(module, { env: { memory: heap.memory } }).exports as unknown as HashKernelExports;
-    if (raw.poseidon2_constant_words() !== POSEIDON2_CONSTANT_WORDS || raw.sponge_job_words() !== SPONGE_JOB_WORDS) {
+    if (raw.poseidon2_constant_words() !== POSEIDON2_CONSTANT_WORDS || raw.sponge_constant_words() !== SPONGE_CONSTANT_WORDS || raw.sponge_job_words() !== SPONGE_JOB_WORDS) {
       throw new KernelError("MODULE_MISSING", "kernel module layout does not match this build (constants or job region size)");
     }
     const scratch = heap.alloc(SCRATCH_WORDS);
-    const constants = placeConstants(heap);
+    const constants = heap.alloc(SPONGE_CONSTANT_WORDS);
+    constants.view().set(poseidon2ConstantWords());
+    raw.sponge_constants_init(constants.ptr);
     return new HashKernels(heap, raw, constants, scratch);
   }
 

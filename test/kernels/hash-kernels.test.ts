@@ -6,7 +6,9 @@ import { permuteInPlace } from "../../src/hash/poseidon2.js";
 import { compress, compressReference, sponge, spongeReference } from "../../src/hash/digest.js";
 import { hashBackend, permuteFast } from "../../src/hash/fast-permutation.js";
 import { KernelError } from "../../src/kernels/errors.js";
-import { HashKernels, hashKernels } from "../../src/kernels/hash-kernels.js";
+import { HashKernels, hashKernels, SPONGE_CONSTANT_WORDS } from "../../src/kernels/hash-kernels.js";
+import { poseidon2ConstantWords, POSEIDON2_CONSTANT_WORDS } from "../../src/kernels/constants.js";
+import { INTERNAL_DIAGONAL } from "../../src/hash/poseidon2-constants.js";
 import { absorbSource, absorbSources, WINDOW_WORDS, type WordSource } from "../../src/kernels/sponge-runner.js";
 import { vectors } from "../support/vectors.js";
 import { EDGE_VALUES, element, randomVector } from "./support/arbitraries.js";
@@ -49,6 +51,18 @@ const state16 = fc.array(element, { minLength: 16, maxLength: 16 }).map((a) => U
 test("the module in dist has the hashing kernels; this thread uses them", () => {
   assert.ok(hashKernels() !== null);
   assert.equal(hashBackend(), "wasm");
+});
+
+test("extended constants region: round constants, internal diagonal with Shoup companions, lane mask", () => {
+  const v = hk.constants.view();
+  assert.equal(v.length, SPONGE_CONSTANT_WORDS);
+  assert.deepEqual(v.slice(0, POSEIDON2_CONSTANT_WORDS), poseidon2ConstantWords());
+  for (let i = 0; i < 16; i++) {
+    const at = POSEIDON2_CONSTANT_WORDS + 8 * (i >> 2) + (i & 3);
+    assert.equal(v[at], INTERNAL_DIAGONAL[i], `V[${i}]`);
+    assert.equal(BigInt(v[at + 4]!), (BigInt(INTERNAL_DIAGONAL[i]!) << 32n) / BigInt(P), `Shoup companion of V[${i}]`);
+  }
+  assert.deepEqual(Array.from(v.slice(180, 184)), [0, 2 ** 32 - 1, 2 ** 32 - 1, 2 ** 32 - 1]);
 });
 
 test("single-state permutation: known answers (compat-v1 §3, §18)", () => {

@@ -15,32 +15,54 @@
 // job region between calls (layout at `poseidon2_sponge_x4`).
 import {
   MU, R_INV, R_INV_SHOUP, R_MOD_P, R_MOD_P_SHOUP,
-  fromMontS, toMontS, vAdd, vDouble, vHigh, vMontMul, vP, vShoupMul, vSub, vTriple,
+  fromMontS, shoupOf, toMontS, vAdd, vDouble, vHigh, vMontMul, vP, vShoupMul, vSub, vTriple,
 } from "./field";
 
 const RC_INIT_BYTES: usize = 0;
 const RC_INT_BYTES: usize = 64 * 4;
 const RC_TERM_BYTES: usize = 84 * 4;
 
-// Internal diagonal V (compat-v1 §3) per vector of four lanes, canonical, and the Shoup companions
-// ⌊V[i]·2^32 / p⌋, as signed 32-bit literals:
-// V = [−2, 1, 2, 1/2 | 3, 4, −1/2, −3 | −4, 2^−8, 2^−3, 2^−24 | −2^−8, −2^−3, −2^−4, −2^−24].
+// The kernels of this file take an extended constants region: the 148 words above, then
+// (written once by `sponge_constants_init`) at word 148 + 8i the internal diagonal entries of lanes
+// 4i..4i+3 followed by their Shoup companions ⌊V·2^32 / p⌋, then at word 180 the lane mask
+// (0, −1, −1, −1). Loading these from memory is cheaper than materialising vector immediates.
+const EXTRA_BYTES: usize = 148 * 4;
+const MASK_BYTES: usize = 180 * 4;
+const SPONGE_CONSTANT_WORDS: u32 = 184;
+
+/** Words of the extended constants region the kernels of this file read. */
+export function sponge_constant_words(): u32 {
+  return SPONGE_CONSTANT_WORDS;
+}
+
+/**
+ * Writes words [148, 184) of the extended constants region at `consts`: the internal diagonal
+ * V = [−2, 1, 2, 1/2, 3, 4, −1/2, −3, −4, 2^−8, 2^−3, 2^−24, −2^−8, −2^−3, −2^−4, −2^−24]
+ * (canonical, compat-v1 §3) with Shoup companions, and the lane mask.
+ */
+export function sponge_constants_init(consts: usize): void {
+  const v0 = i32x4(2130706431, 1, 2, 1065353217);
+  const v1 = i32x4(3, 4, 1065353216, 2130706430);
+  const v2 = i32x4(2130706429, 2122383361, 1864368129, 2130706306);
+  const v3 = i32x4(8323072, 266338304, 133169152, 127);
+  v128.store(consts + EXTRA_BYTES, v0, 0);
+  v128.store(consts + EXTRA_BYTES, v1, 32);
+  v128.store(consts + EXTRA_BYTES, v2, 64);
+  v128.store(consts + EXTRA_BYTES, v3, 96);
+  for (let i: usize = 0; i < 4; i++) {
+    for (let l: usize = 0; l < 4; l++) {
+      const at = consts + EXTRA_BYTES + (i << 5) + (l << 2);
+      store<u32>(at + 16, shoupOf(load<u32>(at)));
+    }
+  }
+  v128.store(consts + MASK_BYTES, i32x4(0, -1, -1, -1));
+}
+
+// Diagonal entries of vector i and their Shoup companions.
 // @ts-ignore: decorator
-@inline function diag0(): v128 { return i32x4(2130706431, 1, 2, 1065353217); }
+@inline function diag(consts: usize, i: usize): v128 { return v128.load(consts + EXTRA_BYTES + (i << 5)); }
 // @ts-ignore: decorator
-@inline function diag0s(): v128 { return i32x4(-5, 2, 4, -2147483647); }
-// @ts-ignore: decorator
-@inline function diag1(): v128 { return i32x4(3, 4, 1065353216, 2130706430); }
-// @ts-ignore: decorator
-@inline function diag1s(): v128 { return i32x4(6, 8, 2147483646, -7); }
-// @ts-ignore: decorator
-@inline function diag2(): v128 { return i32x4(2130706429, 2122383361, 1864368129, 2130706306); }
-// @ts-ignore: decorator
-@inline function diag2s(): v128 { return i32x4(-9, -16777216, -536870912, -256); }
-// @ts-ignore: decorator
-@inline function diag3(): v128 { return i32x4(8323072, 266338304, 133169152, 127); }
-// @ts-ignore: decorator
-@inline function diag3s(): v128 { return i32x4(16777215, 536870911, 268435455, 255); }
+@inline function diagS(consts: usize, i: usize): v128 { return v128.load(consts + EXTRA_BYTES + (i << 5) + 16); }
 
 // Montgomery product a·b·R^−1 given bm = b·mu mod 2^32 (saves one multiplication on the path of a).
 // @ts-ignore: decorator
@@ -95,17 +117,17 @@ function permuteMont(ptr: usize, consts: usize): void {
       v0 = vAdd(v0, v128.load32_zero(consts + RC_INT_BYTES));
       for (let j: usize = 0; j < 20; j++) {
         const c = cube(v0);
-        let w = vAdd(vAdd(v128.and(v0, i32x4(0, -1, -1, -1)), v1), vAdd(v2, v3));
+        let w = vAdd(vAdd(v128.and(v0, v128.load(consts + MASK_BYTES)), v1), vAdd(v2, v3));
         w = vAdd(w, i32x4.shuffle(w, w, 2, 3, 0, 1));
         w = vAdd(w, i32x4.shuffle(w, w, 1, 0, 3, 2));
         const next = j < 19 ? v128.load32_splat(consts + RC_INT_BYTES + ((j + 1) << 2)) : i32x4.splat(0);
         const cb = i32x4.shuffle(c, c, 0, 0, 0, 0);
         const sum = vAdd(w, cb);
         const lane0 = vSub(vAdd(w, next), cb);
-        v1 = vAdd(sum, vShoupMul(v1, diag1(), diag1s()));
-        v2 = vAdd(sum, vShoupMul(v2, diag2(), diag2s()));
-        v3 = vAdd(sum, vShoupMul(v3, diag3(), diag3s()));
-        v0 = i32x4.shuffle(lane0, vAdd(sum, vShoupMul(v0, diag0(), diag0s())), 0, 5, 6, 7);
+        v1 = vAdd(sum, vShoupMul(v1, diag(consts, 1), diagS(consts, 1)));
+        v2 = vAdd(sum, vShoupMul(v2, diag(consts, 2), diagS(consts, 2)));
+        v3 = vAdd(sum, vShoupMul(v3, diag(consts, 3), diagS(consts, 3)));
+        v0 = i32x4.shuffle(lane0, vAdd(sum, vShoupMul(v0, diag(consts, 0), diagS(consts, 0))), 0, 5, 6, 7);
       }
     }
   }
@@ -143,22 +165,22 @@ function permuteMont2(pa: usize, pb: usize, consts: usize): void {
       for (let j: usize = 0; j < 20; j++) {
         const next = j < 19 ? v128.load32_splat(consts + RC_INT_BYTES + ((j + 1) << 2)) : i32x4.splat(0);
         const ca = cube(a0), cb = cube(b0);
-        let wa = vAdd(vAdd(v128.and(a0, i32x4(0, -1, -1, -1)), a1), vAdd(a2, a3));
-        let wb = vAdd(vAdd(v128.and(b0, i32x4(0, -1, -1, -1)), b1), vAdd(b2, b3));
+        let wa = vAdd(vAdd(v128.and(a0, v128.load(consts + MASK_BYTES)), a1), vAdd(a2, a3));
+        let wb = vAdd(vAdd(v128.and(b0, v128.load(consts + MASK_BYTES)), b1), vAdd(b2, b3));
         wa = vAdd(wa, i32x4.shuffle(wa, wa, 2, 3, 0, 1));
         wb = vAdd(wb, i32x4.shuffle(wb, wb, 2, 3, 0, 1));
         wa = vAdd(wa, i32x4.shuffle(wa, wa, 1, 0, 3, 2));
         wb = vAdd(wb, i32x4.shuffle(wb, wb, 1, 0, 3, 2));
         const ta = i32x4.shuffle(ca, ca, 0, 0, 0, 0), tb = i32x4.shuffle(cb, cb, 0, 0, 0, 0);
         const sa = vAdd(wa, ta), sb = vAdd(wb, tb);
-        a1 = vAdd(sa, vShoupMul(a1, diag1(), diag1s()));
-        b1 = vAdd(sb, vShoupMul(b1, diag1(), diag1s()));
-        a2 = vAdd(sa, vShoupMul(a2, diag2(), diag2s()));
-        b2 = vAdd(sb, vShoupMul(b2, diag2(), diag2s()));
-        a3 = vAdd(sa, vShoupMul(a3, diag3(), diag3s()));
-        b3 = vAdd(sb, vShoupMul(b3, diag3(), diag3s()));
-        a0 = i32x4.shuffle(vSub(vAdd(wa, next), ta), vAdd(sa, vShoupMul(a0, diag0(), diag0s())), 0, 5, 6, 7);
-        b0 = i32x4.shuffle(vSub(vAdd(wb, next), tb), vAdd(sb, vShoupMul(b0, diag0(), diag0s())), 0, 5, 6, 7);
+        a1 = vAdd(sa, vShoupMul(a1, diag(consts, 1), diagS(consts, 1)));
+        b1 = vAdd(sb, vShoupMul(b1, diag(consts, 1), diagS(consts, 1)));
+        a2 = vAdd(sa, vShoupMul(a2, diag(consts, 2), diagS(consts, 2)));
+        b2 = vAdd(sb, vShoupMul(b2, diag(consts, 2), diagS(consts, 2)));
+        a3 = vAdd(sa, vShoupMul(a3, diag(consts, 3), diagS(consts, 3)));
+        b3 = vAdd(sb, vShoupMul(b3, diag(consts, 3), diagS(consts, 3)));
+        a0 = i32x4.shuffle(vSub(vAdd(wa, next), ta), vAdd(sa, vShoupMul(a0, diag(consts, 0), diagS(consts, 0))), 0, 5, 6, 7);
+        b0 = i32x4.shuffle(vSub(vAdd(wb, next), tb), vAdd(sb, vShoupMul(b0, diag(consts, 0), diagS(consts, 0))), 0, 5, 6, 7);
       }
     }
   }
