@@ -7,7 +7,7 @@ import { isCanonical } from "../field/koalabear.js";
 import { EXT_ONE, EXT_ZERO, extAdd, extEq, extMul, extSub, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { betaAt, mleEvalBase } from "../sumcheck/mle.js";
-import { field, parseExt } from "../sumcheck/untrusted.js";
+import { parseExt, untrustedProperty as field } from "../sumcheck/untrusted.js";
 import { type SumcheckRejectCode, verifySumcheck } from "../sumcheck/verifier.js";
 import type { Claim } from "./claims.js";
 import type { InputClaim } from "./proof.js";
@@ -143,7 +143,7 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
 }
 
 function readOutputs(value: unknown, expected: number): Uint32Array | GkrRejection {
-  const isList = Array.isArray(value) || value instanceof Uint32Array || value instanceof Float64Array || value instanceof Int32Array;
+  const isList = Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
   if (!isList) return reject("OUTPUT_LENGTH", "the claimed outputs are not an array");
   const list = value as ArrayLike<unknown>;
   if (list.length !== expected) return reject("OUTPUT_LENGTH", `expected 2^s_out(0) = ${expected} claimed outputs, got ${list.length}`);

@@ -8,11 +8,6 @@
  */
 import { P, mul } from "../field/koalabear.js";
 
-/** 3·x mod p for canonical x. */
-export function times3(x: number): number {
-  return (3 * x) % P;
-}
-
 // The sums below are of at most 13 canonical values (< 13·p < 2^35), exact in a double, and are
 // reduced once with `%`; every product of two field elements goes through `mul`.
 

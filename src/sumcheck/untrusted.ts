@@ -14,7 +14,7 @@ export function parseExt(value: unknown): Ext | null {
 }
 
 /** Reads a property of an untrusted object; undefined for non-objects (never throws on plain data). */
-export function field(value: unknown, key: string): unknown {
+export function untrustedProperty(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null) return undefined;
   return (value as Record<string, unknown>)[key];
 }
