@@ -23,6 +23,8 @@ import { SsgkrError } from "../errors.js";
  * - `REGISTRY_FULL`: every slot of the tree is assigned.
  * - `CONCURRENT_UPDATE`: another writer committed between preparing and committing a batch.
  * - `HASH_FAILED`: a leaf-hashing worker failed (the batch was not committed).
+ * - `PROOF_FAILED`: a statement to prove does not hold natively, or its proof does not verify
+ *   (nothing committed).
  * - `KERNEL_MISMATCH`: the WASM Poseidon2 kernel disagrees with the TypeScript reference (the
  *   registry then hashes with the reference).
  * - `DB_MISSING`: no registry database at the directory.

@@ -6,7 +6,8 @@
  * Every check runs before anything is written; a failing update leaves the database unchanged.
  */
 import { hashLeaf, TOMBSTONE, type Leaf } from "../smt/leaf.js";
-import type { Digest } from "../hash/digest.js";
+import { computeRootFromDigest } from "../smt/path.js";
+import { digestEquals, type Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
 import { nameBytes, recordLeaf, type RecordValue } from "./mapping.js";
 import { RecordState, encodeRecord, slotKey, type StoredRecord } from "./record-codec.js";
@@ -67,28 +68,58 @@ function resolve(store: RegistryStore, target: RecordTarget): Resolved {
   });
 }
 
-function commitOne(store: RegistryStore, kind: UpdateKind, r: Resolved, name: string, oldLeaf: Leaf, newLeaf: Leaf, row: StoredRecord, newName: boolean, deltas: { live: number; deleted: number; nextSlot: number }): UpdateResult {
+/** A validated update that has not been written yet: the Update data, with the new root computed natively. */
+export interface PlannedUpdate {
+  readonly kind: UpdateKind;
+  readonly slot: number;
+  readonly name: string;
+  readonly oldLeaf: Leaf;
+  readonly newLeaf: Leaf;
+  readonly siblings: Digest[];
+  readonly oldRoot: Digest;
+  /** compute_root(newLeaf, slot, siblings). */
+  readonly newRoot: Digest;
+  /** Head batch the plan was made against. */
+  readonly batch: number;
+  /**
+   * Writes the update (one batch).
+   * @throws RegistryError `CONCURRENT_UPDATE` if the registry changed since the plan.
+   */
+  commit(): UpdateResult;
+}
+
+function plan(store: RegistryStore, kind: UpdateKind, r: Resolved, name: string, oldLeaf: Leaf, newLeaf: Leaf, row: StoredRecord, newName: boolean, deltas: { live: number; deleted: number; nextSlot: number }): PlannedUpdate {
   const digest = hashLeaf(newLeaf, store.config.leafMaxFields);
+  const newRoot = computeRootFromDigest(digest, BigInt(r.slot), r.siblings);
   const rowBytes = encodeRecord(row);
-  const entry = store.commit({
-    kind,
-    expectBatch: r.head.batch,
-    slot: r.slot,
-    write: (t) => {
-      t.records.putSync(slotKey(r.slot), Buffer.from(rowBytes));
-      if (newName) t.names.putSync(Buffer.from(nameBytes(name)), slotKey(r.slot));
-      return { slots: [r.slot], digests: digest, nextSlot: deltas.nextSlot, liveDelta: deltas.live, deletedDelta: deltas.deleted, records: 1 };
+  const base = { kind, slot: r.slot, name, oldLeaf, newLeaf, siblings: r.siblings, oldRoot: r.head.root, newRoot, batch: r.head.batch };
+  return {
+    ...base,
+    commit(): UpdateResult {
+      const entry = store.commit({
+        kind,
+        expectBatch: r.head.batch,
+        slot: r.slot,
+        write: (t) => {
+          t.records.putSync(slotKey(r.slot), Buffer.from(rowBytes));
+          if (newName) t.names.putSync(Buffer.from(nameBytes(name)), slotKey(r.slot));
+          return { slots: [r.slot], digests: digest, nextSlot: deltas.nextSlot, liveDelta: deltas.live, deletedDelta: deltas.deleted, records: 1 };
+        },
+      });
+      if (!digestEquals(entry.root, newRoot)) {
+        throw new RegistryError("DB_CORRUPT", `the committed root of batch ${entry.batch} differs from the root computed from the path of slot ${r.slot}`, { batch: entry.batch });
+      }
+      return { ...base, newRoot: entry.root, entry };
     },
-  });
-  return { kind, slot: r.slot, name, oldLeaf, newLeaf, siblings: r.siblings, oldRoot: r.head.root, newRoot: entry.root, entry };
+  };
 }
 
 /**
- * Registers a new record at the next free slot (Empty → Occupied).
+ * Plans registering a new record at the next free slot (Empty → Occupied).
  * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `REGISTRY_FULL`, `BAD_NAME`, `BAD_VALUE`,
- * `VALUE_TOO_LARGE`, `CONCURRENT_UPDATE`.
+ * `VALUE_TOO_LARGE`.
  */
-export function insertRecord(store: RegistryStore, name: string, value: RecordValue): UpdateResult {
+export function planInsert(store: RegistryStore, name: string, value: RecordValue): PlannedUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
   const r = store.read((txn) => {
     const head = store.head(txn);
@@ -106,44 +137,41 @@ export function insertRecord(store: RegistryStore, name: string, value: RecordVa
     }
     return { head, slot, record: undefined, siblings: store.siblings(slot, txn) };
   });
-  const oldLeaf = store.leafOf(undefined);
-  return commitOne(store, "insert", r, name, oldLeaf, newLeaf, { state: RecordState.Live, name, value }, true, { live: 1, deleted: 0, nextSlot: r.head.nextSlot + 1 });
+  return plan(store, "insert", r, name, store.leafOf(undefined), newLeaf, { state: RecordState.Live, name, value }, true, { live: 1, deleted: 0, nextSlot: r.head.nextSlot + 1 });
 }
 
 /**
- * Changes the value of a live record (Occupied → Occupied, same identity).
- * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_ABSENT`, `BAD_VALUE`,
- * `VALUE_TOO_LARGE`, `CONCURRENT_UPDATE`.
+ * Plans changing the value of a live record (Occupied → Occupied, same identity).
+ * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_ABSENT`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function replaceRecord(store: RegistryStore, target: RecordTarget, value: RecordValue): UpdateResult {
+export function planReplace(store: RegistryStore, target: RecordTarget, value: RecordValue): PlannedUpdate {
   const r = resolve(store, target);
   if (r.record === undefined || r.record.state !== RecordState.Live) {
     throw new RegistryError("RECORD_ABSENT", `replace needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is deleted"}`, { slot: r.slot });
   }
   const name = r.record.name;
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
-  return commitOne(store, "replace", r, name, store.leafOf(r.record), newLeaf, { state: RecordState.Live, name, value }, false, { live: 0, deleted: 0, nextSlot: r.head.nextSlot });
+  return plan(store, "replace", r, name, store.leafOf(r.record), newLeaf, { state: RecordState.Live, name, value }, false, { live: 0, deleted: 0, nextSlot: r.head.nextSlot });
 }
 
 /**
- * Deletes a live record (Occupied → Tombstone); the slot keeps the name for a later restore.
- * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_ABSENT`, `CONCURRENT_UPDATE`.
+ * Plans deleting a live record (Occupied → Tombstone); the slot keeps the name for a later restore.
+ * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_ABSENT`.
  */
-export function deleteRecord(store: RegistryStore, target: RecordTarget): UpdateResult {
+export function planDelete(store: RegistryStore, target: RecordTarget): PlannedUpdate {
   const r = resolve(store, target);
   if (r.record === undefined || r.record.state !== RecordState.Live) {
     throw new RegistryError("RECORD_ABSENT", `delete needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is already deleted"}`, { slot: r.slot });
   }
-  return commitOne(store, "delete", r, r.record.name, store.leafOf(r.record), TOMBSTONE, { ...r.record, state: RecordState.Deleted }, false, { live: -1, deleted: 1, nextSlot: r.head.nextSlot });
+  return plan(store, "delete", r, r.record.name, store.leafOf(r.record), TOMBSTONE, { ...r.record, state: RecordState.Deleted }, false, { live: -1, deleted: 1, nextSlot: r.head.nextSlot });
 }
 
 /**
- * Brings a deleted record back (Tombstone → Occupied) with `value`, or with its last value when
- * `value` is undefined.
- * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_LIVE`, `NOT_DELETED`,
- * `BAD_VALUE`, `VALUE_TOO_LARGE`, `CONCURRENT_UPDATE`.
+ * Plans bringing a deleted record back (Tombstone → Occupied) with `value`, or with its last
+ * value when `value` is undefined.
+ * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_LIVE`, `NOT_DELETED`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function restoreRecord(store: RegistryStore, target: RecordTarget, value?: RecordValue): UpdateResult {
+export function planRestore(store: RegistryStore, target: RecordTarget, value?: RecordValue): PlannedUpdate {
   const r = resolve(store, target);
   if (r.record === undefined) {
     throw new RegistryError("NOT_DELETED", `restore needs a deleted record; slot ${r.slot} was never used`, { slot: r.slot });
@@ -154,5 +182,25 @@ export function restoreRecord(store: RegistryStore, target: RecordTarget, value?
   const name = r.record.name;
   const v = value === undefined ? r.record.value : value;
   const newLeaf = recordLeaf(name, v, store.config.leafMaxFields);
-  return commitOne(store, "restore", r, name, TOMBSTONE, newLeaf, { state: RecordState.Live, name, value: v }, false, { live: 1, deleted: -1, nextSlot: r.head.nextSlot });
+  return plan(store, "restore", r, name, TOMBSTONE, newLeaf, { state: RecordState.Live, name, value: v }, false, { live: 1, deleted: -1, nextSlot: r.head.nextSlot });
+}
+
+/** Registers a new record (planInsert + commit). @throws as `planInsert`, and `CONCURRENT_UPDATE`. */
+export function insertRecord(store: RegistryStore, name: string, value: RecordValue): UpdateResult {
+  return planInsert(store, name, value).commit();
+}
+
+/** Changes a live record's value (planReplace + commit). @throws as `planReplace`, and `CONCURRENT_UPDATE`. */
+export function replaceRecord(store: RegistryStore, target: RecordTarget, value: RecordValue): UpdateResult {
+  return planReplace(store, target, value).commit();
+}
+
+/** Deletes a live record (planDelete + commit). @throws as `planDelete`, and `CONCURRENT_UPDATE`. */
+export function deleteRecord(store: RegistryStore, target: RecordTarget): UpdateResult {
+  return planDelete(store, target).commit();
+}
+
+/** Restores a deleted record (planRestore + commit). @throws as `planRestore`, and `CONCURRENT_UPDATE`. */
+export function restoreRecord(store: RegistryStore, target: RecordTarget, value?: RecordValue): UpdateResult {
+  return planRestore(store, target, value).commit();
 }

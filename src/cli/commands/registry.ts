@@ -1,6 +1,10 @@
 import { Option, type Command } from "commander";
 import cliProgress from "cli-progress";
-import { CliExit, EXIT_OK, EXIT_USAGE } from "../exit.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryStatement } from "../../registry/prove.js";
+import { requestToJson } from "../../sync/request.js";
 import { RegistryStore } from "../../registry/store.js";
 import { importRecords, type ImportIssue, type ImportReport } from "../../registry/import.js";
 import { fileSource, npmReposSource, NPM_REPOS_RECORDS, NPM_REPOS_VERSION } from "../../registry/dataset.js";
@@ -25,8 +29,11 @@ import { digestEquals } from "../../hash/digest.js";
  *   replace --db DIR (--name N | --slot S) (--value V | --null | --fields LIST)
  *   delete  --db DIR (--name N | --slot S)
  *   restore --db DIR (--name N | --slot S) [--value V | --null | --fields LIST]
+ *   prove   <membership|nonmembership|insert|replace|delete|restore> --db DIR (--name N | --slot S)
+ *           [--value V | --null | --fields LIST] --out DIR      (request.json + proof.bin)
  *
- * Exit codes: 0 ok; 2 unusable input (usage, unknown name, slot out of range, wrong record
+ * Exit codes: 0 ok; 1 a membership/non-membership statement that is false (`FALSE CODE: …`);
+ * 2 unusable input (usage, unknown name, slot out of range, wrong record
  * state, value over the leaf bound, malformed import with --on-error fail, corrupt database),
  * with one line `error CODE: message` on stderr.
  */
@@ -208,6 +215,47 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       setExit(EXIT_OK);
     });
   };
+  registry
+    .command("prove")
+    .description("prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json and proof.bin)")
+    .argument("<statement>", "membership | nonmembership | insert | replace | delete | restore")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--name <name>", "record name")
+    .option("--slot <s>", "slot number")
+    .option("--value <text>", "new text value (insert, replace, restore)")
+    .option("--null", "the null value")
+    .option("--fields <list>", "comma-separated field elements")
+    .requiredOption("--out <dir>", "output directory (request.json, proof.bin)")
+    .action(async (statement: string, opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; out: string }) => {
+      if (!(REGISTRY_STATEMENTS as readonly string[]).includes(statement)) {
+        throw new CliExit(EXIT_USAGE, `registry prove: unknown statement ${JSON.stringify(statement)} (${REGISTRY_STATEMENTS.join(", ")})`);
+      }
+      const st = statement as RegistryStatement;
+      const isUpdate = st !== "membership" && st !== "nonmembership";
+      const value = isUpdate ? valueOf(st === "insert" || st === "replace" ? "insert" : st === "restore" ? "restore" : "delete", opts) : undefined;
+      if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliExit(EXIT_USAGE, `registry prove ${st}: takes no value`);
+      if (st === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry prove insert: --name is required");
+      const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
+      const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
+      let p: RegistryProof;
+      try {
+        p = proveStatement(store, st, target, value);
+      } catch (e) {
+        if (e instanceof RegistryError && ((st === "membership" && e.code === "RECORD_ABSENT") || (st === "nonmembership" && e.code === "RECORD_LIVE"))) {
+          throw new CliExit(EXIT_VERDICT, `FALSE ${e.code}: ${e.message}`);
+        }
+        throw e;
+      } finally {
+        await store.close();
+      }
+      mkdirSync(opts.out, { recursive: true });
+      writeFileSync(join(opts.out, "request.json"), JSON.stringify(requestToJson(p.request), null, 2) + "\n");
+      writeFileSync(join(opts.out, "proof.bin"), p.proof);
+      const roots = p.update ? `old_root=${digestText(p.request.oldRoot)} new_root=${digestText(p.request.newRoot)} batch=${p.update.entry.batch}` : `root=${digestText(p.request.oldRoot)}`;
+      process.stdout.write(`${st} slot=${p.slot}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}` : ""} kind=${p.request.kind} depth=${p.request.depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\n`);
+      setExit(EXIT_OK);
+    });
+
   update("insert", "register a new record at the next free slot (Empty → Occupied)");
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
