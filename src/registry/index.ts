@@ -1,0 +1,12 @@
+export * from "./errors.js";
+export * from "./mapping.js";
+export { RegistryStore, checkRegistryConfig, defaultDigests, checkLmdbFile, MAX_REGISTRY_DEPTH, type RegistryConfig, type RegistryHead, type HistoryEntry, type SlotState, type OpenOptions } from "./store.js";
+export * from "./operations.js";
+export * from "./prove.js";
+export { importRecords, type ImportOptions, type ImportReport, type ImportIssue, type ImportProgress, type ImportTimings } from "./import.js";
+export * from "./dataset.js";
+export type { RecordSource, RecordSink } from "./sources/source.js";
+export { RecordState, type StoredRecord } from "./record-codec.js";
+export { KeccakBatch } from "./keccak-batch.js";
+export { LeafHasher } from "./leaf-hasher.js";
+export { typescriptPermutation, wasmPermutation, defaultPermutation, type BatchPermutation } from "./permutation.js";
