@@ -139,6 +139,11 @@ test("claimed outputs and shapes of the wrong form are typed rejections", () => 
   assert.equal(codeOf(verifySample(p, null)), "OUTPUT_LENGTH");
   assert.equal(codeOf(verifySample(p, [0, 0, 0, P])), "NON_CANONICAL_OUTPUT");
   assert.equal(codeOf(verifySample(p, [0, 0, 0, 0.5])), "NON_CANONICAL_OUTPUT");
+  assert.equal(codeOf(verifySample(p, Uint32Array.from(sample().witness[0]!))), "ok");
+  assert.equal(codeOf(verifySample(p, Float64Array.from(sample().witness[0]!))), "ok");
+  assert.equal(codeOf(verifySample(p, new BigUint64Array(4))), "NON_CANONICAL_OUTPUT");
+  assert.equal(codeOf(verifySample(p, new DataView(new ArrayBuffer(16)))), "OUTPUT_LENGTH");
+  assert.equal(codeOf(verifySample(p, { length: 4, 0: 0, 1: 0, 2: 0, 3: 0 })), "OUTPUT_LENGTH");
   const { circuit, witness } = sample();
   const w = new TableWiring(circuit);
   const out = Array.from(witness[0]!);
