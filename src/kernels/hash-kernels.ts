@@ -49,6 +49,8 @@ export const JOB_LANES = 64;
 
 /** Initial pages of a hashing memory (1 MiB); it grows on demand. */
 const INITIAL_PAGES = 16;
+/** Growth limit of a hashing memory (256 MiB; stream windows keep the use far below). */
+const MAXIMUM_PAGES = 4096;
 /** Words of the single-state scratch: a 16-word state and up to 64 words of sponge input. */
 const SCRATCH_WORDS = 16 + 64;
 
@@ -91,7 +93,7 @@ export class HashKernels {
     if (missing.length > 0) {
       throw new KernelError("MODULE_MISSING", `kernel module lacks the hashing kernels (${missing.join(", ")}); run \`npm run build:kernels\``);
     }
-    const heap = new KernelMemory({ initialPages: INITIAL_PAGES });
+    const heap = new KernelMemory({ initialPages: INITIAL_PAGES, maximumPages: MAXIMUM_PAGES });
     const raw = new WebAssembly.Instance(module, { env: { memory: heap.memory } }).exports as unknown as HashKernelExports;
     if (raw.poseidon2_constant_words() !== POSEIDON2_CONSTANT_WORDS || raw.sponge_constant_words() !== SPONGE_CONSTANT_WORDS || raw.sponge_job_words() !== SPONGE_JOB_WORDS) {
       throw new KernelError("MODULE_MISSING", "kernel module layout does not match this build (constants or job region size)");
