@@ -123,13 +123,14 @@ function schedule(lengths: readonly number[], lanes: number): number[][] {
 /**
  * Absorbs every source into its own sponge from the zero state, running `lanes` sponges at once
  * (2: two states interleaved; 4: the four SIMD lanes). Sources are assigned to lanes longest first;
- * a lane that finishes a source starts its next one at the following window. Returns the final
- * states (16 canonical words each) in source order.
+ * a lane that finishes a source starts its next one at the following window. A single source runs
+ * on the single-state sponge. Returns the final states (16 canonical words each) in source order.
  * @throws KernelError `NON_CANONICAL` (details `{ source, index, value }`), `BAD_LENGTH`,
  *   `BAD_OPTIONS` for a lane count other than 2 or 4.
  */
 export function absorbSources(hk: HashKernels, sources: readonly WordSource[], lanes: 2 | 4 = 2): Uint32Array[] {
   if (lanes !== 2 && lanes !== 4) throw new KernelError("BAD_OPTIONS", `lanes must be 2 or 4, got ${String(lanes)}`);
+  if (sources.length === 1) return [absorbSource(hk, sources[0]!)];
   const results: Uint32Array[] = sources.map(() => new Uint32Array(16));
   const queues = schedule(sources.map((s) => s.length), lanes).map((q) => q.filter((i) => sources[i]!.length > 0));
   const job = hk.heap.alloc(SPONGE_JOB_WORDS);
