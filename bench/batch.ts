@@ -25,6 +25,7 @@ import { parseRequest, requestToJson } from "../src/sync/request.js";
 import { OpKind, OP_KIND_NAMES } from "../src/sync/types.js";
 import { createSyncPool, type JobTimings, type ProveOutcome, type SyncPool } from "../src/sync/parallel/pool.js";
 import { decodeJob, encodeJob } from "../src/sync/parallel/job-codec.js";
+import { attachPrepared, sharePrepared } from "../src/sync/parallel/shared-prepared.js";
 import type { OpRequest } from "../src/smt/operation.js";
 import { conditions, conditionsLine, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
 
@@ -65,6 +66,18 @@ for (const k of KINDS) {
   prepareMs[OP_KIND_NAMES[k]!] = performance.now() - t0;
 }
 const all = KINDS.flatMap((k) => jobs.get(k)!);
+
+// Sharing a prepared circuit with the workers: one copy into a SharedArrayBuffer, then per worker
+// an attach (views + the verifier's table wiring), measured here on this thread.
+const sharing: Record<string, { shareMs: number; sharedMiB: number; attachMs: number }> = {};
+for (const k of KINDS) {
+  const t0 = performance.now();
+  const shared = sharePrepared(prepared.get(k)!);
+  const t1 = performance.now();
+  attachPrepared(shared);
+  sharing[OP_KIND_NAMES[k]!] = { shareMs: t1 - t0, sharedMiB: shared.buffer.byteLength / 2 ** 20, attachMs: performance.now() - t1 };
+}
+console.log(`prepare ms: ${KINDS.map((k) => `${OP_KIND_NAMES[k]} ${fmt(prepareMs[OP_KIND_NAMES[k]!]!)}`).join(", ")}; share once / attach per worker ms: ${KINDS.map((k) => { const x = sharing[OP_KIND_NAMES[k]!]!; return `${OP_KIND_NAMES[k]} ${fmt(x.shareMs)} / ${fmt(x.attachMs)} (${fmt(x.sharedMiB)} MiB)`; }).join(", ")}`);
 
 // Job encodings, µs per job (encode + decode), over the whole mixed batch.
 progress("job encodings");
@@ -121,78 +134,97 @@ interface PoolResult {
 }
 const results: PoolResult[] = [];
 
+interface PoolRun {
+  workers: number;
+  pool: SyncPool;
+  startupMs: number;
+  proveMs: number[];
+  verifyMs: number[];
+  last: ProveOutcome[];
+  verifyLast: { ok: boolean; timings?: JobTimings }[];
+  mismatches: number;
+  rejected: number;
+}
+
+// Start and warm up every pool first (one job per kind per worker: module load, circuit attach,
+// JIT); then the timed runs alternate between worker counts, so that each count sees the same
+// machine load (the machine may be shared).
+const runs: PoolRun[] = [];
 for (const w of workerCounts) {
   progress(`pool of ${w} worker(s): start and warm up`);
   const t0 = performance.now();
   const pool = createSyncPool({ workers: w });
-  // Warm-up: one job per kind per worker (module load, circuit attach, JIT).
   await Promise.all(KINDS.map((k) => pool.proveBatch(prepared.get(k)!, jobs.get(k)!.slice(0, w))));
-  const startupMs = performance.now() - t0;
-
-  const proveMs: number[] = [];
-  let last: ProveOutcome[] = [];
-  let mismatches = 0;
-  for (let r = 0; r < repeats; r++) {
-    progress(`${w} worker(s), run ${r + 1}/${repeats}: ${total} proofs`);
+  runs.push({ workers: w, pool, startupMs: performance.now() - t0, proveMs: [], verifyMs: [], last: [], verifyLast: [], mismatches: 0, rejected: 0 });
+}
+for (let r = 0; r < repeats; r++) {
+  for (const run of runs) {
+    progress(`${run.workers} worker(s), run ${r + 1}/${repeats}: ${total} proofs`);
     const s = performance.now();
-    last = await mixedBatch(pool);
-    proveMs.push(performance.now() - s);
-    last.forEach((o, i) => {
-      if (!o.ok || Buffer.compare(Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength), Buffer.from(reference[i]!)) !== 0) mismatches++;
+    run.last = await mixedBatch(run.pool);
+    run.proveMs.push(performance.now() - s);
+    run.last.forEach((o, i) => {
+      if (!o.ok || Buffer.compare(Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength), Buffer.from(reference[i]!)) !== 0) run.mismatches++;
     });
   }
-  const prove = rates(proveMs, total);
-  const perJobMs: PoolResult["perJobMs"] = { witness: medianOf(last, "witnessMs"), prove: medianOf(last, "proveMs"), encode: medianOf(last, "encodeMs") };
-
-  let verify: Summary | undefined;
-  let proveVerify: Summary | undefined;
-  if (withVerify) {
-    const verifyMs: number[] = [];
-    let rejected = 0;
-    for (let r = 0; r < repeats; r++) {
-      progress(`${w} worker(s), verification run ${r + 1}/${repeats}`);
+}
+if (withVerify) {
+  for (let r = 0; r < repeats; r++) {
+    for (const run of runs) {
+      progress(`${run.workers} worker(s), verification run ${r + 1}/${repeats}`);
       const s = performance.now();
       let offset = 0;
       const parts = await Promise.all(KINDS.map((k) => {
         const items = jobs.get(k)!.map((request, i) => ({ request, bytes: reference[offset + i]! }));
         offset += perKind;
-        return pool.verifyBatch(prepared.get(k)!, items);
+        return run.pool.verifyBatch(prepared.get(k)!, items);
       }));
-      verifyMs.push(performance.now() - s);
-      const flat = parts.flat();
-      rejected += flat.filter((o) => !o.ok || !o.verdict.ok).length;
-      perJobMs.verify = medianOf(flat, "verifyMs");
+      run.verifyMs.push(performance.now() - s);
+      run.verifyLast = parts.flat();
+      run.rejected += parts.flat().filter((o) => !o.ok || !o.verdict.ok).length;
     }
-    if (rejected > 0) throw new Error(`${rejected} honest proofs were not accepted`);
-    verify = rates(verifyMs, total);
-    proveVerify = summary(proveMs.map((t, i) => (total * 1000) / (t + verifyMs[i]!)));
   }
+}
 
+for (const run of runs) {
+  const w = run.workers;
+  if (run.rejected > 0) throw new Error(`${run.rejected} honest proofs were not accepted`);
   // Pool overhead: jobs that fail at once in the worker (wrong kind).
   const wrong = jobs.get(OpKind.NonMembership)!;
   const rtRuns: number[] = [];
   for (let r = 0; r < 5; r++) {
     const s = performance.now();
-    await pool.proveBatch(prepared.get(OpKind.Membership)!, wrong);
+    await run.pool.proveBatch(prepared.get(OpKind.Membership)!, wrong);
     rtRuns.push(((performance.now() - s) * 1000) / wrong.length);
   }
-  await pool.close();
+  await run.pool.close();
 
-  const res: PoolResult = { workers: w, startupMs, prove, identical: mismatches === 0, mismatches, perJobMs, roundTripUs: summary(rtRuns).median };
-  if (verify) res.verify = verify;
-  if (proveVerify) res.proveVerify = proveVerify;
-  results.push(res);
-  console.log(`${w} worker(s) prove           ${cell(prove)} proofs/s   bytes identical to serial: ${mismatches === 0 ? "yes" : `NO (${mismatches} differ)`}`);
-  if (verify && proveVerify) {
-    console.log(`${w} worker(s) verify          ${cell(verify)} verifications/s`);
-    console.log(`${w} worker(s) prove + verify  ${cell(proveVerify)} proofs/s`);
+  const prove = rates(run.proveMs, total);
+  const perJobMs: PoolResult["perJobMs"] = { witness: medianOf(run.last, "witnessMs"), prove: medianOf(run.last, "proveMs"), encode: medianOf(run.last, "encodeMs") };
+  const res: PoolResult = { workers: w, startupMs: run.startupMs, prove, identical: run.mismatches === 0, mismatches: run.mismatches, perJobMs, roundTripUs: summary(rtRuns).median };
+  if (withVerify) {
+    perJobMs.verify = medianOf(run.verifyLast, "verifyMs");
+    res.verify = rates(run.verifyMs, total);
+    res.proveVerify = summary(run.proveMs.map((t, i) => (total * 1000) / (t + run.verifyMs[i]!)));
   }
-  console.log(`${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`);
+  results.push(res);
+  console.log(`${w} worker(s) prove           ${cell(prove)} proofs/s   bytes identical to serial: ${run.mismatches === 0 ? "yes" : `NO (${run.mismatches} differ)`}`);
+  if (res.verify && res.proveVerify) {
+    console.log(`${w} worker(s) verify          ${cell(res.verify)} verifications/s`);
+    console.log(`${w} worker(s) prove + verify  ${cell(res.proveVerify)} proofs/s`);
+  }
+  console.log(`${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(run.startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`);
 }
+
+/** 2-worker / 1-worker rate of each pair of runs made back to back. */
+const pairRatios = (() => {
+  const a = runs.find((r) => r.workers === 1), b = runs.find((r) => r.workers === 2);
+  return a && b ? summary(a.proveMs.map((t, i) => t / b.proveMs[i]!)) : undefined;
+})();
 
 const byWorkers = (w: number) => results.find((r) => r.workers === w);
 const r1 = byWorkers(1), r2 = byWorkers(2);
-if (r1 && r2) console.log(`2 workers / 1 worker: ${fmt(r2.prove.median / r1.prove.median, 2)}×   2 workers / serial: ${fmt(r2.prove.median / serial.median, 2)}×`);
+if (r1 && r2) console.log(`2 workers / 1 worker: ${fmt(r2.prove.median / r1.prove.median, 2)}× (back-to-back pairs ${pairRatios ? cell(pairRatios) : "—"})   2 workers / serial: ${fmt(r2.prove.median / serial.median, 2)}×`);
 
 const path = writeResults("batch", {
   benchmark: "batch",
@@ -200,9 +232,11 @@ const path = writeResults("batch", {
   settings: { depth, jobsPerKind: perKind, jobsPerBatch: total, workerCounts, repeats, serialRepeats, verify: withVerify, availableParallelism: availableParallelism(), pool: "own worker_threads pool, one job per message, binary job encoding" },
   units: "rates in proofs (verifications) per second of wall time; times in ms unless named µs",
   prepareMs,
+  sharing,
   jobEncodingUsPerJob: codec,
   serial: { rate: serial, wallMs: serialMs },
   pools: results,
+  speedup2wOver1wPairs: pairRatios,
 });
 progress(`wrote ${path}`);
 
