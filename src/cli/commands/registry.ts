@@ -103,7 +103,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
           `imported ${report.imported} records from ${report.source} into ${opts.db}\n` +
             `slots ${report.firstSlot}..${report.firstSlot + report.imported - 1}, batches ${report.firstBatch}..${report.lastBatch}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}\n` +
             `root ${digestText(report.root)}\n` +
-            `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
+            `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; ${t.checkMs > 0 ? `check pass ${ms(t.checkMs)}, ` : ""}parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
         );
       }
       setExit(EXIT_OK);

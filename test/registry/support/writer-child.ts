@@ -18,7 +18,11 @@ if (mode === "import") {
     threads: 1,
     batchSize: Number(batch),
     onError: "skip",
-    onProgress: (p) => process.stdout.write(`batch ${p.batches}\n`),
+    onProgress: (p) => {
+      process.stdout.write(`batch ${p.batches}\n`);
+      // slow enough that the parent can kill it mid-way on a busy machine
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    },
   });
   await store.close();
 } else if (mode === "inserts") {
