@@ -48,6 +48,12 @@ export interface DerivedWiringStats {
 
 export class DerivedRegularWiring implements WiringOracle {
   private readonly layers: CompiledLayer[];
+  /**
+   * Hi-table bounds per layer: of a claim point (out side) and of x and y, which are also the
+   * next layer's claim points, so their tables are built once for both uses.
+   */
+  private readonly zBound: number[];
+  private readonly xBound: number[];
   private readonly loBits: number;
   private readonly cache = new SplitEqCache(6);
   private readonly scratch = new EvalScratch();
@@ -90,6 +96,8 @@ export class DerivedRegularWiring implements WiringOracle {
       gates += layer.gateKind.length;
       return compiled;
     });
+    this.zBound = this.layers.map((l) => l.zHiBound);
+    this.xBound = this.layers.map((l, i) => Math.max(l.xHiBound, i + 1 < this.layers.length ? this.layers[i + 1]!.zHiBound : 1));
     this.stats = Object.freeze({
       layers: circuit.layers.length, gates, groups, auditedGroups: audited, residueGates, residueConsts,
       patterns, placements, patternEntries: entries, deriveMs: performance.now() - t0,
@@ -136,7 +144,7 @@ export class DerivedRegularWiring implements WiringOracle {
       if (c.point.length !== bits) {
         throw new CircuitError("BAD_POINT", `claim ${k} has a point of ${c.point.length} coordinates, the layer has ${bits} width bits`, { claim: k });
       }
-      return this.cache.get(c.point, this.loBits);
+      return this.cache.get(c.point, this.loBits, this.zBound[layer]!);
     });
   }
 
@@ -146,8 +154,8 @@ export class DerivedRegularWiring implements WiringOracle {
     if (x.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`);
     if (y !== null && y.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: y has ${y.length} coordinates, the layer below has ${s} width bits`);
     const zs = this.claimTables(layer, claims);
-    const tx = this.cache.get(x, this.loBits);
-    const ty = y === null ? null : this.cache.get(y, this.loBits);
+    const tx = this.cache.get(x, this.loBits, this.xBound[layer]!);
+    const ty = y === null ? null : this.cache.get(y, this.loBits, this.xBound[layer]!);
     const out = this.out;
     evalLayerGates(cl, zs, claims.map((c) => c.coeff), tx, ty, only, this.scratch, out);
     return {

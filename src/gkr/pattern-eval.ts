@@ -7,11 +7,11 @@
  * plus the explicit residue gates, each evaluated as coeff·eq(z_k, out)·eq(x, in1)·(eq(y, in2)).
  * All arithmetic is exact field arithmetic (every product through `mul`).
  */
-import { P, mul } from "../field/koalabear.js";
+import { P, mul, sub } from "../field/koalabear.js";
 import { extMul, type Ext } from "../field/extension.js";
 import { extMulSplit, extMulSplitAcc, extMulSplitTo, mulSplit, reduce52 } from "../sumcheck/ext-split.js";
 import { GateKind, type Layer } from "./circuit.js";
-import type { LayerAudit, LayerForm } from "./block-pattern.js";
+import type { GatePattern, LayerAudit, LayerForm } from "./block-pattern.js";
 import type { SplitEqTables } from "./split-eq.js";
 
 /** One pattern with all its placements, ready to evaluate. */
@@ -20,6 +20,11 @@ export interface CompiledTerm {
   /** Distinct out offsets a (rows) and each row's entry range [rowStart[r], rowStart[r+1]). */
   readonly rowA: Int32Array;
   readonly rowStart: Int32Array;
+  /**
+   * Per row: an earlier row r' whose value the row's entries are added to (the entries are then
+   * the difference of the two rows), or −1 when the entries are the whole row.
+   */
+  readonly rowBase: Int32Array;
   readonly b: Int32Array;
   readonly c: Int32Array;
   readonly coeff: Uint32Array;
@@ -41,6 +46,9 @@ export interface CompiledLayer {
   readonly outLo: number;
   readonly inLo: number;
   readonly hasMul: boolean;
+  /** 1 + the largest high index read from a claim point (out side) and from x or y (in side); at least 1. */
+  readonly zHiBound: number;
+  readonly xHiBound: number;
   readonly terms: readonly CompiledTerm[];
   readonly constTerms: readonly CompiledConstTerm[];
   readonly residue: { readonly kind: Uint8Array; readonly out: Uint32Array; readonly in1: Uint32Array; readonly in2: Uint32Array; readonly coeff: Uint32Array };
@@ -76,25 +84,7 @@ export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit): 
   form.patterns.forEach((p, id) => {
     const pl = placements[id]!;
     if (pl.oh.length === 0) return;
-    const rowA: number[] = [], rowStart: number[] = [];
-    for (let e = 0; e < p.a.length; e++) {
-      if (e === 0 || p.a[e] !== p.a[e - 1]) {
-        rowA.push(p.a[e]!);
-        rowStart.push(e);
-      }
-    }
-    rowStart.push(p.a.length);
-    terms.push({
-      kind: p.kind,
-      rowA: Int32Array.from(rowA),
-      rowStart: Int32Array.from(rowStart),
-      b: Int32Array.from(p.b),
-      c: Int32Array.from(p.c),
-      coeff: Uint32Array.from(p.coeff),
-      oh: Int32Array.from(pl.oh),
-      ih: Int32Array.from(pl.ih),
-      ih2: Int32Array.from(pl.ih2),
-    });
+    terms.push({ ...patternRows(p), oh: Int32Array.from(pl.oh), ih: Int32Array.from(pl.ih), ih2: Int32Array.from(pl.ih2) });
   });
 
   const constPlacements: number[][] = Array.from({ length: form.constPatterns.length }, () => []);
@@ -132,7 +122,83 @@ export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit): 
   const constResidue = { wire: pick(layer.constWire, residueConsts, u32), value: pick(layer.constValue, residueConsts, u32) };
   let hasMul = false;
   for (let g = 0; g < layer.gateKind.length; g++) if (layer.gateKind[g] === GateKind.Mul) hasMul = true;
-  return { outBits: form.outBits, inBits: form.inBits, outLo: form.outLo, inLo: form.inLo, hasMul, terms, constTerms, residue, constResidue };
+  let zHi = 0, xHi = 0;
+  for (const t of terms) {
+    for (let j = 0; j < t.oh.length; j++) {
+      zHi = Math.max(zHi, t.oh[j]!);
+      xHi = Math.max(xHi, t.ih[j]!, t.ih2[j]!);
+    }
+  }
+  for (const t of constTerms) for (let j = 0; j < t.oh.length; j++) zHi = Math.max(zHi, t.oh[j]!);
+  for (let g = 0; g < residue.out.length; g++) {
+    zHi = Math.max(zHi, residue.out[g]! >>> form.outLo);
+    xHi = Math.max(xHi, residue.in1[g]! >>> form.inLo, residue.in2[g]! >>> form.inLo);
+  }
+  for (let c = 0; c < constResidue.wire.length; c++) zHi = Math.max(zHi, constResidue.wire[c]! >>> form.outLo);
+  return {
+    outBits: form.outBits, inBits: form.inBits, outLo: form.outLo, inLo: form.inLo, hasMul,
+    zHiBound: zHi + 1, xHiBound: xHi + 1, terms, constTerms, residue, constResidue,
+  };
+}
+
+/** Relative cost of an entry in `unaryRows`: an addition for coefficient 1, else a product. */
+function entryCost(coeff: number): number {
+  return coeff === 1 ? 1 : 3;
+}
+
+/**
+ * Rows of a pattern for evaluation. Unary patterns express a row as an earlier row plus the
+ * entries where the two differ when that is cheaper (a Poseidon2 internal matrix row differs from
+ * another in one entry); Mul patterns keep whole rows.
+ */
+function patternRows(p: GatePattern): Pick<CompiledTerm, "kind" | "rowA" | "rowStart" | "rowBase" | "b" | "c" | "coeff"> {
+  const rows: { a: number; b: number[]; c: number[]; coeff: number[] }[] = [];
+  for (let e = 0; e < p.a.length; e++) {
+    if (e === 0 || p.a[e] !== p.a[e - 1]) rows.push({ a: p.a[e]!, b: [], c: [], coeff: [] });
+    const row = rows[rows.length - 1]!;
+    row.b.push(p.b[e]!);
+    row.c.push(p.c[e]!);
+    row.coeff.push(p.coeff[e]!);
+  }
+  const rowBase: number[] = [];
+  const out: { b: number[]; c: number[]; coeff: number[] }[] = [];
+  const maps = rows.map((r) => new Map(r.b.map((b, j) => [b, r.coeff[j]!] as const)));
+  rows.forEach((row, r) => {
+    let best = -1;
+    let bestCost = row.coeff.reduce((acc, cf) => acc + entryCost(cf), 0);
+    if (p.kind !== GateKind.Mul) {
+      for (let q = 0; q < r; q++) {
+        let cost = 1;
+        for (const [b, cf] of maps[r]!) {
+          const d = sub(cf, maps[q]!.get(b) ?? 0);
+          if (d !== 0) cost += entryCost(d);
+        }
+        for (const [b, cf] of maps[q]!) if (!maps[r]!.has(b)) cost += entryCost(sub(0, cf));
+        if (cost < bestCost) { best = q; bestCost = cost; }
+      }
+    }
+    rowBase.push(best);
+    if (best < 0) {
+      out.push({ b: row.b, c: row.c, coeff: row.coeff });
+      return;
+    }
+    const diff = new Map<number, number>();
+    for (const [b, cf] of maps[r]!) diff.set(b, sub(cf, maps[best]!.get(b) ?? 0));
+    for (const [b, cf] of maps[best]!) if (!maps[r]!.has(b)) diff.set(b, sub(0, cf));
+    const entries = [...diff].filter(([, d]) => d !== 0).sort((x, y) => x[0] - y[0]);
+    out.push({ b: entries.map(([b]) => b), c: entries.map(([b]) => b), coeff: entries.map(([, d]) => d) });
+  });
+  const rowStart = [0];
+  for (const r of out) rowStart.push(rowStart[rowStart.length - 1]! + r.b.length);
+  return {
+    kind: p.kind,
+    rowA: Int32Array.from(rows.map((r) => r.a)),
+    rowStart: Int32Array.from(rowStart),
+    rowBase: Int32Array.from(rowBase),
+    b: Int32Array.from(out.flatMap((r) => r.b)),
+    c: Int32Array.from(out.flatMap((r) => r.c)),
+    coeff: Uint32Array.from(out.flatMap((r) => r.coeff)),
+  };
 }
 
 /** Scratch buffers grown on demand (one set per wiring oracle). */
@@ -175,14 +241,15 @@ function partialReduce(acc: Float64Array): void {
 const ROW_CHUNK = 32;
 
 /**
- * u[r] = Σ coeff·lo_x[b] over row r's entries (unary kinds), canonical, into u[4r..4r+3]. The
- * coefficient is split into 16-bit halves so both partial sums stay exact in a double.
+ * u[r] = Σ coeff·lo_x[b] over row r's entries (+ u[rowBase[r]] for a difference row; unary
+ * kinds), canonical, into u[4r..4r+3]. The coefficient is split into 16-bit halves so both
+ * partial sums stay exact in a double.
  */
 function unaryRows(term: CompiledTerm, lx: Uint32Array, nlx: number, u: Float64Array): void {
-  const { b, coeff, rowStart } = term;
+  const { b, coeff, rowStart, rowBase } = term;
   const rows = term.rowA.length;
   for (let r = 0; r < rows; r++) {
-    let d0 = 0, d1 = 0, d2 = 0, d3 = 0; // coefficient-1 entries and reduced chunks
+    let d0 = 0, d1 = 0, d2 = 0, d3 = 0; // coefficient-1 entries, the base row and reduced chunks
     let h0 = 0, h1 = 0, h2 = 0, h3 = 0, l0 = 0, l1 = 0, l2 = 0, l3 = 0, n = 0;
     for (let e = rowStart[r]!; e < rowStart[r + 1]!; e++) {
       const j = b[e]!, cf = coeff[e]!;
@@ -201,9 +268,18 @@ function unaryRows(term: CompiledTerm, lx: Uint32Array, nlx: number, u: Float64A
         n = 0;
       }
     }
-    d0 += reduce52(reduce52(h0) * 65536 + reduce52(l0)); d1 += reduce52(reduce52(h1) * 65536 + reduce52(l1));
-    d2 += reduce52(reduce52(h2) * 65536 + reduce52(l2)); d3 += reduce52(reduce52(h3) * 65536 + reduce52(l3));
-    u[4 * r] = reduce52(d0); u[4 * r + 1] = reduce52(d1); u[4 * r + 2] = reduce52(d2); u[4 * r + 3] = reduce52(d3);
+    if (n > 0) {
+      d0 += reduce52(reduce52(h0) * 65536 + reduce52(l0)); d1 += reduce52(reduce52(h1) * 65536 + reduce52(l1));
+      d2 += reduce52(reduce52(h2) * 65536 + reduce52(l2)); d3 += reduce52(reduce52(h3) * 65536 + reduce52(l3));
+    }
+    const base = rowBase[r]!;
+    if (base >= 0) {
+      d0 += u[4 * base]!; d1 += u[4 * base + 1]!; d2 += u[4 * base + 2]!; d3 += u[4 * base + 3]!;
+    }
+    u[4 * r] = d0 < P ? d0 : reduce52(d0);
+    u[4 * r + 1] = d1 < P ? d1 : reduce52(d1);
+    u[4 * r + 2] = d2 < P ? d2 : reduce52(d2);
+    u[4 * r + 3] = d3 < P ? d3 : reduce52(d3);
   }
 }
 
@@ -264,27 +340,48 @@ export function evalLayerGates(
       }
     }
     const slot = 4 * kind;
+    const rowA = term.rowA;
     for (let k = 0; k < zs.length; k++) {
       const tz = zs[k]!;
       const hz = tz.hi.data, nhz = tz.hi.length, lz = tz.lo.data, nlz = tz.lo.length;
-      // B_k = Σ_r lo_z[a_r]·u[r]
+      // B_k = Σ_r lo_z[a_r]·u[r] (u split once per row into 16-bit halves; sums exact, see ext-split)
+      let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
       for (let r = 0; r < rows; r++) {
-        const a = term.rowA[r]!;
-        extMulSplitAcc(acc, lz[a]!, lz[nlz + a]!, lz[2 * nlz + a]!, lz[3 * nlz + a]!, u[4 * r]!, u[4 * r + 1]!, u[4 * r + 2]!, u[4 * r + 3]!);
+        const a = rowA[r]!;
+        const x0 = lz[a]!, x1 = lz[nlz + a]!, x2 = lz[2 * nlz + a]!, x3 = lz[3 * nlz + a]!;
+        const y0 = u[4 * r]!, y1 = u[4 * r + 1]!, y2 = u[4 * r + 2]!, y3 = u[4 * r + 3]!;
+        const h0 = Math.floor(y0 / 65536), l0 = y0 - h0 * 65536, h1 = Math.floor(y1 / 65536), l1 = y1 - h1 * 65536;
+        const h2 = Math.floor(y2 / 65536), l2 = y2 - h2 * 65536, h3 = Math.floor(y3 / 65536), l3 = y3 - h3 * 65536;
+        const t1 = 3 * x1, t2 = 3 * x2, t3 = 3 * x3;
+        b0 += reduce52(reduce52(x0 * h0 + t1 * h3 + t2 * h2 + t3 * h1) * 65536 + (x0 * l0 + t1 * l3 + t2 * l2 + t3 * l1));
+        b1 += reduce52(reduce52(x0 * h1 + x1 * h0 + t2 * h3 + t3 * h2) * 65536 + (x0 * l1 + x1 * l0 + t2 * l3 + t3 * l2));
+        b2 += reduce52(reduce52(x0 * h2 + x1 * h1 + x2 * h0 + t3 * h3) * 65536 + (x0 * l2 + x1 * l1 + x2 * l0 + t3 * l3));
+        b3 += reduce52(reduce52(x0 * h3 + x1 * h2 + x2 * h1 + x3 * h0) * 65536 + (x0 * l3 + x1 * l2 + x2 * l1 + x3 * l0));
       }
-      const B = takeAcc(acc);
       // S_k = Σ_t hi_z[oh]·X_t
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       for (let t = 0; t < np; t++) {
         const h = oh[t]!, i = isMul ? t : ih[t]!;
-        extMulSplitAcc(acc, hz[h]!, hz[nhz + h]!, hz[2 * nhz + h]!, hz[3 * nhz + h]!, xf[i]!, xf[nxf + i]!, xf[2 * nxf + i]!, xf[3 * nxf + i]!);
-        if ((t & (REDUCE_EVERY - 1)) === REDUCE_EVERY - 1) partialReduce(acc);
+        const x0 = hz[h]!, x1 = hz[nhz + h]!, x2 = hz[2 * nhz + h]!, x3 = hz[3 * nhz + h]!;
+        const y0 = xf[i]!, y1 = xf[nxf + i]!, y2 = xf[2 * nxf + i]!, y3 = xf[3 * nxf + i]!;
+        const h0 = y0 >>> 16, l0 = y0 & 0xffff, h1 = y1 >>> 16, l1 = y1 & 0xffff;
+        const h2 = y2 >>> 16, l2 = y2 & 0xffff, h3 = y3 >>> 16, l3 = y3 & 0xffff;
+        const t1 = 3 * x1, t2 = 3 * x2, t3 = 3 * x3;
+        s0 += reduce52(reduce52(x0 * h0 + t1 * h3 + t2 * h2 + t3 * h1) * 65536 + (x0 * l0 + t1 * l3 + t2 * l2 + t3 * l1));
+        s1 += reduce52(reduce52(x0 * h1 + x1 * h0 + t2 * h3 + t3 * h2) * 65536 + (x0 * l1 + x1 * l0 + t2 * l3 + t3 * l2));
+        s2 += reduce52(reduce52(x0 * h2 + x1 * h1 + x2 * h0 + t3 * h3) * 65536 + (x0 * l2 + x1 * l1 + x2 * l0 + t3 * l3));
+        s3 += reduce52(reduce52(x0 * h3 + x1 * h2 + x2 * h1 + x3 * h0) * 65536 + (x0 * l3 + x1 * l2 + x2 * l1 + x3 * l0));
+        if ((t & (REDUCE_EVERY - 1)) === REDUCE_EVERY - 1) { s0 = reduce52(s0); s1 = reduce52(s1); s2 = reduce52(s2); s3 = reduce52(s3); }
       }
-      const S = takeAcc(acc);
-      const v = extMulSplit(extMulSplit(cs[k]!, B), S);
-      out[slot] = (out[slot]! + v[0]) % P;
-      out[slot + 1] = (out[slot + 1]! + v[1]) % P;
-      out[slot + 2] = (out[slot + 2]! + v[2]) % P;
-      out[slot + 3] = (out[slot + 3]! + v[3]) % P;
+      // out[kind] += c_k·B_k·S_k
+      const c = cs[k]!;
+      const tmp = TMP;
+      extMulSplitTo(tmp, 0, 1, c[0], c[1], c[2], c[3], reduce52(b0), reduce52(b1), reduce52(b2), reduce52(b3));
+      extMulSplitTo(tmp, 0, 1, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, reduce52(s0), reduce52(s1), reduce52(s2), reduce52(s3));
+      out[slot] = (out[slot]! + tmp[0]!) % P;
+      out[slot + 1] = (out[slot + 1]! + tmp[1]!) % P;
+      out[slot + 2] = (out[slot + 2]! + tmp[2]!) % P;
+      out[slot + 3] = (out[slot + 3]! + tmp[3]!) % P;
     }
   }
   evalResidueGates(cl, zs, cs, tx, ty, only, out);

@@ -8,73 +8,110 @@
 import { P } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import { ExtVector } from "../field/ext-vector.js";
-import { extMulSplitTo } from "../sumcheck/ext-split.js";
+import { reduce52 } from "../sumcheck/ext-split.js";
 
 export interface SplitEqTables {
   /** Number of coordinates of the point. */
   readonly n: number;
   /** Low coordinates L = min(loBits, n). */
   readonly loBits: number;
-  /** eq table of the first n − L coordinates (2^(n−L) elements, plane layout). */
+  /**
+   * eq table of the first n − L coordinates (2^(n−L) elements, plane layout); only the entries
+   * below `hiBound` are computed (the others are zero).
+   */
   readonly hi: ExtVector;
+  readonly hiBound: number;
   /** eq table of the last L coordinates (2^L elements, plane layout). */
   readonly lo: ExtVector;
 }
 
-/** Split eq tables of `point` with at most `loBits` low coordinates (point of ≤ 30 coordinates). */
-export function splitEqTables(point: readonly Ext[], loBits: number): SplitEqTables {
+/**
+ * Split eq tables of `point` with at most `loBits` low coordinates (point of ≤ 30 coordinates);
+ * hi entries at indices ≥ hiBound are left zero (default: all computed).
+ */
+export function splitEqTables(point: readonly Ext[], loBits: number, hiBound = Infinity): SplitEqTables {
   const n = point.length;
   const L = Math.min(loBits, n);
-  return { n, loBits: L, hi: eqTableRange(point, 0, n - L), lo: eqTableRange(point, n - L, n) };
+  const bound = Math.max(1, Math.min(hiBound, 2 ** (n - L)));
+  return { n, loBits: L, hi: eqTableRange(point, 0, n - L, bound), hiBound: bound, lo: eqTableRange(point, n - L, n) };
 }
 
 /**
- * eq table of the coordinates point[from..to) (same values as `eqTable` of that slice), built by
- * doubling: entry b splits into 2b (× (1 − z)) and 2b + 1 (× z), one extension product per entry.
+ * eq table of the coordinates point[from..to) (same values as `eqTable` of that slice) at the
+ * indices below `bound` (the rest stay zero), built by doubling: entry b of the first j
+ * coordinates splits into 2b (× (1 − z)) and 2b + 1 (× z), one extension product per parent.
  */
-export function eqTableRange(point: readonly Ext[], from: number, to: number): ExtVector {
-  const N = 2 ** (to - from);
+export function eqTableRange(point: readonly Ext[], from: number, to: number, bound = Infinity): ExtVector {
+  const n = to - from;
+  const N = 2 ** n;
+  const B = Math.max(1, Math.min(bound, N));
   const v = new ExtVector(N);
   const d = v.data;
   const N2 = 2 * N, N3 = 3 * N;
   d[0] = 1;
   let size = 1;
-  for (let j = from; j < to; j++) {
-    const z = point[j]!;
-    const z0 = z[0], z1 = z[1], z2 = z[2], z3 = z[3];
+  for (let j = 0; j < n; j++) {
+    const z = point[from + j]!;
+    const zh0 = z[0] >>> 16, zl0 = z[0] & 0xffff, zh1 = z[1] >>> 16, zl1 = z[1] & 0xffff;
+    const zh2 = z[2] >>> 16, zl2 = z[2] & 0xffff, zh3 = z[3] >>> 16, zl3 = z[3] & 0xffff;
+    // Prefixes of j + 1 coordinates that lead to an index below B.
+    const next = Math.ceil(B / 2 ** (n - 1 - j));
     // Descending b: entries 2b and 2b + 1 are written after entry b is read, and never read again.
     for (let b = size - 1; b >= 0; b--) {
+      const lo = 2 * b, hi = lo + 1;
+      if (lo >= next) continue;
       const a0 = d[b]!, a1 = d[N + b]!, a2 = d[N2 + b]!, a3 = d[N3 + b]!;
-      const hi = 2 * b + 1, lo = 2 * b;
-      extMulSplitTo(d, hi, N, a0, a1, a2, a3, z0, z1, z2, z3);
-      let t = a0 - d[hi]!;
+      // e·z with z split into 16-bit halves (exact, as extMulSplitTo), then e·(1 − z) = e − e·z.
+      const t1 = 3 * a1, t2 = 3 * a2, t3 = 3 * a3;
+      const e0 = reduce52(reduce52(a0 * zh0 + t1 * zh3 + t2 * zh2 + t3 * zh1) * 65536 + (a0 * zl0 + t1 * zl3 + t2 * zl2 + t3 * zl1));
+      const e1 = reduce52(reduce52(a0 * zh1 + a1 * zh0 + t2 * zh3 + t3 * zh2) * 65536 + (a0 * zl1 + a1 * zl0 + t2 * zl3 + t3 * zl2));
+      const e2 = reduce52(reduce52(a0 * zh2 + a1 * zh1 + a2 * zh0 + t3 * zh3) * 65536 + (a0 * zl2 + a1 * zl1 + a2 * zl0 + t3 * zl3));
+      const e3 = reduce52(reduce52(a0 * zh3 + a1 * zh2 + a2 * zh1 + a3 * zh0) * 65536 + (a0 * zl3 + a1 * zl2 + a2 * zl1 + a3 * zl0));
+      d[hi] = e0;
+      d[N + hi] = e1;
+      d[N2 + hi] = e2;
+      d[N3 + hi] = e3;
+      let t = a0 - e0;
       d[lo] = t < 0 ? t + P : t;
-      t = a1 - d[N + hi]!;
+      t = a1 - e1;
       d[N + lo] = t < 0 ? t + P : t;
-      t = a2 - d[N2 + hi]!;
+      t = a2 - e2;
       d[N2 + lo] = t < 0 ? t + P : t;
-      t = a3 - d[N3 + hi]!;
+      t = a3 - e3;
       d[N3 + lo] = t < 0 ? t + P : t;
+      if (hi >= next) {
+        d[hi] = 0;
+        d[N + hi] = 0;
+        d[N2 + hi] = 0;
+        d[N3 + hi] = 0;
+      }
     }
-    size *= 2;
+    size = next;
   }
   return v;
 }
 
 /**
  * A few recent points' split tables. A point is recognised by identity and then by value (the
- * coordinates are compared), so a caller that mutates a point array gets fresh tables.
+ * coordinates are compared), so a caller that mutates a point array gets fresh tables; tables
+ * with too small a hi bound are rebuilt.
  */
 export class SplitEqCache {
   private readonly entries: { point: readonly Ext[]; words: Uint32Array; loBits: number; tables: SplitEqTables }[] = [];
 
   constructor(private readonly capacity = 4) {}
 
-  get(point: readonly Ext[], loBits: number): SplitEqTables {
-    for (const e of this.entries) {
-      if (e.point === point && e.loBits === loBits && sameWords(e.words, point)) return e.tables;
+  get(point: readonly Ext[], loBits: number, hiBound = Infinity): SplitEqTables {
+    const need = Math.max(1, Math.min(hiBound, 2 ** (point.length - Math.min(loBits, point.length))));
+    for (let k = 0; k < this.entries.length; k++) {
+      const e = this.entries[k]!;
+      if (e.point === point && e.loBits === loBits && sameWords(e.words, point)) {
+        if (e.tables.hiBound >= need) return e.tables;
+        this.entries.splice(k, 1);
+        break;
+      }
     }
-    const tables = splitEqTables(point, loBits);
+    const tables = splitEqTables(point, loBits, need);
     const words = new Uint32Array(4 * point.length);
     for (let j = 0; j < point.length; j++) {
       const c = point[j]!;

@@ -8,7 +8,7 @@ import type { Digest } from "../hash/digest.js";
 import type { Circuit } from "../gkr/circuit.js";
 import { type CircuitShape, shapeOf } from "../gkr/shape.js";
 import type { WiringOracle } from "../gkr/wiring.js";
-import { TableWiring } from "../gkr/table-wiring.js";
+import { DerivedRegularWiring } from "../gkr/derived-wiring.js";
 import { compile, type CompiledCircuit } from "../smt/compile.js";
 import { type SyncConfig, syncConfig } from "./config.js";
 import { circuitCommitment, commitmentHeader } from "./commitment.js";
@@ -21,7 +21,7 @@ export interface PreparedSync {
   readonly compiled: CompiledCircuit;
   readonly circuit: Circuit;
   readonly shape: CircuitShape;
-  /** The verifier's wiring predicates (explicit sparse table unless a derived one was given). */
+  /** The verifier's wiring predicates (derived closed form unless another oracle was given). */
   readonly wiring: WiringOracle;
   /** Full circuit commitment (§12), 8 elements. */
   readonly commitment: Digest;
@@ -32,7 +32,10 @@ export interface PreparedSync {
 }
 
 export interface PrepareOptions {
-  /** Builds the wiring oracle from the compiled circuit; default `TableWiring`. */
+  /**
+   * Builds the wiring oracle from the compiled circuit; default `DerivedRegularWiring` (§10.6,
+   * audited against the gates). `(c) => new TableWiring(c.circuit)` selects the explicit table.
+   */
   readonly wiring?: (compiled: CompiledCircuit) => WiringOracle;
 }
 
@@ -62,7 +65,7 @@ export function prepare(kind: OpKind | OpKindName, config: Partial<SyncConfig> =
   const t1 = performance.now();
   const commitment = circuitCommitment(commitmentHeader(k, cfg), compiled.circuit);
   const t2 = performance.now();
-  const wiring = options.wiring ? options.wiring(compiled) : new TableWiring(compiled.circuit);
+  const wiring = options.wiring ? options.wiring(compiled) : new DerivedRegularWiring(compiled.circuit, compiled.tags);
   const t3 = performance.now();
   return assemblePrepared(compiled, commitment, wiring, { compileMs: t1 - t0, commitmentMs: t2 - t1, wiringMs: t3 - t2 });
 }

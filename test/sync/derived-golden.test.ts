@@ -34,3 +34,18 @@ for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
     }
   });
 }
+
+test("prepare uses the derived wiring by default; the table wiring stays selectable and gives the same verdicts", () => {
+  const request = goldenFixture(OpKind.Update, 4, 9n);
+  const byDefault = prepare(OpKind.Update, { depth: 4 });
+  assert.ok(byDefault.wiring instanceof DerivedRegularWiring);
+  const explicit = prepare(OpKind.Update, { depth: 4 }, { wiring: (c) => new TableWiring(c.circuit) });
+  assert.ok(explicit.wiring instanceof TableWiring);
+  const bytes = encodeSyncResult(byDefault, provePrepared(byDefault, request));
+  assert.deepEqual(encodeSyncResult(explicit, provePrepared(explicit, request)), bytes, "the wiring does not affect proofs");
+  assert.deepEqual(verifyEncoded(byDefault, request, bytes), { ok: true });
+  assert.deepEqual(verifyEncoded(explicit, request, bytes), { ok: true });
+  const t = bytes.slice();
+  t[t.length - 20] ^= 0x04;
+  assert.deepEqual(verifyEncoded(byDefault, request, t), verifyEncoded(explicit, request, t));
+});
