@@ -15,7 +15,8 @@ import type { CircuitTags } from "./builder.js";
 import { type LayerForm, auditLayerForm, deriveLayerForm } from "./block-pattern.js";
 import type { Claim } from "./claims.js";
 import { CircuitError } from "./errors.js";
-import { type CompiledLayer, EvalScratch, compileLayer, evalLayerConsts, evalLayerGates } from "./pattern-eval.js";
+import { GateLayerIndex, gateFingerprint } from "./layer-match.js";
+import { type CompiledLayer, EvalScratch, PatternRowsCache, combineParts, compileLayer, evalLayerConsts, evalLayerGates } from "./pattern-eval.js";
 import { SplitEqCache, type SplitEqTables } from "./split-eq.js";
 import type { LayerPredicates, WiringOracle } from "./wiring.js";
 
@@ -31,8 +32,10 @@ export interface DerivedWiringOptions {
 /** What the derivation found, summed over the layers. */
 export interface DerivedWiringStats {
   readonly layers: number;
+  /** Layers whose gate list equals an earlier layer's (its audited gate part is reused). */
+  readonly reusedLayers: number;
   readonly gates: number;
-  /** Gate groups (family, kind) and how many passed the audit. */
+  /** Gate groups (family, kind) of the derived (not reused) layers and how many passed the audit. */
   readonly groups: number;
   readonly auditedGroups: number;
   /** Gates and constants evaluated one by one (groups that failed the audit). */
@@ -74,18 +77,33 @@ export class DerivedRegularWiring implements WiringOracle {
     if (!Number.isInteger(loBits) || loBits < 0 || loBits > 7) throw new CircuitError("BAD_OPTION", `loBits must be an integer in [0, 7], got ${loBits}`);
     this.loBits = loBits;
     const layerTags = tags && Array.isArray(tags.layers) && tags.layers.length === circuit.layers.length ? tags.layers : null;
+    const rowsCache = new PatternRowsCache();
     let groups = 0, audited = 0, residueGates = 0, residueConsts = 0, patterns = 0, placements = 0, entries = 0, gates = 0;
+    // Layers with the same gates as an earlier layer reuse its audited gate part; only their
+    // constants are derived (fault injection derives every layer afresh).
+    const seen = new GateLayerIndex<CompiledLayer>();
+    let reused = 0;
     this.layers = circuit.layers.map((layer, i) => {
-      let form = deriveLayerForm(layer, inputBitsOf(circuit, i), loBits, layerTags ? layerTags[i] : undefined);
+      const inBits = inputBitsOf(circuit, i);
+      const hash = gateFingerprint(layer, inBits);
+      const prior = options.adjustForm ? undefined : seen.find(layer, inBits, hash);
+      const part = prior ? { ...layer, gateKind: new Uint8Array(0), gateOut: new Uint32Array(0), gateIn1: new Uint32Array(0), gateIn2: new Uint32Array(0), gateCoeff: new Uint32Array(0) } : layer;
+      let form = deriveLayerForm(part, inBits, loBits, prior || !layerTags ? undefined : layerTags[i]);
       if (options.adjustForm) form = options.adjustForm(i, form);
-      const audit = auditLayerForm(layer, form);
+      const audit = auditLayerForm(part, form);
       const bad = !audit.partitionOk || audit.groupOk.includes(false) || audit.constGroupOk.includes(false);
       if (bad && options.strict) {
         throw new CircuitError("DERIVATION_MISMATCH", `layer ${i}: the derived wiring form does not re-expand to the layer's gates and constants`, { layer: i });
       }
-      const compiled = compileLayer(layer, form, audit);
-      groups += form.groups.length;
-      audited += audit.partitionOk ? audit.groupOk.filter(Boolean).length : 0;
+      let compiled = compileLayer(part, form, audit, rowsCache);
+      if (prior) {
+        compiled = combineParts(prior, compiled);
+        reused++;
+      } else {
+        seen.add(layer, inBits, hash, compiled);
+        groups += form.groups.length;
+        audited += audit.partitionOk ? audit.groupOk.filter(Boolean).length : 0;
+      }
       residueGates += compiled.residue.kind.length;
       residueConsts += compiled.constResidue.wire.length;
       patterns += compiled.terms.length;
@@ -99,7 +117,7 @@ export class DerivedRegularWiring implements WiringOracle {
     this.zBound = this.layers.map((l) => l.zHiBound);
     this.xBound = this.layers.map((l, i) => Math.max(l.xHiBound, i + 1 < this.layers.length ? this.layers[i + 1]!.zHiBound : 1));
     this.stats = Object.freeze({
-      layers: circuit.layers.length, gates, groups, auditedGroups: audited, residueGates, residueConsts,
+      layers: circuit.layers.length, reusedLayers: reused, gates, groups, auditedGroups: audited, residueGates, residueConsts,
       patterns, placements, patternEntries: entries, deriveMs: performance.now() - t0,
     });
   }

@@ -60,7 +60,7 @@ export interface CompiledLayer {
  * collected per pattern; the gates and constants of failed groups (all of them if the groups do
  * not partition the layer) become the residue.
  */
-export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit): CompiledLayer {
+export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit, rowsCache = new PatternRowsCache()): CompiledLayer {
   const n = form.patterns.length;
   const placements: { oh: number[]; ih: number[]; ih2: number[] }[] = Array.from({ length: n }, () => ({ oh: [], ih: [], ih2: [] }));
   const residueGates: number[] = [];
@@ -84,7 +84,7 @@ export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit): 
   form.patterns.forEach((p, id) => {
     const pl = placements[id]!;
     if (pl.oh.length === 0) return;
-    terms.push({ ...patternRows(p), oh: Int32Array.from(pl.oh), ih: Int32Array.from(pl.ih), ih2: Int32Array.from(pl.ih2) });
+    terms.push({ ...rowsCache.get(p, 2 ** form.inLo), oh: Int32Array.from(pl.oh), ih: Int32Array.from(pl.ih), ih2: Int32Array.from(pl.ih2) });
   });
 
   const constPlacements: number[][] = Array.from({ length: form.constPatterns.length }, () => []);
@@ -122,23 +122,31 @@ export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit): 
   const constResidue = { wire: pick(layer.constWire, residueConsts, u32), value: pick(layer.constValue, residueConsts, u32) };
   let hasMul = false;
   for (let g = 0; g < layer.gateKind.length; g++) if (layer.gateKind[g] === GateKind.Mul) hasMul = true;
+  return withBounds({ outBits: form.outBits, inBits: form.inBits, outLo: form.outLo, inLo: form.inLo, hasMul, terms, constTerms, residue, constResidue });
+}
+
+/** A compiled layer from the gate part of `gates` and the constant part of `consts` (same widths). */
+export function combineParts(gates: CompiledLayer, consts: CompiledLayer): CompiledLayer {
+  return withBounds({ ...gates, constTerms: consts.constTerms, constResidue: consts.constResidue });
+}
+
+/** Adds the hi bounds: 1 + the largest high index read on the out side and on the in side. */
+function withBounds(l: Omit<CompiledLayer, "zHiBound" | "xHiBound">): CompiledLayer {
   let zHi = 0, xHi = 0;
-  for (const t of terms) {
+  for (const t of l.terms) {
     for (let j = 0; j < t.oh.length; j++) {
       zHi = Math.max(zHi, t.oh[j]!);
       xHi = Math.max(xHi, t.ih[j]!, t.ih2[j]!);
     }
   }
-  for (const t of constTerms) for (let j = 0; j < t.oh.length; j++) zHi = Math.max(zHi, t.oh[j]!);
+  for (const t of l.constTerms) for (let j = 0; j < t.oh.length; j++) zHi = Math.max(zHi, t.oh[j]!);
+  const { residue, constResidue } = l;
   for (let g = 0; g < residue.out.length; g++) {
-    zHi = Math.max(zHi, residue.out[g]! >>> form.outLo);
-    xHi = Math.max(xHi, residue.in1[g]! >>> form.inLo, residue.in2[g]! >>> form.inLo);
+    zHi = Math.max(zHi, residue.out[g]! >>> l.outLo);
+    xHi = Math.max(xHi, residue.in1[g]! >>> l.inLo, residue.in2[g]! >>> l.inLo);
   }
-  for (let c = 0; c < constResidue.wire.length; c++) zHi = Math.max(zHi, constResidue.wire[c]! >>> form.outLo);
-  return {
-    outBits: form.outBits, inBits: form.inBits, outLo: form.outLo, inLo: form.inLo, hasMul,
-    zHiBound: zHi + 1, xHiBound: xHi + 1, terms, constTerms, residue, constResidue,
-  };
+  for (let c = 0; c < constResidue.wire.length; c++) zHi = Math.max(zHi, constResidue.wire[c]! >>> l.outLo);
+  return { ...l, zHiBound: zHi + 1, xHiBound: xHi + 1 };
 }
 
 /** Relative cost of an entry in `unaryRows`: an addition for coefficient 1, else a product. */
@@ -146,58 +154,103 @@ function entryCost(coeff: number): number {
   return coeff === 1 ? 1 : 3;
 }
 
+type PatternRows = Pick<CompiledTerm, "kind" | "rowA" | "rowStart" | "rowBase" | "b" | "c" | "coeff">;
+
+/**
+ * Evaluation rows of patterns, shared across layers (the same Poseidon2 matrix pattern recurs in
+ * most layers): a pattern is looked up by a hash of its content and compared exactly.
+ */
+export class PatternRowsCache {
+  private readonly byHash = new Map<number, { p: GatePattern; inSize: number; rows: PatternRows }[]>();
+
+  get(p: GatePattern, inSize: number): PatternRows {
+    let h = Math.imul(p.kind + 1, 0x9e3779b1) ^ inSize;
+    for (let e = 0; e < p.a.length; e++) {
+      h = Math.imul(h ^ p.a[e]!, 0x01000193);
+      h = Math.imul(h ^ p.b[e]!, 0x01000193);
+      h = Math.imul(h ^ p.c[e]!, 0x01000193);
+      h = Math.imul(h ^ p.coeff[e]!, 0x01000193);
+    }
+    let list = this.byHash.get(h);
+    if (!list) this.byHash.set(h, (list = []));
+    for (const x of list) if (x.inSize === inSize && samePattern(x.p, p)) return x.rows;
+    const rows = patternRows(p, inSize);
+    list.push({ p, inSize, rows });
+    return rows;
+  }
+}
+
+function samePattern(x: GatePattern, y: GatePattern): boolean {
+  if (x.kind !== y.kind || x.a.length !== y.a.length) return false;
+  for (let e = 0; e < x.a.length; e++) {
+    if (x.a[e] !== y.a[e] || x.b[e] !== y.b[e] || x.c[e] !== y.c[e] || x.coeff[e] !== y.coeff[e]) return false;
+  }
+  return true;
+}
+
 /**
  * Rows of a pattern for evaluation. Unary patterns express a row as an earlier row plus the
  * entries where the two differ when that is cheaper (a Poseidon2 internal matrix row differs from
- * another in one entry); Mul patterns keep whole rows.
+ * another in one entry); Mul patterns keep whole rows. `inSize` = 2^L_in bounds the b offsets.
  */
-function patternRows(p: GatePattern): Pick<CompiledTerm, "kind" | "rowA" | "rowStart" | "rowBase" | "b" | "c" | "coeff"> {
-  const rows: { a: number; b: number[]; c: number[]; coeff: number[] }[] = [];
+function patternRows(p: GatePattern, inSize: number): PatternRows {
+  const rowA: number[] = [], rowStart: number[] = [];
   for (let e = 0; e < p.a.length; e++) {
-    if (e === 0 || p.a[e] !== p.a[e - 1]) rows.push({ a: p.a[e]!, b: [], c: [], coeff: [] });
-    const row = rows[rows.length - 1]!;
-    row.b.push(p.b[e]!);
-    row.c.push(p.c[e]!);
-    row.coeff.push(p.coeff[e]!);
+    if (e === 0 || p.a[e] !== p.a[e - 1]) {
+      rowA.push(p.a[e]!);
+      rowStart.push(e);
+    }
   }
-  const rowBase: number[] = [];
-  const out: { b: number[]; c: number[]; coeff: number[] }[] = [];
-  const maps = rows.map((r) => new Map(r.b.map((b, j) => [b, r.coeff[j]!] as const)));
-  rows.forEach((row, r) => {
-    let best = -1;
-    let bestCost = row.coeff.reduce((acc, cf) => acc + entryCost(cf), 0);
-    if (p.kind !== GateKind.Mul) {
-      for (let q = 0; q < r; q++) {
-        let cost = 1;
-        for (const [b, cf] of maps[r]!) {
-          const d = sub(cf, maps[q]!.get(b) ?? 0);
-          if (d !== 0) cost += entryCost(d);
-        }
-        for (const [b, cf] of maps[q]!) if (!maps[r]!.has(b)) cost += entryCost(sub(0, cf));
-        if (cost < bestCost) { best = q; bestCost = cost; }
+  rowStart.push(p.a.length);
+  const R = rowA.length;
+  const whole = (): PatternRows => ({
+    kind: p.kind, rowA: Int32Array.from(rowA), rowStart: Int32Array.from(rowStart), rowBase: new Int32Array(R).fill(-1),
+    b: Int32Array.from(p.b), c: Int32Array.from(p.c), coeff: Uint32Array.from(p.coeff),
+  });
+  if (p.kind === GateKind.Mul) return whole();
+  // Dense rows (coefficient per b, 0 = absent; patterns hold no zero coefficients) and their costs.
+  const dense = new Uint32Array(R * inSize);
+  const cost = new Array<number>(R).fill(0);
+  for (let r = 0; r < R; r++) {
+    for (let e = rowStart[r]!; e < rowStart[r + 1]!; e++) {
+      dense[r * inSize + p.b[e]!] = p.coeff[e]!;
+      cost[r] += entryCost(p.coeff[e]!);
+    }
+  }
+  const base = new Array<number>(R).fill(-1);
+  let any = false;
+  for (let r = 1; r < R; r++) {
+    let best = cost[r]!;
+    if (best <= 2) continue;
+    for (let q = 0; q < r; q++) {
+      let c = 1;
+      for (let b = 0; b < inSize && c < best; b++) {
+        const x = dense[r * inSize + b]!, y = dense[q * inSize + b]!;
+        if (x !== y) c += entryCost(sub(x, y));
+      }
+      if (c < best) {
+        best = c;
+        base[r] = q;
       }
     }
-    rowBase.push(best);
-    if (best < 0) {
-      out.push({ b: row.b, c: row.c, coeff: row.coeff });
-      return;
+    if (base[r]! >= 0) any = true;
+  }
+  if (!any) return whole();
+  const b: number[] = [], coeff: number[] = [], starts = [0];
+  for (let r = 0; r < R; r++) {
+    const q = base[r]!;
+    for (let j = 0; j < inSize; j++) {
+      const v = q < 0 ? dense[r * inSize + j]! : sub(dense[r * inSize + j]!, dense[q * inSize + j]!);
+      if (v !== 0) {
+        b.push(j);
+        coeff.push(v);
+      }
     }
-    const diff = new Map<number, number>();
-    for (const [b, cf] of maps[r]!) diff.set(b, sub(cf, maps[best]!.get(b) ?? 0));
-    for (const [b, cf] of maps[best]!) if (!maps[r]!.has(b)) diff.set(b, sub(0, cf));
-    const entries = [...diff].filter(([, d]) => d !== 0).sort((x, y) => x[0] - y[0]);
-    out.push({ b: entries.map(([b]) => b), c: entries.map(([b]) => b), coeff: entries.map(([, d]) => d) });
-  });
-  const rowStart = [0];
-  for (const r of out) rowStart.push(rowStart[rowStart.length - 1]! + r.b.length);
+    starts.push(b.length);
+  }
   return {
-    kind: p.kind,
-    rowA: Int32Array.from(rows.map((r) => r.a)),
-    rowStart: Int32Array.from(rowStart),
-    rowBase: Int32Array.from(rowBase),
-    b: Int32Array.from(out.flatMap((r) => r.b)),
-    c: Int32Array.from(out.flatMap((r) => r.c)),
-    coeff: Uint32Array.from(out.flatMap((r) => r.coeff)),
+    kind: p.kind, rowA: Int32Array.from(rowA), rowStart: Int32Array.from(starts), rowBase: Int32Array.from(base),
+    b: Int32Array.from(b), c: Int32Array.from(b), coeff: Uint32Array.from(coeff),
   };
 }
 

@@ -5,7 +5,7 @@ import { P } from "../../src/field/koalabear.js";
 import { EXT_ONE, EXT_ZERO, extMul, extRandom, type Ext } from "../../src/field/extension.js";
 import { eqTable } from "../../src/sumcheck/mle.js";
 import { CircuitBuilder, type CircuitTags, type NodeId } from "../../src/gkr/builder.js";
-import { GateKind, inputBitsOf, type Circuit } from "../../src/gkr/circuit.js";
+import { GateKind, inputBitsOf, makeLayer, type Circuit } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import { TableWiring } from "../../src/gkr/table-wiring.js";
 import { DerivedRegularWiring, type DerivedWiringOptions } from "../../src/gkr/derived-wiring.js";
@@ -345,4 +345,28 @@ test("split eq tables equal the full eq table; the cache notices a mutated point
   const b = cache.get(p, 3);
   assert.notEqual(b, a, "mutated array: rebuilt");
   assert.deepEqual(b.hi.data, splitEqTables(p, 3).hi.data);
+});
+
+test("layers with the same gates reuse one audited gate part; their own constants still count", () => {
+  const gates = [
+    { kind: GateKind.Lin, out: 0, in1: 1, in2: 1, coeff: 5 },
+    { kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: 1 },
+    { kind: GateKind.Pow3, out: 1, in1: 1, in2: 1, coeff: 7 },
+  ];
+  const circuit: Circuit = {
+    inputWidthBits: 1,
+    layers: [
+      makeLayer(1, gates, [{ wire: 0, value: 3 }]),
+      makeLayer(1, gates, [{ wire: 1, value: 9 }]),
+      makeLayer(1, gates.map((g) => ({ ...g, coeff: g.coeff + 1 })), []),
+    ],
+  };
+  const derived = new DerivedRegularWiring(circuit, undefined, { strict: true });
+  assert.equal(derived.stats.reusedLayers, 1, "layer 1 has layer 0's gates; layer 2 differs in a coefficient");
+  const table = new TableWiring(circuit);
+  for (let i = 0; i < 3; i++) {
+    const q = randomQuery(circuit, i);
+    assertSameLayer(circuit, table, derived, i, q.claims, q.x, q.y, "reuse");
+  }
+  assert.ok(compiledCircuit(OpKind.Membership, 24) && new DerivedRegularWiring(compiledCircuit(OpKind.Membership, 24).circuit).stats.reusedLayers > 50);
 });
