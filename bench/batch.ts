@@ -11,6 +11,9 @@
  * serial output. Verification: `verifyBatch` of all proofs on the same pool. Rates are proofs
  * (or verifications) per second of wall time: median (slowest–fastest run).
  *
+ * CPU: process CPU time (all threads) per proof in the timed runs; on a shared machine the
+ * wall-clock rates depend on the CPU others leave free, the CPU per proof much less so.
+ *
  * Also measured: the job encoding (binary form vs request JSON vs structured clone, µs per job
  * for encode + decode) and the pool's round-trip overhead per job (jobs that fail at once in
  * the worker, WRONG_KIND).
@@ -52,6 +55,11 @@ function summary(xs: readonly number[]): Summary {
 /** Rates from wall times (ms) of runs of `count` items. */
 function rates(ms: readonly number[], count: number): Summary {
   return summary(ms.map((t) => (count * 1000) / t));
+}
+/** CPU time of this process, all threads, in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 const cell = (r: Summary) => `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})`;
 
@@ -95,9 +103,11 @@ console.log(`job encoding, µs per job (encode + decode): binary ${fmt(codec.bin
 for (const k of KINDS) proveBatchSequential(prepared.get(k)!, jobs.get(k)!.slice(0, 1));
 let reference: Uint8Array[] = [];
 const serialMs: number[] = [];
+const serialCpuMs: number[] = [];
 for (let r = 0; r < serialRepeats; r++) {
   progress(`serial run ${r + 1}/${serialRepeats}: ${total} proofs on this thread`);
   const t0 = performance.now();
+  const c0 = cpuMs();
   const out: Uint8Array[] = [];
   for (const k of KINDS) {
     const p = prepared.get(k)!;
@@ -107,10 +117,12 @@ for (let r = 0; r < serialRepeats; r++) {
     }
   }
   serialMs.push(performance.now() - t0);
+  serialCpuMs.push(cpuMs() - c0);
   reference = out;
 }
 const serial = rates(serialMs, total);
-console.log(`serial (main thread)        ${cell(serial)} proofs/s`);
+const serialCpuPerProof = summary(serialCpuMs.map((c) => c / total));
+console.log(`serial (main thread)        ${cell(serial)} proofs/s   CPU ${fmt(serialCpuPerProof.median)} ms per proof`);
 
 async function mixedBatch(pool: SyncPool): Promise<ProveOutcome[]> {
   const parts = await Promise.all(KINDS.map((k) => pool.proveBatch(prepared.get(k)!, jobs.get(k)!)));
@@ -131,6 +143,8 @@ interface PoolResult {
   mismatches: number;
   perJobMs: { witness: number; prove: number; encode: number; verify?: number };
   roundTripUs: number;
+  /** Process CPU ms (all threads) per proof in the timed runs. */
+  cpuMsPerProof: Summary;
 }
 const results: PoolResult[] = [];
 
@@ -139,6 +153,8 @@ interface PoolRun {
   pool: SyncPool;
   startupMs: number;
   proveMs: number[];
+  /** Process CPU time (all threads) of each timed proving run. */
+  proveCpuMs: number[];
   verifyMs: number[];
   last: ProveOutcome[];
   verifyLast: { ok: boolean; timings?: JobTimings }[];
@@ -155,14 +171,16 @@ for (const w of workerCounts) {
   const t0 = performance.now();
   const pool = createSyncPool({ workers: w });
   await Promise.all(KINDS.map((k) => pool.proveBatch(prepared.get(k)!, jobs.get(k)!.slice(0, w))));
-  runs.push({ workers: w, pool, startupMs: performance.now() - t0, proveMs: [], verifyMs: [], last: [], verifyLast: [], mismatches: 0, rejected: 0 });
+  runs.push({ workers: w, pool, startupMs: performance.now() - t0, proveMs: [], proveCpuMs: [], verifyMs: [], last: [], verifyLast: [], mismatches: 0, rejected: 0 });
 }
 for (let r = 0; r < repeats; r++) {
   for (const run of runs) {
     progress(`${run.workers} worker(s), run ${r + 1}/${repeats}: ${total} proofs`);
     const s = performance.now();
+    const c0 = cpuMs();
     run.last = await mixedBatch(run.pool);
     run.proveMs.push(performance.now() - s);
+    run.proveCpuMs.push(cpuMs() - c0);
     run.last.forEach((o, i) => {
       if (!o.ok || Buffer.compare(Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength), Buffer.from(reference[i]!)) !== 0) run.mismatches++;
     });
@@ -201,14 +219,14 @@ for (const run of runs) {
 
   const prove = rates(run.proveMs, total);
   const perJobMs: PoolResult["perJobMs"] = { witness: medianOf(run.last, "witnessMs"), prove: medianOf(run.last, "proveMs"), encode: medianOf(run.last, "encodeMs") };
-  const res: PoolResult = { workers: w, startupMs: run.startupMs, prove, identical: run.mismatches === 0, mismatches: run.mismatches, perJobMs, roundTripUs: summary(rtRuns).median };
+  const res: PoolResult = { workers: w, startupMs: run.startupMs, prove, identical: run.mismatches === 0, mismatches: run.mismatches, perJobMs, roundTripUs: summary(rtRuns).median, cpuMsPerProof: summary(run.proveCpuMs.map((c) => c / total)) };
   if (withVerify) {
     perJobMs.verify = medianOf(run.verifyLast, "verifyMs");
     res.verify = rates(run.verifyMs, total);
     res.proveVerify = summary(run.proveMs.map((t, i) => (total * 1000) / (t + run.verifyMs[i]!)));
   }
   results.push(res);
-  console.log(`${w} worker(s) prove           ${cell(prove)} proofs/s   bytes identical to serial: ${run.mismatches === 0 ? "yes" : `NO (${run.mismatches} differ)`}`);
+  console.log(`${w} worker(s) prove           ${cell(prove)} proofs/s   CPU ${fmt(res.cpuMsPerProof.median)} ms per proof   bytes identical to serial: ${run.mismatches === 0 ? "yes" : `NO (${run.mismatches} differ)`}`);
   if (res.verify && res.proveVerify) {
     console.log(`${w} worker(s) verify          ${cell(res.verify)} verifications/s`);
     console.log(`${w} worker(s) prove + verify  ${cell(res.proveVerify)} proofs/s`);
@@ -224,7 +242,10 @@ const pairRatios = (() => {
 
 const byWorkers = (w: number) => results.find((r) => r.workers === w);
 const r1 = byWorkers(1), r2 = byWorkers(2);
-if (r1 && r2) console.log(`2 workers / 1 worker: ${fmt(r2.prove.median / r1.prove.median, 2)}× (back-to-back pairs ${pairRatios ? cell(pairRatios) : "—"})   2 workers / serial: ${fmt(r2.prove.median / serial.median, 2)}×`);
+if (r1 && r2) {
+  console.log(`2 workers / 1 worker: ${fmt(r2.prove.median / r1.prove.median, 2)}× (back-to-back pairs ${pairRatios ? cell(pairRatios) : "—"})   2 workers / serial: ${fmt(r2.prove.median / serial.median, 2)}×`);
+  console.log(`CPU per proof, 2 workers / 1 worker: ${fmt(r2.cpuMsPerProof.median / r1.cpuMsPerProof.median, 2)} (1 = no parallel overhead; the wall-clock ratio is bounded by the CPU the machine has free)`);
+}
 
 const path = writeResults("batch", {
   benchmark: "batch",
@@ -234,7 +255,7 @@ const path = writeResults("batch", {
   prepareMs,
   sharing,
   jobEncodingUsPerJob: codec,
-  serial: { rate: serial, wallMs: serialMs },
+  serial: { rate: serial, wallMs: serialMs, cpuMsPerProof: serialCpuPerProof },
   pools: results,
   speedup2wOver1wPairs: pairRatios,
 });
@@ -252,5 +273,8 @@ printHeadline({
   batch_verify_per_s_2w: round(r2?.verify?.median),
   batch_prove_verify_per_s_1w: round(r1?.proveVerify?.median),
   batch_prove_verify_per_s_2w: round(r2?.proveVerify?.median),
+  batch_cpu_ms_per_proof_1w: round(r1?.cpuMsPerProof.median, 1),
+  batch_cpu_ms_per_proof_2w: round(r2?.cpuMsPerProof.median, 1),
+  load1_at_start: cond.load1,
   bytes_identical: results.every((r) => r.identical) ? 1 : 0,
 });
