@@ -162,13 +162,15 @@ function pickRecord(store: RegistryStore, preferred: string, fromSlot: number, t
   throw new DemoError("DEMO_TOO_FEW_RECORDS", `the demo needs 3 live records, the registry has ${store.head().live}`);
 }
 
-/** Another repository URL for a value: the same path on gitlab.com. */
+/**
+ * A repository URL different from `value`: the same path on gitlab.com (codeberg.org if that is
+ * the value itself), or a demo path for null and pathless values.
+ */
 export function otherRepositoryUrl(name: string, value: RecordValue): string {
-  if (typeof value === "string") {
-    const m = /^[a-z+]+:\/\/(?:[^@/]*@)?[^/]+(\/.*)?$/i.exec(value);
-    if (m && m[1] && m[1] !== "/") return `https://gitlab.com${m[1]}`;
-  }
-  return `https://gitlab.com/ssgkr-demo/${encodeURIComponent(name)}`;
+  const m = typeof value === "string" ? /^[a-z+]+:\/\/(?:[^@/]*@)?[^/]+(\/.*)?$/i.exec(value) : null;
+  const path = m && m[1] && m[1] !== "/" ? m[1] : `/ssgkr-demo/${encodeURIComponent(name)}`;
+  const url = `https://gitlab.com${path}`;
+  return url === value ? `https://codeberg.org${path}` : url;
 }
 
 function flipBit(files: StepFiles): void {
