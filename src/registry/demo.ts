@@ -28,8 +28,8 @@ import { proveRequest, readOnlyRequest, updateRequest, verifyStepFiles, writeSte
 
 /**
  * Errors of the demo set-up. Codes: `DEMO_DIR_NOT_EMPTY` (the chosen directory holds files),
- * `DEMO_TOO_FEW_RECORDS` (fewer than 3 records to import), `DEMO_BAD_STEP` (an unknown step
- * given to `faultStep`).
+ * `DEMO_TOO_FEW_RECORDS` (fewer than 3 records to import), `DEMO_REGISTRY_FULL` (the records
+ * leave no never-used slot at this depth), `DEMO_BAD_STEP` (an unknown step given to `faultStep`).
  */
 export class DemoError extends SsgkrError {}
 
@@ -185,7 +185,7 @@ const FLIP_OFFSET = OFFSET.layers + 4 + 1 + EF_BYTES;
 /**
  * Runs the demo. Every step's proof is verified from its files; `DemoReport.steps` records the
  * expected and the obtained verdict (use `demoSucceeded`).
- * @throws DemoError `DEMO_DIR_NOT_EMPTY`, `DEMO_TOO_FEW_RECORDS`, `DEMO_BAD_STEP`; RegistryError
+ * @throws DemoError `DEMO_DIR_NOT_EMPTY`, `DEMO_TOO_FEW_RECORDS`, `DEMO_REGISTRY_FULL`, `DEMO_BAD_STEP`; RegistryError
  *   from the import (`SOURCE_MISSING` for "all" without the fetched dataset, `BAD_SOURCE`,
  *   `BAD_CONFIG`, `REGISTRY_FULL` when the records do not fit 2^depth slots) and the updates.
  */
@@ -273,8 +273,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       const request = updateRequest(plan, B);
       const before = rootLabel(plan.oldRoot, "");
       const proof = proveRequest(prepared, request);
+      const seen = roots.some((r) => digestEquals(r.root, plan.newRoot));
       const after = rootLabel(plan.newRoot, `${operation} ${JSON.stringify(plan.name)}`);
-      record(id, dirName, operation, description, plan.name, plan.slot, request, proof, "ACCEPT", [before, after]);
+      record(id, dirName, operation, seen ? `${description}; the root is ${after} again` : description, plan.name, plan.slot, request, proof, "ACCEPT", [before, after]);
       if (checkOperation(request, { depth, leafMaxFields: B }).valid) plan.commit();
       return { request, bytes: proof.bytes };
     };
@@ -286,6 +287,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     taken.add(removed.slot);
     const replaced = pickRecord(store, DEMO_PACKAGES.replaced, Math.floor((2 * imported.imported) / 3), taken);
     const unused = store.head().nextSlot;
+    if (unused >= 2 ** depth) {
+      throw new DemoError("DEMO_REGISTRY_FULL", `the demo needs a never-used slot, but the ${imported.imported} records fill all 2^${depth} slots; import fewer records or choose a larger --depth`, { depth });
+    }
 
     // 1. Membership of a real package.
     const memberRequest = readOnly(OpKind.Membership, member.slot);

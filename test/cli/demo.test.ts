@@ -87,7 +87,7 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT, f
 });
 
 test("ssgkr demo: a verdict that differs from the expected one exits 1 and names the step", () => {
-  const r = run("demo", "--limit", "600", "--dir", join(work, "fault"), "--fault", "1", "--json");
+  const r = run("demo", "--depth", "4", "--limit", "12", "--dir", join(work, "fault"), "--fault", "1", "--json");
   assert.equal(r.code, 1, r.stderr);
   const report = JSON.parse(r.stdout) as { ok: boolean; steps: { id: string; expected: string; got: string; code: string | null }[] };
   assert.equal(report.ok, false);
