@@ -10,6 +10,7 @@ import { registerFixture } from "./commands/fixture.js";
 import { registerProve } from "./commands/prove.js";
 import { registerVerify } from "./commands/verify.js";
 import { registerRegistry } from "./commands/registry.js";
+import { registerLoad } from "./commands/load.js";
 import { registerDemo } from "./commands/demo.js";
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -27,6 +28,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerProve(program);
   registerVerify(program);
   registerRegistry(program, setExit);
+  registerLoad(program, setExit);
   registerDemo(program, setExit);
   try {
     await program.parseAsync(argv as string[]);

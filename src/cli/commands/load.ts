@@ -1,0 +1,73 @@
+import type { Command } from "commander";
+import { SsgkrError } from "../../errors.js";
+import { parseStrictArgs } from "../../serve/load/argv.js";
+import { LoadError } from "../../serve/load/errors.js";
+import { runLoad } from "../../serve/load/load.js";
+import { LOAD_OPTION_NAMES, parseLoadOptions } from "../../serve/load/options.js";
+import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+
+const HELP: Record<string, string> = {
+  targets: "proof servers HOST:PORT[,HOST:PORT…], offers round-robin (default 127.0.0.1:9400)",
+  rate: "offers per second, 0 < rate ≤ 10^6 (default 100)",
+  duration: "timed offers = round(rate × S) (excludes --jobs)",
+  jobs: "timed offers after the warmup (default 128)",
+  mixture: "kind:weight list, each weight consecutive copies (default membership:1,nonmembership:1,update:1)",
+  corpus: "fixtures 0 … N−1 of the §16.6 corpus, N < 2^min(depth, 24) (default 768)",
+  warmup: "warmup offers, excluded from timed statistics (default 32)",
+  "deadline-ms": "deadline after each offer's scheduled time (default 1000)",
+  "verify-workers": "verification worker threads (default: available cores)",
+  "verify-queue": "replies in verification before reading pauses (default 256)",
+  depth: "tree depth of the fixtures and circuits, 1..32 (default 24)",
+  "run-id": "run id bound into every job and reply (default pilot)",
+  repeat: "run repeat number (default 1)",
+  "control-samples": "control fixtures per kind, 0 = no controls (default 2)",
+  "max-pending": "pending map bound; overflow = frontend_max_pending (default 8192)",
+  "sender-queue": "frames per target waiting for the socket; overflow = frontend_sender_queue_full_or_closed (default 1024)",
+  "deadline-poll-ms": "deadline scanner period (default 10)",
+  "drain-ms": "wait for outstanding replies after the last offer (default 30000)",
+  "connect-timeout-ms": "connection timeout per target (default 5000)",
+  out: "new output directory: records.ndjson, summary.json, report.html (required)",
+};
+
+/**
+ * `ssgkr load --out DIR [--targets …] [--rate R] (--duration S | --jobs N) …`: the open-loop load
+ * generator with its verifying frontend (compat-v1 §16.5). Prints the terminal status line;
+ * exit 0 for LOAD_OBSERVATIONS_COMPLETE, 1 for FAIL_SEMANTIC_GUARD or failed controls, 2 for
+ * unusable options, an existing --out, or an unreachable target.
+ */
+export function registerLoad(program: Command, setExit: (code: number) => void): void {
+  const cmd = program
+    .command("load")
+    .description("open-loop load generator with a verifying frontend (compat-v1 §16.5); every option is --name VALUE, or SSGR_NAME in the environment")
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .addHelpText("after", "\nOptions (each --name VALUE):\n" + LOAD_OPTION_NAMES.map((n) => `  --${n.padEnd(20)} ${HELP[n] ?? ""}`).join("\n") + "\n");
+  cmd.action(async (_opts: unknown, command: Command) => {
+    const tokens = command.args;
+    let options;
+    try {
+      options = parseLoadOptions(parseStrictArgs(tokens, LOAD_OPTION_NAMES));
+    } catch (err) {
+      if (err instanceof LoadError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
+      throw err;
+    }
+    let result;
+    try {
+      result = await runLoad(options, { log: (line) => process.stderr.write(`load: ${line}\n`) });
+    } catch (err) {
+      if (err instanceof LoadError) throw new CliExit(err.code === "CONTROLS" ? EXIT_VERDICT : EXIT_USAGE, `error ${err.code}: ${err.message}`);
+      if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
+      throw err;
+    }
+    const s = result.summary;
+    const c = s.counts;
+    const l = s.latency_ms;
+    process.stdout.write(
+      `${s.status} offered=${c.offered} submitted=${c.submitted} accepted=${c.accepted} accepted_late=${c.accepted_late} rejected=${c.rejected} ` +
+        `transport_errors=${c.transport_errors} generator_failures=${c.generator_failures} unresolved=${c.unresolved_at_drain} deadline_events=${c.deadline_events} ` +
+        `unknown=${c.unknown_responses} duplicate=${c.duplicate_responses} p50_ms=${l.p50_ms ?? "-"} p99_ms=${l.p99_ms ?? "-"} out=${options.out}\n`,
+    );
+    if (s.guard.tripped) process.stderr.write(`load: semantic guard: ${s.guard.reason}\n`);
+    setExit(s.status === "LOAD_OBSERVATIONS_COMPLETE" ? EXIT_OK : EXIT_VERDICT);
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * The frontend's controls (compat-v1 §16.6), run before any offer: for each kind of the mixture
+ * and fixtures 0 … control-samples − 1, the honest proof (proved in the verification pool) must
+ * be accepted by strict encoded verification, and four tampered variants must be rejected:
+ * eval_x of layer 0 + 1 (re-encoded), value_digest[0] + 1 and old_root[0] + 1 (in the request),
+ * one appended byte. The SHA-256 of each honest proof becomes that (kind, fixture)'s control
+ * reference: a served proof of a control fixture must hash to it.
+ */
+import { decodeProof } from "../../codec/decode.js";
+import { encodeProof } from "../../codec/encode.js";
+import { add } from "../../field/koalabear.js";
+import type { Ext } from "../../field/extension.js";
+import type { OpRequest } from "../../smt/operation.js";
+import type { PreparedSync } from "../../sync/prepared.js";
+import type { SyncPool } from "../../sync/parallel/pool.js";
+import type { OpKindName } from "../../sync/types.js";
+import { sha256Hex } from "../protocol/reply.js";
+import { LoadError } from "./errors.js";
+
+/** The control references: `${kind}/${fixture}` → SHA-256 hex of the honest proof. */
+export type ControlReferences = ReadonlyMap<string, string>;
+
+/** Key of a control reference. */
+export function controlKey(kind: OpKindName, fixtureId: number): string {
+  return `${kind}/${fixtureId}`;
+}
+
+/** One control check's result. */
+export interface ControlCheck {
+  readonly kind: OpKindName;
+  readonly fixtureId: number;
+  /** `honest`, `eval_x_layer0_plus_1`, `value_digest0_plus_1`, `old_root0_plus_1`, `appended_byte`. */
+  readonly check: string;
+  /** Whether the check came out as required (honest accepted, tampered rejected). */
+  readonly pass: boolean;
+  /** The verifier's rejection code, if it rejected. */
+  readonly code: string | null;
+}
+
+/** Controls outcome: status `CONTROLS_PASS` iff every check passed. */
+export interface ControlsReport {
+  readonly status: "CONTROLS_PASS" | "CONTROLS_FAIL";
+  readonly references: ControlReferences;
+  readonly checks: readonly ControlCheck[];
+  readonly ms: number;
+}
+
+function bumpDigest(d: Uint32Array): Uint32Array {
+  const out = d.slice();
+  out[0] = add(out[0]!, 1);
+  return out;
+}
+
+function tamperEvalX(bytes: Uint8Array): Uint8Array {
+  const decoded = decodeProof(bytes);
+  const layers = decoded.proof.layers.map((l, i) => {
+    if (i !== 0) return l;
+    const evalX: Ext = [add(l.evalX[0], 1), l.evalX[1], l.evalX[2], l.evalX[3]];
+    return { ...l, evalX };
+  });
+  return encodeProof({ ...decoded, proof: { layers } });
+}
+
+/**
+ * Runs the controls for `kinds` (each once) on `pool`.
+ * @param fixture the request of (kind, fixture id).
+ * @throws LoadError `CONTROLS` if an honest proof cannot be produced.
+ */
+export async function runControls(
+  pool: SyncPool,
+  prepared: (kind: OpKindName) => PreparedSync,
+  fixture: (kind: OpKindName, fixtureId: number) => OpRequest,
+  kinds: readonly OpKindName[],
+  samples: number,
+): Promise<ControlsReport> {
+  const t0 = performance.now();
+  const references = new Map<string, string>();
+  const checks: ControlCheck[] = [];
+  if (samples === 0) return { status: "CONTROLS_PASS", references, checks, ms: 0 };
+  const unique = [...new Set(kinds)];
+  await Promise.all(unique.map(async (kind) => {
+    const p = prepared(kind);
+    const requests = Array.from({ length: samples }, (_, i) => fixture(kind, i));
+    const proved = await pool.proveBatch(p, requests);
+    const items: { request: OpRequest; bytes: Uint8Array; fixtureId: number; check: string }[] = [];
+    for (const o of proved) {
+      if (!o.ok) throw new LoadError("CONTROLS", `control proof of ${kind} fixture ${o.index} failed: ${o.error.code}: ${o.error.message}`, { kind, fixtureId: o.index });
+      const request = requests[o.index]!;
+      references.set(controlKey(kind, o.index), sha256Hex(o.bytes));
+      const pi = request.publicInputs;
+      const appended = new Uint8Array(o.bytes.length + 1);
+      appended.set(o.bytes);
+      items.push(
+        { request, bytes: o.bytes, fixtureId: o.index, check: "honest" },
+        { request, bytes: tamperEvalX(o.bytes), fixtureId: o.index, check: "eval_x_layer0_plus_1" },
+        { request: { ...request, publicInputs: { ...pi, valueDigest: bumpDigest(pi.valueDigest) } }, bytes: o.bytes, fixtureId: o.index, check: "value_digest0_plus_1" },
+        { request: { ...request, publicInputs: { ...pi, oldRoot: bumpDigest(pi.oldRoot) } }, bytes: o.bytes, fixtureId: o.index, check: "old_root0_plus_1" },
+        { request, bytes: appended, fixtureId: o.index, check: "appended_byte" },
+      );
+    }
+    const verdicts = await pool.verifyBatch(p, items);
+    verdicts.forEach((v, i) => {
+      const item = items[i]!;
+      const accepted = v.ok && v.verdict.ok;
+      const code = v.ok ? (v.verdict.ok ? null : v.verdict.code) : v.error.code;
+      checks.push({ kind, fixtureId: item.fixtureId, check: item.check, pass: item.check === "honest" ? accepted : v.ok && !accepted, code });
+    });
+  }));
+  checks.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.fixtureId - b.fixtureId));
+  return { status: checks.every((c) => c.pass) ? "CONTROLS_PASS" : "CONTROLS_FAIL", references, checks, ms: performance.now() - t0 };
+}

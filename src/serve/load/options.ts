@@ -1,0 +1,168 @@
+/**
+ * Options of `ssgkr load` (compat-v1 §16.5 defaults) and their validation. Every option arrives
+ * as text (command line or `SSGR_*` environment variable) and is checked here, naming the option
+ * and its rule on failure.
+ */
+import { availableParallelism } from "node:os";
+import { DEFAULT_MIXTURE, expandMixture, jobsForDuration, MAX_RATE, parseMixture, type MixtureEntry } from "./schedule.js";
+import type { OpKindName } from "../../sync/types.js";
+import { LoadError } from "./errors.js";
+
+/** A target `host:port`. */
+export interface Target {
+  readonly host: string;
+  /** 1..65535. */
+  readonly port: number;
+}
+
+/** Validated options of one load run. Times in ms unless named otherwise. */
+export interface LoadOptions {
+  readonly targets: readonly Target[];
+  /** Offers per second, 0 < rate ≤ 10⁶. */
+  readonly rate: number;
+  /** Timed offers (after warmup): --jobs, or round(rate × --duration), default 128. */
+  readonly jobs: number;
+  readonly mixture: readonly MixtureEntry[];
+  /** The mixture expanded to one kind per slot. */
+  readonly kinds: readonly OpKindName[];
+  /** Fixtures 0 … corpus − 1; 0 < corpus < 2^min(depth, 24). */
+  readonly corpus: number;
+  /** Warmup offers (the first offers, excluded from timed statistics). */
+  readonly warmupJobs: number;
+  readonly deadlineMs: number;
+  /** Verification worker threads. */
+  readonly verifyWorkers: number;
+  /** Replies waiting for or in verification before the frontend stops reading replies. */
+  readonly verifyQueue: number;
+  readonly depth: number;
+  readonly runId: string;
+  readonly repeat: number;
+  /** Fixtures 0 … control-samples − 1 of each kind get a control reference hash (0 = no controls). */
+  readonly controlSamples: number;
+  readonly maxPending: number;
+  /** Frames per target waiting to be written. */
+  readonly senderQueue: number;
+  readonly deadlinePollMs: number;
+  /** How long to wait for outstanding replies after the last offer. */
+  readonly drainMs: number;
+  /** Connection timeout per target. */
+  readonly connectTimeoutMs: number;
+  /** Output directory (created; must not exist). */
+  readonly out: string;
+}
+
+/** The option names `ssgkr load` accepts (without the leading dashes). */
+export const LOAD_OPTION_NAMES = [
+  "targets", "rate", "duration", "jobs", "mixture", "corpus", "warmup", "deadline-ms", "verify-workers",
+  "verify-queue", "depth", "run-id", "repeat", "control-samples", "max-pending", "sender-queue",
+  "deadline-poll-ms", "drain-ms", "connect-timeout-ms", "out",
+] as const;
+
+export type LoadOptionName = (typeof LOAD_OPTION_NAMES)[number];
+
+/** Defaults of §16.5 (verify-workers: the available cores), as the text they would be given as. */
+export function loadDefaults(): Readonly<Partial<Record<LoadOptionName, string>>> {
+  return {
+    targets: "127.0.0.1:9400",
+    rate: "100",
+    mixture: DEFAULT_MIXTURE,
+    corpus: "768",
+    warmup: "32",
+    "deadline-ms": "1000",
+    "verify-workers": String(availableParallelism()),
+    "verify-queue": "256",
+    depth: "24",
+    "run-id": "pilot",
+    repeat: "1",
+    "control-samples": "2",
+    "max-pending": "8192",
+    "sender-queue": "1024",
+    "deadline-poll-ms": "10",
+    "drain-ms": "30000",
+    "connect-timeout-ms": "5000",
+  };
+}
+
+function bad(option: string, message: string): LoadError {
+  return new LoadError("BAD_OPTION", `--${option} ${message}`, { option: `--${option}` });
+}
+
+function integer(option: string, text: string, min: number, max: number): number {
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min || Number(text) > max) {
+    throw bad(option, `must be an integer in [${min}, ${max}], got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function positiveNumber(option: string, text: string, max: number): number {
+  const v = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text) ? Number(text) : NaN;
+  if (!(v > 0 && v <= max)) throw bad(option, `must be a number in (0, ${max}], got ${JSON.stringify(text)}`);
+  return v;
+}
+
+/**
+ * Parses `host:port[,host:port…]` (IPv6 hosts in brackets, e.g. `[::1]:9400`).
+ * @throws LoadError `BAD_OPTION`.
+ */
+export function parseTargets(text: string): Target[] {
+  if (text.trim() === "") throw bad("targets", "is empty (expected HOST:PORT[,HOST:PORT…])");
+  return text.split(",").map((part) => {
+    const m = /^\s*(?:\[([0-9A-Fa-f:.]+)\]|([^\s:,[\]]+)):([0-9]{1,5})\s*$/.exec(part);
+    if (!m) throw bad("targets", `entry ${JSON.stringify(part)} is not HOST:PORT`);
+    const port = Number(m[3]);
+    if (port < 1 || port > 65535) throw bad("targets", `port of ${JSON.stringify(part)} must be in [1, 65535]`);
+    return { host: m[1] ?? m[2]!, port };
+  });
+}
+
+/**
+ * Validates the options of one run (`given` overrides the defaults). Exactly one of `jobs` and
+ * `duration` may be given (neither: 128 jobs); `out` is required.
+ * @throws LoadError `BAD_OPTION` naming the option and its rule.
+ */
+export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, string>>>): LoadOptions {
+  const o = { ...loadDefaults(), ...given };
+  const get = (name: LoadOptionName): string => o[name]!;
+  if (o.out === undefined || o.out === "") throw bad("out", "is required (a new directory for the records, summary and report)");
+  const rate = positiveNumber("rate", get("rate"), MAX_RATE);
+  if (o.jobs !== undefined && o.duration !== undefined) throw bad("jobs", "and --duration exclude each other (give one)");
+  const jobs = o.jobs !== undefined
+    ? integer("jobs", o.jobs, 1, 2 ** 32 - 1)
+    : o.duration !== undefined
+      ? jobsForDuration(rate, positiveNumber("duration", o.duration, 10 * 365 * 86400))
+      : 128;
+  const depth = integer("depth", get("depth"), 1, 32);
+  const corpusMax = 2 ** Math.min(depth, 24) - 1;
+  const corpus = integer("corpus", get("corpus"), 1, corpusMax);
+  const mixture = (() => {
+    try {
+      return parseMixture(get("mixture"));
+    } catch (err) {
+      throw err instanceof LoadError ? err : bad("mixture", String(err));
+    }
+  })();
+  const runId = get("run-id");
+  if (runId === "") throw bad("run-id", "must not be empty");
+  return {
+    targets: parseTargets(get("targets")),
+    rate,
+    jobs,
+    mixture,
+    kinds: expandMixture(mixture),
+    corpus,
+    warmupJobs: integer("warmup", get("warmup"), 0, 2 ** 32 - 1),
+    deadlineMs: integer("deadline-ms", get("deadline-ms"), 1, 86_400_000),
+    verifyWorkers: integer("verify-workers", get("verify-workers"), 1, 1024),
+    verifyQueue: integer("verify-queue", get("verify-queue"), 1, 1 << 20),
+    depth,
+    runId,
+    repeat: integer("repeat", get("repeat"), 0, 2 ** 32 - 1),
+    controlSamples: integer("control-samples", get("control-samples"), 0, corpus),
+    maxPending: integer("max-pending", get("max-pending"), 1, 1 << 24),
+    senderQueue: integer("sender-queue", get("sender-queue"), 1, 1 << 24),
+    deadlinePollMs: integer("deadline-poll-ms", get("deadline-poll-ms"), 1, 60_000),
+    drainMs: integer("drain-ms", get("drain-ms"), 0, 86_400_000),
+    connectTimeoutMs: integer("connect-timeout-ms", get("connect-timeout-ms"), 1, 600_000),
+    out: o.out,
+  };
+}
