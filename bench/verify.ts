@@ -11,6 +11,9 @@
  * verification: median (fastest–slowest) of `repeats` samples, each sample at least
  * `min-sample-ms` long. Single thread.
  *
+ * All functions are timed in interleaved rounds (each round samples every one once, after 5 warm-up
+ * calls), so load changes on a shared machine affect them alike.
+ *
  * Split of the derived verifier (each part timed alone by replaying exactly the work the verifier
  * does on this proof):
  *   statement: §13.2 steps 1–7 (checkStatement: leaf hashing, value digest) + step 8 input vector
@@ -21,7 +24,8 @@
  *   sumcheck: the sumcheck verifier's checks with the challenges given (parsing, g(0)+g(1),
  *     g(r)), no hashing;
  *   input MLE: MLE(input)(x*) and MLE(input)(y*);
- *   other: the rest (claims, end checks, β(y), allocation): total − the parts.
+ *   other: the rest (claims, end checks, β(y), allocation): total − the parts (medians of separate
+ *     samples, so it carries their noise and can come out slightly negative).
  * Also: the table wiring's evaluations alone, and the construction time of each wiring.
  */
 import { TableWiring } from "../src/gkr/table-wiring.js";
@@ -44,7 +48,7 @@ import { provePrepared } from "../src/sync/prove.js";
 import { statementTranscript } from "../src/sync/statement-transcript.js";
 import { verifyPrepared } from "../src/sync/verify.js";
 import { OP_KIND_NAMES, type OpKindName } from "../src/sync/types.js";
-import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 
 const args = parseArgs();
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
@@ -105,6 +109,47 @@ function challengeFeed(challenges: readonly Ext[]): { reset(): void; transcript:
   return { reset: () => { k = 0; }, transcript: fake as unknown as DuplexChallenger };
 }
 
+/**
+ * Times several functions in interleaved rounds (round r samples every function once), so that
+ * load changes on a shared machine affect all of them alike. Each function first gets `warmup`
+ * untimed calls and a calls-per-sample count giving samples of at least `minSampleMs`.
+ */
+function measureInterleaved(fns: Record<string, () => unknown>, o: { repeats: number; minSampleMs: number; warmup: number }): Record<string, Timing> {
+  const names = Object.keys(fns);
+  const calls: Record<string, number> = {};
+  for (const name of names) {
+    const fn = fns[name]!;
+    for (let i = 0; i < o.warmup; i++) fn();
+    let n = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      const dt = performance.now() - t0;
+      if (dt >= o.minSampleMs || n >= 1 << 16) {
+        calls[name] = dt > 0 ? Math.max(n, Math.ceil((n * o.minSampleMs) / dt)) : n;
+        break;
+      }
+      n *= 2;
+    }
+  }
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < o.repeats; r++) {
+    for (const name of names) {
+      const fn = fns[name]!, n = calls[name]!;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      samples[name]!.push((performance.now() - t0) / n);
+    }
+  }
+  return Object.fromEntries(names.map((name) => {
+    const xs = samples[name]!;
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    return [name, { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, callsPerSample: calls[name]!, samples: xs }];
+  }));
+}
+
 interface Row {
   kind: OpKindName;
   depth: number;
@@ -145,12 +190,7 @@ for (const kindName of kinds) {
       if (!v.ok) throw new Error(`${kindName} d${depth}: the proof does not verify (${v.code})`);
     }
 
-    progress(`${kindName} d${depth}: verify`);
-    const tableMs = measure(() => verifyPrepared(tablePrep, request, result), opts);
-    const derivedMs = measure(() => verifyPrepared(derivedPrep, request, result), opts);
-
     // Record one derived verification (wiring calls, challenges) for the replays.
-    progress(`${kindName} d${depth}: split`);
     const rec = new RecordingWiring(derivedWiring);
     const zeros = new Uint32Array(2 ** base.shape.layerWidthBits[0]!);
     const tr = statementTranscript(base.circuit, base.kind, depth, base.commitment, request.publicInputs, zeros);
@@ -182,21 +222,28 @@ for (const kindName of kinds) {
         if (!r.ok) throw new Error("sumcheck replay rejected");
       });
     };
-    sumcheckReplay();
 
-    const statement = measure(() => {
-      checkStatement(request, base.config);
-      buildInputVectorFor(base.compiled.layout, base.config.leafMaxFields, request);
-    }, opts).median;
-    const transcript = measure(() => replayTranscript(base, request.publicInputs, result.proof), opts).median;
-    const wiringDerived = measure(() => replayWiring(derivedWiring, rec.calls), opts).median;
+    progress(`${kindName} d${depth}: verify and split (interleaved)`);
     const tableWiring = tablePrep.wiring;
-    const wiringTable = measure(() => replayWiring(tableWiring, rec.calls), { ...opts, repeats: Math.min(repeats, 5) }).median;
-    const sumcheck = measure(sumcheckReplay, opts).median;
-    const inputMle = measure(() => {
-      mleEvalBase(input, gkr.inputClaim.x);
-      mleEvalBase(input, gkr.inputClaim.y);
-    }, opts).median;
+    const m = measureInterleaved({
+      table: () => verifyPrepared(tablePrep, request, result),
+      derived: () => verifyPrepared(derivedPrep, request, result),
+      statement: () => {
+        checkStatement(request, base.config);
+        buildInputVectorFor(base.compiled.layout, base.config.leafMaxFields, request);
+      },
+      transcript: () => replayTranscript(base, request.publicInputs, result.proof),
+      wiring: () => replayWiring(derivedWiring, rec.calls),
+      wiringTable: () => replayWiring(tableWiring, rec.calls),
+      sumcheck: sumcheckReplay,
+      inputMle: () => {
+        mleEvalBase(input, gkr.inputClaim.x);
+        mleEvalBase(input, gkr.inputClaim.y);
+      },
+    }, { ...opts, warmup: 5 });
+    const tableMs = m["table"]!, derivedMs = m["derived"]!;
+    const statement = m["statement"]!.median, transcript = m["transcript"]!.median, wiringDerived = m["wiring"]!.median;
+    const wiringTable = m["wiringTable"]!.median, sumcheck = m["sumcheck"]!.median, inputMle = m["inputMle"]!.median;
     const total = derivedMs.median;
     const split = {
       total,

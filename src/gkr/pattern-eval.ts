@@ -9,7 +9,7 @@
  */
 import { P, mul, sub } from "../field/koalabear.js";
 import { extMul, type Ext } from "../field/extension.js";
-import { extMulSplit, extMulSplitAcc, extMulSplitTo, mulSplit, reduce52 } from "../sumcheck/ext-split.js";
+import { extMulSplitTo, mulSplit, reduce52 } from "../sumcheck/ext-split.js";
 import { GateKind, type Layer } from "./circuit.js";
 import type { GatePattern, LayerAudit, LayerForm } from "./block-pattern.js";
 import type { SplitEqTables } from "./split-eq.js";
@@ -270,25 +270,10 @@ export class EvalScratch {
   }
 }
 
-/** Accumulators are reduced at least this often (each step adds < 2^31 per coefficient). */
+/** Placement sums are reduced at least this often (each step adds < 2^31 per coefficient). */
 const REDUCE_EVERY = 1 << 20;
 
-const ACC = new Float64Array(4);
 const TMP = new Float64Array(4);
-
-/** The accumulator reduced to a tuple; the accumulator is cleared. */
-function takeAcc(acc: Float64Array): Ext {
-  const r: Ext = [reduce52(acc[0]!), reduce52(acc[1]!), reduce52(acc[2]!), reduce52(acc[3]!)];
-  acc.fill(0);
-  return r;
-}
-
-function partialReduce(acc: Float64Array): void {
-  acc[0] = reduce52(acc[0]!);
-  acc[1] = reduce52(acc[1]!);
-  acc[2] = reduce52(acc[2]!);
-  acc[3] = reduce52(acc[3]!);
-}
 
 /** Entries summed between reductions in the u rows (32 products of < 2^47 each stay below 2^53). */
 const ROW_CHUNK = 32;
@@ -366,8 +351,6 @@ export function evalLayerGates(
 ): void {
   out.fill(0);
   const hx = tx.hi.data, nhx = tx.hi.length, lx = tx.lo.data, nlx = tx.lo.length;
-  const acc = ACC;
-  acc.fill(0);
   for (const term of cl.terms) {
     const kind = term.kind;
     if (only !== null && kind !== only) continue;

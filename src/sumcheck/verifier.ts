@@ -81,9 +81,15 @@ export function verifySumcheck(claim: Ext, rounds: unknown, numVariables: number
     }
     for (const a of coeffs) transcript.observeExt(a);
     const r = transcript.sampleExt();
-    // claim ← g(r) by Horner's rule.
+    // claim ← g(r) by Horner's rule from the highest non-zero coefficient (y rounds have degree 2).
+    let top = coeffs.length - 1;
+    while (top >= 0 && isZero(coeffs[top]!)) top--;
     g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0;
-    for (let k = coeffs.length - 1; k >= 0; k--) {
+    if (top >= 0) {
+      const a = coeffs[top]!;
+      g[0] = a[0]; g[1] = a[1]; g[2] = a[2]; g[3] = a[3];
+    }
+    for (let k = top - 1; k >= 0; k--) {
       const a = coeffs[k]!;
       extMulSplitTo(g, 0, 1, r[0], r[1], r[2], r[3], g[0]!, g[1]!, g[2]!, g[3]!);
       g[0] = (g[0]! + a[0]) % P; g[1] = (g[1]! + a[1]) % P; g[2] = (g[2]! + a[2]) % P; g[3] = (g[3]! + a[3]) % P;
@@ -93,6 +99,10 @@ export function verifySumcheck(claim: Ext, rounds: unknown, numVariables: number
     seen.push(coeffs);
   }
   return { ok: true, point, value: [c0, c1, c2, c3], rounds: seen };
+}
+
+function isZero(a: Ext): boolean {
+  return a[0] === 0 && a[1] === 0 && a[2] === 0 && a[3] === 0;
 }
 
 /** Running value of Horner's rule (one verifier at a time; no re-entrancy). */
