@@ -5,9 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hashLeaf, type Leaf } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
-import type { Digest } from "../hash/digest.js";
 import { OpKind } from "../sync/types.js";
 import type { PreparedSync } from "../sync/prepared.js";
 import type { PreparedAll } from "../sync/prepare-all.js";
@@ -16,28 +14,7 @@ import { encodeSyncResult, verifyEncoded } from "../sync/encoded.js";
 import type { SyncVerdict } from "../sync/verify.js";
 import { fromOpRequest, toOpRequest } from "../sync/request-convert.js";
 import { parseRequestText, requestToJson } from "../sync/request.js";
-import type { PlannedUpdate } from "./operations.js";
-
-/** A read-only request (Membership or NonMembership) for `leaf` at `slot` under `root`. */
-export function readOnlyRequest(kind: OpKind.Membership | OpKind.NonMembership, slot: number, leaf: Leaf, siblings: readonly Digest[], root: Digest, leafMaxFields: number): OpRequest {
-  const key = BigInt(slot);
-  const operation = kind === OpKind.Membership ? { kind, key, leaf } : { kind, key };
-  return {
-    operation: operation as OpRequest["operation"],
-    witness: { leaf, siblings: siblings.slice() },
-    publicInputs: { oldRoot: root, newRoot: root, opKindTag: kind, assetId: key, valueDigest: hashLeaf(leaf, leafMaxFields) },
-  };
-}
-
-/** The Update request of a planned registry update (old leaf → new leaf on the shared path). */
-export function updateRequest(p: PlannedUpdate, leafMaxFields: number): OpRequest {
-  const key = BigInt(p.slot);
-  return {
-    operation: { kind: OpKind.Update, key, oldLeaf: p.oldLeaf, newLeaf: p.newLeaf },
-    witness: { leaf: p.oldLeaf, siblings: p.siblings },
-    publicInputs: { oldRoot: p.oldRoot, newRoot: p.newRoot, opKindTag: OpKind.Update, assetId: key, valueDigest: hashLeaf(p.newLeaf, leafMaxFields) },
-  };
-}
+export { readOnlyRequest, updateRequest } from "./requests.js";
 
 /** The prepared circuit of a kind. */
 export function preparedFor(all: PreparedAll, kind: OpKind): PreparedSync {

@@ -3,11 +3,11 @@
  * record, non-membership of a slot (never used or deleted), and the four update forms, which
  * are proved from the plan and committed once the proof is made and checked.
  */
-import { hashLeaf, LeafTag, type Leaf, type OccupiedLeaf } from "../smt/leaf.js";
+import { LeafTag } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import { checkOperation } from "../smt/semantics.js";
 import { OpKind } from "../sync/types.js";
-import { prepare } from "../sync/prepared.js";
+import { prepare, type PreparedSync } from "../sync/prepared.js";
 import { provePrepared } from "../sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../sync/encoded.js";
 import { fromOpRequest } from "../sync/request-convert.js";
@@ -16,6 +16,7 @@ import { RegistryError } from "./errors.js";
 import type { RecordValue } from "./mapping.js";
 import { planDelete, planInsert, planReplace, planRestore, resolveTarget, type PlannedUpdate, type RecordTarget, type UpdateResult } from "./operations.js";
 import type { RegistryStore } from "./store.js";
+import { readOnlyRequest, updateRequest } from "./requests.js";
 
 export type RegistryStatement = "membership" | "nonmembership" | "insert" | "replace" | "delete" | "restore";
 
@@ -40,55 +41,28 @@ export interface RegistryProof {
 function readRequest(store: RegistryStore, statement: "membership" | "nonmembership", target: RecordTarget): { request: OpRequest; slot: number; name: string | undefined } {
   const { slot } = resolveTarget(store, target);
   const s = store.slotState(slot);
-  const key = BigInt(slot);
   const B = store.config.leafMaxFields;
   const where = "name" in target ? `record ${JSON.stringify(target.name)} (slot ${slot})` : `slot ${slot}`;
   if (statement === "membership") {
     if (s.leaf.tag !== LeafTag.Occupied) {
       throw new RegistryError("RECORD_ABSENT", `membership needs a live record; ${where} ${s.leaf.tag === LeafTag.Empty ? "was never used" : "is deleted"}`, { slot });
     }
-    const leaf = s.leaf as OccupiedLeaf;
-    return {
-      slot,
-      name: s.record?.name,
-      request: {
-        operation: { kind: OpKind.Membership, key, leaf },
-        witness: { leaf, siblings: s.siblings },
-        publicInputs: { oldRoot: s.head.root, newRoot: s.head.root, opKindTag: OpKind.Membership, assetId: key, valueDigest: hashLeaf(leaf, B) },
-      },
-    };
+    return { slot, name: s.record?.name, request: readOnlyRequest(OpKind.Membership, slot, s.leaf, s.siblings, s.head.root, B) };
   }
   if (s.leaf.tag === LeafTag.Occupied) throw new RegistryError("RECORD_LIVE", `non-membership needs a slot without a live record; ${where} is live`, { slot });
-  const leaf: Leaf = s.leaf;
-  return {
-    slot,
-    name: s.record?.name,
-    request: {
-      operation: { kind: OpKind.NonMembership, key },
-      witness: { leaf, siblings: s.siblings },
-      publicInputs: { oldRoot: s.head.root, newRoot: s.head.root, opKindTag: OpKind.NonMembership, assetId: key, valueDigest: hashLeaf(leaf, B) },
-    },
-  };
-}
-
-function updateRequest(p: PlannedUpdate, leafMaxFields: number): OpRequest {
-  const key = BigInt(p.slot);
-  return {
-    operation: { kind: OpKind.Update, key, oldLeaf: p.oldLeaf, newLeaf: p.newLeaf },
-    witness: { leaf: p.oldLeaf, siblings: p.siblings },
-    publicInputs: { oldRoot: p.oldRoot, newRoot: p.newRoot, opKindTag: OpKind.Update, assetId: key, valueDigest: hashLeaf(p.newLeaf, leafMaxFields) },
-  };
+  return { slot, name: s.record?.name, request: readOnlyRequest(OpKind.NonMembership, slot, s.leaf, s.siblings, s.head.root, B) };
 }
 
 /**
  * Proves a registry statement. Update statements are committed after their proof is made and
  * verified; if anything fails first, the registry is unchanged.
  * @param value the new value of insert/replace (required) and restore (optional: last value).
+ * @param preparedFor the prepared circuit of a kind (default: prepared afresh for the registry's configuration).
  * @throws RegistryError (see operations.ts; `RECORD_ABSENT` for membership of a non-live slot,
  * `RECORD_LIVE` for non-membership of a live one, `PROOF_FAILED` if the statement does not hold
  * natively or the proof does not verify), `BAD_VALUE` when a value is missing.
  */
-export function proveStatement(store: RegistryStore, statement: RegistryStatement, target: RecordTarget, value?: RecordValue): RegistryProof {
+export function proveStatement(store: RegistryStore, statement: RegistryStatement, target: RecordTarget, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => prepare(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields })): RegistryProof {
   const config = { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields };
   let request: OpRequest;
   let slot: number;
@@ -110,7 +84,7 @@ export function proveStatement(store: RegistryStore, statement: RegistryStatemen
   }
   const verdict = checkOperation(request, config);
   if (!verdict.valid) throw new RegistryError("PROOF_FAILED", `the ${statement} statement does not hold natively (${verdict.code}: ${verdict.message})`);
-  const prepared = prepare(request.operation.kind, config);
+  const prepared = preparedFor(request.operation.kind);
   const t0 = performance.now();
   const result = provePrepared(prepared, request);
   const proof = encodeSyncResult(prepared, result);
