@@ -12,6 +12,7 @@ import { registerVerify } from "./commands/verify.js";
 import { registerRegistry } from "./commands/registry.js";
 import { registerLoad } from "./commands/load.js";
 import { registerDemo } from "./commands/demo.js";
+import { registerServe } from "./commands/serve.js";
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
@@ -30,6 +31,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerRegistry(program, setExit);
   registerLoad(program, setExit);
   registerDemo(program, setExit);
+  registerServe(program, setExit);
   try {
     await program.parseAsync(argv as string[]);
     return exitCode;

@@ -1,0 +1,132 @@
+import { Option, type Command } from "commander";
+import { availableParallelism } from "node:os";
+import { SsgkrError } from "../../errors.js";
+import { stringifyJson } from "../../serve/protocol/json.js";
+import { ProofServer } from "../../serve/server/server.js";
+import { parseListen, type ReturnPath } from "../../serve/server/options.js";
+import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { parseIntOption } from "../io.js";
+
+interface ServeOpts {
+  listen: string;
+  workers?: string;
+  batchMax: string;
+  maxWaitUs: string;
+  maxQueue: string;
+  depth: string;
+  returnPath: ReturnPath;
+  hostId?: string;
+  ioTimeoutMs: string;
+  runMs: string;
+  controlSamples: string;
+}
+
+/** An option that may also come from the environment as SSGR_<NAME> (the command line wins). */
+function envOption(flags: string, description: string, name: string, fallback?: string): Option {
+  const o = new Option(flags, description).env(`SSGR_${name.toUpperCase().replace(/-/g, "_")}`);
+  return fallback === undefined ? o : o.default(fallback);
+}
+
+/**
+ * `ssgkr serve`: the proof server of serving protocol 1 (compat-v1 §16.4; docs/serving.md).
+ *
+ * Prepares the three kinds at --depth, runs the startup controls, prints `CONTROLS_PASS` and
+ * `SERVER_READY` (one JSON line each on stdout, the latter with the bound `listen` address),
+ * serves until the run limit or SIGINT/SIGTERM, then prints `SERVER_STOPPED` with counts.
+ * Every option may also be given as SSGR_<NAME> in the environment.
+ *
+ * Exit codes: 0 stopped normally; 1 a control failed (`CONTROLS_FAIL` line); 2 bad option or
+ * the address cannot be bound.
+ */
+export function registerServe(program: Command, setExit: (code: number) => void): void {
+  program
+    .command("serve")
+    .description("serve proofs over TCP (serving protocol 1, compat-v1 §16; docs/serving.md)")
+    .addOption(envOption("--listen <host:port>", "listen address; port 0 picks a free port", "listen", "127.0.0.1:9400"))
+    .addOption(envOption("--workers <n>", `proving worker threads (default: available cores, here ${availableParallelism()})`, "workers"))
+    .addOption(envOption("--batch-max <n>", "largest batch, jobs", "batch-max", "96"))
+    .addOption(envOption("--max-wait-us <us>", "a kind is flushed once its oldest job waited this long, µs (timer resolution 1 ms)", "max-wait-us", "1000"))
+    .addOption(envOption("--max-queue <n>", "queued jobs over all kinds before refusing (server_total_queue_full)", "max-queue", "8192"))
+    .addOption(envOption("--depth <d>", "tree depth, 1..32", "depth", "24"))
+    .addOption(envOption("--return-path <mode>", "overlapped: deliver replies while the next batch computes; serial: deliver each reply before the next batch", "return-path", "overlapped").choices(["overlapped", "serial"]))
+    .addOption(envOption("--host-id <id>", "host_id of replies (default $HOSTNAME, else unspecified-host)", "host-id"))
+    .addOption(envOption("--io-timeout-ms <ms>", "drop a peer stalled inside a frame or not reading its replies after this long", "io-timeout-ms", "5000"))
+    .addOption(envOption("--run-ms <ms>", "run limit: stop after this long", "run-ms", "600000"))
+    .addOption(envOption("--control-samples <n>", "corpus fixtures per kind checked at startup", "control-samples", "2"))
+    .action(async (opts: ServeOpts) => {
+      const { host, port } = parseListenOrExit(opts.listen);
+      const depth = parseIntOption(opts.depth, "--depth", 1, 32);
+      let server: ProofServer;
+      try {
+        server = new ProofServer({
+          host,
+          port,
+          ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
+          batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
+          maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
+          maxQueue: parseIntOption(opts.maxQueue, "--max-queue", 1, 1 << 24),
+          depth,
+          returnPath: opts.returnPath,
+          ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
+          ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
+          runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
+          controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
+        });
+      } catch (err) {
+        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
+        throw err;
+      }
+      const line = (o: Record<string, unknown>) => process.stdout.write(stringifyJson(o) + "\n");
+      let ready;
+      try {
+        ready = await server.start((c) => line({ status: "CONTROLS_PASS", checks: c.checks, control_ms: Math.round(c.ms), references: c.references }));
+      } catch (err) {
+        if (err instanceof SsgkrError && err.code === "CONTROLS_FAILED") {
+          line({ status: "CONTROLS_FAIL", error: err.message });
+          throw new CliExit(EXIT_VERDICT, `error ${err.code}: ${err.message}`);
+        }
+        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
+        throw err;
+      }
+      const o = server.options;
+      line({
+        status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, listen: ready.listen, process_id: ready.processId, host_id: o.hostId,
+        depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs, max_queue: o.maxQueue,
+        return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
+      });
+      let signals = 0;
+      const onSignal = () => {
+        if (++signals > 1) process.exit(130);
+        void server.stop();
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      const s = await server.done;
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      const st = s.stats;
+      const replied = st.proofReplies;
+      line({
+        status: "SERVER_STOPPED", reason: s.reason, processed_jobs: s.processedJobs, unprocessed_jobs: s.unprocessedJobs, batches: s.batches,
+        admitted_jobs: st.admitted, proof_replies: replied, batch_errors: st.batchErrors, input_errors: st.inputErrors,
+        refusals: st.refusals, connections: st.connections, connection_closes: st.closes, undelivered_replies: st.undelivered,
+        ready_unix_ns: s.readyUnixNs, finish_unix_ns: s.finishUnixNs, wall_s: round3(s.wallSeconds), cpu_s: round3(s.cpuSeconds),
+        proofs_per_s: round3(s.wallSeconds > 0 ? replied / s.wallSeconds : 0),
+        cpu_s_per_proof: replied > 0 ? round3(s.cpuSeconds / replied) : null,
+      });
+      setExit(EXIT_OK);
+    });
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function parseListenOrExit(value: string): { host: string; port: number } {
+  try {
+    return parseListen(value);
+  } catch (err) {
+    if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,483 @@
+/**
+ * The proof server (compat-v1 §16.4): prepares the three kinds, runs the startup controls,
+ * then serves Jobs over TCP (protocol 1) with one FIFO per kind, the §16.4 flush rule, one
+ * compute batch at a time on a worker pool, and either an overlapped or a serial return path.
+ *
+ * Admission (per frame, on the event loop): decode the Job (not a Job, protocol ≠ 1 or an empty
+ * run_id: stop reading that connection, no reply); apply the input rules (error reply
+ * `input: …`, sent at once); refuse with `server_stopping` while stopping or
+ * `server_total_queue_full` when max-queue jobs are queued; otherwise queue it (admission time =
+ * `server_enqueued_unix_ns`). Admission is a single step here, so the reference's separate
+ * ingress channel and its `server_ingress_queue_full` refusal do not arise.
+ *
+ * Return path: `overlapped` puts each finished batch in a bounded return queue (at most
+ * `returnQueueBatches` batches; the scheduler does not flush while it is full) and a delivery
+ * loop hashes, frames and writes the replies while the next batch computes in the workers.
+ * `serial` delivers each reply (hash, frame, write, waiting for the write to complete) before
+ * the next batch is flushed. A connection holding more than `MAX_WRITE_BACKLOG_BYTES`
+ * unwritten makes delivery wait for it to drain (or for the stall check to drop it), which
+ * bounds memory at the cost of delaying the others, as a blocking write does in the reference.
+ *
+ * Memory is bounded by max-queue queued jobs (each a decoded request, about 10 KB at depth
+ * 24), one batch in compute, `returnQueueBatches` finished batches, one partial frame (≤ 2 MiB)
+ * per connection, and the socket buffers (reading pauses above 8 MiB buffered).
+ *
+ * Stopping (run limit, `stop()`, SIGINT/SIGTERM in the CLI): stop accepting connections; let
+ * the batch in compute finish and be delivered; refuse every queued job
+ * (`server_run_limit_before_compute` at the run limit, `server_stopping` otherwise) and any
+ * frame that still arrives (`server_stopping`); close connections once their replies are
+ * written (or after the I/O timeout); close the pool.
+ */
+import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { OpRequest } from "../../smt/operation.js";
+import { prepareAll } from "../../sync/prepare-all.js";
+import type { PreparedSync } from "../../sync/prepared.js";
+import { createSyncPool, type SyncPool } from "../../sync/parallel/pool.js";
+import type { OpKind } from "../../sync/types.js";
+import { monotonicNs, nowUnixNs } from "../protocol/clock.js";
+import { INPUT_ERROR_PREFIX, requestFromInput } from "../protocol/input.js";
+import { decodeJob, type Job } from "../protocol/job.js";
+import { PROTOCOL_VERSION } from "../protocol/limits.js";
+import { REFUSALS, type Refusal } from "../protocol/refusals.js";
+import { baseReply, encodeReplyFrames, errorReply, sha256Hex, type Reply, type ReplyOrigin } from "../protocol/reply.js";
+import { computeBatch, type BatchTimes, type JobResult } from "./compute.js";
+import { Connection, type CloseReason } from "./connection.js";
+import { runControls, type ControlsReport } from "./controls.js";
+import { ServerError } from "./errors.js";
+import { KindQueues } from "./kind-queues.js";
+import { serverOptions, type ServerOptions } from "./options.js";
+
+/** Unwritten bytes of one connection above which delivery waits for it to drain. */
+export const MAX_WRITE_BACKLOG_BYTES = 64 * 1024 * 1024;
+
+interface PendingJob {
+  readonly job: Job;
+  readonly request: OpRequest;
+  readonly kind: OpKind;
+  readonly conn: Connection;
+  readonly receivedNs: bigint;
+  readonly enqueuedNs: bigint;
+  /** Monotonic ns at admission. */
+  readonly admittedNs: bigint;
+}
+
+interface Delivery {
+  readonly pending: PendingJob;
+  readonly result: JobResult;
+  readonly batchId: bigint;
+  readonly batchSize: number;
+  readonly times: BatchTimes;
+  readonly queueNs: bigint;
+}
+
+/** Counters of a running or stopped server. */
+export interface ServerStats {
+  readonly connections: number;
+  readonly openConnections: number;
+  /** Jobs admitted to the queues. */
+  readonly admitted: number;
+  /** Jobs flushed into compute batches. */
+  readonly processed: number;
+  readonly batches: number;
+  /** Jobs currently queued (all kinds). */
+  readonly queued: number;
+  /** Replies with a proof handed to a socket. */
+  readonly proofReplies: number;
+  /** Error replies of failed batches (`witness: …`, `prove: …`). */
+  readonly batchErrors: number;
+  /** Error replies `input: …`. */
+  readonly inputErrors: number;
+  /** Refusals by reason. */
+  readonly refusals: Readonly<Record<Refusal, number>>;
+  /** Connections that stopped reading or were dropped, by reason. */
+  readonly closes: Readonly<Partial<Record<CloseReason, number>>>;
+  /** Replies that could not be written (connection gone). */
+  readonly undelivered: number;
+}
+
+/** What `start()` reports once the server is ready. */
+export interface ReadyInfo {
+  readonly host: string;
+  readonly port: number;
+  /** `host:port` as bound. */
+  readonly listen: string;
+  readonly readyUnixNs: bigint;
+  readonly processId: number;
+  readonly controls: ControlsReport;
+  readonly prepareMs: number;
+}
+
+/** What the server reports when it has stopped. */
+export interface StopSummary {
+  readonly reason: "run_limit" | "stopped";
+  readonly processedJobs: number;
+  /** Queued jobs refused at stop. */
+  readonly unprocessedJobs: number;
+  readonly batches: number;
+  readonly stats: ServerStats;
+  readonly readyUnixNs: bigint;
+  readonly finishUnixNs: bigint;
+  /** Process CPU time (all threads) from ready to stop, seconds. */
+  readonly cpuSeconds: number;
+  /** Wall time from ready to stop, seconds. */
+  readonly wallSeconds: number;
+}
+
+/** The proof server; see the module comment. */
+export class ProofServer {
+  readonly options: ServerOptions;
+  private readonly origin: ReplyOrigin;
+  private readonly queues: KindQueues<PendingJob>;
+  private prepared: PreparedSync[] = [];
+  private pool: SyncPool | null = null;
+  private server: Server | null = null;
+  private readonly connections = new Set<Connection>();
+  private nextConnId = 1;
+  private batchId = 0n;
+  private computing: Promise<void> | null = null;
+  private readonly returnQueue: Delivery[][] = [];
+  private delivering: Promise<void> | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushTimerAt = -1n;
+  private runTimer: NodeJS.Timeout | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private stopping: Promise<StopSummary> | null = null;
+  private refuseQueuedWith: Refusal = REFUSALS.stopping;
+  private readyUnixNs = 0n;
+  private readyCpu: NodeJS.CpuUsage | null = null;
+  private readyMono = 0n;
+  private resolveDone!: (s: StopSummary) => void;
+  /** Resolves when the server has stopped (run limit or `stop()`). */
+  readonly done: Promise<StopSummary>;
+  private readonly counts = {
+    connections: 0, admitted: 0, processed: 0, batches: 0, proofReplies: 0, batchErrors: 0, inputErrors: 0, undelivered: 0,
+    refusals: { [REFUSALS.totalQueueFull]: 0, [REFUSALS.ingressQueueFull]: 0, [REFUSALS.stopping]: 0, [REFUSALS.runLimitBeforeCompute]: 0 } as Record<Refusal, number>,
+    closes: {} as Partial<Record<CloseReason, number>>,
+  };
+
+  /** @throws ServerError `BAD_OPTION`. */
+  constructor(options: Partial<ServerOptions> = {}) {
+    this.options = serverOptions(options);
+    this.origin = { hostId: this.options.hostId, processId: process.pid };
+    this.queues = new KindQueues<PendingJob>(this.options.batchMax, BigInt(this.options.maxWaitUs) * 1000n);
+    this.done = new Promise((resolve) => { this.resolveDone = resolve; });
+  }
+
+  /** Current counters. */
+  stats(): ServerStats {
+    const c = this.counts;
+    return {
+      connections: c.connections,
+      openConnections: this.connections.size,
+      admitted: c.admitted,
+      processed: c.processed,
+      batches: c.batches,
+      queued: this.queues.size,
+      proofReplies: c.proofReplies,
+      batchErrors: c.batchErrors,
+      inputErrors: c.inputErrors,
+      refusals: { ...c.refusals },
+      closes: { ...c.closes },
+      undelivered: c.undelivered,
+    };
+  }
+
+  /**
+   * Prepares the three kinds at the configured depth, starts the worker pool, runs the controls,
+   * binds the listen address and starts serving.
+   * @param onControls called with the controls report before the socket is bound.
+   * @throws ServerError `CONTROLS_FAILED`, `LISTEN_FAILED`; CompileError for an unusable depth.
+   */
+  async start(onControls?: (report: ControlsReport) => void): Promise<ReadyInfo> {
+    const o = this.options;
+    const t0 = performance.now();
+    const all = prepareAll({ depth: o.depth });
+    this.prepared = [all.membership, all.nonmembership, all.update];
+    const prepareMs = performance.now() - t0;
+    this.pool = createSyncPool({ workers: o.workers });
+    let controls: ControlsReport;
+    try {
+      controls = o.controlSamples > 0
+        ? await runControls(this.prepared, this.pool, o.controlSamples)
+        : { references: { membership: [], nonmembership: [], update: [] }, checks: 0, ms: 0 };
+    } catch (err) {
+      await this.pool.close();
+      throw err;
+    }
+    onControls?.(controls);
+    const server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
+    this.server = server;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(o.port, o.host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+    } catch (err) {
+      await this.pool.close();
+      throw new ServerError("LISTEN_FAILED", `cannot listen on ${o.host}:${o.port}: ${(err as Error).message}`, { host: o.host, port: o.port });
+    }
+    server.on("error", () => { /* accept errors are per connection */ });
+    const addr = server.address() as AddressInfo;
+    this.readyUnixNs = nowUnixNs();
+    this.readyMono = monotonicNs();
+    this.readyCpu = process.cpuUsage();
+    this.runTimer = setTimeout(() => void this.stopWith("run_limit"), o.runMs);
+    const timeoutNs = BigInt(o.ioTimeoutMs) * 1_000_000n;
+    this.stallTimer = setInterval(() => {
+      const now = monotonicNs();
+      for (const c of this.connections) c.checkStalls(now, timeoutNs);
+    }, Math.max(10, Math.min(250, Math.floor(o.ioTimeoutMs / 4))));
+    const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+    return { host: addr.address, port: addr.port, listen: `${host}:${addr.port}`, readyUnixNs: this.readyUnixNs, processId: process.pid, controls, prepareMs };
+  }
+
+  /** Stops the server (see the module comment); resolves with the summary. Idempotent. */
+  stop(): Promise<StopSummary> {
+    return this.stopWith("stopped");
+  }
+
+  private accept(socket: Socket): void {
+    if (this.stopping) {
+      socket.destroy();
+      return;
+    }
+    this.counts.connections++;
+    const conn = new Connection(this.nextConnId++, socket, {
+      onFrame: (c, body, receivedNs) => this.admit(c, body, receivedNs),
+      onStopReading: (_c, reason) => {
+        this.counts.closes[reason] = (this.counts.closes[reason] ?? 0) + 1;
+      },
+      onClose: (c) => {
+        this.connections.delete(c);
+      },
+    });
+    this.connections.add(conn);
+  }
+
+  private admit(conn: Connection, body: Buffer, receivedNs: bigint): void {
+    let job: Job;
+    try {
+      job = decodeJob(body);
+    } catch (err) {
+      conn.stopReading("bad_job", (err as Error).message);
+      return;
+    }
+    if (job.protocol !== PROTOCOL_VERSION || job.run_id.length === 0) {
+      conn.stopReading("protocol_mismatch", `protocol ${job.protocol}, run_id ${JSON.stringify(job.run_id)}`);
+      return;
+    }
+    const input = requestFromInput(job.input, this.options.depth);
+    if (!input.ok) {
+      this.counts.inputErrors++;
+      this.sendNow(conn, errorReply(job, this.origin, INPUT_ERROR_PREFIX + input.reason, { server_received_unix_ns: receivedNs }));
+      return;
+    }
+    const enqueuedNs = nowUnixNs();
+    const pending: PendingJob = { job, request: input.request, kind: input.kind, conn, receivedNs, enqueuedNs, admittedNs: monotonicNs() };
+    if (this.stopping) {
+      this.refuse(pending, REFUSALS.stopping);
+      return;
+    }
+    if (this.queues.size >= this.options.maxQueue) {
+      this.refuse(pending, REFUSALS.totalQueueFull);
+      return;
+    }
+    this.queues.push(pending);
+    conn.outstanding++;
+    conn.admitted++;
+    this.counts.admitted++;
+    this.schedule();
+  }
+
+  /** Writes an error reply outside the batch path (input errors); counted as owed until written. */
+  private sendNow(conn: Connection, reply: Reply): void {
+    conn.outstanding++;
+    void conn.send(encodeReplyFrames(reply, new Uint8Array(0))).then((ok) => {
+      if (!ok) this.counts.undelivered++;
+      conn.outstanding--;
+      conn.maybeEnd();
+    });
+  }
+
+  private refuse(p: PendingJob, reason: Refusal): void {
+    this.counts.refusals[reason]++;
+    this.sendNow(p.conn, errorReply(p.job, this.origin, reason, {
+      server_received_unix_ns: p.receivedNs,
+      server_enqueued_unix_ns: p.enqueuedNs,
+      server_send_start_unix_ns: nowUnixNs(),
+    }));
+  }
+
+  /** Flushes the ready kind whose head is oldest, if no batch computes and the return queue has room. */
+  private schedule(): void {
+    if (this.computing || this.stopping) return;
+    if (this.options.returnPath === "overlapped" && this.returnQueue.length >= this.options.returnQueueBatches) return;
+    const now = monotonicNs();
+    const kind = this.queues.readyKind(now);
+    if (kind < 0) {
+      const wait = this.queues.nsUntilReady(now);
+      if (wait >= 0n) this.armFlushTimer(now + wait);
+      return;
+    }
+    const batch = this.queues.take(kind);
+    this.batchId++;
+    this.counts.batches++;
+    this.counts.processed += batch.length;
+    const id = this.batchId;
+    this.computing = this.runBatch(id, kind, batch).finally(() => {
+      this.computing = null;
+      this.schedule();
+    });
+  }
+
+  private armFlushTimer(atNs: bigint): void {
+    if (this.flushTimer && this.flushTimerAt <= atNs) return;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    const ms = Number((atNs - monotonicNs() + 999_999n) / 1_000_000n);
+    this.flushTimerAt = atNs;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushTimerAt = -1n;
+      this.schedule();
+    }, Math.max(1, ms));
+  }
+
+  private async runBatch(id: bigint, kind: number, batch: PendingJob[]): Promise<void> {
+    const flushUnixNs = nowUnixNs();
+    const flushMono = monotonicNs();
+    const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
+    const items: Delivery[] = batch.map((pending, i) => ({
+      pending, result: results[i]!, batchId: id, batchSize: batch.length, times, queueNs: flushMono - pending.admittedNs,
+    }));
+    if (this.options.returnPath === "overlapped") {
+      this.returnQueue.push(items);
+      this.pumpDelivery();
+    } else {
+      for (const item of items) await this.deliver(item, true);
+    }
+  }
+
+  private pumpDelivery(): void {
+    if (this.delivering) return;
+    this.delivering = (async () => {
+      while (this.returnQueue.length > 0) {
+        const items = this.returnQueue[0]!;
+        for (const item of items) {
+          await this.deliver(item, false);
+          await yieldToLoop();
+        }
+        this.returnQueue.shift();
+        this.schedule();
+      }
+    })().finally(() => {
+      this.delivering = null;
+    });
+  }
+
+  /** Hashes, frames and writes one reply; waits for the write when `awaitWrite`. */
+  private async deliver(d: Delivery, awaitWrite: boolean): Promise<void> {
+    const p = d.pending;
+    const conn = p.conn;
+    if (conn.writeBacklog > MAX_WRITE_BACKLOG_BYTES) await this.whenDrained(conn);
+    let reply: Reply;
+    let proof: Uint8Array;
+    if (d.result.ok) {
+      proof = d.result.bytes;
+      const t = d.times;
+      const sha = sha256Hex(proof);
+      reply = baseReply(p.job, this.origin, {
+        batch_id: d.batchId,
+        batch_size: d.batchSize,
+        server_received_unix_ns: p.receivedNs,
+        server_enqueued_unix_ns: p.enqueuedNs,
+        flush_unix_ns: t.flushUnixNs,
+        witness_start_unix_ns: t.flushUnixNs,
+        witness_end_unix_ns: t.witnessEndUnixNs,
+        prove_end_unix_ns: t.proveEndUnixNs,
+        encode_end_unix_ns: t.encodeEndUnixNs,
+        server_queue_ns: d.queueNs,
+        batch_witness_ns: t.witnessNs,
+        batch_prove_ns: t.proveNs,
+        batch_encode_ns: t.encodeNs,
+        encoded_bytes: proof.length,
+        canonical_sha256: sha,
+        server_send_start_unix_ns: nowUnixNs(),
+      });
+      this.counts.proofReplies++;
+    } else {
+      proof = new Uint8Array(0);
+      reply = errorReply(p.job, this.origin, d.result.error, {
+        server_received_unix_ns: p.receivedNs,
+        server_enqueued_unix_ns: p.enqueuedNs,
+        server_send_start_unix_ns: nowUnixNs(),
+      });
+      this.counts.batchErrors++;
+    }
+    const written = conn.send(encodeReplyFrames(reply, proof)).then((ok) => {
+      if (!ok) this.counts.undelivered++;
+      conn.outstanding--;
+      conn.maybeEnd();
+    });
+    if (awaitWrite) await written;
+  }
+
+  private whenDrained(conn: Connection): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        conn.socket.off("drain", done);
+        conn.socket.off("close", done);
+        resolve();
+      };
+      if (conn.closed) return resolve();
+      conn.socket.on("drain", done);
+      conn.socket.on("close", done);
+    });
+  }
+
+  private stopWith(reason: "run_limit" | "stopped"): Promise<StopSummary> {
+    if (this.stopping) return this.stopping;
+    this.refuseQueuedWith = reason === "run_limit" ? REFUSALS.runLimitBeforeCompute : REFUSALS.stopping;
+    this.stopping = this.shutdown(reason);
+    void this.stopping.then((s) => this.resolveDone(s));
+    return this.stopping;
+  }
+
+  private async shutdown(reason: "run_limit" | "stopped"): Promise<StopSummary> {
+    // Let the caller's synchronous code finish before the state changes under it.
+    await Promise.resolve();
+    if (this.runTimer) clearTimeout(this.runTimer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    const closed = this.server ? new Promise<void>((r) => this.server!.close(() => r())) : Promise.resolve();
+    while (this.computing) await this.computing;
+    const queued = this.queues.drainAll();
+    for (const p of queued) {
+      p.conn.outstanding--;
+      this.refuse(p, this.refuseQueuedWith);
+    }
+    while (this.delivering) await this.delivering;
+    for (const c of this.connections) c.stopReading("server_stopping", "the server is stopping");
+    // Connections close once their replies are written; stragglers after the I/O timeout.
+    const deadline = Date.now() + this.options.ioTimeoutMs;
+    while (this.connections.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    for (const c of this.connections) c.destroy("server_stopping", "the server stopped");
+    if (this.stallTimer) clearInterval(this.stallTimer);
+    await closed;
+    await this.pool?.close();
+    const cpu = this.readyCpu ? process.cpuUsage(this.readyCpu) : { user: 0, system: 0 };
+    return {
+      reason,
+      processedJobs: this.counts.processed,
+      unprocessedJobs: queued.length,
+      batches: this.counts.batches,
+      stats: this.stats(),
+      readyUnixNs: this.readyUnixNs,
+      finishUnixNs: nowUnixNs(),
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      wallSeconds: Number(monotonicNs() - this.readyMono) / 1e9,
+    };
+  }
+}
