@@ -4,7 +4,8 @@
  * the run, then records.ndjson, summary.json and report.html.
  */
 import { availableParallelism } from "node:os";
-import { createSyncPool } from "../../sync/parallel/pool.js";
+import type { OpRequest } from "../../smt/operation.js";
+import { createSyncPool, type SyncPool } from "../../sync/parallel/pool.js";
 import { prepare, type PreparedSync } from "../../sync/prepared.js";
 import { prepareAll } from "../../sync/prepare-all.js";
 import type { OpKindName } from "../../sync/types.js";
@@ -25,6 +26,8 @@ export interface LoadHooks {
   readonly log?: (line: string) => void;
   /** Called once every connection is open, just before the first offer. */
   readonly onStart?: () => void;
+  /** Prepared circuits to reuse (depth must match `options.depth`); missing kinds are prepared. */
+  readonly prepared?: ReadonlyMap<OpKindName, PreparedSync>;
 }
 
 /** Paths of the outputs and the summary. */
@@ -35,8 +38,13 @@ export interface LoadResult {
   readonly reportPath: string;
 }
 
-function prepareKinds(kinds: readonly OpKindName[], depth: number): Map<OpKindName, PreparedSync> {
+function prepareKinds(kinds: readonly OpKindName[], depth: number, given?: ReadonlyMap<OpKindName, PreparedSync>): Map<OpKindName, PreparedSync> {
   const out = new Map<OpKindName, PreparedSync>();
+  for (const k of kinds) {
+    const p = given?.get(k);
+    if (p !== undefined && p.config.depth === depth) out.set(k, p);
+  }
+  kinds = kinds.filter((k) => !out.has(k));
   if (kinds.length === 3) {
     const all = prepareAll({ depth });
     out.set("membership", all.membership).set("nonmembership", all.nonmembership).set("update", all.update);
@@ -44,6 +52,14 @@ function prepareKinds(kinds: readonly OpKindName[], depth: number): Map<OpKindNa
     for (const k of kinds) out.set(k, prepare(k, { depth }));
   }
   return out;
+}
+
+/**
+ * Has every verification worker attach each circuit before the first offer (one fail-fast
+ * verification of empty bytes per worker and kind), so the first replies do not carry that cost.
+ */
+async function warmVerifiers(pool: SyncPool, circuits: readonly { prepared: PreparedSync; request: OpRequest }[], workers: number): Promise<void> {
+  for (const c of circuits) await pool.verifyBatch(c.prepared, Array.from({ length: workers }, () => ({ request: c.request, bytes: new Uint8Array(0) })));
 }
 
 /**
@@ -57,7 +73,7 @@ export async function runLoad(options: LoadOptions, hooks: LoadHooks = {}): Prom
   const timings: Record<string, number> = {};
   const kinds = [...new Set(options.kinds)];
   let t = performance.now();
-  const prepared = prepareKinds(kinds, options.depth);
+  const prepared = prepareKinds(kinds, options.depth, hooks.prepared);
   timings["prepare"] = Math.round(performance.now() - t);
   log(`prepared ${kinds.join(", ")} at depth ${options.depth} in ${timings["prepare"]} ms`);
   const pool = createSyncPool({ workers: Math.min(options.verifyWorkers, 1024) });
@@ -71,6 +87,9 @@ export async function runLoad(options: LoadOptions, hooks: LoadHooks = {}): Prom
     timings["fixtures"] = Math.round(performance.now() - t);
     log(`built ${fixtures.size} corpus fixtures in ${timings["fixtures"]} ms`);
 
+    t = performance.now();
+    await warmVerifiers(pool, kinds.map((k) => ({ prepared: prepared.get(k)!, request: fixtures.get(k, 0).request })), options.verifyWorkers);
+    timings["warm_verifiers"] = Math.round(performance.now() - t);
     const controls = await runControls(pool, (k) => prepared.get(k)!, (k, i) => fixtures.get(k, i).request, kinds, options.controlSamples);
     timings["controls"] = Math.round(controls.ms);
     log(`controls ${controls.status} (${controls.checks.length} checks, ${timings["controls"]} ms, ${options.verifyWorkers} verify workers of ${availableParallelism()} cores)`);
