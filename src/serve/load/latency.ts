@@ -37,11 +37,13 @@ export class LatencyHistogram {
   quantiles(): LatencyQuantiles {
     if (this.samplesMs.length === 0) return { count: 0, p50_ms: null, p95_ms: null, p99_ms: null, max_ms: null, mean_ms: null };
     const ms = (us: number): number => Math.round(us) / 1000;
+    // a percentile is its bucket's highest equivalent value: never report one above the maximum
+    const at = (p: number): number => ms(Math.min(this.h.getValueAtPercentile(p), this.h.maxValue));
     return {
       count: this.samplesMs.length,
-      p50_ms: ms(this.h.getValueAtPercentile(50)),
-      p95_ms: ms(this.h.getValueAtPercentile(95)),
-      p99_ms: ms(this.h.getValueAtPercentile(99)),
+      p50_ms: at(50),
+      p95_ms: at(95),
+      p99_ms: at(99),
       max_ms: ms(this.h.maxValue),
       mean_ms: ms(this.h.mean),
     };
