@@ -7,7 +7,13 @@
  *
  * Returns exactly the field values of `TableWiring` for every input: the (family, block) tags
  * only choose groups, and every group's derived form is audited against its gates when the
- * oracle is built (a group that does not match is evaluated gate by gate).
+ * oracle is built (a group that does not match is evaluated gate by gate). A layer whose gate list
+ * equals an earlier layer's (compared exactly) reuses that layer's audited gate part.
+ *
+ * Cost per layer evaluation: the split tables of the new points x*, y* (the claim points' tables
+ * are those of the previous layer), plus per distinct pattern its entries (products with lo_x) and
+ * per claim its rows and placements. d24 membership: 603 patterns, 7561 rows, 3826 placements over
+ * 118 layers, against 240 208 gates for the table.
  */
 import { EXT_ONE, type Ext } from "../field/extension.js";
 import { type Circuit, GateKind, inputBitsOf, validateCircuit } from "./circuit.js";
@@ -146,6 +152,7 @@ export class DerivedRegularWiring implements WiringOracle {
   /** @throws CircuitError `BAD_LAYER_INDEX` or `BAD_POINT`. */
   evalConstCombined(layer: number, claims: readonly Claim[]): Ext {
     this.checkLayer(layer);
+    this.cache.begin();
     const cl = this.layers[layer]!;
     return evalLayerConsts(cl, this.claimTables(layer, claims), claims.map((c) => c.coeff));
   }
@@ -171,6 +178,7 @@ export class DerivedRegularWiring implements WiringOracle {
     const s = cl.inBits;
     if (x.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`);
     if (y !== null && y.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: y has ${y.length} coordinates, the layer below has ${s} width bits`);
+    this.cache.begin();
     const zs = this.claimTables(layer, claims);
     const tx = this.cache.get(x, this.loBits, this.xBound[layer]!);
     const ty = y === null ? null : this.cache.get(y, this.loBits, this.xBound[layer]!);

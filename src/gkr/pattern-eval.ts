@@ -271,9 +271,17 @@ export class EvalScratch {
 }
 
 /** Placement sums are reduced at least this often (each step adds < 2^31 per coefficient). */
-const REDUCE_EVERY = 1 << 20;
+const REDUCE_EVERY = 1 << 20; // a multiple of FOLD
 
 const TMP = new Float64Array(4);
+
+/** Products whose unreduced partial sums are accumulated before folding (4·2^50.6 < 2^53). */
+const FOLD = 4;
+
+/** Σ_high·2^16 + Σ_low mod p for unreduced partial sums (each < 2^53, non-negative). */
+function fold(high: number, low: number): number {
+  return reduce52(reduce52(high) * 65536 + reduce52(low));
+}
 
 /** Entries summed between reductions in the u rows (32 products of < 2^47 each stay below 2^53). */
 const ROW_CHUNK = 32;
@@ -380,7 +388,10 @@ export function evalLayerGates(
     for (let k = 0; k < zs.length; k++) {
       const tz = zs[k]!;
       const hz = tz.hi.data, nhz = tz.hi.length, lz = tz.lo.data, nlz = tz.lo.length;
-      // B_k = Σ_r lo_z[a_r]·u[r] (u split once per row into 16-bit halves; sums exact, see ext-split)
+      // B_k = Σ_r lo_z[a_r]·u[r] and S_k = Σ_t hi_z[oh]·X_t. The second factor is split into
+      // 16-bit halves; the high and low partial sums (< 2^49.3 and < 2^50.6 per product) are
+      // accumulated unreduced over up to FOLD products and folded with three reductions.
+      let H0 = 0, H1 = 0, H2 = 0, H3 = 0, L0 = 0, L1 = 0, L2 = 0, L3 = 0, n = 0;
       let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
       for (let r = 0; r < rows; r++) {
         const a = rowA[r]!;
@@ -389,12 +400,19 @@ export function evalLayerGates(
         const h0 = Math.floor(y0 / 65536), l0 = y0 - h0 * 65536, h1 = Math.floor(y1 / 65536), l1 = y1 - h1 * 65536;
         const h2 = Math.floor(y2 / 65536), l2 = y2 - h2 * 65536, h3 = Math.floor(y3 / 65536), l3 = y3 - h3 * 65536;
         const t1 = 3 * x1, t2 = 3 * x2, t3 = 3 * x3;
-        b0 += reduce52(reduce52(x0 * h0 + t1 * h3 + t2 * h2 + t3 * h1) * 65536 + (x0 * l0 + t1 * l3 + t2 * l2 + t3 * l1));
-        b1 += reduce52(reduce52(x0 * h1 + x1 * h0 + t2 * h3 + t3 * h2) * 65536 + (x0 * l1 + x1 * l0 + t2 * l3 + t3 * l2));
-        b2 += reduce52(reduce52(x0 * h2 + x1 * h1 + x2 * h0 + t3 * h3) * 65536 + (x0 * l2 + x1 * l1 + x2 * l0 + t3 * l3));
-        b3 += reduce52(reduce52(x0 * h3 + x1 * h2 + x2 * h1 + x3 * h0) * 65536 + (x0 * l3 + x1 * l2 + x2 * l1 + x3 * l0));
+        H0 += x0 * h0 + t1 * h3 + t2 * h2 + t3 * h1; L0 += x0 * l0 + t1 * l3 + t2 * l2 + t3 * l1;
+        H1 += x0 * h1 + x1 * h0 + t2 * h3 + t3 * h2; L1 += x0 * l1 + x1 * l0 + t2 * l3 + t3 * l2;
+        H2 += x0 * h2 + x1 * h1 + x2 * h0 + t3 * h3; L2 += x0 * l2 + x1 * l1 + x2 * l0 + t3 * l3;
+        H3 += x0 * h3 + x1 * h2 + x2 * h1 + x3 * h0; L3 += x0 * l3 + x1 * l2 + x2 * l1 + x3 * l0;
+        if (++n === FOLD) {
+          b0 += fold(H0, L0); b1 += fold(H1, L1); b2 += fold(H2, L2); b3 += fold(H3, L3);
+          H0 = H1 = H2 = H3 = L0 = L1 = L2 = L3 = 0;
+          n = 0;
+        }
       }
-      // S_k = Σ_t hi_z[oh]·X_t
+      b0 += fold(H0, L0); b1 += fold(H1, L1); b2 += fold(H2, L2); b3 += fold(H3, L3);
+      H0 = H1 = H2 = H3 = L0 = L1 = L2 = L3 = 0;
+      n = 0;
       let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       for (let t = 0; t < np; t++) {
         const h = oh[t]!, i = isMul ? t : ih[t]!;
@@ -403,12 +421,18 @@ export function evalLayerGates(
         const h0 = y0 >>> 16, l0 = y0 & 0xffff, h1 = y1 >>> 16, l1 = y1 & 0xffff;
         const h2 = y2 >>> 16, l2 = y2 & 0xffff, h3 = y3 >>> 16, l3 = y3 & 0xffff;
         const t1 = 3 * x1, t2 = 3 * x2, t3 = 3 * x3;
-        s0 += reduce52(reduce52(x0 * h0 + t1 * h3 + t2 * h2 + t3 * h1) * 65536 + (x0 * l0 + t1 * l3 + t2 * l2 + t3 * l1));
-        s1 += reduce52(reduce52(x0 * h1 + x1 * h0 + t2 * h3 + t3 * h2) * 65536 + (x0 * l1 + x1 * l0 + t2 * l3 + t3 * l2));
-        s2 += reduce52(reduce52(x0 * h2 + x1 * h1 + x2 * h0 + t3 * h3) * 65536 + (x0 * l2 + x1 * l1 + x2 * l0 + t3 * l3));
-        s3 += reduce52(reduce52(x0 * h3 + x1 * h2 + x2 * h1 + x3 * h0) * 65536 + (x0 * l3 + x1 * l2 + x2 * l1 + x3 * l0));
-        if ((t & (REDUCE_EVERY - 1)) === REDUCE_EVERY - 1) { s0 = reduce52(s0); s1 = reduce52(s1); s2 = reduce52(s2); s3 = reduce52(s3); }
+        H0 += x0 * h0 + t1 * h3 + t2 * h2 + t3 * h1; L0 += x0 * l0 + t1 * l3 + t2 * l2 + t3 * l1;
+        H1 += x0 * h1 + x1 * h0 + t2 * h3 + t3 * h2; L1 += x0 * l1 + x1 * l0 + t2 * l3 + t3 * l2;
+        H2 += x0 * h2 + x1 * h1 + x2 * h0 + t3 * h3; L2 += x0 * l2 + x1 * l1 + x2 * l0 + t3 * l3;
+        H3 += x0 * h3 + x1 * h2 + x2 * h1 + x3 * h0; L3 += x0 * l3 + x1 * l2 + x2 * l1 + x3 * l0;
+        if (++n === FOLD) {
+          s0 += fold(H0, L0); s1 += fold(H1, L1); s2 += fold(H2, L2); s3 += fold(H3, L3);
+          H0 = H1 = H2 = H3 = L0 = L1 = L2 = L3 = 0;
+          n = 0;
+          if ((t & (REDUCE_EVERY - 1)) === REDUCE_EVERY - 1) { s0 = reduce52(s0); s1 = reduce52(s1); s2 = reduce52(s2); s3 = reduce52(s3); }
+        }
       }
+      s0 += fold(H0, L0); s1 += fold(H1, L1); s2 += fold(H2, L2); s3 += fold(H3, L3);
       // out[kind] += c_k·B_k·S_k
       const c = cs[k]!;
       const tmp = TMP;

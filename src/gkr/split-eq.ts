@@ -27,25 +27,33 @@ export interface SplitEqTables {
 
 /**
  * Split eq tables of `point` with at most `loBits` low coordinates (point of ≤ 30 coordinates);
- * hi entries at indices ≥ hiBound are left zero (default: all computed).
+ * hi entries at indices ≥ hiBound are left zero (default: all computed). `reuse`: tables no longer
+ * needed whose buffers may be overwritten when their sizes fit.
  */
-export function splitEqTables(point: readonly Ext[], loBits: number, hiBound = Infinity): SplitEqTables {
+export function splitEqTables(point: readonly Ext[], loBits: number, hiBound = Infinity, reuse?: SplitEqTables): SplitEqTables {
   const n = point.length;
   const L = Math.min(loBits, n);
   const bound = Math.max(1, Math.min(hiBound, 2 ** (n - L)));
-  return { n, loBits: L, hi: eqTableRange(point, 0, n - L, bound), hiBound: bound, lo: eqTableRange(point, n - L, n) };
+  return { n, loBits: L, hi: eqTableRange(point, 0, n - L, bound, reuse?.hi), hiBound: bound, lo: eqTableRange(point, n - L, n, Infinity, reuse?.lo) };
 }
 
 /**
  * eq table of the coordinates point[from..to) (same values as `eqTable` of that slice) at the
  * indices below `bound` (the rest stay zero), built by doubling: entry b of the first j
  * coordinates splits into 2b (× (1 − z)) and 2b + 1 (× z), one extension product per parent.
+ * `reuse`: a table of the same length whose buffer is overwritten instead of allocating.
  */
-export function eqTableRange(point: readonly Ext[], from: number, to: number, bound = Infinity): ExtVector {
+export function eqTableRange(point: readonly Ext[], from: number, to: number, bound = Infinity, reuse?: ExtVector): ExtVector {
   const n = to - from;
   const N = 2 ** n;
   const B = Math.max(1, Math.min(bound, N));
-  const v = new ExtVector(N);
+  let v: ExtVector;
+  if (reuse !== undefined && reuse.length === N) {
+    v = reuse;
+    v.data.fill(0);
+  } else {
+    v = new ExtVector(N);
+  }
   const d = v.data;
   const N2 = 2 * N, N3 = 3 * N;
   d[0] = 1;
@@ -94,24 +102,45 @@ export function eqTableRange(point: readonly Ext[], from: number, to: number, bo
 /**
  * A few recent points' split tables. A point is recognised by identity and then by value (the
  * coordinates are compared), so a caller that mutates a point array gets fresh tables; tables
- * with too small a hi bound are rebuilt.
+ * with too small a hi bound are rebuilt. Buffers of evicted entries are reused, but never those of
+ * tables handed out since the last `begin()`: those stay valid until the next `begin()`.
  */
 export class SplitEqCache {
-  private readonly entries: { point: readonly Ext[]; words: Uint32Array; loBits: number; tables: SplitEqTables }[] = [];
+  private readonly entries: { point: readonly Ext[]; words: Uint32Array; loBits: number; tables: SplitEqTables; gen: number }[] = [];
+  private gen = 0;
 
   constructor(private readonly capacity = 4) {}
+
+  /** Starts an evaluation: tables returned from now on are not overwritten before the next `begin`. */
+  begin(): void {
+    this.gen++;
+  }
 
   get(point: readonly Ext[], loBits: number, hiBound = Infinity): SplitEqTables {
     const need = Math.max(1, Math.min(hiBound, 2 ** (point.length - Math.min(loBits, point.length))));
     for (let k = 0; k < this.entries.length; k++) {
       const e = this.entries[k]!;
       if (e.point === point && e.loBits === loBits && sameWords(e.words, point)) {
-        if (e.tables.hiBound >= need) return e.tables;
-        this.entries.splice(k, 1);
+        if (e.tables.hiBound >= need) {
+          e.gen = this.gen;
+          return e.tables;
+        }
+        if (e.gen !== this.gen) this.entries.splice(k, 1);
         break;
       }
     }
-    const tables = splitEqTables(point, loBits, need);
+    // The oldest entry not handed out in this evaluation leaves the cache when it is full; its
+    // buffers are reused for the new tables.
+    let reuse: SplitEqTables | undefined;
+    if (this.entries.length >= this.capacity) {
+      for (let k = this.entries.length - 1; k >= 0; k--) {
+        if (this.entries[k]!.gen !== this.gen) {
+          reuse = this.entries.splice(k, 1)[0]!.tables;
+          break;
+        }
+      }
+    }
+    const tables = splitEqTables(point, loBits, need, reuse);
     const words = new Uint32Array(4 * point.length);
     for (let j = 0; j < point.length; j++) {
       const c = point[j]!;
@@ -120,8 +149,7 @@ export class SplitEqCache {
       words[4 * j + 2] = c[2];
       words[4 * j + 3] = c[3];
     }
-    this.entries.unshift({ point, words, loBits, tables });
-    if (this.entries.length > this.capacity) this.entries.pop();
+    this.entries.unshift({ point, words, loBits, tables, gen: this.gen });
     return tables;
   }
 }

@@ -370,3 +370,21 @@ test("layers with the same gates reuse one audited gate part; their own constant
   }
   assert.ok(compiledCircuit(OpKind.Membership, 24) && new DerivedRegularWiring(compiledCircuit(OpKind.Membership, 24).circuit).stats.reusedLayers > 50);
 });
+
+test("many claims in one evaluation (more points than the table cache holds) and repeated calls stay exact", () => {
+  const c = compiledCircuit(OpKind.Membership, 3);
+  const table = new TableWiring(c.circuit);
+  const derived = new DerivedRegularWiring(c.circuit, c.tags);
+  for (const i of [0, 5, c.circuit.layers.length - 1]) {
+    const so = c.circuit.layers[i]!.widthBits, s = inputBitsOf(c.circuit, i);
+    const claims = Array.from({ length: 9 }, () => ({ point: randomPoint(so), coeff: extRandom() }));
+    const x = randomPoint(s), y = randomPoint(s);
+    for (let rep = 0; rep < 3; rep++) {
+      assert.deepEqual(derived.evalCombined(i, claims, x, y), table.evalCombined(i, claims, x, y), `layer ${i} rep ${rep}`);
+      assert.deepEqual(derived.evalConstCombined(i, claims), table.evalConstCombined(i, claims));
+      // Interleave single-claim queries that push other points through the cache.
+      const q = randomQuery(c.circuit, i);
+      assert.deepEqual(derived.evalCombined(i, q.claims, q.x, q.y), table.evalCombined(i, q.claims, q.x, q.y));
+    }
+  }
+});
