@@ -12,6 +12,8 @@ import { CircuitError } from "./errors.js";
 import type { LayerOracleFactory } from "./layer-oracle.js";
 import type { GkrProof, InputClaim, LayerProof } from "./proof.js";
 import { sparseLayerOracle } from "./sparse-oracle.js";
+import { gkrKernels } from "./wasm-kernels.js";
+import { wasmLayerOracleFactory } from "./wasm-oracle.js";
 
 /** What the driver reports after each layer (for benchmarks and diagnostics). */
 export interface LayerProveStats {
@@ -26,7 +28,11 @@ export interface LayerProveStats {
 }
 
 export interface ProveGkrOptions {
-  /** Builds the sumcheck oracle of each layer; default: the sparse (Libra) oracle. */
+  /**
+   * Builds the sumcheck oracle of each layer; default: `defaultLayerOracleFactory()` (the WASM
+   * oracle when the kernel module is available, else the TypeScript sparse oracle
+   * `sparseLayerOracle`). Every oracle gives the same proof.
+   */
   readonly oracleFactory?: LayerOracleFactory;
   /** Called after each layer is proved. */
   readonly onLayer?: (stats: LayerProveStats) => void;
@@ -46,6 +52,9 @@ export interface GkrProveResult {
  * 2s-round sumcheck (x block, then y block), observe_ext(V(x*)), observe_ext(V(y*)), and unless
  * i is the last layer r ← sample_ext(), incoming ← [(x*, 1), (y*, r)].
  *
+ * A circuit is validated on its first proof in this thread and must not change afterwards
+ * (prepared circuits never do).
+ *
  * @param witness layer vectors output first, the padded input vector last (length D + 1), as
  *   returned by `evaluateCircuit`; vector j has 2^(width bits) canonical elements. Not modified.
  * @param transcript mutated.
@@ -53,9 +62,12 @@ export interface GkrProveResult {
  *   `WITNESS_NON_CANONICAL` for a witness of the wrong shape.
  */
 export function proveGkr(circuit: Circuit, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: ProveGkrOptions = {}): GkrProveResult {
-  validateCircuit(circuit);
+  if (!validated.has(circuit)) {
+    validateCircuit(circuit);
+    validated.add(circuit);
+  }
   validateWitness(circuit, witness);
-  const factory = options.oracleFactory ?? sparseLayerOracle;
+  const factory = options.oracleFactory ?? defaultLayerOracleFactory();
   const D = circuit.layers.length;
   const z0: Ext[] = [];
   for (let j = 0; j < circuit.layers[0]!.widthBits; j++) z0.push(transcript.sampleExt());
@@ -83,6 +95,23 @@ export function proveGkr(circuit: Circuit, witness: readonly Uint32Array[], tran
     }
   }
   return { proof: { layers }, inputClaim: inputClaim! };
+}
+
+/** Circuits that passed `validateCircuit` in an earlier proof. */
+const validated = new WeakSet<Circuit>();
+
+let defaultFactory: LayerOracleFactory | undefined;
+
+/**
+ * The oracle factory `proveGkr` uses by default: WASM oracles over this thread's `gkrKernels()`
+ * context when the kernel module is available, else `sparseLayerOracle`.
+ */
+export function defaultLayerOracleFactory(): LayerOracleFactory {
+  if (defaultFactory === undefined) {
+    const k = gkrKernels();
+    defaultFactory = k ? wasmLayerOracleFactory(k) : sparseLayerOracle;
+  }
+  return defaultFactory;
 }
 
 function validateWitness(circuit: Circuit, witness: readonly Uint32Array[]): void {

@@ -2,7 +2,7 @@
  * Composed prove (compat-v1 §13.1): input vector (§9.2) → all layer values → statement transcript
  * (§11 steps 1–5) → GKR proof (§10.4). The fresh and prepared paths give identical bytes.
  */
-import { evaluateCircuit } from "../gkr/circuit.js";
+import { evaluateCircuitFast } from "../gkr/wasm-evaluate.js";
 import { proveGkr } from "../gkr/prover.js";
 import type { GkrProof } from "../gkr/proof.js";
 import { SsgkrError } from "../errors.js";
@@ -45,7 +45,7 @@ export function buildWitness(prepared: PreparedSync, request: OpRequest): SyncWi
     if (err instanceof SsgkrError) throw new SyncError("WITNESS", `witness: ${err.message}`, { cause: err.code });
     throw err;
   }
-  return { input, layers: evaluateCircuit(prepared.circuit, input) };
+  return { input, layers: evaluateCircuitFast(prepared.circuit, input) };
 }
 
 /** Proves from a witness built by `buildWitness` for the same request. */
