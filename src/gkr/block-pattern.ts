@@ -146,13 +146,19 @@ class TileMerger {
 
   merge(): number {
     const n = this.n;
+    const inKeys = this.inKeys;
+    // Gates usually arrive in key order (a node's taps, consecutive nodes): sort only if not.
+    let sorted = true;
+    for (let j = 1; j < n && sorted; j++) if (inKeys[j]! < inKeys[j - 1]!) sorted = false;
     const order = this.order.subarray(0, n);
-    for (let j = 0; j < n; j++) order[j] = this.inKeys[j]! * 4294967296 + j;
-    order.sort();
+    if (!sorted) {
+      for (let j = 0; j < n; j++) order[j] = inKeys[j]! * 4294967296 + j;
+      order.sort();
+    }
     let m = 0;
     for (let j = 0; j < n; j++) {
-      const pos = order[j]! % 4294967296;
-      const k = this.inKeys[pos]!, v = this.inValues[pos]!;
+      const pos = sorted ? j : order[j]! % 4294967296;
+      const k = inKeys[pos]!, v = this.inValues[pos]!;
       if (m > 0 && this.keys[m - 1] === k) this.values[m - 1] = add(this.values[m - 1]!, v);
       else { this.keys[m] = k; this.values[m] = v; m++; }
     }
