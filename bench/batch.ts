@@ -145,6 +145,8 @@ interface PoolResult {
   roundTripUs: number;
   /** Process CPU ms (all threads) per proof in the timed runs. */
   cpuMsPerProof: Summary;
+  /** Process CPU ms (all threads) per verification. */
+  cpuMsPerVerify?: Summary;
 }
 const results: PoolResult[] = [];
 
@@ -156,6 +158,7 @@ interface PoolRun {
   /** Process CPU time (all threads) of each timed proving run. */
   proveCpuMs: number[];
   verifyMs: number[];
+  verifyCpuMs: number[];
   last: ProveOutcome[];
   verifyLast: { ok: boolean; timings?: JobTimings }[];
   mismatches: number;
@@ -171,7 +174,7 @@ for (const w of workerCounts) {
   const t0 = performance.now();
   const pool = createSyncPool({ workers: w });
   await Promise.all(KINDS.map((k) => pool.proveBatch(prepared.get(k)!, jobs.get(k)!.slice(0, w))));
-  runs.push({ workers: w, pool, startupMs: performance.now() - t0, proveMs: [], proveCpuMs: [], verifyMs: [], last: [], verifyLast: [], mismatches: 0, rejected: 0 });
+  runs.push({ workers: w, pool, startupMs: performance.now() - t0, proveMs: [], proveCpuMs: [], verifyMs: [], verifyCpuMs: [], last: [], verifyLast: [], mismatches: 0, rejected: 0 });
 }
 for (let r = 0; r < repeats; r++) {
   for (const run of runs) {
@@ -191,6 +194,7 @@ if (withVerify) {
     for (const run of runs) {
       progress(`${run.workers} worker(s), verification run ${r + 1}/${repeats}`);
       const s = performance.now();
+      const c0 = cpuMs();
       let offset = 0;
       const parts = await Promise.all(KINDS.map((k) => {
         const items = jobs.get(k)!.map((request, i) => ({ request, bytes: reference[offset + i]! }));
@@ -198,6 +202,7 @@ if (withVerify) {
         return run.pool.verifyBatch(prepared.get(k)!, items);
       }));
       run.verifyMs.push(performance.now() - s);
+      run.verifyCpuMs.push(cpuMs() - c0);
       run.verifyLast = parts.flat();
       run.rejected += parts.flat().filter((o) => !o.ok || !o.verdict.ok).length;
     }
@@ -223,12 +228,13 @@ for (const run of runs) {
   if (withVerify) {
     perJobMs.verify = medianOf(run.verifyLast, "verifyMs");
     res.verify = rates(run.verifyMs, total);
+    res.cpuMsPerVerify = summary(run.verifyCpuMs.map((c) => c / total));
     res.proveVerify = summary(run.proveMs.map((t, i) => (total * 1000) / (t + run.verifyMs[i]!)));
   }
   results.push(res);
   console.log(`${w} worker(s) prove           ${cell(prove)} proofs/s   CPU ${fmt(res.cpuMsPerProof.median)} ms per proof   bytes identical to serial: ${run.mismatches === 0 ? "yes" : `NO (${run.mismatches} differ)`}`);
   if (res.verify && res.proveVerify) {
-    console.log(`${w} worker(s) verify          ${cell(res.verify)} verifications/s`);
+    console.log(`${w} worker(s) verify          ${cell(res.verify)} verifications/s   CPU ${fmt(res.cpuMsPerVerify!.median)} ms per verification`);
     console.log(`${w} worker(s) prove + verify  ${cell(res.proveVerify)} proofs/s`);
   }
   console.log(`${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(run.startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`);
