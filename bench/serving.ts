@@ -1,0 +1,255 @@
+/**
+ * Serving study: `ssgkr serve` (a child process on this machine) under the open-loop
+ * `ssgkr load` generator with its verifying frontend (compat-v1 §16.4–16.5), for both return
+ * paths of the server.
+ *
+ *   npm run bench -- serving [--depth 24] [--rates 0.25,0.5,1,2,4] [--screen-s 20] [--confirm-s 60]
+ *     [--overload-s 30] [--return-paths overlapped,serial] [--workers N] [--verify-workers K]
+ *     [--within-ms 500] [--warmup-s 5] [--min-jobs 12] [--mixture membership:1,nonmembership:1,update:1]
+ *
+ * Per return path: the server is started once (prepare + startup controls), then
+ *   1. screening: one short run per rate, ascending (duration max(screen-s, min-jobs / rate),
+ *      warmup max(2, ⌈rate × warmup-s⌉) offers); screening stops at the first failing rate once
+ *      a rate passed, or after two failures in a row;
+ *   2. confirmation: the best screened rate for confirm-s (if it fails, the next lower passing
+ *      rate, at most twice);
+ *   3. overload: twice the confirmed best rate (without one: twice the highest accepted
+ *      throughput seen) for overload-s, with a drain of 2 × overload-s.
+ * A rate passes when the run ends LOAD_OBSERVATIONS_COMPLETE and every timed offer is accepted
+ * within `within-ms` of its scheduled time (deadline-ms = within-ms, so late = failed); the
+ * "best rate" is the highest passing one. The mixture is balanced (equal weights by default).
+ *
+ * Server CPU: utime + stime of the server process (all its threads) from /proc/<pid>/stat
+ * before and after each run, in seconds per accepted request (warmup included, since the server
+ * proved those too). The load generator (with its verification workers) runs on the same
+ * machine and competes for the same cores.
+ *
+ * Overload checks: every offer in exactly one outcome, no duplicate or unresolved job after the
+ * drain, and the trend of the pending count while offering (least-squares slope, jobs/s).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+import type { LoadSummary } from "../src/serve/load/summary.js";
+import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
+
+const args = parseArgs();
+const depth = Number(args.get("depth") ?? 24);
+const rates = (args.get("rates") ?? "0.25,0.5,1,2,4").split(",").map(Number).sort((a, b) => a - b);
+const screenS = Number(args.get("screen-s") ?? 20);
+const confirmS = Number(args.get("confirm-s") ?? 60);
+const overloadS = Number(args.get("overload-s") ?? 30);
+const returnPaths = (args.get("return-paths") ?? "overlapped,serial").split(",");
+const workers = Number(args.get("workers") ?? availableParallelism());
+const verifyWorkers = Number(args.get("verify-workers") ?? availableParallelism());
+const withinMs = Number(args.get("within-ms") ?? 500);
+const warmupS = Number(args.get("warmup-s") ?? 5);
+const minJobs = Number(args.get("min-jobs") ?? 12);
+const mixture = args.get("mixture") ?? "membership:1,nonmembership:1,update:1";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const bin = join(root, "bin", "ssgkr.js");
+const work = mkdtempSync(join(tmpdir(), "ssgkr-serving-"));
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of a process in seconds (/proc/<pid>/stat fields 14 and 15). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly address: string;
+  readonly ready: Record<string, unknown>;
+  stopped: Promise<Record<string, unknown> | null>;
+}
+
+function startServer(returnPath: string): Promise<Server> {
+  const child = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--depth", String(depth), "--workers", String(workers), "--return-path", returnPath, "--control-samples", "1", "--run-ms", String(6 * 3600 * 1000)], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  let resolveStopped: (v: Record<string, unknown> | null) => void = () => undefined;
+  const stopped = new Promise<Record<string, unknown> | null>((r) => (resolveStopped = r));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const ready = out.split("\n").find((l) => l.includes('"SERVER_READY"'));
+      if (ready) {
+        const info = JSON.parse(ready) as Record<string, unknown>;
+        resolve({ child, address: String(info["listen"]), ready: info, stopped });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.includes('"SERVER_STOPPED"'));
+      resolveStopped(line ? (JSON.parse(line) as Record<string, unknown>) : null);
+      reject(new Error(`ssgkr serve exited (${code}) before SERVER_READY: ${err.trim()}`));
+    });
+  });
+}
+
+interface RunResult {
+  readonly label: string;
+  readonly rate: number;
+  readonly durationS: number;
+  readonly exitCode: number | null;
+  readonly summary: LoadSummary;
+  readonly serverCpuS: number;
+  readonly pass: boolean;
+  readonly wallS: number;
+}
+
+async function loadRun(server: Server, label: string, rate: number, durationS: number, extra: string[] = []): Promise<RunResult> {
+  const out = join(work, `${label}-${rate}-${Date.now()}`);
+  const warmup = Math.max(2, Math.ceil(rate * warmupS));
+  const jobs = Math.max(minJobs, Math.round(rate * durationS));
+  const argv = [bin, "load", "--targets", server.address, "--rate", String(rate), "--jobs", String(jobs), "--warmup", String(warmup), "--depth", String(depth),
+    "--mixture", mixture, "--corpus", String(Math.min(768, 2 ** Math.min(depth, 24) - 1)), "--deadline-ms", String(withinMs), "--verify-workers", String(verifyWorkers), "--control-samples", "1", "--run-id", label, "--out", out, ...extra];
+  const cpu0 = cpuSeconds(server.child.pid!);
+  const t0 = performance.now();
+  const child = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on("data", () => undefined);
+  const exitCode = await new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const wallS = (performance.now() - t0) / 1000;
+  const cpu1 = cpuSeconds(server.child.pid!);
+  let summary: LoadSummary;
+  try {
+    summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as LoadSummary;
+  } catch {
+    throw new Error(`ssgkr load (${label}, rate ${rate}) wrote no summary (exit ${exitCode}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`);
+  }
+  const pass = summary.status === "LOAD_OBSERVATIONS_COMPLETE" && summary.timed_counts.offered > 0 && summary.within_ms[String(withinMs)] === 1;
+  const r: RunResult = { label, rate, durationS: jobs / rate, exitCode, summary, serverCpuS: cpu1 - cpu0, pass, wallS };
+  const c = summary.counts;
+  const l = summary.latency_ms;
+  console.log(
+    `${label.padEnd(22)} rate ${String(rate).padStart(5)}/s  ${String(summary.timed_counts.offered).padStart(4)} timed  acc ${c.accepted}+${c.accepted_late} late  rej ${c.rejected}  tx ${c.transport_errors}  gen ${c.generator_failures}  unres ${c.unresolved_at_drain}  ` +
+      `p50 ${fmt(l.p50_ms ?? NaN)} p95 ${fmt(l.p95_ms ?? NaN)} p99 ${fmt(l.p99_ms ?? NaN)} max ${fmt(l.max_ms ?? NaN)} ms  ≤${withinMs}ms ${((summary.within_ms[String(withinMs)] ?? 0) * 100).toFixed(1)}%  ` +
+      `thr ${fmt(summary.throughput.accepted_per_s ?? NaN, 2)}/s  cpu ${fmt(perAccepted(r) ?? NaN, 2)} s/acc  ${pass ? "PASS" : "fail"}`,
+  );
+  return r;
+}
+
+function perAccepted(r: RunResult): number | null {
+  const acc = r.summary.counts.accepted + r.summary.counts.accepted_late;
+  return acc > 0 ? r.serverCpuS / acc : null;
+}
+
+/** Least-squares slope of pending over time (jobs/s) while offering. */
+function pendingSlope(s: LoadSummary): number | null {
+  const pts = s.pending_per_second.filter((p) => p.t_s * 1000 <= s.throughput.offering_end_ms);
+  if (pts.length < 3) return null;
+  const n = pts.length;
+  const mx = pts.reduce((a, p) => a + p.t_s, 0) / n;
+  const my = pts.reduce((a, p) => a + p.pending, 0) / n;
+  let num = 0, den = 0;
+  for (const p of pts) {
+    num += (p.t_s - mx) * (p.pending - my);
+    den += (p.t_s - mx) ** 2;
+  }
+  return den > 0 ? num / den : null;
+}
+
+function brief(r: RunResult): Record<string, unknown> {
+  const s = r.summary;
+  return {
+    label: r.label, rate: r.rate, duration_s: r.durationS, wall_s: Math.round(r.wallS * 10) / 10, pass: r.pass, exit_code: r.exitCode, status: s.status,
+    counts: s.counts, timed_counts: s.timed_counts, latency_ms: s.latency_ms, within_ms: s.within_ms, throughput: s.throughput,
+    server_batches: s.server, server_cpu_s: Math.round(r.serverCpuS * 1000) / 1000, server_cpu_s_per_accepted: perAccepted(r),
+    generator: s.generator, timings_ms: s.timings_ms,
+  };
+}
+
+const cond = conditions();
+console.log(conditionsLine(cond));
+console.log(`# depth ${depth}, server workers ${workers}, verify workers ${verifyWorkers} (co-located), mixture ${mixture}, pass = every timed offer accepted within ${withinMs} ms; screening ${screenS} s at ${rates.join(", ")}/s, confirm ${confirmS} s, overload 2× for ${overloadS} s; CPU in server seconds per accepted request`);
+
+const paths: Record<string, unknown>[] = [];
+const headline: Record<string, number | string> = { depth };
+for (const returnPath of returnPaths) {
+  progress(`starting ssgkr serve --return-path ${returnPath} (depth ${depth}, ${workers} workers)`);
+  const server = await startServer(returnPath);
+  process.on("exit", () => server.child.kill("SIGKILL"));
+  progress(`server ready at ${server.address} (prepare ${String(server.ready["prepare_ms"])} ms)`);
+  const screening: RunResult[] = [];
+  let failsInARow = 0;
+  for (const rate of rates) {
+    progress(`${returnPath}: screening ${rate}/s`);
+    const r = await loadRun(server, `${returnPath}-screen`, rate, screenS);
+    screening.push(r);
+    if (r.pass) failsInARow = 0;
+    else failsInARow++;
+    if ((!r.pass && screening.some((x) => x.pass)) || failsInARow >= 2) break;
+  }
+  const passing = screening.filter((r) => r.pass).map((r) => r.rate).sort((a, b) => b - a);
+  const confirms: RunResult[] = [];
+  let best: RunResult | null = null;
+  for (const rate of passing.slice(0, 2)) {
+    progress(`${returnPath}: confirming ${rate}/s for ${confirmS} s`);
+    const r = await loadRun(server, `${returnPath}-confirm`, rate, confirmS);
+    confirms.push(r);
+    if (r.pass) {
+      best = r;
+      break;
+    }
+  }
+  const capacity = Math.max(...[...screening, ...confirms].map((r) => r.summary.throughput.accepted_per_s ?? 0));
+  const overloadRate = Math.round((best ? 2 * best.rate : 2 * capacity) * 1000) / 1000;
+  let overload: RunResult | null = null;
+  if (overloadRate > 0) {
+    progress(`${returnPath}: overload ${overloadRate}/s for ${overloadS} s`);
+    overload = await loadRun(server, `${returnPath}-overload`, overloadRate, overloadS, ["--drain-ms", String(Math.round(2 * overloadS * 1000))]);
+  }
+  server.child.kill("SIGTERM");
+  const stopped = await server.stopped;
+  const ov = overload?.summary;
+  const overloadChecks = ov ? {
+    every_offer_one_outcome: ov.accounting_balanced,
+    duplicates: ov.counts.duplicate_responses,
+    unknown: ov.counts.unknown_responses,
+    unresolved_after_drain: ov.counts.unresolved_at_drain,
+    pending_slope_jobs_per_s: pendingSlope(ov),
+    max_pending: Math.max(...ov.pending_per_second.map((p) => p.pending)),
+  } : null;
+  if (overloadChecks) console.log(`${returnPath} overload: one outcome each ${overloadChecks.every_offer_one_outcome}, duplicates ${overloadChecks.duplicates}, unresolved ${overloadChecks.unresolved_after_drain}, pending slope ${fmt(overloadChecks.pending_slope_jobs_per_s ?? NaN, 2)} jobs/s, max pending ${overloadChecks.max_pending}`);
+  console.log(`${returnPath}: best rate ${best ? `${best.rate}/s (p99 ${fmt(best.summary.latency_ms.p99_ms ?? NaN)} ms, ${fmt(perAccepted(best) ?? NaN, 2)} server CPU s per accepted request)` : `none met ≤ ${withinMs} ms (highest accepted throughput ${fmt(capacity, 2)}/s)`}`);
+  paths.push({
+    return_path: returnPath,
+    server_ready: server.ready,
+    server_stopped: stopped,
+    screening: screening.map(brief),
+    confirmations: confirms.map(brief),
+    best_rate: best?.rate ?? null,
+    best: best ? brief(best) : null,
+    capacity_accepted_per_s: capacity,
+    overload: overload ? { ...brief(overload), pending_per_second: overload.summary.pending_per_second, checks: overloadChecks } : null,
+  });
+  headline[`best_rate_${returnPath}`] = best?.rate ?? "none";
+  headline[`p99_ms_at_best_${returnPath}`] = best?.summary.latency_ms.p99_ms ?? "none";
+  headline[`server_cpu_s_per_accepted_${returnPath}`] = Math.round((perAccepted(best ?? screening[0]!) ?? NaN) * 1000) / 1000;
+  headline[`capacity_accepted_per_s_${returnPath}`] = Math.round(capacity * 1000) / 1000;
+  headline[`overload_balanced_${returnPath}`] = overloadChecks ? String(overloadChecks.every_offer_one_outcome && overloadChecks.duplicates === 0 && overloadChecks.unresolved_after_drain === 0) : "skipped";
+}
+
+const path = writeResults("serving", {
+  benchmark: "serving",
+  conditions: cond,
+  settings: { depth, rates, screenS, confirmS, overloadS, returnPaths, workers, verifyWorkers, withinMs, warmupS, minJobs, mixture, colocated: true, clockTicks },
+  units: "latency ms from the scheduled time; rates offers or accepted requests per second; server CPU seconds (utime + stime, all threads) per accepted request",
+  paths,
+});
+progress(`wrote ${path} (load outputs in ${work})`);
+printHeadline(headline);
