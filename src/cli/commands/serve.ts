@@ -113,6 +113,7 @@ export function registerServe(program: Command, setExit: (code: number) => void)
         ready_unix_ns: s.readyUnixNs, finish_unix_ns: s.finishUnixNs, wall_s: round3(s.wallSeconds), cpu_s: round3(s.cpuSeconds),
         proofs_per_s: round3(s.wallSeconds > 0 ? replied / s.wallSeconds : 0),
         cpu_s_per_proof: replied > 0 ? round3(s.cpuSeconds / replied) : null,
+        batch_compute_s: round3(st.computeMs / 1000), delivery_s: round3(st.deliveryMs / 1000),
       });
       setExit(EXIT_OK);
     });

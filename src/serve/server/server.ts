@@ -94,6 +94,10 @@ export interface ServerStats {
   readonly closes: Readonly<Partial<Record<CloseReason, number>>>;
   /** Replies that could not be written (connection gone). */
   readonly undelivered: number;
+  /** Wall time with a batch in compute (flush → last outcome), summed over batches, ms. */
+  readonly computeMs: number;
+  /** Main-thread time spent delivering batch replies (hash, frame, write; waits included on the serial path), ms. */
+  readonly deliveryMs: number;
 }
 
 /** What `start()` reports once the server is ready. */
@@ -151,7 +155,7 @@ export class ProofServer {
   /** Resolves when the server has stopped (run limit or `stop()`). */
   readonly done: Promise<StopSummary>;
   private readonly counts = {
-    connections: 0, admitted: 0, processed: 0, batches: 0, proofReplies: 0, batchErrors: 0, inputErrors: 0, undelivered: 0,
+    connections: 0, admitted: 0, processed: 0, batches: 0, proofReplies: 0, batchErrors: 0, inputErrors: 0, undelivered: 0, computeMs: 0, deliveryMs: 0,
     refusals: { [REFUSALS.totalQueueFull]: 0, [REFUSALS.ingressQueueFull]: 0, [REFUSALS.stopping]: 0, [REFUSALS.runLimitBeforeCompute]: 0 } as Record<Refusal, number>,
     closes: {} as Partial<Record<CloseReason, number>>,
   };
@@ -180,6 +184,8 @@ export class ProofServer {
       refusals: { ...c.refusals },
       closes: { ...c.closes },
       undelivered: c.undelivered,
+      computeMs: c.computeMs,
+      deliveryMs: c.deliveryMs,
     };
   }
 
@@ -350,6 +356,7 @@ export class ProofServer {
     const flushUnixNs = nowUnixNs();
     const flushMono = monotonicNs();
     const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
+    this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
     const items: Delivery[] = batch.map((pending, i) => ({
       pending, result: results[i]!, batchId: id, batchSize: batch.length, times, queueNs: flushMono - pending.admittedNs,
     }));
@@ -357,7 +364,9 @@ export class ProofServer {
       this.returnQueue.push(items);
       this.pumpDelivery();
     } else {
+      const t0 = performance.now();
       for (const item of items) await this.deliver(item, true);
+      this.counts.deliveryMs += performance.now() - t0;
     }
   }
 
@@ -367,7 +376,9 @@ export class ProofServer {
       while (this.returnQueue.length > 0) {
         const items = this.returnQueue[0]!;
         for (const item of items) {
+          const t0 = performance.now();
           await this.deliver(item, false);
+          this.counts.deliveryMs += performance.now() - t0;
           await yieldToLoop();
         }
         this.returnQueue.shift();
