@@ -23,8 +23,13 @@
  * Σ over layers of 2 × the layer's input bits), with the WASM and the TypeScript permutation, plus
  * one permutation alone (µs).
  *
+ * `prepare` and `prepareAll` are also timed in process CPU time (user + system of all threads,
+ * `process.cpuUsage`), which stays close to the uncontended wall time when other processes load
+ * the machine (the conditions line gives the load when the run started).
+ *
  * Writes bench/results/prepare.json; the last stdout line holds the headline medians
- * prepare_ms (d24 Membership compile + commitment + wiring) and prepare_all_kinds_ms.
+ * prepare_ms (d24 Membership compile + commitment + wiring) and prepare_all_kinds_ms, with their
+ * CPU-time twins prepare_cpu_ms and prepare_all_kinds_cpu_ms.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -89,6 +94,28 @@ console.log(conditionsLine(cond));
 console.log(`# single thread; hash backend ${hashBackend()}; wiring ${wiring.name}; repeats ${repeats}; ms per call, median (min–max)`);
 
 const summary = (t: Timing) => ({ median: t.median, min: t.min, max: t.max });
+
+/** Wall and process CPU time per call (ms): one untimed call, then `repeats` timed calls. */
+function measureCpu(fn: () => unknown): { wall: Timing; cpu: Timing } {
+  fn();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    fn();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  const timing = (xs: number[]): Timing => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const m = sorted.length >> 1;
+    const median = sorted.length % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
+    return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, callsPerSample: 1, samples: xs };
+  };
+  return { wall: timing(wall), cpu: timing(cpu) };
+}
 const cell = (t: Timing) => `${fmt(t.median)} (${fmt(t.min)}–${fmt(t.max)})`;
 
 interface KindRow {
@@ -100,9 +127,10 @@ interface KindRow {
   commitment: Timing;
   wiring: Timing;
   prepare: Timing;
+  prepareCpu: Timing;
 }
 const kindRows: KindRow[] = [];
-const allRows: { depth: number; prepareAll: Timing; commitments2: Timing; commitments4: Timing; commitmentsSequential: Timing; phases: Record<string, number> }[] = [];
+const allRows: { depth: number; prepareAll: Timing; prepareAllCpu: Timing; commitments2: Timing; commitments4: Timing; commitmentsSequential: Timing; phases: Record<string, number> }[] = [];
 
 for (const depth of depths) {
   const cfg = syncConfig({ depth });
@@ -116,11 +144,12 @@ for (const depth of depths) {
     const header = commitmentHeader(kind, cfg);
     const commitT = measure(() => circuitCommitment(header, c.circuit), opts);
     const wiringT = measure(() => wiring.make(c), opts);
-    const prepareT = measure(() => prepare(kind, cfg, { wiring: wiring.make }), opts);
+    const prepareBoth = measureCpu(() => prepare(kind, cfg, { wiring: wiring.make }));
+    const prepareT = prepareBoth.wall;
     const gates = c.circuit.layers.reduce((n, l) => n + l.gateKind.length, 0);
-    const row: KindRow = { depth, kind: name, gates, commitmentWords: commitmentLength(c.circuit), compile: compileT, commitment: commitT, wiring: wiringT, prepare: prepareT };
+    const row: KindRow = { depth, kind: name, gates, commitmentWords: commitmentLength(c.circuit), compile: compileT, commitment: commitT, wiring: wiringT, prepare: prepareT, prepareCpu: prepareBoth.cpu };
     kindRows.push(row);
-    console.log(`d${String(depth).padEnd(3)} ${name.padEnd(14)} ${String(gates).padStart(8)} gates  compile ${cell(compileT).padEnd(22)} commitment ${cell(commitT).padEnd(22)} wiring ${cell(wiringT).padEnd(22)} prepare ${cell(prepareT)}`);
+    console.log(`d${String(depth).padEnd(3)} ${name.padEnd(14)} ${String(gates).padStart(8)} gates  compile ${cell(compileT).padEnd(22)} commitment ${cell(commitT).padEnd(22)} wiring ${cell(wiringT).padEnd(22)} prepare ${cell(prepareT).padEnd(22)} CPU ${cell(prepareBoth.cpu)}`);
   }
   progress(`d${depth} all kinds`);
   const items = compiled.map((c) => ({ header: commitmentHeader(c.kind, cfg), circuit: c.circuit }));
@@ -128,11 +157,12 @@ for (const depth of depths) {
   const commitments4 = measure(() => circuitCommitments(items, { lanes: 4 }), opts);
   const commitmentsSequential = measure(() => items.map((it) => circuitCommitment(it.header, it.circuit)), opts);
   let phases: Record<string, number> = {};
-  const prepareAllT = measure(() => {
+  const prepareAllBoth = measureCpu(() => {
     phases = { ...prepareAll(cfg, { wiring: wiring.make }).timings };
-  }, opts);
-  allRows.push({ depth, prepareAll: prepareAllT, commitments2, commitments4, commitmentsSequential, phases });
-  console.log(`d${String(depth).padEnd(3)} all kinds       prepareAll ${cell(prepareAllT)}; commitments: 2 lanes ${cell(commitments2)}, 4 SIMD lanes ${cell(commitments4)}, one by one ${cell(commitmentsSequential)}`);
+  });
+  const prepareAllT = prepareAllBoth.wall;
+  allRows.push({ depth, prepareAll: prepareAllT, prepareAllCpu: prepareAllBoth.cpu, commitments2, commitments4, commitmentsSequential, phases });
+  console.log(`d${String(depth).padEnd(3)} all kinds       prepareAll ${cell(prepareAllT)} (CPU ${cell(prepareAllBoth.cpu)}); commitments: 2 lanes ${cell(commitments2)}, 4 SIMD lanes ${cell(commitments4)}, one by one ${cell(commitmentsSequential)}`);
 }
 
 // Cold: fresh processes.
@@ -203,10 +233,10 @@ const results = {
   units: "ms per call (median, min, max over repeats); permutation in µs",
   kinds: kindRows.map((r) => ({
     depth: r.depth, kind: r.kind, gates: r.gates, commitmentWords: r.commitmentWords,
-    compileMs: summary(r.compile), commitmentMs: summary(r.commitment), wiringMs: summary(r.wiring), prepareMs: summary(r.prepare),
+    compileMs: summary(r.compile), commitmentMs: summary(r.commitment), wiringMs: summary(r.wiring), prepareMs: summary(r.prepare), prepareCpuMs: summary(r.prepareCpu),
   })),
   allKinds: allRows.map((r) => ({
-    depth: r.depth, prepareAllMs: summary(r.prepareAll), lastPhasesMs: r.phases,
+    depth: r.depth, prepareAllMs: summary(r.prepareAll), prepareAllCpuMs: summary(r.prepareAllCpu), lastPhasesMs: r.phases,
     commitments: { twoLanesMs: summary(r.commitments2), fourSimdLanesMs: summary(r.commitments4), oneByOneMs: summary(r.commitmentsSequential) },
   })),
   cold: { runs: cold, prepareMsMedian: median(cold.map((c) => c.prepareMs)), prepareAllMsMedian: median(cold.map((c) => c.prepareAllMs)) },
@@ -222,6 +252,8 @@ const round2 = (x: number | undefined) => (x === undefined ? NaN : Math.round(x 
 printHeadline({
   prepare_ms: round2(d24?.prepare.median),
   prepare_all_kinds_ms: round2(all24?.prepareAll.median),
+  prepare_cpu_ms: round2(d24?.prepareCpu.median),
+  prepare_all_kinds_cpu_ms: round2(all24?.prepareAllCpu.median),
   compile_ms: round2(d24?.compile.median),
   commitment_ms: round2(d24?.commitment.median),
   wiring_ms: round2(d24?.wiring.median),
