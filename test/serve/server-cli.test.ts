@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -253,4 +253,24 @@ test("SIGTERM stops the server: SERVER_STOPPED with counts, exit code 0", async 
   const controls = JSON.parse(stdoutLines.find((l) => l.includes("CONTROLS_PASS"))!) as { references: Record<string, string[]> };
   assert.equal(controls.references.membership!.length, 1);
   assert.match(controls.references.update![0]!, /^[0-9a-f]{64}$/);
+});
+
+test("serve refuses bad options before preparing anything (exit 2, one line)", () => {
+  const cases: [string[], RegExp][] = [
+    [["--depth", "4", "--depth", "5"], /--depth given more than once/],
+    [["--bogus", "1"], /unknown option '--bogus'/],
+    [["extra"], /too many arguments/],
+    [["--depth", "33"], /--depth must be an integer in \[1, 32\]/],
+    [["--listen", "localhost"], /--listen must be HOST:PORT/],
+    [["--return-path", "fast"], /--return-path/],
+    [["--depth", "1"], /--control-samples must be an integer in \[1, 1\]/],
+    [["--workers", "0"], /--workers must be an integer in \[1, 1024\]/],
+  ];
+  for (const [args, re] of cases) {
+    const r = spawnSync(process.execPath, [join("bin", "ssgkr.js"), "serve", ...args], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.equal(r.stderr.trim().split("\n").length, 1);
+    assert.equal(r.stdout, "");
+  }
 });

@@ -53,7 +53,8 @@ export function registerServe(program: Command, setExit: (code: number) => void)
     .addOption(envOption("--io-timeout-ms <ms>", "drop a peer stalled inside a frame or not reading its replies after this long", "io-timeout-ms", "5000"))
     .addOption(envOption("--run-ms <ms>", "run limit: stop after this long", "run-ms", "600000"))
     .addOption(envOption("--control-samples <n>", "corpus fixtures per kind checked at startup", "control-samples", "2"))
-    .action(async (opts: ServeOpts) => {
+    .action(async (opts: ServeOpts, cmd: Command) => {
+      rejectDuplicates((cmd.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? []);
       const { host, port } = parseListenOrExit(opts.listen);
       const depth = parseIntOption(opts.depth, "--depth", 1, 32);
       let server: ProofServer;
@@ -117,6 +118,17 @@ export function registerServe(program: Command, setExit: (code: number) => void)
       });
       setExit(EXIT_OK);
     });
+}
+
+/** Each option at most once (commander would silently keep the last). */
+function rejectDuplicates(argv: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const a of argv) {
+    if (!a.startsWith("--")) continue;
+    const name = a.split("=")[0]!;
+    if (seen.has(name)) throw new CliExit(EXIT_USAGE, `error: option ${name} given more than once`);
+    seen.add(name);
+  }
 }
 
 function round3(x: number): number {
