@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { prepare } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
-import { encodeSyncResult } from "../../src/sync/encoded.js";
+import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";
+import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { DerivedRegularWiring } from "../../src/gkr/derived-wiring.js";
 import { corpusRequest } from "../../src/sync/corpus.js";
 import { OpKind } from "../../src/sync/types.js";
 import { attachPrepared, sharePrepared, type SharedPrepared } from "../../src/sync/parallel/shared-prepared.js";
@@ -46,10 +48,26 @@ test("an attached prepared circuit has the fields, arrays, commitment and identi
   assert.equal(a.timings.commitmentMs, 0);
 });
 
-test("a proof made with an attached circuit is byte-identical", () => {
+test("a proof made with an attached circuit is byte-identical, and verifies with a lazily built wiring of the original's kind", () => {
   const job = corpusRequest(OpKind.Update, 1, { depth: DEPTH });
   const a = attachPrepared(sharePrepared(prepared));
-  assert.deepEqual(encodeSyncResult(a, provePrepared(a, job)), encodeSyncResult(prepared, provePrepared(prepared, job)));
+  const bytes = encodeSyncResult(a, provePrepared(a, job));
+  assert.deepEqual(bytes, encodeSyncResult(prepared, provePrepared(prepared, job)));
+  assert.equal(a.timings.wiringMs, 0, "proving does not build the wiring");
+  assert.deepEqual(verifyEncoded(a, job, bytes), { ok: true });
+  assert.ok(a.timings.wiringMs > 0);
+  assert.equal(a.wiring, a.wiring, "built once");
+  assert.equal(a.wiring.constructor, prepared.wiring.constructor);
+  const tampered = bytes.slice();
+  tampered[300] ^= 1;
+  assert.deepEqual(verifyEncoded(a, job, tampered), verifyEncoded(prepared, job, tampered));
+
+  const withTable = prepare(OpKind.Membership, { depth: 1 }, { wiring: (c) => new TableWiring(c.circuit) });
+  const t = attachPrepared(sharePrepared(withTable));
+  assert.equal(sharePrepared(withTable).wiring, "table");
+  assert.ok(t.wiring instanceof TableWiring);
+  assert.ok(a.wiring instanceof DerivedRegularWiring);
+  assert.ok(attachPrepared(sharePrepared(withTable), { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) }).wiring instanceof DerivedRegularWiring);
 });
 
 test("a descriptor that does not fit its buffer is rejected with BAD_SHARED", () => {
@@ -60,6 +78,7 @@ test("a descriptor that does not fit its buffer is rejected with BAD_SHARED", ()
   bad({ ...shared, buffer: new ArrayBuffer(8) });
   bad({ ...shared, layers: [] });
   bad({ ...shared, commitment: [1, 2] });
+  bad({ ...shared, wiring: "dense" });
   const l0 = shared.layers[0]!;
   bad({ ...shared, layers: [{ ...l0, offsets: l0.offsets.map(() => shared.buffer.byteLength) }, ...shared.layers.slice(1)] });
   bad({ ...shared, layers: [{ ...l0, offsets: [3, ...l0.offsets.slice(1)] }, ...shared.layers.slice(1)] });

@@ -6,13 +6,16 @@
  * tags) once into one `SharedArrayBuffer` and returns a postMessage-able descriptor;
  * `attachPrepared` (in any thread) rebuilds a `PreparedSync` whose arrays are views of that
  * buffer: no compilation, no commitment. Only the verifier's wiring oracle is rebuilt per
- * thread (an explicit `TableWiring`: one validation pass over the gates), since it keeps a
- * per-thread cache.
+ * thread (it keeps per-thread caches), of the same kind as the original's (derived closed form,
+ * or explicit table), and only when a verification first asks for it: a thread that only
+ * proves never pays for it.
  */
 import type { Circuit, Layer } from "../../gkr/circuit.js";
 import type { CircuitTags, FamilyPlacement, LayerTags } from "../../gkr/builder.js";
 import { shapeOf } from "../../gkr/shape.js";
 import { TableWiring } from "../../gkr/table-wiring.js";
+import { DerivedRegularWiring } from "../../gkr/derived-wiring.js";
+import type { WiringOracle } from "../../gkr/wiring.js";
 import type { CompiledCircuit } from "../../smt/compile.js";
 import type { InputLayout } from "../../smt/layout.js";
 import { syncConfig, type SyncConfig } from "../config.js";
@@ -53,6 +56,11 @@ export interface SharedPrepared {
   readonly layers: readonly SharedLayer[];
   readonly layout: InputLayout;
   readonly outputCount: number;
+  /**
+   * The original's wiring oracle: "table" (`TableWiring`) or "derived" (`DerivedRegularWiring`,
+   * also used for any other oracle: every oracle returns the same field values).
+   */
+  readonly wiring: "derived" | "table";
   /** Every layer's arrays, back to back. */
   readonly buffer: SharedArrayBuffer;
 }
@@ -120,6 +128,7 @@ export function sharePrepared(prepared: PreparedSync): SharedPrepared {
     layers,
     layout: { ...prepared.compiled.layout },
     outputCount: prepared.compiled.outputCount,
+    wiring: prepared.wiring instanceof TableWiring ? "table" : "derived",
     buffer,
   });
   shared.set(prepared, descriptor);
@@ -138,8 +147,10 @@ function isCount(n: unknown): n is number {
  * Rebuilds a `PreparedSync` from a descriptor made by `sharePrepared` (in this or another
  * thread). Its arrays are views of the shared buffer (never written); the commitment and
  * identity are taken from the descriptor, not recomputed. Proofs and verdicts are those of the
- * original prepared circuit.
- * @param options.wiring builds the verifier's wiring oracle (default `TableWiring`).
+ * original prepared circuit. The wiring oracle is built on the first read of `wiring` (then
+ * `timings.wiringMs` tells its cost; 0 before).
+ * @param options.wiring builds the verifier's wiring oracle (default: the descriptor's kind,
+ *   `DerivedRegularWiring` or `TableWiring`).
  * @throws ParallelError `BAD_SHARED` for a descriptor that does not fit its buffer;
  *   CircuitError if the circuit it describes is malformed; CompileError `UNSUPPORTED_CONFIG`.
  */
@@ -150,6 +161,7 @@ export function attachPrepared(descriptor: SharedPrepared, options: PrepareOptio
   if (!Array.isArray(d.layers) || d.layers.length === 0) bad("layers must be a non-empty array");
   if (!Array.isArray(d.commitment) || d.commitment.length !== 8) bad("commitment must have 8 elements");
   if (!isCount(d.inputWidthBits) || !isCount(d.outputCount) || d.layout === null || typeof d.layout !== "object") bad("inputWidthBits, outputCount and layout are required");
+  if (d.wiring !== undefined && d.wiring !== "derived" && d.wiring !== "table") bad(`wiring must be "derived" or "table", got ${String(d.wiring)}`);
   const kind = opKindOf(d.kind as OpKind);
   const config = syncConfig(d.config);
   const buffer = d.buffer;
@@ -190,9 +202,6 @@ export function attachPrepared(descriptor: SharedPrepared, options: PrepareOptio
   const tags: CircuitTags = { layers: tagLayers };
   const compiled: CompiledCircuit = { kind, config, circuit, tags, layout: { ...d.layout }, outputCount: d.outputCount };
   const commitment = Uint32Array.from(d.commitment);
-  const t0 = performance.now();
-  const wiring = options.wiring ? options.wiring(compiled) : new TableWiring(circuit);
-  const wiringMs = performance.now() - t0;
   const identity: CircuitIdentity = Object.freeze({
     opKindTag: kind,
     depth: config.depth,
@@ -202,17 +211,34 @@ export function attachPrepared(descriptor: SharedPrepared, options: PrepareOptio
     strategyId: config.strategy.id,
     commitment,
   });
-  const prepared: PreparedSync = Object.freeze({
+  const build = options.wiring ?? (d.wiring === "table" ? (c: CompiledCircuit) => new TableWiring(c.circuit) : (c: CompiledCircuit) => new DerivedRegularWiring(c.circuit, c.tags));
+  let wiring: WiringOracle | null = null;
+  let wiringMs = 0;
+  const prepared = Object.freeze(Object.defineProperties({
     kind,
     config,
     compiled,
     circuit,
     shape: shapeOf(circuit),
-    wiring,
     commitment,
     identity,
-    timings: Object.freeze({ compileMs: 0, commitmentMs: 0, wiringMs }),
-  });
+  }, {
+    wiring: {
+      enumerable: true,
+      get(): WiringOracle {
+        if (!wiring) {
+          const t0 = performance.now();
+          wiring = build(compiled);
+          wiringMs = performance.now() - t0;
+        }
+        return wiring;
+      },
+    },
+    timings: {
+      enumerable: true,
+      get: () => Object.freeze({ compileMs: 0, commitmentMs: 0, wiringMs }),
+    },
+  })) as PreparedSync;
   shared.set(prepared, descriptor);
   return prepared;
 }
