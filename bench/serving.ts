@@ -182,7 +182,9 @@ const headline: Record<string, number | string> = { depth };
 for (const returnPath of returnPaths) {
   progress(`starting ssgkr serve --return-path ${returnPath} (depth ${depth}, ${workers} workers)`);
   const server = await startServer(returnPath);
-  process.on("exit", () => server.child.kill("SIGKILL"));
+  const stopChild = () => server.child.kill("SIGKILL");
+  process.on("exit", stopChild);
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => process.exit(130));
   progress(`server ready at ${server.address} (prepare ${String(server.ready["prepare_ms"])} ms)`);
   const screening: RunResult[] = [];
   let failsInARow = 0;

@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
-import { encodeSyncResult } from "../../src/sync/encoded.js";
+import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";
 import { corpusRequest } from "../../src/sync/corpus.js";
-import { createSyncPool } from "../../src/sync/parallel/pool.js";
+import { VerifyPool } from "../../src/serve/load/verify-pool.js";
 import { JobStreamReader } from "../../src/serve/protocol/streams.js";
 import { decodeJob, type Job } from "../../src/serve/protocol/job.js";
 import { baseReply, encodeReplyFrames, errorReply, sha256Hex } from "../../src/serve/protocol/reply.js";
@@ -247,7 +247,7 @@ test("an existing --out and an unreachable target are refused", async () => {
   );
 });
 
-test("acceptance checks: binding, hash, control reference, strict verification", async () => {
+test("acceptance checks: binding, hash, control reference, strict verification in the pool", async () => {
   const request = corpusRequest("membership", 0, { depth: DEPTH });
   const job = { kind: "membership" as const, fixtureId: 0, request };
   const reply = baseReply({ run_id: "r", job_id: 0n, fixture_id: 0, input: { kind: "membership" } } as unknown as Job, ORIGIN, { encoded_bytes: proofs[0]!.length, canonical_sha256: sha256Hex(proofs[0]!) });
@@ -260,13 +260,22 @@ test("acceptance checks: binding, hash, control reference, strict verification",
   assert.match(precheckReply({ ...reply, error: "server_stopping" }, proofs[0]!, job, "r", none)!, /^server_error: server_stopping/);
   assert.match(precheckReply(reply, proofs[1]!, job, "r", none)!, /^sha256_mismatch/);
   assert.match(precheckReply(reply, proofs[0]!, job, "r", new Map([["membership/0", "ab".repeat(32)]]))!, /^control_hash_mismatch/);
-  const pool = createSyncPool({ workers: 1 });
+  const pool = new VerifyPool(1);
   try {
     assert.deepEqual((await checkReply(pool, prepared, reply, proofs[0]!, job, "r", none)).ok, true);
     const other = { ...reply, canonical_sha256: sha256Hex(proofs[1]!), encoded_bytes: proofs[1]!.length };
     const v = await checkReply(pool, prepared, other, proofs[1]!, job, "r", none);
     assert.equal(v.ok, false);
     assert.match((v as { reason: string }).reason, /^verify: /);
+    // the pool's verdicts are those of verifyEncoded on this thread, with attach done up front
+    assert.equal((await pool.attach([prepared])).length, 1);
+    for (const bytes of [proofs[0]!.subarray(0, 100), proofs[0]!.subarray(0, 10), proofs[1]!]) {
+      const local = verifyEncoded(prepared, request, bytes);
+      const remote = await pool.verify(prepared, request, bytes);
+      assert.ok(!local.ok && remote.ok && !remote.accepted && remote.code === local.code, local.ok ? "" : local.code);
+    }
+    const ok = await pool.verify(prepared, request, proofs[0]!);
+    assert.ok(ok.ok && ok.accepted && ok.code === null);
   } finally {
     await pool.close();
   }

@@ -3,15 +3,15 @@
  * binding (protocol, run_id, fixture_id, kind) equal to the offered job; SHA-256 of the proof
  * bytes equal to `canonical_sha256`; the control reference hash, if the (kind, fixture) has one;
  * strict encoded verification (`verify_encoded_sync_op`) against the original request, in the
- * verification worker pool. The first failing check names the rejection.
+ * frontend's verification pool. The first failing check names the rejection.
  */
 import type { OpRequest } from "../../smt/operation.js";
-import type { SyncPool } from "../../sync/parallel/pool.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { OpKindName } from "../../sync/types.js";
 import { PROTOCOL_VERSION } from "../protocol/limits.js";
 import { sha256Hex, type Reply } from "../protocol/reply.js";
 import { controlKey, type ControlReferences } from "./controls.js";
+import type { VerifyPool } from "./verify-pool.js";
 
 /** Verdict of the checks: accepted, or the first failing check (`check: detail`). */
 export type CheckVerdict = { readonly ok: true; readonly verifyMs: number } | { readonly ok: false; readonly reason: string; readonly verifyMs: number | null };
@@ -42,7 +42,7 @@ export function precheckReply(reply: Reply, proof: Uint8Array, job: OfferedJob, 
 
 /** Runs every check of one reply; strict verification goes to `pool`. */
 export async function checkReply(
-  pool: SyncPool,
+  pool: VerifyPool,
   prepared: PreparedSync,
   reply: Reply,
   proof: Uint8Array,
@@ -52,15 +52,8 @@ export async function checkReply(
 ): Promise<CheckVerdict> {
   const early = precheckReply(reply, proof, job, runId, controls);
   if (early !== null) return { ok: false, reason: early, verifyMs: null };
-  const t0 = performance.now();
-  let outcome;
-  try {
-    [outcome] = await pool.verifyBatch(prepared, [{ request: job.request, bytes: proof }]);
-  } catch (err) {
-    return { ok: false, reason: `verifier_unavailable: ${(err as Error).message}`, verifyMs: null };
-  }
-  const verifyMs = performance.now() - t0;
-  if (!outcome!.ok) return { ok: false, reason: `verifier_error: ${outcome!.error.code}: ${outcome!.error.message}`, verifyMs };
-  if (!outcome!.verdict.ok) return { ok: false, reason: `verify: ${outcome!.verdict.code}: ${outcome!.verdict.reason}`, verifyMs };
-  return { ok: true, verifyMs };
+  const v = await pool.verify(prepared, job.request, proof);
+  if (!v.ok) return { ok: false, reason: `verifier_error: ${v.code}: ${v.message}`, verifyMs: null };
+  if (!v.accepted) return { ok: false, reason: `verify: ${v.code}: ${v.reason}`, verifyMs: v.ms };
+  return { ok: true, verifyMs: v.ms };
 }

@@ -1,6 +1,6 @@
 /**
  * The frontend's controls (compat-v1 §16.6), run before any offer: for each kind of the mixture
- * and fixtures 0 … control-samples − 1, the honest proof (proved in the verification pool) must
+ * and fixtures 0 … control-samples − 1, the honest proof (proved here, on the calling thread) must
  * be accepted by strict encoded verification, and four tampered variants must be rejected:
  * eval_x of layer 0 + 1 (re-encoded), value_digest[0] + 1 and old_root[0] + 1 (in the request),
  * one appended byte. The SHA-256 of each honest proof becomes that (kind, fixture)'s control
@@ -12,10 +12,13 @@ import { add } from "../../field/koalabear.js";
 import type { Ext } from "../../field/extension.js";
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../../sync/prepared.js";
-import type { SyncPool } from "../../sync/parallel/pool.js";
+import { encodeSyncResult } from "../../sync/encoded.js";
+import { provePrepared } from "../../sync/prove.js";
+import { SsgkrError } from "../../errors.js";
 import type { OpKindName } from "../../sync/types.js";
 import { sha256Hex } from "../protocol/reply.js";
 import { LoadError } from "./errors.js";
+import type { VerifyPool } from "./verify-pool.js";
 
 /** The control references: `${kind}/${fixture}` → SHA-256 hex of the honest proof. */
 export type ControlReferences = ReadonlyMap<string, string>;
@@ -62,12 +65,12 @@ function tamperEvalX(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * Runs the controls for `kinds` (each once) on `pool`.
+ * Runs the controls for `kinds` (each once): proofs on this thread, verifications on `pool`.
  * @param fixture the request of (kind, fixture id).
  * @throws LoadError `CONTROLS` if an honest proof cannot be produced.
  */
 export async function runControls(
-  pool: SyncPool,
+  pool: VerifyPool,
   prepared: (kind: OpKindName) => PreparedSync,
   fixture: (kind: OpKindName, fixtureId: number) => OpRequest,
   kinds: readonly OpKindName[],
@@ -78,34 +81,39 @@ export async function runControls(
   const checks: ControlCheck[] = [];
   if (samples === 0) return { status: "CONTROLS_PASS", references, checks, ms: 0 };
   const unique = [...new Set(kinds)];
-  await Promise.all(unique.map(async (kind) => {
+  const pending: Promise<void>[] = [];
+  for (const kind of unique) {
     const p = prepared(kind);
-    const requests = Array.from({ length: samples }, (_, i) => fixture(kind, i));
-    const proved = await pool.proveBatch(p, requests);
-    const items: { request: OpRequest; bytes: Uint8Array; fixtureId: number; check: string }[] = [];
-    for (const o of proved) {
-      if (!o.ok) throw new LoadError("CONTROLS", `control proof of ${kind} fixture ${o.index} failed: ${o.error.code}: ${o.error.message}`, { kind, fixtureId: o.index });
-      const request = requests[o.index]!;
-      references.set(controlKey(kind, o.index), sha256Hex(o.bytes));
+    for (let i = 0; i < samples; i++) {
+      const request = fixture(kind, i);
+      let bytes: Uint8Array;
+      try {
+        bytes = encodeSyncResult(p, provePrepared(p, request));
+      } catch (err) {
+        if (err instanceof SsgkrError) throw new LoadError("CONTROLS", `control proof of ${kind} fixture ${i} failed: ${err.code}: ${err.message}`, { kind, fixtureId: i });
+        throw err;
+      }
+      references.set(controlKey(kind, i), sha256Hex(bytes));
       const pi = request.publicInputs;
-      const appended = new Uint8Array(o.bytes.length + 1);
-      appended.set(o.bytes);
-      items.push(
-        { request, bytes: o.bytes, fixtureId: o.index, check: "honest" },
-        { request, bytes: tamperEvalX(o.bytes), fixtureId: o.index, check: "eval_x_layer0_plus_1" },
-        { request: { ...request, publicInputs: { ...pi, valueDigest: bumpDigest(pi.valueDigest) } }, bytes: o.bytes, fixtureId: o.index, check: "value_digest0_plus_1" },
-        { request: { ...request, publicInputs: { ...pi, oldRoot: bumpDigest(pi.oldRoot) } }, bytes: o.bytes, fixtureId: o.index, check: "old_root0_plus_1" },
-        { request, bytes: appended, fixtureId: o.index, check: "appended_byte" },
-      );
+      const appended = new Uint8Array(bytes.length + 1);
+      appended.set(bytes);
+      const items: { request: OpRequest; bytes: Uint8Array; check: string }[] = [
+        { request, bytes, check: "honest" },
+        { request, bytes: tamperEvalX(bytes), check: "eval_x_layer0_plus_1" },
+        { request: { ...request, publicInputs: { ...pi, valueDigest: bumpDigest(pi.valueDigest) } }, bytes, check: "value_digest0_plus_1" },
+        { request: { ...request, publicInputs: { ...pi, oldRoot: bumpDigest(pi.oldRoot) } }, bytes, check: "old_root0_plus_1" },
+        { request, bytes: appended, check: "appended_byte" },
+      ];
+      for (const item of items) {
+        pending.push(pool.verify(p, item.request, item.bytes).then((v) => {
+          const accepted = v.ok && v.accepted;
+          checks.push({ kind, fixtureId: i, check: item.check, pass: item.check === "honest" ? accepted : v.ok && !accepted, code: v.ok ? v.code : v.code });
+        }));
+      }
     }
-    const verdicts = await pool.verifyBatch(p, items);
-    verdicts.forEach((v, i) => {
-      const item = items[i]!;
-      const accepted = v.ok && v.verdict.ok;
-      const code = v.ok ? (v.verdict.ok ? null : v.verdict.code) : v.error.code;
-      checks.push({ kind, fixtureId: item.fixtureId, check: item.check, pass: item.check === "honest" ? accepted : v.ok && !accepted, code });
-    });
-  }));
-  checks.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.fixtureId - b.fixtureId));
+  }
+  await Promise.all(pending);
+  const order = ["honest", "eval_x_layer0_plus_1", "value_digest0_plus_1", "old_root0_plus_1", "appended_byte"];
+  checks.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.fixtureId - b.fixtureId || order.indexOf(a.check) - order.indexOf(b.check)));
   return { status: checks.every((c) => c.pass) ? "CONTROLS_PASS" : "CONTROLS_FAIL", references, checks, ms: performance.now() - t0 };
 }

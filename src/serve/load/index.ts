@@ -16,3 +16,4 @@ export * from "./summary.js";
 export * from "./report.js";
 export * from "./output.js";
 export * from "./load.js";
+export * from "./verify-pool.js";

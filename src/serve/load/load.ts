@@ -4,8 +4,6 @@
  * the run, then records.ndjson, summary.json and report.html.
  */
 import { availableParallelism } from "node:os";
-import type { OpRequest } from "../../smt/operation.js";
-import { createSyncPool, type SyncPool } from "../../sync/parallel/pool.js";
 import { prepare, type PreparedSync } from "../../sync/prepared.js";
 import { prepareAll } from "../../sync/prepare-all.js";
 import type { OpKindName } from "../../sync/types.js";
@@ -19,6 +17,7 @@ import type { LoadOptions } from "./options.js";
 import { createOutDir, NdjsonWriter, RECORDS_FILE, REPORT_FILE, SUMMARY_FILE, writeNewFile } from "./output.js";
 import { renderReport } from "./report.js";
 import { OpenLoopRun } from "./run.js";
+import { VerifyPool } from "./verify-pool.js";
 import { buildSummary, newTally, WITHIN_MS, type LoadSummary } from "./summary.js";
 
 export interface LoadHooks {
@@ -55,14 +54,6 @@ function prepareKinds(kinds: readonly OpKindName[], depth: number, given?: Reado
 }
 
 /**
- * Has every verification worker attach each circuit before the first offer (one fail-fast
- * verification of empty bytes per worker and kind), so the first replies do not carry that cost.
- */
-async function warmVerifiers(pool: SyncPool, circuits: readonly { prepared: PreparedSync; request: OpRequest }[], workers: number): Promise<void> {
-  for (const c of circuits) await pool.verifyBatch(c.prepared, Array.from({ length: workers }, () => ({ request: c.request, bytes: new Uint8Array(0) })));
-}
-
-/**
  * Runs one load run and writes its outputs into the new directory `options.out`.
  * @throws LoadError `OUT_EXISTS`, `OUT_WRITE`, `CONNECT` (a target refused or timed out before
  *   the first offer), `CONTROLS` (a control failed; summary.json is still written).
@@ -76,7 +67,7 @@ export async function runLoad(options: LoadOptions, hooks: LoadHooks = {}): Prom
   const prepared = prepareKinds(kinds, options.depth, hooks.prepared);
   timings["prepare"] = Math.round(performance.now() - t);
   log(`prepared ${kinds.join(", ")} at depth ${options.depth} in ${timings["prepare"]} ms`);
-  const pool = createSyncPool({ workers: Math.min(options.verifyWorkers, 1024) });
+  const pool = new VerifyPool(options.verifyWorkers);
   const connections: TargetConnection[] = [];
   try {
     const fixtures = new FixtureStore(options.depth);
@@ -88,8 +79,8 @@ export async function runLoad(options: LoadOptions, hooks: LoadHooks = {}): Prom
     log(`built ${fixtures.size} corpus fixtures in ${timings["fixtures"]} ms`);
 
     t = performance.now();
-    await warmVerifiers(pool, kinds.map((k) => ({ prepared: prepared.get(k)!, request: fixtures.get(k, 0).request })), options.verifyWorkers);
-    timings["warm_verifiers"] = Math.round(performance.now() - t);
+    await pool.attach(kinds.map((k) => prepared.get(k)!));
+    timings["attach_verifiers"] = Math.round(performance.now() - t);
     const controls = await runControls(pool, (k) => prepared.get(k)!, (k, i) => fixtures.get(k, i).request, kinds, options.controlSamples);
     timings["controls"] = Math.round(controls.ms);
     log(`controls ${controls.status} (${controls.checks.length} checks, ${timings["controls"]} ms, ${options.verifyWorkers} verify workers of ${availableParallelism()} cores)`);

@@ -8,7 +8,6 @@
  * taken from its scheduled time, so a late timer or a busy event loop shows up as latency, not
  * as less load.
  */
-import type { SyncPool } from "../../sync/parallel/pool.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { OpKindName } from "../../sync/types.js";
 import { encodeJobFrame } from "../protocol/job.js";
@@ -21,6 +20,7 @@ import type { FixtureStore } from "./fixtures.js";
 import { FRONTEND_MAX_PENDING, FRONTEND_SENDER_QUEUE, Ledger, type PendingJob, type RequestRecord, type ServerFacts } from "./ledger.js";
 import type { LoadOptions } from "./options.js";
 import { offerAt, offerCount, offerOffsetNs, type ScheduleSpec } from "./schedule.js";
+import type { VerifyPool } from "./verify-pool.js";
 
 /** A connection as the run sees it. */
 export interface RunConnection {
@@ -74,7 +74,7 @@ export interface RunObservation {
 
 export interface RunContext {
   readonly options: LoadOptions;
-  readonly pool: SyncPool;
+  readonly pool: VerifyPool;
   readonly prepared: ReadonlyMap<OpKindName, PreparedSync>;
   readonly fixtures: FixtureStore;
   readonly controls: ControlReferences;

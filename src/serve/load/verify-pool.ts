@@ -1,0 +1,176 @@
+/**
+ * The frontend's verification pool: worker threads that run strict encoded verification
+ * (`verify_encoded_sync_op`, compat-v1 §13.3) of served proofs against the original requests.
+ *
+ * Prepared circuits are shared once (`sharePrepared`: one SharedArrayBuffer per circuit) and
+ * attached by every worker with the derived wiring oracle, which verifies several times faster
+ * than the explicit table the proving pool attaches; the attach (building the derived wiring)
+ * happens before the run (`attach`), not on the first reply. One verification per message, to
+ * whichever worker is free, FIFO. A worker that dies fails the verification it was running
+ * (`VERIFIER_CRASHED`) and is replaced.
+ */
+import { Worker } from "node:worker_threads";
+import type { OpRequest } from "../../smt/operation.js";
+import { sharePrepared } from "../../sync/parallel/shared-prepared.js";
+import type { PreparedSync } from "../../sync/prepared.js";
+import type { FromVerifier, ToVerifier } from "./verify-worker.js";
+
+/** A verification's result: the verdict, or why there is none (`VERIFIER_CRASHED`, `POOL_CLOSED`, …). */
+export type PoolVerdict =
+  | { readonly ok: true; readonly accepted: boolean; readonly code: string | null; readonly reason: string | null; readonly ms: number }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+interface Task {
+  readonly id: number;
+  readonly request: OpRequest;
+  readonly bytes: Uint8Array;
+  readonly resolve: (v: PoolVerdict) => void;
+  seq: number;
+}
+
+type Attached = FromVerifier & { type: "attached" };
+
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+  attached: Set<number>;
+  /** Attach acknowledgements awaited; each returns true when the message was its own. */
+  waiters: ((msg: Attached) => boolean)[];
+}
+
+const workerUrl = new URL("./verify-worker.js", import.meta.url);
+
+export class VerifyPool {
+  readonly size: number;
+  private readonly slots: Slot[] = [];
+  private queue: Task[] = [];
+  private head = 0;
+  private readonly ids = new Map<PreparedSync, number>();
+  private readonly shared = new Map<number, ReturnType<typeof sharePrepared>>();
+  private nextSeq = 1;
+  private closed = false;
+
+  /** Starts `workers` worker threads (1..1024). */
+  constructor(workers: number) {
+    this.size = workers;
+    for (let i = 0; i < workers; i++) this.slots.push(this.spawn(i));
+  }
+
+  /**
+   * Shares each circuit and has every worker attach it (derived wiring built there); resolves
+   * when all have. Milliseconds of the slowest attach per circuit are returned.
+   * @throws Error if a worker cannot attach a circuit.
+   */
+  async attach(circuits: readonly PreparedSync[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const p of circuits) {
+      const id = this.idOf(p);
+      const pending = this.slots.filter((s) => !s.attached.has(id)).map((s) => this.attachTo(s, id));
+      const results = await Promise.all(pending);
+      out.push(Math.max(0, ...results));
+    }
+    return out;
+  }
+
+  /** Strict encoded verification of `bytes` against `request` on `prepared`'s circuit. */
+  verify(prepared: PreparedSync, request: OpRequest, bytes: Uint8Array): Promise<PoolVerdict> {
+    if (this.closed) return Promise.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool is closed" });
+    const id = this.idOf(prepared);
+    return new Promise((resolve) => {
+      this.queue.push({ id, request, bytes, resolve, seq: 0 });
+      this.pump();
+    });
+  }
+
+  /** Verifications waiting for a worker. */
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Terminates the workers; unanswered verifications get `POOL_CLOSED`. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const left = this.queue.slice(this.head);
+    for (const s of this.slots) if (s.task) left.push(s.task);
+    this.queue = [];
+    this.head = 0;
+    for (const t of left) t.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool was closed" });
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private idOf(p: PreparedSync): number {
+    let id = this.ids.get(p);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(p, id);
+      this.shared.set(id, sharePrepared(p));
+    }
+    return id;
+  }
+
+  private attachTo(slot: Slot, id: number): Promise<number> {
+    slot.attached.add(id);
+    slot.worker.postMessage({ type: "attach", id, shared: this.shared.get(id)! } satisfies ToVerifier);
+    return new Promise((resolve, reject) => {
+      slot.waiters.push((msg) => {
+        if (msg.id !== id) return false;
+        if (msg.error !== null) reject(new Error(`a verification worker could not attach the circuit: ${msg.error}`));
+        else resolve(msg.ms);
+        return true;
+      });
+    });
+  }
+
+  private spawn(i: number): Slot {
+    const worker = new Worker(workerUrl);
+    worker.unref();
+    const slot: Slot = { worker, task: null, attached: new Set(), waiters: [] };
+    worker.on("message", (msg: FromVerifier) => {
+      if (msg.type === "attached") {
+        const k = slot.waiters.findIndex((w) => w(msg));
+        if (k >= 0) slot.waiters.splice(k, 1);
+        return;
+      }
+      const task = slot.task;
+      if (!task || msg.seq !== task.seq) return;
+      slot.task = null;
+      worker.unref();
+      task.resolve(msg.ok ? { ok: true, accepted: msg.accepted, code: msg.code, reason: msg.reason, ms: msg.ms } : { ok: false, code: msg.code, message: msg.message });
+      this.pump();
+    });
+    worker.on("error", () => undefined);
+    worker.on("exit", (code) => {
+      if (this.closed || this.slots[i] !== slot) return;
+      const task = slot.task;
+      slot.task = null;
+      task?.resolve({ ok: false, code: "VERIFIER_CRASHED", message: `the verification worker exited with code ${code}` });
+      const replacement = this.spawn(i);
+      this.slots[i] = replacement;
+      for (const id of slot.attached) void this.attachTo(replacement, id).catch(() => undefined);
+      this.pump();
+    });
+    return slot;
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.task !== null || this.head >= this.queue.length) continue;
+      const task = this.queue[this.head++]!;
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      }
+      if (!slot.attached.has(task.id)) void this.attachTo(slot, task.id).catch(() => undefined);
+      task.seq = this.nextSeq++;
+      slot.task = task;
+      slot.worker.ref();
+      try {
+        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.id, request: task.request, bytes: task.bytes } satisfies ToVerifier);
+      } catch (err) {
+        slot.task = null;
+        task.resolve({ ok: false, code: "JOB_ENCODING", message: `the verification cannot be sent to a worker: ${(err as Error).message}` });
+      }
+    }
+  }
+}

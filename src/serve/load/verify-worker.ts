@@ -1,0 +1,50 @@
+/**
+ * Worker entry of the frontend's verification pool: attaches shared prepared circuits with the
+ * derived wiring oracle (no compilation, no commitment), then answers one strict encoded
+ * verification (`verifyEncoded`) per message.
+ */
+import { parentPort } from "node:worker_threads";
+import { SsgkrError } from "../../errors.js";
+import { DerivedRegularWiring } from "../../gkr/derived-wiring.js";
+import type { OpRequest } from "../../smt/operation.js";
+import { verifyEncoded } from "../../sync/encoded.js";
+import { attachPrepared, type SharedPrepared } from "../../sync/parallel/shared-prepared.js";
+import type { PreparedSync } from "../../sync/prepared.js";
+
+/** Messages to a verification worker. */
+export type ToVerifier =
+  | { readonly type: "attach"; readonly id: number; readonly shared: SharedPrepared }
+  | { readonly type: "verify"; readonly seq: number; readonly id: number; readonly request: OpRequest; readonly bytes: Uint8Array };
+
+/** Messages from a verification worker. */
+export type FromVerifier =
+  | { readonly type: "attached"; readonly id: number; readonly error: string | null; readonly ms: number }
+  | { readonly type: "done"; readonly seq: number; readonly ok: true; readonly accepted: boolean; readonly code: string | null; readonly reason: string | null; readonly ms: number }
+  | { readonly type: "done"; readonly seq: number; readonly ok: false; readonly code: string; readonly message: string };
+
+const port = parentPort;
+if (port) {
+  const circuits = new Map<number, PreparedSync>();
+  port.on("message", (msg: ToVerifier) => {
+    if (msg.type === "attach") {
+      const t0 = performance.now();
+      try {
+        if (!circuits.has(msg.id)) circuits.set(msg.id, attachPrepared(msg.shared, { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) }));
+        port.postMessage({ type: "attached", id: msg.id, error: null, ms: performance.now() - t0 } satisfies FromVerifier);
+      } catch (err) {
+        port.postMessage({ type: "attached", id: msg.id, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 } satisfies FromVerifier);
+      }
+      return;
+    }
+    const t0 = performance.now();
+    try {
+      const p = circuits.get(msg.id);
+      if (!p) throw new SsgkrError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
+      const v = verifyEncoded(p, msg.request, msg.bytes);
+      port.postMessage({ type: "done", seq: msg.seq, ok: true, accepted: v.ok, code: v.ok ? null : v.code, reason: v.ok ? null : v.reason, ms: performance.now() - t0 } satisfies FromVerifier);
+    } catch (err) {
+      const code = err instanceof SsgkrError ? err.code : "UNEXPECTED";
+      port.postMessage({ type: "done", seq: msg.seq, ok: false, code, message: err instanceof Error ? err.message : String(err) } satisfies FromVerifier);
+    }
+  });
+}
