@@ -3,7 +3,7 @@
  * `ssgkr load` generator with its verifying frontend (compat-v1 §16.4–16.5), for both return
  * paths of the server.
  *
- *   npm run bench -- serving [--depth 24] [--rates 0.25,0.5,1,2,4] [--screen-s 20] [--confirm-s 60]
+ *   npm run bench -- serving [--depth 24] [--rates 1,2,4,6,8,12,16] [--screen-s 20] [--confirm-s 60]
  *     [--overload-s 30] [--return-paths overlapped,serial] [--workers N] [--verify-workers K]
  *     [--within-ms 500] [--warmup-s 5] [--min-jobs 12] [--mixture membership:1,nonmembership:1,update:1]
  *
@@ -38,7 +38,7 @@ import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt,
 
 const args = parseArgs();
 const depth = Number(args.get("depth") ?? 24);
-const rates = (args.get("rates") ?? "0.25,0.5,1,2,4").split(",").map(Number).sort((a, b) => a - b);
+const rates = (args.get("rates") ?? "1,2,4,6,8,12,16").split(",").map(Number).sort((a, b) => a - b);
 const screenS = Number(args.get("screen-s") ?? 20);
 const confirmS = Number(args.get("confirm-s") ?? 60);
 const overloadS = Number(args.get("overload-s") ?? 30);
@@ -119,6 +119,9 @@ async function loadRun(server: Server, label: string, rate: number, durationS: n
   const cpu0 = cpuSeconds(server.child.pid!);
   const t0 = performance.now();
   const child = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"] });
+  const stopLoad = () => child.kill("SIGKILL");
+  process.on("exit", stopLoad);
+  child.on("exit", () => process.off("exit", stopLoad));
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   child.stdout!.on("data", () => undefined);
