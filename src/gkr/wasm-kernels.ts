@@ -46,6 +46,7 @@ export const ROUND_FOLD = 1;
 export const ROUND_POW = 2;
 export const ROUND_VBASE = 4;
 export const ROUND_RAW = 8;
+export const ROUND_CLAIM = 16;
 /** Words of a kernel output region; results start at word OUT_RESULT. */
 export const OUT_WORDS = 128;
 export const OUT_RESULT = 80;
@@ -55,6 +56,38 @@ const PRIVATE_INITIAL_PAGES = 16;
 const PRIVATE_MAXIMUM_PAGES = 16384;
 /** Bytes of cached layer images kept before the least recently used are dropped. */
 const DEFAULT_IMAGE_BUDGET = 256 * 2 ** 20;
+
+/** Options of a private context. */
+export interface GkrKernelsOptions {
+  /** Bytes of layer images kept in the cache (default 256 MiB; 0 keeps none after use). */
+  imageBudgetBytes?: number;
+  /** Time every kernel call (for benchmarks; `timings` collects the totals). */
+  timed?: boolean;
+}
+
+/** Calls and total milliseconds per kernel export (timed contexts only). */
+export type KernelTimings = Map<string, { calls: number; ms: number }>;
+
+function timedExports(raw: GkrKernelExports, timings: KernelTimings): GkrKernelExports {
+  const out: Record<string, unknown> = {};
+  for (const name of REQUIRED_EXPORTS) {
+    const f = raw[name] as (...a: number[]) => number;
+    const entry = { calls: 0, ms: 0 };
+    timings.set(name, entry);
+    // gkr_round binding the last variable of a phase (length 2) only folds: counted apart.
+    const foldOnly = name === "gkr_round" ? { calls: 0, ms: 0 } : null;
+    if (foldOnly) timings.set("gkr_round_fold", foldOnly);
+    out[name] = (...a: number[]) => {
+      const t0 = performance.now();
+      const r = f(...a);
+      const e = foldOnly && a[4] === 2 && (a[9]! & ROUND_FOLD) !== 0 ? foldOnly : entry;
+      e.ms += performance.now() - t0;
+      e.calls++;
+      return r;
+    };
+  }
+  return out as unknown as GkrKernelExports;
+}
 
 interface Allocator {
   alloc(words: number): Region;
@@ -95,6 +128,8 @@ interface CachedImage {
 export class GkrKernels {
   readonly raw: GkrKernelExports;
   readonly memory: WebAssembly.Memory;
+  /** Per-export call counts and times when created with `timed`, else null. */
+  readonly timings: KernelTimings | null;
   private readonly allocator: Allocator;
   /** Layer images by layer object (null: images are staged per use, not cached). */
   private readonly images: WeakMap<Layer, CachedImage> | null;
@@ -108,8 +143,9 @@ export class GkrKernels {
   private readonly spare: Region[] = [];
   private cachedView: Uint32Array | undefined;
 
-  private constructor(raw: GkrKernelExports, memory: WebAssembly.Memory, allocator: Allocator, cacheImages: boolean, imageBudget = DEFAULT_IMAGE_BUDGET) {
-    this.raw = raw;
+  private constructor(raw: GkrKernelExports, memory: WebAssembly.Memory, allocator: Allocator, cacheImages: boolean, imageBudget = DEFAULT_IMAGE_BUDGET, timed = false) {
+    this.timings = timed ? new Map() : null;
+    this.raw = this.timings ? timedExports(raw, this.timings) : raw;
     this.memory = memory;
     this.allocator = allocator;
     this.images = cacheImages ? new WeakMap() : null;
@@ -121,11 +157,11 @@ export class GkrKernels {
    * A context over a new private memory (owned by the calling thread).
    * @throws KernelError `MODULE_MISSING` if the kernel module is missing or lacks the GKR kernels.
    */
-  static create(options: { imageBudgetBytes?: number } = {}): GkrKernels {
+  static create(options: GkrKernelsOptions = {}): GkrKernels {
     const module = checkedModule();
     const heap = new KernelMemory({ initialPages: PRIVATE_INITIAL_PAGES, maximumPages: PRIVATE_MAXIMUM_PAGES });
     const raw = new WebAssembly.Instance(module, { env: { memory: heap.memory } }).exports as unknown as GkrKernelExports;
-    return new GkrKernels(raw, heap.memory, heap, true, options.imageBudgetBytes);
+    return new GkrKernels(raw, heap.memory, heap, true, options.imageBudgetBytes, options.timed);
   }
 
   /** A context on the thread that owns `kernels` (allocates from its heap, caches images). */

@@ -27,10 +27,15 @@ import type { RoundMessage } from "../sumcheck/oracle.js";
 import { CircuitError } from "./errors.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "./layer-oracle.js";
 import type { LayerImage } from "./wasm-image.js";
-import { type GkrKernels, OUT_RESULT, OUT_WORDS, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE, gkrKernels } from "./wasm-kernels.js";
+import { type GkrKernels, OUT_RESULT, OUT_WORDS, ROUND_CLAIM, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE, gkrKernels } from "./wasm-kernels.js";
 import { KernelError } from "../kernels/errors.js";
 
 const ZERO: Ext = [0, 0, 0, 0];
+/**
+ * Phase-1 rounds after the first take g(1) = g_prev(r) − g(0) (the kernel's previous output is
+ * always the previous round's polynomial there, even for a round whose message was not asked).
+ */
+const PHASE1 = ROUND_CLAIM;
 
 function neg(x: number): number {
   return x === 0 ? 0 : P - x;
@@ -99,14 +104,16 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
   private len: number;
   /** V is still the base vector in the running phase. */
   private vBase = true;
+  /** The phase-1 round whose polynomial the kernel's result words hold (−1: none yet). */
+  private evaluated = -1;
   /** Challenge received by `bind` and not yet folded into the tables. */
   private pending: Ext | null = null;
   private readonly xs: Ext[] = [];
   private readonly ys: Ext[] = [];
   private evalXValue: Ext | null = null;
   private evalYValue: Ext | null = null;
-  private k1: Ext = ZERO;
-  private beta: Ext = EXT_ONE;
+  /** (L*·V* + P*·V*³)·β(y bound so far), kept as a product so each y round costs one multiplication. */
+  private kb: Ext = ZERO;
 
   /**
    * @throws SumcheckError `BAD_TABLE` if `below` does not have 2^inputBits values; CircuitError
@@ -178,10 +185,10 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
     }
     if (this.round < this.s) {
-      this.kernelRound(this.p.A, this.p.Pw, this.p.Vx, this.hasPow ? ROUND_POW : 0);
+      if (this.evaluated !== this.round) this.kernelRound(this.p.A, this.p.Pw, this.p.Vx, PHASE1 | (this.hasPow ? ROUND_POW : 0));
       return { kind: "coefficients", values: this.results(this.hasPow ? 5 : 3) };
     }
-    const kb = extMul(this.k1, this.beta);
+    const kb = this.kb;
     if (!this.hasMul) {
       return { kind: "coefficients", values: [kb, [neg(kb[0]), neg(kb[1]), neg(kb[2]), neg(kb[3])], ZERO] };
     }
@@ -197,10 +204,12 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
     }
     const inX = this.round < this.s;
-    // A challenge whose round was never evaluated is folded now (its evaluation is discarded).
-    if (this.pending !== null) {
-      if (inX) this.kernelRound(this.p.A, this.p.Pw, this.p.Vx, this.hasPow ? ROUND_POW : 0);
-      else if (this.hasMul) this.kernelRound(this.p.M, this.p.M, this.p.Vy, ROUND_RAW);
+    // A round whose message was not asked is evaluated now: in phase 1 the next round needs its
+    // polynomial (PHASE1), in phase 2 only the pending challenge must be folded.
+    if (inX && this.evaluated !== this.round) {
+      this.kernelRound(this.p.A, this.p.Pw, this.p.Vx, PHASE1 | (this.hasPow ? ROUND_POW : 0));
+    } else if (!inX && this.pending !== null) {
+      this.kernelRound(this.p.M, this.p.M, this.p.Vy, ROUND_RAW);
     }
     this.round++;
     if (inX) {
@@ -210,7 +219,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       return;
     }
     this.ys.push(r);
-    this.beta = extMul(this.beta, extSub(EXT_ONE, r));
+    this.kb = extMul(this.kb, extSub(EXT_ONE, r));
     if (this.round < this.numVariables) {
       if (this.hasMul) this.pending = r;
       return;
@@ -248,6 +257,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     let f = flags | (this.vBase ? ROUND_VBASE : 0);
     if (r !== null) f |= ROUND_FOLD;
     this.k.raw.gkr_round(A, Pw, V, this.p.Vb, this.len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.p.out);
+    this.evaluated = this.round;
     if (r !== null) {
       this.len /= 2;
       this.vBase = false;
@@ -279,7 +289,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     }
     this.evalXValue = vStar;
     const v3 = extMul(extMul(vStar, vStar), vStar);
-    this.k1 = extAdd(extMul(lStar, vStar), extMul(pStar, v3));
+    this.kb = extAdd(extMul(lStar, vStar), extMul(pStar, v3));
     this.len = this.n;
     this.vBase = true;
   }

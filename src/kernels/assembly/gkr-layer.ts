@@ -18,7 +18,7 @@
 // Output region `out` (GKR_OUT_WORDS words): bytes [0, 320) accumulators, results from byte 320.
 import {
   P, R_INV, R_INV_SHOUP, R_MOD_P, R_MOD_P_SHOUP,
-  fromMontS, montMulS, toMontS, vAdd, vMontMul, vShoupMul, vSub, vTriple,
+  addS, fromMontS, montMulS, montReduceWideS, subS, toMontS, vAdd, vMontMul, vShoupMul, vSub, vTriple,
 } from "./field";
 import { accumulate, dot2, dot3, dot4, extMulAoS, lane0, lane1, lane2, lane3, ld, mul0, mul1, mul2, mul3, st } from "./gkr-ext";
 import { fold_base_ext, fold_ext } from "./fold";
@@ -31,6 +31,12 @@ const F_POW: u32 = 2;
 const F_VBASE: u32 = 4;
 /** Write the evaluations g(0..m) instead of the interpolated coefficients. */
 const F_RAW: u32 = 8;
+/**
+ * With F_FOLD: the result words hold the previous round's coefficients (this kernel's last
+ * output); g(1) is then g_prev(r) − g(0) instead of a sum over the tables (the sumcheck identity
+ * g_j(0) + g_j(1) = g_{j−1}(r_{j−1}), exact for any tables).
+ */
+const F_CLAIM: u32 = 16;
 
 const OUT_RES: usize = 320;
 const OUT_WORDS: u32 = 128;
@@ -238,7 +244,7 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
  * Pow3 (T = 0..4), Σ V_T·A_T without (T = 0..2). With vbase, V is the single base plane.
  */
 // @ts-ignore: decorator
-@inline function evalBlock(wide: bool, pow: bool, vbase: bool, A: usize, Pw: usize, V: usize, sb: usize, o: usize, hb: usize, acc: usize): void {
+@inline function evalBlock(wide: bool, pow: bool, vbase: bool, skip1: bool, A: usize, Pw: usize, V: usize, sb: usize, o: usize, hb: usize, acc: usize): void {
   const ab0 = A + o, ab1 = ab0 + sb, ab2 = ab1 + sb, ab3 = ab2 + sb;
   let a0 = ld(wide, ab0), a1 = ld(wide, ab1), a2 = ld(wide, ab2), a3 = ld(wide, ab3);
   const da0 = vSub(ld(wide, ab0 + hb), a0), da1 = vSub(ld(wide, ab1 + hb), a1);
@@ -257,19 +263,23 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
     const dx = vSub(ld(wide, V + o + hb), x);
     for (let t: u32 = 0; t < np; t++) {
       const at = acc + (<usize>t << 6);
-      let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+      if (!skip1 || t != 1) {
+        let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+        if (pow) {
+          const sq = vMontMul(x, x);
+          s0 = vAdd(s0, vMontMul(p0, sq));
+          s1 = vAdd(s1, vMontMul(p1, sq));
+          s2 = vAdd(s2, vMontMul(p2, sq));
+          s3 = vAdd(s3, vMontMul(p3, sq));
+        }
+        accumulate(at, vMontMul(s0, x));
+        accumulate(at + 16, vMontMul(s1, x));
+        accumulate(at + 32, vMontMul(s2, x));
+        accumulate(at + 48, vMontMul(s3, x));
+      }
       if (pow) {
-        const sq = vMontMul(x, x);
-        s0 = vAdd(s0, vMontMul(p0, sq));
-        s1 = vAdd(s1, vMontMul(p1, sq));
-        s2 = vAdd(s2, vMontMul(p2, sq));
-        s3 = vAdd(s3, vMontMul(p3, sq));
         p0 = vAdd(p0, dp0); p1 = vAdd(p1, dp1); p2 = vAdd(p2, dp2); p3 = vAdd(p3, dp3);
       }
-      accumulate(at, vMontMul(s0, x));
-      accumulate(at + 16, vMontMul(s1, x));
-      accumulate(at + 32, vMontMul(s2, x));
-      accumulate(at + 48, vMontMul(s3, x));
       x = vAdd(x, dx);
       a0 = vAdd(a0, da0); a1 = vAdd(a1, da1); a2 = vAdd(a2, da2); a3 = vAdd(a3, da3);
     }
@@ -280,26 +290,30 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
     const dx2 = vSub(ld(wide, vb2 + hb), x2), dx3 = vSub(ld(wide, vb3 + hb), x3);
     for (let t: u32 = 0; t < np; t++) {
       const at = acc + (<usize>t << 6);
-      const w1 = vTriple(x1), w2 = vTriple(x2), w3 = vTriple(x3);
-      let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+      if (!skip1 || t != 1) {
+        const w1 = vTriple(x1), w2 = vTriple(x2), w3 = vTriple(x3);
+        let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+        if (pow) {
+          // V_T² (10 products), then Pw_T·V_T².
+          const e0 = vAdd(x0, x0), e1 = vAdd(x1, x1), w2d = vAdd(w2, w2);
+          const g0 = dot3(x0, x0, e1, w3, w2, x2);
+          const g1 = dot2(e0, x1, w2d, x3);
+          const g2 = dot3(e0, x2, x1, x1, w3, x3);
+          const g3 = dot2(e0, x3, e1, x2);
+          const v1 = vTriple(g1), v2 = vTriple(g2), v3 = vTriple(g3);
+          s0 = vAdd(s0, mul0(p0, p1, p2, p3, g0, v1, v2, v3));
+          s1 = vAdd(s1, mul1(p0, p1, p2, p3, g0, g1, v2, v3));
+          s2 = vAdd(s2, mul2(p0, p1, p2, p3, g0, g1, g2, v3));
+          s3 = vAdd(s3, mul3(p0, p1, p2, p3, g0, g1, g2, g3));
+        }
+        accumulate(at, mul0(s0, s1, s2, s3, x0, w1, w2, w3));
+        accumulate(at + 16, mul1(s0, s1, s2, s3, x0, x1, w2, w3));
+        accumulate(at + 32, mul2(s0, s1, s2, s3, x0, x1, x2, w3));
+        accumulate(at + 48, mul3(s0, s1, s2, s3, x0, x1, x2, x3));
+      }
       if (pow) {
-        // V_T² (10 products), then Pw_T·V_T².
-        const e0 = vAdd(x0, x0), e1 = vAdd(x1, x1), w2d = vAdd(w2, w2);
-        const g0 = dot3(x0, x0, e1, w3, w2, x2);
-        const g1 = dot2(e0, x1, w2d, x3);
-        const g2 = dot3(e0, x2, x1, x1, w3, x3);
-        const g3 = dot2(e0, x3, e1, x2);
-        const v1 = vTriple(g1), v2 = vTriple(g2), v3 = vTriple(g3);
-        s0 = vAdd(s0, mul0(p0, p1, p2, p3, g0, v1, v2, v3));
-        s1 = vAdd(s1, mul1(p0, p1, p2, p3, g0, g1, v2, v3));
-        s2 = vAdd(s2, mul2(p0, p1, p2, p3, g0, g1, g2, v3));
-        s3 = vAdd(s3, mul3(p0, p1, p2, p3, g0, g1, g2, g3));
         p0 = vAdd(p0, dp0); p1 = vAdd(p1, dp1); p2 = vAdd(p2, dp2); p3 = vAdd(p3, dp3);
       }
-      accumulate(at, mul0(s0, s1, s2, s3, x0, w1, w2, w3));
-      accumulate(at + 16, mul1(s0, s1, s2, s3, x0, x1, w2, w3));
-      accumulate(at + 32, mul2(s0, s1, s2, s3, x0, x1, x2, w3));
-      accumulate(at + 48, mul3(s0, s1, s2, s3, x0, x1, x2, x3));
       x0 = vAdd(x0, dx0); x1 = vAdd(x1, dx1); x2 = vAdd(x2, dx2); x3 = vAdd(x3, dx3);
       a0 = vAdd(a0, da0); a1 = vAdd(a1, da1); a2 = vAdd(a2, da2); a3 = vAdd(a3, da3);
     }
@@ -311,36 +325,67 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
-    for (let i: u32 = 0; i < h; i += 4) evalBlock(true, pow, vbase, A, Pw, V, sb, <usize>i << 2, hb, acc);
+    for (let i: u32 = 0; i < h; i += 4) evalBlock(true, pow, vbase, false, A, Pw, V, sb, <usize>i << 2, hb, acc);
   } else {
-    for (let i: u32 = 0; i < h; i++) evalBlock(false, pow, vbase, A, Pw, V, sb, <usize>i << 2, hb, acc);
+    for (let i: u32 = 0; i < h; i++) evalBlock(false, pow, vbase, false, A, Pw, V, sb, <usize>i << 2, hb, acc);
   }
 }
 
 // @ts-ignore: decorator
 @inline function foldEvalBlock(
-  wide: bool, pow: bool, vbase: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, lb: usize, o: usize, qb: usize,
+  wide: bool, pow: bool, vbase: bool, skip1: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, lb: usize, o: usize, qb: usize,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
   foldExtBlock(wide, A, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
   if (pow) foldExtBlock(wide, Pw, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
   if (vbase) foldBaseBlock(wide, Vx, Vb, o, qb, q0, q1, q2, q3);
   else foldExtBlock(wide, Vx, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
-  evalBlock(wide, pow, false, A, Pw, Vx, qb << 1, o, qb, acc);
+  evalBlock(wide, pow, false, skip1, A, Pw, Vx, qb << 1, o, qb, acc);
 }
 
 // @ts-ignore: decorator
 @inline function foldEvalLoop(
-  pow: bool, vbase: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
+  pow: bool, vbase: bool, skip1: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
   const Q = len >> 2;
   const lb = <usize>len << 2, qb = <usize>Q << 2;
   if (Q >= 4) {
-    for (let i: u32 = 0; i < Q; i += 4) foldEvalBlock(true, pow, vbase, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc);
+    for (let i: u32 = 0; i < Q; i += 4) foldEvalBlock(true, pow, vbase, skip1, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc);
   } else {
-    for (let i: u32 = 0; i < Q; i++) foldEvalBlock(false, pow, vbase, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc);
+    for (let i: u32 = 0; i < Q; i++) foldEvalBlock(false, pow, vbase, skip1, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc);
   }
+}
+
+/** Byte offset (from the results) of the claim g_prev(r) written by `previousAt`. */
+const OUT_CLAIM: usize = 96;
+
+/**
+ * g_prev(r) from the previous coefficients a_0..a_m at the result words (canonical) by Horner's
+ * rule, written canonical at results + OUT_CLAIM. r·c uses r in Montgomery form, so the products
+ * of canonical c stay canonical.
+ */
+function previousAt(out: usize, pow: bool, r0: u32, r1: u32, r2: u32, r3: u32): void {
+  const res = out + OUT_RES;
+  const m0 = <u64>toMontS(r0), m1 = <u64>toMontS(r1), m2 = <u64>toMontS(r2), m3 = <u64>toMontS(r3);
+  const t1 = <u64>addS(addS(<u32>m1, <u32>m1), <u32>m1);
+  const t2 = <u64>addS(addS(<u32>m2, <u32>m2), <u32>m2);
+  const t3 = <u64>addS(addS(<u32>m3, <u32>m3), <u32>m3);
+  let j: i32 = pow ? 4 : 2;
+  let at = res + (<usize>j << 4);
+  let c0 = <u64>load<u32>(at), c1 = <u64>load<u32>(at, 4), c2 = <u64>load<u32>(at, 8), c3 = <u64>load<u32>(at, 12);
+  for (j--; j >= 0; j--) {
+    at = res + (<usize>j << 4);
+    const n0 = addS(montReduceWideS(c0 * m0 + c1 * t3 + c2 * t2 + c3 * t1), load<u32>(at));
+    const n1 = addS(montReduceWideS(c0 * m1 + c1 * m0 + c2 * t3 + c3 * t2), load<u32>(at, 4));
+    const n2 = addS(montReduceWideS(c0 * m2 + c1 * m1 + c2 * m0 + c3 * t3), load<u32>(at, 8));
+    const n3 = addS(montReduceWideS(c0 * m3 + c1 * m2 + c2 * m1 + c3 * m0), load<u32>(at, 12));
+    c0 = <u64>n0; c1 = <u64>n1; c2 = <u64>n2; c3 = <u64>n3;
+  }
+  store<u32>(res + OUT_CLAIM, <u32>c0);
+  store<u32>(res + OUT_CLAIM, <u32>c1, 4);
+  store<u32>(res + OUT_CLAIM, <u32>c2, 8);
+  store<u32>(res + OUT_CLAIM, <u32>c3, 12);
 }
 
 /** g(T)[k] for the accumulator of node t, coefficient k: lane sum, canonical. */
@@ -360,11 +405,12 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
  *   a3 = (−5g0 + 18g1 − 24g2 + 14g3 − 3g4)/12, a4 = (g0 − 4g1 + 6g2 − 4g3 + g4)/24;
  * over T = 0..2: a1 = (−3g0 + 4g1 − g2)/2, a2 = (g0 − 2g1 + g2)/2.
  */
-function finishRound(out: usize, pow: bool, raw: bool): void {
+function finishRound(out: usize, pow: bool, raw: bool, claim: bool): void {
   const res = out + OUT_RES;
   const p = <u64>P;
   for (let k: u32 = 0; k < 4; k++) {
-    const g0 = accValue(out, 0, k), g1 = accValue(out, 1, k), g2 = accValue(out, 2, k);
+    const g0 = accValue(out, 0, k), g2 = accValue(out, 2, k);
+    const g1 = claim ? <u64>subS(load<u32>(res + OUT_CLAIM + (<usize>k << 2)), <u32>g0) : accValue(out, 1, k);
     if (pow) {
       const g3 = accValue(out, 3, k), g4 = accValue(out, 4, k);
       if (raw) {
@@ -394,6 +440,8 @@ function finishRound(out: usize, pow: bool, raw: bool): void {
       store<u32>(res + (<usize>(0 + k) << 2), <u32>g0);
       store<u32>(res + (<usize>(4 + k) << 2), <u32>a1);
       store<u32>(res + (<usize>(8 + k) << 2), <u32>a2);
+      store<u32>(res + (<usize>(12 + k) << 2), 0);
+      store<u32>(res + (<usize>(16 + k) << 2), 0);
     }
   }
 }
@@ -421,17 +469,27 @@ export function gkr_round(A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, r
     v128.store(res, fromMontV(v128.load(Vx)), 32);
     return;
   }
+  const claim = (flags & F_FOLD) != 0 && (flags & F_CLAIM) != 0 && !raw;
+  if (claim) previousAt(out, pow, r0, r1, r2, r3);
   zeroWords(out, 80);
   if ((flags & F_FOLD) != 0) {
     const m0 = toMontS(r0), m1 = toMontS(r1), m2 = toMontS(r2), m3 = toMontS(r3);
     const q0 = i32x4.splat(m0), q1 = i32x4.splat(m1), q2 = i32x4.splat(m2), q3 = i32x4.splat(m3);
     const u1 = vTriple(q1), u2 = vTriple(q2), u3 = vTriple(q3);
     if (pow) {
-      if (vbase) foldEvalLoop(true, true, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
-      else foldEvalLoop(true, false, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+      if (claim) {
+        if (vbase) foldEvalLoop(true, true, true, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+        else foldEvalLoop(true, false, true, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+      } else {
+        if (vbase) foldEvalLoop(true, true, false, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+        else foldEvalLoop(true, false, false, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+      }
+    } else if (claim) {
+      if (vbase) foldEvalLoop(false, true, true, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+      else foldEvalLoop(false, false, true, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
     } else {
-      if (vbase) foldEvalLoop(false, true, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
-      else foldEvalLoop(false, false, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+      if (vbase) foldEvalLoop(false, true, false, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+      else foldEvalLoop(false, false, false, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
     }
   } else if (pow) {
     if (vbase) evalLoop(true, true, A, Pw, Vb, len, out);
@@ -440,7 +498,7 @@ export function gkr_round(A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, r
     if (vbase) evalLoop(false, true, A, Pw, Vb, len, out);
     else evalLoop(false, false, A, Pw, Vx, len, out);
   }
-  finishRound(out, pow, raw);
+  finishRound(out, pow, raw, claim);
 }
 
 // ------------------------------------------------------------------------------------ phase 2
