@@ -3,12 +3,13 @@
  * `ssgkr load` generator with its verifying frontend (compat-v1 §16.4–16.5), for both return
  * paths of the server.
  *
- *   npm run bench -- serving [--depth 24] [--rates 1,2,4,6,8,12,16] [--screen-s 20] [--confirm-s 60]
+ *   npm run bench -- serving [--depth 24] [--rates 2,4,8,12,16,24,32] [--max-rate 256] [--screen-s 20] [--confirm-s 60]
  *     [--overload-s 30] [--return-paths overlapped,serial] [--workers N] [--verify-workers K]
  *     [--within-ms 500] [--warmup-s 5] [--min-jobs 12] [--mixture membership:1,nonmembership:1,update:1]
  *
  * Per return path: the server is started once (prepare + startup controls), then
- *   1. screening: one short run per rate, ascending (duration max(screen-s, min-jobs / rate),
+ *   1. screening: one short run per rate, ascending, continued in ×1.5 steps past the list
+ *      while every rate passes (duration max(screen-s, min-jobs / rate),
  *      warmup max(2, ⌈rate × warmup-s⌉) offers); screening stops at the first failing rate once
  *      a rate passed, or after two failures in a row;
  *   2. confirmation: the best screened rate for confirm-s (if it fails, the next lower passing
@@ -38,7 +39,7 @@ import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt,
 
 const args = parseArgs();
 const depth = Number(args.get("depth") ?? 24);
-const rates = (args.get("rates") ?? "1,2,4,6,8,12,16").split(",").map(Number).sort((a, b) => a - b);
+const rates = (args.get("rates") ?? "2,4,8,12,16,24,32").split(",").map(Number).sort((a, b) => a - b);
 const screenS = Number(args.get("screen-s") ?? 20);
 const confirmS = Number(args.get("confirm-s") ?? 60);
 const overloadS = Number(args.get("overload-s") ?? 30);
@@ -49,6 +50,7 @@ const withinMs = Number(args.get("within-ms") ?? 500);
 const warmupS = Number(args.get("warmup-s") ?? 5);
 const minJobs = Number(args.get("min-jobs") ?? 12);
 const mixture = args.get("mixture") ?? "membership:1,nonmembership:1,update:1";
+const maxRate = Number(args.get("max-rate") ?? 256);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "bin", "ssgkr.js");
@@ -191,13 +193,17 @@ for (const returnPath of returnPaths) {
   progress(`server ready at ${server.address} (prepare ${String(server.ready["prepare_ms"])} ms)`);
   const screening: RunResult[] = [];
   let failsInARow = 0;
-  for (const rate of rates) {
+  // the listed rates, then ×1.5 steps while every rate passes (up to --max-rate)
+  const schedule = [...rates];
+  for (let k = 0; k < schedule.length; k++) {
+    const rate = schedule[k]!;
     progress(`${returnPath}: screening ${rate}/s`);
     const r = await loadRun(server, `${returnPath}-screen`, rate, screenS);
     screening.push(r);
     if (r.pass) failsInARow = 0;
     else failsInARow++;
     if ((!r.pass && screening.some((x) => x.pass)) || failsInARow >= 2) break;
+    if (k === schedule.length - 1 && r.pass && rate * 1.5 <= maxRate) schedule.push(Math.round(rate * 1.5 * 100) / 100);
   }
   const passing = screening.filter((r) => r.pass).map((r) => r.rate).sort((a, b) => b - a);
   const confirms: RunResult[] = [];
