@@ -8,7 +8,7 @@
 import { isUtf8 } from "node:buffer";
 import { RegistryError } from "../errors.js";
 import { ValueForm } from "../mapping.js";
-import type { RecordSink, RecordSource } from "./source.js";
+import { BufferedSource, type RecordSink } from "./source.js";
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -23,31 +23,9 @@ interface Field {
   readonly quoted: boolean;
 }
 
-export class CsvSource implements RecordSource {
-  readonly description: string;
-  readonly totalBytes: number;
-  private readonly buf: Buffer;
-  private readonly limit: number;
-  private pos = 0;
+export class CsvSource extends BufferedSource {
   private line = 1;
-  private count = 0;
   private headerRead = false;
-
-  /** @param bytes the whole input. @param limit stop after this many records (default: all). */
-  constructor(bytes: Buffer, description: string, limit = Infinity) {
-    this.buf = bytes;
-    this.description = description;
-    this.totalBytes = bytes.length;
-    this.limit = limit;
-  }
-
-  get bytesRead(): number {
-    return this.pos;
-  }
-
-  get entries(): number {
-    return this.count;
-  }
 
   /** Reads one record's fields up to and including its line break; undefined + message on error. */
   private readRecord(): { fields: Field[] } | { error: string } {

@@ -10,7 +10,7 @@
 import { isUtf8 } from "node:buffer";
 import { RegistryError } from "../errors.js";
 import { ValueForm, isWellFormedString } from "../mapping.js";
-import type { RecordSink, RecordSource } from "./source.js";
+import { BufferedSource, type RecordSink } from "./source.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -25,36 +25,10 @@ interface StringRange {
   readonly end: number;
 }
 
-export class JsonObjectSource implements RecordSource {
-  readonly description: string;
-  readonly totalBytes: number;
-  private readonly buf: Buffer;
-  private readonly limit: number;
-  private pos = 0;
+export class JsonObjectSource extends BufferedSource {
   private line = 1;
   private started = false;
   private finished = false;
-  private count = 0;
-
-  /**
-   * @param bytes the whole JSON text.
-   * @param description origin for messages.
-   * @param limit stop after this many entries (default: all).
-   */
-  constructor(bytes: Buffer, description: string, limit = Infinity) {
-    this.buf = bytes;
-    this.description = description;
-    this.totalBytes = bytes.length;
-    this.limit = limit;
-  }
-
-  get bytesRead(): number {
-    return this.pos;
-  }
-
-  get entries(): number {
-    return this.count;
-  }
 
   private skipWs(): void {
     const b = this.buf;

@@ -5,34 +5,12 @@
  */
 import { isUtf8 } from "node:buffer";
 import { ValueForm, isWellFormedString } from "../mapping.js";
-import type { RecordSink, RecordSource } from "./source.js";
+import { BufferedSource, type RecordSink } from "./source.js";
 
 const EMPTY = new Uint8Array(0);
 
-export class NdjsonSource implements RecordSource {
-  readonly description: string;
-  readonly totalBytes: number;
-  private readonly buf: Buffer;
-  private readonly limit: number;
-  private pos = 0;
+export class NdjsonSource extends BufferedSource {
   private line = 0;
-  private count = 0;
-
-  /** @param bytes the whole input. @param limit stop after this many records (default: all). */
-  constructor(bytes: Buffer, description: string, limit = Infinity) {
-    this.buf = bytes;
-    this.description = description;
-    this.totalBytes = bytes.length;
-    this.limit = limit;
-  }
-
-  get bytesRead(): number {
-    return this.pos;
-  }
-
-  get entries(): number {
-    return this.count;
-  }
 
   next(sink: RecordSink, maxEntries: number): boolean {
     const b = this.buf;

@@ -36,6 +36,37 @@ export interface RecordSource {
   next(sink: RecordSink, maxEntries: number): boolean;
 }
 
+/**
+ * The state every in-memory source shares: the whole input, a read position, the entry count and
+ * an optional entry limit. Subclasses parse from `buf` at `pos`.
+ */
+export abstract class BufferedSource implements RecordSource {
+  readonly description: string;
+  readonly totalBytes: number;
+  protected readonly buf: Buffer;
+  protected readonly limit: number;
+  protected pos = 0;
+  protected count = 0;
+
+  /** @param bytes the whole input. @param limit stop after this many entries (default: all). */
+  constructor(bytes: Buffer, description: string, limit = Infinity) {
+    this.buf = bytes;
+    this.description = description;
+    this.totalBytes = bytes.length;
+    this.limit = limit;
+  }
+
+  get bytesRead(): number {
+    return this.pos;
+  }
+
+  get entries(): number {
+    return this.count;
+  }
+
+  abstract next(sink: RecordSink, maxEntries: number): boolean;
+}
+
 /** Largest input file read into memory. */
 export const MAX_INPUT_BYTES = 2 ** 31 - 1;
 
