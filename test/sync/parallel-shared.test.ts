@@ -13,6 +13,7 @@ import { decodeJob, encodeJob, JobDecodeError } from "../../src/sync/parallel/jo
 import { ParallelError } from "../../src/sync/parallel/errors.js";
 import type { OpRequest } from "../../src/smt/operation.js";
 import { SsgkrError } from "../../src/errors.js";
+import { withoutEntryOptions } from "../../src/sync/parallel/worker-start.js";
 
 const DEPTH = 2;
 const prepared = prepare(OpKind.Update, { depth: DEPTH });
@@ -162,4 +163,12 @@ test("decodeJob rejects words encodeJob cannot have produced", () => {
   rejects(Uint32Array.from([2, ...words.subarray(1)]));
   rejects(Uint32Array.from([1, 3, ...words.subarray(2)]));
   rejects(new Uint32Array(0));
+});
+
+test("workers keep the parent's Node options except the entry-point ones", () => {
+  assert.deepEqual(
+    withoutEntryOptions(["--input-type", "module", "--conditions=dev", "-e", "code", "--input-type=commonjs", "--stack-size=900", "-p", "1", "--eval", "x", "--print", "y"]),
+    ["--conditions=dev", "--stack-size=900"],
+  );
+  assert.deepEqual(withoutEntryOptions([]), []);
 });

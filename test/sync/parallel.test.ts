@@ -206,10 +206,10 @@ test("pool options are validated; the default size is the available parallelism"
   await p.close();
 });
 
-function runChild(body: string): { status: number | null; stdout: string; stderr: string } {
+function runChild(body: string, nodeOptions: string[] = []): { status: number | null; stdout: string; stderr: string } {
   const url = new URL("../../src/sync/index.js", import.meta.url).href;
   const code = `import * as sync from ${JSON.stringify(url)};\n${body}`;
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { timeout: 60_000, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [...nodeOptions, "--input-type=module", "-e", code], { timeout: 60_000, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -225,6 +225,12 @@ test("a closed pool leaves no handles: the process exits on its own", () => {
   const r = runChild(`${CHILD_BATCH}\nawait pool.close();\nconsole.log("closed");`);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, "WRONG_KIND,WRONG_KIND\nclosed\n");
+});
+
+test("workers start under entry-point and process-wide Node options of the parent", () => {
+  const r = runChild(`${CHILD_BATCH}\nawait pool.close();`, ["--stack-size=2000", "--max-old-space-size=2048", "--enable-source-maps"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "WRONG_KIND,WRONG_KIND\n");
 });
 
 test("an idle pool that is never closed does not keep the process alive", () => {

@@ -14,7 +14,7 @@
  * (`WORKER_CRASHED`) and is replaced.
  */
 import { availableParallelism } from "node:os";
-import { Worker, type ResourceLimits } from "node:worker_threads";
+import type { ResourceLimits, Worker } from "node:worker_threads";
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../prepared.js";
 import type { SyncVerdict } from "../verify.js";
@@ -22,6 +22,7 @@ import { JobError, ParallelError } from "./errors.js";
 import { encodeJob } from "./job-codec.js";
 import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
 import { sharePrepared, type SharedPrepared } from "./shared-prepared.js";
+import { startWorker } from "./worker-start.js";
 
 export type { JobTimings } from "./protocol.js";
 
@@ -91,25 +92,6 @@ interface Slot {
 }
 
 const worker_url = new URL("./worker.js", import.meta.url);
-
-/**
- * The parent's Node options for the workers, minus the ones that only describe the parent's
- * entry point (`--input-type`, `-e`/`--eval`, `-p`/`--print` and their values), which a worker
- * started from a file rejects.
- */
-function workerExecArgv(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith("--input-type=")) continue;
-    if (a === "--input-type" || a === "-e" || a === "--eval" || a === "-p" || a === "--print") {
-      i++;
-      continue;
-    }
-    out.push(a);
-  }
-  return out;
-}
 
 function jobError(code: string, message: string, index: number, details: Record<string, unknown> = {}): JobError {
   return new JobError(code, message, { ...details, index });
@@ -275,10 +257,7 @@ export class SyncPool {
   }
 
   private spawn(i: number): Slot {
-    const worker = new Worker(worker_url, {
-      execArgv: workerExecArgv(process.execArgv),
-      ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}),
-    });
+    const worker = startWorker(worker_url, this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {});
     worker.unref();
     const slot: Slot = { worker, attached: new Set(), task: null, failure: null };
     worker.on("message", (msg: FromWorker) => this.onMessage(slot, msg));
