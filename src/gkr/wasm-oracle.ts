@@ -23,6 +23,7 @@ import { EXT_ONE, extAdd, extMul, extSub, type Ext } from "../field/extension.js
 import type { Region } from "../kernels/memory.js";
 import { SumcheckError } from "../sumcheck/errors.js";
 import { interpolateRoundPoly } from "../sumcheck/interpolate.js";
+import { extMulSplit } from "../sumcheck/ext-split.js";
 import type { RoundMessage } from "../sumcheck/oracle.js";
 import { CircuitError } from "./errors.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "./layer-oracle.js";
@@ -40,6 +41,18 @@ const PHASE1 = ROUND_CLAIM;
 function neg(x: number): number {
   return x === 0 ? 0 : P - x;
 }
+
+interface Held {
+  readonly kernels: GkrKernels;
+  readonly work: Region;
+  readonly image: LayerImage;
+}
+
+/** Returns the regions of an oracle dropped before its last round. */
+const abandoned = new FinalizationRegistry<Held>((h) => {
+  h.kernels.giveBack(h.work);
+  h.kernels.unpin(h.image);
+});
 
 /** Word offsets of the work regions inside one oracle's workspace (all multiples of 4). */
 interface Layout {
@@ -151,6 +164,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       throw e;
     }
     this.work = work;
+    abandoned.register(this, { kernels, work, image }, this);
     this.allocatedBytes = 4 * lay.words;
     const base = work.ptr;
     const at = (words: number) => base + 4 * words;
@@ -219,7 +233,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       return;
     }
     this.ys.push(r);
-    this.kb = extMul(this.kb, extSub(EXT_ONE, r));
+    this.kb = extMulSplit(this.kb, extSub(EXT_ONE, r));
     if (this.round < this.numVariables) {
       if (this.hasMul) this.pending = r;
       return;
@@ -324,6 +338,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
 
   /** Returns the workspace and the image (the oracle keeps only evalX/evalY). */
   private finish(): void {
+    abandoned.unregister(this);
     if (this.work !== null) {
       this.k.giveBack(this.work);
       this.work = null;

@@ -221,6 +221,30 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
   st(wide, c3, x3); st(wide, c3 + qb, y3);
 }
 
+/** `foldExtBlock` for a table that is mostly zero: an all-zero block only moves zeros. */
+// @ts-ignore: decorator
+@inline function foldSparseBlock(
+  wide: bool, T: usize, lb: usize, o: usize, qb: usize,
+  q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128,
+): void {
+  const b0 = T + o, b1 = b0 + lb, b2 = b1 + lb, b3 = b2 + lb;
+  const z0 = v128.or(v128.or(ld(wide, b0), ld(wide, b0 + qb)), v128.or(ld(wide, b0 + 2 * qb), ld(wide, b0 + 3 * qb)));
+  const z1 = v128.or(v128.or(ld(wide, b1), ld(wide, b1 + qb)), v128.or(ld(wide, b1 + 2 * qb), ld(wide, b1 + 3 * qb)));
+  const z2 = v128.or(v128.or(ld(wide, b2), ld(wide, b2 + qb)), v128.or(ld(wide, b2 + 2 * qb), ld(wide, b2 + 3 * qb)));
+  const z3 = v128.or(v128.or(ld(wide, b3), ld(wide, b3 + qb)), v128.or(ld(wide, b3 + 2 * qb), ld(wide, b3 + 3 * qb)));
+  if (v128.any_true(v128.or(v128.or(z0, z1), v128.or(z2, z3)))) {
+    foldExtBlock(wide, T, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
+  } else {
+    const zero = i32x4.splat(0);
+    const hb = lb >> 1;
+    const c0 = T + o, c1 = c0 + hb, c2 = c1 + hb, c3 = c2 + hb;
+    st(wide, c0, zero); st(wide, c0 + qb, zero);
+    st(wide, c1, zero); st(wide, c1 + qb, zero);
+    st(wide, c2, zero); st(wide, c2 + qb, zero);
+    st(wide, c3, zero); st(wide, c3 + qb, zero);
+  }
+}
+
 /**
  * Binds r into the base table Vb of length 4Q: the extension table Vx (plane bytes 2qb) gets
  * (t[i] + r0·d, r1·d, r2·d, r3·d) with d = t[i+2Q] − t[i] at i and likewise at i + Q.
@@ -251,11 +275,15 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
   const da2 = vSub(ld(wide, ab2 + hb), a2), da3 = vSub(ld(wide, ab3 + hb), a3);
   let p0 = i32x4.splat(0), p1 = p0, p2 = p0, p3 = p0;
   let dp0 = p0, dp1 = p0, dp2 = p0, dp3 = p0;
+  // The Pow3 table is often sparse (partial Poseidon2 rounds): a block whose Pw pairs are all
+  // zero contributes only Σ V_T·A_T (still at every node of the degree-4 round).
+  let usePow = false;
   if (pow) {
     const pb0 = Pw + o, pb1 = pb0 + sb, pb2 = pb1 + sb, pb3 = pb2 + sb;
     p0 = ld(wide, pb0); p1 = ld(wide, pb1); p2 = ld(wide, pb2); p3 = ld(wide, pb3);
-    dp0 = vSub(ld(wide, pb0 + hb), p0); dp1 = vSub(ld(wide, pb1 + hb), p1);
-    dp2 = vSub(ld(wide, pb2 + hb), p2); dp3 = vSub(ld(wide, pb3 + hb), p3);
+    const h0 = ld(wide, pb0 + hb), h1 = ld(wide, pb1 + hb), h2 = ld(wide, pb2 + hb), h3 = ld(wide, pb3 + hb);
+    usePow = v128.any_true(v128.or(v128.or(v128.or(p0, p1), v128.or(p2, p3)), v128.or(v128.or(h0, h1), v128.or(h2, h3))));
+    dp0 = vSub(h0, p0); dp1 = vSub(h1, p1); dp2 = vSub(h2, p2); dp3 = vSub(h3, p3);
   }
   const np: u32 = pow ? 5 : 3;
   if (vbase) {
@@ -265,7 +293,7 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
       const at = acc + (<usize>t << 6);
       if (!skip1 || t != 1) {
         let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
-        if (pow) {
+        if (usePow) {
           const sq = vMontMul(x, x);
           s0 = vAdd(s0, vMontMul(p0, sq));
           s1 = vAdd(s1, vMontMul(p1, sq));
@@ -277,7 +305,7 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
         accumulate(at + 32, vMontMul(s2, x));
         accumulate(at + 48, vMontMul(s3, x));
       }
-      if (pow) {
+      if (usePow) {
         p0 = vAdd(p0, dp0); p1 = vAdd(p1, dp1); p2 = vAdd(p2, dp2); p3 = vAdd(p3, dp3);
       }
       x = vAdd(x, dx);
@@ -293,7 +321,7 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
       if (!skip1 || t != 1) {
         const w1 = vTriple(x1), w2 = vTriple(x2), w3 = vTriple(x3);
         let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
-        if (pow) {
+        if (usePow) {
           // V_T² (10 products), then Pw_T·V_T².
           const e0 = vAdd(x0, x0), e1 = vAdd(x1, x1), w2d = vAdd(w2, w2);
           const g0 = dot3(x0, x0, e1, w3, w2, x2);
@@ -311,7 +339,7 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
         accumulate(at + 32, mul2(s0, s1, s2, s3, x0, x1, x2, w3));
         accumulate(at + 48, mul3(s0, s1, s2, s3, x0, x1, x2, x3));
       }
-      if (pow) {
+      if (usePow) {
         p0 = vAdd(p0, dp0); p1 = vAdd(p1, dp1); p2 = vAdd(p2, dp2); p3 = vAdd(p3, dp3);
       }
       x0 = vAdd(x0, dx0); x1 = vAdd(x1, dx1); x2 = vAdd(x2, dx2); x3 = vAdd(x3, dx3);
@@ -337,7 +365,7 @@ export function gkr_fill(desc: usize, W: usize, Vb: usize, Aaos: usize, Paos: us
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
   foldExtBlock(wide, A, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
-  if (pow) foldExtBlock(wide, Pw, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
+  if (pow) foldSparseBlock(wide, Pw, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
   if (vbase) foldBaseBlock(wide, Vx, Vb, o, qb, q0, q1, q2, q3);
   else foldExtBlock(wide, Vx, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
   evalBlock(wide, pow, false, skip1, A, Pw, Vx, qb << 1, o, qb, acc);
