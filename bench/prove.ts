@@ -28,7 +28,7 @@
  *   other       prepared − the parts (the prover driver in TypeScript: copying V in, round
  *               messages, β, witness checks, allocation)
  * The kernel parts come from a context that times every kernel call (performance.now around each
- * call, which adds a little), averaged over `repeats` proofs.
+ * call, which adds a little): per part, the median over `repeats` proofs.
  *
  * Writes bench/results/prove.json; the last stdout line holds the headline medians
  * prove_prepared_ms and prove_fresh_ms (d24 Membership), per-kind values and the split.
@@ -146,12 +146,30 @@ for (const name of kinds) {
     proveGkr(prep.circuit, witness.layers, t, { oracleFactory: factory });
   };
   runTimed();
-  for (const e of timed.timings!.values()) { e.calls = 0; e.ms = 0; }
-  for (let r = 0; r < repeats; r++) runTimed();
-  const per = (names: string[]) => names.reduce((s, n) => s + (timed.timings!.get(n)?.ms ?? 0), 0) / repeats;
-  const rounds = per(["gkr_round"]);
-  const folding = per(["gkr_round_fold", "gkr_mle_base"]);
-  const tables = per(["gkr_eq", "gkr_weights", "gkr_fill", "gkr_phase2_start", "to_mont"]);
+  const parts: Record<"rounds" | "folding" | "tables", string[]> = {
+    rounds: ["gkr_round"],
+    folding: ["gkr_round_fold", "gkr_mle_base"],
+    tables: ["gkr_eq", "gkr_weights", "gkr_fill", "gkr_phase2_start", "to_mont"],
+  };
+  const samples: Record<keyof typeof parts, number[]> = { rounds: [], folding: [], tables: [] };
+  const totals = new Map<string, { calls: number; ms: number }>();
+  for (let r = 0; r < repeats; r++) {
+    for (const e of timed.timings!.values()) { e.calls = 0; e.ms = 0; }
+    runTimed();
+    for (const key of Object.keys(parts) as (keyof typeof parts)[]) {
+      samples[key].push(parts[key].reduce((sum, n) => sum + (timed.timings!.get(n)?.ms ?? 0), 0));
+    }
+    for (const [n, e] of timed.timings!) {
+      const t = totals.get(n) ?? { calls: 0, ms: 0 };
+      t.calls += e.calls;
+      t.ms += e.ms;
+      totals.set(n, t);
+    }
+  }
+  const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1]!;
+  const rounds = median(samples.rounds);
+  const folding = median(samples.folding);
+  const tables = median(samples.tables);
   const split = {
     witness: witnessT.median,
     transcript: transcriptT.median,
@@ -161,7 +179,7 @@ for (const name of kinds) {
     other: Math.max(0, prepared.median - witnessT.median - transcriptT.median - rounds - folding - tables),
   };
   const kernelCalls: Row["kernelCalls"] = {};
-  for (const [k, e] of timed.timings!) if (e.calls > 0) kernelCalls[k] = { calls: e.calls / repeats, msPerProof: e.ms / repeats };
+  for (const [k, e] of totals) if (e.calls > 0) kernelCalls[k] = { calls: e.calls / repeats, msPerProof: e.ms / repeats };
   rows.push({ kind: name, gates, prepared, preparedCpu, fresh, ratio: fresh.median / prepared.median, reference, split, kernelCalls });
 }
 
