@@ -11,3 +11,5 @@ export * from "./table-wiring.js";
 export * from "./verifier.js";
 export * from "./input-claim.js";
 export * from "./proof-bytes.js";
+export * from "./builder.js";
+export * from "./derived-wiring.js";
