@@ -8,3 +8,4 @@ export * from "./gkr/index.js";
 export * from "./sumcheck/index.js";
 export * from "./smt/index.js";
 export * from "./sync/index.js";
+export * from "./kernels/index.js";

@@ -8,3 +8,5 @@ export { POSEIDON2_CONSTANT_WORDS, MONTGOMERY_R, toMontgomery, poseidon2Constant
 export { KernelInstance, attachKernels, type SharedKernels } from "./instance.js";
 export { Kernels, defaultKernels } from "./kernels.js";
 export { foldBaseRef, foldBaseExtRef, foldExtRef, extVecMulRef } from "./reference.js";
+export * from "./hash-kernels.js";
+export * from "./sponge-runner.js";

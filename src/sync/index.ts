@@ -12,3 +12,4 @@ export * from "./request.js";
 export * from "./request-convert.js";
 export * from "./corpus.js";
 export * from "./parallel/index.js";
+export * from "./prepare-all.js";
