@@ -172,6 +172,31 @@ test("a crashed worker fails only its job with WORKER_CRASHED and is replaced", 
   assert.equal(p.stats().queued, 0);
 });
 
+test("jobs prefetched by a worker that crashes are queued again and completed", async () => {
+  const p = pool(1);
+  const { prepared, jobs, bytes } = setup(OpKind.Membership);
+  const batch = [jobs[0]!, jobs[1]!, jobs[0]!, jobs[1]!];
+  const running = p.proveBatch(prepared, batch);
+  // One worker, four jobs: it holds job 0 (running) and job 1 (prefetched), jobs 2 and 3 wait.
+  assert.deepEqual({ running: p.stats().running, queued: p.stats().queued }, { running: 2, queued: 2 });
+  const slots = (p as unknown as { slots: { worker: Worker }[] }).slots;
+  await slots[0]!.worker.terminate();
+  const outcomes = await running;
+  assert.deepEqual(outcomes.map((o) => (o.ok ? "ok" : o.error.code)), ["WORKER_CRASHED", "ok", "ok", "ok"]);
+  outcomes.slice(1).forEach((o, i) => assert.deepEqual(o.ok && o.bytes, bytes[(i + 1) % 2]));
+  assert.equal(p.stats().respawns, 1);
+});
+
+test("prefetching does not change bytes or order; without it a worker holds one job at a time", async () => {
+  const p = createSyncPool({ workers: 1, prefetch: 0 });
+  pools.push(p);
+  const { prepared, jobs, bytes } = setup(OpKind.NonMembership);
+  const running = p.proveBatch(prepared, [...jobs, ...jobs, ...jobs]);
+  assert.deepEqual({ running: p.stats().running, queued: p.stats().queued }, { running: 1, queued: 5 });
+  assertSameBytes(await running, [...bytes, ...bytes, ...bytes], "prefetch 0");
+  assert.throws(() => createSyncPool({ workers: 1, prefetch: 9 }), (e: unknown) => e instanceof ParallelError && e.code === "BAD_OPTION");
+});
+
 test("workers that keep crashing break the pool: POOL_BROKEN for the queue and for later batches", async () => {
   // A 1 MiB heap is too small for a worker to start: every worker dies of out-of-memory.
   const p = createSyncPool({ workers: 1, resourceLimits: { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 }, maxConsecutiveCrashes: 2 });

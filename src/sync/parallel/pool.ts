@@ -55,6 +55,12 @@ export interface SyncPoolOptions {
    * and fails its queue with `POOL_BROKEN` (default 3 × workers).
    */
   readonly maxConsecutiveCrashes?: number;
+  /**
+   * Jobs sent to a busy worker ahead of time while the queue is long, 0..8 (default 1): the
+   * worker starts its next job without waiting for the owning thread, which may be descheduled
+   * when the workers use every core. Not-started jobs of a crashed worker are queued again.
+   */
+  readonly prefetch?: number;
 }
 
 /** Counters of a pool (for monitoring and tests). */
@@ -86,7 +92,8 @@ interface Task {
 interface Slot {
   worker: Worker;
   attached: Set<number>;
-  task: Task | null;
+  /** Jobs sent to the worker and not answered yet, in sending order (the first one is running). */
+  tasks: Task[];
   /** Why the worker failed, from its 'error' event, reported when it exits. */
   failure: string | null;
 }
@@ -117,6 +124,7 @@ export class SyncPool {
   readonly size: number;
   private readonly options: SyncPoolOptions;
   private readonly maxCrashes: number;
+  private readonly prefetch: number;
   private readonly slots: Slot[] = [];
   private queue: Task[] = [];
   private head = 0;
@@ -141,6 +149,9 @@ export class SyncPool {
     this.size = n;
     this.options = options;
     this.maxCrashes = max;
+    const prefetch = options.prefetch ?? 1;
+    if (!Number.isInteger(prefetch) || prefetch < 0 || prefetch > 8) throw new ParallelError("BAD_OPTION", `prefetch must be an integer in [0, 8], got ${String(prefetch)}`);
+    this.prefetch = prefetch;
     for (let i = 0; i < n; i++) this.slots.push(this.spawn(i));
   }
 
@@ -149,7 +160,7 @@ export class SyncPool {
     return {
       workers: this.size,
       queued: this.queue.length - this.head,
-      running: this.slots.filter((s) => s.task !== null).length,
+      running: this.slots.reduce((n, s) => n + s.tasks.length, 0),
       completed: this.completed,
       respawns: this.respawns,
       prepared: this.live.size,
@@ -205,8 +216,8 @@ export class SyncPool {
     if (this.closing) return this.closing;
     const pending = this.drainQueue();
     for (const slot of this.slots) {
-      if (slot.task) pending.push(slot.task);
-      slot.task = null;
+      pending.push(...slot.tasks);
+      slot.tasks = [];
     }
     for (const t of pending) t.settle({ index: t.index, ok: false, error: jobError("POOL_CLOSED", "the pool was closed before the job completed", t.index) });
     this.closing = Promise.all(this.slots.map((s) => s.worker.terminate())).then(() => undefined);
@@ -259,7 +270,7 @@ export class SyncPool {
   private spawn(i: number): Slot {
     const worker = startWorker(worker_url, this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {});
     worker.unref();
-    const slot: Slot = { worker, attached: new Set(), task: null, failure: null };
+    const slot: Slot = { worker, attached: new Set(), tasks: [], failure: null };
     worker.on("message", (msg: FromWorker) => this.onMessage(slot, msg));
     worker.on("messageerror", (err) => this.onMessageError(slot, err));
     worker.on("error", (err) => {
@@ -269,14 +280,23 @@ export class SyncPool {
     return slot;
   }
 
-  /** Hands queued jobs to idle workers. */
+  /**
+   * Hands queued jobs to workers: first one to each idle worker; then, while the queue stays
+   * long (more than two jobs per worker left), up to `prefetch` more to each, so a worker starts
+   * its next job without waiting for this thread to answer. Near the end of the queue nothing is
+   * prefetched, so no job waits behind another while a worker is idle.
+   */
   private pump(): void {
+    const take = (): Task => {
+      const task = this.queue[this.head++]!;
+      if (this.head === this.queue.length) this.drainQueue();
+      return task;
+    };
     for (const slot of this.slots) {
-      while (slot.task === null && this.head < this.queue.length) {
-        const task = this.queue[this.head++]!;
-        if (this.head === this.queue.length) this.drainQueue();
-        this.dispatch(slot, task);
-      }
+      while (slot.tasks.length === 0 && this.head < this.queue.length) this.dispatch(slot, take());
+    }
+    for (const slot of this.slots) {
+      while (slot.tasks.length > 0 && slot.tasks.length <= this.prefetch && this.queue.length - this.head > 2 * this.size) this.dispatch(slot, take());
     }
   }
 
@@ -287,29 +307,31 @@ export class SyncPool {
         slot.worker.postMessage({ type: "attach", id: task.preparedId, shared: task.shared } satisfies ToWorker);
         slot.attached.add(task.preparedId);
       }
+      // A copy of the binary job is transferred: the task keeps its own, to send it again if
+      // this worker dies before starting it.
+      const job: WireJob = "binary" in task.job ? { binary: task.job.binary.slice() } : task.job;
+      const transfer = "binary" in job ? [job.binary.buffer as ArrayBuffer] : [];
       if (task.type === "prove") {
-        const transfer = "binary" in task.job ? [task.job.binary.buffer as ArrayBuffer] : [];
-        slot.worker.postMessage({ type: "prove", seq: task.seq, id: task.preparedId, job: task.job } satisfies ToWorker, transfer);
+        slot.worker.postMessage({ type: "prove", seq: task.seq, id: task.preparedId, job } satisfies ToWorker, transfer);
       } else {
-        const transfer = "binary" in task.job ? [task.job.binary.buffer as ArrayBuffer] : [];
-        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.preparedId, job: task.job, bytes: task.bytes! } satisfies ToWorker, transfer);
+        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.preparedId, job, bytes: task.bytes! } satisfies ToWorker, transfer);
       }
     } catch (err) {
       task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the job cannot be sent to a worker: ${(err as Error).message}`, task.index) });
       return;
     }
-    slot.task = task;
+    slot.tasks.push(task);
     slot.worker.ref();
   }
 
   private finish(slot: Slot): void {
-    slot.task = null;
-    if (this.head >= this.queue.length) slot.worker.unref();
+    slot.tasks.shift();
     this.pump();
+    if (slot.tasks.length === 0) slot.worker.unref();
   }
 
   private onMessage(slot: Slot, msg: FromWorker): void {
-    const task = slot.task;
+    const task = slot.tasks[0];
     if (!task || msg.type !== "done" || msg.seq !== task.seq) return;
     this.completed++;
     this.crashesInARow = 0;
@@ -323,7 +345,7 @@ export class SyncPool {
   }
 
   private onMessageError(slot: Slot, err: unknown): void {
-    const task = slot.task;
+    const task = slot.tasks[0];
     if (!task) return;
     task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the worker's answer could not be received: ${String(err)}`, task.index) });
     this.finish(slot);
@@ -332,11 +354,13 @@ export class SyncPool {
   private onExit(i: number, slot: Slot, code: number): void {
     if (this.closing || this.slots[i] !== slot) return;
     const reason = slot.failure ?? `the worker exited with code ${code}`;
-    const task = slot.task;
-    slot.task = null;
+    const [task, ...waiting] = slot.tasks;
+    slot.tasks = [];
     if (task) {
       task.settle({ index: task.index, ok: false, error: jobError("WORKER_CRASHED", `the worker running this job crashed: ${reason}`, task.index, { exitCode: code, reason }) });
     }
+    // Jobs the worker had not started go back to the front of the queue, in order.
+    this.queue.splice(this.head, 0, ...waiting);
     this.crashesInARow++;
     if (this.crashesInARow >= this.maxCrashes) {
       this.broken = true;
