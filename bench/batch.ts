@@ -12,13 +12,16 @@
  * (or verifications) per second of wall time: median (slowest–fastest run).
  *
  * CPU: process CPU time (all threads) per proof in the timed runs; on a shared machine the
- * wall-clock rates depend on the CPU others leave free, the CPU per proof much less so.
+ * wall-clock rates depend on the CPU others leave free, the CPU per proof much less so. The
+ * machine check (a pure integer loop in 1 and 2 threads, before and after the pool runs) tells
+ * how much a second thread can give at all: about 2 on two free cores.
  *
  * Also measured: the job encoding (binary form vs request JSON vs structured clone, µs per job
  * for encode + decode) and the pool's round-trip overhead per job (jobs that fail at once in
  * the worker, WRONG_KIND).
  */
 import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
 import { prepare, type PreparedSync } from "../src/sync/prepared.js";
 import { proveBatchSequential } from "../src/sync/batch.js";
 import { encodeSyncResult } from "../src/sync/encoded.js";
@@ -62,6 +65,27 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 const cell = (r: Summary) => `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})`;
+
+/**
+ * What two threads get from this machine right now: a pure integer loop (no memory traffic) in
+ * 1 and in 2 worker threads; returns (2 × work) / time(2 threads) over work / time(1 thread),
+ * about 2 on two free cores and about 1 when the machine gives this process one core's worth.
+ */
+async function machineSpeedup2(iterations = 3e8): Promise<number> {
+  const code = `const { parentPort } = require("node:worker_threads"); parentPort.on("message", (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) | 0; parentPort.postMessage(x); });`;
+  const time = async (threads: number): Promise<number> => {
+    const ws = Array.from({ length: threads }, () => new Worker(code, { eval: true }));
+    await Promise.all(ws.map((w) => new Promise((r) => { w.once("message", r); w.postMessage(1e6); })));
+    const t0 = performance.now();
+    await Promise.all(ws.map((w) => new Promise((r) => { w.once("message", r); w.postMessage(iterations); })));
+    const dt = performance.now() - t0;
+    await Promise.all(ws.map((w) => w.terminate()));
+    return dt;
+  };
+  const one = await time(1);
+  const two = await time(2);
+  return (2 * one) / two;
+}
 
 // Workload.
 const jobs = new Map<OpKind, OpRequest[]>(KINDS.map((k) => [k, corpus(k, perKind, { depth })]));
@@ -170,6 +194,8 @@ interface PoolRun {
 // Start and warm up every pool first (one job per kind per worker: module load, circuit attach,
 // JIT); then the timed runs alternate between worker counts, so that each count sees the same
 // machine load (the machine may be shared).
+progress("machine check: 1 vs 2 threads of a pure integer loop");
+const capacityBefore = await machineSpeedup2();
 const runs: PoolRun[] = [];
 for (const w of workerCounts) {
   progress(`pool of ${w} worker(s): start and warm up`);
@@ -242,6 +268,10 @@ for (const run of runs) {
   console.log(`${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(run.startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`);
 }
 
+const capacityAfter = await machineSpeedup2();
+const capacity = (capacityBefore + capacityAfter) / 2;
+console.log(`machine: 2 threads of a pure integer loop run ${fmt(capacityBefore, 2)}× / ${fmt(capacityAfter, 2)}× as fast as 1 (before / after the pool runs; 2 = two free cores)`);
+
 /** 2-worker / 1-worker rate of each pair of runs made back to back. */
 const pairRatios = (() => {
   const a = runs.find((r) => r.workers === 1), b = runs.find((r) => r.workers === 2);
@@ -266,6 +296,7 @@ const path = writeResults("batch", {
   serial: { rate: serial, wallMs: serialMs, cpuMsPerProof: serialCpuPerProof },
   pools: results,
   speedup2wOver1wPairs: pairRatios,
+  machineTwoThreadSpeedup: { before: capacityBefore, after: capacityAfter },
 });
 progress(`wrote ${path}`);
 
@@ -284,5 +315,6 @@ printHeadline({
   batch_cpu_ms_per_proof_1w: round(r1?.cpuMsPerProof.median, 1),
   batch_cpu_ms_per_proof_2w: round(r2?.cpuMsPerProof.median, 1),
   load1_at_start: cond.load1,
+  machine_2thread_speedup: round(capacity),
   bytes_identical: results.every((r) => r.identical) ? 1 : 0,
 });
