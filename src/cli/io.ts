@@ -35,9 +35,10 @@ export function readRequest(path: string): SyncRequest {
   }
 }
 
-/** Parses "a,b,…" as 8 canonical u32 (a digest) for the option named. */
+/** Parses "a,b,…" (or "[a, b, …]") as 8 canonical field elements (a digest) for the option named. */
 export function parseDigestOption(value: string, option: string): Uint32Array {
-  const parts = value.split(",").map((s) => s.trim());
+  // Also accepts the bracketed form `[a, b, …]` that `ssgkr registry root` prints.
+  const parts = value.trim().replace(/^\[(.*)\]$/s, "$1").split(",").map((s) => s.trim());
   if (parts.length !== 8 || !parts.every((s) => /^[0-9]{1,10}$/.test(s) && Number(s) < P)) {
     throw new CliExit(EXIT_USAGE, `error: ${option} must be 8 comma-separated canonical field elements (< ${P}), got "${value}"`);
   }

@@ -41,7 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT_USAGE;
     }
     if (err instanceof CliExit) {
-      process.stderr.write(err.message + "\n");
+      (err.stream === "stdout" ? process.stdout : process.stderr).write(err.message + "\n");
       return err.exitCode;
     }
     if (err instanceof SsgkrError) {

@@ -49,7 +49,7 @@ const leaf = z.object({
   identity,
 }).strict();
 const key = z.union([
-  z.number().int("must be an integer").min(0, "must be non-negative").refine(Number.isSafeInteger, "is an unsafe JSON integer (> 2^53 − 1): write it as a decimal string"),
+  z.number().refine(Number.isInteger, "must be an integer").refine(Number.isSafeInteger, "is above 2^53 − 1, where JSON numbers lose precision: write it as a decimal string").refine((n) => n >= 0, "must be non-negative"),
   z.string().regex(/^[0-9]{1,20}$/, "must be a decimal string of a u64").refine((s) => BigInt(s) < 1n << 64n, "exceeds u64"),
 ]);
 

@@ -73,7 +73,7 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT, f
   assert.equal(ok.stdout.trim(), "ACCEPT");
   const bad = run("verify", "--request", step("c1-membership-other-url").request, "--proof", step("c1-membership-other-url").proof);
   assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /^REJECT PUBLIC_INPUTS_MISMATCH/);
+  assert.match(bad.stdout, /^REJECT PUBLIC_INPUTS_MISMATCH/);
 
   // The registry holds the demo's end state.
   const got = run("registry", "get", "--db", join(dir, "registry"), "--name", "0.css", "--json");

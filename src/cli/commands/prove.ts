@@ -31,7 +31,7 @@ export function registerProve(program: Command): void {
       const config = { depth: file.depth, leafMaxFields: file.leafMaxFields };
       if (!opts.unchecked) {
         const verdict = checkOperation(request, config);
-        if (!verdict.valid) throw new CliExit(EXIT_VERDICT, `INVALID ${verdict.code}: ${verdict.message}`);
+        if (!verdict.valid) throw new CliExit(EXIT_VERDICT, `INVALID ${verdict.code}: ${verdict.message}`, "stdout");
       }
       try {
         const prepared = prepare(file.kind, config);

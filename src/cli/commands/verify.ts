@@ -17,8 +17,8 @@ export function registerVerify(program: Command): void {
     .description("verify inner-proof-v1 bytes strictly against the original request")
     .requiredOption("--request <file>", "request JSON the proof must be about")
     .requiredOption("--proof <file>", "inner-proof-v1 bytes")
-    .option("--expect-old-root <d>", "8 comma-separated u32: the old root you trust")
-    .option("--expect-new-root <d>", "8 comma-separated u32: the new root you trust")
+    .option("--expect-old-root <d>", "8 comma-separated field elements (or the [a, b, …] form of `registry root`): the old root you trust")
+    .option("--expect-new-root <d>", "8 comma-separated field elements (or the [a, b, …] form): the new root you trust")
     .action((opts: { request: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }) => {
       const expectOld = opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
       const expectNew = opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
@@ -31,8 +31,8 @@ export function registerVerify(program: Command): void {
         if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${opts.request}: ${err.message}`);
         throw err;
       }
-      if (expectOld && !digestEquals(expectOld, file.oldRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect");
-      if (expectNew && !digestEquals(expectNew, file.newRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect");
+      if (expectOld && !digestEquals(expectOld, file.oldRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect", "stdout");
+      if (expectNew && !digestEquals(expectNew, file.newRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect", "stdout");
       let prepared;
       try {
         prepared = prepare(file.kind, { depth: file.depth, leafMaxFields: file.leafMaxFields });
@@ -41,7 +41,7 @@ export function registerVerify(program: Command): void {
         throw err;
       }
       const verdict = verifyEncoded(prepared, request, bytes);
-      if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`);
+      if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
       process.stdout.write("ACCEPT\n");
     });
 }
