@@ -70,8 +70,12 @@ export function prepare(kind: OpKind | OpKindName, config: Partial<SyncConfig> =
   return assemblePrepared(compiled, commitment, wiring, { compileMs: t1 - t0, commitmentMs: t2 - t1, wiringMs: t3 - t2 });
 }
 
-/** A `PreparedSync` from its parts (the commitment must be the §12 commitment of `compiled`). */
-export function assemblePrepared(compiled: CompiledCircuit, commitment: Digest, wiring: WiringOracle, timings: PreparedSync["timings"]): PreparedSync {
+/**
+ * A `PreparedSync` from its parts (the commitment must be the §12 commitment of `compiled`).
+ * `wiring` may be a builder: then the wiring is built on first use and `timings.wiringMs` tells
+ * its cost (0 before).
+ */
+export function assemblePrepared(compiled: CompiledCircuit, commitment: Digest, wiring: WiringOracle | (() => WiringOracle), timings: PreparedSync["timings"]): PreparedSync {
   const k = compiled.kind;
   const cfg = compiled.config;
   const identity: CircuitIdentity = Object.freeze({
@@ -83,15 +87,23 @@ export function assemblePrepared(compiled: CompiledCircuit, commitment: Digest, 
     strategyId: cfg.strategy.id,
     commitment,
   });
-  return Object.freeze({
-    kind: k,
-    config: cfg,
-    compiled,
-    circuit: compiled.circuit,
-    shape: shapeOf(compiled.circuit),
-    wiring,
-    commitment,
-    identity,
-    timings: Object.freeze({ ...timings }),
-  });
+  const parts = { kind: k, config: cfg, compiled, circuit: compiled.circuit, shape: shapeOf(compiled.circuit), commitment, identity };
+  if (typeof wiring !== "function") return Object.freeze({ ...parts, wiring, timings: Object.freeze({ ...timings }) });
+  const build = wiring;
+  let built: WiringOracle | null = null;
+  let wiringMs = timings.wiringMs;
+  return Object.freeze(Object.defineProperties(parts, {
+    wiring: {
+      enumerable: true,
+      get(): WiringOracle {
+        if (!built) {
+          const t0 = performance.now();
+          built = build();
+          wiringMs = performance.now() - t0;
+        }
+        return built;
+      },
+    },
+    timings: { enumerable: true, get: () => Object.freeze({ ...timings, wiringMs }) },
+  })) as PreparedSync;
 }

@@ -12,15 +12,13 @@
  */
 import type { Circuit, Layer } from "../../gkr/circuit.js";
 import type { CircuitTags, FamilyPlacement, LayerTags } from "../../gkr/builder.js";
-import { shapeOf } from "../../gkr/shape.js";
 import { TableWiring } from "../../gkr/table-wiring.js";
 import { DerivedRegularWiring } from "../../gkr/derived-wiring.js";
-import type { WiringOracle } from "../../gkr/wiring.js";
 import type { CompiledCircuit } from "../../smt/compile.js";
 import type { InputLayout } from "../../smt/layout.js";
 import { syncConfig, type SyncConfig } from "../config.js";
-import { opKindOf, type PrepareOptions, type PreparedSync } from "../prepared.js";
-import type { CircuitIdentity, OpKind } from "../types.js";
+import { assemblePrepared, opKindOf, type PrepareOptions, type PreparedSync } from "../prepared.js";
+import type { OpKind } from "../types.js";
 import { ParallelError } from "./errors.js";
 
 /** Byte offsets (in `SharedPrepared.buffer`) of one layer's arrays, in this order. */
@@ -202,43 +200,8 @@ export function attachPrepared(descriptor: SharedPrepared, options: PrepareOptio
   const tags: CircuitTags = { layers: tagLayers };
   const compiled: CompiledCircuit = { kind, config, circuit, tags, layout: { ...d.layout }, outputCount: d.outputCount };
   const commitment = Uint32Array.from(d.commitment);
-  const identity: CircuitIdentity = Object.freeze({
-    opKindTag: kind,
-    depth: config.depth,
-    circuitVersion: 1,
-    leafEncodingVersion: 1,
-    leafMaxFields: config.leafMaxFields,
-    strategyId: config.strategy.id,
-    commitment,
-  });
   const build = options.wiring ?? (d.wiring === "table" ? (c: CompiledCircuit) => new TableWiring(c.circuit) : (c: CompiledCircuit) => new DerivedRegularWiring(c.circuit, c.tags));
-  let wiring: WiringOracle | null = null;
-  let wiringMs = 0;
-  const prepared = Object.freeze(Object.defineProperties({
-    kind,
-    config,
-    compiled,
-    circuit,
-    shape: shapeOf(circuit),
-    commitment,
-    identity,
-  }, {
-    wiring: {
-      enumerable: true,
-      get(): WiringOracle {
-        if (!wiring) {
-          const t0 = performance.now();
-          wiring = build(compiled);
-          wiringMs = performance.now() - t0;
-        }
-        return wiring;
-      },
-    },
-    timings: {
-      enumerable: true,
-      get: () => Object.freeze({ compileMs: 0, commitmentMs: 0, wiringMs }),
-    },
-  })) as PreparedSync;
+  const prepared = assemblePrepared(compiled, commitment, () => build(compiled), { compileMs: 0, commitmentMs: 0, wiringMs: 0 });
   shared.set(prepared, descriptor);
   return prepared;
 }
