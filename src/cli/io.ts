@@ -6,6 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { SsgkrError } from "../errors.js";
 import { P } from "../field/koalabear.js";
 import { parseRequestText, type SyncRequest } from "../sync/request.js";
+import { toOpRequest } from "../sync/request-convert.js";
+import type { OpRequest } from "../smt/operation.js";
 import { CliExit, EXIT_USAGE } from "./exit.js";
 
 export function readFileOrExit(path: string, option: string): Buffer {
@@ -24,11 +26,15 @@ export function writeFileOrExit(path: string, data: Uint8Array | string, option:
   }
 }
 
-/** Reads and validates a request file (exit 2 naming the JSON path of the first bad field). */
-export function readRequest(path: string): SyncRequest {
+/**
+ * Reads and validates a request file and converts it to a library request (exit 2 naming the
+ * JSON path of the first bad field).
+ */
+export function readRequest(path: string): { file: SyncRequest; request: OpRequest } {
   const text = readFileOrExit(path, "--request").toString("utf8");
   try {
-    return parseRequestText(text);
+    const file = parseRequestText(text);
+    return { file, request: toOpRequest(file) };
   } catch (err) {
     if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${path}: ${err.message}`);
     throw err;

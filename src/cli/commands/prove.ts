@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { SsgkrError } from "../../errors.js";
 import { checkOperation } from "../../smt/semantics.js";
-import { toOpRequest } from "../../sync/request-convert.js";
 import { prepare } from "../../sync/prepared.js";
 import { provePrepared } from "../../sync/prove.js";
 import { encodeSyncResult } from "../../sync/encoded.js";
@@ -20,14 +19,7 @@ export function registerProve(program: Command): void {
     .requiredOption("--out <file>", "where to write the proof bytes")
     .option("--unchecked", "prove even if the statement is false (for adversarial tests)", false)
     .action((opts: { request: string; out: string; unchecked: boolean }) => {
-      const file = readRequest(opts.request);
-      let request;
-      try {
-        request = toOpRequest(file);
-      } catch (err) {
-        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${opts.request}: ${err.message}`);
-        throw err;
-      }
+      const { file, request } = readRequest(opts.request);
       const config = { depth: file.depth, leafMaxFields: file.leafMaxFields };
       if (!opts.unchecked) {
         const verdict = checkOperation(request, config);

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { SsgkrError } from "../../errors.js";
 import { digestEquals } from "../../hash/digest.js";
-import { toOpRequest } from "../../sync/request-convert.js";
 import { prepare } from "../../sync/prepared.js";
 import { verifyEncoded } from "../../sync/encoded.js";
 import { CliExit, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
@@ -22,15 +21,8 @@ export function registerVerify(program: Command): void {
     .action((opts: { request: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }) => {
       const expectOld = opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
       const expectNew = opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
-      const file = readRequest(opts.request);
+      const { file, request } = readRequest(opts.request);
       const bytes = new Uint8Array(readFileOrExit(opts.proof, "--proof"));
-      let request;
-      try {
-        request = toOpRequest(file);
-      } catch (err) {
-        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${opts.request}: ${err.message}`);
-        throw err;
-      }
       if (expectOld && !digestEquals(expectOld, file.oldRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect", "stdout");
       if (expectNew && !digestEquals(expectNew, file.newRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect", "stdout");
       let prepared;
