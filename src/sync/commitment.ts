@@ -52,13 +52,18 @@ function checkScalar(x: number, what: string): void {
   if (!Number.isInteger(x) || x < 0 || x >= P) throw new CircuitError("NON_CANONICAL_COEFF", `commitment scalar ${what} = ${x} is not in [0, p)`, { what });
 }
 
-function checkCircuit(header: CommitmentHeader, circuit: Circuit): void {
+/** The header scalars and input_width_bits. */
+function checkHeader(header: CommitmentHeader, circuit: Circuit): void {
   checkScalar(header.kindTag, "kind tag");
   checkScalar(header.depth, "depth");
   checkScalar(header.leafMaxFields, "leaf_max_fields");
   checkScalar(header.strategyId, "strategy id");
   checkScalar(header.strategyArg, "strategy arg");
   checkScalar(circuit.inputWidthBits, "input_width_bits");
+}
+
+function checkCircuit(header: CommitmentHeader, circuit: Circuit): void {
+  checkHeader(header, circuit);
   circuit.layers.forEach((layer, i) => {
     checkScalar(layer.widthBits, `layer ${i} width_bits`);
     const { gateCoeff, constValue } = layer;
@@ -80,12 +85,7 @@ export function commitmentLength(circuit: Circuit): number {
 
 /** Header scalars and array lengths (the per-element range check runs on the absorbed stream). */
 function checkShape(header: CommitmentHeader, circuit: Circuit): void {
-  checkScalar(header.kindTag, "kind tag");
-  checkScalar(header.depth, "depth");
-  checkScalar(header.leafMaxFields, "leaf_max_fields");
-  checkScalar(header.strategyId, "strategy id");
-  checkScalar(header.strategyArg, "strategy arg");
-  checkScalar(circuit.inputWidthBits, "input_width_bits");
+  checkHeader(header, circuit);
   circuit.layers.forEach((layer, i) => {
     checkScalar(layer.widthBits, `layer ${i} width_bits`);
     const n = layer.gateKind.length;
