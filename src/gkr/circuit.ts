@@ -173,12 +173,10 @@ export function evaluateLayer(layer: Layer, below: Uint32Array): Uint32Array {
 }
 
 /**
- * Evaluates every layer. `input` may be shorter than 2^inputWidthBits (it is zero-padded).
- * Returns the witness: layer vectors output first, the padded input vector last
- * (length layers.length + 1).
+ * The input vector zero-padded to 2^inputWidthBits, every value checked canonical.
  * @throws CircuitError `INPUT_WIDTH` if the input is longer than 2^inputWidthBits or holds a non-canonical value.
  */
-export function evaluateCircuit(circuit: Circuit, input: ArrayLike<number>): Uint32Array[] {
+export function padInput(circuit: Circuit, input: ArrayLike<number>): Uint32Array {
   const size = 2 ** circuit.inputWidthBits;
   if (input.length > size) throw new CircuitError("INPUT_WIDTH", `input has ${input.length} values, more than the circuit's 2^${circuit.inputWidthBits} = ${size}`);
   const padded = new Uint32Array(size);
@@ -187,6 +185,17 @@ export function evaluateCircuit(circuit: Circuit, input: ArrayLike<number>): Uin
     if (!Number.isInteger(v) || v < 0 || v >= P) throw new CircuitError("INPUT_WIDTH", `input[${k}] = ${v} is not a canonical field element`);
     padded[k] = v;
   }
+  return padded;
+}
+
+/**
+ * Evaluates every layer. `input` may be shorter than 2^inputWidthBits (it is zero-padded).
+ * Returns the witness: layer vectors output first, the padded input vector last
+ * (length layers.length + 1).
+ * @throws CircuitError `INPUT_WIDTH` if the input is longer than 2^inputWidthBits or holds a non-canonical value.
+ */
+export function evaluateCircuit(circuit: Circuit, input: ArrayLike<number>): Uint32Array[] {
+  const padded = padInput(circuit, input);
   const values: Uint32Array[] = new Array(circuit.layers.length + 1);
   values[circuit.layers.length] = padded;
   for (let i = circuit.layers.length - 1; i >= 0; i--) {

@@ -4,8 +4,7 @@
  * cached layer images) and copied out canonical. Same result as `evaluateCircuit`
  * (src/gkr/circuit.ts), which is the reference (test/gkr/wasm-evaluate.test.ts).
  */
-import { P } from "../field/koalabear.js";
-import { type Circuit, evaluateCircuit, inputBitsOf } from "./circuit.js";
+import { type Circuit, evaluateCircuit, inputBitsOf, padInput } from "./circuit.js";
 import { CircuitError } from "./errors.js";
 import type { LayerImage } from "./wasm-image.js";
 import { type GkrKernels, gkrKernels } from "./wasm-kernels.js";
@@ -32,14 +31,7 @@ export function evaluateCircuitFast(circuit: Circuit, input: ArrayLike<number>, 
     offsets.push(total);
     total += Math.ceil(2 ** b / 4) * 4;
   }
-  const size = 2 ** circuit.inputWidthBits;
-  if (input.length > size) throw new CircuitError("INPUT_WIDTH", `input has ${input.length} values, more than the circuit's 2^${circuit.inputWidthBits} = ${size}`);
-  const padded = new Uint32Array(size);
-  for (let k = 0; k < input.length; k++) {
-    const v = input[k]!;
-    if (!Number.isInteger(v) || v < 0 || v >= P) throw new CircuitError("INPUT_WIDTH", `input[${k}] = ${v} is not a canonical field element`);
-    padded[k] = v;
-  }
+  const padded = padInput(circuit, input);
   const images: LayerImage[] = [];
   const region = kernels.acquire(total);
   try {
@@ -49,7 +41,7 @@ export function evaluateCircuitFast(circuit: Circuit, input: ArrayLike<number>, 
     const at = (j: number) => base + 4 * offsets[j]!;
     let w = kernels.words();
     w.set(padded, at(D) >>> 2);
-    raw.to_mont(at(D), at(D), size);
+    raw.to_mont(at(D), at(D), padded.length);
     for (let i = D - 1; i >= 0; i--) {
       raw.gkr_eval_layer(images[i]!.desc, at(i + 1), at(i), 2 ** bitsOf(i + 1), 2 ** bitsOf(i));
     }
