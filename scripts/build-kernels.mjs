@@ -1,18 +1,31 @@
 #!/usr/bin/env node
-// Compiles the AssemblyScript kernels (src/kernels/assembly/index.ts) to dist/kernels/kernels.wasm
-// with the locally installed compiler, then checks the properties the loader relies on:
-// imported shared memory with a declared maximum, no data segments, no start function.
+// Compiles the AssemblyScript kernels (src/kernels/assembly/index.ts) to wasm/kernels.wasm with
+// the locally installed compiler, then checks the properties the loader relies on: imported
+// shared memory with a declared maximum, no data segments, no start function. It also writes
+// wasm/kernels.sources.json, the SHA-256 of every kernel source and the compiler version, which
+// the test suite compares with the tree (a kernel edited without a rebuild fails `npm test`).
 //
-// Usage: node scripts/build-kernels.mjs [--text]   (--text also writes kernels.wat for reading)
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+// wasm/kernels.wasm is checked in: installing the package never compiles kernels.
+//
+// Usage: node scripts/build-kernels.mjs [--text] [--check]
+//   --text   also writes kernels.wat next to the module, for reading
+//   --check  compiles into a temporary folder and exits 1 unless the result equals the
+//            checked-in wasm/kernels.wasm byte for byte (and the sources record is current)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import asc from "assemblyscript/asc";
+import { kernelSourcesRecord } from "./kernel-sources.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = "src/kernels/assembly/index.ts";
-const outDir = "dist/kernels";
-const outFile = `${outDir}/kernels.wasm`;
+const check = process.argv.includes("--check");
+const checkedIn = join(root, "wasm", "kernels.wasm");
+const recordFile = join(root, "wasm", "kernels.sources.json");
+const tempDir = check ? mkdtempSync(join(tmpdir(), "ssgkr-kernels-")) : null;
+const outDir = check ? tempDir : join(root, "wasm");
+const outFile = join(outDir, "kernels.wasm");
 /** Maximum memory in 64 KiB pages declared by the module (2 GiB, the largest that WebAssembly.Memory accepts everywhere). */
 const MAXIMUM_PAGES = 32768;
 
@@ -32,7 +45,7 @@ const args = [
 ];
 if (process.argv.includes("--text")) args.push("--textFile", `${outDir}/kernels.wat`);
 
-mkdirSync(join(root, outDir), { recursive: true });
+mkdirSync(outDir, { recursive: true });
 const previous = process.cwd();
 process.chdir(root);
 let result;
@@ -46,13 +59,26 @@ if (result.error) {
   process.exit(1);
 }
 
-const bytes = readFileSync(join(root, outFile));
+const bytes = readFileSync(outFile);
 const problems = checkModule(new WebAssembly.Module(bytes));
 if (problems.length > 0) {
   console.error(`build-kernels: ${outFile} violates the kernel memory model:\n  ${problems.join("\n  ")}`);
   process.exit(1);
 }
-console.error(`build-kernels: wrote ${relative(process.cwd(), join(root, outFile)) || outFile} (${statSync(join(root, outFile)).size} bytes)`);
+const record = JSON.stringify(kernelSourcesRecord(root), null, 2) + "\n";
+if (check) {
+  rmSync(tempDir, { recursive: true, force: true });
+  const same = Buffer.compare(bytes, readFileSync(checkedIn)) === 0;
+  const current = readFileSync(recordFile, "utf8") === record;
+  if (!same || !current) {
+    console.error(`build-kernels: ${!same ? "rebuilding does not reproduce wasm/kernels.wasm byte for byte" : "wasm/kernels.sources.json is stale"}; run \`npm run build:kernels\` and commit wasm/`);
+    process.exit(1);
+  }
+  console.error(`build-kernels: rebuilding reproduces wasm/kernels.wasm byte for byte (${bytes.length} bytes)`);
+} else {
+  writeFileSync(recordFile, record);
+  console.error(`build-kernels: wrote ${relative(process.cwd(), outFile) || outFile} (${statSync(outFile).size} bytes) and ${relative(process.cwd(), recordFile)}`);
+}
 
 /**
  * The module must import exactly one memory (env.memory), shared, with a maximum; it must not

@@ -83,7 +83,7 @@ export class HashKernels {
 
   /**
    * A new private memory with the constants in place and an instance of the kernel module.
-   * @throws KernelError `MODULE_MISSING` if dist/kernels/kernels.wasm is missing, does not compile
+   * @throws KernelError `MODULE_MISSING` if wasm/kernels.wasm is missing, does not compile
    *   or lacks the hashing kernels.
    */
   static create(): HashKernels {

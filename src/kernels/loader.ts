@@ -1,5 +1,5 @@
 /**
- * Loading the compiled kernel module (dist/kernels/kernels.wasm, built by
+ * Loading the compiled kernel module (wasm/kernels.wasm, checked in, built by
  * scripts/build-kernels.mjs) and instantiating it over a shared memory.
  *
  * Compiling is done once per thread and cached; the compiled `WebAssembly.Module` can also be
@@ -10,8 +10,8 @@
 import { readFileSync } from "node:fs";
 import { KernelError } from "./errors.js";
 
-/** Location of the compiled module relative to this file (dist/src/kernels → dist/kernels). */
-const MODULE_URL = new URL("../../kernels/kernels.wasm", import.meta.url);
+/** Location of the compiled module relative to this file (dist/src/kernels → wasm). */
+const MODULE_URL = new URL("../../../wasm/kernels.wasm", import.meta.url);
 
 /**
  * Raw exports of the kernel module. Pointers are byte offsets into the shared memory (multiples
@@ -36,7 +36,7 @@ let cached: WebAssembly.Module | undefined;
 
 /**
  * The compiled kernel module (compiled on first use in this thread).
- * @throws KernelError `MODULE_MISSING` if dist/kernels/kernels.wasm does not exist or is invalid.
+ * @throws KernelError `MODULE_MISSING` if wasm/kernels.wasm does not exist or is invalid.
  */
 export function kernelModule(): WebAssembly.Module {
   if (cached === undefined) {
