@@ -6,6 +6,10 @@
  * Pipeline: the calling thread parses and validates batch k + 1 … while the workers hash batch
  * k; batches are committed in order (tree update and writes on the calling thread).
  *
+ * A record whose name is already in the registry with the same live value is left as it is and
+ * counted as `present` (not an error): rerunning an interrupted import finishes it, with the
+ * same slots and root as an uninterrupted run.
+ *
  * Malformed records (syntax, name, value, bound, duplicate name) are reported with their line
  * number through `onMalformed`. With `onError: "skip"` they are left out; with `"fail"` (the
  * default) the whole input is checked first and any malformed record rejects the import with
@@ -18,6 +22,8 @@ import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.j
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
 import { PackedBuilder, type PackedRecords } from "./packed.js";
 import { RecordState, readSlotKey, recordRowBytes, writeRecordRow, writeSlotKey } from "./record-codec.js";
+import { ROW_CHECKSUM_BYTES, openRow, sealInPlace } from "./row-checksum.js";
+import { nameEntry } from "./store.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { LeafChanges, RegistryHead, RegistryStore, WriteTables } from "./store.js";
 
@@ -77,6 +83,8 @@ export interface ImportReport {
   readonly entries: number;
   readonly imported: number;
   readonly malformed: number;
+  /** Records already in the registry with the same name and live value (left as they are). */
+  readonly present: number;
   /** Batches committed and the history numbers of the first and last (0 when none). */
   readonly batches: number;
   readonly firstBatch: number;
@@ -98,12 +106,14 @@ const DEFAULT_BATCH = 100_000;
 class ImportSink implements RecordSink {
   builder = new PackedBuilder();
   malformedCount = 0;
+  presentCount = 0;
   private readonly seen = new Map<string, number>();
 
   constructor(
     private readonly store: RegistryStore,
     private readonly report: (issue: ImportIssue) => void,
-    private readonly mode: { readonly dedup: boolean; readonly checkStore: boolean; readonly pack: boolean },
+    /** presentBelow: records registered at slots below it before the import are checked for `present` (0: none). */
+    private readonly mode: { readonly dedup: boolean; readonly presentBelow: number; readonly pack: boolean },
   ) {}
 
   malformed(line: number, message: string, code = "BAD_RECORD"): void {
@@ -134,14 +144,32 @@ class ImportSink implements RecordSink {
         this.malformed(line, `duplicate name ${shown(name, ns, ne)} (first at line ${first})`, "NAME_EXISTS");
         return;
       }
-      if (this.mode.checkStore && this.store.hasNameBytes(name.subarray(ns, ne))) {
-        this.malformed(line, `name ${shown(name, ns, ne)} is already in the registry`, "NAME_EXISTS");
-        return;
-      }
-      this.seen.set(key, line);
     }
+    if (this.mode.presentBelow > 0) {
+      const stored = this.store.recordRowOfName(name.subarray(ns, ne));
+      if (stored !== undefined && stored.slot < this.mode.presentBelow) {
+        if (sameLiveRow(stored.row, name, ns, ne, form, value, vs, ve)) {
+          this.presentCount++;
+          if (this.mode.dedup) this.seen.set(Buffer.from(name.buffer, name.byteOffset + ns, ne - ns).toString("latin1"), line);
+          return;
+        }
+        if (this.mode.dedup) {
+          this.malformed(line, `name ${shown(name, ns, ne)} is already in the registry (slot ${stored.slot}) with another value or deleted`, "NAME_EXISTS");
+          return;
+        }
+        // import pass: writeRows reports it when the name put finds the key taken
+      }
+    }
+    if (this.mode.dedup) this.seen.set(Buffer.from(name.buffer, name.byteOffset + ns, ne - ns).toString("latin1"), line);
     if (this.mode.pack) this.builder.add(line, name, ns, ne, form, value, vs, ve);
   }
+}
+
+/** Whether a stored record row is the live record (name, value) of an input entry. */
+function sameLiveRow(row: Uint8Array, name: Uint8Array, ns: number, ne: number, form: ValueForm, value: Uint8Array, vs: number, ve: number): boolean {
+  const want = new Uint8Array(recordRowBytes(ne - ns, form, ve - vs));
+  writeRecordRow(want, 0, RecordState.Live, name, ns, ne, form, value, vs, ve);
+  return Buffer.from(row.buffer, row.byteOffset, row.byteLength).equals(want);
 }
 
 function shown(bytes: Uint8Array, start: number, end: number): string {
@@ -160,7 +188,7 @@ const NO_OVERWRITE = { noOverwrite: true };
 function writeRows(t: WriteTables, head: RegistryHead, depth: number, p: PackedRecords, digests: Uint32Array, duplicates: "skip" | "fail", report: (issue: ImportIssue) => void): LeafChanges & { duplicates: number } {
   let total = 0;
   for (let i = 0; i < p.count; i++) {
-    total += recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
+    total += recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!) + ROW_CHECKSUM_BYTES;
   }
   // Plain Uint8Array views: lmdb takes them as keys and values, and they are cheaper than Buffers.
   const rows = new Uint8Array(total);
@@ -177,8 +205,9 @@ function writeRows(t: WriteTables, head: RegistryHead, depth: number, p: PackedR
     writeSlotKey(keys, 8 * n, next);
     const name = p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!);
     // putSync returns false when noOverwrite finds the key taken (lmdb README; its typings say void).
-    if (!(t.names.putSync(name as Buffer, key as Buffer, NO_OVERWRITE) as unknown as boolean)) {
-      const slot = readSlotKey(t.names.get(Buffer.from(name))!);
+    if (!(t.names.putSync(name as Buffer, nameEntry(name, key), NO_OVERWRITE) as unknown as boolean)) {
+      const nk = Buffer.from(name);
+      const slot = readSlotKey(openRow(nk, t.names.get(nk)!, () => `name-index row of ${shown(p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!)}`));
       const shownName = shown(p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!);
       if (duplicates === "fail") throw new RegistryError("NAME_EXISTS", `line ${p.lines[i]}: name ${shownName} is already registered (slot ${slot}); nothing of this batch was written`, { line: p.lines[i], slot });
       dups++;
@@ -190,6 +219,7 @@ function writeRows(t: WriteTables, head: RegistryHead, depth: number, p: PackedR
     }
     const start = at;
     at = writeRecordRow(rows, at, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+    at = sealInPlace(rows, start, at, key);
     t.records.putSync(key as Buffer, rows.subarray(start, at) as Buffer, APPEND);
     slots[n] = next;
     kept.set(digests.subarray(8 * i, 8 * i + 8), 8 * n);
@@ -214,7 +244,6 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
   if (!Number.isInteger(threads) || threads < 0 || threads > 64) throw new RegistryError("BAD_CONFIG", `threads must be an integer in [0, 64], got ${threads}`);
   const report = options.onMalformed ?? (() => {});
   const startHead = store.head();
-  const checkStore = startHead.nextSlot > 0;
   const capacity = 2 ** store.config.depth;
 
   let checkMs = 0;
@@ -224,10 +253,10 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
     const checker = new ImportSink(store, (i) => {
       if (issues.length < 100) issues.push(i);
       report(i);
-    }, { dedup: true, checkStore, pack: false });
+    }, { dedup: true, presentBelow: startHead.nextSlot, pack: false });
     const source = makeSource();
     while (source.next(checker, batchSize));
-    const accepted = source.entries - checker.malformedCount;
+    const accepted = source.entries - checker.malformedCount - checker.presentCount;
     if (checker.malformedCount > 0) {
       throw new RegistryError("IMPORT_REJECTED", `${checker.malformedCount} malformed record${checker.malformedCount === 1 ? "" : "s"} in ${source.description} (first at line ${issues[0]!.line}: ${issues[0]!.message}); nothing was imported (use --on-error skip to leave them out)`, { errors: issues, count: checker.malformedCount });
     }
@@ -238,7 +267,7 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
   }
 
   const source = makeSource();
-  const sink = new ImportSink(store, report, { dedup: false, checkStore: false, pack: true });
+  const sink = new ImportSink(store, report, { dedup: false, presentBelow: startHead.nextSlot, pack: true });
   const pool = new HashPool(threads, store.config.leafMaxFields, options.permutation ?? "auto");
   let parseMs = 0, hashMs = 0, waitMs = 0, treeMs = 0, writeMs = 0;
   let duplicates = 0;
@@ -304,6 +333,7 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
     entries: source.entries,
     imported,
     malformed: sink.malformedCount + duplicates,
+    present: sink.presentCount,
     batches,
     firstBatch,
     lastBatch: batches === 0 ? 0 : expectBatch,

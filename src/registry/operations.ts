@@ -11,7 +11,8 @@ import { digestEquals, type Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
 import { nameBytes, recordLeaf, type RecordValue } from "./mapping.js";
 import { RecordState, encodeRecord, slotKey, type StoredRecord } from "./record-codec.js";
-import type { HistoryEntry, RegistryHead, RegistryStore } from "./store.js";
+import { nameEntry, type HistoryEntry, type RegistryHead, type RegistryStore } from "./store.js";
+import { sealRow } from "./row-checksum.js";
 
 /** A record addressed by name or by slot. */
 export type RecordTarget = { readonly name: string } | { readonly slot: number };
@@ -101,8 +102,12 @@ function plan(store: RegistryStore, kind: UpdateKind, r: Resolved, name: string,
         expectBatch: r.head.batch,
         slot: r.slot,
         write: (t) => {
-          t.records.putSync(slotKey(r.slot), Buffer.from(rowBytes));
-          if (newName) t.names.putSync(Buffer.from(nameBytes(name)), slotKey(r.slot));
+          const key = slotKey(r.slot);
+          t.records.putSync(key, sealRow(key, rowBytes));
+          if (newName) {
+            const nk = nameBytes(name);
+            t.names.putSync(Buffer.from(nk), nameEntry(nk, key));
+          }
           return { slots: [r.slot], digests: digest, nextSlot: deltas.nextSlot, liveDelta: deltas.live, deletedDelta: deltas.deleted, records: 1 };
         },
       });

@@ -11,12 +11,17 @@
  * - `tiles`: tile key → tile row (tiles.ts), non-default nodes only;
  * - `history`: batch number (4-byte BE) → JSON of the head after that batch, its kind and size.
  *
+ * Every stored value carries a checksum of its key and content (row-checksum.ts), checked when
+ * the row is read: a damaged row is `DB_CORRUPT` naming the row. A registry directory is
+ * created complete in a hidden sibling and renamed into place (atomic-create.ts), so a creator
+ * killed at any point leaves either no registry or a complete one.
+ *
  * Every batch is one LMDB write transaction: leaves, nodes, records, name index, head and
  * history entry become visible together. LMDB readers see a snapshot, so a concurrent reader
  * sees the old or the new root and the matching nodes, never a mix; a process killed in the
  * middle of a batch leaves the last committed batch intact.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type RootDatabase, type Transaction } from "lmdb";
 import { compress, digestEquals, type Digest } from "../hash/digest.js";
@@ -28,12 +33,15 @@ import { MAPPING_ID, MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from 
 import { RecordState, decodeRecord, readSlotKey, slotKey, type StoredRecord } from "./record-codec.js";
 import { Tile, TILE_HEIGHT, layerPositions, tileKey, tileLayers } from "./tiles.js";
 import { TreeUpdate } from "./tree-update.js";
+import { ROW_CHECKSUM_ID, openRow, sealRow, tryOpenRow } from "./row-checksum.js";
+import { createDirectoryAtomically, creationInProgress } from "./atomic-create.js";
 import { defaultPermutation, type BatchPermutation } from "./permutation.js";
 
 /** Largest registry depth (slot numbers stay exact JavaScript numbers). */
 export const MAX_REGISTRY_DEPTH = 48;
 const FORMAT = "ssgkr-registry";
-const FORMAT_VERSION = 1;
+/** Format version 2: every row carries a checksum (version 1 had none; `upgradeRegistry` converts). */
+const FORMAT_VERSION = 2;
 
 export interface RegistryConfig {
   /** Tree depth, 1..48 (default 24): 2^depth slots. */
@@ -114,6 +122,7 @@ export interface WriteTables {
 
 const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
+const TABLES = ["meta", "records", "names", "tiles", "history"] as const;
 
 function historyKey(batch: number): Buffer {
   const k = Buffer.allocUnsafe(4);
@@ -144,14 +153,6 @@ export function defaultDigests(depth: number, leafMaxFields: number): Digest[] {
   return d;
 }
 
-function isDir(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 export interface OpenOptions {
   /** Open without write access (read commands). Default false. */
   readonly readOnly?: boolean;
@@ -171,32 +172,31 @@ export class RegistryStore {
   private perm: BatchPermutation | undefined;
   private closed = false;
 
-  private constructor(dir: string, env: RootDatabase<Buffer, Buffer>, create: RegistryConfig | undefined) {
+  private constructor(dir: string, env: RootDatabase<Buffer, Buffer>) {
     this.dir = dir;
     this.env = env;
-    const sub = (name: string) => env.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" });
-    this.meta = sub("meta");
-    this.records = sub("records");
-    this.names = sub("names");
-    this.tiles = sub("tiles");
-    this.historyDb = sub("history");
-    const stored = this.meta.get(KEY_CONFIG);
+    const tables = openTables(env);
+    const stored = tables.meta?.get(KEY_CONFIG);
     if (stored === undefined) {
-      if (create === undefined) throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
-      this.config = create;
-      this.defaults = defaultDigests(create.depth, create.leafMaxFields);
-      this.initialize();
-    } else {
-      this.config = parseConfig(stored, dir);
-      this.defaults = defaultDigests(this.config.depth, this.config.leafMaxFields);
+      if (TABLES.every((t) => tables[t] === undefined || tables[t]!.getKeysCount() === 0)) throw interrupted(dir, "its LMDB environment holds no committed configuration");
+      throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment with rows but without a registry configuration`, { dir });
     }
+    this.config = parseConfig(stored, dir);
+    const missing = TABLES.filter((t) => tables[t] === undefined);
+    if (missing.length > 0) throw new RegistryError("DB_CORRUPT", `registry at ${dir} lacks the table${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, { dir });
+    this.meta = tables.meta!;
+    this.records = tables.records!;
+    this.names = tables.names!;
+    this.tiles = tables.tiles!;
+    this.historyDb = tables.history!;
+    this.defaults = defaultDigests(this.config.depth, this.config.leafMaxFields);
     this.checkHead();
   }
 
-  private static build(dir: string, readOnly: boolean, create: RegistryConfig | undefined): RegistryStore {
+  private static build(dir: string, readOnly: boolean): RegistryStore {
     const env = openEnv(dir, readOnly);
     try {
-      return new RegistryStore(dir, env, create);
+      return new RegistryStore(dir, env);
     } catch (e) {
       void env.close();
       if (e instanceof RegistryError) throw e;
@@ -206,50 +206,58 @@ export class RegistryStore {
 
   /**
    * Opens an existing registry.
-   * @throws RegistryError `DB_MISSING` (no registry at dir), `DB_CORRUPT` (not an LMDB
-   * environment, no or bad configuration, inconsistent head).
+   * @throws RegistryError `DB_MISSING` (no registry at dir), `DB_NOT_READY` (a registry being
+   * created at dir, or one whose creation by an earlier version was interrupted: `registry
+   * import` creates it), `DB_OUTDATED` (format version 1: run `ssgkr registry upgrade`),
+   * `DB_CORRUPT` (not an LMDB environment, bad configuration, damaged row, inconsistent head).
    */
   static open(dir: string, options: OpenOptions = {}): RegistryStore {
-    if (!isDir(dir) || !existsSync(join(dir, "data.mdb"))) {
+    const state = inspectDir(dir);
+    if (state.kind === "interrupted") throw interrupted(dir, state.why);
+    if (state.kind !== "database") {
+      const pid = creationInProgress(dir);
+      if (pid !== undefined) throw new RegistryError("DB_NOT_READY", `the registry at ${dir} is being created (by process ${pid}); retry when its creation has finished`, { dir, pid });
       throw new RegistryError("DB_MISSING", `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``, { dir });
     }
-    return RegistryStore.build(dir, options.readOnly === true, undefined);
+    return RegistryStore.build(dir, options.readOnly === true);
   }
 
   /**
    * Opens the registry at dir, creating it (with `config`) if dir does not exist or is empty.
+   * Creation is atomic: the registry is built in a hidden sibling directory and renamed into
+   * place. A directory left by an interrupted creation of an earlier version (only an empty
+   * LMDB environment, or a 0-byte data.mdb) counts as not created and is created.
    * @throws RegistryError `BAD_CONFIG`, `CONFIG_MISMATCH` (config differs from the stored one),
-   * `DB_CORRUPT` (dir holds other files or a damaged database).
+   * `DB_OUTDATED`, `DB_CORRUPT` (dir holds other files or a damaged database).
    */
   static openOrCreate(dir: string, config: Partial<RegistryConfig> = {}): RegistryStore {
     const wanted = checkRegistryConfig(config);
-    if (isDir(dir) && existsSync(join(dir, "data.mdb"))) {
-      const store = RegistryStore.open(dir);
-      const c = store.config;
-      if ((config.depth !== undefined && c.depth !== wanted.depth) || (config.leafMaxFields !== undefined && c.leafMaxFields !== wanted.leafMaxFields)) {
-        store.closeSync();
-        throw new RegistryError("CONFIG_MISMATCH", `registry at ${dir} has depth ${c.depth} and leaf bound ${c.leafMaxFields}; asked for depth ${wanted.depth} and leaf bound ${wanted.leafMaxFields}`, { stored: c, wanted });
+    for (let attempt = 0; ; attempt++) {
+      const state = inspectDir(dir);
+      if (state.kind === "database") {
+        let store: RegistryStore;
+        try {
+          store = RegistryStore.open(dir);
+        } catch (e) {
+          if (attempt === 0 && e instanceof RegistryError && e.code === "DB_NOT_READY" && e.details["interrupted"] === true) {
+            removeInterrupted(dir);
+            continue;
+          }
+          throw e;
+        }
+        const c = store.config;
+        if ((config.depth !== undefined && c.depth !== wanted.depth) || (config.leafMaxFields !== undefined && c.leafMaxFields !== wanted.leafMaxFields)) {
+          store.closeSync();
+          throw new RegistryError("CONFIG_MISMATCH", `registry at ${dir} has depth ${c.depth} and leaf bound ${c.leafMaxFields}; asked for depth ${wanted.depth} and leaf bound ${wanted.leafMaxFields}`, { stored: c, wanted });
+        }
+        return store;
       }
-      return store;
+      if (state.kind === "file") throw new RegistryError("DB_CORRUPT", `${dir} is a file, not a registry directory`, { dir });
+      if (state.kind === "other") throw new RegistryError("DB_CORRUPT", `${dir} is not empty and holds no registry database (found ${state.entries.slice(0, 3).join(", ")}${state.entries.length > 3 ? ", …" : ""})`, { dir });
+      if (attempt > 1) throw new RegistryError("DB_CORRUPT", `cannot create the registry database at ${dir}: it keeps changing while being created`, { dir });
+      if (state.kind === "interrupted") removeInterrupted(dir);
+      createDirectoryAtomically(dir, (tmp) => initializeRegistry(tmp, wanted));
     }
-    if (existsSync(dir)) {
-      if (!isDir(dir)) throw new RegistryError("DB_CORRUPT", `${dir} is a file, not a registry directory`, { dir });
-      const entries = readdirSync(dir);
-      if (entries.length > 0) throw new RegistryError("DB_CORRUPT", `${dir} is not empty and holds no registry database (found ${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`, { dir });
-    }
-    mkdirSync(dir, { recursive: true });
-    return RegistryStore.build(dir, false, wanted);
-  }
-
-  private initialize(): void {
-    const root = this.defaults[this.config.depth]!;
-    const head: RegistryHead = { batch: 0, root, nextSlot: 0, live: 0, deleted: 0 };
-    const configJson = { format: FORMAT, version: FORMAT_VERSION, depth: this.config.depth, leafMaxFields: this.config.leafMaxFields, tileHeight: TILE_HEIGHT, mapping: MAPPING_ID };
-    this.env.transactionSync(() => {
-      this.meta.putSync(KEY_CONFIG, Buffer.from(JSON.stringify(configJson)));
-      this.meta.putSync(KEY_HEAD, encodeHead(head));
-      this.historyDb.putSync(historyKey(0), encodeHistory({ ...head, kind: "create", records: 0, committedAt: new Date().toISOString() }));
-    });
   }
 
   /** Verifies on open that the stored head root equals h_node of the two top nodes. */
@@ -277,12 +285,15 @@ export class RegistryStore {
   private readHead(txn?: Transaction): RegistryHead {
     const raw = this.meta.get(KEY_HEAD, txn ? { transaction: txn } : undefined);
     if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no head`);
-    return decodeHead(raw, this.dir);
+    return decodeHead(openRow(KEY_HEAD, raw, `registry head row`), this.dir);
   }
 
   private loadTile(txn: Transaction | undefined, layer: number, index: number): Tile | undefined {
-    const raw = this.tiles.get(tileKey(layer, index), txn ? { transaction: txn } : undefined);
-    return raw === undefined ? undefined : Tile.decode(raw, layerPositions(this.config.depth, layer), `(${layer}, ${index})`);
+    const key = tileKey(layer, index);
+    const raw = this.tiles.get(key, txn ? { transaction: txn } : undefined);
+    if (raw === undefined) return undefined;
+    const where = `(layer ${layer}, index ${index})`;
+    return Tile.decode(openRow(key, raw, () => `tile ${where}`), layerPositions(this.config.depth, layer), where);
   }
 
   private nodeAt(txn: Transaction | undefined, level: number, index: number): Digest {
@@ -304,15 +315,33 @@ export class RegistryStore {
   history(): HistoryEntry[] {
     return this.read((txn) => {
       const out: HistoryEntry[] = [];
-      for (const { value } of this.historyDb.getRange({ transaction: txn })) out.push(decodeHistory(value, this.dir));
+      for (const { key, value } of this.historyDb.getRange({ transaction: txn })) out.push(decodeHistory(openRow(key, value, () => historyRowName(key)), this.dir));
       return out;
     });
   }
 
   /** The slot of a name ever registered (live or deleted), or undefined. @throws RegistryError `BAD_NAME`. */
   slotOf(name: string, txn?: Transaction): number | undefined {
-    const raw = this.names.get(Buffer.from(nameBytes(name)), txn ? { transaction: txn } : undefined);
-    return raw === undefined ? undefined : readSlotKey(raw);
+    const key = Buffer.from(nameBytes(name));
+    const raw = this.names.get(key, txn ? { transaction: txn } : undefined);
+    return raw === undefined ? undefined : readNameEntry(key, raw);
+  }
+
+  /**
+   * The stored record row (without its checksum) of a name given as UTF-8 bytes, and its slot,
+   * or undefined when the name was never registered (import resume check).
+   */
+  recordRowOfName(name: Uint8Array): { slot: number; row: Uint8Array } | undefined {
+    return this.read((txn) => {
+      const key = Buffer.from(name.buffer, name.byteOffset, name.byteLength);
+      const raw = this.names.get(key, { transaction: txn });
+      if (raw === undefined) return undefined;
+      const slot = readNameEntry(key, raw);
+      const sk = slotKey(slot);
+      const row = this.records.get(sk, { transaction: txn });
+      if (row === undefined) throw new RegistryError("DB_CORRUPT", `name-index row of ${shownName(key)} points at slot ${slot}, which holds no record`, { slot });
+      return { slot, row: Uint8Array.from(openRow(sk, row, () => `record row of slot ${slot}`)) };
+    });
   }
 
   /** Whether a name (as UTF-8 bytes) is in the name index (import duplicate check). */
@@ -334,8 +363,9 @@ export class RegistryStore {
   /** The stored record of a slot, or undefined. */
   record(slot: number, txn?: Transaction): StoredRecord | undefined {
     this.checkSlot(slot);
-    const raw = this.records.get(slotKey(slot), txn ? { transaction: txn } : undefined);
-    return raw === undefined ? undefined : decodeRecord(raw, slot);
+    const key = slotKey(slot);
+    const raw = this.records.get(key, txn ? { transaction: txn } : undefined);
+    return raw === undefined ? undefined : decodeRecord(openRow(key, raw, () => `record row of slot ${slot}`), slot);
   }
 
   /** `depth` sibling digests of a slot, leaf level first. */
@@ -392,12 +422,13 @@ export class RegistryStore {
       for (const t of update.touched()) {
         const key = tileKey(t.layer, t.index);
         if (t.tile.mask === 0) this.tiles.removeSync(key);
-        else this.tiles.putSync(key, t.tile.encode() as Buffer);
+        else this.tiles.putSync(key, sealRow(key, t.tile.encode()));
       }
       const next: RegistryHead = { batch: head.batch + 1, root, nextSlot: changed.nextSlot, live: head.live + changed.liveDelta, deleted: head.deleted + changed.deletedDelta };
       const entry: HistoryEntry = { ...next, kind: changes.kind, records: changed.records, committedAt: new Date().toISOString(), ...(changes.slot !== undefined ? { slot: changes.slot } : {}) };
-      this.meta.putSync(KEY_HEAD, encodeHead(next));
-      this.historyDb.putSync(historyKey(next.batch), encodeHistory(entry));
+      this.meta.putSync(KEY_HEAD, sealRow(KEY_HEAD, encodeHead(next)));
+      const hk = historyKey(next.batch);
+      this.historyDb.putSync(hk, sealRow(hk, encodeHistory(entry)));
       return entry;
     });
   }
@@ -422,6 +453,107 @@ export class RegistryStore {
     this.closed = true;
     void this.env.close();
   }
+}
+
+type Tables = { [K in (typeof TABLES)[number]]: Database<Buffer, Buffer> | undefined };
+
+/** The five tables (undefined for a table a read-only open does not find). */
+function openTables(env: RootDatabase<Buffer, Buffer>): Tables {
+  const sub = (name: string) => env.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" }) as Database<Buffer, Buffer> | undefined;
+  return { meta: sub("meta"), records: sub("records"), names: sub("names"), tiles: sub("tiles"), history: sub("history") };
+}
+
+function configRow(config: RegistryConfig): Buffer {
+  const json = { format: FORMAT, version: FORMAT_VERSION, depth: config.depth, leafMaxFields: config.leafMaxFields, tileHeight: TILE_HEIGHT, mapping: MAPPING_ID, rowChecksum: ROW_CHECKSUM_ID };
+  return sealRow(KEY_CONFIG, Buffer.from(JSON.stringify(json)));
+}
+
+/**
+ * Writes a new registry (configuration, head and history entry of batch 0, empty tables) into
+ * the empty directory `dir` in one transaction and closes it. Commits are flushed before they
+ * return, so the directory is complete on disk when this returns.
+ */
+function initializeRegistry(dir: string, config: RegistryConfig): void {
+  let env: RootDatabase<Buffer, Buffer>;
+  try {
+    env = open<Buffer, Buffer>({ path: dir, noSubdir: false, maxDbs: 8, encoding: "binary", keyEncoding: "binary", compression: false, overlappingSync: false });
+  } catch (e) {
+    throw new RegistryError("DB_CORRUPT", `cannot create the registry database in ${dir}: ${(e as Error).message}`, { dir });
+  }
+  try {
+    const t = openTables(env);
+    const root = defaultDigests(config.depth, config.leafMaxFields)[config.depth]!;
+    const head: RegistryHead = { batch: 0, root, nextSlot: 0, live: 0, deleted: 0 };
+    const hk = historyKey(0);
+    env.transactionSync(() => {
+      t.meta!.putSync(KEY_CONFIG, configRow(config));
+      t.meta!.putSync(KEY_HEAD, sealRow(KEY_HEAD, encodeHead(head)));
+      t.history!.putSync(hk, sealRow(hk, encodeHistory({ ...head, kind: "create", records: 0, committedAt: new Date().toISOString() })));
+    });
+  } finally {
+    void env.close();
+  }
+}
+
+type DirState =
+  | { readonly kind: "absent" }
+  | { readonly kind: "file" }
+  | { readonly kind: "other"; readonly entries: string[] }
+  | { readonly kind: "interrupted"; readonly why: string }
+  | { readonly kind: "database" };
+
+const LMDB_FILES = new Set(["data.mdb", "lock.mdb"]);
+
+/**
+ * What a directory holds: nothing (absent or empty), a database (data.mdb), what an
+ * interrupted creation of an earlier version leaves (lock.mdb alone, a 0-byte data.mdb), a
+ * file, or other files.
+ */
+function inspectDir(dir: string): DirState {
+  let entries: string[];
+  try {
+    if (!statSync(dir).isDirectory()) return { kind: "file" };
+    entries = readdirSync(dir);
+  } catch {
+    return { kind: "absent" };
+  }
+  if (entries.length === 0) return { kind: "absent" };
+  if (entries.some((e) => !LMDB_FILES.has(e))) return entries.includes("data.mdb") ? { kind: "database" } : { kind: "other", entries };
+  let size: number;
+  try {
+    size = statSync(join(dir, "data.mdb")).size;
+  } catch {
+    return { kind: "interrupted", why: "it holds a lock file and no data file" };
+  }
+  return size === 0 ? { kind: "interrupted", why: "its data.mdb is empty (0 bytes)" } : { kind: "database" };
+}
+
+function interrupted(dir: string, why: string): RegistryError {
+  return new RegistryError("DB_NOT_READY", `${dir} holds a registry whose creation did not finish (${why}); \`ssgkr registry import --db ${dir} …\` creates it`, { dir, interrupted: true });
+}
+
+/** Removes the LMDB files of an interrupted creation (nothing else is in the directory). */
+function removeInterrupted(dir: string): void {
+  for (const f of LMDB_FILES) rmSync(join(dir, f), { force: true });
+}
+
+function historyRowName(key: Uint8Array): string {
+  return key.length === 4 ? `history row of batch ${Buffer.from(key).readUInt32BE(0)}` : `history row ${Buffer.from(key).toString("hex")}`;
+}
+
+function shownName(name: Uint8Array): string {
+  const s = Buffer.from(name).toString("utf8");
+  return JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
+}
+
+/** The slot of a name-index row. @throws RegistryError `DB_CORRUPT`. */
+function readNameEntry(name: Uint8Array, raw: Uint8Array): number {
+  return readSlotKey(openRow(name, raw, () => `name-index row of ${shownName(name)}`));
+}
+
+/** The value of a name-index row: the slot key, sealed under the name. */
+export function nameEntry(name: Uint8Array, slotKeyBytes: Uint8Array): Buffer {
+  return sealRow(name, slotKeyBytes);
 }
 
 const LMDB_MAGIC = 0xbeefc0de;
@@ -467,7 +599,7 @@ function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
   const data = join(dir, "data.mdb");
   if (existsSync(data)) checkLmdbFile(data);
   try {
-    return open<Buffer, Buffer>({ path: dir, maxDbs: 8, readOnly, encoding: "binary", keyEncoding: "binary", compression: false });
+    return open<Buffer, Buffer>({ path: dir, noSubdir: false, maxDbs: 8, readOnly, encoding: "binary", keyEncoding: "binary", compression: false });
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `cannot open the registry database at ${dir}: ${(e as Error).message}`, { dir });
   }
@@ -483,10 +615,24 @@ function parseJson(raw: Uint8Array, what: string, dir: string): Record<string, u
   }
 }
 
-function parseConfig(raw: Uint8Array, dir: string): RegistryConfig {
+function parseConfig(sealed: Uint8Array, dir: string): RegistryConfig {
+  const raw = tryOpenRow(KEY_CONFIG, sealed);
+  if (raw === undefined) {
+    let legacy: unknown;
+    try {
+      legacy = JSON.parse(Buffer.from(sealed).toString("utf8"));
+    } catch {
+      legacy = undefined;
+    }
+    const l = legacy as Record<string, unknown> | undefined;
+    if (l !== null && typeof l === "object" && l["format"] === FORMAT && l["version"] === 1) {
+      throw new RegistryError("DB_OUTDATED", `registry at ${dir} has format version 1 (rows without checksums); this version reads format ${FORMAT_VERSION}: run \`ssgkr registry upgrade --db ${dir}\` once (adds the checksums in place, keeps root and history)`, { dir, version: 1 });
+    }
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration row is damaged: its checksum does not match its content`, { dir, row: "configuration row" });
+  }
   const c = parseJson(raw, "configuration", dir);
-  if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: unsupported format ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"], tileHeight: c["tileHeight"] })}`, { dir });
+  if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT || c["rowChecksum"] !== ROW_CHECKSUM_ID) {
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: unsupported format ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"], tileHeight: c["tileHeight"], rowChecksum: c["rowChecksum"] })}`, { dir });
   }
   try {
     return checkRegistryConfig({ depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number });

@@ -11,6 +11,7 @@ import { RegistryError } from "../../src/registry/errors.js";
 import { RegistryStore, defaultDigests } from "../../src/registry/store.js";
 import { recordLeaf, type RecordValue } from "../../src/registry/mapping.js";
 import { deleteRecord, insertRecord, replaceRecord, restoreRecord } from "../../src/registry/operations.js";
+import { sealRow } from "../../src/registry/row-checksum.js";
 import { tempDir } from "./support/tmp.js";
 
 const code = (c: string) => (e: unknown) => e instanceof RegistryError && e.code === c;
@@ -193,10 +194,16 @@ test("a tampered head is detected on open (DB_CORRUPT)", async () => {
   const { open } = await import("lmdb");
   const env = open({ path: dir, maxDbs: 8 });
   const meta = env.openDB({ name: "meta", encoding: "binary", keyEncoding: "binary" });
-  const head = JSON.parse(meta.get(Buffer.from("head"))!.toString());
+  const key = Buffer.from("head");
+  const sealed = meta.get(key)!;
+  const head = JSON.parse(sealed.subarray(0, sealed.length - 4).toString());
   head.root[0] = (head.root[0] + 1) % 1000;
-  await meta.put(Buffer.from("head"), Buffer.from(JSON.stringify(head)));
+  // resealed: the row checksum holds, the head root check on open catches it
+  await meta.put(key, sealRow(key, Buffer.from(JSON.stringify(head))));
+  assert.throws(() => RegistryStore.open(dir), (e: unknown) => code("DB_CORRUPT")(e) && /head root of batch 1 does not match/.test((e as Error).message));
+  // not resealed: the row checksum catches it
+  await meta.put(key, Buffer.from(JSON.stringify(head) + "abcd"));
   await env.close();
-  assert.throws(() => RegistryStore.open(dir), code("DB_CORRUPT"));
+  assert.throws(() => RegistryStore.open(dir), (e: unknown) => code("DB_CORRUPT")(e) && /registry head row is damaged/.test((e as Error).message));
   assert.ok(digestEquals([1], [1]));
 });

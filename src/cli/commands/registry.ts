@@ -101,7 +101,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         const rate = report.imported / (t.wallMs / 1000);
         process.stdout.write(
           `imported ${report.imported} records from ${report.source} into ${opts.db}\n` +
-            `slots ${report.firstSlot}..${report.firstSlot + report.imported - 1}, batches ${report.firstBatch}..${report.lastBatch}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}\n` +
+            `${report.imported > 0 ? `slots ${report.firstSlot}..${report.firstSlot + report.imported - 1}, batches ${report.firstBatch}..${report.lastBatch}` : "no new slots, no batch committed"}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}${report.present > 0 ? `, ${report.present} already in the registry (same value, left as they are)` : ""}\n` +
             `root ${digestText(report.root)}\n` +
             `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; ${t.checkMs > 0 ? `check pass ${ms(t.checkMs)}, ` : ""}parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
         );
