@@ -123,6 +123,8 @@ export interface WriteTables {
 const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
 const TABLES = ["meta", "records", "names", "tiles", "history"] as const;
+/** A table of the registry (docs/registry.md, Storage). */
+export type RegistryTable = (typeof TABLES)[number];
 
 function historyKey(batch: number): Buffer {
   const k = Buffer.allocUnsafe(4);
@@ -270,6 +272,33 @@ export class RegistryStore {
         throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: head root of batch ${head.batch} does not match the stored top nodes`, { batch: head.batch });
       }
     });
+  }
+
+  /** Runs the async fn in one read snapshot held until it settles (the full check). */
+  async readAsync<T>(fn: (txn: Transaction) => Promise<T>): Promise<T> {
+    const txn = this.env.useReadTransaction();
+    try {
+      return await fn(txn);
+    } finally {
+      txn.done();
+    }
+  }
+
+  /**
+   * The rows of a table in key order, each with its checksum checked, read in `txn`; `start`
+   * and `end` (exclusive) bound the keys. Values are views valid until the next row.
+   * @throws RegistryError `DB_CORRUPT` naming the first damaged row.
+   */
+  *rows(table: RegistryTable, txn: Transaction, range: { start?: Buffer; end?: Buffer } = {}): Generator<{ key: Buffer; value: Uint8Array }> {
+    const db = { meta: this.meta, records: this.records, names: this.names, tiles: this.tiles, history: this.historyDb }[table];
+    for (const { key, value } of db.getRange({ transaction: txn, ...range })) {
+      yield { key, value: openRow(key, value, () => rowName(table, key)) };
+    }
+  }
+
+  /** The batched permutation the store hashes nodes with. */
+  nodePermutation(): BatchPermutation {
+    return this.permutation();
   }
 
   /** Runs fn in one read snapshot (all reads see the same committed batch). */
@@ -537,6 +566,17 @@ function removeInterrupted(dir: string): void {
   for (const f of LMDB_FILES) rmSync(join(dir, f), { force: true });
 }
 
+/** How errors name a row of a table. */
+export function rowName(table: RegistryTable, key: Uint8Array): string {
+  const k = Buffer.from(key);
+  if (table === "records" && k.length === 8) return `record row of slot ${readSlotKey(k)}`;
+  if (table === "names") return `name-index row of ${shownName(k)}`;
+  if (table === "tiles" && k.length === 9) return `tile (layer ${k[0]}, index ${k.readUIntBE(1, 4) * 2 ** 32 + k.readUInt32BE(5)})`;
+  if (table === "history") return historyRowName(k);
+  if (table === "meta") return k.equals(KEY_CONFIG) ? "configuration row" : k.equals(KEY_HEAD) ? "registry head row" : `meta row ${JSON.stringify(k.toString("latin1"))}`;
+  return `${table} row ${k.toString("hex")}`;
+}
+
 function historyRowName(key: Uint8Array): string {
   return key.length === 4 ? `history row of batch ${Buffer.from(key).readUInt32BE(0)}` : `history row ${Buffer.from(key).toString("hex")}`;
 }
@@ -668,7 +708,8 @@ function encodeHistory(e: HistoryEntry): Buffer {
   return Buffer.from(JSON.stringify({ ...e, root: Array.from(e.root) }));
 }
 
-function decodeHistory(raw: Uint8Array, dir: string): HistoryEntry {
+/** Decodes the payload of a history row. @throws RegistryError `DB_CORRUPT`. */
+export function decodeHistory(raw: Uint8Array, dir: string): HistoryEntry {
   const h = parseJson(raw, "history entry", dir);
   const head = decodeHead(raw, dir);
   if (typeof h["kind"] !== "string" || !isCount(h["records"]) || typeof h["committedAt"] !== "string") {

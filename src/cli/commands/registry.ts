@@ -7,6 +7,7 @@ import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryS
 import { requestToJson } from "../../sync/request.js";
 import { RegistryStore } from "../../registry/store.js";
 import { importRecords, type ImportIssue, type ImportReport } from "../../registry/import.js";
+import { checkRegistry, type CheckProgress, type CheckReport } from "../../registry/check.js";
 import { fileSource, npmReposSource, NPM_REPOS_RECORDS, NPM_REPOS_VERSION } from "../../registry/dataset.js";
 import { deleteRecord, insertRecord, replaceRecord, resolveTarget, restoreRecord, type RecordTarget, type UpdateResult } from "../../registry/operations.js";
 import { describeValue, type RecordValue } from "../../registry/mapping.js";
@@ -25,6 +26,7 @@ import { digestEquals } from "../../hash/digest.js";
  *   get     --db DIR (--name N | --slot S) [--json]
  *   root    --db DIR [--json]
  *   history --db DIR [--json]
+ *   check   --db DIR [--threads T] [--no-progress] [--json]   full scan: checksums, records, paths
  *   insert  --db DIR --name N (--value V | --null | --fields LIST)
  *   replace --db DIR (--name N | --slot S) (--value V | --null | --fields LIST)
  *   delete  --db DIR (--name N | --slot S)
@@ -32,7 +34,8 @@ import { digestEquals } from "../../hash/digest.js";
  *   prove   <membership|nonmembership|insert|replace|delete|restore> --db DIR (--name N | --slot S)
  *           [--value V | --null | --fields LIST] --out DIR      (request.json + proof.bin)
  *
- * Exit codes: 0 ok; 1 a membership/non-membership statement that is false (`FALSE CODE: …`);
+ * Exit codes: 0 ok; 1 a membership/non-membership statement that is false (`FALSE CODE: …`), or
+ * damage found by `check` (`error DB_CORRUPT: …`);
  * 2 unusable input (usage, unknown name, slot out of range, wrong record
  * state, value over the leaf bound, malformed import with --on-error fail, corrupt database),
  * with one line `error CODE: message` on stderr.
@@ -188,6 +191,39 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       setExit(EXIT_OK);
     });
 
+  registry
+    .command("check")
+    .description("scan the whole registry: every row's checksum, records against the name index and head, every path against the head root (exit 1 on damage)")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--threads <n>", "leaf-hashing worker threads (0 = the main thread)")
+    .option("--no-progress", "no progress bar")
+    .option("--json", "print the report as JSON")
+    .action(async (opts: { db: string; threads?: string; progress: boolean; json?: boolean }) => {
+      const threads = opts.threads === undefined ? undefined : integerOption("--threads", opts.threads, 0);
+      if (threads !== undefined && threads > 64) throw new CliExit(EXIT_USAGE, `--threads must be an integer in [0, 64], got ${threads}`);
+      let store: RegistryStore;
+      try {
+        store = RegistryStore.open(opts.db, { readOnly: true });
+      } catch (e) {
+        if (e instanceof RegistryError && e.code === "DB_CORRUPT") throw new CliExit(EXIT_VERDICT, `error DB_CORRUPT: ${e.message}`);
+        throw e;
+      }
+      const bar = opts.progress && process.stderr.isTTY ? new CheckProgressLine() : undefined;
+      let report: CheckReport;
+      try {
+        report = await checkRegistry(store, { ...(threads !== undefined ? { threads } : {}), ...(bar ? { onProgress: (p) => bar.update(p) } : {}) });
+      } catch (e) {
+        if (e instanceof RegistryError && e.code === "DB_CORRUPT") throw new CliExit(EXIT_VERDICT, `error DB_CORRUPT: ${e.message}`);
+        throw e;
+      } finally {
+        bar?.stop();
+        await store.close();
+      }
+      if (opts.json) process.stdout.write(JSON.stringify({ ok: true, ...report, root: Array.from(report.root) }) + "\n");
+      else process.stdout.write(`ok: ${report.rows} rows checked, ${report.records} slots (${report.live} live, ${report.deleted} deleted), ${report.tiles} tiles, ${report.historyEntries} batches; every path recomputes root ${digestText(report.root)} of batch ${report.batch} (${ms(report.ms)})\n`);
+      setExit(EXIT_OK);
+    });
+
   const update = (kind: "insert" | "replace" | "delete" | "restore", description: string) => {
     const cmd = registry.command(kind).description(description).requiredOption("--db <dir>", "registry database directory").option("--name <name>", "record name");
     if (kind !== "insert") cmd.option("--slot <s>", "slot number");
@@ -310,6 +346,25 @@ function valueJson(v: RecordValue): unknown {
 function leafJson(leaf: Leaf): unknown {
   if (leaf.tag !== LeafTag.Occupied) return { tag: leaf.tag, payload: [], identity: "00".repeat(32) };
   return { tag: leaf.tag, payload: Array.from(leaf.payload), identity: Buffer.from(leaf.identity).toString("hex") };
+}
+
+/** The progress bar of `registry check` on stderr: phase, done/total. */
+class CheckProgressLine {
+  private readonly bar: cliProgress.SingleBar;
+
+  constructor() {
+    this.bar = new cliProgress.SingleBar({ stream: process.stderr, format: "check |{bar}| {percentage}% | {phase} {value}/{total} | ETA {eta_formatted}", hideCursor: true }, cliProgress.Presets.shades_classic);
+    this.bar.start(1, 0, { phase: "history" });
+  }
+
+  update(p: CheckProgress): void {
+    this.bar.setTotal(Math.max(1, p.total));
+    this.bar.update(p.done, { phase: p.phase });
+  }
+
+  stop(): void {
+    this.bar.stop();
+  }
 }
 
 /** The progress bar on stderr: records, records/s and ETA. */
