@@ -524,6 +524,73 @@ function initializeRegistry(dir: string, config: RegistryConfig): void {
   }
 }
 
+/** What `upgradeRegistry` did. */
+export interface UpgradeReport {
+  /** Format version found (2 = already current, nothing written). */
+  readonly fromVersion: number;
+  /** Rows rewritten with their checksum. */
+  readonly rows: number;
+}
+
+/**
+ * Converts a format-1 registry (rows without checksums) to format 2 in place, in one write
+ * transaction: every row gets its checksum, the configuration its new version; root, slots and
+ * history are unchanged. The result is then opened, which checks the head root against the
+ * stored top nodes; run `checkRegistry` for a full check. A registry already at format 2 is
+ * left as it is.
+ * @throws RegistryError `DB_MISSING`, `DB_NOT_READY`, `DB_CORRUPT` (not a format-1 or
+ * format-2 registry).
+ */
+export function upgradeRegistry(dir: string): UpgradeReport {
+  const state = inspectDir(dir);
+  if (state.kind !== "database") RegistryStore.open(dir).closeSync(); // DB_MISSING or DB_NOT_READY
+  const env = openEnv(dir, false);
+  let rows = 0;
+  let fromVersion = FORMAT_VERSION;
+  try {
+    const t = openTables(env);
+    const raw = t.meta?.get(KEY_CONFIG);
+    if (raw === undefined) throw interrupted(dir, "its LMDB environment holds no committed configuration");
+    if (tryOpenRow(KEY_CONFIG, raw) === undefined) {
+      const c = parseJson(raw, "configuration", dir);
+      if (c["format"] !== FORMAT || c["version"] !== 1 || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT) {
+        throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration is neither format 1 nor a checksummed format ${FORMAT_VERSION} row`, { dir });
+      }
+      let config: RegistryConfig;
+      try {
+        config = checkRegistryConfig({ depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number });
+      } catch (e) {
+        throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${(e as Error).message}`, { dir });
+      }
+      fromVersion = 1;
+      env.transactionSync(() => {
+        for (const name of TABLES) {
+          const db = t[name];
+          if (db === undefined) continue;
+          let start: Buffer | undefined;
+          for (;;) {
+            const chunk: { key: Buffer; value: Buffer }[] = [];
+            for (const { key, value } of db.getRange({ ...(start ? { start } : {}), limit: 10_000 })) chunk.push({ key: Buffer.from(key), value: Buffer.from(value) });
+            if (chunk.length === 0) break;
+            for (const { key, value } of chunk) {
+              if (name === "meta" && key.equals(KEY_CONFIG)) continue;
+              db.putSync(key, sealRow(key, value));
+              rows++;
+            }
+            start = Buffer.concat([chunk[chunk.length - 1]!.key, Buffer.of(0)]);
+          }
+        }
+        t.meta!.putSync(KEY_CONFIG, configRow(config));
+        rows++;
+      });
+    }
+  } finally {
+    void env.close();
+  }
+  RegistryStore.open(dir).closeSync();
+  return { fromVersion, rows };
+}
+
 type DirState =
   | { readonly kind: "absent" }
   | { readonly kind: "file" }

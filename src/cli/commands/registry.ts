@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
 import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryStatement } from "../../registry/prove.js";
 import { requestToJson } from "../../sync/request.js";
-import { RegistryStore } from "../../registry/store.js";
+import { RegistryStore, upgradeRegistry } from "../../registry/store.js";
 import { importRecords, type ImportIssue, type ImportReport } from "../../registry/import.js";
 import { checkRegistry, type CheckProgress, type CheckReport } from "../../registry/check.js";
 import { fileSource, npmReposSource, NPM_REPOS_RECORDS, NPM_REPOS_VERSION } from "../../registry/dataset.js";
@@ -27,6 +27,7 @@ import { digestEquals } from "../../hash/digest.js";
  *   root    --db DIR [--json]
  *   history --db DIR [--json]
  *   check   --db DIR [--threads T] [--no-progress] [--json]   full scan: checksums, records, paths
+ *   upgrade --db DIR                                          format 1 → 2 (adds row checksums)
  *   insert  --db DIR --name N (--value V | --null | --fields LIST)
  *   replace --db DIR (--name N | --slot S) (--value V | --null | --fields LIST)
  *   delete  --db DIR (--name N | --slot S)
@@ -221,6 +222,16 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       }
       if (opts.json) process.stdout.write(JSON.stringify({ ok: true, ...report, root: Array.from(report.root) }) + "\n");
       else process.stdout.write(`ok: ${report.rows} rows checked, ${report.records} slots (${report.live} live, ${report.deleted} deleted), ${report.tiles} tiles, ${report.historyEntries} batches; every path recomputes root ${digestText(report.root)} of batch ${report.batch} (${ms(report.ms)})\n`);
+      setExit(EXIT_OK);
+    });
+
+  registry
+    .command("upgrade")
+    .description("convert a registry of format 1 (rows without checksums) to format 2 in place; root and history are kept")
+    .requiredOption("--db <dir>", "registry database directory")
+    .action((opts: { db: string }) => {
+      const r = upgradeRegistry(opts.db);
+      process.stdout.write(r.fromVersion === 1 ? `upgraded ${opts.db} from format 1 to 2: ${r.rows} rows now carry a checksum; run \`ssgkr registry check --db ${opts.db}\` for a full check\n` : `${opts.db} is already at format 2; nothing written\n`);
       setExit(EXIT_OK);
     });
 
