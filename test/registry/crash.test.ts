@@ -16,6 +16,8 @@ const arr = (d: ArrayLike<number>) => Array.from(d);
 
 /** Runs the CLI in-process; returns exit code and captured output. */
 async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  // let the test reporter flush what it has queued for stdout before stdout is captured
+  await new Promise((resolve) => setTimeout(resolve, 10));
   const out: string[] = [];
   const err: string[] = [];
   const o = process.stdout.write.bind(process.stdout);
