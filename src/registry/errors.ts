@@ -28,6 +28,11 @@ import { SsgkrError } from "../errors.js";
  * - `KERNEL_MISMATCH`: the WASM Poseidon2 kernel disagrees with the TypeScript reference (the
  *   registry then hashes with the reference).
  * - `DB_MISSING`: no registry database at the directory.
- * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database.
+ * - `DB_NOT_READY`: the registry at the directory is being created by another process, or its
+ *   creation by an earlier version did not finish (`registry import` creates it).
+ * - `DB_OUTDATED`: the registry has format version 1 (rows without checksums); `ssgkr registry
+ *   upgrade` converts it in place.
+ * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database, or a
+ *   row is damaged (`details.row` names it when known).
  */
 export class RegistryError extends SsgkrError {}

@@ -175,3 +175,42 @@ test("the shipped subset is the first 100,000 records of the full dataset, in or
   assert.deepEqual(a.records.map((r) => [r[1], r[2]]), b.records.map((r) => [r[1], r[2]]));
 });
 
+
+test("rerunning an import leaves records already present with the same value as they are (present), and only those", async () => {
+  const lines = ['{"name":"a","value":"https://github.com/a"}', '{"name":"b","value":null}', '{"name":"c","fields":[1,2]}'];
+  const first = tempFile("first.ndjson", lines.slice(0, 2).join("\n"));
+  const all = tempFile("all.ndjson", lines.join("\n"));
+  const store = RegistryStore.openOrCreate(join(tempDir(), "db"), { depth: 8 });
+  await importRecords(store, () => fileSource(first), { threads: 0 });
+  // the interrupted import committed a and b; the rerun of the whole file adds c at slot 2
+  const rerun = await importRecords(store, () => fileSource(all), { threads: 0 });
+  assert.equal(rerun.present, 2);
+  assert.equal(rerun.imported, 1);
+  assert.equal(store.slotOf("c"), 2);
+  const reference = RegistryStore.openOrCreate(join(tempDir(), "ref"), { depth: 8 });
+  await importRecords(reference, () => fileSource(all), { threads: 0 });
+  assert.deepEqual(arr(store.head().root), arr(reference.head().root));
+  await reference.close();
+  // a finished import rerun writes nothing, not even a history entry
+  const batches = store.history().length;
+  for (const onError of ["fail", "skip"] as const) {
+    const again = await importRecords(store, () => fileSource(all), { threads: 0, onError });
+    assert.deepEqual([again.imported, again.present, again.batches], [0, 3, 0]);
+  }
+  assert.equal(store.history().length, batches);
+  // another value under a present name, a deleted name, and an in-input repeat stay NAME_EXISTS
+  const conflicts = tempFile("conflicts.ndjson", ['{"name":"a","value":"https://github.com/other"}', '{"name":"d","value":null}', '{"name":"d","value":null}'].join("\n"));
+  const seen: ImportIssue[] = [];
+  await assert.rejects(importRecords(store, () => fileSource(conflicts), { threads: 0, onMalformed: (i) => seen.push(i) }), code("IMPORT_REJECTED"));
+  assert.deepEqual(seen.map((i) => [i.line, i.code]), [[1, "NAME_EXISTS"], [3, "NAME_EXISTS"]]);
+  const skipped: ImportIssue[] = [];
+  const r = await importRecords(store, () => fileSource(conflicts), { threads: 0, onError: "skip", batchSize: 1, onMalformed: (i) => skipped.push(i) });
+  assert.deepEqual([r.imported, r.present], [1, 0]);
+  assert.deepEqual(skipped.map((i) => [i.line, i.code]), [[1, "NAME_EXISTS"], [3, "NAME_EXISTS"]]);
+  const { deleteRecord } = await import("../../src/registry/operations.js");
+  deleteRecord(store, { name: "b" });
+  const deleted: ImportIssue[] = [];
+  await assert.rejects(importRecords(store, () => fileSource(first), { threads: 0, onMalformed: (i) => deleted.push(i) }), code("IMPORT_REJECTED"));
+  assert.deepEqual(deleted.map((i) => [i.line, i.code]), [[2, "NAME_EXISTS"]]);
+  await store.close();
+});
