@@ -8,7 +8,7 @@
  * Usable by any store: `createDirectoryAtomically(dir, build)` with a `build` that writes the
  * complete initial state into the directory it is given and closes its files.
  */
-import { closeSync, fsyncSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { RegistryError } from "./errors.js";
 
@@ -81,7 +81,7 @@ function fsyncDir(dir: string): void {
 /**
  * Creates `dir` atomically: `build(tmp)` writes the complete directory content into a fresh
  * hidden sibling, which is then renamed to `dir`. `dir` must be absent or an empty directory
- * (an empty directory is replaced).
+ * (an empty directory is replaced); missing parent directories are created.
  * @returns true when this call created `dir`; false when another process created it first
  * (its content is then left as that process made it).
  * @throws RegistryError `DB_CORRUPT` when the parent directory cannot be written; whatever
@@ -92,6 +92,7 @@ export function createDirectoryAtomically(dir: string, build: (tmp: string) => v
   removeStaleCreations(dir);
   let tmp: string;
   try {
+    mkdirSync(parent, { recursive: true });
     tmp = mkdtempSync(join(parent, `${prefixOf(dir)}${process.pid}-`));
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `cannot create the registry database at ${dir}: ${(e as Error).message}`, { dir });

@@ -209,6 +209,13 @@ test("directories left by an interrupted creation of an earlier version count as
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out).root, expected);
   }
+  // missing parents are created; a name with a dot is a directory too
+  for (const db of [join(base, "x", "y", "z"), join(base, "reg.v2")]) {
+    const r = await run(...importArgs(db, file));
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(JSON.parse(r.out).root, expected);
+    assert.deepEqual(hiddenSiblings(db), []);
+  }
   // an environment with rows but no configuration is not ours to replace
   const foreign = join(base, "foreign");
   const env2 = open({ path: foreign, maxDbs: 8 });
