@@ -10,3 +10,7 @@ export { RecordState, type StoredRecord } from "./record-codec.js";
 export { KeccakBatch } from "./keccak-batch.js";
 export { LeafHasher } from "./leaf-hasher.js";
 export { typescriptPermutation, wasmPermutation, defaultPermutation, type BatchPermutation } from "./permutation.js";
+export { upgradeRegistry, type UpgradeReport } from "./store.js";
+export { checkRegistry, type CheckOptions, type CheckProgress, type CheckReport } from "./check.js";
+export { createDirectoryAtomically, creationInProgress, removeStaleCreations } from "./atomic-create.js";
+export { sealRow, sealInPlace, openRow, tryOpenRow, crc32Range, ROW_CHECKSUM_BYTES, ROW_CHECKSUM_ID } from "./row-checksum.js";

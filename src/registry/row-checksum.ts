@@ -19,24 +19,32 @@ export const ROW_CHECKSUM_BYTES = 4;
 /** Name of the checksum in stored configurations. */
 export const ROW_CHECKSUM_ID = "crc32-key-value";
 
+/** Slicing-by-8 tables: TABLE[256·t + n] = CRC of byte n followed by t zero bytes. */
 const TABLE = (() => {
-  const t = new Int32Array(256);
+  const t = new Int32Array(256 * 8);
   for (let n = 0; n < 256; n++) {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
     t[n] = c;
   }
+  for (let n = 0; n < 256; n++) for (let k = 1; k < 8; k++) t[256 * k + n] = t[t[256 * (k - 1) + n]! & 0xff]! ^ (t[256 * (k - 1) + n]! >>> 8);
   return t;
 })();
 
 /** Rows up to this length are checksummed in TypeScript (a native call costs more for short rows). */
-const SHORT = 192;
+const SHORT = 128;
 
 /** CRC-32 of bytes[start, end) continuing from `crc` (0 to start): crc(a ‖ b) = crc(b, crc(a)). */
 export function crc32Range(bytes: Uint8Array, start: number, end: number, crc = 0): number {
   if (end - start > SHORT) return crc32(bytes.subarray(start, end), crc);
+  const T = TABLE;
   let c = ~crc;
-  for (let i = start; i < end; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    const a = (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)) ^ c;
+    c = T[1792 + (a & 0xff)]! ^ T[1536 + ((a >>> 8) & 0xff)]! ^ T[1280 + ((a >>> 16) & 0xff)]! ^ T[1024 + (a >>> 24)]! ^ T[768 + bytes[i + 4]!]! ^ T[512 + bytes[i + 5]!]! ^ T[256 + bytes[i + 6]!]! ^ T[bytes[i + 7]!]!;
+  }
+  for (; i < end; i++) c = T[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
 }
 

@@ -45,6 +45,11 @@ test("row checksums: CRC-32 of key ‖ payload, equal to zlib's; any flipped bit
   assert.equal(crc32Range(Buffer.from("123456789"), 0, 9), 0xcbf43926);
   const long = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff));
   for (const [s, e] of [[0, 1000], [0, 150], [3, 700], [999, 1000]] as const) assert.equal(crc32Range(long, s, e), zlibCrc32(long.subarray(s, e)), `${s}..${e}`);
+  // the TypeScript path (slicing by 8, rows up to 128 bytes) against zlib, every length and a running CRC
+  for (let n = 0; n <= 136; n++) {
+    assert.equal(crc32Range(long, 7, 7 + n), zlibCrc32(long.subarray(7, 7 + n)), `length ${n}`);
+    assert.equal(crc32Range(long, 7, 7 + n, 0x12345678), zlibCrc32(long.subarray(7, 7 + n), 0x12345678), `length ${n}, running`);
+  }
   assert.equal(crc32Range(long, 500, 1000, crc32Range(long, 0, 500)), crc32Range(long, 0, 1000));
   assert.equal(crc32Range(long, 100, 200, crc32Range(long, 0, 100)), crc32Range(long, 0, 200));
   fc.assert(
