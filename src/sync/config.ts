@@ -20,7 +20,7 @@ export const STRATEGY_A: LayerStrategy = Object.freeze({ id: 0, arg: 0 });
 export interface SyncConfig {
   /** Tree depth, 1..64 (u32 on the wire). */
   readonly depth: number;
-  /** Leaf bound B: maximum encoding length, tag included; 10..127 (`MAX_CONFIG_LEAF_MAX_FIELDS`). */
+  /** Leaf bound B: maximum encoding length, tag included; 10..63 (`MAX_CONFIG_LEAF_MAX_FIELDS`). */
   readonly leafMaxFields: number;
   readonly strategy: LayerStrategy;
 }
@@ -32,7 +32,7 @@ export const DEFAULT_CONFIG: SyncConfig = Object.freeze({ depth: DEFAULT_DEPTH, 
  * Completes a partial configuration with the defaults and validates it.
  * @throws CompileError `UNSUPPORTED_CONFIG` if the strategy is not A = (0, 0), depth is not an
  *   integer in [1, 64] (0 is the case named in §6.6; above 64 keys stop being u64), or B is not an
- *   integer in [10, 127] (B < 10 per §6.6; above 127 is outside this engine's work limit, src/sync/limits.ts:
+ *   integer in [10, 63] (B < 10 per §6.6; above 63 is outside this engine's work limit, src/sync/limits.ts:
  *   the layer count grows with B and a large B would make preparing a circuit take minutes and gigabytes).
  *   Checked before any work.
  */

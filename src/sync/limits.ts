@@ -9,13 +9,13 @@
  * | Limit | Value | Why |
  * |---|---|---|
  * | depth | 1..64 (`MAX_CONFIG_DEPTH`) | keys are u64 |
- * | leaf bound B | 10..127 (`MAX_CONFIG_LEAF_MAX_FIELDS`) | the d64 circuit with B = 127 needs < 64 MiB more than with the default B = 31 |
- * | request file | 1 MiB (`MAX_REQUEST_BYTES`) | the largest valid request (d64, B = 127) is about 20 KiB of JSON |
+ * | leaf bound B | 10..63 (`MAX_CONFIG_LEAF_MAX_FIELDS`) | verifying at d64 with B = 63 peaks about 20 MiB above d64 with the default B = 31 (B = 127: 50–70 MiB above) |
+ * | request file | 1 MiB (`MAX_REQUEST_BYTES`) | the largest valid request (d64, B = 63) is about 10 KiB of JSON |
  * | proof bytes | `maxProofBytes(kind, config)` | an upper bound on the inner-proof-v1 size for the configuration, known before compiling |
  *
  * Each layer of a compat-v1 circuit adds its sumcheck rounds, so the leaf bound, which sets the
  * layer count (2 + 29·Lw/8, §9.7), is what makes a circuit expensive: B = 2000 needs 7,281 layers
- * (15 s and 1 GiB to prepare), B = 65535 about 240,000.
+ * (10–15 s and 1 GiB to prepare), B = 65535 about 237,000 (minutes and more than 9 GiB).
  */
 import { FIXED_BYTES, LAYER_FIXED_BYTES, ROUND_BYTES } from "../codec/layout.js";
 import { foldWidth } from "../smt/leaf.js";
@@ -25,8 +25,8 @@ import { OpKind } from "./types.js";
 /** Largest tree depth a configuration may have (keys are u64). */
 export const MAX_CONFIG_DEPTH = 64;
 
-/** Largest leaf bound B a configuration may have (117 sync-state fields + 9 identity limbs + the tag). */
-export const MAX_CONFIG_LEAF_MAX_FIELDS = 127;
+/** Largest leaf bound B a configuration may have (the tag + up to 53 sync-state fields + 9 identity limbs). */
+export const MAX_CONFIG_LEAF_MAX_FIELDS = 63;
 
 /** Largest request file, in bytes. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;

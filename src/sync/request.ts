@@ -144,7 +144,7 @@ export function parseRequestText(text: string): SyncRequest {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new RequestError("REQUEST_JSON", `request is not valid JSON: ${(err as Error).message}`);
+    throw new RequestError("REQUEST_JSON", `$: is not valid JSON: ${(err as Error).message}`, { path: "$" });
   }
   return parseRequest(value);
 }

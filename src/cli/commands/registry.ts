@@ -52,7 +52,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--batch-size <n>", "records per committed batch (one transaction and one history entry each)", "100000")
     .option("--threads <n>", "hash worker threads (0 = hash on the main thread)")
     .option("--depth <d>", "tree depth of a new registry (1..48, default 24)")
-    .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..65535, default 31)")
+    .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..63, default 31)")
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
     .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
