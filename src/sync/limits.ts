@@ -20,7 +20,7 @@
 import { FIXED_BYTES, LAYER_FIXED_BYTES, ROUND_BYTES } from "../codec/layout.js";
 import { foldWidth } from "../smt/leaf.js";
 import { inputLayout } from "../smt/layout.js";
-import { OpKind } from "./types.js";
+import type { OpKind } from "./types.js";
 
 /** Largest tree depth a configuration may have (keys are u64). */
 export const MAX_CONFIG_DEPTH = 64;
@@ -61,9 +61,4 @@ export function maxProofBytes(kind: OpKind, config: { readonly depth: number; re
   const inputBits = bitsFor(inputLayout(kind, config.depth, config.leafMaxFields).total);
   const sIn = inputBits + LAYER_WIDTH_SLACK_BITS;
   return FIXED_BYTES + layerCountFor(config.leafMaxFields) * (LAYER_FIXED_BYTES + 2 * ROUND_BYTES * sIn);
-}
-
-/** `maxProofBytes` over the three kinds (Update is the widest). */
-export function maxProofBytesAnyKind(config: { readonly depth: number; readonly leafMaxFields: number }): number {
-  return Math.max(maxProofBytes(OpKind.Membership, config), maxProofBytes(OpKind.NonMembership, config), maxProofBytes(OpKind.Update, config));
 }
