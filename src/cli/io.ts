@@ -1,42 +1,84 @@
 /**
- * File and argument helpers shared by the CLI commands; every failure is a `CliExit` with exit
- * code 2 and one line naming the option or field.
+ * File and argument helpers shared by the CLI commands; every failure is a `CliError` (exit 2)
+ * naming the option, the file and the rule.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from "node:fs";
 import { SsgkrError } from "../errors.js";
 import { P } from "../field/koalabear.js";
 import { parseRequestText, type SyncRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
+import { MAX_REQUEST_BYTES } from "../sync/limits.js";
 import type { OpRequest } from "../smt/operation.js";
-import { CliExit, EXIT_USAGE } from "./exit.js";
+import { CliError, errnoText } from "./errors.js";
 
-export function readFileOrExit(path: string, option: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (err) {
-    throw new CliExit(EXIT_USAGE, `error: cannot read ${option} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+/** A file that is larger than the limit of what it is read for (`size` null: not known, more than `limit`). */
+export class FileTooLarge extends CliError {
+  constructor(readonly option: string, readonly path: string, readonly size: number | null, readonly limit: number, what: string) {
+    super("FILE_TOO_LARGE", `${option} ${path} has ${size ?? `more than ${limit}`} bytes; ${what} has at most ${limit}`, undefined, { option, path, size, limit });
   }
 }
 
+const CHUNK_BYTES = 1 << 16;
+
+/**
+ * Reads a whole file of at most `limit` bytes. The size is checked before reading (a regular
+ * file larger than `limit` is not read at all); reading stops after limit + 1 bytes anyway (a
+ * pipe, or a file that grows).
+ * @param what what the limit is for, e.g. "a request file".
+ * @throws CliError `CANNOT_READ` naming the option and file; `FileTooLarge` (`FILE_TOO_LARGE`).
+ */
+export function readFileOrExit(path: string, option: string, limit: number, what: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (err) {
+    throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: ${errnoText(err)}`, undefined, { option, path });
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: is a directory`, undefined, { option, path });
+    if (st.isFile() && st.size > limit) throw new FileTooLarge(option, path, st.size, limit, what);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit + 1 - total));
+      const got = readSync(fd, chunk, 0, chunk.length, null);
+      if (got === 0) break;
+      chunks.push(got === chunk.length ? chunk : chunk.subarray(0, got));
+      total += got;
+      if (total > limit) throw new FileTooLarge(option, path, null, limit, what);
+    }
+    return Buffer.concat(chunks, total);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: ${errnoText(err)}`, undefined, { option, path });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** @throws CliError `CANNOT_WRITE` naming the option and file. */
 export function writeFileOrExit(path: string, data: Uint8Array | string, option: string): void {
   try {
     writeFileSync(path, data);
   } catch (err) {
-    throw new CliExit(EXIT_USAGE, `error: cannot write ${option} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new CliError("CANNOT_WRITE", `cannot write ${option} ${path}: ${errnoText(err)}`, undefined, { option, path });
   }
 }
 
 /**
- * Reads and validates a request file and converts it to a library request (exit 2 naming the
- * JSON path of the first bad field).
+ * Reads (at most `MAX_REQUEST_BYTES`) and validates a request file and converts it to a library
+ * request.
+ * @throws CliError `CANNOT_READ`, `FILE_TOO_LARGE`; the request error (`REQUEST_JSON`,
+ *   `REQUEST_SCHEMA`) with the option and file in front of its JSON path and rule.
  */
-export function readRequest(path: string): { file: SyncRequest; request: OpRequest } {
-  const text = readFileOrExit(path, "--request").toString("utf8");
+export function readRequest(path: string, option = "--request"): { file: SyncRequest; request: OpRequest } {
+  const text = readFileOrExit(path, option, MAX_REQUEST_BYTES, "a request file").toString("utf8");
   try {
     const file = parseRequestText(text);
     return { file, request: toOpRequest(file) };
   } catch (err) {
-    if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${path}: ${err.message}`);
+    if (err instanceof SsgkrError) throw new CliError(err.code, `${option} ${path}: ${err.message}`, undefined, { ...err.details, option, path });
     throw err;
   }
 }
@@ -46,7 +88,7 @@ export function parseDigestOption(value: string, option: string): Uint32Array {
   // Also accepts the bracketed form `[a, b, …]` that `ssgkr registry root` prints.
   const parts = value.trim().replace(/^\[(.*)\]$/s, "$1").split(",").map((s) => s.trim());
   if (parts.length !== 8 || !parts.every((s) => /^[0-9]{1,10}$/.test(s) && Number(s) < P)) {
-    throw new CliExit(EXIT_USAGE, `error: ${option} must be 8 comma-separated canonical field elements (< ${P}), got "${value}"`);
+    throw new CliError("BAD_OPTION", `${option} must be 8 comma-separated canonical field elements (< ${P}), got "${value}"`, undefined, { option });
   }
   return Uint32Array.from(parts.map(Number));
 }
@@ -54,7 +96,7 @@ export function parseDigestOption(value: string, option: string): Uint32Array {
 /** Parses a non-negative integer option within [min, max]. */
 export function parseIntOption(value: string, option: string, min: number, max: number): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new CliExit(EXIT_USAGE, `error: ${option} must be an integer in [${min}, ${max}], got "${value}"`);
+    throw new CliError("BAD_OPTION", `${option} must be an integer in [${min}, ${max}], got "${value}"`, undefined, { option });
   }
   return Number(value);
 }
@@ -62,7 +104,7 @@ export function parseIntOption(value: string, option: string, min: number, max: 
 /** Parses a u64 decimal option as a bigint. */
 export function parseU64Option(value: string, option: string): bigint {
   if (!/^[0-9]{1,20}$/.test(value) || BigInt(value) >= 1n << 64n) {
-    throw new CliExit(EXIT_USAGE, `error: ${option} must be a u64 decimal integer, got "${value}"`);
+    throw new CliError("BAD_OPTION", `${option} must be a u64 decimal integer, got "${value}"`, undefined, { option });
   }
   return BigInt(value);
 }

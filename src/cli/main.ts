@@ -1,10 +1,12 @@
 /**
- * `ssgkr` command-line entry point. Every command has `--help`; errors end in one clear line
- * on stderr and a non-zero exit code (see exit.ts).
+ * `ssgkr` command-line entry point. Every command has `--help`; `ssgkr --version` prints the
+ * version. Errors end in one line `error CODE: message` on stderr (errors.ts) and exit code 2
+ * (unusable input), 1 (a verdict or failed control) or 3 (internal error); see exit.ts.
  */
-import { Command, CommanderError } from "commander";
-import { SsgkrError } from "../errors.js";
-import { CliExit, EXIT_USAGE } from "./exit.js";
+import { Command, type Option } from "commander";
+import { CliExit } from "./exit.js";
+import { CliError, formatError } from "./errors.js";
+import { versionLine } from "./version.js";
 import { registerSelftest } from "./commands/selftest.js";
 import { registerFixture } from "./commands/fixture.js";
 import { registerProve } from "./commands/prove.js";
@@ -14,6 +16,30 @@ import { registerLoad } from "./commands/load.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerServe } from "./commands/serve.js";
 
+/**
+ * Makes every mandatory option of `cmd` and its subcommands be checked after commander's check
+ * for unknown options, so that a misspelt option is reported as such ("unknown option
+ * '--requets' (did you mean --request?)") rather than as the required option it was meant to be.
+ */
+function deferMandatoryOptions(cmd: Command): void {
+  const mandatory: Option[] = [];
+  for (const o of cmd.options) {
+    if (o.mandatory) {
+      o.mandatory = false;
+      mandatory.push(o);
+    }
+  }
+  if (mandatory.length > 0) {
+    cmd.hook("preAction", (_this, action) => {
+      if (action !== cmd) return;
+      for (const o of mandatory) {
+        if (cmd.getOptionValue(o.attributeName()) === undefined) throw new CliError("MISSING_OPTION", `required option '${o.flags}' not specified`, undefined, { option: o.long });
+      }
+    });
+  }
+  for (const sub of cmd.commands) deferMandatoryOptions(sub);
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
   const setExit = (code: number) => { exitCode = code; };
@@ -21,8 +47,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   program
     .name("ssgkr")
     .description("StateSync-GKR proof engine: prove and verify sparse-Merkle-tree state transitions (compat-v1)")
+    .version(versionLine(), "-V, --version", "print the version")
     .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(str.split("\n")[0] + "\n") })
+    .configureOutput({ outputError: () => {} })
+    .showSuggestionAfterError(true)
     .showHelpAfterError(false);
   registerSelftest(program, setExit);
   registerFixture(program);
@@ -32,22 +60,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerLoad(program, setExit);
   registerDemo(program, setExit);
   registerServe(program, setExit);
+  deferMandatoryOptions(program);
   try {
     await program.parseAsync(argv as string[]);
     return exitCode;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
-      return EXIT_USAGE;
-    }
     if (err instanceof CliExit) {
       (err.stream === "stdout" ? process.stdout : process.stderr).write(err.message + "\n");
       return err.exitCode;
     }
-    if (err instanceof SsgkrError) {
-      process.stderr.write(`error ${err.code}: ${err.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw err;
+    const { line, exitCode: code } = formatError(err);
+    if (line !== null) process.stderr.write(line + "\n");
+    return code;
   }
 }

@@ -13,6 +13,7 @@ export * from "./input-claim.js";
 export * from "./proof-bytes.js";
 export * from "./builder.js";
 export * from "./derived-wiring.js";
+export * from "./soundness.js";
 export { WasmLayerOracle, wasmLayerOracle, wasmLayerOracleFactory } from "./wasm-oracle.js";
 export { GkrKernels, gkrKernels } from "./wasm-kernels.js";
 export { evaluateCircuitFast } from "./wasm-evaluate.js";

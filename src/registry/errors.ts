@@ -18,7 +18,7 @@ import { SsgkrError } from "../errors.js";
  * - `IMPORT_REJECTED`: an import with `--on-error fail` met malformed records (`details.errors`); nothing was written.
  * - `BAD_SOURCE`: an input file or data source that cannot be read (missing, unknown format, too large).
  * - `SOURCE_MISSING`: the full pinned npm dataset is not installed (see docs/registry.md).
- * - `BAD_CONFIG`: depth outside [1, 48] or a leaf bound outside [20, 65535].
+ * - `BAD_CONFIG`: depth outside [1, 48] or a leaf bound outside [20, 63].
  * - `CONFIG_MISMATCH`: options given for an existing registry differ from its stored configuration.
  * - `REGISTRY_FULL`: every slot of the tree is assigned.
  * - `CONCURRENT_UPDATE`: another writer committed between preparing and committing a batch.

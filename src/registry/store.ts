@@ -28,6 +28,7 @@ import { compress, digestEquals, type Digest } from "../hash/digest.js";
 import { P } from "../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../smt/leaf.js";
 import { DEFAULT_DEPTH } from "../smt/path.js";
+import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../sync/limits.js";
 import { RegistryError } from "./errors.js";
 import { MAPPING_ID, MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "./mapping.js";
 import { RecordState, decodeRecord, readSlotKey, slotKey, type StoredRecord } from "./record-codec.js";
@@ -46,7 +47,7 @@ const FORMAT_VERSION = 2;
 export interface RegistryConfig {
   /** Tree depth, 1..48 (default 24): 2^depth slots. */
   readonly depth: number;
-  /** Leaf bound B, 20..65535 (default 31). */
+  /** Leaf bound B, 20..63 (default 31). */
   readonly leafMaxFields: number;
 }
 
@@ -142,8 +143,8 @@ export function checkRegistryConfig(config: Partial<RegistryConfig> = {}): Regis
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_REGISTRY_DEPTH) {
     throw new RegistryError("BAD_CONFIG", `registry depth must be an integer in [1, ${MAX_REGISTRY_DEPTH}], got ${depth}`, { depth });
   }
-  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS || leafMaxFields > 0xffff) {
-    throw new RegistryError("BAD_CONFIG", `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, 65535] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields), got ${leafMaxFields}`, { leafMaxFields });
+  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS || leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS) {
+    throw new RegistryError("BAD_CONFIG", `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`, { leafMaxFields });
   }
   return { depth, leafMaxFields };
 }

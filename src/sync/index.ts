@@ -13,3 +13,7 @@ export * from "./request-convert.js";
 export * from "./corpus.js";
 export * from "./parallel/index.js";
 export * from "./prepare-all.js";
+export * from "./limits.js";
+export * from "./input-rules.js";
+export * from "./prepared-cache.js";
+export * from "./verify-request.js";

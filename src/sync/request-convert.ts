@@ -3,14 +3,16 @@
  * library's `OpRequest` (operation, witness, public inputs).
  *
  * The witness leaf is `old_leaf`. Membership: the operation carries `new_leaf` (which must repeat
- * `old_leaf`); NonMembership: no leaf; Update: old_leaf → new_leaf. op_kind_tag and asset_id are
- * the kind's tag and the key.
+ * `old_leaf`); NonMembership: no leaf (`new_leaf` repeats `old_leaf`); Update: old_leaf → new_leaf.
+ * op_kind_tag and asset_id are the kind's tag and the key. The leaf rules are `checkLeafRules`
+ * (input-rules.ts), the same function the proof server applies to its jobs.
  */
-import { EMPTY, TOMBSTONE, LeafTag, occupied, type Leaf } from "../smt/leaf.js";
+import { EMPTY, TOMBSTONE, LeafTag, occupied, type Leaf, type OccupiedLeaf } from "../smt/leaf.js";
 import type { OpRequest, Operation } from "../smt/operation.js";
 import { RequestError, type RequestLeaf, type SyncRequest } from "./request.js";
 import { OpKind, OP_KIND_NAMES } from "./types.js";
 import { SsgkrError } from "../errors.js";
+import { checkLeafRules } from "./input-rules.js";
 
 function toLeaf(l: RequestLeaf, path: string): Leaf {
   if (l.tag === 1) {
@@ -33,18 +35,22 @@ function fromLeaf(l: Leaf): RequestLeaf {
 
 /**
  * The library request described by a request file.
- * @throws RequestError `REQUEST_SCHEMA` for an Empty/Tombstone leaf with a payload or identity,
- *   or a membership whose leaf is not Occupied.
+ * @throws RequestError `REQUEST_SCHEMA` naming the JSON path and the rule: an Empty/Tombstone
+ *   leaf with a payload or identity, an Occupied leaf with a non-canonical payload, or a broken
+ *   leaf rule of `checkLeafRules` (membership of a leaf that is not Occupied, non-membership of
+ *   an Occupied leaf, a read-only request whose new_leaf differs from old_leaf); `details.rule`
+ *   names the leaf rule.
  */
 export function toOpRequest(r: SyncRequest): OpRequest {
   const oldLeaf = toLeaf(r.oldLeaf, "$.old_leaf");
   const newLeaf = toLeaf(r.newLeaf, "$.new_leaf");
+  const violation = checkLeafRules(r.kind, r.oldLeaf, r.newLeaf);
+  if (violation) throw new RequestError("REQUEST_SCHEMA", `${violation.path}: ${violation.message}`, { path: violation.path, rule: violation.rule });
   const kind = OP_KIND_NAMES.indexOf(r.kind) as OpKind;
   let operation: Operation;
   switch (kind) {
     case OpKind.Membership:
-      if (newLeaf.tag !== LeafTag.Occupied) throw new RequestError("REQUEST_SCHEMA", "$.new_leaf.tag: a membership proves an Occupied leaf (tag 1)", { path: "$.new_leaf.tag" });
-      operation = { kind, key: r.key, leaf: newLeaf };
+      operation = { kind, key: r.key, leaf: newLeaf as OccupiedLeaf };
       break;
     case OpKind.NonMembership:
       operation = { kind, key: r.key };

@@ -8,6 +8,8 @@
 import { z } from "zod";
 import { P } from "../field/koalabear.js";
 import { SsgkrError } from "../errors.js";
+import { MIN_LEAF_MAX_FIELDS } from "../smt/leaf.js";
+import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "./limits.js";
 import type { OpKindName } from "./types.js";
 
 /** Schema violation in a request file. Code `REQUEST_SCHEMA`; `details.path` is the JSON path. */
@@ -48,15 +50,30 @@ const leaf = z.object({
   payload: z.array(felt),
   identity,
 }).strict();
-const key = z.union([
-  z.number().refine(Number.isInteger, "must be an integer").refine(Number.isSafeInteger, "is above 2^53 − 1, where JSON numbers lose precision: write it as a decimal string").refine((n) => n >= 0, "must be non-negative"),
-  z.string().regex(/^[0-9]{1,20}$/, "must be a decimal string of a u64").refine((s) => BigInt(s) < 1n << 64n, "exceeds u64"),
-]);
+/** Why a JSON value is not a u64 key, or null. Never throws (no BigInt of an unchecked string). */
+function keyProblem(v: number | string): string | null {
+  if (typeof v === "number") {
+    if (!Number.isInteger(v)) return "must be an integer (a u64)";
+    if (v < 0) return "must be non-negative (a u64)";
+    if (!Number.isSafeInteger(v)) return "is above 2^53 − 1, where JSON numbers lose precision: write it as a decimal string";
+    return null;
+  }
+  if (!/^[0-9]{1,20}$/.test(v)) return `must be a u64: a JSON integer or a string of 1 to 20 decimal digits, got ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+  if (BigInt(v) >= 1n << 64n) return "exceeds u64 (at most 18446744073709551615)";
+  return null;
+}
+const key = z.union([z.number(), z.string()], { error: "must be a u64: a JSON integer or a decimal string" }).superRefine((v, ctx) => {
+  const problem = keyProblem(v);
+  if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+});
+
+const leafBoundRule = `must be an integer in [${MIN_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (the work limit on the leaf bound, docs/security.md)`;
 
 const requestSchema = z.object({
   kind: z.enum(["membership", "nonmembership", "update"], { error: 'must be "membership", "nonmembership" or "update"' }),
-  depth: z.number().int().min(1).max(64).default(24),
-  leaf_max_fields: z.number().int().min(10).max(0xffff).default(31),
+  depth: z.number({ error: `must be an integer in [1, ${MAX_CONFIG_DEPTH}]` }).int(`must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
+    .min(1, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`).max(MAX_CONFIG_DEPTH, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`).default(24),
+  leaf_max_fields: z.number({ error: leafBoundRule }).int(leafBoundRule).min(MIN_LEAF_MAX_FIELDS, leafBoundRule).max(MAX_CONFIG_LEAF_MAX_FIELDS, leafBoundRule).default(31),
   key,
   old_leaf: leaf,
   new_leaf: leaf,
@@ -76,6 +93,16 @@ function jsonPath(path: readonly PropertyKey[]): string {
   return s;
 }
 
+/** The value at a JSON path, or undefined where the path leaves the value. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let v = value;
+  for (const p of path) {
+    if (v === null || typeof v !== "object" || !Object.hasOwn(v, p)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
 function identityBytes(v: readonly number[] | string): Uint8Array {
   if (typeof v === "string") return Uint8Array.from(v.match(/../g)!.map((h) => parseInt(h, 16)));
   return Uint8Array.from(v);
@@ -90,7 +117,10 @@ export function parseRequest(value: unknown): SyncRequest {
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const path = jsonPath(issue.path);
-    throw new RequestError("REQUEST_SCHEMA", `${path}: ${issue.message}`, { path });
+    const message =
+      issue.path.length === 0 ? (issue.code === "invalid_type" ? "a request must be a JSON object" : issue.message)
+        : valueAt(value, issue.path) === undefined ? "is required" : issue.message;
+    throw new RequestError("REQUEST_SCHEMA", `${path}: ${message}`, { path });
   }
   const d = r.data;
   const toLeaf = (l: typeof d.old_leaf): RequestLeaf => ({ tag: l.tag, payload: l.payload, identity: identityBytes(l.identity) });
@@ -114,7 +144,7 @@ export function parseRequestText(text: string): SyncRequest {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new RequestError("REQUEST_JSON", `request is not valid JSON: ${(err as Error).message}`);
+    throw new RequestError("REQUEST_JSON", `$: is not valid JSON: ${(err as Error).message}`, { path: "$" });
   }
   return parseRequest(value);
 }

@@ -2,7 +2,8 @@ import { Option, type Command } from "commander";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { CliError } from "../errors.js";
 import { demoSucceeded, runDemo, verdictMismatches, type DemoReport, type DemoStep } from "../../registry/demo.js";
 import { NPM_REPOS_PACKAGE, NPM_REPOS_VERSION } from "../../registry/dataset.js";
 
@@ -28,7 +29,7 @@ export function registerDemo(program: Command, setExit: (code: number) => void):
     .option("--json", "print the report as JSON")
     .addOption(new Option("--fault <step>", "flip one bit of this step's proof before it is verified (checks that a wrong verdict fails)").hideHelp())
     .action(async (opts: { dir?: string; source: string; limit: string; depth: string; threads?: string; json?: boolean; fault?: string }) => {
-      if (opts.source !== "npm-repos") throw new CliExit(EXIT_USAGE, `error: demo: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
+      if (opts.source !== "npm-repos") throw new CliError("BAD_OPTION", `demo: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
       const limit = opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 3);
       const depth = integerOption("--depth", opts.depth, 1);
       const threads = opts.threads === undefined ? undefined : integerOption("--threads", opts.threads, 0);
@@ -51,7 +52,7 @@ export function registerDemo(program: Command, setExit: (code: number) => void):
 
 function integerOption(flag: string, text: string, min: number): number {
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) {
-    throw new CliExit(EXIT_USAGE, `error: demo: ${flag} must be an integer ≥ ${min}${flag === "--limit" ? ' or "all"' : ""}, got ${JSON.stringify(text)}`);
+    throw new CliError("BAD_OPTION", `demo: ${flag} must be an integer ≥ ${min}${flag === "--limit" ? ' or "all"' : ""}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
 }

@@ -5,7 +5,7 @@ import { requestToJson } from "../../sync/request.js";
 import { opKindOf } from "../../sync/prepared.js";
 import { type OpKindName } from "../../sync/types.js";
 import { SsgkrError } from "../../errors.js";
-import { CliExit, EXIT_USAGE } from "../exit.js";
+import { CliError } from "../errors.js";
 import { parseIntOption, parseU64Option } from "../io.js";
 
 /** `ssgkr fixture`: prints the golden fixture F(kind, depth, key) of compat-v1 §17 as a request file. */
@@ -18,16 +18,17 @@ export function registerFixture(program: Command): void {
     .option("--key <k>", "slot index (u64, below 2^depth)", "5")
     .action((opts: { kind: string; depth: string; key: string }) => {
       if (!["membership", "nonmembership", "update"].includes(opts.kind)) {
-        throw new CliExit(EXIT_USAGE, `error: --kind must be membership, nonmembership or update, got "${opts.kind}"`);
+        throw new CliError("BAD_OPTION", `--kind must be membership, nonmembership or update, got "${opts.kind}"`);
       }
       const depth = parseIntOption(opts.depth, "--depth", 1, 64);
       const key = parseU64Option(opts.key, "--key");
+      let fx;
       try {
-        const fx = goldenFixture(opKindOf(opts.kind as OpKindName), depth, key);
-        process.stdout.write(JSON.stringify(requestToJson(fromOpRequest(fx, depth, fx.config.leafMaxFields))) + "\n");
+        fx = goldenFixture(opKindOf(opts.kind as OpKindName), depth, key);
       } catch (err) {
-        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${err.message}`);
+        if (err instanceof SsgkrError) throw new CliError(err.code, `--key ${key} at --depth ${depth}: ${err.message}`);
         throw err;
       }
+      process.stdout.write(JSON.stringify(requestToJson(fromOpRequest(fx, depth, fx.config.leafMaxFields))) + "\n");
     });
 }

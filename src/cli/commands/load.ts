@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { SsgkrError } from "../../errors.js";
 import { parseStrictArgs } from "../../serve/load/argv.js";
 import { LoadError } from "../../serve/load/errors.js";
 import { runLoad } from "../../serve/load/load.js";
 import { LOAD_OPTION_NAMES, parseLoadOptions } from "../../serve/load/options.js";
-import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { CliError } from "../errors.js";
 
 const HELP: Record<string, string> = {
   targets: "proof servers HOST:PORT[,HOST:PORT…], offers round-robin (default 127.0.0.1:9400)",
@@ -44,19 +44,12 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
     .addHelpText("after", "\nOptions (each --name VALUE):\n" + LOAD_OPTION_NAMES.map((n) => `  --${n.padEnd(20)} ${HELP[n] ?? ""}`).join("\n") + "\n");
   cmd.action(async (_opts: unknown, command: Command) => {
     const tokens = command.args;
-    let options;
-    try {
-      options = parseLoadOptions(parseStrictArgs(tokens, LOAD_OPTION_NAMES));
-    } catch (err) {
-      if (err instanceof LoadError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
-      throw err;
-    }
+    const options = parseLoadOptions(parseStrictArgs(tokens, LOAD_OPTION_NAMES));
     let result;
     try {
       result = await runLoad(options, { log: (line) => process.stderr.write(`load: ${line}\n`) });
     } catch (err) {
-      if (err instanceof LoadError) throw new CliExit(err.code === "CONTROLS" ? EXIT_VERDICT : EXIT_USAGE, `error ${err.code}: ${err.message}`);
-      if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
+      if (err instanceof LoadError && err.code === "CONTROLS") throw new CliError(err.code, err.message, EXIT_VERDICT);
       throw err;
     }
     const s = result.summary;

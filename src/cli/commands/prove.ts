@@ -1,15 +1,15 @@
 import type { Command } from "commander";
-import { SsgkrError } from "../../errors.js";
 import { checkOperation } from "../../smt/semantics.js";
-import { prepare } from "../../sync/prepared.js";
+import { defaultPreparedCache } from "../../sync/prepared-cache.js";
 import { provePrepared } from "../../sync/prove.js";
 import { encodeSyncResult } from "../../sync/encoded.js";
-import { CliExit, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { CliExit, EXIT_VERDICT } from "../exit.js";
 import { readRequest, writeFileOrExit } from "../io.js";
 
 /**
  * `ssgkr prove --request R.json --out P.bin [--unchecked]`: checks the statement natively, proves
  * it and writes inner-proof-v1 bytes; prints `<kind> depth=<d> bytes=<n> prove_ms=<ms>`.
+ * The request's configuration is within the limits (src/sync/limits.ts) before anything is compiled.
  */
 export function registerProve(program: Command): void {
   program
@@ -25,17 +25,12 @@ export function registerProve(program: Command): void {
         const verdict = checkOperation(request, config);
         if (!verdict.valid) throw new CliExit(EXIT_VERDICT, `INVALID ${verdict.code}: ${verdict.message}`, "stdout");
       }
-      try {
-        const prepared = prepare(file.kind, config);
-        const started = performance.now();
-        const result = provePrepared(prepared, request);
-        const bytes = encodeSyncResult(prepared, result);
-        const ms = performance.now() - started;
-        writeFileOrExit(opts.out, bytes, "--out");
-        process.stdout.write(`${file.kind} depth=${file.depth} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`);
-      } catch (err) {
-        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
-        throw err;
-      }
+      const prepared = defaultPreparedCache.get(file.kind, config);
+      const started = performance.now();
+      const result = provePrepared(prepared, request);
+      const bytes = encodeSyncResult(prepared, result);
+      const ms = performance.now() - started;
+      writeFileOrExit(opts.out, bytes, "--out");
+      process.stdout.write(`${file.kind} depth=${file.depth} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`);
     });
 }

@@ -2,7 +2,8 @@ import { Option, type Command } from "commander";
 import cliProgress from "cli-progress";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { CliError } from "../errors.js";
 import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryStatement } from "../../registry/prove.js";
 import { requestToJson } from "../../sync/request.js";
 import { RegistryStore, upgradeRegistry } from "../../registry/store.js";
@@ -55,12 +56,12 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--batch-size <n>", "records per committed batch (one transaction and one history entry each)", "100000")
     .option("--threads <n>", "hash worker threads (0 = hash on the main thread)")
     .option("--depth <d>", "tree depth of a new registry (1..48, default 24)")
-    .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..65535, default 31)")
+    .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..63, default 31)")
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
     .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
-      if ((opts.source === undefined) === (opts.file === undefined)) throw new CliExit(EXIT_USAGE, "registry import: give exactly one of --source npm-repos and --file F");
-      if (opts.source !== undefined && opts.source !== "npm-repos") throw new CliExit(EXIT_USAGE, `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
+      if ((opts.source === undefined) === (opts.file === undefined)) throw new CliError("USAGE", "registry import: give exactly one of --source npm-repos and --file F");
+      if (opts.source !== undefined && opts.source !== "npm-repos") throw new CliError("BAD_OPTION", `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
       const limit = opts.limit === undefined ? undefined : opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 0);
       const makeSource: () => RecordSource =
         opts.source !== undefined
@@ -242,7 +243,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     cmd.option("--json", "print JSON");
     cmd.action(async (opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; json?: boolean }) => {
       const value = valueOf(kind, opts);
-      if (kind === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry insert: --name is required");
+      if (kind === "insert" && opts.name === undefined) throw new CliError("MISSING_OPTION", "registry insert: --name is required");
       const target = kind === "insert" ? { name: opts.name! } : targetOf(kind, opts);
       const store = RegistryStore.open(opts.db);
       let r: UpdateResult;
@@ -275,13 +276,13 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .requiredOption("--out <dir>", "output directory (request.json, proof.bin)")
     .action(async (statement: string, opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; out: string }) => {
       if (!(REGISTRY_STATEMENTS as readonly string[]).includes(statement)) {
-        throw new CliExit(EXIT_USAGE, `registry prove: unknown statement ${JSON.stringify(statement)} (${REGISTRY_STATEMENTS.join(", ")})`);
+        throw new CliError("BAD_ARGUMENT", `registry prove: unknown statement ${JSON.stringify(statement)} (${REGISTRY_STATEMENTS.join(", ")})`);
       }
       const st = statement as RegistryStatement;
       const isUpdate = st !== "membership" && st !== "nonmembership";
       const value = isUpdate ? valueOf(st === "insert" || st === "replace" ? "insert" : st === "restore" ? "restore" : "delete", opts) : undefined;
-      if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliExit(EXIT_USAGE, `registry prove ${st}: takes no value`);
-      if (st === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry prove insert: --name is required");
+      if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliError("USAGE", `registry prove ${st}: takes no value`);
+      if (st === "insert" && opts.name === undefined) throw new CliError("MISSING_OPTION", "registry prove insert: --name is required");
       const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
       const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
       let p: RegistryProof;
@@ -311,13 +312,13 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
 
 function integerOption(flag: string, text: string, min: number): number {
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) {
-    throw new CliExit(EXIT_USAGE, `${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`);
+    throw new CliError("BAD_OPTION", `${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`, undefined, { option: flag });
   }
   return Number(text);
 }
 
 function targetOf(command: string, opts: { name?: string; slot?: string }): RecordTarget {
-  if ((opts.name === undefined) === (opts.slot === undefined)) throw new CliExit(EXIT_USAGE, `registry ${command}: give exactly one of --name N and --slot S`);
+  if ((opts.name === undefined) === (opts.slot === undefined)) throw new CliError("USAGE", `registry ${command}: give exactly one of --name N and --slot S`);
   if (opts.name !== undefined) return { name: opts.name };
   if (!/^[0-9]+$/.test(opts.slot!) || !Number.isSafeInteger(Number(opts.slot))) {
     throw new RegistryError("SLOT_OUT_OF_RANGE", `--slot must be a non-negative integer, got ${JSON.stringify(opts.slot)}`);
@@ -328,7 +329,7 @@ function targetOf(command: string, opts: { name?: string; slot?: string }): Reco
 function valueOf(kind: string, opts: { value?: string; null?: boolean; fields?: string }): RecordValue | undefined {
   const given = [opts.value !== undefined, opts.null === true, opts.fields !== undefined].filter(Boolean).length;
   if (kind === "delete") return undefined;
-  if (given > 1 || (given === 0 && kind !== "restore")) throw new CliExit(EXIT_USAGE, `registry ${kind}: give exactly one of --value TEXT, --null and --fields LIST`);
+  if (given > 1 || (given === 0 && kind !== "restore")) throw new CliError("USAGE", `registry ${kind}: give exactly one of --value TEXT, --null and --fields LIST`);
   if (opts.null) return null;
   if (opts.value !== undefined) return opts.value;
   if (opts.fields !== undefined) {

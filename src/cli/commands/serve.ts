@@ -4,7 +4,8 @@ import { SsgkrError } from "../../errors.js";
 import { stringifyJson } from "../../serve/protocol/json.js";
 import { ProofServer } from "../../serve/server/server.js";
 import { parseListen, type ReturnPath } from "../../serve/server/options.js";
-import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { CliError } from "../errors.js";
 import { parseIntOption } from "../io.js";
 
 interface ServeOpts {
@@ -57,26 +58,20 @@ export function registerServe(program: Command, setExit: (code: number) => void)
       rejectDuplicates((cmd.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? []);
       const { host, port } = parseListenOrExit(opts.listen);
       const depth = parseIntOption(opts.depth, "--depth", 1, 32);
-      let server: ProofServer;
-      try {
-        server = new ProofServer({
-          host,
-          port,
-          ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
-          batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
-          maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
-          maxQueue: parseIntOption(opts.maxQueue, "--max-queue", 1, 1 << 24),
-          depth,
-          returnPath: opts.returnPath,
-          ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
-          ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
-          runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
-          controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
-        });
-      } catch (err) {
-        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
-        throw err;
-      }
+      const server = new ProofServer({
+        host,
+        port,
+        ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
+        batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
+        maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
+        maxQueue: parseIntOption(opts.maxQueue, "--max-queue", 1, 1 << 24),
+        depth,
+        returnPath: opts.returnPath,
+        ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
+        ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
+        runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
+        controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
+      });
       const line = (o: Record<string, unknown>) => process.stdout.write(stringifyJson(o) + "\n");
       let ready;
       try {
@@ -84,9 +79,8 @@ export function registerServe(program: Command, setExit: (code: number) => void)
       } catch (err) {
         if (err instanceof SsgkrError && err.code === "CONTROLS_FAILED") {
           line({ status: "CONTROLS_FAIL", error: err.message });
-          throw new CliExit(EXIT_VERDICT, `error ${err.code}: ${err.message}`);
+          throw new CliError(err.code, err.message, EXIT_VERDICT);
         }
-        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
         throw err;
       }
       const o = server.options;
@@ -126,7 +120,7 @@ function rejectDuplicates(argv: readonly string[]): void {
   for (const a of argv) {
     if (!a.startsWith("--")) continue;
     const name = a.split("=")[0]!;
-    if (seen.has(name)) throw new CliExit(EXIT_USAGE, `error: option ${name} given more than once`);
+    if (seen.has(name)) throw new CliError("DUPLICATE_OPTION", `option ${name} given more than once`, undefined, { option: name });
     seen.add(name);
   }
 }
@@ -136,10 +130,5 @@ function round3(x: number): number {
 }
 
 function parseListenOrExit(value: string): { host: string; port: number } {
-  try {
-    return parseListen(value);
-  } catch (err) {
-    if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error: ${err.message}`);
-    throw err;
-  }
+  return parseListen(value);
 }

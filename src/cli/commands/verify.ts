@@ -1,39 +1,65 @@
 import type { Command } from "commander";
-import { SsgkrError } from "../../errors.js";
 import { digestEquals } from "../../hash/digest.js";
-import { prepare } from "../../sync/prepared.js";
-import { verifyEncoded } from "../../sync/encoded.js";
-import { CliExit, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
-import { parseDigestOption, readFileOrExit, readRequest } from "../io.js";
+import { maxProofBytes } from "../../sync/limits.js";
+import { opKindOf } from "../../sync/prepared.js";
+import { verifyRequestProof } from "../../sync/verify-request.js";
+import { CliExit, EXIT_VERDICT } from "../exit.js";
+import { FileTooLarge, parseDigestOption, readFileOrExit, readRequest } from "../io.js";
+
+/** The note after `ACCEPT` when no root was pinned. */
+export const UNPINNED_NOTE =
+  "roots not pinned: this proves the statement about the roots in the request; pass --expect-old-root to check them against a root you trust";
+
+const HELP_AFTER = `
+ACCEPT means the proof is valid for the request, the roots in the request included. Without
+--expect-old-root that says nothing about trust: anyone can make a self-consistent tree and prove
+statements about its root. The line then reads
+  ACCEPT (${UNPINNED_NOTE})
+With --expect-old-root (and --expect-new-root) the roots are first compared with the ones you
+trust, and the line names them: ACCEPT (pinned old_root [...]). See docs/security.md.
+
+Exit codes: 0 ACCEPT; 1 REJECT <code>: <reason>; 2 unusable input (error <CODE>: ...).`;
+
+function digestText(d: ArrayLike<number>): string {
+  return `[${Array.from(d).join(", ")}]`;
+}
 
 /**
  * `ssgkr verify --request R.json --proof P.bin [--expect-old-root D] [--expect-new-root D]`:
- * prints `ACCEPT` (exit 0) or `REJECT <code>: <reason>` (exit 1).
+ * prints `ACCEPT (…)` (exit 0) or `REJECT <code>: <reason>` (exit 1). The note after ACCEPT says
+ * whether the roots were pinned (`UNPINNED_NOTE`) or names the pinned roots.
+ *
+ * Work is bounded before it starts: the request file is read only up to 1 MiB, the proof file
+ * only if it is not larger than the largest valid proof for the request's configuration, and the
+ * circuit is prepared only for a proof that declares the request's configuration.
  */
 export function registerVerify(program: Command): void {
   program
     .command("verify")
-    .description("verify inner-proof-v1 bytes strictly against the original request")
+    .description("verify inner-proof-v1 bytes strictly against the original request (pin the roots you trust with --expect-old-root)")
     .requiredOption("--request <file>", "request JSON the proof must be about")
     .requiredOption("--proof <file>", "inner-proof-v1 bytes")
     .option("--expect-old-root <d>", "8 comma-separated field elements (or the [a, b, …] form of `registry root`): the old root you trust")
     .option("--expect-new-root <d>", "8 comma-separated field elements (or the [a, b, …] form): the new root you trust")
+    .addHelpText("after", HELP_AFTER)
     .action((opts: { request: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }) => {
       const expectOld = opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
       const expectNew = opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
       const { file, request } = readRequest(opts.request);
-      const bytes = new Uint8Array(readFileOrExit(opts.proof, "--proof"));
       if (expectOld && !digestEquals(expectOld, file.oldRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect", "stdout");
       if (expectNew && !digestEquals(expectNew, file.newRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect", "stdout");
-      let prepared;
+      const config = { depth: file.depth, leafMaxFields: file.leafMaxFields };
+      const limit = maxProofBytes(opKindOf(file.kind), config);
+      let bytes: Uint8Array;
       try {
-        prepared = prepare(file.kind, { depth: file.depth, leafMaxFields: file.leafMaxFields });
+        bytes = readFileOrExit(opts.proof, "--proof", limit, `a valid ${file.kind} proof at depth ${file.depth}, leaf bound ${file.leafMaxFields}`);
       } catch (err) {
-        if (err instanceof SsgkrError) throw new CliExit(EXIT_USAGE, `error ${err.code}: ${err.message}`);
+        if (err instanceof FileTooLarge) throw new CliExit(EXIT_VERDICT, `REJECT PROOF_TOO_LARGE: ${err.message}`, "stdout");
         throw err;
       }
-      const verdict = verifyEncoded(prepared, request, bytes);
+      const verdict = verifyRequestProof(request, bytes, config);
       if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
-      process.stdout.write("ACCEPT\n");
+      const pinned = [expectOld ? `old_root ${digestText(expectOld)}` : null, expectNew ? `new_root ${digestText(expectNew)}` : null].filter((x) => x !== null);
+      process.stdout.write(pinned.length === 0 ? `ACCEPT (${UNPINNED_NOTE})\n` : `ACCEPT (pinned ${pinned.join(", ")})\n`);
     });
 }

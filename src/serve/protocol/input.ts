@@ -12,12 +12,14 @@
  *    Update{key, old_leaf, new_leaf}; any other kind `unknown operation kind`.
  * 4. siblings (in order), old_root, new_root, value_digest: every value < p (`noncanonical input field`).
  *
- * Leaf equality in rule 3 is structural (tag, payload values in order, identity bytes).
+ * Rule 3 is `checkLeafRules` (src/sync/input-rules.ts), the function request files go through
+ * too; leaf equality is structural (tag, payload values in order, identity bytes).
  */
 import { P } from "../../field/koalabear.js";
 import { EMPTY, LeafTag, TOMBSTONE, type Leaf } from "../../smt/leaf.js";
 import type { OpRequest, Operation } from "../../smt/operation.js";
 import { OpKind, OP_KIND_NAMES } from "../../sync/types.js";
+import { checkLeafRules } from "../../sync/input-rules.js";
 import type { JobInput, WireLeaf } from "./job.js";
 import { IDENTITY_BYTES, KEY_BITS_CAP, MAX_PAYLOAD_FIELDS, MAX_SERVED_DEPTH } from "./limits.js";
 
@@ -54,13 +56,6 @@ function leafOf(l: WireLeaf): Leaf | InputReason {
   return INPUT_REASONS.invalidLeaf;
 }
 
-function wireLeafEquals(a: WireLeaf, b: WireLeaf): boolean {
-  if (a.tag !== b.tag || a.payload.length !== b.payload.length || a.identity.length !== b.identity.length) return false;
-  for (let i = 0; i < a.payload.length; i++) if (a.payload[i] !== b.payload[i]) return false;
-  for (let i = 0; i < a.identity.length; i++) if (a.identity[i] !== b.identity[i]) return false;
-  return true;
-}
-
 function digestOf(values: readonly number[]): Uint32Array | null {
   const out = new Uint32Array(values.length);
   for (let i = 0; i < values.length; i++) {
@@ -91,12 +86,12 @@ export function requestFromInput(input: JobInput, depth: number): InputOutcome {
   let kind: OpKind;
   switch (input.kind) {
     case "membership":
-      if (input.old_leaf.tag !== 1 || oldLeaf.tag !== LeafTag.Occupied || !wireLeafEquals(input.old_leaf, input.new_leaf)) return fail(INPUT_REASONS.invalidMembership);
+      if (checkLeafRules("membership", input.old_leaf, input.new_leaf) || oldLeaf.tag !== LeafTag.Occupied) return fail(INPUT_REASONS.invalidMembership);
       kind = OpKind.Membership;
       operation = { kind, key, leaf: oldLeaf };
       break;
     case "nonmembership":
-      if ((input.old_leaf.tag !== 0 && input.old_leaf.tag !== 2) || !wireLeafEquals(input.old_leaf, input.new_leaf)) return fail(INPUT_REASONS.invalidAbsence);
+      if (checkLeafRules("nonmembership", input.old_leaf, input.new_leaf)) return fail(INPUT_REASONS.invalidAbsence);
       kind = OpKind.NonMembership;
       operation = { kind, key };
       break;

@@ -1,0 +1,82 @@
+/**
+ * The CLI's one voice for errors: every error becomes one line `error CODE: message` on stderr
+ * (`formatError`), with a stable code and a message that names the option, file or JSON path and
+ * the rule, and an exit code (exit.ts): 2 unusable input, 1 a failed control, 3 an internal error.
+ *
+ * | Source | Code |
+ * |---|---|
+ * | an `SsgkrError` from the library (`REQUEST_SCHEMA`, `DB_CORRUPT`, …) | its own code |
+ * | a `CliError` of a command (`BAD_OPTION`, `CANNOT_READ`, `FILE_TOO_LARGE`, …) | its own code |
+ * | commander | `UNKNOWN_OPTION`, `UNKNOWN_COMMAND`, `MISSING_OPTION`, `MISSING_VALUE`, `MISSING_ARGUMENT`, `EXCESS_ARGUMENTS`, `BAD_OPTION`, `CONFLICTING_OPTIONS`, `USAGE` |
+ * | anything else (a bug) | `INTERNAL`, exit 3; `SSGKR_DEBUG=1` adds the stack |
+ */
+import { CommanderError } from "commander";
+import { SsgkrError } from "../errors.js";
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from "./exit.js";
+
+/** A usage error raised by a command: code, message naming the option or file, exit code (default 2). */
+export class CliError extends SsgkrError {
+  readonly exitCode: number;
+
+  constructor(code: string, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}) {
+    super(code, message, details);
+    this.exitCode = exitCode;
+  }
+}
+
+const COMMANDER_CODES: Readonly<Record<string, string>> = {
+  "commander.unknownOption": "UNKNOWN_OPTION",
+  "commander.unknownCommand": "UNKNOWN_COMMAND",
+  "commander.missingMandatoryOptionValue": "MISSING_OPTION",
+  "commander.optionMissingArgument": "MISSING_VALUE",
+  "commander.missingArgument": "MISSING_ARGUMENT",
+  "commander.excessArguments": "EXCESS_ARGUMENTS",
+  "commander.invalidArgument": "BAD_OPTION",
+  "commander.conflictingOption": "CONFLICTING_OPTIONS",
+};
+
+/** commander's "error: unknown option '--x'\n(Did you mean --y?)" as "unknown option '--x' (did you mean --y?)". */
+function commanderMessage(message: string): string {
+  return message
+    .replace(/^error: /, "")
+    .replace(/\s*\n\s*\(Did you mean (.*)\?\)\s*$/s, " (did you mean $1?)")
+    .split("\n")[0]!
+    .trim();
+}
+
+/** The line to print (without newline; null for none) and the exit code of an error. */
+export function formatError(err: unknown): { readonly line: string | null; readonly exitCode: number } {
+  if (err instanceof CommanderError) {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return { line: null, exitCode: EXIT_OK };
+    return { line: `error ${COMMANDER_CODES[err.code] ?? "USAGE"}: ${commanderMessage(err.message)}`, exitCode: EXIT_USAGE };
+  }
+  if (err instanceof CliError) return { line: `error ${err.code}: ${oneLine(err.message)}`, exitCode: err.exitCode };
+  if (err instanceof SsgkrError) return { line: `error ${err.code}: ${oneLine(err.message)}`, exitCode: EXIT_USAGE };
+  const e = err instanceof Error ? err : new Error(String(err));
+  const stack = process.env["SSGKR_DEBUG"] === "1" && e.stack ? `\n${e.stack}` : "";
+  return { line: `error INTERNAL: ${oneLine(e.message)} (an internal error; SSGKR_DEBUG=1 shows the stack)${stack}`, exitCode: EXIT_INTERNAL };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** Human words for the errno codes of file access. */
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "is a directory",
+  ENOTDIR: "a component of the path is not a directory",
+  ENAMETOOLONG: "the name is too long",
+  ELOOP: "too many symbolic links",
+  ENOSPC: "no space left on the device",
+  EROFS: "read-only file system",
+  EEXIST: "already exists",
+};
+
+/** "no such file" for ENOENT, …; the error's message for anything else. */
+export function errnoText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return (code !== undefined && ERRNO_WORDS[code]) || (err as Error)?.message || String(err);
+}
