@@ -57,3 +57,97 @@ test("mismatched point lengths, oversized inputs and non-canonical values are fa
   // An input of exactly 2^n values needs no padding.
   assert.equal(checkInputClaim([0], claimFor([], 0)), true);
 });
+
+// ---- GKR verifier (src/gkr/verifier.ts) ----
+
+import { proveGkr } from "../../src/gkr/prover.js";
+import { verifyGkr, type GkrVerifyResult } from "../../src/gkr/verifier.js";
+import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { shapeOf } from "../../src/gkr/shape.js";
+import { GateKind, makeLayer, type Circuit } from "../../src/gkr/circuit.js";
+import { buildCase, transcriptAfterOutputs } from "./random-circuit.js";
+
+/** Three layers, widths 1 → 2 → 0 → input 2: a single-wire layer (0 width bits) in the middle. */
+function narrowCase() {
+  const circuit: Circuit = {
+    inputWidthBits: 2,
+    layers: [
+      makeLayer(1, [{ kind: GateKind.Mul, out: 0, in1: 0, in2: 1, coeff: 3 }, { kind: GateKind.Lin, out: 1, in1: 2, in2: 2, coeff: 1 }]),
+      makeLayer(2, [{ kind: GateKind.Pow3, out: 0, in1: 0, in2: 0, coeff: 1 }, { kind: GateKind.Lin, out: 1, in1: 0, in2: 0, coeff: 2 }, { kind: GateKind.Lin, out: 2, in1: 0, in2: 0, coeff: 5 }], [{ wire: 3, value: 9 }]),
+      makeLayer(0, [{ kind: GateKind.Mul, out: 0, in1: 1, in2: 3, coeff: 1 }, { kind: GateKind.Lin, out: 0, in1: 2, in2: 2, coeff: 4 }]),
+    ],
+  };
+  return buildCase(circuit, [3, 1, 4, 1]);
+}
+
+type ProofJson = { layers: { rounds: unknown[][]; evalX: unknown; evalY: unknown }[] };
+
+function proofOf(c: ReturnType<typeof narrowCase>): ProofJson {
+  return JSON.parse(JSON.stringify(proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!)).proof));
+}
+
+function run(c: ReturnType<typeof narrowCase>, proof: unknown, shape = shapeOf(c.circuit)): GkrVerifyResult {
+  return verifyGkr(shape, new TableWiring(c.circuit), Array.from(c.witness[0]!), proof, transcriptAfterOutputs(c.witness[0]!));
+}
+
+const at = (r: GkrVerifyResult): string => (r.ok ? "ok" : `${r.code}${r.layer === undefined ? "" : `@${r.layer}`}${r.round === undefined ? "" : `.${r.round}`}`);
+
+test("gkr: an honest proof with a zero-width layer verifies and returns the last layer's claim", () => {
+  const c = narrowCase();
+  const p = proofOf(c);
+  const res = run(c, p);
+  assert.ok(res.ok, at(res));
+  const last = p.layers[p.layers.length - 1]!;
+  assert.deepEqual([res.inputClaim.evalX, res.inputClaim.evalY], [last.evalX, last.evalY]);
+  assert.equal(res.inputClaim.x.length, 2);
+  assert.equal(checkInputClaim(c.input, res.inputClaim), true);
+});
+
+test("gkr: rejections name the layer and, for a round, the round", () => {
+  const c = narrowCase();
+  const p = proofOf(c);
+  const sum = proofOf(c);
+  (sum.layers[0]!.rounds[2]![0] as number[])[0] = ((sum.layers[0]!.rounds[2]![0] as number[])[0]! + 1) % P;
+  assert.equal(at(run(c, sum)), "ROUND_SUM_MISMATCH@0.2");
+  const sum2 = proofOf(c);
+  (sum2.layers[2]!.rounds[3]![1] as number[])[2] = ((sum2.layers[2]!.rounds[3]![1] as number[])[2]! + 1) % P;
+  assert.equal(at(run(c, sum2)), "ROUND_SUM_MISMATCH@2.3");
+  const count = proofOf(c);
+  count.layers[2]!.rounds.pop();
+  assert.equal(at(run(c, count)), "ROUND_COUNT@2");
+  const evalX = proofOf(c);
+  evalX.layers[1]!.evalX = [0, 0, 0, P];
+  assert.equal(at(run(c, evalX)), "MALFORMED_EVAL@1");
+  const evalY = proofOf(c);
+  evalY.layers[0]!.evalY = [0, 0, 0];
+  assert.equal(at(run(c, evalY)), "MALFORMED_EVAL@0");
+  const end = proofOf(c);
+  end.layers[2]!.evalY = [1, 2, 3, 4];
+  assert.equal(at(run(c, end)), "END_CHECK_FAILED@2");
+  const notObject = proofOf(c) as { layers: unknown[] };
+  notObject.layers[1] = 7;
+  assert.equal(at(run(c, notObject)), "MALFORMED_PROOF@1");
+  assert.equal(at(run(c, p)), "ok");
+});
+
+test("gkr: width bits up to 30 pass the shape check (the proof is then judged), 31 do not", () => {
+  const c = narrowCase();
+  const p = proofOf(c);
+  const widths = shapeOf(c.circuit).layerWidthBits;
+  assert.equal(at(run(c, p, { layerWidthBits: [widths[0]!, 30, widths[2]!], inputWidthBits: 2 })), "ROUND_COUNT@0");
+  assert.equal(at(run(c, p, { layerWidthBits: [widths[0]!, 31, widths[2]!], inputWidthBits: 2 })), "BAD_SHAPE");
+  assert.equal(at(run(c, p, { layerWidthBits: widths, inputWidthBits: 30 })), "ROUND_COUNT@2");
+  assert.equal(at(run(c, p, { layerWidthBits: widths, inputWidthBits: -1 })), "BAD_SHAPE");
+  assert.equal(at(run(c, p, { layerWidthBits: [widths[0]!, -1, widths[2]!], inputWidthBits: 2 })), "BAD_SHAPE");
+  assert.equal(at(run(c, p, { layerWidthBits: widths, inputWidthBits: 1.5 })), "BAD_SHAPE");
+  assert.equal(at(run(c, p, { layerWidthBits: "2,1,0", inputWidthBits: 2 } as never)), "BAD_SHAPE");
+});
+
+test("gkr: a wrong claimed output is caught by layer 0's first round sum", () => {
+  const c = narrowCase();
+  const p = proofOf(c);
+  const outputs = Array.from(c.witness[0]!);
+  outputs[1] = (outputs[1]! + 1) % P;
+  const t = transcriptAfterOutputs(c.witness[0]!);
+  assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), outputs, p, t)), "ROUND_SUM_MISMATCH@0.0");
+});
