@@ -1,0 +1,104 @@
+// Mutation testing of the verifier path: `npm run mutation`.
+//
+// How it runs: Stryker copies the project into .stryker-tmp/, instruments the TypeScript sources
+// listed in `mutate` with every mutant at once (mutant schemata, `// @ts-nocheck` on top), and
+// `buildCommand` compiles the sandbox with tsc, so the compiled dist/src/**/*.js carry the
+// mutants. The tap runner then runs the focused suite below (compiled node:test files, one node
+// process per file, TAP on stdout) with one mutant switched on at a time; per-file coverage
+// decides which files a mutant needs.
+//
+// Reasons and messages of rejections are prose, not checks: scripts/stryker-ignore-messages.mjs
+// ignores mutants inside them (the code argument, details and every condition stay mutated).
+import { readFileSync } from "node:fs";
+
+/** The verifier path: every file whose checks decide ACCEPT or a rejection. */
+const VERIFIER_FILES = [
+  "src/sync/verify.ts",
+  "src/sync/encoded.ts",
+  "src/sync/statement-transcript.ts",
+  "src/gkr/verifier.ts",
+  "src/gkr/derived-wiring.ts",
+  "src/gkr/input-claim.ts",
+  "src/sumcheck/verifier.ts",
+  "src/codec/decode.ts",
+  "src/codec/identity.ts",
+  "src/smt/semantics.ts",
+];
+
+/**
+ * MUTATION_SAMPLE=k/n mutates a fixed sample of lines instead of whole files: line L of file F is
+ * kept iff FNV-1a(F, trimmed text of L, its occurrence number) mod n < k. The choice depends only
+ * on the sources (not on time, order or machine), so a run is reproducible and a line keeps its
+ * place in or out of the sample when other lines change. Mutants spanning several lines (block
+ * statements) are only in the full run.
+ */
+function mutateList() {
+  const sample = process.env.MUTATION_SAMPLE;
+  if (!sample) return VERIFIER_FILES;
+  const m = /^(\d+)\/(\d+)$/.exec(sample);
+  if (!m || +m[1] < 1 || +m[1] > +m[2]) throw new Error(`MUTATION_SAMPLE must be k/n with 1 <= k <= n, got ${sample}`);
+  const [k, n] = [+m[1], +m[2]];
+  const fnv = (text) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    return h;
+  };
+  const ranges = [];
+  for (const file of VERIFIER_FILES) {
+    const seen = new Map();
+    readFileSync(file, "utf8").split("\n").forEach((line, i) => {
+      const text = line.trim();
+      if (text === "" || text.startsWith("//") || text.startsWith("*") || text.startsWith("/**")) return;
+      const occurrence = (seen.get(text) ?? 0) + 1;
+      seen.set(text, occurrence);
+      if (fnv(`${file}\n${text}\n${occurrence}`) % n < k) ranges.push(`${file}:${i + 1}-${i + 1}`);
+    });
+  }
+  return ranges;
+}
+
+export default {
+  packageManager: "npm",
+  plugins: ["@stryker-mutator/tap-runner", "./scripts/stryker-ignore-messages.mjs"],
+  ignorers: ["messages"],
+  testRunner: "tap",
+  tap: {
+    // The focused suite: every test file that exercises the verifier path, fastest first.
+    testFiles: [
+      "dist/test/codec/decode-errors.test.js",
+      "dist/test/codec/check-order.test.js",
+      "dist/test/codec/robustness.test.js",
+      "dist/test/codec/roundtrip.test.js",
+      "dist/test/codec/identity-checks.test.js",
+      "dist/test/sumcheck/sumcheck.test.js",
+      "dist/test/sumcheck/verifier-checks.test.js",
+      "dist/test/gkr/malformed.test.js",
+      "dist/test/gkr/prove-verify.test.js",
+      "dist/test/gkr/wiring.test.js",
+      "dist/test/gkr/oracles.test.js",
+      "dist/test/gkr/verifier-checks.test.js",
+      "dist/test/smt/semantics.test.js",
+      "dist/test/smt/semantics-checks.test.js",
+      "dist/test/sync/verifier-checks.test.js",
+      "dist/test/sync/statement-transcript.test.js",
+      "dist/test/sync/semantics-battery.test.js",
+      "dist/test/gkr/derived-wiring.test.js",
+    ],
+    forceBail: true,
+  },
+  mutate: mutateList(),
+
+  buildCommand: "tsc -p tsconfig.json",
+  // Only the mutated files get `// @ts-nocheck` (the AssemblyScript kernels are not TypeScript to Babel).
+  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt}/*.ts",
+  ignorePatterns: ["dist", "bench/results", "reports", "data"],
+  coverageAnalysis: "perTest",
+  concurrency: 2,
+  timeoutMS: 10000,
+  reporters: ["clear-text", "progress", "json"],
+  clearTextReporter: { allowColor: false, logTests: false },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: "reports/mutation/mutation.html" },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: true,
+};
