@@ -136,7 +136,7 @@ for (const depth of depths) {
   const cfg = syncConfig({ depth });
   const compiled: CompiledCircuit[] = [];
   for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
-    const name = OP_KIND_NAMES[kind]!;
+    const name = kind;
     progress(`d${depth} ${name}`);
     const compileT = measure(() => compile(kind, cfg), opts);
     const c = compile(kind, cfg);

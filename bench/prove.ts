@@ -120,7 +120,7 @@ const rows: Row[] = [];
 
 for (const name of kinds) {
   progress(`${name}: prepare`);
-  const request = goldenFixture(OP_KIND_NAMES.indexOf(name), depth, 5n);
+  const request = goldenFixture(name, depth, 5n);
   const prep = prepare(name, { depth });
   const gates = prep.circuit.layers.reduce((n, l) => n + l.gateKind.length, 0);
   progress(`${name}: prepared proofs`);

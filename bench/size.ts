@@ -86,7 +86,7 @@ console.log(`${"kind".padEnd(14)} ${"depth".padStart(5)} ${"layers".padStart(6)}
 
 const rows: Row[] = [];
 for (const kindName of kinds) {
-  const kind = OP_KIND_NAMES.indexOf(kindName) as OpKind;
+  const kind: OpKind = kindName;
   for (const depth of depths) {
     progress(`${kindName} d${depth}: prepare, prove, encode`);
     const prep = prepare(kind, { depth });

@@ -9,7 +9,7 @@
 import { EMPTY, TOMBSTONE, LeafTag, occupied, type Leaf } from "../smt/leaf.js";
 import type { OpRequest, Operation } from "../smt/operation.js";
 import { RequestError, type RequestLeaf, type SyncRequest } from "./request.js";
-import { OpKind, OP_KIND_NAMES } from "./types.js";
+import { OpKind, OP_KIND_NAMES, opKindTag } from "./types.js";
 import { SsgkrError } from "../errors.js";
 
 function toLeaf(l: RequestLeaf, path: string): Leaf {
@@ -39,7 +39,7 @@ function fromLeaf(l: Leaf): RequestLeaf {
 export function toOpRequest(r: SyncRequest): OpRequest {
   const oldLeaf = toLeaf(r.oldLeaf, "$.old_leaf");
   const newLeaf = toLeaf(r.newLeaf, "$.new_leaf");
-  const kind = OP_KIND_NAMES.indexOf(r.kind) as OpKind;
+  const kind: OpKind = r.kind;
   let operation: Operation;
   switch (kind) {
     case OpKind.Membership:
@@ -55,7 +55,7 @@ export function toOpRequest(r: SyncRequest): OpRequest {
   return {
     operation,
     witness: { leaf: oldLeaf, siblings: r.siblings.map((s) => Uint32Array.from(s)) },
-    publicInputs: { oldRoot: r.oldRoot, newRoot: r.newRoot, opKindTag: kind, assetId: r.key, valueDigest: r.valueDigest },
+    publicInputs: { oldRoot: r.oldRoot, newRoot: r.newRoot, opKindTag: opKindTag(kind), assetId: r.key, valueDigest: r.valueDigest },
   };
 }
 
@@ -65,7 +65,7 @@ export function fromOpRequest(req: OpRequest, depth: number, leafMaxFields: numb
   const oldLeaf = op.kind === OpKind.Update ? op.oldLeaf : req.witness.leaf;
   const newLeaf = op.kind === OpKind.Update ? op.newLeaf : op.kind === OpKind.Membership ? op.leaf : req.witness.leaf;
   return {
-    kind: OP_KIND_NAMES[op.kind]!,
+    kind: op.kind,
     depth,
     leafMaxFields,
     key: op.key,
