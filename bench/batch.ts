@@ -34,8 +34,9 @@ import { decodeJob, encodeJob } from "../src/sync/parallel/job-codec.js";
 import { attachPrepared, sharePrepared } from "../src/sync/parallel/shared-prepared.js";
 import type { OpRequest } from "../src/smt/operation.js";
 import { conditions, conditionsLine, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
+import { flag, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseArgs();
+const args = parseOptions({ depth: int(1, 64), jobs: int(1, 100_000), workers: ints(1, 64), repeats: int(1, 1000), "serial-repeats": int(0, 1000), "no-verify": flag });
 const depth = Number(args.get("depth") ?? 24);
 const perKind = Number(args.get("jobs") ?? 32);
 const workerCounts = (args.get("workers") ?? "1,2").split(",").map(Number);
