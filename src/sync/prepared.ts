@@ -43,8 +43,13 @@ export { opKindOf } from "./types.js";
 
 /**
  * Compiles the circuit of `kind` for `config`, computes its commitment and builds its wiring.
+ * @param kind `"membership"`, `"nonmembership"` or `"update"` (`OpKind.*`), or the §6.4 tag 0/1/2.
  * @param config depth (default 24), leafMaxFields (default 31), strategy A.
  * @throws CompileError `UNSUPPORTED_CONFIG`; SyncError `BAD_KIND`.
+ * @example
+ * ```ts
+ * const prepared = prepare("membership", { depth: 24 }); // once per kind; share it across requests
+ * ```
  */
 export function prepare(kind: OpKindName | OpKindTag, config: Partial<SyncConfig> = {}, options: PrepareOptions = {}): PreparedSync {
   const k = opKindOf(kind);
