@@ -2,17 +2,19 @@
 // Compiles the TypeScript sources into dist/ when — and only when — dist/ is not current, and
 // removes compiled files whose source is gone, so dist/ holds exactly what the tree holds.
 //
-//   node scripts/build.mjs            compile if needed (tsc, incremental); silent when current
-//   node scripts/build.mjs --announce the same, but says what it does and why (used by `prepare`)
+//   node scripts/build.mjs            compile if needed (tsc, incremental), saying what and why;
+//                                     silent when dist/ is current
+//   node scripts/build.mjs --quiet    the same without the two lines about compiling
 //   node scripts/build.mjs --check    exit 1 with one line if dist/ is not current; never compiles
 //   node scripts/build.mjs --force    full compile regardless of timestamps
 //
 // dist/ is current when every source (src, test, bench, examples; src/kernels/assembly is the
 // WebAssembly kernels' source and not compiled here) has its .js, and no source, tsconfig.json or
 // package.json is newer than the last successful compile (dist/.build-stamp). The kernel module
-// wasm/kernels.wasm is checked in and never rebuilt here (`npm run build:kernels`).
+// wasm/kernels.wasm is checked in and never rebuilt here (`npm run build:kernels`). Messages go
+// to stderr: stdout may be a caller's JSON (`npm pack --json` runs this as `prepare`).
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,8 +28,8 @@ const EXCLUDED = [join("src", "kernels", "assembly")];
 
 const args = new Set(process.argv.slice(2));
 for (const a of args) {
-  if (!["--announce", "--check", "--force"].includes(a)) {
-    console.error(`build: unknown option '${a}' (known: --announce, --check, --force)`);
+  if (!["--quiet", "--check", "--force"].includes(a)) {
+    console.error(`build: unknown option '${a}' (known: --quiet, --check, --force)`);
     process.exit(2);
   }
 }
@@ -51,15 +53,18 @@ function sources() {
 
 const mtime = (p) => { try { return statSync(p).mtimeMs; } catch { return -1; } };
 
-/** Why dist/ is not current, or null if it is. */
+/**
+ * Why dist/ is not current, or null if it is. `lost` is set when an output went missing although
+ * its source did not change: tsc's incremental state does not notice that, so it is dropped.
+ */
 function staleness(srcs) {
   const built = mtime(stamp);
-  if (built < 0) return "dist/ has not been built";
-  for (const s of srcs) {
-    if (mtime(join(dist, s.replace(/\.ts$/, ".js"))) < 0) return `dist/ has no output for ${s}`;
-  }
+  if (built < 0) return { why: "dist/ has not been built", lost: false };
   for (const f of ["tsconfig.json", "package.json", ...srcs]) {
-    if (mtime(join(root, f)) > built) return `${f} changed since the last build`;
+    if (mtime(join(root, f)) > built) return { why: `${f} changed since the last build`, lost: false };
+  }
+  for (const s of srcs) {
+    if (mtime(join(dist, s.replace(/\.ts$/, ".js"))) < 0) return { why: `dist/ has no output for ${s}`, lost: true };
   }
   return null;
 }
@@ -120,12 +125,15 @@ function tsc(extra) {
 }
 
 const srcs = sources();
-const why = args.has("--force") ? "--force" : staleness(srcs);
 const stale = orphans(srcs);
+// A deleted source may leave importers that no longer type-check: compile then too.
+const state = args.has("--force") ? { why: "--force", lost: true }
+  : staleness(srcs) ?? (stale.length ? { why: "a source was deleted or renamed", lost: false } : null);
+const why = state?.why ?? null;
 
 if (args.has("--check")) {
   if (why || stale.length) {
-    console.error(`build: dist/ is not current (${why ?? `${stale.length} compiled files have no source`}); run \`npm run build\``);
+    console.error(`build: dist/ is not current (${why}); run \`npm run build\``);
     process.exit(1);
   }
   process.exit(0);
@@ -133,13 +141,15 @@ if (args.has("--check")) {
 
 if (why) {
   const t0 = performance.now();
-  if (args.has("--announce")) console.log(`statesync-gkr: compiling TypeScript into dist/ (${why}) …`);
-  // An output that went missing is not something tsc's incremental state notices: start over.
-  if (why.startsWith("dist/ has no output") || why === "--force") rmSync(buildInfo, { force: true });
+  if (!args.has("--quiet")) console.error(`statesync-gkr: compiling TypeScript into dist/ (${why}) …`);
+  if (state.lost) rmSync(buildInfo, { force: true });
+  const started = new Date();
   tsc([]);
   referenceNodeTypes();
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
-  if (args.has("--announce")) console.log(`statesync-gkr: compiled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  // Dated when the compile started, so a source saved while tsc ran counts as changed next time.
+  writeFileSync(stamp, `${started.toISOString()}\n`);
+  utimesSync(stamp, started, started);
+  if (!args.has("--quiet")) console.error(`statesync-gkr: compiled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 for (const f of stale) rmSync(f, { force: true });
-if (stale.length) console.log(`build: removed ${stale.length} compiled file${stale.length === 1 ? "" : "s"} whose source is gone (${stale.slice(0, 3).map((f) => relative(root, f).split(sep).join("/")).join(", ")}${stale.length > 3 ? ", …" : ""})`);
+if (stale.length) console.error(`build: removed ${stale.length} compiled file${stale.length === 1 ? "" : "s"} whose source is gone (${stale.slice(0, 3).map((f) => relative(root, f).split(sep).join("/")).join(", ")}${stale.length > 3 ? ", …" : ""})`);
