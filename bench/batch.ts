@@ -34,8 +34,9 @@ import { decodeJob, encodeJob } from "../src/sync/parallel/job-codec.js";
 import { attachPrepared, sharePrepared } from "../src/sync/parallel/shared-prepared.js";
 import type { OpRequest } from "../src/smt/operation.js";
 import { conditions, conditionsLine, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
+import { flag, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseArgs();
+const args = parseOptions({ depth: int(1, 64), jobs: int(1, 100_000), workers: ints(1, 64), repeats: int(1, 1000), "serial-repeats": int(0, 1000), "no-verify": flag });
 const depth = Number(args.get("depth") ?? 24);
 const perKind = Number(args.get("jobs") ?? 32);
 const workerCounts = (args.get("workers") ?? "1,2").split(",").map(Number);
@@ -92,10 +93,10 @@ const jobs = new Map<OpKind, OpRequest[]>(KINDS.map((k) => [k, corpus(k, perKind
 const prepared = new Map<OpKind, PreparedSync>();
 const prepareMs: Record<string, number> = {};
 for (const k of KINDS) {
-  progress(`prepare ${OP_KIND_NAMES[k]} (depth ${depth})`);
+  progress(`prepare ${k} (depth ${depth})`);
   const t0 = performance.now();
   prepared.set(k, prepare(k, { depth }));
-  prepareMs[OP_KIND_NAMES[k]!] = performance.now() - t0;
+  prepareMs[k] = performance.now() - t0;
 }
 const all = KINDS.flatMap((k) => jobs.get(k)!);
 
@@ -109,9 +110,9 @@ for (const k of KINDS) {
   const attached = attachPrepared(shared);
   const t2 = performance.now();
   void attached.wiring;
-  sharing[OP_KIND_NAMES[k]!] = { shareMs: t1 - t0, sharedMiB: shared.buffer.byteLength / 2 ** 20, attachMs: t2 - t1, wiringMs: performance.now() - t2 };
+  sharing[k] = { shareMs: t1 - t0, sharedMiB: shared.buffer.byteLength / 2 ** 20, attachMs: t2 - t1, wiringMs: performance.now() - t2 };
 }
-console.log(`prepare ms: ${KINDS.map((k) => `${OP_KIND_NAMES[k]} ${fmt(prepareMs[OP_KIND_NAMES[k]!]!)}`).join(", ")}; share once / attach / wiring per worker ms: ${KINDS.map((k) => { const x = sharing[OP_KIND_NAMES[k]!]!; return `${OP_KIND_NAMES[k]} ${fmt(x.shareMs)} / ${fmt(x.attachMs, 2)} / ${fmt(x.wiringMs)} (${fmt(x.sharedMiB)} MiB)`; }).join(", ")}`);
+console.log(`prepare ms: ${KINDS.map((k) => `${k} ${fmt(prepareMs[k]!)}`).join(", ")}; share once / attach / wiring per worker ms: ${KINDS.map((k) => { const x = sharing[k]!; return `${k} ${fmt(x.shareMs)} / ${fmt(x.attachMs, 2)} / ${fmt(x.wiringMs)} (${fmt(x.sharedMiB)} MiB)`; }).join(", ")}`);
 
 // Job encodings, µs per job (encode + decode), over the whole mixed batch.
 progress("job encodings");

@@ -33,10 +33,11 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
+import { choices, int, num, parseOptions } from "./lib/options.js";
 import { FAMILIES, type Family } from "./children/memory-families.js";
 import type { PointResult } from "./children/memory-point.js";
 
-const args = parseArgs();
+const args = parseOptions({ families: choices(FAMILIES), "min-bits": int(1, 30), "sparse-max-bits": int(1, 30), "dense-max-bits": int(1, 30), "setup-max-bits": int(1, 30), "extent-max-bits": int(1, 30), repeats: int(1, 1000), "time-cap-s": num(0.001, 86_400), "extent-time-cap-s": num(0.001, 86_400), "rss-cap-mib": int(1, 1 << 20), "extent-rss-limit-mib": int(1, 1 << 20) });
 const families = (args.get("families") ?? FAMILIES.join(",")).split(",") as Family[];
 const minBits = Number(args.get("min-bits") ?? 2);
 const sparseMaxBits = Number(args.get("sparse-max-bits") ?? 16);

@@ -51,8 +51,9 @@ import { syncConfig } from "../src/sync/config.js";
 import { OpKind, OP_KIND_NAMES } from "../src/sync/types.js";
 import { DuplexChallenger, PROOF_DOMAIN_TAG } from "../src/transcript/index.js";
 import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import { flag, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseArgs();
+const args = parseOptions({ depths: ints(1, 64), repeats: int(1, 1000), cold: int(0, 100), reference: flag, "child-cold": flag });
 
 type WiringFactory = (c: CompiledCircuit) => WiringOracle;
 
@@ -136,7 +137,7 @@ for (const depth of depths) {
   const cfg = syncConfig({ depth });
   const compiled: CompiledCircuit[] = [];
   for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
-    const name = OP_KIND_NAMES[kind]!;
+    const name = kind;
     progress(`d${depth} ${name}`);
     const compileT = measure(() => compile(kind, cfg), opts);
     const c = compile(kind, cfg);

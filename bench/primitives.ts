@@ -19,8 +19,9 @@ import { P, vecMul, innerProduct, ExtVector, type Ext } from "../src/field/index
 import { permuteInPlace } from "../src/hash/poseidon2.js";
 import { Kernels, foldBaseRef, foldBaseExtRef, foldExtRef, extVecMulRef } from "../src/kernels/index.js";
 import { conditions, conditionsLine, measure, rate, progress, writeResults, printHeadline, fmt, parseArgs, type Rate, type Timing } from "./lib/index.js";
+import { int, ints, num, parseOptions } from "./lib/options.js";
 
-const args = parseArgs();
+const args = parseOptions({ sizes: ints(1, 24), repeats: int(1, 1000), "min-sample-ms": num(0, 60_000) });
 const sizes = (args.get("sizes") ?? "16,20").split(",").map(Number);
 const repeats = Number(args.get("repeats") ?? 9);
 const minSampleMs = Number(args.get("min-sample-ms") ?? 20);

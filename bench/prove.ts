@@ -50,8 +50,9 @@ import { OP_KIND_NAMES, type OpKindName } from "../src/sync/types.js";
 import type { OpRequest } from "../src/smt/operation.js";
 import type { DuplexChallenger } from "../src/transcript/challenger.js";
 import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import { choices, flag, int, parseOptions } from "./lib/options.js";
 
-const args = parseArgs();
+const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depth: int(1, 64), repeats: int(1, 10_000), "fresh-repeats": int(0, 1000), "reference-repeats": int(0, 1000), "no-reference": flag });
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
 for (const k of kinds) if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
 const depth = Number(args.get("depth") ?? 24);
@@ -120,7 +121,7 @@ const rows: Row[] = [];
 
 for (const name of kinds) {
   progress(`${name}: prepare`);
-  const request = goldenFixture(OP_KIND_NAMES.indexOf(name), depth, 5n);
+  const request = goldenFixture(name, depth, 5n);
   const prep = prepare(name, { depth });
   const gates = prep.circuit.layers.reduce((n, l) => n + l.gateKind.length, 0);
   progress(`${name}: prepared proofs`);

@@ -14,13 +14,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
+import { flag, int, text, parseOptions } from "./lib/options.js";
 import { RegistryStore } from "../src/registry/store.js";
 import { importRecords } from "../src/registry/import.js";
 import { npmReposFullPath, npmReposSource, NPM_REPOS_RECORDS, NPM_REPOS_SUBSET_RECORDS, NPM_REPOS_VERSION } from "../src/registry/dataset.js";
 import { computeRoot } from "../src/smt/path.js";
 import { digestEquals } from "../src/hash/digest.js";
 
-const args = parseArgs();
+const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag });
 const limitArg = args.get("limit") ?? "all";
 const limit = limitArg === "all" ? ("all" as const) : Number(limitArg);
 const threads = args.has("threads") ? Number(args.get("threads")) : undefined;

@@ -14,9 +14,10 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs, printHeadline, progress, resultsDir } from "./lib/index.js";
+import { text, parseOptions } from "./lib/options.js";
 import { renderReport } from "./report/index.js";
 
-const args = parseArgs();
+const args = parseOptions({ dir: text(), out: text() });
 const dir = resolve(args.get("dir") ?? resultsDir());
 const out = resolve(args.get("out") ?? join(dir, "report.html"));
 

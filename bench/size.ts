@@ -28,6 +28,7 @@ import { prepare } from "../src/sync/prepared.js";
 import { provePrepared } from "../src/sync/prove.js";
 import { OpKind, OP_KIND_NAMES, type OpKindName } from "../src/sync/types.js";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
+import { choices, flag, ints, parseOptions } from "./lib/options.js";
 
 /** compat-v1 §18: encoded proof sizes of F(kind, 24, 5) in bytes. */
 const SPEC_D24_BYTES: Readonly<Record<OpKindName, number>> = { membership: 176948, nonmembership: 181646, update: 186992 };
@@ -36,7 +37,7 @@ const SPEC_LAYERS = 118;
 /** compat-v1 §14.1 / §18 (informative): membership growth 24 → 32 in per cent. */
 const SPEC_MEMBERSHIP_GROWTH_24_32_PCT = 2.93;
 
-const args = parseArgs();
+const args = parseOptions({ depths: ints(1, 64), kinds: choices(OP_KIND_NAMES), "no-verify": flag });
 const depths = (args.get("depths") ?? "24,28,32").split(",").map(Number);
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
 const withVerify = !args.has("no-verify");
@@ -86,7 +87,7 @@ console.log(`${"kind".padEnd(14)} ${"depth".padStart(5)} ${"layers".padStart(6)}
 
 const rows: Row[] = [];
 for (const kindName of kinds) {
-  const kind = OP_KIND_NAMES.indexOf(kindName) as OpKind;
+  const kind: OpKind = kindName;
   for (const depth of depths) {
     progress(`${kindName} d${depth}: prepare, prove, encode`);
     const prep = prepare(kind, { depth });

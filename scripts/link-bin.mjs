@@ -1,6 +1,6 @@
 // Links this package's own `ssgkr` command into node_modules/.bin, so `npx ssgkr …` runs the
 // built checkout from the project root and its subfolders (npm links only dependencies' bins).
-import { mkdirSync, rmSync, symlinkSync, chmodSync } from "node:fs";
+import { chmodSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -8,8 +8,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const binDir = join(root, "node_modules", ".bin");
 const target = join(root, "bin", "ssgkr.js");
 const link = join(binDir, "ssgkr");
-mkdirSync(binDir, { recursive: true });
-rmSync(link, { force: true });
-symlinkSync(relative(binDir, target), link);
+const want = relative(binDir, target);
+let have = null;
+try { have = readlinkSync(link); } catch { /* no link yet */ }
 chmodSync(target, 0o755);
-console.log(`linked ${relative(root, link)} -> ${relative(root, target)}`);
+// Quiet when the link is already right; otherwise one line on stderr (stdout may be JSON, as in `npm pack --json`).
+if (have !== want) {
+  mkdirSync(binDir, { recursive: true });
+  rmSync(link, { force: true });
+  symlinkSync(want, link);
+  console.error(`linked ${relative(root, link)} -> ${relative(root, target)}`);
+}

@@ -1,11 +1,62 @@
-export * from "./errors.js";
-export * from "./field/index.js";
-export * from "./hash/index.js";
-export * from "./transcript/index.js";
-export { encodeProof, decodeProof, identityEquals, encodedProofSize, expectedEncodedSize, DecodeError, EncodeError } from "./codec/index.js";
-export type { DecodeErrorCode, EncodeErrorCode, EncodedResult } from "./codec/index.js";
-export * from "./gkr/index.js";
-export * from "./sumcheck/index.js";
-export * from "./smt/index.js";
-export * from "./sync/index.js";
-export * from "./kernels/index.js";
+/**
+ * `statesync-gkr`: prove and verify sparse-Merkle-tree statements (membership, non-membership,
+ * update) with the compat-v1 profile of StateSync-GKR — what a prover or a verifier needs.
+ * The registry lives in `statesync-gkr/registry`, serving in `statesync-gkr/serve`, and the
+ * low-level field / hash / transcript / sumcheck / GKR engine in `statesync-gkr/engine`.
+ *
+ * @example
+ * ```ts
+ * import { prepare, goldenFixture, provePrepared, encodeSyncResult, verifyEncoded } from "statesync-gkr";
+ * const prepared = prepare("membership", { depth: 24 });
+ * const request = goldenFixture("membership", 24, 5n);
+ * const bytes = encodeSyncResult(prepared, provePrepared(prepared, request));
+ * verifyEncoded(prepared, request, bytes); // { ok: true }
+ * ```
+ */
+
+// Errors: every error thrown is an SsgkrError with a stable `code`.
+export { SsgkrError } from "./errors.js";
+export { SyncError } from "./sync/errors.js";
+export { SmtError, CompileError } from "./smt/errors.js";
+export { CircuitError } from "./gkr/errors.js";
+export { FieldError } from "./field/errors.js";
+export { KernelError } from "./kernels/errors.js";
+export { ParallelError, JobError } from "./sync/parallel/errors.js";
+export { DecodeError, EncodeError, type DecodeErrorCode, type EncodeErrorCode } from "./codec/errors.js";
+
+// Values: field elements and digests.
+export { P } from "./field/koalabear.js";
+export { type Digest, digestEquals } from "./hash/digest.js";
+
+// Statements: kinds, configuration, public inputs.
+export { OpKind, OP_KIND_NAMES, opKindTag, opKindOf, type OpKindName, type OpKindTag, type PublicInputs, type CircuitIdentity } from "./sync/types.js";
+export { DEFAULT_CONFIG, syncConfig, type SyncConfig, type LayerStrategy } from "./sync/config.js";
+export type { Operation, MembershipOp, NonMembershipOp, UpdateOp, Witness, OpRequest } from "./smt/operation.js";
+export {
+  LeafTag, EMPTY, TOMBSTONE, occupied, hashLeaf, leafEquals, describeLeaf, DEFAULT_LEAF_MAX_FIELDS,
+  type Leaf, type EmptyLeaf, type OccupiedLeaf, type TombstoneLeaf,
+} from "./smt/leaf.js";
+export { SparseMerkleTree, type TreeOptions, type UpdateRecord } from "./smt/tree.js";
+export { computeRoot, DEFAULT_DEPTH, MAX_DEPTH } from "./smt/path.js";
+export { checkOperation, checkStatement, type Verdict, type VerdictCode } from "./smt/semantics.js";
+
+// Proving and verifying.
+export { prepare, type PreparedSync, type PrepareOptions } from "./sync/prepared.js";
+export { prepareAll, type PreparedAll, type PrepareAllOptions } from "./sync/prepare-all.js";
+export { provePrepared, proveSync, type SyncResult } from "./sync/prove.js";
+export { verifyPrepared, verifySync, type SyncVerdict } from "./sync/verify.js";
+export { encodeSyncResult, verifyEncoded } from "./sync/encoded.js";
+export { proveBatchSequential, type BatchOutcome } from "./sync/batch.js";
+export {
+  SyncPool, createSyncPool, proveBatch, verifyBatch,
+  type SyncPoolOptions, type SyncPoolStats, type ProveOutcome, type VerifyOutcome, type VerifyItem, type ParallelBatchOptions,
+} from "./sync/parallel/index.js";
+
+// inner-proof-v1 bytes.
+export { encodeProof, decodeProof, identityEquals, encodedProofSize, expectedEncodedSize, type EncodedResult } from "./codec/index.js";
+
+// Request files and fixtures.
+export { parseRequest, parseRequestText, requestToJson, RequestError, type SyncRequest, type RequestLeaf } from "./sync/request.js";
+export { toOpRequest, fromOpRequest } from "./sync/request-convert.js";
+export { goldenFixture, type GoldenFixture } from "./smt/fixture.js";
+export { corpusRequest, corpus, type CorpusFixture } from "./sync/corpus.js";

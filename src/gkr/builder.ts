@@ -21,12 +21,20 @@ import { CircuitError } from "./errors.js";
 export type NodeId = number;
 
 /** Node kinds of §8.1. */
-export const enum NodeKind {
-  Input = 0,
-  Affine = 1,
-  Mul = 2,
-  Pow3 = 3,
-  Combine = 4,
+export const NodeKind = Object.freeze({
+  Input: 0,
+  Affine: 1,
+  Mul: 2,
+  Pow3: 3,
+  Combine: 4,
+} as const);
+export type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
+export declare namespace NodeKind {
+  type Input = typeof NodeKind.Input;
+  type Affine = typeof NodeKind.Affine;
+  type Mul = typeof NodeKind.Mul;
+  type Pow3 = typeof NodeKind.Pow3;
+  type Combine = typeof NodeKind.Combine;
 }
 
 /** One Affine term: coeff·child (emitted as a Lin gate). */

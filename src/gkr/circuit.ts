@@ -13,10 +13,16 @@ import { P, add, mul } from "../field/koalabear.js";
 import { CircuitError } from "./errors.js";
 
 /** Gate kind tags (the values are committed, compat-v1 §7). */
-export const enum GateKind {
-  Lin = 0,
-  Mul = 1,
-  Pow3 = 2,
+export const GateKind = Object.freeze({
+  Lin: 0,
+  Mul: 1,
+  Pow3: 2,
+} as const);
+export type GateKind = (typeof GateKind)[keyof typeof GateKind];
+export declare namespace GateKind {
+  type Lin = typeof GateKind.Lin;
+  type Mul = typeof GateKind.Mul;
+  type Pow3 = typeof GateKind.Pow3;
 }
 
 /** Object view of one gate. For Lin and Pow3, in2 = in1. */

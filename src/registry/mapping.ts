@@ -22,20 +22,35 @@ import { RegistryError } from "./errors.js";
 export type RecordValue = null | string | { readonly fields: readonly number[] };
 
 /** payload[0]: what the rest of the payload binds. */
-export const enum ValueCode {
-  Null = 0,
-  GitHub = 1,
-  GitLab = 2,
-  Bitbucket = 3,
-  Text = 4,
-  Fields = 5,
+export const ValueCode = Object.freeze({
+  Null: 0,
+  GitHub: 1,
+  GitLab: 2,
+  Bitbucket: 3,
+  Text: 4,
+  Fields: 5,
+} as const);
+export type ValueCode = (typeof ValueCode)[keyof typeof ValueCode];
+export declare namespace ValueCode {
+  type Null = typeof ValueCode.Null;
+  type GitHub = typeof ValueCode.GitHub;
+  type GitLab = typeof ValueCode.GitLab;
+  type Bitbucket = typeof ValueCode.Bitbucket;
+  type Text = typeof ValueCode.Text;
+  type Fields = typeof ValueCode.Fields;
 }
 
 /** How a value is stored: null, UTF-8 text, or field elements as little-endian u32 words. */
-export const enum ValueForm {
-  Null = 0,
-  Text = 1,
-  Fields = 2,
+export const ValueForm = Object.freeze({
+  Null: 0,
+  Text: 1,
+  Fields: 2,
+} as const);
+export type ValueForm = (typeof ValueForm)[keyof typeof ValueForm];
+export declare namespace ValueForm {
+  type Null = typeof ValueForm.Null;
+  type Text = typeof ValueForm.Text;
+  type Fields = typeof ValueForm.Fields;
 }
 
 /** Longest name in UTF-8 bytes. */

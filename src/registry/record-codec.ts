@@ -9,9 +9,14 @@
 import { RegistryError } from "./errors.js";
 import { ValueForm, type RecordValue } from "./mapping.js";
 
-export const enum RecordState {
-  Live = 1,
-  Deleted = 2,
+export const RecordState = Object.freeze({
+  Live: 1,
+  Deleted: 2,
+} as const);
+export type RecordState = (typeof RecordState)[keyof typeof RecordState];
+export declare namespace RecordState {
+  type Live = typeof RecordState.Live;
+  type Deleted = typeof RecordState.Deleted;
 }
 
 /** A decoded record row. */

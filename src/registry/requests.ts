@@ -5,7 +5,7 @@
 import { hashLeaf, type Leaf } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import type { Digest } from "../hash/digest.js";
-import { OpKind } from "../sync/types.js";
+import { OpKind, opKindTag } from "../sync/types.js";
 import type { PlannedUpdate } from "./operations.js";
 
 /** A read-only request (Membership or NonMembership) for `leaf` at `slot` under `root`. */
@@ -15,7 +15,7 @@ export function readOnlyRequest(kind: OpKind.Membership | OpKind.NonMembership, 
   return {
     operation: operation as OpRequest["operation"],
     witness: { leaf, siblings: siblings.slice() },
-    publicInputs: { oldRoot: root, newRoot: root, opKindTag: kind, assetId: key, valueDigest: hashLeaf(leaf, leafMaxFields) },
+    publicInputs: { oldRoot: root, newRoot: root, opKindTag: opKindTag(kind), assetId: key, valueDigest: hashLeaf(leaf, leafMaxFields) },
   };
 }
 
@@ -25,6 +25,6 @@ export function updateRequest(p: PlannedUpdate, leafMaxFields: number): OpReques
   return {
     operation: { kind: OpKind.Update, key, oldLeaf: p.oldLeaf, newLeaf: p.newLeaf },
     witness: { leaf: p.oldLeaf, siblings: p.siblings },
-    publicInputs: { oldRoot: p.oldRoot, newRoot: p.newRoot, opKindTag: OpKind.Update, assetId: key, valueDigest: hashLeaf(p.newLeaf, leafMaxFields) },
+    publicInputs: { oldRoot: p.oldRoot, newRoot: p.newRoot, opKindTag: opKindTag(OpKind.Update), assetId: key, valueDigest: hashLeaf(p.newLeaf, leafMaxFields) },
   };
 }

@@ -23,7 +23,10 @@
  */
 import { closeSync, existsSync, openSync, readSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { open, type Database, type RootDatabase, type Transaction } from "lmdb";
+import { open } from "lmdb";
+// Types from lmdb's CommonJS declaration: its ESM one uses `export =`, which a consumer's
+// `module: nodenext` program rejects (TS1203).
+import type { Database, RootDatabase, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { compress, digestEquals, type Digest } from "../hash/digest.js";
 import { P } from "../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../smt/leaf.js";

@@ -45,7 +45,7 @@ export interface CompiledCircuit {
 
 function checkKind(kind: unknown): OpKind {
   if (kind !== OpKind.Membership && kind !== OpKind.NonMembership && kind !== OpKind.Update) {
-    throw new CompileError("BAD_KIND", `operation kind tag must be 0 (membership), 1 (non-membership) or 2 (update), got ${String(kind)}`);
+    throw new CompileError("BAD_KIND", `operation kind must be "membership", "nonmembership" or "update", got ${typeof kind === "string" ? JSON.stringify(kind) : String(kind)}`);
   }
   return kind;
 }
@@ -54,7 +54,7 @@ function checkKind(kind: unknown): OpKind {
  * compile(kind, config) (§9): builds the layered circuit that checks the leaf sponge, every path
  * hash step, the root, the value digest, the key-bit booleanity and (NonMembership) the leaf tag.
  * All outputs are 0 exactly on an honest input vector (§9.2).
- * @param kind operation kind tag 0/1/2.
+ * @param kind operation kind (`OpKind`: "membership", "nonmembership", "update").
  * @param config depth 1..64, leaf bound 10..65535, strategy A (defaults: 24, 31, A).
  * @throws CompileError `BAD_KIND`, `UNSUPPORTED_CONFIG`.
  */

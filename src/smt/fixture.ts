@@ -9,7 +9,7 @@
 import { P } from "../field/koalabear.js";
 import type { Digest } from "../hash/digest.js";
 import { syncConfig, type SyncConfig } from "../sync/config.js";
-import { OpKind, type PublicInputs } from "../sync/types.js";
+import { OpKind, opKindOf, opKindTag, type OpKindTag, type PublicInputs } from "../sync/types.js";
 import { CompileError } from "./errors.js";
 import { EMPTY, TOMBSTONE, hashLeaf, occupied, type Leaf } from "./leaf.js";
 import type { OpRequest, Operation } from "./operation.js";
@@ -28,12 +28,13 @@ export function goldenSiblings(depth: number): Digest[] {
 
 /**
  * The golden fixture F(kind, depth, key) of §17.
- * @param kind operation kind tag 0/1/2.
+ * @param kind operation kind: a name (`OpKind`) or its §6.4 tag 0/1/2.
  * @param depth 1..64 (default 24).
  * @param key u64 slot below 2^depth (default 5n).
  * @throws CompileError `UNSUPPORTED_CONFIG` or `BAD_KIND`; SmtError `BAD_KEY` or `KEY_OUT_OF_RANGE`.
  */
-export function goldenFixture(kind: OpKind, depth = 24, key = 5n): GoldenFixture {
+export function goldenFixture(kindOrTag: OpKind | OpKindTag, depth = 24, key = 5n): GoldenFixture {
+  const kind = opKindOf(kindOrTag);
   const config = syncConfig({ depth });
   checkKeyInRange(key, depth);
   const siblings = goldenSiblings(depth);
@@ -64,6 +65,6 @@ export function goldenFixture(kind: OpKind, depth = 24, key = 5n): GoldenFixture
   }
   const oldRoot = computeRoot(witnessLeaf, key, siblings, depth, B);
   const newRoot = kind === OpKind.Update ? computeRoot(newLeaf, key, siblings, depth, B) : oldRoot.slice();
-  const publicInputs: PublicInputs = { oldRoot, newRoot, opKindTag: kind, assetId: key, valueDigest: hashLeaf(newLeaf, B) };
+  const publicInputs: PublicInputs = { oldRoot, newRoot, opKindTag: opKindTag(kind), assetId: key, valueDigest: hashLeaf(newLeaf, B) };
   return { config, operation, witness: { leaf: witnessLeaf, siblings }, publicInputs };
 }

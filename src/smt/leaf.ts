@@ -10,10 +10,16 @@ import { sponge, type Digest } from "../hash/digest.js";
 import { SmtError } from "./errors.js";
 
 /** Leaf tags (the first element of the encoding and the wire tag of §16.2). */
-export const enum LeafTag {
-  Empty = 0,
-  Occupied = 1,
-  Tombstone = 2,
+export const LeafTag = Object.freeze({
+  Empty: 0,
+  Occupied: 1,
+  Tombstone: 2,
+} as const);
+export type LeafTag = (typeof LeafTag)[keyof typeof LeafTag];
+export declare namespace LeafTag {
+  type Empty = typeof LeafTag.Empty;
+  type Occupied = typeof LeafTag.Occupied;
+  type Tombstone = typeof LeafTag.Tombstone;
 }
 
 /** A never-written slot. */

@@ -22,7 +22,7 @@
 import { SsgkrError } from "../errors.js";
 import { digestEquals, digest, type Digest } from "../hash/digest.js";
 import { syncConfig, type SyncConfig } from "../sync/config.js";
-import { OpKind } from "../sync/types.js";
+import { OpKind, opKindTag } from "../sync/types.js";
 import { EMPTY, TOMBSTONE, LeafTag, hashLeaf, leafEquals, type Leaf } from "./leaf.js";
 import type { OpRequest } from "./operation.js";
 import { checkKey, checkSiblings, computeRootFromDigest, keyInRange } from "./path.js";
@@ -97,7 +97,7 @@ function evaluateStatement(request: OpRequest, cfg: SyncConfig): void {
   const B = cfg.leafMaxFields;
   const op = request.operation;
   const pub = request.publicInputs;
-  if (pub.opKindTag !== op.kind) reject("OP_KIND_MISMATCH", `op_kind_tag ${pub.opKindTag} differs from the operation kind ${op.kind}`);
+  if (pub.opKindTag !== opKindTag(op.kind)) reject("OP_KIND_MISMATCH", `op_kind_tag ${pub.opKindTag} differs from the operation kind ${op.kind} (tag ${opKindTag(op.kind)})`);
   if (pub.assetId !== op.key) reject("ASSET_ID_MISMATCH", `asset_id ${pub.assetId} differs from the operation key ${op.key}`);
   if (op.kind !== OpKind.Update && !digestEquals(pub.newRoot, pub.oldRoot)) reject("ROOT_CHANGED", "a read-only operation must have new_root = old_root");
   if (!keyInRange(op.key, cfg.depth)) reject("KEY_OUT_OF_RANGE", `key ${op.key} is outside a tree of depth ${cfg.depth}`);

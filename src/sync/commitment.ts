@@ -31,6 +31,7 @@ import { absorbSource, absorbSources, type WordSource } from "../kernels/sponge-
 import { DuplexChallenger } from "../transcript/challenger.js";
 import { COMMITMENT_DOMAIN_TAG } from "../transcript/domains.js";
 import type { SyncConfig } from "./config.js";
+import { type OpKind, opKindTag } from "./types.js";
 
 /** The seven header scalars of §12 step 1. */
 export interface CommitmentHeader {
@@ -43,7 +44,8 @@ export interface CommitmentHeader {
 }
 
 /** The header of a compiled circuit for (kind, config). */
-export function commitmentHeader(kindTag: number, config: SyncConfig): CommitmentHeader {
+export function commitmentHeader(kind: OpKind | number, config: SyncConfig): CommitmentHeader {
+  const kindTag = typeof kind === "string" ? opKindTag(kind) : kind;
   return { kindTag, depth: config.depth, leafMaxFields: config.leafMaxFields, strategyId: config.strategy.id, strategyArg: config.strategy.arg };
 }
 

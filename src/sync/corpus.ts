@@ -21,7 +21,7 @@ import { checkKeyInRange, computeRoot } from "../smt/path.js";
 import { syncConfig, type SyncConfig } from "./config.js";
 import { SyncError } from "./errors.js";
 import { opKindOf } from "./prepared.js";
-import { OpKind, type OpKindName, type PublicInputs } from "./types.js";
+import { OpKind, opKindTag, type OpKindName, type OpKindTag, type PublicInputs } from "./types.js";
 
 /** High and low words of the corpus seed constant 0x5353474b52202026. */
 const SEED_HI = 0x5353474b;
@@ -114,7 +114,7 @@ export interface CorpusFixture extends OpRequest {
  *   SmtError `KEY_OUT_OF_RANGE` (i + 1 ≥ 2^depth), `LEAF_ENCODING` (B < 12);
  *   CompileError `UNSUPPORTED_CONFIG`.
  */
-export function corpusRequest(kind: OpKind | OpKindName, index: number, config: Partial<SyncConfig> = {}): CorpusFixture {
+export function corpusRequest(kind: OpKindName | OpKindTag, index: number, config: Partial<SyncConfig> = {}): CorpusFixture {
   const k = opKindOf(kind);
   const cfg = syncConfig(config);
   if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) {
@@ -123,7 +123,7 @@ export function corpusRequest(kind: OpKind | OpKindName, index: number, config: 
   const key = checkKeyInRange(BigInt(index) + 1n, cfg.depth);
   const depth = cfg.depth;
   const B = cfg.leafMaxFields;
-  const rng = SplitMix64.forCorpus(k, depth, index);
+  const rng = SplitMix64.forCorpus(opKindTag(k), depth, index);
   const siblings: Digest[] = [];
   for (let l = 0; l < depth; l++) {
     const s = new Uint32Array(8);
@@ -157,7 +157,7 @@ export function corpusRequest(kind: OpKind | OpKindName, index: number, config: 
   }
   const oldRoot = computeRoot(witnessLeaf, key, siblings, depth, B);
   const newRoot = k === OpKind.Update ? computeRoot(newLeaf, key, siblings, depth, B) : oldRoot.slice();
-  const publicInputs: PublicInputs = { oldRoot, newRoot, opKindTag: k, assetId: key, valueDigest: hashLeaf(newLeaf, B) };
+  const publicInputs: PublicInputs = { oldRoot, newRoot, opKindTag: opKindTag(k), assetId: key, valueDigest: hashLeaf(newLeaf, B) };
   return { config: cfg, fixtureId: index, operation, witness: { leaf: witnessLeaf, siblings }, publicInputs };
 }
 
@@ -165,7 +165,7 @@ export function corpusRequest(kind: OpKind | OpKindName, index: number, config: 
  * Entries 0 … count − 1 of the corpus of one kind.
  * @throws as `corpusRequest`; SyncError `BAD_CORPUS_INDEX` if count is not a non-negative integer.
  */
-export function corpus(kind: OpKind | OpKindName, count: number, config: Partial<SyncConfig> = {}): CorpusFixture[] {
+export function corpus(kind: OpKindName | OpKindTag, count: number, config: Partial<SyncConfig> = {}): CorpusFixture[] {
   if (!Number.isInteger(count) || count < 0) {
     throw new SyncError("BAD_CORPUS_INDEX", `corpus size must be a non-negative integer, got ${String(count)}`, { count });
   }

@@ -12,7 +12,7 @@ import { DerivedRegularWiring } from "../gkr/derived-wiring.js";
 import { compile, type CompiledCircuit } from "../smt/compile.js";
 import { type SyncConfig, syncConfig } from "./config.js";
 import { circuitCommitment, commitmentHeader } from "./commitment.js";
-import { type CircuitIdentity, OpKind, OP_KIND_NAMES, type OpKindName } from "./types.js";
+import { type CircuitIdentity, type OpKind, opKindOf, type OpKindName, type OpKindTag, opKindTag } from "./types.js";
 import { SyncError } from "./errors.js";
 
 export interface PreparedSync {
@@ -39,25 +39,19 @@ export interface PrepareOptions {
   readonly wiring?: (compiled: CompiledCircuit) => WiringOracle;
 }
 
-/** Operation kind from a tag (0/1/2) or a name ("membership" | "nonmembership" | "update"). */
-export function opKindOf(kind: OpKind | OpKindName): OpKind {
-  if (typeof kind === "string") {
-    const i = OP_KIND_NAMES.indexOf(kind);
-    if (i < 0) throw new SyncError("BAD_KIND", `kind must be "membership", "nonmembership" or "update", got "${kind}"`);
-    return i as OpKind;
-  }
-  if (kind !== OpKind.Membership && kind !== OpKind.NonMembership && kind !== OpKind.Update) {
-    throw new SyncError("BAD_KIND", `kind tag must be 0, 1 or 2, got ${String(kind)}`);
-  }
-  return kind;
-}
+export { opKindOf } from "./types.js";
 
 /**
  * Compiles the circuit of `kind` for `config`, computes its commitment and builds its wiring.
+ * @param kind `"membership"`, `"nonmembership"` or `"update"` (`OpKind.*`), or the §6.4 tag 0/1/2.
  * @param config depth (default 24), leafMaxFields (default 31), strategy A.
  * @throws CompileError `UNSUPPORTED_CONFIG`; SyncError `BAD_KIND`.
+ * @example
+ * ```ts
+ * const prepared = prepare("membership", { depth: 24 }); // once per kind; share it across requests
+ * ```
  */
-export function prepare(kind: OpKind | OpKindName, config: Partial<SyncConfig> = {}, options: PrepareOptions = {}): PreparedSync {
+export function prepare(kind: OpKindName | OpKindTag, config: Partial<SyncConfig> = {}, options: PrepareOptions = {}): PreparedSync {
   const k = opKindOf(kind);
   const cfg = syncConfig(config);
   const t0 = performance.now();
@@ -79,7 +73,7 @@ export function assemblePrepared(compiled: CompiledCircuit, commitment: Digest, 
   const k = compiled.kind;
   const cfg = compiled.config;
   const identity: CircuitIdentity = Object.freeze({
-    opKindTag: k,
+    opKindTag: opKindTag(k),
     depth: cfg.depth,
     circuitVersion: 1,
     leafEncodingVersion: 1,

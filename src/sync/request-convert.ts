@@ -10,7 +10,7 @@
 import { EMPTY, TOMBSTONE, LeafTag, occupied, type Leaf, type OccupiedLeaf } from "../smt/leaf.js";
 import type { OpRequest, Operation } from "../smt/operation.js";
 import { RequestError, type RequestLeaf, type SyncRequest } from "./request.js";
-import { OpKind, OP_KIND_NAMES } from "./types.js";
+import { OpKind, OP_KIND_NAMES, opKindTag } from "./types.js";
 import { SsgkrError } from "../errors.js";
 import { checkLeafRules } from "./input-rules.js";
 
@@ -46,7 +46,7 @@ export function toOpRequest(r: SyncRequest): OpRequest {
   const newLeaf = toLeaf(r.newLeaf, "$.new_leaf");
   const violation = checkLeafRules(r.kind, r.oldLeaf, r.newLeaf);
   if (violation) throw new RequestError("REQUEST_SCHEMA", `${violation.path}: ${violation.message}`, { path: violation.path, rule: violation.rule });
-  const kind = OP_KIND_NAMES.indexOf(r.kind) as OpKind;
+  const kind: OpKind = r.kind;
   let operation: Operation;
   switch (kind) {
     case OpKind.Membership:
@@ -61,7 +61,7 @@ export function toOpRequest(r: SyncRequest): OpRequest {
   return {
     operation,
     witness: { leaf: oldLeaf, siblings: r.siblings.map((s) => Uint32Array.from(s)) },
-    publicInputs: { oldRoot: r.oldRoot, newRoot: r.newRoot, opKindTag: kind, assetId: r.key, valueDigest: r.valueDigest },
+    publicInputs: { oldRoot: r.oldRoot, newRoot: r.newRoot, opKindTag: opKindTag(kind), assetId: r.key, valueDigest: r.valueDigest },
   };
 }
 
@@ -71,7 +71,7 @@ export function fromOpRequest(req: OpRequest, depth: number, leafMaxFields: numb
   const oldLeaf = op.kind === OpKind.Update ? op.oldLeaf : req.witness.leaf;
   const newLeaf = op.kind === OpKind.Update ? op.newLeaf : op.kind === OpKind.Membership ? op.leaf : req.witness.leaf;
   return {
-    kind: OP_KIND_NAMES[op.kind]!,
+    kind: op.kind,
     depth,
     leafMaxFields,
     key: op.key,

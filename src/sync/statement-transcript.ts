@@ -8,24 +8,25 @@ import { fromU32 } from "../field/koalabear.js";
 import { DuplexChallenger } from "../transcript/challenger.js";
 import { PROOF_DOMAIN_TAG } from "../transcript/domains.js";
 import type { Digest } from "../hash/digest.js";
-import type { PublicInputs } from "./types.js";
+import { type OpKind, opKindTag, type PublicInputs } from "./types.js";
 
 /**
  * Returns a fresh proof transcript new("statesync-gkr/v0.1") that has absorbed, in order:
  * kind tag, depth, input_width_bits, layer count; per layer width_bits, gate count, const count;
  * the circuit commitment; old_root, new_root, op_kind_tag, asset_id mod 2^32 and asset_id >> 32
  * (each reduced mod p), value_digest; and the claimed output vector (2^{s_out(0)} elements).
+ * `kind` is an `OpKind` or its §6.4 tag.
  */
 export function statementTranscript(
   circuit: Circuit,
-  kindTag: number,
+  kind: OpKind | number,
   depth: number,
   commitment: Digest,
   publicInputs: PublicInputs,
   claimedOutputs: ArrayLike<number>,
 ): DuplexChallenger {
   const t = DuplexChallenger.withDomain(PROOF_DOMAIN_TAG);
-  t.observe(kindTag);
+  t.observe(typeof kind === "string" ? opKindTag(kind) : kind);
   t.observe(fromU32(depth));
   t.observe(circuit.inputWidthBits);
   t.observe(circuit.layers.length);

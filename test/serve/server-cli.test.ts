@@ -5,6 +5,7 @@ import { connect, type Socket } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { corpusRequest } from "../../src/sync/corpus.js";
+import { opKindTag, type OpKindTag } from "../../src/sync/types.js";
 import { prepareAll } from "../../src/sync/prepare-all.js";
 import { verifyEncoded } from "../../src/sync/encoded.js";
 import type { PreparedSync } from "../../src/sync/prepared.js";
@@ -116,7 +117,7 @@ test("a few dozen corpus jobs get verified proofs with consistent reply fields",
   const jobs: Job[] = [];
   const big = (1n << 60n) + 12345n;
   for (let i = 0; i < 24; i++) {
-    const kind = i % 3;
+    const kind = (i % 3) as OpKindTag;
     const fixture = Math.floor(i / 3);
     jobs.push(job(inputFromRequest(corpusRequest(kind, fixture, { depth: DEPTH })), big + BigInt(i), fixture));
   }
@@ -145,7 +146,7 @@ test("a few dozen corpus jobs get verified proofs with consistent reply fields",
     assert.equal(reply.batch_witness_ns + reply.batch_prove_ns + reply.batch_encode_ns, reply.encode_end_unix_ns - reply.flush_unix_ns);
     const req = requestFromInput(j.input, DEPTH);
     assert.ok(req.ok);
-    const verdict = verifyEncoded(prepared[req.kind]!, req.request, proof);
+    const verdict = verifyEncoded(prepared[opKindTag(req.kind)]!, req.request, proof);
     assert.ok(verdict.ok, `job ${reply.job_id}: ${verdict.ok ? "" : verdict.code}`);
   }
   // batches hold one kind each

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { connect, type Socket } from "node:net";
 import { corpusRequest } from "../../src/sync/corpus.js";
+import { OP_KIND_NAMES, type OpKind, type OpKindTag } from "../../src/sync/types.js";
 import {
   encodeJobFrame, inputFromRequest, ReplyStreamReader, sha256Hex, type Job, type ReplyMessage,
 } from "../../src/serve/protocol/index.js";
@@ -10,7 +11,7 @@ import { KindQueues, ProofServer, serverOptions, splitPhases, parseListen, Serve
 
 const DEPTH = 4;
 
-interface Item { kind: number; admittedNs: bigint; id: number }
+interface Item { kind: OpKind; admittedNs: bigint; id: number }
 
 test("KindQueues: ready on batch-max or max-wait, oldest ready head first, min(len, batch-max) taken", () => {
   fc.assert(fc.property(
@@ -24,7 +25,7 @@ test("KindQueues: ready on batch-max or max-wait, oldest ready head first, min(l
       let t = 0n;
       arrivals.forEach((a, id) => {
         t += BigInt(a.dt);
-        const item = { kind: a.kind, admittedNs: t, id };
+        const item = { kind: OP_KIND_NAMES[a.kind]!, admittedNs: t, id };
         q.push(item);
         model[a.kind]!.push(item);
       });
@@ -82,7 +83,7 @@ test("options: defaults of §16.4 (workers = cores), ranges refused with the opt
 function job(kind: number, fixture: number, jobId: number): Job {
   return {
     protocol: 1, run_id: "queue-test", job_id: BigInt(jobId), fixture_id: fixture, repeat: 1, warmup: false,
-    scheduled_unix_ns: 0n, deadline_unix_ns: 0n, input: inputFromRequest(corpusRequest(kind, fixture, { depth: DEPTH })),
+    scheduled_unix_ns: 0n, deadline_unix_ns: 0n, input: inputFromRequest(corpusRequest(kind as OpKindTag, fixture, { depth: DEPTH })),
   };
 }
 

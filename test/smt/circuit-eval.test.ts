@@ -120,7 +120,7 @@ test("NonMembership: an Occupied witness leaf fails the tag residual t² − 2t 
   const depth = 2;
   const c = circuitFor(OpKind.NonMembership, depth);
   const f = goldenFixture(OpKind.Membership, depth, 1n);
-  const forged = { ...f, operation: { kind: OpKind.NonMembership as const, key: 1n }, publicInputs: { ...f.publicInputs, opKindTag: 1 } };
+  const forged = { ...f, operation: { kind: OpKind.NonMembership, key: 1n }, publicInputs: { ...f.publicInputs, opKindTag: 1 } };
   const out = outputs(c, buildInputVector(OpKind.NonMembership, f.config, forged));
   assert.deepEqual(nonZero(out), [8 * depth + 24 + depth], "only the tag residual");
 });

@@ -119,14 +119,14 @@ test("non-membership of a never-used slot verifies through the default subtree (
   tree.delete(40n);
   const key = 17n;
   const request = {
-    operation: { kind: OpKind.NonMembership as const, key },
+    operation: { kind: OpKind.NonMembership, key },
     witness: { leaf: tree.get(key), siblings: tree.path(key) },
     publicInputs: { oldRoot: tree.root(), newRoot: tree.root(), opKindTag: 1, assetId: key, valueDigest: hashLeaf(EMPTY) },
   };
   assert.equal(checkOperation(request, { depth: 6 }).code, "VALID");
-  const tomb = { ...request, operation: { kind: OpKind.NonMembership as const, key: 40n }, witness: { leaf: tree.get(40n), siblings: tree.path(40n) }, publicInputs: { ...request.publicInputs, assetId: 40n, valueDigest: hashLeaf(TOMBSTONE) } };
+  const tomb = { ...request, operation: { kind: OpKind.NonMembership, key: 40n }, witness: { leaf: tree.get(40n), siblings: tree.path(40n) }, publicInputs: { ...request.publicInputs, assetId: 40n, valueDigest: hashLeaf(TOMBSTONE) } };
   assert.equal(checkOperation(tomb, { depth: 6 }).code, "VALID", "a deleted slot proves absence as a Tombstone");
-  const live = { ...request, operation: { kind: OpKind.NonMembership as const, key: 3n }, witness: { leaf: EMPTY, siblings: tree.path(3n) }, publicInputs: { ...request.publicInputs, assetId: 3n } };
+  const live = { ...request, operation: { kind: OpKind.NonMembership, key: 3n }, witness: { leaf: EMPTY, siblings: tree.path(3n) }, publicInputs: { ...request.publicInputs, assetId: 3n } };
   assert.equal(checkOperation(live, { depth: 6 }).code, "OLD_ROOT_MISMATCH", "an occupied slot cannot be claimed Empty");
 });
 

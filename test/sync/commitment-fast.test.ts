@@ -12,10 +12,10 @@ import { makeLayer, type Circuit, type Layer } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import { P } from "../../src/field/koalabear.js";
 import { WINDOW_WORDS } from "../../src/kernels/sponge-runner.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind, opKindTag } from "../../src/sync/types.js";
 import { DEFAULT_CONFIG } from "../../src/sync/config.js";
 
-const PINNED: Record<number, number[]> = {
+const PINNED: Record<string, number[]> = {
   [OpKind.Membership]: [438623915, 1302919243, 1221834511, 1542247335, 222756456, 991215267, 847238870, 120576555],
   [OpKind.NonMembership]: [1163054089, 1577898089, 1943277175, 148048442, 1180727301, 1303402646, 1466171979, 1763381974],
   [OpKind.Update]: [1924570877, 922324116, 322484126, 1217512023, 1895629877, 1640619185, 1677773779, 1518790721],
@@ -68,11 +68,11 @@ test("§18 pinned d24 commitments: single sponge, prepare and prepareAll (both l
   assert.deepEqual(Array.from(all.nonmembership.commitment), PINNED[OpKind.NonMembership]);
   assert.deepEqual(Array.from(all.update.commitment), PINNED[OpKind.Update]);
   const items = [all.membership, all.nonmembership, all.update].map((p) => ({ header: commitmentHeader(p.kind, p.config), circuit: p.circuit }));
-  assert.deepEqual(circuitCommitments(items, { lanes: 4 }).map((d) => Array.from(d)), [PINNED[0], PINNED[1], PINNED[2]]);
+  assert.deepEqual(circuitCommitments(items, { lanes: 4 }).map((d) => Array.from(d)), [PINNED[OpKind.Membership], PINNED[OpKind.NonMembership], PINNED[OpKind.Update]]);
   assert.deepEqual(Array.from(circuitCommitment(items[1]!.header, items[1]!.circuit)), PINNED[OpKind.NonMembership]);
   const single = prepare("membership");
   assert.deepEqual(single.identity, all.membership.identity);
-  assert.equal(all.update.identity.opKindTag, OpKind.Update);
+  assert.equal(all.update.identity.opKindTag, opKindTag(OpKind.Update));
 });
 
 function withLayer(c: Circuit, i: number, change: (l: Layer) => Layer): Circuit {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { circuitCommitment, circuitCommitmentReference, commitmentHeader, commitmentLength, type CommitmentHeader } from "../../src/sync/commitment.js";
 import { compile } from "../../src/smt/compile.js";
 import { CircuitBuilder } from "../../src/gkr/builder.js";
-import { makeLayer, type Circuit } from "../../src/gkr/circuit.js";
+import { makeLayer, type Circuit, type GateKind } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import { P } from "../../src/field/koalabear.js";
 import { OpKind } from "../../src/sync/types.js";
@@ -61,11 +61,11 @@ test("every committed item matters: header fields, a gate field, emission order,
   differs(h, { ...circuit, inputWidthBits: 2 });
   const top = circuit.layers[0]!;
   const swapped = makeLayer(top.widthBits, [
-    { kind: top.gateKind[1]!, out: top.gateOut[1]!, in1: top.gateIn1[1]!, in2: top.gateIn2[1]!, coeff: top.gateCoeff[1]! },
-    { kind: top.gateKind[0]!, out: top.gateOut[0]!, in1: top.gateIn1[0]!, in2: top.gateIn2[0]!, coeff: top.gateCoeff[0]! },
+    { kind: top.gateKind[1]! as GateKind, out: top.gateOut[1]!, in1: top.gateIn1[1]!, in2: top.gateIn2[1]!, coeff: top.gateCoeff[1]! },
+    { kind: top.gateKind[0]! as GateKind, out: top.gateOut[0]!, in1: top.gateIn1[0]!, in2: top.gateIn2[0]!, coeff: top.gateCoeff[0]! },
   ], [{ wire: 0, value: 9 }]);
   differs(h, { ...circuit, layers: [swapped, circuit.layers[1]!] });
-  const constChanged = makeLayer(top.widthBits, [0, 1].map((g) => ({ kind: top.gateKind[g]!, out: top.gateOut[g]!, in1: top.gateIn1[g]!, in2: top.gateIn2[g]!, coeff: top.gateCoeff[g]! })), [{ wire: 0, value: 10 }]);
+  const constChanged = makeLayer(top.widthBits, [0, 1].map((g) => ({ kind: top.gateKind[g]! as GateKind, out: top.gateOut[g]!, in1: top.gateIn1[g]!, in2: top.gateIn2[g]!, coeff: top.gateCoeff[g]! })), [{ wire: 0, value: 10 }]);
   differs(h, { ...circuit, layers: [constChanged, circuit.layers[1]!] });
 });
 

@@ -11,7 +11,7 @@ import { occupied } from "../../src/smt/leaf.js";
 import type { OpRequest } from "../../src/smt/operation.js";
 
 /** compat-v1 §18: the reference engine's committed golden proofs of F(kind, 24, 5). */
-const GOLDEN: Record<number, { length: number; sha256: string }> = {
+const GOLDEN: Record<string, { length: number; sha256: string }> = {
   [OpKind.Membership]: { length: 176948, sha256: "35f9ccd12be12a1e4edee206b88fedfa9aa4bf4971757bff60667ecf02a09587" },
   [OpKind.NonMembership]: { length: 181646, sha256: "1873091159ec39569a49090dc209a675cd9373ac2bfee69e04c62411de99f1fa" },
   [OpKind.Update]: { length: 186992, sha256: "aa4b5d5844e2fdeb70b04601f42383d7ff72d920bdf0ba0e2ba0acfb29cb8a20" },

@@ -84,7 +84,7 @@ test("a descriptor that does not fit its buffer is rejected with BAD_SHARED", ()
   bad({ ...shared, layers: [{ ...l0, offsets: l0.offsets.map(() => shared.buffer.byteLength) }, ...shared.layers.slice(1)] });
   bad({ ...shared, layers: [{ ...l0, offsets: [3, ...l0.offsets.slice(1)] }, ...shared.layers.slice(1)] });
   bad({ ...shared, layers: [{ ...l0, gates: -1 }, ...shared.layers.slice(1)] });
-  assert.throws(() => attachPrepared({ ...shared, kind: 7 as OpKind }), (e: unknown) => e instanceof SsgkrError && e.code === "BAD_KIND");
+  assert.throws(() => attachPrepared({ ...shared, kind: 7 as unknown as OpKind }), (e: unknown) => e instanceof SsgkrError && e.code === "BAD_KIND");
 });
 
 function roundTrip(r: OpRequest): OpRequest {
@@ -123,7 +123,7 @@ const request: fc.Arbitrary<OpRequest> = fc.record({
   assetId: u64,
   valueDigest: words(fc.constant(8)),
 }).map((x) => ({
-  operation: x.kind === 0 ? { kind: 0, key: x.key, leaf: x.a } : x.kind === 1 ? { kind: 1, key: x.key } : { kind: 2, key: x.key, oldLeaf: x.a, newLeaf: x.b },
+  operation: x.kind === 0 ? { kind: OpKind.Membership, key: x.key, leaf: x.a } : x.kind === 1 ? { kind: OpKind.NonMembership, key: x.key } : { kind: OpKind.Update, key: x.key, oldLeaf: x.a, newLeaf: x.b },
   witness: { leaf: x.w, siblings: x.siblings },
   publicInputs: { oldRoot: x.oldRoot, newRoot: x.newRoot, opKindTag: x.tag, assetId: x.assetId, valueDigest: x.valueDigest },
 }) as unknown as OpRequest);

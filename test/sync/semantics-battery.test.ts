@@ -11,7 +11,7 @@ import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";
 
 const DEPTH = 4;
 const id = (b: number) => new Uint8Array(32).fill(b);
-const prepared: Record<number, PreparedSync> = {};
+const prepared: Record<string, PreparedSync> = {};
 const prep = (k: OpKind) => (prepared[k] ??= prepare(k, { depth: DEPTH }));
 
 /** Proves (even a false statement) and verifies the encoded proof; a proving failure counts as rejection. */

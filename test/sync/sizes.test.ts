@@ -9,12 +9,12 @@ import { goldenFixture } from "../../src/smt/fixture.js";
 import { encodeSyncResult } from "../../src/sync/encoded.js";
 import { prepare } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
-import { OpKind, type CircuitIdentity } from "../../src/sync/types.js";
+import { OpKind, opKindTag, type CircuitIdentity } from "../../src/sync/types.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update] as const;
 
 /** compat-v1 §18: gates, constants and encoded proof bytes at depth 24. */
-const SPEC_D24: Record<number, { gates: number; consts: number; bytes: number }> = {
+const SPEC_D24: Record<string, { gates: number; consts: number; bytes: number }> = {
   [OpKind.Membership]: { gates: 240208, consts: 4144, bytes: 176948 },
   [OpKind.NonMembership]: { gates: 240328, consts: 4144, bytes: 181646 },
   [OpKind.Update]: { gates: 476584, consts: 8288, bytes: 186992 },
@@ -24,7 +24,7 @@ const SPEC_D24: Record<number, { gates: number; consts: number; bytes: number }>
  * Sizes at depths 28 and 32 given by the §14.1 formula on the compiled shapes (the size benchmark
  * measured the same values on real proofs of F(kind, depth, 5)).
  */
-const FORMULA_BYTES: Record<number, Record<number, number>> = {
+const FORMULA_BYTES: Record<string, Record<number, number>> = {
   [OpKind.Membership]: { 28: 181970, 32: 182132 },
   [OpKind.NonMembership]: { 28: 181970, 32: 182132 },
   [OpKind.Update]: { 28: 200762, 32: 201086 },
@@ -54,7 +54,7 @@ function zeroProof(circuit: Circuit): GkrProof {
 }
 
 function identityOf(kind: OpKind, depth: number): CircuitIdentity {
-  return { opKindTag: kind, depth, circuitVersion: 1, leafEncodingVersion: 1, leafMaxFields: 31, strategyId: 0, commitment: new Uint32Array(8) };
+  return { opKindTag: opKindTag(kind), depth, circuitVersion: 1, leafEncodingVersion: 1, leafMaxFields: 31, strategyId: 0, commitment: new Uint32Array(8) };
 }
 
 const compiled = new Map<string, Circuit>();

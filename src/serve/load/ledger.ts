@@ -111,14 +111,22 @@ function zeroCounts(): OutcomeCounts {
 export type ReplyMatch = { readonly kind: "pending"; readonly job: PendingJob } | { readonly kind: "unknown" } | { readonly kind: "duplicate" };
 
 /** Job states in the status table. */
-const enum JobState {
-  NotOffered = 0,
-  Pending = 1,
-  Replied = 2,
+const JobState = Object.freeze({
+  NotOffered: 0,
+  Pending: 1,
+  Replied: 2,
   /** Final after its frame was written: another reply to it is a duplicate. */
-  FinalSent = 3,
+  FinalSent: 3,
   /** Final without its frame ever being written: a reply to it is unknown. */
-  FinalUnsent = 4,
+  FinalUnsent: 4,
+} as const);
+type JobState = (typeof JobState)[keyof typeof JobState];
+declare namespace JobState {
+  type NotOffered = typeof JobState.NotOffered;
+  type Pending = typeof JobState.Pending;
+  type Replied = typeof JobState.Replied;
+  type FinalSent = typeof JobState.FinalSent;
+  type FinalUnsent = typeof JobState.FinalUnsent;
 }
 
 export interface LedgerOptions {

@@ -18,7 +18,7 @@
 import { P } from "../../field/koalabear.js";
 import { EMPTY, LeafTag, TOMBSTONE, type Leaf } from "../../smt/leaf.js";
 import type { OpRequest, Operation } from "../../smt/operation.js";
-import { OpKind, OP_KIND_NAMES } from "../../sync/types.js";
+import { OpKind, OP_KIND_NAMES, opKindTag } from "../../sync/types.js";
 import { checkLeafRules } from "../../sync/input-rules.js";
 import type { JobInput, WireLeaf } from "./job.js";
 import { IDENTITY_BYTES, KEY_BITS_CAP, MAX_PAYLOAD_FIELDS, MAX_SERVED_DEPTH } from "./limits.js";
@@ -118,7 +118,7 @@ export function requestFromInput(input: JobInput, depth: number): InputOutcome {
     request: {
       operation,
       witness: { leaf: oldLeaf, siblings },
-      publicInputs: { oldRoot, newRoot, opKindTag: kind, assetId: key, valueDigest },
+      publicInputs: { oldRoot, newRoot, opKindTag: opKindTag(kind), assetId: key, valueDigest },
     },
   };
 }
@@ -137,7 +137,7 @@ export function inputFromRequest(request: OpRequest): JobInput {
   const op = request.operation;
   const pub = request.publicInputs;
   return {
-    kind: OP_KIND_NAMES[op.kind]!,
+    kind: op.kind,
     key: pub.assetId,
     old_leaf: wireLeaf(request.witness.leaf),
     new_leaf: wireLeaf(op.kind === OpKind.Update ? op.newLeaf : request.witness.leaf),

@@ -57,7 +57,7 @@ export async function runControls(prepared: readonly PreparedSync[], pool: SyncP
   const references: Record<string, string[]> = {};
   let checks = 0;
   for (const p of prepared) {
-    const kind = OP_KIND_NAMES[p.kind]!;
+    const kind = p.kind;
     const fail = (fixture: number, control: string, detail = ""): never => {
       throw new ServerError("CONTROLS_FAILED", `control failed: ${kind} fixture ${fixture}: ${control}${detail ? ` (${detail})` : ""}`, { kind, fixture, control });
     };

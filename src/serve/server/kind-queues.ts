@@ -5,10 +5,11 @@
  *
  * Times are monotonic nanoseconds (bigint) of admission.
  */
+import { type OpKind, opKindTag } from "../../sync/types.js";
 
-/** What the queues need of a job: its kind (0/1/2) and admission time. */
+/** What the queues need of a job: its kind and admission time. Queues are indexed by the kind's tag (0/1/2). */
 export interface Queued {
-  readonly kind: number;
+  readonly kind: OpKind;
   /** Monotonic ns at admission. */
   readonly admittedNs: bigint;
 }
@@ -67,7 +68,7 @@ export class KindQueues<T extends Queued> {
   }
 
   push(job: T): void {
-    this.fifos[job.kind]!.push(job);
+    this.fifos[opKindTag(job.kind)]!.push(job);
     this.count++;
   }
 

@@ -17,7 +17,7 @@
  */
 import type { Leaf } from "../../smt/leaf.js";
 import type { OpRequest, Operation } from "../../smt/operation.js";
-import { OpKind } from "../types.js";
+import { OpKind, OP_KIND_NAMES, opKindTag } from "../types.js";
 
 const VERSION = 1;
 const U64_LIMIT = 1n << 64n;
@@ -83,7 +83,7 @@ export function encodeJob(request: OpRequest): Uint32Array | null {
     if (op === null || typeof op !== "object") return null;
     w.word(VERSION);
     if (op.kind !== OpKind.Membership && op.kind !== OpKind.NonMembership && op.kind !== OpKind.Update) return null;
-    w.word(op.kind);
+    w.word(opKindTag(op.kind));
     w.u64(op.key);
     if (op.kind === OpKind.Membership) w.leaf(op.leaf);
     else if (op.kind === OpKind.Update) {
@@ -158,7 +158,8 @@ class Reader {
 export function decodeJob(words: Uint32Array): OpRequest {
   const r = new Reader(words);
   if (r.word() !== VERSION) throw new JobDecodeError("job encoding version must be 1");
-  const kind = r.word();
+  const tag = r.word();
+  const kind = OP_KIND_NAMES[tag];
   const key = r.u64();
   let operation: Operation;
   if (kind === OpKind.Membership) operation = { kind, key, leaf: r.leaf() as Extract<Leaf, { tag: 1 }> };
@@ -166,7 +167,7 @@ export function decodeJob(words: Uint32Array): OpRequest {
   else if (kind === OpKind.Update) {
     const oldLeaf = r.leaf();
     operation = { kind, key, oldLeaf, newLeaf: r.leaf() };
-  } else throw new JobDecodeError(`job encoding: operation kind ${kind}`);
+  } else throw new JobDecodeError(`job encoding: operation kind ${tag}`);
   const leaf = r.leaf();
   const count = r.word();
   const siblings: Uint32Array[] = [];
