@@ -14,7 +14,7 @@ import { type SyncConfig, syncConfig } from "./config.js";
 import { verifyDecoded } from "./encoded.js";
 import { maxProofBytes } from "./limits.js";
 import { defaultPreparedCache, type PreparedCache } from "./prepared-cache.js";
-import { OP_KIND_NAMES, type CircuitIdentity, type OpKind } from "./types.js";
+import { OP_KIND_NAMES, opKindTag, type CircuitIdentity, type OpKind } from "./types.js";
 import type { SyncVerdict } from "./verify.js";
 
 /** Options of `verifyRequestProof`. */
@@ -33,7 +33,7 @@ export function declaredIdentityDifferences(identity: CircuitIdentity, kind: OpK
   const cmp = (name: string, got: number, want: number) => {
     if (got !== want) out.push(`${name} ${got} ≠ ${want}`);
   };
-  cmp("op_kind_tag", identity.opKindTag, kind);
+  cmp("op_kind_tag", identity.opKindTag, opKindTag(kind));
   cmp("depth", identity.depth, config.depth);
   cmp("circuit_version", identity.circuitVersion, CIRCUIT_VERSION);
   cmp("leaf_encoding_version", identity.leafEncodingVersion, LEAF_ENCODING_VERSION);
@@ -79,11 +79,11 @@ export function verifyRequestProof(request: OpRequest, bytes: Uint8Array, config
     throw err;
   }
   const kind = request?.operation?.kind;
-  if (kind !== 0 && kind !== 1 && kind !== 2) return { ok: false, code: "WRONG_KIND", reason: `the request has no operation kind 0, 1 or 2 (got ${String(kind)})` };
+  if (!OP_KIND_NAMES.includes(kind)) return { ok: false, code: "WRONG_KIND", reason: `the request has no operation kind ${OP_KIND_NAMES.map((k) => JSON.stringify(k)).join(", ")} (got ${String(kind)})` };
   if (!(bytes instanceof Uint8Array)) return { ok: false, code: "NotBytes", reason: "the proof must be a Uint8Array" };
   const limit = maxProofBytes(kind, cfg);
   if (bytes.byteLength > limit) {
-    return { ok: false, code: "PROOF_TOO_LARGE", reason: `the proof has ${bytes.byteLength} bytes; a valid ${OP_KIND_NAMES[kind]} proof at depth ${cfg.depth}, leaf bound ${cfg.leafMaxFields} has at most ${limit}` };
+    return { ok: false, code: "PROOF_TOO_LARGE", reason: `the proof has ${bytes.byteLength} bytes; a valid ${kind} proof at depth ${cfg.depth}, leaf bound ${cfg.leafMaxFields} has at most ${limit}` };
   }
   let decoded: EncodedResult;
   try {

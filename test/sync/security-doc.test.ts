@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { gkrSoundnessBound, LOG2_CHALLENGE_FIELD } from "../../src/gkr/soundness.js";
 import { compile } from "../../src/smt/compile.js";
-import { OP_KIND_NAMES, type OpKind } from "../../src/sync/types.js";
+import { OP_KIND_NAMES, OpKind } from "../../src/sync/types.js";
 import { maxProofBytes, MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../../src/sync/limits.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -20,8 +20,8 @@ test("docs/security.md: the soundness table is what the compiled circuits give",
   assert.ok(rows.length >= 6, "the table has its rows");
   let worst = -Infinity;
   for (const [, d, B, kind, layers, outBits, rounds, numerator, log2] of rows) {
-    const k = OP_KIND_NAMES.indexOf(kind as never) as OpKind;
-    assert.ok(k >= 0, kind);
+    const k = kind as OpKind;
+    assert.ok(OP_KIND_NAMES.includes(k), kind);
     const b = gkrSoundnessBound(shapeOf(compile(k, { depth: Number(d), leafMaxFields: Number(B) }).circuit));
     assert.deepEqual([b.layers, b.outputBits, b.rounds, b.numerator], [num(layers!), num(outBits!), num(rounds!), num(numerator!)], `d${d} B${B} ${kind}`);
     assert.equal((-b.log2Error).toFixed(1), log2, `d${d} B${B} ${kind}`);
@@ -36,7 +36,7 @@ test("docs/security.md: the soundness table is what the compiled circuits give",
 test("docs/security.md states the limits the code enforces; README links to it with a soundness paragraph", () => {
   assert.match(doc, new RegExp(`\\| leaf bound B \\(\`leaf_max_fields\`\\) \\| 10\\.\\.${MAX_CONFIG_LEAF_MAX_FIELDS} \\|`));
   assert.match(doc, new RegExp(`\\| tree depth \\| 1\\.\\.${MAX_CONFIG_DEPTH} \\|`));
-  assert.ok(flat.includes(`e.g. ${maxProofBytes(0, { depth: 24, leafMaxFields: 31 }).toLocaleString("en-US")} bytes for d24 membership`));
+  assert.ok(flat.includes(`e.g. ${maxProofBytes(OpKind.Membership, { depth: 24, leafMaxFields: 31 }).toLocaleString("en-US")} bytes for d24 membership`));
   for (const needed of ["no zero knowledge", "Key aliasing at depth ≥ 31", "Reporting a vulnerability", "absorbed before the first challenge", "--expect-old-root"]) {
     assert.ok(flat.toLowerCase().includes(needed.toLowerCase()), needed);
   }

@@ -13,13 +13,13 @@ import { statementTranscript } from "../../src/sync/statement-transcript.js";
 import type { PublicInputs } from "../../src/sync/types.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { PROOF_DOMAIN_TAG } from "../../src/transcript/domains.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind, opKindTag } from "../../src/sync/types.js";
 import { DEPTH, fixture, prepared } from "../support/forge.js";
 
 const prep = prepared(OpKind.Membership);
 const base = {
   circuit: prep.circuit,
-  kind: prep.kind as number,
+  kind: prep.kind as OpKind | number,
   depth: DEPTH,
   commitment: prep.commitment,
   pub: fixture(OpKind.Membership).publicInputs,
@@ -38,7 +38,7 @@ const pubWith = (change: Partial<PublicInputs>): PublicInputs => ({ ...base.pub,
 test("the schedule is that of compat-v1 §11 steps 1-5, item by item", () => {
   const s = base;
   const t = DuplexChallenger.withDomain(PROOF_DOMAIN_TAG);
-  t.observe(s.kind);
+  t.observe(typeof s.kind === "string" ? opKindTag(s.kind) : s.kind);
   t.observe(s.depth);
   t.observe(s.circuit.inputWidthBits);
   t.observe(s.circuit.layers.length);
@@ -62,7 +62,7 @@ test("asset_id is absorbed as its low and high 32-bit halves, each reduced mod p
   const pub = pubWith({ assetId: (high << 32n) | low });
   const t = DuplexChallenger.withDomain(PROOF_DOMAIN_TAG);
   const s = { ...base, pub };
-  t.observe(s.kind);
+  t.observe(typeof s.kind === "string" ? opKindTag(s.kind) : s.kind);
   t.observe(s.depth);
   t.observe(s.circuit.inputWidthBits);
   t.observe(s.circuit.layers.length);

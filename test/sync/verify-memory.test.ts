@@ -55,7 +55,7 @@ function updateRequest(B: number): OpRequest {
     publicInputs: {
       oldRoot: computeRoot(op.oldLeaf, 5n, siblings, 64, B),
       newRoot: computeRoot(op.newLeaf, 5n, siblings, 64, B),
-      opKindTag: OpKind.Update,
+      opKindTag: 2,
       assetId: 5n,
       valueDigest: hashLeaf(op.newLeaf, B),
     },

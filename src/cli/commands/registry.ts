@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import cliProgress from "cli-progress";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryStatement } from "../../registry/prove.js";
 import { requestToJson } from "../../sync/request.js";
