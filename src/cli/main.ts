@@ -13,6 +13,7 @@ import { registerRegistry } from "./commands/registry.js";
 import { registerLoad } from "./commands/load.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerServe } from "./commands/serve.js";
+import { registerNats } from "./commands/nats.js";
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
@@ -32,6 +33,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerLoad(program, setExit);
   registerDemo(program, setExit);
   registerServe(program, setExit);
+  registerNats(program, setExit);
   try {
     await program.parseAsync(argv as string[]);
     return exitCode;
