@@ -41,7 +41,7 @@ export interface LoadTransport {
    * Opens the connections with `run.events(i)` as their callbacks.
    * @throws LoadError `CONNECT` (or the transport's own errors) before anything is sent.
    */
-  open(run: OpenLoopRun): Promise<RunConnection[]>;
+  open(run: OpenLoopRun, options: LoadOptions): Promise<RunConnection[]>;
   /** Transport facts for the summary (`summary.transport`). */
   facts?(): Record<string, unknown>;
   /** Releases the transport after the run (idempotent). */
@@ -51,7 +51,10 @@ export interface LoadTransport {
 /** The run's settings and start, written before the first offer; `--resume` reads them back. */
 export const RUN_FILE = "run.json";
 
-/** The TCP transport: one connection per target of `options.targets`. */
+/**
+ * The TCP transport: one connection per target of `options.targets`. `open` receives the run's
+ * effective options (those recorded in `--out` when resuming).
+ */
 export function tcpTransport(options: LoadOptions): LoadTransport {
   const connections: TargetConnection[] = [];
   return {
@@ -214,7 +217,7 @@ async function runIn(options: LoadOptions, hooks: LoadHooks, resume: ResumeState
     const run = new OpenLoopRun({ options, pool, prepared, fixtures, controls: controls.references, onRecord, log, targetCount: transport.targets, ...(resume ? { resume } : {}) });
 
     t = performance.now();
-    const connections = await transport.open(run);
+    const connections = await transport.open(run, options);
     timings["connect"] = Math.round(performance.now() - t);
     records = new NdjsonWriter(options.out, RECORDS_FILE, resume !== undefined);
     const start = nowUnixNs();

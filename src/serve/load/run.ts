@@ -209,6 +209,8 @@ export class OpenLoopRun {
     this.scanner = setInterval(() => this.ledger.scanDeadlines(this.now()), o.deadlinePollMs);
     this.sampler = setInterval(() => this.sample(), 1000);
     this.tick();
+    // a transport may hold replies until the run has offered what is due (a resumed run's replays)
+    for (const c of this.connections) c.resume();
     return done.then(() => ({
       ledger: this.ledger,
       spec: this.spec,

@@ -53,7 +53,8 @@ export class NatsTarget implements RunConnection {
   readonly name: string;
   private inflight = 0;
   private closedReason: string | null = null;
-  private paused = false;
+  /** Held until the run starts (it resumes every connection after its first offers). */
+  private paused = true;
   private readonly held: ReplyMessage[] = [];
   private readonly seen = new Set<number>();
   private messages: ConsumerMessages | null = null;
@@ -171,18 +172,21 @@ export class NatsTarget implements RunConnection {
 }
 
 /**
- * The NATS transport of `runLoad`: connects, creates missing streams, refuses a run id that
+ * The NATS transport of `runLoad` (`open` gets the run's effective options, a resumed run's
+ * recorded ones): connects, creates missing streams, refuses a run id that
  * already has results unless resuming, and opens the broker "target".
  * @throws BrokerError `BROKER_CONNECT`, `BROKER_SETUP`, `RUN_ID_USED`.
  */
-export function natsTransport(options: LoadOptions, endpoint: BrokerEndpoint, log: (line: string) => void = () => undefined): LoadTransport {
+export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log: (line: string) => void = () => undefined): LoadTransport {
+  let options = given;
   let nc: NatsConnection | null = null;
   let target: NatsTarget | null = null;
   let disconnects = 0;
   let closed = false;
   return {
     targets: 1,
-    async open(run: OpenLoopRun) {
+    async open(run: OpenLoopRun, effective: LoadOptions) {
+      options = effective;
       nc = await connectBroker(endpoint, `ssgkr-load ${options.runId}`, options.connectTimeoutMs);
       const conn = nc;
       void (async () => {

@@ -101,7 +101,7 @@ export async function startCluster(): Promise<Broker[]> {
 }
 
 /** Runs an ssgkr command to completion. */
-export function runCli(args: readonly string[], onStderr?: (all: string) => void): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
+export function runCli(args: readonly string[], onStderr?: (all: string, child: ChildProcess) => void): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stdout = "";
@@ -109,7 +109,7 @@ export function runCli(args: readonly string[], onStderr?: (all: string) => void
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on("data", (d: Buffer) => {
     stderr += d.toString();
-    onStderr?.(stderr);
+    onStderr?.(stderr, child);
   });
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr, child })));
 }
