@@ -78,3 +78,53 @@ test("load removes the --out it created when it fails before sending anything", 
   assert.equal(existsSync(out), false);
   assert.equal(existsSync(join(out, "..")), true);
 });
+
+test("a worker terminates what is not a Job, answers input errors and jobs delivered too often with error replies, and acks them all", { skip, timeout: 120_000 }, async () => {
+  const { connect } = await import("nats");
+  const { inputFromRequest } = await import("../../src/serve/protocol/input.js");
+  const { jobToJson, decodeJob } = await import("../../src/serve/protocol/job.js");
+  const { corpusRequest } = await import("../../src/sync/corpus.js");
+  const { OpKind } = await import("../../src/sync/types.js");
+  const { ReplyStreamReader } = await import("../../src/serve/protocol/streams.js");
+  const broker = await startBroker();
+  assert.equal((await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "5000"])).code, 0);
+  const nc = await connect({ servers: broker.url });
+  try {
+    const js = nc.jetstream();
+    const input = inputFromRequest(corpusRequest(OpKind.Update, 0, { depth: 4 }));
+    const job = (id: number, siblings = input.siblings) => jobToJson({ protocol: 1, run_id: "raw", job_id: BigInt(id), fixture_id: 0, repeat: 1, warmup: false, scheduled_unix_ns: 1n, deadline_unix_ns: 2n, input: { ...input, siblings } });
+    await js.publish("ssgkr.jobs.update", new TextEncoder().encode("not json"), { msgID: "raw/bad" });
+    await js.publish("ssgkr.jobs.update", new TextEncoder().encode(job(1, input.siblings.slice(1))), { msgID: "raw/1" });
+    await js.publish("ssgkr.jobs.membership", new TextEncoder().encode(job(2)), { msgID: "raw/2" });
+    // job 2 was delivered once already (to a consumer that handed it back)
+    for await (const m of js.fetch("SSGKR_JOBS", "ssgkr-membership", { batch: 1, expires: 2000 })) {
+      assert.equal(decodeJob(m.data).job_id, 2n);
+      m.nak();
+    }
+    const worker = await startWorker(broker.url, undefined, "strict", ["--max-deliveries", "1"]);
+    const replies = new Map<bigint, string | null>();
+    const c = await js.consumers.get("SSGKR_RESULTS", { filterSubjects: "ssgkr.results.raw" });
+    for (let tries = 0; tries < 100 && replies.size < 2; tries++) {
+      const batch = await c.fetch({ max_messages: 10, expires: 1000 });
+      for await (const m of batch) {
+        const r = new ReplyStreamReader();
+        r.push(m.data);
+        const msg = r.next()!;
+        replies.set(msg.reply.job_id, msg.reply.error);
+      }
+    }
+    assert.equal(replies.get(1n), "input: input outside measured profile");
+    assert.equal(replies.get(2n), "worker_delivery_limit: delivered 2 times");
+    const jsm = await nc.jetstreamManager();
+    for (let i = 0; i < 50 && (await jsm.streams.info("SSGKR_JOBS")).state.messages > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await jsm.streams.info("SSGKR_JOBS")).state.messages, 0, "every job acked or terminated");
+    worker.child.kill("SIGTERM");
+    const s = await worker.stopped;
+    assert.equal(s?.["bad_jobs"], 1);
+    assert.equal(s?.["input_errors"], 1);
+    assert.equal(s?.["redelivered_jobs"], 1);
+    assert.equal(s?.["delivery_limit_replies"], 1);
+  } finally {
+    await nc.close();
+  }
+});

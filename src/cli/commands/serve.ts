@@ -68,7 +68,7 @@ export function registerServe(program: Command, setExit: (code: number) => void)
     .addOption(envOption("--nats-tls-cert <file>", "client certificate (PEM) for mutual TLS (with --nats-tls-key)", "nats-tls-cert"))
     .addOption(envOption("--nats-tls-key <file>", "client key (PEM) for mutual TLS", "nats-tls-key"))
     .addOption(envOption("--max-deliveries <n>", "with --nats: a job delivered more often is answered with an error reply", "max-deliveries", "5"))
-    .addOption(envOption("--pull-expires-ms <ms>", "with --nats: expiry of each pull request", "pull-expires-ms", "200"))
+    .addOption(envOption("--pull-expires-ms <ms>", "with --nats: expiry of each pull request (a pull returns as soon as jobs arrive)", "pull-expires-ms", "2000"))
     .action(async (opts: ServeOpts, cmd: Command) => {
       rejectDuplicates((cmd.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? []);
       if (opts.nats !== undefined) {

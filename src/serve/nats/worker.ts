@@ -4,10 +4,10 @@
  * stream instead of read from sockets, so any number of workers on any number of machines
  * share the load.
  *
- * Pulling: per kind, a loop pulls from the kind's durable consumer (`js.fetch` with a short
- * expiry) while the kind's local FIFO holds fewer than batch-max jobs (and all held jobs stay
+ * Pulling: per kind, a loop pulls from the kind's durable consumer (`js.fetch`, which returns as
+ * soon as jobs arrive, or at its expiry) while the kind's local FIFO holds fewer than batch-max jobs (and all held jobs stay
  * under max-queue), so a worker never hoards more than one batch ahead per kind. Each pulled
- * job is admitted as over TCP: not a Job / wrong protocol → terminated (never redelivered);
+ * job is admitted as over TCP: not a Job / wrong protocol → acked without a reply (dropped);
  * input error → error reply; delivered more than `maxDeliveries` times → error reply
  * `worker_delivery_limit` (a job that crashes workers is answered, not redelivered forever);
  * otherwise queued with its receive time as admission time.
@@ -53,7 +53,11 @@ export interface NatsWorkerOptions extends ServerOptions {
   readonly streams: StreamSettings;
   /** Deliveries after which a job is answered with `worker_delivery_limit` (default 5). */
   readonly maxDeliveries: number;
-  /** Expiry of each pull request, ms (default 200; `js.fetch` allows it below 1 s). */
+  /**
+   * Expiry of each pull request, ms (default 2000). A pull returns as soon as jobs are there, so
+   * the expiry bounds only idle polling (and how long a stopping worker waits for its pulls);
+   * `js.fetch` allows it down to 5 ms.
+   */
   readonly pullExpiresMs: number;
 }
 
@@ -89,7 +93,7 @@ export interface NatsWorkerStats {
   readonly proofReplies: number;
   readonly batchErrors: number;
   readonly inputErrors: number;
-  /** Not a Job / wrong protocol: terminated without a reply. */
+  /** Not a Job / wrong protocol: acked without a reply. */
   readonly badJobs: number;
   readonly deliveryLimit: number;
   /** Results published and acknowledged. */
@@ -132,7 +136,7 @@ export interface NatsStopSummary {
 export function natsWorkerOptions(partial: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }): NatsWorkerOptions {
   const base = serverOptions(partial);
   const maxDeliveries = partial.maxDeliveries ?? 5;
-  const pullExpiresMs = partial.pullExpiresMs ?? 200;
+  const pullExpiresMs = partial.pullExpiresMs ?? 2000;
   if (!Number.isSafeInteger(maxDeliveries) || maxDeliveries < 1 || maxDeliveries > 1000) throw new BrokerError("BAD_OPTION", `--max-deliveries must be an integer in [1, 1000], got ${maxDeliveries}`, { option: "--max-deliveries" });
   if (!Number.isSafeInteger(pullExpiresMs) || pullExpiresMs < 5 || pullExpiresMs > 60_000) throw new BrokerError("BAD_OPTION", `--pull-expires-ms must be an integer in [5, 60000], got ${pullExpiresMs}`, { option: "--pull-expires-ms" });
   return Object.freeze({ ...base, endpoint: partial.endpoint, streams: partial.streams ?? streamSettings(), maxDeliveries, pullExpiresMs });
@@ -269,8 +273,10 @@ export class NatsWorker {
     }
     const a = admitJob(m.data, this.options.depth);
     if (a.status === "bad_job" || a.status === "protocol_mismatch") {
+      // acked without a reply: a work-queue stream then drops it (no frontend can match it)
       this.counts.badJobs++;
-      m.term(a.detail.slice(0, 200));
+      this.hooks.log?.(`dropped a message that is not a protocol-1 Job: ${a.detail.slice(0, 200)}`);
+      m.ack();
       return;
     }
     if (m.info.deliveryCount > this.options.maxDeliveries) {

@@ -123,15 +123,15 @@ export interface Worker {
 }
 
 /** Worker options of the tests: depth 4, one pool thread, one control sample. */
-export const WORKER_ARGS = ["--depth", "4", "--workers", "1", "--control-samples", "1", "--batch-max", "8", "--run-ms", "120000", "--pull-expires-ms", "100"];
+export const WORKER_ARGS = ["--depth", "4", "--workers", "1", "--control-samples", "1", "--batch-max", "8", "--run-ms", "120000", "--pull-expires-ms", "500"];
 
 /**
  * Starts a worker and resolves once it prints SERVER_READY: `ssgkr serve --nats` or, with
  * `fault`, the fault-injecting worker script.
  */
-export async function startWorker(servers: string, fault?: string, hostId = "w"): Promise<Worker> {
+export async function startWorker(servers: string, fault?: string, hostId = "w", extra: readonly string[] = []): Promise<Worker> {
   const env = { ...process.env, ...(fault ? { SSGKR_TEST_FAULT: fault } : {}) };
-  const args = fault ? [faultWorker, servers, hostId] : [bin, "serve", "--nats", servers, "--host-id", hostId, ...WORKER_ARGS];
+  const args = fault ? [faultWorker, servers, hostId] : [bin, "serve", "--nats", servers, "--host-id", hostId, ...WORKER_ARGS, ...extra];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env });
   children.push(child);
   let out = "";
