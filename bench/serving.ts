@@ -6,6 +6,13 @@
  *   npm run bench -- serving [--depth 24] [--rates 2,4,8,12,16,24,32] [--max-rate 256] [--screen-s 20] [--confirm-s 60]
  *     [--overload-s 30] [--return-paths overlapped,serial] [--workers N] [--verify-workers K]
  *     [--within-ms 500] [--warmup-s 5] [--min-jobs 12] [--mixture membership:1,nonmembership:1,update:1]
+ *     [--transport tcp|nats]
+ *
+ * `--transport nats` runs the whole study twice in one run, first over TCP (`ssgkr serve
+ * --listen`, the reference) and then over NATS JetStream (a `nats-server -js` child on
+ * 127.0.0.1 with a temporary store, `ssgkr serve --nats` as the one worker, `ssgkr load --nats`),
+ * at the same rates and mixture, and compares them rate by rate: server CPU per accepted
+ * request, p50/p99, best rate, and the broker's own CPU per accepted request.
  *
  * Per return path: the server is started once (prepare + startup controls), then
  *   1. screening: one short run per rate, ascending, continued in ×1.5 steps past the list
@@ -36,6 +43,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
+import { createServer } from "node:net";
 import type { LoadSummary } from "../src/serve/load/summary.js";
 import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
 import { choices, int, num, text, parseOptions } from "./lib/options.js";
@@ -54,6 +62,10 @@ const warmupS = Number(args.get("warmup-s") ?? 5);
 const minJobs = Number(args.get("min-jobs") ?? 12);
 const mixture = args.get("mixture") ?? "membership:1,nonmembership:1,update:1";
 const maxRate = Number(args.get("max-rate") ?? 256);
+const transportArg = args.get("transport") ?? "tcp";
+if (transportArg !== "tcp" && transportArg !== "nats") throw new Error(`--transport must be tcp or nats, got ${JSON.stringify(transportArg)}`);
+/** TCP always; NATS beside it with --transport nats. */
+const transports: ("tcp" | "nats")[] = transportArg === "nats" ? ["tcp", "nats"] : ["tcp"];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "bin", "ssgkr.js");
@@ -75,13 +87,47 @@ function cpuSeconds(pid: number): number {
 
 interface Server {
   readonly child: ChildProcess;
+  /** host:port of the TCP server, or the broker URL for a NATS worker. */
   readonly address: string;
+  readonly transport: "tcp" | "nats";
   readonly ready: Record<string, unknown>;
   stopped: Promise<Record<string, unknown> | null>;
+  /** The nats-server process (NATS only). */
+  broker?: ChildProcess;
 }
 
-function startServer(returnPath: string): Promise<Server> {
-  const child = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--depth", String(depth), "--workers", String(workers), "--return-path", returnPath, "--control-samples", "1", "--run-ms", String(6 * 3600 * 1000)], { stdio: ["ignore", "pipe", "pipe"] });
+/** A nats-server with JetStream on a free 127.0.0.1 port and a temporary store; the streams set up. */
+async function startBroker(): Promise<{ child: ChildProcess; url: string }> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const p = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const store = mkdtempSync(join(work, "nats-store-"));
+  const child = spawn("nats-server", ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", store], { stdio: ["ignore", "pipe", "pipe"] });
+  process.on("exit", () => child.kill("SIGKILL"));
+  let log = "";
+  await new Promise<void>((resolve, reject) => {
+    const on = (d: Buffer) => {
+      log += d.toString();
+      if (log.includes("Server is ready")) resolve();
+    };
+    child.stdout!.on("data", on);
+    child.stderr!.on("data", on);
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`nats-server exited (${code}): ${log.slice(-500)}`)));
+  });
+  const url = `nats://127.0.0.1:${port}`;
+  execFileSync(process.execPath, [bin, "nats", "setup", "--nats", url, "--ack-wait-ms", "60000"], { stdio: ["ignore", "ignore", "inherit"] });
+  return { child, url };
+}
+
+function startServer(returnPath: string, transport: "tcp" | "nats", brokerUrl?: string): Promise<Server> {
+  const where = transport === "nats" ? ["--nats", brokerUrl!] : ["--listen", "127.0.0.1:0"];
+  const child = spawn(process.execPath, [bin, "serve", ...where, "--depth", String(depth), "--workers", String(workers), "--return-path", returnPath, "--control-samples", "1", "--run-ms", String(6 * 3600 * 1000)], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   let resolveStopped: (v: Record<string, unknown> | null) => void = () => undefined;
@@ -92,7 +138,7 @@ function startServer(returnPath: string): Promise<Server> {
       const ready = out.split("\n").find((l) => l.includes('"SERVER_READY"'));
       if (ready) {
         const info = JSON.parse(ready) as Record<string, unknown>;
-        resolve({ child, address: String(info["listen"]), ready: info, stopped });
+        resolve({ child, address: transport === "nats" ? brokerUrl! : String(info["listen"]), transport, ready: info, stopped });
       }
     });
     child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
@@ -111,6 +157,8 @@ interface RunResult {
   readonly exitCode: number | null;
   readonly summary: LoadSummary;
   readonly serverCpuS: number;
+  /** CPU of the nats-server process over the run, s (NATS only). */
+  readonly brokerCpuS: number | null;
   readonly pass: boolean;
   readonly wallS: number;
 }
@@ -119,9 +167,13 @@ async function loadRun(server: Server, label: string, rate: number, durationS: n
   const out = join(work, `${label}-${rate}-${Date.now()}`);
   const warmup = Math.max(2, Math.ceil(rate * warmupS));
   const jobs = Math.max(minJobs, Math.round(rate * durationS));
-  const argv = [bin, "load", "--targets", server.address, "--rate", String(rate), "--jobs", String(jobs), "--warmup", String(warmup), "--depth", String(depth),
-    "--mixture", mixture, "--corpus", String(Math.min(768, 2 ** Math.min(depth, 24) - 1)), "--deadline-ms", String(withinMs), "--verify-workers", String(verifyWorkers), "--control-samples", "1", "--run-id", label, "--out", out, ...extra];
+  const where = server.transport === "nats" ? ["--nats", server.address] : ["--targets", server.address];
+  // on a broker every run needs its own run id (results of a run id outlive the run)
+  const runId = server.transport === "nats" ? `${label}-${String(rate).replace(".", "_")}-${Date.now()}` : label;
+  const argv = [bin, "load", ...where, "--rate", String(rate), "--jobs", String(jobs), "--warmup", String(warmup), "--depth", String(depth),
+    "--mixture", mixture, "--corpus", String(Math.min(768, 2 ** Math.min(depth, 24) - 1)), "--deadline-ms", String(withinMs), "--verify-workers", String(verifyWorkers), "--control-samples", "1", "--run-id", runId, "--out", out, ...extra];
   const cpu0 = cpuSeconds(server.child.pid!);
+  const broker0 = server.broker ? cpuSeconds(server.broker.pid!) : 0;
   const t0 = performance.now();
   const child = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"] });
   const stopLoad = () => child.kill("SIGKILL");
@@ -133,6 +185,7 @@ async function loadRun(server: Server, label: string, rate: number, durationS: n
   const exitCode = await new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
   const wallS = (performance.now() - t0) / 1000;
   const cpu1 = cpuSeconds(server.child.pid!);
+  const brokerCpuS = server.broker ? cpuSeconds(server.broker.pid!) - broker0 : null;
   let summary: LoadSummary;
   try {
     summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as LoadSummary;
@@ -140,20 +193,20 @@ async function loadRun(server: Server, label: string, rate: number, durationS: n
     throw new Error(`ssgkr load (${label}, rate ${rate}) wrote no summary (exit ${exitCode}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`);
   }
   const pass = summary.status === "LOAD_OBSERVATIONS_COMPLETE" && summary.timed_counts.offered > 0 && summary.within_ms[String(withinMs)] === 1;
-  const r: RunResult = { label, rate, durationS: jobs / rate, exitCode, summary, serverCpuS: cpu1 - cpu0, pass, wallS };
+  const r: RunResult = { label, rate, durationS: jobs / rate, exitCode, summary, serverCpuS: cpu1 - cpu0, brokerCpuS, pass, wallS };
   const c = summary.counts;
   const l = summary.latency_ms;
   console.log(
     `${label.padEnd(22)} rate ${String(rate).padStart(5)}/s  ${String(summary.timed_counts.offered).padStart(4)} timed  acc ${c.accepted}+${c.accepted_late} late  rej ${c.rejected}  tx ${c.transport_errors}  gen ${c.generator_failures}  unres ${c.unresolved_at_drain}  ` +
       `p50 ${fmt(l.p50_ms ?? NaN)} p95 ${fmt(l.p95_ms ?? NaN)} p99 ${fmt(l.p99_ms ?? NaN)} max ${fmt(l.max_ms ?? NaN)} ms  ≤${withinMs}ms ${((summary.within_ms[String(withinMs)] ?? 0) * 100).toFixed(1)}%  ` +
-      `thr ${fmt(summary.throughput.accepted_per_s ?? NaN, 2)}/s  cpu ${fmt(perAccepted(r) ?? NaN, 2)} s/acc  ${pass ? "PASS" : "fail"}`,
+      `thr ${fmt(summary.throughput.accepted_per_s ?? NaN, 2)}/s  cpu ${fmt(perAccepted(r) ?? NaN, 3)} s/acc${brokerCpuS !== null ? `  broker ${fmt(perAccepted(r, brokerCpuS) ?? NaN, 4)} s/acc` : ""}  ${pass ? "PASS" : "fail"}`,
   );
   return r;
 }
 
-function perAccepted(r: RunResult): number | null {
+function perAccepted(r: RunResult, cpuS: number = r.serverCpuS): number | null {
   const acc = r.summary.counts.accepted + r.summary.counts.accepted_late;
-  return acc > 0 ? r.serverCpuS / acc : null;
+  return acc > 0 ? cpuS / acc : null;
 }
 
 /** Least-squares slope of pending over time (jobs/s) while offering. */
@@ -177,19 +230,26 @@ function brief(r: RunResult): Record<string, unknown> {
     label: r.label, rate: r.rate, duration_s: r.durationS, wall_s: Math.round(r.wallS * 10) / 10, pass: r.pass, exit_code: r.exitCode, status: s.status,
     counts: s.counts, timed_counts: s.timed_counts, latency_ms: s.latency_ms, within_ms: s.within_ms, throughput: s.throughput,
     server_batches: s.server, server_cpu_s: Math.round(r.serverCpuS * 1000) / 1000, server_cpu_s_per_accepted: perAccepted(r),
+    ...(r.brokerCpuS !== null ? { broker_cpu_s: Math.round(r.brokerCpuS * 1000) / 1000, broker_cpu_s_per_accepted: perAccepted(r, r.brokerCpuS), transport: s.transport } : {}),
     generator: s.generator, timings_ms: s.timings_ms,
   };
 }
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# depth ${depth}, server workers ${workers}, verify workers ${verifyWorkers} (co-located), mixture ${mixture}, pass = every timed offer accepted within ${withinMs} ms; screening ${screenS} s at ${rates.join(", ")}/s, confirm ${confirmS} s, overload 2× for ${overloadS} s; CPU in server seconds per accepted request`);
+console.log(`# transports ${transports.join(" then ")}; depth ${depth}, server workers ${workers}, verify workers ${verifyWorkers} (co-located), mixture ${mixture}, pass = every timed offer accepted within ${withinMs} ms; screening ${screenS} s at ${rates.join(", ")}/s, confirm ${confirmS} s, overload 2× for ${overloadS} s; CPU in server seconds per accepted request`);
 
 const paths: Record<string, unknown>[] = [];
 const headline: Record<string, number | string> = { depth };
-for (const returnPath of returnPaths) {
-  progress(`starting ssgkr serve --return-path ${returnPath} (depth ${depth}, ${workers} workers)`);
-  const server = await startServer(returnPath);
+/** Screening and confirmation runs by transport and return path, for the comparison. */
+const runsBy = new Map<string, RunResult[]>();
+const bestBy = new Map<string, RunResult | null>();
+for (const transport of transports) for (const returnPath of returnPaths) {
+  const broker = transport === "nats" ? await startBroker() : null;
+  if (broker) progress(`nats-server ready at ${broker.url}`);
+  progress(`starting ssgkr serve ${transport === "nats" ? "--nats" : "--listen"} --return-path ${returnPath} (depth ${depth}, ${workers} workers)`);
+  const server = await startServer(returnPath, transport, broker?.url);
+  if (broker) server.broker = broker.child;
   const stopChild = () => server.child.kill("SIGKILL");
   process.on("exit", stopChild);
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => process.exit(130));
@@ -200,8 +260,8 @@ for (const returnPath of returnPaths) {
   const schedule = [...rates];
   for (let k = 0; k < schedule.length; k++) {
     const rate = schedule[k]!;
-    progress(`${returnPath}: screening ${rate}/s`);
-    const r = await loadRun(server, `${returnPath}-screen`, rate, screenS);
+    progress(`${transport} ${returnPath}: screening ${rate}/s`);
+    const r = await loadRun(server, `${transport}-${returnPath}-screen`, rate, screenS);
     screening.push(r);
     if (r.pass) failsInARow = 0;
     else failsInARow++;
@@ -212,8 +272,8 @@ for (const returnPath of returnPaths) {
   const confirms: RunResult[] = [];
   let best: RunResult | null = null;
   for (const rate of passing.slice(0, 2)) {
-    progress(`${returnPath}: confirming ${rate}/s for ${confirmS} s`);
-    const r = await loadRun(server, `${returnPath}-confirm`, rate, confirmS);
+    progress(`${transport} ${returnPath}: confirming ${rate}/s for ${confirmS} s`);
+    const r = await loadRun(server, `${transport}-${returnPath}-confirm`, rate, confirmS);
     confirms.push(r);
     if (r.pass) {
       best = r;
@@ -226,12 +286,16 @@ for (const returnPath of returnPaths) {
   const overloadBase = best ? best.rate : sustained > 0 ? sustained : capacity;
   const overloadRate = Math.round(2 * overloadBase * 1000) / 1000;
   let overload: RunResult | null = null;
-  if (overloadRate > 0) {
-    progress(`${returnPath}: overload ${overloadRate}/s for ${overloadS} s`);
-    overload = await loadRun(server, `${returnPath}-overload`, overloadRate, overloadS, ["--drain-ms", String(Math.round(4 * overloadS * 1000))]);
+  if (overloadRate > 0 && overloadS > 0) {
+    progress(`${transport} ${returnPath}: overload ${overloadRate}/s for ${overloadS} s`);
+    overload = await loadRun(server, `${transport}-${returnPath}-overload`, overloadRate, overloadS, ["--drain-ms", String(Math.round(4 * overloadS * 1000))]);
   }
   server.child.kill("SIGTERM");
   const stopped = await server.stopped;
+  broker?.child.kill("SIGTERM");
+  runsBy.set(`${transport}/${returnPath}`, [...screening, ...confirms]);
+  bestBy.set(`${transport}/${returnPath}`, best);
+  const key = transport === "tcp" ? returnPath : `nats_${returnPath}`;
   const ov = overload?.summary;
   const overloadChecks = ov ? {
     every_offer_one_outcome: ov.accounting_balanced,
@@ -241,9 +305,10 @@ for (const returnPath of returnPaths) {
     pending_slope_jobs_per_s: pendingSlope(ov),
     max_pending: Math.max(...ov.pending_per_second.map((p) => p.pending)),
   } : null;
-  if (overloadChecks) console.log(`${returnPath} overload: one outcome each ${overloadChecks.every_offer_one_outcome}, duplicates ${overloadChecks.duplicates}, unresolved ${overloadChecks.unresolved_after_drain}, pending slope ${fmt(overloadChecks.pending_slope_jobs_per_s ?? NaN, 2)} jobs/s, max pending ${overloadChecks.max_pending}`);
-  console.log(`${returnPath}: best rate ${best ? `${best.rate}/s (p99 ${fmt(best.summary.latency_ms.p99_ms ?? NaN)} ms, ${fmt(perAccepted(best) ?? NaN, 2)} server CPU s per accepted request)` : `none met ≤ ${withinMs} ms (highest accepted throughput ${fmt(capacity, 2)}/s)`}`);
+  if (overloadChecks) console.log(`${transport} ${returnPath} overload: one outcome each ${overloadChecks.every_offer_one_outcome}, duplicates ${overloadChecks.duplicates}, unresolved ${overloadChecks.unresolved_after_drain}, pending slope ${fmt(overloadChecks.pending_slope_jobs_per_s ?? NaN, 2)} jobs/s, max pending ${overloadChecks.max_pending}`);
+  console.log(`${transport} ${returnPath}: best rate ${best ? `${best.rate}/s (p99 ${fmt(best.summary.latency_ms.p99_ms ?? NaN)} ms, ${fmt(perAccepted(best) ?? NaN, 2)} server CPU s per accepted request)` : `none met ≤ ${withinMs} ms (highest accepted throughput ${fmt(capacity, 2)}/s)`}`);
   paths.push({
+    transport,
     return_path: returnPath,
     server_ready: server.ready,
     server_stopped: stopped,
@@ -254,19 +319,61 @@ for (const returnPath of returnPaths) {
     capacity_accepted_per_s: capacity,
     overload: overload ? { ...brief(overload), pending_per_second: overload.summary.pending_per_second, checks: overloadChecks } : null,
   });
-  headline[`best_rate_${returnPath}`] = best?.rate ?? "none";
-  headline[`p99_ms_at_best_${returnPath}`] = best?.summary.latency_ms.p99_ms ?? "none";
-  headline[`server_cpu_s_per_accepted_${returnPath}`] = Math.round((perAccepted(best ?? screening[0]!) ?? NaN) * 1000) / 1000;
-  headline[`capacity_accepted_per_s_${returnPath}`] = Math.round(capacity * 1000) / 1000;
-  headline[`overload_balanced_${returnPath}`] = overloadChecks ? String(overloadChecks.every_offer_one_outcome && overloadChecks.duplicates === 0 && overloadChecks.unresolved_after_drain === 0) : "skipped";
+  headline[`best_rate_${key}`] = best?.rate ?? "none";
+  headline[`p99_ms_at_best_${key}`] = best?.summary.latency_ms.p99_ms ?? "none";
+  headline[`server_cpu_s_per_accepted_${key}`] = Math.round((perAccepted(best ?? screening[0]!) ?? NaN) * 1000) / 1000;
+  headline[`capacity_accepted_per_s_${key}`] = Math.round(capacity * 1000) / 1000;
+  headline[`overload_balanced_${key}`] = overloadChecks ? String(overloadChecks.every_offer_one_outcome && overloadChecks.duplicates === 0 && overloadChecks.unresolved_after_drain === 0) : "skipped";
 }
 
-const path = writeResults("serving", {
+/** NATS beside TCP at each rate both ran (screening and confirmation, the longer run per rate). */
+const comparison: Record<string, unknown>[] = [];
+if (transports.includes("nats")) {
+  for (const returnPath of returnPaths) {
+    const longest = (runs: RunResult[]) => {
+      const m = new Map<number, RunResult>();
+      for (const r of runs) if (!m.has(r.rate) || m.get(r.rate)!.durationS < r.durationS) m.set(r.rate, r);
+      return m;
+    };
+    const tcp = longest(runsBy.get(`tcp/${returnPath}`) ?? []);
+    const nats = longest(runsBy.get(`nats/${returnPath}`) ?? []);
+    const rows = [...tcp.keys()].filter((rate) => nats.has(rate)).sort((a, b) => a - b).map((rate) => {
+      const t = tcp.get(rate)!;
+      const n = nats.get(rate)!;
+      const ct = perAccepted(t);
+      const cn = perAccepted(n);
+      const row = {
+        rate, tcp_pass: t.pass, nats_pass: n.pass,
+        tcp_server_cpu_s_per_accepted: ct, nats_server_cpu_s_per_accepted: cn, cpu_ratio_nats_over_tcp: ct && cn ? cn / ct : null,
+        broker_cpu_s_per_accepted: perAccepted(n, n.brokerCpuS ?? NaN),
+        tcp_p50_ms: t.summary.latency_ms.p50_ms, nats_p50_ms: n.summary.latency_ms.p50_ms,
+        tcp_p99_ms: t.summary.latency_ms.p99_ms, nats_p99_ms: n.summary.latency_ms.p99_ms,
+        p99_diff_ms: t.summary.latency_ms.p99_ms !== null && n.summary.latency_ms.p99_ms !== null ? n.summary.latency_ms.p99_ms - t.summary.latency_ms.p99_ms : null,
+      };
+      console.log(`compare ${returnPath} rate ${String(rate).padStart(5)}/s  cpu/acc tcp ${fmt(ct ?? NaN, 3)} nats ${fmt(cn ?? NaN, 3)} (×${fmt(row.cpu_ratio_nats_over_tcp ?? NaN, 3)})  broker ${fmt(row.broker_cpu_s_per_accepted ?? NaN, 4)} s/acc  ` +
+        `p50 ${fmt(row.tcp_p50_ms ?? NaN)} / ${fmt(row.nats_p50_ms ?? NaN)}  p99 ${fmt(row.tcp_p99_ms ?? NaN)} / ${fmt(row.nats_p99_ms ?? NaN)} ms (${row.p99_diff_ms !== null && row.p99_diff_ms >= 0 ? "+" : ""}${fmt(row.p99_diff_ms ?? NaN)})  pass ${t.pass ? "y" : "n"}/${n.pass ? "y" : "n"}`);
+      return row;
+    });
+    comparison.push({ return_path: returnPath, rows });
+    // headline at the highest rate both passed (else the highest both ran)
+    const both = rows.filter((r) => r.tcp_pass && r.nats_pass);
+    const at = both.length > 0 ? both[both.length - 1]! : rows[rows.length - 1];
+    if (at) {
+      headline[`compare_rate_${returnPath}`] = at.rate;
+      headline[`cpu_ratio_nats_over_tcp_${returnPath}`] = Math.round((at.cpu_ratio_nats_over_tcp ?? NaN) * 1000) / 1000;
+      headline[`p99_diff_ms_nats_minus_tcp_${returnPath}`] = Math.round((at.p99_diff_ms ?? NaN) * 10) / 10;
+      headline[`broker_cpu_s_per_accepted_${returnPath}`] = Math.round((at.broker_cpu_s_per_accepted ?? NaN) * 100000) / 100000;
+    }
+  }
+}
+
+const path = writeResults(transports.includes("nats") ? "serving-nats" : "serving", {
   benchmark: "serving",
   conditions: cond,
-  settings: { depth, rates, screenS, confirmS, overloadS, returnPaths, workers, verifyWorkers, withinMs, warmupS, minJobs, mixture, colocated: true, clockTicks },
+  settings: { transports, depth, rates, screenS, confirmS, overloadS, returnPaths, workers, verifyWorkers, withinMs, warmupS, minJobs, mixture, colocated: true, clockTicks },
   units: "latency ms from the scheduled time; rates offers or accepted requests per second; server CPU seconds (utime + stime, all threads) per accepted request",
   paths,
+  ...(comparison.length > 0 ? { comparison } : {}),
 });
 progress(`wrote ${path} (load outputs in ${work})`);
 printHeadline(headline);

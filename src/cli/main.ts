@@ -15,6 +15,7 @@ import { registerRegistry } from "./commands/registry.js";
 import { registerLoad } from "./commands/load.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerServe } from "./commands/serve.js";
+import { registerNats } from "./commands/nats.js";
 
 /**
  * Makes every mandatory option of `cmd` and its subcommands be checked after commander's check
@@ -60,6 +61,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerLoad(program, setExit);
   registerDemo(program, setExit);
   registerServe(program, setExit);
+  registerNats(program, setExit);
   deferMandatoryOptions(program);
   try {
     await program.parseAsync(argv as string[]);

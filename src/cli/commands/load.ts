@@ -2,7 +2,9 @@ import type { Command } from "commander";
 import { parseStrictArgs } from "../../serve/load/argv.js";
 import { LoadError } from "../../serve/load/errors.js";
 import { runLoad } from "../../serve/load/load.js";
-import { LOAD_OPTION_NAMES, parseLoadOptions } from "../../serve/load/options.js";
+import { LOAD_FLAG_NAMES, LOAD_OPTION_NAMES, parseLoadOptions } from "../../serve/load/options.js";
+import { brokerEndpoint } from "../../serve/nats/connect.js";
+import { natsTransport } from "../../serve/nats/frontend.js";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 
@@ -27,6 +29,12 @@ const HELP: Record<string, string> = {
   "drain-ms": "wait for outstanding replies after the last offer (default 30000)",
   "connect-timeout-ms": "connection timeout per target (default 5000)",
   out: "new output directory: records.ndjson, summary.json, report.html (required)",
+  nats: "NATS JetStream broker nats://HOST:PORT[,…] in place of --targets (docs/scale-out.md)",
+  "nats-creds": "NATS credentials file (user JWT + nkey seed)",
+  "nats-tls-ca": "CA certificate (PEM) of the brokers' TLS certificates",
+  "nats-tls-cert": "client certificate (PEM) for mutual TLS (with --nats-tls-key)",
+  "nats-tls-key": "client key (PEM) for mutual TLS",
+  resume: "(flag, with --nats) continue the run recorded in --out: same run id and schedule, results read back from the broker",
 };
 
 /**
@@ -41,13 +49,15 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
     .description("open-loop load generator with a verifying frontend (compat-v1 §16.5); every option is --name VALUE, or SSGR_NAME in the environment")
     .allowUnknownOption()
     .allowExcessArguments()
-    .addHelpText("after", "\nOptions (each --name VALUE):\n" + LOAD_OPTION_NAMES.map((n) => `  --${n.padEnd(20)} ${HELP[n] ?? ""}`).join("\n") + "\n");
+    .addHelpText("after", "\nOptions (each --name VALUE):\n" + [...LOAD_OPTION_NAMES, ...LOAD_FLAG_NAMES].map((n) => `  --${n.padEnd(20)} ${HELP[n] ?? ""}`).join("\n") + "\n");
   cmd.action(async (_opts: unknown, command: Command) => {
     const tokens = command.args;
-    const options = parseLoadOptions(parseStrictArgs(tokens, LOAD_OPTION_NAMES));
+    const options = parseLoadOptions(parseStrictArgs(tokens, LOAD_OPTION_NAMES, process.env, LOAD_FLAG_NAMES));
     let result;
     try {
-      result = await runLoad(options, { log: (line) => process.stderr.write(`load: ${line}\n`) });
+      const log = (line: string) => process.stderr.write(`load: ${line}\n`);
+      const transport = options.broker !== null ? natsTransport(options, brokerEndpoint(options.broker), log) : undefined;
+      result = await runLoad(options, { log, ...(transport ? { transport } : {}) });
     } catch (err) {
       if (err instanceof LoadError && err.code === "CONTROLS") throw new CliError(err.code, err.message, EXIT_VERDICT);
       throw err;

@@ -4,6 +4,8 @@ import { SsgkrError } from "../../errors.js";
 import { stringifyJson } from "../../serve/protocol/json.js";
 import { ProofServer } from "../../serve/server/server.js";
 import { parseListen, type ReturnPath } from "../../serve/server/options.js";
+import { brokerEndpoint } from "../../serve/nats/connect.js";
+import { NatsWorker } from "../../serve/nats/worker.js";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { parseIntOption } from "../io.js";
@@ -20,6 +22,13 @@ interface ServeOpts {
   ioTimeoutMs: string;
   runMs: string;
   controlSamples: string;
+  nats?: string;
+  natsCreds?: string;
+  natsTlsCa?: string;
+  natsTlsCert?: string;
+  natsTlsKey?: string;
+  maxDeliveries: string;
+  pullExpiresMs: string;
 }
 
 /** An option that may also come from the environment as SSGR_<NAME> (the command line wins). */
@@ -54,8 +63,21 @@ export function registerServe(program: Command, setExit: (code: number) => void)
     .addOption(envOption("--io-timeout-ms <ms>", "drop a peer stalled inside a frame or not reading its replies after this long", "io-timeout-ms", "5000"))
     .addOption(envOption("--run-ms <ms>", "run limit: stop after this long", "run-ms", "600000"))
     .addOption(envOption("--control-samples <n>", "corpus fixtures per kind checked at startup", "control-samples", "2"))
+    .addOption(envOption("--nats <urls>", "run as a worker of a NATS JetStream broker nats://HOST:PORT[,…] instead of listening (docs/scale-out.md)", "nats"))
+    .addOption(envOption("--nats-creds <file>", "NATS credentials file (user JWT + nkey seed)", "nats-creds"))
+    .addOption(envOption("--nats-tls-ca <file>", "CA certificate (PEM) of the brokers' TLS certificates", "nats-tls-ca"))
+    .addOption(envOption("--nats-tls-cert <file>", "client certificate (PEM) for mutual TLS (with --nats-tls-key)", "nats-tls-cert"))
+    .addOption(envOption("--nats-tls-key <file>", "client key (PEM) for mutual TLS", "nats-tls-key"))
+    .addOption(envOption("--max-deliveries <n>", "with --nats: a job delivered more often is answered with an error reply", "max-deliveries", "5"))
+    .addOption(envOption("--pull-expires-ms <ms>", "with --nats: expiry of each pull request (a pull returns as soon as jobs arrive)", "pull-expires-ms", "2000"))
     .action(async (opts: ServeOpts, cmd: Command) => {
       rejectDuplicates((cmd.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? []);
+      if (opts.nats !== undefined) {
+        const src = cmd.getOptionValueSource("listen");
+        if (src === "cli" || src === "env") throw new CliError("BAD_OPTION", "--listen and --nats exclude each other (a worker has no listener)");
+        await serveNats(opts, setExit);
+        return;
+      }
       const { host, port } = parseListenOrExit(opts.listen);
       const depth = parseIntOption(opts.depth, "--depth", 1, 32);
       const server = new ProofServer({
@@ -112,6 +134,71 @@ export function registerServe(program: Command, setExit: (code: number) => void)
       });
       setExit(EXIT_OK);
     });
+}
+
+/** `ssgkr serve --nats …`: the same controls and status lines, jobs pulled from the broker. */
+async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Promise<void> {
+  const depth = parseIntOption(opts.depth, "--depth", 1, 32);
+  let worker: NatsWorker;
+  try {
+    worker = new NatsWorker({
+      endpoint: brokerEndpoint({ nats: opts.nats, "nats-creds": opts.natsCreds, "nats-tls-ca": opts.natsTlsCa, "nats-tls-cert": opts.natsTlsCert, "nats-tls-key": opts.natsTlsKey }),
+      ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
+      batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
+      maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
+      maxQueue: parseIntOption(opts.maxQueue, "--max-queue", 1, 1 << 24),
+      depth,
+      returnPath: opts.returnPath,
+      ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
+      ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
+      runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
+      controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
+      maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
+      pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
+    }, { log: (l) => process.stderr.write(`serve: ${l}\n`) });
+  } catch (err) {
+    throw err;
+  }
+  const line = (o: Record<string, unknown>) => process.stdout.write(stringifyJson(o) + "\n");
+  let ready;
+  try {
+    ready = await worker.start((c) => line({ status: "CONTROLS_PASS", checks: c.checks, control_ms: Math.round(c.ms), references: c.references }));
+  } catch (err) {
+    if (err instanceof SsgkrError && err.code === "CONTROLS_FAILED") {
+      line({ status: "CONTROLS_FAIL", error: err.message });
+      throw new CliError(err.code, err.message, EXIT_VERDICT);
+    }
+    throw err;
+  }
+  const o = worker.options;
+  line({
+    status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, transport: "nats", listen: null, nats: ready.servers, connected_to: ready.connectedTo,
+    process_id: ready.processId, host_id: o.hostId, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs,
+    max_queue: o.maxQueue, return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
+    ack_wait_ms: ready.ackWaitMs, max_deliveries: o.maxDeliveries, pull_expires_ms: o.pullExpiresMs, setup: ready.setup,
+  });
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals > 1) process.exit(130);
+    void worker.stop();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const s = await worker.done;
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  const st = s.stats;
+  line({
+    status: "SERVER_STOPPED", transport: "nats", reason: s.reason, processed_jobs: s.processedJobs, unprocessed_jobs: s.unprocessedJobs, batches: s.batches,
+    pulled_jobs: st.pulled, redelivered_jobs: st.redelivered, admitted_jobs: st.admitted, proof_replies: st.proofReplies, batch_errors: st.batchErrors,
+    input_errors: st.inputErrors, bad_jobs: st.badJobs, delivery_limit_replies: st.deliveryLimit, published_results: st.published,
+    duplicate_results_dropped: st.duplicatesDropped, publish_failures: st.publishFailures, returned_at_stop: st.nakedAtStop,
+    ready_unix_ns: s.readyUnixNs, finish_unix_ns: s.finishUnixNs, wall_s: round3(s.wallSeconds), cpu_s: round3(s.cpuSeconds),
+    proofs_per_s: round3(s.wallSeconds > 0 ? st.proofReplies / s.wallSeconds : 0),
+    cpu_s_per_proof: st.proofReplies > 0 ? round3(s.cpuSeconds / st.proofReplies) : null,
+    batch_compute_s: round3(st.computeMs / 1000), delivery_s: round3(st.deliveryMs / 1000),
+  });
+  setExit(EXIT_OK);
 }
 
 /** Each option at most once (commander would silently keep the last). */

@@ -16,17 +16,24 @@ export function envName(option: string): string {
  * The options given on the command line (`tokens`, after the command name) and in `env`.
  * @throws LoadError `BAD_OPTION` naming the first offending token.
  */
-export function parseStrictArgs(tokens: readonly string[], allowed: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+export function parseStrictArgs(tokens: readonly string[], allowed: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env, flags: readonly string[] = []): Record<string, string> {
   const allow = new Set(allowed);
+  const flagSet = new Set(flags);
   const given: Record<string, string> = {};
   for (let i = 0; i < tokens.length; i += 2) {
     const tok = tokens[i]!;
+    if (tok.startsWith("--") && flagSet.has(tok.slice(2))) {
+      if (Object.prototype.hasOwnProperty.call(given, tok.slice(2))) throw new LoadError("BAD_OPTION", `option ${tok} is given twice`, { option: tok });
+      given[tok.slice(2)] = "true";
+      i--;
+      continue;
+    }
     if (!tok.startsWith("--")) throw new LoadError("BAD_OPTION", `unexpected argument ${JSON.stringify(tok)} (every option is --name VALUE)`, { option: tok });
     const eq = tok.indexOf("=");
     if (eq >= 0) throw new LoadError("BAD_OPTION", `option ${tok.slice(0, eq)} must be written as ${tok.slice(0, eq)} VALUE (no '=')`, { option: tok.slice(0, eq) });
     const name = tok.slice(2);
     if (name === "servers") throw new LoadError("BAD_OPTION", "--servers is not an option: use --targets HOST:PORT[,HOST:PORT…]", { option: "--servers" });
-    if (!allow.has(name)) throw new LoadError("BAD_OPTION", `unknown option ${tok} (allowed: ${allowed.map((a) => `--${a}`).join(", ")})`, { option: tok });
+    if (!allow.has(name)) throw new LoadError("BAD_OPTION", `unknown option ${tok} (allowed: ${[...allowed, ...flags].map((a) => `--${a}`).join(", ")})`, { option: tok });
     if (Object.prototype.hasOwnProperty.call(given, name)) throw new LoadError("BAD_OPTION", `option ${tok} is given twice`, { option: tok });
     const value = tokens[i + 1];
     if (value === undefined || value === "" || value.startsWith("--")) throw new LoadError("BAD_OPTION", `option ${tok} needs a value`, { option: tok });

@@ -189,6 +189,44 @@ export class Ledger {
     if (!offer.warmup) f(this.timed);
   }
 
+  /**
+   * Counts a record written before the run resumed, as when it was decided (its offer, outcome,
+   * latency and deadline event); the job is final.
+   */
+  restore(offer: Offer, r: RequestRecord): void {
+    this.count(offer, (c) => {
+      c.offered++;
+      if (r.submitted_offset_ns !== null) c.submitted++;
+      if (r.deadline_event) c.deadline_events++;
+      switch (r.outcome) {
+        case "accepted": c.accepted++; break;
+        case "accepted_late": c.accepted_late++; break;
+        case "rejected":
+          c.rejected++;
+          if (r.server_error !== null) c.rejected_server_error++;
+          else c.rejected_check++;
+          break;
+        case "transport_error": c.transport_errors++; break;
+        case "generator_failure":
+          c.generator_failures++;
+          if (r.reason === FRONTEND_MAX_PENDING) c.frontend_max_pending++;
+          else c.frontend_sender_queue_full_or_closed++;
+          break;
+        case "unresolved": c.unresolved_at_drain++; break;
+      }
+    });
+    if (r.outcome === "rejected") {
+      const key = r.server_error !== null ? `server_error: ${r.server_error}` : (r.reason ?? "").split(":")[0]!;
+      this.rejections.set(key, (this.rejections.get(key) ?? 0) + 1);
+    }
+    if ((r.outcome === "accepted" || r.outcome === "accepted_late") && !offer.warmup && r.latency_ns !== null) this.latency.record(r.latency_ns);
+    if (r.outcome === "accepted" || r.outcome === "accepted_late" || r.outcome === "rejected") {
+      if (r.completion_offset_ns > this.lastCompletionNs) this.lastCompletionNs = r.completion_offset_ns;
+      if (!offer.warmup && r.completion_offset_ns > this.lastTimedCompletionNs) this.lastTimedCompletionNs = r.completion_offset_ns;
+    }
+    this.setState(offer.jobId, r.submitted_offset_ns !== null ? JobState.FinalSent : JobState.FinalUnsent);
+  }
+
   /** An offer came due. */
   offered(offer: Offer): void {
     this.count(offer, (c) => c.offered++);

@@ -47,18 +47,32 @@ export interface LoadOptions {
   readonly drainMs: number;
   /** Connection timeout per target. */
   readonly connectTimeoutMs: number;
-  /** Output directory (created; must not exist). */
+  /** Output directory (created; must not exist, unless `resume`). */
   readonly out: string;
+  /**
+   * The `--nats*` option texts when the run goes through a NATS JetStream broker instead of
+   * `targets` (checked by the NATS transport), else null.
+   */
+  readonly broker: Readonly<Partial<Record<BrokerOptionName, string>>> | null;
+  /** Continue the run recorded in `out` (same run id and schedule). */
+  readonly resume: boolean;
 }
+
+/** The broker option names (the NATS transport checks their values). */
+export const BROKER_OPTIONS = ["nats", "nats-creds", "nats-tls-ca", "nats-tls-cert", "nats-tls-key"] as const;
+export type BrokerOptionName = (typeof BROKER_OPTIONS)[number];
 
 /** The option names `ssgkr load` accepts (without the leading dashes). */
 export const LOAD_OPTION_NAMES = [
   "targets", "rate", "duration", "jobs", "mixture", "corpus", "warmup", "deadline-ms", "verify-workers",
   "verify-queue", "depth", "run-id", "repeat", "control-samples", "max-pending", "sender-queue",
-  "deadline-poll-ms", "drain-ms", "connect-timeout-ms", "out",
+  "deadline-poll-ms", "drain-ms", "connect-timeout-ms", "out", ...BROKER_OPTIONS,
 ] as const;
 
-export type LoadOptionName = (typeof LOAD_OPTION_NAMES)[number];
+/** Options without a value. */
+export const LOAD_FLAG_NAMES = ["resume"] as const;
+
+export type LoadOptionName = (typeof LOAD_OPTION_NAMES)[number] | (typeof LOAD_FLAG_NAMES)[number];
 
 /** Defaults of §16.5 (verify-workers: the available cores), as the text they would be given as. */
 export function loadDefaults(): Readonly<Partial<Record<LoadOptionName, string>>> {
@@ -141,10 +155,17 @@ export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, 
       throw err instanceof LoadError ? err : bad("mixture", String(err));
     }
   })();
-  const runId = get("run-id");
+  const brokerGiven = BROKER_OPTIONS.filter((n) => o[n] !== undefined);
+  const broker = brokerGiven.length > 0 ? Object.fromEntries(brokerGiven.map((n) => [n, o[n]!])) : null;
+  if (broker !== null && broker.nats === undefined) throw bad(brokerGiven[0]!, "needs --nats");
+  if (broker !== null && given.targets !== undefined) throw bad("targets", "and --nats exclude each other (give one)");
+  const resume = o.resume !== undefined;
+  if (resume && broker === null) throw bad("resume", "needs --nats (results are read back from the broker's results stream)");
+  // On a broker, results of a run id outlive the run: a new run gets a new id unless one is given.
+  const runId = broker !== null && given["run-id"] === undefined ? `run-${new Date().toISOString().replace(/[-:.]/g, "").slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}` : get("run-id");
   if (runId === "") throw bad("run-id", "must not be empty");
   return {
-    targets: parseTargets(get("targets")),
+    targets: broker !== null ? [] : parseTargets(get("targets")),
     rate,
     jobs,
     mixture,
@@ -164,5 +185,7 @@ export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, 
     drainMs: integer("drain-ms", get("drain-ms"), 0, 86_400_000),
     connectTimeoutMs: integer("connect-timeout-ms", get("connect-timeout-ms"), 1, 600_000),
     out: o.out,
+    broker,
+    resume,
   };
 }

@@ -47,9 +47,10 @@ export class NdjsonWriter {
   private failure: Error | null = null;
   lines = 0;
 
-  constructor(dir: string, name: string) {
+  /** @param append continue an existing file (a resumed run) instead of creating it new. */
+  constructor(dir: string, name: string, append = false) {
     this.path = join(dir, name);
-    this.stream = createWriteStream(this.path, { flags: "wx" });
+    this.stream = createWriteStream(this.path, { flags: append ? "a" : "wx" });
     this.stream.on("error", (err) => {
       this.failure ??= err;
     });

@@ -27,9 +27,28 @@ export interface RunConnection {
   readonly name: string;
   readonly queued: number;
   readonly closed: boolean;
-  enqueue(tag: number, frame: Buffer): boolean;
+  /** Queues a job's frame (`kind` picks the subject on a broker); false if refused. */
+  enqueue(tag: number, frame: Buffer, kind: OpKindName): boolean;
   pause(): void;
   resume(): void;
+  close(reason: string): void;
+}
+
+/** Callbacks of the connection to one target. */
+export interface RunEvents {
+  /** The job's frame reached the server (socket) or the broker (stored). */
+  readonly onWritten: (tag: number) => void;
+  readonly onReply: (m: ReplyMessage) => void;
+  /** The connection closed; jobs of it without a reply fail. */
+  readonly onClosed: (reason: string, unsent: readonly number[]) => void;
+  /** One job could not be sent (a broker refused or timed out its publish). */
+  readonly onSendFailed: (tag: number, reason: string) => void;
+}
+
+/** A run resumed from its output directory: its start and the records already final. */
+export interface ResumeState {
+  readonly startUnixNs: bigint;
+  readonly records: readonly RequestRecord[];
 }
 
 /** One sample of the run's state (taken every second, at the start and at the end). */
@@ -82,6 +101,10 @@ export interface RunContext {
   readonly onRecord: (record: RequestRecord) => void;
   /** Progress lines. */
   readonly log?: (line: string) => void;
+  /** Continue a run whose first records are final (same run id, same schedule). */
+  readonly resume?: ResumeState;
+  /** Targets of the run (default: one per `options.targets`). */
+  readonly targetCount?: number;
 }
 
 function num(v: bigint): number {
@@ -136,16 +159,25 @@ export class OpenLoopRun {
 
   constructor(private readonly ctx: RunContext) {
     const o = ctx.options;
-    this.spec = { rate: o.rate, jobs: o.jobs, warmupJobs: o.warmupJobs, mixture: o.kinds, corpus: o.corpus, targets: o.targets.length, deadlineMs: o.deadlineMs };
+    this.spec = { rate: o.rate, jobs: o.jobs, warmupJobs: o.warmupJobs, mixture: o.kinds, corpus: o.corpus, targets: ctx.targetCount ?? o.targets.length, deadlineMs: o.deadlineMs };
     this.planned = offerCount(this.spec);
+    for (const r of ctx.resume?.records ?? []) this.restored.add(r.job_id);
   }
 
+  /** Job ids already final when the run resumed. */
+  readonly restored = new Set<number>();
+
   /** Callbacks for the connection to target `index`. */
-  events(index: number): { onWritten: (tag: number) => void; onReply: (m: ReplyMessage) => void; onClosed: (reason: string, unsent: readonly number[]) => void } {
+  events(index: number): RunEvents {
     return {
       onWritten: (tag) => this.onWritten(tag),
       onReply: (m) => this.onReply(m),
       onClosed: (reason) => this.onClosed(index, reason),
+      onSendFailed: (tag, reason) => {
+        const job = this.ledger?.pending.get(tag);
+        if (job) this.ledger.transportError(job, reason, this.now());
+        this.afterEvent();
+      },
     };
   }
 
@@ -156,10 +188,17 @@ export class OpenLoopRun {
   /** Runs the schedule, the drain, and returns what was observed. */
   execute(connections: readonly RunConnection[], startUnixNs: () => bigint): Promise<RunObservation> {
     this.connections = [...connections];
-    this.t0 = process.hrtime.bigint();
-    this.startUnixNs = startUnixNs();
+    const resume = this.ctx.resume;
+    if (resume) {
+      this.startUnixNs = resume.startUnixNs;
+      this.t0 = process.hrtime.bigint() - (startUnixNs() - resume.startUnixNs);
+    } else {
+      this.t0 = process.hrtime.bigint();
+      this.startUnixNs = startUnixNs();
+    }
     const o = this.ctx.options;
     this.ledger = new Ledger({ runId: o.runId, repeat: o.repeat, startUnixNs: this.startUnixNs, targetNames: this.connections.map((c) => c.name), onRecord: this.ctx.onRecord });
+    for (const r of resume?.records ?? []) this.ledger.restore(offerAt(this.spec, r.job_id), r);
     for (const c of this.connections) {
       if (c.closed) this.closedTargets.push({ target: c.name, offset_ns: 0, reason: "closed before the start" });
     }
@@ -170,6 +209,8 @@ export class OpenLoopRun {
     this.scanner = setInterval(() => this.ledger.scanDeadlines(this.now()), o.deadlinePollMs);
     this.sampler = setInterval(() => this.sample(), 1000);
     this.tick();
+    // a transport may hold replies until the run has offered what is due (a resumed run's replays)
+    for (const c of this.connections) c.resume();
     return done.then(() => ({
       ledger: this.ledger,
       spec: this.spec,
@@ -192,6 +233,10 @@ export class OpenLoopRun {
     const now = this.now();
     const rate = this.spec.rate;
     while (this.next < this.planned) {
+      if (this.restored.has(this.next)) {
+        this.next++;
+        continue;
+      }
       const due = offerOffsetNs(this.next, rate);
       if (due > now) break;
       const lag = now - due;
@@ -201,6 +246,11 @@ export class OpenLoopRun {
       if (this.ledger.guard !== null) break;
     }
     if (this.ledger.guard !== null || this.next >= this.planned) {
+      this.stopOffering();
+      return;
+    }
+    while (this.restored.has(this.next)) this.next++;
+    if (this.next >= this.planned) {
       this.stopOffering();
       return;
     }
@@ -235,7 +285,7 @@ export class OpenLoopRun {
       input: fixture.input,
     });
     const job = this.ledger.admit(offer);
-    if (!conn.enqueue(i, frame)) this.ledger.transportError(job, "transport: the sender queue refused the frame", this.now());
+    if (!conn.enqueue(i, frame, offer.kind)) this.ledger.transportError(job, "transport: the sender queue refused the frame", this.now());
   }
 
   private onWritten(tag: number): void {

@@ -59,6 +59,8 @@ export interface LoadSummary {
   readonly server: { readonly batches: number; readonly mean_batch_size: number | null; readonly hosts: readonly string[] };
   readonly pending_per_second: readonly PendingSample[];
   readonly timings_ms: Record<string, number>;
+  /** Facts of the transport (the NATS frontend's counts), when it reports any. */
+  readonly transport?: Record<string, unknown>;
 }
 
 /** Facts the records add (batches, within-threshold counts), gathered while they are written. */
@@ -76,7 +78,7 @@ export function newTally(): RecordTally {
 
 const ms = (ns: number): number => Math.round(ns / 1e3) / 1e3;
 
-export function buildSummary(obs: RunObservation, options: LoadOptions, controls: ControlsReport, tally: RecordTally, timingsMs: Record<string, number>): LoadSummary {
+export function buildSummary(obs: RunObservation, options: LoadOptions, controls: ControlsReport, tally: RecordTally, timingsMs: Record<string, number>, transport?: Record<string, unknown>): LoadSummary {
   const l = obs.ledger;
   const guard = l.guard;
   const timed = l.timed;
@@ -99,7 +101,9 @@ export function buildSummary(obs: RunObservation, options: LoadOptions, controls
     repeat: options.repeat,
     start_unix_ns: obs.startUnixNs.toString(),
     settings: {
-      targets: options.targets.map(formatTarget),
+      transport: options.broker !== null ? "nats" : "tcp",
+      targets: options.broker !== null ? [options.broker.nats!] : options.targets.map(formatTarget),
+      ...(options.resume ? { resumed: true } : {}),
       rate: options.rate,
       jobs: options.jobs,
       warmup_jobs: options.warmupJobs,
@@ -156,5 +160,6 @@ export function buildSummary(obs: RunObservation, options: LoadOptions, controls
     },
     pending_per_second: obs.samples,
     timings_ms: timingsMs,
+    ...(transport !== undefined ? { transport } : {}),
   };
 }

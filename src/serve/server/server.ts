@@ -31,21 +31,21 @@
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { OpRequest } from "../../smt/operation.js";
-import { prepareAll } from "../../sync/prepare-all.js";
 import type { PreparedSync } from "../../sync/prepared.js";
-import { createSyncPool, type SyncPool } from "../../sync/parallel/pool.js";
+import type { SyncPool } from "../../sync/parallel/pool.js";
 import type { OpKind } from "../../sync/types.js";
 import { monotonicNs, nowUnixNs } from "../protocol/clock.js";
-import { INPUT_ERROR_PREFIX, requestFromInput } from "../protocol/input.js";
-import { decodeJob, type Job } from "../protocol/job.js";
-import { PROTOCOL_VERSION } from "../protocol/limits.js";
+import type { Job } from "../protocol/job.js";
 import { REFUSALS, type Refusal } from "../protocol/refusals.js";
-import { baseReply, encodeReplyFrames, errorReply, sha256Hex, type Reply, type ReplyOrigin } from "../protocol/reply.js";
+import { encodeReplyFrames, errorReply, type Reply, type ReplyOrigin } from "../protocol/reply.js";
+import { admitJob } from "./admission.js";
+import { BatchScheduler } from "./batch-scheduler.js";
+import { batchReply } from "./batch-reply.js";
 import { computeBatch, type BatchTimes, type JobResult } from "./compute.js";
 import { Connection, type CloseReason } from "./connection.js";
-import { runControls, type ControlsReport } from "./controls.js";
+import type { ControlsReport } from "./controls.js";
+import { startEngine } from "./engine.js";
 import { ServerError } from "./errors.js";
-import { KindQueues } from "./kind-queues.js";
 import { serverOptions, type ServerOptions } from "./options.js";
 
 /** Unwritten bytes of one connection above which delivery waits for it to drain. */
@@ -132,18 +132,15 @@ export interface StopSummary {
 export class ProofServer {
   readonly options: ServerOptions;
   private readonly origin: ReplyOrigin;
-  private readonly queues: KindQueues<PendingJob>;
+  private readonly scheduler: BatchScheduler<PendingJob>;
   private prepared: PreparedSync[] = [];
   private pool: SyncPool | null = null;
   private server: Server | null = null;
   private readonly connections = new Set<Connection>();
   private nextConnId = 1;
   private batchId = 0n;
-  private computing: Promise<void> | null = null;
   private readonly returnQueue: Delivery[][] = [];
   private delivering: Promise<void> | null = null;
-  private flushTimer: NodeJS.Timeout | null = null;
-  private flushTimerAt = -1n;
   private runTimer: NodeJS.Timeout | null = null;
   private stallTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<StopSummary> | null = null;
@@ -164,7 +161,10 @@ export class ProofServer {
   constructor(options: Partial<ServerOptions> = {}) {
     this.options = serverOptions(options);
     this.origin = { hostId: this.options.hostId, processId: process.pid };
-    this.queues = new KindQueues<PendingJob>(this.options.batchMax, BigInt(this.options.maxWaitUs) * 1000n);
+    this.scheduler = new BatchScheduler<PendingJob>(this.options.batchMax, BigInt(this.options.maxWaitUs) * 1000n, {
+      run: (kind, batch) => this.runBatch(kind, batch),
+      gate: () => this.options.returnPath !== "overlapped" || this.returnQueue.length < this.options.returnQueueBatches,
+    });
     this.done = new Promise((resolve) => { this.resolveDone = resolve; });
   }
 
@@ -177,7 +177,7 @@ export class ProofServer {
       admitted: c.admitted,
       processed: c.processed,
       batches: c.batches,
-      queued: this.queues.size,
+      queued: this.scheduler.queues.size,
       proofReplies: c.proofReplies,
       batchErrors: c.batchErrors,
       inputErrors: c.inputErrors,
@@ -197,20 +197,10 @@ export class ProofServer {
    */
   async start(onControls?: (report: ControlsReport) => void): Promise<ReadyInfo> {
     const o = this.options;
-    const t0 = performance.now();
-    const all = prepareAll({ depth: o.depth });
-    this.prepared = [all.membership, all.nonmembership, all.update];
-    const prepareMs = performance.now() - t0;
-    this.pool = createSyncPool({ workers: o.workers });
-    let controls: ControlsReport;
-    try {
-      controls = o.controlSamples > 0
-        ? await runControls(this.prepared, this.pool, o.controlSamples)
-        : { references: { membership: [], nonmembership: [], update: [] }, checks: 0, ms: 0 };
-    } catch (err) {
-      await this.pool.close();
-      throw err;
-    }
+    const engine = await startEngine(o);
+    this.prepared = [...engine.prepared];
+    this.pool = engine.pool;
+    const { controls, prepareMs } = engine;
     onControls?.(controls);
     const server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
     this.server = server;
@@ -265,38 +255,30 @@ export class ProofServer {
   }
 
   private admit(conn: Connection, body: Buffer, receivedNs: bigint): void {
-    let job: Job;
-    try {
-      job = decodeJob(body);
-    } catch (err) {
-      conn.stopReading("bad_job", (err as Error).message);
+    const a = admitJob(body, this.options.depth);
+    if (a.status === "bad_job" || a.status === "protocol_mismatch") {
+      conn.stopReading(a.status, a.detail);
       return;
     }
-    if (job.protocol !== PROTOCOL_VERSION || job.run_id.length === 0) {
-      conn.stopReading("protocol_mismatch", `protocol ${job.protocol}, run_id ${JSON.stringify(job.run_id)}`);
-      return;
-    }
-    const input = requestFromInput(job.input, this.options.depth);
-    if (!input.ok) {
+    if (a.status === "input_error") {
       this.counts.inputErrors++;
-      this.sendNow(conn, errorReply(job, this.origin, INPUT_ERROR_PREFIX + input.reason, { server_received_unix_ns: receivedNs }));
+      this.sendNow(conn, errorReply(a.job, this.origin, a.error, { server_received_unix_ns: receivedNs }));
       return;
     }
     const enqueuedNs = nowUnixNs();
-    const pending: PendingJob = { job, request: input.request, kind: input.kind, conn, receivedNs, enqueuedNs, admittedNs: monotonicNs() };
+    const pending: PendingJob = { job: a.job, request: a.request, kind: a.kind, conn, receivedNs, enqueuedNs, admittedNs: monotonicNs() };
     if (this.stopping) {
       this.refuse(pending, REFUSALS.stopping);
       return;
     }
-    if (this.queues.size >= this.options.maxQueue) {
+    if (this.scheduler.queues.size >= this.options.maxQueue) {
       this.refuse(pending, REFUSALS.totalQueueFull);
       return;
     }
-    this.queues.push(pending);
     conn.outstanding++;
     conn.admitted++;
     this.counts.admitted++;
-    this.schedule();
+    this.scheduler.push(pending);
   }
 
   /** Writes an error reply outside the batch path (input errors); counted as owed until written. */
@@ -318,41 +300,11 @@ export class ProofServer {
     }));
   }
 
-  /** Flushes the ready kind whose head is oldest, if no batch computes and the return queue has room. */
-  private schedule(): void {
-    if (this.computing || this.stopping) return;
-    if (this.options.returnPath === "overlapped" && this.returnQueue.length >= this.options.returnQueueBatches) return;
-    const now = monotonicNs();
-    const kind = this.queues.readyKind(now);
-    if (kind < 0) {
-      const wait = this.queues.nsUntilReady(now);
-      if (wait >= 0n) this.armFlushTimer(now + wait);
-      return;
-    }
-    const batch = this.queues.take(kind);
+  private async runBatch(kind: number, batch: PendingJob[]): Promise<void> {
     this.batchId++;
     this.counts.batches++;
     this.counts.processed += batch.length;
     const id = this.batchId;
-    this.computing = this.runBatch(id, kind, batch).finally(() => {
-      this.computing = null;
-      this.schedule();
-    });
-  }
-
-  private armFlushTimer(atNs: bigint): void {
-    if (this.flushTimer && this.flushTimerAt <= atNs) return;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    const ms = Number((atNs - monotonicNs() + 999_999n) / 1_000_000n);
-    this.flushTimerAt = atNs;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      this.flushTimerAt = -1n;
-      this.schedule();
-    }, Math.max(1, ms));
-  }
-
-  private async runBatch(id: bigint, kind: number, batch: PendingJob[]): Promise<void> {
     const flushUnixNs = nowUnixNs();
     const flushMono = monotonicNs();
     const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
@@ -382,7 +334,7 @@ export class ProofServer {
           await yieldToLoop();
         }
         this.returnQueue.shift();
-        this.schedule();
+        this.scheduler.schedule();
       }
     })().finally(() => {
       this.delivering = null;
@@ -394,40 +346,12 @@ export class ProofServer {
     const p = d.pending;
     const conn = p.conn;
     if (conn.writeBacklog > MAX_WRITE_BACKLOG_BYTES) await this.whenDrained(conn);
-    let reply: Reply;
-    let proof: Uint8Array;
-    if (d.result.ok) {
-      proof = d.result.bytes;
-      const t = d.times;
-      const sha = sha256Hex(proof);
-      reply = baseReply(p.job, this.origin, {
-        batch_id: d.batchId,
-        batch_size: d.batchSize,
-        server_received_unix_ns: p.receivedNs,
-        server_enqueued_unix_ns: p.enqueuedNs,
-        flush_unix_ns: t.flushUnixNs,
-        witness_start_unix_ns: t.flushUnixNs,
-        witness_end_unix_ns: t.witnessEndUnixNs,
-        prove_end_unix_ns: t.proveEndUnixNs,
-        encode_end_unix_ns: t.encodeEndUnixNs,
-        server_queue_ns: d.queueNs,
-        batch_witness_ns: t.witnessNs,
-        batch_prove_ns: t.proveNs,
-        batch_encode_ns: t.encodeNs,
-        encoded_bytes: proof.length,
-        canonical_sha256: sha,
-        server_send_start_unix_ns: nowUnixNs(),
-      });
-      this.counts.proofReplies++;
-    } else {
-      proof = new Uint8Array(0);
-      reply = errorReply(p.job, this.origin, d.result.error, {
-        server_received_unix_ns: p.receivedNs,
-        server_enqueued_unix_ns: p.enqueuedNs,
-        server_send_start_unix_ns: nowUnixNs(),
-      });
-      this.counts.batchErrors++;
-    }
+    const { reply, proof } = batchReply({
+      job: p.job, result: d.result, batchId: d.batchId, batchSize: d.batchSize, times: d.times,
+      receivedNs: p.receivedNs, enqueuedNs: p.enqueuedNs, queueNs: d.queueNs,
+    }, this.origin);
+    if (d.result.ok) this.counts.proofReplies++;
+    else this.counts.batchErrors++;
     const written = conn.send(encodeReplyFrames(reply, proof)).then((ok) => {
       if (!ok) this.counts.undelivered++;
       conn.outstanding--;
@@ -461,10 +385,9 @@ export class ProofServer {
     // Let the caller's synchronous code finish before the state changes under it.
     await Promise.resolve();
     if (this.runTimer) clearTimeout(this.runTimer);
-    if (this.flushTimer) clearTimeout(this.flushTimer);
     const closed = this.server ? new Promise<void>((r) => this.server!.close(() => r())) : Promise.resolve();
-    while (this.computing) await this.computing;
-    const queued = this.queues.drainAll();
+    await this.scheduler.stop();
+    const queued = this.scheduler.queues.drainAll();
     for (const p of queued) {
       p.conn.outstanding--;
       this.refuse(p, this.refuseQueuedWith);

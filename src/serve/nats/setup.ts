@@ -1,0 +1,217 @@
+/**
+ * The two streams and the three job consumers, created idempotently (`ssgkr nats setup`, and
+ * implicitly by the first worker or frontend that finds them missing):
+ *
+ * - `SSGKR_JOBS`: work-queue retention on `ssgkr.jobs.*` (a job leaves the stream once a worker
+ *   acks it), discard new when full (a publisher is refused rather than queued jobs dropped),
+ *   duplicate window on `run_id/job_id` so a re-published job is stored once;
+ * - `SSGKR_RESULTS`: limits retention on `ssgkr.results.*` (one subject per run), discard old,
+ *   duplicate window on `run_id/job_id` so a re-published result (a worker killed between its
+ *   publish and its ack, a redelivered job proved twice) is stored once;
+ * - per kind, a durable pull consumer `ssgkr-<kind>` filtered on its subject, explicit acks,
+ *   `ack_wait` (workers extend it with in-progress acks while they hold a job), unlimited
+ *   deliveries (workers answer a job delivered too often with an error reply instead).
+ *
+ * Both streams bound message size (at most the server's max_payload), age and bytes.
+ */
+import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection, type StreamConfig } from "nats";
+import { MAX_JOB_BYTES, MAX_PROOF_BYTES, MAX_REPLY_JSON_BYTES } from "../protocol/limits.js";
+import { BrokerError } from "./errors.js";
+import { JOBS_STREAM, JOB_SUBJECTS_WILDCARD, NATS_KINDS, RESULTS_STREAM, RESULT_SUBJECTS_WILDCARD, jobConsumer, jobSubject } from "./names.js";
+
+/** Stream and consumer settings. Times in ms. */
+export interface StreamSettings {
+  /** Stream replicas (1, or 3 on a three-node cluster; at most 5). */
+  readonly replicas: number;
+  /** How long a delivered job may stay unacked before it is redelivered. */
+  readonly ackWaitMs: number;
+  /** Jobs not taken within this are dropped by the broker. */
+  readonly jobsMaxAgeMs: number;
+  readonly jobsMaxBytes: number;
+  /** Results are kept this long (a frontend can resume within it). */
+  readonly resultsMaxAgeMs: number;
+  readonly resultsMaxBytes: number;
+  /** Window in which a re-published `run_id/job_id` is dropped (≤ both max ages). */
+  readonly duplicateWindowMs: number;
+  /** Jobs delivered and not yet acked, per kind, over all workers. */
+  readonly maxAckPending: number;
+}
+
+export const DEFAULT_STREAM_SETTINGS: StreamSettings = Object.freeze({
+  replicas: 1,
+  ackWaitMs: 30_000,
+  jobsMaxAgeMs: 3_600_000,
+  jobsMaxBytes: 1024 ** 3,
+  resultsMaxAgeMs: 3_600_000,
+  resultsMaxBytes: 4 * 1024 ** 3,
+  duplicateWindowMs: 600_000,
+  maxAckPending: 20_000,
+});
+
+/** The setting names as `ssgkr nats setup` options. */
+export const STREAM_OPTION_NAMES = {
+  replicas: "replicas",
+  ackWaitMs: "ack-wait-ms",
+  jobsMaxAgeMs: "jobs-max-age-ms",
+  jobsMaxBytes: "jobs-max-bytes",
+  resultsMaxAgeMs: "results-max-age-ms",
+  resultsMaxBytes: "results-max-bytes",
+  duplicateWindowMs: "duplicate-window-ms",
+  maxAckPending: "max-ack-pending",
+} as const satisfies Record<keyof StreamSettings, string>;
+
+const RANGES: Record<keyof StreamSettings, [number, number]> = {
+  replicas: [1, 5],
+  ackWaitMs: [100, 86_400_000],
+  jobsMaxAgeMs: [1000, 365 * 86_400_000],
+  jobsMaxBytes: [1024 * 1024, 2 ** 50],
+  resultsMaxAgeMs: [1000, 365 * 86_400_000],
+  resultsMaxBytes: [1024 * 1024, 2 ** 50],
+  duplicateWindowMs: [100, 365 * 86_400_000],
+  maxAckPending: [1, 1 << 24],
+};
+
+/**
+ * Completes and checks settings.
+ * @throws BrokerError `BAD_OPTION` naming the option.
+ */
+export function streamSettings(partial: Partial<StreamSettings> = {}): StreamSettings {
+  const s = { ...DEFAULT_STREAM_SETTINGS, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) } as StreamSettings;
+  for (const [k, [min, max]] of Object.entries(RANGES) as [keyof StreamSettings, [number, number]][]) {
+    const v = s[k];
+    if (!Number.isSafeInteger(v) || v < min || v > max) {
+      throw new BrokerError("BAD_OPTION", `--${STREAM_OPTION_NAMES[k]} must be an integer in [${min}, ${max}], got ${String(v)}`, { option: `--${STREAM_OPTION_NAMES[k]}` });
+    }
+  }
+  if (s.duplicateWindowMs > s.jobsMaxAgeMs || s.duplicateWindowMs > s.resultsMaxAgeMs) {
+    throw new BrokerError("BAD_OPTION", "--duplicate-window-ms must not exceed --jobs-max-age-ms or --results-max-age-ms", { option: "--duplicate-window-ms" });
+  }
+  return Object.freeze(s);
+}
+
+/** Largest result message: Reply JSON frame + proof frame. */
+const RESULT_BOUND = 8 + MAX_REPLY_JSON_BYTES + MAX_PROOF_BYTES;
+
+function streamConfigs(s: StreamSettings, maxPayload: number): Partial<StreamConfig>[] {
+  return [
+    {
+      name: JOBS_STREAM, subjects: [JOB_SUBJECTS_WILDCARD], retention: RetentionPolicy.Workqueue, storage: StorageType.File,
+      num_replicas: s.replicas, max_age: nanos(s.jobsMaxAgeMs), max_bytes: s.jobsMaxBytes, max_msg_size: Math.min(MAX_JOB_BYTES, maxPayload),
+      discard: DiscardPolicy.New, duplicate_window: nanos(s.duplicateWindowMs),
+    },
+    {
+      name: RESULTS_STREAM, subjects: [RESULT_SUBJECTS_WILDCARD], retention: RetentionPolicy.Limits, storage: StorageType.File,
+      num_replicas: s.replicas, max_age: nanos(s.resultsMaxAgeMs), max_bytes: s.resultsMaxBytes, max_msg_size: Math.min(RESULT_BOUND, maxPayload),
+      discard: DiscardPolicy.Old, duplicate_window: nanos(s.duplicateWindowMs),
+    },
+  ];
+}
+
+/** What `ensureStreams` did, per stream or consumer name. */
+export type SetupAction = "created" | "updated" | "unchanged" | "kept";
+
+export interface SetupReport {
+  readonly actions: Readonly<Record<string, SetupAction>>;
+  /** The server's max_payload, bytes (bounds every message). */
+  readonly maxPayload: number;
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { code?: string; api_error?: { err_code?: number }; message?: string };
+  return e.api_error?.err_code === 10059 || e.api_error?.err_code === 10014 || e.code === "404" || /not found/i.test(e.message ?? "");
+}
+
+function setupError(what: string, err: unknown): BrokerError {
+  const e = err as { message?: string };
+  return new BrokerError("BROKER_SETUP", `cannot set up ${what}: ${e.message ?? String(err)}`, { what });
+}
+
+const KEYS = ["num_replicas", "max_age", "max_bytes", "max_msg_size", "discard", "duplicate_window"] as const;
+
+/**
+ * Creates the streams and consumers that are missing. With `apply`, existing ones are updated to
+ * `settings` (what `ssgkr nats setup` does); without it they are kept as they are (what workers
+ * and frontends do, so that a process never overrides the operator's settings).
+ * @throws BrokerError `BROKER_SETUP`.
+ */
+export async function ensureStreams(nc: NatsConnection, settings: StreamSettings, apply = false): Promise<SetupReport> {
+  let jsm: JetStreamManager;
+  try {
+    jsm = await nc.jetstreamManager();
+  } catch (err) {
+    throw setupError("JetStream (is the server started with -js?)", err);
+  }
+  const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
+  const actions: Record<string, SetupAction> = {};
+  for (const cfg of streamConfigs(settings, maxPayload)) {
+    const name = cfg.name!;
+    let existing = null;
+    try {
+      existing = await jsm.streams.info(name);
+    } catch (err) {
+      if (!isNotFound(err)) throw setupError(`stream ${name}`, err);
+    }
+    try {
+      if (existing === null) {
+        try {
+          await jsm.streams.add(cfg);
+          actions[name] = "created";
+        } catch (err) {
+          // another process created it in between
+          await jsm.streams.info(name).catch(() => { throw err; });
+          actions[name] = "kept";
+        }
+      } else if (!apply) {
+        actions[name] = "kept";
+      } else if (KEYS.every((k) => (existing.config as unknown as Record<string, unknown>)[k] === (cfg as Record<string, unknown>)[k])) {
+        actions[name] = "unchanged";
+      } else {
+        await jsm.streams.update(name, { ...existing.config, ...cfg });
+        actions[name] = "updated";
+      }
+    } catch (err) {
+      throw setupError(`stream ${name}`, err);
+    }
+  }
+  for (const kind of NATS_KINDS) {
+    const durable = jobConsumer(kind);
+    const cfg = {
+      durable_name: durable, filter_subject: jobSubject(kind), ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(settings.ackWaitMs), max_deliver: -1, max_ack_pending: settings.maxAckPending,
+    };
+    let existing = null;
+    try {
+      existing = await jsm.consumers.info(JOBS_STREAM, durable);
+    } catch (err) {
+      if (!isNotFound(err)) throw setupError(`consumer ${durable}`, err);
+    }
+    try {
+      if (existing === null) {
+        try {
+          await jsm.consumers.add(JOBS_STREAM, cfg);
+          actions[durable] = "created";
+        } catch (err) {
+          await jsm.consumers.info(JOBS_STREAM, durable).catch(() => { throw err; });
+          actions[durable] = "kept";
+        }
+      } else if (!apply) {
+        actions[durable] = "kept";
+      } else if (existing.config.ack_wait === cfg.ack_wait && existing.config.max_ack_pending === cfg.max_ack_pending) {
+        actions[durable] = "unchanged";
+      } else {
+        await jsm.consumers.update(JOBS_STREAM, durable, { ack_wait: cfg.ack_wait, max_ack_pending: cfg.max_ack_pending });
+        actions[durable] = "updated";
+      }
+    } catch (err) {
+      throw setupError(`consumer ${durable}`, err);
+    }
+  }
+  return { actions, maxPayload };
+}
+
+/** The ack_wait of a kind's consumer, ms (what a worker sizes its in-progress acks to). */
+export async function consumerAckWaitMs(nc: NatsConnection, kind: (typeof NATS_KINDS)[number]): Promise<number> {
+  const jsm = await nc.jetstreamManager();
+  const info = await jsm.consumers.info(JOBS_STREAM, jobConsumer(kind));
+  return Math.round((info.config.ack_wait ?? nanos(DEFAULT_STREAM_SETTINGS.ackWaitMs)) / 1e6);
+}

@@ -1,0 +1,393 @@
+/**
+ * A proof worker on NATS JetStream (docs/scale-out.md): the same preparation, controls, §16.4
+ * batching policy and Reply as the TCP server, with jobs pulled from the shared work-queue
+ * stream instead of read from sockets, so any number of workers on any number of machines
+ * share the load.
+ *
+ * Pulling: per kind, a loop pulls from the kind's durable consumer (`js.fetch`, which returns as
+ * soon as jobs arrive, or at its expiry) while the kind's local FIFO holds fewer than batch-max jobs (and all held jobs stay
+ * under max-queue), so a worker never hoards more than one batch ahead per kind. Each pulled
+ * job is admitted as over TCP: not a Job / wrong protocol → acked without a reply (dropped);
+ * input error → error reply; delivered more than `maxDeliveries` times → error reply
+ * `worker_delivery_limit` (a job that crashes workers is answered, not redelivered forever);
+ * otherwise queued with its receive time as admission time.
+ *
+ * Results: each reply (Reply JSON frame + proof frame, as protocol 1) is published to the run's
+ * results subject with msgID `run_id/job_id`; the job is acked only once the publish is
+ * acknowledged (a failed publish naks the job for redelivery). While a job is held (queued,
+ * computing, publishing) the worker sends an in-progress ack every third of the consumer's
+ * ack_wait, so long batches are not redelivered; a worker that dies stops doing so and its
+ * jobs are redelivered after ack_wait. `overlapped` publishes a batch's results while the next
+ * batch computes (at most `returnQueueBatches` batches publishing); `serial` waits for them.
+ *
+ * Stopping (run limit, `stop()`, SIGINT/SIGTERM): stop pulling, let the batch in compute
+ * finish and its results be published and acked, nak the queued jobs so another worker takes
+ * them at once, drain the connection, close the pool.
+ */
+import type { JetStreamClient, JsMsg, NatsConnection } from "nats";
+import type { OpRequest } from "../../smt/operation.js";
+import type { PreparedSync } from "../../sync/prepared.js";
+import type { SyncPool } from "../../sync/parallel/pool.js";
+import type { OpKind } from "../../sync/types.js";
+import { monotonicNs, nowUnixNs } from "../protocol/clock.js";
+import type { Job } from "../protocol/job.js";
+import { encodeReplyFrames, errorReply, type Reply, type ReplyOrigin } from "../protocol/reply.js";
+import { admitJob } from "../server/admission.js";
+import { batchReply } from "../server/batch-reply.js";
+import { BatchScheduler } from "../server/batch-scheduler.js";
+import { computeBatch } from "../server/compute.js";
+import type { ControlsReport } from "../server/controls.js";
+import { startEngine } from "../server/engine.js";
+import { serverOptions, type ServerOptions } from "../server/options.js";
+import { connectBroker, type BrokerEndpoint } from "./connect.js";
+import { BrokerError } from "./errors.js";
+import { JOBS_STREAM, NATS_KINDS, jobConsumer, messageId, resultSubject } from "./names.js";
+import { consumerAckWaitMs, ensureStreams, streamSettings, type StreamSettings } from "./setup.js";
+
+/** Reason of the error reply to a job delivered more than `maxDeliveries` times. */
+export const DELIVERY_LIMIT_ERROR = "worker_delivery_limit";
+
+export interface NatsWorkerOptions extends ServerOptions {
+  readonly endpoint: BrokerEndpoint;
+  /** Settings for streams the worker creates when they are missing. */
+  readonly streams: StreamSettings;
+  /** Deliveries after which a job is answered with `worker_delivery_limit` (default 5). */
+  readonly maxDeliveries: number;
+  /**
+   * Expiry of each pull request, ms (default 2000). A pull returns as soon as jobs are there, so
+   * the expiry bounds only idle polling (and how long a stopping worker waits for its pulls);
+   * `js.fetch` allows it down to 5 ms.
+   */
+  readonly pullExpiresMs: number;
+}
+
+/** Test and operator hooks. */
+export interface NatsWorkerHooks {
+  /** A batch was flushed (before it computes). */
+  readonly onFlush?: (batchId: bigint, size: number) => void;
+  /** A result's publish was acknowledged by the broker; the job is acked right after. */
+  readonly onPublished?: (count: number) => void;
+  /** Progress and trouble lines. */
+  readonly log?: (line: string) => void;
+}
+
+interface HeldJob {
+  readonly msg: JsMsg;
+  readonly job: Job;
+  readonly request: OpRequest;
+  readonly kind: OpKind;
+  readonly receivedNs: bigint;
+  readonly enqueuedNs: bigint;
+  readonly admittedNs: bigint;
+}
+
+/** Counters of a running or stopped worker. */
+export interface NatsWorkerStats {
+  /** Jobs pulled from the broker (every delivery). */
+  readonly pulled: number;
+  /** Of them, redeliveries. */
+  readonly redelivered: number;
+  readonly admitted: number;
+  readonly processed: number;
+  readonly batches: number;
+  readonly proofReplies: number;
+  readonly batchErrors: number;
+  readonly inputErrors: number;
+  /** Not a Job / wrong protocol: acked without a reply. */
+  readonly badJobs: number;
+  readonly deliveryLimit: number;
+  /** Results published and acknowledged. */
+  readonly published: number;
+  /** Results the broker reported as duplicates (already stored). */
+  readonly duplicatesDropped: number;
+  /** Publishes that failed (the job was nak'ed for redelivery). */
+  readonly publishFailures: number;
+  /** Queued jobs nak'ed at stop. */
+  readonly nakedAtStop: number;
+  readonly computeMs: number;
+  readonly deliveryMs: number;
+}
+
+export interface NatsReadyInfo {
+  readonly servers: readonly string[];
+  readonly connectedTo: string;
+  readonly readyUnixNs: bigint;
+  readonly processId: number;
+  readonly controls: ControlsReport;
+  readonly prepareMs: number;
+  readonly ackWaitMs: number;
+  readonly setup: Readonly<Record<string, string>>;
+}
+
+export interface NatsStopSummary {
+  readonly reason: "run_limit" | "stopped";
+  readonly processedJobs: number;
+  /** Queued jobs handed back to the broker at stop. */
+  readonly unprocessedJobs: number;
+  readonly batches: number;
+  readonly stats: NatsWorkerStats;
+  readonly readyUnixNs: bigint;
+  readonly finishUnixNs: bigint;
+  readonly cpuSeconds: number;
+  readonly wallSeconds: number;
+}
+
+/** Completes worker options. @throws ServerError / BrokerError `BAD_OPTION`. */
+export function natsWorkerOptions(partial: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }): NatsWorkerOptions {
+  const base = serverOptions(partial);
+  const maxDeliveries = partial.maxDeliveries ?? 5;
+  const pullExpiresMs = partial.pullExpiresMs ?? 2000;
+  if (!Number.isSafeInteger(maxDeliveries) || maxDeliveries < 1 || maxDeliveries > 1000) throw new BrokerError("BAD_OPTION", `--max-deliveries must be an integer in [1, 1000], got ${maxDeliveries}`, { option: "--max-deliveries" });
+  if (!Number.isSafeInteger(pullExpiresMs) || pullExpiresMs < 5 || pullExpiresMs > 60_000) throw new BrokerError("BAD_OPTION", `--pull-expires-ms must be an integer in [5, 60000], got ${pullExpiresMs}`, { option: "--pull-expires-ms" });
+  return Object.freeze({ ...base, endpoint: partial.endpoint, streams: partial.streams ?? streamSettings(), maxDeliveries, pullExpiresMs });
+}
+
+export class NatsWorker {
+  readonly options: NatsWorkerOptions;
+  private readonly origin: ReplyOrigin;
+  private readonly scheduler: BatchScheduler<HeldJob>;
+  private nc: NatsConnection | null = null;
+  private js: JetStreamClient | null = null;
+  private prepared: PreparedSync[] = [];
+  private pool: SyncPool | null = null;
+  private readonly held = new Set<JsMsg>();
+  private publishing = 0;
+  private readonly publishingDone: (() => void)[] = [];
+  private readonly pendingPublishes = new Set<Promise<void>>();
+  private readonly roomWaiters: (() => void)[][] = [[], [], []];
+  private pullers: Promise<void>[] = [];
+  private batchId = 0n;
+  private stopping: Promise<NatsStopSummary> | null = null;
+  private pulling = false;
+  private runTimer: NodeJS.Timeout | null = null;
+  private progressTimer: NodeJS.Timeout | null = null;
+  private readyUnixNs = 0n;
+  private readyMono = 0n;
+  private readyCpu: NodeJS.CpuUsage | null = null;
+  private resolveDone!: (s: NatsStopSummary) => void;
+  readonly done: Promise<NatsStopSummary>;
+  private readonly counts = {
+    pulled: 0, redelivered: 0, admitted: 0, processed: 0, batches: 0, proofReplies: 0, batchErrors: 0, inputErrors: 0, badJobs: 0,
+    deliveryLimit: 0, published: 0, duplicatesDropped: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0, deliveryMs: 0,
+  };
+
+  constructor(options: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }, private readonly hooks: NatsWorkerHooks = {}) {
+    this.options = natsWorkerOptions(options);
+    this.origin = { hostId: this.options.hostId, processId: process.pid };
+    this.scheduler = new BatchScheduler<HeldJob>(this.options.batchMax, BigInt(this.options.maxWaitUs) * 1000n, {
+      run: (kind, batch) => this.runBatch(kind, batch),
+      gate: () => this.options.returnPath === "serial" || this.publishing < this.options.returnQueueBatches,
+    });
+    this.done = new Promise((resolve) => { this.resolveDone = resolve; });
+  }
+
+  stats(): NatsWorkerStats {
+    return { ...this.counts };
+  }
+
+  /**
+   * Prepares, runs the controls, connects, creates missing streams, then starts pulling.
+   * @throws ServerError `CONTROLS_FAILED`; BrokerError `BROKER_CONNECT`, `BROKER_SETUP`.
+   */
+  async start(onControls?: (report: ControlsReport) => void): Promise<NatsReadyInfo> {
+    const o = this.options;
+    const engine = await startEngine(o);
+    this.prepared = [...engine.prepared];
+    this.pool = engine.pool;
+    onControls?.(engine.controls);
+    let setup;
+    let ackWaitMs;
+    try {
+      this.nc = await connectBroker(o.endpoint, `ssgkr-worker ${o.hostId}/${process.pid}`, o.ioTimeoutMs);
+      setup = await ensureStreams(this.nc, o.streams, false);
+      ackWaitMs = Math.min(...(await Promise.all(NATS_KINDS.map((k) => consumerAckWaitMs(this.nc!, k)))));
+      this.js = this.nc.jetstream({ timeout: o.ioTimeoutMs });
+    } catch (err) {
+      await this.nc?.close().catch(() => undefined);
+      await this.pool.close();
+      throw err;
+    }
+    void this.watchStatus(this.nc);
+    this.readyUnixNs = nowUnixNs();
+    this.readyMono = monotonicNs();
+    this.readyCpu = process.cpuUsage();
+    this.runTimer = setTimeout(() => void this.stopWith("run_limit"), o.runMs);
+    this.progressTimer = setInterval(() => {
+      for (const m of this.held) m.working();
+    }, Math.max(50, Math.floor(ackWaitMs / 3)));
+    this.pulling = true;
+    this.pullers = NATS_KINDS.map((_, k) => this.pullLoop(k));
+    return {
+      servers: o.endpoint.servers, connectedTo: this.nc.getServer(), readyUnixNs: this.readyUnixNs, processId: process.pid,
+      controls: engine.controls, prepareMs: engine.prepareMs, ackWaitMs, setup: setup.actions,
+    };
+  }
+
+  /** Stops (see the module comment); resolves with the summary. Idempotent. */
+  stop(): Promise<NatsStopSummary> {
+    return this.stopWith("stopped");
+  }
+
+  private async watchStatus(nc: NatsConnection): Promise<void> {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect" || s.type === "reconnect" || s.type === "error") this.hooks.log?.(`broker ${s.type}: ${String(s.data)}`);
+    }
+  }
+
+  private room(kind: number): number {
+    const q = this.scheduler.queues;
+    return Math.min(this.options.batchMax - q.lengthOf(kind), this.options.maxQueue - q.size);
+  }
+
+  private async pullLoop(kind: number): Promise<void> {
+    const durable = jobConsumer(NATS_KINDS[kind]!);
+    while (this.pulling) {
+      const room = this.room(kind);
+      if (room <= 0) {
+        await new Promise<void>((r) => this.roomWaiters[kind]!.push(r));
+        continue;
+      }
+      try {
+        const iter = this.js!.fetch(JOBS_STREAM, durable, { batch: room, expires: this.options.pullExpiresMs });
+        for await (const m of iter) this.receive(m);
+      } catch (err) {
+        if (!this.pulling) break;
+        this.hooks.log?.(`pull ${durable}: ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  private wakePullers(): void {
+    for (const w of this.roomWaiters) for (const r of w.splice(0)) r();
+  }
+
+  private receive(m: JsMsg): void {
+    const receivedNs = nowUnixNs();
+    this.counts.pulled++;
+    if (m.info.redelivered) this.counts.redelivered++;
+    if (this.stopping || !this.pulling) {
+      m.nak();
+      this.counts.nakedAtStop++;
+      return;
+    }
+    const a = admitJob(m.data, this.options.depth);
+    if (a.status === "bad_job" || a.status === "protocol_mismatch") {
+      // acked without a reply: a work-queue stream then drops it (no frontend can match it)
+      this.counts.badJobs++;
+      this.hooks.log?.(`dropped a message that is not a protocol-1 Job: ${a.detail.slice(0, 200)}`);
+      m.ack();
+      return;
+    }
+    if (m.info.deliveryCount > this.options.maxDeliveries) {
+      this.counts.deliveryLimit++;
+      this.answerNow(m, errorReply(a.job, this.origin, `${DELIVERY_LIMIT_ERROR}: delivered ${m.info.deliveryCount} times`, { server_received_unix_ns: receivedNs }));
+      return;
+    }
+    if (a.status === "input_error") {
+      this.counts.inputErrors++;
+      this.answerNow(m, errorReply(a.job, this.origin, a.error, { server_received_unix_ns: receivedNs }));
+      return;
+    }
+    this.counts.admitted++;
+    this.held.add(m);
+    this.scheduler.push({ msg: m, job: a.job, request: a.request, kind: a.kind, receivedNs, enqueuedNs: nowUnixNs(), admittedNs: monotonicNs() });
+  }
+
+  /** Publishes an error reply outside a batch, then acks. */
+  private answerNow(m: JsMsg, reply: Reply): void {
+    this.held.add(m);
+    this.track(this.publish(m, reply, new Uint8Array(0)));
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    this.pendingPublishes.add(p);
+    return p.finally(() => this.pendingPublishes.delete(p));
+  }
+
+  /** Publishes one result; acks the job once the broker stored it (or had it already). */
+  private async publish(m: JsMsg, reply: Reply, proof: Uint8Array): Promise<void> {
+    const data = Buffer.concat(encodeReplyFrames(reply, proof));
+    try {
+      const ack = await this.js!.publish(resultSubject(reply.run_id), data, { msgID: messageId(reply.run_id, reply.job_id), timeout: this.options.ioTimeoutMs });
+      if (ack.duplicate) this.counts.duplicatesDropped++;
+      this.counts.published++;
+      this.hooks.onPublished?.(this.counts.published);
+      m.ack();
+    } catch (err) {
+      this.counts.publishFailures++;
+      this.hooks.log?.(`publish of ${reply.run_id}/${reply.job_id} failed: ${(err as Error).message}; job returned for redelivery`);
+      m.nak();
+    } finally {
+      this.held.delete(m);
+    }
+  }
+
+  private async runBatch(kind: number, batch: HeldJob[]): Promise<void> {
+    this.wakePullers();
+    this.batchId++;
+    this.counts.batches++;
+    this.counts.processed += batch.length;
+    const id = this.batchId;
+    this.hooks.onFlush?.(id, batch.length);
+    const flushUnixNs = nowUnixNs();
+    const flushMono = monotonicNs();
+    const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
+    this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
+    const t0 = performance.now();
+    const publishes = batch.map((h, i) => {
+      const r = results[i]!;
+      const { reply, proof } = batchReply({
+        job: h.job, result: r, batchId: id, batchSize: batch.length, times, receivedNs: h.receivedNs, enqueuedNs: h.enqueuedNs, queueNs: flushMono - h.admittedNs,
+      }, this.origin);
+      if (r.ok) this.counts.proofReplies++;
+      else this.counts.batchErrors++;
+      return this.publish(h.msg, reply, proof);
+    });
+    this.publishing++;
+    const all = this.track(Promise.all(publishes).then(() => {
+      this.publishing--;
+      this.counts.deliveryMs += performance.now() - t0;
+      this.scheduler.schedule();
+    }));
+    if (this.options.returnPath === "serial") await all;
+  }
+
+  private stopWith(reason: "run_limit" | "stopped"): Promise<NatsStopSummary> {
+    if (this.stopping) return this.stopping;
+    this.stopping = this.shutdown(reason);
+    void this.stopping.then((s) => this.resolveDone(s));
+    return this.stopping;
+  }
+
+  private async shutdown(reason: "run_limit" | "stopped"): Promise<NatsStopSummary> {
+    await Promise.resolve();
+    if (this.runTimer) clearTimeout(this.runTimer);
+    this.pulling = false;
+    this.wakePullers();
+    await this.scheduler.stop();
+    const queued = this.scheduler.queues.drainAll();
+    for (const h of queued) {
+      h.msg.nak();
+      this.held.delete(h.msg);
+      this.counts.nakedAtStop++;
+    }
+    while (this.pendingPublishes.size > 0) await Promise.all([...this.pendingPublishes]);
+    await Promise.all(this.pullers);
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    await this.nc?.drain().catch(() => undefined);
+    await this.pool?.close();
+    const cpu = this.readyCpu ? process.cpuUsage(this.readyCpu) : { user: 0, system: 0 };
+    return {
+      reason,
+      processedJobs: this.counts.processed,
+      unprocessedJobs: queued.length,
+      batches: this.counts.batches,
+      stats: this.stats(),
+      readyUnixNs: this.readyUnixNs,
+      finishUnixNs: nowUnixNs(),
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      wallSeconds: Number(monotonicNs() - this.readyMono) / 1e9,
+    };
+  }
+}
