@@ -46,3 +46,11 @@ export function nameKey(name: string, depth: number): number {
 export function expectedCollisions(n: number, depth: number): number {
   return (n * (n - 1)) / 2 ** (depth + 1);
 }
+
+/** The key of a name at any compat-v1 depth 1..64, as a u64 (the counterparty check). @throws RegistryError `BAD_NAME`. */
+export function nameKeyBig(name: string, depth: number): bigint {
+  const d = keccak_256(nameBytes(name));
+  let top = 0n;
+  for (let i = 0; i < 8; i++) top = (top << 8n) | BigInt(d[i]!);
+  return top >> BigInt(64 - depth);
+}

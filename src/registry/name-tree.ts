@@ -201,20 +201,22 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
     LO[i] = at;
     HI[i] = at < n && existing[at] === P[i] ? at + 1 : at;
   }
-  const bh: number[] = [];
-  const bp: number[] = [];
-  const bd: Uint32Array[] = [];
+  let bh = new Uint8Array(1024);
+  let bp = new Float64Array(1024);
+  let bd = new Uint32Array(RATE * 1024);
+  let bn = 0;
   for (let h = 0; h < depth; h++) {
     const size = POW2[h]!;
-    // parents, their ranges and sibling jobs
     const Q = new Float64Array(m);
     const NLO = new Int32Array(m);
     const NHI = new Int32Array(m);
-    const left = new Int32Array(m); // index into V of the left child, or -1 for a sibling value
+    const left = new Int32Array(m); // ≥ 0: index of a changed child in V; < 0: −1 − index in SV
     const right = new Int32Array(m);
     const branch = new Uint8Array(m);
-    const sibVals: Digest[] = [];
+    const SV = new Uint32Array(RATE * m);
+    let sv = 0;
     const jobs: { digest: Digest; key: number; from: number; slot: number }[] = [];
+    const def = defaults[h]!;
     let k = 0;
     for (let i = 0; i < m; i++, k++) {
       const p = P[i]!;
@@ -230,7 +232,8 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
         continue;
       }
       let a: number, b: number;
-      if (p % 2 === 0) {
+      const even = p % 2 === 0;
+      if (even) {
         a = HI[i]!;
         b = gallopRight(existing, n, a, (p + 2) * size);
         NLO[k] = LO[i]!;
@@ -241,14 +244,11 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
         NLO[k] = a;
         NHI[k] = HI[i]!;
       }
-      let sib = -1;
+      const sib = sv++;
       if (a === b) {
-        sibVals.push(defaults[h]!);
-        sib = sibVals.length - 1;
+        SV.set(def, RATE * sib);
       } else {
         branch[k] = 1;
-        sibVals.push(defaults[h]!); // replaced by the job result
-        sib = sibVals.length - 1;
         const first = existing[a]!;
         if (b - a === 1) jobs.push({ digest: src.leafDigest(first), key: first, from: 0, slot: sib });
         else {
@@ -256,7 +256,7 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
           jobs.push({ digest: src.branch(L, prefixOf(first, L)), key: first, from: L, slot: sib });
         }
       }
-      if (p % 2 === 0) {
+      if (even) {
         left[k] = i;
         right[k] = -1 - sib;
       } else {
@@ -271,18 +271,18 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
       for (let t = jobs[0]!.from; t < h; t++) {
         while (active < jobs.length && jobs[active]!.from <= t) active++;
         const buf = c.buffer(active);
-        const def = defaults[t]!;
+        const dt = defaults[t]!;
         for (let j = 0; j < active; j++) {
           const job = jobs[j]!;
           const o = WIDTH * j;
           const bit = bitAt(job.key, t);
-          buf.set(bit === 0 ? job.digest : def, o);
-          buf.set(bit === 0 ? def : job.digest, o + RATE);
+          buf.set(bit === 0 ? job.digest : dt, o);
+          buf.set(bit === 0 ? dt : job.digest, o + RATE);
         }
         const out = c.run(active);
         for (let j = 0; j < active; j++) jobs[j]!.digest = out.slice(WIDTH * j, WIDTH * j + RATE);
       }
-      for (const job of jobs) sibVals[job.slot] = job.digest;
+      for (const job of jobs) SV.set(job.digest, RATE * job.slot);
     }
     // the parents in one batched call
     const buf = c.buffer(k);
@@ -290,17 +290,36 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
       const o = WIDTH * j;
       const l = left[j]!;
       const r = right[j]!;
-      buf.set(l >= 0 ? V.subarray(RATE * l, RATE * l + RATE) : sibVals[-1 - l]!, o);
-      buf.set(r >= 0 ? V.subarray(RATE * r, RATE * r + RATE) : sibVals[-1 - r]!, o + RATE);
+      const la = l >= 0 ? V : SV;
+      const lo8 = RATE * (l >= 0 ? l : -1 - l);
+      const ra = r >= 0 ? V : SV;
+      const ro8 = RATE * (r >= 0 ? r : -1 - r);
+      for (let w = 0; w < RATE; w++) {
+        buf[o + w] = la[lo8 + w]!;
+        buf[o + RATE + w] = ra[ro8 + w]!;
+      }
     }
     const out = c.run(k);
     const NV = new Uint32Array(RATE * k);
     for (let j = 0; j < k; j++) {
-      NV.set(out.subarray(WIDTH * j, WIDTH * j + RATE), RATE * j);
-      if (branch[j] && h + 1 < depth + 1) {
-        bh.push(h + 1);
-        bp.push(Q[j]!);
-        bd.push(NV.subarray(RATE * j, RATE * j + RATE));
+      const o = WIDTH * j;
+      for (let w = 0; w < RATE; w++) NV[RATE * j + w] = out[o + w]!;
+      if (branch[j]) {
+        if (bn === bh.length) {
+          const nh = new Uint8Array(2 * bn);
+          nh.set(bh);
+          bh = nh;
+          const np = new Float64Array(2 * bn);
+          np.set(bp);
+          bp = np;
+          const nd = new Uint32Array(2 * RATE * bn);
+          nd.set(bd);
+          bd = nd;
+        }
+        bh[bn] = h + 1;
+        bp[bn] = Q[j]!;
+        for (let w = 0; w < RATE; w++) bd[RATE * bn + w] = out[o + w]!;
+        bn++;
       }
     }
     m = k;
@@ -309,9 +328,7 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
     LO = NLO.subarray(0, k);
     HI = NHI.subarray(0, k);
   }
-  const digestsOut = new Uint32Array(RATE * bd.length);
-  bd.forEach((d, i) => digestsOut.set(d, RATE * i));
-  return { root: V.slice(0, RATE), branches: { count: bh.length, heights: Uint8Array.from(bh), prefixes: Float64Array.from(bp), digests: digestsOut } };
+  return { root: V.slice(0, RATE), branches: { count: bn, heights: bh.subarray(0, bn), prefixes: bp.subarray(0, bn), digests: bd.subarray(0, RATE * bn) } };
 }
 
 /**
