@@ -16,6 +16,11 @@ import type { RecordSource } from "../../registry/sources/source.js";
 import { describeLeaf, hashLeaf, LeafTag, type Leaf } from "../../smt/leaf.js";
 import { computeRoot } from "../../smt/path.js";
 import { digestEquals } from "../../hash/digest.js";
+import { NameStore } from "../../registry/name-store.js";
+import { importNames, type NameImportReport } from "../../registry/name-import.js";
+import { openRegistry, registryMapping } from "../../registry/open-any.js";
+import { DEFAULT_NAME_DEPTH, NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../registry/name-key.js";
+import { nameGet, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -30,7 +35,12 @@ import { digestEquals } from "../../hash/digest.js";
  *   delete  --db DIR (--name N | --slot S)
  *   restore --db DIR (--name N | --slot S) [--value V | --null | --fields LIST]
  *   prove   <membership|nonmembership|insert|replace|delete|restore> --db DIR (--name N | --slot S)
- *           [--value V | --null | --fields LIST] --out DIR      (request.json + proof.bin)
+ *           [--value V | --null | --fields LIST] --out DIR      (request.json, proof.bin, statement.json)
+ *   verify  --name N (--value V | --null | --fields LIST | --absent) --root R --request F --proof F
+ *
+ * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
+ * names); `--mapping slot-v1` (depth 24) creates a slot registry. Name-keyed registries address
+ * records by --name only.
  *
  * Exit codes: 0 ok; 1 a membership/non-membership statement that is false (`FALSE CODE: …`);
  * 2 unusable input (usage, unknown name, slot out of range, wrong record
@@ -50,11 +60,12 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .addOption(new Option("--on-error <mode>", "malformed records: fail (reject the import, write nothing) or skip (report and leave out)").choices(["fail", "skip"]).default("fail"))
     .option("--batch-size <n>", "records per committed batch (one transaction and one history entry each)", "100000")
     .option("--threads <n>", "hash worker threads (0 = hash on the main thread)")
-    .option("--depth <d>", "tree depth of a new registry (1..48, default 24)")
+    .addOption(new Option("--mapping <m>", `mapping of a new registry: ${NAME_MAPPING_ID} (name-keyed, default) or slot-v1 (slot per record, ${SLOT_MAPPING_ID})`).choices([NAME_MAPPING_ID, "slot-v1", SLOT_MAPPING_ID]))
+    .option("--depth <d>", `tree depth of a new registry (1..48; default ${DEFAULT_NAME_DEPTH} name-keyed, 24 slot-v1)`)
     .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..65535, default 31)")
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
-    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
+    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; mapping?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
       if ((opts.source === undefined) === (opts.file === undefined)) throw new CliExit(EXIT_USAGE, "registry import: give exactly one of --source npm-repos and --file F");
       if (opts.source !== undefined && opts.source !== "npm-repos") throw new CliExit(EXIT_USAGE, `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
       const limit = opts.limit === undefined ? undefined : opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 0);
@@ -63,10 +74,17 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
           ? () => npmReposSource(limit ?? 100_000)
           : () => fileSource(opts.file!, limit === undefined || limit === "all" ? Infinity : limit);
       const probe = makeSource();
-      const store = RegistryStore.openOrCreate(opts.db, {
+      const existing = registryMapping(opts.db);
+      const wantedMapping = opts.mapping === undefined ? undefined : opts.mapping === NAME_MAPPING_ID ? NAME_MAPPING_ID : SLOT_MAPPING_ID;
+      if (existing !== undefined && wantedMapping !== undefined && existing !== wantedMapping) {
+        throw new RegistryError("CONFIG_MISMATCH", `registry at ${opts.db} has mapping ${existing}; asked for ${wantedMapping}`, { stored: existing, wanted: wantedMapping });
+      }
+      const cfg = {
         ...(opts.depth !== undefined ? { depth: integerOption("--depth", opts.depth, 0) } : {}),
         ...(opts.leafMaxFields !== undefined ? { leafMaxFields: integerOption("--leaf-max-fields", opts.leafMaxFields, 0) } : {}),
-      });
+      };
+      const named = (existing ?? wantedMapping ?? NAME_MAPPING_ID) === NAME_MAPPING_ID;
+      const store = named ? NameStore.openOrCreate(opts.db, cfg) : RegistryStore.openOrCreate(opts.db, cfg);
       let first = true;
       const sourceForRun = () => {
         if (first) {
@@ -81,15 +99,16 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         bar?.clear();
         process.stderr.write(`line ${i.line}: ${i.code}: ${i.message}\n`);
       };
-      let report: ImportReport;
+      let report: ImportReport | NameImportReport;
       try {
-        report = await importRecords(store, sourceForRun, {
+        const importOptions = {
           onError: opts.onError,
           batchSize: integerOption("--batch-size", opts.batchSize, 1),
           ...(opts.threads !== undefined ? { threads: integerOption("--threads", opts.threads, 0) } : {}),
           onMalformed: malformed,
-          ...(bar ? { onProgress: (p) => bar.update(p.imported, p.bytesRead, p.malformed) } : {}),
-        });
+          ...(bar ? { onProgress: (p: { imported: number; bytesRead: number; malformed: number }) => bar.update(p.imported, p.bytesRead, p.malformed) } : {}),
+        };
+        report = store instanceof NameStore ? await importNames(store, sourceForRun, importOptions) : await importRecords(store, sourceForRun, importOptions);
       } finally {
         bar?.stop();
         await store.close();
@@ -101,7 +120,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         const rate = report.imported / (t.wallMs / 1000);
         process.stdout.write(
           `imported ${report.imported} records from ${report.source} into ${opts.db}\n` +
-            `slots ${report.firstSlot}..${report.firstSlot + report.imported - 1}, batches ${report.firstBatch}..${report.lastBatch}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}\n` +
+            ("firstSlot" in report ? `slots ${(report as ImportReport).firstSlot}..${(report as ImportReport).firstSlot + report.imported - 1}, ` : `mapping ${NAME_MAPPING_ID} (keys: Keccak-256 prefixes of the names), `) + `batches ${report.firstBatch}..${report.lastBatch}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}\n` +
             `root ${digestText(report.root)}\n` +
             `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; ${t.checkMs > 0 ? `check pass ${ms(t.checkMs)}, ` : ""}parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
         );
@@ -117,8 +136,18 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--slot <s>", "slot number")
     .option("--json", "print JSON")
     .action(async (opts: { db: string; name?: string; slot?: string; json?: boolean }) => {
+      const any = openRegistry(opts.db, { readOnly: true });
+      if (any.mapping === NAME_MAPPING_ID) {
+        try {
+          nameGet(any.store, nameOnly("get", opts), opts.json === true);
+        } finally {
+          await any.store.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
+      const store = any.store;
       const target = targetOf("get", opts);
-      const store = RegistryStore.open(opts.db, { readOnly: true });
       try {
         const slot = resolveTarget(store, target).slot;
         const state = store.slotState(slot);
@@ -158,7 +187,20 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .requiredOption("--db <dir>", "registry database directory")
     .option("--json", "print JSON")
     .action(async (opts: { db: string; json?: boolean }) => {
-      const store = RegistryStore.open(opts.db, { readOnly: true });
+      const any = openRegistry(opts.db, { readOnly: true });
+      if (any.mapping === NAME_MAPPING_ID) {
+        try {
+          const h = any.store.head();
+          const c = any.store.config;
+          if (opts.json) process.stdout.write(JSON.stringify({ root: Array.from(h.root), batch: h.batch, records: h.records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+          else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, mapping ${NAME_MAPPING_ID} (name-keyed), depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
+        } finally {
+          await any.store.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
+      const store = any.store;
       try {
         const h = store.head();
         const c = store.config;
@@ -176,7 +218,20 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .requiredOption("--db <dir>", "registry database directory")
     .option("--json", "print one JSON object per line")
     .action(async (opts: { db: string; json?: boolean }) => {
-      const store = RegistryStore.open(opts.db, { readOnly: true });
+      const any = openRegistry(opts.db, { readOnly: true });
+      if (any.mapping === NAME_MAPPING_ID) {
+        try {
+          for (const e of any.store.history()) {
+            if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: Array.from(e.root) }) + "\n");
+            else process.stdout.write(`batch ${e.batch} ${e.committedAt} ${e.kind}${e.name !== undefined ? ` name ${JSON.stringify(e.name)}` : ""} records ${e.written} live ${e.live} deleted ${e.deleted} root ${digestText(e.root)}\n`);
+          }
+        } finally {
+          await any.store.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
+      const store = any.store;
       try {
         for (const e of store.history()) {
           if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: Array.from(e.root) }) + "\n");
@@ -196,8 +251,18 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     cmd.action(async (opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; json?: boolean }) => {
       const value = valueOf(kind, opts);
       if (kind === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry insert: --name is required");
+      const any = openRegistry(opts.db);
+      if (any.mapping === NAME_MAPPING_ID) {
+        try {
+          nameUpdate(any.store, kind, nameOnly(kind, opts), value, opts.json === true);
+        } finally {
+          await any.store.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
+      const store = any.store;
       const target = kind === "insert" ? { name: opts.name! } : targetOf(kind, opts);
-      const store = RegistryStore.open(opts.db);
       let r: UpdateResult;
       try {
         if (kind === "insert") r = insertRecord(store, opts.name!, value!);
@@ -217,7 +282,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   };
   registry
     .command("prove")
-    .description("prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json and proof.bin)")
+    .description("prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json, proof.bin and statement.json)")
     .argument("<statement>", "membership | nonmembership | insert | replace | delete | restore")
     .requiredOption("--db <dir>", "registry database directory")
     .option("--name <name>", "record name")
@@ -235,8 +300,18 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       const value = isUpdate ? valueOf(st === "insert" || st === "replace" ? "insert" : st === "restore" ? "restore" : "delete", opts) : undefined;
       if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliExit(EXIT_USAGE, `registry prove ${st}: takes no value`);
       if (st === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry prove insert: --name is required");
+      const any = openRegistry(opts.db, { readOnly: !isUpdate });
+      if (any.mapping === NAME_MAPPING_ID) {
+        try {
+          nameProve(any.store, st, nameOnly(`prove ${st}`, opts), value, opts.out);
+        } finally {
+          await any.store.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
+      const store = any.store;
       const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
-      const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
       let p: RegistryProof;
       try {
         p = proveStatement(store, st, target, value);
@@ -251,11 +326,16 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       mkdirSync(opts.out, { recursive: true });
       writeFileSync(join(opts.out, "request.json"), JSON.stringify(requestToJson(p.request), null, 2) + "\n");
       writeFileSync(join(opts.out, "proof.bin"), p.proof);
+      const slotStatement = p.update
+        ? { registry_mapping: SLOT_MAPPING_ID, update: st, slot: p.slot, name: p.name ?? null, old_root: Array.from(p.request.oldRoot), new_root: Array.from(p.request.newRoot) }
+        : { registry_mapping: SLOT_MAPPING_ID, statement: st, slot: p.slot, name: p.name ?? null, root: Array.from(p.request.oldRoot), note: "a slot-v1 proof is about one slot: it does not show that the name holds no other slot" };
+      writeFileSync(join(opts.out, "statement.json"), JSON.stringify(slotStatement, null, 2) + "\n");
       const roots = p.update ? `old_root=${digestText(p.request.oldRoot)} new_root=${digestText(p.request.newRoot)} batch=${p.update.entry.batch}` : `root=${digestText(p.request.oldRoot)}`;
       process.stdout.write(`${st} slot=${p.slot}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}` : ""} kind=${p.request.kind} depth=${p.request.depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\n`);
       setExit(EXIT_OK);
     });
 
+  registerRegistryVerify(registry, setExit);
   update("insert", "register a new record at the next free slot (Empty → Occupied)");
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
@@ -267,6 +347,12 @@ function integerOption(flag: string, text: string, min: number): number {
     throw new CliExit(EXIT_USAGE, `${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
+}
+
+function nameOnly(command: string, opts: { name?: string; slot?: string }): string {
+  if (opts.slot !== undefined) throw new CliExit(EXIT_USAGE, `registry ${command}: this registry is name-keyed (${NAME_MAPPING_ID}): records are addressed by --name, not --slot`);
+  if (opts.name === undefined) throw new CliExit(EXIT_USAGE, `registry ${command}: --name N is required`);
+  return opts.name;
 }
 
 function targetOf(command: string, opts: { name?: string; slot?: string }): RecordTarget {
