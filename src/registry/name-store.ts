@@ -3,7 +3,8 @@
  * registries"): a compact sparse Merkle tree (name-tree.ts) on LMDB whose keys are the names'
  * Keccak-256 prefixes (name-key.ts), so the root commits to names and a name has one place.
  *
- * One environment directory (data.mdb, lock.mdb) with four tables; every row value ends with a
+ * One environment directory (data.mdb, lock.mdb, and the marker file MAPPING naming the mapping)
+ * with four tables; every row value ends with a
  * CRC-32 of table, key and value (row-seal.ts), checked on every read:
  * - `meta`: `config` (JSON: format, version 2, mapping, depth, leafMaxFields) and `head` (JSON:
  *   batch, root, records, live, deleted);
@@ -17,7 +18,7 @@
  * never created. Each batch is one LMDB write transaction (records, branches, head and history
  * entry together); readers see snapshots.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { open, type Database, type RootDatabase, type Transaction } from "lmdb";
 import { compress, digestEquals, type Digest } from "../hash/digest.js";
@@ -203,33 +204,22 @@ function removeStaleCreations(dir: string): void {
   }
 }
 
+/** Marker file of a name-keyed registry directory (written before the directory is renamed into place). */
+export const MAPPING_FILE = "MAPPING";
+
 /**
- * Reads the registry configuration JSON of an environment directory without knowing its mapping
- * (undefined when the directory holds no registry database).
- * @throws RegistryError `DB_CORRUPT` for a damaged environment.
+ * The mapping of a registry directory: `record-leaf-v2` when it holds the MAPPING marker of a
+ * name-keyed registry, `record-leaf-v1` for a slot registry (no marker), undefined when the
+ * directory holds no registry database. Reads no database page.
  */
 export function peekRegistryMapping(dir: string): string | undefined {
   if (!isDir(dir) || !existsSync(join(dir, "data.mdb"))) return undefined;
-  const env = openEnv(dir, true);
+  const marker = join(dir, MAPPING_FILE);
+  if (!existsSync(marker)) return "record-leaf-v1";
   try {
-    const meta = env.openDB<Buffer, Buffer>({ name: "meta", encoding: "binary", keyEncoding: "binary" });
-    const raw = meta.get(KEY_CONFIG);
-    if (raw === undefined) return undefined;
-    // a sealed v2 configuration or the plain v1 one
-    for (const text of [Buffer.from(raw).toString("utf8"), Buffer.from(raw.subarray(0, Math.max(0, raw.length - 4))).toString("utf8")]) {
-      try {
-        const v = JSON.parse(text) as { mapping?: unknown };
-        if (typeof v.mapping === "string") return v.mapping;
-      } catch {
-        // try the other form
-      }
-    }
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration is unreadable`, { dir });
+    return readFileSync(marker, "utf8").trim();
   } catch (e) {
-    if (e instanceof RegistryError) throw e;
-    throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, { dir });
-  } finally {
-    void env.close();
+    throw new RegistryError("DB_CORRUPT", `cannot read ${marker}: ${(e as Error).message}`, { dir });
   }
 }
 
@@ -319,6 +309,7 @@ export class NameStore {
       } finally {
         void env.close();
       }
+      writeFileSync(join(tmp, MAPPING_FILE), NAME_MAPPING_ID + "\n");
       if (existsSync(dir)) rmdirSync(dir);
       renameSync(tmp, dir);
     } catch (e) {

@@ -136,18 +136,19 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--slot <s>", "slot number")
     .option("--json", "print JSON")
     .action(async (opts: { db: string; name?: string; slot?: string; json?: boolean }) => {
-      const any = openRegistry(opts.db, { readOnly: true });
-      if (any.mapping === NAME_MAPPING_ID) {
+      if (registryMapping(opts.db) === NAME_MAPPING_ID) {
+        const name = nameOnly("get", opts);
+        const named = NameStore.open(opts.db, { readOnly: true });
         try {
-          nameGet(any.store, nameOnly("get", opts), opts.json === true);
+          nameGet(named, name, opts.json === true);
         } finally {
-          await any.store.close();
+          await named.close();
         }
         setExit(EXIT_OK);
         return;
       }
-      const store = any.store;
       const target = targetOf("get", opts);
+      const store = RegistryStore.open(opts.db, { readOnly: true });
       try {
         const slot = resolveTarget(store, target).slot;
         const state = store.slotState(slot);
@@ -251,18 +252,19 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     cmd.action(async (opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; json?: boolean }) => {
       const value = valueOf(kind, opts);
       if (kind === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry insert: --name is required");
-      const any = openRegistry(opts.db);
-      if (any.mapping === NAME_MAPPING_ID) {
+      if (registryMapping(opts.db) === NAME_MAPPING_ID) {
+        const name = nameOnly(kind, opts);
+        const named = NameStore.open(opts.db);
         try {
-          nameUpdate(any.store, kind, nameOnly(kind, opts), value, opts.json === true);
+          nameUpdate(named, kind, name, value, opts.json === true);
         } finally {
-          await any.store.close();
+          await named.close();
         }
         setExit(EXIT_OK);
         return;
       }
-      const store = any.store;
       const target = kind === "insert" ? { name: opts.name! } : targetOf(kind, opts);
+      const store = RegistryStore.open(opts.db);
       let r: UpdateResult;
       try {
         if (kind === "insert") r = insertRecord(store, opts.name!, value!);
@@ -300,18 +302,19 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       const value = isUpdate ? valueOf(st === "insert" || st === "replace" ? "insert" : st === "restore" ? "restore" : "delete", opts) : undefined;
       if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliExit(EXIT_USAGE, `registry prove ${st}: takes no value`);
       if (st === "insert" && opts.name === undefined) throw new CliExit(EXIT_USAGE, "registry prove insert: --name is required");
-      const any = openRegistry(opts.db, { readOnly: !isUpdate });
-      if (any.mapping === NAME_MAPPING_ID) {
+      if (registryMapping(opts.db) === NAME_MAPPING_ID) {
+        const name = nameOnly(`prove ${st}`, opts);
+        const named = NameStore.open(opts.db, { readOnly: !isUpdate });
         try {
-          nameProve(any.store, st, nameOnly(`prove ${st}`, opts), value, opts.out);
+          nameProve(named, st, name, value, opts.out);
         } finally {
-          await any.store.close();
+          await named.close();
         }
         setExit(EXIT_OK);
         return;
       }
-      const store = any.store;
       const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
+      const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
       let p: RegistryProof;
       try {
         p = proveStatement(store, st, target, value);
