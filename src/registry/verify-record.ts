@@ -222,3 +222,9 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: Reque
   return finish(r, proof, claim.name, c.key);
 }
 
+
+/** Puts an already prepared circuit into the cache of `verifyRecordProof` (e.g. from `prepareAll`). */
+export function primePreparedCache(prepared: PreparedSync): void {
+  cache.set(`${prepared.kind}/${prepared.config.depth}/${prepared.config.leafMaxFields}`, prepared);
+  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+}
