@@ -127,6 +127,9 @@ export interface BranchWrites {
   readonly digests: Uint32Array;
 }
 
+/** Sibling index meaning "the default digest of this level". */
+const DEFAULT_SIBLING = 0x3fffffff;
+
 /** First j in [start, n) with E[j] ≥ bound (n if none); E ascending. */
 function gallopRight(E: Float64Array, n: number, start: number, bound: number): number {
   if (start >= n || E[start]! >= bound) return start;
@@ -244,10 +247,9 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
         NLO[k] = a;
         NHI[k] = HI[i]!;
       }
-      const sib = sv++;
-      if (a === b) {
-        SV.set(def, RATE * sib);
-      } else {
+      let sib = DEFAULT_SIBLING;
+      if (a !== b) {
+        sib = sv++;
         branch[k] = 1;
         const first = existing[a]!;
         if (b - a === 1) jobs.push({ digest: src.leafDigest(first), key: first, from: 0, slot: sib });
@@ -290,10 +292,10 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
       const o = WIDTH * j;
       const l = left[j]!;
       const r = right[j]!;
-      const la = l >= 0 ? V : SV;
-      const lo8 = RATE * (l >= 0 ? l : -1 - l);
-      const ra = r >= 0 ? V : SV;
-      const ro8 = RATE * (r >= 0 ? r : -1 - r);
+      const la = l >= 0 ? V : l === -1 - DEFAULT_SIBLING ? def : SV;
+      const lo8 = l >= 0 ? RATE * l : l === -1 - DEFAULT_SIBLING ? 0 : RATE * (-1 - l);
+      const ra = r >= 0 ? V : r === -1 - DEFAULT_SIBLING ? def : SV;
+      const ro8 = r >= 0 ? RATE * r : r === -1 - DEFAULT_SIBLING ? 0 : RATE * (-1 - r);
       for (let w = 0; w < RATE; w++) {
         buf[o + w] = la[lo8 + w]!;
         buf[o + RATE + w] = ra[ro8 + w]!;
