@@ -31,7 +31,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { seal, unseal } from "./row-seal.js";
 import { checkLmdbFile, defaultDigests } from "./store.js";
-import { Compressor, nodeDigest, pathOf, prefixOf, type CompactPath, type CompactSource } from "./name-tree.js";
+import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "./name-tree.js";
 import { defaultPermutation } from "./permutation.js";
 
 const FORMAT = "ssgkr-registry";
@@ -500,6 +500,51 @@ export class NameStore {
       if (v.length !== 32) throw new RegistryError("DB_CORRUPT", `${what} has ${v.length} bytes, expected 32`, { row: what });
       yield { h: kb[0]!, p: readSlotKey(kb.subarray(1)), digest: readDigest(v, 0, what) };
     }
+  }
+
+  /**
+   * Scans the whole store: every row's checksum, every record's key and leaf digest against its
+   * name and value, the counts of the head, and the tree recomputed from the records (root and
+   * every branch row).
+   * @throws RegistryError `DB_CORRUPT` naming the first damaged or inconsistent row.
+   */
+  check(onProgress?: (rows: number) => void): { records: number; branches: number; root: Digest } {
+    return this.read((txn) => {
+      const head = this.head(txn);
+      this.history();
+      const { depth, leafMaxFields: B } = this.config;
+      const keys = new Float64Array(head.records);
+      const digests = new Uint32Array(8 * head.records);
+      let n = 0, live = 0, deleted = 0;
+      for (const row of this.leafRows(txn)) {
+        const what = `leaf row of key ${row.key}`;
+        if (n >= head.records) throw new RegistryError("DB_CORRUPT", `${what}: more leaf rows than the head's ${head.records} records`, { row: what });
+        if (this.keyOf(row.record.name) !== row.key) throw new RegistryError("DB_CORRUPT", `${what} holds ${JSON.stringify(row.record.name)}, whose key is ${this.keyOf(row.record.name)}`, { row: what });
+        const expect = row.record.state === RecordState.Deleted ? this.tombstoneDigest : hashLeaf(this.leafOf(row.record), B);
+        if (!digestEquals(expect, row.digest)) throw new RegistryError("DB_CORRUPT", `${what}: its stored leaf digest is not the digest of its record`, { row: what });
+        if (row.record.state === RecordState.Deleted) deleted++;
+        else live++;
+        keys[n] = row.key;
+        digests.set(row.digest, 8 * n);
+        n++;
+        if (onProgress && n % 100_000 === 0) onProgress(n);
+      }
+      if (n !== head.records || live !== head.live || deleted !== head.deleted) {
+        throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${n} leaf rows (${live} live, ${deleted} deleted); the head says ${head.records} (${head.live} live, ${head.deleted} deleted)`, { row: "meta row head" });
+      }
+      const none = { leafDigest: (): Digest => { throw new Error("unreachable"); }, branch: (): Digest => { throw new Error("unreachable"); } };
+      const u = n === 0 ? { root: this.defaults[depth]!, branches: { count: 0, heights: new Uint8Array(0), prefixes: new Float64Array(0), digests: new Uint32Array(0) } } : updateCompact(depth, this.defaults, this.compressorOf(), new Float64Array(0), 0, keys, digests, none);
+      let i = 0;
+      for (const b of this.branchRows(txn)) {
+        const what = `branch row (height ${b.h}, prefix ${b.p})`;
+        if (i >= u.branches.count || u.branches.heights[i] !== b.h || u.branches.prefixes[i] !== b.p) throw new RegistryError("DB_CORRUPT", `${what} is not a branch of the records' tree`, { row: what });
+        if (!digestEquals(b.digest, u.branches.digests.subarray(8 * i, 8 * i + 8))) throw new RegistryError("DB_CORRUPT", `${what} does not match the digest recomputed from the records`, { row: what });
+        i++;
+      }
+      if (i !== u.branches.count) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${u.branches.count - i} branch rows are missing (first: height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})`, { row: `branch row (height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})` });
+      if (!digestEquals(u.root, head.root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the root recomputed from the records differs from the head root of batch ${head.batch}`, { row: "meta row head" });
+      return { records: n, branches: i, root: u.root };
+    });
   }
 
   bytesOnDisk(): number {

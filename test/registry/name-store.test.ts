@@ -13,6 +13,7 @@ import { NameStore, peekRegistryMapping } from "../../src/registry/name-store.js
 import { importNames } from "../../src/registry/name-import.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { referenceCompact } from "../../src/registry/name-tree.js";
+import { seal } from "../../src/registry/row-seal.js";
 import { fileSource, npmReposSource } from "../../src/registry/dataset.js";
 import { tempDir, tempFile } from "./support/tmp.js";
 
@@ -58,6 +59,10 @@ test("name-keyed import: the root equals the plain reference, in one batch or ma
   });
   assert.equal(records.size, 700);
   assert.deepEqual(arr(referenceRoot(store, records)), arr(report.root));
+  const checked = store.check();
+  assert.equal(checked.records, 700);
+  assert.equal(checked.branches, 699);
+  assert.deepEqual(arr(checked.root), arr(report.root));
   await store.close();
   const again = NameStore.open(dir, { readOnly: true });
   assert.deepEqual(arr(again.head().root), arr(report.root));
@@ -142,7 +147,25 @@ test("name-keyed store: damaged rows give DB_CORRUPT naming the row; creation is
   await env.close();
   const again = NameStore.open(dir, { readOnly: true });
   assert.throws(() => again.nameState("b"), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && e.message.includes(`leaf row of key ${key}`));
+  assert.throws(() => again.check(), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && e.message.includes(`leaf row of key ${key}`));
   await again.close();
+
+  // a branch row with a valid checksum but another digest: found by check(), naming the row
+  const dir2 = join(tempDir(), "db2");
+  const s2 = NameStore.openOrCreate(dir2, { depth: 16 });
+  for (let i = 0; i < 40; i++) planNameUpdate(s2, "insert", `name-${i}`, null).commit();
+  assert.equal(s2.check().branches, 39);
+  await s2.close();
+  const env2 = open({ path: dir2, maxDbs: 8, encoding: "binary", keyEncoding: "binary" });
+  const branches = env2.openDB({ name: "branches", encoding: "binary", keyEncoding: "binary" });
+  const first = [...branches.getKeys()][0] as Buffer; // the lowest branch: not read when the head is checked on open
+  const forged = new Uint8Array(32);
+  forged[0] = 7;
+  await branches.put(first, seal(3, first, forged));
+  await env2.close();
+  const s3 = NameStore.open(dir2, { readOnly: true });
+  assert.throws(() => s3.check(), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && /branch row \(height \d+, prefix \d+\) does not match/.test(e.message));
+  await s3.close();
 
   // a creation killed before its rename leaves a temporary directory only; the next creation removes it
   const target = join(tempDir(), "fresh");
