@@ -1,7 +1,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,7 @@ function run(...args: string[]) {
 
 const HONEST: [string, string, string][] = [
   ["1", "membership", "2048"],
-  ["2", "non-membership", "(never used)"],
+  ["2", "non-membership", "ssgkr-demo-never-registered"],
   ["3", "delete", "0-logger"],
   ["4", "non-membership", "0-logger"],
   ["5", "restore", "0-logger"],
@@ -27,12 +27,22 @@ const HONEST: [string, string, string][] = [
   ["7", "insert", "ssgkr-demo-inserted"],
 ];
 const CONTROLS: [string, string, string, string][] = [
-  ["C1", "membership", "2048", "PUBLIC_INPUTS_MISMATCH"],
+  ["C1", "membership", "2048", "VALUE_MISMATCH"],
   ["C2", "membership", "0-logger", "GKR_"],
-  ["C3", "replace", "0.css", "GKR_"],
+  ["C3", "non-membership", "0-logger", "RECORD_ABSENT"],
+  ["C4", "membership", "0.css", "KEY_MISMATCH"],
+  ["C5", "membership", "2048", "ROOT_NOT_TRUSTED"],
+  ["C6", "replace", "0.css", "GKR_"],
 ];
 
-test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT, files verifiable with ssgkr verify, exit 0", () => {
+/** Runs a printed `ssgkr registry verify …` line with this checkout's bin. */
+function rerun(commandLine: string) {
+  const words = [...commandLine.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!));
+  assert.equal(words[0], "ssgkr");
+  return run(...words.slice(1));
+}
+
+test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT with its code, each printed verify line reruns the check, exit 0", () => {
   const dir = join(work, "run");
   const r = run("demo", "--limit", "2000", "--dir", dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -42,59 +52,74 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT, f
     if (m && /\s(ok|MISMATCH)$/.test(line)) rows.set(m[1]!, line);
   }
   assert.equal(rows.size, HONEST.length + CONTROLS.length, r.stdout);
-  for (const [id, op, pkg] of HONEST) {
+  for (const [id, op, name] of HONEST) {
     const line = rows.get(id)!;
-    assert.match(line, new RegExp(`^${id}\\s+${op}\\s+${pkg.replace(/[().]/g, "\\$&")}\\s`));
+    assert.match(line, new RegExp(`^${id}\\s+${op}\\s+${name.replace(/[().]/g, "\\$&")}\\s`));
     assert.match(line, /\s[0-9,]+\s+[0-9.,]+\s+[0-9.,]+\s+R\d(→R\d)?\s+ACCEPT\s+ACCEPT\s+ok$/, line);
   }
-  for (const [id, op, pkg, code] of CONTROLS) {
+  for (const [id, op, name, code] of CONTROLS) {
     const line = rows.get(id)!;
-    assert.match(line, new RegExp(`^${id}\\s+${op}\\s+${pkg.replace(/[().]/g, "\\$&")}\\s`));
+    assert.match(line, new RegExp(`^${id}\\s+${op}\\s+${name.replace(/[().]/g, "\\$&")}\\s`));
     assert.match(line, new RegExp(`\\sREJECT\\s+REJECT ${code}[A-Z_]*\\s+ok$`), line);
   }
-  // The unused slot is the first never-used one; the insert fills it; restore returns to R0.
-  assert.match(rows.get("2")!, /\s2000\s/);
-  assert.match(rows.get("7")!, /\s2000\s/);
   assert.match(rows.get("5")!, /R1→R0/);
-  assert.match(r.stdout, /^PASS: 10\/10 verdicts as expected \(7 ACCEPT, 3 REJECT\)/m);
-  assert.match(r.stdout, new RegExp(`^directory\\s+${dir.replace(/[.\\/]/g, "\\$&")}$`, "m"));
+  assert.match(r.stdout, /^PASS: 13\/13 verdicts as expected \(7 ACCEPT, 6 REJECT\)/m);
+  assert.match(r.stdout, /name-keyed \(record-leaf-v2\): key = first 48 bits of Keccak-256\(name\)/);
+  assert.match(r.stdout, /prepared once and derived wiring/);
   assert.match(r.stdout, /^ {2}R0 {2}(\d+,){7}\d+ {2}after import of 2000 records$/m);
-  // Progress goes to stderr only.
   assert.match(r.stderr, /^demo: importing 2000 records/m);
   assert.doesNotMatch(r.stdout, /^demo:/m);
 
-  const step = (name: string) => ({ request: join(dir, "steps", name, "request.json"), proof: join(dir, "steps", name, "proof.bin") });
-  for (const name of ["01-membership", "02-nonmembership-never-used", "03-delete", "04-nonmembership-deleted", "05-restore", "06-replace", "07-insert", "c1-membership-other-url", "c2-membership-deleted", "c3-replace-bit-flipped"]) {
-    const f = step(name);
-    assert.ok(existsSync(f.request) && statSync(f.proof).size > 100_000, name);
+  // every step prints its check; rerunning it gives the same verdict
+  const commands = [...r.stdout.matchAll(/^ {6}\$ (ssgkr registry verify .*)$/gm)].map((m) => m[1]!);
+  assert.equal(commands.length, 13);
+  for (const i of [0, 1, 2, 3, 7, 10]) {
+    const again = rerun(commands[i]!);
+    if (i < 7) {
+      assert.equal(again.code, 0, `${commands[i]}: ${again.stdout}${again.stderr}`);
+      assert.match(again.stdout, /^ACCEPT name=/);
+    } else {
+      assert.equal(again.code, 1, again.stderr);
+      assert.match(again.stdout, i === 7 ? /^REJECT VALUE_MISMATCH: / : /^REJECT KEY_MISMATCH: /);
+    }
   }
-  const ok = run("verify", "--request", step("04-nonmembership-deleted").request, "--proof", step("04-nonmembership-deleted").proof);
-  assert.equal(ok.code, 0, ok.stderr);
-  assert.match(ok.stdout.trim(), /^ACCEPT \(roots not pinned: /);
-  const bad = run("verify", "--request", step("c1-membership-other-url").request, "--proof", step("c1-membership-other-url").proof);
-  assert.equal(bad.code, 1);
-  assert.match(bad.stdout, /^REJECT PUBLIC_INPUTS_MISMATCH/);
+  for (const name of ["01-membership", "02-nonmembership-never-registered", "03-delete", "04-nonmembership-deleted", "05-restore", "06-replace", "07-insert", "c1-other-url", "c2-forged-deleted-present", "c3-deleted-claimed-present", "c4-replayed-other-name", "c5-stale-root", "c6-replace-bit-flipped"]) {
+    const d = join(dir, "steps", name);
+    assert.ok(existsSync(join(d, "request.json")) && existsSync(join(d, "statement.json")) && statSync(join(d, "proof.bin")).size > 100_000, name);
+  }
+  const st = JSON.parse(readFileSync(join(dir, "steps", "02-nonmembership-never-registered", "statement.json"), "utf8"));
+  assert.equal(st.registry_mapping, "record-leaf-v2");
+  assert.equal(st.absent, true);
 
-  // The registry holds the demo's end state.
+  // the registry holds the demo's end state
   const got = run("registry", "get", "--db", join(dir, "registry"), "--name", "0.css", "--json");
   assert.equal(got.code, 0, got.stderr);
   assert.equal(JSON.parse(got.stdout).value, "https://gitlab.com/ReiiYuki/0.css");
 
-  // The same directory cannot be reused.
   const again = run("demo", "--limit", "2000", "--dir", dir);
   assert.equal(again.code, 2);
   assert.match(again.stderr.trim().split("\n").pop()!, /^error DEMO_DIR_NOT_EMPTY: /);
 });
 
-test("ssgkr demo: a verdict that differs from the expected one exits 1 and names the step", () => {
-  const r = run("demo", "--depth", "4", "--limit", "12", "--dir", join(work, "fault"), "--fault", "1", "--json");
+test("ssgkr demo without --dir removes its temporary directory, with --keep keeps it; a wrong verdict exits 1 and names the step", () => {
+  const gone = run("demo", "--depth", "16", "--limit", "40", "--json");
+  assert.equal(gone.code, 0, gone.stderr);
+  const g = JSON.parse(gone.stdout) as { dir: string; removed: boolean };
+  assert.equal(g.removed, true);
+  assert.equal(existsSync(g.dir), false);
+  const kept = run("demo", "--depth", "16", "--limit", "40", "--keep", "--json");
+  const k = JSON.parse(kept.stdout) as { dir: string; removed: boolean };
+  assert.equal(k.removed, false);
+  assert.ok(existsSync(join(k.dir, "steps", "01-membership", "proof.bin")));
+  rmSync(k.dir, { recursive: true, force: true });
+
+  const r = run("demo", "--depth", "16", "--limit", "40", "--dir", join(work, "fault"), "--fault", "1", "--json");
   assert.equal(r.code, 1, r.stderr);
   const report = JSON.parse(r.stdout) as { ok: boolean; steps: { id: string; expected: string; got: string; code: string | null }[] };
   assert.equal(report.ok, false);
-  assert.equal(report.steps.length, 10);
+  assert.equal(report.steps.length, 13);
   const wrong = report.steps.filter((s) => s.expected !== s.got);
   assert.deepEqual(wrong.map((s) => s.id), ["1"]);
-  assert.equal(wrong[0]!.got, "REJECT");
   assert.match(wrong[0]!.code!, /^GKR_|^Non/);
 });
 

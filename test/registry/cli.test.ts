@@ -25,7 +25,7 @@ const oneLine = (s: string) => s.trimEnd().split("\n").length === 1;
 
 test("registry CLI: import, root, get, history, updates; bad input → exit 2 with one line and an unchanged database", async () => {
   const db = join(tempDir(), "db");
-  const imp = await run("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "300", "--threads", "0", "--json");
+  const imp = await run("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "300", "--threads", "0", "--mapping", "slot-v1", "--json");
   assert.equal(imp.code, 0, imp.err);
   const report = JSON.parse(imp.out);
   assert.equal(report.imported, 300);

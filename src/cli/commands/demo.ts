@@ -1,52 +1,62 @@
 import { Option, type Command } from "commander";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { demoSucceeded, runDemo, verdictMismatches, type DemoReport, type DemoStep } from "../../registry/demo.js";
 import { NPM_REPOS_PACKAGE, NPM_REPOS_VERSION } from "../../registry/dataset.js";
+import { verifyCommand } from "./registry-names.js";
 
 /**
- * `ssgkr demo [--dir DIR] [--source npm-repos] [--limit N|all] [--depth D] [--json]`: imports the
- * npm package → repository map into a registry, prepares the three circuits, proves and verifies
- * membership, non-membership (never used and deleted), delete, restore, replace and insert, plus
- * negative controls that must be rejected (src/registry/demo.ts). Prints a table of the
- * verdicts, the roots and where the request/proof files went; progress on stderr.
+ * `ssgkr demo [--dir DIR | --keep] [--source npm-repos] [--limit N|all] [--depth D] [--json]`:
+ * imports the npm package → repository map into a name-keyed registry, prepares the three
+ * circuits once, proves statements about package names (a present package, a never-registered
+ * name, delete, the deleted name's absence, restore, replace, insert) and checks each with the
+ * counterparty call, plus negative controls that must be rejected (src/registry/demo.ts). Prints
+ * the verdicts, the roots and, per step, the `ssgkr registry verify` line that repeats the check.
+ * Without --dir the work happens in a temporary directory that is removed at the end unless
+ * --keep is given.
  *
- * Exit codes: 0 every verdict is the expected one; 1 some verdict differs; 2 unusable input
- * (non-empty --dir, unknown source, full dataset not fetched).
+ * Exit codes: 0 every verdict is the expected one; 1 some verdict differs; 2 unusable input.
  */
 export function registerDemo(program: Command, setExit: (code: number) => void): void {
   program
     .command("demo")
-    .description(`prove and verify real registry statements on the npm package → repository map (${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION})`)
-    .option("--dir <dir>", "working directory, new or empty (default: a fresh temporary directory)")
+    .description(`prove and check statements about real package names on the npm package → repository map (${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION})`)
+    .option("--dir <dir>", "working directory, new or empty, kept afterwards (default: a temporary directory, removed at the end)")
+    .option("--keep", "keep the temporary directory (its request, proof and statement files) after the demo")
     .option("--source <name>", "dataset: npm-repos", "npm-repos")
     .option("--limit <n>", "records to import: N (up to 100000 offline) or \"all\" (full dataset, fetched with scripts/npm-repos-fetch.mjs)", "100000")
-    .option("--depth <d>", "tree depth of the demo registry (1..48)", "24")
+    .option("--depth <d>", "tree depth of the demo registry (1..48; keys are the first d bits of Keccak-256 of the names)", "48")
     .option("--threads <n>", "hash worker threads of the import")
     .option("--json", "print the report as JSON")
     .addOption(new Option("--fault <step>", "flip one bit of this step's proof before it is verified (checks that a wrong verdict fails)").hideHelp())
-    .action(async (opts: { dir?: string; source: string; limit: string; depth: string; threads?: string; json?: boolean; fault?: string }) => {
+    .action(async (opts: { dir?: string; keep?: boolean; source: string; limit: string; depth: string; threads?: string; json?: boolean; fault?: string }) => {
       if (opts.source !== "npm-repos") throw new CliError("BAD_OPTION", `demo: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
       const limit = opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 3);
       const depth = integerOption("--depth", opts.depth, 1);
       const threads = opts.threads === undefined ? undefined : integerOption("--threads", opts.threads, 0);
+      const temporary = opts.dir === undefined;
       const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "ssgkr-demo-"));
-      process.stderr.write(`demo: working in ${dir}\n`);
-      const report = await runDemo({
-        dir,
-        limit,
-        depth,
-        ...(threads !== undefined ? { threads } : {}),
-        ...(opts.fault !== undefined ? { faultStep: opts.fault } : {}),
-        onProgress: (line) => process.stderr.write(`demo: ${line}\n`),
-      });
-      const ok = demoSucceeded(report.steps);
-      if (opts.json) process.stdout.write(JSON.stringify(reportJson(report, ok)) + "\n");
-      else process.stdout.write(formatReport(report, ok));
-      setExit(ok ? EXIT_OK : EXIT_VERDICT);
+      const removeAfter = temporary && opts.keep !== true;
+      process.stderr.write(`demo: working in ${dir}${removeAfter ? " (removed at the end; --keep keeps it)" : ""}\n`);
+      try {
+        const report = await runDemo({
+          dir,
+          limit,
+          depth,
+          ...(threads !== undefined ? { threads } : {}),
+          ...(opts.fault !== undefined ? { faultStep: opts.fault } : {}),
+          onProgress: (line) => process.stderr.write(`demo: ${line}\n`),
+        });
+        const ok = demoSucceeded(report.steps);
+        if (opts.json) process.stdout.write(JSON.stringify(reportJson(report, ok, removeAfter)) + "\n");
+        else process.stdout.write(formatReport(report, ok, removeAfter));
+        setExit(ok ? EXIT_OK : EXIT_VERDICT);
+      } finally {
+        if (removeAfter) rmSync(dir, { recursive: true, force: true });
+      }
     });
 }
 
@@ -65,14 +75,19 @@ function verdictText(s: DemoStep): string {
   return s.got === "ACCEPT" ? "ACCEPT" : `REJECT ${s.code}`;
 }
 
-/** The text report: header, the table of steps, the roots, the files and the summary line. */
-export function formatReport(r: DemoReport, ok: boolean): string {
-  const header = ["step", "operation", "package", "slot", "proof bytes", "prove ms", "verify ms", "roots", "expected", "got", ""];
+/** The `ssgkr registry verify` line that repeats a step's check. */
+export function stepCommand(r: Pick<DemoReport, "depth" | "leafMaxFields">, s: DemoStep): string {
+  const base = { name: s.name, request: s.files.request, proof: s.files.proof, depth: r.depth, leafMaxFields: r.leafMaxFields };
+  return "side" in s.claim ? verifyCommand({ ...base, side: s.claim.side, root: s.claim.root }) : verifyCommand({ ...base, old: s.claim.old, new: s.claim.new, oldRoot: s.claim.oldRoot, newRoot: s.claim.newRoot });
+}
+
+/** The text report: header, the table of steps, each step's check command, the roots and the summary line. */
+export function formatReport(r: DemoReport, ok: boolean, removed = false): string {
+  const header = ["step", "operation", "name", "proof bytes", "prove ms", "verify ms", "roots", "expected", "got", ""];
   const rows = r.steps.map((s) => [
     s.id,
     s.operation,
-    s.packageName ?? "(never used)",
-    String(s.slot),
+    s.name,
     thousands(s.proofBytes),
     millis(s.proveMs),
     millis(s.verifyMs),
@@ -81,29 +96,32 @@ export function formatReport(r: DemoReport, ok: boolean): string {
     verdictText(s),
     s.expected === s.got ? "ok" : "MISMATCH",
   ]);
-  const right = new Set([3, 4, 5, 6]);
+  const right = new Set([3, 4, 5]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => [...row[i]!].length)));
   const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
   const out: string[] = [];
   out.push(`ssgkr demo: ${r.records.toLocaleString("en-US")} records of ${r.source}`);
-  out.push(`directory   ${r.dir}`);
-  out.push(`registry    depth ${r.depth}, leaf bound ${r.leafMaxFields}; import ${seconds(r.importMs)}, prepare 3 circuits ${seconds(r.prepareMs)}`);
+  out.push(`directory   ${r.dir}${removed ? " (removed after the demo; rerun with --keep or --dir DIR to keep the files the commands below read)" : ""}`);
+  out.push(`registry    name-keyed (record-leaf-v2): key = first ${r.depth} bits of Keccak-256(name), leaf bound ${r.leafMaxFields}; import ${seconds(r.importMs)}, prepare 3 circuits once ${seconds(r.prepareMs)}`);
   out.push("");
   out.push(line(header));
   for (const row of rows) out.push(line(row));
   out.push("");
+  out.push("verify ms is the counterparty call (verifyRecordProof / verifyRecordUpdateProof: claim checks, then the proof) with the");
+  out.push("circuits prepared once and derived wiring, as `npm run bench -- verify` measures; a fresh `ssgkr registry verify`");
+  out.push("process also prepares the circuit of its proof first (about a second at depth 48), which the demo did once above.");
+  out.push("");
   for (const s of r.steps) {
     out.push(`  ${s.id.padEnd(3)} ${s.description}`);
-    if (s.reason !== undefined) out.push(`      verifier: ${s.code}: ${s.reason}`);
+    if (s.reason !== undefined) out.push(`      ${s.code}: ${s.reason}`);
+    out.push(`      $ ${stepCommand(r, s)}`);
   }
   out.push("");
   out.push("roots (8 field elements; R0 is the root after the import):");
   for (const root of r.roots) out.push(`  ${root.label}  ${Array.from(root.root).join(",")}${root.after ? `  after ${root.after}` : ""}`);
   out.push("");
-  out.push(`files: ${join(r.dir, "steps")}/<step>/request.json and proof.bin (registry database in ${r.registryDir})`);
+  out.push(`files: ${join(r.dir, "steps")}/<step>/request.json, proof.bin and statement.json (registry database in ${r.registryDir})`);
   for (const s of r.steps) out.push(`  ${s.id.padEnd(3)} ${relative(r.dir, s.files.dir)}`);
-  const first = r.steps[0];
-  if (first) out.push(`check one:  ssgkr verify --request ${first.files.request} --proof ${first.files.proof}`);
   out.push("");
   const accepted = r.steps.filter((s) => s.expected === "ACCEPT").length;
   const mismatches = verdictMismatches(r.steps);
@@ -115,13 +133,15 @@ export function formatReport(r: DemoReport, ok: boolean): string {
   return out.join("\n") + "\n";
 }
 
-function reportJson(r: DemoReport, ok: boolean): unknown {
+function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
   return {
     ok,
     dir: r.dir,
+    removed,
     registryDir: r.registryDir,
     source: r.source,
     records: r.records,
+    mapping: "record-leaf-v2",
     depth: r.depth,
     leafMaxFields: r.leafMaxFields,
     importMs: r.importMs,
@@ -132,8 +152,7 @@ function reportJson(r: DemoReport, ok: boolean): unknown {
       id: s.id,
       operation: s.operation,
       description: s.description,
-      package: s.packageName ?? null,
-      slot: s.slot,
+      name: s.name,
       roots: s.roots,
       proofBytes: s.proofBytes,
       proveMs: s.proveMs ?? null,
@@ -144,6 +163,8 @@ function reportJson(r: DemoReport, ok: boolean): unknown {
       reason: s.reason ?? null,
       request: s.files.request,
       proof: s.files.proof,
+      statement: s.files.statement,
+      verifyCommand: stepCommand(r, s),
     })),
   };
 }

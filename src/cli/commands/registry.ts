@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import cliProgress from "cli-progress";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CliExit, EXIT_OK, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryStatement } from "../../registry/prove.js";
 import { requestToJson } from "../../sync/request.js";
@@ -18,6 +18,11 @@ import type { RecordSource } from "../../registry/sources/source.js";
 import { describeLeaf, hashLeaf, LeafTag, type Leaf } from "../../smt/leaf.js";
 import { computeRoot } from "../../smt/path.js";
 import { digestEquals } from "../../hash/digest.js";
+import { NameStore } from "../../registry/name-store.js";
+import { importNames, type NameImportReport } from "../../registry/name-import.js";
+import { openRegistry, registryMapping } from "../../registry/open-any.js";
+import { DEFAULT_NAME_DEPTH, NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../registry/name-key.js";
+import { nameGet, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -34,7 +39,12 @@ import { digestEquals } from "../../hash/digest.js";
  *   delete  --db DIR (--name N | --slot S)
  *   restore --db DIR (--name N | --slot S) [--value V | --null | --fields LIST]
  *   prove   <membership|nonmembership|insert|replace|delete|restore> --db DIR (--name N | --slot S)
- *           [--value V | --null | --fields LIST] --out DIR      (request.json + proof.bin)
+ *           [--value V | --null | --fields LIST] --out DIR      (request.json, proof.bin, statement.json)
+ *   verify  --name N (--value V | --null | --fields LIST | --absent) --root R --request F --proof F
+ *
+ * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
+ * names); `--mapping slot-v1` (depth 24) creates a slot registry. Name-keyed registries address
+ * records by --name only.
  *
  * Exit codes: 0 ok; 1 a membership/non-membership statement that is false (`FALSE CODE: …`), or
  * damage found by `check` (`error DB_CORRUPT: …`);
@@ -55,11 +65,12 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .addOption(new Option("--on-error <mode>", "malformed records: fail (reject the import, write nothing) or skip (report and leave out)").choices(["fail", "skip"]).default("fail"))
     .option("--batch-size <n>", "records per committed batch (one transaction and one history entry each)", "100000")
     .option("--threads <n>", "hash worker threads (0 = hash on the main thread)")
-    .option("--depth <d>", "tree depth of a new registry (1..48, default 24)")
+    .addOption(new Option("--mapping <m>", `mapping of a new registry: ${NAME_MAPPING_ID} (name-keyed, default) or slot-v1 (slot per record, ${SLOT_MAPPING_ID})`).choices([NAME_MAPPING_ID, "slot-v1", SLOT_MAPPING_ID]))
+    .option("--depth <d>", `tree depth of a new registry (1..48; default ${DEFAULT_NAME_DEPTH} name-keyed, 24 slot-v1)`)
     .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..63, default 31)")
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
-    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
+    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; mapping?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
       if ((opts.source === undefined) === (opts.file === undefined)) throw new CliError("USAGE", "registry import: give exactly one of --source npm-repos and --file F");
       if (opts.source !== undefined && opts.source !== "npm-repos") throw new CliError("BAD_OPTION", `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
       const limit = opts.limit === undefined ? undefined : opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 0);
@@ -68,10 +79,17 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
           ? () => npmReposSource(limit ?? 100_000)
           : () => fileSource(opts.file!, limit === undefined || limit === "all" ? Infinity : limit);
       const probe = makeSource();
-      const store = RegistryStore.openOrCreate(opts.db, {
+      const existing = registryMapping(opts.db);
+      const wantedMapping = opts.mapping === undefined ? undefined : opts.mapping === NAME_MAPPING_ID ? NAME_MAPPING_ID : SLOT_MAPPING_ID;
+      if (existing !== undefined && wantedMapping !== undefined && existing !== wantedMapping) {
+        throw new RegistryError("CONFIG_MISMATCH", `registry at ${opts.db} has mapping ${existing}; asked for ${wantedMapping}`, { stored: existing, wanted: wantedMapping });
+      }
+      const cfg = {
         ...(opts.depth !== undefined ? { depth: integerOption("--depth", opts.depth, 0) } : {}),
         ...(opts.leafMaxFields !== undefined ? { leafMaxFields: integerOption("--leaf-max-fields", opts.leafMaxFields, 0) } : {}),
-      });
+      };
+      const named = (existing ?? wantedMapping ?? NAME_MAPPING_ID) === NAME_MAPPING_ID;
+      const store = named ? NameStore.openOrCreate(opts.db, cfg) : RegistryStore.openOrCreate(opts.db, cfg);
       let first = true;
       const sourceForRun = () => {
         if (first) {
@@ -86,15 +104,16 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         bar?.clear();
         process.stderr.write(`line ${i.line}: ${i.code}: ${i.message}\n`);
       };
-      let report: ImportReport;
+      let report: ImportReport | NameImportReport;
       try {
-        report = await importRecords(store, sourceForRun, {
+        const importOptions = {
           onError: opts.onError,
           batchSize: integerOption("--batch-size", opts.batchSize, 1),
           ...(opts.threads !== undefined ? { threads: integerOption("--threads", opts.threads, 0) } : {}),
           onMalformed: malformed,
-          ...(bar ? { onProgress: (p) => bar.update(p.imported, p.bytesRead, p.malformed) } : {}),
-        });
+          ...(bar ? { onProgress: (p: { imported: number; bytesRead: number; malformed: number }) => bar.update(p.imported, p.bytesRead, p.malformed) } : {}),
+        };
+        report = store instanceof NameStore ? await importNames(store, sourceForRun, importOptions) : await importRecords(store, sourceForRun, importOptions);
       } finally {
         bar?.stop();
         await store.close();
@@ -106,7 +125,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         const rate = report.imported / (t.wallMs / 1000);
         process.stdout.write(
           `imported ${report.imported} records from ${report.source} into ${opts.db}\n` +
-            `${report.imported > 0 ? `slots ${report.firstSlot}..${report.firstSlot + report.imported - 1}, batches ${report.firstBatch}..${report.lastBatch}` : "no new slots, no batch committed"}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}${report.present > 0 ? `, ${report.present} already in the registry (same value, left as they are)` : ""}\n` +
+            ("firstSlot" in report ? (report.imported > 0 ? `slots ${(report as ImportReport).firstSlot}..${(report as ImportReport).firstSlot + report.imported - 1}, ` : "no new slots, ") : `mapping ${NAME_MAPPING_ID} (keys: Keccak-256 prefixes of the names), `) + `batches ${report.firstBatch}..${report.lastBatch}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}${"present" in report && (report as ImportReport).present > 0 ? `, ${(report as ImportReport).present} already in the registry (same value, left as they are)` : ""}\n` +
             `root ${digestText(report.root)}\n` +
             `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; ${t.checkMs > 0 ? `check pass ${ms(t.checkMs)}, ` : ""}parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
         );
@@ -122,6 +141,17 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--slot <s>", "slot number")
     .option("--json", "print JSON")
     .action(async (opts: { db: string; name?: string; slot?: string; json?: boolean }) => {
+      if (registryMapping(opts.db) === NAME_MAPPING_ID) {
+        const name = nameOnly("get", opts);
+        const named = NameStore.open(opts.db, { readOnly: true });
+        try {
+          nameGet(named, name, opts.json === true);
+        } finally {
+          await named.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
       const target = targetOf("get", opts);
       const store = RegistryStore.open(opts.db, { readOnly: true });
       try {
@@ -163,7 +193,20 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .requiredOption("--db <dir>", "registry database directory")
     .option("--json", "print JSON")
     .action(async (opts: { db: string; json?: boolean }) => {
-      const store = RegistryStore.open(opts.db, { readOnly: true });
+      const any = openRegistry(opts.db, { readOnly: true });
+      if (any.mapping === NAME_MAPPING_ID) {
+        try {
+          const h = any.store.head();
+          const c = any.store.config;
+          if (opts.json) process.stdout.write(JSON.stringify({ root: Array.from(h.root), batch: h.batch, records: h.records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+          else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, mapping ${NAME_MAPPING_ID} (name-keyed), depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
+        } finally {
+          await any.store.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
+      const store = any.store;
       try {
         const h = store.head();
         const c = store.config;
@@ -181,7 +224,20 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .requiredOption("--db <dir>", "registry database directory")
     .option("--json", "print one JSON object per line")
     .action(async (opts: { db: string; json?: boolean }) => {
-      const store = RegistryStore.open(opts.db, { readOnly: true });
+      const any = openRegistry(opts.db, { readOnly: true });
+      if (any.mapping === NAME_MAPPING_ID) {
+        try {
+          for (const e of any.store.history()) {
+            if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: Array.from(e.root) }) + "\n");
+            else process.stdout.write(`batch ${e.batch} ${e.committedAt} ${e.kind}${e.name !== undefined ? ` name ${JSON.stringify(e.name)}` : ""} records ${e.written} live ${e.live} deleted ${e.deleted} root ${digestText(e.root)}\n`);
+          }
+        } finally {
+          await any.store.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
+      const store = any.store;
       try {
         for (const e of store.history()) {
           if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: Array.from(e.root) }) + "\n");
@@ -202,12 +258,12 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--json", "print the report as JSON")
     .action(async (opts: { db: string; threads?: string; progress: boolean; json?: boolean }) => {
       const threads = opts.threads === undefined ? undefined : integerOption("--threads", opts.threads, 0);
-      if (threads !== undefined && threads > 64) throw new CliExit(EXIT_USAGE, `--threads must be an integer in [0, 64], got ${threads}`);
+      if (threads !== undefined && threads > 64) throw new CliError("BAD_OPTION", `--threads must be an integer in [0, 64], got ${threads}`);
       let store: RegistryStore;
       try {
         store = RegistryStore.open(opts.db, { readOnly: true });
       } catch (e) {
-        if (e instanceof RegistryError && e.code === "DB_CORRUPT") throw new CliExit(EXIT_VERDICT, `error DB_CORRUPT: ${e.message}`);
+        if (e instanceof RegistryError && e.code === "DB_CORRUPT") throw new CliError("DB_CORRUPT", e.message, EXIT_VERDICT);
         throw e;
       }
       const bar = opts.progress && process.stderr.isTTY ? new CheckProgressLine() : undefined;
@@ -215,7 +271,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       try {
         report = await checkRegistry(store, { ...(threads !== undefined ? { threads } : {}), ...(bar ? { onProgress: (p) => bar.update(p) } : {}) });
       } catch (e) {
-        if (e instanceof RegistryError && e.code === "DB_CORRUPT") throw new CliExit(EXIT_VERDICT, `error DB_CORRUPT: ${e.message}`);
+        if (e instanceof RegistryError && e.code === "DB_CORRUPT") throw new CliError("DB_CORRUPT", e.message, EXIT_VERDICT);
         throw e;
       } finally {
         bar?.stop();
@@ -244,6 +300,17 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     cmd.action(async (opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; json?: boolean }) => {
       const value = valueOf(kind, opts);
       if (kind === "insert" && opts.name === undefined) throw new CliError("MISSING_OPTION", "registry insert: --name is required");
+      if (registryMapping(opts.db) === NAME_MAPPING_ID) {
+        const name = nameOnly(kind, opts);
+        const named = NameStore.open(opts.db);
+        try {
+          nameUpdate(named, kind, name, value, opts.json === true);
+        } finally {
+          await named.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
       const target = kind === "insert" ? { name: opts.name! } : targetOf(kind, opts);
       const store = RegistryStore.open(opts.db);
       let r: UpdateResult;
@@ -265,7 +332,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   };
   registry
     .command("prove")
-    .description("prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json and proof.bin)")
+    .description("prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json, proof.bin and statement.json)")
     .argument("<statement>", "membership | nonmembership | insert | replace | delete | restore")
     .requiredOption("--db <dir>", "registry database directory")
     .option("--name <name>", "record name")
@@ -283,6 +350,17 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       const value = isUpdate ? valueOf(st === "insert" || st === "replace" ? "insert" : st === "restore" ? "restore" : "delete", opts) : undefined;
       if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliError("USAGE", `registry prove ${st}: takes no value`);
       if (st === "insert" && opts.name === undefined) throw new CliError("MISSING_OPTION", "registry prove insert: --name is required");
+      if (registryMapping(opts.db) === NAME_MAPPING_ID) {
+        const name = nameOnly(`prove ${st}`, opts);
+        const named = NameStore.open(opts.db, { readOnly: !isUpdate });
+        try {
+          nameProve(named, st, name, value, opts.out);
+        } finally {
+          await named.close();
+        }
+        setExit(EXIT_OK);
+        return;
+      }
       const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
       const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
       let p: RegistryProof;
@@ -299,11 +377,16 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       mkdirSync(opts.out, { recursive: true });
       writeFileSync(join(opts.out, "request.json"), JSON.stringify(requestToJson(p.request), null, 2) + "\n");
       writeFileSync(join(opts.out, "proof.bin"), p.proof);
+      const slotStatement = p.update
+        ? { registry_mapping: SLOT_MAPPING_ID, update: st, slot: p.slot, name: p.name ?? null, old_root: Array.from(p.request.oldRoot), new_root: Array.from(p.request.newRoot) }
+        : { registry_mapping: SLOT_MAPPING_ID, statement: st, slot: p.slot, name: p.name ?? null, root: Array.from(p.request.oldRoot), note: "a slot-v1 proof is about one slot: it does not show that the name holds no other slot" };
+      writeFileSync(join(opts.out, "statement.json"), JSON.stringify(slotStatement, null, 2) + "\n");
       const roots = p.update ? `old_root=${digestText(p.request.oldRoot)} new_root=${digestText(p.request.newRoot)} batch=${p.update.entry.batch}` : `root=${digestText(p.request.oldRoot)}`;
       process.stdout.write(`${st} slot=${p.slot}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}` : ""} kind=${p.request.kind} depth=${p.request.depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\n`);
       setExit(EXIT_OK);
     });
 
+  registerRegistryVerify(registry, setExit);
   update("insert", "register a new record at the next free slot (Empty → Occupied)");
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
@@ -315,6 +398,12 @@ function integerOption(flag: string, text: string, min: number): number {
     throw new CliError("BAD_OPTION", `${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`, undefined, { option: flag });
   }
   return Number(text);
+}
+
+function nameOnly(command: string, opts: { name?: string; slot?: string }): string {
+  if (opts.slot !== undefined) throw new CliError("USAGE", `registry ${command}: this registry is name-keyed (${NAME_MAPPING_ID}): records are addressed by --name, not --slot`);
+  if (opts.name === undefined) throw new CliError("MISSING_OPTION", `registry ${command}: --name N is required`);
+  return opts.name;
 }
 
 function targetOf(command: string, opts: { name?: string; slot?: string }): RecordTarget {

@@ -1,0 +1,209 @@
+/**
+ * The `ssgkr registry` commands on name-keyed registries (mapping record-leaf-v2) and
+ * `ssgkr registry verify`, the counterparty's check of a proof about a name.
+ */
+import type { Command } from "commander";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { CliError } from "../errors.js";
+import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
+import { readFileOrExit } from "../io.js";
+import { describeValue, type RecordValue } from "../../registry/mapping.js";
+import { RecordState } from "../../registry/record-codec.js";
+import { RegistryError } from "../../registry/errors.js";
+import type { NameStore } from "../../registry/name-store.js";
+import { planNameUpdate, type NameUpdateKind } from "../../registry/name-operations.js";
+import { proveNameStatement, type NameProof } from "../../registry/name-prove.js";
+import type { RegistryStatement } from "../../registry/prove.js";
+import { parseRoot, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../../registry/verify-record.js";
+import { DEFAULT_NAME_DEPTH } from "../../registry/name-key.js";
+import { requestToJson } from "../../sync/request.js";
+import { describeLeaf, hashLeaf } from "../../smt/leaf.js";
+import { computeRoot } from "../../smt/path.js";
+import { digestEquals } from "../../hash/digest.js";
+
+const rootText = (d: ArrayLike<number>) => `[${Array.from(d).join(", ")}]`;
+const rootCompact = (d: ArrayLike<number>) => `[${Array.from(d).join(",")}]`;
+
+/** A shell word: bare when safe, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The value options of `registry verify` for a value or absence. */
+export function valueFlags(side: NameSide, prefix = ""): string {
+  if ("absent" in side) return `--${prefix}absent`;
+  const v = side.value;
+  if (v === null) return `--${prefix}null`;
+  if (typeof v === "string") return `--${prefix}value ${shellWord(v)}`;
+  return `--${prefix}fields ${v.fields.join(",")}`;
+}
+
+/** The `ssgkr registry verify` command line that checks a proof about a name. */
+export function verifyCommand(o: { name: string; request: string; proof: string; depth: number; leafMaxFields: number } & ({ side: NameSide; root: ArrayLike<number> } | { old: NameSide; new: NameSide; oldRoot: ArrayLike<number>; newRoot: ArrayLike<number> })): string {
+  const cfg = `${o.depth !== DEFAULT_NAME_DEPTH ? ` --depth ${o.depth}` : ""}${o.leafMaxFields !== 31 ? ` --leaf-max-fields ${o.leafMaxFields}` : ""}`;
+  const files = `--request ${shellWord(o.request)} --proof ${shellWord(o.proof)}`;
+  if ("side" in o) return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${Array.from(o.root).join(",")}${cfg} ${files}`;
+  return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${Array.from(o.oldRoot).join(",")} --new-root ${Array.from(o.newRoot).join(",")}${cfg} ${files}`;
+}
+
+export function nameGet(store: NameStore, name: string, json: boolean): void {
+  const s = store.nameState(name);
+  const B = store.config.leafMaxFields;
+  const leafDigest = hashLeaf(s.leaf, B);
+  const verified = digestEquals(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, B), s.head.root);
+  const status = s.other ? `key held by another name (${JSON.stringify(s.other.name)})` : s.record === undefined ? "never registered" : s.record.state === RecordState.Live ? "live" : "deleted";
+  if (json) {
+    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: Array.from(s.head.root), batch: s.head.batch, pathVerified: verified }) + "\n");
+    return;
+  }
+  const lines = [`name ${JSON.stringify(name)}: ${status}`, `key ${s.key} (first ${store.config.depth} bits of Keccak-256 of the name)`];
+  if (s.record) lines.push(`value ${describeValue(s.record.value)}${s.record.state === RecordState.Deleted ? " (last value; Tombstone leaf)" : ""}`);
+  lines.push(`leaf ${describeLeaf(s.leaf)}`, `leaf digest ${rootText(leafDigest)}`, `root ${rootText(s.head.root)} (batch ${s.head.batch})`, `path ${verified ? "recomputes the root" : "DOES NOT recompute the root"}`);
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+function valueOut(v: RecordValue): unknown {
+  return v === null || typeof v === "string" ? v : { fields: v.fields };
+}
+
+export function nameUpdate(store: NameStore, kind: NameUpdateKind, name: string, value: RecordValue | undefined, json: boolean): void {
+  const p = planNameUpdate(store, kind, name, value);
+  const entry = p.commit();
+  if (json) {
+    process.stdout.write(JSON.stringify({ kind, name, key: p.key, oldLeafTag: p.oldLeaf.tag, newLeafTag: p.newLeaf.tag, oldRoot: Array.from(p.oldRoot), newRoot: Array.from(p.newRoot), batch: entry.batch }) + "\n");
+    return;
+  }
+  process.stdout.write(`${kind} ${JSON.stringify(name)} at key ${p.key} (batch ${entry.batch})\n${describeLeaf(p.oldLeaf)} → ${describeLeaf(p.newLeaf)}\nold root ${rootText(p.oldRoot)}\nnew root ${rootText(p.newRoot)}\n`);
+}
+
+/** `registry prove` on a name-keyed registry: request.json, proof.bin, statement.json. */
+export function nameProve(store: NameStore, statement: RegistryStatement, name: string, value: RecordValue | undefined, out: string): void {
+  let p: NameProof;
+  try {
+    p = proveNameStatement(store, statement, name, value);
+  } catch (e) {
+    if (e instanceof RegistryError && ((statement === "membership" && e.code === "RECORD_ABSENT") || (statement === "nonmembership" && e.code === "RECORD_LIVE"))) {
+      throw new CliExit(EXIT_VERDICT, `FALSE ${e.code}: ${e.message}`);
+    }
+    throw e;
+  }
+  mkdirSync(out, { recursive: true });
+  const files = { request: join(out, "request.json"), proof: join(out, "proof.bin"), statement: join(out, "statement.json") };
+  writeFileSync(files.request, JSON.stringify(requestToJson(p.request), null, 2) + "\n");
+  writeFileSync(files.proof, p.proof);
+  writeFileSync(files.statement, JSON.stringify(p.statementJson, null, 2) + "\n");
+  const { depth, leafMaxFields } = store.config;
+  const sj = p.statementJson as Record<string, unknown>;
+  const side = (absentKey: string, valueKey: string): NameSide => (sj[absentKey] === true ? { absent: true } : { value: sj[valueKey] as RecordValue });
+  const check = p.entry
+    ? verifyCommand({ name, ...files, depth, leafMaxFields, old: side("old_absent", "old_value"), new: side("new_absent", "new_value"), oldRoot: p.request.oldRoot, newRoot: p.request.newRoot })
+    : verifyCommand({ name, ...files, depth, leafMaxFields, side: side("absent", "value"), root: p.request.oldRoot });
+  const roots = p.entry ? `old_root=${rootCompact(p.request.oldRoot)} new_root=${rootCompact(p.request.newRoot)} batch=${p.entry.batch}` : `root=${rootCompact(p.request.oldRoot)}`;
+  process.stdout.write(`${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n`);
+}
+
+const MAX_REQUEST_BYTES = 16 << 20;
+const MAX_PROOF_BYTES = 64 << 20;
+
+function readBounded(path: string, option: string, max: number): Buffer {
+  return readFileOrExit(path, option, max, option === "--proof" ? "a proof file" : "a request file");
+}
+
+interface VerifyOpts {
+  name: string;
+  value?: string;
+  null?: boolean;
+  fields?: string;
+  absent?: boolean;
+  root?: string;
+  oldValue?: string;
+  oldNull?: boolean;
+  oldFields?: string;
+  oldAbsent?: boolean;
+  newValue?: string;
+  newNull?: boolean;
+  newFields?: string;
+  newAbsent?: boolean;
+  oldRoot?: string;
+  newRoot?: string;
+  request: string;
+  proof: string;
+  depth: string;
+  leafMaxFields: string;
+}
+
+function sideOf(o: { value?: string; null?: boolean; fields?: string; absent?: boolean }, prefix: string): NameSide {
+  const given = [o.value !== undefined, o.null === true, o.fields !== undefined, o.absent === true].filter(Boolean).length;
+  if (given !== 1) throw new CliError("USAGE", `registry verify: give exactly one of --${prefix}value TEXT, --${prefix}null, --${prefix}fields LIST and --${prefix}absent`);
+  if (o.absent) return { absent: true };
+  if (o.null) return { value: null };
+  if (o.value !== undefined) return { value: o.value };
+  const parts = o.fields!.trim() === "" ? [] : o.fields!.split(",").map((s) => s.trim());
+  return {
+    value: {
+      fields: parts.map((p, i) => {
+        if (!/^[0-9]+$/.test(p)) throw new RegistryError("BAD_VALUE", `--${prefix}fields element ${i} ${JSON.stringify(p)} is not a non-negative integer`);
+        return Number(p);
+      }),
+    },
+  };
+}
+
+const sideText = (s: NameSide) => ("absent" in s ? "absent" : describeValue(s.value));
+
+function intOpt(flag: string, text: string, min: number, max: number): number {
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max) throw new CliError("BAD_OPTION", `registry verify: ${flag} must be an integer in [${min}, ${max}], got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** `ssgkr registry verify`: the counterparty's one-call check of a proof about a name. */
+export function registerRegistryVerify(registry: Command, setExit: (code: number) => void): void {
+  registry
+    .command("verify")
+    .description("check a proof about a name against a root you trust (name-keyed registries): prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")
+    .requiredOption("--name <name>", "the record name")
+    .option("--value <text>", "claim: the name holds this text value")
+    .option("--null", "claim: the name holds the null value")
+    .option("--fields <list>", "claim: the name holds these field elements")
+    .option("--absent", "claim: the name is not registered (never registered or deleted)")
+    .option("--root <digest>", "the root you trust: [a, b, …] as `ssgkr registry root` prints it, or a,b,…")
+    .option("--old-value <text>", "update: the value before").option("--old-null", "update: null before").option("--old-fields <list>", "update: field elements before").option("--old-absent", "update: absent before (insert, restore)")
+    .option("--new-value <text>", "update: the value after").option("--new-null", "update: null after").option("--new-fields <list>", "update: field elements after").option("--new-absent", "update: absent after (delete)")
+    .option("--old-root <digest>", "update: the root you trust before the update")
+    .option("--new-root <digest>", "update: the root after the update you are told of")
+    .requiredOption("--request <file>", "request.json of the proof")
+    .requiredOption("--proof <file>", "proof.bin (inner-proof-v1)")
+    .option("--depth <d>", "registry depth", String(DEFAULT_NAME_DEPTH))
+    .option("--leaf-max-fields <b>", "registry leaf bound", "31")
+    .action((opts: VerifyOpts) => {
+      const depth = intOpt("--depth", opts.depth, 1, MAX_CONFIG_DEPTH);
+      const leafMaxFields = intOpt("--leaf-max-fields", opts.leafMaxFields, 10, MAX_CONFIG_LEAF_MAX_FIELDS);
+      const update = opts.oldRoot !== undefined || opts.newRoot !== undefined;
+      const requestText = readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
+      const proof = new Uint8Array(readBounded(opts.proof, "--proof", MAX_PROOF_BYTES));
+      let verdict: RecordVerdict;
+      let accepted: string;
+      if (update) {
+        if (opts.oldRoot === undefined || opts.newRoot === undefined) throw new CliError("MISSING_OPTION", "registry verify: an update check needs both --old-root and --new-root");
+        if (opts.root !== undefined || opts.value !== undefined || opts.null || opts.fields !== undefined || opts.absent) throw new CliError("USAGE", "registry verify: an update check takes --old-…/--new-… options, not --root/--value/--null/--fields/--absent");
+        const old = sideOf({ value: opts.oldValue, null: opts.oldNull, fields: opts.oldFields, absent: opts.oldAbsent }, "old-");
+        const neu = sideOf({ value: opts.newValue, null: opts.newNull, fields: opts.newFields, absent: opts.newAbsent }, "new-");
+        const trustedRoot = parseRoot(opts.oldRoot, "--old-root");
+        const newRoot = parseRoot(opts.newRoot, "--new-root");
+        verdict = verifyRecordUpdateProof({ trustedRoot, newRoot, name: opts.name, old, new: neu, depth, leafMaxFields }, requestText, proof);
+        accepted = `ACCEPT name=${JSON.stringify(opts.name)} old=${sideText(old)} new=${sideText(neu)} old_root=${rootCompact(trustedRoot)} new_root=${rootCompact(newRoot)}`;
+      } else {
+        if (opts.root === undefined) throw new CliError("MISSING_OPTION", "registry verify: --root is required (or --old-root and --new-root for an update)");
+        const side = sideOf(opts, "");
+        const trustedRoot = parseRoot(opts.root, "--root");
+        verdict = verifyRecordProof({ trustedRoot, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof);
+        accepted = `ACCEPT name=${JSON.stringify(opts.name)} ${"absent" in side ? "absent" : `value=${describeValue(side.value)}`} root=${rootCompact(trustedRoot)}`;
+      }
+      if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
+      process.stdout.write(accepted + "\n");
+      setExit(EXIT_OK);
+    });
+}
+

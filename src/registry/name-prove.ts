@@ -1,0 +1,120 @@
+/**
+ * Proofs about names in a name-keyed registry: membership (N ↦ V), non-membership (N is not
+ * registered: never registered or deleted, for any name) and the four updates, each as one
+ * compat-v1 request and inner-proof-v1 proof, plus the human-readable statement
+ * (`statement.json`) a counterparty checks with `verifyRecordProof` / `verifyRecordUpdateProof`.
+ */
+import { LeafTag } from "../smt/leaf.js";
+import type { OpRequest } from "../smt/operation.js";
+import { checkOperation } from "../smt/semantics.js";
+import { OpKind } from "../sync/types.js";
+import { prepare, type PreparedSync } from "../sync/prepared.js";
+import { provePrepared } from "../sync/prove.js";
+import { encodeSyncResult, verifyEncoded } from "../sync/encoded.js";
+import { fromOpRequest } from "../sync/request-convert.js";
+import type { SyncRequest } from "../sync/request.js";
+import type { Digest } from "../hash/digest.js";
+import { RegistryError } from "./errors.js";
+import type { RecordValue } from "./mapping.js";
+import { NAME_MAPPING_ID } from "./name-key.js";
+import { RecordState } from "./record-codec.js";
+import { planNameUpdate, collisionError, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
+import type { NameHistoryEntry, NameStore } from "./name-store.js";
+import { readOnlyRequest, updateRequest } from "./requests.js";
+import type { RegistryStatement } from "./prove.js";
+
+/** statement.json: what a proof about a name says, for humans and for `ssgkr registry verify`. */
+export type NameStatementJson = Record<string, unknown>;
+
+export interface NameProof {
+  readonly statement: RegistryStatement;
+  readonly name: string;
+  readonly key: number;
+  readonly request: SyncRequest;
+  /** inner-proof-v1 bytes. */
+  readonly proof: Uint8Array;
+  /** statement.json contents. */
+  readonly statementJson: NameStatementJson;
+  /** The committed batch of an update. */
+  readonly entry?: NameHistoryEntry;
+  readonly proveMs: number;
+}
+
+/** JSON form of a value in statements: null, the text, or { fields }. */
+export function valueJson(v: RecordValue): unknown {
+  return v === null || typeof v === "string" ? v : { fields: [...v.fields] };
+}
+
+/** statement.json of a read-only statement. */
+export function readOnlyStatementJson(name: string, value: RecordValue | undefined, root: Digest, depth: number, leafMaxFields: number): NameStatementJson {
+  return { registry_mapping: NAME_MAPPING_ID, depth, leaf_max_fields: leafMaxFields, name, ...(value === undefined ? { absent: true } : { value: valueJson(value) }), root: Array.from(root) };
+}
+
+/** statement.json of an update. */
+export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" | "oldValue" | "newValue" | "oldRoot" | "newRoot">, depth: number, leafMaxFields: number): NameStatementJson {
+  return {
+    registry_mapping: NAME_MAPPING_ID,
+    depth,
+    leaf_max_fields: leafMaxFields,
+    update: p.kind,
+    name: p.name,
+    ...(p.oldValue === undefined ? { old_absent: true } : { old_value: valueJson(p.oldValue) }),
+    ...(p.newValue === undefined ? { new_absent: true } : { new_value: valueJson(p.newValue) }),
+    old_root: Array.from(p.oldRoot),
+    new_root: Array.from(p.newRoot),
+  };
+}
+
+/**
+ * The membership or non-membership request of a name at the current root (one snapshot).
+ * @throws RegistryError `RECORD_ABSENT` (membership of a name without a live record),
+ * `RECORD_LIVE` (non-membership of a live one), `KEY_COLLISION` (its key holds another name),
+ * `BAD_NAME`.
+ */
+export function nameReadRequest(store: NameStore, statement: "membership" | "nonmembership", name: string): { request: OpRequest; key: number; value: RecordValue | undefined; root: Digest } {
+  const s = store.nameState(name);
+  const B = store.config.leafMaxFields;
+  if (s.other !== undefined) throw collisionError(store, name, s.key, s.other.name);
+  const live = s.record?.state === RecordState.Live;
+  if (statement === "membership") {
+    if (!live) throw new RegistryError("RECORD_ABSENT", `membership needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`, { name });
+    return { key: s.key, value: s.record!.value, root: s.head.root, request: readOnlyRequest(OpKind.Membership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+  }
+  if (live || s.leaf.tag === LeafTag.Occupied) throw new RegistryError("RECORD_LIVE", `non-membership needs a name without a live record; ${JSON.stringify(name)} is live`, { name });
+  return { key: s.key, value: undefined, root: s.head.root, request: readOnlyRequest(OpKind.NonMembership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+}
+
+/**
+ * Proves a statement about a name. Updates are committed after their proof is made and
+ * verified; if anything fails first the registry is unchanged.
+ * @throws RegistryError as `nameReadRequest` and the plan functions of name-operations.ts,
+ * `PROOF_FAILED` when the statement does not hold natively or its proof does not verify.
+ */
+export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => prepare(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields })): NameProof {
+  const { depth, leafMaxFields: B } = store.config;
+  let request: OpRequest;
+  let key: number;
+  let statementJson: NameStatementJson;
+  let planned: PlannedNameUpdate | undefined;
+  if (statement === "membership" || statement === "nonmembership") {
+    const r = nameReadRequest(store, statement, name);
+    request = r.request;
+    key = r.key;
+    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B);
+  } else {
+    planned = planNameUpdate(store, statement as NameUpdateKind, name, value);
+    request = updateRequest({ ...planned, slot: planned.key } as never, B);
+    key = planned.key;
+    statementJson = updateStatementJson(planned, depth, B);
+  }
+  const verdict = checkOperation(request, { depth, leafMaxFields: B });
+  if (!verdict.valid) throw new RegistryError("PROOF_FAILED", `the ${statement} statement does not hold natively (${verdict.code}: ${verdict.message})`);
+  const prepared = preparedFor(request.operation.kind);
+  const t0 = performance.now();
+  const proof = encodeSyncResult(prepared, provePrepared(prepared, request));
+  const proveMs = performance.now() - t0;
+  const check = verifyEncoded(prepared, request, proof);
+  if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
+  const entry = planned?.commit();
+  return { statement, name, key, request: fromOpRequest(request, depth, B), proof, statementJson, ...(entry ? { entry } : {}), proveMs };
+}

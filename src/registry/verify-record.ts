@@ -1,0 +1,230 @@
+/**
+ * The counterparty's one-call check of a proof about a name in a name-keyed registry
+ * (`record-leaf-v2`): given the root it trusts, the name and what it is told about it (a value,
+ * or absent), a request and proof bytes, it recomputes the key and the leaf from the name and
+ * value itself, compares them and the roots with the request, prepares the circuit (cached per
+ * configuration) and verifies the proof strictly (`verifyEncoded`). No step is left to the
+ * caller. This file loads no database code (no lmdb): it can run where only proofs are checked.
+ *
+ * Codes of a rejection (besides the proof's own, e.g. `IDENTITY_MISMATCH` or a sumcheck
+ * failure): `REQUEST_JSON`/`REQUEST_SCHEMA` (unreadable request), `SLOT_MAPPED_PROOF` (the
+ * request holds the name at a key that is not its name key: a slot-v1 proof, which says nothing
+ * about other places of the name), `KEY_MISMATCH` (the request is about another name's key),
+ * `CONFIG_MISMATCH` (depth or leaf bound differ from the registry's), `STATEMENT_MISMATCH` (a
+ * read-only claim checked against an update proof or the reverse), `RECORD_ABSENT` (a value was
+ * claimed, the proof shows absence), `RECORD_PRESENT` (absence was claimed, the proof shows a
+ * record), `NAME_MISMATCH` (the leaf identity is another name's Keccak-256), `VALUE_MISMATCH`
+ * (the leaf or its digest bind another value), `ROOT_NOT_TRUSTED` (the request's root is not the
+ * trusted one), `NEW_ROOT_MISMATCH` (an update ends at another root than claimed).
+ */
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { P } from "../field/koalabear.js";
+import { digestEquals, type Digest } from "../hash/digest.js";
+import { DEFAULT_LEAF_MAX_FIELDS, hashLeaf, LeafTag, type Leaf } from "../smt/leaf.js";
+import { prepare, type PreparedSync } from "../sync/prepared.js";
+import { verifyEncoded } from "../sync/encoded.js";
+import { toOpRequest } from "../sync/request-convert.js";
+import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
+import { OpKind } from "../sync/types.js";
+import { SsgkrError } from "../errors.js";
+import { RegistryError } from "./errors.js";
+import { describeValue, nameBytes, valuePayload, type RecordValue } from "./mapping.js";
+import { DEFAULT_NAME_DEPTH, nameKeyBig } from "./name-key.js";
+
+/** A root: 8 canonical field elements. */
+export type RootLike = ArrayLike<number>;
+
+interface ClaimBase {
+  /** The root the caller trusts (e.g. published by the registry). */
+  readonly trustedRoot: RootLike;
+  readonly name: string;
+  /** Registry depth (default 48) and leaf bound (default 31): part of what is trusted. */
+  readonly depth?: number;
+  readonly leafMaxFields?: number;
+}
+
+/** "name ↦ value under trustedRoot", or "name is not registered under trustedRoot". */
+export type RecordClaim = (ClaimBase & { readonly value: RecordValue }) | (ClaimBase & { readonly absent: true });
+
+/** The state of a name on one side of an update: a value, or absent (never registered or deleted). */
+export type NameSide = { readonly value: RecordValue } | { readonly absent: true };
+
+/** "the update took name from `old` under trustedRoot to `new` under newRoot". */
+export interface RecordUpdateClaim {
+  readonly trustedRoot: RootLike;
+  readonly newRoot: RootLike;
+  readonly name: string;
+  readonly old: NameSide;
+  readonly new: NameSide;
+  readonly depth?: number;
+  readonly leafMaxFields?: number;
+}
+
+/** The verdict: acceptance with what was checked, or a rejection with a stable code. */
+export type RecordVerdict =
+  | { readonly ok: true; readonly name: string; readonly key: bigint; readonly kind: "membership" | "nonmembership" | "update"; readonly oldRoot: Digest; readonly newRoot: Digest }
+  | { readonly ok: false; readonly code: string; readonly reason: string };
+
+/** A request as text (request.json), parsed JSON, or a parsed `SyncRequest`. */
+export type RequestInput = string | SyncRequest | Record<string, unknown>;
+
+const reject = (code: string, reason: string): RecordVerdict => ({ ok: false, code, reason });
+
+/**
+ * Parses a root written as `[a, b, …]` (what `ssgkr registry root` prints) or `a,b,…`.
+ * @throws RegistryError `BAD_ROOT`.
+ */
+export function parseRoot(text: string, what = "root"): Digest {
+  const t = text.trim().replace(/^\[/, "").replace(/\]$/, "");
+  const parts = t.split(",").map((s) => s.trim());
+  if (parts.length !== 8 || !parts.every((p) => /^[0-9]+$/.test(p) && Number(p) < P)) {
+    throw new RegistryError("BAD_ROOT", `${what} must be 8 canonical field elements as "[a, b, …]" or "a,b,…", got ${JSON.stringify(text.length > 80 ? text.slice(0, 80) + "…" : text)}`);
+  }
+  return Uint32Array.from(parts.map(Number));
+}
+
+function checkRoot(r: RootLike, what: string): Digest {
+  if (r === null || typeof r !== "object" || r.length !== 8) throw new RegistryError("BAD_ROOT", `${what} must be 8 field elements`);
+  const d = Uint32Array.from(Array.from(r));
+  for (let i = 0; i < 8; i++) if (!Number.isInteger(r[i]) || r[i]! < 0 || r[i]! >= P) throw new RegistryError("BAD_ROOT", `${what}[${i}] = ${String(r[i])} is not a canonical field element`);
+  return d;
+}
+
+const CACHE_LIMIT = 6;
+const cache = new Map<string, PreparedSync>();
+
+/** The prepared circuit of (kind, depth, B), from a bounded cache (6 configurations). */
+export function cachedPrepared(kind: OpKind, depth: number, leafMaxFields: number): PreparedSync {
+  const k = `${kind}/${depth}/${leafMaxFields}`;
+  let p = cache.get(k);
+  if (p !== undefined) {
+    cache.delete(k);
+    cache.set(k, p);
+    return p;
+  }
+  p = prepare(kind, { depth, leafMaxFields });
+  cache.set(k, p);
+  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  return p;
+}
+
+function parseInput(input: RequestInput): SyncRequest | RecordVerdict {
+  try {
+    if (typeof input === "string") return parseRequestText(input);
+    if (input !== null && typeof input === "object" && "old_leaf" in input) return parseRequest(input);
+    if (input !== null && typeof input === "object" && "oldLeaf" in input) return input as SyncRequest;
+    return parseRequest(input);
+  } catch (e) {
+    if (e instanceof SsgkrError) return reject(e.code, e.message);
+    throw e;
+  }
+}
+
+const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function sideCheck(leaf: RequestLeaf, side: NameSide, identity: Uint8Array, B: number, where: string): RecordVerdict | undefined {
+  if ("absent" in side) {
+    if (leaf.tag === 1) return reject("RECORD_PRESENT", `${where}: the claim is that the name is absent, but the request shows an Occupied leaf at its key`);
+    return undefined;
+  }
+  if (leaf.tag !== 1) return reject("RECORD_ABSENT", `${where}: the claim is that the name holds ${describeValue(side.value)}, but the request shows ${leaf.tag === 0 ? "an Empty leaf (never registered)" : "a Tombstone (deleted)"} at its key`);
+  if (!bytesEqual(leaf.identity, identity)) return reject("NAME_MISMATCH", `${where}: the leaf identity ${Buffer.from(leaf.identity).toString("hex")} is not Keccak-256 of the name (${Buffer.from(identity).toString("hex")})`);
+  const payload = valuePayload(side.value, B);
+  if (payload.length !== leaf.payload.length || payload.some((x, i) => x !== leaf.payload[i])) return reject("VALUE_MISMATCH", `${where}: the leaf binds another value than ${describeValue(side.value)}`);
+  return undefined;
+}
+
+function leafOf(l: RequestLeaf): Leaf {
+  return l.tag === 1 ? { tag: LeafTag.Occupied, payload: l.payload, identity: l.identity } : l.tag === 0 ? { tag: LeafTag.Empty } : { tag: LeafTag.Tombstone };
+}
+
+function common(name: string, request: SyncRequest, depthClaim: number | undefined, BClaim: number | undefined): { identity: Uint8Array; key: bigint; B: number } | RecordVerdict {
+  const identity = keccak_256(nameBytes(name));
+  const depth = depthClaim ?? DEFAULT_NAME_DEPTH;
+  const B = BClaim ?? DEFAULT_LEAF_MAX_FIELDS;
+  const key = nameKeyBig(name, request.depth);
+  if (request.key !== key) {
+    const holdsName = [request.oldLeaf, request.newLeaf].some((l) => l.tag === 1 && bytesEqual(l.identity, identity));
+    if (holdsName) return reject("SLOT_MAPPED_PROOF", `the request holds ${JSON.stringify(name)} at key ${request.key}, not at its name key ${key} (the first ${request.depth} bits of its Keccak-256): a slot-mapped (slot-v1) proof, which shows where the registry put the name but not that the name is held nowhere else; ask for a proof from a name-keyed (record-leaf-v2) registry`);
+    return reject("KEY_MISMATCH", `the request is about key ${request.key}, but the key of ${JSON.stringify(name)} is ${key}: the proof is about another name`);
+  }
+  if (request.depth !== depth || request.leafMaxFields !== B) return reject("CONFIG_MISMATCH", `the request has depth ${request.depth} and leaf bound ${request.leafMaxFields}; the registry's are ${depth} and ${B}`);
+  return { identity, key, B };
+}
+
+function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigint): RecordVerdict {
+  let op;
+  try {
+    op = toOpRequest(request);
+  } catch (e) {
+    if (e instanceof SsgkrError) return reject(e.code, e.message);
+    throw e;
+  }
+  const prepared = cachedPrepared(op.operation.kind, request.depth, request.leafMaxFields);
+  const v = verifyEncoded(prepared, op, proof);
+  if (!v.ok) return v;
+  return { ok: true, name, key, kind: request.kind, oldRoot: request.oldRoot.slice(), newRoot: request.newRoot.slice() };
+}
+
+/**
+ * Checks a membership or non-membership proof about a name against a trusted root, in one call.
+ * @param claim `{ trustedRoot, name, value }` or `{ trustedRoot, name, absent: true }` (optional
+ *   `depth`, default 48, and `leafMaxFields`, default 31).
+ * @param request request.json text, its parsed JSON, or a `SyncRequest`.
+ * @param proof inner-proof-v1 bytes (proof.bin).
+ * @returns `{ ok: true, … }` or `{ ok: false, code, reason }` (codes in the file comment).
+ * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT` for an unusable claim.
+ * @example
+ *   const v = verifyRecordProof({ trustedRoot: root, name: "2048", value: "https://github.com/winsonwq/2048term" },
+ *     readFileSync("out/request.json", "utf8"), readFileSync("out/proof.bin"));
+ *   if (!v.ok) throw new Error(`${v.code}: ${v.reason}`);
+ */
+export function verifyRecordProof(claim: RecordClaim, request: RequestInput, proof: Uint8Array): RecordVerdict {
+  const trusted = checkRoot(claim.trustedRoot, "trustedRoot");
+  const side: NameSide = "absent" in claim && claim.absent === true ? { absent: true } : { value: (claim as { value: RecordValue }).value };
+  if ("value" in side) valuePayload(side.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
+  const r = parseInput(request);
+  if ("ok" in r) return r;
+  const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
+  if ("ok" in c) return c;
+  if (r.kind === "update") return reject("STATEMENT_MISMATCH", "the request is an update; check it with verifyRecordUpdateProof (`ssgkr registry verify --old-root …`)");
+  if ("absent" in side && r.kind === "membership") return reject("RECORD_PRESENT", `the claim is that ${JSON.stringify(claim.name)} is absent, but the request is a membership proof of it`);
+  if ("value" in side && r.kind === "nonmembership") return reject("RECORD_ABSENT", `the claim is that ${JSON.stringify(claim.name)} holds ${describeValue(side.value)}, but the request is a non-membership proof: it is not registered`);
+  const bad = sideCheck(r.oldLeaf, side, c.identity, c.B, "$.old_leaf") ?? sideCheck(r.newLeaf, side, c.identity, c.B, "$.new_leaf");
+  if (bad) return bad;
+  if (r.oldLeaf.tag !== r.newLeaf.tag) return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
+  if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
+  if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root [${Array.from(r.oldRoot).join(", ")}], not the trusted root [${Array.from(trusted).join(", ")}]`);
+  return finish(r, proof, claim.name, c.key);
+}
+
+/**
+ * Checks an update proof about a name (insert, replace, delete or restore) in one call: the name
+ * went from `old` under `trustedRoot` to `new` under `newRoot`.
+ * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT` for an unusable claim.
+ */
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput, proof: Uint8Array): RecordVerdict {
+  const trusted = checkRoot(claim.trustedRoot, "trustedRoot");
+  const newRoot = checkRoot(claim.newRoot, "newRoot");
+  for (const s of [claim.old, claim.new]) if ("value" in s) valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
+  if (!("value" in claim.old) && !("absent" in claim.old)) throw new RegistryError("BAD_VALUE", "the old side must be { value } or { absent: true }");
+  if (!("value" in claim.new) && !("absent" in claim.new)) throw new RegistryError("BAD_VALUE", "the new side must be { value } or { absent: true }");
+  const r = parseInput(request);
+  if ("ok" in r) return r;
+  const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
+  if ("ok" in c) return c;
+  if (r.kind !== "update") return reject("STATEMENT_MISMATCH", `the request is a ${r.kind} proof, not an update; check it with verifyRecordProof (\`ssgkr registry verify --root …\`)`);
+  const bad = sideCheck(r.oldLeaf, claim.old, c.identity, c.B, "$.old_leaf (before)") ?? sideCheck(r.newLeaf, claim.new, c.identity, c.B, "$.new_leaf (after)");
+  if (bad) return bad;
+  if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
+  if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root [${Array.from(r.oldRoot).join(", ")}], not the trusted root [${Array.from(trusted).join(", ")}]`);
+  if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root [${Array.from(r.newRoot).join(", ")}], not the claimed new root [${Array.from(newRoot).join(", ")}]`);
+  return finish(r, proof, claim.name, c.key);
+}
+
+
+/** Puts an already prepared circuit into the cache of `verifyRecordProof` (e.g. from `prepareAll`). */
+export function primePreparedCache(prepared: PreparedSync): void {
+  cache.set(`${prepared.kind}/${prepared.config.depth}/${prepared.config.leafMaxFields}`, prepared);
+  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+}
