@@ -16,6 +16,7 @@ import type { RecordSource } from "../../registry/sources/source.js";
 import { describeLeaf, hashLeaf, LeafTag, type Leaf } from "../../smt/leaf.js";
 import { computeRoot } from "../../smt/path.js";
 import { digestEquals } from "../../hash/digest.js";
+import { registerRegistryHttp } from "./http.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -260,6 +261,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
   update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
+  registerRegistryHttp(registry, setExit);
 }
 
 function integerOption(flag: string, text: string, min: number): number {
