@@ -137,6 +137,9 @@ async function useCurrentRoot(): Promise<void> {
   }
 }
 
+/** The checker itself, for scripted use (tests, benchmarks): the same function the form runs. */
+(globalThis as Record<string, unknown>).ssgkr = { checkProofBody, parseRoot, ready: () => ready };
+
 function start(): void {
   ready = loadKernels().then((b) => {
     $("backend").textContent = `Hashing: ${b}.`;
