@@ -59,11 +59,21 @@ const WEB_TYPES: Readonly<Record<string, string>> = {
   "kernels.wasm": "application/wasm",
 };
 
-/** The API and page as a fastify instance (not listening: call `app.listen`) and its proof cache. */
+/** The API and page as a fastify instance (not listening: call `app.listen`), its proof cache and its routes. */
 export interface RegistryApp {
   readonly app: FastifyInstance;
   readonly cache: ProofCache;
+  /** Every route (method, URL pattern; hidden ones are left out of the OpenAPI document). */
+  readonly routes: readonly { readonly method: string; readonly url: string; readonly hidden: boolean }[];
 }
+
+/**
+ * Builds the API over an open store.
+ * @throws nothing itself; routes answer errors as `{"code", "message"}`.
+ * @example
+ *   const { app } = await createRegistryApp({ store: RegistryStore.open(dir, { readOnly: true }) });
+ *   await app.listen({ host: "127.0.0.1", port: 8080 });
+ */
 
 export async function createRegistryApp(opts: RegistryHttpOptions): Promise<RegistryApp> {
   const store = opts.store;
@@ -72,7 +82,11 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   const lock = new WriteLock(opts.maxQueuedWrites ?? 64);
   const maxUrl = opts.maxUrlBytes ?? 4096 + 512;
   const webDir = opts.webDir ?? DEFAULT_WEB_DIR;
-  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: maxUrl }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true });
+  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: 1 << 16 }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true });
+  const routes: { method: string; url: string; hidden: boolean }[] = [];
+  app.addHook("onRoute", (r) => {
+    for (const m of [r.method].flat()) if (m !== "HEAD") routes.push({ method: m, url: r.url, hidden: (r.schema as { hide?: boolean } | undefined)?.hide === true });
+  });
   // Inputs are checked by values.ts (messages name the field); schemas document the API.
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -84,7 +98,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     let message = e.message;
     if (!(err instanceof SsgkrError) && typeof e.statusCode === "number" && e.statusCode < 500) {
       status = e.statusCode;
-      if (status === 413) [code, message] = ["BODY_TOO_LARGE", `body: larger than this route accepts (${req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes)`];
+      if (e.code === "FST_ERR_MAX_PARAM_LENGTH" || status === 414) [status, code, message] = [414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`];
+      else if (status === 413) [code, message] = ["BODY_TOO_LARGE", `body: larger than this route accepts (${req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes)`];
       else if (status === 429) [code, message] = ["RATE_LIMITED", e.message];
       else if (status === 415) [code, message] = ["BAD_INPUT", `content-type: send JSON (application/json), got ${JSON.stringify(req.headers["content-type"] ?? "")}`];
       else [code, message] = ["BAD_INPUT", e.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ? "body: empty, but the content-type says JSON" : e instanceof SyntaxError || e.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? `body: not valid JSON (${e.message})` : e.message];
@@ -261,7 +276,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   app.get("/verify/", { schema: SCHEMAS.page }, async (_req, reply) => serve("index.html", reply));
   app.get("/verify/:file", { schema: { hide: true } }, async (req, reply) => serve((req.params as { file: string }).file, reply));
 
-  return { app, cache };
+  return { app, cache, routes };
 }
 
 function proofBody(p: NameProof<unknown>, at: { root: readonly number[]; batch: number | undefined }): Record<string, unknown> {
