@@ -3,12 +3,12 @@
  * puppeteer-core loads /verify from the API on 127.0.0.1, fetches proofs and verifies them with
  * the WASM kernels. Each verdict must equal Node's (`checkProofBody` on the same inputs), and a
  * screenshot of each verdict page is saved (SSGKR_SCREENSHOTS=DIR keeps them; default: the
- * test's temp dir, removed afterwards).
+ * test's temp dir, removed afterwards). Run with `npm run test:browser` (a separate CI step).
  *
  * Cases: honest membership ACCEPT, absence (deleted record) ACCEPT, a pasted update proof ACCEPT,
  * one flipped proof byte REJECT, a wrong trusted root REJECT, another name's proof REJECT.
  */
-import { after, before, test } from "node:test";
+import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +18,10 @@ import { parseRoot } from "../../src/counterparty/claim.js";
 import type { RegistryStore } from "../../src/registry/store.js";
 import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "./support.js";
 
+/** Runs only in the browser step (`npm run test:browser`, which sets SSGKR_BROWSER_TESTS=1). */
+const ENABLED = process.env.SSGKR_BROWSER_TESTS === "1";
+const test = (name: string, fn: () => Promise<void>) => nodeTest(name, { skip: ENABLED ? false : "browser tests run in their own step: npm run test:browser" }, fn);
+
 let dir: string;
 let shots: string;
 let store: RegistryStore;
@@ -26,6 +30,7 @@ let browser: Browser;
 let rootText: string;
 
 before(async () => {
+  if (!ENABLED) return;
   dir = freshDir("ssgkr-browser-");
   shots = process.env.SSGKR_SCREENSHOTS ?? join(dir, "screenshots");
   mkdirSync(shots, { recursive: true });
