@@ -6,6 +6,8 @@
 export interface CachedProof {
   /** The JSON body (statement, request, proof base64, …). */
   readonly body: Record<string, unknown>;
+  /** `body` serialized (what a cached read sends, with `"cached": true` appended). */
+  readonly json: string;
   /** The proof bytes. */
   readonly bytes: Uint8Array;
   /** Bytes this entry holds (approximately: JSON text + proof). */
