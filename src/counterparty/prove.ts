@@ -13,7 +13,7 @@ import { resolveTarget } from "../registry/operations.js";
 import { RecordState } from "../registry/record-codec.js";
 import type { RegistryStore } from "../registry/store.js";
 import { requestToJson } from "../sync/request.js";
-import { OP_KIND_NAMES } from "../sync/types.js";
+import type { OpKind } from "../sync/types.js";
 import { sideJson, STATEMENT_MAPPING, valueJson, type ReadStatementJson, type RecordSide, type UpdateOp, type UpdateStatementJson } from "./claim.js";
 import { preparedFor } from "./verify.js";
 
@@ -28,7 +28,7 @@ export interface NameProof<S> {
 
 function prepared(store: RegistryStore) {
   const { depth, leafMaxFields } = store.config;
-  return (kind: number) => preparedFor(OP_KIND_NAMES[kind]!, depth, leafMaxFields);
+  return (kind: OpKind) => preparedFor(kind, depth, leafMaxFields);
 }
 
 /**

@@ -26,11 +26,11 @@ import { SsgkrError } from "../errors.js";
 import { LeafTag, type Leaf } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import { nameIdentity, valuePayload, type RecordValue } from "../registry/mapping.js";
-import { prepare, type PreparedSync } from "../sync/prepared.js";
+import { opKindOf, prepare, type PreparedSync } from "../sync/prepared.js";
 import { verifyEncoded } from "../sync/encoded.js";
 import { parseRequest, type SyncRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
-import type { OpKindName } from "../sync/types.js";
+import { OpKind, type OpKindName } from "../sync/types.js";
 import { rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
 
 /** Outcome of a name check. */
@@ -51,8 +51,8 @@ const prepared = new Map<string, PreparedSync>();
  * kept for the life of the thread.
  * @throws CompileError `UNSUPPORTED_CONFIG` for a configuration no circuit exists for.
  */
-export function preparedFor(kind: OpKindName, depth: number, leafMaxFields: number): PreparedSync {
-  const key = `${kind}/${depth}/${leafMaxFields}`;
+export function preparedFor(kind: OpKind | OpKindName, depth: number, leafMaxFields: number): PreparedSync {
+  const key = `${String(opKindOf(kind))}/${depth}/${leafMaxFields}`;
   let p = prepared.get(key);
   if (!p) {
     p = prepare(kind, { depth, leafMaxFields });
@@ -63,8 +63,8 @@ export function preparedFor(kind: OpKindName, depth: number, leafMaxFields: numb
 }
 
 /** True if the prepared circuit of (kind, depth, leaf bound) is cached. */
-export function isPrepared(kind: OpKindName, depth: number, leafMaxFields: number): boolean {
-  return prepared.has(`${kind}/${depth}/${leafMaxFields}`);
+export function isPrepared(kind: OpKind | OpKindName, depth: number, leafMaxFields: number): boolean {
+  return prepared.has(`${String(opKindOf(kind))}/${depth}/${leafMaxFields}`);
 }
 
 const reject = (code: string, reason: string): NameVerdict => ({ ok: false, code, reason });
@@ -124,12 +124,12 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
   const op: OpRequest = toOpRequest(request);
   const B = request.leafMaxFields;
   if ("old" in claim) {
-    if (op.operation.kind !== 2) return reject("KIND_MISMATCH", "not an update");
+    if (op.operation.kind !== OpKind.Update) return reject("KIND_MISMATCH", "not an update");
     const bad = leafMismatch(op.operation.oldLeaf, claim.name, claim.old, B, "old") ?? leafMismatch(op.operation.newLeaf, claim.name, claim.new, B, "new");
     if (bad) return bad;
     if ("absent" in claim.old && "absent" in claim.new) return reject("BAD_CLAIM", "an update has a live record on at least one side");
   } else {
-    const leaf = op.operation.kind === 0 ? op.operation.leaf : op.witness.leaf;
+    const leaf = op.operation.kind === OpKind.Membership ? op.operation.leaf : op.witness.leaf;
     const bad = leafMismatch(leaf, claim.name, "absent" in claim ? { absent: true } : { value: claim.value }, B, "proved");
     if (bad) return bad;
   }

@@ -328,3 +328,16 @@ test("http: /verify serves the page cross-origin isolated; a missing build answe
     await bare.app.close();
   }
 });
+
+test("http: malformed URLs and names never crash the server: bad percent-encoding, a lone surrogate, an empty name, unknown methods", async () => {
+  for (const path of ["/v1/records/%E0%A4%A/proof", "/v1/records/%ED%A0%80", "/v1/records/%/proof.bin", "/v1/records/%ZZ"]) {
+    const r = await call(rw.base, "GET", path);
+    assert.ok(r.status === 400 || r.status === 404, `${path}: ${r.status}`);
+    assert.equal(typeof r.json.code, "string", path);
+  }
+  const empty = await call(rw.base, "GET", "/v1/records//proof");
+  assert.ok(empty.status === 400 || empty.status === 404, `empty name: ${empty.status}`);
+  assert.equal((await call(rw.base, "PATCH", "/v1/records/x", { value: "a" }, auth)).status, 404);
+  const root = await call(rw.base, "GET", "/v1/root");
+  assert.equal(root.status, 200, "the server still answers");
+});

@@ -163,3 +163,54 @@ test("browser: a pasted update proof (the body of a PUT) is accepted against the
     assert.deepEqual({ verdict: v.verdict, code: v.code }, n);
   }
 });
+
+test("browser: verdicts equal Node's on a battery of altered bodies (bytes, fields, names, roots, kinds)", async () => {
+  const live = await proofOf(RECORDS.live);
+  const gone = await proofOf(RECORDS.deleted);
+  const rootText = `[${(live.statement as { root: number[] }).root.join(", ")}]`; // after the update test's write
+  assert.deepEqual(parseRoot(rootText), Uint32Array.from(store.head().root));
+  const bytes = base64Bytes(live.proof);
+  const flipAt = (i: number) => {
+    const b = bytes.slice();
+    b[i % b.length]! ^= 1 << (i % 8);
+    return { ...live, proof: bytesBase64(b) };
+  };
+  const st = live.statement as Record<string, unknown>;
+  const rq = live.request as Record<string, unknown>;
+  const cases: [string, unknown, string | undefined][] = [
+    ["honest", live, RECORDS.live],
+    ["absent honest", gone, RECORDS.deleted],
+    ...[0, 7, 64, 1000, 50_000, 120_000, bytes.length - 1].map((i): [string, unknown, string] => [`flip byte ${i}`, flipAt(i), RECORDS.live]),
+    ["truncated", { ...live, proof: bytesBase64(bytes.subarray(0, bytes.length - 4)) }, RECORDS.live],
+    ["extended", { ...live, proof: bytesBase64(Uint8Array.from([...bytes, 0, 0, 0, 0])) }, RECORDS.live],
+    ["other value", { ...live, statement: { ...st, value: "https://github.com/x/y" } }, RECORDS.live],
+    ["fields value", { ...live, statement: { ...st, value: { fields: [1] } } }, RECORDS.live],
+    ["absent claimed", { ...live, statement: { ...st, kind: "nonmembership", absent: true } }, RECORDS.live],
+    ["other name", live, RECORDS.scoped],
+    ["key changed", { ...live, request: { ...rq, key: 5 } }, RECORDS.live],
+    ["sibling changed", { ...live, request: { ...rq, siblings: (rq.siblings as number[][]).map((s, i) => (i === 3 ? [s[0]! + 1, ...s.slice(1)] : s)) } }, RECORDS.live],
+    ["value digest changed", { ...live, request: { ...rq, value_digest: [1, 2, 3, 4, 5, 6, 7, 8] } }, RECORDS.live],
+    ["request malformed", { ...live, request: { ...rq, depth: "24" } }, RECORDS.live],
+    ["no proof", { statement: st, request: rq }, RECORDS.live],
+    ["not an object", 42, RECORDS.live],
+  ];
+  const page = await browser.newPage();
+  await page.goto(`${server.base}/verify/`);
+  const inBrowser = await page.evaluate(async (list, root) => {
+    const s = (globalThis as any).ssgkr;
+    await s.ready();
+    return list.map(([, body, name]) => {
+      const v = s.checkProofBody(body, name ?? undefined, s.parseRoot(root));
+      return { ok: v.ok as boolean, code: (v.code ?? "") as string };
+    });
+  }, cases.map(([l, b, n]) => [l, b, n ?? null]) as [string, unknown, string | null][], rootText);
+  await page.close();
+  const codes = new Set<string>();
+  cases.forEach(([label, body, name], i) => {
+    const n = checkProofBody(body, name, parseRoot(rootText));
+    assert.deepEqual(inBrowser[i], { ok: n.ok, code: n.code ?? "" }, label);
+    codes.add(n.code ?? "ACCEPT");
+  });
+  assert.equal(inBrowser.filter((v) => v.ok).length, 2, "only the two honest bodies are accepted");
+  assert.ok(codes.size >= 8, `distinct verdicts: ${[...codes].join(", ")}`);
+});
