@@ -6,8 +6,10 @@
 export interface CachedProof {
   /** The JSON body (statement, request, proof base64, …). */
   readonly body: Record<string, unknown>;
-  /** `body` serialized (what a cached read sends, with `"cached": true` appended). */
+  /** `body` serialized. */
   readonly json: string;
+  /** What a cached read sends: `json` with `"cached": true`, as UTF-8 bytes (encoded once). */
+  readonly hit: Buffer;
   /** The proof bytes. */
   readonly bytes: Uint8Array;
   /** Bytes this entry holds (approximately: JSON text + proof). */

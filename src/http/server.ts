@@ -171,7 +171,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const p = proveNameRead(store, name);
     const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch });
     const json = JSON.stringify(body);
-    const entry = { body, json, bytes: p.proof, size: 2 * json.length + p.proof.length };
+    const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
+    const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
     cache.set(ProofCache.key(p.statement.root, name, p.statement.kind), entry);
     return { ...entry, cached: false };
   };
@@ -200,9 +201,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
 
   app.get("/v1/records/:name/proof", { schema: SCHEMAS.proof }, async (req, reply) => {
     const r = readProof(nameOf(req), queryRoot((req.query as { root?: unknown }).root));
-    // The cached serialization, with the "cached" flag appended (the text ends with "}").
+    // The stored serialization with the "cached" flag (the JSON text ends with "}").
     void reply.type("application/json; charset=utf-8");
-    return `${r.json.slice(0, -1)},"cached":${r.cached}}`;
+    return r.cached ? r.hit : `${r.json.slice(0, -1)},"cached":false}`;
   });
 
   app.get("/v1/records/:name/proof.bin", { schema: SCHEMAS.proofBin }, async (req, reply) => {
