@@ -6,6 +6,10 @@
  * posted to a worker thread, which then only instantiates it (see `attachKernels`).
  * Instantiating never writes to memory: the module has no data segment and no start function
  * (the build checks this), so any number of instances may share one memory.
+ *
+ * Two ways in: Node reads the file synchronously on first use (`kernelModule()`); a browser (or
+ * any caller that has the bytes or a URL) calls `await loadKernelModule(source)` once, after which
+ * `kernelModule()` returns that module. Code that uses the kernels is the same in both.
  */
 import { readFileSync } from "node:fs";
 import { KernelError } from "./errors.js";
@@ -33,6 +37,51 @@ export interface KernelExports {
 }
 
 let cached: WebAssembly.Module | undefined;
+
+/** What `loadKernelModule` accepts: the module bytes, a compiled module, a fetch response, or a URL to fetch. */
+export type KernelModuleSource = Uint8Array | ArrayBuffer | WebAssembly.Module | Response | URL | string;
+
+/**
+ * Compiles the kernel module asynchronously from `source` and makes it this thread's module (what
+ * `kernelModule()` returns from then on). Works in Node and in browsers: a URL or string is
+ * fetched (`fetch`), a response is compiled with `WebAssembly.compileStreaming` when it is served
+ * as `application/wasm`. Without a source, Node reads wasm/kernels.wasm (as `kernelModule()` does).
+ * @returns the compiled module.
+ * @throws KernelError `MODULE_MISSING` if the source cannot be fetched or does not compile.
+ * @example
+ *   await loadKernelModule(new URL("./kernels.wasm", import.meta.url)); // in a page
+ */
+export async function loadKernelModule(source?: KernelModuleSource): Promise<WebAssembly.Module> {
+  if (source === undefined) return kernelModule();
+  if (source instanceof WebAssembly.Module) return (cached = source);
+  const where = typeof source === "string" ? source : source instanceof URL ? source.href : "the given bytes";
+  try {
+    let module: WebAssembly.Module;
+    if (typeof source === "string" || source instanceof URL) {
+      const response = await fetch(source);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      module = await compileResponse(response);
+    } else if (typeof Response !== "undefined" && source instanceof Response) {
+      module = await compileResponse(source);
+    } else {
+      module = await WebAssembly.compile(source as Uint8Array<ArrayBuffer> | ArrayBuffer);
+    }
+    return (cached = module);
+  } catch (e) {
+    throw new KernelError("MODULE_MISSING", `kernel module from ${where} cannot be loaded: ${(e as Error).message}`);
+  }
+}
+
+async function compileResponse(response: Response): Promise<WebAssembly.Module> {
+  const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("application/wasm") && typeof WebAssembly.compileStreaming === "function") return WebAssembly.compileStreaming(response);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** True once this thread has a compiled kernel module (loaded or read). */
+export function kernelModuleLoaded(): boolean {
+  return cached !== undefined;
+}
 
 /**
  * The compiled kernel module (compiled on first use in this thread).

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const CORE = ["field", "hash", "transcript", "sumcheck", "gkr"];
-const FRONTEND = ["smt", "sync", "codec", "serve", "cli"];
+const FRONTEND = ["smt", "sync", "codec", "serve", "cli", "counterparty", "http", "web"];
 
 function tsFiles(dir: string): string[] {
   let out: string[] = [];
@@ -49,4 +49,36 @@ test("the core (field → gkr) never imports the SMT frontend, sync, codec, serv
 test("the import scanner recognises every import form", () => {
   const specs = importsOf(`import { a } from "../smt/x.js";\nexport * from '../sync/y.js';\nconst m = await import("../cli/z.js");\nimport "../serve/w.js";`);
   assert.deepEqual(specs.sort(), ["../cli/z.js", "../serve/w.js", "../smt/x.js", "../sync/y.js"]);
+});
+
+/** Relative imports of the files under src/<folder> (resolved to paths under src/), with their package imports. */
+function importsUnder(folder: string): { file: string; target: string }[] {
+  const out: { file: string; target: string }[] = [];
+  for (const file of tsFiles(join(root, "src", folder))) {
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      const target = spec.startsWith(".") ? relative(join(root, "src"), resolve(dirname(file), spec)).split(sep).join("/") : spec;
+      out.push({ file: relative(root, file), target });
+    }
+  }
+  return out;
+}
+
+test("the browser page and the counterparty check import nothing Node-only (no store, server, CLI, lmdb, fastify, workers)", () => {
+  const browserSide = [...importsUnder("web"), ...importsUnder("counterparty").filter((i) => !i.file.endsWith("prove.ts"))];
+  assert.ok(browserSide.length > 5, "browser-side imports were found");
+  const bad = browserSide.filter(({ target }) =>
+    /^(http|cli|serve)\//.test(target) || target.startsWith("registry/store") || target.startsWith("registry/import") || target.startsWith("sync/parallel") ||
+    ["lmdb", "fastify", "node:worker_threads", "node:os", "node:crypto", "node:path"].includes(target) || target.startsWith("@fastify/"));
+  assert.deepEqual(bad.map((b) => `${b.file} imports ${b.target}`), []);
+});
+
+test("the HTTP API reaches the registry only through the name-statement adapter and the store; nothing but the CLI imports it", () => {
+  const http = importsUnder("http").filter(({ target }) => /^registry\//.test(target) && !/^registry\/(store|mapping)/.test(target));
+  assert.deepEqual(http.map((b) => `${b.file} imports ${b.target}`), []);
+  const users: string[] = [];
+  for (const folder of readdirSync(join(root, "src"))) {
+    if (folder === "http" || folder === "cli" || !statSync(join(root, "src", folder)).isDirectory()) continue;
+    for (const i of importsUnder(folder)) if (i.target.startsWith("http/")) users.push(`${i.file} imports ${i.target}`);
+  }
+  assert.deepEqual(users, []);
 });

@@ -23,6 +23,7 @@ import { importNames, type NameImportReport } from "../../registry/name-import.j
 import { openRegistry, registryMapping } from "../../registry/open-any.js";
 import { DEFAULT_NAME_DEPTH, NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../registry/name-key.js";
 import { nameGet, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
+import { registerRegistryHttp } from "./http.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -391,6 +392,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
   update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
+  registerRegistryHttp(registry, setExit);
 }
 
 function integerOption(flag: string, text: string, min: number): number {

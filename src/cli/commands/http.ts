@@ -1,0 +1,84 @@
+import type { Command } from "commander";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { SsgkrError } from "../../errors.js";
+import { RegistryStore } from "../../registry/store.js";
+import { parseListen } from "../../serve/server/options.js";
+import { readTokenFile } from "../../http/auth.js";
+import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
+import { CliExit, EXIT_OK, EXIT_USAGE } from "../exit.js";
+import { parseIntOption } from "../io.js";
+
+interface HttpOpts {
+  db: string;
+  listen: string;
+  tokenFile?: string;
+  cors?: string;
+  rateLimit: string;
+  cacheMb: string;
+  web?: string;
+}
+
+/**
+ * `ssgkr registry http --db DIR [--listen 127.0.0.1:8080] [--token-file F] [--cors ORIGIN]`: the
+ * registry HTTP API and the browser verifier page (docs/http.md). Prints one line
+ * `listening on http://HOST:PORT (…)` on stdout once bound, serves until SIGINT/SIGTERM, then
+ * closes the database. Exit 2 for a bad option, an unusable token file or an address that cannot
+ * be bound.
+ */
+export function registerRegistryHttp(registry: Command, setExit: (code: number) => void): void {
+  registry
+    .command("http")
+    .description("serve the registry over HTTP: reads, proofs, verification, token-guarded writes, the verifier page at /verify (docs/http.md)")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--listen <host:port>", "listen address; port 0 picks a free port", "127.0.0.1:8080")
+    .option("--token-file <file>", "file holding the bearer token of the write routes (trimmed); without it the server is read-only")
+    .option("--cors <origin>", "allow this origin (or *) to call the API from a browser; off by default")
+    .option("--rate-limit <n>", "requests per minute per client address; 0 = unlimited", "600")
+    .option("--cache-mb <n>", "proof cache budget, MiB; 0 = no cache", "128")
+    .option("--web <dir>", "folder of the built verifier page (default dist/web, built by `npm run build:web`)")
+    .action(async (opts: HttpOpts) => {
+      let host: string;
+      let port: number;
+      try {
+        ({ host, port } = parseListen(opts.listen));
+      } catch (e) {
+        throw new CliExit(EXIT_USAGE, `error BAD_OPTION: ${(e as Error).message}`);
+      }
+      const rateLimit = parseIntOption(opts.rateLimit, "--rate-limit", 0, 1_000_000_000);
+      const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
+      const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
+      const webDir = opts.web ?? (await ensureWeb());
+      const store = RegistryStore.open(opts.db, { readOnly: token === undefined });
+      const { app } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024 });
+      let address: string;
+      try {
+        address = await app.listen({ host, port });
+      } catch (e) {
+        await store.close();
+        throw new CliExit(EXIT_USAGE, `error BAD_OPTION: --listen ${opts.listen}: ${(e as Error).message}`);
+      }
+      process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}); verifier page at ${address}/verify/\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      await app.close();
+      await store.close();
+      setExit(EXIT_OK);
+    });
+}
+
+/** The default page folder, built on the spot when missing and esbuild is installed. */
+async function ensureWeb(): Promise<string> {
+  if (existsSync(join(DEFAULT_WEB_DIR, "index.html"))) return DEFAULT_WEB_DIR;
+  try {
+    const script = new URL("../../../../scripts/build-web.mjs", import.meta.url).href;
+    const { buildWeb } = (await import(script)) as { buildWeb: (dir: string) => Promise<unknown> };
+    await buildWeb(DEFAULT_WEB_DIR);
+  } catch (e) {
+    process.stderr.write(`notice: the verifier page is not built and cannot be built here (${e instanceof SsgkrError ? e.message : (e as Error).message.split("\n")[0]}); /verify answers 503 until \`npm run build:web\`\n`);
+  }
+  return DEFAULT_WEB_DIR;
+}

@@ -1,0 +1,89 @@
+/**
+ * The proof body exchanged over HTTP — `{statement, request, proof}` with the proof bytes in
+ * base64 — and its check against what the reader trusts. `GET /v1/records/{name}/proof` and every
+ * write return such a body; `POST /v1/verify` and the browser page check it with `checkProofBody`,
+ * so both give the same verdicts.
+ */
+import type { Digest } from "../hash/digest.js";
+import { SsgkrError } from "../errors.js";
+import { claimOf, ClaimError, describeStatement, rootText, type StatementJson } from "./claim.js";
+import { verifyNameStatement, type NameCheckTimings } from "./verify.js";
+
+/** A proof body as JSON. */
+export interface ProofBody {
+  readonly statement: StatementJson;
+  /** The request (compat-v1 §16.2 field names). */
+  readonly request: Record<string, unknown>;
+  /** inner-proof-v1 bytes, base64. */
+  readonly proof: string;
+}
+
+/** The verdict on a proof body. */
+export interface BodyVerdict {
+  readonly ok: boolean;
+  readonly code?: string;
+  readonly reason?: string;
+  /** What the statement says, in words (what was proved when ok). */
+  readonly statement: string;
+  /** The root the check trusted, `[a, b, …]`. */
+  readonly trustedRoot?: string;
+  /** Where the trusted root came from: the caller, or (unpinned) the statement itself. */
+  readonly rootSource: "given" | "statement";
+  /** Set when no root was given: the check then only shows the proof matches its own statement. */
+  readonly notice?: string;
+  /** What the accepted proof covers under this mapping. */
+  readonly scope?: string;
+  readonly prepareMs: number;
+  readonly verifyMs: number;
+}
+
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Bytes of a base64 text. @throws ClaimError `BAD_CLAIM` naming `field`. */
+export function base64Bytes(text: unknown, field = "proof"): Uint8Array {
+  if (typeof text !== "string" || text.length % 4 !== 0 || !B64.test(text)) throw new ClaimError("BAD_CLAIM", `${field}: must be the proof bytes in base64`, { field });
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Base64 of bytes. */
+export function bytesBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+export const UNPINNED_NOTICE = "no trusted root was given: the proof was checked against the root its own statement names, which shows only that the proof matches its statement; pin the root you trust";
+
+/**
+ * Checks a proof body against the reader's trust.
+ * @param name the name the reader asked about (default: the statement's own name). A body about
+ *   another name is rejected (`NAME_MISMATCH`).
+ * @param trustedRoot the root the reader trusts (for an update: the root before it); without it
+ *   the statement's root is used and the verdict carries `notice`.
+ * Never throws: malformed bodies get `ok: false` with a code (`BAD_CLAIM`, `BAD_ROOT`, `REQUEST_SCHEMA`, …).
+ */
+export function checkProofBody(body: unknown, name?: string, trustedRoot?: Digest): BodyVerdict {
+  const timings: NameCheckTimings = { prepareMs: 0, verifyMs: 0 };
+  const base = { rootSource: trustedRoot === undefined ? ("statement" as const) : ("given" as const), ...(trustedRoot === undefined ? { notice: UNPINNED_NOTICE } : {}) };
+  let words = "(no statement)";
+  try {
+    if (typeof body !== "object" || body === null) throw new ClaimError("BAD_CLAIM", "body: must be an object {statement, request, proof}", { field: "body" });
+    const b = body as Record<string, unknown>;
+    const statement = b.statement as StatementJson;
+    const claimed = name !== undefined && typeof statement === "object" && statement !== null ? { ...statement, name } : statement;
+    const claim = claimOf(claimed, trustedRoot);
+    words = describeStatement(claimed as StatementJson);
+    const bytes = base64Bytes(b.proof, "proof");
+    if (b.request === undefined) throw new ClaimError("BAD_CLAIM", "request: missing", { field: "request" });
+    const v = verifyNameStatement(claim, b.request, bytes, timings);
+    const trusted = rootText(claim.trustedRoot);
+    if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...base, ...timings };
+    return { ok: false, code: v.code, reason: v.reason, statement: words, trustedRoot: trusted, ...base, ...timings };
+  } catch (err) {
+    if (err instanceof SsgkrError) return { ok: false, code: err.code, reason: err.message, statement: words, ...base, ...timings };
+    throw err;
+  }
+}

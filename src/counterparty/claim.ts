@@ -1,0 +1,189 @@
+/**
+ * Statements about names, as a counterparty reads them: "N is registered with value V under root
+ * R", "N holds no live record under R", and updates "N went from A to B, root R → R′". The JSON
+ * form (`StatementJson`) is what the HTTP API returns beside each proof; `describeStatement`
+ * says it in words.
+ *
+ * Registry mapping of these statements: `record-leaf-v1` (docs/registry.md §"Record → leaf"): the
+ * tree key is the slot the registry assigned, the leaf identity is Keccak-256(name).
+ */
+import { P } from "../field/koalabear.js";
+import type { Digest } from "../hash/digest.js";
+import { SsgkrError } from "../errors.js";
+import type { RecordValue } from "../registry/mapping.js";
+
+/** A statement or claim that cannot be used (code `BAD_CLAIM` or `BAD_ROOT`; `details.field` names the field). */
+export class ClaimError extends SsgkrError {}
+
+/** The mapping the statements of this module are about. */
+export const STATEMENT_MAPPING = "record-leaf-v1";
+
+/** One side of a statement: a live record with its value, or no live record. */
+export type RecordSide = { readonly value: RecordValue } | { readonly absent: true };
+
+/** What a counterparty checks a read proof against. */
+export type RecordClaim =
+  | { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly value: RecordValue }
+  | { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly absent: true };
+
+/** What a counterparty checks an update proof against; `trustedRoot` is the root before the update. */
+export interface UpdateClaim {
+  readonly trustedRoot: ArrayLike<number>;
+  readonly name: string;
+  readonly old: RecordSide;
+  readonly new: RecordSide;
+}
+
+/** Update operations of the registry. */
+export type UpdateOp = "insert" | "replace" | "delete" | "restore";
+
+/** Value as JSON: a text, null, or `{"fields": [..]}`. */
+export type ValueJson = string | null | { readonly fields: readonly number[] };
+
+/** A read statement as JSON (returned with every read proof). */
+export interface ReadStatementJson {
+  readonly registry_mapping: string;
+  readonly kind: "membership" | "nonmembership";
+  readonly name: string;
+  readonly value?: ValueJson;
+  readonly absent?: true;
+  /** The root the proof is for, 8 elements. */
+  readonly root: readonly number[];
+  readonly slot?: number;
+  readonly batch?: number;
+}
+
+/** An update statement as JSON (returned by every write). */
+export interface UpdateStatementJson {
+  readonly registry_mapping: string;
+  readonly kind: "update";
+  readonly op: UpdateOp;
+  readonly name: string;
+  readonly old: { readonly value: ValueJson } | { readonly absent: true };
+  readonly new: { readonly value: ValueJson } | { readonly absent: true };
+  readonly old_root: readonly number[];
+  readonly new_root: readonly number[];
+  readonly slot?: number;
+  readonly batch?: number;
+}
+
+export type StatementJson = ReadStatementJson | UpdateStatementJson;
+
+/**
+ * A root from text: 8 canonical field elements, comma- or space-separated, optionally in brackets
+ * (the `[a, b, …]` form `ssgkr registry root` prints).
+ * @throws ClaimError `BAD_ROOT` naming `field`.
+ */
+export function parseRoot(text: string, field = "root"): Digest {
+  const body = text.trim().replace(/^\[/, "").replace(/\]$/, "").trim();
+  const parts = body === "" ? [] : body.split(/[\s,]+/).filter((p) => p !== "");
+  if (parts.length !== 8) throw new ClaimError("BAD_ROOT", `${field}: a root has 8 field elements, got ${parts.length}`, { field });
+  return rootOf(parts.map((p) => (/^[0-9]{1,10}$/.test(p) ? Number(p) : NaN)), field);
+}
+
+/**
+ * A root from a JSON value (an array of 8 canonical elements).
+ * @throws ClaimError `BAD_ROOT` naming `field`.
+ */
+export function rootOf(value: unknown, field = "root"): Digest {
+  if (!Array.isArray(value) && !(value instanceof Uint32Array)) throw new ClaimError("BAD_ROOT", `${field}: a root is an array of 8 field elements`, { field });
+  const a = Array.from(value as ArrayLike<unknown>);
+  if (a.length !== 8) throw new ClaimError("BAD_ROOT", `${field}: a root has 8 field elements, got ${a.length}`, { field });
+  a.forEach((v, i) => {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= P) throw new ClaimError("BAD_ROOT", `${field}[${i}]: ${String(v)} is not a canonical field element (an integer in [0, ${P}))`, { field: `${field}[${i}]` });
+  });
+  return Uint32Array.from(a as number[]);
+}
+
+/**
+ * A value from JSON: a string, null or `{"fields": [..]}` (checked later against the leaf bound).
+ * @throws ClaimError `BAD_CLAIM` naming `field`.
+ */
+export function valueOf(value: unknown, field = "value"): RecordValue {
+  if (value === null || typeof value === "string") return value;
+  if (typeof value === "object" && value !== null && Array.isArray((value as { fields?: unknown }).fields) && Object.keys(value).length === 1) {
+    return { fields: (value as { fields: number[] }).fields.slice() };
+  }
+  throw new ClaimError("BAD_CLAIM", `${field}: a value is a text, null or {"fields": [..]}`, { field });
+}
+
+/** A record side from JSON (`{"value": …}` or `{"absent": true}`). @throws ClaimError `BAD_CLAIM`. */
+export function sideOf(value: unknown, field: string): RecordSide {
+  if (typeof value === "object" && value !== null) {
+    const v = value as Record<string, unknown>;
+    if (v.absent === true && !("value" in v)) return { absent: true };
+    if ("value" in v && v.absent === undefined) return { value: valueOf(v.value, `${field}.value`) };
+  }
+  throw new ClaimError("BAD_CLAIM", `${field}: must be {"value": …} or {"absent": true}`, { field });
+}
+
+/** JSON of a value (fields copied). */
+export function valueJson(value: RecordValue): ValueJson {
+  return value === null || typeof value === "string" ? value : { fields: [...value.fields] };
+}
+
+/** JSON of a record side. */
+export function sideJson(side: RecordSide): { value: ValueJson } | { absent: true } {
+  return "absent" in side ? { absent: true } : { value: valueJson(side.value) };
+}
+
+/** Short text of a value: the text in quotes, `null`, or `fields[1, 2]`. */
+export function valueWords(value: RecordValue): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(value);
+  return `fields[${value.fields.join(", ")}]`;
+}
+
+/** A root in the `[a, b, …]` form. */
+export function rootText(root: ArrayLike<number>): string {
+  return `[${Array.from(root).join(", ")}]`;
+}
+
+function sideWords(side: RecordSide): string {
+  return "absent" in side ? "no live record" : `value ${valueWords(side.value)}`;
+}
+
+/**
+ * What a statement says, in words, e.g. `"left-pad" is registered with value "https://…" under
+ * root [1, 2, …]`.
+ * @throws ClaimError `BAD_CLAIM` for a malformed statement.
+ */
+export function describeStatement(s: StatementJson): string {
+  const name = JSON.stringify(s.name);
+  if (s.kind === "update") {
+    const from = sideOf(s.old, "old");
+    const to = sideOf(s.new, "new");
+    return `${s.op} of ${name}: ${sideWords(from)} → ${sideWords(to)}; root ${rootText(s.old_root)} → ${rootText(s.new_root)}`;
+  }
+  if (s.kind === "membership") return `${name} is registered with value ${valueWords(valueOf(s.value))} under root ${rootText(s.root)}`;
+  return `${name} holds no live record${s.slot !== undefined ? ` (slot ${s.slot} is ${"never used or deleted"})` : ""} under root ${rootText(s.root)}`;
+}
+
+/**
+ * The claim a statement makes, with the trusted root given (or the statement's own root when none
+ * is given: then the check is only as good as the source of the statement).
+ * @throws ClaimError `BAD_CLAIM` / `BAD_ROOT` naming the field.
+ */
+export function claimOf(s: unknown, trustedRoot?: ArrayLike<number>): RecordClaim | UpdateClaim {
+  if (typeof s !== "object" || s === null) throw new ClaimError("BAD_CLAIM", "statement: must be an object", { field: "statement" });
+  const st = s as Record<string, unknown>;
+  if (st.registry_mapping !== undefined && st.registry_mapping !== STATEMENT_MAPPING) {
+    throw new ClaimError("BAD_CLAIM", `statement.registry_mapping: ${JSON.stringify(st.registry_mapping)} is not supported here (this registry uses ${STATEMENT_MAPPING})`, { field: "statement.registry_mapping" });
+  }
+  if (typeof st.name !== "string" || st.name.length === 0) throw new ClaimError("BAD_CLAIM", "statement.name: must be a non-empty string", { field: "statement.name" });
+  const name = st.name;
+  if (st.kind === "update") {
+    const root = trustedRoot !== undefined ? rootOf(Array.from(trustedRoot), "trusted_root") : rootOf(st.old_root, "statement.old_root");
+    return { trustedRoot: root, name, old: sideOf(st.old, "statement.old"), new: sideOf(st.new, "statement.new") };
+  }
+  const root = trustedRoot !== undefined ? rootOf(Array.from(trustedRoot), "trusted_root") : rootOf(st.root, "statement.root");
+  if (st.kind === "membership") {
+    if (!("value" in st)) throw new ClaimError("BAD_CLAIM", "statement.value: a membership statement names the value", { field: "statement.value" });
+    return { trustedRoot: root, name, value: valueOf(st.value, "statement.value") };
+  }
+  if (st.kind === "nonmembership") {
+    if (st.absent !== true) throw new ClaimError("BAD_CLAIM", "statement.absent: a non-membership statement has \"absent\": true", { field: "statement.absent" });
+    return { trustedRoot: root, name, absent: true };
+  }
+  throw new ClaimError("BAD_CLAIM", `statement.kind: must be "membership", "nonmembership" or "update", got ${JSON.stringify(st.kind)}`, { field: "statement.kind" });
+}

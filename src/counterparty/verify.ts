@@ -1,0 +1,151 @@
+/**
+ * Verifying a statement about a name in one call (the verify half of the name-statement adapter;
+ * it runs unchanged in Node and in browsers). The caller gives what it believes — the trusted
+ * root, the name and the value (or that the name is absent, or an update's old and new sides) —
+ * and the request and proof bytes it received; the leaf is recomputed here from the name and
+ * value, so no step can be forgotten.
+ *
+ * Checks, the first failure decides:
+ * | Check | Code |
+ * |---|---|
+ * | the claim is well formed (name, value, root) | `BAD_CLAIM`, `BAD_ROOT` |
+ * | the request parses | `REQUEST_SCHEMA` |
+ * | the request is of the claimed kind (membership / non-membership / update) | `KIND_MISMATCH` |
+ * | the request's (old) root is the trusted root | `ROOT_NOT_TRUSTED` |
+ * | the proved leaf's identity is Keccak-256(name) | `NAME_MISMATCH` |
+ * | the proved leaf's payload binds the claimed value | `VALUE_MISMATCH` |
+ * | absent: the proved leaf is Empty or Tombstone | `NOT_ABSENT` |
+ * | the proof verifies against the request (compat-v1 §13.3 strict) | the verifier's code (e.g. `GKR_END_CHECK_FAILED`, `Truncated`) |
+ *
+ * Under `record-leaf-v1` the tree key is the slot the registry assigned, so an absence proof shows
+ * that the slot the registry names holds no live record; it does not show that the name holds no
+ * other slot. The verdict says so (`scope`).
+ */
+import { digestEquals, type Digest } from "../hash/digest.js";
+import { SsgkrError } from "../errors.js";
+import { LeafTag, type Leaf } from "../smt/leaf.js";
+import type { OpRequest } from "../smt/operation.js";
+import { nameIdentity, valuePayload, type RecordValue } from "../registry/mapping.js";
+import { opKindOf, prepare, type PreparedSync } from "../sync/prepared.js";
+import { verifyEncoded } from "../sync/encoded.js";
+import { parseRequest, type SyncRequest } from "../sync/request.js";
+import { toOpRequest } from "../sync/request-convert.js";
+import { OpKind, type OpKindName } from "../sync/types.js";
+import { rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
+
+/** Outcome of a name check. */
+export type NameVerdict =
+  | { readonly ok: true; readonly scope: string }
+  | { readonly ok: false; readonly code: string; readonly reason: string };
+
+/** What a name check spent (ms): preparing the circuit (0 when cached) and verifying. */
+export interface NameCheckTimings {
+  prepareMs: number;
+  verifyMs: number;
+}
+
+const prepared = new Map<string, PreparedSync>();
+
+/**
+ * The prepared circuit of (kind, depth, leaf bound), prepared on first use (derived wiring) and
+ * kept for the life of the thread.
+ * @throws CompileError `UNSUPPORTED_CONFIG` for a configuration no circuit exists for.
+ */
+export function preparedFor(kind: OpKind | OpKindName, depth: number, leafMaxFields: number): PreparedSync {
+  const key = `${String(opKindOf(kind))}/${depth}/${leafMaxFields}`;
+  let p = prepared.get(key);
+  if (!p) {
+    p = prepare(kind, { depth, leafMaxFields });
+    void p.wiring;
+    prepared.set(key, p);
+  }
+  return p;
+}
+
+/** True if the prepared circuit of (kind, depth, leaf bound) is cached. */
+export function isPrepared(kind: OpKind | OpKindName, depth: number, leafMaxFields: number): boolean {
+  return prepared.has(`${String(opKindOf(kind))}/${depth}/${leafMaxFields}`);
+}
+
+const reject = (code: string, reason: string): NameVerdict => ({ ok: false, code, reason });
+
+/** Why the leaf does not carry `side` for `name` (null when it does). */
+function leafMismatch(leaf: Leaf, name: string, side: RecordSide, leafMaxFields: number, which: string): NameVerdict | null {
+  if ("absent" in side) {
+    if (leaf.tag === LeafTag.Occupied) return reject("NOT_ABSENT", `the proof shows a live record at the ${which} leaf, not an absent one`);
+    return null;
+  }
+  if (leaf.tag !== LeafTag.Occupied) return reject("RECORD_ABSENT", `the proof shows no live record at the ${which} leaf (${leaf.tag === LeafTag.Empty ? "never used" : "deleted"})`);
+  const identity = nameIdentity(name);
+  for (let i = 0; i < 32; i++) {
+    if (leaf.identity[i] !== identity[i]) return reject("NAME_MISMATCH", `the ${which} leaf belongs to another name (its identity is not Keccak-256(${JSON.stringify(name)}))`);
+  }
+  const payload = valuePayload(side.value as RecordValue, leafMaxFields);
+  if (payload.length !== leaf.payload.length || payload.some((v, i) => v !== leaf.payload[i])) {
+    return reject("VALUE_MISMATCH", `the ${which} leaf of ${JSON.stringify(name)} binds another value`);
+  }
+  return null;
+}
+
+function scopeOf(claim: RecordClaim | UpdateClaim, request: SyncRequest): string {
+  if ("old" in claim) return `record-leaf-v1: the leaf of slot ${request.key} changed as claimed, and the root with it`;
+  return "absent" in claim
+    ? `record-leaf-v1: slot ${request.key} holds no live record; the root does not commit to names, so this does not show that the name holds no other slot`
+    : "record-leaf-v1: the leaf at the proved slot carries this name and value";
+}
+
+/**
+ * Checks `proofBytes` (inner-proof-v1) and `request` (a parsed request or its JSON value, compat-v1
+ * §16.2 field names) against a claim about a name.
+ * @param claim `{trustedRoot, name, value}` (membership), `{trustedRoot, name, absent: true}`
+ *   (non-membership) or `{trustedRoot, name, old, new}` (update; trustedRoot is the old root).
+ * @param timings filled with the time spent, if given.
+ * @returns `{ok: true, scope}` or `{ok: false, code, reason}`; never throws on bad input.
+ * @example
+ *   const v = verifyNameStatement({ trustedRoot, name: "left-pad", value: "https://github.com/…" }, body.request, proof);
+ */
+export function verifyNameStatement(claim: RecordClaim | UpdateClaim, request: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
+  try {
+    return check(claim, request, proofBytes, timings);
+  } catch (err) {
+    if (err instanceof SsgkrError) return reject(err.code, err.message);
+    throw err;
+  }
+}
+
+function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
+  if (typeof claim !== "object" || claim === null || typeof claim.name !== "string") return reject("BAD_CLAIM", "claim: must name a record");
+  const trusted: Digest = rootOf(Array.from(claim.trustedRoot ?? []), "trustedRoot");
+  if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
+  const request = isParsed(requestValue) ? requestValue : parseRequest(requestValue);
+  const expected: OpKindName = "old" in claim ? "update" : "absent" in claim ? "nonmembership" : "membership";
+  if (request.kind !== expected) return reject("KIND_MISMATCH", `the claim is about ${expected === "update" ? "an update" : expected}, the request is a ${request.kind} request`);
+  if (!digestEquals(request.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the proof is for root [${Array.from(request.oldRoot).join(", ")}], not the trusted root`);
+  const op: OpRequest = toOpRequest(request);
+  const B = request.leafMaxFields;
+  if ("old" in claim) {
+    if (op.operation.kind !== OpKind.Update) return reject("KIND_MISMATCH", "not an update");
+    const bad = leafMismatch(op.operation.oldLeaf, claim.name, claim.old, B, "old") ?? leafMismatch(op.operation.newLeaf, claim.name, claim.new, B, "new");
+    if (bad) return bad;
+    if ("absent" in claim.old && "absent" in claim.new) return reject("BAD_CLAIM", "an update has a live record on at least one side");
+  } else {
+    const leaf = op.operation.kind === OpKind.Membership ? op.operation.leaf : op.witness.leaf;
+    const bad = leafMismatch(leaf, claim.name, "absent" in claim ? { absent: true } : { value: claim.value }, B, "proved");
+    if (bad) return bad;
+  }
+  const t0 = performance.now();
+  const p = preparedFor(request.kind, request.depth, B);
+  const t1 = performance.now();
+  const verdict = verifyEncoded(p, op, proofBytes);
+  const t2 = performance.now();
+  if (timings) {
+    timings.prepareMs = t1 - t0;
+    timings.verifyMs = t2 - t1;
+  }
+  if (!verdict.ok) return reject(verdict.code, verdict.reason);
+  return { ok: true, scope: scopeOf(claim, request) };
+}
+
+function isParsed(v: unknown): v is SyncRequest {
+  return typeof v === "object" && v !== null && (v as SyncRequest).oldRoot instanceof Uint32Array && typeof (v as SyncRequest).key === "bigint";
+}

@@ -1,0 +1,56 @@
+/**
+ * Bearer-token rule of the write routes: without a token the server is read-only (403
+ * `READ_ONLY`); a missing or malformed `Authorization` header is 401 (`UNAUTHORIZED`, with
+ * `WWW-Authenticate: Bearer`); a wrong token is 403 (`FORBIDDEN`). Tokens compare in constant
+ * time (SHA-256 of both sides, then `timingSafeEqual`, so the length does not leak either).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { HttpError } from "./errors.js";
+
+/** Longest accepted token file (bytes). */
+export const MAX_TOKEN_FILE_BYTES = 4096;
+
+/**
+ * The token in a token file, trimmed of surrounding whitespace.
+ * @throws HttpError `BAD_TOKEN_FILE` (status 0: a start-up error) if the file is missing, larger
+ * than 4 KiB, empty after trimming, or holds whitespace or control characters inside the token.
+ */
+export function readTokenFile(path: string): string {
+  let text: string;
+  try {
+    const bytes = readFileSync(path);
+    if (bytes.length > MAX_TOKEN_FILE_BYTES) throw new Error(`${bytes.length} bytes, at most ${MAX_TOKEN_FILE_BYTES}`);
+    text = bytes.toString("utf8");
+  } catch (e) {
+    throw new HttpError(0, "BAD_TOKEN_FILE", `--token-file ${path}: cannot be used (${(e as Error).message})`);
+  }
+  const token = text.trim();
+  if (token === "") throw new HttpError(0, "BAD_TOKEN_FILE", `--token-file ${path}: the file is empty`);
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new HttpError(0, "BAD_TOKEN_FILE", `--token-file ${path}: a token is printable ASCII without spaces`);
+  return token;
+}
+
+const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+
+/** Checks a request's `Authorization` header against the token (undefined: read-only server). */
+export class BearerAuth {
+  private readonly expected: Buffer | undefined;
+
+  constructor(token: string | undefined) {
+    this.expected = token === undefined ? undefined : digest(token);
+  }
+
+  get readOnly(): boolean {
+    return this.expected === undefined;
+  }
+
+  /** @throws HttpError 401 `UNAUTHORIZED`, 403 `FORBIDDEN` or 403 `READ_ONLY`. */
+  check(header: string | string[] | undefined): void {
+    if (this.expected === undefined) throw new HttpError(403, "READ_ONLY", "this server is read-only (started without --token-file)");
+    if (typeof header !== "string") throw new HttpError(401, "UNAUTHORIZED", "Authorization: a bearer token is required (Authorization: Bearer <token>)");
+    const m = /^Bearer ([\x21-\x7e]+)$/.exec(header);
+    if (!m) throw new HttpError(401, "UNAUTHORIZED", "Authorization: must be \"Bearer <token>\"");
+    if (!timingSafeEqual(digest(m[1]!), this.expected)) throw new HttpError(403, "FORBIDDEN", "Authorization: the token is not valid for this server");
+  }
+}

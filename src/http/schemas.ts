@@ -1,0 +1,42 @@
+/**
+ * JSON schemas of the API (documentation: they make the OpenAPI document; inputs are checked by
+ * values.ts so that each 400 names its field in words).
+ */
+const digest = { type: "array", items: { type: "integer", minimum: 0, maximum: 2130706432 }, minItems: 8, maxItems: 8, description: "8 canonical KoalaBear elements" } as const;
+const error = { type: "object", properties: { code: { type: "string" }, message: { type: "string" } }, required: ["code", "message"] } as const;
+const value = { description: "a text, null, or {\"fields\": [..]}", anyOf: [{ type: "string" }, { type: "null" }, { type: "object", properties: { fields: { type: "array", items: { type: "integer" } } } }] } as const;
+const nameParam = { type: "object", properties: { name: { type: "string", description: "record name, URL-encoded as one path segment (e.g. %40scope%2Fpkg)" } }, required: ["name"] } as const;
+const statement = {
+  type: "object",
+  description: "what the proof proves: membership {name, value, root}, nonmembership {name, absent: true, root} or update {op, name, old, new, old_root, new_root}",
+  properties: { registry_mapping: { type: "string" }, kind: { type: "string", enum: ["membership", "nonmembership", "update"] }, name: { type: "string" }, value, absent: { type: "boolean" }, root: digest, old_root: digest, new_root: digest, op: { type: "string" }, slot: { type: "integer" }, batch: { type: "integer" } },
+  additionalProperties: true,
+} as const;
+const proofBody = {
+  type: "object",
+  description: "a statement, its compat-v1 request (§16.2 field names) and the inner-proof-v1 bytes in base64",
+  properties: { statement, request: { type: "object", additionalProperties: true }, proof: { type: "string", description: "base64" }, root: digest, batch: { type: "integer" }, proof_bytes: { type: "integer" }, prove_ms: { type: "number" }, cached: { type: "boolean" } },
+  required: ["statement", "request", "proof"],
+  additionalProperties: true,
+} as const;
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: `error (${c})`, ...error }]));
+const writeBody = {
+  type: "object",
+  description: "{\"value\": \"text\"}, {\"value\": null} or {\"fields\": [..]}",
+  properties: { value: { anyOf: [{ type: "string" }, { type: "null" }] }, fields: { type: "array", items: { type: "integer" } } },
+  additionalProperties: false,
+} as const;
+const bearer = [{ bearer: [] as string[] }];
+
+export const SCHEMAS = {
+  root: { summary: "current root, batch and record counts", tags: ["reads"], response: { 200: { type: "object", properties: { root: digest, batch: { type: "integer" }, records: { type: "integer" }, deleted: { type: "integer" }, next_slot: { type: "integer" }, depth: { type: "integer" }, leaf_max_fields: { type: "integer" }, registry_mapping: { type: "string" } }, additionalProperties: true } } },
+  history: { summary: "committed batches with their roots, newest last", tags: ["reads"], querystring: { type: "object", properties: { limit: { type: "integer", description: "most recent N entries (default 1000, at most 100000)" } } }, response: { 200: { type: "object", properties: { entries: { type: "array", items: { type: "object", additionalProperties: true } } }, additionalProperties: true }, ...errors(400) } },
+  record: { summary: "a record's value, or that it is absent", tags: ["reads"], params: nameParam, response: { 200: { type: "object", properties: { name: { type: "string" }, status: { type: "string", enum: ["live", "deleted", "never registered"] }, value, absent: { type: "boolean" }, slot: { type: "integer" }, root: digest, batch: { type: "integer" } }, additionalProperties: true }, ...errors(400) } },
+  proof: { summary: "membership or absence proof of a name (JSON: statement, request, proof base64)", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string", description: "an earlier root (8 comma-separated elements): served while its proof is cached" } } }, response: { 200: proofBody, ...errors(400, 404, 410) } },
+  proofBin: { summary: "the proof bytes alone (application/octet-stream); the statement is in the X-Ssgkr-Statement header", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string" } } }, response: { 200: { description: "inner-proof-v1 bytes", type: "string", format: "binary" }, ...errors(400, 404, 410) } },
+  verify: { summary: "verify a statement, request and proof against a trusted root (the body of GET …/proof is accepted as is)", tags: ["verify"], body: { ...proofBody, properties: { ...proofBody.properties, trusted_root: { description: "the root you trust (8 elements, array or text); without it the statement's root is used and the verdict says so", anyOf: [digest, { type: "string" }] } } }, response: { 200: { type: "object", properties: { ok: { type: "boolean" }, code: { type: "string" }, reason: { type: "string" }, statement: { type: "string" }, trusted_root: { type: "string" }, root_source: { type: "string", enum: ["given", "statement"] }, notice: { type: "string" }, scope: { type: "string" }, verify_ms: { type: "number" } }, required: ["ok"], additionalProperties: true }, ...errors(400, 413) } },
+  put: { summary: "insert or replace a record; returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: writeBody, response: { 200: proofBody, ...errors(400, 401, 403, 409) } },
+  del: { summary: "delete a record; returns the update proof", tags: ["writes"], security: bearer, params: nameParam, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
+  restore: { summary: "restore a deleted record (optionally with a new value); returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: writeBody, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
+  page: { summary: "the browser verifier page", tags: ["page"], response: { 200: { description: "text/html", type: "string" } } },
+} as const;

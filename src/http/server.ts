@@ -1,0 +1,290 @@
+/**
+ * The registry HTTP API (docs/http.md) on fastify: public reads of the root, the history, records
+ * and their proofs, a verification route, bearer-token writes that return update proofs, an
+ * OpenAPI document at /v1/openapi.json and the browser verifier at /verify.
+ *
+ * Names are one URL-encoded path segment (`@scope/pkg` → `%40scope%2Fpkg`). Proofs of the current
+ * root are cached per (root, name, kind). Writes run one at a time (write-lock.ts). Every error is
+ * `{"code", "message"}` with the status of errors.ts.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import { SsgkrError } from "../errors.js";
+import { digestEquals } from "../hash/digest.js";
+import { nameBytes } from "../registry/mapping.js";
+import type { RegistryStore } from "../registry/store.js";
+import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
+import { STATEMENT_MAPPING, valueJson, type UpdateOp } from "../counterparty/claim.js";
+import { nameState, proveNameRead, proveNameUpdate, type NameProof } from "../counterparty/prove.js";
+import { BearerAuth } from "./auth.js";
+import { ProofCache } from "./cache.js";
+import { HttpError, statusOf } from "./errors.js";
+import { SCHEMAS } from "./schemas.js";
+import { bodyRoot, bodyValue, queryInt, queryRoot } from "./values.js";
+import { WriteLock } from "./write-lock.js";
+
+export interface RegistryHttpOptions {
+  readonly store: RegistryStore;
+  /** Bearer token of the write routes; without it the server is read-only. */
+  readonly token?: string;
+  /** Allowed CORS origin (`*` for any); CORS is off without it. */
+  readonly cors?: string;
+  /** Folder of the built verifier page (default dist/web; `npm run build:web`). */
+  readonly webDir?: string;
+  /** Requests per minute per client address (default 600); 0 turns rate limiting off. */
+  readonly rateLimit?: number;
+  /** Proof cache budget in bytes (default 128 MiB; 0: no cache). */
+  readonly cacheBytes?: number;
+  /** Longest request URL in bytes (default 4,096 + 512). */
+  readonly maxUrlBytes?: number;
+  /** Largest JSON body of POST /v1/verify (default 2 MiB) and of writes (default 256 KiB). */
+  readonly verifyBodyBytes?: number;
+  readonly writeBodyBytes?: number;
+  /** Writes waiting for the writer before new ones get 409 `WRITE_BUSY` (default 64). */
+  readonly maxQueuedWrites?: number;
+  /** fastify logger (default off). */
+  readonly logger?: boolean;
+}
+
+/** Default location of the built page: dist/web beside dist/src. */
+export const DEFAULT_WEB_DIR = new URL("../../web/", import.meta.url).pathname;
+
+const WEB_TYPES: Readonly<Record<string, string>> = {
+  "index.html": "text/html; charset=utf-8",
+  "page.js": "text/javascript; charset=utf-8",
+  "page.js.map": "application/json",
+  "kernels.wasm": "application/wasm",
+};
+
+/** The API and page as a fastify instance (not listening: call `app.listen`), its proof cache and its routes. */
+export interface RegistryApp {
+  readonly app: FastifyInstance;
+  readonly cache: ProofCache;
+  /** Every route (method, URL pattern; hidden ones are left out of the OpenAPI document). */
+  readonly routes: readonly { readonly method: string; readonly url: string; readonly hidden: boolean }[];
+}
+
+/**
+ * Builds the API over an open store.
+ * @throws nothing itself; routes answer errors as `{"code", "message"}`.
+ * @example
+ *   const { app } = await createRegistryApp({ store: RegistryStore.open(dir, { readOnly: true }) });
+ *   await app.listen({ host: "127.0.0.1", port: 8080 });
+ */
+
+export async function createRegistryApp(opts: RegistryHttpOptions): Promise<RegistryApp> {
+  const store = opts.store;
+  const auth = new BearerAuth(opts.token);
+  const cache = new ProofCache(opts.cacheBytes ?? 128 * 1024 * 1024);
+  const lock = new WriteLock(opts.maxQueuedWrites ?? 64);
+  const maxUrl = opts.maxUrlBytes ?? 4096 + 512;
+  const webDir = opts.webDir ?? DEFAULT_WEB_DIR;
+  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: 1 << 16 }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true });
+  const routes: { method: string; url: string; hidden: boolean }[] = [];
+  app.addHook("onRoute", (r) => {
+    for (const m of [r.method].flat()) if (m !== "HEAD") routes.push({ method: m, url: r.url, hidden: (r.schema as { hide?: boolean } | undefined)?.hide === true });
+  });
+  // Inputs are checked by values.ts (messages name the field); schemas document the API.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.setErrorHandler((err: unknown, req, reply) => {
+    const e = err as Error & { statusCode?: number; code?: string };
+    let status = statusOf(err);
+    let code = err instanceof SsgkrError ? err.code : "INTERNAL";
+    let message = e.message;
+    if (!(err instanceof SsgkrError) && typeof e.statusCode === "number" && e.statusCode < 500) {
+      status = e.statusCode;
+      if (e.code === "FST_ERR_MAX_PARAM_LENGTH" || status === 414) [status, code, message] = [414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`];
+      else if (status === 413) [code, message] = ["BODY_TOO_LARGE", `body: larger than this route accepts (${req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes)`];
+      else if (status === 429) [code, message] = ["RATE_LIMITED", e.message];
+      else if (status === 415) [code, message] = ["BAD_INPUT", `content-type: send JSON (application/json), got ${JSON.stringify(req.headers["content-type"] ?? "")}`];
+      else [code, message] = ["BAD_INPUT", e.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ? "body: empty, but the content-type says JSON" : e instanceof SyntaxError || e.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? `body: not valid JSON (${e.message})` : e.message];
+    }
+    if (status >= 500) req.log.error(err);
+    if (status === 401) reply.header("www-authenticate", 'Bearer realm="ssgkr registry"');
+    void reply.status(status).send({ code, message });
+  });
+  app.setNotFoundHandler((req, reply) => void reply.status(404).send({ code: "NOT_FOUND", message: `no route ${req.method} ${req.url.split("?")[0]}` }));
+
+  app.addHook("onRequest", async (req, reply) => {
+    if (Buffer.byteLength(req.url) > maxUrl) throw new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`);
+    if (opts.cors !== undefined) {
+      const origin = req.headers.origin;
+      if (opts.cors === "*" || origin === opts.cors) {
+        reply.header("access-control-allow-origin", opts.cors === "*" ? "*" : opts.cors);
+        reply.header("vary", "Origin");
+        reply.header("access-control-expose-headers", "x-ssgkr-statement, x-ssgkr-root, retry-after");
+      }
+    }
+  });
+
+  const limit = opts.rateLimit ?? 600;
+  if (limit > 0) {
+    await app.register(rateLimit, {
+      max: limit,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: "RATE_LIMITED", message: `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
+    });
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: { title: "statesync-gkr registry API", version: "1", description: "Reads, proofs and writes of an authenticated registry (compat-v1 sumcheck/GKR proofs). See docs/http.md." },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    },
+  });
+
+  const writeGuard = async (req: FastifyRequest) => auth.check(req.headers.authorization);
+  const nameOf = (req: FastifyRequest): string => {
+    const name = (req.params as { name: string }).name;
+    try {
+      nameBytes(name);
+    } catch (err) {
+      if (err instanceof SsgkrError) throw new HttpError(400, "BAD_NAME", `path name: ${err.message}`, { field: "name" });
+      throw err;
+    }
+    return name;
+  };
+
+  /** The proof body of a name at the current root, or at an earlier root while cached. */
+  const readProof = (name: string, root: Uint32Array | undefined) => {
+    const head = store.head();
+    if (root !== undefined && !digestEquals(root, head.root)) {
+      for (const kind of ["membership", "nonmembership"]) {
+        const hit = cache.get(ProofCache.key(root, name, kind));
+        if (hit) return { ...hit, cached: true };
+      }
+      const known = store.history().some((e) => digestEquals(e.root, root));
+      if (known) throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: an earlier root of the history; the registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`, { field: "query.root" });
+      throw new HttpError(404, "ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
+    }
+    const state = nameState(store, name);
+    if (state) {
+      const kind = "absent" in state.side ? "nonmembership" : "membership";
+      const hit = cache.get(ProofCache.key(head.root, name, kind));
+      if (hit) return { ...hit, cached: true };
+    }
+    const p = proveNameRead(store, name);
+    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch });
+    const json = JSON.stringify(body);
+    const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
+    const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
+    cache.set(ProofCache.key(p.statement.root, name, p.statement.kind), entry);
+    return { ...entry, cached: false };
+  };
+
+  app.get("/v1/root", { schema: SCHEMAS.root }, async () => {
+    const h = store.head();
+    return { root: Array.from(h.root), batch: h.batch, records: h.live, deleted: h.deleted, next_slot: h.nextSlot, depth: store.config.depth, leaf_max_fields: store.config.leafMaxFields, registry_mapping: STATEMENT_MAPPING };
+  });
+
+  app.get("/v1/history", { schema: SCHEMAS.history }, async (req) => {
+    const n = queryInt((req.query as { limit?: unknown }).limit, "query.limit", 1000, 100_000);
+    const all = store.history();
+    const entries = all.slice(Math.max(0, all.length - n)).map((e) => ({ batch: e.batch, kind: e.kind, committed_at: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, next_slot: e.nextSlot, root: Array.from(e.root), ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
+    return { entries, total: all.length };
+  });
+
+  app.get("/v1/records/:name", { schema: SCHEMAS.record }, async (req) => {
+    const name = nameOf(req);
+    const head = store.head();
+    const state = nameState(store, name);
+    const where = { root: Array.from(head.root), batch: head.batch };
+    if (!state) return { name, status: "never registered", absent: true, ...where };
+    if ("absent" in state.side) return { name, status: "deleted", absent: true, slot: state.slot, ...where };
+    return { name, status: "live", value: valueJson(state.side.value), slot: state.slot, ...where };
+  });
+
+  app.get("/v1/records/:name/proof", { schema: SCHEMAS.proof }, async (req, reply) => {
+    const r = readProof(nameOf(req), queryRoot((req.query as { root?: unknown }).root));
+    // The stored serialization with the "cached" flag (the JSON text ends with "}").
+    void reply.type("application/json; charset=utf-8");
+    return r.cached ? r.hit : `${r.json.slice(0, -1)},"cached":false}`;
+  });
+
+  app.get("/v1/records/:name/proof.bin", { schema: SCHEMAS.proofBin }, async (req, reply) => {
+    const r = readProof(nameOf(req), queryRoot((req.query as { root?: unknown }).root));
+    const statement = JSON.stringify(r.body.statement);
+    // Header values are ASCII: the statement JSON is sent percent-encoded.
+    void reply.header("content-type", "application/octet-stream").header("x-ssgkr-statement", encodeURIComponent(statement)).header("x-ssgkr-root", (r.body.root as number[]).join(","));
+    return Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
+  });
+
+  app.post("/v1/verify", { schema: SCHEMAS.verify, bodyLimit: opts.verifyBodyBytes ?? 2 * 1024 * 1024 }, async (req) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]}", { field: "body" });
+    for (const f of ["statement", "request", "proof"]) if (body[f] === undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
+    const trusted = bodyRoot(body.trusted_root, "body.trusted_root");
+    const v = checkProofBody(body, undefined, trusted);
+    return {
+      ok: v.ok,
+      ...(v.ok ? {} : { code: v.code, reason: v.reason }),
+      statement: v.statement,
+      ...(v.trustedRoot ? { trusted_root: v.trustedRoot } : {}),
+      root_source: v.rootSource,
+      ...(v.notice ? { notice: v.notice } : {}),
+      ...(v.scope ? { scope: v.scope } : {}),
+      prepare_ms: round(v.prepareMs),
+      verify_ms: round(v.verifyMs),
+    };
+  });
+
+  const write = (op: "put" | UpdateOp) => async (req: FastifyRequest) => {
+    const name = nameOf(req);
+    const value = op === "delete" ? undefined : bodyValue(req.body, op === "put");
+    if (op === "delete" && req.body !== undefined && req.body !== null && Object.keys(req.body as object).length > 0) throw new HttpError(400, "BAD_INPUT", "body: DELETE takes no body", { field: "body" });
+    return lock.run(() => {
+      let actual: UpdateOp = op === "put" ? "insert" : op;
+      if (op === "put") {
+        const state = nameState(store, name);
+        if (state && "absent" in state.side) throw new HttpError(409, "NAME_DELETED", `${JSON.stringify(name)} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its slot)`);
+        actual = state ? "replace" : "insert";
+      }
+      const p = proveNameUpdate(store, actual, name, value);
+      return proofBody(p, { root: p.statement.new_root, batch: p.statement.batch });
+    });
+  };
+  app.put("/v1/records/:name", { schema: SCHEMAS.put, onRequest: writeGuard }, write("put"));
+  app.delete("/v1/records/:name", { schema: SCHEMAS.del, onRequest: writeGuard }, write("delete"));
+  app.post("/v1/records/:name/restore", { schema: SCHEMAS.restore, onRequest: writeGuard }, write("restore"));
+
+  if (opts.cors !== undefined) {
+    app.options("/v1/*", { schema: { hide: true } }, async (_req, reply) => {
+      void reply.header("access-control-allow-methods", "GET, POST, PUT, DELETE, OPTIONS").header("access-control-allow-headers", "authorization, content-type").header("access-control-max-age", "600").status(204);
+      return "";
+    });
+  }
+
+  app.get("/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  // The verifier page. Cross-origin isolation lets it use shared WASM memory (the kernels).
+  const files = new Map<string, Buffer>();
+  const serve = (file: string, reply: FastifyReply) => {
+    const type = WEB_TYPES[file];
+    if (!type) throw new HttpError(404, "NOT_FOUND", `no file ${file} in the verifier page`);
+    let bytes = files.get(file);
+    if (!bytes) {
+      const path = join(webDir, file);
+      if (!existsSync(path)) throw new HttpError(503, "WEB_NOT_BUILT", `the verifier page is not built (${path} is missing): run \`npm run build:web\``);
+      bytes = readFileSync(path);
+      files.set(file, bytes);
+    }
+    void reply.header("content-type", type).header("cross-origin-opener-policy", "same-origin").header("cross-origin-embedder-policy", "require-corp").header("cross-origin-resource-policy", "same-origin").header("cache-control", "no-cache");
+    return bytes;
+  };
+  app.get("/verify", { schema: { hide: true } }, async (_req, reply) => reply.redirect("/verify/"));
+  app.get("/verify/", { schema: SCHEMAS.page }, async (_req, reply) => serve("index.html", reply));
+  app.get("/verify/:file", { schema: { hide: true } }, async (req, reply) => serve((req.params as { file: string }).file, reply));
+
+  return { app, cache, routes };
+}
+
+function proofBody(p: NameProof<unknown>, at: { root: readonly number[]; batch: number | undefined }): Record<string, unknown> {
+  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, proof_bytes: p.proof.length, prove_ms: round(p.proveMs) };
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;

@@ -1,0 +1,170 @@
+/// <reference lib="dom" />
+/**
+ * The browser verifier page (bundled by scripts/build-web.mjs into page.js beside index.html and
+ * kernels.wasm). It loads the kernel module asynchronously (when the page is cross-origin
+ * isolated, which shared WASM memory needs; otherwise hashing runs in TypeScript), fetches the
+ * proof of a name from the registry's HTTP API, prepares the circuit here (derived wiring) and
+ * checks the proof against the root the user trusts with the same code as Node
+ * (`checkProofBody`). Query parameters `name`, `root` and `server` fill the form; `auto=1` also
+ * starts the check.
+ */
+import { loadKernelModule } from "../kernels/loader.js";
+import { hashBackend } from "../hash/fast-permutation.js";
+import { checkProofBody, type BodyVerdict } from "../counterparty/body.js";
+import { parseRoot } from "../counterparty/claim.js";
+import { SsgkrError } from "../errors.js";
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const PIN_KEY = "ssgkr.trustedRoot";
+
+let ready: Promise<string>;
+
+async function loadKernels(): Promise<string> {
+  if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return "TypeScript (the page is not cross-origin isolated, so shared WASM memory is unavailable)";
+  try {
+    await loadKernelModule(new URL("./kernels.wasm", import.meta.url));
+    return hashBackend() === "wasm" ? "WASM kernels" : "TypeScript";
+  } catch (e) {
+    return `TypeScript (kernel module not loaded: ${(e as Error).message})`;
+  }
+}
+
+function server(): string {
+  const s = $<HTMLInputElement>("server").value.trim();
+  return s === "" ? location.origin : s.replace(/\/+$/, "");
+}
+
+function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…", parts: { code?: string; what: string; reason?: string; scope?: string; notice?: string; time?: string }, data: Record<string, string> = {}): void {
+  const box = $("verdict");
+  box.replaceChildren();
+  box.dataset.verdict = word === "…" ? "PENDING" : word;
+  for (const k of Object.keys(box.dataset)) if (k !== "verdict") delete box.dataset[k];
+  for (const [k, v] of Object.entries(data)) box.dataset[k] = v;
+  const line = document.createElement("div");
+  const w = document.createElement("span");
+  w.className = "word";
+  w.textContent = word;
+  line.append(w);
+  if (parts.code) {
+    const c = document.createElement("span");
+    c.className = "code";
+    c.textContent = parts.code;
+    line.append(c);
+  }
+  box.append(line);
+  const add = (cls: string, text?: string) => {
+    if (!text) return;
+    const d = document.createElement("div");
+    d.className = cls;
+    d.textContent = text;
+    box.append(d);
+  };
+  add("what", parts.what);
+  add("reason", parts.reason);
+  add("scope", parts.notice ? `Notice: ${parts.notice}` : undefined);
+  add("scope", parts.scope);
+  add("time", parts.time);
+}
+
+function trusted(): Uint32Array | undefined {
+  const text = $<HTMLTextAreaElement>("root").value.trim();
+  return text === "" ? undefined : parseRoot(text, "trusted root");
+}
+
+const nextFrame = () => new Promise<void>((r) => setTimeout(r, 0));
+
+async function run(source: { name: string } | { pasted: string }): Promise<void> {
+  const backend = await ready;
+  show("…", { what: "fetching and verifying…" });
+  await nextFrame();
+  let root: Uint32Array | undefined;
+  try {
+    root = trusted();
+  } catch (e) {
+    show("REJECT", { code: (e as SsgkrError).code ?? "BAD_ROOT", what: "the trusted root is not usable", reason: (e as Error).message }, { code: (e as SsgkrError).code ?? "BAD_ROOT" });
+    return;
+  }
+  const t0 = performance.now();
+  let body: unknown;
+  let name: string | undefined;
+  let fetchMs = 0;
+  if ("name" in source) {
+    name = source.name;
+    if (name === "") {
+      show("REJECT", { code: "BAD_CLAIM", what: "enter a name" }, { code: "BAD_CLAIM" });
+      return;
+    }
+    let res: Response;
+    try {
+      res = await fetch(`${server()}/v1/records/${encodeURIComponent(name)}/proof`, { headers: { accept: "application/json" } });
+      body = await res.json();
+    } catch (e) {
+      show("NO PROOF", { code: "FETCH_FAILED", what: `the proof of ${JSON.stringify(name)} could not be fetched`, reason: (e as Error).message }, { code: "FETCH_FAILED" });
+      return;
+    }
+    fetchMs = performance.now() - t0;
+    if (!res.ok) {
+      const err = body as { code?: string; message?: string };
+      show("NO PROOF", { code: err.code ?? `HTTP_${res.status}`, what: `the server gave no proof for ${JSON.stringify(name)}`, reason: err.message }, { code: err.code ?? `HTTP_${res.status}` });
+      return;
+    }
+  } else {
+    try {
+      body = JSON.parse(source.pasted);
+    } catch (e) {
+      show("REJECT", { code: "BAD_CLAIM", what: "the pasted text is not JSON", reason: (e as Error).message }, { code: "BAD_CLAIM" });
+      return;
+    }
+  }
+  await nextFrame();
+  const t1 = performance.now();
+  const v: BodyVerdict = checkProofBody(body, name, root);
+  const checkMs = performance.now() - t1;
+  const time = `${fetchMs > 0 ? `fetch ${fetchMs.toFixed(0)} ms, ` : ""}prepare ${v.prepareMs.toFixed(0)} ms${v.prepareMs < 1 ? " (cached)" : ""}, verify ${v.verifyMs.toFixed(0)} ms, check in all ${checkMs.toFixed(0)} ms — hashing: ${backend}`;
+  const data = { code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript" };
+  if (v.ok) show("ACCEPT", { what: `Proved: ${v.statement}`, ...(v.scope ? { scope: v.scope } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
+  else show("REJECT", { code: v.code!, what: `Claimed: ${v.statement}`, ...(v.reason ? { reason: v.reason } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
+}
+
+async function useCurrentRoot(): Promise<void> {
+  try {
+    const res = await fetch(`${server()}/v1/root`);
+    const body = (await res.json()) as { root: number[] };
+    $<HTMLTextAreaElement>("root").value = `[${body.root.join(", ")}]`;
+    $("pinned").textContent = "the server's current root (not pinned: you trust the server for it)";
+  } catch (e) {
+    $("pinned").textContent = `could not read the server's root: ${(e as Error).message}`;
+  }
+}
+
+/** The checker itself, for scripted use (tests, benchmarks): the same function the form runs. */
+(globalThis as Record<string, unknown>).ssgkr = { checkProofBody, parseRoot, ready: () => ready };
+
+function start(): void {
+  ready = loadKernels().then((b) => {
+    $("backend").textContent = `Hashing: ${b}.`;
+    return b;
+  });
+  const q = new URLSearchParams(location.search);
+  const pinned = localStorage.getItem(PIN_KEY);
+  $<HTMLInputElement>("name").value = q.get("name") ?? "";
+  $<HTMLTextAreaElement>("root").value = q.get("root") ?? pinned ?? "";
+  if (pinned && !q.get("root")) $("pinned").textContent = "pinned root loaded";
+  if (q.get("server")) $<HTMLInputElement>("server").value = q.get("server")!;
+  $("verify").addEventListener("click", () => void run({ name: $<HTMLInputElement>("name").value.trim() }));
+  $("verify-pasted").addEventListener("click", () => void run({ pasted: $<HTMLTextAreaElement>("pasted").value }));
+  $("current").addEventListener("click", () => void useCurrentRoot());
+  $("pin").addEventListener("click", () => {
+    try {
+      const r = trusted();
+      if (!r) throw new Error("enter a root first");
+      localStorage.setItem(PIN_KEY, `[${Array.from(r).join(", ")}]`);
+      $("pinned").textContent = "pinned in this browser";
+    } catch (e) {
+      $("pinned").textContent = (e as Error).message;
+    }
+  });
+  if (q.get("auto") === "1") void run({ name: $<HTMLInputElement>("name").value.trim() });
+}
+
+start();

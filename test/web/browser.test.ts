@@ -1,0 +1,216 @@
+/**
+ * The verifier page in a real browser: headless Chromium (Debian's package) driven by
+ * puppeteer-core loads /verify from the API on 127.0.0.1, fetches proofs and verifies them with
+ * the WASM kernels. Each verdict must equal Node's (`checkProofBody` on the same inputs), and a
+ * screenshot of each verdict page is saved (SSGKR_SCREENSHOTS=DIR keeps them; default: the
+ * test's temp dir, removed afterwards). Run with `npm run test:browser` (a separate CI step).
+ *
+ * Cases: honest membership ACCEPT, absence (deleted record) ACCEPT, a pasted update proof ACCEPT,
+ * one flipped proof byte REJECT, a wrong trusted root REJECT, another name's proof REJECT.
+ */
+import { after, before, test as nodeTest } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "puppeteer-core";
+import { checkProofBody, base64Bytes, bytesBase64 } from "../../src/counterparty/body.js";
+import { parseRoot } from "../../src/counterparty/claim.js";
+import type { RegistryStore } from "../../src/registry/store.js";
+import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "./support.js";
+
+/** Runs only in the browser step (`npm run test:browser`, which sets SSGKR_BROWSER_TESTS=1). */
+const ENABLED = process.env.SSGKR_BROWSER_TESTS === "1";
+const test = (name: string, fn: () => Promise<void>) => nodeTest(name, { skip: ENABLED ? false : "browser tests run in their own step: npm run test:browser" }, fn);
+
+let dir: string;
+let shots: string;
+let store: RegistryStore;
+let server: Awaited<ReturnType<typeof startServer>>;
+let browser: Browser;
+let rootText: string;
+
+before(async () => {
+  if (!ENABLED) return;
+  dir = freshDir("ssgkr-browser-");
+  shots = process.env.SSGKR_SCREENSHOTS ?? join(dir, "screenshots");
+  mkdirSync(shots, { recursive: true });
+  store = makeRegistry(dir);
+  const webDir = await buildPage(dir);
+  server = await startServer({ store, webDir, token: TOKEN, rateLimit: 0 });
+  rootText = `[${Array.from(store.head().root).join(", ")}]`;
+  browser = await launchChromium(dir);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.app.close();
+  await store?.close();
+  if (dir) removeDir(dir);
+});
+
+interface PageVerdict {
+  verdict: string;
+  code: string;
+  backend: string;
+  verifyMs: string;
+  text: string;
+}
+
+async function verdictOf(page: Page): Promise<PageVerdict> {
+  await page.waitForSelector("#verdict[data-verdict=ACCEPT], #verdict[data-verdict=REJECT], #verdict[data-verdict='NO PROOF']", { timeout: 60_000 });
+  return page.$eval("#verdict", (el) => {
+    const d = (el as HTMLElement).dataset;
+    return { verdict: d.verdict ?? "", code: d.code ?? "", backend: d.backend ?? "", verifyMs: d.verifyMs ?? "", text: (el as HTMLElement).innerText };
+  });
+}
+
+/** Opens the page for `name` with the trusted root, optionally replacing the proof the server sends. */
+async function check(label: string, name: string, root: string, replace?: (body: Record<string, unknown>) => Record<string, unknown>): Promise<{ v: PageVerdict; body: Record<string, unknown> }> {
+  const page = await browser.newPage();
+  const proofUrl = `${server.base}/v1/records/${encodeURIComponent(name)}/proof`;
+  let served: Record<string, unknown> | undefined;
+  await page.setRequestInterception(true);
+  page.on("request", (req) => {
+    if (!req.url().startsWith(server.base)) return void req.abort();
+    if (req.url() !== proofUrl) return void req.continue();
+    void (async () => {
+      const res = await fetch(proofUrl);
+      let body = (await res.json()) as Record<string, unknown>;
+      if (replace) body = replace(body);
+      served = body;
+      await req.respond({ status: res.status, contentType: "application/json", body: JSON.stringify(body) });
+    })();
+  });
+  await page.goto(`${server.base}/verify/?${new URLSearchParams({ name, root, auto: "1" })}`);
+  const v = await verdictOf(page);
+  await page.screenshot({ path: join(shots, `${label}.png`), fullPage: true });
+  await page.close();
+  assert.ok(served, "the page fetched the proof");
+  return { v, body: served! };
+}
+
+const proofOf = async (name: string) => (await (await fetch(`${server.base}/v1/records/${encodeURIComponent(name)}/proof`)).json()) as Record<string, unknown>;
+
+function nodeVerdict(body: unknown, name: string | undefined, root: string): { verdict: string; code: string } {
+  const v = checkProofBody(body, name, parseRoot(root));
+  return { verdict: v.ok ? "ACCEPT" : "REJECT", code: v.code ?? "" };
+}
+
+test("browser: an honest membership proof is accepted with the WASM kernels, as in Node", async () => {
+  const { v, body } = await check("membership-accept", RECORDS.live, rootText);
+  assert.equal(v.verdict, "ACCEPT", v.text);
+  assert.equal(v.backend, "wasm", "the page is cross-origin isolated and loaded the kernel module asynchronously");
+  assert.match(v.text, /"left-pad" is registered with value "https:\/\/github.com\/left-pad\/left-pad"/);
+  assert.match(v.text, /verify \d+ ms/);
+  assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "ACCEPT", code: "" });
+});
+
+test("browser: an absence proof (deleted record) is accepted, as in Node", async () => {
+  const { v, body } = await check("absence-accept", RECORDS.deleted, rootText);
+  assert.equal(v.verdict, "ACCEPT", v.text);
+  assert.match(v.text, /"gone" holds no live record/);
+  assert.deepEqual(nodeVerdict(body, RECORDS.deleted, rootText), { verdict: "ACCEPT", code: "" });
+});
+
+test("browser: one flipped proof byte is rejected with Node's code", async () => {
+  const flip = (b: Record<string, unknown>) => {
+    const bytes = base64Bytes(b.proof);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+    return { ...b, proof: bytesBase64(bytes) };
+  };
+  const { v, body } = await check("flipped-byte-reject", RECORDS.live, rootText, flip);
+  assert.equal(v.verdict, "REJECT", v.text);
+  const n = nodeVerdict(body, RECORDS.live, rootText);
+  assert.equal(n.verdict, "REJECT");
+  assert.equal(v.code, n.code, "the same rejection code as Node");
+});
+
+test("browser: a wrong trusted root is rejected (ROOT_NOT_TRUSTED), as in Node", async () => {
+  const wrong = parseRoot(rootText);
+  wrong[3] = (wrong[3]! + 1) % 2130706433;
+  const wrongText = `[${Array.from(wrong).join(", ")}]`;
+  const { v, body } = await check("wrong-root-reject", RECORDS.live, wrongText);
+  assert.equal(v.verdict, "REJECT", v.text);
+  assert.equal(v.code, "ROOT_NOT_TRUSTED");
+  assert.deepEqual(nodeVerdict(body, RECORDS.live, wrongText), { verdict: "REJECT", code: "ROOT_NOT_TRUSTED" });
+});
+
+test("browser: another name's proof is rejected (NAME_MISMATCH), as in Node", async () => {
+  const other = await proofOf(RECORDS.scoped);
+  const { v, body } = await check("other-name-reject", RECORDS.live, rootText, () => other);
+  assert.equal(v.verdict, "REJECT", v.text);
+  assert.equal(v.code, "NAME_MISMATCH");
+  assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "REJECT", code: "NAME_MISMATCH" });
+});
+
+test("browser: a pasted update proof (the body of a PUT) is accepted against the old root; a tampered one is not", async () => {
+  const oldRoot = rootText;
+  const res = await fetch(`${server.base}/v1/records/${encodeURIComponent("new-pkg")}`, { method: "PUT", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ value: "https://github.com/x/new-pkg" }) });
+  assert.equal(res.status, 200);
+  const update = (await res.json()) as Record<string, unknown>;
+  const tampered = { ...update, statement: { ...(update.statement as object), new: { value: "https://github.com/evil/new-pkg" } } };
+  for (const [label, body, want] of [["update-accept", update, "ACCEPT"], ["update-tampered-reject", tampered, "REJECT"]] as const) {
+    const page = await browser.newPage();
+    await page.goto(`${server.base}/verify/`);
+    await page.$eval("#root", (el, r) => ((el as HTMLTextAreaElement).value = r), oldRoot);
+    await page.$eval("#pasted", (el, t) => ((el as HTMLTextAreaElement).value = t), JSON.stringify(body));
+    await page.click("#verify-pasted");
+    const v = await verdictOf(page);
+    await page.screenshot({ path: join(shots, `${label}.png`), fullPage: true });
+    await page.close();
+    assert.equal(v.verdict, want, v.text);
+    const n = nodeVerdict(body, undefined, oldRoot);
+    assert.deepEqual({ verdict: v.verdict, code: v.code }, n);
+  }
+});
+
+test("browser: verdicts equal Node's on a battery of altered bodies (bytes, fields, names, roots, kinds)", async () => {
+  const live = await proofOf(RECORDS.live);
+  const gone = await proofOf(RECORDS.deleted);
+  const rootText = `[${(live.statement as { root: number[] }).root.join(", ")}]`; // after the update test's write
+  assert.deepEqual(parseRoot(rootText), Uint32Array.from(store.head().root));
+  const bytes = base64Bytes(live.proof);
+  const flipAt = (i: number) => {
+    const b = bytes.slice();
+    b[i % b.length]! ^= 1 << (i % 8);
+    return { ...live, proof: bytesBase64(b) };
+  };
+  const st = live.statement as Record<string, unknown>;
+  const rq = live.request as Record<string, unknown>;
+  const cases: [string, unknown, string | undefined][] = [
+    ["honest", live, RECORDS.live],
+    ["absent honest", gone, RECORDS.deleted],
+    ...[0, 7, 64, 1000, 50_000, 120_000, bytes.length - 1].map((i): [string, unknown, string] => [`flip byte ${i}`, flipAt(i), RECORDS.live]),
+    ["truncated", { ...live, proof: bytesBase64(bytes.subarray(0, bytes.length - 4)) }, RECORDS.live],
+    ["extended", { ...live, proof: bytesBase64(Uint8Array.from([...bytes, 0, 0, 0, 0])) }, RECORDS.live],
+    ["other value", { ...live, statement: { ...st, value: "https://github.com/x/y" } }, RECORDS.live],
+    ["fields value", { ...live, statement: { ...st, value: { fields: [1] } } }, RECORDS.live],
+    ["absent claimed", { ...live, statement: { ...st, kind: "nonmembership", absent: true } }, RECORDS.live],
+    ["other name", live, RECORDS.scoped],
+    ["key changed", { ...live, request: { ...rq, key: 5 } }, RECORDS.live],
+    ["sibling changed", { ...live, request: { ...rq, siblings: (rq.siblings as number[][]).map((s, i) => (i === 3 ? [s[0]! + 1, ...s.slice(1)] : s)) } }, RECORDS.live],
+    ["value digest changed", { ...live, request: { ...rq, value_digest: [1, 2, 3, 4, 5, 6, 7, 8] } }, RECORDS.live],
+    ["request malformed", { ...live, request: { ...rq, depth: "24" } }, RECORDS.live],
+    ["no proof", { statement: st, request: rq }, RECORDS.live],
+    ["not an object", 42, RECORDS.live],
+  ];
+  const page = await browser.newPage();
+  await page.goto(`${server.base}/verify/`);
+  const inBrowser = await page.evaluate(async (list, root) => {
+    const s = (globalThis as any).ssgkr;
+    await s.ready();
+    return list.map(([, body, name]) => {
+      const v = s.checkProofBody(body, name ?? undefined, s.parseRoot(root));
+      return { ok: v.ok as boolean, code: (v.code ?? "") as string };
+    });
+  }, cases.map(([l, b, n]) => [l, b, n ?? null]) as [string, unknown, string | null][], rootText);
+  await page.close();
+  const codes = new Set<string>();
+  cases.forEach(([label, body, name], i) => {
+    const n = checkProofBody(body, name, parseRoot(rootText));
+    assert.deepEqual(inBrowser[i], { ok: n.ok, code: n.code ?? "" }, label);
+    codes.add(n.code ?? "ACCEPT");
+  });
+  assert.equal(inBrowser.filter((v) => v.ok).length, 2, "only the two honest bodies are accepted");
+  assert.ok(codes.size >= 8, `distinct verdicts: ${[...codes].join(", ")}`);
+});

@@ -1,0 +1,74 @@
+/**
+ * Test set-up shared by the HTTP and browser tests: a small registry on disk, the built verifier
+ * page, the API listening on 127.0.0.1, and headless Chromium driven by puppeteer-core.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { RegistryStore } from "../../src/registry/store.js";
+import { deleteRecord, insertRecord } from "../../src/registry/operations.js";
+import { createRegistryApp, type RegistryApp, type RegistryHttpOptions } from "../../src/http/server.js";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const CHROMIUM = process.env.SSGKR_CHROMIUM ?? "/usr/bin/chromium";
+export const TOKEN = "test-token-0123456789";
+
+/** A fresh temporary directory (removed by `cleanup`). */
+export function freshDir(prefix = "ssgkr-web-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Records of the test registry: two live (one scoped name), one deleted. */
+export const RECORDS = { live: "left-pad", scoped: "@scope/pkg", deleted: "gone" } as const;
+
+/** A registry of depth `depth` with the test records. */
+export function makeRegistry(dir: string, depth = 24): RegistryStore {
+  const store = RegistryStore.openOrCreate(join(dir, "db"), { depth });
+  insertRecord(store, RECORDS.live, "https://github.com/left-pad/left-pad");
+  insertRecord(store, RECORDS.scoped, "https://gitlab.com/scope/pkg");
+  insertRecord(store, RECORDS.deleted, null);
+  deleteRecord(store, { name: RECORDS.deleted });
+  return store;
+}
+
+/** Builds the verifier page into `dir/web`. */
+export async function buildPage(dir: string): Promise<string> {
+  const out = join(dir, "web");
+  const { buildWeb } = (await import(pathToFileURL(join(ROOT, "scripts", "build-web.mjs")).href)) as { buildWeb: (d: string) => Promise<unknown> };
+  await buildWeb(out);
+  return out;
+}
+
+/** The API on 127.0.0.1 (free port); `base` is its URL. */
+export async function startServer(options: RegistryHttpOptions): Promise<RegistryApp & { base: string }> {
+  const r = await createRegistryApp(options);
+  const base = await r.app.listen({ host: "127.0.0.1", port: 0 });
+  if (!base.startsWith("http://127.0.0.1:")) throw new Error(`server bound to ${base}, not 127.0.0.1`);
+  return { ...r, base };
+}
+
+/** Writes a token file with surrounding whitespace (the server trims it). */
+export function tokenFile(dir: string): string {
+  const p = join(dir, "token");
+  writeFileSync(p, `\n  ${TOKEN}  \n`);
+  return p;
+}
+
+/** Chromium flags: no sandbox as root, and nothing that reaches an outside host. */
+export function chromiumArgs(userDataDir: string): string[] {
+  return ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions", "--no-default-browser-check", `--user-data-dir=${userDataDir}`];
+}
+
+/** Launches headless Chromium (puppeteer-core; no browser download; `--headless` is in the flags). */
+export async function launchChromium(dir: string) {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const { launch } = await import("puppeteer-core");
+  const userDataDir = join(dir, "chromium-profile");
+  mkdirSync(userDataDir, { recursive: true });
+  return launch({ executablePath: CHROMIUM, headless: false, args: chromiumArgs(userDataDir), defaultViewport: { width: 1000, height: 900 } });
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
