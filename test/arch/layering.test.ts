@@ -50,3 +50,38 @@ test("the import scanner recognises every import form", () => {
   const specs = importsOf(`import { a } from "../smt/x.js";\nexport * from '../sync/y.js';\nconst m = await import("../cli/z.js");\nimport "../serve/w.js";`);
   assert.deepEqual(specs.sort(), ["../cli/z.js", "../serve/w.js", "../smt/x.js", "../sync/y.js"]);
 });
+
+/** Profile v2 code: its own folders, and the structured-* files of the GKR core. */
+const V2_FOLDERS = ["smt/v2", "codec/v2", "sync/v2"];
+function isV2(target: string): boolean {
+  const t = target.split(sep).join("/");
+  return V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) || /^gkr\/structured-[^/]+$/.test(t.replace(/\.(js|ts)$/, ""));
+}
+
+test("compat-v1 code never imports profile v2 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured-*)", () => {
+  const violations: string[] = [];
+  let v2Files = 0;
+  for (const file of tsFiles(join(root, "src"))) {
+    const self = relative(join(root, "src"), file);
+    if (isV2(self)) { v2Files++; continue; }
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      if (!spec.startsWith(".")) continue;
+      const target = relative(join(root, "src"), resolve(dirname(file), spec));
+      if (isV2(target)) violations.push(`${relative(root, file)} imports ${spec}`);
+    }
+  }
+  assert.ok(v2Files >= 4, "profile v2 files were found");
+  assert.deepEqual(violations, []);
+});
+
+test("the profile v2 SMT frontend imports the core and its own folder only (not sync, serving or CLI)", () => {
+  const violations: string[] = [];
+  for (const file of tsFiles(join(root, "src", "smt", "v2"))) {
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      if (!spec.startsWith(".")) continue;
+      const top = relative(join(root, "src"), resolve(dirname(file), spec)).split(sep)[0]!;
+      if (["sync", "serve", "cli", "registry"].includes(top)) violations.push(`${relative(root, file)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
