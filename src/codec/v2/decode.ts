@@ -11,12 +11,19 @@ import { ByteReader } from "../reader.js";
 import { V2DecodeError, type V2DecodeErrorCode } from "./errors.js";
 import {
   V2_CIRCUIT_VERSION, V2_EVALS_BYTES, V2_HEADER_BYTES, V2_LAYER_FIXED_BYTES, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, V2_PROOF_ENCODING_VERSION,
-  V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_ROUND_PAIR_BYTES, type V2CircuitIdentity,
+  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_ROUND_PAIR_BYTES, V2_STATEMENT_BYTES, type V2CircuitIdentity,
 } from "./layout.js";
 
 export interface V2EncodedResult {
   readonly identity: V2CircuitIdentity;
   readonly publicInputs: PublicInputs;
+  readonly proof: GkrProof;
+}
+
+/** An aggregate message (proof_kind 1): the statements of its n operations, in order. */
+export interface V2EncodedAggregate {
+  readonly identity: V2CircuitIdentity;
+  readonly statements: readonly PublicInputs[];
   readonly proof: GkrProof;
 }
 
@@ -33,15 +40,44 @@ function fail(code: V2DecodeErrorCode, message: string, details: Record<string, 
  */
 export function decodeProofV2(bytes: Uint8Array): V2EncodedResult {
   if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeProofV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  const d = guarded(bytes, V2_PROOF_KIND_SINGLE);
+  return { identity: d.identity, publicInputs: d.statements[0]!, proof: d.proof };
+}
+
+/**
+ * Decodes one aggregate inner-proof-v2 message (proof_kind 1, docs/profile-v2.md §10.3): after the
+ * identity, u32 n (1 ≤ n, n·105 ≤ bytes left, else `OversizedCount{61}` / `BadOperationCount`) and
+ * n statements of 105 bytes (old_root, new_root, op kind = identity op kind, asset_id u64,
+ * value_digest), then the layers as in a single proof.
+ * @throws V2DecodeError; never anything else.
+ */
+export function decodeAggregateV2(bytes: Uint8Array): V2EncodedAggregate {
+  if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeAggregateV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  return guarded(bytes, V2_PROOF_KIND_AGGREGATE);
+}
+
+function guarded(bytes: Uint8Array, proofKind: number): V2EncodedAggregate {
   try {
-    return decodeUnguarded(bytes);
+    return decodeUnguarded(bytes, proofKind);
   } catch (e) {
     if (e instanceof DecodeError) throw new V2DecodeError(e.code as V2DecodeErrorCode, e.message, { ...e.details });
     throw e;
   }
 }
 
-function decodeUnguarded(bytes: Uint8Array): V2EncodedResult {
+function readStatement(r: ByteReader, idTag: number, at: number): PublicInputs {
+  const oldRoot = r.digest();
+  const newRoot = r.digest();
+  const stTag = r.u8();
+  if (stTag > 2) fail("UnknownOpKindTag", `statement op_kind_tag ${stTag} at offset ${at + 64} is not 0, 1 or 2`, { tag: stTag, offset: at + 64 });
+  if (stTag !== idTag) fail("OpKindMismatch", `statement op_kind_tag ${stTag} differs from identity op_kind_tag ${idTag}`, { identity: idTag, statement: stTag });
+  const lo = r.u32();
+  const hi = r.u32();
+  const valueDigest = r.digest();
+  return { oldRoot, newRoot, opKindTag: stTag, assetId: (BigInt(hi) << 32n) | BigInt(lo), valueDigest };
+}
+
+function decodeUnguarded(bytes: Uint8Array, proofKind: number): V2EncodedAggregate {
   const len = bytes.byteLength;
   if (len < V2_HEADER_BYTES) fail("HeaderTooShort", `message is ${len} bytes, shorter than the ${V2_HEADER_BYTES}-byte header`, { have: len });
   for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) fail("BadMagic", "bytes 0..8 are not the magic SSGKRPRF");
@@ -52,7 +88,7 @@ function decodeUnguarded(bytes: Uint8Array): V2EncodedResult {
   const proto = r.u16();
   if (proto !== V2_PROTOCOL_VERSION) fail("UnsupportedProtocolVersion", `protocol_version ${proto} is not ${V2_PROTOCOL_VERSION}`, { version: proto });
   const kind = r.u8();
-  if (kind !== V2_PROOF_KIND_SINGLE) fail("UnsupportedProofKind", `proof_kind ${kind} is not supported (0, one operation)`, { kind });
+  if (kind !== proofKind) fail("UnsupportedProofKind", `proof_kind ${kind} is not supported here (${proofKind === V2_PROOF_KIND_SINGLE ? "0, one operation" : "1, aggregate"})`, { kind });
   const declared = r.u32();
   if (declared !== len) fail("DeclaredLengthMismatch", `header declares ${declared} bytes, buffer has ${len}`, { declared, actual: len });
   const idTag = r.u8();
@@ -66,14 +102,15 @@ function decodeUnguarded(bytes: Uint8Array): V2EncodedResult {
   const layoutId = r.u8();
   if (layoutId !== V2_LAYOUT_ID) fail("UnsupportedLayout", `layout id ${layoutId} is not supported (0)`, { layout: layoutId });
   const commitment = r.digest();
-  const oldRoot = r.digest();
-  const newRoot = r.digest();
-  const stTag = r.u8();
-  if (stTag > 2) fail("UnknownOpKindTag", `statement op_kind_tag ${stTag} at offset 125 is not 0, 1 or 2`, { tag: stTag, offset: 125 });
-  if (stTag !== idTag) fail("OpKindMismatch", `statement op_kind_tag ${stTag} differs from identity op_kind_tag ${idTag}`, { identity: idTag, statement: stTag });
-  const lo = r.u32();
-  const hi = r.u32();
-  const valueDigest = r.digest();
+  let count = 1;
+  if (proofKind === V2_PROOF_KIND_AGGREGATE) {
+    const at = r.pos;
+    count = r.u32();
+    if (count === 0) fail("BadOperationCount", `operation count at offset ${at} is 0`, { offset: at });
+    if (count * V2_STATEMENT_BYTES > r.remaining()) fail("OversizedCount", `operation count ${count} at offset ${at} needs at least ${count * V2_STATEMENT_BYTES} bytes, only ${r.remaining()} remain`, { offset: at, count });
+  }
+  const statements: PublicInputs[] = new Array(count);
+  for (let j = 0; j < count; j++) statements[j] = readStatement(r, idTag, r.pos);
   const nAt = r.pos;
   const n = r.u32();
   if (n * V2_LAYER_FIXED_BYTES > r.remaining()) fail("OversizedCount", `layer count ${n} at offset ${nAt} needs at least ${n * V2_LAYER_FIXED_BYTES} bytes, only ${r.remaining()} remain`, { offset: nAt, count: n });
@@ -95,7 +132,7 @@ function decodeUnguarded(bytes: Uint8Array): V2EncodedResult {
   if (extra !== 0) fail("TrailingBytes", `${extra} bytes follow the last layer`, { extra });
   return {
     identity: { opKindTag: idTag, depth, circuitVersion, leafEncodingVersion, leafMaxFields, layoutId, commitment },
-    publicInputs: { oldRoot, newRoot, opKindTag: stTag, assetId: (BigInt(hi) << 32n) | BigInt(lo), valueDigest },
+    statements,
     proof: { layers },
   };
 }

@@ -7,11 +7,11 @@ import type { GkrProof } from "../../gkr/proof.js";
 import { MAGIC } from "../layout.js";
 import type { PublicInputs } from "../../sync/types.js";
 import { V2EncodeError } from "./errors.js";
-import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, type V2CircuitIdentity } from "./layout.js";
+import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_BYTES, type V2CircuitIdentity } from "./layout.js";
 
-/** Exact encoded size of a proof (170 + Σ (36 + 128·s)). */
-export function encodedSizeV2(proof: GkrProof): number {
-  let n = V2_LAYERS_OFFSET + 4;
+/** Exact encoded size of a single-operation proof (170 + Σ (36 + 128·s)); `operations` > 0 gives the aggregate size. */
+export function encodedSizeV2(proof: GkrProof, operations = 0): number {
+  let n = operations > 0 ? 61 + 4 + V2_STATEMENT_BYTES * operations + 4 : V2_LAYERS_OFFSET + 4;
   for (const l of proof.layers) n += 36 + 64 * l.rounds.length;
   return n;
 }
@@ -28,10 +28,23 @@ function isZero(e: Ext): boolean {
  *   `CountOverflow`, `MessageTooLong`.
  */
 export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, proof: GkrProof): Uint8Array {
-  const idOk = [identity.opKindTag, pub.opKindTag].every((t) => Number.isInteger(t) && t >= 0 && t <= 2) && identity.opKindTag === pub.opKindTag
+  return encodeMessage(identity, [pub], proof, false);
+}
+
+/**
+ * Encodes an aggregate (proof_kind 1): identity, n = statements.length (1..4096), the statements
+ * in order, the proof. Errors as `encodeProofV2`, plus `BadOperationCount`.
+ */
+export function encodeAggregateV2(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof): Uint8Array {
+  if (statements.length < 1 || statements.length > V2_MAX_AGGREGATE) throw new V2EncodeError("BadOperationCount", `an aggregate carries 1..${V2_MAX_AGGREGATE} operations, got ${statements.length}`);
+  return encodeMessage(identity, statements, proof, true);
+}
+
+function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof, aggregate: boolean): Uint8Array {
+  const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
+    && statements.every((pub) => pub.opKindTag === identity.opKindTag && typeof pub.assetId === "bigint" && pub.assetId >= 0n && pub.assetId < 1n << 64n)
     && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
-    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff
-    && typeof pub.assetId === "bigint" && pub.assetId >= 0n && pub.assetId < 1n << 64n;
+    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff;
   if (!idOk) throw new V2EncodeError("BadIdentity", "identity or statement field out of range (op kind 0..2 and equal, depth u32, leaf_max_fields u16, asset_id u64)");
   proof.layers.forEach((l, li) => {
     const m = l.rounds.length;
@@ -44,7 +57,7 @@ export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, pr
       }
     });
   });
-  const size = encodedSizeV2(proof);
+  const size = encodedSizeV2(proof, aggregate ? statements.length : 0);
   if (size > 0xffffffff) throw new V2EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
   const out = new Uint8Array(size);
   const v = new DataView(out.buffer);
@@ -58,7 +71,7 @@ export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, pr
   out.set(MAGIC, 0); pos = 8;
   v.setUint16(8, V2_PROOF_ENCODING_VERSION, true);
   v.setUint16(10, V2_PROTOCOL_VERSION, true);
-  out[12] = V2_PROOF_KIND_SINGLE;
+  out[12] = aggregate ? V2_PROOF_KIND_AGGREGATE : V2_PROOF_KIND_SINGLE;
   v.setUint32(13, size, true);
   out[V2_HEADER_BYTES] = identity.opKindTag;
   v.setUint32(18, identity.depth, true);
@@ -68,12 +81,15 @@ export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, pr
   out[28] = identity.layoutId;
   pos = 29;
   digest(identity.commitment);
-  digest(pub.oldRoot);
-  digest(pub.newRoot);
-  out[125] = pub.opKindTag;
-  v.setBigUint64(126, pub.assetId, true);
-  pos = 134;
-  digest(pub.valueDigest);
+  if (aggregate) { v.setUint32(pos, statements.length, true); pos += 4; }
+  for (const pub of statements) {
+    digest(pub.oldRoot);
+    digest(pub.newRoot);
+    out[pos] = pub.opKindTag;
+    v.setBigUint64(pos + 1, pub.assetId, true);
+    pos += 9;
+    digest(pub.valueDigest);
+  }
   v.setUint32(pos, proof.layers.length, true); pos += 4;
   for (const l of proof.layers) {
     const m = l.rounds.length;

@@ -20,6 +20,7 @@ export type V2DecodeErrorCode =
   | "OpKindMismatch"
   | "OversizedCount"
   | "BadRoundCount"
+  | "BadOperationCount"
   | "TrailingBytes"
   | "Truncated";
 
@@ -31,7 +32,7 @@ export class V2DecodeError extends SsgkrError {
   }
 }
 
-export type V2EncodeErrorCode = "BadRoundPolyArity" | "BadRoundCount" | "NonZeroHighCoefficient" | "CountOverflow" | "NonCanonicalFieldElement" | "BadIdentity" | "MessageTooLong";
+export type V2EncodeErrorCode = "BadOperationCount" | "BadRoundPolyArity" | "BadRoundCount" | "NonZeroHighCoefficient" | "CountOverflow" | "NonCanonicalFieldElement" | "BadIdentity" | "MessageTooLong";
 
 /** Thrown by `encodeProofV2` when a result cannot be written as a valid inner-proof-v2 message. */
 export class V2EncodeError extends SsgkrError {

@@ -2,6 +2,11 @@
 export const V2_PROOF_ENCODING_VERSION = 2;
 export const V2_PROTOCOL_VERSION = 2;
 export const V2_PROOF_KIND_SINGLE = 0;
+export const V2_PROOF_KIND_AGGREGATE = 1;
+/** Bytes of one statement: old_root, new_root, op kind, asset_id, value_digest. */
+export const V2_STATEMENT_BYTES = 105;
+/** Most operations one aggregate may carry. */
+export const V2_MAX_AGGREGATE = 4096;
 export const V2_CIRCUIT_VERSION = 2;
 export const V2_LEAF_ENCODING_VERSION = 1;
 export const V2_LAYOUT_ID = 0;

@@ -6,3 +6,4 @@ export { encodeV2, verifyEncodedV2, v2Identity } from "./encoded.js";
 export { v2CircuitCommitment } from "./commitment.js";
 export { v2StatementTranscript, assetIdLimbs } from "./statement-transcript.js";
 export { V2_PROOF_DOMAIN_TAG, V2_COMMITMENT_DOMAIN_TAG } from "./domains.js";
+export { type AggregateTimings, type AggregateVerdict, proveAggregate, verifyAggregate } from "./aggregate.js";
