@@ -11,7 +11,7 @@ import { ByteReader } from "../reader.js";
 import { V2DecodeError, type V2DecodeErrorCode } from "./errors.js";
 import {
   V2_CIRCUIT_VERSION, V2_EVALS_BYTES, V2_HEADER_BYTES, V2_LAYER_FIXED_BYTES, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, V2_PROOF_ENCODING_VERSION,
-  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_ROUND_PAIR_BYTES, V2_STATEMENT_BYTES, type V2CircuitIdentity,
+  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_ROUND_PAIR_BYTES, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
 } from "./layout.js";
 
 export interface V2EncodedResult {
@@ -20,10 +20,18 @@ export interface V2EncodedResult {
   readonly proof: GkrProof;
 }
 
-/** An aggregate message (proof_kind 1): the statements of its n operations, in order. */
+/** An aggregate message (proof_kind 1): the statement checks of its n operations, in order. */
 export interface V2EncodedAggregate {
   readonly identity: V2CircuitIdentity;
+  /** Per operation the 2-element statement check (docs/profile-v2.md §10.3). */
+  readonly statementChecks: readonly (readonly [number, number])[];
+  readonly proof: GkrProof;
+}
+
+interface Decoded {
+  readonly identity: V2CircuitIdentity;
   readonly statements: readonly PublicInputs[];
+  readonly statementChecks: readonly (readonly [number, number])[];
   readonly proof: GkrProof;
 }
 
@@ -46,17 +54,17 @@ export function decodeProofV2(bytes: Uint8Array): V2EncodedResult {
 
 /**
  * Decodes one aggregate inner-proof-v2 message (proof_kind 1, docs/profile-v2.md §10.3): after the
- * identity, u32 n (1 ≤ n, n·105 ≤ bytes left, else `OversizedCount{61}` / `BadOperationCount`) and
- * n statements of 105 bytes (old_root, new_root, op kind = identity op kind, asset_id u64,
- * value_digest), then the layers as in a single proof.
+ * identity, u32 n (n = 0 → `BadOperationCount`, n·8 > bytes left → `OversizedCount{61}`) and n
+ * statement checks of 2 fe, then the layers as in a single proof.
  * @throws V2DecodeError; never anything else.
  */
 export function decodeAggregateV2(bytes: Uint8Array): V2EncodedAggregate {
   if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeAggregateV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
-  return guarded(bytes, V2_PROOF_KIND_AGGREGATE);
+  const d = guarded(bytes, V2_PROOF_KIND_AGGREGATE);
+  return { identity: d.identity, statementChecks: d.statementChecks, proof: d.proof };
 }
 
-function guarded(bytes: Uint8Array, proofKind: number): V2EncodedAggregate {
+function guarded(bytes: Uint8Array, proofKind: number): Decoded {
   try {
     return decodeUnguarded(bytes, proofKind);
   } catch (e) {
@@ -77,7 +85,7 @@ function readStatement(r: ByteReader, idTag: number, at: number): PublicInputs {
   return { oldRoot, newRoot, opKindTag: stTag, assetId: (BigInt(hi) << 32n) | BigInt(lo), valueDigest };
 }
 
-function decodeUnguarded(bytes: Uint8Array, proofKind: number): V2EncodedAggregate {
+function decodeUnguarded(bytes: Uint8Array, proofKind: number): Decoded {
   const len = bytes.byteLength;
   if (len < V2_HEADER_BYTES) fail("HeaderTooShort", `message is ${len} bytes, shorter than the ${V2_HEADER_BYTES}-byte header`, { have: len });
   for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) fail("BadMagic", "bytes 0..8 are not the magic SSGKRPRF");
@@ -102,15 +110,17 @@ function decodeUnguarded(bytes: Uint8Array, proofKind: number): V2EncodedAggrega
   const layoutId = r.u8();
   if (layoutId !== V2_LAYOUT_ID) fail("UnsupportedLayout", `layout id ${layoutId} is not supported (0)`, { layout: layoutId });
   const commitment = r.digest();
-  let count = 1;
+  const statements: PublicInputs[] = [];
+  const statementChecks: [number, number][] = [];
   if (proofKind === V2_PROOF_KIND_AGGREGATE) {
     const at = r.pos;
-    count = r.u32();
+    const count = r.u32();
     if (count === 0) fail("BadOperationCount", `operation count at offset ${at} is 0`, { offset: at });
-    if (count * V2_STATEMENT_BYTES > r.remaining()) fail("OversizedCount", `operation count ${count} at offset ${at} needs at least ${count * V2_STATEMENT_BYTES} bytes, only ${r.remaining()} remain`, { offset: at, count });
+    if (count * V2_STATEMENT_CHECK_BYTES > r.remaining()) fail("OversizedCount", `operation count ${count} at offset ${at} needs at least ${count * V2_STATEMENT_CHECK_BYTES} bytes, only ${r.remaining()} remain`, { offset: at, count });
+    for (let j = 0; j < count; j++) statementChecks.push([r.fe(), r.fe()]);
+  } else {
+    statements.push(readStatement(r, idTag, r.pos));
   }
-  const statements: PublicInputs[] = new Array(count);
-  for (let j = 0; j < count; j++) statements[j] = readStatement(r, idTag, r.pos);
   const nAt = r.pos;
   const n = r.u32();
   if (n * V2_LAYER_FIXED_BYTES > r.remaining()) fail("OversizedCount", `layer count ${n} at offset ${nAt} needs at least ${n * V2_LAYER_FIXED_BYTES} bytes, only ${r.remaining()} remain`, { offset: nAt, count: n });
@@ -133,6 +143,7 @@ function decodeUnguarded(bytes: Uint8Array, proofKind: number): V2EncodedAggrega
   return {
     identity: { opKindTag: idTag, depth, circuitVersion, leafEncodingVersion, leafMaxFields, layoutId, commitment },
     statements,
+    statementChecks,
     proof: { layers },
   };
 }

@@ -7,11 +7,11 @@ import type { GkrProof } from "../../gkr/proof.js";
 import { MAGIC } from "../layout.js";
 import type { PublicInputs } from "../../sync/types.js";
 import { V2EncodeError } from "./errors.js";
-import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_BYTES, type V2CircuitIdentity } from "./layout.js";
+import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity } from "./layout.js";
 
 /** Exact encoded size of a single-operation proof (170 + Σ (36 + 128·s)); `operations` > 0 gives the aggregate size. */
 export function encodedSizeV2(proof: GkrProof, operations = 0): number {
-  let n = operations > 0 ? 61 + 4 + V2_STATEMENT_BYTES * operations + 4 : V2_LAYERS_OFFSET + 4;
+  let n = operations > 0 ? 61 + 4 + V2_STATEMENT_CHECK_BYTES * operations + 4 : V2_LAYERS_OFFSET + 4;
   for (const l of proof.layers) n += 36 + 64 * l.rounds.length;
   return n;
 }
@@ -28,19 +28,20 @@ function isZero(e: Ext): boolean {
  *   `CountOverflow`, `MessageTooLong`.
  */
 export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, proof: GkrProof): Uint8Array {
-  return encodeMessage(identity, [pub], proof, false);
+  return encodeMessage(identity, [pub], proof);
 }
 
 /**
- * Encodes an aggregate (proof_kind 1): identity, n = statements.length (1..4096), the statements
- * in order, the proof. Errors as `encodeProofV2`, plus `BadOperationCount`.
+ * Encodes an aggregate (proof_kind 1): identity, n = checks.length (1..4096), the statement
+ * checks in order (2 fe each), the proof. Errors as `encodeProofV2`, plus `BadOperationCount`.
  */
-export function encodeAggregateV2(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof): Uint8Array {
-  if (statements.length < 1 || statements.length > V2_MAX_AGGREGATE) throw new V2EncodeError("BadOperationCount", `an aggregate carries 1..${V2_MAX_AGGREGATE} operations, got ${statements.length}`);
-  return encodeMessage(identity, statements, proof, true);
+export function encodeAggregateV2(identity: V2CircuitIdentity, checks: readonly (readonly [number, number])[], proof: GkrProof): Uint8Array {
+  if (checks.length < 1 || checks.length > V2_MAX_AGGREGATE) throw new V2EncodeError("BadOperationCount", `an aggregate carries 1..${V2_MAX_AGGREGATE} operations, got ${checks.length}`);
+  return encodeMessage(identity, [], proof, checks);
 }
 
-function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof, aggregate: boolean): Uint8Array {
+function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof, checks: readonly (readonly [number, number])[] | null = null): Uint8Array {
+  const aggregate = checks !== null;
   const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
     && statements.every((pub) => pub.opKindTag === identity.opKindTag && typeof pub.assetId === "bigint" && pub.assetId >= 0n && pub.assetId < 1n << 64n)
     && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
@@ -57,7 +58,7 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
       }
     });
   });
-  const size = encodedSizeV2(proof, aggregate ? statements.length : 0);
+  const size = encodedSizeV2(proof, checks ? checks.length : 0);
   if (size > 0xffffffff) throw new V2EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
   const out = new Uint8Array(size);
   const v = new DataView(out.buffer);
@@ -81,7 +82,10 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
   out[28] = identity.layoutId;
   pos = 29;
   digest(identity.commitment);
-  if (aggregate) { v.setUint32(pos, statements.length, true); pos += 4; }
+  if (checks) {
+    v.setUint32(pos, checks.length, true); pos += 4;
+    for (const [a, b] of checks) { fe(a); fe(b); }
+  }
   for (const pub of statements) {
     digest(pub.oldRoot);
     digest(pub.newRoot);

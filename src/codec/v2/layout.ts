@@ -5,6 +5,8 @@ export const V2_PROOF_KIND_SINGLE = 0;
 export const V2_PROOF_KIND_AGGREGATE = 1;
 /** Bytes of one statement: old_root, new_root, op kind, asset_id, value_digest. */
 export const V2_STATEMENT_BYTES = 105;
+/** Bytes of one operation's statement check in an aggregate (2 fe). */
+export const V2_STATEMENT_CHECK_BYTES = 8;
 /** Most operations one aggregate may carry. */
 export const V2_MAX_AGGREGATE = 4096;
 export const V2_CIRCUIT_VERSION = 2;

@@ -8,7 +8,7 @@
  */
 import { SsgkrError } from "../../errors.js";
 import { extEq } from "../../field/extension.js";
-import { digestEquals } from "../../hash/digest.js";
+import { digest, digestEquals, sponge } from "../../hash/digest.js";
 import type { CircuitShape } from "../../gkr/shape.js";
 import { evaluateStructuredCircuit, type StructuredCircuit } from "../../gkr/structured-linear.js";
 import { CopiesWiring, replicateStructuredCircuit } from "../../gkr/structured-copies.js";
@@ -29,7 +29,7 @@ import type { PublicInputs } from "../types.js";
 import { V2_PROFILE, V2_PROOF_DOMAIN_TAG } from "./domains.js";
 import { v2Identity } from "./encoded.js";
 import type { PreparedV2 } from "./prepared.js";
-import { observePublicInputs } from "./statement-transcript.js";
+import { assetIdLimbs, observePublicInputs } from "./statement-transcript.js";
 
 /** Verdict of an aggregate: accepted, or the first failure, naming the operation where one is to blame. */
 export type AggregateVerdict =
@@ -128,14 +128,26 @@ export function proveAggregate(prepared: PreparedV2, requests: readonly OpReques
   const transcript = aggregateTranscript(prepared, requests.length, k, statements, layers[0]!);
   const { proof } = proveStructuredGkr(circuit, layers, transcript);
   const t3 = performance.now();
-  const bytes = encodeAggregateV2(v2Identity(prepared), requests.map((r) => r.publicInputs), proof);
+  const bytes = encodeAggregateV2(v2Identity(prepared), requests.map((r) => statementCheck(r.publicInputs)), proof);
   onTimings?.({ operations: requests.length, copies: 2 ** k, circuitMs: t1 - t0, witnessMs: t2 - t1, proveMs: t3 - t2, encodeMs: performance.now() - t3 });
   return bytes;
 }
 
-function publicInputsEqual(a: PublicInputs, b: PublicInputs): boolean {
-  return digestEquals(a.oldRoot, b.oldRoot) && digestEquals(a.newRoot, b.newRoot) && a.opKindTag === b.opKindTag
-    && a.assetId === b.assetId && digestEquals(a.valueDigest, b.valueDigest);
+/**
+ * Statement check of one operation (docs/profile-v2.md §10.3): the first two lanes of
+ * sponge(old_root ‖ new_root ‖ op kind ‖ asset_id limbs ‖ value_digest ‖ 3 zeros). It lets the
+ * verifier name the operation whose public inputs differ; soundness rests on the transcript,
+ * which binds the full statements.
+ */
+export function statementCheck(pub: PublicInputs): [number, number] {
+  const pre = new Uint32Array(32);
+  pre.set(digest(pub.oldRoot, "old_root"), 0);
+  pre.set(digest(pub.newRoot, "new_root"), 8);
+  pre[16] = pub.opKindTag;
+  pre.set(assetIdLimbs(pub.assetId), 17);
+  pre.set(digest(pub.valueDigest, "value_digest"), 21);
+  const h = sponge(pre);
+  return [h[0]!, h[1]!];
 }
 
 function reject(code: string, reason: string, operation?: number): AggregateVerdict {
@@ -156,13 +168,15 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
     || d.leafMaxFields !== id.leafMaxFields || d.layoutId !== id.layoutId || !digestEquals(d.commitment, id.commitment)) {
     return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
   }
-  if (!Array.isArray(requests) || decoded.statements.length !== requests.length) {
-    return reject("OPERATION_COUNT", `the proof carries ${decoded.statements.length} operations, ${Array.isArray(requests) ? requests.length : 0} requests were given`);
+  if (!Array.isArray(requests) || decoded.statementChecks.length !== requests.length) {
+    return reject("OPERATION_COUNT", `the proof carries ${decoded.statementChecks.length} operations, ${Array.isArray(requests) ? requests.length : 0} requests were given`);
   }
   for (let i = 0; i < requests.length; i++) {
     const r = requests[i]!;
     if (r?.operation?.kind !== prepared.kind) return reject("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}`, i);
-    if (!publicInputsEqual(decoded.statements[i]!, r.publicInputs)) return reject("PUBLIC_INPUTS_MISMATCH", `operation ${i}: the proof's public inputs differ from the request's`, i);
+    const [a, b] = statementCheck(r.publicInputs);
+    const [da, db] = decoded.statementChecks[i]!;
+    if (a !== da || b !== db) return reject("PUBLIC_INPUTS_MISMATCH", `operation ${i}: the proof was made for other public inputs than the request's`, i);
     const st = checkStatement(r, prepared.config);
     if (!st.valid) return reject(st.code, `operation ${i}: ${st.message}`, i);
   }

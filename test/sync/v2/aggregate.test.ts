@@ -35,7 +35,7 @@ test("honest aggregates of 1, 3, 4 and 5 operations of every kind verify; a part
       const bytes = proveAggregate(prep(kind), rs, (t) => { copies = t.copies; });
       assert.equal(copies, n <= 1 ? 1 : n <= 4 ? 4 : 8);
       assert.deepEqual(verifyAggregate(prep(kind), rs, bytes), { ok: true }, `kind ${kind} n ${n}`);
-      assert.equal(decodeAggregateV2(bytes).statements.length, n);
+      assert.equal(decodeAggregateV2(bytes).statementChecks.length, n);
       assert.throws(() => decodeProofV2(bytes), (e) => e instanceof V2DecodeError && e.code === "UnsupportedProofKind");
     }
   }
@@ -59,7 +59,7 @@ test("aggregate tamper battery: swapped, dropped, added or replaced operations, 
   const bad = { ...rs[3]!, witness: { ...rs[3]!.witness, siblings: rs[3]!.witness.siblings.map((s, l) => (l === 1 ? s.map((x) => (x + 1) % P) : s)) } };
   assert.match(code(verifyAggregate(p, [rs[0]!, rs[1]!, rs[2]!, bad as OpRequest], bytes)), /^(INPUT_CLAIM_|GKR_)/);
   // every statement byte and bytes across the proof
-  const statementsEnd = 61 + 4 + 105 * 4;
+  const statementsEnd = 61 + 4 + 8 * 4;
   for (let at = 0; at < statementsEnd; at++) {
     const b = bytes.slice();
     b[at] = b[at]! ^ 1;
