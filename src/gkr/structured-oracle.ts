@@ -15,6 +15,8 @@ import { extMulAddTo } from "../sumcheck/ext-inline.js";
 import type { LayerOracleFactory, LayerOracleInput } from "./layer-oracle.js";
 import { type GkrProveResult, type ProveGkrOptions, proveGkr } from "./prover.js";
 import { SparseLayerOracle, type SparseOracleExtension } from "./sparse-oracle.js";
+import { type GkrKernels, gkrKernels } from "./wasm-kernels.js";
+import { WasmLayerOracle } from "./wasm-oracle.js";
 import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, isCubedLane, validateStructuredCircuit } from "./structured-linear.js";
 
 /** The booking terms of a layer's linear groups. */
@@ -91,19 +93,43 @@ export const structuredLayerOracle: LayerOracleFactory = (input: LayerOracleInpu
   return new SparseLayerOracle(input, new LinearGroupsExtension(groups));
 };
 
+/**
+ * The same oracle on the WASM kernels (`WasmLayerOracle` with the groups' booking terms added to
+ * its tables); identical round polynomials (differential tests in test/gkr/structured-wasm.test.ts).
+ */
+export function structuredWasmLayerOracleFactory(kernels: GkrKernels): LayerOracleFactory {
+  return (input: LayerOracleInput) => {
+    const groups = (input.layer as Partial<StructuredLayer>).linear;
+    return new WasmLayerOracle(kernels, input, groups && groups.length > 0 ? new LinearGroupsExtension(groups) : undefined);
+  };
+}
+
+let defaultFactory: LayerOracleFactory | undefined;
+
+/** The WASM structured oracle when the kernel module is available, else `structuredLayerOracle`. */
+export function defaultStructuredOracleFactory(): LayerOracleFactory {
+  if (defaultFactory === undefined) {
+    const k = gkrKernels();
+    defaultFactory = k ? structuredWasmLayerOracleFactory(k) : structuredLayerOracle;
+  }
+  return defaultFactory;
+}
+
 /** Structured circuits that passed `validateStructuredCircuit`. */
 const validated = new WeakSet<StructuredCircuit>();
 
 /**
  * `proveGkr` for a structured circuit (same schedule, compat-v1 §10.4), with the structured
- * oracle. The circuit is validated on its first proof in this thread.
+ * oracle (default `defaultStructuredOracleFactory()`; pass `structuredLayerOracle` for the
+ * TypeScript reference; every structured oracle gives the same proof). The circuit is validated
+ * on its first proof in this thread.
  * @param witness from `evaluateStructuredCircuit` (layer vectors output first, the input last).
  * @throws CircuitError from `validateStructuredCircuit` or for a witness of the wrong shape.
  */
-export function proveStructuredGkr(circuit: StructuredCircuit, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: Omit<ProveGkrOptions, "oracleFactory"> = {}): GkrProveResult {
+export function proveStructuredGkr(circuit: StructuredCircuit, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: ProveGkrOptions = {}): GkrProveResult {
   if (!validated.has(circuit)) {
     validateStructuredCircuit(circuit);
     validated.add(circuit);
   }
-  return proveGkr(circuit, witness, transcript, { ...options, oracleFactory: structuredLayerOracle });
+  return proveGkr(circuit, witness, transcript, { ...options, oracleFactory: options.oracleFactory ?? defaultStructuredOracleFactory() });
 }
