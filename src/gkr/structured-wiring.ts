@@ -198,7 +198,14 @@ export class StructuredWiring implements WiringOracle {
       const ex = eqTable(x);
       for (const p of tablePlans) this.tableGroup(p.group, w, ex, acc);
     }
-    for (const p of plans) if (p.out !== null) this.closedGroup(p, claims, x, acc);
+    const lanes = new Map<string, Uint32Array>();
+    const loTable = (point: readonly Ext[], lb: number, tag: string): Uint32Array => {
+      const key = `${tag}/${lb}`;
+      let t = lanes.get(key);
+      if (!t) lanes.set(key, (t = eqTable(point.slice(point.length - lb)).data));
+      return t;
+    };
+    for (const p of plans) if (p.out !== null) this.closedGroup(p, claims, x, acc, loTable);
     return { lin: [acc[0]!, acc[1]!, acc[2]!, acc[3]!], pow3: [acc[4]!, acc[5]!, acc[6]!, acc[7]!] };
   }
 
@@ -219,25 +226,31 @@ export class StructuredWiring implements WiringOracle {
     }
   }
 
-  private closedGroup(p: GroupPlan, claims: readonly Claim[], x: readonly Ext[], acc: Uint32Array): void {
+  private readonly planes = [0, 1, 2, 3].map(() => new Uint32Array(16));
+  private readonly transposed = [0, 1, 2, 3].map(() => new Uint32Array(16));
+  private readonly bil = new Uint32Array(8);
+
+  private closedGroup(p: GroupPlan, claims: readonly Claim[], x: readonly Ext[], acc: Uint32Array, loTable: (point: readonly Ext[], lb: number, tag: string) => Uint32Array): void {
     const g = p.group;
     const lb = g.map.laneBits;
     const lanes = 2 ** lb;
     const count = g.outBase.length;
     const xf = progressionFactors(x, lb, p.inp!);
-    const exLo = eqTable(x.slice(x.length - lb)).data;
-    const planes = [0, 1, 2, 3].map(() => new Uint32Array(lanes));
-    const t = [0, 1, 2, 3].map(() => new Uint32Array(lanes));
-    for (const { point, coeff } of claims) {
+    const exLo = loTable(x, lb, "x");
+    const planes = this.planes;
+    const t = this.transposed;
+    for (let k = 0; k < claims.length; k++) {
+      const { point, coeff } = claims[k]!;
       const zf = progressionFactors(point, lb, p.out!);
       const zero = zf.index.map((zc, j) => extMul(extSub(EXT_ONE, zc), extSub(EXT_ONE, xf.index[j]!)));
       const one = zf.index.map((zc, j) => extMul(zc, xf.index[j]!));
       const scale = extMul(extMul(coeff, extMul(zf.fixed, xf.fixed)), sumBelow(one, zero, count));
       // B(z_lo, x_lo) per lane kind: Σ_x (Mᵀ·eq(z_lo))[x]·eq(x_lo, x)
-      const ezLo = eqTable(point.slice(point.length - lb)).data;
+      const ezLo = loTable(point, lb, `z${k}`);
       for (let c = 0; c < 4; c++) for (let z = 0; z < lanes; z++) planes[c]![z] = ezLo[c * lanes + z]!;
       transposeExt(g, planes, t);
-      const bil = new Uint32Array(8);
+      const bil = this.bil;
+      bil.fill(0);
       for (let xl = 0; xl < lanes; xl++) {
         extMulAddTo(bil, isCubedLane(g, xl) ? 4 : 0, 1, t[0]![xl]!, t[1]![xl]!, t[2]![xl]!, t[3]![xl]!, exLo[xl]!, exLo[lanes + xl]!, exLo[2 * lanes + xl]!, exLo[3 * lanes + xl]!);
       }
