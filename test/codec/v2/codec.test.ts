@@ -128,3 +128,39 @@ test("the encoder refuses what the format cannot carry", () => {
   assert.equal(code(() => encodeProofV2({ ...d.identity, opKindTag: 0 }, d.publicInputs, d.proof)), "BadIdentity");
   assert.equal(code(() => encodeProofV2(d.identity, { ...d.publicInputs, assetId: 1n << 64n }, d.proof)), "BadIdentity");
 });
+
+test("aggregate messages: decode ∘ encode is the identity; fuzzed bytes decode or fail with a V2DecodeError; the kinds do not mix", async () => {
+  const { decodeAggregateV2 } = await import("../../../src/codec/v2/decode.js");
+  const { encodeAggregateV2 } = await import("../../../src/codec/v2/encode.js");
+  const { proveAggregate } = await import("../../../src/sync/v2/index.js");
+  const reqs = [5n, 6n, 7n].map((k) => goldenFixture(OpKind.NonMembership, 3, k));
+  const agg = proveAggregate(prepared, reqs);
+  const d = decodeAggregateV2(agg);
+  assert.equal(d.statementChecks.length, 3);
+  assert.deepEqual(encodeAggregateV2(d.identity, d.statementChecks, d.proof), agg);
+  assert.equal(encodedSizeV2(d.proof, 3), agg.length);
+  assert.equal(code(() => decodeAggregateV2(BYTES)), "UnsupportedProofKind");
+  assert.equal(code(() => decodeProofV2(agg)), "UnsupportedProofKind");
+  const zero = agg.slice();
+  zero.set([0, 0, 0, 0], 61);
+  assert.equal(code(() => decodeAggregateV2(zero)), "BadOperationCount");
+  const huge = agg.slice();
+  huge.set([0xff, 0xff, 0xff, 0x7f], 61);
+  assert.equal(code(() => decodeAggregateV2(huge)), "OversizedCount");
+  assert.equal(code(() => encodeAggregateV2(d.identity, [], d.proof)), "BadOperationCount");
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.option(fc.nat()), (edits, cut) => {
+      let b = agg.slice();
+      for (const [at, v] of edits) b[at % b.length] = v;
+      if (cut !== null) b = b.slice(0, cut % (b.length + 1));
+      if (b.length >= 17) new DataView(b.buffer).setUint32(13, b.length, true);
+      try {
+        const x = decodeAggregateV2(b);
+        assert.deepEqual(encodeAggregateV2(x.identity, x.statementChecks, x.proof), b);
+      } catch (e) {
+        assert.ok(e instanceof V2DecodeError, `unexpected ${String(e)}`);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
