@@ -57,6 +57,30 @@ export function readFileOrExit(path: string, option: string, limit: number, what
   }
 }
 
+/**
+ * The first `n` bytes of a file (fewer if it is shorter), without reading the rest.
+ * @throws CliError `CANNOT_READ` naming the option and file.
+ */
+export function readFileHead(path: string, option: string, n = 16): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (err) {
+    throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: ${errnoText(err)}`, undefined, { option, path });
+  }
+  try {
+    if (fstatSync(fd).isDirectory()) throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: is a directory`, undefined, { option, path });
+    const head = Buffer.alloc(n);
+    const got = readSync(fd, head, 0, n, 0);
+    return new Uint8Array(head.subarray(0, got));
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: ${errnoText(err)}`, undefined, { option, path });
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** @throws CliError `CANNOT_WRITE` naming the option and file. */
 export function writeFileOrExit(path: string, data: Uint8Array | string, option: string): void {
   try {

@@ -29,6 +29,24 @@ import { GateKind, type Layer } from "./circuit.js";
 import { claimWeights } from "./claims.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "./layer-oracle.js";
 
+/**
+ * Terms of a gate family kept outside the plain gate list (the structured linear groups of
+ * profile v2, src/gkr/structured-oracle.ts) that the two phases add to their tables. compat-v1
+ * layers have none.
+ */
+export interface SparseOracleExtension {
+  /** True if the family has Pow3 taps (the x rounds then have degree 4). */
+  readonly hasPow: boolean;
+  /**
+   * Adds Σ weight into the phase-1 tables: `lin` (the A table) and `pow` (null when neither the
+   * gates nor the family have Pow3 terms), plane layout of n elements; w is the weights table
+   * (plane layout of W elements).
+   */
+  addPhase1(lin: Uint32Array, pow: Uint32Array | null, n: number, w: Uint32Array, W: number): void;
+  /** Adds Σ weight·eq(x*, in1) into linAcc and powAcc (one extension element each, stride 1); eqx is eq(x*, ·) of n elements. */
+  addPhase2(eqx: Uint32Array, n: number, w: Uint32Array, W: number, linAcc: Uint32Array, powAcc: Uint32Array): void;
+}
+
 export class SparseLayerOracle implements LayerSumcheckOracle {
   readonly numVariables: number;
   readonly degree: number;
@@ -58,8 +76,9 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
   private tableVy: ExtVector | null = null;
   private beta: Ext = EXT_ONE;
   private evalYValue: Ext | null = null;
+  private readonly extension: SparseOracleExtension | undefined;
 
-  constructor(input: LayerOracleInput) {
+  constructor(input: LayerOracleInput, extension?: SparseOracleExtension) {
     const { layer, inputBits: s, below, claims } = input;
     if (below.length !== 2 ** s) {
       throw new SumcheckError("BAD_TABLE", `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`);
@@ -75,6 +94,8 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
       if (kinds[g] === GateKind.Pow3) hasPow = true;
       else if (kinds[g] === GateKind.Mul) hasMul = true;
     }
+    this.extension = extension;
+    if (extension?.hasPow) hasPow = true;
     this.hasPow = hasPow;
     this.hasMul = hasMul;
     this.degree = hasPow ? 4 : 2;
@@ -107,6 +128,7 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
       if (kind === GateKind.Mul) c = mul(c, V[gateIn2[g]!]!);
       extScaleAddTo(kind === GateKind.Pow3 ? Pw : A, i1, n, c, w[o]!, w[W + o]!, w[W2 + o]!, w[W3 + o]!);
     }
+    this.extension?.addPhase1(A, this.tablePow ? Pw : null, n, w, W);
   }
 
   roundPolynomial(): RoundMessage {
@@ -256,6 +278,7 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
         extMulAddTo(kind === GateKind.Pow3 ? powAcc : linAcc, 0, 1, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, w[o]!, w[W + o]!, w[W2 + o]!, w[W3 + o]!);
       }
     }
+    this.extension?.addPhase2(e, n, w, W, linAcc, powAcc);
     const lStar: Ext = [linAcc[0]!, linAcc[1]!, linAcc[2]!, linAcc[3]!];
     const pStar: Ext = [powAcc[0]!, powAcc[1]!, powAcc[2]!, powAcc[3]!];
     const v3 = extMul(extMul(vStar, vStar), vStar);

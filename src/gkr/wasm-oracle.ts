@@ -30,6 +30,10 @@ import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "
 import type { LayerImage } from "./wasm-image.js";
 import { type GkrKernels, OUT_RESULT, OUT_WORDS, ROUND_CLAIM, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE, gkrKernels } from "./wasm-kernels.js";
 import { KernelError } from "../kernels/errors.js";
+import { MONTGOMERY_R } from "../kernels/constants.js";
+import { inverse, mul } from "../field/koalabear.js";
+import { eqTable } from "../sumcheck/mle.js";
+import type { SparseOracleExtension } from "./sparse-oracle.js";
 
 const ZERO: Ext = [0, 0, 0, 0];
 /**
@@ -37,6 +41,9 @@ const ZERO: Ext = [0, 0, 0, 0];
  * always the previous round's polynomial there, even for a round whose message was not asked).
  */
 const PHASE1 = ROUND_CLAIM;
+
+/** R⁻¹ mod p (Montgomery form back to canonical). */
+const RINV = inverse(MONTGOMERY_R);
 
 function neg(x: number): number {
   return x === 0 ? 0 : P - x;
@@ -133,7 +140,10 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
    *   `BAD_POINT` for a claim with the wrong number of coordinates, or any `checkLayer` code for a
    *   malformed layer; KernelError `OUT_OF_MEMORY`.
    */
-  constructor(kernels: GkrKernels, input: LayerOracleInput) {
+  /** Terms of a gate family outside the gate list (profile v2 structured groups), or none. */
+  private readonly extension: SparseOracleExtension | undefined;
+
+  constructor(kernels: GkrKernels, input: LayerOracleInput, extension?: SparseOracleExtension) {
     const { layer, inputBits: s, below, claims } = input;
     if (below.length !== 2 ** s) {
       throw new SumcheckError("BAD_TABLE", `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`);
@@ -151,7 +161,8 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     this.numVariables = 2 * s;
     const image = kernels.pinImage(layer, s, input.layerIndex);
     this.image = image;
-    this.hasPow = image.counts.pow > 0;
+    this.extension = extension;
+    this.hasPow = image.counts.pow > 0 || extension?.hasPow === true;
     this.hasMul = image.counts.mul > 0;
     this.degree = this.hasPow ? 4 : 2;
     this.len = this.n;
@@ -186,6 +197,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     }
     raw.gkr_weights(ptr.W, ptr.Wtmp, ptr.points, claims.length, sOut);
     raw.gkr_fill(image.desc, ptr.W, ptr.Vb, ptr.Aaos, ptr.Paos, ptr.A, ptr.Pw, this.n, this.nOut);
+    if (extension) this.extendPhase1(extension, image.counts.pow > 0);
     if (s === 0) {
       const v: Ext = [below[0]!, 0, 0, 0];
       this.evalXValue = v;
@@ -300,12 +312,47 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       raw.gkr_phase2_start(this.image!.desc, this.p.W, this.p.Aaos, this.p.Paos, this.p.M, this.n, this.nOut, this.p.out);
       lStar = this.result(0);
       pStar = this.result(4);
+      if (this.extension) {
+        const acc = new Uint32Array(8);
+        acc.set(lStar, 0);
+        acc.set(pStar, 4);
+        const lin = acc.subarray(0, 4), pw = acc.subarray(4, 8);
+        this.extension.addPhase2(eqTable(this.xs).data, this.n, new Uint32Array(0), 0, lin, pw);
+        lStar = [lin[0]!, lin[1]!, lin[2]!, lin[3]!];
+        pStar = [pw[0]!, pw[1]!, pw[2]!, pw[3]!];
+      }
     }
     this.evalXValue = vStar;
     const v3 = extMul(extMul(vStar, vStar), vStar);
     this.kb = extAdd(extMul(lStar, vStar), extMul(pStar, v3));
     this.len = this.n;
     this.vBase = true;
+  }
+
+  /**
+   * Adds the extension's phase-1 terms: the weights are read back (AoS, Montgomery) as canonical
+   * planes, the extension fills canonical tables, which are added in Montgomery form to the plane
+   * tables A and Pw (Pw zeroed first when the gate list has no Pow3 gates).
+   */
+  private extendPhase1(extension: SparseOracleExtension, pwFilled: boolean): void {
+    const w = this.k.words();
+    const n = this.n, nOut = this.nOut;
+    const rInv = RINV;
+    const planes = new Uint32Array(4 * nOut);
+    const wAt = this.p.W >>> 2;
+    for (let i = 0; i < nOut; i++) {
+      for (let c = 0; c < 4; c++) planes[c * nOut + i] = mul(w[wAt + 4 * i + c]!, rInv);
+    }
+    const lin = new Uint32Array(4 * n);
+    const pow = this.hasPow ? new Uint32Array(4 * n) : null;
+    extension.addPhase1(lin, pow, n, planes, nOut);
+    const aAt = this.p.A >>> 2;
+    for (let j = 0; j < 4 * n; j++) if (lin[j] !== 0) w[aAt + j] = (w[aAt + j]! + mul(lin[j]!, MONTGOMERY_R)) % P;
+    if (pow) {
+      const pAt = this.p.Pw >>> 2;
+      if (!pwFilled) w.fill(0, pAt, pAt + 4 * n);
+      for (let j = 0; j < 4 * n; j++) if (pow[j] !== 0) w[pAt + j] = (w[pAt + j]! + mul(pow[j]!, MONTGOMERY_R)) % P;
+    }
   }
 
   private writePoint(point: readonly Ext[], scale?: Ext): void {

@@ -82,3 +82,42 @@ test("the HTTP API reaches the registry only through the name-statement adapter 
   }
   assert.deepEqual(users, []);
 });
+
+/** Profile v2 code: its own folders, and the structured-* files of the GKR core. */
+const V2_FOLDERS = ["smt/v2", "codec/v2", "sync/v2"];
+function isV2(target: string): boolean {
+  const t = target.split(sep).join("/");
+  return V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) || /^gkr\/structured-[^/]+$/.test(t.replace(/\.(js|ts)$/, ""));
+}
+
+/** Folders whose code defines compat-v1 (the CLI, serving and the registry may offer both profiles). */
+const COMPAT_V1 = ["field", "hash", "transcript", "sumcheck", "gkr", "smt", "sync", "codec", "kernels"];
+
+test("compat-v1 code never imports profile v2 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured-*)", () => {
+  const violations: string[] = [];
+  let v2Files = 0;
+  for (const file of tsFiles(join(root, "src"))) {
+    const self = relative(join(root, "src"), file);
+    if (isV2(self)) { v2Files++; continue; }
+    if (!COMPAT_V1.includes(self.split(sep)[0]!)) continue;
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      if (!spec.startsWith(".")) continue;
+      const target = relative(join(root, "src"), resolve(dirname(file), spec));
+      if (isV2(target)) violations.push(`${relative(root, file)} imports ${spec}`);
+    }
+  }
+  assert.ok(v2Files >= 4, "profile v2 files were found");
+  assert.deepEqual(violations, []);
+});
+
+test("the profile v2 SMT frontend imports the core, the v1 SMT frontend and its own folder only (not serving, CLI or the registry)", () => {
+  const violations: string[] = [];
+  for (const file of tsFiles(join(root, "src", "smt", "v2"))) {
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      if (!spec.startsWith(".")) continue;
+      const top = relative(join(root, "src"), resolve(dirname(file), spec)).split(sep)[0]!;
+      if (["serve", "cli", "registry"].includes(top)) violations.push(`${relative(root, file)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});

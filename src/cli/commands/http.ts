@@ -7,6 +7,7 @@ import { parseListen } from "../../serve/server/options.js";
 import { readTokenFile } from "../../http/auth.js";
 import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
 import { CliExit, EXIT_OK, EXIT_USAGE } from "../exit.js";
+import { CliError } from "../errors.js";
 import { parseIntOption } from "../io.js";
 
 interface HttpOpts {
@@ -43,7 +44,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
       try {
         ({ host, port } = parseListen(opts.listen));
       } catch (e) {
-        throw new CliExit(EXIT_USAGE, `error BAD_OPTION: ${(e as Error).message}`);
+        throw new CliError("BAD_OPTION", (e as Error).message);
       }
       const rateLimit = parseIntOption(opts.rateLimit, "--rate-limit", 0, 1_000_000_000);
       const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
@@ -56,7 +57,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
         address = await app.listen({ host, port });
       } catch (e) {
         await store.close();
-        throw new CliExit(EXIT_USAGE, `error BAD_OPTION: --listen ${opts.listen}: ${(e as Error).message}`);
+        throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
       }
       process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}); verifier page at ${address}/verify/\n`);
       await new Promise<void>((resolve) => {

@@ -4,7 +4,8 @@ import { maxProofBytes } from "../../sync/limits.js";
 import { opKindOf } from "../../sync/prepared.js";
 import { verifyRequestProof } from "../../sync/verify-request.js";
 import { CliExit, EXIT_VERDICT } from "../exit.js";
-import { FileTooLarge, parseDigestOption, readFileOrExit, readRequest } from "../io.js";
+import { CliError } from "../errors.js";
+import { FileTooLarge, parseDigestOption, readFileHead, readFileOrExit, readRequest } from "../io.js";
 
 /** The note after `ACCEPT` when no root was pinned. */
 export const UNPINNED_NOTE =
@@ -23,6 +24,7 @@ Exit codes: 0 ACCEPT; 1 REJECT <code>: <reason>; 2 unusable input (error <CODE>:
 function digestText(d: ArrayLike<number>): string {
   return `[${Array.from(d).join(", ")}]`;
 }
+import { isV2Proof, MAX_V2_PROOF_BYTES, verifyProfileV2 } from "./profile-v2.js";
 
 /**
  * `ssgkr verify --request R.json --proof P.bin [--expect-old-root D] [--expect-new-root D]`:
@@ -36,16 +38,27 @@ function digestText(d: ArrayLike<number>): string {
 export function registerVerify(program: Command): void {
   program
     .command("verify")
-    .description("verify inner-proof-v1 bytes strictly against the original request (pin the roots you trust with --expect-old-root)")
-    .requiredOption("--request <file>", "request JSON the proof must be about")
-    .requiredOption("--proof <file>", "inner-proof-v1 bytes")
+    .description("verify proof bytes strictly against the original request (pin the roots you trust with --expect-old-root)")
+    .option("--request <file>", "request JSON the proof must be about")
+    .option("--requests <files>", "comma-separated request files, in order, of an aggregate proof (profile v2)")
+    .requiredOption("--proof <file>", "proof bytes (inner-proof-v1, or inner-proof-v2: the profile is read from the proof)")
     .option("--expect-old-root <d>", "8 comma-separated field elements (or the [a, b, …] form of `registry root`): the old root you trust")
     .option("--expect-new-root <d>", "8 comma-separated field elements (or the [a, b, …] form): the new root you trust")
     .addHelpText("after", HELP_AFTER)
-    .action((opts: { request: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }) => {
+    .action((opts: { request?: string; requests?: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }) => {
       const expectOld = opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
       const expectNew = opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
+      if (opts.requests !== undefined) {
+        if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
+        return verifyProfileV2(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")));
+      }
+      if (opts.request === undefined) throw new CliError("MISSING_OPTION", "required option '--request <file>' not specified");
       const { file, request } = readRequest(opts.request);
+      const head = readFileHead(opts.proof, "--proof");
+      if (isV2Proof(head)) {
+        if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
+        return verifyProfileV2(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")));
+      }
       if (expectOld && !digestEquals(expectOld, file.oldRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect", "stdout");
       if (expectNew && !digestEquals(expectNew, file.newRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect", "stdout");
       const config = { depth: file.depth, leafMaxFields: file.leafMaxFields };

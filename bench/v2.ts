@@ -1,0 +1,193 @@
+/**
+ * Profile v2 against compat-v1, measured in one run (docs/profile-v2.md).
+ *
+ *   npm run bench -- v2 [--kinds membership,nonmembership,update] [--depths 24,32,48]
+ *     [--repeats 5] [--agg 256,1024] [--agg-kinds membership] [--agg-depth 24]
+ *
+ * Single operations, per (kind, depth): the golden fixture F(kind, d, 5); prepared, warm,
+ * single thread; compat = prepare() (derived wiring) + provePrepared + encodeSyncResult, and
+ * verifyEncoded; v2 = prepareV2() (closed-form wiring) + proveV2 + encodeV2, and verifyEncodedV2.
+ * The four are timed in interleaved rounds (one call per sample, `repeats` rounds after one warm-up
+ * call each), so load changes affect them alike; times are median (fastest–slowest) ms.
+ *
+ * Aggregates, per size K in --agg (kinds --agg-kinds, depth --agg-depth): K distinct requests
+ * F(kind, d, i) (i < K), one proveAggregate (witness and encoding included, split by phase) and one
+ * verifyAggregate, compared with the same run's single compat figures of that kind and depth.
+ *
+ * Headline (last stdout line): ratios at d24 membership with the absolute milliseconds beside them,
+ * agg256 and agg1024 figures when those sizes are run, ops/s of the largest aggregate.
+ */
+import { goldenFixture } from "../src/smt/fixture.js";
+import { prepare } from "../src/sync/prepared.js";
+import { provePrepared } from "../src/sync/prove.js";
+import { encodeSyncResult, verifyEncoded } from "../src/sync/encoded.js";
+import { OP_KIND_NAMES, type OpKind, type OpKindName } from "../src/sync/types.js";
+import { encodeV2, prepareV2, proveAggregate, proveV2, verifyAggregate, verifyEncodedV2, type AggregateTimings } from "../src/sync/v2/index.js";
+import { circuitGateTerms } from "../src/gkr/structured-linear.js";
+import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+
+const args = parseArgs();
+const kindList = (s: string) => s.split(",").map((k) => {
+  if (!OP_KIND_NAMES.includes(k as OpKindName)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
+  return k as OpKindName;
+});
+const kinds = kindList(args.get("kinds") ?? OP_KIND_NAMES.join(","));
+const depths = (args.get("depths") ?? "24").split(",").map(Number);
+const repeats = Number(args.get("repeats") ?? 5);
+const aggSizes = (args.get("agg") ?? "256,1024").split(",").filter((s) => s !== "").map(Number);
+const aggKinds = kindList(args.get("agg-kinds") ?? "membership");
+const aggDepth = Number(args.get("agg-depth") ?? 24);
+for (const d of [...depths, aggDepth]) if (!Number.isInteger(d) || d < 1 || d > 64) throw new Error(`depth must be an integer in [1, 64], got ${d}`);
+for (const k of aggSizes) if (!Number.isInteger(k) || k < 1 || k > 4096) throw new Error(`aggregate sizes must be integers in [1, 4096], got ${k}`);
+if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a positive integer, got ${repeats}`);
+
+function summarise(xs: number[]): Timing {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, callsPerSample: 1, samples: xs };
+}
+
+function interleaved(fns: Record<string, () => unknown>, rounds: number): Record<string, Timing> {
+  const names = Object.keys(fns);
+  for (const n of names) fns[n]!();
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const n of names) {
+      const t0 = performance.now();
+      fns[n]!();
+      samples[n]!.push(performance.now() - t0);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, summarise(samples[n]!)]));
+}
+
+interface SingleRow {
+  kind: OpKindName;
+  depth: number;
+  compatLayers: number;
+  v2Layers: number;
+  v2GateTerms: number;
+  compatGates: number;
+  compatBytes: number;
+  v2Bytes: number;
+  compatProveMs: Timing;
+  v2ProveMs: Timing;
+  compatVerifyMs: Timing;
+  v2VerifyMs: Timing;
+  v2ProveSplitMs: { witness: number; gkrAndEncode: number };
+}
+
+interface AggRow {
+  kind: OpKindName;
+  depth: number;
+  operations: number;
+  proveMs: number;
+  perOpMs: number;
+  verifyMs: number;
+  bytes: number;
+  opsPerS: number;
+  phases: AggregateTimings;
+  compatProveMs: number;
+  compatVerifyMs: number;
+  compatBytes: number;
+}
+
+const cond = conditions();
+console.log(conditionsLine(cond));
+console.log(`# single operations: ${repeats} interleaved rounds, one call per sample, ms median (fastest–slowest); aggregates: one proof and one verification each; single thread`);
+const t = (x: Timing) => `${fmt(x.median, 1)} (${fmt(x.min, 1)}–${fmt(x.max, 1)})`;
+const singles: SingleRow[] = [];
+const compatOf = new Map<string, { prove: number; verify: number; bytes: number }>();
+
+for (const depth of depths) {
+  for (const kindName of kinds) {
+    progress(`${kindName} d${depth}: prepare compat and v2`);
+    const kind = kindName as OpKind;
+    const compat = prepare(kind, { depth });
+    const v2 = prepareV2(kind, { depth });
+    const req = goldenFixture(kind, depth, 5n);
+    const compatBytes = encodeSyncResult(compat, provePrepared(compat, req));
+    const v2Bytes = encodeV2(v2, proveV2(v2, req));
+    if (!verifyEncoded(compat, req, compatBytes).ok || !verifyEncodedV2(v2, req, v2Bytes).ok) throw new Error(`${kindName} d${depth}: an honest proof does not verify`);
+    progress(`${kindName} d${depth}: timing`);
+    const split = { witness: [] as number[], gkr: [] as number[] };
+    const tm = interleaved({
+      compatProve: () => encodeSyncResult(compat, provePrepared(compat, req)),
+      v2Prove: () => encodeV2(v2, proveV2(v2, req, (x) => { split.witness.push(x.witnessMs); split.gkr.push(x.proveMs); })),
+      compatVerify: () => verifyEncoded(compat, req, compatBytes),
+      v2Verify: () => verifyEncodedV2(v2, req, v2Bytes),
+    }, repeats);
+    const row: SingleRow = {
+      kind: kindName, depth,
+      compatLayers: compat.circuit.layers.length, v2Layers: v2.compiled.circuit.layers.length,
+      v2GateTerms: circuitGateTerms(v2.compiled.circuit), compatGates: compat.circuit.layers.reduce((a, l) => a + l.gateKind.length, 0),
+      compatBytes: compatBytes.length, v2Bytes: v2Bytes.length,
+      compatProveMs: tm.compatProve!, v2ProveMs: tm.v2Prove!, compatVerifyMs: tm.compatVerify!, v2VerifyMs: tm.v2Verify!,
+      v2ProveSplitMs: { witness: summarise(split.witness).median, gkrAndEncode: summarise(split.gkr).median },
+    };
+    singles.push(row);
+    compatOf.set(`${kindName}/${depth}`, { prove: row.compatProveMs.median, verify: row.compatVerifyMs.median, bytes: row.compatBytes });
+    console.log(`${kindName} d${depth}: layers ${row.compatLayers} → ${row.v2Layers}; gates ${row.compatGates} → gate terms ${row.v2GateTerms}; bytes ${row.compatBytes} → ${row.v2Bytes} (${fmt(row.v2Bytes / row.compatBytes, 3)}×)`);
+    console.log(`  prove  compat ${t(row.compatProveMs)}  v2 ${t(row.v2ProveMs)}  (${fmt(row.v2ProveMs.median / row.compatProveMs.median, 3)}×; v2 witness ${fmt(row.v2ProveSplitMs.witness, 1)} + GKR ${fmt(row.v2ProveSplitMs.gkrAndEncode, 1)})`);
+    console.log(`  verify compat ${t(row.compatVerifyMs)}  v2 ${t(row.v2VerifyMs)}  (${fmt(row.v2VerifyMs.median / row.compatVerifyMs.median, 3)}×)`);
+  }
+}
+
+const aggs: AggRow[] = [];
+for (const kindName of aggKinds) {
+  const kind = kindName as OpKind;
+  let c = compatOf.get(`${kindName}/${aggDepth}`);
+  if (!c) {
+    progress(`${kindName} d${aggDepth}: compat reference for the aggregates`);
+    const compat = prepare(kind, { depth: aggDepth });
+    const req = goldenFixture(kind, aggDepth, 5n);
+    const bytes = encodeSyncResult(compat, provePrepared(compat, req));
+    const tm = interleaved({ prove: () => encodeSyncResult(compat, provePrepared(compat, req)), verify: () => verifyEncoded(compat, req, bytes) }, repeats);
+    c = { prove: tm.prove!.median, verify: tm.verify!.median, bytes: bytes.length };
+    compatOf.set(`${kindName}/${aggDepth}`, c);
+  }
+  const v2 = prepareV2(kind, { depth: aggDepth });
+  for (const n of aggSizes) {
+    progress(`${kindName} d${aggDepth}: aggregate of ${n}`);
+    const requests = Array.from({ length: n }, (_, i) => goldenFixture(kind, aggDepth, BigInt(i) % (1n << BigInt(Math.min(aggDepth, 62)))));
+    let phases: AggregateTimings | undefined;
+    const t0 = performance.now();
+    const bytes = proveAggregate(v2, requests, (x) => { phases = x; });
+    const t1 = performance.now();
+    const verdict = verifyAggregate(v2, requests, bytes);
+    const t2 = performance.now();
+    if (!verdict.ok) throw new Error(`aggregate of ${n} does not verify: ${verdict.code}`);
+    const row: AggRow = {
+      kind: kindName, depth: aggDepth, operations: n, proveMs: t1 - t0, perOpMs: (t1 - t0) / n, verifyMs: t2 - t1, bytes: bytes.length,
+      opsPerS: n / ((t1 - t0) / 1000), phases: phases!, compatProveMs: c.prove, compatVerifyMs: c.verify, compatBytes: c.bytes,
+    };
+    aggs.push(row);
+    console.log(`aggregate ${kindName} d${aggDepth} × ${n}: prove ${fmt(row.proveMs, 0)} ms (${fmt(row.perOpMs, 2)} ms/op = ${fmt(row.perOpMs / c.prove, 3)}× one compat prove; circuit ${fmt(phases!.circuitMs, 0)}, witness ${fmt(phases!.witnessMs, 0)}, GKR ${fmt(phases!.proveMs, 0)}, encode ${fmt(phases!.encodeMs, 1)}), verify ${fmt(row.verifyMs, 0)} ms (${fmt(row.verifyMs / c.verify, 2)}× one compat verify), ${row.bytes} B (${fmt(row.bytes / c.bytes, 3)}× one compat proof), ${fmt(row.opsPerS, 1)} ops/s`);
+  }
+}
+
+const path = writeResults("v2", { conditions: cond, repeats, singles, aggregates: aggs });
+console.log(`# full results: ${path}`);
+const head: Record<string, number | string> = { load1: cond.load1 };
+const m = singles.find((r) => r.kind === "membership" && r.depth === 24) ?? singles[0];
+if (m) {
+  Object.assign(head, {
+    reference: `${m.kind} d${m.depth}`,
+    v2_over_compat_prove: +(m.v2ProveMs.median / m.compatProveMs.median).toFixed(3), v2_prove_ms: +m.v2ProveMs.median.toFixed(1), compat_prove_ms: +m.compatProveMs.median.toFixed(1),
+    v2_over_compat_verify: +(m.v2VerifyMs.median / m.compatVerifyMs.median).toFixed(3), v2_verify_ms: +m.v2VerifyMs.median.toFixed(1), compat_verify_ms: +m.compatVerifyMs.median.toFixed(1),
+    v2_over_compat_bytes: +(m.v2Bytes / m.compatBytes).toFixed(3), v2_bytes: m.v2Bytes, compat_bytes: m.compatBytes,
+    v2_layers: m.v2Layers, compat_layers: m.compatLayers,
+  });
+}
+const a256 = aggs.find((a) => a.operations === 256 && a.kind === "membership");
+if (a256) {
+  Object.assign(head, {
+    agg256_per_op_over_compat_prove: +(a256.perOpMs / a256.compatProveMs).toFixed(3), agg256_per_op_ms: +a256.perOpMs.toFixed(2),
+    agg256_verify_over_compat_verify: +(a256.verifyMs / a256.compatVerifyMs).toFixed(3), agg256_verify_ms: +a256.verifyMs.toFixed(1),
+    agg256_bytes_over_compat_bytes: +(a256.bytes / a256.compatBytes).toFixed(3), agg256_bytes: a256.bytes,
+  });
+}
+const a1024 = aggs.find((a) => a.operations === 1024 && a.kind === "membership");
+if (a1024) Object.assign(head, { agg1024_ops_per_s: +a1024.opsPerS.toFixed(1), agg1024_prove_ms: +a1024.proveMs.toFixed(0), agg1024_verify_ms: +a1024.verifyMs.toFixed(0), agg1024_bytes: a1024.bytes });
+printHeadline(head);

@@ -1,0 +1,149 @@
+/**
+ * Strict inner-proof-v2 decoder (docs/profile-v2.md §9): stateless, fail-closed, checks in exactly
+ * the listed order; bounded before it allocates.
+ */
+import type { Ext } from "../../field/extension.js";
+import type { GkrProof, LayerProof, RoundPoly } from "../../gkr/proof.js";
+import type { PublicInputs } from "../../sync/types.js";
+import { DecodeError } from "../errors.js";
+import { MAGIC } from "../layout.js";
+import { ByteReader } from "../reader.js";
+import { V2DecodeError, type V2DecodeErrorCode } from "./errors.js";
+import {
+  V2_CIRCUIT_VERSION, V2_EVALS_BYTES, V2_HEADER_BYTES, V2_LAYER_FIXED_BYTES, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, V2_PROOF_ENCODING_VERSION,
+  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_ROUND_PAIR_BYTES, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
+} from "./layout.js";
+
+export interface V2EncodedResult {
+  readonly identity: V2CircuitIdentity;
+  readonly publicInputs: PublicInputs;
+  readonly proof: GkrProof;
+}
+
+/** An aggregate message (proof_kind 1): the statement checks of its n operations, in order. */
+export interface V2EncodedAggregate {
+  readonly identity: V2CircuitIdentity;
+  /** Per operation the 2-element statement check (docs/profile-v2.md §10.3). */
+  readonly statementChecks: readonly (readonly [number, number])[];
+  readonly proof: GkrProof;
+}
+
+interface Decoded {
+  readonly identity: V2CircuitIdentity;
+  readonly statements: readonly PublicInputs[];
+  readonly statementChecks: readonly (readonly [number, number])[];
+  readonly proof: GkrProof;
+}
+
+const ZERO: Ext = [0, 0, 0, 0];
+
+function fail(code: V2DecodeErrorCode, message: string, details: Record<string, unknown> = {}): never {
+  throw new V2DecodeError(code, message, details);
+}
+
+/**
+ * Decodes one inner-proof-v2 message. Round polynomials come back with 5 coefficients (y rounds
+ * with a_3 = a_4 = 0 restored); `encodeProofV2` of the result reproduces the bytes.
+ * @throws V2DecodeError (codes of §9, in order); never anything else.
+ */
+export function decodeProofV2(bytes: Uint8Array): V2EncodedResult {
+  if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeProofV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  const d = guarded(bytes, V2_PROOF_KIND_SINGLE);
+  return { identity: d.identity, publicInputs: d.statements[0]!, proof: d.proof };
+}
+
+/**
+ * Decodes one aggregate inner-proof-v2 message (proof_kind 1, docs/profile-v2.md §10.3): after the
+ * identity, u32 n (n = 0 → `BadOperationCount`, n·8 > bytes left → `OversizedCount{61}`) and n
+ * statement checks of 2 fe, then the layers as in a single proof.
+ * @throws V2DecodeError; never anything else.
+ */
+export function decodeAggregateV2(bytes: Uint8Array): V2EncodedAggregate {
+  if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeAggregateV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  const d = guarded(bytes, V2_PROOF_KIND_AGGREGATE);
+  return { identity: d.identity, statementChecks: d.statementChecks, proof: d.proof };
+}
+
+function guarded(bytes: Uint8Array, proofKind: number): Decoded {
+  try {
+    return decodeUnguarded(bytes, proofKind);
+  } catch (e) {
+    if (e instanceof DecodeError) throw new V2DecodeError(e.code as V2DecodeErrorCode, e.message, { ...e.details });
+    throw e;
+  }
+}
+
+function readStatement(r: ByteReader, idTag: number, at: number): PublicInputs {
+  const oldRoot = r.digest();
+  const newRoot = r.digest();
+  const stTag = r.u8();
+  if (stTag > 2) fail("UnknownOpKindTag", `statement op_kind_tag ${stTag} at offset ${at + 64} is not 0, 1 or 2`, { tag: stTag, offset: at + 64 });
+  if (stTag !== idTag) fail("OpKindMismatch", `statement op_kind_tag ${stTag} differs from identity op_kind_tag ${idTag}`, { identity: idTag, statement: stTag });
+  const lo = r.u32();
+  const hi = r.u32();
+  const valueDigest = r.digest();
+  return { oldRoot, newRoot, opKindTag: stTag, assetId: (BigInt(hi) << 32n) | BigInt(lo), valueDigest };
+}
+
+function decodeUnguarded(bytes: Uint8Array, proofKind: number): Decoded {
+  const len = bytes.byteLength;
+  if (len < V2_HEADER_BYTES) fail("HeaderTooShort", `message is ${len} bytes, shorter than the ${V2_HEADER_BYTES}-byte header`, { have: len });
+  for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) fail("BadMagic", "bytes 0..8 are not the magic SSGKRPRF");
+  const r = new ByteReader(bytes);
+  r.pos = 8;
+  const enc = r.u16();
+  if (enc !== V2_PROOF_ENCODING_VERSION) fail("UnsupportedProofEncodingVersion", `proof_encoding_version ${enc} is not inner-proof-v2 (${V2_PROOF_ENCODING_VERSION})`, { version: enc });
+  const proto = r.u16();
+  if (proto !== V2_PROTOCOL_VERSION) fail("UnsupportedProtocolVersion", `protocol_version ${proto} is not ${V2_PROTOCOL_VERSION}`, { version: proto });
+  const kind = r.u8();
+  if (kind !== proofKind) fail("UnsupportedProofKind", `proof_kind ${kind} is not supported here (${proofKind === V2_PROOF_KIND_SINGLE ? "0, one operation" : "1, aggregate"})`, { kind });
+  const declared = r.u32();
+  if (declared !== len) fail("DeclaredLengthMismatch", `header declares ${declared} bytes, buffer has ${len}`, { declared, actual: len });
+  const idTag = r.u8();
+  if (idTag > 2) fail("UnknownOpKindTag", `identity op_kind_tag ${idTag} at offset 17 is not 0, 1 or 2`, { tag: idTag, offset: 17 });
+  const depth = r.u32();
+  const circuitVersion = r.u16();
+  if (circuitVersion !== V2_CIRCUIT_VERSION) fail("UnsupportedCircuitVersion", `circuit_version ${circuitVersion} is not ${V2_CIRCUIT_VERSION}`, { version: circuitVersion });
+  const leafEncodingVersion = r.u16();
+  if (leafEncodingVersion !== V2_LEAF_ENCODING_VERSION) fail("UnsupportedLeafEncodingVersion", `leaf_encoding_version ${leafEncodingVersion} is not ${V2_LEAF_ENCODING_VERSION}`, { version: leafEncodingVersion });
+  const leafMaxFields = r.u16();
+  const layoutId = r.u8();
+  if (layoutId !== V2_LAYOUT_ID) fail("UnsupportedLayout", `layout id ${layoutId} is not supported (0)`, { layout: layoutId });
+  const commitment = r.digest();
+  const statements: PublicInputs[] = [];
+  const statementChecks: [number, number][] = [];
+  if (proofKind === V2_PROOF_KIND_AGGREGATE) {
+    const at = r.pos;
+    const count = r.u32();
+    if (count === 0) fail("BadOperationCount", `operation count at offset ${at} is 0`, { offset: at });
+    if (count * V2_STATEMENT_CHECK_BYTES > r.remaining()) fail("OversizedCount", `operation count ${count} at offset ${at} needs at least ${count * V2_STATEMENT_CHECK_BYTES} bytes, only ${r.remaining()} remain`, { offset: at, count });
+    for (let j = 0; j < count; j++) statementChecks.push([r.fe(), r.fe()]);
+  } else {
+    statements.push(readStatement(r, idTag, r.pos));
+  }
+  const nAt = r.pos;
+  const n = r.u32();
+  if (n * V2_LAYER_FIXED_BYTES > r.remaining()) fail("OversizedCount", `layer count ${n} at offset ${nAt} needs at least ${n * V2_LAYER_FIXED_BYTES} bytes, only ${r.remaining()} remain`, { offset: nAt, count: n });
+  const layers: LayerProof[] = new Array(n);
+  for (let l = 0; l < n; l++) {
+    const mAt = r.pos;
+    const m = r.u32();
+    if (m % 2 !== 0) fail("BadRoundCount", `layer ${l}: round count ${m} at offset ${mAt} is odd`, { layer: l, offset: mAt });
+    if ((m / 2) * V2_ROUND_PAIR_BYTES + V2_EVALS_BYTES > r.remaining()) {
+      fail("OversizedCount", `round count ${m} at offset ${mAt} needs at least ${(m / 2) * V2_ROUND_PAIR_BYTES + V2_EVALS_BYTES} bytes, only ${r.remaining()} remain`, { offset: mAt, count: m });
+    }
+    const rounds: RoundPoly[] = new Array(m);
+    for (let k = 0; k < m; k++) rounds[k] = k < m / 2 ? [r.ef(), r.ef(), r.ef(), r.ef(), r.ef()] : [r.ef(), r.ef(), r.ef(), ZERO, ZERO];
+    const evalX = r.ef();
+    const evalY = r.ef();
+    layers[l] = { rounds, evalX, evalY };
+  }
+  const extra = r.remaining();
+  if (extra !== 0) fail("TrailingBytes", `${extra} bytes follow the last layer`, { extra });
+  return {
+    identity: { opKindTag: idTag, depth, circuitVersion, leafEncodingVersion, leafMaxFields, layoutId, commitment },
+    statements,
+    statementChecks,
+    proof: { layers },
+  };
+}

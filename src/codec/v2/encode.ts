@@ -1,0 +1,109 @@
+/**
+ * inner-proof-v2 encoder (docs/profile-v2.md §9): validates first, then writes the layout.
+ */
+import { P } from "../../field/koalabear.js";
+import type { Ext } from "../../field/extension.js";
+import type { GkrProof } from "../../gkr/proof.js";
+import { MAGIC } from "../layout.js";
+import type { PublicInputs } from "../../sync/types.js";
+import { V2EncodeError } from "./errors.js";
+import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity } from "./layout.js";
+
+/** Exact encoded size of a single-operation proof (170 + Σ (36 + 128·s)); `operations` > 0 gives the aggregate size. */
+export function encodedSizeV2(proof: GkrProof, operations = 0): number {
+  let n = operations > 0 ? 61 + 4 + V2_STATEMENT_CHECK_BYTES * operations + 4 : V2_LAYERS_OFFSET + 4;
+  for (const l of proof.layers) n += 36 + 64 * l.rounds.length;
+  return n;
+}
+
+function isZero(e: Ext): boolean {
+  return e[0] === 0 && e[1] === 0 && e[2] === 0 && e[3] === 0;
+}
+
+/**
+ * Encodes (identity, public inputs, proof) as one inner-proof-v2 message.
+ * @throws V2EncodeError `BadRoundPolyArity{layer, round, got}` (not exactly 5 coefficients),
+ *   `BadRoundCount{layer}` (odd), `NonZeroHighCoefficient{layer, round}` (a y round with a_3 or
+ *   a_4 ≠ 0), `NonCanonicalFieldElement`, `BadIdentity` (a header field out of its range),
+ *   `CountOverflow`, `MessageTooLong`.
+ */
+export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, proof: GkrProof): Uint8Array {
+  return encodeMessage(identity, [pub], proof);
+}
+
+/**
+ * Encodes an aggregate (proof_kind 1): identity, n = checks.length (1..4096), the statement
+ * checks in order (2 fe each), the proof. Errors as `encodeProofV2`, plus `BadOperationCount`.
+ */
+export function encodeAggregateV2(identity: V2CircuitIdentity, checks: readonly (readonly [number, number])[], proof: GkrProof): Uint8Array {
+  if (checks.length < 1 || checks.length > V2_MAX_AGGREGATE) throw new V2EncodeError("BadOperationCount", `an aggregate carries 1..${V2_MAX_AGGREGATE} operations, got ${checks.length}`);
+  return encodeMessage(identity, [], proof, checks);
+}
+
+function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof, checks: readonly (readonly [number, number])[] | null = null): Uint8Array {
+  const aggregate = checks !== null;
+  const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
+    && statements.every((pub) => pub.opKindTag === identity.opKindTag && typeof pub.assetId === "bigint" && pub.assetId >= 0n && pub.assetId < 1n << 64n)
+    && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
+    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff;
+  if (!idOk) throw new V2EncodeError("BadIdentity", "identity or statement field out of range (op kind 0..2 and equal, depth u32, leaf_max_fields u16, asset_id u64)");
+  proof.layers.forEach((l, li) => {
+    const m = l.rounds.length;
+    if (m % 2 !== 0) throw new V2EncodeError("BadRoundCount", `layer ${li}: ${m} round polynomials, must be even (2s)`, { layer: li });
+    if (m > 0xffffffff) throw new V2EncodeError("CountOverflow", `layer ${li}: round count does not fit u32`, { layer: li });
+    l.rounds.forEach((r, ri) => {
+      if (r.length !== 5) throw new V2EncodeError("BadRoundPolyArity", `layer ${li} round ${ri}: ${r.length} coefficients, must be 5`, { layer: li, round: ri, got: r.length });
+      if (ri >= m / 2 && (!isZero(r[3]!) || !isZero(r[4]!))) {
+        throw new V2EncodeError("NonZeroHighCoefficient", `layer ${li} round ${ri}: a y round must have a_3 = a_4 = 0`, { layer: li, round: ri });
+      }
+    });
+  });
+  const size = encodedSizeV2(proof, checks ? checks.length : 0);
+  if (size > 0xffffffff) throw new V2EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
+  const out = new Uint8Array(size);
+  const v = new DataView(out.buffer);
+  let pos = 0;
+  const fe = (x: number) => {
+    if (!Number.isInteger(x) || x < 0 || x >= P) throw new V2EncodeError("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
+    v.setUint32(pos, x, true); pos += 4;
+  };
+  const ef = (e: Ext) => { fe(e[0]); fe(e[1]); fe(e[2]); fe(e[3]); };
+  const digest = (d: ArrayLike<number>) => { for (let i = 0; i < 8; i++) fe(d[i]!); };
+  out.set(MAGIC, 0); pos = 8;
+  v.setUint16(8, V2_PROOF_ENCODING_VERSION, true);
+  v.setUint16(10, V2_PROTOCOL_VERSION, true);
+  out[12] = aggregate ? V2_PROOF_KIND_AGGREGATE : V2_PROOF_KIND_SINGLE;
+  v.setUint32(13, size, true);
+  out[V2_HEADER_BYTES] = identity.opKindTag;
+  v.setUint32(18, identity.depth, true);
+  v.setUint16(22, identity.circuitVersion, true);
+  v.setUint16(24, identity.leafEncodingVersion, true);
+  v.setUint16(26, identity.leafMaxFields, true);
+  out[28] = identity.layoutId;
+  pos = 29;
+  digest(identity.commitment);
+  if (checks) {
+    v.setUint32(pos, checks.length, true); pos += 4;
+    for (const [a, b] of checks) { fe(a); fe(b); }
+  }
+  for (const pub of statements) {
+    digest(pub.oldRoot);
+    digest(pub.newRoot);
+    out[pos] = pub.opKindTag;
+    v.setBigUint64(pos + 1, pub.assetId, true);
+    pos += 9;
+    digest(pub.valueDigest);
+  }
+  v.setUint32(pos, proof.layers.length, true); pos += 4;
+  for (const l of proof.layers) {
+    const m = l.rounds.length;
+    v.setUint32(pos, m, true); pos += 4;
+    l.rounds.forEach((r, ri) => {
+      const keep = ri < m / 2 ? 5 : 3;
+      for (let c = 0; c < keep; c++) ef(r[c]!);
+    });
+    ef(l.evalX);
+    ef(l.evalY);
+  }
+  return out;
+}

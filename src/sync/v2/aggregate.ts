@@ -1,0 +1,221 @@
+/**
+ * Aggregate proofs of profile v2 (docs/profile-v2.md §10): one proof for n operations of one kind
+ * and configuration. The circuit is K = 2^k ≥ n copies of the prepared circuit side by side (copy
+ * index = the top k variables of every layer), a partial batch is padded with the dummy operation
+ * (`dummyRequest`), all K statements are bound before the first challenge, and the verifier's
+ * wiring is that of one copy times the copy-index factor (`CopiesWiring`), so its cost does not
+ * grow with K. The order of the requests is part of the statement.
+ */
+import { SsgkrError } from "../../errors.js";
+import { extEq } from "../../field/extension.js";
+import { digest, digestEquals, sponge } from "../../hash/digest.js";
+import type { CircuitShape } from "../../gkr/shape.js";
+import { evaluateStructuredCircuit, type StructuredCircuit } from "../../gkr/structured-linear.js";
+import { CopiesWiring, replicateStructuredCircuit } from "../../gkr/structured-copies.js";
+import { proveStructuredGkr } from "../../gkr/structured-oracle.js";
+import { verifyGkr } from "../../gkr/verifier.js";
+import { mleEvalBase } from "../../sumcheck/mle.js";
+import { DuplexChallenger } from "../../transcript/challenger.js";
+import { decodeAggregateV2, type V2EncodedAggregate } from "../../codec/v2/decode.js";
+import { encodeAggregateV2 } from "../../codec/v2/encode.js";
+import { V2DecodeError } from "../../codec/v2/errors.js";
+import { V2_MAX_AGGREGATE } from "../../codec/v2/layout.js";
+import type { OpRequest } from "../../smt/operation.js";
+import { checkStatement } from "../../smt/semantics.js";
+import { dummyRequest } from "../../smt/v2/dummy.js";
+import { buildV2Input } from "../../smt/v2/input.js";
+import { SyncError } from "../errors.js";
+import { opKindTag, type PublicInputs } from "../types.js";
+import { V2_PROFILE, V2_PROOF_DOMAIN_TAG } from "./domains.js";
+import { v2Identity } from "./encoded.js";
+import type { PreparedV2 } from "./prepared.js";
+import { assetIdLimbs, observePublicInputs } from "./statement-transcript.js";
+
+/** Verdict of an aggregate: accepted, or the first failure, naming the operation where one is to blame. */
+export type AggregateVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: string; readonly reason: string; readonly operation?: number };
+
+/** Time per phase of one aggregate proof, in milliseconds. */
+export interface AggregateTimings {
+  readonly operations: number;
+  readonly copies: number;
+  readonly circuitMs: number;
+  readonly witnessMs: number;
+  readonly proveMs: number;
+  readonly encodeMs: number;
+}
+
+const replicated = new WeakMap<PreparedV2, Map<number, StructuredCircuit>>();
+
+function copyBits(n: number): number {
+  let k = 0;
+  while (2 ** k < n) k++;
+  return k;
+}
+
+/** The circuit of 2^k copies (built once per prepared circuit and k). */
+function copiesCircuit(prepared: PreparedV2, k: number): StructuredCircuit {
+  let m = replicated.get(prepared);
+  if (!m) replicated.set(prepared, (m = new Map()));
+  let c = m.get(k);
+  if (!c) m.set(k, (c = replicateStructuredCircuit(prepared.compiled.circuit, k)));
+  return c;
+}
+
+function copiesShape(prepared: PreparedV2, k: number): CircuitShape {
+  return { layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k), inputWidthBits: prepared.shape.inputWidthBits + k };
+}
+
+/** The aggregate transcript after its statement part: every statement of the K copies in order. */
+function aggregateTranscript(prepared: PreparedV2, n: number, k: number, statements: readonly PublicInputs[], claimedOutputs: ArrayLike<number>): DuplexChallenger {
+  const shape = copiesShape(prepared, k);
+  const t = DuplexChallenger.withDomain(V2_PROOF_DOMAIN_TAG);
+  t.observeMany([V2_PROFILE, 1, opKindTag(prepared.kind), prepared.config.depth, prepared.config.leafMaxFields, n, 2 ** k, shape.inputWidthBits, shape.layerWidthBits.length]);
+  for (const b of shape.layerWidthBits) t.observe(b);
+  t.observeDigest(prepared.commitment);
+  for (const s of statements) observePublicInputs(t, s);
+  for (let i = 0; i < claimedOutputs.length; i++) t.observeUnchecked(claimedOutputs[i]!);
+  return t;
+}
+
+function padded(prepared: PreparedV2, requests: readonly OpRequest[]): OpRequest[] {
+  const k = copyBits(requests.length);
+  const dummy = dummyRequest(prepared.kind, prepared.config);
+  return [...requests, ...Array.from({ length: 2 ** k - requests.length }, () => dummy)];
+}
+
+function inputVector(prepared: PreparedV2, requests: readonly OpRequest[]): Uint32Array {
+  const size = 2 ** prepared.shape.inputWidthBits;
+  const all = new Uint32Array(size * requests.length);
+  requests.forEach((r, i) => all.set(buildV2Input(prepared.compiled.layout, r), i * size));
+  return all;
+}
+
+/**
+ * Proves n = requests.length operations (1..4096) of the prepared kind in one inner-proof-v2
+ * aggregate (proof_kind 1). Invalid statements are proved as they are (the verifier rejects them).
+ * @param onTimings receives the time per phase.
+ * @throws SyncError `BAD_AGGREGATE` (count), `WRONG_KIND{operation}`, `WITNESS{operation}`.
+ * @example
+ *   const bytes = proveAggregate(prepareV2("membership"), requests);
+ */
+export function proveAggregate(prepared: PreparedV2, requests: readonly OpRequest[], onTimings?: (t: AggregateTimings) => void): Uint8Array {
+  if (!Array.isArray(requests) || requests.length < 1 || requests.length > V2_MAX_AGGREGATE) {
+    throw new SyncError("BAD_AGGREGATE", `an aggregate proves 1..${V2_MAX_AGGREGATE} requests, got ${Array.isArray(requests) ? requests.length : typeof requests}`);
+  }
+  requests.forEach((r, i) => {
+    if (r?.operation?.kind !== prepared.kind) throw new SyncError("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`, { operation: i });
+  });
+  const t0 = performance.now();
+  const k = copyBits(requests.length);
+  const circuit = copiesCircuit(prepared, k);
+  const t1 = performance.now();
+  const all = padded(prepared, requests);
+  let input: Uint32Array;
+  try {
+    input = inputVector(prepared, all);
+  } catch (err) {
+    if (err instanceof SsgkrError) {
+      const i = all.findIndex((r) => { try { buildV2Input(prepared.compiled.layout, r); return false; } catch { return true; } });
+      throw new SyncError("WITNESS", `witness of request ${i}: ${err.message}`, { operation: i, cause: err.code });
+    }
+    throw err;
+  }
+  const layers = evaluateStructuredCircuit(circuit, input);
+  const t2 = performance.now();
+  const statements = all.map((r) => r.publicInputs);
+  const transcript = aggregateTranscript(prepared, requests.length, k, statements, layers[0]!);
+  const { proof } = proveStructuredGkr(circuit, layers, transcript);
+  const t3 = performance.now();
+  const bytes = encodeAggregateV2(v2Identity(prepared), requests.map((r) => statementCheck(r.publicInputs)), proof);
+  onTimings?.({ operations: requests.length, copies: 2 ** k, circuitMs: t1 - t0, witnessMs: t2 - t1, proveMs: t3 - t2, encodeMs: performance.now() - t3 });
+  return bytes;
+}
+
+/**
+ * Statement check of one operation (docs/profile-v2.md §10.3): the first two lanes of
+ * sponge(old_root ‖ new_root ‖ op kind ‖ asset_id limbs ‖ value_digest ‖ 3 zeros). It lets the
+ * verifier name the operation whose public inputs differ; soundness rests on the transcript,
+ * which binds the full statements.
+ */
+export function statementCheck(pub: PublicInputs): [number, number] {
+  const pre = new Uint32Array(32);
+  pre.set(digest(pub.oldRoot, "old_root"), 0);
+  pre.set(digest(pub.newRoot, "new_root"), 8);
+  pre[16] = pub.opKindTag;
+  pre.set(assetIdLimbs(pub.assetId), 17);
+  pre.set(digest(pub.valueDigest, "value_digest"), 21);
+  const h = sponge(pre);
+  return [h[0]!, h[1]!];
+}
+
+function reject(code: string, reason: string, operation?: number): AggregateVerdict {
+  return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
+}
+
+function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], bytes: Uint8Array): AggregateVerdict {
+  let decoded: V2EncodedAggregate;
+  try {
+    decoded = decodeAggregateV2(bytes);
+  } catch (e) {
+    if (e instanceof V2DecodeError) return reject(`DECODE_${e.code}`, e.message);
+    throw e;
+  }
+  const id = v2Identity(prepared);
+  const d = decoded.identity;
+  if (d.opKindTag !== id.opKindTag || d.depth !== id.depth || d.circuitVersion !== id.circuitVersion || d.leafEncodingVersion !== id.leafEncodingVersion
+    || d.leafMaxFields !== id.leafMaxFields || d.layoutId !== id.layoutId || !digestEquals(d.commitment, id.commitment)) {
+    return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
+  }
+  if (!Array.isArray(requests) || decoded.statementChecks.length !== requests.length) {
+    return reject("OPERATION_COUNT", `the proof carries ${decoded.statementChecks.length} operations, ${Array.isArray(requests) ? requests.length : 0} requests were given`);
+  }
+  for (let i = 0; i < requests.length; i++) {
+    const r = requests[i]!;
+    if (r?.operation?.kind !== prepared.kind) return reject("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}`, i);
+    const [a, b] = statementCheck(r.publicInputs);
+    const [da, db] = decoded.statementChecks[i]!;
+    if (a !== da || b !== db) return reject("PUBLIC_INPUTS_MISMATCH", `operation ${i}: the proof was made for other public inputs than the request's`, i);
+    const st = checkStatement(r, prepared.config);
+    if (!st.valid) return reject(st.code, `operation ${i}: ${st.message}`, i);
+  }
+  const k = copyBits(requests.length);
+  const all = padded(prepared, requests);
+  const size = 2 ** prepared.shape.inputWidthBits;
+  const input = new Uint32Array(size * all.length);
+  for (let i = 0; i < all.length; i++) {
+    try {
+      input.set(buildV2Input(prepared.compiled.layout, all[i]!), i * size);
+    } catch (err) {
+      if (err instanceof SsgkrError) return reject("INPUT_VECTOR", `operation ${i}: the input vector cannot be built: ${err.message}`, i);
+      throw err;
+    }
+  }
+  const shape = copiesShape(prepared, k);
+  const zeros = new Uint32Array(2 ** shape.layerWidthBits[0]!);
+  const transcript = aggregateTranscript(prepared, requests.length, k, all.map((r) => r.publicInputs), zeros);
+  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k), zeros, decoded.proof, transcript);
+  if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
+  const claim = gkr.inputClaim;
+  if (!extEq(mleEvalBase(input, claim.x), claim.evalX)) return reject("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
+  if (!extEq(mleEvalBase(input, claim.y), claim.evalY)) return reject("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
+  return { ok: true };
+}
+
+/**
+ * Verifies an aggregate against its requests, in order: decode (`DECODE_<code>`), identity
+ * (`IDENTITY_MISMATCH`), operation count (`OPERATION_COUNT`), per operation in order its kind,
+ * public inputs and native statement checks (the verdict names the operation), input vectors,
+ * GKR (`GKR_<code>`), input claims. Never throws on malformed input.
+ * @example
+ *   verifyAggregate(prepared, requests, proveAggregate(prepared, requests)); // { ok: true }
+ */
+export function verifyAggregate(prepared: PreparedV2, requests: readonly OpRequest[], bytes: Uint8Array): AggregateVerdict {
+  try {
+    return verifyUnguarded(prepared, requests, bytes);
+  } catch (err) {
+    if (err instanceof SsgkrError || err instanceof TypeError || err instanceof RangeError) return reject("MALFORMED_REQUEST", `malformed request or proof: ${(err as Error).message}`);
+    throw err;
+  }
+}
