@@ -61,7 +61,7 @@ export function readFileOrExit(path: string, option: string, limit: number, what
  * The first `n` bytes of a file (fewer if it is shorter), without reading the rest.
  * @throws CliError `CANNOT_READ` naming the option and file.
  */
-export function readFileHead(path: string, option: string, n = 16): Uint8Array {
+export function readFileHead(path: string, option: string, n = 64): Uint8Array {
   let fd: number;
   try {
     fd = openSync(path, "r");
