@@ -24,9 +24,10 @@ import { encodeSyncResult, verifyEncoded } from "../src/sync/encoded.js";
 import { OP_KIND_NAMES, type OpKind, type OpKindName } from "../src/sync/types.js";
 import { encodeV2, prepareV2, proveAggregate, proveV2, verifyAggregate, verifyEncodedV2, type AggregateTimings } from "../src/sync/v2/index.js";
 import { circuitGateTerms } from "../src/gkr/structured-linear.js";
-import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import { choices, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseArgs();
+const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), agg: ints(1, 4096), "agg-kinds": choices(OP_KIND_NAMES), "agg-depth": int(1, 64) });
 const kindList = (s: string) => s.split(",").map((k) => {
   if (!OP_KIND_NAMES.includes(k as OpKindName)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
   return k as OpKindName;

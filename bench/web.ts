@@ -16,9 +16,10 @@ import { mkdirSync } from "node:fs";
 import { checkProofBody } from "../src/counterparty/body.js";
 import { parseRoot } from "../src/counterparty/claim.js";
 import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "../test/web/support.js";
-import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { int, parseOptions } from "./lib/options.js";
 
-const args = parseArgs();
+const args = parseOptions({ depth: int(1, 48), rounds: int(1, 1000), calls: int(1, 1000) });
 const depth = Number(args.get("depth") ?? 24);
 const rounds = Number(args.get("rounds") ?? 7);
 const calls = Number(args.get("calls") ?? 5);

@@ -15,7 +15,7 @@
  * one h_node per stored node; memory is bounded by a chunk of slots plus one digest per
  * non-default node of tile level 4.
  */
-import type { Transaction } from "lmdb";
+import type { Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { availableParallelism } from "node:os";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { RATE, WIDTH } from "../hash/poseidon2.js";

@@ -20,12 +20,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { open, type Database, type RootDatabase, type Transaction } from "lmdb";
+import { open } from "lmdb";
+import type { Database, RootDatabase, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { compress, digestEquals, type Digest } from "../hash/digest.js";
 import { P } from "../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../smt/leaf.js";
 import { RegistryError } from "./errors.js";
 import { MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "./mapping.js";
+import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../sync/limits.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "./name-key.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
@@ -47,7 +49,7 @@ const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 export interface NameRegistryConfig {
   /** Tree depth, 1..48 (default 48): keys are the first `depth` bits of Keccak-256(name). */
   readonly depth: number;
-  /** Leaf bound B, 20..65535 (default 31). */
+  /** Leaf bound B, 20..63 (default 31; `MAX_CONFIG_LEAF_MAX_FIELDS`). */
   readonly leafMaxFields: number;
 }
 
@@ -116,8 +118,8 @@ export function checkNameConfig(config: Partial<NameRegistryConfig> = {}): NameR
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_NAME_DEPTH) {
     throw new RegistryError("BAD_CONFIG", `a name-keyed registry's depth must be an integer in [1, ${MAX_NAME_DEPTH}], got ${depth}`, { depth });
   }
-  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS || leafMaxFields > 0xffff) {
-    throw new RegistryError("BAD_CONFIG", `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, 65535], got ${leafMaxFields}`, { leafMaxFields });
+  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS || leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS) {
+    throw new RegistryError("BAD_CONFIG", `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`, { leafMaxFields });
   }
   return { depth, leafMaxFields };
 }

@@ -64,7 +64,7 @@ test("profile options are validated with one error line and exit 2", () => {
   const req = fixtureFile("membership", 5);
   let r = run("prove", "--profile", "v3", "--request", req, "--out", join(dir, "x.bin"));
   assert.equal(r.code, 2);
-  assert.match(r.stderr.trim(), /^error: --profile must be compat-v1 or v2, got "v3"$/);
+  assert.match(r.stderr.trim(), /^error BAD_OPTION: --profile must be compat-v1 or v2, got "v3"$/);
   r = run("prove", "--requests", req, "--out", join(dir, "x.bin"));
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--requests \(an aggregate\) needs --profile v2/);

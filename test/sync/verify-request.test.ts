@@ -50,7 +50,7 @@ test("verifyRequestProof accepts honest proofs and prepares each configuration o
       assert.deepEqual(verifyRequestProof(goldenFixture(kind, DEPTH, 5n), honestProof(kind).bytes, { depth: DEPTH }, { cache }), { ok: true });
     }
   }
-  assert.deepEqual(prepared, [`0/${DEPTH}/31`, `1/${DEPTH}/31`, `2/${DEPTH}/31`]);
+  assert.deepEqual(prepared, [`membership/${DEPTH}/31`, `nonmembership/${DEPTH}/31`, `update/${DEPTH}/31`]);
   assert.deepEqual(cache.stats, { hits: 6, prepares: 3, evictions: 0 });
   // The prepared circuit is the one `prepare` makes: same identity as the fresh path.
   assert.deepEqual(cache.get(OpKind.Update, { depth: DEPTH }).identity, honestProof(OpKind.Update).prepared.identity);
@@ -65,7 +65,7 @@ test("the LRU cache keeps at most `capacity` circuits and drops the least recent
   assert.equal(cache.size, 2);
   assert.ok(cache.has("membership", { depth: 2 }) && cache.has("membership", { depth: 1 }) && !cache.has("membership", { depth: 3 }));
   cache.get("membership", { depth: 3 });
-  assert.deepEqual(prepared, ["0/2/31", "0/3/31", "0/1/31", "0/3/31"]);
+  assert.deepEqual(prepared, ["membership/2/31", "membership/3/31", "membership/1/31", "membership/3/31"]);
   assert.equal(cache.stats.evictions, 2);
   cache.clear();
   assert.deepEqual([cache.size, cache.stats.prepares], [0, 0]);
@@ -114,7 +114,7 @@ test("a proof that claims the request's configuration with a wrong commitment is
   const { cache, prepared } = countingCache();
   const v = verifyRequestProof(goldenFixture(OpKind.Membership, DEPTH, 5n), bytes, { depth: DEPTH }, { cache });
   assert.equal(!v.ok && v.code, "IDENTITY_MISMATCH");
-  assert.deepEqual(prepared, [`0/${DEPTH}/31`]);
+  assert.deepEqual(prepared, [`membership/${DEPTH}/31`]);
 });
 
 test("bytes above maxProofBytes are PROOF_TOO_LARGE before decoding, in verifyRequestProof and verifyEncoded", () => {
