@@ -46,7 +46,14 @@ export interface NameImportReport {
   readonly timings: ImportTimings;
 }
 
-const DEFAULT_BATCH = 100_000;
+/**
+ * Records per batch (one transaction) unless told otherwise. Keys are random, so every batch
+ * touches pages all over the B-trees and LMDB copies each touched page (copy on write): fewer,
+ * larger batches write less and leave a smaller file (at 100,000 records: 5 batches gave a 3.4×
+ * larger data.mdb than one).
+ */
+export const DEFAULT_NAME_BATCH = 1_000_000;
+const DEFAULT_BATCH = DEFAULT_NAME_BATCH;
 const decoder = new TextDecoder();
 
 class NameSink implements RecordSink {

@@ -8,7 +8,7 @@ import { checkOperation } from "../../smt/semantics.js";
 import type { OpRequest } from "../../smt/operation.js";
 import type { SyncRequest } from "../../sync/request.js";
 import { encodeV2, prepareV2, proveAggregate, proveV2, verifyAggregate, verifyEncodedV2 } from "../../sync/v2/index.js";
-import { CliExit, EXIT_USAGE, EXIT_VERDICT } from "../exit.js";
+import { CliExit, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { readRequest, writeFileOrExit } from "../io.js";
 

@@ -64,14 +64,14 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--limit <n>", "import only the first N records of the source, or \"all\" (npm-repos default: 100000)")
     .option("--file <path>", "records from a file: .ndjson/.jsonl, .csv (name,value) or .json object, optionally .gz")
     .addOption(new Option("--on-error <mode>", "malformed records: fail (reject the import, write nothing) or skip (report and leave out)").choices(["fail", "skip"]).default("fail"))
-    .option("--batch-size <n>", "records per committed batch (one transaction and one history entry each)", "100000")
+    .option("--batch-size <n>", "records per committed batch, one transaction and one history entry each (default 1000000 name-keyed, 100000 slot-v1)")
     .option("--threads <n>", "hash worker threads (0 = hash on the main thread)")
     .addOption(new Option("--mapping <m>", `mapping of a new registry: ${NAME_MAPPING_ID} (name-keyed, default) or slot-v1 (slot per record, ${SLOT_MAPPING_ID})`).choices([NAME_MAPPING_ID, "slot-v1", SLOT_MAPPING_ID]))
     .option("--depth <d>", `tree depth of a new registry (1..48; default ${DEFAULT_NAME_DEPTH} name-keyed, 24 slot-v1)`)
     .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..63, default 31)")
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
-    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize: string; threads?: string; mapping?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
+    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize?: string; threads?: string; mapping?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
       if ((opts.source === undefined) === (opts.file === undefined)) throw new CliError("USAGE", "registry import: give exactly one of --source npm-repos and --file F");
       if (opts.source !== undefined && opts.source !== "npm-repos") throw new CliError("BAD_OPTION", `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
       const limit = opts.limit === undefined ? undefined : opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 0);
@@ -109,7 +109,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       try {
         const importOptions = {
           onError: opts.onError,
-          batchSize: integerOption("--batch-size", opts.batchSize, 1),
+          ...(opts.batchSize !== undefined ? { batchSize: integerOption("--batch-size", opts.batchSize, 1) } : {}),
           ...(opts.threads !== undefined ? { threads: integerOption("--threads", opts.threads, 0) } : {}),
           onMalformed: malformed,
           ...(bar ? { onProgress: (p: { imported: number; bytesRead: number; malformed: number }) => bar.update(p.imported, p.bytesRead, p.malformed) } : {}),
