@@ -19,8 +19,12 @@ interface PackResult { readonly filename: string; readonly size: number; readonl
 test("npm pack ships the runtime only (dist of src, wasm, bin, the offline dataset), ≤ 1.6 MB; the tarball installs without a build step; selftest and the README examples run from it", { timeout: 600_000 }, () => {
   const work = mkdtempSync(join(tmpdir(), "ssgkr-pack-"));
   try {
+    const stamp = join(repoRoot, "dist", ".build-stamp");
+    const builtAt = statSync(stamp).mtimeMs;
     const packed = run(npm, ["pack", "--json", "--pack-destination", work], repoRoot);
     assert.equal(packed.status, 0, `npm pack: ${packed.stderr}`);
+    assert.equal(statSync(stamp).mtimeMs, builtAt, "npm pack (prepare) compiled nothing: dist/ was current");
+    assert.doesNotMatch(packed.stderr, /compiling/);
     const [info] = JSON.parse(packed.stdout) as PackResult[];
     assert.ok(info, "npm pack --json printed its result");
     const paths = info.files.map((f) => f.path);
@@ -63,6 +67,19 @@ test("npm pack ships the runtime only (dist of src, wasm, bin, the offline datas
       });
     } finally {
       rmSync(consumer, { recursive: true, force: true });
+    }
+
+    // Installing the checkout itself (a link; npm runs its prepare with the output hidden) compiles nothing either.
+    const linked = consumerProject("ssgkr-link-", false);
+    try {
+      const r = run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--foreground-scripts", repoRoot], linked);
+      assert.equal(r.status, 0, `npm install <checkout>: ${r.stdout}\n${r.stderr}`);
+      assert.doesNotMatch(r.stdout + r.stderr, /compiling/);
+      assert.equal(statSync(stamp).mtimeMs, builtAt, "npm install <checkout> compiled nothing");
+      const ok = run(process.execPath, ["--input-type=module", "-e", 'import { opKindTag } from "statesync-gkr"; console.log(opKindTag("update"));'], linked);
+      assert.equal(ok.stdout.trim(), "2", ok.stderr);
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
