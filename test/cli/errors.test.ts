@@ -104,7 +104,8 @@ test("request errors name the option, the file, the JSON path and the rule (neve
   for (const [name, value, code, message] of cases) {
     const file = write(`${name}.json`, value);
     fails(["verify", "--request", file, "--proof", proof], code, message);
-    fails(["prove", "--request", file, "--out", join(dir, "x.bin")], code, message);
+    // prove reads request files through the same function; a few cases show it.
+    if (["json", "key-abc", "lmf", "newleaf"].includes(name)) fails(["prove", "--request", file, "--out", join(dir, "x.bin")], code, message);
   }
   const r = run("verify", "--request", join(dir, "key-abc.json"), "--proof", proof);
   assert.doesNotMatch(r.stderr, /SyntaxError|BigInt|Cannot convert/);
