@@ -104,7 +104,11 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       else if (status === 415) [code, message] = ["BAD_INPUT", `content-type: send JSON (application/json), got ${JSON.stringify(req.headers["content-type"] ?? "")}`];
       else [code, message] = ["BAD_INPUT", e.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ? "body: empty, but the content-type says JSON" : e instanceof SyntaxError || e.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? `body: not valid JSON (${e.message})` : e.message];
     }
-    if (status >= 500) req.log.error(err);
+    if (status >= 500 && !(err instanceof HttpError)) {
+      if (opts.logger) req.log.error(err);
+      else process.stderr.write(`error ${code}: ${req.method} ${req.url.split("?")[0]}: ${e.message}\n`);
+    }
+    if (code === "INTERNAL") message = "internal error (the server's standard error has the details)";
     if (status === 401) reply.header("www-authenticate", 'Bearer realm="ssgkr registry"');
     void reply.status(status).send({ code, message });
   });
