@@ -14,7 +14,7 @@ import { isV2Proof, verifyProfileV2 } from "./profile-v2.js";
 export function registerVerify(program: Command): void {
   program
     .command("verify")
-    .description("verify inner-proof-v1 bytes strictly against the original request")
+    .description("verify proof bytes strictly against the original request (the profile is read from the proof)")
     .option("--request <file>", "request JSON the proof must be about")
     .option("--requests <files>", "comma-separated request files, in order, of an aggregate proof (profile v2)")
     .requiredOption("--proof <file>", "proof bytes (inner-proof-v1, or inner-proof-v2: the profile is read from the proof)")
