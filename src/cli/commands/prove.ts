@@ -9,14 +9,14 @@ import { readRequest, writeFileOrExit } from "../io.js";
 import { PROFILES, proveProfileV2 } from "./profile-v2.js";
 
 /**
- * `ssgkr prove --request R.json --out P.bin [--unchecked]`: checks the statement natively, proves
+ * `ssgkr prove --request R.json --out P.bin [--unchecked] [--profile v2] [--requests R1,R2,…]`: checks the statement natively, proves
  * it and writes inner-proof-v1 bytes; prints `<kind> depth=<d> bytes=<n> prove_ms=<ms>`.
  * The request's configuration is within the limits (src/sync/limits.ts) before anything is compiled.
  */
 export function registerProve(program: Command): void {
   program
     .command("prove")
-    .description("prove a request file and write the inner-proof-v1 bytes")
+    .description("prove a request file and write the proof bytes (inner-proof-v1; inner-proof-v2 with --profile v2)")
     .option("--request <file>", "request JSON (see `ssgkr fixture`)")
     .option("--out <file>", "where to write the proof bytes (required)")
     .option("--unchecked", "prove even if the statement is false (for adversarial tests)", false)

@@ -38,7 +38,7 @@ import { isV2Proof, MAX_V2_PROOF_BYTES, verifyProfileV2 } from "./profile-v2.js"
 export function registerVerify(program: Command): void {
   program
     .command("verify")
-    .description("verify proof bytes strictly against the original request (pin the roots you trust with --expect-old-root)")
+    .description("verify proof bytes strictly against the original request (the profile is read from the proof; pin the roots you trust with --expect-old-root)")
     .option("--request <file>", "request JSON the proof must be about")
     .option("--requests <files>", "comma-separated request files, in order, of an aggregate proof (profile v2)")
     .requiredOption("--proof <file>", "proof bytes (inner-proof-v1, or inner-proof-v2: the profile is read from the proof)")
