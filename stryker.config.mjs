@@ -9,6 +9,29 @@
 //
 // Reasons and messages of rejections are prose, not checks: scripts/stryker-ignore-messages.mjs
 // ignores mutants inside them (the code argument, details and every condition stay mutated).
+//
+// Equivalent mutants (they survive; no test can or should kill them):
+// - src/gkr/input-claim.ts `n > 30` → `n >= 30`: telling them apart needs a claim over 30
+//   variables, i.e. a 2^30-entry (4 GiB) input table; the bound only stops allocation.
+// - src/sync/verify.ts, verifySync: `catch { return false; }` → `catch {}`: `prepared` stays
+//   undefined, verifyPrepared turns the resulting TypeError into MALFORMED_REQUEST and `.ok` is
+//   false either way.
+// - src/smt/semantics.ts, checkRequestShape: dropping `op === null` or `request.witness === null`
+//   (and the `||` → `&&` variants that only differ for null): a null operation or witness then
+//   fails one line later with a TypeError, which verdictOf reports as the same MALFORMED_REQUEST
+//   without a cause; only the message differs. (The `typeof … !== "object"` halves are not
+//   equivalent: a function carrying the right fields is killed in test/smt/semantics-checks.)
+// - src/sumcheck/verifier.ts, Horner start: `while (top >= 0 && isZero(…))` with `top > 0`, or
+//   with isZero(…) → false: evaluating from a zero leading coefficient gives the same g(r), the
+//   skip only saves multiplications.
+// - src/gkr/verifier.ts: the final `return reject("VERIFIER_EXCEPTION", "unreachable …")` is
+//   unreachable (for D ≥ 1 the loop returns at i = D − 1), so its mutants cannot be observed.
+// - src/gkr/derived-wiring.ts: `performance.now() - t0` (deriveMs) is a timing statistic; the
+//   builder tags are hints (every derived group is audited against its gates, and a group that
+//   does not match is evaluated gate by gate), so mutants that only change whether a layer's tags
+//   are used change statistics, never a predicate value.
+//
+// Sampling: MUTATION_SAMPLE=k/n (see mutateList) runs a fixed sample; CI runs 1/8 of the lines.
 import { readFileSync } from "node:fs";
 
 /** The verifier path: every file whose checks decide ACCEPT or a rejection. */
@@ -77,6 +100,7 @@ export default {
       "dist/test/gkr/wiring.test.js",
       "dist/test/gkr/oracles.test.js",
       "dist/test/gkr/verifier-checks.test.js",
+      "dist/test/gkr/derived-wiring-checks.test.js",
       "dist/test/smt/semantics.test.js",
       "dist/test/smt/semantics-checks.test.js",
       "dist/test/sync/verifier-checks.test.js",
@@ -101,4 +125,6 @@ export default {
   htmlReporter: { fileName: "reports/mutation/mutation.html" },
   tempDirName: ".stryker-tmp",
   cleanTempDir: true,
+  // Fail the run when the score drops below what the suite reaches today (sampled or full).
+  thresholds: { high: 95, low: 90, break: 85 },
 };

@@ -101,12 +101,21 @@ test("causes: leaf-encoding and library errors carry the underlying code, type e
   assert.equal(v3.code, "MALFORMED_REQUEST");
   const getter = { ...m, get witness(): never { throw new TypeError("no witness"); } } as unknown as OpRequest;
   const v4 = checkStatement(getter, { depth: D });
-  assert.deepEqual([v4.code, v4.cause], ["MALFORMED_REQUEST", undefined]);
+  assert.deepEqual([v4.valid, v4.code, v4.cause], [false, "MALFORMED_REQUEST", undefined]);
   assert.match(v4.message, /no witness/);
   // Errors that are neither library nor type errors propagate.
   const boom = { ...m, get witness(): never { throw new Error("boom"); } } as unknown as OpRequest;
   assert.throws(() => checkStatement(boom, { depth: D }), /boom/);
   assert.throws(() => checkOperation(boom, { depth: D }), /boom/);
+});
+
+test("an operation or witness that is a function carrying the right fields is MALFORMED_REQUEST", () => {
+  const fnOp = Object.assign(() => undefined, m.operation);
+  expectCode({ ...m, operation: fnOp } as unknown as OpRequest, "MALFORMED_REQUEST", "function operation");
+  const fnWitness = Object.assign(() => undefined, m.witness);
+  expectCode({ ...m, witness: fnWitness } as unknown as OpRequest, "MALFORMED_REQUEST", "function witness");
+  const fnPub = Object.assign(() => undefined, m.publicInputs);
+  expectCode({ ...m, publicInputs: fnPub } as unknown as OpRequest, "MALFORMED_REQUEST", "function public inputs");
 });
 
 test("checkStatement leaves roots and paths to the circuit; checkOperation checks them", () => {
