@@ -46,6 +46,17 @@ export { prepareAll, type PreparedAll, type PrepareAllOptions } from "./sync/pre
 export { provePrepared, proveSync, type SyncResult } from "./sync/prove.js";
 export { verifyPrepared, verifySync, type SyncVerdict } from "./sync/verify.js";
 export { encodeSyncResult, verifyEncoded } from "./sync/encoded.js";
+export { verifyRequestProof, declaredIdentityDifferences, type VerifyRequestOptions } from "./sync/verify-request.js";
+export { PreparedCache, defaultPreparedCache, type PreparedCacheOptions, type PreparedCacheStats } from "./sync/prepared-cache.js";
+export { maxProofBytes, MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS, MAX_REQUEST_BYTES } from "./sync/limits.js";
+export { checkLeafRules, type LeafRule, type LeafRuleViolation } from "./sync/input-rules.js";
+
+// The counterparty's one-call checks of registry statements about names (no database code).
+export {
+  verifyRecordProof, verifyRecordUpdateProof, parseRoot,
+  type RecordClaim, type RecordUpdateClaim, type RecordVerdict, type NameSide, type RequestInput, type RootLike,
+} from "./registry/verify-record.js";
+export { nameKey, nameKeyBig, NAME_MAPPING_ID, SLOT_MAPPING_ID, DEFAULT_NAME_DEPTH } from "./registry/name-key.js";
 export { proveBatchSequential, type BatchOutcome } from "./sync/batch.js";
 export {
   SyncPool, createSyncPool, proveBatch, verifyBatch,

@@ -8,7 +8,8 @@ import { LeafTag } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import { checkOperation } from "../smt/semantics.js";
 import { OpKind } from "../sync/types.js";
-import { prepare, type PreparedSync } from "../sync/prepared.js";
+import type { PreparedSync } from "../sync/prepared.js";
+import { defaultPreparedCache } from "../sync/prepared-cache.js";
 import { provePrepared } from "../sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../sync/encoded.js";
 import { fromOpRequest } from "../sync/request-convert.js";
@@ -90,7 +91,7 @@ export function nameReadRequest(store: NameStore, statement: "membership" | "non
  * @throws RegistryError as `nameReadRequest` and the plan functions of name-operations.ts,
  * `PROOF_FAILED` when the statement does not hold natively or its proof does not verify.
  */
-export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => prepare(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields })): NameProof {
+export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => defaultPreparedCache.get(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields })): NameProof {
   const { depth, leafMaxFields: B } = store.config;
   let request: OpRequest;
   let key: number;

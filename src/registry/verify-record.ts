@@ -3,7 +3,7 @@
  * (`record-leaf-v2`): given the root it trusts, the name and what it is told about it (a value,
  * or absent), a request and proof bytes, it recomputes the key and the leaf from the name and
  * value itself, compares them and the roots with the request, prepares the circuit (cached per
- * configuration) and verifies the proof strictly (`verifyEncoded`). No step is left to the
+ * configuration) and verifies the proof strictly (`verifyRequestProof`: the limits and the proof's declared identity first). No step is left to the
  * caller. This file loads no database code (no lmdb): it can run where only proofs are checked.
  *
  * Codes of a rejection (besides the proof's own, e.g. `IDENTITY_MISMATCH` or a sumcheck
@@ -21,8 +21,9 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { P } from "../field/koalabear.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { DEFAULT_LEAF_MAX_FIELDS, hashLeaf, LeafTag, type Leaf } from "../smt/leaf.js";
-import { prepare, type PreparedSync } from "../sync/prepared.js";
-import { verifyEncoded } from "../sync/encoded.js";
+import type { PreparedSync } from "../sync/prepared.js";
+import { defaultPreparedCache } from "../sync/prepared-cache.js";
+import { verifyRequestProof } from "../sync/verify-request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
 import { OpKind } from "../sync/types.js";
@@ -90,22 +91,8 @@ function checkRoot(r: RootLike, what: string): Digest {
   return d;
 }
 
-const CACHE_LIMIT = 6;
-const cache = new Map<string, PreparedSync>();
-
-/** The prepared circuit of (kind, depth, B), from a bounded cache (6 configurations). */
 export function cachedPrepared(kind: OpKind, depth: number, leafMaxFields: number): PreparedSync {
-  const k = `${kind}/${depth}/${leafMaxFields}`;
-  let p = cache.get(k);
-  if (p !== undefined) {
-    cache.delete(k);
-    cache.set(k, p);
-    return p;
-  }
-  p = prepare(kind, { depth, leafMaxFields });
-  cache.set(k, p);
-  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  return p;
+  return defaultPreparedCache.get(kind, { depth, leafMaxFields });
 }
 
 function parseInput(input: RequestInput): SyncRequest | RecordVerdict {
@@ -160,8 +147,7 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
     if (e instanceof SsgkrError) return reject(e.code, e.message);
     throw e;
   }
-  const prepared = cachedPrepared(op.operation.kind, request.depth, request.leafMaxFields);
-  const v = verifyEncoded(prepared, op, proof);
+  const v = verifyRequestProof(op, proof, { depth: request.depth, leafMaxFields: request.leafMaxFields });
   if (!v.ok) return v;
   return { ok: true, name, key, kind: request.kind, oldRoot: request.oldRoot.slice(), newRoot: request.newRoot.slice() };
 }
@@ -225,6 +211,5 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: Reque
 
 /** Puts an already prepared circuit into the cache of `verifyRecordProof` (e.g. from `prepareAll`). */
 export function primePreparedCache(prepared: PreparedSync): void {
-  cache.set(`${prepared.kind}/${prepared.config.depth}/${prepared.config.leafMaxFields}`, prepared);
-  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  defaultPreparedCache.put(prepared);
 }

@@ -80,6 +80,20 @@ export class PreparedCache {
     return prepared;
   }
 
+  /**
+   * Puts an already prepared circuit (e.g. one of `prepareAll`) into the cache under its own kind
+   * and configuration, as the most recently used entry.
+   */
+  put(prepared: PreparedSync): void {
+    const key = keyOf(prepared.kind, prepared.config);
+    this.entries.delete(key);
+    this.entries.set(key, prepared);
+    while (this.entries.size > this.capacity) {
+      this.entries.delete(this.entries.keys().next().value!);
+      this.counts.evictions++;
+    }
+  }
+
   /** True if (kind, config) is cached; does not count as a use. */
   has(kind: OpKind | OpKindName, config: Partial<SyncConfig> = {}): boolean {
     return this.entries.has(keyOf(opKindOf(kind), syncConfig(config)));
