@@ -26,6 +26,7 @@ import { compress, digestEquals, type Digest } from "../hash/digest.js";
 import { P } from "../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../smt/leaf.js";
 import { RegistryError } from "./errors.js";
+import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "./mapping.js";
 import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../sync/limits.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "./name-key.js";
@@ -598,18 +599,9 @@ function initialize(env: RootDatabase<Buffer, Buffer>, config: NameRegistryConfi
   });
 }
 
-function parseJson(raw: Uint8Array, what: string, dir: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(raw).toString("utf8"));
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
-    return v as Record<string, unknown>;
-  } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${what} is not valid JSON (${(e as Error).message})`, { dir });
-  }
-}
 
 function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
-  const c = parseJson(raw, "configuration", dir);
+  const c = parseMetadataJson(raw, "configuration", dir);
   if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== NAME_MAPPING_ID) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: not a name-keyed registry ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"] })}`, { dir });
   }
@@ -620,23 +612,15 @@ function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
   }
 }
 
-function isCount(v: unknown): v is number {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-}
 
-function parseRoot(v: unknown): Digest | undefined {
-  if (!Array.isArray(v) || v.length !== 8) return undefined;
-  if (!v.every((x) => typeof x === "number" && Number.isInteger(x) && x >= 0 && x < P)) return undefined;
-  return Uint32Array.from(v as number[]);
-}
 
 function encodeHead(h: NameHead): Buffer {
   return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), records: h.records, live: h.live, deleted: h.deleted }));
 }
 
 function decodeHead(raw: Uint8Array, dir: string): NameHead {
-  const h = parseJson(raw, "head", dir);
-  const root = parseRoot(h["root"]);
+  const h = parseMetadataJson(raw, "head", dir);
+  const root = rootFromJson(h["root"]);
   if (!isCount(h["batch"]) || root === undefined || !isCount(h["records"]) || !isCount(h["live"]) || !isCount(h["deleted"])) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: head is malformed`, { dir });
   }
@@ -648,7 +632,7 @@ function encodeHistory(e: NameHistoryEntry): Buffer {
 }
 
 function decodeHistory(raw: Uint8Array, dir: string): NameHistoryEntry {
-  const h = parseJson(raw, "history entry", dir);
+  const h = parseMetadataJson(raw, "history entry", dir);
   const head = decodeHead(raw, dir);
   if (typeof h["kind"] !== "string" || !isCount(h["written"]) || typeof h["committedAt"] !== "string") {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, { dir });

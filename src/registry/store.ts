@@ -33,6 +33,7 @@ import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "
 import { DEFAULT_DEPTH } from "../smt/path.js";
 import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../sync/limits.js";
 import { RegistryError } from "./errors.js";
+import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { MAPPING_ID, MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "./mapping.js";
 import { RecordState, decodeRecord, readSlotKey, slotKey, type StoredRecord } from "./record-codec.js";
 import { Tile, TILE_HEIGHT, layerPositions, tileKey, tileLayers } from "./tiles.js";
@@ -556,7 +557,7 @@ export function upgradeRegistry(dir: string): UpgradeReport {
     const raw = t.meta?.get(KEY_CONFIG);
     if (raw === undefined) throw interrupted(dir, "its LMDB environment holds no committed configuration");
     if (tryOpenRow(KEY_CONFIG, raw) === undefined) {
-      const c = parseJson(raw, "configuration", dir);
+      const c = parseMetadataJson(raw, "configuration", dir);
       if (c["format"] !== FORMAT || c["version"] !== 1 || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT) {
         throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration is neither format 1 nor a checksummed format ${FORMAT_VERSION} row`, { dir });
       }
@@ -716,15 +717,6 @@ function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
   }
 }
 
-function parseJson(raw: Uint8Array, what: string, dir: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(raw).toString("utf8"));
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
-    return v as Record<string, unknown>;
-  } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${what} is not valid JSON (${(e as Error).message})`, { dir });
-  }
-}
 
 function parseConfig(sealed: Uint8Array, dir: string): RegistryConfig {
   const raw = tryOpenRow(KEY_CONFIG, sealed);
@@ -741,7 +733,7 @@ function parseConfig(sealed: Uint8Array, dir: string): RegistryConfig {
     }
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration row is damaged: its checksum does not match its content`, { dir, row: "configuration row" });
   }
-  const c = parseJson(raw, "configuration", dir);
+  const c = parseMetadataJson(raw, "configuration", dir);
   if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT || c["rowChecksum"] !== ROW_CHECKSUM_ID) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: unsupported format ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"], tileHeight: c["tileHeight"], rowChecksum: c["rowChecksum"] })}`, { dir });
   }
@@ -752,23 +744,15 @@ function parseConfig(sealed: Uint8Array, dir: string): RegistryConfig {
   }
 }
 
-function isCount(v: unknown): v is number {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-}
 
-function parseRoot(v: unknown): Digest | undefined {
-  if (!Array.isArray(v) || v.length !== 8) return undefined;
-  if (!v.every((x) => typeof x === "number" && Number.isInteger(x) && x >= 0 && x < P)) return undefined;
-  return Uint32Array.from(v as number[]);
-}
 
 function encodeHead(h: RegistryHead): Buffer {
   return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), nextSlot: h.nextSlot, live: h.live, deleted: h.deleted }));
 }
 
 function decodeHead(raw: Uint8Array, dir: string): RegistryHead {
-  const h = parseJson(raw, "head", dir);
-  const root = parseRoot(h["root"]);
+  const h = parseMetadataJson(raw, "head", dir);
+  const root = rootFromJson(h["root"]);
   if (!isCount(h["batch"]) || root === undefined || !isCount(h["nextSlot"]) || !isCount(h["live"]) || !isCount(h["deleted"])) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: head is malformed`, { dir });
   }
@@ -781,7 +765,7 @@ function encodeHistory(e: HistoryEntry): Buffer {
 
 /** Decodes the payload of a history row. @throws RegistryError `DB_CORRUPT`. */
 export function decodeHistory(raw: Uint8Array, dir: string): HistoryEntry {
-  const h = parseJson(raw, "history entry", dir);
+  const h = parseMetadataJson(raw, "history entry", dir);
   const head = decodeHead(raw, dir);
   if (typeof h["kind"] !== "string" || !isCount(h["records"]) || typeof h["committedAt"] !== "string") {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, { dir });
