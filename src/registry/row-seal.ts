@@ -1,18 +1,18 @@
 /**
- * Row checksums of the name-keyed store: every stored row value ends with a CRC-32 (zlib
- * polynomial, `zlib.crc32`) over a table tag, the row's key and its value, so a damaged row, or a
- * row copied under another key, is found when it is read (`DB_CORRUPT` naming the row).
+ * Row checksums of the name-keyed store: every stored row value ends with a CRC-32 (the zlib
+ * polynomial, `crc32Range` of row-checksum.ts, the slot store's checksum) over a table tag, the
+ * row's key and its value, so a damaged row, or a row copied under another key or into another
+ * table, is found when it is read (`DB_CORRUPT` naming the row).
  */
-import { crc32 } from "node:zlib";
 import { RegistryError } from "./errors.js";
+import { crc32Range, ROW_CHECKSUM_BYTES } from "./row-checksum.js";
 
 /** Bytes the checksum adds to a row. */
-export const SEAL_BYTES = 4;
+export const SEAL_BYTES = ROW_CHECKSUM_BYTES;
 
 function sum(tag: number, key: Uint8Array, value: Uint8Array, valueLength: number): number {
-  let c = crc32(Uint8Array.of(tag));
-  c = crc32(key, c);
-  return crc32(value.subarray(0, valueLength), c);
+  const c = crc32Range(key, 0, key.length, crc32Range(Uint8Array.of(tag), 0, 1));
+  return crc32Range(value, 0, valueLength, c);
 }
 
 /** value ‖ CRC-32(tag ‖ key ‖ value). */
@@ -26,12 +26,12 @@ export function seal(tag: number, key: Uint8Array, value: Uint8Array): Buffer {
 /**
  * Checks and strips the checksum of a stored row.
  * @param what names the row in the error (e.g. `leaf row of key 123`).
- * @throws RegistryError `DB_CORRUPT` when the row is too short or its checksum differs.
+ * @throws RegistryError `DB_CORRUPT` (`details.row` = what) when the row is too short or its checksum differs.
  */
 export function unseal(tag: number, key: Uint8Array, row: Uint8Array, what: string): Uint8Array {
   if (row.length < SEAL_BYTES) throw new RegistryError("DB_CORRUPT", `${what} is damaged: ${row.length} bytes, shorter than its checksum`, { row: what });
   const n = row.length - SEAL_BYTES;
   const stored = (row[n]! | (row[n + 1]! << 8) | (row[n + 2]! << 16) | (row[n + 3]! << 24)) >>> 0;
-  if (stored !== sum(tag, key, row, n)) throw new RegistryError("DB_CORRUPT", `${what} is damaged: its checksum does not match (run \`ssgkr registry check\`)`, { row: what });
+  if (stored !== sum(tag, key, row, n)) throw new RegistryError("DB_CORRUPT", `${what} is damaged: its checksum does not match its content (run \`ssgkr registry check\`)`, { row: what });
   return row.subarray(0, n);
 }
