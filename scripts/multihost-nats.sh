@@ -121,8 +121,7 @@ PIDS+=($FE)
 until grep -q 'load: connected to' "$WORK/fe.log"; do kill -0 $FE 2>/dev/null || break; sleep 0.1; done
 sleep 2
 kill -KILL "${PIDS[2]}"
-sleep 0.2
-if kill -0 "${PIDS[2]}" 2>/dev/null; then echo "multihost: broker b3 did not die" >&2; exit 1; fi
+wait "${PIDS[2]}" 2>/dev/null || true
 log "broker b3 killed mid-run"
 rc=0
 wait $FE || rc=$?
