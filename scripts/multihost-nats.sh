@@ -30,6 +30,8 @@ cleanup() {
   local rc=$?
   set +e
   for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  # whatever else still runs in a test namespace
+  for h in "${HOSTS[@]}"; do ip netns pids "$(ns "$h")" 2>/dev/null | xargs -r kill -KILL 2>/dev/null; done
   wait 2>/dev/null
   for h in "${HOSTS[@]}"; do ip netns del "$(ns "$h")" 2>/dev/null; done
   ip link del "$BR" 2>/dev/null
@@ -72,12 +74,14 @@ route_check() {
 }
 routes_to_brokers() { local t; for t in b1 b2 b3; do [ "$1" = "$t" ] || route_check "$1" "${ADDR[$t]}"; done; }
 in_ns() { local h=$1; shift; ip netns exec "$(ns "$h")" "$@"; }
+# Background processes are started with `ip netns exec` directly (it execs the command), so that
+# $! is the process itself and can be killed.
 
 # --- three clustered brokers
 for b in b1 b2 b3; do
   routes_to_brokers "$b"
   others=$(for o in b1 b2 b3; do [ "$o" = "$b" ] || printf 'nats://%s:6222,' "${ADDR[$o]}"; done)
-  in_ns "$b" nats-server -js --name "$b" -a "${ADDR[$b]}" -p 4222 -sd "$WORK/store-$b" \
+  ip netns exec "$(ns "$b")" nats-server -js --name "$b" -a "${ADDR[$b]}" -p 4222 -sd "$WORK/store-$b" \
     --cluster_name ssgkr-multihost --cluster "nats://${ADDR[$b]}:6222" --routes "${others%,}" >"$WORK/$b.log" 2>&1 &
   PIDS+=($!)
 done
@@ -93,7 +97,7 @@ log "cluster up, streams with 3 replicas"
 # --- two workers
 for w in w1 w2; do
   routes_to_brokers "$w"
-  in_ns "$w" node "$ROOT/bin/ssgkr.js" serve --nats "$URLS" --host-id "$w" --depth 4 --workers 1 --control-samples 1 \
+  ip netns exec "$(ns "$w")" node "$ROOT/bin/ssgkr.js" serve --nats "$URLS" --host-id "$w" --depth 4 --workers 1 --control-samples 1 \
     --batch-max 8 --run-ms 300000 >"$WORK/$w.log" 2>&1 &
   PIDS+=($!)
 done
@@ -109,7 +113,7 @@ log "workers w1, w2 pulling"
 # --- the frontend; broker b3 is killed mid-run
 OUT=$WORK/run
 routes_to_brokers fe
-in_ns fe timeout 300 node "$ROOT/bin/ssgkr.js" load --nats "$URLS" --run-id "multihost-$TAG" --depth 4 --corpus 3 \
+ip netns exec "$(ns fe)" timeout 300 node "$ROOT/bin/ssgkr.js" load --nats "$URLS" --run-id "multihost-$TAG" --depth 4 --corpus 3 \
   --control-samples 1 --verify-workers 1 --jobs 48 --warmup 2 --rate 8 --deadline-ms 60000 --drain-ms 90000 \
   --connect-timeout-ms 30000 --out "$OUT" >"$WORK/fe.out" 2>"$WORK/fe.log" &
 FE=$!
@@ -117,6 +121,7 @@ PIDS+=($FE)
 until grep -q 'load: connected to' "$WORK/fe.log"; do kill -0 $FE 2>/dev/null || break; sleep 0.1; done
 sleep 2
 kill -KILL "${PIDS[2]}"
+wait "${PIDS[2]}" 2>/dev/null || true
 log "broker b3 killed mid-run"
 rc=0
 wait $FE || rc=$?

@@ -12,10 +12,12 @@
  * Results: an ordered consumer on the run's results subject, from its first message: it is
  * recreated from the last sequence seen after a reconnect or a lost broker node, so nothing
  * published meanwhile is missed, and a resumed frontend reads back every result of its run.
+ * A watchdog reopens it after the last sequence read if it falls silent while the stream holds
+ * newer results of the run (an ordered consumer on a lost node may not recover by itself).
  * Results are de-duplicated by job id before they reach the ledger (a job proved twice after a
  * redelivery outside the duplicate window, or results of jobs already final before a resume).
  */
-import { type ConsumerMessages, type JetStreamClient, type NatsConnection } from "nats";
+import type { ConsumerMessages, JetStreamClient, JetStreamManager, NatsConnection } from "nats";
 import { ReplyStreamReader, type ReplyMessage } from "../protocol/streams.js";
 import type { OpKindName } from "../../sync/types.js";
 import { LoadError } from "../load/errors.js";
@@ -44,9 +46,14 @@ export type NatsFrontendFacts = {
   readonly duplicate_job_publishes: number;
   /** Publish attempts that failed and were retried. */
   readonly publish_retries: number;
+  /** Times the results consumer was reopened after it fell silent behind the stream. */
+  readonly consumer_restarts: number;
   /** Broker disconnects seen. */
   readonly disconnects: number;
 };
+
+/** Period of the results consumer's progress check, ms. */
+export const WATCHDOG_MS = 1500;
 
 /** The run's connection to the broker. */
 export class NatsTarget implements RunConnection {
@@ -59,9 +66,17 @@ export class NatsTarget implements RunConnection {
   private readonly seen = new Set<number>();
   private messages: ConsumerMessages | null = null;
   private reading: Promise<void> | null = null;
-  readonly counts = { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0 };
+  private jsm: JetStreamManager | null = null;
+  private generation = 0;
+  private lastSeq = 0;
+  private seqAtCheck = 0;
+  private stalled = 0;
+  private checking = false;
+  private watchdog: NodeJS.Timeout | null = null;
+  readonly counts = { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0, consumer_restarts: 0 };
 
   constructor(
+    private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly runId: string,
     private readonly capacity: number,
@@ -73,14 +88,52 @@ export class NatsTarget implements RunConnection {
     this.name = name;
   }
 
-  /** Starts reading the run's results from the first one. */
+  /** Starts reading the run's results from the first one, and the watchdog. */
   async startResults(): Promise<void> {
-    const consumer = await this.js.consumers.get(RESULTS_STREAM, { filterSubjects: resultSubject(this.runId) });
+    this.jsm = await this.nc.jetstreamManager();
+    await this.openConsumer();
+    this.watchdog = setInterval(() => void this.checkProgress(), WATCHDOG_MS);
+  }
+
+  /** (Re)opens the ordered consumer after the last stream sequence read. */
+  private async openConsumer(): Promise<void> {
+    const generation = ++this.generation;
+    this.messages?.stop();
+    const from = this.lastSeq > 0 ? { opt_start_seq: this.lastSeq + 1 } : {};
+    const consumer = await this.js.consumers.get(RESULTS_STREAM, { filterSubjects: resultSubject(this.runId), ...from });
     const messages = await consumer.consume({ max_messages: 256, expires: 5000 });
     this.messages = messages;
     this.reading = (async () => {
-      for await (const m of messages) this.onResult(m.data);
-    })().catch((err: Error) => this.close(`results consumer: ${err.message}`));
+      for await (const m of messages) {
+        if (generation !== this.generation) break;
+        if (m.seq > this.lastSeq) this.lastSeq = m.seq;
+        this.onResult(m.data);
+      }
+    })().catch(() => {
+      /* the watchdog reopens it */
+    });
+  }
+
+  /**
+   * An ordered consumer whose broker node died can stay silent: when the stream holds results of
+   * the run past the last one read and none arrived over two checks, reopen it from there.
+   */
+  private async checkProgress(): Promise<void> {
+    if (this.closedReason !== null || this.checking) return;
+    this.checking = true;
+    try {
+      const last = await this.jsm!.streams.getMessage(RESULTS_STREAM, { last_by_subj: resultSubject(this.runId) }).then((m) => m.seq, () => 0);
+      const behind = last > this.lastSeq;
+      this.stalled = behind && this.lastSeq === this.seqAtCheck ? this.stalled + 1 : 0;
+      this.seqAtCheck = this.lastSeq;
+      if (this.stalled >= 2 && this.closedReason === null) {
+        this.stalled = 0;
+        this.counts.consumer_restarts++;
+        await this.openConsumer().catch(() => undefined);
+      }
+    } finally {
+      this.checking = false;
+    }
   }
 
   get queued(): number {
@@ -161,6 +214,7 @@ export class NatsTarget implements RunConnection {
   close(reason: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
+    if (this.watchdog) clearInterval(this.watchdog);
     this.messages?.stop();
     if (reason !== "run finished") this.events.onClosed(reason, []);
   }
@@ -204,7 +258,7 @@ export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log:
         }
       }
       const js = nc.jetstream({ timeout: Math.max(1000, Math.min(10_000, options.connectTimeoutMs)) });
-      target = new NatsTarget(js, options.runId, options.senderQueue, options.connectTimeoutMs, run.events(0), run.restored, endpoint.servers.join(","));
+      target = new NatsTarget(nc, js, options.runId, options.senderQueue, options.connectTimeoutMs, run.events(0), run.restored, endpoint.servers.join(","));
       try {
         await target.startResults();
       } catch (err) {
@@ -213,7 +267,7 @@ export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log:
       return [target];
     },
     facts(): NatsFrontendFacts {
-      return { transport: "nats", servers: endpoint.servers, results_subject: resultSubject(options.runId), ...(target?.counts ?? { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0 }), disconnects };
+      return { transport: "nats", servers: endpoint.servers, results_subject: resultSubject(options.runId), ...(target?.counts ?? { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0, consumer_restarts: 0 }), disconnects };
     },
     async close() {
       if (closed) return;

@@ -14,7 +14,8 @@
  *
  * Results: each reply (Reply JSON frame + proof frame, as protocol 1) is published to the run's
  * results subject with msgID `run_id/job_id`; the job is acked only once the publish is
- * acknowledged (a failed publish naks the job for redelivery). While a job is held (queued,
+ * acknowledged (a failing publish is retried with the same msgID for up to the I/O timeout,
+ * then the job is nak'ed for redelivery). While a job is held (queued,
  * computing, publishing) the worker sends an in-progress ack every third of the consumer's
  * ack_wait, so long batches are not redelivered; a worker that dies stops doing so and its
  * jobs are redelivered after ack_wait. `overlapped` publishes a batch's results while the next
@@ -43,6 +44,9 @@ import { connectBroker, type BrokerEndpoint } from "./connect.js";
 import { BrokerError } from "./errors.js";
 import { JOBS_STREAM, NATS_KINDS, jobConsumer, messageId, resultSubject } from "./names.js";
 import { consumerAckWaitMs, ensureStreams, streamSettings, type StreamSettings } from "./setup.js";
+
+/** How long past its expiry a pull may stay open before the worker gives it up and pulls again, ms. */
+export const PULL_GRACE_MS = 2000;
 
 /** Reason of the error reply to a job delivered more than `maxDeliveries` times. */
 export const DELIVERY_LIMIT_ERROR = "worker_delivery_limit";
@@ -100,7 +104,9 @@ export interface NatsWorkerStats {
   readonly published: number;
   /** Results the broker reported as duplicates (already stored). */
   readonly duplicatesDropped: number;
-  /** Publishes that failed (the job was nak'ed for redelivery). */
+  /** Publish attempts that failed and were retried. */
+  readonly publishRetries: number;
+  /** Publishes that failed for the whole I/O timeout (the job was nak'ed for redelivery). */
   readonly publishFailures: number;
   /** Queued jobs nak'ed at stop. */
   readonly nakedAtStop: number;
@@ -168,7 +174,7 @@ export class NatsWorker {
   readonly done: Promise<NatsStopSummary>;
   private readonly counts = {
     pulled: 0, redelivered: 0, admitted: 0, processed: 0, batches: 0, proofReplies: 0, batchErrors: 0, inputErrors: 0, badJobs: 0,
-    deliveryLimit: 0, published: 0, duplicatesDropped: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0, deliveryMs: 0,
+    deliveryLimit: 0, published: 0, duplicatesDropped: 0, publishRetries: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0, deliveryMs: 0,
   };
 
   constructor(options: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }, private readonly hooks: NatsWorkerHooks = {}) {
@@ -249,7 +255,13 @@ export class NatsWorker {
       }
       try {
         const iter = this.js!.fetch(JOBS_STREAM, durable, { batch: room, expires: this.options.pullExpiresMs });
-        for await (const m of iter) this.receive(m);
+        // a pull whose broker node died may never end by itself: give it up and pull again
+        const watchdog = setTimeout(() => iter.stop(), this.options.pullExpiresMs + PULL_GRACE_MS);
+        try {
+          for await (const m of iter) this.receive(m);
+        } finally {
+          clearTimeout(watchdog);
+        }
       } catch (err) {
         if (!this.pulling) break;
         this.hooks.log?.(`pull ${durable}: ${(err as Error).message}`);
@@ -305,19 +317,36 @@ export class NatsWorker {
     return p.finally(() => this.pendingPublishes.delete(p));
   }
 
-  /** Publishes one result; acks the job once the broker stored it (or had it already). */
+  /**
+   * Publishes one result; acks the job once the broker stored it (or had it already). A failing
+   * publish (a broker node lost, a stream leader being elected) is retried with the same msgID
+   * for up to the I/O timeout; then the job is handed back with a delay (nak) for redelivery.
+   */
   private async publish(m: JsMsg, reply: Reply, proof: Uint8Array): Promise<void> {
     const data = Buffer.concat(encodeReplyFrames(reply, proof));
+    const subject = resultSubject(reply.run_id);
+    const msgID = messageId(reply.run_id, reply.job_id);
+    const until = performance.now() + this.options.ioTimeoutMs;
     try {
-      const ack = await this.js!.publish(resultSubject(reply.run_id), data, { msgID: messageId(reply.run_id, reply.job_id), timeout: this.options.ioTimeoutMs });
-      if (ack.duplicate) this.counts.duplicatesDropped++;
-      this.counts.published++;
-      this.hooks.onPublished?.(this.counts.published);
-      m.ack();
-    } catch (err) {
-      this.counts.publishFailures++;
-      this.hooks.log?.(`publish of ${reply.run_id}/${reply.job_id} failed: ${(err as Error).message}; job returned for redelivery`);
-      m.nak();
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const ack = await this.js!.publish(subject, data, { msgID, timeout: this.options.ioTimeoutMs });
+          if (ack.duplicate) this.counts.duplicatesDropped++;
+          this.counts.published++;
+          this.hooks.onPublished?.(this.counts.published);
+          m.ack();
+          return;
+        } catch (err) {
+          if (performance.now() >= until) {
+            this.counts.publishFailures++;
+            this.hooks.log?.(`publish of ${msgID} failed: ${(err as Error).message}; job returned for redelivery`);
+            m.nak(1000);
+            return;
+          }
+          this.counts.publishRetries++;
+          await new Promise((r) => setTimeout(r, Math.min(1000, 100 * 2 ** Math.min(attempt, 4))));
+        }
+      }
     } finally {
       this.held.delete(m);
     }

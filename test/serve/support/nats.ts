@@ -178,3 +178,23 @@ export function cleanup(): void {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }
+
+/** Stream and consumer state, for failure messages. */
+export async function brokerReport(servers: string): Promise<string> {
+  const nc = await connect({ servers: servers.split(","), timeout: 5000 });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const parts: string[] = [];
+    for (const s of ["SSGKR_JOBS", "SSGKR_RESULTS"]) {
+      const i = await jsm.streams.info(s);
+      parts.push(`${s}: ${i.state.messages} messages, leader ${i.cluster?.leader ?? "-"}`);
+    }
+    for await (const c of jsm.consumers.list("SSGKR_JOBS")) parts.push(`${c.name}: pending ${c.num_pending}, ack pending ${c.num_ack_pending}, waiting ${c.num_waiting}, redelivered ${c.num_redelivered}, leader ${c.cluster?.leader ?? "-"}`);
+    for await (const c of jsm.consumers.list("SSGKR_RESULTS")) parts.push(`results consumer ${c.name}: pending ${c.num_pending}, delivered ${c.delivered.stream_seq}, leader ${c.cluster?.leader ?? "-"}`);
+    return parts.join("\n");
+  } catch (err) {
+    return `broker report failed: ${(err as Error).message}`;
+  } finally {
+    await nc.close();
+  }
+}
