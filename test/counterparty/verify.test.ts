@@ -171,7 +171,7 @@ test("name-keyed statements: delegated to verifyRecordProof / verifyRecordUpdate
       ["RECORD_ABSENT", () => verifyNameStatement(claim(gone2, { kind: "membership", value: null, absent: undefined }), gone2.request, gone2.proof)],
       ["CONFIG_MISMATCH", () => verifyNameStatement(claim(m, { depth: 48 }), m.request, m.proof)],
       ["NEW_ROOT_MISMATCH", () => verifyNameStatement(claimOf({ ...u.statement, new_root: Array.from(wrong) }, r), u.request, u.proof)],
-      ["STATEMENT_MISMATCH", () => verifyNameStatement(claimOf({ ...u.statement, new_root: Array.from(r) }, r), m.request, m.proof)],
+      ["STATEMENT_MISMATCH", () => verifyNameStatement(claimOf({ ...u.statement, name: RECORDS.live, new_root: Array.from(r) }, r), m.request, m.proof)],
       ["GKR_", () => verifyNameStatement(claimOf(m.statement, r), m.request, flipped)],
     ];
     for (const [want, run] of cases) {
