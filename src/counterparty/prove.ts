@@ -30,6 +30,14 @@ import { preparedFor } from "./verify.js";
 /** A registry store of either mapping. */
 export type AnyStore = RegistryStore | NameStore;
 
+/** A name-keyed store (record-leaf-v2). */
+export type NameKeyedStore = NameStore;
+
+/** True for a name-keyed store (record-leaf-v2), false for a slot store. */
+export function isNameKeyed(store: AnyStore): store is NameKeyedStore {
+  return store instanceof NameStore;
+}
+
 /** The statement mapping of a store. */
 export function mappingOf(store: AnyStore): StatementMapping {
   return store instanceof NameStore ? NAME_KEYED_MAPPING : SLOT_MAPPING;

@@ -15,10 +15,9 @@ import swagger from "@fastify/swagger";
 import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
-import { NameStore } from "../registry/name-store.js";
 import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
 import { valueJson, type UpdateOp } from "../counterparty/claim.js";
-import { mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
+import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
 import { BearerAuth } from "./auth.js";
 import { ProofCache } from "./cache.js";
 import { HttpError, statusOf } from "./errors.js";
@@ -252,7 +251,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       let actual: UpdateOp = op === "put" ? "insert" : op;
       if (op === "put") {
         const state = nameState(store, name);
-        if (state.status === "deleted") throw new HttpError(409, "NAME_DELETED", `${JSON.stringify(name)} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its ${store instanceof NameStore ? "key" : "slot"})`);
+        if (state.status === "deleted") throw new HttpError(409, "NAME_DELETED", `${JSON.stringify(name)} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its ${isNameKeyed(store) ? "key" : "slot"})`);
         actual = state.status === "live" ? "replace" : "insert";
       }
       const p = proveNameUpdate(store, actual, name, value);
@@ -296,7 +295,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
 
 /** History entries of either store in one shape (slot fields only for slot registries). */
 function historyOf(store: AnyStore): { batch: number; kind: string; committedAt: string; records: number; live: number; deleted: number; root: Uint32Array; nextSlot?: number; slot?: number; name?: string }[] {
-  if (store instanceof NameStore) return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, ...(e.name !== undefined ? { name: e.name } : {}) }));
+  if (isNameKeyed(store)) return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, ...(e.name !== undefined ? { name: e.name } : {}) }));
   return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, nextSlot: e.nextSlot, ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
 }
 
