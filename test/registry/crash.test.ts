@@ -43,7 +43,7 @@ function ndjson(dir: string, count: number): string {
 
 const RECORDS = 3000;
 const BATCH = "250";
-const importArgs = (db: string, file: string) => ["registry", "import", "--db", db, "--file", file, "--batch-size", BATCH, "--threads", "0", "--no-progress", "--json"];
+const importArgs = (db: string, file: string) => ["registry", "import", "--db", db, "--mapping", "slot-v1", "--file", file, "--batch-size", BATCH, "--threads", "0", "--no-progress", "--json"];
 
 /** The root of an uninterrupted import of the file. */
 async function referenceRoot(file: string): Promise<number[]> {
@@ -162,7 +162,7 @@ test("a concurrent reader while a registry is created gets DB_MISSING or DB_NOT_
   const base = tempDir();
   const file = ndjson(base, 12_000);
   const db = join(base, "db");
-  const proc = spawn(process.execPath, [bin, "registry", "import", "--db", db, "--file", file, "--batch-size", "500", "--threads", "0", "--no-progress"], { stdio: ["ignore", "ignore", "inherit"] });
+  const proc = spawn(process.execPath, [bin, "registry", "import", "--db", db, "--mapping", "slot-v1", "--file", file, "--batch-size", "500", "--threads", "0", "--no-progress"], { stdio: ["ignore", "ignore", "inherit"] });
   let exited = false;
   const done = new Promise<void>((resolve) => proc.on("exit", () => ((exited = true), resolve())));
   let refusals = 0;
