@@ -1,10 +1,11 @@
 /**
  * The registry HTTP API under load (autocannon on 127.0.0.1) next to the raw prove rate.
  *
- *   npm run bench -- http [--depth 24] [--records 400] [--duration 10] [--connections 8]
- *     [--uncached 40] [--writes 20]
+ *   npm run bench -- http [--mapping name|slot] [--depth 48 (slot: 24)] [--records 400]
+ *     [--duration 10] [--connections 8] [--uncached 40] [--writes 20]
  *
- * A registry of `records` names at `depth` is served by the real `ssgkr registry http` process
+ * A registry of `records` names at `depth` (name-keyed record-leaf-v2 by default, or a slot
+ * registry with `--mapping slot`) is served by the real `ssgkr registry http` process
  * (no rate limit); autocannon runs in this process. Measured, in order:
  * - raw prove rate: `proveNameRead` (membership, prove + self-check, as the server does) in this
  *   process on the same database, sequentially over `uncached` names, while the server is idle;
@@ -19,7 +20,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { RegistryStore } from "../src/registry/store.js";
+import { openRegistry } from "../src/registry/open-any.js";
 import { proveNameRead } from "../src/counterparty/prove.js";
 import { buildPage, freshDir, removeDir, ROOT, TOKEN } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
@@ -31,7 +32,9 @@ const int = (k: string, d: number, max: number) => {
   if (!Number.isInteger(v) || v < 1 || v > max) throw new Error(`--${k} must be an integer in [1, ${max}], got ${args.get(k)}`);
   return v;
 };
-const depth = int("depth", 24, 48);
+const mapping = args.get("mapping") ?? "name";
+if (mapping !== "name" && mapping !== "slot") throw new Error(`--mapping must be name or slot, got ${mapping}`);
+const depth = int("depth", mapping === "name" ? 48 : 24, 48);
 const records = int("records", 400, 1_000_000);
 const duration = int("duration", 10, 600);
 const connections = int("connections", 8, 1000);
@@ -41,7 +44,7 @@ if (uncached * 2 > records) throw new Error(`--records must be at least 2 × --u
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`registry HTTP API: depth ${depth}, ${records} records; cached reads ${duration} s × ${connections} connections; ${uncached} uncached reads and ${writes} writes on 2 connections`);
+console.log(`registry HTTP API: ${mapping === "name" ? "name-keyed (record-leaf-v2)" : "slot (record-leaf-v1)"} registry, depth ${depth}, ${records} records; cached reads ${duration} s × ${connections} connections; ${uncached} uncached reads and ${writes} writes on 2 connections`);
 
 const dir = freshDir("ssgkr-bench-http-");
 const BIN = join(ROOT, "bin", "ssgkr.js");
@@ -55,12 +58,12 @@ const run = (a: string[]) =>
     p.on("exit", (c) => (c === 0 ? resolve() : reject(new Error(`ssgkr ${a.join(" ")} exited ${c}`))));
   });
 progress("importing the registry");
-await run(["registry", "import", "--db", "reg", "--file", "records.ndjson", "--depth", String(depth), "--no-progress"]);
+await run(["registry", "import", "--db", "reg", "--file", "records.ndjson", "--depth", String(depth), ...(mapping === "slot" ? ["--mapping", "slot-v1"] : []), "--no-progress"]);
 const web = await buildPage(dir);
 
 // Raw prove rate, in this process, before the server starts (the machine is otherwise as idle as it gets).
 progress(`raw prove rate over ${uncached} names`);
-const store = RegistryStore.open(join(dir, "reg"), { readOnly: true });
+const { store } = openRegistry(join(dir, "reg"), { readOnly: true });
 proveNameRead(store, names[names.length - 1]!); // prepares the circuit
 const rawMs: number[] = [];
 for (let i = 0; i < uncached; i++) {
@@ -111,9 +114,9 @@ try {
   console.log(`raw prove (in process)  ${fmt(rawRate, 2).padStart(7)} proofs/s  p50 ${fmt(pct(rawMs, 50), 1)} ms   p99 ${fmt(pct(rawMs, 99), 1)} ms   (${uncached} proofs, membership, prove + self-check)`);
   const overhead = uncachedR.rate / rawRate;
   console.log(`uncached reads/s ÷ raw proofs/s = ${overhead.toFixed(2)} (1.00 = no HTTP overhead); cached reads/s ÷ raw proofs/s = ${(cached.rate / rawRate).toFixed(0)}`);
-  const path = writeResults("http", { conditions: cond, depth, records, duration, connections, raw: { rate: rawRate, p50: pct(rawMs, 50), p99: pct(rawMs, 99), samplesMs: rawMs }, cached, uncached: uncachedR, writes: writesR });
+  const path = writeResults("http", { conditions: cond, mapping, depth, records, duration, connections, raw: { rate: rawRate, p50: pct(rawMs, 50), p99: pct(rawMs, 99), samplesMs: rawMs }, cached, uncached: uncachedR, writes: writesR });
   progress(`results in ${path}`);
-  printHeadline({ depth, raw_proofs_per_s: Number(rawRate.toFixed(2)), cached_reads_per_s: Math.round(cached.rate), cached_p50_ms: cached.p50, cached_p99_ms: cached.p99, uncached_reads_per_s: Number(uncachedR.rate.toFixed(2)), uncached_p50_ms: uncachedR.p50, uncached_p99_ms: uncachedR.p99, writes_per_s: Number(writesR.rate.toFixed(2)), writes_p50_ms: writesR.p50, writes_p99_ms: writesR.p99, uncached_over_raw: Number(overhead.toFixed(2)) });
+  printHeadline({ mapping, depth, raw_proofs_per_s: Number(rawRate.toFixed(2)), cached_reads_per_s: Math.round(cached.rate), cached_p50_ms: cached.p50, cached_p99_ms: cached.p99, uncached_reads_per_s: Number(uncachedR.rate.toFixed(2)), uncached_p50_ms: uncachedR.p50, uncached_p99_ms: uncachedR.p99, writes_per_s: Number(writesR.rate.toFixed(2)), writes_p50_ms: writesR.p50, writes_p99_ms: writesR.p99, uncached_over_raw: Number(overhead.toFixed(2)) });
 } finally {
   server.kill("SIGTERM");
   await new Promise((r) => server.once("exit", r));

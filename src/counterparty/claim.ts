@@ -4,8 +4,10 @@
  * form (`StatementJson`) is what the HTTP API returns beside each proof; `describeStatement`
  * says it in words.
  *
- * Registry mapping of these statements: `record-leaf-v1` (docs/registry.md §"Record → leaf"): the
- * tree key is the slot the registry assigned, the leaf identity is Keccak-256(name).
+ * Every statement names its registry mapping (`registry_mapping`): `record-leaf-v2` (name-keyed,
+ * the default: the tree key is the first `depth` bits of Keccak-256(name), so the root commits to
+ * names and absence is provable for any name) or `record-leaf-v1` (slot registries: the tree key
+ * is the slot the registry assigned). In both the leaf identity is Keccak-256(name).
  */
 import { P } from "../field/koalabear.js";
 import type { Digest } from "../hash/digest.js";
@@ -15,20 +17,32 @@ import type { RecordValue } from "../registry/mapping.js";
 /** A statement or claim that cannot be used (code `BAD_CLAIM` or `BAD_ROOT`; `details.field` names the field). */
 export class ClaimError extends SsgkrError {}
 
-/** The mapping the statements of this module are about. */
-export const STATEMENT_MAPPING = "record-leaf-v1";
+/** Registry mappings of statements: name-keyed (`record-leaf-v2`) and slot (`record-leaf-v1`). */
+export type StatementMapping = "record-leaf-v2" | "record-leaf-v1";
+export const NAME_KEYED_MAPPING = "record-leaf-v2";
+export const SLOT_MAPPING = "record-leaf-v1";
+const MAPPINGS: readonly string[] = [NAME_KEYED_MAPPING, SLOT_MAPPING];
+
+/** Registry facts a claim carries: its mapping (default `record-leaf-v1` when left out) and, for name-keyed claims, depth (default 48) and leaf bound (default 31). */
+interface ClaimMapping {
+  readonly mapping?: StatementMapping;
+  readonly depth?: number;
+  readonly leafMaxFields?: number;
+}
 
 /** One side of a statement: a live record with its value, or no live record. */
 export type RecordSide = { readonly value: RecordValue } | { readonly absent: true };
 
 /** What a counterparty checks a read proof against. */
 export type RecordClaim =
-  | { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly value: RecordValue }
-  | { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly absent: true };
+  | (ClaimMapping & { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly value: RecordValue })
+  | (ClaimMapping & { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly absent: true });
 
 /** What a counterparty checks an update proof against; `trustedRoot` is the root before the update. */
-export interface UpdateClaim {
+export interface UpdateClaim extends ClaimMapping {
   readonly trustedRoot: ArrayLike<number>;
+  /** The root after the update (required for name-keyed claims; slot claims take the request's). */
+  readonly newRoot?: ArrayLike<number>;
   readonly name: string;
   readonly old: RecordSide;
   readonly new: RecordSide;
@@ -49,7 +63,12 @@ export interface ReadStatementJson {
   readonly absent?: true;
   /** The root the proof is for, 8 elements. */
   readonly root: readonly number[];
+  /** Slot registries: the slot. */
   readonly slot?: number;
+  /** Name-keyed registries: the name's key (first `depth` bits of Keccak-256(name)), depth and leaf bound. */
+  readonly key?: number;
+  readonly depth?: number;
+  readonly leaf_max_fields?: number;
   readonly batch?: number;
 }
 
@@ -64,6 +83,9 @@ export interface UpdateStatementJson {
   readonly old_root: readonly number[];
   readonly new_root: readonly number[];
   readonly slot?: number;
+  readonly key?: number;
+  readonly depth?: number;
+  readonly leaf_max_fields?: number;
   readonly batch?: number;
 }
 
@@ -156,6 +178,7 @@ export function describeStatement(s: StatementJson): string {
     return `${s.op} of ${name}: ${sideWords(from)} → ${sideWords(to)}; root ${rootText(s.old_root)} → ${rootText(s.new_root)}`;
   }
   if (s.kind === "membership") return `${name} is registered with value ${valueWords(valueOf(s.value))} under root ${rootText(s.root)}`;
+  if (s.registry_mapping === NAME_KEYED_MAPPING) return `${name} is not registered (never registered, or deleted) under root ${rootText(s.root)}`;
   return `${name} holds no live record${s.slot !== undefined ? ` (slot ${s.slot} is ${"never used or deleted"})` : ""} under root ${rootText(s.root)}`;
 }
 
@@ -167,23 +190,32 @@ export function describeStatement(s: StatementJson): string {
 export function claimOf(s: unknown, trustedRoot?: ArrayLike<number>): RecordClaim | UpdateClaim {
   if (typeof s !== "object" || s === null) throw new ClaimError("BAD_CLAIM", "statement: must be an object", { field: "statement" });
   const st = s as Record<string, unknown>;
-  if (st.registry_mapping !== undefined && st.registry_mapping !== STATEMENT_MAPPING) {
-    throw new ClaimError("BAD_CLAIM", `statement.registry_mapping: ${JSON.stringify(st.registry_mapping)} is not supported here (this registry uses ${STATEMENT_MAPPING})`, { field: "statement.registry_mapping" });
+  if (typeof st.registry_mapping !== "string" || !MAPPINGS.includes(st.registry_mapping)) {
+    throw new ClaimError("BAD_CLAIM", `statement.registry_mapping: must be ${MAPPINGS.map((m) => JSON.stringify(m)).join(" or ")}, got ${JSON.stringify(st.registry_mapping)}`, { field: "statement.registry_mapping" });
   }
+  const mapping = st.registry_mapping as StatementMapping;
   if (typeof st.name !== "string" || st.name.length === 0) throw new ClaimError("BAD_CLAIM", "statement.name: must be a non-empty string", { field: "statement.name" });
   const name = st.name;
+  const facts: ClaimMapping = { mapping, ...(mapping === NAME_KEYED_MAPPING ? { depth: intOf(st.depth, "statement.depth"), leafMaxFields: intOf(st.leaf_max_fields, "statement.leaf_max_fields") } : {}) };
   if (st.kind === "update") {
     const root = trustedRoot !== undefined ? rootOf(Array.from(trustedRoot), "trusted_root") : rootOf(st.old_root, "statement.old_root");
-    return { trustedRoot: root, name, old: sideOf(st.old, "statement.old"), new: sideOf(st.new, "statement.new") };
+    return { ...facts, trustedRoot: root, ...(mapping === NAME_KEYED_MAPPING ? { newRoot: rootOf(st.new_root, "statement.new_root") } : {}), name, old: sideOf(st.old, "statement.old"), new: sideOf(st.new, "statement.new") };
   }
   const root = trustedRoot !== undefined ? rootOf(Array.from(trustedRoot), "trusted_root") : rootOf(st.root, "statement.root");
   if (st.kind === "membership") {
     if (!("value" in st)) throw new ClaimError("BAD_CLAIM", "statement.value: a membership statement names the value", { field: "statement.value" });
-    return { trustedRoot: root, name, value: valueOf(st.value, "statement.value") };
+    return { ...facts, trustedRoot: root, name, value: valueOf(st.value, "statement.value") };
   }
   if (st.kind === "nonmembership") {
     if (st.absent !== true) throw new ClaimError("BAD_CLAIM", "statement.absent: a non-membership statement has \"absent\": true", { field: "statement.absent" });
-    return { trustedRoot: root, name, absent: true };
+    return { ...facts, trustedRoot: root, name, absent: true };
   }
   throw new ClaimError("BAD_CLAIM", `statement.kind: must be "membership", "nonmembership" or "update", got ${JSON.stringify(st.kind)}`, { field: "statement.kind" });
+}
+
+/** A registry parameter of a name-keyed statement (depth, leaf bound): a positive integer, or undefined for the default. */
+function intOf(v: unknown, field: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 0xffff) throw new ClaimError("BAD_CLAIM", `${field}: must be a positive integer`, { field });
+  return v;
 }

@@ -1,21 +1,57 @@
 /**
  * Proving statements about names (the prove half of the name-statement adapter; Node, over a
- * registry store). Read statements resolve the name through the store's name index to its slot:
- * a live record gets a membership proof, a deleted one a non-membership proof of its slot; a name
- * that was never registered has no slot, so its absence cannot be proved under `record-leaf-v1`
- * (`NAME_NOT_FOUND`). Updates are the registry's insert / replace / delete / restore, each proved
- * from the old root to the new one and committed once the proof verifies.
+ * registry store of either mapping).
+ *
+ * Name-keyed registries (`record-leaf-v2`, `NameStore`, the default): a name's key is a function
+ * of the name, so every name gets a proof — membership of a live record, non-membership of any
+ * other name (never registered or deleted) — through `proveNameStatement`.
+ *
+ * Slot registries (`record-leaf-v1`, `RegistryStore`): the name resolves through the store's name
+ * index to its slot; a live record gets a membership proof, a deleted one a non-membership proof
+ * of its slot, and a name that was never registered has no slot, so its absence cannot be proved
+ * (`NAME_NOT_FOUND`).
+ *
+ * Updates are the registry's insert / replace / delete / restore, each proved from the old root to
+ * the new one and committed once the proof verifies.
  */
 import { RegistryError } from "../registry/errors.js";
 import type { RecordValue } from "../registry/mapping.js";
+import { NameStore } from "../registry/name-store.js";
+import { proveNameStatement } from "../registry/name-prove.js";
 import { proveStatement, type RegistryProof, type RegistryStatement } from "../registry/prove.js";
 import { resolveTarget } from "../registry/operations.js";
 import { RecordState } from "../registry/record-codec.js";
 import type { RegistryStore } from "../registry/store.js";
 import { requestToJson } from "../sync/request.js";
 import type { OpKind } from "../sync/types.js";
-import { sideJson, STATEMENT_MAPPING, valueJson, type ReadStatementJson, type RecordSide, type UpdateOp, type UpdateStatementJson } from "./claim.js";
+import { NAME_KEYED_MAPPING, SLOT_MAPPING, sideJson, valueJson, type ReadStatementJson, type RecordSide, type StatementMapping, type UpdateOp, type UpdateStatementJson, type ValueJson } from "./claim.js";
 import { preparedFor } from "./verify.js";
+
+/** A registry store of either mapping. */
+export type AnyStore = RegistryStore | NameStore;
+
+/** A name-keyed store (record-leaf-v2). */
+export type NameKeyedStore = NameStore;
+
+/** True for a name-keyed store (record-leaf-v2), false for a slot store. */
+export function isNameKeyed(store: AnyStore): store is NameKeyedStore {
+  return store instanceof NameStore;
+}
+
+/** The statement mapping of a store. */
+export function mappingOf(store: AnyStore): StatementMapping {
+  return store instanceof NameStore ? NAME_KEYED_MAPPING : SLOT_MAPPING;
+}
+
+/** What a registry holds for a name: its status, the side a read proof shows, and where it lives (slot or key). */
+export interface NameStatus {
+  readonly status: "live" | "deleted" | "never registered";
+  readonly side: RecordSide;
+  /** Slot registries: the slot of a registered name. */
+  readonly slot?: number;
+  /** Name-keyed registries: the name's key. */
+  readonly key?: number;
+}
 
 /** A proof of a statement about a name: what it says, the request JSON and the inner-proof-v1 bytes. */
 export interface NameProof<S> {
@@ -26,46 +62,67 @@ export interface NameProof<S> {
   readonly proveMs: number;
 }
 
-function prepared(store: RegistryStore) {
+function prepared(store: AnyStore) {
   const { depth, leafMaxFields } = store.config;
   return (kind: OpKind) => preparedFor(kind, depth, leafMaxFields);
 }
 
 /**
- * The current state of a name without proving: live with its value, deleted, or unknown (undefined).
+ * The current state of a name without proving.
  * @throws RegistryError `BAD_NAME`.
  */
-export function nameState(store: RegistryStore, name: string): { slot: number; side: RecordSide } | undefined {
+export function nameState(store: AnyStore, name: string): NameStatus {
+  if (store instanceof NameStore) {
+    const l = store.lookup(name);
+    if (l.record === undefined) return { status: "never registered", side: { absent: true }, key: l.key };
+    const live = l.record.state === RecordState.Live;
+    return { status: live ? "live" : "deleted", side: live ? { value: l.record.value } : { absent: true }, key: l.key };
+  }
   let r;
   try {
     r = resolveTarget(store, { name });
   } catch (err) {
-    if (err instanceof RegistryError && err.code === "NAME_NOT_FOUND") return undefined;
+    if (err instanceof RegistryError && err.code === "NAME_NOT_FOUND") return { status: "never registered", side: { absent: true } };
     throw err;
   }
   const live = r.record !== undefined && r.record.state === RecordState.Live;
-  return { slot: r.slot, side: live ? { value: r.record!.value } : { absent: true } };
+  return { status: live ? "live" : "deleted", side: live ? { value: r.record!.value } : { absent: true }, slot: r.slot };
 }
 
 /**
  * Proves what the registry holds for `name` at its current root: membership of a live record,
- * non-membership of a deleted one.
- * @throws RegistryError `NAME_NOT_FOUND` (never registered: not provable under record-leaf-v1), `BAD_NAME`.
+ * non-membership otherwise (name-keyed: any name; slot: a deleted record's slot).
+ * @throws RegistryError `NAME_NOT_FOUND` (slot registries: never registered, not provable under
+ *   record-leaf-v1), `KEY_COLLISION` (name-keyed: its key holds another name), `BAD_NAME`.
  */
-export function proveNameRead(store: RegistryStore, name: string): NameProof<ReadStatementJson> {
+export function proveNameRead(store: AnyStore, name: string): NameProof<ReadStatementJson> {
   const state = nameState(store, name);
-  if (!state) {
-    throw new RegistryError("NAME_NOT_FOUND", `no record named ${JSON.stringify(name)} was ever registered; under ${STATEMENT_MAPPING} the root does not commit to names, so its absence cannot be proved`, { name });
+  const kind = "absent" in state.side ? "nonmembership" : "membership";
+  if (store instanceof NameStore) {
+    const p = proveNameStatement(store, kind, name, undefined, prepared(store));
+    const statement: ReadStatementJson = {
+      registry_mapping: NAME_KEYED_MAPPING,
+      kind,
+      name,
+      ...("absent" in state.side ? { absent: true as const } : { value: valueJson(state.side.value) }),
+      root: Array.from(p.request.oldRoot),
+      key: p.key,
+      depth: store.config.depth,
+      leaf_max_fields: store.config.leafMaxFields,
+      batch: store.head().batch,
+    };
+    return { statement, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
   }
-  const kind: RegistryStatement = "absent" in state.side ? "nonmembership" : "membership";
+  if (state.status === "never registered") {
+    throw new RegistryError("NAME_NOT_FOUND", `no record named ${JSON.stringify(name)} was ever registered; under ${SLOT_MAPPING} the root does not commit to names, so its absence cannot be proved`, { name });
+  }
   const p = proveStatement(store, kind, { name }, undefined, prepared(store));
-  const root = Array.from(p.request.oldRoot);
   const statement: ReadStatementJson = {
-    registry_mapping: STATEMENT_MAPPING,
+    registry_mapping: SLOT_MAPPING,
     kind,
     name,
     ...("absent" in state.side ? { absent: true as const } : { value: valueJson(state.side.value) }),
-    root,
+    root: Array.from(p.request.oldRoot),
     slot: p.slot,
     batch: store.head().batch,
   };
@@ -76,17 +133,38 @@ export function proveNameRead(store: RegistryStore, name: string): NameProof<Rea
  * Performs and proves an update of `name`; the registry changes only if the proof verifies.
  * @param op insert (new name), replace (live record), delete (live record), restore (deleted
  *   record; `value` optional, default the last value).
- * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `NAME_NOT_FOUND`, `RECORD_ABSENT`,
- *   `RECORD_LIVE`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_NAME`, `CONCURRENT_UPDATE`, `PROOF_FAILED`.
+ * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `NAME_NOT_FOUND` (slot registries),
+ *   `RECORD_ABSENT`, `RECORD_LIVE`, `NOT_DELETED`, `KEY_COLLISION` (name-keyed), `BAD_VALUE`,
+ *   `VALUE_TOO_LARGE`, `BAD_NAME`, `CONCURRENT_UPDATE`, `PROOF_FAILED`.
  */
-export function proveNameUpdate(store: RegistryStore, op: UpdateOp, name: string, value?: RecordValue): NameProof<UpdateStatementJson> {
+export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, value?: RecordValue): NameProof<UpdateStatementJson> {
+  if (store instanceof NameStore) {
+    const p = proveNameStatement(store, op, name, value, prepared(store));
+    const j = p.statementJson;
+    const side = (absent: unknown, v: unknown): { value: ValueJson } | { absent: true } => (absent === true ? { absent: true } : { value: v as ValueJson });
+    const statement: UpdateStatementJson = {
+      registry_mapping: NAME_KEYED_MAPPING,
+      kind: "update",
+      op,
+      name,
+      old: side(j.old_absent, j.old_value),
+      new: side(j.new_absent, j.new_value),
+      old_root: Array.from(p.request.oldRoot),
+      new_root: Array.from(p.request.newRoot),
+      key: p.key,
+      depth: store.config.depth,
+      leaf_max_fields: store.config.leafMaxFields,
+      ...(p.entry ? { batch: p.entry.batch } : {}),
+    };
+    return { statement, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+  }
   const before = op === "insert" ? undefined : nameState(store, name);
-  const p: RegistryProof = proveStatement(store, op, { name }, value, prepared(store));
+  const p: RegistryProof = proveStatement(store, op as RegistryStatement, { name }, value, prepared(store));
   const after = nameState(store, name);
   const oldSide: RecordSide = before?.side ?? { absent: true };
-  const newSide: RecordSide = after?.side ?? { absent: true };
+  const newSide: RecordSide = after.side;
   const statement: UpdateStatementJson = {
-    registry_mapping: STATEMENT_MAPPING,
+    registry_mapping: SLOT_MAPPING,
     kind: "update",
     op,
     name,

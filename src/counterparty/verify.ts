@@ -17,9 +17,16 @@
  * | absent: the proved leaf is Empty or Tombstone | `NOT_ABSENT` |
  * | the proof verifies against the request (compat-v1 §13.3 strict) | the verifier's code (e.g. `GKR_END_CHECK_FAILED`, `Truncated`) |
  *
- * Under `record-leaf-v1` the tree key is the slot the registry assigned, so an absence proof shows
- * that the slot the registry names holds no live record; it does not show that the name holds no
- * other slot. The verdict says so (`scope`).
+ * Those checks are of slot claims (`mapping: "record-leaf-v1"`, the default of a claim that names
+ * none). Under `record-leaf-v1` the tree key is the slot the registry assigned, so an absence proof
+ * shows that the slot the registry names holds no live record; it does not show that the name
+ * holds no other slot. The verdict says so (`scope`).
+ *
+ * Name-keyed claims (`mapping: "record-leaf-v2"`, what `claimOf` makes of a name-keyed statement)
+ * are checked by the registry's own one-call checks, `verifyRecordProof` and
+ * `verifyRecordUpdateProof` (registry/verify-record.ts; their codes, e.g. `KEY_MISMATCH`,
+ * `SLOT_MAPPED_PROOF`, `RECORD_PRESENT`, `NEW_ROOT_MISMATCH`): the key is recomputed from the
+ * name, so absence holds for the name wherever a slot registry might have put it.
  */
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { SsgkrError } from "../errors.js";
@@ -31,7 +38,10 @@ import { verifyEncoded } from "../sync/encoded.js";
 import { parseRequest, type SyncRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { OpKind, type OpKindName } from "../sync/types.js";
-import { rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
+import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
+import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
+import { cachedPrepared, primePreparedCache, verifyRecordProof, verifyRecordUpdateProof, type RecordVerdict } from "../registry/verify-record.js";
+import { NAME_KEYED_MAPPING, rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
 
 /** Outcome of a name check. */
 export type NameVerdict =
@@ -58,6 +68,8 @@ export function preparedFor(kind: OpKind | OpKindName, depth: number, leafMaxFie
     p = prepare(kind, { depth, leafMaxFields });
     void p.wiring;
     prepared.set(key, p);
+    // the name-keyed checks (verify-record.ts) find it in their cache too
+    primePreparedCache(p);
   }
   return p;
 }
@@ -115,6 +127,8 @@ export function verifyNameStatement(claim: RecordClaim | UpdateClaim, request: u
 
 function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
   if (typeof claim !== "object" || claim === null || typeof claim.name !== "string") return reject("BAD_CLAIM", "claim: must name a record");
+  if (claim.mapping === NAME_KEYED_MAPPING) return checkNameKeyed(claim, requestValue, proofBytes, timings);
+  if (claim.mapping !== undefined && claim.mapping !== "record-leaf-v1") return reject("BAD_CLAIM", `claim.mapping: ${JSON.stringify(claim.mapping)} is not a registry mapping`);
   const trusted: Digest = rootOf(Array.from(claim.trustedRoot ?? []), "trustedRoot");
   if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
   const request = isParsed(requestValue) ? requestValue : parseRequest(requestValue);
@@ -144,6 +158,40 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
   }
   if (!verdict.ok) return reject(verdict.code, verdict.reason);
   return { ok: true, scope: scopeOf(claim, request) };
+}
+
+/** A name-keyed claim: delegated to verifyRecordProof / verifyRecordUpdateProof (the circuit is prepared first, timed apart). */
+function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
+  if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
+  const request = isParsed(requestValue) ? requestValue : parseRequest(requestValue);
+  const depth = claim.depth ?? DEFAULT_NAME_DEPTH;
+  const B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
+  const facts = { depth, leafMaxFields: B };
+  const t0 = performance.now();
+  // only the claimed configuration is prepared: a request of another gets CONFIG_MISMATCH below
+  if (request.depth === depth && request.leafMaxFields === B) cachedPrepared(opKindOf(request.kind), depth, B);
+  const t1 = performance.now();
+  let v: RecordVerdict;
+  if ("old" in claim) {
+    if (claim.newRoot === undefined) return reject("BAD_CLAIM", "claim.newRoot: a name-keyed update claim names the root after the update");
+    v = verifyRecordUpdateProof({ ...facts, trustedRoot: claim.trustedRoot, newRoot: claim.newRoot, name: claim.name, old: claim.old, new: claim.new }, request, proofBytes);
+  } else {
+    v = verifyRecordProof("absent" in claim ? { ...facts, trustedRoot: claim.trustedRoot, name: claim.name, absent: true } : { ...facts, trustedRoot: claim.trustedRoot, name: claim.name, value: claim.value }, request, proofBytes);
+  }
+  const t2 = performance.now();
+  if (timings) {
+    timings.prepareMs = t1 - t0;
+    timings.verifyMs = t2 - t1;
+  }
+  if (!v.ok) return reject(v.code, v.reason);
+  const where = `key ${v.key} (the first ${depth} bits of Keccak-256 of the name)`;
+  if (v.kind === "update") return { ok: true, scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed, and the root with it` };
+  return {
+    ok: true,
+    scope: v.kind === "nonmembership"
+      ? `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds no live record, so the name is not registered`
+      : `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds this name and value`,
+  };
 }
 
 function isParsed(v: unknown): v is SyncRequest {

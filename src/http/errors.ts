@@ -33,6 +33,7 @@ const STATUS: Readonly<Record<string, number>> = {
   NOT_DELETED: 409,
   CONCURRENT_UPDATE: 409,
   REGISTRY_FULL: 409,
+  KEY_COLLISION: 409,
 };
 
 /** The HTTP status of any error this package throws (500 for unexpected ones). */

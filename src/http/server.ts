@@ -15,10 +15,9 @@ import swagger from "@fastify/swagger";
 import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
-import type { RegistryStore } from "../registry/store.js";
 import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
-import { STATEMENT_MAPPING, valueJson, type UpdateOp } from "../counterparty/claim.js";
-import { nameState, proveNameRead, proveNameUpdate, type NameProof } from "../counterparty/prove.js";
+import { valueJson, type UpdateOp } from "../counterparty/claim.js";
+import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
 import { BearerAuth } from "./auth.js";
 import { ProofCache } from "./cache.js";
 import { HttpError, statusOf } from "./errors.js";
@@ -27,7 +26,8 @@ import { bodyRoot, bodyValue, queryInt, queryRoot } from "./values.js";
 import { WriteLock } from "./write-lock.js";
 
 export interface RegistryHttpOptions {
-  readonly store: RegistryStore;
+  /** An open registry of either mapping: name-keyed (`NameStore`, record-leaf-v2) or slot (`RegistryStore`, record-leaf-v1); `openRegistry(dir).store` opens either. */
+  readonly store: AnyStore;
   /** Bearer token of the write routes; without it the server is read-only. */
   readonly token?: string;
   /** Allowed CORS origin (`*` for any); CORS is off without it. */
@@ -71,7 +71,7 @@ export interface RegistryApp {
  * Builds the API over an open store.
  * @throws nothing itself; routes answer errors as `{"code", "message"}`.
  * @example
- *   const { app } = await createRegistryApp({ store: RegistryStore.open(dir, { readOnly: true }) });
+ *   const { app } = await createRegistryApp({ store: openRegistry(dir, { readOnly: true }).store });
  *   await app.listen({ host: "127.0.0.1", port: 8080 });
  */
 
@@ -162,16 +162,14 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
         const hit = cache.get(ProofCache.key(root, name, kind));
         if (hit) return { ...hit, cached: true };
       }
-      const known = store.history().some((e) => digestEquals(e.root, root));
+      const known = historyOf(store).some((e) => digestEquals(e.root, root));
       if (known) throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: an earlier root of the history; the registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`, { field: "query.root" });
       throw new HttpError(404, "ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
     }
     const state = nameState(store, name);
-    if (state) {
-      const kind = "absent" in state.side ? "nonmembership" : "membership";
-      const hit = cache.get(ProofCache.key(head.root, name, kind));
-      if (hit) return { ...hit, cached: true };
-    }
+    const kind = "absent" in state.side ? "nonmembership" : "membership";
+    const hit0 = cache.get(ProofCache.key(head.root, name, kind));
+    if (hit0) return { ...hit0, cached: true };
     const p = proveNameRead(store, name);
     const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch });
     const json = JSON.stringify(body);
@@ -181,15 +179,28 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     return { ...entry, cached: false };
   };
 
+  const mapping = mappingOf(store);
   app.get("/v1/root", { schema: SCHEMAS.root }, async () => {
     const h = store.head();
-    return { root: Array.from(h.root), batch: h.batch, records: h.live, deleted: h.deleted, next_slot: h.nextSlot, depth: store.config.depth, leaf_max_fields: store.config.leafMaxFields, registry_mapping: STATEMENT_MAPPING };
+    const where = "nextSlot" in h ? { next_slot: h.nextSlot } : {};
+    return { root: Array.from(h.root), batch: h.batch, records: h.live, deleted: h.deleted, ...where, depth: store.config.depth, leaf_max_fields: store.config.leafMaxFields, registry_mapping: mapping };
   });
 
   app.get("/v1/history", { schema: SCHEMAS.history }, async (req) => {
     const n = queryInt((req.query as { limit?: unknown }).limit, "query.limit", 1000, 100_000);
-    const all = store.history();
-    const entries = all.slice(Math.max(0, all.length - n)).map((e) => ({ batch: e.batch, kind: e.kind, committed_at: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, next_slot: e.nextSlot, root: Array.from(e.root), ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
+    const all = historyOf(store);
+    const entries = all.slice(Math.max(0, all.length - n)).map((e) => ({
+      batch: e.batch,
+      kind: e.kind,
+      committed_at: e.committedAt,
+      records: e.records,
+      live: e.live,
+      deleted: e.deleted,
+      ...(e.nextSlot !== undefined ? { next_slot: e.nextSlot } : {}),
+      root: Array.from(e.root),
+      ...(e.slot !== undefined ? { slot: e.slot } : {}),
+      ...(e.name !== undefined ? { name: e.name } : {}),
+    }));
     return { entries, total: all.length };
   });
 
@@ -197,10 +208,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const name = nameOf(req);
     const head = store.head();
     const state = nameState(store, name);
-    const where = { root: Array.from(head.root), batch: head.batch };
-    if (!state) return { name, status: "never registered", absent: true, ...where };
-    if ("absent" in state.side) return { name, status: "deleted", absent: true, slot: state.slot, ...where };
-    return { name, status: "live", value: valueJson(state.side.value), slot: state.slot, ...where };
+    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: Array.from(head.root), batch: head.batch };
+    if ("absent" in state.side) return { name, status: state.status, absent: true, ...where };
+    return { name, status: "live", value: valueJson(state.side.value), ...where };
   });
 
   app.get("/v1/records/:name/proof", { schema: SCHEMAS.proof }, async (req, reply) => {
@@ -245,8 +255,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       let actual: UpdateOp = op === "put" ? "insert" : op;
       if (op === "put") {
         const state = nameState(store, name);
-        if (state && "absent" in state.side) throw new HttpError(409, "NAME_DELETED", `${JSON.stringify(name)} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its slot)`);
-        actual = state ? "replace" : "insert";
+        if (state.status === "deleted") throw new HttpError(409, "NAME_DELETED", `${JSON.stringify(name)} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its ${isNameKeyed(store) ? "key" : "slot"})`);
+        actual = state.status === "live" ? "replace" : "insert";
       }
       const p = proveNameUpdate(store, actual, name, value);
       return proofBody(p, { root: p.statement.new_root, batch: p.statement.batch });
@@ -285,6 +295,12 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   app.get("/verify/:file", { schema: { hide: true } }, async (req, reply) => serve((req.params as { file: string }).file, reply));
 
   return { app, cache, routes };
+}
+
+/** History entries of either store in one shape (slot fields only for slot registries). */
+function historyOf(store: AnyStore): { batch: number; kind: string; committedAt: string; records: number; live: number; deleted: number; root: Uint32Array; nextSlot?: number; slot?: number; name?: string }[] {
+  if (isNameKeyed(store)) return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, ...(e.name !== undefined ? { name: e.name } : {}) }));
+  return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, nextSlot: e.nextSlot, ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
 }
 
 function proofBody(p: NameProof<unknown>, at: { root: readonly number[]; batch: number | undefined }): Record<string, unknown> {

@@ -32,6 +32,8 @@ import { SsgkrError } from "../errors.js";
  *   creation by an earlier version did not finish (`registry import` creates it).
  * - `DB_OUTDATED`: the registry has format version 1 (rows without checksums); `ssgkr registry
  *   upgrade` converts it in place.
+ * - `WRONG_MAPPING`: the directory holds a registry of another mapping than the store opening it
+ *   (`details.mapping`); `openRegistry` (open-any.ts) opens either.
  * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database, or a
  *   row is damaged (`details.row` names it when known).
  */

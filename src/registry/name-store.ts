@@ -271,11 +271,16 @@ export class NameStore {
 
   /**
    * Opens an existing name-keyed registry.
-   * @throws RegistryError `DB_MISSING`, `DB_CORRUPT` (damaged rows, other mapping, inconsistent head).
+   * @throws RegistryError `DB_MISSING`, `DB_CORRUPT` (damaged rows, inconsistent head),
+   * `WRONG_MAPPING` (a slot registry: open it with `RegistryStore.open` or `openRegistry`).
    */
   static open(dir: string, options: { readOnly?: boolean } = {}): NameStore {
     if (!isDir(dir) || !existsSync(join(dir, "data.mdb"))) {
       throw new RegistryError("DB_MISSING", `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``, { dir });
+    }
+    const mapping = peekRegistryMapping(dir);
+    if (mapping !== NAME_MAPPING_ID) {
+      throw new RegistryError("WRONG_MAPPING", `registry at ${dir} has mapping ${mapping ?? "(unknown)"}, not the name-keyed ${NAME_MAPPING_ID}: ${mapping === "record-leaf-v1" ? "it is a slot registry; open it with RegistryStore.open or openRegistry (open-any.ts)" : "open it with openRegistry (open-any.ts)"}`, { dir, mapping, expected: NAME_MAPPING_ID });
     }
     return NameStore.build(dir, options.readOnly === true);
   }

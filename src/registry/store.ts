@@ -21,7 +21,7 @@
  * sees the old or the new root and the matching nodes, never a mix; a process killed in the
  * middle of a batch leaves the last committed batch intact.
  */
-import { closeSync, existsSync, openSync, readSync, readdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 // Types from lmdb's CommonJS declaration: its ESM one uses `export =`, which a consumer's
@@ -216,7 +216,8 @@ export class RegistryStore {
    * @throws RegistryError `DB_MISSING` (no registry at dir), `DB_NOT_READY` (a registry being
    * created at dir, or one whose creation by an earlier version was interrupted: `registry
    * import` creates it), `DB_OUTDATED` (format version 1: run `ssgkr registry upgrade`),
-   * `DB_CORRUPT` (not an LMDB environment, bad configuration, damaged row, inconsistent head).
+   * `DB_CORRUPT` (not an LMDB environment, bad configuration, damaged row, inconsistent head),
+   * `WRONG_MAPPING` (a name-keyed registry: open it with `NameStore.open` or `openRegistry`).
    */
   static open(dir: string, options: OpenOptions = {}): RegistryStore {
     const state = inspectDir(dir);
@@ -225,6 +226,16 @@ export class RegistryStore {
       const pid = creationInProgress(dir);
       if (pid !== undefined) throw new RegistryError("DB_NOT_READY", `the registry at ${dir} is being created (by process ${pid}); retry when its creation has finished`, { dir, pid });
       throw new RegistryError("DB_MISSING", `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``, { dir });
+    }
+    const marker = join(dir, "MAPPING");
+    if (existsSync(marker)) {
+      let mapping: string;
+      try {
+        mapping = readFileSync(marker, "utf8").trim();
+      } catch (e) {
+        throw new RegistryError("DB_CORRUPT", `cannot read ${marker}: ${(e as Error).message}`, { dir });
+      }
+      throw new RegistryError("WRONG_MAPPING", `registry at ${dir} is name-keyed (mapping ${mapping}), not a slot registry (record-leaf-v1): open it with NameStore.open or openRegistry (open-any.ts), or create a slot registry with \`--mapping slot-v1\``, { dir, mapping, expected: MAPPING_ID });
     }
     return RegistryStore.build(dir, options.readOnly === true);
   }

@@ -107,6 +107,9 @@ function parseInput(input: RequestInput): SyncRequest | RecordVerdict {
   }
 }
 
+/** Hex of bytes (no Buffer: this file also runs in browsers). */
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+
 const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 function sideCheck(leaf: RequestLeaf, side: NameSide, identity: Uint8Array, B: number, where: string): RecordVerdict | undefined {
@@ -115,7 +118,7 @@ function sideCheck(leaf: RequestLeaf, side: NameSide, identity: Uint8Array, B: n
     return undefined;
   }
   if (leaf.tag !== 1) return reject("RECORD_ABSENT", `${where}: the claim is that the name holds ${describeValue(side.value)}, but the request shows ${leaf.tag === 0 ? "an Empty leaf (never registered)" : "a Tombstone (deleted)"} at its key`);
-  if (!bytesEqual(leaf.identity, identity)) return reject("NAME_MISMATCH", `${where}: the leaf identity ${Buffer.from(leaf.identity).toString("hex")} is not Keccak-256 of the name (${Buffer.from(identity).toString("hex")})`);
+  if (!bytesEqual(leaf.identity, identity)) return reject("NAME_MISMATCH", `${where}: the leaf identity ${hex(leaf.identity)} is not Keccak-256 of the name (${hex(identity)})`);
   const payload = valuePayload(side.value, B);
   if (payload.length !== leaf.payload.length || payload.some((x, i) => x !== leaf.payload[i])) return reject("VALUE_MISMATCH", `${where}: the leaf binds another value than ${describeValue(side.value)}`);
   return undefined;

@@ -13,7 +13,7 @@ import { verifyNameStatement } from "../../src/counterparty/verify.js";
 import { claimOf, parseRoot, rootOf, type ReadStatementJson, type UpdateStatementJson } from "../../src/counterparty/claim.js";
 import { base64Bytes, bytesBase64, checkProofBody } from "../../src/counterparty/body.js";
 import { isUtf8 as shimIsUtf8 } from "../../src/web/shims/node-buffer.js";
-import { freshDir, makeRegistry, RECORDS, removeDir } from "../web/support.js";
+import { freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir } from "../web/support.js";
 
 const DEPTH = 6;
 let dir: string;
@@ -27,7 +27,7 @@ let root: Uint32Array;
 
 before(() => {
   dir = freshDir("ssgkr-counterparty-");
-  store = makeRegistry(dir, DEPTH);
+  store = makeSlotRegistry(dir, DEPTH);
   live = proveNameRead(store, RECORDS.live);
   scoped = proveNameRead(store, RECORDS.scoped);
   gone = proveNameRead(store, RECORDS.deleted);
@@ -105,7 +105,9 @@ test("checkProofBody: the body of a read round-trips; the name asked for decides
   assert.equal(checkProofBody(body, RECORDS.scoped, root).code, "NAME_MISMATCH");
   assert.equal(checkProofBody({ ...body, proof: "not base64!" }, RECORDS.live, root).code, "BAD_CLAIM");
   assert.equal(checkProofBody(null).code, "BAD_CLAIM");
-  assert.equal(checkProofBody({ ...body, statement: { ...body.statement, registry_mapping: "record-leaf-v2" } }).code, "BAD_CLAIM");
+  assert.equal(checkProofBody({ ...body, statement: { ...body.statement, registry_mapping: "record-leaf-v2" } }).code, "SLOT_MAPPED_PROOF", "a slot proof offered as a name-keyed one");
+  assert.equal(checkProofBody({ ...body, statement: { ...body.statement, registry_mapping: "record-leaf-v9" } }).code, "BAD_CLAIM");
+  assert.equal(checkProofBody({ ...body, statement: { ...body.statement, registry_mapping: undefined } }).code, "BAD_CLAIM", "a statement names its mapping");
   assert.equal(checkProofBody({ ...body, statement: { ...body.statement, kind: "nonsense" } }).code, "BAD_CLAIM");
 });
 
@@ -130,4 +132,54 @@ test("the browser stand-in for node:buffer isUtf8 agrees with Node's on random a
   fc.assert(fc.property(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.string({ unit: "binary" }).map((s) => new TextEncoder().encode(s))), (bytes) => {
     assert.equal(shimIsUtf8(bytes), nodeIsUtf8(bytes));
   }), { numRuns: 500 });
+});
+
+test("name-keyed statements: delegated to verifyRecordProof / verifyRecordUpdateProof; any name's absence; forgeries rejected with their codes", async () => {
+  const ndir = freshDir("ssgkr-counterparty-names-");
+  const names = makeRegistry(ndir, 16);
+  try {
+    const r = Uint32Array.from(names.head().root);
+    const m = proveNameRead(names, RECORDS.live);
+    const never = proveNameRead(names, "never-registered");
+    const gone2 = proveNameRead(names, RECORDS.deleted);
+    assert.deepEqual([m.statement.registry_mapping, m.statement.kind, never.statement.kind, never.statement.absent, gone2.statement.kind], ["record-leaf-v2", "membership", "nonmembership", true, "nonmembership"]);
+    assert.equal(m.statement.depth, 16);
+    const body = (p: NameProof<unknown>) => ({ statement: p.statement, request: p.request, proof: bytesBase64(p.proof) });
+    for (const p of [m, never, gone2]) {
+      const v = checkProofBody(body(p), undefined, r);
+      assert.equal(v.ok, true, JSON.stringify(v));
+      assert.match(v.scope!, /^record-leaf-v2: the root commits to names/);
+    }
+    assert.match(checkProofBody(body(never), undefined, r).statement, /"never-registered" is not registered/);
+    const u = proveNameUpdate(names, "insert", "fresh-name", "https://github.com/a/fresh");
+    const after = Uint32Array.from(names.head().root);
+    const uv = checkProofBody(body(u), undefined, r);
+    assert.equal(uv.ok, true, JSON.stringify(uv));
+    assert.deepEqual(u.statement.old, { absent: true });
+    const wrong = Uint32Array.from(r);
+    wrong[0] = (wrong[0]! + 1) % 2130706433;
+    const flipped = m.proof.slice();
+    flipped[flipped.length >> 1]! ^= 0x10;
+    const claim = (p: NameProof<unknown>, over: Record<string, unknown> = {}) => claimOf({ ...(p.statement as object), ...over }, r);
+    const cases: [string, () => { ok: boolean; code?: string }][] = [
+      ["ROOT_NOT_TRUSTED", () => verifyNameStatement(claimOf(m.statement, wrong), m.request, m.proof)],
+      ["ROOT_NOT_TRUSTED", () => verifyNameStatement(claimOf(m.statement, after), m.request, m.proof)],
+      ["KEY_MISMATCH", () => verifyNameStatement(claim(m, { name: RECORDS.scoped }), m.request, m.proof)],
+      ["KEY_MISMATCH", () => verifyNameStatement(claim(never, { name: "another-never" }), never.request, never.proof)],
+      ["VALUE_MISMATCH", () => verifyNameStatement(claim(m, { value: "https://github.com/evil/left-pad" }), m.request, m.proof)],
+      ["RECORD_PRESENT", () => verifyNameStatement(claim(m, { kind: "nonmembership", absent: true, value: undefined }), m.request, m.proof)],
+      ["RECORD_ABSENT", () => verifyNameStatement(claim(gone2, { kind: "membership", value: null, absent: undefined }), gone2.request, gone2.proof)],
+      ["CONFIG_MISMATCH", () => verifyNameStatement(claim(m, { depth: 48 }), m.request, m.proof)],
+      ["NEW_ROOT_MISMATCH", () => verifyNameStatement(claimOf({ ...u.statement, new_root: Array.from(wrong) }, r), u.request, u.proof)],
+      ["STATEMENT_MISMATCH", () => verifyNameStatement(claimOf({ ...u.statement, name: RECORDS.live, new_root: Array.from(r) }, r), m.request, m.proof)],
+      ["GKR_", () => verifyNameStatement(claimOf(m.statement, r), m.request, flipped)],
+    ];
+    for (const [want, run] of cases) {
+      const c = code(run());
+      assert.ok(c === want || (want.endsWith("_") && c!.startsWith(want)), `got ${c}, want ${want}`);
+    }
+  } finally {
+    await names.close();
+    removeDir(ndir);
+  }
 });

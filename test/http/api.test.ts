@@ -8,14 +8,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { base64Bytes, bytesBase64 } from "../../src/counterparty/body.js";
 import { RegistryStore } from "../../src/registry/store.js";
+import { NameStore } from "../../src/registry/name-store.js";
+import { openRegistry } from "../../src/registry/open-any.js";
 import { verifyNameStatement } from "../../src/counterparty/verify.js";
 import { claimOf } from "../../src/counterparty/claim.js";
 import { readTokenFile } from "../../src/http/auth.js";
-import { buildPage, freshDir, makeRegistry, RECORDS, removeDir, startServer, TOKEN, tokenFile } from "../web/support.js";
+import { buildPage, freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer, TOKEN, tokenFile } from "../web/support.js";
 
-const DEPTH = 12;
+const DEPTH = 16;
 let dir: string;
-let store: RegistryStore;
+let store: NameStore;
 let rw: Awaited<ReturnType<typeof startServer>>;
 let ro: Awaited<ReturnType<typeof startServer>>;
 let webDir: string;
@@ -66,6 +68,8 @@ test("http: GET /v1/root and /v1/history", async () => {
   assert.deepEqual(r.json.root, rootNow());
   assert.equal(r.json.records, store.head().live);
   assert.equal(r.json.depth, DEPTH);
+  assert.equal(r.json.registry_mapping, "record-leaf-v2");
+  assert.equal(r.json.next_slot, undefined, "a name-keyed registry has no slots");
   const h = await call(rw.base, "GET", "/v1/history");
   assert.equal(h.status, 200);
   assert.deepEqual(h.json.entries.at(-1).root, rootNow());
@@ -114,7 +118,14 @@ test("http: GET …/proof (membership, absence), cached on repeat, proof.bin the
   const absent = await call(rw.base, "GET", `/v1/records/${enc(RECORDS.deleted)}/proof`);
   assert.equal(absent.json.statement.kind, "nonmembership");
   assert.equal(absent.json.statement.absent, true);
-  assertError(await call(rw.base, "GET", "/v1/records/never-registered/proof"), 404, "NAME_NOT_FOUND");
+  assert.equal(absent.json.statement.registry_mapping, "record-leaf-v2");
+  // Name-keyed: absence is proved for a name that was never registered, too.
+  const never = await call(rw.base, "GET", "/v1/records/never-registered/proof");
+  assert.equal(never.status, 200, JSON.stringify(never.json));
+  assert.deepEqual([never.json.statement.kind, never.json.statement.absent, never.json.statement.key, never.json.statement.depth], ["nonmembership", true, store.keyOf("never-registered"), DEPTH]);
+  const neverV = await call(rw.base, "POST", "/v1/verify", { ...never.json, trusted_root: rootNow() });
+  assert.equal(neverV.json.ok, true, JSON.stringify(neverV.json));
+  assert.match(neverV.json.scope, /^record-leaf-v2: the root commits to names/);
 
   // The body as it is: accepted, with the unpinned notice; with a trusted root: accepted, root given.
   const v = await call(rw.base, "POST", "/v1/verify", first.json);
@@ -140,9 +151,11 @@ test("http: POST /v1/verify rejects (200, ok false) a wrong root, a flipped byte
   const bytes = base64Bytes(body.proof);
   bytes[1000]! ^= 4;
   cases.push(["flipped byte", { ...body, proof: bytesBase64(bytes) }, ""]);
-  cases.push(["another name", { ...body, statement: { ...body.statement, name: RECORDS.scoped } }, "NAME_MISMATCH"]);
+  cases.push(["another name", { ...body, statement: { ...body.statement, name: RECORDS.scoped } }, "KEY_MISMATCH"]);
   cases.push(["another value", { ...body, statement: { ...body.statement, value: "https://github.com/evil/left-pad" } }, "VALUE_MISMATCH"]);
-  cases.push(["claimed absent", { ...body, statement: { ...body.statement, kind: "nonmembership", absent: true, value: undefined } }, "KIND_MISMATCH"]);
+  cases.push(["claimed absent", { ...body, statement: { ...body.statement, kind: "nonmembership", absent: true, value: undefined } }, "RECORD_PRESENT"]);
+  cases.push(["slot mapping claimed", { ...body, statement: { ...body.statement, registry_mapping: "record-leaf-v1" }, trusted_root: wrongRoot }, "ROOT_NOT_TRUSTED"]);
+  cases.push(["no mapping", { ...body, statement: { ...body.statement, registry_mapping: undefined } }, "BAD_CLAIM"]);
   for (const [what, b, code] of cases) {
     const r = await call(rw.base, "POST", "/v1/verify", b);
     assert.equal(r.status, 200, what);
@@ -202,7 +215,8 @@ test("http: PUT insert and replace, DELETE, restore return update proofs that ve
   assert.deepEqual(rv.json.statement.new, { value: "https://bitbucket.org/acme/widget" });
 
   assertError(await call(rw.base, "PUT", `/v1/records/${enc(RECORDS.deleted)}`, { value: "x" }, auth), 409, "NAME_DELETED");
-  assertError(await call(rw.base, "DELETE", `/v1/records/never-registered`, undefined, { authorization: auth.authorization }), 404, "NAME_NOT_FOUND");
+  assertError(await call(rw.base, "DELETE", `/v1/records/never-registered`, undefined, { authorization: auth.authorization }), 409, "RECORD_ABSENT");
+  assertError(await call(rw.base, "POST", `/v1/records/never-registered/restore`, undefined, { authorization: auth.authorization }), 409, "NOT_DELETED");
   assertError(await call(rw.base, "POST", `/v1/records/${enc(RECORDS.live)}/restore`, undefined, { authorization: auth.authorization }), 409, "RECORD_LIVE");
   const before = rootNow();
   assertError(await call(rw.base, "PUT", "/v1/records/x", { value: 5 }, auth), 400, "BAD_INPUT", /body\.value/);
@@ -340,4 +354,56 @@ test("http: malformed URLs and names never crash the server: bad percent-encodin
   assert.equal((await call(rw.base, "PATCH", "/v1/records/x", { value: "a" }, auth)).status, 404);
   const root = await call(rw.base, "GET", "/v1/root");
   assert.equal(root.status, 200, "the server still answers");
+});
+
+test("http: a slot registry (record-leaf-v1) is served too: slot statements, membership and update proofs verify, a never-registered name has no proof", async () => {
+  const slot = makeSlotRegistry(dir, 10);
+  const srv = await startServer({ store: slot, token: TOKEN, webDir, rateLimit: 0 });
+  try {
+    const root = await call(srv.base, "GET", "/v1/root");
+    assert.deepEqual([root.json.registry_mapping, root.json.depth, typeof root.json.next_slot], ["record-leaf-v1", 10, "number"]);
+    const rec = await call(srv.base, "GET", `/v1/records/${enc(RECORDS.live)}`);
+    assert.deepEqual([rec.json.status, typeof rec.json.slot, rec.json.key], ["live", "number", undefined]);
+    const p = await call(srv.base, "GET", `/v1/records/${enc(RECORDS.live)}/proof`);
+    assert.deepEqual([p.status, p.json.statement.registry_mapping, p.json.statement.kind, typeof p.json.statement.slot], [200, "record-leaf-v1", "membership", "number"]);
+    const v = await call(srv.base, "POST", "/v1/verify", { ...p.json, trusted_root: Array.from(slot.head().root) });
+    assert.equal(v.json.ok, true, JSON.stringify(v.json));
+    assert.match(v.json.scope, /^record-leaf-v1/);
+    const asNameKeyed = await call(srv.base, "POST", "/v1/verify", { ...p.json, statement: { ...p.json.statement, registry_mapping: "record-leaf-v2" }, trusted_root: Array.from(slot.head().root) });
+    assert.deepEqual([asNameKeyed.json.ok, asNameKeyed.json.code], [false, "SLOT_MAPPED_PROOF"]);
+    assertError(await call(srv.base, "GET", "/v1/records/never-registered/proof"), 404, "NAME_NOT_FOUND");
+    const before = Array.from(slot.head().root);
+    const put = await call(srv.base, "PUT", "/v1/records/slot-new", { value: "https://github.com/s/new" }, auth);
+    assert.deepEqual([put.status, put.json.statement.op, put.json.statement.registry_mapping], [200, "insert", "record-leaf-v1"]);
+    assert.equal((await call(srv.base, "POST", "/v1/verify", { ...put.json, trusted_root: before })).json.ok, true);
+    assertError(await call(srv.base, "DELETE", "/v1/records/never-registered", undefined, { authorization: auth.authorization }), 404, "NAME_NOT_FOUND");
+  } finally {
+    await srv.app.close();
+    await slot.close();
+  }
+});
+
+test("registry: each store refuses a registry of the other mapping with WRONG_MAPPING naming it; openRegistry opens either", async () => {
+  const slotDir = join(dir, "slot-db");
+  const nameDir = join(dir, "db");
+  assert.throws(() => RegistryStore.open(nameDir, { readOnly: true }), (e: Error & { code?: string; details?: Record<string, unknown> }) => {
+    assert.equal(e.code, "WRONG_MAPPING");
+    assert.match(e.message, /name-keyed \(mapping record-leaf-v2\)/);
+    assert.equal(e.details?.mapping, "record-leaf-v2");
+    return true;
+  });
+  assert.throws(() => RegistryStore.openOrCreate(nameDir), { code: "WRONG_MAPPING" });
+  assert.throws(() => NameStore.open(slotDir, { readOnly: true }), (e: Error & { code?: string }) => {
+    assert.equal(e.code, "WRONG_MAPPING");
+    assert.match(e.message, /mapping record-leaf-v1, not the name-keyed record-leaf-v2: it is a slot registry/);
+    return true;
+  });
+  assert.throws(() => NameStore.openOrCreate(slotDir), { code: "WRONG_MAPPING" });
+  const any = openRegistry(slotDir, { readOnly: true });
+  try {
+    assert.equal(any.mapping, "record-leaf-v1");
+    assert.ok(any.store instanceof RegistryStore);
+  } finally {
+    await any.store.close();
+  }
 });

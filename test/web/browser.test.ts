@@ -5,7 +5,8 @@
  * screenshot of each verdict page is saved (SSGKR_SCREENSHOTS=DIR keeps them; default: the
  * test's temp dir, removed afterwards). Run with `npm run test:browser` (a separate CI step).
  *
- * Cases: honest membership ACCEPT, absence (deleted record) ACCEPT, a pasted update proof ACCEPT,
+ * The registry is name-keyed (record-leaf-v2). Cases: honest membership ACCEPT, absence (deleted
+ * record, and a name never registered) ACCEPT, a pasted update proof ACCEPT,
  * one flipped proof byte REJECT, a wrong trusted root REJECT, another name's proof REJECT.
  */
 import { after, before, test as nodeTest } from "node:test";
@@ -15,7 +16,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { checkProofBody, base64Bytes, bytesBase64 } from "../../src/counterparty/body.js";
 import { parseRoot } from "../../src/counterparty/claim.js";
-import type { RegistryStore } from "../../src/registry/store.js";
+import type { NameStore } from "../../src/registry/name-store.js";
 import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "./support.js";
 
 /** Runs only in the browser step (`npm run test:browser`, which sets SSGKR_BROWSER_TESTS=1). */
@@ -24,7 +25,7 @@ const test = (name: string, fn: () => Promise<void>) => nodeTest(name, { skip: E
 
 let dir: string;
 let shots: string;
-let store: RegistryStore;
+let store: NameStore;
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
 let rootText: string;
@@ -105,11 +106,16 @@ test("browser: an honest membership proof is accepted with the WASM kernels, as 
   assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "ACCEPT", code: "" });
 });
 
-test("browser: an absence proof (deleted record) is accepted, as in Node", async () => {
+test("browser: absence proofs (a deleted record, a name never registered) are accepted, as in Node", async () => {
   const { v, body } = await check("absence-accept", RECORDS.deleted, rootText);
   assert.equal(v.verdict, "ACCEPT", v.text);
-  assert.match(v.text, /"gone" holds no live record/);
+  assert.match(v.text, /"gone" is not registered/);
+  assert.match(v.text, /record-leaf-v2: the root commits to names/);
   assert.deepEqual(nodeVerdict(body, RECORDS.deleted, rootText), { verdict: "ACCEPT", code: "" });
+  const never = await check("never-registered-accept", "never-registered", rootText);
+  assert.equal(never.v.verdict, "ACCEPT", never.v.text);
+  assert.match(never.v.text, /"never-registered" is not registered/);
+  assert.deepEqual(nodeVerdict(never.body, "never-registered", rootText), { verdict: "ACCEPT", code: "" });
 });
 
 test("browser: one flipped proof byte is rejected with Node's code", async () => {
@@ -135,12 +141,12 @@ test("browser: a wrong trusted root is rejected (ROOT_NOT_TRUSTED), as in Node",
   assert.deepEqual(nodeVerdict(body, RECORDS.live, wrongText), { verdict: "REJECT", code: "ROOT_NOT_TRUSTED" });
 });
 
-test("browser: another name's proof is rejected (NAME_MISMATCH), as in Node", async () => {
+test("browser: another name's proof is rejected (KEY_MISMATCH: it is about another name's key), as in Node", async () => {
   const other = await proofOf(RECORDS.scoped);
   const { v, body } = await check("other-name-reject", RECORDS.live, rootText, () => other);
   assert.equal(v.verdict, "REJECT", v.text);
-  assert.equal(v.code, "NAME_MISMATCH");
-  assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "REJECT", code: "NAME_MISMATCH" });
+  assert.equal(v.code, "KEY_MISMATCH");
+  assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "REJECT", code: "KEY_MISMATCH" });
 });
 
 test("browser: a pasted update proof (the body of a PUT) is accepted against the old root; a tampered one is not", async () => {

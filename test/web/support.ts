@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RegistryStore } from "../../src/registry/store.js";
+import { NameStore } from "../../src/registry/name-store.js";
+import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { deleteRecord, insertRecord } from "../../src/registry/operations.js";
 import { createRegistryApp, type RegistryApp, type RegistryHttpOptions } from "../../src/http/server.js";
 
@@ -22,9 +24,19 @@ export function freshDir(prefix = "ssgkr-web-"): string {
 /** Records of the test registry: two live (one scoped name), one deleted. */
 export const RECORDS = { live: "left-pad", scoped: "@scope/pkg", deleted: "gone" } as const;
 
-/** A registry of depth `depth` with the test records. */
-export function makeRegistry(dir: string, depth = 24): RegistryStore {
-  const store = RegistryStore.openOrCreate(join(dir, "db"), { depth });
+/** A name-keyed registry (record-leaf-v2) of depth `depth` with the test records. */
+export function makeRegistry(dir: string, depth = 24): NameStore {
+  const store = NameStore.openOrCreate(join(dir, "db"), { depth });
+  planNameUpdate(store, "insert", RECORDS.live, "https://github.com/left-pad/left-pad").commit();
+  planNameUpdate(store, "insert", RECORDS.scoped, "https://gitlab.com/scope/pkg").commit();
+  planNameUpdate(store, "insert", RECORDS.deleted, null).commit();
+  planNameUpdate(store, "delete", RECORDS.deleted).commit();
+  return store;
+}
+
+/** A slot registry (record-leaf-v1) of depth `depth` with the test records. */
+export function makeSlotRegistry(dir: string, depth = 24, sub = "slot-db"): RegistryStore {
+  const store = RegistryStore.openOrCreate(join(dir, sub), { depth });
   insertRecord(store, RECORDS.live, "https://github.com/left-pad/left-pad");
   insertRecord(store, RECORDS.scoped, "https://gitlab.com/scope/pkg");
   insertRecord(store, RECORDS.deleted, null);

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SsgkrError } from "../../errors.js";
-import { RegistryStore } from "../../registry/store.js";
+import { openRegistry } from "../../registry/open-any.js";
 import { parseListen } from "../../serve/server/options.js";
 import { readTokenFile } from "../../http/auth.js";
 import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
@@ -50,7 +50,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
       const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
       const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
       const webDir = opts.web ?? (await ensureWeb());
-      const store = RegistryStore.open(opts.db, { readOnly: token === undefined });
+      const { store } = openRegistry(opts.db, { readOnly: token === undefined });
       const { app } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024 });
       let address: string;
       try {
