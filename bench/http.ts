@@ -24,9 +24,9 @@ import { openRegistry } from "../src/registry/open-any.js";
 import { proveNameRead } from "../src/counterparty/prove.js";
 import { buildPage, freshDir, removeDir, ROOT, TOKEN } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
-import { int as intRule, parseOptions } from "./lib/options.js";
+import { choice, int as intRule, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: intRule(1, 48), records: intRule(1, 1_000_000), duration: intRule(1, 600), connections: intRule(1, 1000), uncached: intRule(1, 100_000), writes: intRule(1, 100_000) });
+const args = parseOptions({ depth: intRule(1, 48), records: intRule(1, 1_000_000), duration: intRule(1, 600), connections: intRule(1, 1000), uncached: intRule(1, 100_000), writes: intRule(1, 100_000), mapping: choice(["name", "slot"]) });
 const int = (k: string, d: number, max: number) => {
   const v = Number(args.get(k) ?? d);
   if (!Number.isInteger(v) || v < 1 || v > max) throw new Error(`--${k} must be an integer in [1, ${max}], got ${args.get(k)}`);
