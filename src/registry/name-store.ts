@@ -604,7 +604,6 @@ function initialize(env: RootDatabase<Buffer, Buffer>, config: NameRegistryConfi
   });
 }
 
-
 function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
   const c = parseMetadataJson(raw, "configuration", dir);
   if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== NAME_MAPPING_ID) {
@@ -616,8 +615,6 @@ function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${(e as Error).message}`, { dir });
   }
 }
-
-
 
 function encodeHead(h: NameHead): Buffer {
   return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), records: h.records, live: h.live, deleted: h.deleted }));

@@ -728,7 +728,6 @@ function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
   }
 }
 
-
 function parseConfig(sealed: Uint8Array, dir: string): RegistryConfig {
   const raw = tryOpenRow(KEY_CONFIG, sealed);
   if (raw === undefined) {
@@ -754,8 +753,6 @@ function parseConfig(sealed: Uint8Array, dir: string): RegistryConfig {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${(e as Error).message}`, { dir });
   }
 }
-
-
 
 function encodeHead(h: RegistryHead): Buffer {
   return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), nextSlot: h.nextSlot, live: h.live, deleted: h.deleted }));

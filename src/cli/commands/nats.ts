@@ -39,8 +39,6 @@ export function registerNats(program: Command, setExit: (code: number) => void):
       const report = await ensureStreams(nc, settings, true);
       process.stdout.write(JSON.stringify({ status: "NATS_SETUP_DONE", servers: endpoint.servers, actions: report.actions, max_payload: report.maxPayload, settings }) + "\n");
       setExit(EXIT_OK);
-    } catch (err) {
-        throw err;
     } finally {
       await nc?.close().catch(() => undefined);
     }

@@ -3,7 +3,6 @@
  * operation) or `--requests R1.json,R2.json,…` (one aggregate, all of one kind and depth), and
  * `ssgkr verify`, which reads the profile from the proof bytes.
  */
-import { SsgkrError } from "../../errors.js";
 import { checkOperation } from "../../smt/semantics.js";
 import type { OpRequest } from "../../smt/operation.js";
 import type { SyncRequest } from "../../sync/request.js";
@@ -50,28 +49,19 @@ export function proveProfileV2(opts: { request?: string; requests?: string; out:
       if (!verdict.valid) throw new CliExit(EXIT_VERDICT, `INVALID ${verdict.code}${aggregate ? ` (operation ${i})` : ""}: ${verdict.message}`, "stdout");
     });
   }
-  try {
-    const prepared = prepareV2(file.kind, config);
-    const started = performance.now();
-    const bytes = aggregate ? proveAggregate(prepared, requests) : encodeV2(prepared, proveV2(prepared, requests[0]!));
-    const ms = performance.now() - started;
-    writeFileOrExit(opts.out, bytes, "--out");
-    process.stdout.write(`${file.kind} depth=${file.depth} profile=v2${aggregate ? ` operations=${requests.length}` : ""} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`);
-  } catch (err) {
-    throw err;
-  }
+  const prepared = prepareV2(file.kind, config);
+  const started = performance.now();
+  const bytes = aggregate ? proveAggregate(prepared, requests) : encodeV2(prepared, proveV2(prepared, requests[0]!));
+  const ms = performance.now() - started;
+  writeFileOrExit(opts.out, bytes, "--out");
+  process.stdout.write(`${file.kind} depth=${file.depth} profile=v2${aggregate ? ` operations=${requests.length}` : ""} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`);
 }
 
 /** `verify` of inner-proof-v2 bytes (single or aggregate, from proof_kind at byte 12). */
 export function verifyProfileV2(opts: { request?: string; requests?: string }, bytes: Uint8Array): void {
   const { files, requests } = readRequests(opts);
   const file = files[0]!;
-  let prepared;
-  try {
-    prepared = prepareV2(file.kind, { depth: file.depth, leafMaxFields: file.leafMaxFields });
-  } catch (err) {
-    throw err;
-  }
+  const prepared = prepareV2(file.kind, { depth: file.depth, leafMaxFields: file.leafMaxFields });
   const isAggregate = bytes[12] === 1;
   if (!isAggregate && requests.length !== 1) throw new CliExit(EXIT_VERDICT, `REJECT OPERATION_COUNT: the proof is for one operation, ${requests.length} requests were given`, "stdout");
   const verdict = isAggregate ? verifyAggregate(prepared, requests, bytes) : verifyEncodedV2(prepared, requests[0]!, bytes);

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { SsgkrError } from "../../errors.js";
 import { stringifyJson } from "../../serve/protocol/json.js";
 import { ProofServer } from "../../serve/server/server.js";
+import type { ControlsReport } from "../../serve/server/controls.js";
 import { parseListen, type ReturnPath } from "../../serve/server/options.js";
 import { brokerEndpoint } from "../../serve/nats/connect.js";
 import { NatsWorker } from "../../serve/nats/worker.js";
@@ -94,17 +95,7 @@ export function registerServe(program: Command, setExit: (code: number) => void)
         runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
         controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
       });
-      const line = (o: Record<string, unknown>) => process.stdout.write(stringifyJson(o) + "\n");
-      let ready;
-      try {
-        ready = await server.start((c) => line({ status: "CONTROLS_PASS", checks: c.checks, control_ms: Math.round(c.ms), references: c.references }));
-      } catch (err) {
-        if (err instanceof SsgkrError && err.code === "CONTROLS_FAILED") {
-          line({ status: "CONTROLS_FAIL", error: err.message });
-          throw new CliError(err.code, err.message, EXIT_VERDICT);
-        }
-        throw err;
-      }
+      const ready = await startWithControls((onControls) => server.start(onControls));
       const o = server.options;
       line({
         status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, listen: ready.listen, process_id: ready.processId, host_id: o.hostId,
@@ -136,33 +127,18 @@ export function registerServe(program: Command, setExit: (code: number) => void)
     });
 }
 
-/** `ssgkr serve --nats …`: the same controls and status lines, jobs pulled from the broker. */
-async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Promise<void> {
-  const depth = parseIntOption(opts.depth, "--depth", 1, 32);
-  let worker: NatsWorker;
+/** One status line on stdout. */
+function line(o: Record<string, unknown>): void {
+  process.stdout.write(stringifyJson(o) + "\n");
+}
+
+/**
+ * Starts a server or a worker: prints CONTROLS_PASS once the startup controls pass, or
+ * CONTROLS_FAIL and exits 1 (`CONTROLS_FAILED`) when they fail.
+ */
+async function startWithControls<R>(start: (onControls: (c: ControlsReport) => void) => Promise<R>): Promise<R> {
   try {
-    worker = new NatsWorker({
-      endpoint: brokerEndpoint({ nats: opts.nats, "nats-creds": opts.natsCreds, "nats-tls-ca": opts.natsTlsCa, "nats-tls-cert": opts.natsTlsCert, "nats-tls-key": opts.natsTlsKey }),
-      ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
-      batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
-      maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
-      maxQueue: parseIntOption(opts.maxQueue, "--max-queue", 1, 1 << 24),
-      depth,
-      returnPath: opts.returnPath,
-      ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
-      ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
-      runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
-      controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
-      maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
-      pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
-    }, { log: (l) => process.stderr.write(`serve: ${l}\n`) });
-  } catch (err) {
-    throw err;
-  }
-  const line = (o: Record<string, unknown>) => process.stdout.write(stringifyJson(o) + "\n");
-  let ready;
-  try {
-    ready = await worker.start((c) => line({ status: "CONTROLS_PASS", checks: c.checks, control_ms: Math.round(c.ms), references: c.references }));
+    return await start((c) => line({ status: "CONTROLS_PASS", checks: c.checks, control_ms: Math.round(c.ms), references: c.references }));
   } catch (err) {
     if (err instanceof SsgkrError && err.code === "CONTROLS_FAILED") {
       line({ status: "CONTROLS_FAIL", error: err.message });
@@ -170,6 +146,28 @@ async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Prom
     }
     throw err;
   }
+}
+
+/** `ssgkr serve --nats …`: the same controls and status lines, jobs pulled from the broker. */
+async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Promise<void> {
+  const depth = parseIntOption(opts.depth, "--depth", 1, 32);
+  const worker = new NatsWorker({
+    endpoint: brokerEndpoint({ nats: opts.nats, "nats-creds": opts.natsCreds, "nats-tls-ca": opts.natsTlsCa, "nats-tls-cert": opts.natsTlsCert, "nats-tls-key": opts.natsTlsKey }),
+    ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
+    batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
+    maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
+    maxQueue: parseIntOption(opts.maxQueue, "--max-queue", 1, 1 << 24),
+    depth,
+    returnPath: opts.returnPath,
+    ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
+    ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
+    runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
+    controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
+    maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
+    pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
+  }, { log: (l) => process.stderr.write(`serve: ${l}
+`) });
+  const ready = await startWithControls((onControls) => worker.start(onControls));
   const o = worker.options;
   line({
     status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, transport: "nats", listen: null, nats: ready.servers, connected_to: ready.connectedTo,
