@@ -102,6 +102,11 @@ export class NatsTarget implements RunConnection {
     const from = this.lastSeq > 0 ? { opt_start_seq: this.lastSeq + 1 } : {};
     const consumer = await this.js.consumers.get(RESULTS_STREAM, { filterSubjects: resultSubject(this.runId), ...from });
     const messages = await consumer.consume({ max_messages: 256, expires: 5000 });
+    if (generation !== this.generation) {
+      // a later reopen superseded this one while it waited for the broker
+      messages.stop();
+      return;
+    }
     this.messages = messages;
     this.reading = (async () => {
       for await (const m of messages) {
@@ -122,14 +127,15 @@ export class NatsTarget implements RunConnection {
     if (this.closedReason !== null || this.checking) return;
     this.checking = true;
     try {
-      const last = await this.jsm!.streams.getMessage(RESULTS_STREAM, { last_by_subj: resultSubject(this.runId) }).then((m) => m.seq, () => 0);
+      const last = await boundedWait(this.jsm!.streams.getMessage(RESULTS_STREAM, { last_by_subj: resultSubject(this.runId) }), WATCHDOG_MS).then((m) => m.seq, () => 0);
       const behind = last > this.lastSeq;
       this.stalled = behind && this.lastSeq === this.seqAtCheck ? this.stalled + 1 : 0;
       this.seqAtCheck = this.lastSeq;
       if (this.stalled >= 2 && this.closedReason === null) {
         this.stalled = 0;
         this.counts.consumer_restarts++;
-        await this.openConsumer().catch(() => undefined);
+        // bounded, so that a reopen stuck on a broker without a leader does not stop the watchdog
+        await boundedWait(this.openConsumer(), 2 * WATCHDOG_MS).catch(() => undefined);
       }
     } finally {
       this.checking = false;
@@ -277,4 +283,15 @@ export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log:
       await nc?.drain().catch(() => undefined);
     },
   };
+}
+
+/** `p`, or a rejection once `ms` have passed without it settling (`p` itself goes on). */
+function boundedWait<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer from the broker within ${ms} ms`)), ms);
+    p.then(
+      (v) => { clearTimeout(timer); resolve(v); },
+      (e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); },
+    );
+  });
 }
