@@ -14,7 +14,6 @@ import { evaluateStructuredCircuit, type StructuredCircuit } from "../../gkr/str
 import { CopiesWiring, replicateStructuredCircuit } from "../../gkr/structured-copies.js";
 import { proveStructuredGkr } from "../../gkr/structured-oracle.js";
 import { verifyGkr } from "../../gkr/verifier.js";
-import { mleEvalBase } from "../../sumcheck/mle.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
 import { decodeAggregateV2, type V2EncodedAggregate } from "../../codec/v2/decode.js";
 import { encodeAggregateV2 } from "../../codec/v2/encode.js";
@@ -23,7 +22,8 @@ import { V2_MAX_AGGREGATE } from "../../codec/v2/layout.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { checkStatement } from "../../smt/semantics.js";
 import { dummyRequest } from "../../smt/v2/dummy.js";
-import { buildV2Input } from "../../smt/v2/input.js";
+import { buildV2Inputs } from "../../smt/v2/input-batch.js";
+import { mleEvalCopies } from "../../sumcheck/mle-copies.js";
 import { SyncError } from "../errors.js";
 import { opKindTag, type PublicInputs } from "../types.js";
 import { V2_PROFILE, V2_PROOF_DOMAIN_TAG } from "./domains.js";
@@ -85,11 +85,10 @@ function padded(prepared: PreparedV2, requests: readonly OpRequest[]): OpRequest
   return [...requests, ...Array.from({ length: 2 ** k - requests.length }, () => dummy)];
 }
 
-function inputVector(prepared: PreparedV2, requests: readonly OpRequest[]): Uint32Array {
-  const size = 2 ** prepared.shape.inputWidthBits;
-  const all = new Uint32Array(size * requests.length);
-  requests.forEach((r, i) => all.set(buildV2Input(prepared.compiled.layout, r), i * size));
-  return all;
+/** The operation index an input-vector error names (`buildV2Inputs` puts it in the details). */
+function failingOperation(err: SsgkrError): number {
+  const i = err.details["operation"];
+  return typeof i === "number" ? i : 0;
 }
 
 /**
@@ -114,10 +113,10 @@ export function proveAggregate(prepared: PreparedV2, requests: readonly OpReques
   const all = padded(prepared, requests);
   let input: Uint32Array;
   try {
-    input = inputVector(prepared, all);
+    input = buildV2Inputs(prepared.compiled.layout, all);
   } catch (err) {
     if (err instanceof SsgkrError) {
-      const i = all.findIndex((r) => { try { buildV2Input(prepared.compiled.layout, r); return false; } catch { return true; } });
+      const i = failingOperation(err);
       throw new SyncError("WITNESS", `witness of request ${i}: ${err.message}`, { operation: i, cause: err.code });
     }
     throw err;
@@ -182,15 +181,15 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
   }
   const k = copyBits(requests.length);
   const all = padded(prepared, requests);
-  const size = 2 ** prepared.shape.inputWidthBits;
-  const input = new Uint32Array(size * all.length);
-  for (let i = 0; i < all.length; i++) {
-    try {
-      input.set(buildV2Input(prepared.compiled.layout, all[i]!), i * size);
-    } catch (err) {
-      if (err instanceof SsgkrError) return reject("INPUT_VECTOR", `operation ${i}: the input vector cannot be built: ${err.message}`, i);
-      throw err;
+  let input: Uint32Array;
+  try {
+    input = buildV2Inputs(prepared.compiled.layout, all);
+  } catch (err) {
+    if (err instanceof SsgkrError) {
+      const i = failingOperation(err);
+      return reject("INPUT_VECTOR", `operation ${i}: the input vector cannot be built: ${err.message}`, i);
     }
+    throw err;
   }
   const shape = copiesShape(prepared, k);
   const zeros = new Uint32Array(2 ** shape.layerWidthBits[0]!);
@@ -198,8 +197,10 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
   const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k), zeros, decoded.proof, transcript);
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
-  if (!extEq(mleEvalBase(input, claim.x), claim.evalX)) return reject("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
-  if (!extEq(mleEvalBase(input, claim.y), claim.evalY)) return reject("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
+  const copies = { copyBits: k, copySizeBits: prepared.shape.inputWidthBits, used: prepared.compiled.layout.inputTotal };
+  const [atX, atY] = mleEvalCopies(input, copies, [claim.x, claim.y]);
+  if (!extEq(atX!, claim.evalX)) return reject("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
+  if (!extEq(atY!, claim.evalY)) return reject("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
   return { ok: true };
 }
 
