@@ -130,6 +130,23 @@ export class HashKernels {
   }
 
   /**
+   * Overwrite absorption of whole blocks into a given state (the duplex of §5 with observes only):
+   * for each block of 8 words of input[from, from + words), lanes 0..7 ← the block, then permute.
+   * `state` (16 words) is updated in place; `words` must be a multiple of 8. Inputs canonical (not
+   * validated).
+   */
+  absorbBlocks(state: Uint32Array, input: ArrayLike<number>, from: number, words: number): void {
+    const w = this.words;
+    for (let i = 0; i < 16; i++) w[i] = state[i]!;
+    for (let off = 0; off < words; off += 64) {
+      const m = Math.min(64, words - off);
+      for (let i = 0; i < m; i++) w[16 + i] = input[from + off + i]!;
+      this.raw.poseidon2_sponge(this.statePtr, this.inputPtr, m, this.constsPtr);
+    }
+    for (let i = 0; i < 16; i++) state[i] = w[i]!;
+  }
+
+  /**
    * Padding-free overwrite sponge (§4) from the zero state: lanes 0..7 of the final state. Inputs
    * canonical (not validated).
    */

@@ -13,6 +13,7 @@ import { FieldError } from "../field/errors.js";
 import type { Ext } from "../field/extension.js";
 import { RATE, WIDTH } from "../hash/poseidon2.js";
 import { permuteFast, type Permutation } from "../hash/fast-permutation.js";
+import { hashKernels } from "../kernels/hash-kernels.js";
 
 export class DuplexChallenger {
   private readonly state = new Uint32Array(WIDTH);
@@ -58,6 +59,26 @@ export class DuplexChallenger {
     this.outputLen = 0;
     this.input[this.inputLen++] = x;
     if (this.inputLen === RATE) this.duplex();
+  }
+
+  /**
+   * Observes canonical base elements in order (not validated), exactly as `observeUnchecked` on
+   * each: the whole 8-element blocks of a long run are absorbed by the WASM sponge kernel in a few
+   * calls when this challenger uses the default permutation.
+   */
+  observeAllUnchecked(xs: ArrayLike<number>): void {
+    const n = xs.length;
+    let i = 0;
+    while (i < n && this.inputLen !== 0) this.observeUnchecked(xs[i++]!);
+    const blocks = (n - i) & ~7;
+    const hk = blocks > 0 && this.permute === permuteFast ? hashKernels() : null;
+    if (hk) {
+      hk.absorbBlocks(this.state, xs, i, blocks);
+      i += blocks;
+      for (let j = 0; j < RATE; j++) this.output[j] = this.state[j]!;
+      this.outputLen = RATE;
+    }
+    while (i < n) this.observeUnchecked(xs[i++]!);
   }
 
   /** Observes one base element. @throws FieldError if x is not canonical. */

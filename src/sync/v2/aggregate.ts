@@ -75,7 +75,7 @@ function aggregateTranscript(prepared: PreparedV2, n: number, k: number, stateme
   for (const b of shape.layerWidthBits) t.observe(b);
   t.observeDigest(prepared.commitment);
   for (const s of statements) observePublicInputs(t, s);
-  for (let i = 0; i < claimedOutputs.length; i++) t.observeUnchecked(claimedOutputs[i]!);
+  t.observeAllUnchecked(claimedOutputs);
   return t;
 }
 

@@ -30,6 +30,6 @@ export function v2StatementTranscript(compiled: V2CompiledCircuit, commitment: D
   for (const layer of circuit.layers) t.observe(layer.widthBits);
   t.observeDigest(commitment);
   observePublicInputs(t, publicInputs);
-  for (let i = 0; i < claimedOutputs.length; i++) t.observeUnchecked(claimedOutputs[i]!);
+  t.observeAllUnchecked(claimedOutputs);
   return t;
 }
