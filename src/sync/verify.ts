@@ -18,62 +18,30 @@
  *
  * A request whose values are malformed gets `MALFORMED_REQUEST`.
  */
-import { SsgkrError } from "../errors.js";
-import { extEq } from "../field/extension.js";
-import { digestEquals } from "../hash/digest.js";
 import { verifyGkr } from "../gkr/verifier.js";
 import { mleEvalBase } from "../sumcheck/mle.js";
 import type { OpRequest } from "../smt/operation.js";
-import { checkStatement } from "../smt/semantics.js";
 import { buildInputVectorFor } from "../smt/witness.js";
 import type { SyncConfig } from "./config.js";
 import { type PreparedSync, prepare } from "./prepared.js";
 import type { SyncResult } from "./prove.js";
 import { statementTranscript } from "./statement-transcript.js";
-import type { PublicInputs } from "./types.js";
+import { type SyncVerdict, guardedVerdict, inputClaimVerdict, inputVectorOrRejection, rejection, statementRejection } from "./verify-steps.js";
 
-/** Outcome of a verification: accepted, or rejected with a stable code and a reason. */
-export type SyncVerdict =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly reason: string };
-
-const ACCEPT: SyncVerdict = Object.freeze({ ok: true });
-
-function rejection(code: string, reason: string): SyncVerdict {
-  return { ok: false, code, reason };
-}
-
-function publicInputsEqual(a: PublicInputs, b: PublicInputs): boolean {
-  return digestEquals(a.oldRoot, b.oldRoot) && digestEquals(a.newRoot, b.newRoot) && a.opKindTag === b.opKindTag
-    && a.assetId === b.assetId && digestEquals(a.valueDigest, b.valueDigest);
-}
+export type { SyncVerdict } from "./verify-steps.js";
 
 function verifyUnguarded(prepared: PreparedSync, request: OpRequest, result: SyncResult): SyncVerdict {
-  if (request?.operation?.kind !== prepared.kind) {
-    return rejection("WRONG_KIND", `the request is of kind ${String(request?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`);
-  }
-  if (!result || typeof result !== "object" || !result.publicInputs || !publicInputsEqual(result.publicInputs, request.publicInputs)) {
-    return rejection("PUBLIC_INPUTS_MISMATCH", "the proof's public inputs differ from the request's");
-  }
-  const statement = checkStatement(request, prepared.config);
-  if (!statement.valid) return rejection(statement.code, statement.message);
-
-  let input: Uint32Array;
-  try {
-    input = buildInputVectorFor(prepared.compiled.layout, prepared.config.leafMaxFields, request);
-  } catch (err) {
-    if (err instanceof SsgkrError) return rejection("INPUT_VECTOR", `the input vector cannot be built: ${err.message}`);
-    throw err;
-  }
+  const early = statementRejection(prepared, request, result);
+  if (early) return early;
+  const input = inputVectorOrRejection(() => buildInputVectorFor(prepared.compiled.layout, prepared.config.leafMaxFields, request));
+  if (!(input instanceof Uint32Array)) return input;
 
   const zeros = new Uint32Array(2 ** prepared.shape.layerWidthBits[0]!);
   const transcript = statementTranscript(prepared.circuit, prepared.kind, prepared.config.depth, prepared.commitment, request.publicInputs, zeros);
   const gkr = verifyGkr(prepared.shape, prepared.wiring, zeros, result.proof, transcript);
   if (!gkr.ok) return rejection(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
-  if (!extEq(mleEvalBase(input, claim.x), claim.evalX)) return rejection("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
-  if (!extEq(mleEvalBase(input, claim.y), claim.evalY)) return rejection("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
-  return ACCEPT;
+  return inputClaimVerdict(mleEvalBase(input, claim.x), mleEvalBase(input, claim.y), claim);
 }
 
 /**
@@ -81,14 +49,7 @@ function verifyUnguarded(prepared: PreparedSync, request: OpRequest, result: Syn
  * prepared circuit, commitment and wiring.
  */
 export function verifyPrepared(prepared: PreparedSync, request: OpRequest, result: SyncResult): SyncVerdict {
-  try {
-    return verifyUnguarded(prepared, request, result);
-  } catch (err) {
-    if (err instanceof SsgkrError || err instanceof TypeError || err instanceof RangeError) {
-      return rejection("MALFORMED_REQUEST", `malformed request or proof: ${(err as Error).message}`);
-    }
-    throw err;
-  }
+  return guardedVerdict(() => verifyUnguarded(prepared, request, result), (reason) => rejection("MALFORMED_REQUEST", reason));
 }
 
 /** verify_sync_op: compiles and commits afresh, then verifies; a plain boolean. */

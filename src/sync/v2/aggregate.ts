@@ -25,6 +25,7 @@ import { dummyRequest } from "../../smt/v2/dummy.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import { mleEvalCopies } from "../../sumcheck/mle-copies.js";
 import { SyncError } from "../errors.js";
+import { guardedVerdict } from "../verify-steps.js";
 import { opKindTag, type PublicInputs } from "../types.js";
 import { V2_PROFILE, V2_PROOF_DOMAIN_TAG } from "./domains.js";
 import { v2Identity } from "./encoded.js";
@@ -213,10 +214,5 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
  *   verifyAggregate(prepared, requests, proveAggregate(prepared, requests)); // { ok: true }
  */
 export function verifyAggregate(prepared: PreparedV2, requests: readonly OpRequest[], bytes: Uint8Array): AggregateVerdict {
-  try {
-    return verifyUnguarded(prepared, requests, bytes);
-  } catch (err) {
-    if (err instanceof SsgkrError || err instanceof TypeError || err instanceof RangeError) return reject("MALFORMED_REQUEST", `malformed request or proof: ${(err as Error).message}`);
-    throw err;
-  }
+  return guardedVerdict<AggregateVerdict>(() => verifyUnguarded(prepared, requests, bytes), (reason) => reject("MALFORMED_REQUEST", reason));
 }

@@ -6,7 +6,7 @@ import { SsgkrError } from "../../errors.js";
 import { evaluateStructuredCircuit } from "../../gkr/structured-linear.js";
 import { proveStructuredGkr } from "../../gkr/structured-oracle.js";
 import type { OpRequest } from "../../smt/operation.js";
-import { buildV2Input } from "../../smt/v2/input.js";
+import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import { SyncError } from "../errors.js";
 import type { SyncResult } from "../prove.js";
 import type { PublicInputs } from "../types.js";
@@ -38,7 +38,7 @@ export function proveV2(prepared: PreparedV2, request: OpRequest, onTimings?: (t
   const t0 = performance.now();
   let input: Uint32Array;
   try {
-    input = buildV2Input(prepared.compiled.layout, request);
+    input = buildV2Inputs(prepared.compiled.layout, [request]);
   } catch (err) {
     if (err instanceof SsgkrError) throw new SyncError("WITNESS", `witness: ${err.message}`, { cause: err.code });
     throw err;

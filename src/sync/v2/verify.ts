@@ -11,53 +11,28 @@
  * | 9 | GKR verification with zero claimed outputs and the prepared wiring | `GKR_<code>` |
  * | 10 | MLE(input)(x*) = eval_x, then MLE(input)(y*) = eval_y | `INPUT_CLAIM_X`, `INPUT_CLAIM_Y` |
  */
-import { SsgkrError } from "../../errors.js";
-import { extEq } from "../../field/extension.js";
-import { digestEquals } from "../../hash/digest.js";
 import { verifyGkr } from "../../gkr/verifier.js";
-import { mleEvalBase } from "../../sumcheck/mle.js";
+import { mleEvalCopies } from "../../sumcheck/mle-copies.js";
 import type { OpRequest } from "../../smt/operation.js";
-import { checkStatement } from "../../smt/semantics.js";
-import { buildV2Input } from "../../smt/v2/input.js";
+import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import type { SyncResult } from "../prove.js";
-import type { PublicInputs } from "../types.js";
-import type { SyncVerdict } from "../verify.js";
+import { type SyncVerdict, guardedVerdict, inputClaimVerdict, inputVectorOrRejection, rejection, statementRejection } from "../verify-steps.js";
 import type { PreparedV2 } from "./prepared.js";
 import { v2StatementTranscript } from "./statement-transcript.js";
 
-function rejection(code: string, reason: string): SyncVerdict {
-  return { ok: false, code, reason };
-}
-
-function publicInputsEqual(a: PublicInputs, b: PublicInputs): boolean {
-  return digestEquals(a.oldRoot, b.oldRoot) && digestEquals(a.newRoot, b.newRoot) && a.opKindTag === b.opKindTag
-    && a.assetId === b.assetId && digestEquals(a.valueDigest, b.valueDigest);
-}
-
 function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncResult): SyncVerdict {
-  if (request?.operation?.kind !== prepared.kind) {
-    return rejection("WRONG_KIND", `the request is of kind ${String(request?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`);
-  }
-  if (!result || typeof result !== "object" || !result.publicInputs || !publicInputsEqual(result.publicInputs, request.publicInputs)) {
-    return rejection("PUBLIC_INPUTS_MISMATCH", "the proof's public inputs differ from the request's");
-  }
-  const statement = checkStatement(request, prepared.config);
-  if (!statement.valid) return rejection(statement.code, statement.message);
-  let input: Uint32Array;
-  try {
-    input = buildV2Input(prepared.compiled.layout, request);
-  } catch (err) {
-    if (err instanceof SsgkrError) return rejection("INPUT_VECTOR", `the input vector cannot be built: ${err.message}`);
-    throw err;
-  }
+  const early = statementRejection(prepared, request, result);
+  if (early) return early;
+  const layout = prepared.compiled.layout;
+  const input = inputVectorOrRejection(() => buildV2Inputs(layout, [request]));
+  if (!(input instanceof Uint32Array)) return input;
   const zeros = new Uint32Array(2 ** prepared.shape.layerWidthBits[0]!);
   const transcript = v2StatementTranscript(prepared.compiled, prepared.commitment, request.publicInputs, zeros);
   const gkr = verifyGkr(prepared.shape, prepared.wiring, zeros, result.proof, transcript);
   if (!gkr.ok) return rejection(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
-  if (!extEq(mleEvalBase(input, claim.x), claim.evalX)) return rejection("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
-  if (!extEq(mleEvalBase(input, claim.y), claim.evalY)) return rejection("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
-  return { ok: true };
+  const [atX, atY] = mleEvalCopies(input, { copyBits: 0, copySizeBits: layout.inputBits, used: layout.inputTotal }, [claim.x, claim.y]);
+  return inputClaimVerdict(atX!, atY!, claim);
 }
 
 /**
@@ -67,12 +42,5 @@ function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncR
  *   const verdict = verifyV2(prepared, request, proveV2(prepared, request)); // { ok: true }
  */
 export function verifyV2(prepared: PreparedV2, request: OpRequest, result: SyncResult): SyncVerdict {
-  try {
-    return verifyUnguarded(prepared, request, result);
-  } catch (err) {
-    if (err instanceof SsgkrError || err instanceof TypeError || err instanceof RangeError) {
-      return rejection("MALFORMED_REQUEST", `malformed request or proof: ${(err as Error).message}`);
-    }
-    throw err;
-  }
+  return guardedVerdict(() => verifyUnguarded(prepared, request, result), (reason) => rejection("MALFORMED_REQUEST", reason));
 }
