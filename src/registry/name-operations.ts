@@ -10,7 +10,7 @@ import { recordLeaf, type RecordValue } from "./mapping.js";
 import { MAX_NAME_DEPTH } from "./name-key.js";
 import { bitAt, prefixOf } from "./name-tree.js";
 import { RecordState, encodeRecord, type StoredRecord } from "./record-codec.js";
-import type { NameHistoryEntry, NameState, NameStore } from "./name-store.js";
+import type { NameHistoryEntry, NameState, NameStore, NameWriter } from "./name-store.js";
 
 export type NameUpdateKind = "insert" | "replace" | "delete" | "restore";
 
@@ -30,6 +30,10 @@ export interface PlannedNameUpdate {
   /** The record's value after (undefined for a delete). */
   readonly newValue: RecordValue | undefined;
   readonly batch: number;
+  /** Changes of the head's counts (records, live, deleted) this update makes. */
+  readonly deltas: { readonly newRecords: number; readonly live: number; readonly deleted: number };
+  /** Writes the update's rows into a batch (`writeBlock` of name-block.ts; `commit` uses it too). */
+  writeTo(w: NameWriter): void;
   /** Writes the update. @throws RegistryError `CONCURRENT_UPDATE`. */
   commit(): NameHistoryEntry;
 }
@@ -57,6 +61,10 @@ function plan(store: NameStore, kind: NameUpdateKind, s: NameState, newLeaf: Lea
   }
   const newRoot = acc;
   const rowBytes = encodeRecord(row);
+  const writeTo = (w: NameWriter): void => {
+    w.putLeaf(s.key, rowBytes, digest);
+    for (let h = 0; h < depth; h++) if (s.path.occupied[h]) w.putBranch(h + 1, prefixOf(s.key, h + 1), nodes[h + 1]!);
+  };
   return {
     kind,
     name: s.name,
@@ -69,14 +77,15 @@ function plan(store: NameStore, kind: NameUpdateKind, s: NameState, newLeaf: Lea
     oldValue,
     newValue,
     batch: s.head.batch,
+    deltas,
+    writeTo,
     commit(): NameHistoryEntry {
       const entry = store.commit({
         kind,
         expectBatch: s.head.batch,
         name: s.name,
         write: (w) => {
-          w.putLeaf(s.key, rowBytes, digest);
-          for (let h = 0; h < depth; h++) if (s.path.occupied[h]) w.putBranch(h + 1, prefixOf(s.key, h + 1), nodes[h + 1]!);
+          writeTo(w);
           return { root: newRoot, newRecords: deltas.newRecords, liveDelta: deltas.live, deletedDelta: deltas.deleted, written: 1 };
         },
       });
@@ -86,8 +95,9 @@ function plan(store: NameStore, kind: NameUpdateKind, s: NameState, newLeaf: Lea
   };
 }
 
-function stateOf(store: NameStore, name: string): NameState {
-  const s = store.nameState(name);
+/** The name's state (from `state` when given, e.g. read inside a block's transaction), collision-checked. */
+function stateOf(store: NameStore, name: string, state?: NameState): NameState {
+  const s = state ?? store.nameState(name);
   if (s.other !== undefined) throw collisionError(store, name, s.key, s.other.name);
   return s;
 }
@@ -96,9 +106,9 @@ function stateOf(store: NameStore, name: string): NameState {
  * Plans registering a new name (Empty → Occupied at its key).
  * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function planNameInsert(store: NameStore, name: string, value: RecordValue): PlannedNameUpdate {
+export function planNameInsert(store: NameStore, name: string, value: RecordValue, state?: NameState): PlannedNameUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
-  const s = stateOf(store, name);
+  const s = stateOf(store, name, state);
   if (s.record?.state === RecordState.Live) throw new RegistryError("NAME_EXISTS", `record ${JSON.stringify(name)} already exists; use replace to change its value`, { name });
   if (s.record?.state === RecordState.Deleted) throw new RegistryError("NAME_DELETED", `record ${JSON.stringify(name)} was deleted; restore it instead of inserting`, { name });
   return plan(store, "insert", s, newLeaf, { state: RecordState.Live, name, value }, { newRecords: 1, live: 1, deleted: 0 }, undefined, value);
@@ -108,9 +118,9 @@ export function planNameInsert(store: NameStore, name: string, value: RecordValu
  * Plans changing a live record's value.
  * @throws RegistryError `RECORD_ABSENT`, `KEY_COLLISION`, `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function planNameReplace(store: NameStore, name: string, value: RecordValue): PlannedNameUpdate {
+export function planNameReplace(store: NameStore, name: string, value: RecordValue, state?: NameState): PlannedNameUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
-  const s = stateOf(store, name);
+  const s = stateOf(store, name, state);
   if (s.record?.state !== RecordState.Live) throw new RegistryError("RECORD_ABSENT", `replace needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`, { name });
   return plan(store, "replace", s, newLeaf, { state: RecordState.Live, name, value }, { newRecords: 0, live: 0, deleted: 0 }, s.record.value, value);
 }
@@ -119,8 +129,8 @@ export function planNameReplace(store: NameStore, name: string, value: RecordVal
  * Plans deleting a live record (Occupied → Tombstone; the name keeps its key for a restore).
  * @throws RegistryError `RECORD_ABSENT`, `KEY_COLLISION`, `BAD_NAME`.
  */
-export function planNameDelete(store: NameStore, name: string): PlannedNameUpdate {
-  const s = stateOf(store, name);
+export function planNameDelete(store: NameStore, name: string, state?: NameState): PlannedNameUpdate {
+  const s = stateOf(store, name, state);
   if (s.record?.state !== RecordState.Live) throw new RegistryError("RECORD_ABSENT", `delete needs a live record; ${JSON.stringify(name)} ${s.record ? "is already deleted" : "was never registered"}`, { name });
   return plan(store, "delete", s, TOMBSTONE, { ...s.record, state: RecordState.Deleted }, { newRecords: 0, live: -1, deleted: 1 }, s.record.value, undefined);
 }
@@ -129,8 +139,8 @@ export function planNameDelete(store: NameStore, name: string): PlannedNameUpdat
  * Plans bringing a deleted record back with `value` (or its last value).
  * @throws RegistryError `RECORD_LIVE`, `NOT_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function planNameRestore(store: NameStore, name: string, value?: RecordValue): PlannedNameUpdate {
-  const s = stateOf(store, name);
+export function planNameRestore(store: NameStore, name: string, value?: RecordValue, state?: NameState): PlannedNameUpdate {
+  const s = stateOf(store, name, state);
   if (s.record === undefined) throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${JSON.stringify(name)} was never registered`, { name });
   if (s.record.state === RecordState.Live) throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${JSON.stringify(name)} is live`, { name });
   const v = value === undefined ? s.record.value : value;
@@ -138,11 +148,14 @@ export function planNameRestore(store: NameStore, name: string, value?: RecordVa
   return plan(store, "restore", s, newLeaf, { state: RecordState.Live, name, value: v }, { newRecords: 0, live: 1, deleted: -1 }, undefined, v);
 }
 
-/** Plans an update of any kind (value required for insert/replace, optional for restore). */
-export function planNameUpdate(store: NameStore, kind: NameUpdateKind, name: string, value?: RecordValue): PlannedNameUpdate {
+/**
+ * Plans an update of any kind (value required for insert/replace, optional for restore).
+ * @param state the name's state to plan against (default: read from the committed head).
+ */
+export function planNameUpdate(store: NameStore, kind: NameUpdateKind, name: string, value?: RecordValue, state?: NameState): PlannedNameUpdate {
   if ((kind === "insert" || kind === "replace") && value === undefined) throw new RegistryError("BAD_VALUE", `${kind} needs a value`);
-  if (kind === "insert") return planNameInsert(store, name, value!);
-  if (kind === "replace") return planNameReplace(store, name, value!);
-  if (kind === "delete") return planNameDelete(store, name);
-  return planNameRestore(store, name, value);
+  if (kind === "insert") return planNameInsert(store, name, value!, state);
+  if (kind === "replace") return planNameReplace(store, name, value!, state);
+  if (kind === "delete") return planNameDelete(store, name, state);
+  return planNameRestore(store, name, value, state);
 }

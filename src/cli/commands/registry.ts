@@ -24,6 +24,7 @@ import { openRegistry, registryMapping } from "../../registry/open-any.js";
 import { DEFAULT_NAME_DEPTH, NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../registry/name-key.js";
 import { nameGet, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
 import { registerRegistryHttp } from "./http.js";
+import { registerRegistryBlock } from "./registry-block.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -42,6 +43,8 @@ import { registerRegistryHttp } from "./http.js";
  *   prove   <membership|nonmembership|insert|replace|delete|restore> --db DIR (--name N | --slot S)
  *           [--value V | --null | --fields LIST] --out DIR      (request.json, proof.bin, statement.json)
  *   verify  --name N (--value V | --null | --fields LIST | --absent) --root R --request F --proof F
+ *   prove-block  --db DIR --updates U.ndjson [--count K] --out DIR   (block.bin, requests.json, block.json)
+ *   verify-block --from-root A --to-root B --dir DIR
  *
  * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
  * names); `--mapping slot-v1` (depth 24) creates a slot registry. Name-keyed registries address
@@ -393,6 +396,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     });
 
   registerRegistryVerify(registry, setExit);
+  registerRegistryBlock(registry, setExit);
   update("insert", "register a new record at the next free slot (Empty → Occupied)");
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");

@@ -1,0 +1,150 @@
+/**
+ * `ssgkr registry prove-block` and `ssgkr registry verify-block` (docs/registry.md "Block
+ * proofs"): the next K updates of a name-keyed registry committed as one batch with one profile
+ * v2 aggregate proof of the K Update operations, and the auditor's check of it.
+ *
+ *   prove-block  --db D --updates U.ndjson [--count K] --out DIR
+ *                DIR (new or empty) receives block.bin (inner-proof-v2 aggregate), requests.json
+ *                (the K Update requests, in order) and block.json (roots, K, the updates).
+ *   verify-block --from-root A --to-root B --dir DIR
+ *                prints ACCEPT … (exit 0) or REJECT CODE: reason (exit 1); unusable input exits 2.
+ *
+ * Crash safety: the batch is applied, proved, verified and its files written into a hidden sibling
+ * of DIR inside the registry's write transaction; the transaction commits only after that, and
+ * the sibling is renamed to DIR right after the commit. A failure before the commit writes
+ * nothing (the sibling is removed); a crash between commit and rename leaves the complete files in
+ * the sibling `.DIR.block-<pid>`.
+ */
+import type { Command } from "commander";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { CliError } from "../errors.js";
+import { readFileOrExit } from "../io.js";
+import { RegistryError } from "../../registry/errors.js";
+import { applyNameBlock, MAX_BLOCK_UPDATES, parseBlockUpdates, type AppliedBlock } from "../../registry/name-block.js";
+import { NAME_MAPPING_ID } from "../../registry/name-key.js";
+import { NameStore } from "../../registry/name-store.js";
+import { registryMapping } from "../../registry/open-any.js";
+import { parseRoot } from "../../registry/verify-record.js";
+import { updateJson, verifyRegistryBlock } from "../../registry/verify-block.js";
+import { fromOpRequest } from "../../sync/request-convert.js";
+import { requestToJson } from "../../sync/request.js";
+import { OpKind } from "../../sync/types.js";
+import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../../sync/v2/index.js";
+
+const rootCompact = (d: ArrayLike<number>) => `[${Array.from(d).join(",")}]`;
+
+/** Largest updates file read (NDJSON). */
+const MAX_UPDATES_BYTES = 64 << 20;
+const MAX_REQUESTS_BYTES = 256 << 20;
+const MAX_BLOCK_JSON_BYTES = 64 << 20;
+const MAX_BLOCK_PROOF_BYTES = 64 << 20;
+
+function outDirUsable(out: string): void {
+  if (!existsSync(out)) return;
+  if (!statSync(out).isDirectory()) throw new CliError("OUT_EXISTS", `--out ${out} exists and is not a directory`, undefined, { option: "--out", path: out });
+  if (readdirSync(out).length > 0) throw new CliError("OUT_EXISTS", `--out ${out} is not empty; give a new or empty directory`, undefined, { option: "--out", path: out });
+}
+
+function countOption(text: string | undefined): number {
+  if (text === undefined) return MAX_BLOCK_UPDATES;
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > MAX_BLOCK_UPDATES) throw new CliError("BAD_OPTION", `--count must be an integer in [1, ${MAX_BLOCK_UPDATES}], got ${JSON.stringify(text)}`, undefined, { option: "--count" });
+  return Number(text);
+}
+
+/** The three files of a block (block.json keys are snake_case like the request files). */
+function blockFiles(a: Omit<AppliedBlock, "entry">, batch: number, depth: number, leafMaxFields: number, proof: Uint8Array, proveMs: number): Record<string, string | Uint8Array> {
+  const requests = a.updates.map((u) => requestToJson(fromOpRequest(updateRequestOf(u.record, leafMaxFields), depth, leafMaxFields)));
+  const block = {
+    profile: "v2",
+    kind: "block",
+    depth,
+    leaf_max_fields: leafMaxFields,
+    operations: a.updates.length,
+    batch,
+    from_root: Array.from(a.fromRoot),
+    to_root: Array.from(a.toRoot),
+    proof_bytes: proof.length,
+    prove_ms: Math.round(proveMs),
+    updates: a.updates.map((u) => updateJson({ op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) })),
+  };
+  return { "block.bin": proof, "requests.json": JSON.stringify(requests) + "\n", "block.json": JSON.stringify(block, null, 2) + "\n" };
+}
+
+export function registerRegistryBlock(registry: Command, setExit: (code: number) => void): void {
+  registry
+    .command("prove-block")
+    .description("apply the next K updates (NDJSON, one a line) as one committed batch and write its block proof (profile v2 aggregate) into DIR")
+    .requiredOption("--db <dir>", "registry database directory (name-keyed)")
+    .requiredOption("--updates <file>", "updates, one JSON object a line: {\"op\":\"insert|replace|delete|restore\",\"name\":…,\"value\"|\"null\"|\"fields\":…}")
+    .option("--count <k>", `apply the first K updates of the file (default all, at most ${MAX_BLOCK_UPDATES})`)
+    .requiredOption("--out <dir>", "new or empty directory for block.bin, requests.json and block.json")
+    .action(async (opts: { db: string; updates: string; count?: string; out: string }) => {
+      const count = countOption(opts.count);
+      outDirUsable(opts.out);
+      const text = readFileOrExit(opts.updates, "--updates", MAX_UPDATES_BYTES, "an updates file").toString("utf8");
+      let updates;
+      try {
+        updates = parseBlockUpdates(text, count);
+      } catch (e) {
+        if (e instanceof RegistryError) throw new RegistryError(e.code, `--updates ${opts.updates}: ${e.message}`, e.details as Record<string, unknown>);
+        throw e;
+      }
+      const mapping = registryMapping(opts.db);
+      if (mapping !== undefined && mapping !== NAME_MAPPING_ID) throw new RegistryError("WRONG_MAPPING", `registry at ${opts.db} has mapping ${mapping}; block proofs are made for name-keyed registries (${NAME_MAPPING_ID})`, { mapping });
+      const store = NameStore.open(opts.db);
+      const hidden = join(dirname(opts.out), `.${basename(opts.out)}.block-${process.pid}`);
+      let proveMs = 0, bytes = 0;
+      let applied: AppliedBlock;
+      try {
+        const { depth, leafMaxFields } = store.config;
+        const prepared = prepareV2(OpKind.Update, { depth, leafMaxFields });
+        rmSync(hidden, { recursive: true, force: true });
+        applied = applyNameBlock(store, updates, (a) => {
+          const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
+          const t0 = performance.now();
+          const proof = proveBlock(prepared, requests);
+          proveMs = performance.now() - t0;
+          const verdict = verifyBlock({ fromRoot: a.fromRoot, toRoot: a.toRoot }, requests, proof, { prepared });
+          if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
+          bytes = proof.length;
+          mkdirSync(hidden, { recursive: true });
+          for (const [name, content] of Object.entries(blockFiles(a, store.head().batch + 1, depth, leafMaxFields, proof, proveMs))) writeFileSync(join(hidden, name), content);
+        });
+      } catch (e) {
+        rmSync(hidden, { recursive: true, force: true });
+        throw e;
+      } finally {
+        await store.close();
+      }
+      if (existsSync(opts.out)) rmSync(opts.out, { recursive: true });
+      renameSync(hidden, opts.out);
+      const a = applied;
+      process.stdout.write(
+        `block batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
+          `check: ssgkr registry verify-block --from-root ${Array.from(a.fromRoot).join(",")} --to-root ${Array.from(a.toRoot).join(",")} --dir ${opts.out}\n`,
+      );
+      setExit(EXIT_OK);
+    });
+
+  registry
+    .command("verify-block")
+    .description("check a block proof: the registry went from root A to root B by exactly the updates of DIR/block.json, in order; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")
+    .requiredOption("--from-root <digest>", "the root you trust before the block: [a, b, …] or a,b,…")
+    .requiredOption("--to-root <digest>", "the root after the block you are told of")
+    .requiredOption("--dir <dir>", "the block directory (block.bin, requests.json, block.json)")
+    .action((opts: { fromRoot: string; toRoot: string; dir: string }) => {
+      const fromRoot = parseRoot(opts.fromRoot, "--from-root");
+      const toRoot = parseRoot(opts.toRoot, "--to-root");
+      const file = (name: string, max: number, what: string) => readFileOrExit(join(opts.dir, name), "--dir", max, what);
+      const blockJson = file("block.json", MAX_BLOCK_JSON_BYTES, "a block description").toString("utf8");
+      const requestsJson = file("requests.json", MAX_REQUESTS_BYTES, "a requests file").toString("utf8");
+      const proof = new Uint8Array(file("block.bin", MAX_BLOCK_PROOF_BYTES, "a block proof"));
+      const verdict = verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, requestsJson, proof });
+      if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
+      const k = (JSON.parse(requestsJson) as unknown[]).length;
+      process.stdout.write(`ACCEPT block operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`);
+      setExit(EXIT_OK);
+    });
+}

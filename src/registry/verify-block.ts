@@ -1,0 +1,141 @@
+/**
+ * The auditor's check of a registry block (docs/registry.md "Block proofs"): the registry went
+ * from `fromRoot` to `toRoot` by exactly the updates listed in block.json, in order. Checks, in
+ * order (the first failure decides, with a stable code):
+ *
+ * | Check | Code |
+ * |---|---|
+ * | block.json is a block description (profile v2, depth, leaf bound, updates) | `BLOCK_JSON` |
+ * | requests.json is an array of Update requests of that configuration | `REQUESTS_JSON`, `REQUEST_SCHEMA` |
+ * | as many requests as updates | `OPERATION_COUNT` |
+ * | update i's name gives request i's key; its old leaf fits the op (insert: Empty; replace, delete: the name's record; restore: Tombstone); its new leaf is the name's record with the listed value (delete: Tombstone) | `UPDATE_MISMATCH` (names the update) |
+ * | the chain and the aggregate proof (`verifyBlock`) | `FROM_ROOT_MISMATCH`, `CHAIN_BROKEN`, `TO_ROOT_MISMATCH`, `DECODE_<code>`, `PUBLIC_INPUTS_MISMATCH`, `GKR_<code>`, `INPUT_CLAIM_X/Y`, … |
+ *
+ * Never throws on malformed files.
+ */
+import { SsgkrError } from "../errors.js";
+import type { Digest } from "../hash/digest.js";
+import { EMPTY, LeafTag, TOMBSTONE, leafEquals, type Leaf } from "../smt/leaf.js";
+import type { OpRequest } from "../smt/operation.js";
+import { parseRequest } from "../sync/request.js";
+import { toOpRequest } from "../sync/request-convert.js";
+import { OpKind } from "../sync/types.js";
+import { type PreparedV2, prepareV2 } from "../sync/v2/prepared.js";
+import { type AggregateVerdict, verifyBlock } from "../sync/v2/index.js";
+import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
+import { parseBlockUpdates, type BlockUpdate } from "./name-block.js";
+import { nameKeyBig } from "./name-key.js";
+
+/** The files of a block directory: block.json and requests.json as text, block.bin as bytes. */
+export interface BlockFiles {
+  readonly blockJson: string;
+  readonly requestsJson: string;
+  readonly proof: Uint8Array;
+}
+
+/** The parsed block.json. */
+export interface BlockDescription {
+  readonly depth: number;
+  readonly leafMaxFields: number;
+  readonly updates: readonly BlockUpdate[];
+}
+
+function reject(code: string, reason: string, operation?: number): AggregateVerdict {
+  return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
+}
+
+/** One update as block.json lists it (the NDJSON update form; restore with the value it restored). */
+export function updateJson(u: BlockUpdate): Record<string, unknown> {
+  const o: Record<string, unknown> = { op: u.op, name: u.name };
+  if (u.value === undefined) return o;
+  if (u.value === null) o.null = true;
+  else if (typeof u.value === "string") o.value = u.value;
+  else o.fields = [...u.value.fields];
+  return o;
+}
+
+/** Parses block.json. @throws RegistryError `BAD_RECORD`/`BAD_BLOCK` for a bad update list; Error for the rest. */
+export function parseBlockDescription(text: string): BlockDescription {
+  const v = JSON.parse(text) as Record<string, unknown>;
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("block.json must be a JSON object");
+  if (v.profile !== "v2") throw new Error(`"profile" must be "v2", got ${JSON.stringify(v.profile)}`);
+  const depth = v.depth, B = v.leaf_max_fields;
+  if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 64) throw new Error(`"depth" must be an integer in [1, 64], got ${JSON.stringify(depth)}`);
+  if (!Number.isInteger(B) || (B as number) < 10 || (B as number) > 63) throw new Error(`"leaf_max_fields" must be an integer in [10, 63], got ${JSON.stringify(B)}`);
+  if (!Array.isArray(v.updates)) throw new Error(`"updates" must be an array`);
+  const updates = parseBlockUpdates(v.updates.map((u) => JSON.stringify(u)).join("\n"));
+  return { depth: depth as number, leafMaxFields: B as number, updates };
+}
+
+function isRecordOf(leaf: Leaf, name: string): boolean {
+  if (leaf.tag !== LeafTag.Occupied) return false;
+  const id = nameIdentity(name);
+  return leaf.identity.length === id.length && leaf.identity.every((b, i) => b === id[i]);
+}
+
+/** Why request r does not carry update u (or null). */
+function updateMismatch(u: BlockUpdate, r: OpRequest, d: BlockDescription): string | null {
+  if (r.operation.kind !== OpKind.Update) return "the request is not an update";
+  const op = r.operation;
+  if (op.key !== nameKeyBig(u.name, d.depth)) return `the request's key ${op.key} is not the key of ${JSON.stringify(u.name)}`;
+  const oldOk = u.op === "insert" ? leafEquals(op.oldLeaf, EMPTY) : u.op === "restore" ? leafEquals(op.oldLeaf, TOMBSTONE) : isRecordOf(op.oldLeaf, u.name);
+  if (!oldOk) return `the request's old leaf does not fit ${u.op} (${u.op === "insert" ? "Empty" : u.op === "restore" ? "Tombstone" : "the name's live record"} expected)`;
+  if (u.op === "delete") return leafEquals(op.newLeaf, TOMBSTONE) ? null : "the request's new leaf is not a Tombstone";
+  if (u.value === undefined) return `block.json gives no value for ${u.op} ${JSON.stringify(u.name)}`;
+  let want: Leaf;
+  try {
+    want = recordLeaf(u.name, u.value as RecordValue, d.leafMaxFields);
+  } catch (e) {
+    return `the listed value cannot be a record: ${(e as Error).message}`;
+  }
+  return leafEquals(op.newLeaf, want) ? null : "the request's new leaf is not the name's record with the listed value";
+}
+
+const preparedCache = new Map<string, PreparedV2>();
+
+function preparedFor(depth: number, leafMaxFields: number): PreparedV2 {
+  const k = `${depth}/${leafMaxFields}`;
+  let p = preparedCache.get(k);
+  if (!p) preparedCache.set(k, (p = prepareV2(OpKind.Update, { depth, leafMaxFields })));
+  return p;
+}
+
+/**
+ * Verifies a block directory's files against the roots the auditor trusts (see the table above).
+ * @example
+ *   verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, requestsJson, proof }); // { ok: true }
+ */
+export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest }, files: BlockFiles): AggregateVerdict {
+  let d: BlockDescription;
+  try {
+    d = parseBlockDescription(files.blockJson);
+  } catch (e) {
+    return reject("BLOCK_JSON", `block.json: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(files.requestsJson);
+  } catch (e) {
+    return reject("REQUESTS_JSON", `requests.json is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(raw)) return reject("REQUESTS_JSON", "requests.json must be a JSON array of requests");
+  const requests: OpRequest[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    try {
+      const r = parseRequest(raw[i]);
+      if (r.kind !== "update" || r.depth !== d.depth || r.leafMaxFields !== d.leafMaxFields) {
+        return reject("REQUEST_SCHEMA", `requests.json[${i}]: an update request of depth ${d.depth} and leaf bound ${d.leafMaxFields} expected, got ${r.kind} depth ${r.depth} bound ${r.leafMaxFields}`, i);
+      }
+      requests.push(toOpRequest(r));
+    } catch (e) {
+      if (e instanceof SsgkrError) return reject(e.code, `requests.json[${i}]${e.message.startsWith("$") ? e.message.slice(1) : `: ${e.message}`}`, i);
+      throw e;
+    }
+  }
+  if (requests.length !== d.updates.length) return reject("OPERATION_COUNT", `block.json lists ${d.updates.length} updates, requests.json holds ${requests.length} requests`);
+  for (let i = 0; i < requests.length; i++) {
+    const why = updateMismatch(d.updates[i]!, requests[i]!, d);
+    if (why) return reject("UPDATE_MISMATCH", `update ${i + 1} (${d.updates[i]!.op} ${JSON.stringify(d.updates[i]!.name)}): ${why}`, i);
+  }
+  return verifyBlock(roots, requests, files.proof, { prepared: preparedFor(d.depth, d.leafMaxFields) });
+}
