@@ -12,7 +12,7 @@ import { hashLeaf } from "../../smt/leaf.js";
 import type { SyncConfig } from "../config.js";
 import { SyncError } from "../errors.js";
 import { OpKind, opKindTag } from "../types.js";
-import { type AggregateVerdict, proveAggregate, verifyAggregate } from "./aggregate.js";
+import { type AggregateTimings, type AggregateVerdict, proveAggregate, verifyAggregate } from "./aggregate.js";
 import { type PreparedV2, prepareV2 } from "./prepared.js";
 
 /** The Update request of one tree mutation (`SparseMerkleTree.insert/replace/delete/restore`). */
@@ -38,14 +38,15 @@ function chainBreak(roots: { fromRoot: Digest; toRoot: Digest }, updates: readon
 
 /**
  * Proves a block: `updates` (1..4096 Update requests, in order, chained) in one aggregate.
+ * @param onTimings receives the time per phase (as `proveAggregate`).
  * @throws SyncError `BAD_BLOCK{operation}` when the updates are not chained or not all Updates; the errors of `proveAggregate`.
  */
-export function proveBlock(prepared: PreparedV2, updates: readonly OpRequest[]): Uint8Array {
+export function proveBlock(prepared: PreparedV2, updates: readonly OpRequest[], onTimings?: (t: AggregateTimings) => void): Uint8Array {
   if (prepared.kind !== OpKind.Update) throw new SyncError("BAD_BLOCK", "a block is proved with a circuit prepared for updates");
   if (!Array.isArray(updates) || updates.length === 0) throw new SyncError("BAD_BLOCK", "a block holds at least one update");
   const bad = chainBreak({ fromRoot: updates[0]!.publicInputs.oldRoot, toRoot: updates[updates.length - 1]!.publicInputs.newRoot }, updates);
   if (bad) throw new SyncError("BAD_BLOCK", bad.reason, { operation: bad.operation });
-  return proveAggregate(prepared, updates);
+  return proveAggregate(prepared, updates, onTimings);
 }
 
 export interface VerifyBlockOptions {
