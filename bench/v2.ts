@@ -118,7 +118,7 @@ interface AggRow {
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# single operations: ${repeats} interleaved rounds, one call per sample, ms median (fastest–slowest); aggregates: one proof and one verification each; single thread`);
+console.log(`# single operations: ${repeats} interleaved rounds, one call per sample, ms median (fastest–slowest); aggregates: one proof and three verifications each (median); single thread`);
 const t = (x: Timing) => `${fmt(x.median, 1)} (${fmt(x.min, 1)}–${fmt(x.max, 1)})`;
 const singles: SingleRow[] = [];
 const compatOf = new Map<string, { prove: number; verify: number; bytes: number }>();

@@ -19,7 +19,7 @@
 import { P, mul } from "../field/koalabear.js";
 import { EXT_ONE, EXT_ZERO, extAdd, extMul, extSub, type Ext } from "../field/extension.js";
 import type { ExtVector } from "../field/ext-vector.js";
-import { extMulAddTo } from "../sumcheck/ext-inline.js";
+import { extMulAddTo, extMulTo } from "../sumcheck/ext-inline.js";
 import { eqTable } from "../sumcheck/mle.js";
 import { GateKind, inputBitsOf } from "./circuit.js";
 import { type Claim, claimWeights } from "./claims.js";
@@ -61,8 +61,11 @@ interface GroupPlan {
   readonly inp: BlockProgression | null;
 }
 
-/** Σ_{k<count} Π_j f_j(bit j of k), f_j(1) = one[j], f_j(0) = zero[j], MSB first (j = 0 is bit m−1). */
-function sumBelow(one: readonly Ext[], zero: readonly Ext[], count: number): Ext {
+/**
+ * Σ_{k<count} Π_j f_j(bit j of k), f_j(1) = one[j], f_j(0) = zero[j], MSB first (j = 0 is bit m−1).
+ * Plain reference of `sumBelowTo`.
+ */
+export function sumBelow(one: readonly Ext[], zero: readonly Ext[], count: number): Ext {
   const m = one.length;
   if (count >= 2 ** m) {
     let acc: Ext = EXT_ONE;
@@ -85,6 +88,50 @@ function sumBelow(one: readonly Ext[], zero: readonly Ext[], count: number): Ext
   }
   return total;
 }
+
+/** dst[d..d+4) = a[ao..ao+4)·b[bo..bo+4) (4-word extension elements; dst may alias a or b). */
+function mulAt(dst: Uint32Array, d: number, a: Uint32Array, ao: number, b: Uint32Array, bo: number): void {
+  extMulTo(dst, d, 1, a[ao]!, a[ao + 1]!, a[ao + 2]!, a[ao + 3]!, b[bo]!, b[bo + 1]!, b[bo + 2]!, b[bo + 3]!);
+}
+
+/**
+ * `sumBelow` without allocation: one and zero hold m extension elements of 4 words each (element
+ * j at 4j); the result goes to out[0..4); `suffix` has room for 4(m + 1) words.
+ */
+export function sumBelowTo(out: Uint32Array, one: Uint32Array, zero: Uint32Array, m: number, count: number, suffix: Uint32Array): void {
+  // suffix[j] = Π_{i ≥ j} (one_i + zero_i)
+  suffix.fill(0, 4 * m, 4 * m + 4);
+  suffix[4 * m] = 1;
+  for (let j = m - 1; j >= 0; j--) {
+    const o = 4 * j;
+    const s0 = (one[o]! + zero[o]!) % P, s1 = (one[o + 1]! + zero[o + 1]!) % P, s2 = (one[o + 2]! + zero[o + 2]!) % P, s3 = (one[o + 3]! + zero[o + 3]!) % P;
+    const n = o + 4;
+    extMulTo(suffix, o, 1, suffix[n]!, suffix[n + 1]!, suffix[n + 2]!, suffix[n + 3]!, s0, s1, s2, s3);
+  }
+  if (count >= 2 ** m) {
+    for (let i = 0; i < 4; i++) out[i] = suffix[i]!;
+    return;
+  }
+  // prefix in out[4..8) of a local scratch, total in t
+  let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  const pre = PREFIX;
+  pre[0] = 1; pre[1] = 0; pre[2] = 0; pre[3] = 0;
+  for (let j = 0; j < m; j++) {
+    const bit = Math.floor(count / 2 ** (m - 1 - j)) % 2;
+    const o = 4 * j;
+    if (bit === 1) {
+      mulAt(pre, 4, pre, 0, zero, o);
+      mulAt(pre, 4, pre, 4, suffix, o + 4);
+      t0 = (t0 + pre[4]!) % P; t1 = (t1 + pre[5]!) % P; t2 = (t2 + pre[6]!) % P; t3 = (t3 + pre[7]!) % P;
+      mulAt(pre, 0, pre, 0, one, o);
+    } else {
+      mulAt(pre, 0, pre, 0, zero, o);
+    }
+  }
+  out[0] = t0; out[1] = t1; out[2] = t2; out[3] = t3;
+}
+
+const PREFIX = new Uint32Array(8);
 
 /** eq of one coordinate with one bit. */
 function eqBit(c: Ext, bit: number): Ext {
@@ -229,6 +276,15 @@ export class StructuredWiring implements WiringOracle {
   private readonly planes = [0, 1, 2, 3].map(() => new Uint32Array(16));
   private readonly transposed = [0, 1, 2, 3].map(() => new Uint32Array(16));
   private readonly bil = new Uint32Array(8);
+  private scratch: { one: Uint32Array; zero: Uint32Array; suffix: Uint32Array; sc: Uint32Array } | null = null;
+
+  private scratchFor(m: number): { one: Uint32Array; zero: Uint32Array; suffix: Uint32Array; sc: Uint32Array } {
+    if (this.scratch === null || this.scratch.one.length < 4 * m) {
+      const n = Math.max(m, 32);
+      this.scratch = { one: new Uint32Array(4 * n), zero: new Uint32Array(4 * n), suffix: new Uint32Array(4 * n + 4), sc: new Uint32Array(4) };
+    }
+    return this.scratch;
+  }
 
   private closedGroup(p: GroupPlan, claims: readonly Claim[], x: readonly Ext[], acc: Uint32Array, loTable: (point: readonly Ext[], lb: number, tag: string) => Uint32Array): void {
     const g = p.group;
@@ -239,12 +295,20 @@ export class StructuredWiring implements WiringOracle {
     const exLo = loTable(x, lb, "x");
     const planes = this.planes;
     const t = this.transposed;
+    const m = xf.index.length;
+    const { one, zero, suffix, sc } = this.scratchFor(m);
     for (let k = 0; k < claims.length; k++) {
       const { point, coeff } = claims[k]!;
       const zf = progressionFactors(point, lb, p.out!);
-      const zero = zf.index.map((zc, j) => extMul(extSub(EXT_ONE, zc), extSub(EXT_ONE, xf.index[j]!)));
-      const one = zf.index.map((zc, j) => extMul(zc, xf.index[j]!));
-      const scale = extMul(extMul(coeff, extMul(zf.fixed, xf.fixed)), sumBelow(one, zero, count));
+      for (let j = 0; j < m; j++) {
+        const zc = zf.index[j]!, xc = xf.index[j]!;
+        extMulTo(one, 4 * j, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
+        extMulTo(zero, 4 * j, 1, (1 + P - zc[0]) % P, (P - zc[1]) % P, (P - zc[2]) % P, (P - zc[3]) % P, (1 + P - xc[0]) % P, (P - xc[1]) % P, (P - xc[2]) % P, (P - xc[3]) % P);
+      }
+      sumBelowTo(sc, one, zero, m, count, suffix);
+      const f = extMul(coeff, extMul(zf.fixed, xf.fixed));
+      extMulTo(sc, 0, 1, sc[0]!, sc[1]!, sc[2]!, sc[3]!, f[0], f[1], f[2], f[3]);
+      const scale = sc;
       // B(z_lo, x_lo) per lane kind: Σ_x (Mᵀ·eq(z_lo))[x]·eq(x_lo, x)
       const ezLo = loTable(point, lb, `z${k}`);
       for (let c = 0; c < 4; c++) for (let z = 0; z < lanes; z++) planes[c]![z] = ezLo[c * lanes + z]!;
@@ -254,8 +318,8 @@ export class StructuredWiring implements WiringOracle {
       for (let xl = 0; xl < lanes; xl++) {
         extMulAddTo(bil, isCubedLane(g, xl) ? 4 : 0, 1, t[0]![xl]!, t[1]![xl]!, t[2]![xl]!, t[3]![xl]!, exLo[xl]!, exLo[lanes + xl]!, exLo[2 * lanes + xl]!, exLo[3 * lanes + xl]!);
       }
-      extMulAddTo(acc, 0, 1, bil[0]!, bil[1]!, bil[2]!, bil[3]!, scale[0], scale[1], scale[2], scale[3]);
-      extMulAddTo(acc, 4, 1, bil[4]!, bil[5]!, bil[6]!, bil[7]!, scale[0], scale[1], scale[2], scale[3]);
+      extMulAddTo(acc, 0, 1, bil[0]!, bil[1]!, bil[2]!, bil[3]!, scale[0]!, scale[1]!, scale[2]!, scale[3]!);
+      extMulAddTo(acc, 4, 1, bil[4]!, bil[5]!, bil[6]!, bil[7]!, scale[0]!, scale[1]!, scale[2]!, scale[3]!);
     }
   }
 
@@ -283,9 +347,18 @@ export class StructuredWiring implements WiringOracle {
       }
       for (const { point, coeff } of claims) {
         const zf = progressionFactors(point, lb, p.out);
-        const one = zf.index;
-        const zero = zf.index.map((c) => extSub(EXT_ONE, c));
-        const scale = extMul(extMul(coeff, zf.fixed), sumBelow(one, zero, g.outBase.length));
+        const m = zf.index.length;
+        const { one, zero, suffix, sc } = this.scratchFor(m);
+        for (let j = 0; j < m; j++) {
+          const zc = zf.index[j]!;
+          for (let i = 0; i < 4; i++) one[4 * j + i] = zc[i]!;
+          zero[4 * j] = (1 + P - zc[0]) % P;
+          for (let i = 1; i < 4; i++) zero[4 * j + i] = (P - zc[i]!) % P;
+        }
+        sumBelowTo(sc, one, zero, m, g.outBase.length, suffix);
+        const f = extMul(coeff, zf.fixed);
+        extMulTo(sc, 0, 1, sc[0]!, sc[1]!, sc[2]!, sc[3]!, f[0], f[1], f[2], f[3]);
+        const scale: Ext = [sc[0]!, sc[1]!, sc[2]!, sc[3]!];
         const ezLo = eqTable(point.slice(point.length - lb)).data;
         let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
         for (let z = 0; z < lanes; z++) {

@@ -18,6 +18,7 @@ import { Kernels } from "../kernels/kernels.js";
 import { KernelError } from "../kernels/errors.js";
 import { SumcheckError } from "./errors.js";
 import { eqTable } from "./mle.js";
+import { extMulAddTo } from "./ext-inline.js";
 
 /** Shape of a copies table: K = 2^copyBits copies of 2^copySizeBits values, the first `used` meaningful. */
 export interface CopiesShape {
@@ -102,17 +103,19 @@ export function mleEvalCopies(values: Uint32Array, shape: CopiesShape, points: r
       for (let p = 0; p < 4; p++) pv.set(lo.subarray(p * S, p * S + used), (4 * q + p) * stride);
     });
     inst.toMontgomery(planes, planes);
+    // The regions were checked when allocated; the raw kernel runs on byte pointers inside them.
+    const ip = inst.raw.inner_product;
     const out: Ext[] = [];
     for (let q = 0; q < points.length; q++) {
-      const hi = eqTable(points[q]!.slice(0, k));
-      const plane = [0, 1, 2, 3].map((p) => planes.slice((4 * q + p) * stride, used));
-      let acc: Ext = [0, 0, 0, 0];
+      const hi = eqTable(points[q]!.slice(0, k)).data;
+      const p0 = planes.ptr + 4 * (4 * q) * stride, p1 = p0 + 4 * stride, p2 = p1 + 4 * stride, p3 = p2 + 4 * stride;
+      const acc = new Uint32Array(4);
       for (let c = 0; c < K; c++) {
-        const copy = vals.slice(c * S, used);
-        const inner: Ext = [inst.innerProduct(copy, plane[0]!), inst.innerProduct(copy, plane[1]!), inst.innerProduct(copy, plane[2]!), inst.innerProduct(copy, plane[3]!)];
-        acc = extAdd(acc, extMul(hi.get(c), inner));
+        const copy = vals.ptr + 4 * c * S;
+        const i0 = ip(copy, p0, used) >>> 0, i1 = ip(copy, p1, used) >>> 0, i2 = ip(copy, p2, used) >>> 0, i3 = ip(copy, p3, used) >>> 0;
+        extMulAddTo(acc, 0, 1, hi[c]!, hi[K + c]!, hi[2 * K + c]!, hi[3 * K + c]!, i0, i1, i2, i3);
       }
-      out.push(acc);
+      out.push([acc[0]!, acc[1]!, acc[2]!, acc[3]!]);
     }
     return out;
   } finally {

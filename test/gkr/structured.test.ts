@@ -273,3 +273,20 @@ test("booking a group costs one factored transpose per block and coordinate plan
   assert.equal(calls, 4 * blocks, "one transpose per block and coordinate plane");
   assert.equal(oracle.numVariables, 20);
 });
+
+test("sumBelowTo (allocation-free) equals the tuple reference sumBelow for every count up to 2^m + 1, m = 0..6, random and edge coordinates", async () => {
+  const { sumBelow, sumBelowTo } = await import("../../src/gkr/structured-wiring.js");
+  const { extRandom } = await import("../../src/field/extension.js");
+  for (let m = 0; m <= 6; m++) {
+    for (const edge of [false, true]) {
+      const pick = (i: number): [number, number, number, number] => (edge ? ([[0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, 0, 1]][i % 3] as [number, number, number, number]) : (extRandom() as [number, number, number, number]));
+      const one = Array.from({ length: m }, (_, i) => pick(i)), zero = Array.from({ length: m }, (_, i) => pick(i + 1));
+      const flat = (xs: readonly (readonly number[])[]) => Uint32Array.from(xs.flat());
+      for (let count = 0; count <= 2 ** m + 1; count++) {
+        const out = new Uint32Array(4);
+        sumBelowTo(out, flat(one), flat(zero), m, count, new Uint32Array(4 * m + 4));
+        assert.deepEqual(Array.from(out), [...sumBelow(one, zero, count)], `m ${m} count ${count} edge ${edge}`);
+      }
+    }
+  }
+});
