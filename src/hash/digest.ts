@@ -2,7 +2,7 @@
  * Digests, the 2-to-1 compression and the padding-free sponge (compat-v1 §4; Plonky3 0.4.3
  * `TruncatedPermutation<_, 2, 8, 16>` and `PaddingFreeSponge<_, 16, 8, 8>`).
  */
-import { element } from "../field/koalabear.js";
+import { P, element } from "../field/koalabear.js";
 import { FieldError } from "../field/errors.js";
 import { hashKernels } from "../kernels/hash-kernels.js";
 import { RATE, WIDTH, permuteInPlace } from "./poseidon2.js";
@@ -14,7 +14,11 @@ export type Digest = Uint32Array;
 export function digest(values: ArrayLike<number>, what = "digest"): Digest {
   if (values.length !== RATE) throw new FieldError("BAD_LENGTH", `${what} must have ${RATE} elements, got ${values.length}`, { what });
   const d = new Uint32Array(RATE);
-  for (let i = 0; i < RATE; i++) d[i] = element(values[i], `${what}[${i}]`);
+  for (let i = 0; i < RATE; i++) {
+    const v = values[i];
+    // The element name is only built for the error message.
+    d[i] = typeof v === "number" && Number.isInteger(v) && v >= 0 && v < P ? v : element(v, `${what}[${i}]`);
+  }
   return d;
 }
 
