@@ -18,19 +18,22 @@ import { type WiringOracle, combinedConst, combinedPredicates } from "./wiring.j
 /** Largest table width the verifier will allocate eq tables for (matches `validateCircuit`). */
 const MAX_WIDTH_BITS = 30;
 
-/** Stable rejection codes of `verifyGkr`. */
-export type GkrRejectCode =
-  | "BAD_SHAPE"
-  | "EMPTY_CIRCUIT"
-  | "MALFORMED_PROOF"
-  | "LAYER_COUNT"
-  | "OUTPUT_WIDTH_TOO_LARGE"
-  | "OUTPUT_LENGTH"
-  | "NON_CANONICAL_OUTPUT"
-  | SumcheckRejectCode
-  | "MALFORMED_EVAL"
-  | "END_CHECK_FAILED"
-  | "VERIFIER_EXCEPTION";
+/** `verifyGkr`'s own rejection codes (meanings in docs/errors.md); a layer's sumcheck adds its codes. */
+export const GKR_REJECT_CODES = [
+  "BAD_SHAPE",
+  "EMPTY_CIRCUIT",
+  "MALFORMED_PROOF",
+  "LAYER_COUNT",
+  "OUTPUT_WIDTH_TOO_LARGE",
+  "OUTPUT_LENGTH",
+  "NON_CANONICAL_OUTPUT",
+  "MALFORMED_EVAL",
+  "END_CHECK_FAILED",
+  "VERIFIER_EXCEPTION",
+] as const;
+
+/** Stable rejection codes of `verifyGkr`: its own and those of a layer's sumcheck. */
+export type GkrRejectCode = (typeof GKR_REJECT_CODES)[number] | SumcheckRejectCode;
 
 export interface GkrRejection {
   readonly ok: false;

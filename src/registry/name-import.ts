@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Digest } from "../hash/digest.js";
-import { RegistryError } from "./errors.js";
+import { RegistryError, type RegistryErrorCode } from "./errors.js";
 import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
 import { KeccakBatch } from "./keccak-batch.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
@@ -218,7 +218,7 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
       const keys = batchKeys(keccak, p, depth);
       const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
       const kept: number[] = [];
-      const conflict = (i: number, code: string, message: string) => {
+      const conflict = (i: number, code: RegistryErrorCode, message: string) => {
         if (onError === "fail") throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, { line: p.lines[i] });
         conflicts++;
         report({ line: p.lines[i]!, code, message });

@@ -11,13 +11,17 @@ import { extMulSplitTo } from "./ext-split.js";
 import { ROUND_POLY_COEFFS } from "./interpolate.js";
 import { parseExt } from "./untrusted.js";
 
+/** Every rejection code of the sumcheck verifier (meanings in docs/errors.md). */
+export const SUMCHECK_REJECT_CODES = [
+  "ROUND_COUNT",
+  "MALFORMED_ROUND",
+  "DEGREE_TOO_HIGH",
+  "NON_CANONICAL",
+  "ROUND_SUM_MISMATCH",
+] as const;
+
 /** Stable rejection codes of the sumcheck verifier. */
-export type SumcheckRejectCode =
-  | "ROUND_COUNT"
-  | "MALFORMED_ROUND"
-  | "DEGREE_TOO_HIGH"
-  | "NON_CANONICAL"
-  | "ROUND_SUM_MISMATCH";
+export type SumcheckRejectCode = (typeof SUMCHECK_REJECT_CODES)[number];
 
 export interface SumcheckRejection {
   readonly ok: false;

@@ -78,7 +78,7 @@ export function readInput(path: string): Buffer {
   let size: number;
   try {
     const st = statSync(path);
-    if (!st.isFile()) throw new Error("not a regular file");
+    if (!st.isFile()) throw new RegistryError("BAD_SOURCE", "not a regular file", { path });
     size = st.size;
   } catch (e) {
     throw new RegistryError("BAD_SOURCE", `cannot read input ${path}: ${(e as Error).message}`, { path });

@@ -13,12 +13,14 @@ import { Worker } from "node:worker_threads";
 import type { OpRequest } from "../../smt/operation.js";
 import { sharePrepared } from "../../sync/parallel/shared-prepared.js";
 import type { PreparedSync } from "../../sync/prepared.js";
+import type { SyncRejectCode } from "../../sync/verify.js";
+import type { VerifyPoolCode } from "./errors.js";
 import type { FromVerifier, ToVerifier } from "./verify-worker.js";
 
 /** A verification's result: the verdict, or why there is none (`VERIFIER_CRASHED`, `POOL_CLOSED`, …). */
 export type PoolVerdict =
-  | { readonly ok: true; readonly accepted: boolean; readonly code: string | null; readonly reason: string | null; readonly ms: number }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+  | { readonly ok: true; readonly accepted: boolean; readonly code: SyncRejectCode | null; readonly reason: string | null; readonly ms: number }
+  | { readonly ok: false; readonly code: VerifyPoolCode; readonly message: string };
 
 interface Task {
   readonly id: number;

@@ -18,7 +18,7 @@ import type { ResourceLimits, Worker } from "node:worker_threads";
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../prepared.js";
 import type { SyncVerdict } from "../verify.js";
-import { JobError, ParallelError } from "./errors.js";
+import { JobError, type JobErrorCode, ParallelError } from "./errors.js";
 import { encodeJob } from "./job-codec.js";
 import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
 import { sharePrepared, type SharedPrepared } from "./shared-prepared.js";
@@ -100,12 +100,12 @@ interface Slot {
 
 const worker_url = new URL("./worker.js", import.meta.url);
 
-function jobError(code: string, message: string, index: number, details: Record<string, unknown> = {}): JobError {
+function jobError(code: JobErrorCode, message: string, index: number, details: Record<string, unknown> = {}): JobError {
   return new JobError(code, message, { ...details, index });
 }
 
 function remoteError(e: WireError, index: number): JobError {
-  return jobError(e.code, e.message, index, { ...e.details, origin: e.name });
+  return jobError(e.code as JobErrorCode, e.message, index, { ...e.details, origin: e.name });
 }
 
 function wireJob(request: OpRequest): WireJob {

@@ -21,11 +21,33 @@ import { checkStatement } from "../../smt/semantics.js";
 import { buildV2Input } from "../../smt/v2/input.js";
 import type { SyncResult } from "../prove.js";
 import type { PublicInputs } from "../types.js";
-import type { SyncVerdict } from "../verify.js";
+import type { SyncCheckCode, SyncVerdict } from "../verify.js";
+import type { V2DecodeErrorCode } from "../../codec/v2/errors.js";
 import type { PreparedV2 } from "./prepared.js";
 import { v2StatementTranscript } from "./statement-transcript.js";
 
-function rejection(code: string, reason: string): SyncVerdict {
+/** Profile v2's own rejection codes: aggregates (`OPERATION_COUNT`) and blocks (`verifyBlock`). */
+export const V2_REJECT_CODES = [
+  "OPERATION_COUNT",
+  "EMPTY_BLOCK",
+  "FROM_ROOT_MISMATCH",
+  "CHAIN_BROKEN",
+  "TO_ROOT_MISMATCH",
+] as const;
+
+/**
+ * A rejection code of the profile v2 verifiers (`verifyV2`, `verifyEncodedV2`, `verifyAggregate`,
+ * `verifyBlock`): v2's own, compat-v1's composed checks, and the v2 decoder's prefixed `DECODE_`.
+ */
+export type V2RejectCode =
+  | (typeof V2_REJECT_CODES)[number]
+  | SyncCheckCode
+  | `DECODE_${V2DecodeErrorCode}`;
+
+/** Outcome of a profile v2 verification. */
+export type V2Verdict = SyncVerdict<V2RejectCode>;
+
+function rejection(code: V2RejectCode, reason: string): V2Verdict {
   return { ok: false, code, reason };
 }
 
@@ -34,7 +56,7 @@ function publicInputsEqual(a: PublicInputs, b: PublicInputs): boolean {
     && a.assetId === b.assetId && digestEquals(a.valueDigest, b.valueDigest);
 }
 
-function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncResult): SyncVerdict {
+function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncResult): V2Verdict {
   if (request?.operation?.kind !== prepared.kind) {
     return rejection("WRONG_KIND", `the request is of kind ${String(request?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`);
   }
@@ -66,7 +88,7 @@ function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncR
  * @example
  *   const verdict = verifyV2(prepared, request, proveV2(prepared, request)); // { ok: true }
  */
-export function verifyV2(prepared: PreparedV2, request: OpRequest, result: SyncResult): SyncVerdict {
+export function verifyV2(prepared: PreparedV2, request: OpRequest, result: SyncResult): V2Verdict {
   try {
     return verifyUnguarded(prepared, request, result);
   } catch (err) {
