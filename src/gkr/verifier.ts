@@ -35,6 +35,7 @@ export const GKR_REJECT_CODES = [
 /** Stable rejection codes of `verifyGkr`: its own and those of a layer's sumcheck. */
 export type GkrRejectCode = (typeof GKR_REJECT_CODES)[number] | SumcheckRejectCode;
 
+/** A rejection of `verifyGkr`: its code (`GkrRejectCode`, docs/errors.md), a reason, and the layer and round where it failed when known. */
 export interface GkrRejection {
   readonly ok: false;
   readonly code: GkrRejectCode;
@@ -43,6 +44,7 @@ export interface GkrRejection {
   readonly round?: number;
 }
 
+/** The verdict of `verifyGkr`: the claim left on the input vector's MLE, or a `GkrRejection`. */
 export type GkrVerifyResult = { readonly ok: true; readonly inputClaim: InputClaim } | GkrRejection;
 
 function reject(code: GkrRejectCode, reason: string, where: { layer?: number; round?: number } = {}): GkrRejection {

@@ -24,6 +24,7 @@ import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { ImportIssue, ImportProgress, ImportTimings } from "./import.js";
 import type { NameStore } from "./name-store.js";
 
+/** Options of `importNames` (record-leaf-v2): malformed records (`"fail"` default or `"skip"`), records per batch, hashing threads, progress. */
 export interface NameImportOptions {
   readonly onError?: "skip" | "fail";
   readonly batchSize?: number;
@@ -33,6 +34,7 @@ export interface NameImportOptions {
   readonly onMalformed?: (issue: ImportIssue) => void;
 }
 
+/** The result of `importNames`: the source, entries read, records imported, issues (with `KEY_COLLISION` conflicts), the root after the import and timings in ms. */
 export interface NameImportReport {
   readonly source: string;
   readonly entries: number;

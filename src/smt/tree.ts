@@ -23,6 +23,7 @@ export interface UpdateRecord {
   readonly newRoot: Digest;
 }
 
+/** Options of `SparseMerkleTree`: depth (1..64, default 24) and leaf bound B (default 31). */
 export interface TreeOptions {
   /** 1..64, default 24. */
   readonly depth?: number;

@@ -23,6 +23,7 @@ export const SUMCHECK_REJECT_CODES = [
 /** Stable rejection codes of the sumcheck verifier. */
 export type SumcheckRejectCode = (typeof SUMCHECK_REJECT_CODES)[number];
 
+/** A rejection of the sumcheck verifier: its code (`SumcheckRejectCode`, docs/errors.md), a reason and the round. */
 export interface SumcheckRejection {
   readonly ok: false;
   readonly code: SumcheckRejectCode;
@@ -31,6 +32,7 @@ export interface SumcheckRejection {
   readonly round?: number;
 }
 
+/** What an accepted sumcheck leaves to check: the point (one challenge per variable) and the claimed value of the polynomial there. */
 export interface SumcheckSubclaim {
   readonly ok: true;
   /** Challenges r_0..r_{n−1}. */
@@ -41,6 +43,7 @@ export interface SumcheckSubclaim {
   readonly rounds: Ext[][];
 }
 
+/** The verdict of `verifySumcheck`: a subclaim, or a rejection. */
 export type SumcheckVerifyResult = SumcheckSubclaim | SumcheckRejection;
 
 /**

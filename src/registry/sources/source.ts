@@ -19,6 +19,7 @@ export interface RecordSink {
   malformed(line: number, message: string): void;
 }
 
+/** An import source: where records come from, how many bytes it holds, and a reader that hands records to a sink (malformed ones as `BAD_RECORD`). */
 export interface RecordSource {
   /** Human-readable origin, e.g. `file data.ndjson (NDJSON)`. */
   readonly description: string;

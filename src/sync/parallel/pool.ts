@@ -46,6 +46,7 @@ export interface VerifyItem {
   readonly bytes: Uint8Array;
 }
 
+/** Options of `createSyncPool`: workers, heap limits, crash limit and prefetch. */
 export interface SyncPoolOptions {
   /** Number of worker threads, 1..1024 (default `os.availableParallelism()`). */
   readonly workers?: number;
