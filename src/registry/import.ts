@@ -17,7 +17,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Digest } from "../hash/digest.js";
-import { RegistryError } from "./errors.js";
+import { RegistryError, type RegistryErrorCode } from "./errors.js";
 import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
 import { PackedBuilder, type PackedRecords } from "./packed.js";
@@ -32,7 +32,7 @@ export interface ImportIssue {
   /** 1-based line of the record in its source. */
   readonly line: number;
   /** BAD_RECORD (syntax), BAD_NAME, BAD_VALUE, VALUE_TOO_LARGE or NAME_EXISTS. */
-  readonly code: string;
+  readonly code: RegistryErrorCode;
   readonly message: string;
 }
 
@@ -120,7 +120,7 @@ class ImportSink implements RecordSink {
     private readonly mode: { readonly dedup: boolean; readonly presentBelow: number; readonly pack: boolean },
   ) {}
 
-  malformed(line: number, message: string, code = "BAD_RECORD"): void {
+  malformed(line: number, message: string, code: RegistryErrorCode = "BAD_RECORD"): void {
     this.malformedCount++;
     this.report({ line, code, message });
   }

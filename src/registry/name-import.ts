@@ -63,7 +63,7 @@ class NameSink implements RecordSink {
   malformedCount = 0;
   constructor(private readonly leafMaxFields: number, private readonly report: (i: ImportIssue) => void) {}
 
-  malformed(line: number, message: string, code = "BAD_RECORD"): void {
+  malformed(line: number, message: string, code: RegistryErrorCode = "BAD_RECORD"): void {
     this.malformedCount++;
     this.report({ line, code, message });
   }
