@@ -1,16 +1,22 @@
 /**
  * Base class of every error this package throws on purpose.
  *
- * `code` is stable (documented in the README) and safe to match on;
- * `message` is meant for a human and names the offending value and the rule it broke.
+ * `code` is stable, safe to match on, and one of the string-literal union `C` that the throwing
+ * module exports next to its subclass (e.g. `FieldErrorCode` for `FieldError`); every code is
+ * listed with its meaning, module and CLI exit status in docs/errors.md, and the union of all of
+ * them is `ErrorCode` (error-catalogue.ts). `message` is meant for a human and names the
+ * offending value and the rule it broke.
+ *
+ * @example
+ *   try { pow(3, -1); } catch (e) { if (e instanceof SsgkrError && e.code === "NEGATIVE") console.error(e.message); }
  */
-export class SsgkrError extends Error {
+export class SsgkrError<C extends string = string> extends Error {
   /** Stable machine-readable error code, e.g. `NON_CANONICAL`. */
-  readonly code: string;
+  readonly code: C;
   /** Optional structured details (offsets, counts, field paths). */
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
+  constructor(code: C, message: string, details: Record<string, unknown> = {}) {
     super(message);
     this.name = new.target.name;
     this.code = code;

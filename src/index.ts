@@ -16,6 +16,7 @@
 
 // Errors: every error thrown is an SsgkrError with a stable `code`.
 export { SsgkrError } from "./errors.js";
+export type { ErrorCode } from "./error-catalogue.js";
 export { SyncError } from "./sync/errors.js";
 export { SmtError, CompileError } from "./smt/errors.js";
 export { CircuitError } from "./gkr/errors.js";

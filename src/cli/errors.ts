@@ -11,20 +11,55 @@
  * | anything else (a bug) | `INTERNAL`, exit 3; `SSGKR_DEBUG=1` adds the stack |
  */
 import { CommanderError } from "commander";
+import type { ErrorCode } from "../error-catalogue.js";
 import { SsgkrError } from "../errors.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from "./exit.js";
 
-/** A usage error raised by a command: code, message naming the option or file, exit code (default 2). */
-export class CliError extends SsgkrError {
+/** The CLI's own error codes (meanings in docs/errors.md); `INTERNAL` is a bug, exit 3. */
+export const CLI_ERROR_CODES = [
+  "USAGE",
+  "BAD_OPTION",
+  "BAD_ARGUMENT",
+  "MISSING_OPTION",
+  "DUPLICATE_OPTION",
+  "UNKNOWN_OPTION",
+  "UNKNOWN_COMMAND",
+  "MISSING_VALUE",
+  "MISSING_ARGUMENT",
+  "EXCESS_ARGUMENTS",
+  "CONFLICTING_OPTIONS",
+  "CANNOT_READ",
+  "CANNOT_WRITE",
+  "FILE_TOO_LARGE",
+  "INTERNAL",
+] as const;
+
+/** A code of the CLI's own errors. */
+export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];
+
+/** The CLI's own verdict codes (`REJECT CODE: …`, exit 1), besides the verifiers'. */
+export const CLI_VERDICT_CODES = [
+  "EXPECTED_OLD_ROOT",
+  "EXPECTED_NEW_ROOT",
+] as const;
+
+/** A code of the CLI's own verdicts. */
+export type CliVerdictCode = (typeof CLI_VERDICT_CODES)[number];
+
+/**
+ * A usage error raised by a command: code (its own, or the code of the library error it names
+ * the option or file of), message naming the option or file, exit code (default 2).
+ */
+export class CliError extends SsgkrError<CliErrorCode | ErrorCode> {
   readonly exitCode: number;
 
-  constructor(code: string, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}) {
+  constructor(code: CliErrorCode | ErrorCode, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}) {
     super(code, message, details);
     this.exitCode = exitCode;
   }
 }
 
-const COMMANDER_CODES: Readonly<Record<string, string>> = {
+const COMMANDER_CODES: Readonly<Record<string, CliErrorCode>> = {
   "commander.unknownOption": "UNKNOWN_OPTION",
   "commander.unknownCommand": "UNKNOWN_COMMAND",
   "commander.missingMandatoryOptionValue": "MISSING_OPTION",

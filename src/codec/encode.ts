@@ -103,7 +103,7 @@ export function encodeProof(result: EncodedResult): Uint8Array {
     writeExt(view, pos, evalY, () => `layers[${l}].evalY`);
     pos += EF_BYTES;
   }
-  if (pos !== length) throw new Error(`inner-proof-v1 encoder wrote ${pos} bytes, sized ${length}`);
+  if (pos !== length) throw new EncodeError("SizeMismatch", `inner-proof-v1 encoder wrote ${pos} bytes, sized ${length}`, { wrote: pos, sized: length });
   return out;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Errors of the inner-proof-v1 codec (compat-v1 §14.2, §14.3).
+ * Errors of the inner-proof codecs (compat-v1 §14.2, §14.3; profile v2 in codec/v2 reuses these
+ * classes' base and derives its code lists from these).
  *
  * Codes are the names the specification gives the failures, spelled as in the spec, so that a
  * rejection can be compared one-to-one with the reference engine's.
@@ -29,33 +30,31 @@ import { SsgkrError } from "../errors.js";
  * | `TrailingBytes` | `{ extra }` bytes |
  * | `Truncated` | `{ offset, need, have }` offset where the field starts, its size, buffer length |
  */
-export type DecodeErrorCode =
-  | "NotBytes"
-  | "HeaderTooShort"
-  | "BadMagic"
-  | "UnsupportedProofEncodingVersion"
-  | "UnsupportedProtocolVersion"
-  | "UnsupportedProofKind"
-  | "DeclaredLengthMismatch"
-  | "UnknownOpKindTag"
-  | "UnsupportedCircuitVersion"
-  | "UnsupportedLeafEncodingVersion"
-  | "UnsupportedLayerStrategy"
-  | "NonCanonicalFieldElement"
-  | "OpKindMismatch"
-  | "OversizedCount"
-  | "BadRoundPolyArity"
-  | "TrailingBytes"
-  | "Truncated";
+export const DECODE_ERROR_CODES = [
+  "NotBytes",
+  "HeaderTooShort",
+  "BadMagic",
+  "UnsupportedProofEncodingVersion",
+  "UnsupportedProtocolVersion",
+  "UnsupportedProofKind",
+  "DeclaredLengthMismatch",
+  "UnknownOpKindTag",
+  "UnsupportedCircuitVersion",
+  "UnsupportedLeafEncodingVersion",
+  "UnsupportedLayerStrategy",
+  "NonCanonicalFieldElement",
+  "OpKindMismatch",
+  "OversizedCount",
+  "BadRoundPolyArity",
+  "TrailingBytes",
+  "Truncated",
+] as const;
+
+/** The code of a `DecodeError`. */
+export type DecodeErrorCode = (typeof DECODE_ERROR_CODES)[number];
 
 /** Thrown by `decodeProof` for any byte string that is not a valid inner-proof-v1 message. */
-export class DecodeError extends SsgkrError {
-  declare readonly code: DecodeErrorCode;
-
-  constructor(code: DecodeErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(code, message, details);
-  }
-}
+export class DecodeError extends SsgkrError<DecodeErrorCode> {}
 
 /**
  * Failure codes of the encoder (compat-v1 §14.2 and the field rules of §14.1).
@@ -71,24 +70,24 @@ export class DecodeError extends SsgkrError {
  * | `UnsupportedCircuitVersion` / `UnsupportedLeafEncodingVersion` | `{ version }` anything but 1 |
  * | `UnsupportedLayerStrategy` | `{ strategy }` anything but 0 (A) |
  * | `InvalidValue` | `{ what, value }` wrong shape (digest not 8 elements, ext not 4), asset_id not a u64, a negative or fractional count |
+ * | `SizeMismatch` | `{ wrote, sized }` the encoder wrote another number of bytes than it sized (an internal fault, never bad input) |
  */
-export type EncodeErrorCode =
-  | "BadRoundPolyArity"
-  | "CountOverflow"
-  | "MessageTooLong"
-  | "NonCanonicalFieldElement"
-  | "UnknownOpKindTag"
-  | "OpKindMismatch"
-  | "UnsupportedCircuitVersion"
-  | "UnsupportedLeafEncodingVersion"
-  | "UnsupportedLayerStrategy"
-  | "InvalidValue";
+export const ENCODE_ERROR_CODES = [
+  "BadRoundPolyArity",
+  "CountOverflow",
+  "MessageTooLong",
+  "NonCanonicalFieldElement",
+  "UnknownOpKindTag",
+  "OpKindMismatch",
+  "UnsupportedCircuitVersion",
+  "UnsupportedLeafEncodingVersion",
+  "UnsupportedLayerStrategy",
+  "InvalidValue",
+  "SizeMismatch",
+] as const;
+
+/** The code of an `EncodeError`. */
+export type EncodeErrorCode = (typeof ENCODE_ERROR_CODES)[number];
 
 /** Thrown by `encodeProof` when a result cannot be written as a valid inner-proof-v1 message. */
-export class EncodeError extends SsgkrError {
-  declare readonly code: EncodeErrorCode;
-
-  constructor(code: EncodeErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(code, message, details);
-  }
-}
+export class EncodeError extends SsgkrError<EncodeErrorCode> {}

@@ -15,7 +15,16 @@ import { SsgkrError } from "../errors.js";
 import type { RecordValue } from "../registry/mapping.js";
 
 /** A statement or claim that cannot be used (code `BAD_CLAIM` or `BAD_ROOT`; `details.field` names the field). */
-export class ClaimError extends SsgkrError {}
+export class ClaimError extends SsgkrError<ClaimErrorCode> {}
+
+/** Every code a `ClaimError` carries (meanings in docs/errors.md). */
+export const CLAIM_ERROR_CODES = [
+  "BAD_CLAIM",
+  "BAD_ROOT",
+] as const;
+
+/** The code of a `ClaimError`. */
+export type ClaimErrorCode = (typeof CLAIM_ERROR_CODES)[number];
 
 /** Registry mappings of statements: name-keyed (`record-leaf-v2`) and slot (`record-leaf-v1`). */
 export type StatementMapping = "record-leaf-v2" | "record-leaf-v1";

@@ -40,13 +40,27 @@ import { toOpRequest } from "../sync/request-convert.js";
 import { OpKind, type OpKindName } from "../sync/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
-import { cachedPrepared, primePreparedCache, verifyRecordProof, verifyRecordUpdateProof, type RecordVerdict } from "../registry/verify-record.js";
-import { NAME_KEYED_MAPPING, rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
+import { cachedPrepared, primePreparedCache, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
+import { type ClaimErrorCode, NAME_KEYED_MAPPING, rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
+
+/** The name check's own rejection codes (the table above; meanings in docs/errors.md). */
+export const NAME_REJECT_CODES = [
+  "BAD_CLAIM",
+  "KIND_MISMATCH",
+  "ROOT_NOT_TRUSTED",
+  "NAME_MISMATCH",
+  "VALUE_MISMATCH",
+  "NOT_ABSENT",
+  "RECORD_ABSENT",
+] as const;
+
+/** A rejection code of `verifyNameStatement`: its own, the claim's (`ClaimErrorCode`), and the record and proof checks'. */
+export type NameRejectCode = (typeof NAME_REJECT_CODES)[number] | ClaimErrorCode | RecordRejectCode;
 
 /** Outcome of a name check. */
 export type NameVerdict =
   | { readonly ok: true; readonly scope: string }
-  | { readonly ok: false; readonly code: string; readonly reason: string };
+  | { readonly ok: false; readonly code: NameRejectCode; readonly reason: string };
 
 /** What a name check spent (ms): preparing the circuit (0 when cached) and verifying. */
 export interface NameCheckTimings {
@@ -79,7 +93,7 @@ export function isPrepared(kind: OpKind | OpKindName, depth: number, leafMaxFiel
   return prepared.has(`${String(opKindOf(kind))}/${depth}/${leafMaxFields}`);
 }
 
-const reject = (code: string, reason: string): NameVerdict => ({ ok: false, code, reason });
+const reject = (code: NameRejectCode, reason: string): NameVerdict => ({ ok: false, code, reason });
 
 /** Why the leaf does not carry `side` for `name` (null when it does). */
 function leafMismatch(leaf: Leaf, name: string, side: RecordSide, leafMaxFields: number, which: string): NameVerdict | null {
@@ -120,7 +134,7 @@ export function verifyNameStatement(claim: RecordClaim | UpdateClaim, request: u
   try {
     return check(claim, request, proofBytes, timings);
   } catch (err) {
-    if (err instanceof SsgkrError) return reject(err.code, err.message);
+    if (err instanceof SsgkrError) return reject(err.code as NameRejectCode, err.message);
     throw err;
   }
 }

@@ -9,6 +9,11 @@
 import type { Ext } from "./extension.js";
 import { FieldError } from "./errors.js";
 
+/**
+ * A vector of extension elements in plane layout: four `Uint32Array` planes (coefficient k of every element in plane k), canonical values in [0, p); what the sumcheck and GKR provers fold (compat-v1 §3.2).
+ * @example
+ *   const v = ExtVector.fromElements([EXT_ONE, EXT_ZERO]); v.set(1, EXT_ONE);
+ */
 export class ExtVector {
   /** Number of extension elements. */
   readonly length: number;

@@ -16,7 +16,9 @@ export const W = 3;
 /** 3^((p−1)/4): X^p = DTH_ROOT · X (Frobenius). */
 export const DTH_ROOT = 2113994754;
 
+/** The extension element 0 = [0, 0, 0, 0]. */
 export const EXT_ZERO: Ext = [0, 0, 0, 0];
+/** The extension element 1 = [1, 0, 0, 0]. */
 export const EXT_ONE: Ext = [1, 0, 0, 0];
 
 /** Embeds a base element a as (a, 0, 0, 0). */
@@ -30,14 +32,17 @@ export function ext(c: ArrayLike<number>, what = "extension element"): Ext {
   return [element(c[0], `${what}.c0`), element(c[1], `${what}.c1`), element(c[2], `${what}.c2`), element(c[3], `${what}.c3`)];
 }
 
+/** a + b in the quartic extension (coefficient-wise mod p; compat-v1 §3.2). Inputs are canonical `Ext` (4 numbers in [0, p)); not checked. */
 export function extAdd(a: Ext, b: Ext): Ext {
   return [add(a[0], b[0]), add(a[1], b[1]), add(a[2], b[2]), add(a[3], b[3])];
 }
 
+/** a − b in the quartic extension (coefficient-wise mod p). Inputs are canonical `Ext`; not checked. */
 export function extSub(a: Ext, b: Ext): Ext {
   return [sub(a[0], b[0]), sub(a[1], b[1]), sub(a[2], b[2]), sub(a[3], b[3])];
 }
 
+/** −a in the quartic extension. Input is a canonical `Ext`; not checked. */
 export function extNeg(a: Ext): Ext {
   return [neg(a[0]), neg(a[1]), neg(a[2]), neg(a[3])];
 }
@@ -58,14 +63,21 @@ export function extMul(a: Ext, b: Ext): Ext {
   return [r0, r1, r2, r3];
 }
 
+/** a² in the quartic extension (X⁴ = 3, compat-v1 §3.2). Input is a canonical `Ext`; not checked. */
 export function extSquare(a: Ext): Ext {
   return extMul(a, a);
 }
 
+/**
+ * True if a and b are the same extension element (both canonical).
+ * @example
+ *   extEq(extAdd(a, EXT_ZERO), a); // true
+ */
 export function extEq(a: Ext, b: Ext): boolean {
   return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
 }
 
+/** True if a = 0 (a canonical `Ext`). */
 export function extIsZero(a: Ext): boolean {
   return a[0] === 0 && a[1] === 0 && a[2] === 0 && a[3] === 0;
 }

@@ -49,6 +49,7 @@ export interface Layer {
   readonly constValue: Uint32Array;
 }
 
+/** A layered arithmetic circuit (compat-v1 §10.1): gate layers from the output layer down, each reading the layer below; the last reads the input vector of 2^inputWidthBits base elements. Built by the SMT compiler or `CircuitBuilder`; checked by `validateCircuit` (`CircuitError`). */
 export interface Circuit {
   /** Output layer first. */
   readonly layers: readonly Layer[];

@@ -26,6 +26,7 @@ import { type CompiledLayer, EvalScratch, PatternRowsCache, combineParts, compil
 import { SplitEqCache, type SplitEqTables } from "./split-eq.js";
 import type { LayerPredicates, WiringOracle } from "./wiring.js";
 
+/** Options of `DerivedRegularWiring`: tile size and audit strictness. */
 export interface DerivedWiringOptions {
   /** Tile size exponent L (tiles of 2^L wires), an integer in [0, 7]; default 4. */
   readonly loBits?: number;
@@ -55,6 +56,12 @@ export interface DerivedWiringStats {
   readonly deriveMs: number;
 }
 
+/**
+ * The wiring oracle in closed form (compat-v1 §10.6): each layer's gates are grouped into regular tiles whose predicates are evaluated from the point coordinates, audited against the gates when built (`DERIVATION_MISMATCH` with `strict`, otherwise the group is evaluated gate by gate). Several times faster than `TableWiring` for verification.
+ * @throws CircuitError `BAD_OPTION` for `loBits` outside [0, 7].
+ * @example
+ *   const wiring = new DerivedRegularWiring(compiled.circuit, compiled.tags);
+ */
 export class DerivedRegularWiring implements WiringOracle {
   private readonly layers: CompiledLayer[];
   /**

@@ -8,6 +8,7 @@ import type { SumcheckOracle } from "../sumcheck/oracle.js";
 import type { Layer } from "./circuit.js";
 import type { Claim } from "./claims.js";
 
+/** What a `LayerOracleFactory` gets for one layer: the layer and its index, the values of the layer below, and the combined claims (points in the extension field, weights from the transcript). */
 export interface LayerOracleInput {
   /** The layer being reduced (gates read the layer below). */
   readonly layer: Layer;
@@ -34,4 +35,5 @@ export interface LayerSumcheckOracle extends SumcheckOracle {
   readonly allocatedBytes: number;
 }
 
+/** Builds the sumcheck oracle of one layer from its gates, the layer below and the claims on it; the prover's seam for its kernels (TypeScript `SparseLayerOracle` or WASM `WasmLayerOracle`). */
 export type LayerOracleFactory = (input: LayerOracleInput) => LayerSumcheckOracle;

@@ -27,6 +27,7 @@ export interface LayerProveStats {
   readonly oracleAllocatedBytes: number;
 }
 
+/** Options of `proveGkr`: the layer-oracle factory (kernel choice) and progress callbacks. */
 export interface ProveGkrOptions {
   /**
    * Builds the sumcheck oracle of each layer; default: `defaultLayerOracleFactory()` (the WASM
@@ -38,6 +39,7 @@ export interface ProveGkrOptions {
   readonly onLayer?: (stats: LayerProveStats) => void;
 }
 
+/** The result of `proveGkr`: the proof (one sumcheck and two evaluations per layer, compat-v1 §10.4) and the claim it leaves on the input vector's MLE. */
 export interface GkrProveResult {
   readonly proof: GkrProof;
   /** MLE(input)(x*) = evalX and MLE(input)(y*) = evalY, for the last layer's x*, y*. */

@@ -4,6 +4,7 @@
  */
 import type { Circuit } from "./circuit.js";
 
+/** What the GKR verifier needs of a circuit besides its wiring: the width bits of each layer (output first) and of the input (compat-v1 §10.5). */
 export interface CircuitShape {
   /** width_bits of each layer, output layer first. */
   readonly layerWidthBits: readonly number[];

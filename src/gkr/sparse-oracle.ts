@@ -47,6 +47,10 @@ export interface SparseOracleExtension {
   addPhase2(eqx: Uint32Array, n: number, w: Uint32Array, W: number, linAcc: Uint32Array, powAcc: Uint32Array): void;
 }
 
+/**
+ * The plain TypeScript layer oracle (compat-v1 §10.3, phases 1 and 2 over the layer's sparse gate list): the reference every WASM oracle is tested against. `allocatedBytes` counts its tables.
+ * @throws CircuitError `BAD_POINT` for claims whose points do not match the layer.
+ */
 export class SparseLayerOracle implements LayerSumcheckOracle {
   readonly numVariables: number;
   readonly degree: number;

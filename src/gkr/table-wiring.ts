@@ -13,6 +13,11 @@ import { type Claim, claimWeights } from "./claims.js";
 import { CircuitError } from "./errors.js";
 import type { LayerPredicates, WiringOracle } from "./wiring.js";
 
+/**
+ * The wiring oracle from the explicit gate table: pred_kind(z, x, y) = Σ over the layer's gates of eq products (compat-v1 §10.5). The reference the derived wiring is audited against.
+ * @example
+ *   prepare("update", {}, { wiring: (c) => new TableWiring(c.circuit) });
+ */
 export class TableWiring implements WiringOracle {
   private readonly circuit: Circuit;
   private cached: { layer: number; claims: readonly Claim[]; weights: ExtVector } | null = null;

@@ -18,20 +18,24 @@ import { type WiringOracle, combinedConst, combinedPredicates } from "./wiring.j
 /** Largest table width the verifier will allocate eq tables for (matches `validateCircuit`). */
 const MAX_WIDTH_BITS = 30;
 
-/** Stable rejection codes of `verifyGkr`. */
-export type GkrRejectCode =
-  | "BAD_SHAPE"
-  | "EMPTY_CIRCUIT"
-  | "MALFORMED_PROOF"
-  | "LAYER_COUNT"
-  | "OUTPUT_WIDTH_TOO_LARGE"
-  | "OUTPUT_LENGTH"
-  | "NON_CANONICAL_OUTPUT"
-  | SumcheckRejectCode
-  | "MALFORMED_EVAL"
-  | "END_CHECK_FAILED"
-  | "VERIFIER_EXCEPTION";
+/** `verifyGkr`'s own rejection codes (meanings in docs/errors.md); a layer's sumcheck adds its codes. */
+export const GKR_REJECT_CODES = [
+  "BAD_SHAPE",
+  "EMPTY_CIRCUIT",
+  "MALFORMED_PROOF",
+  "LAYER_COUNT",
+  "OUTPUT_WIDTH_TOO_LARGE",
+  "OUTPUT_LENGTH",
+  "NON_CANONICAL_OUTPUT",
+  "MALFORMED_EVAL",
+  "END_CHECK_FAILED",
+  "VERIFIER_EXCEPTION",
+] as const;
 
+/** Stable rejection codes of `verifyGkr`: its own and those of a layer's sumcheck. */
+export type GkrRejectCode = (typeof GKR_REJECT_CODES)[number] | SumcheckRejectCode;
+
+/** A rejection of `verifyGkr`: its code (`GkrRejectCode`, docs/errors.md), a reason, and the layer and round where it failed when known. */
 export interface GkrRejection {
   readonly ok: false;
   readonly code: GkrRejectCode;
@@ -40,6 +44,7 @@ export interface GkrRejection {
   readonly round?: number;
 }
 
+/** The verdict of `verifyGkr`: the claim left on the input vector's MLE, or a `GkrRejection`. */
 export type GkrVerifyResult = { readonly ok: true; readonly inputClaim: InputClaim } | GkrRejection;
 
 function reject(code: GkrRejectCode, reason: string, where: { layer?: number; round?: number } = {}): GkrRejection {

@@ -104,6 +104,10 @@ function layout(n: number, nOut: number, s: number, sOut: number, claims: number
   return { out, points, W, Wtmp, Vb, Aaos, Paos, A, Pw, Vx, M, Vy, words: at };
 }
 
+/**
+ * The layer oracle on the WASM kernels (`kernels/assembly/gkr-layer.ts`): the same round polynomials as `SparseLayerOracle`, with the tables in WASM memory (`allocatedBytes`).
+ * @throws KernelError `MODULE_MISSING` when the kernel module is not built.
+ */
 export class WasmLayerOracle implements LayerSumcheckOracle {
   readonly numVariables: number;
   readonly degree: number;

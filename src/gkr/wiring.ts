@@ -16,6 +16,7 @@ export interface LayerPredicates {
   readonly pow3: Ext;
 }
 
+/** The verifier's view of a circuit's wiring: the wiring predicates pred_kind(z, x, y) of each layer at points in the extension field, combined over the claims (compat-v1 §10.5). Implemented by `TableWiring` (explicit) and `DerivedRegularWiring` (closed form). */
 export interface WiringOracle {
   /**
    * pred_kind(z, x, y) of layer `layer` (0 = output layer): z has s_out coordinates, x and y have

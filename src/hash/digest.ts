@@ -22,6 +22,11 @@ export function digest(values: ArrayLike<number>, what = "digest"): Digest {
   return d;
 }
 
+/**
+ * True if two digests (8 field elements each; any array-like) are equal element by element.
+ * @example
+ *   digestEquals(root, request.publicInputs.oldRoot);
+ */
 export function digestEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

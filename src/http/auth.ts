@@ -20,7 +20,7 @@ export function readTokenFile(path: string): string {
   let text: string;
   try {
     const bytes = readFileSync(path);
-    if (bytes.length > MAX_TOKEN_FILE_BYTES) throw new Error(`${bytes.length} bytes, at most ${MAX_TOKEN_FILE_BYTES}`);
+    if (bytes.length > MAX_TOKEN_FILE_BYTES) throw new HttpError(0, "BAD_TOKEN_FILE", `${bytes.length} bytes, at most ${MAX_TOKEN_FILE_BYTES}`);
     text = bytes.toString("utf8");
   } catch (e) {
     throw new HttpError(0, "BAD_TOKEN_FILE", `--token-file ${path}: cannot be used (${(e as Error).message})`);

@@ -6,15 +6,39 @@
  */
 import { SsgkrError } from "../errors.js";
 
-export class HttpError extends SsgkrError {
+/** An error of the registry API with its HTTP status (codes: `HTTP_ERROR_CODES`). */
+export class HttpError extends SsgkrError<HttpErrorCode> {
   /** HTTP status (0 for a start-up error that is no response). */
   readonly status: number;
 
-  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
+  constructor(status: number, code: HttpErrorCode, message: string, details: Record<string, unknown> = {}) {
     super(code, message, details);
     this.status = status;
   }
 }
+
+/** Every code of the API's own errors (meanings in docs/errors.md); bodies may also carry library codes. */
+export const HTTP_ERROR_CODES = [
+  "BAD_INPUT",
+  "BAD_NAME",
+  "NAME_DELETED",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "READ_ONLY",
+  "WRITE_BUSY",
+  "ROOT_NOT_PROVABLE",
+  "ROOT_UNKNOWN",
+  "RATE_LIMITED",
+  "URL_TOO_LONG",
+  "BODY_TOO_LARGE",
+  "NOT_FOUND",
+  "WEB_NOT_BUILT",
+  "BAD_TOKEN_FILE",
+  "INTERNAL",
+] as const;
+
+/** The code of an `HttpError`. */
+export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 
 /** Status of a registry or claim error code. */
 const STATUS: Readonly<Record<string, number>> = {

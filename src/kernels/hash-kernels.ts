@@ -54,6 +54,10 @@ const MAXIMUM_PAGES = 4096;
 /** Words of the single-state scratch: a 16-word state and up to 64 words of sponge input. */
 const SCRATCH_WORDS = 16 + 64;
 
+/**
+ * Per-thread Poseidon2 kernels on a private WASM memory (≤ 256 MiB, the 184-word constants region first): the sequential permutation, sponge and compression paths of `src/hash`. Falls back to the TypeScript reference when the module lacks them.
+ * @throws KernelError `MODULE_MISSING`, `OUT_OF_MEMORY`.
+ */
 export class HashKernels {
   /** The private memory and its allocator (owned by this thread). */
   readonly heap: KernelMemory;

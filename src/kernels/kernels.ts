@@ -13,6 +13,10 @@ import { KernelMemory, type KernelMemoryOptions, type Region } from "./memory.js
 import { placeConstants } from "./constants.js";
 import { KernelInstance, type SharedKernels } from "./instance.js";
 
+/**
+ * The array-level kernel API for the owning thread: canonical values in and out, Montgomery form inside WASM, on a shared memory (`heap`) that workers attach.
+ * @throws KernelError `MODULE_MISSING`, `BAD_LENGTH`, `NON_CANONICAL`.
+ */
 export class Kernels {
   /** Allocator and owner of the shared memory. */
   readonly heap: KernelMemory;

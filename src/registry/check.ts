@@ -28,6 +28,7 @@ import { RecordState, decodeRecord, readSlotKey, slotKey, valueParts } from "./r
 import { decodeHistory, type RegistryStore } from "./store.js";
 import { TILE_HEIGHT, Tile, layerHeight, layerPositions, tileKey, tileLayers } from "./tiles.js";
 
+/** Progress of `checkRegistry`: the phase and how much of it is done (entries of that phase). */
 export interface CheckProgress {
   /** "history", "records" (records, leaves and tile layer 0), "tiles" (upper layers), "names". */
   readonly phase: "history" | "records" | "tiles" | "names";
@@ -35,6 +36,7 @@ export interface CheckProgress {
   readonly total: number;
 }
 
+/** Options of `checkRegistry`: leaf-hashing threads, chunk size, progress callback. */
 export interface CheckOptions {
   /** Leaf-hashing worker threads (default min(2, available cores); 0 = the calling thread). */
   readonly threads?: number;
@@ -44,6 +46,7 @@ export interface CheckOptions {
   readonly onProgress?: (p: CheckProgress) => void;
 }
 
+/** What `checkRegistry` verified: the head's batch and root (8 elements), and the counts of records, leaves and tiles it recomputed. */
 export interface CheckReport {
   readonly batch: number;
   readonly root: Digest;

@@ -19,7 +19,9 @@ import { NdjsonSource } from "./sources/ndjson.js";
 import { CsvSource } from "./sources/csv.js";
 import { readInput, type RecordSource } from "./sources/source.js";
 
+/** npm package of the pinned dataset (package name → repository URL of every npm package). */
 export const NPM_REPOS_PACKAGE = "all-the-package-repos";
+/** Version of the pinned dataset package (docs/registry.md). */
 export const NPM_REPOS_VERSION = "2.0.3148";
 /** Records of the pinned version. */
 export const NPM_REPOS_RECORDS = 4_483_635;

@@ -11,7 +11,7 @@ import type { PreparedSync } from "../sync/prepared.js";
 import type { PreparedAll } from "../sync/prepare-all.js";
 import { provePrepared } from "../sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../sync/encoded.js";
-import type { SyncVerdict } from "../sync/verify.js";
+import type { SyncRejectCode, SyncVerdict } from "../sync/verify.js";
 import { fromOpRequest, toOpRequest } from "../sync/request-convert.js";
 import { parseRequestText, requestToJson } from "../sync/request.js";
 export { readOnlyRequest, updateRequest } from "./requests.js";
@@ -54,7 +54,7 @@ export function writeStepFiles(dir: string, request: OpRequest, bytes: Uint8Arra
  * the request in the file). `ms`: the `verifyEncoded` call, in milliseconds.
  * A request file that cannot be read as a request is a rejection with code `REQUEST_SCHEMA`.
  */
-export function verifyStepFiles(all: PreparedAll, files: StepFiles): { verdict: SyncVerdict; ms: number } {
+export function verifyStepFiles(all: PreparedAll, files: StepFiles): { verdict: SyncVerdict<SyncRejectCode | "REQUEST_SCHEMA">; ms: number } {
   let request: OpRequest;
   try {
     request = toOpRequest(parseRequestText(readFileSync(files.request, "utf8")));

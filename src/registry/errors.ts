@@ -38,4 +38,40 @@ import { SsgkrError } from "../errors.js";
  * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database, or a
  *   row is damaged (`details.row` names it when known).
  */
-export class RegistryError extends SsgkrError {}
+export class RegistryError extends SsgkrError<RegistryErrorCode> {}
+
+/** Every code a `RegistryError` carries (meanings in docs/errors.md). */
+export const REGISTRY_ERROR_CODES = [
+  "NAME_NOT_FOUND",
+  "SLOT_OUT_OF_RANGE",
+  "NAME_EXISTS",
+  "NAME_DELETED",
+  "RECORD_ABSENT",
+  "RECORD_LIVE",
+  "NOT_DELETED",
+  "VALUE_TOO_LARGE",
+  "BAD_VALUE",
+  "BAD_NAME",
+  "BAD_ROOT",
+  "BAD_RECORD",
+  "IMPORT_REJECTED",
+  "BAD_SOURCE",
+  "SOURCE_MISSING",
+  "BAD_CONFIG",
+  "CONFIG_MISMATCH",
+  "REGISTRY_FULL",
+  "KEY_COLLISION",
+  "CONCURRENT_UPDATE",
+  "HASH_FAILED",
+  "PROOF_FAILED",
+  "KERNEL_MISMATCH",
+  "DB_MISSING",
+  "DB_NOT_READY",
+  "DB_OUTDATED",
+  "WRONG_MAPPING",
+  "DB_CORRUPT",
+  "BAD_BLOCK",
+] as const;
+
+/** The code of a `RegistryError`. */
+export type RegistryErrorCode = (typeof REGISTRY_ERROR_CODES)[number];

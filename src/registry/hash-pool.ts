@@ -1,9 +1,12 @@
 /**
  * Leaf hashing of import batches on worker threads (hash-worker.ts), or inline on the calling
  * thread when `threads` is 0. Batches are spread over the workers by queue length; results come
- * back as promises.
+ * back as promises. The workers' lifecycle is the shared pool core's (workers/pool-core.ts): a
+ * worker that fails fails every pending batch with `HASH_FAILED`, and the pool is not respawned
+ * (an import stops at its first failed batch).
  */
 import { Worker } from "node:worker_threads";
+import { PoolCore } from "../workers/pool-core.js";
 import { RegistryError } from "./errors.js";
 import { LeafHasher } from "./leaf-hasher.js";
 import { packedBuffers, type PackedRecords } from "./packed.js";
@@ -26,14 +29,24 @@ interface Pending {
   reject(e: Error): void;
 }
 
-interface Slot {
-  readonly worker: Worker;
+/** Batches sent to a worker and not answered yet. */
+interface SlotState {
   inFlight: number;
 }
 
+type HashReply = { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number };
+
+/**
+ * Leaf hashing for imports and checks (see the module comment).
+ * @example
+ *   const pool = new HashPool(2, 31);
+ *   const { digests } = await pool.hash(packed); // 8 words per record
+ *   await pool.close();
+ */
 export class HashPool {
+  /** Worker threads (0: hashing on the calling thread). */
   readonly threads: number;
-  private readonly slots: Slot[] = [];
+  private readonly core: PoolCore<SlotState> | undefined;
   private readonly pending = new Map<number, Pending>();
   private readonly inline: LeafHasher | undefined;
   private nextId = 0;
@@ -50,27 +63,26 @@ export class HashPool {
       return;
     }
     const url = new URL("./hash-worker.js", import.meta.url);
-    for (let i = 0; i < threads; i++) {
-      const worker = new Worker(url, { workerData: { leafMaxFields, permutation } });
-      const slot: Slot = { worker, inFlight: 0 };
-      worker.on("message", (m: { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number }) => {
-        slot.inFlight--;
+    this.core = new PoolCore<SlotState>({
+      size: threads,
+      maxConsecutiveCrashes: 1,
+      spawn: () => new Worker(url, { workerData: { leafMaxFields, permutation } }),
+      initialState: () => ({ inFlight: 0 }),
+      onMessage: (slot, msg) => {
+        const m = msg as HashReply;
+        slot.state.inFlight--;
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
         if (m.error !== undefined) p.reject(new RegistryError("HASH_FAILED", `leaf hashing failed: ${m.error}`));
         else p.resolve({ digests: m.digests!, packed: m.packed!, ms: m.ms! });
-      });
-      worker.on("error", (e) => this.fail(e));
-      worker.on("exit", (code) => {
-        if (code !== 0) this.fail(new Error(`hash worker exited with code ${code}`));
-      });
-      this.slots.push(slot);
-    }
+      },
+      onCrash: (_slot, crash) => this.fail(crash.reason),
+    });
   }
 
-  private fail(e: Error): void {
-    this.failure ??= new RegistryError("HASH_FAILED", `leaf hashing failed: ${e.message}`);
+  private fail(reason: string): void {
+    this.failure ??= new RegistryError("HASH_FAILED", `leaf hashing failed: ${reason}`);
     for (const p of this.pending.values()) p.reject(this.failure);
     this.pending.clear();
   }
@@ -87,9 +99,10 @@ export class HashPool {
       }
     }
     if (this.failure) return Promise.reject(this.failure);
-    let best = this.slots[0]!;
-    for (const s of this.slots) if (s.inFlight < best.inFlight) best = s;
-    best.inFlight++;
+    const slots = this.core!.slots;
+    let best = slots[0]!;
+    for (const s of slots) if (s.state.inFlight < best.state.inFlight) best = s;
+    best.state.inFlight++;
     const id = this.nextId++;
     return new Promise<HashResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -97,9 +110,8 @@ export class HashPool {
     });
   }
 
-  /** Stops the workers. */
+  /** Stops the workers. Idempotent. */
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
-    this.slots.length = 0;
+    await this.core?.close();
   }
 }

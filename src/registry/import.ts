@@ -17,7 +17,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Digest } from "../hash/digest.js";
-import { RegistryError } from "./errors.js";
+import { RegistryError, type RegistryErrorCode } from "./errors.js";
 import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
 import { PackedBuilder, type PackedRecords } from "./packed.js";
@@ -27,14 +27,16 @@ import { nameEntry } from "./store.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { LeafChanges, RegistryHead, RegistryStore, WriteTables } from "./store.js";
 
+/** One malformed or refused record of an import: its 1-based line, code and message. */
 export interface ImportIssue {
   /** 1-based line of the record in its source. */
   readonly line: number;
   /** BAD_RECORD (syntax), BAD_NAME, BAD_VALUE, VALUE_TOO_LARGE or NAME_EXISTS. */
-  readonly code: string;
+  readonly code: RegistryErrorCode;
   readonly message: string;
 }
 
+/** Progress of an import: source entries read and records committed. */
 export interface ImportProgress {
   /** Source entries read (records and malformed ones). */
   readonly entries: number;
@@ -48,6 +50,7 @@ export interface ImportProgress {
   readonly batches: number;
 }
 
+/** Options of `importRecords` (slot-v1): what to do with malformed records, batch size, hashing threads, progress. */
 export interface ImportOptions {
   /** "fail" (default): any malformed record rejects the import; "skip": leave them out. */
   readonly onError?: "skip" | "fail";
@@ -78,6 +81,7 @@ export interface ImportTimings {
   readonly checkMs: number;
 }
 
+/** The result of `importRecords`: the source, entries read, records imported, the issues met, the root after the import and timings in ms. */
 export interface ImportReport {
   readonly source: string;
   readonly entries: number;
@@ -116,7 +120,7 @@ class ImportSink implements RecordSink {
     private readonly mode: { readonly dedup: boolean; readonly presentBelow: number; readonly pack: boolean },
   ) {}
 
-  malformed(line: number, message: string, code = "BAD_RECORD"): void {
+  malformed(line: number, message: string, code: RegistryErrorCode = "BAD_RECORD"): void {
     this.malformedCount++;
     this.report({ line, code, message });
   }

@@ -35,6 +35,10 @@ export function limbsInto(bytes: Uint8Array, at: number, out: Uint32Array, outAt
 }
 const LIMB_WORDS = new Uint32Array(9);
 
+/**
+ * Leaf digests of packed record batches (record → leaf mapping, docs/registry.md): Keccak-256 identities and Poseidon2 leaf hashes, 8 words per record, with a batched permutation (WASM or TypeScript).
+ * @throws RegistryError `VALUE_TOO_LARGE` for a record whose leaf exceeds the bound.
+ */
 export class LeafHasher {
   readonly leafMaxFields: number;
   private readonly perm: BatchPermutation;

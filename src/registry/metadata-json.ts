@@ -11,7 +11,7 @@ import { RegistryError } from "./errors.js";
 export function parseMetadataJson(raw: Uint8Array, what: string, dir: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(Buffer.from(raw).toString("utf8"));
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
+    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new RegistryError("DB_CORRUPT", "not an object");
     return v as Record<string, unknown>;
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${what} is not valid JSON (${(e as Error).message})`, { dir });

@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Digest } from "../hash/digest.js";
-import { RegistryError } from "./errors.js";
+import { RegistryError, type RegistryErrorCode } from "./errors.js";
 import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
 import { KeccakBatch } from "./keccak-batch.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
@@ -24,6 +24,7 @@ import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { ImportIssue, ImportProgress, ImportTimings } from "./import.js";
 import type { NameStore } from "./name-store.js";
 
+/** Options of `importNames` (record-leaf-v2): malformed records (`"fail"` default or `"skip"`), records per batch, hashing threads, progress. */
 export interface NameImportOptions {
   readonly onError?: "skip" | "fail";
   readonly batchSize?: number;
@@ -33,6 +34,7 @@ export interface NameImportOptions {
   readonly onMalformed?: (issue: ImportIssue) => void;
 }
 
+/** The result of `importNames`: the source, entries read, records imported, issues (with `KEY_COLLISION` conflicts), the root after the import and timings in ms. */
 export interface NameImportReport {
   readonly source: string;
   readonly entries: number;
@@ -61,7 +63,7 @@ class NameSink implements RecordSink {
   malformedCount = 0;
   constructor(private readonly leafMaxFields: number, private readonly report: (i: ImportIssue) => void) {}
 
-  malformed(line: number, message: string, code = "BAD_RECORD"): void {
+  malformed(line: number, message: string, code: RegistryErrorCode = "BAD_RECORD"): void {
     this.malformedCount++;
     this.report({ line, code, message });
   }
@@ -218,7 +220,7 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
       const keys = batchKeys(keccak, p, depth);
       const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
       const kept: number[] = [];
-      const conflict = (i: number, code: string, message: string) => {
+      const conflict = (i: number, code: RegistryErrorCode, message: string) => {
         if (onError === "fail") throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, { line: p.lines[i] });
         conflicts++;
         report({ line: p.lines[i]!, code, message });

@@ -12,6 +12,7 @@ import { bitAt, prefixOf } from "./name-tree.js";
 import { RecordState, encodeRecord, type StoredRecord } from "./record-codec.js";
 import type { NameHistoryEntry, NameState, NameStore, NameWriter } from "./name-store.js";
 
+/** The updates of a name-keyed registry (record-leaf-v2). */
 export type NameUpdateKind = "insert" | "replace" | "delete" | "restore";
 
 /** A checked update that has not been written yet. */

@@ -27,6 +27,7 @@ import type { RegistryStatement } from "./prove.js";
 /** statement.json: what a proof about a name says, for humans and for `ssgkr registry verify`. */
 export type NameStatementJson = Record<string, unknown>;
 
+/** A proof about a name in a name-keyed registry: the statement, the name and its key (the first `depth` bits of Keccak-256), the request JSON and the inner-proof-v1 bytes. */
 export interface NameProof {
   readonly statement: RegistryStatement;
   readonly name: string;

@@ -47,6 +47,7 @@ const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
+/** The configuration of a name-keyed registry (record-leaf-v2), fixed when it is created. */
 export interface NameRegistryConfig {
   /** Tree depth, 1..48 (default 48): keys are the first `depth` bits of Keccak-256(name). */
   readonly depth: number;
@@ -64,6 +65,7 @@ export interface NameHead {
   readonly deleted: number;
 }
 
+/** One committed batch of a name-keyed registry's history: the head after it and what it did. */
 export interface NameHistoryEntry extends NameHead {
   /** "create", "import", "insert", "replace", "delete" or "restore". */
   readonly kind: string;
@@ -226,6 +228,14 @@ export function peekRegistryMapping(dir: string): string | undefined {
   }
 }
 
+/**
+ * A name-keyed registry (record-leaf-v2) on LMDB: a record's key is the first `depth` bits of Keccak-256 of its name, so a proof also shows the name is held nowhere else (docs/registry.md). A failing operation changes nothing.
+ * @throws RegistryError (`RegistryErrorCode`): `DB_MISSING`, `DB_CORRUPT`, `WRONG_MAPPING`, `CONFIG_MISMATCH`, …
+ * @example
+ *   const store = NameStore.openOrCreate("./names", { depth: 48 });
+ *   console.log(store.lookup("left-pad"));
+ *   store.closeSync();
+ */
 export class NameStore {
   readonly dir: string;
   readonly config: NameRegistryConfig;

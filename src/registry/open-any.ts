@@ -7,6 +7,7 @@ import { NAME_MAPPING_ID, SLOT_MAPPING_ID } from "./name-key.js";
 import { NameStore, peekRegistryMapping } from "./name-store.js";
 import { RegistryStore } from "./store.js";
 
+/** A registry of either mapping, as opened by `openRegistry`. */
 export type AnyRegistry = { readonly mapping: "record-leaf-v2"; readonly store: NameStore } | { readonly mapping: "record-leaf-v1"; readonly store: RegistryStore };
 
 /** Mapping of an existing registry directory, or undefined when it holds none. @throws RegistryError `DB_CORRUPT`. */

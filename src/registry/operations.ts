@@ -17,6 +17,7 @@ import { sealRow } from "./row-checksum.js";
 /** A record addressed by name or by slot. */
 export type RecordTarget = { readonly name: string } | { readonly slot: number };
 
+/** The updates of a slot-mapped registry (slot-v1). */
 export type UpdateKind = "insert" | "replace" | "delete" | "restore";
 
 /** What an update did. */

@@ -10,6 +10,7 @@ import { RegistryError } from "./errors.js";
 import { Kernels } from "../kernels/kernels.js";
 import type { Region } from "../kernels/memory.js";
 
+/** Poseidon2 applied in place to n states of 16 canonical words (the registry's hashing seam: WASM or the TypeScript reference). */
 export interface BatchPermutation {
   /** "wasm" or "typescript". */
   readonly kind: string;

@@ -18,10 +18,13 @@ import { planDelete, planInsert, planReplace, planRestore, resolveTarget, type P
 import type { RegistryStore } from "./store.js";
 import { readOnlyRequest, updateRequest } from "./requests.js";
 
+/** What a registry proof states: a record is held (membership) or absent (nonmembership), or an update happened (insert, replace, delete, restore). */
 export type RegistryStatement = "membership" | "nonmembership" | "insert" | "replace" | "delete" | "restore";
 
+/** Every `RegistryStatement`, in the order of docs/registry.md. */
 export const REGISTRY_STATEMENTS: readonly RegistryStatement[] = ["membership", "nonmembership", "insert", "replace", "delete", "restore"];
 
+/** A proof about a slot of a slot-mapped registry: the statement, the slot and name, the request JSON and the inner-proof-v1 bytes. */
 export interface RegistryProof {
   readonly statement: RegistryStatement;
   readonly slot: number;

@@ -9,6 +9,7 @@
 import { RegistryError } from "./errors.js";
 import { ValueForm, type RecordValue } from "./mapping.js";
 
+/** The state of a stored record row: live, or deleted (a tombstone). */
 export const RecordState = Object.freeze({
   Live: 1,
   Deleted: 2,

@@ -48,6 +48,7 @@ const FORMAT = "ssgkr-registry";
 /** Format version 2: every row carries a checksum (version 1 had none; `upgradeRegistry` converts). */
 const FORMAT_VERSION = 2;
 
+/** The configuration of a slot-mapped registry (slot-v1), fixed when it is created. */
 export interface RegistryConfig {
   /** Tree depth, 1..48 (default 24): 2^depth slots. */
   readonly depth: number;
@@ -160,11 +161,20 @@ export function defaultDigests(depth: number, leafMaxFields: number): Digest[] {
   return d;
 }
 
+/** Options of `RegistryStore.open`. */
 export interface OpenOptions {
   /** Open without write access (read commands). Default false. */
   readonly readOnly?: boolean;
 }
 
+/**
+ * A slot-mapped registry (slot-v1) on LMDB: records in slots of a sparse Merkle tree of depth `depth`, with history and proofs (docs/registry.md). A failing operation changes nothing.
+ * @throws RegistryError (`RegistryErrorCode`): `DB_MISSING`, `DB_CORRUPT`, `DB_OUTDATED`, `CONFIG_MISMATCH`, …
+ * @example
+ *   const store = RegistryStore.openOrCreate("./registry", { depth: 24 });
+ *   console.log(store.head().root);
+ *   store.closeSync();
+ */
 export class RegistryStore {
   readonly dir: string;
   readonly config: RegistryConfig;

@@ -21,7 +21,10 @@ import { parseRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { OpKind } from "../sync/types.js";
 import { type PreparedV2, prepareV2 } from "../sync/v2/prepared.js";
-import { type AggregateVerdict, verifyBlock } from "../sync/v2/index.js";
+import { type V2RejectCode, verifyBlock } from "../sync/v2/index.js";
+import type { RequestErrorCode } from "../sync/request.js";
+import type { FieldErrorCode } from "../field/errors.js";
+import type { SmtErrorCode } from "../smt/errors.js";
 import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
 import { parseBlockUpdates, type BlockUpdate } from "./name-block.js";
 import { nameKeyBig } from "./name-key.js";
@@ -40,7 +43,18 @@ export interface BlockDescription {
   readonly updates: readonly BlockUpdate[];
 }
 
-function reject(code: string, reason: string, operation?: number): AggregateVerdict {
+/** The block check's own rejection codes (the table above). */
+export const BLOCK_REJECT_CODES = ["BLOCK_JSON", "REQUESTS_JSON", "UPDATE_MISMATCH"] as const;
+
+/** A rejection code of `verifyRegistryBlock`: its own, a request's parse error, and `verifyBlock`'s. */
+export type BlockRejectCode = (typeof BLOCK_REJECT_CODES)[number] | RequestErrorCode | FieldErrorCode | SmtErrorCode | V2RejectCode;
+
+/** Outcome of `verifyRegistryBlock`: accepted, or rejected with a code, a reason and the failing update's index. */
+export type BlockVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: BlockRejectCode; readonly reason: string; readonly operation?: number };
+
+function reject(code: BlockRejectCode, reason: string, operation?: number): BlockVerdict {
   return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
 }
 
@@ -105,7 +119,7 @@ function preparedFor(depth: number, leafMaxFields: number): PreparedV2 {
  * @example
  *   verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, requestsJson, proof }); // { ok: true }
  */
-export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest }, files: BlockFiles): AggregateVerdict {
+export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest }, files: BlockFiles): BlockVerdict {
   let d: BlockDescription;
   try {
     d = parseBlockDescription(files.blockJson);
@@ -128,7 +142,7 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
       }
       requests.push(toOpRequest(r));
     } catch (e) {
-      if (e instanceof SsgkrError) return reject(e.code, `requests.json[${i}]${e.message.startsWith("$") ? e.message.slice(1) : `: ${e.message}`}`, i);
+      if (e instanceof SsgkrError) return reject(e.code as BlockRejectCode, `requests.json[${i}]${e.message.startsWith("$") ? e.message.slice(1) : `: ${e.message}`}`, i);
       throw e;
     }
   }

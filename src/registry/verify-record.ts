@@ -28,7 +28,11 @@ import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
 import { OpKind } from "../sync/types.js";
 import { SsgkrError } from "../errors.js";
-import { RegistryError } from "./errors.js";
+import type { FieldErrorCode } from "../field/errors.js";
+import type { SmtErrorCode } from "../smt/errors.js";
+import type { RequestErrorCode } from "../sync/request.js";
+import type { SyncRejectCode } from "../sync/verify.js";
+import { RegistryError, type RegistryErrorCode } from "./errors.js";
 import { describeValue, nameBytes, valuePayload, type RecordValue } from "./mapping.js";
 import { DEFAULT_NAME_DEPTH, nameKeyBig } from "./name-key.js";
 
@@ -61,15 +65,35 @@ export interface RecordUpdateClaim {
   readonly leafMaxFields?: number;
 }
 
+/** The record checks' own rejection codes (the file comment; meanings in docs/errors.md). */
+export const RECORD_REJECT_CODES = [
+  "SLOT_MAPPED_PROOF",
+  "KEY_MISMATCH",
+  "CONFIG_MISMATCH",
+  "STATEMENT_MISMATCH",
+  "RECORD_ABSENT",
+  "RECORD_PRESENT",
+  "NAME_MISMATCH",
+  "VALUE_MISMATCH",
+  "ROOT_NOT_TRUSTED",
+  "NEW_ROOT_MISMATCH",
+] as const;
+
+/**
+ * A rejection code of `verifyRecordProof` / `verifyRecordUpdateProof`: their own, the proof's
+ * (`SyncRejectCode`), or the code of the error that made the request unreadable.
+ */
+export type RecordRejectCode = (typeof RECORD_REJECT_CODES)[number] | SyncRejectCode | RequestErrorCode | FieldErrorCode | SmtErrorCode | RegistryErrorCode;
+
 /** The verdict: acceptance with what was checked, or a rejection with a stable code. */
 export type RecordVerdict =
   | { readonly ok: true; readonly name: string; readonly key: bigint; readonly kind: "membership" | "nonmembership" | "update"; readonly oldRoot: Digest; readonly newRoot: Digest }
-  | { readonly ok: false; readonly code: string; readonly reason: string };
+  | { readonly ok: false; readonly code: RecordRejectCode; readonly reason: string };
 
 /** A request as text (request.json), parsed JSON, or a parsed `SyncRequest`. */
 export type RequestInput = string | SyncRequest | Record<string, unknown>;
 
-const reject = (code: string, reason: string): RecordVerdict => ({ ok: false, code, reason });
+const reject = (code: RecordRejectCode, reason: string): RecordVerdict => ({ ok: false, code, reason });
 
 /**
  * Parses a root written as `[a, b, …]` (what `ssgkr registry root` prints) or `a,b,…`.
@@ -102,7 +126,7 @@ function parseInput(input: RequestInput): SyncRequest | RecordVerdict {
     if (input !== null && typeof input === "object" && "oldLeaf" in input) return input as SyncRequest;
     return parseRequest(input);
   } catch (e) {
-    if (e instanceof SsgkrError) return reject(e.code, e.message);
+    if (e instanceof SsgkrError) return reject(e.code as RecordRejectCode, e.message);
     throw e;
   }
 }
@@ -147,7 +171,7 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
   try {
     op = toOpRequest(request);
   } catch (e) {
-    if (e instanceof SsgkrError) return reject(e.code, e.message);
+    if (e instanceof SsgkrError) return reject(e.code as RecordRejectCode, e.message);
     throw e;
   }
   const v = verifyRequestProof(op, proof, { depth: request.depth, leafMaxFields: request.leafMaxFields });

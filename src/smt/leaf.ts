@@ -41,6 +41,7 @@ export interface TombstoneLeaf {
   readonly tag: LeafTag.Tombstone;
 }
 
+/** A leaf of the sparse Merkle tree (compat-v1 §6.1): Empty, Occupied (32-byte identity and a payload of field elements) or Tombstone. */
 export type Leaf = EmptyLeaf | OccupiedLeaf | TombstoneLeaf;
 
 /** Default leaf bound B = leaf_max_fields (§6.6): tag + up to 21 sync fields + 9 limbs. */
@@ -52,7 +53,9 @@ export const MAX_LEAF_MAX_FIELDS = 0xffff;
 /** Number of base-2^30 limbs of a 32-byte identity. */
 export const IDENTITY_LIMBS = 9;
 
+/** The Empty leaf (a never-used slot, compat-v1 §6.1). */
 export const EMPTY: EmptyLeaf = Object.freeze({ tag: LeafTag.Empty });
+/** The Tombstone leaf (a deleted record, compat-v1 §6.1). */
 export const TOMBSTONE: TombstoneLeaf = Object.freeze({ tag: LeafTag.Tombstone });
 
 /**

@@ -30,6 +30,7 @@ export interface UpdateOp {
   readonly newLeaf: Leaf;
 }
 
+/** A statement about the tree (compat-v1 §6.3): membership of a leaf, non-membership of a key, or an update from an old leaf to a new one. */
 export type Operation = MembershipOp | NonMembershipOp | UpdateOp;
 
 /** The prover's private witness: the leaf at the key and its path (siblings[0] leaf-adjacent). */

@@ -27,39 +27,46 @@ import { EMPTY, TOMBSTONE, LeafTag, hashLeaf, leafEquals, type Leaf } from "./le
 import type { OpRequest } from "./operation.js";
 import { checkKey, checkSiblings, computeRootFromDigest, keyInRange } from "./path.js";
 
+/** Every rejecting verdict code of `checkStatement` (meanings in docs/errors.md). */
+export const STATEMENT_REJECT_CODES = [
+  "MALFORMED_REQUEST",
+  "OP_KIND_MISMATCH",
+  "ASSET_ID_MISMATCH",
+  "ROOT_CHANGED",
+  "KEY_OUT_OF_RANGE",
+  "VALUE_DIGEST_MISMATCH",
+  "LEAF_ENCODING",
+  "WITNESS_NOT_ABSENT",
+  "WITNESS_NOT_OLD_LEAF",
+  "PATH_LENGTH_MISMATCH",
+  "OLD_ROOT_MISMATCH",
+  "NEW_ROOT_MISMATCH",
+  "WITNESS_DIGEST_MISMATCH",
+] as const;
+
+/** A rejecting verdict code of `checkStatement`. */
+export type StatementRejectCode = (typeof STATEMENT_REJECT_CODES)[number];
+
 /** Stable verdict codes; `VALID` is the only accepting one. */
-export type VerdictCode =
-  | "VALID"
-  | "MALFORMED_REQUEST"
-  | "OP_KIND_MISMATCH"
-  | "ASSET_ID_MISMATCH"
-  | "ROOT_CHANGED"
-  | "KEY_OUT_OF_RANGE"
-  | "VALUE_DIGEST_MISMATCH"
-  | "LEAF_ENCODING"
-  | "WITNESS_NOT_ABSENT"
-  | "WITNESS_NOT_OLD_LEAF"
-  | "PATH_LENGTH_MISMATCH"
-  | "OLD_ROOT_MISMATCH"
-  | "NEW_ROOT_MISMATCH"
-  | "WITNESS_DIGEST_MISMATCH";
+export type VerdictCode = "VALID" | StatementRejectCode;
 
-export interface Verdict {
-  readonly valid: boolean;
-  readonly code: VerdictCode;
-  /** Human-readable reason naming the value and the rule. */
-  readonly message: string;
-  /** For `MALFORMED_REQUEST` and `LEAF_ENCODING`: the code of the underlying error. */
-  readonly cause?: string;
-}
+/**
+ * The verdict of `checkStatement`: `VALID`, or the first failing check's code. `message` is a
+ * human-readable reason naming the value and the rule; `cause` (for `MALFORMED_REQUEST` and
+ * `LEAF_ENCODING`) the code of the underlying error.
+ */
+export type Verdict =
+  | { readonly valid: true; readonly code: "VALID"; readonly message: string; readonly cause?: string }
+  | { readonly valid: false; readonly code: StatementRejectCode; readonly message: string; readonly cause?: string };
 
+/** Internal control flow of the checks: the first failure, caught by `verdictOf`. */
 class Reject extends Error {
-  constructor(readonly code: VerdictCode, message: string, readonly causeCode?: string) {
+  constructor(readonly code: StatementRejectCode, message: string, readonly causeCode?: string) {
     super(message);
   }
 }
 
-function reject(code: VerdictCode, message: string): never {
+function reject(code: StatementRejectCode, message: string): never {
   throw new Reject(code, message);
 }
 

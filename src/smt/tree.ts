@@ -8,7 +8,7 @@
  * index i has children 2i (left) and 2i + 1 (right) at level l − 1. Only non-default nodes are stored.
  */
 import { compress, type Digest } from "../hash/digest.js";
-import { SmtError } from "./errors.js";
+import { SmtError, type SmtErrorCode } from "./errors.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, LeafTag, TOMBSTONE, checkLeafBound, describeLeaf, hashLeaf, occupied, type Leaf, type OccupiedLeaf } from "./leaf.js";
 import { DEFAULT_DEPTH, checkDepth, checkKeyInRange, keyBit } from "./path.js";
 
@@ -23,6 +23,7 @@ export interface UpdateRecord {
   readonly newRoot: Digest;
 }
 
+/** Options of `SparseMerkleTree`: depth (1..64, default 24) and leaf bound B (default 31). */
 export interface TreeOptions {
   /** 1..64, default 24. */
   readonly depth?: number;
@@ -116,7 +117,7 @@ export class SparseMerkleTree {
     return this.nodes[level]!.get(index) ?? this.defaults[level]!;
   }
 
-  private write(key: bigint, newLeaf: OccupiedLeaf | typeof TOMBSTONE, expected: LeafTag, code: string, rule: string): UpdateRecord {
+  private write(key: bigint, newLeaf: OccupiedLeaf | typeof TOMBSTONE, expected: LeafTag, code: SmtErrorCode, rule: string): UpdateRecord {
     const oldLeaf = this.get(key);
     if (oldLeaf.tag !== expected) {
       throw new SmtError(code, `${rule}; slot ${key} holds ${describeLeaf(oldLeaf)}`, { key: key.toString(), tag: oldLeaf.tag });

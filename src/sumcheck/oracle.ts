@@ -12,6 +12,7 @@ export type RoundMessage =
   | { readonly kind: "evaluations"; readonly values: readonly Ext[] }
   | { readonly kind: "coefficients"; readonly values: readonly Ext[] };
 
+/** What the sumcheck prover drives (compat-v1 §8): a multivariate polynomial that gives each round's polynomial (degree ≤ 4, as evaluations or coefficients) and binds a challenge. */
 export interface SumcheckOracle {
   /** Number of variables (= number of rounds). */
   readonly numVariables: number;

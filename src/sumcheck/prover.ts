@@ -11,6 +11,7 @@ import type { SumcheckOracle } from "./oracle.js";
 /** Largest degree a round polynomial may have (5 coefficients). */
 export const MAX_ROUND_DEGREE = ROUND_POLY_COEFFS - 1;
 
+/** The transcript of a sumcheck: one round polynomial per variable (5 extension coefficients each), the challenges and the final claim. */
 export interface SumcheckProof {
   /** One round polynomial per variable, each exactly 5 ascending coefficients. */
   readonly rounds: Ext[][];

@@ -11,14 +11,19 @@ import { extMulSplitTo } from "./ext-split.js";
 import { ROUND_POLY_COEFFS } from "./interpolate.js";
 import { parseExt } from "./untrusted.js";
 
-/** Stable rejection codes of the sumcheck verifier. */
-export type SumcheckRejectCode =
-  | "ROUND_COUNT"
-  | "MALFORMED_ROUND"
-  | "DEGREE_TOO_HIGH"
-  | "NON_CANONICAL"
-  | "ROUND_SUM_MISMATCH";
+/** Every rejection code of the sumcheck verifier (meanings in docs/errors.md). */
+export const SUMCHECK_REJECT_CODES = [
+  "ROUND_COUNT",
+  "MALFORMED_ROUND",
+  "DEGREE_TOO_HIGH",
+  "NON_CANONICAL",
+  "ROUND_SUM_MISMATCH",
+] as const;
 
+/** Stable rejection codes of the sumcheck verifier. */
+export type SumcheckRejectCode = (typeof SUMCHECK_REJECT_CODES)[number];
+
+/** A rejection of the sumcheck verifier: its code (`SumcheckRejectCode`, docs/errors.md), a reason and the round. */
 export interface SumcheckRejection {
   readonly ok: false;
   readonly code: SumcheckRejectCode;
@@ -27,6 +32,7 @@ export interface SumcheckRejection {
   readonly round?: number;
 }
 
+/** What an accepted sumcheck leaves to check: the point (one challenge per variable) and the claimed value of the polynomial there. */
 export interface SumcheckSubclaim {
   readonly ok: true;
   /** Challenges r_0..r_{n−1}. */
@@ -37,6 +43,7 @@ export interface SumcheckSubclaim {
   readonly rounds: Ext[][];
 }
 
+/** The verdict of `verifySumcheck`: a subclaim, or a rejection. */
 export type SumcheckVerifyResult = SumcheckSubclaim | SumcheckRejection;
 
 /**

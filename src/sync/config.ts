@@ -17,6 +17,7 @@ export interface LayerStrategy {
 /** Strategy A, the only one that compiles. */
 export const STRATEGY_A: LayerStrategy = Object.freeze({ id: 0, arg: 0 });
 
+/** The configuration of a circuit (compat-v1 §9): tree depth, leaf bound B and layer strategy (A only). */
 export interface SyncConfig {
   /** Tree depth, 1..64 (u32 on the wire). */
   readonly depth: number;

@@ -15,6 +15,12 @@ import { circuitCommitment, commitmentHeader } from "./commitment.js";
 import { type CircuitIdentity, type OpKind, opKindOf, type OpKindName, type OpKindTag, opKindTag } from "./types.js";
 import { SyncError } from "./errors.js";
 
+/**
+ * A circuit ready to prove and verify one kind of statement at one configuration (compat-v1 §13.1): the compiled circuit and shape, the verifier's wiring, the circuit commitment (§12, 8 elements) and identity (§13.3), and the ms spent building them. Made by `prepare`; reuse it for every request of its kind.
+ * @example
+ *   const prepared = prepare("update", { depth: 24 });
+ *   const verdict = verifyPrepared(prepared, request, provePrepared(prepared, request));
+ */
 export interface PreparedSync {
   readonly kind: OpKind;
   readonly config: SyncConfig;
@@ -31,6 +37,7 @@ export interface PreparedSync {
   readonly timings: { readonly compileMs: number; readonly commitmentMs: number; readonly wiringMs: number };
 }
 
+/** Options of `prepare`: the wiring oracle to build. */
 export interface PrepareOptions {
   /**
    * Builds the wiring oracle from the compiled circuit; default `DerivedRegularWiring` (§10.6,

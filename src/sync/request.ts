@@ -13,7 +13,16 @@ import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "./limits.js";
 import type { OpKindName } from "./types.js";
 
 /** Schema violation in a request file. Code `REQUEST_SCHEMA`; `details.path` is the JSON path. */
-export class RequestError extends SsgkrError {}
+export class RequestError extends SsgkrError<RequestErrorCode> {}
+
+/** Every code a `RequestError` carries (meanings in docs/errors.md). */
+export const REQUEST_ERROR_CODES = [
+  "REQUEST_JSON",
+  "REQUEST_SCHEMA",
+] as const;
+
+/** The code of a `RequestError`. */
+export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
 /** A leaf as it appears in a request: tag 0 Empty, 1 Occupied, 2 Tombstone. */
 export interface RequestLeaf {

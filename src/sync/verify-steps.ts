@@ -14,15 +14,16 @@ import { checkStatement } from "../smt/semantics.js";
 import type { SyncConfig } from "./config.js";
 import type { SyncResult } from "./prove.js";
 import type { OpKind, PublicInputs } from "./types.js";
+import type { SyncCheckCode, SyncVerdict } from "./verify.js";
 
-/** Outcome of a verification: accepted, or rejected with a stable code and a reason. */
-export type SyncVerdict =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly reason: string };
+export type { SyncVerdict } from "./verify.js";
 
-export const ACCEPT: SyncVerdict = Object.freeze({ ok: true });
+/** A verdict of the shared steps: their codes are those of the composed checks. */
+type StepVerdict = SyncVerdict<SyncCheckCode>;
 
-export function rejection(code: string, reason: string): SyncVerdict {
+export const ACCEPT: StepVerdict = Object.freeze({ ok: true });
+
+export function rejection(code: SyncCheckCode, reason: string): StepVerdict {
   return { ok: false, code, reason };
 }
 
@@ -33,7 +34,7 @@ export function publicInputsEqual(a: PublicInputs, b: PublicInputs): boolean {
 }
 
 /** Steps 0–7 (kind, public inputs, native statement checks); null when all pass. */
-export function statementRejection(prepared: { readonly kind: OpKind; readonly config: SyncConfig }, request: OpRequest, result: SyncResult): SyncVerdict | null {
+export function statementRejection(prepared: { readonly kind: OpKind; readonly config: SyncConfig }, request: OpRequest, result: SyncResult): StepVerdict | null {
   if (request?.operation?.kind !== prepared.kind) {
     return rejection("WRONG_KIND", `the request is of kind ${String(request?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`);
   }
@@ -45,7 +46,7 @@ export function statementRejection(prepared: { readonly kind: OpKind; readonly c
 }
 
 /** Step 8: the input vector, or the `INPUT_VECTOR` rejection when the builder throws a typed error. */
-export function inputVectorOrRejection(build: () => Uint32Array): Uint32Array | SyncVerdict {
+export function inputVectorOrRejection(build: () => Uint32Array): Uint32Array | StepVerdict {
   try {
     return build();
   } catch (err) {
@@ -55,7 +56,7 @@ export function inputVectorOrRejection(build: () => Uint32Array): Uint32Array | 
 }
 
 /** Step 10 from the two evaluations MLE(input)(x*), MLE(input)(y*) against the claim. */
-export function inputClaimVerdict(atX: Ext, atY: Ext, claim: { readonly evalX: Ext; readonly evalY: Ext }): SyncVerdict {
+export function inputClaimVerdict(atX: Ext, atY: Ext, claim: { readonly evalX: Ext; readonly evalY: Ext }): StepVerdict {
   if (!extEq(atX, claim.evalX)) return rejection("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
   if (!extEq(atY, claim.evalY)) return rejection("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
   return ACCEPT;

@@ -15,6 +15,12 @@ import { RATE, WIDTH } from "../hash/poseidon2.js";
 import { permuteFast, type Permutation } from "../hash/fast-permutation.js";
 import { hashKernels } from "../kernels/hash-kernels.js";
 
+/**
+ * The Fiat–Shamir transcript (compat-v1 §5): a duplex sponge over Poseidon2 (rate 8, width 16) that absorbs field elements and squeezes challenges (base, extension, bits), as Plonky3 0.4.3's `DuplexChallenger`.
+ * @throws FieldError `NON_CANONICAL` for an observed value not in [0, p); `BAD_BITS`.
+ * @example
+ *   const t = new DuplexChallenger(); t.observe(7); const r = t.sampleExt();
+ */
 export class DuplexChallenger {
   private readonly state = new Uint32Array(WIDTH);
   private readonly input = new Uint32Array(RATE);

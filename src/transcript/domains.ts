@@ -1,4 +1,6 @@
 /** Domain tags of compat-v1 §1 (ASCII). */
 export const PROOF_DOMAIN_TAG = "statesync-gkr/v0.1";
+/** Domain tag of the circuit commitment (compat-v1 §12). */
 export const COMMITMENT_DOMAIN_TAG = "ssgkr/circuit-commitment/v1";
+/** Domain tag of the proof digest. */
 export const PROOF_DIGEST_DOMAIN_TAG = "ssgkr/proof-digest/v0";

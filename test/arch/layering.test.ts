@@ -121,3 +121,13 @@ test("the profile v2 SMT frontend imports the core, the v1 SMT frontend and its 
   }
   assert.deepEqual(violations, []);
 });
+
+test("the worker-pool core (src/workers) imports nothing of the package, and the catalogue (src/error-catalogue.ts) only errors.ts files and verifier code lists", () => {
+  const workers = importsUnder("workers").filter(({ target }) => !target.startsWith("node:"));
+  assert.ok(tsFiles(join(root, "src", "workers")).length >= 1, "the core was found");
+  assert.deepEqual(workers.map((b) => `${b.file} imports ${b.target}`), []);
+  const catalogue = importsOf(readFileSync(join(root, "src", "error-catalogue.ts"), "utf8")).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
+  assert.ok(catalogue.length > 20, "the catalogue's imports were found");
+  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|registry\/demo|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verify|sync\/v2\/verify|registry\/verify-record|counterparty\/verify)\.js$/;
+  assert.deepEqual(catalogue.filter((t) => !allowed.test(t)), []);
+});

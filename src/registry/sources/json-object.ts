@@ -17,7 +17,12 @@ const BACKSLASH = 0x5c;
 const NEWLINE = 0x0a;
 const EMPTY = new Uint8Array(0);
 
-class EntryError extends Error {}
+/** A malformed entry of the object: reported to the sink (`BAD_RECORD`), the scan goes on with the next line. */
+class EntryError extends RegistryError {
+  constructor(message: string) {
+    super("BAD_RECORD", message);
+  }
+}
 
 interface StringRange {
   readonly bytes: Uint8Array;

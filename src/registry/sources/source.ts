@@ -19,6 +19,7 @@ export interface RecordSink {
   malformed(line: number, message: string): void;
 }
 
+/** An import source: where records come from, how many bytes it holds, and a reader that hands records to a sink (malformed ones as `BAD_RECORD`). */
 export interface RecordSource {
   /** Human-readable origin, e.g. `file data.ndjson (NDJSON)`. */
   readonly description: string;
@@ -78,7 +79,7 @@ export function readInput(path: string): Buffer {
   let size: number;
   try {
     const st = statSync(path);
-    if (!st.isFile()) throw new Error("not a regular file");
+    if (!st.isFile()) throw new RegistryError("BAD_SOURCE", "not a regular file", { path });
     size = st.size;
   } catch (e) {
     throw new RegistryError("BAD_SOURCE", `cannot read input ${path}: ${(e as Error).message}`, { path });

@@ -17,7 +17,8 @@ import { provePrepared } from "../../sync/prove.js";
 import { SsgkrError } from "../../errors.js";
 import type { OpKindName } from "../../sync/types.js";
 import { sha256Hex } from "../protocol/reply.js";
-import { LoadError } from "./errors.js";
+import type { SyncRejectCode } from "../../sync/verify.js";
+import { LoadError, type VerifyPoolCode } from "./errors.js";
 import type { VerifyPool } from "./verify-pool.js";
 
 /** The control references: `${kind}/${fixture}` → SHA-256 hex of the honest proof. */
@@ -36,8 +37,8 @@ export interface ControlCheck {
   readonly check: string;
   /** Whether the check came out as required (honest accepted, tampered rejected). */
   readonly pass: boolean;
-  /** The verifier's rejection code, if it rejected. */
-  readonly code: string | null;
+  /** The verifier's rejection code, if it rejected (or why the pool gave no verdict). */
+  readonly code: SyncRejectCode | VerifyPoolCode | null;
 }
 
 /** Controls outcome: status `CONTROLS_PASS` iff every check passed. */

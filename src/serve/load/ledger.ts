@@ -21,6 +21,7 @@ import type { OpKindName } from "../../sync/types.js";
 import { LatencyHistogram } from "./latency.js";
 import type { Offer } from "./schedule.js";
 
+/** The outcome of one job of a load run (compat-v1 §16.5). */
 export type Outcome = "accepted" | "accepted_late" | "rejected" | "transport_error" | "generator_failure" | "unresolved";
 
 /** Generator failure reasons (§16.5). */

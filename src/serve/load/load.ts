@@ -22,6 +22,7 @@ import { OpenLoopRun, type ResumeState, type RunConnection } from "./run.js";
 import { VerifyPool } from "./verify-pool.js";
 import { buildSummary, newTally, WITHIN_MS, type LoadSummary } from "./summary.js";
 
+/** Optional hooks of `runLoad`: progress lines, a start callback, prepared circuits to reuse, and another transport (e.g. NATS). */
 export interface LoadHooks {
   /** Progress lines (e.g. to stderr). */
   readonly log?: (line: string) => void;

@@ -72,6 +72,7 @@ export const LOAD_OPTION_NAMES = [
 /** Options without a value. */
 export const LOAD_FLAG_NAMES = ["resume"] as const;
 
+/** The name of a load option or flag (`ssgkr load --<name>`). */
 export type LoadOptionName = (typeof LOAD_OPTION_NAMES)[number] | (typeof LOAD_FLAG_NAMES)[number];
 
 /** Defaults of §16.5 (verify-workers: the available cores), as the text they would be given as. */

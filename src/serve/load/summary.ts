@@ -17,6 +17,7 @@ export type LoadStatus = "LOAD_OBSERVATIONS_COMPLETE" | "FAIL_SEMANTIC_GUARD";
 /** Latency thresholds of the `within_ms` fractions. */
 export const WITHIN_MS = [250, 500, 1000, 2000] as const;
 
+/** summary.json of a load run (compat-v1 §16.5): status, guard, counts per outcome, latencies in ms, throughput and the server's figures. */
 export interface LoadSummary {
   readonly status: LoadStatus;
   readonly guard: { readonly tripped: boolean; readonly reason: string | null; readonly job_id: number | null; readonly offset_ms: number | null };

@@ -7,18 +7,22 @@
  * than the explicit table the proving pool attaches; the attach (building the derived wiring)
  * happens before the run (`attach`), not on the first reply. One verification per message, to
  * whichever worker is free, FIFO. A worker that dies fails the verification it was running
- * (`VERIFIER_CRASHED`) and is replaced.
+ * (`VERIFIER_CRASHED`) and is replaced, without limit (the crash / respawn / close lifecycle is
+ * the shared pool core's, workers/pool-core.ts); the replacement attaches the same circuits.
  */
 import { Worker } from "node:worker_threads";
+import { PoolCore, type PoolSlot } from "../../workers/pool-core.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { sharePrepared } from "../../sync/parallel/shared-prepared.js";
 import type { PreparedSync } from "../../sync/prepared.js";
+import type { SyncRejectCode } from "../../sync/verify.js";
+import { LoadError, type VerifyPoolCode } from "./errors.js";
 import type { FromVerifier, ToVerifier } from "./verify-worker.js";
 
 /** A verification's result: the verdict, or why there is none (`VERIFIER_CRASHED`, `POOL_CLOSED`, …). */
 export type PoolVerdict =
-  | { readonly ok: true; readonly accepted: boolean; readonly code: string | null; readonly reason: string | null; readonly ms: number }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+  | { readonly ok: true; readonly accepted: boolean; readonly code: SyncRejectCode | null; readonly reason: string | null; readonly ms: number }
+  | { readonly ok: false; readonly code: VerifyPoolCode; readonly message: string };
 
 interface Task {
   readonly id: number;
@@ -30,19 +34,29 @@ interface Task {
 
 type Attached = FromVerifier & { type: "attached" };
 
-interface Slot {
-  worker: Worker;
+interface SlotState {
   task: Task | null;
   attached: Set<number>;
   /** Attach acknowledgements awaited; each returns true when the message was its own. */
   waiters: ((msg: Attached) => boolean)[];
 }
 
+type Slot = PoolSlot<SlotState>;
+
 const workerUrl = new URL("./verify-worker.js", import.meta.url);
 
+/**
+ * Worker threads verifying served proofs (see the module comment).
+ * @example
+ *   const pool = new VerifyPool(2);
+ *   await pool.attach([prepared]);
+ *   const v = await pool.verify(prepared, request, proofBytes); // { ok: true, accepted: true, … }
+ *   await pool.close();
+ */
 export class VerifyPool {
+  /** Number of worker threads. */
   readonly size: number;
-  private readonly slots: Slot[] = [];
+  private readonly core: PoolCore<SlotState>;
   private queue: Task[] = [];
   private head = 0;
   private readonly ids = new Map<PreparedSync, number>();
@@ -53,19 +67,38 @@ export class VerifyPool {
   /** Starts `workers` worker threads (1..1024). */
   constructor(workers: number) {
     this.size = workers;
-    for (let i = 0; i < workers; i++) this.slots.push(this.spawn(i));
+    this.core = new PoolCore<SlotState>({
+      size: workers,
+      unrefIdle: true,
+      spawn: () => new Worker(workerUrl),
+      initialState: () => ({ task: null, attached: new Set(), waiters: [] }),
+      onMessage: (slot, msg) => this.onMessage(slot, msg as FromVerifier),
+      onCrash: (slot, { exitCode }) => {
+        const task = slot.state.task;
+        slot.state.task = null;
+        task?.resolve({ ok: false, code: "VERIFIER_CRASHED", message: `the verification worker exited with code ${exitCode}` });
+      },
+      onRespawn: (previous, fresh) => {
+        for (const id of previous.state.attached) void this.attachTo(fresh, id).catch(() => undefined);
+        this.pump();
+      },
+    });
+  }
+
+  private get slots(): readonly Slot[] {
+    return this.core.slots;
   }
 
   /**
    * Shares each circuit and has every worker attach it (derived wiring built there); resolves
    * when all have. Milliseconds of the slowest attach per circuit are returned.
-   * @throws Error if a worker cannot attach a circuit.
+   * @throws LoadError `NOT_ATTACHED` if a worker cannot attach a circuit.
    */
   async attach(circuits: readonly PreparedSync[]): Promise<number[]> {
     const out: number[] = [];
     for (const p of circuits) {
       const id = this.idOf(p);
-      const pending = this.slots.filter((s) => !s.attached.has(id)).map((s) => this.attachTo(s, id));
+      const pending = this.slots.filter((s) => !s.state.attached.has(id)).map((s) => this.attachTo(s, id));
       const results = await Promise.all(pending);
       out.push(Math.max(0, ...results));
     }
@@ -92,11 +125,11 @@ export class VerifyPool {
     if (this.closed) return;
     this.closed = true;
     const left = this.queue.slice(this.head);
-    for (const s of this.slots) if (s.task) left.push(s.task);
+    for (const s of this.slots) if (s.state.task) left.push(s.state.task);
     this.queue = [];
     this.head = 0;
     for (const t of left) t.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool was closed" });
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await this.core.close();
   }
 
   private idOf(p: PreparedSync): number {
@@ -110,65 +143,48 @@ export class VerifyPool {
   }
 
   private attachTo(slot: Slot, id: number): Promise<number> {
-    slot.attached.add(id);
+    slot.state.attached.add(id);
     slot.worker.postMessage({ type: "attach", id, shared: this.shared.get(id)! } satisfies ToVerifier);
     return new Promise((resolve, reject) => {
-      slot.waiters.push((msg) => {
+      slot.state.waiters.push((msg) => {
         if (msg.id !== id) return false;
-        if (msg.error !== null) reject(new Error(`a verification worker could not attach the circuit: ${msg.error}`));
+        if (msg.error !== null) reject(new LoadError("NOT_ATTACHED", `a verification worker could not attach the circuit: ${msg.error}`));
         else resolve(msg.ms);
         return true;
       });
     });
   }
 
-  private spawn(i: number): Slot {
-    const worker = new Worker(workerUrl);
-    worker.unref();
-    const slot: Slot = { worker, task: null, attached: new Set(), waiters: [] };
-    worker.on("message", (msg: FromVerifier) => {
-      if (msg.type === "attached") {
-        const k = slot.waiters.findIndex((w) => w(msg));
-        if (k >= 0) slot.waiters.splice(k, 1);
-        return;
-      }
-      const task = slot.task;
-      if (!task || msg.seq !== task.seq) return;
-      slot.task = null;
-      worker.unref();
-      task.resolve(msg.ok ? { ok: true, accepted: msg.accepted, code: msg.code, reason: msg.reason, ms: msg.ms } : { ok: false, code: msg.code, message: msg.message });
-      this.pump();
-    });
-    worker.on("error", () => undefined);
-    worker.on("exit", (code) => {
-      if (this.closed || this.slots[i] !== slot) return;
-      const task = slot.task;
-      slot.task = null;
-      task?.resolve({ ok: false, code: "VERIFIER_CRASHED", message: `the verification worker exited with code ${code}` });
-      const replacement = this.spawn(i);
-      this.slots[i] = replacement;
-      for (const id of slot.attached) void this.attachTo(replacement, id).catch(() => undefined);
-      this.pump();
-    });
-    return slot;
+  private onMessage(slot: Slot, msg: FromVerifier): void {
+    if (msg.type === "attached") {
+      const k = slot.state.waiters.findIndex((w) => w(msg));
+      if (k >= 0) slot.state.waiters.splice(k, 1);
+      return;
+    }
+    const task = slot.state.task;
+    if (!task || msg.seq !== task.seq) return;
+    slot.state.task = null;
+    this.core.idle(slot);
+    task.resolve(msg.ok ? { ok: true, accepted: msg.accepted, code: msg.code, reason: msg.reason, ms: msg.ms } : { ok: false, code: msg.code, message: msg.message });
+    this.pump();
   }
 
   private pump(): void {
     for (const slot of this.slots) {
-      if (slot.task !== null || this.head >= this.queue.length) continue;
+      if (slot.state.task !== null || this.head >= this.queue.length) continue;
       const task = this.queue[this.head++]!;
       if (this.head === this.queue.length) {
         this.queue = [];
         this.head = 0;
       }
-      if (!slot.attached.has(task.id)) void this.attachTo(slot, task.id).catch(() => undefined);
+      if (!slot.state.attached.has(task.id)) void this.attachTo(slot, task.id).catch(() => undefined);
       task.seq = this.nextSeq++;
-      slot.task = task;
-      slot.worker.ref();
+      slot.state.task = task;
+      this.core.busy(slot);
       try {
         slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.id, request: task.request, bytes: task.bytes } satisfies ToVerifier);
       } catch (err) {
-        slot.task = null;
+        slot.state.task = null;
         task.resolve({ ok: false, code: "JOB_ENCODING", message: `the verification cannot be sent to a worker: ${(err as Error).message}` });
       }
     }

@@ -10,6 +10,8 @@ import type { OpRequest } from "../../smt/operation.js";
 import { verifyEncoded } from "../../sync/encoded.js";
 import { attachPrepared, type SharedPrepared } from "../../sync/parallel/shared-prepared.js";
 import type { PreparedSync } from "../../sync/prepared.js";
+import type { SyncRejectCode } from "../../sync/verify.js";
+import { LoadError, type VerifyPoolCode } from "./errors.js";
 
 /** Messages to a verification worker. */
 export type ToVerifier =
@@ -19,8 +21,8 @@ export type ToVerifier =
 /** Messages from a verification worker. */
 export type FromVerifier =
   | { readonly type: "attached"; readonly id: number; readonly error: string | null; readonly ms: number }
-  | { readonly type: "done"; readonly seq: number; readonly ok: true; readonly accepted: boolean; readonly code: string | null; readonly reason: string | null; readonly ms: number }
-  | { readonly type: "done"; readonly seq: number; readonly ok: false; readonly code: string; readonly message: string };
+  | { readonly type: "done"; readonly seq: number; readonly ok: true; readonly accepted: boolean; readonly code: SyncRejectCode | null; readonly reason: string | null; readonly ms: number }
+  | { readonly type: "done"; readonly seq: number; readonly ok: false; readonly code: VerifyPoolCode; readonly message: string };
 
 const port = parentPort;
 if (port) {
@@ -39,11 +41,11 @@ if (port) {
     const t0 = performance.now();
     try {
       const p = circuits.get(msg.id);
-      if (!p) throw new SsgkrError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
+      if (!p) throw new LoadError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
       const v = verifyEncoded(p, msg.request, msg.bytes);
       port.postMessage({ type: "done", seq: msg.seq, ok: true, accepted: v.ok, code: v.ok ? null : v.code, reason: v.ok ? null : v.reason, ms: performance.now() - t0 } satisfies FromVerifier);
     } catch (err) {
-      const code = err instanceof SsgkrError ? err.code : "UNEXPECTED";
+      const code: VerifyPoolCode = err instanceof SsgkrError ? (err.code as VerifyPoolCode) : "UNEXPECTED";
       port.postMessage({ type: "done", seq: msg.seq, ok: false, code, message: err instanceof Error ? err.message : String(err) } satisfies FromVerifier);
     }
   });

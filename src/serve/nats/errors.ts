@@ -7,4 +7,16 @@ import { SsgkrError } from "../../errors.js";
  * has an incompatible configuration), `RUN_ID_USED` (the broker already holds results of this
  * run id and `--resume` was not given), `RESUME` (the `--out` directory cannot be resumed).
  */
-export class BrokerError extends SsgkrError {}
+export class BrokerError extends SsgkrError<BrokerErrorCode> {}
+
+/** Every code a `BrokerError` carries (meanings in docs/errors.md). */
+export const BROKER_ERROR_CODES = [
+  "BAD_OPTION",
+  "BROKER_CONNECT",
+  "BROKER_SETUP",
+  "RUN_ID_USED",
+  "RESUME",
+] as const;
+
+/** The code of a `BrokerError`. */
+export type BrokerErrorCode = (typeof BROKER_ERROR_CODES)[number];

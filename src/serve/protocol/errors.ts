@@ -9,4 +9,18 @@ import { SsgkrError } from "../../errors.js";
  * - `PROOF_LENGTH_MISMATCH`: a proof frame whose length differs from `reply.encoded_bytes`.
  * - `MESSAGE_TOO_LONG`: an outgoing Job, Reply or proof exceeds its frame bound.
  */
-export class ProtocolError extends SsgkrError {}
+export class ProtocolError extends SsgkrError<ProtocolErrorCode> {}
+
+/** Every code a `ProtocolError` carries (meanings in docs/errors.md). */
+export const PROTOCOL_ERROR_CODES = [
+  "FRAME_TOO_LARGE",
+  "FRAME_TRUNCATED",
+  "BAD_JSON",
+  "BAD_JOB",
+  "BAD_REPLY",
+  "PROOF_LENGTH_MISMATCH",
+  "MESSAGE_TOO_LONG",
+] as const;
+
+/** The code of a `ProtocolError`. */
+export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];

@@ -37,6 +37,7 @@ export const INPUT_REASONS = Object.freeze({
   unknownKind: "unknown operation kind",
 } as const);
 
+/** Why a Job's input was refused (a reason string of compat-v1 §16.2). */
 export type InputReason = (typeof INPUT_REASONS)[keyof typeof INPUT_REASONS];
 
 /** Outcome of `requestFromInput`: the request and its kind, or the first failing rule's reason. */

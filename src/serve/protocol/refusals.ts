@@ -14,6 +14,7 @@ export const REFUSALS = Object.freeze({
   runLimitBeforeCompute: "server_run_limit_before_compute",
 } as const);
 
+/** A refusal reason of the server (compat-v1 §16.3), e.g. `server_total_queue_full`. */
 export type Refusal = (typeof REFUSALS)[keyof typeof REFUSALS];
 
 /** Prefix of witness failures, applied to every job of the failing batch (`witness: …`). */

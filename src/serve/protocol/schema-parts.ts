@@ -4,7 +4,7 @@
  * as bigints).
  */
 import { z } from "zod";
-import { ProtocolError } from "./errors.js";
+import { ProtocolError, type ProtocolErrorCode } from "./errors.js";
 import { U64_MAX } from "./limits.js";
 
 /** u8: an integer in [0, 255]. */
@@ -36,7 +36,7 @@ export function jsonPath(path: readonly PropertyKey[]): string {
 }
 
 /** Runs a schema; the first issue becomes a ProtocolError with `code` naming the JSON path. */
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown, code: string, what: string): T {
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown, code: ProtocolErrorCode, what: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;

@@ -13,6 +13,7 @@ import { ServerError } from "./errors.js";
 /** How finished results reach the sockets. */
 export type ReturnPath = "overlapped" | "serial";
 
+/** Options of the proof server (`ssgkr serve`): listen address, queues and bounds, workers, batching; every field has a default (`defaultServerOptions`). */
 export interface ServerOptions {
   /** Host to listen on (default 127.0.0.1). */
   readonly host: string;

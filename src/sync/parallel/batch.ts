@@ -6,6 +6,7 @@ import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../prepared.js";
 import { createSyncPool, type ProveOutcome, type SyncPool, type SyncPoolOptions, type VerifyItem, type VerifyOutcome } from "./pool.js";
 
+/** Options of the one-call `proveBatch` / `verifyBatch`: a pool to use, or the options of one started for the call. */
 export interface ParallelBatchOptions extends SyncPoolOptions {
   /** Run on this pool (its own worker count applies); otherwise a pool is started and closed. */
   readonly pool?: SyncPool;

@@ -15,6 +15,7 @@
  * integers, keys that are not u64 bigints, unknown tags, shapes that are not arrays): those are
  * sent by structured clone instead.
  */
+import { SsgkrError } from "../../errors.js";
 import type { Leaf } from "../../smt/leaf.js";
 import type { OpRequest, Operation } from "../../smt/operation.js";
 import { OpKind, OP_KIND_NAMES, opKindTag } from "../types.js";
@@ -110,8 +111,12 @@ export function encodeJob(request: OpRequest): Uint32Array | null {
   }
 }
 
-/** Thrown by `decodeJob` for words that are not a job encoding (truncated, bad version or tag). */
-export class JobDecodeError extends Error {}
+/** Thrown by `decodeJob` for words that are not a job encoding (truncated, bad version or tag); code `JOB_ENCODING`. */
+export class JobDecodeError extends SsgkrError<"JOB_ENCODING"> {
+  constructor(message: string) {
+    super("JOB_ENCODING", message);
+  }
+}
 
 class Reader {
   private at = 0;

@@ -14,15 +14,16 @@
  * (`WORKER_CRASHED`) and is replaced.
  */
 import { availableParallelism } from "node:os";
-import type { ResourceLimits, Worker } from "node:worker_threads";
+import type { ResourceLimits } from "node:worker_threads";
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../prepared.js";
 import type { SyncVerdict } from "../verify.js";
-import { JobError, ParallelError } from "./errors.js";
+import { JobError, type JobErrorCode, ParallelError } from "./errors.js";
 import { encodeJob } from "./job-codec.js";
 import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
 import { sharePrepared, type SharedPrepared } from "./shared-prepared.js";
 import { startWorker } from "./worker-start.js";
+import { PoolCore, type CrashInfo, type PoolSlot } from "../../workers/pool-core.js";
 
 export type { JobTimings } from "./protocol.js";
 
@@ -45,6 +46,7 @@ export interface VerifyItem {
   readonly bytes: Uint8Array;
 }
 
+/** Options of `createSyncPool`: workers, heap limits, crash limit and prefetch. */
 export interface SyncPoolOptions {
   /** Number of worker threads, 1..1024 (default `os.availableParallelism()`). */
   readonly workers?: number;
@@ -89,23 +91,23 @@ interface Task {
   seq: number;
 }
 
-interface Slot {
-  worker: Worker;
+/** What the pool keeps per worker (the crash / respawn / close lifecycle is the shared core's, workers/pool-core.ts). */
+interface SlotState {
   attached: Set<number>;
   /** Jobs sent to the worker and not answered yet, in sending order (the first one is running). */
   tasks: Task[];
-  /** Why the worker failed, from its 'error' event, reported when it exits. */
-  failure: string | null;
 }
+
+type Slot = PoolSlot<SlotState>;
 
 const worker_url = new URL("./worker.js", import.meta.url);
 
-function jobError(code: string, message: string, index: number, details: Record<string, unknown> = {}): JobError {
+function jobError(code: JobErrorCode, message: string, index: number, details: Record<string, unknown> = {}): JobError {
   return new JobError(code, message, { ...details, index });
 }
 
 function remoteError(e: WireError, index: number): JobError {
-  return jobError(e.code, e.message, index, { ...e.details, origin: e.name });
+  return jobError(e.code as JobErrorCode, e.message, index, { ...e.details, origin: e.name });
 }
 
 function wireJob(request: OpRequest): WireJob {
@@ -122,10 +124,9 @@ function wireJob(request: OpRequest): WireJob {
 export class SyncPool {
   /** Number of worker threads. */
   readonly size: number;
-  private readonly options: SyncPoolOptions;
   private readonly maxCrashes: number;
   private readonly prefetch: number;
-  private readonly slots: Slot[] = [];
+  private readonly core: PoolCore<SlotState>;
   private queue: Task[] = [];
   private head = 0;
   private readonly ids = new WeakMap<PreparedSync, number>();
@@ -134,11 +135,7 @@ export class SyncPool {
   private readonly collected = new FinalizationRegistry<number>((id) => this.detach(id));
   private nextId = 1;
   private nextSeq = 1;
-  private crashesInARow = 0;
-  private respawns = 0;
   private completed = 0;
-  private closing: Promise<void> | null = null;
-  private broken = false;
 
   /** Use `createSyncPool`. */
   constructor(options: SyncPoolOptions = {}) {
@@ -147,12 +144,31 @@ export class SyncPool {
     const max = options.maxConsecutiveCrashes ?? 3 * n;
     if (!Number.isInteger(max) || max < 1) throw new ParallelError("BAD_OPTION", `maxConsecutiveCrashes must be a positive integer, got ${String(max)}`);
     this.size = n;
-    this.options = options;
     this.maxCrashes = max;
     const prefetch = options.prefetch ?? 1;
     if (!Number.isInteger(prefetch) || prefetch < 0 || prefetch > 8) throw new ParallelError("BAD_OPTION", `prefetch must be an integer in [0, 8], got ${String(prefetch)}`);
     this.prefetch = prefetch;
-    for (let i = 0; i < n; i++) this.slots.push(this.spawn(i));
+    const workerOptions = options.resourceLimits ? { resourceLimits: options.resourceLimits } : {};
+    this.core = new PoolCore<SlotState>({
+      size: n,
+      maxConsecutiveCrashes: max,
+      unrefIdle: true,
+      spawn: () => startWorker(worker_url, workerOptions),
+      initialState: () => ({ attached: new Set(), tasks: [] }),
+      onMessage: (slot, msg) => this.onMessage(slot, msg as FromWorker),
+      onMessageError: (slot, err) => this.onMessageError(slot, err),
+      onCrash: (slot, crash) => this.onCrash(slot, crash),
+      onRespawn: () => this.pump(),
+      onBroken: ({ crashes, reason }) => {
+        for (const t of this.drainQueue()) {
+          t.settle({ index: t.index, ok: false, error: jobError("POOL_BROKEN", `the pool stopped respawning workers after ${crashes} crashes in a row (last: ${reason})`, t.index) });
+        }
+      },
+    });
+  }
+
+  private get slots(): readonly Slot[] {
+    return this.core.slots;
   }
 
   /** Current counters. */
@@ -160,9 +176,9 @@ export class SyncPool {
     return {
       workers: this.size,
       queued: this.queue.length - this.head,
-      running: this.slots.reduce((n, s) => n + s.tasks.length, 0),
+      running: this.slots.reduce((n, s) => n + s.state.tasks.length, 0),
       completed: this.completed,
-      respawns: this.respawns,
+      respawns: this.core.respawns,
       prepared: this.live.size,
     };
   }
@@ -202,9 +218,9 @@ export class SyncPool {
 
   private detach(id: number): void {
     this.live.delete(id);
-    if (this.closing) return;
+    if (this.core.closed) return;
     for (const slot of this.slots) {
-      if (slot.attached.delete(id)) slot.worker.postMessage({ type: "detach", id } satisfies ToWorker);
+      if (slot.state.attached.delete(id)) slot.worker.postMessage({ type: "detach", id } satisfies ToWorker);
     }
   }
 
@@ -213,20 +229,19 @@ export class SyncPool {
    * submissions throw `POOL_CLOSED`. Idempotent; resolves once every worker has exited.
    */
   close(): Promise<void> {
-    if (this.closing) return this.closing;
+    if (this.core.closed) return this.core.close();
     const pending = this.drainQueue();
     for (const slot of this.slots) {
-      pending.push(...slot.tasks);
-      slot.tasks = [];
+      pending.push(...slot.state.tasks);
+      slot.state.tasks = [];
     }
     for (const t of pending) t.settle({ index: t.index, ok: false, error: jobError("POOL_CLOSED", "the pool was closed before the job completed", t.index) });
-    this.closing = Promise.all(this.slots.map((s) => s.worker.terminate())).then(() => undefined);
-    return this.closing;
+    return this.core.close();
   }
 
   private submit(type: "prove" | "verify", prepared: PreparedSync, items: readonly { request: OpRequest; bytes?: Uint8Array }[]): Promise<never[]> {
-    if (this.closing) return Promise.reject(new ParallelError("POOL_CLOSED", "the pool is closed"));
-    if (this.broken) return Promise.reject(new ParallelError("POOL_BROKEN", `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`));
+    if (this.core.closed) return Promise.reject(new ParallelError("POOL_CLOSED", "the pool is closed"));
+    if (this.core.broken) return Promise.reject(new ParallelError("POOL_BROKEN", `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`));
     let shared: SharedPrepared;
     try {
       shared = sharePrepared(prepared);
@@ -267,19 +282,6 @@ export class SyncPool {
     return rest;
   }
 
-  private spawn(i: number): Slot {
-    const worker = startWorker(worker_url, this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {});
-    worker.unref();
-    const slot: Slot = { worker, attached: new Set(), tasks: [], failure: null };
-    worker.on("message", (msg: FromWorker) => this.onMessage(slot, msg));
-    worker.on("messageerror", (err) => this.onMessageError(slot, err));
-    worker.on("error", (err) => {
-      slot.failure = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    });
-    worker.on("exit", (code) => this.onExit(i, slot, code));
-    return slot;
-  }
-
   /**
    * Hands queued jobs to workers: first one to each idle worker; then, while the queue stays
    * long (more than two jobs per worker left), up to `prefetch` more to each, so a worker starts
@@ -293,19 +295,19 @@ export class SyncPool {
       return task;
     };
     for (const slot of this.slots) {
-      while (slot.tasks.length === 0 && this.head < this.queue.length) this.dispatch(slot, take());
+      while (slot.state.tasks.length === 0 && this.head < this.queue.length) this.dispatch(slot, take());
     }
     for (const slot of this.slots) {
-      while (slot.tasks.length > 0 && slot.tasks.length <= this.prefetch && this.queue.length - this.head > 2 * this.size) this.dispatch(slot, take());
+      while (slot.state.tasks.length > 0 && slot.state.tasks.length <= this.prefetch && this.queue.length - this.head > 2 * this.size) this.dispatch(slot, take());
     }
   }
 
   private dispatch(slot: Slot, task: Task): void {
     task.seq = this.nextSeq++;
     try {
-      if (!slot.attached.has(task.preparedId)) {
+      if (!slot.state.attached.has(task.preparedId)) {
         slot.worker.postMessage({ type: "attach", id: task.preparedId, shared: task.shared } satisfies ToWorker);
-        slot.attached.add(task.preparedId);
+        slot.state.attached.add(task.preparedId);
       }
       // A copy of the binary job is transferred: the task keeps its own, to send it again if
       // this worker dies before starting it.
@@ -320,21 +322,21 @@ export class SyncPool {
       task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the job cannot be sent to a worker: ${(err as Error).message}`, task.index) });
       return;
     }
-    slot.tasks.push(task);
-    slot.worker.ref();
+    slot.state.tasks.push(task);
+    this.core.busy(slot);
   }
 
   private finish(slot: Slot): void {
-    slot.tasks.shift();
+    slot.state.tasks.shift();
     this.pump();
-    if (slot.tasks.length === 0) slot.worker.unref();
+    if (slot.state.tasks.length === 0) this.core.idle(slot);
   }
 
   private onMessage(slot: Slot, msg: FromWorker): void {
-    const task = slot.tasks[0];
+    const task = slot.state.tasks[0];
     if (!task || msg.type !== "done" || msg.seq !== task.seq) return;
     this.completed++;
-    this.crashesInARow = 0;
+    this.core.noteSuccess();
     if (msg.ok) {
       if (task.type === "prove") task.settle({ index: task.index, ok: true, bytes: msg.bytes!, timings: msg.timings });
       else task.settle({ index: task.index, ok: true, verdict: msg.verdict!, timings: msg.timings });
@@ -345,33 +347,21 @@ export class SyncPool {
   }
 
   private onMessageError(slot: Slot, err: unknown): void {
-    const task = slot.tasks[0];
+    const task = slot.state.tasks[0];
     if (!task) return;
     task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the worker's answer could not be received: ${String(err)}`, task.index) });
     this.finish(slot);
   }
 
-  private onExit(i: number, slot: Slot, code: number): void {
-    if (this.closing || this.slots[i] !== slot) return;
-    const reason = slot.failure ?? `the worker exited with code ${code}`;
-    const [task, ...waiting] = slot.tasks;
-    slot.tasks = [];
+  /** A worker died: its running job fails with `WORKER_CRASHED`, the ones it had not started are queued again. */
+  private onCrash(slot: Slot, { exitCode, reason }: CrashInfo): void {
+    const [task, ...waiting] = slot.state.tasks;
+    slot.state.tasks = [];
     if (task) {
-      task.settle({ index: task.index, ok: false, error: jobError("WORKER_CRASHED", `the worker running this job crashed: ${reason}`, task.index, { exitCode: code, reason }) });
+      task.settle({ index: task.index, ok: false, error: jobError("WORKER_CRASHED", `the worker running this job crashed: ${reason}`, task.index, { exitCode, reason }) });
     }
     // Jobs the worker had not started go back to the front of the queue, in order.
     this.queue.splice(this.head, 0, ...waiting);
-    this.crashesInARow++;
-    if (this.crashesInARow >= this.maxCrashes) {
-      this.broken = true;
-      for (const t of this.drainQueue()) {
-        t.settle({ index: t.index, ok: false, error: jobError("POOL_BROKEN", `the pool stopped respawning workers after ${this.crashesInARow} crashes in a row (last: ${reason})`, t.index) });
-      }
-      return;
-    }
-    this.respawns++;
-    this.slots[i] = this.spawn(i);
-    this.pump();
   }
 }
 

@@ -54,6 +54,7 @@ export interface JobTimings {
 /** An error as it crosses the thread boundary. */
 export interface WireError {
   readonly name: string;
+  /** The error's code (`JobErrorCode`: a code of the worker's error, or `UNEXPECTED`). */
   readonly code: string;
   readonly message: string;
   readonly details: Record<string, unknown>;

@@ -9,12 +9,13 @@ import type { OpRequest } from "../../smt/operation.js";
 import { encodeSyncResult, verifyEncoded } from "../encoded.js";
 import type { PreparedSync } from "../prepared.js";
 import { buildWitness, proveWitness } from "../prove.js";
-import { decodeJob, JobDecodeError } from "./job-codec.js";
+import { ParallelError } from "./errors.js";
+import { decodeJob } from "./job-codec.js";
 import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
 import { attachPrepared } from "./shared-prepared.js";
 
 const port = parentPort;
-if (!port) throw new Error("the sync pool worker must run in a worker thread");
+if (!port) throw new ParallelError("NOT_IN_WORKER", "the sync pool worker must run in a worker thread");
 
 const prepared = new Map<number, PreparedSync>();
 /** Circuits whose descriptor could not be attached: their jobs fail with this error. */
@@ -33,7 +34,6 @@ function plain(details: unknown): Record<string, unknown> {
 
 function wireError(err: unknown): WireError {
   if (err instanceof SsgkrError) return { name: err.name, code: err.code, message: err.message, details: plain(err.details) };
-  if (err instanceof JobDecodeError) return { name: "JobDecodeError", code: "JOB_ENCODING", message: err.message, details: {} };
   if (err instanceof Error) return { name: err.name, code: "UNEXPECTED", message: err.message, details: {} };
   return { name: "Error", code: "UNEXPECTED", message: String(err), details: {} };
 }
@@ -46,7 +46,7 @@ function preparedOf(id: number): PreparedSync {
   const p = prepared.get(id);
   if (p) return p;
   if (unattachable.has(id)) throw unattachable.get(id);
-  throw new SsgkrError("NOT_ATTACHED", `prepared circuit ${id} is not attached to this worker`);
+  throw new ParallelError("NOT_ATTACHED", `prepared circuit ${id} is not attached to this worker`);
 }
 
 port.on("message", (msg: ToWorker) => {

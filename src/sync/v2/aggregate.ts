@@ -30,12 +30,13 @@ import { opKindTag, type PublicInputs } from "../types.js";
 import { V2_PROFILE, V2_PROOF_DOMAIN_TAG } from "./domains.js";
 import { v2Identity } from "./encoded.js";
 import type { PreparedV2 } from "./prepared.js";
+import type { V2RejectCode } from "./verify.js";
 import { assetIdLimbs, observePublicInputs } from "./statement-transcript.js";
 
 /** Verdict of an aggregate: accepted, or the first failure, naming the operation where one is to blame. */
 export type AggregateVerdict =
   | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly reason: string; readonly operation?: number };
+  | { readonly ok: false; readonly code: V2RejectCode; readonly reason: string; readonly operation?: number };
 
 /** Time per phase of one aggregate proof, in milliseconds. */
 export interface AggregateTimings {
@@ -150,7 +151,7 @@ export function statementCheck(pub: PublicInputs): [number, number] {
   return [h[0]!, h[1]!];
 }
 
-function reject(code: string, reason: string, operation?: number): AggregateVerdict {
+function reject(code: V2RejectCode, reason: string, operation?: number): AggregateVerdict {
   return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
 }
 

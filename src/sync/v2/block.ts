@@ -14,6 +14,7 @@ import { SyncError } from "../errors.js";
 import { OpKind, opKindTag } from "../types.js";
 import { type AggregateTimings, type AggregateVerdict, proveAggregate, verifyAggregate } from "./aggregate.js";
 import { type PreparedV2, prepareV2 } from "./prepared.js";
+import type { V2RejectCode } from "./verify.js";
 
 /** The Update request of one tree mutation (`SparseMerkleTree.insert/replace/delete/restore`). */
 export function updateRequestOf(record: UpdateRecord, leafMaxFields = 31): OpRequest {
@@ -25,7 +26,7 @@ export function updateRequestOf(record: UpdateRecord, leafMaxFields = 31): OpReq
 }
 
 /** The first break of the chain R_A → … → R_B, or null. */
-function chainBreak(roots: { fromRoot: Digest; toRoot: Digest }, updates: readonly OpRequest[]): { code: string; reason: string; operation?: number } | null {
+function chainBreak(roots: { fromRoot: Digest; toRoot: Digest }, updates: readonly OpRequest[]): { code: V2RejectCode; reason: string; operation?: number } | null {
   if (!digestEquals(updates[0]!.publicInputs.oldRoot, roots.fromRoot)) return { code: "FROM_ROOT_MISMATCH", reason: "the first update's old root is not the block's from-root", operation: 0 };
   for (let j = 0; j + 1 < updates.length; j++) {
     if (!digestEquals(updates[j]!.publicInputs.newRoot, updates[j + 1]!.publicInputs.oldRoot)) {

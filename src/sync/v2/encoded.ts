@@ -9,10 +9,9 @@ import { V2DecodeError } from "../../codec/v2/errors.js";
 import { V2_CIRCUIT_VERSION, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, type V2CircuitIdentity } from "../../codec/v2/layout.js";
 import type { OpRequest } from "../../smt/operation.js";
 import type { SyncResult } from "../prove.js";
-import type { SyncVerdict } from "../verify.js";
 import { opKindTag } from "../types.js";
 import type { PreparedV2 } from "./prepared.js";
-import { verifyV2 } from "./verify.js";
+import { type V2Verdict, verifyV2 } from "./verify.js";
 
 /** The identity a v2 proof of this prepared circuit carries. */
 export function v2Identity(prepared: PreparedV2): V2CircuitIdentity {
@@ -39,7 +38,7 @@ function identityEqual(a: V2CircuitIdentity, b: V2CircuitIdentity): boolean {
  * @example
  *   verifyEncodedV2(prepared, request, encodeV2(prepared, proveV2(prepared, request))); // { ok: true }
  */
-export function verifyEncodedV2(prepared: PreparedV2, request: OpRequest, bytes: Uint8Array): SyncVerdict {
+export function verifyEncodedV2(prepared: PreparedV2, request: OpRequest, bytes: Uint8Array): V2Verdict {
   let decoded: V2EncodedResult;
   try {
     decoded = decodeProofV2(bytes);

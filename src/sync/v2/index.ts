@@ -1,7 +1,7 @@
 /** Profile v2 (docs/profile-v2.md): prepare, prove, verify, encode. */
 export { type PreparedV2, type PrepareV2Options, prepareV2 } from "./prepared.js";
 export { type V2ProveTimings, proveV2 } from "./prove.js";
-export { verifyV2 } from "./verify.js";
+export { type V2RejectCode, type V2Verdict, verifyV2 } from "./verify.js";
 export { encodeV2, verifyEncodedV2, v2Identity } from "./encoded.js";
 export { v2CircuitCommitment } from "./commitment.js";
 export { v2StatementTranscript, assetIdLimbs } from "./statement-transcript.js";

@@ -16,11 +16,34 @@ import { mleEvalCopies } from "../../sumcheck/mle-copies.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import type { SyncResult } from "../prove.js";
-import { type SyncVerdict, guardedVerdict, inputClaimVerdict, inputVectorOrRejection, rejection, statementRejection } from "../verify-steps.js";
+import { guardedVerdict, inputClaimVerdict, inputVectorOrRejection, rejection, statementRejection } from "../verify-steps.js";
+import type { SyncCheckCode, SyncVerdict } from "../verify.js";
+import type { V2DecodeErrorCode } from "../../codec/v2/errors.js";
 import type { PreparedV2 } from "./prepared.js";
 import { v2StatementTranscript } from "./statement-transcript.js";
 
-function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncResult): SyncVerdict {
+/** Profile v2's own rejection codes: aggregates (`OPERATION_COUNT`) and blocks (`verifyBlock`). */
+export const V2_REJECT_CODES = [
+  "OPERATION_COUNT",
+  "EMPTY_BLOCK",
+  "FROM_ROOT_MISMATCH",
+  "CHAIN_BROKEN",
+  "TO_ROOT_MISMATCH",
+] as const;
+
+/**
+ * A rejection code of the profile v2 verifiers (`verifyV2`, `verifyEncodedV2`, `verifyAggregate`,
+ * `verifyBlock`): v2's own, compat-v1's composed checks, and the v2 decoder's prefixed `DECODE_`.
+ */
+export type V2RejectCode =
+  | (typeof V2_REJECT_CODES)[number]
+  | SyncCheckCode
+  | `DECODE_${V2DecodeErrorCode}`;
+
+/** Outcome of a profile v2 verification. */
+export type V2Verdict = SyncVerdict<V2RejectCode>;
+
+function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncResult): V2Verdict {
   const early = statementRejection(prepared, request, result);
   if (early) return early;
   const layout = prepared.compiled.layout;
@@ -41,6 +64,6 @@ function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncR
  * @example
  *   const verdict = verifyV2(prepared, request, proveV2(prepared, request)); // { ok: true }
  */
-export function verifyV2(prepared: PreparedV2, request: OpRequest, result: SyncResult): SyncVerdict {
-  return guardedVerdict(() => verifyUnguarded(prepared, request, result), (reason) => rejection("MALFORMED_REQUEST", reason));
+export function verifyV2(prepared: PreparedV2, request: OpRequest, result: SyncResult): V2Verdict {
+  return guardedVerdict<V2Verdict>(() => verifyUnguarded(prepared, request, result), (reason) => rejection("MALFORMED_REQUEST", reason));
 }

@@ -1,0 +1,131 @@
+/**
+ * The one error catalogue: every code union of the package, with the module that owns it, its
+ * own codes (runtime lists exported next to the unions) and the unions it includes. It is
+ * documented code by code in docs/errors.md, and `test/arch/error-catalogue.test.ts` keeps the
+ * two equal. Thrown errors are `SsgkrError` subclasses (errors.ts) whose `code` is of their
+ * module's union; verdicts (`ok: false`) carry the union of their checks' codes.
+ *
+ * CLI exit status: an error's code is printed as `error CODE: message` on stderr with exit 2 (3
+ * for `INTERNAL`, a bug); a verdict's as `REJECT CODE: reason` / `INVALID CODE: …` / `FALSE CODE:
+ * …` with exit 1. This module imports only the `errors.ts` files and verifier code lists, and
+ * nothing imports it but the CLI and the tests.
+ */
+import { DECODE_ERROR_CODES, ENCODE_ERROR_CODES, type DecodeErrorCode, type EncodeErrorCode } from "./codec/errors.js";
+import { V2_DECODE_ERROR_CODES, V2_ENCODE_ERROR_CODES, type V2DecodeErrorCode, type V2EncodeErrorCode } from "./codec/v2/errors.js";
+import { CLI_ERROR_CODES, CLI_VERDICT_CODES, type CliErrorCode } from "./cli/errors.js";
+import { CLAIM_ERROR_CODES, type ClaimErrorCode } from "./counterparty/claim.js";
+import { NAME_REJECT_CODES } from "./counterparty/verify.js";
+import { FIELD_ERROR_CODES, type FieldErrorCode } from "./field/errors.js";
+import { CIRCUIT_ERROR_CODES, type CircuitErrorCode } from "./gkr/errors.js";
+import { GKR_REJECT_CODES } from "./gkr/verifier.js";
+import { HTTP_ERROR_CODES, type HttpErrorCode } from "./http/errors.js";
+import { KERNEL_ERROR_CODES, type KernelErrorCode } from "./kernels/errors.js";
+import { DEMO_ERROR_CODES, type DemoErrorCode } from "./registry/demo.js";
+import { REGISTRY_ERROR_CODES, type RegistryErrorCode } from "./registry/errors.js";
+import { RECORD_REJECT_CODES } from "./registry/verify-record.js";
+import { LOAD_ERROR_CODES, VERIFY_POOL_CODES, type LoadErrorCode } from "./serve/load/errors.js";
+import { BROKER_ERROR_CODES, type BrokerErrorCode } from "./serve/nats/errors.js";
+import { PROTOCOL_ERROR_CODES, type ProtocolErrorCode } from "./serve/protocol/errors.js";
+import { SERVER_ERROR_CODES, type ServerErrorCode } from "./serve/server/errors.js";
+import { COMPILE_ERROR_CODES, SMT_ERROR_CODES, type CompileErrorCode, type SmtErrorCode } from "./smt/errors.js";
+import { STATEMENT_REJECT_CODES } from "./smt/semantics.js";
+import { SUMCHECK_ERROR_CODES, type SumcheckErrorCode } from "./sumcheck/errors.js";
+import { SUMCHECK_REJECT_CODES } from "./sumcheck/verifier.js";
+import { SYNC_ERROR_CODES, type SyncErrorCode } from "./sync/errors.js";
+import { JOB_ERROR_CODES, PARALLEL_ERROR_CODES, type JobErrorCode, type ParallelErrorCode } from "./sync/parallel/errors.js";
+import { REQUEST_ERROR_CODES, type RequestErrorCode } from "./sync/request.js";
+import { V2_REJECT_CODES } from "./sync/v2/verify.js";
+import { SYNC_REJECT_CODES } from "./sync/verify.js";
+
+/** A union included in another, its codes optionally prefixed (`GKR_`, `DECODE_`). */
+export interface IncludedUnion {
+  readonly union: string;
+  readonly prefix?: string;
+}
+
+/** One code union of the catalogue. */
+export interface CatalogueEntry {
+  /** The source file that exports the union and its code list, relative to the package root. */
+  readonly module: string;
+  /** `error`: carried by a thrown `SsgkrError`; `verdict`: carried by a rejection (`ok: false`). */
+  readonly kind: "error" | "verdict";
+  /** The union's own codes. */
+  readonly codes: readonly string[];
+  /** Other unions whose codes it also carries. */
+  readonly includes: readonly IncludedUnion[];
+}
+
+const e = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = []): CatalogueEntry => ({ module, kind: "error", codes, includes });
+const v = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = []): CatalogueEntry => ({ module, kind: "verdict", codes, includes });
+
+/** Every code union, by the name of its TypeScript type. */
+export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
+  FieldErrorCode: e("src/field/errors.ts", FIELD_ERROR_CODES),
+  KernelErrorCode: e("src/kernels/errors.ts", KERNEL_ERROR_CODES),
+  SumcheckErrorCode: e("src/sumcheck/errors.ts", SUMCHECK_ERROR_CODES),
+  CircuitErrorCode: e("src/gkr/errors.ts", CIRCUIT_ERROR_CODES),
+  SmtErrorCode: e("src/smt/errors.ts", SMT_ERROR_CODES),
+  CompileErrorCode: e("src/smt/errors.ts", COMPILE_ERROR_CODES),
+  DecodeErrorCode: e("src/codec/errors.ts", DECODE_ERROR_CODES),
+  EncodeErrorCode: e("src/codec/errors.ts", ENCODE_ERROR_CODES),
+  V2DecodeErrorCode: e("src/codec/v2/errors.ts", V2_DECODE_ERROR_CODES),
+  V2EncodeErrorCode: e("src/codec/v2/errors.ts", V2_ENCODE_ERROR_CODES),
+  SyncErrorCode: e("src/sync/errors.ts", SYNC_ERROR_CODES),
+  RequestErrorCode: e("src/sync/request.ts", REQUEST_ERROR_CODES),
+  ParallelErrorCode: e("src/sync/parallel/errors.ts", PARALLEL_ERROR_CODES),
+  JobErrorCode: e("src/sync/parallel/errors.ts", JOB_ERROR_CODES, ["ParallelErrorCode", "SyncErrorCode", "SmtErrorCode", "CompileErrorCode", "CircuitErrorCode", "SumcheckErrorCode", "FieldErrorCode", "KernelErrorCode", "EncodeErrorCode"].map((union) => ({ union }))),
+  RegistryErrorCode: e("src/registry/errors.ts", REGISTRY_ERROR_CODES),
+  DemoErrorCode: e("src/registry/demo.ts", DEMO_ERROR_CODES),
+  ClaimErrorCode: e("src/counterparty/claim.ts", CLAIM_ERROR_CODES),
+  ProtocolErrorCode: e("src/serve/protocol/errors.ts", PROTOCOL_ERROR_CODES),
+  ServerErrorCode: e("src/serve/server/errors.ts", SERVER_ERROR_CODES),
+  LoadErrorCode: e("src/serve/load/errors.ts", LOAD_ERROR_CODES),
+  VerifyPoolCode: e("src/serve/load/errors.ts", VERIFY_POOL_CODES, [{ union: "LoadErrorCode" }, { union: "ParallelErrorCode" }]),
+  BrokerErrorCode: e("src/serve/nats/errors.ts", BROKER_ERROR_CODES),
+  HttpErrorCode: e("src/http/errors.ts", HTTP_ERROR_CODES),
+  CliErrorCode: e("src/cli/errors.ts", CLI_ERROR_CODES),
+  SumcheckRejectCode: v("src/sumcheck/verifier.ts", SUMCHECK_REJECT_CODES),
+  GkrRejectCode: v("src/gkr/verifier.ts", GKR_REJECT_CODES, [{ union: "SumcheckRejectCode" }]),
+  StatementRejectCode: v("src/smt/semantics.ts", STATEMENT_REJECT_CODES),
+  SyncCheckCode: v("src/sync/verify.ts", SYNC_REJECT_CODES, [{ union: "StatementRejectCode" }, { union: "GkrRejectCode", prefix: "GKR_" }]),
+  SyncRejectCode: v("src/sync/verify.ts", [], [{ union: "SyncCheckCode" }, { union: "DecodeErrorCode" }]),
+  V2RejectCode: v("src/sync/v2/verify.ts", V2_REJECT_CODES, [{ union: "SyncCheckCode" }, { union: "V2DecodeErrorCode", prefix: "DECODE_" }]),
+  RecordRejectCode: v("src/registry/verify-record.ts", RECORD_REJECT_CODES, ["SyncRejectCode", "RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "RegistryErrorCode"].map((union) => ({ union }))),
+  NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [{ union: "ClaimErrorCode" }, { union: "RecordRejectCode" }]),
+  CliVerdictCode: v("src/cli/errors.ts", CLI_VERDICT_CODES),
+};
+
+/** Every code of a union, its own and its included unions' (prefixed), sorted. */
+export function codesOf(union: string): string[] {
+  const entry = ERROR_CATALOGUE[union];
+  if (!entry) throw new RangeError(`no code union ${union} in the catalogue`);
+  const out = new Set<string>(entry.codes);
+  for (const inc of entry.includes) for (const c of codesOf(inc.union)) out.add(`${inc.prefix ?? ""}${c}`);
+  return [...out].sort();
+}
+
+/** The code of any error this package throws on purpose (`SsgkrError.code`). */
+export type ErrorCode =
+  | FieldErrorCode
+  | KernelErrorCode
+  | SumcheckErrorCode
+  | CircuitErrorCode
+  | SmtErrorCode
+  | CompileErrorCode
+  | DecodeErrorCode
+  | EncodeErrorCode
+  | V2DecodeErrorCode
+  | V2EncodeErrorCode
+  | SyncErrorCode
+  | RequestErrorCode
+  | ParallelErrorCode
+  | JobErrorCode
+  | RegistryErrorCode
+  | DemoErrorCode
+  | ClaimErrorCode
+  | ProtocolErrorCode
+  | ServerErrorCode
+  | LoadErrorCode
+  | BrokerErrorCode
+  | HttpErrorCode
+  | CliErrorCode;

@@ -1,0 +1,70 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const src = join(root, "src");
+
+/** Every folder under src/, as a path relative to src/ with "/" separators. */
+function folders(dir: string = src): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (!statSync(p).isDirectory()) continue;
+    out.push(relative(src, p).split(sep).join("/"), ...folders(p));
+  }
+  return out;
+}
+
+/** Folders (relative to src/, "." for src/ itself) that the .ts files directly in `folder` import, other than `folder`. */
+function importedFolders(folder: string): Set<string> {
+  const dir = join(src, folder);
+  const out = new Set<string>();
+  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+  for (const e of readdirSync(dir)) {
+    if (!e.endsWith(".ts") || !statSync(join(dir, e)).isFile()) continue;
+    for (const m of readFileSync(join(dir, e), "utf8").matchAll(re)) {
+      const spec = (m[1] ?? m[2] ?? m[3])!;
+      if (!spec.startsWith(".")) continue;
+      const target = relative(src, dirname(resolve(dir, spec))).split(sep).join("/") || ".";
+      if (target !== folder) out.add(target);
+    }
+  }
+  return out;
+}
+
+const LABELS = ["**Job.**", "**Public contract.**", "**May import:**", "**Imported by:**"];
+
+test("every folder of src/ opens with a README.md giving its job, public contract, allowed imports and importers", () => {
+  const all = folders();
+  assert.ok(all.length > 20, "folders were found");
+  const missing: string[] = [];
+  for (const folder of all) {
+    const readme = join(src, folder, "README.md");
+    if (!existsSync(readme)) {
+      missing.push(`src/${folder}: no README.md`);
+      continue;
+    }
+    const text = readFileSync(readme, "utf8");
+    if (!text.startsWith(`# src/${folder} `)) missing.push(`src/${folder}/README.md: the title names another folder`);
+    for (const label of LABELS) if (!text.includes(label)) missing.push(`src/${folder}/README.md: no ${label}`);
+  }
+  assert.deepEqual(missing, []);
+});
+
+test("each folder imports only the folders its README allows (the root's errors.ts and catalogue always)", () => {
+  const all = new Set(folders());
+  const violations: string[] = [];
+  for (const folder of all) {
+    const text = readFileSync(join(src, folder, "README.md"), "utf8");
+    const line = text.split("\n").find((l) => l.startsWith("**May import:**")) ?? "";
+    const allowed = new Set([...line.matchAll(/`([\w/-]+)`/g)].map((m) => m[1]!).filter((t) => all.has(t)));
+    for (const target of importedFolders(folder)) {
+      if (target === "." || allowed.has(target)) continue;
+      violations.push(`src/${folder} imports src/${target}, which its README does not allow`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
