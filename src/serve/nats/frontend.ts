@@ -13,7 +13,10 @@
  * recreated from the last sequence seen after a reconnect or a lost broker node, so nothing
  * published meanwhile is missed, and a resumed frontend reads back every result of its run.
  * A watchdog reopens it after the last sequence read if it falls silent while the stream holds
- * newer results of the run (an ordered consumer on a lost node may not recover by itself).
+ * newer results of the run (an ordered consumer on a lost node may not recover by itself). A
+ * reopen waits out a leader election (the client retries the consumer's creation every
+ * `RESULTS_EXPIRES_MS`); it is not superseded by the next stall unless it has been pending for
+ * `REOPEN_GIVE_UP_MS`, since each new attempt starts its retries from scratch.
  * Results are de-duplicated by job id before they reach the ledger (a job proved twice after a
  * redelivery outside the duplicate window, or results of jobs already final before a resume).
  */
@@ -55,6 +58,19 @@ export type NatsFrontendFacts = {
 /** Period of the results consumer's progress check, ms. */
 export const WATCHDOG_MS = 1500;
 
+/**
+ * Expiry of the results consumer's pulls, ms: also its idle-heartbeat period (half of it) and the
+ * client's delay between attempts to (re)create the consumer, so it bounds how long a recovery
+ * after a leader election waits.
+ */
+export const RESULTS_EXPIRES_MS = 2000;
+
+/** A reopen of the results consumer pending this long is given up and a new one started, ms. */
+export const REOPEN_GIVE_UP_MS = 20_000;
+
+/** Longest wait for one job publish's acknowledgement before it is sent again, ms. */
+export const PUBLISH_ATTEMPT_MS = 2000;
+
 /** The run's connection to the broker. */
 export class NatsTarget implements RunConnection {
   readonly name: string;
@@ -72,6 +88,8 @@ export class NatsTarget implements RunConnection {
   private seqAtCheck = 0;
   private stalled = 0;
   private checking = false;
+  /** performance.now() when the pending reopen started, or null. */
+  private reopenSince: number | null = null;
   private watchdog: NodeJS.Timeout | null = null;
   readonly counts = { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0, consumer_restarts: 0 };
 
@@ -101,7 +119,7 @@ export class NatsTarget implements RunConnection {
     this.messages?.stop();
     const from = this.lastSeq > 0 ? { opt_start_seq: this.lastSeq + 1 } : {};
     const consumer = await this.js.consumers.get(RESULTS_STREAM, { filterSubjects: resultSubject(this.runId), ...from });
-    const messages = await consumer.consume({ max_messages: 256, expires: 5000 });
+    const messages = await consumer.consume({ max_messages: 256, expires: RESULTS_EXPIRES_MS });
     if (generation !== this.generation) {
       // a later reopen superseded this one while it waited for the broker
       messages.stop();
@@ -131,11 +149,16 @@ export class NatsTarget implements RunConnection {
       const behind = last > this.lastSeq;
       this.stalled = behind && this.lastSeq === this.seqAtCheck ? this.stalled + 1 : 0;
       this.seqAtCheck = this.lastSeq;
-      if (this.stalled >= 2 && this.closedReason === null) {
+      const pending = this.reopenSince !== null && performance.now() - this.reopenSince < REOPEN_GIVE_UP_MS;
+      if (this.stalled >= 2 && this.closedReason === null && !pending) {
         this.stalled = 0;
         this.counts.consumer_restarts++;
-        // bounded, so that a reopen stuck on a broker without a leader does not stop the watchdog
-        await boundedWait(this.openConsumer(), 2 * WATCHDOG_MS).catch(() => undefined);
+        // not awaited, so that a reopen waiting for a leader does not stop the watchdog
+        const since = performance.now();
+        this.reopenSince = since;
+        void this.openConsumer().catch(() => undefined).finally(() => {
+          if (this.reopenSince === since) this.reopenSince = null;
+        });
       }
     } finally {
       this.checking = false;
@@ -161,7 +184,7 @@ export class NatsTarget implements RunConnection {
     const until = performance.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        const ack = await this.js.publish(jobSubject(kind), body, { msgID: messageId(this.runId, tag), expect: { streamName: JOBS_STREAM }, timeout: Math.max(500, Math.min(5000, this.retryMs)) });
+        const ack = await this.js.publish(jobSubject(kind), body, { msgID: messageId(this.runId, tag), expect: { streamName: JOBS_STREAM }, timeout: Math.max(500, Math.min(PUBLISH_ATTEMPT_MS, this.retryMs)) });
         if (ack.duplicate) this.counts.duplicate_job_publishes++;
         this.inflight--;
         this.events.onWritten(tag);
@@ -173,7 +196,7 @@ export class NatsTarget implements RunConnection {
           return;
         }
         this.counts.publish_retries++;
-        await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** Math.min(attempt, 5))));
+        await new Promise((r) => setTimeout(r, Math.min(250, 50 * 2 ** Math.min(attempt, 5))));
       }
     }
   }
