@@ -39,6 +39,8 @@ cleanup() {
     echo "multihost: FAILED (exit $rc); logs:" >&2
     for f in "$WORK"/*.log; do [ -f "$f" ] && { echo "--- $f" >&2; grep -av "Waiting for routing" "$f" | tail -n 30 >&2; }; done
   fi
+  # MULTIHOST_LOGS=DIR keeps the logs and the run's output of every run (pass or fail) in DIR
+  if [ -n "${MULTIHOST_LOGS:-}" ]; then mkdir -p "$MULTIHOST_LOGS" && cp -a "$WORK"/*.log "$WORK"/*.out "$WORK"/run "$MULTIHOST_LOGS"/ 2>/dev/null; fi
   rm -rf "$WORK"
   exit $rc
 }

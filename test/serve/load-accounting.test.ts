@@ -2,6 +2,13 @@
  * Outcome accounting of `runLoad` against a tiny in-test proof server that answers each job as
  * told: honest replies (proofs made here), server errors, late, missing, duplicate, unknown and
  * bad replies, and a connection that dies mid-run.
+ *
+ * The expected outcomes do not depend on how fast this machine is: a late reply is sent only once
+ * its job's deadline has passed; on-time replies have a deadline far beyond any verification time
+ * and runs that expect every job answered get a drain they never wait out (a run ends as soon as
+ * nothing is pending); a connection is closed only after the replies before it are written; and
+ * where the frontend's view of a close races with its schedule, each job is checked against the
+ * rule (written before the close was seen: transport error; offered after: generator failure).
  */
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
@@ -26,6 +33,8 @@ import { offerAt } from "../../src/serve/load/schedule.js";
 import type { OpKindName } from "../../src/sync/types.js";
 
 const DEPTH = 4;
+/** A deadline (and a drain) no verification on a loaded machine comes near, ms. */
+const NEVER_LATE_MS = 120_000;
 const ORIGIN = { hostId: "fake", processId: 1 };
 let prepared: PreparedSync;
 /** Honest proofs of membership fixtures 0 and 1. */
@@ -37,7 +46,9 @@ before(() => {
 });
 
 type Action =
-  | { readonly type: "good"; readonly delayMs?: number; readonly times?: number }
+  | { readonly type: "good"; readonly times?: number }
+  /** An honest reply sent once the job's deadline has passed (plus `afterMs`). */
+  | { readonly type: "late"; readonly afterMs: number }
   | { readonly type: "error"; readonly reason: string }
   | { readonly type: "none" }
   | { readonly type: "close" }
@@ -53,8 +64,10 @@ async function fakeServer(plan: (jobId: number) => Action): Promise<{ server: Se
     const send = (job: Job, proof: Uint8Array, fields: Parameters<typeof baseReply>[2] = {}) => {
       for (const b of encodeReplyFrames(baseReply(job, ORIGIN, { encoded_bytes: proof.length, canonical_sha256: sha256Hex(proof), batch_id: 1n, batch_size: 1, ...fields }), proof)) socket.write(b);
     };
+    let ended = false;
     socket.on("error", () => undefined);
     socket.on("data", (chunk) => {
+      if (ended) return;
       reader.push(chunk);
       for (let body = reader.next(); body !== null; body = reader.next()) {
         const job = decodeJob(body);
@@ -63,17 +76,24 @@ async function fakeServer(plan: (jobId: number) => Action): Promise<{ server: Se
         const a = plan(Number(job.job_id));
         switch (a.type) {
           case "good":
-            setTimeout(() => {
-              for (let k = 0; k < (a.times ?? 1); k++) if (!socket.destroyed) send(job, proof);
-            }, a.delayMs ?? 0);
+            for (let k = 0; k < (a.times ?? 1); k++) send(job, proof);
             break;
+          case "late": {
+            const waitMs = Number(job.deadline_unix_ns / 1_000_000n) - Date.now() + a.afterMs;
+            setTimeout(() => {
+              if (!socket.destroyed && !ended) send(job, proof);
+            }, Math.max(0, waitMs));
+            break;
+          }
           case "error":
             for (const b of encodeReplyFrames(errorReply(job, ORIGIN, a.reason), new Uint8Array(0))) socket.write(b);
             break;
           case "none":
             break;
           case "close":
-            socket.destroy();
+            // after the replies written before it (a FIN, then nothing more is read)
+            ended = true;
+            socket.end();
             return;
           case "unknown":
             send({ ...job, job_id: 1_000_000n }, proof);
@@ -102,7 +122,7 @@ async function run(plan: (i: number) => Action, over: Record<string, string>): P
   try {
     const options = parseLoadOptions({
       targets: `127.0.0.1:${port}`, depth: String(DEPTH), mixture: "membership:1", corpus: "2", "control-samples": "0",
-      "verify-workers": "1", rate: "200", warmup: "0", "deadline-ms": "5000", "drain-ms": "3000", out: outDir(), ...over,
+      "verify-workers": "1", rate: "200", warmup: "0", "deadline-ms": String(NEVER_LATE_MS), "drain-ms": String(NEVER_LATE_MS), out: outDir(), ...over,
     });
     const result = await runLoad(options, { prepared: new Map<OpKindName, PreparedSync>([["membership", prepared]]) });
     const records = readFileSync(result.records, "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as RequestRecord);
@@ -153,7 +173,7 @@ test("honest replies with controls: all accepted, outputs written, report has it
   assert.deepEqual(jobs.map((j) => Number(j.job_id)), [0, 1, 2, 3, 4, 5, 6, 7]);
   assert.deepEqual(jobs.map((j) => j.fixture_id), [0, 1, 0, 1, 0, 1, 0, 1]);
   assert.deepEqual(jobs.map((j) => j.warmup), [true, true, false, false, false, false, false, false]);
-  assert.ok(jobs.every((j) => j.run_id === "pilot" && j.input.kind === "membership" && j.deadline_unix_ns - j.scheduled_unix_ns === 5_000_000_000n));
+  assert.ok(jobs.every((j) => j.run_id === "pilot" && j.input.kind === "membership" && j.deadline_unix_ns - j.scheduled_unix_ns === BigInt(NEVER_LATE_MS) * 1_000_000n));
   assert.equal(jobs[1]!.scheduled_unix_ns - jobs[0]!.scheduled_unix_ns, 5_000_000n);
   assert.ok(records.every((r) => r.latency_ns !== null && r.latency_ns > 0 && r.verify_ms !== null && r.server?.host_id === "fake"));
   const dir = join(result.summaryPath, "..");
@@ -166,12 +186,16 @@ test("honest replies with controls: all accepted, outputs written, report has it
 });
 
 test("server errors, late, missing and on-time replies are kept apart", async () => {
+  // Deadline D: on-time replies are sent at once and verified well within D (seconds of slack on
+  // a loaded machine), the late one once D has passed; the drain outlasts the late reply's
+  // verification by seconds and then ends the missing job as unresolved.
+  const deadlineMs = 6000;
   const plan = (i: number): Action =>
     i === 1 ? { type: "error", reason: "server_total_queue_full" }
-      : i === 2 ? { type: "good", delayMs: 2500 }
+      : i === 2 ? { type: "late", afterMs: 100 }
         : i === 3 ? { type: "none" }
           : { type: "good" };
-  const { result, records } = await run(plan, { jobs: "5", rate: "100", "deadline-ms": "1500", "drain-ms": "3500" });
+  const { result, records } = await run(plan, { jobs: "5", rate: "100", "deadline-ms": String(deadlineMs), "drain-ms": String(2 * deadlineMs) });
   const c = result.summary.counts;
   assertAccounted(result, records);
   assert.equal(result.summary.status, "LOAD_OBSERVATIONS_COMPLETE");
@@ -187,7 +211,8 @@ test("server errors, late, missing and on-time replies are kept apart", async ()
   assert.equal(r(1).outcome, "rejected");
   assert.equal(r(1).reason, "server_error: server_total_queue_full");
   assert.equal(r(2).outcome, "accepted_late");
-  assert.ok(r(2).deadline_event && r(2).latency_ns! > 1500e6);
+  assert.ok(r(2).deadline_event && r(2).latency_ns! > deadlineMs * 1e6);
+  for (const id of [0, 4]) assert.ok(!r(id).deadline_event && r(id).latency_ns! <= deadlineMs * 1e6);
   assert.equal(r(3).outcome, "unresolved");
   assert.ok(r(3).deadline_event);
   assert.ok(!result.summary.throughput.drained_empty);
@@ -212,17 +237,40 @@ for (const [name, action, check] of [
 }
 
 test("a connection that dies mid-run: transport errors, then closed-queue generator failures; the run finishes", async () => {
-  const { result, records } = await run((i) => (i === 3 ? { type: "close" } : i === 2 ? { type: "none" } : { type: "good" }), { jobs: "8", rate: "50" });
+  const jobs = 40;
+  const { result, records } = await run((i) => (i === 3 ? { type: "close" } : i === 2 ? { type: "none" } : { type: "good" }), { jobs: String(jobs), rate: "50" });
   const s = result.summary;
   assertAccounted(result, records);
   assert.equal(s.status, "LOAD_OBSERVATIONS_COMPLETE");
-  assert.equal(s.counts.offered, 8);
-  assert.equal(s.counts.accepted, 2);
-  assert.equal(s.counts.transport_errors, 2, "jobs 2 and 3 were pending on the dead connection");
-  assert.equal(s.counts.frontend_sender_queue_full_or_closed, 4);
-  assert.equal(s.counts.generator_failures, 4);
+  assert.equal(s.counts.offered, jobs);
+  assert.equal(s.counts.accepted, 2, "jobs 0 and 1 were answered before the close");
   assert.equal(s.generator.closed_targets.length, 1);
-  assert.ok(records.filter((r) => r.outcome === "generator_failure").every((r) => r.reason === "frontend_sender_queue_full_or_closed" && r.submitted_offset_ns === null));
+  // µs resolution in the summary
+  const closedAt = s.generator.closed_targets[0]!.offset_ms * 1e6;
+  const slack = 1000;
+  const byId = [...records].sort((a, b) => a.job_id - b.job_id);
+  assert.deepEqual(byId.slice(0, 2).map((r) => r.outcome), ["accepted", "accepted"]);
+  // jobs 2 and 3 were pending on the connection; a later job is a transport error if it was
+  // written before the frontend saw the close, else a generator failure (closed sender queue)
+  const after = byId.slice(2);
+  for (const r of after) {
+    if (r.submitted_offset_ns !== null) {
+      assert.equal(r.outcome, "transport_error", `job ${r.job_id}`);
+      assert.equal(r.reason, "transport: the server closed the connection");
+      assert.ok(r.submitted_offset_ns <= closedAt + slack, `job ${r.job_id} written before the close was seen`);
+    } else {
+      assert.equal(r.outcome, "generator_failure", `job ${r.job_id}`);
+      assert.equal(r.reason, "frontend_sender_queue_full_or_closed");
+      assert.ok(r.completion_offset_ns >= closedAt - slack, `job ${r.job_id} offered after the close was seen`);
+    }
+  }
+  const written = after.filter((r) => r.submitted_offset_ns !== null).map((r) => r.job_id);
+  assert.ok(written.includes(2) && written.includes(3), "jobs 2 and 3 were pending on the dead connection");
+  assert.deepEqual(written, after.slice(0, written.length).map((r) => r.job_id), "the transport errors are the jobs before the close, the failures those after");
+  assert.ok(written.length < after.length, "jobs offered after the close fail without being sent");
+  assert.equal(s.counts.transport_errors, written.length);
+  assert.equal(s.counts.frontend_sender_queue_full_or_closed, after.length - written.length);
+  assert.equal(s.counts.generator_failures, after.length - written.length);
 });
 
 test("a full pending map is a recorded generator failure, not less load", async () => {

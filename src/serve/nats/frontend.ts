@@ -9,15 +9,21 @@
  * transport error. At most `sender-queue` publishes are outstanding; beyond that an offer is a
  * generator failure, as a full sender queue is over TCP.
  *
- * Results: an ordered consumer on the run's results subject, from its first message: it is
- * recreated from the last sequence seen after a reconnect or a lost broker node, so nothing
- * published meanwhile is missed, and a resumed frontend reads back every result of its run.
- * A watchdog reopens it after the last sequence read if it falls silent while the stream holds
- * newer results of the run (an ordered consumer on a lost node may not recover by itself).
+ * Results: a pull consumer of the frontend's own on the run's results subject, from its first
+ * message, with the results stream's replicas (so it survives a broker node as the workers' job
+ * consumers do: its leader moves, its position is kept), explicit acks (a result is acked once
+ * the ledger has it; one lost in flight with a broker node is redelivered after
+ * `RESULTS_ACK_WAIT_MS`) and an inactivity threshold (the broker removes it when the frontend is
+ * gone; it is deleted when the run ends). It is read with pulls of `RESULTS_EXPIRES_MS` that
+ * return as soon as results arrive; a pull cut by a lost node is given up
+ * `RESULTS_PULL_GRACE_MS` past its expiry and pulled again. A resumed frontend reads back every result
+ * of its run with a new consumer. (An ordered consumer is a single in-memory replica: when its
+ * node dies, re-creating it waits for the broker to notice, tens of seconds.)
  * Results are de-duplicated by job id before they reach the ledger (a job proved twice after a
  * redelivery outside the duplicate window, or results of jobs already final before a resume).
  */
-import type { ConsumerMessages, JetStreamClient, JetStreamManager, NatsConnection } from "nats";
+import { randomBytes } from "node:crypto";
+import { AckPolicy, DeliverPolicy, nanos, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
 import { ReplyStreamReader, type ReplyMessage } from "../protocol/streams.js";
 import type { OpKindName } from "../../sync/types.js";
 import { LoadError } from "../load/errors.js";
@@ -46,14 +52,26 @@ export type NatsFrontendFacts = {
   readonly duplicate_job_publishes: number;
   /** Publish attempts that failed and were retried. */
   readonly publish_retries: number;
-  /** Times the results consumer was reopened after it fell silent behind the stream. */
+  /** Times the results consumer had to be created again (it was gone). */
   readonly consumer_restarts: number;
   /** Broker disconnects seen. */
   readonly disconnects: number;
 };
 
-/** Period of the results consumer's progress check, ms. */
-export const WATCHDOG_MS = 1500;
+/** Expiry of each pull of results, ms (a pull returns as soon as results arrive). */
+export const RESULTS_EXPIRES_MS = 2000;
+
+/** How long past its expiry a pull of results may stay open before it is given up, ms. */
+export const RESULTS_PULL_GRACE_MS = 2000;
+
+/** Redelivery of a result not acked by the frontend (lost in flight with a broker node), ms. */
+export const RESULTS_ACK_WAIT_MS = 10_000;
+
+/** The broker removes a results consumer unused for this long (its frontend gone), ms. */
+export const RESULTS_INACTIVE_MS = 300_000;
+
+/** Longest wait for one job publish's acknowledgement before it is sent again, ms. */
+export const PUBLISH_ATTEMPT_MS = 2000;
 
 /** The run's connection to the broker. */
 export class NatsTarget implements RunConnection {
@@ -64,15 +82,13 @@ export class NatsTarget implements RunConnection {
   private paused = true;
   private readonly held: ReplyMessage[] = [];
   private readonly seen = new Set<number>();
-  private messages: ConsumerMessages | null = null;
   private reading: Promise<void> | null = null;
   private jsm: JetStreamManager | null = null;
-  private generation = 0;
+  /** Name of the frontend's results consumer. */
+  private readonly consumer = `ssgkr-results-${randomBytes(8).toString("hex")}`;
+  private stopPull: (() => void) | null = null;
+  /** Highest results-stream sequence read. */
   private lastSeq = 0;
-  private seqAtCheck = 0;
-  private stalled = 0;
-  private checking = false;
-  private watchdog: NodeJS.Timeout | null = null;
   readonly counts = { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0, consumer_restarts: 0 };
 
   constructor(
@@ -88,57 +104,54 @@ export class NatsTarget implements RunConnection {
     this.name = name;
   }
 
-  /** Starts reading the run's results from the first one, and the watchdog. */
+  /** Creates the results consumer (from the first result of the run) and starts reading. */
   async startResults(): Promise<void> {
     this.jsm = await this.nc.jetstreamManager();
-    await this.openConsumer();
-    this.watchdog = setInterval(() => void this.checkProgress(), WATCHDOG_MS);
+    await this.createConsumer(0);
+    this.reading = this.readResults();
   }
 
-  /** (Re)opens the ordered consumer after the last stream sequence read. */
-  private async openConsumer(): Promise<void> {
-    const generation = ++this.generation;
-    this.messages?.stop();
-    const from = this.lastSeq > 0 ? { opt_start_seq: this.lastSeq + 1 } : {};
-    const consumer = await this.js.consumers.get(RESULTS_STREAM, { filterSubjects: resultSubject(this.runId), ...from });
-    const messages = await consumer.consume({ max_messages: 256, expires: 5000 });
-    if (generation !== this.generation) {
-      // a later reopen superseded this one while it waited for the broker
-      messages.stop();
-      return;
-    }
-    this.messages = messages;
-    this.reading = (async () => {
-      for await (const m of messages) {
-        if (generation !== this.generation) break;
-        if (m.seq > this.lastSeq) this.lastSeq = m.seq;
-        this.onResult(m.data);
-      }
-    })().catch(() => {
-      /* the watchdog reopens it */
+  /** Creates the results consumer, from stream sequence `fromSeq + 1` (0: the run's first result). */
+  private async createConsumer(fromSeq: number): Promise<void> {
+    await this.jsm!.consumers.add(RESULTS_STREAM, {
+      durable_name: this.consumer,
+      filter_subject: resultSubject(this.runId),
+      ...(fromSeq > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq + 1 } : { deliver_policy: DeliverPolicy.All }),
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(RESULTS_ACK_WAIT_MS),
+      max_deliver: -1,
+      max_ack_pending: 4096,
+      inactive_threshold: nanos(RESULTS_INACTIVE_MS),
     });
   }
 
-  /**
-   * An ordered consumer whose broker node died can stay silent: when the stream holds results of
-   * the run past the last one read and none arrived over two checks, reopen it from there.
-   */
-  private async checkProgress(): Promise<void> {
-    if (this.closedReason !== null || this.checking) return;
-    this.checking = true;
-    try {
-      const last = await boundedWait(this.jsm!.streams.getMessage(RESULTS_STREAM, { last_by_subj: resultSubject(this.runId) }), WATCHDOG_MS).then((m) => m.seq, () => 0);
-      const behind = last > this.lastSeq;
-      this.stalled = behind && this.lastSeq === this.seqAtCheck ? this.stalled + 1 : 0;
-      this.seqAtCheck = this.lastSeq;
-      if (this.stalled >= 2 && this.closedReason === null) {
-        this.stalled = 0;
-        this.counts.consumer_restarts++;
-        // bounded, so that a reopen stuck on a broker without a leader does not stop the watchdog
-        await boundedWait(this.openConsumer(), 2 * WATCHDOG_MS).catch(() => undefined);
+  /** Pulls results until the run ends; a pull that fails or hangs (a lost node) is retried. */
+  private async readResults(): Promise<void> {
+    while (this.closedReason === null) {
+      try {
+        const iter = this.js.fetch(RESULTS_STREAM, this.consumer, { batch: 256, expires: RESULTS_EXPIRES_MS });
+        this.stopPull = () => iter.stop();
+        const watchdog = setTimeout(() => iter.stop(), RESULTS_EXPIRES_MS + RESULTS_PULL_GRACE_MS);
+        try {
+          for await (const m of iter) {
+            if (m.seq > this.lastSeq) this.lastSeq = m.seq;
+            this.onResult(m.data);
+            m.ack();
+          }
+        } finally {
+          clearTimeout(watchdog);
+          this.stopPull = null;
+        }
+      } catch (err) {
+        if (this.closedReason !== null) break;
+        const gone = await boundedWait(this.jsm!.consumers.info(RESULTS_STREAM, this.consumer), 2000).then(() => false, (e: Error) => /consumer not found/i.test(e.message));
+        if (gone && this.closedReason === null) {
+          // removed (inactivity while the frontend was cut off): again after the last result read
+          this.counts.consumer_restarts++;
+          await boundedWait(this.createConsumer(this.lastSeq), 5000).catch(() => undefined);
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
-    } finally {
-      this.checking = false;
     }
   }
 
@@ -161,7 +174,7 @@ export class NatsTarget implements RunConnection {
     const until = performance.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        const ack = await this.js.publish(jobSubject(kind), body, { msgID: messageId(this.runId, tag), expect: { streamName: JOBS_STREAM }, timeout: Math.max(500, Math.min(5000, this.retryMs)) });
+        const ack = await this.js.publish(jobSubject(kind), body, { msgID: messageId(this.runId, tag), expect: { streamName: JOBS_STREAM }, timeout: Math.max(500, Math.min(PUBLISH_ATTEMPT_MS, this.retryMs)) });
         if (ack.duplicate) this.counts.duplicate_job_publishes++;
         this.inflight--;
         this.events.onWritten(tag);
@@ -173,7 +186,7 @@ export class NatsTarget implements RunConnection {
           return;
         }
         this.counts.publish_retries++;
-        await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** Math.min(attempt, 5))));
+        await new Promise((r) => setTimeout(r, Math.min(250, 50 * 2 ** Math.min(attempt, 5))));
       }
     }
   }
@@ -220,14 +233,14 @@ export class NatsTarget implements RunConnection {
   close(reason: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
-    if (this.watchdog) clearInterval(this.watchdog);
-    this.messages?.stop();
+    this.stopPull?.();
     if (reason !== "run finished") this.events.onClosed(reason, []);
   }
 
-  /** Waits for the results reader to end (after `close`). */
+  /** Waits for the results reader to end (after `close`), then deletes the results consumer. */
   async closed_(): Promise<void> {
     await this.reading;
+    await boundedWait(this.jsm!.consumers.delete(RESULTS_STREAM, this.consumer), 2000).catch(() => undefined);
   }
 }
 

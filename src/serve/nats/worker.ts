@@ -12,14 +12,18 @@
  * `worker_delivery_limit` (a job that crashes workers is answered, not redelivered forever);
  * otherwise queued with its receive time as admission time.
  *
- * Results: each reply (Reply JSON frame + proof frame, as protocol 1) is published to the run's
- * results subject with msgID `run_id/job_id`; the job is acked only once the publish is
- * acknowledged (a failing publish is retried with the same msgID for up to the I/O timeout,
- * then the job is nak'ed for redelivery). While a job is held (queued,
+ * Results: the return path is the TCP server's (`ReplyReturn`): each reply (Reply JSON frame +
+ * proof frame, as protocol 1) is published to the run's results subject with msgID
+ * `run_id/job_id`; the job is acked only once the publish is acknowledged (a failing publish is
+ * retried with the same msgID, each attempt waiting up to `PUBLISH_ATTEMPT_MS`, for up to the
+ * I/O timeout, then the job is nak'ed for redelivery). `overlapped` publishes a batch's results
+ * while the next batch computes (at most `returnQueueBatches` batches waiting to be published; a
+ * batch leaves that queue once its results are sent, and their acknowledgements come in while
+ * the next batch computes); `serial` waits for each acknowledgement. Results sent and not yet
+ * acknowledged are bounded by `MAX_WRITE_BACKLOG_BYTES`. While a job is held (queued,
  * computing, publishing) the worker sends an in-progress ack every third of the consumer's
  * ack_wait, so long batches are not redelivered; a worker that dies stops doing so and its
- * jobs are redelivered after ack_wait. `overlapped` publishes a batch's results while the next
- * batch computes (at most `returnQueueBatches` batches publishing); `serial` waits for them.
+ * jobs are redelivered after ack_wait.
  *
  * Stopping (run limit, `stop()`, SIGINT/SIGTERM): stop pulling, let the batch in compute
  * finish and its results be published and acked, nak the queued jobs so another worker takes
@@ -34,12 +38,12 @@ import { monotonicNs, nowUnixNs } from "../protocol/clock.js";
 import type { Job } from "../protocol/job.js";
 import { encodeReplyFrames, errorReply, type Reply, type ReplyOrigin } from "../protocol/reply.js";
 import { admitJob } from "../server/admission.js";
-import { batchReply } from "../server/batch-reply.js";
 import { BatchScheduler } from "../server/batch-scheduler.js";
 import { computeBatch } from "../server/compute.js";
 import type { ControlsReport } from "../server/controls.js";
 import { startEngine } from "../server/engine.js";
 import { serverOptions, type ServerOptions } from "../server/options.js";
+import { ReplyReturn, type ReplyDestination } from "../server/return-path.js";
 import { connectBroker, type BrokerEndpoint } from "./connect.js";
 import { BrokerError } from "./errors.js";
 import { JOBS_STREAM, NATS_KINDS, jobConsumer, messageId, resultSubject } from "./names.js";
@@ -47,6 +51,12 @@ import { consumerAckWaitMs, ensureStreams, streamSettings, type StreamSettings }
 
 /** How long past its expiry a pull may stay open before the worker gives it up and pulls again, ms. */
 export const PULL_GRACE_MS = 2000;
+
+/**
+ * Longest wait for one result publish's acknowledgement before it is sent again, ms: a publish
+ * lost with a broker node is retried within the I/O timeout instead of using it up.
+ */
+export const PUBLISH_ATTEMPT_MS = 2000;
 
 /** Reason of the error reply to a job delivered more than `maxDeliveries` times. */
 export const DELIVERY_LIMIT_ERROR = "worker_delivery_limit";
@@ -152,13 +162,15 @@ export class NatsWorker {
   readonly options: NatsWorkerOptions;
   private readonly origin: ReplyOrigin;
   private readonly scheduler: BatchScheduler<HeldJob>;
+  private readonly returns: ReplyReturn;
+  /** Bytes of results sent and not yet acknowledged. */
+  private unacked = 0;
+  private readonly ackWaiters: (() => void)[] = [];
   private nc: NatsConnection | null = null;
   private js: JetStreamClient | null = null;
   private prepared: PreparedSync[] = [];
   private pool: SyncPool | null = null;
   private readonly held = new Set<JsMsg>();
-  private publishing = 0;
-  private readonly publishingDone: (() => void)[] = [];
   private readonly pendingPublishes = new Set<Promise<void>>();
   private readonly roomWaiters: (() => void)[][] = [[], [], []];
   private pullers: Promise<void>[] = [];
@@ -173,8 +185,8 @@ export class NatsWorker {
   private resolveDone!: (s: NatsStopSummary) => void;
   readonly done: Promise<NatsStopSummary>;
   private readonly counts = {
-    pulled: 0, redelivered: 0, admitted: 0, processed: 0, batches: 0, proofReplies: 0, batchErrors: 0, inputErrors: 0, badJobs: 0,
-    deliveryLimit: 0, published: 0, duplicatesDropped: 0, publishRetries: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0, deliveryMs: 0,
+    pulled: 0, redelivered: 0, admitted: 0, processed: 0, batches: 0, inputErrors: 0, badJobs: 0,
+    deliveryLimit: 0, published: 0, duplicatesDropped: 0, publishRetries: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0,
   };
 
   constructor(options: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }, private readonly hooks: NatsWorkerHooks = {}) {
@@ -182,13 +194,15 @@ export class NatsWorker {
     this.origin = { hostId: this.options.hostId, processId: process.pid };
     this.scheduler = new BatchScheduler<HeldJob>(this.options.batchMax, BigInt(this.options.maxWaitUs) * 1000n, {
       run: (kind, batch) => this.runBatch(kind, batch),
-      gate: () => this.options.returnPath === "serial" || this.publishing < this.options.returnQueueBatches,
+      gate: () => this.returns.hasRoom,
     });
+    this.returns = new ReplyReturn(this.options.returnPath, this.options.returnQueueBatches, this.origin, () => this.scheduler.schedule());
     this.done = new Promise((resolve) => { this.resolveDone = resolve; });
   }
 
   stats(): NatsWorkerStats {
-    return { ...this.counts };
+    const r = this.returns.counts;
+    return { ...this.counts, proofReplies: r.proofReplies, batchErrors: r.batchErrors, deliveryMs: r.deliveryMs };
   }
 
   /**
@@ -309,7 +323,19 @@ export class NatsWorker {
   /** Publishes an error reply outside a batch, then acks. */
   private answerNow(m: JsMsg, reply: Reply): void {
     this.held.add(m);
-    this.track(this.publish(m, reply, new Uint8Array(0)));
+    this.track(this.publish(m, reply, encodeReplyFrames(reply, new Uint8Array(0))).then(() => undefined));
+  }
+
+  /** The return path's view of the broker for the job of `m`: its result is published, then `m` acked. */
+  private destination(m: JsMsg): ReplyDestination {
+    const worker = this;
+    return {
+      get backlog() {
+        return worker.unacked;
+      },
+      drained: () => new Promise<void>((r) => this.ackWaiters.push(r)),
+      send: (frames, reply) => this.publish(m, reply, frames),
+    };
   }
 
   private track(p: Promise<void>): Promise<void> {
@@ -322,33 +348,36 @@ export class NatsWorker {
    * publish (a broker node lost, a stream leader being elected) is retried with the same msgID
    * for up to the I/O timeout; then the job is handed back with a delay (nak) for redelivery.
    */
-  private async publish(m: JsMsg, reply: Reply, proof: Uint8Array): Promise<void> {
-    const data = Buffer.concat(encodeReplyFrames(reply, proof));
+  private async publish(m: JsMsg, reply: Reply, frames: readonly Buffer[]): Promise<boolean> {
+    const data = Buffer.concat(frames);
+    this.unacked += data.length;
     const subject = resultSubject(reply.run_id);
     const msgID = messageId(reply.run_id, reply.job_id);
     const until = performance.now() + this.options.ioTimeoutMs;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const ack = await this.js!.publish(subject, data, { msgID, timeout: this.options.ioTimeoutMs });
+          const ack = await this.js!.publish(subject, data, { msgID, timeout: Math.min(PUBLISH_ATTEMPT_MS, this.options.ioTimeoutMs) });
           if (ack.duplicate) this.counts.duplicatesDropped++;
           this.counts.published++;
           this.hooks.onPublished?.(this.counts.published);
           m.ack();
-          return;
+          return true;
         } catch (err) {
           if (performance.now() >= until) {
             this.counts.publishFailures++;
             this.hooks.log?.(`publish of ${msgID} failed: ${(err as Error).message}; job returned for redelivery`);
             m.nak(1000);
-            return;
+            return false;
           }
           this.counts.publishRetries++;
-          await new Promise((r) => setTimeout(r, Math.min(1000, 100 * 2 ** Math.min(attempt, 4))));
+          await new Promise((r) => setTimeout(r, Math.min(250, 50 * 2 ** Math.min(attempt, 4))));
         }
       }
     } finally {
       this.held.delete(m);
+      this.unacked -= data.length;
+      for (const w of this.ackWaiters.splice(0)) w();
     }
   }
 
@@ -363,23 +392,10 @@ export class NatsWorker {
     const flushMono = monotonicNs();
     const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
     this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
-    const t0 = performance.now();
-    const publishes = batch.map((h, i) => {
-      const r = results[i]!;
-      const { reply, proof } = batchReply({
-        job: h.job, result: r, batchId: id, batchSize: batch.length, times, receivedNs: h.receivedNs, enqueuedNs: h.enqueuedNs, queueNs: flushMono - h.admittedNs,
-      }, this.origin);
-      if (r.ok) this.counts.proofReplies++;
-      else this.counts.batchErrors++;
-      return this.publish(h.msg, reply, proof);
-    });
-    this.publishing++;
-    const all = this.track(Promise.all(publishes).then(() => {
-      this.publishing--;
-      this.counts.deliveryMs += performance.now() - t0;
-      this.scheduler.schedule();
-    }));
-    if (this.options.returnPath === "serial") await all;
+    await this.returns.hand(batch.map((h, i) => ({
+      slot: { job: h.job, result: results[i]!, batchId: id, batchSize: batch.length, times, receivedNs: h.receivedNs, enqueuedNs: h.enqueuedNs, queueNs: flushMono - h.admittedNs },
+      dest: this.destination(h.msg),
+    })));
   }
 
   private stopWith(reason: "run_limit" | "stopped"): Promise<NatsStopSummary> {
@@ -401,6 +417,7 @@ export class NatsWorker {
       this.held.delete(h.msg);
       this.counts.nakedAtStop++;
     }
+    await this.returns.settled();
     while (this.pendingPublishes.size > 0) await Promise.all([...this.pendingPublishes]);
     await Promise.all(this.pullers);
     if (this.progressTimer) clearInterval(this.progressTimer);

@@ -10,5 +10,6 @@ export * from "./controls.js";
 export * from "./server.js";
 export * from "./batch-scheduler.js";
 export * from "./batch-reply.js";
+export * from "./return-path.js";
 export * from "./admission.js";
 export * from "./engine.js";

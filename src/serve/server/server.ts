@@ -10,13 +10,13 @@
  * `server_enqueued_unix_ns`). Admission is a single step here, so the reference's separate
  * ingress channel and its `server_ingress_queue_full` refusal do not arise.
  *
- * Return path: `overlapped` puts each finished batch in a bounded return queue (at most
- * `returnQueueBatches` batches; the scheduler does not flush while it is full) and a delivery
- * loop hashes, frames and writes the replies while the next batch computes in the workers.
- * `serial` delivers each reply (hash, frame, write, waiting for the write to complete) before
- * the next batch is flushed. A connection holding more than `MAX_WRITE_BACKLOG_BYTES`
- * unwritten makes delivery wait for it to drain (or for the stall check to drop it), which
- * bounds memory at the cost of delaying the others, as a blocking write does in the reference.
+ * Return path (`ReplyReturn`, shared with the NATS worker): `overlapped` puts each finished
+ * batch in a bounded return queue (at most `returnQueueBatches` batches; the scheduler does not
+ * flush while it is full) and a delivery loop hashes, frames and writes the replies while the
+ * next batch computes in the workers. `serial` delivers each reply (hash, frame, write, waiting
+ * for the write to complete) before the next batch is flushed. A connection holding more than
+ * `MAX_WRITE_BACKLOG_BYTES` unwritten makes delivery wait for it to drain (or for the stall
+ * check to drop it), which bounds memory at the cost of delaying the others.
  *
  * Memory is bounded by max-queue queued jobs (each a decoded request, about 10 KB at depth
  * 24), one batch in compute, `returnQueueBatches` finished batches, one partial frame (≤ 2 MiB)
@@ -29,7 +29,6 @@
  * written (or after the I/O timeout); close the pool.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
-import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncPool } from "../../sync/parallel/pool.js";
@@ -40,35 +39,25 @@ import { REFUSALS, type Refusal } from "../protocol/refusals.js";
 import { encodeReplyFrames, errorReply, type Reply, type ReplyOrigin } from "../protocol/reply.js";
 import { admitJob } from "./admission.js";
 import { BatchScheduler } from "./batch-scheduler.js";
-import { batchReply } from "./batch-reply.js";
-import { computeBatch, type BatchTimes, type JobResult } from "./compute.js";
+import { computeBatch } from "./compute.js";
 import { Connection, type CloseReason } from "./connection.js";
 import type { ControlsReport } from "./controls.js";
 import { startEngine } from "./engine.js";
 import { ServerError } from "./errors.js";
 import { serverOptions, type ServerOptions } from "./options.js";
-
-/** Unwritten bytes of one connection above which delivery waits for it to drain. */
-export const MAX_WRITE_BACKLOG_BYTES = 64 * 1024 * 1024;
+import { ReplyReturn, type ReplyDestination } from "./return-path.js";
 
 interface PendingJob {
   readonly job: Job;
   readonly request: OpRequest;
   readonly kind: OpKind;
   readonly conn: Connection;
+  /** Where its reply goes: `conn`. */
+  readonly dest: ReplyDestination;
   readonly receivedNs: bigint;
   readonly enqueuedNs: bigint;
   /** Monotonic ns at admission. */
   readonly admittedNs: bigint;
-}
-
-interface Delivery {
-  readonly pending: PendingJob;
-  readonly result: JobResult;
-  readonly batchId: bigint;
-  readonly batchSize: number;
-  readonly times: BatchTimes;
-  readonly queueNs: bigint;
 }
 
 /** Counters of a running or stopped server. */
@@ -133,14 +122,14 @@ export class ProofServer {
   readonly options: ServerOptions;
   private readonly origin: ReplyOrigin;
   private readonly scheduler: BatchScheduler<PendingJob>;
+  private readonly returns: ReplyReturn;
+  private readonly destinations = new WeakMap<Connection, ReplyDestination>();
   private prepared: PreparedSync[] = [];
   private pool: SyncPool | null = null;
   private server: Server | null = null;
   private readonly connections = new Set<Connection>();
   private nextConnId = 1;
   private batchId = 0n;
-  private readonly returnQueue: Delivery[][] = [];
-  private delivering: Promise<void> | null = null;
   private runTimer: NodeJS.Timeout | null = null;
   private stallTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<StopSummary> | null = null;
@@ -152,7 +141,7 @@ export class ProofServer {
   /** Resolves when the server has stopped (run limit or `stop()`). */
   readonly done: Promise<StopSummary>;
   private readonly counts = {
-    connections: 0, admitted: 0, processed: 0, batches: 0, proofReplies: 0, batchErrors: 0, inputErrors: 0, undelivered: 0, computeMs: 0, deliveryMs: 0,
+    connections: 0, admitted: 0, processed: 0, batches: 0, inputErrors: 0, undelivered: 0, computeMs: 0,
     refusals: { [REFUSALS.totalQueueFull]: 0, [REFUSALS.ingressQueueFull]: 0, [REFUSALS.stopping]: 0, [REFUSALS.runLimitBeforeCompute]: 0 } as Record<Refusal, number>,
     closes: {} as Partial<Record<CloseReason, number>>,
   };
@@ -163,14 +152,16 @@ export class ProofServer {
     this.origin = { hostId: this.options.hostId, processId: process.pid };
     this.scheduler = new BatchScheduler<PendingJob>(this.options.batchMax, BigInt(this.options.maxWaitUs) * 1000n, {
       run: (kind, batch) => this.runBatch(kind, batch),
-      gate: () => this.options.returnPath !== "overlapped" || this.returnQueue.length < this.options.returnQueueBatches,
+      gate: () => this.returns.hasRoom,
     });
+    this.returns = new ReplyReturn(this.options.returnPath, this.options.returnQueueBatches, this.origin, () => this.scheduler.schedule());
     this.done = new Promise((resolve) => { this.resolveDone = resolve; });
   }
 
   /** Current counters. */
   stats(): ServerStats {
     const c = this.counts;
+    const r = this.returns.counts;
     return {
       connections: c.connections,
       openConnections: this.connections.size,
@@ -178,14 +169,14 @@ export class ProofServer {
       processed: c.processed,
       batches: c.batches,
       queued: this.scheduler.queues.size,
-      proofReplies: c.proofReplies,
-      batchErrors: c.batchErrors,
+      proofReplies: r.proofReplies,
+      batchErrors: r.batchErrors,
       inputErrors: c.inputErrors,
       refusals: { ...c.refusals },
       closes: { ...c.closes },
-      undelivered: c.undelivered,
+      undelivered: c.undelivered + r.undelivered,
       computeMs: c.computeMs,
-      deliveryMs: c.deliveryMs,
+      deliveryMs: r.deliveryMs,
     };
   }
 
@@ -266,7 +257,7 @@ export class ProofServer {
       return;
     }
     const enqueuedNs = nowUnixNs();
-    const pending: PendingJob = { job: a.job, request: a.request, kind: a.kind, conn, receivedNs, enqueuedNs, admittedNs: monotonicNs() };
+    const pending: PendingJob = { job: a.job, request: a.request, kind: a.kind, conn, dest: this.destination(conn), receivedNs, enqueuedNs, admittedNs: monotonicNs() };
     if (this.stopping) {
       this.refuse(pending, REFUSALS.stopping);
       return;
@@ -309,55 +300,29 @@ export class ProofServer {
     const flushMono = monotonicNs();
     const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
     this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
-    const items: Delivery[] = batch.map((pending, i) => ({
-      pending, result: results[i]!, batchId: id, batchSize: batch.length, times, queueNs: flushMono - pending.admittedNs,
-    }));
-    if (this.options.returnPath === "overlapped") {
-      this.returnQueue.push(items);
-      this.pumpDelivery();
-    } else {
-      const t0 = performance.now();
-      for (const item of items) await this.deliver(item, true);
-      this.counts.deliveryMs += performance.now() - t0;
-    }
+    await this.returns.hand(batch.map((p, i) => ({
+      slot: { job: p.job, result: results[i]!, batchId: id, batchSize: batch.length, times, receivedNs: p.receivedNs, enqueuedNs: p.enqueuedNs, queueNs: flushMono - p.admittedNs },
+      dest: p.dest,
+    })));
   }
 
-  private pumpDelivery(): void {
-    if (this.delivering) return;
-    this.delivering = (async () => {
-      while (this.returnQueue.length > 0) {
-        const items = this.returnQueue[0]!;
-        for (const item of items) {
-          const t0 = performance.now();
-          await this.deliver(item, false);
-          this.counts.deliveryMs += performance.now() - t0;
-          await yieldToLoop();
-        }
-        this.returnQueue.shift();
-        this.scheduler.schedule();
-      }
-    })().finally(() => {
-      this.delivering = null;
-    });
-  }
-
-  /** Hashes, frames and writes one reply; waits for the write when `awaitWrite`. */
-  private async deliver(d: Delivery, awaitWrite: boolean): Promise<void> {
-    const p = d.pending;
-    const conn = p.conn;
-    if (conn.writeBacklog > MAX_WRITE_BACKLOG_BYTES) await this.whenDrained(conn);
-    const { reply, proof } = batchReply({
-      job: p.job, result: d.result, batchId: d.batchId, batchSize: d.batchSize, times: d.times,
-      receivedNs: p.receivedNs, enqueuedNs: p.enqueuedNs, queueNs: d.queueNs,
-    }, this.origin);
-    if (d.result.ok) this.counts.proofReplies++;
-    else this.counts.batchErrors++;
-    const written = conn.send(encodeReplyFrames(reply, proof)).then((ok) => {
-      if (!ok) this.counts.undelivered++;
-      conn.outstanding--;
-      conn.maybeEnd();
-    });
-    if (awaitWrite) await written;
+  /** The return path's view of a connection: its socket backlog, drain and writes (each reply owed until written). */
+  private destination(conn: Connection): ReplyDestination {
+    let dest = this.destinations.get(conn);
+    if (dest) return dest;
+    dest = {
+      get backlog() {
+        return conn.writeBacklog;
+      },
+      drained: () => this.whenDrained(conn),
+      send: (frames) => conn.send(frames).then((ok) => {
+        conn.outstanding--;
+        conn.maybeEnd();
+        return ok;
+      }),
+    };
+    this.destinations.set(conn, dest);
+    return dest;
   }
 
   private whenDrained(conn: Connection): Promise<void> {
@@ -392,7 +357,7 @@ export class ProofServer {
       p.conn.outstanding--;
       this.refuse(p, this.refuseQueuedWith);
     }
-    while (this.delivering) await this.delivering;
+    await this.returns.handedOver();
     for (const c of this.connections) c.stopReading("server_stopping", "the server is stopping");
     // Connections close once their replies are written; stragglers after the I/O timeout.
     const deadline = Date.now() + this.options.ioTimeoutMs;
