@@ -23,6 +23,7 @@ import { KERNEL_ERROR_CODES, type KernelErrorCode } from "./kernels/errors.js";
 import { DEMO_ERROR_CODES, type DemoErrorCode } from "./registry/demo.js";
 import { REGISTRY_ERROR_CODES, type RegistryErrorCode } from "./registry/errors.js";
 import { RECORD_REJECT_CODES } from "./registry/verify-record.js";
+import { BLOCK_REJECT_CODES } from "./registry/verify-block.js";
 import { LOAD_ERROR_CODES, VERIFY_POOL_CODES, type LoadErrorCode } from "./serve/load/errors.js";
 import { BROKER_ERROR_CODES, type BrokerErrorCode } from "./serve/nats/errors.js";
 import { PROTOCOL_ERROR_CODES, type ProtocolErrorCode } from "./serve/protocol/errors.js";
@@ -92,6 +93,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   V2RejectCode: v("src/sync/v2/verify.ts", V2_REJECT_CODES, [{ union: "SyncCheckCode" }, { union: "V2DecodeErrorCode", prefix: "DECODE_" }]),
   RecordRejectCode: v("src/registry/verify-record.ts", RECORD_REJECT_CODES, ["SyncRejectCode", "RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "RegistryErrorCode"].map((union) => ({ union }))),
   NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [{ union: "ClaimErrorCode" }, { union: "RecordRejectCode" }]),
+  BlockRejectCode: v("src/registry/verify-block.ts", BLOCK_REJECT_CODES, ["RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "V2RejectCode"].map((union) => ({ union }))),
   CliVerdictCode: v("src/cli/errors.ts", CLI_VERDICT_CODES),
 };
 
