@@ -16,27 +16,42 @@ import { CircuitError } from "./errors.js";
 import type { GkrProof, InputClaim, LayerProof } from "./proof.js";
 import type { GkrProveResult, LayerProveStats } from "./prover.js";
 import { type StructuredCircuit, evaluateStructuredCircuit, validateStructuredCircuit } from "./structured-linear.js";
-import { type CopiesBackend, CopiesLayerOracle, tsCopiesBackend } from "./structured-dp-oracle.js";
+import { type CopiesBackend, CopiesLayerOracle } from "./structured-dp-oracle.js";
 import { evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "./structured-dp-wasm.js";
 import { gkrKernels } from "./wasm-kernels.js";
-import { MAX_COPY_BITS } from "./structured-copies.js";
+import { MAX_COPY_BITS, replicateStructuredCircuit } from "./structured-copies.js";
+import { proveStructuredGkr } from "./structured-oracle.js";
 
 export interface CopiesProveOptions {
-  /** Default `defaultCopiesBackend()` (WASM when available, else TypeScript); every backend gives the same proof. */
+  /** Default `defaultCopiesBackend()`; every backend (and the fallback) gives the same proof. */
   readonly backend?: CopiesBackend;
   /** Called after each layer is proved. */
   readonly onLayer?: (stats: LayerProveStats) => void;
 }
 
-let defaultBackend: CopiesBackend | undefined;
+let defaultBackend: CopiesBackend | null | undefined;
 
-/** The WASM backend over this thread's `gkrKernels()` when the module has the kernels, else `tsCopiesBackend`. */
-export function defaultCopiesBackend(): CopiesBackend {
+/**
+ * The WASM backend over this thread's `gkrKernels()` when the module has the data-parallel
+ * kernels, else null (`proveCopiesGkr` then proves the replicated circuit with the structured
+ * oracle: the TypeScript backend is a reference, far slower).
+ */
+export function defaultCopiesBackend(): CopiesBackend | null {
   if (defaultBackend === undefined) {
     const k = gkrKernels();
-    defaultBackend = k && hasCopiesKernels(k) ? wasmCopiesBackend(k) : tsCopiesBackend;
+    defaultBackend = k && hasCopiesKernels(k) ? wasmCopiesBackend(k) : null;
   }
   return defaultBackend;
+}
+
+const replicated = new WeakMap<StructuredCircuit, Map<number, StructuredCircuit>>();
+
+function replicatedCircuit(circuit: StructuredCircuit, k: number): StructuredCircuit {
+  let m = replicated.get(circuit);
+  if (!m) replicated.set(circuit, (m = new Map()));
+  let c = m.get(k);
+  if (!c) m.set(k, (c = k === 0 ? circuit : replicateStructuredCircuit(circuit, k)));
+  return c;
 }
 
 const validated = new WeakSet<StructuredCircuit>();
@@ -60,6 +75,7 @@ export function proveCopiesGkr(circuit: StructuredCircuit, copyBits: number, wit
   if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30)) throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
   validateWitness(circuit, k, witness);
   const backend = options.backend ?? defaultCopiesBackend();
+  if (backend === null) return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
   const D = circuit.layers.length;
   const z0: Ext[] = [];
   for (let j = 0; j < circuit.layers[0]!.widthBits + k; j++) z0.push(transcript.sampleExt());
