@@ -43,6 +43,7 @@ function coefficients(o: SumcheckOracle): Ext[] {
 }
 
 test("the data-parallel prover gives the replicated circuit's proof, on every backend (K = 1, 2, 4, 8)", () => {
+  assert.ok(kernels === null || backends.length === 2, "the kernel module has the data-parallel kernels (npm run build:kernels)");
   fc.assert(
     fc.property(arbStructuredCase({ maxDepth: 3, maxBits: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (c, k, seed) => {
       const rep = replicateStructuredCircuit(c.circuit, k);
