@@ -32,7 +32,7 @@ import { ExtVector } from "../field/ext-vector.js";
 import { SumcheckError } from "../sumcheck/errors.js";
 import { eqTable } from "../sumcheck/mle.js";
 import type { RoundMessage } from "../sumcheck/oracle.js";
-import { extScaleAddTo } from "../sumcheck/ext-inline.js";
+import { extMulAddTo, extScaleAddTo } from "../sumcheck/ext-inline.js";
 import { GateKind } from "./circuit.js";
 import type { Claim } from "./claims.js";
 import { CircuitError } from "./errors.js";
@@ -151,25 +151,25 @@ function singleTables(layer: StructuredLayer, w: ExtVector, n: number, hasPow: b
 
 /** Σ_x T(x)·E(x) for two plane tables of n (E an extension table too). */
 function innerExt(t: Uint32Array, e: Uint32Array, n: number): Ext {
-  let acc: Ext = EXT_ZERO;
+  const acc = new Uint32Array(4);
   for (let x = 0; x < n; x++) {
-    const tv: Ext = [t[x]!, t[n + x]!, t[2 * n + x]!, t[3 * n + x]!];
-    if (tv[0] === 0 && tv[1] === 0 && tv[2] === 0 && tv[3] === 0) continue;
-    acc = extAdd(acc, extMul(tv, [e[x]!, e[n + x]!, e[2 * n + x]!, e[3 * n + x]!]));
+    const t0 = t[x]!, t1 = t[n + x]!, t2 = t[2 * n + x]!, t3 = t[3 * n + x]!;
+    if ((t0 | t1 | t2 | t3) === 0) continue;
+    extMulAddTo(acc, 0, 1, t0, t1, t2, t3, e[x]!, e[n + x]!, e[2 * n + x]!, e[3 * n + x]!);
   }
-  return acc;
+  return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
 }
 
 /** Σ_q s_q·T_q (plane tables of n), canonical. */
 function combineTables(tables: readonly Uint32Array[], scalars: readonly Ext[], n: number): Uint32Array {
   const out = new Uint32Array(4 * n);
-  const tmp = new ExtVector(n, out);
   tables.forEach((t, q) => {
     const s = scalars[q]!;
+    const s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
     for (let x = 0; x < n; x++) {
-      const v: Ext = [t[x]!, t[n + x]!, t[2 * n + x]!, t[3 * n + x]!];
-      if (v[0] === 0 && v[1] === 0 && v[2] === 0 && v[3] === 0) continue;
-      tmp.set(x, extAdd(tmp.get(x), extMul(v, s)));
+      const t0 = t[x]!, t1 = t[n + x]!, t2 = t[2 * n + x]!, t3 = t[3 * n + x]!;
+      if ((t0 | t1 | t2 | t3) === 0) continue;
+      extMulAddTo(out, x, n, t0, t1, t2, t3, s0, s1, s2, s3);
     }
   });
   return out;
