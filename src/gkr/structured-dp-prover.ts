@@ -75,7 +75,9 @@ export function proveCopiesGkr(circuit: StructuredCircuit, copyBits: number, wit
   if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30)) throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
   validateWitness(circuit, k, witness);
   const backend = options.backend ?? defaultCopiesBackend();
-  if (backend === null) return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
+  // One copy (k = 0): the structured WASM oracle has less fixed cost per layer than the two-stage
+  // data-parallel one (measured, docs/profile-v2.md §6.1); same proof.
+  if (backend === null || (k === 0 && options.backend === undefined)) return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
   const D = circuit.layers.length;
   const z0: Ext[] = [];
   for (let j = 0; j < circuit.layers[0]!.widthBits + k; j++) z0.push(transcript.sampleExt());
