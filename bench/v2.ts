@@ -191,7 +191,7 @@ for (const kindName of aggKinds) {
       opsPerS: n / ((t1 - t0) / 1000), phases: phases!, compatProveMs: c.prove, compatVerifyMs: c.verify, compatBytes: c.bytes,
     };
     aggs.push(row);
-    console.log(`aggregate ${kindName} d${aggDepth} × ${n}: prove ${fmt(row.proveMs, 0)} ms (${fmt(row.perOpMs, 2)} ms/op = ${fmt(row.perOpMs / c.prove, 3)}× one compat prove; circuit ${fmt(phases!.circuitMs, 0)}, witness ${fmt(phases!.witnessMs, 0)}, GKR ${fmt(phases!.proveMs, 0)}, encode ${fmt(phases!.encodeMs, 1)}), verify ${fmt(row.verifyMs, 0)} ms median of 3, first ${fmt(row.verifyColdMs, 0)} ms (${fmt(row.verifyMs / c.verify, 2)}× one compat verify), ${row.bytes} B (${fmt(row.bytes / c.bytes, 3)}× one compat proof), ${fmt(row.opsPerS, 1)} ops/s`);
+    console.log(`aggregate ${kindName} d${aggDepth} × ${n}: prove ${fmt(row.proveMs, 0)} ms (${fmt(row.perOpMs, 2)} ms/op = ${fmt(row.perOpMs / c.prove, 3)}× one compat prove; circuit ${fmt(phases!.circuitMs, 0)}, witness ${fmt(phases!.witnessMs, 0)} (layer values ${fmt(phases!.evaluateMs, 0)}), GKR ${fmt(phases!.proveMs, 0)}, encode ${fmt(phases!.encodeMs, 1)}), verify ${fmt(row.verifyMs, 0)} ms median of 3, first ${fmt(row.verifyColdMs, 0)} ms (${fmt(row.verifyMs / c.verify, 2)}× one compat verify), ${row.bytes} B (${fmt(row.bytes / c.bytes, 3)}× one compat proof), ${fmt(row.opsPerS, 1)} ops/s`);
   }
 }
 

@@ -7,3 +7,4 @@ export { fold_base, fold_base_ext, fold_ext } from "./fold";
 export { poseidon2_permute, poseidon2_constant_words } from "./poseidon2";
 export { poseidon2_permute_one, poseidon2_sponge, poseidon2_sponge_x2, poseidon2_sponge_x4, sponge_job_words, sponge_constant_words, sponge_constants_init, interleave_words } from "./sponge";
 export { gkr_out_words, gkr_eq, gkr_weights, gkr_fill, gkr_round, gkr_phase2_start, gkr_mle_base, gkr_eval_layer } from "./gkr-layer";
+export { dp_dots, dp_combine, dp_gather, dp_outer, dp_eval_group } from "./gkr-copies";

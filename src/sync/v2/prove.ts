@@ -3,8 +3,8 @@
  * transcript → GKR proof with the structured oracle.
  */
 import { SsgkrError } from "../../errors.js";
-import { evaluateStructuredCircuit } from "../../gkr/structured-linear.js";
-import { proveStructuredGkr } from "../../gkr/structured-oracle.js";
+import { padInput } from "../../gkr/circuit.js";
+import { evaluateStructuredCopies, proveCopiesGkr } from "../../gkr/structured-dp-prover.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import { SyncError } from "../errors.js";
@@ -43,11 +43,11 @@ export function proveV2(prepared: PreparedV2, request: OpRequest, onTimings?: (t
     if (err instanceof SsgkrError) throw new SyncError("WITNESS", `witness: ${err.message}`, { cause: err.code });
     throw err;
   }
-  const layers = evaluateStructuredCircuit(prepared.compiled.circuit, input);
+  const layers = evaluateStructuredCopies(prepared.compiled.circuit, 0, padInput(prepared.compiled.circuit, input));
   const t1 = performance.now();
   const publicInputs = copyPublicInputs(request.publicInputs);
   const transcript = v2StatementTranscript(prepared.compiled, prepared.commitment, publicInputs, layers[0]!);
-  const { proof } = proveStructuredGkr(prepared.compiled.circuit, layers, transcript);
+  const { proof } = proveCopiesGkr(prepared.compiled.circuit, 0, layers, transcript);
   onTimings?.({ witnessMs: t1 - t0, proveMs: performance.now() - t1 });
   return { publicInputs, proof };
 }

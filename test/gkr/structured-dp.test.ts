@@ -1,0 +1,140 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { P } from "../../src/field/koalabear.js";
+import type { Ext } from "../../src/field/extension.js";
+import { inputBitsOf } from "../../src/gkr/circuit.js";
+import { CircuitError } from "../../src/gkr/errors.js";
+import { evaluateStructuredCircuit, expandStructuredLayer, type StructuredCircuit } from "../../src/gkr/structured-linear.js";
+import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured-oracle.js";
+import { replicateStructuredCircuit } from "../../src/gkr/structured-copies.js";
+import { CopiesLayerOracle, tsCopiesBackend, type CopiesBackend } from "../../src/gkr/structured-dp-oracle.js";
+import { evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured-dp-wasm.js";
+import { evaluateCopiesTs, evaluateStructuredCopies, proveCopiesGkr } from "../../src/gkr/structured-dp-prover.js";
+import { gkrKernels } from "../../src/gkr/wasm-kernels.js";
+import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
+import type { SumcheckOracle } from "../../src/sumcheck/oracle.js";
+import { compileV2 } from "../../src/smt/v2/compile.js";
+import { buildV2Input } from "../../src/smt/v2/input.js";
+import { goldenFixture } from "../../src/smt/fixture.js";
+import { OpKind } from "../../src/sync/types.js";
+import { DenseLayerOracle } from "../support/dense-oracle.js";
+import { transcriptAfterOutputs } from "./random-circuit.js";
+import { Rng, arbStructuredCase } from "./random-structured.js";
+
+const kernels = gkrKernels();
+const backends: CopiesBackend[] = [tsCopiesBackend];
+if (kernels && hasCopiesKernels(kernels)) backends.push(wasmCopiesBackend(kernels));
+
+const fe = fc.oneof(fc.constantFrom(0, 1, P - 1), fc.integer({ min: 0, max: P - 1 }));
+const arbExt = fc.tuple(fe, fe, fe, fe).map((t) => t as Ext);
+
+/** 2^k inputs of the single circuit: random, all-zero or all p − 1 (edge values), back to back. */
+function copiesInput(circuit: StructuredCircuit, k: number, seed: number): Uint32Array {
+  const rng = new Rng(seed);
+  const n = 2 ** circuit.inputWidthBits;
+  const mode = seed % 5;
+  return Uint32Array.from({ length: n * 2 ** k }, () => (mode === 0 ? 0 : mode === 1 ? P - 1 : rng.fe()));
+}
+
+function coefficients(o: SumcheckOracle): Ext[] {
+  const m = o.roundPolynomial();
+  return m.kind === "evaluations" ? interpolateRoundPoly(m.values) : [...m.values, ...Array(5 - m.values.length).fill([0, 0, 0, 0])];
+}
+
+test("the data-parallel prover gives the replicated circuit's proof, on every backend (K = 1, 2, 4, 8)", () => {
+  assert.ok(kernels === null || backends.length === 2, "the kernel module has the data-parallel kernels (npm run build:kernels)");
+  fc.assert(
+    fc.property(arbStructuredCase({ maxDepth: 3, maxBits: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (c, k, seed) => {
+      const rep = replicateStructuredCircuit(c.circuit, k);
+      const wit = evaluateStructuredCircuit(rep, copiesInput(c.circuit, k, seed));
+      const ref = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!), { oracleFactory: structuredLayerOracle });
+      for (const backend of backends) {
+        const got = proveCopiesGkr(c.circuit, k, wit, transcriptAfterOutputs(wit[0]!), { backend });
+        assert.deepEqual(got, ref, backend.name);
+      }
+    }),
+    { numRuns: 80 },
+  );
+});
+
+test("data-parallel round polynomials equal the dense oracle's on the expanded replicated layer", () => {
+  const arb = fc.tuple(arbStructuredCase({ maxDepth: 1, maxBits: 3 }), fc.integer({ min: 0, max: 2 })).chain(([c, k]) => {
+    const sOut = c.circuit.layers[0]!.widthBits + k;
+    const s = inputBitsOf(c.circuit, 0) + k;
+    const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
+    return fc.tuple(fc.constant(c), fc.constant(k), fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }), pt(2 * s), fc.nat());
+  });
+  fc.assert(
+    fc.property(arb, ([c, k, rawClaims, challenges, seed]) => {
+      const rep = replicateStructuredCircuit(c.circuit, k);
+      const below = evaluateStructuredCircuit(rep, copiesInput(c.circuit, k, seed))[1]!;
+      const claims = rawClaims.map(([point, coeff]) => ({ point, coeff }));
+      const s = inputBitsOf(c.circuit, 0);
+      for (const backend of backends) {
+        const dp = new CopiesLayerOracle(backend, { layer: c.circuit.layers[0]!, layerIndex: 0, copyBits: k, inputBits: s, below, claims });
+        const dense = new DenseLayerOracle({ layer: expandStructuredLayer(rep.layers[0]!), layerIndex: 0, inputBits: s + k, below, claims });
+        assert.equal(dp.numVariables, dense.numVariables);
+        challenges.forEach((r, j) => {
+          assert.deepEqual(coefficients(dp), coefficients(dense), `${backend.name} round ${j}`);
+          dp.bind(r);
+          dense.bind(r);
+        });
+        assert.deepEqual(dp.evalX(), dense.evalX());
+        assert.deepEqual(dp.evalY(), dense.evalY());
+      }
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test("the data-parallel prover gives the replicated proof of real v2 circuits (depth 3, every kind, K = 1, 2, 4)", () => {
+  for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
+    const compiled = compileV2(kind, { depth: 3 });
+    for (const k of [0, 1, 2]) {
+      const size = 2 ** compiled.circuit.inputWidthBits;
+      const input = new Uint32Array(size * 2 ** k);
+      for (let c = 0; c < 2 ** k; c++) input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c))), c * size);
+      const rep = replicateStructuredCircuit(compiled.circuit, k);
+      const wit = evaluateStructuredCircuit(rep, input);
+      const ref = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!));
+      for (const backend of backends) {
+        assert.deepEqual(proveCopiesGkr(compiled.circuit, k, wit, transcriptAfterOutputs(wit[0]!), { backend }), ref, `kind ${kind} k ${k} ${backend.name}`);
+      }
+    }
+  }
+});
+
+test("the data-parallel prover refuses bad copy bits and witnesses of the wrong shape", () => {
+  const compiled = compileV2(OpKind.Membership, { depth: 2 });
+  const rep = replicateStructuredCircuit(compiled.circuit, 1);
+  const input = new Uint32Array(2 ** rep.inputWidthBits);
+  const wit = evaluateStructuredCircuit(rep, input);
+  const code = (f: () => unknown) => { try { f(); } catch (e) { return e instanceof CircuitError ? e.code : String(e); } return "none"; };
+  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 13, wit, transcriptAfterOutputs(wit[0]!))), "BAD_OPTION");
+  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 2, wit, transcriptAfterOutputs(wit[0]!))), "WITNESS_WIDTH");
+  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 1, wit.slice(1), transcriptAfterOutputs(wit[0]!))), "WITNESS_LENGTH");
+  const bad = wit.map((v) => v.slice());
+  bad[3]![5] = P;
+  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 1, bad, transcriptAfterOutputs(wit[0]!))), "WITNESS_NON_CANONICAL");
+});
+
+test("the copies' witness equals the replicated circuit's evaluation (TypeScript and WASM, random and edge inputs)", () => {
+  fc.assert(
+    fc.property(arbStructuredCase({ maxDepth: 3, maxBits: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (c, k, seed) => {
+      const input = copiesInput(c.circuit, k, seed);
+      const ref = evaluateStructuredCircuit(replicateStructuredCircuit(c.circuit, k), input);
+      assert.deepEqual(evaluateCopiesTs(c.circuit, k, input), ref);
+      if (kernels && hasCopiesEvalKernel(kernels)) assert.deepEqual(evaluateCopiesWasm(kernels, c.circuit, k, input), ref);
+      assert.deepEqual(evaluateStructuredCopies(c.circuit, k, input), ref);
+    }),
+    { numRuns: 80 },
+  );
+  const compiled = compileV2(OpKind.Update, { depth: 3 });
+  const size = 2 ** compiled.circuit.inputWidthBits;
+  const input = new Uint32Array(3 * size);
+  assert.throws(() => evaluateStructuredCopies(compiled.circuit, 1, input), (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH");
+  const bad = new Uint32Array(2 * size);
+  bad[7] = P;
+  assert.throws(() => evaluateStructuredCopies(compiled.circuit, 1, bad), (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH");
+});
