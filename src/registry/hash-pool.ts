@@ -1,13 +1,14 @@
 /**
- * Leaf hashing of import batches on worker threads (hash-worker.ts), or inline on the calling
- * thread when `threads` is 0. Batches are spread over the workers by queue length; results come
- * back as promises.
+ * Leaf hashing of import batches and the compact trees of key-range partitions (name-keyed bulk
+ * import) on worker threads (hash-worker.ts), or inline on the calling thread when `threads` is
+ * 0. Jobs are spread over the workers by queue length; results come back as promises.
  */
 import { Worker } from "node:worker_threads";
 import { RegistryError } from "./errors.js";
 import { LeafHasher } from "./leaf-hasher.js";
 import { packedBuffers, type PackedRecords } from "./packed.js";
 import { defaultPermutation, typescriptPermutation } from "./permutation.js";
+import { Compressor, subtreeCompact, type SubtreeJob, type SubtreeResult } from "./name-tree.js";
 
 /** Which permutation the hashers use: the WASM kernel when built ("auto") or the TypeScript reference. */
 export type PermutationChoice = "auto" | "typescript";
@@ -22,7 +23,7 @@ export interface HashResult {
 }
 
 interface Pending {
-  resolve(r: HashResult): void;
+  resolve(r: unknown): void;
   reject(e: Error): void;
 }
 
@@ -36,6 +37,7 @@ export class HashPool {
   private readonly slots: Slot[] = [];
   private readonly pending = new Map<number, Pending>();
   private readonly inline: LeafHasher | undefined;
+  private readonly inlinePermutation: PermutationChoice;
   private nextId = 0;
   private failure: Error | undefined;
 
@@ -45,6 +47,7 @@ export class HashPool {
    */
   constructor(threads: number, leafMaxFields: number, permutation: PermutationChoice = "auto") {
     this.threads = threads;
+    this.inlinePermutation = permutation;
     if (threads === 0) {
       this.inline = new LeafHasher(leafMaxFields, permutation === "typescript" ? typescriptPermutation() : defaultPermutation());
       return;
@@ -53,12 +56,13 @@ export class HashPool {
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(url, { workerData: { leafMaxFields, permutation } });
       const slot: Slot = { worker, inFlight: 0 };
-      worker.on("message", (m: { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number }) => {
+      worker.on("message", (m: { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number; subtree?: SubtreeResult }) => {
         slot.inFlight--;
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        if (m.error !== undefined) p.reject(new RegistryError("HASH_FAILED", `leaf hashing failed: ${m.error}`));
+        if (m.error !== undefined) p.reject(new RegistryError("HASH_FAILED", `hashing failed: ${m.error}`));
+        else if (m.subtree !== undefined) p.resolve(m.subtree);
         else p.resolve({ digests: m.digests!, packed: m.packed!, ms: m.ms! });
       });
       worker.on("error", (e) => this.fail(e));
@@ -86,14 +90,36 @@ export class HashPool {
         return Promise.reject(e);
       }
     }
+    return this.post({ packed }, packedBuffers(packed));
+  }
+
+  /**
+   * The compact tree of one key-range partition (`subtreeCompact`, name-tree.ts) on a worker;
+   * the job's buffers are transferred.
+   */
+  subtree(job: SubtreeJob): Promise<SubtreeResult> {
+    if (this.inline !== undefined) {
+      try {
+        this.inlineCompressor ??= new Compressor(this.inlinePermutation === "typescript" ? typescriptPermutation() : defaultPermutation());
+        return Promise.resolve(subtreeCompact(job, this.inlineCompressor));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.post({ subtree: job }, [job.keys.buffer, job.digests.buffer, job.defaults.buffer] as ArrayBuffer[]);
+  }
+
+  private inlineCompressor: Compressor | undefined;
+
+  private post<T>(message: object, transfer: ArrayBuffer[]): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     let best = this.slots[0]!;
     for (const s of this.slots) if (s.inFlight < best.inFlight) best = s;
     best.inFlight++;
     const id = this.nextId++;
-    return new Promise<HashResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      best.worker.postMessage({ id, packed }, packedBuffers(packed));
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      best.worker.postMessage({ id, ...message }, transfer);
     });
   }
 

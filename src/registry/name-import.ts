@@ -23,6 +23,7 @@ import { RecordState, recordRowBytes, writeRecordRow } from "./record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { ImportIssue, ImportProgress, ImportTimings } from "./import.js";
 import type { NameStore } from "./name-store.js";
+import { bulkBuild } from "./name-bulk.js";
 
 export interface NameImportOptions {
   readonly onError?: "skip" | "fail";
@@ -31,6 +32,14 @@ export interface NameImportOptions {
   readonly permutation?: PermutationChoice;
   readonly onProgress?: (p: ImportProgress) => void;
   readonly onMalformed?: (issue: ImportIssue) => void;
+  /**
+   * Into an empty registry, build the whole tree in one pass and commit it as one batch
+   * (name-bulk.ts; default true). false: commit in batches of `batchSize` as for a registry
+   * that already holds records. Both give the same rows and root.
+   */
+  readonly bulk?: boolean;
+  /** Bulk import: records per key-range partition, one worker job each (default 16,384). */
+  readonly partitionRecords?: number;
 }
 
 export interface NameImportReport {
@@ -134,6 +143,49 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
   let E = startHead.records > 0 ? store.keys() : new Float64Array(0);
   let n = E.length;
   const existingName = (key: number): string => store.leafRow(key)!.record.name;
+
+  if ((options.bulk ?? true) && startHead.records === 0) {
+    const issues: ImportIssue[] = [];
+    const note = (i: ImportIssue) => {
+      if (issues.length < 100) issues.push(i);
+      report(i);
+    };
+    const source = makeSource();
+    const sink = new NameSink(leafMaxFields, note);
+    const pool = new HashPool(threads, leafMaxFields, options.permutation ?? "auto");
+    const progress = (imported: number, batches: number) => options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
+    try {
+      const r = await bulkBuild({
+        store, source, sink, pool, keccak, batchSize, threads, report: note,
+        ...(options.partitionRecords !== undefined ? { partitionRecords: options.partitionRecords } : {}),
+        keysOf: (p) => batchKeys(keccak, p, depth),
+        onRead: () => progress(0, 0),
+        beforeTree: (conflicts) => {
+          const bad = sink.malformedCount + conflicts;
+          if (onError === "fail" && bad > 0) {
+            const first = issues.reduce((a, b) => (b.line < a.line ? b : a));
+            throw new RegistryError("IMPORT_REJECTED", `${bad} malformed record${bad === 1 ? "" : "s"} in ${source.description} (first at line ${first.line}: ${first.code}: ${first.message}); nothing was imported (use --on-error skip to leave them out)`, { errors: [...issues].sort((a, b) => a.line - b.line), count: bad });
+          }
+        },
+      });
+      const batches = r.entry === undefined ? 0 : 1;
+      progress(r.imported, batches);
+      return {
+        source: source.description,
+        entries: source.entries,
+        imported: r.imported,
+        malformed: sink.malformedCount + r.conflicts,
+        batches,
+        firstBatch: r.entry?.batch ?? 0,
+        lastBatch: r.entry?.batch ?? 0,
+        root: r.entry?.root ?? startHead.root,
+        threads,
+        timings: { wallMs: performance.now() - started, parseMs: r.timings.parseMs, hashMs: r.timings.hashMs, waitMs: r.timings.waitMs, treeMs: r.timings.treeMs, writeMs: r.timings.writeMs, checkMs: r.timings.sortMs },
+      };
+    } finally {
+      await pool.close();
+    }
+  }
 
   let checkMs = 0;
   if (onError === "fail") {

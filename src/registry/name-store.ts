@@ -45,6 +45,7 @@ const T_BRANCH = 3;
 const T_HISTORY = 4;
 const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
+const APPEND = { append: true };
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 export interface NameRegistryConfig {
@@ -94,9 +95,13 @@ export interface NameState extends NameLookup {
 
 /** Writes of one batch (inside its transaction). */
 export interface NameWriter {
-  /** Stores a leaf row: record row ‖ leaf digest. */
-  putLeaf(key: number, recordRow: Uint8Array, digest: ArrayLike<number>): void;
-  putBranch(h: number, p: number, digest: ArrayLike<number>): void;
+  /**
+   * Stores a leaf row: record row ‖ leaf digest. `append`: the key is above every stored key
+   * (LMDB append mode: no search, pages filled completely; the bulk import writes in key order).
+   */
+  putLeaf(key: number, recordRow: Uint8Array, digest: ArrayLike<number>, append?: boolean): void;
+  /** Stores a branch row; `append` as for `putLeaf`, in (height, prefix) order. */
+  putBranch(h: number, p: number, digest: ArrayLike<number>, append?: boolean): void;
   /** Reads rows as the transaction sees them (its own writes included). */
   readonly source: CompactSource;
 }
@@ -467,16 +472,20 @@ export class NameStore {
         throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${batch.expectBatch}); nothing was written`, { batch: head.batch });
       }
       const writer: NameWriter = {
-        putLeaf: (key, row, digest) => {
+        putLeaf: (key, row, digest, append) => {
           const k = leafKey(key);
           const v = new Uint8Array(row.length + 32);
           v.set(row, 0);
           v.set(digestBytes(digest), row.length);
-          this.leaves.putSync(k, seal(T_LEAF, k, v));
+          if (append === true) {
+            if (!(this.leaves.putSync(k, seal(T_LEAF, k, v), APPEND) as unknown as boolean)) throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is not above the stored keys`);
+          } else this.leaves.putSync(k, seal(T_LEAF, k, v));
         },
-        putBranch: (h, p, digest) => {
+        putBranch: (h, p, digest, append) => {
           const k = branchKey(h, p);
-          this.branches.putSync(k, seal(T_BRANCH, k, digestBytes(digest)));
+          if (append === true) {
+            if (!(this.branches.putSync(k, seal(T_BRANCH, k, digestBytes(digest)), APPEND) as unknown as boolean)) throw new RegistryError("DB_CORRUPT", `branch row (height ${h}, prefix ${p}) is not above the stored branches`);
+          } else this.branches.putSync(k, seal(T_BRANCH, k, digestBytes(digest)));
         },
         source: this.source(),
       };

@@ -45,7 +45,7 @@ test("name-keyed import: the root equals the plain reference, in one batch or ma
   const store = NameStore.openOrCreate(dir, { depth: 48 });
   assert.equal(peekRegistryMapping(dir), "record-leaf-v2");
   assert.deepEqual(readdirSync(join(dir, "..")).filter((e) => e.includes(".creating-")), [], "no temporary creation directory is left");
-  const report = await importNames(store, () => npmReposSource(700), { threads: 0, batchSize: 150, onError: "fail" });
+  const report = await importNames(store, () => npmReposSource(700), { threads: 0, batchSize: 150, onError: "fail", bulk: false });
   assert.equal(report.imported, 700);
   assert.equal(report.batches, 5);
   const one = NameStore.openOrCreate(join(tempDir(), "db1"), { depth: 48 });
