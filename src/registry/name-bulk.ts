@@ -190,69 +190,71 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
   inp.beforeTree(issues.length);
   const sortMs = performance.now() - s0;
 
-  // 3. the tree: partitions on the workers, their tops joined here
+  // 3 and 4 in one transaction: the partitions' trees on the workers while this thread appends
+  // the leaf rows in key order, then the range tops joined here and the branch rows appended in
+  // (height, prefix) order
   const t0 = performance.now();
   const T = Math.max(0, Math.min(depth - 1, Math.ceil(Math.log2(m / (inp.partitionRecords ?? PARTITION_RECORDS)))));
   const H = depth - T;
   const span = 2 ** H;
   const defaultsH = packDefaults(store.defaults, H);
-  const parts: SubtreeResult[] = [];
-  const partBase: number[] = [];
-  const inFlight: Promise<SubtreeResult>[] = [];
-  const window = 2 * Math.max(1, threads);
-  let r = 0;
   const digestOf = (g: number): Uint32Array => digestsOf[Math.floor(g / batchSize)]!.subarray(8 * (g % batchSize), 8 * (g % batchSize) + 8);
-  while (r < m || inFlight.length > 0) {
-    while (r < m && inFlight.length < window) {
-      const base = Math.floor(keys[order[r]!]! / span);
-      let end = r + 1;
-      const limit = (base + 1) * span;
-      while (end < m && keys[order[end]!]! < limit) end++;
-      const rel = new Float64Array(end - r);
-      const dg = new Uint32Array(8 * (end - r));
-      for (let j = r; j < end; j++) {
-        const g = order[j]!;
-        rel[j - r] = keys[g]! - base * span;
-        dg.set(digestOf(g), 8 * (j - r));
-      }
-      partBase.push(base);
-      inFlight.push(pool.subtree({ height: H, base, keys: rel, digests: dg, defaults: defaultsH.slice() }));
-      r = end;
-    }
-    const done = inFlight.shift()!;
-    const w0 = performance.now();
-    parts.push(await done);
-    waitMs += performance.now() - w0;
-  }
-  const topKeys = Float64Array.from(partBase);
-  const topDigests = new Uint32Array(8 * parts.length);
-  parts.forEach((p, i) => topDigests.set(p.root, 8 * i));
-  const top = updateCompact(T, store.defaults.slice(H), store.hasher(), new Float64Array(0), 0, topKeys, topDigests, { leafDigest: () => { throw new Error("unreachable"); }, branch: () => { throw new Error("unreachable"); } });
-  const root = top.root;
-  let treeHashMs = 0;
-  for (const p of parts) treeHashMs += p.ms;
-  hashMs += treeHashMs;
-  const treeMs = performance.now() - t0;
-
-  // 4. one transaction, rows in key order
-  const c0 = performance.now();
-  const entry = store.commit({
+  let writeMs = 0;
+  let treeMs = 0;
+  const entry = await store.commitAsync({
     kind: "import",
     expectBatch: store.head().batch,
-    write: (w, head) => {
+    write: async (w, head) => {
       if (head.records !== 0) throw new RegistryError("CONCURRENT_UPDATE", "the registry received records while the import was prepared; nothing was written");
       let row = new Uint8Array(1024);
-      for (let j = 0; j < m; j++) {
-        const g = order[j]!;
-        const p = batches[Math.floor(g / batchSize)]!;
-        const i = g % batchSize;
-        const form = p.forms[i] as ValueForm;
-        const need = recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, form, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
-        if (need > row.length) row = new Uint8Array(2 * need);
-        const end = writeRecordRow(row, 0, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, form, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
-        w.putLeaf(keys[g]!, row.subarray(0, end), digestOf(g), true);
+      const writeLeaves = (from: number, to: number) => {
+        const c0 = performance.now();
+        for (let j = from; j < to; j++) {
+          const g = order[j]!;
+          const p = batches[Math.floor(g / batchSize)]!;
+          const i = g % batchSize;
+          const form = p.forms[i] as ValueForm;
+          const need = recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, form, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
+          if (need > row.length) row = new Uint8Array(2 * need);
+          const end = writeRecordRow(row, 0, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, form, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+          w.putLeaf(keys[g]!, row.subarray(0, end), digestOf(g), true);
+        }
+        writeMs += performance.now() - c0;
+      };
+      const parts: SubtreeResult[] = [];
+      const partBase: number[] = [];
+      const inFlight: Promise<SubtreeResult>[] = [];
+      const window = 2 * Math.max(1, threads);
+      let r = 0;
+      while (r < m || inFlight.length > 0) {
+        while (r < m && inFlight.length < window) {
+          const base = Math.floor(keys[order[r]!]! / span);
+          let end = r + 1;
+          const limit = (base + 1) * span;
+          while (end < m && keys[order[end]!]! < limit) end++;
+          const rel = new Float64Array(end - r);
+          const dg = new Uint32Array(8 * (end - r));
+          for (let j = r; j < end; j++) {
+            const g = order[j]!;
+            rel[j - r] = keys[g]! - base * span;
+            dg.set(digestOf(g), 8 * (j - r));
+          }
+          partBase.push(base);
+          inFlight.push(pool.subtree({ height: H, base, keys: rel, digests: dg, defaults: defaultsH.slice() }));
+          writeLeaves(r, end);
+          r = end;
+        }
+        const w0 = performance.now();
+        parts.push(await inFlight.shift()!);
+        waitMs += performance.now() - w0;
       }
-      // branches in (height, prefix) order: each partition's are height-major and ascending, partitions ascending
+      const topKeys = Float64Array.from(partBase);
+      const topDigests = new Uint32Array(8 * parts.length);
+      parts.forEach((p, i) => topDigests.set(p.root, 8 * i));
+      const top = updateCompact(T, store.defaults.slice(H), store.hasher(), new Float64Array(0), 0, topKeys, topDigests, { leafDigest: () => { throw new Error("unreachable"); }, branch: () => { throw new Error("unreachable"); } });
+      for (const p of parts) hashMs += p.ms;
+      treeMs = performance.now() - t0 - writeMs;
+      const c0 = performance.now();
       const at = parts.map(() => 0);
       for (let h = 1; h <= H; h++) {
         for (let q = 0; q < parts.length; q++) {
@@ -268,9 +270,10 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
       for (let k = 0; k < top.branches.count; k++) {
         w.putBranch(H + top.branches.heights[k]!, top.branches.prefixes[k]!, top.branches.digests.subarray(8 * k, 8 * k + 8), true);
       }
-      return { root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
+      writeMs += performance.now() - c0;
+      return { root: top.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
     },
   });
-  const writeMs = performance.now() - c0;
+  writeMs = performance.now() - t0 - treeMs;
   return { entry, imported: m, conflicts: issues.length, timings: { parseMs, hashMs, waitMs, sortMs, treeMs, writeMs } };
 }
