@@ -23,14 +23,14 @@
  * record, then the branches (≈ 41 bytes each): about 220 bytes per record of the npm map.
  */
 import { RegistryError } from "./errors.js";
-import type { HashPool, HashResult } from "./hash-pool.js";
+import type { HashPool } from "./hash-pool.js";
+import { hashedBatches, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
 import type { KeccakBatch } from "./keccak-batch.js";
 import type { ValueForm } from "./mapping.js";
 import { packDefaults, updateCompact, type SubtreeResult } from "./name-tree.js";
 import type { PackedRecords, PackedBuilder } from "./packed.js";
 import { RecordState, recordRowBytes, writeRecordRow } from "./record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
-import type { ImportIssue } from "./import.js";
 import type { NameHistoryEntry, NameStore } from "./name-store.js";
 
 /** Records per key-range partition (one worker job). */
@@ -109,44 +109,23 @@ export function sortByKey(keys: Float64Array): Uint32Array {
 export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
   const { store, source, sink, pool, batchSize, threads, report } = inp;
   const { depth } = store.config;
-  let parseMs = 0, hashMs = 0, waitMs = 0;
+  const times: LoopTimes = { parseMs: 0, hashMs: 0, waitMs: 0 };
 
   // 1. read and hash
   const batches: PackedRecords[] = [];
   const digestsOf: Uint32Array[] = [];
   const keysOf: Float64Array[] = [];
-  const queue: Promise<HashResult>[] = [];
-  let exhausted = false;
-  for (;;) {
-    while (!exhausted && queue.length < Math.max(1, threads) + 1) {
-      const t0 = performance.now();
-      while (sink.builder.count < batchSize) {
-        if (!source.next(sink, batchSize - sink.builder.count)) {
-          exhausted = true;
-          break;
-        }
-      }
-      const packed = sink.builder.take();
-      parseMs += performance.now() - t0;
-      if (packed.count === 0) continue;
-      queue.push(pool.hash(packed));
-    }
-    const job = queue.shift();
-    if (job === undefined) break;
-    const w0 = performance.now();
-    const { digests, packed, ms } = await job;
-    waitMs += performance.now() - w0;
-    hashMs += ms;
+  for await (const { digests, packed } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
     const t0 = performance.now();
     keysOf.push(inp.keysOf(packed));
-    parseMs += performance.now() - t0;
+    times.parseMs += performance.now() - t0;
     batches.push(packed);
     digestsOf.push(digests);
     inp.onRead?.();
   }
   let total = 0;
   for (const p of batches) total += p.count;
-  if (total === 0) return { entry: undefined, imported: 0, conflicts: 0, timings: { parseMs, hashMs, waitMs, sortMs: 0, treeMs: 0, writeMs: 0 } };
+  if (total === 0) return { entry: undefined, imported: 0, conflicts: 0, timings: { ...times, sortMs: 0, treeMs: 0, writeMs: 0 } };
 
   // 2. sort; conflicts. Record g is record g % batchSize of batch ⌊g / batchSize⌋ (every batch but the last is full).
   const s0 = performance.now();
@@ -246,13 +225,13 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
         }
         const w0 = performance.now();
         parts.push(await inFlight.shift()!);
-        waitMs += performance.now() - w0;
+        times.waitMs += performance.now() - w0;
       }
       const topKeys = Float64Array.from(partBase);
       const topDigests = new Uint32Array(8 * parts.length);
       parts.forEach((p, i) => topDigests.set(p.root, 8 * i));
       const top = updateCompact(T, store.defaults.slice(H), store.hasher(), new Float64Array(0), 0, topKeys, topDigests, { leafDigest: () => { throw new Error("unreachable"); }, branch: () => { throw new Error("unreachable"); } });
-      for (const p of parts) hashMs += p.ms;
+      for (const p of parts) times.hashMs += p.ms;
       treeMs = performance.now() - t0 - writeMs;
       const c0 = performance.now();
       const at = parts.map(() => 0);
@@ -275,5 +254,5 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
     },
   });
   writeMs = performance.now() - t0 - treeMs;
-  return { entry, imported: m, conflicts: issues.length, timings: { parseMs, hashMs, waitMs, sortMs, treeMs, writeMs } };
+  return { entry, imported: m, conflicts: issues.length, timings: { ...times, sortMs, treeMs, writeMs } };
 }

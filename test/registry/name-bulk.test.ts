@@ -203,10 +203,34 @@ test("bulk import with onError fail: a duplicate or malformed record rejects the
   const r = await importNames(store, () => fileSource(good), { threads: 0 });
   assert.equal(r.imported, 2);
   assert.equal(r.batches, 1);
-  const more = ndjson([{ name: "c", value: null }, { name: "a", value: null }]);
+  const more = ndjson([{ name: "c", value: null }, { name: "a", value: "https://github.com/o/a" }]);
   await assert.rejects(importNames(store, () => fileSource(more), { threads: 0 }), code("IMPORT_REJECTED"));
   const r2 = await importNames(store, () => fileSource(ndjson([{ name: "c", value: null }])), { threads: 0 });
   assert.equal(r2.imported, 1);
   assert.deepEqual(arr(store.head().root), arr(referenceRoot(store, [{ name: "a", value: null }, { name: "b", value: null }, { name: "c", value: null }])));
   await store.close();
+});
+
+test("an import rerun after a finished or partial one leaves the stored records (present) and ends at the root of one uninterrupted import", async () => {
+  const entries: Entry[] = Array.from({ length: 300 }, (_, i) => ({ name: `r${i}`, value: i % 4 === 0 ? null : `https://github.com/o/r${i}` }));
+  const all = ndjson(entries);
+  const reference = NameStore.openOrCreate(join(tempDir(), "ref"), { depth: 48 });
+  const expected = (await importNames(reference, () => fileSource(all), { threads: 0 })).root;
+  const again = await importNames(reference, () => fileSource(all), { threads: 0 });
+  assert.equal(again.imported, 0);
+  assert.equal(again.present, 300);
+  assert.deepEqual(arr(reference.head().root), arr(expected));
+  // a bulk import of the first 120 (as if the rest had not been read), then the whole input again
+  const partial = NameStore.openOrCreate(join(tempDir(), "partial"), { depth: 48 });
+  await importNames(partial, () => fileSource(ndjson(entries.slice(0, 120))), { threads: 0 });
+  const rest = await importNames(partial, () => fileSource(all), { threads: 0, batchSize: 50 });
+  assert.equal(rest.present, 120);
+  assert.equal(rest.imported, 180);
+  assert.deepEqual(arr(rest.root), arr(expected));
+  assert.deepEqual(rows(partial), rows(reference));
+  // another value for a stored name is still a conflict
+  const changed = ndjson([{ name: "r1", value: "https://github.com/o/other" }]);
+  await assert.rejects(importNames(partial, () => fileSource(changed), { threads: 0 }), code("IMPORT_REJECTED"));
+  await reference.close();
+  await partial.close();
 });
