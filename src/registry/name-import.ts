@@ -67,6 +67,13 @@ export interface NameImportReport {
  */
 export const DEFAULT_NAME_BATCH = 1_000_000;
 const DEFAULT_BATCH = DEFAULT_NAME_BATCH;
+/** Records per leaf-hashing job of a bulk import (small jobs keep both workers busy to the end). */
+export const BULK_HASH_BATCH = 100_000;
+
+/** Whether an import takes the bulk path: into an empty registry, unless `bulk: false`. */
+function startsEmpty(store: NameStore, options: NameImportOptions): boolean {
+  return (options.bulk ?? true) && store.head().records === 0;
+}
 const decoder = new TextDecoder();
 
 class NameSink implements RecordSink {
@@ -128,7 +135,7 @@ function mergeKeys(a: Float64Array, n: number, b: Float64Array): Float64Array {
  */
 export async function importNames(store: NameStore, makeSource: () => RecordSource, options: NameImportOptions = {}): Promise<NameImportReport> {
   const started = performance.now();
-  const { onError, batchSize, threads, report } = importSettings(options, DEFAULT_BATCH);
+  const { onError, batchSize, threads, report } = importSettings(options, startsEmpty(store, options) ? BULK_HASH_BATCH : DEFAULT_BATCH);
   const { depth, leafMaxFields } = store.config;
   const keccak = new KeccakBatch();
   const startHead = store.head();
@@ -149,7 +156,7 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
   };
   let present = 0;
 
-  if ((options.bulk ?? true) && startHead.records === 0) {
+  if (startsEmpty(store, options)) {
     const issues: ImportIssue[] = [];
     const note = (i: ImportIssue) => {
       if (issues.length < 100) issues.push(i);
