@@ -20,11 +20,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
-import { flag, int, text, parseOptions } from "./lib/options.js";
+import { choice, flag, int, text, parseOptions } from "./lib/options.js";
 import { RegistryStore } from "../src/registry/store.js";
 import { importRecords } from "../src/registry/import.js";
 import { NameStore } from "../src/registry/name-store.js";
@@ -36,7 +36,7 @@ import { digestEquals } from "../src/hash/digest.js";
 import { readOnlyRequest } from "../src/registry/requests.js";
 import { OpKind } from "../src/sync/types.js";
 
-const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag });
+const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag, mapping: choice(["both", "slot-v1", "record-leaf-v2"]), requests: int(1, 100_000), child: choice(["slot-v1", "record-leaf-v2"]), "child-dir": text() });
 const limitArg = args.get("limit") ?? "all";
 const limit = limitArg === "all" ? ("all" as const) : Number(limitArg);
 const threads = args.has("threads") ? Number(args.get("threads")) : undefined;
@@ -171,6 +171,7 @@ if (args.has("child")) {
     process.exit(2);
   }
   const c = conditions();
+  const loadStart = Math.round(loadavg()[0]! * 100) / 100;
   process.stdout.write(conditionsLine(c) + "\n");
   const base = args.get("dir") ?? mkdtempSync(join(tmpdir(), "registry-bench-"));
   const results: ChildResult[] = [];
@@ -235,6 +236,8 @@ if (args.has("child")) {
     h[`${p}_membership_request_ms`] = Math.round(r.membershipMs.median * 1000) / 1000;
     h[`${p}_nonmembership_request_ms`] = Math.round(r.nonmembershipMs.median * 1000) / 1000;
   }
+  h["load_1m_start"] = loadStart;
+  h["load_1m_end"] = Math.round(loadavg()[0]! * 100) / 100;
   if (ratios) {
     h["wall_ratio"] = Math.round(ratios.wall * 1000) / 1000;
     h["disk_ratio"] = Math.round(ratios.disk * 1000) / 1000;
