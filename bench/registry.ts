@@ -200,7 +200,7 @@ if (args.has("child")) {
   row("peak RSS", (r) => `${fmt(r.peakRssMiB, 0)} MiB`);
   row("bytes on disk", (r) => `${r.bytesOnDisk} (${fmt(r.bytesOnDisk / 2 ** 20, 0)} MiB)`);
   row("parse + validate (main thread)", (r) => `${fmt(r.timings["parseMs"]! / 1000)} s`);
-  row("hashing on workers (leaves; v2: + tree)", (r) => `${fmt(r.timings["hashMs"]! / 1000)} s`);
+  row("hashing (leaves; v2: + tree; thread sum)", (r) => `${fmt(r.timings["hashMs"]! / 1000)} s`);
   row("waiting for workers (main thread)", (r) => `${fmt(r.timings["waitMs"]! / 1000)} s`);
   row("sort by key + duplicates (v2, main)", (r) => `${fmt((r.timings["sortMs"] ?? 0) / 1000)} s`);
   row("tree (slot: main; v2: phase wall − writes)", (r) => `${fmt(r.timings["treeMs"]! / 1000)} s`);

@@ -20,6 +20,8 @@ export interface HashResult {
   readonly packed: PackedRecords;
   /** Time spent hashing, ms. */
   readonly ms: number;
+  /** Keccak-256 of each name, 32 bytes per record (the leaf identities; name keys are their prefixes). */
+  readonly ids: Uint8Array;
 }
 
 interface Pending {
@@ -56,14 +58,14 @@ export class HashPool {
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(url, { workerData: { leafMaxFields, permutation } });
       const slot: Slot = { worker, inFlight: 0 };
-      worker.on("message", (m: { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number; subtree?: SubtreeResult }) => {
+      worker.on("message", (m: { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number; ids?: Uint8Array; subtree?: SubtreeResult }) => {
         slot.inFlight--;
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
         if (m.error !== undefined) p.reject(new RegistryError("HASH_FAILED", `hashing failed: ${m.error}`));
         else if (m.subtree !== undefined) p.resolve(m.subtree);
-        else p.resolve({ digests: m.digests!, packed: m.packed!, ms: m.ms! });
+        else p.resolve({ digests: m.digests!, packed: m.packed!, ms: m.ms!, ids: m.ids! });
       });
       worker.on("error", (e) => this.fail(e));
       worker.on("exit", (code) => {
@@ -85,7 +87,7 @@ export class HashPool {
       const started = performance.now();
       try {
         const digests = this.inline.hash(packed);
-        return Promise.resolve({ digests, packed, ms: performance.now() - started });
+        return Promise.resolve({ digests, packed, ms: performance.now() - started, ids: this.inline.identities });
       } catch (e) {
         return Promise.reject(e);
       }

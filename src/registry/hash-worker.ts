@@ -30,7 +30,8 @@ parentPort!.on("message", (job: Job) => {
     }
     const digests = hasher.hash(job.packed!);
     const ms = performance.now() - started;
-    parentPort!.postMessage({ id: job.id, digests, packed: job.packed, ms }, [digests.buffer as ArrayBuffer, ...packedBuffers(job.packed!)]);
+    const ids = hasher.identities;
+    parentPort!.postMessage({ id: job.id, digests, packed: job.packed, ms, ids }, [digests.buffer as ArrayBuffer, ids.buffer as ArrayBuffer, ...packedBuffers(job.packed!)]);
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: (e as Error).message });
   }

@@ -27,7 +27,7 @@ import type { HashPool } from "./hash-pool.js";
 import { hashedBatches, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
 import type { KeccakBatch } from "./keccak-batch.js";
 import type { ValueForm } from "./mapping.js";
-import { packDefaults, updateCompact, type SubtreeResult } from "./name-tree.js";
+import { packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "./name-tree.js";
 import type { PackedRecords, PackedBuilder } from "./packed.js";
 import { RecordState, recordRowBytes, writeRecordRow } from "./record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
@@ -61,7 +61,7 @@ export interface BulkInputs {
   /** Called with the number of conflicts once all records are read and sorted; throwing aborts with nothing written. */
   readonly beforeTree: (conflicts: number) => void;
   /** Keys of a packed batch. */
-  readonly keysOf: (p: PackedRecords) => Float64Array;
+  readonly keysOf: (p: PackedRecords, ids: Uint8Array) => Float64Array;
   readonly onRead?: () => void;
 }
 
@@ -115,9 +115,9 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
   const batches: PackedRecords[] = [];
   const digestsOf: Uint32Array[] = [];
   const keysOf: Float64Array[] = [];
-  for await (const { digests, packed } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
+  for await (const { digests, packed, ids } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
     const t0 = performance.now();
-    keysOf.push(inp.keysOf(packed));
+    keysOf.push(inp.keysOf(packed, ids));
     times.parseMs += performance.now() - t0;
     batches.push(packed);
     digestsOf.push(digests);
@@ -200,38 +200,63 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
         }
         writeMs += performance.now() - c0;
       };
-      const parts: SubtreeResult[] = [];
+      // The workers take a range while fewer than `window` are at them; otherwise this thread
+      // computes the range itself (it would only wait), then lets the workers' replies in.
+      const parts: (SubtreeResult | undefined)[] = [];
       const partBase: number[] = [];
-      const inFlight: Promise<SubtreeResult>[] = [];
-      const window = 2 * Math.max(1, threads);
+      const window = 2 * threads;
+      let active = 0;
+      let failure: unknown;
+      let wake: (() => void) | undefined;
+      const c = store.hasher();
       let r = 0;
-      while (r < m || inFlight.length > 0) {
-        while (r < m && inFlight.length < window) {
-          const base = Math.floor(keys[order[r]!]! / span);
-          let end = r + 1;
-          const limit = (base + 1) * span;
-          while (end < m && keys[order[end]!]! < limit) end++;
-          const rel = new Float64Array(end - r);
-          const dg = new Uint32Array(8 * (end - r));
-          for (let j = r; j < end; j++) {
-            const g = order[j]!;
-            rel[j - r] = keys[g]! - base * span;
-            dg.set(digestOf(g), 8 * (j - r));
-          }
-          partBase.push(base);
-          inFlight.push(pool.subtree({ height: H, base, keys: rel, digests: dg, defaults: defaultsH.slice() }));
-          writeLeaves(r, end);
-          r = end;
+      while (r < m) {
+        const base = Math.floor(keys[order[r]!]! / span);
+        let end = r + 1;
+        const limit = (base + 1) * span;
+        while (end < m && keys[order[end]!]! < limit) end++;
+        const rel = new Float64Array(end - r);
+        const dg = new Uint32Array(8 * (end - r));
+        for (let j = r; j < end; j++) {
+          const g = order[j]!;
+          rel[j - r] = keys[g]! - base * span;
+          dg.set(digestOf(g), 8 * (j - r));
         }
-        const w0 = performance.now();
-        parts.push(await inFlight.shift()!);
-        times.waitMs += performance.now() - w0;
+        const index = parts.length;
+        parts.push(undefined);
+        partBase.push(base);
+        const job = { height: H, base, keys: rel, digests: dg, defaults: defaultsH };
+        if (active < window) {
+          active++;
+          pool.subtree({ ...job, defaults: defaultsH.slice() }).then(
+            (res) => {
+              parts[index] = res;
+              active--;
+              wake?.();
+            },
+            (e: unknown) => {
+              failure ??= e;
+              active--;
+              wake?.();
+            },
+          );
+        } else {
+          parts[index] = subtreeCompact(job, c);
+        }
+        writeLeaves(r, end);
+        r = end;
+        if (failure !== undefined) throw failure;
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      const w0 = performance.now();
+      while (active > 0) await new Promise<void>((resolve) => (wake = resolve));
+      times.waitMs += performance.now() - w0;
+      if (failure !== undefined) throw failure;
       const topKeys = Float64Array.from(partBase);
       const topDigests = new Uint32Array(8 * parts.length);
-      parts.forEach((p, i) => topDigests.set(p.root, 8 * i));
+      parts.forEach((p, i) => topDigests.set(p!.root, 8 * i));
       const top = updateCompact(T, store.defaults.slice(H), store.hasher(), new Float64Array(0), 0, topKeys, topDigests, { leafDigest: () => { throw new Error("unreachable"); }, branch: () => { throw new Error("unreachable"); } });
-      for (const p of parts) times.hashMs += p.ms;
+      for (const p of parts) times.hashMs += p!.ms;
       treeMs = performance.now() - t0 - writeMs;
       const c0 = performance.now();
       const at = parts.map(() => 0);

@@ -110,8 +110,8 @@ function sameName(p: PackedRecords, i: number, j: number): boolean {
 }
 
 /** Keys of a packed batch (first `depth` bits of Keccak-256 of each name). */
-function batchKeys(keccak: KeccakBatch, p: PackedRecords, depth: number): Float64Array {
-  const ids = keccak.hashPacked(p.names, p.nameOffsets, p.count);
+function batchKeys(keccak: KeccakBatch, p: PackedRecords, depth: number, identities?: Uint8Array): Float64Array {
+  const ids = identities ?? keccak.hashPacked(p.names, p.nameOffsets, p.count);
   const keys = new Float64Array(p.count);
   for (let i = 0; i < p.count; i++) keys[i] = keyOfDigest(ids, depth, 32 * i);
   return keys;
@@ -170,7 +170,7 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
       const r = await bulkBuild({
         store, source, sink, pool, keccak, batchSize, threads, report: note,
         ...(options.partitionRecords !== undefined ? { partitionRecords: options.partitionRecords } : {}),
-        keysOf: (p) => batchKeys(keccak, p, depth),
+        keysOf: (p, ids) => batchKeys(keccak, p, depth, ids),
         onRead: () => progress(0, 0),
         beforeTree: (conflicts) => {
           const bad = sink.malformedCount + conflicts;
@@ -261,10 +261,10 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
   const c = store.hasher();
   const progress = () => options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount + conflicts, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
   try {
-    for await (const { digests, packed: p } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
+    for await (const { digests, packed: p, ids } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
       const c0 = performance.now();
       // keys, sorted; conflicts inside the batch and with the stored keys
-      const keys = batchKeys(keccak, p, depth);
+      const keys = batchKeys(keccak, p, depth, ids);
       const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
       const kept: number[] = [];
       const conflict = (i: number, code: string, message: string) => {
