@@ -7,8 +7,8 @@
  *   npm run bench -- registry [--limit all|N] [--mapping both|slot-v1|record-leaf-v2] [--threads T]
  *                             [--batch-size B] [--requests 1000] [--dir DIR] [--keep]
  *
- * Batches default to each importer's own size: 100,000 records for slot-v1, 1,000,000 for
- * record-leaf-v2 (random keys make every batch copy pages all over the B-trees).
+ * Batches default to each importer's own: 100,000 records per batch for slot-v1; record-leaf-v2
+ * into an empty registry is one bulk batch (name-bulk.ts) with leaf-hashing jobs of 100,000.
  *
  * --limit above 100,000 (default: all) needs the full dataset: `node scripts/npm-repos-fetch.mjs`.
  * Per mapping: wall time, records/s, peak RSS (workers included), bytes on disk, where the time
@@ -20,11 +20,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
-import { flag, int, text, parseOptions } from "./lib/options.js";
+import { choice, flag, int, text, parseOptions } from "./lib/options.js";
 import { RegistryStore } from "../src/registry/store.js";
 import { importRecords } from "../src/registry/import.js";
 import { NameStore } from "../src/registry/name-store.js";
@@ -36,7 +36,7 @@ import { digestEquals } from "../src/hash/digest.js";
 import { readOnlyRequest } from "../src/registry/requests.js";
 import { OpKind } from "../src/sync/types.js";
 
-const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag });
+const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag, mapping: choice(["both", "slot-v1", "record-leaf-v2"]), requests: int(1, 100_000), child: choice(["slot-v1", "record-leaf-v2"]), "child-dir": text() });
 const limitArg = args.get("limit") ?? "all";
 const limit = limitArg === "all" ? ("all" as const) : Number(limitArg);
 const threads = args.has("threads") ? Number(args.get("threads")) : undefined;
@@ -171,13 +171,14 @@ if (args.has("child")) {
     process.exit(2);
   }
   const c = conditions();
+  const loadStart = Math.round(loadavg()[0]! * 100) / 100;
   process.stdout.write(conditionsLine(c) + "\n");
   const base = args.get("dir") ?? mkdtempSync(join(tmpdir(), "registry-bench-"));
   const results: ChildResult[] = [];
   for (const m of mappings) {
     const dir = join(base, m);
     rmSync(dir, { recursive: true, force: true });
-    progress(`${m}: importing ${expected} records into ${dir} (batches of ${batchSize ?? (m === "slot-v1" ? 100_000 : 1_000_000)})`);
+    progress(`${m}: importing ${expected} records into ${dir} (${m === "slot-v1" ? `batches of ${batchSize ?? 100_000}` : `one bulk batch, hash jobs of ${batchSize ?? 100_000}`})`);
     const pass = process.argv.slice(2).filter((a, i, all) => !(a === "--mapping" || all[i - 1] === "--mapping"));
     const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...pass, "--child", m, "--child-dir", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
     if (r.status !== 0) {
@@ -199,9 +200,10 @@ if (args.has("child")) {
   row("peak RSS", (r) => `${fmt(r.peakRssMiB, 0)} MiB`);
   row("bytes on disk", (r) => `${r.bytesOnDisk} (${fmt(r.bytesOnDisk / 2 ** 20, 0)} MiB)`);
   row("parse + validate (main thread)", (r) => `${fmt(r.timings["parseMs"]! / 1000)} s`);
-  row("leaf hashing (sum over workers)", (r) => `${fmt(r.timings["hashMs"]! / 1000)} s`);
+  row("hashing (leaves; v2: + tree; thread sum)", (r) => `${fmt(r.timings["hashMs"]! / 1000)} s`);
   row("waiting for workers (main thread)", (r) => `${fmt(r.timings["waitMs"]! / 1000)} s`);
-  row("tree recomputation (main thread)", (r) => `${fmt(r.timings["treeMs"]! / 1000)} s`);
+  row("sort by key + duplicates (v2, main)", (r) => `${fmt((r.timings["sortMs"] ?? 0) / 1000)} s`);
+  row("tree (slot: main; v2: phase wall − writes)", (r) => `${fmt(r.timings["treeMs"]! / 1000)} s`);
   row("database writes + commits (main thread)", (r) => `${fmt(r.timings["writeMs"]! / 1000)} s`);
   row(`membership request ms (med/min/max, ${requests})`, (r) => `${r.membershipMs.median.toFixed(2)}/${r.membershipMs.min.toFixed(2)}/${r.membershipMs.max.toFixed(1)}`);
   row(`non-membership request ms (med/min/max)`, (r) => `${r.nonmembershipMs.median.toFixed(2)}/${r.nonmembershipMs.min.toFixed(2)}/${r.nonmembershipMs.max.toFixed(1)}`);
@@ -216,7 +218,7 @@ if (args.has("child")) {
   writeResults("registry", {
     benchmark: "registry",
     conditions: c,
-    settings: { dataset: `all-the-package-repos@${NPM_REPOS_VERSION}`, limit: limitArg, mappings, leafMaxFields: 31, batchSize: batchSize ?? "importer default (100,000 slot-v1, 1,000,000 record-leaf-v2)", requests, database: "lmdb" },
+    settings: { dataset: `all-the-package-repos@${NPM_REPOS_VERSION}`, limit: limitArg, mappings, leafMaxFields: 31, batchSize: batchSize ?? "importer default (slot-v1: 100,000 per batch; record-leaf-v2 into an empty registry: one bulk batch, hash jobs of 100,000)", requests, database: "lmdb" },
     units: "times in ms, sizes in bytes, rss in MiB",
     results,
     ratios,
@@ -234,6 +236,8 @@ if (args.has("child")) {
     h[`${p}_membership_request_ms`] = Math.round(r.membershipMs.median * 1000) / 1000;
     h[`${p}_nonmembership_request_ms`] = Math.round(r.nonmembershipMs.median * 1000) / 1000;
   }
+  h["load_1m_start"] = loadStart;
+  h["load_1m_end"] = Math.round(loadavg()[0]! * 100) / 100;
   if (ratios) {
     h["wall_ratio"] = Math.round(ratios.wall * 1000) / 1000;
     h["disk_ratio"] = Math.round(ratios.disk * 1000) / 1000;

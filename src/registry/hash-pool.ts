@@ -1,9 +1,10 @@
 /**
- * Leaf hashing of import batches on worker threads (hash-worker.ts), or inline on the calling
- * thread when `threads` is 0. Batches are spread over the workers by queue length; results come
- * back as promises. The workers' lifecycle is the shared pool core's (workers/pool-core.ts): a
- * worker that fails fails every pending batch with `HASH_FAILED`, and the pool is not respawned
- * (an import stops at its first failed batch).
+ * Leaf hashing of import batches and the compact trees of key-range partitions (name-keyed bulk
+ * import) on worker threads (hash-worker.ts), or inline on the calling thread when `threads` is
+ * 0. Jobs are spread over the workers by queue length; results come back as promises. The
+ * workers' lifecycle is the shared pool core's (workers/pool-core.ts): a worker that fails fails
+ * every pending job with `HASH_FAILED`, and the pool is not respawned (an import stops at its
+ * first failed job).
  */
 import { Worker } from "node:worker_threads";
 import { PoolCore } from "../workers/pool-core.js";
@@ -11,6 +12,7 @@ import { RegistryError } from "./errors.js";
 import { LeafHasher } from "./leaf-hasher.js";
 import { packedBuffers, type PackedRecords } from "./packed.js";
 import { defaultPermutation, typescriptPermutation } from "./permutation.js";
+import { Compressor, subtreeCompact, type SubtreeJob, type SubtreeResult } from "./name-tree.js";
 
 /** Which permutation the hashers use: the WASM kernel when built ("auto") or the TypeScript reference. */
 export type PermutationChoice = "auto" | "typescript";
@@ -22,10 +24,12 @@ export interface HashResult {
   readonly packed: PackedRecords;
   /** Time spent hashing, ms. */
   readonly ms: number;
+  /** Keccak-256 of each name, 32 bytes per record (the leaf identities; name keys are their prefixes). */
+  readonly ids: Uint8Array;
 }
 
 interface Pending {
-  resolve(r: HashResult): void;
+  resolve(r: unknown): void;
   reject(e: Error): void;
 }
 
@@ -34,7 +38,7 @@ interface SlotState {
   inFlight: number;
 }
 
-type HashReply = { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number };
+type HashReply = { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number; ids?: Uint8Array; subtree?: SubtreeResult };
 
 /**
  * Leaf hashing for imports and checks (see the module comment).
@@ -49,6 +53,7 @@ export class HashPool {
   private readonly core: PoolCore<SlotState> | undefined;
   private readonly pending = new Map<number, Pending>();
   private readonly inline: LeafHasher | undefined;
+  private readonly inlinePermutation: PermutationChoice;
   private nextId = 0;
   private failure: Error | undefined;
 
@@ -58,6 +63,7 @@ export class HashPool {
    */
   constructor(threads: number, leafMaxFields: number, permutation: PermutationChoice = "auto") {
     this.threads = threads;
+    this.inlinePermutation = permutation;
     if (threads === 0) {
       this.inline = new LeafHasher(leafMaxFields, permutation === "typescript" ? typescriptPermutation() : defaultPermutation());
       return;
@@ -74,8 +80,9 @@ export class HashPool {
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
-        if (m.error !== undefined) p.reject(new RegistryError("HASH_FAILED", `leaf hashing failed: ${m.error}`));
-        else p.resolve({ digests: m.digests!, packed: m.packed!, ms: m.ms! });
+        if (m.error !== undefined) p.reject(new RegistryError("HASH_FAILED", `hashing failed: ${m.error}`));
+        else if (m.subtree !== undefined) p.resolve(m.subtree);
+        else p.resolve({ digests: m.digests!, packed: m.packed!, ms: m.ms!, ids: m.ids! });
       },
       onCrash: (_slot, crash) => this.fail(crash.reason),
     });
@@ -93,20 +100,42 @@ export class HashPool {
       const started = performance.now();
       try {
         const digests = this.inline.hash(packed);
-        return Promise.resolve({ digests, packed, ms: performance.now() - started });
+        return Promise.resolve({ digests, packed, ms: performance.now() - started, ids: this.inline.identities });
       } catch (e) {
         return Promise.reject(e);
       }
     }
+    return this.post({ packed }, packedBuffers(packed));
+  }
+
+  /**
+   * The compact tree of one key-range partition (`subtreeCompact`, name-tree.ts) on a worker;
+   * the job's buffers are transferred.
+   */
+  subtree(job: SubtreeJob): Promise<SubtreeResult> {
+    if (this.inline !== undefined) {
+      try {
+        this.inlineCompressor ??= new Compressor(this.inlinePermutation === "typescript" ? typescriptPermutation() : defaultPermutation());
+        return Promise.resolve(subtreeCompact(job, this.inlineCompressor));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.post({ subtree: job }, [job.keys.buffer, job.digests.buffer, job.defaults.buffer] as ArrayBuffer[]);
+  }
+
+  private inlineCompressor: Compressor | undefined;
+
+  private post<T>(message: object, transfer: ArrayBuffer[]): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const slots = this.core!.slots;
     let best = slots[0]!;
     for (const s of slots) if (s.state.inFlight < best.state.inFlight) best = s;
     best.state.inFlight++;
     const id = this.nextId++;
-    return new Promise<HashResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      best.worker.postMessage({ id, packed }, packedBuffers(packed));
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      best.worker.postMessage({ id, ...message }, transfer);
     });
   }
 

@@ -15,11 +15,11 @@
  * default) the whole input is checked first and any malformed record rejects the import with
  * nothing written.
  */
-import { availableParallelism } from "node:os";
 import type { Digest } from "../hash/digest.js";
 import { RegistryError, type RegistryErrorCode } from "./errors.js";
-import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
-import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
+import { HashPool, type PermutationChoice } from "./hash-pool.js";
+import { checkEntry, hashedBatches, importSettings, type ImportCommonOptions, type ImportIssue, type ImportTimings, type LoopTimes } from "./import-pipeline.js";
+import type { ValueForm } from "./mapping.js";
 import { PackedBuilder, type PackedRecords } from "./packed.js";
 import { RecordState, readSlotKey, recordRowBytes, writeRecordRow, writeSlotKey } from "./record-codec.js";
 import { ROW_CHECKSUM_BYTES, openRow, sealInPlace } from "./row-checksum.js";
@@ -27,58 +27,12 @@ import { nameEntry } from "./store.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { LeafChanges, RegistryHead, RegistryStore, WriteTables } from "./store.js";
 
-/** One malformed or refused record of an import: its 1-based line, code and message. */
-export interface ImportIssue {
-  /** 1-based line of the record in its source. */
-  readonly line: number;
-  /** BAD_RECORD (syntax), BAD_NAME, BAD_VALUE, VALUE_TOO_LARGE or NAME_EXISTS. */
-  readonly code: RegistryErrorCode;
-  readonly message: string;
-}
+export type { ImportIssue, ImportProgress, ImportTimings } from "./import-pipeline.js";
 
-/** Progress of an import: source entries read and records committed. */
-export interface ImportProgress {
-  /** Source entries read (records and malformed ones). */
-  readonly entries: number;
-  /** Records committed. */
-  readonly imported: number;
-  /** Malformed records so far. */
-  readonly malformed: number;
-  readonly bytesRead: number;
-  readonly totalBytes: number;
-  /** Batches committed by this import. */
-  readonly batches: number;
-}
-
-/** Options of `importRecords` (slot-v1): what to do with malformed records, batch size, hashing threads, progress. */
-export interface ImportOptions {
-  /** "fail" (default): any malformed record rejects the import; "skip": leave them out. */
-  readonly onError?: "skip" | "fail";
-  /** Records per committed batch (default 100,000). */
-  readonly batchSize?: number;
-  /** Hash worker threads (default: min(2, available cores); 0 hashes on the calling thread). */
-  readonly threads?: number;
+/** Options of `importRecords` (slot-v1): the shared import options and the hashers' permutation. */
+export interface ImportOptions extends ImportCommonOptions {
   /** Permutation of the hashers (default "auto": the WASM kernel when built). */
   readonly permutation?: PermutationChoice;
-  readonly onProgress?: (p: ImportProgress) => void;
-  readonly onMalformed?: (issue: ImportIssue) => void;
-}
-
-/** Where the time went (ms). parse/tree/write are on the calling thread; hash is summed over workers. */
-export interface ImportTimings {
-  readonly wallMs: number;
-  /** Parsing and validation (calling thread). */
-  readonly parseMs: number;
-  /** Leaf hashing: Keccak identities and value digests, Poseidon2 leaf sponges (summed over workers). */
-  readonly hashMs: number;
-  /** Waiting for workers (calling thread idle). */
-  readonly waitMs: number;
-  /** Inner-node recomputation over the tiles (calling thread). */
-  readonly treeMs: number;
-  /** Database writes and commits (calling thread). */
-  readonly writeMs: number;
-  /** Pre-check pass of `onError: "fail"`. */
-  readonly checkMs: number;
 }
 
 /** The result of `importRecords`: the source, entries read, records imported, the issues met, the root after the import and timings in ms. */
@@ -127,15 +81,7 @@ class ImportSink implements RecordSink {
 
   record(line: number, name: Uint8Array, ns: number, ne: number, form: ValueForm, value: Uint8Array, vs: number, ve: number): void {
     try {
-      checkNameBytes(name, ns, ne);
-      if (form === ValueForm.Text) {
-        checkTextBytes(value, vs, ve);
-      } else if (form === ValueForm.Fields) {
-        const view = new DataView(value.buffer, value.byteOffset + vs, ve - vs);
-        const fields: number[] = [];
-        for (let o = 0; o < ve - vs; o += 4) fields.push(view.getUint32(o, true));
-        checkFields(fields, this.store.config.leafMaxFields);
-      }
+      checkEntry(name, ns, ne, form, value, vs, ve, this.store.config.leafMaxFields);
     } catch (e) {
       if (!(e instanceof RegistryError)) throw e;
       this.malformed(line, e.message, e.code);
@@ -241,12 +187,7 @@ function writeRows(t: WriteTables, head: RegistryHead, depth: number, p: PackedR
  */
 export async function importRecords(store: RegistryStore, makeSource: () => RecordSource, options: ImportOptions = {}): Promise<ImportReport> {
   const started = performance.now();
-  const onError = options.onError ?? "fail";
-  const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RegistryError("BAD_CONFIG", `batch size must be a positive integer, got ${batchSize}`);
-  const threads = options.threads ?? Math.min(2, availableParallelism());
-  if (!Number.isInteger(threads) || threads < 0 || threads > 64) throw new RegistryError("BAD_CONFIG", `threads must be an integer in [0, 64], got ${threads}`);
-  const report = options.onMalformed ?? (() => {});
+  const { onError, batchSize, threads, report } = importSettings(options, DEFAULT_BATCH);
   const startHead = store.head();
   const capacity = 2 ** store.config.depth;
 
@@ -273,38 +214,18 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
   const source = makeSource();
   const sink = new ImportSink(store, report, { dedup: false, presentBelow: startHead.nextSlot, pack: true });
   const pool = new HashPool(threads, store.config.leafMaxFields, options.permutation ?? "auto");
-  let parseMs = 0, hashMs = 0, waitMs = 0, treeMs = 0, writeMs = 0;
+  const times: LoopTimes = { parseMs: 0, hashMs: 0, waitMs: 0 };
+  let treeMs = 0, writeMs = 0;
   let duplicates = 0;
   let expectBatch = startHead.batch;
   let imported = 0;
   let batches = 0;
   let firstBatch = 0;
   let root = startHead.root;
-  let exhausted = false;
-  const queue: Promise<HashResult>[] = [];
   const progress = () =>
     options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount + duplicates, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
   try {
-    for (;;) {
-      while (!exhausted && queue.length < Math.max(1, threads) + 1) {
-        const t0 = performance.now();
-        while (sink.builder.count < batchSize) {
-          if (!source.next(sink, batchSize - sink.builder.count)) {
-            exhausted = true;
-            break;
-          }
-        }
-        const packed = sink.builder.take();
-        parseMs += performance.now() - t0;
-        if (packed.count === 0) continue;
-        queue.push(pool.hash(packed));
-      }
-      const job = queue.shift();
-      if (job === undefined) break;
-      const w0 = performance.now();
-      const { digests, packed, ms } = await job;
-      waitMs += performance.now() - w0;
-      hashMs += ms;
+    for await (const { digests, packed } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
       const timing = { treeMs: 0 };
       const c0 = performance.now();
       let dups = 0;
@@ -344,6 +265,6 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
     firstSlot: startHead.nextSlot,
     root,
     threads,
-    timings: { wallMs: performance.now() - started, parseMs, hashMs, waitMs, treeMs, writeMs, checkMs },
+    timings: { wallMs: performance.now() - started, ...times, treeMs, writeMs, checkMs },
   };
 }

@@ -52,10 +52,14 @@ export class LeafHasher {
     this.width = foldWidth(leafMaxFields);
   }
 
+  /** Keccak-256 of the names of the last batch hashed (32 bytes each): the identities, and the source of name keys. */
+  identities: Uint8Array = new Uint8Array(0);
+
   /** Leaf digests of the batch: 8 words per record, record i at [8i, 8i + 8). */
   hash(p: PackedRecords): Uint32Array {
     const n = p.count;
     const ids = this.keccak.hashRanges(p.names, pairsOf(p.nameOffsets, n), n);
+    this.identities = ids;
     let texts = 0;
     for (let i = 0; i < n; i++) if (p.forms[i] === ValueForm.Text) texts++;
     const textRanges = new Uint32Array(2 * texts);

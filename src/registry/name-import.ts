@@ -1,37 +1,48 @@
 /**
- * Bulk import into a name-keyed registry: records are validated, hashed to leaves on worker
- * threads (hash-pool.ts), keyed by their names' Keccak-256 prefixes, sorted by key and committed
- * in batches (one transaction and one history entry per batch); the tree above each batch is
- * recomputed with the batched compact update of name-tree.ts against an in-memory index of the
- * stored keys.
+ * Import into a name-keyed registry. Into an empty registry the whole input is one bulk build
+ * (name-bulk.ts: sorted by key, tree built in key-range partitions on the workers, rows appended
+ * in key order, one batch). Into a registry that holds records, records are validated, hashed
+ * to leaves on worker threads (the shared pipeline of import-pipeline.ts), keyed by their
+ * names' Keccak-256 prefixes, sorted by key and committed in batches (one transaction and one
+ * history entry per batch); the tree above each batch is recomputed with the batched compact
+ * update of name-tree.ts against an in-memory index of the stored keys.
  *
+ * A record whose name is already in the registry with the same live value is left as it is and
+ * counted as `present`, so rerunning an interrupted or finished import finishes it with the root
+ * of an uninterrupted run (an interrupted bulk import left the registry empty: it starts over).
  * Malformed records are reported with their line (`BAD_RECORD`, `BAD_NAME`, `BAD_VALUE`,
- * `VALUE_TOO_LARGE`, `NAME_EXISTS` for a name already in the input or the registry, and
- * `KEY_COLLISION` for a name whose key another name holds). `onError: "fail"` (default) checks
- * the whole input first and writes nothing if any record is malformed; `"skip"` leaves them out.
+ * `VALUE_TOO_LARGE`, `NAME_EXISTS` for a name already in the input, or in the registry with
+ * another value or deleted, and `KEY_COLLISION` for a name whose key another name holds).
+ * `onError: "fail"` (default) checks the whole input first and writes nothing if any record is
+ * malformed; `"skip"` leaves them out.
  */
-import { availableParallelism } from "node:os";
 import type { Digest } from "../hash/digest.js";
 import { RegistryError, type RegistryErrorCode } from "./errors.js";
-import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
+import { HashPool, type PermutationChoice } from "./hash-pool.js";
+import { checkEntry, hashedBatches, importSettings, type ImportCommonOptions, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
 import { KeccakBatch } from "./keccak-batch.js";
-import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
+import type { ValueForm } from "./mapping.js";
 import { keyOfDigest } from "./name-key.js";
 import { lowerBound, updateCompact } from "./name-tree.js";
 import { PackedBuilder, type PackedRecords } from "./packed.js";
-import { RecordState, recordRowBytes, writeRecordRow } from "./record-codec.js";
+import { RecordState, encodeRecord, recordRowBytes, writeRecordRow } from "./record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
-import type { ImportIssue, ImportProgress, ImportTimings } from "./import.js";
+import type { ImportTimings } from "./import-pipeline.js";
 import type { NameStore } from "./name-store.js";
+import { bulkBuild } from "./name-bulk.js";
 
-/** Options of `importNames` (record-leaf-v2): malformed records (`"fail"` default or `"skip"`), records per batch, hashing threads, progress. */
-export interface NameImportOptions {
-  readonly onError?: "skip" | "fail";
-  readonly batchSize?: number;
-  readonly threads?: number;
+/** Options of `importNames` (record-leaf-v2): the shared import options, the hashers' permutation and the bulk build. */
+export interface NameImportOptions extends ImportCommonOptions {
+  /** Permutation of the hashers (default "auto": the WASM kernel when built). */
   readonly permutation?: PermutationChoice;
-  readonly onProgress?: (p: ImportProgress) => void;
-  readonly onMalformed?: (issue: ImportIssue) => void;
+  /**
+   * Into an empty registry, build the whole tree in one pass and commit it as one batch
+   * (name-bulk.ts; default true). false: commit in batches of `batchSize` as for a registry
+   * that already holds records. Both give the same rows and root.
+   */
+  readonly bulk?: boolean;
+  /** Bulk import: records per key-range partition, one worker job each (default 16,384). */
+  readonly partitionRecords?: number;
 }
 
 /** The result of `importNames`: the source, entries read, records imported, issues (with `KEY_COLLISION` conflicts), the root after the import and timings in ms. */
@@ -40,6 +51,8 @@ export interface NameImportReport {
   readonly entries: number;
   readonly imported: number;
   readonly malformed: number;
+  /** Records already in the registry with the same name and live value (left as they are). */
+  readonly present: number;
   readonly batches: number;
   readonly firstBatch: number;
   readonly lastBatch: number;
@@ -56,6 +69,13 @@ export interface NameImportReport {
  */
 export const DEFAULT_NAME_BATCH = 1_000_000;
 const DEFAULT_BATCH = DEFAULT_NAME_BATCH;
+/** Records per leaf-hashing job of a bulk import (small jobs keep both workers busy to the end). */
+export const BULK_HASH_BATCH = 100_000;
+
+/** Whether an import takes the bulk path: into an empty registry, unless `bulk: false`. */
+function startsEmpty(store: NameStore, options: NameImportOptions): boolean {
+  return (options.bulk ?? true) && store.head().records === 0;
+}
 const decoder = new TextDecoder();
 
 class NameSink implements RecordSink {
@@ -70,14 +90,7 @@ class NameSink implements RecordSink {
 
   record(line: number, name: Uint8Array, ns: number, ne: number, form: ValueForm, value: Uint8Array, vs: number, ve: number): void {
     try {
-      checkNameBytes(name, ns, ne);
-      if (form === ValueForm.Text) checkTextBytes(value, vs, ve);
-      else if (form === ValueForm.Fields) {
-        const view = new DataView(value.buffer, value.byteOffset + vs, ve - vs);
-        const fields: number[] = [];
-        for (let o = 0; o < ve - vs; o += 4) fields.push(view.getUint32(o, true));
-        checkFields(fields, this.leafMaxFields);
-      }
+      checkEntry(name, ns, ne, form, value, vs, ve, this.leafMaxFields);
     } catch (e) {
       if (!(e instanceof RegistryError)) throw e;
       this.malformed(line, e.message, e.code);
@@ -99,8 +112,8 @@ function sameName(p: PackedRecords, i: number, j: number): boolean {
 }
 
 /** Keys of a packed batch (first `depth` bits of Keccak-256 of each name). */
-function batchKeys(keccak: KeccakBatch, p: PackedRecords, depth: number): Float64Array {
-  const ids = keccak.hashPacked(p.names, p.nameOffsets, p.count);
+function batchKeys(keccak: KeccakBatch, p: PackedRecords, depth: number, identities?: Uint8Array): Float64Array {
+  const ids = identities ?? keccak.hashPacked(p.names, p.nameOffsets, p.count);
   const keys = new Float64Array(p.count);
   for (let i = 0; i < p.count; i++) keys[i] = keyOfDigest(ids, depth, 32 * i);
   return keys;
@@ -124,18 +137,70 @@ function mergeKeys(a: Float64Array, n: number, b: Float64Array): Float64Array {
  */
 export async function importNames(store: NameStore, makeSource: () => RecordSource, options: NameImportOptions = {}): Promise<NameImportReport> {
   const started = performance.now();
-  const onError = options.onError ?? "fail";
-  const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RegistryError("BAD_CONFIG", `batch size must be a positive integer, got ${batchSize}`);
-  const threads = options.threads ?? Math.min(2, availableParallelism());
-  if (!Number.isInteger(threads) || threads < 0 || threads > 64) throw new RegistryError("BAD_CONFIG", `threads must be an integer in [0, 64], got ${threads}`);
-  const report = options.onMalformed ?? (() => {});
+  const { onError, batchSize, threads, report } = importSettings(options, startsEmpty(store, options) ? BULK_HASH_BATCH : DEFAULT_BATCH);
   const { depth, leafMaxFields } = store.config;
   const keccak = new KeccakBatch();
   const startHead = store.head();
   let E = startHead.records > 0 ? store.keys() : new Float64Array(0);
   let n = E.length;
   const existingName = (key: number): string => store.leafRow(key)!.record.name;
+  // keys stored before this import: a record there with the same name and live value is left as it is (`present`)
+  const E0 = E;
+  const n0 = n;
+  const isPresent = (key: number, p: PackedRecords, i: number): boolean => {
+    const at = lowerBound(E0, n0, key);
+    if (at >= n0 || E0[at] !== key) return false;
+    const stored = store.leafRow(key)!.record;
+    if (stored.state !== RecordState.Live) return false;
+    const want = new Uint8Array(recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!));
+    writeRecordRow(want, 0, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+    return Buffer.from(encodeRecord(stored)).equals(want);
+  };
+  let present = 0;
+
+  if (startsEmpty(store, options)) {
+    const issues: ImportIssue[] = [];
+    const note = (i: ImportIssue) => {
+      if (issues.length < 100) issues.push(i);
+      report(i);
+    };
+    const source = makeSource();
+    const sink = new NameSink(leafMaxFields, note);
+    const pool = new HashPool(threads, leafMaxFields, options.permutation ?? "auto");
+    const progress = (imported: number, batches: number) => options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
+    try {
+      const r = await bulkBuild({
+        store, source, sink, pool, keccak, batchSize, threads, report: note,
+        ...(options.partitionRecords !== undefined ? { partitionRecords: options.partitionRecords } : {}),
+        keysOf: (p, ids) => batchKeys(keccak, p, depth, ids),
+        onRead: () => progress(0, 0),
+        beforeTree: (conflicts) => {
+          const bad = sink.malformedCount + conflicts;
+          if (onError === "fail" && bad > 0) {
+            const first = issues.reduce((a, b) => (b.line < a.line ? b : a));
+            throw new RegistryError("IMPORT_REJECTED", `${bad} malformed record${bad === 1 ? "" : "s"} in ${source.description} (first at line ${first.line}: ${first.code}: ${first.message}); nothing was imported (use --on-error skip to leave them out)`, { errors: [...issues].sort((a, b) => a.line - b.line), count: bad });
+          }
+        },
+      });
+      const batches = r.entry === undefined ? 0 : 1;
+      progress(r.imported, batches);
+      return {
+        source: source.description,
+        entries: source.entries,
+        imported: r.imported,
+        malformed: sink.malformedCount + r.conflicts,
+        present: 0,
+        batches,
+        firstBatch: r.entry?.batch ?? 0,
+        lastBatch: r.entry?.batch ?? 0,
+        root: r.entry?.root ?? startHead.root,
+        threads,
+        timings: { wallMs: performance.now() - started, ...r.timings, checkMs: 0 },
+      };
+    } finally {
+      await pool.close();
+    }
+  }
 
   let checkMs = 0;
   if (onError === "fail") {
@@ -162,6 +227,10 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
           note(first.name === name ? { line: p.lines[i]!, code: "NAME_EXISTS", message: `duplicate name ${nameText(p, i)} (first at line ${first.line})` } : { line: p.lines[i]!, code: "KEY_COLLISION", message: `name ${nameText(p, i)} has the same key ${key} as ${JSON.stringify(first.name)} (line ${first.line}) at depth ${depth}` });
           continue;
         }
+        if (isPresent(key, p, i)) {
+          seen.set(key, { line: p.lines[i]!, name });
+          continue;
+        }
         const at = lowerBound(E, n, key);
         if (at < n && E[at] === key) {
           conflicts++;
@@ -183,41 +252,21 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
   const source = makeSource();
   const sink = new NameSink(leafMaxFields, report);
   const pool = new HashPool(threads, leafMaxFields, options.permutation ?? "auto");
-  let parseMs = 0, hashMs = 0, waitMs = 0, treeMs = 0, writeMs = 0;
+  const times: LoopTimes = { parseMs: 0, hashMs: 0, waitMs: 0 };
+  let treeMs = 0, writeMs = 0;
   let conflicts = 0;
   let expectBatch = startHead.batch;
   let imported = 0;
   let batches = 0;
   let firstBatch = 0;
   let root = startHead.root;
-  let exhausted = false;
-  const queue: Promise<HashResult>[] = [];
   const c = store.hasher();
   const progress = () => options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount + conflicts, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
   try {
-    for (;;) {
-      while (!exhausted && queue.length < Math.max(1, threads) + 1) {
-        const t0 = performance.now();
-        while (sink.builder.count < batchSize) {
-          if (!source.next(sink, batchSize - sink.builder.count)) {
-            exhausted = true;
-            break;
-          }
-        }
-        const packed = sink.builder.take();
-        parseMs += performance.now() - t0;
-        if (packed.count === 0) continue;
-        queue.push(pool.hash(packed));
-      }
-      const job = queue.shift();
-      if (job === undefined) break;
-      const w0 = performance.now();
-      const { digests, packed: p, ms } = await job;
-      waitMs += performance.now() - w0;
-      hashMs += ms;
+    for await (const { digests, packed: p, ids } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
       const c0 = performance.now();
       // keys, sorted; conflicts inside the batch and with the stored keys
-      const keys = batchKeys(keccak, p, depth);
+      const keys = batchKeys(keccak, p, depth, ids);
       const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
       const kept: number[] = [];
       const conflict = (i: number, code: RegistryErrorCode, message: string) => {
@@ -232,6 +281,10 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
         if (prev >= 0 && keys[prev] === key) {
           if (sameName(p, prev, i)) conflict(i, "NAME_EXISTS", `duplicate name ${nameText(p, i)} (first at line ${p.lines[prev]})`);
           else conflict(i, "KEY_COLLISION", `name ${nameText(p, i)} has the same key ${key} as ${nameText(p, prev)} (line ${p.lines[prev]}) at depth ${depth}`);
+          continue;
+        }
+        if (isPresent(key, p, i)) {
+          present++;
           continue;
         }
         const at = lowerBound(E, n, key);
@@ -296,11 +349,12 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
     entries: source.entries,
     imported,
     malformed: sink.malformedCount + conflicts,
+    present,
     batches,
     firstBatch,
     lastBatch: batches === 0 ? 0 : expectBatch,
     root,
     threads,
-    timings: { wallMs: performance.now() - started, parseMs, hashMs, waitMs, treeMs, writeMs, checkMs },
+    timings: { wallMs: performance.now() - started, ...times, treeMs, writeMs, checkMs },
   };
 }

@@ -32,7 +32,7 @@ import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../sync/limits.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "./name-key.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
-import { seal, unseal } from "./row-seal.js";
+import { seal, sealInto, unseal } from "./row-seal.js";
 import { checkLmdbFile, defaultDigests } from "./store.js";
 import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "./name-tree.js";
 import { defaultPermutation } from "./permutation.js";
@@ -45,7 +45,7 @@ const T_BRANCH = 3;
 const T_HISTORY = 4;
 const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
-const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+const APPEND = { append: true };
 
 /** The configuration of a name-keyed registry (record-leaf-v2), fixed when it is created. */
 export interface NameRegistryConfig {
@@ -96,11 +96,24 @@ export interface NameState extends NameLookup {
 
 /** Writes of one batch (inside its transaction). */
 export interface NameWriter {
-  /** Stores a leaf row: record row ‖ leaf digest. */
-  putLeaf(key: number, recordRow: Uint8Array, digest: ArrayLike<number>): void;
-  putBranch(h: number, p: number, digest: ArrayLike<number>): void;
+  /**
+   * Stores a leaf row: record row ‖ leaf digest. `append`: the key is above every stored key
+   * (LMDB append mode: no search, pages filled completely; the bulk import writes in key order).
+   */
+  putLeaf(key: number, recordRow: Uint8Array, digest: ArrayLike<number>, append?: boolean): void;
+  /** Stores a branch row; `append` as for `putLeaf`, in (height, prefix) order. */
+  putBranch(h: number, p: number, digest: ArrayLike<number>, append?: boolean): void;
   /** Reads rows as the transaction sees them (its own writes included). */
   readonly source: CompactSource;
+}
+
+/** What a batch's writes return: the new root and counts. */
+export interface BatchRows {
+  readonly root: Digest;
+  readonly newRecords: number;
+  readonly liveDelta: number;
+  readonly deletedDelta: number;
+  readonly written: number;
 }
 
 /** A batch: `write` stores rows and returns the new root and counts; throwing aborts it. */
@@ -108,7 +121,7 @@ export interface NameBatch {
   readonly kind: string;
   readonly expectBatch: number;
   readonly name?: string;
-  readonly write: (w: NameWriter, head: NameHead) => { root: Digest; newRecords: number; liveDelta: number; deletedDelta: number; written: number };
+  readonly write: (w: NameWriter, head: NameHead) => BatchRows;
 }
 
 /**
@@ -145,13 +158,6 @@ function historyKey(batch: number): Buffer {
   const k = Buffer.allocUnsafe(4);
   k.writeUInt32BE(batch);
   return k;
-}
-
-function digestBytes(d: ArrayLike<number>): Uint8Array {
-  const w = Uint32Array.from(d as ArrayLike<number>);
-  const out = new Uint8Array(w.buffer);
-  if (!LITTLE_ENDIAN) for (let i = 0; i < 32; i += 4) out.subarray(i, i + 4).reverse();
-  return out;
 }
 
 function readDigest(bytes: Uint8Array, at: number, what: string): Digest {
@@ -466,38 +472,84 @@ export class NameStore {
     return this.compressorOf();
   }
 
+  /** Row writers of the current write transaction (scratch buffers: LMDB copies keys and values on put). */
+  private writer(): NameWriter {
+    const key8 = Buffer.alloc(8);
+    const key9 = Buffer.alloc(9);
+    let buf = Buffer.alloc(4096);
+    const digestAt = (d: ArrayLike<number>, at: number) => {
+      for (let w = 0; w < 8; w++) {
+        const x = d[w]!;
+        buf[at] = x & 0xff;
+        buf[at + 1] = (x >>> 8) & 0xff;
+        buf[at + 2] = (x >>> 16) & 0xff;
+        buf[at + 3] = x >>> 24;
+        at += 4;
+      }
+    };
+    return {
+      putLeaf: (key, row, digest, append) => {
+        writeSlotKey(key8, 0, key);
+        if (buf.length < row.length + 36) buf = Buffer.alloc(2 * (row.length + 36));
+        buf.set(row, 0);
+        digestAt(digest, row.length);
+        const v = buf.subarray(0, sealInto(T_LEAF, key8, buf, row.length + 32));
+        if (append === true) {
+          if (this.leaves.putSync(key8, v, APPEND) as unknown === false) throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is not above the stored keys`);
+        } else this.leaves.putSync(key8, v);
+      },
+      putBranch: (h, p, digest, append) => {
+        key9[0] = h;
+        writeSlotKey(key9, 1, p);
+        digestAt(digest, 0);
+        const v = buf.subarray(0, sealInto(T_BRANCH, key9, buf, 32));
+        if (append === true) {
+          if (this.branches.putSync(key9, v, APPEND) as unknown === false) throw new RegistryError("DB_CORRUPT", `branch row (height ${h}, prefix ${p}) is not above the stored branches`);
+        } else this.branches.putSync(key9, v);
+      },
+      source: this.source(),
+    };
+  }
+
+  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows): NameHistoryEntry {
+    const next: NameHead = { batch: head.batch + 1, root: r.root, records: head.records + r.newRecords, live: head.live + r.liveDelta, deleted: head.deleted + r.deletedDelta };
+    const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date().toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
+    this.meta.putSync(KEY_HEAD, seal(T_META, KEY_HEAD, encodeHead(next)));
+    const hk = historyKey(next.batch);
+    this.historyDb.putSync(hk, seal(T_HISTORY, hk, encodeHistory(entry)));
+    return entry;
+  }
+
+  private expectHead(expectBatch: number): NameHead {
+    const head = this.head();
+    if (head.batch !== expectBatch) {
+      throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${expectBatch}); nothing was written`, { batch: head.batch });
+    }
+    return head;
+  }
+
   /**
    * Commits one batch in one write transaction.
    * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared.
    */
   commit(batch: NameBatch): NameHistoryEntry {
     return this.env.transactionSync(() => {
-      const head = this.head();
-      if (head.batch !== batch.expectBatch) {
-        throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${batch.expectBatch}); nothing was written`, { batch: head.batch });
-      }
-      const writer: NameWriter = {
-        putLeaf: (key, row, digest) => {
-          const k = leafKey(key);
-          const v = new Uint8Array(row.length + 32);
-          v.set(row, 0);
-          v.set(digestBytes(digest), row.length);
-          this.leaves.putSync(k, seal(T_LEAF, k, v));
-        },
-        putBranch: (h, p, digest) => {
-          const k = branchKey(h, p);
-          this.branches.putSync(k, seal(T_BRANCH, k, digestBytes(digest)));
-        },
-        source: this.source(),
-      };
-      const r = batch.write(writer, head);
-      const next: NameHead = { batch: head.batch + 1, root: r.root, records: head.records + r.newRecords, live: head.live + r.liveDelta, deleted: head.deleted + r.deletedDelta };
-      const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date().toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
-      this.meta.putSync(KEY_HEAD, seal(T_META, KEY_HEAD, encodeHead(next)));
-      const hk = historyKey(next.batch);
-      this.historyDb.putSync(hk, seal(T_HISTORY, hk, encodeHistory(entry)));
-      return entry;
+      const head = this.expectHead(batch.expectBatch);
+      return this.finishBatch(batch, head, batch.write(this.writer(), head));
     });
+  }
+
+  /**
+   * Commits one batch in one write transaction whose writes may wait for other work (the bulk
+   * import writes leaf rows while the hash workers compute the tree). The transaction holds the
+   * registry's write lock until it commits; if `write` rejects, nothing is written.
+   * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared.
+   */
+  async commitAsync(batch: { readonly kind: string; readonly expectBatch: number; readonly write: (w: NameWriter, head: NameHead) => Promise<BatchRows> }): Promise<NameHistoryEntry> {
+    return await (this.env.transactionSync(async () => {
+      const head = this.expectHead(batch.expectBatch);
+      return this.finishBatch(batch, head, await batch.write(this.writer(), head));
+    }) as unknown as Promise<NameHistoryEntry>);
   }
 
   /** Iterates every leaf row in key order (check and export). */

@@ -350,3 +350,65 @@ export function referenceCompact(depth: number, defaults: readonly Digest[], com
   };
   return { root: node(depth, 0, keys.length), branches };
 }
+
+/**
+ * One key-range partition of a bulk build: the records whose keys lie in
+ * [base·2^height, (base + 1)·2^height), given relative to the range's start.
+ */
+export interface SubtreeJob {
+  /** Height of the partition's top node (its node is (height, base)). */
+  readonly height: number;
+  /** Prefix of the partition's top node at `height`. */
+  readonly base: number;
+  /** Keys minus base·2^height, strictly ascending. */
+  readonly keys: Float64Array;
+  /** Their leaf digests, 8 words each. */
+  readonly digests: Uint32Array;
+  /** default_h for h = 0..height, 8 words each. */
+  readonly defaults: Uint32Array;
+}
+
+/** The partition's top node digest and its branches (absolute heights and prefixes, height-major, ascending). */
+export interface SubtreeResult {
+  readonly root: Uint32Array;
+  readonly heights: Uint8Array;
+  readonly prefixes: Float64Array;
+  readonly digests: Uint32Array;
+  /** Time spent, ms. */
+  readonly ms: number;
+}
+
+const NO_ROWS: Pick<CompactSource, "leafDigest" | "branch"> = {
+  leafDigest: () => {
+    throw new Error("a bulk build reads no stored rows");
+  },
+  branch: () => {
+    throw new Error("a bulk build reads no stored rows");
+  },
+};
+
+/** Computes a partition's compact tree (level by level, batched; `updateCompact` with no stored keys). */
+export function subtreeCompact(job: SubtreeJob, c: Compressor): SubtreeResult {
+  const started = performance.now();
+  const defaults: Digest[] = [];
+  for (let h = 0; h <= job.height; h++) defaults.push(job.defaults.subarray(RATE * h, RATE * h + RATE));
+  const u = updateCompact(job.height, defaults, c, new Float64Array(0), 0, job.keys, job.digests, NO_ROWS);
+  const prefixes = new Float64Array(u.branches.count);
+  for (let i = 0; i < u.branches.count; i++) {
+    const h = u.branches.heights[i]!;
+    prefixes[i] = job.base * POW2[job.height - h]! + u.branches.prefixes[i]!;
+  }
+  return { root: u.root, heights: u.branches.heights.slice(), prefixes, digests: u.branches.digests.slice(), ms: performance.now() - started };
+}
+
+/** The buffers of a partition result, for postMessage transfer lists. */
+export function subtreeTransfer(r: SubtreeResult): ArrayBuffer[] {
+  return [r.root.buffer, r.heights.buffer, r.prefixes.buffer, r.digests.buffer] as ArrayBuffer[];
+}
+
+/** Packs defaults[0..height] into 8 words each (for `SubtreeJob.defaults`). */
+export function packDefaults(defaults: readonly Digest[], height: number): Uint32Array {
+  const out = new Uint32Array(RATE * (height + 1));
+  for (let h = 0; h <= height; h++) out.set(defaults[h]!, RATE * h);
+  return out;
+}

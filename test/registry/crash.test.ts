@@ -8,6 +8,7 @@ import { open } from "lmdb";
 import { main } from "../../src/cli/main.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { RegistryStore } from "../../src/registry/store.js";
+import { NameStore } from "../../src/registry/name-store.js";
 import { computeRoot } from "../../src/smt/path.js";
 import { tempDir } from "./support/tmp.js";
 
@@ -44,6 +45,8 @@ function ndjson(dir: string, count: number): string {
 const RECORDS = 3000;
 const BATCH = "250";
 const importArgs = (db: string, file: string) => ["registry", "import", "--db", db, "--mapping", "slot-v1", "--file", file, "--batch-size", BATCH, "--threads", "0", "--no-progress", "--json"];
+/** A name-keyed import (default mapping): into an empty registry, one bulk batch. */
+const nameImportArgs = (db: string, file: string) => ["registry", "import", "--db", db, "--file", file, "--batch-size", BATCH, "--threads", "1", "--no-progress", "--json"];
 
 /** The root of an uninterrupted import of the file. */
 async function referenceRoot(file: string): Promise<number[]> {
@@ -78,9 +81,9 @@ function readAfterKill(db: string): "missing" | number {
 }
 
 /** Spawns the real CLI import and SIGKILLs it `delayMs` after `trigger()` first holds (polled every ms). */
-function killImport(db: string, file: string, trigger: () => boolean, delayMs: number): Promise<{ killed: boolean; afterTriggerMs: number }> {
+function killImport(db: string, file: string, trigger: () => boolean, delayMs: number, args = importArgs): Promise<{ killed: boolean; afterTriggerMs: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [bin, ...importArgs(db, file)], { stdio: ["ignore", "ignore", "pipe"] });
+    const proc = spawn(process.execPath, [bin, ...args(db, file)], { stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     let triggered = Infinity;
     proc.stderr.on("data", (c: Buffer) => (err += c.toString()));
@@ -231,4 +234,46 @@ test("directories left by an interrupted creation of an earlier version count as
   await env2.openDB({ name: "records", encoding: "binary" }).put("k", Buffer.from("v"));
   await env2.close();
   assert.throws(() => RegistryStore.openOrCreate(foreign), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT");
+});
+
+test("name-keyed bulk import SIGKILLed at 10 random points: the registry is missing, empty or complete, never partial; every rerun ends at the root of an uninterrupted import", async (t) => {
+  const base = tempDir();
+  const file = ndjson(base, RECORDS);
+  const ref = await run(...nameImportArgs(join(base, "ref"), file));
+  assert.equal(ref.code, 0, ref.err);
+  const expected = JSON.parse(ref.out).root;
+  const registryInPlace = (db: string) => () => existsSync(join(db, "data.mdb"));
+  const calibration = await killImport(join(base, "calibration"), file, registryInPlace(join(base, "calibration")), Infinity, nameImportArgs);
+  const importMs = Math.max(20, calibration.afterTriggerMs);
+  let kills = 0;
+  let attempts = 0;
+  const seen = { missing: 0, empty: 0, complete: 0 };
+  while (kills < 10 && attempts < 30) {
+    attempts++;
+    const db = join(base, `db${attempts}`);
+    const delay = Math.floor(Math.random() * 0.95 * importMs);
+    const { killed } = await killImport(db, file, registryInPlace(db), delay, nameImportArgs);
+    if (!killed) continue;
+    kills++;
+    try {
+      const store = NameStore.open(db, { readOnly: true });
+      const head = store.head();
+      assert.ok(head.records === 0 || head.records === RECORDS, `after a kill ${delay} ms in: ${head.records} records`);
+      if (head.records === 0) seen.empty++;
+      else seen.complete++;
+      store.closeSync();
+    } catch (e) {
+      assert.ok(e instanceof RegistryError && (e.code === "DB_MISSING" || e.code === "DB_NOT_READY"), `after a kill: ${String(e)}`);
+      seen.missing++;
+    }
+    const rerun = await run(...nameImportArgs(db, file));
+    assert.equal(rerun.code, 0, `rerun after a kill ${delay} ms in: ${rerun.err}`);
+    assert.deepEqual(JSON.parse(rerun.out).root, expected, `root after a kill ${delay} ms in`);
+    if (kills % 5 === 0) {
+      const check = await run("registry", "check", "--db", db, "--threads", "0");
+      assert.equal(check.code, 0, check.err);
+    }
+  }
+  t.diagnostic(`${kills} kills in ${attempts} attempts (import ${importMs.toFixed(0)} ms once the registry is in place); state after the kill: ${JSON.stringify(seen)}`);
+  assert.ok(kills >= 10, `only ${kills} of ${attempts} imports were killed before they finished`);
 });

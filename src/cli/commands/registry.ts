@@ -131,7 +131,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
           `imported ${report.imported} records from ${report.source} into ${opts.db}\n` +
             ("firstSlot" in report ? (report.imported > 0 ? `slots ${(report as ImportReport).firstSlot}..${(report as ImportReport).firstSlot + report.imported - 1}, ` : "no new slots, ") : `mapping ${NAME_MAPPING_ID} (keys: Keccak-256 prefixes of the names), `) + `batches ${report.firstBatch}..${report.lastBatch}${report.malformed > 0 ? `, ${report.malformed} malformed records skipped` : ""}${"present" in report && (report as ImportReport).present > 0 ? `, ${(report as ImportReport).present} already in the registry (same value, left as they are)` : ""}\n` +
             `root ${digestText(report.root)}\n` +
-            `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; ${t.checkMs > 0 ? `check pass ${ms(t.checkMs)}, ` : ""}parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
+            `time ${(t.wallMs / 1000).toFixed(1)} s (${Math.round(rate)} records/s; ${t.checkMs > 0 ? `check pass ${ms(t.checkMs)}, ` : ""}parse ${ms(t.parseMs)}, hash ${ms(t.hashMs)} on ${report.threads || "the main"} thread${report.threads === 1 ? "" : "s"}, ${t.sortMs !== undefined ? `sort ${ms(t.sortMs)}, ` : ""}tree ${ms(t.treeMs)}, writes ${ms(t.writeMs)})\n`,
         );
       }
       setExit(EXIT_OK);
