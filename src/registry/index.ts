@@ -7,7 +7,7 @@ export { importRecords, type ImportOptions, type ImportReport, type ImportIssue,
 export * from "./dataset.js";
 export type { RecordSource, RecordSink } from "./sources/source.js";
 export { RecordState, type StoredRecord } from "./record-codec.js";
-export { KeccakBatch } from "./keccak-batch.js";
+export { KeccakBatch } from "../kernels/keccak-batch.js";
 export { LeafHasher } from "./leaf-hasher.js";
 export { typescriptPermutation, wasmPermutation, defaultPermutation, type BatchPermutation } from "./permutation.js";
 export { upgradeRegistry, type UpgradeReport } from "./store.js";

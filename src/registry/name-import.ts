@@ -14,7 +14,7 @@ import { availableParallelism } from "node:os";
 import type { Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
 import { HashPool, type HashResult, type PermutationChoice } from "./hash-pool.js";
-import { KeccakBatch } from "./keccak-batch.js";
+import { KeccakBatch } from "../kernels/keccak-batch.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "./mapping.js";
 import { keyOfDigest } from "./name-key.js";
 import { lowerBound, updateCompact } from "./name-tree.js";
