@@ -11,6 +11,7 @@
  * Kernel sources: src/kernels/assembly/sponge.ts. TypeScript reference: src/hash/poseidon2.ts
  * (`permuteInPlace`); differential tests in test/kernels/hash-kernels.test.ts.
  */
+import type { HashBackend } from "../hash/backend.js";
 import { KernelError } from "./errors.js";
 import { kernelModule } from "./loader.js";
 import { KernelMemory, type Region } from "./memory.js";
@@ -28,11 +29,13 @@ export interface HashKernelExports {
   interleave_words(dst: number, table: number, k: number, n: number): void;
   first_noncanonical(src: number, n: number): number;
   poseidon2_constant_words(): number;
+  poseidon2_permute(states: number, n: number, consts: number): void;
 }
 
 const REQUIRED_EXPORTS: readonly (keyof HashKernelExports)[] = [
   "poseidon2_permute_one", "poseidon2_sponge", "poseidon2_sponge_x2", "poseidon2_sponge_x4",
   "sponge_job_words", "sponge_constant_words", "sponge_constants_init", "interleave_words", "first_noncanonical", "poseidon2_constant_words",
+  "poseidon2_permute",
 ];
 
 /**
@@ -54,7 +57,12 @@ const MAXIMUM_PAGES = 4096;
 /** Words of the single-state scratch: a 16-word state and up to 64 words of sponge input. */
 const SCRATCH_WORDS = 16 + 64;
 
-export class HashKernels {
+/** States per call of `permuteMany` (64 KiB of states at a time). */
+const BATCH_STATES = 1024;
+
+/** The WASM hashing backend of this thread (a `HashBackend`, see src/hash/backend.ts). */
+export class HashKernels implements HashBackend {
+  readonly name = "wasm" as const;
   /** The private memory and its allocator (owned by this thread). */
   readonly heap: KernelMemory;
   readonly raw: HashKernelExports;
@@ -116,6 +124,31 @@ export class HashKernels {
     for (let i = 0; i < 16; i++) w[i] = s[i]!;
     this.raw.poseidon2_permute_one(this.statePtr, this.constsPtr);
     for (let i = 0; i < 16; i++) s[i] = w[i]!;
+  }
+
+  /**
+   * Poseidon2 in place on n states of 16 canonical words stored back to back (4 states per SIMD
+   * vector, `BATCH_STATES` states per kernel call, staged through this thread's private memory).
+   */
+  permuteMany(states: Uint32Array, n: number): void {
+    if (!Number.isInteger(n) || n < 0 || states.length < 16 * n) {
+      throw new KernelError("BAD_LENGTH", `permuteMany: ${states.length} words cannot hold ${n} states of 16 words`, { n, words: states.length });
+    }
+    if (n === 0) return;
+    const batch = Math.min(n, BATCH_STATES);
+    const region = this.heap.alloc(16 * batch);
+    try {
+      for (let i = 0; i < n; i += batch) {
+        const m = Math.min(batch, n - i);
+        const part = states.subarray(16 * i, 16 * (i + m));
+        const view = region.view();
+        view.set(part);
+        this.raw.poseidon2_permute(region.ptr, m, this.constsPtr);
+        part.set(view.subarray(0, 16 * m));
+      }
+    } finally {
+      this.heap.release(region);
+    }
   }
 
   /** h_node (§4): the first 8 lanes of permute(left ‖ right); inputs canonical (not validated). */

@@ -21,3 +21,7 @@ export { planNameInsert, planNameReplace, planNameDelete, planNameRestore, planN
 export { proveNameStatement, nameReadRequest, type NameProof } from "./name-prove.js";
 export { openRegistry, registryMapping, type AnyRegistry } from "./open-any.js";
 export { verifyRecordProof, verifyRecordUpdateProof, parseRoot, type RecordClaim, type RecordUpdateClaim, type RecordVerdict, type NameSide, type RequestInput } from "./verify-record.js";
+import { installKernelBackend } from "../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();

@@ -121,3 +121,27 @@ test("the profile v2 SMT frontend imports the core, the v1 SMT frontend and its 
   }
   assert.deepEqual(violations, []);
 });
+
+/** Folders below the kernels: they get the kernel backend injected (src/hash/backend.ts), never import it. */
+const BELOW_KERNELS = ["field", "hash", "transcript", "sumcheck"];
+
+test("the field, hash, transcript and sumcheck code never imports the kernels (the backend is injected by src/kernels/backend.ts)", () => {
+  const violations: string[] = [];
+  let checked = 0;
+  for (const folder of BELOW_KERNELS) {
+    for (const { file, target } of importsUnder(folder)) {
+      checked++;
+      if (target === "kernels" || target.startsWith("kernels/")) violations.push(`${file} imports ${target}`);
+    }
+  }
+  assert.ok(checked > 10, "imports below the kernels were found");
+  assert.deepEqual(violations, []);
+});
+
+test("the kernels import only the field and hash layers below them (never gkr, sync, smt or anything above)", () => {
+  const allowed = ["field/", "hash/", "kernels/"];
+  const bad = importsUnder("kernels").filter(({ file, target }) =>
+    !file.includes(`kernels${sep}assembly${sep}`) && !file.includes("kernels/assembly/") &&
+    target.includes("/") && !target.startsWith("node:") && !allowed.some((a) => target.startsWith(a)));
+  assert.deepEqual(bad.map((b) => `${b.file} imports ${b.target}`), []);
+});

@@ -10,6 +10,10 @@ import type { OpRequest } from "../../smt/operation.js";
 import { verifyEncoded } from "../../sync/encoded.js";
 import { attachPrepared, type SharedPrepared } from "../../sync/parallel/shared-prepared.js";
 import type { PreparedSync } from "../../sync/prepared.js";
+import { installKernelBackend } from "../../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();
 
 /** Messages to a verification worker. */
 export type ToVerifier =
