@@ -15,40 +15,21 @@ import type { HashBackend } from "../hash/backend.js";
 import { KernelError } from "./errors.js";
 import { kernelModule } from "./loader.js";
 import { KernelMemory, type Region } from "./memory.js";
-import { poseidon2ConstantWords, POSEIDON2_CONSTANT_WORDS } from "./constants.js";
+import { poseidon2ConstantWords } from "./constants.js";
+import { hashKernelExportNames, POSEIDON2_CONSTANT_WORDS, SPONGE_CONSTANT_WORDS, SPONGE_JOB_WORDS, type HashKernelExports } from "./abi.js";
 
-/** Raw exports of the sequential hashing kernels (byte pointers, word counts, no checks). */
-export interface HashKernelExports {
-  poseidon2_permute_one(state: number, consts: number): void;
-  poseidon2_sponge(state: number, src: number, n: number, consts: number): void;
-  poseidon2_sponge_x2(job: number, begin: number, consts: number): void;
-  poseidon2_sponge_x4(job: number, begin: number, consts: number): void;
-  sponge_job_words(): number;
-  sponge_constant_words(): number;
-  sponge_constants_init(consts: number): void;
-  interleave_words(dst: number, table: number, k: number, n: number): void;
-  first_noncanonical(src: number, n: number): number;
-  poseidon2_constant_words(): number;
-  poseidon2_permute(states: number, n: number, consts: number): void;
-}
-
-const REQUIRED_EXPORTS: readonly (keyof HashKernelExports)[] = [
-  "poseidon2_permute_one", "poseidon2_sponge", "poseidon2_sponge_x2", "poseidon2_sponge_x4",
-  "sponge_job_words", "sponge_constant_words", "sponge_constants_init", "interleave_words", "first_noncanonical", "poseidon2_constant_words",
-  "poseidon2_permute",
-];
+/** Raw exports of the sequential hashing kernels (signatures generated into abi.ts). */
+export type { HashKernelExports } from "./abi.js";
 
 /**
- * Words of the extended constants region of the sequential kernels: the 148 Poseidon2 constants
- * (constants.ts), then the internal diagonal with Shoup companions and a lane mask, written by the
- * module's `sponge_constants_init` (layout in src/kernels/assembly/sponge.ts).
+ * Words of the extended constants region of the sequential kernels (the 148 Poseidon2 constants,
+ * then the internal diagonal with Shoup companions and a lane mask written by the module's
+ * `sponge_constants_init`), of a multi-sponge job region, and the word offsets inside a job region
+ * (lane states, lane (pointer, count) pairs): layouts in abi.ts.
  */
-export const SPONGE_CONSTANT_WORDS = 184;
-/** Words of a multi-sponge job region (layout in src/kernels/assembly/sponge.ts). */
-export const SPONGE_JOB_WORDS = 136;
-/** Word offsets inside a job region: lane states, lane (pointer, count) pairs. */
-export const JOB_STATES = 0;
-export const JOB_LANES = 64;
+export { SPONGE_CONSTANT_WORDS, SPONGE_JOB_WORDS, JOB_STATES, JOB_LANES } from "./abi.js";
+
+const REQUIRED_EXPORTS = hashKernelExportNames() as readonly (keyof HashKernelExports)[];
 
 /** Initial pages of a hashing memory (1 MiB); it grows on demand. */
 const INITIAL_PAGES = 16;

@@ -17,29 +17,17 @@
  * (`setKernelModuleEnabled(false)`): `kernelModule()` then throws `MODULE_MISSING`, and every user
  * falls back to its TypeScript reference.
  */
+import type { KernelExports } from "./abi.js";
 import { KernelError } from "./errors.js";
 
 /** Location of the compiled module relative to this file (dist/src/kernels → wasm). */
 const MODULE_URL = new URL("../../../wasm/kernels.wasm", import.meta.url);
 
 /**
- * Raw exports of the kernel module. Pointers are byte offsets into the shared memory (multiples
- * of 4; 16 recommended), counts are elements. Semantics are documented in src/kernels/README.md
- * and in the AssemblyScript sources (src/kernels/assembly).
+ * Raw exports of the kernel module (signatures generated into abi.ts by scripts/gen-kernels.mjs).
+ * Semantics are documented in src/kernels/README.md and in the AssemblyScript sources.
  */
-export interface KernelExports {
-  to_mont(dst: number, src: number, n: number): void;
-  from_mont(dst: number, src: number, n: number): void;
-  first_noncanonical(src: number, n: number): number;
-  base_mul(dst: number, a: number, b: number, n: number): void;
-  inner_product(a: number, b: number, n: number): number;
-  ext_mul(dst: number, a: number, b: number, n: number): void;
-  fold_base(dst: number, src: number, h: number, r: number): void;
-  fold_base_ext(dst: number, src: number, h: number, r0: number, r1: number, r2: number, r3: number): void;
-  fold_ext(dst: number, src: number, h: number, r0: number, r1: number, r2: number, r3: number): void;
-  poseidon2_permute(states: number, n: number, consts: number): void;
-  poseidon2_constant_words(): number;
-}
+export type { KernelExports } from "./abi.js";
 
 let cached: WebAssembly.Module | undefined;
 let enabled = true;
