@@ -109,6 +109,8 @@ export default {
       "dist/test/gkr/derived-wiring.test.js",
     ],
     forceBail: true,
+    // The kernel backend the package entry points install (test/support/kernel-backend.ts).
+    nodeArgs: ["--import", "./dist/test/support/kernel-backend.js"],
   },
   mutate: mutateList(),
 

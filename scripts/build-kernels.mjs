@@ -5,7 +5,8 @@
 // wasm/kernels.sources.json, the SHA-256 of every kernel source and the compiler version, which
 // the test suite compares with the tree (a kernel edited without a rebuild fails `npm test`).
 //
-// wasm/kernels.wasm is checked in: installing the package never compiles kernels.
+// wasm/kernels.wasm is checked in: installing the package never compiles kernels. The generated
+// kernel files (scripts/gen-kernels.mjs) are written first; with --check they must be current.
 //
 // Usage: node scripts/build-kernels.mjs [--text] [--check]
 //   --text   also writes kernels.wat next to the module, for reading
@@ -17,6 +18,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import asc from "assemblyscript/asc";
 import { kernelSourcesRecord } from "./kernel-sources.mjs";
+import { generateKernels } from "./gen-kernels.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = "src/kernels/assembly/index.ts";
@@ -44,6 +46,19 @@ const args = [
   "--noAssert",
 ];
 if (process.argv.includes("--text")) args.push("--textFile", `${outDir}/kernels.wat`);
+
+for (const [path, text] of generateKernels()) {
+  const file = join(root, path);
+  let current = null;
+  try { current = readFileSync(file, "utf8"); } catch { /* missing */ }
+  if (current === text) continue;
+  if (check) {
+    console.error(`build-kernels: ${path} is not what scripts/gen-kernels.mjs generates; run \`node scripts/gen-kernels.mjs\` and \`npm run build:kernels\``);
+    process.exit(1);
+  }
+  writeFileSync(file, text);
+  console.error(`build-kernels: regenerated ${path}`);
+}
 
 mkdirSync(outDir, { recursive: true });
 const previous = process.cwd();

@@ -32,7 +32,6 @@ export async function buildWeb(outDir = join(root, "dist", "web")) {
     sourcemap: true,
     legalComments: "linked",
     alias: {
-      "node:fs": join(root, "src", "web", "shims", "node-fs.ts"),
       "node:buffer": join(root, "src", "web", "shims", "node-buffer.ts"),
     },
     logLevel: "silent",

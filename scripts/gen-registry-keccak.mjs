@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates src/registry/keccak-wasm.ts: a small WebAssembly module computing Keccak-256 (original
+// Generates src/kernels/keccak-wasm.ts: a small WebAssembly module computing Keccak-256 (original
 // Keccak padding, rate 136 bytes) of many byte strings per call, for the registry's bulk import.
 //
 // The AssemblyScript source is produced here: one Keccak-f[1600] round (FIPS 202 §3.2: θ, ρ, π,
@@ -128,8 +128,8 @@ export const KECCAK_WASM_BASE64 = [
 ${b64}
 ].join("");
 `;
-  writeFileSync(new URL("../src/registry/keccak-wasm.ts", import.meta.url), text);
-  console.log(`wrote src/registry/keccak-wasm.ts (${wasm.length} bytes of WebAssembly)`);
+  writeFileSync(new URL("../src/kernels/keccak-wasm.ts", import.meta.url), text);
+  console.log(`wrote src/kernels/keccak-wasm.ts (${wasm.length} bytes of WebAssembly)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 // The record of what wasm/kernels.wasm was compiled from: the SHA-256 of every AssemblyScript
-// kernel source (sorted by path) and the compiler version. Written by build-kernels.mjs and
+// kernel source and of the ABI file they import (src/kernels/abi.ts), sorted by path, and the
+// compiler version. Written by build-kernels.mjs and
 // compared with the tree by test/kernels/checked-in-module.test.ts.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -7,7 +8,7 @@ import { join, relative } from "node:path";
 
 export function kernelSourcesRecord(root) {
   const dir = join(root, "src", "kernels", "assembly");
-  const files = listFiles(dir).sort();
+  const files = [...listFiles(dir), join(root, "src", "kernels", "abi.ts")].sort();
   const sources = {};
   for (const f of files) {
     sources[relative(root, f).split("\\").join("/")] = createHash("sha256").update(readFileSync(f)).digest("hex");

@@ -39,4 +39,9 @@ export { KernelError } from "./kernels/errors.js";
 export { kernelModule, instantiateKernels, type KernelExports } from "./kernels/loader.js";
 export { Kernels, defaultKernels } from "./kernels/kernels.js";
 export { HashKernels, hashKernels } from "./kernels/hash-kernels.js";
+export { installKernelBackend, installedKernelBackend, type KernelBackendChoice } from "./kernels/backend.js";
 export { SsgkrError } from "./errors.js";
+import { installKernelBackend } from "./kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();

@@ -72,3 +72,7 @@ export { parseRequest, parseRequestText, requestToJson, RequestError, type SyncR
 export { toOpRequest, fromOpRequest } from "./sync/request-convert.js";
 export { goldenFixture, type GoldenFixture } from "./smt/fixture.js";
 export { corpusRequest, corpus, type CorpusFixture } from "./sync/corpus.js";
+import { installKernelBackend } from "./kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();

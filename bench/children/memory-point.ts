@@ -23,6 +23,10 @@ import { sparseLayerOracle } from "../../src/gkr/sparse-oracle.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { PROOF_DOMAIN_TAG } from "../../src/transcript/domains.js";
 import { type Family, familyCircuit, familyInput } from "./memory-families.js";
+import { installKernelBackend } from "../../src/kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();
 
 export interface PointResult {
   family: Family;

@@ -16,6 +16,10 @@ import { registerLoad } from "./commands/load.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerServe } from "./commands/serve.js";
 import { registerNats } from "./commands/nats.js";
+import { installKernelBackend } from "../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();
 
 /**
  * Makes every mandatory option of `cmd` and its subcommands be checked after commander's check

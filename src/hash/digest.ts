@@ -4,8 +4,10 @@
  */
 import { P, element } from "../field/koalabear.js";
 import { FieldError } from "../field/errors.js";
-import { hashKernels } from "../kernels/hash-kernels.js";
-import { RATE, WIDTH, permuteInPlace } from "./poseidon2.js";
+import { currentHashBackend } from "./backend.js";
+import { RATE } from "./poseidon2.js";
+
+export { compressReference, spongeReference } from "./backend.js";
 
 /** A digest: 8 canonical base elements. */
 export type Digest = Uint32Array;
@@ -35,43 +37,19 @@ export function digestEquals(a: ArrayLike<number>, b: ArrayLike<number>): boolea
 
 /**
  * compress(left, right) = first 8 lanes of permute(left ‖ right) (h_node). Inputs must be canonical
- * (not validated). Runs the WASM permutation when available (`compressReference` otherwise).
+ * (not validated). Runs this thread's hashing backend (src/hash/backend.ts; `compressReference`
+ * is the TypeScript reference).
  */
 export function compress(left: ArrayLike<number>, right: ArrayLike<number>): Digest {
-  const hk = hashKernels();
-  return hk ? hk.compress(left, right) : compressReference(left, right);
-}
-
-/** TypeScript reference of `compress`. */
-export function compressReference(left: ArrayLike<number>, right: ArrayLike<number>): Digest {
-  const s = new Uint32Array(WIDTH);
-  for (let i = 0; i < RATE; i++) {
-    s[i] = left[i]!;
-    s[RATE + i] = right[i]!;
-  }
-  permuteInPlace(s);
-  return s.slice(0, RATE);
+  return currentHashBackend().compress(left, right);
 }
 
 /**
  * Padding-free sponge with overwrite absorption, rate 8, 8 output lanes. A final partial block
  * overwrites only its prefix and is permuted; an input that ends on a block boundary (including
- * the empty input) gets no extra permutation. Inputs must be canonical (not validated). Runs the
- * WASM kernel when available (`spongeReference` otherwise).
+ * the empty input) gets no extra permutation. Inputs must be canonical (not validated). Runs this
+ * thread's hashing backend (`spongeReference` is the TypeScript reference).
  */
 export function sponge(input: ArrayLike<number>): Digest {
-  const hk = hashKernels();
-  return hk ? hk.sponge(input) : spongeReference(input);
-}
-
-/** TypeScript reference of `sponge`. */
-export function spongeReference(input: ArrayLike<number>): Digest {
-  const s = new Uint32Array(WIDTH);
-  const n = input.length;
-  for (let off = 0; off < n; off += RATE) {
-    const end = Math.min(n, off + RATE);
-    for (let i = off; i < end; i++) s[i - off] = input[i]!;
-    permuteInPlace(s);
-  }
-  return s.slice(0, RATE);
+  return currentHashBackend().sponge(input);
 }

@@ -11,41 +11,25 @@
  * Kernel sources: src/kernels/assembly/sponge.ts. TypeScript reference: src/hash/poseidon2.ts
  * (`permuteInPlace`); differential tests in test/kernels/hash-kernels.test.ts.
  */
+import type { HashBackend } from "../hash/backend.js";
 import { KernelError } from "./errors.js";
 import { kernelModule } from "./loader.js";
 import { KernelMemory, type Region } from "./memory.js";
-import { poseidon2ConstantWords, POSEIDON2_CONSTANT_WORDS } from "./constants.js";
+import { poseidon2ConstantWords } from "./constants.js";
+import { hashKernelExportNames, POSEIDON2_CONSTANT_WORDS, SPONGE_CONSTANT_WORDS, SPONGE_JOB_WORDS, type HashKernelExports } from "./abi.js";
 
-/** Raw exports of the sequential hashing kernels (byte pointers, word counts, no checks). */
-export interface HashKernelExports {
-  poseidon2_permute_one(state: number, consts: number): void;
-  poseidon2_sponge(state: number, src: number, n: number, consts: number): void;
-  poseidon2_sponge_x2(job: number, begin: number, consts: number): void;
-  poseidon2_sponge_x4(job: number, begin: number, consts: number): void;
-  sponge_job_words(): number;
-  sponge_constant_words(): number;
-  sponge_constants_init(consts: number): void;
-  interleave_words(dst: number, table: number, k: number, n: number): void;
-  first_noncanonical(src: number, n: number): number;
-  poseidon2_constant_words(): number;
-}
-
-const REQUIRED_EXPORTS: readonly (keyof HashKernelExports)[] = [
-  "poseidon2_permute_one", "poseidon2_sponge", "poseidon2_sponge_x2", "poseidon2_sponge_x4",
-  "sponge_job_words", "sponge_constant_words", "sponge_constants_init", "interleave_words", "first_noncanonical", "poseidon2_constant_words",
-];
+/** Raw exports of the sequential hashing kernels (signatures generated into abi.ts). */
+export type { HashKernelExports } from "./abi.js";
 
 /**
- * Words of the extended constants region of the sequential kernels: the 148 Poseidon2 constants
- * (constants.ts), then the internal diagonal with Shoup companions and a lane mask, written by the
- * module's `sponge_constants_init` (layout in src/kernels/assembly/sponge.ts).
+ * Words of the extended constants region of the sequential kernels (the 148 Poseidon2 constants,
+ * then the internal diagonal with Shoup companions and a lane mask written by the module's
+ * `sponge_constants_init`), of a multi-sponge job region, and the word offsets inside a job region
+ * (lane states, lane (pointer, count) pairs): layouts in abi.ts.
  */
-export const SPONGE_CONSTANT_WORDS = 184;
-/** Words of a multi-sponge job region (layout in src/kernels/assembly/sponge.ts). */
-export const SPONGE_JOB_WORDS = 136;
-/** Word offsets inside a job region: lane states, lane (pointer, count) pairs. */
-export const JOB_STATES = 0;
-export const JOB_LANES = 64;
+export { SPONGE_CONSTANT_WORDS, SPONGE_JOB_WORDS, JOB_STATES, JOB_LANES } from "./abi.js";
+
+const REQUIRED_EXPORTS = hashKernelExportNames() as readonly (keyof HashKernelExports)[];
 
 /** Initial pages of a hashing memory (1 MiB); it grows on demand. */
 const INITIAL_PAGES = 16;
@@ -54,11 +38,18 @@ const MAXIMUM_PAGES = 4096;
 /** Words of the single-state scratch: a 16-word state and up to 64 words of sponge input. */
 const SCRATCH_WORDS = 16 + 64;
 
+/** States per call of `permuteMany` (64 KiB of states at a time). */
+const BATCH_STATES = 1024;
+
 /**
- * Per-thread Poseidon2 kernels on a private WASM memory (≤ 256 MiB, the 184-word constants region first): the sequential permutation, sponge and compression paths of `src/hash`. Falls back to the TypeScript reference when the module lacks them.
+ * Per-thread Poseidon2 kernels on a private WASM memory (≤ 256 MiB, the 184-word constants region
+ * first): the WASM hashing backend of this thread (a `HashBackend`, see src/hash/backend.ts) — the
+ * sequential permutation, batched permutation, sponge and compression paths of `src/hash`. Falls
+ * back to the TypeScript reference when the module lacks them.
  * @throws KernelError `MODULE_MISSING`, `OUT_OF_MEMORY`.
  */
-export class HashKernels {
+export class HashKernels implements HashBackend {
+  readonly name = "wasm" as const;
   /** The private memory and its allocator (owned by this thread). */
   readonly heap: KernelMemory;
   readonly raw: HashKernelExports;
@@ -120,6 +111,31 @@ export class HashKernels {
     for (let i = 0; i < 16; i++) w[i] = s[i]!;
     this.raw.poseidon2_permute_one(this.statePtr, this.constsPtr);
     for (let i = 0; i < 16; i++) s[i] = w[i]!;
+  }
+
+  /**
+   * Poseidon2 in place on n states of 16 canonical words stored back to back (4 states per SIMD
+   * vector, `BATCH_STATES` states per kernel call, staged through this thread's private memory).
+   */
+  permuteMany(states: Uint32Array, n: number): void {
+    if (!Number.isInteger(n) || n < 0 || states.length < 16 * n) {
+      throw new KernelError("BAD_LENGTH", `permuteMany: ${states.length} words cannot hold ${n} states of 16 words`, { n, words: states.length });
+    }
+    if (n === 0) return;
+    const batch = Math.min(n, BATCH_STATES);
+    const region = this.heap.alloc(16 * batch);
+    try {
+      for (let i = 0; i < n; i += batch) {
+        const m = Math.min(batch, n - i);
+        const part = states.subarray(16 * i, 16 * (i + m));
+        const view = region.view();
+        view.set(part);
+        this.raw.poseidon2_permute(region.ptr, m, this.constsPtr);
+        part.set(view.subarray(0, 16 * m));
+      }
+    } finally {
+      this.heap.release(region);
+    }
   }
 
   /** h_node (§4): the first 8 lanes of permute(left ‖ right); inputs canonical (not validated). */

@@ -7,36 +7,49 @@
  * Instantiating never writes to memory: the module has no data segment and no start function
  * (the build checks this), so any number of instances may share one memory.
  *
- * Two ways in: Node reads the file synchronously on first use (`kernelModule()`); a browser (or
- * any caller that has the bytes or a URL) calls `await loadKernelModule(source)` once, after which
- * `kernelModule()` returns that module. Code that uses the kernels is the same in both.
+ * Two ways in: Node reads the file synchronously on first use (`kernelModule()`, through
+ * `process.getBuiltinModule("node:fs")`, so this file imports nothing Node-only and bundles for a
+ * browser as it is); a browser (or any caller that has the bytes or a URL) calls
+ * `await loadKernelModule(source)` once, after which `kernelModule()` returns that module. Code
+ * that uses the kernels is the same in both.
+ *
+ * `installKernelBackend("typescript")` (backend.ts) switches the module off for the thread
+ * (`setKernelModuleEnabled(false)`): `kernelModule()` then throws `MODULE_MISSING`, and every user
+ * falls back to its TypeScript reference.
  */
-import { readFileSync } from "node:fs";
+import type { KernelExports } from "./abi.js";
 import { KernelError } from "./errors.js";
 
 /** Location of the compiled module relative to this file (dist/src/kernels → wasm). */
 const MODULE_URL = new URL("../../../wasm/kernels.wasm", import.meta.url);
 
 /**
- * Raw exports of the kernel module. Pointers are byte offsets into the shared memory (multiples
- * of 4; 16 recommended), counts are elements. Semantics are documented in src/kernels/README.md
- * and in the AssemblyScript sources (src/kernels/assembly).
+ * Raw exports of the kernel module (signatures generated into abi.ts by scripts/gen-kernels.mjs).
+ * Semantics are documented in src/kernels/README.md and in the AssemblyScript sources.
  */
-export interface KernelExports {
-  to_mont(dst: number, src: number, n: number): void;
-  from_mont(dst: number, src: number, n: number): void;
-  first_noncanonical(src: number, n: number): number;
-  base_mul(dst: number, a: number, b: number, n: number): void;
-  inner_product(a: number, b: number, n: number): number;
-  ext_mul(dst: number, a: number, b: number, n: number): void;
-  fold_base(dst: number, src: number, h: number, r: number): void;
-  fold_base_ext(dst: number, src: number, h: number, r0: number, r1: number, r2: number, r3: number): void;
-  fold_ext(dst: number, src: number, h: number, r0: number, r1: number, r2: number, r3: number): void;
-  poseidon2_permute(states: number, n: number, consts: number): void;
-  poseidon2_constant_words(): number;
-}
+export type { KernelExports } from "./abi.js";
 
 let cached: WebAssembly.Module | undefined;
+let enabled = true;
+
+/**
+ * Switches the kernel module on or off for this thread. Off: `kernelModule()` throws
+ * `MODULE_MISSING` (contexts created earlier keep working). Called by `installKernelBackend`.
+ */
+export function setKernelModuleEnabled(on: boolean): void {
+  enabled = on;
+}
+
+/** The part of `node:fs` the loader uses. */
+interface SyncFileReader {
+  readFileSync(path: URL): Uint8Array;
+}
+
+/** Node's `fs` when this runtime has one (Node ≥ 20.16: `process.getBuiltinModule`), else null. */
+function nodeFs(): SyncFileReader | null {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return (proc?.getBuiltinModule?.("node:fs") as SyncFileReader | undefined) ?? null;
+}
 
 /** What `loadKernelModule` accepts: the module bytes, a compiled module, a fetch response, or a URL to fetch. */
 export type KernelModuleSource = Uint8Array | ArrayBuffer | WebAssembly.Module | Response | URL | string;
@@ -52,7 +65,7 @@ export type KernelModuleSource = Uint8Array | ArrayBuffer | WebAssembly.Module |
  *   await loadKernelModule(new URL("./kernels.wasm", import.meta.url)); // in a page
  */
 export async function loadKernelModule(source?: KernelModuleSource): Promise<WebAssembly.Module> {
-  if (source === undefined) return kernelModule();
+  if (source === undefined || !enabled) return kernelModule();
   if (source instanceof WebAssembly.Module) return (cached = source);
   const where = typeof source === "string" ? source : source instanceof URL ? source.href : "the given bytes";
   try {
@@ -80,18 +93,22 @@ async function compileResponse(response: Response): Promise<WebAssembly.Module> 
 
 /** True once this thread has a compiled kernel module (loaded or read). */
 export function kernelModuleLoaded(): boolean {
-  return cached !== undefined;
+  return enabled && cached !== undefined;
 }
 
 /**
  * The compiled kernel module (compiled on first use in this thread).
- * @throws KernelError `MODULE_MISSING` if wasm/kernels.wasm does not exist or is invalid.
+ * @throws KernelError `MODULE_MISSING` if wasm/kernels.wasm does not exist or is invalid, if the
+ *   kernels are switched off, or outside Node before `loadKernelModule` has run.
  */
 export function kernelModule(): WebAssembly.Module {
+  if (!enabled) throw new KernelError("MODULE_MISSING", "the WASM kernels are switched off in this thread (installKernelBackend(\"typescript\"))");
   if (cached === undefined) {
+    const fs = nodeFs();
+    if (fs === null) throw new KernelError("MODULE_MISSING", "no file system to read the kernel module from: call `await loadKernelModule(url)` first");
     let bytes: Uint8Array<ArrayBuffer>;
     try {
-      bytes = new Uint8Array(readFileSync(MODULE_URL));
+      bytes = new Uint8Array(fs.readFileSync(MODULE_URL));
     } catch (e) {
       throw new KernelError("MODULE_MISSING", `kernel module ${MODULE_URL.pathname} is missing; run \`npm run build:kernels\` (${(e as Error).message})`);
     }

@@ -11,7 +11,8 @@
 import { P } from "../field/koalabear.js";
 import { KernelError } from "./errors.js";
 import type { Region } from "./memory.js";
-import { type HashKernels, JOB_LANES, JOB_STATES, SPONGE_JOB_WORDS } from "./hash-kernels.js";
+import type { HashKernels } from "./hash-kernels.js";
+import { JOB_LANES, JOB_STATES, SPONGE_JOB_WORDS } from "./abi.js";
 
 /** A stream of words written into WASM memory piece by piece. */
 export interface WordSource {

@@ -8,6 +8,10 @@ import { LeafHasher } from "./leaf-hasher.js";
 import { packedBuffers, type PackedRecords } from "./packed.js";
 import { defaultPermutation, typescriptPermutation } from "./permutation.js";
 import { Compressor, subtreeCompact, subtreeTransfer, type SubtreeJob } from "./name-tree.js";
+import { installKernelBackend } from "../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();
 
 interface Job {
   readonly id: number;

@@ -7,7 +7,7 @@ export { importRecords, type ImportOptions, type ImportReport, type ImportIssue,
 export * from "./dataset.js";
 export type { RecordSource, RecordSink } from "./sources/source.js";
 export { RecordState, type StoredRecord } from "./record-codec.js";
-export { KeccakBatch } from "./keccak-batch.js";
+export { KeccakBatch } from "../kernels/keccak-batch.js";
 export { LeafHasher } from "./leaf-hasher.js";
 export { typescriptPermutation, wasmPermutation, defaultPermutation, type BatchPermutation } from "./permutation.js";
 export { upgradeRegistry, type UpgradeReport } from "./store.js";
@@ -21,3 +21,7 @@ export { planNameInsert, planNameReplace, planNameDelete, planNameRestore, planN
 export { proveNameStatement, nameReadRequest, type NameProof } from "./name-prove.js";
 export { openRegistry, registryMapping, type AnyRegistry } from "./open-any.js";
 export { verifyRecordProof, verifyRecordUpdateProof, parseRoot, type RecordClaim, type RecordUpdateClaim, type RecordVerdict, type NameSide, type RequestInput } from "./verify-record.js";
+import { installKernelBackend } from "../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();

@@ -8,7 +8,7 @@
  */
 import { RATE, WIDTH } from "../hash/poseidon2.js";
 import { foldWidth, IDENTITY_LIMBS } from "../smt/leaf.js";
-import { KeccakBatch } from "./keccak-batch.js";
+import { KeccakBatch } from "../kernels/keccak-batch.js";
 import { ValueCode, ValueForm, textCode } from "./mapping.js";
 import type { PackedRecords } from "./packed.js";
 import type { BatchPermutation } from "./permutation.js";

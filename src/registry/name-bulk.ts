@@ -25,7 +25,7 @@
 import { RegistryError } from "./errors.js";
 import type { HashPool } from "./hash-pool.js";
 import { hashedBatches, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
-import type { KeccakBatch } from "./keccak-batch.js";
+import type { KeccakBatch } from "../kernels/keccak-batch.js";
 import type { ValueForm } from "./mapping.js";
 import { packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "./name-tree.js";
 import type { PackedRecords, PackedBuilder } from "./packed.js";

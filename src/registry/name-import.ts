@@ -20,7 +20,7 @@ import type { Digest } from "../hash/digest.js";
 import { RegistryError, type RegistryErrorCode } from "./errors.js";
 import { HashPool, type PermutationChoice } from "./hash-pool.js";
 import { checkEntry, hashedBatches, importSettings, type ImportCommonOptions, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
-import { KeccakBatch } from "./keccak-batch.js";
+import { KeccakBatch } from "../kernels/keccak-batch.js";
 import type { ValueForm } from "./mapping.js";
 import { keyOfDigest } from "./name-key.js";
 import { lowerBound, updateCompact } from "./name-tree.js";

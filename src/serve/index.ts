@@ -20,3 +20,7 @@ export { parseMixture, DEFAULT_MIXTURE, MAX_MIXTURE_WEIGHT, MAX_RATE, type Mixtu
 export { WITHIN_MS, type LoadStatus, type LoadSummary } from "./load/summary.js";
 export type { RequestRecord, Outcome } from "./load/ledger.js";
 export { renderReport } from "./load/report.js";
+import { installKernelBackend } from "../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();

@@ -4,8 +4,8 @@
  * the rate (no zero fill, no length tag), outputs are popped from the end, and an observe that
  * fills the 8-element input buffer duplexes immediately.
  *
- * The permutation defaults to `permuteFast` (the WASM single-state kernel when the kernel module is
- * available); pass `permuteInPlace` from src/hash/poseidon2.ts to run the TypeScript reference.
+ * The permutation defaults to `permuteFast` (this thread's hashing backend, src/hash/backend.ts:
+ * the WASM single-state kernel once `installKernelBackend()` has injected it); pass `permuteInPlace` from src/hash/poseidon2.ts to run the TypeScript reference.
  * Both give the same bytes (test/transcript/differential.test.ts).
  */
 import { P, element } from "../field/koalabear.js";

@@ -9,6 +9,7 @@
  * starts the check.
  */
 import { loadKernelModule } from "../kernels/loader.js";
+import { installKernelBackend } from "../kernels/backend.js";
 import { hashBackend } from "../hash/fast-permutation.js";
 import { checkProofBody, type BodyVerdict } from "../counterparty/body.js";
 import { parseRoot } from "../counterparty/claim.js";
@@ -20,13 +21,18 @@ const PIN_KEY = "ssgkr.trustedRoot";
 let ready: Promise<string>;
 
 async function loadKernels(): Promise<string> {
-  if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return "TypeScript (the page is not cross-origin isolated, so shared WASM memory is unavailable)";
+  if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) {
+    installKernelBackend("typescript");
+    return "TypeScript (the page is not cross-origin isolated, so shared WASM memory is unavailable)";
+  }
   try {
     await loadKernelModule(new URL("./kernels.wasm", import.meta.url));
-    return hashBackend() === "wasm" ? "WASM kernels" : "TypeScript";
   } catch (e) {
+    installKernelBackend("typescript");
     return `TypeScript (kernel module not loaded: ${(e as Error).message})`;
   }
+  installKernelBackend("auto");
+  return hashBackend() === "wasm" ? "WASM kernels" : "TypeScript";
 }
 
 function server(): string {

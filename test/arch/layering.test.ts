@@ -128,6 +128,30 @@ test("the worker-pool core (src/workers) imports nothing of the package, and the
   assert.deepEqual(workers.map((b) => `${b.file} imports ${b.target}`), []);
   const catalogue = importsOf(readFileSync(join(root, "src", "error-catalogue.ts"), "utf8")).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
   assert.ok(catalogue.length > 20, "the catalogue's imports were found");
-  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|registry\/demo|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verify|sync\/v2\/verify|registry\/verify-record|counterparty\/verify)\.js$/;
+  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|registry\/demo|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verify|sync\/v2\/verify|registry\/verify-record|registry\/verify-block|counterparty\/verify)\.js$/;
   assert.deepEqual(catalogue.filter((t) => !allowed.test(t)), []);
+});
+
+/** Folders below the kernels: they get the kernel backend injected (src/hash/backend.ts), never import it. */
+const BELOW_KERNELS = ["field", "hash", "transcript", "sumcheck"];
+
+test("the field, hash, transcript and sumcheck code never imports the kernels (the backend is injected by src/kernels/backend.ts)", () => {
+  const violations: string[] = [];
+  let checked = 0;
+  for (const folder of BELOW_KERNELS) {
+    for (const { file, target } of importsUnder(folder)) {
+      checked++;
+      if (target === "kernels" || target.startsWith("kernels/")) violations.push(`${file} imports ${target}`);
+    }
+  }
+  assert.ok(checked > 10, "imports below the kernels were found");
+  assert.deepEqual(violations, []);
+});
+
+test("the kernels import only the field and hash layers below them (never gkr, sync, smt or anything above)", () => {
+  const allowed = ["field/", "hash/", "kernels/"];
+  const bad = importsUnder("kernels").filter(({ file, target }) =>
+    !file.includes(`kernels${sep}assembly${sep}`) && !file.includes("kernels/assembly/") &&
+    target.includes("/") && !target.startsWith("node:") && !allowed.some((a) => target.startsWith(a)));
+  assert.deepEqual(bad.map((b) => `${b.file} imports ${b.target}`), []);
 });

@@ -201,9 +201,10 @@ test("interleave kernel: dst[k·i + j] = src_j[i]", () => {
 test("worker threads hash with their own kernel memory, concurrently with this thread", async () => {
   const { Worker } = await import("node:worker_threads");
   const url = new URL("../../src/hash/fast-permutation.js", import.meta.url).href;
+  const backendUrl = new URL("../../src/kernels/backend.js", import.meta.url).href;
   const code = `
     const { parentPort, workerData } = require("node:worker_threads");
-    import(${JSON.stringify(url)}).then(({ permuteFast, hashBackend }) => {
+    import(${JSON.stringify(backendUrl)}).then(({ installKernelBackend }) => { installKernelBackend(); return import(${JSON.stringify(url)}); }).then(({ permuteFast, hashBackend }) => {
       const s = Uint32Array.from(workerData);
       for (let i = 0; i < 1000; i++) permuteFast(s);
       parentPort.postMessage({ backend: hashBackend(), state: Array.from(s) });

@@ -12,6 +12,10 @@ import { attachPrepared, type SharedPrepared } from "../../sync/parallel/shared-
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncRejectCode } from "../../sync/verify.js";
 import { LoadError, type VerifyPoolCode } from "./errors.js";
+import { installKernelBackend } from "../../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();
 
 /** Messages to a verification worker. */
 export type ToVerifier =

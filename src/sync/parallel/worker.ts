@@ -13,6 +13,10 @@ import { ParallelError } from "./errors.js";
 import { decodeJob } from "./job-codec.js";
 import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
 import { attachPrepared } from "./shared-prepared.js";
+import { installKernelBackend } from "../../kernels/backend.js";
+
+// The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
+installKernelBackend();
 
 const port = parentPort;
 if (!port) throw new ParallelError("NOT_IN_WORKER", "the sync pool worker must run in a worker thread");

@@ -2,7 +2,7 @@
  * Batched Keccak-256 (original Keccak padding, the Ethereum keccak256) over byte ranges of one
  * buffer, on the generated WebAssembly module of keccak-wasm.ts. This is the bulk-import fast
  * path; the reference is `keccak_256` of `@noble/hashes` (differential test in
- * test/registry/keccak.test.ts).
+ * test/kernels/keccak.test.ts).
  */
 import { KECCAK_WASM_BASE64 } from "./keccak-wasm.js";
 

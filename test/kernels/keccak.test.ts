@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { KeccakBatch } from "../../src/registry/keccak-batch.js";
+import { KeccakBatch } from "../../src/kernels/keccak-batch.js";
 
 const k = new KeccakBatch();
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
