@@ -22,6 +22,13 @@ export interface HashBackend {
   compress(left: ArrayLike<number>, right: ArrayLike<number>): Uint32Array;
   /** Padding-free overwrite sponge, rate 8, from the zero state: lanes 0..7 of the final state. */
   sponge(input: ArrayLike<number>): Uint32Array;
+  /**
+   * Duplex absorption of whole blocks (the transcript's fast path): for each of the `words / 8`
+   * blocks of input[from, from + words), overwrite lanes 0..7 of the 16-word state with the block
+   * and permute, in place. `words` is a multiple of 8; inputs canonical (not validated). Optional:
+   * without it the transcript absorbs word by word.
+   */
+  absorbBlocks?(state: Uint32Array, input: ArrayLike<number>, from: number, words: number): void;
 }
 
 /** TypeScript reference of `compress` (compat-v1 §4). */
@@ -56,6 +63,12 @@ export const typescriptHashBackend: HashBackend = Object.freeze({
   },
   compress: compressReference,
   sponge: spongeReference,
+  absorbBlocks(state: Uint32Array, input: ArrayLike<number>, from: number, words: number): void {
+    for (let off = 0; off < words; off += RATE) {
+      for (let j = 0; j < RATE; j++) state[j] = input[from + off + j]!;
+      permuteInPlace(state);
+    }
+  },
 });
 
 /** A backend made on first use; `null` (e.g. the kernel module is unavailable) selects the reference. */

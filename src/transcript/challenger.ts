@@ -13,7 +13,7 @@ import { FieldError } from "../field/errors.js";
 import type { Ext } from "../field/extension.js";
 import { RATE, WIDTH } from "../hash/poseidon2.js";
 import { permuteFast, type Permutation } from "../hash/fast-permutation.js";
-import { hashKernels } from "../kernels/hash-kernels.js";
+import { currentHashBackend } from "../hash/backend.js";
 
 /**
  * The Fiat–Shamir transcript (compat-v1 §5): a duplex sponge over Poseidon2 (rate 8, width 16) that absorbs field elements and squeezes challenges (base, extension, bits), as Plonky3 0.4.3's `DuplexChallenger`.
@@ -77,8 +77,8 @@ export class DuplexChallenger {
     let i = 0;
     while (i < n && this.inputLen !== 0) this.observeUnchecked(xs[i++]!);
     const blocks = (n - i) & ~7;
-    const hk = blocks > 0 && this.permute === permuteFast ? hashKernels() : null;
-    if (hk) {
+    const hk = blocks > 0 && this.permute === permuteFast ? currentHashBackend() : null;
+    if (hk?.absorbBlocks) {
       hk.absorbBlocks(this.state, xs, i, blocks);
       i += blocks;
       for (let j = 0; j < RATE; j++) this.output[j] = this.state[j]!;

@@ -22,7 +22,7 @@ import type { OpRequest } from "../../smt/operation.js";
 import { checkStatement } from "../../smt/semantics.js";
 import { dummyRequest } from "../../smt/v2/dummy.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
-import { mleEvalCopies } from "../../sumcheck/mle-copies.js";
+import { mleEvalCopies } from "../../gkr/mle-copies.js";
 import { SyncError } from "../errors.js";
 import { guardedVerdict } from "../verify-steps.js";
 import { opKindTag, type PublicInputs } from "../types.js";

@@ -12,7 +12,7 @@
  * | 10 | MLE(input)(x*) = eval_x, then MLE(input)(y*) = eval_y | `INPUT_CLAIM_X`, `INPUT_CLAIM_Y` |
  */
 import { verifyGkr } from "../../gkr/verifier.js";
-import { mleEvalCopies } from "../../sumcheck/mle-copies.js";
+import { mleEvalCopies } from "../../gkr/mle-copies.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import type { SyncResult } from "../prove.js";

@@ -10,15 +10,15 @@
  * never a fold of the whole K·S table. The fast path runs the inner sums as WASM inner products
  * (`inner_product` of src/kernels/assembly/vector.ts) against the eq table's four coefficient planes
  * in Montgomery form; `mleEvalCopiesReference` is the plain TypeScript reference, and both equal
- * `mleEvalBase` of the whole table (test/sumcheck/mle-copies.test.ts).
+ * `mleEvalBase` of the whole table (test/gkr/mle-copies.test.ts).
  */
 import { add, mul } from "../field/koalabear.js";
 import { type Ext, extAdd, extMul } from "../field/extension.js";
 import { Kernels } from "../kernels/kernels.js";
 import { KernelError } from "../kernels/errors.js";
-import { SumcheckError } from "./errors.js";
-import { eqTable } from "./mle.js";
-import { extMulAddTo } from "./ext-inline.js";
+import { SumcheckError } from "../sumcheck/errors.js";
+import { eqTable } from "../sumcheck/mle.js";
+import { extMulAddTo } from "../sumcheck/ext-inline.js";
 
 /** Shape of a copies table: K = 2^copyBits copies of 2^copySizeBits values, the first `used` meaningful. */
 export interface CopiesShape {

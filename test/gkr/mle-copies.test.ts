@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { P } from "../../src/field/koalabear.js";
 import { type Ext, extRandom } from "../../src/field/extension.js";
 import { mleEvalBase } from "../../src/sumcheck/mle.js";
-import { mleEvalCopies, mleEvalCopiesReference } from "../../src/sumcheck/mle-copies.js";
+import { mleEvalCopies, mleEvalCopiesReference } from "../../src/gkr/mle-copies.js";
 import { SumcheckError } from "../../src/sumcheck/errors.js";
 
 function table(k: number, s: number, used: number, edge: boolean): Uint32Array {
