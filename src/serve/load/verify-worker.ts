@@ -1,7 +1,8 @@
 /**
  * Worker entry of the frontend's verification pool: attaches shared prepared circuits with the
- * derived wiring oracle (no compilation, no commitment), then answers one strict encoded
- * verification (`verifyEncoded`) per message.
+ * derived wiring oracle (no compilation, no commitment), or prepares profile v2 circuits
+ * (`attach-v2`), then answers one strict encoded verification (`verifyEncoded`) or one aggregate
+ * verification (`verifyAggregate`, docs/profile-v2.md §10.4) per message.
  */
 import { parentPort } from "node:worker_threads";
 import { SsgkrError } from "../../errors.js";
@@ -10,11 +11,16 @@ import type { OpRequest } from "../../smt/operation.js";
 import { verifyEncoded } from "../../sync/encoded.js";
 import { attachPrepared, type SharedPrepared } from "../../sync/parallel/shared-prepared.js";
 import type { PreparedSync } from "../../sync/prepared.js";
+import type { OpKindName } from "../../sync/types.js";
+import { verifyAggregate } from "../../sync/v2/aggregate.js";
+import { type PreparedV2, prepareV2 } from "../../sync/v2/prepared.js";
 
 /** Messages to a verification worker. */
 export type ToVerifier =
   | { readonly type: "attach"; readonly id: number; readonly shared: SharedPrepared }
-  | { readonly type: "verify"; readonly seq: number; readonly id: number; readonly request: OpRequest; readonly bytes: Uint8Array };
+  | { readonly type: "attach-v2"; readonly id: number; readonly kind: OpKindName; readonly depth: number }
+  | { readonly type: "verify"; readonly seq: number; readonly id: number; readonly request: OpRequest; readonly bytes: Uint8Array }
+  | { readonly type: "verify-aggregate"; readonly seq: number; readonly id: number; readonly requests: readonly OpRequest[]; readonly bytes: Uint8Array };
 
 /** Messages from a verification worker. */
 export type FromVerifier =
@@ -25,11 +31,14 @@ export type FromVerifier =
 const port = parentPort;
 if (port) {
   const circuits = new Map<number, PreparedSync>();
+  const circuitsV2 = new Map<number, PreparedV2>();
   port.on("message", (msg: ToVerifier) => {
-    if (msg.type === "attach") {
+    if (msg.type === "attach" || msg.type === "attach-v2") {
       const t0 = performance.now();
       try {
-        if (!circuits.has(msg.id)) circuits.set(msg.id, attachPrepared(msg.shared, { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) }));
+        if (msg.type === "attach-v2") {
+          if (!circuitsV2.has(msg.id)) circuitsV2.set(msg.id, prepareV2(msg.kind, { depth: msg.depth }));
+        } else if (!circuits.has(msg.id)) circuits.set(msg.id, attachPrepared(msg.shared, { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) }));
         port.postMessage({ type: "attached", id: msg.id, error: null, ms: performance.now() - t0 } satisfies FromVerifier);
       } catch (err) {
         port.postMessage({ type: "attached", id: msg.id, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 } satisfies FromVerifier);
@@ -38,9 +47,16 @@ if (port) {
     }
     const t0 = performance.now();
     try {
-      const p = circuits.get(msg.id);
-      if (!p) throw new SsgkrError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
-      const v = verifyEncoded(p, msg.request, msg.bytes);
+      let v: { ok: true } | { ok: false; code: string; reason: string };
+      if (msg.type === "verify-aggregate") {
+        const p2 = circuitsV2.get(msg.id);
+        if (!p2) throw new SsgkrError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
+        v = verifyAggregate(p2, msg.requests, msg.bytes);
+      } else {
+        const p = circuits.get(msg.id);
+        if (!p) throw new SsgkrError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
+        v = verifyEncoded(p, msg.request, msg.bytes);
+      }
       port.postMessage({ type: "done", seq: msg.seq, ok: true, accepted: v.ok, code: v.ok ? null : v.code, reason: v.ok ? null : v.reason, ms: performance.now() - t0 } satisfies FromVerifier);
     } catch (err) {
       const code = err instanceof SsgkrError ? err.code : "UNEXPECTED";
