@@ -34,7 +34,7 @@
 // Sampling: MUTATION_SAMPLE=k/n (see mutateList) runs a fixed sample; CI runs 1/8 of the lines.
 import { readFileSync } from "node:fs";
 
-/** The verifier path: every file whose checks decide ACCEPT or a rejection. */
+/** The verifier path: every file whose checks decide ACCEPT or a rejection (compat-v1, then profile v2). */
 const VERIFIER_FILES = [
   "src/sync/verify.ts",
   "src/sync/encoded.ts",
@@ -46,6 +46,14 @@ const VERIFIER_FILES = [
   "src/codec/decode.ts",
   "src/codec/identity.ts",
   "src/smt/semantics.ts",
+  // profile v2 (docs/profile-v2.md): single-operation, aggregate and block verifiers, their
+  // statement transcript and the strict inner-proof-v2 decoder
+  "src/sync/v2/verify.ts",
+  "src/sync/v2/encoded.ts",
+  "src/sync/v2/statement-transcript.ts",
+  "src/sync/v2/aggregate.ts",
+  "src/sync/v2/block.ts",
+  "src/codec/v2/decode.ts",
 ];
 
 /**
@@ -107,6 +115,9 @@ export default {
       "dist/test/sync/statement-transcript.test.js",
       "dist/test/sync/semantics-battery.test.js",
       "dist/test/gkr/derived-wiring.test.js",
+      "dist/test/codec/v2/decode-checks.test.js",
+      "dist/test/codec/v2/codec.test.js",
+      "dist/test/sync/v2/verifier-checks.test.js",
     ],
     forceBail: true,
   },
@@ -114,7 +125,7 @@ export default {
 
   buildCommand: "tsc -p tsconfig.json",
   // Only the mutated files get `// @ts-nocheck` (the AssemblyScript kernels are not TypeScript to Babel).
-  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt}/*.ts",
+  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt}/{*,v2/*}.ts",
   ignorePatterns: ["dist", "bench/results", "reports", "data"],
   coverageAnalysis: "perTest",
   concurrency: 2,
