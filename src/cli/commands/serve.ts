@@ -168,13 +168,14 @@ async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Prom
     controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
     maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
     pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
+    profile: opts.profile,
   }, { log: (l) => process.stderr.write(`serve: ${l}
 `) });
   const ready = await startWithControls((onControls) => worker.start(onControls));
   const o = worker.options;
   line({
     status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, transport: "nats", listen: null, nats: ready.servers, connected_to: ready.connectedTo,
-    process_id: ready.processId, host_id: o.hostId, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs,
+    process_id: ready.processId, host_id: o.hostId, profile: o.profile, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs,
     max_queue: o.maxQueue, return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
     ack_wait_ms: ready.ackWaitMs, max_deliveries: o.maxDeliveries, pull_expires_ms: o.pullExpiresMs, setup: ready.setup,
   });
