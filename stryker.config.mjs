@@ -32,6 +32,7 @@
 //   are used change statistics, never a predicate value.
 //
 // Sampling: MUTATION_SAMPLE=k/n (see mutateList) runs a fixed sample; CI runs 1/8 of the lines.
+// MUTATION_FILES=/v2/ (comma-separated parts of paths) restricts the run to some verifier files.
 import { readFileSync } from "node:fs";
 
 /** The verifier path: every file whose checks decide ACCEPT or a rejection (compat-v1, then profile v2). */
@@ -65,7 +66,10 @@ const VERIFIER_FILES = [
  */
 function mutateList() {
   const sample = process.env.MUTATION_SAMPLE;
-  if (!sample) return VERIFIER_FILES;
+  // MUTATION_FILES=a,b keeps the verifier files whose path contains one of the parts (e.g. "/v2/")
+  const only = process.env.MUTATION_FILES ? process.env.MUTATION_FILES.split(",").filter((x) => x !== "") : null;
+  const files = only ? VERIFIER_FILES.filter((f) => only.some((part) => f.includes(part))) : VERIFIER_FILES;
+  if (!sample) return files;
   const m = /^(\d+)\/(\d+)$/.exec(sample);
   if (!m || +m[1] < 1 || +m[1] > +m[2]) throw new Error(`MUTATION_SAMPLE must be k/n with 1 <= k <= n, got ${sample}`);
   const [k, n] = [+m[1], +m[2]];
@@ -75,7 +79,7 @@ function mutateList() {
     return h;
   };
   const ranges = [];
-  for (const file of VERIFIER_FILES) {
+  for (const file of files) {
     const seen = new Map();
     readFileSync(file, "utf8").split("\n").forEach((line, i) => {
       const text = line.trim();

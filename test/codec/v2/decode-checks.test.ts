@@ -113,5 +113,23 @@ test("aggregate decoder: every rule with its code and offset, in order", () => {
     else assert.equal(got, want);
   }
   assert.equal(decodeAggregateV2(AGG).statementChecks.length, n);
+  // the last layer a few bytes short (length fixed): refused by the bound before any read
+  const d = decodeAggregateV2(AGG);
+  let last = layers + 4;
+  for (const l of d.proof.layers.slice(0, -1)) last += 4 + (l.rounds.length / 2) * 128 + 32;
+  for (const short of [1, 10, 63]) assert.equal(outcome(() => decodeAggregateV2(withLength(AGG.slice(0, AGG.length - short)))), `v2:OversizedCount@${last}`, `${short} bytes short`);
+  // details name what was refused
+  const details = (f: () => unknown): Record<string, unknown> => {
+    try {
+      f();
+    } catch (e) {
+      return (e as V2DecodeError).details as Record<string, unknown>;
+    }
+    return {};
+  };
+  assert.deepEqual(details(() => decodeAggregateV2(patched(AGG, 24, [3, 0]))), { version: 3 });
+  assert.equal(details(() => decodeAggregateV2(withLength(Uint8Array.from([...AGG, 0, 0])))).extra, 2);
+  assert.equal(details(() => decodeProofV2(patched(V2_BYTES, 125, [7]))).offset, 125);
+  assert.equal(details(() => decodeProofV2(patched(V2_BYTES, 125, [7]))).tag, 7);
   assert.equal(outcome(() => decodeAggregateV2(null as never)), "v2:NotBytes@");
 });
