@@ -30,6 +30,12 @@
 //   builder tags are hints (every derived group is audited against its gates, and a group that
 //   does not match is evaluated gate by gate), so mutants that only change whether a layer's tags
 //   are used change statistics, never a predicate value.
+// - src/sync/v2/encoded.ts identityEqual and src/sync/v2/aggregate.ts verifyUnguarded: the
+//   circuitVersion, leafEncodingVersion and layoutId comparisons (→ true / false): the strict
+//   decoder admits only the one value of each (2, 1, 0), which v2Identity also returns.
+// - src/sync/v2/aggregate.ts: the replicated-circuit cache (`if (!m)` → true) and the timings
+//   passed to onTimings only change speed and statistics; `requests.length > V2_MAX_AGGREGATE` →
+//   `>=` differs only for an aggregate of exactly 4,096 operations.
 //
 // Sampling: MUTATION_SAMPLE=k/n (see mutateList) runs a fixed sample; CI runs 1/8 of the lines.
 // MUTATION_FILES=/v2/ (comma-separated parts of paths) restricts the run to some verifier files.

@@ -252,6 +252,8 @@ test("encoded: decoder failures are DECODE_<code>; a proof of another circuit is
     ["commitment", encodeProofV2({ ...id, commitment: Uint32Array.from(id.commitment, (c, i) => (i === 7 ? (c + 1) % 0x7f000001 : c)) }, result.publicInputs, result.proof)],
     ["other leaf bound's circuit", encodeV2(other, proveV2(other, request))],
   ];
+  // the op kind alone changed (statement tag with it, as the decoder requires): identity, not step 1
+  cases.push(["op kind only", encodeProofV2({ ...id, opKindTag: 1 }, { ...result.publicInputs, opKindTag: 1 }, result.proof)]);
   for (const [name, b] of cases) assert.equal(codeOf(verifyEncodedV2(p, request, b)), "IDENTITY_MISMATCH", name);
   // a prepared circuit whose identity differs in any field from the honest bytes'
   for (const change of [{ depth: DEPTH_V2 + 1 }, { leafMaxFields: 30 }]) {
@@ -406,6 +408,7 @@ test("aggregate: the prover refuses bad batches with typed errors naming the ope
   const p = preparedV2(aggKind);
   const rs = aggRequests();
   assert.throws(() => proveAggregate(p, []), (e: unknown) => (e as { code?: string }).code === "BAD_AGGREGATE");
+  assert.throws(() => proveAggregate(p, new Array(4097).fill(rs[0]!)), (e: unknown) => (e as { code?: string }).code === "BAD_AGGREGATE");
   assert.throws(() => proveAggregate(p, [rs[0]!, fixtureV2(OpKind.Update)]), (e: unknown) => (e as { code?: string; details?: { operation?: number } }).code === "WRONG_KIND" && (e as { details: { operation: number } }).details.operation === 1);
   const m = rs[1]!;
   const extra: OpRequest = { ...m, witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] } };
