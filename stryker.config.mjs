@@ -36,6 +36,8 @@
 // - src/sync/v2/aggregate.ts: the replicated-circuit cache (`if (!m)` → true) and the timings
 //   passed to onTimings only change speed and statistics; `requests.length > V2_MAX_AGGREGATE` →
 //   `>=` differs only for an aggregate of exactly 4,096 operations.
+// - src/codec/v2/decode.ts: `new Array(n)` → `new Array()` (pre-sizing only), and the
+//   `e instanceof DecodeError` of the byte reader's rethrow (it throws nothing else).
 //
 // Sampling: MUTATION_SAMPLE=k/n (see mutateList) runs a fixed sample; CI runs 1/8 of the lines.
 // MUTATION_FILES=/v2/ (comma-separated parts of paths) restricts the run to some verifier files.

@@ -131,5 +131,7 @@ test("aggregate decoder: every rule with its code and offset, in order", () => {
   assert.equal(details(() => decodeAggregateV2(withLength(Uint8Array.from([...AGG, 0, 0])))).extra, 2);
   assert.equal(details(() => decodeProofV2(patched(V2_BYTES, 125, [7]))).offset, 125);
   assert.equal(details(() => decodeProofV2(patched(V2_BYTES, 125, [7]))).tag, 7);
+  assert.deepEqual(details(() => decodeProofV2(patched(V2_BYTES, 125, [1]))), { identity: 0, statement: 1 });
+  assert.deepEqual(details(() => decodeAggregateV2(patched(AGG, 10, [5, 0]))), { version: 5 });
   assert.equal(outcome(() => decodeAggregateV2(null as never)), "v2:NotBytes@");
 });
