@@ -30,11 +30,20 @@
 //   builder tags are hints (every derived group is audited against its gates, and a group that
 //   does not match is evaluated gate by gate), so mutants that only change whether a layer's tags
 //   are used change statistics, never a predicate value.
+// - src/sync/v2/encoded.ts identityEqual and src/sync/v2/aggregate.ts verifyUnguarded: the
+//   circuitVersion, leafEncodingVersion and layoutId comparisons (→ true / false): the strict
+//   decoder admits only the one value of each (2, 1, 0), which v2Identity also returns.
+// - src/sync/v2/aggregate.ts: the replicated-circuit cache (`if (!m)` → true) and the timings
+//   passed to onTimings only change speed and statistics; `requests.length > V2_MAX_AGGREGATE` →
+//   `>=` differs only for an aggregate of exactly 4,096 operations.
+// - src/codec/v2/decode.ts: `new Array(n)` → `new Array()` (pre-sizing only), and the
+//   `e instanceof DecodeError` of the byte reader's rethrow (it throws nothing else).
 //
 // Sampling: MUTATION_SAMPLE=k/n (see mutateList) runs a fixed sample; CI runs 1/8 of the lines.
+// MUTATION_FILES=/v2/ (comma-separated parts of paths) restricts the run to some verifier files.
 import { readFileSync } from "node:fs";
 
-/** The verifier path: every file whose checks decide ACCEPT or a rejection. */
+/** The verifier path: every file whose checks decide ACCEPT or a rejection (compat-v1, then profile v2). */
 const VERIFIER_FILES = [
   "src/sync/verify.ts",
   "src/sync/encoded.ts",
@@ -46,6 +55,14 @@ const VERIFIER_FILES = [
   "src/codec/decode.ts",
   "src/codec/identity.ts",
   "src/smt/semantics.ts",
+  // profile v2 (docs/profile-v2.md): single-operation, aggregate and block verifiers, their
+  // statement transcript and the strict inner-proof-v2 decoder
+  "src/sync/v2/verify.ts",
+  "src/sync/v2/encoded.ts",
+  "src/sync/v2/statement-transcript.ts",
+  "src/sync/v2/aggregate.ts",
+  "src/sync/v2/block.ts",
+  "src/codec/v2/decode.ts",
 ];
 
 /**
@@ -57,7 +74,10 @@ const VERIFIER_FILES = [
  */
 function mutateList() {
   const sample = process.env.MUTATION_SAMPLE;
-  if (!sample) return VERIFIER_FILES;
+  // MUTATION_FILES=a,b keeps the verifier files whose path contains one of the parts (e.g. "/v2/")
+  const only = process.env.MUTATION_FILES ? process.env.MUTATION_FILES.split(",").filter((x) => x !== "") : null;
+  const files = only ? VERIFIER_FILES.filter((f) => only.some((part) => f.includes(part))) : VERIFIER_FILES;
+  if (!sample) return files;
   const m = /^(\d+)\/(\d+)$/.exec(sample);
   if (!m || +m[1] < 1 || +m[1] > +m[2]) throw new Error(`MUTATION_SAMPLE must be k/n with 1 <= k <= n, got ${sample}`);
   const [k, n] = [+m[1], +m[2]];
@@ -67,7 +87,7 @@ function mutateList() {
     return h;
   };
   const ranges = [];
-  for (const file of VERIFIER_FILES) {
+  for (const file of files) {
     const seen = new Map();
     readFileSync(file, "utf8").split("\n").forEach((line, i) => {
       const text = line.trim();
@@ -107,6 +127,9 @@ export default {
       "dist/test/sync/statement-transcript.test.js",
       "dist/test/sync/semantics-battery.test.js",
       "dist/test/gkr/derived-wiring.test.js",
+      "dist/test/codec/v2/decode-checks.test.js",
+      "dist/test/codec/v2/codec.test.js",
+      "dist/test/sync/v2/verifier-checks.test.js",
     ],
     forceBail: true,
     // The kernel backend the package entry points install (test/support/kernel-backend.ts).
@@ -116,11 +139,14 @@ export default {
 
   buildCommand: "tsc -p tsconfig.json",
   // Only the mutated files get `// @ts-nocheck` (the AssemblyScript kernels are not TypeScript to Babel).
-  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt}/*.ts",
+  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt}/{*,v2/*}.ts",
   ignorePatterns: ["dist", "bench/results", "reports", "data"],
   coverageAnalysis: "perTest",
   concurrency: 2,
   timeoutMS: 10000,
+  // the initial run of the focused suite takes 1.5 min on 2 shared cores and has exceeded
+  // Stryker's default 5 min when the machine was loaded (load average above 30)
+  dryRunTimeoutMinutes: 15,
   reporters: ["clear-text", "progress", "json"],
   clearTextReporter: { allowColor: false, logTests: false },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },

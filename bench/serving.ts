@@ -6,7 +6,13 @@
  *   npm run bench -- serving [--depth 24] [--rates 2,4,8,12,16,24,32] [--max-rate 256] [--screen-s 20] [--confirm-s 60]
  *     [--overload-s 30] [--return-paths overlapped,serial] [--workers N] [--verify-workers K]
  *     [--within-ms 500] [--warmup-s 5] [--min-jobs 12] [--mixture membership:1,nonmembership:1,update:1]
- *     [--transport tcp|nats]
+ *     [--transport tcp|nats] [--profile compat-v1|v2] [--v2-batch-max 64] [--v2-max-wait-us 50000]
+ *
+ * `--profile v2` runs the study twice over TCP in one run, first with compat-v1 (one proof per
+ * job, the reference) and then with `ssgkr serve --profile v2` / `ssgkr load --profile v2` (one
+ * aggregate per batch, verified once per batch by the frontend; the server waits up to
+ * --v2-max-wait-us for a batch of up to --v2-batch-max jobs), at the same rates and mixture, and
+ * compares them rate by rate: server CPU per accepted request, p50/p99, best rate.
  *
  * `--transport nats` runs the whole study twice in one run, first over TCP (`ssgkr serve
  * --listen`, the reference) and then over NATS JetStream (a `nats-server -js` child on
@@ -48,7 +54,7 @@ import type { LoadSummary } from "../src/serve/load/summary.js";
 import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
 import { choice, choices, int, num, text, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: int(1, 64), rates: text(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "comma-separated non-negative numbers"), "screen-s": num(0.1, 3600), "confirm-s": num(0.1, 3600), "overload-s": num(0, 3600), "return-paths": choices(["overlapped", "serial"]), workers: int(1, 64), "verify-workers": int(1, 64), "within-ms": num(1, 60_000), "warmup-s": num(0, 3600), "min-jobs": int(1, 1_000_000), mixture: text(/^[a-z]+:\d+(,[a-z]+:\d+)*$/, "kind:weight,… (e.g. membership:1,update:2)"), "max-rate": num(0.1, 100_000), transport: choice(["tcp", "nats"]) });
+const args = parseOptions({ depth: int(1, 64), rates: text(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "comma-separated non-negative numbers"), "screen-s": num(0.1, 3600), "confirm-s": num(0.1, 3600), "overload-s": num(0, 3600), "return-paths": choices(["overlapped", "serial"]), workers: int(1, 64), "verify-workers": int(1, 64), "within-ms": num(1, 60_000), "warmup-s": num(0, 3600), "min-jobs": int(1, 1_000_000), mixture: text(/^[a-z]+:\d+(,[a-z]+:\d+)*$/, "kind:weight,… (e.g. membership:1,update:2)"), "max-rate": num(0.1, 100_000), transport: choice(["tcp", "nats"]), profile: choice(["compat-v1", "v2"]), "v2-batch-max": int(1, 4096), "v2-max-wait-us": int(0, 10_000_000) });
 const depth = Number(args.get("depth") ?? 24);
 const rates = (args.get("rates") ?? "2,4,8,12,16,24,32").split(",").map(Number).sort((a, b) => a - b);
 const screenS = Number(args.get("screen-s") ?? 20);
@@ -66,6 +72,11 @@ const transportArg = args.get("transport") ?? "tcp";
 if (transportArg !== "tcp" && transportArg !== "nats") throw new Error(`--transport must be tcp or nats, got ${JSON.stringify(transportArg)}`);
 /** TCP always; NATS beside it with --transport nats. */
 const transports: ("tcp" | "nats")[] = transportArg === "nats" ? ["tcp", "nats"] : ["tcp"];
+/** compat-v1 always; v2 beside it with --profile v2 (TCP only). */
+const profiles: ("compat-v1" | "v2")[] = args.get("profile") === "v2" ? ["compat-v1", "v2"] : ["compat-v1"];
+if (profiles.includes("v2") && transports.includes("nats")) throw new Error("--profile v2 runs over TCP only (give one of --profile v2 and --transport nats)");
+const v2BatchMax = Number(args.get("v2-batch-max") ?? 64);
+const v2MaxWaitUs = Number(args.get("v2-max-wait-us") ?? 50_000);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "bin", "ssgkr.js");
@@ -90,6 +101,7 @@ interface Server {
   /** host:port of the TCP server, or the broker URL for a NATS worker. */
   readonly address: string;
   readonly transport: "tcp" | "nats";
+  readonly profile: "compat-v1" | "v2";
   readonly ready: Record<string, unknown>;
   stopped: Promise<Record<string, unknown> | null>;
   /** The nats-server process (NATS only). */
@@ -125,8 +137,9 @@ async function startBroker(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url };
 }
 
-function startServer(returnPath: string, transport: "tcp" | "nats", brokerUrl?: string): Promise<Server> {
+function startServer(returnPath: string, transport: "tcp" | "nats", brokerUrl?: string, profile: "compat-v1" | "v2" = "compat-v1"): Promise<Server> {
   const where = transport === "nats" ? ["--nats", brokerUrl!] : ["--listen", "127.0.0.1:0"];
+  if (profile === "v2") where.push("--profile", "v2", "--batch-max", String(v2BatchMax), "--max-wait-us", String(v2MaxWaitUs));
   const child = spawn(process.execPath, [bin, "serve", ...where, "--depth", String(depth), "--workers", String(workers), "--return-path", returnPath, "--control-samples", "1", "--run-ms", String(6 * 3600 * 1000)], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
@@ -138,7 +151,7 @@ function startServer(returnPath: string, transport: "tcp" | "nats", brokerUrl?: 
       const ready = out.split("\n").find((l) => l.includes('"SERVER_READY"'));
       if (ready) {
         const info = JSON.parse(ready) as Record<string, unknown>;
-        resolve({ child, address: transport === "nats" ? brokerUrl! : String(info["listen"]), transport, ready: info, stopped });
+        resolve({ child, address: transport === "nats" ? brokerUrl! : String(info["listen"]), transport, profile, ready: info, stopped });
       }
     });
     child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
@@ -171,7 +184,7 @@ async function loadRun(server: Server, label: string, rate: number, durationS: n
   // on a broker every run needs its own run id (results of a run id outlive the run)
   const runId = server.transport === "nats" ? `${label}-${String(rate).replace(".", "_")}-${Date.now()}` : label;
   const argv = [bin, "load", ...where, "--rate", String(rate), "--jobs", String(jobs), "--warmup", String(warmup), "--depth", String(depth),
-    "--mixture", mixture, "--corpus", String(Math.min(768, 2 ** Math.min(depth, 24) - 1)), "--deadline-ms", String(withinMs), "--verify-workers", String(verifyWorkers), "--control-samples", "1", "--run-id", runId, "--out", out, ...extra];
+    "--mixture", mixture, "--corpus", String(Math.min(768, 2 ** Math.min(depth, 24) - 1)), "--deadline-ms", String(withinMs), "--verify-workers", String(verifyWorkers), "--control-samples", "1", "--run-id", runId, "--out", out, ...(server.profile === "v2" ? ["--profile", "v2"] : []), ...extra];
   const cpu0 = cpuSeconds(server.child.pid!);
   const broker0 = server.broker ? cpuSeconds(server.broker.pid!) : 0;
   const t0 = performance.now();
@@ -244,11 +257,12 @@ const headline: Record<string, number | string> = { depth };
 /** Screening and confirmation runs by transport and return path, for the comparison. */
 const runsBy = new Map<string, RunResult[]>();
 const bestBy = new Map<string, RunResult | null>();
-for (const transport of transports) for (const returnPath of returnPaths) {
+for (const transport of transports) for (const profile of profiles) for (const returnPath of returnPaths) {
   const broker = transport === "nats" ? await startBroker() : null;
   if (broker) progress(`nats-server ready at ${broker.url}`);
-  progress(`starting ssgkr serve ${transport === "nats" ? "--nats" : "--listen"} --return-path ${returnPath} (depth ${depth}, ${workers} workers)`);
-  const server = await startServer(returnPath, transport, broker?.url);
+  progress(`starting ssgkr serve ${transport === "nats" ? "--nats" : "--listen"} --profile ${profile} --return-path ${returnPath} (depth ${depth}, ${workers} workers)`);
+  const server = await startServer(returnPath, transport, broker?.url, profile);
+  const tag = profile === "v2" ? `${transport}-v2` : transport;
   if (broker) server.broker = broker.child;
   const stopChild = () => server.child.kill("SIGKILL");
   process.on("exit", stopChild);
@@ -260,8 +274,8 @@ for (const transport of transports) for (const returnPath of returnPaths) {
   const schedule = [...rates];
   for (let k = 0; k < schedule.length; k++) {
     const rate = schedule[k]!;
-    progress(`${transport} ${returnPath}: screening ${rate}/s`);
-    const r = await loadRun(server, `${transport}-${returnPath}-screen`, rate, screenS);
+    progress(`${tag} ${returnPath}: screening ${rate}/s`);
+    const r = await loadRun(server, `${tag}-${returnPath}-screen`, rate, screenS);
     screening.push(r);
     if (r.pass) failsInARow = 0;
     else failsInARow++;
@@ -272,8 +286,8 @@ for (const transport of transports) for (const returnPath of returnPaths) {
   const confirms: RunResult[] = [];
   let best: RunResult | null = null;
   for (const rate of passing.slice(0, 2)) {
-    progress(`${transport} ${returnPath}: confirming ${rate}/s for ${confirmS} s`);
-    const r = await loadRun(server, `${transport}-${returnPath}-confirm`, rate, confirmS);
+    progress(`${tag} ${returnPath}: confirming ${rate}/s for ${confirmS} s`);
+    const r = await loadRun(server, `${tag}-${returnPath}-confirm`, rate, confirmS);
     confirms.push(r);
     if (r.pass) {
       best = r;
@@ -287,15 +301,15 @@ for (const transport of transports) for (const returnPath of returnPaths) {
   const overloadRate = Math.round(2 * overloadBase * 1000) / 1000;
   let overload: RunResult | null = null;
   if (overloadRate > 0 && overloadS > 0) {
-    progress(`${transport} ${returnPath}: overload ${overloadRate}/s for ${overloadS} s`);
-    overload = await loadRun(server, `${transport}-${returnPath}-overload`, overloadRate, overloadS, ["--drain-ms", String(Math.round(4 * overloadS * 1000))]);
+    progress(`${tag} ${returnPath}: overload ${overloadRate}/s for ${overloadS} s`);
+    overload = await loadRun(server, `${tag}-${returnPath}-overload`, overloadRate, overloadS, ["--drain-ms", String(Math.round(4 * overloadS * 1000))]);
   }
   server.child.kill("SIGTERM");
   const stopped = await server.stopped;
   broker?.child.kill("SIGTERM");
-  runsBy.set(`${transport}/${returnPath}`, [...screening, ...confirms]);
-  bestBy.set(`${transport}/${returnPath}`, best);
-  const key = transport === "tcp" ? returnPath : `nats_${returnPath}`;
+  runsBy.set(`${tag}/${returnPath}`, [...screening, ...confirms]);
+  bestBy.set(`${tag}/${returnPath}`, best);
+  const key = (transport === "tcp" ? "" : "nats_") + (profile === "v2" ? "v2_" : "") + returnPath;
   const ov = overload?.summary;
   const overloadChecks = ov ? {
     every_offer_one_outcome: ov.accounting_balanced,
@@ -305,10 +319,11 @@ for (const transport of transports) for (const returnPath of returnPaths) {
     pending_slope_jobs_per_s: pendingSlope(ov),
     max_pending: Math.max(...ov.pending_per_second.map((p) => p.pending)),
   } : null;
-  if (overloadChecks) console.log(`${transport} ${returnPath} overload: one outcome each ${overloadChecks.every_offer_one_outcome}, duplicates ${overloadChecks.duplicates}, unresolved ${overloadChecks.unresolved_after_drain}, pending slope ${fmt(overloadChecks.pending_slope_jobs_per_s ?? NaN, 2)} jobs/s, max pending ${overloadChecks.max_pending}`);
-  console.log(`${transport} ${returnPath}: best rate ${best ? `${best.rate}/s (p99 ${fmt(best.summary.latency_ms.p99_ms ?? NaN)} ms, ${fmt(perAccepted(best) ?? NaN, 2)} server CPU s per accepted request)` : `none met ≤ ${withinMs} ms (highest accepted throughput ${fmt(capacity, 2)}/s)`}`);
+  if (overloadChecks) console.log(`${tag} ${returnPath} overload: one outcome each ${overloadChecks.every_offer_one_outcome}, duplicates ${overloadChecks.duplicates}, unresolved ${overloadChecks.unresolved_after_drain}, pending slope ${fmt(overloadChecks.pending_slope_jobs_per_s ?? NaN, 2)} jobs/s, max pending ${overloadChecks.max_pending}`);
+  console.log(`${tag} ${returnPath}: best rate ${best ? `${best.rate}/s (p99 ${fmt(best.summary.latency_ms.p99_ms ?? NaN)} ms, ${fmt(perAccepted(best) ?? NaN, 2)} server CPU s per accepted request)` : `none met ≤ ${withinMs} ms (highest accepted throughput ${fmt(capacity, 2)}/s)`}`);
   paths.push({
     transport,
+    profile,
     return_path: returnPath,
     server_ready: server.ready,
     server_stopped: stopped,
@@ -367,10 +382,50 @@ if (transports.includes("nats")) {
   }
 }
 
-const path = writeResults(transports.includes("nats") ? "serving-nats" : "serving", {
+/** v2 beside compat-v1 over TCP at each rate both ran (the longer run per rate). */
+if (profiles.includes("v2")) {
+  for (const returnPath of returnPaths) {
+    const longest = (runs: RunResult[]) => {
+      const m = new Map<number, RunResult>();
+      for (const r of runs) if (!m.has(r.rate) || m.get(r.rate)!.durationS < r.durationS) m.set(r.rate, r);
+      return m;
+    };
+    const v1 = longest(runsBy.get(`tcp/${returnPath}`) ?? []);
+    const v2 = longest(runsBy.get(`tcp-v2/${returnPath}`) ?? []);
+    const rows = [...v1.keys()].filter((rate) => v2.has(rate)).sort((a, b) => a - b).map((rate) => {
+      const a = v1.get(rate)!;
+      const b = v2.get(rate)!;
+      const ca = perAccepted(a);
+      const cb = perAccepted(b);
+      const row = {
+        rate, v1_pass: a.pass, v2_pass: b.pass,
+        v1_server_cpu_s_per_accepted: ca, v2_server_cpu_s_per_accepted: cb, cpu_ratio_v2_over_v1: ca && cb ? cb / ca : null,
+        v1_p50_ms: a.summary.latency_ms.p50_ms, v2_p50_ms: b.summary.latency_ms.p50_ms,
+        v1_p99_ms: a.summary.latency_ms.p99_ms, v2_p99_ms: b.summary.latency_ms.p99_ms,
+        v2_mean_batch: b.summary.server?.mean_batch_size ?? null,
+      };
+      console.log(`compare-v2 ${returnPath} rate ${String(rate).padStart(5)}/s  cpu/acc v1 ${fmt(ca ?? NaN, 4)} v2 ${fmt(cb ?? NaN, 4)} (×${fmt(row.cpu_ratio_v2_over_v1 ?? NaN, 3)})  ` +
+        `p50 ${fmt(row.v1_p50_ms ?? NaN)} / ${fmt(row.v2_p50_ms ?? NaN)}  p99 ${fmt(row.v1_p99_ms ?? NaN)} / ${fmt(row.v2_p99_ms ?? NaN)} ms  pass ${a.pass ? "y" : "n"}/${b.pass ? "y" : "n"}`);
+      return row;
+    });
+    comparison.push({ profiles: ["compat-v1", "v2"], return_path: returnPath, rows });
+    const both = rows.filter((r) => r.v1_pass && r.v2_pass);
+    const at = both.length > 0 ? both[both.length - 1]! : rows[rows.length - 1];
+    if (at) {
+      headline[`v2_compare_rate_${returnPath}`] = at.rate;
+      headline[`cpu_ratio_v2_over_v1_${returnPath}`] = Math.round((at.cpu_ratio_v2_over_v1 ?? NaN) * 1000) / 1000;
+      headline[`v1_p50_ms_${returnPath}`] = at.v1_p50_ms ?? "none";
+      headline[`v2_p50_ms_${returnPath}`] = at.v2_p50_ms ?? "none";
+      headline[`v1_p99_ms_${returnPath}`] = at.v1_p99_ms ?? "none";
+      headline[`v2_p99_ms_${returnPath}`] = at.v2_p99_ms ?? "none";
+    }
+  }
+}
+
+const path = writeResults(transports.includes("nats") ? "serving-nats" : profiles.includes("v2") ? "serving-v2" : "serving", {
   benchmark: "serving",
   conditions: cond,
-  settings: { transports, depth, rates, screenS, confirmS, overloadS, returnPaths, workers, verifyWorkers, withinMs, warmupS, minJobs, mixture, colocated: true, clockTicks },
+  settings: { transports, profiles, v2BatchMax, v2MaxWaitUs, depth, rates, screenS, confirmS, overloadS, returnPaths, workers, verifyWorkers, withinMs, warmupS, minJobs, mixture, colocated: true, clockTicks },
   units: "latency ms from the scheduled time; rates offers or accepted requests per second; server CPU seconds (utime + stime, all threads) per accepted request",
   paths,
   ...(comparison.length > 0 ? { comparison } : {}),

@@ -116,6 +116,13 @@ export function endCheckViews(prep: PreparedSync, request: OpRequest, result: Sy
   return seen;
 }
 
+/** The end-check views of `verifyGkr` over any shape, wiring oracle and transcript (e.g. profile v2's). */
+export function endCheckViewsOf(shape: PreparedSync["shape"], wiring: WiringOracle, outputs: Uint32Array, proof: GkrProof, transcript: ReturnType<typeof statementTranscript>): EndCheckView[] {
+  const seen: EndCheckView[] = [];
+  verifyGkr(shape, spyWiring(wiring, seen), outputs, proof, transcript);
+  return seen;
+}
+
 /** lin·V(x)·β + mul·V(x)·V(y) + pow3·V(x)³·β: the value the end check expects. */
 export function endCheckValue(view: EndCheckView, evalX: Ext, evalY: Ext): Ext {
   const { lin, mul, pow3 } = view.pred;

@@ -28,6 +28,7 @@ const HELP: Record<string, string> = {
   "deadline-poll-ms": "deadline scanner period (default 10)",
   "drain-ms": "wait for outstanding replies after the last offer (default 30000)",
   "connect-timeout-ms": "connection timeout per target (default 5000)",
+  profile: "compat-v1 (protocol 1, one proof per reply) or v2 (protocol 2, served aggregates verified once per batch) (default compat-v1)",
   out: "new output directory: records.ndjson, summary.json, report.html (required)",
   nats: "NATS JetStream broker nats://HOST:PORT[,…] in place of --targets (docs/scale-out.md)",
   "nats-creds": "NATS credentials file (user JWT + nkey seed)",

@@ -4,7 +4,7 @@ import { SsgkrError } from "../../errors.js";
 import { stringifyJson } from "../../serve/protocol/json.js";
 import { ProofServer } from "../../serve/server/server.js";
 import type { ControlsReport } from "../../serve/server/controls.js";
-import { parseListen, type ReturnPath } from "../../serve/server/options.js";
+import { parseListen, type ReturnPath, type ServingProfile } from "../../serve/server/options.js";
 import { brokerEndpoint } from "../../serve/nats/connect.js";
 import { NatsWorker } from "../../serve/nats/worker.js";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
@@ -23,6 +23,7 @@ interface ServeOpts {
   ioTimeoutMs: string;
   runMs: string;
   controlSamples: string;
+  profile: ServingProfile;
   nats?: string;
   natsCreds?: string;
   natsTlsCa?: string;
@@ -64,6 +65,7 @@ export function registerServe(program: Command, setExit: (code: number) => void)
     .addOption(envOption("--io-timeout-ms <ms>", "drop a peer stalled inside a frame or not reading its replies after this long", "io-timeout-ms", "5000"))
     .addOption(envOption("--run-ms <ms>", "run limit: stop after this long", "run-ms", "600000"))
     .addOption(envOption("--control-samples <n>", "corpus fixtures per kind checked at startup", "control-samples", "2"))
+    .addOption(envOption("--profile <profile>", "compat-v1: one inner-proof-v1 per job (protocol 1); v2: one aggregate per batch (protocol 2, docs/serving.md)", "profile", "compat-v1").choices(["compat-v1", "v2"]))
     .addOption(envOption("--nats <urls>", "run as a worker of a NATS JetStream broker nats://HOST:PORT[,…] instead of listening (docs/scale-out.md)", "nats"))
     .addOption(envOption("--nats-creds <file>", "NATS credentials file (user JWT + nkey seed)", "nats-creds"))
     .addOption(envOption("--nats-tls-ca <file>", "CA certificate (PEM) of the brokers' TLS certificates", "nats-tls-ca"))
@@ -94,12 +96,13 @@ export function registerServe(program: Command, setExit: (code: number) => void)
         ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
         runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
         controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
+        profile: opts.profile,
       });
       const ready = await startWithControls((onControls) => server.start(onControls));
       const o = server.options;
       line({
         status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, listen: ready.listen, process_id: ready.processId, host_id: o.hostId,
-        depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs, max_queue: o.maxQueue,
+        profile: o.profile, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs, max_queue: o.maxQueue,
         return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
       });
       let signals = 0;
@@ -165,13 +168,14 @@ async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Prom
     controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
     maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
     pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
+    profile: opts.profile,
   }, { log: (l) => process.stderr.write(`serve: ${l}
 `) });
   const ready = await startWithControls((onControls) => worker.start(onControls));
   const o = worker.options;
   line({
     status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, transport: "nats", listen: null, nats: ready.servers, connected_to: ready.connectedTo,
-    process_id: ready.processId, host_id: o.hostId, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs,
+    process_id: ready.processId, host_id: o.hostId, profile: o.profile, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs,
     max_queue: o.maxQueue, return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
     ack_wait_ms: ready.ackWaitMs, max_deliveries: o.maxDeliveries, pull_expires_ms: o.pullExpiresMs, setup: ready.setup,
   });

@@ -18,6 +18,7 @@ import { SsgkrError } from "../../errors.js";
 import type { OpKindName } from "../../sync/types.js";
 import { sha256Hex } from "../protocol/reply.js";
 import type { SyncRejectCode } from "../../sync/verify.js";
+import type { V2RejectCode } from "../../sync/v2/verify.js";
 import { LoadError, type VerifyPoolCode } from "./errors.js";
 import type { VerifyPool } from "./verify-pool.js";
 
@@ -38,7 +39,7 @@ export interface ControlCheck {
   /** Whether the check came out as required (honest accepted, tampered rejected). */
   readonly pass: boolean;
   /** The verifier's rejection code, if it rejected (or why the pool gave no verdict). */
-  readonly code: SyncRejectCode | VerifyPoolCode | null;
+  readonly code: SyncRejectCode | V2RejectCode | VerifyPoolCode | null;
 }
 
 /** Controls outcome: status `CONTROLS_PASS` iff every check passed. */

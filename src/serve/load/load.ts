@@ -11,6 +11,7 @@ import { prepareAll } from "../../sync/prepare-all.js";
 import type { OpKindName } from "../../sync/types.js";
 import { nowUnixNs } from "../protocol/clock.js";
 import { TargetConnection, formatTarget } from "./connection.js";
+import { runAggregateControls } from "./aggregate-controls.js";
 import { runControls } from "./controls.js";
 import { LoadError } from "./errors.js";
 import { FixtureStore } from "./fixtures.js";
@@ -173,7 +174,9 @@ async function runIn(options: LoadOptions, hooks: LoadHooks, resume: ResumeState
   const timings: Record<string, number> = {};
   const kinds = [...new Set(options.kinds)];
   let t = performance.now();
-  const prepared = prepareKinds(kinds, options.depth, hooks.prepared);
+  // profile v2: the verification workers prepare the v2 circuits themselves; no v1 circuit is needed
+  const v2 = options.profile === "v2";
+  const prepared = v2 ? new Map<OpKindName, PreparedSync>() : prepareKinds(kinds, options.depth, hooks.prepared);
   timings["prepare"] = Math.round(performance.now() - t);
   log(`prepared ${kinds.join(", ")} at depth ${options.depth} in ${timings["prepare"]} ms`);
   const pool = new VerifyPool(options.verifyWorkers);
@@ -188,9 +191,12 @@ async function runIn(options: LoadOptions, hooks: LoadHooks, resume: ResumeState
     log(`built ${fixtures.size} corpus fixtures in ${timings["fixtures"]} ms`);
 
     t = performance.now();
-    await pool.attach(kinds.map((k) => prepared.get(k)!));
+    if (v2) await pool.attachV2(kinds, options.depth);
+    else await pool.attach(kinds.map((k) => prepared.get(k)!));
     timings["attach_verifiers"] = Math.round(performance.now() - t);
-    const controls = await runControls(pool, (k) => prepared.get(k)!, (k, i) => fixtures.get(k, i).request, kinds, options.controlSamples);
+    const controls = v2
+      ? await runAggregateControls(pool, (k, i) => fixtures.get(k, i).request, kinds, options.controlSamples, options.depth)
+      : await runControls(pool, (k) => prepared.get(k)!, (k, i) => fixtures.get(k, i).request, kinds, options.controlSamples);
     timings["controls"] = Math.round(controls.ms);
     log(`controls ${controls.status} (${controls.checks.length} checks, ${timings["controls"]} ms, ${options.verifyWorkers} verify workers of ${availableParallelism()} cores)`);
     if (controls.status !== "CONTROLS_PASS") {

@@ -56,6 +56,11 @@ export interface LoadOptions {
   readonly broker: Readonly<Partial<Record<BrokerOptionName, string>>> | null;
   /** Continue the run recorded in `out` (same run id and schedule). */
   readonly resume: boolean;
+  /**
+   * `compat-v1` (default): jobs of serving protocol 1, one inner-proof-v1 per reply; `v2`: jobs
+   * of protocol 2, served aggregates verified once per batch (docs/serving.md "Profile v2").
+   */
+  readonly profile: "compat-v1" | "v2";
 }
 
 /** The broker option names (the NATS transport checks their values). */
@@ -66,7 +71,7 @@ export type BrokerOptionName = (typeof BROKER_OPTIONS)[number];
 export const LOAD_OPTION_NAMES = [
   "targets", "rate", "duration", "jobs", "mixture", "corpus", "warmup", "deadline-ms", "verify-workers",
   "verify-queue", "depth", "run-id", "repeat", "control-samples", "max-pending", "sender-queue",
-  "deadline-poll-ms", "drain-ms", "connect-timeout-ms", "out", ...BROKER_OPTIONS,
+  "deadline-poll-ms", "drain-ms", "connect-timeout-ms", "out", "profile", ...BROKER_OPTIONS,
 ] as const;
 
 /** Options without a value. */
@@ -95,6 +100,7 @@ export function loadDefaults(): Readonly<Partial<Record<LoadOptionName, string>>
     "deadline-poll-ms": "10",
     "drain-ms": "30000",
     "connect-timeout-ms": "5000",
+    profile: "compat-v1",
   };
 }
 
@@ -165,6 +171,8 @@ export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, 
   // On a broker, results of a run id outlive the run: a new run gets a new id unless one is given.
   const runId = broker !== null && given["run-id"] === undefined ? `run-${new Date().toISOString().replace(/[-:.]/g, "").slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}` : get("run-id");
   if (runId === "") throw bad("run-id", "must not be empty");
+  const profile = get("profile");
+  if (profile !== "compat-v1" && profile !== "v2") throw bad("profile", `must be "compat-v1" or "v2", got ${JSON.stringify(profile)}`);
   return {
     targets: broker !== null ? [] : parseTargets(get("targets")),
     rate,
@@ -188,5 +196,6 @@ export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, 
     out: o.out,
     broker,
     resume,
+    profile,
   };
 }

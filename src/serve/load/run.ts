@@ -11,7 +11,8 @@
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { OpKindName } from "../../sync/types.js";
 import { encodeJobFrame } from "../protocol/job.js";
-import { PROTOCOL_VERSION } from "../protocol/limits.js";
+import { PROTOCOL_VERSION, PROTOCOL_VERSION_V2 } from "../protocol/limits.js";
+import { AggregateChecker } from "./aggregate-checker.js";
 import type { Reply } from "../protocol/reply.js";
 import type { ReplyMessage } from "../protocol/streams.js";
 import { checkReply } from "./checker.js";
@@ -156,9 +157,12 @@ export class OpenLoopRun {
   private scanner: NodeJS.Timeout | null = null;
   private sampler: NodeJS.Timeout | null = null;
   private resolveDone: (() => void) | null = null;
+  /** Protocol 2 replies' checks (profile v2), else null. */
+  private readonly aggregates: AggregateChecker | null;
 
   constructor(private readonly ctx: RunContext) {
     const o = ctx.options;
+    this.aggregates = o.profile === "v2" ? new AggregateChecker(ctx.pool, o.depth) : null;
     this.spec = { rate: o.rate, jobs: o.jobs, warmupJobs: o.warmupJobs, mixture: o.kinds, corpus: o.corpus, targets: ctx.targetCount ?? o.targets.length, deadlineMs: o.deadlineMs };
     this.planned = offerCount(this.spec);
     for (const r of ctx.resume?.records ?? []) this.restored.add(r.job_id);
@@ -274,7 +278,7 @@ export class OpenLoopRun {
     }
     const fixture = this.ctx.fixtures.get(offer.kind, offer.fixtureId);
     const frame = encodeJobFrame({
-      protocol: PROTOCOL_VERSION,
+      protocol: o.profile === "v2" ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION,
       run_id: o.runId,
       job_id: BigInt(i),
       fixture_id: offer.fixtureId,
@@ -309,8 +313,11 @@ export class OpenLoopRun {
     this.verifying++;
     if (this.verifying > this.maxVerifying) this.maxVerifying = this.verifying;
     this.backpressure();
-    const prepared = this.ctx.prepared.get(job.offer.kind)!;
-    void checkReply(this.ctx.pool, prepared, reply, proof, { kind: job.offer.kind, fixtureId: job.offer.fixtureId, request: fixture.request }, this.ctx.options.runId, this.ctx.controls).then((v) => {
+    const offered = { kind: job.offer.kind, fixtureId: job.offer.fixtureId, request: fixture.request };
+    const checked = this.aggregates
+      ? this.aggregates.check(reply, proof, offered, this.ctx.options.runId)
+      : checkReply(this.ctx.pool, this.ctx.prepared.get(job.offer.kind)!, reply, proof, offered, this.ctx.options.runId, this.ctx.controls);
+    void checked.then((v) => {
       this.verifying--;
       const t = this.now();
       job.verifyMs = v.verifyMs;

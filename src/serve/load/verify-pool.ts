@@ -16,17 +16,21 @@ import type { OpRequest } from "../../smt/operation.js";
 import { sharePrepared } from "../../sync/parallel/shared-prepared.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncRejectCode } from "../../sync/verify.js";
+import type { V2RejectCode } from "../../sync/v2/verify.js";
 import { LoadError, type VerifyPoolCode } from "./errors.js";
+import type { OpKindName } from "../../sync/types.js";
 import type { FromVerifier, ToVerifier } from "./verify-worker.js";
 
 /** A verification's result: the verdict, or why there is none (`VERIFIER_CRASHED`, `POOL_CLOSED`, …). */
 export type PoolVerdict =
-  | { readonly ok: true; readonly accepted: boolean; readonly code: SyncRejectCode | null; readonly reason: string | null; readonly ms: number }
+  | { readonly ok: true; readonly accepted: boolean; readonly code: SyncRejectCode | V2RejectCode | null; readonly reason: string | null; readonly ms: number }
   | { readonly ok: false; readonly code: VerifyPoolCode; readonly message: string };
 
 interface Task {
   readonly id: number;
   readonly request: OpRequest;
+  /** Set for an aggregate verification (then `request` is its first request). */
+  readonly requests?: readonly OpRequest[];
   readonly bytes: Uint8Array;
   readonly resolve: (v: PoolVerdict) => void;
   seq: number;
@@ -60,7 +64,8 @@ export class VerifyPool {
   private queue: Task[] = [];
   private head = 0;
   private readonly ids = new Map<PreparedSync, number>();
-  private readonly shared = new Map<number, ReturnType<typeof sharePrepared>>();
+  private readonly shared = new Map<number, ReturnType<typeof sharePrepared> | { readonly v2: OpKindName; readonly depth: number }>();
+  private readonly idsV2 = new Map<string, number>();
   private nextSeq = 1;
   private closed = false;
 
@@ -115,6 +120,27 @@ export class VerifyPool {
     });
   }
 
+  /**
+   * Has every worker prepare the profile v2 circuits of `kinds` at `depth`; resolves when all have.
+   * @throws Error if a worker cannot prepare one.
+   */
+  async attachV2(kinds: readonly OpKindName[], depth: number): Promise<void> {
+    for (const kind of new Set(kinds)) {
+      const id = this.idOfV2(kind, depth);
+      await Promise.all(this.slots.filter((s) => !s.state.attached.has(id)).map((s) => this.attachTo(s, id)));
+    }
+  }
+
+  /** Aggregate verification (`verifyAggregate`) of `bytes` against `requests` with the v2 circuit of (kind, depth). */
+  verifyAggregate(kind: OpKindName, depth: number, requests: readonly OpRequest[], bytes: Uint8Array): Promise<PoolVerdict> {
+    if (this.closed) return Promise.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool is closed" });
+    const id = this.idOfV2(kind, depth);
+    return new Promise((resolve) => {
+      this.queue.push({ id, request: requests[0]!, requests, bytes, resolve, seq: 0 });
+      this.pump();
+    });
+  }
+
   /** Verifications waiting for a worker. */
   get queued(): number {
     return this.queue.length - this.head;
@@ -142,9 +168,21 @@ export class VerifyPool {
     return id;
   }
 
+  private idOfV2(kind: OpKindName, depth: number): number {
+    const key = `${kind}/${depth}`;
+    let id = this.idsV2.get(key);
+    if (id === undefined) {
+      id = -(this.idsV2.size + 1);
+      this.idsV2.set(key, id);
+      this.shared.set(id, { v2: kind, depth });
+    }
+    return id;
+  }
+
   private attachTo(slot: Slot, id: number): Promise<number> {
     slot.state.attached.add(id);
-    slot.worker.postMessage({ type: "attach", id, shared: this.shared.get(id)! } satisfies ToVerifier);
+    const what = this.shared.get(id)!;
+    slot.worker.postMessage(("v2" in what ? { type: "attach-v2", id, kind: what.v2, depth: what.depth } : { type: "attach", id, shared: what }) satisfies ToVerifier);
     return new Promise((resolve, reject) => {
       slot.state.waiters.push((msg) => {
         if (msg.id !== id) return false;
@@ -182,7 +220,9 @@ export class VerifyPool {
       slot.state.task = task;
       this.core.busy(slot);
       try {
-        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.id, request: task.request, bytes: task.bytes } satisfies ToVerifier);
+        slot.worker.postMessage((task.requests
+          ? { type: "verify-aggregate", seq: task.seq, id: task.id, requests: task.requests, bytes: task.bytes }
+          : { type: "verify", seq: task.seq, id: task.id, request: task.request, bytes: task.bytes }) satisfies ToVerifier);
       } catch (err) {
         slot.state.task = null;
         task.resolve({ ok: false, code: "JOB_ENCODING", message: `the verification cannot be sent to a worker: ${(err as Error).message}` });

@@ -40,6 +40,9 @@ import { encodeReplyFrames, errorReply, type Reply, type ReplyOrigin } from "../
 import { admitJob } from "../server/admission.js";
 import { BatchScheduler } from "../server/batch-scheduler.js";
 import { computeBatch } from "../server/compute.js";
+import { computeAggregateBatch } from "../server/aggregate-compute.js";
+import { AggregateProver } from "../server/aggregate-prover.js";
+import { PROTOCOL_VERSION, PROTOCOL_VERSION_V2 } from "../protocol/limits.js";
 import type { ControlsReport } from "../server/controls.js";
 import { startEngine } from "../server/engine.js";
 import { serverOptions, type ServerOptions } from "../server/options.js";
@@ -170,6 +173,8 @@ export class NatsWorker {
   private js: JetStreamClient | null = null;
   private prepared: PreparedSync[] = [];
   private pool: SyncPool | null = null;
+  /** The aggregate prover with `--profile v2` (docs/serving.md "Profile v2"), else null. */
+  private aggregator: AggregateProver | null = null;
   private readonly held = new Set<JsMsg>();
   private readonly pendingPublishes = new Set<Promise<void>>();
   private readonly roomWaiters: (() => void)[][] = [[], [], []];
@@ -211,9 +216,9 @@ export class NatsWorker {
    */
   async start(onControls?: (report: ControlsReport) => void): Promise<NatsReadyInfo> {
     const o = this.options;
-    const engine = await startEngine(o);
-    this.prepared = [...engine.prepared];
-    this.pool = engine.pool;
+    const engine = o.profile === "v2" ? await AggregateProver.start(o.depth, o.controlSamples) : await startEngine(o);
+    if ("prover" in engine) this.aggregator = engine.prover;
+    else [this.prepared, this.pool] = [[...engine.prepared], engine.pool];
     onControls?.(engine.controls);
     let setup;
     let ackWaitMs;
@@ -224,7 +229,8 @@ export class NatsWorker {
       this.js = this.nc.jetstream({ timeout: o.ioTimeoutMs });
     } catch (err) {
       await this.nc?.close().catch(() => undefined);
-      await this.pool.close();
+      await this.pool?.close();
+      await this.aggregator?.close();
       throw err;
     }
     void this.watchStatus(this.nc);
@@ -297,7 +303,7 @@ export class NatsWorker {
       this.counts.nakedAtStop++;
       return;
     }
-    const a = admitJob(m.data, this.options.depth);
+    const a = admitJob(m.data, this.options.depth, this.options.profile === "v2" ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION);
     if (a.status === "bad_job" || a.status === "protocol_mismatch") {
       // acked without a reply: a work-queue stream then drops it (no frontend can match it)
       this.counts.badJobs++;
@@ -390,7 +396,9 @@ export class NatsWorker {
     this.hooks.onFlush?.(id, batch.length);
     const flushUnixNs = nowUnixNs();
     const flushMono = monotonicNs();
-    const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
+    const { results, times } = this.aggregator
+      ? await computeAggregateBatch(this.aggregator, kind, batch.map((p) => p.request), batch.map((p) => p.job.input), flushUnixNs)
+      : await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
     this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
     await this.returns.hand(batch.map((h, i) => ({
       slot: { job: h.job, result: results[i]!, batchId: id, batchSize: batch.length, times, receivedNs: h.receivedNs, enqueuedNs: h.enqueuedNs, queueNs: flushMono - h.admittedNs },
@@ -423,6 +431,7 @@ export class NatsWorker {
     if (this.progressTimer) clearInterval(this.progressTimer);
     await this.nc?.drain().catch(() => undefined);
     await this.pool?.close();
+    await this.aggregator?.close();
     const cpu = this.readyCpu ? process.cpuUsage(this.readyCpu) : { user: 0, system: 0 };
     return {
       reason,

@@ -20,6 +20,7 @@ export const PROTOCOL_ERROR_CODES = [
   "BAD_REPLY",
   "PROOF_LENGTH_MISMATCH",
   "MESSAGE_TOO_LONG",
+  "BAD_SERVED_AGGREGATE",
 ] as const;
 
 /** The code of a `ProtocolError`. */

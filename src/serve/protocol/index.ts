@@ -12,4 +12,5 @@ export * from "./input.js";
 export * from "./reply.js";
 export * from "./refusals.js";
 export * from "./streams.js";
+export * from "./served-aggregate.js";
 export { jsonPath } from "./schema-parts.js";

@@ -71,7 +71,8 @@ const leafSchema = z.object({
   identity: z.array(u8).length(32, "must have exactly 32 bytes"),
 });
 
-const inputSchema = z.object({
+/** Zod schema of `Job.input` (on `parseJson` output). */
+export const jobInputSchema = z.object({
   kind: z.string(),
   key: u64,
   old_leaf: leafSchema,
@@ -92,7 +93,7 @@ export const jobSchema: z.ZodType<Job> = z.object({
   warmup: z.boolean(),
   scheduled_unix_ns: u64,
   deadline_unix_ns: u64,
-  input: inputSchema,
+  input: jobInputSchema,
 }) as unknown as z.ZodType<Job>;
 
 /**

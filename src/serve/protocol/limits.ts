@@ -5,6 +5,12 @@
 /** The `protocol` field of every Job and Reply. */
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * The `protocol` of Jobs and Replies served with profile v2 aggregates (docs/serving.md
+ * "Profile v2"): Jobs as protocol 1, proof frames are served aggregates (served-aggregate.ts).
+ */
+export const PROTOCOL_VERSION_V2 = 2;
+
 /** Largest Job JSON frame body, in bytes (2 MiB, §16.1). */
 export const MAX_JOB_BYTES = 2 * 1024 * 1024;
 

@@ -9,7 +9,7 @@ import { ProtocolError } from "./errors.js";
 import { encodeFrame, frameHeader } from "./framing.js";
 import { decodeUtf8, type Job } from "./job.js";
 import { parseJson, stringifyJson } from "./json.js";
-import { MAX_PROOF_BYTES, MAX_REPLY_JSON_BYTES, PROTOCOL_VERSION } from "./limits.js";
+import { MAX_PROOF_BYTES, MAX_REPLY_JSON_BYTES, PROTOCOL_VERSION, PROTOCOL_VERSION_V2 } from "./limits.js";
 import { parseWith, u32, u64, usize } from "./schema-parts.js";
 
 /** A Reply (§16.3). Timestamps are unix ns (u64), durations ns (u64). */
@@ -94,11 +94,12 @@ export interface ReplyOrigin {
 
 /**
  * A Reply with the job's binding (protocol, run_id, job_id, fixture_id, kind), the origin, and
- * every other field at its default (0, "", null); `fields` overrides them.
+ * every other field at its default (0, "", null); `fields` overrides them. The protocol is 2 for
+ * a job of protocol 2 (profile v2), else 1 (servers answer only jobs of the protocol they speak).
  */
 export function baseReply(job: Job, origin: ReplyOrigin, fields: Partial<Reply> = {}): Reply {
   return {
-    protocol: PROTOCOL_VERSION,
+    protocol: job.protocol === PROTOCOL_VERSION_V2 ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION,
     run_id: job.run_id,
     job_id: job.job_id,
     fixture_id: job.fixture_id,

@@ -15,15 +15,18 @@ export type Admission =
   | { readonly status: "input_error"; readonly job: Job; readonly error: string }
   | { readonly status: "ok"; readonly job: Job; readonly request: OpRequest; readonly kind: OpKind };
 
-/** Admits a Job body for a server of tree depth `depth`; never throws. */
-export function admitJob(body: Uint8Array, depth: number): Admission {
+/**
+ * Admits a Job body for a server of tree depth `depth` speaking `protocol` (1, or 2 with profile
+ * v2); never throws.
+ */
+export function admitJob(body: Uint8Array, depth: number, protocol: number = PROTOCOL_VERSION): Admission {
   let job: Job;
   try {
     job = decodeJob(body);
   } catch (err) {
     return { status: "bad_job", detail: (err as Error).message };
   }
-  if (job.protocol !== PROTOCOL_VERSION || job.run_id.length === 0) {
+  if (job.protocol !== protocol || job.run_id.length === 0) {
     return { status: "protocol_mismatch", job, detail: `protocol ${job.protocol}, run_id ${JSON.stringify(job.run_id)}` };
   }
   const input = requestFromInput(job.input, depth);

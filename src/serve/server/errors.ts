@@ -13,6 +13,7 @@ export const SERVER_ERROR_CODES = [
   "CONTROLS_FAILED",
   "LISTEN_FAILED",
   "NOT_STARTED",
+  "AGGREGATE_WORKER_CRASHED",
 ] as const;
 
 /** The code of a `ServerError`. */

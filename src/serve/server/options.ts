@@ -10,6 +10,12 @@ import { availableParallelism } from "node:os";
 import { KEY_BITS_CAP, MAX_SERVED_DEPTH } from "../protocol/limits.js";
 import { ServerError } from "./errors.js";
 
+/**
+ * What a server proves: `compat-v1` (default) one inner-proof-v1 per job, serving protocol 1;
+ * `v2` one profile v2 aggregate per batch, serving protocol 2 (docs/serving.md "Profile v2").
+ */
+export type ServingProfile = "compat-v1" | "v2";
+
 /** How finished results reach the sockets. */
 export type ReturnPath = "overlapped" | "serial";
 
@@ -51,6 +57,11 @@ export interface ServerOptions {
    * only the programmatic API allows it (for tests of queueing); the CLI requires at least 1.
    */
   readonly controlSamples: number;
+  /**
+   * `compat-v1` (default) or `v2`: each batch proved as one aggregate in one worker thread
+   * (`workers` is then not used), jobs and replies of serving protocol 2; batch-max ≤ 4096.
+   */
+  readonly profile: ServingProfile;
 }
 
 /** The defaults of §16.4 (workers: this machine's cores). */
@@ -69,6 +80,7 @@ export function defaultServerOptions(): ServerOptions {
     ioTimeoutMs: 5000,
     runMs: 600000,
     controlSamples: 2,
+    profile: "compat-v1",
   };
 }
 
@@ -98,6 +110,10 @@ export function serverOptions(partial: Partial<ServerOptions> = {}): ServerOptio
   if (o.returnPath !== "overlapped" && o.returnPath !== "serial") {
     throw new ServerError("BAD_OPTION", `--return-path must be "overlapped" or "serial", got "${String(o.returnPath)}"`, { option: "return-path" });
   }
+  if (o.profile !== "compat-v1" && o.profile !== "v2") {
+    throw new ServerError("BAD_OPTION", `--profile must be "compat-v1" or "v2", got "${String(o.profile)}"`, { option: "profile" });
+  }
+  if (o.profile === "v2") int("batch-max", o.batchMax, 1, 4096);
   if (typeof o.host !== "string" || o.host.length === 0) throw new ServerError("BAD_OPTION", "--listen needs a host", { option: "listen" });
   if (typeof o.hostId !== "string" || o.hostId.length === 0) throw new ServerError("BAD_OPTION", "--host-id must be non-empty", { option: "host-id" });
   return Object.freeze(o);

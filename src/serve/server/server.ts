@@ -37,7 +37,10 @@ import { monotonicNs, nowUnixNs } from "../protocol/clock.js";
 import type { Job } from "../protocol/job.js";
 import { REFUSALS, type Refusal } from "../protocol/refusals.js";
 import { encodeReplyFrames, errorReply, type Reply, type ReplyOrigin } from "../protocol/reply.js";
+import { PROTOCOL_VERSION, PROTOCOL_VERSION_V2 } from "../protocol/limits.js";
 import { admitJob } from "./admission.js";
+import { computeAggregateBatch } from "./aggregate-compute.js";
+import { AggregateProver } from "./aggregate-prover.js";
 import { BatchScheduler } from "./batch-scheduler.js";
 import { computeBatch } from "./compute.js";
 import { Connection, type CloseReason } from "./connection.js";
@@ -126,6 +129,8 @@ export class ProofServer {
   private readonly destinations = new WeakMap<Connection, ReplyDestination>();
   private prepared: PreparedSync[] = [];
   private pool: SyncPool | null = null;
+  /** The aggregate prover of profile v2 (null for compat-v1). */
+  private aggregator: AggregateProver | null = null;
   private server: Server | null = null;
   private readonly connections = new Set<Connection>();
   private nextConnId = 1;
@@ -188,10 +193,17 @@ export class ProofServer {
    */
   async start(onControls?: (report: ControlsReport) => void): Promise<ReadyInfo> {
     const o = this.options;
-    const engine = await startEngine(o);
-    this.prepared = [...engine.prepared];
-    this.pool = engine.pool;
-    const { controls, prepareMs } = engine;
+    let controls: ControlsReport, prepareMs: number;
+    if (o.profile === "v2") {
+      const started = await AggregateProver.start(o.depth, o.controlSamples);
+      this.aggregator = started.prover;
+      ({ controls, prepareMs } = started);
+    } else {
+      const engine = await startEngine(o);
+      this.prepared = [...engine.prepared];
+      this.pool = engine.pool;
+      ({ controls, prepareMs } = engine);
+    }
     onControls?.(controls);
     const server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
     this.server = server;
@@ -204,7 +216,8 @@ export class ProofServer {
         });
       });
     } catch (err) {
-      await this.pool.close();
+      await this.pool?.close();
+      await this.aggregator?.close();
       throw new ServerError("LISTEN_FAILED", `cannot listen on ${o.host}:${o.port}: ${(err as Error).message}`, { host: o.host, port: o.port });
     }
     server.on("error", () => { /* accept errors are per connection */ });
@@ -246,7 +259,7 @@ export class ProofServer {
   }
 
   private admit(conn: Connection, body: Buffer, receivedNs: bigint): void {
-    const a = admitJob(body, this.options.depth);
+    const a = admitJob(body, this.options.depth, this.options.profile === "v2" ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION);
     if (a.status === "bad_job" || a.status === "protocol_mismatch") {
       conn.stopReading(a.status, a.detail);
       return;
@@ -298,7 +311,10 @@ export class ProofServer {
     const id = this.batchId;
     const flushUnixNs = nowUnixNs();
     const flushMono = monotonicNs();
-    const { results, times } = await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
+    const requests = batch.map((p) => p.request);
+    const { results, times } = this.aggregator
+      ? await computeAggregateBatch(this.aggregator, kind, requests, batch.map((p) => p.job.input), flushUnixNs)
+      : await computeBatch(this.pool!, this.prepared[kind]!, requests, flushUnixNs);
     this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
     await this.returns.hand(batch.map((p, i) => ({
       slot: { job: p.job, result: results[i]!, batchId: id, batchSize: batch.length, times, receivedNs: p.receivedNs, enqueuedNs: p.enqueuedNs, queueNs: flushMono - p.admittedNs },
@@ -366,6 +382,7 @@ export class ProofServer {
     if (this.stallTimer) clearInterval(this.stallTimer);
     await closed;
     await this.pool?.close();
+    await this.aggregator?.close();
     const cpu = this.readyCpu ? process.cpuUsage(this.readyCpu) : { user: 0, system: 0 };
     return {
       reason,
