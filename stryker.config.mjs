@@ -26,7 +26,7 @@
 //   skip only saves multiplications.
 // - src/gkr/verifier.ts: the final `return reject("VERIFIER_EXCEPTION", "unreachable …")` is
 //   unreachable (for D ≥ 1 the loop returns at i = D − 1), so its mutants cannot be observed.
-// - src/gkr/derived-wiring.ts: `performance.now() - t0` (deriveMs) is a timing statistic; the
+// - src/gkr/wiring/derived.ts: `performance.now() - t0` (deriveMs) is a timing statistic; the
 //   builder tags are hints (every derived group is audited against its gates, and a group that
 //   does not match is evaluated gate by gate), so mutants that only change whether a layer's tags
 //   are used change statistics, never a predicate value.
@@ -49,7 +49,7 @@ const VERIFIER_FILES = [
   "src/sync/encoded.ts",
   "src/sync/statement-transcript.ts",
   "src/gkr/verifier.ts",
-  "src/gkr/derived-wiring.ts",
+  "src/gkr/wiring/derived.ts",
   "src/gkr/input-claim.ts",
   "src/sumcheck/verifier.ts",
   "src/codec/decode.ts",

@@ -20,7 +20,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { openRegistry } from "../src/registry/open-any.js";
+import { openRegistry } from "../src/registry/store/open-any.js";
 import { proveNameRead } from "../src/counterparty/prove.js";
 import { buildPage, freshDir, removeDir, ROOT, TOKEN } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";

@@ -8,7 +8,7 @@
  * process, after one untimed call):
  *   compile     compile(kind, config) (src/smt/compile.ts)
  *   commitment  circuitCommitment: the WASM single-state sponge over the layer arrays
- *   wiring      derived wiring (src/gkr/derived-wiring.ts `DerivedRegularWiring`) when it is in the
+ *   wiring      derived wiring (src/gkr/wiring/derived.ts `DerivedRegularWiring`) when it is in the
  *               build, else the explicit `TableWiring`
  *   prepare     compile + commitment + wiring
  * Per depth, all three kinds (`prepareAll`): compile of the three, the three commitments side by
@@ -36,8 +36,8 @@ import { fileURLToPath } from "node:url";
 import { EXT_ONE, type Ext } from "../src/field/extension.js";
 import { inputBitsOf, type Circuit } from "../src/gkr/circuit.js";
 import type { CircuitTags } from "../src/gkr/builder.js";
-import { TableWiring } from "../src/gkr/table-wiring.js";
-import type { WiringOracle } from "../src/gkr/wiring.js";
+import { TableWiring } from "../src/gkr/wiring/table.js";
+import type { WiringOracle } from "../src/gkr/wiring/oracle.js";
 import { hashBackend, permuteFast } from "../src/hash/fast-permutation.js";
 import { permuteInPlace } from "../src/hash/poseidon2.js";
 import { compile, type CompiledCircuit } from "../src/smt/compile.js";
@@ -47,8 +47,8 @@ import {
 } from "../src/sync/commitment.js";
 import { prepareAll } from "../src/sync/prepare-all.js";
 import { prepare } from "../src/sync/prepared.js";
-import { syncConfig } from "../src/sync/config.js";
-import { OpKind, OP_KIND_NAMES } from "../src/sync/types.js";
+import { syncConfig } from "../src/smt/config.js";
+import { OpKind, OP_KIND_NAMES } from "../src/statement/types.js";
 import { DuplexChallenger, PROOF_DOMAIN_TAG } from "../src/transcript/index.js";
 import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { flag, int, ints, parseOptions } from "./lib/options.js";
@@ -60,7 +60,7 @@ type WiringFactory = (c: CompiledCircuit) => WiringOracle;
 /** The derived wiring if this build has one, else the table wiring. */
 async function wiringFactory(): Promise<{ name: string; make: WiringFactory }> {
   try {
-    const mod = (await import("../src/gkr/derived-wiring.js" as string)) as {
+    const mod = (await import("../src/gkr/wiring/derived.js" as string)) as {
       DerivedRegularWiring?: new (circuit: Circuit, tags?: CircuitTags) => WiringOracle;
     };
     const Derived = mod.DerivedRegularWiring;

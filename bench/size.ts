@@ -26,7 +26,7 @@ import { goldenFixture } from "../src/smt/fixture.js";
 import { encodeSyncResult, verifyEncoded } from "../src/sync/encoded.js";
 import { prepare } from "../src/sync/prepared.js";
 import { provePrepared } from "../src/sync/prove.js";
-import { OpKind, OP_KIND_NAMES, type OpKindName } from "../src/sync/types.js";
+import { OpKind, OP_KIND_NAMES, type OpKindName } from "../src/statement/types.js";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choices, flag, ints, parseOptions } from "./lib/options.js";
 

@@ -28,12 +28,12 @@
  *     samples, so it carries their noise and can come out slightly negative).
  * Also: the table wiring's evaluations alone, and the construction time of each wiring.
  */
-import { TableWiring } from "../src/gkr/table-wiring.js";
-import { DerivedRegularWiring } from "../src/gkr/derived-wiring.js";
+import { TableWiring } from "../src/gkr/wiring/table.js";
+import { DerivedRegularWiring } from "../src/gkr/wiring/derived.js";
 import type { Claim } from "../src/gkr/claims.js";
 import type { GkrProof } from "../src/gkr/proof.js";
 import { verifyGkr } from "../src/gkr/verifier.js";
-import type { LayerPredicates, WiringOracle } from "../src/gkr/wiring.js";
+import type { LayerPredicates, WiringOracle } from "../src/gkr/wiring/oracle.js";
 import type { GateKind } from "../src/gkr/circuit.js";
 import type { Ext } from "../src/field/extension.js";
 import { roundSum } from "../src/sumcheck/interpolate.js";
@@ -47,7 +47,7 @@ import { prepare, type PreparedSync } from "../src/sync/prepared.js";
 import { provePrepared } from "../src/sync/prove.js";
 import { statementTranscript } from "../src/sync/statement-transcript.js";
 import { verifyPrepared } from "../src/sync/verify.js";
-import { OP_KIND_NAMES, type OpKindName } from "../src/sync/types.js";
+import { OP_KIND_NAMES, type OpKindName } from "../src/statement/types.js";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { choices, ints, num, int, parseOptions } from "./lib/options.js";
 

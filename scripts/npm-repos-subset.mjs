@@ -9,9 +9,9 @@ import { writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { npmReposFullPath, NPM_REPOS_SUBSET_RECORDS } from "../dist/src/registry/dataset.js";
-import { JsonObjectSource } from "../dist/src/registry/sources/json-object.js";
-import { readInput } from "../dist/src/registry/sources/source.js";
+import { npmReposFullPath, NPM_REPOS_SUBSET_RECORDS } from "../dist/src/registry/import/dataset.js";
+import { JsonObjectSource } from "../dist/src/registry/import/sources/json-object.js";
+import { readInput } from "../dist/src/registry/import/sources/source.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const full = npmReposFullPath();

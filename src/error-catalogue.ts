@@ -20,7 +20,7 @@ import { CIRCUIT_ERROR_CODES, type CircuitErrorCode } from "./gkr/errors.js";
 import { GKR_REJECT_CODES } from "./gkr/verifier.js";
 import { HTTP_ERROR_CODES, type HttpErrorCode } from "./http/errors.js";
 import { KERNEL_ERROR_CODES, type KernelErrorCode } from "./kernels/errors.js";
-import { DEMO_ERROR_CODES, type DemoErrorCode } from "./registry/demo.js";
+import { DEMO_ERROR_CODES, type DemoErrorCode } from "./demo/registry-demo.js";
 import { REGISTRY_ERROR_CODES, type RegistryErrorCode } from "./registry/errors.js";
 import { RECORD_REJECT_CODES } from "./registry/verify-record.js";
 import { BLOCK_REJECT_CODES } from "./registry/verify-block.js";
@@ -32,7 +32,7 @@ import { COMPILE_ERROR_CODES, SMT_ERROR_CODES, type CompileErrorCode, type SmtEr
 import { STATEMENT_REJECT_CODES } from "./smt/semantics.js";
 import { SUMCHECK_ERROR_CODES, type SumcheckErrorCode } from "./sumcheck/errors.js";
 import { SUMCHECK_REJECT_CODES } from "./sumcheck/verifier.js";
-import { SYNC_ERROR_CODES, type SyncErrorCode } from "./sync/errors.js";
+import { SYNC_ERROR_CODES, type SyncErrorCode } from "./statement/errors.js";
 import { JOB_ERROR_CODES, PARALLEL_ERROR_CODES, type JobErrorCode, type ParallelErrorCode } from "./sync/parallel/errors.js";
 import { REQUEST_ERROR_CODES, type RequestErrorCode } from "./sync/request.js";
 import { V2_REJECT_CODES } from "./sync/v2/verify.js";
@@ -71,12 +71,12 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   EncodeErrorCode: e("src/codec/errors.ts", ENCODE_ERROR_CODES),
   V2DecodeErrorCode: e("src/codec/v2/errors.ts", V2_DECODE_ERROR_CODES),
   V2EncodeErrorCode: e("src/codec/v2/errors.ts", V2_ENCODE_ERROR_CODES),
-  SyncErrorCode: e("src/sync/errors.ts", SYNC_ERROR_CODES),
+  SyncErrorCode: e("src/statement/errors.ts", SYNC_ERROR_CODES),
   RequestErrorCode: e("src/sync/request.ts", REQUEST_ERROR_CODES),
   ParallelErrorCode: e("src/sync/parallel/errors.ts", PARALLEL_ERROR_CODES),
   JobErrorCode: e("src/sync/parallel/errors.ts", JOB_ERROR_CODES, ["ParallelErrorCode", "SyncErrorCode", "SmtErrorCode", "CompileErrorCode", "CircuitErrorCode", "SumcheckErrorCode", "FieldErrorCode", "KernelErrorCode", "EncodeErrorCode"].map((union) => ({ union }))),
   RegistryErrorCode: e("src/registry/errors.ts", REGISTRY_ERROR_CODES),
-  DemoErrorCode: e("src/registry/demo.ts", DEMO_ERROR_CODES),
+  DemoErrorCode: e("src/demo/registry-demo.ts", DEMO_ERROR_CODES),
   ClaimErrorCode: e("src/counterparty/claim.ts", CLAIM_ERROR_CODES),
   ProtocolErrorCode: e("src/serve/protocol/errors.ts", PROTOCOL_ERROR_CODES),
   ServerErrorCode: e("src/serve/server/errors.ts", SERVER_ERROR_CODES),

@@ -17,7 +17,7 @@
 // Errors: every error thrown is an SsgkrError with a stable `code`.
 export { SsgkrError } from "./errors.js";
 export type { ErrorCode } from "./error-catalogue.js";
-export { SyncError } from "./sync/errors.js";
+export { SyncError } from "./statement/errors.js";
 export { SmtError, CompileError } from "./smt/errors.js";
 export { CircuitError } from "./gkr/errors.js";
 export { FieldError } from "./field/errors.js";
@@ -30,8 +30,8 @@ export { P } from "./field/koalabear.js";
 export { type Digest, digestEquals } from "./hash/digest.js";
 
 // Statements: kinds, configuration, public inputs.
-export { OpKind, OP_KIND_NAMES, opKindTag, opKindOf, type OpKindName, type OpKindTag, type PublicInputs, type CircuitIdentity } from "./sync/types.js";
-export { DEFAULT_CONFIG, syncConfig, type SyncConfig, type LayerStrategy } from "./sync/config.js";
+export { OpKind, OP_KIND_NAMES, opKindTag, opKindOf, type OpKindName, type OpKindTag, type PublicInputs, type CircuitIdentity } from "./statement/types.js";
+export { DEFAULT_CONFIG, syncConfig, type SyncConfig, type LayerStrategy } from "./smt/config.js";
 export type { Operation, MembershipOp, NonMembershipOp, UpdateOp, Witness, OpRequest } from "./smt/operation.js";
 export {
   LeafTag, EMPTY, TOMBSTONE, occupied, hashLeaf, leafEquals, describeLeaf, DEFAULT_LEAF_MAX_FIELDS,
@@ -71,7 +71,7 @@ export { encodeProof, decodeProof, identityEquals, encodedProofSize, expectedEnc
 export { parseRequest, parseRequestText, requestToJson, RequestError, type SyncRequest, type RequestLeaf } from "./sync/request.js";
 export { toOpRequest, fromOpRequest } from "./sync/request-convert.js";
 export { goldenFixture, type GoldenFixture } from "./smt/fixture.js";
-export { corpusRequest, corpus, type CorpusFixture } from "./sync/corpus.js";
+export { corpusRequest, corpus, type CorpusFixture } from "./serve/fixtures/corpus.js";
 import { installKernelBackend } from "./kernels/backend.js";
 
 // The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { evaluateCircuit } from "../../src/gkr/circuit.js";
 import { proveGkr } from "../../src/gkr/prover.js";
 import { verifyGkr } from "../../src/gkr/verifier.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { checkInputClaim } from "../../src/gkr/input-claim.js";
 import { gkrProofBytes } from "../../src/gkr/proof-bytes.js";

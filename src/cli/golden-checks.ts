@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { EMPTY, TOMBSTONE, hashLeaf, limbs } from "../smt/leaf.js";
 import { goldenFixture } from "../smt/fixture.js";
-import { OpKind } from "../sync/types.js";
+import { OpKind } from "../statement/types.js";
 import { prepare, type PreparedSync } from "../sync/prepared.js";
 import { provePrepared } from "../sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../sync/encoded.js";

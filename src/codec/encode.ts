@@ -3,7 +3,7 @@
  */
 import { P, isCanonical } from "../field/koalabear.js";
 import type { GkrProof } from "../gkr/proof.js";
-import type { CircuitIdentity, PublicInputs } from "../sync/types.js";
+import type { CircuitIdentity, PublicInputs } from "../statement/types.js";
 import { EncodeError } from "./errors.js";
 import {
   CIRCUIT_VERSION,

@@ -2,7 +2,7 @@
  * Comparison of circuit identities (compat-v1 §13.3 `verify_encoded_sync_op`).
  */
 import { digestEquals } from "../hash/digest.js";
-import type { CircuitIdentity } from "../sync/types.js";
+import type { CircuitIdentity } from "../statement/types.js";
 
 /**
  * True iff two circuit identities agree in all seven fields: op_kind_tag, depth, circuit_version,

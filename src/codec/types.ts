@@ -2,7 +2,7 @@
  * The object an inner-proof-v1 message carries (compat-v1 §13.3 `encode_sync_result`, §14.1).
  */
 import type { GkrProof } from "../gkr/proof.js";
-import type { CircuitIdentity, PublicInputs } from "../sync/types.js";
+import type { CircuitIdentity, PublicInputs } from "../statement/types.js";
 
 /**
  * An encoded sync result: the circuit identity the proof claims, the public inputs (statement)

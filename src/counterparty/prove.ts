@@ -16,14 +16,14 @@
  */
 import { RegistryError } from "../registry/errors.js";
 import type { RecordValue } from "../registry/mapping.js";
-import { NameStore } from "../registry/name-store.js";
+import { NameStore } from "../registry/store/name-store.js";
 import { proveNameStatement } from "../registry/name-prove.js";
 import { proveStatement, type RegistryProof, type RegistryStatement } from "../registry/prove.js";
 import { resolveTarget } from "../registry/operations.js";
-import { RecordState } from "../registry/record-codec.js";
-import type { RegistryStore } from "../registry/store.js";
+import { RecordState } from "../registry/store/record-codec.js";
+import type { RegistryStore } from "../registry/store/store.js";
 import { requestToJson } from "../sync/request.js";
-import type { OpKind } from "../sync/types.js";
+import type { OpKind } from "../statement/types.js";
 import { NAME_KEYED_MAPPING, SLOT_MAPPING, sideJson, valueJson, type ReadStatementJson, type RecordSide, type StatementMapping, type UpdateOp, type UpdateStatementJson, type ValueJson } from "./claim.js";
 import { preparedFor } from "./verify.js";
 

@@ -37,7 +37,7 @@ import { opKindOf, prepare, type PreparedSync } from "../sync/prepared.js";
 import { verifyEncoded } from "../sync/encoded.js";
 import { parseRequest, type SyncRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
-import { OpKind, type OpKindName } from "../sync/types.js";
+import { OpKind, type OpKindName } from "../statement/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { cachedPrepared, primePreparedCache, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";

@@ -18,7 +18,7 @@ import { Kernels } from "../kernels/kernels.js";
 import { KernelError } from "../kernels/errors.js";
 import { SumcheckError } from "../sumcheck/errors.js";
 import { eqTable } from "../sumcheck/mle.js";
-import { extMulAddTo } from "../sumcheck/ext-inline.js";
+import { extMulAddTo } from "../field/ext-inline.js";
 
 /** Shape of a copies table: K = 2^copyBits copies of 2^copySizeBits values, the first `used` meaningful. */
 export interface CopiesShape {

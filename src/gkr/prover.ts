@@ -12,8 +12,8 @@ import { CircuitError } from "./errors.js";
 import type { LayerOracleFactory } from "./layer-oracle.js";
 import type { GkrProof, InputClaim, LayerProof } from "./proof.js";
 import { sparseLayerOracle } from "./sparse-oracle.js";
-import { gkrKernels } from "./wasm-kernels.js";
-import { wasmLayerOracleFactory } from "./wasm-oracle.js";
+import { gkrKernels } from "./wasm/kernels.js";
+import { wasmLayerOracleFactory } from "./wasm/oracle.js";
 
 /** What the driver reports after each layer (for benchmarks and diagnostics). */
 export interface LayerProveStats {

@@ -24,14 +24,14 @@ import { ExtVector } from "../field/ext-vector.js";
 import { SumcheckError } from "../sumcheck/errors.js";
 import { eqTable, foldBase, foldExtInPlace } from "../sumcheck/mle.js";
 import type { RoundMessage } from "../sumcheck/oracle.js";
-import { extMulAddTo, extMulTo, extScaleAddTo } from "../sumcheck/ext-inline.js";
+import { extMulAddTo, extMulTo, extScaleAddTo } from "../field/ext-inline.js";
 import { GateKind, type Layer } from "./circuit.js";
 import { claimWeights } from "./claims.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "./layer-oracle.js";
 
 /**
  * Terms of a gate family kept outside the plain gate list (the structured linear groups of
- * profile v2, src/gkr/structured-oracle.ts) that the two phases add to their tables. compat-v1
+ * profile v2, src/gkr/structured/oracle.ts) that the two phases add to their tables. compat-v1
  * layers have none.
  */
 export interface SparseOracleExtension {

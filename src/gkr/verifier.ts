@@ -6,14 +6,14 @@
 import { isCanonical } from "../field/koalabear.js";
 import { EXT_ONE, EXT_ZERO, extAdd, extEq, extSub, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
-import { extMulSplit as extMul } from "../sumcheck/ext-split.js";
+import { extMulSplit as extMul } from "../field/ext-split.js";
 import { mleEvalBase } from "../sumcheck/mle.js";
 import { parseExt, untrustedProperty as field } from "../sumcheck/untrusted.js";
 import { type SumcheckRejectCode, verifySumcheck } from "../sumcheck/verifier.js";
 import type { Claim } from "./claims.js";
 import type { InputClaim } from "./proof.js";
 import { type CircuitShape, shapeInputBits } from "./shape.js";
-import { type WiringOracle, combinedConst, combinedPredicates } from "./wiring.js";
+import { type WiringOracle, combinedConst, combinedPredicates } from "./wiring/oracle.js";
 
 /** Largest table width the verifier will allocate eq tables for (matches `validateCircuit`). */
 const MAX_WIDTH_BITS = 30;

@@ -11,7 +11,7 @@ import type { UpdateRecord } from "../smt/tree.js";
 import { RegistryError } from "./errors.js";
 import type { RecordValue } from "./mapping.js";
 import { planNameUpdate, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
-import type { NameHistoryEntry, NameStore } from "./name-store.js";
+import type { NameHistoryEntry, NameStore } from "./store/name-store.js";
 
 /** One update of a block, in the form of the registry's update commands. */
 export interface BlockUpdate {

@@ -7,7 +7,7 @@
 import { LeafTag } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import { checkOperation } from "../smt/semantics.js";
-import { OpKind } from "../sync/types.js";
+import { OpKind } from "../statement/types.js";
 import type { PreparedSync } from "../sync/prepared.js";
 import { defaultPreparedCache } from "../sync/prepared-cache.js";
 import { provePrepared } from "../sync/prove.js";
@@ -18,9 +18,9 @@ import type { Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
 import type { RecordValue } from "./mapping.js";
 import { NAME_MAPPING_ID } from "./name-key.js";
-import { RecordState } from "./record-codec.js";
+import { RecordState } from "./store/record-codec.js";
 import { planNameUpdate, collisionError, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
-import type { NameHistoryEntry, NameStore } from "./name-store.js";
+import type { NameHistoryEntry, NameStore } from "./store/name-store.js";
 import { readOnlyRequest, updateRequest } from "./requests.js";
 import type { RegistryStatement } from "./prove.js";
 

@@ -10,9 +10,9 @@ import { computeRootFromDigest } from "../smt/path.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
 import { nameBytes, recordLeaf, type RecordValue } from "./mapping.js";
-import { RecordState, encodeRecord, slotKey, type StoredRecord } from "./record-codec.js";
-import { nameEntry, type HistoryEntry, type RegistryHead, type RegistryStore } from "./store.js";
-import { sealRow } from "./row-checksum.js";
+import { RecordState, encodeRecord, slotKey, type StoredRecord } from "./store/record-codec.js";
+import { nameEntry, type HistoryEntry, type RegistryHead, type RegistryStore } from "./store/store.js";
+import { sealRow } from "./store/row-checksum.js";
 
 /** A record addressed by name or by slot. */
 export type RecordTarget = { readonly name: string } | { readonly slot: number };

@@ -6,7 +6,7 @@
 import { LeafTag } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import { checkOperation } from "../smt/semantics.js";
-import { OpKind } from "../sync/types.js";
+import { OpKind } from "../statement/types.js";
 import { prepare, type PreparedSync } from "../sync/prepared.js";
 import { provePrepared } from "../sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../sync/encoded.js";
@@ -15,7 +15,7 @@ import type { SyncRequest } from "../sync/request.js";
 import { RegistryError } from "./errors.js";
 import type { RecordValue } from "./mapping.js";
 import { planDelete, planInsert, planReplace, planRestore, resolveTarget, type PlannedUpdate, type RecordTarget, type UpdateResult } from "./operations.js";
-import type { RegistryStore } from "./store.js";
+import type { RegistryStore } from "./store/store.js";
 import { readOnlyRequest, updateRequest } from "./requests.js";
 
 /** What a registry proof states: a record is held (membership) or absent (nonmembership), or an update happened (insert, replace, delete, restore). */

@@ -5,7 +5,7 @@
 import { hashLeaf, type Leaf } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import type { Digest } from "../hash/digest.js";
-import { OpKind, opKindTag } from "../sync/types.js";
+import { OpKind, opKindTag } from "../statement/types.js";
 import type { PlannedUpdate } from "./operations.js";
 
 /** A read-only request (Membership or NonMembership) for `leaf` at `slot` under `root`. */

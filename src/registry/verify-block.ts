@@ -19,7 +19,7 @@ import { EMPTY, LeafTag, TOMBSTONE, leafEquals, type Leaf } from "../smt/leaf.js
 import type { OpRequest } from "../smt/operation.js";
 import { parseRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
-import { OpKind } from "../sync/types.js";
+import { OpKind } from "../statement/types.js";
 import { type PreparedV2, prepareV2 } from "../sync/v2/prepared.js";
 import { type V2RejectCode, verifyBlock } from "../sync/v2/index.js";
 import type { RequestErrorCode } from "../sync/request.js";

@@ -26,7 +26,7 @@ import { defaultPreparedCache } from "../sync/prepared-cache.js";
 import { verifyRequestProof } from "../sync/verify-request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
-import { OpKind } from "../sync/types.js";
+import { OpKind } from "../statement/types.js";
 import { SsgkrError } from "../errors.js";
 import type { FieldErrorCode } from "../field/errors.js";
 import type { SmtErrorCode } from "../smt/errors.js";

@@ -4,8 +4,8 @@
  */
 import { CircuitBuilder, type CircuitTags, type NodeId } from "../gkr/builder.js";
 import type { Circuit } from "../gkr/circuit.js";
-import { syncConfig, type SyncConfig } from "../sync/config.js";
-import { OpKind } from "../sync/types.js";
+import { syncConfig, type SyncConfig } from "./config.js";
+import { OpKind } from "../statement/types.js";
 import { CompileError } from "./errors.js";
 import { inputLayout, type InputLayout } from "./layout.js";
 import { emitPermutation } from "./poseidon2-gadget.js";

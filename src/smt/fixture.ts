@@ -8,8 +8,8 @@
  */
 import { P } from "../field/koalabear.js";
 import type { Digest } from "../hash/digest.js";
-import { syncConfig, type SyncConfig } from "../sync/config.js";
-import { OpKind, opKindOf, opKindTag, type OpKindTag, type PublicInputs } from "../sync/types.js";
+import { syncConfig, type SyncConfig } from "./config.js";
+import { OpKind, opKindOf, opKindTag, type OpKindTag, type PublicInputs } from "../statement/types.js";
 import { CompileError } from "./errors.js";
 import { EMPTY, TOMBSTONE, hashLeaf, occupied, type Leaf } from "./leaf.js";
 import type { OpRequest, Operation } from "./operation.js";

@@ -11,7 +11,7 @@
  * | key bits | Lw + 8(2d+1) | 2Lw + 8(3d+2) |
  * | root, (root2), value_digest | after the key bits, 8 each | |
  */
-import { OpKind } from "../sync/types.js";
+import { OpKind } from "../statement/types.js";
 import { foldWidth } from "./leaf.js";
 
 /** Offsets (in field elements) of each input segment; −1 where the segment does not exist. */

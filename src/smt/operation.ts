@@ -5,7 +5,7 @@
  * (Empty → Occupied), replace, delete (→ Tombstone) and restore (Tombstone → Occupied).
  */
 import type { Digest } from "../hash/digest.js";
-import { OpKind, type PublicInputs } from "../sync/types.js";
+import { OpKind, type PublicInputs } from "../statement/types.js";
 import type { Leaf, OccupiedLeaf } from "./leaf.js";
 
 /** Membership{key, payload}: the slot holds this Occupied leaf. value_digest = h_leaf(leaf). */

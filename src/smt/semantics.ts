@@ -21,8 +21,8 @@
  */
 import { SsgkrError } from "../errors.js";
 import { digestEquals, digest, type Digest } from "../hash/digest.js";
-import { syncConfig, type SyncConfig } from "../sync/config.js";
-import { OpKind, opKindTag } from "../sync/types.js";
+import { syncConfig, type SyncConfig } from "./config.js";
+import { OpKind, opKindTag } from "../statement/types.js";
 import { EMPTY, TOMBSTONE, LeafTag, hashLeaf, leafEquals, type Leaf } from "./leaf.js";
 import type { OpRequest } from "./operation.js";
 import { checkKey, checkSiblings, computeRootFromDigest, keyInRange } from "./path.js";

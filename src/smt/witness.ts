@@ -5,8 +5,8 @@
  */
 import { digest } from "../hash/digest.js";
 import { widthBits } from "../gkr/circuit.js";
-import type { SyncConfig } from "../sync/config.js";
-import { OpKind } from "../sync/types.js";
+import type { SyncConfig } from "./config.js";
+import { OpKind } from "../statement/types.js";
 import { SmtError } from "./errors.js";
 import { encodeLeaf, foldEncoding, hashLeaf, type Leaf } from "./leaf.js";
 import { inputLayout, type InputLayout } from "./layout.js";

@@ -5,4 +5,4 @@ export * from "./oracle.js";
 export * from "./prover.js";
 export * from "./verifier.js";
 export * from "./untrusted.js";
-export * from "./ext-inline.js";
+export * from "../field/ext-inline.js";

@@ -15,7 +15,7 @@ import { P, add, sub, mul } from "../field/koalabear.js";
 import { EXT_ONE, extMul, extSub, extAdd, type Ext } from "../field/extension.js";
 import { ExtVector } from "../field/ext-vector.js";
 import { SumcheckError } from "./errors.js";
-import { extMulTo } from "./ext-inline.js";
+import { extMulTo } from "../field/ext-inline.js";
 
 /** Largest number of variables a table may have here (tables are indexed by 31-bit integers). */
 export const MAX_TABLE_BITS = 30;

@@ -7,7 +7,7 @@
 import { P } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
-import { extMulSplitTo } from "./ext-split.js";
+import { extMulSplitTo } from "../field/ext-split.js";
 import { ROUND_POLY_COEFFS } from "./interpolate.js";
 import { parseExt } from "./untrusted.js";
 

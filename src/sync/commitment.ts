@@ -30,8 +30,8 @@ import { type HashKernels, hashKernels } from "../kernels/hash-kernels.js";
 import { absorbSource, absorbSources, type WordSource } from "../kernels/sponge-runner.js";
 import { DuplexChallenger } from "../transcript/challenger.js";
 import { COMMITMENT_DOMAIN_TAG } from "../transcript/domains.js";
-import type { SyncConfig } from "./config.js";
-import { type OpKind, opKindTag } from "./types.js";
+import type { SyncConfig } from "../smt/config.js";
+import { type OpKind, opKindTag } from "../statement/types.js";
 
 /** The seven header scalars of §12 step 1. */
 export interface CommitmentHeader {

@@ -12,7 +12,7 @@
  *
  * Equality is structural on the parsed values (identity compared as bytes, whatever its JSON form).
  */
-import type { OpKindName } from "./types.js";
+import type { OpKindName } from "../statement/types.js";
 
 /** A leaf as a request or job carries it: tag 0 Empty, 1 Occupied, 2 Tombstone. */
 export interface LeafFields {

@@ -20,7 +20,7 @@
 import { FIXED_BYTES, LAYER_FIXED_BYTES, ROUND_BYTES } from "../codec/layout.js";
 import { foldWidth } from "../smt/leaf.js";
 import { inputLayout } from "../smt/layout.js";
-import type { OpKind } from "./types.js";
+import type { OpKind } from "../statement/types.js";
 
 /** Largest tree depth a configuration may have (keys are u64). */
 export const MAX_CONFIG_DEPTH = 64;

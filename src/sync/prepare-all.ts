@@ -4,12 +4,12 @@
  * side (`circuitCommitments`: the longest sponge, Update, in one lane; Membership then
  * NonMembership in the other), then each wiring oracle is built.
  */
-import { TableWiring } from "../gkr/table-wiring.js";
+import { TableWiring } from "../gkr/wiring/table.js";
 import { compile } from "../smt/compile.js";
-import { type SyncConfig, syncConfig } from "./config.js";
+import { type SyncConfig, syncConfig } from "../smt/config.js";
 import { circuitCommitments, commitmentHeader, type CommitmentsOptions } from "./commitment.js";
 import { assemblePrepared, type PreparedSync, type PrepareOptions } from "./prepared.js";
-import { OpKind } from "./types.js";
+import { OpKind } from "../statement/types.js";
 
 /** The three prepared circuits of one configuration. */
 export interface PreparedAll {

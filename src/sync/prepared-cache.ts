@@ -4,9 +4,9 @@
  * compiles and commits once (compat-v1 §13.3: a prepared circuit is valid for exactly one kind,
  * depth, leaf bound and strategy, and immutable, so sharing it is safe).
  */
-import { type SyncConfig, syncConfig } from "./config.js";
+import { type SyncConfig, syncConfig } from "../smt/config.js";
 import { opKindOf, prepare, type PreparedSync } from "./prepared.js";
-import type { OpKind, OpKindName } from "./types.js";
+import type { OpKind, OpKindName } from "../statement/types.js";
 
 /** Options of a `PreparedCache`. */
 export interface PreparedCacheOptions {

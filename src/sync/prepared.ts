@@ -7,13 +7,13 @@
 import type { Digest } from "../hash/digest.js";
 import type { Circuit } from "../gkr/circuit.js";
 import { type CircuitShape, shapeOf } from "../gkr/shape.js";
-import type { WiringOracle } from "../gkr/wiring.js";
-import { DerivedRegularWiring } from "../gkr/derived-wiring.js";
+import type { WiringOracle } from "../gkr/wiring/oracle.js";
+import { DerivedRegularWiring } from "../gkr/wiring/derived.js";
 import { compile, type CompiledCircuit } from "../smt/compile.js";
-import { type SyncConfig, syncConfig } from "./config.js";
+import { type SyncConfig, syncConfig } from "../smt/config.js";
 import { circuitCommitment, commitmentHeader } from "./commitment.js";
-import { type CircuitIdentity, type OpKind, opKindOf, type OpKindName, type OpKindTag, opKindTag } from "./types.js";
-import { SyncError } from "./errors.js";
+import { type CircuitIdentity, type OpKind, opKindOf, type OpKindName, type OpKindTag, opKindTag } from "../statement/types.js";
+import { SyncError } from "../statement/errors.js";
 
 /**
  * A circuit ready to prove and verify one kind of statement at one configuration (compat-v1 §13.1): the compiled circuit and shape, the verifier's wiring, the circuit commitment (§12, 8 elements) and identity (§13.3), and the ms spent building them. Made by `prepare`; reuse it for every request of its kind.
@@ -46,7 +46,7 @@ export interface PrepareOptions {
   readonly wiring?: (compiled: CompiledCircuit) => WiringOracle;
 }
 
-export { opKindOf } from "./types.js";
+export { opKindOf } from "../statement/types.js";
 
 /**
  * Compiles the circuit of `kind` for `config`, computes its commitment and builds its wiring.

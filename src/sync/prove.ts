@@ -2,17 +2,17 @@
  * Composed prove (compat-v1 §13.1): input vector (§9.2) → all layer values → statement transcript
  * (§11 steps 1–5) → GKR proof (§10.4). The fresh and prepared paths give identical bytes.
  */
-import { evaluateCircuitFast } from "../gkr/wasm-evaluate.js";
+import { evaluateCircuitFast } from "../gkr/wasm/evaluate.js";
 import { proveGkr } from "../gkr/prover.js";
 import type { GkrProof } from "../gkr/proof.js";
 import { SsgkrError } from "../errors.js";
 import type { OpRequest } from "../smt/operation.js";
 import { buildInputVectorFor } from "../smt/witness.js";
-import type { SyncConfig } from "./config.js";
+import type { SyncConfig } from "../smt/config.js";
 import { type PreparedSync, prepare } from "./prepared.js";
 import { statementTranscript } from "./statement-transcript.js";
-import { SyncError } from "./errors.js";
-import type { PublicInputs } from "./types.js";
+import { SyncError } from "../statement/errors.js";
+import type { PublicInputs } from "../statement/types.js";
 
 /** A proof of one request: the public inputs it is about (copied from the request) and the GKR proof. */
 export interface SyncResult {

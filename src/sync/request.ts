@@ -10,7 +10,7 @@ import { P } from "../field/koalabear.js";
 import { SsgkrError } from "../errors.js";
 import { MIN_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "./limits.js";
-import type { OpKindName } from "./types.js";
+import type { OpKindName } from "../statement/types.js";
 
 /** Schema violation in a request file. Code `REQUEST_SCHEMA`; `details.path` is the JSON path. */
 export class RequestError extends SsgkrError<RequestErrorCode> {}

@@ -8,7 +8,7 @@ import { fromU32 } from "../field/koalabear.js";
 import { DuplexChallenger } from "../transcript/challenger.js";
 import { PROOF_DOMAIN_TAG } from "../transcript/domains.js";
 import type { Digest } from "../hash/digest.js";
-import { type OpKind, opKindTag, type PublicInputs } from "./types.js";
+import { type OpKind, opKindTag, type PublicInputs } from "../statement/types.js";
 
 /**
  * Returns a fresh proof transcript new("statesync-gkr/v0.1") that has absorbed, in order:

@@ -10,11 +10,11 @@ import { CIRCUIT_VERSION, LEAF_ENCODING_VERSION } from "../codec/layout.js";
 import type { EncodedResult } from "../codec/types.js";
 import { SsgkrError } from "../errors.js";
 import type { OpRequest } from "../smt/operation.js";
-import { type SyncConfig, syncConfig } from "./config.js";
+import { type SyncConfig, syncConfig } from "../smt/config.js";
 import { verifyDecoded } from "./encoded.js";
 import { maxProofBytes } from "./limits.js";
 import { defaultPreparedCache, type PreparedCache } from "./prepared-cache.js";
-import { OP_KIND_NAMES, opKindTag, type CircuitIdentity, type OpKind } from "./types.js";
+import { OP_KIND_NAMES, opKindTag, type CircuitIdentity, type OpKind } from "../statement/types.js";
 import type { SyncVerdict } from "./verify.js";
 
 /** Options of `verifyRequestProof`. */

@@ -11,9 +11,9 @@ import { extEq } from "../field/extension.js";
 import { digestEquals } from "../hash/digest.js";
 import type { OpRequest } from "../smt/operation.js";
 import { checkStatement } from "../smt/semantics.js";
-import type { SyncConfig } from "./config.js";
+import type { SyncConfig } from "../smt/config.js";
 import type { SyncResult } from "./prove.js";
-import type { OpKind, PublicInputs } from "./types.js";
+import type { OpKind, PublicInputs } from "../statement/types.js";
 import type { SyncCheckCode, SyncVerdict } from "./verify.js";
 
 export type { SyncVerdict } from "./verify.js";

@@ -24,7 +24,7 @@ import { mleEvalBase } from "../sumcheck/mle.js";
 import type { OpRequest } from "../smt/operation.js";
 import type { StatementRejectCode } from "../smt/semantics.js";
 import { buildInputVectorFor } from "../smt/witness.js";
-import type { SyncConfig } from "./config.js";
+import type { SyncConfig } from "../smt/config.js";
 import { type PreparedSync, prepare } from "./prepared.js";
 import type { SyncResult } from "./prove.js";
 import { statementTranscript } from "./statement-transcript.js";

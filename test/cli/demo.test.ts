@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { demoSucceeded, otherRepositoryUrl, verdictMismatches } from "../../src/registry/demo.js";
+import { demoSucceeded, otherRepositoryUrl, verdictMismatches } from "../../src/demo/registry-demo.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const bin = join(root, "bin", "ssgkr.js");

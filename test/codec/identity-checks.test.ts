@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { identityEquals } from "../../src/codec/identity.js";
-import type { CircuitIdentity } from "../../src/sync/types.js";
+import type { CircuitIdentity } from "../../src/statement/types.js";
 
 const id: CircuitIdentity = {
   opKindTag: 1,

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { isUtf8 as nodeIsUtf8 } from "node:buffer";
-import { RegistryStore } from "../../src/registry/store.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
 import { proveNameRead, proveNameUpdate, type NameProof } from "../../src/counterparty/prove.js";
 import { verifyNameStatement } from "../../src/counterparty/verify.js";
 import { claimOf, parseRoot, rootOf, type ReadStatementJson, type UpdateStatementJson } from "../../src/counterparty/claim.js";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { P, mul } from "../../src/field/koalabear.js";
 import { extMul, type Ext } from "../../src/field/extension.js";
-import { extMulSplit, extMulSplitAcc, extMulSplitTo, mulSplit, reduce52 } from "../../src/sumcheck/ext-split.js";
+import { extMulSplit, extMulSplitAcc, extMulSplitTo, mulSplit, reduce52 } from "../../src/field/ext-split.js";
 import { evalRoundPoly, roundSum } from "../../src/sumcheck/interpolate.js";
 import { verifySumcheck } from "../../src/sumcheck/verifier.js";
 import type { DuplexChallenger } from "../../src/transcript/challenger.js";

@@ -1,5 +1,5 @@
 /**
- * The derived wiring oracle's own checks and statistics (src/gkr/derived-wiring.ts) on a small
+ * The derived wiring oracle's own checks and statistics (src/gkr/wiring/derived.ts) on a small
  * compiled circuit; its values against the table wiring are covered by derived-wiring.test.ts.
  */
 import { test } from "node:test";
@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { EXT_ONE, EXT_ZERO, type Ext } from "../../src/field/extension.js";
 import { GateKind, inputBitsOf } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
-import { DerivedRegularWiring } from "../../src/gkr/derived-wiring.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { DerivedRegularWiring } from "../../src/gkr/wiring/derived.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { compile } from "../../src/smt/compile.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 const c = compile(OpKind.Membership, { depth: 1 });
 const derived = new DerivedRegularWiring(c.circuit, c.tags);

@@ -7,13 +7,13 @@ import { eqTable } from "../../src/sumcheck/mle.js";
 import { CircuitBuilder, type CircuitTags, type NodeId } from "../../src/gkr/builder.js";
 import { GateKind, inputBitsOf, makeLayer, type Circuit } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
-import { DerivedRegularWiring, type DerivedWiringOptions } from "../../src/gkr/derived-wiring.js";
-import { auditLayerForm, deriveLayerForm, type LayerForm } from "../../src/gkr/block-pattern.js";
-import { SplitEqCache, splitEqTables } from "../../src/gkr/split-eq.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
+import { DerivedRegularWiring, type DerivedWiringOptions } from "../../src/gkr/wiring/derived.js";
+import { auditLayerForm, deriveLayerForm, type LayerForm } from "../../src/gkr/wiring/block-pattern.js";
+import { SplitEqCache, splitEqTables } from "../../src/gkr/wiring/split-eq.js";
 import type { Claim } from "../../src/gkr/claims.js";
 import { compile } from "../../src/smt/compile.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 import { arbCircuitCase, arbFe } from "./random-circuit.js";
 
 const fe = fc.integer({ min: 0, max: P - 1 });

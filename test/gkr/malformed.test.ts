@@ -5,11 +5,11 @@ import { P } from "../../src/field/koalabear.js";
 import { EXT_ZERO } from "../../src/field/extension.js";
 import { proveGkr } from "../../src/gkr/prover.js";
 import { verifyGkr, type GkrRejectCode, type GkrVerifyResult } from "../../src/gkr/verifier.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import { GateKind, makeLayer, type Circuit, type Layer } from "../../src/gkr/circuit.js";
-import type { WiringOracle } from "../../src/gkr/wiring.js";
+import type { WiringOracle } from "../../src/gkr/wiring/oracle.js";
 import { arbCircuitCase, buildCase, transcriptAfterOutputs } from "./random-circuit.js";
 
 const KNOWN_CODES: ReadonlySet<string> = new Set<GkrRejectCode>([

@@ -5,12 +5,12 @@ import { P } from "../../src/field/koalabear.js";
 import { mleEvalBase } from "../../src/sumcheck/mle.js";
 import { proveGkr } from "../../src/gkr/prover.js";
 import { verifyGkr } from "../../src/gkr/verifier.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { shapeOf, shapeInputBits } from "../../src/gkr/shape.js";
 import { checkInputClaim } from "../../src/gkr/input-claim.js";
 import { GateKind, evaluateCircuit, makeLayer, type Circuit } from "../../src/gkr/circuit.js";
 import type { GkrProof } from "../../src/gkr/proof.js";
-import type { WiringOracle } from "../../src/gkr/wiring.js";
+import type { WiringOracle } from "../../src/gkr/wiring/oracle.js";
 import { arbCircuitCase, arbFe, buildCase, transcriptAfterOutputs, type CircuitCase } from "./random-circuit.js";
 
 function prove(c: CircuitCase) {

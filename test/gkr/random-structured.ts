@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import { P } from "../../src/field/koalabear.js";
 import { type Gate, GateKind, makeLayer } from "../../src/gkr/circuit.js";
-import { type LinearBlockGroup, type StructuredCircuit, evaluateStructuredCircuit, structuredLayer } from "../../src/gkr/structured-linear.js";
-import { type LinearMap, POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, identityMap } from "../../src/gkr/structured-maps.js";
+import { type LinearBlockGroup, type StructuredCircuit, evaluateStructuredCircuit, structuredLayer } from "../../src/gkr/structured/linear.js";
+import { type LinearMap, POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, identityMap } from "../../src/gkr/structured/maps.js";
 
 export interface StructuredCase {
   readonly circuit: StructuredCircuit;

@@ -12,7 +12,7 @@ import { P } from "../../src/field/koalabear.js";
 import { GateKind, makeLayer, type Circuit, type Gate } from "../../src/gkr/circuit.js";
 import { proveGkr } from "../../src/gkr/prover.js";
 import { verifyGkr } from "../../src/gkr/verifier.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { gkrProofBytes } from "../../src/gkr/proof-bytes.js";
 import { checkInputClaim } from "../../src/gkr/input-claim.js";

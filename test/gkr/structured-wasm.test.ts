@@ -6,8 +6,8 @@ import type { Ext } from "../../src/field/extension.js";
 import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
 import { inputBitsOf } from "../../src/gkr/circuit.js";
 import type { LayerOracleInput, LayerSumcheckOracle } from "../../src/gkr/layer-oracle.js";
-import { gkrKernels } from "../../src/gkr/wasm-kernels.js";
-import { proveStructuredGkr, structuredLayerOracle, structuredWasmLayerOracleFactory } from "../../src/gkr/structured-oracle.js";
+import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
+import { proveStructuredGkr, structuredLayerOracle, structuredWasmLayerOracleFactory } from "../../src/gkr/structured/oracle.js";
 import { transcriptAfterOutputs } from "./random-circuit.js";
 import { arbStructuredCase } from "./random-structured.js";
 

@@ -8,17 +8,17 @@ import { GateKind, evaluateCircuit, inputBitsOf, makeLayer } from "../../src/gkr
 import { proveGkr } from "../../src/gkr/prover.js";
 import { sparseLayerOracle } from "../../src/gkr/sparse-oracle.js";
 import { verifyGkr } from "../../src/gkr/verifier.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
-import { DerivedRegularWiring } from "../../src/gkr/derived-wiring.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
+import { DerivedRegularWiring } from "../../src/gkr/wiring/derived.js";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { checkInputClaim } from "../../src/gkr/input-claim.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import type { LayerOracleInput, LayerSumcheckOracle } from "../../src/gkr/layer-oracle.js";
-import { type StructuredCircuit, evaluateStructuredCircuit, expandStructuredCircuit, expandStructuredLayer, structuredLayer, validateStructuredCircuit } from "../../src/gkr/structured-linear.js";
-import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, denseApply, identityMap, linearMapOf, type LinearMap } from "../../src/gkr/structured-maps.js";
-import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured-oracle.js";
-import { StructuredWiring, blockProgression } from "../../src/gkr/structured-wiring.js";
-import type { WiringOracle } from "../../src/gkr/wiring.js";
+import { type StructuredCircuit, evaluateStructuredCircuit, expandStructuredCircuit, expandStructuredLayer, structuredLayer, validateStructuredCircuit } from "../../src/gkr/structured/linear.js";
+import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, denseApply, identityMap, linearMapOf, type LinearMap } from "../../src/gkr/structured/maps.js";
+import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured/oracle.js";
+import { StructuredWiring, blockProgression } from "../../src/gkr/structured/wiring.js";
+import type { WiringOracle } from "../../src/gkr/wiring/oracle.js";
 import { DenseLayerOracle, denseLayerOracle } from "../support/dense-oracle.js";
 import { transcriptAfterOutputs } from "./random-circuit.js";
 import { Rng, arbStructuredCase, type StructuredCase } from "./random-structured.js";
@@ -275,7 +275,7 @@ test("booking a group costs one factored transpose per block and coordinate plan
 });
 
 test("sumBelowTo (allocation-free) equals the tuple reference sumBelow for every count up to 2^m + 1, m = 0..6, random and edge coordinates", async () => {
-  const { sumBelow, sumBelowTo } = await import("../../src/gkr/structured-wiring.js");
+  const { sumBelow, sumBelowTo } = await import("../../src/gkr/structured/wiring.js");
   const { extRandom } = await import("../../src/field/extension.js");
   for (let m = 0; m <= 6; m++) {
     for (const edge of [false, true]) {

@@ -62,7 +62,7 @@ test("mismatched point lengths, oversized inputs and non-canonical values are fa
 
 import { proveGkr } from "../../src/gkr/prover.js";
 import { verifyGkr, type GkrVerifyResult } from "../../src/gkr/verifier.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { GateKind, makeLayer, type Circuit } from "../../src/gkr/circuit.js";
 import { buildCase, transcriptAfterOutputs } from "./random-circuit.js";

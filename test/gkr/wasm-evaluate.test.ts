@@ -4,8 +4,8 @@ import fc from "fast-check";
 import { P } from "../../src/field/koalabear.js";
 import { type Circuit, GateKind, evaluateCircuit, makeLayer } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
-import { evaluateCircuitFast } from "../../src/gkr/wasm-evaluate.js";
-import { GkrKernels } from "../../src/gkr/wasm-kernels.js";
+import { evaluateCircuitFast } from "../../src/gkr/wasm/evaluate.js";
+import { GkrKernels } from "../../src/gkr/wasm/kernels.js";
 import { arbCircuitCase, arbFe } from "./random-circuit.js";
 
 test("WASM circuit evaluation equals evaluateCircuit on random circuits (all gate kinds, widths 0..6 bits)", () => {

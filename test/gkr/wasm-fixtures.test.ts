@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { proveGkr } from "../../src/gkr/prover.js";
 import { evaluateCircuit } from "../../src/gkr/circuit.js";
 import { sparseLayerOracle } from "../../src/gkr/sparse-oracle.js";
-import { wasmLayerOracle } from "../../src/gkr/wasm-oracle.js";
-import { evaluateCircuitFast } from "../../src/gkr/wasm-evaluate.js";
+import { wasmLayerOracle } from "../../src/gkr/wasm/oracle.js";
+import { evaluateCircuitFast } from "../../src/gkr/wasm/evaluate.js";
 import { compile } from "../../src/smt/compile.js";
 import { goldenFixture } from "../../src/smt/fixture.js";
 import { buildInputVectorFor } from "../../src/smt/witness.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 import { transcriptAfterOutputs } from "./random-circuit.js";
 
 /** compat-v1 §17 fixtures of every kind at depths 1–4 and 24: WASM and TypeScript paths agree. */

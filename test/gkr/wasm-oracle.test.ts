@@ -10,8 +10,8 @@ import { type Circuit, GateKind, inputBitsOf, makeLayer } from "../../src/gkr/ci
 import { SparseLayerOracle, sparseLayerOracle } from "../../src/gkr/sparse-oracle.js";
 import type { LayerOracleInput } from "../../src/gkr/layer-oracle.js";
 import { CircuitError } from "../../src/gkr/errors.js";
-import { WasmLayerOracle, wasmLayerOracle, wasmLayerOracleFactory } from "../../src/gkr/wasm-oracle.js";
-import { GkrKernels, gkrKernels } from "../../src/gkr/wasm-kernels.js";
+import { WasmLayerOracle, wasmLayerOracle, wasmLayerOracleFactory } from "../../src/gkr/wasm/oracle.js";
+import { GkrKernels, gkrKernels } from "../../src/gkr/wasm/kernels.js";
 import { Kernels } from "../../src/kernels/kernels.js";
 import { arbCircuitCase, buildCase, transcriptAfterOutputs, type CircuitCase } from "./random-circuit.js";
 

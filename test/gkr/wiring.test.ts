@@ -5,7 +5,7 @@ import { P } from "../../src/field/koalabear.js";
 import { EXT_ZERO, extAdd, extMul, extScale, type Ext } from "../../src/field/extension.js";
 import { eqAt } from "../../src/sumcheck/mle.js";
 import { GateKind, inputBitsOf, type Circuit } from "../../src/gkr/circuit.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import { arbCircuitCase } from "./random-circuit.js";
 

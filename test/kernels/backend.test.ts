@@ -32,7 +32,7 @@ function inWorker(body: string, env: Record<string, string> = {}): Promise<Recor
     hash: new URL("../../src/hash/fast-permutation.js", import.meta.url).href,
     digest: new URL("../../src/hash/digest.js", import.meta.url).href,
     loader: new URL("../../src/kernels/loader.js", import.meta.url).href,
-    gkr: new URL("../../src/gkr/wasm-kernels.js", import.meta.url).href,
+    gkr: new URL("../../src/gkr/wasm/kernels.js", import.meta.url).href,
     prover: new URL("../../src/gkr/prover.js", import.meta.url).href,
     sparse: new URL("../../src/gkr/sparse-oracle.js", import.meta.url).href,
   };

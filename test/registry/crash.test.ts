@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { open } from "lmdb";
 import { main } from "../../src/cli/main.js";
 import { RegistryError } from "../../src/registry/errors.js";
-import { RegistryStore } from "../../src/registry/store.js";
-import { NameStore } from "../../src/registry/name-store.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
+import { NameStore } from "../../src/registry/store/name-store.js";
 import { computeRoot } from "../../src/smt/path.js";
 import { tempDir } from "./support/tmp.js";
 

@@ -4,9 +4,9 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { computeRoot } from "../../src/smt/path.js";
-import { RegistryStore } from "../../src/registry/store.js";
-import { importRecords } from "../../src/registry/import.js";
-import { npmReposSource } from "../../src/registry/dataset.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
+import { importRecords } from "../../src/registry/import/import.js";
+import { npmReposSource } from "../../src/registry/import/dataset.js";
 import { insertRecord } from "../../src/registry/operations.js";
 import { tempDir } from "./support/tmp.js";
 

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { SparseMerkleTree } from "../../src/smt/tree.js";
 import { RegistryError } from "../../src/registry/errors.js";
-import { RegistryStore } from "../../src/registry/store.js";
-import { importRecords, type ImportIssue } from "../../src/registry/import.js";
-import { fileSource, npmReposSource, NPM_REPOS_SUBSET_RECORDS, npmReposFullPath } from "../../src/registry/dataset.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
+import { importRecords, type ImportIssue } from "../../src/registry/import/import.js";
+import { fileSource, npmReposSource, NPM_REPOS_SUBSET_RECORDS, npmReposFullPath } from "../../src/registry/import/dataset.js";
 import { recordLeaf, type RecordValue } from "../../src/registry/mapping.js";
-import { JsonObjectSource } from "../../src/registry/sources/json-object.js";
-import { readInput, type RecordSink } from "../../src/registry/sources/source.js";
+import { JsonObjectSource } from "../../src/registry/import/sources/json-object.js";
+import { readInput, type RecordSink } from "../../src/registry/import/sources/source.js";
 import { insertRecord } from "../../src/registry/operations.js";
 import { tempDir, tempFile } from "./support/tmp.js";
 

@@ -6,10 +6,10 @@ import { P } from "../../src/field/koalabear.js";
 import { hashLeaf, limbs, encodeLeaf } from "../../src/smt/leaf.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { ValueCode, ValueForm, recordLeaf, textCode, valuePayload, nameIdentity, maxValueFields } from "../../src/registry/mapping.js";
-import { LeafHasher, limbsInto } from "../../src/registry/leaf-hasher.js";
-import { PackedBuilder } from "../../src/registry/packed.js";
-import { typescriptPermutation, wasmPermutation } from "../../src/registry/permutation.js";
-import { valueParts } from "../../src/registry/record-codec.js";
+import { LeafHasher, limbsInto } from "../../src/registry/hashing/leaf-hasher.js";
+import { PackedBuilder } from "../../src/registry/hashing/packed.js";
+import { typescriptPermutation, wasmPermutation } from "../../src/registry/hashing/permutation.js";
+import { valueParts } from "../../src/registry/store/record-codec.js";
 import type { RecordValue } from "../../src/registry/mapping.js";
 
 const code = (c: string) => (e: unknown) => e instanceof RegistryError && e.code === c;

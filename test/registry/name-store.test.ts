@@ -9,12 +9,12 @@ import { computeRoot } from "../../src/smt/path.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { recordLeaf, type RecordValue } from "../../src/registry/mapping.js";
 import { nameKey, nameKeyBig, keyOfDigest, expectedCollisions } from "../../src/registry/name-key.js";
-import { NameStore, peekRegistryMapping } from "../../src/registry/name-store.js";
-import { importNames } from "../../src/registry/name-import.js";
+import { NameStore, peekRegistryMapping } from "../../src/registry/store/name-store.js";
+import { importNames } from "../../src/registry/import/name-import.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
-import { referenceCompact } from "../../src/registry/name-tree.js";
-import { seal } from "../../src/registry/row-seal.js";
-import { fileSource, npmReposSource } from "../../src/registry/dataset.js";
+import { referenceCompact } from "../../src/registry/store/name-tree.js";
+import { seal } from "../../src/registry/store/row-seal.js";
+import { fileSource, npmReposSource } from "../../src/registry/import/dataset.js";
 import { tempDir, tempFile } from "./support/tmp.js";
 
 const code = (c: string) => (e: unknown) => e instanceof RegistryError && e.code === c;

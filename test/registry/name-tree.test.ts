@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { compressReference, type Digest } from "../../src/hash/digest.js";
 import { computeRootFromDigest } from "../../src/smt/path.js";
-import { defaultDigests } from "../../src/registry/store.js";
-import { defaultPermutation } from "../../src/registry/permutation.js";
-import { Compressor, lcaHeight, pathOf, prefixOf, referenceCompact, updateCompact, type CompactSource } from "../../src/registry/name-tree.js";
+import { defaultDigests } from "../../src/registry/store/store.js";
+import { defaultPermutation } from "../../src/registry/hashing/permutation.js";
+import { Compressor, lcaHeight, pathOf, prefixOf, referenceCompact, updateCompact, type CompactSource } from "../../src/registry/store/name-tree.js";
 
 const B = 31;
 

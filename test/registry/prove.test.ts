@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { RegistryError } from "../../src/registry/errors.js";
-import { RegistryStore } from "../../src/registry/store.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
 import { insertRecord } from "../../src/registry/operations.js";
 import { proveStatement } from "../../src/registry/prove.js";
 import { parseRequestText, requestToJson } from "../../src/sync/request.js";

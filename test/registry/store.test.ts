@@ -8,10 +8,10 @@ import { computeRoot } from "../../src/smt/path.js";
 import { LeafTag, hashLeaf, EMPTY } from "../../src/smt/leaf.js";
 import { compress, digestEquals } from "../../src/hash/digest.js";
 import { RegistryError } from "../../src/registry/errors.js";
-import { RegistryStore, defaultDigests } from "../../src/registry/store.js";
+import { RegistryStore, defaultDigests } from "../../src/registry/store/store.js";
 import { recordLeaf, type RecordValue } from "../../src/registry/mapping.js";
 import { deleteRecord, insertRecord, replaceRecord, restoreRecord } from "../../src/registry/operations.js";
-import { sealRow } from "../../src/registry/row-checksum.js";
+import { sealRow } from "../../src/registry/store/row-checksum.js";
 import { tempDir } from "./support/tmp.js";
 
 const code = (c: string) => (e: unknown) => e instanceof RegistryError && e.code === c;

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P } from "../../src/field/koalabear.js";
 import { RegistryError } from "../../src/registry/errors.js";
-import { Tile, locate, layerPositions, tileLayers, TILE_POSITIONS } from "../../src/registry/tiles.js";
+import { Tile, locate, layerPositions, tileLayers, TILE_POSITIONS } from "../../src/registry/store/tiles.js";
 
 test("every node of a small tree has exactly one tile position, inside its tile", () => {
   for (const depth of [1, 3, 4, 5, 8, 10]) {

@@ -5,14 +5,14 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { requestToJson, type SyncRequest } from "../../src/sync/request.js";
 import { RegistryError } from "../../src/registry/errors.js";
-import { NameStore } from "../../src/registry/name-store.js";
+import { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { proveNameStatement, type NameProof } from "../../src/registry/name-prove.js";
-import { RegistryStore } from "../../src/registry/store.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
 import { insertRecord } from "../../src/registry/operations.js";
 import { proveStatement } from "../../src/registry/prove.js";
 import { cachedPrepared, parseRoot, verifyRecordProof, verifyRecordUpdateProof, type RecordVerdict } from "../../src/registry/verify-record.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 import { tempDir } from "./support/tmp.js";
 
 const DEPTH = 20;

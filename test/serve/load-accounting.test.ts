@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";
-import { corpusRequest } from "../../src/sync/corpus.js";
+import { corpusRequest } from "../../src/serve/fixtures/corpus.js";
 import { VerifyPool } from "../../src/serve/load/verify-pool.js";
 import { JobStreamReader } from "../../src/serve/protocol/streams.js";
 import { decodeJob, type Job } from "../../src/serve/protocol/job.js";
@@ -30,7 +30,7 @@ import { LoadError } from "../../src/serve/load/errors.js";
 import { checkReply, precheckReply } from "../../src/serve/load/checker.js";
 import { Ledger, type RequestRecord } from "../../src/serve/load/ledger.js";
 import { offerAt } from "../../src/serve/load/schedule.js";
-import type { OpKindName } from "../../src/sync/types.js";
+import type { OpKindName } from "../../src/statement/types.js";
 
 const DEPTH = 4;
 /** A deadline (and a drain) no verification on a loaded machine comes near, ms. */

@@ -83,8 +83,8 @@ test("a worker terminates what is not a Job, answers input errors and jobs deliv
   const { connect } = await import("nats");
   const { inputFromRequest } = await import("../../src/serve/protocol/input.js");
   const { jobToJson, decodeJob } = await import("../../src/serve/protocol/job.js");
-  const { corpusRequest } = await import("../../src/sync/corpus.js");
-  const { OpKind } = await import("../../src/sync/types.js");
+  const { corpusRequest } = await import("../../src/serve/fixtures/corpus.js");
+  const { OpKind } = await import("../../src/statement/types.js");
   const { ReplyStreamReader } = await import("../../src/serve/protocol/streams.js");
   const broker = await startBroker();
   assert.equal((await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "5000"])).code, 0);

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { corpusRequest } from "../../src/sync/corpus.js";
-import { OP_KIND_NAMES, type OpKindTag } from "../../src/sync/types.js";
+import { corpusRequest } from "../../src/serve/fixtures/corpus.js";
+import { OP_KIND_NAMES, type OpKindTag } from "../../src/statement/types.js";
 import { P } from "../../src/field/koalabear.js";
 import {
   baseReply, decodeJob, encodeJobFrame, encodeReplyFrames, errorReply, inputFromRequest, INPUT_REASONS, jobToJson,

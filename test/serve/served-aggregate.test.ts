@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { decodeProof } from "../../src/codec/decode.js";
 import { DecodeError } from "../../src/codec/errors.js";
 import { add } from "../../src/field/koalabear.js";
-import { corpusRequest } from "../../src/sync/corpus.js";
+import { corpusRequest } from "../../src/serve/fixtures/corpus.js";
 import type { OpRequest } from "../../src/smt/operation.js";
 import { prepareV2, type PreparedV2 } from "../../src/sync/v2/prepared.js";
 import { proveAggregate } from "../../src/sync/v2/aggregate.js";

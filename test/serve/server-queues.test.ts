@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { connect, type Socket } from "node:net";
-import { corpusRequest } from "../../src/sync/corpus.js";
-import { OP_KIND_NAMES, type OpKind, type OpKindTag } from "../../src/sync/types.js";
+import { corpusRequest } from "../../src/serve/fixtures/corpus.js";
+import { OP_KIND_NAMES, type OpKind, type OpKindTag } from "../../src/statement/types.js";
 import {
   encodeJobFrame, inputFromRequest, ReplyStreamReader, sha256Hex, type Job, type ReplyMessage,
 } from "../../src/serve/protocol/index.js";

@@ -8,7 +8,7 @@ import { computeRoot } from "../../src/smt/path.js";
 import { SmtError } from "../../src/smt/errors.js";
 import { evaluateCircuit } from "../../src/gkr/circuit.js";
 import { P } from "../../src/field/koalabear.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update];
 

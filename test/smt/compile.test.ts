@@ -4,7 +4,7 @@ import { compile } from "../../src/smt/compile.js";
 import { inputLayout } from "../../src/smt/layout.js";
 import { CompileError } from "../../src/smt/errors.js";
 import { GateKind, validateCircuit, type Circuit } from "../../src/gkr/circuit.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 function counts(c: Circuit) {
   let gates = 0;

@@ -5,7 +5,7 @@ import { EMPTY, hashLeaf, occupied } from "../../src/smt/leaf.js";
 import { SmtError } from "../../src/smt/errors.js";
 import { compress } from "../../src/hash/digest.js";
 import { goldenFixture, goldenSiblings } from "../../src/smt/fixture.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 const smtCode = (c: string) => (e: unknown) => e instanceof SmtError && e.code === c;
 

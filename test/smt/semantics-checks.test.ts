@@ -10,7 +10,7 @@ import { EMPTY, LeafTag, TOMBSTONE, hashLeaf, type Leaf } from "../../src/smt/le
 import type { OpRequest } from "../../src/smt/operation.js";
 import { checkOperation, checkStatement, type Verdict } from "../../src/smt/semantics.js";
 import { goldenFixture } from "../../src/smt/fixture.js";
-import { OpKind, type PublicInputs } from "../../src/sync/types.js";
+import { OpKind, type PublicInputs } from "../../src/statement/types.js";
 
 const D = 4;
 const m = goldenFixture(OpKind.Membership, D, 3n);

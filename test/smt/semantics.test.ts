@@ -11,7 +11,7 @@ import { computeRoot } from "../../src/smt/path.js";
 import { SparseMerkleTree } from "../../src/smt/tree.js";
 import { evaluateCircuit } from "../../src/gkr/circuit.js";
 import { P } from "../../src/field/koalabear.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update];
 const bump = (d: Uint32Array, lane = 0) => {

@@ -7,7 +7,7 @@ import { computeRoot } from "../../src/smt/path.js";
 import { SmtError } from "../../src/smt/errors.js";
 import { compress, digestEquals } from "../../src/hash/digest.js";
 import { checkOperation } from "../../src/smt/semantics.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 const smtCode = (c: string) => (e: unknown) => e instanceof SmtError && e.code === c;
 

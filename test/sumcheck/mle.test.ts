@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { P } from "../../src/field/koalabear.js";
 import { EXT_ONE, EXT_ZERO, embed, extAdd, extMul, extSub, type Ext } from "../../src/field/extension.js";
 import { ExtVector } from "../../src/field/ext-vector.js";
-import { extMulAddTo, extMulTo, extScaleAddTo } from "../../src/sumcheck/ext-inline.js";
+import { extMulAddTo, extMulTo, extScaleAddTo } from "../../src/field/ext-inline.js";
 import { betaAt, eqAt, eqTable, foldBase, foldExtInPlace, mleEvalBase, mleEvalByDefinition, mleEvalExt } from "../../src/sumcheck/mle.js";
 import { SumcheckError } from "../../src/sumcheck/errors.js";
 

@@ -15,7 +15,7 @@ import { ExtVector } from "../../src/field/ext-vector.js";
 import { GateKind } from "../../src/gkr/circuit.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "../../src/gkr/layer-oracle.js";
 import type { RoundMessage } from "../../src/sumcheck/oracle.js";
-import { extMulAddTo, extMulTo } from "../../src/sumcheck/ext-inline.js";
+import { extMulAddTo, extMulTo } from "../../src/field/ext-inline.js";
 import { foldExtInPlace } from "../../src/sumcheck/mle.js";
 
 /** eq(point, index) by direct product (MSB-first). */

@@ -7,13 +7,13 @@ import type { Claim } from "../../src/gkr/claims.js";
 import type { GkrProof, LayerProof } from "../../src/gkr/proof.js";
 import { proveGkr } from "../../src/gkr/prover.js";
 import { verifyGkr } from "../../src/gkr/verifier.js";
-import { type LayerPredicates, type WiringOracle, combinedPredicates } from "../../src/gkr/wiring.js";
+import { type LayerPredicates, type WiringOracle, combinedPredicates } from "../../src/gkr/wiring/oracle.js";
 import { goldenFixture } from "../../src/smt/fixture.js";
 import type { OpRequest } from "../../src/smt/operation.js";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { buildWitness, provePrepared, type SyncResult } from "../../src/sync/prove.js";
 import { statementTranscript } from "../../src/sync/statement-transcript.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 /** Depth of the small circuits (118 layers like every depth; ≈ 0.2 s to prepare). */
 export const DEPTH = 2;

@@ -12,8 +12,8 @@ import { makeLayer, type Circuit, type Layer } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import { P } from "../../src/field/koalabear.js";
 import { WINDOW_WORDS } from "../../src/kernels/sponge-runner.js";
-import { OpKind, opKindTag } from "../../src/sync/types.js";
-import { DEFAULT_CONFIG } from "../../src/sync/config.js";
+import { OpKind, opKindTag } from "../../src/statement/types.js";
+import { DEFAULT_CONFIG } from "../../src/smt/config.js";
 
 const PINNED: Record<string, number[]> = {
   [OpKind.Membership]: [438623915, 1302919243, 1221834511, 1542247335, 222756456, 991215267, 847238870, 120576555],

@@ -7,8 +7,8 @@ import { CircuitBuilder } from "../../src/gkr/builder.js";
 import { makeLayer, type Circuit, type GateKind } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import { P } from "../../src/field/koalabear.js";
-import { OpKind } from "../../src/sync/types.js";
-import { DEFAULT_CONFIG } from "../../src/sync/config.js";
+import { OpKind } from "../../src/statement/types.js";
+import { DEFAULT_CONFIG } from "../../src/smt/config.js";
 
 test("§18: the d24 Membership commitment equals the pinned value", () => {
   const c = compile(OpKind.Membership);

@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { goldenFixture } from "../../src/smt/fixture.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";
-import { DerivedRegularWiring } from "../../src/gkr/derived-wiring.js";
-import { TableWiring } from "../../src/gkr/table-wiring.js";
+import { DerivedRegularWiring } from "../../src/gkr/wiring/derived.js";
+import { TableWiring } from "../../src/gkr/wiring/table.js";
 
 /** Prepared circuits of one kind at depth 24 with each wiring (one compile and commitment). */
 function preparedPair(kind: OpKind): { derived: PreparedSync; table: PreparedSync } {

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { goldenFixture } from "../../src/smt/fixture.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { provePrepared, proveSync } from "../../src/sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";

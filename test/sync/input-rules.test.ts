@@ -4,7 +4,7 @@ import { requestFromInput, INPUT_REASONS, type JobInput, type WireLeaf } from ".
 import { checkLeafRules, type LeafFields } from "../../src/sync/input-rules.js";
 import { parseRequest, RequestError, type RequestLeaf } from "../../src/sync/request.js";
 import { toOpRequest } from "../../src/sync/request-convert.js";
-import type { OpKindName } from "../../src/sync/types.js";
+import type { OpKindName } from "../../src/statement/types.js";
 
 const DEPTH = 3;
 const zero32 = new Array<number>(32).fill(0);

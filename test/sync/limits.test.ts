@@ -4,12 +4,12 @@ import { compile } from "../../src/smt/compile.js";
 import { expectedEncodedSize } from "../../src/codec/size.js";
 import { shapeInputBits, shapeOf } from "../../src/gkr/shape.js";
 import { CompileError } from "../../src/smt/errors.js";
-import { syncConfig } from "../../src/sync/config.js";
+import { syncConfig } from "../../src/smt/config.js";
 import { layerCountFor, MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS, maxProofBytes } from "../../src/sync/limits.js";
 import { PreparedCache } from "../../src/sync/prepared-cache.js";
 import { prepare } from "../../src/sync/prepared.js";
 import { parseRequest, RequestError } from "../../src/sync/request.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 
 const unsupported = (field: string) => (e: unknown) => e instanceof CompileError && e.code === "UNSUPPORTED_CONFIG" && e.details.field === field;
 

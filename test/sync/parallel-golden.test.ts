@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { goldenFixture } from "../../src/smt/fixture.js";
 import { prepare } from "../../src/sync/prepared.js";
-import { corpusRequest } from "../../src/sync/corpus.js";
-import { OpKind } from "../../src/sync/types.js";
+import { corpusRequest } from "../../src/serve/fixtures/corpus.js";
+import { OpKind } from "../../src/statement/types.js";
 import { createSyncPool } from "../../src/sync/parallel/pool.js";
 
 /** compat-v1 §18: the reference engine's golden proofs of F(kind, 24, 5). */

@@ -6,12 +6,12 @@ import type { Worker } from "node:worker_threads";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { proveBatchSequential } from "../../src/sync/batch.js";
 import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";
-import { corpus } from "../../src/sync/corpus.js";
-import { OpKind } from "../../src/sync/types.js";
+import { corpus } from "../../src/serve/fixtures/corpus.js";
+import { OpKind } from "../../src/statement/types.js";
 import { createSyncPool, type ProveOutcome, type SyncPool } from "../../src/sync/parallel/pool.js";
 import { proveBatch, verifyBatch } from "../../src/sync/parallel/batch.js";
 import { JobError, ParallelError } from "../../src/sync/parallel/errors.js";
-import { SyncError } from "../../src/sync/errors.js";
+import { SyncError } from "../../src/statement/errors.js";
 import type { OpRequest } from "../../src/smt/operation.js";
 
 const DEPTH = 3;

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { gkrSoundnessBound, LOG2_CHALLENGE_FIELD } from "../../src/gkr/soundness.js";
 import { compile } from "../../src/smt/compile.js";
-import { OP_KIND_NAMES, OpKind } from "../../src/sync/types.js";
+import { OP_KIND_NAMES, OpKind } from "../../src/statement/types.js";
 import { maxProofBytes, MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../../src/sync/limits.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");

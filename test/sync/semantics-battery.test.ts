@@ -4,7 +4,7 @@ import { SparseMerkleTree } from "../../src/smt/tree.js";
 import { EMPTY, TOMBSTONE, hashLeaf, occupied, type Leaf } from "../../src/smt/leaf.js";
 import type { OpRequest } from "../../src/smt/operation.js";
 import { checkOperation } from "../../src/smt/semantics.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
 import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";

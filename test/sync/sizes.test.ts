@@ -9,7 +9,7 @@ import { goldenFixture } from "../../src/smt/fixture.js";
 import { encodeSyncResult } from "../../src/sync/encoded.js";
 import { prepare } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
-import { OpKind, opKindTag, type CircuitIdentity } from "../../src/sync/types.js";
+import { OpKind, opKindTag, type CircuitIdentity } from "../../src/statement/types.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update] as const;
 

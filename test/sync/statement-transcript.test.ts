@@ -10,10 +10,10 @@ import { P } from "../../src/field/koalabear.js";
 import { extEq, type Ext } from "../../src/field/extension.js";
 import type { Circuit, Layer } from "../../src/gkr/circuit.js";
 import { statementTranscript } from "../../src/sync/statement-transcript.js";
-import type { PublicInputs } from "../../src/sync/types.js";
+import type { PublicInputs } from "../../src/statement/types.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { PROOF_DOMAIN_TAG } from "../../src/transcript/domains.js";
-import { OpKind, opKindTag } from "../../src/sync/types.js";
+import { OpKind, opKindTag } from "../../src/statement/types.js";
 import { DEPTH, fixture, prepared } from "../support/forge.js";
 
 const prep = prepared(OpKind.Membership);

@@ -17,7 +17,7 @@ import { encodeSyncResult, verifyEncoded } from "../../src/sync/encoded.js";
 import type { PreparedSync } from "../../src/sync/prepared.js";
 import { provePrepared, type SyncResult } from "../../src/sync/prove.js";
 import { type SyncVerdict, verifyPrepared, verifySync } from "../../src/sync/verify.js";
-import { OpKind, type PublicInputs } from "../../src/sync/types.js";
+import { OpKind, type PublicInputs } from "../../src/statement/types.js";
 import {
   DEPTH, KINDS, endCheckValue, endCheckViews, fixture, honest, prepared, proveClaimingZeroOutputs, solveEvalY, withLastEvals,
 } from "../support/forge.js";

@@ -15,7 +15,7 @@ import { goldenFixture } from "../../src/smt/fixture.js";
 import { hashLeaf } from "../../src/smt/leaf.js";
 import { computeRoot } from "../../src/smt/path.js";
 import type { OpRequest } from "../../src/smt/operation.js";
-import { OpKind } from "../../src/sync/types.js";
+import { OpKind } from "../../src/statement/types.js";
 import { prepare } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
 import { encodeSyncResult } from "../../src/sync/encoded.js";

@@ -7,8 +7,8 @@ import { maxProofBytes } from "../../src/sync/limits.js";
 import { PreparedCache } from "../../src/sync/prepared-cache.js";
 import { prepare, type PreparedSync } from "../../src/sync/prepared.js";
 import { provePrepared } from "../../src/sync/prove.js";
-import { OpKind } from "../../src/sync/types.js";
-import type { SyncConfig } from "../../src/sync/config.js";
+import { OpKind } from "../../src/statement/types.js";
+import type { SyncConfig } from "../../src/smt/config.js";
 import { declaredIdentityDifferences, verifyRequestProof } from "../../src/sync/verify-request.js";
 
 const DEPTH = 4;

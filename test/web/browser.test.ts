@@ -16,7 +16,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { checkProofBody, base64Bytes, bytesBase64 } from "../../src/counterparty/body.js";
 import { parseRoot } from "../../src/counterparty/claim.js";
-import type { NameStore } from "../../src/registry/name-store.js";
+import type { NameStore } from "../../src/registry/store/name-store.js";
 import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "./support.js";
 
 /** Runs only in the browser step (`npm run test:browser`, which sets SSGKR_BROWSER_TESTS=1). */

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { RegistryStore } from "../../src/registry/store.js";
-import { NameStore } from "../../src/registry/name-store.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
+import { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { deleteRecord, insertRecord } from "../../src/registry/operations.js";
 import { createRegistryApp, type RegistryApp, type RegistryHttpOptions } from "../../src/http/server.js";

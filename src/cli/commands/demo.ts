@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
-import { demoSucceeded, runDemo, verdictMismatches, type DemoReport, type DemoStep } from "../../registry/demo.js";
-import { NPM_REPOS_PACKAGE, NPM_REPOS_VERSION } from "../../registry/dataset.js";
+import { demoSucceeded, runDemo, verdictMismatches, type DemoReport, type DemoStep } from "../../demo/registry-demo.js";
+import { NPM_REPOS_PACKAGE, NPM_REPOS_VERSION } from "../../registry/import/dataset.js";
 import { verifyCommand } from "./registry-names.js";
 
 /**
@@ -13,7 +13,7 @@ import { verifyCommand } from "./registry-names.js";
  * imports the npm package → repository map into a name-keyed registry, prepares the three
  * circuits once, proves statements about package names (a present package, a never-registered
  * name, delete, the deleted name's absence, restore, replace, insert) and checks each with the
- * counterparty call, plus negative controls that must be rejected (src/registry/demo.ts). Prints
+ * counterparty call, plus negative controls that must be rejected (src/demo/registry-demo.ts). Prints
  * the verdicts, the roots and, per step, the `ssgkr registry verify` line that repeats the check.
  * Without --dir the work happens in a temporary directory that is removed at the end unless
  * --keep is given.

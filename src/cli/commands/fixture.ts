@@ -3,7 +3,7 @@ import { goldenFixture } from "../../smt/fixture.js";
 import { fromOpRequest } from "../../sync/request-convert.js";
 import { requestToJson } from "../../sync/request.js";
 import { opKindOf } from "../../sync/prepared.js";
-import { type OpKindName } from "../../sync/types.js";
+import { type OpKindName } from "../../statement/types.js";
 import { SsgkrError } from "../../errors.js";
 import { CliError } from "../errors.js";
 import { parseIntOption, parseU64Option } from "../io.js";

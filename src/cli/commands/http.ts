@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SsgkrError } from "../../errors.js";
-import { openRegistry } from "../../registry/open-any.js";
+import { openRegistry } from "../../registry/store/open-any.js";
 import { parseListen } from "../../serve/server/options.js";
 import { readTokenFile } from "../../http/auth.js";
 import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";

@@ -24,13 +24,13 @@ import { readFileOrExit } from "../io.js";
 import { RegistryError } from "../../registry/errors.js";
 import { applyNameBlock, MAX_BLOCK_UPDATES, parseBlockUpdates, type AppliedBlock } from "../../registry/name-block.js";
 import { NAME_MAPPING_ID } from "../../registry/name-key.js";
-import { NameStore } from "../../registry/name-store.js";
-import { registryMapping } from "../../registry/open-any.js";
+import { NameStore } from "../../registry/store/name-store.js";
+import { registryMapping } from "../../registry/store/open-any.js";
 import { parseRoot } from "../../registry/verify-record.js";
 import { updateJson, verifyRegistryBlock } from "../../registry/verify-block.js";
 import { fromOpRequest } from "../../sync/request-convert.js";
 import { requestToJson } from "../../sync/request.js";
-import { OpKind } from "../../sync/types.js";
+import { OpKind } from "../../statement/types.js";
 import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../../sync/v2/index.js";
 
 const rootCompact = (d: ArrayLike<number>) => `[${Array.from(d).join(",")}]`;

@@ -4,7 +4,7 @@
  */
 import type { Ext } from "../../field/extension.js";
 import type { GkrProof, LayerProof, RoundPoly } from "../../gkr/proof.js";
-import type { PublicInputs } from "../../sync/types.js";
+import type { PublicInputs } from "../../statement/types.js";
 import { DecodeError } from "../errors.js";
 import { MAGIC } from "../layout.js";
 import { ByteReader } from "../reader.js";

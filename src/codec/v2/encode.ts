@@ -5,7 +5,7 @@ import { P } from "../../field/koalabear.js";
 import type { Ext } from "../../field/extension.js";
 import type { GkrProof } from "../../gkr/proof.js";
 import { MAGIC } from "../layout.js";
-import type { PublicInputs } from "../../sync/types.js";
+import type { PublicInputs } from "../../statement/types.js";
 import { V2EncodeError } from "./errors.js";
 import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity } from "./layout.js";
 

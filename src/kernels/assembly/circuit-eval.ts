@@ -1,5 +1,5 @@
 // Circuit-layer evaluation (compat-v1 §7): the witness of one layer from the layer below, in
-// Montgomery form. Not part of the sumcheck; it uses the same layer images (src/gkr/wasm-image.ts).
+// Montgomery form. Not part of the sumcheck; it uses the same layer images (src/gkr/wasm/image.ts).
 import { P, addS, montMulS } from "./field";
 import { zeroWords } from "./gkr-tables";
 

@@ -1,8 +1,8 @@
 // Data-parallel GKR kernels (profile v2 aggregates, docs/profile-v2.md §6.2), driven by
-// src/gkr/structured-dp-wasm.ts: passes over the K layer-below vectors of K copies of one layer
+// src/gkr/structured/dp-wasm.ts: passes over the K layer-below vectors of K copies of one layer
 // (copy c at words c·n .. c·n + n − 1) that never touch the copies' gates. Every value is in
 // Montgomery form unless stated; extension tables in plane layout (4 planes, stride = length),
-// extension scalars interleaved (4 words). TypeScript reference: src/gkr/structured-dp-oracle.ts
+// extension scalars interleaved (4 words). TypeScript reference: src/gkr/structured/dp-oracle.ts
 // (`tsCopiesBackend`).
 import { P, addS, fromMontS, montMulS, montReduceWideS, vAdd, vMontMul, vTriple } from "./field";
 import { dot4, mul0, mul1, mul2, mul3 } from "./gkr-ext";

@@ -1,4 +1,4 @@
-// Phase-1 tables of the GKR layer oracle from a layer image (gate lists, see src/gkr/wasm-image.ts).
+// Phase-1 tables of the GKR layer oracle from a layer image (gate lists, see src/gkr/wasm/image.ts).
 import { montMulS, vMontMul } from "./field";
 import { accumulate } from "./gkr-ext";
 import { transpose, zeroWords } from "./gkr-tables";

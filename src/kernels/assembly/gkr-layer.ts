@@ -1,5 +1,5 @@
 // GKR layer sumcheck kernels (compat-v1 §10.4 recommended two-phase oracle), driven by
-// src/gkr/wasm-oracle.ts. Every table lives in the imported memory in Montgomery form; challenges
+// src/gkr/wasm/oracle.ts. Every table lives in the imported memory in Montgomery form; challenges
 // are passed canonical; results leave canonical.
 //
 // Phase 1 (x rounds) keeps three plane-layout tables of length L: A (lin + booking table), Pw (the
@@ -10,7 +10,7 @@
 // next round in the same pass over the tables, then interpolates the evaluations to coefficients.
 // Phase 2 of layers with Mul gates reuses it with A = mulx, no Pw and V = V(y) (RAW sums).
 //
-// Layer descriptor (8 words, see src/gkr/wasm-image.ts): linPtr, nLin, mulPtr, nMul, powPtr, nPow,
+// Layer descriptor (8 words, see src/gkr/wasm/image.ts): linPtr, nLin, mulPtr, nMul, powPtr, nPow,
 // constPtr, nConst. Records: Lin/Pow3 (out, in1, coeff), Mul (out, in1, in2, coeff), constants
 // (wire, value); coefficients and values in Montgomery form. Wire numbers are masked with the table
 // size minus one, so a malformed record can never address memory outside its table.

@@ -13,7 +13,7 @@ import { encodeAggregateV2 } from "../../codec/v2/encode.js";
 import { SsgkrError } from "../../errors.js";
 import { add } from "../../field/koalabear.js";
 import type { OpRequest } from "../../smt/operation.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { proveAggregate } from "../../sync/v2/aggregate.js";
 import { prepareV2 } from "../../sync/v2/prepared.js";
 import type { ControlCheck, ControlsReport } from "./controls.js";

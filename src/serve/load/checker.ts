@@ -7,7 +7,7 @@
  */
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../../sync/prepared.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { PROTOCOL_VERSION } from "../protocol/limits.js";
 import { sha256Hex, type Reply } from "../protocol/reply.js";
 import { controlKey, type ControlReferences } from "./controls.js";

@@ -15,7 +15,7 @@ import type { PreparedSync } from "../../sync/prepared.js";
 import { encodeSyncResult } from "../../sync/encoded.js";
 import { provePrepared } from "../../sync/prove.js";
 import { SsgkrError } from "../../errors.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { sha256Hex } from "../protocol/reply.js";
 import type { SyncRejectCode } from "../../sync/verify.js";
 import type { V2RejectCode } from "../../sync/v2/verify.js";

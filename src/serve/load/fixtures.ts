@@ -3,8 +3,8 @@
  * their wire form (`Job.input`), built once per (kind, fixture) and kept for the run (the
  * frontend verifies each reply against the original request it offered).
  */
-import { corpusRequest, type CorpusFixture } from "../../sync/corpus.js";
-import type { OpKindName } from "../../sync/types.js";
+import { corpusRequest, type CorpusFixture } from "../fixtures/corpus.js";
+import type { OpKindName } from "../../statement/types.js";
 import { inputFromRequest } from "../protocol/input.js";
 import type { JobInput } from "../protocol/job.js";
 

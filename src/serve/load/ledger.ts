@@ -17,7 +17,7 @@
  *
  * Times are monotonic ns offsets from the run's start.
  */
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { LatencyHistogram } from "./latency.js";
 import type { Offer } from "./schedule.js";
 

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { prepare, type PreparedSync } from "../../sync/prepared.js";
 import { prepareAll } from "../../sync/prepare-all.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { nowUnixNs } from "../protocol/clock.js";
 import { TargetConnection, formatTarget } from "./connection.js";
 import { runAggregateControls } from "./aggregate-controls.js";

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { DEFAULT_MIXTURE, expandMixture, jobsForDuration, MAX_RATE, parseMixture, type MixtureEntry } from "./schedule.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { LoadError } from "./errors.js";
 
 /** A target `host:port`. */

@@ -9,7 +9,7 @@
  * as less load.
  */
 import type { PreparedSync } from "../../sync/prepared.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { encodeJobFrame } from "../protocol/job.js";
 import { PROTOCOL_VERSION, PROTOCOL_VERSION_V2 } from "../protocol/limits.js";
 import { AggregateChecker } from "./aggregate-checker.js";

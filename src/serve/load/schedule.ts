@@ -6,8 +6,8 @@
  * replies: job_id = i, kind = mixture[i mod len], fixture = ⌊i / len⌋ mod corpus,
  * target = targets[i mod #targets], warmup = i < warmup-jobs, deadline = due + deadline-ms.
  */
-import type { OpKindName } from "../../sync/types.js";
-import { OP_KIND_NAMES } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
+import { OP_KIND_NAMES } from "../../statement/types.js";
 import { LoadError } from "./errors.js";
 
 /** One `kind:weight` entry of a mixture. */

@@ -18,7 +18,7 @@ import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncRejectCode } from "../../sync/verify.js";
 import type { V2RejectCode } from "../../sync/v2/verify.js";
 import { LoadError, type VerifyPoolCode } from "./errors.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import type { FromVerifier, ToVerifier } from "./verify-worker.js";
 
 /** A verification's result: the verdict, or why there is none (`VERIFIER_CRASHED`, `POOL_CLOSED`, …). */

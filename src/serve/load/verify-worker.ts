@@ -6,7 +6,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { SsgkrError } from "../../errors.js";
-import { DerivedRegularWiring } from "../../gkr/derived-wiring.js";
+import { DerivedRegularWiring } from "../../gkr/wiring/derived.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { verifyEncoded } from "../../sync/encoded.js";
 import { attachPrepared, type SharedPrepared } from "../../sync/parallel/shared-prepared.js";
@@ -17,7 +17,7 @@ import { installKernelBackend } from "../../kernels/backend.js";
 
 // The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).
 installKernelBackend();
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { verifyAggregate } from "../../sync/v2/aggregate.js";
 import type { V2RejectCode } from "../../sync/v2/verify.js";
 import { type PreparedV2, prepareV2 } from "../../sync/v2/prepared.js";

@@ -25,7 +25,7 @@
 import { randomBytes } from "node:crypto";
 import { AckPolicy, DeliverPolicy, nanos, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
 import { ReplyStreamReader, type ReplyMessage } from "../protocol/streams.js";
-import type { OpKindName } from "../../sync/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { LoadError } from "../load/errors.js";
 import type { LoadTransport } from "../load/load.js";
 import type { LoadOptions } from "../load/options.js";

@@ -4,7 +4,7 @@
  * worker, and the message ids JetStream's duplicate window de-duplicates on.
  */
 import { createHash } from "node:crypto";
-import { OP_KIND_NAMES, type OpKindName } from "../../sync/types.js";
+import { OP_KIND_NAMES, type OpKindName } from "../../statement/types.js";
 
 /** Work-queue stream of jobs (one subject per kind; a job is removed once acked). */
 export const JOBS_STREAM = "SSGKR_JOBS";

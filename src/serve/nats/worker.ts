@@ -33,7 +33,7 @@ import type { JetStreamClient, JsMsg, NatsConnection } from "nats";
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncPool } from "../../sync/parallel/pool.js";
-import type { OpKind } from "../../sync/types.js";
+import type { OpKind } from "../../statement/types.js";
 import { monotonicNs, nowUnixNs } from "../protocol/clock.js";
 import type { Job } from "../protocol/job.js";
 import { encodeReplyFrames, errorReply, type Reply, type ReplyOrigin } from "../protocol/reply.js";

@@ -4,7 +4,7 @@
  * rules (`input_error` with the reply's `input: …` text), else the request and its kind.
  */
 import type { OpRequest } from "../../smt/operation.js";
-import type { OpKind } from "../../sync/types.js";
+import type { OpKind } from "../../statement/types.js";
 import { INPUT_ERROR_PREFIX, requestFromInput } from "../protocol/input.js";
 import { decodeJob, type Job } from "../protocol/job.js";
 import { PROTOCOL_VERSION } from "../protocol/limits.js";

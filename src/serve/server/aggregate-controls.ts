@@ -10,7 +10,7 @@ import { add } from "../../field/koalabear.js";
 import { decodeAggregateV2 } from "../../codec/v2/decode.js";
 import { encodeAggregateV2 } from "../../codec/v2/encode.js";
 import type { OpRequest } from "../../smt/operation.js";
-import { corpusRequest } from "../../sync/corpus.js";
+import { corpusRequest } from "../fixtures/corpus.js";
 import { proveAggregate, verifyAggregate } from "../../sync/v2/aggregate.js";
 import type { PreparedV2 } from "../../sync/v2/prepared.js";
 import { sha256Hex } from "../protocol/reply.js";

@@ -6,7 +6,7 @@ import { parentPort } from "node:worker_threads";
 import { SsgkrError } from "../../errors.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { type AggregateTimings, proveAggregate } from "../../sync/v2/aggregate.js";
-import { OP_KIND_NAMES } from "../../sync/types.js";
+import { OP_KIND_NAMES } from "../../statement/types.js";
 import { type PreparedV2, prepareV2 } from "../../sync/v2/prepared.js";
 import { runAggregateControls } from "./aggregate-controls.js";
 import type { ControlsReport } from "./controls.js";

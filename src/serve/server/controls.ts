@@ -12,13 +12,13 @@
  */
 import { add } from "../../field/koalabear.js";
 import type { Ext } from "../../field/extension.js";
-import { corpusRequest } from "../../sync/corpus.js";
+import { corpusRequest } from "../fixtures/corpus.js";
 import { encodeSyncResult, verifyEncoded } from "../../sync/encoded.js";
 import { proveBatchSequential } from "../../sync/batch.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncResult } from "../../sync/prove.js";
 import type { SyncPool } from "../../sync/parallel/pool.js";
-import { OP_KIND_NAMES, type OpKindName } from "../../sync/types.js";
+import { OP_KIND_NAMES, type OpKindName } from "../../statement/types.js";
 import { sha256Hex } from "../protocol/reply.js";
 import { ServerError } from "./errors.js";
 

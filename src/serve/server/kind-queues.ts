@@ -5,7 +5,7 @@
  *
  * Times are monotonic nanoseconds (bigint) of admission.
  */
-import { type OpKind, opKindTag } from "../../sync/types.js";
+import { type OpKind, opKindTag } from "../../statement/types.js";
 
 /** What the queues need of a job: its kind and admission time. Queues are indexed by the kind's tag (0/1/2). */
 export interface Queued {

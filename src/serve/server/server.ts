@@ -32,7 +32,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from "node:n
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncPool } from "../../sync/parallel/pool.js";
-import type { OpKind } from "../../sync/types.js";
+import type { OpKind } from "../../statement/types.js";
 import { monotonicNs, nowUnixNs } from "../protocol/clock.js";
 import type { Job } from "../protocol/job.js";
 import { REFUSALS, type Refusal } from "../protocol/refusals.js";

@@ -15,10 +15,10 @@
  */
 import { P } from "../../field/koalabear.js";
 import { type Gate, GateKind, makeLayer } from "../../gkr/circuit.js";
-import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, structuredLayer } from "../../gkr/structured-linear.js";
-import { identityMap } from "../../gkr/structured-maps.js";
-import { type SyncConfig, syncConfig } from "../../sync/config.js";
-import { OpKind } from "../../sync/types.js";
+import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, structuredLayer } from "../../gkr/structured/linear.js";
+import { identityMap } from "../../gkr/structured/maps.js";
+import { type SyncConfig, syncConfig } from "../config.js";
+import { OpKind } from "../../statement/types.js";
 import { CompileError } from "../errors.js";
 import { type V2Layout, checksCapacity, v2Layout } from "./layout.js";
 import { PERMUTATION_LAYERS, permutationRoundGroup } from "./poseidon2-layers.js";

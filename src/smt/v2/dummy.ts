@@ -5,8 +5,8 @@
  * compute_root, value_digest = h_leaf of the (new) leaf. Its encoding has 10 fields, so it fits
  * every leaf bound B ≥ 10.
  */
-import { OpKind, opKindTag } from "../../sync/types.js";
-import type { SyncConfig } from "../../sync/config.js";
+import { OpKind, opKindTag } from "../../statement/types.js";
+import type { SyncConfig } from "../config.js";
 import { EMPTY, hashLeaf, occupied } from "../leaf.js";
 import type { OpRequest } from "../operation.js";
 import { computeRoot } from "../path.js";

@@ -10,7 +10,7 @@
 import { SsgkrError } from "../../errors.js";
 import { digest } from "../../hash/digest.js";
 import { type BatchPermute, permuteBatch } from "../../hash/permute-batch.js";
-import { OpKind } from "../../sync/types.js";
+import { OpKind } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
 import { type Leaf, encodeLeaf, foldEncoding } from "../leaf.js";
 import type { OpRequest } from "../operation.js";

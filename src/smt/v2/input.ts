@@ -6,7 +6,7 @@
  */
 import { permuteInPlace } from "../../hash/poseidon2.js";
 import { digest } from "../../hash/digest.js";
-import { OpKind, type PublicInputs } from "../../sync/types.js";
+import { OpKind, type PublicInputs } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
 import { type Leaf, encodeLeaf, foldEncoding } from "../leaf.js";
 import type { OpRequest } from "../operation.js";

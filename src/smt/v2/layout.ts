@@ -18,7 +18,7 @@
  * p' lane i at 8p' + i, then the checks.
  */
 import { widthBits } from "../../gkr/circuit.js";
-import { OpKind } from "../../sync/types.js";
+import { OpKind } from "../../statement/types.js";
 import { foldWidth } from "../leaf.js";
 
 export interface V2Layout {

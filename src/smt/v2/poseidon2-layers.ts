@@ -11,8 +11,8 @@
  * (compat-v1: 29 × 256 = 7,424 gates).
  */
 import { RC_EXTERNAL_INITIAL, RC_EXTERNAL_TERMINAL, RC_INTERNAL } from "../../hash/poseidon2-constants.js";
-import type { LinearBlockGroup } from "../../gkr/structured-linear.js";
-import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, type LinearMap } from "../../gkr/structured-maps.js";
+import type { LinearBlockGroup } from "../../gkr/structured/linear.js";
+import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, type LinearMap } from "../../gkr/structured/maps.js";
 
 
 /** Layers per permutation. */

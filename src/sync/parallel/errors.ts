@@ -5,7 +5,7 @@ import type { CircuitErrorCode } from "../../gkr/errors.js";
 import type { KernelErrorCode } from "../../kernels/errors.js";
 import type { CompileErrorCode, SmtErrorCode } from "../../smt/errors.js";
 import type { SumcheckErrorCode } from "../../sumcheck/errors.js";
-import type { SyncErrorCode } from "../errors.js";
+import type { SyncErrorCode } from "../../statement/errors.js";
 
 /**
  * Errors of the worker pool and of shared prepared circuits. Codes: `BAD_OPTION` (a pool option

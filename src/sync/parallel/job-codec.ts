@@ -18,7 +18,7 @@
 import { SsgkrError } from "../../errors.js";
 import type { Leaf } from "../../smt/leaf.js";
 import type { OpRequest, Operation } from "../../smt/operation.js";
-import { OpKind, OP_KIND_NAMES, opKindTag } from "../types.js";
+import { OpKind, OP_KIND_NAMES, opKindTag } from "../../statement/types.js";
 
 const VERSION = 1;
 const U64_LIMIT = 1n << 64n;

@@ -12,13 +12,13 @@
  */
 import type { Circuit, Layer } from "../../gkr/circuit.js";
 import type { CircuitTags, FamilyPlacement, LayerTags } from "../../gkr/builder.js";
-import { TableWiring } from "../../gkr/table-wiring.js";
-import { DerivedRegularWiring } from "../../gkr/derived-wiring.js";
+import { TableWiring } from "../../gkr/wiring/table.js";
+import { DerivedRegularWiring } from "../../gkr/wiring/derived.js";
 import type { CompiledCircuit } from "../../smt/compile.js";
 import type { InputLayout } from "../../smt/layout.js";
-import { syncConfig, type SyncConfig } from "../config.js";
+import { syncConfig, type SyncConfig } from "../../smt/config.js";
 import { assemblePrepared, opKindOf, type PrepareOptions, type PreparedSync } from "../prepared.js";
-import type { OpKind } from "../types.js";
+import type { OpKind } from "../../statement/types.js";
 import { ParallelError } from "./errors.js";
 
 /** Byte offsets (in `SharedPrepared.buffer`) of one layer's arrays, in this order. */

@@ -4,7 +4,7 @@
  * on a transcript with the v2 commitment domain tag.
  */
 import type { Digest } from "../../hash/digest.js";
-import { opKindTag } from "../types.js";
+import { opKindTag } from "../../statement/types.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
 import type { V2CompiledCircuit } from "../../smt/v2/compile.js";
 import { V2_CIRCUIT_VERSION, V2_COMMITMENT_DOMAIN_TAG } from "./domains.js";

@@ -9,7 +9,7 @@ import { V2DecodeError } from "../../codec/v2/errors.js";
 import { V2_CIRCUIT_VERSION, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, type V2CircuitIdentity } from "../../codec/v2/layout.js";
 import type { OpRequest } from "../../smt/operation.js";
 import type { SyncResult } from "../prove.js";
-import { opKindTag } from "../types.js";
+import { opKindTag } from "../../statement/types.js";
 import type { PreparedV2 } from "./prepared.js";
 import { type V2Verdict, verifyV2 } from "./verify.js";
 

@@ -3,14 +3,14 @@
  * closed-form wiring once; immutable and shareable, valid for one (kind, depth, leaf bound).
  */
 import type { Digest } from "../../hash/digest.js";
-import { DerivedRegularWiring } from "../../gkr/derived-wiring.js";
+import { DerivedRegularWiring } from "../../gkr/wiring/derived.js";
 import { type CircuitShape, shapeOf } from "../../gkr/shape.js";
-import { StructuredWiring, type StructuredWiringMode } from "../../gkr/structured-wiring.js";
-import { TableWiring } from "../../gkr/table-wiring.js";
+import { StructuredWiring, type StructuredWiringMode } from "../../gkr/structured/wiring.js";
+import { TableWiring } from "../../gkr/wiring/table.js";
 import { type V2CompiledCircuit, compileV2 } from "../../smt/v2/compile.js";
-import type { SyncConfig } from "../config.js";
+import type { SyncConfig } from "../../smt/config.js";
 import { opKindOf } from "../prepared.js";
-import type { OpKind, OpKindName } from "../types.js";
+import type { OpKind, OpKindName } from "../../statement/types.js";
 import { v2CircuitCommitment } from "./commitment.js";
 
 export interface PreparedV2 {

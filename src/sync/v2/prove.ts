@@ -4,12 +4,12 @@
  */
 import { SsgkrError } from "../../errors.js";
 import { padInput } from "../../gkr/circuit.js";
-import { evaluateStructuredCopies, proveCopiesGkr } from "../../gkr/structured-dp-prover.js";
+import { evaluateStructuredCopies, proveCopiesGkr } from "../../gkr/structured/dp-prover.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
-import { SyncError } from "../errors.js";
+import { SyncError } from "../../statement/errors.js";
 import type { SyncResult } from "../prove.js";
-import type { PublicInputs } from "../types.js";
+import type { PublicInputs } from "../../statement/types.js";
 import type { PreparedV2 } from "./prepared.js";
 import { v2StatementTranscript } from "./statement-transcript.js";
 

@@ -4,7 +4,7 @@
 import type { Digest } from "../../hash/digest.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
 import type { V2CompiledCircuit } from "../../smt/v2/compile.js";
-import { opKindTag, type PublicInputs } from "../types.js";
+import { opKindTag, type PublicInputs } from "../../statement/types.js";
 import { V2_PROFILE, V2_PROOF_DOMAIN_TAG } from "./domains.js";
 
 /** asset_id as four 16-bit limbs, least significant first (injective for every u64). */

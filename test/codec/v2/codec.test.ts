@@ -7,7 +7,7 @@ import { decodeProofV2 } from "../../../src/codec/v2/decode.js";
 import { encodeProofV2, encodedSizeV2 } from "../../../src/codec/v2/encode.js";
 import { V2DecodeError, V2EncodeError } from "../../../src/codec/v2/errors.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
-import { OpKind } from "../../../src/sync/types.js";
+import { OpKind } from "../../../src/statement/types.js";
 import { encodeV2, prepareV2, proveV2 } from "../../../src/sync/v2/index.js";
 
 const prepared = prepareV2(OpKind.NonMembership, { depth: 3 });

@@ -15,7 +15,7 @@ import { goldenFixture } from "../../../src/smt/fixture.js";
 import { encodeSyncResult } from "../../../src/sync/encoded.js";
 import { prepare } from "../../../src/sync/prepared.js";
 import { provePrepared } from "../../../src/sync/prove.js";
-import { OpKind } from "../../../src/sync/types.js";
+import { OpKind } from "../../../src/statement/types.js";
 import { encodeV2, prepareV2, proveAggregate, proveV2 } from "../../../src/sync/v2/index.js";
 
 const DEPTH = 2;

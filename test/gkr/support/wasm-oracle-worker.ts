@@ -8,8 +8,8 @@ import type { RegionDescriptor } from "../../../src/kernels/memory.js";
 import type { SharedKernels } from "../../../src/kernels/instance.js";
 import type { Circuit } from "../../../src/gkr/circuit.js";
 import { proveGkr } from "../../../src/gkr/prover.js";
-import { GkrKernels } from "../../../src/gkr/wasm-kernels.js";
-import { wasmLayerOracleFactory } from "../../../src/gkr/wasm-oracle.js";
+import { GkrKernels } from "../../../src/gkr/wasm/kernels.js";
+import { wasmLayerOracleFactory } from "../../../src/gkr/wasm/oracle.js";
 import { transcriptAfterOutputs } from "../random-circuit.js";
 
 export interface WasmOracleJob {

@@ -6,9 +6,9 @@
  *
  * Prints `batch N` after every committed batch.
  */
-import { RegistryStore } from "../../../src/registry/store.js";
-import { importRecords } from "../../../src/registry/import.js";
-import { npmReposSource } from "../../../src/registry/dataset.js";
+import { RegistryStore } from "../../../src/registry/store/store.js";
+import { importRecords } from "../../../src/registry/import/import.js";
+import { npmReposSource } from "../../../src/registry/import/dataset.js";
 import { insertRecord } from "../../../src/registry/operations.js";
 
 const [mode, dir, count, batch] = process.argv.slice(2);

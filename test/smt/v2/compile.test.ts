@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P } from "../../../src/field/koalabear.js";
 import { evaluateCircuit } from "../../../src/gkr/circuit.js";
-import { circuitGateTerms, evaluateStructuredCircuit, validateStructuredCircuit } from "../../../src/gkr/structured-linear.js";
+import { circuitGateTerms, evaluateStructuredCircuit, validateStructuredCircuit } from "../../../src/gkr/structured/linear.js";
 import { compile } from "../../../src/smt/compile.js";
 import { buildInputVector } from "../../../src/smt/witness.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
@@ -13,7 +13,7 @@ import { SmtError } from "../../../src/smt/errors.js";
 import { CompileError } from "../../../src/smt/errors.js";
 import { compileV2 } from "../../../src/smt/v2/compile.js";
 import { buildV2Input } from "../../../src/smt/v2/input.js";
-import { OpKind, opKindTag } from "../../../src/sync/types.js";
+import { OpKind, opKindTag } from "../../../src/statement/types.js";
 import { Rng } from "../../gkr/random-structured.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update];

@@ -9,8 +9,8 @@ import { dummyRequest } from "../../../src/smt/v2/dummy.js";
 import { buildV2Input } from "../../../src/smt/v2/input.js";
 import { buildV2Inputs } from "../../../src/smt/v2/input-batch.js";
 import { v2Layout } from "../../../src/smt/v2/layout.js";
-import { syncConfig } from "../../../src/sync/config.js";
-import { OpKind } from "../../../src/sync/types.js";
+import { syncConfig } from "../../../src/smt/config.js";
+import { OpKind } from "../../../src/statement/types.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update];
 

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SparseMerkleTree } from "../../../src/smt/tree.js";
 import type { OpRequest } from "../../../src/smt/operation.js";
-import { SyncError } from "../../../src/sync/errors.js";
+import { SyncError } from "../../../src/statement/errors.js";
 import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../../../src/sync/v2/index.js";
 
 const DEPTH = 4;

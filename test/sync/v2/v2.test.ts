@@ -4,7 +4,7 @@ import { P } from "../../../src/field/koalabear.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
 import { occupied, TOMBSTONE } from "../../../src/smt/leaf.js";
 import type { OpRequest } from "../../../src/smt/operation.js";
-import { OpKind } from "../../../src/sync/types.js";
+import { OpKind } from "../../../src/statement/types.js";
 import { decodeProof } from "../../../src/codec/decode.js";
 import { DecodeError } from "../../../src/codec/errors.js";
 import { decodeProofV2 } from "../../../src/codec/v2/decode.js";

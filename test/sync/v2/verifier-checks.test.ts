@@ -19,7 +19,7 @@ import type { OpRequest } from "../../../src/smt/operation.js";
 import { SparseMerkleTree } from "../../../src/smt/tree.js";
 import { buildV2Input } from "../../../src/smt/v2/input.js";
 import type { SyncResult } from "../../../src/sync/prove.js";
-import { OpKind, type PublicInputs } from "../../../src/sync/types.js";
+import { OpKind, type PublicInputs } from "../../../src/statement/types.js";
 import type { SyncVerdict } from "../../../src/sync/verify.js";
 import { proveAggregate, statementCheck, verifyAggregate, type AggregateVerdict } from "../../../src/sync/v2/aggregate.js";
 import { proveBlock, updateRequestOf, verifyBlock } from "../../../src/sync/v2/block.js";

@@ -1,0 +1,163 @@
+/**
+ * Data-parallel GKR prover for K = 2^k copies of one structured circuit (docs/profile-v2.md §6.2,
+ * §10.1): the compat-v1 §10.4 schedule over the replicated circuit's shape (every width + k, the
+ * copy index = the first k coordinates of every point), with the layer sumchecks of
+ * `CopiesLayerOracle`, which reads one copy's gates only. The proof is the one
+ * `proveStructuredGkr(replicateStructuredCircuit(circuit, k), …)` gives (tested), without
+ * building the replicated circuit.
+ */
+import { P } from "../../field/koalabear.js";
+import { EXT_ONE, type Ext } from "../../field/extension.js";
+import type { DuplexChallenger } from "../../transcript/challenger.js";
+import { proveSumcheck } from "../../sumcheck/prover.js";
+import { inputBitsOf } from "../circuit.js";
+import type { Claim } from "../claims.js";
+import { CircuitError } from "../errors.js";
+import type { GkrProof, InputClaim, LayerProof } from "../proof.js";
+import type { GkrProveResult, LayerProveStats } from "../prover.js";
+import { type StructuredCircuit, evaluateStructuredCircuit, validateStructuredCircuit } from "./linear.js";
+import { type CopiesBackend, CopiesLayerOracle } from "./dp-oracle.js";
+import { evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "./dp-wasm.js";
+import { gkrKernels } from "../wasm/kernels.js";
+import { MAX_COPY_BITS, replicateStructuredCircuit } from "./copies.js";
+import { proveStructuredGkr } from "./oracle.js";
+
+export interface CopiesProveOptions {
+  /** Default `defaultCopiesBackend()`; every backend (and the fallback) gives the same proof. */
+  readonly backend?: CopiesBackend;
+  /** Called after each layer is proved. */
+  readonly onLayer?: (stats: LayerProveStats) => void;
+}
+
+let defaultBackend: CopiesBackend | null | undefined;
+
+/**
+ * The WASM backend over this thread's `gkrKernels()` when the module has the data-parallel
+ * kernels, else null (`proveCopiesGkr` then proves the replicated circuit with the structured
+ * oracle: the TypeScript backend is a reference, far slower).
+ */
+export function defaultCopiesBackend(): CopiesBackend | null {
+  if (defaultBackend === undefined) {
+    const k = gkrKernels();
+    defaultBackend = k && hasCopiesKernels(k) ? wasmCopiesBackend(k) : null;
+  }
+  return defaultBackend;
+}
+
+const replicated = new WeakMap<StructuredCircuit, Map<number, StructuredCircuit>>();
+
+function replicatedCircuit(circuit: StructuredCircuit, k: number): StructuredCircuit {
+  let m = replicated.get(circuit);
+  if (!m) replicated.set(circuit, (m = new Map()));
+  let c = m.get(k);
+  if (!c) m.set(k, (c = k === 0 ? circuit : replicateStructuredCircuit(circuit, k)));
+  return c;
+}
+
+const validated = new WeakSet<StructuredCircuit>();
+
+/**
+ * Proves that `witness` is the evaluation of 2^copyBits copies of `circuit` side by side.
+ * @param witness the replicated layer vectors, output first, the input last: vector j holds the
+ *   2^k copies' vectors back to back (2^(k + width bits) canonical values). Not modified.
+ * @param transcript mutated (the caller has observed the statement and the claimed outputs).
+ * @throws CircuitError `BAD_OPTION` (copy bits outside [0, 12]), `BAD_WIDTH` (a width + k above
+ *   30), `WITNESS_LENGTH` / `WITNESS_WIDTH` / `WITNESS_NON_CANONICAL`, or from
+ *   `validateStructuredCircuit`.
+ */
+export function proveCopiesGkr(circuit: StructuredCircuit, copyBits: number, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: CopiesProveOptions = {}): GkrProveResult {
+  if (!Number.isInteger(copyBits) || copyBits < 0 || copyBits > MAX_COPY_BITS) throw new CircuitError("BAD_OPTION", `copy bits must be an integer in [0, ${MAX_COPY_BITS}], got ${copyBits}`);
+  if (!validated.has(circuit)) {
+    validateStructuredCircuit(circuit);
+    validated.add(circuit);
+  }
+  const k = copyBits;
+  if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30)) throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
+  validateWitness(circuit, k, witness);
+  const backend = options.backend ?? defaultCopiesBackend();
+  // One copy (k = 0): the structured WASM oracle has less fixed cost per layer than the two-stage
+  // data-parallel one (measured, docs/profile-v2.md §6.1); same proof.
+  if (backend === null || (k === 0 && options.backend === undefined)) return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
+  const D = circuit.layers.length;
+  const z0: Ext[] = [];
+  for (let j = 0; j < circuit.layers[0]!.widthBits + k; j++) z0.push(transcript.sampleExt());
+  let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
+  const layers: LayerProof[] = [];
+  let inputClaim: InputClaim | null = null;
+  for (let i = 0; i < D; i++) {
+    const layer = circuit.layers[i]!;
+    const s = inputBitsOf(circuit, i);
+    const oracle = new CopiesLayerOracle(backend, { layer, layerIndex: i, copyBits: k, inputBits: s, below: witness[i + 1]!, claims });
+    let rounds: Ext[][], point: Ext[];
+    try {
+      ({ rounds, point } = proveSumcheck(oracle, transcript));
+    } finally {
+      oracle.dispose();
+    }
+    const x = point.slice(0, s + k);
+    const y = point.slice(s + k);
+    const evalX = oracle.evalX();
+    const evalY = oracle.evalY();
+    transcript.observeExt(evalX);
+    transcript.observeExt(evalY);
+    layers.push({ rounds, evalX, evalY });
+    options.onLayer?.({ layerIndex: i, outputBits: layer.widthBits + k, inputBits: s + k, gates: layer.gateKind.length, oracleAllocatedBytes: oracle.allocatedBytes });
+    if (i < D - 1) {
+      const r = transcript.sampleExt();
+      claims = [{ point: x, coeff: EXT_ONE }, { point: y, coeff: r }];
+    } else {
+      inputClaim = { x, evalX, y, evalY };
+    }
+  }
+  const proof: GkrProof = { layers };
+  return { proof, inputClaim: inputClaim! };
+}
+
+function validateWitness(circuit: StructuredCircuit, k: number, witness: readonly Uint32Array[]): void {
+  const D = circuit.layers.length;
+  if (!Array.isArray(witness) || witness.length !== D + 1) {
+    throw new CircuitError("WITNESS_LENGTH", `the witness must hold ${D + 1} vectors (${D} layers and the input), got ${Array.isArray(witness) ? witness.length : typeof witness}`);
+  }
+  for (let j = 0; j <= D; j++) {
+    const bits = (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits) + k;
+    const v = witness[j];
+    const what = j < D ? `witness vector ${j} (layer ${j})` : `witness vector ${j} (input)`;
+    if (!(v instanceof Uint32Array) || v.length !== 2 ** bits) {
+      throw new CircuitError("WITNESS_WIDTH", `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`, { vector: j });
+    }
+    for (let i = 0; i < v.length; i++) {
+      if (v[i]! >= P) throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${i}] = ${v[i]} is not canonical (< p)`, { vector: j, index: i });
+    }
+  }
+}
+
+/**
+ * The witness of 2^k copies of `circuit` from their inputs, as `evaluateStructuredCircuit` gives
+ * it for the replicated circuit (vector j = the copies' vectors back to back), computed copy by
+ * copy on the single circuit.
+ * @param input 2^k inputs of 2^inputWidthBits values each, back to back.
+ * @throws CircuitError `INPUT_WIDTH` for an input of the wrong length or a non-canonical value.
+ */
+export function evaluateStructuredCopies(circuit: StructuredCircuit, copyBits: number, input: Uint32Array): Uint32Array[] {
+  const K = 2 ** copyBits;
+  const size = 2 ** circuit.inputWidthBits;
+  if (input.length !== K * size) throw new CircuitError("INPUT_WIDTH", `the input of ${K} copies must hold ${K * size} values, got ${input.length}`);
+  for (let i = 0; i < input.length; i++) if (input[i]! >= P) throw new CircuitError("INPUT_WIDTH", `input value ${i} = ${input[i]} is not canonical (< p)`);
+  const kernels = gkrKernels();
+  if (kernels && hasCopiesEvalKernel(kernels)) return evaluateCopiesWasm(kernels, circuit, copyBits, input);
+  return evaluateCopiesTs(circuit, copyBits, input);
+}
+
+/** The TypeScript reference of `evaluateStructuredCopies` (copy by copy, `evaluateStructuredCircuit`). */
+export function evaluateCopiesTs(circuit: StructuredCircuit, copyBits: number, input: Uint32Array): Uint32Array[] {
+  const K = 2 ** copyBits;
+  const size = 2 ** circuit.inputWidthBits;
+  const D = circuit.layers.length;
+  const widths = [...circuit.layers.map((l) => 2 ** l.widthBits), size];
+  const out = widths.map((w) => new Uint32Array(w * K));
+  for (let c = 0; c < K; c++) {
+    const values = evaluateStructuredCircuit(circuit, input.subarray(c * size, (c + 1) * size));
+    for (let j = 0; j <= D; j++) out[j]!.set(values[j]!, c * widths[j]!);
+  }
+  return out;
+}

@@ -1,0 +1,337 @@
+/**
+ * The data-parallel oracle's backend on the WASM kernels (docs/profile-v2.md §6.2): the K
+ * layer-below vectors are loaded once per layer into WASM memory (Montgomery form); the passes over
+ * them are `dp_dots`, `dp_combine`, `dp_gather` and `dp_outer` (src/kernels/assembly/gkr-copies.ts)
+ * and every table sumcheck runs on `gkr_round` (src/kernels/assembly/gkr-layer.ts, raw evaluations).
+ * Same values as `tsCopiesBackend` (differential tests in test/gkr/structured-dp.test.ts).
+ */
+import { P, inverse, mul } from "../../field/koalabear.js";
+import type { Ext } from "../../field/extension.js";
+import { MONTGOMERY_R } from "../../kernels/constants.js";
+import type { Region } from "../../kernels/memory.js";
+import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
+import type { CopiesBackend, LoadedCopies, TripleSumcheck } from "./dp-oracle.js";
+import type { StructuredCircuit } from "./linear.js";
+import type { LayerImage } from "../wasm/image.js";
+import { type GkrKernelExports, type GkrKernels, OUT_RESULT, OUT_WORDS, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../wasm/kernels.js";
+
+/** Exports of src/kernels/assembly/gkr-copies.ts. */
+interface CopiesKernelExports extends GkrKernelExports {
+  dp_dots(V: number, K: number, n: number, T: number, nt: number, out: number): void;
+  dp_combine(V: number, K: number, n: number, e: number, dst: number): void;
+  dp_gather(dst: number, V: number, K: number, n: number, lanes: number, m: number, mp: number): void;
+  dp_outer(dst: number, E: number, T: number, K: number, mp: number, nq: number): void;
+}
+
+const RINV = inverse(MONTGOMERY_R);
+const ZERO: Ext = [0, 0, 0, 0];
+
+function up(x: number, m: number): number {
+  return Math.ceil(x / m) * m;
+}
+
+function fromMont(x: number): number {
+  return mul(x, RINV);
+}
+
+/** Sub-regions (word offsets) carved from one region. */
+class Carver {
+  private at = 0;
+  take(words: number): number {
+    const start = this.at;
+    this.at += up(Math.max(words, 1), 4);
+    return start;
+  }
+  get words(): number {
+    return this.at;
+  }
+}
+
+class WasmTriple implements TripleSumcheck {
+  private pending: Ext | null = null;
+  private bound: { a: Ext; p: Ext; v: Ext } | null = null;
+  private region: Region | null;
+
+  constructor(
+    private readonly k: GkrKernels,
+    private readonly raw: CopiesKernelExports,
+    region: Region,
+    private readonly A: number, private readonly Pw: number, private readonly Vx: number, private readonly Vb: number, private readonly out: number,
+    private len: number, private vbase: boolean, private readonly pow: boolean,
+  ) {
+    this.region = region;
+  }
+
+  private call(len: number, r: Ext | null, flags: number): void {
+    let f = flags | (this.pow ? ROUND_POW : 0) | (this.vbase ? ROUND_VBASE : 0);
+    if (r) f |= ROUND_FOLD;
+    this.raw.gkr_round(this.A, this.Pw, this.Vx, this.Vb, len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.out);
+  }
+
+  evaluations(m: number): Ext[] {
+    const r = this.pending;
+    this.call(this.len, r, ROUND_RAW);
+    if (r) {
+      this.len /= 2;
+      this.vbase = false;
+      this.pending = null;
+    }
+    const w = this.k.words();
+    const at = (this.out >>> 2) + OUT_RESULT;
+    const own = this.pow ? 4 : 2;
+    const g: Ext[] = [];
+    for (let t = 0; t <= own; t++) g.push([w[at + 4 * t]!, w[at + 4 * t + 1]!, w[at + 4 * t + 2]!, w[at + 4 * t + 3]!]);
+    // A quadratic asked at T = 3, 4: third differences vanish.
+    while (g.length <= m) {
+      const j = g.length;
+      const a = g[j - 1]!, b = g[j - 2]!, c = g[j - 3]!;
+      g.push([0, 1, 2, 3].map((i) => ((3 * a[i]! + c[i]! + 3 * P - 3 * b[i]!) % P)) as unknown as Ext);
+    }
+    return g.slice(0, m + 1);
+  }
+
+  private flush(): void {
+    const r = this.pending!;
+    this.pending = null;
+    if (this.len === 2) {
+      this.call(2, r, 0);
+      const w = this.k.words();
+      const at = (this.out >>> 2) + OUT_RESULT;
+      const get = (o: number): Ext => [w[at + o]!, w[at + o + 1]!, w[at + o + 2]!, w[at + o + 3]!];
+      this.bound = { a: get(0), p: this.pow ? get(4) : ZERO, v: get(8) };
+      this.len = 1;
+    } else {
+      this.call(this.len, r, ROUND_RAW);
+      this.len /= 2;
+    }
+    this.vbase = false;
+  }
+
+  bind(r: Ext): void {
+    if (this.pending) this.flush();
+    this.pending = r;
+  }
+
+  final(): { a: Ext; p: Ext; v: Ext } {
+    if (this.pending) this.flush();
+    if (this.bound) return this.bound;
+    // Never bound (one entry): read the tables.
+    const w = this.k.words();
+    const plane = (ptr: number): Ext => {
+      const o = ptr >>> 2;
+      return [fromMont(w[o]!), fromMont(w[o + 1]!), fromMont(w[o + 2]!), fromMont(w[o + 3]!)];
+    };
+    const v: Ext = this.vbase ? [fromMont(w[this.Vb >>> 2]!), 0, 0, 0] : plane(this.Vx);
+    return { a: plane(this.A), p: this.pow ? plane(this.Pw) : ZERO, v };
+  }
+
+  readA(count: number): Uint32Array {
+    if (this.pending) this.flush();
+    const w = this.k.words();
+    const out = new Uint32Array(4 * count);
+    const base = this.A >>> 2, len = this.len;
+    for (let c = 0; c < 4; c++) for (let j = 0; j < count; j++) out[c * count + j] = fromMont(w[base + c * len + j]!);
+    return out;
+  }
+
+  dispose(): void {
+    if (this.region) {
+      this.k.giveBack(this.region);
+      this.region = null;
+    }
+  }
+}
+
+class WasmLoaded implements LoadedCopies {
+  private region: Region | null;
+  private readonly V: number;
+
+  constructor(private readonly k: GkrKernels, private readonly raw: CopiesKernelExports, below: Uint32Array, private readonly K: number, private readonly n: number) {
+    this.region = k.acquire(below.length);
+    this.V = this.region.ptr;
+    k.words().set(below, this.V >>> 2);
+    raw.to_mont(this.V, this.V, below.length);
+  }
+
+  /** Writes canonical words at a word offset and converts them to Montgomery form. */
+  private put(wordAt: number, values: ArrayLike<number>): void {
+    this.k.words().set(values as Uint32Array, wordAt);
+    this.raw.to_mont(4 * wordAt, 4 * wordAt, values.length);
+  }
+
+  dots(tables: readonly Uint32Array[]): Ext[][] {
+    const { K, n } = this;
+    const nt = tables.length;
+    const lay = new Carver();
+    const T = lay.take(4 * n * nt), out = lay.take(4 * K * nt);
+    const reg = this.k.acquire(lay.words);
+    try {
+      const b = reg.ptr >>> 2;
+      const w = this.k.words();
+      tables.forEach((t, i) => w.set(t, b + T + 4 * n * i));
+      this.raw.to_mont(4 * (b + T), 4 * (b + T), 4 * n * nt);
+      this.raw.dp_dots(this.V, K, n, 4 * (b + T), nt, 4 * (b + out));
+      const r = this.k.words();
+      const res: Ext[][] = [];
+      for (let t = 0; t < nt; t++) {
+        const row: Ext[] = new Array(K);
+        for (let c = 0; c < K; c++) {
+          const o = b + out + 4 * (t * K + c);
+          row[c] = [r[o]!, r[o + 1]!, r[o + 2]!, r[o + 3]!];
+        }
+        res.push(row);
+      }
+      return res;
+    } finally {
+      this.k.giveBack(reg);
+    }
+  }
+
+  stage(e: readonly Ext[] | null, a: Uint32Array, pw: Uint32Array | null): TripleSumcheck {
+    const { K, n } = this;
+    const lay = new Carver();
+    const out = lay.take(OUT_WORDS), A = lay.take(4 * n), Pw = pw ? lay.take(4 * n) : A, Vx = lay.take(4 * n + 4), E = e ? lay.take(4 * K) : 0;
+    const reg = this.k.acquire(lay.words);
+    const b = reg.ptr >>> 2;
+    this.put(b + A, a);
+    if (pw) this.put(b + Pw, pw);
+    if (e) {
+      const flat = new Uint32Array(4 * K);
+      e.forEach((x, c) => flat.set(x, 4 * c));
+      this.put(b + E, flat);
+      this.raw.dp_combine(this.V, K, n, 4 * (b + E), 4 * (b + Vx));
+    }
+    return new WasmTriple(this.k, this.raw, reg, 4 * (b + A), 4 * (b + Pw), 4 * (b + Vx), this.V, 4 * (b + out), n, e === null, pw !== null);
+  }
+
+  dense(lanes: Int32Array, amul: Uint32Array | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
+    const { K, n } = this;
+    const m = lanes.length, mp = up(m, 16), len = K * mp;
+    const nq = e.length;
+    const lay = new Carver();
+    const out = lay.take(OUT_WORDS), A = lay.take(4 * len), Pw = pw ? lay.take(4 * len) : A, Vx = lay.take(2 * len + 4), Vb = lay.take(len);
+    const L = lay.take(m), E = pw ? lay.take(4 * K * nq) : 0, T = pw ? lay.take(4 * mp * nq) : 0;
+    const reg = this.k.acquire(lay.words);
+    const b = reg.ptr >>> 2;
+    let w = this.k.words();
+    w.set(lanes, b + L);
+    this.raw.dp_gather(4 * (b + Vb), this.V, K, n, 4 * (b + L), m, mp);
+    w = this.k.words();
+    w.fill(0, b + A, b + A + 4 * len);
+    if (amul) {
+      const lm = K * m;
+      for (let k = 0; k < 4; k++) {
+        for (let c = 0; c < K; c++) {
+          const src = k * lm + c * m, dst = b + A + k * len + c * mp;
+          for (let j = 0; j < m; j++) w[dst + j] = amul[src + j]!;
+        }
+      }
+      this.raw.to_mont(4 * (b + A), 4 * (b + A), 4 * len);
+    }
+    if (pw) {
+      const flat = new Uint32Array(4 * K * nq);
+      e.forEach((row, q) => row.forEach((x, c) => flat.set(x, 4 * (q * K + c))));
+      this.put(b + E, flat);
+      const tp = new Uint32Array(4 * mp * nq);
+      pw.forEach((t, q) => {
+        for (let k = 0; k < 4; k++) for (let j = 0; j < m; j++) tp[q * 4 * mp + k * mp + j] = t[k * m + j]!;
+      });
+      this.put(b + T, tp);
+      this.raw.dp_outer(4 * (b + Pw), 4 * (b + E), 4 * (b + T), K, mp, nq);
+    }
+    return new WasmTriple(this.k, this.raw, reg, 4 * (b + A), 4 * (b + Pw), 4 * (b + Vx), 4 * (b + Vb), 4 * (b + out), len, true, pw !== null);
+  }
+
+  dispose(): void {
+    if (this.region) {
+      this.k.giveBack(this.region);
+      this.region = null;
+    }
+  }
+}
+
+/** True iff the kernel module in `kernels` has the data-parallel kernels. */
+export function hasCopiesKernels(kernels: GkrKernels): boolean {
+  const raw = kernels.raw as Partial<CopiesKernelExports>;
+  return typeof raw.dp_dots === "function" && typeof raw.dp_combine === "function" && typeof raw.dp_gather === "function" && typeof raw.dp_outer === "function";
+}
+
+/**
+ * The WASM backend over a kernel context.
+ * @throws Error if the module lacks the data-parallel kernels (check `hasCopiesKernels`).
+ */
+export function wasmCopiesBackend(kernels: GkrKernels): CopiesBackend {
+  if (!hasCopiesKernels(kernels)) throw new Error("the kernel module lacks the data-parallel kernels (dp_*); run `npm run build:kernels`");
+  const raw = kernels.raw as CopiesKernelExports;
+  return { name: "wasm", load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n) };
+}
+
+/** Export of the witness kernel (src/kernels/assembly/gkr-copies.ts). */
+interface CopiesEvalExports extends GkrKernelExports {
+  dp_eval_group(below: number, nIn: number, out: number, nOut: number, K: number, map: number, laneBits: number, cubeMask: number,
+    consts: number, diag: number, inBase: number, outBase: number, nb: number, scratch: number): void;
+}
+
+/** True iff the module has the data-parallel witness kernel. */
+export function hasCopiesEvalKernel(kernels: GkrKernels): boolean {
+  return typeof (kernels.raw as Partial<CopiesEvalExports>).dp_eval_group === "function";
+}
+
+const DIAG_MONT = Uint32Array.from(INTERNAL_DIAGONAL, (d) => mul(d, MONTGOMERY_R));
+
+/**
+ * `evaluateStructuredCopies` on the kernels: every layer of the K copies in WASM memory (Montgomery
+ * form): per copy the plain gates (`gkr_eval_layer`), then per group all K copies at once
+ * (`dp_eval_group`); each layer is copied out canonical. Same values as the TypeScript evaluation
+ * (test/gkr/structured-dp.test.ts).
+ * @param input K inputs of 2^inputWidthBits canonical values back to back (checked by the caller).
+ */
+export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircuit, copyBits: number, input: Uint32Array): Uint32Array[] {
+  const raw = kernels.raw as CopiesEvalExports;
+  const K = 2 ** copyBits;
+  const D = circuit.layers.length;
+  const bitsOf = (j: number) => (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits);
+  let maxWords = 0;
+  for (let j = 0; j <= D; j++) maxWords = Math.max(maxWords, K * 2 ** bitsOf(j));
+  let maxBlocks = 0;
+  for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
+  const lay = new Carver();
+  const bufA = lay.take(maxWords), bufB = lay.take(maxWords), conv = lay.take(maxWords);
+  const consts = lay.take(16), diag = lay.take(16), scratch = lay.take(16), inB = lay.take(maxBlocks), outB = lay.take(maxBlocks);
+  const images: LayerImage[] = [];
+  const region = kernels.acquire(lay.words);
+  try {
+    const b = region.ptr >>> 2;
+    const ptr = (o: number) => 4 * (b + o);
+    const out: Uint32Array[] = new Array(D + 1);
+    out[D] = input;
+    let w = kernels.words();
+    w.set(input, b + bufA);
+    w.set(DIAG_MONT, b + diag);
+    raw.to_mont(ptr(bufA), ptr(bufA), input.length);
+    let below = bufA, cur = bufB;
+    for (let i = D - 1; i >= 0; i--) {
+      const layer = circuit.layers[i]!;
+      const nIn = 2 ** bitsOf(i + 1), nOut = 2 ** bitsOf(i);
+      const image = kernels.pinImage(layer, bitsOf(i + 1), i);
+      images.push(image);
+      for (let c = 0; c < K; c++) raw.gkr_eval_layer(image.desc, ptr(below) + 4 * c * nIn, ptr(cur) + 4 * c * nOut, nIn, nOut);
+      for (const g of layer.linear) {
+        w = kernels.words();
+        const lanes = 2 ** g.map.laneBits;
+        for (let z = 0; z < lanes; z++) w[b + consts + z] = mul(g.constants[z]!, MONTGOMERY_R);
+        w.set(g.inBase, b + inB);
+        w.set(g.outBase, b + outB);
+        raw.dp_eval_group(ptr(below), nIn, ptr(cur), nOut, K, g.map.id, g.map.laneBits, g.cubeMask, ptr(consts), ptr(diag), ptr(inB), ptr(outB), g.outBase.length, ptr(scratch));
+      }
+      raw.from_mont(ptr(conv), ptr(cur), K * nOut);
+      w = kernels.words();
+      out[i] = w.slice(b + conv, b + conv + K * nOut);
+      [below, cur] = [cur, below];
+    }
+    return out;
+  } finally {
+    for (const image of images) kernels.unpin(image);
+    kernels.giveBack(region);
+  }
+}

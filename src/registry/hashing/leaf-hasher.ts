@@ -1,0 +1,118 @@
+/**
+ * Bulk leaf hashing: the leaf digests h_leaf(recordLeaf(name, value)) of a packed batch of
+ * records, computed with batched Keccak-256 (identities and text digests) and a batched
+ * Poseidon2 sponge over the fold pre-images (compat-v1 §6.1–6.2). Equal to `hashLeaf(recordLeaf(…))`
+ * record by record (differential test in test/registry/leaf-hasher.test.ts).
+ *
+ * Records must already be valid (names/values checked, encodings within the bound).
+ */
+import { RATE, WIDTH } from "../../hash/poseidon2.js";
+import { foldWidth, IDENTITY_LIMBS } from "../../smt/leaf.js";
+import { KeccakBatch } from "../../kernels/keccak-batch.js";
+import { ValueCode, ValueForm, textCode } from "../mapping.js";
+import type { PackedRecords } from "./packed.js";
+import type { BatchPermutation } from "./permutation.js";
+
+/**
+ * Writes limbs(identity) (compat-v1 §6.1: 32 bytes little-endian, base-2^30 limbs, least
+ * significant first) of bytes[at, at + 32) into out[outAt, outAt + 9).
+ */
+export function limbsInto(bytes: Uint8Array, at: number, out: Uint32Array, outAt: number): void {
+  const w = LIMB_WORDS;
+  for (let k = 0; k < 8; k++) {
+    const o = at + 4 * k;
+    w[k] = (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
+  }
+  w[8] = 0;
+  for (let i = 0; i < IDENTITY_LIMBS; i++) {
+    const bit = 30 * i;
+    const word = bit >>> 5;
+    const shift = bit & 31;
+    const lo = w[word]! >>> shift;
+    const hi = shift > 2 ? w[word + 1]! << (32 - shift) : 0;
+    out[outAt + i] = (lo | hi) & 0x3fffffff;
+  }
+}
+const LIMB_WORDS = new Uint32Array(9);
+
+/**
+ * Leaf digests of packed record batches (record → leaf mapping, docs/registry.md): Keccak-256 identities and Poseidon2 leaf hashes, 8 words per record, with a batched permutation (WASM or TypeScript).
+ * @throws RegistryError `VALUE_TOO_LARGE` for a record whose leaf exceeds the bound.
+ */
+export class LeafHasher {
+  readonly leafMaxFields: number;
+  private readonly perm: BatchPermutation;
+  private readonly keccak = new KeccakBatch();
+  private readonly width: number;
+
+  /** @param leafMaxFields registry leaf bound B. @param perm the batched permutation to use. */
+  constructor(leafMaxFields: number, perm: BatchPermutation) {
+    this.leafMaxFields = leafMaxFields;
+    this.perm = perm;
+    this.width = foldWidth(leafMaxFields);
+  }
+
+  /** Keccak-256 of the names of the last batch hashed (32 bytes each): the identities, and the source of name keys. */
+  identities: Uint8Array = new Uint8Array(0);
+
+  /** Leaf digests of the batch: 8 words per record, record i at [8i, 8i + 8). */
+  hash(p: PackedRecords): Uint32Array {
+    const n = p.count;
+    const ids = this.keccak.hashRanges(p.names, pairsOf(p.nameOffsets, n), n);
+    this.identities = ids;
+    let texts = 0;
+    for (let i = 0; i < n; i++) if (p.forms[i] === ValueForm.Text) texts++;
+    const textRanges = new Uint32Array(2 * texts);
+    for (let i = 0, t = 0; i < n; i++) {
+      if (p.forms[i] !== ValueForm.Text) continue;
+      textRanges[2 * t] = p.valueOffsets[i]!;
+      textRanges[2 * t + 1] = p.valueOffsets[i + 1]!;
+      t++;
+    }
+    const textDigests = this.keccak.hashRanges(p.values, textRanges, texts);
+
+    // Fold pre-images: [tag = 1, length, payload…, identity limbs…, 0…].
+    const lw = this.width;
+    const pre = new Uint32Array(lw * n);
+    const fieldView = new DataView(p.values.buffer, p.values.byteOffset, p.values.byteLength);
+    for (let i = 0, t = 0; i < n; i++) {
+      const base = lw * i;
+      let at = base + 2;
+      const form = p.forms[i]!;
+      if (form === ValueForm.Null) {
+        pre[at++] = ValueCode.Null;
+      } else if (form === ValueForm.Text) {
+        pre[at++] = textCode(p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+        limbsInto(textDigests, 32 * t, pre, at);
+        at += IDENTITY_LIMBS;
+        t++;
+      } else {
+        pre[at++] = ValueCode.Fields;
+        for (let o = p.valueOffsets[i]!; o < p.valueOffsets[i + 1]!; o += 4) pre[at++] = fieldView.getUint32(o, true);
+      }
+      limbsInto(ids, 32 * i, pre, at);
+      at += IDENTITY_LIMBS;
+      pre[base] = 1;
+      pre[base + 1] = at - base - 1;
+    }
+
+    // Padding-free sponge, overwrite absorption of Lw/8 full blocks.
+    const states = new Uint32Array(WIDTH * n);
+    for (let b = 0; b < lw; b += RATE) {
+      for (let i = 0; i < n; i++) states.set(pre.subarray(lw * i + b, lw * i + b + RATE), WIDTH * i);
+      this.perm.permute(states, n);
+    }
+    const out = new Uint32Array(RATE * n);
+    for (let i = 0; i < n; i++) out.set(states.subarray(WIDTH * i, WIDTH * i + RATE), RATE * i);
+    return out;
+  }
+}
+
+function pairsOf(offsets: Uint32Array, n: number): Uint32Array {
+  const r = new Uint32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    r[2 * i] = offsets[i]!;
+    r[2 * i + 1] = offsets[i + 1]!;
+  }
+  return r;
+}

@@ -1,0 +1,414 @@
+/**
+ * The compact sparse Merkle tree of name-keyed registries (docs/registry.md §"Compact storage").
+ *
+ * The tree is the compat-v1 sparse Merkle tree of depth d (§6.3, empty-subtree defaults of
+ * §20.7): node (h, p) at height h (0 = leaf) has prefix p = ⌊key / 2^h⌋ and children
+ * (h − 1, 2p), (h − 1, 2p + 1); the root is (d, 0). Only two kinds of row are stored: a leaf row
+ * per record (its key, record and leaf digest) and a **branch** row for every node whose two
+ * children both hold records (n − 1 of them for n records). Every other node is recomputed on
+ * demand: a subtree without records is the default of its height; a subtree with one record is
+ * that record's leaf digest hashed up with default siblings; a subtree with several records is
+ * the branch at their lowest common ancestor hashed up with default siblings. Records are never
+ * removed (a delete leaves a Tombstone), so a branch stays a branch for ever.
+ *
+ * Keys are exact JavaScript numbers (depth ≤ 48).
+ */
+import type { Digest } from "../../hash/digest.js";
+import { RATE, WIDTH } from "../../hash/poseidon2.js";
+import type { BatchPermutation } from "../hashing/permutation.js";
+
+const POW2: number[] = Array.from({ length: 65 }, (_, i) => 2 ** i);
+
+/** ⌊key / 2^h⌋. */
+export function prefixOf(key: number, h: number): number {
+  return Math.floor(key / POW2[h]!);
+}
+
+/** Bit l of a key (bit 0 is the leaf-level bit of compat-v1 §6.3). */
+export function bitAt(key: number, l: number): number {
+  return Math.floor(key / POW2[l]!) % 2;
+}
+
+/** Height of the lowest common ancestor of two keys: the least L with ⌊a/2^L⌋ = ⌊b/2^L⌋. */
+export function lcaHeight(a: number, b: number): number {
+  const hx = (Math.floor(a / 2 ** 32) ^ Math.floor(b / 2 ** 32)) >>> 0;
+  if (hx !== 0) return 64 - Math.clz32(hx);
+  const lx = ((a >>> 0) ^ (b >>> 0)) >>> 0;
+  return 32 - Math.clz32(lx);
+}
+
+/** Read access to the stored rows (one snapshot or the write transaction). */
+export interface CompactSource {
+  /** Smallest stored key in [lo, hi), or undefined. */
+  firstKeyIn(lo: number, hi: number): number | undefined;
+  /** Largest stored key in [lo, hi), or undefined. */
+  lastKeyIn(lo: number, hi: number): number | undefined;
+  /** Leaf digest of the record at a stored key. */
+  leafDigest(key: number): Digest;
+  /** Digest of the branch (h, p). @throws RegistryError `DB_CORRUPT` when it is not stored. */
+  branch(h: number, p: number): Digest;
+}
+
+/** h_node through a batched permutation: n pairs in one call. */
+export class Compressor {
+  private pairs = new Uint32Array(WIDTH * 64);
+  constructor(readonly perm: BatchPermutation) {}
+
+  /** Space for n pairs (pair i: left at [16i, 16i + 8), right at [16i + 8, 16i + 16)). */
+  buffer(n: number): Uint32Array {
+    if (this.pairs.length < WIDTH * n) this.pairs = new Uint32Array(WIDTH * Math.max(n, 2 * (this.pairs.length / WIDTH)));
+    return this.pairs;
+  }
+
+  /** Runs the permutation over the first n pairs of `buffer`; parent i is at [16i, 16i + 8). */
+  run(n: number): Uint32Array {
+    if (n > 0) this.perm.permute(this.pairs, n);
+    return this.pairs;
+  }
+
+  /** h_node(left, right). */
+  one(left: ArrayLike<number>, right: ArrayLike<number>): Digest {
+    const b = this.buffer(1);
+    for (let w = 0; w < RATE; w++) {
+      b[w] = left[w]!;
+      b[RATE + w] = right[w]!;
+    }
+    b.fill(0, 2 * RATE, WIDTH);
+    this.run(1);
+    return b.slice(0, RATE);
+  }
+}
+
+/** Hashes `digest`, the node of `key` at height `from`, up to height `to` with default siblings. */
+export function chainUp(c: Compressor, defaults: readonly Digest[], digest: Digest, key: number, from: number, to: number): Digest {
+  let acc = digest;
+  for (let l = from; l < to; l++) acc = bitAt(key, l) === 0 ? c.one(acc, defaults[l]!) : c.one(defaults[l]!, acc);
+  return acc;
+}
+
+/** Digest of node (h, p), recomputed from the stored rows. */
+export function nodeDigest(src: CompactSource, c: Compressor, defaults: readonly Digest[], h: number, p: number): Digest {
+  const lo = p * POW2[h]!;
+  const hi = lo + POW2[h]!;
+  const first = src.firstKeyIn(lo, hi);
+  if (first === undefined) return defaults[h]!.slice();
+  const last = src.lastKeyIn(lo, hi)!;
+  if (first === last) return chainUp(c, defaults, src.leafDigest(first), first, 0, h);
+  const L = lcaHeight(first, last);
+  return chainUp(c, defaults, src.branch(L, prefixOf(first, L)), first, L, h);
+}
+
+/** The path of a key: `depth` siblings, leaf level first, and whether each sibling subtree holds records. */
+export interface CompactPath {
+  readonly siblings: Digest[];
+  readonly occupied: boolean[];
+}
+
+/** Siblings of `key` recomputed from the stored rows. */
+export function pathOf(src: CompactSource, c: Compressor, defaults: readonly Digest[], depth: number, key: number): CompactPath {
+  const siblings: Digest[] = [];
+  const occupied: boolean[] = [];
+  for (let h = 0; h < depth; h++) {
+    const p = prefixOf(key, h);
+    const s = p % 2 === 0 ? p + 1 : p - 1;
+    const lo = s * POW2[h]!;
+    const any = src.firstKeyIn(lo, lo + POW2[h]!) !== undefined;
+    occupied.push(any);
+    siblings.push(any ? nodeDigest(src, c, defaults, h, s) : defaults[h]!.slice());
+  }
+  return { siblings, occupied };
+}
+
+/** Branch rows a batch writes: node (heights[i], prefixes[i]) gets digests[8i, 8i + 8). */
+export interface BranchWrites {
+  readonly count: number;
+  readonly heights: Uint8Array;
+  readonly prefixes: Float64Array;
+  readonly digests: Uint32Array;
+}
+
+/** Sibling index meaning "the default digest of this level". */
+const DEFAULT_SIBLING = 0x3fffffff;
+
+/** First j in [start, n) with E[j] ≥ bound (n if none); E ascending. */
+function gallopRight(E: Float64Array, n: number, start: number, bound: number): number {
+  if (start >= n || E[start]! >= bound) return start;
+  let prev = start;
+  let step = 1;
+  let cur = start + 1;
+  while (cur < n && E[cur]! < bound) {
+    prev = cur;
+    step *= 2;
+    cur = prev + step;
+  }
+  let lo = prev + 1;
+  let hi = Math.min(cur, n);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (E[mid]! < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First j in [0, end] with E[j] ≥ bound, given E[end] ≥ bound or end = n; E ascending. */
+function gallopLeft(E: Float64Array, end: number, bound: number): number {
+  if (end === 0 || E[end - 1]! < bound) return end;
+  let cur = end - 1;
+  let step = 1;
+  let nxt = cur - step;
+  while (nxt >= 0 && E[nxt]! >= bound) {
+    cur = nxt;
+    step *= 2;
+    nxt = cur - step;
+  }
+  let lo = Math.max(nxt + 1, 0);
+  let hi = cur;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (E[mid]! < bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First j with E[j] ≥ x. */
+export function lowerBound(E: Float64Array, n: number, x: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (E[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Recomputes the tree above a batch of changed leaves, level by level with one batched h_node
+ * call per level (plus batched chains of the untouched sibling subtrees).
+ * @param existing the stored keys before the batch, ascending (first `n` entries).
+ * @param keys changed keys, strictly ascending (new keys and stored keys whose leaf changes).
+ * @param digests their new leaf digests, 8 words each.
+ * @param src reads leaf digests and branches of untouched subtrees.
+ * @returns the new root and every branch on the changed paths (to be written).
+ */
+export function updateCompact(depth: number, defaults: readonly Digest[], c: Compressor, existing: Float64Array, n: number, keys: Float64Array, digests: Uint32Array, src: Pick<CompactSource, "leafDigest" | "branch">): { root: Digest; branches: BranchWrites } {
+  let m = keys.length;
+  let P = Float64Array.from(keys);
+  let V = digests.slice(0, RATE * m);
+  let LO = new Int32Array(m);
+  let HI = new Int32Array(m);
+  for (let i = 0; i < m; i++) {
+    const at = lowerBound(existing, n, P[i]!);
+    LO[i] = at;
+    HI[i] = at < n && existing[at] === P[i] ? at + 1 : at;
+  }
+  let bh = new Uint8Array(1024);
+  let bp = new Float64Array(1024);
+  let bd = new Uint32Array(RATE * 1024);
+  let bn = 0;
+  for (let h = 0; h < depth; h++) {
+    const size = POW2[h]!;
+    const Q = new Float64Array(m);
+    const NLO = new Int32Array(m);
+    const NHI = new Int32Array(m);
+    const left = new Int32Array(m); // ≥ 0: index of a changed child in V; < 0: −1 − index in SV
+    const right = new Int32Array(m);
+    const branch = new Uint8Array(m);
+    const SV = new Uint32Array(RATE * m);
+    let sv = 0;
+    const jobs: { digest: Digest; key: number; from: number; slot: number }[] = [];
+    const def = defaults[h]!;
+    let k = 0;
+    for (let i = 0; i < m; i++, k++) {
+      const p = P[i]!;
+      const q = Math.floor(p / 2);
+      Q[k] = q;
+      if (i + 1 < m && Math.floor(P[i + 1]! / 2) === q) {
+        left[k] = i;
+        right[k] = i + 1;
+        NLO[k] = LO[i]!;
+        NHI[k] = HI[i + 1]!;
+        branch[k] = 1;
+        i++;
+        continue;
+      }
+      let a: number, b: number;
+      const even = p % 2 === 0;
+      if (even) {
+        a = HI[i]!;
+        b = gallopRight(existing, n, a, (p + 2) * size);
+        NLO[k] = LO[i]!;
+        NHI[k] = b;
+      } else {
+        b = LO[i]!;
+        a = gallopLeft(existing, b, (p - 1) * size);
+        NLO[k] = a;
+        NHI[k] = HI[i]!;
+      }
+      let sib = DEFAULT_SIBLING;
+      if (a !== b) {
+        sib = sv++;
+        branch[k] = 1;
+        const first = existing[a]!;
+        if (b - a === 1) jobs.push({ digest: src.leafDigest(first), key: first, from: 0, slot: sib });
+        else {
+          const L = lcaHeight(first, existing[b - 1]!);
+          jobs.push({ digest: src.branch(L, prefixOf(first, L)), key: first, from: L, slot: sib });
+        }
+      }
+      if (even) {
+        left[k] = i;
+        right[k] = -1 - sib;
+      } else {
+        left[k] = -1 - sib;
+        right[k] = i;
+      }
+    }
+    // chains of the untouched sibling subtrees up to height h, in lockstep
+    if (jobs.length > 0) {
+      jobs.sort((x, y) => x.from - y.from);
+      let active = 0;
+      for (let t = jobs[0]!.from; t < h; t++) {
+        while (active < jobs.length && jobs[active]!.from <= t) active++;
+        const buf = c.buffer(active);
+        const dt = defaults[t]!;
+        for (let j = 0; j < active; j++) {
+          const job = jobs[j]!;
+          const o = WIDTH * j;
+          const bit = bitAt(job.key, t);
+          buf.set(bit === 0 ? job.digest : dt, o);
+          buf.set(bit === 0 ? dt : job.digest, o + RATE);
+        }
+        const out = c.run(active);
+        for (let j = 0; j < active; j++) jobs[j]!.digest = out.slice(WIDTH * j, WIDTH * j + RATE);
+      }
+      for (const job of jobs) SV.set(job.digest, RATE * job.slot);
+    }
+    // the parents in one batched call
+    const buf = c.buffer(k);
+    for (let j = 0; j < k; j++) {
+      const o = WIDTH * j;
+      const l = left[j]!;
+      const r = right[j]!;
+      const la = l >= 0 ? V : l === -1 - DEFAULT_SIBLING ? def : SV;
+      const lo8 = l >= 0 ? RATE * l : l === -1 - DEFAULT_SIBLING ? 0 : RATE * (-1 - l);
+      const ra = r >= 0 ? V : r === -1 - DEFAULT_SIBLING ? def : SV;
+      const ro8 = r >= 0 ? RATE * r : r === -1 - DEFAULT_SIBLING ? 0 : RATE * (-1 - r);
+      for (let w = 0; w < RATE; w++) {
+        buf[o + w] = la[lo8 + w]!;
+        buf[o + RATE + w] = ra[ro8 + w]!;
+      }
+    }
+    const out = c.run(k);
+    const NV = new Uint32Array(RATE * k);
+    for (let j = 0; j < k; j++) {
+      const o = WIDTH * j;
+      for (let w = 0; w < RATE; w++) NV[RATE * j + w] = out[o + w]!;
+      if (branch[j]) {
+        if (bn === bh.length) {
+          const nh = new Uint8Array(2 * bn);
+          nh.set(bh);
+          bh = nh;
+          const np = new Float64Array(2 * bn);
+          np.set(bp);
+          bp = np;
+          const nd = new Uint32Array(2 * RATE * bn);
+          nd.set(bd);
+          bd = nd;
+        }
+        bh[bn] = h + 1;
+        bp[bn] = Q[j]!;
+        for (let w = 0; w < RATE; w++) bd[RATE * bn + w] = out[o + w]!;
+        bn++;
+      }
+    }
+    m = k;
+    P = Q.subarray(0, k);
+    V = NV;
+    LO = NLO.subarray(0, k);
+    HI = NHI.subarray(0, k);
+  }
+  return { root: V.slice(0, RATE), branches: { count: bn, heights: bh.subarray(0, bn), prefixes: bp.subarray(0, bn), digests: bd.subarray(0, RATE * bn) } };
+}
+
+/**
+ * Plain reference (tests, `ssgkr registry check` cross-checks): the root and the branches of the
+ * compact tree of sorted keys with these leaf digests, computed recursively with `compress`.
+ */
+export function referenceCompact(depth: number, defaults: readonly Digest[], compress: (l: Digest, r: Digest) => Digest, keys: readonly number[], digests: readonly Digest[]): { root: Digest; branches: Map<string, Digest> } {
+  const branches = new Map<string, Digest>();
+  const node = (h: number, lo: number, hi: number): Digest => {
+    if (lo === hi) return defaults[h]!;
+    if (h === 0) return digests[lo]!;
+    let mid = lo;
+    while (mid < hi && bitAt(keys[mid]!, h - 1) === 0) mid++;
+    const d = compress(node(h - 1, lo, mid), node(h - 1, mid, hi));
+    if (mid > lo && mid < hi) branches.set(`${h}/${prefixOf(keys[lo]!, h)}`, d);
+    return d;
+  };
+  return { root: node(depth, 0, keys.length), branches };
+}
+
+/**
+ * One key-range partition of a bulk build: the records whose keys lie in
+ * [base·2^height, (base + 1)·2^height), given relative to the range's start.
+ */
+export interface SubtreeJob {
+  /** Height of the partition's top node (its node is (height, base)). */
+  readonly height: number;
+  /** Prefix of the partition's top node at `height`. */
+  readonly base: number;
+  /** Keys minus base·2^height, strictly ascending. */
+  readonly keys: Float64Array;
+  /** Their leaf digests, 8 words each. */
+  readonly digests: Uint32Array;
+  /** default_h for h = 0..height, 8 words each. */
+  readonly defaults: Uint32Array;
+}
+
+/** The partition's top node digest and its branches (absolute heights and prefixes, height-major, ascending). */
+export interface SubtreeResult {
+  readonly root: Uint32Array;
+  readonly heights: Uint8Array;
+  readonly prefixes: Float64Array;
+  readonly digests: Uint32Array;
+  /** Time spent, ms. */
+  readonly ms: number;
+}
+
+const NO_ROWS: Pick<CompactSource, "leafDigest" | "branch"> = {
+  leafDigest: () => {
+    throw new Error("a bulk build reads no stored rows");
+  },
+  branch: () => {
+    throw new Error("a bulk build reads no stored rows");
+  },
+};
+
+/** Computes a partition's compact tree (level by level, batched; `updateCompact` with no stored keys). */
+export function subtreeCompact(job: SubtreeJob, c: Compressor): SubtreeResult {
+  const started = performance.now();
+  const defaults: Digest[] = [];
+  for (let h = 0; h <= job.height; h++) defaults.push(job.defaults.subarray(RATE * h, RATE * h + RATE));
+  const u = updateCompact(job.height, defaults, c, new Float64Array(0), 0, job.keys, job.digests, NO_ROWS);
+  const prefixes = new Float64Array(u.branches.count);
+  for (let i = 0; i < u.branches.count; i++) {
+    const h = u.branches.heights[i]!;
+    prefixes[i] = job.base * POW2[job.height - h]! + u.branches.prefixes[i]!;
+  }
+  return { root: u.root, heights: u.branches.heights.slice(), prefixes, digests: u.branches.digests.slice(), ms: performance.now() - started };
+}
+
+/** The buffers of a partition result, for postMessage transfer lists. */
+export function subtreeTransfer(r: SubtreeResult): ArrayBuffer[] {
+  return [r.root.buffer, r.heights.buffer, r.prefixes.buffer, r.digests.buffer] as ArrayBuffer[];
+}
+
+/** Packs defaults[0..height] into 8 words each (for `SubtreeJob.defaults`). */
+export function packDefaults(defaults: readonly Digest[], height: number): Uint32Array {
+  const out = new Uint32Array(RATE * (height + 1));
+  for (let h = 0; h <= height; h++) out.set(defaults[h]!, RATE * h);
+  return out;
+}
