@@ -6,7 +6,12 @@
 import { CompileError } from "../smt/errors.js";
 import { DEFAULT_LEAF_MAX_FIELDS, MIN_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_DEPTH } from "../smt/path.js";
-import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../sync/limits.js";
+
+/** Largest tree depth a configuration may have (keys are u64). */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** Largest leaf bound B a configuration may have (the tag + up to 53 sync-state fields + 9 identity limbs). */
+export const MAX_CONFIG_LEAF_MAX_FIELDS = 63;
 
 /** Layer strategy identity (id, arg), committed in §12. */
 export interface LayerStrategy {

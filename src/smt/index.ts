@@ -1,4 +1,5 @@
 export * from "./errors.js";
+export * from "./config.js";
 export * from "./leaf.js";
 export * from "./path.js";
 export * from "./tree.js";

@@ -10,7 +10,6 @@ export * from "./encoded.js";
 export * from "./batch.js";
 export * from "./request.js";
 export * from "./request-convert.js";
-export * from "../serve/fixtures/corpus.js";
 export * from "./parallel/index.js";
 export * from "./prepare-all.js";
 export * from "./limits.js";

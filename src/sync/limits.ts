@@ -22,11 +22,8 @@ import { foldWidth } from "../smt/leaf.js";
 import { inputLayout } from "../smt/layout.js";
 import type { OpKind } from "../statement/types.js";
 
-/** Largest tree depth a configuration may have (keys are u64). */
-export const MAX_CONFIG_DEPTH = 64;
-
-/** Largest leaf bound B a configuration may have (the tag + up to 53 sync-state fields + 9 identity limbs). */
-export const MAX_CONFIG_LEAF_MAX_FIELDS = 63;
+/** The configuration bounds (depth, leaf bound B) are the SMT configuration's (src/smt/config.ts). */
+export { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../smt/config.js";
 
 /** Largest request file, in bytes. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;

@@ -233,7 +233,8 @@ test("pool options are validated; the default size is the available parallelism"
 
 function runChild(body: string, nodeOptions: string[] = []): { status: number | null; stdout: string; stderr: string } {
   const url = new URL("../../src/sync/index.js", import.meta.url).href;
-  const code = `import * as sync from ${JSON.stringify(url)};\n${body}`;
+  const corpusUrl = new URL("../../src/serve/fixtures/corpus.js", import.meta.url).href;
+  const code = `import * as syncEntry from ${JSON.stringify(url)};\nimport * as corpus from ${JSON.stringify(corpusUrl)};\nconst sync = { ...syncEntry, ...corpus };\n${body}`;
   const r = spawnSync(process.execPath, [...nodeOptions, "--input-type=module", "-e", code], { timeout: 60_000, encoding: "utf8" });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -13,7 +13,7 @@
  * only its cost changes.
  *
  * A structured circuit is a `Circuit` whose layers carry `linear` groups; compat-v1 code that
- * ignores the groups must not be given one (use the functions here and in structured-oracle.ts).
+ * ignores the groups must not be given one (use the functions here and in oracle.ts).
  */
 import { P, add, mul } from "../../field/koalabear.js";
 import { type Circuit, type Gate, type Layer, GateKind, evaluateLayer, inputBitsOf, makeLayer, padInput, validateCircuit } from "../circuit.js";

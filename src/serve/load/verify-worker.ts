@@ -6,7 +6,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { SsgkrError } from "../../errors.js";
-import { DerivedRegularWiring } from "../../gkr/wiring/derived.js";
+import { DerivedRegularWiring } from "../../gkr/index.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { verifyEncoded } from "../../sync/encoded.js";
 import { attachPrepared, type SharedPrepared } from "../../sync/parallel/shared-prepared.js";
