@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LAYOUT_BEGIN, LAYOUT_END, OPEN_SUBFOLDERS, PENDING, SUBFOLDERS, UNITS, renderLayout } from "./layers.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const CORE = ["field", "hash", "transcript", "sumcheck", "gkr"];
@@ -51,6 +52,11 @@ test("the import scanner recognises every import form", () => {
   assert.deepEqual(specs.sort(), ["../cli/z.js", "../serve/w.js", "../smt/x.js", "../sync/y.js"]);
 });
 
+test("the import scanner sees type-only imports and re-exports, over several lines", () => {
+  const specs = importsOf(`import type { A } from "../statement/types.js";\nexport type { B } from "../smt/config.js";\nimport {\n  type C,\n  d,\n} from "../gkr/index.js";`);
+  assert.deepEqual(specs.sort(), ["../gkr/index.js", "../smt/config.js", "../statement/types.js"]);
+});
+
 /** Relative imports of the files under src/<folder> (resolved to paths under src/), with their package imports. */
 function importsUnder(folder: string): { file: string; target: string }[] {
   const out: { file: string; target: string }[] = [];
@@ -83,17 +89,17 @@ test("the HTTP API reaches the registry only through the name-statement adapter 
   assert.deepEqual(users, []);
 });
 
-/** Profile v2 code: its own folders, and the structured-* files of the GKR core. */
+/** Profile v2 code: its own folders, and the structured family of the GKR core (src/gkr/structured/, structured-* files). */
 const V2_FOLDERS = ["smt/v2", "codec/v2", "sync/v2"];
 function isV2(target: string): boolean {
   const t = target.split(sep).join("/");
-  return V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) || /^gkr\/structured-[^/]+$/.test(t.replace(/\.(js|ts)$/, ""));
+  return V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) || /^gkr\/structured(-[^/]+|\/.+)$/.test(t.replace(/\.(js|ts)$/, ""));
 }
 
 /** Folders whose code defines compat-v1 (the CLI, serving and the registry may offer both profiles). */
 const COMPAT_V1 = ["field", "hash", "transcript", "sumcheck", "gkr", "smt", "sync", "codec", "kernels"];
 
-test("compat-v1 code never imports profile v2 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured-*)", () => {
+test("compat-v1 code never imports profile v2 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured/)", () => {
   const violations: string[] = [];
   let v2Files = 0;
   for (const file of tsFiles(join(root, "src"))) {
@@ -154,4 +160,170 @@ test("the kernels import only the field and hash layers below them (never gkr, s
     !file.includes(`kernels${sep}assembly${sep}`) && !file.includes("kernels/assembly/") &&
     target.includes("/") && !target.startsWith("node:") && !allowed.some((a) => target.startsWith(a)));
   assert.deepEqual(bad.map((b) => `${b.file} imports ${b.target}`), []);
+});
+
+// ---- The allowed-imports matrix (test/arch/layers.ts) ----
+
+/** Repository-relative path with forward slashes. */
+const repoPath = (p: string): string => relative(root, p).split(sep).join("/");
+
+/** The unit of a repository path: a file directly in src/, else its top folder under src/ or bench/ (bench/<dir> or bench). */
+function unitOf(path: string): string | null {
+  const parts = path.split("/");
+  if (parts[0] === "src") return parts.length === 2 ? path : `src/${parts[1]}`;
+  if (parts[0] === "bench") return parts.length === 2 ? "bench" : `bench/${parts[1]}`;
+  if (parts[0] === "test") return "test";
+  return null;
+}
+
+/** The sub-folder of `path` inside its unit ("" for the unit's own root files), as placed in SUBFOLDERS (longest match). */
+function subfolderOf(unit: string, path: string): string | null {
+  const rest = path.slice(unit.length + 1).split("/").slice(0, -1).join("/");
+  if (rest === "") return "";
+  const placed = Object.keys(SUBFOLDERS[unit] ?? {}).filter((s) => rest === s || rest.startsWith(`${s}/`)).sort((a, b) => b.length - a.length);
+  return placed[0] ?? null;
+}
+
+/** Every relative import of every TypeScript file under src/ and bench/, resolved to a repository path (.ts). */
+function allImports(): { file: string; spec: string; target: string }[] {
+  const out: { file: string; spec: string; target: string }[] = [];
+  for (const top of ["src", "bench"]) {
+    for (const file of tsFiles(join(root, top))) {
+      if (file.includes(`${sep}kernels${sep}assembly${sep}`)) continue; // AssemblyScript, compiled on its own
+      for (const spec of importsOf(readFileSync(file, "utf8"))) {
+        if (!spec.startsWith(".")) continue;
+        out.push({ file: repoPath(file), spec, target: repoPath(resolve(dirname(file), spec)).replace(/\.js$/, ".ts") });
+      }
+    }
+  }
+  return out;
+}
+
+/** Folders under src/ and bench/ that hold TypeScript. */
+function codeFolders(): string[] {
+  const dirs = new Set<string>();
+  for (const top of ["src", "bench"]) for (const f of tsFiles(join(root, top))) dirs.add(repoPath(dirname(f)));
+  return [...dirs].sort();
+}
+
+function assertAcyclic(graph: Readonly<Record<string, readonly string[]>>, what: string): void {
+  const state = new Map<string, "open" | "done">();
+  const visit = (n: string, path: string[]): void => {
+    if (state.get(n) === "done") return;
+    if (state.get(n) === "open") assert.fail(`${what} has a cycle: ${[...path.slice(path.indexOf(n)), n].join(" → ")}`);
+    state.set(n, "open");
+    for (const m of graph[n] ?? []) visit(m, [...path, n]);
+    state.set(n, "done");
+  };
+  for (const n of Object.keys(graph)) visit(n, []);
+}
+
+test("every folder of src/ and bench/ and every file directly in src/ is placed in the allowed-imports matrix", () => {
+  const missing: string[] = [];
+  for (const dir of codeFolders()) {
+    if (dir === "src") continue;
+    const parts = dir.split("/");
+    const unit = parts[0] === "src" ? `src/${parts[1]}` : parts.length === 1 ? "bench" : `bench/${parts[1]}`;
+    if (!(unit in UNITS)) { missing.push(`${dir}/ (no unit ${unit} in UNITS)`); continue; }
+    const rest = dir.slice(unit.length + 1);
+    if (rest && !(rest in (SUBFOLDERS[unit] ?? {}))) missing.push(`${dir}/ (not in SUBFOLDERS["${unit}"])`);
+  }
+  for (const f of readdirSync(join(root, "src"))) {
+    if (f.endsWith(".ts") && !(`src/${f}` in UNITS)) missing.push(`src/${f}`);
+  }
+  assert.deepEqual(missing, [], "place each folder in test/arch/layers.ts (UNITS or SUBFOLDERS), with the folders it may import");
+  const placed = [...Object.keys(UNITS), ...Object.entries(SUBFOLDERS).flatMap(([u, subs]) => Object.keys(subs).map((s) => `${u}/${s}`))];
+  const stale = placed.filter((p) => p.endsWith(".ts") ? !statSync(join(root, p), { throwIfNoEntry: false }) : !codeFolders().some((d) => d === p || d.startsWith(`${p}/`)));
+  assert.deepEqual(stale, [], "units and sub-folders of the matrix that no longer exist");
+});
+
+test("the open sub-folders are placed in the matrix", () => {
+  for (const o of OPEN_SUBFOLDERS) {
+    const unit = unitOf(`${o}/x.ts`)!;
+    assert.ok(o.slice(unit.length + 1) in (SUBFOLDERS[unit] ?? {}), `${o} is in SUBFOLDERS`);
+  }
+});
+
+test("the allowed-imports matrix has no cycles, at the top level and among each folder's sub-folders", () => {
+  for (const [u, unit] of Object.entries(UNITS)) {
+    for (const i of unit.imports) assert.ok(i in UNITS || i === "test", `${u} may import ${i}, which is not a unit`);
+  }
+  assertAcyclic(Object.fromEntries(Object.entries(UNITS).map(([u, unit]) => [u, unit.imports])), "the folder matrix");
+  for (const [u, subs] of Object.entries(SUBFOLDERS)) {
+    for (const [s, may] of Object.entries(subs)) for (const m of may) assert.ok(m in subs, `${u}/${s} may import ${u}/${m}, which is not placed`);
+    assertAcyclic(subs, `the sub-folders of ${u}`);
+  }
+  assert.throws(() => assertAcyclic({ a: ["b"], b: ["a"] }, "x"), /cycle: a → b → a/);
+});
+
+test("every import of src/ and bench/ (static, type-only, re-export, dynamic) follows the matrix", () => {
+  const imports = allImports();
+  assert.ok(imports.length > 1000, `imports were found (${imports.length})`);
+  const violations: string[] = [];
+  for (const { file, spec, target } of imports) {
+    const from = unitOf(file)!, to = unitOf(target);
+    if (to === null) { violations.push(`${file} imports ${spec}, outside src/, bench/ and test/`); continue; }
+    if (from === to) {
+      if (!(from in SUBFOLDERS)) continue;
+      const a = subfolderOf(from, file), b = subfolderOf(from, target);
+      if (a === null || b === null || a === "" || b === "" || a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`)) continue;
+      if (!SUBFOLDERS[from]![a]!.includes(b)) violations.push(`${file} imports ${spec}: ${from}/${a} may not import ${from}/${b}`);
+      continue;
+    }
+    if (UNITS[from]?.imports.includes(to)) continue;
+    if (PENDING.includes(`${file} → ${target}`)) continue;
+    violations.push(`${file} imports ${spec}: ${from} may not import ${to}`);
+  }
+  assert.deepEqual(violations, []);
+});
+
+/** Repository paths of the files that `dir/index.ts` publishes: the entry and what it re-exports, transitively. */
+function publishedBy(dir: string): Set<string> | null {
+  const entry = `${dir}/index.ts`;
+  if (!statSync(join(root, entry), { throwIfNoEntry: false })) return null;
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length) {
+    const f = queue.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const text = readFileSync(join(root, f), "utf8");
+    for (const m of text.matchAll(/export\s[^'"]*?from\s*['"](\.[^'"]+)['"]/g)) queue.push(repoPath(resolve(dirname(join(root, f)), m[1]!)).replace(/\.js$/, ".ts"));
+  }
+  return seen;
+}
+
+test("another folder's code is imported through its public entry (index.ts and what it re-exports) or a listed entry file, never reached into", () => {
+  const cache = new Map<string, Set<string> | null>();
+  const reachIns: string[] = [];
+  let checked = 0;
+  for (const { file, spec, target } of allImports()) {
+    if (!file.startsWith("src/")) continue;
+    const unit = unitOf(target)!;
+    if (unit === unitOf(file)) continue; // within one top folder
+    // The owning folder: the nearest folder above the target with an entry, or an open sub-folder.
+    let dir = target.split("/").slice(0, -1).join("/");
+    let published: Set<string> | null = null;
+    for (;;) {
+      if (OPEN_SUBFOLDERS.includes(dir)) break;
+      if (!cache.has(dir)) cache.set(dir, publishedBy(dir));
+      published = cache.get(dir)!;
+      if (published || dir === unit || !dir.includes("/")) break;
+      dir = dir.split("/").slice(0, -1).join("/");
+    }
+    if (!published) continue; // a folder without an entry: its files are its interface
+    checked++;
+    const listed = (UNITS[unit]?.entries ?? []).map((e) => `${unit}/${e}`);
+    if (!published.has(target) && !listed.includes(target)) reachIns.push(`${file} imports ${spec}, which ${dir}/index.ts does not publish`);
+  }
+  assert.ok(checked > 200, `cross-folder imports were checked (${checked})`);
+  assert.deepEqual(reachIns, []);
+});
+
+test("README's Layout section is the one rendered from the matrix (`npm run layout` rewrites it)", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const a = readme.indexOf(LAYOUT_BEGIN), b = readme.indexOf(LAYOUT_END);
+  assert.ok(a >= 0 && b > a, `README.md has the markers ${LAYOUT_BEGIN} … ${LAYOUT_END}`);
+  assert.equal(readme.slice(a + LAYOUT_BEGIN.length, b).trim(), renderLayout().trim(), "README.md's Layout section differs from test/arch/layers.ts: run `npm run layout`");
+  for (const u of Object.keys(UNITS)) assert.ok(renderLayout().includes(`\`${u}\``), `the layout names ${u}`);
 });

@@ -1,0 +1,169 @@
+/**
+ * The allowed-imports matrix of `src/` and `bench/`: every folder (and every file directly in
+ * `src/`) is a unit with its job and the units it may import. `test/arch/layering.test.ts` checks
+ * every relative import of every file against it (static, `import type`, re-exports, dynamic
+ * imports), that the matrix has no cycles, that every folder is placed in it, and that the Layout
+ * section of README.md is the one `renderLayout()` writes (`npm run layout` rewrites it).
+ *
+ * Sub-folders are placed in `SUBFOLDERS` under their top folder, each with the sibling
+ * sub-folders it may import; a folder's own root files and its sub-folders may import each other
+ * (the folder's entry re-exports its parts, the parts share its contracts and errors).
+ */
+
+export interface Unit {
+  /** One line: what the folder does. */
+  readonly job: string;
+  /** Units this unit may import directly (its own files always). */
+  readonly imports: readonly string[];
+  /**
+   * Files (relative to the unit) that other folders may import besides the unit's public entry
+   * (`index.ts`) and what the entry re-exports: internal interfaces of the engine that are not
+   * part of the package's exports.
+   */
+  readonly entries?: readonly string[];
+}
+
+const CORE = ["src/errors.ts", "src/field", "src/hash", "src/transcript", "src/sumcheck", "src/kernels", "src/gkr"];
+const ALL_SRC = [
+  ...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty",
+  "src/serve", "src/http", "src/web", "src/demo", "src/cli",
+];
+
+/** Top-level units, bottom first. */
+export const UNITS: Readonly<Record<string, Unit>> = {
+  "src/errors.ts": { job: "`SsgkrError`, the base of every error with a stable `code`", imports: [] },
+  "src/field": {
+    job: "KoalaBear field F_p (p = 2^31 − 2^24 + 1), its degree-4 extension F_p[X]/(X^4 − 3), inline extension arithmetic",
+    imports: ["src/errors.ts"],
+    entries: ["ext-inline.ts", "ext-split.ts"],
+  },
+  "src/hash": { job: "Poseidon2 width 16, padding-free sponge, 2-to-1 compression", imports: ["src/errors.ts", "src/field"] },
+  "src/kernels": { job: "AssemblyScript (WASM SIMD) kernels and their loader", imports: ["src/errors.ts", "src/field", "src/hash"] },
+  "src/transcript": { job: "Fiat–Shamir transcript (duplex challenger, Plonky3 0.4.x semantics)", imports: ["src/errors.ts", "src/field", "src/hash"] },
+  "src/sumcheck": { job: "generic sumcheck prover and verifier", imports: ["src/errors.ts", "src/field", "src/transcript"] },
+  "src/gkr": {
+    job: "layered-circuit IR, layer oracles, GKR prover and verifier; `wiring/` wiring predicates, `wasm/` the WASM layer oracle and evaluation, `structured/` profile v2's structured linear family",
+    imports: ["src/errors.ts", "src/field", "src/hash", "src/kernels", "src/transcript", "src/sumcheck"],
+  },
+  "src/statement": {
+    job: "statement types shared by the SMT frontend, the codec and sync: operation kinds, public inputs, circuit identity, `SyncError`",
+    imports: ["src/errors.ts", "src/field", "src/hash"],
+  },
+  "src/smt": {
+    job: "sparse-Merkle leaves, tree, circuit configuration and compiler, witness",
+    imports: ["src/errors.ts", "src/field", "src/hash", "src/gkr", "src/statement"],
+  },
+  "src/codec": { job: "inner-proof-v1 encoding", imports: ["src/errors.ts", "src/field", "src/hash", "src/gkr", "src/statement"] },
+  "src/sync": {
+    job: "prepared circuits, prove/verify, request files, limits, batches, worker pool",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec"],
+  },
+  "src/registry": {
+    job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), record → leaf mapping, statements",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
+    entries: ["requests.ts"],
+  },
+  "src/counterparty": {
+    job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
+  },
+  "src/serve": {
+    job: "proof server, NATS worker and frontend, open-loop load generator, serving fixtures",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
+  },
+  "src/http": {
+    job: "registry HTTP API (fastify): routes, auth, proof cache, OpenAPI",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty"],
+  },
+  "src/web": {
+    job: "browser verifier page and its browser stand-ins for Node built-ins",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/counterparty"],
+  },
+  "src/demo": {
+    job: "the registry demo (`ssgkr demo`): import, prove, verify, report",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
+  },
+  "src/cli": { job: "the `ssgkr` command", imports: ALL_SRC.filter((u) => u !== "src/cli") },
+  "src/engine.ts": { job: "public entry `statesync-gkr/engine`: the proof engine without statements", imports: CORE },
+  "src/index.ts": { job: "public entry `statesync-gkr`", imports: ALL_SRC.filter((u) => !["src/cli", "src/http", "src/web", "src/demo"].includes(u)) },
+  "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
+  "bench/children": { job: "child processes of the benchmarks (one measured point each)", imports: [...ALL_SRC, "bench/lib", "test"] },
+  "bench/report": { job: "the benchmark report page (`npm run bench -- report`)", imports: ["bench/lib"] },
+  "bench": {
+    job: "the benchmarks (`npm run bench -- <name>`)",
+    imports: [...ALL_SRC, "src/index.ts", "src/engine.ts", "bench/lib", "bench/children", "bench/report", "test"],
+  },
+};
+
+/**
+ * Sub-folders of each top folder (paths relative to it), with the sibling sub-folders they may
+ * import. Every folder holding TypeScript must be placed here or in `UNITS`.
+ */
+export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  "src/gkr": { wiring: [], wasm: [], structured: ["wiring", "wasm"] },
+  "src/kernels": { assembly: [] },
+  "src/smt": { v2: [] },
+  "src/codec": { v2: [] },
+  "src/sync": { parallel: [], v2: [] },
+  "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [] },
+  "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
+  "src/web": { shims: [] },
+  "src/cli": { commands: [] },
+  "bench/report": { sections: [] },
+};
+
+/**
+ * Sub-folders without a public entry whose files are their interface (other folders import them
+ * directly): profile v2's folders, which the compat-v1 entries must not re-export, and folders of
+ * one job. Any other sub-folder is reached through the nearest entry (`index.ts`) above it.
+ */
+export const OPEN_SUBFOLDERS: readonly string[] = ["src/gkr/structured", "src/smt/v2", "src/codec/v2", "src/serve/nats", "src/serve/fixtures"];
+
+/**
+ * File-level imports tolerated until the kernel backend is injected (issue 13 item 1): the hash
+ * folder still loads the kernels' hash permutation. Listed here so that nothing else is.
+ */
+export const PENDING: readonly string[] = [
+  "src/hash/digest.ts → src/kernels/hash-kernels.ts",
+  "src/hash/fast-permutation.ts → src/kernels/hash-kernels.ts",
+];
+
+/** `imports` without the units that another listed unit already brings in transitively. */
+function reduced(name: string): string[] {
+  const direct = UNITS[name]!.imports;
+  const reach = (u: string, seen: Set<string>): void => {
+    for (const v of UNITS[u]?.imports ?? []) if (!seen.has(v)) { seen.add(v); reach(v, seen); }
+  };
+  return direct.filter((d) => !direct.some((o) => o !== d && (() => { const s = new Set<string>(); reach(o, s); return s.has(d); })()));
+}
+
+const short = (u: string): string => u.replace(/^src\//, "");
+const nodeId = (u: string): string => u.replace(/[^a-z]/gi, "_");
+
+/** The Layout section of README.md: the folder table and the dependency diagram, from `UNITS`. */
+export function renderLayout(): string {
+  const src = Object.keys(UNITS).filter((u) => u.startsWith("src/"));
+  const lines: string[] = [];
+  lines.push("<!-- generated from test/arch/layers.ts by `npm run layout`; test/arch/layering.test.ts checks it -->");
+  lines.push("");
+  lines.push("| Folder | Module | May import |");
+  lines.push("|---|---|---|");
+  for (const u of Object.keys(UNITS)) {
+    const unit = UNITS[u]!;
+    const subs = SUBFOLDERS[u] ? ` (${Object.keys(SUBFOLDERS[u]!).map((s) => `\`${s}/\``).join(", ")})` : "";
+    const may = unit.imports.length ? unit.imports.map((i) => `\`${short(i)}\``).join(", ") : "—";
+    lines.push(`| \`${u}\`${subs} | ${unit.job} | ${may} |`);
+  }
+  lines.push("");
+  lines.push("Dependencies of `src/` (an arrow points at what a folder may import; arrows implied by others are left out):");
+  lines.push("");
+  lines.push("```mermaid");
+  lines.push("graph BT");
+  for (const u of src) lines.push(`  ${nodeId(u)}["${short(u)}"]`);
+  for (const u of src) for (const d of reduced(u)) lines.push(`  ${nodeId(u)} --> ${nodeId(d)}`);
+  lines.push("```");
+  return lines.join("\n");
+}
+
+export const LAYOUT_BEGIN = "<!-- layout:begin -->";
+export const LAYOUT_END = "<!-- layout:end -->";
