@@ -9,7 +9,8 @@ import { GateKind, inputBitsOf, makeLayer, type Circuit } from "../../src/gkr/ci
 import { CircuitError } from "../../src/gkr/errors.js";
 import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { DerivedRegularWiring, type DerivedWiringOptions } from "../../src/gkr/wiring/derived.js";
-import { auditLayerForm, deriveLayerForm, type LayerForm } from "../../src/gkr/wiring/block-pattern.js";
+import { deriveLayerForm, type LayerForm } from "../../src/gkr/wiring/block-pattern.js";
+import { auditLayerForm } from "../../src/gkr/wiring/block-pattern-audit.js";
 import { SplitEqCache, splitEqTables } from "../../src/gkr/wiring/split-eq.js";
 import type { Claim } from "../../src/gkr/claims.js";
 import { compile } from "../../src/smt/compile.js";

@@ -18,11 +18,13 @@
 import { EXT_ONE, type Ext } from "../../field/extension.js";
 import { type Circuit, GateKind, inputBitsOf, validateCircuit } from "../circuit.js";
 import type { CircuitTags } from "../builder.js";
-import { type LayerForm, auditLayerForm, deriveLayerForm } from "./block-pattern.js";
+import { type LayerForm, deriveLayerForm } from "./block-pattern.js";
+import { auditLayerForm } from "./block-pattern-audit.js";
 import type { Claim } from "../claims.js";
 import { CircuitError } from "../errors.js";
 import { GateLayerIndex, gateFingerprint } from "./layer-match.js";
-import { type CompiledLayer, EvalScratch, PatternRowsCache, combineParts, compileLayer, evalLayerConsts, evalLayerGates } from "./pattern-eval.js";
+import { type CompiledLayer, PatternRowsCache, combineParts, compileLayer } from "./pattern-compile.js";
+import { EvalScratch, evalLayerConsts, evalLayerGates } from "./pattern-eval.js";
 import { SplitEqCache, type SplitEqTables } from "./split-eq.js";
 import type { LayerPredicates, WiringOracle } from "./oracle.js";
 
