@@ -1,6 +1,7 @@
 export * from "./errors.js";
 export * from "./mapping.js";
-export { RegistryStore, checkRegistryConfig, defaultDigests, checkLmdbFile, MAX_REGISTRY_DEPTH, type RegistryConfig, type RegistryHead, type HistoryEntry, type SlotState, type OpenOptions } from "./store/store.js";
+export { checkLmdbFile } from "./store/lmdb-header.js";
+export { RegistryStore, checkRegistryConfig, defaultDigests, MAX_REGISTRY_DEPTH, type RegistryConfig, type RegistryHead, type HistoryEntry, type SlotState, type OpenOptions } from "./store/store.js";
 export * from "./operations.js";
 export * from "./prove.js";
 export { importRecords, type ImportOptions, type ImportReport, type ImportIssue, type ImportProgress, type ImportTimings } from "./import/import.js";

@@ -25,7 +25,8 @@ import { HashPool, type PermutationChoice } from "../hashing/hash-pool.js";
 import { PackedBuilder } from "../hashing/packed.js";
 import { compressPairs } from "../hashing/permutation.js";
 import { RecordState, decodeRecord, readSlotKey, slotKey, valueParts } from "./record-codec.js";
-import { decodeHistory, type RegistryStore } from "./store.js";
+import type { RegistryStore } from "./store.js";
+import { decodeHistory } from "./slot-metadata.js";
 import { TILE_HEIGHT, Tile, layerHeight, layerPositions, tileKey, tileLayers } from "./tiles.js";
 
 /** Progress of `checkRegistry`: the phase and how much of it is done (entries of that phase). */

@@ -33,7 +33,8 @@ import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { seal, sealInto, unseal } from "./row-seal.js";
-import { checkLmdbFile, defaultDigests } from "./store.js";
+import { defaultDigests } from "./store.js";
+import { checkLmdbFile } from "./lmdb-header.js";
 import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "./name-tree.js";
 import { defaultPermutation } from "../hashing/permutation.js";
 

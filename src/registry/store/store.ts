@@ -5,23 +5,25 @@
  *
  * One environment directory (data.mdb, lock.mdb) with five tables:
  * - `meta`: `config` (JSON: format, version, depth, leafMaxFields, tileHeight, mapping) and
- *   `head` (JSON: batch, root, nextSlot, live, deleted);
+ *   `head` (JSON: batch, root, nextSlot, live, deleted), encoded by slot-metadata.ts;
  * - `records`: slot (8-byte BE) → record row (record-codec.ts);
  * - `names`: UTF-8 name → slot (8-byte BE), for every name ever registered (deleted ones too);
  * - `tiles`: tile key → tile row (tiles.ts), non-default nodes only;
- * - `history`: batch number (4-byte BE) → JSON of the head after that batch, its kind and size.
+ * - `history`: batch number (4-byte BE) → JSON of the head after that batch, its kind and size
+ *   (slot-metadata.ts).
  *
  * Every stored value carries a checksum of its key and content (row-checksum.ts), checked when
  * the row is read: a damaged row is `DB_CORRUPT` naming the row. A registry directory is
  * created complete in a hidden sibling and renamed into place (atomic-create.ts), so a creator
- * killed at any point leaves either no registry or a complete one.
+ * killed at any point leaves either no registry or a complete one. data.mdb's header is checked
+ * before LMDB maps it (lmdb-header.ts).
  *
  * Every batch is one LMDB write transaction: leaves, nodes, records, name index, head and
  * history entry become visible together. LMDB readers see a snapshot, so a concurrent reader
  * sees the old or the new root and the matching nodes, never a mix; a process killed in the
  * middle of a batch leaves the last committed batch intact.
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 // Types from lmdb's CommonJS declaration: its ESM one uses `export =`, which a consumer's
@@ -33,20 +35,19 @@ import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "
 import { DEFAULT_DEPTH } from "../../smt/path.js";
 import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
 import { RegistryError } from "../errors.js";
-import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
+import { parseMetadataJson } from "./metadata-json.js";
 import { MAPPING_ID, MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "../mapping.js";
 import { RecordState, decodeRecord, readSlotKey, slotKey, type StoredRecord } from "./record-codec.js";
 import { Tile, TILE_HEIGHT, layerPositions, tileKey, tileLayers } from "./tiles.js";
 import { TreeUpdate } from "./tree-update.js";
-import { ROW_CHECKSUM_ID, openRow, sealRow, tryOpenRow } from "./row-checksum.js";
+import { openRow, sealRow, tryOpenRow } from "./row-checksum.js";
 import { createDirectoryAtomically, creationInProgress } from "./atomic-create.js";
 import { defaultPermutation, type BatchPermutation } from "../hashing/permutation.js";
+import { checkLmdbFile } from "./lmdb-header.js";
+import { FORMAT, FORMAT_VERSION, KEY_CONFIG, KEY_HEAD, configRow, decodeHead, decodeHistory, encodeHead, encodeHistory, parseConfigRow } from "./slot-metadata.js";
 
 /** Largest registry depth (slot numbers stay exact JavaScript numbers). */
 export const MAX_REGISTRY_DEPTH = 48;
-const FORMAT = "ssgkr-registry";
-/** Format version 2: every row carries a checksum (version 1 had none; `upgradeRegistry` converts). */
-const FORMAT_VERSION = 2;
 
 /** The configuration of a slot-mapped registry (slot-v1), fixed when it is created. */
 export interface RegistryConfig {
@@ -126,8 +127,6 @@ export interface WriteTables {
   readonly names: Database<Buffer, Buffer>;
 }
 
-const KEY_CONFIG = Buffer.from("config");
-const KEY_HEAD = Buffer.from("head");
 const TABLES = ["meta", "records", "names", "tiles", "history"] as const;
 /** A table of the registry (docs/registry.md, Storage). */
 export type RegistryTable = (typeof TABLES)[number];
@@ -518,11 +517,6 @@ function openTables(env: RootDatabase<Buffer, Buffer>): Tables {
   return { meta: sub("meta"), records: sub("records"), names: sub("names"), tiles: sub("tiles"), history: sub("history") };
 }
 
-function configRow(config: RegistryConfig): Buffer {
-  const json = { format: FORMAT, version: FORMAT_VERSION, depth: config.depth, leafMaxFields: config.leafMaxFields, tileHeight: TILE_HEIGHT, mapping: MAPPING_ID, rowChecksum: ROW_CHECKSUM_ID };
-  return sealRow(KEY_CONFIG, Buffer.from(JSON.stringify(json)));
-}
-
 /**
  * Writes a new registry (configuration, head and history entry of batch 0, empty tables) into
  * the empty directory `dir` in one transaction and closes it. Commits are flushed before they
@@ -689,45 +683,6 @@ export function nameEntry(name: Uint8Array, slotKeyBytes: Uint8Array): Buffer {
   return sealRow(name, slotKeyBytes);
 }
 
-const LMDB_MAGIC = 0xbeefc0de;
-const META_AT = 24;
-
-/**
- * Sanity check of data.mdb before LMDB maps it (LMDB trusts its file; a damaged one can crash
- * the process): both meta pages carry the LMDB magic and a known version, the page size is a
- * power of two, and the newer meta's last page lies inside the file.
- * @throws RegistryError `DB_CORRUPT`.
- */
-export function checkLmdbFile(path: string): void {
-  const bad = (why: string) => new RegistryError("DB_CORRUPT", `${path} is not a usable LMDB data file: ${why}`, { path });
-  let bytes: Buffer;
-  let size: number;
-  try {
-    size = statSync(path).size;
-    const fd = openSync(path, "r");
-    try {
-      bytes = Buffer.alloc(Math.min(size, 2 * 65536));
-      readSync(fd, bytes, 0, bytes.length, 0);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (e) {
-    throw bad((e as Error).message);
-  }
-  if (size < 2 * 4096) throw bad(`${size} bytes is smaller than two meta pages`);
-  const psize = bytes.readUInt32LE(META_AT + 24);
-  if (psize < 512 || psize > 65536 || (psize & (psize - 1)) !== 0 || size < 2 * psize) throw bad(`page size ${psize}`);
-  let newest: { txn: bigint; last: bigint } | undefined;
-  for (const page of [0, psize]) {
-    const magic = bytes.readUInt32LE(page + META_AT);
-    const version = bytes.readUInt32LE(page + META_AT + 4);
-    if (magic !== LMDB_MAGIC || version < 1 || version > 2) throw bad(`meta page ${page / psize} has magic ${magic.toString(16)} version ${version}`);
-    const meta = { last: bytes.readBigUInt64LE(page + META_AT + 120), txn: bytes.readBigUInt64LE(page + META_AT + 128) };
-    if (newest === undefined || meta.txn > newest.txn) newest = meta;
-  }
-  if ((newest!.last + 1n) * BigInt(psize) > BigInt(size)) throw bad(`last page ${newest!.last} lies beyond the ${size}-byte file`);
-}
-
 function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
   const data = join(dir, "data.mdb");
   if (existsSync(data)) checkLmdbFile(data);
@@ -738,57 +693,14 @@ function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
   }
 }
 
+/** The configuration row, checked. @throws RegistryError `DB_CORRUPT` (`DB_OUTDATED` for format 1). */
 function parseConfig(sealed: Uint8Array, dir: string): RegistryConfig {
-  const raw = tryOpenRow(KEY_CONFIG, sealed);
-  if (raw === undefined) {
-    let legacy: unknown;
-    try {
-      legacy = JSON.parse(Buffer.from(sealed).toString("utf8"));
-    } catch {
-      legacy = undefined;
-    }
-    const l = legacy as Record<string, unknown> | undefined;
-    if (l !== null && typeof l === "object" && l["format"] === FORMAT && l["version"] === 1) {
-      throw new RegistryError("DB_OUTDATED", `registry at ${dir} has format version 1 (rows without checksums); this version reads format ${FORMAT_VERSION}: run \`ssgkr registry upgrade --db ${dir}\` once (adds the checksums in place, keeps root and history)`, { dir, version: 1 });
-    }
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration row is damaged: its checksum does not match its content`, { dir, row: "configuration row" });
-  }
-  const c = parseMetadataJson(raw, "configuration", dir);
-  if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT || c["rowChecksum"] !== ROW_CHECKSUM_ID) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: unsupported format ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"], tileHeight: c["tileHeight"], rowChecksum: c["rowChecksum"] })}`, { dir });
-  }
+  const c = parseConfigRow(sealed, dir);
   try {
-    return checkRegistryConfig({ depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number });
+    return checkRegistryConfig(c);
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${(e as Error).message}`, { dir });
   }
-}
-
-function encodeHead(h: RegistryHead): Buffer {
-  return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), nextSlot: h.nextSlot, live: h.live, deleted: h.deleted }));
-}
-
-function decodeHead(raw: Uint8Array, dir: string): RegistryHead {
-  const h = parseMetadataJson(raw, "head", dir);
-  const root = rootFromJson(h["root"]);
-  if (!isCount(h["batch"]) || root === undefined || !isCount(h["nextSlot"]) || !isCount(h["live"]) || !isCount(h["deleted"])) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: head is malformed`, { dir });
-  }
-  return { batch: h["batch"], root, nextSlot: h["nextSlot"], live: h["live"], deleted: h["deleted"] };
-}
-
-function encodeHistory(e: HistoryEntry): Buffer {
-  return Buffer.from(JSON.stringify({ ...e, root: Array.from(e.root) }));
-}
-
-/** Decodes the payload of a history row. @throws RegistryError `DB_CORRUPT`. */
-export function decodeHistory(raw: Uint8Array, dir: string): HistoryEntry {
-  const h = parseMetadataJson(raw, "history entry", dir);
-  const head = decodeHead(raw, dir);
-  if (typeof h["kind"] !== "string" || !isCount(h["records"]) || typeof h["committedAt"] !== "string") {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, { dir });
-  }
-  return { ...head, kind: h["kind"], records: h["records"], committedAt: h["committedAt"], ...(isCount(h["slot"]) ? { slot: h["slot"] } : {}) };
 }
 
 /** Slot keys of the `records` and `names` tables, re-exported for writers. */
