@@ -38,7 +38,12 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     entries: ["ext-inline.ts", "ext-split.ts"],
   },
   "src/hash": { job: "Poseidon2 width 16, padding-free sponge, 2-to-1 compression", imports: ["src/errors.ts", "src/field"] },
-  "src/kernels": { job: "AssemblyScript (WASM SIMD) kernels and their loader", imports: ["src/errors.ts", "src/field", "src/hash"] },
+  "src/kernels": {
+    job: "AssemblyScript (WASM SIMD) kernels and their loader",
+    imports: ["src/errors.ts", "src/field", "src/hash"],
+    // The Keccak-256 batch kernel the registry's leaf hashing and name import use.
+    entries: ["keccak-batch.ts"],
+  },
   "src/transcript": { job: "Fiat–Shamir transcript (duplex challenger, Plonky3 0.4.x semantics)", imports: ["src/errors.ts", "src/field", "src/hash"] },
   "src/sumcheck": { job: "generic sumcheck prover and verifier", imports: ["src/errors.ts", "src/field", "src/transcript"] },
   "src/gkr": {
