@@ -20,7 +20,7 @@ import { CIRCUIT_ERROR_CODES, type CircuitErrorCode } from "./gkr/errors.js";
 import { GKR_REJECT_CODES } from "./gkr/verifier.js";
 import { HTTP_ERROR_CODES, type HttpErrorCode } from "./http/errors.js";
 import { KERNEL_ERROR_CODES, type KernelErrorCode } from "./kernels/errors.js";
-import { DEMO_ERROR_CODES, type DemoErrorCode } from "./demo/registry-demo.js";
+import { DEMO_ERROR_CODES, type DemoErrorCode } from "./demo/errors.js";
 import { REGISTRY_ERROR_CODES, type RegistryErrorCode } from "./registry/errors.js";
 import { RECORD_REJECT_CODES } from "./registry/verify-record.js";
 import { BLOCK_REJECT_CODES } from "./registry/verify-block.js";
@@ -76,7 +76,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   ParallelErrorCode: e("src/sync/parallel/errors.ts", PARALLEL_ERROR_CODES),
   JobErrorCode: e("src/sync/parallel/errors.ts", JOB_ERROR_CODES, ["ParallelErrorCode", "SyncErrorCode", "SmtErrorCode", "CompileErrorCode", "CircuitErrorCode", "SumcheckErrorCode", "FieldErrorCode", "KernelErrorCode", "EncodeErrorCode"].map((union) => ({ union }))),
   RegistryErrorCode: e("src/registry/errors.ts", REGISTRY_ERROR_CODES),
-  DemoErrorCode: e("src/demo/registry-demo.ts", DEMO_ERROR_CODES),
+  DemoErrorCode: e("src/demo/errors.ts", DEMO_ERROR_CODES),
   ClaimErrorCode: e("src/counterparty/claim.ts", CLAIM_ERROR_CODES),
   ProtocolErrorCode: e("src/serve/protocol/errors.ts", PROTOCOL_ERROR_CODES),
   ServerErrorCode: e("src/serve/server/errors.ts", SERVER_ERROR_CODES),

@@ -11,7 +11,6 @@
  * | anything else (a bug) | `INTERNAL`, exit 3; `SSGKR_DEBUG=1` adds the stack |
  */
 import { CommanderError } from "commander";
-import type { ErrorCode } from "../error-catalogue.js";
 import { SsgkrError } from "../errors.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from "./exit.js";
 
@@ -50,10 +49,10 @@ export type CliVerdictCode = (typeof CLI_VERDICT_CODES)[number];
  * A usage error raised by a command: code (its own, or the code of the library error it names
  * the option or file of), message naming the option or file, exit code (default 2).
  */
-export class CliError extends SsgkrError<CliErrorCode | ErrorCode> {
+export class CliError<C extends string = CliErrorCode> extends SsgkrError<C> {
   readonly exitCode: number;
 
-  constructor(code: CliErrorCode | ErrorCode, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}) {
+  constructor(code: C, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}) {
     super(code, message, details);
     this.exitCode = exitCode;
   }

@@ -35,22 +35,8 @@ import { RecordState } from "../registry/store/record-codec.js";
 import { readOnlyRequest, updateRequest } from "../registry/requests.js";
 import { cachedPrepared, primePreparedCache, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../registry/verify-record.js";
 
-/**
- * Errors of the demo set-up. Codes: `DEMO_DIR_NOT_EMPTY` (the chosen directory holds files),
- * `DEMO_TOO_FEW_RECORDS` (fewer than 3 live records), `DEMO_BAD_STEP` (an unknown step given to
- * `faultStep`).
- */
-export class DemoError extends SsgkrError<DemoErrorCode> {}
-
-/** Every code a `DemoError` carries (meanings in docs/errors.md). */
-export const DEMO_ERROR_CODES = [
-  "DEMO_BAD_STEP",
-  "DEMO_DIR_NOT_EMPTY",
-  "DEMO_TOO_FEW_RECORDS",
-] as const;
-
-/** The code of a `DemoError`. */
-export type DemoErrorCode = (typeof DEMO_ERROR_CODES)[number];
+export { DemoError, DEMO_ERROR_CODES, type DemoErrorCode } from "./errors.js";
+import { DemoError } from "./errors.js";
 
 export type DemoVerdict = "ACCEPT" | "REJECT";
 

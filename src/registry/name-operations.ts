@@ -8,7 +8,7 @@ import { hashLeaf, TOMBSTONE, LeafTag, type Leaf } from "../smt/leaf.js";
 import { RegistryError } from "./errors.js";
 import { recordLeaf, type RecordValue } from "./mapping.js";
 import { MAX_NAME_DEPTH } from "./name-key.js";
-import { bitAt, prefixOf } from "./store/name-tree.js";
+import { bitAt, prefixOf } from "./hashing/name-tree.js";
 import { RecordState, encodeRecord, type StoredRecord } from "./store/record-codec.js";
 import type { NameHistoryEntry, NameState, NameStore, NameWriter } from "./store/name-store.js";
 

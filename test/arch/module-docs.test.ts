@@ -28,7 +28,11 @@ function importedFolders(folder: string): Set<string> {
     for (const m of readFileSync(join(dir, e), "utf8").matchAll(re)) {
       const spec = (m[1] ?? m[2] ?? m[3])!;
       if (!spec.startsWith(".")) continue;
-      const target = relative(src, dirname(resolve(dir, spec))).split(sep).join("/") || ".";
+      let target = relative(src, dirname(resolve(dir, spec))).split(sep).join("/") || ".";
+      // Another top folder is named as a whole (it is reached through its entry); within one top
+      // folder, the sub-folder itself.
+      const top = (f: string): string => f.split("/")[0]!;
+      if (target !== "." && top(target) !== top(folder)) target = top(target);
       if (target !== folder) out.add(target);
     }
   }

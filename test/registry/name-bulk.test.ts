@@ -15,7 +15,7 @@ import { NameStore } from "../../src/registry/store/name-store.js";
 import { importNames, type NameImportOptions } from "../../src/registry/import/name-import.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { nameReadRequest, proveNameStatement } from "../../src/registry/name-prove.js";
-import { referenceCompact } from "../../src/registry/store/name-tree.js";
+import { referenceCompact } from "../../src/registry/hashing/name-tree.js";
 import { sortByKey } from "../../src/registry/import/name-bulk.js";
 import { RecordState } from "../../src/registry/store/record-codec.js";
 import { fileSource } from "../../src/registry/import/dataset.js";

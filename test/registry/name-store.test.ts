@@ -12,7 +12,7 @@ import { nameKey, nameKeyBig, keyOfDigest, expectedCollisions } from "../../src/
 import { NameStore, peekRegistryMapping } from "../../src/registry/store/name-store.js";
 import { importNames } from "../../src/registry/import/name-import.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
-import { referenceCompact } from "../../src/registry/store/name-tree.js";
+import { referenceCompact } from "../../src/registry/hashing/name-tree.js";
 import { seal } from "../../src/registry/store/row-seal.js";
 import { fileSource, npmReposSource } from "../../src/registry/import/dataset.js";
 import { tempDir, tempFile } from "./support/tmp.js";

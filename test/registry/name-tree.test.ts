@@ -5,7 +5,7 @@ import { compressReference, type Digest } from "../../src/hash/digest.js";
 import { computeRootFromDigest } from "../../src/smt/path.js";
 import { defaultDigests } from "../../src/registry/store/store.js";
 import { defaultPermutation } from "../../src/registry/hashing/permutation.js";
-import { Compressor, lcaHeight, pathOf, prefixOf, referenceCompact, updateCompact, type CompactSource } from "../../src/registry/store/name-tree.js";
+import { Compressor, lcaHeight, pathOf, prefixOf, referenceCompact, updateCompact, type CompactSource } from "../../src/registry/hashing/name-tree.js";
 
 const B = 31;
 

@@ -12,7 +12,7 @@ import { RegistryError } from "../errors.js";
 import { LeafHasher } from "./leaf-hasher.js";
 import { packedBuffers, type PackedRecords } from "./packed.js";
 import { defaultPermutation, typescriptPermutation } from "./permutation.js";
-import { Compressor, subtreeCompact, type SubtreeJob, type SubtreeResult } from "../store/name-tree.js";
+import { Compressor, subtreeCompact, type SubtreeJob, type SubtreeResult } from "./name-tree.js";
 
 /** Which permutation the hashers use: the WASM kernel when built ("auto") or the TypeScript reference. */
 export type PermutationChoice = "auto" | "typescript";

@@ -7,7 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { LeafHasher } from "./leaf-hasher.js";
 import { packedBuffers, type PackedRecords } from "./packed.js";
 import { defaultPermutation, typescriptPermutation } from "./permutation.js";
-import { Compressor, subtreeCompact, subtreeTransfer, type SubtreeJob } from "../store/name-tree.js";
+import { Compressor, subtreeCompact, subtreeTransfer, type SubtreeJob } from "./name-tree.js";
 import { installKernelBackend } from "../../kernels/backend.js";
 
 // The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).

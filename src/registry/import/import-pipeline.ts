@@ -10,15 +10,18 @@ import type { HashPool, HashResult } from "../hashing/hash-pool.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "../mapping.js";
 import type { PackedBuilder } from "../hashing/packed.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
+import type { RegistryErrorCode } from "../errors.js";
 
+/** One malformed or refused record of an import: its 1-based line, code and message. */
 export interface ImportIssue {
   /** 1-based line of the record in its source. */
   readonly line: number;
   /** BAD_RECORD (syntax), BAD_NAME, BAD_VALUE, VALUE_TOO_LARGE, NAME_EXISTS or KEY_COLLISION. */
-  readonly code: string;
+  readonly code: RegistryErrorCode;
   readonly message: string;
 }
 
+/** Progress of an import: source entries read and records committed. */
 export interface ImportProgress {
   /** Source entries read (records and malformed ones). */
   readonly entries: number;

@@ -27,7 +27,7 @@ import type { HashPool } from "../hashing/hash-pool.js";
 import { hashedBatches, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
 import type { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
-import { packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "../store/name-tree.js";
+import { packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "../hashing/name-tree.js";
 import type { PackedRecords, PackedBuilder } from "../hashing/packed.js";
 import { RecordState, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";

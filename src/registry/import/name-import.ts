@@ -23,7 +23,7 @@ import { checkEntry, hashedBatches, importSettings, type ImportCommonOptions, ty
 import { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
 import { keyOfDigest } from "../name-key.js";
-import { lowerBound, updateCompact } from "../store/name-tree.js";
+import { lowerBound, updateCompact } from "../hashing/name-tree.js";
 import { PackedBuilder, type PackedRecords } from "../hashing/packed.js";
 import { RecordState, encodeRecord, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";

@@ -35,7 +35,7 @@ import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord
 import { seal, sealInto, unseal } from "./row-seal.js";
 import { defaultDigests } from "./store.js";
 import { checkLmdbFile } from "./lmdb-header.js";
-import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "./name-tree.js";
+import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
 import { defaultPermutation } from "../hashing/permutation.js";
 
 const FORMAT = "ssgkr-registry";

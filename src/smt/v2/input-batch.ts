@@ -9,7 +9,7 @@
  */
 import { SsgkrError } from "../../errors.js";
 import { digest } from "../../hash/digest.js";
-import { type BatchPermute, permuteBatch } from "../../hash/permute-batch.js";
+import { type BatchPermute, permuteBatch } from "../../hash/index.js";
 import { OpKind } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
 import { type Leaf, encodeLeaf, foldEncoding } from "../leaf.js";

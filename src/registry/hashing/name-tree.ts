@@ -15,7 +15,7 @@
  */
 import type { Digest } from "../../hash/digest.js";
 import { RATE, WIDTH } from "../../hash/poseidon2.js";
-import type { BatchPermutation } from "../hashing/permutation.js";
+import type { BatchPermutation } from "./permutation.js";
 
 const POW2: number[] = Array.from({ length: 65 }, (_, i) => 2 ** i);
 
