@@ -174,3 +174,32 @@ export function renderLayout(): string {
 
 export const LAYOUT_BEGIN = "<!-- layout:begin -->";
 export const LAYOUT_END = "<!-- layout:end -->";
+
+/**
+ * What the files directly in a folder of `src/` may import by the matrix, as the folder READMEs
+ * name it: other units (`field`, the root's `errors.ts`), the folder's own top folder or
+ * sub-folders it may reach (`registry`, `registry/hashing`). `folder` is relative to `src/`.
+ */
+export function allowedImports(folder: string): { folders: string[]; rootFiles: string[] } {
+  const [top, ...rest] = folder.split("/");
+  const unit = `src/${top}`;
+  if (!UNITS[unit]) throw new RangeError(`src/${folder} is not placed in the matrix`);
+  const sub = rest.join("/");
+  const subs = SUBFOLDERS[unit] ?? {};
+  const placed = Object.keys(subs).filter((s) => sub === s || sub.startsWith(`${s}/`)).sort((a, b) => b.length - a.length)[0];
+  const own = new Set<string>();
+  if (sub === "") for (const s of Object.keys(subs)) own.add(`${top}/${s}`);
+  else {
+    own.add(top!);
+    for (const s of Object.keys(subs)) {
+      // nested in, or above, its own sub-folder; or a sibling it is allowed
+      if (placed !== undefined && (s.startsWith(`${placed}/`) || placed.startsWith(`${s}/`) || subs[placed]!.includes(s))) own.add(`${top}/${s}`);
+    }
+  }
+  own.delete(folder);
+  const others = UNITS[unit]!.imports.filter((u) => u.startsWith("src/"));
+  return {
+    folders: [...others.filter((u) => !u.endsWith(".ts")).map(short), ...own].sort(),
+    rootFiles: others.filter((u) => u.endsWith(".ts")).map(short).sort(),
+  };
+}
