@@ -220,5 +220,6 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
     duplicates += dups;
     return { batch: entry.batch, root: entry.root, records: entry.records, treeMs: timing.treeMs };
   });
+  // firstSlot is passed to the loop too, so that it keeps its place among the report's fields
   return { ...r, firstSlot: startHead.nextSlot };
 }
