@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Rewrites the Layout section of README.md (between <!-- layout:begin --> and <!-- layout:end -->)
-// from the allowed-imports matrix test/arch/layers.ts (compiled: run after `npm run build`).
+// from the allowed-imports matrix test/arch/layers.ts, and the "May import" and "Imported by"
+// lines of every folder README under src/ (test/arch/folder-readmes.ts: the matrix, and the
+// imports of the folder's files). Compiled: run after `npm run build`.
 //
-//   node scripts/layout.mjs           rewrite README.md if it differs, saying so
-//   node scripts/layout.mjs --check   exit 1 with one line if README.md differs; never writes
+//   node scripts/layout.mjs           rewrite the READMEs that differ, saying so
+//   node scripts/layout.mjs --check   exit 1 with one line if any README differs; never writes
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -16,6 +18,7 @@ if (unknown.length) {
   process.exit(2);
 }
 const { LAYOUT_BEGIN, LAYOUT_END, renderLayout } = await import(pathToFileURL(join(root, "dist", "test", "arch", "layers.js")).href);
+const { staleFolderReadmes } = await import(pathToFileURL(join(root, "dist", "test", "arch", "folder-readmes.js")).href);
 const path = join(root, "README.md");
 const readme = readFileSync(path, "utf8");
 const a = readme.indexOf(LAYOUT_BEGIN), b = readme.indexOf(LAYOUT_END);
@@ -24,10 +27,15 @@ if (a < 0 || b < a) {
   process.exit(1);
 }
 const next = `${readme.slice(0, a + LAYOUT_BEGIN.length)}\n${renderLayout()}\n${readme.slice(b)}`;
-if (next === readme) process.exit(0);
+const folders = staleFolderReadmes(root);
 if (check) {
-  console.error("layout: README.md's Layout section is not the one test/arch/layers.ts renders; run `npm run layout`");
-  process.exit(1);
+  if (next !== readme) console.error("layout: README.md's Layout section is not the one test/arch/layers.ts renders; run `npm run layout`");
+  if (folders.length) console.error(`layout: the May import / Imported by lines of ${folders.map((f) => f.path).join(", ")} are not the rendered ones; run \`npm run layout\``);
+  process.exit(next !== readme || folders.length ? 1 : 0);
 }
-writeFileSync(path, next);
-console.error("layout: rewrote the Layout section of README.md from test/arch/layers.ts");
+if (next !== readme) {
+  writeFileSync(path, next);
+  console.error("layout: rewrote the Layout section of README.md from test/arch/layers.ts");
+}
+for (const f of folders) writeFileSync(join(root, f.path), f.text);
+if (folders.length) console.error(`layout: rewrote the May import / Imported by lines of ${folders.length} folder README${folders.length === 1 ? "" : "s"}`);

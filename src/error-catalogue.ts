@@ -7,36 +7,38 @@
  *
  * CLI exit status: an error's code is printed as `error CODE: message` on stderr with exit 2 (3
  * for `INTERNAL`, a bug); a verdict's as `REJECT CODE: reason` / `INVALID CODE: …` / `FALSE CODE:
- * …` with exit 1. This module imports only the `errors.ts` files and verifier code lists, and
- * nothing imports it but the CLI and the tests.
+ * …` with exit 1. This module imports only the `errors.ts` files, verifier code lists and the
+ * library's union (error-codes.ts, which the CLI types its codes with), and nothing imports it
+ * but the package entry and the tests.
  */
-import { DECODE_ERROR_CODES, ENCODE_ERROR_CODES, type DecodeErrorCode, type EncodeErrorCode } from "./codec/errors.js";
-import { V2_DECODE_ERROR_CODES, V2_ENCODE_ERROR_CODES, type V2DecodeErrorCode, type V2EncodeErrorCode } from "./codec/v2/errors.js";
+import { DECODE_ERROR_CODES, ENCODE_ERROR_CODES } from "./codec/errors.js";
+import { V2_DECODE_ERROR_CODES, V2_ENCODE_ERROR_CODES } from "./codec/v2/errors.js";
 import { CLI_ERROR_CODES, CLI_VERDICT_CODES, type CliErrorCode } from "./cli/errors.js";
-import { CLAIM_ERROR_CODES, type ClaimErrorCode } from "./counterparty/claim.js";
+import { CLAIM_ERROR_CODES } from "./counterparty/claim.js";
 import { NAME_REJECT_CODES } from "./counterparty/verify.js";
-import { FIELD_ERROR_CODES, type FieldErrorCode } from "./field/errors.js";
-import { CIRCUIT_ERROR_CODES, type CircuitErrorCode } from "./gkr/errors.js";
+import { FIELD_ERROR_CODES } from "./field/errors.js";
+import { CIRCUIT_ERROR_CODES } from "./gkr/errors.js";
 import { GKR_REJECT_CODES } from "./gkr/verifier.js";
-import { HTTP_ERROR_CODES, type HttpErrorCode } from "./http/errors.js";
-import { KERNEL_ERROR_CODES, type KernelErrorCode } from "./kernels/errors.js";
-import { DEMO_ERROR_CODES, type DemoErrorCode } from "./demo/errors.js";
-import { REGISTRY_ERROR_CODES, type RegistryErrorCode } from "./registry/errors.js";
+import { HTTP_ERROR_CODES } from "./http/errors.js";
+import { KERNEL_ERROR_CODES } from "./kernels/errors.js";
+import { DEMO_ERROR_CODES } from "./demo/errors.js";
+import { REGISTRY_ERROR_CODES } from "./registry/errors.js";
 import { RECORD_REJECT_CODES } from "./registry/verify-record.js";
 import { BLOCK_REJECT_CODES } from "./registry/verify-block.js";
-import { LOAD_ERROR_CODES, VERIFY_POOL_CODES, type LoadErrorCode } from "./serve/load/errors.js";
-import { BROKER_ERROR_CODES, type BrokerErrorCode } from "./serve/nats/errors.js";
-import { PROTOCOL_ERROR_CODES, type ProtocolErrorCode } from "./serve/protocol/errors.js";
-import { SERVER_ERROR_CODES, type ServerErrorCode } from "./serve/server/errors.js";
-import { COMPILE_ERROR_CODES, SMT_ERROR_CODES, type CompileErrorCode, type SmtErrorCode } from "./smt/errors.js";
+import { LOAD_ERROR_CODES, VERIFY_POOL_CODES } from "./serve/load/errors.js";
+import { BROKER_ERROR_CODES } from "./serve/nats/errors.js";
+import { PROTOCOL_ERROR_CODES } from "./serve/protocol/errors.js";
+import { SERVER_ERROR_CODES } from "./serve/server/errors.js";
+import { COMPILE_ERROR_CODES, SMT_ERROR_CODES } from "./smt/errors.js";
 import { STATEMENT_REJECT_CODES } from "./smt/semantics.js";
-import { SUMCHECK_ERROR_CODES, type SumcheckErrorCode } from "./sumcheck/errors.js";
+import { SUMCHECK_ERROR_CODES } from "./sumcheck/errors.js";
 import { SUMCHECK_REJECT_CODES } from "./sumcheck/verifier.js";
-import { SYNC_ERROR_CODES, type SyncErrorCode } from "./statement/errors.js";
-import { JOB_ERROR_CODES, PARALLEL_ERROR_CODES, type JobErrorCode, type ParallelErrorCode } from "./sync/parallel/errors.js";
-import { REQUEST_ERROR_CODES, type RequestErrorCode } from "./sync/request.js";
+import { SYNC_ERROR_CODES } from "./statement/errors.js";
+import { JOB_ERROR_CODES, PARALLEL_ERROR_CODES } from "./sync/parallel/errors.js";
+import { REQUEST_ERROR_CODES } from "./sync/request.js";
 import { V2_REJECT_CODES } from "./sync/v2/verify.js";
 import { SYNC_REJECT_CODES } from "./sync/verify.js";
+import type { LibraryErrorCode } from "./error-codes.js";
 
 /** A union included in another, its codes optionally prefixed (`GKR_`, `DECODE_`). */
 export interface IncludedUnion {
@@ -106,28 +108,5 @@ export function codesOf(union: string): string[] {
   return [...out].sort();
 }
 
-/** The code of any error this package throws on purpose (`SsgkrError.code`). */
-export type ErrorCode =
-  | FieldErrorCode
-  | KernelErrorCode
-  | SumcheckErrorCode
-  | CircuitErrorCode
-  | SmtErrorCode
-  | CompileErrorCode
-  | DecodeErrorCode
-  | EncodeErrorCode
-  | V2DecodeErrorCode
-  | V2EncodeErrorCode
-  | SyncErrorCode
-  | RequestErrorCode
-  | ParallelErrorCode
-  | JobErrorCode
-  | RegistryErrorCode
-  | DemoErrorCode
-  | ClaimErrorCode
-  | ProtocolErrorCode
-  | ServerErrorCode
-  | LoadErrorCode
-  | BrokerErrorCode
-  | HttpErrorCode
-  | CliErrorCode;
+/** The code of any error this package throws on purpose (`SsgkrError.code`): the library's and the CLI's. */
+export type ErrorCode = LibraryErrorCode | CliErrorCode;

@@ -17,6 +17,7 @@
 // Errors: every error thrown is an SsgkrError with a stable `code`.
 export { SsgkrError } from "./errors.js";
 export type { ErrorCode } from "./error-catalogue.js";
+export type { LibraryErrorCode } from "./error-codes.js";
 export { SyncError } from "./statement/errors.js";
 export { SmtError, CompileError } from "./smt/errors.js";
 export { CircuitError } from "./gkr/errors.js";

@@ -12,6 +12,7 @@
  */
 import { CommanderError } from "commander";
 import { SsgkrError } from "../errors.js";
+import type { LibraryErrorCode } from "../error-codes.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from "./exit.js";
 
 /** The CLI's own error codes (meanings in docs/errors.md); `INTERNAL` is a bug, exit 3. */
@@ -46,15 +47,31 @@ export const CLI_VERDICT_CODES = [
 export type CliVerdictCode = (typeof CLI_VERDICT_CODES)[number];
 
 /**
+ * A code a `CliError` may carry: the CLI's own, or a library code of the catalogue
+ * (error-catalogue.ts) when the error names the option or file of a library error. Together
+ * they are the catalogue's `ErrorCode`: a code outside it does not type-check.
+ */
+export type CliCode = CliErrorCode | LibraryErrorCode;
+
+/**
  * A usage error raised by a command: code (its own, or the code of the library error it names
  * the option or file of), message naming the option or file, exit code (default 2).
  */
-export class CliError<C extends string = CliErrorCode> extends SsgkrError<C> {
+export class CliError<C extends CliCode = CliCode> extends SsgkrError<C> {
   readonly exitCode: number;
 
   constructor(code: C, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}) {
     super(code, message, details);
     this.exitCode = exitCode;
+  }
+
+  /**
+   * The CLI error that names the option or file of a library error, with the library error's
+   * code. `SsgkrError.code` is typed `string`; every code the library throws is of
+   * `LibraryErrorCode` (test/arch/error-catalogue.test.ts keeps the catalogue complete).
+   */
+  static naming(err: SsgkrError, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}): CliError {
+    return new CliError(err.code as LibraryErrorCode, message, exitCode, details);
   }
 }
 

@@ -102,7 +102,7 @@ export function readRequest(path: string, option = "--request"): { file: SyncReq
     const file = parseRequestText(text);
     return { file, request: toOpRequest(file) };
   } catch (err) {
-    if (err instanceof SsgkrError) throw new CliError(err.code, `${option} ${path}: ${err.message}`, undefined, { ...err.details, option, path });
+    if (err instanceof SsgkrError) throw CliError.naming(err, `${option} ${path}: ${err.message}`, undefined, { ...err.details, option, path });
     throw err;
   }
 }

@@ -4,4 +4,3 @@ export * from "./fast-permutation.js";
 export { type HashBackend, type HashBackendProvider, typescriptHashBackend, useHashBackend, currentHashBackend } from "./backend.js";
 /** The Poseidon2 constants of compat-v1 (Plonky3 0.4.x KoalaBear width 16): round constants and the internal diagonal, canonical. */
 export * as poseidon2Constants from "./poseidon2-constants.js";
-export { type BatchPermute, permuteBatch, permuteBatchBackend, permuteBatchReference } from "./permute-batch.js";

@@ -128,14 +128,19 @@ test("the profile v2 SMT frontend imports the core, the v1 SMT frontend and its 
   assert.deepEqual(violations, []);
 });
 
-test("the worker-pool core (src/workers) imports nothing of the package, and the catalogue (src/error-catalogue.ts) only errors.ts files and verifier code lists", () => {
+test("the worker-pool core (src/workers) imports nothing of the package, the catalogue (src/error-catalogue.ts) only errors.ts files, verifier code lists and the library's union, and that union (src/error-codes.ts) only types of errors.ts files and code lists", () => {
   const workers = importsUnder("workers").filter(({ target }) => !target.startsWith("node:"));
   assert.ok(tsFiles(join(root, "src", "workers")).length >= 1, "the core was found");
   assert.deepEqual(workers.map((b) => `${b.file} imports ${b.target}`), []);
   const catalogue = importsOf(readFileSync(join(root, "src", "error-catalogue.ts"), "utf8")).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
   assert.ok(catalogue.length > 20, "the catalogue's imports were found");
   const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|demo\/errors|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verify|sync\/v2\/verify|registry\/verify-record|registry\/verify-block|counterparty\/verify)\.js$/;
-  assert.deepEqual(catalogue.filter((t) => !allowed.test(t)), []);
+  assert.deepEqual(catalogue.filter((t) => !allowed.test(t) && t !== "error-codes.js"), []);
+  const unionText = readFileSync(join(root, "src", "error-codes.ts"), "utf8");
+  const union = importsOf(unionText).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
+  assert.ok(union.length > 10, "the union's imports were found");
+  assert.deepEqual(union.filter((t) => !allowed.test(t) || t.startsWith("cli/")), []);
+  assert.doesNotMatch(unionText, /^import (?!type )/m, "src/error-codes.ts imports types only");
 });
 
 /** Folders below the kernels: they get the kernel backend injected (src/hash/backend.ts), never import it. */

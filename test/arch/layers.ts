@@ -91,10 +91,11 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "the registry demo (`ssgkr demo`): import, prove, verify, report",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
   },
-  "src/cli": { job: "the `ssgkr` command", imports: ALL_SRC.filter((u) => u !== "src/cli") },
-  "src/error-catalogue.ts": { job: "the one error catalogue: every code union with its module (docs/errors.md)", imports: [...ALL_SRC] },
+  "src/error-codes.ts": { job: "`LibraryErrorCode`: the catalogue's error code unions but the CLI's (types only), which the CLI types its codes with", imports: ALL_SRC.filter((u) => u !== "src/cli") },
+  "src/cli": { job: "the `ssgkr` command", imports: [...ALL_SRC.filter((u) => u !== "src/cli"), "src/error-codes.ts"] },
+  "src/error-catalogue.ts": { job: "the one error catalogue: every code union with its module (docs/errors.md)", imports: [...ALL_SRC, "src/error-codes.ts"] },
   "src/engine.ts": { job: "public entry `statesync-gkr/engine`: the proof engine without statements", imports: CORE },
-  "src/index.ts": { job: "public entry `statesync-gkr`", imports: [...ALL_SRC.filter((u) => !["src/cli", "src/http", "src/web", "src/demo"].includes(u)), "src/error-catalogue.ts"] },
+  "src/index.ts": { job: "public entry `statesync-gkr`", imports: [...ALL_SRC.filter((u) => !["src/cli", "src/http", "src/web", "src/demo"].includes(u)), "src/error-codes.ts", "src/error-catalogue.ts"] },
   "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
   "bench/children": { job: "child processes of the benchmarks (one measured point each)", imports: [...ALL_SRC, "bench/lib", "test"] },
   "bench/report": { job: "the benchmark report page (`npm run bench -- report`)", imports: ["bench/lib"] },
@@ -173,3 +174,32 @@ export function renderLayout(): string {
 
 export const LAYOUT_BEGIN = "<!-- layout:begin -->";
 export const LAYOUT_END = "<!-- layout:end -->";
+
+/**
+ * What the files directly in a folder of `src/` may import by the matrix, as the folder READMEs
+ * name it: other units (`field`, the root's `errors.ts`), the folder's own top folder or
+ * sub-folders it may reach (`registry`, `registry/hashing`). `folder` is relative to `src/`.
+ */
+export function allowedImports(folder: string): { folders: string[]; rootFiles: string[] } {
+  const [top, ...rest] = folder.split("/");
+  const unit = `src/${top}`;
+  if (!UNITS[unit]) throw new RangeError(`src/${folder} is not placed in the matrix`);
+  const sub = rest.join("/");
+  const subs = SUBFOLDERS[unit] ?? {};
+  const placed = Object.keys(subs).filter((s) => sub === s || sub.startsWith(`${s}/`)).sort((a, b) => b.length - a.length)[0];
+  const own = new Set<string>();
+  if (sub === "") for (const s of Object.keys(subs)) own.add(`${top}/${s}`);
+  else {
+    own.add(top!);
+    for (const s of Object.keys(subs)) {
+      // nested in, or above, its own sub-folder; or a sibling it is allowed
+      if (placed !== undefined && (s.startsWith(`${placed}/`) || placed.startsWith(`${s}/`) || subs[placed]!.includes(s))) own.add(`${top}/${s}`);
+    }
+  }
+  own.delete(folder);
+  const others = UNITS[unit]!.imports.filter((u) => u.startsWith("src/"));
+  return {
+    folders: [...others.filter((u) => !u.endsWith(".ts")).map(short), ...own].sort(),
+    rootFiles: others.filter((u) => u.endsWith(".ts")).map(short).sort(),
+  };
+}

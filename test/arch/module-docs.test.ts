@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { IMPORTED_BY, MAY_IMPORT, renderFolderLines, staleFolderReadmes, withFolderLines } from "./folder-readmes.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const src = join(root, "src");
@@ -71,4 +72,21 @@ test("each folder imports only the folders its README allows (the root's errors.
     }
   }
   assert.deepEqual(violations, []);
+});
+
+test("every folder README's May import and Imported by lines are the rendered ones (the matrix of test/arch/layers.ts; `npm run layout` rewrites them)", () => {
+  const rendered = renderFolderLines(root);
+  assert.deepEqual([...rendered.keys()].sort(), folders().sort(), "a line pair for every folder");
+  assert.deepEqual(staleFolderReadmes(root).map((f) => f.path), [], "stale README lines: run `npm run layout`");
+  // the May import line names what the matrix allows: a hash folder may import the field, a field folder not the hash
+  assert.match(rendered.get("hash")!.mayImport, /^\*\*May import:\*\* `field` and the root's `errors.ts` \(test\/arch\/layers.ts\)\./);
+  assert.match(rendered.get("field")!.mayImport, /^\*\*May import:\*\* the root's `errors.ts` \(test\/arch\/layers.ts\)\.$/);
+  assert.match(rendered.get("registry/store")!.mayImport, /`registry`, `registry\/hashing`.*packages: .*`lmdb`/);
+  assert.doesNotMatch(rendered.get("registry/store")!.mayImport, /`registry\/import`/);
+  // a hand-edited line is found, and rewriting restores it
+  const text = readFileSync(join(src, "hash", "README.md"), "utf8");
+  const edited = text.replace(/^\*\*May import:\*\*.*$/m, `${MAY_IMPORT} \`field\`, \`kernels\`.`);
+  assert.notEqual(edited, text);
+  assert.equal(withFolderLines(edited, rendered.get("hash")!), text);
+  assert.ok(text.includes(rendered.get("hash")!.importedBy) && rendered.get("hash")!.importedBy.startsWith(IMPORTED_BY));
 });

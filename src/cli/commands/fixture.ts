@@ -26,7 +26,7 @@ export function registerFixture(program: Command): void {
       try {
         fx = goldenFixture(opKindOf(opts.kind as OpKindName), depth, key);
       } catch (err) {
-        if (err instanceof SsgkrError) throw new CliError(err.code, `--key ${key} at --depth ${depth}: ${err.message}`);
+        if (err instanceof SsgkrError) throw CliError.naming(err, `--key ${key} at --depth ${depth}: ${err.message}`);
         throw err;
       }
       process.stdout.write(JSON.stringify(requestToJson(fromOpRequest(fx, depth, fx.config.leafMaxFields))) + "\n");

@@ -2,9 +2,12 @@
  * The import pipeline both mappings share (import.ts for slot-v1, name-import.ts and
  * name-bulk.ts for record-leaf-v2): options and their checks, the validation of one entry, and
  * the read → hash loop in which the calling thread parses and validates batch k + 1 … while the
- * hash workers compute the leaf digests of batch k; batches come back in input order.
+ * hash workers compute the leaf digests of batch k; batches come back in input order; and the
+ * commit loop around it, with its accounting (batches, records, times, progress, the head it
+ * ends at).
  */
 import { availableParallelism } from "node:os";
+import type { Digest } from "../../hash/digest.js";
 import { RegistryError } from "../errors.js";
 import type { HashPool, HashResult } from "../hashing/hash-pool.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "../mapping.js";
@@ -137,4 +140,105 @@ export async function* hashedBatches(source: RecordSource, sink: RecordSink & { 
     // a batch still at the workers when the consumer stops: its failure is not reported twice
     for (const q of queue) q.catch(() => {});
   }
+}
+
+/** One batch an importer committed: its history entry's batch and root, and what it took. */
+export interface CommittedBatch {
+  readonly batch: number;
+  readonly root: Digest;
+  /** Records the batch wrote. */
+  readonly records: number;
+  /** The part of the commit spent recomputing the tree (ms; the rest counts as writes). */
+  readonly treeMs: number;
+}
+
+/** What an import reports (both mappings): the source, entries read, records imported, the issues met, the root after the import and timings in ms. */
+export interface BatchImportReport {
+  readonly source: string;
+  readonly entries: number;
+  readonly imported: number;
+  /** Records left out (malformed and refused). */
+  readonly malformed: number;
+  /** Records already in the registry with the same name and live value (left as they are). */
+  readonly present: number;
+  /** Batches committed and the history numbers of the first and last (0 when none). */
+  readonly batches: number;
+  readonly firstBatch: number;
+  readonly lastBatch: number;
+  /** The root after the last batch (the starting root when none). */
+  readonly root: Digest;
+  readonly threads: number;
+  readonly timings: ImportTimings;
+}
+
+/** What the commit loop runs on. */
+export interface CommitLoop {
+  readonly source: RecordSource;
+  readonly sink: RecordSink & { readonly builder: PackedBuilder };
+  /** The hash workers; closed when the loop ends, however it ends. */
+  readonly pool: HashPool;
+  readonly batchSize: number;
+  readonly threads: number;
+  /** The head the import starts from. */
+  readonly start: { readonly batch: number; readonly root: Digest };
+  /** `performance.now()` when the import started (wall time). */
+  readonly started: number;
+  /** Time of the check pass (ms, 0 without one). */
+  readonly checkMs: number;
+  /** Records left out so far (malformed and refused) and records found present. */
+  readonly counts: () => { readonly malformed: number; readonly present: number };
+  /** The first slot the import assigns (slot-v1), reported as `firstSlot`. */
+  readonly firstSlot?: number;
+  readonly onProgress?: ((p: ImportProgress) => void) | undefined;
+}
+
+/**
+ * The commit loop both batch importers share: each hashed batch is committed by `commit` (given
+ * the batch number the head must be at), whose time counts as writes but for the tree part it
+ * returns; progress after each batch and at the end.
+ * @throws whatever `commit` or the source throws; batches committed before stay committed.
+ */
+export async function commitHashedBatches(loop: CommitLoop, commit: (hashed: HashResult, expectBatch: number) => CommittedBatch): Promise<BatchImportReport & { readonly firstSlot?: number }> {
+  const { source, pool, threads } = loop;
+  const times: LoopTimes = { parseMs: 0, hashMs: 0, waitMs: 0 };
+  let treeMs = 0, writeMs = 0;
+  let expectBatch = loop.start.batch;
+  let imported = 0;
+  let batches = 0;
+  let firstBatch = 0;
+  let root = loop.start.root;
+  const progress = () => loop.onProgress?.({ entries: source.entries, imported, malformed: loop.counts().malformed, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
+  try {
+    for await (const hashed of hashedBatches(source, loop.sink, pool, loop.batchSize, threads, times)) {
+      const c0 = performance.now();
+      const done = commit(hashed, expectBatch);
+      const dt = performance.now() - c0;
+      imported += done.records;
+      treeMs += done.treeMs;
+      writeMs += dt - done.treeMs;
+      expectBatch = done.batch;
+      if (batches === 0) firstBatch = done.batch;
+      batches++;
+      root = done.root;
+      progress();
+    }
+  } finally {
+    await pool.close();
+  }
+  progress();
+  const { malformed, present } = loop.counts();
+  return {
+    source: source.description,
+    entries: source.entries,
+    imported,
+    malformed,
+    present,
+    batches,
+    firstBatch,
+    lastBatch: batches === 0 ? 0 : expectBatch,
+    ...(loop.firstSlot !== undefined ? { firstSlot: loop.firstSlot } : {}),
+    root,
+    threads,
+    timings: { wallMs: performance.now() - loop.started, ...times, treeMs, writeMs, checkMs: loop.checkMs },
+  };
 }

@@ -15,10 +15,9 @@
  * default) the whole input is checked first and any malformed record rejects the import with
  * nothing written.
  */
-import type { Digest } from "../../hash/digest.js";
 import { RegistryError, type RegistryErrorCode } from "../errors.js";
 import { HashPool, type PermutationChoice } from "../hashing/hash-pool.js";
-import { checkEntry, hashedBatches, importSettings, type ImportCommonOptions, type ImportIssue, type ImportTimings, type LoopTimes } from "./import-pipeline.js";
+import { checkEntry, commitHashedBatches, importSettings, type ImportCommonOptions, type BatchImportReport, type ImportIssue } from "./import-pipeline.js";
 import type { ValueForm } from "../mapping.js";
 import { PackedBuilder, type PackedRecords } from "../hashing/packed.js";
 import { RecordState, readSlotKey, recordRowBytes, writeRecordRow, writeSlotKey } from "../store/record-codec.js";
@@ -36,22 +35,9 @@ export interface ImportOptions extends ImportCommonOptions {
 }
 
 /** The result of `importRecords`: the source, entries read, records imported, the issues met, the root after the import and timings in ms. */
-export interface ImportReport {
-  readonly source: string;
-  readonly entries: number;
-  readonly imported: number;
-  readonly malformed: number;
-  /** Records already in the registry with the same name and live value (left as they are). */
-  readonly present: number;
-  /** Batches committed and the history numbers of the first and last (0 when none). */
-  readonly batches: number;
-  readonly firstBatch: number;
-  readonly lastBatch: number;
+export interface ImportReport extends BatchImportReport {
   /** Slots assigned: [firstSlot, firstSlot + imported). */
   readonly firstSlot: number;
-  readonly root: Digest;
-  readonly threads: number;
-  readonly timings: ImportTimings;
 }
 
 const DEFAULT_BATCH = 100_000;
@@ -214,57 +200,26 @@ export async function importRecords(store: RegistryStore, makeSource: () => Reco
   const source = makeSource();
   const sink = new ImportSink(store, report, { dedup: false, presentBelow: startHead.nextSlot, pack: true });
   const pool = new HashPool(threads, store.config.leafMaxFields, options.permutation ?? "auto");
-  const times: LoopTimes = { parseMs: 0, hashMs: 0, waitMs: 0 };
-  let treeMs = 0, writeMs = 0;
   let duplicates = 0;
-  let expectBatch = startHead.batch;
-  let imported = 0;
-  let batches = 0;
-  let firstBatch = 0;
-  let root = startHead.root;
-  const progress = () =>
-    options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount + duplicates, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
-  try {
-    for await (const { digests, packed } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
-      const timing = { treeMs: 0 };
-      const c0 = performance.now();
-      let dups = 0;
-      const entry = store.commit({
-        kind: "import",
-        expectBatch,
-        write: (t, head) => {
-          const changed = writeRows(t, head, store.config.depth, packed, digests, onError, report);
-          dups = changed.duplicates;
-          return changed;
-        },
-      }, timing);
-      duplicates += dups;
-      imported += entry.records;
-      const c = performance.now() - c0;
-      treeMs += timing.treeMs;
-      writeMs += c - timing.treeMs;
-      expectBatch = entry.batch;
-      if (batches === 0) firstBatch = entry.batch;
-      batches++;
-      root = entry.root;
-      progress();
-    }
-  } finally {
-    await pool.close();
-  }
-  progress();
-  return {
-    source: source.description,
-    entries: source.entries,
-    imported,
-    malformed: sink.malformedCount + duplicates,
-    present: sink.presentCount,
-    batches,
-    firstBatch,
-    lastBatch: batches === 0 ? 0 : expectBatch,
-    firstSlot: startHead.nextSlot,
-    root,
-    threads,
-    timings: { wallMs: performance.now() - started, ...times, treeMs, writeMs, checkMs },
-  };
+  const r = await commitHashedBatches({
+    source, sink, pool, batchSize, threads, start: startHead, started, checkMs, firstSlot: startHead.nextSlot,
+    counts: () => ({ malformed: sink.malformedCount + duplicates, present: sink.presentCount }),
+    onProgress: options.onProgress,
+  }, ({ digests, packed }, expectBatch) => {
+    const timing = { treeMs: 0 };
+    let dups = 0;
+    const entry = store.commit({
+      kind: "import",
+      expectBatch,
+      write: (t, head) => {
+        const changed = writeRows(t, head, store.config.depth, packed, digests, onError, report);
+        dups = changed.duplicates;
+        return changed;
+      },
+    }, timing);
+    duplicates += dups;
+    return { batch: entry.batch, root: entry.root, records: entry.records, treeMs: timing.treeMs };
+  });
+  // firstSlot is passed to the loop too, so that it keeps its place among the report's fields
+  return { ...r, firstSlot: startHead.nextSlot };
 }

@@ -16,10 +16,9 @@
  * `onError: "fail"` (default) checks the whole input first and writes nothing if any record is
  * malformed; `"skip"` leaves them out.
  */
-import type { Digest } from "../../hash/digest.js";
 import { RegistryError, type RegistryErrorCode } from "../errors.js";
 import { HashPool, type PermutationChoice } from "../hashing/hash-pool.js";
-import { checkEntry, hashedBatches, importSettings, type ImportCommonOptions, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
+import { checkEntry, commitHashedBatches, importSettings, type BatchImportReport, type ImportCommonOptions, type ImportIssue } from "./import-pipeline.js";
 import { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
 import { keyOfDigest } from "../name-key.js";
@@ -27,7 +26,6 @@ import { lowerBound, updateCompact } from "../hashing/name-tree.js";
 import { PackedBuilder, type PackedRecords } from "../hashing/packed.js";
 import { RecordState, encodeRecord, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
-import type { ImportTimings } from "./import-pipeline.js";
 import type { NameStore } from "../store/name-store.js";
 import { bulkBuild } from "./name-bulk.js";
 
@@ -46,20 +44,7 @@ export interface NameImportOptions extends ImportCommonOptions {
 }
 
 /** The result of `importNames`: the source, entries read, records imported, issues (with `KEY_COLLISION` conflicts), the root after the import and timings in ms. */
-export interface NameImportReport {
-  readonly source: string;
-  readonly entries: number;
-  readonly imported: number;
-  readonly malformed: number;
-  /** Records already in the registry with the same name and live value (left as they are). */
-  readonly present: number;
-  readonly batches: number;
-  readonly firstBatch: number;
-  readonly lastBatch: number;
-  readonly root: Digest;
-  readonly threads: number;
-  readonly timings: ImportTimings;
-}
+export type NameImportReport = BatchImportReport;
 
 /**
  * Records per batch (one transaction) unless told otherwise. Keys are random, so every batch
@@ -252,109 +237,78 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
   const source = makeSource();
   const sink = new NameSink(leafMaxFields, report);
   const pool = new HashPool(threads, leafMaxFields, options.permutation ?? "auto");
-  const times: LoopTimes = { parseMs: 0, hashMs: 0, waitMs: 0 };
-  let treeMs = 0, writeMs = 0;
   let conflicts = 0;
-  let expectBatch = startHead.batch;
-  let imported = 0;
-  let batches = 0;
-  let firstBatch = 0;
-  let root = startHead.root;
   const c = store.hasher();
-  const progress = () => options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount + conflicts, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
-  try {
-    for await (const { digests, packed: p, ids } of hashedBatches(source, sink, pool, batchSize, threads, times)) {
-      const c0 = performance.now();
-      // keys, sorted; conflicts inside the batch and with the stored keys
-      const keys = batchKeys(keccak, p, depth, ids);
-      const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
-      const kept: number[] = [];
-      const conflict = (i: number, code: RegistryErrorCode, message: string) => {
-        if (onError === "fail") throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, { line: p.lines[i] });
-        conflicts++;
-        report({ line: p.lines[i]!, code, message });
-      };
-      for (let r = 0; r < order.length; r++) {
-        const i = order[r]!;
-        const key = keys[i]!;
-        const prev = kept.length > 0 ? kept[kept.length - 1]! : -1;
-        if (prev >= 0 && keys[prev] === key) {
-          if (sameName(p, prev, i)) conflict(i, "NAME_EXISTS", `duplicate name ${nameText(p, i)} (first at line ${p.lines[prev]})`);
-          else conflict(i, "KEY_COLLISION", `name ${nameText(p, i)} has the same key ${key} as ${nameText(p, prev)} (line ${p.lines[prev]}) at depth ${depth}`);
-          continue;
-        }
-        if (isPresent(key, p, i)) {
-          present++;
-          continue;
-        }
-        const at = lowerBound(E, n, key);
-        if (at < n && E[at] === key) {
-          const other = existingName(key);
-          const mine = decoder.decode(p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!));
-          if (other === mine) conflict(i, "NAME_EXISTS", `name ${nameText(p, i)} is already registered`);
-          else conflict(i, "KEY_COLLISION", `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already registered at depth ${depth}`);
-          continue;
-        }
-        kept.push(i);
+  return await commitHashedBatches({
+    source, sink, pool, batchSize, threads, start: startHead, started, checkMs,
+    counts: () => ({ malformed: sink.malformedCount + conflicts, present }),
+    onProgress: options.onProgress,
+  }, ({ digests, packed: p, ids }, expectBatch) => {
+    // keys, sorted; conflicts inside the batch and with the stored keys
+    const keys = batchKeys(keccak, p, depth, ids);
+    const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
+    const kept: number[] = [];
+    const conflict = (i: number, code: RegistryErrorCode, message: string) => {
+      if (onError === "fail") throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, { line: p.lines[i] });
+      conflicts++;
+      report({ line: p.lines[i]!, code, message });
+    };
+    for (let r = 0; r < order.length; r++) {
+      const i = order[r]!;
+      const key = keys[i]!;
+      const prev = kept.length > 0 ? kept[kept.length - 1]! : -1;
+      if (prev >= 0 && keys[prev] === key) {
+        if (sameName(p, prev, i)) conflict(i, "NAME_EXISTS", `duplicate name ${nameText(p, i)} (first at line ${p.lines[prev]})`);
+        else conflict(i, "KEY_COLLISION", `name ${nameText(p, i)} has the same key ${key} as ${nameText(p, prev)} (line ${p.lines[prev]}) at depth ${depth}`);
+        continue;
       }
-      const m = kept.length;
-      const sortedKeys = new Float64Array(m);
-      const sortedDigests = new Uint32Array(8 * m);
-      for (let r = 0; r < m; r++) {
-        const i = kept[r]!;
-        sortedKeys[r] = keys[i]!;
-        sortedDigests.set(digests.subarray(8 * i, 8 * i + 8), 8 * r);
+      if (isPresent(key, p, i)) {
+        present++;
+        continue;
       }
-      let tree = 0;
-      const entry = store.commit({
-        kind: "import",
-        expectBatch,
-        write: (w, head) => {
-          if (m === 0) return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
-          let total = 0;
-          for (const i of kept) total += recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
-          const rows = new Uint8Array(total);
-          let at = 0;
-          for (let r = 0; r < m; r++) {
-            const i = kept[r]!;
-            const start = at;
-            at = writeRecordRow(rows, at, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
-            w.putLeaf(sortedKeys[r]!, rows.subarray(start, at), sortedDigests.subarray(8 * r, 8 * r + 8));
-          }
-          const t0 = performance.now();
-          const u = updateCompact(depth, store.defaults, c, E, n, sortedKeys, sortedDigests, w.source);
-          tree = performance.now() - t0;
-          for (let b = 0; b < u.branches.count; b++) w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
-          return { root: u.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
-        },
-      });
-      E = mergeKeys(E, n, sortedKeys);
-      n = E.length;
-      imported += m;
-      const dt = performance.now() - c0;
-      treeMs += tree;
-      writeMs += dt - tree;
-      expectBatch = entry.batch;
-      if (batches === 0) firstBatch = entry.batch;
-      batches++;
-      root = entry.root;
-      progress();
+      const at = lowerBound(E, n, key);
+      if (at < n && E[at] === key) {
+        const other = existingName(key);
+        const mine = decoder.decode(p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!));
+        if (other === mine) conflict(i, "NAME_EXISTS", `name ${nameText(p, i)} is already registered`);
+        else conflict(i, "KEY_COLLISION", `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already registered at depth ${depth}`);
+        continue;
+      }
+      kept.push(i);
     }
-  } finally {
-    await pool.close();
-  }
-  progress();
-  return {
-    source: source.description,
-    entries: source.entries,
-    imported,
-    malformed: sink.malformedCount + conflicts,
-    present,
-    batches,
-    firstBatch,
-    lastBatch: batches === 0 ? 0 : expectBatch,
-    root,
-    threads,
-    timings: { wallMs: performance.now() - started, ...times, treeMs, writeMs, checkMs },
-  };
+    const m = kept.length;
+    const sortedKeys = new Float64Array(m);
+    const sortedDigests = new Uint32Array(8 * m);
+    for (let r = 0; r < m; r++) {
+      const i = kept[r]!;
+      sortedKeys[r] = keys[i]!;
+      sortedDigests.set(digests.subarray(8 * i, 8 * i + 8), 8 * r);
+    }
+    let tree = 0;
+    const entry = store.commit({
+      kind: "import",
+      expectBatch,
+      write: (w, head) => {
+        if (m === 0) return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+        let total = 0;
+        for (const i of kept) total += recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
+        const rows = new Uint8Array(total);
+        let at = 0;
+        for (let r = 0; r < m; r++) {
+          const i = kept[r]!;
+          const start = at;
+          at = writeRecordRow(rows, at, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+          w.putLeaf(sortedKeys[r]!, rows.subarray(start, at), sortedDigests.subarray(8 * r, 8 * r + 8));
+        }
+        const t0 = performance.now();
+        const u = updateCompact(depth, store.defaults, c, E, n, sortedKeys, sortedDigests, w.source);
+        tree = performance.now() - t0;
+        for (let b = 0; b < u.branches.count; b++) w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
+        return { root: u.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
+      },
+    });
+    E = mergeKeys(E, n, sortedKeys);
+    n = E.length;
+    return { batch: entry.batch, root: entry.root, records: m, treeMs: tree };
+  });
 }

@@ -20,8 +20,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { open } from "lmdb";
-import type { Database, RootDatabase, Transaction } from "lmdb" with { "resolution-mode": "require" };
+import type { Database, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { compress, digestEquals, type Digest } from "../../hash/digest.js";
 import { P } from "../../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.js";
@@ -34,7 +33,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { seal, sealInto, unseal } from "./row-seal.js";
 import { defaultDigests } from "./store.js";
-import { checkLmdbFile } from "./lmdb-header.js";
+import { EnvironmentStore, RegistryEnvironment, type RowSealing } from "./environment.js";
 import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
 import { defaultPermutation } from "../hashing/permutation.js";
 
@@ -155,11 +154,12 @@ function branchKey(h: number, p: number): Buffer {
   return b;
 }
 
-function historyKey(batch: number): Buffer {
-  const k = Buffer.allocUnsafe(4);
-  k.writeUInt32BE(batch);
-  return k;
-}
+/** The name-keyed store's row sealing: a checksum over table tag, key and value (row-seal.ts). */
+const NAME_SEALING: RowSealing = {
+  seal: (table, key, value) => seal(table === "meta" ? T_META : T_HISTORY, key, value),
+  open: (table, key, row, what) => unseal(table === "meta" ? T_META : T_HISTORY, key, row, typeof what === "string" ? what : what()),
+  historyRowName: (key) => `history row ${Buffer.from(key.buffer, key.byteOffset, key.byteLength).readUInt32BE(0)}`,
+};
 
 function readDigest(bytes: Uint8Array, at: number, what: string): Digest {
   const view = new DataView(bytes.buffer, bytes.byteOffset + at, 32);
@@ -177,16 +177,6 @@ function isDir(dir: string): boolean {
     return statSync(dir).isDirectory();
   } catch {
     return false;
-  }
-}
-
-function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
-  const data = join(dir, "data.mdb");
-  if (existsSync(data)) checkLmdbFile(data);
-  try {
-    return open<Buffer, Buffer>({ path: dir, noSubdir: false, maxDbs: 8, readOnly, encoding: "binary", keyEncoding: "binary", compression: false });
-  } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `cannot open the registry database at ${dir}: ${(e as Error).message}`, { dir });
   }
 }
 
@@ -243,25 +233,21 @@ export function peekRegistryMapping(dir: string): string | undefined {
  *   console.log(store.lookup("left-pad"));
  *   store.closeSync();
  */
-export class NameStore {
-  readonly dir: string;
+export class NameStore extends EnvironmentStore {
   readonly config: NameRegistryConfig;
   readonly mapping = NAME_MAPPING_ID;
   /** default_h for h = 0..depth. */
   readonly defaults: readonly Digest[];
   readonly tombstoneDigest: Digest;
-  private readonly env: RootDatabase<Buffer, Buffer>;
   private readonly meta: Database<Buffer, Buffer>;
   private readonly leaves: Database<Buffer, Buffer>;
   private readonly branches: Database<Buffer, Buffer>;
   private readonly historyDb: Database<Buffer, Buffer>;
   private compressor: Compressor | undefined;
-  private closed = false;
 
-  private constructor(dir: string, env: RootDatabase<Buffer, Buffer>) {
-    this.dir = dir;
-    this.env = env;
-    const sub = (name: string) => env.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" });
+  private constructor(dir: string, env: RegistryEnvironment) {
+    super(env);
+    const sub = (name: string) => env.table(name)!;
     this.meta = sub("meta");
     this.leaves = sub("leaves");
     this.branches = sub("branches");
@@ -274,13 +260,13 @@ export class NameStore {
   }
 
   private static build(dir: string, readOnly: boolean): NameStore {
-    const env = openEnv(dir, readOnly);
+    const env = RegistryEnvironment.open(dir, readOnly, NAME_SEALING);
     try {
       const store = new NameStore(dir, env);
       store.checkHead();
       return store;
     } catch (e) {
-      void env.close();
+      env.closeSync();
       if (e instanceof RegistryError) throw e;
       throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, { dir });
     }
@@ -328,11 +314,11 @@ export class NameStore {
     const tmp = `${dir}${CREATING}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
     try {
       mkdirSync(tmp);
-      const env = openEnv(tmp, false);
+      const env = RegistryEnvironment.open(tmp, false, NAME_SEALING);
       try {
         initialize(env, wanted);
       } finally {
-        void env.close();
+        env.closeSync();
       }
       writeFileSync(join(tmp, MAPPING_FILE), NAME_MAPPING_ID + "\n");
       if (existsSync(dir)) rmdirSync(dir);
@@ -350,15 +336,6 @@ export class NameStore {
     return this.compressor;
   }
 
-  /** Runs fn in one read snapshot. */
-  read<T>(fn: (txn: Transaction) => T): T {
-    const txn = this.env.useReadTransaction();
-    try {
-      return fn(txn);
-    } finally {
-      txn.done();
-    }
-  }
 
   /** Row access for the tree computations (inside `txn`, or the current write transaction). */
   source(txn?: Transaction): CompactSource {
@@ -411,14 +388,7 @@ export class NameStore {
 
   /** Every committed batch, oldest first. */
   history(): NameHistoryEntry[] {
-    return this.read((txn) => {
-      const out: NameHistoryEntry[] = [];
-      for (const { key, value } of this.historyDb.getRange({ transaction: txn })) {
-        const what = `history row ${(key as Buffer).readUInt32BE(0)}`;
-        out.push(decodeHistory(unseal(T_HISTORY, key as Buffer, value, what), this.dir));
-      }
-      return out;
-    });
+    return this.env.history(this.historyDb, (value) => decodeHistory(value, this.dir));
   }
 
   /** The key of a name in this registry. @throws RegistryError `BAD_NAME`. */
@@ -515,9 +485,7 @@ export class NameStore {
   private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows): NameHistoryEntry {
     const next: NameHead = { batch: head.batch + 1, root: r.root, records: head.records + r.newRecords, live: head.live + r.liveDelta, deleted: head.deleted + r.deletedDelta };
     const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date().toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
-    this.meta.putSync(KEY_HEAD, seal(T_META, KEY_HEAD, encodeHead(next)));
-    const hk = historyKey(next.batch);
-    this.historyDb.putSync(hk, seal(T_HISTORY, hk, encodeHistory(entry)));
+    this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
     return entry;
   }
 
@@ -534,7 +502,7 @@ export class NameStore {
    * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared.
    */
   commit(batch: NameBatch): NameHistoryEntry {
-    return this.env.transactionSync(() => {
+    return this.env.write(() => {
       const head = this.expectHead(batch.expectBatch);
       return this.finishBatch(batch, head, batch.write(this.writer(), head));
     });
@@ -547,7 +515,7 @@ export class NameStore {
    * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared.
    */
   async commitAsync(batch: { readonly kind: string; readonly expectBatch: number; readonly write: (w: NameWriter, head: NameHead) => Promise<BatchRows> }): Promise<NameHistoryEntry> {
-    return await (this.env.transactionSync(async () => {
+    return await (this.env.write(async () => {
       const head = this.expectHead(batch.expectBatch);
       return this.finishBatch(batch, head, await batch.write(this.writer(), head));
     }) as unknown as Promise<NameHistoryEntry>);
@@ -618,23 +586,8 @@ export class NameStore {
     });
   }
 
-  bytesOnDisk(): number {
-    let total = 0;
-    for (const f of readdirSync(this.dir)) total += statSync(join(this.dir, f)).size;
-    return total;
-  }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.env.close();
-  }
 
-  closeSync(): void {
-    if (this.closed) return;
-    this.closed = true;
-    void this.env.close();
-  }
 }
 
 /** Decodes and checks a leaf row (record row ‖ digest ‖ checksum). */
@@ -651,19 +604,17 @@ function decodeLeafRow(k: Uint8Array, raw: Uint8Array, key: number): { record: S
   return { record, digest: readDigest(v, v.length - 32, what) };
 }
 
-function initialize(env: RootDatabase<Buffer, Buffer>, config: NameRegistryConfig): void {
-  const meta = env.openDB<Buffer, Buffer>({ name: "meta", encoding: "binary", keyEncoding: "binary" });
-  const history = env.openDB<Buffer, Buffer>({ name: "history", encoding: "binary", keyEncoding: "binary" });
-  env.openDB<Buffer, Buffer>({ name: "leaves", encoding: "binary", keyEncoding: "binary" });
-  env.openDB<Buffer, Buffer>({ name: "branches", encoding: "binary", keyEncoding: "binary" });
+function initialize(env: RegistryEnvironment, config: NameRegistryConfig): void {
+  const meta = env.table("meta")!;
+  const history = env.table("history")!;
+  env.table("leaves");
+  env.table("branches");
   const root = defaultDigests(config.depth, config.leafMaxFields)[config.depth]!;
   const head: NameHead = { batch: 0, root, records: 0, live: 0, deleted: 0 };
   const configJson = Buffer.from(JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, mapping: NAME_MAPPING_ID, depth: config.depth, leafMaxFields: config.leafMaxFields }));
-  env.transactionSync(() => {
+  env.write(() => {
     meta.putSync(KEY_CONFIG, seal(T_META, KEY_CONFIG, configJson));
-    meta.putSync(KEY_HEAD, seal(T_META, KEY_HEAD, encodeHead(head)));
-    const hk = historyKey(0);
-    history.putSync(hk, seal(T_HISTORY, hk, encodeHistory({ ...head, kind: "create", written: 0, committedAt: new Date().toISOString() })));
+    env.putHeadAndHistory(meta, history, KEY_HEAD, encodeHead(head), 0, encodeHistory({ ...head, kind: "create", written: 0, committedAt: new Date().toISOString() }));
   });
 }
 

@@ -25,10 +25,9 @@
  */
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { open } from "lmdb";
 // Types from lmdb's CommonJS declaration: its ESM one uses `export =`, which a consumer's
 // `module: nodenext` program rejects (TS1203).
-import type { Database, RootDatabase, Transaction } from "lmdb" with { "resolution-mode": "require" };
+import type { Database, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { compress, digestEquals, type Digest } from "../../hash/digest.js";
 import { P } from "../../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.js";
@@ -43,7 +42,7 @@ import { TreeUpdate } from "./tree-update.js";
 import { openRow, sealRow, tryOpenRow } from "./row-checksum.js";
 import { createDirectoryAtomically, creationInProgress } from "./atomic-create.js";
 import { defaultPermutation, type BatchPermutation } from "../hashing/permutation.js";
-import { checkLmdbFile } from "./lmdb-header.js";
+import { EnvironmentStore, RegistryEnvironment, type RowSealing } from "./environment.js";
 import { FORMAT, FORMAT_VERSION, KEY_CONFIG, KEY_HEAD, configRow, decodeHead, decodeHistory, encodeHead, encodeHistory, parseConfigRow } from "./slot-metadata.js";
 
 /** Largest registry depth (slot numbers stay exact JavaScript numbers). */
@@ -131,11 +130,12 @@ const TABLES = ["meta", "records", "names", "tiles", "history"] as const;
 /** A table of the registry (docs/registry.md, Storage). */
 export type RegistryTable = (typeof TABLES)[number];
 
-function historyKey(batch: number): Buffer {
-  const k = Buffer.allocUnsafe(4);
-  k.writeUInt32BE(batch);
-  return k;
-}
+/** The slot store's row sealing: a checksum over key and value (row-checksum.ts). */
+const SLOT_SEALING: RowSealing = {
+  seal: (_table, key, value) => sealRow(key, value),
+  open: (_table, key, row, what) => openRow(key, row, what),
+  historyRowName: (key) => historyRowName(key),
+};
 
 /**
  * Validates a registry configuration.
@@ -174,23 +174,19 @@ export interface OpenOptions {
  *   console.log(store.head().root);
  *   store.closeSync();
  */
-export class RegistryStore {
-  readonly dir: string;
+export class RegistryStore extends EnvironmentStore {
   readonly config: RegistryConfig;
   /** default_l for l = 0..depth. */
   readonly defaults: readonly Digest[];
-  private readonly env: RootDatabase<Buffer, Buffer>;
   private readonly meta: Database<Buffer, Buffer>;
   private readonly records: Database<Buffer, Buffer>;
   private readonly names: Database<Buffer, Buffer>;
   private readonly tiles: Database<Buffer, Buffer>;
   private readonly historyDb: Database<Buffer, Buffer>;
   private perm: BatchPermutation | undefined;
-  private closed = false;
 
-  private constructor(dir: string, env: RootDatabase<Buffer, Buffer>) {
-    this.dir = dir;
-    this.env = env;
+  private constructor(dir: string, env: RegistryEnvironment) {
+    super(env);
     const tables = openTables(env);
     const stored = tables.meta?.get(KEY_CONFIG);
     if (stored === undefined) {
@@ -210,11 +206,11 @@ export class RegistryStore {
   }
 
   private static build(dir: string, readOnly: boolean): RegistryStore {
-    const env = openEnv(dir, readOnly);
+    const env = RegistryEnvironment.open(dir, readOnly, SLOT_SEALING);
     try {
       return new RegistryStore(dir, env);
     } catch (e) {
-      void env.close();
+      env.closeSync();
       if (e instanceof RegistryError) throw e;
       throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, { dir });
     }
@@ -301,12 +297,7 @@ export class RegistryStore {
 
   /** Runs the async fn in one read snapshot held until it settles (the full check). */
   async readAsync<T>(fn: (txn: Transaction) => Promise<T>): Promise<T> {
-    const txn = this.env.useReadTransaction();
-    try {
-      return await fn(txn);
-    } finally {
-      txn.done();
-    }
+    return this.env.readAsync(fn);
   }
 
   /**
@@ -326,15 +317,6 @@ export class RegistryStore {
     return this.permutation();
   }
 
-  /** Runs fn in one read snapshot (all reads see the same committed batch). */
-  read<T>(fn: (txn: Transaction) => T): T {
-    const txn = this.env.useReadTransaction();
-    try {
-      return fn(txn);
-    } finally {
-      txn.done();
-    }
-  }
 
   private readHead(txn?: Transaction): RegistryHead {
     const raw = this.meta.get(KEY_HEAD, txn ? { transaction: txn } : undefined);
@@ -367,11 +349,7 @@ export class RegistryStore {
 
   /** Every committed batch, oldest first. */
   history(): HistoryEntry[] {
-    return this.read((txn) => {
-      const out: HistoryEntry[] = [];
-      for (const { key, value } of this.historyDb.getRange({ transaction: txn })) out.push(decodeHistory(openRow(key, value, () => historyRowName(key)), this.dir));
-      return out;
-    });
+    return this.env.history(this.historyDb, (value) => decodeHistory(value, this.dir));
   }
 
   /** The slot of a name ever registered (live or deleted), or undefined. @throws RegistryError `BAD_NAME`. */
@@ -463,7 +441,7 @@ export class RegistryStore {
    * nothing is written then.
    */
   commit(changes: BatchChanges, timing?: { treeMs: number }): HistoryEntry {
-    return this.env.transactionSync(() => {
+    return this.env.write(() => {
       const head = this.readHead();
       if (head.batch !== changes.expectBatch) {
         throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${changes.expectBatch}); nothing was written`, { batch: head.batch });
@@ -480,40 +458,20 @@ export class RegistryStore {
       }
       const next: RegistryHead = { batch: head.batch + 1, root, nextSlot: changed.nextSlot, live: head.live + changed.liveDelta, deleted: head.deleted + changed.deletedDelta };
       const entry: HistoryEntry = { ...next, kind: changes.kind, records: changed.records, committedAt: new Date().toISOString(), ...(changes.slot !== undefined ? { slot: changes.slot } : {}) };
-      this.meta.putSync(KEY_HEAD, sealRow(KEY_HEAD, encodeHead(next)));
-      const hk = historyKey(next.batch);
-      this.historyDb.putSync(hk, sealRow(hk, encodeHistory(entry)));
+      this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
       return entry;
     });
   }
 
-  /** Bytes of the database files on disk. */
-  bytesOnDisk(): number {
-    let total = 0;
-    for (const f of readdirSync(this.dir)) total += statSync(join(this.dir, f)).size;
-    return total;
-  }
 
-  /** Closes the environment (waits for pending flushes). */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.env.close();
-  }
 
-  /** Closes without waiting. */
-  closeSync(): void {
-    if (this.closed) return;
-    this.closed = true;
-    void this.env.close();
-  }
 }
 
 type Tables = { [K in (typeof TABLES)[number]]: Database<Buffer, Buffer> | undefined };
 
 /** The five tables (undefined for a table a read-only open does not find). */
-function openTables(env: RootDatabase<Buffer, Buffer>): Tables {
-  const sub = (name: string) => env.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" }) as Database<Buffer, Buffer> | undefined;
+function openTables(env: RegistryEnvironment): Tables {
+  const sub = (name: string) => env.table(name);
   return { meta: sub("meta"), records: sub("records"), names: sub("names"), tiles: sub("tiles"), history: sub("history") };
 }
 
@@ -523,24 +481,17 @@ function openTables(env: RootDatabase<Buffer, Buffer>): Tables {
  * return, so the directory is complete on disk when this returns.
  */
 function initializeRegistry(dir: string, config: RegistryConfig): void {
-  let env: RootDatabase<Buffer, Buffer>;
-  try {
-    env = open<Buffer, Buffer>({ path: dir, noSubdir: false, maxDbs: 8, encoding: "binary", keyEncoding: "binary", compression: false, overlappingSync: false });
-  } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `cannot create the registry database in ${dir}: ${(e as Error).message}`, { dir });
-  }
+  const env = RegistryEnvironment.create(dir, SLOT_SEALING);
   try {
     const t = openTables(env);
     const root = defaultDigests(config.depth, config.leafMaxFields)[config.depth]!;
     const head: RegistryHead = { batch: 0, root, nextSlot: 0, live: 0, deleted: 0 };
-    const hk = historyKey(0);
-    env.transactionSync(() => {
+    env.write(() => {
       t.meta!.putSync(KEY_CONFIG, configRow(config));
-      t.meta!.putSync(KEY_HEAD, sealRow(KEY_HEAD, encodeHead(head)));
-      t.history!.putSync(hk, sealRow(hk, encodeHistory({ ...head, kind: "create", records: 0, committedAt: new Date().toISOString() })));
+      env.putHeadAndHistory(t.meta!, t.history!, KEY_HEAD, encodeHead(head), 0, encodeHistory({ ...head, kind: "create", records: 0, committedAt: new Date().toISOString() }));
     });
   } finally {
-    void env.close();
+    env.closeSync();
   }
 }
 
@@ -564,7 +515,7 @@ export interface UpgradeReport {
 export function upgradeRegistry(dir: string): UpgradeReport {
   const state = inspectDir(dir);
   if (state.kind !== "database") RegistryStore.open(dir).closeSync(); // DB_MISSING or DB_NOT_READY
-  const env = openEnv(dir, false);
+  const env = RegistryEnvironment.open(dir, false, SLOT_SEALING);
   let rows = 0;
   let fromVersion = FORMAT_VERSION;
   try {
@@ -583,7 +534,7 @@ export function upgradeRegistry(dir: string): UpgradeReport {
         throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${(e as Error).message}`, { dir });
       }
       fromVersion = 1;
-      env.transactionSync(() => {
+      env.write(() => {
         for (const name of TABLES) {
           const db = t[name];
           if (db === undefined) continue;
@@ -605,7 +556,7 @@ export function upgradeRegistry(dir: string): UpgradeReport {
       });
     }
   } finally {
-    void env.close();
+    env.closeSync();
   }
   RegistryStore.open(dir).closeSync();
   return { fromVersion, rows };
@@ -681,16 +632,6 @@ function readNameEntry(name: Uint8Array, raw: Uint8Array): number {
 /** The value of a name-index row: the slot key, sealed under the name. */
 export function nameEntry(name: Uint8Array, slotKeyBytes: Uint8Array): Buffer {
   return sealRow(name, slotKeyBytes);
-}
-
-function openEnv(dir: string, readOnly: boolean): RootDatabase<Buffer, Buffer> {
-  const data = join(dir, "data.mdb");
-  if (existsSync(data)) checkLmdbFile(data);
-  try {
-    return open<Buffer, Buffer>({ path: dir, noSubdir: false, maxDbs: 8, readOnly, encoding: "binary", keyEncoding: "binary", compression: false });
-  } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `cannot open the registry database at ${dir}: ${(e as Error).message}`, { dir });
-  }
 }
 
 /** The configuration row, checked. @throws RegistryError `DB_CORRUPT` (`DB_OUTDATED` for format 1). */

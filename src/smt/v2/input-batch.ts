@@ -1,7 +1,7 @@
 /**
  * The input vectors of K profile v2 operations at once (docs/profile-v2.md §5.1), for aggregates
  * and blocks (§10): the same vectors as K calls of `buildV2Input` (the plain reference), with the
- * permutations run in lock step through a batched permutation (`permuteBatch`, the WASM SIMD
+ * permutations run in lock step through a batched permutation (the hashing backend's `permuteMany`, the WASM SIMD
  * kernel): sponge block c of every path of every operation in one call, then path level l of
  * every path in one call, so nb + d calls in all whatever K. Operations equal to the first
  * occurrence of the same request object (e.g. the dummy padding an aggregate) are built once and
@@ -9,7 +9,7 @@
  */
 import { SsgkrError } from "../../errors.js";
 import { digest } from "../../hash/digest.js";
-import { type BatchPermute, permuteBatch } from "../../hash/index.js";
+import { type HashBackend, currentHashBackend } from "../../hash/index.js";
 import { OpKind } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
 import { type Leaf, encodeLeaf, foldEncoding } from "../leaf.js";
@@ -53,12 +53,12 @@ function atOperation(err: SsgkrError, i: number): SsgkrError {
 /**
  * Builds the input vectors of `requests` back to back: operation i at [i·2^inputBits, (i+1)·2^inputBits),
  * each equal to `buildV2Input(layout, requests[i])`.
- * @param permute the batched permutation (default `permuteBatch`; `permuteBatchReference` for the
- *   TypeScript reference).
+ * @param permute the batched permutation (default this thread's `currentHashBackend().permuteMany`;
+ *   `typescriptHashBackend.permuteMany` for the TypeScript reference).
  * @throws the first failing operation's error of `buildV2Input` (same class and code), its details
  *   carrying `operation`: the index of that request.
  */
-export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], permute: BatchPermute = permuteBatch): Uint32Array {
+export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], permute: HashBackend["permuteMany"] = (states, n) => currentHashBackend().permuteMany(states, n)): Uint32Array {
   const size = 2 ** layout.inputBits;
   const K = requests.length;
   const out = new Uint32Array(size * K);

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P } from "../../../src/field/koalabear.js";
 import { SsgkrError } from "../../../src/errors.js";
-import { permuteBatchReference } from "../../../src/hash/permute-batch.js";
+import { typescriptHashBackend } from "../../../src/hash/backend.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
 import type { OpRequest } from "../../../src/smt/operation.js";
 import { dummyRequest } from "../../../src/smt/v2/dummy.js";
@@ -32,7 +32,7 @@ test("batched input vectors equal K reference vectors, every kind, depths 1/3/24
       if (rs.length > 3) rs.push(rs[0]!);
       const want = concat(layout, rs);
       assert.deepEqual(buildV2Inputs(layout, rs), want, `kind ${kind} d${depth} B${B} (WASM)`);
-      assert.deepEqual(buildV2Inputs(layout, rs, permuteBatchReference), want, `kind ${kind} d${depth} B${B} (TypeScript)`);
+      assert.deepEqual(buildV2Inputs(layout, rs, typescriptHashBackend.permuteMany), want, `kind ${kind} d${depth} B${B} (TypeScript)`);
     }
   }
   assert.equal(buildV2Inputs(v2Layout(OpKind.Membership, 3, 31), []).length, 0);
