@@ -1,0 +1,326 @@
+/**
+ * Allocation-free closed form of the structured wiring's progression terms (docs/profile-v2.md
+ * §4.3), the evaluation `StructuredWiring` runs in `"closed-form"` mode.
+ *
+ * A term is a set of blocks q^out_b = O | (b ≪ α), q^in_b = I | (b ≪ α′) (b < count) of 2^β lanes
+ * with one lane map M (a linear group), or a run of `count` plain Lin gates out = O + b, in = I + b
+ * with one coefficient (β = 0, M = identity). Its share of the wiring predicates at claims
+ * (z_k, c_k) and x is
+ *
+ *   Σ_k c_k·coeff·E_O(z_k)·E_I(x)·S_count(z_k,b, x_b)·B(z_k,lo, x_lo),
+ *
+ * E the eq factors of the fixed block bits, S_count = Σ_{b<count} eq(z_b, b)·eq(x_b, b) (one scan
+ * of count's bits), and B per lane kind (linear / cubed):
+ *   - identity map, every lane of one kind: B = Π_lane coordinates (z·x + (1 − z)(1 − x));
+ *   - otherwise: B = Σ_x (Mᵀ·w)[x]·eq(x_lo, x) over the lanes of the kind, with the claims combined
+ *     first, w = Σ_k scale_k·eq(z_k,lo, ·), so Mᵀ runs once per term whatever the number of claims.
+ * The constants: Σ_k c_k·E_O(z_k)·Σ_{b<count} eq(z_k,b, b)·Σ_z c[z]·eq(z_k,lo, z).
+ *
+ * Everything proof-independent (coordinate roles, lane masks, constant lanes) is fixed when the
+ * term is built; evaluation works on preallocated Float64Array scratch with the split extension
+ * product (src/field/ext-split.ts). The plain reference is `StructuredWiring` in `"table"` mode
+ * and the tuple formulas `sumBelow` / `progressionFactors` of wiring.ts; the differential tests
+ * (test/gkr/structured-closed.test.ts) compare both with `TableWiring` of the dense expansion.
+ */
+import { P } from "../../field/koalabear.js";
+import type { Ext } from "../../field/extension.js";
+import { extMulSplitTo, mulSplit } from "../../field/ext-split.js";
+import type { Claim } from "../claims.js";
+import type { LinearMap } from "./maps.js";
+
+/** Block-index progression q_b = base | (b << shift), b < count, with count ≤ 2^bits. */
+export interface BlockProgression {
+  readonly base: number;
+  readonly shift: number;
+  readonly bits: number;
+}
+
+/** How a term's lanes are evaluated: a closed lane product (identity map, one lane kind) or M on eq tables. */
+type LaneMode = "product-lin" | "product-pow3" | "map";
+
+/** One closed-form term, with every proof-independent part fixed. */
+export interface ClosedTerm {
+  /** Lane map. */
+  readonly map: LinearMap;
+  readonly laneBits: number;
+  readonly count: number;
+  /** m = bits of the block index. */
+  readonly indexBits: number;
+  /** Coordinate (of a point with `outBits` coordinates) of index bit j, j < m, MSB first. */
+  readonly outIndexAt: Int32Array;
+  readonly inIndexAt: Int32Array;
+  /** Coordinates of the fixed block bits and the bit values there. */
+  readonly outFixedAt: Int32Array;
+  readonly outFixedBit: Uint8Array;
+  readonly inFixedAt: Int32Array;
+  readonly inFixedBit: Uint8Array;
+  readonly outBits: number;
+  readonly inBits: number;
+  readonly mode: LaneMode;
+  /** Lanes with a linear tap and with a cubed tap (mode "map"). */
+  readonly linLanes: Int32Array;
+  readonly cubedLanes: Int32Array;
+  /** Base-field multiplier of the predicates (1 for a group, the gate coefficient for a run; a run has no constants). */
+  readonly coeff: number;
+  /** Output lanes with a non-zero constant, and the constants. */
+  readonly constLanes: Int32Array;
+  readonly constValues: Uint32Array;
+}
+
+function roles(prog: BlockProgression, bits: number, laneBits: number): { indexAt: Int32Array; fixedAt: Int32Array; fixedBit: Uint8Array } {
+  const nHi = bits - laneBits;
+  const indexAt = new Int32Array(prog.bits);
+  const fixedAt: number[] = [], fixedBit: number[] = [];
+  for (let t = 0; t < nHi; t++) {
+    const p = nHi - 1 - t; // bit p of the block index q sits at coordinate t (MSB first)
+    if (p >= prog.shift && p < prog.shift + prog.bits) indexAt[prog.shift + prog.bits - 1 - p] = t;
+    else {
+      fixedAt.push(t);
+      fixedBit.push(Math.floor(prog.base / 2 ** p) % 2);
+    }
+  }
+  return { indexAt, fixedAt: Int32Array.from(fixedAt), fixedBit: Uint8Array.from(fixedBit) };
+}
+
+/**
+ * A closed-form term over points of `outBits` (claims) and `inBits` (x) coordinates.
+ * @param map the lane map (an identity map of 2^laneBits lanes for a run of plain gates).
+ * @param cubeMask bit x set: lane x is cubed (a Pow3 tap).
+ * @param constants c[z] per output lane (2^laneBits values) of a group, or null (a run of plain gates).
+ */
+export function closedTerm(spec: {
+  readonly map: LinearMap; readonly count: number;
+  readonly out: BlockProgression; readonly inp: BlockProgression; readonly outBits: number; readonly inBits: number;
+  readonly cubeMask: number; readonly coeff: number; readonly constants: Uint32Array | null;
+}): ClosedTerm {
+  const laneBits = spec.map.laneBits, lanes = 2 ** laneBits;
+  const o = roles(spec.out, spec.outBits, laneBits), i = roles(spec.inp, spec.inBits, laneBits);
+  const lin: number[] = [], cubed: number[] = [];
+  for (let x = 0; x < lanes; x++) (((spec.cubeMask >>> x) & 1) === 1 ? cubed : lin).push(x);
+  const identity = spec.map.id === 0;
+  const mode: LaneMode = identity && cubed.length === 0 ? "product-lin" : identity && lin.length === 0 ? "product-pow3" : "map";
+  const constLanes: number[] = [], constValues: number[] = [];
+  if (spec.constants) for (let z = 0; z < lanes; z++) if (spec.constants[z] !== 0) { constLanes.push(z); constValues.push(spec.constants[z]!); }
+  return {
+    map: spec.map, laneBits, count: spec.count, indexBits: spec.out.bits,
+    outIndexAt: o.indexAt, inIndexAt: i.indexAt, outFixedAt: o.fixedAt, outFixedBit: o.fixedBit, inFixedAt: i.fixedAt, inFixedBit: i.fixedBit,
+    outBits: spec.outBits, inBits: spec.inBits, mode, linLanes: Int32Array.from(lin), cubedLanes: Int32Array.from(cubed), coeff: spec.coeff,
+    constLanes: Int32Array.from(constLanes), constValues: Uint32Array.from(constValues),
+  };
+}
+
+// ---- scratch (one evaluation at a time; nothing here is re-entrant) ----
+
+const MAX_INDEX_BITS = 32;
+/** one[j] at 4j, zero[j] at 4j, suffix products at 4j (j ≤ m). */
+const ONE = new Float64Array(4 * MAX_INDEX_BITS);
+const ZERO = new Float64Array(4 * MAX_INDEX_BITS);
+const SUFFIX = new Float64Array(4 * MAX_INDEX_BITS + 4);
+/** Small values: 0 x fixed factor, 4 z fixed factor, 8 S, 12 scale, 16 prefix, 20 temp, 24 lane product. */
+const V = new Float64Array(32);
+/** eq tables of the lane coordinates (plane stride 16): of x and of one claim point. */
+const EX = new Float64Array(64);
+const EZ = new Float64Array(64);
+/** Claim-combined lane weights (4 planes) and their Mᵀ. */
+const WP = [0, 1, 2, 3].map(() => new Uint32Array(16));
+const TP = [0, 1, 2, 3].map(() => new Uint32Array(16));
+
+function mulInto(d: Float64Array, o: number, a: Float64Array, ao: number, b: Float64Array, bo: number): void {
+  extMulSplitTo(d, o, 1, a[ao]!, a[ao + 1]!, a[ao + 2]!, a[ao + 3]!, b[bo]!, b[bo + 1]!, b[bo + 2]!, b[bo + 3]!);
+}
+
+function mulByCoord(d: Float64Array, o: number, c: Ext): void {
+  extMulSplitTo(d, o, 1, d[o]!, d[o + 1]!, d[o + 2]!, d[o + 3]!, c[0], c[1], c[2], c[3]);
+}
+
+function mulByOneMinus(d: Float64Array, o: number, c: Ext): void {
+  extMulSplitTo(d, o, 1, d[o]!, d[o + 1]!, d[o + 2]!, d[o + 3]!, c[0] === 0 ? 1 : c[0] === 1 ? 0 : P + 1 - c[0], c[1] === 0 ? 0 : P - c[1], c[2] === 0 ? 0 : P - c[2], c[3] === 0 ? 0 : P - c[3]);
+}
+
+function setOne(d: Float64Array, o: number): void {
+  d[o] = 1; d[o + 1] = 0; d[o + 2] = 0; d[o + 3] = 0;
+}
+
+/** d[o..o+4) ← Π over the fixed coordinates of eq(coordinate, bit). */
+function fixedFactor(d: Float64Array, o: number, point: readonly Ext[], at: Int32Array, bit: Uint8Array): void {
+  setOne(d, o);
+  for (let f = 0; f < at.length; f++) {
+    const c = point[at[f]!]!;
+    if (bit[f] === 1) mulByCoord(d, o, c);
+    else mulByOneMinus(d, o, c);
+  }
+}
+
+/**
+ * Σ_{b<count} Π_j f_j(bit j of b) with f_j(1) = ONE[j], f_j(0) = ZERO[j] (MSB first) into d[o..o+4)
+ * (the arithmetic of `sumBelow`).
+ */
+function sumBelowInto(d: Float64Array, o: number, m: number, count: number): void {
+  const s = SUFFIX;
+  setOne(s, 4 * m);
+  for (let j = m - 1; j >= 0; j--) {
+    const q = 4 * j;
+    const a0 = ONE[q]! + ZERO[q]!, a1 = ONE[q + 1]! + ZERO[q + 1]!, a2 = ONE[q + 2]! + ZERO[q + 2]!, a3 = ONE[q + 3]! + ZERO[q + 3]!;
+    extMulSplitTo(s, q, 1, a0 >= P ? a0 - P : a0, a1 >= P ? a1 - P : a1, a2 >= P ? a2 - P : a2, a3 >= P ? a3 - P : a3, s[q + 4]!, s[q + 5]!, s[q + 6]!, s[q + 7]!);
+  }
+  if (count >= 2 ** m) {
+    d[o] = s[0]!; d[o + 1] = s[1]!; d[o + 2] = s[2]!; d[o + 3] = s[3]!;
+    return;
+  }
+  let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  setOne(V, 16);
+  for (let j = 0; j < m; j++) {
+    const q = 4 * j;
+    if (Math.floor(count / 2 ** (m - 1 - j)) % 2 === 1) {
+      mulInto(V, 20, V, 16, ZERO, q);
+      mulInto(V, 20, V, 20, s, q + 4);
+      t0 += V[20]!; t1 += V[21]!; t2 += V[22]!; t3 += V[23]!;
+      mulInto(V, 16, V, 16, ONE, q);
+    } else {
+      mulInto(V, 16, V, 16, ZERO, q);
+    }
+  }
+  d[o] = t0 % P; d[o + 1] = t1 % P; d[o + 2] = t2 % P; d[o + 3] = t3 % P;
+}
+
+/**
+ * `sumBelow` on flat operands (element j of one and zero at words 4j..4j+3, canonical) into
+ * out[0..4): the allocation-free form the closed-form terms use, exposed for its differential test.
+ * @throws RangeError for m above 32.
+ */
+export function sumBelowFlat(out: Uint32Array, one: ArrayLike<number>, zero: ArrayLike<number>, m: number, count: number): void {
+  if (m > MAX_INDEX_BITS) throw new RangeError(`at most ${MAX_INDEX_BITS} index bits, got ${m}`);
+  for (let i = 0; i < 4 * m; i++) { ONE[i] = one[i]!; ZERO[i] = zero[i]!; }
+  sumBelowInto(V, 8, m, count);
+  for (let i = 0; i < 4; i++) out[i] = V[8 + i]!;
+}
+
+/** eq table of point[from .. from + lb) into planes of stride 16 of t (doubling, MSB first). */
+function eqLanes(t: Float64Array, point: readonly Ext[], from: number, lb: number): void {
+  t[0] = 1; t[16] = 0; t[32] = 0; t[48] = 0;
+  let size = 1;
+  for (let j = 0; j < lb; j++) {
+    const c = point[from + j]!;
+    for (let b = size - 1; b >= 0; b--) {
+      const a0 = t[b]!, a1 = t[16 + b]!, a2 = t[32 + b]!, a3 = t[48 + b]!;
+      const hi = 2 * b + 1, lo = 2 * b;
+      extMulSplitTo(t, hi, 16, a0, a1, a2, a3, c[0], c[1], c[2], c[3]);
+      let u = a0 - t[hi]!; t[lo] = u < 0 ? u + P : u;
+      u = a1 - t[16 + hi]!; t[16 + lo] = u < 0 ? u + P : u;
+      u = a2 - t[32 + hi]!; t[32 + lo] = u < 0 ? u + P : u;
+      u = a3 - t[48 + hi]!; t[48 + lo] = u < 0 ? u + P : u;
+    }
+    size *= 2;
+  }
+}
+
+/** v ≥ 0 and < 2p → canonical. */
+function red(v: number): number {
+  return v >= P ? v - P : v;
+}
+
+/** 1 − z − x + z·x (= (1 − z)(1 − x)) from zx = z·x, coefficient-wise. */
+function oneMinusBoth(zx: number, z: number, x: number, i: number): number {
+  const v = (i === 0 ? 1 : 0) + zx + 2 * P - z - x;
+  return v % P;
+}
+
+/**
+ * Adds Σ_k c_k·(the term's lin~ and pow3~)(z_k, x) into acc (lin at 0..3, pow3 at 4..7, canonical
+ * on entry and exit). Points are not checked here (the caller checks their lengths).
+ */
+export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], x: readonly Ext[], acc: Float64Array): void {
+  const m = term.indexBits, lb = term.laneBits;
+  const nz = term.outBits, nx = term.inBits;
+  fixedFactor(V, 0, x, term.inFixedAt, term.inFixedBit);
+  if (term.coeff !== 1) for (let i = 0; i < 4; i++) V[i] = mulSplit(term.coeff, V[i]!);
+  const map = term.mode === "map";
+  if (map) {
+    eqLanes(EX, x, nx - lb, lb);
+    for (let c = 0; c < 4; c++) WP[c]!.fill(0);
+  }
+  const lanes = 2 ** lb;
+  for (let k = 0; k < claims.length; k++) {
+    const { point: z, coeff } = claims[k]!;
+    // S_count over the index coordinates: one = z·x, zero = (1 − z)(1 − x).
+    for (let j = 0; j < m; j++) {
+      const zc = z[term.outIndexAt[j]!]!, xc = x[term.inIndexAt[j]!]!;
+      const q = 4 * j;
+      extMulSplitTo(ONE, q, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
+      for (let i = 0; i < 4; i++) ZERO[q + i] = oneMinusBoth(ONE[q + i]!, zc[i]!, xc[i]!, i);
+    }
+    sumBelowInto(V, 8, m, term.count);
+    fixedFactor(V, 4, z, term.outFixedAt, term.outFixedBit);
+    // scale = c_k · E_O(z) · (coeff·E_I(x)) · S
+    mulInto(V, 12, V, 4, V, 0);
+    mulInto(V, 12, V, 12, V, 8);
+    extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
+    if (!map) {
+      // B = Π_lane coordinates (z·x + (1 − z)(1 − x)) = Π (2·z·x − z − x + 1)
+      setOne(V, 24);
+      for (let l = 0; l < lb; l++) {
+        const zc = z[nz - lb + l]!, xc = x[nx - lb + l]!;
+        extMulSplitTo(V, 20, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
+        for (let i = 0; i < 4; i++) V[20 + i] = (2 * V[20 + i]! + 2 * P - zc[i]! - xc[i]! + (i === 0 ? 1 : 0)) % P;
+        mulInto(V, 24, V, 24, V, 20);
+      }
+      mulInto(V, 24, V, 24, V, 12);
+      const o = term.mode === "product-lin" ? 0 : 4;
+      for (let i = 0; i < 4; i++) acc[o + i] = red(acc[o + i]! + V[24 + i]!);
+      continue;
+    }
+    // w += scale · eq(z_lo, ·)
+    eqLanes(EZ, z, nz - lb, lb);
+    const s0 = V[12]!, s1 = V[13]!, s2 = V[14]!, s3 = V[15]!;
+    for (let l = 0; l < lanes; l++) {
+      extMulSplitTo(V, 20, 1, s0, s1, s2, s3, EZ[l]!, EZ[16 + l]!, EZ[32 + l]!, EZ[48 + l]!);
+      for (let c = 0; c < 4; c++) WP[c]![l] = red(WP[c]![l]! + V[20 + c]!);
+    }
+  }
+  if (!map) return;
+  for (let c = 0; c < 4; c++) term.map.applyTranspose(WP[c]!, TP[c]!);
+  dotLanes(acc, 0, term.linLanes);
+  dotLanes(acc, 4, term.cubedLanes);
+}
+
+/** acc[o..o+4) += Σ_{l ∈ lanes} TP[l]·EX[l]. */
+function dotLanes(acc: Float64Array, o: number, lanes: Int32Array): void {
+  if (lanes.length === 0) return;
+  let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const t0 = TP[0]!, t1 = TP[1]!, t2 = TP[2]!, t3 = TP[3]!;
+  for (let i = 0; i < lanes.length; i++) {
+    const l = lanes[i]!;
+    extMulSplitTo(V, 20, 1, t0[l]!, t1[l]!, t2[l]!, t3[l]!, EX[l]!, EX[16 + l]!, EX[32 + l]!, EX[48 + l]!);
+    a0 += V[20]!; a1 += V[21]!; a2 += V[22]!; a3 += V[23]!;
+  }
+  acc[o] = (acc[o]! + a0) % P; acc[o + 1] = (acc[o + 1]! + a1) % P; acc[o + 2] = (acc[o + 2]! + a2) % P; acc[o + 3] = (acc[o + 3]! + a3) % P;
+}
+
+/** Adds Σ_k c_k·(the term's const~)(z_k) into acc[0..4) (canonical on entry and exit). */
+export function addClosedConsts(term: ClosedTerm, claims: readonly Claim[], acc: Float64Array): void {
+  const nc = term.constLanes.length;
+  if (nc === 0) return;
+  const m = term.indexBits, lb = term.laneBits, nz = term.outBits;
+  for (let k = 0; k < claims.length; k++) {
+    const { point: z, coeff } = claims[k]!;
+    for (let j = 0; j < m; j++) {
+      const zc = z[term.outIndexAt[j]!]!;
+      const q = 4 * j;
+      ONE[q] = zc[0]; ONE[q + 1] = zc[1]; ONE[q + 2] = zc[2]; ONE[q + 3] = zc[3];
+      ZERO[q] = zc[0] === 0 ? 1 : zc[0] === 1 ? 0 : P + 1 - zc[0];
+      ZERO[q + 1] = zc[1] === 0 ? 0 : P - zc[1]; ZERO[q + 2] = zc[2] === 0 ? 0 : P - zc[2]; ZERO[q + 3] = zc[3] === 0 ? 0 : P - zc[3];
+    }
+    sumBelowInto(V, 8, m, term.count);
+    fixedFactor(V, 4, z, term.outFixedAt, term.outFixedBit);
+    mulInto(V, 12, V, 4, V, 8);
+    extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
+    eqLanes(EZ, z, nz - lb, lb);
+    let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    for (let i = 0; i < nc; i++) {
+      const l = term.constLanes[i]!, cz = term.constValues[i]!;
+      c0 += mulSplit(cz, EZ[l]!); c1 += mulSplit(cz, EZ[16 + l]!); c2 += mulSplit(cz, EZ[32 + l]!); c3 += mulSplit(cz, EZ[48 + l]!);
+    }
+    extMulSplitTo(V, 20, 1, c0 % P, c1 % P, c2 % P, c3 % P, V[12]!, V[13]!, V[14]!, V[15]!);
+    for (let i = 0; i < 4; i++) acc[i] = red(acc[i]! + V[20 + i]!);
+  }
+}
