@@ -179,3 +179,23 @@ test("a verifier whose check copies differ from the prover's (coefficient, wire)
   });
   assert.equal(!wire.ok && wire.code, "GKR_END_CHECK_FAILED");
 });
+
+test("a point reused or changed in place between evaluations gets the values of its current coordinates", () => {
+  const { circuit } = compileV2(OpKind.Membership, { depth: 3 });
+  const closed = new StructuredWiring(circuit, new DerivedRegularWiring(circuit), "closed-form");
+  const ref = new StructuredWiring(circuit, new TableWiring(circuit), "table");
+  const rng = new Rng(5);
+  const bits = circuit.layers[3]!.widthBits;
+  const x: Ext[] = Array.from({ length: bits }, () => [rng.fe(), rng.fe(), rng.fe(), rng.fe()] as Ext);
+  const y: Ext[] = Array.from({ length: bits }, () => [rng.fe(), rng.fe(), rng.fe(), rng.fe()] as Ext);
+  const z: Ext[] = x.map((c) => [...c] as unknown as Ext);
+  const claims = [{ point: z, coeff: EXT_ONE }, { point: y, coeff: [3, 1, 4, 1] as Ext }];
+  for (let round = 0; round < 4; round++) {
+    assertSameWiring(closed, ref, 3, claims, x, y, `round ${round}`);
+    assertSameWiring(closed, ref, 3, claims, z, x, `round ${round}, z as x`);
+    // change one lane coordinate of each point in place
+    (x as Ext[])[bits - 1 - round] = [rng.fe(), rng.fe(), rng.fe(), rng.fe()];
+    (z as Ext[])[bits - 2] = [rng.fe(), 0, 0, rng.fe()];
+    (y as Ext[])[bits - 1] = [P - 1, 0, 0, 0];
+  }
+});

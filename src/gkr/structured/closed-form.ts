@@ -118,9 +118,6 @@ const ZERO = new Float64Array(4 * MAX_INDEX_BITS);
 const SUFFIX = new Float64Array(4 * MAX_INDEX_BITS + 4);
 /** Small values: 0 x fixed factor, 4 z fixed factor, 8 S, 12 scale, 16 prefix, 20 temp, 24 lane product. */
 const V = new Float64Array(32);
-/** eq tables of the lane coordinates (plane stride 16): of x and of one claim point. */
-const EX = new Float64Array(64);
-const EZ = new Float64Array(64);
 /** Claim-combined lane weights (4 planes) and their Mᵀ. */
 const WP = [0, 1, 2, 3].map(() => new Uint32Array(16));
 const TP = [0, 1, 2, 3].map(() => new Uint32Array(16));
@@ -214,6 +211,40 @@ function eqLanes(t: Float64Array, point: readonly Ext[], from: number, lb: numbe
   }
 }
 
+/**
+ * Recently built lane eq tables, recognised by the point array and then by the values of its lane
+ * coordinates (a point mutated in place gets a fresh table). The x* of one layer is the first
+ * claim point of the next and y* the second, so each table is built once for the constants and
+ * the predicates of both layers.
+ */
+const LANE_CACHE = 8;
+const laneEntries: { point: readonly Ext[] | null; from: number; lb: number; coords: Float64Array; table: Float64Array }[] =
+  Array.from({ length: LANE_CACHE }, () => ({ point: null, from: 0, lb: 0, coords: new Float64Array(16), table: new Float64Array(64) }));
+let laneNext = 0;
+
+/** The eq table of point[from .. from + lb) (planes of stride 16); valid until LANE_CACHE further tables are built. */
+function laneTable(point: readonly Ext[], from: number, lb: number): Float64Array {
+  for (let e = 0; e < LANE_CACHE; e++) {
+    const en = laneEntries[e]!;
+    if (en.point !== point || en.from !== from || en.lb !== lb) continue;
+    let same = true;
+    for (let j = 0; j < lb && same; j++) {
+      const c = point[from + j]!, q = 4 * j;
+      same = en.coords[q] === c[0] && en.coords[q + 1] === c[1] && en.coords[q + 2] === c[2] && en.coords[q + 3] === c[3];
+    }
+    if (same) return en.table;
+  }
+  const en = laneEntries[laneNext]!;
+  laneNext = (laneNext + 1) % LANE_CACHE;
+  en.point = point; en.from = from; en.lb = lb;
+  for (let j = 0; j < lb; j++) {
+    const c = point[from + j]!, q = 4 * j;
+    en.coords[q] = c[0]; en.coords[q + 1] = c[1]; en.coords[q + 2] = c[2]; en.coords[q + 3] = c[3];
+  }
+  eqLanes(en.table, point, from, lb);
+  return en.table;
+}
+
 /** v ≥ 0 and < 2p → canonical. */
 function red(v: number): number {
   return v >= P ? v - P : v;
@@ -235,10 +266,7 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
   fixedFactor(V, 0, x, term.inFixedAt, term.inFixedBit);
   if (term.coeff !== 1) for (let i = 0; i < 4; i++) V[i] = mulSplit(term.coeff, V[i]!);
   const map = term.mode === "map";
-  if (map) {
-    eqLanes(EX, x, nx - lb, lb);
-    for (let c = 0; c < 4; c++) WP[c]!.fill(0);
-  }
+  if (map) for (let c = 0; c < 4; c++) WP[c]!.fill(0);
   const lanes = 2 ** lb;
   for (let k = 0; k < claims.length; k++) {
     const { point: z, coeff } = claims[k]!;
@@ -270,7 +298,7 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
       continue;
     }
     // w += scale · eq(z_lo, ·)
-    eqLanes(EZ, z, nz - lb, lb);
+    const EZ = laneTable(z, nz - lb, lb);
     const s0 = V[12]!, s1 = V[13]!, s2 = V[14]!, s3 = V[15]!;
     for (let l = 0; l < lanes; l++) {
       extMulSplitTo(V, 20, 1, s0, s1, s2, s3, EZ[l]!, EZ[16 + l]!, EZ[32 + l]!, EZ[48 + l]!);
@@ -279,12 +307,13 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
   }
   if (!map) return;
   for (let c = 0; c < 4; c++) term.map.applyTranspose(WP[c]!, TP[c]!);
-  dotLanes(acc, 0, term.linLanes);
-  dotLanes(acc, 4, term.cubedLanes);
+  const EX = laneTable(x, nx - lb, lb);
+  dotLanes(acc, 0, term.linLanes, EX);
+  dotLanes(acc, 4, term.cubedLanes, EX);
 }
 
 /** acc[o..o+4) += Σ_{l ∈ lanes} TP[l]·EX[l]. */
-function dotLanes(acc: Float64Array, o: number, lanes: Int32Array): void {
+function dotLanes(acc: Float64Array, o: number, lanes: Int32Array, EX: Float64Array): void {
   if (lanes.length === 0) return;
   let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const t0 = TP[0]!, t1 = TP[1]!, t2 = TP[2]!, t3 = TP[3]!;
@@ -314,7 +343,7 @@ export function addClosedConsts(term: ClosedTerm, claims: readonly Claim[], acc:
     fixedFactor(V, 4, z, term.outFixedAt, term.outFixedBit);
     mulInto(V, 12, V, 4, V, 8);
     extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
-    eqLanes(EZ, z, nz - lb, lb);
+    const EZ = laneTable(z, nz - lb, lb);
     let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
     for (let i = 0; i < nc; i++) {
       const l = term.constLanes[i]!, cz = term.constValues[i]!;
