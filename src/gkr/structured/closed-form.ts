@@ -138,44 +138,88 @@ function setOne(d: Float64Array, o: number): void {
   d[o] = 1; d[o + 1] = 0; d[o + 2] = 0; d[o + 3] = 0;
 }
 
-/** d[o..o+4) ← Π over the fixed coordinates of eq(coordinate, bit). */
+/** d[o..o+4) ← Π over the fixed coordinates of eq(coordinate, bit) (1 when there are none). */
 function fixedFactor(d: Float64Array, o: number, point: readonly Ext[], at: Int32Array, bit: Uint8Array): void {
-  setOne(d, o);
-  for (let f = 0; f < at.length; f++) {
-    const c = point[at[f]!]!;
-    if (bit[f] === 1) mulByCoord(d, o, c);
-    else mulByOneMinus(d, o, c);
+  if (at.length === 0) {
+    setOne(d, o);
+    return;
   }
+  const c = point[at[0]!]!;
+  if (bit[0] === 1) {
+    d[o] = c[0]; d[o + 1] = c[1]; d[o + 2] = c[2]; d[o + 3] = c[3];
+  } else {
+    d[o] = c[0] === 0 ? 1 : c[0] === 1 ? 0 : P + 1 - c[0]; d[o + 1] = c[1] === 0 ? 0 : P - c[1];
+    d[o + 2] = c[2] === 0 ? 0 : P - c[2]; d[o + 3] = c[3] === 0 ? 0 : P - c[3];
+  }
+  for (let f = 1; f < at.length; f++) {
+    const e = point[at[f]!]!;
+    if (bit[f] === 1) mulByCoord(d, o, e);
+    else mulByOneMinus(d, o, e);
+  }
+}
+
+function isOne(c: Ext): boolean {
+  return c[0] === 1 && c[1] === 0 && c[2] === 0 && c[3] === 0;
+}
+
+function copy4(d: Float64Array, o: number, a: Float64Array, ao: number): void {
+  d[o] = a[ao]!; d[o + 1] = a[ao + 1]!; d[o + 2] = a[ao + 2]!; d[o + 3] = a[ao + 3]!;
 }
 
 /**
  * Σ_{b<count} Π_j f_j(bit j of b) with f_j(1) = ONE[j], f_j(0) = ZERO[j] (MSB first) into d[o..o+4)
- * (the arithmetic of `sumBelow`).
+ * (the arithmetic of `sumBelow`, without the products by 1 and those no later bit uses):
+ * count ≥ 2^m gives Π_j (ONE[j] + ZERO[j]); otherwise, with T_j = Π_{i ≥ j} (ONE[i] + ZERO[i]),
+ * Σ over the set bits j of count of (Π_{i<j} f_i(bit i of count))·ZERO[j]·T_{j+1}.
  */
 function sumBelowInto(d: Float64Array, o: number, m: number, count: number): void {
   const s = SUFFIX;
-  setOne(s, 4 * m);
-  for (let j = m - 1; j >= 0; j--) {
-    const q = 4 * j;
-    const a0 = ONE[q]! + ZERO[q]!, a1 = ONE[q + 1]! + ZERO[q + 1]!, a2 = ONE[q + 2]! + ZERO[q + 2]!, a3 = ONE[q + 3]! + ZERO[q + 3]!;
-    extMulSplitTo(s, q, 1, a0 >= P ? a0 - P : a0, a1 >= P ? a1 - P : a1, a2 >= P ? a2 - P : a2, a3 >= P ? a3 - P : a3, s[q + 4]!, s[q + 5]!, s[q + 6]!, s[q + 7]!);
-  }
-  if (count >= 2 ** m) {
-    d[o] = s[0]!; d[o + 1] = s[1]!; d[o + 2] = s[2]!; d[o + 3] = s[3]!;
+  const full = count >= 2 ** m;
+  if (!full && count <= 0) {
+    d[o] = 0; d[o + 1] = 0; d[o + 2] = 0; d[o + 3] = 0;
     return;
   }
+  // the highest set bit of count sits at j0 = m − bitLength(count); T_j is needed for j > j0
+  let len = 0;
+  while (!full && 2 ** len <= count) len++;
+  const lo = full ? 0 : m - len + 1;
+  for (let j = m - 1; j >= lo; j--) {
+    const q = 4 * j;
+    const a0 = ONE[q]! + ZERO[q]!, a1 = ONE[q + 1]! + ZERO[q + 1]!, a2 = ONE[q + 2]! + ZERO[q + 2]!, a3 = ONE[q + 3]! + ZERO[q + 3]!;
+    const e0 = a0 >= P ? a0 - P : a0, e1 = a1 >= P ? a1 - P : a1, e2 = a2 >= P ? a2 - P : a2, e3 = a3 >= P ? a3 - P : a3;
+    if (j === m - 1) {
+      s[q] = e0; s[q + 1] = e1; s[q + 2] = e2; s[q + 3] = e3;
+    } else {
+      extMulSplitTo(s, q, 1, e0, e1, e2, e3, s[q + 4]!, s[q + 5]!, s[q + 6]!, s[q + 7]!);
+    }
+  }
+  if (full) {
+    if (m === 0) setOne(d, o);
+    else copy4(d, o, s, 0);
+    return;
+  }
+  // the last set bit: no later bit reads the prefix after it
+  let tz = 0;
+  while (Math.floor(count / 2 ** tz) % 2 === 0) tz++;
+  const last = m - 1 - tz;
   let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-  setOne(V, 16);
-  for (let j = 0; j < m; j++) {
+  let preOne = true; // the prefix V[16..20) is 1
+  for (let j = 0; j <= last; j++) {
     const q = 4 * j;
     if (Math.floor(count / 2 ** (m - 1 - j)) % 2 === 1) {
-      mulInto(V, 20, V, 16, ZERO, q);
-      mulInto(V, 20, V, 20, s, q + 4);
+      if (preOne) copy4(V, 20, ZERO, q);
+      else mulInto(V, 20, V, 16, ZERO, q);
+      if (j + 1 < m) mulInto(V, 20, V, 20, s, q + 4);
       t0 += V[20]!; t1 += V[21]!; t2 += V[22]!; t3 += V[23]!;
-      mulInto(V, 16, V, 16, ONE, q);
+      if (j === last) break;
+      if (preOne) copy4(V, 16, ONE, q);
+      else mulInto(V, 16, V, 16, ONE, q);
+    } else if (preOne) {
+      copy4(V, 16, ZERO, q);
     } else {
       mulInto(V, 16, V, 16, ZERO, q);
     }
+    preOne = false;
   }
   d[o] = t0 % P; d[o + 1] = t1 % P; d[o + 2] = t2 % P; d[o + 3] = t3 % P;
 }
@@ -282,17 +326,16 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
     // scale = c_k · E_O(z) · (coeff·E_I(x)) · S
     mulInto(V, 12, V, 4, V, 0);
     mulInto(V, 12, V, 12, V, 8);
-    extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
+    if (!isOne(coeff)) extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
     if (!map) {
-      // B = Π_lane coordinates (z·x + (1 − z)(1 − x)) = Π (2·z·x − z − x + 1)
-      setOne(V, 24);
+      // B = Π_lane coordinates (z·x + (1 − z)(1 − x)) = Π (2·z·x − z − x + 1), times the scale
+      copy4(V, 24, V, 12);
       for (let l = 0; l < lb; l++) {
         const zc = z[nz - lb + l]!, xc = x[nx - lb + l]!;
         extMulSplitTo(V, 20, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
         for (let i = 0; i < 4; i++) V[20 + i] = (2 * V[20 + i]! + 2 * P - zc[i]! - xc[i]! + (i === 0 ? 1 : 0)) % P;
         mulInto(V, 24, V, 24, V, 20);
       }
-      mulInto(V, 24, V, 24, V, 12);
       const o = term.mode === "product-lin" ? 0 : 4;
       for (let i = 0; i < 4; i++) acc[o + i] = red(acc[o + i]! + V[24 + i]!);
       continue;
@@ -342,7 +385,7 @@ export function addClosedConsts(term: ClosedTerm, claims: readonly Claim[], acc:
     sumBelowInto(V, 8, m, term.count);
     fixedFactor(V, 4, z, term.outFixedAt, term.outFixedBit);
     mulInto(V, 12, V, 4, V, 8);
-    extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
+    if (!isOne(coeff)) extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
     const EZ = laneTable(z, nz - lb, lb);
     let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
     for (let i = 0; i < nc; i++) {
