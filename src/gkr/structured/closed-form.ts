@@ -24,7 +24,7 @@
  */
 import { P } from "../../field/koalabear.js";
 import type { Ext } from "../../field/extension.js";
-import { extMulSplitTo, mulSplit } from "../../field/ext-split.js";
+import { extMulSplitTo, mulSplit, reduce52 } from "../../field/ext-split.js";
 import type { Claim } from "../claims.js";
 import type { LinearMap } from "./maps.js";
 
@@ -387,12 +387,16 @@ export function addClosedConsts(term: ClosedTerm, claims: readonly Claim[], acc:
     mulInto(V, 12, V, 4, V, 8);
     if (!isOne(coeff)) extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
     const EZ = laneTable(z, nz - lb, lb);
-    let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    // Σ_z c[z]·eq(z_lo, z), exact: c = ch·2^16 + cl, at most 16 lanes of products < 2^47 per half
+    let h0 = 0, h1 = 0, h2 = 0, h3 = 0, l0 = 0, l1 = 0, l2 = 0, l3 = 0;
     for (let i = 0; i < nc; i++) {
       const l = term.constLanes[i]!, cz = term.constValues[i]!;
-      c0 += mulSplit(cz, EZ[l]!); c1 += mulSplit(cz, EZ[16 + l]!); c2 += mulSplit(cz, EZ[32 + l]!); c3 += mulSplit(cz, EZ[48 + l]!);
+      const ch = cz >>> 16, cl = cz & 0xffff;
+      const e0 = EZ[l]!, e1 = EZ[16 + l]!, e2 = EZ[32 + l]!, e3 = EZ[48 + l]!;
+      h0 += ch * e0; h1 += ch * e1; h2 += ch * e2; h3 += ch * e3;
+      l0 += cl * e0; l1 += cl * e1; l2 += cl * e2; l3 += cl * e3;
     }
-    extMulSplitTo(V, 20, 1, c0 % P, c1 % P, c2 % P, c3 % P, V[12]!, V[13]!, V[14]!, V[15]!);
+    extMulSplitTo(V, 20, 1, reduce52(reduce52(h0) * 65536 + l0), reduce52(reduce52(h1) * 65536 + l1), reduce52(reduce52(h2) * 65536 + l2), reduce52(reduce52(h3) * 65536 + l3), V[12]!, V[13]!, V[14]!, V[15]!);
     for (let i = 0; i < 4; i++) acc[i] = red(acc[i]! + V[20 + i]!);
   }
 }
