@@ -44,6 +44,7 @@ export interface ClosedTerm {
   readonly map: LinearMap;
   readonly laneBits: number;
   readonly count: number;
+  readonly countPlan: CountPlan;
   /** m = bits of the block index. */
   readonly indexBits: number;
   /** Coordinate (of a point with `outBits` coordinates) of index bit j, j < m, MSB first. */
@@ -102,7 +103,7 @@ export function closedTerm(spec: {
   const constLanes: number[] = [], constValues: number[] = [];
   if (spec.constants) for (let z = 0; z < lanes; z++) if (spec.constants[z] !== 0) { constLanes.push(z); constValues.push(spec.constants[z]!); }
   return {
-    map: spec.map, laneBits, count: spec.count, indexBits: spec.out.bits,
+    map: spec.map, laneBits, count: spec.count, countPlan: countPlan(spec.out.bits, spec.count), indexBits: spec.out.bits,
     outIndexAt: o.indexAt, inIndexAt: i.indexAt, outFixedAt: o.fixedAt, outFixedBit: o.fixedBit, inFixedAt: i.fixedAt, inFixedBit: i.fixedBit,
     outBits: spec.outBits, inBits: spec.inBits, mode, linLanes: Int32Array.from(lin), cubedLanes: Int32Array.from(cubed), coeff: spec.coeff,
     constLanes: Int32Array.from(constLanes), constValues: Uint32Array.from(constValues),
@@ -166,23 +167,46 @@ function copy4(d: Float64Array, o: number, a: Float64Array, ao: number): void {
   d[o] = a[ao]!; d[o + 1] = a[ao + 1]!; d[o + 2] = a[ao + 2]!; d[o + 3] = a[ao + 3]!;
 }
 
+/** What `sumBelowInto` needs of a block count, fixed once per term. */
+export interface CountPlan {
+  readonly m: number;
+  /** count ≥ 2^m: the sum is the full product. */
+  readonly full: boolean;
+  /** count = 0 (the sum is empty). */
+  readonly empty: boolean;
+  /** T_j is needed for j ≥ lo (0 when full; j0 + 1 for the highest set bit j0 otherwise). */
+  readonly lo: number;
+  /** Index j of the last set bit of count (MSB first). */
+  readonly last: number;
+  /** Bit j of count, MSB first (j < m). */
+  readonly bits: Uint8Array;
+}
+
+/** The plan of `count` over m index bits. */
+export function countPlan(m: number, count: number): CountPlan {
+  const full = count >= 2 ** m, empty = !full && count <= 0;
+  const bits = new Uint8Array(m);
+  let first = -1, last = -1;
+  for (let j = 0; j < m && !full; j++) {
+    bits[j] = Math.floor(count / 2 ** (m - 1 - j)) % 2;
+    if (bits[j] === 1) { if (first < 0) first = j; last = j; }
+  }
+  return { m, full, empty, lo: full ? 0 : first + 1, last, bits };
+}
+
 /**
  * Σ_{b<count} Π_j f_j(bit j of b) with f_j(1) = ONE[j], f_j(0) = ZERO[j] (MSB first) into d[o..o+4)
  * (the arithmetic of `sumBelow`, without the products by 1 and those no later bit uses):
  * count ≥ 2^m gives Π_j (ONE[j] + ZERO[j]); otherwise, with T_j = Π_{i ≥ j} (ONE[i] + ZERO[i]),
  * Σ over the set bits j of count of (Π_{i<j} f_i(bit i of count))·ZERO[j]·T_{j+1}.
  */
-function sumBelowInto(d: Float64Array, o: number, m: number, count: number): void {
+function sumBelowInto(d: Float64Array, o: number, plan: CountPlan): void {
   const s = SUFFIX;
-  const full = count >= 2 ** m;
-  if (!full && count <= 0) {
+  const { m, full, lo, last, bits } = plan;
+  if (plan.empty) {
     d[o] = 0; d[o + 1] = 0; d[o + 2] = 0; d[o + 3] = 0;
     return;
   }
-  // the highest set bit of count sits at j0 = m − bitLength(count); T_j is needed for j > j0
-  let len = 0;
-  while (!full && 2 ** len <= count) len++;
-  const lo = full ? 0 : m - len + 1;
   for (let j = m - 1; j >= lo; j--) {
     const q = 4 * j;
     const a0 = ONE[q]! + ZERO[q]!, a1 = ONE[q + 1]! + ZERO[q + 1]!, a2 = ONE[q + 2]! + ZERO[q + 2]!, a3 = ONE[q + 3]! + ZERO[q + 3]!;
@@ -198,20 +222,16 @@ function sumBelowInto(d: Float64Array, o: number, m: number, count: number): voi
     else copy4(d, o, s, 0);
     return;
   }
-  // the last set bit: no later bit reads the prefix after it
-  let tz = 0;
-  while (Math.floor(count / 2 ** tz) % 2 === 0) tz++;
-  const last = m - 1 - tz;
   let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
   let preOne = true; // the prefix V[16..20) is 1
   for (let j = 0; j <= last; j++) {
     const q = 4 * j;
-    if (Math.floor(count / 2 ** (m - 1 - j)) % 2 === 1) {
+    if (bits[j] === 1) {
       if (preOne) copy4(V, 20, ZERO, q);
       else mulInto(V, 20, V, 16, ZERO, q);
       if (j + 1 < m) mulInto(V, 20, V, 20, s, q + 4);
       t0 += V[20]!; t1 += V[21]!; t2 += V[22]!; t3 += V[23]!;
-      if (j === last) break;
+      if (j === last) break; // no later bit reads the prefix
       if (preOne) copy4(V, 16, ONE, q);
       else mulInto(V, 16, V, 16, ONE, q);
     } else if (preOne) {
@@ -232,7 +252,7 @@ function sumBelowInto(d: Float64Array, o: number, m: number, count: number): voi
 export function sumBelowFlat(out: Uint32Array, one: ArrayLike<number>, zero: ArrayLike<number>, m: number, count: number): void {
   if (m > MAX_INDEX_BITS) throw new RangeError(`at most ${MAX_INDEX_BITS} index bits, got ${m}`);
   for (let i = 0; i < 4 * m; i++) { ONE[i] = one[i]!; ZERO[i] = zero[i]!; }
-  sumBelowInto(V, 8, m, count);
+  sumBelowInto(V, 8, countPlan(m, count));
   for (let i = 0; i < 4; i++) out[i] = V[8 + i]!;
 }
 
@@ -321,7 +341,7 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
       extMulSplitTo(ONE, q, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
       for (let i = 0; i < 4; i++) ZERO[q + i] = oneMinusBoth(ONE[q + i]!, zc[i]!, xc[i]!, i);
     }
-    sumBelowInto(V, 8, m, term.count);
+    sumBelowInto(V, 8, term.countPlan);
     fixedFactor(V, 4, z, term.outFixedAt, term.outFixedBit);
     // scale = c_k · E_O(z) · (coeff·E_I(x)) · S
     mulInto(V, 12, V, 4, V, 0);
@@ -382,7 +402,7 @@ export function addClosedConsts(term: ClosedTerm, claims: readonly Claim[], acc:
       ZERO[q] = zc[0] === 0 ? 1 : zc[0] === 1 ? 0 : P + 1 - zc[0];
       ZERO[q + 1] = zc[1] === 0 ? 0 : P - zc[1]; ZERO[q + 2] = zc[2] === 0 ? 0 : P - zc[2]; ZERO[q + 3] = zc[3] === 0 ? 0 : P - zc[3];
     }
-    sumBelowInto(V, 8, m, term.count);
+    sumBelowInto(V, 8, term.countPlan);
     fixedFactor(V, 4, z, term.outFixedAt, term.outFixedBit);
     mulInto(V, 12, V, 4, V, 8);
     if (!isOne(coeff)) extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
