@@ -2,14 +2,16 @@
  * Profile v2 against compat-v1, measured in one run (docs/profile-v2.md).
  *
  *   npm run bench -- v2 [--kinds membership,nonmembership,update] [--depths 24,32,48]
- *     [--repeats 5] [--agg 256,1024] [--agg-kinds membership] [--agg-depth 24]
+ *     [--repeats 5] [--warmup 1] [--agg 256,1024] [--agg-kinds membership] [--agg-depth 24]
  *     [--block 1024] [--block-base 20000] [--block-depth 48]
  *
  * Single operations, per (kind, depth): the golden fixture F(kind, d, 5); prepared, warm,
  * single thread; compat = prepare() (derived wiring) + provePrepared + encodeSyncResult, and
  * verifyEncoded; v2 = prepareV2() (closed-form wiring) + proveV2 + encodeV2, and verifyEncodedV2.
- * The four are timed in interleaved rounds (one call per sample, `repeats` rounds after one warm-up
- * call each), so load changes affect them alike; times are median (fastest–slowest) ms.
+ * The four are timed in interleaved rounds (one call per sample, `repeats` rounds after `warmup`
+ * interleaved warm-up rounds, default 1; with 10 or more every path is JIT-compiled before it is
+ * timed, which lowers the compat figures the aggregate ratios divide by), so load changes affect
+ * them alike; times are median (fastest–slowest) ms.
  *
  * Aggregates, per size K in --agg (kinds --agg-kinds, depth --agg-depth): K distinct requests
  * F(kind, d, i) (i < K), one proveAggregate (witness and encoding included, split by phase) and
@@ -45,7 +47,7 @@ import { OpKind as Kinds } from "../src/statement/types.js";
 import { proveBlock, updateRequestOf, verifyBlock } from "../src/sync/v2/index.js";
 import type { OpRequest } from "../src/smt/operation.js";
 
-const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), agg: ints(1, 4096), "agg-kinds": choices(OP_KIND_NAMES), "agg-depth": int(1, 64), block: int(0, 4096), "block-base": int(1, 90_000), "block-depth": int(1, 48) });
+const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), warmup: int(0, 1000), agg: ints(1, 4096), "agg-kinds": choices(OP_KIND_NAMES), "agg-depth": int(1, 64), block: int(0, 4096), "block-base": int(1, 90_000), "block-depth": int(1, 48) });
 const kindList = (s: string) => s.split(",").map((k) => {
   if (!OP_KIND_NAMES.includes(k as OpKindName)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
   return k as OpKindName;
@@ -53,6 +55,7 @@ const kindList = (s: string) => s.split(",").map((k) => {
 const kinds = kindList(args.get("kinds") ?? OP_KIND_NAMES.join(","));
 const depths = (args.get("depths") ?? "24,32,48").split(",").map(Number);
 const repeats = Number(args.get("repeats") ?? 5);
+const warmup = Number(args.get("warmup") ?? 1);
 const aggSizes = (args.get("agg") ?? "256,1024").split(",").filter((s) => s !== "").map(Number);
 const aggKinds = kindList(args.get("agg-kinds") ?? "membership");
 const aggDepth = Number(args.get("agg-depth") ?? 24);
@@ -72,7 +75,7 @@ function summarise(xs: number[]): Timing {
 
 function interleaved(fns: Record<string, () => unknown>, rounds: number): Record<string, Timing> {
   const names = Object.keys(fns);
-  for (const n of names) fns[n]!();
+  for (let w = 0; w < Math.max(1, warmup); w++) for (const n of names) fns[n]!();
   const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < rounds; r++) {
     for (const n of names) {
@@ -118,7 +121,7 @@ interface AggRow {
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# single operations: ${repeats} interleaved rounds, one call per sample, ms median (fastest–slowest); aggregates: one proof and three verifications each (median); single thread`);
+console.log(`# single operations: ${repeats} interleaved rounds after ${Math.max(1, warmup)} warm-up rounds, one call per sample, ms median (fastest–slowest); aggregates: one proof and three verifications each (median); single thread`);
 const t = (x: Timing) => `${fmt(x.median, 1)} (${fmt(x.min, 1)}–${fmt(x.max, 1)})`;
 const singles: SingleRow[] = [];
 const compatOf = new Map<string, { prove: number; verify: number; bytes: number }>();
@@ -265,7 +268,7 @@ if (blockRow) {
   console.log(`block of ${b.operations} npm inserts (registry of ${b.registryRecords} records, depth ${b.depth}): apply ${fmt(b.applyMs, 0)} ms, prove ${fmt(b.proveMs, 0)} ms (witness ${fmt(b.phases.witnessMs, 0)}, GKR ${fmt(b.phases.proveMs, 0)}, encode ${fmt(b.phases.encodeMs, 1)}; ${fmt(b.operations / (b.proveMs / 1000), 1)} updates/s), verify ${fmt(b.verifyMs, 0)} ms median of 3 (first ${fmt(b.verifyColdMs, 0)}), ${b.bytes} B`);
 }
 
-const path = writeResults("v2", { conditions: cond, repeats, singles, aggregates: aggs, block: blockRow ?? null });
+const path = writeResults("v2", { conditions: cond, repeats, warmup: Math.max(1, warmup), singles, aggregates: aggs, block: blockRow ?? null });
 console.log(`# full results: ${path}`);
 const head: Record<string, number | string> = { load1: cond.load1 };
 const m = singles.find((r) => r.kind === "membership" && r.depth === 24) ?? singles[0];

@@ -10,6 +10,7 @@ export * from "./wiring/oracle.js";
 export * from "./wiring/table.js";
 export * from "./verifier.js";
 export * from "./input-claim.js";
+export * from "./mle-split.js";
 export * from "./proof-bytes.js";
 export * from "./builder.js";
 export * from "./wiring/derived.js";

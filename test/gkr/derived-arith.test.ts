@@ -67,7 +67,7 @@ test("the sumcheck verifier's g(0) + g(1) and g(r) equal roundSum and evalRoundP
         claim = evalRoundPoly(fixed, r);
       }
       const challenges = rounds.map(([, r]) => r);
-      const transcript = { observeExt(): void {}, sampleExt: (): Ext => challenges[k++]! } as unknown as DuplexChallenger;
+      const transcript = { observeExt(): void {}, observeAllUnchecked(): void {}, sampleExt: (): Ext => challenges[k++]! } as unknown as DuplexChallenger;
       const res = verifySumcheck(roundSum(polys[0]!), polys, polys.length, transcript);
       assert.ok(res.ok);
       assert.deepEqual(res.value, claim);

@@ -12,29 +12,29 @@
  *   where E_O / E_I are the eq factors of the fixed bits, S_count = Σ_{b<count} eq(z_b, b)·eq(x_b, b)
  *   (O(log count) by a scan of count's bits) and B_lin = Σ_{z,x linear lane} M[z][x]·eq(z_lo, z)·eq(x_lo, x)
  *   (one Mᵀ on the lane eq table). Its cost does not grow with the number of blocks. A group
- *   that is not such a progression is evaluated as in table mode.
+ *   that is not such a progression is evaluated as in table mode. A layer whose plain gates are
+ *   a few runs of Lin copies out = O + b ← in = I + b (aligned, one coefficient each) and which has
+ *   no constants (the check copies of the v2 round layers) takes them in closed form as well
+ *   (one-lane blocks of the identity map), and the base oracle is not asked for that layer.
+ *   The evaluation is allocation-free (src/gkr/structured/closed-form.ts).
  *
  * Both modes return exactly the field values of `TableWiring` over `expandStructuredCircuit`.
  */
-import { P, mul } from "../../field/koalabear.js";
-import { EXT_ONE, EXT_ZERO, extAdd, extMul, extSub, type Ext } from "../../field/extension.js";
+import { EXT_ONE, EXT_ZERO, extAdd, extMul, type Ext } from "../../field/extension.js";
 import type { ExtVector } from "../../field/ext-vector.js";
-import { extMulAddTo, extMulTo } from "../../field/ext-inline.js";
+import { extMulAddTo } from "../../field/ext-inline.js";
 import { eqTable } from "../../sumcheck/mle.js";
 import { GateKind, inputBitsOf } from "../circuit.js";
 import { type Claim, claimWeights } from "../claims.js";
 import { CircuitError } from "../errors.js";
-import { type LinearBlockGroup, type StructuredCircuit, isCubedLane, validateStructuredCircuit } from "./linear.js";
+import { type BlockProgression, type ClosedTerm, addClosedConsts, addClosedPredicates, closedTerm } from "./closed-form.js";
+import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, isCubedLane, validateStructuredCircuit } from "./linear.js";
+import { identityMap } from "./maps.js";
 import { type LayerPredicates, type WiringOracle, combinedConst, combinedPredicates } from "../wiring/oracle.js";
 
-export type StructuredWiringMode = "table" | "closed-form";
+export type { BlockProgression } from "./closed-form.js";
 
-/** Block-index progression q_b = base | (b << shift), b < count, with count ≤ 2^bits. */
-export interface BlockProgression {
-  readonly base: number;
-  readonly shift: number;
-  readonly bits: number;
-}
+export type StructuredWiringMode = "table" | "closed-form";
 
 /**
  * The progression of block bases (wire bases divided by 2^laneBits), or null when they are not
@@ -63,7 +63,7 @@ interface GroupPlan {
 
 /**
  * Σ_{k<count} Π_j f_j(bit j of k), f_j(1) = one[j], f_j(0) = zero[j], MSB first (j = 0 is bit m−1).
- * Plain reference of `sumBelowTo`.
+ * Plain reference of `sumBelowFlat` (src/gkr/structured/closed-form.ts).
  */
 export function sumBelow(one: readonly Ext[], zero: readonly Ext[], count: number): Ext {
   const m = one.length;
@@ -89,82 +89,64 @@ export function sumBelow(one: readonly Ext[], zero: readonly Ext[], count: numbe
   return total;
 }
 
-/** dst[d..d+4) = a[ao..ao+4)·b[bo..bo+4) (4-word extension elements; dst may alias a or b). */
-function mulAt(dst: Uint32Array, d: number, a: Uint32Array, ao: number, b: Uint32Array, bo: number): void {
-  extMulTo(dst, d, 1, a[ao]!, a[ao + 1]!, a[ao + 2]!, a[ao + 3]!, b[bo]!, b[bo + 1]!, b[bo + 2]!, b[bo + 3]!);
-}
-
-/**
- * `sumBelow` without allocation: one and zero hold m extension elements of 4 words each (element
- * j at 4j); the result goes to out[0..4); `suffix` has room for 4(m + 1) words.
- */
-export function sumBelowTo(out: Uint32Array, one: Uint32Array, zero: Uint32Array, m: number, count: number, suffix: Uint32Array): void {
-  // suffix[j] = Π_{i ≥ j} (one_i + zero_i)
-  suffix.fill(0, 4 * m, 4 * m + 4);
-  suffix[4 * m] = 1;
-  for (let j = m - 1; j >= 0; j--) {
-    const o = 4 * j;
-    const s0 = (one[o]! + zero[o]!) % P, s1 = (one[o + 1]! + zero[o + 1]!) % P, s2 = (one[o + 2]! + zero[o + 2]!) % P, s3 = (one[o + 3]! + zero[o + 3]!) % P;
-    const n = o + 4;
-    extMulTo(suffix, o, 1, suffix[n]!, suffix[n + 1]!, suffix[n + 2]!, suffix[n + 3]!, s0, s1, s2, s3);
-  }
-  if (count >= 2 ** m) {
-    for (let i = 0; i < 4; i++) out[i] = suffix[i]!;
-    return;
-  }
-  // prefix in out[4..8) of a local scratch, total in t
-  let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-  const pre = PREFIX;
-  pre[0] = 1; pre[1] = 0; pre[2] = 0; pre[3] = 0;
-  for (let j = 0; j < m; j++) {
-    const bit = Math.floor(count / 2 ** (m - 1 - j)) % 2;
-    const o = 4 * j;
-    if (bit === 1) {
-      mulAt(pre, 4, pre, 0, zero, o);
-      mulAt(pre, 4, pre, 4, suffix, o + 4);
-      t0 = (t0 + pre[4]!) % P; t1 = (t1 + pre[5]!) % P; t2 = (t2 + pre[6]!) % P; t3 = (t3 + pre[7]!) % P;
-      mulAt(pre, 0, pre, 0, one, o);
-    } else {
-      mulAt(pre, 0, pre, 0, zero, o);
-    }
-  }
-  out[0] = t0; out[1] = t1; out[2] = t2; out[3] = t3;
-}
-
-const PREFIX = new Uint32Array(8);
-
-/** eq of one coordinate with one bit. */
-function eqBit(c: Ext, bit: number): Ext {
-  return bit === 1 ? c : extSub(EXT_ONE, c);
-}
-
-/**
- * Coordinates of the block-index bits and the eq factor of the fixed bits of a progression, for
- * a point of `nBits` coordinates (MSB first) whose low `laneBits` coordinates are the lane.
- */
-function progressionFactors(point: readonly Ext[], laneBits: number, prog: BlockProgression): { fixed: Ext; index: Ext[] } {
-  const nHi = point.length - laneBits;
-  let fixed: Ext = EXT_ONE;
-  const index: Ext[] = [];
-  for (let p = nHi - 1; p >= 0; p--) {
-    const c = point[nHi - 1 - p]!;
-    if (p >= prog.shift && p < prog.shift + prog.bits) index.push(c);
-    else fixed = extMul(fixed, eqBit(c, Math.floor(prog.base / 2 ** p) % 2));
-  }
-  return { fixed, index };
-}
-
 /** Plane-wise Mᵀ of an extension vector of 2^laneBits elements given as 4 planes. */
 function transposeExt(g: LinearBlockGroup, planes: readonly Uint32Array[], out: readonly Uint32Array[]): void {
   for (let c = 0; c < 4; c++) g.map.applyTranspose(planes[c]!, out[c]!);
+}
+
+/**
+ * The plain gates of a layer as runs of closed-form terms, or null when they are not: every gate
+ * Lin, no constants, the gates sorted by output split into runs out = O + b, in = I + b (b < n)
+ * with one coefficient, the low ⌈log2 n⌉ bits of O and I clear, at most `MAX_PLAIN_RUNS` runs.
+ */
+function plainRuns(layer: StructuredLayer, outBits: number, inBits: number): ClosedTerm[] | null {
+  if (layer.constWire.length !== 0) return null;
+  const n = layer.gateKind.length;
+  for (let g = 0; g < n; g++) if (layer.gateKind[g] !== GateKind.Lin) return null;
+  const order = Array.from({ length: n }, (_, g) => g).sort((a, b) => layer.gateOut[a]! - layer.gateOut[b]!);
+  const runs: ClosedTerm[] = [];
+  let g = 0;
+  while (g < n) {
+    const first = order[g]!;
+    const o = layer.gateOut[first]!, i = layer.gateIn1[first]!, c = layer.gateCoeff[first]!;
+    let len = 1;
+    while (g + len < n) {
+      const h = order[g + len]!;
+      if (layer.gateOut[h] !== o + len || layer.gateIn1[h] !== i + len || layer.gateCoeff[h] !== c) break;
+      len++;
+    }
+    let bits = 0;
+    while (2 ** bits < len) bits++;
+    if (o % 2 ** bits !== 0 || i % 2 ** bits !== 0 || runs.length === MAX_PLAIN_RUNS) return null;
+    runs.push(closedTerm({
+      map: identityMap(0), count: len, out: { base: o, shift: 0, bits }, inp: { base: i, shift: 0, bits },
+      outBits, inBits, cubeMask: 0, coeff: c, constants: null,
+    }));
+    g += len;
+  }
+  return runs;
+}
+
+/** Most runs of plain gates a layer may have to be evaluated in closed form (beyond: the base oracle). */
+const MAX_PLAIN_RUNS = 8;
+
+interface LayerPlan {
+  /** Groups evaluated in table mode. */
+  readonly table: readonly LinearBlockGroup[];
+  /** Groups (and, when `plainClosed`, runs of plain gates) in closed form. */
+  readonly closed: readonly ClosedTerm[];
+  /** The plain gates are among `closed`: the base oracle is not asked for this layer. */
+  readonly plainClosed: boolean;
 }
 
 export class StructuredWiring implements WiringOracle {
   private readonly circuit: StructuredCircuit;
   private readonly base: WiringOracle;
   private readonly plans: GroupPlan[][];
+  private readonly layerPlans: LayerPlan[];
   private readonly mode: StructuredWiringMode;
   private weights: { layer: number; claims: readonly Claim[]; w: ExtVector } | null = null;
+  private readonly acc = new Float64Array(8);
 
   /**
    * @param base wiring oracle of the circuit's plain gates and constants (the groups are not seen by it).
@@ -183,6 +165,16 @@ export class StructuredWiring implements WiringOracle {
         return inp && out && inp.bits === out.bits ? { group, out, inp } : { group, out: null, inp: null };
       }),
     );
+    this.layerPlans = circuit.layers.map((layer, i) => {
+      const outBits = layer.widthBits, inBits = inputBitsOf(circuit, i);
+      const plans = this.plans[i]!;
+      const closed = plans.filter((p) => p.out !== null).map((p) => closedTerm({
+        map: p.group.map, count: p.group.outBase.length, out: p.out!, inp: p.inp!, outBits, inBits,
+        cubeMask: p.group.cubeMask, coeff: 1, constants: p.group.constants,
+      }));
+      const runs = mode === "closed-form" ? plainRuns(layer, outBits, inBits) : null;
+      return { table: plans.filter((p) => p.out === null).map((p) => p.group), closed: runs ? [...closed, ...runs] : closed, plainClosed: runs !== null };
+    });
   }
 
   /** Groups evaluated in closed form, and all groups, over the circuit. */
@@ -192,25 +184,42 @@ export class StructuredWiring implements WiringOracle {
     return { closed, total };
   }
 
+  /** Layers whose plain gates are evaluated in closed form here (the base oracle is not asked for them). */
+  get closedPlainLayers(): number {
+    return this.layerPlans.filter((l) => l.plainClosed).length;
+  }
+
   evalPredicate(layer: number, kind: GateKind, z: readonly Ext[], x: readonly Ext[], y: readonly Ext[]): Ext {
-    const basePart = this.base.evalPredicate(layer, kind, z, x, y);
+    this.checkLayer(layer, [], null);
+    let basePart: Ext;
+    if (this.layerPlans[layer]!.plainClosed) {
+      if (kind !== GateKind.Lin && kind !== GateKind.Mul && kind !== GateKind.Pow3) {
+        throw new CircuitError("BAD_GATE_KIND", `unknown gate kind ${kind} (0 Lin, 1 Mul, 2 Pow3)`);
+      }
+      basePart = EXT_ZERO;
+    } else {
+      basePart = this.base.evalPredicate(layer, kind, z, x, y);
+    }
     if (kind === GateKind.Mul) return basePart;
     const g = this.groupPredicates(layer, [{ point: z, coeff: EXT_ONE }], x);
     return extAdd(basePart, kind === GateKind.Lin ? g.lin : g.pow3);
   }
 
   evalConst(layer: number, z: readonly Ext[]): Ext {
-    return extAdd(this.base.evalConst(layer, z), this.groupConsts(layer, [{ point: z, coeff: EXT_ONE }]));
+    return this.evalConstCombined(layer, [{ point: z, coeff: EXT_ONE }]);
   }
 
   evalCombined(layer: number, claims: readonly Claim[], x: readonly Ext[], y: readonly Ext[]): LayerPredicates {
-    const b = combinedPredicates(this.base, layer, claims, x, y);
     const g = this.groupPredicates(layer, claims, x);
+    if (this.layerPlans[layer]!.plainClosed) return { lin: g.lin, mul: EXT_ZERO, pow3: g.pow3 };
+    const b = combinedPredicates(this.base, layer, claims, x, y);
     return { lin: extAdd(b.lin, g.lin), mul: b.mul, pow3: extAdd(b.pow3, g.pow3) };
   }
 
   evalConstCombined(layer: number, claims: readonly Claim[]): Ext {
-    return extAdd(combinedConst(this.base, layer, claims), this.groupConsts(layer, claims));
+    const g = this.groupConsts(layer, claims);
+    if (this.layerPlans[layer]!.plainClosed) return g;
+    return extAdd(combinedConst(this.base, layer, claims), g);
   }
 
   private checkLayer(layer: number, claims: readonly Claim[], x: readonly Ext[] | null): void {
@@ -218,9 +227,10 @@ export class StructuredWiring implements WiringOracle {
       throw new CircuitError("BAD_LAYER_INDEX", `layer index ${layer} outside [0, ${this.circuit.layers.length})`);
     }
     const bits = this.circuit.layers[layer]!.widthBits;
-    claims.forEach((c, k) => {
+    for (let k = 0; k < claims.length; k++) {
+      const c = claims[k]!;
       if (c.point.length !== bits) throw new CircuitError("BAD_POINT", `claim ${k} has a point of ${c.point.length} coordinates, the layer has ${bits} width bits`, { claim: k });
-    });
+    }
     const s = inputBitsOf(this.circuit, layer);
     if (x !== null && x.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`);
   }
@@ -233,26 +243,20 @@ export class StructuredWiring implements WiringOracle {
     return w;
   }
 
-  /** Σ_k c_k·(group terms of lin~ and pow3~)(z_k, x). */
+  /** Σ_k c_k·(group terms, and closed-form plain runs, of lin~ and pow3~)(z_k, x). */
   private groupPredicates(layer: number, claims: readonly Claim[], x: readonly Ext[]): { lin: Ext; pow3: Ext } {
     this.checkLayer(layer, claims, x);
-    const plans = this.plans[layer]!;
-    const acc = new Uint32Array(8); // lin at 0, pow3 at 4
-    if (plans.length === 0) return { lin: EXT_ZERO, pow3: EXT_ZERO };
-    const tablePlans = plans.filter((p) => p.out === null);
-    if (tablePlans.length > 0) {
+    const plan = this.layerPlans[layer]!;
+    const acc = this.acc;
+    acc.fill(0);
+    if (plan.table.length > 0) {
       const w = this.weightsFor(layer, claims);
       const ex = eqTable(x);
-      for (const p of tablePlans) this.tableGroup(p.group, w, ex, acc);
+      const t = new Uint32Array(8); // lin at 0, pow3 at 4
+      for (const g of plan.table) this.tableGroup(g, w, ex, t);
+      for (let i = 0; i < 8; i++) acc[i] = t[i]!;
     }
-    const lanes = new Map<string, Uint32Array>();
-    const loTable = (point: readonly Ext[], lb: number, tag: string): Uint32Array => {
-      const key = `${tag}/${lb}`;
-      let t = lanes.get(key);
-      if (!t) lanes.set(key, (t = eqTable(point.slice(point.length - lb)).data));
-      return t;
-    };
-    for (const p of plans) if (p.out !== null) this.closedGroup(p, claims, x, acc, loTable);
+    for (const term of plan.closed) addClosedPredicates(term, claims, x, acc);
     return { lin: [acc[0]!, acc[1]!, acc[2]!, acc[3]!], pow3: [acc[4]!, acc[5]!, acc[6]!, acc[7]!] };
   }
 
@@ -273,105 +277,31 @@ export class StructuredWiring implements WiringOracle {
     }
   }
 
-  private readonly planes = [0, 1, 2, 3].map(() => new Uint32Array(16));
-  private readonly transposed = [0, 1, 2, 3].map(() => new Uint32Array(16));
-  private readonly bil = new Uint32Array(8);
-  private scratch: { one: Uint32Array; zero: Uint32Array; suffix: Uint32Array; sc: Uint32Array } | null = null;
-
-  private scratchFor(m: number): { one: Uint32Array; zero: Uint32Array; suffix: Uint32Array; sc: Uint32Array } {
-    if (this.scratch === null || this.scratch.one.length < 4 * m) {
-      const n = Math.max(m, 32);
-      this.scratch = { one: new Uint32Array(4 * n), zero: new Uint32Array(4 * n), suffix: new Uint32Array(4 * n + 4), sc: new Uint32Array(4) };
-    }
-    return this.scratch;
-  }
-
-  private closedGroup(p: GroupPlan, claims: readonly Claim[], x: readonly Ext[], acc: Uint32Array, loTable: (point: readonly Ext[], lb: number, tag: string) => Uint32Array): void {
-    const g = p.group;
-    const lb = g.map.laneBits;
-    const lanes = 2 ** lb;
-    const count = g.outBase.length;
-    const xf = progressionFactors(x, lb, p.inp!);
-    const exLo = loTable(x, lb, "x");
-    const planes = this.planes;
-    const t = this.transposed;
-    const m = xf.index.length;
-    const { one, zero, suffix, sc } = this.scratchFor(m);
-    for (let k = 0; k < claims.length; k++) {
-      const { point, coeff } = claims[k]!;
-      const zf = progressionFactors(point, lb, p.out!);
-      for (let j = 0; j < m; j++) {
-        const zc = zf.index[j]!, xc = xf.index[j]!;
-        extMulTo(one, 4 * j, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
-        extMulTo(zero, 4 * j, 1, (1 + P - zc[0]) % P, (P - zc[1]) % P, (P - zc[2]) % P, (P - zc[3]) % P, (1 + P - xc[0]) % P, (P - xc[1]) % P, (P - xc[2]) % P, (P - xc[3]) % P);
-      }
-      sumBelowTo(sc, one, zero, m, count, suffix);
-      const f = extMul(coeff, extMul(zf.fixed, xf.fixed));
-      extMulTo(sc, 0, 1, sc[0]!, sc[1]!, sc[2]!, sc[3]!, f[0], f[1], f[2], f[3]);
-      const scale = sc;
-      // B(z_lo, x_lo) per lane kind: Σ_x (Mᵀ·eq(z_lo))[x]·eq(x_lo, x)
-      const ezLo = loTable(point, lb, `z${k}`);
-      for (let c = 0; c < 4; c++) for (let z = 0; z < lanes; z++) planes[c]![z] = ezLo[c * lanes + z]!;
-      transposeExt(g, planes, t);
-      const bil = this.bil;
-      bil.fill(0);
-      for (let xl = 0; xl < lanes; xl++) {
-        extMulAddTo(bil, isCubedLane(g, xl) ? 4 : 0, 1, t[0]![xl]!, t[1]![xl]!, t[2]![xl]!, t[3]![xl]!, exLo[xl]!, exLo[lanes + xl]!, exLo[2 * lanes + xl]!, exLo[3 * lanes + xl]!);
-      }
-      extMulAddTo(acc, 0, 1, bil[0]!, bil[1]!, bil[2]!, bil[3]!, scale[0]!, scale[1]!, scale[2]!, scale[3]!);
-      extMulAddTo(acc, 4, 1, bil[4]!, bil[5]!, bil[6]!, bil[7]!, scale[0]!, scale[1]!, scale[2]!, scale[3]!);
-    }
-  }
-
   /** Σ_k c_k·Σ_blocks Σ_z c[z]·eq(z_k, o_b + z). */
   private groupConsts(layer: number, claims: readonly Claim[]): Ext {
     this.checkLayer(layer, claims, null);
-    const plans = this.plans[layer]!.filter((p) => p.group.constants.some((c) => c !== 0));
-    if (plans.length === 0) return EXT_ZERO;
-    const acc = new Uint32Array(4);
-    for (const p of plans) {
-      const g = p.group;
-      const lb = g.map.laneBits, lanes = 2 ** lb;
-      if (p.out === null) {
-        const w = this.weightsFor(layer, claims);
-        const W = w.length, wd = w.data;
+    const plan = this.layerPlans[layer]!;
+    const acc = this.acc;
+    acc.fill(0);
+    const table = plan.table.filter((g) => g.constants.some((c) => c !== 0));
+    if (table.length > 0) {
+      const t = new Uint32Array(4);
+      const w = this.weightsFor(layer, claims);
+      const W = w.length, wd = w.data;
+      for (const g of table) {
+        const lanes = 2 ** g.map.laneBits;
         for (let b = 0; b < g.outBase.length; b++) {
           for (let z = 0; z < lanes; z++) {
             const cz = g.constants[z]!;
             if (cz === 0) continue;
             const o = g.outBase[b]! + z;
-            extMulAddTo(acc, 0, 1, cz, 0, 0, 0, wd[o]!, wd[W + o]!, wd[2 * W + o]!, wd[3 * W + o]!);
+            extMulAddTo(t, 0, 1, cz, 0, 0, 0, wd[o]!, wd[W + o]!, wd[2 * W + o]!, wd[3 * W + o]!);
           }
         }
-        continue;
       }
-      for (const { point, coeff } of claims) {
-        const zf = progressionFactors(point, lb, p.out);
-        const m = zf.index.length;
-        const { one, zero, suffix, sc } = this.scratchFor(m);
-        for (let j = 0; j < m; j++) {
-          const zc = zf.index[j]!;
-          for (let i = 0; i < 4; i++) one[4 * j + i] = zc[i]!;
-          zero[4 * j] = (1 + P - zc[0]) % P;
-          for (let i = 1; i < 4; i++) zero[4 * j + i] = (P - zc[i]!) % P;
-        }
-        sumBelowTo(sc, one, zero, m, g.outBase.length, suffix);
-        const f = extMul(coeff, zf.fixed);
-        extMulTo(sc, 0, 1, sc[0]!, sc[1]!, sc[2]!, sc[3]!, f[0], f[1], f[2], f[3]);
-        const scale: Ext = [sc[0]!, sc[1]!, sc[2]!, sc[3]!];
-        const ezLo = eqTable(point.slice(point.length - lb)).data;
-        let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-        for (let z = 0; z < lanes; z++) {
-          const cz = g.constants[z]!;
-          if (cz === 0) continue;
-          c0 = (c0 + mul(cz, ezLo[z]!)) % P;
-          c1 = (c1 + mul(cz, ezLo[lanes + z]!)) % P;
-          c2 = (c2 + mul(cz, ezLo[2 * lanes + z]!)) % P;
-          c3 = (c3 + mul(cz, ezLo[3 * lanes + z]!)) % P;
-        }
-        extMulAddTo(acc, 0, 1, c0, c1, c2, c3, scale[0], scale[1], scale[2], scale[3]);
-      }
+      for (let i = 0; i < 4; i++) acc[i] = t[i]!;
     }
+    for (const term of plan.closed) addClosedConsts(term, claims, acc);
     return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
   }
 }

@@ -12,7 +12,7 @@
  * | 10 | MLE(input)(x*) = eval_x, then MLE(input)(y*) = eval_y | `INPUT_CLAIM_X`, `INPUT_CLAIM_Y` |
  */
 import { verifyGkr } from "../../gkr/verifier.js";
-import { mleEvalCopies } from "../../gkr/mle-copies.js";
+import { mleEvalUsed } from "../../gkr/mle-split.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import type { SyncResult } from "../prove.js";
@@ -54,8 +54,7 @@ function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncR
   const gkr = verifyGkr(prepared.shape, prepared.wiring, zeros, result.proof, transcript);
   if (!gkr.ok) return rejection(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
-  const [atX, atY] = mleEvalCopies(input, { copyBits: 0, copySizeBits: layout.inputBits, used: layout.inputTotal }, [claim.x, claim.y]);
-  return inputClaimVerdict(atX!, atY!, claim);
+  return inputClaimVerdict(mleEvalUsed(input, layout.inputTotal, claim.x), mleEvalUsed(input, layout.inputTotal, claim.y), claim);
 }
 
 /**
