@@ -1,0 +1,131 @@
+/**
+ * The booking terms of a layer's linear groups (docs/profile-v2.md §4.2) on the WASM kernels
+ * (src/kernels/assembly/gkr-groups.ts): `WasmLayerOracle` hands over its Montgomery-form weights
+ * and plane tables, and one kernel call adds (Mᵀ·w_o)[x] of every block and lane at i + x,
+ * O(terms(M)) per block. TypeScript reference: `LinearGroupsExtension` (oracle.ts); identical
+ * tables, round polynomials and proofs (test/gkr/structured-booking.test.ts).
+ *
+ * The groups' descriptor (group records, block bases) is built once per layer and copied into the
+ * oracle's workspace for each proof (position independent: offsets from its start).
+ */
+import type { Ext } from "../../field/extension.js";
+import { mul } from "../../field/koalabear.js";
+import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
+import { MONTGOMERY_R } from "../../kernels/constants.js";
+import type { GkrKernelExports, GkrKernels } from "../wasm/kernels.js";
+import type { WasmOracleExtension } from "../wasm/oracle.js";
+import type { LinearBlockGroup } from "./linear.js";
+
+/** Exports of src/kernels/assembly/gkr-groups.ts (byte pointers, element counts, no checks). */
+interface GroupKernelExports extends GkrKernelExports {
+  gkr_group_fill(desc: number, ngroups: number, W: number, A: number, Pw: number, n: number, diag: number, scratch: number, flags: number): void;
+  gkr_group_phase2(desc: number, ngroups: number, eqx: number, out: number): void;
+}
+
+/** Flags of `gkr_group_fill`. */
+const FILL_PW_ZERO = 1;
+const FILL_CACHE = 2;
+/** Words of one group record. */
+const GROUP_DESC_WORDS = 8;
+
+/** True iff the kernel module has the group booking kernels. */
+export function hasGroupKernels(kernels: GkrKernels): boolean {
+  const raw = kernels.raw as Partial<GroupKernelExports>;
+  return typeof raw.gkr_group_fill === "function" && typeof raw.gkr_group_phase2 === "function";
+}
+
+/** A layer's groups as the kernels read them, and where things are in the extension's workspace. */
+interface GroupsImage {
+  /** Records, bases and the diagonal (words copied to the start of the workspace). */
+  readonly words: Uint32Array;
+  readonly diag: number;
+  readonly out: number;
+  readonly scratch: number;
+  /** Words of the whole workspace (image, out, scratch, block cache). */
+  readonly total: number;
+}
+
+const DIAG_MONT = Uint32Array.from(INTERNAL_DIAGONAL, (d) => mul(d, MONTGOMERY_R));
+
+function up4(x: number): number {
+  return Math.ceil(x / 4) * 4;
+}
+
+function buildImage(groups: readonly LinearBlockGroup[]): GroupsImage {
+  let at = up4(groups.length * GROUP_DESC_WORDS);
+  const bases = groups.map((g) => {
+    const inAt = at;
+    at = up4(at + g.inBase.length);
+    const outAt = at;
+    at = up4(at + g.outBase.length);
+    return { inAt, outAt };
+  });
+  const diag = at;
+  at += 16;
+  const imageWords = at;
+  const out = at;
+  at += 8;
+  const scratch = at;
+  at += 64;
+  const words = new Uint32Array(imageWords);
+  groups.forEach((g, k) => {
+    const r = k * GROUP_DESC_WORDS;
+    const { inAt, outAt } = bases[k]!;
+    words[r] = g.map.id;
+    words[r + 1] = g.map.laneBits;
+    words[r + 2] = g.cubeMask;
+    words[r + 3] = g.outBase.length;
+    words[r + 4] = 4 * inAt;
+    words[r + 5] = 4 * outAt;
+    words[r + 6] = 4 * at; // block cache
+    words.set(g.inBase, inAt);
+    words.set(g.outBase, outAt);
+    at += 4 * g.outBase.length * 2 ** g.map.laneBits;
+  });
+  words.set(DIAG_MONT, diag);
+  return { words, diag, out, scratch, total: at };
+}
+
+const images = new WeakMap<readonly LinearBlockGroup[], GroupsImage>();
+
+function imageOf(groups: readonly LinearBlockGroup[]): GroupsImage {
+  let im = images.get(groups);
+  if (!im) images.set(groups, (im = buildImage(groups)));
+  return im;
+}
+
+/**
+ * The booking terms of a layer's groups on the kernels (for `WasmLayerOracle`). The groups must
+ * not change afterwards (prepared circuits never do).
+ * @throws Error when the module lacks the group kernels (check `hasGroupKernels`).
+ */
+export class WasmLinearGroups implements WasmOracleExtension {
+  readonly hasPow: boolean;
+  readonly workWords: number;
+  private readonly raw: GroupKernelExports;
+  private readonly image: GroupsImage;
+  private readonly count: number;
+
+  constructor(private readonly kernels: GkrKernels, groups: readonly LinearBlockGroup[]) {
+    if (!hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+    this.raw = kernels.raw as GroupKernelExports;
+    this.hasPow = groups.some((g) => g.cubeMask !== 0 && g.outBase.length > 0);
+    this.image = imageOf(groups);
+    this.workWords = this.image.total;
+    this.count = groups.length;
+  }
+
+  fillPhase1(work: number, W: number, A: number, Pw: number, n: number, pwFilled: boolean, keep: boolean): void {
+    this.kernels.words().set(this.image.words, work >>> 2);
+    const flags = (this.hasPow && !pwFilled ? FILL_PW_ZERO : 0) | (keep ? FILL_CACHE : 0);
+    this.raw.gkr_group_fill(work, this.count, W, A, Pw, n, work + 4 * this.image.diag, work + 4 * this.image.scratch, flags);
+  }
+
+  phase2(work: number, eqx: number): [Ext, Ext] {
+    const out = work + 4 * this.image.out;
+    this.raw.gkr_group_phase2(work, this.count, eqx, out);
+    const w = this.kernels.words();
+    const o = out >>> 2;
+    return [[w[o]!, w[o + 1]!, w[o + 2]!, w[o + 3]!], [w[o + 4]!, w[o + 5]!, w[o + 6]!, w[o + 7]!]];
+  }
+}
