@@ -4,11 +4,12 @@ import fc from "fast-check";
 import { P } from "../../src/field/koalabear.js";
 import type { Ext } from "../../src/field/extension.js";
 import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
-import { GateKind, inputBitsOf } from "../../src/gkr/circuit.js";
+import { type Gate, GateKind, inputBitsOf, makeLayer } from "../../src/gkr/circuit.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "../../src/gkr/layer-oracle.js";
-import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
-import { hasGroupKernels } from "../../src/gkr/structured/booking-wasm.js";
-import { evaluateStructuredCircuit, expandStructuredLayer } from "../../src/gkr/structured/linear.js";
+import { GkrKernels, gkrKernels } from "../../src/gkr/wasm/kernels.js";
+import { cubesOnLaneZero, hasGroupKernels, hasLaneRoundKernel } from "../../src/gkr/structured/booking-wasm.js";
+import { type LinearBlockGroup, type StructuredCircuit, evaluateStructuredCircuit, expandStructuredLayer, structuredLayer } from "../../src/gkr/structured/linear.js";
+import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, identityMap } from "../../src/gkr/structured/maps.js";
 import { proveStructuredGkr, structuredLayerOracle, structuredWasmLayerOracleFactory } from "../../src/gkr/structured/oracle.js";
 import { compileV2 } from "../../src/smt/v2/compile.js";
 import { buildV2Input } from "../../src/smt/v2/input.js";
@@ -111,6 +112,87 @@ test("WASM group booking on the real v2 layers (depth 1, every kind: output, ent
       const input: LayerOracleInput = { layer, layerIndex: i, inputBits: s, below: witness[i + 1]!, claims };
       const oracles = [new DenseLayerOracle({ ...input, layer: expandStructuredLayer(layer) }), ...factories.map((f) => f(input))];
       sameRounds(oracles, Array.from({ length: 2 * s }, ext), `kind ${kind} layer ${i}`);
+    }
+  }
+});
+
+/**
+ * A random one-layer circuit whose cubed inputs are all ≡ 0 mod 16 (lane 0 of 16-lane blocks, as
+ * in the internal Poseidon2 rounds): 16-lane groups (internal, external or identity map) with cube
+ * mask 0 or 1, plus random Lin and Mul gates and Pow3 gates on inputs ≡ 0 mod 16; widths 6..8 bits.
+ */
+function laneZeroCase(seed: number) {
+  const rng = new Rng(seed);
+  const outBits = 6 + rng.int(3), inBits = 6 + rng.int(3);
+  const outN = 2 ** outBits, inN = 2 ** inBits;
+  const gates: Gate[] = [];
+  for (let g = rng.int(12); g > 0; g--) {
+    const kind = rng.int(3) as GateKind;
+    const in1 = kind === GateKind.Pow3 ? 16 * rng.int(inN / 16) : rng.int(inN);
+    gates.push({ kind, out: rng.int(outN), in1, in2: kind === GateKind.Mul ? rng.int(inN) : in1, coeff: rng.fe() });
+  }
+  const maps = [POSEIDON2_INTERNAL, POSEIDON2_EXTERNAL, identityMap(4)];
+  const groups: LinearBlockGroup[] = [];
+  for (let k = 1 + rng.int(3); k > 0; k--) {
+    const nb = 1 + rng.int(Math.min(outN, inN) / 16);
+    const outBase = Uint32Array.from({ length: nb }, () => 16 * rng.int(outN / 16));
+    const inBase = Uint32Array.from({ length: nb }, () => 16 * rng.int(inN / 16));
+    const constants = Uint32Array.from({ length: 16 }, () => (rng.int(2) === 0 ? 0 : rng.fe()));
+    groups.push({ map: maps[rng.int(3)]!, cubeMask: k === 1 ? 1 : rng.int(2), constants, outBase, inBase });
+  }
+  const layer = structuredLayer(makeLayer(outBits, gates, []), groups);
+  const circuit: StructuredCircuit = { inputWidthBits: inBits, layers: [layer] };
+  const witness = evaluateStructuredCircuit(circuit, Uint32Array.from({ length: inN }, () => rng.fe()));
+  return { circuit, witness, layer, rng };
+}
+
+const laneSkip = skip || !hasLaneRoundKernel(kernels!) ? "kernel module without gkr_round_lane0" : false;
+
+test("gkr_round_lane0 (Pow3 only on lane 0 of 16-lane blocks) gives gkr_round's round polynomials and the TypeScript reference's, for random layers, claims and challenges", { skip: laneSkip }, () => {
+  const timed = GkrKernels.create({ timed: true });
+  const lane = structuredWasmLayerOracleFactory(timed, "wasm", { laneRounds: true });
+  const plain = structuredWasmLayerOracleFactory(kernels!, "wasm", { laneRounds: false });
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 0x7fffffff }), fc.integer({ min: 1, max: 3 }), (seed, nClaims) => {
+      const { circuit, witness, layer, rng } = laneZeroCase(seed);
+      assert.ok(cubesOnLaneZero(layer, layer.linear));
+      const ext = (): Ext => [rng.fe(), rng.fe(), rng.fe(), rng.fe()];
+      const s = circuit.inputWidthBits;
+      const claims = Array.from({ length: nClaims }, () => ({ point: Array.from({ length: layer.widthBits }, ext), coeff: ext() }));
+      const input: LayerOracleInput = { layer, layerIndex: 0, inputBits: s, below: witness[1]!, claims };
+      sameRounds([structuredLayerOracle(input), plain(input), lane(input)], Array.from({ length: 2 * s }, ext), `seed ${seed}`);
+    }),
+    { numRuns: 60 },
+  );
+  const calls = timed.timings!.get("gkr_round_lane0")!.calls;
+  assert.ok(calls >= 60, `the lane-0 kernel ran (${calls} rounds)`);
+});
+
+test("gkr_round_lane0 applies only where every cubed input is ≡ 0 mod 16", () => {
+  const { layer } = laneZeroCase(11);
+  assert.equal(cubesOnLaneZero(layer, layer.linear), true);
+  const shifted = structuredLayer(makeLayer(layer.widthBits, [{ kind: GateKind.Pow3, out: 0, in1: 17, in2: 17, coeff: 1 }], []), layer.linear);
+  assert.equal(cubesOnLaneZero(shifted, shifted.linear), false, "a Pow3 gate on lane 1");
+  const g = layer.linear[0]!;
+  const lane1 = structuredLayer(makeLayer(layer.widthBits, [], []), [{ ...g, cubeMask: 2 }]);
+  assert.equal(cubesOnLaneZero(lane1, lane1.linear), false, "a group cubing lane 1");
+  const none = structuredLayer(makeLayer(layer.widthBits, [], []), [{ ...g, cubeMask: 0 }]);
+  assert.equal(cubesOnLaneZero(none, none.linear), false, "no cubed input at all");
+  const eight = structuredLayer(makeLayer(layer.widthBits, [], []), [{ ...g, map: identityMap(3), cubeMask: 1, constants: g.constants.subarray(0, 8) }]);
+  assert.equal(cubesOnLaneZero(eight, eight.linear), false, "8-lane blocks");
+});
+
+test("whole proofs of the real v2 circuits (depth 3 and 24, every kind) are the same with and without gkr_round_lane0, and equal the TypeScript reference's at depth 3", { skip: laneSkip }, () => {
+  const lane = structuredWasmLayerOracleFactory(kernels!, "wasm", { laneRounds: true });
+  const plain = structuredWasmLayerOracleFactory(kernels!, "wasm", { laneRounds: false });
+  for (const depth of [3, 24]) {
+    for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
+      const { circuit, witness } = v2Case(kind, depth, 5n);
+      assert.ok(circuit.layers.filter((l) => cubesOnLaneZero(l, l.linear)).length >= 20, "the internal rounds qualify");
+      const a = proveStructuredGkr(circuit, witness, transcriptAfterOutputs(witness[0]!), { oracleFactory: lane });
+      const b = proveStructuredGkr(circuit, witness, transcriptAfterOutputs(witness[0]!), { oracleFactory: plain });
+      assert.deepEqual(a, b, `kind ${kind} depth ${depth}`);
+      if (depth === 3) assert.deepEqual(a, proveStructuredGkr(circuit, witness, transcriptAfterOutputs(witness[0]!), { oracleFactory: structuredLayerOracle }), `kind ${kind}: TypeScript reference`);
     }
   }
 });

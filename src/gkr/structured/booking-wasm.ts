@@ -12,7 +12,8 @@ import type { Ext } from "../../field/extension.js";
 import { mul } from "../../field/koalabear.js";
 import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
-import type { GkrKernelExports, GkrKernels } from "../wasm/kernels.js";
+import { GateKind, type Layer } from "../circuit.js";
+import { type GkrKernelExports, type GkrKernels, ROUND_CLAIM, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../wasm/kernels.js";
 import type { WasmOracleExtension } from "../wasm/oracle.js";
 import type { LinearBlockGroup } from "./linear.js";
 
@@ -20,6 +21,11 @@ import type { LinearBlockGroup } from "./linear.js";
 interface GroupKernelExports extends GkrKernelExports {
   gkr_group_fill(desc: number, ngroups: number, W: number, A: number, Pw: number, n: number, diag: number, scratch: number, flags: number): void;
   gkr_group_phase2(desc: number, ngroups: number, eqx: number, out: number): void;
+}
+
+/** Export of src/kernels/assembly/gkr-round-lane0.ts. */
+interface LaneRoundExports extends GkrKernelExports {
+  gkr_round_lane0(A: number, Pw: number, Vx: number, Vb: number, len: number, r0: number, r1: number, r2: number, r3: number, vbase: number, out: number): void;
 }
 
 /** Flags of `gkr_group_fill`. */
@@ -32,6 +38,46 @@ const GROUP_DESC_WORDS = 8;
 export function hasGroupKernels(kernels: GkrKernels): boolean {
   const raw = kernels.raw as Partial<GroupKernelExports>;
   return typeof raw.gkr_group_fill === "function" && typeof raw.gkr_group_phase2 === "function";
+}
+
+/** True iff the kernel module has `gkr_round_lane0`. */
+export function hasLaneRoundKernel(kernels: GkrKernels): boolean {
+  return typeof (kernels.raw as Partial<LaneRoundExports>).gkr_round_lane0 === "function";
+}
+
+/** Flags a round needs for `gkr_round_lane0` (bind, claim, Pow3) and the ones it must not have. */
+const LANE_ROUND_FLAGS = ROUND_FOLD | ROUND_CLAIM | ROUND_POW;
+/** Smallest table length `gkr_round_lane0` binds (the new table has ≥ 32 entries). */
+const LANE_ROUND_MIN_LEN = 64;
+
+const laneZeroLayers = new WeakMap<Layer, boolean>();
+
+/**
+ * True iff every cubed input of the layer is ≡ 0 mod 16 (Pow3 gates and cubed group lanes), and
+ * it has some: its Pow3 table is then zero except at lane 0 of 16-lane blocks (the internal
+ * Poseidon2 rounds of the v2 circuits).
+ */
+export function cubesOnLaneZero(layer: Layer, groups: readonly LinearBlockGroup[]): boolean {
+  let v = laneZeroLayers.get(layer);
+  if (v === undefined) {
+    let any = false;
+    v = true;
+    for (let g = 0; g < layer.gateKind.length && v; g++) {
+      if (layer.gateKind[g] === GateKind.Pow3) {
+        any = true;
+        if (layer.gateIn1[g]! % 16 !== 0) v = false;
+      }
+    }
+    for (const grp of groups) {
+      if (grp.cubeMask === 0 || grp.outBase.length === 0) continue;
+      any = true;
+      // 16-lane blocks start at multiples of 16 (validateStructuredCircuit)
+      if (grp.map.laneBits !== 4 || (grp.cubeMask & ~1) !== 0) v = false;
+    }
+    v = v && any;
+    laneZeroLayers.set(layer, v);
+  }
+  return v;
 }
 
 /** A layer's groups as the kernels read them, and where things are in the extension's workspace. */
@@ -102,17 +148,33 @@ function imageOf(groups: readonly LinearBlockGroup[]): GroupsImage {
 export class WasmLinearGroups implements WasmOracleExtension {
   readonly hasPow: boolean;
   readonly workWords: number;
-  private readonly raw: GroupKernelExports;
+  private readonly raw: GroupKernelExports & Partial<LaneRoundExports>;
   private readonly image: GroupsImage;
   private readonly count: number;
+  /** The phase-1 rounds run on `gkr_round_lane0` (`cubesOnLaneZero`). */
+  private readonly laneRounds: boolean;
 
-  constructor(private readonly kernels: GkrKernels, groups: readonly LinearBlockGroup[]) {
+  /**
+   * @param layer the layer the groups belong to (its Pow3 gates decide whether the lane-0 round
+   *   kernel applies).
+   * @param laneRounds use `gkr_round_lane0` where it applies (default true when the module has it;
+   *   false: every round on `gkr_round`, the reference the tests compare it with).
+   */
+  constructor(private readonly kernels: GkrKernels, groups: readonly LinearBlockGroup[], layer: Layer, laneRounds = hasLaneRoundKernel(kernels)) {
     if (!hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
-    this.raw = kernels.raw as GroupKernelExports;
+    if (laneRounds && !hasLaneRoundKernel(kernels)) throw new Error("the kernel module lacks gkr_round_lane0; run `npm run build:kernels`");
+    this.raw = kernels.raw as GroupKernelExports & Partial<LaneRoundExports>;
     this.hasPow = groups.some((g) => g.cubeMask !== 0 && g.outBase.length > 0);
     this.image = imageOf(groups);
     this.workWords = this.image.total;
     this.count = groups.length;
+    this.laneRounds = laneRounds && cubesOnLaneZero(layer, groups);
+  }
+
+  foldRound(A: number, Pw: number, Vx: number, Vb: number, len: number, r: Ext, flags: number, out: number): boolean {
+    if (!this.laneRounds || len < LANE_ROUND_MIN_LEN || (flags & LANE_ROUND_FLAGS) !== LANE_ROUND_FLAGS || (flags & ROUND_RAW) !== 0) return false;
+    this.raw.gkr_round_lane0!(A, Pw, Vx, Vb, len, r[0], r[1], r[2], r[3], (flags & ROUND_VBASE) !== 0 ? 1 : 0, out);
+    return true;
   }
 
   fillPhase1(work: number, W: number, A: number, Pw: number, n: number, pwFilled: boolean, keep: boolean): void {

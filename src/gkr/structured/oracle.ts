@@ -17,7 +17,7 @@ import { type GkrProveResult, type ProveGkrOptions, proveGkr } from "../prover.j
 import { SparseLayerOracle, type SparseOracleExtension } from "../sparse-oracle.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { WasmLayerOracle } from "../wasm/oracle.js";
-import { WasmLinearGroups, hasGroupKernels } from "./booking-wasm.js";
+import { WasmLinearGroups, hasGroupKernels, hasLaneRoundKernel } from "./booking-wasm.js";
 import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, isCubedLane, validateStructuredCircuit } from "./linear.js";
 
 /** The booking terms of a layer's linear groups. */
@@ -105,13 +105,24 @@ export type GroupBooking = "wasm" | "typescript";
  *   else `"typescript"`.
  * @throws Error for `"wasm"` when the module lacks the group kernels.
  */
-export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript"): LayerOracleFactory {
+export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript", options: StructuredWasmOptions = {}): LayerOracleFactory {
   if (booking === "wasm" && !hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+  const laneRounds = options.laneRounds ?? hasLaneRoundKernel(kernels);
   return (input: LayerOracleInput) => {
     const groups = (input.layer as Partial<StructuredLayer>).linear;
     if (!groups || groups.length === 0) return new WasmLayerOracle(kernels, input);
-    return new WasmLayerOracle(kernels, input, booking === "wasm" ? new WasmLinearGroups(kernels, groups) : new LinearGroupsExtension(groups));
+    return new WasmLayerOracle(kernels, input, booking === "wasm" ? new WasmLinearGroups(kernels, groups, input.layer, laneRounds) : new LinearGroupsExtension(groups));
   };
+}
+
+/** Options of `structuredWasmLayerOracleFactory`. */
+export interface StructuredWasmOptions {
+  /**
+   * With WASM booking: the phase-1 rounds of layers whose cubed inputs are all ≡ 0 mod 16 (the
+   * internal Poseidon2 rounds) on `gkr_round_lane0` (default: when the module has it); false:
+   * every round on `gkr_round`. Same round polynomials either way.
+   */
+  readonly laneRounds?: boolean;
 }
 
 let defaultFactory: LayerOracleFactory | undefined;

@@ -54,6 +54,12 @@ export interface WasmOracleExtension {
   fillPhase1(work: number, W: number, A: number, Pw: number, n: number, pwFilled: boolean, keep: boolean): void;
   /** [Σ weight·eq(x*, in) over the linear taps, the same over the Pow3 taps], canonical; eqx: eq(x*, ·) interleaved, Montgomery. */
   phase2(work: number, eqx: number): [Ext, Ext];
+  /**
+   * Optionally runs a phase-1 round that binds r and evaluates (arguments and flags as
+   * `gkr_round`, the same message and tables) on a kernel for the layer's shape; false: the oracle
+   * calls `gkr_round`.
+   */
+  foldRound?(A: number, Pw: number, Vx: number, Vb: number, len: number, r: Ext, flags: number, out: number): boolean;
 }
 
 function isWasmExtension(e: SparseOracleExtension | WasmOracleExtension): e is WasmOracleExtension {
@@ -314,7 +320,9 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     const r = this.pending;
     let f = flags | (this.vBase ? ROUND_VBASE : 0);
     if (r !== null) f |= ROUND_FOLD;
-    this.k.raw.gkr_round(A, Pw, V, this.p.Vb, this.len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.p.out);
+    const ext = this.extension;
+    const done = r !== null && ext !== undefined && isWasmExtension(ext) && ext.foldRound !== undefined && ext.foldRound(A, Pw, V, this.p.Vb, this.len, r, f, this.p.out);
+    if (!done) this.k.raw.gkr_round(A, Pw, V, this.p.Vb, this.len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.p.out);
     this.evaluated = this.round;
     if (r !== null) {
       this.len /= 2;
