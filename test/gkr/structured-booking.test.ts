@@ -7,7 +7,7 @@ import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
 import { type Gate, GateKind, inputBitsOf, makeLayer } from "../../src/gkr/circuit.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "../../src/gkr/layer-oracle.js";
 import { GkrKernels, gkrKernels } from "../../src/gkr/wasm/kernels.js";
-import { cubesOnLaneZero, hasGroupKernels, hasLaneRoundKernel } from "../../src/gkr/structured/booking-wasm.js";
+import { cubesOnLaneZero, hasGroupKernels, hasLaneRoundKernel, hasTensorWeightsKernel } from "../../src/gkr/structured/booking-wasm.js";
 import { type LinearBlockGroup, type StructuredCircuit, evaluateStructuredCircuit, expandStructuredLayer, structuredLayer } from "../../src/gkr/structured/linear.js";
 import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, identityMap } from "../../src/gkr/structured/maps.js";
 import { proveStructuredGkr, structuredLayerOracle, structuredWasmLayerOracleFactory } from "../../src/gkr/structured/oracle.js";
@@ -49,6 +49,7 @@ function sameRounds(oracles: LayerSumcheckOracle[], challenges: readonly Ext[], 
 test("WASM group booking: the round polynomials of the TypeScript reference for random structured layers, claims and challenges (with and without Mul gates)", { skip }, () => {
   const wasm = structuredWasmLayerOracleFactory(kernels!, "wasm");
   const tsBooking = structuredWasmLayerOracleFactory(kernels!, "typescript");
+  const plainKernels = structuredWasmLayerOracleFactory(kernels!, "wasm", { laneRounds: false, tensorWeights: false });
   const arb = arbStructuredCase({ maxDepth: 1, maxBits: 5 }).chain((c) => {
     const layer = c.circuit.layers[0]!;
     const s = inputBitsOf(c.circuit, 0);
@@ -62,7 +63,7 @@ test("WASM group booking: the round polynomials of the TypeScript reference for 
       if (layer.linear.length > 0) withGroups++;
       if (layer.linear.length > 0 && layer.gateKind.includes(GateKind.Mul)) withMul++;
       const input: LayerOracleInput = { layer, layerIndex: 0, inputBits: inputBitsOf(c.circuit, 0), below: c.witness[1]!, claims: rawClaims.map(([point, coeff]) => ({ point, coeff })) };
-      sameRounds([structuredLayerOracle(input), wasm(input), tsBooking(input)], challenges, "random layer");
+      sameRounds([structuredLayerOracle(input), wasm(input), tsBooking(input), plainKernels(input)], challenges, "random layer");
     }),
     { numRuns: 200 },
   );
@@ -184,7 +185,7 @@ test("gkr_round_lane0 applies only where every cubed input is ≡ 0 mod 16", () 
 
 test("whole proofs of the real v2 circuits (depth 3 and 24, every kind) are the same with and without gkr_round_lane0, and equal the TypeScript reference's at depth 3", { skip: laneSkip }, () => {
   const lane = structuredWasmLayerOracleFactory(kernels!, "wasm", { laneRounds: true });
-  const plain = structuredWasmLayerOracleFactory(kernels!, "wasm", { laneRounds: false });
+  const plain = structuredWasmLayerOracleFactory(kernels!, "wasm", { laneRounds: false, tensorWeights: false });
   for (const depth of [3, 24]) {
     for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
       const { circuit, witness } = v2Case(kind, depth, 5n);
@@ -195,4 +196,36 @@ test("whole proofs of the real v2 circuits (depth 3 and 24, every kind) are the 
       if (depth === 3) assert.deepEqual(a, proveStructuredGkr(circuit, witness, transcriptAfterOutputs(witness[0]!), { oracleFactory: structuredLayerOracle }), `kind ${kind}: TypeScript reference`);
     }
   }
+});
+
+const tensorSkip = skip || !hasTensorWeightsKernel(kernels!) ? "kernel module without gkr_weights_tensor" : false;
+
+test("gkr_weights_tensor writes gkr_weights' claim weights (1..3 claims, 2..10 bits, random and edge points)", { skip: tensorSkip }, () => {
+  const k = kernels!;
+  const raw = k.raw as unknown as { gkr_weights_tensor(dst: number, claims: number, n: number, bits: number, scratch: number): void };
+  fc.assert(
+    fc.property(fc.integer({ min: 2, max: 10 }), fc.array(fc.tuple(fc.array(arbExt, { minLength: 10, maxLength: 10 }), arbExt), { minLength: 1, maxLength: 3 }), (bits, claims) => {
+      const n = 2 ** bits;
+      const pointWords = 4 * claims.length * (bits + 1);
+      const scratchWords = 4 * claims.length * (2 ** (bits >> 1) + 5 * 2 ** (bits - (bits >> 1)) + 2 * (bits + 1));
+      const region = k.acquire(pointWords + 12 * n + scratchWords);
+      try {
+        const base = region.ptr >>> 2;
+        const pts = base, ref = pts + pointWords, tmp = ref + 4 * n, got = tmp + 4 * n, scr = got + 4 * n;
+        const w = k.words();
+        let c = pts;
+        for (const [point, coeff] of claims) {
+          for (const z of point.slice(0, bits)) { w.set(z, c); c += 4; }
+          w.set(coeff, c); c += 4;
+        }
+        k.raw.gkr_weights(4 * ref, 4 * tmp, 4 * pts, claims.length, bits);
+        raw.gkr_weights_tensor(4 * got, 4 * pts, claims.length, bits, 4 * scr);
+        const v = k.words();
+        assert.deepEqual(v.slice(got, got + 4 * n), v.slice(ref, ref + 4 * n));
+      } finally {
+        k.giveBack(region);
+      }
+    }),
+    { numRuns: 120 },
+  );
 });

@@ -23,6 +23,25 @@ interface GroupKernelExports extends GkrKernelExports {
   gkr_group_phase2(desc: number, ngroups: number, eqx: number, out: number): void;
 }
 
+/** Export of src/kernels/assembly/gkr-weights-tensor.ts. */
+interface TensorWeightsExports extends GkrKernelExports {
+  gkr_weights_tensor(dst: number, claims: number, nclaims: number, nbits: number, scratch: number): void;
+}
+
+/** True iff the kernel module has `gkr_weights_tensor`. */
+export function hasTensorWeightsKernel(kernels: GkrKernels): boolean {
+  return typeof (kernels.raw as Partial<TensorWeightsExports>).gkr_weights_tensor === "function";
+}
+
+/** Smallest output width (bits) whose claim weights `gkr_weights_tensor` writes. */
+const TENSOR_MIN_BITS = 2;
+
+/** Words of `gkr_weights_tensor`'s scratch for `claims` claims over 2^bits outputs. */
+function tensorScratchWords(claims: number, bits: number): number {
+  const h = bits >> 1, l = bits - h;
+  return 4 * claims * (2 ** h + 5 * 2 ** l + 2 * (bits + 1));
+}
+
 /** Export of src/kernels/assembly/gkr-round-lane0.ts. */
 interface LaneRoundExports extends GkrKernelExports {
   gkr_round_lane0(A: number, Pw: number, Vx: number, Vb: number, len: number, r0: number, r1: number, r2: number, r3: number, vbase: number, out: number): void;
@@ -145,10 +164,20 @@ function imageOf(groups: readonly LinearBlockGroup[]): GroupsImage {
  * not change afterwards (prepared circuits never do).
  * @throws Error when the module lacks the group kernels (check `hasGroupKernels`).
  */
+/** Which of the optional kernels a `WasmLinearGroups` uses (each defaults to: when the module has it). */
+export interface WasmGroupsOptions {
+  /** `gkr_round_lane0` for the layers `cubesOnLaneZero` accepts (false: `gkr_round` throughout). */
+  readonly laneRounds?: boolean;
+  /** `gkr_weights_tensor` for the claim weights (false: `gkr_weights`). */
+  readonly tensorWeights?: boolean;
+}
+
 export class WasmLinearGroups implements WasmOracleExtension {
   readonly hasPow: boolean;
   readonly workWords: number;
-  private readonly raw: GroupKernelExports & Partial<LaneRoundExports>;
+  private readonly raw: GroupKernelExports & Partial<LaneRoundExports> & Partial<TensorWeightsExports>;
+  /** Word offset of the weights scratch in the workspace, or −1 (no tensor weights). */
+  private readonly weightsAt: number;
   private readonly image: GroupsImage;
   private readonly count: number;
   /** The phase-1 rounds run on `gkr_round_lane0` (`cubesOnLaneZero`). */
@@ -157,18 +186,31 @@ export class WasmLinearGroups implements WasmOracleExtension {
   /**
    * @param layer the layer the groups belong to (its Pow3 gates decide whether the lane-0 round
    *   kernel applies).
-   * @param laneRounds use `gkr_round_lane0` where it applies (default true when the module has it;
-   *   false: every round on `gkr_round`, the reference the tests compare it with).
+   * @param claims the number of claims on the layer (sizes the weights scratch).
+   * @param options the optional kernels (`gkr_round_lane0`, `gkr_weights_tensor`); false gives the
+   *   references `gkr_round` and `gkr_weights`, which the tests compare them with.
+   * @throws Error when the module lacks the group kernels or a kernel the options ask for.
    */
-  constructor(private readonly kernels: GkrKernels, groups: readonly LinearBlockGroup[], layer: Layer, laneRounds = hasLaneRoundKernel(kernels)) {
+  constructor(private readonly kernels: GkrKernels, groups: readonly LinearBlockGroup[], layer: Layer, claims: number, options: WasmGroupsOptions = {}) {
     if (!hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+    const laneRounds = options.laneRounds ?? hasLaneRoundKernel(kernels);
+    const tensor = options.tensorWeights ?? hasTensorWeightsKernel(kernels);
     if (laneRounds && !hasLaneRoundKernel(kernels)) throw new Error("the kernel module lacks gkr_round_lane0; run `npm run build:kernels`");
-    this.raw = kernels.raw as GroupKernelExports & Partial<LaneRoundExports>;
+    if (tensor && !hasTensorWeightsKernel(kernels)) throw new Error("the kernel module lacks gkr_weights_tensor; run `npm run build:kernels`");
+    this.raw = kernels.raw as GroupKernelExports & Partial<LaneRoundExports> & Partial<TensorWeightsExports>;
     this.hasPow = groups.some((g) => g.cubeMask !== 0 && g.outBase.length > 0);
     this.image = imageOf(groups);
-    this.workWords = this.image.total;
     this.count = groups.length;
     this.laneRounds = laneRounds && cubesOnLaneZero(layer, groups);
+    const useTensor = tensor && claims >= 1 && layer.widthBits >= TENSOR_MIN_BITS;
+    this.weightsAt = useTensor ? this.image.total : -1;
+    this.workWords = this.image.total + (useTensor ? tensorScratchWords(claims, layer.widthBits) : 0);
+  }
+
+  weights(W: number, points: number, claims: number, bits: number, work: number): boolean {
+    if (this.weightsAt < 0 || claims < 1 || bits < TENSOR_MIN_BITS || this.image.total + tensorScratchWords(claims, bits) > this.workWords) return false;
+    this.raw.gkr_weights_tensor!(W, points, claims, bits, work + 4 * this.weightsAt);
+    return true;
   }
 
   foldRound(A: number, Pw: number, Vx: number, Vb: number, len: number, r: Ext, flags: number, out: number): boolean {

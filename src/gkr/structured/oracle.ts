@@ -17,7 +17,7 @@ import { type GkrProveResult, type ProveGkrOptions, proveGkr } from "../prover.j
 import { SparseLayerOracle, type SparseOracleExtension } from "../sparse-oracle.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { WasmLayerOracle } from "../wasm/oracle.js";
-import { WasmLinearGroups, hasGroupKernels, hasLaneRoundKernel } from "./booking-wasm.js";
+import { type WasmGroupsOptions, WasmLinearGroups, hasGroupKernels } from "./booking-wasm.js";
 import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, isCubedLane, validateStructuredCircuit } from "./linear.js";
 
 /** The booking terms of a layer's linear groups. */
@@ -107,23 +107,20 @@ export type GroupBooking = "wasm" | "typescript";
  */
 export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript", options: StructuredWasmOptions = {}): LayerOracleFactory {
   if (booking === "wasm" && !hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
-  const laneRounds = options.laneRounds ?? hasLaneRoundKernel(kernels);
   return (input: LayerOracleInput) => {
     const groups = (input.layer as Partial<StructuredLayer>).linear;
     if (!groups || groups.length === 0) return new WasmLayerOracle(kernels, input);
-    return new WasmLayerOracle(kernels, input, booking === "wasm" ? new WasmLinearGroups(kernels, groups, input.layer, laneRounds) : new LinearGroupsExtension(groups));
+    return new WasmLayerOracle(kernels, input, booking === "wasm" ? new WasmLinearGroups(kernels, groups, input.layer, input.claims.length, options) : new LinearGroupsExtension(groups));
   };
 }
 
-/** Options of `structuredWasmLayerOracleFactory`. */
-export interface StructuredWasmOptions {
-  /**
-   * With WASM booking: the phase-1 rounds of layers whose cubed inputs are all ≡ 0 mod 16 (the
-   * internal Poseidon2 rounds) on `gkr_round_lane0` (default: when the module has it); false:
-   * every round on `gkr_round`. Same round polynomials either way.
-   */
-  readonly laneRounds?: boolean;
-}
+/**
+ * Options of `structuredWasmLayerOracleFactory` with WASM booking: `laneRounds` runs the phase-1
+ * rounds of layers whose cubed inputs are all ≡ 0 mod 16 (the internal Poseidon2 rounds) on
+ * `gkr_round_lane0`, `tensorWeights` the claim weights on `gkr_weights_tensor` (each default:
+ * when the module has it; false: `gkr_round`, `gkr_weights`). Same round polynomials either way.
+ */
+export type StructuredWasmOptions = WasmGroupsOptions;
 
 let defaultFactory: LayerOracleFactory | undefined;
 

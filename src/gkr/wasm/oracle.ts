@@ -60,6 +60,11 @@ export interface WasmOracleExtension {
    * calls `gkr_round`.
    */
   foldRound?(A: number, Pw: number, Vx: number, Vb: number, len: number, r: Ext, flags: number, out: number): boolean;
+  /**
+   * Optionally writes the claim weights (the table `gkr_weights` writes at W from the claims at
+   * `points`) on its own kernel, using its workspace; false: the oracle calls `gkr_weights`.
+   */
+  weights?(W: number, points: number, claims: number, bits: number, work: number): boolean;
 }
 
 function isWasmExtension(e: SparseOracleExtension | WasmOracleExtension): e is WasmOracleExtension {
@@ -232,7 +237,8 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       const k = claim.coeff;
       w[c] = k[0]; w[c + 1] = k[1]; w[c + 2] = k[2]; w[c + 3] = k[3]; c += 4;
     }
-    raw.gkr_weights(ptr.W, ptr.Wtmp, ptr.points, claims.length, sOut);
+    const wext = extension && isWasmExtension(extension) ? extension : undefined;
+    if (wext?.weights === undefined || !wext.weights(ptr.W, ptr.points, claims.length, sOut, ptr.ext)) raw.gkr_weights(ptr.W, ptr.Wtmp, ptr.points, claims.length, sOut);
     raw.gkr_fill(image.desc, ptr.W, ptr.Vb, ptr.Aaos, ptr.Paos, ptr.A, ptr.Pw, this.n, this.nOut);
     if (extension && isWasmExtension(extension)) extension.fillPhase1(ptr.ext, ptr.W, ptr.A, ptr.Pw, this.n, image.counts.pow > 0, this.hasMul && s > 0);
     else if (extension) this.extendPhase1(extension, image.counts.pow > 0);

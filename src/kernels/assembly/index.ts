@@ -13,3 +13,4 @@ export { gkr_out_words, gkr_eq, gkr_weights, gkr_fill, gkr_round, gkr_phase2_sta
 export { dp_dots, dp_combine, dp_gather, dp_outer, dp_eval_group } from "./gkr-copies";
 export { gkr_group_fill, gkr_group_phase2 } from "./gkr-groups";
 export { gkr_round_lane0 } from "./gkr-round-lane0";
+export { gkr_weights_tensor } from "./gkr-weights-tensor";
