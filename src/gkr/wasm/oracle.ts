@@ -49,7 +49,7 @@ export interface WasmOracleExtension {
   /**
    * Adds the phase-1 terms to the plane tables A and Pw (n elements, Montgomery form) from the
    * interleaved Montgomery weights at W (byte pointers). `pwFilled`: Pw already holds gate terms
-   * (else its content is unspecified); `keep`: \`phase2\` will be called.
+   * (else its content is unspecified); `keep`: `phase2` will be called.
    */
   fillPhase1(work: number, W: number, A: number, Pw: number, n: number, pwFilled: boolean, keep: boolean): void;
   /** [Σ weight·eq(x*, in) over the linear taps, the same over the Pow3 taps], canonical; eqx: eq(x*, ·) interleaved, Montgomery. */
