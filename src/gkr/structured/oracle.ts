@@ -17,6 +17,7 @@ import { type GkrProveResult, type ProveGkrOptions, proveGkr } from "../prover.j
 import { SparseLayerOracle, type SparseOracleExtension } from "../sparse-oracle.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { WasmLayerOracle } from "../wasm/oracle.js";
+import { type WasmGroupsOptions, WasmLinearGroups, hasGroupKernels } from "./booking-wasm.js";
 import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, isCubedLane, validateStructuredCircuit } from "./linear.js";
 
 /** The booking terms of a layer's linear groups. */
@@ -93,16 +94,33 @@ export const structuredLayerOracle: LayerOracleFactory = (input: LayerOracleInpu
   return new SparseLayerOracle(input, new LinearGroupsExtension(groups));
 };
 
+/** Where the WASM oracle books the groups: `"wasm"` (the group kernels) or `"typescript"` (`LinearGroupsExtension`). */
+export type GroupBooking = "wasm" | "typescript";
+
 /**
  * The same oracle on the WASM kernels (`WasmLayerOracle` with the groups' booking terms added to
- * its tables); identical round polynomials (differential tests in test/gkr/structured-wasm.test.ts).
+ * its tables); identical round polynomials (differential tests in test/gkr/structured-wasm.test.ts
+ * and test/gkr/structured-booking.test.ts).
+ * @param booking default `"wasm"` when the module has the group kernels (`hasGroupKernels`),
+ *   else `"typescript"`.
+ * @throws Error for `"wasm"` when the module lacks the group kernels.
  */
-export function structuredWasmLayerOracleFactory(kernels: GkrKernels): LayerOracleFactory {
+export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript", options: StructuredWasmOptions = {}): LayerOracleFactory {
+  if (booking === "wasm" && !hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
   return (input: LayerOracleInput) => {
     const groups = (input.layer as Partial<StructuredLayer>).linear;
-    return new WasmLayerOracle(kernels, input, groups && groups.length > 0 ? new LinearGroupsExtension(groups) : undefined);
+    if (!groups || groups.length === 0) return new WasmLayerOracle(kernels, input);
+    return new WasmLayerOracle(kernels, input, booking === "wasm" ? new WasmLinearGroups(kernels, groups, input.layer, input.claims.length, options) : new LinearGroupsExtension(groups));
   };
 }
+
+/**
+ * Options of `structuredWasmLayerOracleFactory` with WASM booking: `laneRounds` runs the phase-1
+ * rounds of layers whose cubed inputs are all ≡ 0 mod 16 (the internal Poseidon2 rounds) on
+ * `gkr_round_lane0`, `tensorWeights` the claim weights on `gkr_weights_tensor` (each default:
+ * when the module has it; false: `gkr_round`, `gkr_weights`). Same round polynomials either way.
+ */
+export type StructuredWasmOptions = WasmGroupsOptions;
 
 let defaultFactory: LayerOracleFactory | undefined;
 

@@ -54,8 +54,14 @@ export type KernelTimings = Map<string, { calls: number; ms: number }>;
 
 function timedExports(raw: GkrKernelExports, timings: KernelTimings): GkrKernelExports {
   const out: Record<string, unknown> = {};
-  for (const name of REQUIRED_EXPORTS) {
-    const f = raw[name] as (...a: number[]) => number;
+  // Every function export (the GKR kernels and the profile v2 ones that other files declare).
+  const all = raw as unknown as Record<string, unknown>;
+  for (const name of Object.keys(all)) {
+    if (typeof all[name] !== "function") {
+      out[name] = all[name];
+      continue;
+    }
+    const f = all[name] as (...a: number[]) => number;
     const entry = { calls: 0, ms: 0 };
     timings.set(name, entry);
     // gkr_round binding the last variable of a phase (length 2) only folds: counted apart.

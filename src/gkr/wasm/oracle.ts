@@ -35,6 +35,42 @@ import { inverse, mul } from "../../field/koalabear.js";
 import { eqTable } from "../../sumcheck/mle.js";
 import type { SparseOracleExtension } from "../sparse-oracle.js";
 
+/**
+ * Terms of a gate family kept outside the gate list that book themselves into the oracle's WASM
+ * tables (the structured linear groups of profile v2, src/gkr/structured/booking-wasm.ts), in a
+ * part of the oracle's workspace. Same meaning as `SparseOracleExtension`, whose canonical-plane
+ * hook the oracle otherwise converts to and from Montgomery form.
+ */
+export interface WasmOracleExtension {
+  /** True if the family has Pow3 taps (the x rounds then have degree 4). */
+  readonly hasPow: boolean;
+  /** Words of the oracle's workspace the extension uses (a multiple of 4). */
+  readonly workWords: number;
+  /**
+   * Adds the phase-1 terms to the plane tables A and Pw (n elements, Montgomery form) from the
+   * interleaved Montgomery weights at W (byte pointers). `pwFilled`: Pw already holds gate terms
+   * (else its content is unspecified); `keep`: `phase2` will be called.
+   */
+  fillPhase1(work: number, W: number, A: number, Pw: number, n: number, pwFilled: boolean, keep: boolean): void;
+  /** [Σ weight·eq(x*, in) over the linear taps, the same over the Pow3 taps], canonical; eqx: eq(x*, ·) interleaved, Montgomery. */
+  phase2(work: number, eqx: number): [Ext, Ext];
+  /**
+   * Optionally runs a phase-1 round that binds r and evaluates (arguments and flags as
+   * `gkr_round`, the same message and tables) on a kernel for the layer's shape; false: the oracle
+   * calls `gkr_round`.
+   */
+  foldRound?(A: number, Pw: number, Vx: number, Vb: number, len: number, r: Ext, flags: number, out: number): boolean;
+  /**
+   * Optionally writes the claim weights (the table `gkr_weights` writes at W from the claims at
+   * `points`) on its own kernel, using its workspace; false: the oracle calls `gkr_weights`.
+   */
+  weights?(W: number, points: number, claims: number, bits: number, work: number): boolean;
+}
+
+function isWasmExtension(e: SparseOracleExtension | WasmOracleExtension): e is WasmOracleExtension {
+  return typeof (e as WasmOracleExtension).fillPhase1 === "function";
+}
+
 const ZERO: Ext = [0, 0, 0, 0];
 /**
  * Phase-1 rounds after the first take g(1) = g_prev(r) − g(0) (the kernel's previous output is
@@ -75,6 +111,7 @@ interface Layout {
   readonly Vx: number;
   readonly M: number;
   readonly Vy: number;
+  readonly ext: number;
   readonly words: number;
 }
 
@@ -82,7 +119,7 @@ function up4(x: number): number {
   return Math.ceil(x / 4) * 4;
 }
 
-function layout(n: number, nOut: number, s: number, sOut: number, claims: number, pow: boolean, mul: boolean): Layout {
+function layout(n: number, nOut: number, s: number, sOut: number, claims: number, pow: boolean, mul: boolean, extWords: number): Layout {
   let at = 0;
   const take = (words: number) => {
     const start = at;
@@ -101,7 +138,8 @@ function layout(n: number, nOut: number, s: number, sOut: number, claims: number
   const Vx = take(2 * n + 4);
   const M = mul ? take(4 * n) : A;
   const Vy = mul ? take(2 * n + 4) : Vx;
-  return { out, points, W, Wtmp, Vb, Aaos, Paos, A, Pw, Vx, M, Vy, words: at };
+  const ext = take(extWords);
+  return { out, points, W, Wtmp, Vb, Aaos, Paos, A, Pw, Vx, M, Vy, ext, words: at };
 }
 
 /**
@@ -145,9 +183,9 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
    *   malformed layer; KernelError `OUT_OF_MEMORY`.
    */
   /** Terms of a gate family outside the gate list (profile v2 structured groups), or none. */
-  private readonly extension: SparseOracleExtension | undefined;
+  private readonly extension: SparseOracleExtension | WasmOracleExtension | undefined;
 
-  constructor(kernels: GkrKernels, input: LayerOracleInput, extension?: SparseOracleExtension) {
+  constructor(kernels: GkrKernels, input: LayerOracleInput, extension?: SparseOracleExtension | WasmOracleExtension) {
     const { layer, inputBits: s, below, claims } = input;
     if (below.length !== 2 ** s) {
       throw new SumcheckError("BAD_TABLE", `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`);
@@ -170,7 +208,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     this.hasMul = image.counts.mul > 0;
     this.degree = this.hasPow ? 4 : 2;
     this.len = this.n;
-    const lay = layout(this.n, this.nOut, s, sOut, claims.length, this.hasPow, this.hasMul);
+    const lay = layout(this.n, this.nOut, s, sOut, claims.length, this.hasPow, this.hasMul, extension && isWasmExtension(extension) ? extension.workWords : 0);
     let work: Region;
     try {
       work = kernels.acquire(lay.words);
@@ -185,7 +223,7 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     const at = (words: number) => base + 4 * words;
     const ptr: Layout = {
       out: at(lay.out), points: at(lay.points), W: at(lay.W), Wtmp: at(lay.Wtmp), Vb: at(lay.Vb), Aaos: at(lay.Aaos), Paos: at(lay.Paos),
-      A: at(lay.A), Pw: at(lay.Pw), Vx: at(lay.Vx), M: at(lay.M), Vy: at(lay.Vy), words: lay.words,
+      A: at(lay.A), Pw: at(lay.Pw), Vx: at(lay.Vx), M: at(lay.M), Vy: at(lay.Vy), ext: at(lay.ext), words: lay.words,
     };
     this.p = ptr;
 
@@ -199,9 +237,11 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       const k = claim.coeff;
       w[c] = k[0]; w[c + 1] = k[1]; w[c + 2] = k[2]; w[c + 3] = k[3]; c += 4;
     }
-    raw.gkr_weights(ptr.W, ptr.Wtmp, ptr.points, claims.length, sOut);
+    const wext = extension && isWasmExtension(extension) ? extension : undefined;
+    if (wext?.weights === undefined || !wext.weights(ptr.W, ptr.points, claims.length, sOut, ptr.ext)) raw.gkr_weights(ptr.W, ptr.Wtmp, ptr.points, claims.length, sOut);
     raw.gkr_fill(image.desc, ptr.W, ptr.Vb, ptr.Aaos, ptr.Paos, ptr.A, ptr.Pw, this.n, this.nOut);
-    if (extension) this.extendPhase1(extension, image.counts.pow > 0);
+    if (extension && isWasmExtension(extension)) extension.fillPhase1(ptr.ext, ptr.W, ptr.A, ptr.Pw, this.n, image.counts.pow > 0, this.hasMul && s > 0);
+    else if (extension) this.extendPhase1(extension, image.counts.pow > 0);
     if (s === 0) {
       const v: Ext = [below[0]!, 0, 0, 0];
       this.evalXValue = v;
@@ -286,7 +326,9 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     const r = this.pending;
     let f = flags | (this.vBase ? ROUND_VBASE : 0);
     if (r !== null) f |= ROUND_FOLD;
-    this.k.raw.gkr_round(A, Pw, V, this.p.Vb, this.len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.p.out);
+    const ext = this.extension;
+    const done = r !== null && ext !== undefined && isWasmExtension(ext) && ext.foldRound !== undefined && ext.foldRound(A, Pw, V, this.p.Vb, this.len, r, f, this.p.out);
+    if (!done) this.k.raw.gkr_round(A, Pw, V, this.p.Vb, this.len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.p.out);
     this.evaluated = this.round;
     if (r !== null) {
       this.len /= 2;
@@ -316,7 +358,11 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       raw.gkr_phase2_start(this.image!.desc, this.p.W, this.p.Aaos, this.p.Paos, this.p.M, this.n, this.nOut, this.p.out);
       lStar = this.result(0);
       pStar = this.result(4);
-      if (this.extension) {
+      if (this.extension && isWasmExtension(this.extension)) {
+        const [l, pw] = this.extension.phase2(this.p.ext, this.p.Aaos);
+        lStar = extAdd(lStar, l);
+        pStar = extAdd(pStar, pw);
+      } else if (this.extension) {
         const acc = new Uint32Array(8);
         acc.set(lStar, 0);
         acc.set(pStar, 4);

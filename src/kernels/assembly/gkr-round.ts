@@ -35,7 +35,7 @@ export function gkr_out_words(): u32 {
  * rule, written canonical at results + OUT_CLAIM_BYTES. r·c uses r in Montgomery form, so the products
  * of canonical c stay canonical.
  */
-function previousAt(out: usize, pow: bool, r0: u32, r1: u32, r2: u32, r3: u32): void {
+export function previousAt(out: usize, pow: bool, r0: u32, r1: u32, r2: u32, r3: u32): void {
   const res = out + OUT_RES;
   const m0 = <u64>toMontS(r0), m1 = <u64>toMontS(r1), m2 = <u64>toMontS(r2), m3 = <u64>toMontS(r3);
   const t1 = <u64>addS(addS(<u32>m1, <u32>m1), <u32>m1);
@@ -75,7 +75,7 @@ function previousAt(out: usize, pow: bool, r0: u32, r1: u32, r2: u32, r3: u32): 
  *   a3 = (−5g0 + 18g1 − 24g2 + 14g3 − 3g4)/12, a4 = (g0 − 4g1 + 6g2 − 4g3 + g4)/24;
  * over T = 0..2: a1 = (−3g0 + 4g1 − g2)/2, a2 = (g0 − 2g1 + g2)/2.
  */
-function finishRound(out: usize, pow: bool, raw: bool, claim: bool): void {
+export function finishRound(out: usize, pow: bool, raw: bool, claim: bool): void {
   const res = out + OUT_RES;
   const p = <u64>P;
   for (let k: u32 = 0; k < 4; k++) {
