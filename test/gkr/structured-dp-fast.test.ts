@@ -8,7 +8,9 @@ import { evaluateStructuredCopies, proveCopiesGkr } from "../../src/gkr/structur
 import { compileV2 } from "../../src/smt/v2/compile.js";
 import { OpKind } from "../../src/statement/types.js";
 import { transcriptAfterOutputs } from "./random-circuit.js";
-import { elementsOf, foldList, foldPlanes, planesOf, productEvaluations, productEvaluationsPlanes } from "../../src/gkr/structured/dp-oracle.js";
+import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
+import { hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
+import { type MulBooking, tsCopiesBackend, elementsOf, foldList, foldPlanes, planesOf, productEvaluations, productEvaluationsPlanes } from "../../src/gkr/structured/dp-oracle.js";
 
 const fe = fc.oneof(fc.constantFrom(0, 1, P - 1), fc.integer({ min: 0, max: P - 1 }));
 const arbExt = fc.tuple(fe, fe, fe, fe).map((t) => t as Ext);
@@ -55,4 +57,40 @@ test("proveCopiesGkr: an evaluated witness (values not scanned again) and a copy
   assert.deepEqual(proveCopiesGkr(compiled.circuit, k, wit, transcriptAfterOutputs(wit[0]!)), proveCopiesGkr(compiled.circuit, k, copy, transcriptAfterOutputs(copy[0]!)));
   copy[2]![7] = P;
   assert.throws(() => proveCopiesGkr(compiled.circuit, k, copy, transcriptAfterOutputs(copy[0]!)), (e: unknown) => e instanceof CircuitError && e.code === "WITNESS_NON_CANONICAL");
+});
+
+test("the dense tables with Mul booking (dp_mul_booking) give the TypeScript backend's round values (random and edge values, several claims)", () => {
+  const kernels = gkrKernels();
+  if (!kernels || !hasCopiesKernels(kernels)) return;
+  const wasm = wasmCopiesBackend(kernels);
+  // The dense tables serve the k ≥ 1 copy rounds (entries c·m + j, halved by the top copy bit).
+  fc.assert(fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 2 }), fc.boolean(), fc.gen(), (k, s, m0, G, nq, withPow, gen) => {
+    const K = 2 ** k, n = 2 ** s;
+    const m = Math.min(m0 * 5, n);
+    const below = Uint32Array.from({ length: K * n }, () => gen(() => fe));
+    const lanes = Int32Array.from({ length: m }, (_, j) => j);
+    const mul: MulBooking = {
+      slots: Int32Array.from({ length: G }, () => gen(() => fc.integer({ min: 0, max: m - 1 }))),
+      in2: Uint32Array.from({ length: G }, () => gen(() => fc.integer({ min: 0, max: n - 1 }))),
+      u: Array.from({ length: nq }, () => Uint32Array.from({ length: 4 * G }, () => gen(() => fe))),
+    };
+    const e = Array.from({ length: nq }, () => Array.from({ length: K }, () => gen(() => arbExt)));
+    const pw = withPow ? Array.from({ length: nq }, () => Uint32Array.from({ length: 4 * m }, () => gen(() => fe))) : null;
+    const a = tsCopiesBackend.load(below, K, n).dense(lanes, mul, e, pw);
+    const loaded = wasm.load(below, K, n);
+    const b = loaded.dense(lanes, mul, e, pw);
+    try {
+      const deg = withPow ? 4 : 2;
+      const rs = gen(() => fc.array(arbExt, { minLength: k, maxLength: k }));
+      for (const r of rs) {
+        assert.deepEqual(b.evaluations(deg), a.evaluations(deg));
+        a.bind(r);
+        b.bind(r);
+      }
+      assert.deepEqual(b.readA(m), a.readA(m));
+    } finally {
+      b.dispose();
+      loaded.dispose();
+    }
+  }), { numRuns: 80 });
 });

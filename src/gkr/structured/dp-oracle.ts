@@ -67,10 +67,50 @@ export interface LoadedCopies {
   stage(e: readonly Ext[] | null, a: Uint32Array, pw: Uint32Array | null): TripleSumcheck;
   /**
    * The dense table sumcheck over K·|lanes| entries (index c·|lanes| + j): V_c(lanes[j]),
-   * A = amul (canonical planes of K·|lanes|; null: zero), Pw = Σ_q E_q(c)·pw_q[j] (null: none).
+   * A = Amul of `mul` (`mulBookingTable`; null: zero), Pw = Σ_q E_q(c)·pw_q[j] (null: none).
    */
-  dense(lanes: Int32Array, amul: Uint32Array | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck;
+  dense(lanes: Int32Array, mul: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck;
   dispose(): void;
+}
+
+/** The Mul gates of a layer for the dense tables: Amul_c(N_j) = Σ_q E_q(c)·Σ_{g: slot_g = j} u_q,g·V_c(in2_g). */
+export interface MulBooking {
+  /** Per Mul gate: the slot of its in1 in the lanes N, and its in2. */
+  readonly slots: Int32Array;
+  readonly in2: Uint32Array;
+  /** Per claim q: u_q,g = coeff_g·eq(ζ_q, out_g), canonical planes of G. */
+  readonly u: readonly Uint32Array[];
+}
+
+/**
+ * Amul_c(N_j) for every copy (canonical planes of K·m, index c·m + j) from the K vectors below
+ * (K·n canonical values) and E_q(c) (per claim, K elements): the TypeScript reference of the
+ * kernel `dp_mul_booking`.
+ */
+export function mulBookingTable(below: Uint32Array, K: number, n: number, m: number, mul: MulBooking, e: readonly (readonly Ext[])[]): Uint32Array {
+  const len = K * m;
+  const out = new Uint32Array(4 * len);
+  const { slots, in2, u } = mul;
+  const G = slots.length;
+  const acc = new Uint32Array(4 * m);
+  for (let c = 0; c < K; c++) {
+    for (let q = 0; q < u.length; q++) {
+      acc.fill(0);
+      const t = u[q]!;
+      for (let g = 0; g < G; g++) {
+        const v = below[c * n + in2[g]!]!;
+        if (v === 0) continue;
+        extScaleAddTo(acc, slots[g]!, m, v, t[g]!, t[G + g]!, t[2 * G + g]!, t[3 * G + g]!);
+      }
+      const ec = e[q]![c]!;
+      for (let j = 0; j < m; j++) {
+        const a0 = acc[j]!, a1 = acc[m + j]!, a2 = acc[2 * m + j]!, a3 = acc[3 * m + j]!;
+        if ((a0 | a1 | a2 | a3) === 0) continue;
+        extMulAddTo(out, c * m + j, len, ec[0], ec[1], ec[2], ec[3], a0, a1, a2, a3);
+      }
+    }
+  }
+  return out;
 }
 
 /** Where the data-parallel oracle runs its passes over K·2^s values and its table sumchecks. */
@@ -435,9 +475,9 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       });
       this.ls = this.loaded.dots(this.as).map(planesOf);
       if (this.plan.lanes.length > 0) {
-        const amul = this.plan.hasMul ? this.denseMul() : null;
+        const mul = this.plan.hasMul ? this.mulBooking() : null;
         const pw = this.plan.hasPow ? this.ps.map((p) => this.onLanes(p!)) : null;
-        this.dense = this.loaded.dense(this.plan.lanes, amul, this.es.map(elementsOf), pw);
+        this.dense = this.loaded.dense(this.plan.lanes, mul, this.es.map(elementsOf), pw);
         this.allocatedBytes += 16 * K * this.plan.lanes.length * 3;
       }
     }
@@ -451,14 +491,10 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     return out;
   }
 
-  /** Amul_c(N_j) for every copy (planes of K·|N|, index c·|N| + j). */
-  private denseMul(): Uint32Array {
-    const { lanes, slot, mulOut, mulIn1, mulIn2, mulCoeff } = this.plan;
-    const m = lanes.length, K = this.K, n = this.n, len = K * m;
-    const out = new ExtVector(len);
-    const below = this.below();
-    const G = mulOut.length, Q = this.ws.length;
-    // u_q,g = coeff_g·eq(ζ_q, out_g) (planes of G per claim)
+  /** The layer's Mul gates with this oracle's weights u_q,g = coeff_g·eq(ζ_q, out_g). */
+  private mulBooking(): MulBooking {
+    const { slot, mulOut, mulIn1, mulIn2, mulCoeff } = this.plan;
+    const G = mulOut.length;
     const u = this.ws.map((w) => {
       const t = new Uint32Array(4 * G);
       for (let g = 0; g < G; g++) {
@@ -467,28 +503,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       }
       return t;
     });
-    // Amul(c, j) = Σ_q E_q(c)·Σ_{g: in1 = N_j} u_q,g·V_c(in2_g)
-    const acc = new Uint32Array(4 * m);
-    for (let c = 0; c < K; c++) {
-      for (let q = 0; q < Q; q++) {
-        acc.fill(0);
-        const t = u[q]!;
-        for (let g = 0; g < G; g++) {
-          const v = below[c * n + mulIn2[g]!]!;
-          if (v === 0) continue;
-          extScaleAddTo(acc, slot[mulIn1[g]!]!, m, v, t[g]!, t[G + g]!, t[2 * G + g]!, t[3 * G + g]!);
-        }
-        const e = entry(this.es[q]!, c);
-        const e0 = e[0], e1 = e[1], e2 = e[2], e3 = e[3];
-        const od = out.data;
-        for (let j = 0; j < m; j++) {
-          const a0 = acc[j]!, a1 = acc[m + j]!, a2 = acc[2 * m + j]!, a3 = acc[3 * m + j]!;
-          if ((a0 | a1 | a2 | a3) === 0) continue;
-          extMulAddTo(od, c * m + j, len, e0, e1, e2, e3, a0, a1, a2, a3);
-        }
-      }
-    }
-    return out.data;
+    return { slots: Int32Array.from(mulIn1, (x) => slot[x]!), in2: mulIn2, u };
   }
 
   private below(): Uint32Array {
@@ -773,9 +788,10 @@ class TsLoaded implements LoadedCopies {
     }
     return new TsTriple(v, new ExtVector(n, a.slice()), pw ? new ExtVector(n, pw.slice()) : null);
   }
-  dense(lanes: Int32Array, amul: Uint32Array | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
+  dense(lanes: Int32Array, mulGates: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
     const { below, K, n } = this;
     const m = lanes.length, len = K * m;
+    const amul = mulGates ? mulBookingTable(below, K, n, m, mulGates, e) : null;
     const v = new ExtVector(len);
     for (let c = 0; c < K; c++) for (let j = 0; j < m; j++) v.data[c * m + j] = below[c * n + lanes[j]!]!;
     let p: ExtVector | null = null;

@@ -6,6 +6,7 @@
 // (`tsCopiesBackend`).
 import { P, addS, fromMontS, montMulS, montReduceWideS, vAdd, vMontMul, vTriple } from "./field";
 import { dot4, mul0, mul1, mul2, mul3 } from "./gkr-ext";
+import { zeroWords } from "./gkr-tables";
 
 // @ts-ignore: decorator
 @inline function hsum(v: v128): u32 {
@@ -260,6 +261,59 @@ function evalGroupScalar(
         if (((cubeMask >>> x) & 1) != 0) a = montMulS(montMulS(a, a), a);
         const at = ob + (<usize>x << 2);
         store<u32>(at, addS(addS(load<u32>(at), a), load<u32>(consts + (<usize>x << 2))));
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------ Mul booking
+
+/**
+ * Adds the Mul booking of K copies into the dense A table (planes of stride `len`, entry
+ * c·mp + j): A(c, j) += Σ_q E_q(c)·Σ_{g: slot_g = j} u_q,g·V_c(in2_g). V: K vectors of n words;
+ * gates: G pairs (slot, in2); U: per claim q, G extension elements interleaved (element q·G + g);
+ * E: per claim, K elements interleaved (element q·K + c); acc: 4·m words of scratch (planes of m).
+ * Montgomery form throughout. TypeScript reference: `mulBookingTable` (dp-oracle.ts).
+ */
+export function dp_mul_booking(A: usize, len: u32, V: usize, K: u32, n: u32, mp: u32, gates: usize, G: u32, U: usize, E: usize, Q: u32, m: u32, acc: usize): void {
+  const pm = <usize>m << 2;
+  const pl = <usize>len << 2;
+  for (let c: u32 = 0; c < K; c++) {
+    const vb = V + (<usize>c * <usize>n << 2);
+    const ab = A + (<usize>c * <usize>mp << 2);
+    for (let q: u32 = 0; q < Q; q++) {
+      zeroWords(acc, m << 2);
+      const ub = U + (<usize>q * <usize>G << 4);
+      for (let g: u32 = 0; g < G; g++) {
+        const gp = gates + (<usize>g << 3);
+        const v = load<u32>(vb + (<usize>load<u32>(gp, 4) << 2));
+        if (v == 0) continue;
+        const at = acc + (<usize>load<u32>(gp) << 2);
+        const u = ub + (<usize>g << 4);
+        store<u32>(at, addS(load<u32>(at), montMulS(v, load<u32>(u))));
+        store<u32>(at + pm, addS(load<u32>(at + pm), montMulS(v, load<u32>(u, 4))));
+        store<u32>(at + 2 * pm, addS(load<u32>(at + 2 * pm), montMulS(v, load<u32>(u, 8))));
+        store<u32>(at + 3 * pm, addS(load<u32>(at + 3 * pm), montMulS(v, load<u32>(u, 12))));
+      }
+      const ea = E + ((<usize>q * <usize>K + <usize>c) << 4);
+      const e0 = <u64>load<u32>(ea), e1 = <u64>load<u32>(ea, 4), e2 = <u64>load<u32>(ea, 8), e3 = <u64>load<u32>(ea, 12);
+      for (let j: u32 = 0; j < m; j++) {
+        const o = <usize>j << 2;
+        const a0 = <u64>load<u32>(acc + o), a1 = <u64>load<u32>(acc + pm + o), a2 = <u64>load<u32>(acc + 2 * pm + o), a3 = <u64>load<u32>(acc + 3 * pm + o);
+        if ((a0 | a1 | a2 | a3) == 0) continue;
+        // (e·a) in F_p[X]/(X^4 − 3); every wide sum below is of at most four products < p², so < 4p²
+        const t0 = montReduceWideS(e1 * a3 + e2 * a2 + e3 * a1);
+        const r0 = addS(montReduceWideS(e0 * a0), addS(addS(t0, t0), t0));
+        const t1 = montReduceWideS(e2 * a3 + e3 * a2);
+        const r1 = addS(montReduceWideS(e0 * a1 + e1 * a0), addS(addS(t1, t1), t1));
+        const t2 = montReduceWideS(e3 * a3);
+        const r2 = addS(montReduceWideS(e0 * a2 + e1 * a1 + e2 * a0), addS(addS(t2, t2), t2));
+        const r3 = montReduceWideS(e0 * a3 + e1 * a2 + e2 * a1 + e3 * a0);
+        const d = ab + o;
+        store<u32>(d, addS(load<u32>(d), r0));
+        store<u32>(d + pl, addS(load<u32>(d + pl), r1));
+        store<u32>(d + 2 * pl, addS(load<u32>(d + 2 * pl), r2));
+        store<u32>(d + 3 * pl, addS(load<u32>(d + 3 * pl), r3));
       }
     }
   }
