@@ -41,7 +41,7 @@ import { encodeSyncResult, verifyEncoded } from "../src/sync/encoded.js";
 import { OP_KIND_NAMES, type OpKind, type OpKindName } from "../src/statement/types.js";
 import { encodeV2, prepareV2, proveAggregate, proveV2, verifyAggregate, verifyEncodedV2, type AggregateTimings } from "../src/sync/v2/index.js";
 import { circuitGateTerms } from "../src/gkr/structured/linear.js";
-import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, machineSpeedup2, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { choices, int, ints, parseOptions } from "./lib/options.js";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -143,6 +143,8 @@ interface ThroughputRow {
   workerMs: { decode: number; witness: number; gkr: number; encode: number };
   load1Before: number;
   load1After: number;
+  /** 2 threads of a pure integer loop against 1, just before and after the timed run (2 = two free cores). */
+  machineSpeedup2: [number, number];
 }
 
 const cond = conditions();
@@ -231,7 +233,7 @@ for (const kindName of aggKinds) {
     };
     aggs.push(row);
     const tp = row.throughput;
-    if (tp) console.log(`  throughput × ${n}: ${tp.batches} aggregates on ${tp.threads} threads in ${fmt(tp.wallMs, 0)} ms wall = ${fmt(tp.opsPerS, 1)} ops/s (one thread ${fmt(row.opsPerS, 1)} ops/s: ${fmt(tp.opsPerS / row.opsPerS, 2)}×); per aggregate in its worker, median: decode ${fmt(tp.workerMs.decode, 0)}, witness ${fmt(tp.workerMs.witness, 0)}, GKR ${fmt(tp.workerMs.gkr, 0)}, encode ${fmt(tp.workerMs.encode, 1)} ms; warm-up ${fmt(tp.warmMs, 0)} ms; load ${tp.load1Before} → ${tp.load1After}`);
+    if (tp) console.log(`  throughput × ${n}: ${tp.batches} aggregates on ${tp.threads} threads in ${fmt(tp.wallMs, 0)} ms wall = ${fmt(tp.opsPerS, 1)} ops/s (one thread ${fmt(row.opsPerS, 1)} ops/s: ${fmt(tp.opsPerS / row.opsPerS, 2)}×); per aggregate in its worker, median: decode ${fmt(tp.workerMs.decode, 0)}, witness ${fmt(tp.workerMs.witness, 0)}, GKR ${fmt(tp.workerMs.gkr, 0)}, encode ${fmt(tp.workerMs.encode, 1)} ms; warm-up ${fmt(tp.warmMs, 0)} ms; load ${tp.load1Before} → ${tp.load1After}; machine: 2 threads of an integer loop ran ${fmt(tp.machineSpeedup2[0], 2)}× / ${fmt(tp.machineSpeedup2[1], 2)}× as fast as 1 (before / after; 2 = two free cores)`);
     console.log(`aggregate ${kindName} d${aggDepth} × ${n}: prove ${fmt(row.proveMs, 0)} ms median of 3 (${fmt(row.proveRangeMs[0], 0)}–${fmt(row.proveRangeMs[1], 0)}; ${fmt(row.perOpMs, 2)} ms/op = ${fmt(row.perOpMs / c.prove, 3)}× one compat prove; circuit ${fmt(phases.circuitMs, 0)}, witness ${fmt(phases.witnessMs, 0)} (layer values ${fmt(phases.evaluateMs, 0)}), GKR ${fmt(phases.proveMs, 0)}, encode ${fmt(phases.encodeMs, 1)}), verify ${fmt(row.verifyMs, 0)} ms median of 3, first ${fmt(row.verifyColdMs, 0)} ms (${fmt(row.verifyMs / c.verify, 2)}× one compat verify), ${row.bytes} B (${fmt(row.bytes / c.bytes, 3)}× one compat proof), ${fmt(row.opsPerS, 1)} ops/s`);
   }
 }
@@ -247,11 +249,13 @@ async function throughput(v2: ReturnType<typeof prepareV2>, kind: OpKind, n: num
     const warm = await pool.proveAggregates(v2, batches.slice(0, aggThreads).concat(Array.from({ length: Math.max(0, aggThreads - batches.length) }, () => first)));
     const warmMs = performance.now() - tw;
     for (const o of warm) if (!o.ok) throw new Error(`warm-up aggregate failed: ${o.error.code} ${o.error.message}`);
+    const speedBefore = await machineSpeedup2(1e8);
     const load1Before = conditions().load1;
     const t0 = performance.now();
     const out = await pool.proveAggregates(v2, batches);
     const wallMs = performance.now() - t0;
     const load1After = conditions().load1;
+    const speedAfter = await machineSpeedup2(1e8);
     out.forEach((o, i) => { if (!o.ok) throw new Error(`aggregate ${i} failed on the pool: ${o.error.code} ${o.error.message}`); });
     const ok = out.map((o) => (o.ok ? o : null)!);
     if (Buffer.compare(Buffer.from(ok[0]!.bytes), Buffer.from(firstBytes)) !== 0) throw new Error("the pool's aggregate differs from the one-thread proof of the same requests");
@@ -259,7 +263,7 @@ async function throughput(v2: ReturnType<typeof prepareV2>, kind: OpKind, n: num
     return {
       threads: aggThreads, batches: aggBatches, operations: n * aggBatches, wallMs, opsPerS: (n * aggBatches) / (wallMs / 1000), warmMs,
       workerMs: { decode: med((t) => t.decodeMs), witness: med((t) => t.witnessMs), gkr: med((t) => t.proveMs), encode: med((t) => t.encodeMs) },
-      load1Before, load1After,
+      load1Before, load1After, machineSpeedup2: [speedBefore, speedAfter],
     };
   } finally {
     await pool.close();
@@ -360,7 +364,7 @@ if (a256) {
 const a1024 = aggs.find((a) => a.operations === 1024 && a.kind === "membership");
 if (a1024) Object.assign(head, {
   agg1024_ops_per_s: +(a1024.throughput?.opsPerS ?? a1024.opsPerS).toFixed(1), agg1024_ops_per_s_one_thread: +a1024.opsPerS.toFixed(1),
-  agg_threads: a1024.throughput?.threads ?? 1, ...(a1024.throughput ? { agg_throughput_batches: a1024.throughput.batches, agg1024_throughput_wall_ms: +a1024.throughput.wallMs.toFixed(0) } : {}),
+  agg_threads: a1024.throughput?.threads ?? 1, ...(a1024.throughput ? { agg_throughput_batches: a1024.throughput.batches, agg1024_throughput_wall_ms: +a1024.throughput.wallMs.toFixed(0), agg_machine_speedup2: +Math.min(...a1024.throughput.machineSpeedup2).toFixed(2) } : {}),
   agg1024_prove_ms: +a1024.proveMs.toFixed(0), agg1024_verify_ms: +a1024.verifyMs.toFixed(0), agg1024_bytes: a1024.bytes });
 if (blockRow) Object.assign(head, { [`block${blockRow.operations}_prove_ms`]: +blockRow.proveMs.toFixed(0), [`block${blockRow.operations}_verify_ms`]: +blockRow.verifyMs.toFixed(0), [`block${blockRow.operations}_bytes`]: blockRow.bytes, block_depth: blockRow.depth });
 printHeadline(head);
