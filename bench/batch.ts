@@ -21,7 +21,6 @@
  * the worker, WRONG_KIND).
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import { prepare, type PreparedSync } from "../src/sync/prepared.js";
 import { proveBatchSequential } from "../src/sync/batch.js";
 import { encodeSyncResult } from "../src/sync/encoded.js";
@@ -33,7 +32,7 @@ import { createSyncPool, type JobTimings, type ProveOutcome, type SyncPool } fro
 import { decodeJob, encodeJob } from "../src/sync/parallel/job-codec.js";
 import { attachPrepared, sharePrepared } from "../src/sync/parallel/shared-prepared.js";
 import type { OpRequest } from "../src/smt/operation.js";
-import { conditions, conditionsLine, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
+import { conditions, conditionsLine, machineSpeedup2, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
 import { flag, int, ints, parseOptions } from "./lib/options.js";
 
 const args = parseOptions({ depth: int(1, 64), jobs: int(1, 100_000), workers: ints(1, 64), repeats: int(1, 1000), "serial-repeats": int(0, 1000), "no-verify": flag });
@@ -66,27 +65,6 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 const cell = (r: Summary) => `${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})`;
-
-/**
- * What two threads get from this machine right now: a pure integer loop (no memory traffic) in
- * 1 and in 2 worker threads; returns (2 × work) / time(2 threads) over work / time(1 thread),
- * about 2 on two free cores and about 1 when the machine gives this process one core's worth.
- */
-async function machineSpeedup2(iterations = 3e8): Promise<number> {
-  const code = `const { parentPort } = require("node:worker_threads"); parentPort.on("message", (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) | 0; parentPort.postMessage(x); });`;
-  const time = async (threads: number): Promise<number> => {
-    const ws = Array.from({ length: threads }, () => new Worker(code, { eval: true }));
-    await Promise.all(ws.map((w) => new Promise((r) => { w.once("message", r); w.postMessage(1e6); })));
-    const t0 = performance.now();
-    await Promise.all(ws.map((w) => new Promise((r) => { w.once("message", r); w.postMessage(iterations); })));
-    const dt = performance.now() - t0;
-    await Promise.all(ws.map((w) => w.terminate()));
-    return dt;
-  };
-  const one = await time(1);
-  const two = await time(2);
-  return (2 * one) / two;
-}
 
 // Workload.
 const jobs = new Map<OpKind, OpRequest[]>(KINDS.map((k) => [k, corpus(k, perKind, { depth })]));

@@ -3,7 +3,7 @@
  *
  *   npm run bench -- v2 [--kinds membership,nonmembership,update] [--depths 24,32,48]
  *     [--repeats 5] [--warmup 1] [--agg 256,1024] [--agg-kinds membership] [--agg-depth 24]
- *     [--block 1024] [--block-base 20000] [--block-depth 48]
+ *     [--agg-threads 2] [--agg-batches 4] [--block 1024] [--block-base 20000] [--block-depth 48]
  *
  * Single operations, per (kind, depth): the golden fixture F(kind, d, 5); prepared, warm,
  * single thread; compat = prepare() (derived wiring) + provePrepared + encodeSyncResult, and
@@ -14,9 +14,15 @@
  * them alike; times are median (fastest–slowest) ms.
  *
  * Aggregates, per size K in --agg (kinds --agg-kinds, depth --agg-depth): K distinct requests
- * F(kind, d, i) (i < K), one proveAggregate (witness and encoding included, split by phase) and
+ * F(kind, d, i) (i < K), three proveAggregate calls on one thread (the median reported, witness
+ * and encoding included, split by phase) and
  * three verifyAggregate calls (the first cold, the median of all three is reported), compared with
- * the same run's single compat figures of that kind and depth.
+ * the same run's single compat figures of that kind and depth. Throughput, for the largest size K:
+ * --agg-batches aggregates of K distinct requests proved on a pool of --agg-threads worker threads
+ * (`AggregatePool.proveAggregates`, default one per core; 0 skips it) after one warm-up aggregate per
+ * thread; ops/s = batches·K / wall clock from handing over the requests (encoding them for the
+ * workers included) to having every proof's bytes (witness and encoding included); the first
+ * batch's bytes are checked against the one-thread proof of the same requests.
  *
  * Block (--block K, 0 skips it): a name-keyed registry (depth --block-depth, B 31) holding the
  * first --block-base records of data/npm-repos-100k.ndjson.gz; the next K records of the file are
@@ -24,8 +30,12 @@
  * proveBlock and checked with verifyBlock (three calls, median), proof bytes.
  *
  * Headline (last stdout line): ratios at d24 membership with the absolute milliseconds beside them,
- * agg256 and agg1024 figures when those sizes are run, ops/s of the largest aggregate.
+ * agg256 and agg1024 figures when those sizes are run; `agg1024_ops_per_s` is the throughput on
+ * the pool (`agg1024_ops_per_s_one_thread` the one-thread latency's rate, `agg_threads` the pool's
+ * size beside them).
  */
+import { availableParallelism } from "node:os";
+import { createAggregatePool } from "../src/sync/v2/index.js";
 import { goldenFixture } from "../src/smt/fixture.js";
 import { prepare } from "../src/sync/prepared.js";
 import { provePrepared } from "../src/sync/prove.js";
@@ -33,7 +43,7 @@ import { encodeSyncResult, verifyEncoded } from "../src/sync/encoded.js";
 import { OP_KIND_NAMES, type OpKind, type OpKindName } from "../src/statement/types.js";
 import { encodeV2, prepareV2, proveAggregate, proveV2, verifyAggregate, verifyEncodedV2, type AggregateTimings } from "../src/sync/v2/index.js";
 import { circuitGateTerms } from "../src/gkr/structured/linear.js";
-import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, machineSpeedup2, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { choices, int, ints, parseOptions } from "./lib/options.js";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,7 +57,7 @@ import { OpKind as Kinds } from "../src/statement/types.js";
 import { proveBlock, updateRequestOf, verifyBlock } from "../src/sync/v2/index.js";
 import type { OpRequest } from "../src/smt/operation.js";
 
-const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), warmup: int(0, 1000), agg: ints(1, 4096), "agg-kinds": choices(OP_KIND_NAMES), "agg-depth": int(1, 64), block: int(0, 4096), "block-base": int(1, 90_000), "block-depth": int(1, 48) });
+const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), warmup: int(0, 1000), agg: ints(1, 4096), "agg-kinds": choices(OP_KIND_NAMES), "agg-depth": int(1, 64), "agg-threads": int(0, 64), "agg-batches": int(1, 64), block: int(0, 4096), "block-base": int(1, 90_000), "block-depth": int(1, 48) });
 const kindList = (s: string) => s.split(",").map((k) => {
   if (!OP_KIND_NAMES.includes(k as OpKindName)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
   return k as OpKindName;
@@ -59,6 +69,8 @@ const warmup = Number(args.get("warmup") ?? 1);
 const aggSizes = (args.get("agg") ?? "256,1024").split(",").filter((s) => s !== "").map(Number);
 const aggKinds = kindList(args.get("agg-kinds") ?? "membership");
 const aggDepth = Number(args.get("agg-depth") ?? 24);
+const aggThreads = Number(args.get("agg-threads") ?? availableParallelism());
+const aggBatches = Number(args.get("agg-batches") ?? 4);
 const blockSize = Number(args.get("block") ?? 1024);
 const blockBase = Number(args.get("block-base") ?? 20_000);
 const blockDepth = Number(args.get("block-depth") ?? 48);
@@ -107,7 +119,9 @@ interface AggRow {
   kind: OpKindName;
   depth: number;
   operations: number;
+  /** Median of three single-thread proofs (fastest, slowest beside it). */
   proveMs: number;
+  proveRangeMs: [number, number];
   perOpMs: number;
   verifyMs: number;
   verifyColdMs: number;
@@ -117,11 +131,28 @@ interface AggRow {
   compatProveMs: number;
   compatVerifyMs: number;
   compatBytes: number;
+  /** The pool's throughput for this size (largest size only). */
+  throughput: ThroughputRow | null;
+}
+
+interface ThroughputRow {
+  threads: number;
+  batches: number;
+  operations: number;
+  wallMs: number;
+  opsPerS: number;
+  warmMs: number;
+  /** Worker time per phase, median over the batches (ms). */
+  workerMs: { decode: number; witness: number; gkr: number; encode: number };
+  load1Before: number;
+  load1After: number;
+  /** 2 threads of a pure integer loop against 1, just before and after the timed run (2 = two free cores). */
+  machineSpeedup2: [number, number];
 }
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# single operations: ${repeats} interleaved rounds after ${Math.max(1, warmup)} warm-up rounds, one call per sample, ms median (fastest–slowest); aggregates: one proof and three verifications each (median); single thread`);
+console.log(`# single operations: ${repeats} interleaved rounds after ${Math.max(1, warmup)} warm-up rounds, one call per sample, ms median (fastest–slowest); aggregates: three proofs and three verifications each (median), single thread; throughput of the largest aggregate: ${aggThreads > 0 ? `${aggBatches} aggregates on ${aggThreads} worker threads` : "skipped"}`);
 const t = (x: Timing) => `${fmt(x.median, 1)} (${fmt(x.min, 1)}–${fmt(x.max, 1)})`;
 const singles: SingleRow[] = [];
 const compatOf = new Map<string, { prove: number; verify: number; bytes: number }>();
@@ -177,10 +208,19 @@ for (const kindName of aggKinds) {
   for (const n of aggSizes) {
     progress(`${kindName} d${aggDepth}: aggregate of ${n}`);
     const requests = Array.from({ length: n }, (_, i) => goldenFixture(kind, aggDepth, BigInt(i) % (1n << BigInt(Math.min(aggDepth, 62)))));
-    let phases: AggregateTimings | undefined;
-    const t0 = performance.now();
-    const bytes = proveAggregate(v2, requests, (x) => { phases = x; });
-    const t1 = performance.now();
+    // Three proofs (single thread), the median reported with its phases.
+    const proofs: { ms: number; phases: AggregateTimings }[] = [];
+    let bytes: Uint8Array = new Uint8Array(0);
+    for (let r = 0; r < 3; r++) {
+      let ph: AggregateTimings | undefined;
+      const tp = performance.now();
+      bytes = proveAggregate(v2, requests, (x) => { ph = x; });
+      proofs.push({ ms: performance.now() - tp, phases: ph! });
+    }
+    const proveTiming = summarise(proofs.map((x) => x.ms));
+    const medianProof = [...proofs].sort((a, b) => a.ms - b.ms)[1]!;
+    const phases = medianProof.phases;
+    const t0 = 0, t1 = medianProof.ms;
     const verifies: number[] = [];
     for (let r = 0; r < 3; r++) {
       const tv = performance.now();
@@ -190,11 +230,46 @@ for (const kindName of aggKinds) {
     }
     const verify = summarise(verifies);
     const row: AggRow = {
-      kind: kindName, depth: aggDepth, operations: n, proveMs: t1 - t0, perOpMs: (t1 - t0) / n, verifyMs: verify.median, verifyColdMs: verifies[0]!, bytes: bytes.length,
-      opsPerS: n / ((t1 - t0) / 1000), phases: phases!, compatProveMs: c.prove, compatVerifyMs: c.verify, compatBytes: c.bytes,
+      kind: kindName, depth: aggDepth, operations: n, proveMs: t1 - t0, proveRangeMs: [proveTiming.min, proveTiming.max], perOpMs: (t1 - t0) / n, verifyMs: verify.median, verifyColdMs: verifies[0]!, bytes: bytes.length,
+      opsPerS: n / ((t1 - t0) / 1000), phases, compatProveMs: c.prove, compatVerifyMs: c.verify, compatBytes: c.bytes,
+      throughput: aggThreads > 0 && n === Math.max(...aggSizes) ? await throughput(v2, kind, n, requests, bytes) : null,
     };
     aggs.push(row);
-    console.log(`aggregate ${kindName} d${aggDepth} × ${n}: prove ${fmt(row.proveMs, 0)} ms (${fmt(row.perOpMs, 2)} ms/op = ${fmt(row.perOpMs / c.prove, 3)}× one compat prove; circuit ${fmt(phases!.circuitMs, 0)}, witness ${fmt(phases!.witnessMs, 0)} (layer values ${fmt(phases!.evaluateMs, 0)}), GKR ${fmt(phases!.proveMs, 0)}, encode ${fmt(phases!.encodeMs, 1)}), verify ${fmt(row.verifyMs, 0)} ms median of 3, first ${fmt(row.verifyColdMs, 0)} ms (${fmt(row.verifyMs / c.verify, 2)}× one compat verify), ${row.bytes} B (${fmt(row.bytes / c.bytes, 3)}× one compat proof), ${fmt(row.opsPerS, 1)} ops/s`);
+    const tp = row.throughput;
+    if (tp) console.log(`  throughput × ${n}: ${tp.batches} aggregates on ${tp.threads} threads in ${fmt(tp.wallMs, 0)} ms wall = ${fmt(tp.opsPerS, 1)} ops/s (one thread ${fmt(row.opsPerS, 1)} ops/s: ${fmt(tp.opsPerS / row.opsPerS, 2)}×); per aggregate in its worker, median: decode ${fmt(tp.workerMs.decode, 0)}, witness ${fmt(tp.workerMs.witness, 0)}, GKR ${fmt(tp.workerMs.gkr, 0)}, encode ${fmt(tp.workerMs.encode, 1)} ms; warm-up ${fmt(tp.warmMs, 0)} ms; load ${tp.load1Before} → ${tp.load1After}; machine: 2 threads of an integer loop ran ${fmt(tp.machineSpeedup2[0], 2)}× / ${fmt(tp.machineSpeedup2[1], 2)}× as fast as 1 (before / after; 2 = two free cores)`);
+    console.log(`aggregate ${kindName} d${aggDepth} × ${n}: prove ${fmt(row.proveMs, 0)} ms median of 3 (${fmt(row.proveRangeMs[0], 0)}–${fmt(row.proveRangeMs[1], 0)}; ${fmt(row.perOpMs, 2)} ms/op = ${fmt(row.perOpMs / c.prove, 3)}× one compat prove; circuit ${fmt(phases.circuitMs, 0)}, witness ${fmt(phases.witnessMs, 0)} (layer values ${fmt(phases.evaluateMs, 0)}), GKR ${fmt(phases.proveMs, 0)}, encode ${fmt(phases.encodeMs, 1)}), verify ${fmt(row.verifyMs, 0)} ms median of 3, first ${fmt(row.verifyColdMs, 0)} ms (${fmt(row.verifyMs / c.verify, 2)}× one compat verify), ${row.bytes} B (${fmt(row.bytes / c.bytes, 3)}× one compat proof), ${fmt(row.opsPerS, 1)} ops/s`);
+  }
+}
+
+/** --agg-batches aggregates of n distinct requests on a pool of --agg-threads workers (see the module comment). */
+async function throughput(v2: ReturnType<typeof prepareV2>, kind: OpKind, n: number, first: readonly OpRequest[], firstBytes: Uint8Array): Promise<ThroughputRow> {
+  progress(`${kind} d${aggDepth}: ${aggBatches} aggregates of ${n} on ${aggThreads} threads`);
+  const span = 1n << BigInt(Math.min(aggDepth, 62));
+  const batches = Array.from({ length: aggBatches }, (_, b) => b === 0 ? first : Array.from({ length: n }, (_, i) => goldenFixture(kind, aggDepth, BigInt(b * n + i) % span)));
+  const pool = createAggregatePool({ workers: aggThreads });
+  try {
+    const tw = performance.now();
+    const warm = await pool.proveAggregates(v2, batches.slice(0, aggThreads).concat(Array.from({ length: Math.max(0, aggThreads - batches.length) }, () => first)));
+    const warmMs = performance.now() - tw;
+    for (const o of warm) if (!o.ok) throw new Error(`warm-up aggregate failed: ${o.error.code} ${o.error.message}`);
+    const speedBefore = await machineSpeedup2(1e8);
+    const load1Before = conditions().load1;
+    const t0 = performance.now();
+    const out = await pool.proveAggregates(v2, batches);
+    const wallMs = performance.now() - t0;
+    const load1After = conditions().load1;
+    const speedAfter = await machineSpeedup2(1e8);
+    out.forEach((o, i) => { if (!o.ok) throw new Error(`aggregate ${i} failed on the pool: ${o.error.code} ${o.error.message}`); });
+    const ok = out.map((o) => (o.ok ? o : null)!);
+    if (Buffer.compare(Buffer.from(ok[0]!.bytes), Buffer.from(firstBytes)) !== 0) throw new Error("the pool's aggregate differs from the one-thread proof of the same requests");
+    const med = (f: (t: (typeof ok)[number]["timings"]) => number) => summarise(ok.map((o) => f(o.timings))).median;
+    return {
+      threads: aggThreads, batches: aggBatches, operations: n * aggBatches, wallMs, opsPerS: (n * aggBatches) / (wallMs / 1000), warmMs,
+      workerMs: { decode: med((t) => t.decodeMs), witness: med((t) => t.witnessMs), gkr: med((t) => t.proveMs), encode: med((t) => t.encodeMs) },
+      load1Before, load1After, machineSpeedup2: [speedBefore, speedAfter],
+    };
+  } finally {
+    await pool.close();
   }
 }
 
@@ -290,6 +365,9 @@ if (a256) {
   });
 }
 const a1024 = aggs.find((a) => a.operations === 1024 && a.kind === "membership");
-if (a1024) Object.assign(head, { agg1024_ops_per_s: +a1024.opsPerS.toFixed(1), agg1024_prove_ms: +a1024.proveMs.toFixed(0), agg1024_verify_ms: +a1024.verifyMs.toFixed(0), agg1024_bytes: a1024.bytes });
+if (a1024) Object.assign(head, {
+  agg1024_ops_per_s: +(a1024.throughput?.opsPerS ?? a1024.opsPerS).toFixed(1), agg1024_ops_per_s_one_thread: +a1024.opsPerS.toFixed(1),
+  agg_threads: a1024.throughput?.threads ?? 1, ...(a1024.throughput ? { agg_throughput_batches: a1024.throughput.batches, agg1024_throughput_wall_ms: +a1024.throughput.wallMs.toFixed(0), agg_machine_speedup2: +Math.min(...a1024.throughput.machineSpeedup2).toFixed(2) } : {}),
+  agg1024_prove_ms: +a1024.proveMs.toFixed(0), agg1024_verify_ms: +a1024.verifyMs.toFixed(0), agg1024_bytes: a1024.bytes });
 if (blockRow) Object.assign(head, { [`block${blockRow.operations}_prove_ms`]: +blockRow.proveMs.toFixed(0), [`block${blockRow.operations}_verify_ms`]: +blockRow.verifyMs.toFixed(0), [`block${blockRow.operations}_bytes`]: blockRow.bytes, block_depth: blockRow.depth });
 printHeadline(head);

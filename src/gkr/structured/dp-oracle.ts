@@ -67,10 +67,50 @@ export interface LoadedCopies {
   stage(e: readonly Ext[] | null, a: Uint32Array, pw: Uint32Array | null): TripleSumcheck;
   /**
    * The dense table sumcheck over K·|lanes| entries (index c·|lanes| + j): V_c(lanes[j]),
-   * A = amul (canonical planes of K·|lanes|; null: zero), Pw = Σ_q E_q(c)·pw_q[j] (null: none).
+   * A = Amul of `mul` (`mulBookingTable`; null: zero), Pw = Σ_q E_q(c)·pw_q[j] (null: none).
    */
-  dense(lanes: Int32Array, amul: Uint32Array | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck;
+  dense(lanes: Int32Array, mul: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck;
   dispose(): void;
+}
+
+/** The Mul gates of a layer for the dense tables: Amul_c(N_j) = Σ_q E_q(c)·Σ_{g: slot_g = j} u_q,g·V_c(in2_g). */
+export interface MulBooking {
+  /** Per Mul gate: the slot of its in1 in the lanes N, and its in2. */
+  readonly slots: Int32Array;
+  readonly in2: Uint32Array;
+  /** Per claim q: u_q,g = coeff_g·eq(ζ_q, out_g), canonical planes of G. */
+  readonly u: readonly Uint32Array[];
+}
+
+/**
+ * Amul_c(N_j) for every copy (canonical planes of K·m, index c·m + j) from the K vectors below
+ * (K·n canonical values) and E_q(c) (per claim, K elements): the TypeScript reference of the
+ * kernel `dp_mul_booking`.
+ */
+export function mulBookingTable(below: Uint32Array, K: number, n: number, m: number, mul: MulBooking, e: readonly (readonly Ext[])[]): Uint32Array {
+  const len = K * m;
+  const out = new Uint32Array(4 * len);
+  const { slots, in2, u } = mul;
+  const G = slots.length;
+  const acc = new Uint32Array(4 * m);
+  for (let c = 0; c < K; c++) {
+    for (let q = 0; q < u.length; q++) {
+      acc.fill(0);
+      const t = u[q]!;
+      for (let g = 0; g < G; g++) {
+        const v = below[c * n + in2[g]!]!;
+        if (v === 0) continue;
+        extScaleAddTo(acc, slots[g]!, m, v, t[g]!, t[G + g]!, t[2 * G + g]!, t[3 * G + g]!);
+      }
+      const ec = e[q]![c]!;
+      for (let j = 0; j < m; j++) {
+        const a0 = acc[j]!, a1 = acc[m + j]!, a2 = acc[2 * m + j]!, a3 = acc[3 * m + j]!;
+        if ((a0 | a1 | a2 | a3) === 0) continue;
+        extMulAddTo(out, c * m + j, len, ec[0], ec[1], ec[2], ec[3], a0, a1, a2, a3);
+      }
+    }
+  }
+  return out;
 }
 
 /** Where the data-parallel oracle runs its passes over K·2^s values and its table sumchecks. */
@@ -179,16 +219,19 @@ function toElements(v: ExtVector): Ext[] {
   return v.toElements();
 }
 
-/** Folds a table of ext elements (MSB first) in place: t[i] ← t[i] + r·(t[i+h] − t[i]). */
-function foldList(t: Ext[], r: Ext): Ext[] {
+/** Folds a table of ext elements (MSB first): t[i] ← t[i] + r·(t[i+h] − t[i]). The plain reference of `foldPlanes`. */
+export function foldList(t: Ext[], r: Ext): Ext[] {
   const h = t.length / 2;
   const out: Ext[] = new Array(h);
   for (let i = 0; i < h; i++) out[i] = extAdd(t[i]!, extMul(r, extSub(t[i + h]!, t[i]!)));
   return out;
 }
 
-/** Σ_q Σ_i E_q,T[i]·L_q,T[i] for T = 0..m (product sumchecks over K-entry tables). */
-function productEvaluations(pairs: readonly (readonly [Ext[], Ext[]])[], m: number): Ext[] {
+/**
+ * Σ_q Σ_i E_q,T[i]·L_q,T[i] for T = 0..m (product sumchecks over K-entry tables). The plain
+ * reference of `productEvaluationsPlanes`.
+ */
+export function productEvaluations(pairs: readonly (readonly [Ext[], Ext[]])[], m: number): Ext[] {
   const out: Ext[] = Array.from({ length: m + 1 }, () => EXT_ZERO);
   for (const [e, l] of pairs) {
     const h = e.length / 2;
@@ -203,6 +246,120 @@ function productEvaluations(pairs: readonly (readonly [Ext[], Ext[]])[], m: numb
     }
   }
   return out;
+}
+
+/**
+ * A table of the copy rounds' product sumchecks: `len` extension elements in plane layout with a
+ * fixed plane stride (coordinate k of entry i at k·stride + i), folded in place.
+ */
+export interface PlaneTable {
+  readonly data: Uint32Array;
+  readonly stride: number;
+  len: number;
+}
+
+/** A plane table of the elements of `list`. */
+export function planesOf(list: readonly Ext[]): PlaneTable {
+  const n = list.length;
+  const data = new Uint32Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    const e = list[i]!;
+    data[i] = e[0]; data[n + i] = e[1]; data[2 * n + i] = e[2]; data[3 * n + i] = e[3];
+  }
+  return { data, stride: n, len: n };
+}
+
+/** The elements of a plane table (its current length). */
+export function elementsOf(t: PlaneTable): Ext[] {
+  const out: Ext[] = new Array(t.len);
+  const d = t.data, st = t.stride;
+  for (let i = 0; i < t.len; i++) out[i] = [d[i]!, d[st + i]!, d[2 * st + i]!, d[3 * st + i]!];
+  return out;
+}
+
+function entry(t: PlaneTable, i: number): Ext {
+  const d = t.data, st = t.stride;
+  return [d[i]!, d[st + i]!, d[2 * st + i]!, d[3 * st + i]!];
+}
+
+/** Terms summed unreduced in a double: each adds < 10·p < 2^35 per coordinate, so 2^17 of them stay below 2^52 (exact). */
+const EXACT_TERMS = 1 << 17;
+
+/**
+ * `productEvaluations` on plane tables: per pair the three sums S0 = Σ E(0)·L(0), S1 = Σ E(1)·L(1)
+ * and S2 = Σ ΔE·ΔL (ΔX = X(1) − X(0)) accumulated unreduced, then g(T) = S0 + T·(S1 − S0 − S2)
+ * + T²·S2 (a product of two linear functions is this quadratic). Same values (differential test).
+ */
+export function productEvaluationsPlanes(pairs: readonly (readonly [PlaneTable, PlaneTable])[], m: number): Ext[] {
+  const s0 = new Float64Array(4), s1 = new Float64Array(4), s2 = new Float64Array(4);
+  const acc = [s0, s1, s2];
+  const red: number[][] = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  let terms = 0;
+  const flush = (): void => {
+    for (let j = 0; j < 3; j++) {
+      const a = acc[j]!, r = red[j]!;
+      for (let c = 0; c < 4; c++) { r[c] = (r[c]! + (a[c]! % P)) % P; a[c] = 0; }
+    }
+    terms = 0;
+  };
+  for (const [E, L] of pairs) {
+    const h = E.len / 2;
+    const e = E.data, l = L.data, se = E.stride, sl = L.stride;
+    for (let i = 0; i < h; i++) {
+      if (terms >= EXACT_TERMS) flush();
+      terms++;
+      const a0 = e[i]!, a1 = e[se + i]!, a2 = e[2 * se + i]!, a3 = e[3 * se + i]!;
+      const b0 = e[i + h]!, b1 = e[se + i + h]!, b2 = e[2 * se + i + h]!, b3 = e[3 * se + i + h]!;
+      const c0 = l[i]!, c1 = l[sl + i]!, c2 = l[2 * sl + i]!, c3 = l[3 * sl + i]!;
+      const d0 = l[i + h]!, d1 = l[sl + i + h]!, d2 = l[2 * sl + i + h]!, d3 = l[3 * sl + i + h]!;
+      // S0 += E(0)·L(0)
+      s0[0] += mul(a0, c0) + 3 * (mul(a1, c3) + mul(a2, c2) + mul(a3, c1));
+      s0[1] += mul(a0, c1) + mul(a1, c0) + 3 * (mul(a2, c3) + mul(a3, c2));
+      s0[2] += mul(a0, c2) + mul(a1, c1) + mul(a2, c0) + 3 * mul(a3, c3);
+      s0[3] += mul(a0, c3) + mul(a1, c2) + mul(a2, c1) + mul(a3, c0);
+      // S1 += E(1)·L(1)
+      s1[0] += mul(b0, d0) + 3 * (mul(b1, d3) + mul(b2, d2) + mul(b3, d1));
+      s1[1] += mul(b0, d1) + mul(b1, d0) + 3 * (mul(b2, d3) + mul(b3, d2));
+      s1[2] += mul(b0, d2) + mul(b1, d1) + mul(b2, d0) + 3 * mul(b3, d3);
+      s1[3] += mul(b0, d3) + mul(b1, d2) + mul(b2, d1) + mul(b3, d0);
+      // S2 += ΔE·ΔL
+      const x0 = b0 >= a0 ? b0 - a0 : b0 + P - a0, x1 = b1 >= a1 ? b1 - a1 : b1 + P - a1;
+      const x2 = b2 >= a2 ? b2 - a2 : b2 + P - a2, x3 = b3 >= a3 ? b3 - a3 : b3 + P - a3;
+      const y0 = d0 >= c0 ? d0 - c0 : d0 + P - c0, y1 = d1 >= c1 ? d1 - c1 : d1 + P - c1;
+      const y2 = d2 >= c2 ? d2 - c2 : d2 + P - c2, y3 = d3 >= c3 ? d3 - c3 : d3 + P - c3;
+      s2[0] += mul(x0, y0) + 3 * (mul(x1, y3) + mul(x2, y2) + mul(x3, y1));
+      s2[1] += mul(x0, y1) + mul(x1, y0) + 3 * (mul(x2, y3) + mul(x3, y2));
+      s2[2] += mul(x0, y2) + mul(x1, y1) + mul(x2, y0) + 3 * mul(x3, y3);
+      s2[3] += mul(x0, y3) + mul(x1, y2) + mul(x2, y1) + mul(x3, y0);
+    }
+  }
+  flush();
+  const [S0, S1, S2] = red as unknown as [Ext, Ext, Ext];
+  const lin = extSub(extSub(S1, S0), S2);
+  const out: Ext[] = [];
+  for (let t = 0; t <= m; t++) {
+    const tt = embed(t), t2 = embed(t * t);
+    out.push(extAdd(extAdd(S0, extMul(tt, lin)), extMul(t2, S2)));
+  }
+  return out;
+}
+
+/** `foldList` in place on a plane table: t[i] ← t[i] + r·(t[i+h] − t[i]) for i < h; the length halves. */
+export function foldPlanes(t: PlaneTable, r: Ext): void {
+  const h = t.len / 2;
+  const d = t.data, st = t.stride;
+  const r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
+  for (let i = 0; i < h; i++) {
+    const a0 = d[i]!, a1 = d[st + i]!, a2 = d[2 * st + i]!, a3 = d[3 * st + i]!;
+    const b0 = d[i + h]!, b1 = d[st + i + h]!, b2 = d[2 * st + i + h]!, b3 = d[3 * st + i + h]!;
+    const x0 = b0 >= a0 ? b0 - a0 : b0 + P - a0, x1 = b1 >= a1 ? b1 - a1 : b1 + P - a1;
+    const x2 = b2 >= a2 ? b2 - a2 : b2 + P - a2, x3 = b3 >= a3 ? b3 - a3 : b3 + P - a3;
+    d[i] = (a0 + mul(r0, x0) + 3 * (mul(r1, x3) + mul(r2, x2) + mul(r3, x1))) % P;
+    d[st + i] = (a1 + mul(r0, x1) + mul(r1, x0) + 3 * (mul(r2, x3) + mul(r3, x2))) % P;
+    d[2 * st + i] = (a2 + mul(r0, x2) + mul(r1, x1) + mul(r2, x0) + 3 * mul(r3, x3)) % P;
+    d[3 * st + i] = (a3 + mul(r0, x3) + mul(r1, x2) + mul(r2, x1) + mul(r3, x0)) % P;
+  }
+  t.len = h;
 }
 
 /** F(y_c) = c·Π_j (y_j ? a_j·b_j : (1 − a_j)(1 − b_j)) for y_c < 2^k, MSB first. */
@@ -263,8 +420,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   private readonly ys: Ext[] = [];
 
   // x phase
-  private es: Ext[][] = [];
-  private ls: Ext[][] = [];
+  private es: PlaneTable[] = [];
+  private ls: PlaneTable[] = [];
   private dense: TripleSumcheck | null = null;
   private stageX: TripleSumcheck | null = null;
   // y phase
@@ -272,8 +429,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   private evalYValue: Ext | null = null;
   private k1: Ext = EXT_ZERO;
   private beta: Ext = EXT_ONE;
-  private fs: Ext[][] = [];
-  private mus: Ext[][] = [];
+  private fs: PlaneTable[] = [];
+  private mus: PlaneTable[] = [];
   private ms: Uint32Array[] = [];
   private stageY: TripleSumcheck | null = null;
 
@@ -312,12 +469,15 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     if (k === 0) {
       this.startStageX();
     } else {
-      this.es = this.rhos.map((rho, q) => toElements(eqTable(rho, this.coeffs[q]!)));
-      this.ls = this.loaded.dots(this.as);
+      this.es = this.rhos.map((rho, q) => {
+        const v = eqTable(rho, this.coeffs[q]!);
+        return { data: v.data, stride: v.length, len: v.length };
+      });
+      this.ls = this.loaded.dots(this.as).map(planesOf);
       if (this.plan.lanes.length > 0) {
-        const amul = this.plan.hasMul ? this.denseMul() : null;
+        const mul = this.plan.hasMul ? this.mulBooking() : null;
         const pw = this.plan.hasPow ? this.ps.map((p) => this.onLanes(p!)) : null;
-        this.dense = this.loaded.dense(this.plan.lanes, amul, this.es, pw);
+        this.dense = this.loaded.dense(this.plan.lanes, mul, this.es.map(elementsOf), pw);
         this.allocatedBytes += 16 * K * this.plan.lanes.length * 3;
       }
     }
@@ -331,14 +491,10 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     return out;
   }
 
-  /** Amul_c(N_j) for every copy (planes of K·|N|, index c·|N| + j). */
-  private denseMul(): Uint32Array {
-    const { lanes, slot, mulOut, mulIn1, mulIn2, mulCoeff } = this.plan;
-    const m = lanes.length, K = this.K, n = this.n, len = K * m;
-    const out = new ExtVector(len);
-    const below = this.below();
-    const G = mulOut.length, Q = this.ws.length;
-    // u_q,g = coeff_g·eq(ζ_q, out_g) (planes of G per claim)
+  /** The layer's Mul gates with this oracle's weights u_q,g = coeff_g·eq(ζ_q, out_g). */
+  private mulBooking(): MulBooking {
+    const { slot, mulOut, mulIn1, mulIn2, mulCoeff } = this.plan;
+    const G = mulOut.length;
     const u = this.ws.map((w) => {
       const t = new Uint32Array(4 * G);
       for (let g = 0; g < G; g++) {
@@ -347,27 +503,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       }
       return t;
     });
-    // Amul(c, j) = Σ_q E_q(c)·Σ_{g: in1 = N_j} u_q,g·V_c(in2_g)
-    const acc = new Uint32Array(4 * m);
-    for (let c = 0; c < K; c++) {
-      for (let q = 0; q < Q; q++) {
-        acc.fill(0);
-        const t = u[q]!;
-        for (let g = 0; g < G; g++) {
-          const v = below[c * n + mulIn2[g]!]!;
-          if (v === 0) continue;
-          extScaleAddTo(acc, slot[mulIn1[g]!]!, m, v, t[g]!, t[G + g]!, t[2 * G + g]!, t[3 * G + g]!);
-        }
-        const e = this.es[q]![c]!;
-        for (let j = 0; j < m; j++) {
-          const a: Ext = [acc[j]!, acc[m + j]!, acc[2 * m + j]!, acc[3 * m + j]!];
-          if (isZeroExt(a)) continue;
-          const at = c * m + j;
-          out.set(at, extAdd(out.get(at), extMul(e, a)));
-        }
-      }
-    }
-    return out.data;
+    return { slots: Int32Array.from(mulIn1, (x) => slot[x]!), in2: mulIn2, u };
   }
 
   private below(): Uint32Array {
@@ -384,7 +520,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       eScalars = this.coeffs.slice();
       e = null;
     } else {
-      eScalars = this.es.map((t) => t[0]!);
+      eScalars = this.es.map((t) => entry(t, 0));
       e = toElements(eqTable(this.xs.slice(0, k)));
     }
     const a = combineTables(this.as, eScalars, n);
@@ -440,7 +576,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     const k = this.k, n = this.n;
     const rc = this.xs.slice(0, k), rp = this.xs.slice(k);
     const eqr = eqTable(rp);
-    const eScalars = k === 0 ? this.coeffs : this.es.map((t) => t[0]!);
+    const eScalars = k === 0 ? this.coeffs : this.es.map((t) => entry(t, 0));
     let lStar: Ext = EXT_ZERO, pStar: Ext = EXT_ZERO;
     this.as.forEach((a, q) => { lStar = extAdd(lStar, extMul(eScalars[q]!, innerExt(a, eqr.data, n))); });
     this.ps.forEach((p, q) => { if (p) pStar = extAdd(pStar, extMul(eScalars[q]!, innerExt(p, eqr.data, n))); });
@@ -457,15 +593,15 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       }
       return t.data;
     });
-    this.fs = this.rhos.map((rho, q) => pairTable(rho, rc, this.coeffs[q]!));
+    this.fs = this.rhos.map((rho, q) => planesOf(pairTable(rho, rc, this.coeffs[q]!)));
     if (k === 0) this.startStageY();
-    else this.mus = this.loaded!.dots(this.ms);
+    else this.mus = this.loaded!.dots(this.ms).map(planesOf);
   }
 
   /** Phase-2 tables of one copy's width after the y copy variables are bound (Mul layers). */
   private startStageY(): void {
     const k = this.k;
-    const scal = this.fs.map((t) => t[0]!);
+    const scal = this.fs.map((t) => entry(t, 0));
     const e = k === 0 ? null : toElements(eqTable(this.ys.slice(0, k)));
     this.stageY = this.loaded!.stage(e, combineTables(this.ms, scal, this.n), null);
   }
@@ -474,7 +610,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     if (this.round >= this.numVariables) throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
     const k = this.k, s = this.s, m = this.degree;
     if (this.round < k) {
-      const lin = productEvaluations(this.es.map((e, q) => [e, this.ls[q]!] as const), m);
+      const lin = productEvaluationsPlanes(this.es.map((e, q) => [e, this.ls[q]!] as const), m);
       if (this.dense) {
         const d = this.dense.evaluations(m);
         return { kind: "evaluations", values: lin.map((v, t) => extAdd(v, d[t]!)) };
@@ -486,7 +622,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     if (!this.plan.hasMul) return { kind: "evaluations", values: [kb, EXT_ZERO, extSub(EXT_ZERO, kb)] };
     const jy = this.round - (k + s);
     const sums = jy < k
-      ? productEvaluations(this.fs.map((f, q) => [f, this.mus[q]!] as const), 2)
+      ? productEvaluationsPlanes(this.fs.map((f, q) => [f, this.mus[q]!] as const), 2)
       : this.stageY!.evaluations(2);
     const v = this.evalXValue!;
     return { kind: "evaluations", values: [extAdd(kb, extMul(v, sums[0]!)), extMul(v, sums[1]!), extSub(extMul(v, sums[2]!), kb)] };
@@ -499,8 +635,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       this.xs.push(r);
       if (this.round < k) {
         this.dense?.bind(r);
-        this.es = this.es.map((e) => foldList(e, r));
-        this.ls = this.ls.map((l) => foldList(l, r));
+        for (const e of this.es) foldPlanes(e, r);
+        for (const l of this.ls) foldPlanes(l, r);
         this.round++;
         if (this.round === k) this.startStageX();
       } else {
@@ -516,8 +652,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.round++;
     if (this.plan.hasMul) {
       if (jy < k) {
-        this.fs = this.fs.map((f) => foldList(f, r));
-        this.mus = this.mus.map((u) => foldList(u, r));
+        for (const f of this.fs) foldPlanes(f, r);
+        for (const u of this.mus) foldPlanes(u, r);
         if (jy + 1 === k) this.startStageY();
       } else {
         this.stageY!.bind(r);
@@ -652,9 +788,10 @@ class TsLoaded implements LoadedCopies {
     }
     return new TsTriple(v, new ExtVector(n, a.slice()), pw ? new ExtVector(n, pw.slice()) : null);
   }
-  dense(lanes: Int32Array, amul: Uint32Array | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
+  dense(lanes: Int32Array, mulGates: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
     const { below, K, n } = this;
     const m = lanes.length, len = K * m;
+    const amul = mulGates ? mulBookingTable(below, K, n, m, mulGates, e) : null;
     const v = new ExtVector(len);
     for (let c = 0; c < K; c++) for (let j = 0; j < m; j++) v.data[c * m + j] = below[c * n + lanes[j]!]!;
     let p: ExtVector | null = null;

@@ -57,9 +57,16 @@ function replicatedCircuit(circuit: StructuredCircuit, k: number): StructuredCir
 const validated = new WeakSet<StructuredCircuit>();
 
 /**
+ * Vectors `evaluateStructuredCopies` returned (canonical by construction, the input checked there):
+ * `proveCopiesGkr` checks their lengths but does not scan their values again.
+ */
+const canonicalVectors = new WeakSet<Uint32Array>();
+
+/**
  * Proves that `witness` is the evaluation of 2^copyBits copies of `circuit` side by side.
  * @param witness the replicated layer vectors, output first, the input last: vector j holds the
- *   2^k copies' vectors back to back (2^(k + width bits) canonical values). Not modified.
+ *   2^k copies' vectors back to back (2^(k + width bits) canonical values). Not modified. The
+ *   values of vectors returned by `evaluateStructuredCopies` are not scanned again.
  * @param transcript mutated (the caller has observed the statement and the claimed outputs).
  * @throws CircuitError `BAD_OPTION` (copy bits outside [0, 12]), `BAD_WIDTH` (a width + k above
  *   30), `WITNESS_LENGTH` / `WITNESS_WIDTH` / `WITNESS_NON_CANONICAL`, or from
@@ -125,6 +132,7 @@ function validateWitness(circuit: StructuredCircuit, k: number, witness: readonl
     if (!(v instanceof Uint32Array) || v.length !== 2 ** bits) {
       throw new CircuitError("WITNESS_WIDTH", `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`, { vector: j });
     }
+    if (canonicalVectors.has(v)) continue;
     for (let i = 0; i < v.length; i++) {
       if (v[i]! >= P) throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${i}] = ${v[i]} is not canonical (< p)`, { vector: j, index: i });
     }
@@ -144,8 +152,9 @@ export function evaluateStructuredCopies(circuit: StructuredCircuit, copyBits: n
   if (input.length !== K * size) throw new CircuitError("INPUT_WIDTH", `the input of ${K} copies must hold ${K * size} values, got ${input.length}`);
   for (let i = 0; i < input.length; i++) if (input[i]! >= P) throw new CircuitError("INPUT_WIDTH", `input value ${i} = ${input[i]} is not canonical (< p)`);
   const kernels = gkrKernels();
-  if (kernels && hasCopiesEvalKernel(kernels)) return evaluateCopiesWasm(kernels, circuit, copyBits, input);
-  return evaluateCopiesTs(circuit, copyBits, input);
+  const out = kernels && hasCopiesEvalKernel(kernels) ? evaluateCopiesWasm(kernels, circuit, copyBits, input) : evaluateCopiesTs(circuit, copyBits, input);
+  for (const v of out) canonicalVectors.add(v);
+  return out;
 }
 
 /** The TypeScript reference of `evaluateStructuredCopies` (copy by copy, `evaluateStructuredCircuit`). */

@@ -1,7 +1,8 @@
 /**
  * The data-parallel oracle's backend on the WASM kernels (docs/profile-v2.md §6.2): the K
  * layer-below vectors are loaded once per layer into WASM memory (Montgomery form); the passes over
- * them are `dp_dots`, `dp_combine`, `dp_gather` and `dp_outer` (src/kernels/assembly/gkr-copies.ts)
+ * them are `dp_dots`, `dp_combine`, `dp_gather`, `dp_outer` and the Mul booking of the dense tables
+ * `dp_mul_booking` (src/kernels/assembly/gkr-copies.ts)
  * and every table sumcheck runs on `gkr_round` (src/kernels/assembly/gkr-layer.ts, raw evaluations).
  * Same values as `tsCopiesBackend` (differential tests in test/gkr/structured-dp.test.ts).
  */
@@ -10,7 +11,7 @@ import type { Ext } from "../../field/extension.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import type { Region } from "../../kernels/memory.js";
 import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
-import type { CopiesBackend, LoadedCopies, TripleSumcheck } from "./dp-oracle.js";
+import { type CopiesBackend, type LoadedCopies, type MulBooking, type TripleSumcheck, mulBookingTable } from "./dp-oracle.js";
 import type { StructuredCircuit } from "./linear.js";
 import type { LayerImage } from "../wasm/image.js";
 import { type GkrKernelExports, type GkrKernels, OUT_RESULT, OUT_WORDS, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../wasm/kernels.js";
@@ -21,6 +22,8 @@ interface CopiesKernelExports extends GkrKernelExports {
   dp_combine(V: number, K: number, n: number, e: number, dst: number): void;
   dp_gather(dst: number, V: number, K: number, n: number, lanes: number, m: number, mp: number): void;
   dp_outer(dst: number, E: number, T: number, K: number, mp: number, nq: number): void;
+  /** Optional (modules built before it): without it the Mul booking is computed by `mulBookingTable`. */
+  dp_mul_booking?(A: number, len: number, V: number, K: number, n: number, mp: number, gates: number, G: number, U: number, E: number, Q: number, m: number, acc: number): void;
 }
 
 const RINV = inverse(MONTGOMERY_R);
@@ -146,7 +149,7 @@ class WasmLoaded implements LoadedCopies {
   private region: Region | null;
   private readonly V: number;
 
-  constructor(private readonly k: GkrKernels, private readonly raw: CopiesKernelExports, below: Uint32Array, private readonly K: number, private readonly n: number) {
+  constructor(private readonly k: GkrKernels, private readonly raw: CopiesKernelExports, private readonly below: Uint32Array, private readonly K: number, private readonly n: number) {
     this.region = k.acquire(below.length);
     this.V = this.region.ptr;
     k.words().set(below, this.V >>> 2);
@@ -204,13 +207,16 @@ class WasmLoaded implements LoadedCopies {
     return new WasmTriple(this.k, this.raw, reg, 4 * (b + A), 4 * (b + Pw), 4 * (b + Vx), this.V, 4 * (b + out), n, e === null, pw !== null);
   }
 
-  dense(lanes: Int32Array, amul: Uint32Array | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
+  dense(lanes: Int32Array, mulGates: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
     const { K, n } = this;
     const m = lanes.length, mp = up(m, 16), len = K * mp;
     const nq = e.length;
+    const kernelMul = mulGates !== null && typeof this.raw.dp_mul_booking === "function";
+    const G = mulGates ? mulGates.slots.length : 0;
     const lay = new Carver();
     const out = lay.take(OUT_WORDS), A = lay.take(4 * len), Pw = pw ? lay.take(4 * len) : A, Vx = lay.take(2 * len + 4), Vb = lay.take(len);
-    const L = lay.take(m), E = pw ? lay.take(4 * K * nq) : 0, T = pw ? lay.take(4 * mp * nq) : 0;
+    const L = lay.take(m), E = pw || kernelMul ? lay.take(4 * K * nq) : 0, T = pw ? lay.take(4 * mp * nq) : 0;
+    const Gt = kernelMul ? lay.take(2 * G) : 0, U = kernelMul ? lay.take(4 * G * nq) : 0, Acc = kernelMul ? lay.take(4 * m) : 0;
     const reg = this.k.acquire(lay.words);
     const b = reg.ptr >>> 2;
     let w = this.k.words();
@@ -218,6 +224,24 @@ class WasmLoaded implements LoadedCopies {
     this.raw.dp_gather(4 * (b + Vb), this.V, K, n, 4 * (b + L), m, mp);
     w = this.k.words();
     w.fill(0, b + A, b + A + 4 * len);
+    if (pw || kernelMul) {
+      const flat = new Uint32Array(4 * K * nq);
+      e.forEach((row, q) => row.forEach((x, c) => flat.set(x, 4 * (q * K + c))));
+      this.put(b + E, flat);
+    }
+    const amul = mulGates && !kernelMul ? mulBookingTable(this.below, K, n, m, mulGates, e) : null;
+    if (kernelMul) {
+      const gates = new Uint32Array(2 * G);
+      for (let g = 0; g < G; g++) { gates[2 * g] = mulGates.slots[g]!; gates[2 * g + 1] = mulGates.in2[g]!; }
+      const u = new Uint32Array(4 * G * nq);
+      mulGates.u.forEach((t, q) => {
+        for (let g = 0; g < G; g++) for (let c = 0; c < 4; c++) u[4 * (q * G + g) + c] = t[c * G + g]!;
+      });
+      this.k.words().set(gates, b + Gt);
+      this.put(b + U, u);
+      this.raw.dp_mul_booking!(4 * (b + A), len, this.V, K, n, mp, 4 * (b + Gt), G, 4 * (b + U), 4 * (b + E), nq, m, 4 * (b + Acc));
+    }
+    w = this.k.words();
     if (amul) {
       const lm = K * m;
       for (let k = 0; k < 4; k++) {
@@ -229,9 +253,6 @@ class WasmLoaded implements LoadedCopies {
       this.raw.to_mont(4 * (b + A), 4 * (b + A), 4 * len);
     }
     if (pw) {
-      const flat = new Uint32Array(4 * K * nq);
-      e.forEach((row, q) => row.forEach((x, c) => flat.set(x, 4 * (q * K + c))));
-      this.put(b + E, flat);
       const tp = new Uint32Array(4 * mp * nq);
       pw.forEach((t, q) => {
         for (let k = 0; k < 4; k++) for (let j = 0; j < m; j++) tp[q * 4 * mp + k * mp + j] = t[k * m + j]!;

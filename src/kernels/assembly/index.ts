@@ -10,7 +10,7 @@ export { poseidon2_sponge_x2, poseidon2_sponge_x4, sponge_job_words } from "./sp
 export { sponge_constant_words, sponge_constants_init } from "./sponge-constants";
 export { interleave_words } from "./interleave";
 export { gkr_out_words, gkr_eq, gkr_weights, gkr_fill, gkr_round, gkr_phase2_start, gkr_mle_base, gkr_eval_layer } from "./gkr-layer";
-export { dp_dots, dp_combine, dp_gather, dp_outer, dp_eval_group } from "./gkr-copies";
+export { dp_dots, dp_combine, dp_gather, dp_outer, dp_eval_group, dp_mul_booking } from "./gkr-copies";
 export { gkr_group_fill, gkr_group_phase2 } from "./gkr-groups";
 export { gkr_round_lane0 } from "./gkr-round-lane0";
 export { gkr_weights_tensor } from "./gkr-weights-tensor";

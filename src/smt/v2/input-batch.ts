@@ -83,24 +83,27 @@ export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], 
   const chains = n * paths;
   const states = new Uint32Array(16 * chains);
   // Leaf sponges: block c of every chain in one call.
+  // (8-word copies are written out as loops: a subarray per copy would allocate K·paths views per step)
   for (let c = 0; c < nb; c++) {
     for (let j = 0; j < n; j++) {
       const ch = checked[j]!;
-      for (let t = 0; t < paths; t++) states.set(ch.pres[t]!.subarray(8 * c, 8 * c + 8), 16 * (j * paths + t));
+      for (let t = 0; t < paths; t++) {
+        const pre = ch.pres[t]!, s = 16 * (j * paths + t), from = 8 * c;
+        for (let i = 0; i < 8; i++) states[s + i] = pre[from + i]!;
+      }
     }
     permute(states, chains);
     if (c < nb - 1) {
       for (let j = 0; j < n; j++) {
         const base = size * distinct[j]!;
         for (let t = 0; t < paths; t++) {
-          const s = 16 * (j * paths + t);
-          out.set(states.subarray(s + 8, s + 16), base + layout.exp + 8 * (t * layout.perPath + c));
+          const s = 16 * (j * paths + t), o = base + layout.exp + 8 * (t * layout.perPath + c);
+          for (let i = 0; i < 8; i++) out[o + i] = states[s + 8 + i]!;
         }
       }
     }
   }
   // Path levels: acc_l (lanes 0..7 of each state) and the sibling, ordered by key bit l.
-  const acc = new Uint32Array(8);
   for (let l = 0; l < d; l++) {
     for (let j = 0; j < n; j++) {
       const ch = checked[j]!;
@@ -108,14 +111,15 @@ export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], 
       const bit = ch.bits[l]!;
       const base = size * distinct[j]!;
       for (let t = 0; t < paths; t++) {
-        const s = 16 * (j * paths + t);
-        for (let i = 0; i < 8; i++) acc[i] = states[s + i]!;
-        out.set(acc, base + layout.exp + 8 * (t * layout.perPath + nb - 1 + l));
+        const s = 16 * (j * paths + t), o = base + layout.exp + 8 * (t * layout.perPath + nb - 1 + l);
+        for (let i = 0; i < 8; i++) out[o + i] = states[s + i]!;
         if (bit === 0) {
-          states.set(sib, s + 8);
+          for (let i = 0; i < 8; i++) states[s + 8 + i] = sib[i]!;
         } else {
-          states.set(acc, s + 8);
-          states.set(sib, s);
+          for (let i = 0; i < 8; i++) {
+            states[s + 8 + i] = states[s + i]!;
+            states[s + i] = sib[i]!;
+          }
         }
       }
     }

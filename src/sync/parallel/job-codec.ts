@@ -185,3 +185,50 @@ export function decodeJob(words: Uint32Array): OpRequest {
   r.end();
   return { operation, witness: { leaf, siblings }, publicInputs: { oldRoot, newRoot, opKindTag, assetId, valueDigest } };
 }
+
+/**
+ * The binary form of several requests in one buffer (an aggregate sent to a worker): the count,
+ * the length of each `encodeJob` form, then the forms back to back. Null if any request cannot
+ * be carried exactly (the batch then goes by structured clone).
+ * @returns a fresh `Uint32Array` (transfer its buffer).
+ */
+export function encodeJobs(requests: readonly OpRequest[]): Uint32Array | null {
+  if (!Array.isArray(requests)) return null;
+  const forms: Uint32Array[] = [];
+  let total = 1 + requests.length;
+  for (const r of requests) {
+    const f = encodeJob(r);
+    if (f === null) return null;
+    forms.push(f);
+    total += f.length;
+  }
+  const out = new Uint32Array(total);
+  out[0] = forms.length;
+  let at = 1 + forms.length;
+  forms.forEach((f, i) => {
+    out[1 + i] = f.length;
+    out.set(f, at);
+    at += f.length;
+  });
+  return out;
+}
+
+/**
+ * The requests of an `encodeJobs` buffer, in order.
+ * @throws JobDecodeError for words that `encodeJobs` cannot have produced.
+ */
+export function decodeJobs(words: Uint32Array): OpRequest[] {
+  if (words.length < 1) throw new JobDecodeError("job list encoding is truncated");
+  const n = words[0]!;
+  if (1 + n > words.length) throw new JobDecodeError("job list encoding is truncated");
+  const out: OpRequest[] = [];
+  let at = 1 + n;
+  for (let i = 0; i < n; i++) {
+    const len = words[1 + i]!;
+    if (at + len > words.length) throw new JobDecodeError("job list encoding is truncated");
+    out.push(decodeJob(words.subarray(at, at + len)));
+    at += len;
+  }
+  if (at !== words.length) throw new JobDecodeError("job list encoding has trailing words");
+  return out;
+}

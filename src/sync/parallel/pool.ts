@@ -8,6 +8,9 @@
  * the binary job encoding (buffer transferred), one job per message, handed to whichever worker
  * is free (no static chunking, so slow jobs do not hold up a whole chunk).
  *
+ * A pool started with an extension worker entry (`SyncPoolOptions.worker`, e.g. profile v2's
+ * aggregate pool) runs that extension's jobs too (`runExtension`), on the same queue and workers.
+ *
  * Lifecycle: `createSyncPool` starts the workers; batches (several may run at once) share
  * them; `close` terminates them. Idle workers are unref'd, so a pool that is never closed does
  * not keep the process alive. A worker that dies fails only the job it was running
@@ -20,7 +23,7 @@ import type { PreparedSync } from "../prepared.js";
 import type { SyncVerdict } from "../verify.js";
 import { JobError, type JobErrorCode, ParallelError } from "./errors.js";
 import { encodeJob } from "./job-codec.js";
-import type { FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
+import type { AttachExtensionMessage, AttachMessage, FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
 import { sharePrepared, type SharedPrepared } from "./shared-prepared.js";
 import { startWorker } from "./worker-start.js";
 import { PoolCore, type CrashInfo, type PoolSlot } from "../../workers/pool-core.js";
@@ -39,6 +42,20 @@ export type ProveOutcome =
 export type VerifyOutcome =
   | { readonly index: number; readonly ok: true; readonly verdict: SyncVerdict; readonly timings: JobTimings }
   | { readonly index: number; readonly ok: false; readonly error: JobError };
+
+/**
+ * The outcome of one extension job (`runExtension`): the worker's result (structured clone) and
+ * bytes (transferred), or the job's error.
+ */
+export type ExtensionOutcome =
+  | { readonly index: number; readonly ok: true; readonly result: unknown; readonly bytes?: Uint8Array }
+  | { readonly index: number; readonly ok: false; readonly error: JobError };
+
+/** One extension job: its description for the worker and a buffer transferred with it (copied first, so the job can be sent again after a crash). */
+export interface ExtensionJob {
+  readonly body: unknown;
+  readonly buffer?: Uint32Array;
+}
 
 /** One item of a verification batch: the original request and the encoded proof to check against it. */
 export interface VerifyItem {
@@ -63,6 +80,11 @@ export interface SyncPoolOptions {
    * when the workers use every core. Not-started jobs of a crashed worker are queued again.
    */
   readonly prefetch?: number;
+  /**
+   * The workers' entry module (default the sync pool's own, `worker.js`): a pool built on this
+   * one passes an entry that calls `serveSyncJobs(extension)` to add its jobs (`runExtension`).
+   */
+  readonly worker?: URL;
 }
 
 /** Counters of a pool (for monitoring and tests). */
@@ -80,14 +102,17 @@ export interface SyncPoolStats {
   readonly prepared: number;
 }
 
+type AnyOutcome = ProveOutcome | VerifyOutcome | ExtensionOutcome;
+
 interface Task {
-  readonly type: "prove" | "verify";
+  readonly type: "prove" | "verify" | "ext";
   readonly index: number;
   readonly preparedId: number;
-  readonly shared: SharedPrepared;
-  readonly job: WireJob;
+  /** What a worker is sent once before its first task with this circuit. */
+  readonly attach: AttachMessage | AttachExtensionMessage;
+  readonly job: WireJob | ExtensionJob;
   readonly bytes?: Uint8Array;
-  readonly settle: (outcome: ProveOutcome | VerifyOutcome) => void;
+  readonly settle: (outcome: AnyOutcome) => void;
   seq: number;
 }
 
@@ -110,6 +135,19 @@ function remoteError(e: WireError, index: number): JobError {
   return jobError(e.code as JobErrorCode, e.message, index, { ...e.details, origin: e.name });
 }
 
+/** A copy of a job whose buffer can be transferred (the task keeps its own, to send it again if its worker dies first). */
+function transferable<J extends WireJob | ExtensionJob>(job: J): { job: J; transfer: ArrayBuffer[] } {
+  if ("binary" in job) {
+    const binary = job.binary.slice();
+    return { job: { binary } as J, transfer: [binary.buffer as ArrayBuffer] };
+  }
+  if ("body" in job && job.buffer instanceof Uint32Array) {
+    const buffer = job.buffer.slice();
+    return { job: { body: job.body, buffer } as J, transfer: [buffer.buffer as ArrayBuffer] };
+  }
+  return { job, transfer: [] };
+}
+
 function wireJob(request: OpRequest): WireJob {
   let binary: Uint32Array | null = null;
   try {
@@ -129,7 +167,7 @@ export class SyncPool {
   private readonly core: PoolCore<SlotState>;
   private queue: Task[] = [];
   private head = 0;
-  private readonly ids = new WeakMap<PreparedSync, number>();
+  private readonly ids = new WeakMap<object, number>();
   private readonly live = new Set<number>();
   /** Detaches a circuit from the workers once its `PreparedSync` is garbage-collected. */
   private readonly collected = new FinalizationRegistry<number>((id) => this.detach(id));
@@ -149,11 +187,12 @@ export class SyncPool {
     if (!Number.isInteger(prefetch) || prefetch < 0 || prefetch > 8) throw new ParallelError("BAD_OPTION", `prefetch must be an integer in [0, 8], got ${String(prefetch)}`);
     this.prefetch = prefetch;
     const workerOptions = options.resourceLimits ? { resourceLimits: options.resourceLimits } : {};
+    const entry = options.worker ?? worker_url;
     this.core = new PoolCore<SlotState>({
       size: n,
       maxConsecutiveCrashes: max,
       unrefIdle: true,
-      spawn: () => startWorker(worker_url, workerOptions),
+      spawn: () => startWorker(entry, workerOptions),
       initialState: () => ({ attached: new Set(), tasks: [] }),
       onMessage: (slot, msg) => this.onMessage(slot, msg as FromWorker),
       onMessageError: (slot, err) => this.onMessageError(slot, err),
@@ -205,10 +244,22 @@ export class SyncPool {
   }
 
   /**
+   * Jobs of the workers' extension (a pool started with an extension entry, `options.worker`):
+   * one task per job on the shared queue, each worker attaching `circuit` once (`attachBody`,
+   * the extension's description of it) before its first job with it. Outcomes are in input
+   * order; a job's thrown error becomes its error outcome (code and details kept).
+   * @param circuit the owner's object for the circuit (its id lives as long as it; `release` it).
+   * @throws ParallelError `POOL_CLOSED` or `POOL_BROKEN` if the pool cannot take jobs.
+   */
+  runExtension(circuit: object, attachBody: unknown, jobs: readonly ExtensionJob[]): Promise<ExtensionOutcome[]> {
+    return this.enqueue(circuit, (id) => ({ type: "attach-ext", id, body: attachBody }), jobs.map((job) => ({ type: "ext" as const, job })));
+  }
+
+  /**
    * Lets the workers drop a prepared circuit now (they also drop it once the `PreparedSync` is
    * garbage-collected). A later batch with it shares it again.
    */
-  release(prepared: PreparedSync): void {
+  release(prepared: object): void {
     const id = this.ids.get(prepared);
     if (id === undefined) return;
     this.ids.delete(prepared);
@@ -248,6 +299,17 @@ export class SyncPool {
     } catch (err) {
       return Promise.reject(err);
     }
+    return this.enqueue(prepared, (id) => ({ type: "attach", id, shared }), items.map((item) => {
+      const bytes = type === "verify" ? item?.bytes : undefined;
+      return { type, job: wireJob(item?.request), ...(bytes !== undefined ? { bytes } : {}) };
+    }));
+  }
+
+  /** Queues one task per item with the circuit's id (attached to each worker once), resolving with the outcomes in input order. */
+  private enqueue(prepared: object, attach: (id: number) => AttachMessage | AttachExtensionMessage,
+    items: readonly { type: Task["type"]; job: WireJob | ExtensionJob; bytes?: Uint8Array }[]): Promise<never[]> {
+    if (this.core.closed) return Promise.reject(new ParallelError("POOL_CLOSED", "the pool is closed"));
+    if (this.core.broken) return Promise.reject(new ParallelError("POOL_BROKEN", `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`));
     let preparedId = this.ids.get(prepared);
     if (preparedId === undefined) {
       preparedId = this.nextId++;
@@ -256,20 +318,20 @@ export class SyncPool {
       this.collected.register(prepared, preparedId, prepared);
     }
     const id = preparedId;
+    const attachMessage = attach(id);
     return new Promise((resolve) => {
-      const outcomes = new Array<ProveOutcome | VerifyOutcome>(items.length);
+      const outcomes = new Array<AnyOutcome>(items.length);
       let remaining = items.length;
       if (remaining === 0) {
         resolve([]);
         return;
       }
-      const settle = (o: ProveOutcome | VerifyOutcome): void => {
+      const settle = (o: AnyOutcome): void => {
         outcomes[o.index] = o;
         if (--remaining === 0) resolve(outcomes as never[]);
       };
       items.forEach((item, index) => {
-        const bytes = type === "verify" ? item?.bytes : undefined;
-        this.queue.push({ type, index, preparedId: id, shared, job: wireJob(item?.request), ...(bytes !== undefined ? { bytes } : {}), settle, seq: 0 });
+        this.queue.push({ ...item, index, preparedId: id, attach: attachMessage, settle, seq: 0 });
       });
       this.pump();
     });
@@ -306,17 +368,19 @@ export class SyncPool {
     task.seq = this.nextSeq++;
     try {
       if (!slot.state.attached.has(task.preparedId)) {
-        slot.worker.postMessage({ type: "attach", id: task.preparedId, shared: task.shared } satisfies ToWorker);
+        slot.worker.postMessage(task.attach satisfies ToWorker);
         slot.state.attached.add(task.preparedId);
       }
       // A copy of the binary job is transferred: the task keeps its own, to send it again if
       // this worker dies before starting it.
-      const job: WireJob = "binary" in task.job ? { binary: task.job.binary.slice() } : task.job;
-      const transfer = "binary" in job ? [job.binary.buffer as ArrayBuffer] : [];
-      if (task.type === "prove") {
-        slot.worker.postMessage({ type: "prove", seq: task.seq, id: task.preparedId, job } satisfies ToWorker, transfer);
+      const { job, transfer } = transferable(task.job);
+      if (task.type === "ext") {
+        const ext = job as ExtensionJob;
+        slot.worker.postMessage({ type: "ext", seq: task.seq, id: task.preparedId, body: ext.body, ...(ext.buffer ? { buffer: ext.buffer } : {}) } satisfies ToWorker, transfer);
+      } else if (task.type === "prove") {
+        slot.worker.postMessage({ type: "prove", seq: task.seq, id: task.preparedId, job: job as WireJob } satisfies ToWorker, transfer);
       } else {
-        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.preparedId, job, bytes: task.bytes! } satisfies ToWorker, transfer);
+        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.preparedId, job: job as WireJob, bytes: task.bytes! } satisfies ToWorker, transfer);
       }
     } catch (err) {
       task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the job cannot be sent to a worker: ${(err as Error).message}`, task.index) });
@@ -338,7 +402,8 @@ export class SyncPool {
     this.completed++;
     this.core.noteSuccess();
     if (msg.ok) {
-      if (task.type === "prove") task.settle({ index: task.index, ok: true, bytes: msg.bytes!, timings: msg.timings });
+      if (task.type === "ext") task.settle({ index: task.index, ok: true, result: msg.result, ...(msg.bytes ? { bytes: msg.bytes } : {}) });
+      else if (task.type === "prove") task.settle({ index: task.index, ok: true, bytes: msg.bytes!, timings: msg.timings });
       else task.settle({ index: task.index, ok: true, verdict: msg.verdict!, timings: msg.timings });
     } else {
       task.settle({ index: task.index, ok: false, error: remoteError(msg.error, task.index) });

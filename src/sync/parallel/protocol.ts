@@ -17,6 +17,25 @@ export interface AttachMessage {
   readonly shared: SharedPrepared;
 }
 
+/**
+ * Attach circuit `id` of the worker's extension (a pool started with an extension worker entry,
+ * e.g. profile v2's aggregate pool): `body` is the extension's own description of the circuit.
+ */
+export interface AttachExtensionMessage {
+  readonly type: "attach-ext";
+  readonly id: number;
+  readonly body: unknown;
+}
+
+/** A job of the worker's extension with its circuit `id`: `buffer` (if any) is transferred. */
+export interface ExtensionMessage {
+  readonly type: "ext";
+  readonly seq: number;
+  readonly id: number;
+  readonly body: unknown;
+  readonly buffer?: Uint32Array;
+}
+
 /** Forget prepared circuit `id`. */
 export interface DetachMessage {
   readonly type: "detach";
@@ -40,7 +59,7 @@ export interface VerifyMessage {
   readonly bytes: Uint8Array;
 }
 
-export type ToWorker = AttachMessage | DetachMessage | ProveMessage | VerifyMessage;
+export type ToWorker = AttachMessage | AttachExtensionMessage | DetachMessage | ProveMessage | VerifyMessage | ExtensionMessage;
 
 /** Milliseconds spent by the worker on each step of one job (0 for steps a job does not have). */
 export interface JobTimings {
@@ -61,5 +80,5 @@ export interface WireError {
 }
 
 export type FromWorker =
-  | { readonly type: "done"; readonly seq: number; readonly ok: true; readonly bytes?: Uint8Array; readonly verdict?: SyncVerdict; readonly timings: JobTimings }
+  | { readonly type: "done"; readonly seq: number; readonly ok: true; readonly bytes?: Uint8Array; readonly verdict?: SyncVerdict; readonly timings: JobTimings; readonly result?: unknown }
   | { readonly type: "done"; readonly seq: number; readonly ok: false; readonly error: WireError; readonly timings: JobTimings };

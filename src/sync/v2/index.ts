@@ -9,3 +9,7 @@ export { V2_PROOF_DOMAIN_TAG, V2_COMMITMENT_DOMAIN_TAG } from "./domains.js";
 export { type AggregateTimings, type AggregateVerdict, proveAggregate, verifyAggregate } from "./aggregate.js";
 export { statementCheck } from "./aggregate.js";
 export { type VerifyBlockOptions, proveBlock, updateRequestOf, verifyBlock } from "./block.js";
+export {
+  type AggregateJobTimings, type AggregateOutcome, type AggregatePoolOptions, type ProveAggregatesOptions,
+  AggregatePool, createAggregatePool, proveAggregates,
+} from "./aggregate-pool.js";
