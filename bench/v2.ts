@@ -2,16 +2,16 @@
  * Profile v2 against compat-v1, measured in one run (docs/profile-v2.md).
  *
  *   npm run bench -- v2 [--kinds membership,nonmembership,update] [--depths 24,32,48]
- *     [--repeats 5] [--warmup 1] [--agg 256,1024] [--agg-kinds membership] [--agg-depth 24]
+ *     [--repeats 15] [--warmup 10] [--agg 256,1024] [--agg-kinds membership] [--agg-depth 24]
  *     [--agg-threads 2] [--agg-batches 4] [--block 1024] [--block-base 20000] [--block-depth 48]
  *
  * Single operations, per (kind, depth): the golden fixture F(kind, d, 5); prepared, warm,
  * single thread; compat = prepare() (derived wiring) + provePrepared + encodeSyncResult, and
  * verifyEncoded; v2 = prepareV2() (closed-form wiring) + proveV2 + encodeV2, and verifyEncodedV2.
  * The four are timed in interleaved rounds (one call per sample, `repeats` rounds after `warmup`
- * interleaved warm-up rounds, default 1; with 10 or more every path is JIT-compiled before it is
- * timed, which lowers the compat figures the aggregate ratios divide by), so load changes affect
- * them alike; times are median (fastest–slowest) ms.
+ * interleaved warm-up rounds, default 10, so that every path is JIT-compiled before it is timed;
+ * the aggregate ratios divide by these warm compat figures), so load changes affect them alike;
+ * times are median (fastest–slowest) ms.
  *
  * Aggregates, per size K in --agg (kinds --agg-kinds, depth --agg-depth): K distinct requests
  * F(kind, d, i) (i < K), three proveAggregate calls on one thread (the median reported, witness
@@ -64,8 +64,8 @@ const kindList = (s: string) => s.split(",").map((k) => {
 });
 const kinds = kindList(args.get("kinds") ?? OP_KIND_NAMES.join(","));
 const depths = (args.get("depths") ?? "24,32,48").split(",").map(Number);
-const repeats = Number(args.get("repeats") ?? 5);
-const warmup = Number(args.get("warmup") ?? 1);
+const repeats = Number(args.get("repeats") ?? 15);
+const warmup = Number(args.get("warmup") ?? 10);
 const aggSizes = (args.get("agg") ?? "256,1024").split(",").filter((s) => s !== "").map(Number);
 const aggKinds = kindList(args.get("agg-kinds") ?? "membership");
 const aggDepth = Number(args.get("agg-depth") ?? 24);
