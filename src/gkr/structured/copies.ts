@@ -12,6 +12,7 @@
  */
 import { P } from "../../field/koalabear.js";
 import { EXT_ONE, extMul, extSub, type Ext } from "../../field/extension.js";
+import { extMulSplit } from "../../field/ext-split.js";
 import { type Gate, GateKind, makeLayer } from "../circuit.js";
 import type { Claim } from "../claims.js";
 import { CircuitError } from "../errors.js";
@@ -65,9 +66,9 @@ export function replicateStructuredCircuit(circuit: StructuredCircuit, k: number
 function pairFactor(a: readonly Ext[], b: readonly Ext[], k: number): Ext {
   let acc: Ext = EXT_ONE;
   for (let j = 0; j < k; j++) {
-    const both = extMul(a[j]!, b[j]!);
-    const none = extMul(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!));
-    acc = extMul(acc, [(both[0] + none[0]) % P, (both[1] + none[1]) % P, (both[2] + none[2]) % P, (both[3] + none[3]) % P]);
+    const both = extMulSplit(a[j]!, b[j]!);
+    const none = extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!));
+    acc = extMulSplit(acc, [(both[0] + none[0]) % P, (both[1] + none[1]) % P, (both[2] + none[2]) % P, (both[3] + none[3]) % P]);
   }
   return acc;
 }
@@ -76,9 +77,9 @@ function pairFactor(a: readonly Ext[], b: readonly Ext[], k: number): Ext {
 function tripleFactor(a: readonly Ext[], b: readonly Ext[], c: readonly Ext[], k: number): Ext {
   let acc: Ext = EXT_ONE;
   for (let j = 0; j < k; j++) {
-    const all = extMul(extMul(a[j]!, b[j]!), c[j]!);
-    const none = extMul(extMul(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!)), extSub(EXT_ONE, c[j]!));
-    acc = extMul(acc, [(all[0] + none[0]) % P, (all[1] + none[1]) % P, (all[2] + none[2]) % P, (all[3] + none[3]) % P]);
+    const all = extMulSplit(extMulSplit(a[j]!, b[j]!), c[j]!);
+    const none = extMulSplit(extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!)), extSub(EXT_ONE, c[j]!));
+    acc = extMulSplit(acc, [(all[0] + none[0]) % P, (all[1] + none[1]) % P, (all[2] + none[2]) % P, (all[3] + none[3]) % P]);
   }
   return acc;
 }
