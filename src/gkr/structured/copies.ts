@@ -11,7 +11,7 @@
  * pow3~ as lin~, so the wiring cost is that of one copy plus O(k) per claim, whatever K.
  */
 import { P } from "../../field/koalabear.js";
-import { EXT_ONE, extMul, extSub, type Ext } from "../../field/extension.js";
+import { EXT_ONE, EXT_ZERO, extMul, extSub, type Ext } from "../../field/extension.js";
 import { extMulSplit } from "../../field/ext-split.js";
 import { type Gate, GateKind, makeLayer } from "../circuit.js";
 import type { Claim } from "../claims.js";
@@ -84,16 +84,31 @@ function tripleFactor(a: readonly Ext[], b: readonly Ext[], c: readonly Ext[], k
   return acc;
 }
 
+/**
+ * Per layer of a structured circuit: true when it has no Mul gate, so that its mul~ is identically
+ * zero (the linear block groups are Lin and Pow3 only). The hint `CopiesWiring` takes.
+ */
+export function mulFreeLayers(circuit: StructuredCircuit): boolean[] {
+  return circuit.layers.map((layer) => !layer.gateKind.some((g) => g === GateKind.Mul));
+}
+
 /** Wiring of 2^k copies from the wiring of one copy (see the module comment). */
 export class CopiesWiring implements WiringOracle {
   private readonly single: WiringOracle;
   private readonly k: number;
+  private readonly mulFree: readonly boolean[];
 
-  /** @throws CircuitError `BAD_OPTION` for k outside [0, 12]. */
-  constructor(single: WiringOracle, copyBits: number) {
+  /**
+   * @param mulFree optional, per layer: true where the layer has no Mul gate (`mulFreeLayers` of
+   *   the circuit the single wiring describes); there `evalCombined` returns mul = 0 without the
+   *   second, copy-factor-weighted combination of the single wiring. Default: none.
+   * @throws CircuitError `BAD_OPTION` for k outside [0, 12].
+   */
+  constructor(single: WiringOracle, copyBits: number, mulFree: readonly boolean[] = []) {
     checkCopyBits(copyBits);
     this.single = single;
     this.k = copyBits;
+    this.mulFree = mulFree;
   }
 
   private split(p: readonly Ext[], what: string): readonly Ext[] {
@@ -113,6 +128,10 @@ export class CopiesWiring implements WiringOracle {
   evalCombined(layer: number, claims: readonly Claim[], x: readonly Ext[], y: readonly Ext[]): LayerPredicates {
     const xs = this.split(x, "x"), ys = this.split(y, "y");
     const unary = claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: extMul(c.coeff, pairFactor(c.point, x, this.k)) }));
+    if (this.mulFree[layer] === true) {
+      const u = combinedPredicates(this.single, layer, unary, xs, ys);
+      return { lin: u.lin, pow3: u.pow3, mul: EXT_ZERO };
+    }
     const binary = claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: extMul(c.coeff, tripleFactor(c.point, x, y, this.k)) }));
     const u = combinedPredicates(this.single, layer, unary, xs, ys);
     const m = combinedPredicates(this.single, layer, binary, xs, ys);

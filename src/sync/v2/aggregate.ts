@@ -11,7 +11,7 @@ import { extEq } from "../../field/extension.js";
 import { digest, digestEquals, sponge } from "../../hash/digest.js";
 import { currentHashBackend } from "../../hash/index.js";
 import type { CircuitShape } from "../../gkr/shape.js";
-import { CopiesWiring } from "../../gkr/structured/copies.js";
+import { CopiesWiring, mulFreeLayers } from "../../gkr/structured/copies.js";
 import { evaluateStructuredCopies, proveCopiesGkr } from "../../gkr/structured/dp-prover.js";
 import { verifyGkr } from "../../gkr/verifier.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
@@ -184,6 +184,16 @@ function batchedChecks(requests: readonly OpRequest[]): Uint32Array | null {
   }
 }
 
+const MUL_FREE = new WeakMap<object, boolean[]>();
+
+/** `mulFreeLayers` of the prepared circuit, computed once per prepared circuit. */
+function mulFreeOf(prepared: PreparedV2): boolean[] {
+  const circuit = prepared.compiled.circuit;
+  let flags = MUL_FREE.get(circuit);
+  if (!flags) MUL_FREE.set(circuit, (flags = mulFreeLayers(circuit)));
+  return flags;
+}
+
 function reject(code: V2RejectCode, reason: string, operation?: number): AggregateVerdict {
   return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
 }
@@ -230,7 +240,7 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
   const shape = copiesShape(prepared, k);
   const zeros = new Uint32Array(2 ** shape.layerWidthBits[0]!);
   const transcript = aggregateTranscript(prepared, requests.length, k, all.map((r) => r.publicInputs), zeros);
-  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k), zeros, decoded.proof, transcript);
+  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k, mulFreeOf(prepared)), zeros, decoded.proof, transcript);
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
   const copies = { copyBits: k, copySizeBits: prepared.shape.inputWidthBits, used: prepared.compiled.layout.inputTotal };
