@@ -58,3 +58,16 @@ export function mleEvalUsed(values: ArrayLike<number>, used: number, point: read
   }
   return [ACC[0]!, ACC[1]!, ACC[2]!, ACC[3]!];
 }
+
+/**
+ * MLE(values)(point) for a table whose non-zero values may sit anywhere (the claimed outputs of a
+ * GKR proof, all zero for the sync verifiers): the used prefix ends after the last non-zero value
+ * (one scan, no table built), then `mleEvalUsed`. Values canonical (the GKR verifier checks them).
+ * Reference: `mleEvalBase` (test/gkr/mle-split.test.ts).
+ * @throws SumcheckError as `mleEvalUsed`.
+ */
+export function mleEvalTrimmed(values: ArrayLike<number>, point: readonly Ext[]): Ext {
+  let used = values.length;
+  while (used > 0 && values[used - 1] === 0) used--;
+  return mleEvalUsed(values, used, point);
+}

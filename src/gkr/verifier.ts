@@ -8,6 +8,7 @@ import { EXT_ONE, EXT_ZERO, extAdd, extEq, extSub, type Ext } from "../field/ext
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { extMulSplit as extMul } from "../field/ext-split.js";
 import { mleEvalBase } from "../sumcheck/mle.js";
+import { mleEvalTrimmed } from "./mle-split.js";
 import { parseExt, untrustedProperty as field } from "../sumcheck/untrusted.js";
 import { type SumcheckRejectCode, verifySumcheck } from "../sumcheck/verifier.js";
 import type { Claim } from "./claims.js";
@@ -102,7 +103,8 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
   const z0: Ext[] = [];
   for (let j = 0; j < s0; j++) z0.push(transcript.sampleExt());
   let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
-  let targets: Ext[] = [mleEvalBase(outputs, z0)];
+  // Past the zero tail only (the sync verifiers claim zero outputs); reference mleEvalBase.
+  let targets: Ext[] = [s0 <= MAX_WIDTH_BITS ? mleEvalTrimmed(outputs, z0) : mleEvalBase(outputs, z0)];
 
   for (let i = 0; i < D; i++) {
     const s = shapeInputBits(shape, i);

@@ -5,7 +5,7 @@ import { P } from "../../src/field/koalabear.js";
 import type { Ext } from "../../src/field/extension.js";
 import { mleEvalBase } from "../../src/sumcheck/mle.js";
 import { SumcheckError } from "../../src/sumcheck/errors.js";
-import { mleEvalUsed } from "../../src/gkr/mle-split.js";
+import { mleEvalTrimmed, mleEvalUsed } from "../../src/gkr/mle-split.js";
 
 const fe = fc.oneof(fc.constantFrom(0, 1, 2, P - 1, 0xffff, 0x10000), fc.integer({ min: 0, max: P - 1 }));
 const arbExt = fc.oneof(fc.tuple(fe, fe, fe, fe).map((t) => t as Ext), fc.constantFrom<Ext>([0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1]));
@@ -46,4 +46,27 @@ test("mleEvalUsed refuses a table of the wrong length, a bad used count and over
   assert.throws(() => mleEvalUsed(new Uint32Array(4), 5, pt(2)), (e) => e instanceof SumcheckError && e.code === "BAD_TABLE");
   assert.throws(() => mleEvalUsed(new Uint32Array(4), -1, pt(2)), (e) => e instanceof SumcheckError && e.code === "BAD_TABLE");
   assert.throws(() => mleEvalUsed([], 0, pt(31)), (e) => e instanceof SumcheckError && e.code === "BAD_POINT");
+});
+
+test("mleEvalTrimmed equals mleEvalBase: random tables with zero tails, all zeros, a single non-zero at either end", () => {
+  const arb = fc.integer({ min: 0, max: 10 }).chain((n) =>
+    fc.tuple(fc.array(arbExt, { minLength: n, maxLength: n }), fc.integer({ min: 0, max: 2 ** n }), fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n })),
+  );
+  fc.assert(
+    fc.property(arb, ([point, keep, raw]) => {
+      const values = Uint32Array.from(raw, (v, i) => (i < keep ? v : 0));
+      assert.deepEqual(mleEvalTrimmed(values, point), [...mleEvalBase(values, point)]);
+    }),
+    { numRuns: 300 },
+  );
+  for (const n of [0, 1, 5, 12]) {
+    const point: Ext[] = Array.from({ length: n }, (_, j) => [3 + j, 5, P - 1, 7] as Ext);
+    const zeros = new Uint32Array(2 ** n);
+    assert.deepEqual(mleEvalTrimmed(zeros, point), [0, 0, 0, 0]);
+    for (const at of [0, 2 ** n - 1]) {
+      const v = zeros.slice();
+      v[at] = P - 1;
+      assert.deepEqual(mleEvalTrimmed(v, point), [...mleEvalBase(v, point)], `n ${n} at ${at}`);
+    }
+  }
 });

@@ -12,7 +12,7 @@ import { CircuitError } from "../../src/gkr/errors.js";
 import { evaluateStructuredCircuit, expandStructuredCircuit } from "../../src/gkr/structured/linear.js";
 import { proveStructuredGkr } from "../../src/gkr/structured/oracle.js";
 import { StructuredWiring } from "../../src/gkr/structured/wiring.js";
-import { CopiesWiring, replicateStructuredCircuit } from "../../src/gkr/structured/copies.js";
+import { CopiesWiring, mulFreeLayers, replicateStructuredCircuit } from "../../src/gkr/structured/copies.js";
 import { transcriptAfterOutputs } from "./random-circuit.js";
 import { Rng, arbStructuredCase } from "./random-structured.js";
 
@@ -81,3 +81,30 @@ test("a replicated circuit proves and verifies with the copies wiring; changing 
 function arbStructuredCaseSample() {
   return fc.sample(arbStructuredCase(), { seed: 3, numRuns: 1 })[0]!.circuit;
 }
+
+test("CopiesWiring with the mul-free hint of the circuit equals the replicated table wiring on every layer (with and without Mul gates); the hint skips only layers without Mul", () => {
+  let withMul = 0, without = 0;
+  const arb = fc.tuple(arbStructuredCase({ maxDepth: 3, maxBits: 4 }), fc.integer({ min: 0, max: 3 }), fc.nat()).chain(([c, k, li]) => {
+    const layer = li % c.circuit.layers.length;
+    const sOut = c.circuit.layers[layer]!.widthBits + k;
+    const s = inputBitsOf(c.circuit, layer) + k;
+    const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
+    return fc.tuple(fc.constant(c), fc.constant(k), fc.constant(layer), fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }), pt(s), pt(s));
+  });
+  fc.assert(
+    fc.property(arb, ([c, k, layer, rawClaims, x, y]) => {
+      const flags = mulFreeLayers(c.circuit);
+      assert.equal(flags[layer], !c.circuit.layers[layer]!.gateKind.some((g) => g === GateKind.Mul));
+      if (flags[layer]) without++; else withMul++;
+      const ref = new TableWiring(expandStructuredCircuit(replicateStructuredCircuit(c.circuit, k)));
+      const hinted = new CopiesWiring(new StructuredWiring(c.circuit, new TableWiring(c.circuit)), k, flags);
+      const plain = new CopiesWiring(new StructuredWiring(c.circuit, new TableWiring(c.circuit)), k);
+      const claims = rawClaims.map(([point, coeff]) => ({ point, coeff }));
+      const want = ref.evalCombined(layer, claims, x, y);
+      assert.deepEqual(hinted.evalCombined(layer, claims, x, y), want);
+      assert.deepEqual(plain.evalCombined(layer, claims, x, y), want);
+    }),
+    { numRuns: 150 },
+  );
+  assert.ok(withMul > 0 && without > 0, `layers with Mul ${withMul}, without ${without}`);
+});

@@ -151,3 +151,16 @@ test("gkr: a wrong claimed output is caught by layer 0's first round sum", () =>
   const t = transcriptAfterOutputs(c.witness[0]!);
   assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), outputs, p, t)), "ROUND_SUM_MISMATCH@0.0");
 });
+
+test("gkr: a claimed output changed past a zero tail (the last one, or all zeros made non-zero at the end) is caught by layer 0's first round sum", () => {
+  const c = narrowCase();
+  const p = proofOf(c);
+  const n = c.witness[0]!.length;
+  for (const make of [
+    () => { const o = Array.from(c.witness[0]!); o[n - 1] = (o[n - 1]! + 1) % P; return o; },
+    () => { const o = Array.from(c.witness[0]!); o.fill(0, 1); o[n - 1] = 1; return o; },
+  ]) {
+    const t = transcriptAfterOutputs(c.witness[0]!);
+    assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), make(), p, t)), "ROUND_SUM_MISMATCH@0.0");
+  }
+});

@@ -11,7 +11,8 @@
  * pow3~ as lin~, so the wiring cost is that of one copy plus O(k) per claim, whatever K.
  */
 import { P } from "../../field/koalabear.js";
-import { EXT_ONE, extMul, extSub, type Ext } from "../../field/extension.js";
+import { EXT_ONE, EXT_ZERO, extMul, extSub, type Ext } from "../../field/extension.js";
+import { extMulSplit } from "../../field/ext-split.js";
 import { type Gate, GateKind, makeLayer } from "../circuit.js";
 import type { Claim } from "../claims.js";
 import { CircuitError } from "../errors.js";
@@ -65,9 +66,9 @@ export function replicateStructuredCircuit(circuit: StructuredCircuit, k: number
 function pairFactor(a: readonly Ext[], b: readonly Ext[], k: number): Ext {
   let acc: Ext = EXT_ONE;
   for (let j = 0; j < k; j++) {
-    const both = extMul(a[j]!, b[j]!);
-    const none = extMul(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!));
-    acc = extMul(acc, [(both[0] + none[0]) % P, (both[1] + none[1]) % P, (both[2] + none[2]) % P, (both[3] + none[3]) % P]);
+    const both = extMulSplit(a[j]!, b[j]!);
+    const none = extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!));
+    acc = extMulSplit(acc, [(both[0] + none[0]) % P, (both[1] + none[1]) % P, (both[2] + none[2]) % P, (both[3] + none[3]) % P]);
   }
   return acc;
 }
@@ -76,23 +77,38 @@ function pairFactor(a: readonly Ext[], b: readonly Ext[], k: number): Ext {
 function tripleFactor(a: readonly Ext[], b: readonly Ext[], c: readonly Ext[], k: number): Ext {
   let acc: Ext = EXT_ONE;
   for (let j = 0; j < k; j++) {
-    const all = extMul(extMul(a[j]!, b[j]!), c[j]!);
-    const none = extMul(extMul(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!)), extSub(EXT_ONE, c[j]!));
-    acc = extMul(acc, [(all[0] + none[0]) % P, (all[1] + none[1]) % P, (all[2] + none[2]) % P, (all[3] + none[3]) % P]);
+    const all = extMulSplit(extMulSplit(a[j]!, b[j]!), c[j]!);
+    const none = extMulSplit(extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!)), extSub(EXT_ONE, c[j]!));
+    acc = extMulSplit(acc, [(all[0] + none[0]) % P, (all[1] + none[1]) % P, (all[2] + none[2]) % P, (all[3] + none[3]) % P]);
   }
   return acc;
+}
+
+/**
+ * Per layer of a structured circuit: true when it has no Mul gate, so that its mul~ is identically
+ * zero (the linear block groups are Lin and Pow3 only). The hint `CopiesWiring` takes.
+ */
+export function mulFreeLayers(circuit: StructuredCircuit): boolean[] {
+  return circuit.layers.map((layer) => !layer.gateKind.some((g) => g === GateKind.Mul));
 }
 
 /** Wiring of 2^k copies from the wiring of one copy (see the module comment). */
 export class CopiesWiring implements WiringOracle {
   private readonly single: WiringOracle;
   private readonly k: number;
+  private readonly mulFree: readonly boolean[];
 
-  /** @throws CircuitError `BAD_OPTION` for k outside [0, 12]. */
-  constructor(single: WiringOracle, copyBits: number) {
+  /**
+   * @param mulFree optional, per layer: true where the layer has no Mul gate (`mulFreeLayers` of
+   *   the circuit the single wiring describes); there `evalCombined` returns mul = 0 without the
+   *   second, copy-factor-weighted combination of the single wiring. Default: none.
+   * @throws CircuitError `BAD_OPTION` for k outside [0, 12].
+   */
+  constructor(single: WiringOracle, copyBits: number, mulFree: readonly boolean[] = []) {
     checkCopyBits(copyBits);
     this.single = single;
     this.k = copyBits;
+    this.mulFree = mulFree;
   }
 
   private split(p: readonly Ext[], what: string): readonly Ext[] {
@@ -112,6 +128,10 @@ export class CopiesWiring implements WiringOracle {
   evalCombined(layer: number, claims: readonly Claim[], x: readonly Ext[], y: readonly Ext[]): LayerPredicates {
     const xs = this.split(x, "x"), ys = this.split(y, "y");
     const unary = claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: extMul(c.coeff, pairFactor(c.point, x, this.k)) }));
+    if (this.mulFree[layer] === true) {
+      const u = combinedPredicates(this.single, layer, unary, xs, ys);
+      return { lin: u.lin, pow3: u.pow3, mul: EXT_ZERO };
+    }
     const binary = claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: extMul(c.coeff, tripleFactor(c.point, x, y, this.k)) }));
     const u = combinedPredicates(this.single, layer, unary, xs, ys);
     const m = combinedPredicates(this.single, layer, binary, xs, ys);

@@ -9,8 +9,9 @@
 import { SsgkrError } from "../../errors.js";
 import { extEq } from "../../field/extension.js";
 import { digest, digestEquals, sponge } from "../../hash/digest.js";
+import { currentHashBackend } from "../../hash/index.js";
 import type { CircuitShape } from "../../gkr/shape.js";
-import { CopiesWiring } from "../../gkr/structured/copies.js";
+import { CopiesWiring, mulFreeLayers } from "../../gkr/structured/copies.js";
 import { evaluateStructuredCopies, proveCopiesGkr } from "../../gkr/structured/dp-prover.js";
 import { verifyGkr } from "../../gkr/verifier.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
@@ -134,13 +135,63 @@ export function proveAggregate(prepared: PreparedV2, requests: readonly OpReques
  */
 export function statementCheck(pub: PublicInputs): [number, number] {
   const pre = new Uint32Array(32);
-  pre.set(digest(pub.oldRoot, "old_root"), 0);
-  pre.set(digest(pub.newRoot, "new_root"), 8);
-  pre[16] = pub.opKindTag;
-  pre.set(assetIdLimbs(pub.assetId), 17);
-  pre.set(digest(pub.valueDigest, "value_digest"), 21);
+  statementPreimage(pub, pre, 0);
   const h = sponge(pre);
   return [h[0]!, h[1]!];
+}
+
+/** Writes the 32-element preimage of `statementCheck` at `pre[at..at+32)` (the last 3 stay zero). */
+function statementPreimage(pub: PublicInputs, pre: Uint32Array, at: number): void {
+  pre.set(digest(pub.oldRoot, "old_root"), at);
+  pre.set(digest(pub.newRoot, "new_root"), at + 8);
+  pre[at + 16] = pub.opKindTag;
+  pre.set(assetIdLimbs(pub.assetId), at + 17);
+  pre.set(digest(pub.valueDigest, "value_digest"), at + 21);
+}
+
+/**
+ * The statement checks of many operations at once (docs/profile-v2.md §12): the same overwrite
+ * sponge as `statementCheck`, block b of every preimage through one batched permutation call
+ * (`permuteMany` of the thread's hash backend), four calls whatever n. Operation i's check is
+ * lanes [2i, 2i + 2). Reference: `statementCheck` per operation (test/sync/v2/aggregate.test.ts).
+ * @throws what `statementCheck` throws for a malformed statement (the verifier then falls back to
+ *   the reference, operation by operation, so its verdicts stay those of the reference).
+ */
+export function statementChecks(pubs: readonly PublicInputs[]): Uint32Array {
+  const n = pubs.length;
+  const pre = new Uint32Array(32 * n);
+  for (let i = 0; i < n; i++) statementPreimage(pubs[i]!, pre, 32 * i);
+  const states = new Uint32Array(16 * n);
+  const backend = currentHashBackend();
+  for (let b = 0; b < 4; b++) {
+    for (let i = 0; i < n; i++) states.set(pre.subarray(32 * i + 8 * b, 32 * i + 8 * b + 8), 16 * i);
+    backend.permuteMany(states, n);
+  }
+  const out = new Uint32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = states[16 * i]!;
+    out[2 * i + 1] = states[16 * i + 1]!;
+  }
+  return out;
+}
+
+/** `statementChecks` of the requests, or null when one of them is malformed (the caller checks one by one). */
+function batchedChecks(requests: readonly OpRequest[]): Uint32Array | null {
+  try {
+    return statementChecks(requests.map((r) => r.publicInputs));
+  } catch {
+    return null;
+  }
+}
+
+const MUL_FREE = new WeakMap<object, boolean[]>();
+
+/** `mulFreeLayers` of the prepared circuit, computed once per prepared circuit. */
+function mulFreeOf(prepared: PreparedV2): boolean[] {
+  const circuit = prepared.compiled.circuit;
+  let flags = MUL_FREE.get(circuit);
+  if (!flags) MUL_FREE.set(circuit, (flags = mulFreeLayers(circuit)));
+  return flags;
 }
 
 function reject(code: V2RejectCode, reason: string, operation?: number): AggregateVerdict {
@@ -164,10 +215,11 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
   if (!Array.isArray(requests) || decoded.statementChecks.length !== requests.length) {
     return reject("OPERATION_COUNT", `the proof carries ${decoded.statementChecks.length} operations, ${Array.isArray(requests) ? requests.length : 0} requests were given`);
   }
+  const checks = batchedChecks(requests);
   for (let i = 0; i < requests.length; i++) {
     const r = requests[i]!;
     if (r?.operation?.kind !== prepared.kind) return reject("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}`, i);
-    const [a, b] = statementCheck(r.publicInputs);
+    const [a, b] = checks === null ? statementCheck(r.publicInputs) : [checks[2 * i]!, checks[2 * i + 1]!];
     const [da, db] = decoded.statementChecks[i]!;
     if (a !== da || b !== db) return reject("PUBLIC_INPUTS_MISMATCH", `operation ${i}: the proof was made for other public inputs than the request's`, i);
     const st = checkStatement(r, prepared.config);
@@ -188,7 +240,7 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
   const shape = copiesShape(prepared, k);
   const zeros = new Uint32Array(2 ** shape.layerWidthBits[0]!);
   const transcript = aggregateTranscript(prepared, requests.length, k, all.map((r) => r.publicInputs), zeros);
-  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k), zeros, decoded.proof, transcript);
+  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k, mulFreeOf(prepared)), zeros, decoded.proof, transcript);
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
   const copies = { copyBits: k, copySizeBits: prepared.shape.inputWidthBits, used: prepared.compiled.layout.inputTotal };

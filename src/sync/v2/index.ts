@@ -7,7 +7,7 @@ export { v2CircuitCommitment } from "./commitment.js";
 export { v2StatementTranscript, assetIdLimbs } from "./statement-transcript.js";
 export { V2_PROOF_DOMAIN_TAG, V2_COMMITMENT_DOMAIN_TAG } from "./domains.js";
 export { type AggregateTimings, type AggregateVerdict, proveAggregate, verifyAggregate } from "./aggregate.js";
-export { statementCheck } from "./aggregate.js";
+export { statementCheck, statementChecks } from "./aggregate.js";
 export { type VerifyBlockOptions, proveBlock, updateRequestOf, verifyBlock } from "./block.js";
 export {
   type AggregateJobTimings, type AggregateOutcome, type AggregatePoolOptions, type ProveAggregatesOptions,

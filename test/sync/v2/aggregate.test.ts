@@ -9,7 +9,7 @@ import { OpKind } from "../../../src/statement/types.js";
 import { SyncError } from "../../../src/statement/errors.js";
 import { decodeAggregateV2, decodeProofV2 } from "../../../src/codec/v2/decode.js";
 import { V2DecodeError } from "../../../src/codec/v2/errors.js";
-import { type PreparedV2, prepareV2, proveAggregate, verifyAggregate } from "../../../src/sync/v2/index.js";
+import { type PreparedV2, prepareV2, proveAggregate, statementCheck, statementChecks, verifyAggregate } from "../../../src/sync/v2/index.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update];
 const DEPTH = 3;
@@ -88,4 +88,35 @@ test("proveAggregate refuses empty or oversized batches and requests of another 
   assert.throws(() => proveAggregate(prep(OpKind.Membership), [reqs(OpKind.Membership, 1)[0]!, reqs(OpKind.Update, 1)[0]!]), (e) => e instanceof SyncError && e.code === "WRONG_KIND" && e.details.operation === 1);
   const v = verifyAggregate(prep(OpKind.Membership), reqs(OpKind.Membership, 2), new Uint8Array(10));
   assert.equal((v as { code: string }).code, "DECODE_HeaderTooShort");
+});
+
+test("statementChecks equals statementCheck per operation: every kind, random and edge statements, 0/1/5/17 operations; a malformed statement throws", () => {
+  const rng = (seed: number) => () => (seed = (seed * 1103515245 + 12345) >>> 0) % P;
+  const next = rng(11);
+  const digestOf = (edge: number): number[] => Array.from({ length: 8 }, () => (edge === 0 ? 0 : edge === 1 ? P - 1 : next()));
+  for (const n of [0, 1, 5, 17]) {
+    const pubs = Array.from({ length: n }, (_, i) => {
+      if (i % 3 === 0) return goldenFixture(KINDS[i % 3]!, DEPTH, BigInt(i % 8)).publicInputs;
+      const edge = i % 5;
+      return { oldRoot: digestOf(edge), newRoot: digestOf(edge + 1), opKindTag: i % 3, assetId: edge === 0 ? 0n : edge === 1 ? (1n << 64n) - 1n : BigInt(next()) * 65537n, valueDigest: digestOf(edge + 2) };
+    }) as unknown as Parameters<typeof statementChecks>[0];
+    const batch = statementChecks(pubs);
+    assert.equal(batch.length, 2 * n);
+    pubs.forEach((p, i) => assert.deepEqual([batch[2 * i], batch[2 * i + 1]], statementCheck(p), `n ${n} op ${i}`));
+  }
+  const good = goldenFixture(OpKind.Membership, DEPTH, 1n).publicInputs;
+  assert.throws(() => statementChecks([good, { ...good, oldRoot: [P] } as never]));
+});
+
+test("an aggregate with a malformed request keeps the reference's verdict: the earlier wrong kind is named first, else MALFORMED_REQUEST", () => {
+  const rs = reqs(OpKind.Membership, 4);
+  const bytes = proveAggregate(prep(OpKind.Membership), rs);
+  const broken = { ...rs[3]!, publicInputs: { ...rs[3]!.publicInputs, oldRoot: [P] } } as never;
+  const wrongKind = reqs(OpKind.Update, 2)[1]!;
+  const v1 = verifyAggregate(prep(OpKind.Membership), [rs[0]!, wrongKind, rs[2]!, broken], bytes);
+  assert.equal(v1.ok ? "ok" : `${v1.code}@${v1.operation}`, "WRONG_KIND@1");
+  const v2 = verifyAggregate(prep(OpKind.Membership), [rs[0]!, rs[1]!, rs[2]!, broken], bytes);
+  assert.equal(v2.ok ? "ok" : v2.code, "MALFORMED_REQUEST");
+  const v3 = verifyAggregate(prep(OpKind.Membership), [rs[0]!, rs[2]!, rs[1]!, rs[3]!], bytes);
+  assert.equal(v3.ok ? "ok" : `${v3.code}@${v3.operation}`, "PUBLIC_INPUTS_MISMATCH@1");
 });
