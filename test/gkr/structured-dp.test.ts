@@ -9,9 +9,10 @@ import { evaluateStructuredCircuit, expandStructuredLayer, type StructuredCircui
 import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured/oracle.js";
 import { replicateStructuredCircuit } from "../../src/gkr/structured/copies.js";
 import { CopiesLayerOracle, tsCopiesBackend, type CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
-import { evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
+import { eqTableWasm, evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
 import { evaluateCopiesTs, evaluateStructuredCopies, proveCopiesGkr } from "../../src/gkr/structured/dp-prover.js";
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
+import { eqTable } from "../../src/sumcheck/mle.js";
 import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
 import type { SumcheckOracle } from "../../src/sumcheck/oracle.js";
 import { compileV2 } from "../../src/smt/v2/compile.js";
@@ -137,4 +138,19 @@ test("the copies' witness equals the replicated circuit's evaluation (TypeScript
   const bad = new Uint32Array(2 * size);
   bad[7] = P;
   assert.throws(() => evaluateStructuredCopies(compiled.circuit, 1, bad), (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH");
+});
+
+test("the WASM backend's eq tables equal eqTable (random and edge points and scales, 0 to 13 coordinates)", { skip: kernels === null }, () => {
+  fc.assert(
+    fc.property(fc.array(arbExt, { minLength: 0, maxLength: 13 }), fc.option(arbExt, { nil: undefined }), (point, scale) => {
+      const got = eqTableWasm(kernels!, point, scale);
+      const ref = eqTable(point, scale);
+      assert.equal(got.length, ref.length);
+      assert.deepEqual(got.data, ref.data);
+    }),
+    { numRuns: 120 },
+  );
+  const backend = wasmCopiesBackend(kernels!);
+  assert.deepEqual(backend.eqTable!([[1, 2, 3, 4]], [5, 6, 7, 8]).data, eqTable([[1, 2, 3, 4]], [5, 6, 7, 8]).data);
+  assert.throws(() => eqTableWasm(kernels!, Array.from({ length: 31 }, () => [0, 0, 0, 0] as Ext)), (e) => e instanceof Error && (e as { code?: string }).code === "BAD_POINT");
 });

@@ -7,7 +7,9 @@
  * Same values as `tsCopiesBackend` (differential tests in test/gkr/structured-dp.test.ts).
  */
 import { P, inverse, mul } from "../../field/koalabear.js";
-import type { Ext } from "../../field/extension.js";
+import { EXT_ONE, type Ext } from "../../field/extension.js";
+import { ExtVector } from "../../field/ext-vector.js";
+import { MAX_TABLE_BITS, eqTable } from "../../sumcheck/mle.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import type { Region } from "../../kernels/memory.js";
 import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
@@ -284,7 +286,41 @@ export function hasCopiesKernels(kernels: GkrKernels): boolean {
 export function wasmCopiesBackend(kernels: GkrKernels): CopiesBackend {
   if (!hasCopiesKernels(kernels)) throw new Error("the kernel module lacks the data-parallel kernels (dp_*); run `npm run build:kernels`");
   const raw = kernels.raw as CopiesKernelExports;
-  return { name: "wasm", load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n) };
+  return { name: "wasm", load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n), eqTable: (point, scale) => eqTableWasm(kernels, point, scale) };
+}
+
+/**
+ * `eqTable(point, scale)` (src/sumcheck/mle.ts: the plane table of scale·eq(point, b), canonical)
+ * on `gkr_eq`: the interleaved Montgomery table is built in WASM memory, converted back with
+ * `from_mont` and split into planes. Same values (test/gkr/structured-dp.test.ts).
+ * @throws SumcheckError `BAD_POINT` for more than 30 coordinates (from `eqTable`); KernelError `OUT_OF_MEMORY`.
+ */
+export function eqTableWasm(kernels: GkrKernels, point: readonly Ext[], scale: Ext = EXT_ONE): ExtVector {
+  const s = point.length;
+  if (s > MAX_TABLE_BITS) return eqTable(point, scale);
+  const N = 2 ** s;
+  const lay = new Carver();
+  const T = lay.take(4 * N), pts = lay.take(4 * (s + 1));
+  const reg = kernels.acquire(lay.words);
+  try {
+    const b = reg.ptr >>> 2;
+    let w = kernels.words();
+    let c = b + pts;
+    for (const z of point) { w[c] = z[0]; w[c + 1] = z[1]; w[c + 2] = z[2]; w[c + 3] = z[3]; c += 4; }
+    w[c] = scale[0]; w[c + 1] = scale[1]; w[c + 2] = scale[2]; w[c + 3] = scale[3];
+    kernels.raw.gkr_eq(4 * (b + T), 4 * (b + pts), s);
+    kernels.raw.from_mont(4 * (b + T), 4 * (b + T), 4 * N);
+    w = kernels.words();
+    const v = new ExtVector(N);
+    const d = v.data;
+    const N2 = 2 * N, N3 = 3 * N;
+    for (let i = 0, o = b + T; i < N; i++, o += 4) {
+      d[i] = w[o]!; d[N + i] = w[o + 1]!; d[N2 + i] = w[o + 2]!; d[N3 + i] = w[o + 3]!;
+    }
+    return v;
+  } finally {
+    kernels.giveBack(reg);
+  }
 }
 
 /** Export of the witness kernel (src/kernels/assembly/gkr-copies.ts). */
