@@ -16,9 +16,6 @@ export function encodedSizeV2(proof: GkrProof, operations = 0): number {
   return n;
 }
 
-/** True on little-endian hosts, where a Uint32Array's bytes are the layout's u32 LE words. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
 function isZero(e: Ext): boolean {
   return e[0] === 0 && e[1] === 0 && e[2] === 0 && e[3] === 0;
 }
@@ -35,15 +32,6 @@ export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, pr
 }
 
 /**
- * `encodeProofV2` / `encodeAggregateV2` (checks given) with every word written through a DataView:
- * the plain reference of the word-array writer those use on little-endian hosts (same bytes and
- * errors; differential test in test/codec/v2/codec.test.ts).
- */
-export function encodeV2Reference(identity: V2CircuitIdentity, pub: PublicInputs | null, proof: GkrProof, checks: readonly (readonly [number, number])[] | null = null): Uint8Array {
-  return encodeMessage(identity, pub ? [pub] : [], proof, checks, false);
-}
-
-/**
  * Encodes an aggregate (proof_kind 1): identity, n = checks.length (1..4096), the statement
  * checks in order (2 fe each), the proof. Errors as `encodeProofV2`, plus `BadOperationCount`.
  */
@@ -52,7 +40,7 @@ export function encodeAggregateV2(identity: V2CircuitIdentity, checks: readonly 
   return encodeMessage(identity, [], proof, checks);
 }
 
-function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof, checks: readonly (readonly [number, number])[] | null = null, wordWriter = LITTLE_ENDIAN): Uint8Array {
+function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof, checks: readonly (readonly [number, number])[] | null = null): Uint8Array {
   const aggregate = checks !== null;
   const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
     && statements.every((pub) => pub.opKindTag === identity.opKindTag && typeof pub.assetId === "bigint" && pub.assetId >= 0n && pub.assetId < 1n << 64n)
@@ -106,10 +94,6 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
     pos += 9;
     digest(pub.valueDigest);
   }
-  if (wordWriter) {
-    writeLayerWords(out, pos, size, proof);
-    return out;
-  }
   v.setUint32(pos, proof.layers.length, true); pos += 4;
   for (const l of proof.layers) {
     const m = l.rounds.length;
@@ -122,38 +106,4 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
     ef(l.evalY);
   }
   return out;
-}
-
-/**
- * The layer section (layer count, then per layer its round count, the kept coefficients of each
- * round and V(x*), V(y*)) from byte `start` to `end`, all u32 words: written into an aligned word
- * array and copied in at once. Same bytes and errors as the DataView writer beside it.
- */
-function writeLayerWords(out: Uint8Array, start: number, end: number, proof: GkrProof): void {
-  const words = new Uint32Array((end - start) / 4);
-  let i = 0;
-  const bad = (x: number): never => {
-    const offset = start + 4 * i;
-    throw new V2EncodeError("NonCanonicalFieldElement", `value ${x} at offset ${offset} is not a canonical field element`, { offset });
-  };
-  const ef = (e: Ext): void => {
-    for (let c = 0; c < 4; c++) {
-      const x = e[c]!;
-      if (typeof x !== "number" || x >>> 0 !== x || x >= P) bad(x);
-      words[i++] = x;
-    }
-  };
-  words[i++] = proof.layers.length;
-  for (const l of proof.layers) {
-    const rounds = l.rounds, m = rounds.length, half = m / 2;
-    words[i++] = m;
-    for (let ri = 0; ri < m; ri++) {
-      const r = rounds[ri]!;
-      const keep = ri < half ? 5 : 3;
-      for (let c = 0; c < keep; c++) ef(r[c]!);
-    }
-    ef(l.evalX);
-    ef(l.evalY);
-  }
-  out.set(new Uint8Array(words.buffer, 0, 4 * i), start);
 }
