@@ -9,9 +9,10 @@ import { evaluateStructuredCircuit, expandStructuredLayer, type StructuredCircui
 import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured/oracle.js";
 import { replicateStructuredCircuit } from "../../src/gkr/structured/copies.js";
 import { CopiesLayerOracle, tsCopiesBackend, type CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
-import { evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
-import { evaluateCopiesTs, evaluateStructuredCopies, proveCopiesGkr } from "../../src/gkr/structured/dp-prover.js";
+import { eqTableWasm, evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
+import { evaluateCopiesTs, evaluateStructuredCopies, proveCopiesGkr, residentCopies } from "../../src/gkr/structured/dp-prover.js";
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
+import { eqTable } from "../../src/sumcheck/mle.js";
 import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
 import type { SumcheckOracle } from "../../src/sumcheck/oracle.js";
 import { compileV2 } from "../../src/smt/v2/compile.js";
@@ -137,4 +138,77 @@ test("the copies' witness equals the replicated circuit's evaluation (TypeScript
   const bad = new Uint32Array(2 * size);
   bad[7] = P;
   assert.throws(() => evaluateStructuredCopies(compiled.circuit, 1, bad), (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH");
+});
+
+test("the WASM backend's eq tables equal eqTable (random and edge points and scales, 0 to 13 coordinates)", { skip: kernels === null }, () => {
+  fc.assert(
+    fc.property(fc.array(arbExt, { minLength: 0, maxLength: 13 }), fc.option(arbExt, { nil: undefined }), (point, scale) => {
+      const got = eqTableWasm(kernels!, point, scale);
+      const ref = eqTable(point, scale);
+      assert.equal(got.length, ref.length);
+      assert.deepEqual(got.data, ref.data);
+    }),
+    { numRuns: 120 },
+  );
+  const backend = wasmCopiesBackend(kernels!);
+  assert.deepEqual(backend.eqTable!([[1, 2, 3, 4]], [5, 6, 7, 8]).data, eqTable([[1, 2, 3, 4]], [5, 6, 7, 8]).data);
+  assert.throws(() => eqTableWasm(kernels!, Array.from({ length: 31 }, () => [0, 0, 0, 0] as Ext)), (e) => e instanceof Error && (e as { code?: string }).code === "BAD_POINT");
+});
+
+test("layer vectors kept in kernel memory give the same witness and proofs as fresh copies, across successive proofs of different inputs and after release", { skip: kernels === null || !hasCopiesEvalKernel(kernels) || !hasCopiesKernels(kernels) }, () => {
+  const wasm = wasmCopiesBackend(kernels!);
+  const check = (circuit: StructuredCircuit, k: number, input: Uint32Array, what: string) => {
+    const fresh = evaluateStructuredCopies(circuit, k, input);
+    const ref = proveCopiesGkr(circuit, k, fresh, transcriptAfterOutputs(fresh[0]!), { backend: wasm });
+    const keep = residentCopies()!;
+    try {
+      const kept = evaluateStructuredCopies(circuit, k, input, keep);
+      assert.ok(keep.live, what);
+      assert.deepEqual(kept, fresh, what);
+      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref, what);
+      // proved twice from the same kept vectors (each layer's oracle must leave them as they were)
+      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref, `${what}, again`);
+      keep.release();
+      assert.equal(keep.live, false);
+      // released: the vectors are copied in as any others
+      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref, `${what}, released`);
+    } finally {
+      keep.release();
+    }
+  };
+  fc.assert(
+    fc.property(arbStructuredCase({ maxDepth: 3, maxBits: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (c, k, seed) => {
+      check(c.circuit, k, copiesInput(c.circuit, k, seed), `random k ${k}`);
+      check(c.circuit, k, copiesInput(c.circuit, k, seed + 1), `random k ${k}, next input`);
+    }),
+    { numRuns: 40 },
+  );
+  for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
+    const compiled = compileV2(kind, { depth: 3 });
+    const size = 2 ** compiled.circuit.inputWidthBits;
+    for (const [k, offset] of [[2, 0], [2, 3], [3, 0]] as const) {
+      const input = new Uint32Array(size * 2 ** k);
+      for (let c = 0; c < 2 ** k; c++) input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c + offset))), c * size);
+      check(compiled.circuit, k, input, `kind ${kind} k ${k} requests from ${offset}`);
+    }
+  }
+  // two keepers alive at once, released in either order
+  const compiled = compileV2(OpKind.Membership, { depth: 3 });
+  const size = 2 ** compiled.circuit.inputWidthBits;
+  const inputs = [0, 4].map((o) => {
+    const input = new Uint32Array(size * 4);
+    for (let c = 0; c < 4; c++) input.set(buildV2Input(compiled.layout, goldenFixture(OpKind.Membership, 3, BigInt(c + o))), c * size);
+    return input;
+  });
+  const refs = inputs.map((input) => {
+    const w = evaluateStructuredCopies(compiled.circuit, 2, input);
+    return proveCopiesGkr(compiled.circuit, 2, w, transcriptAfterOutputs(w[0]!), { backend: wasm });
+  });
+  const keeps = [residentCopies()!, residentCopies()!];
+  const wits = inputs.map((input, i) => evaluateStructuredCopies(compiled.circuit, 2, input, keeps[i]!));
+  assert.deepEqual(proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }), refs[1]);
+  keeps[0]!.release();
+  assert.deepEqual(proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }), refs[1]);
+  assert.deepEqual(proveCopiesGkr(compiled.circuit, 2, wits[0]!, transcriptAfterOutputs(wits[0]![0]!), { backend: wasm }), refs[0]);
+  keeps[1]!.release();
 });

@@ -118,6 +118,11 @@ export interface CopiesBackend {
   readonly name: string;
   /** @param below K vectors of n canonical values back to back. */
   load(below: Uint32Array, K: number, n: number): LoadedCopies;
+  /**
+   * Optional: `eqTable(point, scale)` of src/sumcheck/mle.ts (the same plane table, canonical) on
+   * the backend's own kernel; the oracle uses `eqTable` without it.
+   */
+  eqTable?(point: readonly Ext[], scale?: Ext): ExtVector;
 }
 
 // ----------------------------------------------------------------------------- layer plan
@@ -418,6 +423,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   private round = 0;
   private readonly xs: Ext[] = [];
   private readonly ys: Ext[] = [];
+  /** eq tables: the backend's kernel when it has one, else `eqTable`. */
+  private readonly eq: (point: readonly Ext[], scale?: Ext) => ExtVector;
 
   // x phase
   private es: PlaneTable[] = [];
@@ -436,6 +443,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
 
   constructor(backend: CopiesBackend, input: CopiesLayerInput) {
     const { layer, copyBits: k, inputBits: s, below, claims } = input;
+    this.eq = backend.eqTable ? backend.eqTable.bind(backend) : eqTable;
     this.k = k;
     this.s = s;
     this.K = 2 ** k;
@@ -453,7 +461,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.degree = this.plan.hasPow ? 4 : 2;
     this.coeffs = claims.map((c) => c.coeff);
     this.rhos = claims.map((c) => c.point.slice(0, k));
-    this.ws = claims.map((c) => eqTable(c.point.slice(k)));
+    this.ws = claims.map((c) => this.eq(c.point.slice(k)));
     const tabs = this.ws.map((w) => singleTables(layer, w, n, this.plan.hasPow));
     this.as = tabs.map((t) => t.a);
     this.ps = tabs.map((t) => t.p);
@@ -470,7 +478,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       this.startStageX();
     } else {
       this.es = this.rhos.map((rho, q) => {
-        const v = eqTable(rho, this.coeffs[q]!);
+        const v = this.eq(rho, this.coeffs[q]!);
         return { data: v.data, stride: v.length, len: v.length };
       });
       this.ls = this.loaded.dots(this.as).map(planesOf);
@@ -521,7 +529,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       e = null;
     } else {
       eScalars = this.es.map((t) => entry(t, 0));
-      e = toElements(eqTable(this.xs.slice(0, k)));
+      e = toElements(this.eq(this.xs.slice(0, k)));
     }
     const a = combineTables(this.as, eScalars, n);
     if (this.plan.hasMul) {
@@ -575,7 +583,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     }
     const k = this.k, n = this.n;
     const rc = this.xs.slice(0, k), rp = this.xs.slice(k);
-    const eqr = eqTable(rp);
+    const eqr = this.eq(rp);
     const eScalars = k === 0 ? this.coeffs : this.es.map((t) => entry(t, 0));
     let lStar: Ext = EXT_ZERO, pStar: Ext = EXT_ZERO;
     this.as.forEach((a, q) => { lStar = extAdd(lStar, extMul(eScalars[q]!, innerExt(a, eqr.data, n))); });
@@ -602,7 +610,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   private startStageY(): void {
     const k = this.k;
     const scal = this.fs.map((t) => entry(t, 0));
-    const e = k === 0 ? null : toElements(eqTable(this.ys.slice(0, k)));
+    const e = k === 0 ? null : toElements(this.eq(this.ys.slice(0, k)));
     this.stageY = this.loaded!.stage(e, combineTables(this.ms, scal, this.n), null);
   }
 
@@ -669,11 +677,11 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       this.stageY!.dispose();
       this.stageY = null;
     } else {
-      const eqy = eqTable(this.ys.slice(k));
+      const eqy = this.eq(this.ys.slice(k));
       const dots = this.loaded!.dots([eqy.data])[0]!;
       if (k === 0) this.evalYValue = dots[0]!;
       else {
-        const e = toElements(eqTable(this.ys.slice(0, k)));
+        const e = toElements(this.eq(this.ys.slice(0, k)));
         let acc: Ext = EXT_ZERO;
         for (let c = 0; c < this.K; c++) if (!isZeroExt(dots[c]!)) acc = extAdd(acc, extMul(e[c]!, dots[c]!));
         this.evalYValue = acc;

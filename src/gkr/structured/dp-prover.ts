@@ -17,7 +17,7 @@ import type { GkrProof, InputClaim, LayerProof } from "../proof.js";
 import type { GkrProveResult, LayerProveStats } from "../prover.js";
 import { type StructuredCircuit, evaluateStructuredCircuit, validateStructuredCircuit } from "./linear.js";
 import { type CopiesBackend, CopiesLayerOracle } from "./dp-oracle.js";
-import { evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "./dp-wasm.js";
+import { ResidentCopies, evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "./dp-wasm.js";
 import { gkrKernels } from "../wasm/kernels.js";
 import { MAX_COPY_BITS, replicateStructuredCircuit } from "./copies.js";
 import { proveStructuredGkr } from "./oracle.js";
@@ -144,15 +144,19 @@ function validateWitness(circuit: StructuredCircuit, k: number, witness: readonl
  * it for the replicated circuit (vector j = the copies' vectors back to back), computed copy by
  * copy on the single circuit.
  * @param input 2^k inputs of 2^inputWidthBits values each, back to back.
+ * @param keep from `residentCopies()`: the WASM evaluation keeps vectors 1..D in kernel memory
+ *   (Montgomery form) until `keep.release()`, and `proveCopiesGkr` then reads them there instead
+ *   of copying them in per layer (same proof). The caller must not modify the vectors meanwhile
+ *   and must call `release()` (in a finally).
  * @throws CircuitError `INPUT_WIDTH` for an input of the wrong length or a non-canonical value.
  */
-export function evaluateStructuredCopies(circuit: StructuredCircuit, copyBits: number, input: Uint32Array): Uint32Array[] {
+export function evaluateStructuredCopies(circuit: StructuredCircuit, copyBits: number, input: Uint32Array, keep: ResidentCopies | null = null): Uint32Array[] {
   const K = 2 ** copyBits;
   const size = 2 ** circuit.inputWidthBits;
   if (input.length !== K * size) throw new CircuitError("INPUT_WIDTH", `the input of ${K} copies must hold ${K * size} values, got ${input.length}`);
   for (let i = 0; i < input.length; i++) if (input[i]! >= P) throw new CircuitError("INPUT_WIDTH", `input value ${i} = ${input[i]} is not canonical (< p)`);
   const kernels = gkrKernels();
-  const out = kernels && hasCopiesEvalKernel(kernels) ? evaluateCopiesWasm(kernels, circuit, copyBits, input) : evaluateCopiesTs(circuit, copyBits, input);
+  const out = kernels && hasCopiesEvalKernel(kernels) ? evaluateCopiesWasm(kernels, circuit, copyBits, input, keep !== null && keep.kernels === kernels ? keep : null) : evaluateCopiesTs(circuit, copyBits, input);
   for (const v of out) canonicalVectors.add(v);
   return out;
 }
@@ -169,4 +173,10 @@ export function evaluateCopiesTs(circuit: StructuredCircuit, copyBits: number, i
     for (let j = 0; j <= D; j++) out[j]!.set(values[j]!, c * widths[j]!);
   }
   return out;
+}
+
+/** A keeper of the copies' layer vectors on this thread's kernels for `evaluateStructuredCopies`, or null without the data-parallel WASM kernels. */
+export function residentCopies(): ResidentCopies | null {
+  const k = gkrKernels();
+  return k && hasCopiesEvalKernel(k) && hasCopiesKernels(k) ? new ResidentCopies(k) : null;
 }

@@ -7,7 +7,9 @@
  * Same values as `tsCopiesBackend` (differential tests in test/gkr/structured-dp.test.ts).
  */
 import { P, inverse, mul } from "../../field/koalabear.js";
-import type { Ext } from "../../field/extension.js";
+import { EXT_ONE, type Ext } from "../../field/extension.js";
+import { ExtVector } from "../../field/ext-vector.js";
+import { MAX_TABLE_BITS, eqTable } from "../../sumcheck/mle.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import type { Region } from "../../kernels/memory.js";
 import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
@@ -150,6 +152,13 @@ class WasmLoaded implements LoadedCopies {
   private readonly V: number;
 
   constructor(private readonly k: GkrKernels, private readonly raw: CopiesKernelExports, private readonly below: Uint32Array, private readonly K: number, private readonly n: number) {
+    // A vector `evaluateCopiesWasm` keeps in WASM memory is used where it is (Montgomery form already).
+    const kept = residentVectors.get(below);
+    if (kept !== undefined && kept.kernels === k && kept.live) {
+      this.region = null;
+      this.V = kept.ptr(below);
+      return;
+    }
     this.region = k.acquire(below.length);
     this.V = this.region.ptr;
     k.words().set(below, this.V >>> 2);
@@ -284,7 +293,41 @@ export function hasCopiesKernels(kernels: GkrKernels): boolean {
 export function wasmCopiesBackend(kernels: GkrKernels): CopiesBackend {
   if (!hasCopiesKernels(kernels)) throw new Error("the kernel module lacks the data-parallel kernels (dp_*); run `npm run build:kernels`");
   const raw = kernels.raw as CopiesKernelExports;
-  return { name: "wasm", load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n) };
+  return { name: "wasm", load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n), eqTable: (point, scale) => eqTableWasm(kernels, point, scale) };
+}
+
+/**
+ * `eqTable(point, scale)` (src/sumcheck/mle.ts: the plane table of scale·eq(point, b), canonical)
+ * on `gkr_eq`: the interleaved Montgomery table is built in WASM memory, converted back with
+ * `from_mont` and split into planes. Same values (test/gkr/structured-dp.test.ts).
+ * @throws SumcheckError `BAD_POINT` for more than 30 coordinates (from `eqTable`); KernelError `OUT_OF_MEMORY`.
+ */
+export function eqTableWasm(kernels: GkrKernels, point: readonly Ext[], scale: Ext = EXT_ONE): ExtVector {
+  const s = point.length;
+  if (s > MAX_TABLE_BITS) return eqTable(point, scale);
+  const N = 2 ** s;
+  const lay = new Carver();
+  const T = lay.take(4 * N), pts = lay.take(4 * (s + 1));
+  const reg = kernels.acquire(lay.words);
+  try {
+    const b = reg.ptr >>> 2;
+    let w = kernels.words();
+    let c = b + pts;
+    for (const z of point) { w[c] = z[0]; w[c + 1] = z[1]; w[c + 2] = z[2]; w[c + 3] = z[3]; c += 4; }
+    w[c] = scale[0]; w[c + 1] = scale[1]; w[c + 2] = scale[2]; w[c + 3] = scale[3];
+    kernels.raw.gkr_eq(4 * (b + T), 4 * (b + pts), s);
+    kernels.raw.from_mont(4 * (b + T), 4 * (b + T), 4 * N);
+    w = kernels.words();
+    const v = new ExtVector(N);
+    const d = v.data;
+    const N2 = 2 * N, N3 = 3 * N;
+    for (let i = 0, o = b + T; i < N; i++, o += 4) {
+      d[i] = w[o]!; d[N + i] = w[o + 1]!; d[N2 + i] = w[o + 2]!; d[N3 + i] = w[o + 3]!;
+    }
+    return v;
+  } finally {
+    kernels.giveBack(reg);
+  }
 }
 
 /** Export of the witness kernel (src/kernels/assembly/gkr-copies.ts). */
@@ -307,13 +350,14 @@ const DIAG_MONT = Uint32Array.from(INTERNAL_DIAGONAL, (d) => mul(d, MONTGOMERY_R
  * (test/gkr/structured-dp.test.ts).
  * @param input K inputs of 2^inputWidthBits canonical values back to back (checked by the caller).
  */
-export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircuit, copyBits: number, input: Uint32Array): Uint32Array[] {
+export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircuit, copyBits: number, input: Uint32Array, keep: ResidentCopies | null = null): Uint32Array[] {
   const raw = kernels.raw as CopiesEvalExports;
   const K = 2 ** copyBits;
   const D = circuit.layers.length;
   const bitsOf = (j: number) => (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits);
   let maxWords = 0;
   for (let j = 0; j <= D; j++) maxWords = Math.max(maxWords, K * 2 ** bitsOf(j));
+  if (keep !== null) return evaluateKept(kernels, circuit, copyBits, input, keep, maxWords);
   let maxBlocks = 0;
   for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
   const lay = new Carver();
@@ -354,5 +398,121 @@ export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircu
   } finally {
     for (const image of images) kernels.unpin(image);
     kernels.giveBack(region);
+  }
+}
+
+/**
+ * Layer vectors of K copies kept in WASM memory (Montgomery form) from their evaluation until
+ * `release()`: the data-parallel prover's `load` then uses them where they are instead of copying
+ * the canonical vectors in again (docs/profile-v2.md §6.2). One region for vectors 1..D (the
+ * layers below some layer and the input); vector 0 (the outputs) is never loaded.
+ */
+export class ResidentCopies {
+  private region: Region | null = null;
+  private readonly at = new Map<Uint32Array, number>();
+  private vectors: Uint32Array[] = [];
+
+  constructor(readonly kernels: GkrKernels) {}
+
+  /** False after `release()` (the vectors are then copied in as any other). */
+  get live(): boolean {
+    return this.region !== null;
+  }
+
+  /** Byte pointer of a kept vector. */
+  ptr(v: Uint32Array): number {
+    return this.at.get(v)!;
+  }
+
+  /** @internal Takes the region (null: keeps nothing) and records where each vector lives. */
+  attach(region: Region, vectors: readonly Uint32Array[], ptrs: readonly number[]): void {
+    this.region = region;
+    vectors.forEach((v, i) => {
+      this.at.set(v, ptrs[i]!);
+      residentVectors.set(v, this);
+    });
+    this.vectors = [...vectors];
+  }
+
+  /** Gives the memory back; idempotent. */
+  release(): void {
+    if (this.region === null) return;
+    for (const v of this.vectors) if (residentVectors.get(v) === this) residentVectors.delete(v);
+    this.vectors = [];
+    this.at.clear();
+    this.kernels.giveBack(this.region);
+    this.region = null;
+  }
+}
+
+const residentVectors = new WeakMap<Uint32Array, ResidentCopies>();
+
+/** Largest region (words) `evaluateCopiesWasm` keeps for the layers (256 MiB); above it the layers are copied in per layer. */
+export const MAX_RESIDENT_WORDS = 1 << 26;
+
+/** `evaluateCopiesWasm` computing each layer into its own part of one kept region. */
+function evaluateKept(kernels: GkrKernels, circuit: StructuredCircuit, copyBits: number, input: Uint32Array, keep: ResidentCopies, maxWords: number): Uint32Array[] {
+  const raw = kernels.raw as CopiesEvalExports;
+  const K = 2 ** copyBits;
+  const D = circuit.layers.length;
+  const bitsOf = (j: number) => (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits);
+  const kept = new Carver();
+  const slot: number[] = new Array(D + 1).fill(-1);
+  for (let j = 1; j <= D; j++) slot[j] = kept.take(K * 2 ** bitsOf(j));
+  let region: Region | null = null;
+  if (kept.words <= MAX_RESIDENT_WORDS) {
+    try {
+      region = kernels.acquire(kept.words);
+    } catch {
+      region = null;
+    }
+  }
+  if (region === null) return evaluateCopiesWasm(kernels, circuit, copyBits, input);
+  let maxBlocks = 0;
+  for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
+  const lay = new Carver();
+  const top = lay.take(K * 2 ** bitsOf(0)), conv = lay.take(maxWords);
+  const consts = lay.take(16), diag = lay.take(16), scratch = lay.take(16), inB = lay.take(maxBlocks), outB = lay.take(maxBlocks);
+  const images: LayerImage[] = [];
+  let work: Region | null = null;
+  try {
+    work = kernels.acquire(lay.words);
+    const b = work.ptr >>> 2, rb = region.ptr >>> 2;
+    const ptr = (o: number) => 4 * (b + o);
+    const at = (j: number) => (j === 0 ? ptr(top) : 4 * (rb + slot[j]!));
+    const out: Uint32Array[] = new Array(D + 1);
+    out[D] = input;
+    let w = kernels.words();
+    w.set(input, rb + slot[D]!);
+    w.set(DIAG_MONT, b + diag);
+    raw.to_mont(at(D), at(D), input.length);
+    for (let i = D - 1; i >= 0; i--) {
+      const layer = circuit.layers[i]!;
+      const nIn = 2 ** bitsOf(i + 1), nOut = 2 ** bitsOf(i);
+      const image = kernels.pinImage(layer, bitsOf(i + 1), i);
+      images.push(image);
+      const below = at(i + 1), cur = at(i);
+      for (let c = 0; c < K; c++) raw.gkr_eval_layer(image.desc, below + 4 * c * nIn, cur + 4 * c * nOut, nIn, nOut);
+      for (const g of layer.linear) {
+        w = kernels.words();
+        const lanes = 2 ** g.map.laneBits;
+        for (let z = 0; z < lanes; z++) w[b + consts + z] = mul(g.constants[z]!, MONTGOMERY_R);
+        w.set(g.inBase, b + inB);
+        w.set(g.outBase, b + outB);
+        raw.dp_eval_group(below, nIn, cur, nOut, K, g.map.id, g.map.laneBits, g.cubeMask, ptr(consts), ptr(diag), ptr(inB), ptr(outB), g.outBase.length, ptr(scratch));
+      }
+      raw.from_mont(ptr(conv), cur, K * nOut);
+      w = kernels.words();
+      out[i] = w.slice(b + conv, b + conv + K * nOut);
+    }
+    const vectors: Uint32Array[] = [], ptrs: number[] = [];
+    for (let j = 1; j <= D; j++) { vectors.push(out[j]!); ptrs.push(at(j)); }
+    keep.attach(region, vectors, ptrs);
+    region = null;
+    return out;
+  } finally {
+    for (const image of images) kernels.unpin(image);
+    if (work !== null) kernels.giveBack(work);
+    if (region !== null) kernels.giveBack(region);
   }
 }

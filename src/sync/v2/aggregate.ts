@@ -12,7 +12,8 @@ import { digest, digestEquals, sponge } from "../../hash/digest.js";
 import { currentHashBackend } from "../../hash/index.js";
 import type { CircuitShape } from "../../gkr/shape.js";
 import { CopiesWiring, mulFreeLayers } from "../../gkr/structured/copies.js";
-import { evaluateStructuredCopies, proveCopiesGkr } from "../../gkr/structured/dp-prover.js";
+import { evaluateStructuredCopies, proveCopiesGkr, residentCopies } from "../../gkr/structured/dp-prover.js";
+import type { GkrProof } from "../../gkr/proof.js";
 import { verifyGkr } from "../../gkr/verifier.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
 import { decodeAggregateV2, type V2EncodedAggregate } from "../../codec/v2/decode.js";
@@ -116,11 +117,18 @@ export function proveAggregate(prepared: PreparedV2, requests: readonly OpReques
     throw err;
   }
   const tEval = performance.now();
-  const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, input);
-  const t2 = performance.now();
-  const statements = all.map((r) => r.publicInputs);
-  const transcript = aggregateTranscript(prepared, requests.length, k, statements, layers[0]!);
-  const { proof } = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript);
+  // The layer vectors stay in kernel memory from their evaluation to the end of the proof.
+  const keep = residentCopies();
+  let proof: GkrProof, t2: number;
+  try {
+    const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, input, keep);
+    t2 = performance.now();
+    const statements = all.map((r) => r.publicInputs);
+    const transcript = aggregateTranscript(prepared, requests.length, k, statements, layers[0]!);
+    ({ proof } = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript));
+  } finally {
+    keep?.release();
+  }
   const t3 = performance.now();
   const bytes = encodeAggregateV2(v2Identity(prepared), requests.map((r) => statementCheck(r.publicInputs)), proof);
   onTimings?.({ operations: requests.length, copies: 2 ** k, circuitMs: t1 - t0, witnessMs: t2 - t1, evaluateMs: t2 - tEval, proveMs: t3 - t2, encodeMs: performance.now() - t3 });
