@@ -343,6 +343,35 @@ export function hasCopiesEvalKernel(kernels: GkrKernels): boolean {
 
 const DIAG_MONT = Uint32Array.from(INTERNAL_DIAGONAL, (d) => mul(d, MONTGOMERY_R));
 
+/** Word offsets (from `base`, a word index into kernel memory) of the scratch a layer's groups use. */
+interface GroupScratch { base: number; consts: number; diag: number; scratch: number; inB: number; outB: number }
+
+/**
+ * Layer i of the K copies from the layer below, both byte pointers into kernel memory (Montgomery
+ * form, copy c at c·2^width): the plain gates copy by copy (`gkr_eval_layer`), then each group for
+ * all K copies at once (`dp_eval_group`). The layer's image is pinned and pushed on `images` for
+ * the caller to unpin. Returns the layer's width 2^s.
+ */
+function evaluateLayerCopies(kernels: GkrKernels, circuit: StructuredCircuit, i: number, K: number, below: number, cur: number, s: GroupScratch, images: LayerImage[]): number {
+  const raw = kernels.raw as CopiesEvalExports;
+  const layer = circuit.layers[i]!;
+  const inBits = i + 1 < circuit.layers.length ? circuit.layers[i + 1]!.widthBits : circuit.inputWidthBits;
+  const nIn = 2 ** inBits, nOut = 2 ** layer.widthBits;
+  const image = kernels.pinImage(layer, inBits, i);
+  images.push(image);
+  for (let c = 0; c < K; c++) raw.gkr_eval_layer(image.desc, below + 4 * c * nIn, cur + 4 * c * nOut, nIn, nOut);
+  const ptr = (o: number) => 4 * (s.base + o);
+  for (const g of layer.linear) {
+    const w = kernels.words();
+    const lanes = 2 ** g.map.laneBits;
+    for (let z = 0; z < lanes; z++) w[s.base + s.consts + z] = mul(g.constants[z]!, MONTGOMERY_R);
+    w.set(g.inBase, s.base + s.inB);
+    w.set(g.outBase, s.base + s.outB);
+    raw.dp_eval_group(below, nIn, cur, nOut, K, g.map.id, g.map.laneBits, g.cubeMask, ptr(s.consts), ptr(s.diag), ptr(s.inB), ptr(s.outB), g.outBase.length, ptr(s.scratch));
+  }
+  return nOut;
+}
+
 /**
  * `evaluateStructuredCopies` on the kernels: every layer of the K copies in WASM memory (Montgomery
  * form): per copy the plain gates (`gkr_eval_layer`), then per group all K copies at once
@@ -375,20 +404,9 @@ export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircu
     w.set(DIAG_MONT, b + diag);
     raw.to_mont(ptr(bufA), ptr(bufA), input.length);
     let below = bufA, cur = bufB;
+    const groupScratch: GroupScratch = { base: b, consts, diag, scratch, inB, outB };
     for (let i = D - 1; i >= 0; i--) {
-      const layer = circuit.layers[i]!;
-      const nIn = 2 ** bitsOf(i + 1), nOut = 2 ** bitsOf(i);
-      const image = kernels.pinImage(layer, bitsOf(i + 1), i);
-      images.push(image);
-      for (let c = 0; c < K; c++) raw.gkr_eval_layer(image.desc, ptr(below) + 4 * c * nIn, ptr(cur) + 4 * c * nOut, nIn, nOut);
-      for (const g of layer.linear) {
-        w = kernels.words();
-        const lanes = 2 ** g.map.laneBits;
-        for (let z = 0; z < lanes; z++) w[b + consts + z] = mul(g.constants[z]!, MONTGOMERY_R);
-        w.set(g.inBase, b + inB);
-        w.set(g.outBase, b + outB);
-        raw.dp_eval_group(ptr(below), nIn, ptr(cur), nOut, K, g.map.id, g.map.laneBits, g.cubeMask, ptr(consts), ptr(diag), ptr(inB), ptr(outB), g.outBase.length, ptr(scratch));
-      }
+      const nOut = evaluateLayerCopies(kernels, circuit, i, K, ptr(below), ptr(cur), groupScratch, images);
       raw.from_mont(ptr(conv), ptr(cur), K * nOut);
       w = kernels.words();
       out[i] = w.slice(b + conv, b + conv + K * nOut);
@@ -486,21 +504,10 @@ function evaluateKept(kernels: GkrKernels, circuit: StructuredCircuit, copyBits:
     w.set(input, rb + slot[D]!);
     w.set(DIAG_MONT, b + diag);
     raw.to_mont(at(D), at(D), input.length);
+    const groupScratch: GroupScratch = { base: b, consts, diag, scratch, inB, outB };
     for (let i = D - 1; i >= 0; i--) {
-      const layer = circuit.layers[i]!;
-      const nIn = 2 ** bitsOf(i + 1), nOut = 2 ** bitsOf(i);
-      const image = kernels.pinImage(layer, bitsOf(i + 1), i);
-      images.push(image);
-      const below = at(i + 1), cur = at(i);
-      for (let c = 0; c < K; c++) raw.gkr_eval_layer(image.desc, below + 4 * c * nIn, cur + 4 * c * nOut, nIn, nOut);
-      for (const g of layer.linear) {
-        w = kernels.words();
-        const lanes = 2 ** g.map.laneBits;
-        for (let z = 0; z < lanes; z++) w[b + consts + z] = mul(g.constants[z]!, MONTGOMERY_R);
-        w.set(g.inBase, b + inB);
-        w.set(g.outBase, b + outB);
-        raw.dp_eval_group(below, nIn, cur, nOut, K, g.map.id, g.map.laneBits, g.cubeMask, ptr(consts), ptr(diag), ptr(inB), ptr(outB), g.outBase.length, ptr(scratch));
-      }
+      const cur = at(i);
+      const nOut = evaluateLayerCopies(kernels, circuit, i, K, at(i + 1), cur, groupScratch, images);
       raw.from_mont(ptr(conv), cur, K * nOut);
       w = kernels.words();
       out[i] = w.slice(b + conv, b + conv + K * nOut);
