@@ -21,6 +21,9 @@
 //   fails one line later with a TypeError, which verdictOf reports as the same MALFORMED_REQUEST
 //   without a cause; only the message differs. (The `typeof … !== "object"` halves are not
 //   equivalent: a function carrying the right fields is killed in test/smt/semantics-checks.)
+// - src/sync/v2/aggregate.ts, statementChecks: the copy-out loop `i < n` → `i <= n` writes
+//   out[2n] and out[2n + 1] past the end of a Uint32Array of 2n entries, which typed arrays drop
+//   (and reads states[16n], undefined, converted to 0): the returned array is the same.
 // - src/sumcheck/verifier.ts, Horner start: `while (top >= 0 && isZero(…))` with `top > 0`, or
 //   with isZero(…) → false: evaluating from a zero leading coefficient gives the same g(r), the
 //   skip only saves multiplications.
