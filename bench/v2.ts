@@ -221,7 +221,7 @@ for (const kindName of aggKinds) {
     const proveTiming = summarise(proofs.map((x) => x.ms));
     const medianProof = [...proofs].sort((a, b) => a.ms - b.ms)[1]!;
     const phases = medianProof.phases;
-    const t0 = 0, t1 = medianProof.ms;
+    const proveMs = medianProof.ms;
     // With --warmup ≥ 2 the three timed verifications follow the cold one and --warmup untimed
     // ones (JIT-warm, as the single-operation figures); otherwise the cold one is the first of three.
     const aggWarmup = warmup >= 2 ? warmup : 0;
@@ -237,8 +237,8 @@ for (const kindName of aggKinds) {
     }
     const verify = summarise(verifies);
     const row: AggRow = {
-      kind: kindName, depth: aggDepth, operations: n, proveMs: t1 - t0, proveRangeMs: [proveTiming.min, proveTiming.max], perOpMs: (t1 - t0) / n, verifyMs: verify.median, verifyColdMs, bytes: bytes.length,
-      opsPerS: n / ((t1 - t0) / 1000), phases, compatProveMs: c.prove, compatVerifyMs: c.verify, compatBytes: c.bytes,
+      kind: kindName, depth: aggDepth, operations: n, proveMs, proveRangeMs: [proveTiming.min, proveTiming.max], perOpMs: proveMs / n, verifyMs: verify.median, verifyColdMs, bytes: bytes.length,
+      opsPerS: n / (proveMs / 1000), phases, compatProveMs: c.prove, compatVerifyMs: c.verify, compatBytes: c.bytes,
       throughput: aggThreads > 0 && n === Math.max(...aggSizes) ? await throughput(v2, kind, n, requests, bytes) : null,
     };
     aggs.push(row);
