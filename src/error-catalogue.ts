@@ -31,6 +31,7 @@ import { PROTOCOL_ERROR_CODES } from "./serve/protocol/errors.js";
 import { SERVER_ERROR_CODES } from "./serve/server/errors.js";
 import { COMPILE_ERROR_CODES, SMT_ERROR_CODES } from "./smt/errors.js";
 import { STATEMENT_REJECT_CODES } from "./smt/semantics.js";
+import { PCS_ERROR_CODES, PCS_REJECT_CODES } from "./pcs/errors.js";
 import { SUMCHECK_ERROR_CODES } from "./sumcheck/errors.js";
 import { SUMCHECK_REJECT_CODES } from "./sumcheck/verifier.js";
 import { SYNC_ERROR_CODES } from "./statement/errors.js";
@@ -66,6 +67,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   FieldErrorCode: e("src/field/errors.ts", FIELD_ERROR_CODES),
   KernelErrorCode: e("src/kernels/errors.ts", KERNEL_ERROR_CODES),
   SumcheckErrorCode: e("src/sumcheck/errors.ts", SUMCHECK_ERROR_CODES),
+  PcsErrorCode: e("src/pcs/errors.ts", PCS_ERROR_CODES),
   CircuitErrorCode: e("src/gkr/errors.ts", CIRCUIT_ERROR_CODES),
   SmtErrorCode: e("src/smt/errors.ts", SMT_ERROR_CODES),
   CompileErrorCode: e("src/smt/errors.ts", COMPILE_ERROR_CODES),
@@ -88,6 +90,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   HttpErrorCode: e("src/http/errors.ts", HTTP_ERROR_CODES),
   CliErrorCode: e("src/cli/errors.ts", CLI_ERROR_CODES),
   SumcheckRejectCode: v("src/sumcheck/verifier.ts", SUMCHECK_REJECT_CODES),
+  PcsRejectCode: v("src/pcs/errors.ts", PCS_REJECT_CODES),
   GkrRejectCode: v("src/gkr/verifier.ts", GKR_REJECT_CODES, [{ union: "SumcheckRejectCode" }]),
   StatementRejectCode: v("src/smt/semantics.ts", STATEMENT_REJECT_CODES),
   SyncCheckCode: v("src/sync/verify.ts", SYNC_REJECT_CODES, [{ union: "StatementRejectCode" }, { union: "GkrRejectCode", prefix: "GKR_" }]),

@@ -19,6 +19,7 @@ import type { BrokerErrorCode } from "./serve/nats/errors.js";
 import type { ProtocolErrorCode } from "./serve/protocol/errors.js";
 import type { ServerErrorCode } from "./serve/server/errors.js";
 import type { CompileErrorCode, SmtErrorCode } from "./smt/errors.js";
+import type { PcsErrorCode } from "./pcs/errors.js";
 import type { SumcheckErrorCode } from "./sumcheck/errors.js";
 import type { SyncErrorCode } from "./statement/errors.js";
 import type { JobErrorCode, ParallelErrorCode } from "./sync/parallel/errors.js";
@@ -29,6 +30,7 @@ export type LibraryErrorCode =
   | FieldErrorCode
   | KernelErrorCode
   | SumcheckErrorCode
+  | PcsErrorCode
   | CircuitErrorCode
   | SmtErrorCode
   | CompileErrorCode

@@ -131,6 +131,61 @@ export class DuplexChallenger {
     return [c0, c1, c2, c3];
   }
 
+  /**
+   * Proof-of-work grinding (docs/pcs.md §4.6): finds the least witness w ≥ 0 such that
+   * `observe(w)` followed by `sampleBits(bits)` gives 0, then performs exactly those two calls on
+   * this transcript (as `checkWitness(bits, w)` does for the verifier) and returns w. Expected
+   * cost 2^bits permutations; candidates are permuted in batches through the hashing backend when
+   * this challenger uses the default permutation, one clone at a time otherwise
+   * (`grindReference`, same witness).
+   * @throws FieldError `BAD_BITS` as `sampleBits`.
+   */
+  grind(bits: number): number {
+    if (bits === 0) return this.grindReference(0);
+    if (!Number.isInteger(bits) || bits < 0 || 2 ** bits >= P) return this.grindReference(bits);
+    if (this.permute !== permuteFast) return this.grindReference(bits);
+    const backend = currentHashBackend();
+    const batch = 256;
+    const states = new Uint32Array(16 * batch);
+    const template = this.state.slice();
+    for (let i = 0; i < this.inputLen; i++) template[i] = this.input[i]!;
+    const lane = this.inputLen;
+    const mask = ((1 << bits) - 1) >>> 0;
+    for (let start = 0; start < P; start += batch) {
+      for (let i = 0; i < batch; i++) {
+        states.set(template, 16 * i);
+        states[16 * i + lane] = start + i;
+      }
+      backend.permuteMany(states, batch);
+      for (let i = 0; i < batch; i++) {
+        if ((states[16 * i + 7]! & mask) === 0) {
+          const w = start + i;
+          if (!this.checkWitness(bits, w)) throw new FieldError("BAD_BITS", "grinding: the batched candidate does not check (hash backend mismatch)");
+          return w;
+        }
+      }
+    }
+    throw new FieldError("BAD_BITS", `no grinding witness for ${bits} bits below p`);
+  }
+
+  /** `grind` by trying each witness on a clone of this transcript (the reference). */
+  grindReference(bits: number): number {
+    for (let w = 0; w < P; w++) {
+      const trial = this.clone();
+      if (trial.checkWitness(bits, w)) {
+        this.checkWitness(bits, w);
+        return w;
+      }
+    }
+    throw new FieldError("BAD_BITS", `no grinding witness for ${bits} bits below p`);
+  }
+
+  /** The verifier's side of `grind`: observes the witness, samples `bits` bits and tells whether they are 0. @throws FieldError if the witness is not canonical. */
+  checkWitness(bits: number, witness: number): boolean {
+    this.observe(witness);
+    return this.sampleBits(bits) === 0;
+  }
+
   /** sample_bits(bits): the low `bits` bits of one canonical sample; requires 2^bits < p. */
   sampleBits(bits: number): number {
     if (!Number.isInteger(bits) || bits < 0 || 2 ** bits >= P) {

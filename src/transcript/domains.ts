@@ -4,3 +4,5 @@ export const PROOF_DOMAIN_TAG = "statesync-gkr/v0.1";
 export const COMMITMENT_DOMAIN_TAG = "ssgkr/circuit-commitment/v1";
 /** Domain tag of the proof digest. */
 export const PROOF_DIGEST_DOMAIN_TAG = "ssgkr/proof-digest/v0";
+/** Domain tag of a standalone WHIR commitment and its openings (docs/pcs.md §6). */
+export const PCS_DOMAIN_TAG = "ssgkr/pcs/whir/v1";

@@ -23,7 +23,7 @@ export interface Unit {
   readonly entries?: readonly string[];
 }
 
-const CORE = ["src/errors.ts", "src/workers", "src/field", "src/hash", "src/transcript", "src/sumcheck", "src/kernels", "src/gkr"];
+const CORE = ["src/errors.ts", "src/workers", "src/field", "src/hash", "src/transcript", "src/sumcheck", "src/kernels", "src/pcs", "src/gkr"];
 const ALL_SRC = [
   ...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty",
   "src/serve", "src/http", "src/web", "src/demo", "src/cli",
@@ -47,9 +47,13 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   },
   "src/transcript": { job: "Fiat–Shamir transcript (duplex challenger, Plonky3 0.4.x semantics)", imports: ["src/errors.ts", "src/field", "src/hash"] },
   "src/sumcheck": { job: "generic sumcheck prover and verifier", imports: ["src/errors.ts", "src/field", "src/transcript"] },
+  "src/pcs": {
+    job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security",
+    imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript", "src/kernels"],
+  },
   "src/gkr": {
     job: "layered-circuit IR, layer oracles, GKR prover and verifier; `wiring/` wiring predicates, `wasm/` the WASM layer oracle and evaluation, `structured/` profile v2's structured linear family",
-    imports: ["src/errors.ts", "src/field", "src/hash", "src/kernels", "src/transcript", "src/sumcheck"],
+    imports: ["src/errors.ts", "src/field", "src/hash", "src/kernels", "src/transcript", "src/sumcheck", "src/pcs"],
     // The copies MLE of profile v2's input claims (per-copy WASM inner products).
     entries: ["mle-copies.ts"],
   },

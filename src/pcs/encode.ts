@@ -1,0 +1,27 @@
+/**
+ * Reed–Solomon encoding into Merkle rows (docs/pcs.md §4.1): the univariate polynomial
+ * F(x) = Σ_i c_i x^i of 2^m coefficients is evaluated on the subgroup L of order n = 2^logDomain,
+ * and the n values are arranged as n/2^k rows of 2^k: row j holds F(ω^(j + t·n/2^k)) for
+ * t = 0 … 2^k − 1, the 2^k points whose 2^k-th powers coincide, so one row is all a verifier
+ * needs to fold k variables at one point of L^(2^k).
+ */
+import { nttInPlace } from "./ntt.js";
+
+/** The rows of F's codeword: (n/2^k) rows × 2^k points × `width` words, row-major. */
+export function encodeRows(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
+  const n = 1 << logDomain;
+  const evals = new Uint32Array(n * width);
+  evals.set(coeffs.subarray(0, Math.min(coeffs.length, n * width)));
+  nttInPlace(evals, width, logDomain);
+  const cols = 1 << k;
+  const rowsCount = n >> k;
+  const rows = new Uint32Array(n * width);
+  for (let j = 0; j < rowsCount; j++) {
+    for (let t = 0; t < cols; t++) {
+      const src = (j + t * rowsCount) * width;
+      const dst = (j * cols + t) * width;
+      for (let l = 0; l < width; l++) rows[dst + l] = evals[src + l]!;
+    }
+  }
+  return rows;
+}

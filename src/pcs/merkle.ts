@@ -1,0 +1,158 @@
+/**
+ * Merkle trees over codeword rows (docs/pcs.md §4.3): leaf j is the compat-v1 padding-free
+ * sponge (§4) of row j's words, a node is the compat-v1 compression h_node(left, right), and the
+ * root is one 8-element digest. Openings of several rows share one multiproof: the sibling
+ * digests the verifier cannot compute, level by level from the leaves up, left to right.
+ *
+ * `buildMerkleTree` hashes through this thread's hashing backend in batches (`permuteMany`:
+ * the WASM SIMD kernels once installed); `buildMerkleTreeReference` calls `sponge` and
+ * `compress` node by node. Both give the same tree (test/pcs/merkle.test.ts).
+ */
+import { currentHashBackend } from "../hash/backend.js";
+import { compress, sponge } from "../hash/digest.js";
+
+/** A tree over 2^logRows rows: levels[0] holds the leaf digests, levels[logRows] the root (8 words per digest). */
+export interface MerkleTree {
+  readonly logRows: number;
+  readonly levels: readonly Uint32Array[];
+  readonly root: Uint32Array;
+}
+
+const CHUNK = 256;
+
+/** Builds the tree of `rows` (2^logRows rows of rowWords canonical words each, back to back) in batches. */
+export function buildMerkleTree(rows: Uint32Array, rowWords: number, logRows: number): MerkleTree {
+  const backend = currentHashBackend();
+  const n = 1 << logRows;
+  const leaves = new Uint32Array(8 * n);
+  const states = new Uint32Array(16 * CHUNK);
+  for (let start = 0; start < n; start += CHUNK) {
+    const count = Math.min(CHUNK, n - start);
+    states.fill(0, 0, 16 * count);
+    for (let off = 0; off < rowWords; off += 8) {
+      const len = Math.min(8, rowWords - off);
+      for (let i = 0; i < count; i++) {
+        const src = (start + i) * rowWords + off;
+        for (let l = 0; l < len; l++) states[16 * i + l] = rows[src + l]!;
+      }
+      backend.permuteMany(states, count);
+    }
+    for (let i = 0; i < count; i++) for (let l = 0; l < 8; l++) leaves[8 * (start + i) + l] = states[16 * i + l]!;
+  }
+  const levels: Uint32Array[] = [leaves];
+  let cur = leaves;
+  for (let level = 0; level < logRows; level++) {
+    const parents = cur.length / 16;
+    const next = new Uint32Array(8 * parents);
+    for (let start = 0; start < parents; start += CHUNK) {
+      const count = Math.min(CHUNK, parents - start);
+      states.set(cur.subarray(16 * start, 16 * (start + count)), 0);
+      backend.permuteMany(states, count);
+      for (let i = 0; i < count; i++) for (let l = 0; l < 8; l++) next[8 * (start + i) + l] = states[16 * i + l]!;
+    }
+    levels.push(next);
+    cur = next;
+  }
+  return { logRows, levels, root: cur.slice(0, 8) };
+}
+
+/** The same tree, one `sponge` per leaf and one `compress` per node (the reference). */
+export function buildMerkleTreeReference(rows: Uint32Array, rowWords: number, logRows: number): MerkleTree {
+  const n = 1 << logRows;
+  const leaves = new Uint32Array(8 * n);
+  for (let j = 0; j < n; j++) leaves.set(sponge(rows.subarray(j * rowWords, (j + 1) * rowWords)), 8 * j);
+  const levels: Uint32Array[] = [leaves];
+  let cur = leaves;
+  for (let level = 0; level < logRows; level++) {
+    const next = new Uint32Array(cur.length / 2);
+    for (let i = 0; i < next.length / 8; i++) next.set(compress(cur.subarray(16 * i, 16 * i + 8), cur.subarray(16 * i + 8, 16 * i + 16)), 8 * i);
+    levels.push(next);
+    cur = next;
+  }
+  return { logRows, levels, root: cur.slice(0, 8) };
+}
+
+/** The leaf digest of one row (what the verifier hashes). */
+export function hashRow(row: ArrayLike<number>): Uint32Array {
+  return sponge(row);
+}
+
+/** Sorted distinct indices of `indices`. */
+export function distinctSorted(indices: readonly number[]): number[] {
+  return [...new Set(indices)].sort((a, b) => a - b);
+}
+
+/** The multiproof of the rows at `sorted` (distinct, ascending): the sibling digests in verification order. */
+export function openMultiproof(tree: MerkleTree, sorted: readonly number[]): Uint32Array {
+  const out: number[] = [];
+  let cur = sorted.slice();
+  for (let level = 0; level < tree.logRows; level++) {
+    const digests = tree.levels[level]!;
+    const next: number[] = [];
+    for (let i = 0; i < cur.length; i++) {
+      const idx = cur[i]!;
+      if ((idx & 1) === 0 && cur[i + 1] === idx + 1) i++;
+      else {
+        const s = idx ^ 1;
+        for (let l = 0; l < 8; l++) out.push(digests[8 * s + l]!);
+      }
+      next.push(idx >> 1);
+    }
+    cur = next;
+  }
+  return Uint32Array.from(out);
+}
+
+/** How many sibling digests the multiproof of `sorted` holds in a tree of 2^logRows rows. */
+export function multiproofSize(logRows: number, sorted: readonly number[]): number {
+  let count = 0;
+  let cur = sorted.slice();
+  for (let level = 0; level < logRows; level++) {
+    const next: number[] = [];
+    for (let i = 0; i < cur.length; i++) {
+      const idx = cur[i]!;
+      if ((idx & 1) === 0 && cur[i + 1] === idx + 1) i++;
+      else count++;
+      next.push(idx >> 1);
+    }
+    cur = next;
+  }
+  return count;
+}
+
+/**
+ * Recomputes the root from the leaf digests of the rows at `sorted` (distinct, ascending; 8 words
+ * each, in that order) and the multiproof; true when it equals `root` and every sibling was used.
+ */
+export function verifyMultiproof(root: ArrayLike<number>, logRows: number, sorted: readonly number[], leafDigests: Uint32Array, siblings: Uint32Array): boolean {
+  if (sorted.length === 0 || siblings.length % 8 !== 0) return false;
+  let idx = sorted.slice();
+  let digests: Uint32Array[] = sorted.map((_, i) => leafDigests.subarray(8 * i, 8 * i + 8));
+  let s = 0;
+  const total = siblings.length / 8;
+  for (let level = 0; level < logRows; level++) {
+    const nextIdx: number[] = [];
+    const nextDigests: Uint32Array[] = [];
+    for (let i = 0; i < idx.length; i++) {
+      const at = idx[i]!;
+      let parent: Uint32Array;
+      if ((at & 1) === 0 && idx[i + 1] === at + 1) {
+        parent = compress(digests[i]!, digests[i + 1]!);
+        i++;
+      } else {
+        if (s >= total) return false;
+        const sib = siblings.subarray(8 * s, 8 * s + 8);
+        s++;
+        parent = (at & 1) === 0 ? compress(digests[i]!, sib) : compress(sib, digests[i]!);
+      }
+      nextIdx.push(at >> 1);
+      nextDigests.push(parent);
+    }
+    idx = nextIdx;
+    digests = nextDigests;
+  }
+  if (s !== total || idx.length !== 1 || idx[0] !== 0) return false;
+  const top = digests[0]!;
+  for (let l = 0; l < 8; l++) if (top[l] !== root[l]) return false;
+  return true;
+}

@@ -1,0 +1,164 @@
+/**
+ * Multilinear polynomials in the two forms WHIR needs (docs/pcs.md §4.2). Variable j (0-based)
+ * is bit j of a hypercube index and bit j of a coefficient index: the coefficient of the monomial
+ * Π_(j ∈ S) X_j sits at index Σ_(j ∈ S) 2^j, which is also its power of x in the univariate
+ * polynomial F(x) = f̂(x, x², x⁴, …) whose Reed–Solomon codeword is committed.
+ *
+ * Vectors of extension elements are interleaved: element i's coordinate c at word 4i + c.
+ */
+import { P, add, mul, sub } from "../field/koalabear.js";
+import { extMulTo } from "../field/ext-inline.js";
+import type { Ext } from "../field/extension.js";
+
+/** Hypercube evaluations → coefficients in place (the Möbius transform over each variable), `width` lanes. */
+export function evaluationsToCoefficients(values: Uint32Array, width: number): void {
+  const n = values.length / width;
+  for (let bit = 1; bit < n; bit <<= 1) {
+    for (let i = 0; i < n; i++) {
+      if (i & bit) {
+        const o = i * width;
+        const e = (i ^ bit) * width;
+        for (let l = 0; l < width; l++) values[o + l] = sub(values[o + l]!, values[e + l]!);
+      }
+    }
+  }
+}
+
+/** Coefficients → hypercube evaluations in place (the inverse transform), `width` lanes. */
+export function coefficientsToEvaluations(values: Uint32Array, width: number): void {
+  const n = values.length / width;
+  for (let bit = 1; bit < n; bit <<= 1) {
+    for (let i = 0; i < n; i++) {
+      if (i & bit) {
+        const o = i * width;
+        const e = (i ^ bit) * width;
+        for (let l = 0; l < width; l++) values[o + l] = add(values[o + l]!, values[e + l]!);
+      }
+    }
+  }
+}
+
+/** Widens base-field values to interleaved extension values. */
+export function liftToExtension(values: Uint32Array): Uint32Array {
+  const out = new Uint32Array(values.length * 4);
+  for (let i = 0; i < values.length; i++) out[4 * i] = values[i]!;
+  return out;
+}
+
+/** Reads element i of an interleaved extension vector. */
+export function extAt(v: Uint32Array, i: number): Ext {
+  return [v[4 * i]!, v[4 * i + 1]!, v[4 * i + 2]!, v[4 * i + 3]!];
+}
+
+/** (z, z², z⁴, …, z^(2^(n−1))): the point at which f̂ takes the value F(z). */
+export function powerPoint(z: Ext, n: number): Ext[] {
+  const out: Ext[] = [];
+  let x = z;
+  const t = new Uint32Array(4);
+  for (let j = 0; j < n; j++) {
+    out.push(x);
+    extMulTo(t, 0, 1, x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]);
+    x = [t[0]!, t[1]!, t[2]!, t[3]!];
+  }
+  return out;
+}
+
+/**
+ * Adds c · eq(point, b) to acc[b] for every b of the hypercube of point.length variables
+ * (acc interleaved extension, 2^n elements): the eq table built from [c] one variable at a time.
+ */
+export function addScaledEqTable(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
+  const n = point.length;
+  const size = 1 << n;
+  const table = new Uint32Array(4 * size);
+  table.set(c, 0);
+  for (let j = 0; j < n; j++) {
+    const half = 1 << j;
+    const [p0, p1, p2, p3] = point[j]!;
+    const q0 = sub(1, p0), q1 = p1 === 0 ? 0 : P - p1, q2 = p2 === 0 ? 0 : P - p2, q3 = p3 === 0 ? 0 : P - p3;
+    for (let i = half - 1; i >= 0; i--) {
+      const a0 = table[4 * i]!, a1 = table[4 * i + 1]!, a2 = table[4 * i + 2]!, a3 = table[4 * i + 3]!;
+      extMulTo(table, 4 * (i + half), 1, a0, a1, a2, a3, p0, p1, p2, p3);
+      extMulTo(table, 4 * i, 1, a0, a1, a2, a3, q0, q1, q2, q3);
+    }
+  }
+  for (let i = 0; i < 4 * size; i++) acc[i] = add(acc[i]!, table[i]!);
+}
+
+/** eq(a, b) = Π_j (a_j b_j + (1 − a_j)(1 − b_j)) for two points of equal length. */
+export function eqEval(a: readonly Ext[], b: readonly Ext[]): Ext {
+  let acc: Ext = [1, 0, 0, 0];
+  const t = new Uint32Array(4);
+  for (let j = 0; j < a.length; j++) {
+    const x = a[j]!, y = b[j]!;
+    // a·b + (1 − a)(1 − b) = 2ab − a − b + 1
+    extMulTo(t, 0, 1, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
+    const f: Ext = [
+      add(sub(sub(add(t[0]!, t[0]!), x[0]), y[0]), 1),
+      sub(sub(add(t[1]!, t[1]!), x[1]), y[1]),
+      sub(sub(add(t[2]!, t[2]!), x[2]), y[2]),
+      sub(sub(add(t[3]!, t[3]!), x[3]), y[3]),
+    ];
+    extMulTo(t, 0, 1, acc[0], acc[1], acc[2], acc[3], f[0], f[1], f[2], f[3]);
+    acc = [t[0]!, t[1]!, t[2]!, t[3]!];
+  }
+  return acc;
+}
+
+/** f̂(point) from f̂'s coefficients (interleaved extension, 2^n of them): fixes X_0, X_1, … in turn. */
+export function evaluateCoefficients(coeffs: Uint32Array, point: readonly Ext[]): Ext {
+  let cur: Uint32Array = coeffs.slice();
+  for (let j = 0; j < point.length; j++) cur = foldCoefficients(cur, point[j]!);
+  return extAt(cur, 0);
+}
+
+/** Coefficients of f̂(α, X_1, …): c'[i] = c[2i] + α·c[2i + 1] (interleaved extension). */
+export function foldCoefficients(c: Uint32Array, alpha: Ext): Uint32Array {
+  const n = c.length / 8;
+  const out = new Uint32Array(4 * n);
+  const [b0, b1, b2, b3] = alpha;
+  for (let i = 0; i < n; i++) {
+    const o = 8 * i + 4;
+    extMulTo(out, 4 * i, 1, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, b0, b1, b2, b3);
+    for (let l = 0; l < 4; l++) out[4 * i + l] = add(out[4 * i + l]!, c[8 * i + l]!);
+  }
+  return out;
+}
+
+/** Evaluations of f̂(α, X_1, …) from those of f̂: e'[i] = e[2i] + α·(e[2i + 1] − e[2i]) (interleaved extension). */
+export function foldEvaluations(e: Uint32Array, alpha: Ext): Uint32Array {
+  const n = e.length / 8;
+  const out = new Uint32Array(4 * n);
+  const [b0, b1, b2, b3] = alpha;
+  for (let i = 0; i < n; i++) {
+    const lo = 8 * i;
+    extMulTo(out, 4 * i, 1, sub(e[lo + 4]!, e[lo]!), sub(e[lo + 5]!, e[lo + 1]!), sub(e[lo + 6]!, e[lo + 2]!), sub(e[lo + 7]!, e[lo + 3]!), b0, b1, b2, b3);
+    for (let l = 0; l < 4; l++) out[4 * i + l] = add(out[4 * i + l]!, e[lo + l]!);
+  }
+  return out;
+}
+
+/** F(z) = Σ_i c_i z^i (Horner) for interleaved extension coefficients and z ∈ K. */
+export function evaluateUnivariate(coeffs: Uint32Array, z: Ext): Ext {
+  const n = coeffs.length / 4;
+  const acc = new Uint32Array(4);
+  const [z0, z1, z2, z3] = z;
+  for (let i = n - 1; i >= 0; i--) {
+    extMulTo(acc, 0, 1, acc[0]!, acc[1]!, acc[2]!, acc[3]!, z0, z1, z2, z3);
+    for (let l = 0; l < 4; l++) acc[l] = add(acc[l]!, coeffs[4 * i + l]!);
+  }
+  return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
+}
+
+/** F(x) for interleaved extension coefficients at a base-field point x. */
+export function evaluateUnivariateAtBase(coeffs: Uint32Array, x: number): Ext {
+  const n = coeffs.length / 4;
+  let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    a0 = add(mul(a0, x), coeffs[4 * i]!);
+    a1 = add(mul(a1, x), coeffs[4 * i + 1]!);
+    a2 = add(mul(a2, x), coeffs[4 * i + 2]!);
+    a3 = add(mul(a3, x), coeffs[4 * i + 3]!);
+  }
+  return [a0, a1, a2, a3];
+}

@@ -1,0 +1,183 @@
+/**
+ * WHIR parameter sets and the round schedule they give for a polynomial of m variables
+ * (docs/pcs.md §2–3). A set fixes the soundness regime its counts are computed in, the target
+ * security, the starting rate, the folding factor and the query proof-of-work budget; the
+ * schedule (rounds, queries, out-of-domain samples, grinding bits) follows from the set and m by
+ * the formulas of src/pcs/security.ts, so a proof names only its set and m.
+ */
+import { TWO_ADICITY } from "../field/koalabear.js";
+import { PcsError } from "./errors.js";
+import { foldErrorBits, oodErrorBits, queryBitsPerSample, combinationErrorBits, roundLogEta } from "./security-terms.js";
+
+/** How a set's counts are justified: unique decoding (provable), Johnson bound (provable list decoding) or the capacity conjecture. */
+export type SoundnessRegime = "unique-decoding" | "johnson-bound" | "capacity";
+
+/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2. */
+export type WhirSetId = "cb90-r4" | "cb90-r2" | "cb100-r4" | "cb100-r2" | "ud100-r4" | "ud100-r2";
+
+/** One WHIR parameter set (docs/pcs.md §2). */
+export interface WhirParameterSet {
+  /** The set's name, e.g. `"cb100-r4"`. */
+  readonly id: WhirSetId;
+  /** The u32 that names the set in commitment and proof bytes. */
+  readonly code: number;
+  /** The regime its counts are computed in. */
+  readonly regime: SoundnessRegime;
+  /** Target security λ in bits, in its own regime. */
+  readonly securityBits: number;
+  /** log2(1/ρ) of the first codeword. */
+  readonly logInvRate: number;
+  /** Variables folded per WHIR iteration (k). */
+  readonly foldingFactor: number;
+  /** Grinding bits the query phase may use, so that queries are counted for λ − budget bits. */
+  readonly queryPowBudget: number;
+  /** Grinding bits a folding challenge may use before η is raised (capacity regime, docs/pcs.md §5.2). */
+  readonly foldPowBudget: number;
+}
+
+const SETS: readonly WhirParameterSet[] = [
+  { id: "cb90-r4", code: 1, regime: "capacity", securityBits: 90, logInvRate: 2, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
+  { id: "cb90-r2", code: 2, regime: "capacity", securityBits: 90, logInvRate: 1, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
+  { id: "cb100-r4", code: 3, regime: "capacity", securityBits: 100, logInvRate: 2, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
+  { id: "cb100-r2", code: 4, regime: "capacity", securityBits: 100, logInvRate: 1, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
+  { id: "ud100-r4", code: 5, regime: "unique-decoding", securityBits: 100, logInvRate: 2, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
+  { id: "ud100-r2", code: 6, regime: "unique-decoding", securityBits: 100, logInvRate: 1, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
+];
+
+/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4 (docs/pcs.md §2.1). */
+export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4";
+/** The provable 100-bit set (unique decoding, rate 1/4): `--pcs-security provable`. */
+export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4";
+/** The most variables a final polynomial sent in the clear may have. */
+export const FINAL_VARIABLES_MAX = 6;
+/** The most grinding bits any phase may ask for; a set and m needing more are refused. */
+export const MAX_POW_BITS = 30;
+
+/** Every parameter set, in code order. */
+export function whirParameterSets(): readonly WhirParameterSet[] {
+  return SETS;
+}
+
+/**
+ * The set named `id`.
+ * @throws PcsError `PCS_UNKNOWN_SET` for a name that is not a set.
+ * @example whirParameterSet("cb100-r4").securityBits // 100
+ */
+export function whirParameterSet(id: string): WhirParameterSet {
+  const set = SETS.find((s) => s.id === id);
+  if (set === undefined) throw new PcsError("PCS_UNKNOWN_SET", `unknown WHIR parameter set "${id}"; the sets are ${SETS.map((s) => s.id).join(", ")}`, { id });
+  return set;
+}
+
+/** The set whose u32 code is `code`, or undefined. */
+export function whirParameterSetByCode(code: number): WhirParameterSet | undefined {
+  return SETS.find((s) => s.code === code);
+}
+
+/** One WHIR iteration of a schedule: the sumcheck over k variables of f_i, then the next commitment (or the final polynomial) and the queries to f_i. */
+export interface WhirRound {
+  /** Variables of f_i (m_i). */
+  readonly numVariables: number;
+  /** Variables this iteration folds (k_i). */
+  readonly foldingFactor: number;
+  /** log2(1/ρ_i) of f_i's codeword. */
+  readonly logInvRate: number;
+  /** log2 η_i: the gap of f_i's proximity parameter δ_i to its regime's bound (0 in unique decoding). */
+  readonly logEta: number;
+  /** log2 |L_i|: the codeword of f_i has 2^logDomain points. */
+  readonly logDomain: number;
+  /** log2 of f_i's Merkle rows (each row holds 2^k_i points): logDomain − k_i. */
+  readonly logRows: number;
+  /** Grinding bits before each of the k_i folding challenges. */
+  readonly foldPowBits: number;
+  /** Out-of-domain samples of the next committed function f_{i+1} (0 in the last iteration). */
+  readonly nextOodSamples: number;
+  /** Query indices drawn into f_i's rows. */
+  readonly queries: number;
+  /** Grinding bits before the query indices. */
+  readonly queryPowBits: number;
+}
+
+/** The schedule of a set for m variables (docs/pcs.md §3). */
+export interface WhirSchedule {
+  readonly set: WhirParameterSet;
+  /** Variables of the committed polynomial. */
+  readonly numVariables: number;
+  /** Out-of-domain samples of the commitment itself. */
+  readonly initialOodSamples: number;
+  readonly rounds: readonly WhirRound[];
+  /** Variables of the final polynomial, sent as its 2^finalVariables coefficients. */
+  readonly finalVariables: number;
+}
+
+/** The most variables a set can commit to: the first codeword (2^(m + log 1/ρ) points) must fit KoalaBear's subgroup of order 2^24. */
+export function maxVariables(set: WhirParameterSet): number {
+  return TWO_ADICITY - set.logInvRate;
+}
+
+const schedules = new Map<string, WhirSchedule>();
+
+/**
+ * The round schedule of `set` for a polynomial of m variables: the folding factors, rates,
+ * queries, out-of-domain samples and grinding bits of every iteration (docs/pcs.md §3).
+ * @throws PcsError `PCS_TOO_LARGE` when m is not an integer in [1, maxVariables(set)] or a phase would need more than `MAX_POW_BITS` of grinding.
+ * @example whirSchedule(whirParameterSet("cb100-r4"), 20).rounds.length // 3
+ */
+export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
+  const key = `${set.id}/${m}`;
+  const cached = schedules.get(key);
+  if (cached) return cached;
+  if (!Number.isInteger(m) || m < 1 || m > maxVariables(set)) {
+    throw new PcsError("PCS_TOO_LARGE", `set ${set.id} commits to 1..${maxVariables(set)} variables (a codeword of at most 2^${TWO_ADICITY} points at rate 2^-${set.logInvRate}), got ${m}`, { set: set.id, numVariables: m });
+  }
+  const lambda = set.securityBits;
+  const regime = set.regime;
+  const powBits = (errorBits: number): number => {
+    const bits = Math.max(0, Math.ceil(lambda - errorBits - 1e-9));
+    if (bits > MAX_POW_BITS) {
+      throw new PcsError("PCS_TOO_LARGE", `set ${set.id} at ${m} variables would need ${bits} bits of grinding (more than ${MAX_POW_BITS})`, { set: set.id, numVariables: m, bits });
+    }
+    return bits;
+  };
+  const etaOf = (mi: number, ri: number): number => roundLogEta(regime, mi, ri, lambda, set.foldPowBudget);
+  const oodSamples = (mi: number, ri: number): number => {
+    if (regime === "unique-decoding") return 0;
+    const eta = etaOf(mi, ri);
+    for (let t = 1; t < 64; t++) if (oodErrorBits(regime, mi, ri, eta, t) >= lambda) return t;
+    throw new PcsError("PCS_TOO_LARGE", `set ${set.id}: no out-of-domain sample count reaches ${lambda} bits`, { set: set.id });
+  };
+  const rounds: WhirRound[] = [];
+  let mi = m;
+  let ri = set.logInvRate;
+  let logDomain = m + set.logInvRate;
+  for (;;) {
+    const k = Math.min(set.foldingFactor, mi);
+    const mNext = mi - k;
+    const last = mNext <= FINAL_VARIABLES_MAX;
+    const rNext = ri + k - 1;
+    const eta = etaOf(mi, ri);
+    const nextOod = last ? 0 : oodSamples(mNext, rNext);
+    const perQuery = queryBitsPerSample(regime, ri, eta);
+    const queries = Math.ceil((lambda - set.queryPowBudget) / perQuery - 1e-9);
+    const combBits = last ? Infinity : combinationErrorBits(regime, mNext, rNext, etaOf(mNext, rNext), nextOod + queries);
+    rounds.push({
+      numVariables: mi,
+      foldingFactor: k,
+      logInvRate: ri,
+      logEta: eta,
+      logDomain,
+      logRows: logDomain - k,
+      foldPowBits: powBits(foldErrorBits(regime, mi, ri, eta)),
+      nextOodSamples: nextOod,
+      queries,
+      queryPowBits: powBits(Math.min(queries * perQuery, combBits)),
+    });
+    mi = mNext;
+    if (last) break;
+    ri = rNext;
+    logDomain -= 1;
+  }
+  const schedule: WhirSchedule = { set, numVariables: m, initialOodSamples: oodSamples(m, set.logInvRate), rounds, finalVariables: mi };
+  schedules.set(key, schedule);
+  return schedule;
+}

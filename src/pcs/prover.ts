@@ -1,0 +1,200 @@
+/**
+ * The WHIR prover (docs/pcs.md §6–7): commitment to a multilinear polynomial given by its
+ * hypercube evaluations, then an opening of any number of evaluation claims in one proof.
+ * Construction 5.1 of the WHIR paper (ePrint 2024/1586) with the claims as its initial linear
+ * constraints and the commitment's out-of-domain samples (§6.1) among them.
+ */
+import { extMul, type Ext } from "../field/extension.js";
+import { mul } from "../field/koalabear.js";
+import type { DuplexChallenger } from "../transcript/challenger.js";
+import { rootOfUnity } from "./domain.js";
+import { encodeRows } from "./encode.js";
+import { PcsError } from "./errors.js";
+import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
+import {
+  addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations, liftToExtension, powerPoint,
+} from "./multilinear.js";
+import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
+import { roundPolynomial } from "./sumcheck.js";
+import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
+import type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
+import { element } from "../field/koalabear.js";
+
+/** What the prover keeps between commitment and opening. */
+export interface WhirProverState {
+  readonly commitment: WhirCommitment;
+  readonly schedule: WhirSchedule;
+  /** Out-of-domain points of the commitment. */
+  readonly oodPoints: readonly Ext[];
+  /** Hypercube evaluations (interleaved extension). */
+  readonly evaluations: Uint32Array;
+  /** Coefficients (interleaved extension). */
+  readonly coefficients: Uint32Array;
+  readonly rows: Uint32Array;
+  readonly tree: MerkleTree;
+}
+
+/** Options of `whirCommit`. */
+export interface WhirCommitOptions {
+  /** The parameter set (default `"cb100-r4"`). */
+  readonly set?: WhirSetId;
+  /** 1 (default) when `evaluations` holds base-field values, 4 when it holds interleaved extension values. */
+  readonly width?: CommittedWidth;
+}
+
+function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth): number {
+  if (!(evaluations instanceof Uint32Array)) throw new PcsError("PCS_BAD_POLYNOMIAL", "evaluations must be a Uint32Array of canonical field elements");
+  const count = evaluations.length / width;
+  const m = Math.log2(count);
+  if (!Number.isInteger(count) || !Number.isInteger(m) || m < 1) {
+    throw new PcsError("PCS_BAD_POLYNOMIAL", `a multilinear polynomial of m ≥ 1 variables has 2^m evaluations (× ${width} words); got ${evaluations.length} words`, { length: evaluations.length });
+  }
+  for (let i = 0; i < evaluations.length; i++) element(evaluations[i], `evaluations[${i}]`);
+  return m;
+}
+
+/**
+ * Commits to the multilinear polynomial whose hypercube evaluations are `evaluations`
+ * (index bit j = variable j), on transcript `t`: absorbs the commitment (§6.1), draws the
+ * out-of-domain points and absorbs their answers.
+ * @throws PcsError `PCS_BAD_POLYNOMIAL` (length not 2^m·width, a non-canonical value), `PCS_TOO_LARGE` (m above the set's limit), `PCS_UNKNOWN_SET`.
+ */
+export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, options: WhirCommitOptions = {}): WhirProverState {
+  const width = options.width ?? 1;
+  if (width !== 1 && width !== 4) throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
+  const set = whirParameterSet(options.set ?? "cb100-r4");
+  const m = checkEvaluations(evaluations, width);
+  const schedule = whirSchedule(set, m);
+  const first = schedule.rounds[0]!;
+  const coeffsNative = evaluations.slice();
+  evaluationsToCoefficients(coeffsNative, width);
+  const rows = encodeRows(coeffsNative, width, first.logDomain, first.foldingFactor);
+  const tree = buildMerkleTree(rows, (1 << first.foldingFactor) * width, first.logRows);
+  absorbCommitment(t, set, m, width, tree.root);
+  const coefficients = width === 1 ? liftToExtension(coeffsNative) : coeffsNative;
+  const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
+  const oodAnswers = oodPoints.map((z) => evaluateUnivariate(coefficients, z));
+  absorbExts(t, oodAnswers);
+  const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
+  return { commitment, schedule, oodPoints, evaluations: width === 1 ? liftToExtension(evaluations) : evaluations.slice(), coefficients, rows, tree };
+}
+
+function powersOf(gamma: Ext, n: number): Ext[] {
+  const out: Ext[] = [];
+  let acc: Ext = [1, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    out.push(acc);
+    acc = extMul(acc, gamma);
+  }
+  return out;
+}
+
+/**
+ * Opens the commitment of `state` at every claim in one proof, continuing transcript `t` right
+ * after the commitment (§6.2–7). The claims' values must be the polynomial's; a wrong value gives
+ * a proof that does not verify.
+ * @throws PcsError `PCS_BAD_CLAIM` for a point with other than m coordinates or no claim at all.
+ */
+export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: readonly WhirClaim[]): WhirProof {
+  const { schedule } = state;
+  const m = schedule.numVariables;
+  if (claims.length === 0) throw new PcsError("PCS_BAD_CLAIM", "an opening needs at least one claim");
+  claims.forEach((c, i) => {
+    if (c.point.length !== m) throw new PcsError("PCS_BAD_CLAIM", `claims[${i}].point has ${c.point.length} coordinates; the polynomial has ${m} variables`, { index: i });
+  });
+  absorbClaims(t, claims);
+  const gamma = t.sampleExt();
+  const initial = schedule.initialOodSamples;
+  const coeffs = powersOf(gamma, initial + claims.length);
+  let w: Uint32Array = new Uint32Array(4 << m);
+  state.oodPoints.forEach((z, j) => addScaledEqTable(w, powerPoint(z, m), coeffs[j]!));
+  claims.forEach((c, j) => addScaledEqTable(w, c.point, coeffs[initial + j]!));
+
+  let f: Uint32Array = state.evaluations;
+  let c: Uint32Array = state.coefficients;
+  let tree = state.tree;
+  let rows: Uint32Array = state.rows;
+  let width: number = state.commitment.width;
+  const rounds: WhirRoundProof[] = [];
+  let finalCoefficients: Uint32Array | null = null;
+  schedule.rounds.forEach((round, i) => {
+    const last = i === schedule.rounds.length - 1;
+    const sumcheck: [Ext, Ext][] = [];
+    const foldWitnesses: number[] = [];
+    for (let s = 0; s < round.foldingFactor; s++) {
+      const [h0, h2] = roundPolynomial(f, w);
+      t.observeExt(h0);
+      t.observeExt(h2);
+      sumcheck.push([h0, h2]);
+      if (round.foldPowBits > 0) foldWitnesses.push(t.grind(round.foldPowBits));
+      const alpha = t.sampleExt();
+      f = foldEvaluations(f, alpha);
+      w = foldEvaluations(w, alpha);
+      c = foldCoefficients(c, alpha);
+    }
+    let nextRoot: Uint32Array | null = null;
+    let nextTree: MerkleTree | null = null;
+    let nextRows: Uint32Array | null = null;
+    let oodPoints: Ext[] = [];
+    let oodAnswers: Ext[] = [];
+    if (!last) {
+      const next = schedule.rounds[i + 1]!;
+      nextRows = encodeRows(c, 4, next.logDomain, next.foldingFactor);
+      nextTree = buildMerkleTree(nextRows, (1 << next.foldingFactor) * 4, next.logRows);
+      nextRoot = nextTree.root.slice();
+      t.observeDigest(nextRoot);
+      oodPoints = drawOodPoints(t, round.nextOodSamples);
+      oodAnswers = oodPoints.map((z) => evaluateUnivariate(c, z));
+      absorbExts(t, oodAnswers);
+    } else {
+      finalCoefficients = c.slice();
+      t.observeMany(finalCoefficients);
+    }
+    const queryWitness = round.queryPowBits > 0 ? t.grind(round.queryPowBits) : null;
+    const indices = drawQueries(t, round.queries, round.logRows);
+    const rowWords = (1 << round.foldingFactor) * width;
+    const opened = new Uint32Array(indices.length * rowWords);
+    indices.forEach((idx, j) => opened.set(rows.subarray(idx * rowWords, (idx + 1) * rowWords), j * rowWords));
+    rounds.push({
+      sumcheck, foldWitnesses, nextRoot, nextOodAnswers: oodAnswers, finalCoefficients: last ? finalCoefficients : null,
+      queryWitness, rowCount: indices.length, rows: opened, siblings: openMultiproof(tree, indices),
+    });
+    if (!last) {
+      const mNext = round.numVariables - round.foldingFactor;
+      const g = t.sampleExt();
+      const weights = powersOf(g, 1 + oodPoints.length + indices.length);
+      oodPoints.forEach((z, j) => addScaledEqTable(w, powerPoint(z, mNext), weights[1 + j]!));
+      const omega = rootOfUnity(round.logDomain);
+      indices.forEach((idx, j) => {
+        const r = powBase(omega, idx << round.foldingFactor);
+        addScaledEqTable(w, powerPoint([r, 0, 0, 0], mNext), weights[1 + oodPoints.length + j]!);
+      });
+      tree = nextTree!;
+      rows = nextRows!;
+      width = 4;
+    }
+  });
+  const finalSumcheck: [Ext, Ext][] = [];
+  for (let s = 0; s < schedule.finalVariables; s++) {
+    const [h0, h2] = roundPolynomial(f, w);
+    t.observeExt(h0);
+    t.observeExt(h2);
+    finalSumcheck.push([h0, h2]);
+    const alpha = t.sampleExt();
+    f = foldEvaluations(f, alpha);
+    w = foldEvaluations(w, alpha);
+  }
+  return { set: schedule.set.id, numVariables: m, width: state.commitment.width, rounds, finalSumcheck };
+}
+
+/** ω^e for a non-negative integer e < 2^31. */
+export function powBase(omega: number, e: number): number {
+  let result = 1;
+  let base = omega;
+  while (e > 0) {
+    if (e & 1) result = mul(result, base);
+    base = mul(base, base);
+    e >>>= 1;
+  }
+  return result;
+}

@@ -1,0 +1,44 @@
+/**
+ * The transcript steps prover and verifier share (docs/pcs.md §6), so that both absorb and draw
+ * the same values in the same order.
+ */
+import type { DuplexChallenger } from "../transcript/challenger.js";
+import type { Ext } from "../field/extension.js";
+import type { WhirParameterSet } from "./params.js";
+import type { CommittedWidth, WhirClaim } from "./types.js";
+
+/** §6.1: the set's code, m, the width and the root. */
+export function absorbCommitment(t: DuplexChallenger, set: WhirParameterSet, m: number, width: CommittedWidth, root: ArrayLike<number>): void {
+  t.observe(set.code);
+  t.observe(m);
+  t.observe(width);
+  t.observeDigest(root);
+}
+
+/** Draws `count` out-of-domain points (one extension sample each). */
+export function drawOodPoints(t: DuplexChallenger, count: number): Ext[] {
+  const out: Ext[] = [];
+  for (let i = 0; i < count; i++) out.push(t.sampleExt());
+  return out;
+}
+
+/** Absorbs out-of-domain answers (or any list of extension values) in order. */
+export function absorbExts(t: DuplexChallenger, values: readonly Ext[]): void {
+  for (const v of values) t.observeExt(v);
+}
+
+/** §6.2: the number of claims, then each claim's point coordinates and value. */
+export function absorbClaims(t: DuplexChallenger, claims: readonly WhirClaim[]): void {
+  t.observe(claims.length);
+  for (const c of claims) {
+    absorbExts(t, c.point);
+    t.observeExt(c.value);
+  }
+}
+
+/** Draws `count` query indices of `bits` bits each and returns them distinct and ascending. */
+export function drawQueries(t: DuplexChallenger, count: number, bits: number): number[] {
+  const raw: number[] = [];
+  for (let i = 0; i < count; i++) raw.push(t.sampleBits(bits));
+  return [...new Set(raw)].sort((a, b) => a - b);
+}

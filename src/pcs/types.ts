@@ -1,0 +1,61 @@
+/**
+ * The shapes of commitments, claims and opening proofs (docs/pcs.md §6–7).
+ */
+import type { Ext } from "../field/extension.js";
+import type { WhirSetId } from "./params.js";
+
+/** 1: the committed values are base-field elements; 4: degree-4 extension elements. */
+export type CommittedWidth = 1 | 4;
+
+/** What a prover publishes when it commits (docs/pcs.md §6.1): the codeword's Merkle root and its out-of-domain answers. */
+export interface WhirCommitment {
+  readonly set: WhirSetId;
+  /** Variables m of the committed multilinear polynomial (2^m values). */
+  readonly numVariables: number;
+  readonly width: CommittedWidth;
+  /** The Merkle root of the first codeword (8 canonical words). */
+  readonly root: Uint32Array;
+  /** F(z_j) at the out-of-domain points z_j the transcript draws right after the root. */
+  readonly oodAnswers: readonly Ext[];
+}
+
+/** One claim f(point) = value about the committed polynomial (point ∈ K^m, variable j = bit j of a hypercube index). */
+export interface WhirClaim {
+  readonly point: readonly Ext[];
+  readonly value: Ext;
+}
+
+/** One WHIR iteration of an opening proof (docs/pcs.md §7.2). */
+export interface WhirRoundProof {
+  /** [h(0), h(2)] of each of the k_i sumcheck rounds. */
+  readonly sumcheck: readonly (readonly [Ext, Ext])[];
+  /** One grinding witness per sumcheck round when the round's fold grinding is > 0 bits, else empty. */
+  readonly foldWitnesses: readonly number[];
+  /** Root of f_(i+1)'s codeword (absent in the last iteration). */
+  readonly nextRoot: Uint32Array | null;
+  /** Out-of-domain answers of f_(i+1) (empty in the last iteration). */
+  readonly nextOodAnswers: readonly Ext[];
+  /** The final polynomial's 2^(m_M) coefficients, interleaved extension words (last iteration only). */
+  readonly finalCoefficients: Uint32Array | null;
+  /** The query grinding witness (null when the round grinds 0 bits). */
+  readonly queryWitness: number | null;
+  /** Number of distinct rows opened. */
+  readonly rowCount: number;
+  /** The opened rows in ascending index order: rowCount × 2^k_i values × width words. */
+  readonly rows: Uint32Array;
+  /** The multiproof's sibling digests (8 words each). */
+  readonly siblings: Uint32Array;
+}
+
+/** An opening proof (docs/pcs.md §7). */
+export interface WhirProof {
+  readonly set: WhirSetId;
+  readonly numVariables: number;
+  readonly width: CommittedWidth;
+  readonly rounds: readonly WhirRoundProof[];
+  /** [h(0), h(2)] of the final sumcheck's m_M rounds. */
+  readonly finalSumcheck: readonly (readonly [Ext, Ext])[];
+}
+
+/** The verdict of an opening. */
+export type WhirVerdict = { readonly ok: true } | { readonly ok: false; readonly code: import("./errors.js").PcsRejectCode; readonly reason: string };

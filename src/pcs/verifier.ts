@@ -1,0 +1,195 @@
+/**
+ * The WHIR verifier (docs/pcs.md §6–8): replays the transcript of an opening, checks every
+ * grinding witness and Merkle multiproof, folds the opened rows, and ends with the one check
+ * that ties everything together: the last sumcheck claim equals f̂_final(α_final) · ŵ(α), where
+ * ŵ is the combination of every constraint the protocol introduced.
+ */
+import { extAdd, extEq, extMul, type Ext } from "../field/extension.js";
+import type { DuplexChallenger } from "../transcript/challenger.js";
+import { rootOfUnity } from "./domain.js";
+import { foldRow } from "./fold.js";
+import { hashRow, multiproofSize, verifyMultiproof } from "./merkle.js";
+import { eqEval, evaluateCoefficients, evaluateUnivariateAtBase, liftToExtension, powerPoint } from "./multilinear.js";
+import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
+import { powBase } from "./prover.js";
+import { roundValueAt } from "./sumcheck.js";
+import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
+import type { WhirClaim, WhirCommitment, WhirProof, WhirVerdict } from "./types.js";
+import type { PcsRejectCode } from "./errors.js";
+
+/** A commitment the verifier has absorbed: its schedule and out-of-domain points. */
+export interface WhirReadCommitment {
+  readonly commitment: WhirCommitment;
+  readonly schedule: WhirSchedule;
+  readonly oodPoints: readonly Ext[];
+}
+
+/**
+ * Absorbs a commitment into `t` exactly as the prover did (§6.1) and draws its out-of-domain points.
+ * @throws PcsError `PCS_UNKNOWN_SET`, `PCS_TOO_LARGE`, `PCS_DECODE` (wrong number of out-of-domain answers).
+ */
+export function whirReadCommitmentOn(t: DuplexChallenger, commitment: WhirCommitment): WhirReadCommitment {
+  const set = whirParameterSet(commitment.set);
+  const schedule = whirSchedule(set, commitment.numVariables);
+  absorbCommitment(t, set, commitment.numVariables, commitment.width, commitment.root);
+  const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
+  absorbExts(t, commitment.oodAnswers);
+  return { commitment, schedule, oodPoints };
+}
+
+class Reject extends Error {
+  constructor(readonly code: PcsRejectCode, reason: string) {
+    super(reason);
+  }
+}
+
+function powersOf(gamma: Ext, n: number): Ext[] {
+  const out: Ext[] = [];
+  let acc: Ext = [1, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    out.push(acc);
+    acc = extMul(acc, gamma);
+  }
+  return out;
+}
+
+interface Constraint {
+  readonly coeff: Ext;
+  readonly point: readonly Ext[];
+  /** Index into α of the point's first variable. */
+  readonly offset: number;
+}
+
+/**
+ * Verifies an opening of `read` at `claims`, continuing transcript `t` right after the
+ * commitment. Never throws for a bad proof: every failure is a verdict.
+ */
+export function whirVerifyOn(t: DuplexChallenger, read: WhirReadCommitment, claims: readonly WhirClaim[], proof: WhirProof): WhirVerdict {
+  try {
+    verifyOrThrow(t, read, claims, proof);
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof Reject) return { ok: false, code: e.code, reason: e.message };
+    throw e;
+  }
+}
+
+function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: readonly WhirClaim[], proof: WhirProof): void {
+  const { schedule, commitment } = read;
+  const m = schedule.numVariables;
+  if (proof.set !== commitment.set || proof.numVariables !== m || proof.width !== commitment.width) {
+    throw new Reject("PCS_SHAPE", `the proof is for set ${proof.set}, ${proof.numVariables} variables, width ${proof.width}; the commitment for ${commitment.set}, ${m}, ${commitment.width}`);
+  }
+  if (commitment.oodAnswers.length !== schedule.initialOodSamples) throw new Reject("PCS_SHAPE", `the commitment has ${commitment.oodAnswers.length} out-of-domain answers, the set asks for ${schedule.initialOodSamples}`);
+  if (proof.rounds.length !== schedule.rounds.length) throw new Reject("PCS_SHAPE", `the proof has ${proof.rounds.length} iterations, the schedule ${schedule.rounds.length}`);
+  if (proof.finalSumcheck.length !== schedule.finalVariables) throw new Reject("PCS_SHAPE", `the proof has ${proof.finalSumcheck.length} final sumcheck rounds, the schedule ${schedule.finalVariables}`);
+  if (claims.length === 0) throw new Reject("PCS_SHAPE", "an opening needs at least one claim");
+  claims.forEach((c, i) => {
+    if (c.point.length !== m) throw new Reject("PCS_SHAPE", `claims[${i}].point has ${c.point.length} coordinates; the polynomial has ${m} variables`);
+  });
+  absorbClaims(t, claims);
+  const gamma = t.sampleExt();
+  const initial = schedule.initialOodSamples;
+  const coeffs = powersOf(gamma, initial + claims.length);
+  const constraints: Constraint[] = [];
+  let claim: Ext = [0, 0, 0, 0];
+  read.oodPoints.forEach((z, j) => {
+    constraints.push({ coeff: coeffs[j]!, point: powerPoint(z, m), offset: 0 });
+    claim = extAdd(claim, extMul(coeffs[j]!, commitment.oodAnswers[j]!));
+  });
+  claims.forEach((c, j) => {
+    constraints.push({ coeff: coeffs[initial + j]!, point: c.point, offset: 0 });
+    claim = extAdd(claim, extMul(coeffs[initial + j]!, c.value));
+  });
+
+  const alphas: Ext[] = [];
+  let root: ArrayLike<number> = commitment.root;
+  let width: number = commitment.width;
+  let finalCoefficients: Uint32Array | null = null;
+  schedule.rounds.forEach((round, i) => {
+    const rp = proof.rounds[i]!;
+    const last = i === schedule.rounds.length - 1;
+    const k = round.foldingFactor;
+    if (rp.sumcheck.length !== k) throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.sumcheck.length} sumcheck rounds, the schedule ${k}`);
+    if (rp.foldWitnesses.length !== (round.foldPowBits > 0 ? k : 0)) throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.foldWitnesses.length} folding witnesses`);
+    const roundAlphas: Ext[] = [];
+    rp.sumcheck.forEach(([h0, h2], s) => {
+      t.observeExt(h0);
+      t.observeExt(h2);
+      if (round.foldPowBits > 0 && !t.checkWitness(round.foldPowBits, rp.foldWitnesses[s]!)) {
+        throw new Reject("PCS_PROOF_OF_WORK", `iteration ${i}, sumcheck round ${s}: the grinding witness does not give ${round.foldPowBits} zero bits`);
+      }
+      const alpha = t.sampleExt();
+      claim = roundValueAt(claim, h0, h2, alpha);
+      roundAlphas.push(alpha);
+    });
+    const offset = alphas.length;
+    alphas.push(...roundAlphas);
+    let oodPoints: Ext[] = [];
+    if (!last) {
+      if (rp.nextRoot === null || rp.nextRoot.length !== 8 || rp.finalCoefficients !== null) throw new Reject("PCS_SHAPE", `iteration ${i} must carry the next root and no final polynomial`);
+      if (rp.nextOodAnswers.length !== round.nextOodSamples) throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.nextOodAnswers.length} out-of-domain answers, the schedule ${round.nextOodSamples}`);
+      t.observeDigest(rp.nextRoot);
+      oodPoints = drawOodPoints(t, round.nextOodSamples);
+      absorbExts(t, rp.nextOodAnswers);
+    } else {
+      if (rp.nextRoot !== null || rp.nextOodAnswers.length !== 0 || rp.finalCoefficients === null) throw new Reject("PCS_SHAPE", "the last iteration must carry the final polynomial and no next root");
+      if (rp.finalCoefficients.length !== 4 << schedule.finalVariables) throw new Reject("PCS_SHAPE", `the final polynomial has ${rp.finalCoefficients.length / 4} coefficients, the schedule ${1 << schedule.finalVariables}`);
+      finalCoefficients = rp.finalCoefficients;
+      t.observeMany(finalCoefficients);
+    }
+    if ((rp.queryWitness !== null) !== (round.queryPowBits > 0)) throw new Reject("PCS_SHAPE", `iteration ${i}: a query grinding witness must be present exactly when the round grinds`);
+    if (rp.queryWitness !== null && !t.checkWitness(round.queryPowBits, rp.queryWitness)) {
+      throw new Reject("PCS_PROOF_OF_WORK", `iteration ${i}: the query grinding witness does not give ${round.queryPowBits} zero bits`);
+    }
+    const indices = drawQueries(t, round.queries, round.logRows);
+    const rowWords = (1 << k) * width;
+    if (rp.rowCount !== indices.length || rp.rows.length !== indices.length * rowWords) throw new Reject("PCS_SHAPE", `iteration ${i} opens ${rp.rowCount} rows; the queries ask for ${indices.length}`);
+    if (rp.siblings.length !== 8 * multiproofSize(round.logRows, indices)) throw new Reject("PCS_SHAPE", `iteration ${i}: the multiproof has ${rp.siblings.length / 8} digests, the queries need ${multiproofSize(round.logRows, indices)}`);
+    const leaves = new Uint32Array(8 * indices.length);
+    for (let j = 0; j < indices.length; j++) leaves.set(hashRow(rp.rows.subarray(j * rowWords, (j + 1) * rowWords)), 8 * j);
+    if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings)) throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
+    const omega = rootOfUnity(round.logDomain);
+    const zeta = rootOfUnity(k);
+    const folds = indices.map((idx, j) => {
+      const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
+      return foldRow(width === 1 ? liftToExtension(row) : row.slice(), powBase(omega, idx), zeta, roundAlphas);
+    });
+    if (!last) {
+      const mNext = round.numVariables - k;
+      const g = t.sampleExt();
+      const weights = powersOf(g, 1 + oodPoints.length + indices.length);
+      oodPoints.forEach((z, j) => {
+        constraints.push({ coeff: weights[1 + j]!, point: powerPoint(z, mNext), offset: offset + k });
+        claim = extAdd(claim, extMul(weights[1 + j]!, rp.nextOodAnswers[j]!));
+      });
+      indices.forEach((idx, j) => {
+        const r = powBase(omega, idx << k);
+        const wj = weights[1 + oodPoints.length + j]!;
+        constraints.push({ coeff: wj, point: powerPoint([r, 0, 0, 0], mNext), offset: offset + k });
+        claim = extAdd(claim, extMul(wj, folds[j]!));
+      });
+      root = rp.nextRoot!;
+      width = 4;
+    } else {
+      indices.forEach((idx, j) => {
+        const r = powBase(omega, idx << k);
+        if (!extEq(folds[j]!, evaluateUnivariateAtBase(finalCoefficients!, r))) {
+          throw new Reject("PCS_FINAL_POLYNOMIAL", `iteration ${i}: the fold of row ${idx} disagrees with the final polynomial`);
+        }
+      });
+    }
+  });
+  for (const [h0, h2] of proof.finalSumcheck) {
+    t.observeExt(h0);
+    t.observeExt(h2);
+    const alpha = t.sampleExt();
+    claim = roundValueAt(claim, h0, h2, alpha);
+    alphas.push(alpha);
+  }
+  const finalPoint = alphas.slice(alphas.length - schedule.finalVariables);
+  const fAtPoint = evaluateCoefficients(finalCoefficients!, finalPoint);
+  let wAtPoint: Ext = [0, 0, 0, 0];
+  for (const c of constraints) wAtPoint = extAdd(wAtPoint, extMul(c.coeff, eqEval(c.point, alphas.slice(c.offset))));
+  if (!extEq(claim, extMul(fAtPoint, wAtPoint))) throw new Reject("PCS_FINAL_CLAIM", "the last sumcheck claim is not the final polynomial times the combined weight at the final point");
+}
