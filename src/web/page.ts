@@ -7,6 +7,13 @@
  * checks the proof against the root the user trusts with the same code as Node
  * (`checkProofBody`). Query parameters `name`, `root` and `server` fill the form; `auto=1` also
  * starts the check.
+ *
+ * A link never changes what the user trusts: a root pinned in this browser (local storage
+ * `ssgkr.trustedRoot`, written only by the Pin button) wins over the query's `root`. A query root
+ * that differs from the pinned one is a conflict: the conflict panel names both roots, and every
+ * check ends REJECT `ROOT_CONFLICT` (naming both) until the user keeps the pinned root or uses the
+ * link's root for this page (which does not pin it). A proof fetched from another origin than the
+ * page's own is marked on its verdict (a notice and `data-foreign-server`).
  */
 import { loadKernelModule } from "../kernels/loader.js";
 import { installKernelBackend } from "../kernels/backend.js";
@@ -19,6 +26,9 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const PIN_KEY = "ssgkr.trustedRoot";
 
 let ready: Promise<string>;
+
+/** An unresolved conflict between the pinned root and the link's `root` (both as given). */
+let conflict: { pinned: string; link: string } | undefined;
 
 async function loadKernels(): Promise<string> {
   if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) {
@@ -40,10 +50,40 @@ function server(): string {
   return s === "" ? location.origin : s.replace(/\/+$/, "");
 }
 
-function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…", parts: { code?: string; what: string; reason?: string; scope?: string; notice?: string; time?: string }, data: Record<string, string> = {}): void {
+/** The proof URL of `name` on the chosen server, resolved as `fetch` resolves it. */
+function proofUrl(name: string): URL {
+  return new URL(`${server()}/v1/records/${encodeURIComponent(name)}/proof`, location.href);
+}
+
+/** The origin of `url` when it is not the page's own, else undefined. */
+function foreignOrigin(url: URL): string | undefined {
+  return url.origin === location.origin ? undefined : url.origin;
+}
+
+/** The chosen server's origin when it is not the page's own (its text when it is no URL), else undefined. */
+function foreignServer(): string | undefined {
+  try {
+    return foreignOrigin(new URL(`${server()}/`, location.href));
+  } catch {
+    return server();
+  }
+}
+
+/** A root in its canonical `[a, b, …]` form, or the trimmed text when it does not parse. */
+function canonicalRoot(text: string): string {
+  try {
+    return `[${Array.from(parseRoot(text, "root")).join(", ")}]`;
+  } catch {
+    return text.trim();
+  }
+}
+
+type Parts = { code?: string; what: string; reason?: string; scope?: string; notice?: string; foreign?: string; time?: string };
+
+function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…" | "—", parts: Parts, data: Record<string, string> = {}): void {
   const box = $("verdict");
   box.replaceChildren();
-  box.dataset.verdict = word === "…" ? "PENDING" : word;
+  box.dataset.verdict = word === "…" ? "PENDING" : word === "—" ? "NONE" : word;
   for (const k of Object.keys(box.dataset)) if (k !== "verdict") delete box.dataset[k];
   for (const [k, v] of Object.entries(data)) box.dataset[k] = v;
   const line = document.createElement("div");
@@ -66,6 +106,7 @@ function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…", parts: { code?: st
     box.append(d);
   };
   add("what", parts.what);
+  add("foreign", parts.foreign);
   add("reason", parts.reason);
   add("scope", parts.notice ? `Notice: ${parts.notice}` : undefined);
   add("scope", parts.scope);
@@ -79,7 +120,30 @@ function trusted(): Uint32Array | undefined {
 
 const nextFrame = () => new Promise<void>((r) => setTimeout(r, 0));
 
+/** The notice and data attribute of a proof that comes (or would come) from another origin. */
+function foreignParts(origin: string | undefined, fetched = true): { parts: Pick<Parts, "foreign">; data: Record<string, string> } {
+  if (origin === undefined) return { parts: {}, data: {} };
+  const what = fetched ? "the proof comes from" : "the link asks for the proof from";
+  return { parts: { foreign: `From another server: ${what} ${origin}, not from this page's server ${location.origin}.` }, data: { foreignServer: origin } };
+}
+
+/** The final verdict while the link's root conflicts with the pinned one. */
+function showConflict(c: { pinned: string; link: string }, origin: string | undefined): void {
+  const pinned = canonicalRoot(c.pinned);
+  const link = canonicalRoot(c.link);
+  const f = foreignParts(origin, false);
+  show(
+    "REJECT",
+    { code: "ROOT_CONFLICT", what: `The link names the root ${link}, but the root pinned in this browser is ${pinned}.`, reason: "Nothing is checked until you choose: keep the pinned root, or use the link's root for this check (it is not pinned).", ...f.parts },
+    { code: "ROOT_CONFLICT", pinnedRoot: pinned, linkRoot: link, ...f.data },
+  );
+}
+
 async function run(source: { name: string } | { pasted: string }): Promise<void> {
+  if (conflict) {
+    showConflict(conflict, "name" in source ? foreignServer() : undefined);
+    return;
+  }
   const backend = await ready;
   show("…", { what: "fetching and verifying…" });
   await nextFrame();
@@ -94,6 +158,7 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
   let body: unknown;
   let name: string | undefined;
   let fetchMs = 0;
+  let foreign: ReturnType<typeof foreignParts> = { parts: {}, data: {} };
   if ("name" in source) {
     name = source.name;
     if (name === "") {
@@ -102,16 +167,18 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
     }
     let res: Response;
     try {
-      res = await fetch(`${server()}/v1/records/${encodeURIComponent(name)}/proof`, { headers: { accept: "application/json" } });
+      const url = proofUrl(name);
+      foreign = foreignParts(foreignOrigin(url));
+      res = await fetch(url, { headers: { accept: "application/json" } });
       body = await res.json();
     } catch (e) {
-      show("NO PROOF", { code: "FETCH_FAILED", what: `the proof of ${JSON.stringify(name)} could not be fetched`, reason: (e as Error).message }, { code: "FETCH_FAILED" });
+      show("NO PROOF", { code: "FETCH_FAILED", what: `the proof of ${JSON.stringify(name)} could not be fetched`, reason: (e as Error).message, ...foreign.parts }, { code: "FETCH_FAILED", ...foreign.data });
       return;
     }
     fetchMs = performance.now() - t0;
     if (!res.ok) {
       const err = body as { code?: string; message?: string };
-      show("NO PROOF", { code: err.code ?? `HTTP_${res.status}`, what: `the server gave no proof for ${JSON.stringify(name)}`, reason: err.message }, { code: err.code ?? `HTTP_${res.status}` });
+      show("NO PROOF", { code: err.code ?? `HTTP_${res.status}`, what: `the server gave no proof for ${JSON.stringify(name)}`, reason: err.message, ...foreign.parts }, { code: err.code ?? `HTTP_${res.status}`, ...foreign.data });
       return;
     }
   } else {
@@ -127,9 +194,9 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
   const v: BodyVerdict = checkProofBody(body, name, root);
   const checkMs = performance.now() - t1;
   const time = `${fetchMs > 0 ? `fetch ${fetchMs.toFixed(0)} ms, ` : ""}prepare ${v.prepareMs.toFixed(0)} ms${v.prepareMs < 1 ? " (cached)" : ""}, verify ${v.verifyMs.toFixed(0)} ms, check in all ${checkMs.toFixed(0)} ms — hashing: ${backend}`;
-  const data = { code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript" };
-  if (v.ok) show("ACCEPT", { what: `Proved: ${v.statement}`, ...(v.scope ? { scope: v.scope } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
-  else show("REJECT", { code: v.code!, what: `Claimed: ${v.statement}`, ...(v.reason ? { reason: v.reason } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
+  const data = { ...foreign.data, code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript" };
+  if (v.ok) show("ACCEPT", { what: `Proved: ${v.statement}`, ...foreign.parts, ...(v.scope ? { scope: v.scope } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
+  else show("REJECT", { code: v.code!, what: `Claimed: ${v.statement}`, ...foreign.parts, ...(v.reason ? { reason: v.reason } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
 }
 
 async function useCurrentRoot(): Promise<void> {
@@ -153,10 +220,31 @@ function start(): void {
   });
   const q = new URLSearchParams(location.search);
   const pinned = localStorage.getItem(PIN_KEY);
+  const linkRoot = q.get("root")?.trim() || undefined;
   $<HTMLInputElement>("name").value = q.get("name") ?? "";
-  $<HTMLTextAreaElement>("root").value = q.get("root") ?? pinned ?? "";
-  if (pinned && !q.get("root")) $("pinned").textContent = "pinned root loaded";
+  $<HTMLTextAreaElement>("root").value = pinned ?? linkRoot ?? "";
+  if (pinned && linkRoot && canonicalRoot(linkRoot) !== canonicalRoot(pinned)) {
+    conflict = { pinned, link: linkRoot };
+    $("conflict-pinned").textContent = canonicalRoot(pinned);
+    $("conflict-link").textContent = canonicalRoot(linkRoot);
+    $("conflict").hidden = false;
+    $("pinned").textContent = "pinned root loaded; the link names another root (choose above)";
+  } else if (pinned) $("pinned").textContent = linkRoot ? "pinned root loaded (the link names the same root)" : "pinned root loaded";
+  else if (linkRoot) $("pinned").textContent = "the link's root (not pinned)";
   if (q.get("server")) $<HTMLInputElement>("server").value = q.get("server")!;
+  const resolve = (root: string, hint: string) => {
+    conflict = undefined;
+    $("conflict").hidden = true;
+    $<HTMLTextAreaElement>("root").value = root;
+    $("pinned").textContent = hint;
+    show("—", { what: `Using ${canonicalRoot(root)}. Press Verify.` });
+  };
+  $("keep-pinned").addEventListener("click", () => {
+    if (conflict) resolve(conflict.pinned, "pinned root kept (the link's root is not used)");
+  });
+  $("use-link-root").addEventListener("click", () => {
+    if (conflict) resolve(conflict.link, `the link's root, for this page only (not pinned; the pinned root stays ${canonicalRoot(conflict.pinned)})`);
+  });
   $("verify").addEventListener("click", () => void run({ name: $<HTMLInputElement>("name").value.trim() }));
   $("verify-pasted").addEventListener("click", () => void run({ pasted: $<HTMLTextAreaElement>("pasted").value }));
   $("current").addEventListener("click", () => void useCurrentRoot());

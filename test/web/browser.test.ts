@@ -8,6 +8,13 @@
  * The registry is name-keyed (record-leaf-v2). Cases: honest membership ACCEPT, absence (deleted
  * record, and a name never registered) ACCEPT, a pasted update proof ACCEPT,
  * one flipped proof byte REJECT, a wrong trusted root REJECT, another name's proof REJECT.
+ *
+ * Links and the pinned root: a second registry (left-pad → an evil value, so another root) is
+ * served by a second server on 127.0.0.1 (CORS open, as a hostile registry would be). With the
+ * genuine root pinned by the Pin button, a crafted link naming that server and its root ends
+ * REJECT ROOT_CONFLICT naming both roots (never ACCEPT) until the user chooses; an unpinned link
+ * root and a link root equal to the pinned one ACCEPT; proofs from the second server are marked
+ * as coming from another server. These run in their own browser contexts (own local storage).
  */
 import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
@@ -29,6 +36,11 @@ let store: NameStore;
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
 let rootText: string;
+let evilStore: NameStore;
+let evilServer: Awaited<ReturnType<typeof startServer>>;
+let evilRootText: string;
+
+const EVIL_VALUE = "https://evil.example/left-pad.tgz";
 
 before(async () => {
   if (!ENABLED) return;
@@ -39,13 +51,18 @@ before(async () => {
   const webDir = await buildPage(dir);
   server = await startServer({ store, webDir, token: TOKEN, rateLimit: 0 });
   rootText = `[${Array.from(store.head().root).join(", ")}]`;
+  evilStore = makeRegistry(dir, 24, { sub: "evil-db", liveValue: EVIL_VALUE });
+  evilServer = await startServer({ store: evilStore, webDir, token: TOKEN, rateLimit: 0, cors: "*" });
+  evilRootText = `[${Array.from(evilStore.head().root).join(", ")}]`;
   browser = await launchChromium(dir);
 });
 
 after(async () => {
   await browser?.close();
   await server?.app.close();
+  await evilServer?.app.close();
   await store?.close();
+  await evilStore?.close();
   if (dir) removeDir(dir);
 });
 
@@ -219,4 +236,176 @@ test("browser: verdicts equal Node's on a battery of altered bodies (bytes, fiel
   });
   assert.equal(inBrowser.filter((v) => v.ok).length, 2, "only the two honest bodies are accepted");
   assert.ok(codes.size >= 8, `distinct verdicts: ${[...codes].join(", ")}`);
+});
+
+interface LinkVerdict extends PageVerdict {
+  /** Every `data-verdict` value the page set, in order (recorded from the first script on). */
+  seen: string[];
+  foreignServer: string | undefined;
+  pinnedRoot: string | undefined;
+  linkRoot: string | undefined;
+  rootField: string;
+  stored: string | null;
+  conflictShown: boolean;
+}
+
+/** A page in its own browser context (its own local storage), recording every verdict the page sets. */
+async function isolatedPage(): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.evaluateOnNewDocument(() => {
+    const seen: string[] = [];
+    (globalThis as any).__verdicts = seen;
+    new MutationObserver((list) => {
+      for (const m of list) if (m.target instanceof HTMLElement && m.target.id === "verdict") seen.push(m.target.dataset.verdict ?? "");
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-verdict"] });
+  });
+  return { page, close: () => context.close() };
+}
+
+/** Pins `root` with the page's own Pin button. */
+async function pinWithButton(page: Page, root: string): Promise<void> {
+  await page.goto(`${server.base}/verify/`);
+  await page.$eval("#root", (el, r) => ((el as HTMLTextAreaElement).value = r), root);
+  await page.click("#pin");
+  await page.waitForFunction(() => document.getElementById("pinned")!.textContent === "pinned in this browser", { timeout: 10_000 });
+}
+
+async function linkVerdict(page: Page): Promise<LinkVerdict> {
+  const v = await verdictOf(page);
+  const rest = await page.evaluate(() => {
+    const box = document.getElementById("verdict")!;
+    return {
+      seen: [...((globalThis as any).__verdicts as string[])],
+      foreignServer: box.dataset.foreignServer,
+      pinnedRoot: box.dataset.pinnedRoot,
+      linkRoot: box.dataset.linkRoot,
+      rootField: (document.getElementById("root") as HTMLTextAreaElement).value,
+      stored: localStorage.getItem("ssgkr.trustedRoot"),
+      conflictShown: ((c) => c !== null && !c.hidden && c.getBoundingClientRect().height > 0)(document.getElementById("conflict")),
+    };
+  });
+  return { ...v, ...rest };
+}
+
+/** The genuine registry's current root (the update test writes to it). */
+const currentRoot = () => `[${Array.from(store.head().root).join(", ")}]`;
+
+const link = (params: Record<string, string>) => `${server.base}/verify/?${new URLSearchParams(params)}`;
+
+test("browser: a crafted link (another server, its root, auto=1) does not override the pinned root: REJECT ROOT_CONFLICT naming both roots, never ACCEPT", async () => {
+  const rootNow = currentRoot();
+  assert.notEqual(evilRootText, rootNow);
+  const { page, close } = await isolatedPage();
+  try {
+    await pinWithButton(page, rootNow);
+    await page.goto(link({ server: evilServer.base, root: evilRootText, name: RECORDS.live, auto: "1" }));
+    const v = await linkVerdict(page);
+    await page.screenshot({ path: join(shots, "link-root-conflict.png"), fullPage: true });
+    assert.equal(v.verdict, "REJECT", v.text);
+    assert.equal(v.code, "ROOT_CONFLICT");
+    assert.ok(v.text.includes(rootNow) && v.text.includes(evilRootText), `both roots named: ${v.text}`);
+    assert.equal(v.pinnedRoot, rootNow);
+    assert.equal(v.linkRoot, evilRootText);
+    assert.ok(!v.seen.includes("ACCEPT"), `verdicts set: ${v.seen.join(", ")}`);
+    assert.doesNotMatch(v.text, /evil\.example/, "the other server's record is not shown");
+    assert.equal(v.rootField, rootNow, "the pinned root fills the root field");
+    assert.equal(v.stored, rootNow, "the pin is unchanged, in its [a, b, …] form");
+    assert.ok(v.conflictShown, "the conflict panel is visible");
+    const panel = await page.$eval("#conflict", (el) => (el as HTMLElement).innerText);
+    assert.ok(panel.includes(rootNow) && panel.includes(evilRootText), panel);
+    assert.equal(v.foreignServer, evilServer.base, "the link's server is marked as another server");
+    // Verify pressed again before choosing: still the conflict, never ACCEPT.
+    await page.click("#verify");
+    const again = await linkVerdict(page);
+    assert.equal(again.code, "ROOT_CONFLICT");
+    assert.ok(!again.seen.includes("ACCEPT"), `verdicts set: ${again.seen.join(", ")}`);
+
+    // Keeping the pinned root: the other server's proof is checked against it and rejected.
+    await page.click("#keep-pinned");
+    assert.equal(await page.$eval("#verdict", (el) => (el as HTMLElement).dataset.verdict), "NONE");
+    await page.click("#verify");
+    const kept = await linkVerdict(page);
+    await page.screenshot({ path: join(shots, "link-keep-pinned-reject.png"), fullPage: true });
+    assert.equal(kept.verdict, "REJECT", kept.text);
+    assert.equal(kept.code, "ROOT_NOT_TRUSTED");
+    assert.equal(kept.foreignServer, evilServer.base);
+    assert.ok(!kept.conflictShown);
+    assert.ok(!kept.seen.includes("ACCEPT"), `verdicts set: ${kept.seen.join(", ")}`);
+  } finally {
+    await close();
+  }
+});
+
+test("browser: choosing the link's root checks against it for this page only; the pin stays", async () => {
+  const rootNow = currentRoot();
+  const { page, close } = await isolatedPage();
+  try {
+    await pinWithButton(page, rootNow);
+    await page.goto(link({ server: evilServer.base, root: evilRootText, name: RECORDS.live, auto: "1" }));
+    assert.equal((await linkVerdict(page)).code, "ROOT_CONFLICT");
+    await page.click("#use-link-root");
+    await page.click("#verify");
+    const v = await linkVerdict(page);
+    await page.screenshot({ path: join(shots, "link-use-link-root.png"), fullPage: true });
+    assert.equal(v.verdict, "ACCEPT", v.text);
+    assert.ok(v.text.includes(EVIL_VALUE), v.text);
+    assert.equal(v.foreignServer, evilServer.base);
+    assert.match(v.text, new RegExp(`comes from ${evilServer.base.replace(/[.:/]/g, "\\$&")}, not from this page's server ${server.base.replace(/[.:/]/g, "\\$&")}`));
+    assert.equal(v.rootField, evilRootText);
+    assert.equal(v.stored, rootNow, "choosing the link's root does not re-pin");
+    await page.goto(`${server.base}/verify/`);
+    assert.equal(await page.$eval("#root", (el) => (el as HTMLTextAreaElement).value), rootNow, "a fresh page loads the pinned root");
+  } finally {
+    await close();
+  }
+});
+
+test("browser: a link root equal to the pinned one (in another spelling) is no conflict and ACCEPTs", async () => {
+  const rootNow = currentRoot();
+  const { page, close } = await isolatedPage();
+  try {
+    await pinWithButton(page, rootNow);
+    const spelled = parseRoot(rootNow).join(",");
+    await page.goto(link({ root: spelled, name: RECORDS.live, auto: "1" }));
+    const v = await linkVerdict(page);
+    assert.equal(v.verdict, "ACCEPT", v.text);
+    assert.match(v.text, /"left-pad" is registered with value "https:\/\/github.com\/left-pad\/left-pad"/);
+    assert.ok(!v.conflictShown);
+    assert.equal(v.foreignServer, undefined, "a proof from the page's own server is not marked");
+    assert.doesNotMatch(v.text, /another server/);
+    assert.equal(v.stored, rootNow);
+  } finally {
+    await close();
+  }
+});
+
+test("browser: with nothing pinned a link's root is used as given; a proof from another server is marked as such", async () => {
+  const rootNow = currentRoot();
+  const { page, close } = await isolatedPage();
+  try {
+    await page.goto(link({ root: rootNow, name: RECORDS.live, auto: "1" }));
+    const own = await linkVerdict(page);
+    assert.equal(own.verdict, "ACCEPT", own.text);
+    assert.equal(own.rootField, rootNow);
+    assert.equal(own.stored, null, "a link never pins");
+    assert.ok(!own.conflictShown);
+    assert.equal(own.foreignServer, undefined);
+
+    await page.goto(link({ server: evilServer.base, root: evilRootText, name: RECORDS.live, auto: "1" }));
+    const other = await linkVerdict(page);
+    await page.screenshot({ path: join(shots, "link-foreign-server.png"), fullPage: true });
+    assert.equal(other.verdict, "ACCEPT", other.text);
+    assert.ok(other.text.includes(EVIL_VALUE), other.text);
+    assert.equal(other.foreignServer, evilServer.base);
+    assert.match(other.text, /From another server: the proof comes from http:\/\/127\.0\.0\.1:\d+, not from this page's server/);
+    assert.equal(other.stored, null);
+
+    await page.goto(link({ server: evilServer.base, name: "never-registered", root: evilRootText, auto: "1" }));
+    const absent = await linkVerdict(page);
+    assert.equal(absent.verdict, "ACCEPT", absent.text);
+    assert.equal(absent.foreignServer, evilServer.base, "every verdict on another server's proof is marked");
+  } finally {
+    await close();
+  }
 });

@@ -24,10 +24,13 @@ export function freshDir(prefix = "ssgkr-web-"): string {
 /** Records of the test registry: two live (one scoped name), one deleted. */
 export const RECORDS = { live: "left-pad", scoped: "@scope/pkg", deleted: "gone" } as const;
 
-/** A name-keyed registry (record-leaf-v2) of depth `depth` with the test records. */
-export function makeRegistry(dir: string, depth = 24): NameStore {
-  const store = NameStore.openOrCreate(join(dir, "db"), { depth });
-  planNameUpdate(store, "insert", RECORDS.live, "https://github.com/left-pad/left-pad").commit();
+/**
+ * A name-keyed registry (record-leaf-v2) of depth `depth` with the test records, in `dir/sub`;
+ * `liveValue` replaces the value of `left-pad` (another registry with another root).
+ */
+export function makeRegistry(dir: string, depth = 24, opts: { sub?: string; liveValue?: string } = {}): NameStore {
+  const store = NameStore.openOrCreate(join(dir, opts.sub ?? "db"), { depth });
+  planNameUpdate(store, "insert", RECORDS.live, opts.liveValue ?? "https://github.com/left-pad/left-pad").commit();
   planNameUpdate(store, "insert", RECORDS.scoped, "https://gitlab.com/scope/pkg").commit();
   planNameUpdate(store, "insert", RECORDS.deleted, null).commit();
   planNameUpdate(store, "delete", RECORDS.deleted).commit();
