@@ -34,12 +34,33 @@ export interface WhirProverState {
   readonly tree: MerkleTree;
 }
 
+/**
+ * A dishonest prover's changes, for soundness tests (test/pcs/forgery.test.ts): each hook may
+ * replace what the honest prover would send, and the prover then continues honestly on a
+ * transcript that absorbed the replacement (grinding included), so the proof is a real forgery,
+ * not a byte flip.
+ */
+export interface WhirAdversary {
+  /** Replaces [h(0), h(2)] of sumcheck round s of iteration i (i = rounds.length for the final sumcheck). */
+  readonly roundPolynomial?: (i: number, s: number, h: [Ext, Ext]) => [Ext, Ext];
+  /** Replaces the out-of-domain answers of f_(i+1). */
+  readonly oodAnswers?: (i: number, answers: Ext[]) => Ext[];
+  /** Replaces the final polynomial's coefficients. */
+  readonly finalCoefficients?: (c: Uint32Array) => Uint32Array;
+  /** Changes the opened rows of iteration i (in place) before they are sent. */
+  readonly rows?: (i: number, rows: Uint32Array) => void;
+  /** Changes the multiproof of iteration i (in place) before it is sent. */
+  readonly siblings?: (i: number, siblings: Uint32Array) => void;
+}
+
 /** Options of `whirCommit`. */
 export interface WhirCommitOptions {
   /** The parameter set (default `"cb100-r4"`). */
   readonly set?: WhirSetId;
   /** 1 (default) when `evaluations` holds base-field values, 4 when it holds interleaved extension values. */
   readonly width?: CommittedWidth;
+  /** Soundness tests only: changes the first codeword's rows (in place) before they are hashed, committing to a word that is not the polynomial's codeword. */
+  readonly corruptCodeword?: (rows: Uint32Array) => void;
 }
 
 function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth): number {
@@ -69,6 +90,7 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   const coeffsNative = evaluations.slice();
   evaluationsToCoefficients(coeffsNative, width);
   const rows = encodeRows(coeffsNative, width, first.logDomain, first.foldingFactor);
+  options.corruptCodeword?.(rows);
   const tree = buildMerkleTree(rows, (1 << first.foldingFactor) * width, first.logRows);
   absorbCommitment(t, set, m, width, tree.root);
   const coefficients = width === 1 ? liftToExtension(coeffsNative) : coeffsNative;
@@ -95,7 +117,7 @@ function powersOf(gamma: Ext, n: number): Ext[] {
  * a proof that does not verify.
  * @throws PcsError `PCS_BAD_CLAIM` for a point with other than m coordinates or no claim at all.
  */
-export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: readonly WhirClaim[]): WhirProof {
+export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: readonly WhirClaim[], adversary: WhirAdversary = {}): WhirProof {
   const { schedule } = state;
   const m = schedule.numVariables;
   if (claims.length === 0) throw new PcsError("PCS_BAD_CLAIM", "an opening needs at least one claim");
@@ -122,7 +144,8 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
     const sumcheck: [Ext, Ext][] = [];
     const foldWitnesses: number[] = [];
     for (let s = 0; s < round.foldingFactor; s++) {
-      const [h0, h2] = roundPolynomial(f, w);
+      const honest = roundPolynomial(f, w);
+      const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(i, s, honest) : honest;
       t.observeExt(h0);
       t.observeExt(h2);
       sumcheck.push([h0, h2]);
@@ -145,9 +168,10 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
       t.observeDigest(nextRoot);
       oodPoints = drawOodPoints(t, round.nextOodSamples);
       oodAnswers = oodPoints.map((z) => evaluateUnivariate(c, z));
+      if (adversary.oodAnswers) oodAnswers = adversary.oodAnswers(i, oodAnswers);
       absorbExts(t, oodAnswers);
     } else {
-      finalCoefficients = c.slice();
+      finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
       t.observeMany(finalCoefficients);
     }
     const queryWitness = round.queryPowBits > 0 ? t.grind(round.queryPowBits) : null;
@@ -155,9 +179,12 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
     const rowWords = (1 << round.foldingFactor) * width;
     const opened = new Uint32Array(indices.length * rowWords);
     indices.forEach((idx, j) => opened.set(rows.subarray(idx * rowWords, (idx + 1) * rowWords), j * rowWords));
+    adversary.rows?.(i, opened);
+    const siblings = openMultiproof(tree, indices);
+    adversary.siblings?.(i, siblings);
     rounds.push({
       sumcheck, foldWitnesses, nextRoot, nextOodAnswers: oodAnswers, finalCoefficients: last ? finalCoefficients : null,
-      queryWitness, rowCount: indices.length, rows: opened, siblings: openMultiproof(tree, indices),
+      queryWitness, rowCount: indices.length, rows: opened, siblings,
     });
     if (!last) {
       const mNext = round.numVariables - round.foldingFactor;
@@ -176,7 +203,8 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
   });
   const finalSumcheck: [Ext, Ext][] = [];
   for (let s = 0; s < schedule.finalVariables; s++) {
-    const [h0, h2] = roundPolynomial(f, w);
+    const honest = roundPolynomial(f, w);
+    const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(schedule.rounds.length, s, honest) : honest;
     t.observeExt(h0);
     t.observeExt(h2);
     finalSumcheck.push([h0, h2]);
