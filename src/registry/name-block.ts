@@ -12,6 +12,7 @@ import { RegistryError } from "./errors.js";
 import type { RecordValue } from "./mapping.js";
 import { planNameUpdate, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
 import type { NameHistoryEntry, NameStore } from "./store/name-store.js";
+import type { PendingBlock } from "./store/pending-block.js";
 
 /** One update of a block, in the form of the registry's update commands. */
 export interface BlockUpdate {
@@ -102,17 +103,21 @@ export interface AppliedBlock {
  * Applies `updates` in order as one batch.
  * @param beforeCommit runs inside the write transaction with the applied updates (the block
  *   proof is made and written here); throwing aborts the batch.
+ * @param options `pending`: the block's pending record (`NameStore.recordPendingBlock`), marked
+ *   committed in the batch's transaction; `expectBatch`: the head batch the block was planned
+ *   against (default the head when called).
  * @throws RegistryError of the first failing update (its `details.update` is its 0-based index;
  *   nothing is written), `BAD_BLOCK` for no or too many updates, `CONCURRENT_UPDATE`.
  */
-export function applyNameBlock(store: NameStore, updates: readonly BlockUpdate[], beforeCommit?: (applied: Omit<AppliedBlock, "entry">) => void): AppliedBlock {
+export function applyNameBlock(store: NameStore, updates: readonly BlockUpdate[], beforeCommit?: (applied: Omit<AppliedBlock, "entry">) => void, options: { readonly pending?: PendingBlock; readonly expectBatch?: number } = {}): AppliedBlock {
   if (updates.length === 0 || updates.length > MAX_BLOCK_UPDATES) throw new RegistryError("BAD_BLOCK", `a block holds 1..${MAX_BLOCK_UPDATES} updates, got ${updates.length}`);
   const start = store.head();
   let applied: AppliedUpdate[] = [];
   let fromRoot: Digest = start.root;
   const entry = store.commit({
     kind: "block",
-    expectBatch: start.batch,
+    expectBatch: options.expectBatch ?? start.batch,
+    ...(options.pending !== undefined ? { pending: options.pending } : {}),
     write: (w, head) => {
       applied = [];
       fromRoot = head.root;

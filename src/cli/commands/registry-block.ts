@@ -9,29 +9,27 @@
  *   verify-block --from-root A --to-root B --dir DIR
  *                prints ACCEPT … (exit 0) or REJECT CODE: reason (exit 1); unusable input exits 2.
  *
- * Crash safety: the batch is applied, proved, verified and its files written into a hidden sibling
- * of DIR inside the registry's write transaction; the transaction commits only after that, and
- * the sibling is renamed to DIR right after the commit. A failure before the commit writes
- * nothing (the sibling is removed); a crash between commit and rename leaves the complete files in
- * the sibling `.DIR.block-<pid>`.
+ * Crash safety (src/registry/block-dir.ts): the pending block is recorded in the registry before
+ * any file is written; the batch is applied, proved, verified and its files written into a
+ * hidden sibling `.DIR.block-<pid>` inside the registry's write transaction, which commits the
+ * batch and marks the record committed together; the sibling is then renamed to DIR and the
+ * record removed. A failure removes the sibling and the record; after a kill, the next command
+ * that opens the registry settles the record by the registry's head.
  */
 import type { Command } from "commander";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { readFileOrExit } from "../io.js";
 import { RegistryError } from "../../registry/errors.js";
-import { applyNameBlock, MAX_BLOCK_UPDATES, parseBlockUpdates, type AppliedBlock } from "../../registry/name-block.js";
+import { proveBlockToDir } from "../../registry/block-dir.js";
+import { MAX_BLOCK_UPDATES, parseBlockUpdates } from "../../registry/name-block.js";
 import { NAME_MAPPING_ID } from "../../registry/name-key.js";
 import { NameStore } from "../../registry/store/name-store.js";
 import { registryMapping } from "../../registry/store/open-any.js";
 import { parseRoot } from "../../registry/verify-record.js";
-import { updateJson, verifyRegistryBlock } from "../../registry/verify-block.js";
-import { fromOpRequest } from "../../sync/request-convert.js";
-import { requestToJson } from "../../sync/request.js";
-import { OpKind } from "../../statement/types.js";
-import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../../sync/v2/index.js";
+import { verifyRegistryBlock } from "../../registry/verify-block.js";
 
 const rootCompact = (d: ArrayLike<number>) => `[${Array.from(d).join(",")}]`;
 
@@ -51,25 +49,6 @@ function countOption(text: string | undefined): number {
   if (text === undefined) return MAX_BLOCK_UPDATES;
   if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > MAX_BLOCK_UPDATES) throw new CliError("BAD_OPTION", `--count must be an integer in [1, ${MAX_BLOCK_UPDATES}], got ${JSON.stringify(text)}`, undefined, { option: "--count" });
   return Number(text);
-}
-
-/** The three files of a block (block.json keys are snake_case like the request files). */
-function blockFiles(a: Omit<AppliedBlock, "entry">, batch: number, depth: number, leafMaxFields: number, proof: Uint8Array, proveMs: number): Record<string, string | Uint8Array> {
-  const requests = a.updates.map((u) => requestToJson(fromOpRequest(updateRequestOf(u.record, leafMaxFields), depth, leafMaxFields)));
-  const block = {
-    profile: "v2",
-    kind: "block",
-    depth,
-    leaf_max_fields: leafMaxFields,
-    operations: a.updates.length,
-    batch,
-    from_root: Array.from(a.fromRoot),
-    to_root: Array.from(a.toRoot),
-    proof_bytes: proof.length,
-    prove_ms: Math.round(proveMs),
-    updates: a.updates.map((u) => updateJson({ op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) })),
-  };
-  return { "block.bin": proof, "requests.json": JSON.stringify(requests) + "\n", "block.json": JSON.stringify(block, null, 2) + "\n" };
 }
 
 export function registerRegistryBlock(registry: Command, setExit: (code: number) => void): void {
@@ -94,33 +73,13 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
       const mapping = registryMapping(opts.db);
       if (mapping !== undefined && mapping !== NAME_MAPPING_ID) throw new RegistryError("WRONG_MAPPING", `registry at ${opts.db} has mapping ${mapping}; block proofs are made for name-keyed registries (${NAME_MAPPING_ID})`, { mapping });
       const store = NameStore.open(opts.db);
-      const hidden = join(dirname(opts.out), `.${basename(opts.out)}.block-${process.pid}`);
-      let proveMs = 0, bytes = 0;
-      let applied: AppliedBlock;
+      let written;
       try {
-        const { depth, leafMaxFields } = store.config;
-        const prepared = prepareV2(OpKind.Update, { depth, leafMaxFields });
-        rmSync(hidden, { recursive: true, force: true });
-        applied = applyNameBlock(store, updates, (a) => {
-          const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
-          const t0 = performance.now();
-          const proof = proveBlock(prepared, requests);
-          proveMs = performance.now() - t0;
-          const verdict = verifyBlock({ fromRoot: a.fromRoot, toRoot: a.toRoot }, requests, proof, { prepared });
-          if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
-          bytes = proof.length;
-          mkdirSync(hidden, { recursive: true });
-          for (const [name, content] of Object.entries(blockFiles(a, store.head().batch + 1, depth, leafMaxFields, proof, proveMs))) writeFileSync(join(hidden, name), content);
-        });
-      } catch (e) {
-        rmSync(hidden, { recursive: true, force: true });
-        throw e;
+        written = proveBlockToDir(store, updates, opts.out);
       } finally {
         await store.close();
       }
-      if (existsSync(opts.out)) rmSync(opts.out, { recursive: true });
-      renameSync(hidden, opts.out);
-      const a = applied;
+      const { applied: a, bytes, proveMs } = written;
       process.stdout.write(
         `block batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
           `check: ssgkr registry verify-block --from-root ${Array.from(a.fromRoot).join(",")} --to-root ${Array.from(a.toRoot).join(",")} --dir ${opts.out}\n`,

@@ -193,7 +193,7 @@ async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Prom
   line({
     status: "SERVER_STOPPED", transport: "nats", reason: s.reason, processed_jobs: s.processedJobs, unprocessed_jobs: s.unprocessedJobs, batches: s.batches,
     pulled_jobs: st.pulled, redelivered_jobs: st.redelivered, admitted_jobs: st.admitted, proof_replies: st.proofReplies, batch_errors: st.batchErrors,
-    input_errors: st.inputErrors, bad_jobs: st.badJobs, delivery_limit_replies: st.deliveryLimit, published_results: st.published,
+    input_errors: st.inputErrors, bad_jobs: st.badJobs, delivery_limit_replies: st.deliveryLimit, over_bound_jobs: st.overBound, published_results: st.published,
     duplicate_results_dropped: st.duplicatesDropped, publish_retries: st.publishRetries, publish_failures: st.publishFailures, returned_at_stop: st.nakedAtStop,
     ready_unix_ns: s.readyUnixNs, finish_unix_ns: s.finishUnixNs, wall_s: round3(s.wallSeconds), cpu_s: round3(s.cpuSeconds),
     proofs_per_s: round3(s.wallSeconds > 0 ? st.proofReplies / s.wallSeconds : 0),

@@ -6,8 +6,9 @@
  * One environment directory (data.mdb, lock.mdb, and the marker file MAPPING naming the mapping)
  * with four tables; every row value ends with a
  * CRC-32 of table, key and value (row-seal.ts), checked on every read:
- * - `meta`: `config` (JSON: format, version 2, mapping, depth, leafMaxFields) and `head` (JSON:
- *   batch, root, records, live, deleted);
+ * - `meta`: `config` (JSON: format, version 2, mapping, depth, leafMaxFields), `head` (JSON:
+ *   batch, root, records, live, deleted) and, while a block is written, `pending-block:<pid>`
+ *   (pending-block.ts);
  * - `leaves`: key (8-byte BE) → record row (record-codec.ts) ‖ leaf digest (8 × u32 LE);
  * - `branches`: height byte ‖ prefix (8-byte BE) → digest of a node whose two children hold
  *   records (8 × u32 LE);
@@ -19,7 +20,7 @@
  * entry together); readers see snapshots.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import type { Database, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { compress, digestEquals, type Digest } from "../../hash/digest.js";
 import { P } from "../../field/koalabear.js";
@@ -36,6 +37,7 @@ import { defaultDigests } from "./store.js";
 import { EnvironmentStore, RegistryEnvironment, type RowSealing } from "./environment.js";
 import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
 import { defaultPermutation } from "../hashing/permutation.js";
+import { PENDING_BLOCK_PREFIX, decodePendingBlock, encodePendingBlock, forgetPendingToken, newPendingToken, pendingBlockKey, settlePendingBlock, writerAlive, type PendingBlock, type PendingOutcome } from "./pending-block.js";
 
 const FORMAT = "ssgkr-registry";
 const FORMAT_VERSION = 2;
@@ -121,6 +123,8 @@ export interface NameBatch {
   readonly kind: string;
   readonly expectBatch: number;
   readonly name?: string;
+  /** The pending block this batch commits (`recordPendingBlock`): its row is marked committed in the batch's transaction. */
+  readonly pending?: PendingBlock;
   readonly write: (w: NameWriter, head: NameHead) => BatchRows;
 }
 
@@ -264,6 +268,19 @@ export class NameStore extends EnvironmentStore {
     try {
       const store = new NameStore(dir, env);
       store.checkHead();
+      if (store.pendingBlocks().some((p) => !writerAlive(p))) {
+        if (!readOnly) store.recoverPendingBlocks();
+        else {
+          // Settling writes the registry: a read-only open settles through a writable one first.
+          env.closeSync();
+          try {
+            NameStore.build(dir, false).closeSync();
+          } catch {
+            // not writable here (permissions, read-only media): the next writable open settles it
+          }
+          return NameStore.build(dir, true);
+        }
+      }
       return store;
     } catch (e) {
       env.closeSync();
@@ -499,13 +516,87 @@ export class NameStore extends EnvironmentStore {
 
   /**
    * Commits one batch in one write transaction.
-   * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared.
+   * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared
+   * (or since its pending block was recorded).
    */
   commit(batch: NameBatch): NameHistoryEntry {
     return this.env.write(() => {
       const head = this.expectHead(batch.expectBatch);
+      if (batch.pending !== undefined) this.markPendingCommitted(batch.pending, head);
       return this.finishBatch(batch, head, batch.write(this.writer(), head));
     });
+  }
+
+  /** The pending block rows (pending-block.ts), in pid order. @throws RegistryError `DB_CORRUPT`. */
+  pendingBlocks(txn?: Transaction): PendingBlock[] {
+    const out: PendingBlock[] = [];
+    const range = { start: Buffer.from(PENDING_BLOCK_PREFIX), end: Buffer.from(PENDING_BLOCK_PREFIX.slice(0, -1) + ";"), ...(txn ? { transaction: txn } : {}) };
+    for (const { key, value } of this.meta.getRange(range)) {
+      const what = `meta row ${Buffer.from(key as Buffer).toString("latin1")}`;
+      out.push(decodePendingBlock(unseal(T_META, key as Buffer, value, what), what, this.dir));
+    }
+    return out;
+  }
+
+  /**
+   * Records, in its own write transaction, that this process is about to write the block
+   * directory `dir` for the next batch (docs/registry.md "Block proofs"). Commit the block with
+   * `pending` set to the returned record and remove it with `clearPendingBlock`.
+   */
+  recordPendingBlock(dir: string): PendingBlock {
+    return this.env.write(() => {
+      const pending: PendingBlock = { dir: resolvePath(dir), batch: this.head().batch + 1, pid: process.pid, token: newPendingToken(), committed: false };
+      const key = pendingBlockKey(pending.pid);
+      this.meta.putSync(key, seal(T_META, key, encodePendingBlock(pending)));
+      return pending;
+    });
+  }
+
+  /** Removes a pending block row (only the row of the same writer and token). */
+  clearPendingBlock(pending: PendingBlock): void {
+    this.env.write(() => {
+      const key = pendingBlockKey(pending.pid);
+      const row = this.pendingRow(pending.pid);
+      if (row !== undefined && row.token === pending.token) this.meta.removeSync(key);
+    });
+    forgetPendingToken(pending.token);
+  }
+
+  /**
+   * Settles the pending blocks of writers that no longer run (pending-block.ts): each block's
+   * files by the registry's head, then its row removed, one write transaction per block.
+   * A registry opened for writing does this when it opens.
+   */
+  recoverPendingBlocks(): { block: PendingBlock; outcome: PendingOutcome }[] {
+    const done: { block: PendingBlock; outcome: PendingOutcome }[] = [];
+    for (const seen of this.pendingBlocks()) {
+      if (writerAlive(seen)) continue;
+      this.env.write(() => {
+        const p = this.pendingRow(seen.pid);
+        if (p === undefined || p.token !== seen.token || writerAlive(p)) return;
+        done.push({ block: p, outcome: settlePendingBlock(p, this.head().batch) });
+        this.meta.removeSync(pendingBlockKey(p.pid));
+      });
+    }
+    return done;
+  }
+
+  private pendingRow(pid: number): PendingBlock | undefined {
+    const key = pendingBlockKey(pid);
+    const raw = this.meta.get(key);
+    if (raw === undefined) return undefined;
+    const what = `meta row ${key.toString("latin1")}`;
+    return decodePendingBlock(unseal(T_META, key, raw, what), what, this.dir);
+  }
+
+  /** Inside a batch's transaction: marks its pending block committed. @throws RegistryError `CONCURRENT_UPDATE`. */
+  private markPendingCommitted(pending: PendingBlock, head: NameHead): void {
+    const row = this.pendingRow(pending.pid);
+    if (row === undefined || row.token !== pending.token || row.batch !== head.batch + 1) {
+      throw new RegistryError("CONCURRENT_UPDATE", `the registry changed since the block was recorded for batch ${pending.batch} (head is batch ${head.batch}); nothing was written`, { batch: head.batch });
+    }
+    const key = pendingBlockKey(pending.pid);
+    this.meta.putSync(key, seal(T_META, key, encodePendingBlock({ ...row, committed: true })));
   }
 
   /**

@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { DEFAULT_MIXTURE, expandMixture, jobsForDuration, MAX_RATE, parseMixture, type MixtureEntry } from "./schedule.js";
 import type { OpKindName } from "../../statement/types.js";
 import { LoadError } from "./errors.js";
+import { MAX_RUN_ID_BYTES } from "../protocol/limits.js";
 
 /** A target `host:port`. */
 export interface Target {
@@ -171,6 +172,7 @@ export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, 
   // On a broker, results of a run id outlive the run: a new run gets a new id unless one is given.
   const runId = broker !== null && given["run-id"] === undefined ? `run-${new Date().toISOString().replace(/[-:.]/g, "").slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}` : get("run-id");
   if (runId === "") throw bad("run-id", "must not be empty");
+  if (Buffer.byteLength(runId, "utf8") > MAX_RUN_ID_BYTES) throw bad("run-id", `must be at most ${MAX_RUN_ID_BYTES} bytes (UTF-8), got ${Buffer.byteLength(runId, "utf8")}`);
   const profile = get("profile");
   if (profile !== "compat-v1" && profile !== "v2") throw bad("profile", `must be "compat-v1" or "v2", got ${JSON.stringify(profile)}`);
   return {

@@ -6,7 +6,9 @@
  * kind's subject with msgID `run_id/job_id`; the job counts as submitted once the broker stored
  * it. A publish that fails (broker node lost, timeout) is retried with the same msgID (the
  * jobs stream stores it once) until `connect-timeout-ms` has passed, then the job is a
- * transport error. At most `sender-queue` publishes are outstanding; beyond that an offer is a
+ * transport error. Every job is within the bounds a worker checks (job-bounds.ts): a run id over
+ * `MAX_RUN_ID_BYTES` is refused before anything is published, a job body over
+ * `MAX_BROKER_JOB_BYTES` is a transport error and never published. At most `sender-queue` publishes are outstanding; beyond that an offer is a
  * generator failure, as a full sender queue is over TCP.
  *
  * Results: a pull consumer of the frontend's own on the run's results subject, from its first
@@ -32,6 +34,7 @@ import type { LoadOptions } from "../load/options.js";
 import type { OpenLoopRun, RunConnection, RunEvents } from "../load/run.js";
 import { connectBroker, type BrokerEndpoint } from "./connect.js";
 import { BrokerError } from "./errors.js";
+import { MAX_BROKER_JOB_BYTES, MAX_RUN_ID_BYTES } from "./job-bounds.js";
 import { JOBS_STREAM, RESULTS_STREAM, jobSubject, messageId, resultSubject } from "./names.js";
 import { ensureStreams, streamSettings } from "./setup.js";
 
@@ -171,6 +174,12 @@ export class NatsTarget implements RunConnection {
   }
 
   private async publishJob(tag: number, body: Uint8Array, kind: OpKindName): Promise<void> {
+    if (body.length > MAX_BROKER_JOB_BYTES) {
+      // a worker would terminate it unproved (job-bounds.ts): it is never published
+      this.inflight--;
+      this.events.onSendFailed(tag, `transport: job of ${body.length} bytes exceeds the broker job bound of ${MAX_BROKER_JOB_BYTES} bytes`);
+      return;
+    }
     const until = performance.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -248,7 +257,7 @@ export class NatsTarget implements RunConnection {
  * The NATS transport of `runLoad` (`open` gets the run's effective options, a resumed run's
  * recorded ones): connects, creates missing streams, refuses a run id that
  * already has results unless resuming, and opens the broker "target".
- * @throws BrokerError `BROKER_CONNECT`, `BROKER_SETUP`, `RUN_ID_USED`.
+ * @throws BrokerError `BAD_OPTION` (a run id over `MAX_RUN_ID_BYTES`), `BROKER_CONNECT`, `BROKER_SETUP`, `RUN_ID_USED`.
  */
 export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log: (line: string) => void = () => undefined): LoadTransport {
   let options = given;
@@ -260,6 +269,7 @@ export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log:
     targets: 1,
     async open(run: OpenLoopRun, effective: LoadOptions) {
       options = effective;
+      if (Buffer.byteLength(options.runId, "utf8") > MAX_RUN_ID_BYTES) throw new BrokerError("BAD_OPTION", `--run-id must be at most ${MAX_RUN_ID_BYTES} bytes (UTF-8)`, { option: "--run-id" });
       nc = await connectBroker(endpoint, `ssgkr-load ${options.runId}`, options.connectTimeoutMs);
       const conn = nc;
       void (async () => {

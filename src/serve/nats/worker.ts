@@ -8,9 +8,13 @@
  * soon as jobs arrive, or at its expiry) while the kind's local FIFO holds fewer than batch-max jobs (and all held jobs stay
  * under max-queue), so a worker never hoards more than one batch ahead per kind. Each pulled
  * job is admitted as over TCP: not a Job / wrong protocol → acked without a reply (dropped);
- * input error → error reply; delivered more than `maxDeliveries` times → error reply
+ * over a bound of job-bounds.ts (body size, `run_id`, `input.kind`) → terminated (`term()`)
+ * with one small error reply `job_over_bound`, before any proving, on its first delivery;
+ * delivered more than `maxDeliveries` times → terminated with one small error reply
  * `worker_delivery_limit` (a job that crashes workers is answered, not redelivered forever);
- * otherwise queued with its receive time as admission time.
+ * input error → error reply; otherwise queued with its receive time as admission time.
+ * The two terminating replies echo no unbounded field and the job is terminated even when
+ * their publish fails, so such a job ends in exactly one outcome.
  *
  * Results: the return path is the TCP server's (`ReplyReturn`): each reply (Reply JSON frame +
  * proof frame, as protocol 1) is published to the run's results subject with msgID
@@ -48,6 +52,7 @@ import { startEngine } from "../server/engine.js";
 import { serverOptions, type ServerOptions } from "../server/options.js";
 import { ReplyReturn, type ReplyDestination } from "../server/return-path.js";
 import { connectBroker, type BrokerEndpoint } from "./connect.js";
+import { OVER_BOUND_ERROR, boundedErrorReply, jobOverBound } from "./job-bounds.js";
 import { BrokerError } from "./errors.js";
 import { JOBS_STREAM, NATS_KINDS, jobConsumer, messageId, resultSubject } from "./names.js";
 import { consumerAckWaitMs, ensureStreams, streamSettings, type StreamSettings } from "./setup.js";
@@ -113,6 +118,8 @@ export interface NatsWorkerStats {
   /** Not a Job / wrong protocol: acked without a reply. */
   readonly badJobs: number;
   readonly deliveryLimit: number;
+  /** Jobs over a bound of job-bounds.ts: terminated with one `job_over_bound` error reply. */
+  readonly overBound: number;
   /** Results published and acknowledged. */
   readonly published: number;
   /** Results the broker reported as duplicates (already stored). */
@@ -191,7 +198,7 @@ export class NatsWorker {
   readonly done: Promise<NatsStopSummary>;
   private readonly counts = {
     pulled: 0, redelivered: 0, admitted: 0, processed: 0, batches: 0, inputErrors: 0, badJobs: 0,
-    deliveryLimit: 0, published: 0, duplicatesDropped: 0, publishRetries: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0,
+    deliveryLimit: 0, overBound: 0, published: 0, duplicatesDropped: 0, publishRetries: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0,
   };
 
   constructor(options: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }, private readonly hooks: NatsWorkerHooks = {}) {
@@ -311,9 +318,16 @@ export class NatsWorker {
       m.ack();
       return;
     }
+    const over = jobOverBound(a.job, m.data.length);
+    if (over !== null) {
+      this.counts.overBound++;
+      this.hooks.log?.(`terminated a job over a bound: ${over}`);
+      this.answerNow(m, boundedErrorReply(a.job, this.origin, `${OVER_BOUND_ERROR}: ${over}`, { server_received_unix_ns: receivedNs }), a.job.run_id);
+      return;
+    }
     if (m.info.deliveryCount > this.options.maxDeliveries) {
       this.counts.deliveryLimit++;
-      this.answerNow(m, errorReply(a.job, this.origin, `${DELIVERY_LIMIT_ERROR}: delivered ${m.info.deliveryCount} times`, { server_received_unix_ns: receivedNs }));
+      this.answerNow(m, boundedErrorReply(a.job, this.origin, `${DELIVERY_LIMIT_ERROR}: delivered ${m.info.deliveryCount} times`, { server_received_unix_ns: receivedNs }), a.job.run_id);
       return;
     }
     if (a.status === "input_error") {
@@ -326,10 +340,13 @@ export class NatsWorker {
     this.scheduler.push({ msg: m, job: a.job, request: a.request, kind: a.kind, receivedNs, enqueuedNs: nowUnixNs(), admittedNs: monotonicNs() });
   }
 
-  /** Publishes an error reply outside a batch, then acks. */
-  private answerNow(m: JsMsg, reply: Reply): void {
+  /**
+   * Publishes an error reply outside a batch, then acks; with `terminateRunId` (the job's own
+   * run id, which names the results subject) the job is terminated instead, published or not.
+   */
+  private answerNow(m: JsMsg, reply: Reply, terminateRunId?: string): void {
     this.held.add(m);
-    this.track(this.publish(m, reply, encodeReplyFrames(reply, new Uint8Array(0))).then(() => undefined));
+    this.track(this.publish(m, reply, encodeReplyFrames(reply, new Uint8Array(0)), terminateRunId).then(() => undefined));
   }
 
   /** The return path's view of the broker for the job of `m`: its result is published, then `m` acked. */
@@ -353,11 +370,13 @@ export class NatsWorker {
    * Publishes one result; acks the job once the broker stored it (or had it already). A failing
    * publish (a broker node lost, a stream leader being elected) is retried with the same msgID
    * for up to the I/O timeout; then the job is handed back with a delay (nak) for redelivery.
+   * With `terminateRunId` the job is terminated (`term()`) once the publish succeeded or failed
+   * for good, and the results subject is that run id's.
    */
-  private async publish(m: JsMsg, reply: Reply, frames: readonly Buffer[]): Promise<boolean> {
+  private async publish(m: JsMsg, reply: Reply, frames: readonly Buffer[], terminateRunId?: string): Promise<boolean> {
     const data = Buffer.concat(frames);
     this.unacked += data.length;
-    const subject = resultSubject(reply.run_id);
+    const subject = resultSubject(terminateRunId ?? reply.run_id);
     const msgID = messageId(reply.run_id, reply.job_id);
     const until = performance.now() + this.options.ioTimeoutMs;
     try {
@@ -367,13 +386,19 @@ export class NatsWorker {
           if (ack.duplicate) this.counts.duplicatesDropped++;
           this.counts.published++;
           this.hooks.onPublished?.(this.counts.published);
-          m.ack();
+          if (terminateRunId !== undefined) m.term();
+          else m.ack();
           return true;
         } catch (err) {
           if (performance.now() >= until) {
             this.counts.publishFailures++;
-            this.hooks.log?.(`publish of ${msgID} failed: ${(err as Error).message}; job returned for redelivery`);
-            m.nak(1000);
+            if (terminateRunId !== undefined) {
+              this.hooks.log?.(`publish of ${msgID} failed: ${(err as Error).message}; job terminated`);
+              m.term();
+            } else {
+              this.hooks.log?.(`publish of ${msgID} failed: ${(err as Error).message}; job returned for redelivery`);
+              m.nak(1000);
+            }
             return false;
           }
           this.counts.publishRetries++;

@@ -11,6 +11,12 @@ export const PROTOCOL_VERSION = 1;
  */
 export const PROTOCOL_VERSION_V2 = 2;
 
+/**
+ * Longest `run_id` a frontend (`ssgkr load`) sends, UTF-8 bytes; a broker worker terminates a job
+ * with a longer one (docs/scale-out.md "Bounded jobs").
+ */
+export const MAX_RUN_ID_BYTES = 128;
+
 /** Largest Job JSON frame body, in bytes (2 MiB, §16.1). */
 export const MAX_JOB_BYTES = 2 * 1024 * 1024;
 

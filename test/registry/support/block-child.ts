@@ -1,0 +1,28 @@
+/**
+ * Child process for the prove-block crash tests. Does nothing without arguments.
+ *
+ *   node block-child.js DB UPDATES OUT STEP kill   SIGKILLs itself right after step STEP of proveBlockToDir
+ *   node block-child.js DB UPDATES OUT STEP hold   prints `held STEP` after step STEP and blocks (up to 120 s)
+ *
+ * Steps: recorded, writing, written, committed, renamed, cleared (src/registry/block-dir.ts).
+ */
+import { readFileSync, writeSync } from "node:fs";
+import { proveBlockToDir, type BlockStep } from "../../../src/registry/block-dir.js";
+import { parseBlockUpdates } from "../../../src/registry/name-block.js";
+import { NameStore } from "../../../src/registry/store/name-store.js";
+
+const [db, updates, out, at, mode] = process.argv.slice(2);
+if (db !== undefined && updates !== undefined && out !== undefined && at !== undefined) {
+  const store = NameStore.open(db);
+  proveBlockToDir(store, parseBlockUpdates(readFileSync(updates, "utf8")), out, {
+    onStep: (step: BlockStep) => {
+      if (step !== at) return;
+      if (mode === "hold") {
+        writeSync(1, `held ${step}\n`);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
+      }
+      process.kill(process.pid, "SIGKILL");
+    },
+  });
+  await store.close();
+}
