@@ -114,26 +114,37 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   });
   app.setNotFoundHandler((req, reply) => void reply.status(404).send({ code: "NOT_FOUND", message: `no route ${req.method} ${req.url.split("?")[0]}` }));
 
-  app.addHook("onRequest", async (req, reply) => {
-    if (Buffer.byteLength(req.url) > maxUrl) throw new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`);
-    if (opts.cors !== undefined) {
-      const origin = req.headers.origin;
-      if (opts.cors === "*" || origin === opts.cors) {
-        reply.header("access-control-allow-origin", opts.cors === "*" ? "*" : opts.cors);
+  // Hooks in order: CORS headers (so every answer carries them, errors and 429s included), the
+  // request budget (before the URL check and before any route's token check), the URL length.
+  if (opts.cors !== undefined) {
+    const cors = opts.cors;
+    app.addHook("onRequest", async (req, reply) => {
+      if (cors === "*" || req.headers.origin === cors) {
+        reply.header("access-control-allow-origin", cors);
         reply.header("vary", "Origin");
         reply.header("access-control-expose-headers", "x-ssgkr-statement, x-ssgkr-root, retry-after");
       }
-    }
-  });
+    });
+  }
 
   const limit = opts.rateLimit ?? 600;
   if (limit > 0) {
     await app.register(rateLimit, {
+      global: false,
       max: limit,
       timeWindow: 60_000,
-      errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: "RATE_LIMITED", message: `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
+      // The socket's address: forwarding headers (X-Forwarded-For, Forwarded, …) never choose the client.
+      keyGenerator: (req) => req.socket.remoteAddress ?? "unknown",
+      errorResponseBuilder: (_req, ctx) => new HttpError(429, "RATE_LIMITED", `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
     });
+    // One global hook: every request (reads, writes, refused ones, unknown routes) spends the client's budget before any route hook compares a token.
+    app.addHook("onRequest", app.rateLimit());
   }
+
+  app.addHook("onRequest", async (req) => {
+    if (Buffer.byteLength(req.url) > maxUrl) throw new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`);
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
