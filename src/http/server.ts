@@ -82,7 +82,31 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   const lock = new WriteLock(opts.maxQueuedWrites ?? 64);
   const maxUrl = opts.maxUrlBytes ?? 4096 + 512;
   const webDir = opts.webDir ?? DEFAULT_WEB_DIR;
-  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: 1 << 16 }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true });
+  const cors = opts.cors;
+  /** CORS headers of every answer: with one allowed origin every answer depends on Origin and says so (whatever the request's Origin and status), so a shared cache never serves one origin's variant to another. */
+  const corsHeaders = (req: FastifyRequest, reply: FastifyReply): void => {
+    if (cors === undefined) return;
+    reply.header("vary", "Origin");
+    if (cors === "*" || req.headers.origin === cors) {
+      reply.header("access-control-allow-origin", cors);
+      reply.header("access-control-expose-headers", "x-ssgkr-statement, x-ssgkr-root, retry-after");
+    }
+  };
+  /** Spends the client's request budget; throws HttpError 429 `RATE_LIMITED` past it (set below when rate limiting is on). */
+  let spendBudget: ((req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
+  // URLs the router cannot take (bad percent-encoding, a path segment over maxParamLength) are
+  // answered here, without the hooks: they get the CORS headers, spend the budget and answer in
+  // the API's error shape like any other request.
+  const frameworkErrors = (err: { code?: string }, req: FastifyRequest, reply: FastifyReply): void => {
+    corsHeaders(req, reply);
+    const answer = (e: HttpError) => void reply.status(e.status).send({ code: e.code, message: e.message });
+    const refusal = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`) : new HttpError(400, "BAD_INPUT", "URL: not a valid URL (bad percent-encoding)");
+    (spendBudget ? spendBudget(req, reply) : Promise.resolve()).then(
+      () => answer(refusal),
+      (e: unknown) => answer(e instanceof HttpError ? e : new HttpError(500, "INTERNAL", "internal error (the server's standard error has the details)")),
+    );
+  };
+  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: 1 << 16 }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true, frameworkErrors });
   const routes: { method: string; url: string; hidden: boolean }[] = [];
   app.addHook("onRoute", (r) => {
     for (const m of [r.method].flat()) if (m !== "HEAD") routes.push({ method: m, url: r.url, hidden: (r.schema as { hide?: boolean } | undefined)?.hide === true });
@@ -116,16 +140,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
 
   // Hooks in order: CORS headers (so every answer carries them, errors and 429s included), the
   // request budget (before the URL check and before any route's token check), the URL length.
-  if (opts.cors !== undefined) {
-    const cors = opts.cors;
-    app.addHook("onRequest", async (req, reply) => {
-      if (cors === "*" || req.headers.origin === cors) {
-        reply.header("access-control-allow-origin", cors);
-        reply.header("vary", "Origin");
-        reply.header("access-control-expose-headers", "x-ssgkr-statement, x-ssgkr-root, retry-after");
-      }
-    });
-  }
+  app.addHook("onRequest", async (req, reply) => corsHeaders(req, reply));
 
   const limit = opts.rateLimit ?? 600;
   if (limit > 0) {
@@ -138,7 +153,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       errorResponseBuilder: (_req, ctx) => new HttpError(429, "RATE_LIMITED", `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
     });
     // One global hook: every request (reads, writes, refused ones, unknown routes) spends the client's budget before any route hook compares a token.
-    app.addHook("onRequest", app.rateLimit());
+    const spend = app.rateLimit();
+    spendBudget = spend;
+    app.addHook("onRequest", spend);
   }
 
   app.addHook("onRequest", async (req) => {

@@ -65,14 +65,19 @@ test("rate limit: N + k wrong-token writes get at most N answers other than 429;
   }
 });
 
-test("rate limit: 401s, unknown routes and reads all count against the same budget", async () => {
-  const srv = await startServer({ store, token: TOKEN, webDir: webDir(), rateLimit: 3 });
+test("rate limit: 401s, unknown routes, URLs the router refuses and reads all count against the same budget", async () => {
+  const srv = await startServer({ store, token: TOKEN, webDir: webDir(), rateLimit: 4 });
   try {
     assert.equal((await call(srv.base, "PUT", "/v1/records/x", {}, { value: "x" })).status, 401);
     assert.equal((await call(srv.base, "GET", "/v1/no-such-route")).status, 404);
+    const badUrl = await call(srv.base, "GET", "/v1/records/%E0%A4%A/proof");
+    assert.deepEqual([badUrl.status, badUrl.code, typeof badUrl.message], [400, "BAD_INPUT", "string"], "answered in the API's error shape");
     assert.equal((await call(srv.base, "GET", "/v1/root")).status, 200);
     const next = await call(srv.base, "GET", "/v1/no-such-route");
     assert.deepEqual([next.status, next.code], [429, "RATE_LIMITED"]);
+    const nextBad = await call(srv.base, "GET", "/v1/records/%ZZ");
+    assert.deepEqual([nextBad.status, nextBad.code], [429, "RATE_LIMITED"], "a URL the router refuses is refused by the budget first");
+    assert.match(nextBad.retryAfter ?? "", /^\d+$/);
   } finally {
     await srv.app.close();
   }
