@@ -33,14 +33,15 @@ import { SsgkrError } from "../errors.js";
 import { LeafTag, type Leaf } from "../smt/leaf.js";
 import type { OpRequest } from "../smt/operation.js";
 import { nameIdentity, valuePayload, type RecordValue } from "../registry/mapping.js";
-import { opKindOf, prepare, type PreparedSync } from "../sync/prepared.js";
+import { opKindOf, type PreparedSync } from "../sync/prepared.js";
+import { defaultPreparedCache } from "../sync/prepared-cache.js";
 import { verifyEncoded } from "../sync/encoded.js";
 import { parseRequest, type SyncRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { OpKind, type OpKindName } from "../statement/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
-import { cachedPrepared, primePreparedCache, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
+import { cachedPrepared, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
 import { type ClaimErrorCode, NAME_KEYED_MAPPING, rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
 
 /** The name check's own rejection codes (the table above; meanings in docs/errors.md). */
@@ -71,19 +72,18 @@ export interface NameCheckTimings {
 const prepared = new Map<string, PreparedSync>();
 
 /**
- * The prepared circuit of (kind, depth, leaf bound), prepared on first use (derived wiring) and
- * kept for the life of the thread.
+ * The prepared circuit of (kind, depth, leaf bound), taken from `defaultPreparedCache` (prepared
+ * there on first use, derived wiring) and kept for the life of the thread; the name-keyed checks
+ * (verify-record.ts) find it in that cache too.
  * @throws CompileError `UNSUPPORTED_CONFIG` for a configuration no circuit exists for.
  */
 export function preparedFor(kind: OpKind | OpKindName, depth: number, leafMaxFields: number): PreparedSync {
   const key = `${String(opKindOf(kind))}/${depth}/${leafMaxFields}`;
   let p = prepared.get(key);
   if (!p) {
-    p = prepare(kind, { depth, leafMaxFields });
+    p = defaultPreparedCache.get(kind, { depth, leafMaxFields });
     void p.wiring;
     prepared.set(key, p);
-    // the name-keyed checks (verify-record.ts) find it in their cache too
-    primePreparedCache(p);
   }
   return p;
 }

@@ -1,7 +1,7 @@
 /**
  * HTTP errors of the registry API: a status and a body `{"code", "message"}` (codes from the
  * registry, request and claim catalogues, plus the API's own: `BAD_INPUT`, `UNAUTHORIZED`,
- * `FORBIDDEN`, `READ_ONLY`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`, `RATE_LIMITED`, `URL_TOO_LONG`,
+ * `FORBIDDEN`, `READ_ONLY`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`, `CONFIG_NOT_SERVED`, `RATE_LIMITED`, `URL_TOO_LONG`,
  * `BODY_TOO_LARGE`, `NOT_FOUND`, `WEB_NOT_BUILT`, `BAD_TOKEN_FILE`).
  */
 import { SsgkrError } from "../errors.js";
@@ -28,6 +28,7 @@ export const HTTP_ERROR_CODES = [
   "WRITE_BUSY",
   "ROOT_NOT_PROVABLE",
   "ROOT_UNKNOWN",
+  "CONFIG_NOT_SERVED",
   "RATE_LIMITED",
   "URL_TOO_LONG",
   "BODY_TOO_LARGE",

@@ -4,8 +4,9 @@
  * OpenAPI document at /v1/openapi.json and the browser verifier at /verify.
  *
  * Names are one URL-encoded path segment (`@scope/pkg` → `%40scope%2Fpkg`). Proofs of the current
- * root are cached per (root, name, kind). Writes run one at a time (write-lock.ts). Every error is
- * `{"code", "message"}` with the status of errors.ts.
+ * root are cached per (root, name, kind). Writes run one at a time (write-lock.ts). Verification
+ * is of the configurations the server serves only, prepared before it listens (served-configs.ts).
+ * Every error is `{"code", "message"}` with the status of errors.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ import { BearerAuth } from "./auth.js";
 import { ProofCache } from "./cache.js";
 import { HttpError, statusOf } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
+import { ServedConfigs, type VerifyConfig } from "./served-configs.js";
 import { bodyRoot, bodyValue, queryInt, queryRoot } from "./values.js";
 import { WriteLock } from "./write-lock.js";
 
@@ -43,6 +45,12 @@ export interface RegistryHttpOptions {
   /** Largest JSON body of POST /v1/verify (default 2 MiB) and of writes (default 256 KiB). */
   readonly verifyBodyBytes?: number;
   readonly writeBodyBytes?: number;
+  /**
+   * Configurations `POST /v1/verify` verifies besides the registry's own depth and leaf bound
+   * (default none). Their circuits are prepared, with the registry's, before `createRegistryApp`
+   * returns (once per process); a request of any other configuration gets 422 `CONFIG_NOT_SERVED`.
+   */
+  readonly verifyConfigs?: readonly VerifyConfig[];
   /** Writes waiting for the writer before new ones get 409 `WRITE_BUSY` (default 64). */
   readonly maxQueuedWrites?: number;
   /** fastify logger (default off). */
@@ -63,13 +71,18 @@ const WEB_TYPES: Readonly<Record<string, string>> = {
 export interface RegistryApp {
   readonly app: FastifyInstance;
   readonly cache: ProofCache;
+  /** The configurations `POST /v1/verify` verifies (the registry's first). */
+  readonly verifyConfigs: readonly VerifyConfig[];
   /** Every route (method, URL pattern; hidden ones are left out of the OpenAPI document). */
   readonly routes: readonly { readonly method: string; readonly url: string; readonly hidden: boolean }[];
 }
 
 /**
- * Builds the API over an open store.
- * @throws nothing itself; routes answer errors as `{"code", "message"}`.
+ * Builds the API over an open store, after preparing the circuits of every configuration it
+ * verifies (the registry's and `verifyConfigs`; seconds at start-up, nothing for those this
+ * process prepared before).
+ * @throws CompileError `UNSUPPORTED_CONFIG` for a `verifyConfigs` entry outside the engine's
+ *   limits; otherwise nothing itself: routes answer errors as `{"code", "message"}`.
  * @example
  *   const { app } = await createRegistryApp({ store: openRegistry(dir, { readOnly: true }).store });
  *   await app.listen({ host: "127.0.0.1", port: 8080 });
@@ -82,7 +95,34 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   const lock = new WriteLock(opts.maxQueuedWrites ?? 64);
   const maxUrl = opts.maxUrlBytes ?? 4096 + 512;
   const webDir = opts.webDir ?? DEFAULT_WEB_DIR;
-  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: 1 << 16 }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true });
+  // Prepared here, before the server can listen, so no request ever prepares a circuit.
+  const served = new ServedConfigs({ depth: store.config.depth, leafMaxFields: store.config.leafMaxFields }, opts.verifyConfigs ?? []);
+  served.prepareAll();
+  const cors = opts.cors;
+  /** CORS headers of every answer: with one allowed origin every answer depends on Origin and says so (whatever the request's Origin and status), so a shared cache never serves one origin's variant to another. */
+  const corsHeaders = (req: FastifyRequest, reply: FastifyReply): void => {
+    if (cors === undefined) return;
+    reply.header("vary", "Origin");
+    if (cors === "*" || req.headers.origin === cors) {
+      reply.header("access-control-allow-origin", cors);
+      reply.header("access-control-expose-headers", "x-ssgkr-statement, x-ssgkr-root, retry-after");
+    }
+  };
+  /** Spends the client's request budget; throws HttpError 429 `RATE_LIMITED` past it (set below when rate limiting is on). */
+  let spendBudget: ((req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
+  // URLs the router cannot take (bad percent-encoding, a path segment over maxParamLength) are
+  // answered here, without the hooks: they get the CORS headers, spend the budget and answer in
+  // the API's error shape like any other request.
+  const frameworkErrors = (err: { code?: string }, req: FastifyRequest, reply: FastifyReply): void => {
+    corsHeaders(req, reply);
+    const answer = (e: HttpError) => void reply.status(e.status).send({ code: e.code, message: e.message });
+    const refusal = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`) : new HttpError(400, "BAD_INPUT", "URL: not a valid URL (bad percent-encoding)");
+    (spendBudget ? spendBudget(req, reply) : Promise.resolve()).then(
+      () => answer(refusal),
+      (e: unknown) => answer(e instanceof HttpError ? e : new HttpError(500, "INTERNAL", "internal error (the server's standard error has the details)")),
+    );
+  };
+  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: 1 << 16 }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true, frameworkErrors });
   const routes: { method: string; url: string; hidden: boolean }[] = [];
   app.addHook("onRoute", (r) => {
     for (const m of [r.method].flat()) if (m !== "HEAD") routes.push({ method: m, url: r.url, hidden: (r.schema as { hide?: boolean } | undefined)?.hide === true });
@@ -114,26 +154,30 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   });
   app.setNotFoundHandler((req, reply) => void reply.status(404).send({ code: "NOT_FOUND", message: `no route ${req.method} ${req.url.split("?")[0]}` }));
 
-  app.addHook("onRequest", async (req, reply) => {
-    if (Buffer.byteLength(req.url) > maxUrl) throw new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`);
-    if (opts.cors !== undefined) {
-      const origin = req.headers.origin;
-      if (opts.cors === "*" || origin === opts.cors) {
-        reply.header("access-control-allow-origin", opts.cors === "*" ? "*" : opts.cors);
-        reply.header("vary", "Origin");
-        reply.header("access-control-expose-headers", "x-ssgkr-statement, x-ssgkr-root, retry-after");
-      }
-    }
-  });
+  // Hooks in order: CORS headers (so every answer carries them, errors and 429s included), the
+  // request budget (before the URL check and before any route's token check), the URL length.
+  app.addHook("onRequest", async (req, reply) => corsHeaders(req, reply));
 
   const limit = opts.rateLimit ?? 600;
   if (limit > 0) {
     await app.register(rateLimit, {
+      global: false,
       max: limit,
       timeWindow: 60_000,
-      errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, code: "RATE_LIMITED", message: `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
+      // The socket's address: forwarding headers (X-Forwarded-For, Forwarded, …) never choose the client.
+      keyGenerator: (req) => req.socket.remoteAddress ?? "unknown",
+      errorResponseBuilder: (_req, ctx) => new HttpError(429, "RATE_LIMITED", `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
     });
+    // One global hook: every request (reads, writes, refused ones, unknown routes) spends the client's budget before any route hook compares a token.
+    const spend = app.rateLimit();
+    spendBudget = spend;
+    app.addHook("onRequest", spend);
   }
+
+  app.addHook("onRequest", async (req) => {
+    if (Buffer.byteLength(req.url) > maxUrl) throw new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`);
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
@@ -233,6 +277,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]}", { field: "body" });
     for (const f of ["statement", "request", "proof"]) if (body[f] === undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
     const trusted = bodyRoot(body.trusted_root, "body.trusted_root");
+    served.check(body.request);
     const v = checkProofBody(body, undefined, trusted);
     return {
       ok: v.ok,
@@ -294,7 +339,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   app.get("/verify/", { schema: SCHEMAS.page }, async (_req, reply) => serve("index.html", reply));
   app.get("/verify/:file", { schema: { hide: true } }, async (req, reply) => serve((req.params as { file: string }).file, reply));
 
-  return { app, cache, routes };
+  return { app, cache, routes, verifyConfigs: served.list };
 }
 
 /** History entries of either store in one shape (slot fields only for slot registries). */

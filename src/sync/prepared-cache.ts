@@ -43,6 +43,7 @@ export class PreparedCache {
   readonly capacity: number;
   private readonly make: (kind: OpKind, config: SyncConfig) => PreparedSync;
   private readonly entries = new Map<string, PreparedSync>();
+  private readonly pinned = new Map<string, PreparedSync>();
   private counts = { hits: 0, prepares: 0, evictions: 0 };
 
   /** @throws RangeError if `capacity` is not an integer ≥ 1. */
@@ -63,6 +64,11 @@ export class PreparedCache {
     const k = opKindOf(kind);
     const cfg = syncConfig(config);
     const key = keyOf(k, cfg);
+    const kept = this.pinned.get(key);
+    if (kept) {
+      this.counts.hits++;
+      return kept;
+    }
     const hit = this.entries.get(key);
     if (hit) {
       this.counts.hits++;
@@ -86,6 +92,7 @@ export class PreparedCache {
    */
   put(prepared: PreparedSync): void {
     const key = keyOf(prepared.kind, prepared.config);
+    if (this.pinned.has(key)) return;
     this.entries.delete(key);
     this.entries.set(key, prepared);
     while (this.entries.size > this.capacity) {
@@ -94,14 +101,26 @@ export class PreparedCache {
     }
   }
 
-  /** True if (kind, config) is cached; does not count as a use. */
-  has(kind: OpKind | OpKindName, config: Partial<SyncConfig> = {}): boolean {
-    return this.entries.has(keyOf(opKindOf(kind), syncConfig(config)));
+  /**
+   * Keeps an already prepared circuit for the life of the cache (until `clear`): `get` of its
+   * kind and configuration answers it, and it is never evicted nor counted in the capacity (e.g.
+   * the configurations a server verifies, prepared once at start-up).
+   */
+  pin(prepared: PreparedSync): void {
+    const key = keyOf(prepared.kind, prepared.config);
+    this.entries.delete(key);
+    this.pinned.set(key, prepared);
   }
 
-  /** Number of cached prepared circuits. */
+  /** True if (kind, config) is cached (pinned or not); does not count as a use. */
+  has(kind: OpKind | OpKindName, config: Partial<SyncConfig> = {}): boolean {
+    const key = keyOf(opKindOf(kind), syncConfig(config));
+    return this.pinned.has(key) || this.entries.has(key);
+  }
+
+  /** Number of cached prepared circuits, pinned ones included. */
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + this.pinned.size;
   }
 
   /** Counters since the cache was made or cleared. */
@@ -109,9 +128,10 @@ export class PreparedCache {
     return { ...this.counts };
   }
 
-  /** Drops every entry and resets the counters. */
+  /** Drops every entry, pinned ones included, and resets the counters. */
   clear(): void {
     this.entries.clear();
+    this.pinned.clear();
     this.counts = { hits: 0, prepares: 0, evictions: 0 };
   }
 }

@@ -72,6 +72,21 @@ test("the LRU cache keeps at most `capacity` circuits and drops the least recent
   assert.throws(() => new PreparedCache({ capacity: 0 }), RangeError);
 });
 
+test("a pinned circuit is never evicted nor counted in the capacity; get answers it without preparing", () => {
+  const { cache, prepared } = countingCache(1);
+  const pinned = prepare("membership", { depth: 2 });
+  cache.pin(pinned);
+  for (const depth of [1, 3, 1, 3]) cache.get("membership", { depth });
+  assert.equal(cache.get("membership", { depth: 2 }), pinned);
+  assert.ok(cache.has("membership", { depth: 2 }));
+  cache.put(prepare("membership", { depth: 2 }));
+  assert.equal(cache.get("membership", { depth: 2 }), pinned, "put does not replace a pinned circuit");
+  assert.deepEqual(prepared, ["membership/1/31", "membership/3/31", "membership/1/31", "membership/3/31"], "only the unpinned ones thrash");
+  assert.deepEqual([cache.size, cache.stats.hits, cache.stats.evictions], [2, 2, 3]);
+  cache.clear();
+  assert.equal(cache.has("membership", { depth: 2 }), false, "clear drops pinned circuits too");
+});
+
 test("a proof declaring another kind, depth, leaf bound or strategy is IDENTITY_MISMATCH before anything is prepared", () => {
   const m = honestProof(OpKind.Membership).bytes;
   const request = goldenFixture(OpKind.Membership, DEPTH, 5n);

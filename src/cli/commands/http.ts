@@ -6,6 +6,8 @@ import { openRegistry } from "../../registry/store/open-any.js";
 import { parseListen } from "../../serve/server/options.js";
 import { readTokenFile } from "../../http/auth.js";
 import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
+import { configText, type VerifyConfig } from "../../http/served-configs.js";
+import { syncConfig } from "../../smt/config.js";
 import { CliExit, EXIT_OK, EXIT_USAGE } from "../exit.js";
 import { CliError } from "../errors.js";
 import { parseIntOption } from "../io.js";
@@ -18,11 +20,31 @@ interface HttpOpts {
   rateLimit: string;
   cacheMb: string;
   web?: string;
+  verifyConfig?: string[];
 }
 
 /**
- * `ssgkr registry http --db DIR [--listen 127.0.0.1:8080] [--token-file F] [--cors ORIGIN]`: the
- * registry HTTP API and the browser verifier page (docs/http.md). Prints one line
+ * One `--verify-config DEPTH:LEAF_MAX_FIELDS` value, within the engine's limits (depth 1..64,
+ * leaf bound 10..63).
+ * @throws CliError `BAD_OPTION`.
+ */
+export function parseVerifyConfig(text: string): VerifyConfig {
+  const m = /^(\d{1,9}):(\d{1,9})$/.exec(text.trim());
+  if (!m) throw new CliError("BAD_OPTION", `--verify-config ${JSON.stringify(text)}: must be DEPTH:LEAF_MAX_FIELDS, e.g. 24:31`);
+  try {
+    const cfg = syncConfig({ depth: Number(m[1]), leafMaxFields: Number(m[2]) });
+    return { depth: cfg.depth, leafMaxFields: cfg.leafMaxFields };
+  } catch (e) {
+    if (e instanceof SsgkrError) throw new CliError("BAD_OPTION", `--verify-config ${text}: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * `ssgkr registry http --db DIR [--listen 127.0.0.1:8080] [--token-file F] [--cors ORIGIN]
+ * [--verify-config DEPTH:LEAF]…`: the registry HTTP API and the browser verifier page
+ * (docs/http.md). Prepares the circuits of the configurations `POST /v1/verify` takes (the
+ * registry's and each `--verify-config`) before it listens, then prints one line
  * `listening on http://HOST:PORT (…)` on stdout once bound, serves until SIGINT/SIGTERM, then
  * closes the database. Exit 2 for a bad option, an unusable token file or an address that cannot
  * be bound.
@@ -38,6 +60,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option("--rate-limit <n>", "requests per minute per client address; 0 = unlimited", "600")
     .option("--cache-mb <n>", "proof cache budget, MiB; 0 = no cache", "128")
     .option("--web <dir>", "folder of the built verifier page (default dist/web, built by `npm run build:web`)")
+    .option("--verify-config <depth:leaf>", "let POST /v1/verify also verify proofs of this depth and leaf bound, e.g. 24:31 (repeatable; prepared at start-up); it always verifies the registry's own", (v: string, all: string[] | undefined) => [...(all ?? []), v])
     .action(async (opts: HttpOpts) => {
       let host: string;
       let port: number;
@@ -48,10 +71,11 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
       }
       const rateLimit = parseIntOption(opts.rateLimit, "--rate-limit", 0, 1_000_000_000);
       const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
+      const verifyConfigs = (opts.verifyConfig ?? []).map(parseVerifyConfig);
       const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
       const webDir = opts.web ?? (await ensureWeb());
       const { store } = openRegistry(opts.db, { readOnly: token === undefined });
-      const { app } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024 });
+      const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs });
       let address: string;
       try {
         address = await app.listen({ host, port });
@@ -59,7 +83,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
         await store.close();
         throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
       }
-      process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}); verifier page at ${address}/verify/\n`);
+      process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once("SIGINT", stop);
