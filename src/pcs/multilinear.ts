@@ -162,3 +162,14 @@ export function evaluateUnivariateAtBase(coeffs: Uint32Array, x: number): Ext {
   }
   return [a0, a1, a2, a3];
 }
+
+/**
+ * f̂(point): the multilinear extension of 2^m hypercube evaluations (base-field values, or
+ * interleaved extension values with width 4) at a point of K^m, through the coefficients.
+ * @example evaluateMultilinear(new Uint32Array([3, 5]), [[2, 0, 0, 0]]) // [7, 0, 0, 0]: 3 + 2·(5 − 3)
+ */
+export function evaluateMultilinear(evaluations: Uint32Array, point: readonly Ext[], width: 1 | 4 = 1): Ext {
+  const c = width === 1 ? liftToExtension(evaluations) : evaluations.slice();
+  evaluationsToCoefficients(c, 4);
+  return evaluateCoefficients(c, point);
+}

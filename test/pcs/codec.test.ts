@@ -1,0 +1,102 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { P } from "../../src/field/koalabear.js";
+import {
+  decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof, PcsError, whirCommit, whirOpen, whirVerify,
+} from "../../src/pcs/index.js";
+import { randomEvaluations, twoClaims } from "./support.js";
+
+const m = 12;
+const evals = randomEvaluations(m, 77);
+const committed = whirCommit(evals);
+const claims = twoClaims(evals, m, 78);
+const proof = whirOpen(committed, claims);
+const commitmentBytes = encodeWhirCommitment(committed.commitment);
+
+function setWord(bytes: Uint8Array, index: number, value: number): Uint8Array {
+  const out = bytes.slice();
+  new DataView(out.buffer).setUint32(4 * index, value >>> 0, true);
+  return out;
+}
+
+test("commitment and proof bytes round-trip exactly", () => {
+  assert.deepEqual(encodeWhirCommitment(decodeWhirCommitment(commitmentBytes)), commitmentBytes);
+  assert.deepEqual(encodeWhirProof(decodeWhirProof(proof)), proof);
+});
+
+test("the decoders refuse wrong magic, unknown sets, sizes out of range, non-canonical words, truncation and trailing bytes", () => {
+  const cases: [string, Uint8Array, (b: Uint8Array) => unknown][] = [
+    ["commitment magic", setWord(commitmentBytes, 0, 0x12345678), decodeWhirCommitment],
+    ["commitment set", setWord(commitmentBytes, 1, 99), decodeWhirCommitment],
+    ["commitment m = 0", setWord(commitmentBytes, 2, 0), decodeWhirCommitment],
+    ["commitment m = 23", setWord(commitmentBytes, 2, 23), decodeWhirCommitment],
+    ["commitment width", setWord(commitmentBytes, 3, 2), decodeWhirCommitment],
+    ["commitment root word = p", setWord(commitmentBytes, 4, P), decodeWhirCommitment],
+    ["commitment trailing", new Uint8Array([...commitmentBytes, 0, 0, 0, 0]), decodeWhirCommitment],
+    ["commitment odd length", commitmentBytes.subarray(0, commitmentBytes.length - 1), decodeWhirCommitment],
+    ["proof magic", setWord(proof, 0, 0), decodeWhirProof],
+    ["proof set", setWord(proof, 1, 0), decodeWhirProof],
+    ["proof first sumcheck word = p", setWord(proof, 4, P), decodeWhirProof],
+    ["proof trailing", new Uint8Array([...proof, 1, 0, 0, 0]), decodeWhirProof],
+  ];
+  for (const [name, bytes, decode] of cases) {
+    assert.throws(() => decode(bytes), (e: unknown) => e instanceof PcsError && e.code === "PCS_DECODE", name);
+  }
+  for (let cut = 0; cut < proof.length; cut += 4 * 97) {
+    assert.throws(() => decodeWhirProof(proof.subarray(0, cut)), { code: "PCS_DECODE" }, `truncated at ${cut}`);
+  }
+  for (let cut = 0; cut < commitmentBytes.length; cut += 4) {
+    assert.throws(() => decodeWhirCommitment(commitmentBytes.subarray(0, cut)), { code: "PCS_DECODE" });
+  }
+});
+
+test("a row count or sibling count out of its bound is refused before anything is read", () => {
+  const decoded = decodeWhirProof(proof);
+  // Word offset of the first rowCount: header 4, k sumcheck rounds × 8, fold witnesses, root 8, ood answers, query witness.
+  const r0 = decoded.rounds[0]!;
+  let at = 4 + 8 * r0.sumcheck.length + r0.foldWitnesses.length + 8 + 4 * r0.nextOodAnswers.length + (r0.queryWitness === null ? 0 : 1);
+  assert.equal(new DataView(proof.buffer, proof.byteOffset).getUint32(4 * at, true), r0.rowCount);
+  assert.throws(() => decodeWhirProof(setWord(proof, at, 0)), /rowCount 0/);
+  assert.throws(() => decodeWhirProof(setWord(proof, at, 0xffffffff)), /rowCount 4294967295/);
+  at += 1 + r0.rows.length;
+  assert.throws(() => decodeWhirProof(setWord(proof, at, 0x7fffffff)), /siblingCount/);
+});
+
+test("fuzz: changed, cut and random bytes never crash the decoder or the verifier, and never verify", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.record({ kind: fc.constant("flip"), at: fc.nat(proof.length - 1), bit: fc.integer({ min: 0, max: 7 }) }),
+        fc.record({ kind: fc.constant("cut"), at: fc.nat(proof.length - 1), bit: fc.constant(0) }),
+        fc.record({ kind: fc.constant("word"), at: fc.nat(proof.length / 4 - 1), bit: fc.nat() }),
+      ),
+      ({ kind, at, bit }) => {
+        let bytes: Uint8Array;
+        if (kind === "flip") {
+          bytes = proof.slice();
+          bytes[at]! ^= 1 << bit;
+        } else if (kind === "cut") bytes = proof.subarray(0, at);
+        else bytes = setWord(proof, at, bit % P === new DataView(proof.buffer, proof.byteOffset).getUint32(4 * at, true) ? (bit + 1) % P : bit % P);
+        const v = whirVerify(committed.commitment, claims, bytes);
+        assert.equal(v.ok, false);
+        try {
+          decodeWhirProof(bytes);
+        } catch (e) {
+          assert.ok(e instanceof PcsError && e.code === "PCS_DECODE");
+        }
+      },
+    ),
+    { numRuns: 60, seed: 20261202 },
+  );
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => {
+      assert.equal(whirVerify(committed.commitment, claims, bytes).ok, false);
+    }),
+    { numRuns: 200, seed: 7 },
+  );
+});
+
+test("an honest proof still verifies after decoding (the fuzz baseline)", () => {
+  assert.deepEqual(whirVerify(decodeWhirCommitment(commitmentBytes), claims, proof), { ok: true });
+});

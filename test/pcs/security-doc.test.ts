@@ -1,0 +1,59 @@
+/**
+ * docs/pcs.md §5.3 is the table `whirSecurity` computes: every offered set at m = 16, 18, 20, 22
+ * (and 23 where the set allows it). Regenerate the rows from this renderer after an intended
+ * change of the parameters or the analysis.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { maxVariables, whirParameterSets, whirSchedule, whirSecurity } from "../../src/pcs/index.js";
+
+const f = (x: number): string => (x === Infinity ? "∞" : x.toFixed(1));
+
+function render(): string[] {
+  const rows: string[] = [
+    "| set | m | rounds (m_i / log 1/ρ_i / log η_i) | queries | OOD (commitment; per round) | fold grinding | query grinding | own regime | unique decoding | Johnson bound | capacity | weakest term |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const set of whirParameterSets()) {
+    for (const m of [16, 18, 20, 22, 23]) {
+      if (m > maxVariables(set)) continue;
+      const s = whirSchedule(set, m);
+      const r = whirSecurity(set, m);
+      const rounds = s.rounds.map((x) => `${x.numVariables}/${x.logInvRate}/${set.regime === "unique-decoding" ? "–" : x.logEta.toFixed(2)}`).join(", ");
+      const ood = `${s.initialOodSamples}; ${s.rounds.slice(0, -1).map((x) => x.nextOodSamples).join(", ") || "–"}`;
+      rows.push(
+        `| ${set.id} | ${m} | ${rounds} → ${s.finalVariables} | ${s.rounds.map((x) => x.queries).join(", ")} | ${ood} | ${s.rounds.map((x) => x.foldPowBits).join(", ")} | ${s.rounds.map((x) => x.queryPowBits).join(", ")} | ${f(r.bits)} | ${f(r.regimes["unique-decoding"].bits)} | ${f(r.regimes["johnson-bound"].bits)} | ${f(r.regimes.capacity.bits)} | ${r.regimes[set.regime].weakest} |`,
+      );
+    }
+  }
+  return rows;
+}
+
+test("docs/pcs.md §5.3 is the table whirSecurity computes", () => {
+  const doc = readFileSync(join(process.cwd(), "docs", "pcs.md"), "utf8");
+  const start = doc.indexOf("<!-- security-table:start -->\n");
+  const end = doc.indexOf("<!-- security-table:end -->");
+  assert.ok(start >= 0 && end > start, "docs/pcs.md has the security-table markers");
+  const lines = doc.slice(start + "<!-- security-table:start -->\n".length, end).trim().split("\n");
+  assert.deepEqual(lines, render());
+});
+
+test("every offered set reaches its target in its own regime at every allowed m, within the grinding limit", () => {
+  for (const set of whirParameterSets()) {
+    for (let m = 1; m <= maxVariables(set); m++) {
+      const r = whirSecurity(set, m);
+      assert.ok(r.bits >= set.securityBits - 0.05, `${set.id} m=${m}: ${r.bits} bits (weakest ${r.regimes[set.regime].weakest})`);
+      assert.ok(r.maxPowBits <= 16, `${set.id} m=${m}: ${r.maxPowBits} grinding bits`);
+      assert.equal(r.fieldBits, 123.9);
+    }
+  }
+});
+
+test("the default set is the 100-bit conjectured one at rate 1/4; the provable one is unique decoding", async () => {
+  const { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, whirParameterSet } = await import("../../src/pcs/index.js");
+  assert.equal(DEFAULT_WHIR_SET, "cb100-r4");
+  assert.equal(whirParameterSet(PROVABLE_WHIR_SET).regime, "unique-decoding");
+  assert.equal(whirSecurity(whirParameterSet(DEFAULT_WHIR_SET), 22).bits >= 100, true);
+});

@@ -1,0 +1,184 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Ext } from "../../src/field/extension.js";
+import { P } from "../../src/field/koalabear.js";
+import { DuplexChallenger } from "../../src/transcript/challenger.js";
+import {
+  decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof, whirCommit, whirCommitOn, whirOpen, whirOpenOn,
+  whirParameterSets, whirReadCommitmentOn, whirVerify, whirVerifyOn, type WhirAdversary, type WhirClaim, type WhirSetId,
+} from "../../src/pcs/index.js";
+import { randomEvaluations, twoClaims, rng } from "./support.js";
+
+const ALL_SETS = whirParameterSets().map((s) => s.id);
+const everySet = { alsoAccept: ALL_SETS };
+
+function bump(e: Ext): Ext {
+  return [(e[0] + 1) % P, e[1], e[2], e[3]];
+}
+
+/** Proves on a transcript of its own with an adversary and verifies; returns the verdict. */
+function forge(m: number, seed: number, adversary: WhirAdversary, set: WhirSetId = "cb100-r4", claimsOf = twoClaims): ReturnType<typeof whirVerifyOn> {
+  const evals = randomEvaluations(m, seed);
+  const claims = claimsOf(evals, m, seed);
+  const tp = DuplexChallenger.withDomain("forgery");
+  const state = whirCommitOn(tp, evals, { set });
+  const proof = whirOpenOn(tp, state, claims, adversary);
+  const decoded = decodeWhirProof(encodeWhirProof(proof));
+  const tv = DuplexChallenger.withDomain("forgery");
+  return whirVerifyOn(tv, whirReadCommitmentOn(tv, state.commitment), claims, decoded);
+}
+
+test("honest openings of two claims are accepted for m = 1..12 (default set)", () => {
+  for (let m = 1; m <= 12; m++) {
+    const evals = randomEvaluations(m, m);
+    const committed = whirCommit(evals);
+    const claims = twoClaims(evals, m, m);
+    const proof = whirOpen(committed, claims);
+    const commitment = decodeWhirCommitment(encodeWhirCommitment(committed.commitment));
+    assert.deepEqual(whirVerify(commitment, claims, proof), { ok: true }, `m = ${m}`);
+  }
+});
+
+test("honest openings are accepted under every parameter set, base and extension polynomials, one to three claims", () => {
+  for (const set of ALL_SETS) {
+    for (const width of [1, 4] as const) {
+      for (const count of [1, 3]) {
+        const m = 7 + (count % 2);
+        const evals = randomEvaluations(m, 200 + count, width);
+        const committed = whirCommit(evals, { set, width });
+        const claims: WhirClaim[] = [...twoClaims(evals, m, 300, width), ...twoClaims(evals, m, 301, width)].slice(0, count);
+        const proof = whirOpen(committed, claims);
+        assert.deepEqual(whirVerify(committed.commitment, claims, proof, everySet), { ok: true }, `${set} width ${width} ${count} claims`);
+      }
+    }
+  }
+});
+
+test("a claim with a wrong value is rejected, whether the prover is honest about the rest or not", () => {
+  for (const m of [1, 4, 9]) {
+    const evals = randomEvaluations(m, 400 + m);
+    const committed = whirCommit(evals);
+    const claims = twoClaims(evals, m, 401);
+    const honest = whirOpen(committed, claims);
+    const wrong = [claims[0]!, { point: claims[1]!.point, value: bump(claims[1]!.value) }];
+    assert.equal(whirVerify(committed.commitment, wrong, honest).ok, false, "honest proof, wrong value");
+    const forged = whirOpen(committed, wrong);
+    const v = whirVerify(committed.commitment, wrong, forged);
+    assert.equal(v.ok, false);
+    if (!v.ok) assert.equal(v.code, "PCS_FINAL_CLAIM", `m = ${m}: ${v.reason}`);
+  }
+});
+
+test("forgeries: a changed round polynomial in any sumcheck round (iterations and final) is rejected", () => {
+  const m = 13; // iterations of 5 and 5 variables, then a final polynomial of 3
+  for (const [i, s] of [[0, 0], [0, 4], [1, 2], [2, 0], [2, 2]] as const) {
+    const v = forge(m, 500 + i * 5 + s, { roundPolynomial: (ii, ss, h) => (ii === i && ss === s ? [bump(h[0]), h[1]] : h) });
+    assert.equal(v.ok, false, `iteration ${i} round ${s}`);
+    if (!v.ok) assert.equal(v.code, "PCS_FINAL_CLAIM");
+    const v2 = forge(m, 510 + i, { roundPolynomial: (ii, ss, h) => (ii === i && ss === s ? [h[0], bump(h[1])] : h) });
+    assert.equal(v2.ok, false, `iteration ${i} round ${s}, h(2)`);
+  }
+});
+
+test("forgeries: a changed out-of-domain answer of a folded function is rejected", () => {
+  const v = forge(13, 600, { oodAnswers: (i, a) => (i === 0 ? [bump(a[0]!), ...a.slice(1)] : a) });
+  assert.equal(v.ok, false);
+  if (!v.ok) assert.equal(v.code, "PCS_FINAL_CLAIM");
+});
+
+test("forgeries: a wrong final polynomial is rejected", () => {
+  for (const j of [0, 3]) {
+    const v = forge(13, 700 + j, { finalCoefficients: (c) => { c[4 * j] = (c[4 * j]! + 1) % P; return c; } });
+    assert.equal(v.ok, false);
+    if (!v.ok) assert.match(v.code, /PCS_FINAL_POLYNOMIAL|PCS_FINAL_CLAIM/);
+  }
+});
+
+test("forgeries: a changed opened row or Merkle sibling in any iteration is rejected", () => {
+  for (const i of [0, 1]) {
+    const v = forge(13, 800 + i, { rows: (ii, rows) => { if (ii === i) rows[3] = (rows[3]! + 1) % P; } });
+    assert.equal(v.ok, false);
+    if (!v.ok) assert.equal(v.code, "PCS_MERKLE", `rows of iteration ${i}`);
+    const s = forge(13, 810 + i, { siblings: (ii, sib) => { if (ii === i) sib[0] = (sib[0]! + 1) % P; } });
+    assert.equal(s.ok, false);
+    if (!s.ok) assert.equal(s.code, "PCS_MERKLE", `siblings of iteration ${i}`);
+  }
+});
+
+test("a proof for another commitment is rejected", () => {
+  const m = 8;
+  const a = randomEvaluations(m, 900);
+  const b = randomEvaluations(m, 901);
+  const claims = twoClaims(a, m, 902);
+  const proofA = whirOpen(whirCommit(a), claims);
+  const committedB = whirCommit(b);
+  assert.equal(whirVerify(committedB.commitment, claims, proofA).ok, false);
+});
+
+test("a committed word far from the code is rejected over many seeds (δ = 1/2 of the codeword positions changed)", () => {
+  let rejected = 0;
+  const seeds = 24;
+  for (let seed = 0; seed < seeds; seed++) {
+    const m = 6 + (seed % 4);
+    const evals = randomEvaluations(m, 1000 + seed);
+    const claims = twoClaims(evals, m, 1100 + seed);
+    const next = rng(1200 + seed);
+    const tp = DuplexChallenger.withDomain("far");
+    const state = whirCommitOn(tp, evals, { corruptCodeword: (rows) => { for (let i = 0; i < rows.length; i++) if (next() & 1) rows[i] = next(); } });
+    const proof = whirOpenOn(tp, state, claims);
+    const tv = DuplexChallenger.withDomain("far");
+    const v = whirVerifyOn(tv, whirReadCommitmentOn(tv, state.commitment), claims, proof);
+    if (!v.ok) rejected++;
+  }
+  assert.equal(rejected, seeds);
+});
+
+test("a committed word with one corrupted value is rejected when the queries reach its row", () => {
+  // m = 4 folds all 4 variables at once: 2^(4+2−4) = 4 rows, and 44 queries reach row 0 unless all 44 miss it ((3/4)^44 < 2^-18).
+  let hits = 0;
+  for (let seed = 0; seed < 6; seed++) {
+    const m = 4;
+    const evals = randomEvaluations(m, 1300 + seed);
+    const claims = twoClaims(evals, m, 1400 + seed);
+    const tp = DuplexChallenger.withDomain("near");
+    const state = whirCommitOn(tp, evals, { set: "cb100-r4", corruptCodeword: (rows) => { rows[0] = (rows[0]! + 1) % P; } });
+    const proof = whirOpenOn(tp, state, claims);
+    const tv = DuplexChallenger.withDomain("near");
+    const v = whirVerifyOn(tv, whirReadCommitmentOn(tv, state.commitment), claims, proof);
+    assert.equal(proof.rounds[0]!.rowCount, 4, "every row is opened");
+    if (!v.ok) hits++;
+  }
+  assert.equal(hits, 6);
+});
+
+test("the verifier refuses sets weaker than it accepts, and a proof naming another set than its commitment", () => {
+  const m = 6;
+  const evals = randomEvaluations(m, 1500);
+  const claims = twoClaims(evals, m, 1501);
+  const weak = whirCommit(evals, { set: "cb90-r4" });
+  const proof = whirOpen(weak, claims);
+  const v = whirVerify(weak.commitment, claims, proof);
+  assert.equal(v.ok, false);
+  if (!v.ok) assert.equal(v.code, "PCS_SET_NOT_ACCEPTED");
+  assert.deepEqual(whirVerify(weak.commitment, claims, proof, { alsoAccept: ["cb90-r4"] }), { ok: true });
+  const conj = whirCommit(evals, { set: "cb100-r4" });
+  const pv = whirVerify(conj.commitment, claims, whirOpen(conj, claims), { accept: "provable" });
+  assert.equal(pv.ok, false);
+  if (!pv.ok) assert.equal(pv.code, "PCS_SET_NOT_ACCEPTED");
+  const ud = whirCommit(evals, { set: "ud100-r4" });
+  assert.deepEqual(whirVerify(ud.commitment, claims, whirOpen(ud, claims), { accept: "provable" }), { ok: true });
+  const mixed = whirVerify(conj.commitment, claims, whirOpen(ud, claims));
+  assert.equal(mixed.ok, false);
+  if (!mixed.ok) assert.equal(mixed.code, "PCS_SET_NOT_ACCEPTED");
+});
+
+test("bad input is refused with typed errors before any work", () => {
+  assert.throws(() => whirCommit(new Uint32Array(3)), { code: "PCS_BAD_POLYNOMIAL" });
+  assert.throws(() => whirCommit(new Uint32Array(1)), { code: "PCS_BAD_POLYNOMIAL" });
+  assert.throws(() => whirCommit(new Uint32Array([1, P])), { code: "NON_CANONICAL" });
+  assert.throws(() => whirCommit(new Uint32Array(2), { set: "nope" as WhirSetId }), { code: "PCS_UNKNOWN_SET" });
+  assert.throws(() => whirCommit(new Uint32Array(1 << 23), { set: "cb100-r4" }), { code: "PCS_TOO_LARGE" });
+  const committed = whirCommit(randomEvaluations(3, 1));
+  assert.throws(() => whirOpen(committed, []), { code: "PCS_BAD_CLAIM" });
+  assert.throws(() => whirOpen(committed, [{ point: [[1, 0, 0, 0]], value: [0, 0, 0, 0] }]), { code: "PCS_BAD_CLAIM" });
+});
