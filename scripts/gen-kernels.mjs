@@ -76,6 +76,10 @@ export const EXPORTS = {
     ["fold_ext", [ptr("dst"), ptr("src"), u32("h"), u32("r0"), u32("r1"), u32("r2"), u32("r3")], "void", "Extension table, extension challenge."],
     ["poseidon2_permute", [ptr("states"), u32("n"), ptr("consts")], "void", "n canonical states of 16 words back to back, in place."],
     ["poseidon2_constant_words", [], "u32", "POSEIDON2_CONSTANT_WORDS."],
+    ["ntt_forward", [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions")], "void", "Forward NTT in place, natural order, width 1 or 4, canonical (twiddles and Shoup companions from the caller)."],
+    ["pcs_mobius", [ptr("data"), u32("logN"), u32("width")], "void", "Hypercube evaluations to multilinear coefficients in place, width 1 or 4, canonical."],
+    ["pcs_fold", [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")], "void", "Interleaved extension fold by a constant (mode 0: evaluations, 1: coefficients)."],
+    ["pcs_round", [ptr("f"), ptr("w"), u32("n"), ptr("out")], "void", "The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8)."],
   ],
   HashKernelExports: [
     ["poseidon2_permute_one", [ptr("state"), ptr("consts")], "void", "One canonical state in place."],

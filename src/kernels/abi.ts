@@ -80,6 +80,14 @@ export interface KernelExports {
   poseidon2_permute(states: number, n: number, consts: number): void;
   /** POSEIDON2_CONSTANT_WORDS. */
   poseidon2_constant_words(): number;
+  /** Forward NTT in place, natural order, width 1 or 4, canonical (twiddles and Shoup companions from the caller). */
+  ntt_forward(data: number, logN: number, width: number, twiddles: number, companions: number): void;
+  /** Hypercube evaluations to multilinear coefficients in place, width 1 or 4, canonical. */
+  pcs_mobius(data: number, logN: number, width: number): void;
+  /** Interleaved extension fold by a constant (mode 0: evaluations, 1: coefficients). */
+  pcs_fold(dst: number, src: number, n: number, mode: number, alpha: number): void;
+  /** The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8). */
+  pcs_round(f: number, w: number, n: number, out: number): void;
 }
 
 /** The exports of `KernelExports` (its keys), checked against the module when it is instantiated. */
@@ -96,6 +104,10 @@ export function kernelExportNames(): readonly string[] {
     "fold_ext",
     "poseidon2_permute",
     "poseidon2_constant_words",
+    "ntt_forward",
+    "pcs_mobius",
+    "pcs_fold",
+    "pcs_round",
   ];
 }
 

@@ -22,6 +22,8 @@ import { typescriptHashBackend, useHashBackend, type HashBackend } from "../hash
 import { KernelError } from "./errors.js";
 import { HashKernels, hashKernels } from "./hash-kernels.js";
 import { setKernelModuleEnabled } from "./loader.js";
+import { typescriptNttBackend, useNttBackend } from "../pcs/ntt.js";
+import { wasmNttBackend } from "./ntt-kernel.js";
 
 /** Which kernels a thread runs. */
 export type KernelBackendChoice = "auto" | "wasm" | "typescript";
@@ -57,13 +59,16 @@ export function installKernelBackend(choice: KernelBackendChoice = kernelBackend
   if (choice === "typescript") {
     setKernelModuleEnabled(false);
     useHashBackend(typescriptHashBackend);
+    useNttBackend(typescriptNttBackend);
   } else if (choice === "wasm") {
     setKernelModuleEnabled(true);
     const hk = hashKernels() ?? HashKernels.create();
     useHashBackend(hk);
+    useNttBackend(wasmNttBackend() ?? typescriptNttBackend);
   } else {
     setKernelModuleEnabled(true);
     useHashBackend(wasmHashBackendOrNull);
+    useNttBackend(wasmNttBackend);
   }
   installed = choice;
 }

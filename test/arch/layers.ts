@@ -39,17 +39,19 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     entries: ["ext-inline.ts", "ext-split.ts"],
   },
   "src/hash": { job: "Poseidon2 width 16, padding-free sponge, 2-to-1 compression", imports: ["src/errors.ts", "src/field"] },
-  "src/kernels": {
-    job: "AssemblyScript (WASM SIMD) kernels and their loader",
-    imports: ["src/errors.ts", "src/field", "src/hash"],
-    // The Keccak-256 batch kernel the registry's leaf hashing and name import use.
-    entries: ["keccak-batch.ts"],
-  },
   "src/transcript": { job: "Fiat–Shamir transcript (duplex challenger, Plonky3 0.4.x semantics)", imports: ["src/errors.ts", "src/field", "src/hash"] },
   "src/sumcheck": { job: "generic sumcheck prover and verifier", imports: ["src/errors.ts", "src/field", "src/transcript"] },
   "src/pcs": {
     job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security",
-    imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript", "src/kernels"],
+    imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript"],
+    // The NTT seam and the subgroup roots the WASM NTT backend (src/kernels/ntt-kernel.ts) uses.
+    entries: ["ntt.ts", "domain.ts"],
+  },
+  "src/kernels": {
+    job: "AssemblyScript (WASM SIMD) kernels and their loader; the WASM backends of the hashing and NTT seams",
+    imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript", "src/pcs"],
+    // The Keccak-256 batch kernel the registry's leaf hashing and name import use.
+    entries: ["keccak-batch.ts"],
   },
   "src/gkr": {
     job: "layered-circuit IR, layer oracles, GKR prover and verifier; `wiring/` wiring predicates, `wasm/` the WASM layer oracle and evaluation, `structured/` profile v2's structured linear family",

@@ -4,6 +4,8 @@ export { to_mont, from_mont, first_noncanonical } from "./convert";
 export { base_mul, inner_product } from "./vector";
 export { ext_mul } from "./ext";
 export { fold_base, fold_base_ext, fold_ext } from "./fold";
+export { ntt_forward, pcs_mobius } from "./ntt";
+export { pcs_fold, pcs_round } from "./pcs-ext";
 export { poseidon2_permute, poseidon2_constant_words } from "./poseidon2";
 export { poseidon2_permute_one, poseidon2_sponge } from "./sponge";
 export { poseidon2_sponge_x2, poseidon2_sponge_x4, sponge_job_words } from "./sponge-lanes";

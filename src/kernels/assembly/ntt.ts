@@ -1,0 +1,131 @@
+// Forward number-theoretic transform over KoalaBear (docs/pcs.md §4.1), in place on canonical
+// values: data[i] ← Σ_j data[j]·ω^(i·j) for the subgroup of order n = 2^logN, natural order in
+// and out, on `width` interleaved lanes (1: base-field vectors; 4: extension vectors, one element
+// per v128). Radix-2 decimation in time after a bit-reversal permutation; the stages of butterfly
+// span below BLOCK run block by block so that they stay in cache, the longer ones stream.
+//
+// Twiddles come from the caller (src/kernels/ntt-kernel.ts): words [h, 2h) of `tw` hold ω_(2h)^k
+// for k < h, for every stage half-span h = 1, 2, 4, …, n/2 (the table of the largest size serves
+// every smaller one), and the same words of `tws` their Shoup companions, so multiplying by a
+// twiddle is a Shoup product and the data stays canonical.
+import { addS, shoupMulS, subS, vAdd, vShoupMul, vSub } from "./field";
+
+/** Elements per cache block (16 KiB of base values, 64 KiB of extension values). */
+const BLOCK: u32 = 4096;
+
+// @ts-ignore: decorator
+@inline function swapWords(data: usize, i: u32, j: u32, width: u32): void {
+  if (width == 4) {
+    const a = data + (<usize>i << 4);
+    const b = data + (<usize>j << 4);
+    const t = v128.load(a);
+    v128.store(a, v128.load(b));
+    v128.store(b, t);
+  } else {
+    const a = data + (<usize>i << 2);
+    const b = data + (<usize>j << 2);
+    const t = load<u32>(a);
+    store<u32>(a, load<u32>(b));
+    store<u32>(b, t);
+  }
+}
+
+function bitReverse(data: usize, logN: u32, width: u32): void {
+  const n: u32 = 1 << logN;
+  let j: u32 = 0;
+  for (let i: u32 = 1; i < n; i++) {
+    let bit = n >> 1;
+    for (; (j & bit) != 0; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) swapWords(data, i, j, width);
+  }
+}
+
+/** The butterflies of half-span h over elements [from, to) (a multiple of 2h apart). */
+function stage(data: usize, from: u32, to: u32, h: u32, width: u32, tw: usize, tws: usize): void {
+  const len = h << 1;
+  if (width == 4) {
+    for (let start = from; start < to; start += len) {
+      for (let k: u32 = 0; k < h; k++) {
+        const w = i32x4.splat(load<u32>(tw + (<usize>(h + k) << 2)));
+        const ws = i32x4.splat(load<u32>(tws + (<usize>(h + k) << 2)));
+        const lo = data + (<usize>(start + k) << 4);
+        const hi = lo + (<usize>h << 4);
+        const u = v128.load(lo);
+        const x = vShoupMul(v128.load(hi), w, ws);
+        v128.store(lo, vAdd(u, x));
+        v128.store(hi, vSub(u, x));
+      }
+    }
+  } else if (h >= 4) {
+    for (let start = from; start < to; start += len) {
+      for (let k: u32 = 0; k < h; k += 4) {
+        const w = v128.load(tw + (<usize>(h + k) << 2));
+        const ws = v128.load(tws + (<usize>(h + k) << 2));
+        const lo = data + (<usize>(start + k) << 2);
+        const hi = lo + (<usize>h << 2);
+        const u = v128.load(lo);
+        const x = vShoupMul(v128.load(hi), w, ws);
+        v128.store(lo, vAdd(u, x));
+        v128.store(hi, vSub(u, x));
+      }
+    }
+  } else {
+    for (let start = from; start < to; start += len) {
+      for (let k: u32 = 0; k < h; k++) {
+        const w = load<u32>(tw + (<usize>(h + k) << 2));
+        const ws = load<u32>(tws + (<usize>(h + k) << 2));
+        const lo = data + (<usize>(start + k) << 2);
+        const hi = lo + (<usize>h << 2);
+        const u = load<u32>(lo);
+        const x = shoupMulS(load<u32>(hi), w, ws);
+        store<u32>(lo, addS(u, x));
+        store<u32>(hi, subS(u, x));
+      }
+    }
+  }
+}
+
+/** Forward NTT in place of 2^logN elements of `width` (1 or 4) words with the caller's twiddle tables. */
+export function ntt_forward(data: usize, logN: u32, width: u32, tw: usize, tws: usize): void {
+  const n: u32 = 1 << logN;
+  if (n < 2) return;
+  bitReverse(data, logN, width);
+  const block = n < BLOCK ? n : BLOCK;
+  for (let from: u32 = 0; from < n; from += block) {
+    for (let h: u32 = 1; h < block; h <<= 1) stage(data, from, from + block, h, width, tw, tws);
+  }
+  for (let h = block; h < n; h <<= 1) stage(data, 0, n, h, width, tw, tws);
+}
+
+/**
+ * Hypercube evaluations → multilinear coefficients in place (the Möbius transform, docs/pcs.md
+ * §4.2): for each bit b, v[i] −= v[i − 2^b] where bit b of i is set; 2^logN elements of `width`
+ * (1 or 4) words, canonical.
+ */
+export function pcs_mobius(data: usize, logN: u32, width: u32): void {
+  const n: u32 = 1 << logN;
+  for (let h: u32 = 1; h < n; h <<= 1) {
+    for (let start: u32 = 0; start < n; start += h << 1) {
+      if (width == 4) {
+        for (let k: u32 = 0; k < h; k++) {
+          const lo = data + (<usize>(start + k) << 4);
+          const hi = lo + (<usize>h << 4);
+          v128.store(hi, vSub(v128.load(hi), v128.load(lo)));
+        }
+      } else if (h >= 4) {
+        for (let k: u32 = 0; k < h; k += 4) {
+          const lo = data + (<usize>(start + k) << 2);
+          const hi = lo + (<usize>h << 2);
+          v128.store(hi, vSub(v128.load(hi), v128.load(lo)));
+        }
+      } else {
+        for (let k: u32 = 0; k < h; k++) {
+          const lo = data + (<usize>(start + k) << 2);
+          const hi = lo + (<usize>h << 2);
+          store<u32>(hi, subS(load<u32>(hi), load<u32>(lo)));
+        }
+      }
+    }
+  }
+}

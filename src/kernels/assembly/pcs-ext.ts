@@ -1,0 +1,69 @@
+// Extension-field kernels of the polynomial commitment (docs/pcs.md §4.2, §4.5) on interleaved
+// vectors: element i of K = F_p[X]/(X^4 − 3) is the v128 of its four canonical coordinates at
+// byte 16i. A product by a constant α uses its table A_j = X^j·α in Montgomery form (16 words,
+// made by the caller): x·α = Σ_j x_j·A_j, four lane-wise Montgomery products of a splat
+// coordinate, so canonical x gives canonical x·α.
+import { vAdd, vMontMul, vSub, vTriple } from "./field";
+
+// @ts-ignore: decorator
+@inline function splat(x: v128, lane: u8): v128 {
+  if (lane == 0) return i32x4.shuffle(x, x, 0, 0, 0, 0);
+  if (lane == 1) return i32x4.shuffle(x, x, 1, 1, 1, 1);
+  if (lane == 2) return i32x4.shuffle(x, x, 2, 2, 2, 2);
+  return i32x4.shuffle(x, x, 3, 3, 3, 3);
+}
+
+// @ts-ignore: decorator
+@inline function mulTable(x: v128, a0: v128, a1: v128, a2: v128, a3: v128): v128 {
+  return vAdd(vAdd(vMontMul(splat(x, 0), a0), vMontMul(splat(x, 1), a1)), vAdd(vMontMul(splat(x, 2), a2), vMontMul(splat(x, 3), a3)));
+}
+
+/** X·b for b = (b0, b1, b2, b3): (3·b3, b0, b1, b2). */
+// @ts-ignore: decorator
+@inline function timesX(b: v128): v128 {
+  const rotated = i32x4.shuffle(b, b, 3, 0, 1, 2);
+  return i32x4.replace_lane(rotated, 0, i32x4.extract_lane(vTriple(rotated), 0));
+}
+
+/** a·b·R^−1 coordinate-wise scaled (both canonical): Σ_j a_j·X^j·b as Montgomery products. */
+// @ts-ignore: decorator
+@inline function mulMontScaled(a: v128, b: v128): v128 {
+  const b1 = timesX(b);
+  const b2 = timesX(b1);
+  const b3 = timesX(b2);
+  return mulTable(a, b, b1, b2, b3);
+}
+
+/**
+ * Folds n pairs by the constant α (table at `alpha`, 16 words): mode 0 (evaluations)
+ * dst[i] = src[2i] + α·(src[2i+1] − src[2i]); mode 1 (coefficients) dst[i] = src[2i] + α·src[2i+1].
+ * dst may equal src.
+ */
+export function pcs_fold(dst: usize, src: usize, n: u32, mode: u32, alpha: usize): void {
+  const a0 = v128.load(alpha), a1 = v128.load(alpha + 16), a2 = v128.load(alpha + 32), a3 = v128.load(alpha + 48);
+  for (let i: u32 = 0; i < n; i++) {
+    const e = v128.load(src + (<usize>i << 5));
+    const o = v128.load(src + (<usize>i << 5) + 16);
+    const d = mode == 0 ? vSub(o, e) : o;
+    v128.store(dst + (<usize>i << 4), vAdd(e, mulTable(d, a0, a1, a2, a3)));
+  }
+}
+
+/**
+ * The WHIR sumcheck round over n pairs of f and w (docs/pcs.md §4.5): writes h(0)·R^−1 to
+ * out[0..4) and h(2)·R^−1 to out[4..8), with h(0) = Σ f[2i]·w[2i] and
+ * h(2) = Σ (2f[2i+1] − f[2i])·(2w[2i+1] − w[2i]); the caller multiplies by R.
+ */
+export function pcs_round(f: usize, w: usize, n: u32, out: usize): void {
+  let h0 = i32x4.splat(0);
+  let h2 = i32x4.splat(0);
+  for (let i: u32 = 0; i < n; i++) {
+    const off = <usize>i << 5;
+    const fe = v128.load(f + off), fo = v128.load(f + off + 16);
+    const we = v128.load(w + off), wo = v128.load(w + off + 16);
+    h0 = vAdd(h0, mulMontScaled(fe, we));
+    h2 = vAdd(h2, mulMontScaled(vSub(vAdd(fo, fo), fe), vSub(vAdd(wo, wo), we)));
+  }
+  v128.store(out, h0);
+  v128.store(out + 16, h2);
+}
