@@ -8,51 +8,7 @@
 import { add, mul, sub } from "../field/koalabear.js";
 import { powers, rootOfUnity } from "./domain.js";
 
-/** One implementation of the forward NTT (canonical values in and out, in place). */
-export interface NttBackend {
-  /** `"wasm"` for the WebAssembly SIMD kernel, `"typescript"` for the reference. */
-  readonly name: "wasm" | "typescript";
-  /** Forward NTT in place of 2^logN elements of `width` (1 or 4) interleaved words. */
-  forward(values: Uint32Array, width: number, logN: number): void;
-}
-
-/** The plain TypeScript reference backend (`nttReference`). */
-export const typescriptNttBackend: NttBackend = Object.freeze({ name: "typescript" as const, forward: nttReference });
-
-/** A backend made on first use; `null` selects the reference. */
-export type NttBackendProvider = () => NttBackend | null;
-
-let provider: NttBackendProvider | null = null;
-let current: NttBackend | undefined;
-
-/**
- * Selects this thread's NTT backend (the seam `installKernelBackend()` injects the WASM kernel
- * through, as src/hash/backend.ts does for hashing): a backend, a provider called on first use,
- * or `null` for the TypeScript reference.
- * @example useNttBackend(typescriptNttBackend);
- */
-export function useNttBackend(backend: NttBackend | NttBackendProvider | null): void {
-  if (typeof backend === "function") {
-    provider = backend;
-    current = undefined;
-  } else {
-    provider = null;
-    current = backend ?? typescriptNttBackend;
-  }
-}
-
-/** The backend this thread transforms with. */
-export function currentNttBackend(): NttBackend {
-  if (current === undefined) current = (provider ? provider() : null) ?? typescriptNttBackend;
-  return current;
-}
-
-/** Forward NTT in place on `width` interleaved lanes of 2^logN elements, through this thread's backend. */
-export function nttInPlace(values: Uint32Array, width: number, logN: number): void {
-  currentNttBackend().forward(values, width, logN);
-}
-
-/** The TypeScript reference of `nttInPlace`. */
+/** Forward NTT in place on `width` interleaved lanes of 2^logN elements (the reference; `pcsNtt` in src/pcs/backend.ts dispatches to this thread's backend). */
 export function nttReference(values: Uint32Array, width: number, logN: number): void {
   const n = 1 << logN;
   for (let i = 1, j = 0; i < n; i++) {
