@@ -106,7 +106,12 @@ function replayTranscript(prep: PreparedSync, publicInputs: Parameters<typeof st
 /** A transcript stand-in that hands out recorded challenges and ignores observations. */
 function challengeFeed(challenges: readonly Ext[]): { reset(): void; transcript: DuplexChallenger } {
   let k = 0;
-  const fake = { observeExt(): void {}, sampleExt: (): Ext => challenges[k++]! };
+  const ignore = (): void => {};
+  const fake = {
+    observe: ignore, observeUnchecked: ignore, observeMany: ignore, observeAllUnchecked: ignore,
+    observeExt: ignore, observeDigest: ignore, observeBytes: ignore,
+    sampleExt: (): Ext => challenges[k++]!,
+  };
   return { reset: () => { k = 0; }, transcript: fake as unknown as DuplexChallenger };
 }
 
