@@ -35,13 +35,17 @@ import type { OpRequest } from "../src/smt/operation.js";
 import { conditions, conditionsLine, machineSpeedup2, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
 import { flag, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: int(1, 64), jobs: int(1, 100_000), workers: ints(1, 64), repeats: int(1, 1000), "serial-repeats": int(0, 1000), "no-verify": flag });
+const args = parseOptions({ depth: int(1, 64), jobs: int(1, 100_000), workers: ints(1, 64), repeats: int(1, 1000), "serial-repeats": int(0, 1000), "no-verify": flag }, {
+  smoke: { depth: "4", jobs: "1", workers: "1", repeats: "1", "serial-repeats": "1" },
+});
 const depth = Number(args.get("depth") ?? 24);
 const perKind = Number(args.get("jobs") ?? 32);
 const workerCounts = (args.get("workers") ?? "1,2").split(",").map(Number);
 const repeats = Number(args.get("repeats") ?? 3);
 const serialRepeats = Number(args.get("serial-repeats") ?? 1);
 const withVerify = !args.has("no-verify");
+/** Iterations of the machine check's integer loop (smoke mode: a short one). */
+const machineIterations = args.has("smoke") ? 1e7 : undefined;
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update] as const;
 const total = 3 * perKind;
 
@@ -174,7 +178,7 @@ interface PoolRun {
 // JIT); then the timed runs alternate between worker counts, so that each count sees the same
 // machine load (the machine may be shared).
 progress("machine check: 1 vs 2 threads of a pure integer loop");
-const capacityBefore = await machineSpeedup2();
+const capacityBefore = await machineSpeedup2(machineIterations);
 const runs: PoolRun[] = [];
 for (const w of workerCounts) {
   progress(`pool of ${w} worker(s): start and warm up`);
@@ -247,7 +251,7 @@ for (const run of runs) {
   console.log(`${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(run.startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`);
 }
 
-const capacityAfter = await machineSpeedup2();
+const capacityAfter = await machineSpeedup2(machineIterations);
 const capacity = (capacityBefore + capacityAfter) / 2;
 console.log(`machine: 2 threads of a pure integer loop run ${fmt(capacityBefore, 2)}× / ${fmt(capacityAfter, 2)}× as fast as 1 (before / after the pool runs; 2 = two free cores)`);
 

@@ -26,7 +26,9 @@ import { buildPage, freshDir, removeDir, ROOT, TOKEN } from "../test/web/support
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choice, int as intRule, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: intRule(1, 48), records: intRule(1, 1_000_000), duration: intRule(1, 600), connections: intRule(1, 1000), uncached: intRule(1, 100_000), writes: intRule(1, 100_000), mapping: choice(["name", "slot"]) });
+const args = parseOptions({ depth: intRule(1, 48), records: intRule(1, 1_000_000), duration: intRule(1, 600), connections: intRule(1, 1000), uncached: intRule(1, 100_000), writes: intRule(1, 100_000), mapping: choice(["name", "slot"]) }, {
+  smoke: { depth: "16", records: "20", duration: "1", connections: "2", uncached: "3", writes: "2" },
+});
 const int = (k: string, d: number, max: number) => {
   const v = Number(args.get(k) ?? d);
   if (!Number.isInteger(v) || v < 1 || v > max) throw new Error(`--${k} must be an integer in [1, ${max}], got ${args.get(k)}`);

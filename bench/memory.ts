@@ -37,7 +37,9 @@ import { choices, int, num, parseOptions } from "./lib/options.js";
 import { FAMILIES, type Family } from "./children/memory-families.js";
 import type { PointResult } from "./children/memory-point.js";
 
-const args = parseOptions({ families: choices(FAMILIES), "min-bits": int(1, 30), "sparse-max-bits": int(1, 30), "dense-max-bits": int(1, 30), "setup-max-bits": int(1, 30), "extent-max-bits": int(1, 30), repeats: int(1, 1000), "time-cap-s": num(0.001, 86_400), "extent-time-cap-s": num(0.001, 86_400), "rss-cap-mib": int(1, 1 << 20), "extent-rss-limit-mib": int(1, 1 << 20) });
+const args = parseOptions({ families: choices(FAMILIES), "min-bits": int(1, 30), "sparse-max-bits": int(1, 30), "dense-max-bits": int(1, 30), "setup-max-bits": int(1, 30), "extent-max-bits": int(1, 30), repeats: int(1, 1000), "time-cap-s": num(0.001, 86_400), "extent-time-cap-s": num(0.001, 86_400), "rss-cap-mib": int(1, 1 << 20), "extent-rss-limit-mib": int(1, 1 << 20) }, {
+  smoke: { families: "mixed", "min-bits": "2", "sparse-max-bits": "3", "dense-max-bits": "3", "setup-max-bits": "3", "extent-max-bits": "4", repeats: "1" },
+});
 const families = (args.get("families") ?? FAMILIES.join(",")).split(",") as Family[];
 const minBits = Number(args.get("min-bits") ?? 2);
 const sparseMaxBits = Number(args.get("sparse-max-bits") ?? 16);

@@ -53,7 +53,9 @@ import { DuplexChallenger, PROOF_DOMAIN_TAG } from "../src/transcript/index.js";
 import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { flag, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depths: ints(1, 64), repeats: int(1, 1000), cold: int(0, 100), reference: flag, "child-cold": flag });
+const args = parseOptions({ depths: ints(1, 64), repeats: int(1, 1000), cold: int(0, 100), reference: flag, "child-cold": flag }, {
+  smoke: { depths: "4", repeats: "1", cold: "0" },
+});
 
 type WiringFactory = (c: CompiledCircuit) => WiringOracle;
 

@@ -21,7 +21,9 @@ import { Kernels, foldBaseRef, foldBaseExtRef, foldExtRef, extVecMulRef } from "
 import { conditions, conditionsLine, measure, rate, progress, writeResults, printHeadline, fmt, parseArgs, type Rate, type Timing } from "./lib/index.js";
 import { int, ints, num, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ sizes: ints(1, 24), repeats: int(1, 1000), "min-sample-ms": num(0, 60_000) });
+const args = parseOptions({ sizes: ints(1, 24), repeats: int(1, 1000), "min-sample-ms": num(0, 60_000) }, {
+  smoke: { sizes: "8", repeats: "1", "min-sample-ms": "0" },
+});
 const sizes = (args.get("sizes") ?? "16,20").split(",").map(Number);
 const repeats = Number(args.get("repeats") ?? 9);
 const minSampleMs = Number(args.get("min-sample-ms") ?? 20);

@@ -52,7 +52,9 @@ import type { DuplexChallenger } from "../src/transcript/challenger.js";
 import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { choices, flag, int, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depth: int(1, 64), repeats: int(1, 10_000), "fresh-repeats": int(0, 1000), "reference-repeats": int(0, 1000), "no-reference": flag });
+const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depth: int(1, 64), repeats: int(1, 10_000), "fresh-repeats": int(0, 1000), "reference-repeats": int(0, 1000), "no-reference": flag }, {
+  smoke: { kinds: "membership", depth: "4", repeats: "1", "fresh-repeats": "1", "no-reference": "true" },
+});
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
 for (const k of kinds) if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
 const depth = Number(args.get("depth") ?? 24);

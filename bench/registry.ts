@@ -36,7 +36,9 @@ import { digestEquals } from "../src/hash/digest.js";
 import { readOnlyRequest } from "../src/registry/requests.js";
 import { OpKind } from "../src/statement/types.js";
 
-const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag, mapping: choice(["both", "slot-v1", "record-leaf-v2"]), requests: int(1, 100_000), child: choice(["slot-v1", "record-leaf-v2"]), "child-dir": text() });
+const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag, mapping: choice(["both", "slot-v1", "record-leaf-v2"]), requests: int(1, 100_000), child: choice(["slot-v1", "record-leaf-v2"]), "child-dir": text() }, {
+  smoke: { limit: "200", requests: "5", threads: "1" },
+});
 const limitArg = args.get("limit") ?? "all";
 const limit = limitArg === "all" ? ("all" as const) : Number(limitArg);
 const threads = args.has("threads") ? Number(args.get("threads")) : undefined;

@@ -54,7 +54,9 @@ import type { LoadSummary } from "../src/serve/load/summary.js";
 import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
 import { choice, choices, int, num, text, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: int(1, 64), rates: text(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "comma-separated non-negative numbers"), "screen-s": num(0.1, 3600), "confirm-s": num(0.1, 3600), "overload-s": num(0, 3600), "return-paths": choices(["overlapped", "serial"]), workers: int(1, 64), "verify-workers": int(1, 64), "within-ms": num(1, 60_000), "warmup-s": num(0, 3600), "min-jobs": int(1, 1_000_000), mixture: text(/^[a-z]+:\d+(,[a-z]+:\d+)*$/, "kind:weight,… (e.g. membership:1,update:2)"), "max-rate": num(0.1, 100_000), transport: choice(["tcp", "nats"]), profile: choice(["compat-v1", "v2"]), "v2-batch-max": int(1, 4096), "v2-max-wait-us": int(0, 10_000_000) });
+const args = parseOptions({ depth: int(1, 64), rates: text(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "comma-separated non-negative numbers"), "screen-s": num(0.1, 3600), "confirm-s": num(0.1, 3600), "overload-s": num(0, 3600), "return-paths": choices(["overlapped", "serial"]), workers: int(1, 64), "verify-workers": int(1, 64), "within-ms": num(1, 60_000), "warmup-s": num(0, 3600), "min-jobs": int(1, 1_000_000), mixture: text(/^[a-z]+:\d+(,[a-z]+:\d+)*$/, "kind:weight,… (e.g. membership:1,update:2)"), "max-rate": num(0.1, 100_000), transport: choice(["tcp", "nats"]), profile: choice(["compat-v1", "v2"]), "v2-batch-max": int(1, 4096), "v2-max-wait-us": int(0, 10_000_000) }, {
+  smoke: { depth: "8", rates: "2", "max-rate": "2", "screen-s": "1", "confirm-s": "1", "overload-s": "0", "return-paths": "overlapped", workers: "1", "verify-workers": "1", "warmup-s": "0", "min-jobs": "2" },
+});
 const depth = Number(args.get("depth") ?? 24);
 const rates = (args.get("rates") ?? "2,4,8,12,16,24,32").split(",").map(Number).sort((a, b) => a - b);
 const screenS = Number(args.get("screen-s") ?? 20);

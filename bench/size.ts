@@ -37,7 +37,9 @@ const SPEC_LAYERS = 118;
 /** compat-v1 §14.1 / §18 (informative): membership growth 24 → 32 in per cent. */
 const SPEC_MEMBERSHIP_GROWTH_24_32_PCT = 2.93;
 
-const args = parseOptions({ depths: ints(1, 64), kinds: choices(OP_KIND_NAMES), "no-verify": flag });
+const args = parseOptions({ depths: ints(1, 64), kinds: choices(OP_KIND_NAMES), "no-verify": flag }, {
+  smoke: { depths: "4", kinds: "membership" },
+});
 const depths = (args.get("depths") ?? "24,28,32").split(",").map(Number);
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
 const withVerify = !args.has("no-verify");

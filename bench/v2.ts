@@ -58,7 +58,9 @@ import { OpKind as Kinds } from "../src/statement/types.js";
 import { proveBlock, updateRequestOf, verifyBlock } from "../src/sync/v2/index.js";
 import type { OpRequest } from "../src/smt/operation.js";
 
-const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), warmup: int(0, 1000), agg: ints(1, 4096), "agg-kinds": choices(OP_KIND_NAMES), "agg-depth": int(1, 64), "agg-threads": int(0, 64), "agg-batches": int(1, 64), block: int(0, 4096), "block-base": int(1, 90_000), "block-depth": int(1, 48) });
+const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), warmup: int(0, 1000), agg: ints(1, 4096), "agg-kinds": choices(OP_KIND_NAMES), "agg-depth": int(1, 64), "agg-threads": int(0, 64), "agg-batches": int(1, 64), block: int(0, 4096), "block-base": int(1, 90_000), "block-depth": int(1, 48) }, {
+  smoke: { kinds: "membership", depths: "4", repeats: "1", warmup: "0", agg: "2", "agg-depth": "4", "agg-threads": "0", "agg-batches": "1", block: "2", "block-base": "10", "block-depth": "24" },
+});
 const kindList = (s: string) => s.split(",").map((k) => {
   if (!OP_KIND_NAMES.includes(k as OpKindName)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
   return k as OpKindName;

@@ -51,7 +51,9 @@ import { OP_KIND_NAMES, type OpKindName } from "../src/statement/types.js";
 import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { choices, ints, num, int, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), "min-sample-ms": num(0, 60_000) });
+const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), "min-sample-ms": num(0, 60_000) }, {
+  smoke: { kinds: "membership", depths: "4", repeats: "1", "min-sample-ms": "0" },
+});
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
 const depths = (args.get("depths") ?? "24,28,32").split(",").map(Number);
 const repeats = Number(args.get("repeats") ?? 9);
@@ -106,7 +108,12 @@ function replayTranscript(prep: PreparedSync, publicInputs: Parameters<typeof st
 /** A transcript stand-in that hands out recorded challenges and ignores observations. */
 function challengeFeed(challenges: readonly Ext[]): { reset(): void; transcript: DuplexChallenger } {
   let k = 0;
-  const fake = { observeExt(): void {}, sampleExt: (): Ext => challenges[k++]! };
+  const ignore = (): void => {};
+  const fake = {
+    observe: ignore, observeUnchecked: ignore, observeMany: ignore, observeAllUnchecked: ignore,
+    observeExt: ignore, observeDigest: ignore, observeBytes: ignore,
+    sampleExt: (): Ext => challenges[k++]!,
+  };
   return { reset: () => { k = 0; }, transcript: fake as unknown as DuplexChallenger };
 }
 

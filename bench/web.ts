@@ -19,7 +19,9 @@ import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, 
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: int(1, 48), rounds: int(1, 1000), calls: int(1, 1000) });
+const args = parseOptions({ depth: int(1, 48), rounds: int(1, 1000), calls: int(1, 1000) }, {
+  smoke: { depth: "8", rounds: "1", calls: "1" },
+});
 const depth = Number(args.get("depth") ?? 24);
 const rounds = Number(args.get("rounds") ?? 7);
 const calls = Number(args.get("calls") ?? 5);

@@ -4,7 +4,9 @@
  * option, a stray argument or a value outside its rule ends the run with one line on stderr,
  * `bench <name>: …` naming the option and the rule, and exit code 2; `--help` lists the options.
  */
-import { basename } from "node:path";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 
 /** The rule of one option. */
 export type OptionRule =
@@ -135,18 +137,67 @@ export function optionsHelp(spec: Readonly<Record<string, OptionRule>>): string 
   return Object.entries(spec).map(([n, r]) => `  --${n}${r.type === "flag" ? "" : ` <${describe(r)}>`}`).join("\n");
 }
 
+/** How a benchmark reads its command line: the arguments, and the option values of its smoke mode. */
+export interface ParseConfig {
+  /** The arguments (default: `process.argv.slice(2)`). */
+  readonly argv?: readonly string[];
+  /**
+   * Smoke mode: the values (as on the command line; `"true"` for a flag) that `--smoke` gives to
+   * every option the command line leaves out: tiny sizes, one repetition, a run of a few seconds.
+   */
+  readonly smoke?: Readonly<Record<string, string>>;
+}
+
+/** The name of the smoke-mode flag that `parseOptions` adds to every benchmark. */
+export const SMOKE = "smoke";
+
+/**
+ * Where a smoke run writes its results file: `BENCH_SMOKE_DIR` when set, else a fresh temporary
+ * folder. Never `bench/results` nor `BENCH_RESULTS_DIR`, so a smoke run cannot overwrite real results.
+ */
+function smokeResultsDir(): string {
+  return process.env["BENCH_SMOKE_DIR"] ?? mkdtempSync(join(tmpdir(), "ssgkr-bench-smoke-"));
+}
+
+/**
+ * `argv` checked against `spec` plus `--smoke`; with `--smoke`, the smoke values fill the options
+ * not given (each checked against its rule too).
+ * @throws BenchOptionError as `checkOptions`, and for a smoke value outside its option's rule.
+ */
+export function resolveOptions(spec: Readonly<Record<string, OptionRule>>, argv: readonly string[], smoke: Readonly<Record<string, string>> = {}): Map<string, string> {
+  const full: Record<string, OptionRule> = { ...spec, [SMOKE]: flag };
+  const out = checkOptions(full, argv);
+  if (!out.has(SMOKE)) return out;
+  for (const [name, value] of Object.entries(smoke)) {
+    const rule = spec[name];
+    if (rule === undefined) throw new BenchOptionError(`smoke value for unknown option '--${name}'`);
+    checkValue(name, rule, value);
+    if (!out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
 /**
  * The benchmark's options from the command line, checked against `spec` before any work. On a
  * bad option: one line `bench <name>: …` on stderr and exit 2. `--help` prints the options.
  */
-export function parseOptions(spec: Readonly<Record<string, OptionRule>>, argv: readonly string[] = process.argv.slice(2)): Map<string, string> {
+export function parseOptions(spec: Readonly<Record<string, OptionRule>>, config: ParseConfig = {}): Map<string, string> {
+  const argv = config.argv ?? process.argv.slice(2);
   const bench = basename(process.argv[1] ?? "bench").replace(/\.js$/, "");
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(`npm run bench -- ${bench} [options]\n${optionsHelp(spec)}\n`);
+    const smoke = Object.entries(config.smoke ?? {}).map(([n, v]) => (v === "true" ? `--${n}` : `--${n} ${v}`)).join(" ");
+    process.stdout.write(`npm run bench -- ${bench} [options]\n${optionsHelp({ ...spec, [SMOKE]: flag })}\n  (--smoke: a run of a few seconds${smoke ? ` with ${smoke}` : ""} unless given; results in a temporary folder)\n`);
     process.exit(0);
   }
   try {
-    return checkOptions(spec, argv);
+    const options = resolveOptions(spec, argv, config.smoke);
+    if (options.has(SMOKE)) {
+      // Child processes of this run inherit both, so they share the one folder.
+      const dir = smokeResultsDir();
+      process.env["BENCH_SMOKE_DIR"] = dir;
+      process.env["BENCH_RESULTS_DIR"] = dir;
+    }
+    return options;
   } catch (err) {
     if (!(err instanceof BenchOptionError)) throw err;
     process.stderr.write(`bench ${bench}: ${err.message}\n`);

@@ -27,7 +27,7 @@ export function writeResults(name: string, data: unknown): string {
 }
 
 /** Prints the headline object as the final stdout line. Call last. */
-export function printHeadline(headline: Record<string, number | string>): void {
+export function printHeadline(headline: Record<string, number | string | null>): void {
   process.stdout.write(JSON.stringify(headline) + "\n");
 }
 

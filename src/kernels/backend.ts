@@ -22,8 +22,8 @@ import { typescriptHashBackend, useHashBackend, type HashBackend } from "../hash
 import { KernelError } from "./errors.js";
 import { HashKernels, hashKernels } from "./hash-kernels.js";
 import { setKernelModuleEnabled } from "./loader.js";
-import { typescriptNttBackend, useNttBackend } from "../pcs/ntt.js";
-import { wasmNttBackend } from "./ntt-kernel.js";
+import { typescriptPcsBackend, usePcsBackend } from "../pcs/backend.js";
+import { wasmPcsBackend } from "./pcs-kernels.js";
 
 /** Which kernels a thread runs. */
 export type KernelBackendChoice = "auto" | "wasm" | "typescript";
@@ -59,16 +59,16 @@ export function installKernelBackend(choice: KernelBackendChoice = kernelBackend
   if (choice === "typescript") {
     setKernelModuleEnabled(false);
     useHashBackend(typescriptHashBackend);
-    useNttBackend(typescriptNttBackend);
+    usePcsBackend(typescriptPcsBackend);
   } else if (choice === "wasm") {
     setKernelModuleEnabled(true);
     const hk = hashKernels() ?? HashKernels.create();
     useHashBackend(hk);
-    useNttBackend(wasmNttBackend() ?? typescriptNttBackend);
+    usePcsBackend(wasmPcsBackend() ?? typescriptPcsBackend);
   } else {
     setKernelModuleEnabled(true);
     useHashBackend(wasmHashBackendOrNull);
-    useNttBackend(wasmNttBackend);
+    usePcsBackend(wasmPcsBackend);
   }
   installed = choice;
 }

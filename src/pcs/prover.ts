@@ -12,10 +12,11 @@ import { encodeRows } from "./encode.js";
 import { PcsError } from "./errors.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import {
-  addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations, liftToExtension, powerPoint,
+  addScaledEqTable, evaluateUnivariate, liftToExtension, powerPoint,
 } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
-import { roundPolynomial } from "./sumcheck.js";
+import { phase } from "./phases.js";
+import { pcsFold, pcsMobius, pcsRound } from "./backend.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 import { element } from "../field/koalabear.js";
@@ -88,10 +89,10 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;
   const coeffsNative = evaluations.slice();
-  evaluationsToCoefficients(coeffsNative, width);
-  const rows = encodeRows(coeffsNative, width, first.logDomain, first.foldingFactor);
+  pcsMobius(coeffsNative, width);
+  const rows = phase("encode", () => encodeRows(coeffsNative, width, first.logDomain, first.foldingFactor));
   options.corruptCodeword?.(rows);
-  const tree = buildMerkleTree(rows, (1 << first.foldingFactor) * width, first.logRows);
+  const tree = phase("merkle", () => buildMerkleTree(rows, (1 << first.foldingFactor) * width, first.logRows));
   absorbCommitment(t, set, m, width, tree.root);
   const coefficients = width === 1 ? liftToExtension(coeffsNative) : coeffsNative;
   const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
@@ -144,16 +145,18 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
     const sumcheck: [Ext, Ext][] = [];
     const foldWitnesses: number[] = [];
     for (let s = 0; s < round.foldingFactor; s++) {
-      const honest = roundPolynomial(f, w);
+      const honest = phase("sumcheck", () => pcsRound(f, w));
       const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(i, s, honest) : honest;
       t.observeExt(h0);
       t.observeExt(h2);
       sumcheck.push([h0, h2]);
-      if (round.foldPowBits > 0) foldWitnesses.push(t.grind(round.foldPowBits));
+      if (round.foldPowBits > 0) foldWitnesses.push(phase("grinding", () => t.grind(round.foldPowBits)));
       const alpha = t.sampleExt();
-      f = foldEvaluations(f, alpha);
-      w = foldEvaluations(w, alpha);
-      c = foldCoefficients(c, alpha);
+      phase("fold", () => {
+        f = pcsFold(f, alpha, "evaluations");
+        w = pcsFold(w, alpha, "evaluations");
+        c = pcsFold(c, alpha, "coefficients");
+      });
     }
     let nextRoot: Uint32Array | null = null;
     let nextTree: MerkleTree | null = null;
@@ -162,8 +165,8 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
     let oodAnswers: Ext[] = [];
     if (!last) {
       const next = schedule.rounds[i + 1]!;
-      nextRows = encodeRows(c, 4, next.logDomain, next.foldingFactor);
-      nextTree = buildMerkleTree(nextRows, (1 << next.foldingFactor) * 4, next.logRows);
+      nextRows = phase("encode", () => encodeRows(c, 4, next.logDomain, next.foldingFactor));
+      nextTree = phase("merkle", () => buildMerkleTree(nextRows!, (1 << next.foldingFactor) * 4, next.logRows));
       nextRoot = nextTree.root.slice();
       t.observeDigest(nextRoot);
       oodPoints = drawOodPoints(t, round.nextOodSamples);
@@ -174,7 +177,7 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
       finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
       t.observeMany(finalCoefficients);
     }
-    const queryWitness = round.queryPowBits > 0 ? t.grind(round.queryPowBits) : null;
+    const queryWitness = round.queryPowBits > 0 ? phase("grinding", () => t.grind(round.queryPowBits)) : null;
     const indices = drawQueries(t, round.queries, round.logRows);
     const rowWords = (1 << round.foldingFactor) * width;
     const opened = new Uint32Array(indices.length * rowWords);
@@ -203,14 +206,16 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
   });
   const finalSumcheck: [Ext, Ext][] = [];
   for (let s = 0; s < schedule.finalVariables; s++) {
-    const honest = roundPolynomial(f, w);
+    const honest = phase("sumcheck", () => pcsRound(f, w));
     const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(schedule.rounds.length, s, honest) : honest;
     t.observeExt(h0);
     t.observeExt(h2);
     finalSumcheck.push([h0, h2]);
     const alpha = t.sampleExt();
-    f = foldEvaluations(f, alpha);
-    w = foldEvaluations(w, alpha);
+    phase("fold", () => {
+      f = pcsFold(f, alpha, "evaluations");
+      w = pcsFold(w, alpha, "evaluations");
+    });
   }
   return { set: schedule.set.id, numVariables: m, width: state.commitment.width, rounds, finalSumcheck };
 }

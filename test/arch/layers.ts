@@ -44,11 +44,11 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/pcs": {
     job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript"],
-    // The NTT seam and the subgroup roots the WASM NTT backend (src/kernels/ntt-kernel.ts) uses.
-    entries: ["ntt.ts", "domain.ts"],
+    // The kernel seam and the subgroup roots the WASM backend (src/kernels/pcs-kernels.ts) uses.
+    entries: ["backend.ts", "domain.ts"],
   },
   "src/kernels": {
-    job: "AssemblyScript (WASM SIMD) kernels and their loader; the WASM backends of the hashing and NTT seams",
+    job: "AssemblyScript (WASM SIMD) kernels and their loader; the WASM backends of the hashing and commitment seams",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript", "src/pcs"],
     // The Keccak-256 batch kernel the registry's leaf hashing and name import use.
     entries: ["keccak-batch.ts"],

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BenchOptionError, checkOptions, choices, flag, int, ints, num, text } from "../../bench/lib/options.js";
+import { BenchOptionError, checkOptions, choices, flag, int, ints, num, resolveOptions, text } from "../../bench/lib/options.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const runner = join(root, "bench", "run.mjs");
@@ -32,6 +32,15 @@ test("bench options: unknown options, stray arguments and values outside their r
   fails(["--min-ms", "abc"], /not a number/);
   fails(["--no-verify=1"], /is a flag and takes no value/);
   fails(["--repeats", "2", "--repeats", "3"], /given twice/);
+});
+
+test("bench options: --smoke fills the options the command line leaves out with the smoke values, each checked against its rule", () => {
+  const smoke = { depths: "4", repeats: "1", "no-verify": "true" };
+  assert.deepEqual([...resolveOptions(SPEC, [], smoke)], []);
+  assert.deepEqual([...resolveOptions(SPEC, ["--smoke", "--depths", "8"], smoke)], [["smoke", "true"], ["depths", "8"], ["repeats", "1"], ["no-verify", "true"]]);
+  assert.throws(() => resolveOptions(SPEC, ["--smoke"], { depths: "99" }), (e: unknown) => e instanceof BenchOptionError && /--depths "99": 99 is out of range/.test(e.message));
+  assert.throws(() => resolveOptions(SPEC, ["--smoke"], { nope: "1" }), (e: unknown) => e instanceof BenchOptionError && /unknown option '--nope'/.test(e.message));
+  assert.throws(() => resolveOptions(SPEC, ["--smoke=1"]), (e: unknown) => e instanceof BenchOptionError && /is a flag/.test(e.message));
 });
 
 test("npm run bench -- list prints the benchmarks only, one a line", () => {

@@ -5,7 +5,7 @@ import { extRandom, type Ext } from "../../src/field/extension.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
 import { rootOfUnity } from "../../src/pcs/domain.js";
-import { evaluateNaive, nttInPlace } from "../../src/pcs/ntt.js";
+import { evaluateNaive, nttReference as nttInPlace } from "../../src/pcs/ntt.js";
 import { encodeRows } from "../../src/pcs/encode.js";
 import { foldRow } from "../../src/pcs/fold.js";
 import {

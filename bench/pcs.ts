@@ -1,0 +1,240 @@
+/**
+ * The WHIR polynomial commitment (src/pcs) beside whir-p3's figures on this machine kind.
+ *
+ *   npm run bench -- pcs [--variables 22] [--sets cb90-r4,ud100-r4,cb100-r4] [--repeats 5]
+ *     [--verify-calls 5] [--selfcheck-variables 10] [--full]
+ *
+ * Per cell (m variables, parameter set): 2^m random base-field evaluations; `repeats` times:
+ * `whirCommit`, `whirOpen` of two claims f(z_1) = v_1, f(z_2) = v_2 at random z_i ∈ K^m (as GKR
+ * ends with x* and y*; the values from the coefficients, untimed), and `verify-calls` calls of
+ * `whirVerify`. Times are process CPU ms (`process.cpuUsage`), median (min–max); one thread,
+ * WASM kernels. The commit + open time is split by prover phase (src/pcs/phases.ts: NTT
+ * encoding, Merkle hashing, grinding, sumcheck, folding; "other" = the rest, wall ms).
+ * Without `--repeats`, a cell whose first commit + open takes over 20 s CPU gets 3 repetitions.
+ * `--full`: m = 16, 18, 20, 22 × all six sets (cells above a set's limit are skipped).
+ *
+ * Self-check (at `selfcheck-variables`, default set): honest openings accepted; a wrong claimed
+ * value, a changed opened Merkle row and a changed sumcheck h(0) rejected.
+ */
+import { extAdd, extRandom, type Ext } from "../src/field/extension.js";
+import {
+  decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof, maxVariables, whirCommit, whirOpen, whirParameterSet,
+  whirParameterSets, whirSecurity, whirVerify, DEFAULT_WHIR_SET, type WhirClaim, type WhirProof, type WhirSetId,
+} from "../src/pcs/index.js";
+import { evaluateCoefficients, evaluationsToCoefficients, liftToExtension } from "../src/pcs/multilinear.js";
+import { withPhaseTimer, type PcsPhase } from "../src/pcs/phases.js";
+import { hashBackend } from "../src/hash/fast-permutation.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { choices, flag, int, ints, parseOptions } from "./lib/options.js";
+
+const SET_IDS = whirParameterSets().map((s) => s.id);
+const args = parseOptions({ variables: ints(1, 23), sets: choices(SET_IDS), repeats: int(1, 100), "verify-calls": int(1, 1000), "selfcheck-variables": int(1, 16), full: flag }, {
+  smoke: { variables: "8", repeats: "1", "verify-calls": "1", "selfcheck-variables": "6" },
+});
+const full = args.has("full");
+const variables = (args.get("variables") ?? (full ? "16,18,20,22" : "22")).split(",").map(Number).sort((a, b) => a - b);
+const sets = (args.get("sets") ?? (full ? SET_IDS.join(",") : `cb90-r4,ud100-r4,${DEFAULT_WHIR_SET}`)).split(",") as WhirSetId[];
+const repeatsGiven = args.has("repeats");
+const repeatsDefault = Number(args.get("repeats") ?? 5);
+const verifyCalls = Number(args.get("verify-calls") ?? 5);
+const selfcheckM = Number(args.get("selfcheck-variables") ?? 10);
+/** A first commit + open above this CPU time cuts the cell to 3 repetitions (unless --repeats is given). */
+const SLOW_CELL_MS = 20_000;
+
+/** whir-p3 on this machine kind, one thread, median of 5, one claim (issue anchors): commit / open / verify ms, proof KB (1,000 B). */
+const ANCHORS: Partial<Record<WhirSetId, Record<number, { build: string; commitMs: number; openMs: number; verifyMs: number; kb: number }>>> = {
+  "cb90-r4": { 20: { build: "AVX-512", commitMs: 143, openMs: 118, verifyMs: 1.5, kb: 57.3 }, 22: { build: "AVX-512", commitMs: 522, openMs: 361, verifyMs: 1.8, kb: 68.3 } },
+  "cb100-r2": { 20: { build: "AVX-512", commitMs: 73, openMs: 92, verifyMs: 2.7, kb: 102.3 }, 22: { build: "AVX-512", commitMs: 294, openMs: 1068, verifyMs: 3.2, kb: 118.2 } },
+  "ud100-r4": { 20: { build: "AVX-512", commitMs: 123, openMs: 140, verifyMs: 6.8, kb: 260.3 }, 22: { build: "AVX-512", commitMs: 573, openMs: 494, verifyMs: 9.7, kb: 365.6 } },
+};
+
+interface Stat { median: number; min: number; max: number }
+function stat(xs: readonly number[]): Stat {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return { median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, min: s[0]!, max: s[s.length - 1]! };
+}
+function cpuMs(fn: () => void): number {
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+const P = 2_130_706_433;
+function randomEvaluations(m: number): Uint32Array {
+  return Uint32Array.from({ length: 1 << m }, () => Math.floor(Math.random() * P));
+}
+/** Two claims at random points, values from the multilinear extension. */
+function randomClaims(evals: Uint32Array, m: number): WhirClaim[] {
+  const coeffs = liftToExtension(evals);
+  evaluationsToCoefficients(coeffs, 4);
+  return [0, 1].map(() => {
+    const point = Array.from({ length: m }, () => extRandom());
+    return { point, value: evaluateCoefficients(coeffs, point) };
+  });
+}
+const accept = (set: WhirSetId) => ({ alsoAccept: [set] });
+const ONE: Ext = [1, 0, 0, 0];
+
+/** Honest openings accepted; a wrong value, a changed Merkle row and a changed fold (sumcheck h(0)) rejected. */
+function selfcheck(m: number): { ok: boolean; checks: Record<string, boolean> } {
+  const set = DEFAULT_WHIR_SET;
+  const evals = randomEvaluations(m);
+  const claims = randomClaims(evals, m);
+  const committed = whirCommit(evals, { set });
+  const commitment = decodeWhirCommitment(encodeWhirCommitment(committed.commitment));
+  const proof = whirOpen(committed, claims);
+  const decoded = decodeWhirProof(proof);
+  const edit = (f: (p: WhirProof) => WhirProof) => encodeWhirProof(f(decoded));
+  const round0 = decoded.rounds[0]!;
+  const badRow = edit((p) => {
+    const rows = round0.rows.slice();
+    rows[0] = (rows[0]! + 1) % P;
+    return { ...p, rounds: [{ ...round0, rows }, ...p.rounds.slice(1)] };
+  });
+  const badFold = edit((p) => {
+    const sumcheck = round0.sumcheck.map((h) => [h[0], h[1]] as const);
+    sumcheck[0] = [extAdd(sumcheck[0]![0], ONE), sumcheck[0]![1]];
+    return { ...p, rounds: [{ ...round0, sumcheck }, ...p.rounds.slice(1)] };
+  });
+  const badValue = [{ ...claims[0]!, value: extAdd(claims[0]!.value, ONE) }, claims[1]!];
+  const checks = {
+    honestAccepted: whirVerify(commitment, claims, proof, accept(set)).ok,
+    honestReencodedEqual: Buffer.compare(Buffer.from(edit((p) => p)), Buffer.from(proof)) === 0,
+    wrongValueRejected: !whirVerify(commitment, badValue, proof, accept(set)).ok,
+    merkleRowRejected: !whirVerify(commitment, claims, badRow, accept(set)).ok,
+    foldRejected: !whirVerify(commitment, claims, badFold, accept(set)).ok,
+  };
+  return { ok: Object.values(checks).every((x) => x), checks };
+}
+
+interface Cell {
+  set: WhirSetId;
+  m: number;
+  repeats: number;
+  commitMs: Stat;
+  openMs: Stat;
+  commitOpenMs: Stat;
+  verifyMs: Stat;
+  proofBytes: number;
+  commitmentBytes: number;
+  bits: number;
+  regime: string;
+  maxPowBits: number;
+  /** Median wall ms per phase of commit + open. */
+  phasesMs: Record<PcsPhase | "other", number>;
+}
+
+function measureCell(set: WhirSetId, m: number): Cell {
+  const evals = randomEvaluations(m);
+  const claims = randomClaims(evals, m);
+  const commit: number[] = [], open: number[] = [], verify: number[] = [], both: number[] = [];
+  const phases: Record<string, number[]> = {};
+  let repeats = repeatsDefault;
+  let proof: Uint8Array = new Uint8Array(0);
+  let commitmentBytes = 0;
+  for (let r = 0; r < repeats; r++) {
+    const ph: Record<string, number> = {};
+    const t0 = performance.now();
+    let committed!: ReturnType<typeof whirCommit>;
+    withPhaseTimer((name, ms) => { ph[name] = (ph[name] ?? 0) + ms; }, () => {
+      commit.push(cpuMs(() => { committed = whirCommit(evals, { set }); }));
+      open.push(cpuMs(() => { proof = whirOpen(committed, claims); }));
+    });
+    const wall = performance.now() - t0;
+    both.push(commit[r]! + open[r]!);
+    ph["other"] = wall - Object.values(ph).reduce((a, b) => a + b, 0);
+    for (const [k, v] of Object.entries(ph)) (phases[k] ??= []).push(v);
+    const encoded = encodeWhirCommitment(committed.commitment);
+    commitmentBytes = encoded.length;
+    const commitment = decodeWhirCommitment(encoded);
+    for (let v = 0; v < verifyCalls; v++) {
+      let ok = false;
+      verify.push(cpuMs(() => { ok = whirVerify(commitment, claims, proof, accept(set)).ok; }));
+      if (!ok) throw new Error(`${set} m=${m}: an honest opening was rejected`);
+    }
+    if (r === 0 && !repeatsGiven && both[0]! > SLOW_CELL_MS && repeats > 3) {
+      repeats = 3;
+      progress(`${set} m=${m}: one commit + open took ${fmt(both[0]! / 1000, 1)} s CPU (over ${SLOW_CELL_MS / 1000} s): 3 repetitions instead of ${repeatsDefault}`);
+    }
+  }
+  const sec = whirSecurity(whirParameterSet(set), m);
+  const phasesMs = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, stat(v).median])) as Cell["phasesMs"];
+  return {
+    set, m, repeats, commitMs: stat(commit), openMs: stat(open), commitOpenMs: stat(both), verifyMs: stat(verify), proofBytes: proof.length,
+    commitmentBytes, bits: sec.bits, regime: whirParameterSet(set).regime, maxPowBits: sec.maxPowBits, phasesMs,
+  };
+}
+
+const cond = conditions();
+console.log(conditionsLine(cond));
+console.log(`# WHIR (src/pcs), one thread, hash backend ${hashBackend()}; process CPU ms, median (min–max); two claims per opening; ${repeatsGiven ? `${repeatsDefault} repetitions` : `${repeatsDefault} repetitions (3 for a cell over ${SLOW_CELL_MS / 1000} s)`}, ${verifyCalls} verifications each`);
+
+progress(`self-check at m = ${selfcheckM} (${DEFAULT_WHIR_SET})`);
+const check = selfcheck(selfcheckM);
+console.log(`self-check (m = ${selfcheckM}, ${DEFAULT_WHIR_SET}): ${Object.entries(check.checks).map(([k, v]) => `${k} ${v ? "yes" : "NO"}`).join(", ")}`);
+
+const cells: Cell[] = [];
+const cellText = (s: Stat, d = 0) => `${fmt(s.median, d)} (${fmt(s.min, d)}–${fmt(s.max, d)})`;
+for (const m of variables) {
+  for (const set of sets) {
+    const limit = maxVariables(whirParameterSet(set));
+    if (m > limit) {
+      progress(`${set} m=${m}: skipped (the set's limit is m = ${limit})`);
+      continue;
+    }
+    progress(`${set} m=${m}: commit, open, verify`);
+    const c = measureCell(set, m);
+    cells.push(c);
+    const phaseTotal = Object.values(c.phasesMs).reduce((a, b) => a + b, 0);
+    const share = (Object.entries(c.phasesMs) as [string, number][]).map(([k, v]) => `${k} ${fmt((100 * v) / phaseTotal, 0)}%`).join(", ");
+    console.log(`${set.padEnd(9)} m=${String(m).padEnd(3)} commit ${cellText(c.commitMs).padEnd(20)} open ${cellText(c.openMs).padEnd(20)} verify ${cellText(c.verifyMs, 2).padEnd(22)} proof ${c.proofBytes} B   ${c.bits} bits (${c.regime}), grinding ≤ ${c.maxPowBits} bits   ×${c.repeats}`);
+    console.log(`  commit + open by phase (wall): ${share}`);
+  }
+}
+
+// Beside the anchor (whir-p3, one claim): ratios ours / theirs.
+const comparisons: Record<string, unknown>[] = [];
+for (const c of cells) {
+  const a = ANCHORS[c.set]?.[c.m];
+  if (!a) continue;
+  const cmp = {
+    set: c.set, m: c.m, anchor: a,
+    commitOpenRatio: c.commitOpenMs.median / (a.commitMs + a.openMs),
+    verifyRatio: c.verifyMs.median / a.verifyMs,
+    bytesRatio: c.proofBytes / (a.kb * 1000),
+  };
+  comparisons.push(cmp);
+  console.log(`vs whir-p3 ${a.build} ${c.set} m=${c.m}: commit + open ${fmt(c.commitOpenMs.median, 0)} vs ${a.commitMs} + ${a.openMs} ms (${fmt(cmp.commitOpenRatio, 2)}×, goal ≤ 2×); verify ${fmt(c.verifyMs.median, 2)} vs ${a.verifyMs} ms (${fmt(cmp.verifyRatio, 2)}×, goal ≤ 2×); proof ${c.proofBytes} B vs ${a.kb} KB (${fmt(cmp.bytesRatio, 3)}×, goal ≤ 1.05×)`);
+}
+
+const path = writeResults("pcs", {
+  benchmark: "pcs",
+  conditions: cond,
+  settings: { variables, sets, repeats: repeatsDefault, slowCellRepeats: repeatsGiven ? null : 3, verifyCalls, claimsPerOpening: 2, threads: 1, hashBackend: hashBackend(), full },
+  units: "process CPU ms (median, min, max); phases in wall ms (median); bytes",
+  selfcheck: { variables: selfcheckM, set: DEFAULT_WHIR_SET, ...check },
+  cells,
+  comparisons,
+  browser: null,
+});
+progress(`wrote ${path}`);
+
+// The headline cells: the largest m measured (22 by default).
+const hm = variables[variables.length - 1]!;
+const at = (set: WhirSetId) => cells.find((c) => c.set === set && c.m === hm);
+const round = (x: number | undefined, d = 2) => (x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
+const cb90 = at("cb90-r4"), ud100 = at("ud100-r4"), def = at(DEFAULT_WHIR_SET);
+printHeadline({
+  pcs_selfcheck_ok: check.ok ? 1 : 0,
+  pcs_headline_variables: hm,
+  pcs22_cb90_commit_open_ms: round(cb90?.commitOpenMs.median, 0),
+  pcs22_cb90_verify_ms: round(cb90?.verifyMs.median),
+  pcs22_cb90_bytes: cb90?.proofBytes ?? null,
+  pcs22_ud100_commit_open_ms: round(ud100?.commitOpenMs.median, 0),
+  pcs22_ud100_verify_ms: round(ud100?.verifyMs.median),
+  pcs22_ud100_bytes: ud100?.proofBytes ?? null,
+  pcs22_default_bits: def?.bits ?? (hm <= maxVariables(whirParameterSet(DEFAULT_WHIR_SET)) ? whirSecurity(whirParameterSet(DEFAULT_WHIR_SET), hm).bits : null),
+  pcs20_verify_browser_ms: null,
+});
+if (!check.ok) process.exitCode = 1;

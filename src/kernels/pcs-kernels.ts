@@ -1,0 +1,141 @@
+/**
+ * The WASM backend of the polynomial commitment's bulk operations (src/pcs/backend.ts, the
+ * seam): each call copies its operands into this thread's kernel memory, runs the kernel
+ * (src/kernels/assembly/ntt.ts, pcs-ext.ts) and copies the result back. Canonical values in and
+ * out; the fold's challenge and the round's result cross the boundary in Montgomery form only
+ * inside this file. Same results as the references (test/kernels/pcs-kernels.test.ts).
+ */
+import { P, mul } from "../field/koalabear.js";
+import type { Ext } from "../field/extension.js";
+import { rootOfUnity } from "../pcs/domain.js";
+import type { FoldMode, PcsBackend } from "../pcs/backend.js";
+import { MONTGOMERY_R } from "./constants.js";
+import { defaultKernels, type Kernels } from "./kernels.js";
+import type { Region } from "./memory.js";
+
+/** ⌊b·2^32 / p⌋ for a canonical b, exactly, without BigInt. */
+export function shoupCompanion(b: number): number {
+  let q = Math.floor((b * 4294967296) / P);
+  // r = b·2^32 − q·p, known modulo 2^32; it lies in (−p, 2p).
+  const r = (0 - Math.imul(q, P)) >>> 0;
+  if (r >= 4294967296 - P) q -= 1;
+  else if (r >= P) q += 1;
+  return q;
+}
+
+/** Twiddles of every stage up to 2^logN: words [h, 2h) hold ω_(2h)^k (k < h); and their Shoup companions. */
+export function nttTwiddleTables(logN: number): { twiddles: Uint32Array; companions: Uint32Array } {
+  const n = 1 << logN;
+  const twiddles = new Uint32Array(n);
+  const companions = new Uint32Array(n);
+  for (let h = 1; h < n; h <<= 1) {
+    const w = rootOfUnity(Math.log2(2 * h));
+    let acc = 1;
+    for (let k = 0; k < h; k++) {
+      twiddles[h + k] = acc;
+      companions[h + k] = shoupCompanion(acc);
+      acc = mul(acc, w);
+    }
+  }
+  return { twiddles, companions };
+}
+
+/** The 16 words X^j·α (j = 0..3) in Montgomery form: the fold kernel's constant table. */
+export function extConstantTable(alpha: Ext): Uint32Array {
+  const out = new Uint32Array(16);
+  let x: [number, number, number, number] = [alpha[0], alpha[1], alpha[2], alpha[3]];
+  for (let j = 0; j < 4; j++) {
+    for (let l = 0; l < 4; l++) out[4 * j + l] = mul(x[l]!, MONTGOMERY_R);
+    x = [mul(3, x[3]), x[0], x[1], x[2]];
+  }
+  return out;
+}
+
+class WasmPcsKernels implements PcsBackend {
+  readonly name = "wasm" as const;
+  private tables: { logN: number; twiddles: Region; companions: Region } | null = null;
+  constructor(private readonly kernels: Kernels) {}
+
+  private twiddles(logN: number): { twiddles: Region; companions: Region } {
+    if (this.tables === null || this.tables.logN < logN) {
+      if (this.tables) {
+        this.kernels.heap.release(this.tables.twiddles);
+        this.kernels.heap.release(this.tables.companions);
+      }
+      const t = nttTwiddleTables(logN);
+      this.tables = { logN, twiddles: this.kernels.heap.allocFrom(t.twiddles), companions: this.kernels.heap.allocFrom(t.companions) };
+    }
+    return this.tables;
+  }
+
+  private withCopies<T>(inputs: Uint32Array[], outWords: number, body: (ptrs: number[], out: Region | null) => T): T {
+    const heap = this.kernels.heap;
+    const regions: Region[] = [];
+    let out: Region | null = null;
+    try {
+      for (const x of inputs) regions.push(heap.allocFrom(x));
+      if (outWords > 0) out = heap.alloc(outWords);
+      return body(regions.map((r) => r.ptr), out);
+    } finally {
+      for (const r of regions) heap.release(r);
+      if (out) heap.release(out);
+    }
+  }
+
+  ntt(values: Uint32Array, width: number, logN: number): void {
+    if (logN === 0) return;
+    const { twiddles, companions } = this.twiddles(logN);
+    const heap = this.kernels.heap;
+    const data = heap.allocFrom(values);
+    try {
+      this.kernels.instance.raw.ntt_forward(data.ptr, logN, width, twiddles.ptr, companions.ptr);
+      values.set(data.view());
+    } finally {
+      heap.release(data);
+    }
+  }
+
+  mobius(values: Uint32Array, width: number): void {
+    const logN = Math.log2(values.length / width);
+    const heap = this.kernels.heap;
+    const data = heap.allocFrom(values);
+    try {
+      this.kernels.instance.raw.pcs_mobius(data.ptr, logN, width);
+      values.set(data.view());
+    } finally {
+      heap.release(data);
+    }
+  }
+
+  fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
+    const n = table.length / 8;
+    return this.withCopies([table, extConstantTable(alpha)], 4 * n, ([src, a], out) => {
+      this.kernels.instance.raw.pcs_fold(out!.ptr, src!, n, mode === "evaluations" ? 0 : 1, a!);
+      return out!.view().slice();
+    });
+  }
+
+  round(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
+    const n = f.length / 8;
+    return this.withCopies([f, w], 8, ([fp, wp], out) => {
+      this.kernels.instance.raw.pcs_round(fp!, wp!, n, out!.ptr);
+      const v = out!.view();
+      const r = (i: number): number => mul(v[i]!, MONTGOMERY_R);
+      return [[r(0), r(1), r(2), r(3)], [r(4), r(5), r(6), r(7)]];
+    });
+  }
+}
+
+let backend: WasmPcsKernels | null | undefined;
+
+/** This thread's WASM backend of the commitment's bulk operations, or null when the kernel module is unavailable. */
+export function wasmPcsBackend(): PcsBackend | null {
+  if (backend === undefined) {
+    try {
+      backend = new WasmPcsKernels(defaultKernels());
+    } catch {
+      backend = null;
+    }
+  }
+  return backend;
+}

@@ -1,0 +1,78 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { P, random } from "../../src/field/koalabear.js";
+import { extRandom, type Ext } from "../../src/field/extension.js";
+import { typescriptPcsBackend } from "../../src/pcs/backend.js";
+import { rootOfUnity } from "../../src/pcs/domain.js";
+import { evaluateNaive } from "../../src/pcs/ntt.js";
+import { extConstantTable, nttTwiddleTables, shoupCompanion, wasmPcsBackend } from "../../src/kernels/pcs-kernels.js";
+
+const wasm = wasmPcsBackend();
+const ref = typescriptPcsBackend;
+
+function inputs(words: number): Uint32Array[] {
+  return [
+    new Uint32Array(words).map(() => random()),
+    new Uint32Array(words).fill(P - 1),
+    new Uint32Array(words),
+    Uint32Array.from({ length: words }, (_, i) => (i % 5 === 0 ? P - 1 : i % 7)),
+  ];
+}
+
+test("Shoup companions are exact, and the twiddle tables hold ω_(2h)^k", () => {
+  for (const b of [0, 1, 2, P - 1, P - 2, 1 << 30, 123456789, ...Array.from({ length: 200 }, () => random())]) {
+    assert.equal(shoupCompanion(b), Number((BigInt(b) << 32n) / BigInt(P)), `b = ${b}`);
+  }
+  const { twiddles, companions } = nttTwiddleTables(4);
+  assert.equal(twiddles[1], 1);
+  assert.equal(twiddles[3], rootOfUnity(2));
+  assert.equal(companions[3], shoupCompanion(rootOfUnity(2)));
+});
+
+test("the WASM NTT equals the reference and the definition (base and extension lanes, across the cache block, tables reused and grown)", () => {
+  assert.ok(wasm, "the kernel module is available in the test processes");
+  for (const width of [1, 4]) {
+    for (const logN of [1, 2, 3, 4, 5, 8, 13, 14, 12, 6]) {
+      for (const input of inputs((1 << logN) * width)) {
+        const a = input.slice();
+        const b = input.slice();
+        wasm.ntt(a, width, logN);
+        ref.ntt(b, width, logN);
+        assert.deepEqual(a, b, `width ${width}, 2^${logN}`);
+        if (logN <= 5) assert.deepEqual(a, evaluateNaive(input, width, logN));
+      }
+    }
+  }
+});
+
+test("the WASM Möbius transform equals the reference", () => {
+  assert.ok(wasm);
+  for (const width of [1, 4]) {
+    for (const logN of [0, 1, 2, 3, 6, 11]) {
+      for (const input of inputs((1 << logN) * width)) {
+        const a = input.slice();
+        const b = input.slice();
+        wasm.mobius(a, width);
+        ref.mobius(b, width);
+        assert.deepEqual(a, b, `width ${width}, 2^${logN}`);
+      }
+    }
+  }
+});
+
+test("the WASM folds and sumcheck round equal the references on random and edge tables and challenges", () => {
+  assert.ok(wasm);
+  const challenges: Ext[] = [extRandom(), [0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1], [0, 0, 0, 1]];
+  for (const n of [1, 2, 3, 64, 1000]) {
+    for (const table of inputs(8 * n)) {
+      for (const alpha of challenges) {
+        assert.deepEqual(wasm.fold(table, alpha, "evaluations"), ref.fold(table, alpha, "evaluations"), `evaluations, n ${n}`);
+        assert.deepEqual(wasm.fold(table, alpha, "coefficients"), ref.fold(table, alpha, "coefficients"), `coefficients, n ${n}`);
+      }
+      const w = new Uint32Array(8 * n).map(() => random());
+      assert.deepEqual(wasm.round(table, w), ref.round(table, w), `round, n ${n}`);
+      assert.deepEqual(wasm.round(w, table), ref.round(w, table));
+    }
+  }
+  assert.equal(extConstantTable([1, 0, 0, 0]).length, 16);
+});
