@@ -48,7 +48,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/transcript": { job: "Fiat–Shamir transcript (duplex challenger, Plonky3 0.4.x semantics)", imports: ["src/errors.ts", "src/field", "src/hash"] },
   "src/sumcheck": { job: "generic sumcheck prover and verifier", imports: ["src/errors.ts", "src/field", "src/transcript"] },
   "src/pcs": {
-    job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security",
+    job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security (public entry `statesync-gkr/pcs`)",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript", "src/kernels"],
   },
   "src/gkr": {
@@ -100,6 +100,10 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/error-catalogue.ts": { job: "the one error catalogue: every code union with its module (docs/errors.md)", imports: [...ALL_SRC, "src/error-codes.ts"] },
   "src/engine.ts": { job: "public entry `statesync-gkr/engine`: the proof engine without statements", imports: CORE },
   "src/index.ts": { job: "public entry `statesync-gkr`", imports: [...ALL_SRC.filter((u) => !["src/cli", "src/http", "src/web", "src/demo"].includes(u)), "src/error-codes.ts", "src/error-catalogue.ts"] },
+  "src/v2.ts": {
+    job: "public entry `statesync-gkr/v2`: profile v2 proofs, aggregates and blocks, inner-proof-v2 bytes, the registry block check",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
+  },
   "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
   "bench/children": { job: "child processes of the benchmarks (one measured point each)", imports: [...ALL_SRC, "bench/lib", "test"] },
   "bench/report": { job: "the benchmark report page (`npm run bench -- report`)", imports: ["bench/lib"] },
