@@ -1,7 +1,8 @@
 /**
  * `statesync-gkr`: prove and verify sparse-Merkle-tree statements (membership, non-membership,
  * update) with the compat-v1 profile of StateSync-GKR — what a prover or a verifier needs.
- * The registry lives in `statesync-gkr/registry`, serving in `statesync-gkr/serve`, and the
+ * The registry lives in `statesync-gkr/registry`, serving in `statesync-gkr/serve`, profile v2
+ * in `statesync-gkr/v2`, the WHIR polynomial commitment in `statesync-gkr/pcs`, and the
  * low-level field / hash / transcript / sumcheck / GKR engine in `statesync-gkr/engine`.
  *
  * @example
@@ -59,6 +60,9 @@ export {
   type RecordClaim, type RecordUpdateClaim, type RecordVerdict, type NameSide, type RequestInput, type RootLike,
 } from "./registry/verify-record.js";
 export { nameKey, nameKeyBig, NAME_MAPPING_ID, SLOT_MAPPING_ID, DEFAULT_NAME_DEPTH } from "./registry/name-key.js";
+// The check of a proof body as the HTTP API and the browser page exchange it ({statement, request, proof}).
+export { checkProofBody, base64Bytes, bytesBase64, UNPINNED_NOTICE, type ProofBody, type BodyVerdict } from "./counterparty/body.js";
+export type { StatementJson, ReadStatementJson, UpdateStatementJson } from "./counterparty/claim.js";
 export { proveBatchSequential, type BatchOutcome } from "./sync/batch.js";
 export {
   SyncPool, createSyncPool, proveBatch, verifyBatch,

@@ -55,6 +55,7 @@ export function bytesBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
+/** The `notice` of a verdict checked without a trusted root. */
 export const UNPINNED_NOTICE = "no trusted root was given: the proof was checked against the root its own statement names, which shows only that the proof matches its statement; pin the root you trust";
 
 /**

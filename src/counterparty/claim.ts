@@ -98,6 +98,7 @@ export interface UpdateStatementJson {
   readonly batch?: number;
 }
 
+/** A statement as JSON: a read or an update. */
 export type StatementJson = ReadStatementJson | UpdateStatementJson;
 
 /**

@@ -1,20 +1,38 @@
-export * from "./errors.js";
-export * from "./mapping.js";
-export { checkLmdbFile } from "./store/lmdb-header.js";
+/**
+ * `statesync-gkr/registry`: the persistent registry — name-keyed (`NameStore`) and slot
+ * (`RegistryStore`) stores on LMDB, record → leaf mapping, bulk import of record sources (the
+ * offline npm-repos dataset among them), planned updates, statements proved from a registry and
+ * the counterparty's one-call checks (docs/registry.md).
+ *
+ * @example
+ * ```ts
+ * import { NameStore, planNameInsert, proveNameStatement } from "statesync-gkr/registry";
+ * const store = NameStore.openOrCreate("registry");
+ * planNameInsert(store, "left-pad", "https://github.com/left-pad/left-pad").commit();
+ * const { request, proof } = proveNameStatement(store, "membership", "left-pad");
+ * ```
+ */
+export { RegistryError, REGISTRY_ERROR_CODES, type RegistryErrorCode } from "./errors.js";
+export {
+  maxValueFields, encodingLength, isWellFormedString, nameBytes, checkNameBytes, checkTextBytes, checkFields, textCode, nameIdentity, valuePayload,
+  recordLeaf, describeValue, ValueCode, ValueForm, MAX_NAME_BYTES, MAX_TEXT_BYTES, TEXT_PAYLOAD_FIELDS, MIN_REGISTRY_LEAF_MAX_FIELDS, MAPPING_ID,
+  type RecordValue,
+} from "./mapping.js";
 export { RegistryStore, checkRegistryConfig, defaultDigests, MAX_REGISTRY_DEPTH, type RegistryConfig, type RegistryHead, type HistoryEntry, type SlotState, type OpenOptions } from "./store/store.js";
-export * from "./operations.js";
-export * from "./prove.js";
+export {
+  resolveTarget, planInsert, planReplace, planDelete, planRestore, insertRecord, replaceRecord, deleteRecord, restoreRecord,
+  type RecordTarget, type UpdateKind, type UpdateResult, type PlannedUpdate,
+} from "./operations.js";
+export { proveStatement, REGISTRY_STATEMENTS, type RegistryStatement, type RegistryProof } from "./prove.js";
 export { importRecords, type ImportOptions, type ImportReport, type ImportIssue, type ImportProgress, type ImportTimings } from "./import/import.js";
-export * from "./import/dataset.js";
+export {
+  packageRoot, npmReposSubsetPath, npmReposCachePath, npmReposFullPath, npmReposSource, fileSource,
+  NPM_REPOS_PACKAGE, NPM_REPOS_VERSION, NPM_REPOS_RECORDS, NPM_REPOS_SUBSET_RECORDS,
+} from "./import/dataset.js";
 export type { RecordSource, RecordSink } from "./import/sources/source.js";
 export { RecordState, type StoredRecord } from "./store/record-codec.js";
-export { KeccakBatch } from "../kernels/keccak-batch.js";
-export { LeafHasher } from "./hashing/leaf-hasher.js";
-export { typescriptPermutation, wasmPermutation, defaultPermutation, type BatchPermutation } from "./hashing/permutation.js";
 export { upgradeRegistry, type UpgradeReport } from "./store/store.js";
 export { checkRegistry, type CheckOptions, type CheckProgress, type CheckReport } from "./store/check.js";
-export { createDirectoryAtomically, creationInProgress, removeStaleCreations } from "./store/atomic-create.js";
-export { sealRow, sealInPlace, openRow, tryOpenRow, crc32Range, ROW_CHECKSUM_BYTES, ROW_CHECKSUM_ID } from "./store/row-checksum.js";
 export { NAME_MAPPING_ID, SLOT_MAPPING_ID, DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, nameKey, nameKeyBig, expectedCollisions } from "./name-key.js";
 export { NameStore, checkNameConfig, peekRegistryMapping, type NameRegistryConfig, type NameHead, type NameHistoryEntry, type NameLookup, type NameState } from "./store/name-store.js";
 export { importNames, type NameImportOptions, type NameImportReport } from "./import/name-import.js";

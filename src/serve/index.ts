@@ -9,7 +9,16 @@
  * const ready = await server.start();           // { port, … }
  * ```
  */
-export * from "./protocol/index.js";
+export {
+  jsonPath, PROTOCOL_VERSION, PROTOCOL_VERSION_V2, MAX_RUN_ID_BYTES, MAX_JOB_BYTES, MAX_REPLY_JSON_BYTES, MAX_PROOF_BYTES, FRAME_HEADER_BYTES,
+  MAX_SERVED_DEPTH, KEY_BITS_CAP, MAX_PAYLOAD_FIELDS, IDENTITY_BYTES, DIGEST_ELEMENTS, U64_MAX, ProtocolError, PROTOCOL_ERROR_CODES, nowUnixNs,
+  monotonicNs, parseJson, parseJsonExact, stringifyJson, encodeFrame, frameHeader, FrameReader, jobFromValue, decodeJob, decodeUtf8, jobToJson,
+  encodeJobFrame, jobInputSchema, jobSchema, requestFromInput, inputFromRequest, INPUT_ERROR_PREFIX, INPUT_REASONS, baseReply, errorReply, sha256Hex,
+  replyToJson, encodeReplyFrames, replyFromValue, decodeReply, REPLY_FIELDS, replySchema, REFUSALS, WITNESS_ERROR_PREFIX, JobStreamReader,
+  ReplyStreamReader, servedAggregateBatchPart, servedAggregateFor, decodeServedAggregate, SERVED_AGGREGATE_MAGIC, SERVED_AGGREGATE_VERSION,
+  SERVED_AGGREGATE_MAX_OPERATIONS, SERVED_AGGREGATE_OVERHEAD, type ProtocolErrorCode, type JsonValue, type WireLeaf, type JobInput, type Job,
+  type InputReason, type InputOutcome, type Reply, type ReplyOrigin, type Refusal, type ReplyMessage, type ServedAggregate,
+} from "./protocol/index.js";
 export { ServerError } from "./server/errors.js";
 export { defaultServerOptions, serverOptions, parseListen, type ReturnPath, type ServerOptions } from "./server/options.js";
 export { ProofServer, type ServerStats, type ReadyInfo, type StopSummary } from "./server/server.js";

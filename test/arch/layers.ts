@@ -102,6 +102,11 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/error-catalogue.ts": { job: "the one error catalogue: every code union with its module (docs/errors.md)", imports: [...ALL_SRC, "src/error-codes.ts"] },
   "src/engine.ts": { job: "public entry `statesync-gkr/engine`: the proof engine without statements", imports: CORE },
   "src/index.ts": { job: "public entry `statesync-gkr`", imports: [...ALL_SRC.filter((u) => !["src/cli", "src/http", "src/web", "src/demo"].includes(u)), "src/error-codes.ts", "src/error-catalogue.ts"] },
+  "src/v2.ts": {
+    job: "public entry `statesync-gkr/v2`: profile v2 proofs, aggregates and blocks, inner-proof-v2 bytes, the registry block check",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
+  },
+  "src/pcs.ts": { job: "public entry `statesync-gkr/pcs`: the WHIR polynomial commitment, with the WASM kernels installed", imports: ["src/pcs", "src/kernels"] },
   "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
   "bench/children": { job: "child processes of the benchmarks (one measured point each)", imports: [...ALL_SRC, "bench/lib", "test"] },
   "bench/report": { job: "the benchmark report page (`npm run bench -- report`)", imports: ["bench/lib"] },

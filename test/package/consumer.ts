@@ -77,6 +77,29 @@ export function runnableBlocks(file: string, markdown: string): RunnableBlock[] 
   return out;
 }
 
+/** A code block of a Markdown file marked plain ```ts: compiled against the package, not run. */
+export interface TypeScriptBlock {
+  readonly file: string;
+  /** 1-based line of the opening fence. */
+  readonly line: number;
+  readonly code: string;
+}
+
+/** Every plain ```ts block of `markdown` (not ```ts runnable). */
+export function typeScriptBlocks(file: string, markdown: string): TypeScriptBlock[] {
+  const out: TypeScriptBlock[] = [];
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```ts\s*$/.test(lines[i]!)) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    if (i >= lines.length) throw new Error(`${file}:${start + 1}: unterminated ts block`);
+    out.push({ file, line: start + 1, code: body.join("\n") + "\n" });
+  }
+  return out;
+}
+
 /** Whether `actual` (trailing white space ignored) matches `expected`, where `…` is any text within a line. */
 export function outputMatches(actual: string, expected: string): boolean {
   const pattern = expected.trimEnd().split("\n").map((l) => l.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")).join("\n");

@@ -20,6 +20,13 @@ test("the same check sees lmdb when the registry entry point is imported (the de
   assert.ok(packages.includes("lmdb"), `registry loads ${packages.join(", ")}`);
 });
 
+test("importing the profile v2 entry point (statesync-gkr/v2) loads none of the heavy packages: checking a registry block needs no database", () => {
+  const modules = modulesLoadedBy(join(distSrc, "v2.js"));
+  assert.ok(modules.some((m) => m.endsWith("/dist/src/registry/verify-block.js")), "the loaded-module list covers the block check");
+  const packages = packagesAmong(modules);
+  assert.deepEqual(packages.filter((p) => HEAVY.includes(p)), [], `statesync-gkr/v2 loads ${packages.join(", ")}`);
+});
+
 test("importing the engine entry point loads no npm package but the hash library", () => {
   const packages = packagesAmong(modulesLoadedBy(join(distSrc, "engine.js")));
   assert.deepEqual(packages.filter((p) => p !== "@noble/hashes"), []);

@@ -14,6 +14,7 @@ import {
   V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_ROUND_PAIR_BYTES, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
 } from "./layout.js";
 
+/** A single-operation message (proof_kind 0): circuit identity, public inputs and the GKR proof. */
 export interface V2EncodedResult {
   readonly identity: V2CircuitIdentity;
   readonly publicInputs: PublicInputs;

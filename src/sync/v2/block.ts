@@ -50,6 +50,7 @@ export function proveBlock(prepared: PreparedV2, updates: readonly OpRequest[], 
   return proveAggregate(prepared, updates, onTimings);
 }
 
+/** Options of `verifyBlock`: the prepared update circuit, or the configuration to prepare it from. */
 export interface VerifyBlockOptions {
   /** A circuit prepared for updates (default: prepared here from `config`). */
   readonly prepared?: PreparedV2;

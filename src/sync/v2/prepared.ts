@@ -13,6 +13,7 @@ import { opKindOf } from "../prepared.js";
 import type { OpKind, OpKindName } from "../../statement/types.js";
 import { v2CircuitCommitment } from "./commitment.js";
 
+/** A circuit prepared for profile v2: kind, configuration, the compiled circuit, its shape, commitment (§8) and wiring. */
 export interface PreparedV2 {
   readonly profile: "v2";
   readonly kind: OpKind;
@@ -23,6 +24,7 @@ export interface PreparedV2 {
   readonly wiring: StructuredWiring;
 }
 
+/** Options of `prepareV2`. */
 export interface PrepareV2Options {
   /** `"closed-form"` (default: derived plain wiring and closed-form groups) or `"table"`. */
   readonly wiring?: StructuredWiringMode;

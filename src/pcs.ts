@@ -1,0 +1,32 @@
+/**
+ * `statesync-gkr/pcs`: the WHIR multilinear polynomial commitment over KoalaBear (docs/pcs.md) —
+ * commit to 2^m hypercube evaluations, open any number of evaluation claims in one proof, verify
+ * from the commitment alone; strict byte codecs; the parameter sets and their security. Importing
+ * this entry installs the WASM kernels (`installKernelBackend()`) when they are available.
+ *
+ * @example
+ * ```ts
+ * import { whirCommit, whirOpen, whirVerify, evaluateMultilinear } from "statesync-gkr/pcs";
+ * const evaluations = new Uint32Array(1 << 10).map((_, i) => i);
+ * const point = Array.from({ length: 10 }, (_, j) => [j + 2, 1, 0, 0] as const);
+ * const claim = { point, value: evaluateMultilinear(evaluations, point) };
+ * const committed = whirCommit(evaluations);
+ * whirVerify(committed.commitment, [claim], whirOpen(committed, [claim])); // { ok: true }
+ * ```
+ */
+export {
+  whirCommit, whirOpen, whirVerify, acceptedWhirSets, type WhirCommitted, type WhirAcceptance, type WhirVerifyOptions,
+  whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirProverState, type WhirAdversary,
+  whirReadCommitmentOn, whirVerifyOn, type WhirReadCommitment,
+  encodeWhirCommitment, decodeWhirCommitment, encodeWhirProof, decodeWhirProof, WHIR_COMMITMENT_MAGIC, WHIR_PROOF_MAGIC,
+  whirParameterSet, whirParameterSets, whirSchedule, maxVariables, DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, FINAL_VARIABLES_MAX, MAX_POW_BITS,
+  type WhirParameterSet, type WhirSetId, type SoundnessRegime, type WhirRound, type WhirSchedule,
+  whirSecurity, type WhirSecurityReport, type WhirRegimeSecurity, type WhirSecurityTerm, EXTENSION_FIELD_BITS,
+  PcsError, PCS_ERROR_CODES, PCS_REJECT_CODES, type PcsErrorCode, type PcsRejectCode,
+  type CommittedWidth, type WhirClaim, type WhirCommitment, type WhirProof, type WhirRoundProof, type WhirVerdict,
+  evaluateMultilinear,
+} from "./pcs/index.js";
+
+import { installKernelBackend } from "./kernels/backend.js";
+
+installKernelBackend();
