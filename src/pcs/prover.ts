@@ -12,7 +12,7 @@ import { encodeRows } from "./encode.js";
 import { PcsError } from "./errors.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import {
-  addScaledEqTable, evaluateUnivariate, liftToExtension, powerPoint,
+  addScaledEqTable, addScaledEqTableBase, evaluateUnivariate, liftToExtension, powerPoint, powerPointBase,
 } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
@@ -197,7 +197,7 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
       const omega = rootOfUnity(round.logDomain);
       indices.forEach((idx, j) => {
         const r = powBase(omega, idx << round.foldingFactor);
-        addScaledEqTable(w, powerPoint([r, 0, 0, 0], mNext), weights[1 + oodPoints.length + j]!);
+        addScaledEqTableBase(w, powerPointBase(r, mNext), weights[1 + oodPoints.length + j]!);
       });
       tree = nextTree!;
       rows = nextRows!;

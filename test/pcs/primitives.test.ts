@@ -9,7 +9,7 @@ import { evaluateNaive, nttReference as nttInPlace } from "../../src/pcs/ntt.js"
 import { encodeRows } from "../../src/pcs/encode.js";
 import { foldRow } from "../../src/pcs/fold.js";
 import {
-  addScaledEqTable, coefficientsToEvaluations, eqEval, evaluateCoefficients, evaluateUnivariate, evaluateUnivariateAtBase,
+  addScaledEqTable, addScaledEqTableBase, powerPointBase, coefficientsToEvaluations, eqEval, evaluateCoefficients, evaluateUnivariate, evaluateUnivariateAtBase,
   evaluationsToCoefficients, extAt, foldCoefficients, foldEvaluations, liftToExtension, powerPoint,
 } from "../../src/pcs/multilinear.js";
 import { buildMerkleTree, buildMerkleTreeReference, distinctSorted, hashRow, multiproofSize, openMultiproof, verifyMultiproof } from "../../src/pcs/merkle.js";
@@ -75,6 +75,18 @@ test("eq tables: addScaledEqTable adds c·eq(z, b) for every b; eqEval agrees", 
 });
 
 /** a·b through the coefficient MLE of the one-variable polynomial a·X at X = b. */
+test("addScaledEqTableBase equals addScaledEqTable on the embedded base point", () => {
+  for (let n = 0; n <= 7; n++) {
+    const x = random();
+    const c = extRandom();
+    const a = new Uint32Array(4 << n).map(() => random());
+    const b = a.slice();
+    addScaledEqTableBase(a, powerPointBase(x, n), c);
+    addScaledEqTable(b, powerPoint([x, 0, 0, 0], n), c);
+    assert.deepEqual(a, b, `n = ${n}`);
+  }
+});
+
 function mulExt(a: Ext, b: Ext): Ext {
   return evaluateCoefficients(Uint32Array.from([0, 0, 0, 0, ...a]), [b]);
 }
