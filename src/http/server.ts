@@ -17,7 +17,7 @@ import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
 import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
-import { valueJson, type UpdateOp } from "../counterparty/claim.js";
+import { formatRoot, valueJson, type UpdateOp } from "../counterparty/claim.js";
 import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
 import { BearerAuth } from "./auth.js";
 import { ProofCache } from "./cache.js";
@@ -227,7 +227,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   app.get("/v1/root", { schema: SCHEMAS.root }, async () => {
     const h = store.head();
     const where = "nextSlot" in h ? { next_slot: h.nextSlot } : {};
-    return { root: Array.from(h.root), batch: h.batch, records: h.live, deleted: h.deleted, ...where, depth: store.config.depth, leaf_max_fields: store.config.leafMaxFields, registry_mapping: mapping };
+    return { root: formatRoot(h.root), batch: h.batch, records: h.live, deleted: h.deleted, ...where, depth: store.config.depth, leaf_max_fields: store.config.leafMaxFields, registry_mapping: mapping };
   });
 
   app.get("/v1/history", { schema: SCHEMAS.history }, async (req) => {
@@ -241,7 +241,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       live: e.live,
       deleted: e.deleted,
       ...(e.nextSlot !== undefined ? { next_slot: e.nextSlot } : {}),
-      root: Array.from(e.root),
+      root: formatRoot(e.root),
       ...(e.slot !== undefined ? { slot: e.slot } : {}),
       ...(e.name !== undefined ? { name: e.name } : {}),
     }));
@@ -252,7 +252,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const name = nameOf(req);
     const head = store.head();
     const state = nameState(store, name);
-    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: Array.from(head.root), batch: head.batch };
+    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: formatRoot(head.root), batch: head.batch };
     if ("absent" in state.side) return { name, status: state.status, absent: true, ...where };
     return { name, status: "live", value: valueJson(state.side.value), ...where };
   });
@@ -268,7 +268,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const r = readProof(nameOf(req), queryRoot((req.query as { root?: unknown }).root));
     const statement = JSON.stringify(r.body.statement);
     // Header values are ASCII: the statement JSON is sent percent-encoded.
-    void reply.header("content-type", "application/octet-stream").header("x-ssgkr-statement", encodeURIComponent(statement)).header("x-ssgkr-root", (r.body.root as number[]).join(","));
+    void reply.header("content-type", "application/octet-stream").header("x-ssgkr-statement", encodeURIComponent(statement)).header("x-ssgkr-root", r.body.root as string);
     return Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
   });
 
@@ -348,7 +348,7 @@ function historyOf(store: AnyStore): { batch: number; kind: string; committedAt:
   return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, nextSlot: e.nextSlot, ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
 }
 
-function proofBody(p: NameProof<unknown>, at: { root: readonly number[]; batch: number | undefined }): Record<string, unknown> {
+function proofBody(p: NameProof<unknown>, at: { root: string; batch: number | undefined }): Record<string, unknown> {
   return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, proof_bytes: p.proof.length, prove_ms: round(p.proveMs) };
 }
 

@@ -18,7 +18,6 @@
  * trusted one), `NEW_ROOT_MISMATCH` (an update ends at another root than claimed).
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { P } from "../field/koalabear.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { DEFAULT_LEAF_MAX_FIELDS, hashLeaf, LeafTag, type Leaf } from "../smt/leaf.js";
 import type { PreparedSync } from "../sync/prepared.js";
@@ -33,11 +32,12 @@ import type { SmtErrorCode } from "../smt/errors.js";
 import type { RequestErrorCode } from "../sync/request.js";
 import type { SyncRejectCode } from "../sync/verify.js";
 import { RegistryError, type RegistryErrorCode } from "./errors.js";
+import { formatRoot, parseRoot } from "./root.js";
 import { describeValue, nameBytes, valuePayload, type RecordValue } from "./mapping.js";
 import { DEFAULT_NAME_DEPTH, nameKeyBig } from "./name-key.js";
 
-/** A root: 8 canonical field elements. */
-export type RootLike = ArrayLike<number>;
+/** A root: 8 canonical field elements, or its text (64 hex characters or `[a, b, …]`, as `parseRoot` reads). */
+export type RootLike = ArrayLike<number> | string;
 
 interface ClaimBase {
   /** The root the caller trusts (e.g. published by the registry). */
@@ -95,24 +95,10 @@ export type RequestInput = string | SyncRequest | Record<string, unknown>;
 
 const reject = (code: RecordRejectCode, reason: string): RecordVerdict => ({ ok: false, code, reason });
 
-/**
- * Parses a root written as `[a, b, …]` (what `ssgkr registry root` prints) or `a,b,…`.
- * @throws RegistryError `BAD_ROOT`.
- */
-export function parseRoot(text: string, what = "root"): Digest {
-  const t = text.trim().replace(/^\[/, "").replace(/\]$/, "");
-  const parts = t.split(",").map((s) => s.trim());
-  if (parts.length !== 8 || !parts.every((p) => /^[0-9]+$/.test(p) && Number(p) < P)) {
-    throw new RegistryError("BAD_ROOT", `${what} must be 8 canonical field elements as "[a, b, …]" or "a,b,…", got ${JSON.stringify(text.length > 80 ? text.slice(0, 80) + "…" : text)}`);
-  }
-  return Uint32Array.from(parts.map(Number));
-}
+export { parseRoot } from "./root.js";
 
 function checkRoot(r: RootLike, what: string): Digest {
-  if (r === null || typeof r !== "object" || r.length !== 8) throw new RegistryError("BAD_ROOT", `${what} must be 8 field elements`);
-  const d = Uint32Array.from(Array.from(r));
-  for (let i = 0; i < 8; i++) if (!Number.isInteger(r[i]) || r[i]! < 0 || r[i]! >= P) throw new RegistryError("BAD_ROOT", `${what}[${i}] = ${String(r[i])} is not a canonical field element`);
-  return d;
+  return parseRoot(r, what);
 }
 
 export function cachedPrepared(kind: OpKind, depth: number, leafMaxFields: number): PreparedSync {
@@ -207,7 +193,7 @@ export function verifyRecordProof(claim: RecordClaim, request: RequestInput, pro
   if (bad) return bad;
   if (r.oldLeaf.tag !== r.newLeaf.tag) return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
-  if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root [${Array.from(r.oldRoot).join(", ")}], not the trusted root [${Array.from(trusted).join(", ")}]`);
+  if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
   return finish(r, proof, claim.name, c.key);
 }
 
@@ -230,8 +216,8 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: Reque
   const bad = sideCheck(r.oldLeaf, claim.old, c.identity, c.B, "$.old_leaf (before)") ?? sideCheck(r.newLeaf, claim.new, c.identity, c.B, "$.new_leaf (after)");
   if (bad) return bad;
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
-  if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root [${Array.from(r.oldRoot).join(", ")}], not the trusted root [${Array.from(trusted).join(", ")}]`);
-  if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root [${Array.from(r.newRoot).join(", ")}], not the claimed new root [${Array.from(newRoot).join(", ")}]`);
+  if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
+  if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root ${formatRoot(r.newRoot)}, not the claimed new root ${formatRoot(newRoot)}`);
   return finish(r, proof, claim.name, c.key);
 }
 

@@ -16,6 +16,7 @@ import type { NameStore } from "../../registry/store/name-store.js";
 import { planNameUpdate, type NameUpdateKind } from "../../registry/name-operations.js";
 import { proveNameStatement, type NameProof } from "../../registry/name-prove.js";
 import type { RegistryStatement } from "../../registry/prove.js";
+import { formatRoot } from "../../registry/root.js";
 import { parseRoot, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../../registry/verify-record.js";
 import { DEFAULT_NAME_DEPTH } from "../../registry/name-key.js";
 import { requestToJson } from "../../sync/request.js";
@@ -23,8 +24,8 @@ import { describeLeaf, hashLeaf } from "../../smt/leaf.js";
 import { computeRoot } from "../../smt/path.js";
 import { digestEquals } from "../../hash/digest.js";
 
-const rootText = (d: ArrayLike<number>) => `[${Array.from(d).join(", ")}]`;
-const rootCompact = (d: ArrayLike<number>) => `[${Array.from(d).join(",")}]`;
+const rootText = formatRoot;
+const rootCompact = formatRoot;
 
 /** A shell word: bare when safe, else single-quoted. */
 export function shellWord(s: string): string {
@@ -44,8 +45,8 @@ export function valueFlags(side: NameSide, prefix = ""): string {
 export function verifyCommand(o: { name: string; request: string; proof: string; depth: number; leafMaxFields: number } & ({ side: NameSide; root: ArrayLike<number> } | { old: NameSide; new: NameSide; oldRoot: ArrayLike<number>; newRoot: ArrayLike<number> })): string {
   const cfg = `${o.depth !== DEFAULT_NAME_DEPTH ? ` --depth ${o.depth}` : ""}${o.leafMaxFields !== 31 ? ` --leaf-max-fields ${o.leafMaxFields}` : ""}`;
   const files = `--request ${shellWord(o.request)} --proof ${shellWord(o.proof)}`;
-  if ("side" in o) return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${Array.from(o.root).join(",")}${cfg} ${files}`;
-  return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${Array.from(o.oldRoot).join(",")} --new-root ${Array.from(o.newRoot).join(",")}${cfg} ${files}`;
+  if ("side" in o) return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${formatRoot(o.root)}${cfg} ${files}`;
+  return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${formatRoot(o.oldRoot)} --new-root ${formatRoot(o.newRoot)}${cfg} ${files}`;
 }
 
 export function nameGet(store: NameStore, name: string, json: boolean): void {
@@ -55,7 +56,7 @@ export function nameGet(store: NameStore, name: string, json: boolean): void {
   const verified = digestEquals(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, B), s.head.root);
   const status = s.other ? `key held by another name (${JSON.stringify(s.other.name)})` : s.record === undefined ? "never registered" : s.record.state === RecordState.Live ? "live" : "deleted";
   if (json) {
-    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: Array.from(s.head.root), batch: s.head.batch, pathVerified: verified }) + "\n");
+    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: formatRoot(s.head.root), batch: s.head.batch, pathVerified: verified }) + "\n");
     return;
   }
   const lines = [`name ${JSON.stringify(name)}: ${status}`, `key ${s.key} (first ${store.config.depth} bits of Keccak-256 of the name)`];
@@ -72,7 +73,7 @@ export function nameUpdate(store: NameStore, kind: NameUpdateKind, name: string,
   const p = planNameUpdate(store, kind, name, value);
   const entry = p.commit();
   if (json) {
-    process.stdout.write(JSON.stringify({ kind, name, key: p.key, oldLeafTag: p.oldLeaf.tag, newLeafTag: p.newLeaf.tag, oldRoot: Array.from(p.oldRoot), newRoot: Array.from(p.newRoot), batch: entry.batch }) + "\n");
+    process.stdout.write(JSON.stringify({ kind, name, key: p.key, oldLeafTag: p.oldLeaf.tag, newLeafTag: p.newLeaf.tag, oldRoot: formatRoot(p.oldRoot), newRoot: formatRoot(p.newRoot), batch: entry.batch }) + "\n");
     return;
   }
   process.stdout.write(`${kind} ${JSON.stringify(name)} at key ${p.key} (batch ${entry.batch})\n${describeLeaf(p.oldLeaf)} → ${describeLeaf(p.newLeaf)}\nold root ${rootText(p.oldRoot)}\nnew root ${rootText(p.newRoot)}\n`);
@@ -168,7 +169,7 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
     .option("--null", "claim: the name holds the null value")
     .option("--fields <list>", "claim: the name holds these field elements")
     .option("--absent", "claim: the name is not registered (never registered or deleted)")
-    .option("--root <digest>", "the root you trust: [a, b, …] as `ssgkr registry root` prints it, or a,b,…")
+    .option("--root <digest>", "the root you trust: 64 hex characters as `ssgkr registry root` prints it, or its 8 elements as a,b,… or [a, b, …]")
     .option("--old-value <text>", "update: the value before").option("--old-null", "update: null before").option("--old-fields <list>", "update: field elements before").option("--old-absent", "update: absent before (insert, restore)")
     .option("--new-value <text>", "update: the value after").option("--new-null", "update: null after").option("--new-fields <list>", "update: field elements after").option("--new-absent", "update: absent after (delete)")
     .option("--old-root <digest>", "update: the root you trust before the update")
