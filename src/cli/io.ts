@@ -107,14 +107,9 @@ export function readRequest(path: string, option = "--request"): { file: SyncReq
   }
 }
 
-/** Parses a root option (64 hex characters, or "a,b,…" / "[a, b, …]": `parseRoot`) for the option named; `BAD_OPTION` naming it otherwise. */
+/** Parses a root option (64 hex characters, or "a,b,…" / "[a, b, …]"): `parseRoot`, whose `BAD_ROOT` names the option. */
 export function parseDigestOption(value: string, option: string): Uint32Array {
-  try {
-    return parseRoot(value, option);
-  } catch (err) {
-    if (err instanceof SsgkrError) throw new CliError("BAD_OPTION", err.message, undefined, { option });
-    throw err;
-  }
+  return parseRoot(value, option);
 }
 
 /** Parses a non-negative integer option within [min, max]. */
