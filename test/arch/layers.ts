@@ -119,7 +119,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
   "src/smt": { v2: [] },
   "src/codec": { v2: [] },
   "src/sync": { parallel: [], v2: ["parallel"] },
-  "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [] },
+  "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [] },
   "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
   "src/web": { shims: [] },
   "src/cli": { commands: [] },
