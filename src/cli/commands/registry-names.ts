@@ -17,6 +17,7 @@ import { planNameUpdate, type NameUpdateKind } from "../../registry/name-operati
 import { proveNameStatement, type NameProof } from "../../registry/name-prove.js";
 import type { RegistryStatement } from "../../registry/prove.js";
 import { formatRoot } from "../../registry/root.js";
+import { parseVerifierKey } from "../../registry/checkpoint/note.js";
 import { parseRoot, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../../registry/verify-record.js";
 import { DEFAULT_NAME_DEPTH } from "../../registry/name-key.js";
 import { requestToJson } from "../../sync/request.js";
@@ -107,6 +108,8 @@ export function nameProve(store: NameStore, statement: RegistryStatement, name: 
 
 const MAX_REQUEST_BYTES = 16 << 20;
 const MAX_PROOF_BYTES = 64 << 20;
+/** A checkpoint is a few lines; a larger file is refused unread. */
+const MAX_CHECKPOINT_BYTES = 64 << 10;
 
 function readBounded(path: string, option: string, max: number): Buffer {
   return readFileOrExit(path, option, max, option === "--proof" ? "a proof file" : "a request file");
@@ -129,6 +132,8 @@ interface VerifyOpts {
   newAbsent?: boolean;
   oldRoot?: string;
   newRoot?: string;
+  checkpoint?: string;
+  key?: string;
   request: string;
   proof: string;
   depth: string;
@@ -174,6 +179,8 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
     .option("--new-value <text>", "update: the value after").option("--new-null", "update: null after").option("--new-fields <list>", "update: field elements after").option("--new-absent", "update: absent after (delete)")
     .option("--old-root <digest>", "update: the root you trust before the update")
     .option("--new-root <digest>", "update: the root after the update you are told of")
+    .option("--checkpoint <file>", "a signed checkpoint (GET /v1/checkpoint, `ssgkr registry checkpoint`) whose root is trusted once its signature by --key verifies: in place of --root (or, for an update, of --old-root)")
+    .option("--key <verifierkey>", "the verifier key NAME+HASH+KEY the checkpoint must be signed by (`ssgkr registry keygen` prints it)")
     .requiredOption("--request <file>", "request.json of the proof")
     .requiredOption("--proof <file>", "proof.bin (inner-proof-v1)")
     .option("--depth <d>", "registry depth", String(DEFAULT_NAME_DEPTH))
@@ -182,25 +189,30 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
       const depth = intOpt("--depth", opts.depth, 1, MAX_CONFIG_DEPTH);
       const leafMaxFields = intOpt("--leaf-max-fields", opts.leafMaxFields, 10, MAX_CONFIG_LEAF_MAX_FIELDS);
       const update = opts.oldRoot !== undefined || opts.newRoot !== undefined;
+      if (opts.key !== undefined && opts.checkpoint === undefined) throw new CliError("MISSING_OPTION", "registry verify: --key checks a --checkpoint; give the checkpoint file too");
+      if (opts.checkpoint !== undefined && opts.key === undefined) throw new CliError("MISSING_OPTION", "registry verify: a --checkpoint is checked against the verifier key you trust; give --key NAME+HASH+KEY");
+      if (opts.key !== undefined) parseVerifierKey(opts.key, "--key");
+      const fromCheckpoint = opts.checkpoint !== undefined ? { checkpoint: readFileOrExit(opts.checkpoint, "--checkpoint", MAX_CHECKPOINT_BYTES, "a checkpoint file").toString("utf8"), verifierKey: opts.key! } : {};
+      const checkpointWords = (v: RecordVerdict) => (v.ok && v.checkpoint ? ` checkpoint=${v.checkpoint.origin} size=${v.checkpoint.size}` : "");
       const requestText = readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
       const proof = new Uint8Array(readBounded(opts.proof, "--proof", MAX_PROOF_BYTES));
       let verdict: RecordVerdict;
       let accepted: string;
       if (update) {
-        if (opts.oldRoot === undefined || opts.newRoot === undefined) throw new CliError("MISSING_OPTION", "registry verify: an update check needs both --old-root and --new-root");
+        if ((opts.oldRoot === undefined && opts.checkpoint === undefined) || opts.newRoot === undefined) throw new CliError("MISSING_OPTION", "registry verify: an update check needs --new-root and --old-root (or a --checkpoint of the root before it)");
         if (opts.root !== undefined || opts.value !== undefined || opts.null || opts.fields !== undefined || opts.absent) throw new CliError("USAGE", "registry verify: an update check takes --old-…/--new-… options, not --root/--value/--null/--fields/--absent");
         const old = sideOf({ value: opts.oldValue, null: opts.oldNull, fields: opts.oldFields, absent: opts.oldAbsent }, "old-");
         const neu = sideOf({ value: opts.newValue, null: opts.newNull, fields: opts.newFields, absent: opts.newAbsent }, "new-");
-        const trustedRoot = parseRoot(opts.oldRoot, "--old-root");
+        const trustedRoot = opts.oldRoot !== undefined ? parseRoot(opts.oldRoot, "--old-root") : undefined;
         const newRoot = parseRoot(opts.newRoot, "--new-root");
-        verdict = verifyRecordUpdateProof({ trustedRoot, newRoot, name: opts.name, old, new: neu, depth, leafMaxFields }, requestText, proof);
-        accepted = `ACCEPT name=${JSON.stringify(opts.name)} old=${sideText(old)} new=${sideText(neu)} old_root=${rootCompact(trustedRoot)} new_root=${rootCompact(newRoot)}`;
+        verdict = verifyRecordUpdateProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, newRoot, name: opts.name, old, new: neu, depth, leafMaxFields }, requestText, proof);
+        accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} old=${sideText(old)} new=${sideText(neu)} old_root=${rootCompact(verdict.oldRoot)} new_root=${rootCompact(newRoot)}${checkpointWords(verdict)}` : "";
       } else {
-        if (opts.root === undefined) throw new CliError("MISSING_OPTION", "registry verify: --root is required (or --old-root and --new-root for an update)");
+        if (opts.root === undefined && opts.checkpoint === undefined) throw new CliError("MISSING_OPTION", "registry verify: --root (or --checkpoint with --key) is required (or --old-root and --new-root for an update)");
         const side = sideOf(opts, "");
-        const trustedRoot = parseRoot(opts.root, "--root");
-        verdict = verifyRecordProof({ trustedRoot, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof);
-        accepted = `ACCEPT name=${JSON.stringify(opts.name)} ${"absent" in side ? "absent" : `value=${describeValue(side.value)}`} root=${rootCompact(trustedRoot)}`;
+        const trustedRoot = opts.root !== undefined ? parseRoot(opts.root, "--root") : undefined;
+        verdict = verifyRecordProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof);
+        accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} ${"absent" in side ? "absent" : `value=${describeValue(side.value)}`} root=${rootCompact(verdict.oldRoot)}${checkpointWords(verdict)}` : "";
       }
       if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
       process.stdout.write(accepted + "\n");

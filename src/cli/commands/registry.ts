@@ -26,6 +26,7 @@ import { DEFAULT_NAME_DEPTH, NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../regi
 import { nameGet, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
 import { registerRegistryHttp } from "./http.js";
 import { registerRegistryBlock } from "./registry-block.js";
+import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -46,6 +47,8 @@ import { registerRegistryBlock } from "./registry-block.js";
  *   verify  --name N (--value V | --null | --fields LIST | --absent) --root R --request F --proof F
  *   prove-block  --db DIR --updates U.ndjson [--count K] --out DIR   (block.bin, requests.json, block.json)
  *   verify-block --from-root A --to-root B --dir DIR
+ *   keygen  --out KEYFILE [--origin NAME]                       signing key (0600); prints the verifier key
+ *   checkpoint --db DIR --signing-key KEYFILE                   the head's signed checkpoint
  *
  * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
  * names); `--mapping slot-v1` (depth 24) creates a slot registry. Name-keyed registries address
@@ -402,6 +405,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
   update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
+  registerRegistryCheckpoint(registry, setExit);
   registerRegistryHttp(registry, setExit);
 }
 
