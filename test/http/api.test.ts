@@ -328,7 +328,7 @@ test("http: the OpenAPI document lists exactly the routes (methods and paths)", 
   const documented = Object.entries(r.json.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
   const routes = rw.routes.filter((x) => !x.hidden).map((x) => `${x.method} ${x.url.replace(/:([A-Za-z]+)/g, "{$1}")}`).sort();
   assert.deepEqual(documented, routes);
-  for (const want of ["GET /v1/root", "GET /v1/history", "GET /v1/records/{name}", "GET /v1/records/{name}/proof", "GET /v1/records/{name}/proof.bin", "POST /v1/verify", "PUT /v1/records/{name}", "DELETE /v1/records/{name}", "POST /v1/records/{name}/restore", "GET /verify/"]) {
+  for (const want of ["GET /v1/checkpoint", "GET /v1/root", "GET /v1/history", "GET /v1/records/{name}", "GET /v1/records/{name}/proof", "GET /v1/records/{name}/proof.bin", "POST /v1/verify", "PUT /v1/records/{name}", "DELETE /v1/records/{name}", "POST /v1/records/{name}/restore", "GET /verify/"]) {
     assert.ok(documented.includes(want), `${want} is documented`);
   }
   assert.ok(r.json.paths["/v1/records/{name}"].put.security, "writes say they need the bearer token");
