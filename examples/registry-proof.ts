@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RegistryStore, insertRecord, proveStatement } from "../src/registry/index.js";
+import { RegistryStore, formatRoot, insertRecord, proveStatement } from "../src/registry/index.js";
 import { prepare, toOpRequest, verifyEncoded } from "../src/sync/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ssgkr-example-"));
@@ -18,5 +18,5 @@ rmSync(dir, { recursive: true, force: true });
 
 const prepared = prepare(p.request.kind, { depth: p.request.depth, leafMaxFields: p.request.leafMaxFields });
 const verdict = verifyEncoded(prepared, toOpRequest(p.request), p.proof);
-console.log(`membership of "left-pad" at slot ${p.slot}, root ${Array.from(p.request.oldRoot).slice(0, 2).join(",")},…`);
+console.log(`membership of "left-pad" at slot ${p.slot}, root ${formatRoot(p.request.oldRoot)}`);
 console.log(`proof: ${p.proof.length} bytes; verify: ${verdict.ok ? "ACCEPT" : `REJECT ${verdict.code}`}`);

@@ -33,6 +33,7 @@ export async function buildWeb(outDir = join(root, "dist", "web")) {
     legalComments: "linked",
     alias: {
       "node:buffer": join(root, "src", "web", "shims", "node-buffer.ts"),
+      "node:crypto": join(root, "src", "web", "shims", "node-crypto.ts"),
     },
     logLevel: "silent",
   });

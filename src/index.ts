@@ -77,6 +77,9 @@ export { parseRequest, parseRequestText, requestToJson, RequestError, type SyncR
 export { toOpRequest, fromOpRequest } from "./sync/request-convert.js";
 export { goldenFixture, type GoldenFixture } from "./smt/fixture.js";
 export { corpusRequest, corpus, type CorpusFixture } from "./serve/fixtures/corpus.js";
+
+// Roots in their one text form: 64 hex characters, the 32 bytes of the 8 elements (little-endian u32 each).
+export { formatRoot, rootBytes, rootFromBytes } from "./registry/root.js";
 import { installKernelBackend } from "./kernels/backend.js";
 
 // The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).

@@ -4,7 +4,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from "node:fs";
 import { SsgkrError } from "../errors.js";
-import { P } from "../field/koalabear.js";
+import { parseRoot } from "../registry/root.js";
 import { parseRequestText, type SyncRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { MAX_REQUEST_BYTES } from "../sync/limits.js";
@@ -107,14 +107,9 @@ export function readRequest(path: string, option = "--request"): { file: SyncReq
   }
 }
 
-/** Parses "a,b,…" (or "[a, b, …]") as 8 canonical field elements (a digest) for the option named. */
+/** Parses a root option (64 hex characters, or "a,b,…" / "[a, b, …]"): `parseRoot`, whose `BAD_ROOT` names the option. */
 export function parseDigestOption(value: string, option: string): Uint32Array {
-  // Also accepts the bracketed form `[a, b, …]` that `ssgkr registry root` prints.
-  const parts = value.trim().replace(/^\[(.*)\]$/s, "$1").split(",").map((s) => s.trim());
-  if (parts.length !== 8 || !parts.every((s) => /^[0-9]{1,10}$/.test(s) && Number(s) < P)) {
-    throw new CliError("BAD_OPTION", `${option} must be 8 comma-separated canonical field elements (< ${P}), got "${value}"`, undefined, { option });
-  }
-  return Uint32Array.from(parts.map(Number));
+  return parseRoot(value, option);
 }
 
 /** Parses a non-negative integer option within [min, max]. */

@@ -6,7 +6,7 @@
  */
 import type { Digest } from "../hash/digest.js";
 import { SsgkrError } from "../errors.js";
-import { claimOf, ClaimError, describeStatement, rootText, type StatementJson } from "./claim.js";
+import { claimOf, ClaimError, describeStatement, formatRoot, type StatementJson } from "./claim.js";
 import { verifyNameStatement, type NameCheckTimings } from "./verify.js";
 
 /** A proof body as JSON. */
@@ -25,7 +25,7 @@ export interface BodyVerdict {
   readonly reason?: string;
   /** What the statement says, in words (what was proved when ok). */
   readonly statement: string;
-  /** The root the check trusted, `[a, b, …]`. */
+  /** The root the check trusted, 64 hex characters. */
   readonly trustedRoot?: string;
   /** Where the trusted root came from: the caller, or (unpinned) the statement itself. */
   readonly rootSource: "given" | "statement";
@@ -80,7 +80,7 @@ export function checkProofBody(body: unknown, name?: string, trustedRoot?: Diges
     const bytes = base64Bytes(b.proof, "proof");
     if (b.request === undefined) throw new ClaimError("BAD_CLAIM", "request: missing", { field: "request" });
     const v = verifyNameStatement(claim, b.request, bytes, timings);
-    const trusted = rootText(claim.trustedRoot);
+    const trusted = formatRoot(claim.trustedRoot);
     if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...base, ...timings };
     return { ok: false, code: v.code, reason: v.reason, statement: words, trustedRoot: trusted, ...base, ...timings };
   } catch (err) {

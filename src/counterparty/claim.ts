@@ -9,18 +9,17 @@
  * names and absence is provable for any name) or `record-leaf-v1` (slot registries: the tree key
  * is the slot the registry assigned). In both the leaf identity is Keccak-256(name).
  */
-import { P } from "../field/koalabear.js";
 import type { Digest } from "../hash/digest.js";
 import { SsgkrError } from "../errors.js";
 import type { RecordValue } from "../registry/mapping.js";
+import { formatRoot, parseRoot } from "../registry/root.js";
 
-/** A statement or claim that cannot be used (code `BAD_CLAIM` or `BAD_ROOT`; `details.field` names the field). */
+/** A statement or claim that cannot be used (code `BAD_CLAIM`; `details.field` names the field). A root that cannot be read is `RegistryError` `BAD_ROOT` (`parseRoot`). */
 export class ClaimError extends SsgkrError<ClaimErrorCode> {}
 
 /** Every code a `ClaimError` carries (meanings in docs/errors.md). */
 export const CLAIM_ERROR_CODES = [
   "BAD_CLAIM",
-  "BAD_ROOT",
 ] as const;
 
 /** The code of a `ClaimError`. */
@@ -44,14 +43,14 @@ export type RecordSide = { readonly value: RecordValue } | { readonly absent: tr
 
 /** What a counterparty checks a read proof against. */
 export type RecordClaim =
-  | (ClaimMapping & { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly value: RecordValue })
-  | (ClaimMapping & { readonly trustedRoot: ArrayLike<number>; readonly name: string; readonly absent: true });
+  | (ClaimMapping & { readonly trustedRoot: ArrayLike<number> | string; readonly name: string; readonly value: RecordValue })
+  | (ClaimMapping & { readonly trustedRoot: ArrayLike<number> | string; readonly name: string; readonly absent: true });
 
 /** What a counterparty checks an update proof against; `trustedRoot` is the root before the update. */
 export interface UpdateClaim extends ClaimMapping {
-  readonly trustedRoot: ArrayLike<number>;
+  readonly trustedRoot: ArrayLike<number> | string;
   /** The root after the update (required for name-keyed claims; slot claims take the request's). */
-  readonly newRoot?: ArrayLike<number>;
+  readonly newRoot?: ArrayLike<number> | string;
   readonly name: string;
   readonly old: RecordSide;
   readonly new: RecordSide;
@@ -70,8 +69,8 @@ export interface ReadStatementJson {
   readonly name: string;
   readonly value?: ValueJson;
   readonly absent?: true;
-  /** The root the proof is for, 8 elements. */
-  readonly root: readonly number[];
+  /** The root the proof is for: 64 hex characters (`formatRoot`). */
+  readonly root: string;
   /** Slot registries: the slot. */
   readonly slot?: number;
   /** Name-keyed registries: the name's key (first `depth` bits of Keccak-256(name)), depth and leaf bound. */
@@ -89,8 +88,9 @@ export interface UpdateStatementJson {
   readonly name: string;
   readonly old: { readonly value: ValueJson } | { readonly absent: true };
   readonly new: { readonly value: ValueJson } | { readonly absent: true };
-  readonly old_root: readonly number[];
-  readonly new_root: readonly number[];
+  /** The roots before and after the update: 64 hex characters each (`formatRoot`). */
+  readonly old_root: string;
+  readonly new_root: string;
   readonly slot?: number;
   readonly key?: number;
   readonly depth?: number;
@@ -101,31 +101,7 @@ export interface UpdateStatementJson {
 /** A statement as JSON: a read or an update. */
 export type StatementJson = ReadStatementJson | UpdateStatementJson;
 
-/**
- * A root from text: 8 canonical field elements, comma- or space-separated, optionally in brackets
- * (the `[a, b, …]` form `ssgkr registry root` prints).
- * @throws ClaimError `BAD_ROOT` naming `field`.
- */
-export function parseRoot(text: string, field = "root"): Digest {
-  const body = text.trim().replace(/^\[/, "").replace(/\]$/, "").trim();
-  const parts = body === "" ? [] : body.split(/[\s,]+/).filter((p) => p !== "");
-  if (parts.length !== 8) throw new ClaimError("BAD_ROOT", `${field}: a root has 8 field elements, got ${parts.length}`, { field });
-  return rootOf(parts.map((p) => (/^[0-9]{1,10}$/.test(p) ? Number(p) : NaN)), field);
-}
-
-/**
- * A root from a JSON value (an array of 8 canonical elements).
- * @throws ClaimError `BAD_ROOT` naming `field`.
- */
-export function rootOf(value: unknown, field = "root"): Digest {
-  if (!Array.isArray(value) && !(value instanceof Uint32Array)) throw new ClaimError("BAD_ROOT", `${field}: a root is an array of 8 field elements`, { field });
-  const a = Array.from(value as ArrayLike<unknown>);
-  if (a.length !== 8) throw new ClaimError("BAD_ROOT", `${field}: a root has 8 field elements, got ${a.length}`, { field });
-  a.forEach((v, i) => {
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= P) throw new ClaimError("BAD_ROOT", `${field}[${i}]: ${String(v)} is not a canonical field element (an integer in [0, ${P}))`, { field: `${field}[${i}]` });
-  });
-  return Uint32Array.from(a as number[]);
-}
+export { formatRoot, parseRoot } from "../registry/root.js";
 
 /**
  * A value from JSON: a string, null or `{"fields": [..]}` (checked later against the leaf bound).
@@ -166,18 +142,13 @@ export function valueWords(value: RecordValue): string {
   return `fields[${value.fields.join(", ")}]`;
 }
 
-/** A root in the `[a, b, …]` form. */
-export function rootText(root: ArrayLike<number>): string {
-  return `[${Array.from(root).join(", ")}]`;
-}
-
 function sideWords(side: RecordSide): string {
   return "absent" in side ? "no live record" : `value ${valueWords(side.value)}`;
 }
 
 /**
  * What a statement says, in words, e.g. `"left-pad" is registered with value "https://…" under
- * root [1, 2, …]`.
+ * root 01000000…` (the root in hex).
  * @throws ClaimError `BAD_CLAIM` for a malformed statement.
  */
 export function describeStatement(s: StatementJson): string {
@@ -185,19 +156,19 @@ export function describeStatement(s: StatementJson): string {
   if (s.kind === "update") {
     const from = sideOf(s.old, "old");
     const to = sideOf(s.new, "new");
-    return `${s.op} of ${name}: ${sideWords(from)} → ${sideWords(to)}; root ${rootText(s.old_root)} → ${rootText(s.new_root)}`;
+    return `${s.op} of ${name}: ${sideWords(from)} → ${sideWords(to)}; root ${formatRoot(s.old_root)} → ${formatRoot(s.new_root)}`;
   }
-  if (s.kind === "membership") return `${name} is registered with value ${valueWords(valueOf(s.value))} under root ${rootText(s.root)}`;
-  if (s.registry_mapping === NAME_KEYED_MAPPING) return `${name} is not registered (never registered, or deleted) under root ${rootText(s.root)}`;
-  return `${name} holds no live record${s.slot !== undefined ? ` (slot ${s.slot} is ${"never used or deleted"})` : ""} under root ${rootText(s.root)}`;
+  if (s.kind === "membership") return `${name} is registered with value ${valueWords(valueOf(s.value))} under root ${formatRoot(s.root)}`;
+  if (s.registry_mapping === NAME_KEYED_MAPPING) return `${name} is not registered (never registered, or deleted) under root ${formatRoot(s.root)}`;
+  return `${name} holds no live record${s.slot !== undefined ? ` (slot ${s.slot} is ${"never used or deleted"})` : ""} under root ${formatRoot(s.root)}`;
 }
 
 /**
  * The claim a statement makes, with the trusted root given (or the statement's own root when none
  * is given: then the check is only as good as the source of the statement).
- * @throws ClaimError `BAD_CLAIM` / `BAD_ROOT` naming the field.
+ * @throws ClaimError `BAD_CLAIM` / RegistryError `BAD_ROOT` naming the field.
  */
-export function claimOf(s: unknown, trustedRoot?: ArrayLike<number>): RecordClaim | UpdateClaim {
+export function claimOf(s: unknown, trustedRoot?: ArrayLike<number> | string): RecordClaim | UpdateClaim {
   if (typeof s !== "object" || s === null) throw new ClaimError("BAD_CLAIM", "statement: must be an object", { field: "statement" });
   const st = s as Record<string, unknown>;
   if (typeof st.registry_mapping !== "string" || !MAPPINGS.includes(st.registry_mapping)) {
@@ -208,10 +179,10 @@ export function claimOf(s: unknown, trustedRoot?: ArrayLike<number>): RecordClai
   const name = st.name;
   const facts: ClaimMapping = { mapping, ...(mapping === NAME_KEYED_MAPPING ? { depth: intOf(st.depth, "statement.depth"), leafMaxFields: intOf(st.leaf_max_fields, "statement.leaf_max_fields") } : {}) };
   if (st.kind === "update") {
-    const root = trustedRoot !== undefined ? rootOf(Array.from(trustedRoot), "trusted_root") : rootOf(st.old_root, "statement.old_root");
-    return { ...facts, trustedRoot: root, ...(mapping === NAME_KEYED_MAPPING ? { newRoot: rootOf(st.new_root, "statement.new_root") } : {}), name, old: sideOf(st.old, "statement.old"), new: sideOf(st.new, "statement.new") };
+    const root = trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.old_root, "statement.old_root");
+    return { ...facts, trustedRoot: root, ...(mapping === NAME_KEYED_MAPPING ? { newRoot: parseRoot(st.new_root, "statement.new_root") } : {}), name, old: sideOf(st.old, "statement.old"), new: sideOf(st.new, "statement.new") };
   }
-  const root = trustedRoot !== undefined ? rootOf(Array.from(trustedRoot), "trusted_root") : rootOf(st.root, "statement.root");
+  const root = trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.root, "statement.root");
   if (st.kind === "membership") {
     if (!("value" in st)) throw new ClaimError("BAD_CLAIM", "statement.value: a membership statement names the value", { field: "statement.value" });
     return { ...facts, trustedRoot: root, name, value: valueOf(st.value, "statement.value") };

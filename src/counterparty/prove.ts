@@ -26,6 +26,7 @@ import { requestToJson } from "../sync/request.js";
 import type { OpKind } from "../statement/types.js";
 import { NAME_KEYED_MAPPING, SLOT_MAPPING, sideJson, valueJson, type ReadStatementJson, type RecordSide, type StatementMapping, type UpdateOp, type UpdateStatementJson, type ValueJson } from "./claim.js";
 import { preparedFor } from "./verify.js";
+import { formatRoot } from "../registry/root.js";
 
 /** A registry store of either mapping. */
 export type AnyStore = RegistryStore | NameStore;
@@ -105,7 +106,7 @@ export function proveNameRead(store: AnyStore, name: string): NameProof<ReadStat
       kind,
       name,
       ...("absent" in state.side ? { absent: true as const } : { value: valueJson(state.side.value) }),
-      root: Array.from(p.request.oldRoot),
+      root: formatRoot(p.request.oldRoot),
       key: p.key,
       depth: store.config.depth,
       leaf_max_fields: store.config.leafMaxFields,
@@ -122,7 +123,7 @@ export function proveNameRead(store: AnyStore, name: string): NameProof<ReadStat
     kind,
     name,
     ...("absent" in state.side ? { absent: true as const } : { value: valueJson(state.side.value) }),
-    root: Array.from(p.request.oldRoot),
+    root: formatRoot(p.request.oldRoot),
     slot: p.slot,
     batch: store.head().batch,
   };
@@ -149,8 +150,8 @@ export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, val
       name,
       old: side(j.old_absent, j.old_value),
       new: side(j.new_absent, j.new_value),
-      old_root: Array.from(p.request.oldRoot),
-      new_root: Array.from(p.request.newRoot),
+      old_root: formatRoot(p.request.oldRoot),
+      new_root: formatRoot(p.request.newRoot),
       key: p.key,
       depth: store.config.depth,
       leaf_max_fields: store.config.leafMaxFields,
@@ -170,8 +171,8 @@ export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, val
     name,
     old: sideJson(oldSide),
     new: sideJson(newSide),
-    old_root: Array.from(p.request.oldRoot),
-    new_root: Array.from(p.request.newRoot),
+    old_root: formatRoot(p.request.oldRoot),
+    new_root: formatRoot(p.request.newRoot),
     slot: p.slot,
     ...(p.update ? { batch: p.update.entry.batch } : {}),
   };

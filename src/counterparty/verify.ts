@@ -42,7 +42,7 @@ import { OpKind, type OpKindName } from "../statement/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { cachedPrepared, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
-import { type ClaimErrorCode, NAME_KEYED_MAPPING, rootOf, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
+import { type ClaimErrorCode, NAME_KEYED_MAPPING, formatRoot, parseRoot, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
 
 /** The name check's own rejection codes (the table above; meanings in docs/errors.md). */
 export const NAME_REJECT_CODES = [
@@ -143,12 +143,12 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
   if (typeof claim !== "object" || claim === null || typeof claim.name !== "string") return reject("BAD_CLAIM", "claim: must name a record");
   if (claim.mapping === NAME_KEYED_MAPPING) return checkNameKeyed(claim, requestValue, proofBytes, timings);
   if (claim.mapping !== undefined && claim.mapping !== "record-leaf-v1") return reject("BAD_CLAIM", `claim.mapping: ${JSON.stringify(claim.mapping)} is not a registry mapping`);
-  const trusted: Digest = rootOf(Array.from(claim.trustedRoot ?? []), "trustedRoot");
+  const trusted: Digest = parseRoot(claim.trustedRoot ?? [], "trustedRoot");
   if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
   const request = isParsed(requestValue) ? requestValue : parseRequest(requestValue);
   const expected: OpKindName = "old" in claim ? "update" : "absent" in claim ? "nonmembership" : "membership";
   if (request.kind !== expected) return reject("KIND_MISMATCH", `the claim is about ${expected === "update" ? "an update" : expected}, the request is a ${request.kind} request`);
-  if (!digestEquals(request.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the proof is for root [${Array.from(request.oldRoot).join(", ")}], not the trusted root`);
+  if (!digestEquals(request.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the proof is for root ${formatRoot(request.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
   const op: OpRequest = toOpRequest(request);
   const B = request.leafMaxFields;
   if ("old" in claim) {

@@ -3,6 +3,8 @@
  * bytes. A proof names the root it is for, so an entry stays correct after later writes; it is
  * served for `?root=` of an earlier root while it is cached.
  */
+import { formatRoot } from "../counterparty/claim.js";
+
 export interface CachedProof {
   /** The JSON body (statement, request, proof base64, …). */
   readonly body: Record<string, unknown>;
@@ -25,8 +27,8 @@ export class ProofCache {
   /** @param maxBytes budget (default 128 MiB); 0 disables the cache. */
   constructor(readonly maxBytes = 128 * 1024 * 1024) {}
 
-  static key(root: ArrayLike<number>, name: string, kind: string): string {
-    return `${Array.from(root).join(",")}|${kind}|${name}`;
+  static key(root: ArrayLike<number> | string, name: string, kind: string): string {
+    return `${formatRoot(root)}|${kind}|${name}`;
   }
 
   get(key: string): CachedProof | undefined {

@@ -2,7 +2,7 @@
  * HTTP errors of the registry API: a status and a body `{"code", "message"}` (codes from the
  * registry, request and claim catalogues, plus the API's own: `BAD_INPUT`, `UNAUTHORIZED`,
  * `FORBIDDEN`, `READ_ONLY`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`, `CONFIG_NOT_SERVED`, `RATE_LIMITED`, `URL_TOO_LONG`,
- * `BODY_TOO_LARGE`, `NOT_FOUND`, `WEB_NOT_BUILT`, `BAD_TOKEN_FILE`).
+ * `BODY_TOO_LARGE`, `NOT_FOUND`, `WEB_NOT_BUILT`, `BAD_TOKEN_FILE`, `CHECKPOINT_NOT_SERVED`).
  */
 import { SsgkrError } from "../errors.js";
 
@@ -33,6 +33,7 @@ export const HTTP_ERROR_CODES = [
   "URL_TOO_LONG",
   "BODY_TOO_LARGE",
   "NOT_FOUND",
+  "CHECKPOINT_NOT_SERVED",
   "WEB_NOT_BUILT",
   "BAD_TOKEN_FILE",
   "INTERNAL",
@@ -49,6 +50,7 @@ const STATUS: Readonly<Record<string, number>> = {
   VALUE_TOO_LARGE: 400,
   BAD_CLAIM: 400,
   BAD_ROOT: 400,
+  BAD_VERIFIER_KEY: 400,
   REQUEST_SCHEMA: 400,
   REQUEST_JSON: 400,
   NAME_EXISTS: 409,

@@ -17,7 +17,7 @@ import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
 import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
-import { valueJson, type UpdateOp } from "../counterparty/claim.js";
+import { describeStatement, formatRoot, valueJson, type StatementJson, type UpdateOp } from "../counterparty/claim.js";
 import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
 import { BearerAuth } from "./auth.js";
 import { ProofCache } from "./cache.js";
@@ -26,6 +26,8 @@ import { SCHEMAS } from "./schemas.js";
 import { ServedConfigs, type VerifyConfig } from "./served-configs.js";
 import { bodyRoot, bodyValue, queryInt, queryRoot } from "./values.js";
 import { WriteLock } from "./write-lock.js";
+import { signCheckpoint, type SigningKey } from "../registry/checkpoint/signing-key.js";
+import { verifyCheckpoint } from "../registry/checkpoint/checkpoint.js";
 
 export interface RegistryHttpOptions {
   /** An open registry of either mapping: name-keyed (`NameStore`, record-leaf-v2) or slot (`RegistryStore`, record-leaf-v1); `openRegistry(dir).store` opens either. */
@@ -55,6 +57,12 @@ export interface RegistryHttpOptions {
   readonly maxQueuedWrites?: number;
   /** fastify logger (default off). */
   readonly logger?: boolean;
+  /**
+   * The registry's signing key (`readSigningKey`): `GET /v1/checkpoint` serves the head's signed
+   * checkpoint, and every proof body carries the checkpoint of the root it is about
+   * (`checkpoint`). Without it `GET /v1/checkpoint` is 404 `CHECKPOINT_NOT_SERVED`.
+   */
+  readonly signingKey?: SigningKey;
 }
 
 /** Default location of the built page: dist/web beside dist/src. */
@@ -215,7 +223,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const hit0 = cache.get(ProofCache.key(head.root, name, kind));
     if (hit0) return { ...hit0, cached: true };
     const p = proveNameRead(store, name);
-    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch });
+    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, checkpointOf(p.statement.batch, p.statement.root));
     const json = JSON.stringify(body);
     const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
     const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
@@ -224,10 +232,18 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   };
 
   const mapping = mappingOf(store);
+  /** The signed checkpoint of a head (batch, root), when the server signs. */
+  const checkpointOf = (batch: number | undefined, root: string): string | undefined => (opts.signingKey !== undefined && batch !== undefined ? signCheckpoint(opts.signingKey, { size: batch, root }) : undefined);
+  app.get("/v1/checkpoint", { schema: SCHEMAS.checkpoint }, async (_req, reply) => {
+    if (opts.signingKey === undefined) throw new HttpError(404, "CHECKPOINT_NOT_SERVED", "this server signs no checkpoints (start it with --signing-key KEYFILE)");
+    const head = store.head();
+    void reply.type("text/plain; charset=utf-8");
+    return signCheckpoint(opts.signingKey, { size: head.batch, root: head.root });
+  });
   app.get("/v1/root", { schema: SCHEMAS.root }, async () => {
     const h = store.head();
     const where = "nextSlot" in h ? { next_slot: h.nextSlot } : {};
-    return { root: Array.from(h.root), batch: h.batch, records: h.live, deleted: h.deleted, ...where, depth: store.config.depth, leaf_max_fields: store.config.leafMaxFields, registry_mapping: mapping };
+    return { root: formatRoot(h.root), batch: h.batch, records: h.live, deleted: h.deleted, ...where, depth: store.config.depth, leaf_max_fields: store.config.leafMaxFields, registry_mapping: mapping };
   });
 
   app.get("/v1/history", { schema: SCHEMAS.history }, async (req) => {
@@ -241,7 +257,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       live: e.live,
       deleted: e.deleted,
       ...(e.nextSlot !== undefined ? { next_slot: e.nextSlot } : {}),
-      root: Array.from(e.root),
+      root: formatRoot(e.root),
       ...(e.slot !== undefined ? { slot: e.slot } : {}),
       ...(e.name !== undefined ? { name: e.name } : {}),
     }));
@@ -252,7 +268,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const name = nameOf(req);
     const head = store.head();
     const state = nameState(store, name);
-    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: Array.from(head.root), batch: head.batch };
+    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: formatRoot(head.root), batch: head.batch };
     if ("absent" in state.side) return { name, status: state.status, absent: true, ...where };
     return { name, status: "live", value: valueJson(state.side.value), ...where };
   });
@@ -268,7 +284,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const r = readProof(nameOf(req), queryRoot((req.query as { root?: unknown }).root));
     const statement = JSON.stringify(r.body.statement);
     // Header values are ASCII: the statement JSON is sent percent-encoded.
-    void reply.header("content-type", "application/octet-stream").header("x-ssgkr-statement", encodeURIComponent(statement)).header("x-ssgkr-root", (r.body.root as number[]).join(","));
+    void reply.header("content-type", "application/octet-stream").header("x-ssgkr-statement", encodeURIComponent(statement)).header("x-ssgkr-root", r.body.root as string);
+    if (typeof r.body.checkpoint === "string") void reply.header("x-ssgkr-checkpoint", encodeURIComponent(r.body.checkpoint));
     return Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
   });
 
@@ -276,15 +293,29 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const body = req.body as Record<string, unknown> | undefined;
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]}", { field: "body" });
     for (const f of ["statement", "request", "proof"]) if (body[f] === undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
-    const trusted = bodyRoot(body.trusted_root, "body.trusted_root");
+    let trusted = bodyRoot(body.trusted_root, "body.trusted_root");
     served.check(body.request);
+    // With verifier_key, the trusted root is the checkpoint's, once its signature verifies.
+    let checkpoint: { origin: string; size: number } | undefined;
+    if (body.verifier_key !== undefined) {
+      if (typeof body.verifier_key !== "string") throw new HttpError(400, "BAD_INPUT", "body.verifier_key: must be a verifier key NAME+HASH+KEY", { field: "body.verifier_key" });
+      if (typeof body.checkpoint !== "string") throw new HttpError(400, "BAD_INPUT", "body.checkpoint: a verifier key checks a signed checkpoint (its note text)", { field: "body.checkpoint" });
+      const c = verifyCheckpoint(body.checkpoint, body.verifier_key, "body.verifier_key");
+      const refused = !c.ok ? { code: c.code, reason: c.reason } : trusted !== undefined && !digestEquals(trusted, c.root) ? { code: "ROOT_NOT_TRUSTED", reason: `the checkpoint's root ${formatRoot(c.root)} is not the trusted root ${formatRoot(trusted)}` } : undefined;
+      if (refused !== undefined) return { ok: false, ...refused, statement: statementWords(body.statement), root_source: "checkpoint", prepare_ms: 0, verify_ms: 0 };
+      if (c.ok) {
+        trusted = c.root;
+        checkpoint = { origin: c.origin, size: c.size };
+      }
+    }
     const v = checkProofBody(body, undefined, trusted);
     return {
       ok: v.ok,
       ...(v.ok ? {} : { code: v.code, reason: v.reason }),
       statement: v.statement,
       ...(v.trustedRoot ? { trusted_root: v.trustedRoot } : {}),
-      root_source: v.rootSource,
+      root_source: checkpoint !== undefined ? "checkpoint" : v.rootSource,
+      ...(checkpoint !== undefined ? { checkpoint } : {}),
       ...(v.notice ? { notice: v.notice } : {}),
       ...(v.scope ? { scope: v.scope } : {}),
       prepare_ms: round(v.prepareMs),
@@ -304,7 +335,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
         actual = state.status === "live" ? "replace" : "insert";
       }
       const p = proveNameUpdate(store, actual, name, value);
-      return proofBody(p, { root: p.statement.new_root, batch: p.statement.batch });
+      const head = store.head();
+      return proofBody(p, { root: p.statement.new_root, batch: p.statement.batch }, checkpointOf(head.batch, formatRoot(head.root)));
     });
   };
   app.put("/v1/records/:name", { schema: SCHEMAS.put, onRequest: writeGuard }, write("put"));
@@ -348,8 +380,17 @@ function historyOf(store: AnyStore): { batch: number; kind: string; committedAt:
   return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, nextSlot: e.nextSlot, ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
 }
 
-function proofBody(p: NameProof<unknown>, at: { root: readonly number[]; batch: number | undefined }): Record<string, unknown> {
-  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, proof_bytes: p.proof.length, prove_ms: round(p.proveMs) };
+function proofBody(p: NameProof<unknown>, at: { root: string; batch: number | undefined }, checkpoint: string | undefined): Record<string, unknown> {
+  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, ...(checkpoint !== undefined ? { checkpoint } : {}), proof_bytes: p.proof.length, prove_ms: round(p.proveMs) };
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** What a statement says, in words, or a placeholder for one that cannot be read. */
+function statementWords(s: unknown): string {
+  try {
+    return describeStatement(s as StatementJson);
+  } catch {
+    return "(no statement)";
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * Input rules of the API's request bodies and parameters, each failure a 400 naming the field.
  */
-import { parseRoot, rootOf } from "../counterparty/claim.js";
+import { parseRoot } from "../counterparty/claim.js";
 import type { RecordValue } from "../registry/mapping.js";
 import { HttpError } from "./errors.js";
 
@@ -28,17 +28,17 @@ export function bodyValue(body: unknown, required: boolean): RecordValue | undef
   return { fields: b.fields as number[] };
 }
 
-/** A root query parameter: 8 elements, comma-separated or `[a, b, …]`. */
+/** A root query parameter: 64 hex characters, or 8 elements comma-separated or `[a, b, …]`. */
 export function queryRoot(text: unknown, field = "query.root"): Uint32Array | undefined {
   if (text === undefined) return undefined;
   if (typeof text !== "string") throw new HttpError(400, "BAD_INPUT", `${field}: give the root once`, { field });
   return parseRoot(text, field);
 }
 
-/** A root in a JSON body: an array of 8 elements or the text forms. */
+/** A root in a JSON body: 64 hex characters, the other text forms, or an array of 8 elements. */
 export function bodyRoot(value: unknown, field: string): Uint32Array | undefined {
   if (value === undefined || value === null) return undefined;
-  return typeof value === "string" ? parseRoot(value, field) : rootOf(value, field);
+  return parseRoot(value, field);
 }
 
 /** A positive integer query parameter with a default and a ceiling. */

@@ -20,6 +20,7 @@ import { fromOpRequest } from "../sync/request-convert.js";
 import { requestToJson } from "../sync/request.js";
 import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../sync/v2/index.js";
 import { RegistryError } from "./errors.js";
+import { formatRoot } from "./root.js";
 import { applyNameBlock, type AppliedBlock, type BlockUpdate } from "./name-block.js";
 import type { NameStore } from "./store/name-store.js";
 import { hiddenBlockDir, type PendingBlock } from "./store/pending-block.js";
@@ -47,8 +48,8 @@ function blockFiles(a: Omit<AppliedBlock, "entry">, batch: number, depth: number
     leaf_max_fields: leafMaxFields,
     operations: a.updates.length,
     batch,
-    from_root: Array.from(a.fromRoot),
-    to_root: Array.from(a.toRoot),
+    from_root: formatRoot(a.fromRoot),
+    to_root: formatRoot(a.toRoot),
     proof_bytes: proof.length,
     prove_ms: Math.round(proveMs),
     updates: a.updates.map((u) => updateJson({ op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) })),

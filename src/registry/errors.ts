@@ -35,6 +35,10 @@ import { SsgkrError } from "../errors.js";
  *   upgrade` converts it in place.
  * - `WRONG_MAPPING`: the directory holds a registry of another mapping than the store opening it
  *   (`details.mapping`); `openRegistry` (open-any.ts) opens either.
+ * - `BAD_VERIFIER_KEY`: a verifier key that is not `NAME+HASH+KEY` of an Ed25519 key (checkpoint/note.ts).
+ * - `BAD_SIGNING_KEY`: a signing key file that is missing, unreadable or malformed (checkpoint/signing-key.ts).
+ * - `KEY_FILE_EXISTS`: `keygen` to a path that exists (a key file is never overwritten).
+ * - `BAD_ORIGIN`: an origin (key name) that is empty or holds a space or `+`.
  * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database, or a
  *   row is damaged (`details.row` names it when known).
  */
@@ -71,6 +75,10 @@ export const REGISTRY_ERROR_CODES = [
   "WRONG_MAPPING",
   "DB_CORRUPT",
   "BAD_BLOCK",
+  "BAD_VERIFIER_KEY",
+  "BAD_SIGNING_KEY",
+  "KEY_FILE_EXISTS",
+  "BAD_ORIGIN",
 ] as const;
 
 /** The code of a `RegistryError`. */

@@ -40,6 +40,13 @@ export { planNameInsert, planNameReplace, planNameDelete, planNameRestore, planN
 export { proveNameStatement, nameReadRequest, type NameProof } from "./name-prove.js";
 export { openRegistry, registryMapping, type AnyRegistry } from "./store/open-any.js";
 export { verifyRecordProof, verifyRecordUpdateProof, parseRoot, type RecordClaim, type RecordUpdateClaim, type RecordVerdict, type NameSide, type RequestInput } from "./verify-record.js";
+/** A root in its one text form (64 hex characters) and its 32 bytes: see `formatRoot`, `rootBytes`, `rootFromBytes`. */
+export { formatRoot, rootBytes, rootFromBytes, ROOT_BYTES } from "./root.js";
+/** Signed checkpoints (C2SP tlog-checkpoint, signed-note Ed25519): verify, sign, keys. */
+export { verifyCheckpoint, checkpointText, parseCheckpointText, type CheckpointBody, type CheckpointVerdict } from "./checkpoint/checkpoint.js";
+export { parseVerifierKey, formatVerifierKey, keyHash, type VerifierKey } from "./checkpoint/note.js";
+export { generateSigningKey, readSigningKey, signCheckpoint, DEFAULT_ORIGIN, type SigningKey } from "./checkpoint/signing-key.js";
+export type { Trust } from "./verify-record.js";
 import { installKernelBackend } from "../kernels/backend.js";
 
 // The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).

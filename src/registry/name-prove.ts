@@ -16,6 +16,7 @@ import { fromOpRequest } from "../sync/request-convert.js";
 import type { SyncRequest } from "../sync/request.js";
 import type { Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
+import { formatRoot } from "./root.js";
 import type { RecordValue } from "./mapping.js";
 import { NAME_MAPPING_ID } from "./name-key.js";
 import { RecordState } from "./store/record-codec.js";
@@ -49,7 +50,7 @@ export function valueJson(v: RecordValue): unknown {
 
 /** statement.json of a read-only statement. */
 export function readOnlyStatementJson(name: string, value: RecordValue | undefined, root: Digest, depth: number, leafMaxFields: number): NameStatementJson {
-  return { registry_mapping: NAME_MAPPING_ID, depth, leaf_max_fields: leafMaxFields, name, ...(value === undefined ? { absent: true } : { value: valueJson(value) }), root: Array.from(root) };
+  return { registry_mapping: NAME_MAPPING_ID, depth, leaf_max_fields: leafMaxFields, name, ...(value === undefined ? { absent: true } : { value: valueJson(value) }), root: formatRoot(root) };
 }
 
 /** statement.json of an update. */
@@ -62,8 +63,8 @@ export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" |
     name: p.name,
     ...(p.oldValue === undefined ? { old_absent: true } : { old_value: valueJson(p.oldValue) }),
     ...(p.newValue === undefined ? { new_absent: true } : { new_value: valueJson(p.newValue) }),
-    old_root: Array.from(p.oldRoot),
-    new_root: Array.from(p.newRoot),
+    old_root: formatRoot(p.oldRoot),
+    new_root: formatRoot(p.newRoot),
   };
 }
 

@@ -15,10 +15,12 @@
  * claimed, the proof shows absence), `RECORD_PRESENT` (absence was claimed, the proof shows a
  * record), `NAME_MISMATCH` (the leaf identity is another name's Keccak-256), `VALUE_MISMATCH`
  * (the leaf or its digest bind another value), `ROOT_NOT_TRUSTED` (the request's root is not the
- * trusted one), `NEW_ROOT_MISMATCH` (an update ends at another root than claimed).
+ * trusted one), `NEW_ROOT_MISMATCH` (an update ends at another root than claimed). When the trusted
+ * root is taken from a signed checkpoint: `CHECKPOINT_MALFORMED` (not a signed note or not a
+ * checkpoint), `CHECKPOINT_WRONG_KEY` (no signature of the verifier key), `CHECKPOINT_BAD_SIGNATURE`
+ * (that key's signature does not verify).
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { P } from "../field/koalabear.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { DEFAULT_LEAF_MAX_FIELDS, hashLeaf, LeafTag, type Leaf } from "../smt/leaf.js";
 import type { PreparedSync } from "../sync/prepared.js";
@@ -33,15 +35,29 @@ import type { SmtErrorCode } from "../smt/errors.js";
 import type { RequestErrorCode } from "../sync/request.js";
 import type { SyncRejectCode } from "../sync/verify.js";
 import { RegistryError, type RegistryErrorCode } from "./errors.js";
+import { formatRoot, parseRoot } from "./root.js";
+import { verifyCheckpoint } from "./checkpoint/checkpoint.js";
 import { describeValue, nameBytes, valuePayload, type RecordValue } from "./mapping.js";
 import { DEFAULT_NAME_DEPTH, nameKeyBig } from "./name-key.js";
 
-/** A root: 8 canonical field elements. */
-export type RootLike = ArrayLike<number>;
+/** A root: 8 canonical field elements, or its text (64 hex characters or `[a, b, …]`, as `parseRoot` reads). */
+export type RootLike = ArrayLike<number> | string;
 
-interface ClaimBase {
+/**
+ * Where the trusted root comes from: given (`trustedRoot`), or a signed checkpoint checked
+ * against the verifier key the caller trusts (`checkpoint` and `verifierKey`: the root is the
+ * checkpoint's). With both, the checkpoint's root must be `trustedRoot`.
+ */
+export interface Trust {
   /** The root the caller trusts (e.g. published by the registry). */
-  readonly trustedRoot: RootLike;
+  readonly trustedRoot?: RootLike;
+  /** A signed checkpoint (C2SP tlog-checkpoint note text) the trusted root is taken from. */
+  readonly checkpoint?: string;
+  /** The verifier key `NAME+HASH+KEY` the checkpoint must be signed by. */
+  readonly verifierKey?: string;
+}
+
+interface ClaimBase extends Trust {
   readonly name: string;
   /** Registry depth (default 48) and leaf bound (default 31): part of what is trusted. */
   readonly depth?: number;
@@ -55,8 +71,7 @@ export type RecordClaim = (ClaimBase & { readonly value: RecordValue }) | (Claim
 export type NameSide = { readonly value: RecordValue } | { readonly absent: true };
 
 /** "the update took name from `old` under trustedRoot to `new` under newRoot". */
-export interface RecordUpdateClaim {
-  readonly trustedRoot: RootLike;
+export interface RecordUpdateClaim extends Trust {
   readonly newRoot: RootLike;
   readonly name: string;
   readonly old: NameSide;
@@ -67,6 +82,9 @@ export interface RecordUpdateClaim {
 
 /** The record checks' own rejection codes (the file comment; meanings in docs/errors.md). */
 export const RECORD_REJECT_CODES = [
+  "CHECKPOINT_MALFORMED",
+  "CHECKPOINT_WRONG_KEY",
+  "CHECKPOINT_BAD_SIGNATURE",
   "SLOT_MAPPED_PROOF",
   "KEY_MISMATCH",
   "CONFIG_MISMATCH",
@@ -87,7 +105,7 @@ export type RecordRejectCode = (typeof RECORD_REJECT_CODES)[number] | SyncReject
 
 /** The verdict: acceptance with what was checked, or a rejection with a stable code. */
 export type RecordVerdict =
-  | { readonly ok: true; readonly name: string; readonly key: bigint; readonly kind: "membership" | "nonmembership" | "update"; readonly oldRoot: Digest; readonly newRoot: Digest }
+  | { readonly ok: true; readonly name: string; readonly key: bigint; readonly kind: "membership" | "nonmembership" | "update"; readonly oldRoot: Digest; readonly newRoot: Digest; readonly checkpoint?: { readonly origin: string; readonly size: number } }
   | { readonly ok: false; readonly code: RecordRejectCode; readonly reason: string };
 
 /** A request as text (request.json), parsed JSON, or a parsed `SyncRequest`. */
@@ -95,25 +113,31 @@ export type RequestInput = string | SyncRequest | Record<string, unknown>;
 
 const reject = (code: RecordRejectCode, reason: string): RecordVerdict => ({ ok: false, code, reason });
 
-/**
- * Parses a root written as `[a, b, …]` (what `ssgkr registry root` prints) or `a,b,…`.
- * @throws RegistryError `BAD_ROOT`.
- */
-export function parseRoot(text: string, what = "root"): Digest {
-  const t = text.trim().replace(/^\[/, "").replace(/\]$/, "");
-  const parts = t.split(",").map((s) => s.trim());
-  if (parts.length !== 8 || !parts.every((p) => /^[0-9]+$/.test(p) && Number(p) < P)) {
-    throw new RegistryError("BAD_ROOT", `${what} must be 8 canonical field elements as "[a, b, …]" or "a,b,…", got ${JSON.stringify(text.length > 80 ? text.slice(0, 80) + "…" : text)}`);
-  }
-  return Uint32Array.from(parts.map(Number));
-}
+export { parseRoot } from "./root.js";
 
 function checkRoot(r: RootLike, what: string): Digest {
-  if (r === null || typeof r !== "object" || r.length !== 8) throw new RegistryError("BAD_ROOT", `${what} must be 8 field elements`);
-  const d = Uint32Array.from(Array.from(r));
-  for (let i = 0; i < 8; i++) if (!Number.isInteger(r[i]) || r[i]! < 0 || r[i]! >= P) throw new RegistryError("BAD_ROOT", `${what}[${i}] = ${String(r[i])} is not a canonical field element`);
-  return d;
+  return parseRoot(r, what);
 }
+
+/**
+ * The trusted root of a claim: `trustedRoot`, or the root of its checkpoint once the signature
+ * verified (a rejection otherwise).
+ * @throws RegistryError `BAD_ROOT` (no root given, or an unusable one), `BAD_VERIFIER_KEY`.
+ */
+function trustedRootOf(t: Trust): { root: Digest; checkpoint?: { origin: string; size: number } } | RecordVerdict {
+  const given = t.trustedRoot !== undefined ? checkRoot(t.trustedRoot, "trustedRoot") : undefined;
+  if (t.checkpoint === undefined && t.verifierKey === undefined) {
+    if (given === undefined) throw new RegistryError("BAD_ROOT", "trustedRoot: give the root you trust, or a checkpoint and the verifier key it is signed by", { field: "trustedRoot" });
+    return { root: given };
+  }
+  if (t.checkpoint === undefined || t.verifierKey === undefined) throw new RegistryError("BAD_VERIFIER_KEY", "checkpoint: a checkpoint is checked against a verifier key; give both", { field: t.checkpoint === undefined ? "checkpoint" : "verifierKey" });
+  const c = verifyCheckpoint(t.checkpoint, t.verifierKey);
+  if (!c.ok) return c;
+  if (given !== undefined && !digestEquals(given, c.root)) return reject("ROOT_NOT_TRUSTED", `the checkpoint's root ${formatRoot(c.root)} is not the trusted root ${formatRoot(given)}`);
+  return { root: c.root, checkpoint: { origin: c.origin, size: c.size } };
+}
+
+const withCheckpoint = (v: RecordVerdict, checkpoint: { origin: string; size: number } | undefined): RecordVerdict => (v.ok && checkpoint ? { ...v, checkpoint } : v);
 
 export function cachedPrepared(kind: OpKind, depth: number, leafMaxFields: number): PreparedSync {
   return defaultPreparedCache.get(kind, { depth, leafMaxFields });
@@ -182,18 +206,24 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
 /**
  * Checks a membership or non-membership proof about a name against a trusted root, in one call.
  * @param claim `{ trustedRoot, name, value }` or `{ trustedRoot, name, absent: true }` (optional
- *   `depth`, default 48, and `leafMaxFields`, default 31).
+ *   `depth`, default 48, and `leafMaxFields`, default 31); in place of `trustedRoot`, `checkpoint`
+ *   (a signed checkpoint) and `verifierKey`: its signature is checked and its root trusted
+ *   (`CHECKPOINT_MALFORMED`, `CHECKPOINT_WRONG_KEY`, `CHECKPOINT_BAD_SIGNATURE` otherwise).
  * @param request request.json text, its parsed JSON, or a `SyncRequest`.
  * @param proof inner-proof-v1 bytes (proof.bin).
  * @returns `{ ok: true, … }` or `{ ok: false, code, reason }` (codes in the file comment).
- * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT` for an unusable claim.
+ * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  * @example
  *   const v = verifyRecordProof({ trustedRoot: root, name: "2048", value: "https://github.com/winsonwq/2048term" },
  *     readFileSync("out/request.json", "utf8"), readFileSync("out/proof.bin"));
  *   if (!v.ok) throw new Error(`${v.code}: ${v.reason}`);
+ *   // or trusting a signed checkpoint:
+ *   verifyRecordProof({ checkpoint: body.checkpoint, verifierKey, name: "2048", value: "https://github.com/winsonwq/2048term" }, body.request, proof);
  */
 export function verifyRecordProof(claim: RecordClaim, request: RequestInput, proof: Uint8Array): RecordVerdict {
-  const trusted = checkRoot(claim.trustedRoot, "trustedRoot");
+  const trust = trustedRootOf(claim);
+  if ("ok" in trust) return trust;
+  const trusted = trust.root;
   const side: NameSide = "absent" in claim && claim.absent === true ? { absent: true } : { value: (claim as { value: RecordValue }).value };
   if ("value" in side) valuePayload(side.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
   const r = parseInput(request);
@@ -207,17 +237,20 @@ export function verifyRecordProof(claim: RecordClaim, request: RequestInput, pro
   if (bad) return bad;
   if (r.oldLeaf.tag !== r.newLeaf.tag) return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
-  if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root [${Array.from(r.oldRoot).join(", ")}], not the trusted root [${Array.from(trusted).join(", ")}]`);
-  return finish(r, proof, claim.name, c.key);
+  if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
+  return withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint);
 }
 
 /**
  * Checks an update proof about a name (insert, replace, delete or restore) in one call: the name
- * went from `old` under `trustedRoot` to `new` under `newRoot`.
- * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT` for an unusable claim.
+ * went from `old` under `trustedRoot` to `new` under `newRoot`. A `checkpoint` with its
+ * `verifierKey` may stand for `trustedRoot` (the checkpoint of the root before the update).
+ * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  */
 export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput, proof: Uint8Array): RecordVerdict {
-  const trusted = checkRoot(claim.trustedRoot, "trustedRoot");
+  const trust = trustedRootOf(claim);
+  if ("ok" in trust) return trust;
+  const trusted = trust.root;
   const newRoot = checkRoot(claim.newRoot, "newRoot");
   for (const s of [claim.old, claim.new]) if ("value" in s) valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
   if (!("value" in claim.old) && !("absent" in claim.old)) throw new RegistryError("BAD_VALUE", "the old side must be { value } or { absent: true }");
@@ -230,9 +263,9 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: Reque
   const bad = sideCheck(r.oldLeaf, claim.old, c.identity, c.B, "$.old_leaf (before)") ?? sideCheck(r.newLeaf, claim.new, c.identity, c.B, "$.new_leaf (after)");
   if (bad) return bad;
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
-  if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root [${Array.from(r.oldRoot).join(", ")}], not the trusted root [${Array.from(trusted).join(", ")}]`);
-  if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root [${Array.from(r.newRoot).join(", ")}], not the claimed new root [${Array.from(newRoot).join(", ")}]`);
-  return finish(r, proof, claim.name, c.key);
+  if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
+  if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root ${formatRoot(r.newRoot)}, not the claimed new root ${formatRoot(newRoot)}`);
+  return withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint);
 }
 
 

@@ -19,7 +19,7 @@ import { loadKernelModule } from "../kernels/loader.js";
 import { installKernelBackend } from "../kernels/backend.js";
 import { hashBackend } from "../hash/fast-permutation.js";
 import { checkProofBody, type BodyVerdict } from "../counterparty/body.js";
-import { parseRoot } from "../counterparty/claim.js";
+import { formatRoot, parseRoot } from "../counterparty/claim.js";
 import { SsgkrError } from "../errors.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -69,10 +69,10 @@ function foreignServer(): string | undefined {
   }
 }
 
-/** A root in its canonical `[a, b, …]` form, or the trimmed text when it does not parse. */
+/** A root in its canonical form (64 hex characters), or the trimmed text when it does not parse. */
 function canonicalRoot(text: string): string {
   try {
-    return `[${Array.from(parseRoot(text, "root")).join(", ")}]`;
+    return formatRoot(parseRoot(text, "root"));
   } catch {
     return text.trim();
   }
@@ -202,8 +202,8 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
 async function useCurrentRoot(): Promise<void> {
   try {
     const res = await fetch(`${server()}/v1/root`);
-    const body = (await res.json()) as { root: number[] };
-    $<HTMLTextAreaElement>("root").value = `[${body.root.join(", ")}]`;
+    const body = (await res.json()) as { root: unknown };
+    $<HTMLTextAreaElement>("root").value = formatRoot(parseRoot(body.root, "the server's root"));
     $("pinned").textContent = "the server's current root (not pinned: you trust the server for it)";
   } catch (e) {
     $("pinned").textContent = `could not read the server's root: ${(e as Error).message}`;
@@ -222,7 +222,8 @@ function start(): void {
   const pinned = localStorage.getItem(PIN_KEY);
   const linkRoot = q.get("root")?.trim() || undefined;
   $<HTMLInputElement>("name").value = q.get("name") ?? "";
-  $<HTMLTextAreaElement>("root").value = pinned ?? linkRoot ?? "";
+  // A pin saved in the list form `[a, b, …]` reads the same as its hex form.
+  $<HTMLTextAreaElement>("root").value = pinned !== null ? canonicalRoot(pinned) : linkRoot !== undefined ? canonicalRoot(linkRoot) : "";
   if (pinned && linkRoot && canonicalRoot(linkRoot) !== canonicalRoot(pinned)) {
     conflict = { pinned, link: linkRoot };
     $("conflict-pinned").textContent = canonicalRoot(pinned);
@@ -235,7 +236,7 @@ function start(): void {
   const resolve = (root: string, hint: string) => {
     conflict = undefined;
     $("conflict").hidden = true;
-    $<HTMLTextAreaElement>("root").value = root;
+    $<HTMLTextAreaElement>("root").value = canonicalRoot(root);
     $("pinned").textContent = hint;
     show("—", { what: `Using ${canonicalRoot(root)}. Press Verify.` });
   };
@@ -252,7 +253,7 @@ function start(): void {
     try {
       const r = trusted();
       if (!r) throw new Error("enter a root first");
-      localStorage.setItem(PIN_KEY, `[${Array.from(r).join(", ")}]`);
+      localStorage.setItem(PIN_KEY, formatRoot(r));
       $("pinned").textContent = "pinned in this browser";
     } catch (e) {
       $("pinned").textContent = (e as Error).message;

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatRoot } from "../../src/registry/root.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const bin = join(root, "bin", "ssgkr.js");
@@ -70,9 +71,16 @@ test("verify: REJECT lines with stable codes and exit 1; expect-root pinning", (
   assert.match(oneLine(r.stdout), /^REJECT EXPECTED_OLD_ROOT/);
   assert.equal(r.stderr, "");
   assert.equal(run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", `[${(f.old_root as number[]).join(", ")}]`).code, 0);
+  assert.equal(run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", formatRoot(f.old_root as number[])).code, 0, "the hex form");
   r = run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", "1,2");
   assert.equal(r.code, 2);
-  assert.match(oneLine(r.stderr), /--expect-old-root/);
+  assert.match(oneLine(r.stderr), /^error BAD_ROOT: --expect-old-root: /);
+  r = run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-new-root", "ff".repeat(32));
+  assert.equal(r.code, 2);
+  assert.match(oneLine(r.stderr), /^error BAD_ROOT: --expect-new-root: word 0 .* not a canonical field element/);
+  r = run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", "0".repeat(63));
+  assert.equal(r.code, 2);
+  assert.match(oneLine(r.stderr), /^error BAD_ROOT: --expect-old-root: a root in hex is 64 hex characters/);
 });
 
 test("prove: a false statement exits 1 with INVALID unless --unchecked; its proof is rejected", () => {

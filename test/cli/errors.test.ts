@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { CommanderError } from "commander";
 import { CliError, formatError } from "../../src/cli/errors.js";
 import { RequestError } from "../../src/sync/request.js";
+import { formatRoot } from "../../src/registry/root.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const bin = join(root, "bin", "ssgkr.js");
@@ -121,7 +122,7 @@ test("a non-membership whose new_leaf is Occupied is refused by verify and prove
 });
 
 test("option values: each names its option and the rule", () => {
-  fails(["verify", "--request", req, "--proof", proof, "--expect-old-root", "1,2"], "BAD_OPTION", /^--expect-old-root must be 8 comma-separated canonical field elements/);
+  fails(["verify", "--request", req, "--proof", proof, "--expect-old-root", "1,2"], "BAD_ROOT", /^--expect-old-root: a root is 64 hex characters \(its 32 bytes\) or 8 canonical field elements/);
   fails(["fixture", "--kind", "bogus"], "BAD_OPTION", /^--kind must be membership, nonmembership or update, got "bogus"$/);
   fails(["fixture", "--kind", "membership", "--depth", "99"], "BAD_OPTION", /^--depth must be an integer in \[1, 64\], got "99"$/);
   fails(["fixture", "--kind", "membership", "--depth", "4", "--key", "16"], "KEY_OUT_OF_RANGE", /^--key 16 at --depth 4: key 16 is outside a tree of depth 4/);
@@ -161,9 +162,9 @@ test("unpinned and pinned ACCEPT lines; the warning is in verify --help", () => 
   assert.equal(r.stdout, "ACCEPT (roots not pinned: this proves the statement about the roots in the request; pass --expect-old-root to check them against a root you trust)\n");
   r = run("verify", "--request", req, "--proof", proof, "--expect-old-root", rootText);
   assert.equal(r.code, 0);
-  assert.equal(r.stdout, `ACCEPT (pinned old_root [${(f["old_root"] as number[]).join(", ")}])\n`);
+  assert.equal(r.stdout, `ACCEPT (pinned old_root ${formatRoot(f["old_root"] as number[])})\n`);
   r = run("verify", "--request", req, "--proof", proof, "--expect-old-root", rootText, "--expect-new-root", rootText);
-  assert.match(r.stdout, /^ACCEPT \(pinned old_root \[[0-9, ]+\], new_root \[[0-9, ]+\]\)\n$/);
+  assert.match(r.stdout, /^ACCEPT \(pinned old_root [0-9a-f]{64}, new_root [0-9a-f]{64}\)\n$/);
   const h = run("verify", "--help");
   assert.equal(h.code, 0);
   assert.match(h.stdout.replace(/\s+/g, " "), /ACCEPT \(roots not pinned: this proves the statement about the roots in the request; pass --expect-old-root to check them against a root you trust\)/);

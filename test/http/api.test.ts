@@ -11,7 +11,7 @@ import { RegistryStore } from "../../src/registry/store/store.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { openRegistry } from "../../src/registry/store/open-any.js";
 import { verifyNameStatement } from "../../src/counterparty/verify.js";
-import { claimOf } from "../../src/counterparty/claim.js";
+import { claimOf, formatRoot } from "../../src/counterparty/claim.js";
 import { readTokenFile } from "../../src/http/auth.js";
 import { buildPage, freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer, TOKEN, tokenFile } from "../web/support.js";
 
@@ -60,12 +60,15 @@ function assertError(r: { status: number; json: Json }, status: number, code: st
   if (field) assert.match(r.json.message, field);
 }
 
-const rootNow = () => Array.from(store.head().root);
+/** The current root as the API writes it (64 hex characters), and its 8 elements (the list form it also reads). */
+const rootNow = () => formatRoot(store.head().root);
+const rootElems = () => Array.from(store.head().root);
 
 test("http: GET /v1/root and /v1/history", async () => {
   const r = await call(rw.base, "GET", "/v1/root");
   assert.equal(r.status, 200);
-  assert.deepEqual(r.json.root, rootNow());
+  assert.equal(r.json.root, rootNow());
+  assert.match(r.json.root, /^[0-9a-f]{64}$/);
   assert.equal(r.json.records, store.head().live);
   assert.equal(r.json.depth, DEPTH);
   assert.equal(r.json.registry_mapping, "record-leaf-v2");
@@ -114,6 +117,7 @@ test("http: GET …/proof (membership, absence), cached on repeat, proof.bin the
   assert.equal(bin.headers.get("content-type"), "application/octet-stream");
   assert.deepEqual(new Uint8Array(await bin.arrayBuffer()), base64Bytes(first.json.proof));
   assert.equal(JSON.parse(decodeURIComponent(bin.headers.get("x-ssgkr-statement")!)).name, RECORDS.live);
+  assert.equal(bin.headers.get("x-ssgkr-root"), rootNow());
 
   const absent = await call(rw.base, "GET", `/v1/records/${enc(RECORDS.deleted)}/proof`);
   assert.equal(absent.json.statement.kind, "nonmembership");
@@ -135,8 +139,12 @@ test("http: GET …/proof (membership, absence), cached on repeat, proof.bin the
   assert.match(v.json.notice, /no trusted root/);
   assert.match(v.json.statement, /"left-pad" is registered with value/);
   const pinned = await call(rw.base, "POST", "/v1/verify", { ...first.json, trusted_root: rootNow() });
+  assert.equal(pinned.json.trusted_root, rootNow(), "the verdict names the trusted root in hex");
+  // The array form of a root (statement and trusted_root) is read as well.
+  const asArrays = await call(rw.base, "POST", "/v1/verify", { ...first.json, statement: { ...first.json.statement, root: rootElems() }, trusted_root: rootElems() });
+  assert.deepEqual([asArrays.json.ok, asArrays.json.root_source, asArrays.json.trusted_root], [true, "given", rootNow()]);
   assert.deepEqual([pinned.json.ok, pinned.json.root_source, pinned.json.notice], [true, "given", undefined]);
-  const asText = await call(rw.base, "POST", "/v1/verify", { ...absent.json, trusted_root: rootNow().join(",") });
+  const asText = await call(rw.base, "POST", "/v1/verify", { ...absent.json, trusted_root: rootElems().join(",") });
   assert.equal(asText.json.ok, true, JSON.stringify(asText.json));
   // Node's one call agrees.
   assert.equal(verifyNameStatement(claimOf(first.json.statement, rootNow()), first.json.request, base64Bytes(first.json.proof)).ok, true);
@@ -144,7 +152,7 @@ test("http: GET …/proof (membership, absence), cached on repeat, proof.bin the
 
 test("http: POST /v1/verify rejects (200, ok false) a wrong root, a flipped byte, another name, another value; 400 for bad bodies; 413 over the limit", async () => {
   const body = (await call(rw.base, "GET", `/v1/records/${enc(RECORDS.live)}/proof`)).json;
-  const wrongRoot = rootNow();
+  const wrongRoot = rootElems();
   wrongRoot[0] = (wrongRoot[0]! + 1) % 2130706433;
   const cases: [string, Json, string][] = [];
   cases.push(["wrong root", { ...body, trusted_root: wrongRoot }, "ROOT_NOT_TRUSTED"]);
@@ -235,21 +243,24 @@ test("http: PUT insert and replace, DELETE, restore return update proofs that ve
 test("http: GET …/proof?root= serves an earlier root's cached proof after a write, says 410 when it is not cached, 404 for an unknown root, 400 for a malformed one", async () => {
   const name = RECORDS.scoped;
   const old = rootNow();
-  const atOld = await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${old.join(",")}`);
+  const oldElems = rootElems();
+  const atOld = await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${old}`);
   assert.equal(atOld.status, 200);
   await call(rw.base, "PUT", "/v1/records/root-test", { value: "r" }, auth);
   assert.notDeepEqual(rootNow(), old);
-  const later = await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${enc(`[${old.join(", ")}]`)}`);
+  const later = await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${enc(`[${oldElems.join(", ")}]`)}`);
   assert.equal(later.status, 200);
   assert.equal(later.json.cached, true);
-  assert.deepEqual(later.json.statement.root, old, "the proof says which root it is for");
+  assert.equal(later.json.statement.root, old, "the proof says which root it is for");
   const v = await call(rw.base, "POST", "/v1/verify", { ...later.json, trusted_root: old });
   assert.equal(v.json.ok, true, "a proof for an earlier root stays correct after later writes");
   const notCached = await call(rw.base, "GET", `/v1/records/${enc(RECORDS.live)}/proof?root=${store.history()[1]!.root.join(",")}`);
   assertError(notCached, 410, "ROOT_NOT_PROVABLE");
   assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=1,2,3,4,5,6,7,8`), 404, "ROOT_UNKNOWN");
   assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=1,2,3`), 400, "BAD_ROOT", /query\.root/);
-  const now = await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${rootNow().join(",")}`);
+  assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${old.slice(2)}`), 400, "BAD_ROOT", /query\.root: a root in hex is 64 hex characters/);
+  assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${"ff".repeat(32)}`), 400, "BAD_ROOT", /query\.root: word 0 .* not a canonical field element/);
+  const now = await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${rootElems().join(",")}`);
   assert.deepEqual(now.json.statement.root, rootNow());
 });
 
@@ -262,14 +273,14 @@ test("http: concurrent writes run one at a time: every one commits, the roots ch
     ...[1, 2, 3].map((i) => call(rw.base, "PUT", `/v1/records/${same}`, { value: `v${i}` }, auth)),
   ]);
   for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.json));
-  const byOld = new Map(results.map((r) => [r.json.statement.old_root.join(","), r.json.statement.new_root.join(",")]));
-  let at = start.join(",");
+  const byOld = new Map(results.map((r) => [r.json.statement.old_root, r.json.statement.new_root]));
+  let at = start;
   for (let i = 0; i < results.length; i++) {
     const next = byOld.get(at);
     assert.ok(next, `some write starts at the root reached after ${i} writes`);
     at = next!;
   }
-  assert.equal(at, rootNow().join(","), "the chain of update proofs ends at the current root");
+  assert.equal(at, rootNow(), "the chain of update proofs ends at the current root");
   const ops = results.slice(names.length).map((r) => r.json.statement.op).sort();
   assert.deepEqual(ops, ["insert", "replace", "replace"], "the same name: one insert, then replaces");
   for (const n of names) assert.equal((await call(rw.base, "GET", `/v1/records/${n}`)).json.status, "live");
@@ -317,7 +328,7 @@ test("http: the OpenAPI document lists exactly the routes (methods and paths)", 
   const documented = Object.entries(r.json.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
   const routes = rw.routes.filter((x) => !x.hidden).map((x) => `${x.method} ${x.url.replace(/:([A-Za-z]+)/g, "{$1}")}`).sort();
   assert.deepEqual(documented, routes);
-  for (const want of ["GET /v1/root", "GET /v1/history", "GET /v1/records/{name}", "GET /v1/records/{name}/proof", "GET /v1/records/{name}/proof.bin", "POST /v1/verify", "PUT /v1/records/{name}", "DELETE /v1/records/{name}", "POST /v1/records/{name}/restore", "GET /verify/"]) {
+  for (const want of ["GET /v1/checkpoint", "GET /v1/root", "GET /v1/history", "GET /v1/records/{name}", "GET /v1/records/{name}/proof", "GET /v1/records/{name}/proof.bin", "POST /v1/verify", "PUT /v1/records/{name}", "DELETE /v1/records/{name}", "POST /v1/records/{name}/restore", "GET /verify/"]) {
     assert.ok(documented.includes(want), `${want} is documented`);
   }
   assert.ok(r.json.paths["/v1/records/{name}"].put.security, "writes say they need the bearer token");

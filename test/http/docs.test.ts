@@ -37,8 +37,11 @@ before(async () => {
     assert.equal(r.status, 0, r.stderr);
   }
   writeFileSync(join(dir, "token.txt"), "0123456789abcdef0123456789abcdef\n");
+  const keygen = ssgkr(["registry", "keygen", "--out", "registry.key", "--origin", "example.com/registry"]);
+  assert.equal(keygen.status, 0, keygen.stderr);
+  writeFileSync(join(dir, "verifier-key.txt"), keygen.stdout);
   const web = await buildPage(dir);
-  server = spawn(process.execPath, [BIN, "registry", "http", "--db", "reg", "--token-file", "token.txt", "--listen", "127.0.0.1:0", "--rate-limit", "0", "--web", web], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  server = spawn(process.execPath, [BIN, "registry", "http", "--db", "reg", "--token-file", "token.txt", "--listen", "127.0.0.1:0", "--rate-limit", "0", "--web", web, "--signing-key", "registry.key"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   exited = new Promise((r) => server.on("exit", (code) => r(code)));
   let err = "";
   server.stderr!.on("data", (d) => (err += d));
@@ -47,7 +50,7 @@ before(async () => {
     const timer = setTimeout(() => reject(new Error(`no listening line: ${out} ${err}`)), 60_000);
     server.stdout!.on("data", (d) => {
       out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+) \(writes need the bearer token\)/.exec(out);
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+) \(writes need the bearer token, checkpoints signed by example\.com\/registry\+[0-9a-f]{8}\+\S+\)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

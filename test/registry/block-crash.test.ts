@@ -71,14 +71,14 @@ const pendingRows = (db: string) => {
 };
 
 /** A name-keyed registry (depth 12) and a copy of it for each case, with the updates file. */
-async function fixture(): Promise<{ fresh: (name: string) => { base: string; db: string; out: string }; updates: string; rootA: number[] }> {
+async function fixture(): Promise<{ fresh: (name: string) => { base: string; db: string; out: string }; updates: string; rootA: string }> {
   const base = tempDir();
   const db = join(base, "db");
   const imp = await run("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "20", "--threads", "0", "--depth", "12");
   assert.equal(imp.code, 0, imp.err);
   const updates = join(base, "u.ndjson");
   writeFileSync(updates, UPDATES.map((u) => JSON.stringify(u)).join("\n") + "\n");
-  const rootA = JSON.parse((await run("registry", "root", "--db", db, "--json")).out).root as number[];
+  const rootA = JSON.parse((await run("registry", "root", "--db", db, "--json")).out).root as string;
   const fresh = (name: string) => {
     const caseBase = join(base, name);
     cpSync(db, join(caseBase, "db"), { recursive: true });
@@ -106,19 +106,19 @@ test("prove-block SIGKILLed after each step: the next `registry root` removes an
       // the case a file check cannot tell apart: a complete block that verifies, never committed
       const h = join(c.base, hidden(c.base)[0]!);
       assert.deepEqual(readdirSync(h).sort(), ["block.bin", "block.json", "requests.json"]);
-      const toRoot = JSON.parse((await import("node:fs")).readFileSync(join(h, "block.json"), "utf8")).to_root as number[];
-      const v = await run("registry", "verify-block", "--from-root", rootA.join(","), "--to-root", toRoot.join(","), "--dir", h);
+      const toRoot = JSON.parse((await import("node:fs")).readFileSync(join(h, "block.json"), "utf8")).to_root as string;
+      const v = await run("registry", "verify-block", "--from-root", rootA, "--to-root", toRoot, "--dir", h);
       assert.equal(v.code, 0, `${step}: the uncommitted block's files verify: ${v.out}${v.err}`);
     }
     const root = await run("registry", "root", "--db", c.db, "--json");
     assert.equal(root.code, 0, root.err);
-    const head = JSON.parse(root.out) as { root: number[]; batch: number };
+    const head = JSON.parse(root.out) as { root: string; batch: number };
     assert.deepEqual(hidden(c.base), [], `${step}: no hidden block folder stays`);
     assert.deepEqual(pendingRows(c.db), [], `${step}: the pending record is removed`);
     if (committed) {
       assert.notDeepEqual(head.root, rootA, `${step}: the block was committed`);
       assert.deepEqual(readdirSync(c.out).sort(), ["block.bin", "block.json", "requests.json"], `${step}: DIR holds the committed block`);
-      const v = await run("registry", "verify-block", "--from-root", rootA.join(","), "--to-root", head.root.join(","), "--dir", c.out);
+      const v = await run("registry", "verify-block", "--from-root", rootA, "--to-root", head.root, "--dir", c.out);
       assert.equal(v.code, 0, `${step}: ${v.out}${v.err}`);
     } else {
       assert.deepEqual(head.root, rootA, `${step}: nothing was committed`);

@@ -22,7 +22,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { checkProofBody, base64Bytes, bytesBase64 } from "../../src/counterparty/body.js";
-import { parseRoot } from "../../src/counterparty/claim.js";
+import { formatRoot, parseRoot } from "../../src/counterparty/claim.js";
 import type { NameStore } from "../../src/registry/store/name-store.js";
 import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "./support.js";
 
@@ -50,10 +50,10 @@ before(async () => {
   store = makeRegistry(dir);
   const webDir = await buildPage(dir);
   server = await startServer({ store, webDir, token: TOKEN, rateLimit: 0 });
-  rootText = `[${Array.from(store.head().root).join(", ")}]`;
+  rootText = formatRoot(store.head().root);
   evilStore = makeRegistry(dir, 24, { sub: "evil-db", liveValue: EVIL_VALUE });
   evilServer = await startServer({ store: evilStore, webDir, token: TOKEN, rateLimit: 0, cors: "*" });
-  evilRootText = `[${Array.from(evilStore.head().root).join(", ")}]`;
+  evilRootText = formatRoot(evilStore.head().root);
   browser = await launchChromium(dir);
 });
 
@@ -190,7 +190,7 @@ test("browser: a pasted update proof (the body of a PUT) is accepted against the
 test("browser: verdicts equal Node's on a battery of altered bodies (bytes, fields, names, roots, kinds)", async () => {
   const live = await proofOf(RECORDS.live);
   const gone = await proofOf(RECORDS.deleted);
-  const rootText = `[${(live.statement as { root: number[] }).root.join(", ")}]`; // after the update test's write
+  const rootText = (live.statement as { root: string }).root; // after the update test's write
   assert.deepEqual(parseRoot(rootText), Uint32Array.from(store.head().root));
   const bytes = base64Bytes(live.proof);
   const flipAt = (i: number) => {
@@ -289,7 +289,7 @@ async function linkVerdict(page: Page): Promise<LinkVerdict> {
 }
 
 /** The genuine registry's current root (the update test writes to it). */
-const currentRoot = () => `[${Array.from(store.head().root).join(", ")}]`;
+const currentRoot = () => formatRoot(store.head().root);
 
 const link = (params: Record<string, string>) => `${server.base}/verify/?${new URLSearchParams(params)}`;
 
@@ -310,7 +310,7 @@ test("browser: a crafted link (another server, its root, auto=1) does not overri
     assert.ok(!v.seen.includes("ACCEPT"), `verdicts set: ${v.seen.join(", ")}`);
     assert.doesNotMatch(v.text, /evil\.example/, "the other server's record is not shown");
     assert.equal(v.rootField, rootNow, "the pinned root fills the root field");
-    assert.equal(v.stored, rootNow, "the pin is unchanged, in its [a, b, …] form");
+    assert.equal(v.stored, rootNow, "the pin is unchanged, in its hex form");
     assert.ok(v.conflictShown, "the conflict panel is visible");
     const panel = await page.$eval("#conflict", (el) => (el as HTMLElement).innerText);
     assert.ok(panel.includes(rootNow) && panel.includes(evilRootText), panel);
@@ -405,6 +405,28 @@ test("browser: with nothing pinned a link's root is used as given; a proof from 
     const absent = await linkVerdict(page);
     assert.equal(absent.verdict, "ACCEPT", absent.text);
     assert.equal(absent.foreignServer, evilServer.base, "every verdict on another server's proof is marked");
+  } finally {
+    await close();
+  }
+});
+
+test("browser: a pin saved in the list form [a, b, …] is read as the same root: shown in hex, no conflict with the hex link, ACCEPT", async () => {
+  const rootNow = currentRoot();
+  const listForm = `[${Array.from(parseRoot(rootNow)).join(", ")}]`;
+  const { page, close } = await isolatedPage();
+  try {
+    await page.goto(`${server.base}/verify/`);
+    await page.evaluate((v) => localStorage.setItem("ssgkr.trustedRoot", v), listForm);
+    await page.goto(link({ root: rootNow, name: RECORDS.live, auto: "1" }));
+    const v = await linkVerdict(page);
+    assert.equal(v.verdict, "ACCEPT", v.text);
+    assert.ok(!v.conflictShown, "the list-form pin and the hex link name one root");
+    assert.equal(v.rootField, rootNow, "the pinned root is shown in hex");
+    assert.equal(v.stored, listForm, "loading does not rewrite the pin");
+    await page.goto(link({ root: evilRootText, name: RECORDS.live, auto: "1" }));
+    const c = await linkVerdict(page);
+    assert.equal(c.code, "ROOT_CONFLICT");
+    assert.equal(c.pinnedRoot, rootNow, "the conflict names the list-form pin in hex");
   } finally {
     await close();
   }

@@ -7,6 +7,7 @@ import { CliError } from "../errors.js";
 import { demoSucceeded, runDemo, verdictMismatches, type DemoReport, type DemoStep } from "../../demo/registry-demo.js";
 import { NPM_REPOS_PACKAGE, NPM_REPOS_VERSION } from "../../registry/import/dataset.js";
 import { verifyCommand } from "./registry-names.js";
+import { formatRoot } from "../../registry/root.js";
 
 /**
  * `ssgkr demo [--dir DIR | --keep] [--source npm-repos] [--limit N|all] [--depth D] [--json]`:
@@ -118,7 +119,7 @@ export function formatReport(r: DemoReport, ok: boolean, removed = false): strin
   }
   out.push("");
   out.push("roots (8 field elements; R0 is the root after the import):");
-  for (const root of r.roots) out.push(`  ${root.label}  ${Array.from(root.root).join(",")}${root.after ? `  after ${root.after}` : ""}`);
+  for (const root of r.roots) out.push(`  ${root.label}  ${formatRoot(root.root)}${root.after ? `  after ${root.after}` : ""}`);
   out.push("");
   out.push(`files: ${join(r.dir, "steps")}/<step>/request.json, proof.bin and statement.json (registry database in ${r.registryDir})`);
   for (const s of r.steps) out.push(`  ${s.id.padEnd(3)} ${relative(r.dir, s.files.dir)}`);
@@ -147,7 +148,7 @@ function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
     importMs: r.importMs,
     prepareMs: r.prepareMs,
     totalMs: r.totalMs,
-    roots: r.roots.map((x) => ({ label: x.label, root: Array.from(x.root), after: x.after })),
+    roots: r.roots.map((x) => ({ label: x.label, root: formatRoot(x.root), after: x.after })),
     steps: r.steps.map((s) => ({
       id: s.id,
       operation: s.operation,

@@ -5,6 +5,7 @@ import { SsgkrError } from "../../errors.js";
 import { openRegistry } from "../../registry/store/open-any.js";
 import { parseListen } from "../../serve/server/options.js";
 import { readTokenFile } from "../../http/auth.js";
+import { readSigningKey } from "../../registry/checkpoint/signing-key.js";
 import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
 import { configText, type VerifyConfig } from "../../http/served-configs.js";
 import { syncConfig } from "../../smt/config.js";
@@ -21,6 +22,7 @@ interface HttpOpts {
   cacheMb: string;
   web?: string;
   verifyConfig?: string[];
+  signingKey?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option("--cache-mb <n>", "proof cache budget, MiB; 0 = no cache", "128")
     .option("--web <dir>", "folder of the built verifier page (default dist/web, built by `npm run build:web`)")
     .option("--verify-config <depth:leaf>", "let POST /v1/verify also verify proofs of this depth and leaf bound, e.g. 24:31 (repeatable; prepared at start-up); it always verifies the registry's own", (v: string, all: string[] | undefined) => [...(all ?? []), v])
+    .option("--signing-key <keyfile>", "sign checkpoints with this key (`ssgkr registry keygen`): GET /v1/checkpoint serves the head's, and every proof carries the checkpoint it is about")
     .action(async (opts: HttpOpts) => {
       let host: string;
       let port: number;
@@ -73,9 +76,10 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
       const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
       const verifyConfigs = (opts.verifyConfig ?? []).map(parseVerifyConfig);
       const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
+      const signingKey = opts.signingKey !== undefined ? readSigningKey(opts.signingKey) : undefined;
       const webDir = opts.web ?? (await ensureWeb());
       const { store } = openRegistry(opts.db, { readOnly: token === undefined });
-      const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs });
+      const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs, ...(signingKey !== undefined ? { signingKey } : {}) });
       let address: string;
       try {
         address = await app.listen({ host, port });
@@ -83,7 +87,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
         await store.close();
         throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
       }
-      process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`);
+      process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}${signingKey !== undefined ? `, checkpoints signed by ${signingKey.verifierKey}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once("SIGINT", stop);

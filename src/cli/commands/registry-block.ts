@@ -28,10 +28,10 @@ import { MAX_BLOCK_UPDATES, parseBlockUpdates } from "../../registry/name-block.
 import { NAME_MAPPING_ID } from "../../registry/name-key.js";
 import { NameStore } from "../../registry/store/name-store.js";
 import { registryMapping } from "../../registry/store/open-any.js";
-import { parseRoot } from "../../registry/verify-record.js";
+import { formatRoot, parseRoot } from "../../registry/root.js";
 import { verifyRegistryBlock } from "../../registry/verify-block.js";
 
-const rootCompact = (d: ArrayLike<number>) => `[${Array.from(d).join(",")}]`;
+const rootCompact = formatRoot;
 
 /** Largest updates file read (NDJSON). */
 const MAX_UPDATES_BYTES = 64 << 20;
@@ -82,7 +82,7 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
       const { applied: a, bytes, proveMs } = written;
       process.stdout.write(
         `block batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
-          `check: ssgkr registry verify-block --from-root ${Array.from(a.fromRoot).join(",")} --to-root ${Array.from(a.toRoot).join(",")} --dir ${opts.out}\n`,
+          `check: ssgkr registry verify-block --from-root ${formatRoot(a.fromRoot)} --to-root ${formatRoot(a.toRoot)} --dir ${opts.out}\n`,
       );
       setExit(EXIT_OK);
     });
@@ -90,7 +90,7 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
   registry
     .command("verify-block")
     .description("check a block proof: the registry went from root A to root B by exactly the updates of DIR/block.json, in order; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")
-    .requiredOption("--from-root <digest>", "the root you trust before the block: [a, b, …] or a,b,…")
+    .requiredOption("--from-root <digest>", "the root you trust before the block: 64 hex characters, or its 8 elements as [a, b, …] or a,b,…")
     .requiredOption("--to-root <digest>", "the root after the block you are told of")
     .requiredOption("--dir <dir>", "the block directory (block.bin, requests.json, block.json)")
     .action((opts: { fromRoot: string; toRoot: string; dir: string }) => {

@@ -16,6 +16,8 @@ import type { NameStore } from "../../registry/store/name-store.js";
 import { planNameUpdate, type NameUpdateKind } from "../../registry/name-operations.js";
 import { proveNameStatement, type NameProof } from "../../registry/name-prove.js";
 import type { RegistryStatement } from "../../registry/prove.js";
+import { formatRoot } from "../../registry/root.js";
+import { parseVerifierKey } from "../../registry/checkpoint/note.js";
 import { parseRoot, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../../registry/verify-record.js";
 import { DEFAULT_NAME_DEPTH } from "../../registry/name-key.js";
 import { requestToJson } from "../../sync/request.js";
@@ -23,8 +25,8 @@ import { describeLeaf, hashLeaf } from "../../smt/leaf.js";
 import { computeRoot } from "../../smt/path.js";
 import { digestEquals } from "../../hash/digest.js";
 
-const rootText = (d: ArrayLike<number>) => `[${Array.from(d).join(", ")}]`;
-const rootCompact = (d: ArrayLike<number>) => `[${Array.from(d).join(",")}]`;
+const rootText = formatRoot;
+const rootCompact = formatRoot;
 
 /** A shell word: bare when safe, else single-quoted. */
 export function shellWord(s: string): string {
@@ -44,8 +46,8 @@ export function valueFlags(side: NameSide, prefix = ""): string {
 export function verifyCommand(o: { name: string; request: string; proof: string; depth: number; leafMaxFields: number } & ({ side: NameSide; root: ArrayLike<number> } | { old: NameSide; new: NameSide; oldRoot: ArrayLike<number>; newRoot: ArrayLike<number> })): string {
   const cfg = `${o.depth !== DEFAULT_NAME_DEPTH ? ` --depth ${o.depth}` : ""}${o.leafMaxFields !== 31 ? ` --leaf-max-fields ${o.leafMaxFields}` : ""}`;
   const files = `--request ${shellWord(o.request)} --proof ${shellWord(o.proof)}`;
-  if ("side" in o) return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${Array.from(o.root).join(",")}${cfg} ${files}`;
-  return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${Array.from(o.oldRoot).join(",")} --new-root ${Array.from(o.newRoot).join(",")}${cfg} ${files}`;
+  if ("side" in o) return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${formatRoot(o.root)}${cfg} ${files}`;
+  return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${formatRoot(o.oldRoot)} --new-root ${formatRoot(o.newRoot)}${cfg} ${files}`;
 }
 
 export function nameGet(store: NameStore, name: string, json: boolean): void {
@@ -55,7 +57,7 @@ export function nameGet(store: NameStore, name: string, json: boolean): void {
   const verified = digestEquals(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, B), s.head.root);
   const status = s.other ? `key held by another name (${JSON.stringify(s.other.name)})` : s.record === undefined ? "never registered" : s.record.state === RecordState.Live ? "live" : "deleted";
   if (json) {
-    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: Array.from(s.head.root), batch: s.head.batch, pathVerified: verified }) + "\n");
+    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: formatRoot(s.head.root), batch: s.head.batch, pathVerified: verified }) + "\n");
     return;
   }
   const lines = [`name ${JSON.stringify(name)}: ${status}`, `key ${s.key} (first ${store.config.depth} bits of Keccak-256 of the name)`];
@@ -72,7 +74,7 @@ export function nameUpdate(store: NameStore, kind: NameUpdateKind, name: string,
   const p = planNameUpdate(store, kind, name, value);
   const entry = p.commit();
   if (json) {
-    process.stdout.write(JSON.stringify({ kind, name, key: p.key, oldLeafTag: p.oldLeaf.tag, newLeafTag: p.newLeaf.tag, oldRoot: Array.from(p.oldRoot), newRoot: Array.from(p.newRoot), batch: entry.batch }) + "\n");
+    process.stdout.write(JSON.stringify({ kind, name, key: p.key, oldLeafTag: p.oldLeaf.tag, newLeafTag: p.newLeaf.tag, oldRoot: formatRoot(p.oldRoot), newRoot: formatRoot(p.newRoot), batch: entry.batch }) + "\n");
     return;
   }
   process.stdout.write(`${kind} ${JSON.stringify(name)} at key ${p.key} (batch ${entry.batch})\n${describeLeaf(p.oldLeaf)} → ${describeLeaf(p.newLeaf)}\nold root ${rootText(p.oldRoot)}\nnew root ${rootText(p.newRoot)}\n`);
@@ -106,6 +108,8 @@ export function nameProve(store: NameStore, statement: RegistryStatement, name: 
 
 const MAX_REQUEST_BYTES = 16 << 20;
 const MAX_PROOF_BYTES = 64 << 20;
+/** A checkpoint is a few lines; a larger file is refused unread. */
+const MAX_CHECKPOINT_BYTES = 64 << 10;
 
 function readBounded(path: string, option: string, max: number): Buffer {
   return readFileOrExit(path, option, max, option === "--proof" ? "a proof file" : "a request file");
@@ -128,6 +132,8 @@ interface VerifyOpts {
   newAbsent?: boolean;
   oldRoot?: string;
   newRoot?: string;
+  checkpoint?: string;
+  key?: string;
   request: string;
   proof: string;
   depth: string;
@@ -168,11 +174,13 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
     .option("--null", "claim: the name holds the null value")
     .option("--fields <list>", "claim: the name holds these field elements")
     .option("--absent", "claim: the name is not registered (never registered or deleted)")
-    .option("--root <digest>", "the root you trust: [a, b, …] as `ssgkr registry root` prints it, or a,b,…")
+    .option("--root <digest>", "the root you trust: 64 hex characters as `ssgkr registry root` prints it, or its 8 elements as a,b,… or [a, b, …]")
     .option("--old-value <text>", "update: the value before").option("--old-null", "update: null before").option("--old-fields <list>", "update: field elements before").option("--old-absent", "update: absent before (insert, restore)")
     .option("--new-value <text>", "update: the value after").option("--new-null", "update: null after").option("--new-fields <list>", "update: field elements after").option("--new-absent", "update: absent after (delete)")
     .option("--old-root <digest>", "update: the root you trust before the update")
     .option("--new-root <digest>", "update: the root after the update you are told of")
+    .option("--checkpoint <file>", "a signed checkpoint (GET /v1/checkpoint, `ssgkr registry checkpoint`) whose root is trusted once its signature by --key verifies: in place of --root (or, for an update, of --old-root)")
+    .option("--key <verifierkey>", "the verifier key NAME+HASH+KEY the checkpoint must be signed by (`ssgkr registry keygen` prints it)")
     .requiredOption("--request <file>", "request.json of the proof")
     .requiredOption("--proof <file>", "proof.bin (inner-proof-v1)")
     .option("--depth <d>", "registry depth", String(DEFAULT_NAME_DEPTH))
@@ -181,25 +189,30 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
       const depth = intOpt("--depth", opts.depth, 1, MAX_CONFIG_DEPTH);
       const leafMaxFields = intOpt("--leaf-max-fields", opts.leafMaxFields, 10, MAX_CONFIG_LEAF_MAX_FIELDS);
       const update = opts.oldRoot !== undefined || opts.newRoot !== undefined;
+      if (opts.key !== undefined && opts.checkpoint === undefined) throw new CliError("MISSING_OPTION", "registry verify: --key checks a --checkpoint; give the checkpoint file too");
+      if (opts.checkpoint !== undefined && opts.key === undefined) throw new CliError("MISSING_OPTION", "registry verify: a --checkpoint is checked against the verifier key you trust; give --key NAME+HASH+KEY");
+      if (opts.key !== undefined) parseVerifierKey(opts.key, "--key");
+      const fromCheckpoint = opts.checkpoint !== undefined ? { checkpoint: readFileOrExit(opts.checkpoint, "--checkpoint", MAX_CHECKPOINT_BYTES, "a checkpoint file").toString("utf8"), verifierKey: opts.key! } : {};
+      const checkpointWords = (v: RecordVerdict) => (v.ok && v.checkpoint ? ` checkpoint=${v.checkpoint.origin} size=${v.checkpoint.size}` : "");
       const requestText = readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
       const proof = new Uint8Array(readBounded(opts.proof, "--proof", MAX_PROOF_BYTES));
       let verdict: RecordVerdict;
       let accepted: string;
       if (update) {
-        if (opts.oldRoot === undefined || opts.newRoot === undefined) throw new CliError("MISSING_OPTION", "registry verify: an update check needs both --old-root and --new-root");
+        if ((opts.oldRoot === undefined && opts.checkpoint === undefined) || opts.newRoot === undefined) throw new CliError("MISSING_OPTION", "registry verify: an update check needs --new-root and --old-root (or a --checkpoint of the root before it)");
         if (opts.root !== undefined || opts.value !== undefined || opts.null || opts.fields !== undefined || opts.absent) throw new CliError("USAGE", "registry verify: an update check takes --old-…/--new-… options, not --root/--value/--null/--fields/--absent");
         const old = sideOf({ value: opts.oldValue, null: opts.oldNull, fields: opts.oldFields, absent: opts.oldAbsent }, "old-");
         const neu = sideOf({ value: opts.newValue, null: opts.newNull, fields: opts.newFields, absent: opts.newAbsent }, "new-");
-        const trustedRoot = parseRoot(opts.oldRoot, "--old-root");
+        const trustedRoot = opts.oldRoot !== undefined ? parseRoot(opts.oldRoot, "--old-root") : undefined;
         const newRoot = parseRoot(opts.newRoot, "--new-root");
-        verdict = verifyRecordUpdateProof({ trustedRoot, newRoot, name: opts.name, old, new: neu, depth, leafMaxFields }, requestText, proof);
-        accepted = `ACCEPT name=${JSON.stringify(opts.name)} old=${sideText(old)} new=${sideText(neu)} old_root=${rootCompact(trustedRoot)} new_root=${rootCompact(newRoot)}`;
+        verdict = verifyRecordUpdateProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, newRoot, name: opts.name, old, new: neu, depth, leafMaxFields }, requestText, proof);
+        accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} old=${sideText(old)} new=${sideText(neu)} old_root=${rootCompact(verdict.oldRoot)} new_root=${rootCompact(newRoot)}${checkpointWords(verdict)}` : "";
       } else {
-        if (opts.root === undefined) throw new CliError("MISSING_OPTION", "registry verify: --root is required (or --old-root and --new-root for an update)");
+        if (opts.root === undefined && opts.checkpoint === undefined) throw new CliError("MISSING_OPTION", "registry verify: --root (or --checkpoint with --key) is required (or --old-root and --new-root for an update)");
         const side = sideOf(opts, "");
-        const trustedRoot = parseRoot(opts.root, "--root");
-        verdict = verifyRecordProof({ trustedRoot, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof);
-        accepted = `ACCEPT name=${JSON.stringify(opts.name)} ${"absent" in side ? "absent" : `value=${describeValue(side.value)}`} root=${rootCompact(trustedRoot)}`;
+        const trustedRoot = opts.root !== undefined ? parseRoot(opts.root, "--root") : undefined;
+        verdict = verifyRecordProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof);
+        accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} ${"absent" in side ? "absent" : `value=${describeValue(side.value)}`} root=${rootCompact(verdict.oldRoot)}${checkpointWords(verdict)}` : "";
       }
       if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
       process.stdout.write(accepted + "\n");

@@ -14,6 +14,7 @@ import { deleteRecord, insertRecord, replaceRecord, resolveTarget, restoreRecord
 import { describeValue, type RecordValue } from "../../registry/mapping.js";
 import { RecordState } from "../../registry/store/record-codec.js";
 import { RegistryError } from "../../registry/errors.js";
+import { formatRoot } from "../../registry/root.js";
 import type { RecordSource } from "../../registry/import/sources/source.js";
 import { describeLeaf, hashLeaf, LeafTag, type Leaf } from "../../smt/leaf.js";
 import { computeRoot } from "../../smt/path.js";
@@ -25,6 +26,7 @@ import { DEFAULT_NAME_DEPTH, NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../regi
 import { nameGet, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
 import { registerRegistryHttp } from "./http.js";
 import { registerRegistryBlock } from "./registry-block.js";
+import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -45,6 +47,8 @@ import { registerRegistryBlock } from "./registry-block.js";
  *   verify  --name N (--value V | --null | --fields LIST | --absent) --root R --request F --proof F
  *   prove-block  --db DIR --updates U.ndjson [--count K] --out DIR   (block.bin, requests.json, block.json)
  *   verify-block --from-root A --to-root B --dir DIR
+ *   keygen  --out KEYFILE [--origin NAME]                       signing key (0600); prints the verifier key
+ *   checkpoint --db DIR --signing-key KEYFILE                   the head's signed checkpoint
  *
  * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
  * names); `--mapping slot-v1` (depth 24) creates a slot registry. Name-keyed registries address
@@ -123,7 +127,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         await store.close();
       }
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ ...report, root: Array.from(report.root) }) + "\n");
+        process.stdout.write(JSON.stringify({ ...report, root: formatRoot(report.root) }) + "\n");
       } else {
         const t = report.timings;
         const rate = report.imported / (t.wallMs / 1000);
@@ -174,7 +178,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
               leaf: leafJson(state.leaf),
               leafDigest: Array.from(leafDigest),
               siblings: state.siblings.map((s) => Array.from(s)),
-              root: Array.from(state.head.root),
+              root: formatRoot(state.head.root),
               batch: state.head.batch,
               pathVerified: verified,
             }) + "\n",
@@ -202,7 +206,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         try {
           const h = any.store.head();
           const c = any.store.config;
-          if (opts.json) process.stdout.write(JSON.stringify({ root: Array.from(h.root), batch: h.batch, records: h.records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+          if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, records: h.records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
           else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, mapping ${NAME_MAPPING_ID} (name-keyed), depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
         } finally {
           await any.store.close();
@@ -214,7 +218,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       try {
         const h = store.head();
         const c = store.config;
-        if (opts.json) process.stdout.write(JSON.stringify({ root: Array.from(h.root), batch: h.batch, nextSlot: h.nextSlot, live: h.live, deleted: h.deleted, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+        if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, nextSlot: h.nextSlot, live: h.live, deleted: h.deleted, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
         else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, next slot ${h.nextSlot}, depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
       } finally {
         await store.close();
@@ -232,7 +236,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       if (any.mapping === NAME_MAPPING_ID) {
         try {
           for (const e of any.store.history()) {
-            if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: Array.from(e.root) }) + "\n");
+            if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: formatRoot(e.root) }) + "\n");
             else process.stdout.write(`batch ${e.batch} ${e.committedAt} ${e.kind}${e.name !== undefined ? ` name ${JSON.stringify(e.name)}` : ""} records ${e.written} live ${e.live} deleted ${e.deleted} root ${digestText(e.root)}\n`);
           }
         } finally {
@@ -244,7 +248,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       const store = any.store;
       try {
         for (const e of store.history()) {
-          if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: Array.from(e.root) }) + "\n");
+          if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: formatRoot(e.root) }) + "\n");
           else process.stdout.write(`batch ${e.batch} ${e.committedAt} ${e.kind}${e.slot !== undefined ? ` slot ${e.slot}` : ""} records ${e.records} live ${e.live} deleted ${e.deleted} next ${e.nextSlot} root ${digestText(e.root)}\n`);
         }
       } finally {
@@ -286,7 +290,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         bar?.stop();
         await store.close();
       }
-      if (opts.json) process.stdout.write(JSON.stringify({ ok: true, ...report, root: Array.from(report.root) }) + "\n");
+      if (opts.json) process.stdout.write(JSON.stringify({ ok: true, ...report, root: formatRoot(report.root) }) + "\n");
       else process.stdout.write(`ok: ${report.rows} rows checked, ${report.records} slots (${report.live} live, ${report.deleted} deleted), ${report.tiles} tiles, ${report.historyEntries} batches; every path recomputes root ${digestText(report.root)} of batch ${report.batch} (${ms(report.ms)})\n`);
       setExit(EXIT_OK);
     });
@@ -332,7 +336,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         await store.close();
       }
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ kind: r.kind, slot: r.slot, name: r.name, oldLeaf: leafJson(r.oldLeaf), newLeaf: leafJson(r.newLeaf), oldRoot: Array.from(r.oldRoot), newRoot: Array.from(r.newRoot), batch: r.entry.batch }) + "\n");
+        process.stdout.write(JSON.stringify({ kind: r.kind, slot: r.slot, name: r.name, oldLeaf: leafJson(r.oldLeaf), newLeaf: leafJson(r.newLeaf), oldRoot: formatRoot(r.oldRoot), newRoot: formatRoot(r.newRoot), batch: r.entry.batch }) + "\n");
       } else {
         process.stdout.write(`${r.kind} ${JSON.stringify(r.name)} at slot ${r.slot} (batch ${r.entry.batch})\n${describeLeaf(r.oldLeaf)} → ${describeLeaf(r.newLeaf)}\nold root ${digestText(r.oldRoot)}\nnew root ${digestText(r.newRoot)}\n`);
       }
@@ -387,8 +391,8 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       writeFileSync(join(opts.out, "request.json"), JSON.stringify(requestToJson(p.request), null, 2) + "\n");
       writeFileSync(join(opts.out, "proof.bin"), p.proof);
       const slotStatement = p.update
-        ? { registry_mapping: SLOT_MAPPING_ID, update: st, slot: p.slot, name: p.name ?? null, old_root: Array.from(p.request.oldRoot), new_root: Array.from(p.request.newRoot) }
-        : { registry_mapping: SLOT_MAPPING_ID, statement: st, slot: p.slot, name: p.name ?? null, root: Array.from(p.request.oldRoot), note: "a slot-v1 proof is about one slot: it does not show that the name holds no other slot" };
+        ? { registry_mapping: SLOT_MAPPING_ID, update: st, slot: p.slot, name: p.name ?? null, old_root: formatRoot(p.request.oldRoot), new_root: formatRoot(p.request.newRoot) }
+        : { registry_mapping: SLOT_MAPPING_ID, statement: st, slot: p.slot, name: p.name ?? null, root: formatRoot(p.request.oldRoot), note: "a slot-v1 proof is about one slot: it does not show that the name holds no other slot" };
       writeFileSync(join(opts.out, "statement.json"), JSON.stringify(slotStatement, null, 2) + "\n");
       const roots = p.update ? `old_root=${digestText(p.request.oldRoot)} new_root=${digestText(p.request.newRoot)} batch=${p.update.entry.batch}` : `root=${digestText(p.request.oldRoot)}`;
       process.stdout.write(`${st} slot=${p.slot}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}` : ""} kind=${p.request.kind} depth=${p.request.depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\n`);
@@ -401,6 +405,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   update("replace", "change the value of a live record (Occupied → Occupied)");
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
   update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
+  registerRegistryCheckpoint(registry, setExit);
   registerRegistryHttp(registry, setExit);
 }
 
@@ -430,7 +435,7 @@ async function checkNameRegistry(db: string, json: boolean): Promise<void> {
   } finally {
     await named.close();
   }
-  if (json) process.stdout.write(JSON.stringify({ ok: true, mapping: NAME_MAPPING_ID, records: report.records, branches: report.branches, root: Array.from(report.root) }) + "\n");
+  if (json) process.stdout.write(JSON.stringify({ ok: true, mapping: NAME_MAPPING_ID, records: report.records, branches: report.branches, root: formatRoot(report.root) }) + "\n");
   else process.stdout.write(`ok: ${report.records} records and ${report.branches} branch rows checked (mapping ${NAME_MAPPING_ID}); every path recomputes root ${digestText(report.root)} (${ms(performance.now() - started)})\n`);
 }
 
@@ -466,9 +471,8 @@ function valueOf(kind: string, opts: { value?: string; null?: boolean; fields?: 
   return undefined;
 }
 
-function digestText(d: ArrayLike<number>): string {
-  return `[${Array.from(d).join(", ")}]`;
-}
+/** A digest as the CLI prints it: its 32 bytes in hex (`formatRoot`). */
+const digestText = formatRoot;
 
 function ms(x: number): string {
   return `${(x / 1000).toFixed(1)} s`;

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { formatRoot } from "../../registry/root.js";
 import { digestEquals } from "../../hash/digest.js";
 import { maxProofBytes } from "../../sync/limits.js";
 import { opKindOf } from "../../sync/prepared.js";
@@ -17,13 +18,11 @@ ACCEPT means the proof is valid for the request, the roots in the request includ
 statements about its root. The line then reads
   ACCEPT (${UNPINNED_NOTE})
 With --expect-old-root (and --expect-new-root) the roots are first compared with the ones you
-trust, and the line names them: ACCEPT (pinned old_root [...]). See docs/security.md.
+trust, and the line names them: ACCEPT (pinned old_root <64 hex characters>). See docs/security.md.
 
 Exit codes: 0 ACCEPT; 1 REJECT <code>: <reason>; 2 unusable input (error <CODE>: ...).`;
 
-function digestText(d: ArrayLike<number>): string {
-  return `[${Array.from(d).join(", ")}]`;
-}
+const digestText = formatRoot;
 import { isV2Proof, MAX_V2_PROOF_BYTES, verifyProfileV2 } from "./profile-v2.js";
 
 /**
@@ -42,8 +41,8 @@ export function registerVerify(program: Command): void {
     .option("--request <file>", "request JSON the proof must be about")
     .option("--requests <files>", "comma-separated request files, in order, of an aggregate proof (profile v2)")
     .requiredOption("--proof <file>", "proof bytes (inner-proof-v1, or inner-proof-v2: the profile is read from the proof)")
-    .option("--expect-old-root <d>", "8 comma-separated field elements (or the [a, b, …] form of `registry root`): the old root you trust")
-    .option("--expect-new-root <d>", "8 comma-separated field elements (or the [a, b, …] form): the new root you trust")
+    .option("--expect-old-root <d>", "the old root you trust: 64 hex characters as `ssgkr registry root` prints it, or its 8 elements as a,b,… or [a, b, …]")
+    .option("--expect-new-root <d>", "the new root you trust (64 hex characters, or a,b,… / [a, b, …])")
     .addHelpText("after", HELP_AFTER)
     .action((opts: { request?: string; requests?: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }) => {
       const expectOld = opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
