@@ -28,13 +28,20 @@ export function nttTwiddleTables(logN: number): { twiddles: Uint32Array; compani
   const n = 1 << logN;
   const twiddles = new Uint32Array(n);
   const companions = new Uint32Array(n);
-  for (let h = 1; h < n; h <<= 1) {
-    const w = rootOfUnity(Math.log2(2 * h));
-    let acc = 1;
+  if (n < 2) return { twiddles, companions };
+  // The top stage (h = n/2) by powers of ω_logN; each lower stage is every other entry of the one above (ω_(2h)^k = ω_(4h)^(2k)).
+  const top = n >> 1;
+  const w = rootOfUnity(logN);
+  let acc = 1;
+  for (let k = 0; k < top; k++) {
+    twiddles[top + k] = acc;
+    companions[top + k] = shoupCompanion(acc);
+    acc = mul(acc, w);
+  }
+  for (let h = top >> 1; h >= 1; h >>= 1) {
     for (let k = 0; k < h; k++) {
-      twiddles[h + k] = acc;
-      companions[h + k] = shoupCompanion(acc);
-      acc = mul(acc, w);
+      twiddles[h + k] = twiddles[2 * h + 2 * k]!;
+      companions[h + k] = companions[2 * h + 2 * k]!;
     }
   }
   return { twiddles, companions };
@@ -113,6 +120,57 @@ class WasmPcsKernels implements PcsBackend {
       this.kernels.instance.raw.pcs_fold(out!.ptr, src!, n, mode === "evaluations" ? 0 : 1, a!);
       return out!.view().slice();
     });
+  }
+
+  encode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
+    const n = 1 << logDomain;
+    const { twiddles, companions } = this.twiddles(logDomain);
+    const heap = this.kernels.heap;
+    const evals = heap.alloc(n * width);
+    let rows: Region | null = null;
+    try {
+      const view = evals.view();
+      view.fill(0);
+      view.set(coeffs.subarray(0, Math.min(coeffs.length, n * width)));
+      this.kernels.instance.raw.ntt_forward(evals.ptr, logDomain, width, twiddles.ptr, companions.ptr);
+      rows = heap.alloc(n * width);
+      this.kernels.instance.raw.pcs_rows(rows.ptr, evals.ptr, logDomain, k, width);
+      return rows.view().slice();
+    } finally {
+      heap.release(evals);
+      if (rows) heap.release(rows);
+    }
+  }
+
+  horner(coeffs: Uint32Array, z: Ext): Ext {
+    return this.withCopies([coeffs, extConstantTable(z)], 4, ([c, zt], out) => {
+      this.kernels.instance.raw.pcs_horner(c!, coeffs.length / 4, zt!, out!.ptr);
+      const v = out!.view();
+      return [v[0]!, v[1]!, v[2]!, v[3]!];
+    });
+  }
+
+  eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
+    const nvars = point.length;
+    // c at words 0..3, then per coordinate j the tables of p_j (words 4 + 32j) and 1 − p_j (words 20 + 32j).
+    const tables = new Uint32Array(4 + 32 * nvars);
+    tables.set(c, 0);
+    point.forEach((p, j) => {
+      tables.set(extConstantTable(p), 4 + 32 * j);
+      tables.set(extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]), 20 + 32 * j);
+    });
+    const heap = this.kernels.heap;
+    const accRegion = heap.allocFrom(acc);
+    const tmp = heap.alloc(acc.length);
+    const tablesRegion = heap.allocFrom(tables);
+    try {
+      this.kernels.instance.raw.pcs_eq_add(accRegion.ptr, tmp.ptr, tablesRegion.ptr, nvars);
+      acc.set(accRegion.view());
+    } finally {
+      heap.release(accRegion);
+      heap.release(tmp);
+      heap.release(tablesRegion);
+    }
   }
 
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext] {

@@ -7,7 +7,8 @@
  * (test/kernels/pcs-kernels.test.ts).
  */
 import type { Ext } from "../field/extension.js";
-import { evaluationsToCoefficients, foldCoefficients, foldEvaluations } from "./multilinear.js";
+import { encodeRowsReference } from "./encode.js";
+import { addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations } from "./multilinear.js";
 import { nttReference } from "./ntt.js";
 import { roundPolynomial } from "./sumcheck.js";
 
@@ -25,6 +26,12 @@ export interface PcsBackend {
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array;
   /** [h(0), h(2)] of the sumcheck round over interleaved extension tables f and w. */
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext];
+  /** The codeword's rows of a polynomial's coefficients (docs/pcs.md §4.1; `encodeRowsReference`). */
+  encode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array;
+  /** F(z) for interleaved extension coefficients. */
+  horner(coeffs: Uint32Array, z: Ext): Ext;
+  /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
+  eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
 }
 
 /** A backend made on first use; `null` selects the references. */
@@ -37,6 +44,9 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   mobius: evaluationsToCoefficients,
   fold: (table: Uint32Array, alpha: Ext, mode: FoldMode) => (mode === "evaluations" ? foldEvaluations(table, alpha) : foldCoefficients(table, alpha)),
   round: roundPolynomial,
+  encode: encodeRowsReference,
+  horner: evaluateUnivariate,
+  eqAdd: addScaledEqTable,
 });
 
 let provider: PcsBackendProvider | null = null;
@@ -88,4 +98,19 @@ export function pcsFold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32A
 /** The sumcheck round on this thread's backend. */
 export function pcsRound(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
   return backendFor(f.length / 4).round(f, w);
+}
+
+/** The codeword's rows on this thread's backend. */
+export function pcsEncode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
+  return backendFor(1 << logDomain).encode(coeffs, width, logDomain, k);
+}
+
+/** F(z) on this thread's backend. */
+export function pcsHorner(coeffs: Uint32Array, z: Ext): Ext {
+  return backendFor(coeffs.length / 4).horner(coeffs, z);
+}
+
+/** acc += c·eq(point, ·) on this thread's backend. */
+export function pcsEqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
+  backendFor(1 << point.length).eqAdd(acc, point, c);
 }

@@ -5,14 +5,14 @@
  * t = 0 … 2^k − 1, the 2^k points whose 2^k-th powers coincide, so one row is all a verifier
  * needs to fold k variables at one point of L^(2^k).
  */
-import { pcsNtt } from "./backend.js";
+import { nttReference } from "./ntt.js";
 
-/** The rows of F's codeword: (n/2^k) rows × 2^k points × `width` words, row-major. */
-export function encodeRows(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
+/** The rows of F's codeword: (n/2^k) rows × 2^k points × `width` words, row-major (the reference; `pcsEncode` in src/pcs/backend.ts dispatches). */
+export function encodeRowsReference(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
   const n = 1 << logDomain;
   const evals = new Uint32Array(n * width);
   evals.set(coeffs.subarray(0, Math.min(coeffs.length, n * width)));
-  pcsNtt(evals, width, logDomain);
+  nttReference(evals, width, logDomain);
   const cols = 1 << k;
   const rowsCount = n >> k;
   const rows = new Uint32Array(n * width);

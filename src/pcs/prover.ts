@@ -8,15 +8,14 @@ import { extMul, type Ext } from "../field/extension.js";
 import { mul } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
-import { encodeRows } from "./encode.js";
 import { PcsError } from "./errors.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import {
-  addScaledEqTable, addScaledEqTableBase, evaluateUnivariate, liftToExtension, powerPoint, powerPointBase,
+  addScaledEqTableBase, liftToExtension, powerPoint, powerPointBase,
 } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
-import { pcsFold, pcsMobius, pcsRound } from "./backend.js";
+import { pcsEncode, pcsEqAdd, pcsFold, pcsHorner, pcsMobius, pcsRound } from "./backend.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 import { element } from "../field/koalabear.js";
@@ -90,13 +89,13 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   const first = schedule.rounds[0]!;
   const coeffsNative = evaluations.slice();
   pcsMobius(coeffsNative, width);
-  const rows = phase("encode", () => encodeRows(coeffsNative, width, first.logDomain, first.foldingFactor));
+  const rows = phase("encode", () => pcsEncode(coeffsNative, width, first.logDomain, first.foldingFactor));
   options.corruptCodeword?.(rows);
   const tree = phase("merkle", () => buildMerkleTree(rows, (1 << first.foldingFactor) * width, first.logRows));
   absorbCommitment(t, set, m, width, tree.root);
   const coefficients = width === 1 ? liftToExtension(coeffsNative) : coeffsNative;
   const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
-  const oodAnswers = oodPoints.map((z) => evaluateUnivariate(coefficients, z));
+  const oodAnswers = oodPoints.map((z) => pcsHorner(coefficients, z));
   absorbExts(t, oodAnswers);
   const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
   return { commitment, schedule, oodPoints, evaluations: width === 1 ? liftToExtension(evaluations) : evaluations.slice(), coefficients, rows, tree };
@@ -130,8 +129,8 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
   const initial = schedule.initialOodSamples;
   const coeffs = powersOf(gamma, initial + claims.length);
   let w: Uint32Array = new Uint32Array(4 << m);
-  state.oodPoints.forEach((z, j) => addScaledEqTable(w, powerPoint(z, m), coeffs[j]!));
-  claims.forEach((c, j) => addScaledEqTable(w, c.point, coeffs[initial + j]!));
+  state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
+  claims.forEach((c, j) => pcsEqAdd(w, c.point, coeffs[initial + j]!));
 
   let f: Uint32Array = state.evaluations;
   let c: Uint32Array = state.coefficients;
@@ -165,12 +164,12 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
     let oodAnswers: Ext[] = [];
     if (!last) {
       const next = schedule.rounds[i + 1]!;
-      nextRows = phase("encode", () => encodeRows(c, 4, next.logDomain, next.foldingFactor));
+      nextRows = phase("encode", () => pcsEncode(c, 4, next.logDomain, next.foldingFactor));
       nextTree = phase("merkle", () => buildMerkleTree(nextRows!, (1 << next.foldingFactor) * 4, next.logRows));
       nextRoot = nextTree.root.slice();
       t.observeDigest(nextRoot);
       oodPoints = drawOodPoints(t, round.nextOodSamples);
-      oodAnswers = oodPoints.map((z) => evaluateUnivariate(c, z));
+      oodAnswers = oodPoints.map((z) => pcsHorner(c, z));
       if (adversary.oodAnswers) oodAnswers = adversary.oodAnswers(i, oodAnswers);
       absorbExts(t, oodAnswers);
     } else {
@@ -193,7 +192,7 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
       const mNext = round.numVariables - round.foldingFactor;
       const g = t.sampleExt();
       const weights = powersOf(g, 1 + oodPoints.length + indices.length);
-      oodPoints.forEach((z, j) => addScaledEqTable(w, powerPoint(z, mNext), weights[1 + j]!));
+      oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, mNext), weights[1 + j]!));
       const omega = rootOfUnity(round.logDomain);
       indices.forEach((idx, j) => {
         const r = powBase(omega, idx << round.foldingFactor);

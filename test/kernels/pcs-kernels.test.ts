@@ -76,3 +76,32 @@ test("the WASM folds and sumcheck round equal the references on random and edge 
   }
   assert.equal(extConstantTable([1, 0, 0, 0]).length, 16);
 });
+
+test("the WASM encoding, Horner evaluation and eq-table accumulation equal the references", async () => {
+  assert.ok(wasm);
+  const { encodeRowsReference } = await import("../../src/pcs/encode.js");
+  for (const width of [1, 4]) {
+    for (const [m, logDomain, k] of [[1, 2, 1], [4, 6, 4], [10, 12, 5], [7, 13, 5], [12, 14, 5]] as const) {
+      for (const coeffs of inputs((1 << m) * width)) {
+        assert.deepEqual(wasm.encode(coeffs, width, logDomain, k), encodeRowsReference(coeffs, width, logDomain, k), `width ${width}, m ${m}, log|L| ${logDomain}, k ${k}`);
+      }
+    }
+  }
+  for (const n of [1, 2, 5, 1024, 3000]) {
+    for (const coeffs of inputs(4 * n)) {
+      for (const z of [extRandom(), [0, 0, 0, 0] as Ext, [1, 0, 0, 0] as Ext, [P - 1, 0, 0, 1] as Ext]) {
+        assert.deepEqual(wasm.horner(coeffs, z), ref.horner(coeffs, z), `n ${n}`);
+      }
+    }
+  }
+  for (const nvars of [0, 1, 2, 5, 11]) {
+    const point: Ext[] = Array.from({ length: nvars }, (_, j) => (j % 3 === 0 ? [0, 0, 0, 0] : j % 3 === 1 ? [1, 0, 0, 0] : extRandom()));
+    for (const c of [extRandom(), [P - 1, P - 1, P - 1, P - 1] as Ext]) {
+      const a = new Uint32Array(4 << nvars).map(() => random());
+      const b = a.slice();
+      wasm.eqAdd(a, point, c);
+      ref.eqAdd(b, point, c);
+      assert.deepEqual(a, b, `nvars ${nvars}`);
+    }
+  }
+});
