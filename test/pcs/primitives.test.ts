@@ -6,7 +6,7 @@ import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
 import { rootOfUnity } from "../../src/pcs/domain.js";
 import { evaluateNaive, nttReference as nttInPlace } from "../../src/pcs/ntt.js";
-import { encodeRows } from "../../src/pcs/encode.js";
+import { encodeRowsReference as encodeRows } from "../../src/pcs/encode.js";
 import { foldRow } from "../../src/pcs/fold.js";
 import {
   addScaledEqTable, addScaledEqTableBase, powerPointBase, coefficientsToEvaluations, eqEval, evaluateCoefficients, evaluateUnivariate, evaluateUnivariateAtBase,
