@@ -72,7 +72,7 @@ export async function loadKernelModule(source?: KernelModuleSource): Promise<Web
     let module: WebAssembly.Module;
     if (typeof source === "string" || source instanceof URL) {
       const response = await fetch(source);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      if (!response.ok) throw new KernelError("MODULE_MISSING", `HTTP ${response.status}`);
       module = await compileResponse(response);
     } else if (typeof Response !== "undefined" && source instanceof Response) {
       module = await compileResponse(source);

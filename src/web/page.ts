@@ -251,7 +251,10 @@ function start(): void {
   $("pin").addEventListener("click", () => {
     try {
       const r = trusted();
-      if (!r) throw new Error("enter a root first");
+      if (!r) {
+        $("pinned").textContent = "enter a root first";
+        return;
+      }
       localStorage.setItem(PIN_KEY, `[${Array.from(r).join(", ")}]`);
       $("pinned").textContent = "pinned in this browser";
     } catch (e) {

@@ -15,6 +15,7 @@ import { extMulAddTo } from "../../field/ext-inline.js";
 import type { LayerOracleFactory, LayerOracleInput } from "../layer-oracle.js";
 import { type GkrProveResult, type ProveGkrOptions, proveGkr } from "../prover.js";
 import { SparseLayerOracle, type SparseOracleExtension } from "../sparse-oracle.js";
+import { KernelError } from "../../kernels/errors.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { WasmLayerOracle } from "../wasm/oracle.js";
 import { type WasmGroupsOptions, WasmLinearGroups, hasGroupKernels } from "./booking-wasm.js";
@@ -103,10 +104,10 @@ export type GroupBooking = "wasm" | "typescript";
  * and test/gkr/structured-booking.test.ts).
  * @param booking default `"wasm"` when the module has the group kernels (`hasGroupKernels`),
  *   else `"typescript"`.
- * @throws Error for `"wasm"` when the module lacks the group kernels.
+ * @throws KernelError `MODULE_MISSING` for `"wasm"` when the module lacks the group kernels.
  */
 export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript", options: StructuredWasmOptions = {}): LayerOracleFactory {
-  if (booking === "wasm" && !hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+  if (booking === "wasm" && !hasGroupKernels(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
   return (input: LayerOracleInput) => {
     const groups = (input.layer as Partial<StructuredLayer>).linear;
     if (!groups || groups.length === 0) return new WasmLayerOracle(kernels, input);
