@@ -123,15 +123,18 @@ export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: G
  */
 export type StructuredWasmOptions = WasmGroupsOptions;
 
-let defaultFactory: LayerOracleFactory | undefined;
+/** The WASM factory over the context it was made for (kept while `gkrKernels()` returns that context). */
+let wasmDefault: { readonly kernels: GkrKernels; readonly factory: LayerOracleFactory } | undefined;
 
-/** The WASM structured oracle when the kernel module is available, else `structuredLayerOracle`. */
+/**
+ * The WASM structured oracle when the kernel module is available and switched on, else
+ * `structuredLayerOracle`. Asked on every proof, so it follows the installed kernel backend.
+ */
 export function defaultStructuredOracleFactory(): LayerOracleFactory {
-  if (defaultFactory === undefined) {
-    const k = gkrKernels();
-    defaultFactory = k ? structuredWasmLayerOracleFactory(k) : structuredLayerOracle;
-  }
-  return defaultFactory;
+  const k = gkrKernels();
+  if (k === null) return structuredLayerOracle;
+  if (wasmDefault?.kernels !== k) wasmDefault = { kernels: k, factory: structuredWasmLayerOracleFactory(k) };
+  return wasmDefault.factory;
 }
 
 /** Structured circuits that passed `validateStructuredCircuit`. */
