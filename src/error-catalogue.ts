@@ -38,7 +38,7 @@ import { SYNC_ERROR_CODES } from "./statement/errors.js";
 import { JOB_ERROR_CODES, PARALLEL_ERROR_CODES } from "./sync/parallel/errors.js";
 import { REQUEST_ERROR_CODES } from "./sync/request.js";
 import { V2_REJECT_CODES } from "./sync/v2/verify.js";
-import { SYNC_REJECT_CODES } from "./sync/verify.js";
+import { SYNC_REJECT_CODES } from "./sync/verdict.js";
 import type { LibraryErrorCode } from "./error-codes.js";
 
 /** A union included in another, its codes optionally prefixed (`GKR_`, `DECODE_`). */
@@ -93,8 +93,8 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   PcsRejectCode: v("src/pcs/errors.ts", PCS_REJECT_CODES),
   GkrRejectCode: v("src/gkr/verifier.ts", GKR_REJECT_CODES, [{ union: "SumcheckRejectCode" }]),
   StatementRejectCode: v("src/smt/semantics.ts", STATEMENT_REJECT_CODES),
-  SyncCheckCode: v("src/sync/verify.ts", SYNC_REJECT_CODES, [{ union: "StatementRejectCode" }, { union: "GkrRejectCode", prefix: "GKR_" }]),
-  SyncRejectCode: v("src/sync/verify.ts", [], [{ union: "SyncCheckCode" }, { union: "DecodeErrorCode" }]),
+  SyncCheckCode: v("src/sync/verdict.ts", SYNC_REJECT_CODES, [{ union: "StatementRejectCode" }, { union: "GkrRejectCode", prefix: "GKR_" }]),
+  SyncRejectCode: v("src/sync/verdict.ts", [], [{ union: "SyncCheckCode" }, { union: "DecodeErrorCode" }]),
   V2RejectCode: v("src/sync/v2/verify.ts", V2_REJECT_CODES, [{ union: "SyncCheckCode" }, { union: "V2DecodeErrorCode", prefix: "DECODE_" }]),
   RecordRejectCode: v("src/registry/verify-record.ts", RECORD_REJECT_CODES, ["SyncRejectCode", "RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "RegistryErrorCode"].map((union) => ({ union }))),
   NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [{ union: "ClaimErrorCode" }, { union: "RecordRejectCode" }]),

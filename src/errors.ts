@@ -23,3 +23,16 @@ export class SsgkrError<C extends string = string> extends Error {
     this.details = details;
   }
 }
+
+/**
+ * A broken invariant of this package: a bug, never a consequence of input. Deliberately not an
+ * `SsgkrError` (it has no catalogue code): the CLI prints it as `error INTERNAL: …` with exit 3
+ * and the HTTP API answers 500 `INTERNAL`. Input that a caller can get wrong is reported with a
+ * module's `SsgkrError` subclass instead.
+ */
+export class InternalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InternalError";
+  }
+}

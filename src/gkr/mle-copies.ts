@@ -16,6 +16,7 @@ import { add, mul } from "../field/koalabear.js";
 import { type Ext, extAdd, extMul } from "../field/extension.js";
 import { Kernels } from "../kernels/kernels.js";
 import { KernelError } from "../kernels/errors.js";
+import { kernelModuleEnabled } from "../kernels/loader.js";
 import { SumcheckError } from "../sumcheck/errors.js";
 import { eqTable } from "../sumcheck/mle.js";
 import { extMulAddTo } from "../field/ext-inline.js";
@@ -67,7 +68,9 @@ export function mleEvalCopiesReference(values: ArrayLike<number>, shape: CopiesS
 
 let kernels: Kernels | null | undefined;
 
+/** This thread's context for the inner products; null while the kernel module is switched off or when it is not available. */
 function kernelsOrNull(): Kernels | null {
+  if (!kernelModuleEnabled()) return null;
   if (kernels === undefined) {
     try {
       kernels = Kernels.create({ initialPages: 64 });

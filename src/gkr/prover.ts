@@ -12,7 +12,7 @@ import { CircuitError } from "./errors.js";
 import type { LayerOracleFactory } from "./layer-oracle.js";
 import type { GkrProof, InputClaim, LayerProof } from "./proof.js";
 import { sparseLayerOracle } from "./sparse-oracle.js";
-import { gkrKernels } from "./wasm/kernels.js";
+import { type GkrKernels, gkrKernels } from "./wasm/kernels.js";
 import { wasmLayerOracleFactory } from "./wasm/oracle.js";
 
 /** What the driver reports after each layer (for benchmarks and diagnostics). */
@@ -102,18 +102,19 @@ export function proveGkr(circuit: Circuit, witness: readonly Uint32Array[], tran
 /** Circuits that passed `validateCircuit` in an earlier proof. */
 const validated = new WeakSet<Circuit>();
 
-let defaultFactory: LayerOracleFactory | undefined;
+/** The WASM factory over the context it was made for (kept while `gkrKernels()` returns that context). */
+let wasmDefault: { readonly kernels: GkrKernels; readonly factory: LayerOracleFactory } | undefined;
 
 /**
  * The oracle factory `proveGkr` uses by default: WASM oracles over this thread's `gkrKernels()`
- * context when the kernel module is available, else `sparseLayerOracle`.
+ * context when the kernel module is available and switched on, else `sparseLayerOracle`. Asked on
+ * every proof, so it follows the installed kernel backend (`installKernelBackend`).
  */
 export function defaultLayerOracleFactory(): LayerOracleFactory {
-  if (defaultFactory === undefined) {
-    const k = gkrKernels();
-    defaultFactory = k ? wasmLayerOracleFactory(k) : sparseLayerOracle;
-  }
-  return defaultFactory;
+  const k = gkrKernels();
+  if (k === null) return sparseLayerOracle;
+  if (wasmDefault?.kernels !== k) wasmDefault = { kernels: k, factory: wasmLayerOracleFactory(k) };
+  return wasmDefault.factory;
 }
 
 function validateWitness(circuit: Circuit, witness: readonly Uint32Array[]): void {

@@ -45,7 +45,9 @@ export function kernelBackendFromEnvironment(): KernelBackendChoice {
 
 /**
  * Chooses this thread's kernel backend and injects it into the hashing seam. Idempotent for the
- * same choice (a second call changes nothing); another choice replaces the first.
+ * same choice (a second call changes nothing); another choice replaces the first from the next
+ * proof on (the default kernel contexts and oracle factories ask `kernelModuleEnabled()` on every
+ * call).
  * @param choice default: `SSGKR_KERNELS`, else `"auto"`.
  * @throws KernelError `MODULE_MISSING` for `"wasm"` without a usable module; `BAD_OPTIONS` for an
  *   unknown choice.

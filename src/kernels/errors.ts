@@ -3,7 +3,7 @@ import { SsgkrError } from "../errors.js";
 /**
  * Thrown by the WASM kernel layer.
  *
- * Codes: `MODULE_MISSING` (kernels.wasm not built), `BAD_OPTIONS` (memory sizes),
+ * Codes: `MODULE_MISSING` (kernels.wasm not built, or built without a kernel that is called), `BAD_OPTIONS` (memory sizes),
  * `OUT_OF_MEMORY` (the shared memory cannot grow to the requested size), `BAD_REGION`
  * (a region is released twice, misaligned or outside the memory), `BAD_LENGTH` (operand lengths
  * disagree or a region is too small), `NON_CANONICAL` (an input word is not in [0, p)).

@@ -13,7 +13,7 @@
  */
 import type { HashBackend } from "../hash/backend.js";
 import { KernelError } from "./errors.js";
-import { kernelModule } from "./loader.js";
+import { kernelModule, kernelModuleEnabled } from "./loader.js";
 import { KernelMemory, type Region } from "./memory.js";
 import { poseidon2ConstantWords } from "./constants.js";
 import { hashKernelExportNames, POSEIDON2_CONSTANT_WORDS, SPONGE_CONSTANT_WORDS, SPONGE_JOB_WORDS, type HashKernelExports } from "./abi.js";
@@ -187,9 +187,11 @@ let cached: HashKernels | null | undefined;
 
 /**
  * This thread's `HashKernels`, created on first use; `null` when the kernel module is not
- * available (not built, or built without the hashing kernels). The failure is remembered.
+ * available (not built, or built without the hashing kernels; the failure is remembered) or is
+ * switched off (`installKernelBackend("typescript")`; asked on every call).
  */
 export function hashKernels(): HashKernels | null {
+  if (!kernelModuleEnabled()) return null;
   if (cached === undefined) {
     try {
       cached = HashKernels.create();

@@ -14,8 +14,9 @@
  * that uses the kernels is the same in both.
  *
  * `installKernelBackend("typescript")` (backend.ts) switches the module off for the thread
- * (`setKernelModuleEnabled(false)`): `kernelModule()` then throws `MODULE_MISSING`, and every user
- * falls back to its TypeScript reference.
+ * (`setKernelModuleEnabled(false)`): `kernelModule()` then throws `MODULE_MISSING`, the default
+ * contexts answer null while it is off (`kernelModuleEnabled()`), and every user falls back to its
+ * TypeScript reference; switching it on again brings the contexts created earlier back.
  */
 import type { KernelExports } from "./abi.js";
 import { KernelError } from "./errors.js";
@@ -38,6 +39,15 @@ let enabled = true;
  */
 export function setKernelModuleEnabled(on: boolean): void {
   enabled = on;
+}
+
+/**
+ * Whether the kernel module is switched on for this thread (`setKernelModuleEnabled`). The
+ * default contexts (`gkrKernels()`, `hashKernels()`) and the default oracle factories ask it on
+ * every call, so a later `installKernelBackend` choice applies to the next proof.
+ */
+export function kernelModuleEnabled(): boolean {
+  return enabled;
 }
 
 /** The part of `node:fs` the loader uses. */
@@ -72,7 +82,7 @@ export async function loadKernelModule(source?: KernelModuleSource): Promise<Web
     let module: WebAssembly.Module;
     if (typeof source === "string" || source instanceof URL) {
       const response = await fetch(source);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      if (!response.ok) throw new KernelError("MODULE_MISSING", `HTTP ${response.status}`);
       module = await compileResponse(response);
     } else if (typeof Response !== "undefined" && source instanceof Response) {
       module = await compileResponse(source);

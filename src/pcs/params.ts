@@ -9,8 +9,9 @@ import { TWO_ADICITY } from "../field/koalabear.js";
 import { PcsError } from "./errors.js";
 import { foldErrorBits, oodErrorBits, queryBitsPerSample, combinationErrorBits, roundLogEta } from "./security-terms.js";
 
-/** How a set's counts are justified: unique decoding (provable), Johnson bound (provable list decoding) or the capacity conjecture. */
-export type SoundnessRegime = "unique-decoding" | "johnson-bound" | "capacity";
+import type { SoundnessRegime } from "./regime.js";
+
+export type { SoundnessRegime } from "./regime.js";
 
 /** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2. */
 export type WhirSetId = "cb90-r4" | "cb90-r2" | "cb100-r4" | "cb100-r2" | "ud100-r4" | "ud100-r2";

@@ -13,7 +13,7 @@
  *   proximity gaps error 2^m/(ηρ²) / |K| (the correlated-agreement conjecture, BCIKS20 Conj. 8.4).
  */
 import { P } from "../field/koalabear.js";
-import type { SoundnessRegime } from "./params.js";
+import type { SoundnessRegime } from "./regime.js";
 
 /** log2 |K| for K = F_p[X]/(X^4 − 3): 4·log2 p ≈ 123.95. */
 export const EXTENSION_FIELD_BITS = 4 * Math.log2(P);

@@ -22,7 +22,8 @@ import { SsgkrError } from "../errors.js";
  * - `CONFIG_MISMATCH`: options given for an existing registry differ from its stored configuration.
  * - `REGISTRY_FULL`: every slot of the tree is assigned.
  * - `CONCURRENT_UPDATE`: another writer committed between preparing and committing a batch.
- * - `BAD_BLOCK`: a block of updates with no update or more than 4,096 (name-block.ts).
+ * - `BAD_BLOCK`: a block of updates with no update or more than 4,096 (name-block.ts), or a block
+ *   description (block.json) that is not a v2 block of a valid depth and leaf bound (verify-block.ts).
  * - `HASH_FAILED`: a leaf-hashing worker failed (the batch was not committed).
  * - `PROOF_FAILED`: a statement to prove does not hold natively, or its proof does not verify
  *   (nothing committed).

@@ -25,6 +25,7 @@ import { type V2RejectCode, verifyBlock } from "../sync/v2/index.js";
 import type { RequestErrorCode } from "../sync/request.js";
 import type { FieldErrorCode } from "../field/errors.js";
 import type { SmtErrorCode } from "../smt/errors.js";
+import { RegistryError } from "./errors.js";
 import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
 import { parseBlockUpdates, type BlockUpdate } from "./name-block.js";
 import { nameKeyBig } from "./name-key.js";
@@ -68,15 +69,25 @@ export function updateJson(u: BlockUpdate): Record<string, unknown> {
   return o;
 }
 
-/** Parses block.json. @throws RegistryError `BAD_RECORD`/`BAD_BLOCK` for a bad update list; Error for the rest. */
+/**
+ * Parses block.json.
+ * @throws RegistryError `BAD_BLOCK` for text that is not JSON, not an object, not profile v2, a
+ *   depth outside [1, 64], a leaf bound outside [10, 63], no `updates` array, or no or too many
+ *   updates; `BAD_RECORD` for a malformed update.
+ */
 export function parseBlockDescription(text: string): BlockDescription {
-  const v = JSON.parse(text) as Record<string, unknown>;
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("block.json must be a JSON object");
-  if (v.profile !== "v2") throw new Error(`"profile" must be "v2", got ${JSON.stringify(v.profile)}`);
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new RegistryError("BAD_BLOCK", `not valid JSON: ${(e as Error).message}`);
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new RegistryError("BAD_BLOCK", "block.json must be a JSON object");
+  if (v.profile !== "v2") throw new RegistryError("BAD_BLOCK", `"profile" must be "v2", got ${JSON.stringify(v.profile)}`);
   const depth = v.depth, B = v.leaf_max_fields;
-  if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 64) throw new Error(`"depth" must be an integer in [1, 64], got ${JSON.stringify(depth)}`);
-  if (!Number.isInteger(B) || (B as number) < 10 || (B as number) > 63) throw new Error(`"leaf_max_fields" must be an integer in [10, 63], got ${JSON.stringify(B)}`);
-  if (!Array.isArray(v.updates)) throw new Error(`"updates" must be an array`);
+  if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 64) throw new RegistryError("BAD_BLOCK", `"depth" must be an integer in [1, 64], got ${JSON.stringify(depth)}`);
+  if (!Number.isInteger(B) || (B as number) < 10 || (B as number) > 63) throw new RegistryError("BAD_BLOCK", `"leaf_max_fields" must be an integer in [10, 63], got ${JSON.stringify(B)}`);
+  if (!Array.isArray(v.updates)) throw new RegistryError("BAD_BLOCK", `"updates" must be an array`);
   const updates = parseBlockUpdates(v.updates.map((u) => JSON.stringify(u)).join("\n"));
   return { depth: depth as number, leafMaxFields: B as number, updates };
 }

@@ -44,7 +44,7 @@ export function interpolateRoundPoly(evaluations: readonly Ext[]): Ext[] {
   const out: number[][] = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
   for (let c = 0; c < 4; c++) {
     // Forward differences of coordinate c.
-    const diff: number[] = evaluations.map((e) => e[c]);
+    const diff: number[] = evaluations.map((e) => e[c]!);
     const d: number[] = [diff[0]!];
     for (let k = 1; k < n; k++) {
       for (let j = 0; j < n - k; j++) diff[j] = sub(diff[j + 1]!, diff[j]!);

@@ -14,9 +14,9 @@ import { checkStatement } from "../smt/semantics.js";
 import type { SyncConfig } from "../smt/config.js";
 import type { SyncResult } from "./prove.js";
 import type { OpKind, PublicInputs } from "../statement/types.js";
-import type { SyncCheckCode, SyncVerdict } from "./verify.js";
+import type { SyncCheckCode, SyncVerdict } from "./verdict.js";
 
-export type { SyncVerdict } from "./verify.js";
+export type { SyncVerdict } from "./verdict.js";
 
 /** A verdict of the shared steps: their codes are those of the composed checks. */
 type StepVerdict = SyncVerdict<SyncCheckCode>;

@@ -18,47 +18,18 @@
  *
  * A request whose values are malformed gets `MALFORMED_REQUEST`.
  */
-import type { DecodeErrorCode } from "../codec/errors.js";
-import { type GkrRejectCode, verifyGkr } from "../gkr/verifier.js";
+import { verifyGkr } from "../gkr/verifier.js";
 import { mleEvalBase } from "../sumcheck/mle.js";
 import type { OpRequest } from "../smt/operation.js";
-import type { StatementRejectCode } from "../smt/semantics.js";
 import { buildInputVectorFor } from "../smt/witness.js";
 import type { SyncConfig } from "../smt/config.js";
 import { type PreparedSync, prepare } from "./prepared.js";
 import type { SyncResult } from "./prove.js";
 import { statementTranscript } from "./statement-transcript.js";
+import type { SyncVerdict } from "./verdict.js";
 import { guardedVerdict, inputClaimVerdict, inputVectorOrRejection, rejection, statementRejection } from "./verify-steps.js";
 
-/**
- * The composed verifiers' own rejection codes (the table above; `PROOF_TOO_LARGE`,
- * `IDENTITY_MISMATCH` from `verifyEncoded`, `UNSUPPORTED_CONFIG` from `verifyRequestProof`).
- */
-export const SYNC_REJECT_CODES = [
-  "WRONG_KIND",
-  "PUBLIC_INPUTS_MISMATCH",
-  "INPUT_VECTOR",
-  "INPUT_CLAIM_X",
-  "INPUT_CLAIM_Y",
-  "MALFORMED_REQUEST",
-  "PROOF_TOO_LARGE",
-  "IDENTITY_MISMATCH",
-  "UNSUPPORTED_CONFIG",
-] as const;
-
-/** A rejection code of the composed checks: their own, the statement checks', and the GKR verifier's prefixed `GKR_`. */
-export type SyncCheckCode = (typeof SYNC_REJECT_CODES)[number] | StatementRejectCode | `GKR_${GkrRejectCode}`;
-
-/**
- * A rejection code of `verifyPrepared`, `verifyEncoded` and `verifyRequestProof`: the composed
- * checks' and the strict decoder's (compat-v1 §14.3).
- */
-export type SyncRejectCode = SyncCheckCode | DecodeErrorCode;
-
-/** Outcome of a verification: accepted, or rejected with a stable code (`C`) and a reason. */
-export type SyncVerdict<C extends string = SyncRejectCode> =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: C; readonly reason: string };
+export { SYNC_REJECT_CODES, type SyncCheckCode, type SyncRejectCode, type SyncVerdict } from "./verdict.js";
 
 function verifyUnguarded(prepared: PreparedSync, request: OpRequest, result: SyncResult): SyncVerdict {
   const early = statementRejection(prepared, request, result);

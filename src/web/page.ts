@@ -252,7 +252,10 @@ function start(): void {
   $("pin").addEventListener("click", () => {
     try {
       const r = trusted();
-      if (!r) throw new Error("enter a root first");
+      if (!r) {
+        $("pinned").textContent = "enter a root first";
+        return;
+      }
       localStorage.setItem(PIN_KEY, formatRoot(r));
       $("pinned").textContent = "pinned in this browser";
     } catch (e) {

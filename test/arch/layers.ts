@@ -31,7 +31,7 @@ const ALL_SRC = [
 
 /** Top-level units, bottom first. */
 export const UNITS: Readonly<Record<string, Unit>> = {
-  "src/errors.ts": { job: "`SsgkrError`, the base of every error with a stable `code`", imports: [] },
+  "src/errors.ts": { job: "`SsgkrError`, the base of every error with a stable `code`; `InternalError`, a broken invariant", imports: [] },
   "src/workers": { job: "the worker-pool core: start, crash detection, respawn with a crash limit, close", imports: [] },
   "src/field": {
     job: "KoalaBear field F_p (p = 2^31 − 2^24 + 1), its degree-4 extension F_p[X]/(X^4 − 3), inline extension arithmetic",

@@ -48,7 +48,7 @@ test("1. HeaderTooShort{have} for every length below 17", () => {
 test("2. BadMagic for a change in any of bytes 0..8", () => {
   for (let i = 0; i < 8; i++) {
     const b = valid();
-    b[i] ^= 0x20;
+    b[i]! ^= 0x20;
     assertDecodeError(b, "BadMagic");
   }
 });

@@ -57,7 +57,7 @@ test("random byte changes to a valid message: DecodeError or a decode that re-en
       fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 4 }),
       (x, changes) => {
         const b = encodeProof(x);
-        for (const [pos, mask] of changes) b[pos % b.length] ^= mask;
+        for (const [pos, mask] of changes) b[pos % b.length]! ^= mask;
         const r = decodeOrError(b);
         if (!(r instanceof DecodeError)) assert.deepStrictEqual(encodeProof(r), b);
       },
@@ -70,7 +70,7 @@ test("flipping any header/identity byte gives the error of the field it hits (or
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 28 }), fc.integer({ min: 1, max: 255 }), (pos, mask) => {
       const b = base.slice();
-      b[pos] ^= mask;
+      b[pos]! ^= mask;
       const r = decodeOrError(b);
       const expected =
         pos < 8

@@ -13,7 +13,7 @@ const extArb = fc.tuple(felt, felt, felt, felt) as fc.Arbitrary<Ext>;
 /** Schoolbook product with BigInt and X^4 = 3. */
 function refMul(a: Ext, b: Ext): Ext {
   const r = [0n, 0n, 0n, 0n, 0n, 0n, 0n];
-  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) r[i + j]! += BigInt(a[i]) * BigInt(b[j]);
+  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) r[i + j]! += BigInt(a[i]!) * BigInt(b[j]!);
   const out = [0, 1, 2, 3].map((k) => Number((r[k]! + (k + 4 < 7 ? 3n * r[k + 4]! : 0n)) % BP));
   return out as unknown as Ext;
 }

@@ -175,7 +175,7 @@ test("a verifier whose check copies differ from the prover's (coefficient, wire)
   const wire = forge((l) => {
     let bits = 0;
     while (2 ** bits < l.gateIn1.length) bits++;
-    for (let g = 0; g < l.gateIn1.length; g++) { l.gateIn1[g] += 2 ** bits; l.gateIn2[g] += 2 ** bits; }
+    for (let g = 0; g < l.gateIn1.length; g++) { l.gateIn1[g]! += 2 ** bits; l.gateIn2[g]! += 2 ** bits; }
   });
   assert.equal(!wire.ok && wire.code, "GKR_END_CHECK_FAILED");
 });

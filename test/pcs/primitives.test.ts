@@ -167,14 +167,14 @@ test("the batched Merkle tree equals the node-by-node reference; multiproofs ope
       assert.ok(verifyMultiproof(fast.root, logRows, idx, leaves, sib));
       if (sib.length > 0) {
         const bad = sib.slice();
-        bad[next() % bad.length] ^= 1;
+        bad[next() % bad.length]! ^= 1;
         assert.equal(verifyMultiproof(fast.root, logRows, idx, leaves, bad), false, "a changed sibling");
         assert.equal(verifyMultiproof(fast.root, logRows, idx, leaves, sib.subarray(0, sib.length - 8)), false, "a missing sibling");
       }
       const extra = new Uint32Array([...sib, ...fast.root]);
       assert.equal(verifyMultiproof(fast.root, logRows, idx, leaves, extra), false, "an unused sibling");
       const badLeaf = leaves.slice();
-      badLeaf[0] ^= 1;
+      badLeaf[0]! ^= 1;
       assert.equal(verifyMultiproof(fast.root, logRows, idx, badLeaf, sib), false, "a changed leaf");
     }
   }

@@ -113,7 +113,7 @@ test("registry prove-block / verify-block: an honest block is committed as one b
   await expectCode(variant((f) => { f.requests[5] = altReq; f.block.updates[5] = altBlock.updates[5]; }), "PUBLIC_INPUTS_MISMATCH", A, altBlock.to_root);
   // proofs: truncated, one byte flipped in the round polynomials, another block's proof
   await expectCode(variant((f) => { f.proof = f.proof.subarray(0, f.proof.length - 7); }), "DECODE_DeclaredLengthMismatch");
-  const flipped = variant((f) => { f.proof[f.proof.length - 40] ^= 1; });
+  const flipped = variant((f) => { f.proof[f.proof.length - 40]! ^= 1; });
   const fc = codeOf(await verify(flipped));
   assert.match(fc ?? "", /^(GKR_|INPUT_CLAIM_|DECODE_)/);
   seen.add(fc!);

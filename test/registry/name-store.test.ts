@@ -143,7 +143,7 @@ test("name-keyed store: damaged rows give DB_CORRUPT naming the row; creation is
   const k = Buffer.alloc(8);
   k.writeUIntBE(key, 2, 6);
   const row = Buffer.from(leaves.get(k) as Buffer);
-  row[5] ^= 1;
+  row[5]! ^= 1;
   await leaves.put(k, row);
   await env.close();
   const again = NameStore.open(dir, { readOnly: true });

@@ -56,7 +56,7 @@ test("offer i: job id, kind, fixture, target, warmup, deadline", () => {
   assert.equal(o.offsetNs, 700_000_000);
   assert.equal(o.deadlineOffsetNs, 950_000_000);
   fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 5 }), (i, len, corpus, targets) => {
-    const mixture = Array.from({ length: len }, (_, k) => (["membership", "nonmembership", "update"] as const)[k % 3]);
+    const mixture = Array.from({ length: len }, (_, k) => (["membership", "nonmembership", "update"] as const)[k % 3]!);
     const x = offerAt(spec({ mixture, corpus, targets }), i);
     assert.equal(x.kind, mixture[i % len]);
     assert.equal(x.fixtureId, Math.floor(i / len) % corpus);

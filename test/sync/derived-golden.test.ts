@@ -27,7 +27,7 @@ for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
     for (let k = 0; k < 12; k++) {
       const off = 175 + Math.floor(((k + 0.5) / 12) * (bytes.length - 176));
       const t = bytes.slice();
-      t[off] ^= 0x01;
+      t[off]! ^= 0x01;
       const a = verifyEncoded(derived, request, t), b = verifyEncoded(table, request, t);
       assert.equal(a.ok, false, `flip at ${off} accepted`);
       assert.deepEqual(a, b, `flip at ${off}: derived and table verdicts differ`);
@@ -46,6 +46,6 @@ test("prepare uses the derived wiring by default; the table wiring stays selecta
   assert.deepEqual(verifyEncoded(byDefault, request, bytes), { ok: true });
   assert.deepEqual(verifyEncoded(explicit, request, bytes), { ok: true });
   const t = bytes.slice();
-  t[t.length - 20] ^= 0x04;
+  t[t.length - 20]! ^= 0x04;
   assert.deepEqual(verifyEncoded(byDefault, request, t), verifyEncoded(explicit, request, t));
 });

@@ -47,7 +47,7 @@ test("flipping any single byte at offsets 17..165 is rejected", () => {
   const { prep, bytes, request } = setup(OpKind.Membership);
   for (let off = 17; off <= 165; off++) {
     const t = bytes.slice();
-    t[off] ^= 0x01;
+    t[off]! ^= 0x01;
     const v = verifyEncoded(prep, request, t);
     assert.equal(v.ok, false, `flip at ${off} accepted`);
   }
@@ -56,7 +56,7 @@ test("flipping any single byte at offsets 17..165 is rejected", () => {
 test("tampered round coefficient, trailing byte, other kind, other request are rejected", () => {
   const { prep, bytes, request } = setup(OpKind.Membership);
   const coeff = bytes.slice();
-  coeff[175] ^= 0x01; // first coefficient of layer 0 round 0
+  coeff[175]! ^= 0x01; // first coefficient of layer 0 round 0
   assert.equal(verifyEncoded(prep, request, coeff).ok, false);
   const trailing = new Uint8Array(bytes.length + 1);
   trailing.set(bytes);

@@ -60,7 +60,7 @@ test("a proof made with an attached circuit is byte-identical, and verifies with
   assert.equal(a.wiring, a.wiring, "built once");
   assert.equal(a.wiring.constructor, prepared.wiring.constructor);
   const tampered = bytes.slice();
-  tampered[300] ^= 1;
+  tampered[300]! ^= 1;
   assert.deepEqual(verifyEncoded(a, job, tampered), verifyEncoded(prepared, job, tampered));
 
   const withTable = prepare(OpKind.Membership, { depth: 1 }, { wiring: (c) => new TableWiring(c.circuit) });

@@ -121,7 +121,7 @@ test("a circuit the workers cannot attach fails its jobs with the attach error; 
 test("verifyBatch agrees with verifyEncoded on honest, tampered and mismatched items", async () => {
   const { prepared, jobs, bytes } = setup(OpKind.Update);
   const flipped = bytes[0]!.slice();
-  flipped[200] ^= 1;
+  flipped[200]! ^= 1;
   const items = [
     { request: jobs[0]!, bytes: bytes[0]! },
     { request: jobs[1]!, bytes: bytes[1]! },

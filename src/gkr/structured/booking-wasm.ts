@@ -12,6 +12,7 @@ import type { Ext } from "../../field/extension.js";
 import { mul } from "../../field/koalabear.js";
 import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
+import { KernelError } from "../../kernels/errors.js";
 import { GateKind, type Layer } from "../circuit.js";
 import { type GkrKernelExports, type GkrKernels, ROUND_CLAIM, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../wasm/kernels.js";
 import type { WasmOracleExtension } from "../wasm/oracle.js";
@@ -189,14 +190,15 @@ export class WasmLinearGroups implements WasmOracleExtension {
    * @param claims the number of claims on the layer (sizes the weights scratch).
    * @param options the optional kernels (`gkr_round_lane0`, `gkr_weights_tensor`); false gives the
    *   references `gkr_round` and `gkr_weights`, which the tests compare them with.
-   * @throws Error when the module lacks the group kernels or a kernel the options ask for.
+   * @throws KernelError `MODULE_MISSING` when the module lacks the group kernels or a kernel the
+   *   options ask for (an outdated wasm/kernels.wasm).
    */
   constructor(private readonly kernels: GkrKernels, groups: readonly LinearBlockGroup[], layer: Layer, claims: number, options: WasmGroupsOptions = {}) {
-    if (!hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+    if (!hasGroupKernels(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
     const laneRounds = options.laneRounds ?? hasLaneRoundKernel(kernels);
     const tensor = options.tensorWeights ?? hasTensorWeightsKernel(kernels);
-    if (laneRounds && !hasLaneRoundKernel(kernels)) throw new Error("the kernel module lacks gkr_round_lane0; run `npm run build:kernels`");
-    if (tensor && !hasTensorWeightsKernel(kernels)) throw new Error("the kernel module lacks gkr_weights_tensor; run `npm run build:kernels`");
+    if (laneRounds && !hasLaneRoundKernel(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks gkr_round_lane0; run `npm run build:kernels`");
+    if (tensor && !hasTensorWeightsKernel(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks gkr_weights_tensor; run `npm run build:kernels`");
     this.raw = kernels.raw as GroupKernelExports & Partial<LaneRoundExports> & Partial<TensorWeightsExports>;
     this.hasPow = groups.some((g) => g.cubeMask !== 0 && g.outBase.length > 0);
     this.image = imageOf(groups);

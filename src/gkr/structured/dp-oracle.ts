@@ -318,24 +318,24 @@ export function productEvaluationsPlanes(pairs: readonly (readonly [PlaneTable, 
       const c0 = l[i]!, c1 = l[sl + i]!, c2 = l[2 * sl + i]!, c3 = l[3 * sl + i]!;
       const d0 = l[i + h]!, d1 = l[sl + i + h]!, d2 = l[2 * sl + i + h]!, d3 = l[3 * sl + i + h]!;
       // S0 += E(0)·L(0)
-      s0[0] += mul(a0, c0) + 3 * (mul(a1, c3) + mul(a2, c2) + mul(a3, c1));
-      s0[1] += mul(a0, c1) + mul(a1, c0) + 3 * (mul(a2, c3) + mul(a3, c2));
-      s0[2] += mul(a0, c2) + mul(a1, c1) + mul(a2, c0) + 3 * mul(a3, c3);
-      s0[3] += mul(a0, c3) + mul(a1, c2) + mul(a2, c1) + mul(a3, c0);
+      s0[0]! += mul(a0, c0) + 3 * (mul(a1, c3) + mul(a2, c2) + mul(a3, c1));
+      s0[1]! += mul(a0, c1) + mul(a1, c0) + 3 * (mul(a2, c3) + mul(a3, c2));
+      s0[2]! += mul(a0, c2) + mul(a1, c1) + mul(a2, c0) + 3 * mul(a3, c3);
+      s0[3]! += mul(a0, c3) + mul(a1, c2) + mul(a2, c1) + mul(a3, c0);
       // S1 += E(1)·L(1)
-      s1[0] += mul(b0, d0) + 3 * (mul(b1, d3) + mul(b2, d2) + mul(b3, d1));
-      s1[1] += mul(b0, d1) + mul(b1, d0) + 3 * (mul(b2, d3) + mul(b3, d2));
-      s1[2] += mul(b0, d2) + mul(b1, d1) + mul(b2, d0) + 3 * mul(b3, d3);
-      s1[3] += mul(b0, d3) + mul(b1, d2) + mul(b2, d1) + mul(b3, d0);
+      s1[0]! += mul(b0, d0) + 3 * (mul(b1, d3) + mul(b2, d2) + mul(b3, d1));
+      s1[1]! += mul(b0, d1) + mul(b1, d0) + 3 * (mul(b2, d3) + mul(b3, d2));
+      s1[2]! += mul(b0, d2) + mul(b1, d1) + mul(b2, d0) + 3 * mul(b3, d3);
+      s1[3]! += mul(b0, d3) + mul(b1, d2) + mul(b2, d1) + mul(b3, d0);
       // S2 += ΔE·ΔL
       const x0 = b0 >= a0 ? b0 - a0 : b0 + P - a0, x1 = b1 >= a1 ? b1 - a1 : b1 + P - a1;
       const x2 = b2 >= a2 ? b2 - a2 : b2 + P - a2, x3 = b3 >= a3 ? b3 - a3 : b3 + P - a3;
       const y0 = d0 >= c0 ? d0 - c0 : d0 + P - c0, y1 = d1 >= c1 ? d1 - c1 : d1 + P - c1;
       const y2 = d2 >= c2 ? d2 - c2 : d2 + P - c2, y3 = d3 >= c3 ? d3 - c3 : d3 + P - c3;
-      s2[0] += mul(x0, y0) + 3 * (mul(x1, y3) + mul(x2, y2) + mul(x3, y1));
-      s2[1] += mul(x0, y1) + mul(x1, y0) + 3 * (mul(x2, y3) + mul(x3, y2));
-      s2[2] += mul(x0, y2) + mul(x1, y1) + mul(x2, y0) + 3 * mul(x3, y3);
-      s2[3] += mul(x0, y3) + mul(x1, y2) + mul(x2, y1) + mul(x3, y0);
+      s2[0]! += mul(x0, y0) + 3 * (mul(x1, y3) + mul(x2, y2) + mul(x3, y1));
+      s2[1]! += mul(x0, y1) + mul(x1, y0) + 3 * (mul(x2, y3) + mul(x3, y2));
+      s2[2]! += mul(x0, y2) + mul(x1, y1) + mul(x2, y0) + 3 * mul(x3, y3);
+      s2[3]! += mul(x0, y3) + mul(x1, y2) + mul(x2, y1) + mul(x3, y0);
     }
   }
   flush();

@@ -18,7 +18,7 @@ import type { GkrProveResult, LayerProveStats } from "../prover.js";
 import { type StructuredCircuit, evaluateStructuredCircuit, validateStructuredCircuit } from "./linear.js";
 import { type CopiesBackend, CopiesLayerOracle } from "./dp-oracle.js";
 import { ResidentCopies, evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "./dp-wasm.js";
-import { gkrKernels } from "../wasm/kernels.js";
+import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { MAX_COPY_BITS, replicateStructuredCircuit } from "./copies.js";
 import { proveStructuredGkr } from "./oracle.js";
 
@@ -29,19 +29,20 @@ export interface CopiesProveOptions {
   readonly onLayer?: (stats: LayerProveStats) => void;
 }
 
-let defaultBackend: CopiesBackend | null | undefined;
+/** The WASM backend over the context it was made for (kept while `gkrKernels()` returns that context). */
+let wasmDefault: { readonly kernels: GkrKernels; readonly backend: CopiesBackend | null } | undefined;
 
 /**
  * The WASM backend over this thread's `gkrKernels()` when the module has the data-parallel
- * kernels, else null (`proveCopiesGkr` then proves the replicated circuit with the structured
- * oracle: the TypeScript backend is a reference, far slower).
+ * kernels and is switched on, else null (`proveCopiesGkr` then proves the replicated circuit with
+ * the structured oracle: the TypeScript backend is a reference, far slower). Asked on every
+ * proof, so it follows the installed kernel backend.
  */
 export function defaultCopiesBackend(): CopiesBackend | null {
-  if (defaultBackend === undefined) {
-    const k = gkrKernels();
-    defaultBackend = k && hasCopiesKernels(k) ? wasmCopiesBackend(k) : null;
-  }
-  return defaultBackend;
+  const k = gkrKernels();
+  if (k === null) return null;
+  if (wasmDefault?.kernels !== k) wasmDefault = { kernels: k, backend: hasCopiesKernels(k) ? wasmCopiesBackend(k) : null };
+  return wasmDefault.backend;
 }
 
 const replicated = new WeakMap<StructuredCircuit, Map<number, StructuredCircuit>>();

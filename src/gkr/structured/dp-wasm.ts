@@ -11,6 +11,7 @@ import { EXT_ONE, type Ext } from "../../field/extension.js";
 import { ExtVector } from "../../field/ext-vector.js";
 import { MAX_TABLE_BITS, eqTable } from "../../sumcheck/mle.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
+import { KernelError } from "../../kernels/errors.js";
 import type { Region } from "../../kernels/memory.js";
 import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
 import { type CopiesBackend, type LoadedCopies, type MulBooking, type TripleSumcheck, mulBookingTable } from "./dp-oracle.js";
@@ -288,10 +289,11 @@ export function hasCopiesKernels(kernels: GkrKernels): boolean {
 
 /**
  * The WASM backend over a kernel context.
- * @throws Error if the module lacks the data-parallel kernels (check `hasCopiesKernels`).
+ * @throws KernelError `MODULE_MISSING` if the module lacks the data-parallel kernels (check
+ *   `hasCopiesKernels`).
  */
 export function wasmCopiesBackend(kernels: GkrKernels): CopiesBackend {
-  if (!hasCopiesKernels(kernels)) throw new Error("the kernel module lacks the data-parallel kernels (dp_*); run `npm run build:kernels`");
+  if (!hasCopiesKernels(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks the data-parallel kernels (dp_*); run `npm run build:kernels`");
   const raw = kernels.raw as CopiesKernelExports;
   return { name: "wasm", load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n), eqTable: (point, scale) => eqTableWasm(kernels, point, scale) };
 }

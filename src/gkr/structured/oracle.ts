@@ -15,6 +15,7 @@ import { extMulAddTo } from "../../field/ext-inline.js";
 import type { LayerOracleFactory, LayerOracleInput } from "../layer-oracle.js";
 import { type GkrProveResult, type ProveGkrOptions, proveGkr } from "../prover.js";
 import { SparseLayerOracle, type SparseOracleExtension } from "../sparse-oracle.js";
+import { KernelError } from "../../kernels/errors.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { WasmLayerOracle } from "../wasm/oracle.js";
 import { type WasmGroupsOptions, WasmLinearGroups, hasGroupKernels } from "./booking-wasm.js";
@@ -103,10 +104,10 @@ export type GroupBooking = "wasm" | "typescript";
  * and test/gkr/structured-booking.test.ts).
  * @param booking default `"wasm"` when the module has the group kernels (`hasGroupKernels`),
  *   else `"typescript"`.
- * @throws Error for `"wasm"` when the module lacks the group kernels.
+ * @throws KernelError `MODULE_MISSING` for `"wasm"` when the module lacks the group kernels.
  */
 export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript", options: StructuredWasmOptions = {}): LayerOracleFactory {
-  if (booking === "wasm" && !hasGroupKernels(kernels)) throw new Error("the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+  if (booking === "wasm" && !hasGroupKernels(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
   return (input: LayerOracleInput) => {
     const groups = (input.layer as Partial<StructuredLayer>).linear;
     if (!groups || groups.length === 0) return new WasmLayerOracle(kernels, input);
@@ -122,15 +123,18 @@ export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: G
  */
 export type StructuredWasmOptions = WasmGroupsOptions;
 
-let defaultFactory: LayerOracleFactory | undefined;
+/** The WASM factory over the context it was made for (kept while `gkrKernels()` returns that context). */
+let wasmDefault: { readonly kernels: GkrKernels; readonly factory: LayerOracleFactory } | undefined;
 
-/** The WASM structured oracle when the kernel module is available, else `structuredLayerOracle`. */
+/**
+ * The WASM structured oracle when the kernel module is available and switched on, else
+ * `structuredLayerOracle`. Asked on every proof, so it follows the installed kernel backend.
+ */
 export function defaultStructuredOracleFactory(): LayerOracleFactory {
-  if (defaultFactory === undefined) {
-    const k = gkrKernels();
-    defaultFactory = k ? structuredWasmLayerOracleFactory(k) : structuredLayerOracle;
-  }
-  return defaultFactory;
+  const k = gkrKernels();
+  if (k === null) return structuredLayerOracle;
+  if (wasmDefault?.kernels !== k) wasmDefault = { kernels: k, factory: structuredWasmLayerOracleFactory(k) };
+  return wasmDefault.factory;
 }
 
 /** Structured circuits that passed `validateStructuredCircuit`. */

@@ -17,7 +17,7 @@
  */
 import { gkrKernelExportNames, ROUND_FOLD, type GkrKernelExports } from "../../kernels/abi.js";
 import { KernelError } from "../../kernels/errors.js";
-import { kernelModule } from "../../kernels/loader.js";
+import { kernelModule, kernelModuleEnabled } from "../../kernels/loader.js";
 import { KernelMemory, Region, type RegionDescriptor } from "../../kernels/memory.js";
 import type { Kernels } from "../../kernels/kernels.js";
 import type { SharedKernels } from "../../kernels/instance.js";
@@ -284,10 +284,12 @@ let cached: GkrKernels | null | undefined;
 
 /**
  * This thread's default context over a private memory, created on first use; `null` when the
- * kernel module is not available (not built, or built without the GKR kernels). The failure is
- * remembered.
+ * kernel module is not available (not built, or built without the GKR kernels; the failure is
+ * remembered) or is switched off (`installKernelBackend("typescript")`; asked on every call, so
+ * the default oracle factories follow the installed choice).
  */
 export function gkrKernels(): GkrKernels | null {
+  if (!kernelModuleEnabled()) return null;
   if (cached === undefined) {
     try {
       cached = GkrKernels.create();

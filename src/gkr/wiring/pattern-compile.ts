@@ -209,7 +209,7 @@ function patternRows(p: GatePattern, inSize: number): PatternRows {
   for (let r = 0; r < R; r++) {
     for (let e = rowStart[r]!; e < rowStart[r + 1]!; e++) {
       dense[r * inSize + p.b[e]!] = p.coeff[e]!;
-      cost[r] += entryCost(p.coeff[e]!);
+      cost[r]! += entryCost(p.coeff[e]!);
     }
   }
   const base = new Array<number>(R).fill(-1);

@@ -13,6 +13,7 @@
  *
  * Keys are exact JavaScript numbers (depth ≤ 48).
  */
+import { InternalError } from "../../errors.js";
 import type { Digest } from "../../hash/digest.js";
 import { RATE, WIDTH } from "../../hash/poseidon2.js";
 import type { BatchPermutation } from "./permutation.js";
@@ -378,12 +379,16 @@ export interface SubtreeResult {
   readonly ms: number;
 }
 
-const NO_ROWS: Pick<CompactSource, "leafDigest" | "branch"> = {
+/**
+ * The stored-row source of an `updateCompact` over no stored keys (a bulk build, a recount):
+ * such a call never reads a stored row, so either read is a bug (`InternalError`).
+ */
+export const NO_STORED_ROWS: Pick<CompactSource, "leafDigest" | "branch"> = {
   leafDigest: () => {
-    throw new Error("a bulk build reads no stored rows");
+    throw new InternalError("a build over no stored keys read a stored leaf digest");
   },
   branch: () => {
-    throw new Error("a bulk build reads no stored rows");
+    throw new InternalError("a build over no stored keys read a stored branch");
   },
 };
 
@@ -392,7 +397,7 @@ export function subtreeCompact(job: SubtreeJob, c: Compressor): SubtreeResult {
   const started = performance.now();
   const defaults: Digest[] = [];
   for (let h = 0; h <= job.height; h++) defaults.push(job.defaults.subarray(RATE * h, RATE * h + RATE));
-  const u = updateCompact(job.height, defaults, c, new Float64Array(0), 0, job.keys, job.digests, NO_ROWS);
+  const u = updateCompact(job.height, defaults, c, new Float64Array(0), 0, job.keys, job.digests, NO_STORED_ROWS);
   const prefixes = new Float64Array(u.branches.count);
   for (let i = 0; i < u.branches.count; i++) {
     const h = u.branches.heights[i]!;

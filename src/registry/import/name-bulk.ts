@@ -27,7 +27,7 @@ import type { HashPool } from "../hashing/hash-pool.js";
 import { hashedBatches, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
 import type { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
-import { packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "../hashing/name-tree.js";
+import { NO_STORED_ROWS, packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "../hashing/name-tree.js";
 import type { PackedRecords, PackedBuilder } from "../hashing/packed.js";
 import { RecordState, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
@@ -255,7 +255,7 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
       const topKeys = Float64Array.from(partBase);
       const topDigests = new Uint32Array(8 * parts.length);
       parts.forEach((p, i) => topDigests.set(p!.root, 8 * i));
-      const top = updateCompact(T, store.defaults.slice(H), store.hasher(), new Float64Array(0), 0, topKeys, topDigests, { leafDigest: () => { throw new Error("unreachable"); }, branch: () => { throw new Error("unreachable"); } });
+      const top = updateCompact(T, store.defaults.slice(H), store.hasher(), new Float64Array(0), 0, topKeys, topDigests, NO_STORED_ROWS);
       for (const p of parts) times.hashMs += p!.ms;
       treeMs = performance.now() - t0 - writeMs;
       const c0 = performance.now();

@@ -35,7 +35,7 @@ import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord
 import { seal, sealInto, unseal } from "./row-seal.js";
 import { defaultDigests } from "./store.js";
 import { EnvironmentStore, RegistryEnvironment, type RowSealing } from "./environment.js";
-import { Compressor, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
+import { Compressor, NO_STORED_ROWS, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
 import { defaultPermutation } from "../hashing/permutation.js";
 import { PENDING_BLOCK_PREFIX, decodePendingBlock, encodePendingBlock, forgetPendingToken, newPendingToken, pendingBlockKey, settlePendingBlock, writerAlive, type PendingBlock, type PendingOutcome } from "./pending-block.js";
 
@@ -662,8 +662,7 @@ export class NameStore extends EnvironmentStore {
       if (n !== head.records || live !== head.live || deleted !== head.deleted) {
         throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${n} leaf rows (${live} live, ${deleted} deleted); the head says ${head.records} (${head.live} live, ${head.deleted} deleted)`, { row: "meta row head" });
       }
-      const none = { leafDigest: (): Digest => { throw new Error("unreachable"); }, branch: (): Digest => { throw new Error("unreachable"); } };
-      const u = n === 0 ? { root: this.defaults[depth]!, branches: { count: 0, heights: new Uint8Array(0), prefixes: new Float64Array(0), digests: new Uint32Array(0) } } : updateCompact(depth, this.defaults, this.compressorOf(), new Float64Array(0), 0, keys, digests, none);
+      const u = n === 0 ? { root: this.defaults[depth]!, branches: { count: 0, heights: new Uint8Array(0), prefixes: new Float64Array(0), digests: new Uint32Array(0) } } : updateCompact(depth, this.defaults, this.compressorOf(), new Float64Array(0), 0, keys, digests, NO_STORED_ROWS);
       let i = 0;
       for (const b of this.branchRows(txn)) {
         const what = `branch row (height ${b.h}, prefix ${b.p})`;

@@ -9,7 +9,7 @@ import { MAPPING_ID } from "../mapping.js";
 import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { ROW_CHECKSUM_ID, sealRow, tryOpenRow } from "./row-checksum.js";
 import { TILE_HEIGHT } from "./tiles.js";
-import type { HistoryEntry, RegistryConfig, RegistryHead } from "./store.js";
+import type { HistoryEntry, RegistryConfig, RegistryHead } from "./slot-types.js";
 
 export const FORMAT = "ssgkr-registry";
 /** Format version 2: every row carries a checksum (version 1 had none; `upgradeRegistry` converts). */

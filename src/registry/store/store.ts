@@ -44,43 +44,12 @@ import { createDirectoryAtomically, creationInProgress } from "./atomic-create.j
 import { defaultPermutation, type BatchPermutation } from "../hashing/permutation.js";
 import { EnvironmentStore, RegistryEnvironment, type RowSealing } from "./environment.js";
 import { FORMAT, FORMAT_VERSION, KEY_CONFIG, KEY_HEAD, configRow, decodeHead, decodeHistory, encodeHead, encodeHistory, parseConfigRow } from "./slot-metadata.js";
+import type { HistoryEntry, RegistryConfig, RegistryHead } from "./slot-types.js";
+
+export type { HistoryEntry, RegistryConfig, RegistryHead } from "./slot-types.js";
 
 /** Largest registry depth (slot numbers stay exact JavaScript numbers). */
 export const MAX_REGISTRY_DEPTH = 48;
-
-/** The configuration of a slot-mapped registry (slot-v1), fixed when it is created. */
-export interface RegistryConfig {
-  /** Tree depth, 1..48 (default 24): 2^depth slots. */
-  readonly depth: number;
-  /** Leaf bound B, 20..63 (default 31). */
-  readonly leafMaxFields: number;
-}
-
-/** The committed state. */
-export interface RegistryHead {
-  /** Number of the last committed batch (0 = creation). */
-  readonly batch: number;
-  /** Root digest, 8 canonical elements. */
-  readonly root: Digest;
-  /** Next slot the registry assigns (= number of slots ever used). */
-  readonly nextSlot: number;
-  /** Slots holding a live record. */
-  readonly live: number;
-  /** Slots holding a deleted record (Tombstone leaf). */
-  readonly deleted: number;
-}
-
-/** One committed batch. */
-export interface HistoryEntry extends RegistryHead {
-  /** "create", "import", "insert", "replace", "delete" or "restore". */
-  readonly kind: string;
-  /** Records written by the batch. */
-  readonly records: number;
-  /** ISO 8601 commit time. */
-  readonly committedAt: string;
-  /** The slot of a single-record batch. */
-  readonly slot?: number;
-}
 
 /** A consistent view of one slot. */
 export interface SlotState {
