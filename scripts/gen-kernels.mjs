@@ -80,6 +80,9 @@ export const EXPORTS = {
     ["pcs_mobius", [ptr("data"), u32("logN"), u32("width")], "void", "Hypercube evaluations to multilinear coefficients in place, width 1 or 4, canonical."],
     ["pcs_fold", [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")], "void", "Interleaved extension fold by a constant (mode 0: evaluations, 1: coefficients)."],
     ["pcs_round", [ptr("f"), ptr("w"), u32("n"), ptr("out")], "void", "The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8)."],
+    ["pcs_rows", [ptr("dst"), ptr("src"), u32("logN"), u32("k"), u32("width")], "void", "A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1)."],
+    ["pcs_horner", [ptr("coeffs"), u32("n"), ptr("ztable"), ptr("out")], "void", "F(z) for interleaved extension coefficients, z given by its constant table."],
+    ["pcs_eq_add", [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")], "void", "acc += c·eq(point, ·) over the hypercube, interleaved extension."],
   ],
   HashKernelExports: [
     ["poseidon2_permute_one", [ptr("state"), ptr("consts")], "void", "One canonical state in place."],

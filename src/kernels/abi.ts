@@ -88,6 +88,12 @@ export interface KernelExports {
   pcs_fold(dst: number, src: number, n: number, mode: number, alpha: number): void;
   /** The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8). */
   pcs_round(f: number, w: number, n: number, out: number): void;
+  /** A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1). */
+  pcs_rows(dst: number, src: number, logN: number, k: number, width: number): void;
+  /** F(z) for interleaved extension coefficients, z given by its constant table. */
+  pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
+  /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
+  pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
 }
 
 /** The exports of `KernelExports` (its keys), checked against the module when it is instantiated. */
@@ -108,6 +114,9 @@ export function kernelExportNames(): readonly string[] {
     "pcs_mobius",
     "pcs_fold",
     "pcs_round",
+    "pcs_rows",
+    "pcs_horner",
+    "pcs_eq_add",
   ];
 }
 

@@ -129,3 +129,20 @@ export function pcs_mobius(data: usize, logN: u32, width: u32): void {
     }
   }
 }
+
+/**
+ * The codeword's rows (docs/pcs.md §4.1): dst[(j·2^k + t)·width …] = src[(j + t·R)·width …] for
+ * R = 2^(logN − k) rows and t < 2^k, width 1 or 4.
+ */
+export function pcs_rows(dst: usize, src: usize, logN: u32, k: u32, width: u32): void {
+  const rows: u32 = 1 << (logN - k);
+  const cols: u32 = 1 << k;
+  for (let j: u32 = 0; j < rows; j++) {
+    for (let t: u32 = 0; t < cols; t++) {
+      const from = <usize>(j + t * rows);
+      const to = <usize>(j * cols + t);
+      if (width == 4) v128.store(dst + (to << 4), v128.load(src + (from << 4)));
+      else store<u32>(dst + (to << 2), load<u32>(src + (from << 2)));
+    }
+  }
+}

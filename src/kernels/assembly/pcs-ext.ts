@@ -67,3 +67,41 @@ export function pcs_round(f: usize, w: usize, n: u32, out: usize): void {
   v128.store(out, h0);
   v128.store(out + 16, h2);
 }
+
+/**
+ * F(z) = Σ_i c_i z^i by Horner's rule over n interleaved extension coefficients, with z's
+ * constant table at `ztable` (16 words); the canonical value to out[0..4).
+ */
+export function pcs_horner(coeffs: usize, n: u32, ztable: usize, out: usize): void {
+  const z0 = v128.load(ztable), z1 = v128.load(ztable + 16), z2 = v128.load(ztable + 32), z3 = v128.load(ztable + 48);
+  let acc = i32x4.splat(0);
+  for (let i = <i32>n - 1; i >= 0; i--) acc = vAdd(mulTable(acc, z0, z1, z2, z3), v128.load(coeffs + (<usize>i << 4)));
+  v128.store(out, acc);
+}
+
+/**
+ * acc[b] += c·eq(point, b) for the 2^nvars points b of the hypercube (interleaved extension):
+ * `tables` holds c (4 canonical words), then for each coordinate j the constant tables of p_j
+ * and of 1 − p_j (16 words each, at words 4 + 32j and 20 + 32j); `tmp` has room for 4·2^nvars
+ * words.
+ */
+export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  v128.store(tmp, v128.load(tables));
+  for (let j: u32 = 0; j < nvars; j++) {
+    const t = tables + 16 + (<usize>j << 7);
+    const p0 = v128.load(t), p1 = v128.load(t + 16), p2 = v128.load(t + 32), p3 = v128.load(t + 48);
+    const q0 = v128.load(t + 64), q1 = v128.load(t + 80), q2 = v128.load(t + 96), q3 = v128.load(t + 112);
+    const half: u32 = 1 << j;
+    for (let i = <i32>half - 1; i >= 0; i--) {
+      const at = tmp + (<usize>i << 4);
+      const x = v128.load(at);
+      v128.store(at + (<usize>half << 4), mulTable(x, p0, p1, p2, p3));
+      v128.store(at, mulTable(x, q0, q1, q2, q3));
+    }
+  }
+  const size: u32 = 1 << nvars;
+  for (let i: u32 = 0; i < size; i++) {
+    const a = acc + (<usize>i << 4);
+    v128.store(a, vAdd(v128.load(a), v128.load(tmp + (<usize>i << 4))));
+  }
+}
