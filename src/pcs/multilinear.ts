@@ -214,3 +214,16 @@ export function powerPointBase(x: number, n: number): number[] {
   }
   return out;
 }
+
+/** 1, γ, γ², …, γ^(n−1): the combination coefficients of docs/pcs.md §4.7. */
+export function extPowers(gamma: Ext, n: number): Ext[] {
+  const out: Ext[] = [];
+  let acc: Ext = [1, 0, 0, 0];
+  const t = new Uint32Array(4);
+  for (let i = 0; i < n; i++) {
+    out.push(acc);
+    extMulTo(t, 0, 1, acc[0], acc[1], acc[2], acc[3], gamma[0], gamma[1], gamma[2], gamma[3]);
+    acc = [t[0]!, t[1]!, t[2]!, t[3]!];
+  }
+  return out;
+}

@@ -4,14 +4,14 @@
  * Construction 5.1 of the WHIR paper (ePrint 2024/1586) with the claims as its initial linear
  * constraints and the commitment's out-of-domain samples (§6.1) among them.
  */
-import { extMul, type Ext } from "../field/extension.js";
+import type { Ext } from "../field/extension.js";
 import { mul } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
 import { PcsError } from "./errors.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import {
-  addScaledEqTableBase, liftToExtension, powerPoint, powerPointBase,
+  addScaledEqTableBase, extPowers, liftToExtension, powerPoint, powerPointBase,
 } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
@@ -101,16 +101,6 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   return { commitment, schedule, oodPoints, evaluations: width === 1 ? liftToExtension(evaluations) : evaluations.slice(), coefficients, rows, tree };
 }
 
-function powersOf(gamma: Ext, n: number): Ext[] {
-  const out: Ext[] = [];
-  let acc: Ext = [1, 0, 0, 0];
-  for (let i = 0; i < n; i++) {
-    out.push(acc);
-    acc = extMul(acc, gamma);
-  }
-  return out;
-}
-
 /**
  * Opens the commitment of `state` at every claim in one proof, continuing transcript `t` right
  * after the commitment (§6.2–7). The claims' values must be the polynomial's; a wrong value gives
@@ -127,7 +117,7 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
   absorbClaims(t, claims);
   const gamma = t.sampleExt();
   const initial = schedule.initialOodSamples;
-  const coeffs = powersOf(gamma, initial + claims.length);
+  const coeffs = extPowers(gamma, initial + claims.length);
   let w: Uint32Array = new Uint32Array(4 << m);
   state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
   claims.forEach((c, j) => pcsEqAdd(w, c.point, coeffs[initial + j]!));
@@ -191,7 +181,7 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
     if (!last) {
       const mNext = round.numVariables - round.foldingFactor;
       const g = t.sampleExt();
-      const weights = powersOf(g, 1 + oodPoints.length + indices.length);
+      const weights = extPowers(g, 1 + oodPoints.length + indices.length);
       oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, mNext), weights[1 + j]!));
       const omega = rootOfUnity(round.logDomain);
       indices.forEach((idx, j) => {

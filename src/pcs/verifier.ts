@@ -9,7 +9,7 @@ import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
 import { foldRow } from "./fold.js";
 import { hashRow, multiproofSize, verifyMultiproof } from "./merkle.js";
-import { eqEval, evaluateCoefficients, evaluateUnivariateAtBase, liftToExtension, powerPoint } from "./multilinear.js";
+import { eqEval, evaluateCoefficients, evaluateUnivariateAtBase, extPowers, liftToExtension, powerPoint } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
 import { powBase } from "./prover.js";
 import { roundValueAt } from "./sumcheck.js";
@@ -41,16 +41,6 @@ class Reject extends Error {
   constructor(readonly code: PcsRejectCode, reason: string) {
     super(reason);
   }
-}
-
-function powersOf(gamma: Ext, n: number): Ext[] {
-  const out: Ext[] = [];
-  let acc: Ext = [1, 0, 0, 0];
-  for (let i = 0; i < n; i++) {
-    out.push(acc);
-    acc = extMul(acc, gamma);
-  }
-  return out;
 }
 
 interface Constraint {
@@ -90,7 +80,7 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
   absorbClaims(t, claims);
   const gamma = t.sampleExt();
   const initial = schedule.initialOodSamples;
-  const coeffs = powersOf(gamma, initial + claims.length);
+  const coeffs = extPowers(gamma, initial + claims.length);
   const constraints: Constraint[] = [];
   let claim: Ext = [0, 0, 0, 0];
   read.oodPoints.forEach((z, j) => {
@@ -158,7 +148,7 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
     if (!last) {
       const mNext = round.numVariables - k;
       const g = t.sampleExt();
-      const weights = powersOf(g, 1 + oodPoints.length + indices.length);
+      const weights = extPowers(g, 1 + oodPoints.length + indices.length);
       oodPoints.forEach((z, j) => {
         constraints.push({ coeff: weights[1 + j]!, point: powerPoint(z, mNext), offset: offset + k });
         claim = extAdd(claim, extMul(weights[1 + j]!, rp.nextOodAnswers[j]!));

@@ -11,28 +11,13 @@ import { spawn } from "node:child_process";
 import { cpSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { main } from "../../src/cli/main.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { tempDir } from "./support/tmp.js";
+import { runCli } from "./support/run-cli.js";
 
 const child = join(dirname(fileURLToPath(import.meta.url)), "support", "block-child.js");
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(["node", "ssgkr", ...args]);
-    return { code, out: out.join(""), err: err.join("") };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-  }
-}
+const run = runCli;
 
 const UPDATES = [
   { op: "insert", name: "crash-new-package", value: "https://github.com/example/new" },

@@ -2,24 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.js";
 import { tempDir } from "./support/tmp.js";
+import { runCli } from "./support/run-cli.js";
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(["node", "ssgkr", ...args]);
-    return { code, out: out.join(""), err: err.join("") };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-  }
-}
+const run = runCli;
 
 const ndjson = (xs: object[]) => xs.map((x) => JSON.stringify(x)).join("\n") + "\n";
 const rootOf = async (db: string): Promise<string> => JSON.parse((await run("registry", "root", "--db", db, "--json")).out).root;

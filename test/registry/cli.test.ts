@@ -1,25 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.js";
 import { tempDir, tempFile } from "./support/tmp.js";
+import { runCli } from "./support/run-cli.js";
 
 /** Runs the CLI in-process; returns exit code and captured output. */
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(["node", "ssgkr", ...args]);
-    return { code, out: out.join(""), err: err.join("") };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-  }
-}
+const run = runCli;
 
 const oneLine = (s: string) => s.trimEnd().split("\n").length === 1;
 
