@@ -5,6 +5,7 @@
  */
 import { DuplexChallenger } from "../transcript/challenger.js";
 import { PCS_DOMAIN_TAG } from "../transcript/domains.js";
+import { commitmentProblem } from "./checks.js";
 import { decodeWhirProof, encodeWhirProof } from "./codec.js";
 import { PcsError } from "./errors.js";
 import { whirParameterSet, whirParameterSets, type WhirSetId } from "./params.js";
@@ -80,6 +81,8 @@ export function acceptedWhirSets(options: WhirVerifyOptions = {}): WhirSetId[] {
  */
 export function whirVerify(commitment: WhirCommitment, claims: readonly WhirClaim[], proofBytes: Uint8Array, options: WhirVerifyOptions = {}): WhirVerdict {
   const accepted = acceptedWhirSets(options);
+  const shape = commitmentProblem(commitment);
+  if (shape !== null) return { ok: false, code: "PCS_SHAPE", reason: shape };
   if (!accepted.includes(commitment.set)) return { ok: false, code: "PCS_SET_NOT_ACCEPTED", reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}` };
   let proof;
   try {
@@ -89,7 +92,14 @@ export function whirVerify(commitment: WhirCommitment, claims: readonly WhirClai
     throw e;
   }
   if (proof.set !== commitment.set) return { ok: false, code: "PCS_SET_NOT_ACCEPTED", reason: `the proof names set ${proof.set}, the commitment ${commitment.set}` };
+  if (!(proofBytes instanceof Uint8Array)) return { ok: false, code: "PCS_DECODE", reason: "the proof must be a Uint8Array of pcs-whir-proof-v1 bytes" };
   const transcript = DuplexChallenger.withDomain(PCS_DOMAIN_TAG);
-  const read = whirReadCommitmentOn(transcript, commitment);
+  let read;
+  try {
+    read = whirReadCommitmentOn(transcript, commitment);
+  } catch (e) {
+    if (e instanceof PcsError) return { ok: false, code: "PCS_SHAPE", reason: e.message };
+    throw e;
+  }
   return whirVerifyOn(transcript, read, claims, proof);
 }

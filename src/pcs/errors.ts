@@ -25,6 +25,7 @@ export type PcsErrorCode = (typeof PCS_ERROR_CODES)[number];
 export const PCS_REJECT_CODES = [
   "PCS_DECODE",
   "PCS_SET_NOT_ACCEPTED",
+  "PCS_BAD_CLAIM",
   "PCS_SHAPE",
   "PCS_PROOF_OF_WORK",
   "PCS_MERKLE",

@@ -9,6 +9,8 @@
 import { P, add, mul, sub } from "../field/koalabear.js";
 import { extMulTo } from "../field/ext-inline.js";
 import type { Ext } from "../field/extension.js";
+import { pointProblem } from "./checks.js";
+import { PcsError } from "./errors.js";
 
 /** Hypercube evaluations → coefficients in place (the Möbius transform over each variable), `width` lanes. */
 export function evaluationsToCoefficients(values: Uint32Array, width: number): void {
@@ -166,9 +168,15 @@ export function evaluateUnivariateAtBase(coeffs: Uint32Array, x: number): Ext {
 /**
  * f̂(point): the multilinear extension of 2^m hypercube evaluations (base-field values, or
  * interleaved extension values with width 4) at a point of K^m, through the coefficients.
+ * @throws PcsError `PCS_BAD_POLYNOMIAL` (not 2^m canonical values), `PCS_BAD_CLAIM` (a point without m canonical coordinates).
  * @example evaluateMultilinear(new Uint32Array([3, 5]), [[2, 0, 0, 0]]) // [7, 0, 0, 0]: 3 + 2·(5 − 3)
  */
 export function evaluateMultilinear(evaluations: Uint32Array, point: readonly Ext[], width: 1 | 4 = 1): Ext {
+  const m = Math.log2(evaluations.length / width);
+  if (!(evaluations instanceof Uint32Array) || !Number.isInteger(m)) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations must be 2^m values (× ${width} words), got ${evaluations.length} words`);
+  for (let i = 0; i < evaluations.length; i++) if (evaluations[i]! >= P) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations[${i}] = ${evaluations[i]} is not a canonical field element`);
+  const problem = pointProblem(point, m, "point");
+  if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
   const c = width === 1 ? liftToExtension(evaluations) : evaluations.slice();
   evaluationsToCoefficients(c, 4);
   return evaluateCoefficients(c, point);

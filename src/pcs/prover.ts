@@ -8,6 +8,7 @@ import type { Ext } from "../field/extension.js";
 import { mul } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
+import { claimsProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import {
@@ -18,7 +19,6 @@ import { phase } from "./phases.js";
 import { pcsEncode, pcsEqAdd, pcsFold, pcsHorner, pcsMobius, pcsRound } from "./backend.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
-import { element } from "../field/koalabear.js";
 
 /** What the prover keeps between commitment and opening. */
 export interface WhirProverState {
@@ -63,14 +63,17 @@ export interface WhirCommitOptions {
   readonly corruptCodeword?: (rows: Uint32Array) => void;
 }
 
-function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth): number {
+function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth, set: ReturnType<typeof whirParameterSet>): number {
   if (!(evaluations instanceof Uint32Array)) throw new PcsError("PCS_BAD_POLYNOMIAL", "evaluations must be a Uint32Array of canonical field elements");
   const count = evaluations.length / width;
   const m = Math.log2(count);
   if (!Number.isInteger(count) || !Number.isInteger(m) || m < 1) {
     throw new PcsError("PCS_BAD_POLYNOMIAL", `a multilinear polynomial of m ≥ 1 variables has 2^m evaluations (× ${width} words); got ${evaluations.length} words`, { length: evaluations.length });
   }
-  for (let i = 0; i < evaluations.length; i++) element(evaluations[i], `evaluations[${i}]`);
+  whirSchedule(set, m); // PCS_TOO_LARGE before the values are read
+  for (let i = 0; i < evaluations.length; i++) {
+    if (evaluations[i]! >= 2130706433) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = 2130706433)`, { index: i });
+  }
   return m;
 }
 
@@ -78,13 +81,13 @@ function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth): numb
  * Commits to the multilinear polynomial whose hypercube evaluations are `evaluations`
  * (index bit j = variable j), on transcript `t`: absorbs the commitment (§6.1), draws the
  * out-of-domain points and absorbs their answers.
- * @throws PcsError `PCS_BAD_POLYNOMIAL` (length not 2^m·width, a non-canonical value), `PCS_TOO_LARGE` (m above the set's limit), `PCS_UNKNOWN_SET`.
+ * @throws PcsError `PCS_BAD_POLYNOMIAL` (length not 2^m·width, a non-canonical value), `PCS_TOO_LARGE` (m above the set's limit, before any value is read), `PCS_UNKNOWN_SET`.
  */
 export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, options: WhirCommitOptions = {}): WhirProverState {
   const width = options.width ?? 1;
   if (width !== 1 && width !== 4) throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
   const set = whirParameterSet(options.set ?? "cb100-r4");
-  const m = checkEvaluations(evaluations, width);
+  const m = checkEvaluations(evaluations, width, set);
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;
   const coeffsNative = evaluations.slice();
@@ -105,15 +108,13 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
  * Opens the commitment of `state` at every claim in one proof, continuing transcript `t` right
  * after the commitment (§6.2–7). The claims' values must be the polynomial's; a wrong value gives
  * a proof that does not verify.
- * @throws PcsError `PCS_BAD_CLAIM` for a point with other than m coordinates or no claim at all.
+ * @throws PcsError `PCS_BAD_CLAIM` for no claim at all, a point without m coordinates, or a coordinate or value that is not 4 canonical field elements.
  */
 export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: readonly WhirClaim[], adversary: WhirAdversary = {}): WhirProof {
   const { schedule } = state;
   const m = schedule.numVariables;
-  if (claims.length === 0) throw new PcsError("PCS_BAD_CLAIM", "an opening needs at least one claim");
-  claims.forEach((c, i) => {
-    if (c.point.length !== m) throw new PcsError("PCS_BAD_CLAIM", `claims[${i}].point has ${c.point.length} coordinates; the polynomial has ${m} variables`, { index: i });
-  });
+  const problem = claimsProblem(claims, m);
+  if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
   absorbClaims(t, claims);
   const gamma = t.sampleExt();
   const initial = schedule.initialOodSamples;

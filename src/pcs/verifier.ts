@@ -16,6 +16,7 @@ import { roundValueAt } from "./sumcheck.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { WhirClaim, WhirCommitment, WhirProof, WhirVerdict } from "./types.js";
 import type { PcsRejectCode } from "./errors.js";
+import { claimsProblem } from "./checks.js";
 
 /** A commitment the verifier has absorbed: its schedule and out-of-domain points. */
 export interface WhirReadCommitment {
@@ -73,10 +74,8 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
   if (commitment.oodAnswers.length !== schedule.initialOodSamples) throw new Reject("PCS_SHAPE", `the commitment has ${commitment.oodAnswers.length} out-of-domain answers, the set asks for ${schedule.initialOodSamples}`);
   if (proof.rounds.length !== schedule.rounds.length) throw new Reject("PCS_SHAPE", `the proof has ${proof.rounds.length} iterations, the schedule ${schedule.rounds.length}`);
   if (proof.finalSumcheck.length !== schedule.finalVariables) throw new Reject("PCS_SHAPE", `the proof has ${proof.finalSumcheck.length} final sumcheck rounds, the schedule ${schedule.finalVariables}`);
-  if (claims.length === 0) throw new Reject("PCS_SHAPE", "an opening needs at least one claim");
-  claims.forEach((c, i) => {
-    if (c.point.length !== m) throw new Reject("PCS_SHAPE", `claims[${i}].point has ${c.point.length} coordinates; the polynomial has ${m} variables`);
-  });
+  const problem = claimsProblem(claims, m);
+  if (problem !== null) throw new Reject("PCS_BAD_CLAIM", problem);
   absorbClaims(t, claims);
   const gamma = t.sampleExt();
   const initial = schedule.initialOodSamples;

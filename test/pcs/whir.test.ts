@@ -175,10 +175,58 @@ test("the verifier refuses sets weaker than it accepts, and a proof naming anoth
 test("bad input is refused with typed errors before any work", () => {
   assert.throws(() => whirCommit(new Uint32Array(3)), { code: "PCS_BAD_POLYNOMIAL" });
   assert.throws(() => whirCommit(new Uint32Array(1)), { code: "PCS_BAD_POLYNOMIAL" });
-  assert.throws(() => whirCommit(new Uint32Array([1, P])), { code: "NON_CANONICAL" });
+  assert.throws(() => whirCommit(new Uint32Array([1, P])), { code: "PCS_BAD_POLYNOMIAL" });
   assert.throws(() => whirCommit(new Uint32Array(2), { set: "nope" as WhirSetId }), { code: "PCS_UNKNOWN_SET" });
   assert.throws(() => whirCommit(new Uint32Array(1 << 23), { set: "cb100-r4" }), { code: "PCS_TOO_LARGE" });
   const committed = whirCommit(randomEvaluations(3, 1));
   assert.throws(() => whirOpen(committed, []), { code: "PCS_BAD_CLAIM" });
   assert.throws(() => whirOpen(committed, [{ point: [[1, 0, 0, 0]], value: [0, 0, 0, 0] }]), { code: "PCS_BAD_CLAIM" });
+});
+
+test("the verifier refuses claims that are not canonical or not well formed instead of reducing them", () => {
+  const m = 6;
+  const evals = randomEvaluations(m, 1600);
+  const committed = whirCommit(evals);
+  const claims = twoClaims(evals, m, 1601);
+  const proof = whirOpen(committed, claims);
+  const c0 = claims[0]!;
+  const bad: [string, unknown][] = [
+    ["value + p", [{ point: c0.point, value: [c0.value[0] + P, c0.value[1], c0.value[2], c0.value[3]] }, claims[1]]],
+    ["coordinate + p", [{ point: [[c0.point[0]![0] + P, 0, 0, 0], ...c0.point.slice(1)], value: c0.value }, claims[1]]],
+    ["5 limbs", [{ point: [[1, 2, 3, 4, 5], ...c0.point.slice(1)], value: c0.value }]],
+    ["3 limbs", [{ point: [[1, 2, 3], ...c0.point.slice(1)], value: c0.value }]],
+    ["−1", [{ point: c0.point, value: [-1, 0, 0, 0] }]],
+    ["1.5", [{ point: c0.point, value: [1.5, 0, 0, 0] }]],
+    ["not an array", c0],
+    ["no claims", []],
+  ];
+  for (const [what, cl] of bad) {
+    const v = whirVerify(committed.commitment, cl as WhirClaim[], proof);
+    assert.equal(v.ok, false, what);
+    if (!v.ok) assert.equal(v.code, "PCS_BAD_CLAIM", `${what}: ${v.reason}`);
+    assert.throws(() => whirOpen(committed, cl as WhirClaim[]), { code: "PCS_BAD_CLAIM" }, what);
+  }
+  const encoded = whirVerify(encodeWhirCommitment(committed.commitment) as unknown as typeof committed.commitment, claims, proof);
+  assert.equal(encoded.ok, false);
+  if (!encoded.ok) {
+    assert.equal(encoded.code, "PCS_SHAPE");
+    assert.match(encoded.reason, /decodeWhirCommitment/);
+  }
+});
+
+test("non-canonical evaluations are PCS_BAD_POLYNOMIAL, and a polynomial too large is refused before its values are read", () => {
+  const evals = randomEvaluations(4, 1700);
+  evals[3] = P;
+  assert.throws(() => whirCommit(evals), { code: "PCS_BAD_POLYNOMIAL" });
+  const tooLarge = new Uint32Array(1 << 23).fill(P);
+  assert.throws(() => whirCommit(tooLarge), { code: "PCS_TOO_LARGE" }, "the size is checked first");
+});
+
+test("evaluateMultilinear refuses points of the wrong size or with non-canonical coordinates", async () => {
+  const { evaluateMultilinear } = await import("../../src/pcs/index.js");
+  const evals = randomEvaluations(3, 1800);
+  assert.throws(() => evaluateMultilinear(evals, [[1, 0, 0, 0], [2, 0, 0, 0]]), { code: "PCS_BAD_CLAIM" });
+  assert.throws(() => evaluateMultilinear(evals, [[1, 0, 0, 0], [2, 0, 0, 0], [P, 0, 0, 0]]), { code: "PCS_BAD_CLAIM" });
+  assert.throws(() => evaluateMultilinear(new Uint32Array(3), []), { code: "PCS_BAD_POLYNOMIAL" });
+  assert.deepEqual(evaluateMultilinear(new Uint32Array([3, 5]), [[2, 0, 0, 0]]), [7, 0, 0, 0]);
 });

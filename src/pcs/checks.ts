@@ -1,0 +1,60 @@
+/**
+ * Shape checks of what callers hand the commitment (docs/pcs.md §1): claims, points and decoded
+ * commitments. Each returns a message naming the offending value, or null when the value is
+ * well formed; the prover throws it as `PCS_BAD_CLAIM`, the verifier returns it as a verdict.
+ */
+import { P } from "../field/koalabear.js";
+
+function isElement(x: unknown): boolean {
+  return typeof x === "number" && Number.isInteger(x) && x >= 0 && x < P;
+}
+
+/** Why `e` is not a canonical extension element (4 integers in [0, p)), or null. */
+export function extProblem(e: unknown, what: string): string | null {
+  if (e === null || typeof e !== "object" || typeof (e as ArrayLike<unknown>).length !== "number") return `${what} must be an extension element (4 canonical coordinates), got ${String(e)}`;
+  const a = e as ArrayLike<unknown>;
+  if (a.length !== 4) return `${what} must have 4 coordinates, got ${a.length}`;
+  for (let i = 0; i < 4; i++) if (!isElement(a[i])) return `${what}[${i}] = ${String(a[i])} is not a canonical field element (an integer in [0, p), p = ${P})`;
+  return null;
+}
+
+/** Why `point` is not a point of K^m, or null. */
+export function pointProblem(point: unknown, m: number, what: string): string | null {
+  if (!Array.isArray(point)) return `${what} must be an array of ${m} extension elements`;
+  if (point.length !== m) return `${what} has ${point.length} coordinates; the polynomial has ${m} variables`;
+  for (let j = 0; j < m; j++) {
+    const p = extProblem(point[j], `${what}[${j}]`);
+    if (p !== null) return p;
+  }
+  return null;
+}
+
+/** Why `claims` is not a non-empty list of claims about a polynomial of m variables, or null. */
+export function claimsProblem(claims: unknown, m: number): string | null {
+  if (!Array.isArray(claims)) return "claims must be an array of { point, value }";
+  if (claims.length === 0) return "an opening needs at least one claim";
+  for (let i = 0; i < claims.length; i++) {
+    const c = claims[i] as { point?: unknown; value?: unknown } | null;
+    if (c === null || typeof c !== "object") return `claims[${i}] must be { point, value }`;
+    const p = pointProblem(c.point, m, `claims[${i}].point`) ?? extProblem(c.value, `claims[${i}].value`);
+    if (p !== null) return p;
+  }
+  return null;
+}
+
+/** Why `c` is not a decoded commitment (what `decodeWhirCommitment` returns), or null. */
+export function commitmentProblem(c: unknown): string | null {
+  const hint = "pass the commitment decoded with decodeWhirCommitment";
+  if (c === null || typeof c !== "object" || c instanceof Uint8Array) return `not a decoded commitment (${hint})`;
+  const x = c as { set?: unknown; numVariables?: unknown; width?: unknown; root?: unknown; oodAnswers?: unknown };
+  if (typeof x.set !== "string") return `the commitment has no set name (${hint})`;
+  if (typeof x.numVariables !== "number" || !Number.isInteger(x.numVariables)) return `the commitment's numVariables is not an integer (${hint})`;
+  if (x.width !== 1 && x.width !== 4) return `the commitment's width must be 1 or 4 (${hint})`;
+  if (!(x.root instanceof Uint32Array) || x.root.length !== 8 || !x.root.every(isElement)) return `the commitment's root must be 8 canonical field elements (${hint})`;
+  if (!Array.isArray(x.oodAnswers)) return `the commitment's oodAnswers must be an array (${hint})`;
+  for (let i = 0; i < x.oodAnswers.length; i++) {
+    const p = extProblem(x.oodAnswers[i], `commitment.oodAnswers[${i}]`);
+    if (p !== null) return p;
+  }
+  return null;
+}
