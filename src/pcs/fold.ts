@@ -17,7 +17,7 @@ const INV2 = (P + 1) / 2;
  * k challenges.
  */
 export function foldRow(row: Uint32Array, x: number, zeta: number, alphas: readonly Ext[]): Ext {
-  let cur = row.slice();
+  let cur = row; // never written: each step builds a new array
   let size = cur.length / 4;
   let base = x;
   let root = zeta;

@@ -100,3 +100,14 @@ test("fuzz: changed, cut and random bytes never crash the decoder or the verifie
 test("an honest proof still verifies after decoding (the fuzz baseline)", () => {
   assert.deepEqual(whirVerify(decodeWhirCommitment(commitmentBytes), claims, proof), { ok: true });
 });
+
+test("decoding errors name the encoding and the field", () => {
+  assert.throws(() => decodeWhirCommitment(commitmentBytes.subarray(0, 20)), (e: unknown) => e instanceof PcsError && /WHIR commitment: truncated at root/.test(e.message));
+  const decoded = decodeWhirProof(proof);
+  const last = decoded.rounds.length - 1;
+  let cut = 4 * 4;
+  for (let i = 0; i < last; i++) cut += 4 * (encodeWhirProof({ ...decoded, rounds: [decoded.rounds[i]!], finalSumcheck: [] }).length / 4 - 4);
+  const r = decoded.rounds[last]!;
+  cut += 4 * (8 * r.sumcheck.length + r.foldWitnesses.length) + 4;
+  assert.throws(() => decodeWhirProof(proof.subarray(0, cut)), (e: unknown) => e instanceof PcsError && new RegExp(`WHIR proof: truncated at rounds\\[${last}\\]\\.finalCoefficients`).test(e.message));
+});

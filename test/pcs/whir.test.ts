@@ -230,3 +230,24 @@ test("evaluateMultilinear refuses points of the wrong size or with non-canonical
   assert.throws(() => evaluateMultilinear(new Uint32Array(3), []), { code: "PCS_BAD_POLYNOMIAL" });
   assert.deepEqual(evaluateMultilinear(new Uint32Array([3, 5]), [[2, 0, 0, 0]]), [7, 0, 0, 0]);
 });
+
+test("each grinding witness is checked: a changed fold or query witness is PCS_PROOF_OF_WORK; a proof that is not bytes is PCS_DECODE", () => {
+  const m = 13;
+  const evals = randomEvaluations(m, 1900);
+  const claims = twoClaims(evals, m, 1901);
+  const committed = whirCommit(evals);
+  const proof = decodeWhirProof(whirOpen(committed, claims));
+  const r = proof.rounds.findIndex((x) => x.foldWitnesses.length > 0);
+  assert.ok(r >= 0, "some iteration grinds before its folding challenges");
+  const withFold = { ...proof, rounds: proof.rounds.map((x, i) => (i === r ? { ...x, foldWitnesses: [x.foldWitnesses[0]! + 1, ...x.foldWitnesses.slice(1)] } : x)) };
+  const q = proof.rounds.findIndex((x) => x.queryWitness !== null);
+  const withQuery = { ...proof, rounds: proof.rounds.map((x, i) => (i === q ? { ...x, queryWitness: x.queryWitness! + 1 } : x)) };
+  for (const [what, forged] of [["fold", withFold], ["query", withQuery]] as const) {
+    const v = whirVerify(committed.commitment, claims, encodeWhirProof(forged));
+    assert.equal(v.ok, false, what);
+    if (!v.ok) assert.equal(v.code, "PCS_PROOF_OF_WORK", `${what}: ${v.reason}`);
+  }
+  const notBytes = whirVerify(committed.commitment, claims, [1, 2, 3] as unknown as Uint8Array);
+  assert.equal(notBytes.ok, false);
+  if (!notBytes.ok) assert.equal(notBytes.code, "PCS_DECODE");
+});
