@@ -5,7 +5,6 @@ import { crc32 as zlibCrc32 } from "node:zlib";
 import { join } from "node:path";
 import { open } from "lmdb";
 import fc from "fast-check";
-import { main } from "../../src/cli/main.js";
 import { P } from "../../src/field/koalabear.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { RegistryStore, upgradeRegistry } from "../../src/registry/store/store.js";
@@ -19,26 +18,11 @@ import { crc32Range, openRow, sealRow, tryOpenRow } from "../../src/registry/sto
 import { locate, tileKey } from "../../src/registry/store/tiles.js";
 import { tempDir } from "./support/tmp.js";
 import { formatRoot } from "../../src/registry/root.js";
+import { runCli } from "./support/run-cli.js";
 
 const arr = (d: ArrayLike<number>) => Array.from(d);
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  // let the test reporter flush what it has queued for stdout before stdout is captured
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(["node", "ssgkr", ...args]);
-    return { code, out: out.join(""), err: err.join("") };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-  }
-}
+const run = runCli;
 
 const corrupt = (pattern: RegExp) => (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && pattern.test(e.message);
 

@@ -5,34 +5,17 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { open } from "lmdb";
-import { main } from "../../src/cli/main.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { RegistryStore } from "../../src/registry/store/store.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { computeRoot } from "../../src/smt/path.js";
 import { tempDir } from "./support/tmp.js";
+import { runCli } from "./support/run-cli.js";
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bin", "ssgkr.js");
 const arr = (d: ArrayLike<number>) => Array.from(d);
 
-/** Runs the CLI in-process; returns exit code and captured output. */
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  // let the test reporter flush what it has queued for stdout before stdout is captured
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
-  try {
-    const code = await main(["node", "ssgkr", ...args]);
-    return { code, out: out.join(""), err: err.join("") };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-  }
-}
+const run = runCli;
 
 function ndjson(dir: string, count: number): string {
   const path = join(dir, "in.ndjson");
