@@ -84,6 +84,7 @@ export function whirVerify(commitment: WhirCommitment, claims: readonly WhirClai
   const shape = commitmentProblem(commitment);
   if (shape !== null) return { ok: false, code: "PCS_SHAPE", reason: shape };
   if (!accepted.includes(commitment.set)) return { ok: false, code: "PCS_SET_NOT_ACCEPTED", reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}` };
+  if (!(proofBytes instanceof Uint8Array)) return { ok: false, code: "PCS_DECODE", reason: "the proof must be a Uint8Array of pcs-whir-proof-v1 bytes" };
   let proof;
   try {
     proof = decodeWhirProof(proofBytes);
@@ -92,7 +93,6 @@ export function whirVerify(commitment: WhirCommitment, claims: readonly WhirClai
     throw e;
   }
   if (proof.set !== commitment.set) return { ok: false, code: "PCS_SET_NOT_ACCEPTED", reason: `the proof names set ${proof.set}, the commitment ${commitment.set}` };
-  if (!(proofBytes instanceof Uint8Array)) return { ok: false, code: "PCS_DECODE", reason: "the proof must be a Uint8Array of pcs-whir-proof-v1 bytes" };
   const transcript = DuplexChallenger.withDomain(PCS_DOMAIN_TAG);
   let read;
   try {

@@ -247,7 +247,12 @@ test("each grinding witness is checked: a changed fold or query witness is PCS_P
     assert.equal(v.ok, false, what);
     if (!v.ok) assert.equal(v.code, "PCS_PROOF_OF_WORK", `${what}: ${v.reason}`);
   }
-  const notBytes = whirVerify(committed.commitment, claims, [1, 2, 3] as unknown as Uint8Array);
-  assert.equal(notBytes.ok, false);
-  if (!notBytes.ok) assert.equal(notBytes.code, "PCS_DECODE");
+  for (const bad of [[1, 2, 3, 4], "WHRP", null]) {
+    const notBytes = whirVerify(committed.commitment, claims, bad as unknown as Uint8Array);
+    assert.equal(notBytes.ok, false);
+    if (!notBytes.ok) {
+      assert.equal(notBytes.code, "PCS_DECODE");
+      assert.match(notBytes.reason, /Uint8Array/);
+    }
+  }
 });
