@@ -5,7 +5,7 @@
  * constraints and the commitment's out-of-domain samples (§6.1) among them.
  */
 import type { Ext } from "../field/extension.js";
-import { mul } from "../field/koalabear.js";
+import { P, pow } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
 import { claimsProblem } from "./checks.js";
@@ -72,7 +72,7 @@ function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth, set: 
   }
   whirSchedule(set, m); // PCS_TOO_LARGE before the values are read
   for (let i = 0; i < evaluations.length; i++) {
-    if (evaluations[i]! >= 2130706433) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = 2130706433)`, { index: i });
+    if (evaluations[i]! >= P) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`, { index: i });
   }
   return m;
 }
@@ -186,7 +186,7 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
       oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, mNext), weights[1 + j]!));
       const omega = rootOfUnity(round.logDomain);
       indices.forEach((idx, j) => {
-        const r = powBase(omega, idx << round.foldingFactor);
+        const r = pow(omega, idx << round.foldingFactor);
         addScaledEqTableBase(w, powerPointBase(r, mNext), weights[1 + oodPoints.length + j]!);
       });
       tree = nextTree!;
@@ -208,16 +208,4 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
     });
   }
   return { set: schedule.set.id, numVariables: m, width: state.commitment.width, rounds, finalSumcheck };
-}
-
-/** ω^e for a non-negative integer e < 2^31. */
-export function powBase(omega: number, e: number): number {
-  let result = 1;
-  let base = omega;
-  while (e > 0) {
-    if (e & 1) result = mul(result, base);
-    base = mul(base, base);
-    e >>>= 1;
-  }
-  return result;
 }

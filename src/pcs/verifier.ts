@@ -11,7 +11,7 @@ import { foldRow } from "./fold.js";
 import { hashRow, multiproofSize, verifyMultiproof } from "./merkle.js";
 import { eqEval, evaluateCoefficients, evaluateUnivariateAtBase, extPowers, liftToExtension, powerPoint } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
-import { powBase } from "./prover.js";
+import { pow } from "../field/koalabear.js";
 import { roundValueAt } from "./sumcheck.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { WhirClaim, WhirCommitment, WhirProof, WhirVerdict } from "./types.js";
@@ -142,7 +142,7 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
     const zeta = rootOfUnity(k);
     const folds = indices.map((idx, j) => {
       const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
-      return foldRow(width === 1 ? liftToExtension(row) : row.slice(), powBase(omega, idx), zeta, roundAlphas);
+      return foldRow(width === 1 ? liftToExtension(row) : row, pow(omega, idx), zeta, roundAlphas);
     });
     if (!last) {
       const mNext = round.numVariables - k;
@@ -153,7 +153,7 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
         claim = extAdd(claim, extMul(weights[1 + j]!, rp.nextOodAnswers[j]!));
       });
       indices.forEach((idx, j) => {
-        const r = powBase(omega, idx << k);
+        const r = pow(omega, idx << k);
         const wj = weights[1 + oodPoints.length + j]!;
         constraints.push({ coeff: wj, point: powerPoint([r, 0, 0, 0], mNext), offset: offset + k });
         claim = extAdd(claim, extMul(wj, folds[j]!));
@@ -162,7 +162,7 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
       width = 4;
     } else {
       indices.forEach((idx, j) => {
-        const r = powBase(omega, idx << k);
+        const r = pow(omega, idx << k);
         if (!extEq(folds[j]!, evaluateUnivariateAtBase(finalCoefficients!, r))) {
           throw new Reject("PCS_FINAL_POLYNOMIAL", `iteration ${i}: the fold of row ${idx} disagrees with the final polynomial`);
         }
