@@ -2,16 +2,16 @@
  * Strict inner-proof-v2 decoder (docs/profile-v2.md §9): stateless, fail-closed, checks in exactly
  * the listed order; bounded before it allocates.
  */
-import type { Ext } from "../../field/extension.js";
-import type { GkrProof, LayerProof, RoundPoly } from "../../gkr/proof.js";
+import type { GkrProof } from "../../gkr/proof.js";
 import type { PublicInputs } from "../../statement/types.js";
 import { DecodeError } from "../errors.js";
 import { MAGIC } from "../layout.js";
 import { ByteReader } from "../reader.js";
 import { V2DecodeError, type V2DecodeErrorCode } from "./errors.js";
+import { readLayers } from "./layers.js";
 import {
-  V2_CIRCUIT_VERSION, V2_EVALS_BYTES, V2_HEADER_BYTES, V2_LAYER_FIXED_BYTES, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, V2_PROOF_ENCODING_VERSION,
-  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_ROUND_PAIR_BYTES, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
+  V2_CIRCUIT_VERSION, V2_HEADER_BYTES, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, V2_PROOF_ENCODING_VERSION,
+  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
 } from "./layout.js";
 
 /** A single-operation message (proof_kind 0): circuit identity, public inputs and the GKR proof. */
@@ -35,8 +35,6 @@ interface Decoded {
   readonly statementChecks: readonly (readonly [number, number])[];
   readonly proof: GkrProof;
 }
-
-const ZERO: Ext = [0, 0, 0, 0];
 
 function fail(code: V2DecodeErrorCode, message: string, details: Record<string, unknown> = {}): never {
   throw new V2DecodeError(code, message, details);
@@ -122,23 +120,7 @@ function decodeUnguarded(bytes: Uint8Array, proofKind: number): Decoded {
   } else {
     statements.push(readStatement(r, idTag, r.pos));
   }
-  const nAt = r.pos;
-  const n = r.u32();
-  if (n * V2_LAYER_FIXED_BYTES > r.remaining()) fail("OversizedCount", `layer count ${n} at offset ${nAt} needs at least ${n * V2_LAYER_FIXED_BYTES} bytes, only ${r.remaining()} remain`, { offset: nAt, count: n });
-  const layers: LayerProof[] = new Array(n);
-  for (let l = 0; l < n; l++) {
-    const mAt = r.pos;
-    const m = r.u32();
-    if (m % 2 !== 0) fail("BadRoundCount", `layer ${l}: round count ${m} at offset ${mAt} is odd`, { layer: l, offset: mAt });
-    if ((m / 2) * V2_ROUND_PAIR_BYTES + V2_EVALS_BYTES > r.remaining()) {
-      fail("OversizedCount", `round count ${m} at offset ${mAt} needs at least ${(m / 2) * V2_ROUND_PAIR_BYTES + V2_EVALS_BYTES} bytes, only ${r.remaining()} remain`, { offset: mAt, count: m });
-    }
-    const rounds: RoundPoly[] = new Array(m);
-    for (let k = 0; k < m; k++) rounds[k] = k < m / 2 ? [r.ef(), r.ef(), r.ef(), r.ef(), r.ef()] : [r.ef(), r.ef(), r.ef(), ZERO, ZERO];
-    const evalX = r.ef();
-    const evalY = r.ef();
-    layers[l] = { rounds, evalX, evalY };
-  }
+  const layers = readLayers(r, fail);
   const extra = r.remaining();
   if (extra !== 0) fail("TrailingBytes", `${extra} bytes follow the last layer`, { extra });
   return {

@@ -2,22 +2,20 @@
  * inner-proof-v2 encoder (docs/profile-v2.md §9): validates first, then writes the layout.
  */
 import { P } from "../../field/koalabear.js";
-import type { Ext } from "../../field/extension.js";
 import type { GkrProof } from "../../gkr/proof.js";
 import { MAGIC } from "../layout.js";
 import type { PublicInputs } from "../../statement/types.js";
 import { V2EncodeError } from "./errors.js";
+import { checkLayers, layersSize, writeLayers, type LayerEncodeCode } from "./layers.js";
 import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity } from "./layout.js";
 
 /** Exact encoded size of a single-operation proof (170 + Σ (36 + 128·s)); `operations` > 0 gives the aggregate size. */
 export function encodedSizeV2(proof: GkrProof, operations = 0): number {
-  let n = operations > 0 ? 61 + 4 + V2_STATEMENT_CHECK_BYTES * operations + 4 : V2_LAYERS_OFFSET + 4;
-  for (const l of proof.layers) n += 36 + 64 * l.rounds.length;
-  return n;
+  return (operations > 0 ? 61 + 4 + V2_STATEMENT_CHECK_BYTES * operations : V2_LAYERS_OFFSET) + layersSize(proof);
 }
 
-function isZero(e: Ext): boolean {
-  return e[0] === 0 && e[1] === 0 && e[2] === 0 && e[3] === 0;
+function layerFail(code: LayerEncodeCode, message: string, details: Record<string, unknown>): never {
+  throw new V2EncodeError(code, message, details);
 }
 
 /**
@@ -47,17 +45,7 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
     && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
     && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff;
   if (!idOk) throw new V2EncodeError("BadIdentity", "identity or statement field out of range (op kind 0..2 and equal, depth u32, leaf_max_fields u16, asset_id u64)");
-  proof.layers.forEach((l, li) => {
-    const m = l.rounds.length;
-    if (m % 2 !== 0) throw new V2EncodeError("BadRoundCount", `layer ${li}: ${m} round polynomials, must be even (2s)`, { layer: li });
-    if (m > 0xffffffff) throw new V2EncodeError("CountOverflow", `layer ${li}: round count does not fit u32`, { layer: li });
-    l.rounds.forEach((r, ri) => {
-      if (r.length !== 5) throw new V2EncodeError("BadRoundPolyArity", `layer ${li} round ${ri}: ${r.length} coefficients, must be 5`, { layer: li, round: ri, got: r.length });
-      if (ri >= m / 2 && (!isZero(r[3]!) || !isZero(r[4]!))) {
-        throw new V2EncodeError("NonZeroHighCoefficient", `layer ${li} round ${ri}: a y round must have a_3 = a_4 = 0`, { layer: li, round: ri });
-      }
-    });
-  });
+  checkLayers(proof, layerFail);
   const size = encodedSizeV2(proof, checks ? checks.length : 0);
   if (size > 0xffffffff) throw new V2EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
   const out = new Uint8Array(size);
@@ -67,7 +55,6 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
     if (!Number.isInteger(x) || x < 0 || x >= P) throw new V2EncodeError("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
     v.setUint32(pos, x, true); pos += 4;
   };
-  const ef = (e: Ext) => { fe(e[0]); fe(e[1]); fe(e[2]); fe(e[3]); };
   const digest = (d: ArrayLike<number>) => { for (let i = 0; i < 8; i++) fe(d[i]!); };
   out.set(MAGIC, 0); pos = 8;
   v.setUint16(8, V2_PROOF_ENCODING_VERSION, true);
@@ -94,16 +81,6 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
     pos += 9;
     digest(pub.valueDigest);
   }
-  v.setUint32(pos, proof.layers.length, true); pos += 4;
-  for (const l of proof.layers) {
-    const m = l.rounds.length;
-    v.setUint32(pos, m, true); pos += 4;
-    l.rounds.forEach((r, ri) => {
-      const keep = ri < m / 2 ? 5 : 3;
-      for (let c = 0; c < keep; c++) ef(r[c]!);
-    });
-    ef(l.evalX);
-    ef(l.evalY);
-  }
+  writeLayers(v, pos, proof, layerFail);
   return out;
 }

@@ -1,0 +1,125 @@
+/**
+ * Statements of profile v3 (docs/profile-v3.md §2) and the public half of the input vector they
+ * define (§3). A statement is everything the verifier knows about one operation:
+ *
+ * - membership:     the root, the key and the Occupied leaf;
+ * - non-membership: the root and the key (the leaf, Empty or a Tombstone, stays private);
+ * - update:         the old and the new root, the key, the new leaf and a rule the old leaf obeys
+ *                   (`any`, `empty`, `tombstone`, or `record`: Occupied with this identity and any
+ *                   payload), which stays private otherwise.
+ *
+ * The statement digest (§5.2) is the sponge of [op kind tag, key as four 16-bit limbs, the public
+ * half without its key bits], zero-padded to whole 8-lane blocks; the transcript absorbs the
+ * digests of the operations in order.
+ */
+import { digest, type Digest } from "../../hash/digest.js";
+import { currentHashBackend, type HashBackend } from "../../hash/index.js";
+import { OpKind, opKindTag } from "../../statement/types.js";
+import { SmtError } from "../errors.js";
+import { type Leaf, type OccupiedLeaf, LeafTag, encodeLeaf, foldEncoding, limbs } from "../leaf.js";
+import { checkKeyInRange, keyBit } from "../path.js";
+import { RULE_IDENTITY, RULE_RECORD_FLAG, RULE_TAG_FLAG, RULE_TAG_VALUE, type V3Layout } from "./layout.js";
+
+/** What an update's old leaf is known to be (its value stays private). */
+export type V3OldLeafRule =
+  | { readonly rule: "any" }
+  | { readonly rule: "empty" }
+  | { readonly rule: "tombstone" }
+  | { readonly rule: "record"; readonly identity: Uint8Array };
+
+/** One operation as the verifier knows it. */
+export type V3Statement =
+  | { readonly kind: OpKind.Membership; readonly root: Digest; readonly key: bigint; readonly leaf: OccupiedLeaf }
+  | { readonly kind: OpKind.NonMembership; readonly root: Digest; readonly key: bigint }
+  | { readonly kind: OpKind.Update; readonly oldRoot: Digest; readonly newRoot: Digest; readonly key: bigint; readonly newLeaf: Leaf; readonly oldLeaf: V3OldLeafRule };
+
+function ruleLanes(rule: V3OldLeafRule): number[] {
+  const out = new Array<number>(12).fill(0);
+  if (rule === null || typeof rule !== "object") throw new SmtError("BAD_LEAF", `an old-leaf rule must be an object {rule: "any" | "empty" | "tombstone" | "record"}, got ${String(rule)}`);
+  switch (rule.rule) {
+    case "any":
+      return out;
+    case "empty":
+      out[RULE_TAG_FLAG] = 1;
+      out[RULE_TAG_VALUE] = LeafTag.Empty;
+      return out;
+    case "tombstone":
+      out[RULE_TAG_FLAG] = 1;
+      out[RULE_TAG_VALUE] = LeafTag.Tombstone;
+      return out;
+    case "record": {
+      out[RULE_RECORD_FLAG] = 1;
+      limbs(rule.identity).forEach((l, i) => (out[RULE_IDENTITY + i] = l));
+      return out;
+    }
+    default:
+      throw new SmtError("BAD_LEAF", `unknown old-leaf rule ${JSON.stringify((rule as { rule: unknown }).rule)} (any, empty, tombstone, record)`);
+  }
+}
+
+/**
+ * The public half of one copy's input vector (`layout.publicUsed` lanes, lane 0 = the copy's lane
+ * `layout.half`): key bits, roots, the public pre-image, the update rule lanes.
+ * @throws SmtError `OP_KIND_MISMATCH` (a statement of another kind), `BAD_KEY`, `KEY_OUT_OF_RANGE`,
+ *   `BAD_LEAF`, `LEAF_ENCODING`; FieldError for a root that is not 8 canonical elements.
+ */
+export function publicHalf(layout: V3Layout, statement: V3Statement): Uint32Array {
+  if (statement === null || typeof statement !== "object" || statement.kind !== layout.kind) {
+    throw new SmtError("OP_KIND_MISMATCH", `a ${layout.kind} circuit needs a ${layout.kind} statement, got ${statement === null || typeof statement !== "object" ? String(statement) : String(statement.kind)}`);
+  }
+  const out = new Uint32Array(layout.publicUsed);
+  const h = layout.half;
+  const key = checkKeyInRange(statement.key, layout.depth);
+  for (let l = 0; l < layout.depth; l++) out[layout.keyBits - h + l] = keyBit(key, l);
+  const roots = statement.kind === OpKind.Update ? [digest(statement.oldRoot, "old_root"), digest(statement.newRoot, "new_root")] : [digest(statement.root, "root")];
+  roots.forEach((r, t) => out.set(r, layout.roots - h + 8 * t));
+  const leaf = statement.kind === OpKind.Membership ? statement.leaf : statement.kind === OpKind.Update ? statement.newLeaf : null;
+  if (leaf !== null) {
+    if (statement.kind === OpKind.Membership && leaf?.tag !== LeafTag.Occupied) throw new SmtError("BAD_LEAF", "a membership statement's leaf must be Occupied");
+    const t = layout.prePublic.indexOf(true);
+    out.set(foldEncoding(encodeLeaf(leaf), layout.leafMaxFields), layout.preOf[t]! - h);
+  }
+  if (statement.kind === OpKind.Update) out.set(ruleLanes(statement.oldLeaf), layout.rule - h);
+  return out;
+}
+
+/** Lanes of a statement digest's pre-image (kind tag, 4 key limbs, the public half without key bits), padded to 8. */
+export function statementPreimageLength(layout: V3Layout): number {
+  return 8 * Math.ceil((5 + layout.publicUsed - layout.depth) / 8);
+}
+
+/** Writes the digest pre-image of a statement whose public half is `half` at pre[at…]. */
+function writePreimage(layout: V3Layout, key: bigint, half: Uint32Array, pre: Uint32Array, at: number): void {
+  pre[at] = opKindTag(layout.kind);
+  const k = BigInt.asUintN(64, key);
+  for (let i = 0; i < 4; i++) pre[at + 1 + i] = Number((k >> BigInt(16 * i)) & 0xffffn);
+  pre.set(half.subarray(layout.depth), at + 5);
+}
+
+/** The pre-image of one statement's digest (`statementPreimageLength` lanes). @throws as `publicHalf`. */
+export function statementPreimage(layout: V3Layout, statement: V3Statement): Uint32Array {
+  const pre = new Uint32Array(statementPreimageLength(layout));
+  writePreimage(layout, statement.key, publicHalf(layout, statement), pre, 0);
+  return pre;
+}
+
+/**
+ * The statement digests of many operations at once (8 lanes each, operation i at [8i, 8i + 8)),
+ * from their public halves: block b of every pre-image through one batched permutation call.
+ * Reference: `sponge(statementPreimage(…))` per operation (test/smt/v3/statement.test.ts).
+ * @param halves the public halves (`publicHalf`), one per statement.
+ */
+export function statementDigests(layout: V3Layout, keys: readonly bigint[], halves: readonly Uint32Array[], permute: HashBackend["permuteMany"] = (s, n) => currentHashBackend().permuteMany(s, n)): Uint32Array {
+  const n = halves.length;
+  const len = statementPreimageLength(layout);
+  const pre = new Uint32Array(len * n);
+  for (let i = 0; i < n; i++) writePreimage(layout, keys[i]!, halves[i]!, pre, len * i);
+  const states = new Uint32Array(16 * n);
+  for (let b = 0; b < len / 8; b++) {
+    for (let i = 0; i < n; i++) states.set(pre.subarray(len * i + 8 * b, len * i + 8 * b + 8), 16 * i);
+    permute(states, n);
+  }
+  const out = new Uint32Array(8 * n);
+  for (let i = 0; i < n; i++) out.set(states.subarray(16 * i, 16 * i + 8), 8 * i);
+  return out;
+}
