@@ -69,6 +69,12 @@ export class ByteReader {
     return [c0, c1, c2, c3];
   }
 
+  /** `size` raw bytes (a copy). */
+  bytes(size: number): Uint8Array {
+    const at = this.need(size);
+    return new Uint8Array(this.view.buffer.slice(this.view.byteOffset + at, this.view.byteOffset + at + size));
+  }
+
   /** 8 fe. */
   digest(): Digest {
     const d = new Uint32Array(8);

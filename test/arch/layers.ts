@@ -67,7 +67,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "sparse-Merkle leaves, tree, circuit configuration and compiler, witness",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/gkr", "src/statement"],
   },
-  "src/codec": { job: "inner-proof-v1 encoding", imports: ["src/errors.ts", "src/field", "src/hash", "src/gkr", "src/statement"] },
+  "src/codec": { job: "inner-proof-v1 encoding; `v2/` inner-proof-v2, `v3/` inner-proof-v3", imports: ["src/errors.ts", "src/field", "src/hash", "src/pcs", "src/gkr", "src/statement"] },
   "src/sync": {
     job: "prepared circuits, prove/verify, request files, limits, batches, worker pool",
     imports: [...CORE, "src/statement", "src/smt", "src/codec"],
@@ -123,9 +123,9 @@ export const UNITS: Readonly<Record<string, Unit>> = {
 export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   "src/gkr": { wiring: [], wasm: [], structured: ["wiring", "wasm"] },
   "src/kernels": { assembly: [] },
-  "src/smt": { v2: [] },
-  "src/codec": { v2: [] },
-  "src/sync": { parallel: [], v2: ["parallel"] },
+  "src/smt": { v2: [], v3: ["v2"] },
+  "src/codec": { v2: [], v3: ["v2"] },
+  "src/sync": { parallel: [], v2: ["parallel"], v3: ["v2"] },
   "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [] },
   "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
   "src/web": { shims: [] },
@@ -138,7 +138,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
  * directly): profile v2's folders, which the compat-v1 entries must not re-export, and folders of
  * one job. Any other sub-folder is reached through the nearest entry (`index.ts`) above it.
  */
-export const OPEN_SUBFOLDERS: readonly string[] = ["src/gkr/structured", "src/smt/v2", "src/codec/v2", "src/serve/nats", "src/serve/fixtures"];
+export const OPEN_SUBFOLDERS: readonly string[] = ["src/gkr/structured", "src/smt/v2", "src/smt/v3", "src/codec/v2", "src/codec/v3", "src/serve/nats", "src/serve/fixtures"];
 
 /**
  * File-level imports tolerated against the matrix, each listed as "file → target" so that nothing

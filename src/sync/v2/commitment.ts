@@ -4,16 +4,26 @@
  * on a transcript with the v2 commitment domain tag.
  */
 import type { Digest } from "../../hash/digest.js";
-import { opKindTag } from "../../statement/types.js";
+import type { StructuredCircuit } from "../../gkr/structured/linear.js";
+import type { SyncConfig } from "../../smt/config.js";
+import { type OpKind, opKindTag } from "../../statement/types.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
 import type { V2CompiledCircuit } from "../../smt/v2/compile.js";
 import { V2_CIRCUIT_VERSION, V2_COMMITMENT_DOMAIN_TAG } from "./domains.js";
 
 /** The 8-element commitment of a compiled v2 circuit. Every absorbed scalar is < p (validated circuits). */
 export function v2CircuitCommitment(compiled: V2CompiledCircuit): Digest {
-  const t = DuplexChallenger.withDomain(V2_COMMITMENT_DOMAIN_TAG);
+  return structuredCircuitCommitment(V2_COMMITMENT_DOMAIN_TAG, V2_CIRCUIT_VERSION, compiled);
+}
+
+/**
+ * The §8 absorption of a compiled structured SMT circuit under a profile's commitment domain tag
+ * and circuit version (profile v2, and profile v3: docs/profile-v3.md §4.3).
+ */
+export function structuredCircuitCommitment(domainTag: string, circuitVersion: number, compiled: { readonly kind: OpKind; readonly config: SyncConfig; readonly circuit: StructuredCircuit }): Digest {
+  const t = DuplexChallenger.withDomain(domainTag);
   const { circuit, config, kind } = compiled;
-  t.observeMany([V2_CIRCUIT_VERSION, opKindTag(kind), config.depth, config.leafMaxFields, circuit.inputWidthBits, circuit.layers.length]);
+  t.observeMany([circuitVersion, opKindTag(kind), config.depth, config.leafMaxFields, circuit.inputWidthBits, circuit.layers.length]);
   for (const layer of circuit.layers) {
     t.observe(layer.widthBits);
     const n = layer.gateKind.length;

@@ -1,0 +1,177 @@
+/**
+ * inner-proof-v3 (docs/profile-v3.md §6): the v2 header and identity (versions 3), the operation
+ * count, per operation its statement check, for a block the n − 1 intermediate roots, the WHIR
+ * commitment to the committed halves (`pcs-whir-commitment-v1`, length-prefixed), the GKR layers
+ * as inner-proof-v2, and the WHIR opening (`pcs-whir-proof-v1`, length-prefixed).
+ */
+import { P } from "../../field/koalabear.js";
+import type { Digest } from "../../hash/digest.js";
+import type { GkrProof } from "../../gkr/proof.js";
+import { PcsError } from "../../pcs/errors.js";
+import { decodeWhirCommitment, decodeWhirProof } from "../../pcs/codec.js";
+import { DecodeError } from "../errors.js";
+import { MAGIC } from "../layout.js";
+import { ByteReader } from "../reader.js";
+import { checkLayers, layersSize, readLayers, writeLayers, type LayerEncodeCode } from "../v2/layers.js";
+import { V3DecodeError, type V3DecodeErrorCode, V3EncodeError } from "./errors.js";
+import {
+  V3_CIRCUIT_VERSION, V3_HEADER_BYTES, V3_LAYOUT_ID, V3_LEAF_ENCODING_VERSION, V3_MAX_COMMITMENT_BYTES, V3_MAX_OPENING_BYTES, V3_MAX_OPERATIONS,
+  V3_PROOF_ENCODING_VERSION, V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, V3_PROTOCOL_VERSION, V3_ROOT_BYTES, V3_STATEMENT_CHECK_BYTES, type V3CircuitIdentity,
+} from "./layout.js";
+
+/** The parts of one inner-proof-v3 message. */
+export interface V3Message {
+  readonly identity: V3CircuitIdentity;
+  /** 1 (aggregate) or 2 (block). */
+  readonly proofKind: 1 | 2;
+  /** Per operation the 2-element statement check (docs/profile-v3.md §5.2). */
+  readonly statementChecks: readonly (readonly [number, number])[];
+  /** Block only: the roots after updates 0 … n − 2 (n − 1 of them); empty for an aggregate. */
+  readonly roots: readonly Digest[];
+  /** `pcs-whir-commitment-v1` bytes (decoded and checked by the decoder). */
+  readonly commitment: Uint8Array;
+  readonly proof: GkrProof;
+  /** `pcs-whir-proof-v1` bytes (decoded and checked by the decoder). */
+  readonly opening: Uint8Array;
+}
+
+function layerFail(code: LayerEncodeCode, message: string, details: Record<string, unknown>): never {
+  throw new V3EncodeError(code, message, details);
+}
+
+/**
+ * Encodes one inner-proof-v3 message.
+ * @throws V3EncodeError `BadIdentity`, `BadOperationCount` (n outside 1..4096), `BadRoots` (a block
+ *   without n − 1 roots, an aggregate with roots), `NonCanonicalFieldElement`, the layer codes of
+ *   inner-proof-v2, `MessageTooLong`.
+ */
+export function encodeV3Message(m: V3Message): Uint8Array {
+  const { identity, statementChecks: checks, roots, proof } = m;
+  const n = checks.length;
+  const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
+    && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
+    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff
+    && (m.proofKind === V3_PROOF_KIND_AGGREGATE || m.proofKind === V3_PROOF_KIND_BLOCK);
+  if (!idOk) throw new V3EncodeError("BadIdentity", "identity field out of range (op kind 0..2, depth u32, leaf_max_fields u16, proof kind 1 or 2)");
+  if (n < 1 || n > V3_MAX_OPERATIONS) throw new V3EncodeError("BadOperationCount", `a v3 proof carries 1..${V3_MAX_OPERATIONS} operations, got ${n}`);
+  const wantRoots = m.proofKind === V3_PROOF_KIND_BLOCK ? n - 1 : 0;
+  if (roots.length !== wantRoots) throw new V3EncodeError("BadRoots", `a ${m.proofKind === V3_PROOF_KIND_BLOCK ? "block" : "aggregate"} of ${n} operations carries ${wantRoots} roots, got ${roots.length}`);
+  checkLayers(proof, layerFail);
+  const size = V3_HEADER_BYTES + 44 + 4 + V3_STATEMENT_CHECK_BYTES * n + V3_ROOT_BYTES * roots.length + 4 + m.commitment.length + layersSize(proof) + 4 + m.opening.length;
+  if (size > 0xffffffff) throw new V3EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
+  const out = new Uint8Array(size);
+  const v = new DataView(out.buffer);
+  let pos = 0;
+  const fe = (x: number) => {
+    if (!Number.isInteger(x) || x < 0 || x >= P) throw new V3EncodeError("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
+    v.setUint32(pos, x, true); pos += 4;
+  };
+  const digest = (d: ArrayLike<number>) => { for (let i = 0; i < 8; i++) fe(d[i]!); };
+  out.set(MAGIC, 0);
+  v.setUint16(8, V3_PROOF_ENCODING_VERSION, true);
+  v.setUint16(10, V3_PROTOCOL_VERSION, true);
+  out[12] = m.proofKind;
+  v.setUint32(13, size, true);
+  out[17] = identity.opKindTag;
+  v.setUint32(18, identity.depth, true);
+  v.setUint16(22, identity.circuitVersion, true);
+  v.setUint16(24, identity.leafEncodingVersion, true);
+  v.setUint16(26, identity.leafMaxFields, true);
+  out[28] = identity.layoutId;
+  pos = 29;
+  digest(identity.commitment);
+  v.setUint32(pos, n, true); pos += 4;
+  for (const [a, b] of checks) { fe(a); fe(b); }
+  for (const r of roots) digest(r);
+  v.setUint32(pos, m.commitment.length, true); pos += 4;
+  out.set(m.commitment, pos); pos += m.commitment.length;
+  pos = writeLayers(v, pos, proof, layerFail);
+  v.setUint32(pos, m.opening.length, true); pos += 4;
+  out.set(m.opening, pos);
+  return out;
+}
+
+function fail(code: V3DecodeErrorCode, message: string, details: Record<string, unknown> = {}): never {
+  throw new V3DecodeError(code, message, details);
+}
+
+/** Reads a u32 length-prefixed embedded message and checks it with its own decoder. */
+function embedded(r: ByteReader, what: "commitment" | "opening", max: number): Uint8Array {
+  const at = r.pos;
+  const len = r.u32();
+  if (len > max || len > r.remaining()) fail("OversizedCount", `${what} length ${len} at offset ${at} exceeds ${len > max ? `the limit ${max}` : `the ${r.remaining()} bytes left`}`, { offset: at, count: len });
+  const bytes = r.bytes(len);
+  try {
+    if (what === "commitment") decodeWhirCommitment(bytes);
+    else decodeWhirProof(bytes);
+  } catch (e) {
+    if (e instanceof PcsError) fail(what === "commitment" ? "BadCommitment" : "BadOpening", `the ${what} at offset ${at + 4}: ${e.message}`, { offset: at + 4 });
+    throw e;
+  }
+  return bytes;
+}
+
+function decodeUnguarded(bytes: Uint8Array): V3Message {
+  const len = bytes.byteLength;
+  if (len < V3_HEADER_BYTES) fail("HeaderTooShort", `message is ${len} bytes, shorter than the ${V3_HEADER_BYTES}-byte header`, { have: len });
+  for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) fail("BadMagic", "bytes 0..8 are not the magic SSGKRPRF");
+  const r = new ByteReader(bytes);
+  r.pos = 8;
+  const enc = r.u16();
+  if (enc !== V3_PROOF_ENCODING_VERSION) fail("UnsupportedProofEncodingVersion", `proof_encoding_version ${enc} is not inner-proof-v3 (${V3_PROOF_ENCODING_VERSION})`, { version: enc });
+  const proto = r.u16();
+  if (proto !== V3_PROTOCOL_VERSION) fail("UnsupportedProtocolVersion", `protocol_version ${proto} is not ${V3_PROTOCOL_VERSION}`, { version: proto });
+  const kind = r.u8();
+  if (kind !== V3_PROOF_KIND_AGGREGATE && kind !== V3_PROOF_KIND_BLOCK) fail("UnsupportedProofKind", `proof_kind ${kind} is not 1 (aggregate) or 2 (block)`, { kind });
+  const declared = r.u32();
+  if (declared !== len) fail("DeclaredLengthMismatch", `header declares ${declared} bytes, buffer has ${len}`, { declared, actual: len });
+  const idTag = r.u8();
+  if (idTag > 2) fail("UnknownOpKindTag", `identity op_kind_tag ${idTag} at offset 17 is not 0, 1 or 2`, { tag: idTag, offset: 17 });
+  const depth = r.u32();
+  const circuitVersion = r.u16();
+  if (circuitVersion !== V3_CIRCUIT_VERSION) fail("UnsupportedCircuitVersion", `circuit_version ${circuitVersion} is not ${V3_CIRCUIT_VERSION}`, { version: circuitVersion });
+  const leafEncodingVersion = r.u16();
+  if (leafEncodingVersion !== V3_LEAF_ENCODING_VERSION) fail("UnsupportedLeafEncodingVersion", `leaf_encoding_version ${leafEncodingVersion} is not ${V3_LEAF_ENCODING_VERSION}`, { version: leafEncodingVersion });
+  const leafMaxFields = r.u16();
+  const layoutId = r.u8();
+  if (layoutId !== V3_LAYOUT_ID) fail("UnsupportedLayout", `layout id ${layoutId} is not supported (0)`, { layout: layoutId });
+  const commitment = r.digest();
+  if (kind === V3_PROOF_KIND_BLOCK && idTag !== 2) fail("OpKindMismatch", `a block (proof_kind 2) is made of updates (op kind 2), the identity says ${idTag}`, { identity: idTag, statement: 2 });
+  const at = r.pos;
+  const n = r.u32();
+  if (n === 0 || n > V3_MAX_OPERATIONS) fail("BadOperationCount", `operation count ${n} at offset ${at} is not in 1..${V3_MAX_OPERATIONS}`, { offset: at });
+  const nRoots = kind === V3_PROOF_KIND_BLOCK ? n - 1 : 0;
+  if (n * V3_STATEMENT_CHECK_BYTES + nRoots * V3_ROOT_BYTES > r.remaining()) fail("OversizedCount", `operation count ${n} at offset ${at} needs at least ${n * V3_STATEMENT_CHECK_BYTES + nRoots * V3_ROOT_BYTES} bytes, only ${r.remaining()} remain`, { offset: at, count: n });
+  const statementChecks: [number, number][] = [];
+  for (let j = 0; j < n; j++) statementChecks.push([r.fe(), r.fe()]);
+  const roots: Digest[] = [];
+  for (let j = 0; j < nRoots; j++) roots.push(r.digest());
+  const pcsCommitment = embedded(r, "commitment", V3_MAX_COMMITMENT_BYTES);
+  const layers = readLayers(r, fail);
+  const opening = embedded(r, "opening", V3_MAX_OPENING_BYTES);
+  const extra = r.remaining();
+  if (extra !== 0) fail("TrailingBytes", `${extra} bytes follow the opening`, { extra });
+  return {
+    identity: { opKindTag: idTag, depth, circuitVersion, leafEncodingVersion, leafMaxFields, layoutId, commitment },
+    proofKind: kind as 1 | 2,
+    statementChecks,
+    roots,
+    commitment: pcsCommitment,
+    proof: { layers },
+    opening,
+  };
+}
+
+/**
+ * Decodes one inner-proof-v3 message, strictly, in the order of docs/profile-v3.md §6.2.
+ * @throws V3DecodeError; never anything else.
+ */
+export function decodeV3Message(bytes: Uint8Array): V3Message {
+  if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeV3Message expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  try {
+    return decodeUnguarded(bytes);
+  } catch (e) {
+    if (e instanceof DecodeError) throw new V3DecodeError(e.code as V3DecodeErrorCode, e.message, { ...e.details });
+    throw e;
+  }
+}

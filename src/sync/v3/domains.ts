@@ -1,0 +1,4 @@
+/** Domain tags and versions of profile v3 (docs/profile-v3.md §1). */
+export const V3_PROOF_DOMAIN_TAG = "statesync-gkr/v3";
+export const V3_COMMITMENT_DOMAIN_TAG = "ssgkr/circuit-commitment/v3";
+export const V3_PROFILE = 3;
