@@ -13,6 +13,7 @@
  */
 import { DECODE_ERROR_CODES, ENCODE_ERROR_CODES } from "./codec/errors.js";
 import { V2_DECODE_ERROR_CODES, V2_ENCODE_ERROR_CODES } from "./codec/v2/errors.js";
+import { V3_DECODE_ERROR_CODES, V3_ENCODE_ERROR_CODES } from "./codec/v3/errors.js";
 import { CLI_ERROR_CODES, CLI_VERDICT_CODES, type CliErrorCode } from "./cli/errors.js";
 import { CLAIM_ERROR_CODES } from "./counterparty/claim.js";
 import { NAME_REJECT_CODES } from "./counterparty/verify.js";
@@ -38,6 +39,7 @@ import { SYNC_ERROR_CODES } from "./statement/errors.js";
 import { JOB_ERROR_CODES, PARALLEL_ERROR_CODES } from "./sync/parallel/errors.js";
 import { REQUEST_ERROR_CODES } from "./sync/request.js";
 import { V2_REJECT_CODES } from "./sync/v2/verify.js";
+import { V3_REJECT_CODES } from "./sync/v3/verdict.js";
 import { SYNC_REJECT_CODES } from "./sync/verdict.js";
 import type { LibraryErrorCode } from "./error-codes.js";
 
@@ -75,6 +77,8 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   EncodeErrorCode: e("src/codec/errors.ts", ENCODE_ERROR_CODES),
   V2DecodeErrorCode: e("src/codec/v2/errors.ts", V2_DECODE_ERROR_CODES),
   V2EncodeErrorCode: e("src/codec/v2/errors.ts", V2_ENCODE_ERROR_CODES),
+  V3DecodeErrorCode: e("src/codec/v3/errors.ts", V3_DECODE_ERROR_CODES),
+  V3EncodeErrorCode: e("src/codec/v3/errors.ts", V3_ENCODE_ERROR_CODES),
   SyncErrorCode: e("src/statement/errors.ts", SYNC_ERROR_CODES),
   RequestErrorCode: e("src/sync/request.ts", REQUEST_ERROR_CODES),
   ParallelErrorCode: e("src/sync/parallel/errors.ts", PARALLEL_ERROR_CODES),
@@ -96,6 +100,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   SyncCheckCode: v("src/sync/verdict.ts", SYNC_REJECT_CODES, [{ union: "StatementRejectCode" }, { union: "GkrRejectCode", prefix: "GKR_" }]),
   SyncRejectCode: v("src/sync/verdict.ts", [], [{ union: "SyncCheckCode" }, { union: "DecodeErrorCode" }]),
   V2RejectCode: v("src/sync/v2/verify.ts", V2_REJECT_CODES, [{ union: "SyncCheckCode" }, { union: "V2DecodeErrorCode", prefix: "DECODE_" }]),
+  V3RejectCode: v("src/sync/v3/verdict.ts", V3_REJECT_CODES, [{ union: "V3DecodeErrorCode", prefix: "DECODE_" }, { union: "GkrRejectCode", prefix: "GKR_" }, { union: "PcsRejectCode" }]),
   RecordRejectCode: v("src/registry/verify-record.ts", RECORD_REJECT_CODES, ["SyncRejectCode", "RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "RegistryErrorCode"].map((union) => ({ union }))),
   NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [{ union: "ClaimErrorCode" }, { union: "RecordRejectCode" }]),
   BlockRejectCode: v("src/registry/verify-block.ts", BLOCK_REJECT_CODES, ["RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "V2RejectCode"].map((union) => ({ union }))),

@@ -7,6 +7,7 @@
  */
 import type { DecodeErrorCode, EncodeErrorCode } from "./codec/errors.js";
 import type { V2DecodeErrorCode, V2EncodeErrorCode } from "./codec/v2/errors.js";
+import type { V3DecodeErrorCode, V3EncodeErrorCode } from "./codec/v3/errors.js";
 import type { ClaimErrorCode } from "./counterparty/claim.js";
 import type { FieldErrorCode } from "./field/errors.js";
 import type { CircuitErrorCode } from "./gkr/errors.js";
@@ -38,6 +39,8 @@ export type LibraryErrorCode =
   | EncodeErrorCode
   | V2DecodeErrorCode
   | V2EncodeErrorCode
+  | V3DecodeErrorCode
+  | V3EncodeErrorCode
   | SyncErrorCode
   | RequestErrorCode
   | ParallelErrorCode

@@ -53,6 +53,13 @@ function reject(code: GkrRejectCode, reason: string, where: { layer?: number; ro
 }
 
 /**
+ * Claimed outputs that are all zero, given without a vector: the verifier's target MLE(outputs)(z_0)
+ * is 0 and no 2^s_out(0) values are read (profile v3, whose claimed outputs are a constant of the
+ * circuit and not absorbed). Same verdicts as a vector of zeros.
+ */
+export const ZERO_OUTPUTS: { readonly zeroOutputs: true } = Object.freeze({ zeroOutputs: true as const });
+
+/**
  * Verifies a GKR proof (untrusted, any value) for `claimedOutputs` against a circuit given by its
  * shape and wiring oracle.
  *
@@ -64,7 +71,8 @@ function reject(code: GkrRejectCode, reason: string, where: { layer?: number; ro
  * before observing); eval_x, eval_y canonical (`MALFORMED_EVAL`) and observed; the end check
  * (`END_CHECK_FAILED`); unless last, r ← sample_ext() and incoming [(x*, 1), (y*, r)].
  *
- * @param claimedOutputs the output vector the transcript observed (the compat verifier uses zeros).
+ * @param claimedOutputs the output vector the transcript observed (the compat verifier uses zeros),
+ *   or `ZERO_OUTPUTS`.
  * @param transcript mutated; after a rejection its state is unspecified.
  * @returns `{ok: true, inputClaim}` for the caller to discharge against its input vector, or a
  *   rejection. Unexpected exceptions (from a faulty wiring oracle, say) become `VERIFIER_EXCEPTION`.
@@ -93,8 +101,9 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
   if (layerProofs.length !== D) return reject("LAYER_COUNT", `the proof has ${layerProofs.length} layer proofs, the circuit has ${D} layers`);
   const s0 = widths[0] as number;
   if (s0 >= 64) return reject("OUTPUT_WIDTH_TOO_LARGE", `output width bits ${s0} ≥ 64`);
-  const outputs = readOutputs(claimedOutputs, 2 ** s0);
-  if (!(outputs instanceof Uint32Array)) return outputs;
+  const zero = claimedOutputs === ZERO_OUTPUTS;
+  const outputs = zero ? null : readOutputs(claimedOutputs, 2 ** s0);
+  if (outputs !== null && !(outputs instanceof Uint32Array)) return outputs;
   for (let i = 0; i <= D; i++) {
     const b = i < D ? (widths[i] as number) : shape.inputWidthBits;
     if (b > MAX_WIDTH_BITS) return reject("BAD_SHAPE", `${i < D ? `layer ${i}` : "input"} width bits ${b} exceed ${MAX_WIDTH_BITS}`);
@@ -104,7 +113,7 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
   for (let j = 0; j < s0; j++) z0.push(transcript.sampleExt());
   let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
   // Past the zero tail only (the sync verifiers claim zero outputs); reference mleEvalBase.
-  let targets: Ext[] = [s0 <= MAX_WIDTH_BITS ? mleEvalTrimmed(outputs, z0) : mleEvalBase(outputs, z0)];
+  let targets: Ext[] = [outputs === null ? EXT_ZERO : s0 <= MAX_WIDTH_BITS ? mleEvalTrimmed(outputs, z0) : mleEvalBase(outputs, z0)];
 
   for (let i = 0; i < D; i++) {
     const s = shapeInputBits(shape, i);

@@ -90,7 +90,7 @@ test("the HTTP API reaches the registry only through the name-statement adapter,
 });
 
 /** Profile v2 code: its own folders, and the structured family of the GKR core (src/gkr/structured/, structured-* files). */
-const V2_FOLDERS = ["smt/v2", "codec/v2", "sync/v2"];
+const V2_FOLDERS = ["smt/v2", "codec/v2", "sync/v2", "smt/v3", "codec/v3", "sync/v3"];
 function isV2(target: string): boolean {
   const t = target.split(sep).join("/");
   return V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) || /^gkr\/structured(-[^/]+|\/.+)$/.test(t.replace(/\.(js|ts)$/, ""));
@@ -99,7 +99,7 @@ function isV2(target: string): boolean {
 /** Folders whose code defines compat-v1 (the CLI, serving and the registry may offer both profiles). */
 const COMPAT_V1 = ["field", "hash", "transcript", "sumcheck", "gkr", "smt", "sync", "codec", "kernels"];
 
-test("compat-v1 code never imports profile v2 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured/)", () => {
+test("compat-v1 code never imports profiles v2 and v3 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured/, the v3 folders)", () => {
   const violations: string[] = [];
   let v2Files = 0;
   for (const file of tsFiles(join(root, "src"))) {
@@ -134,7 +134,7 @@ test("the worker-pool core (src/workers) imports nothing of the package, the cat
   assert.deepEqual(workers.map((b) => `${b.file} imports ${b.target}`), []);
   const catalogue = importsOf(readFileSync(join(root, "src", "error-catalogue.ts"), "utf8")).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
   assert.ok(catalogue.length > 20, "the catalogue's imports were found");
-  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|demo\/errors|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verdict|sync\/verify|sync\/v2\/verify|registry\/verify-record|registry\/verify-block|counterparty\/verify)\.js$/;
+  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|demo\/errors|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verdict|sync\/verify|sync\/v2\/verify|sync\/v3\/verdict|registry\/verify-record|registry\/verify-block|counterparty\/verify)\.js$/;
   assert.deepEqual(catalogue.filter((t) => !allowed.test(t) && t !== "error-codes.js"), []);
   const unionText = readFileSync(join(root, "src", "error-codes.ts"), "utf8");
   const union = importsOf(unionText).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));

@@ -17,7 +17,7 @@ import { currentHashBackend, type HashBackend } from "../../hash/index.js";
 import { OpKind, opKindTag } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
 import { type Leaf, type OccupiedLeaf, LeafTag, encodeLeaf, foldEncoding, limbs } from "../leaf.js";
-import { checkKeyInRange, keyBit } from "../path.js";
+import { checkKeyInRange } from "../path.js";
 import { RULE_IDENTITY, RULE_RECORD_FLAG, RULE_TAG_FLAG, RULE_TAG_VALUE, type V3Layout } from "./layout.js";
 
 /** What an update's old leaf is known to be (its value stays private). */
@@ -70,7 +70,9 @@ export function publicHalf(layout: V3Layout, statement: V3Statement): Uint32Arra
   const out = new Uint32Array(layout.publicUsed);
   const h = layout.half;
   const key = checkKeyInRange(statement.key, layout.depth);
-  for (let l = 0; l < layout.depth; l++) out[layout.keyBits - h + l] = keyBit(key, l);
+  // the key as two exact 32-bit halves (one BigInt split instead of one per bit)
+  const lo = Number(key & 0xffffffffn), hi = Number(key >> 32n);
+  for (let l = 0; l < layout.depth; l++) out[layout.keyBits - h + l] = l < 32 ? (lo >>> l) & 1 : (hi >>> (l - 32)) & 1;
   const roots = statement.kind === OpKind.Update ? [digest(statement.oldRoot, "old_root"), digest(statement.newRoot, "new_root")] : [digest(statement.root, "root")];
   roots.forEach((r, t) => out.set(r, layout.roots - h + 8 * t));
   const leaf = statement.kind === OpKind.Membership ? statement.leaf : statement.kind === OpKind.Update ? statement.newLeaf : null;

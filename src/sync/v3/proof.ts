@@ -8,22 +8,22 @@
  * Transcript (§5.2): new(`statesync-gkr/v3`); observe profile 3, proof kind, op kind tag, depth,
  * leaf bound, n, K, input width bits + k, layer count, per layer width bits + k; the circuit
  * commitment; the n statement digests (8 lanes each); then the WHIR commitment (docs/pcs.md §6.1:
- * its root, then its out-of-domain samples and answers); the 2^(s_out + k) claimed outputs (zero);
- * the GKR schedule; the WHIR opening of the two committed claims (§5.3).
+ * its root, then its out-of-domain samples and answers); the GKR schedule (the claimed outputs are
+ * zero by definition, a constant of the circuit, and are not absorbed); the WHIR opening of the two committed claims (§5.3).
  */
 import { SsgkrError } from "../../errors.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
 import { digestEquals, type Digest } from "../../hash/digest.js";
 import { CopiesWiring } from "../../gkr/structured/copies.js";
 import { evaluateStructuredCopies, proveCopiesGkr, residentCopies } from "../../gkr/structured/dp-prover.js";
-import { verifyGkr } from "../../gkr/verifier.js";
+import { verifyGkr, ZERO_OUTPUTS } from "../../gkr/verifier.js";
 import type { CircuitShape } from "../../gkr/shape.js";
 import { acceptedWhirSets, type WhirVerifyOptions } from "../../pcs/api.js";
 import { decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof } from "../../pcs/codec.js";
 import { DEFAULT_WHIR_SET, type WhirSetId } from "../../pcs/params.js";
 import { whirCommitOn, whirOpenOn } from "../../pcs/prover.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "../../pcs/verifier.js";
-import { PcsError, type PcsRejectCode } from "../../pcs/errors.js";
+import { PcsError } from "../../pcs/errors.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV3Inputs, committedHalves, v3StatementOf } from "../../smt/v3/input.js";
 import { publicHalf, statementDigests, type V3OldLeafRule, type V3Statement } from "../../smt/v3/statement.js";
@@ -31,33 +31,11 @@ import { SyncError } from "../../statement/errors.js";
 import { OpKind, opKindTag } from "../../statement/types.js";
 import { V3_CIRCUIT_VERSION, V3_LAYOUT_ID, V3_LEAF_ENCODING_VERSION, V3_MAX_OPERATIONS, V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, type V3CircuitIdentity } from "../../codec/v3/layout.js";
 import { decodeV3Message, encodeV3Message, type V3Message } from "../../codec/v3/message.js";
-import { V3DecodeError, type V3DecodeErrorCode } from "../../codec/v3/errors.js";
+import { V3DecodeError } from "../../codec/v3/errors.js";
 import { V3_PROFILE, V3_PROOF_DOMAIN_TAG } from "./domains.js";
+import type { V3RejectCode, V3Verdict } from "./verdict.js";
 import { committedClaims, publicEvals, publicTable } from "./input-claims.js";
 import type { PreparedV3 } from "./prepared.js";
-
-/** Profile v3's own rejection codes (docs/profile-v3.md §7). */
-export const V3_REJECT_CODES = [
-  "PROOF_KIND",
-  "IDENTITY_MISMATCH",
-  "OPERATION_COUNT",
-  "WRONG_KIND",
-  "BAD_STATEMENT",
-  "PUBLIC_INPUTS_MISMATCH",
-  "COMMITMENT_SHAPE",
-  "INPUT_CLAIM_X",
-  "INPUT_CLAIM_Y",
-  "EMPTY_BLOCK",
-  "MALFORMED_REQUEST",
-] as const;
-
-/** A rejection code of the v3 verifiers: v3's own, `DECODE_<code>`, `GKR_<code>` and the opening's `PCS_<…>` codes. */
-export type V3RejectCode = (typeof V3_REJECT_CODES)[number] | `DECODE_${V3DecodeErrorCode}` | `GKR_${string}` | PcsRejectCode;
-
-/** Verdict of a v3 proof: accepted, or the first failure, naming the operation where one is to blame. */
-export type V3Verdict =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: V3RejectCode; readonly reason: string; readonly operation?: number };
 
 /** Time per phase of one v3 proof, in milliseconds. */
 export interface V3Timings {
@@ -162,7 +140,6 @@ function proveMessage(prepared: PreparedV3, requests: readonly OpRequest[], proo
   try {
     const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, input, keep);
     t3 = performance.now();
-    transcript.observeAllUnchecked(layers[0]!);
     gkr = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript);
   } finally {
     keep?.release();
@@ -272,9 +249,7 @@ export function verifyV3Message(prepared: PreparedV3, statements: readonly V3Sta
     throw e;
   }
   const shape = copiesShape(prepared, k);
-  const zeros = new Uint32Array(2 ** shape.layerWidthBits[0]!);
-  transcript.observeAllUnchecked(zeros);
-  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k, [...prepared.mulFree]), zeros, m.proof, transcript);
+  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k, [...prepared.mulFree]), ZERO_OUTPUTS, m.proof, transcript);
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
   const table = publicTable(layout, [...halves, ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.publicHalf)]);
   const claim = gkr.inputClaim;

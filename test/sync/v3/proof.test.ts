@@ -8,7 +8,7 @@ import { updateRequestOf } from "../../../src/sync/v2/index.js";
 import { v3StatementOf } from "../../../src/smt/v3/input.js";
 import type { V3OldLeafRule, V3Statement } from "../../../src/smt/v3/statement.js";
 import { prepareV3 } from "../../../src/sync/v3/prepared.js";
-import { proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3, type V3BlockUpdate, type V3Verdict } from "../../../src/sync/v3/proof.js";
+import { proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3, type V3BlockUpdate, type V3Verdict } from "../../../src/sync/v3/index.js";
 
 const DEPTH = 4;
 const id = (b: number) => new Uint8Array(32).fill(b);
