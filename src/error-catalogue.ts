@@ -103,7 +103,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   V3RejectCode: v("src/sync/v3/verdict.ts", V3_REJECT_CODES, [{ union: "V3DecodeErrorCode", prefix: "DECODE_" }, { union: "GkrRejectCode", prefix: "GKR_" }, { union: "PcsRejectCode" }]),
   RecordRejectCode: v("src/registry/verify-record.ts", RECORD_REJECT_CODES, ["SyncRejectCode", "RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "RegistryErrorCode"].map((union) => ({ union }))),
   NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [{ union: "ClaimErrorCode" }, { union: "RecordRejectCode" }]),
-  BlockRejectCode: v("src/registry/verify-block.ts", BLOCK_REJECT_CODES, ["RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "V2RejectCode"].map((union) => ({ union }))),
+  BlockRejectCode: v("src/registry/verify-block.ts", BLOCK_REJECT_CODES, ["RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "V2RejectCode", "V3RejectCode"].map((union) => ({ union }))),
   CliVerdictCode: v("src/cli/errors.ts", CLI_VERDICT_CODES),
 };
 

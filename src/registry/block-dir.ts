@@ -1,7 +1,8 @@
 /**
  * Writing a block directory (`ssgkr registry prove-block`, docs/registry.md "Block proofs"): the
- * next K updates applied as one batch, proved as one profile v2 aggregate and written as
- * block.bin, requests.json and block.json, crash-safely:
+ * next K updates applied as one batch, proved as one profile v2 aggregate (written as block.bin,
+ * requests.json and block.json) or one profile v3 block (block.bin and block.json only: the
+ * auditor needs no witness), crash-safely:
  *
  * 1. `recorded`: a pending block row (DIR, target batch, pid) is committed in the registry;
  * 2. `writing` / `written`: inside the batch's write transaction the block is proved, verified
@@ -19,6 +20,8 @@ import { OpKind } from "../statement/types.js";
 import { fromOpRequest } from "../sync/request-convert.js";
 import { requestToJson } from "../sync/request.js";
 import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../sync/v2/index.js";
+import { proveBlockV3, verifyBlockV3 } from "../sync/v3/index.js";
+import { oldLeafRule, preparedUpdateV3, v3BlockUpdate } from "./block-v3.js";
 import { RegistryError } from "./errors.js";
 import { formatRoot } from "./root.js";
 import { applyNameBlock, type AppliedBlock, type BlockUpdate } from "./name-block.js";
@@ -29,6 +32,9 @@ import { updateJson } from "./verify-block.js";
 /** The steps of `proveBlockToDir`, in order (see the file comment). */
 export type BlockStep = "recorded" | "writing" | "written" | "committed" | "renamed" | "cleared";
 
+/** The proof profile of a block: `"v2"` (the default: proof, requests and description) or `"v3"` (proof and description). */
+export type BlockProfile = "v2" | "v3";
+
 /** What `proveBlockToDir` committed and wrote. */
 export interface BlockWritten {
   readonly applied: AppliedBlock;
@@ -38,11 +44,15 @@ export interface BlockWritten {
   readonly proveMs: number;
 }
 
-/** The three files of a block (block.json keys are snake_case like the request files). */
-function blockFiles(a: Omit<AppliedBlock, "entry">, batch: number, depth: number, leafMaxFields: number, proof: Uint8Array, proveMs: number): [string, string | Uint8Array][] {
-  const requests = a.updates.map((u) => requestToJson(fromOpRequest(updateRequestOf(u.record, leafMaxFields), depth, leafMaxFields)));
+/** The block.json update of an applied update (restore with the value it restored). */
+function listed(u: AppliedBlock["updates"][number]) {
+  return { op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) };
+}
+
+/** The files of a block (block.json keys are snake_case like the request files): v2 block.bin, requests.json, block.json; v3 block.bin, block.json. */
+function blockFiles(profile: BlockProfile, a: Omit<AppliedBlock, "entry">, batch: number, depth: number, leafMaxFields: number, proof: Uint8Array, proveMs: number): [string, string | Uint8Array][] {
   const block = {
-    profile: "v2",
+    profile,
     kind: "block",
     depth,
     leaf_max_fields: leafMaxFields,
@@ -52,15 +62,18 @@ function blockFiles(a: Omit<AppliedBlock, "entry">, batch: number, depth: number
     to_root: formatRoot(a.toRoot),
     proof_bytes: proof.length,
     prove_ms: Math.round(proveMs),
-    updates: a.updates.map((u) => updateJson({ op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) })),
+    updates: a.updates.map((u) => updateJson(listed(u))),
   };
-  return [["block.bin", proof], ["requests.json", JSON.stringify(requests) + "\n"], ["block.json", JSON.stringify(block, null, 2) + "\n"]];
+  const description: [string, string] = ["block.json", JSON.stringify(block, null, 2) + "\n"];
+  if (profile === "v3") return [["block.bin", proof], description];
+  const requests = a.updates.map((u) => requestToJson(fromOpRequest(updateRequestOf(u.record, leafMaxFields), depth, leafMaxFields)));
+  return [["block.bin", proof], ["requests.json", JSON.stringify(requests) + "\n"], description];
 }
 
 /**
  * Applies `updates` to a name-keyed registry as one committed batch and writes its block proof
  * into `out` (absent or empty; the caller checks), crash-safely (see the file comment).
- * @param onStep called after each step (tests stop the process there).
+ * @param options `profile` (default `"v2"`); `onStep`, called after each step (tests stop the process there).
  * @throws RegistryError of the batch (nothing committed, nothing written: see `applyNameBlock`),
  *   `PROOF_FAILED` if the block proof does not verify, `CONCURRENT_UPDATE`.
  * @example
@@ -68,10 +81,11 @@ function blockFiles(a: Omit<AppliedBlock, "entry">, batch: number, depth: number
  *   const { applied } = proveBlockToDir(store, parseBlockUpdates(text), "./block-7");
  *   await store.close();
  */
-export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[], out: string, options: { onStep?: (step: BlockStep) => void } = {}): BlockWritten {
+export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[], out: string, options: { readonly profile?: BlockProfile; readonly onStep?: (step: BlockStep) => void } = {}): BlockWritten {
   const step = options.onStep ?? (() => {});
+  const profile = options.profile ?? "v2";
   const { depth, leafMaxFields } = store.config;
-  const prepared = prepareV2(OpKind.Update, { depth, leafMaxFields });
+  const prove = profile === "v3" ? blockProverV3(depth, leafMaxFields) : blockProverV2(depth, leafMaxFields);
   let pending: PendingBlock | undefined;
   let hidden: string | undefined;
   let proveMs = 0, bytes = 0;
@@ -83,15 +97,12 @@ export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[
     step("recorded");
     rmSync(dir, { recursive: true, force: true });
     applied = applyNameBlock(store, updates, (a) => {
-      const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
       const t0 = performance.now();
-      const proof = proveBlock(prepared, requests);
+      const proof = prove(a);
       proveMs = performance.now() - t0;
-      const verdict = verifyBlock({ fromRoot: a.fromRoot, toRoot: a.toRoot }, requests, proof, { prepared });
-      if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
       bytes = proof.length;
       mkdirSync(dir, { recursive: true });
-      blockFiles(a, pending!.batch, depth, leafMaxFields, proof, proveMs).forEach(([name, content], i) => {
+      blockFiles(profile, a, pending!.batch, depth, leafMaxFields, proof, proveMs).forEach(([name, content], i) => {
         writeFileSync(join(dir, name), content);
         if (i === 0) step("writing");
       });
@@ -109,4 +120,29 @@ export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[
   store.clearPendingBlock(pending);
   step("cleared");
   return { applied, bytes, proveMs };
+}
+
+/** Proves and checks a v2 block (an aggregate of the Update requests). */
+function blockProverV2(depth: number, leafMaxFields: number): (a: Omit<AppliedBlock, "entry">) => Uint8Array {
+  const prepared = prepareV2(OpKind.Update, { depth, leafMaxFields });
+  return (a) => {
+    const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
+    const proof = proveBlock(prepared, requests);
+    const verdict = verifyBlock({ fromRoot: a.fromRoot, toRoot: a.toRoot }, requests, proof, { prepared });
+    if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
+    return proof;
+  };
+}
+
+/** Proves a v3 block and checks it as the auditor will, from the roots and block.json's updates alone. */
+function blockProverV3(depth: number, leafMaxFields: number): (a: Omit<AppliedBlock, "entry">) => Uint8Array {
+  const prepared = preparedUpdateV3(depth, leafMaxFields);
+  return (a) => {
+    const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
+    const proof = proveBlockV3(prepared, requests, { rules: a.updates.map((u) => oldLeafRule(u.update)) });
+    const list = a.updates.map((u, i) => v3BlockUpdate(listed(u), i, depth, leafMaxFields));
+    const verdict = verifyBlockV3(prepared, { fromRoot: a.fromRoot, toRoot: a.toRoot }, list, proof);
+    if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
+    return proof;
+  };
 }

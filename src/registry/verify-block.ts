@@ -11,6 +11,11 @@
  * | update i's name gives request i's key; its old leaf fits the op (insert: Empty; replace, delete: the name's record; restore: Tombstone); its new leaf is the name's record with the listed value (delete: Tombstone) | `UPDATE_MISMATCH` (names the update) |
  * | the chain and the aggregate proof (`verifyBlock`) | `FROM_ROOT_MISMATCH`, `CHAIN_BROKEN`, `TO_ROOT_MISMATCH`, `DECODE_<code>`, `PUBLIC_INPUTS_MISMATCH`, `GKR_<code>`, `INPUT_CLAIM_X/Y`, … |
  *
+ * The proof's encoding version (bytes 8..10) names its profile. A profile v3 proof needs no
+ * requests.json: block.json's profile must be "v3" (`BLOCK_JSON`), each update must give the
+ * values v3 needs (`BAD_BLOCK` as `BLOCK_JSON`), then `verifyBlockV3` from the roots and the
+ * updates alone (its codes, naming the update where one is to blame).
+ *
  * Never throws on malformed files.
  */
 import { SsgkrError } from "../errors.js";
@@ -29,16 +34,21 @@ import { RegistryError } from "./errors.js";
 import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
 import { parseBlockUpdates, type BlockUpdate } from "./name-block.js";
 import { nameKeyBig } from "./name-key.js";
+import { preparedUpdateV3, v3BlockUpdate } from "./block-v3.js";
+import { type V3RejectCode, verifyBlockV3 } from "../sync/v3/index.js";
+import { V3_PROOF_ENCODING_VERSION } from "../codec/v3/layout.js";
 
-/** The files of a block directory: block.json and requests.json as text, block.bin as bytes. */
+/** The files of a block directory: block.json and requests.json (profile v2 only) as text, block.bin as bytes. */
 export interface BlockFiles {
   readonly blockJson: string;
-  readonly requestsJson: string;
+  /** Profile v2: the requests; a v3 block has none (ignored if given). */
+  readonly requestsJson?: string;
   readonly proof: Uint8Array;
 }
 
 /** The parsed block.json. */
 export interface BlockDescription {
+  readonly profile: "v2" | "v3";
   readonly depth: number;
   readonly leafMaxFields: number;
   readonly updates: readonly BlockUpdate[];
@@ -48,7 +58,7 @@ export interface BlockDescription {
 export const BLOCK_REJECT_CODES = ["BLOCK_JSON", "REQUESTS_JSON", "UPDATE_MISMATCH"] as const;
 
 /** A rejection code of `verifyRegistryBlock`: its own, a request's parse error, and `verifyBlock`'s. */
-export type BlockRejectCode = (typeof BLOCK_REJECT_CODES)[number] | RequestErrorCode | FieldErrorCode | SmtErrorCode | V2RejectCode;
+export type BlockRejectCode = (typeof BLOCK_REJECT_CODES)[number] | RequestErrorCode | FieldErrorCode | SmtErrorCode | V2RejectCode | V3RejectCode;
 
 /** Outcome of `verifyRegistryBlock`: accepted, or rejected with a code, a reason and the failing update's index. */
 export type BlockVerdict =
@@ -71,7 +81,7 @@ export function updateJson(u: BlockUpdate): Record<string, unknown> {
 
 /**
  * Parses block.json.
- * @throws RegistryError `BAD_BLOCK` for text that is not JSON, not an object, not profile v2, a
+ * @throws RegistryError `BAD_BLOCK` for text that is not JSON, not an object, not profile v2 or v3, a
  *   depth outside [1, 64], a leaf bound outside [10, 63], no `updates` array, or no or too many
  *   updates; `BAD_RECORD` for a malformed update.
  */
@@ -83,13 +93,13 @@ export function parseBlockDescription(text: string): BlockDescription {
     throw new RegistryError("BAD_BLOCK", `not valid JSON: ${(e as Error).message}`);
   }
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw new RegistryError("BAD_BLOCK", "block.json must be a JSON object");
-  if (v.profile !== "v2") throw new RegistryError("BAD_BLOCK", `"profile" must be "v2", got ${JSON.stringify(v.profile)}`);
+  if (v.profile !== "v2" && v.profile !== "v3") throw new RegistryError("BAD_BLOCK", `"profile" must be "v2" or "v3", got ${JSON.stringify(v.profile)}`);
   const depth = v.depth, B = v.leaf_max_fields;
   if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 64) throw new RegistryError("BAD_BLOCK", `"depth" must be an integer in [1, 64], got ${JSON.stringify(depth)}`);
   if (!Number.isInteger(B) || (B as number) < 10 || (B as number) > 63) throw new RegistryError("BAD_BLOCK", `"leaf_max_fields" must be an integer in [10, 63], got ${JSON.stringify(B)}`);
   if (!Array.isArray(v.updates)) throw new RegistryError("BAD_BLOCK", `"updates" must be an array`);
   const updates = parseBlockUpdates(v.updates.map((u) => JSON.stringify(u)).join("\n"));
-  return { depth: depth as number, leafMaxFields: B as number, updates };
+  return { profile: v.profile, depth: depth as number, leafMaxFields: B as number, updates };
 }
 
 function isRecordOf(leaf: Leaf, name: string): boolean {
@@ -137,9 +147,13 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
   } catch (e) {
     return reject("BLOCK_JSON", `block.json: ${(e as Error).message}`);
   }
+  const proof = files.proof;
+  const v3 = proof instanceof Uint8Array && proof.length >= 10 && (proof[8]! | (proof[9]! << 8)) === V3_PROOF_ENCODING_VERSION;
+  if (v3 !== (d.profile === "v3")) return reject("BLOCK_JSON", `block.json names profile ${d.profile}, the proof is ${v3 ? "a profile v3 proof" : "not a profile v3 proof"}`);
+  if (v3) return verifyV3Block(roots, d, proof);
   let raw: unknown;
   try {
-    raw = JSON.parse(files.requestsJson);
+    raw = JSON.parse(files.requestsJson ?? "");
   } catch (e) {
     return reject("REQUESTS_JSON", `requests.json is not valid JSON: ${(e as Error).message}`);
   }
@@ -163,4 +177,18 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
     if (why) return reject("UPDATE_MISMATCH", `update ${i + 1} (${d.updates[i]!.op} ${JSON.stringify(d.updates[i]!.name)}): ${why}`, i);
   }
   return verifyBlock(roots, requests, files.proof, { prepared: preparedFor(d.depth, d.leafMaxFields) });
+}
+
+/** A v3 block: the statements from block.json alone, then `verifyBlockV3`. */
+function verifyV3Block(roots: { fromRoot: Digest; toRoot: Digest }, d: BlockDescription, proof: Uint8Array): BlockVerdict {
+  const list = [];
+  for (let i = 0; i < d.updates.length; i++) {
+    try {
+      list.push(v3BlockUpdate(d.updates[i]!, i, d.depth, d.leafMaxFields));
+    } catch (e) {
+      if (e instanceof RegistryError) return reject("BLOCK_JSON", `block.json: ${e.message}`, i);
+      throw e;
+    }
+  }
+  return verifyBlockV3(preparedUpdateV3(d.depth, d.leafMaxFields), roots, list, proof);
 }

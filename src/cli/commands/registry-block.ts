@@ -3,11 +3,13 @@
  * proofs"): the next K updates of a name-keyed registry committed as one batch with one profile
  * v2 aggregate proof of the K Update operations, and the auditor's check of it.
  *
- *   prove-block  --db D --updates U.ndjson [--count K] --out DIR
+ *   prove-block  --db D --updates U.ndjson [--count K] [--profile v2|v3] --out DIR
  *                DIR (new or empty) receives block.bin (inner-proof-v2 aggregate), requests.json
- *                (the K Update requests, in order) and block.json (roots, K, the updates).
+ *                (the K Update requests, in order) and block.json (roots, K, the updates); with
+ *                --profile v3 only block.bin (inner-proof-v3 block) and block.json.
  *   verify-block --from-root A --to-root B --dir DIR
- *                prints ACCEPT … (exit 0) or REJECT CODE: reason (exit 1); unusable input exits 2.
+ *                reads the profile from the proof; prints ACCEPT … (exit 0) or REJECT CODE:
+ *                reason (exit 1); unusable input exits 2.
  *
  * Crash safety (src/registry/block-dir.ts): the pending block is recorded in the registry before
  * any file is written; the batch is applied, proved, verified and its files written into a
@@ -58,9 +60,12 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
     .requiredOption("--db <dir>", "registry database directory (name-keyed)")
     .requiredOption("--updates <file>", "updates, one JSON object a line: {\"op\":\"insert|replace|delete|restore\",\"name\":…,\"value\"|\"null\"|\"fields\":…}")
     .option("--count <k>", `apply the first K updates of the file (default all, at most ${MAX_BLOCK_UPDATES})`)
-    .requiredOption("--out <dir>", "new or empty directory for block.bin, requests.json and block.json")
-    .action(async (opts: { db: string; updates: string; count?: string; out: string }) => {
+    .requiredOption("--out <dir>", "new or empty directory for block.bin, requests.json and block.json (v3: block.bin and block.json)")
+    .option("--profile <profile>", "v2 (default: the auditor also needs requests.json, every path) or v3 (checked from the roots and block.json alone)")
+    .action(async (opts: { db: string; updates: string; count?: string; out: string; profile?: string }) => {
       const count = countOption(opts.count);
+      const profile = opts.profile ?? "v2";
+      if (profile !== "v2" && profile !== "v3") throw new CliError("BAD_OPTION", `--profile must be v2 or v3, got ${JSON.stringify(opts.profile)}`, undefined, { option: "--profile" });
       outDirUsable(opts.out);
       const text = readFileOrExit(opts.updates, "--updates", MAX_UPDATES_BYTES, "an updates file").toString("utf8");
       let updates;
@@ -75,13 +80,13 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
       const store = NameStore.open(opts.db);
       let written;
       try {
-        written = proveBlockToDir(store, updates, opts.out);
+        written = proveBlockToDir(store, updates, opts.out, { profile });
       } finally {
         await store.close();
       }
       const { applied: a, bytes, proveMs } = written;
       process.stdout.write(
-        `block batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
+        `block profile=${profile} batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
           `check: ssgkr registry verify-block --from-root ${formatRoot(a.fromRoot)} --to-root ${formatRoot(a.toRoot)} --dir ${opts.out}\n`,
       );
       setExit(EXIT_OK);
@@ -92,18 +97,19 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
     .description("check a block proof: the registry went from root A to root B by exactly the updates of DIR/block.json, in order; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")
     .requiredOption("--from-root <digest>", "the root you trust before the block: 64 hex characters, or its 8 elements as [a, b, …] or a,b,…")
     .requiredOption("--to-root <digest>", "the root after the block you are told of")
-    .requiredOption("--dir <dir>", "the block directory (block.bin, requests.json, block.json)")
+    .requiredOption("--dir <dir>", "the block directory (block.bin, block.json; requests.json for a v2 block)")
     .action((opts: { fromRoot: string; toRoot: string; dir: string }) => {
       const fromRoot = parseRoot(opts.fromRoot, "--from-root");
       const toRoot = parseRoot(opts.toRoot, "--to-root");
       const file = (name: string, max: number, what: string) => readFileOrExit(join(opts.dir, name), "--dir", max, what);
       const blockJson = file("block.json", MAX_BLOCK_JSON_BYTES, "a block description").toString("utf8");
-      const requestsJson = file("requests.json", MAX_REQUESTS_BYTES, "a requests file").toString("utf8");
       const proof = new Uint8Array(file("block.bin", MAX_BLOCK_PROOF_BYTES, "a block proof"));
-      const verdict = verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, requestsJson, proof });
+      const v3 = proof.length >= 10 && (proof[8]! | (proof[9]! << 8)) === 3;
+      const requestsJson = v3 ? undefined : file("requests.json", MAX_REQUESTS_BYTES, "a requests file").toString("utf8");
+      const verdict = verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, proof, ...(requestsJson !== undefined ? { requestsJson } : {}) });
       if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
-      const k = (JSON.parse(requestsJson) as unknown[]).length;
-      process.stdout.write(`ACCEPT block operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`);
+      const k = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
+      process.stdout.write(`ACCEPT block profile=${v3 ? "v3" : "v2"} operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`);
       setExit(EXIT_OK);
     });
 }

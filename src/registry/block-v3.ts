@@ -1,0 +1,51 @@
+/**
+ * Registry blocks in profile v3 (docs/registry.md "Block proofs", docs/profile-v3.md §9): what the
+ * auditor derives from block.json alone — per update its key (the name's), its new leaf (the
+ * name's record with the listed value; a Tombstone for delete) and the rule its old leaf obeys
+ * (insert: Empty; restore: Tombstone; replace and delete: the name's record, any value) — and the
+ * prover's side of the same rules.
+ */
+import { OpKind } from "../statement/types.js";
+import { TOMBSTONE, type Leaf } from "../smt/leaf.js";
+import type { V3OldLeafRule } from "../smt/v3/statement.js";
+import { type PreparedV3, type V3BlockUpdate, prepareV3 } from "../sync/v3/index.js";
+import { RegistryError } from "./errors.js";
+import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
+import type { BlockUpdate } from "./name-block.js";
+import { nameKeyBig } from "./name-key.js";
+
+/** The rule an update's old leaf obeys, by the update's op. */
+export function oldLeafRule(u: BlockUpdate): V3OldLeafRule {
+  if (u.op === "insert") return { rule: "empty" };
+  if (u.op === "restore") return { rule: "tombstone" };
+  return { rule: "record", identity: nameIdentity(u.name) };
+}
+
+/**
+ * The v3 statement parts of one block update (key, new leaf, old-leaf rule).
+ * @throws RegistryError `BAD_BLOCK` for an insert, replace or restore without a value, or a value
+ *   that cannot be a record at this leaf bound (naming the update).
+ */
+export function v3BlockUpdate(u: BlockUpdate, index: number, depth: number, leafMaxFields: number): V3BlockUpdate {
+  let newLeaf: Leaf;
+  if (u.op === "delete") newLeaf = TOMBSTONE;
+  else {
+    if (u.value === undefined) throw new RegistryError("BAD_BLOCK", `update ${index + 1} (${u.op} ${JSON.stringify(u.name)}) gives no value`, { update: index });
+    try {
+      newLeaf = recordLeaf(u.name, u.value as RecordValue, leafMaxFields);
+    } catch (e) {
+      throw new RegistryError("BAD_BLOCK", `update ${index + 1} (${u.op} ${JSON.stringify(u.name)}): the listed value cannot be a record: ${(e as Error).message}`, { update: index });
+    }
+  }
+  return { key: nameKeyBig(u.name, depth), newLeaf, oldLeaf: oldLeafRule(u) };
+}
+
+const preparedCache = new Map<string, PreparedV3>();
+
+/** The prepared v3 update circuit of a configuration (prepared once per process). */
+export function preparedUpdateV3(depth: number, leafMaxFields: number): PreparedV3 {
+  const k = `${depth}/${leafMaxFields}`;
+  let p = preparedCache.get(k);
+  if (!p) preparedCache.set(k, (p = prepareV3(OpKind.Update, { depth, leafMaxFields })));
+  return p;
+}
