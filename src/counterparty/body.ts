@@ -33,6 +33,9 @@ export interface BodyVerdict {
   readonly notice?: string;
   /** What the accepted proof covers under this mapping. */
   readonly scope?: string;
+  /** An accepted proof about a name not in Unicode NFC: the name's NFC form, and a notice that the answer is about the exact spelling. */
+  readonly nfcName?: string;
+  readonly nameNotice?: string;
   readonly prepareMs: number;
   readonly verifyMs: number;
 }
@@ -81,7 +84,7 @@ export function checkProofBody(body: unknown, name?: string, trustedRoot?: Diges
     if (b.request === undefined) throw new ClaimError("BAD_CLAIM", "request: missing", { field: "request" });
     const v = verifyNameStatement(claim, b.request, bytes, timings);
     const trusted = formatRoot(claim.trustedRoot);
-    if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...base, ...timings };
+    if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...(v.nfcName !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {}), ...base, ...timings };
     return { ok: false, code: v.code, reason: v.reason, statement: words, trustedRoot: trusted, ...base, ...timings };
   } catch (err) {
     if (err instanceof SsgkrError) return { ok: false, code: err.code, reason: err.message, statement: words, ...base, ...timings };

@@ -16,6 +16,7 @@ import swagger from "@fastify/swagger";
 import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
+import { nameNotice } from "../registry/name-form.js";
 import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
 import { describeStatement, formatRoot, valueJson, type StatementJson, type UpdateOp } from "../counterparty/claim.js";
 import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
@@ -268,7 +269,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const name = nameOf(req);
     const head = store.head();
     const state = nameState(store, name);
-    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: formatRoot(head.root), batch: head.batch };
+    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: formatRoot(head.root), batch: head.batch, ...nameFormJson(name) };
     if ("absent" in state.side) return { name, status: state.status, absent: true, ...where };
     return { name, status: "live", value: valueJson(state.side.value), ...where };
   });
@@ -318,6 +319,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       ...(checkpoint !== undefined ? { checkpoint } : {}),
       ...(v.notice ? { notice: v.notice } : {}),
       ...(v.scope ? { scope: v.scope } : {}),
+      ...(v.nfcName !== undefined ? { nfc_name: v.nfcName, name_notice: v.nameNotice } : {}),
       prepare_ms: round(v.prepareMs),
       verify_ms: round(v.verifyMs),
     };
@@ -380,8 +382,14 @@ function historyOf(store: AnyStore): { batch: number; kind: string; committedAt:
   return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, nextSlot: e.nextSlot, ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
 }
 
-function proofBody(p: NameProof<unknown>, at: { root: string; batch: number | undefined }, checkpoint: string | undefined): Record<string, unknown> {
-  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, ...(checkpoint !== undefined ? { checkpoint } : {}), proof_bytes: p.proof.length, prove_ms: round(p.proveMs) };
+function proofBody(p: NameProof<{ readonly name: string }>, at: { root: string; batch: number | undefined }, checkpoint: string | undefined): Record<string, unknown> {
+  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, ...(checkpoint !== undefined ? { checkpoint } : {}), proof_bytes: p.proof.length, prove_ms: round(p.proveMs), ...nameFormJson(p.statement.name) };
+}
+
+/** `nfc_name` and `name_notice` of an answer about a name that is not in Unicode NFC (nothing for an NFC name). */
+function nameFormJson(name: string): { nfc_name?: string; name_notice?: string } {
+  const n = nameNotice(name);
+  return n === undefined ? {} : { nfc_name: n.nfc, name_notice: n.notice };
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
