@@ -37,7 +37,7 @@ export interface RegistryHttpOptions {
   readonly token?: string;
   /** Allowed CORS origin (`*` for any); CORS is off without it. */
   readonly cors?: string;
-  /** Folder of the built verifier page (default dist/web; `npm run build:web`). */
+  /** Folder of the built verifier page (default dist/web: shipped in the package, built by `prepare`). */
   readonly webDir?: string;
   /** Requests per minute per client address (default 600); 0 turns rate limiting off. */
   readonly rateLimit?: number;
@@ -66,8 +66,11 @@ export interface RegistryHttpOptions {
   readonly signingKey?: SigningKey;
 }
 
-/** Default location of the built page: dist/web beside dist/src. */
+/** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
 export const DEFAULT_WEB_DIR = new URL("../../web/", import.meta.url).pathname;
+
+/** The package's kernel module, served as the page's kernels.wasm when the page folder holds none (the package ships it once). */
+const PACKAGE_KERNELS = new URL("../../../wasm/kernels.wasm", import.meta.url).pathname;
 
 const WEB_TYPES: Readonly<Record<string, string>> = {
   "index.html": "text/html; charset=utf-8",
@@ -361,8 +364,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     if (!type) throw new HttpError(404, "NOT_FOUND", `no file ${file} in the verifier page`);
     let bytes = files.get(file);
     if (!bytes) {
-      const path = join(webDir, file);
-      if (!existsSync(path)) throw new HttpError(503, "WEB_NOT_BUILT", `the verifier page is not built (${path} is missing): run \`npm run build:web\``);
+      let path = join(webDir, file);
+      if (file === "kernels.wasm" && !existsSync(path) && existsSync(PACKAGE_KERNELS)) path = PACKAGE_KERNELS;
+      if (!existsSync(path)) throw new HttpError(503, "WEB_NOT_BUILT", `the verifier page is not built (${path} is missing): the package ships it in dist/web and \`npm ci\` in a clone builds it there (\`npm run build:web\` rebuilds it); reinstall, or give the folder of a built page (--web DIR)`);
       bytes = readFileSync(path);
       files.set(file, bytes);
     }

@@ -111,10 +111,10 @@ export function nameProve(store: NameStore, statement: RegistryStatement, name: 
   writeFileSync(files.statement, JSON.stringify(p.statementJson, null, 2) + "\n");
   const { depth, leafMaxFields } = store.config;
   const sj = p.statementJson as Record<string, unknown>;
-  const side = (absentKey: string, valueKey: string): NameSide => (sj[absentKey] === true ? { absent: true } : { value: sj[valueKey] as RecordValue });
+  const side = (o: Record<string, unknown>): NameSide => (o.absent === true ? { absent: true } : { value: o.value as RecordValue });
   const check = p.entry
-    ? verifyCommand({ name, ...files, depth, leafMaxFields, old: side("old_absent", "old_value"), new: side("new_absent", "new_value"), oldRoot: p.request.oldRoot, newRoot: p.request.newRoot })
-    : verifyCommand({ name, ...files, depth, leafMaxFields, side: side("absent", "value"), root: p.request.oldRoot });
+    ? verifyCommand({ name, ...files, depth, leafMaxFields, old: side(sj.old as Record<string, unknown>), new: side(sj.new as Record<string, unknown>), oldRoot: p.request.oldRoot, newRoot: p.request.newRoot })
+    : verifyCommand({ name, ...files, depth, leafMaxFields, side: side(sj), root: p.request.oldRoot });
   const roots = p.entry ? `old_root=${rootCompact(p.request.oldRoot)} new_root=${rootCompact(p.request.newRoot)} batch=${p.entry.batch}` : `root=${rootCompact(p.request.oldRoot)}`;
   process.stdout.write(`${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`);
 }
