@@ -5,6 +5,8 @@
 // stand-ins in src/web/shims. Host the folder with `Cross-Origin-Opener-Policy: same-origin` and
 // `Cross-Origin-Embedder-Policy: require-corp` so the WASM kernels can run (shared memory);
 // without them the page hashes in TypeScript. `ssgkr registry http` serves it at /verify.
+// `prepare` (so `npm ci`, `npm install <checkout>` and `npm pack`) runs it, and the package ships
+// index.html and page.js (the server takes kernels.wasm from wasm/ when the folder has none).
 //
 //   npm run build:web [-- --out DIR]
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -51,7 +53,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
     const r = await buildWeb(out);
     const list = Object.entries(r.files).map(([f, n]) => `${f} ${(n / 1024).toFixed(0)} KiB`).join(", ");
-    console.log(`built the browser verifier in ${r.outDir} (${list}) in ${(r.ms / 1000).toFixed(1)} s`);
+    // stderr: `npm pack --json` runs this (prepare) and its stdout must stay JSON
+    console.error(`statesync-gkr: built the browser verifier in ${r.outDir} (${list}) in ${(r.ms / 1000).toFixed(1)} s`);
   } catch (e) {
     const errs = e.errors?.map((x) => `${x.location?.file ?? ""}:${x.location?.line ?? ""} ${x.text}`).join("\n") ?? e.message;
     console.error(`error WEB_BUILD: ${errs}`);

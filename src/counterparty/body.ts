@@ -33,6 +33,9 @@ export interface BodyVerdict {
   readonly notice?: string;
   /** What the accepted proof covers under this mapping. */
   readonly scope?: string;
+  /** An accepted proof about a name not in Unicode NFC: the name's NFC form, and a notice that the answer is about the exact spelling. */
+  readonly nfcName?: string;
+  readonly nameNotice?: string;
   readonly prepareMs: number;
   readonly verifyMs: number;
 }
@@ -60,8 +63,9 @@ export const UNPINNED_NOTICE = "no trusted root was given: the proof was checked
 
 /**
  * Checks a proof body against the reader's trust.
- * @param name the name the reader asked about (default: the statement's own name). A body about
- *   another name is rejected (`NAME_MISMATCH`).
+ * @param name the name the reader asked about (default: the statement's own name). A body whose
+ *   statement is about another name is rejected (`NAME_MISMATCH`) before anything is verified;
+ *   `statement` (the words) always describes the body's own statement, never the name asked for.
  * @param trustedRoot the root the reader trusts (for an update: the root before it); without it
  *   the statement's root is used and the verdict carries `notice`.
  * Never throws: malformed bodies get `ok: false` with a code (`BAD_CLAIM`, `BAD_ROOT`, `REQUEST_SCHEMA`, …).
@@ -74,14 +78,15 @@ export function checkProofBody(body: unknown, name?: string, trustedRoot?: Diges
     if (typeof body !== "object" || body === null) throw new ClaimError("BAD_CLAIM", "body: must be an object {statement, request, proof}", { field: "body" });
     const b = body as Record<string, unknown>;
     const statement = b.statement as StatementJson;
-    const claimed = name !== undefined && typeof statement === "object" && statement !== null ? { ...statement, name } : statement;
-    const claim = claimOf(claimed, trustedRoot);
-    words = describeStatement(claimed as StatementJson);
+    const claim = claimOf(statement, trustedRoot);
+    // the words are always the proof's own statement: a verdict never names another name
+    words = describeStatement(statement);
+    if (name !== undefined && claim.name !== name) return { ok: false, code: "NAME_MISMATCH", reason: `the proof's statement is about ${JSON.stringify(claim.name)}, not about the name asked for, ${JSON.stringify(name)}`, statement: words, ...base, ...timings };
     const bytes = base64Bytes(b.proof, "proof");
     if (b.request === undefined) throw new ClaimError("BAD_CLAIM", "request: missing", { field: "request" });
     const v = verifyNameStatement(claim, b.request, bytes, timings);
     const trusted = formatRoot(claim.trustedRoot);
-    if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...base, ...timings };
+    if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...(v.nfcName !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {}), ...base, ...timings };
     return { ok: false, code: v.code, reason: v.reason, statement: words, trustedRoot: trusted, ...base, ...timings };
   } catch (err) {
     if (err instanceof SsgkrError) return { ok: false, code: err.code, reason: err.message, statement: words, ...base, ...timings };

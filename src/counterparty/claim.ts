@@ -102,6 +102,7 @@ export interface UpdateStatementJson {
 export type StatementJson = ReadStatementJson | UpdateStatementJson;
 
 export { formatRoot, parseRoot } from "../registry/root.js";
+export { nameNotice } from "../registry/name-form.js";
 
 /**
  * A value from JSON: a string, null or `{"fields": [..]}` (checked later against the leaf bound).

@@ -24,7 +24,7 @@ import { RecordState } from "../registry/store/record-codec.js";
 import type { RegistryStore } from "../registry/store/store.js";
 import { requestToJson } from "../sync/request.js";
 import type { OpKind } from "../statement/types.js";
-import { NAME_KEYED_MAPPING, SLOT_MAPPING, sideJson, valueJson, type ReadStatementJson, type RecordSide, type StatementMapping, type UpdateOp, type UpdateStatementJson, type ValueJson } from "./claim.js";
+import { NAME_KEYED_MAPPING, SLOT_MAPPING, sideJson, valueJson, type ReadStatementJson, type RecordSide, type StatementMapping, type UpdateOp, type UpdateStatementJson } from "./claim.js";
 import { preparedFor } from "./verify.js";
 import { formatRoot } from "../registry/root.js";
 
@@ -100,19 +100,9 @@ export function proveNameRead(store: AnyStore, name: string): NameProof<ReadStat
   const state = nameState(store, name);
   const kind = "absent" in state.side ? "nonmembership" : "membership";
   if (store instanceof NameStore) {
+    // statement.json's form is the API's statement (registry/name-prove.ts)
     const p = proveNameStatement(store, kind, name, undefined, prepared(store));
-    const statement: ReadStatementJson = {
-      registry_mapping: NAME_KEYED_MAPPING,
-      kind,
-      name,
-      ...("absent" in state.side ? { absent: true as const } : { value: valueJson(state.side.value) }),
-      root: formatRoot(p.request.oldRoot),
-      key: p.key,
-      depth: store.config.depth,
-      leaf_max_fields: store.config.leafMaxFields,
-      batch: store.head().batch,
-    };
-    return { statement, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+    return { statement: p.statementJson as unknown as ReadStatementJson, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
   }
   if (state.status === "never registered") {
     throw new RegistryError("NAME_NOT_FOUND", `no record named ${JSON.stringify(name)} was ever registered; under ${SLOT_MAPPING} the root does not commit to names, so its absence cannot be proved`, { name });
@@ -141,23 +131,7 @@ export function proveNameRead(store: AnyStore, name: string): NameProof<ReadStat
 export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, value?: RecordValue): NameProof<UpdateStatementJson> {
   if (store instanceof NameStore) {
     const p = proveNameStatement(store, op, name, value, prepared(store));
-    const j = p.statementJson;
-    const side = (absent: unknown, v: unknown): { value: ValueJson } | { absent: true } => (absent === true ? { absent: true } : { value: v as ValueJson });
-    const statement: UpdateStatementJson = {
-      registry_mapping: NAME_KEYED_MAPPING,
-      kind: "update",
-      op,
-      name,
-      old: side(j.old_absent, j.old_value),
-      new: side(j.new_absent, j.new_value),
-      old_root: formatRoot(p.request.oldRoot),
-      new_root: formatRoot(p.request.newRoot),
-      key: p.key,
-      depth: store.config.depth,
-      leaf_max_fields: store.config.leafMaxFields,
-      ...(p.entry ? { batch: p.entry.batch } : {}),
-    };
-    return { statement, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+    return { statement: p.statementJson as unknown as UpdateStatementJson, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
   }
   const before = op === "insert" ? undefined : nameState(store, name);
   const p: RegistryProof = proveStatement(store, op as RegistryStatement, { name }, value, prepared(store));

@@ -14,6 +14,7 @@
  * | the request's (old) root is the trusted root | `ROOT_NOT_TRUSTED` |
  * | the proved leaf's identity is Keccak-256(name) | `NAME_MISMATCH` |
  * | the proved leaf's payload binds the claimed value | `VALUE_MISMATCH` |
+ * | a live record is claimed only under a name in Unicode NFC (registry/name-form.ts) | `NAME_NOT_NFC` |
  * | absent: the proved leaf is Empty or Tombstone | `NOT_ABSENT` |
  * | the proof verifies against the request (compat-v1 §13.3 strict) | the verifier's code (e.g. `GKR_END_CHECK_FAILED`, `Truncated`) |
  *
@@ -41,6 +42,7 @@ import { toOpRequest } from "../sync/request-convert.js";
 import { OpKind, type OpKindName } from "../statement/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
+import { nameNotice, nonNfcClaimReason } from "../registry/name-form.js";
 import { cachedPrepared, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
 import { type ClaimErrorCode, NAME_KEYED_MAPPING, formatRoot, parseRoot, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
 
@@ -58,9 +60,9 @@ export const NAME_REJECT_CODES = [
 /** A rejection code of `verifyNameStatement`: its own, the claim's (`ClaimErrorCode`), and the record and proof checks'. */
 export type NameRejectCode = (typeof NAME_REJECT_CODES)[number] | ClaimErrorCode | RecordRejectCode;
 
-/** Outcome of a name check. */
+/** Outcome of a name check; an accepted proof about a name not in NFC carries its NFC form and a notice (registry/name-form.ts). */
 export type NameVerdict =
-  | { readonly ok: true; readonly scope: string }
+  | { readonly ok: true; readonly scope: string; readonly nfcName?: string; readonly nameNotice?: string }
   | { readonly ok: false; readonly code: NameRejectCode; readonly reason: string };
 
 /** What a name check spent (ms): preparing the circuit (0 when cached) and verifying. */
@@ -149,6 +151,9 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
   const expected: OpKindName = "old" in claim ? "update" : "absent" in claim ? "nonmembership" : "membership";
   if (request.kind !== expected) return reject("KIND_MISMATCH", `the claim is about ${expected === "update" ? "an update" : expected}, the request is a ${request.kind} request`);
   if (!digestEquals(request.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the proof is for root ${formatRoot(request.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
+  const live = "old" in claim ? !("absent" in claim.new) : !("absent" in claim);
+  const refused = live ? nonNfcClaimReason(claim.name) : undefined;
+  if (refused !== undefined) return reject("NAME_NOT_NFC", refused);
   const op: OpRequest = toOpRequest(request);
   const B = request.leafMaxFields;
   if ("old" in claim) {
@@ -171,7 +176,8 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
     timings.verifyMs = t2 - t1;
   }
   if (!verdict.ok) return reject(verdict.code, verdict.reason);
-  return { ok: true, scope: scopeOf(claim, request) };
+  const n = nameNotice(claim.name);
+  return { ok: true, scope: scopeOf(claim, request), ...(n ? { nfcName: n.nfc, nameNotice: n.notice } : {}) };
 }
 
 /** A name-keyed claim: delegated to verifyRecordProof / verifyRecordUpdateProof (the circuit is prepared first, timed apart). */
@@ -198,10 +204,12 @@ function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown,
     timings.verifyMs = t2 - t1;
   }
   if (!v.ok) return reject(v.code, v.reason);
+  const form = v.nfcName !== undefined && v.nameNotice !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {};
   const where = `key ${v.key} (the first ${depth} bits of Keccak-256 of the name)`;
-  if (v.kind === "update") return { ok: true, scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed, and the root with it` };
+  if (v.kind === "update") return { ok: true, scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed, and the root with it`, ...form };
   return {
     ok: true,
+    ...form,
     scope: v.kind === "nonmembership"
       ? `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds no live record, so the name is not registered`
       : `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds this name and value`,

@@ -46,6 +46,7 @@ export type HttpErrorCode = (typeof HTTP_ERROR_CODES)[number];
 const STATUS: Readonly<Record<string, number>> = {
   NAME_NOT_FOUND: 404,
   BAD_NAME: 400,
+  NAME_NOT_NFC: 400,
   BAD_VALUE: 400,
   VALUE_TOO_LARGE: 400,
   BAD_CLAIM: 400,

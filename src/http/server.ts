@@ -17,7 +17,7 @@ import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
 import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
-import { describeStatement, formatRoot, valueJson, type StatementJson, type UpdateOp } from "../counterparty/claim.js";
+import { describeStatement, formatRoot, nameNotice, valueJson, type StatementJson, type UpdateOp } from "../counterparty/claim.js";
 import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
 import { BearerAuth } from "./auth.js";
 import { ProofCache } from "./cache.js";
@@ -36,7 +36,7 @@ export interface RegistryHttpOptions {
   readonly token?: string;
   /** Allowed CORS origin (`*` for any); CORS is off without it. */
   readonly cors?: string;
-  /** Folder of the built verifier page (default dist/web; `npm run build:web`). */
+  /** Folder of the built verifier page (default dist/web: shipped in the package, built by `prepare`). */
   readonly webDir?: string;
   /** Requests per minute per client address (default 600); 0 turns rate limiting off. */
   readonly rateLimit?: number;
@@ -65,8 +65,11 @@ export interface RegistryHttpOptions {
   readonly signingKey?: SigningKey;
 }
 
-/** Default location of the built page: dist/web beside dist/src. */
+/** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
 export const DEFAULT_WEB_DIR = new URL("../../web/", import.meta.url).pathname;
+
+/** The package's kernel module, served as the page's kernels.wasm when the page folder holds none (the package ships it once). */
+const PACKAGE_KERNELS = new URL("../../../wasm/kernels.wasm", import.meta.url).pathname;
 
 const WEB_TYPES: Readonly<Record<string, string>> = {
   "index.html": "text/html; charset=utf-8",
@@ -268,7 +271,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const name = nameOf(req);
     const head = store.head();
     const state = nameState(store, name);
-    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: formatRoot(head.root), batch: head.batch };
+    const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: formatRoot(head.root), batch: head.batch, ...nameFormJson(name) };
     if ("absent" in state.side) return { name, status: state.status, absent: true, ...where };
     return { name, status: "live", value: valueJson(state.side.value), ...where };
   });
@@ -318,6 +321,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       ...(checkpoint !== undefined ? { checkpoint } : {}),
       ...(v.notice ? { notice: v.notice } : {}),
       ...(v.scope ? { scope: v.scope } : {}),
+      ...(v.nfcName !== undefined ? { nfc_name: v.nfcName, name_notice: v.nameNotice } : {}),
       prepare_ms: round(v.prepareMs),
       verify_ms: round(v.verifyMs),
     };
@@ -359,8 +363,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     if (!type) throw new HttpError(404, "NOT_FOUND", `no file ${file} in the verifier page`);
     let bytes = files.get(file);
     if (!bytes) {
-      const path = join(webDir, file);
-      if (!existsSync(path)) throw new HttpError(503, "WEB_NOT_BUILT", `the verifier page is not built (${path} is missing): run \`npm run build:web\``);
+      let path = join(webDir, file);
+      if (file === "kernels.wasm" && !existsSync(path) && existsSync(PACKAGE_KERNELS)) path = PACKAGE_KERNELS;
+      if (!existsSync(path)) throw new HttpError(503, "WEB_NOT_BUILT", `the verifier page is not built (${path} is missing): the package ships it in dist/web and \`npm ci\` in a clone builds it there (\`npm run build:web\` rebuilds it); reinstall, or give the folder of a built page (--web DIR)`);
       bytes = readFileSync(path);
       files.set(file, bytes);
     }
@@ -380,8 +385,14 @@ function historyOf(store: AnyStore): { batch: number; kind: string; committedAt:
   return store.history().map((e) => ({ batch: e.batch, kind: e.kind, committedAt: e.committedAt, records: e.records, live: e.live, deleted: e.deleted, root: e.root, nextSlot: e.nextSlot, ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
 }
 
-function proofBody(p: NameProof<unknown>, at: { root: string; batch: number | undefined }, checkpoint: string | undefined): Record<string, unknown> {
-  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, ...(checkpoint !== undefined ? { checkpoint } : {}), proof_bytes: p.proof.length, prove_ms: round(p.proveMs) };
+function proofBody(p: NameProof<{ readonly name: string }>, at: { root: string; batch: number | undefined }, checkpoint: string | undefined): Record<string, unknown> {
+  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, ...(checkpoint !== undefined ? { checkpoint } : {}), proof_bytes: p.proof.length, prove_ms: round(p.proveMs), ...nameFormJson(p.statement.name) };
+}
+
+/** `nfc_name` and `name_notice` of an answer about a name that is not in Unicode NFC (nothing for an NFC name). */
+function nameFormJson(name: string): { nfc_name?: string; name_notice?: string } {
+  const n = nameNotice(name);
+  return n === undefined ? {} : { nfc_name: n.nfc, name_notice: n.notice };
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;

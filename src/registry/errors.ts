@@ -14,6 +14,8 @@ import { SsgkrError } from "../errors.js";
  * - `VALUE_TOO_LARGE`: the leaf encoding of a value exceeds the registry's leaf bound B.
  * - `BAD_VALUE`: a value that cannot be mapped (text over 65,535 bytes or not UTF-8, field not canonical).
  * - `BAD_NAME`: a name that is empty, longer than 1,024 UTF-8 bytes, or not encodable as UTF-8.
+ * - `NAME_NOT_NFC`: a write (insert, replace, restore, import) of a record under a name that is not
+ *   in Unicode NFC (`details.nfc` is its NFC form; name-form.ts).
  * - `BAD_RECORD`: a malformed input record (`details.line` is its 1-based line number).
  * - `IMPORT_REJECTED`: an import with `--on-error fail` met malformed records (`details.errors`); nothing was written.
  * - `BAD_SOURCE`: an input file or data source that cannot be read (missing, unknown format, too large).
@@ -57,6 +59,7 @@ export const REGISTRY_ERROR_CODES = [
   "VALUE_TOO_LARGE",
   "BAD_VALUE",
   "BAD_NAME",
+  "NAME_NOT_NFC",
   "BAD_ROOT",
   "BAD_RECORD",
   "IMPORT_REJECTED",

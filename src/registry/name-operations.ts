@@ -8,6 +8,7 @@ import { hashLeaf, TOMBSTONE, LeafTag, type Leaf } from "../smt/leaf.js";
 import { RegistryError } from "./errors.js";
 import { recordLeaf, type RecordValue } from "./mapping.js";
 import { MAX_NAME_DEPTH } from "./name-key.js";
+import { requireNfcName } from "./name-form.js";
 import { bitAt, prefixOf } from "./hashing/name-tree.js";
 import { RecordState, encodeRecord, type StoredRecord } from "./store/record-codec.js";
 import type { NameHistoryEntry, NameState, NameStore, NameWriter } from "./store/name-store.js";
@@ -105,10 +106,11 @@ function stateOf(store: NameStore, name: string, state?: NameState): NameState {
 
 /**
  * Plans registering a new name (Empty → Occupied at its key).
- * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function planNameInsert(store: NameStore, name: string, value: RecordValue, state?: NameState): PlannedNameUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
+  requireNfcName(name);
   const s = stateOf(store, name, state);
   if (s.record?.state === RecordState.Live) throw new RegistryError("NAME_EXISTS", `record ${JSON.stringify(name)} already exists; use replace to change its value`, { name });
   if (s.record?.state === RecordState.Deleted) throw new RegistryError("NAME_DELETED", `record ${JSON.stringify(name)} was deleted; restore it instead of inserting`, { name });
@@ -117,17 +119,19 @@ export function planNameInsert(store: NameStore, name: string, value: RecordValu
 
 /**
  * Plans changing a live record's value.
- * @throws RegistryError `RECORD_ABSENT`, `KEY_COLLISION`, `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ * @throws RegistryError `RECORD_ABSENT`, `KEY_COLLISION`, `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function planNameReplace(store: NameStore, name: string, value: RecordValue, state?: NameState): PlannedNameUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
+  requireNfcName(name);
   const s = stateOf(store, name, state);
   if (s.record?.state !== RecordState.Live) throw new RegistryError("RECORD_ABSENT", `replace needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`, { name });
   return plan(store, "replace", s, newLeaf, { state: RecordState.Live, name, value }, { newRecords: 0, live: 0, deleted: 0 }, s.record.value, value);
 }
 
 /**
- * Plans deleting a live record (Occupied → Tombstone; the name keeps its key for a restore).
+ * Plans deleting a live record (Occupied → Tombstone; the name keeps its key for a restore). A
+ * record under a name that is not in NFC (written before names were checked) can be deleted.
  * @throws RegistryError `RECORD_ABSENT`, `KEY_COLLISION`, `BAD_NAME`.
  */
 export function planNameDelete(store: NameStore, name: string, state?: NameState): PlannedNameUpdate {
@@ -138,9 +142,10 @@ export function planNameDelete(store: NameStore, name: string, state?: NameState
 
 /**
  * Plans bringing a deleted record back with `value` (or its last value).
- * @throws RegistryError `RECORD_LIVE`, `NOT_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ * @throws RegistryError `RECORD_LIVE`, `NOT_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function planNameRestore(store: NameStore, name: string, value?: RecordValue, state?: NameState): PlannedNameUpdate {
+  requireNfcName(name);
   const s = stateOf(store, name, state);
   if (s.record === undefined) throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${JSON.stringify(name)} was never registered`, { name });
   if (s.record.state === RecordState.Live) throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${JSON.stringify(name)} is live`, { name });

@@ -18,14 +18,22 @@ import type { Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
 import { formatRoot } from "./root.js";
 import type { RecordValue } from "./mapping.js";
-import { NAME_MAPPING_ID } from "./name-key.js";
+import { NAME_MAPPING_ID, nameKey } from "./name-key.js";
 import { RecordState } from "./store/record-codec.js";
 import { planNameUpdate, collisionError, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
 import type { NameHistoryEntry, NameStore } from "./store/name-store.js";
 import { readOnlyRequest, updateRequest } from "./requests.js";
 import type { RegistryStatement } from "./prove.js";
 
-/** statement.json: what a proof about a name says, for humans and for `ssgkr registry verify`. */
+/**
+ * statement.json: what a proof about a name says, in the form of the `statement` of the HTTP API's
+ * proof bodies (counterparty/claim.ts `StatementJson`), so `{statement, request, proof}` made of
+ * the files is a body `POST /v1/verify` and `checkProofBody` take: a read is `{registry_mapping,
+ * kind: "membership" | "nonmembership", name, value | absent: true, root, key, depth,
+ * leaf_max_fields, batch}`, an update `{registry_mapping, kind: "update", op, name, old, new,
+ * old_root, new_root, key, depth, leaf_max_fields, batch}` with `old`/`new` each `{value}` or
+ * `{absent: true}`.
+ */
 export type NameStatementJson = Record<string, unknown>;
 
 /** A proof about a name in a name-keyed registry: the statement, the name and its key (the first `depth` bits of Keccak-256), the request JSON and the inner-proof-v1 bytes. */
@@ -48,23 +56,29 @@ export function valueJson(v: RecordValue): unknown {
   return v === null || typeof v === "string" ? v : { fields: [...v.fields] };
 }
 
-/** statement.json of a read-only statement. */
-export function readOnlyStatementJson(name: string, value: RecordValue | undefined, root: Digest, depth: number, leafMaxFields: number): NameStatementJson {
-  return { registry_mapping: NAME_MAPPING_ID, depth, leaf_max_fields: leafMaxFields, name, ...(value === undefined ? { absent: true } : { value: valueJson(value) }), root: formatRoot(root) };
+/** `{value}` or `{absent: true}`: one side of a statement. */
+const sideJson = (v: RecordValue | undefined) => (v === undefined ? { absent: true } : { value: valueJson(v) });
+
+/** statement.json of a read-only statement (membership when `value` is given, else non-membership). */
+export function readOnlyStatementJson(name: string, value: RecordValue | undefined, root: Digest, depth: number, leafMaxFields: number, batch?: number): NameStatementJson {
+  return { registry_mapping: NAME_MAPPING_ID, kind: value === undefined ? "nonmembership" : "membership", name, ...sideJson(value), root: formatRoot(root), key: nameKey(name, depth), depth, leaf_max_fields: leafMaxFields, ...(batch !== undefined ? { batch } : {}) };
 }
 
 /** statement.json of an update. */
-export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" | "oldValue" | "newValue" | "oldRoot" | "newRoot">, depth: number, leafMaxFields: number): NameStatementJson {
+export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" | "oldValue" | "newValue" | "oldRoot" | "newRoot">, depth: number, leafMaxFields: number, batch?: number): NameStatementJson {
   return {
     registry_mapping: NAME_MAPPING_ID,
-    depth,
-    leaf_max_fields: leafMaxFields,
-    update: p.kind,
+    kind: "update",
+    op: p.kind,
     name: p.name,
-    ...(p.oldValue === undefined ? { old_absent: true } : { old_value: valueJson(p.oldValue) }),
-    ...(p.newValue === undefined ? { new_absent: true } : { new_value: valueJson(p.newValue) }),
+    old: sideJson(p.oldValue),
+    new: sideJson(p.newValue),
     old_root: formatRoot(p.oldRoot),
     new_root: formatRoot(p.newRoot),
+    key: nameKey(p.name, depth),
+    depth,
+    leaf_max_fields: leafMaxFields,
+    ...(batch !== undefined ? { batch } : {}),
   };
 }
 
@@ -103,7 +117,7 @@ export function proveNameStatement(store: NameStore, statement: RegistryStatemen
     const r = nameReadRequest(store, statement, name);
     request = r.request;
     key = r.key;
-    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B);
+    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B, store.head().batch);
   } else {
     planned = planNameUpdate(store, statement as NameUpdateKind, name, value);
     request = updateRequest({ ...planned, slot: planned.key } as never, B);
@@ -119,5 +133,6 @@ export function proveNameStatement(store: NameStore, statement: RegistryStatemen
   const check = verifyEncoded(prepared, request, proof);
   if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
   const entry = planned?.commit();
+  if (entry) statementJson = { ...statementJson, batch: entry.batch };
   return { statement, name, key, request: fromOpRequest(request, depth, B), proof, statementJson, ...(entry ? { entry } : {}), proveMs };
 }

@@ -10,6 +10,7 @@ import { computeRootFromDigest } from "../smt/path.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { RegistryError } from "./errors.js";
 import { nameBytes, recordLeaf, type RecordValue } from "./mapping.js";
+import { requireNfcName } from "./name-form.js";
 import { RecordState, encodeRecord, slotKey, type StoredRecord } from "./store/record-codec.js";
 import { nameEntry, type HistoryEntry, type RegistryHead, type RegistryStore } from "./store/store.js";
 import { sealRow } from "./store/row-checksum.js";
@@ -122,11 +123,12 @@ function plan(store: RegistryStore, kind: UpdateKind, r: Resolved, name: string,
 
 /**
  * Plans registering a new record at the next free slot (Empty → Occupied).
- * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `REGISTRY_FULL`, `BAD_NAME`, `BAD_VALUE`,
- * `VALUE_TOO_LARGE`.
+ * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `REGISTRY_FULL`, `BAD_NAME`, `NAME_NOT_NFC`,
+ * `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function planInsert(store: RegistryStore, name: string, value: RecordValue): PlannedUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
+  requireNfcName(name);
   const r = store.read((txn) => {
     const head = store.head(txn);
     const existing = store.slotOf(name, txn);
@@ -148,7 +150,7 @@ export function planInsert(store: RegistryStore, name: string, value: RecordValu
 
 /**
  * Plans changing the value of a live record (Occupied → Occupied, same identity).
- * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_ABSENT`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_ABSENT`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function planReplace(store: RegistryStore, target: RecordTarget, value: RecordValue): PlannedUpdate {
   const r = resolve(store, target);
@@ -157,6 +159,7 @@ export function planReplace(store: RegistryStore, target: RecordTarget, value: R
   }
   const name = r.record.name;
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
+  requireNfcName(name);
   return plan(store, "replace", r, name, store.leafOf(r.record), newLeaf, { state: RecordState.Live, name, value }, false, { live: 0, deleted: 0, nextSlot: r.head.nextSlot });
 }
 
@@ -175,7 +178,7 @@ export function planDelete(store: RegistryStore, target: RecordTarget): PlannedU
 /**
  * Plans bringing a deleted record back (Tombstone → Occupied) with `value`, or with its last
  * value when `value` is undefined.
- * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_LIVE`, `NOT_DELETED`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `RECORD_LIVE`, `NOT_DELETED`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function planRestore(store: RegistryStore, target: RecordTarget, value?: RecordValue): PlannedUpdate {
   const r = resolve(store, target);
@@ -188,6 +191,7 @@ export function planRestore(store: RegistryStore, target: RecordTarget, value?: 
   const name = r.record.name;
   const v = value === undefined ? r.record.value : value;
   const newLeaf = recordLeaf(name, v, store.config.leafMaxFields);
+  requireNfcName(name);
   return plan(store, "restore", r, name, TOMBSTONE, newLeaf, { state: RecordState.Live, name, value: v }, false, { live: 1, deleted: -1, nextSlot: r.head.nextSlot });
 }
 

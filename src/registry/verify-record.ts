@@ -14,7 +14,9 @@
  * read-only claim checked against an update proof or the reverse), `RECORD_ABSENT` (a value was
  * claimed, the proof shows absence), `RECORD_PRESENT` (absence was claimed, the proof shows a
  * record), `NAME_MISMATCH` (the leaf identity is another name's Keccak-256), `VALUE_MISMATCH`
- * (the leaf or its digest bind another value), `ROOT_NOT_TRUSTED` (the request's root is not the
+ * (the leaf or its digest bind another value), `NAME_NOT_NFC` (the claim is that a name not in
+ * Unicode NFC holds a live record: records are written only under NFC names, name-form.ts),
+ * `ROOT_NOT_TRUSTED` (the request's root is not the
  * trusted one), `NEW_ROOT_MISMATCH` (an update ends at another root than claimed). When the trusted
  * root is taken from a signed checkpoint: `CHECKPOINT_MALFORMED` (not a signed note or not a
  * checkpoint), `CHECKPOINT_WRONG_KEY` (no signature of the verifier key), `CHECKPOINT_BAD_SIGNATURE`
@@ -39,6 +41,7 @@ import { formatRoot, parseRoot } from "./root.js";
 import { verifyCheckpoint } from "./checkpoint/checkpoint.js";
 import { describeValue, nameBytes, valuePayload, type RecordValue } from "./mapping.js";
 import { DEFAULT_NAME_DEPTH, nameKeyBig } from "./name-key.js";
+import { nameNotice, nonNfcClaimReason } from "./name-form.js";
 
 /** A root: 8 canonical field elements, or its text (64 hex characters or `[a, b, …]`, as `parseRoot` reads). */
 export type RootLike = ArrayLike<number> | string;
@@ -93,6 +96,7 @@ export const RECORD_REJECT_CODES = [
   "RECORD_PRESENT",
   "NAME_MISMATCH",
   "VALUE_MISMATCH",
+  "NAME_NOT_NFC",
   "ROOT_NOT_TRUSTED",
   "NEW_ROOT_MISMATCH",
 ] as const;
@@ -103,9 +107,13 @@ export const RECORD_REJECT_CODES = [
  */
 export type RecordRejectCode = (typeof RECORD_REJECT_CODES)[number] | SyncRejectCode | RequestErrorCode | FieldErrorCode | SmtErrorCode | RegistryErrorCode;
 
-/** The verdict: acceptance with what was checked, or a rejection with a stable code. */
+/**
+ * The verdict: acceptance with what was checked, or a rejection with a stable code. An accepted
+ * proof about a name that is not in Unicode NFC (absence, or a delete) carries its NFC form
+ * (`nfcName`) and a notice saying the answer is about that exact spelling (`nameNotice`).
+ */
 export type RecordVerdict =
-  | { readonly ok: true; readonly name: string; readonly key: bigint; readonly kind: "membership" | "nonmembership" | "update"; readonly oldRoot: Digest; readonly newRoot: Digest; readonly checkpoint?: { readonly origin: string; readonly size: number } }
+  | { readonly ok: true; readonly name: string; readonly key: bigint; readonly kind: "membership" | "nonmembership" | "update"; readonly oldRoot: Digest; readonly newRoot: Digest; readonly checkpoint?: { readonly origin: string; readonly size: number }; readonly nfcName?: string; readonly nameNotice?: string }
   | { readonly ok: false; readonly code: RecordRejectCode; readonly reason: string };
 
 /** A request as text (request.json), parsed JSON, or a parsed `SyncRequest`. */
@@ -138,6 +146,20 @@ function trustedRootOf(t: Trust): { root: Digest; checkpoint?: { origin: string;
 }
 
 const withCheckpoint = (v: RecordVerdict, checkpoint: { origin: string; size: number } | undefined): RecordVerdict => (v.ok && checkpoint ? { ...v, checkpoint } : v);
+
+/** The rejection of a claim that a name not in NFC holds a live record (undefined when the claim may stand). */
+function liveUnderNonNfc(name: string, side: NameSide): RecordVerdict | undefined {
+  if ("absent" in side) return undefined;
+  const reason = nonNfcClaimReason(name);
+  return reason === undefined ? undefined : reject("NAME_NOT_NFC", reason);
+}
+
+/** An accepted verdict with the notice of a name not in NFC. */
+function withNameNotice(v: RecordVerdict, name: string): RecordVerdict {
+  if (!v.ok) return v;
+  const n = nameNotice(name);
+  return n === undefined ? v : { ...v, nfcName: n.nfc, nameNotice: n.notice };
+}
 
 export function cachedPrepared(kind: OpKind, depth: number, leafMaxFields: number): PreparedSync {
   return defaultPreparedCache.get(kind, { depth, leafMaxFields });
@@ -230,6 +252,8 @@ export function verifyRecordProof(claim: RecordClaim, request: RequestInput, pro
   if ("ok" in r) return r;
   const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
   if ("ok" in c) return c;
+  const unnormalised = liveUnderNonNfc(claim.name, side);
+  if (unnormalised) return unnormalised;
   if (r.kind === "update") return reject("STATEMENT_MISMATCH", "the request is an update; check it with verifyRecordUpdateProof (`ssgkr registry verify --old-root …`)");
   if ("absent" in side && r.kind === "membership") return reject("RECORD_PRESENT", `the claim is that ${JSON.stringify(claim.name)} is absent, but the request is a membership proof of it`);
   if ("value" in side && r.kind === "nonmembership") return reject("RECORD_ABSENT", `the claim is that ${JSON.stringify(claim.name)} holds ${describeValue(side.value)}, but the request is a non-membership proof: it is not registered`);
@@ -238,7 +262,7 @@ export function verifyRecordProof(claim: RecordClaim, request: RequestInput, pro
   if (r.oldLeaf.tag !== r.newLeaf.tag) return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
   if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
-  return withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint);
+  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint), claim.name);
 }
 
 /**
@@ -259,13 +283,15 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: Reque
   if ("ok" in r) return r;
   const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
   if ("ok" in c) return c;
+  const unnormalised = liveUnderNonNfc(claim.name, claim.new);
+  if (unnormalised) return unnormalised;
   if (r.kind !== "update") return reject("STATEMENT_MISMATCH", `the request is a ${r.kind} proof, not an update; check it with verifyRecordProof (\`ssgkr registry verify --root …\`)`);
   const bad = sideCheck(r.oldLeaf, claim.old, c.identity, c.B, "$.old_leaf (before)") ?? sideCheck(r.newLeaf, claim.new, c.identity, c.B, "$.new_leaf (after)");
   if (bad) return bad;
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
   if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
   if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root ${formatRoot(r.newRoot)}, not the claimed new root ${formatRoot(newRoot)}`);
-  return withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint);
+  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint), claim.name);
 }
 
 

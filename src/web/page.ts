@@ -21,6 +21,7 @@ import { hashBackend } from "../hash/fast-permutation.js";
 import { checkProofBody, type BodyVerdict } from "../counterparty/body.js";
 import { formatRoot, parseRoot } from "../counterparty/claim.js";
 import { SsgkrError } from "../errors.js";
+import { verdictState } from "./verdict-state.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const PIN_KEY = "ssgkr.trustedRoot";
@@ -78,7 +79,7 @@ function canonicalRoot(text: string): string {
   }
 }
 
-type Parts = { code?: string; what: string; reason?: string; scope?: string; notice?: string; foreign?: string; time?: string };
+type Parts = { code?: string; label?: string; headline?: string; what: string; reason?: string; scope?: string; notice?: string; nameNotice?: string; foreign?: string; time?: string };
 
 function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…" | "—", parts: Parts, data: Record<string, string> = {}): void {
   const box = $("verdict");
@@ -89,7 +90,7 @@ function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…" | "—", parts: Par
   const line = document.createElement("div");
   const w = document.createElement("span");
   w.className = "word";
-  w.textContent = word;
+  w.textContent = parts.label ?? word;
   line.append(w);
   if (parts.code) {
     const c = document.createElement("span");
@@ -105,8 +106,10 @@ function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…" | "—", parts: Par
     d.textContent = text;
     box.append(d);
   };
+  add("headline", parts.headline);
   add("what", parts.what);
   add("foreign", parts.foreign);
+  add("name-notice", parts.nameNotice ? `Name: ${parts.nameNotice}` : undefined);
   add("reason", parts.reason);
   add("scope", parts.notice ? `Notice: ${parts.notice}` : undefined);
   add("scope", parts.scope);
@@ -195,8 +198,11 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
   const checkMs = performance.now() - t1;
   const time = `${fetchMs > 0 ? `fetch ${fetchMs.toFixed(0)} ms, ` : ""}prepare ${v.prepareMs.toFixed(0)} ms${v.prepareMs < 1 ? " (cached)" : ""}, verify ${v.verifyMs.toFixed(0)} ms, check in all ${checkMs.toFixed(0)} ms — hashing: ${backend}`;
   const data = { ...foreign.data, code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript" };
-  if (v.ok) show("ACCEPT", { what: `Proved: ${v.statement}`, ...foreign.parts, ...(v.scope ? { scope: v.scope } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
-  else show("REJECT", { code: v.code!, what: `Claimed: ${v.statement}`, ...foreign.parts, ...(v.reason ? { reason: v.reason } : {}), ...(v.notice ? { notice: v.notice } : {}), time }, data);
+  const st = verdictState(v);
+  const shown = { ...data, trust: st.trust };
+  const common = { label: st.word, headline: st.headline, what: st.what, ...foreign.parts, ...(v.notice ? { notice: v.notice } : {}), ...(v.nameNotice ? { nameNotice: v.nameNotice } : {}), time };
+  if (v.ok) show("ACCEPT", { ...common, ...(v.scope ? { scope: v.scope } : {}) }, shown);
+  else show("REJECT", { ...common, code: v.code!, ...(v.reason ? { reason: v.reason } : {}) }, shown);
 }
 
 async function useCurrentRoot(): Promise<void> {

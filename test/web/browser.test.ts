@@ -7,7 +7,7 @@
  *
  * The registry is name-keyed (record-leaf-v2). Cases: honest membership ACCEPT, absence (deleted
  * record, and a name never registered) ACCEPT, a pasted update proof ACCEPT,
- * one flipped proof byte REJECT, a wrong trusted root REJECT, another name's proof REJECT.
+ * one flipped proof byte REJECT, a wrong trusted root REJECT, another name's proof REJECT (NAME_MISMATCH, naming only the proof's name); an unpinned ACCEPT in its own state (data-trust=unpinned, ACCEPT — UNPINNED, another colour).
  *
  * Links and the pinned root: a second registry (left-pad → an evil value, so another root) is
  * served by a second server on 127.0.0.1 (CORS open, as a hostile registry would be). With the
@@ -158,12 +158,35 @@ test("browser: a wrong trusted root is rejected (ROOT_NOT_TRUSTED), as in Node",
   assert.deepEqual(nodeVerdict(body, RECORDS.live, wrongText), { verdict: "REJECT", code: "ROOT_NOT_TRUSTED" });
 });
 
-test("browser: another name's proof is rejected (KEY_MISMATCH: it is about another name's key), as in Node", async () => {
+test("browser: another name's proof is rejected (NAME_MISMATCH), as in Node, and its statement line names only the proof's name", async () => {
   const other = await proofOf(RECORDS.scoped);
   const { v, body } = await check("other-name-reject", RECORDS.live, rootText, () => other);
   assert.equal(v.verdict, "REJECT", v.text);
-  assert.equal(v.code, "KEY_MISMATCH");
-  assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "REJECT", code: "KEY_MISMATCH" });
+  assert.equal(v.code, "NAME_MISMATCH");
+  assert.match(v.text, /Claimed: "@scope\/pkg" is registered/);
+  assert.doesNotMatch(v.text, /Claimed: "left-pad"/);
+  assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "REJECT", code: "NAME_MISMATCH" });
+});
+
+test("browser: an unpinned ACCEPT (no trusted root) is shown as its own state, not as a pinned ACCEPT", async () => {
+  const trustOf = async (root: string) => {
+    const page = await browser.newPage();
+    await page.goto(`${server.base}/verify/?${new URLSearchParams({ name: RECORDS.live, ...(root ? { root } : {}), auto: "1" })}`);
+    const v = await verdictOf(page);
+    const look = await page.$eval("#verdict", (el) => ({ trust: (el as HTMLElement).dataset.trust ?? "", word: el.querySelector(".word")!.textContent ?? "", background: getComputedStyle(el).backgroundColor }));
+    await page.screenshot({ path: join(shots, `accept-${root ? "pinned" : "unpinned"}.png`), fullPage: true });
+    await page.close();
+    return { v, ...look };
+  };
+  const pinned = await trustOf(rootText);
+  const unpinned = await trustOf("");
+  assert.equal(pinned.v.verdict, "ACCEPT", pinned.v.text);
+  assert.equal(unpinned.v.verdict, "ACCEPT", unpinned.v.text);
+  assert.deepEqual([pinned.trust, pinned.word], ["pinned", "ACCEPT"]);
+  assert.deepEqual([unpinned.trust, unpinned.word], ["unpinned", "ACCEPT — UNPINNED"]);
+  assert.notEqual(unpinned.background, pinned.background, "another colour");
+  assert.match(unpinned.v.text, /Not checked against a root you trust/);
+  assert.match(unpinned.v.text, /Matches its own statement: "left-pad" is registered/);
 });
 
 test("browser: a pasted update proof (the body of a PUT) is accepted against the old root; a tampered one is not", async () => {

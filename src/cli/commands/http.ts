@@ -61,7 +61,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option("--cors <origin>", "allow this origin (or *) to call the API from a browser; off by default")
     .option("--rate-limit <n>", "requests per minute per client address; 0 = unlimited", "600")
     .option("--cache-mb <n>", "proof cache budget, MiB; 0 = no cache", "128")
-    .option("--web <dir>", "folder of the built verifier page (default dist/web, built by `npm run build:web`)")
+    .option("--web <dir>", "folder of the built verifier page (default dist/web: shipped in the package, built by `npm ci` in a clone)")
     .option("--verify-config <depth:leaf>", "let POST /v1/verify also verify proofs of this depth and leaf bound, e.g. 24:31 (repeatable; prepared at start-up); it always verifies the registry's own", (v: string, all: string[] | undefined) => [...(all ?? []), v])
     .option("--signing-key <keyfile>", "sign checkpoints with this key (`ssgkr registry keygen`): GET /v1/checkpoint serves the head's, and every proof carries the checkpoint it is about")
     .action(async (opts: HttpOpts) => {
@@ -99,7 +99,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     });
 }
 
-/** The default page folder, built on the spot when missing and esbuild is installed. */
+/** The default page folder (shipped in the package, built by `prepare`); built on the spot when missing in a clone with esbuild installed. */
 async function ensureWeb(): Promise<string> {
   if (existsSync(join(DEFAULT_WEB_DIR, "index.html"))) return DEFAULT_WEB_DIR;
   try {
@@ -107,7 +107,7 @@ async function ensureWeb(): Promise<string> {
     const { buildWeb } = (await import(script)) as { buildWeb: (dir: string) => Promise<unknown> };
     await buildWeb(DEFAULT_WEB_DIR);
   } catch (e) {
-    process.stderr.write(`notice: the verifier page is not built and cannot be built here (${e instanceof SsgkrError ? e.message : (e as Error).message.split("\n")[0]}); /verify answers 503 until \`npm run build:web\`\n`);
+    process.stderr.write(`notice: the verifier page is not built and cannot be built here (${e instanceof SsgkrError ? e.message : (e as Error).message.split("\n")[0]}); /verify answers 503 WEB_NOT_BUILT; in a clone, \`npm ci\` builds the page; an installed package ships it, so reinstall it, or give --web DIR\n`);
   }
   return DEFAULT_WEB_DIR;
 }

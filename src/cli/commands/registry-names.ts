@@ -20,6 +20,7 @@ import { formatRoot } from "../../registry/root.js";
 import { parseVerifierKey } from "../../registry/checkpoint/note.js";
 import { parseRoot, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../../registry/verify-record.js";
 import { DEFAULT_NAME_DEPTH } from "../../registry/name-key.js";
+import { nameNotice } from "../../registry/name-form.js";
 import { requestToJson } from "../../sync/request.js";
 import { describeLeaf, hashLeaf } from "../../smt/leaf.js";
 import { computeRoot } from "../../smt/path.js";
@@ -50,6 +51,18 @@ export function verifyCommand(o: { name: string; request: string; proof: string;
   return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${formatRoot(o.oldRoot)} --new-root ${formatRoot(o.newRoot)}${cfg} ${files}`;
 }
 
+/** The `notice: …` line of an answer about a name that is not in Unicode NFC ("" for an NFC name). */
+export function nameNoticeLine(name: string): string {
+  const n = nameNotice(name);
+  return n === undefined ? "" : `notice: ${n.notice}\n`;
+}
+
+/** `nfcName` and `nameNotice` of a JSON answer about a name that is not in Unicode NFC. */
+export function nameNoticeJson(name: string): { nfcName?: string; nameNotice?: string } {
+  const n = nameNotice(name);
+  return n === undefined ? {} : { nfcName: n.nfc, nameNotice: n.notice };
+}
+
 export function nameGet(store: NameStore, name: string, json: boolean): void {
   const s = store.nameState(name);
   const B = store.config.leafMaxFields;
@@ -57,13 +70,13 @@ export function nameGet(store: NameStore, name: string, json: boolean): void {
   const verified = digestEquals(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, B), s.head.root);
   const status = s.other ? `key held by another name (${JSON.stringify(s.other.name)})` : s.record === undefined ? "never registered" : s.record.state === RecordState.Live ? "live" : "deleted";
   if (json) {
-    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: formatRoot(s.head.root), batch: s.head.batch, pathVerified: verified }) + "\n");
+    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: formatRoot(s.head.root), batch: s.head.batch, pathVerified: verified, ...nameNoticeJson(name) }) + "\n");
     return;
   }
   const lines = [`name ${JSON.stringify(name)}: ${status}`, `key ${s.key} (first ${store.config.depth} bits of Keccak-256 of the name)`];
   if (s.record) lines.push(`value ${describeValue(s.record.value)}${s.record.state === RecordState.Deleted ? " (last value; Tombstone leaf)" : ""}`);
   lines.push(`leaf ${describeLeaf(s.leaf)}`, `leaf digest ${rootText(leafDigest)}`, `root ${rootText(s.head.root)} (batch ${s.head.batch})`, `path ${verified ? "recomputes the root" : "DOES NOT recompute the root"}`);
-  process.stdout.write(lines.join("\n") + "\n");
+  process.stdout.write(lines.join("\n") + "\n" + nameNoticeLine(name));
 }
 
 function valueOut(v: RecordValue): unknown {
@@ -98,12 +111,12 @@ export function nameProve(store: NameStore, statement: RegistryStatement, name: 
   writeFileSync(files.statement, JSON.stringify(p.statementJson, null, 2) + "\n");
   const { depth, leafMaxFields } = store.config;
   const sj = p.statementJson as Record<string, unknown>;
-  const side = (absentKey: string, valueKey: string): NameSide => (sj[absentKey] === true ? { absent: true } : { value: sj[valueKey] as RecordValue });
+  const side = (o: Record<string, unknown>): NameSide => (o.absent === true ? { absent: true } : { value: o.value as RecordValue });
   const check = p.entry
-    ? verifyCommand({ name, ...files, depth, leafMaxFields, old: side("old_absent", "old_value"), new: side("new_absent", "new_value"), oldRoot: p.request.oldRoot, newRoot: p.request.newRoot })
-    : verifyCommand({ name, ...files, depth, leafMaxFields, side: side("absent", "value"), root: p.request.oldRoot });
+    ? verifyCommand({ name, ...files, depth, leafMaxFields, old: side(sj.old as Record<string, unknown>), new: side(sj.new as Record<string, unknown>), oldRoot: p.request.oldRoot, newRoot: p.request.newRoot })
+    : verifyCommand({ name, ...files, depth, leafMaxFields, side: side(sj), root: p.request.oldRoot });
   const roots = p.entry ? `old_root=${rootCompact(p.request.oldRoot)} new_root=${rootCompact(p.request.newRoot)} batch=${p.entry.batch}` : `root=${rootCompact(p.request.oldRoot)}`;
-  process.stdout.write(`${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n`);
+  process.stdout.write(`${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`);
 }
 
 const MAX_REQUEST_BYTES = 16 << 20;
@@ -215,7 +228,7 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
         accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} ${"absent" in side ? "absent" : `value=${describeValue(side.value)}`} root=${rootCompact(verdict.oldRoot)}${checkpointWords(verdict)}` : "";
       }
       if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
-      process.stdout.write(accepted + "\n");
+      process.stdout.write(accepted + "\n" + (verdict.nameNotice !== undefined ? `notice: ${verdict.nameNotice}\n` : ""));
       setExit(EXIT_OK);
     });
 }

@@ -8,7 +8,8 @@ import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryS
 import { requestToJson } from "../../sync/request.js";
 import { RegistryStore, upgradeRegistry } from "../../registry/store/store.js";
 import { importRecords, type ImportIssue, type ImportReport } from "../../registry/import/import.js";
-import { checkRegistry, type CheckProgress, type CheckReport } from "../../registry/store/check.js";
+import { checkRegistry, type CheckProgress, type CheckReport, type NonNfcRecord } from "../../registry/store/check.js";
+import { spelled } from "../../registry/name-form.js";
 import { fileSource, npmReposSource, NPM_REPOS_RECORDS, NPM_REPOS_VERSION } from "../../registry/import/dataset.js";
 import { deleteRecord, insertRecord, replaceRecord, resolveTarget, restoreRecord, type RecordTarget, type UpdateResult } from "../../registry/operations.js";
 import { describeValue, type RecordValue } from "../../registry/mapping.js";
@@ -23,7 +24,7 @@ import { NameStore } from "../../registry/store/name-store.js";
 import { importNames, type NameImportReport } from "../../registry/import/name-import.js";
 import { openRegistry, registryMapping } from "../../registry/store/open-any.js";
 import { DEFAULT_NAME_DEPTH, NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../registry/name-key.js";
-import { nameGet, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
+import { nameGet, nameNoticeJson, nameNoticeLine, nameProve, nameUpdate, registerRegistryVerify } from "./registry-names.js";
 import { registerRegistryHttp } from "./http.js";
 import { registerRegistryBlock } from "./registry-block.js";
 import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
@@ -181,13 +182,14 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
               root: formatRoot(state.head.root),
               batch: state.head.batch,
               pathVerified: verified,
+              ...("name" in target ? nameNoticeJson(target.name) : {}),
             }) + "\n",
           );
         } else {
           const lines = [`slot ${slot}: ${status}${state.record?.state === RecordState.Deleted ? " (Tombstone leaf)" : ""}`];
           if (state.record) lines.push(`name ${JSON.stringify(state.record.name)}`, `value ${describeValue(state.record.value)}`);
           lines.push(`leaf ${describeLeaf(state.leaf)}`, `leaf digest ${digestText(leafDigest)}`, `root ${digestText(state.head.root)} (batch ${state.head.batch})`, `path ${verified ? "recomputes the root" : "DOES NOT recompute the root"}`);
-          process.stdout.write(lines.join("\n") + "\n");
+          process.stdout.write(lines.join("\n") + "\n" + ("name" in target ? nameNoticeLine(target.name) : ""));
         }
       } finally {
         await store.close();
@@ -291,7 +293,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         await store.close();
       }
       if (opts.json) process.stdout.write(JSON.stringify({ ok: true, ...report, root: formatRoot(report.root) }) + "\n");
-      else process.stdout.write(`ok: ${report.rows} rows checked, ${report.records} slots (${report.live} live, ${report.deleted} deleted), ${report.tiles} tiles, ${report.historyEntries} batches; every path recomputes root ${digestText(report.root)} of batch ${report.batch} (${ms(report.ms)})\n`);
+      else process.stdout.write(`ok: ${report.rows} rows checked, ${report.records} slots (${report.live} live, ${report.deleted} deleted), ${report.tiles} tiles, ${report.historyEntries} batches; every path recomputes root ${digestText(report.root)} of batch ${report.batch} (${ms(report.ms)})\n` + nonNfcLines(report.nonNfc));
       setExit(EXIT_OK);
     });
 
@@ -395,7 +397,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         : { registry_mapping: SLOT_MAPPING_ID, statement: st, slot: p.slot, name: p.name ?? null, root: formatRoot(p.request.oldRoot), note: "a slot-v1 proof is about one slot: it does not show that the name holds no other slot" };
       writeFileSync(join(opts.out, "statement.json"), JSON.stringify(slotStatement, null, 2) + "\n");
       const roots = p.update ? `old_root=${digestText(p.request.oldRoot)} new_root=${digestText(p.request.newRoot)} batch=${p.update.entry.batch}` : `root=${digestText(p.request.oldRoot)}`;
-      process.stdout.write(`${st} slot=${p.slot}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}` : ""} kind=${p.request.kind} depth=${p.request.depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\n`);
+      process.stdout.write(`${st} slot=${p.slot}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}` : ""} kind=${p.request.kind} depth=${p.request.depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\n${"name" in target ? nameNoticeLine(target.name) : ""}`);
       setExit(EXIT_OK);
     });
 
@@ -426,7 +428,7 @@ async function checkNameRegistry(db: string, json: boolean): Promise<void> {
     if (e instanceof RegistryError && e.code === "DB_CORRUPT") throw new CliError("DB_CORRUPT", e.message, EXIT_VERDICT);
     throw e;
   }
-  let report: { records: number; branches: number; root: Uint32Array };
+  let report: { records: number; branches: number; root: Uint32Array; nonNfc: NonNfcRecord[] };
   try {
     report = named.check();
   } catch (e) {
@@ -435,8 +437,15 @@ async function checkNameRegistry(db: string, json: boolean): Promise<void> {
   } finally {
     await named.close();
   }
-  if (json) process.stdout.write(JSON.stringify({ ok: true, mapping: NAME_MAPPING_ID, records: report.records, branches: report.branches, root: formatRoot(report.root) }) + "\n");
-  else process.stdout.write(`ok: ${report.records} records and ${report.branches} branch rows checked (mapping ${NAME_MAPPING_ID}); every path recomputes root ${digestText(report.root)} (${ms(performance.now() - started)})\n`);
+  if (json) process.stdout.write(JSON.stringify({ ok: true, mapping: NAME_MAPPING_ID, records: report.records, branches: report.branches, root: formatRoot(report.root), nonNfc: report.nonNfc }) + "\n");
+  else process.stdout.write(`ok: ${report.records} records and ${report.branches} branch rows checked (mapping ${NAME_MAPPING_ID}); every path recomputes root ${digestText(report.root)} (${ms(performance.now() - started)})\n` + nonNfcLines(report.nonNfc));
+}
+
+/** The lines of `registry check` that list records under names not in Unicode NFC ("" when there are none). */
+function nonNfcLines(list: readonly NonNfcRecord[]): string {
+  if (list.length === 0) return "";
+  const where = (r: NonNfcRecord) => (r.slot !== undefined ? `slot ${r.slot}` : `key ${r.key}`);
+  return `${list.length} record${list.length === 1 ? "" : "s"} under names not in Unicode NFC (kept; new records are written only under NFC names):\n` + list.map((r) => `  ${where(r)} ${r.state} ${spelled(r.name)}; NFC form ${spelled(r.nfc)}\n`).join("");
 }
 
 function nameOnly(command: string, opts: { name?: string; slot?: string }): string {

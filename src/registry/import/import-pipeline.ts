@@ -11,6 +11,7 @@ import type { Digest } from "../../hash/digest.js";
 import { RegistryError } from "../errors.js";
 import type { HashPool, HashResult } from "../hashing/hash-pool.js";
 import { ValueForm, checkFields, checkNameBytes, checkTextBytes } from "../mapping.js";
+import { requireNfcName } from "../name-form.js";
 import type { PackedBuilder } from "../hashing/packed.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { RegistryErrorCode } from "../errors.js";
@@ -83,12 +84,13 @@ export function importSettings(options: ImportCommonOptions, defaultBatch: numbe
 }
 
 /**
- * Checks one parsed entry's name and value (names 1..1,024 UTF-8 bytes, texts ≤ 65,535, field
- * lists within the leaf bound).
- * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ * Checks one parsed entry's name and value (names 1..1,024 UTF-8 bytes in Unicode NFC, texts ≤
+ * 65,535, field lists within the leaf bound).
+ * @throws RegistryError `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function checkEntry(name: Uint8Array, ns: number, ne: number, form: ValueForm, value: Uint8Array, vs: number, ve: number, leafMaxFields: number): void {
   checkNameBytes(name, ns, ne);
+  if (!isAscii(name, ns, ne)) requireNfcName(utf8.decode(name.subarray(ns, ne)));
   if (form === ValueForm.Text) checkTextBytes(value, vs, ve);
   else if (form === ValueForm.Fields) {
     const view = new DataView(value.buffer, value.byteOffset + vs, ve - vs);
@@ -96,6 +98,14 @@ export function checkEntry(name: Uint8Array, ns: number, ne: number, form: Value
     for (let o = 0; o < ve - vs; o += 4) fields.push(view.getUint32(o, true));
     checkFields(fields, leafMaxFields);
   }
+}
+
+const utf8 = new TextDecoder();
+
+/** True if bytes[start…end) are ASCII (every ASCII name is in NFC). */
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 /** Calling-thread time of the read → hash loop (ms). */

@@ -21,6 +21,7 @@ import { digestEquals, type Digest } from "../../hash/digest.js";
 import { RATE, WIDTH } from "../../hash/poseidon2.js";
 import { TOMBSTONE, hashLeaf } from "../../smt/leaf.js";
 import { RegistryError } from "../errors.js";
+import { nfcFormOf } from "../name-form.js";
 import { HashPool, type PermutationChoice } from "../hashing/hash-pool.js";
 import { PackedBuilder } from "../hashing/packed.js";
 import { compressPairs } from "../hashing/permutation.js";
@@ -60,7 +61,20 @@ export interface CheckReport {
   readonly historyEntries: number;
   /** Rows checked, all tables. */
   readonly rows: number;
+  /** Records (live or deleted) whose name is not in Unicode NFC, by slot, with the NFC form: kept as they are, and listed (name-form.ts). */
+  readonly nonNfc: readonly NonNfcRecord[];
   readonly ms: number;
+}
+
+/** A record under a name that is not in Unicode NFC (written before names were checked). */
+export interface NonNfcRecord {
+  readonly name: string;
+  /** The name's NFC form. */
+  readonly nfc: string;
+  /** The record's slot (slot registries) or key (name-keyed registries). */
+  readonly slot?: number;
+  readonly key?: number;
+  readonly state: "live" | "deleted";
 }
 
 function corrupt(message: string, row?: string): RegistryError {
@@ -205,6 +219,7 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
       const w0 = 2 ** layerHeight(depth, 0);
       const chunk = Math.max(w0, Math.floor((options.chunkSlots ?? 65_536) / w0) * w0);
       let level4 = new Nodes();
+      const nonNfc: NonNfcRecord[] = [];
       let live = 0;
       let deleted = 0;
       for (let s0 = 0; s0 < nextSlot; s0 += chunk) {
@@ -221,6 +236,8 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
           if (indexed !== slot) {
             throw corrupt(`record row of slot ${slot} holds the name ${JSON.stringify(record.name)}, which the name index ${indexed === undefined ? "does not hold" : `maps to slot ${indexed}`}`, `record row of slot ${slot}`);
           }
+          const nfc = nfcFormOf(record.name);
+          if (nfc !== undefined) nonNfc.push({ name: record.name, nfc, slot, state: record.state === RecordState.Live ? "live" : "deleted" });
           if (record.state === RecordState.Live) {
             const name = encoder.encode(record.name);
             const { form, bytes } = valueParts(record.value);
@@ -280,7 +297,7 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
       }
       if (names !== nextSlot) throw corrupt(`the name index has ${names} rows; the registry has used ${nextSlot} slots`);
       progress({ phase: "names", done: names, total: nextSlot });
-      return { batch: head.batch, root: head.root, records: nextSlot, live, deleted, names, tiles, historyEntries: entries, rows, ms: performance.now() - started };
+      return { batch: head.batch, root: head.root, records: nextSlot, live, deleted, names, tiles, historyEntries: entries, rows, nonNfc, ms: performance.now() - started };
     });
   } finally {
     await pool.close();

@@ -30,6 +30,8 @@ import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "../mapping.js";
 import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "../name-key.js";
+import { nfcFormOf } from "../name-form.js";
+import type { NonNfcRecord } from "./check.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { seal, sealInto, unseal } from "./row-seal.js";
@@ -635,10 +637,11 @@ export class NameStore extends EnvironmentStore {
   /**
    * Scans the whole store: every row's checksum, every record's key and leaf digest against its
    * name and value, the counts of the head, and the tree recomputed from the records (root and
-   * every branch row).
+   * every branch row). Records under names that are not in Unicode NFC are listed (`nonNfc`, by
+   * key), not damage.
    * @throws RegistryError `DB_CORRUPT` naming the first damaged or inconsistent row.
    */
-  check(onProgress?: (rows: number) => void): { records: number; branches: number; root: Digest } {
+  check(onProgress?: (rows: number) => void): { records: number; branches: number; root: Digest; nonNfc: NonNfcRecord[] } {
     return this.read((txn) => {
       const head = this.head(txn);
       this.history();
@@ -646,6 +649,7 @@ export class NameStore extends EnvironmentStore {
       const keys = new Float64Array(head.records);
       const digests = new Uint32Array(8 * head.records);
       let n = 0, live = 0, deleted = 0;
+      const nonNfc: NonNfcRecord[] = [];
       for (const row of this.leafRows(txn)) {
         const what = `leaf row of key ${row.key}`;
         if (n >= head.records) throw new RegistryError("DB_CORRUPT", `${what}: more leaf rows than the head's ${head.records} records`, { row: what });
@@ -654,6 +658,8 @@ export class NameStore extends EnvironmentStore {
         if (!digestEquals(expect, row.digest)) throw new RegistryError("DB_CORRUPT", `${what}: its stored leaf digest is not the digest of its record`, { row: what });
         if (row.record.state === RecordState.Deleted) deleted++;
         else live++;
+        const nfc = nfcFormOf(row.record.name);
+        if (nfc !== undefined) nonNfc.push({ name: row.record.name, nfc, key: row.key, state: row.record.state === RecordState.Deleted ? "deleted" : "live" });
         keys[n] = row.key;
         digests.set(row.digest, 8 * n);
         n++;
@@ -672,7 +678,7 @@ export class NameStore extends EnvironmentStore {
       }
       if (i !== u.branches.count) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${u.branches.count - i} branch rows are missing (first: height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})`, { row: `branch row (height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})` });
       if (!digestEquals(u.root, head.root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the root recomputed from the records differs from the head root of batch ${head.batch}`, { row: "meta row head" });
-      return { records: n, branches: i, root: u.root };
+      return { records: n, branches: i, root: u.root, nonNfc };
     });
   }
 
