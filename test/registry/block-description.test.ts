@@ -18,7 +18,7 @@ test("parseBlockDescription rejects a malformed block.json with RegistryError BA
     ["{", /^not valid JSON: /],
     ["[1]", /must be a JSON object/],
     ["null", /must be a JSON object/],
-    [text({ ...good, profile: "v1" }), /"profile" must be "v2", got "v1"/],
+    [text({ ...good, profile: "v1" }), /"profile" must be "v2" or "v3", got "v1"/],
     [text({ ...good, depth: 0 }), /"depth" must be an integer in \[1, 64\], got 0/],
     [text({ ...good, depth: 1.5 }), /"depth"/],
     [text({ ...good, leaf_max_fields: 64 }), /"leaf_max_fields" must be an integer in \[10, 63\], got 64/],

@@ -34,7 +34,7 @@ test("registry prove-block / verify-block: an honest block is committed as one b
   const out = join(base, "block");
   const proved = await run("registry", "prove-block", "--db", db, "--updates", updates, "--count", "6", "--out", out);
   assert.equal(proved.code, 0, proved.err);
-  assert.match(proved.out, /^block batch=\d+ operations=6 bytes=\d+ /);
+  assert.match(proved.out, /^block profile=v2 batch=\d+ operations=6 bytes=\d+ /);
   assert.deepEqual(readdirSync(out).sort(), ["block.bin", "block.json", "requests.json"]);
   const toRoot = await rootOf(db);
   assert.notDeepEqual(toRoot, fromRoot);
@@ -53,7 +53,7 @@ test("registry prove-block / verify-block: an honest block is committed as one b
   const verify = (dir: string, a = A, b = B) => run("registry", "verify-block", "--from-root", a, "--to-root", b, "--dir", dir);
   const ok = await verify(out);
   assert.equal(ok.code, 0, ok.out + ok.err);
-  assert.match(ok.out, /^ACCEPT block operations=6 /);
+  assert.match(ok.out, /^ACCEPT block profile=v2 operations=6 /);
 
   const codeOf = (r: { code: number; out: string }) => (r.code === 1 ? /^REJECT ([A-Za-z0-9_]+):/.exec(r.out)?.[1] : `exit ${r.code}: ${r.out}`);
   assert.equal(codeOf(await verify(out, B, B)), "FROM_ROOT_MISMATCH");
@@ -153,4 +153,51 @@ test("registry prove-block: bad NDJSON lines are named by line number, a failing
   assert.match(r.err, /^error OUT_EXISTS: /);
   assert.match((await run("registry", "prove-block", "--db", db, "--updates", u, "--count", "0", "--out", join(base, "o2"))).err, /^error BAD_OPTION: --count/);
   assert.equal(await historyOf(db), before);
+});
+
+test("registry prove-block --profile v3: block.bin and block.json only; verify-block reads the profile from the proof and checks the block from the roots and block.json alone", async () => {
+  const base = tempDir();
+  const db = join(base, "db");
+  const imp = await run("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "40", "--threads", "0", "--depth", "16", "--json");
+  assert.equal(imp.code, 0, imp.err);
+  const A = await rootOf(db);
+  const updates = join(base, "u.ndjson");
+  writeFileSync(updates, ndjson(UPDATES));
+  const out = join(base, "block");
+  const proved = await run("registry", "prove-block", "--db", db, "--updates", updates, "--profile", "v3", "--out", out);
+  assert.equal(proved.code, 0, proved.err);
+  assert.match(proved.out, /^block profile=v3 batch=\d+ operations=6 bytes=\d+ /);
+  assert.deepEqual(readdirSync(out).sort(), ["block.bin", "block.json"], "no witness file");
+  const B = await rootOf(db);
+  const block = JSON.parse(readFileSync(join(out, "block.json"), "utf8"));
+  assert.equal(block.profile, "v3");
+  const check = /check: (ssgkr registry verify-block .*)$/m.exec(proved.out)?.[1];
+  assert.ok(check, proved.out);
+  const verify = (dir: string, a = A, b = B) => run("registry", "verify-block", "--from-root", a, "--to-root", b, "--dir", dir);
+  const ok = await verify(out);
+  assert.equal(ok.code, 0, ok.out + ok.err);
+  assert.match(ok.out, /^ACCEPT block profile=v3 operations=6 /);
+  const codeOf = (r: { code: number; out: string }) => (r.code === 1 ? r.out : `exit ${r.code}: ${r.out}`);
+  let n = 0;
+  const variant = (edit: (files: { block: any; proof: Uint8Array }) => void): string => {
+    const dir = join(base, `v${n++}`);
+    mkdirSync(dir);
+    const files = { block: JSON.parse(readFileSync(join(out, "block.json"), "utf8")), proof: new Uint8Array(readFileSync(join(out, "block.bin"))) };
+    edit(files);
+    writeFileSync(join(dir, "block.json"), JSON.stringify(files.block));
+    writeFileSync(join(dir, "block.bin"), files.proof);
+    return dir;
+  };
+  assert.match(codeOf(await verify(out, B, B)) ?? "", /^REJECT PUBLIC_INPUTS_MISMATCH:/);
+  assert.match(codeOf(await verify(variant((f) => { f.block.updates[1].value = "https://evil.example/one"; }))) ?? "", /^REJECT PUBLIC_INPUTS_MISMATCH: operation 1/);
+  assert.match(codeOf(await verify(variant((f) => { [f.block.updates[1], f.block.updates[2]] = [f.block.updates[2], f.block.updates[1]]; }))) ?? "", /^REJECT PUBLIC_INPUTS_MISMATCH: operation 1/);
+  assert.match(codeOf(await verify(variant((f) => { f.block.updates.splice(2, 1); }))) ?? "", /^REJECT OPERATION_COUNT:/);
+  assert.match(codeOf(await verify(variant((f) => { f.block.updates[0].op = "replace"; }))) ?? "", /^REJECT PUBLIC_INPUTS_MISMATCH: operation 0/);
+  assert.match(codeOf(await verify(variant((f) => { f.block.profile = "v2"; }))) ?? "", /^REJECT BLOCK_JSON:/);
+  assert.match(codeOf(await verify(variant((f) => { f.proof = f.proof.subarray(0, f.proof.length - 7); }))) ?? "", /^REJECT DECODE_DeclaredLengthMismatch:/);
+  const flipped = codeOf(await verify(variant((f) => { f.proof[f.proof.length - 100]! ^= 1; })));
+  assert.match(flipped ?? "", /^REJECT (DECODE_|PCS_|GKR_)/);
+  const bad = await run("registry", "prove-block", "--db", db, "--updates", updates, "--profile", "v4", "--out", join(base, "nope"));
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^error BAD_OPTION: --profile/);
 });
