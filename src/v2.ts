@@ -35,11 +35,15 @@ export {
 } from "./codec/v2/errors.js";
 export { V2_MAX_AGGREGATE, type V2CircuitIdentity } from "./codec/v2/layout.js";
 
-// The auditor's check of a registry block directory (block.json, requests.json, block.bin).
+// The auditor's check of a registry block directory (block.json, requests.json, block.bin; a
+// profile v3 block: block.json and block.bin, checked from the roots and block.json alone).
 export {
   verifyRegistryBlock, parseBlockDescription, BLOCK_REJECT_CODES,
   type BlockFiles, type BlockDescription, type BlockRejectCode, type BlockVerdict,
 } from "./registry/verify-block.js";
+
+// Profile v3 blocks (also in `statesync-gkr/v3`).
+export { prepareV3, proveBlockV3, verifyBlockV3, type PreparedV3, type V3BlockUpdate, type V3Verdict } from "./sync/v3/index.js";
 
 import { installKernelBackend } from "./kernels/backend.js";
 

@@ -106,6 +106,10 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "public entry `statesync-gkr/v2`: profile v2 proofs, aggregates and blocks, inner-proof-v2 bytes, the registry block check",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
   },
+  "src/v3.ts": {
+    job: "public entry `statesync-gkr/v3`: profile v3 aggregates and blocks checked from their statements alone, inner-proof-v3 bytes, the registry block check",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
+  },
   "src/pcs.ts": { job: "public entry `statesync-gkr/pcs`: the WHIR polynomial commitment, with the WASM kernels installed", imports: ["src/pcs", "src/kernels"] },
   "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
   "bench/children": { job: "child processes of the benchmarks (one measured point each)", imports: [...ALL_SRC, "bench/lib", "test"] },

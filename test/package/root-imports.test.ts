@@ -27,6 +27,13 @@ test("importing the profile v2 entry point (statesync-gkr/v2) loads none of the 
   assert.deepEqual(packages.filter((p) => HEAVY.includes(p)), [], `statesync-gkr/v2 loads ${packages.join(", ")}`);
 });
 
+test("importing the profile v3 entry point (statesync-gkr/v3) loads none of the heavy packages: checking a v3 block needs no database", () => {
+  const modules = modulesLoadedBy(join(distSrc, "v3.js"));
+  assert.ok(modules.some((m) => m.endsWith("/dist/src/sync/v3/proof.js")), "the loaded-module list covers the v3 verifier");
+  const packages = packagesAmong(modules);
+  assert.deepEqual(packages.filter((p) => HEAVY.includes(p)), [], `statesync-gkr/v3 loads ${packages.join(", ")}`);
+});
+
 test("importing the engine entry point loads no npm package but the hash library", () => {
   const packages = packagesAmong(modulesLoadedBy(join(distSrc, "engine.js")));
   assert.deepEqual(packages.filter((p) => p !== "@noble/hashes"), []);

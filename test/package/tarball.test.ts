@@ -30,7 +30,7 @@ test("npm pack ships the runtime only (dist of src, the built verifier page, was
     assert.ok(info, "npm pack --json printed its result");
     const paths = info.files.map((f) => f.path);
     assert.ok(info.size <= MAX_PACKED_BYTES, `packed ${info.size} bytes > ${MAX_PACKED_BYTES}`);
-    for (const required of ["package.json", "README.md", "bin/ssgkr.js", "wasm/kernels.wasm", "data/npm-repos-100k.ndjson.gz", "dist/src/index.js", "dist/src/index.d.ts", "dist/src/engine.js", "dist/src/registry/index.js", "dist/src/serve/index.js", "dist/src/v2.js", "dist/src/pcs.js", "dist/src/pcs/index.js", "dist/src/sync/parallel/worker.js", "dist/web/index.html", "dist/web/page.js"]) {
+    for (const required of ["package.json", "README.md", "bin/ssgkr.js", "wasm/kernels.wasm", "data/npm-repos-100k.ndjson.gz", "dist/src/index.js", "dist/src/index.d.ts", "dist/src/engine.js", "dist/src/registry/index.js", "dist/src/serve/index.js", "dist/src/v2.js", "dist/src/v3.js", "dist/src/pcs.js", "dist/src/pcs/index.js", "dist/src/sync/parallel/worker.js", "dist/web/index.html", "dist/web/page.js"]) {
       assert.ok(paths.includes(required), `the tarball holds ${required}`);
     }
     const unwanted = paths.filter((p) => /^(src|test|bench|examples|scripts|docs|\.ci)\/|^dist\/(test|bench|examples)\/|\.map$|\.tsbuildinfo$|^dist\/\.build-stamp$/.test(p));
