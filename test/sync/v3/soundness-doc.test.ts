@@ -1,0 +1,25 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { prepareV3, v3Soundness } from "../../../src/sync/v3/index.js";
+
+const doc = readFileSync(new URL("../../../../docs/profile-v3.md", import.meta.url), "utf8");
+
+test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes for d48 updates", () => {
+  const table = doc.split("<!-- v3-soundness:start -->")[1]!.split("<!-- v3-soundness:end -->")[0]!;
+  const rows = table.trim().split("\n").slice(2).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+  assert.ok(rows.length >= 2, "the table has rows");
+  const prepared = prepareV3("update", { depth: 48 });
+  const num = (t: string) => Number(t.replace(/,/g, "").replace("−", "-"));
+  for (const [ops, m, gkr, cbBits, cbTotal, udBits, udTotal] of rows) {
+    const cb = v3Soundness(prepared, num(ops!), "cb100-r4");
+    const ud = v3Soundness(prepared, num(ops!), "ud100-r4");
+    assert.equal(cb.pcsVariables, num(m!), `m at ${ops}`);
+    assert.equal(cb.gkrLog2Error.toFixed(1), num(gkr!).toFixed(1), `GKR at ${ops}`);
+    assert.equal(cb.pcsBits.toFixed(1), num(cbBits!).toFixed(1), `cb100 at ${ops}`);
+    assert.equal(cb.bits.toFixed(1), num(cbTotal!).toFixed(1), `cb100 total at ${ops}`);
+    assert.equal(ud.pcsBits.toFixed(1), num(udBits!).toFixed(1), `ud100 at ${ops}`);
+    assert.equal(ud.bits.toFixed(1), num(udTotal!).toFixed(1), `ud100 total at ${ops}`);
+    assert.ok(cb.bits >= 99.99 && ud.bits >= 99.99, "both sets give 100 bits to two decimals");
+  }
+});
