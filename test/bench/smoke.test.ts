@@ -29,6 +29,7 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   registry: ["slot_records", "slot_wall_s", "name_records", "name_wall_s", "wall_ratio", "disk_ratio"],
   serving: ["depth", "best_rate_overlapped", "p99_ms_at_best_overlapped", "server_cpu_s_per_accepted_overlapped"],
   size: ["formula_matches"],
+  v3: ["load1", "block_depth", "agg_depth"],
   v2: ["reference", "v2_over_compat_prove", "v2_prove_ms", "compat_prove_ms", "v2_verify_ms", "v2_bytes", "compat_bytes"],
   verify: ["point", "verify_derived_ms", "verify_table_ms", "ratio", "transcript_ms", "sumcheck_ms"],
   web: ["depth", "backend", "membership_node_ms", "membership_browser_ms", "worst_ratio"],

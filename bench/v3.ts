@@ -1,0 +1,250 @@
+/**
+ * Profile v3 (docs/profile-v3.md) against profile v2 and against native replay of the same paths.
+ *
+ *   npm run bench -- v3 [--block 1024] [--block-base 20000] [--block-depths 48,24,32]
+ *     [--agg 256] [--agg-depths 48] [--verify-calls 7] [--warmup 2]
+ *
+ * Blocks (per depth of --block-depths; the first is the headline): a name-keyed registry (B 31)
+ * holding the first --block-base records of data/npm-repos-100k.ndjson.gz; the next --block
+ * records are registered as one block of inserts (one committed batch), proved as a v2 block
+ * (`proveBlock`) and as a v3 block (`proveBlockV3`, default WHIR set, and once with ud100-r4 for
+ * its size), and checked: v2 with the witness (`verifyBlock` on the requests), v3 from the roots
+ * and the update list alone (`verifyBlockV3`, the statements built from block.json's updates as
+ * `ssgkr registry verify-block` builds them), and natively (the fastest replay this project can
+ * write: every update's old and new root recomputed from its leaves and siblings in lock step
+ * through the batched WASM permutation, then the chain compared). Verifier bytes: block.json (as
+ * `prove-block --profile v3` writes it) + the proof.
+ *
+ * Aggregates (--agg operations of membership per depth of --agg-depths): v3 prove and verify from
+ * (root, key, leaf) alone.
+ *
+ * Times are process CPU ms (`process.cpuUsage`), medians of --verify-calls calls after --warmup
+ * calls (verifiers; the three verifiers interleaved) or of one proof (provers), one thread, WASM
+ * kernels. The last stdout line is the headline JSON.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { currentHashBackend } from "../src/hash/index.js";
+import { digestEquals } from "../src/hash/digest.js";
+import { foldLeaf } from "../src/smt/leaf.js";
+import type { OpRequest, UpdateOp } from "../src/smt/operation.js";
+import { goldenFixture } from "../src/smt/fixture.js";
+import { OpKind } from "../src/statement/types.js";
+import { NameStore } from "../src/registry/store/name-store.js";
+import { importNames } from "../src/registry/import/name-import.js";
+import { npmReposSource, npmReposSubsetPath } from "../src/registry/import/dataset.js";
+import { applyNameBlock, type BlockUpdate } from "../src/registry/name-block.js";
+import { oldLeafRule, v3BlockUpdate } from "../src/registry/block-v3.js";
+import { parseBlockDescription, updateJson } from "../src/registry/verify-block.js";
+import { formatRoot } from "../src/registry/root.js";
+import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../src/sync/v2/index.js";
+import { prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3, v3Soundness, type V3Timings } from "../src/sync/v3/index.js";
+import { v3StatementOf } from "../src/smt/v3/input.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { int, ints, parseOptions } from "./lib/options.js";
+
+const args = parseOptions({ block: int(1, 4096), "block-base": int(1, 90_000), "block-depths": ints(1, 48), agg: int(1, 4096), "agg-depths": ints(1, 64), "verify-calls": int(1, 1000), warmup: int(0, 100) }, {
+  smoke: { block: "4", "block-base": "10", "block-depths": "16", agg: "2", "agg-depths": "8", "verify-calls": "1", warmup: "0" },
+});
+const blockSize = Number(args.get("block") ?? 1024);
+const blockBase = Number(args.get("block-base") ?? 20_000);
+const blockDepths = (args.get("block-depths") ?? "48,24,32").split(",").map(Number);
+const aggSize = Number(args.get("agg") ?? 256);
+const aggDepths = (args.get("agg-depths") ?? "48").split(",").map(Number);
+const verifyCalls = Number(args.get("verify-calls") ?? 7);
+const warmup = Number(args.get("warmup") ?? 2);
+
+const cond = conditions();
+console.log(conditionsLine(cond));
+
+interface Stat { median: number; min: number; max: number }
+function stat(xs: readonly number[]): Stat {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return { median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, min: s[0]!, max: s[s.length - 1]! };
+}
+function cpu<T>(fn: () => T): [T, number] {
+  const c0 = process.cpuUsage();
+  const out = fn();
+  const c = process.cpuUsage(c0);
+  return [out, (c.user + c.system) / 1000];
+}
+const show = (s: Stat) => `${fmt(s.median, 1)} (${fmt(s.min, 1)}–${fmt(s.max, 1)})`;
+
+/** Records [from, from + n) of the bundled npm subset as block inserts. */
+function npmInserts(from: number, n: number): BlockUpdate[] {
+  const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n");
+  if (from + n > lines.length - 1) throw new RangeError(`the npm subset has ${lines.length - 1} records, fewer than ${from + n}`);
+  return lines.slice(from, from + n).map((l) => {
+    const r = JSON.parse(l) as { name: string; value: string | null };
+    return { op: "insert", name: r.name, value: r.value };
+  });
+}
+
+/**
+ * Native replay of a block from its requests: every update's old and new leaf hashed and walked up
+ * its siblings to a root, all paths in lock step through the batched permutation (one call per
+ * sponge block and per level), then the chain compared. True iff the updates take `from` to `to`.
+ */
+function nativeReplay(requests: readonly OpRequest[], from: Uint32Array, to: Uint32Array, leafMaxFields: number): boolean {
+  const n = requests.length, paths = 2 * n;
+  const permute = currentHashBackend();
+  const ops = requests.map((r) => r.operation as UpdateOp);
+  const pres = ops.flatMap((op) => [foldLeaf(op.oldLeaf, leafMaxFields), foldLeaf(op.newLeaf, leafMaxFields)]);
+  const nb = pres[0]!.length / 8;
+  const states = new Uint32Array(16 * paths);
+  for (let c = 0; c < nb; c++) {
+    for (let j = 0; j < paths; j++) states.set(pres[j]!.subarray(8 * c, 8 * c + 8), 16 * j);
+    permute.permuteMany(states, paths);
+  }
+  const depth = requests[0]!.witness.siblings.length;
+  for (let l = 0; l < depth; l++) {
+    for (let j = 0; j < paths; j++) {
+      const sib = requests[j >> 1]!.witness.siblings[l]!;
+      const s = 16 * j;
+      if (((ops[j >> 1]!.key >> BigInt(l)) & 1n) === 0n) states.set(sib, s + 8);
+      else {
+        states.copyWithin(s + 8, s, s + 8);
+        states.set(sib, s);
+      }
+    }
+    permute.permuteMany(states, paths);
+  }
+  let root = from;
+  for (let i = 0; i < n; i++) {
+    if (!digestEquals(states.subarray(32 * i, 32 * i + 8), root)) return false;
+    root = states.subarray(32 * i + 16, 32 * i + 24);
+  }
+  return digestEquals(root, to);
+}
+
+interface BlockRow {
+  depth: number;
+  operations: number;
+  registryRecords: number;
+  v2ProveMs: number;
+  v3ProveMs: number;
+  v3Phases: V3Timings;
+  v2VerifyMs: Stat;
+  v3VerifyMs: Stat;
+  nativeReplayMs: Stat;
+  v2Bytes: number;
+  v2RequestsBytes: number;
+  v3Bytes: number;
+  v3BytesUd100: number;
+  blockJsonBytes: number;
+  securityBits: number;
+}
+
+async function blockBench(depth: number): Promise<BlockRow> {
+  const dir = mkdtempSync(join(tmpdir(), "ssgkr-bench-v3-"));
+  try {
+    progress(`block d${depth}: registry of the first ${blockBase} npm records`);
+    const store = NameStore.openOrCreate(join(dir, "db"), { depth });
+    await importNames(store, () => npmReposSource(blockBase), { threads: 0 });
+    const B = store.config.leafMaxFields;
+    const updates = npmInserts(blockBase, blockSize);
+    const p2 = prepareV2(OpKind.Update, { depth, leafMaxFields: B });
+    const p3 = prepareV3(OpKind.Update, { depth, leafMaxFields: B });
+    progress(`block d${depth}: apply ${blockSize} inserts, prove v2 and v3`);
+    let requests: OpRequest[] = [];
+    let blockJson = "";
+    let listed: BlockUpdate[] = [];
+    let v2Bytes: Uint8Array = new Uint8Array(0), v3Bytes: Uint8Array = new Uint8Array(0), v3Ud: Uint8Array = new Uint8Array(0);
+    let v2ProveMs = 0, v3ProveMs = 0;
+    let v3Phases: V3Timings | undefined;
+    const applied = applyNameBlock(store, updates, (a) => {
+      requests = a.updates.map((u) => updateRequestOf(u.record, B));
+      listed = a.updates.map((u) => ({ op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) }));
+      const rules = a.updates.map((u) => oldLeafRule(u.update));
+      [v2Bytes, v2ProveMs] = cpu(() => proveBlock(p2, requests));
+      [v3Bytes, v3ProveMs] = cpu(() => proveBlockV3(p3, requests, { rules, onTimings: (t) => { v3Phases = t; } }));
+      v3Ud = proveBlockV3(p3, requests, { rules, pcsSet: "ud100-r4" });
+      blockJson = JSON.stringify({ profile: "v3", kind: "block", depth, leaf_max_fields: B, operations: a.updates.length, batch: 0, from_root: formatRoot(a.fromRoot), to_root: formatRoot(a.toRoot), proof_bytes: v3Bytes.length, prove_ms: Math.round(v3ProveMs), updates: listed.map((u) => updateJson(u)) }, null, 2) + "\n";
+    });
+    await store.close();
+    const roots = { fromRoot: applied.fromRoot, toRoot: applied.toRoot };
+    const requestsBytes = Buffer.byteLength(JSON.stringify(requests.map((r) => ({ siblings: r.witness.siblings.map((s) => [...s]) }))));
+    progress(`block d${depth}: verify (${warmup} warm-up + ${verifyCalls} calls each, interleaved)`);
+    const v2s: number[] = [], v3s: number[] = [], nat: number[] = [];
+    for (let r = 0; r < warmup + verifyCalls; r++) {
+      const [a, ta] = cpu(() => verifyBlock(roots, requests, v2Bytes, { prepared: p2 }));
+      // the auditor's work from block.json alone: parse the updates, build the statements, verify
+      const [b, tb] = cpu(() => {
+        const list = parseBlockDescription(blockJson).updates.map((u, i) => v3BlockUpdate(u, i, depth, B));
+        return verifyBlockV3(p3, roots, list, v3Bytes);
+      });
+      const [c, tc] = cpu(() => nativeReplay(requests, applied.fromRoot, applied.toRoot, B));
+      if (!a.ok || !b.ok || !c) throw new RangeError(`a verifier rejected the honest block: v2 ${a.ok ? "ok" : a.code}, v3 ${b.ok ? "ok" : b.code}, native ${c}`);
+      if (r >= warmup) { v2s.push(ta); v3s.push(tb); nat.push(tc); }
+    }
+    return {
+      depth, operations: blockSize, registryRecords: blockBase, v2ProveMs, v3ProveMs, v3Phases: v3Phases!,
+      v2VerifyMs: stat(v2s), v3VerifyMs: stat(v3s), nativeReplayMs: stat(nat),
+      v2Bytes: v2Bytes.length, v2RequestsBytes: requestsBytes, v3Bytes: v3Bytes.length, v3BytesUd100: v3Ud.length, blockJsonBytes: Buffer.byteLength(blockJson),
+      securityBits: v3Soundness(p3, blockSize).bits,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface AggRow { depth: number; operations: number; proveMs: number; verifyMs: Stat; bytes: number; phases: V3Timings }
+
+function aggBench(depth: number): AggRow {
+  progress(`aggregate of ${aggSize} memberships d${depth}`);
+  const p = prepareV3(OpKind.Membership, { depth });
+  const requests = Array.from({ length: aggSize }, (_, i) => goldenFixture(OpKind.Membership, depth, BigInt(i + 1)));
+  const statements = requests.map((r) => v3StatementOf(r));
+  let phases: V3Timings | undefined;
+  const [bytes, proveMs] = cpu(() => proveAggregateV3(p, requests, { onTimings: (t) => { phases = t; } }));
+  const ts: number[] = [];
+  for (let r = 0; r < warmup + verifyCalls; r++) {
+    const [v, t] = cpu(() => verifyAggregateV3(p, statements, bytes));
+    if (!v.ok) throw new RangeError(`the honest aggregate was rejected: ${v.code}`);
+    if (r >= warmup) ts.push(t);
+  }
+  return { depth, operations: aggSize, proveMs, verifyMs: stat(ts), bytes: bytes.length, phases: phases! };
+}
+
+const blocks: BlockRow[] = [];
+for (const d of blockDepths) {
+  const b = await blockBench(d);
+  blocks.push(b);
+  const ph = b.v3Phases;
+  console.log(`block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)}`);
+  console.log(`  prove v3 ${fmt(b.v3ProveMs, 0)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${fmt(b.v2ProveMs, 0)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)}`);
+  console.log(`  verifier bytes v3 ${b.blockJsonBytes + b.v3Bytes} (block.json ${b.blockJsonBytes} + proof ${b.v3Bytes}; with ud100-r4 proof ${b.v3BytesUd100}), v2 ${b.blockJsonBytes + b.v2Bytes + b.v2RequestsBytes} (proof ${b.v2Bytes} + requests ≥ ${b.v2RequestsBytes}); ${fmt(b.securityBits, 1)} bits`);
+}
+const aggs: AggRow[] = [];
+for (const d of aggDepths) {
+  const a = aggBench(d);
+  aggs.push(a);
+  console.log(`aggregate of ${a.operations} memberships d${a.depth}: verify ${show(a.verifyMs)} ms from (root, key, leaf), prove ${fmt(a.proveMs, 0)} ms, ${a.bytes} B`);
+}
+
+const path = writeResults("v3", { conditions: cond, blockSize, blockBase, verifyCalls, warmup, blocks, aggregates: aggs });
+console.log(`# full results: ${path}`);
+const head: Record<string, number | string | null> = { load1: cond.load1 };
+const b0 = blocks[0];
+if (b0) {
+  const k = `v3_block${b0.operations}`;
+  Object.assign(head, {
+    block_depth: b0.depth,
+    [`${k}_verify_ms`]: +b0.v3VerifyMs.median.toFixed(1),
+    [`${k}_verify_over_native_replay`]: +(b0.v3VerifyMs.median / b0.nativeReplayMs.median).toFixed(3),
+    [`${k}_native_replay_ms`]: +b0.nativeReplayMs.median.toFixed(1),
+    [`${k}_v2_verify_ms`]: +b0.v2VerifyMs.median.toFixed(1),
+    [`${k}_verifier_bytes`]: b0.blockJsonBytes + b0.v3Bytes,
+    [`${k}_verifier_bytes_ud100`]: b0.blockJsonBytes + b0.v3BytesUd100,
+    [`${k}_prove_ms`]: +b0.v3ProveMs.toFixed(0),
+    [`${k}_prove_over_v2`]: +(b0.v3ProveMs / b0.v2ProveMs).toFixed(2),
+    [`${k}_verify_browser_ms`]: null,
+  });
+  for (const b of blocks.slice(1)) Object.assign(head, { [`v3_block${b.operations}_d${b.depth}_verify_ms`]: +b.v3VerifyMs.median.toFixed(1), [`v3_block${b.operations}_d${b.depth}_prove_ms`]: +b.v3ProveMs.toFixed(0) });
+}
+const a0 = aggs[0];
+if (a0) Object.assign(head, { [`v3_agg${a0.operations}_verify_ms`]: +a0.verifyMs.median.toFixed(1), [`v3_agg${a0.operations}_prove_ms`]: +a0.proveMs.toFixed(0), [`v3_agg${a0.operations}_bytes`]: a0.bytes, agg_depth: a0.depth });
+printHeadline(head);
