@@ -100,11 +100,15 @@ function nativeReplay(requests: readonly OpRequest[], from: Uint32Array, to: Uin
     permute.permuteMany(states, paths);
   }
   const depth = requests[0]!.witness.siblings.length;
+  // key bits as numbers (two exact 32-bit halves), not one BigInt shift per level
+  const lo = ops.map((op) => Number(op.key & 0xffffffffn)), hi = ops.map((op) => Number(op.key >> 32n));
   for (let l = 0; l < depth; l++) {
     for (let j = 0; j < paths; j++) {
-      const sib = requests[j >> 1]!.witness.siblings[l]!;
+      const u = j >> 1;
+      const sib = requests[u]!.witness.siblings[l]!;
       const s = 16 * j;
-      if (((ops[j >> 1]!.key >> BigInt(l)) & 1n) === 0n) states.set(sib, s + 8);
+      const bit = l < 32 ? (lo[u]! >>> l) & 1 : (hi[u]! >>> (l - 32)) & 1;
+      if (bit === 0) states.set(sib, s + 8);
       else {
         states.copyWithin(s + 8, s, s + 8);
         states.set(sib, s);

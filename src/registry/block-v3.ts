@@ -10,9 +10,11 @@ import { TOMBSTONE, type Leaf } from "../smt/leaf.js";
 import type { V3OldLeafRule } from "../smt/v3/statement.js";
 import { type PreparedV3, type V3BlockUpdate, prepareV3 } from "../sync/v3/index.js";
 import { RegistryError } from "./errors.js";
-import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
+import { KeccakBatch } from "../kernels/keccak-batch.js";
+import { occupied } from "../smt/leaf.js";
+import { nameBytes, nameIdentity, recordLeaf, valuePayloadWith, type RecordValue } from "./mapping.js";
 import type { BlockUpdate } from "./name-block.js";
-import { nameKeyBig } from "./name-key.js";
+import { keyOfDigest, nameKeyBig } from "./name-key.js";
 
 /** The rule an update's old leaf obeys, by the update's op. */
 export function oldLeafRule(u: BlockUpdate): V3OldLeafRule {
@@ -48,4 +50,57 @@ export function preparedUpdateV3(depth: number, leafMaxFields: number): Prepared
   let p = preparedCache.get(k);
   if (!p) preparedCache.set(k, (p = prepareV3(OpKind.Update, { depth, leafMaxFields })));
   return p;
+}
+
+let keccak: KeccakBatch | undefined;
+
+/**
+ * `v3BlockUpdate` of every update, with the Keccak-256 of all names and text values in one batched
+ * call (the WASM kernel of src/kernels/keccak-batch.ts): the same parts, in order. An update the
+ * batch cannot take (a name or value that is refused) is redone by `v3BlockUpdate`, which throws
+ * its error. Reference: `v3BlockUpdate` per update (test/registry/block-v3.test.ts).
+ * @throws RegistryError `BAD_BLOCK` (naming the update), `BAD_NAME`.
+ */
+export function v3BlockUpdates(updates: readonly BlockUpdate[], depth: number, leafMaxFields: number): V3BlockUpdate[] {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  const textAt = new Int32Array(updates.length).fill(-1);
+  try {
+    updates.forEach((u, i) => {
+      parts.push(nameBytes(u.name));
+      if (typeof u.value === "string") {
+        textAt[i] = parts.length;
+        parts.push(encoder.encode(u.value));
+      }
+    });
+  } catch {
+    return updates.map((u, i) => v3BlockUpdate(u, i, depth, leafMaxFields));
+  }
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const bytes = new Uint8Array(total);
+  const offsets = new Uint32Array(parts.length + 1);
+  parts.forEach((p, j) => {
+    bytes.set(p, offsets[j]!);
+    offsets[j + 1] = offsets[j]! + p.length;
+  });
+  keccak ??= new KeccakBatch();
+  const digests = keccak.hashPacked(bytes, offsets, parts.length);
+  let nameAt = 0;
+  return updates.map((u, i) => {
+    const at = nameAt;
+    nameAt += textAt[i]! >= 0 ? 2 : 1;
+    const identity = digests.slice(32 * at, 32 * at + 32);
+    const key = depth <= 48 ? BigInt(keyOfDigest(identity, depth)) : nameKeyBig(u.name, depth);
+    if (u.op === "delete") return { key, newLeaf: TOMBSTONE, oldLeaf: { rule: "record", identity } };
+    if (u.value === undefined) return v3BlockUpdate(u, i, depth, leafMaxFields);
+    let payload: number[];
+    try {
+      payload = valuePayloadWith(u.value as RecordValue, leafMaxFields, () => digests.slice(32 * (at + 1), 32 * (at + 2)));
+    } catch {
+      return v3BlockUpdate(u, i, depth, leafMaxFields);
+    }
+    const oldLeaf: V3OldLeafRule = u.op === "insert" ? { rule: "empty" } : u.op === "restore" ? { rule: "tombstone" } : { rule: "record", identity };
+    return { key, newLeaf: occupied(payload, identity), oldLeaf };
+  });
 }

@@ -203,6 +203,15 @@ export function nameIdentity(name: string): Uint8Array {
  * @throws RegistryError `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function valuePayload(value: RecordValue, leafMaxFields: number): number[] {
+  return valuePayloadWith(value, leafMaxFields, keccak_256);
+}
+
+/**
+ * `valuePayload` with the text's Keccak-256 given by `textDigest` (its UTF-8 bytes in, 32 bytes
+ * out): a batch of records hashes their texts in one call and passes the digests here.
+ * @throws RegistryError `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ */
+export function valuePayloadWith(value: RecordValue, leafMaxFields: number, textDigest: (utf8: Uint8Array) => Uint8Array): number[] {
   if (value === null) return [ValueCode.Null];
   if (typeof value === "string") {
     if (!isWellFormedString(value)) throw new RegistryError("BAD_VALUE", "text value contains a lone surrogate and has no UTF-8 form");
@@ -211,7 +220,7 @@ export function valuePayload(value: RecordValue, leafMaxFields: number): number[
     if (encodingLength(TEXT_PAYLOAD_FIELDS) > leafMaxFields) {
       throw new RegistryError("VALUE_TOO_LARGE", `a text value needs a leaf encoding of ${encodingLength(TEXT_PAYLOAD_FIELDS)} fields, over the leaf bound B = ${leafMaxFields}`, { leafMaxFields });
     }
-    return [textCode(bytes), ...limbs(keccak_256(bytes))];
+    return [textCode(bytes), ...limbs(textDigest(bytes))];
   }
   if (typeof value === "object" && Array.isArray((value as { fields?: unknown }).fields)) {
     checkFields(value.fields, leafMaxFields);

@@ -55,33 +55,41 @@ export function parseBlockUpdates(text: string, limit = MAX_BLOCK_UPDATES): Bloc
     } catch (e) {
       throw lineError(line, `not valid JSON: ${(e as Error).message}`);
     }
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw lineError(line, "an update must be a JSON object {\"op\": …, \"name\": …}");
-    const o = v as Record<string, unknown>;
-    const extra = Object.keys(o).filter((k) => !FIELDS.includes(k));
-    if (extra.length > 0) throw lineError(line, `unknown field ${JSON.stringify(extra[0])} (known: ${FIELDS.join(", ")})`);
-    if (typeof o.op !== "string" || !OPS.includes(o.op as NameUpdateKind)) throw lineError(line, `"op" must be one of ${OPS.join(", ")}, got ${JSON.stringify(o.op)}`);
-    const op = o.op as NameUpdateKind;
-    if (typeof o.name !== "string" || o.name === "") throw lineError(line, `"name" must be a non-empty string, got ${JSON.stringify(o.name)}`);
-    const given = ["value", "null", "fields"].filter((k) => o[k] !== undefined);
-    if (given.length > 1) throw lineError(line, `give at most one of "value", "null" and "fields", got ${given.join(", ")}`);
-    let value: RecordValue | undefined;
-    if (o.value !== undefined) {
-      if (typeof o.value !== "string") throw lineError(line, `"value" must be a string (use "null": true or "fields": [...] for the other forms)`);
-      value = o.value;
-    } else if (o.null !== undefined) {
-      if (o.null !== true) throw lineError(line, `"null" must be true`);
-      value = null;
-    } else if (o.fields !== undefined) {
-      if (!Array.isArray(o.fields) || !o.fields.every((f) => Number.isSafeInteger(f) && (f as number) >= 0)) throw lineError(line, `"fields" must be an array of non-negative integers`);
-      value = { fields: o.fields as number[] };
-    }
-    if ((op === "insert" || op === "replace") && value === undefined) throw lineError(line, `${op} needs a value ("value", "null" or "fields")`);
-    if (op === "delete" && value !== undefined) throw lineError(line, "delete takes no value");
-    out.push(value === undefined ? { op, name: o.name } : { op, name: o.name, value });
+    out.push(blockUpdateOf(v, line));
   }
   if (out.length === 0) throw new RegistryError("BAD_BLOCK", "a block needs at least one update; the updates file has none");
   if (out.length > MAX_BLOCK_UPDATES) throw new RegistryError("BAD_BLOCK", `a block holds at most ${MAX_BLOCK_UPDATES} updates, got ${out.length}`);
   return out;
+}
+
+/**
+ * One update from its parsed JSON object (the form `parseBlockUpdates` reads a line into).
+ * @throws RegistryError `BAD_RECORD` naming the 1-based `line`.
+ */
+export function blockUpdateOf(v: unknown, line: number): BlockUpdate {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw lineError(line, "an update must be a JSON object {\"op\": …, \"name\": …}");
+  const o = v as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => !FIELDS.includes(k));
+  if (extra.length > 0) throw lineError(line, `unknown field ${JSON.stringify(extra[0])} (known: ${FIELDS.join(", ")})`);
+  if (typeof o.op !== "string" || !OPS.includes(o.op as NameUpdateKind)) throw lineError(line, `"op" must be one of ${OPS.join(", ")}, got ${JSON.stringify(o.op)}`);
+  const op = o.op as NameUpdateKind;
+  if (typeof o.name !== "string" || o.name === "") throw lineError(line, `"name" must be a non-empty string, got ${JSON.stringify(o.name)}`);
+  const given = ["value", "null", "fields"].filter((k) => o[k] !== undefined);
+  if (given.length > 1) throw lineError(line, `give at most one of "value", "null" and "fields", got ${given.join(", ")}`);
+  let value: RecordValue | undefined;
+  if (o.value !== undefined) {
+    if (typeof o.value !== "string") throw lineError(line, `"value" must be a string (use "null": true or "fields": [...] for the other forms)`);
+    value = o.value;
+  } else if (o.null !== undefined) {
+    if (o.null !== true) throw lineError(line, `"null" must be true`);
+    value = null;
+  } else if (o.fields !== undefined) {
+    if (!Array.isArray(o.fields) || !o.fields.every((f) => Number.isSafeInteger(f) && (f as number) >= 0)) throw lineError(line, `"fields" must be an array of non-negative integers`);
+    value = { fields: o.fields as number[] };
+  }
+  if ((op === "insert" || op === "replace") && value === undefined) throw lineError(line, `${op} needs a value ("value", "null" or "fields")`);
+  if (op === "delete" && value !== undefined) throw lineError(line, "delete takes no value");
+  return value === undefined ? { op, name: o.name } : { op, name: o.name, value };
 }
 
 /** One applied update of a block: the update, its planned rows and the values a proof needs. */

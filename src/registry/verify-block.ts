@@ -32,9 +32,9 @@ import type { FieldErrorCode } from "../field/errors.js";
 import type { SmtErrorCode } from "../smt/errors.js";
 import { RegistryError } from "./errors.js";
 import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
-import { parseBlockUpdates, type BlockUpdate } from "./name-block.js";
+import { MAX_BLOCK_UPDATES, blockUpdateOf, type BlockUpdate } from "./name-block.js";
 import { nameKeyBig } from "./name-key.js";
-import { preparedUpdateV3, v3BlockUpdate } from "./block-v3.js";
+import { preparedUpdateV3, v3BlockUpdates } from "./block-v3.js";
 import { type V3RejectCode, verifyBlockV3 } from "../sync/v3/index.js";
 import { V3_PROOF_ENCODING_VERSION } from "../codec/v3/layout.js";
 
@@ -98,7 +98,9 @@ export function parseBlockDescription(text: string): BlockDescription {
   if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 64) throw new RegistryError("BAD_BLOCK", `"depth" must be an integer in [1, 64], got ${JSON.stringify(depth)}`);
   if (!Number.isInteger(B) || (B as number) < 10 || (B as number) > 63) throw new RegistryError("BAD_BLOCK", `"leaf_max_fields" must be an integer in [10, 63], got ${JSON.stringify(B)}`);
   if (!Array.isArray(v.updates)) throw new RegistryError("BAD_BLOCK", `"updates" must be an array`);
-  const updates = parseBlockUpdates(v.updates.map((u) => JSON.stringify(u)).join("\n"));
+  if (v.updates.length === 0) throw new RegistryError("BAD_BLOCK", "a block needs at least one update; block.json lists none");
+  if (v.updates.length > MAX_BLOCK_UPDATES) throw new RegistryError("BAD_BLOCK", `a block holds at most ${MAX_BLOCK_UPDATES} updates, got ${v.updates.length}`);
+  const updates = v.updates.map((u, i) => blockUpdateOf(u, i + 1));
   return { profile: v.profile, depth: depth as number, leafMaxFields: B as number, updates };
 }
 
@@ -181,14 +183,15 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
 
 /** A v3 block: the statements from block.json alone, then `verifyBlockV3`. */
 function verifyV3Block(roots: { fromRoot: Digest; toRoot: Digest }, d: BlockDescription, proof: Uint8Array): BlockVerdict {
-  const list = [];
-  for (let i = 0; i < d.updates.length; i++) {
-    try {
-      list.push(v3BlockUpdate(d.updates[i]!, i, d.depth, d.leafMaxFields));
-    } catch (e) {
-      if (e instanceof RegistryError) return reject("BLOCK_JSON", `block.json: ${e.message}`, i);
-      throw e;
+  let list;
+  try {
+    list = v3BlockUpdates(d.updates, d.depth, d.leafMaxFields);
+  } catch (e) {
+    if (e instanceof RegistryError) {
+      const i = e.details["update"];
+      return typeof i === "number" ? reject("BLOCK_JSON", `block.json: ${e.message}`, i) : reject("BLOCK_JSON", `block.json: ${e.message}`);
     }
+    throw e;
   }
   return verifyBlockV3(preparedUpdateV3(d.depth, d.leafMaxFields), roots, list, proof);
 }
