@@ -62,16 +62,43 @@ test("prove --profile v2 --requests makes one aggregate; verify --requests check
 
 test("profile options are validated with one error line and exit 2", () => {
   const req = fixtureFile("membership", 5);
-  let r = run("prove", "--profile", "v3", "--request", req, "--out", join(dir, "x.bin"));
+  let r = run("prove", "--profile", "v4", "--request", req, "--out", join(dir, "x.bin"));
   assert.equal(r.code, 2);
-  assert.match(r.stderr.trim(), /^error BAD_OPTION: --profile must be compat-v1 or v2, got "v3"$/);
+  assert.match(r.stderr.trim(), /^error BAD_OPTION: --profile must be compat-v1 or v2 or v3, got "v4"$/);
   r = run("prove", "--requests", req, "--out", join(dir, "x.bin"));
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /--requests \(an aggregate\) needs --profile v2/);
+  assert.match(r.stderr, /--requests \(an aggregate\) needs --profile v2 or v3/);
   r = run("prove", "--profile", "v2", "--out", join(dir, "x.bin"));
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--request/);
   r = run("prove", "--profile", "v2", "--requests", [req, fixtureFile("update", 5)].join(","), "--out", join(dir, "x.bin"));
   assert.equal(r.code, 2);
   assert.match(r.stderr, /one kind and configuration/);
+});
+
+test("prove --profile v3 makes an aggregate verify checks from the request files' statements alone (the profile is read from the proof)", () => {
+  for (const kind of ["membership", "nonmembership", "update"]) {
+    const files = [1, 2, 3].map((k) => fixtureFile(kind, k));
+    const out = join(dir, `${kind}.v3.bin`);
+    const p = run("prove", "--profile", "v3", "--requests", files.join(","), "--out", out);
+    assert.equal(p.code, 0, p.stderr);
+    assert.match(p.stdout, new RegExp(`^${kind} depth=4 profile=v3 operations=3 bytes=\\d+ prove_ms=`));
+    assert.equal(readFileSync(out).readUInt16LE(8), 3);
+    const v = run("verify", "--requests", files.join(","), "--proof", out);
+    assert.equal(v.code, 0, v.stdout + v.stderr);
+    assert.equal(v.stdout, "ACCEPT profile=v3 operations=3\n");
+    const swapped = run("verify", "--requests", [files[0], files[2], files[1]].join(","), "--proof", out);
+    assert.equal(swapped.code, 1);
+    assert.match(swapped.stdout, /^REJECT PUBLIC_INPUTS_MISMATCH \(operation 1\)/);
+  }
+  const one = fixtureFile("membership", 7);
+  const out = join(dir, "one.v3.bin");
+  assert.equal(run("prove", "--profile", "v3", "--request", one, "--out", out).code, 0);
+  const v = run("verify", "--request", one, "--proof", out);
+  assert.equal(v.stdout, "ACCEPT profile=v3 operations=1\n", v.stderr);
+  const cut = join(dir, "cut.v3.bin");
+  writeFileSync(cut, readFileSync(out).subarray(0, 200));
+  const c = run("verify", "--request", one, "--proof", cut);
+  assert.equal(c.code, 1);
+  assert.match(c.stdout, /^REJECT DECODE_DeclaredLengthMismatch: /);
 });

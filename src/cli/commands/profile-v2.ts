@@ -12,7 +12,7 @@ import { CliError } from "../errors.js";
 import { readRequest, writeFileOrExit } from "../io.js";
 
 /** Profiles `--profile` accepts. */
-export const PROFILES = ["compat-v1", "v2"] as const;
+export const PROFILES = ["compat-v1", "v2", "v3"] as const;
 
 /** True iff the bytes carry proof_encoding_version 2 (bytes 8..10 LE) after the magic. */
 /** The largest profile v2 proof file `ssgkr verify` reads (an aggregate of 1,024 operations is far smaller). */

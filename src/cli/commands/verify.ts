@@ -24,6 +24,7 @@ Exit codes: 0 ACCEPT; 1 REJECT <code>: <reason>; 2 unusable input (error <CODE>:
 
 const digestText = formatRoot;
 import { isV2Proof, MAX_V2_PROOF_BYTES, verifyProfileV2 } from "./profile-v2.js";
+import { isV3Proof, MAX_V3_PROOF_BYTES, verifyProfileV3 } from "./profile-v3.js";
 
 /**
  * `ssgkr verify --request R.json --proof P.bin [--expect-old-root D] [--expect-new-root D]`:
@@ -39,8 +40,8 @@ export function registerVerify(program: Command): void {
     .command("verify")
     .description("verify proof bytes strictly against the original request (the profile is read from the proof; pin the roots you trust with --expect-old-root)")
     .option("--request <file>", "request JSON the proof must be about")
-    .option("--requests <files>", "comma-separated request files, in order, of an aggregate proof (profile v2)")
-    .requiredOption("--proof <file>", "proof bytes (inner-proof-v1, or inner-proof-v2: the profile is read from the proof)")
+    .option("--requests <files>", "comma-separated request files, in order, of an aggregate proof (profile v2 or v3)")
+    .requiredOption("--proof <file>", "proof bytes (inner-proof-v1, -v2 or -v3: the profile is read from the proof)")
     .option("--expect-old-root <d>", "the old root you trust: 64 hex characters as `ssgkr registry root` prints it, or its 8 elements as a,b,… or [a, b, …]")
     .option("--expect-new-root <d>", "the new root you trust (64 hex characters, or a,b,… / [a, b, …])")
     .addHelpText("after", HELP_AFTER)
@@ -49,11 +50,16 @@ export function registerVerify(program: Command): void {
       const expectNew = opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
       if (opts.requests !== undefined) {
         if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
+        if (isV3Proof(readFileHead(opts.proof, "--proof"))) return verifyProfileV3(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V3_PROOF_BYTES, "a profile v3 proof")));
         return verifyProfileV2(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")));
       }
       if (opts.request === undefined) throw new CliError("MISSING_OPTION", "required option '--request <file>' not specified");
       const { file, request } = readRequest(opts.request);
       const head = readFileHead(opts.proof, "--proof");
+      if (isV3Proof(head)) {
+        if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
+        return verifyProfileV3(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V3_PROOF_BYTES, "a profile v3 proof")));
+      }
       if (isV2Proof(head)) {
         if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
         return verifyProfileV2(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")));
