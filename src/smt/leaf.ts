@@ -85,6 +85,25 @@ function checkIdentity(identity: unknown): Uint8Array {
  */
 export function limbs(identity: Uint8Array): number[] {
   checkIdentity(identity);
+  // The 256-bit little-endian integer as eight 32-bit words; limb i = bits [30i, 30i + 30).
+  const w = new Uint32Array(9);
+  for (let j = 0; j < 8; j++) w[j] = (identity[4 * j]! | (identity[4 * j + 1]! << 8) | (identity[4 * j + 2]! << 16) | (identity[4 * j + 3]! << 24)) >>> 0;
+  const out: number[] = [];
+  for (let i = 0; i < IDENTITY_LIMBS; i++) {
+    const start = 30 * i;
+    const word = start >>> 5, shift = start & 31;
+    // bits from word `word` upward; the high word is 0 past the end (w[8])
+    const lo = w[word]! >>> shift;
+    const hi = shift === 0 ? 0 : (w[word + 1]! << (32 - shift)) >>> 0;
+    const width = Math.min(30, 256 - start);
+    out.push(((lo | hi) >>> 0) & (2 ** width - 1));
+  }
+  return out;
+}
+
+/** `limbs` bit by bit, straight from the definition (the reference of the word-wise `limbs`). */
+export function limbsReference(identity: Uint8Array): number[] {
+  checkIdentity(identity);
   const out: number[] = [];
   for (let i = 0; i < IDENTITY_LIMBS; i++) {
     const start = 30 * i;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { EMPTY, TOMBSTONE, LeafTag, encodeLeaf, foldEncoding, foldLeaf, foldWidth, hashLeaf, leafEquals, limbs, occupied, type Leaf } from "../../src/smt/leaf.js";
+import { EMPTY, TOMBSTONE, LeafTag, encodeLeaf, foldEncoding, foldLeaf, foldWidth, hashLeaf, leafEquals, limbs, limbsReference, occupied, type Leaf } from "../../src/smt/leaf.js";
 import { SmtError } from "../../src/smt/errors.js";
 import { FieldError } from "../../src/field/errors.js";
 import { P } from "../../src/field/koalabear.js";
@@ -88,4 +88,12 @@ test("bad leaves give typed errors; occupied() copies its inputs", () => {
   assert.ok(!leafEquals(leaf, occupied([1, 2], new Uint8Array(32).fill(4))));
   assert.ok(!leafEquals(leaf, EMPTY));
   assert.ok(leafEquals({ tag: LeafTag.Empty }, EMPTY));
+});
+
+test("limbs (word-wise) equals limbsReference (bit by bit) on edge and random identities", () => {
+  const cases: Uint8Array[] = [new Uint8Array(32), new Uint8Array(32).fill(0xff), new Uint8Array(32).fill(9)];
+  for (let b = 0; b < 256; b += 7) { const x = new Uint8Array(32); x[b >> 3] = 1 << (b & 7); cases.push(x); }
+  let seed = 12345;
+  for (let i = 0; i < 200; i++) cases.push(Uint8Array.from({ length: 32 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24)));
+  for (const id of cases) assert.deepEqual(limbs(id), limbsReference(id), Buffer.from(id).toString("hex"));
 });

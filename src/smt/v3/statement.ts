@@ -8,13 +8,13 @@
  *                   (`any`, `empty`, `tombstone`, or `record`: Occupied with this identity and any
  *                   payload), which stays private otherwise.
  *
- * The statement digest (§5.2) is the sponge of [op kind tag, key as four 16-bit limbs, the public
- * half without its key bits], zero-padded to whole 8-lane blocks; the transcript absorbs the
- * digests of the operations in order.
+ * The statement digest (§5.2) is the sponge of [key as four 16-bit limbs, the public half without
+ * its key bits], zero-padded to whole 8-lane blocks (the op kind is bound by the transcript's
+ * header); the transcript absorbs the digests of the operations in order.
  */
 import { digest, type Digest } from "../../hash/digest.js";
 import { currentHashBackend, type HashBackend } from "../../hash/index.js";
-import { OpKind, opKindTag } from "../../statement/types.js";
+import { OpKind } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
 import { type Leaf, type OccupiedLeaf, LeafTag, encodeLeaf, foldEncoding, limbs } from "../leaf.js";
 import { checkKeyInRange } from "../path.js";
@@ -85,17 +85,20 @@ export function publicHalf(layout: V3Layout, statement: V3Statement): Uint32Arra
   return out;
 }
 
-/** Lanes of a statement digest's pre-image (kind tag, 4 key limbs, the public half without key bits), padded to 8. */
+/** Lanes of a statement digest's pre-image (4 key limbs, the public half without key bits), padded to 8. */
 export function statementPreimageLength(layout: V3Layout): number {
-  return 8 * Math.ceil((5 + layout.publicUsed - layout.depth) / 8);
+  return 8 * Math.ceil((4 + layout.publicUsed - layout.depth) / 8);
 }
 
 /** Writes the digest pre-image of a statement whose public half is `half` at pre[at…]. */
 function writePreimage(layout: V3Layout, key: bigint, half: Uint32Array, pre: Uint32Array, at: number): void {
-  pre[at] = opKindTag(layout.kind);
   const k = BigInt.asUintN(64, key);
-  for (let i = 0; i < 4; i++) pre[at + 1 + i] = Number((k >> BigInt(16 * i)) & 0xffffn);
-  pre.set(half.subarray(layout.depth), at + 5);
+  const lo = Number(k & 0xffffffffn), hi = Number(k >> 32n);
+  pre[at] = lo & 0xffff;
+  pre[at + 1] = lo >>> 16;
+  pre[at + 2] = hi & 0xffff;
+  pre[at + 3] = hi >>> 16;
+  pre.set(half.subarray(layout.depth), at + 4);
 }
 
 /** The pre-image of one statement's digest (`statementPreimageLength` lanes). @throws as `publicHalf`. */
@@ -118,7 +121,11 @@ export function statementDigests(layout: V3Layout, keys: readonly bigint[], halv
   for (let i = 0; i < n; i++) writePreimage(layout, keys[i]!, halves[i]!, pre, len * i);
   const states = new Uint32Array(16 * n);
   for (let b = 0; b < len / 8; b++) {
-    for (let i = 0; i < n; i++) states.set(pre.subarray(len * i + 8 * b, len * i + 8 * b + 8), 16 * i);
+    // (8-word copies as loops: a subarray per copy would allocate n views per block)
+    for (let i = 0; i < n; i++) {
+      const from = len * i + 8 * b, to = 16 * i;
+      for (let j = 0; j < 8; j++) states[to + j] = pre[from + j]!;
+    }
     permute(states, n);
   }
   const out = new Uint32Array(8 * n);
