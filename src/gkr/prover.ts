@@ -3,14 +3,12 @@
  * transcript (statement, commitment, public inputs, claimed outputs).
  */
 import { P } from "../field/koalabear.js";
-import { EXT_ONE, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
-import { proveSumcheck } from "../sumcheck/prover.js";
 import { type Circuit, inputBitsOf, validateCircuit } from "./circuit.js";
-import type { Claim } from "./claims.js";
+import { driveGkr } from "./driver.js";
 import { CircuitError } from "./errors.js";
 import type { LayerOracleFactory } from "./layer-oracle.js";
-import type { GkrProof, InputClaim, LayerProof } from "./proof.js";
+import type { GkrProof, InputClaim } from "./proof.js";
 import { sparseLayerOracle } from "./sparse-oracle.js";
 import { type GkrKernels, gkrKernels } from "./wasm/kernels.js";
 import { wasmLayerOracleFactory } from "./wasm/oracle.js";
@@ -50,9 +48,8 @@ export interface GkrProveResult {
  * Proves that `witness` is the evaluation of `circuit` (outputs included as they are: the prover
  * does not check that the outputs are zero).
  *
- * Schedule: z_0 ← s_out(0) × sample_ext (z_0[0] = MSB); incoming ← [(z_0, 1)]; per layer i: the
- * 2s-round sumcheck (x block, then y block), observe_ext(V(x*)), observe_ext(V(y*)), and unless
- * i is the last layer r ← sample_ext(), incoming ← [(x*, 1), (y*, r)].
+ * Schedule: that of `driveGkr` (src/gkr/driver.ts, compat-v1 §10.4), with one oracle per layer
+ * from the factory.
  *
  * A circuit is validated on its first proof in this thread and must not change afterwards
  * (prepared circuits never do).
@@ -70,33 +67,11 @@ export function proveGkr(circuit: Circuit, witness: readonly Uint32Array[], tran
   }
   validateWitness(circuit, witness);
   const factory = options.oracleFactory ?? defaultLayerOracleFactory();
-  const D = circuit.layers.length;
-  const z0: Ext[] = [];
-  for (let j = 0; j < circuit.layers[0]!.widthBits; j++) z0.push(transcript.sampleExt());
-  let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
-  const layers: LayerProof[] = [];
-  let inputClaim: InputClaim | null = null;
-  for (let i = 0; i < D; i++) {
+  return driveGkr(circuit.layers.length, circuit.layers[0]!.widthBits, transcript, (i, claims) => {
     const layer = circuit.layers[i]!;
     const s = inputBitsOf(circuit, i);
-    const oracle = factory({ layer, layerIndex: i, inputBits: s, below: witness[i + 1]!, claims });
-    const { rounds, point } = proveSumcheck(oracle, transcript);
-    const x = point.slice(0, s);
-    const y = point.slice(s);
-    const evalX = oracle.evalX();
-    const evalY = oracle.evalY();
-    transcript.observeExt(evalX);
-    transcript.observeExt(evalY);
-    layers.push({ rounds, evalX, evalY });
-    options.onLayer?.({ layerIndex: i, outputBits: layer.widthBits, inputBits: s, gates: layer.gateKind.length, oracleAllocatedBytes: oracle.allocatedBytes });
-    if (i < D - 1) {
-      const r = transcript.sampleExt();
-      claims = [{ point: x, coeff: EXT_ONE }, { point: y, coeff: r }];
-    } else {
-      inputClaim = { x, evalX, y, evalY };
-    }
-  }
-  return { proof: { layers }, inputClaim: inputClaim! };
+    return { oracle: factory({ layer, layerIndex: i, inputBits: s, below: witness[i + 1]!, claims }), outputBits: layer.widthBits, inputBits: s, gates: layer.gateKind.length };
+  }, options.onLayer);
 }
 
 /** Circuits that passed `validateCircuit` in an earlier proof. */

@@ -7,13 +7,10 @@
  * building the replicated circuit.
  */
 import { P } from "../../field/koalabear.js";
-import { EXT_ONE, type Ext } from "../../field/extension.js";
 import type { DuplexChallenger } from "../../transcript/challenger.js";
-import { proveSumcheck } from "../../sumcheck/prover.js";
+import { driveGkr } from "../driver.js";
 import { inputBitsOf } from "../circuit.js";
-import type { Claim } from "../claims.js";
 import { CircuitError } from "../errors.js";
-import type { GkrProof, InputClaim, LayerProof } from "../proof.js";
 import type { GkrProveResult, LayerProveStats } from "../prover.js";
 import { type StructuredCircuit, evaluateStructuredCircuit, validateStructuredCircuit } from "./linear.js";
 import { type CopiesBackend, CopiesLayerOracle } from "./dp-oracle.js";
@@ -86,39 +83,12 @@ export function proveCopiesGkr(circuit: StructuredCircuit, copyBits: number, wit
   // One copy (k = 0): the structured WASM oracle has less fixed cost per layer than the two-stage
   // data-parallel one (measured, docs/profile-v2.md §6.1); same proof.
   if (backend === null || (k === 0 && options.backend === undefined)) return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
-  const D = circuit.layers.length;
-  const z0: Ext[] = [];
-  for (let j = 0; j < circuit.layers[0]!.widthBits + k; j++) z0.push(transcript.sampleExt());
-  let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
-  const layers: LayerProof[] = [];
-  let inputClaim: InputClaim | null = null;
-  for (let i = 0; i < D; i++) {
+  return driveGkr(circuit.layers.length, circuit.layers[0]!.widthBits + k, transcript, (i, claims) => {
     const layer = circuit.layers[i]!;
     const s = inputBitsOf(circuit, i);
     const oracle = new CopiesLayerOracle(backend, { layer, layerIndex: i, copyBits: k, inputBits: s, below: witness[i + 1]!, claims });
-    let rounds: Ext[][], point: Ext[];
-    try {
-      ({ rounds, point } = proveSumcheck(oracle, transcript));
-    } finally {
-      oracle.dispose();
-    }
-    const x = point.slice(0, s + k);
-    const y = point.slice(s + k);
-    const evalX = oracle.evalX();
-    const evalY = oracle.evalY();
-    transcript.observeExt(evalX);
-    transcript.observeExt(evalY);
-    layers.push({ rounds, evalX, evalY });
-    options.onLayer?.({ layerIndex: i, outputBits: layer.widthBits + k, inputBits: s + k, gates: layer.gateKind.length, oracleAllocatedBytes: oracle.allocatedBytes });
-    if (i < D - 1) {
-      const r = transcript.sampleExt();
-      claims = [{ point: x, coeff: EXT_ONE }, { point: y, coeff: r }];
-    } else {
-      inputClaim = { x, evalX, y, evalY };
-    }
-  }
-  const proof: GkrProof = { layers };
-  return { proof, inputClaim: inputClaim! };
+    return { oracle, outputBits: layer.widthBits + k, inputBits: s + k, gates: layer.gateKind.length, dispose: () => oracle.dispose() };
+  }, options.onLayer);
 }
 
 function validateWitness(circuit: StructuredCircuit, k: number, witness: readonly Uint32Array[]): void {
