@@ -12,8 +12,26 @@ import { proveSumcheck } from "../sumcheck/prover.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import type { Claim } from "./claims.js";
 import type { LayerSumcheckOracle } from "./layer-oracle.js";
-import type { GkrProveResult, LayerProveStats } from "./prover.js";
-import type { InputClaim, LayerProof } from "./proof.js";
+import type { GkrProof, InputClaim, LayerProof } from "./proof.js";
+
+/** What the driver reports after each layer (for benchmarks and diagnostics). */
+export interface LayerProveStats {
+  readonly layerIndex: number;
+  /** s_out: width bits of the layer. */
+  readonly outputBits: number;
+  /** s: width bits of the layer below; the layer's sumcheck has 2s rounds. */
+  readonly inputBits: number;
+  readonly gates: number;
+  /** Bytes of typed arrays the layer oracle allocated. */
+  readonly oracleAllocatedBytes: number;
+}
+
+/** The result of `proveGkr`: the proof (one sumcheck and two evaluations per layer, compat-v1 §10.4) and the claim it leaves on the input vector's MLE. */
+export interface GkrProveResult {
+  readonly proof: GkrProof;
+  /** MLE(input)(x*) = evalX and MLE(input)(y*) = evalY, for the last layer's x*, y*. */
+  readonly inputClaim: InputClaim;
+}
 
 /** One layer as a prover hands it to the driver. */
 export interface DrivenLayer {

@@ -5,25 +5,14 @@
 import { P } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { type Circuit, inputBitsOf, validateCircuit } from "./circuit.js";
-import { driveGkr } from "./driver.js";
+import { driveGkr, type GkrProveResult, type LayerProveStats } from "./driver.js";
+
+export type { GkrProveResult, LayerProveStats } from "./driver.js";
 import { CircuitError } from "./errors.js";
 import type { LayerOracleFactory } from "./layer-oracle.js";
-import type { GkrProof, InputClaim } from "./proof.js";
 import { sparseLayerOracle } from "./sparse-oracle.js";
 import { type GkrKernels, gkrKernels } from "./wasm/kernels.js";
 import { wasmLayerOracleFactory } from "./wasm/oracle.js";
-
-/** What the driver reports after each layer (for benchmarks and diagnostics). */
-export interface LayerProveStats {
-  readonly layerIndex: number;
-  /** s_out: width bits of the layer. */
-  readonly outputBits: number;
-  /** s: width bits of the layer below; the layer's sumcheck has 2s rounds. */
-  readonly inputBits: number;
-  readonly gates: number;
-  /** Bytes of typed arrays the layer oracle allocated. */
-  readonly oracleAllocatedBytes: number;
-}
 
 /** Options of `proveGkr`: the layer-oracle factory (kernel choice) and progress callbacks. */
 export interface ProveGkrOptions {
@@ -35,13 +24,6 @@ export interface ProveGkrOptions {
   readonly oracleFactory?: LayerOracleFactory;
   /** Called after each layer is proved. */
   readonly onLayer?: (stats: LayerProveStats) => void;
-}
-
-/** The result of `proveGkr`: the proof (one sumcheck and two evaluations per layer, compat-v1 §10.4) and the claim it leaves on the input vector's MLE. */
-export interface GkrProveResult {
-  readonly proof: GkrProof;
-  /** MLE(input)(x*) = evalX and MLE(input)(y*) = evalY, for the last layer's x*, y*. */
-  readonly inputClaim: InputClaim;
 }
 
 /**
