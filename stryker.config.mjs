@@ -46,7 +46,7 @@
 // MUTATION_FILES=/v2/ (comma-separated parts of paths) restricts the run to some verifier files.
 import { readFileSync } from "node:fs";
 
-/** The verifier path: every file whose checks decide ACCEPT or a rejection (compat-v1, then profile v2). */
+/** The verifier path: every file whose checks decide ACCEPT or a rejection (compat-v1, profile v2, the WHIR commitment, profile v3). */
 const VERIFIER_FILES = [
   "src/sync/verify.ts",
   "src/sync/encoded.ts",
@@ -76,6 +76,13 @@ const VERIFIER_FILES = [
   "src/pcs/fold.ts",
   "src/pcs/sumcheck.ts",
   "src/pcs/transcript-steps.ts",
+  // profile v3: the aggregate and block verifiers, the split of the input claims into the public
+  // and the committed half, the strict inner-proof-v3 decoder and the statements' public halves
+  // and digests
+  "src/sync/v3/proof.ts",
+  "src/sync/v3/input-claims.ts",
+  "src/codec/v3/message.ts",
+  "src/smt/v3/statement.ts",
 ];
 
 /**
@@ -146,6 +153,10 @@ export default {
       "dist/test/pcs/codec.test.js",
       "dist/test/pcs/primitives.test.js",
       "dist/test/pcs/whir.test.js",
+      "dist/test/codec/v3/codec.test.js",
+      "dist/test/sync/v3/input-claims.test.js",
+      "dist/test/sync/v3/proof.test.js",
+      "dist/test/sync/v3/forgeries.test.js",
     ],
     forceBail: true,
     // The kernel backend the package entry points install (test/support/kernel-backend.ts).
@@ -155,7 +166,7 @@ export default {
 
   buildCommand: "tsc -p tsconfig.json",
   // Only the mutated files get `// @ts-nocheck` (the AssemblyScript kernels are not TypeScript to Babel).
-  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt,pcs}/{*,v2/*,wiring/*}.ts",
+  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt,pcs}/{*,v2/*,v3/*,wiring/*}.ts",
   ignorePatterns: ["dist", "bench/results", "reports", "data"],
   coverageAnalysis: "perTest",
   concurrency: 2,
