@@ -156,6 +156,7 @@ export default {
       "dist/test/codec/v3/codec.test.js",
       "dist/test/sync/v3/input-claims.test.js",
       "dist/test/sync/v3/proof.test.js",
+      "dist/test/sync/v3/verifier-checks.test.js",
       "dist/test/sync/v3/forgeries.test.js",
     ],
     forceBail: true,
