@@ -299,6 +299,13 @@ test("the encoder's codes: count, roots, identity, field elements and the layer 
     ["BadIdentity@", { ...agg, identity: { ...agg.identity, depth: 2 ** 32 } }],
     ["BadIdentity@", { ...agg, identity: { ...agg.identity, leafMaxFields: 0x10000 } }],
     ["BadIdentity@", { ...agg, proofKind: 3 as 1 }],
+    // fields narrower than a number are refused, not written modulo their width (layout id 256 would read back as 0)
+    ["BadIdentity@", { ...agg, identity: { ...agg.identity, layoutId: 256 } }],
+    ["BadIdentity@", { ...agg, identity: { ...agg.identity, layoutId: -1 } }],
+    ["BadIdentity@", { ...agg, identity: { ...agg.identity, circuitVersion: 0x10003 } }],
+    ["BadIdentity@", { ...agg, identity: { ...agg.identity, circuitVersion: 2.5 } }],
+    ["BadIdentity@", { ...agg, identity: { ...agg.identity, leafEncodingVersion: -1 } }],
+    ["BadIdentity@", { ...agg, identity: { ...agg.identity, leafEncodingVersion: 0x10001 } }],
     ["NonCanonicalFieldElement@29", { ...agg, identity: { ...agg.identity, commitment: Uint32Array.from([P, 0, 0, 0, 0, 0, 0, 0]) } }],
     ["NonCanonicalFieldElement@65", { ...agg, statementChecks: [[P, 0], ...agg.statementChecks.slice(1)] }],
     ["NonCanonicalFieldElement@69", { ...agg, statementChecks: [[0, -1], ...agg.statementChecks.slice(1)] }],
@@ -316,6 +323,10 @@ test("the encoder's codes: count, roots, identity, field elements and the layer 
   }
   // the boundaries themselves encode
   assert.equal(enc({ ...agg, identity: { ...agg.identity, leafMaxFields: 0xffff, depth: 0xffffffff } }), "accepted");
+  // a field at the top of its width is written as it is (and refused by the decoder, which admits only version 3 and layout 0)
+  const top = encodeV3Message({ ...agg, identity: { ...agg.identity, circuitVersion: 0xffff, leafEncodingVersion: 0xffff, layoutId: 0xff } });
+  assert.deepEqual([...top.subarray(22, 26), top[28]], [0xff, 0xff, 0xff, 0xff, 0xff]);
+  assert.equal(outcome(() => decodeV3Message(top)), "UnsupportedCircuitVersion@");
   assert.equal(enc({ ...agg, statementChecks: [[P - 1, 0]] }), "accepted");
   assert.equal(enc({ ...agg, statementChecks: Array.from({ length: V3_MAX_OPERATIONS }, () => [0, 0] as const) }), "accepted");
 });
