@@ -2,8 +2,9 @@
  * The split of a v3 input claim (src/sync/v3/input-claims.ts) against the plain MLE of the whole
  * input vector: U (`publicEvals`) equals the MLE of the K × 2^s vector holding only the public
  * halves, divided by h; the committed claims equal the committed halves' MLE at their points and
- * recombine to the input's MLE; a point with h = 1 fails exactly when its value is not U. And the
- * batched statement digests equal the sponge of each statement's pre-image.
+ * recombine to the input's MLE; a point with h = 1 fails exactly when its value is not U. The
+ * batched statement digests equal the sponge of each statement's pre-image, and the public half
+ * holds what the layout says.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +14,8 @@ import type { InputClaim } from "../../../src/gkr/proof.js";
 import { sponge } from "../../../src/hash/digest.js";
 import { evaluateMultilinear } from "../../../src/pcs/multilinear.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
-import { type Leaf, EMPTY, TOMBSTONE, occupied } from "../../../src/smt/leaf.js";
+import { type Leaf, EMPTY, TOMBSTONE, encodeLeaf, foldEncoding, limbs, occupied } from "../../../src/smt/leaf.js";
+import { pathBits } from "../../../src/smt/path.js";
 import { buildV3Inputs, committedHalves, v3StatementOf } from "../../../src/smt/v3/input.js";
 import type { V3Layout } from "../../../src/smt/v3/layout.js";
 import { publicHalf, statementDigests, statementPreimage, type V3OldLeafRule, type V3Statement } from "../../../src/smt/v3/statement.js";
@@ -226,5 +228,65 @@ test("statementDigests equals sponge(statementPreimage(…)) per statement, for 
         assert.equal(set.size, new Set(statements.map((s) => Array.from(statementPreimage(layout, s)).join(","))).size);
       }
     }
+  }
+});
+
+test("publicHalf lays out the key bits (leaf level first, past 32 bits too), the roots, the public pre-image and the rule lanes", () => {
+  const next = rng(53);
+  for (const depth of [5, 33, 64]) {
+    for (const kind of KINDS) {
+      const layout = prepareV3(kind, { depth }).compiled.layout;
+      const h = layout.half;
+      for (let trial = 0; trial < 4; trial++) {
+        const key = ((BigInt(next()) << 33n) ^ (BigInt(next()) << 2n) ^ BigInt(trial)) % (1n << BigInt(depth));
+        const st = { ...randomStatement(kind, next), key } as V3Statement;
+        const half = publicHalf(layout, st);
+        assert.equal(half.length, layout.publicUsed);
+        assert.deepEqual(Array.from(half.subarray(layout.keyBits - h, layout.keyBits - h + depth)), pathBits(key, depth), `${kind} depth ${depth} key bits`);
+        const roots = st.kind === OpKind.Update ? [st.oldRoot, st.newRoot] : [st.root];
+        roots.forEach((r, t) => assert.deepEqual(half.subarray(layout.roots - h + 8 * t, layout.roots - h + 8 * t + 8), Uint32Array.from(r), `${kind} root ${t}`));
+        const leaf = st.kind === OpKind.Membership ? st.leaf : st.kind === OpKind.Update ? st.newLeaf : null;
+        const t = layout.prePublic.indexOf(true);
+        if (leaf !== null) assert.deepEqual(half.subarray(layout.preOf[t]! - h, layout.preOf[t]! - h + layout.foldWidth), foldEncoding(encodeLeaf(leaf), layout.leafMaxFields));
+        else assert.equal(t, -1, "non-membership has no public pre-image");
+        if (st.kind === OpKind.Update) {
+          const lanes = Array.from(half.subarray(layout.rule - h, layout.rule - h + 12));
+          const rule = st.oldLeaf;
+          const want = new Array<number>(12).fill(0);
+          if (rule.rule === "empty") want.splice(0, 2, 1, 0);
+          if (rule.rule === "tombstone") want.splice(0, 2, 1, 2);
+          if (rule.rule === "record") want.splice(2, 10, 1, ...limbs(rule.identity));
+          assert.deepEqual(lanes, want, `rule ${rule.rule}`);
+          assert.equal(layout.rule - h + 12, layout.publicUsed, "the rule lanes end the public half");
+        }
+      }
+    }
+  }
+  // the kind, the key range and the rule are checked
+  const layout = layoutOf(OpKind.Update);
+  const st = randomStatement(OpKind.Update, next) as Extract<V3Statement, { kind: OpKind.Update }>;
+  const code = (s: unknown) => {
+    try {
+      publicHalf(layout, s as V3Statement);
+    } catch (e) {
+      return (e as { code: string }).code;
+    }
+    return "ok";
+  };
+  assert.equal(code(st), "ok");
+  assert.equal(code({ ...st, kind: OpKind.Membership }), "OP_KIND_MISMATCH");
+  assert.equal(code(null), "OP_KIND_MISMATCH");
+  assert.equal(code({ ...st, key: 1n << BigInt(DEPTH) }), "KEY_OUT_OF_RANGE");
+  assert.equal(code({ ...st, oldLeaf: { rule: "some" } }), "BAD_LEAF");
+  assert.equal(code({ ...st, oldLeaf: null }), "BAD_LEAF");
+  assert.equal(code({ ...st, oldLeaf: { rule: "record", identity: new Uint8Array(31) } }), "BAD_LEAF");
+  assert.equal(code(undefined), "OP_KIND_MISMATCH");
+  const m = layoutOf(OpKind.Membership);
+  const ms = randomStatement(OpKind.Membership, next);
+  try {
+    publicHalf(m, { ...ms, leaf: TOMBSTONE } as unknown as V3Statement);
+    assert.fail("a membership statement of a Tombstone");
+  } catch (e) {
+    assert.equal((e as { code: string }).code, "BAD_LEAF");
   }
 });
