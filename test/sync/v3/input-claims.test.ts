@@ -195,6 +195,19 @@ test("committedClaims at h = 1: no claim about C, and a failure exactly when the
       assert.deepEqual(committedClaims(k, { ...yOnly, evalY: bump(yOnly.evalY) }, yx!, yy!), { fails: "y" });
       const ok = committedClaims(k, yOnly, yx!, yy!);
       assert.ok("claims" in ok && ok.claims.length === 1 && ok.claims[0]!.point.length === n - 1);
+      // h = 1 means all four limbs of 1 − h are zero: an h that shares limbs with 1 (1 − h with zero limbs) is an
+      // ordinary point whose claim about C is made, and so is h = 0 (the committed half itself)
+      for (const hv of [[1, 7, 0, 0], [1, 0, 0, 5], [0, 0, 0, 0], [2, 0, 0, 0]] as Ext[]) {
+        const c = claimAt(input, withCoordinate(x, k, hv), y);
+        const [cx, cy] = publicEvals(layout, table, [c.x, c.y]);
+        const r = committedClaims(k, c, cx!, cy!);
+        assert.ok("claims" in r && r.claims.length === 2, `h = [${hv.join(", ")}]: two claims, no direct comparison`);
+      }
+      const zeroH = claimAt(input, withCoordinate(x, k, [0, 0, 0, 0]), y);
+      const [zx, zy] = publicEvals(layout, table, [zeroH.x, zeroH.y]);
+      const z = committedClaims(k, zeroH, zx!, zy!);
+      assert.ok("claims" in z);
+      if ("claims" in z) assert.deepEqual(z.claims[0]!.value, zeroH.evalX, "at h = 0 the claim about C is the value itself");
       // a wrong value at h ≠ 1 is no failure here: it becomes a wrong claim about C (the opening refuses it)
       const wrong = committedClaims(k, { ...honest, evalY: bump(honest.evalY) }, ux!, uy!);
       assert.ok("claims" in wrong && wrong.claims.length === 1);
