@@ -4,7 +4,7 @@
 import { PluginKind, declareValuePlugin } from "@stryker-mutator/api/plugin";
 
 /** Functions and error classes whose arguments after the first are a message and details. */
-const MESSAGE_CALLEES = new Set(["rejection", "reject", "Reject", "fail", "DecodeError", "V2DecodeError", "CircuitError", "SyncError", "CompileError", "SmtError", "SumcheckError"]);
+const MESSAGE_CALLEES = new Set(["rejection", "reject", "Reject", "fail", "DecodeError", "V2DecodeError", "V3DecodeError", "V3EncodeError", "CircuitError", "SyncError", "CompileError", "SmtError", "SumcheckError"]);
 const MESSAGE_KEYS = new Set(["reason", "message"]);
 /** Calls whose second argument only names the value in an error message (e.g. digest(x, "old_root")). */
 const LABEL_CALLEES = new Set(["digest", "element", "ext"]);

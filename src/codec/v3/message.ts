@@ -41,7 +41,9 @@ function layerFail(code: LayerEncodeCode, message: string, details: Record<strin
 
 /**
  * Encodes one inner-proof-v3 message.
- * @throws V3EncodeError `BadIdentity`, `BadOperationCount` (n outside 1..4096), `BadRoots` (a block
+ * @throws V3EncodeError `BadIdentity` (a field outside its width: op kind 0..2, depth u32, circuit
+ *   and leaf encoding versions u16, leaf bound u16, layout id u8; a proof kind other than 1 or 2),
+ *   `BadOperationCount` (n outside 1..4096), `BadRoots` (a block
  *   without n − 1 roots, an aggregate with roots), `NonCanonicalFieldElement`, the layer codes of
  *   inner-proof-v2, `MessageTooLong`.
  */
@@ -51,8 +53,11 @@ export function encodeV3Message(m: V3Message): Uint8Array {
   const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
     && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
     && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff
+    && Number.isInteger(identity.circuitVersion) && identity.circuitVersion >= 0 && identity.circuitVersion <= 0xffff
+    && Number.isInteger(identity.leafEncodingVersion) && identity.leafEncodingVersion >= 0 && identity.leafEncodingVersion <= 0xffff
+    && Number.isInteger(identity.layoutId) && identity.layoutId >= 0 && identity.layoutId <= 0xff
     && (m.proofKind === V3_PROOF_KIND_AGGREGATE || m.proofKind === V3_PROOF_KIND_BLOCK);
-  if (!idOk) throw new V3EncodeError("BadIdentity", "identity field out of range (op kind 0..2, depth u32, leaf_max_fields u16, proof kind 1 or 2)");
+  if (!idOk) throw new V3EncodeError("BadIdentity", "identity field out of range (op kind 0..2, depth u32, circuit and leaf encoding versions u16, leaf_max_fields u16, layout id u8, proof kind 1 or 2)");
   if (n < 1 || n > V3_MAX_OPERATIONS) throw new V3EncodeError("BadOperationCount", `a v3 proof carries 1..${V3_MAX_OPERATIONS} operations, got ${n}`);
   const wantRoots = m.proofKind === V3_PROOF_KIND_BLOCK ? n - 1 : 0;
   if (roots.length !== wantRoots) throw new V3EncodeError("BadRoots", `a ${m.proofKind === V3_PROOF_KIND_BLOCK ? "block" : "aggregate"} of ${n} operations carries ${wantRoots} roots, got ${roots.length}`);

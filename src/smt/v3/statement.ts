@@ -111,7 +111,7 @@ export function statementPreimage(layout: V3Layout, statement: V3Statement): Uin
 /**
  * The statement digests of many operations at once (8 lanes each, operation i at [8i, 8i + 8)),
  * from their public halves: block b of every pre-image through one batched permutation call.
- * Reference: `sponge(statementPreimage(…))` per operation (test/smt/v3/statement.test.ts).
+ * Reference: `sponge(statementPreimage(…))` per operation (test/sync/v3/input-claims.test.ts).
  * @param halves the public halves (`publicHalf`), one per statement.
  */
 export function statementDigests(layout: V3Layout, keys: readonly bigint[], halves: readonly Uint32Array[], permute: HashBackend["permuteMany"] = (s, n) => currentHashBackend().permuteMany(s, n)): Uint32Array {
