@@ -43,8 +43,10 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
   const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
     && statements.every((pub) => pub.opKindTag === identity.opKindTag && typeof pub.assetId === "bigint" && pub.assetId >= 0n && pub.assetId < 1n << 64n)
     && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
-    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff;
-  if (!idOk) throw new V2EncodeError("BadIdentity", "identity or statement field out of range (op kind 0..2 and equal, depth u32, leaf_max_fields u16, asset_id u64)");
+    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff
+    && [identity.circuitVersion, identity.leafEncodingVersion].every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffff)
+    && Number.isInteger(identity.layoutId) && identity.layoutId >= 0 && identity.layoutId <= 0xff;
+  if (!idOk) throw new V2EncodeError("BadIdentity", "identity or statement field out of range (op kind 0..2 and equal, depth u32, circuit and leaf encoding versions u16, leaf_max_fields u16, layout id u8, asset_id u64)");
   checkLayers(proof, layerFail);
   const size = encodedSizeV2(proof, checks ? checks.length : 0);
   if (size > 0xffffffff) throw new V2EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);

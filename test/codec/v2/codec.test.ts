@@ -127,6 +127,7 @@ test("the encoder refuses what the format cannot carry", () => {
   assert.equal(code(() => encodeProofV2(d.identity, d.publicInputs, withLayer((l) => ({ ...l, evalX: [P, 0, 0, 0] })))), "NonCanonicalFieldElement");
   assert.equal(code(() => encodeProofV2({ ...d.identity, opKindTag: 0 }, d.publicInputs, d.proof)), "BadIdentity");
   assert.equal(code(() => encodeProofV2(d.identity, { ...d.publicInputs, assetId: 1n << 64n }, d.proof)), "BadIdentity");
+  for (const bad of [{ circuitVersion: 65536 }, { leafEncodingVersion: -1 }, { layoutId: 256 }, { layoutId: 1.5 }]) assert.equal(code(() => encodeProofV2({ ...d.identity, ...bad }, d.publicInputs, d.proof)), "BadIdentity", JSON.stringify(bad));
 });
 
 test("aggregate messages: decode ∘ encode is the identity; fuzzed bytes decode or fail with a V2DecodeError; the kinds do not mix", async () => {
