@@ -700,6 +700,47 @@ export class NameStore extends EnvironmentStore {
     });
   }
 
+  /**
+   * The earlier-root rows (in the check's snapshot): every leaf row's creating batch is at most
+   * the head's, every pruning list names kept version rows of its batch, every kept version row
+   * decodes, and the top of the tree at each provable batch recomputes that batch's root.
+   * @throws RegistryError `DB_CORRUPT`.
+   */
+  private checkVersions(txn: Transaction, head: NameHead): void {
+    for (const row of this.leafRows(txn)) if (row.created > head.batch) throw new RegistryError("DB_CORRUPT", `leaf row of key ${row.key} was created by batch ${row.created}, after the head's batch ${head.batch}`, { row: `leaf row of key ${row.key}` });
+    const oldest = this.oldestBatch(txn);
+    if (oldest > head.batch) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the oldest provable batch ${oldest} is after the head's batch ${head.batch}`, { row: "meta row window" });
+    let listed = 0;
+    for (const { key, value } of this.pruning.getRange({ transaction: txn })) {
+      const k = key as Buffer;
+      const c = pruningBatch(k);
+      const what = `pruning row of batch ${c}`;
+      const list = unseal(T_PRUNING, k, value, what);
+      for (let at = 0; at < list.length; ) {
+        const tag = list[at]!;
+        const n = rowKeyLength(tag, T_LEAF, T_BRANCH, what);
+        if (at + 1 + n > list.length) throw new RegistryError("DB_CORRUPT", `${what} is truncated`, { row: what });
+        const vk = versionKey(tag, Buffer.from(list.subarray(at + 1, at + 1 + n)), c);
+        const raw = this.versions.get(vk, { transaction: txn });
+        if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} names a kept row that is missing`, { row: what });
+        const v = unseal(T_VERSION, vk, raw, `version row of ${what}`);
+        if (tag === T_LEAF) decodeLeafValue(v, `version row of ${what}`);
+        else if (v.length !== 32) throw new RegistryError("DB_CORRUPT", `version row of ${what} has ${v.length} bytes, expected 32`, { row: what });
+        listed++;
+        at += 1 + n;
+      }
+    }
+    const stored = this.versions.getKeysCount({ transaction: txn } as never);
+    if (stored !== listed) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${stored} kept version rows, the pruning lists name ${listed}`, { row: "versions" });
+    const d = this.config.depth;
+    const c = this.compressorOf();
+    for (let b = oldest; b < head.batch; b++) {
+      const src = this.sourceAt(txn, b);
+      const top = compress(nodeDigest(src, c, this.defaults, d - 1, 0), nodeDigest(src, c, this.defaults, d - 1, 1));
+      if (!digestEquals(top, this.historyEntry(b, txn).root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the stored rows at batch ${b} do not recompute its root`, { batch: b });
+    }
+  }
+
   /** The kept value of a row at batch b (the version superseded by the first batch after b), or undefined. */
   private versionAt(tag: number, rowKey: Buffer, b: number, txn: Transaction): Uint8Array | undefined {
     for (const { key, value } of this.versions.getRange({ start: versionKey(tag, rowKey, b + 1), end: versionKey(tag, rowKey, 0xffffffff), limit: 1, transaction: txn })) {
@@ -848,7 +889,7 @@ export class NameStore extends EnvironmentStore {
   }
 
   /** Iterates every leaf row in key order (check and export). */
-  *leafRows(txn: Transaction): Generator<{ key: number; record: StoredRecord; digest: Digest }> {
+  *leafRows(txn: Transaction): Generator<{ key: number; record: StoredRecord; digest: Digest; created: number }> {
     for (const { key, value } of this.leaves.getRange({ transaction: txn })) {
       const k = readSlotKey(key as Buffer);
       yield { key: k, ...decodeLeafRow(key as Buffer, value, k) };
@@ -907,6 +948,7 @@ export class NameStore extends EnvironmentStore {
       }
       if (i !== u.branches.count) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${u.branches.count - i} branch rows are missing (first: height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})`, { row: `branch row (height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})` });
       if (!digestEquals(u.root, head.root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the root recomputed from the records differs from the head root of batch ${head.batch}`, { row: "meta row head" });
+      this.checkVersions(txn, head);
       return { records: n, branches: i, root: u.root };
     });
   }

@@ -14,7 +14,8 @@
  * or the head's row when no batch after b overwrote it.
  *
  * Retention: a root stays provable while it is at most `commits` batches behind the head and
- * committed at most `days` days ago (the head is always provable). Each commit moves the oldest
+ * less than `days` days have passed since the batch that replaced it (the head is always
+ * provable). Each commit moves the oldest
  * provable batch forward (at most `MAX_ADVANCE` batches) and then deletes up to
  * `PRUNE_BUDGET_ROWS` kept versions that no provable root reads, so a commit's pruning work is
  * bounded; what is left is deleted by the next commits.
@@ -130,7 +131,7 @@ export function advanceWindow(oldest: number, head: number, now: number, r: Rete
       continue;
     }
     // the root of batch o was superseded at the commit of batch o + 1
-    if (committedAt(o + 1) < cutoff) {
+    if (committedAt(o + 1) <= cutoff) {
       o++;
       continue;
     }
