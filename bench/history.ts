@@ -9,7 +9,8 @@
  * after the commits minus before, over the commits; the retention keeps every one of them); the
  * time to read a name's state and path (median of 50 names) and to prove membership (median of
  * `--proofs` names, circuit prepared first) at the head and at the earlier root, and their ratios
- * (target ≤ 1.2×; growth target ≤ 2 KB).
+ * (target ≤ 1.2×; growth target ≤ 2 KB). Then `--commits` more commits, each moving the window
+ * forward and pruning what left it: the growth per commit once the window is full.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -92,6 +93,10 @@ const stateHead = stateMs(headRoot);
 const stateOld = stateMs(oldRoot);
 const proveHead = proveMs(headRoot);
 const proveOld = proveMs(oldRoot);
+progress(`${commits} more commits with a full window (each prunes the batch that leaves it)`);
+const before2 = store.bytesOnDisk();
+for (let i = 0; i < commits; i++) planNameUpdate(store, "replace", pick(), `https://example.com/s/${i}`).commit();
+const steadyGrowth = (store.bytesOnDisk() - before2) / commits;
 const checked = store.check().records;
 await store.close();
 if (!args.has("keep") && !args.has("dir")) rmSync(base, { recursive: true, force: true });
@@ -101,6 +106,7 @@ row("records (depth 48)", String(checked));
 row("import wall", `${fmt(importMs / 1000, 2)} s`);
 row("single-record commit (replace)", `${fmt(commitMs, 2)} ms`);
 row("LMDB growth per single-record commit", `${fmt(growth, 0)} bytes (target ≤ 2048)`);
+row("LMDB growth per commit, window full (pruning)", `${fmt(steadyGrowth, 0)} bytes`);
 row(`state + path read, head / ${commits} back (median)`, `${fmt(stateHead, 3)} / ${fmt(stateOld, 3)} ms (${fmt(stateOld / stateHead, 2)}×)`);
 row(`membership proof, head / ${commits} back (median)`, `${fmt(proveHead, 1)} / ${fmt(proveOld, 1)} ms (${fmt(proveOld / proveHead, 2)}×, target ≤ 1.2×)`);
 writeResults("history", {
@@ -111,6 +117,7 @@ writeResults("history", {
   importMs,
   commitMs,
   growthBytesPerCommit: growth,
+  steadyGrowthBytesPerCommit: steadyGrowth,
   stateMs: { head: stateHead, back: stateOld },
   proveMs: { head: proveHead, back: proveOld },
 });
@@ -119,6 +126,7 @@ printHeadline({
   commits,
   import_s: Math.round(importMs) / 1000,
   growth_bytes_per_commit: Math.round(growth),
+  steady_growth_bytes_per_commit: Math.round(steadyGrowth),
   state_ratio: Math.round((stateOld / stateHead) * 1000) / 1000,
   prove_head_ms: Math.round(proveHead * 10) / 10,
   prove_back_ms: Math.round(proveOld * 10) / 10,

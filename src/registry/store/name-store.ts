@@ -660,24 +660,45 @@ export class NameStore extends EnvironmentStore {
       const head = this.head(t);
       if (digestEquals(head.root as Digest, root as Digest)) return head;
       const oldest = this.oldestBatch(t);
-      for (const { key, value } of this.historyDb.getRange({ start: historyKey(head.batch), end: historyKey(oldest), reverse: true, transaction: t })) {
-        const e = decodeHistory(unseal(T_HISTORY, key as Buffer, value, NAME_SEALING.historyRowName(key as Buffer)), this.dir);
-        if (digestEquals(e.root, root as Digest)) return { batch: e.batch, root: e.root, records: e.records, live: e.live, deleted: e.deleted };
-      }
-      const o = this.historyEntry(oldest, t);
-      if (digestEquals(o.root, root as Digest)) return { batch: o.batch, root: o.root, records: o.records, live: o.live, deleted: o.deleted };
       const shown = formatRoot(root);
-      if (oldest > 0) {
-        for (const { key, value } of this.historyDb.getRange({ start: historyKey(0), end: historyKey(oldest), transaction: t })) {
-          const e = decodeHistory(unseal(T_HISTORY, key as Buffer, value, NAME_SEALING.historyRowName(key as Buffer)), this.dir);
-          if (digestEquals(e.root, root as Digest)) {
-            throw new RegistryError("ROOT_NOT_PROVABLE", `root ${shown} is the root of batch ${e.batch}, before the oldest provable root ${formatRoot(o.root)} (size ${oldest}); the registry keeps the roots of the last ${this.retention(t).commits} batches and ${this.retention(t).days} days`, { root: shown, batch: e.batch, oldestRoot: formatRoot(o.root), oldestSize: oldest });
-          }
-        }
+      const batch = this.latestBatchOf(shown, head.batch, t);
+      if (batch !== undefined && batch >= oldest) {
+        const e = this.historyEntry(batch, t);
+        return { batch: e.batch, root: e.root, records: e.records, live: e.live, deleted: e.deleted };
+      }
+      if (batch !== undefined) {
+        const o = this.historyEntry(oldest, t);
+        const r = this.retention(t);
+        throw new RegistryError("ROOT_NOT_PROVABLE", `root ${shown} is the root of batch ${batch}, before the oldest provable root ${formatRoot(o.root)} (size ${oldest}); the registry keeps the roots of the last ${r.commits} batches and ${r.days} days`, { root: shown, batch, oldestRoot: formatRoot(o.root), oldestSize: oldest });
       }
       throw new RegistryError("ROOT_UNKNOWN", `root ${shown} is not a root of this registry's history`, { root: shown });
     };
     return txn ? run(txn) : this.read(run);
+  }
+
+  /** Roots of the history (hex) → the latest batch with that root, for batches [0, rootsIndexed). */
+  private readonly rootIndex = new Map<string, number[]>();
+  private rootsIndexed = 0;
+
+  /**
+   * The latest batch ≤ `head` whose root is `shown` (hex), or undefined. History rows never
+   * change once committed, so the index of roots is read once and extended by later batches.
+   */
+  private latestBatchOf(shown: string, head: number, txn: Transaction): number | undefined {
+    if (this.rootsIndexed <= head) {
+      for (const { key, value } of this.historyDb.getRange({ start: historyKey(this.rootsIndexed), end: historyKey(head + 1), transaction: txn })) {
+        const e = decodeHistory(unseal(T_HISTORY, key as Buffer, value, NAME_SEALING.historyRowName(key as Buffer)), this.dir);
+        const hex = formatRoot(e.root);
+        const list = this.rootIndex.get(hex);
+        if (list === undefined) this.rootIndex.set(hex, [e.batch]);
+        else list.push(e.batch);
+        this.rootsIndexed = e.batch + 1;
+      }
+    }
+    const list = this.rootIndex.get(shown);
+    if (list === undefined) return undefined;
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]! <= head) return list[i]!;
+    return undefined;
   }
 
   /**
