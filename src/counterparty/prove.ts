@@ -69,12 +69,13 @@ function prepared(store: AnyStore) {
 }
 
 /**
- * The current state of a name without proving.
- * @throws RegistryError `BAD_NAME`.
+ * The current state of a name without proving (name-keyed registries: at `root` when given, a
+ * root of the retention window).
+ * @throws RegistryError `BAD_NAME`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`.
  */
-export function nameState(store: AnyStore, name: string): NameStatus {
+export function nameState(store: AnyStore, name: string, root?: ArrayLike<number>): NameStatus {
   if (store instanceof NameStore) {
-    const l = store.lookup(name);
+    const l = root === undefined ? store.lookup(name) : store.nameStateAt(name, root);
     if (l.record === undefined) return { status: "never registered", side: { absent: true }, key: l.key };
     const live = l.record.state === RecordState.Live;
     return { status: live ? "live" : "deleted", side: live ? { value: l.record.value } : { absent: true }, key: l.key };
@@ -92,16 +93,19 @@ export function nameState(store: AnyStore, name: string): NameStatus {
 
 /**
  * Proves what the registry holds for `name` at its current root: membership of a live record,
- * non-membership otherwise (name-keyed: any name; slot: a deleted record's slot).
+ * non-membership otherwise (name-keyed: any name; slot: a deleted record's slot). Name-keyed
+ * registries prove at `root` instead when given (a root of the retention window).
  * @throws RegistryError `NAME_NOT_FOUND` (slot registries: never registered, not provable under
- *   record-leaf-v1), `KEY_COLLISION` (name-keyed: its key holds another name), `BAD_NAME`.
+ *   record-leaf-v1), `KEY_COLLISION` (name-keyed: its key holds another name), `BAD_NAME`,
+ *   `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN` (name-keyed, `root` given).
  */
-export function proveNameRead(store: AnyStore, name: string): NameProof<ReadStatementJson> {
-  const state = nameState(store, name);
+export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<number>): NameProof<ReadStatementJson> {
+  if (root !== undefined && !(store instanceof NameStore)) throw new RegistryError("ROOT_NOT_PROVABLE", `a ${SLOT_MAPPING} registry proves at its head only`, {});
+  const state = nameState(store, name, root);
   const kind = "absent" in state.side ? "nonmembership" : "membership";
   if (store instanceof NameStore) {
-    // statement.json's form is the API's statement (registry/name-prove.ts)
-    const p = proveNameStatement(store, kind, name, undefined, prepared(store));
+    // statement.json's form is the API's statement (registry/name-prove.ts), at the root proved
+    const p = proveNameStatement(store, kind, name, undefined, prepared(store), root);
     return { statement: p.statementJson as unknown as ReadStatementJson, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
   }
   if (state.status === "never registered") {

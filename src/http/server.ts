@@ -161,7 +161,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     }
     if (code === "INTERNAL") message = "internal error (the server's standard error has the details)";
     if (status === 401) reply.header("www-authenticate", 'Bearer realm="ssgkr registry"');
-    void reply.status(status).send({ code, message });
+    // A root outside the retention window: the body names the oldest provable root and its size.
+    const window = err instanceof HttpError && code === "ROOT_NOT_PROVABLE" && typeof err.details["oldest_root"] === "string" ? { oldest_root: err.details["oldest_root"], oldest_size: err.details["oldest_size"] } : {};
+    void reply.status(status).send({ code, message, ...window });
   });
   app.setNotFoundHandler((req, reply) => void reply.status(404).send({ code: "NOT_FOUND", message: `no route ${req.method} ${req.url.split("?")[0]}` }));
 
@@ -217,8 +219,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
         const hit = cache.get(ProofCache.key(root, name, kind));
         if (hit) return { ...hit, cached: true };
       }
+      if (isNameKeyed(store)) return proveAt(name, root);
       const known = historyOf(store).some((e) => digestEquals(e.root, root));
-      if (known) throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: an earlier root of the history; the registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`, { field: "query.root" });
+      if (known) throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: an earlier root of the history; a slot registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`, { field: "query.root" });
       throw new HttpError(404, "ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
     }
     const state = nameState(store, name);
@@ -231,6 +234,27 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
     const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
     cache.set(ProofCache.key(p.statement.root, name, p.statement.kind), entry);
+    return { ...entry, cached: false };
+  };
+
+  /** A name-keyed registry's proof at an earlier root of its retention window (cached like head proofs). */
+  const proveAt = (name: string, root: Uint32Array) => {
+    let p: ReturnType<typeof proveNameRead>;
+    try {
+      p = proveNameRead(store, name, root);
+    } catch (err) {
+      if (err instanceof SsgkrError && err.code === "ROOT_NOT_PROVABLE") {
+        const d = err.details as { oldestRoot: string; oldestSize: number };
+        throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: ${err.message}`, { field: "query.root", oldest_root: d.oldestRoot, oldest_size: d.oldestSize });
+      }
+      if (err instanceof SsgkrError && err.code === "ROOT_UNKNOWN") throw new HttpError(404, "ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
+      throw err;
+    }
+    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, undefined);
+    const json = JSON.stringify(body);
+    const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
+    const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
+    cache.set(ProofCache.key(root, name, p.statement.kind), entry);
     return { ...entry, cached: false };
   };
 

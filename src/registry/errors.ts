@@ -34,8 +34,11 @@ import { SsgkrError } from "../errors.js";
  * - `DB_MISSING`: no registry database at the directory.
  * - `DB_NOT_READY`: the registry at the directory is being created by another process, or its
  *   creation by an earlier version did not finish (`registry import` creates it).
- * - `DB_OUTDATED`: the registry has format version 1 (rows without checksums); `ssgkr registry
- *   upgrade` converts it in place.
+ * - `DB_OUTDATED`: a slot registry of format version 1 (rows without checksums) or a name-keyed
+ *   registry of format version 2 (no earlier tree rows); `ssgkr registry upgrade` converts it in place.
+ * - `ROOT_NOT_PROVABLE`: a root of the registry's history older than its retention window
+ *   (`details.oldestRoot` and `details.oldestSize` name the oldest provable root and its batch).
+ * - `ROOT_UNKNOWN`: a root that is not in the registry's history.
  * - `WRONG_MAPPING`: the directory holds a registry of another mapping than the store opening it
  *   (`details.mapping`); `openRegistry` (open-any.ts) opens either.
  * - `BAD_VERIFIER_KEY`: a verifier key that is not `NAME+HASH+KEY` of an Ed25519 key (checkpoint/note.ts).
@@ -76,6 +79,8 @@ export const REGISTRY_ERROR_CODES = [
   "DB_MISSING",
   "DB_NOT_READY",
   "DB_OUTDATED",
+  "ROOT_NOT_PROVABLE",
+  "ROOT_UNKNOWN",
   "WRONG_MAPPING",
   "DB_CORRUPT",
   "BAD_BLOCK",

@@ -31,11 +31,12 @@ export {
 } from "./import/dataset.js";
 export type { RecordSource, RecordSink } from "./import/sources/source.js";
 export { RecordState, type StoredRecord } from "./store/record-codec.js";
-export { upgradeRegistry, type UpgradeReport } from "./store/store.js";
+export { upgradeRegistry, type UpgradeReport } from "./store/upgrade.js";
+export type { Retention } from "./store/name-versions.js";
 export { checkRegistry, type CheckOptions, type CheckProgress, type CheckReport, type NonNfcRecord } from "./store/check.js";
 export { nfcFormOf, requireNfcName, nameNotice, nameNotNfcError, nonNfcClaimReason, codePoints, spelled } from "./name-form.js";
 export { NAME_MAPPING_ID, SLOT_MAPPING_ID, DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, nameKey, nameKeyBig, expectedCollisions } from "./name-key.js";
-export { NameStore, checkNameConfig, peekRegistryMapping, type NameRegistryConfig, type NameHead, type NameHistoryEntry, type NameLookup, type NameState } from "./store/name-store.js";
+export { NameStore, checkNameConfig, peekRegistryMapping, type NameRegistryConfig, type NameCreateOptions, type ProvableWindow, type NameHead, type NameHistoryEntry, type NameLookup, type NameState } from "./store/name-store.js";
 export { importNames, type NameImportOptions, type NameImportReport } from "./import/name-import.js";
 export { planNameInsert, planNameReplace, planNameDelete, planNameRestore, planNameUpdate, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
 export { proveNameStatement, nameReadRequest, type NameProof } from "./name-prove.js";

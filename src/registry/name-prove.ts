@@ -83,42 +83,45 @@ export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" |
 }
 
 /**
- * The membership or non-membership request of a name at the current root (one snapshot).
+ * The membership or non-membership request of a name at the current root, or at `root` when
+ * given (a root of the retention window, `NameStore.nameStateAt`), from one snapshot.
  * @throws RegistryError `RECORD_ABSENT` (membership of a name without a live record),
  * `RECORD_LIVE` (non-membership of a live one), `KEY_COLLISION` (its key holds another name),
- * `BAD_NAME`.
+ * `BAD_NAME`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`.
  */
-export function nameReadRequest(store: NameStore, statement: "membership" | "nonmembership", name: string): { request: OpRequest; key: number; value: RecordValue | undefined; root: Digest } {
-  const s = store.nameState(name);
+export function nameReadRequest(store: NameStore, statement: "membership" | "nonmembership", name: string, root?: ArrayLike<number>): { request: OpRequest; key: number; value: RecordValue | undefined; root: Digest; batch: number } {
+  const s = store.nameStateAt(name, root);
   const B = store.config.leafMaxFields;
   if (s.other !== undefined) throw collisionError(store, name, s.key, s.other.name);
   const live = s.record?.state === RecordState.Live;
   if (statement === "membership") {
     if (!live) throw new RegistryError("RECORD_ABSENT", `membership needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`, { name });
-    return { key: s.key, value: s.record!.value, root: s.head.root, request: readOnlyRequest(OpKind.Membership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+    return { key: s.key, value: s.record!.value, root: s.head.root, batch: s.head.batch, request: readOnlyRequest(OpKind.Membership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
   }
   if (live || s.leaf.tag === LeafTag.Occupied) throw new RegistryError("RECORD_LIVE", `non-membership needs a name without a live record; ${JSON.stringify(name)} is live`, { name });
-  return { key: s.key, value: undefined, root: s.head.root, request: readOnlyRequest(OpKind.NonMembership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+  return { key: s.key, value: undefined, root: s.head.root, batch: s.head.batch, request: readOnlyRequest(OpKind.NonMembership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
 }
 
 /**
  * Proves a statement about a name. Updates are committed after their proof is made and
- * verified; if anything fails first the registry is unchanged.
+ * verified; if anything fails first the registry is unchanged. `root` (membership and
+ * non-membership only) proves at that root of the retention window instead of the head.
  * @throws RegistryError as `nameReadRequest` and the plan functions of name-operations.ts,
  * `PROOF_FAILED` when the statement does not hold natively or its proof does not verify.
  */
-export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => defaultPreparedCache.get(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields })): NameProof {
+export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => defaultPreparedCache.get(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields }), root?: ArrayLike<number>): NameProof {
   const { depth, leafMaxFields: B } = store.config;
   let request: OpRequest;
   let key: number;
   let statementJson: NameStatementJson;
   let planned: PlannedNameUpdate | undefined;
   if (statement === "membership" || statement === "nonmembership") {
-    const r = nameReadRequest(store, statement, name);
+    const r = nameReadRequest(store, statement, name, root);
     request = r.request;
     key = r.key;
-    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B, store.head().batch);
+    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B, r.batch);
   } else {
+    if (root !== undefined) throw new RegistryError("PROOF_FAILED", `a ${statement} starts at the head; it cannot be proved at an earlier root`);
     planned = planNameUpdate(store, statement as NameUpdateKind, name, value);
     request = updateRequest({ ...planned, slot: planned.key } as never, B);
     key = planned.key;

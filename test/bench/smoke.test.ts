@@ -20,6 +20,7 @@ const TIMEOUT_MS = 90_000;
 /** Headline keys each benchmark's smoke run must print (a subset where the keys depend on the sizes). */
 const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   batch: ["depth", "jobs_per_kind", "batch_serial_proofs_per_s", "batch_proofs_per_s_1w", "batch_cpu_ms_per_proof_1w", "bytes_identical"],
+  history: ["records", "commits", "growth_bytes_per_commit", "state_ratio", "prove_ratio"],
   http: ["mapping", "depth", "raw_proofs_per_s", "cached_reads_per_s", "uncached_reads_per_s", "writes_per_s", "uncached_over_raw"],
   memory: ["sparse_max_width_under_3gib", "dense_max_width", "proofs_compared", "proofs_identical", "all_verified"],
   pcs: ["pcs_selfcheck_ok", "pcs22_cb90_commit_open_ms", "pcs22_cb90_verify_ms", "pcs22_cb90_bytes", "pcs22_ud100_commit_open_ms", "pcs22_ud100_verify_ms", "pcs22_ud100_bytes", "pcs22_default_bits", "pcs20_verify_browser_ms"],

@@ -94,10 +94,10 @@ export function nameUpdate(store: NameStore, kind: NameUpdateKind, name: string,
 }
 
 /** `registry prove` on a name-keyed registry: request.json, proof.bin, statement.json. */
-export function nameProve(store: NameStore, statement: RegistryStatement, name: string, value: RecordValue | undefined, out: string): void {
+export function nameProve(store: NameStore, statement: RegistryStatement, name: string, value: RecordValue | undefined, out: string, root?: ArrayLike<number>): void {
   let p: NameProof;
   try {
-    p = proveNameStatement(store, statement, name, value);
+    p = proveNameStatement(store, statement, name, value, undefined, root);
   } catch (e) {
     if (e instanceof RegistryError && ((statement === "membership" && e.code === "RECORD_ABSENT") || (statement === "nonmembership" && e.code === "RECORD_LIVE"))) {
       throw new CliExit(EXIT_VERDICT, `FALSE ${e.code}: ${e.message}`);

@@ -6,7 +6,10 @@ import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { proveStatement, REGISTRY_STATEMENTS, type RegistryProof, type RegistryStatement } from "../../registry/prove.js";
 import { requestToJson } from "../../sync/request.js";
-import { RegistryStore, upgradeRegistry } from "../../registry/store/store.js";
+import { RegistryStore } from "../../registry/store/store.js";
+import { upgradeRegistry } from "../../registry/store/upgrade.js";
+import { parseRoot } from "../../registry/root.js";
+import type { Retention } from "../../registry/store/name-versions.js";
 import { importRecords, type ImportIssue, type ImportReport } from "../../registry/import/import.js";
 import { checkRegistry, type CheckProgress, type CheckReport, type NonNfcRecord } from "../../registry/store/check.js";
 import { spelled } from "../../registry/name-form.js";
@@ -77,9 +80,11 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .addOption(new Option("--mapping <m>", `mapping of a new registry: ${NAME_MAPPING_ID} (name-keyed, default) or slot-v1 (slot per record, ${SLOT_MAPPING_ID})`).choices([NAME_MAPPING_ID, "slot-v1", SLOT_MAPPING_ID]))
     .option("--depth <d>", `tree depth of a new registry (1..48; default ${DEFAULT_NAME_DEPTH} name-keyed, 24 slot-v1)`)
     .option("--leaf-max-fields <b>", "leaf bound B of a new registry (20..63, default 31)")
+    .option("--keep-commits <n>", "name-keyed: earlier roots stay provable for the last N batches (default 1000)")
+    .option("--keep-days <d>", "name-keyed: earlier roots stay provable for D days after they were replaced (default 30)")
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
-    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize?: string; threads?: string; mapping?: string; depth?: string; leafMaxFields?: string; progress: boolean; json?: boolean }) => {
+    .action(async (opts: { db: string; source?: string; limit?: string; file?: string; onError: "fail" | "skip"; batchSize?: string; threads?: string; mapping?: string; depth?: string; leafMaxFields?: string; keepCommits?: string; keepDays?: string; progress: boolean; json?: boolean }) => {
       if ((opts.source === undefined) === (opts.file === undefined)) throw new CliError("USAGE", "registry import: give exactly one of --source npm-repos and --file F");
       if (opts.source !== undefined && opts.source !== "npm-repos") throw new CliError("BAD_OPTION", `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
       const limit = opts.limit === undefined ? undefined : opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 0);
@@ -98,7 +103,10 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         ...(opts.leafMaxFields !== undefined ? { leafMaxFields: integerOption("--leaf-max-fields", opts.leafMaxFields, 0) } : {}),
       };
       const named = (existing ?? wantedMapping ?? NAME_MAPPING_ID) === NAME_MAPPING_ID;
-      const store = named ? NameStore.openOrCreate(opts.db, cfg) : RegistryStore.openOrCreate(opts.db, cfg);
+      const retention = retentionOptions(opts);
+      if (!named && retention !== undefined) throw new CliError("BAD_OPTION", "registry import: --keep-commits and --keep-days apply to name-keyed registries only", undefined, { option: opts.keepCommits !== undefined ? "--keep-commits" : "--keep-days" });
+      const store = named ? NameStore.openOrCreate(opts.db, { ...cfg, ...(retention ? { retention } : {}) }) : RegistryStore.openOrCreate(opts.db, cfg);
+      if (retention !== undefined && store instanceof NameStore) store.setRetention(retention);
       let first = true;
       const sourceForRun = () => {
         if (first) {
@@ -299,11 +307,39 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
 
   registry
     .command("upgrade")
-    .description("convert a registry of format 1 (rows without checksums) to format 2 in place; root and history are kept")
+    .description("convert a registry to the current format in place (slot-v1: format 1 → 2, row checksums; name-keyed: format 2 → 3, proofs at earlier roots); root and history are kept")
     .requiredOption("--db <dir>", "registry database directory")
-    .action((opts: { db: string }) => {
-      const r = upgradeRegistry(opts.db);
-      process.stdout.write(r.fromVersion === 1 ? `upgraded ${opts.db} from format 1 to 2: ${r.rows} rows now carry a checksum; run \`ssgkr registry check --db ${opts.db}\` for a full check\n` : `${opts.db} is already at format 2; nothing written\n`);
+    .option("--keep-commits <n>", "name-keyed: earlier roots stay provable for the last N batches (default 1000)")
+    .option("--keep-days <d>", "name-keyed: earlier roots stay provable for D days after they were replaced (default 30)")
+    .action((opts: { db: string; keepCommits?: string; keepDays?: string }) => {
+      const retention = retentionOptions(opts);
+      const r = upgradeRegistry(opts.db, retention ? { retention } : {});
+      const check = `run \`ssgkr registry check --db ${opts.db}\` for a full check`;
+      if (r.fromVersion === r.toVersion) process.stdout.write(`${opts.db} is already at format ${r.toVersion}; nothing written\n`);
+      else if (r.toVersion === 2) process.stdout.write(`upgraded ${opts.db} from format 1 to 2: ${r.rows} rows now carry a checksum; ${check}\n`);
+      else process.stdout.write(`upgraded ${opts.db} from format ${r.fromVersion} to ${r.toVersion}: ${r.rows} rows rewritten; roots from the current head on are provable (earlier ones are not); ${check}\n`);
+      setExit(EXIT_OK);
+    });
+
+  registry
+    .command("retention")
+    .description("name-keyed registries: show (or change) how long earlier roots stay provable, and the oldest provable root")
+    .requiredOption("--db <dir>", "registry database directory")
+    .option("--keep-commits <n>", "earlier roots stay provable for the last N batches")
+    .option("--keep-days <d>", "earlier roots stay provable for D days after they were replaced")
+    .option("--json", "print JSON")
+    .action(async (opts: { db: string; keepCommits?: string; keepDays?: string; json?: boolean }) => {
+      if (registryMapping(opts.db) !== NAME_MAPPING_ID) throw new CliError("USAGE", `registry retention: ${opts.db} is not a name-keyed registry (slot-v1 registries prove at their head only)`);
+      const retention = retentionOptions(opts);
+      const store = NameStore.open(opts.db, { readOnly: retention === undefined });
+      try {
+        if (retention !== undefined) store.setRetention(retention);
+        const w = store.window();
+        if (opts.json) process.stdout.write(JSON.stringify({ keep_commits: w.retention.commits, keep_days: w.retention.days, oldest_root: formatRoot(w.oldestRoot), oldest_size: w.oldestBatch, head_size: w.headBatch }) + "\n");
+        else process.stdout.write(`retention: the last ${w.retention.commits} batches and ${w.retention.days} days (applied at the next commit)\noldest provable root ${formatRoot(w.oldestRoot)} (size ${w.oldestBatch}); head size ${w.headBatch}\n`);
+      } finally {
+        await store.close();
+      }
       setExit(EXIT_OK);
     });
 
@@ -355,8 +391,9 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--value <text>", "new text value (insert, replace, restore)")
     .option("--null", "the null value")
     .option("--fields <list>", "comma-separated field elements")
+    .option("--root <digest>", "membership/nonmembership of a name-keyed registry: prove at this earlier root of the retention window (default: the head)")
     .requiredOption("--out <dir>", "output directory (request.json, proof.bin)")
-    .action(async (statement: string, opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; out: string }) => {
+    .action(async (statement: string, opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; root?: string; out: string }) => {
       if (!(REGISTRY_STATEMENTS as readonly string[]).includes(statement)) {
         throw new CliError("BAD_ARGUMENT", `registry prove: unknown statement ${JSON.stringify(statement)} (${REGISTRY_STATEMENTS.join(", ")})`);
       }
@@ -365,17 +402,20 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       const value = isUpdate ? valueOf(st === "insert" || st === "replace" ? "insert" : st === "restore" ? "restore" : "delete", opts) : undefined;
       if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliError("USAGE", `registry prove ${st}: takes no value`);
       if (st === "insert" && opts.name === undefined) throw new CliError("MISSING_OPTION", "registry prove insert: --name is required");
+      const root = opts.root === undefined ? undefined : parseRoot(opts.root, "--root");
+      if (root !== undefined && isUpdate) throw new CliError("USAGE", `registry prove ${st}: --root applies to membership and nonmembership (an update starts at the head)`);
       if (registryMapping(opts.db) === NAME_MAPPING_ID) {
         const name = nameOnly(`prove ${st}`, opts);
         const named = NameStore.open(opts.db, { readOnly: !isUpdate });
         try {
-          nameProve(named, st, name, value, opts.out);
+          nameProve(named, st, name, value, opts.out, root);
         } finally {
           await named.close();
         }
         setExit(EXIT_OK);
         return;
       }
+      if (root !== undefined) throw new CliError("USAGE", `registry prove ${st}: --root applies to name-keyed registries (a slot-v1 registry proves at its head)`);
       const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
       const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
       let p: RegistryProof;
@@ -409,6 +449,14 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
   registerRegistryCheckpoint(registry, setExit);
   registerRegistryHttp(registry, setExit);
+}
+
+/** The retention options `--keep-commits` and `--keep-days`, or undefined when neither is given. */
+function retentionOptions(opts: { keepCommits?: string; keepDays?: string }): Partial<Retention> | undefined {
+  if (opts.keepCommits === undefined && opts.keepDays === undefined) return undefined;
+  const days = opts.keepDays === undefined ? undefined : Number(opts.keepDays);
+  if (days !== undefined && (!/^[0-9]+(\.[0-9]+)?$/.test(opts.keepDays!) || !Number.isFinite(days))) throw new CliError("BAD_OPTION", `--keep-days must be a number ≥ 0, got ${JSON.stringify(opts.keepDays)}`, undefined, { option: "--keep-days" });
+  return { ...(opts.keepCommits !== undefined ? { commits: integerOption("--keep-commits", opts.keepCommits, 0) } : {}), ...(days !== undefined ? { days } : {}) };
 }
 
 function integerOption(flag: string, text: string, min: number): number {

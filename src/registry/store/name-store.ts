@@ -4,15 +4,18 @@
  * Keccak-256 prefixes (name-key.ts), so the root commits to names and a name has one place.
  *
  * One environment directory (data.mdb, lock.mdb, and the marker file MAPPING naming the mapping)
- * with four tables; every row value ends with a
+ * with six tables; every row value ends with a
  * CRC-32 of table, key and value (row-seal.ts), checked on every read:
- * - `meta`: `config` (JSON: format, version 2, mapping, depth, leafMaxFields), `head` (JSON:
- *   batch, root, records, live, deleted) and, while a block is written, `pending-block:<pid>`
+ * - `meta`: `config` (JSON: format, version 3, mapping, depth, leafMaxFields), `head` (JSON:
+ *   batch, root, records, live, deleted), `retention` (JSON: commits, days), `window` (JSON: the
+ *   oldest provable batch) and, while a block is written, `pending-block:<pid>`
  *   (pending-block.ts);
- * - `leaves`: key (8-byte BE) → record row (record-codec.ts) ‖ leaf digest (8 × u32 LE);
+ * - `leaves`: key (8-byte BE) → record row (record-codec.ts) ‖ leaf digest (8 × u32 LE) ‖ the
+ *   batch that created the row (u32 LE);
  * - `branches`: height byte ‖ prefix (8-byte BE) → digest of a node whose two children hold
  *   records (8 × u32 LE);
- * - `history`: batch number (4-byte BE) → JSON of the head after the batch, its kind and size.
+ * - `history`: batch number (4-byte BE) → JSON of the head after the batch, its kind and size;
+ * - `versions` and `pruning`: the superseded tree rows of the retention window (name-versions.ts).
  *
  * Creation is atomic: the environment is created and initialised in a temporary sibling
  * directory that is renamed into place, so a directory either holds a complete registry or was
@@ -36,19 +39,25 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { seal, sealInto, unseal } from "./row-seal.js";
 import { defaultDigests } from "./store.js";
-import { EnvironmentStore, RegistryEnvironment, type RowSealing } from "./environment.js";
+import { EnvironmentStore, RegistryEnvironment, historyKey, type RowSealing } from "./environment.js";
 import { Compressor, NO_STORED_ROWS, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
 import { defaultPermutation } from "../hashing/permutation.js";
+import { formatRoot } from "../root.js";
+import { DEFAULT_RETENTION, PRUNE_BUDGET_ROWS, PRUNE_CHUNK_ROWS, T_PRUNING, T_VERSION, advanceWindow, checkRetention, decodeRetention, decodeWindow, encodeRetention, encodeWindow, pruningBatch, pruningKey, rowKeyLength, versionKey, type Retention } from "./name-versions.js";
 import { PENDING_BLOCK_PREFIX, decodePendingBlock, encodePendingBlock, forgetPendingToken, newPendingToken, pendingBlockKey, settlePendingBlock, writerAlive, type PendingBlock, type PendingOutcome } from "./pending-block.js";
 
 const FORMAT = "ssgkr-registry";
-const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 3;
 const T_META = 1;
 const T_LEAF = 2;
 const T_BRANCH = 3;
 const T_HISTORY = 4;
 const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
+const KEY_RETENTION = Buffer.from("retention");
+const KEY_WINDOW = Buffer.from("window");
+/** Bytes of a leaf row's creating batch. */
+const CREATED_BYTES = 4;
 const APPEND = { append: true };
 
 /** The configuration of a name-keyed registry (record-leaf-v2), fixed when it is created. */
@@ -57,6 +66,23 @@ export interface NameRegistryConfig {
   readonly depth: number;
   /** Leaf bound B, 20..63 (default 31; `MAX_CONFIG_LEAF_MAX_FIELDS`). */
   readonly leafMaxFields: number;
+}
+
+/** Options of a new name-keyed registry: its configuration and how long earlier roots stay provable. */
+export interface NameCreateOptions extends Partial<NameRegistryConfig> {
+  /** Retention of earlier roots (default 1,000 batches and 30 days; `setRetention` changes it). */
+  readonly retention?: Partial<Retention>;
+}
+
+/** The provable roots of a name-keyed registry: from the oldest provable batch to the head. */
+export interface ProvableWindow {
+  /** The oldest batch whose root is provable. */
+  readonly oldestBatch: number;
+  /** Its root. */
+  readonly oldestRoot: Digest;
+  /** The head batch. */
+  readonly headBatch: number;
+  readonly retention: Retention;
 }
 
 /** The committed state of a name-keyed registry. */
@@ -249,6 +275,8 @@ export class NameStore extends EnvironmentStore {
   private readonly leaves: Database<Buffer, Buffer>;
   private readonly branches: Database<Buffer, Buffer>;
   private readonly historyDb: Database<Buffer, Buffer>;
+  private readonly versions: Database<Buffer, Buffer>;
+  private readonly pruning: Database<Buffer, Buffer>;
   private compressor: Compressor | undefined;
 
   private constructor(dir: string, env: RegistryEnvironment) {
@@ -258,6 +286,8 @@ export class NameStore extends EnvironmentStore {
     this.leaves = sub("leaves");
     this.branches = sub("branches");
     this.historyDb = sub("history");
+    this.versions = sub("versions");
+    this.pruning = sub("pruning");
     const raw = this.meta.get(KEY_CONFIG);
     if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
     this.config = parseConfig(unseal(T_META, KEY_CONFIG, raw, "meta row config"), dir);
@@ -312,7 +342,8 @@ export class NameStore extends EnvironmentStore {
    * if dir does not exist or is empty.
    * @throws RegistryError `BAD_CONFIG`, `CONFIG_MISMATCH`, `DB_CORRUPT`.
    */
-  static openOrCreate(dir: string, config: Partial<NameRegistryConfig> = {}): NameStore {
+  static openOrCreate(dir: string, config: NameCreateOptions = {}): NameStore {
+    const retention = checkRetention(config.retention);
     const wanted = checkNameConfig(config);
     if (isDir(dir) && existsSync(join(dir, "data.mdb"))) {
       const store = NameStore.open(dir);
@@ -335,7 +366,7 @@ export class NameStore extends EnvironmentStore {
       mkdirSync(tmp);
       const env = RegistryEnvironment.open(tmp, false, NAME_SEALING);
       try {
-        initialize(env, wanted);
+        initialize(env, wanted, retention);
       } finally {
         env.closeSync();
       }
@@ -380,7 +411,7 @@ export class NameStore extends EnvironmentStore {
   }
 
   /** The stored record and leaf digest at a key, or undefined. */
-  leafRow(key: number, txn?: Transaction): { record: StoredRecord; digest: Digest } | undefined {
+  leafRow(key: number, txn?: Transaction): LeafRow | undefined {
     const k = leafKey(key);
     const raw = this.leaves.get(k, txn ? { transaction: txn } : undefined);
     if (raw === undefined) return undefined;
@@ -462,11 +493,17 @@ export class NameStore extends EnvironmentStore {
     return this.compressorOf();
   }
 
-  /** Row writers of the current write transaction (scratch buffers: LMDB copies keys and values on put). */
-  private writer(): NameWriter {
+  /**
+   * Row writers of the current write transaction, for batch `batch` (scratch buffers: LMDB
+   * copies keys and values on put). A row it overwrites is kept in `versions` first, once per
+   * batch (name-versions.ts); `superseded` lists those rows (table tag ‖ row key).
+   */
+  private writer(batch: number): NameWriter & { readonly superseded: Buffer[] } {
     const key8 = Buffer.alloc(8);
     const key9 = Buffer.alloc(9);
     let buf = Buffer.alloc(4096);
+    const superseded: Buffer[] = [];
+    const kept = new Set<string>();
     const digestAt = (d: ArrayLike<number>, at: number) => {
       for (let w = 0; w < 8; w++) {
         const x = d[w]!;
@@ -477,13 +514,36 @@ export class NameStore extends EnvironmentStore {
         at += 4;
       }
     };
+    /** Keeps the value a row had before this batch (the first overwrite in the batch only). */
+    const keep = (tag: number, rowKey: Buffer, value: Uint8Array): void => {
+      const id = Buffer.concat([Buffer.of(tag), rowKey]);
+      const s = id.toString("latin1");
+      if (kept.has(s)) return;
+      kept.add(s);
+      superseded.push(id);
+      const vk = versionKey(tag, rowKey, batch);
+      this.versions.putSync(vk, seal(T_VERSION, vk, value));
+    };
     return {
       putLeaf: (key, row, digest, append) => {
         writeSlotKey(key8, 0, key);
-        if (buf.length < row.length + 36) buf = Buffer.alloc(2 * (row.length + 36));
+        let created = batch;
+        if (append !== true) {
+          const old = this.leaves.get(key8);
+          if (old !== undefined) {
+            const what = `leaf row of key ${key}`;
+            const v = unseal(T_LEAF, key8, old, what);
+            if (v.length < 32 + CREATED_BYTES + 4) throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
+            created = createdOf(v);
+            keep(T_LEAF, key8, v);
+          }
+        }
+        const n = row.length + 32 + CREATED_BYTES;
+        if (buf.length < n + 4) buf = Buffer.alloc(2 * (n + 4));
         buf.set(row, 0);
         digestAt(digest, row.length);
-        const v = buf.subarray(0, sealInto(T_LEAF, key8, buf, row.length + 32));
+        buf.writeUInt32LE(created, row.length + 32);
+        const v = buf.subarray(0, sealInto(T_LEAF, key8, buf, n));
         if (append === true) {
           if (this.leaves.putSync(key8, v, APPEND) as unknown === false) throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is not above the stored keys`);
         } else this.leaves.putSync(key8, v);
@@ -491,6 +551,10 @@ export class NameStore extends EnvironmentStore {
       putBranch: (h, p, digest, append) => {
         key9[0] = h;
         writeSlotKey(key9, 1, p);
+        if (append !== true) {
+          const old = this.branches.get(key9);
+          if (old !== undefined) keep(T_BRANCH, key9, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
+        }
         digestAt(digest, 0);
         const v = buf.subarray(0, sealInto(T_BRANCH, key9, buf, 32));
         if (append === true) {
@@ -498,14 +562,245 @@ export class NameStore extends EnvironmentStore {
         } else this.branches.putSync(key9, v);
       },
       source: this.source(),
+      superseded,
     };
   }
 
-  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows): NameHistoryEntry {
+  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows, superseded: readonly Buffer[]): NameHistoryEntry {
     const next: NameHead = { batch: head.batch + 1, root: r.root, records: head.records + r.newRecords, live: head.live + r.liveDelta, deleted: head.deleted + r.deletedDelta };
-    const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date().toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
+    const now = Date.now();
+    const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date(now).toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
     this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
+    for (let c = 0; c * PRUNE_CHUNK_ROWS < superseded.length; c++) {
+      const pk = pruningKey(next.batch, c);
+      this.pruning.putSync(pk, seal(T_PRUNING, pk, Buffer.concat(superseded.slice(c * PRUNE_CHUNK_ROWS, (c + 1) * PRUNE_CHUNK_ROWS))));
+    }
+    this.prune(next.batch, now);
     return entry;
+  }
+
+  /**
+   * Inside a commit of batch `head`: moves the oldest provable batch forward by the retention
+   * and deletes up to `PRUNE_BUDGET_ROWS` kept versions no provable root reads.
+   */
+  private prune(head: number, now: number): void {
+    const retention = this.retention();
+    const oldest = this.oldestBatch();
+    const moved = advanceWindow(oldest, head, now, retention, (b) => Date.parse(this.historyEntry(b).committedAt));
+    if (moved !== oldest) this.meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(moved)));
+    const chunks: { key: Buffer; rows: Buffer }[] = [];
+    let rows = 0;
+    for (const { key, value } of this.pruning.getRange({ start: pruningKey(0, 0), end: pruningKey(moved + 1, 0) })) {
+      const k = Buffer.from(key as Buffer);
+      const what = `pruning row of batch ${pruningBatch(k)}`;
+      chunks.push({ key: k, rows: Buffer.from(unseal(T_PRUNING, k, value, what)) });
+      rows += PRUNE_CHUNK_ROWS;
+      if (rows >= PRUNE_BUDGET_ROWS) break;
+    }
+    for (const { key, rows: list } of chunks) {
+      const c = pruningBatch(key);
+      for (let at = 0; at < list.length; ) {
+        const tag = list[at]!;
+        const n = rowKeyLength(tag, T_LEAF, T_BRANCH, `pruning row of batch ${c}`);
+        if (at + 1 + n > list.length) throw new RegistryError("DB_CORRUPT", `pruning row of batch ${c} is truncated`, { row: `pruning row of batch ${c}` });
+        this.versions.removeSync(versionKey(tag, list.subarray(at + 1, at + 1 + n), c));
+        at += 1 + n;
+      }
+      this.pruning.removeSync(key);
+    }
+  }
+
+  /** The retention of earlier roots. */
+  retention(txn?: Transaction): Retention {
+    const raw = this.meta.get(KEY_RETENTION, txn ? { transaction: txn } : undefined);
+    if (raw === undefined) return DEFAULT_RETENTION;
+    return decodeRetention(unseal(T_META, KEY_RETENTION, raw, "meta row retention"), this.dir);
+  }
+
+  /**
+   * Changes the retention of earlier roots (one write transaction); the next commit applies it.
+   * @throws RegistryError `BAD_CONFIG`.
+   */
+  setRetention(retention: Partial<Retention>): Retention {
+    const r = checkRetention({ ...this.retention(), ...retention });
+    this.env.write(() => this.meta.putSync(KEY_RETENTION, seal(T_META, KEY_RETENTION, encodeRetention(r))));
+    return r;
+  }
+
+  /** The oldest provable batch. */
+  private oldestBatch(txn?: Transaction): number {
+    const raw = this.meta.get(KEY_WINDOW, txn ? { transaction: txn } : undefined);
+    if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no window row`, { row: "meta row window" });
+    return decodeWindow(unseal(T_META, KEY_WINDOW, raw, "meta row window"), this.dir);
+  }
+
+  /** One history entry. @throws RegistryError `DB_CORRUPT` when it is missing. */
+  private historyEntry(batch: number, txn?: Transaction): NameHistoryEntry {
+    const k = historyKey(batch);
+    const raw = this.historyDb.get(k, txn ? { transaction: txn } : undefined);
+    if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no history row of batch ${batch}`, { row: `history row ${batch}` });
+    return decodeHistory(unseal(T_HISTORY, k, raw, `history row ${batch}`), this.dir);
+  }
+
+  /** The provable roots: the oldest provable batch and its root, the head batch and the retention. */
+  window(txn?: Transaction): ProvableWindow {
+    const run = (t: Transaction): ProvableWindow => {
+      const oldest = this.oldestBatch(t);
+      return { oldestBatch: oldest, oldestRoot: this.historyEntry(oldest, t).root, headBatch: this.head(t).batch, retention: this.retention(t) };
+    };
+    return txn ? run(txn) : this.read(run);
+  }
+
+  /**
+   * The latest provable batch whose root is `root` (the head's entry for the head root).
+   * @throws RegistryError `ROOT_NOT_PROVABLE` (a root of the history before the oldest provable
+   * batch; `details` name the oldest provable root and batch), `ROOT_UNKNOWN` (not a root of the
+   * history).
+   */
+  provableBatch(root: ArrayLike<number>, txn?: Transaction): NameHead {
+    const run = (t: Transaction): NameHead => {
+      const head = this.head(t);
+      if (digestEquals(head.root as Digest, root as Digest)) return head;
+      const oldest = this.oldestBatch(t);
+      const shown = formatRoot(root);
+      const batch = this.latestBatchOf(shown, head.batch, t);
+      if (batch !== undefined && batch >= oldest) {
+        const e = this.historyEntry(batch, t);
+        return { batch: e.batch, root: e.root, records: e.records, live: e.live, deleted: e.deleted };
+      }
+      if (batch !== undefined) {
+        const o = this.historyEntry(oldest, t);
+        const r = this.retention(t);
+        throw new RegistryError("ROOT_NOT_PROVABLE", `root ${shown} is the root of batch ${batch}, before the oldest provable root ${formatRoot(o.root)} (size ${oldest}); the registry keeps the roots of the last ${r.commits} batches and ${r.days} days`, { root: shown, batch, oldestRoot: formatRoot(o.root), oldestSize: oldest });
+      }
+      throw new RegistryError("ROOT_UNKNOWN", `root ${shown} is not a root of this registry's history`, { root: shown });
+    };
+    return txn ? run(txn) : this.read(run);
+  }
+
+  /** Roots of the history (hex) → the latest batch with that root, for batches [0, rootsIndexed). */
+  private readonly rootIndex = new Map<string, number[]>();
+  private rootsIndexed = 0;
+
+  /**
+   * The latest batch ≤ `head` whose root is `shown` (hex), or undefined. History rows never
+   * change once committed, so the index of roots is read once and extended by later batches.
+   */
+  private latestBatchOf(shown: string, head: number, txn: Transaction): number | undefined {
+    if (this.rootsIndexed <= head) {
+      for (const { key, value } of this.historyDb.getRange({ start: historyKey(this.rootsIndexed), end: historyKey(head + 1), transaction: txn })) {
+        const e = decodeHistory(unseal(T_HISTORY, key as Buffer, value, NAME_SEALING.historyRowName(key as Buffer)), this.dir);
+        const hex = formatRoot(e.root);
+        const list = this.rootIndex.get(hex);
+        if (list === undefined) this.rootIndex.set(hex, [e.batch]);
+        else list.push(e.batch);
+        this.rootsIndexed = e.batch + 1;
+      }
+    }
+    const list = this.rootIndex.get(shown);
+    if (list === undefined) return undefined;
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]! <= head) return list[i]!;
+    return undefined;
+  }
+
+  /**
+   * Name, leaf, path and head at a provable root (the head when `root` is undefined), from one
+   * snapshot.
+   * @throws RegistryError `BAD_NAME`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`.
+   */
+  nameStateAt(name: string, root: ArrayLike<number> | undefined): NameState {
+    if (root === undefined) return this.nameState(name);
+    return this.read((txn) => {
+      const at = this.provableBatch(root, txn);
+      if (at.batch === this.head(txn).batch) {
+        const l = this.lookup(name, txn);
+        return { ...l, path: this.path(l.key, txn), head: at };
+      }
+      const key = this.keyOf(name);
+      const row = this.leafRowAt(key, txn, at.batch);
+      const l: NameLookup = row === undefined ? { name, key, record: undefined, other: undefined, leaf: EMPTY } : row.record.name !== name ? { name, key, record: undefined, other: row.record, leaf: this.leafOf(row.record) } : { name, key, record: row.record, other: undefined, leaf: this.leafOf(row.record) };
+      return { ...l, path: pathOf(this.sourceAt(txn, at.batch), this.compressorOf(), this.defaults, this.config.depth, key), head: at };
+    });
+  }
+
+  /**
+   * The earlier-root rows (in the check's snapshot): every leaf row's creating batch is at most
+   * the head's, every pruning list names kept version rows of its batch, every kept version row
+   * decodes, and the top of the tree at each provable batch recomputes that batch's root.
+   * @throws RegistryError `DB_CORRUPT`.
+   */
+  private checkVersions(txn: Transaction, head: NameHead): void {
+    for (const row of this.leafRows(txn)) if (row.created > head.batch) throw new RegistryError("DB_CORRUPT", `leaf row of key ${row.key} was created by batch ${row.created}, after the head's batch ${head.batch}`, { row: `leaf row of key ${row.key}` });
+    const oldest = this.oldestBatch(txn);
+    if (oldest > head.batch) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the oldest provable batch ${oldest} is after the head's batch ${head.batch}`, { row: "meta row window" });
+    let listed = 0;
+    for (const { key, value } of this.pruning.getRange({ transaction: txn })) {
+      const k = key as Buffer;
+      const c = pruningBatch(k);
+      const what = `pruning row of batch ${c}`;
+      const list = unseal(T_PRUNING, k, value, what);
+      for (let at = 0; at < list.length; ) {
+        const tag = list[at]!;
+        const n = rowKeyLength(tag, T_LEAF, T_BRANCH, what);
+        if (at + 1 + n > list.length) throw new RegistryError("DB_CORRUPT", `${what} is truncated`, { row: what });
+        const vk = versionKey(tag, Buffer.from(list.subarray(at + 1, at + 1 + n)), c);
+        const raw = this.versions.get(vk, { transaction: txn });
+        if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} names a kept row that is missing`, { row: what });
+        const v = unseal(T_VERSION, vk, raw, `version row of ${what}`);
+        if (tag === T_LEAF) decodeLeafValue(v, `version row of ${what}`);
+        else if (v.length !== 32) throw new RegistryError("DB_CORRUPT", `version row of ${what} has ${v.length} bytes, expected 32`, { row: what });
+        listed++;
+        at += 1 + n;
+      }
+    }
+    const stored = this.versions.getKeysCount({ transaction: txn } as never);
+    if (stored !== listed) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${stored} kept version rows, the pruning lists name ${listed}`, { row: "versions" });
+    const d = this.config.depth;
+    const c = this.compressorOf();
+    for (let b = oldest; b < head.batch; b++) {
+      const src = this.sourceAt(txn, b);
+      const top = compress(nodeDigest(src, c, this.defaults, d - 1, 0), nodeDigest(src, c, this.defaults, d - 1, 1));
+      if (!digestEquals(top, this.historyEntry(b, txn).root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the stored rows at batch ${b} do not recompute its root`, { batch: b });
+    }
+  }
+
+  /** The kept value of a row at batch b (the version superseded by the first batch after b), or undefined. */
+  private versionAt(tag: number, rowKey: Buffer, b: number, txn: Transaction): Uint8Array | undefined {
+    for (const { key, value } of this.versions.getRange({ start: versionKey(tag, rowKey, b + 1), end: versionKey(tag, rowKey, 0xffffffff), limit: 1, transaction: txn })) {
+      return unseal(T_VERSION, key as Buffer, value, `version row of ${tag === T_LEAF ? `leaf key ${readSlotKey(rowKey)}` : `branch (height ${rowKey[0]}, prefix ${readSlotKey(rowKey.subarray(1))})`}`);
+    }
+    return undefined;
+  }
+
+  /** The leaf row of a key at batch b (undefined when the key held no record then). */
+  leafRowAt(key: number, txn: Transaction, b: number): LeafRow | undefined {
+    const row = this.leafRow(key, txn);
+    if (row === undefined || row.created > b) return undefined;
+    const kept = this.versionAt(T_LEAF, leafKey(key), b, txn);
+    return kept === undefined ? row : decodeLeafValue(kept, `version row of leaf key ${key}`);
+  }
+
+  /** Row access at batch b ≤ head (in `txn`). */
+  private sourceAt(txn: Transaction, b: number): CompactSource {
+    const head = this.source(txn);
+    const existed = (key: Buffer, value: Buffer): boolean => createdOf(unseal(T_LEAF, key, value, `leaf row of key ${readSlotKey(key)}`)) <= b;
+    const scan = (opts: object): number | undefined => {
+      for (const { key, value } of this.leaves.getRange({ ...opts, transaction: txn } as never)) if (existed(key as Buffer, value as Buffer)) return readSlotKey(key as Buffer);
+      return undefined;
+    };
+    return {
+      firstKeyIn: (lo, hi) => scan({ start: leafKey(lo), end: leafKey(hi) }),
+      lastKeyIn: (lo, hi) => scan(lo === 0 ? { start: leafKey(hi - 1), reverse: true } : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true }),
+      leafDigest: (key) => this.leafRowAt(key, txn, b)!.digest,
+      branch: (h, p) => {
+        const k = branchKey(h, p);
+        const kept = this.versionAt(T_BRANCH, k, b, txn);
+        if (kept === undefined) return head.branch(h, p);
+        const what = `version row of branch (height ${h}, prefix ${p})`;
+        if (kept.length !== 32) throw new RegistryError("DB_CORRUPT", `${what} has ${kept.length} bytes, expected 32`, { row: what });
+        return readDigest(kept, 0, what);
+      },
+    };
   }
 
   private expectHead(expectBatch: number): NameHead {
@@ -525,7 +820,8 @@ export class NameStore extends EnvironmentStore {
     return this.env.write(() => {
       const head = this.expectHead(batch.expectBatch);
       if (batch.pending !== undefined) this.markPendingCommitted(batch.pending, head);
-      return this.finishBatch(batch, head, batch.write(this.writer(), head));
+      const w = this.writer(head.batch + 1);
+      return this.finishBatch(batch, head, batch.write(w, head), w.superseded);
     });
   }
 
@@ -610,12 +906,13 @@ export class NameStore extends EnvironmentStore {
   async commitAsync(batch: { readonly kind: string; readonly expectBatch: number; readonly write: (w: NameWriter, head: NameHead) => Promise<BatchRows> }): Promise<NameHistoryEntry> {
     return await (this.env.write(async () => {
       const head = this.expectHead(batch.expectBatch);
-      return this.finishBatch(batch, head, await batch.write(this.writer(), head));
+      const w = this.writer(head.batch + 1);
+      return this.finishBatch(batch, head, await batch.write(w, head), w.superseded);
     }) as unknown as Promise<NameHistoryEntry>);
   }
 
   /** Iterates every leaf row in key order (check and export). */
-  *leafRows(txn: Transaction): Generator<{ key: number; record: StoredRecord; digest: Digest }> {
+  *leafRows(txn: Transaction): Generator<{ key: number; record: StoredRecord; digest: Digest; created: number }> {
     for (const { key, value } of this.leaves.getRange({ transaction: txn })) {
       const k = readSlotKey(key as Buffer);
       yield { key: k, ...decodeLeafRow(key as Buffer, value, k) };
@@ -678,6 +975,7 @@ export class NameStore extends EnvironmentStore {
       }
       if (i !== u.branches.count) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${u.branches.count - i} branch rows are missing (first: height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})`, { row: `branch row (height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})` });
       if (!digestEquals(u.root, head.root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the root recomputed from the records differs from the head root of batch ${head.batch}`, { row: "meta row head" });
+      this.checkVersions(txn, head);
       return { records: n, branches: i, root: u.root, nonNfc };
     });
   }
@@ -686,36 +984,121 @@ export class NameStore extends EnvironmentStore {
 
 }
 
-/** Decodes and checks a leaf row (record row ‖ digest ‖ checksum). */
-function decodeLeafRow(k: Uint8Array, raw: Uint8Array, key: number): { record: StoredRecord; digest: Digest } {
-  const what = `leaf row of key ${key}`;
-  const v = unseal(T_LEAF, k, raw, what);
-  if (v.length < 32 + 4) throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
-  let record: StoredRecord;
+/** A decoded leaf row: the record, its leaf digest and the batch that created the row. */
+interface LeafRow {
+  readonly record: StoredRecord;
+  readonly digest: Digest;
+  readonly created: number;
+}
+
+/**
+ * Converts a name-keyed registry of format 2 (tree rows of the head only) to format 3 in place,
+ * in one write transaction: every leaf row gets its creating batch (the head batch, so roots
+ * before the upgrade are not provable), the configuration its new version, and the retention
+ * and window rows are written. Root, records and history are unchanged. A registry already at
+ * format 3 is left as it is. The result is then opened, which checks the head root.
+ * @throws RegistryError `DB_MISSING`, `DB_CORRUPT` (not a format-2 or format-3 name-keyed registry).
+ */
+export function upgradeNameRegistry(dir: string, retention: Partial<Retention> = {}): { fromVersion: number; toVersion: number; rows: number } {
+  if (!isDir(dir) || !existsSync(join(dir, "data.mdb"))) NameStore.open(dir).closeSync(); // DB_MISSING
+  const r = checkRetention(retention);
+  const env = RegistryEnvironment.open(dir, false, NAME_SEALING);
+  let rows = 0;
+  let fromVersion = FORMAT_VERSION;
   try {
-    record = decodeRecord(v.subarray(0, v.length - 32));
+    const meta = env.table("meta");
+    const raw = meta?.get(KEY_CONFIG);
+    if (meta === undefined || raw === undefined) throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
+    const configValue = unseal(T_META, KEY_CONFIG, raw, "meta row config");
+    const c = parseMetadataJson(configValue, "configuration", dir);
+    if (c["format"] === FORMAT && c["version"] === 2 && c["mapping"] === NAME_MAPPING_ID) {
+      fromVersion = 2;
+      const config = checkNameConfig({ depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number });
+      const leaves = env.table("leaves")!;
+      env.table("versions");
+      env.table("pruning");
+      env.write(() => {
+        const rawHead = meta.get(KEY_HEAD);
+        if (rawHead === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${dir} has no head`, { row: "meta row head" });
+        const head = decodeHead(unseal(T_META, KEY_HEAD, rawHead, "meta row head"), dir);
+        let start: Buffer | undefined;
+        for (;;) {
+          const chunk: { key: Buffer; value: Buffer }[] = [];
+          for (const { key, value } of leaves.getRange({ ...(start ? { start } : {}), limit: 10_000 })) chunk.push({ key: Buffer.from(key as Buffer), value: Buffer.from(value as Buffer) });
+          if (chunk.length === 0) break;
+          for (const { key, value } of chunk) {
+            const v = unseal(T_LEAF, key, value, `leaf row of key ${readSlotKey(key)}`);
+            const created = Buffer.alloc(CREATED_BYTES);
+            created.writeUInt32LE(head.batch);
+            leaves.putSync(key, seal(T_LEAF, key, Buffer.concat([v, created])));
+            rows++;
+          }
+          start = Buffer.concat([chunk[chunk.length - 1]!.key, Buffer.of(0)]);
+        }
+        const configJson = Buffer.from(JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, mapping: NAME_MAPPING_ID, depth: config.depth, leafMaxFields: config.leafMaxFields }));
+        meta.putSync(KEY_CONFIG, seal(T_META, KEY_CONFIG, configJson));
+        meta.putSync(KEY_RETENTION, seal(T_META, KEY_RETENTION, encodeRetention(r)));
+        meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(head.batch)));
+        rows += 3;
+      });
+    } else if (!(c["format"] === FORMAT && c["version"] === FORMAT_VERSION && c["mapping"] === NAME_MAPPING_ID)) {
+      throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration is neither a name-keyed format 2 nor format ${FORMAT_VERSION} row`, { dir });
+    }
+  } finally {
+    env.closeSync();
+  }
+  NameStore.open(dir).closeSync();
+  return { fromVersion, toVersion: FORMAT_VERSION, rows };
+}
+
+/** Decodes and checks a leaf row (record row ‖ digest ‖ creating batch ‖ checksum). */
+function decodeLeafRow(k: Uint8Array, raw: Uint8Array, key: number): LeafRow {
+  const what = `leaf row of key ${key}`;
+  return decodeLeafValue(unseal(T_LEAF, k, raw, what), what);
+}
+
+/** Decodes a leaf row's value (its checksum stripped). */
+function decodeLeafValue(v: Uint8Array, what: string): LeafRow {
+  if (v.length < 32 + CREATED_BYTES + 4) throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
+  let record: StoredRecord;
+  const end = v.length - CREATED_BYTES - 32;
+  try {
+    record = decodeRecord(v.subarray(0, end));
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `${what}: ${(e as Error).message}`, { row: what });
   }
-  return { record, digest: readDigest(v, v.length - 32, what) };
+  return { record, digest: readDigest(v, end, what), created: createdOf(v) };
 }
 
-function initialize(env: RegistryEnvironment, config: NameRegistryConfig): void {
+/** The creating batch of a leaf row's value. */
+function createdOf(v: Uint8Array): number {
+  const n = v.length;
+  return (v[n - 4]! | (v[n - 3]! << 8) | (v[n - 2]! << 16) | (v[n - 1]! << 24)) >>> 0;
+}
+
+function initialize(env: RegistryEnvironment, config: NameRegistryConfig, retention: Retention): void {
   const meta = env.table("meta")!;
   const history = env.table("history")!;
   env.table("leaves");
   env.table("branches");
+  env.table("versions");
+  env.table("pruning");
   const root = defaultDigests(config.depth, config.leafMaxFields)[config.depth]!;
   const head: NameHead = { batch: 0, root, records: 0, live: 0, deleted: 0 };
   const configJson = Buffer.from(JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, mapping: NAME_MAPPING_ID, depth: config.depth, leafMaxFields: config.leafMaxFields }));
   env.write(() => {
     meta.putSync(KEY_CONFIG, seal(T_META, KEY_CONFIG, configJson));
+    meta.putSync(KEY_RETENTION, seal(T_META, KEY_RETENTION, encodeRetention(retention)));
+    meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(0)));
     env.putHeadAndHistory(meta, history, KEY_HEAD, encodeHead(head), 0, encodeHistory({ ...head, kind: "create", written: 0, committedAt: new Date().toISOString() }));
   });
 }
 
 function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
   const c = parseMetadataJson(raw, "configuration", dir);
+  if (c["format"] === FORMAT && c["version"] === 2 && c["mapping"] === NAME_MAPPING_ID) {
+    throw new RegistryError("DB_OUTDATED", `registry at ${dir} has format version 2 (tree rows of the head only); \`ssgkr registry upgrade --db ${dir}\` converts it to format ${FORMAT_VERSION} (roots before the upgrade are not provable)`, { dir, version: 2 });
+  }
   if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== NAME_MAPPING_ID) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: not a name-keyed registry ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"] })}`, { dir });
   }

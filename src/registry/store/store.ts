@@ -466,14 +466,16 @@ function initializeRegistry(dir: string, config: RegistryConfig): void {
 
 /** What `upgradeRegistry` did. */
 export interface UpgradeReport {
-  /** Format version found (2 = already current, nothing written). */
+  /** Format version found (equal to `toVersion`: already current, nothing written). */
   readonly fromVersion: number;
+  /** Format version of the registry now (slot registries 2, name-keyed registries 3). */
+  readonly toVersion: number;
   /** Rows rewritten with their checksum. */
   readonly rows: number;
 }
 
 /**
- * Converts a format-1 registry (rows without checksums) to format 2 in place, in one write
+ * Converts a format-1 slot registry (rows without checksums) to format 2 in place, in one write
  * transaction: every row gets its checksum, the configuration its new version; root, slots and
  * history are unchanged. The result is then opened, which checks the head root against the
  * stored top nodes; run `checkRegistry` for a full check. A registry already at format 2 is
@@ -481,7 +483,7 @@ export interface UpgradeReport {
  * @throws RegistryError `DB_MISSING`, `DB_NOT_READY`, `DB_CORRUPT` (not a format-1 or
  * format-2 registry).
  */
-export function upgradeRegistry(dir: string): UpgradeReport {
+export function upgradeSlotRegistry(dir: string): UpgradeReport {
   const state = inspectDir(dir);
   if (state.kind !== "database") RegistryStore.open(dir).closeSync(); // DB_MISSING or DB_NOT_READY
   const env = RegistryEnvironment.open(dir, false, SLOT_SEALING);
@@ -528,7 +530,7 @@ export function upgradeRegistry(dir: string): UpgradeReport {
     env.closeSync();
   }
   RegistryStore.open(dir).closeSync();
-  return { fromVersion, rows };
+  return { fromVersion, toVersion: FORMAT_VERSION, rows };
 }
 
 type DirState =

@@ -1,0 +1,248 @@
+/**
+ * Proofs at earlier roots of name-keyed registries (format 3): the name state and proofs at the
+ * head and at earlier roots of the retention window, the window moving with the retention,
+ * `ROOT_NOT_PROVABLE` naming the oldest provable root (store, CLI and HTTP), the upgrade of a
+ * format-2 registry, and SIGKILLed writers leaving registries that open and check.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { open } from "lmdb";
+import type { Digest } from "../../src/hash/digest.js";
+import { computeRoot } from "../../src/smt/path.js";
+import { RegistryError } from "../../src/registry/errors.js";
+import type { RecordValue } from "../../src/registry/mapping.js";
+import { NameStore } from "../../src/registry/store/name-store.js";
+import { planNameUpdate, type NameUpdateKind } from "../../src/registry/name-operations.js";
+import { proveNameStatement } from "../../src/registry/name-prove.js";
+import { verifyRecordProof } from "../../src/registry/verify-record.js";
+import { formatRoot } from "../../src/registry/root.js";
+import { RecordState } from "../../src/registry/store/record-codec.js";
+import { seal, unseal } from "../../src/registry/store/row-seal.js";
+import { upgradeRegistry } from "../../src/registry/store/upgrade.js";
+import { tempDir } from "./support/tmp.js";
+import { runCli } from "./support/run-cli.js";
+import { startServer } from "../web/support.js";
+
+const code = (c: string) => (e: unknown) => e instanceof RegistryError && e.code === c;
+const arr = (d: ArrayLike<number>) => Array.from(d);
+const DEPTH = 48;
+
+function update(store: NameStore, kind: NameUpdateKind, name: string, value?: RecordValue): Digest {
+  return planNameUpdate(store, kind, name, value).commit().root;
+}
+
+/** What a name holds at a root: its value, "deleted" or undefined (never registered), and that its path recomputes the root. */
+function heldAt(store: NameStore, name: string, root: Digest): RecordValue | "deleted" | undefined {
+  const s = store.nameStateAt(name, root);
+  assert.deepEqual(arr(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, store.config.leafMaxFields)), arr(root), `the path of ${name} recomputes the root`);
+  assert.deepEqual(arr(s.head.root), arr(root));
+  if (s.record === undefined) return undefined;
+  return s.record.state === RecordState.Deleted ? "deleted" : s.record.value;
+}
+
+/** A registry with background records and the five batches of the history tests; the roots after each. */
+function historyRegistry(dir: string, retention?: { commits?: number; days?: number }): { store: NameStore; roots: Digest[] } {
+  const store = NameStore.openOrCreate(dir, { depth: DEPTH, ...(retention ? { retention } : {}) });
+  for (let i = 0; i < 12; i++) update(store, "insert", `bg-${i}`, `https://github.com/bg/${i}`);
+  const roots = [store.head().root];
+  roots.push(update(store, "insert", "a", "a1"));
+  roots.push(update(store, "insert", "b", "b1"));
+  roots.push(update(store, "replace", "a", "a2"));
+  roots.push(update(store, "delete", "b"));
+  roots.push(update(store, "insert", "c", "c1"));
+  return { store, roots };
+}
+
+test("name state at the head and at earlier roots: names added, replaced and deleted between roots answer as they were", () => {
+  const { store, roots } = historyRegistry(join(tempDir(), "db"));
+  try {
+    const expected: [RecordValue | "deleted" | undefined, RecordValue | "deleted" | undefined, RecordValue | "deleted" | undefined][] = [
+      [undefined, undefined, undefined],
+      ["a1", undefined, undefined],
+      ["a1", "b1", undefined],
+      ["a2", "b1", undefined],
+      ["a2", "deleted", undefined],
+      ["a2", "deleted", "c1"],
+    ];
+    roots.forEach((root, i) => {
+      assert.deepEqual(["a", "b", "c"].map((n) => heldAt(store, n, root)), expected[i], `at root ${i}`);
+      assert.equal(heldAt(store, "bg-3", root), "https://github.com/bg/3", `a record older than every root, at root ${i}`);
+    });
+    assert.deepEqual(store.check().root, store.head().root);
+  } finally {
+    store.closeSync();
+  }
+});
+
+test("proofs at earlier roots verify: membership and absence (never registered and deleted), and the wrong claim is refused", () => {
+  const { store, roots } = historyRegistry(join(tempDir(), "db"));
+  try {
+    const { depth, leafMaxFields } = store.config;
+    const claim = { depth, leafMaxFields };
+    const m = proveNameStatement(store, "membership", "a", undefined, undefined, roots[1]);
+    assert.deepEqual(arr(m.request.oldRoot), arr(roots[1]!));
+    assert.equal(verifyRecordProof({ trustedRoot: roots[1]!, name: "a", value: "a1", ...claim }, m.request, m.proof).ok, true, "a = a1 at root 1");
+    assert.equal(verifyRecordProof({ trustedRoot: roots[1]!, name: "a", value: "a2", ...claim }, m.request, m.proof).ok, false, "not a = a2 at root 1");
+    const never = proveNameStatement(store, "nonmembership", "c", undefined, undefined, roots[3]);
+    assert.equal(verifyRecordProof({ trustedRoot: roots[3]!, name: "c", absent: true, ...claim }, never.request, never.proof).ok, true, "c absent at root 3");
+    const deleted = proveNameStatement(store, "nonmembership", "b", undefined, undefined, roots[4]);
+    assert.equal(verifyRecordProof({ trustedRoot: roots[4]!, name: "b", absent: true, ...claim }, deleted.request, deleted.proof).ok, true, "b absent (deleted) at root 4");
+    assert.throws(() => proveNameStatement(store, "membership", "b", undefined, undefined, roots[4]), code("RECORD_ABSENT"));
+    assert.throws(() => proveNameStatement(store, "nonmembership", "b", undefined, undefined, roots[2]), code("RECORD_LIVE"));
+    const head = proveNameStatement(store, "membership", "c", undefined, undefined, roots[5]);
+    assert.equal(verifyRecordProof({ trustedRoot: roots[5]!, name: "c", value: "c1", ...claim }, head.request, head.proof).ok, true, "c at the head");
+  } finally {
+    store.closeSync();
+  }
+});
+
+test("a root pruned out of the window is ROOT_NOT_PROVABLE naming the oldest provable root and size (store, CLI line and HTTP 410 body)", async () => {
+  const dir = join(tempDir(), "db");
+  const { store, roots } = historyRegistry(dir, { commits: 3 });
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    const head = store.head().batch;
+    const w = store.window();
+    assert.equal(w.oldestBatch, head - 3);
+    assert.deepEqual(arr(w.oldestRoot), arr(roots[roots.length - 4]!));
+    assert.equal(heldAt(store, "b", w.oldestRoot as Digest), "b1", "the oldest provable root is provable");
+    let thrown: unknown;
+    assert.throws(() => store.nameStateAt("a", roots[1]), (e) => ((thrown = e), code("ROOT_NOT_PROVABLE")(e)));
+    const details = (thrown as RegistryError).details as { oldestRoot: string; oldestSize: number };
+    assert.equal(details.oldestRoot, formatRoot(w.oldestRoot));
+    assert.equal(details.oldestSize, head - 3);
+    assert.throws(() => store.nameStateAt("a", Uint32Array.of(1, 2, 3, 4, 5, 6, 7, 8)), code("ROOT_UNKNOWN"));
+    assert.equal(store.check().records, 15, "pruned versions leave a registry that checks");
+
+    const out = join(tempDir(), "proof");
+    const cli = await runCli("registry", "prove", "membership", "--db", dir, "--name", "a", "--root", formatRoot(roots[1]!), "--out", out);
+    assert.equal(cli.code, 2, cli.err);
+    assert.match(cli.err, /ROOT_NOT_PROVABLE/);
+    assert.ok(cli.err.includes(`oldest provable root ${formatRoot(w.oldestRoot)} (size ${head - 3})`), cli.err);
+    const ok = await runCli("registry", "prove", "membership", "--db", dir, "--name", "b", "--root", formatRoot(w.oldestRoot), "--out", out);
+    assert.equal(ok.code, 0, ok.err);
+    assert.match(ok.out, new RegExp(`root=${formatRoot(w.oldestRoot)}`));
+
+    server = await startServer({ store, rateLimit: 0 });
+    const res = await fetch(`${server.base}/v1/records/a/proof?root=${formatRoot(roots[1]!)}`);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal(res.status, 410);
+    assert.equal(body["code"], "ROOT_NOT_PROVABLE");
+    assert.equal(body["oldest_root"], formatRoot(w.oldestRoot));
+    assert.equal(body["oldest_size"], head - 3);
+    const inWindow = await fetch(`${server.base}/v1/records/b/proof?root=${formatRoot(w.oldestRoot)}`);
+    const proof = (await inWindow.json()) as { statement: { root: string; batch: number; value?: string }; cached: boolean };
+    assert.equal(inWindow.status, 200);
+    assert.equal(proof.statement.root, formatRoot(w.oldestRoot));
+    assert.equal(proof.statement.batch, head - 3);
+    assert.equal(proof.statement.value, "b1");
+  } finally {
+    await server?.app.close();
+    store.closeSync();
+  }
+});
+
+test("the retention can be changed: a shorter one prunes at the next commit, by count and by age", () => {
+  const { store, roots } = historyRegistry(join(tempDir(), "db"));
+  try {
+    assert.equal(store.window().oldestBatch, 0, "the default keeps 1,000 batches");
+    store.setRetention({ commits: 2 });
+    update(store, "replace", "c", "c2");
+    assert.equal(store.window().oldestBatch, store.head().batch - 2);
+    assert.throws(() => store.nameStateAt("a", roots[3]), code("ROOT_NOT_PROVABLE"));
+    store.setRetention({ commits: 100, days: 0 });
+    update(store, "replace", "c", "c3");
+    assert.equal(store.window().oldestBatch, store.head().batch, "days 0: only the head stays provable");
+    assert.throws(() => store.setRetention({ commits: -1 }), code("BAD_CONFIG"));
+    store.check();
+  } finally {
+    store.closeSync();
+  }
+});
+
+/** Rewrites a format-3 registry into the format-2 layout (leaf rows without their creating batch, no earlier-root rows). */
+function toFormat2(dir: string): void {
+  const env = open<Buffer, Buffer>({ path: dir, maxDbs: 8, encoding: "binary", keyEncoding: "binary", compression: false });
+  const meta = env.openDB<Buffer, Buffer>({ name: "meta", encoding: "binary", keyEncoding: "binary" });
+  const leaves = env.openDB<Buffer, Buffer>({ name: "leaves", encoding: "binary", keyEncoding: "binary" });
+  env.transactionSync(() => {
+    const rows = [...leaves.getRange({})].map(({ key, value }) => ({ key: Buffer.from(key), value: Buffer.from(value) }));
+    for (const { key, value } of rows) {
+      const v = unseal(2, key, value, "leaf");
+      leaves.putSync(key, seal(2, key, v.subarray(0, v.length - 4)));
+    }
+    const config = Buffer.from(unseal(1, Buffer.from("config"), meta.get(Buffer.from("config"))!, "config"));
+    const c = JSON.parse(config.toString());
+    meta.putSync(Buffer.from("config"), seal(1, Buffer.from("config"), Buffer.from(JSON.stringify({ ...c, version: 2 }))));
+    meta.removeSync(Buffer.from("retention"));
+    meta.removeSync(Buffer.from("window"));
+  });
+  void env.close();
+}
+
+test("registry upgrade of a format-2 registry: opens refuse it until then; roots from the upgrade on are provable, earlier ones are not", async () => {
+  const dir = join(tempDir(), "db");
+  const s0 = NameStore.openOrCreate(dir, { depth: 24 });
+  update(s0, "insert", "old", "o1");
+  const before = update(s0, "insert", "kept", "k1");
+  await s0.close();
+  toFormat2(dir);
+  assert.throws(() => NameStore.open(dir), code("DB_OUTDATED"));
+  const r = await runCli("registry", "upgrade", "--db", dir);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /from format 2 to 3/);
+  assert.equal(upgradeRegistry(dir).fromVersion, 3, "a second upgrade writes nothing");
+  const store = NameStore.open(dir);
+  try {
+    assert.equal(store.check().records, 2);
+    assert.equal(heldAt(store, "kept", before), "k1", "the head at the upgrade is provable");
+    const roots = [update(store, "replace", "kept", "k2"), update(store, "delete", "old"), update(store, "insert", "new", "n1")];
+    assert.deepEqual([heldAt(store, "kept", before), heldAt(store, "old", before), heldAt(store, "new", before)], ["k1", "o1", undefined]);
+    assert.deepEqual([heldAt(store, "kept", roots[0]!), heldAt(store, "old", roots[1]!), heldAt(store, "new", roots[1]!)], ["k2", "deleted", undefined]);
+    assert.throws(() => store.nameStateAt("old", store.history()[1]!.root), code("ROOT_NOT_PROVABLE"), "a root before the upgrade");
+    store.check();
+  } finally {
+    store.closeSync();
+  }
+});
+
+const child = fileURLToPath(new URL("./support/writer-child.js", import.meta.url));
+
+/** Runs the child's name updates and SIGKILLs it once it has printed `after` batches. */
+function killAfter(dir: string, after: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [child, "name-updates", dir, "400"], { stdio: ["ignore", "pipe", "inherit"] });
+    let seen = 0;
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 60_000);
+    proc.stdout.on("data", (c: Buffer) => {
+      seen += (c.toString().match(/batch /g) ?? []).length;
+      if (seen >= after) proc.kill("SIGKILL");
+    });
+    proc.on("error", reject);
+    proc.on("exit", () => {
+      clearTimeout(timer);
+      resolve(seen);
+    });
+  });
+}
+
+test("writers SIGKILLed during commits with history and pruning leave registries that open, check and prove in their window", async () => {
+  const dir = join(tempDir(), "db");
+  for (const after of [3, 11, 26]) {
+    await killAfter(dir, after);
+    const store = NameStore.open(dir);
+    try {
+      store.check();
+      const w = store.window();
+      assert.ok(store.head().batch - w.oldestBatch <= 5, "the window keeps 5 earlier roots");
+      for (let i = 0; i < 7; i++) heldAt(store, `n${i}`, w.oldestRoot as Digest);
+      const c = await runCli("registry", "check", "--db", dir);
+      assert.equal(c.code, 0, c.err);
+    } finally {
+      store.closeSync();
+    }
+  }
+});
