@@ -94,6 +94,14 @@ export interface KernelExports {
   pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
   /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3). */
+  pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
+  /** One Merkle level: node i = h_node of digests 2i and 2i + 1. */
+  pcs_merkle_level(out: number, src: number, parents: number, consts: number, work: number): void;
+  /** The NTT's twiddle tables up to 2^logN and their Shoup companions. */
+  ntt_twiddles(twiddles: number, companions: number, logN: number, omega: number): void;
+  /** Base-field values as interleaved extension values. */
+  pcs_lift(dst: number, src: number, n: number): void;
 }
 
 /** The exports of `KernelExports` (its keys), checked against the module when it is instantiated. */
@@ -117,6 +125,10 @@ export function kernelExportNames(): readonly string[] {
     "pcs_rows",
     "pcs_horner",
     "pcs_eq_add",
+    "pcs_merkle_leaves",
+    "pcs_merkle_level",
+    "ntt_twiddles",
+    "pcs_lift",
   ];
 }
 
