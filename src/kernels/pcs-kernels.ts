@@ -284,10 +284,30 @@ class WasmPcsKernels implements PcsBackend {
   }
 }
 
+/** The twiddle tables up to 2^logN as the WASM kernel computes them (`ntt_twiddles`; the reference is `nttTwiddleTables`), or null without the kernel module. */
+export function wasmTwiddleTables(logN: number): { twiddles: Uint32Array; companions: Uint32Array } | null {
+  let kernels: Kernels;
+  try {
+    kernels = defaultKernels();
+  } catch {
+    return null;
+  }
+  const n = Math.max(1, 1 << logN);
+  const twiddles = kernels.heap.alloc(n);
+  const companions = kernels.heap.alloc(n);
+  try {
+    kernels.instance.raw.ntt_twiddles(twiddles.ptr, companions.ptr, logN, rootOfUnity(logN));
+    return { twiddles: twiddles.view().slice(0, 1 << logN), companions: companions.view().slice(0, 1 << logN) };
+  } finally {
+    kernels.heap.release(twiddles);
+    kernels.heap.release(companions);
+  }
+}
+
 let backend: WasmPcsKernels | null | undefined;
 
-/** This thread's WASM backend of the commitment's bulk operations, or null when the kernel module is unavailable. */
-export function wasmPcsBackend(): PcsBackend | null {
+/** This thread's WASM backend of the commitment's bulk operations (with the count of working tables not yet released), or null when the kernel module is unavailable. */
+export function wasmPcsBackend(): (PcsBackend & { readonly residentTables: number }) | null {
   if (backend === undefined) {
     try {
       backend = new WasmPcsKernels(defaultKernels());

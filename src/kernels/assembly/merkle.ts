@@ -5,7 +5,7 @@
 // codeword, one 4×4 transpose of elements j … j+3 at t·R gives words 4t … 4t+3. The sponge
 // states stay transposed in Montgomery form (`permuteMont4`) from the first block to the digest.
 // Also the NTT's twiddle tables and the lift of base-field values to the extension.
-import { R_INV, R_INV_SHOUP, R_MOD_P, R_MOD_P_SHOUP, shoupMulS, shoupOf, vShoupMul } from "./field";
+import { P, R_INV, R_INV_SHOUP, R_MOD_P, R_MOD_P_SHOUP, shoupMulS, shoupOf, vShoupMul } from "./field";
 import { permute4, permuteMont4 } from "./poseidon2-x4";
 
 // @ts-ignore: decorator
@@ -82,6 +82,17 @@ export function pcs_merkle_level(out: usize, src: usize, parents: u32, consts: u
   }
 }
 
+// ⌊b·2^32 / p⌋ for a canonical b without a 64-bit division: the quotient in double precision,
+// then corrected by the remainder b·2^32 − q·p (known modulo 2^32, it lies in (−p, 2p)).
+// @ts-ignore: decorator
+@inline function companion(b: u32): u32 {
+  let q = <u32>((<f64>b * 4294967296.0) / <f64>P);
+  const r: u32 = 0 - q * P;
+  if (r >= <u32>(<u64>4294967296 - <u64>P)) q -= 1;
+  else if (r >= P) q += 1;
+  return q;
+}
+
 /**
  * The NTT's twiddle tables up to 2^logN (the layout `ntt_forward` reads): words [h, 2h) of `tw`
  * hold ω_(2h)^k for k < h, with ω_n = `omega` a primitive 2^logN-th root of unity; `tws` the
@@ -97,7 +108,7 @@ export function ntt_twiddles(tw: usize, tws: usize, logN: u32, omega: u32): void
   let acc: u32 = 1;
   for (let k: u32 = 0; k < top; k++) {
     store<u32>(tw + (<usize>(top + k) << 2), acc);
-    store<u32>(tws + (<usize>(top + k) << 2), shoupOf(acc));
+    store<u32>(tws + (<usize>(top + k) << 2), companion(acc));
     acc = shoupMulS(acc, omega, os);
   }
   for (let h: u32 = top >> 1; h >= 1; h >>= 1) {

@@ -10,18 +10,22 @@ const DIAG_BYTES: usize = <usize>SPONGE_DIAG_WORD << 2;
 // one constant per vector).
 // @ts-ignore: decorator
 @inline export function sbox(x: v128, c: usize): v128 {
-  const t = vAdd(x, v128.load32_splat(c));
-  return vMontMul(vMontMul(t, t), t);
+  return cube(vAdd(x, v128.load32_splat(c)));
 }
 
 // x·2^−k mod p for lanes x < p and 1 ≤ k ≤ 24. With x = 2^k·h + l (l < 2^k) and
 // 2^−k ≡ −127·2^(24−k) (because 127·2^24 = p − 1): x·2^−k ≡ h − l·127·2^(24−k), and
-// l·127·2^(24−k) < p.
+// l·127·2^(24−k) < p, computed with shifts as l·2^(31−k) − l·2^(24−k) (no lane product).
+// @ts-ignore: decorator
+@inline function lowTimes127(l: v128, k: i32): v128 {
+  return i32x4.sub(i32x4.shl(l, 31 - k), i32x4.shl(l, 24 - k));
+}
+
 // @ts-ignore: decorator
 @inline export function halve(x: v128, k: i32): v128 {
   const h = i32x4.shr_u(x, k);
   const l = v128.and(x, i32x4.splat((1 << k) - 1));
-  return vSub(h, i32x4.mul(l, i32x4.splat(127 << (24 - k))));
+  return vSub(h, lowTimes127(l, k));
 }
 
 // −x·2^−k mod p (same decomposition, subtraction reversed).
@@ -29,7 +33,7 @@ const DIAG_BYTES: usize = <usize>SPONGE_DIAG_WORD << 2;
 @inline export function negHalve(x: v128, k: i32): v128 {
   const h = i32x4.shr_u(x, k);
   const l = v128.and(x, i32x4.splat((1 << k) - 1));
-  return vSub(i32x4.mul(l, i32x4.splat(127 << (24 - k))), h);
+  return vSub(lowTimes127(l, k), h);
 }
 
 // Montgomery product a·b·R^−1 given bm = b·mu mod 2^32 (saves one multiplication on the path of a).
