@@ -98,8 +98,12 @@ export interface KernelExports {
   pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
   /** One Merkle level: node i = h_node of digests 2i and 2i + 1. */
   pcs_merkle_level(out: number, src: number, parents: number, consts: number, work: number): void;
-  /** The NTT's twiddle tables up to 2^logN and their Shoup companions. */
-  ntt_twiddles(twiddles: number, companions: number, logN: number, omega: number): void;
+  /** A run first·ratio^k (k < count) of a twiddle table, with Shoup companions. */
+  ntt_twiddles(twiddles: number, companions: number, count: number, first: number, ratio: number): void;
+  /** Part [from, from + count) of the NTT's bit-reversal permutation. */
+  ntt_bit_reverse(data: number, logN: number, width: number, from: number, count: number): void;
+  /** The NTT's butterfly stages on bit-reversed data. */
+  ntt_stages(data: number, logN: number, width: number, twiddles: number, companions: number): void;
   /** Base-field values as interleaved extension values. */
   pcs_lift(dst: number, src: number, n: number): void;
 }
@@ -128,6 +132,8 @@ export function kernelExportNames(): readonly string[] {
     "pcs_merkle_leaves",
     "pcs_merkle_level",
     "ntt_twiddles",
+    "ntt_bit_reverse",
+    "ntt_stages",
     "pcs_lift",
   ];
 }

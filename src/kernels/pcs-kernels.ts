@@ -8,7 +8,7 @@
  * Montgomery form only inside this file. Same results as the references
  * (test/kernels/pcs-kernels.test.ts).
  */
-import { P, mul } from "../field/koalabear.js";
+import { P, mul, pow } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import { rootOfUnity } from "../pcs/domain.js";
 import { merkleTreeOfCodeword, type FoldMode, type PcsBackend } from "../pcs/backend.js";
@@ -60,6 +60,39 @@ export function extConstantTable(alpha: Ext): Uint32Array {
     x = [mul(3, x[3]), x[0], x[1], x[2]];
   }
   return out;
+}
+
+/**
+ * Elements per call of the kernels with one long loop (twiddles, bit reversal): V8 runs a
+ * function's first calls on its baseline compiler and later calls on the optimised code, so a
+ * long job split into bounded calls runs mostly optimised, even in a fresh process.
+ */
+const CALL_ELEMENTS = 1 << 14;
+
+/** Writes the twiddle tables up to 2^logN (the layout of `nttTwiddleTables`) at byte pointers tw and tws, in bounded calls. */
+function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): void {
+  const raw = kernels.instance.raw;
+  const words = kernels.heap.memory.buffer;
+  new Uint32Array(words, tw, 1)[0] = 0;
+  new Uint32Array(words, tws, 1)[0] = 0;
+  if (logN < 1) return;
+  const top = 1 << (logN - 1);
+  const w = rootOfUnity(logN);
+  // Stage h holds ω_(2h)^k = (ω^(top/h))^k for k < h.
+  for (let h = top; h >= 1; h >>= 1) {
+    const ratio = pow(w, top / h);
+    for (let from = 0; from < h; from += CALL_ELEMENTS) {
+      raw.ntt_twiddles(tw + 4 * (h + from), tws + 4 * (h + from), Math.min(CALL_ELEMENTS, h - from), pow(ratio, from), ratio);
+    }
+  }
+}
+
+/** Forward NTT in place at byte pointer `data`: the bit reversal in bounded calls, then the stages. */
+function nttAt(kernels: Kernels, data: number, width: number, logN: number, tw: number, tws: number): void {
+  const raw = kernels.instance.raw;
+  const n = 1 << logN;
+  for (let from = 0; from < n; from += CALL_ELEMENTS) raw.ntt_bit_reverse(data, logN, width, from, Math.min(CALL_ELEMENTS, n - from));
+  raw.ntt_stages(data, logN, width, tw, tws);
 }
 
 /** Words of the Merkle kernels' scratch (four transposed states). */
@@ -134,7 +167,7 @@ class WasmPcsKernels implements PcsBackend {
     out.set(coeffs.subarray(0, used));
     out.fill(0, used);
     const { twiddles, companions } = this.twiddles(logDomain);
-    this.kernels.instance.raw.ntt_forward(this.regions.get(out)!.ptr, logDomain, width, twiddles.ptr, companions.ptr);
+    nttAt(this.kernels, this.regions.get(out)!.ptr, width, logDomain, twiddles.ptr, companions.ptr);
     return out;
   }
 
@@ -177,7 +210,7 @@ class WasmPcsKernels implements PcsBackend {
       }
       const twiddles = this.kernels.heap.alloc(Math.max(1, 1 << logN));
       const companions = this.kernels.heap.alloc(Math.max(1, 1 << logN));
-      this.kernels.instance.raw.ntt_twiddles(twiddles.ptr, companions.ptr, logN, rootOfUnity(logN));
+      fillTwiddles(this.kernels, twiddles.ptr, companions.ptr, logN);
       this.tables = { logN, twiddles, companions };
     }
     return this.tables;
@@ -207,7 +240,7 @@ class WasmPcsKernels implements PcsBackend {
   ntt(values: Uint32Array, width: number, logN: number): void {
     if (logN === 0) return;
     const { twiddles, companions } = this.twiddles(logN);
-    this.withPointer(values, true, (ptr) => this.kernels.instance.raw.ntt_forward(ptr, logN, width, twiddles.ptr, companions.ptr));
+    this.withPointer(values, true, (ptr) => nttAt(this.kernels, ptr, width, logN, twiddles.ptr, companions.ptr));
   }
 
   mobius(values: Uint32Array, width: number): void {
@@ -284,7 +317,7 @@ class WasmPcsKernels implements PcsBackend {
   }
 }
 
-/** The twiddle tables up to 2^logN as the WASM kernel computes them (`ntt_twiddles`; the reference is `nttTwiddleTables`), or null without the kernel module. */
+/** The twiddle tables up to 2^logN as the WASM kernel computes them (`ntt_twiddles` in bounded calls; the reference is `nttTwiddleTables`), or null without the kernel module. */
 export function wasmTwiddleTables(logN: number): { twiddles: Uint32Array; companions: Uint32Array } | null {
   let kernels: Kernels;
   try {
@@ -296,7 +329,7 @@ export function wasmTwiddleTables(logN: number): { twiddles: Uint32Array; compan
   const twiddles = kernels.heap.alloc(n);
   const companions = kernels.heap.alloc(n);
   try {
-    kernels.instance.raw.ntt_twiddles(twiddles.ptr, companions.ptr, logN, rootOfUnity(logN));
+    fillTwiddles(kernels, twiddles.ptr, companions.ptr, logN);
     return { twiddles: twiddles.view().slice(0, 1 << logN), companions: companions.view().slice(0, 1 << logN) };
   } finally {
     kernels.heap.release(twiddles);

@@ -3,7 +3,9 @@
  * F(x) = Σ_i c_i x^i of 2^m coefficients is evaluated on the subgroup L of order n = 2^logDomain,
  * and the n values are arranged as n/2^k rows of 2^k: row j holds F(ω^(j + t·n/2^k)) for
  * t = 0 … 2^k − 1, the 2^k points whose 2^k-th powers coincide, so one row is all a verifier
- * needs to fold k variables at one point of L^(2^k).
+ * needs to fold k variables at one point of L^(2^k). The prover keeps the codeword in natural
+ * order (`codewordReference`) and gathers the opened rows from it (`gatherRows`);
+ * `rowsOfCodeword` / `codewordOfRows` convert between the two arrangements.
  */
 import { nttReference } from "./ntt.js";
 

@@ -118,6 +118,21 @@ test("the WASM twiddle tables equal the reference word for word", () => {
   }
 });
 
+test("the WASM NTT equals the reference when its bit reversal takes several calls (above 2^14 elements)", () => {
+  assert.ok(wasm);
+  for (const [width, logN] of [[1, 16], [4, 15], [1, 15]] as const) {
+    const input = new Uint32Array((1 << logN) * width).map(() => random());
+    const a = input.slice();
+    const b = input.slice();
+    wasm.ntt(a, width, logN);
+    ref.ntt(b, width, logN);
+    assert.deepEqual(a, b, `width ${width}, 2^${logN}`);
+    const cw = wasm.codeword(input.subarray(0, (1 << (logN - 2)) * width), width, logN);
+    assert.deepEqual(cw.slice(), codewordReference(input.subarray(0, (1 << (logN - 2)) * width), width, logN), `codeword, width ${width}, 2^${logN}`);
+    wasm.release(cw);
+  }
+});
+
 test("the WASM codeword and the Merkle tree of its rows equal the references (kernel and fallback shapes, tables in and outside kernel memory)", () => {
   assert.ok(wasm);
   const before = wasm.residentTables;

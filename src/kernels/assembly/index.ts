@@ -4,7 +4,7 @@ export { to_mont, from_mont, first_noncanonical } from "./convert";
 export { base_mul, inner_product } from "./vector";
 export { ext_mul } from "./ext";
 export { fold_base, fold_base_ext, fold_ext } from "./fold";
-export { ntt_forward, pcs_mobius, pcs_rows } from "./ntt";
+export { ntt_forward, ntt_bit_reverse, ntt_stages, pcs_mobius, pcs_rows } from "./ntt";
 export { pcs_fold, pcs_round, pcs_horner, pcs_eq_add } from "./pcs-ext";
 export { pcs_merkle_leaves, pcs_merkle_level, ntt_twiddles, pcs_lift } from "./merkle";
 export { poseidon2_permute, poseidon2_constant_words } from "./poseidon2";

@@ -94,28 +94,17 @@ export function pcs_merkle_level(out: usize, src: usize, parents: u32, consts: u
 }
 
 /**
- * The NTT's twiddle tables up to 2^logN (the layout `ntt_forward` reads): words [h, 2h) of `tw`
- * hold ω_(2h)^k for k < h, with ω_n = `omega` a primitive 2^logN-th root of unity; `tws` the
- * Shoup companions ⌊tw·2^32 / p⌋; word 0 of both is 0.
+ * A run of a geometric sequence and its Shoup companions (the NTT's twiddle tables, built in
+ * bounded calls by src/kernels/pcs-kernels.ts): tw[k] = first·ratio^k and tws[k] = ⌊tw[k]·2^32 / p⌋
+ * for k < count, canonical `first` and `ratio`.
  */
-export function ntt_twiddles(tw: usize, tws: usize, logN: u32, omega: u32): void {
-  const n: u32 = 1 << logN;
-  store<u32>(tw, 0);
-  store<u32>(tws, 0);
-  if (n < 2) return;
-  const top = n >> 1;
-  const os = shoupOf(omega);
-  let acc: u32 = 1;
-  for (let k: u32 = 0; k < top; k++) {
-    store<u32>(tw + (<usize>(top + k) << 2), acc);
-    store<u32>(tws + (<usize>(top + k) << 2), companion(acc));
-    acc = shoupMulS(acc, omega, os);
-  }
-  for (let h: u32 = top >> 1; h >= 1; h >>= 1) {
-    for (let k: u32 = 0; k < h; k++) {
-      store<u32>(tw + (<usize>(h + k) << 2), load<u32>(tw + (<usize>(2 * h + 2 * k) << 2)));
-      store<u32>(tws + (<usize>(h + k) << 2), load<u32>(tws + (<usize>(2 * h + 2 * k) << 2)));
-    }
+export function ntt_twiddles(tw: usize, tws: usize, count: u32, first: u32, ratio: u32): void {
+  const rs = shoupOf(ratio);
+  let acc = first;
+  for (let k: u32 = 0; k < count; k++) {
+    store<u32>(tw + (<usize>k << 2), acc);
+    store<u32>(tws + (<usize>k << 2), companion(acc));
+    acc = shoupMulS(acc, ratio, rs);
   }
 }
 
