@@ -92,37 +92,52 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   const m = checkEvaluations(evaluations, width, set);
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;
-  const coefficients = evaluations.slice();
-  pcsMobius(coefficients, width);
   const k = first.foldingFactor;
-  const working = phase("encode", () => pcsCodeword(coefficients, width, first.logDomain));
+  // The coefficients as a working table: the Möbius transform, the NTT's input and the lift read it in place.
+  const workingCoefficients = pcsResident(evaluations);
+  let coefficients: Uint32Array;
+  let oodAnswers: Ext[];
+  let codeword: Uint32Array;
+  let tree: MerkleTree;
+  try {
+    pcsMobius(workingCoefficients, width);
+    coefficients = workingCoefficients.slice();
+    ({ codeword, tree } = commitCodeword(workingCoefficients, width, first.logDomain, k, first.logRows, options));
+    absorbCommitment(t, set, m, width, tree.root);
+    const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
+    const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
+    try {
+      oodAnswers = oodPoints.map((z) => pcsHorner(extCoefficients, z));
+    } finally {
+      if (extCoefficients !== workingCoefficients) pcsRelease(extCoefficients);
+    }
+    absorbExts(t, oodAnswers);
+    const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
+    return { commitment, schedule, oodPoints, evaluations: evaluations.slice(), coefficients, codeword, tree };
+  } finally {
+    pcsRelease(workingCoefficients);
+  }
+}
+
+/** The first codeword (natural order, a plain array) and its Merkle tree; `corruptCodeword` changes the rows before they are hashed. */
+function commitCodeword(
+  coefficients: Uint32Array, width: CommittedWidth, logDomain: number, k: number, logRows: number, options: WhirCommitOptions,
+): { codeword: Uint32Array; tree: MerkleTree } {
+  const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
   let codeword: Uint32Array;
   let tree: MerkleTree;
   try {
     if (options.corruptCodeword) {
-      const rows = rowsOfCodeword(working, width, first.logDomain, k);
+      const rows = rowsOfCodeword(working, width, logDomain, k);
       options.corruptCodeword(rows);
-      codeword = codewordOfRows(rows, width, first.logDomain, k);
-      tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, first.logRows));
-    } else {
-      tree = phase("merkle", () => pcsMerkle(working, width, first.logDomain, k));
-      codeword = working.slice();
+      const tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, logRows));
+      return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
+    const tree = phase("merkle", () => pcsMerkle(working, width, logDomain, k));
+    return { codeword: working.slice(), tree };
   } finally {
     pcsRelease(working);
   }
-  absorbCommitment(t, set, m, width, tree.root);
-  const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
-  const extCoefficients = width === 1 ? pcsLift(coefficients) : pcsResident(coefficients);
-  let oodAnswers: Ext[];
-  try {
-    oodAnswers = oodPoints.map((z) => pcsHorner(extCoefficients, z));
-  } finally {
-    pcsRelease(extCoefficients);
-  }
-  absorbExts(t, oodAnswers);
-  const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
-  return { commitment, schedule, oodPoints, evaluations: evaluations.slice(), coefficients, codeword, tree };
 }
 
 /**
