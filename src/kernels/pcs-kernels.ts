@@ -11,8 +11,7 @@
 import { P, mul, pow } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import { rootOfUnity } from "../pcs/domain.js";
-import { merkleTreeOfCodeword, type FoldMode, type PcsBackend } from "../pcs/backend.js";
-import type { MerkleTree } from "../pcs/merkle.js";
+import { merkleTreeOfCodeword, type FoldMode, type MerkleTree, type PcsBackend } from "../pcs/backend.js";
 import { MONTGOMERY_R } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";

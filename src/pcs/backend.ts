@@ -14,6 +14,9 @@
 import type { Ext } from "../field/extension.js";
 import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, type MerkleTree } from "./merkle.js";
+
+/** The Merkle tree a backend's `merkle` returns (src/pcs/merkle.ts). */
+export type { MerkleTree } from "./merkle.js";
 import { addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations, liftToExtension } from "./multilinear.js";
 import { nttReference } from "./ntt.js";
 import { roundPolynomial } from "./sumcheck.js";
