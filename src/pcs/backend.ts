@@ -14,12 +14,12 @@
 import type { Ext } from "../field/extension.js";
 import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, type MerkleTree } from "./merkle.js";
-
-/** The Merkle tree a backend's `merkle` returns (src/pcs/merkle.ts). */
-export type { MerkleTree } from "./merkle.js";
 import { addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations, liftToExtension } from "./multilinear.js";
 import { nttReference } from "./ntt.js";
 import { roundPolynomial } from "./sumcheck.js";
+
+/** The Merkle tree a backend's `merkle` returns (src/pcs/merkle.ts). */
+export type { MerkleTree } from "./merkle.js";
 
 /** How a fold combines a pair (e, o): `evaluations` e + α(o − e), `coefficients` e + α·o. */
 export type FoldMode = "evaluations" | "coefficients";
@@ -31,7 +31,7 @@ export interface PcsBackend {
   ntt(values: Uint32Array, width: number, logN: number): void;
   /** Hypercube evaluations → coefficients in place, `width` (1 or 4) words per element. */
   mobius(values: Uint32Array, width: number): void;
-  /** The fold of an interleaved extension table of 2n elements into n (a new array). */
+  /** The fold of an interleaved extension table of 2n elements into n (a new working table). */
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array;
   /** [h(0), h(2)] of the sumcheck round over interleaved extension tables f and w. */
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext];
