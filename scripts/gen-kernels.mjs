@@ -83,6 +83,12 @@ export const EXPORTS = {
     ["pcs_rows", [ptr("dst"), ptr("src"), u32("logN"), u32("k"), u32("width")], "void", "A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1)."],
     ["pcs_horner", [ptr("coeffs"), u32("n"), ptr("ztable"), ptr("out")], "void", "F(z) for interleaved extension coefficients, z given by its constant table."],
     ["pcs_eq_add", [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")], "void", "acc += c·eq(point, ·) over the hypercube, interleaved extension."],
+    ["pcs_merkle_leaves", [ptr("out"), ptr("src"), u32("logN"), u32("k"), u32("width"), ptr("consts"), ptr("work")], "void", "Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3)."],
+    ["pcs_merkle_level", [ptr("out"), ptr("src"), u32("parents"), ptr("consts"), ptr("work")], "void", "One Merkle level: node i = h_node of digests 2i and 2i + 1."],
+    ["ntt_twiddles", [ptr("twiddles"), ptr("companions"), u32("count"), u32("first"), u32("ratio")], "void", "A run first·ratio^k (k < count) of a twiddle table, with Shoup companions."],
+    ["ntt_bit_reverse", [ptr("data"), u32("logN"), u32("width"), u32("from"), u32("count")], "void", "Part [from, from + count) of the NTT's bit-reversal permutation."],
+    ["ntt_stages", [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions")], "void", "The NTT's butterfly stages on bit-reversed data."],
+    ["pcs_lift", [ptr("dst"), ptr("src"), u32("n")], "void", "Base-field values as interleaved extension values."],
   ],
   HashKernelExports: [
     ["poseidon2_permute_one", [ptr("state"), ptr("consts")], "void", "One canonical state in place."],

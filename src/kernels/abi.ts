@@ -94,6 +94,18 @@ export interface KernelExports {
   pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
   /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3). */
+  pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
+  /** One Merkle level: node i = h_node of digests 2i and 2i + 1. */
+  pcs_merkle_level(out: number, src: number, parents: number, consts: number, work: number): void;
+  /** A run first·ratio^k (k < count) of a twiddle table, with Shoup companions. */
+  ntt_twiddles(twiddles: number, companions: number, count: number, first: number, ratio: number): void;
+  /** Part [from, from + count) of the NTT's bit-reversal permutation. */
+  ntt_bit_reverse(data: number, logN: number, width: number, from: number, count: number): void;
+  /** The NTT's butterfly stages on bit-reversed data. */
+  ntt_stages(data: number, logN: number, width: number, twiddles: number, companions: number): void;
+  /** Base-field values as interleaved extension values. */
+  pcs_lift(dst: number, src: number, n: number): void;
 }
 
 /** The exports of `KernelExports` (its keys), checked against the module when it is instantiated. */
@@ -117,6 +129,12 @@ export function kernelExportNames(): readonly string[] {
     "pcs_rows",
     "pcs_horner",
     "pcs_eq_add",
+    "pcs_merkle_leaves",
+    "pcs_merkle_level",
+    "ntt_twiddles",
+    "ntt_bit_reverse",
+    "ntt_stages",
+    "pcs_lift",
   ];
 }
 

@@ -1,14 +1,17 @@
 /**
  * The WASM backend of the polynomial commitment's bulk operations (src/pcs/backend.ts, the
- * seam): each call copies its operands into this thread's kernel memory, runs the kernel
- * (src/kernels/assembly/ntt.ts, pcs-ext.ts) and copies the result back. Canonical values in and
- * out; the fold's challenge and the round's result cross the boundary in Montgomery form only
- * inside this file. Same results as the references (test/kernels/pcs-kernels.test.ts).
+ * seam), on this thread's kernel memory (src/kernels/assembly/ntt.ts, pcs-ext.ts, merkle.ts).
+ * The working tables it returns (codewords, folds, lifts, resident copies, zeros) are views of
+ * regions of that memory, registered until `release`: an operand that is such a view is read in
+ * place, any other array is copied in for the call (and an updated one copied back). Canonical
+ * values in and out; the fold's challenge and the round's result cross the boundary in
+ * Montgomery form only inside this file. Same results as the references
+ * (test/kernels/pcs-kernels.test.ts).
  */
-import { P, mul } from "../field/koalabear.js";
+import { P, mul, pow } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import { rootOfUnity } from "../pcs/domain.js";
-import type { FoldMode, PcsBackend } from "../pcs/backend.js";
+import { merkleTreeOfCodeword, type FoldMode, type MerkleTree, type PcsBackend } from "../pcs/backend.js";
 import { MONTGOMERY_R } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
@@ -58,10 +61,145 @@ export function extConstantTable(alpha: Ext): Uint32Array {
   return out;
 }
 
+/**
+ * Elements per call of the kernels with one long loop (twiddles, bit reversal): V8 runs a
+ * function's first calls on its baseline compiler and later calls on the optimised code, so a
+ * long job split into bounded calls runs mostly optimised, even in a fresh process.
+ */
+const CALL_ELEMENTS = 1 << 14;
+
+/** Writes the twiddle tables up to 2^logN (the layout of `nttTwiddleTables`) at byte pointers tw and tws, in bounded calls. */
+function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): void {
+  const raw = kernels.instance.raw;
+  const words = kernels.heap.memory.buffer;
+  new Uint32Array(words, tw, 1)[0] = 0;
+  new Uint32Array(words, tws, 1)[0] = 0;
+  if (logN < 1) return;
+  const top = 1 << (logN - 1);
+  const w = rootOfUnity(logN);
+  // Stage h holds ω_(2h)^k = (ω^(top/h))^k for k < h.
+  for (let h = top; h >= 1; h >>= 1) {
+    const ratio = pow(w, top / h);
+    for (let from = 0; from < h; from += CALL_ELEMENTS) {
+      raw.ntt_twiddles(tw + 4 * (h + from), tws + 4 * (h + from), Math.min(CALL_ELEMENTS, h - from), pow(ratio, from), ratio);
+    }
+  }
+}
+
+/** Forward NTT in place at byte pointer `data`: the bit reversal in bounded calls, then the stages. */
+function nttAt(kernels: Kernels, data: number, width: number, logN: number, tw: number, tws: number): void {
+  const raw = kernels.instance.raw;
+  const n = 1 << logN;
+  for (let from = 0; from < n; from += CALL_ELEMENTS) raw.ntt_bit_reverse(data, logN, width, from, Math.min(CALL_ELEMENTS, n - from));
+  raw.ntt_stages(data, logN, width, tw, tws);
+}
+
+/** Words of the Merkle kernels' scratch (four transposed states). */
+const MERKLE_WORK_WORDS = 64;
+
 class WasmPcsKernels implements PcsBackend {
   readonly name = "wasm" as const;
   private tables: { logN: number; twiddles: Region; companions: Region } | null = null;
+  /** The working tables handed out: view → its region. */
+  private readonly regions = new Map<Uint32Array, Region>();
+  private work: Region | null = null;
   constructor(private readonly kernels: Kernels) {}
+
+  /** How many working tables are handed out and not released (for tests). */
+  get residentTables(): number {
+    return this.regions.size;
+  }
+
+  /** A new working table of `words` words (contents undefined). */
+  private table(words: number): Uint32Array {
+    const region = this.kernels.heap.alloc(words);
+    const view = region.view().subarray(0, words);
+    this.regions.set(view, region);
+    return view;
+  }
+
+  /** Runs `body` with the byte pointer of `x` in kernel memory: in place for a working table, else on a copy (copied back when `writeBack`). */
+  private withPointer<T>(x: Uint32Array, writeBack: boolean, body: (ptr: number) => T): T {
+    const region = this.regions.get(x);
+    if (region !== undefined) return body(region.ptr);
+    const heap = this.kernels.heap;
+    const copy = heap.allocFrom(x);
+    try {
+      const r = body(copy.ptr);
+      if (writeBack) x.set(copy.view().subarray(0, x.length));
+      return r;
+    } finally {
+      heap.release(copy);
+    }
+  }
+
+  release(table: Uint32Array): void {
+    const region = this.regions.get(table);
+    if (region === undefined) return;
+    this.regions.delete(table);
+    this.kernels.heap.release(region);
+  }
+
+  resident(values: Uint32Array): Uint32Array {
+    const out = this.table(values.length);
+    out.set(values);
+    return out;
+  }
+
+  zeros(words: number): Uint32Array {
+    const out = this.table(words);
+    out.fill(0);
+    return out;
+  }
+
+  lift(values: Uint32Array): Uint32Array {
+    const out = this.table(4 * values.length);
+    const dst = this.regions.get(out)!.ptr;
+    this.withPointer(values, false, (src) => this.kernels.instance.raw.pcs_lift(dst, src, values.length));
+    return out;
+  }
+
+  codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array {
+    const n = 1 << logDomain;
+    const out = this.table(n * width);
+    const used = Math.min(coeffs.length, n * width);
+    out.set(coeffs.subarray(0, used));
+    out.fill(0, used);
+    const { twiddles, companions } = this.twiddles(logDomain);
+    nttAt(this.kernels, this.regions.get(out)!.ptr, width, logDomain, twiddles.ptr, companions.ptr);
+    return out;
+  }
+
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+    const logRows = logDomain - k;
+    // The kernels take four rows per vector and whole sponge blocks.
+    if (logRows < 2 || ((1 << k) * width) % 8 !== 0) return merkleTreeOfCodeword(codeword, width, logDomain, k);
+    const rows = 1 << logRows;
+    const heap = this.kernels.heap;
+    const raw = this.kernels.instance.raw;
+    const consts = this.kernels.constants.ptr;
+    if (this.work === null) this.work = heap.alloc(MERKLE_WORK_WORDS);
+    const work = this.work.ptr;
+    const all = heap.alloc(8 * (2 * rows - 1));
+    try {
+      this.withPointer(codeword, false, (src) => raw.pcs_merkle_leaves(all.ptr, src, logDomain, k, width, consts, work));
+      let at = 0;
+      for (let n = rows; n > 1; n >>= 1) {
+        raw.pcs_merkle_level(all.ptr + 4 * (at + 8 * n), all.ptr + 4 * at, n >> 1, consts, work);
+        at += 8 * n;
+      }
+      const words = all.view().slice(0, 8 * (2 * rows - 1));
+      const levels: Uint32Array[] = [];
+      at = 0;
+      for (let n = rows; n >= 1; n >>= 1) {
+        levels.push(words.subarray(at, at + 8 * n));
+        at += 8 * n;
+      }
+      return { logRows, levels, root: levels[logRows]!.slice() };
+    } finally {
+      heap.release(all);
+    }
+  }
 
   private twiddles(logN: number): { twiddles: Region; companions: Region } {
     if (this.tables === null || this.tables.logN < logN) {
@@ -69,22 +207,31 @@ class WasmPcsKernels implements PcsBackend {
         this.kernels.heap.release(this.tables.twiddles);
         this.kernels.heap.release(this.tables.companions);
       }
-      const t = nttTwiddleTables(logN);
-      this.tables = { logN, twiddles: this.kernels.heap.allocFrom(t.twiddles), companions: this.kernels.heap.allocFrom(t.companions) };
+      const twiddles = this.kernels.heap.alloc(Math.max(1, 1 << logN));
+      const companions = this.kernels.heap.alloc(Math.max(1, 1 << logN));
+      fillTwiddles(this.kernels, twiddles.ptr, companions.ptr, logN);
+      this.tables = { logN, twiddles, companions };
     }
     return this.tables;
   }
 
+  /** Runs `body` with pointers to the inputs (working tables in place, other arrays copied) and a scratch output of `outWords`. */
   private withCopies<T>(inputs: Uint32Array[], outWords: number, body: (ptrs: number[], out: Region | null) => T): T {
     const heap = this.kernels.heap;
-    const regions: Region[] = [];
+    const copies: Region[] = [];
     let out: Region | null = null;
     try {
-      for (const x of inputs) regions.push(heap.allocFrom(x));
+      const ptrs = inputs.map((x) => {
+        const region = this.regions.get(x);
+        if (region !== undefined) return region.ptr;
+        const copy = heap.allocFrom(x);
+        copies.push(copy);
+        return copy.ptr;
+      });
       if (outWords > 0) out = heap.alloc(outWords);
-      return body(regions.map((r) => r.ptr), out);
+      return body(ptrs, out);
     } finally {
-      for (const r of regions) heap.release(r);
+      for (const r of copies) heap.release(r);
       if (out) heap.release(out);
     }
   }
@@ -92,34 +239,22 @@ class WasmPcsKernels implements PcsBackend {
   ntt(values: Uint32Array, width: number, logN: number): void {
     if (logN === 0) return;
     const { twiddles, companions } = this.twiddles(logN);
-    const heap = this.kernels.heap;
-    const data = heap.allocFrom(values);
-    try {
-      this.kernels.instance.raw.ntt_forward(data.ptr, logN, width, twiddles.ptr, companions.ptr);
-      values.set(data.view());
-    } finally {
-      heap.release(data);
-    }
+    this.withPointer(values, true, (ptr) => nttAt(this.kernels, ptr, width, logN, twiddles.ptr, companions.ptr));
   }
 
   mobius(values: Uint32Array, width: number): void {
     const logN = Math.log2(values.length / width);
-    const heap = this.kernels.heap;
-    const data = heap.allocFrom(values);
-    try {
-      this.kernels.instance.raw.pcs_mobius(data.ptr, logN, width);
-      values.set(data.view());
-    } finally {
-      heap.release(data);
-    }
+    this.withPointer(values, true, (ptr) => this.kernels.instance.raw.pcs_mobius(ptr, logN, width));
   }
 
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
     const n = table.length / 8;
-    return this.withCopies([table, extConstantTable(alpha)], 4 * n, ([src, a], out) => {
-      this.kernels.instance.raw.pcs_fold(out!.ptr, src!, n, mode === "evaluations" ? 0 : 1, a!);
-      return out!.view().slice();
+    const out = this.table(4 * n);
+    const dst = this.regions.get(out)!.ptr;
+    this.withCopies([table, extConstantTable(alpha)], 0, ([src, a]) => {
+      this.kernels.instance.raw.pcs_fold(dst, src!, n, mode === "evaluations" ? 0 : 1, a!);
     });
+    return out;
   }
 
   encode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
@@ -160,14 +295,11 @@ class WasmPcsKernels implements PcsBackend {
       tables.set(extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]), 20 + 32 * j);
     });
     const heap = this.kernels.heap;
-    const accRegion = heap.allocFrom(acc);
     const tmp = heap.alloc(acc.length);
     const tablesRegion = heap.allocFrom(tables);
     try {
-      this.kernels.instance.raw.pcs_eq_add(accRegion.ptr, tmp.ptr, tablesRegion.ptr, nvars);
-      acc.set(accRegion.view());
+      this.withPointer(acc, true, (ptr) => this.kernels.instance.raw.pcs_eq_add(ptr, tmp.ptr, tablesRegion.ptr, nvars));
     } finally {
-      heap.release(accRegion);
       heap.release(tmp);
       heap.release(tablesRegion);
     }
@@ -184,10 +316,30 @@ class WasmPcsKernels implements PcsBackend {
   }
 }
 
+/** The twiddle tables up to 2^logN as the WASM kernel computes them (`ntt_twiddles` in bounded calls; the reference is `nttTwiddleTables`), or null without the kernel module. */
+export function wasmTwiddleTables(logN: number): { twiddles: Uint32Array; companions: Uint32Array } | null {
+  let kernels: Kernels;
+  try {
+    kernels = defaultKernels();
+  } catch {
+    return null;
+  }
+  const n = Math.max(1, 1 << logN);
+  const twiddles = kernels.heap.alloc(n);
+  const companions = kernels.heap.alloc(n);
+  try {
+    fillTwiddles(kernels, twiddles.ptr, companions.ptr, logN);
+    return { twiddles: twiddles.view().slice(0, 1 << logN), companions: companions.view().slice(0, 1 << logN) };
+  } finally {
+    kernels.heap.release(twiddles);
+    kernels.heap.release(companions);
+  }
+}
+
 let backend: WasmPcsKernels | null | undefined;
 
-/** This thread's WASM backend of the commitment's bulk operations, or null when the kernel module is unavailable. */
-export function wasmPcsBackend(): PcsBackend | null {
+/** This thread's WASM backend of the commitment's bulk operations (with the count of working tables not yet released), or null when the kernel module is unavailable. */
+export function wasmPcsBackend(): (PcsBackend & { readonly residentTables: number }) | null {
   if (backend === undefined) {
     try {
       backend = new WasmPcsKernels(defaultKernels());

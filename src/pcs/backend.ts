@@ -1,16 +1,25 @@
 /**
  * The kernel seam of the polynomial commitment (as src/hash/backend.ts is the hashing one): the
- * prover's four bulk operations — the NTT, the Möbius transform, folding an interleaved extension
- * table by a challenge and the sumcheck round — run on this thread's backend. The plain
- * TypeScript references are the default; `installKernelBackend()` (src/kernels/backend.ts)
+ * prover's bulk operations — the NTT and the codeword, the Merkle tree of a codeword's rows, the
+ * Möbius transform, folding an interleaved extension table by a challenge, the sumcheck round,
+ * Horner evaluation, eq tables, the lift to the extension — run on this thread's backend. The
+ * plain TypeScript references are the default; `installKernelBackend()` (src/kernels/backend.ts)
  * injects the WASM SIMD kernels. Every backend gives the references' results exactly
  * (test/kernels/pcs-kernels.test.ts).
+ *
+ * Working tables: what `codeword`, `fold`, `lift`, `resident` and `zeros` return belongs to the
+ * caller until it hands it to `release`; a backend may keep such a table in its kernel memory, so
+ * that passing it to another operation costs no copy. Nothing may read a released table.
  */
 import type { Ext } from "../field/extension.js";
-import { encodeRowsReference } from "./encode.js";
-import { addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations } from "./multilinear.js";
+import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
+import { buildMerkleTree, type MerkleTree } from "./merkle.js";
+import { addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations, liftToExtension } from "./multilinear.js";
 import { nttReference } from "./ntt.js";
 import { roundPolynomial } from "./sumcheck.js";
+
+/** The Merkle tree a backend's `merkle` returns (src/pcs/merkle.ts). */
+export type { MerkleTree } from "./merkle.js";
 
 /** How a fold combines a pair (e, o): `evaluations` e + α(o − e), `coefficients` e + α·o. */
 export type FoldMode = "evaluations" | "coefficients";
@@ -22,7 +31,7 @@ export interface PcsBackend {
   ntt(values: Uint32Array, width: number, logN: number): void;
   /** Hypercube evaluations → coefficients in place, `width` (1 or 4) words per element. */
   mobius(values: Uint32Array, width: number): void;
-  /** The fold of an interleaved extension table of 2n elements into n (a new array). */
+  /** The fold of an interleaved extension table of 2n elements into n (a new working table). */
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array;
   /** [h(0), h(2)] of the sumcheck round over interleaved extension tables f and w. */
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext];
@@ -32,12 +41,29 @@ export interface PcsBackend {
   horner(coeffs: Uint32Array, z: Ext): Ext;
   /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
+  /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
+  codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
+  /** The Merkle tree of a natural-order codeword's rows of 2^k elements (docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
+  /** Base-field values as interleaved extension values (`liftToExtension`): a working table. */
+  lift(values: Uint32Array): Uint32Array;
+  /** A copy of `values` as a working table. */
+  resident(values: Uint32Array): Uint32Array;
+  /** A working table of `words` zeros. */
+  zeros(words: number): Uint32Array;
+  /** Gives a working table back; no effect on any other array. */
+  release(table: Uint32Array): void;
+}
+
+/** The Merkle tree of a natural-order codeword's rows (the reference: the rows gathered, then `buildMerkleTree`). */
+export function merkleTreeOfCodeword(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+  return buildMerkleTree(rowsOfCodeword(codeword, width, logDomain, k), (1 << k) * width, logDomain - k);
 }
 
 /** A backend made on first use; `null` selects the references. */
 export type PcsBackendProvider = () => PcsBackend | null;
 
-/** The references: `nttReference`, `evaluationsToCoefficients`, `foldEvaluations` / `foldCoefficients`, `roundPolynomial`. */
+/** The references: `nttReference`, `evaluationsToCoefficients`, `foldEvaluations` / `foldCoefficients`, `roundPolynomial`, `encodeRowsReference`, `codewordReference`, `merkleTreeOfCodeword`; working tables are plain arrays. */
 export const typescriptPcsBackend: PcsBackend = Object.freeze({
   name: "typescript" as const,
   ntt: nttReference,
@@ -47,6 +73,12 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   encode: encodeRowsReference,
   horner: evaluateUnivariate,
   eqAdd: addScaledEqTable,
+  codeword: codewordReference,
+  merkle: merkleTreeOfCodeword,
+  lift: liftToExtension,
+  resident: (values: Uint32Array) => values.slice(),
+  zeros: (words: number) => new Uint32Array(words),
+  release: () => undefined,
 });
 
 let provider: PcsBackendProvider | null = null;
@@ -73,7 +105,7 @@ export function currentPcsBackend(): PcsBackend {
   return current ?? typescriptPcsBackend;
 }
 
-/** Below this many elements the references run whatever the backend (a kernel call costs two copies). */
+/** Below this many elements the references run whatever the backend (a kernel call on a table outside kernel memory costs two copies). */
 export const KERNEL_THRESHOLD = 1024;
 
 function backendFor(elements: number): PcsBackend {
@@ -113,4 +145,34 @@ export function pcsHorner(coeffs: Uint32Array, z: Ext): Ext {
 /** acc += c·eq(point, ·) on this thread's backend. */
 export function pcsEqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
   backendFor(1 << point.length).eqAdd(acc, point, c);
+}
+
+/** The natural-order codeword on this thread's backend (a working table). */
+export function pcsCodeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array {
+  return backendFor(1 << logDomain).codeword(coeffs, width, logDomain);
+}
+
+/** The Merkle tree of a natural-order codeword's rows on this thread's backend. */
+export function pcsMerkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k);
+}
+
+/** The lift to the extension on this thread's backend (a working table). */
+export function pcsLift(values: Uint32Array): Uint32Array {
+  return backendFor(values.length).lift(values);
+}
+
+/** A working copy of `values` on this thread's backend. */
+export function pcsResident(values: Uint32Array): Uint32Array {
+  return backendFor(values.length / 4).resident(values);
+}
+
+/** A working table of zeros on this thread's backend. */
+export function pcsZeros(words: number): Uint32Array {
+  return backendFor(words / 4).zeros(words);
+}
+
+/** Gives a working table back to this thread's backend (whichever operation made it). */
+export function pcsRelease(table: Uint32Array): void {
+  currentPcsBackend().release(table);
 }

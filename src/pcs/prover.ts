@@ -10,13 +10,14 @@ import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
 import { claimsProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
+import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
-import {
-  addScaledEqTableBase, extPowers, liftToExtension, powerPoint, powerPointBase,
-} from "./multilinear.js";
+import { extPowers, powerPoint, powerPointBase } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
-import { pcsEncode, pcsEqAdd, pcsFold, pcsHorner, pcsMobius, pcsRound } from "./backend.js";
+import {
+  pcsCodeword, pcsEqAdd, pcsFold, pcsHorner, pcsLift, pcsMerkle, pcsMobius, pcsRelease, pcsResident, pcsRound, pcsZeros,
+} from "./backend.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 
@@ -26,11 +27,12 @@ export interface WhirProverState {
   readonly schedule: WhirSchedule;
   /** Out-of-domain points of the commitment. */
   readonly oodPoints: readonly Ext[];
-  /** Hypercube evaluations (interleaved extension). */
+  /** Hypercube evaluations (`commitment.width` words each, as committed). */
   readonly evaluations: Uint32Array;
-  /** Coefficients (interleaved extension). */
+  /** Coefficients (`commitment.width` words each). */
   readonly coefficients: Uint32Array;
-  readonly rows: Uint32Array;
+  /** The first codeword in natural order (`commitment.width` words per value; its rows are gathered from it, docs/pcs.md §4.1). */
+  readonly codeword: Uint32Array;
   readonly tree: MerkleTree;
 }
 
@@ -90,18 +92,52 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   const m = checkEvaluations(evaluations, width, set);
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;
-  const coeffsNative = evaluations.slice();
-  pcsMobius(coeffsNative, width);
-  const rows = phase("encode", () => pcsEncode(coeffsNative, width, first.logDomain, first.foldingFactor));
-  options.corruptCodeword?.(rows);
-  const tree = phase("merkle", () => buildMerkleTree(rows, (1 << first.foldingFactor) * width, first.logRows));
-  absorbCommitment(t, set, m, width, tree.root);
-  const coefficients = width === 1 ? liftToExtension(coeffsNative) : coeffsNative;
-  const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
-  const oodAnswers = oodPoints.map((z) => pcsHorner(coefficients, z));
-  absorbExts(t, oodAnswers);
-  const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
-  return { commitment, schedule, oodPoints, evaluations: width === 1 ? liftToExtension(evaluations) : evaluations.slice(), coefficients, rows, tree };
+  const k = first.foldingFactor;
+  // The coefficients as a working table: the Möbius transform, the NTT's input and the lift read it in place.
+  const workingCoefficients = pcsResident(evaluations);
+  let coefficients: Uint32Array;
+  let oodAnswers: Ext[];
+  let codeword: Uint32Array;
+  let tree: MerkleTree;
+  try {
+    pcsMobius(workingCoefficients, width);
+    coefficients = workingCoefficients.slice();
+    ({ codeword, tree } = commitCodeword(workingCoefficients, width, first.logDomain, k, first.logRows, options));
+    absorbCommitment(t, set, m, width, tree.root);
+    const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
+    const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
+    try {
+      oodAnswers = oodPoints.map((z) => pcsHorner(extCoefficients, z));
+    } finally {
+      if (extCoefficients !== workingCoefficients) pcsRelease(extCoefficients);
+    }
+    absorbExts(t, oodAnswers);
+    const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
+    return { commitment, schedule, oodPoints, evaluations: evaluations.slice(), coefficients, codeword, tree };
+  } finally {
+    pcsRelease(workingCoefficients);
+  }
+}
+
+/** The first codeword (natural order, a plain array) and its Merkle tree; `corruptCodeword` changes the rows before they are hashed. */
+function commitCodeword(
+  coefficients: Uint32Array, width: CommittedWidth, logDomain: number, k: number, logRows: number, options: WhirCommitOptions,
+): { codeword: Uint32Array; tree: MerkleTree } {
+  const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
+  let codeword: Uint32Array;
+  let tree: MerkleTree;
+  try {
+    if (options.corruptCodeword) {
+      const rows = rowsOfCodeword(working, width, logDomain, k);
+      options.corruptCodeword(rows);
+      const tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, logRows));
+      return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
+    }
+    const tree = phase("merkle", () => pcsMerkle(working, width, logDomain, k));
+    return { codeword: working.slice(), tree };
+  } finally {
+    pcsRelease(working);
+  }
 }
 
 /**
@@ -119,93 +155,110 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
   const gamma = t.sampleExt();
   const initial = schedule.initialOodSamples;
   const coeffs = extPowers(gamma, initial + claims.length);
-  let w: Uint32Array = new Uint32Array(4 << m);
-  state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
-  claims.forEach((c, j) => pcsEqAdd(w, c.point, coeffs[initial + j]!));
-
-  let f: Uint32Array = state.evaluations;
-  let c: Uint32Array = state.coefficients;
-  let tree = state.tree;
-  let rows: Uint32Array = state.rows;
-  let width: number = state.commitment.width;
-  const rounds: WhirRoundProof[] = [];
-  let finalCoefficients: Uint32Array | null = null;
-  schedule.rounds.forEach((round, i) => {
-    const last = i === schedule.rounds.length - 1;
-    const sumcheck: [Ext, Ext][] = [];
-    const foldWitnesses: number[] = [];
-    for (let s = 0; s < round.foldingFactor; s++) {
+  const width0 = state.commitment.width;
+  // The working tables (f, w, c and the codewords of later iterations), released at the end.
+  const tables = new Set<Uint32Array>();
+  const take = (x: Uint32Array): Uint32Array => (tables.add(x), x);
+  const drop = (x: Uint32Array): void => {
+    tables.delete(x);
+    pcsRelease(x);
+  };
+  try {
+    let w = take(pcsZeros(4 << m));
+    state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
+    claims.forEach((c, j) => pcsEqAdd(w, c.point, coeffs[initial + j]!));
+    let f = take(width0 === 1 ? pcsLift(state.evaluations) : pcsResident(state.evaluations));
+    let c = take(width0 === 1 ? pcsLift(state.coefficients) : pcsResident(state.coefficients));
+    const foldAll = (alpha: Ext, withCoefficients: boolean): void => {
+      const nf = take(pcsFold(f, alpha, "evaluations"));
+      drop(f);
+      f = nf;
+      const nw = take(pcsFold(w, alpha, "evaluations"));
+      drop(w);
+      w = nw;
+      if (withCoefficients) {
+        const nc = take(pcsFold(c, alpha, "coefficients"));
+        drop(c);
+        c = nc;
+      }
+    };
+    let tree = state.tree;
+    let codeword: Uint32Array = state.codeword;
+    let width: number = width0;
+    const rounds: WhirRoundProof[] = [];
+    let finalCoefficients: Uint32Array | null = null;
+    schedule.rounds.forEach((round, i) => {
+      const last = i === schedule.rounds.length - 1;
+      const sumcheck: [Ext, Ext][] = [];
+      const foldWitnesses: number[] = [];
+      for (let s = 0; s < round.foldingFactor; s++) {
+        const honest = phase("sumcheck", () => pcsRound(f, w));
+        const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(i, s, honest) : honest;
+        t.observeExt(h0);
+        t.observeExt(h2);
+        sumcheck.push([h0, h2]);
+        if (round.foldPowBits > 0) foldWitnesses.push(phase("grinding", () => t.grind(round.foldPowBits)));
+        const alpha = t.sampleExt();
+        phase("fold", () => foldAll(alpha, true));
+      }
+      let nextRoot: Uint32Array | null = null;
+      let nextTree: MerkleTree | null = null;
+      let nextCodeword: Uint32Array | null = null;
+      let oodPoints: Ext[] = [];
+      let oodAnswers: Ext[] = [];
+      if (!last) {
+        const next = schedule.rounds[i + 1]!;
+        const cw = take(phase("encode", () => pcsCodeword(c, 4, next.logDomain)));
+        nextCodeword = cw;
+        nextTree = phase("merkle", () => pcsMerkle(cw, 4, next.logDomain, next.foldingFactor));
+        nextRoot = nextTree.root.slice();
+        t.observeDigest(nextRoot);
+        oodPoints = drawOodPoints(t, round.nextOodSamples);
+        oodAnswers = oodPoints.map((z) => pcsHorner(c, z));
+        if (adversary.oodAnswers) oodAnswers = adversary.oodAnswers(i, oodAnswers);
+        absorbExts(t, oodAnswers);
+      } else {
+        finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
+        t.observeMany(finalCoefficients);
+      }
+      const queryWitness = round.queryPowBits > 0 ? phase("grinding", () => t.grind(round.queryPowBits)) : null;
+      const indices = drawQueries(t, round.queries, round.logRows);
+      const opened = gatherRows(codeword, width, round.logDomain, round.foldingFactor, indices);
+      adversary.rows?.(i, opened);
+      const siblings = openMultiproof(tree, indices);
+      adversary.siblings?.(i, siblings);
+      rounds.push({
+        sumcheck, foldWitnesses, nextRoot, nextOodAnswers: oodAnswers, finalCoefficients: last ? finalCoefficients : null,
+        queryWitness, rowCount: indices.length, rows: opened, siblings,
+      });
+      if (!last) {
+        const mNext = round.numVariables - round.foldingFactor;
+        const g = t.sampleExt();
+        const weights = extPowers(g, 1 + oodPoints.length + indices.length);
+        oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, mNext), weights[1 + j]!));
+        const omega = rootOfUnity(round.logDomain);
+        indices.forEach((idx, j) => {
+          const r = pow(omega, idx << round.foldingFactor);
+          pcsEqAdd(w, powerPointBase(r, mNext).map((x): Ext => [x, 0, 0, 0]), weights[1 + oodPoints.length + j]!);
+        });
+        if (codeword !== state.codeword) drop(codeword);
+        tree = nextTree!;
+        codeword = nextCodeword!;
+        width = 4;
+      }
+    });
+    const finalSumcheck: [Ext, Ext][] = [];
+    for (let s = 0; s < schedule.finalVariables; s++) {
       const honest = phase("sumcheck", () => pcsRound(f, w));
-      const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(i, s, honest) : honest;
+      const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(schedule.rounds.length, s, honest) : honest;
       t.observeExt(h0);
       t.observeExt(h2);
-      sumcheck.push([h0, h2]);
-      if (round.foldPowBits > 0) foldWitnesses.push(phase("grinding", () => t.grind(round.foldPowBits)));
+      finalSumcheck.push([h0, h2]);
       const alpha = t.sampleExt();
-      phase("fold", () => {
-        f = pcsFold(f, alpha, "evaluations");
-        w = pcsFold(w, alpha, "evaluations");
-        c = pcsFold(c, alpha, "coefficients");
-      });
+      phase("fold", () => foldAll(alpha, false));
     }
-    let nextRoot: Uint32Array | null = null;
-    let nextTree: MerkleTree | null = null;
-    let nextRows: Uint32Array | null = null;
-    let oodPoints: Ext[] = [];
-    let oodAnswers: Ext[] = [];
-    if (!last) {
-      const next = schedule.rounds[i + 1]!;
-      nextRows = phase("encode", () => pcsEncode(c, 4, next.logDomain, next.foldingFactor));
-      nextTree = phase("merkle", () => buildMerkleTree(nextRows!, (1 << next.foldingFactor) * 4, next.logRows));
-      nextRoot = nextTree.root.slice();
-      t.observeDigest(nextRoot);
-      oodPoints = drawOodPoints(t, round.nextOodSamples);
-      oodAnswers = oodPoints.map((z) => pcsHorner(c, z));
-      if (adversary.oodAnswers) oodAnswers = adversary.oodAnswers(i, oodAnswers);
-      absorbExts(t, oodAnswers);
-    } else {
-      finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
-      t.observeMany(finalCoefficients);
-    }
-    const queryWitness = round.queryPowBits > 0 ? phase("grinding", () => t.grind(round.queryPowBits)) : null;
-    const indices = drawQueries(t, round.queries, round.logRows);
-    const rowWords = (1 << round.foldingFactor) * width;
-    const opened = new Uint32Array(indices.length * rowWords);
-    indices.forEach((idx, j) => opened.set(rows.subarray(idx * rowWords, (idx + 1) * rowWords), j * rowWords));
-    adversary.rows?.(i, opened);
-    const siblings = openMultiproof(tree, indices);
-    adversary.siblings?.(i, siblings);
-    rounds.push({
-      sumcheck, foldWitnesses, nextRoot, nextOodAnswers: oodAnswers, finalCoefficients: last ? finalCoefficients : null,
-      queryWitness, rowCount: indices.length, rows: opened, siblings,
-    });
-    if (!last) {
-      const mNext = round.numVariables - round.foldingFactor;
-      const g = t.sampleExt();
-      const weights = extPowers(g, 1 + oodPoints.length + indices.length);
-      oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, mNext), weights[1 + j]!));
-      const omega = rootOfUnity(round.logDomain);
-      indices.forEach((idx, j) => {
-        const r = pow(omega, idx << round.foldingFactor);
-        addScaledEqTableBase(w, powerPointBase(r, mNext), weights[1 + oodPoints.length + j]!);
-      });
-      tree = nextTree!;
-      rows = nextRows!;
-      width = 4;
-    }
-  });
-  const finalSumcheck: [Ext, Ext][] = [];
-  for (let s = 0; s < schedule.finalVariables; s++) {
-    const honest = phase("sumcheck", () => pcsRound(f, w));
-    const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(schedule.rounds.length, s, honest) : honest;
-    t.observeExt(h0);
-    t.observeExt(h2);
-    finalSumcheck.push([h0, h2]);
-    const alpha = t.sampleExt();
-    phase("fold", () => {
-      f = pcsFold(f, alpha, "evaluations");
-      w = pcsFold(w, alpha, "evaluations");
-    });
+    return { set: schedule.set.id, numVariables: m, width: width0, rounds, finalSumcheck };
+  } finally {
+    for (const x of tables) pcsRelease(x);
   }
-  return { set: schedule.set.id, numVariables: m, width: state.commitment.width, rounds, finalSumcheck };
 }

@@ -2,10 +2,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P, random } from "../../src/field/koalabear.js";
 import { extRandom, type Ext } from "../../src/field/extension.js";
-import { typescriptPcsBackend } from "../../src/pcs/backend.js";
+import { merkleTreeOfCodeword, typescriptPcsBackend } from "../../src/pcs/backend.js";
+import { codewordReference, rowsOfCodeword } from "../../src/pcs/encode.js";
+import { buildMerkleTreeReference } from "../../src/pcs/merkle.js";
 import { rootOfUnity } from "../../src/pcs/domain.js";
 import { evaluateNaive } from "../../src/pcs/ntt.js";
-import { extConstantTable, nttTwiddleTables, shoupCompanion, wasmPcsBackend } from "../../src/kernels/pcs-kernels.js";
+import { extConstantTable, nttTwiddleTables, shoupCompanion, wasmPcsBackend, wasmTwiddleTables } from "../../src/kernels/pcs-kernels.js";
 
 const wasm = wasmPcsBackend();
 const ref = typescriptPcsBackend;
@@ -104,4 +106,100 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
       assert.deepEqual(a, b, `nvars ${nvars}`);
     }
   }
+});
+
+test("the WASM twiddle tables equal the reference word for word", () => {
+  for (const logN of [0, 1, 2, 3, 7, 12, 16]) {
+    const w = wasmTwiddleTables(logN);
+    assert.ok(w, "the kernel module is available in the test processes");
+    const r = nttTwiddleTables(logN);
+    assert.deepEqual(w.twiddles, r.twiddles, `twiddles, 2^${logN}`);
+    assert.deepEqual(w.companions, r.companions, `companions, 2^${logN}`);
+  }
+});
+
+test("the WASM NTT equals the reference when its bit reversal takes several calls (above 2^14 elements)", () => {
+  assert.ok(wasm);
+  for (const [width, logN] of [[1, 16], [4, 15], [1, 15]] as const) {
+    const input = new Uint32Array((1 << logN) * width).map(() => random());
+    const a = input.slice();
+    const b = input.slice();
+    wasm.ntt(a, width, logN);
+    ref.ntt(b, width, logN);
+    assert.deepEqual(a, b, `width ${width}, 2^${logN}`);
+    const cw = wasm.codeword(input.subarray(0, (1 << (logN - 2)) * width), width, logN);
+    assert.deepEqual(cw.slice(), codewordReference(input.subarray(0, (1 << (logN - 2)) * width), width, logN), `codeword, width ${width}, 2^${logN}`);
+    wasm.release(cw);
+  }
+});
+
+test("the WASM codeword and the Merkle tree of its rows equal the references (kernel and fallback shapes, tables in and outside kernel memory)", () => {
+  assert.ok(wasm);
+  const before = wasm.residentTables;
+  // [m, log|L|, k]: k = 1, 2 with width 1 and log rows < 2 take the fallback; the others the four-lane kernels.
+  for (const width of [1, 4]) {
+    for (const [m, logDomain, k] of [[1, 2, 1], [2, 3, 1], [3, 5, 2], [4, 6, 3], [4, 6, 4], [6, 8, 4], [5, 7, 5], [9, 11, 4], [8, 12, 6], [4, 5, 4]] as const) {
+      for (const coeffs of inputs((1 << m) * width)) {
+        const what = `width ${width}, m ${m}, log|L| ${logDomain}, k ${k}`;
+        const expected = codewordReference(coeffs, width, logDomain);
+        const cw = wasm.codeword(coeffs, width, logDomain);
+        assert.deepEqual(cw.slice(), expected, what);
+        const tree = wasm.merkle(cw, width, logDomain, k);
+        const reference = buildMerkleTreeReference(rowsOfCodeword(expected, width, logDomain, k), (1 << k) * width, logDomain - k);
+        assert.deepEqual(tree.levels.map((l) => l.slice()), reference.levels, what);
+        assert.deepEqual(tree.root, reference.root, what);
+        assert.deepEqual(wasm.merkle(expected, width, logDomain, k).levels.map((l) => l.slice()), reference.levels, `${what}, a plain array`);
+        assert.deepEqual(ref.merkle(expected, width, logDomain, k).levels, merkleTreeOfCodeword(expected, width, logDomain, k).levels);
+        wasm.release(cw);
+      }
+    }
+  }
+  assert.equal(wasm.residentTables, before, "every codeword released");
+});
+
+test("working tables: copies, zeros, lifts and folds equal the references, are read in place by the next kernel, and are all released", () => {
+  assert.ok(wasm);
+  const before = wasm.residentTables;
+  for (const n of [1024, 4096]) {
+    for (const base of inputs(2 * n)) {
+      const lifted = wasm.lift(base);
+      assert.deepEqual(lifted.slice(), ref.lift(base), `lift, n ${n}`);
+      const table = wasm.resident(lifted);
+      assert.notEqual(table, lifted);
+      assert.deepEqual(table.slice(), lifted.slice());
+      const alpha = extRandom();
+      const folded = wasm.fold(table, alpha, "evaluations");
+      assert.deepEqual(folded.slice(), ref.fold(ref.lift(base), alpha, "evaluations"), `fold of a working table, n ${n}`);
+      const w = wasm.zeros(4 * n);
+      assert.ok(w.every((x) => x === 0));
+      const point: Ext[] = Array.from({ length: Math.log2(n) }, () => extRandom());
+      const plain = new Uint32Array(4 * n);
+      wasm.eqAdd(w, point, [1, 0, 0, 0]);
+      ref.eqAdd(plain, point, [1, 0, 0, 0]);
+      assert.deepEqual(w.slice(), plain, "eq table accumulated in place");
+      assert.deepEqual(wasm.round(folded, w), ref.round(folded.slice(), plain));
+      assert.deepEqual(wasm.horner(folded, alpha), ref.horner(folded.slice(), alpha));
+      for (const x of [lifted, table, folded, w]) wasm.release(x);
+    }
+  }
+  wasm.release(new Uint32Array(8)); // not a working table: no effect
+  assert.equal(wasm.residentTables, before);
+});
+
+test("an opening leaves no working table behind, also when it stops half way", async () => {
+  assert.ok(wasm);
+  const { whirCommitOn, whirOpenOn } = await import("../../src/pcs/prover.js");
+  const { DuplexChallenger } = await import("../../src/transcript/challenger.js");
+  const m = 12;
+  const evals = new Uint32Array(1 << m).map(() => random());
+  const point = Array.from({ length: m }, () => extRandom());
+  const claims = [{ point, value: [0, 0, 0, 0] as Ext }];
+  const before = wasm.residentTables;
+  const t = DuplexChallenger.withDomain("working-tables");
+  const state = whirCommitOn(t, evals);
+  assert.equal(wasm.residentTables, before, "after the commitment");
+  whirOpenOn(t.clone(), state, claims);
+  assert.equal(wasm.residentTables, before, "after an opening");
+  assert.throws(() => whirOpenOn(t.clone(), state, claims, { oodAnswers: () => { throw new RangeError("stop"); } }), RangeError);
+  assert.equal(wasm.residentTables, before, "after an opening that threw");
 });

@@ -6,7 +6,7 @@ import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
 import { rootOfUnity } from "../../src/pcs/domain.js";
 import { evaluateNaive, nttReference as nttInPlace } from "../../src/pcs/ntt.js";
-import { encodeRowsReference as encodeRows } from "../../src/pcs/encode.js";
+import { codewordOfRows, codewordReference, encodeRowsReference as encodeRows, gatherRows, rowsOfCodeword } from "../../src/pcs/encode.js";
 import { foldRow } from "../../src/pcs/fold.js";
 import {
   addScaledEqTable, addScaledEqTableBase, powerPointBase, coefficientsToEvaluations, eqEval, evaluateCoefficients, evaluateUnivariate, evaluateUnivariateAtBase,
@@ -147,6 +147,20 @@ test("encodeRows: row j, column t is F(ω^(j + t·rows))", () => {
   const nRows = 1 << (logDomain - k);
   for (let j = 0; j < nRows; j++) for (let t = 0; t < 1 << k; t++) {
     assert.equal(rows[j * (1 << k) + t], evaluateUnivariateAtBase(c4, pow(omega, j + t * nRows))[0]);
+  }
+});
+
+test("a codeword's rows: gathered rows are the encoding's rows, and rows back to the codeword is the identity", () => {
+  for (const [width, m, logDomain, k] of [[1, 4, 6, 2], [4, 5, 7, 3], [1, 3, 3, 3], [4, 2, 4, 1]] as const) {
+    const coeffs = new Uint32Array((1 << m) * width).map(rng(m * 7 + width));
+    const codeword = codewordReference(coeffs, width, logDomain);
+    const rows = encodeRows(coeffs, width, logDomain, k);
+    assert.deepEqual(rowsOfCodeword(codeword, width, logDomain, k), rows);
+    assert.deepEqual(codewordOfRows(rows, width, logDomain, k), codeword);
+    const rowWords = (1 << k) * width;
+    const indices = [0, (1 << (logDomain - k)) - 1, 1 % (1 << (logDomain - k))];
+    const opened = gatherRows(codeword, width, logDomain, k, indices);
+    indices.forEach((j, r) => assert.deepEqual(opened.subarray(r * rowWords, (r + 1) * rowWords), rows.subarray(j * rowWords, (j + 1) * rowWords), `row ${j}`));
   }
 });
 

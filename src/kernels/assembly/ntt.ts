@@ -30,15 +30,30 @@ const BLOCK: u32 = 4096;
   }
 }
 
-function bitReverse(data: usize, logN: u32, width: u32): void {
+/** Swaps element i with element bitrev(i) for i in [from, from + count) where i < bitrev(i) (all of [0, 2^logN) is the bit-reversal permutation). */
+function bitReverseRange(data: usize, logN: u32, width: u32, from: u32, count: u32): void {
   const n: u32 = 1 << logN;
+  if (n < 2 || count == 0) return;
   let j: u32 = 0;
-  for (let i: u32 = 1; i < n; i++) {
+  for (let b: u32 = 0; b < logN; b++) j |= ((from >> b) & 1) << (logN - 1 - b);
+  const end = from + count;
+  for (let i = from; ; ) {
+    if (i < j) swapWords(data, i, j, width);
+    i++;
+    if (i >= end) break;
     let bit = n >> 1;
     for (; (j & bit) != 0; bit >>= 1) j ^= bit;
     j ^= bit;
-    if (i < j) swapWords(data, i, j, width);
   }
+}
+
+/**
+ * Part of the bit-reversal permutation that starts the forward NTT: elements [from, from + count)
+ * swapped with their bit-reversed positions where these are larger. Calls over a partition of
+ * [0, 2^logN) followed by `ntt_stages` equal `ntt_forward`.
+ */
+export function ntt_bit_reverse(data: usize, logN: u32, width: u32, from: u32, count: u32): void {
+  bitReverseRange(data, logN, width, from, count);
 }
 
 /** The butterflies of half-span h over elements [from, to) (a multiple of 2h apart). */
@@ -90,7 +105,14 @@ function stage(data: usize, from: u32, to: u32, h: u32, width: u32, tw: usize, t
 export function ntt_forward(data: usize, logN: u32, width: u32, tw: usize, tws: usize): void {
   const n: u32 = 1 << logN;
   if (n < 2) return;
-  bitReverse(data, logN, width);
+  bitReverseRange(data, logN, width, 0, n);
+  ntt_stages(data, logN, width, tw, tws);
+}
+
+/** The butterfly stages of the forward NTT, on data already in bit-reversed order. */
+export function ntt_stages(data: usize, logN: u32, width: u32, tw: usize, tws: usize): void {
+  const n: u32 = 1 << logN;
+  if (n < 2) return;
   const block = n < BLOCK ? n : BLOCK;
   for (let from: u32 = 0; from < n; from += block) {
     for (let h: u32 = 1; h < block; h <<= 1) stage(data, from, from + block, h, width, tw, tws);
