@@ -55,6 +55,8 @@ export function makeSlotRegistry(dir: string, depth = 24, sub = "slot-db"): Regi
 
 /** A profile v3 registry block as `prove-block --profile v3` writes it, with the roots it goes between. */
 export interface V3BlockFiles {
+  /** The block directory (block.json, block.bin). */
+  readonly dir: string;
   /** block.json's text. */
   readonly blockJson: string;
   /** block.bin. */
@@ -98,6 +100,7 @@ export async function makeV3Block(dir: string, opts: { depth: number; records: n
     const out = join(dir, `${sub}-block`);
     const { applied } = proveBlockToDir(store, opts.updates, out, { profile: "v3" });
     return {
+      dir: out,
       blockJson: readFileSync(join(out, "block.json"), "utf8"),
       proof: new Uint8Array(readFileSync(join(out, "block.bin"))),
       fromRoot: formatRoot(applied.fromRoot),
