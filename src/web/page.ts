@@ -251,7 +251,7 @@ async function runBlock(): Promise<void> {
   const data = { kind: "block", code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript", trust: st.trust, ...(v.operation !== undefined ? { operation: String(v.operation) } : {}) };
   const common = { label: st.word, headline: st.headline, what: st.what, ...(v.notice ? { notice: v.notice } : {}), time };
   if (v.ok) show("ACCEPT", common, data);
-  else show("REJECT", { ...common, code: v.code!, reason: `${v.operation !== undefined ? `update ${v.operation} (from 0) of block.json: ` : ""}${v.reason ?? ""}` }, data);
+  else show("REJECT", { ...common, code: v.code!, ...(v.reason ? { reason: v.reason } : {}) }, data);
 }
 
 async function useCurrentRoot(): Promise<void> {
