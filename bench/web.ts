@@ -11,20 +11,36 @@
  * derived wiring) on each side, then `rounds` interleaved rounds of `calls` checks per side
  * (prepared circuit cached); times are ms per check, median (min–max) over the rounds. Goal:
  * browser ≤ 2 × Node.
+ *
+ *   npm run bench -- web --v3-block 1024 [--v3-depth 48] [--v3-records 20000]
+ *
+ * With --v3-block N (0, the default, leaves it out) it also measures a profile v3 registry block:
+ * a name-keyed registry of --v3-depth holding the first --v3-records records of the bundled npm
+ * subset, then the next N records inserted as one block (`proveBlockToDir` with profile v3, as
+ * `ssgkr registry prove-block --profile v3` writes it); the auditor's check of block.json (text)
+ * and block.bin (base64) from the two roots, `checkBlockBody` (as `POST /v1/verify` and the
+ * page's block form run it), timed the same way in Node and in the page: the first check's
+ * prepare time, then `rounds` interleaved rounds of `calls` checks per side, wall ms per check.
+ * Headline: `v3_block<N>_verify_node_ms`, `v3_block<N>_verify_browser_ms` (medians),
+ * `v3_block<N>_browser_over_node`, `v3_block_depth`, `load1`.
  */
 import { mkdirSync } from "node:fs";
-import { checkProofBody } from "../src/counterparty/body.js";
+import { bytesBase64, checkProofBody } from "../src/counterparty/body.js";
+import { checkBlockBody } from "../src/counterparty/block-body.js";
 import { parseRoot } from "../src/counterparty/claim.js";
-import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "../test/web/support.js";
+import { buildPage, freshDir, launchChromium, makeRegistry, makeV3Block, npmInserts, RECORDS, removeDir, startServer, TOKEN } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: int(1, 48), rounds: int(1, 1000), calls: int(1, 1000) }, {
-  smoke: { depth: "8", rounds: "1", calls: "1" },
+const args = parseOptions({ depth: int(1, 48), rounds: int(1, 1000), calls: int(1, 1000), "v3-block": int(0, 4096), "v3-depth": int(1, 64), "v3-records": int(1, 90_000) }, {
+  smoke: { depth: "8", rounds: "1", calls: "1", "v3-block": "4", "v3-depth": "16", "v3-records": "40" },
 });
 const depth = Number(args.get("depth") ?? 24);
 const rounds = Number(args.get("rounds") ?? 7);
 const calls = Number(args.get("calls") ?? 5);
+const v3Block = Number(args.get("v3-block") ?? 0);
+const v3Depth = Number(args.get("v3-depth") ?? 48);
+const v3Records = Number(args.get("v3-records") ?? 20_000);
 for (const [k, v] of [["depth", depth], ["rounds", rounds], ["calls", calls]] as const) {
   if (!Number.isInteger(v) || v < 1 || (k === "depth" && v > 48)) throw new Error(`--${k} must be a positive integer${k === "depth" ? " ≤ 48" : ""}, got ${args.get(k)}`);
 }
@@ -123,10 +139,71 @@ try {
     headline[`${b.kind}_ratio`] = Number(ratio.toFixed(2));
     headline[`${b.kind}_browser_prepare_ms`] = Math.round(firstBrowser.prepareMs);
   }
+  let v3: Record<string, unknown> | undefined;
+  if (v3Block > 0) {
+    progress(`v3 block: registry of the first ${v3Records} npm records at depth ${v3Depth}, then ${v3Block} inserts proved as one profile v3 block`);
+    const b = await makeV3Block(dir, { depth: v3Depth, records: v3Records, updates: npmInserts(v3Records, v3Block) });
+    const body = { block: b.blockJson, proof: bytesBase64(b.proof) };
+    await page.evaluate((x) => void ((globalThis as any).__v3Block = x), body);
+    const nodeBlock = (n: number) => {
+      const roots = { fromRoot: parseRoot(b.fromRoot), toRoot: parseRoot(b.toRoot) };
+      let ok = true, prepareMs = 0;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) {
+        const v = checkBlockBody(body, roots);
+        ok &&= v.ok;
+        prepareMs += v.prepareMs;
+      }
+      return { ms: (performance.now() - t0) / n, ok, prepareMs };
+    };
+    const browserBlock = (n: number) =>
+      page.evaluate(
+        (from, to, count) => {
+          const s = (globalThis as any).ssgkr;
+          const roots = { fromRoot: s.parseRoot(from), toRoot: s.parseRoot(to) };
+          let ok = true, prepareMs = 0;
+          const t0 = performance.now();
+          for (let i = 0; i < count; i++) {
+            const v = s.checkBlockBody((globalThis as any).__v3Block, roots);
+            ok &&= v.ok;
+            prepareMs += v.prepareMs;
+          }
+          return { ms: (performance.now() - t0) / count, ok, prepareMs };
+        },
+        b.fromRoot,
+        b.toRoot,
+        n,
+      );
+    progress(`v3 block: first check (prepares the v3 update circuit) in Node and in the browser, then ${rounds} × ${calls} checks per side`);
+    const firstBrowser = await browserBlock(1);
+    const firstNode = nodeBlock(1);
+    const node: number[] = [], web: number[] = [];
+    let allOk = firstBrowser.ok && firstNode.ok;
+    for (let r = 0; r < rounds; r++) {
+      const n = nodeBlock(calls);
+      const w = await browserBlock(calls);
+      node.push(n.ms);
+      web.push(w.ms);
+      allOk &&= n.ok && w.ok;
+    }
+    if (!allOk) throw new Error("v3 block: a check did not accept (the benchmark measures accepting checks)");
+    const ns = stats(node), ws = stats(web);
+    const ratio = ws.median / ns.median;
+    const bytes = { blockJson: Buffer.byteLength(b.blockJson), proof: b.proof.length };
+    console.log(`v3 block of ${v3Block} npm inserts d${v3Depth} (registry of ${v3Records}; block.json ${bytes.blockJson} B + proof ${bytes.proof} B): Node ${fmt(ns.median, 1)} ms (${fmt(ns.min, 1)}–${fmt(ns.max, 1)})   browser ${fmt(ws.median, 1)} ms (${fmt(ws.min, 1)}–${fmt(ws.max, 1)})   browser/Node ${ratio.toFixed(2)}×   prepare Node ${fmt(firstNode.prepareMs, 0)} ms, browser ${fmt(firstBrowser.prepareMs, 0)} ms`);
+    v3 = { operations: v3Block, depth: v3Depth, records: v3Records, nodeMs: ns, browserMs: ws, ratio, nodePrepareMs: firstNode.prepareMs, browserPrepareMs: firstBrowser.prepareMs, bytes };
+    const k = `v3_block${v3Block}`;
+    headline.v3_block_depth = v3Depth;
+    headline[`${k}_verify_node_ms`] = Number(ns.median.toFixed(1));
+    headline[`${k}_verify_browser_ms`] = Number(ws.median.toFixed(1));
+    headline[`${k}_browser_over_node`] = Number(ratio.toFixed(2));
+    headline[`${k}_browser_prepare_ms`] = Math.round(firstBrowser.prepareMs);
+  }
+  headline.load1 = cond.load1;
   const worst = Math.max(...results.map((r) => r.ratio as number));
   console.log(`worst browser/Node ratio ${worst.toFixed(2)}× (goal ≤ 2×): ${worst <= 2 ? "met" : "NOT met"}`);
   headline.worst_ratio = Number(worst.toFixed(2));
-  const path = writeResults("web", { conditions: cond, depth, rounds, calls, backend, results });
+  const path = writeResults("web", { conditions: cond, depth, rounds, calls, backend, results, ...(v3 ? { v3Block: v3 } : {}) });
   progress(`results in ${path}`);
   printHeadline(headline);
 } finally {

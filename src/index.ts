@@ -63,6 +63,8 @@ export { nameKey, nameKeyBig, NAME_MAPPING_ID, SLOT_MAPPING_ID, DEFAULT_NAME_DEP
 // The check of a proof body as the HTTP API and the browser page exchange it ({statement, request, proof}).
 export { checkProofBody, base64Bytes, bytesBase64, UNPINNED_NOTICE, type ProofBody, type BodyVerdict } from "./counterparty/body.js";
 export type { StatementJson, ReadStatementJson, UpdateStatementJson } from "./counterparty/claim.js";
+// The check of a profile v3 registry block as the HTTP API and the browser page exchange it ({block, proof}).
+export { checkBlockBody, type BlockBody, type BlockBodyVerdict, type BlockRoots } from "./counterparty/block-body.js";
 export { proveBatchSequential, type BatchOutcome } from "./sync/batch.js";
 export {
   SyncPool, createSyncPool, proveBatch, verifyBatch,

@@ -35,6 +35,23 @@ const writeBody = {
   additionalProperties: false,
 } as const;
 const bearer = [{ bearer: [] as string[] }];
+/** The body of a proof check: a proof body with the roots it may be checked against. */
+function recordVerifyBody() {
+  return { ...proofBody, properties: { ...proofBody.properties, statement: { ...statement, properties: { ...statement.properties, root: rootInput, old_root: rootInput, new_root: rootInput } }, trusted_root: { ...rootInput, description: `the root you trust (${rootInput.description}); without it the statement's root is used and the verdict says so` }, verifier_key: { type: "string", description: "the verifier key NAME+HASH+KEY you trust: the trusted root is then the root of `checkpoint`, once its signature by this key verifies (CHECKPOINT_MALFORMED, CHECKPOINT_WRONG_KEY, CHECKPOINT_BAD_SIGNATURE otherwise)" } } };
+}
+/** The body of a block check: a profile v3 block directory's files and the roots it is checked against. */
+const blockVerifyBody = {
+  type: "object",
+  description: "a profile v3 registry block (ssgkr registry prove-block --profile v3): block.json and block.bin",
+  properties: {
+    block: { anyOf: [{ type: "object", additionalProperties: true }, { type: "string" }], description: "block.json: the object, or its text (profile \"v3\", depth, leaf_max_fields, updates: at most 4,096)" },
+    proof: { type: "string", description: "block.bin (inner-proof-v3) in base64" },
+    from_root: { ...rootInput, description: `the root you trust before the block (${rootInput.description}); without it block.json's from_root is used and the verdict says so` },
+    to_root: { ...rootInput, description: `the root after the block (${rootInput.description}); without it block.json's to_root` },
+  },
+  required: ["block", "proof"],
+  additionalProperties: false,
+} as const;
 
 export const SCHEMAS = {
   root: { summary: "current root, batch and record counts", tags: ["reads"], response: { 200: { type: "object", properties: { root: digest, batch: { type: "integer" }, records: { type: "integer" }, deleted: { type: "integer" }, next_slot: { type: "integer" }, depth: { type: "integer" }, leaf_max_fields: { type: "integer" }, registry_mapping: { type: "string" } }, additionalProperties: true } } },
@@ -42,7 +59,26 @@ export const SCHEMAS = {
   record: { summary: "a record's value, or that it is absent", tags: ["reads"], params: nameParam, response: { 200: { type: "object", properties: { name: { type: "string" }, status: { type: "string", enum: ["live", "deleted", "never registered"] }, value, absent: { type: "boolean" }, slot: { type: "integer" }, root: digest, batch: { type: "integer" }, ...nameForm }, additionalProperties: true }, ...errors(400) } },
   proof: { summary: "membership or absence proof of a name (JSON: statement, request, proof base64)", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string", description: "an earlier root (64 hex characters, or its 8 elements comma-separated): served while its proof is cached" } } }, response: { 200: proofBody, ...errors(400, 404, 410) } },
   proofBin: { summary: "the proof bytes alone (application/octet-stream); the statement is in the X-Ssgkr-Statement header", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string", description: "an earlier root (64 hex characters, or its 8 elements comma-separated)" } } }, response: { 200: { description: "inner-proof-v1 bytes", type: "string", format: "binary" }, ...errors(400, 404, 410) } },
-  verify: { summary: "verify a statement, request and proof against a trusted root (the body of GET …/proof is accepted as is)", tags: ["verify"], body: { ...proofBody, properties: { ...proofBody.properties, statement: { ...statement, properties: { ...statement.properties, root: rootInput, old_root: rootInput, new_root: rootInput } }, trusted_root: { ...rootInput, description: `the root you trust (${rootInput.description}); without it the statement's root is used and the verdict says so` }, verifier_key: { type: "string", description: "the verifier key NAME+HASH+KEY you trust: the trusted root is then the root of `checkpoint`, once its signature by this key verifies (CHECKPOINT_MALFORMED, CHECKPOINT_WRONG_KEY, CHECKPOINT_BAD_SIGNATURE otherwise)" } } }, response: { 200: { type: "object", properties: { ok: { type: "boolean" }, code: { type: "string" }, reason: { type: "string" }, statement: { type: "string" }, trusted_root: digest, root_source: { type: "string", enum: ["given", "statement", "checkpoint"] }, checkpoint: { type: "object", properties: { origin: { type: "string" }, size: { type: "integer" } }, description: "the checkpoint the trusted root was taken from" }, notice: { type: "string" }, scope: { type: "string" }, ...nameForm, verify_ms: { type: "number" } }, required: ["ok"], additionalProperties: true }, ...errors(400, 413) } },
+  verify: {
+    summary: "verify a statement, request and proof against a trusted root (the body of GET …/proof is accepted as is), or a profile v3 registry block (block.json and block.bin) against its from and to roots",
+    tags: ["verify"],
+    body: { type: "object", description: "a proof body {statement, request, proof[, trusted_root | verifier_key, checkpoint]} or a block body {block, proof[, from_root, to_root]} (a body with `block` is a block body)", oneOf: [recordVerifyBody(), blockVerifyBody] },
+    response: {
+      200: {
+        type: "object",
+        properties: {
+          ok: { type: "boolean" }, kind: { type: "string", enum: ["block"], description: "a block body's verdict" }, code: { type: "string" }, reason: { type: "string" },
+          operation: { type: "integer", description: "a block's rejected update: its index in block.updates, from 0 (when the verdict names one)" },
+          statement: { type: "string" }, operations: { type: "integer", description: "a block's updates" }, trusted_root: digest, root_source: { type: "string", enum: ["given", "statement", "checkpoint"] },
+          from_root: digest, to_root: digest, to_root_source: { type: "string", enum: ["given", "statement"], description: "a block's to root: the body's to_root, or block.json's" },
+          checkpoint: { type: "object", properties: { origin: { type: "string" }, size: { type: "integer" } }, description: "the checkpoint the trusted root was taken from" }, notice: { type: "string" }, scope: { type: "string" }, ...nameForm, prepare_ms: { type: "number" }, verify_ms: { type: "number" },
+        },
+        required: ["ok"],
+        additionalProperties: true,
+      },
+      ...errors(400, 413, 422),
+    },
+  },
   put: { summary: "insert or replace a record; returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: writeBody, response: { 200: proofBody, ...errors(400, 401, 403, 409) } },
   del: { summary: "delete a record; returns the update proof", tags: ["writes"], security: bearer, params: nameParam, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
   restore: { summary: "restore a deleted record (optionally with a new value); returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: writeBody, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },

@@ -4,7 +4,10 @@
  * (all three kinds each) are prepared once per process, before the server listens, and pinned in
  * the process-wide prepared-circuit cache, so no request prepares a circuit and none is evicted.
  * A request of any other configuration is refused (422 `CONFIG_NOT_SERVED`) before anything is
- * prepared.
+ * prepared. A profile v3 block body is refused the same way by its block.json's depth and leaf
+ * bound; the v3 update circuit of a served configuration is prepared by the first block checked
+ * (about 0.1 s) and kept for the process's life (src/registry/block-v3.ts), so only served
+ * configurations are ever prepared.
  */
 import { SsgkrError } from "../errors.js";
 import { syncConfig } from "../smt/config.js";
@@ -72,7 +75,16 @@ export class ServedConfigs {
       if (err instanceof SsgkrError) return;
       throw err;
     }
-    if (this.has(r.depth, r.leafMaxFields)) return;
-    throw new HttpError(422, "CONFIG_NOT_SERVED", `body.request: depth ${r.depth} and leaf bound ${r.leafMaxFields} are not verified by this server; it verifies ${this.list.map((c) => `depth ${c.depth} with leaf bound ${c.leafMaxFields}`).join(", ")}`, { field: "body.request", depth: r.depth, leafMaxFields: r.leafMaxFields });
+    this.checkConfig(r.depth, r.leafMaxFields, "body.request");
+  }
+
+  /**
+   * Refuses a configuration that is not served (a block body's block.json names it).
+   * @param field the body field that names it, for the message.
+   * @throws HttpError 422 `CONFIG_NOT_SERVED`.
+   */
+  checkConfig(depth: number, leafMaxFields: number, field: string): void {
+    if (this.has(depth, leafMaxFields)) return;
+    throw new HttpError(422, "CONFIG_NOT_SERVED", `${field}: depth ${depth} and leaf bound ${leafMaxFields} are not verified by this server; it verifies ${this.list.map((c) => `depth ${c.depth} with leaf bound ${c.leafMaxFields}`).join(", ")}`, { field, depth, leafMaxFields });
   }
 }

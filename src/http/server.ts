@@ -5,7 +5,8 @@
  *
  * Names are one URL-encoded path segment (`@scope/pkg` → `%40scope%2Fpkg`). Proofs of the current
  * root are cached per (root, name, kind). Writes run one at a time (write-lock.ts). Verification
- * is of the configurations the server serves only, prepared before it listens (served-configs.ts).
+ * is of the configurations the server serves only, prepared before it listens (served-configs.ts);
+ * the route also checks profile v3 registry blocks (`{block, proof}`, counterparty/block-body.ts).
  * Every error is `{"code", "message"}` with the status of errors.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
 import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
+import { blockConfigOf, checkBlockBody } from "../counterparty/block-body.js";
 import { describeStatement, formatRoot, nameNotice, valueJson, type StatementJson, type UpdateOp } from "../counterparty/claim.js";
 import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
 import { BearerAuth } from "./auth.js";
@@ -318,7 +320,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
 
   app.post("/v1/verify", { schema: SCHEMAS.verify, bodyLimit: opts.verifyBodyBytes ?? 2 * 1024 * 1024 }, async (req) => {
     const body = req.body as Record<string, unknown> | undefined;
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]}", { field: "body" });
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]} or {block, proof[, from_root, to_root]}", { field: "body" });
+    if (body.block !== undefined) return verifyBlock(body);
     for (const f of ["statement", "request", "proof"]) if (body[f] === undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
     let trusted = bodyRoot(body.trusted_root, "body.trusted_root");
     served.check(body.request);
@@ -350,6 +353,33 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       verify_ms: round(v.verifyMs),
     };
   });
+
+  /** A profile v3 block body `{block, proof[, from_root, to_root]}` (docs/http.md "Verify a block"). */
+  const verifyBlock = (body: Record<string, unknown>) => {
+    for (const f of ["statement", "request", "trusted_root", "verifier_key", "checkpoint"]) {
+      if (body[f] !== undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: not a field of a block body {block, proof[, from_root, to_root]}`, { field: `body.${f}` });
+    }
+    if (body.proof === undefined) throw new HttpError(400, "BAD_INPUT", "body.proof: missing", { field: "body.proof" });
+    const fromRoot = bodyRoot(body.from_root, "body.from_root");
+    const toRoot = bodyRoot(body.to_root, "body.to_root");
+    const config = blockConfigOf(body.block);
+    if (config !== undefined) served.checkConfig(config.depth, config.leafMaxFields, "body.block");
+    const v = checkBlockBody(body, { ...(fromRoot ? { fromRoot } : {}), ...(toRoot ? { toRoot } : {}) });
+    return {
+      ok: v.ok,
+      kind: "block",
+      ...(v.ok ? {} : { code: v.code, reason: v.reason }),
+      ...(v.operation !== undefined ? { operation: v.operation } : {}),
+      statement: v.statement,
+      ...(v.operations !== undefined ? { operations: v.operations } : {}),
+      ...(v.trustedRoot ? { trusted_root: v.trustedRoot } : {}),
+      root_source: v.rootSource,
+      ...(v.fromRoot ? { from_root: v.fromRoot, to_root: v.toRoot, to_root_source: v.toRootSource } : {}),
+      ...(v.notice ? { notice: v.notice } : {}),
+      prepare_ms: round(v.prepareMs),
+      verify_ms: round(v.verifyMs),
+    };
+  };
 
   const write = (op: "put" | UpdateOp) => async (req: FastifyRequest) => {
     const name = nameOf(req);

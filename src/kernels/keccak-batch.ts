@@ -2,7 +2,8 @@
  * Batched Keccak-256 (original Keccak padding, the Ethereum keccak256) over byte ranges of one
  * buffer, on the generated WebAssembly module of keccak-wasm.ts. This is the bulk-import fast
  * path; the reference is `keccak_256` of `@noble/hashes` (differential test in
- * test/kernels/keccak.test.ts).
+ * test/kernels/keccak.test.ts). It runs in Node and in the browser page alike (the module is
+ * small enough for synchronous compilation on a browser's main thread).
  */
 import { KECCAK_WASM_BASE64 } from "./keccak-wasm.js";
 
@@ -16,13 +17,21 @@ let compiled: WebAssembly.Module | undefined;
 
 const align = (x: number) => (x + 63) & ~63;
 
+/** The module's bytes from its base64 text, with `atob` (Node and browsers alike: no `Buffer`). */
+function moduleBytes(): Uint8Array<ArrayBuffer> {
+  const bin = atob(KECCAK_WASM_BASE64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
 /** One module instance with its own memory; one per thread. */
 export class KeccakBatch {
   private readonly ex: KeccakExports;
   private readonly base: number;
 
   constructor() {
-    compiled ??= new WebAssembly.Module(Buffer.from(KECCAK_WASM_BASE64, "base64"));
+    compiled ??= new WebAssembly.Module(moduleBytes());
     this.ex = new WebAssembly.Instance(compiled, {}).exports as unknown as KeccakExports;
     this.base = align(this.ex.heap_base());
   }

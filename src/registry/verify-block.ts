@@ -26,7 +26,9 @@ import { parseRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { OpKind } from "../statement/types.js";
 import { type PreparedV2, prepareV2 } from "../sync/v2/prepared.js";
-import { type V2RejectCode, verifyBlock } from "../sync/v2/index.js";
+// The v2 block verifier's own file, not the v2 index: the index also re-exports the worker pool (Node only), and the browser page bundles this file.
+import { verifyBlock } from "../sync/v2/block.js";
+import type { V2RejectCode } from "../sync/v2/verify.js";
 import type { RequestErrorCode } from "../sync/request.js";
 import type { FieldErrorCode } from "../field/errors.js";
 import type { SmtErrorCode } from "../smt/errors.js";

@@ -6,7 +6,10 @@
  * proof of a name from the registry's HTTP API, prepares the circuit here (derived wiring) and
  * checks the proof against the root the user trusts with the same code as Node
  * (`checkProofBody`). Query parameters `name`, `root` and `server` fill the form; `auto=1` also
- * starts the check.
+ * starts the check. The block form checks a profile v3 registry block (block.json and block.bin,
+ * chosen as files or pasted) from the trusted root — the root before the block — to the root
+ * after it (block.json's `to_root` when left empty) with `checkBlockBody`, as `POST /v1/verify`
+ * does; the pinned-root rules below apply to it as to records.
  *
  * A link never changes what the user trusts: a root pinned in this browser (local storage
  * `ssgkr.trustedRoot`, written only by the Pin button) wins over the query's `root`. A query root
@@ -19,6 +22,7 @@ import { loadKernelModule } from "../kernels/loader.js";
 import { installKernelBackend } from "../kernels/backend.js";
 import { hashBackend } from "../hash/fast-permutation.js";
 import { checkProofBody, type BodyVerdict } from "../counterparty/body.js";
+import { checkBlockBody, type BlockBodyVerdict } from "../counterparty/block-body.js";
 import { formatRoot, parseRoot } from "../counterparty/claim.js";
 import { SsgkrError } from "../errors.js";
 import { verdictState } from "./verdict-state.js";
@@ -205,6 +209,51 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
   else show("REJECT", { ...common, code: v.code!, ...(v.reason ? { reason: v.reason } : {}) }, shown);
 }
 
+/** The block body of the block form: a chosen file wins over pasted text. */
+async function blockInput(): Promise<{ block: string; proof: string | Uint8Array }> {
+  const jsonFile = $<HTMLInputElement>("block-json-file").files?.[0];
+  const binFile = $<HTMLInputElement>("block-bin-file").files?.[0];
+  const block = jsonFile ? await jsonFile.text() : $<HTMLTextAreaElement>("block-json").value;
+  const proof = binFile ? new Uint8Array(await binFile.arrayBuffer()) : $<HTMLTextAreaElement>("block-proof").value.trim();
+  return { block, proof };
+}
+
+/** Checks the block form's block.json and block.bin from the trusted root (the root before the block) to the root after it. */
+async function runBlock(): Promise<void> {
+  if (conflict) {
+    showConflict(conflict, undefined);
+    return;
+  }
+  const backend = await ready;
+  show("…", { what: "verifying the block…" });
+  await nextFrame();
+  let fromRoot: Uint32Array | undefined, toRoot: Uint32Array | undefined;
+  try {
+    fromRoot = trusted();
+    const text = $<HTMLTextAreaElement>("to-root").value.trim();
+    toRoot = text === "" ? undefined : parseRoot(text, "root after the block");
+  } catch (e) {
+    show("REJECT", { code: (e as SsgkrError).code ?? "BAD_ROOT", what: "a root is not usable", reason: (e as Error).message }, { code: (e as SsgkrError).code ?? "BAD_ROOT", kind: "block" });
+    return;
+  }
+  let body: { block: string; proof: string | Uint8Array };
+  try {
+    body = await blockInput();
+  } catch (e) {
+    show("REJECT", { code: "BAD_CLAIM", what: "the block's files could not be read", reason: (e as Error).message }, { code: "BAD_CLAIM", kind: "block" });
+    return;
+  }
+  const t1 = performance.now();
+  const v: BlockBodyVerdict = checkBlockBody(body, { ...(fromRoot ? { fromRoot } : {}), ...(toRoot ? { toRoot } : {}) });
+  const checkMs = performance.now() - t1;
+  const time = `prepare ${v.prepareMs.toFixed(0)} ms${v.prepareMs < 1 ? " (cached)" : ""}, verify ${v.verifyMs.toFixed(0)} ms, check in all ${checkMs.toFixed(0)} ms — hashing: ${backend}`;
+  const st = verdictState(v);
+  const data = { kind: "block", code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript", trust: st.trust, ...(v.operation !== undefined ? { operation: String(v.operation) } : {}) };
+  const common = { label: st.word, headline: st.headline, what: st.what, ...(v.notice ? { notice: v.notice } : {}), time };
+  if (v.ok) show("ACCEPT", common, data);
+  else show("REJECT", { ...common, code: v.code!, ...(v.reason ? { reason: v.reason } : {}) }, data);
+}
+
 async function useCurrentRoot(): Promise<void> {
   try {
     const res = await fetch(`${server()}/v1/root`);
@@ -217,7 +266,7 @@ async function useCurrentRoot(): Promise<void> {
 }
 
 /** The checker itself, for scripted use (tests, benchmarks): the same function the form runs. */
-(globalThis as Record<string, unknown>).ssgkr = { checkProofBody, parseRoot, ready: () => ready };
+(globalThis as Record<string, unknown>).ssgkr = { checkProofBody, checkBlockBody, parseRoot, ready: () => ready };
 
 function start(): void {
   ready = loadKernels().then((b) => {
@@ -254,6 +303,7 @@ function start(): void {
   });
   $("verify").addEventListener("click", () => void run({ name: $<HTMLInputElement>("name").value.trim() }));
   $("verify-pasted").addEventListener("click", () => void run({ pasted: $<HTMLTextAreaElement>("pasted").value }));
+  $("verify-block").addEventListener("click", () => void runBlock());
   $("current").addEventListener("click", () => void useCurrentRoot());
   $("pin").addEventListener("click", () => {
     try {

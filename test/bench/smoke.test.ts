@@ -33,7 +33,7 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   v3: ["load1", "block_depth", "agg_depth"],
   v2: ["reference", "v2_over_compat_prove", "v2_prove_ms", "compat_prove_ms", "v2_verify_ms", "v2_bytes", "compat_bytes"],
   verify: ["point", "verify_derived_ms", "verify_table_ms", "ratio", "transcript_ms", "sumcheck_ms"],
-  web: ["depth", "backend", "membership_node_ms", "membership_browser_ms", "worst_ratio"],
+  web: ["depth", "backend", "membership_node_ms", "membership_browser_ms", "worst_ratio", "v3_block_depth", "v3_block4_verify_node_ms", "v3_block4_verify_browser_ms", "load1"],
 };
 
 /** Why a benchmark cannot run here (a program it needs is missing), or undefined. */

@@ -81,7 +81,8 @@ test("docs/http.md: every curl example gives the output its `# expect:` lines sa
     }
     assert.ok(segments.length > 0, `block has an # expect: line:\n${block}`);
     const script = segments.map((s) => `${s.commands}\necho "@@segment@@"`).join("\n");
-    const r = spawnSync("bash", ["-eo", "pipefail", "-c", script], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    // `ssgkr` in a block is the package's command (node_modules/.bin, as under npm scripts).
+    const r = spawnSync("bash", ["-eo", "pipefail", "-c", script], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}` } });
     assert.equal(r.status, 0, `block failed (${r.status}): ${r.stderr}\n${block}`);
     const outputs = r.stdout.split("@@segment@@\n");
     segments.forEach((s, i) => {

@@ -15,6 +15,12 @@
  * REJECT ROOT_CONFLICT naming both roots (never ACCEPT) until the user chooses; an unpinned link
  * root and a link root equal to the pinned one ACCEPT; proofs from the second server are marked
  * as coming from another server. These run in their own browser contexts (own local storage).
+ *
+ * Profile v3 blocks (a depth-16 registry of npm records, six updates of every op): block.json and
+ * block.bin chosen as files are accepted against the trusted root (the root before the block);
+ * pasted tampered ones (an update's value, a truncated proof, a wrong root after the block) are
+ * rejected with Node's codes; a battery of altered block bodies gets Node's verdicts; a link root
+ * that conflicts with the pinned one ends a block check REJECT ROOT_CONFLICT too.
  */
 import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
@@ -22,9 +28,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { checkProofBody, base64Bytes, bytesBase64 } from "../../src/counterparty/body.js";
+import { checkBlockBody } from "../../src/counterparty/block-body.js";
 import { formatRoot, parseRoot } from "../../src/counterparty/claim.js";
 import type { NameStore } from "../../src/registry/store/name-store.js";
-import { buildPage, freshDir, launchChromium, makeRegistry, RECORDS, removeDir, startServer, TOKEN } from "./support.js";
+import { buildPage, freshDir, launchChromium, makeRegistry, makeV3Block, RECORDS, removeDir, startServer, TOKEN, V3_TEST_UPDATES, type V3BlockFiles } from "./support.js";
 
 /** Runs only in the browser step (`npm run test:browser`, which sets SSGKR_BROWSER_TESTS=1). */
 const ENABLED = process.env.SSGKR_BROWSER_TESTS === "1";
@@ -39,6 +46,7 @@ let rootText: string;
 let evilStore: NameStore;
 let evilServer: Awaited<ReturnType<typeof startServer>>;
 let evilRootText: string;
+let block: V3BlockFiles;
 
 const EVIL_VALUE = "https://evil.example/left-pad.tgz";
 
@@ -54,6 +62,7 @@ before(async () => {
   evilStore = makeRegistry(dir, 24, { sub: "evil-db", liveValue: EVIL_VALUE });
   evilServer = await startServer({ store: evilStore, webDir, token: TOKEN, rateLimit: 0, cors: "*" });
   evilRootText = formatRoot(evilStore.head().root);
+  block = await makeV3Block(dir, { depth: 16, records: 40, updates: V3_TEST_UPDATES });
   browser = await launchChromium(dir);
 });
 
@@ -450,6 +459,132 @@ test("browser: a pin saved in the list form [a, b, …] is read as the same root
     const c = await linkVerdict(page);
     assert.equal(c.code, "ROOT_CONFLICT");
     assert.equal(c.pinnedRoot, rootNow, "the conflict names the list-form pin in hex");
+  } finally {
+    await close();
+  }
+});
+
+/** Fills the block form (pasted text, or files when `files` is set) and returns the verdict. */
+async function checkBlock(label: string, page: Page, form: { root: string; toRoot?: string; files?: boolean; blockJson?: string; proof?: string }): Promise<PageVerdict & { kind: string; operation: string; trust: string }> {
+  await page.$eval("#root", (el, r) => ((el as HTMLTextAreaElement).value = r), form.root);
+  await page.$eval("#to-root", (el, r) => ((el as HTMLTextAreaElement).value = r), form.toRoot ?? "");
+  if (form.files) {
+    const json = (await page.$("#block-json-file"))!;
+    const bin = (await page.$("#block-bin-file"))!;
+    await (json as any).uploadFile(join(block.dir, "block.json"));
+    await (bin as any).uploadFile(join(block.dir, "block.bin"));
+  } else {
+    await page.$eval("#block-json", (el, t) => ((el as HTMLTextAreaElement).value = t), form.blockJson ?? "");
+    await page.$eval("#block-proof", (el, t) => ((el as HTMLTextAreaElement).value = t), form.proof ?? "");
+  }
+  await page.click("#verify-block");
+  const v = await verdictOf(page);
+  const more = await page.$eval("#verdict", (el) => ({ kind: (el as HTMLElement).dataset.kind ?? "", operation: (el as HTMLElement).dataset.operation ?? "", trust: (el as HTMLElement).dataset.trust ?? "" }));
+  await page.screenshot({ path: join(shots, `${label}.png`), fullPage: true });
+  return { ...v, ...more };
+}
+
+test("browser: a v3 block (block.json and block.bin as files) is accepted against the trusted root with the WASM kernels; pasted tampered blocks are rejected with Node's codes", async () => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.base}/verify/`);
+    const ok = await checkBlock("v3-block-accept", page, { root: block.fromRoot, files: true });
+    assert.equal(ok.verdict, "ACCEPT", ok.text);
+    assert.deepEqual([ok.kind, ok.trust, ok.backend], ["block", "pinned", "wasm"]);
+    assert.ok(ok.text.includes(`block of 6 updates (2 insert, 2 replace, 1 delete, 1 restore; depth 16, leaf bound 31) takes root ${block.fromRoot} to root ${block.toRoot}`), ok.text);
+    assert.match(ok.text, /verify \d+ ms/);
+
+    const proof = bytesBase64(block.proof);
+    const tampered = JSON.parse(block.blockJson);
+    tampered.updates[1].value = "https://evil.example/one";
+    await page.goto(`${server.base}/verify/`);
+    const cases: [string, { blockJson: string; proof: string; toRoot?: string }, string, string][] = [
+      ["v3-block-pasted-accept", { blockJson: block.blockJson, proof, toRoot: block.toRoot }, "ACCEPT", ""],
+      ["v3-block-tampered-reject", { blockJson: JSON.stringify(tampered), proof }, "REJECT", "PUBLIC_INPUTS_MISMATCH"],
+      ["v3-block-truncated-reject", { blockJson: block.blockJson, proof: bytesBase64(block.proof.subarray(0, block.proof.length - 7)) }, "REJECT", "DECODE_DeclaredLengthMismatch"],
+      ["v3-block-wrong-to-root-reject", { blockJson: block.blockJson, proof, toRoot: block.fromRoot }, "REJECT", "PUBLIC_INPUTS_MISMATCH"],
+    ];
+    for (const [label, form, verdict, code] of cases) {
+      const v = await checkBlock(label, page, { root: block.fromRoot, ...form });
+      assert.equal(v.verdict, verdict, `${label}: ${v.text}`);
+      assert.equal(v.code, code, label);
+      const n = checkBlockBody({ block: form.blockJson, proof: form.proof }, { fromRoot: parseRoot(block.fromRoot), ...(form.toRoot ? { toRoot: parseRoot(form.toRoot) } : {}) });
+      assert.deepEqual([n.ok ? "ACCEPT" : "REJECT", n.code ?? "", n.operation === undefined ? "" : String(n.operation)], [v.verdict, v.code, v.operation], `${label}: Node's verdict`);
+    }
+    const unpinned = await checkBlock("v3-block-unpinned", page, { root: "", blockJson: block.blockJson, proof });
+    assert.deepEqual([unpinned.verdict, unpinned.trust], ["ACCEPT", "unpinned"], unpinned.text);
+    assert.match(unpinned.text, /ACCEPT — UNPINNED/);
+  } finally {
+    await page.close();
+  }
+});
+
+test("browser: verdicts on altered block bodies equal Node's (checkBlockBody bundled in the page)", async () => {
+  const proof = bytesBase64(block.proof);
+  const obj = () => JSON.parse(block.blockJson) as Record<string, any>;
+  const edit = (f: (b: Record<string, any>) => void) => {
+    const b = obj();
+    f(b);
+    return b;
+  };
+  const flip = (i: number) => {
+    const b = block.proof.slice();
+    b[i]! ^= 1;
+    return bytesBase64(b);
+  };
+  const cases: [string, unknown][] = [
+    ["honest object", { block: obj(), proof }],
+    ["honest text", { block: block.blockJson, proof }],
+    ["swapped updates", { block: edit((b) => ([b.updates[1], b.updates[2]] = [b.updates[2], b.updates[1]])), proof }],
+    ["op changed", { block: edit((b) => (b.updates[0].op = "replace")), proof }],
+    ["update left out", { block: edit((b) => b.updates.splice(2, 1)), proof }],
+    ["profile v2", { block: edit((b) => (b.profile = "v2")), proof }],
+    ["depth changed", { block: edit((b) => (b.depth = 17)), proof }],
+    ["fields value changed", { block: edit((b) => (b.updates[5].fields = [1, 2, 4])), proof }],
+    ["flip byte 40", { block: obj(), proof: flip(40) }],
+    ["flip byte near the end", { block: obj(), proof: flip(block.proof.length - 100) }],
+    ["proof not base64", { block: obj(), proof: "%%%" }],
+    ["block not JSON", { block: "{", proof }],
+    ["not an object", 42],
+  ];
+  const page = await browser.newPage();
+  await page.goto(`${server.base}/verify/`);
+  const inBrowser = await page.evaluate(async (list, from, to) => {
+    const s = (globalThis as any).ssgkr;
+    await s.ready();
+    return list.map(([, body]) => {
+      const v = s.checkBlockBody(body, { fromRoot: s.parseRoot(from), toRoot: s.parseRoot(to) });
+      return { ok: v.ok as boolean, code: (v.code ?? "") as string, operation: (v.operation ?? -1) as number };
+    });
+  }, cases, block.fromRoot, block.toRoot);
+  await page.close();
+  const codes = new Set<string>();
+  cases.forEach(([label, body], i) => {
+    const n = checkBlockBody(body, { fromRoot: parseRoot(block.fromRoot), toRoot: parseRoot(block.toRoot) });
+    assert.deepEqual(inBrowser[i], { ok: n.ok, code: n.code ?? "", operation: n.operation ?? -1 }, label);
+    codes.add(n.code ?? "ACCEPT");
+  });
+  assert.equal(inBrowser.filter((v) => v.ok).length, 2, "only the two honest bodies are accepted");
+  assert.ok(codes.size >= 5, `distinct verdicts: ${[...codes].join(", ")}`);
+});
+
+test("browser: a link root that conflicts with the pinned one ends a block check REJECT ROOT_CONFLICT, never ACCEPT", async () => {
+  const { page, close } = await isolatedPage();
+  try {
+    await pinWithButton(page, block.fromRoot);
+    await page.goto(link({ root: block.toRoot }));
+    await page.$eval("#block-json", (el, t) => ((el as HTMLTextAreaElement).value = t), block.blockJson);
+    await page.$eval("#block-proof", (el, t) => ((el as HTMLTextAreaElement).value = t), bytesBase64(block.proof));
+    await page.click("#verify-block");
+    const v = await linkVerdict(page);
+    assert.equal(v.verdict, "REJECT", v.text);
+    assert.equal(v.code, "ROOT_CONFLICT");
+    assert.ok(!v.seen.includes("ACCEPT"), `verdicts set: ${v.seen.join(", ")}`);
+    await page.click("#keep-pinned");
+    await page.click("#verify-block");
+    const kept = await linkVerdict(page);
+    assert.equal(kept.verdict, "ACCEPT", kept.text);
+    assert.equal(kept.stored, block.fromRoot);
   } finally {
     await close();
   }

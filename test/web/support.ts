@@ -2,7 +2,8 @@
  * Test set-up shared by the HTTP and browser tests: a small registry on disk, the built verifier
  * page, the API listening on 127.0.0.1, and headless Chromium driven by puppeteer-core.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,6 +12,11 @@ import { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { deleteRecord, insertRecord } from "../../src/registry/operations.js";
 import { createRegistryApp, type RegistryApp, type RegistryHttpOptions } from "../../src/http/server.js";
+import { importNames } from "../../src/registry/import/name-import.js";
+import { npmReposSource, npmReposSubsetPath } from "../../src/registry/import/dataset.js";
+import { proveBlockToDir } from "../../src/registry/block-dir.js";
+import type { BlockUpdate } from "../../src/registry/name-block.js";
+import { formatRoot } from "../../src/registry/root.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const CHROMIUM = process.env.SSGKR_CHROMIUM ?? "/usr/bin/chromium";
@@ -45,6 +51,66 @@ export function makeSlotRegistry(dir: string, depth = 24, sub = "slot-db"): Regi
   insertRecord(store, RECORDS.deleted, null);
   deleteRecord(store, { name: RECORDS.deleted });
   return store;
+}
+
+/** A profile v3 registry block as `prove-block --profile v3` writes it, with the roots it goes between. */
+export interface V3BlockFiles {
+  /** The block directory (block.json, block.bin). */
+  readonly dir: string;
+  /** block.json's text. */
+  readonly blockJson: string;
+  /** block.bin. */
+  readonly proof: Uint8Array;
+  readonly fromRoot: string;
+  readonly toRoot: string;
+  readonly depth: number;
+  readonly leafMaxFields: number;
+}
+
+/** Updates of the test blocks (every op and value form) over a registry holding the first npm records ("1", "2", …). */
+export const V3_TEST_UPDATES: readonly BlockUpdate[] = [
+  { op: "insert", name: "block-new-package", value: "https://github.com/example/new" },
+  { op: "replace", name: "1", value: "https://gitlab.com/x/one" },
+  { op: "delete", name: "2" },
+  { op: "restore", name: "2" },
+  { op: "replace", name: "block-new-package", value: null },
+  { op: "insert", name: "fields-package", value: { fields: [1, 2, 3] } },
+];
+
+/** Records [from, from + n) of the bundled npm subset as block inserts. */
+export function npmInserts(from: number, n: number): BlockUpdate[] {
+  const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n");
+  if (from + n > lines.length - 1) throw new RangeError(`the npm subset has ${lines.length - 1} records, fewer than ${from + n}`);
+  return lines.slice(from, from + n).map((l) => {
+    const r = JSON.parse(l) as { name: string; value: string | null };
+    return { op: "insert", name: r.name, value: r.value };
+  });
+}
+
+/**
+ * A name-keyed registry of `depth` in `dir/sub` holding the first `records` npm records, then
+ * `updates` applied as one profile v3 block (`proveBlockToDir`, written to `dir/sub-block`); the
+ * registry is closed again.
+ */
+export async function makeV3Block(dir: string, opts: { depth: number; records: number; updates: readonly BlockUpdate[]; sub?: string }): Promise<V3BlockFiles> {
+  const sub = opts.sub ?? "v3-db";
+  const store = NameStore.openOrCreate(join(dir, sub), { depth: opts.depth });
+  try {
+    await importNames(store, () => npmReposSource(opts.records), { threads: 0 });
+    const out = join(dir, `${sub}-block`);
+    const { applied } = proveBlockToDir(store, opts.updates, out, { profile: "v3" });
+    return {
+      dir: out,
+      blockJson: readFileSync(join(out, "block.json"), "utf8"),
+      proof: new Uint8Array(readFileSync(join(out, "block.bin"))),
+      fromRoot: formatRoot(applied.fromRoot),
+      toRoot: formatRoot(applied.toRoot),
+      depth: store.config.depth,
+      leafMaxFields: store.config.leafMaxFields,
+    };
+  } finally {
+    await store.close();
+  }
 }
 
 /** Builds the verifier page into `dir/web`. */
