@@ -89,17 +89,17 @@ export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" |
  * `RECORD_LIVE` (non-membership of a live one), `KEY_COLLISION` (its key holds another name),
  * `BAD_NAME`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`.
  */
-export function nameReadRequest(store: NameStore, statement: "membership" | "nonmembership", name: string, root?: ArrayLike<number>): { request: OpRequest; key: number; value: RecordValue | undefined; root: Digest; batch: number } {
+export function nameReadRequest(store: NameStore, statement: "membership" | "nonmembership", name: string, root?: ArrayLike<number>): { request: OpRequest; key: number; value: RecordValue | undefined; root: Digest } {
   const s = store.nameStateAt(name, root);
   const B = store.config.leafMaxFields;
   if (s.other !== undefined) throw collisionError(store, name, s.key, s.other.name);
   const live = s.record?.state === RecordState.Live;
   if (statement === "membership") {
     if (!live) throw new RegistryError("RECORD_ABSENT", `membership needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`, { name });
-    return { key: s.key, value: s.record!.value, root: s.head.root, batch: s.head.batch, request: readOnlyRequest(OpKind.Membership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+    return { key: s.key, value: s.record!.value, root: s.head.root, request: readOnlyRequest(OpKind.Membership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
   }
   if (live || s.leaf.tag === LeafTag.Occupied) throw new RegistryError("RECORD_LIVE", `non-membership needs a name without a live record; ${JSON.stringify(name)} is live`, { name });
-  return { key: s.key, value: undefined, root: s.head.root, batch: s.head.batch, request: readOnlyRequest(OpKind.NonMembership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+  return { key: s.key, value: undefined, root: s.head.root, request: readOnlyRequest(OpKind.NonMembership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
 }
 
 /**
@@ -119,7 +119,7 @@ export function proveNameStatement(store: NameStore, statement: RegistryStatemen
     const r = nameReadRequest(store, statement, name, root);
     request = r.request;
     key = r.key;
-    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B, r.batch);
+    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B, (root === undefined ? store.head() : store.provableBatch(root)).batch);
   } else {
     if (root !== undefined) throw new RegistryError("PROOF_FAILED", `a ${statement} starts at the head; it cannot be proved at an earlier root`);
     planned = planNameUpdate(store, statement as NameUpdateKind, name, value);
