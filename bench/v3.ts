@@ -40,6 +40,7 @@ import { applyNameBlock, type BlockUpdate } from "../src/registry/name-block.js"
 import { oldLeafRule, v3BlockUpdates } from "../src/registry/block-v3.js";
 import { parseBlockDescription, updateJson } from "../src/registry/verify-block.js";
 import { formatRoot } from "../src/registry/root.js";
+import { nameKey } from "../src/registry/name-key.js";
 import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../src/sync/v2/index.js";
 import { prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3, v3Soundness, type V3Timings } from "../src/sync/v3/index.js";
 import { v3StatementOf } from "../src/smt/v3/input.js";
@@ -76,14 +77,24 @@ function cpu<T>(fn: () => T): [T, number] {
 }
 const show = (s: Stat) => `${fmt(s.median, 1)} (${fmt(s.min, 1)}–${fmt(s.max, 1)})`;
 
-/** Records [from, from + n) of the bundled npm subset as block inserts. */
-function npmInserts(from: number, n: number): BlockUpdate[] {
-  const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n");
-  if (from + n > lines.length - 1) throw new RangeError(`the npm subset has ${lines.length - 1} records, fewer than ${from + n}`);
-  return lines.slice(from, from + n).map((l) => {
-    const r = JSON.parse(l) as { name: string; value: string | null };
-    return { op: "insert", name: r.name, value: r.value };
-  });
+/**
+ * The first n records after the first `from` of the bundled npm subset whose keys at this depth
+ * are new (none of the first `from` names nor an earlier insert has it), as block inserts.
+ */
+function npmInserts(from: number, n: number, depth: number): BlockUpdate[] {
+  const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n").filter((l) => l !== "");
+  const seen = new Set<number>();
+  for (const l of lines.slice(0, from)) seen.add(nameKey((JSON.parse(l) as { name: string }).name, depth));
+  const out: BlockUpdate[] = [];
+  for (let i = from; i < lines.length && out.length < n; i++) {
+    const r = JSON.parse(lines[i]!) as { name: string; value: string | null };
+    const k = nameKey(r.name, depth);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push({ op: "insert", name: r.name, value: r.value });
+  }
+  if (out.length < n) throw new RangeError(`the npm subset has fewer than ${n} records with new keys after the first ${from}`);
+  return out;
 }
 
 /**
@@ -153,9 +164,10 @@ async function blockBench(depth: number): Promise<BlockRow> {
   try {
     progress(`block d${depth}: registry of the first ${blockBase} npm records`);
     const store = NameStore.openOrCreate(join(dir, "db"), { depth });
-    await importNames(store, () => npmReposSource(blockBase), { threads: 0 });
+    // (at small depths some names share a key: the import skips all but the first)
+    await importNames(store, () => npmReposSource(blockBase), { threads: 0, onError: "skip" });
     const B = store.config.leafMaxFields;
-    const updates = npmInserts(blockBase, blockSize);
+    const updates = npmInserts(blockBase, blockSize, depth);
     const p2 = prepareV2(OpKind.Update, { depth, leafMaxFields: B });
     const p3 = prepareV3(OpKind.Update, { depth, leafMaxFields: B });
     progress(`block d${depth}: apply ${blockSize} inserts, prove v2 and v3`);
