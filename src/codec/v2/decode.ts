@@ -5,13 +5,12 @@
 import type { GkrProof } from "../../gkr/proof.js";
 import type { PublicInputs } from "../../statement/types.js";
 import { DecodeError } from "../errors.js";
-import { MAGIC } from "../layout.js";
 import { ByteReader } from "../reader.js";
 import { V2DecodeError, type V2DecodeErrorCode } from "./errors.js";
+import { readHeader, V2_VERSIONS } from "./header.js";
 import { readLayers } from "./layers.js";
 import {
-  V2_CIRCUIT_VERSION, V2_HEADER_BYTES, V2_LAYOUT_ID, V2_LEAF_ENCODING_VERSION, V2_PROOF_ENCODING_VERSION,
-  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
+  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
 } from "./layout.js";
 
 /** A single-operation message (proof_kind 0): circuit identity, public inputs and the GKR proof. */
@@ -85,30 +84,10 @@ function readStatement(r: ByteReader, idTag: number, at: number): PublicInputs {
 }
 
 function decodeUnguarded(bytes: Uint8Array, proofKind: number): Decoded {
-  const len = bytes.byteLength;
-  if (len < V2_HEADER_BYTES) fail("HeaderTooShort", `message is ${len} bytes, shorter than the ${V2_HEADER_BYTES}-byte header`, { have: len });
-  for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) fail("BadMagic", "bytes 0..8 are not the magic SSGKRPRF");
   const r = new ByteReader(bytes);
-  r.pos = 8;
-  const enc = r.u16();
-  if (enc !== V2_PROOF_ENCODING_VERSION) fail("UnsupportedProofEncodingVersion", `proof_encoding_version ${enc} is not inner-proof-v2 (${V2_PROOF_ENCODING_VERSION})`, { version: enc });
-  const proto = r.u16();
-  if (proto !== V2_PROTOCOL_VERSION) fail("UnsupportedProtocolVersion", `protocol_version ${proto} is not ${V2_PROTOCOL_VERSION}`, { version: proto });
-  const kind = r.u8();
-  if (kind !== proofKind) fail("UnsupportedProofKind", `proof_kind ${kind} is not supported here (${proofKind === V2_PROOF_KIND_SINGLE ? "0, one operation" : "1, aggregate"})`, { kind });
-  const declared = r.u32();
-  if (declared !== len) fail("DeclaredLengthMismatch", `header declares ${declared} bytes, buffer has ${len}`, { declared, actual: len });
-  const idTag = r.u8();
-  if (idTag > 2) fail("UnknownOpKindTag", `identity op_kind_tag ${idTag} at offset 17 is not 0, 1 or 2`, { tag: idTag, offset: 17 });
-  const depth = r.u32();
-  const circuitVersion = r.u16();
-  if (circuitVersion !== V2_CIRCUIT_VERSION) fail("UnsupportedCircuitVersion", `circuit_version ${circuitVersion} is not ${V2_CIRCUIT_VERSION}`, { version: circuitVersion });
-  const leafEncodingVersion = r.u16();
-  if (leafEncodingVersion !== V2_LEAF_ENCODING_VERSION) fail("UnsupportedLeafEncodingVersion", `leaf_encoding_version ${leafEncodingVersion} is not ${V2_LEAF_ENCODING_VERSION}`, { version: leafEncodingVersion });
-  const leafMaxFields = r.u16();
-  const layoutId = r.u8();
-  if (layoutId !== V2_LAYOUT_ID) fail("UnsupportedLayout", `layout id ${layoutId} is not supported (0)`, { layout: layoutId });
-  const commitment = r.digest();
+  const kindWhy = (kind: number) => (kind === proofKind ? null : `is not supported here (${proofKind === V2_PROOF_KIND_SINGLE ? "0, one operation" : "1, aggregate"})`);
+  const { identity } = readHeader(bytes, r, V2_VERSIONS, kindWhy, fail);
+  const idTag = identity.opKindTag;
   const statements: PublicInputs[] = [];
   const statementChecks: [number, number][] = [];
   if (proofKind === V2_PROOF_KIND_AGGREGATE) {
@@ -124,7 +103,7 @@ function decodeUnguarded(bytes: Uint8Array, proofKind: number): Decoded {
   const extra = r.remaining();
   if (extra !== 0) fail("TrailingBytes", `${extra} bytes follow the last layer`, { extra });
   return {
-    identity: { opKindTag: idTag, depth, circuitVersion, leafEncodingVersion, leafMaxFields, layoutId, commitment },
+    identity,
     statements,
     statementChecks,
     proof: { layers },

@@ -3,11 +3,11 @@
  */
 import { P } from "../../field/koalabear.js";
 import type { GkrProof } from "../../gkr/proof.js";
-import { MAGIC } from "../layout.js";
 import type { PublicInputs } from "../../statement/types.js";
 import { V2EncodeError } from "./errors.js";
+import { V2_VERSIONS, writeHeader } from "./header.js";
 import { checkLayers, layersSize, writeLayers, type LayerEncodeCode } from "./layers.js";
-import { V2_HEADER_BYTES, V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_ENCODING_VERSION, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_PROTOCOL_VERSION, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity } from "./layout.js";
+import { V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity } from "./layout.js";
 
 /** Exact encoded size of a single-operation proof (170 + Σ (36 + 128·s)); `operations` > 0 gives the aggregate size. */
 export function encodedSizeV2(proof: GkrProof, operations = 0): number {
@@ -58,17 +58,7 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
     v.setUint32(pos, x, true); pos += 4;
   };
   const digest = (d: ArrayLike<number>) => { for (let i = 0; i < 8; i++) fe(d[i]!); };
-  out.set(MAGIC, 0); pos = 8;
-  v.setUint16(8, V2_PROOF_ENCODING_VERSION, true);
-  v.setUint16(10, V2_PROTOCOL_VERSION, true);
-  out[12] = aggregate ? V2_PROOF_KIND_AGGREGATE : V2_PROOF_KIND_SINGLE;
-  v.setUint32(13, size, true);
-  out[V2_HEADER_BYTES] = identity.opKindTag;
-  v.setUint32(18, identity.depth, true);
-  v.setUint16(22, identity.circuitVersion, true);
-  v.setUint16(24, identity.leafEncodingVersion, true);
-  v.setUint16(26, identity.leafMaxFields, true);
-  out[28] = identity.layoutId;
+  writeHeader(out, v, V2_VERSIONS, aggregate ? V2_PROOF_KIND_AGGREGATE : V2_PROOF_KIND_SINGLE, size, identity);
   pos = 29;
   digest(identity.commitment);
   if (checks) {

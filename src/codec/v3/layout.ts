@@ -1,3 +1,6 @@
+import type { HeaderVersions } from "../v2/header.js";
+import type { V2CircuitIdentity } from "../v2/layout.js";
+
 /** Byte layout of inner-proof-v3 (docs/profile-v3.md §6). */
 export const V3_PROOF_ENCODING_VERSION = 3;
 export const V3_PROTOCOL_VERSION = 3;
@@ -20,13 +23,8 @@ export const V3_MAX_OPERATIONS = 4096;
 export const V3_MAX_COMMITMENT_BYTES = 4096;
 export const V3_MAX_OPENING_BYTES = 8 * 1024 * 1024;
 
-/** The circuit identity an inner-proof-v3 message claims. */
-export interface V3CircuitIdentity {
-  readonly opKindTag: number;
-  readonly depth: number;
-  readonly circuitVersion: number;
-  readonly leafEncodingVersion: number;
-  readonly leafMaxFields: number;
-  readonly layoutId: number;
-  readonly commitment: Uint32Array;
-}
+/** The circuit identity an inner-proof-v3 message claims: the fields of v2's, with version 3. */
+export type V3CircuitIdentity = V2CircuitIdentity;
+
+/** The versions of inner-proof-v3. */
+export const V3_VERSIONS: HeaderVersions = Object.freeze({ name: "inner-proof-v3", encoding: V3_PROOF_ENCODING_VERSION, protocol: V3_PROTOCOL_VERSION, circuit: V3_CIRCUIT_VERSION });

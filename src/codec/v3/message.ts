@@ -10,13 +10,13 @@ import type { GkrProof } from "../../gkr/proof.js";
 import { PcsError } from "../../pcs/errors.js";
 import { decodeWhirCommitment, decodeWhirProof } from "../../pcs/codec.js";
 import { DecodeError } from "../errors.js";
-import { MAGIC } from "../layout.js";
 import { ByteReader } from "../reader.js";
+import { readHeader, writeHeader } from "../v2/header.js";
 import { checkLayers, layersSize, readLayers, writeLayers, type LayerEncodeCode } from "../v2/layers.js";
 import { V3DecodeError, type V3DecodeErrorCode, V3EncodeError } from "./errors.js";
 import {
-  V3_CIRCUIT_VERSION, V3_HEADER_BYTES, V3_LAYOUT_ID, V3_LEAF_ENCODING_VERSION, V3_MAX_COMMITMENT_BYTES, V3_MAX_OPENING_BYTES, V3_MAX_OPERATIONS,
-  V3_PROOF_ENCODING_VERSION, V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, V3_PROTOCOL_VERSION, V3_ROOT_BYTES, V3_STATEMENT_CHECK_BYTES, type V3CircuitIdentity,
+  V3_HEADER_BYTES, V3_MAX_COMMITMENT_BYTES, V3_MAX_OPENING_BYTES, V3_MAX_OPERATIONS,
+  V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, V3_ROOT_BYTES, V3_STATEMENT_CHECK_BYTES, V3_VERSIONS, type V3CircuitIdentity,
 } from "./layout.js";
 
 /** The parts of one inner-proof-v3 message. */
@@ -72,17 +72,7 @@ export function encodeV3Message(m: V3Message): Uint8Array {
     v.setUint32(pos, x, true); pos += 4;
   };
   const digest = (d: ArrayLike<number>) => { for (let i = 0; i < 8; i++) fe(d[i]!); };
-  out.set(MAGIC, 0);
-  v.setUint16(8, V3_PROOF_ENCODING_VERSION, true);
-  v.setUint16(10, V3_PROTOCOL_VERSION, true);
-  out[12] = m.proofKind;
-  v.setUint32(13, size, true);
-  out[17] = identity.opKindTag;
-  v.setUint32(18, identity.depth, true);
-  v.setUint16(22, identity.circuitVersion, true);
-  v.setUint16(24, identity.leafEncodingVersion, true);
-  v.setUint16(26, identity.leafMaxFields, true);
-  out[28] = identity.layoutId;
+  writeHeader(out, v, V3_VERSIONS, m.proofKind, size, identity);
   pos = 29;
   digest(identity.commitment);
   v.setUint32(pos, n, true); pos += 4;
@@ -117,30 +107,10 @@ function embedded(r: ByteReader, what: "commitment" | "opening", max: number): U
 }
 
 function decodeUnguarded(bytes: Uint8Array): V3Message {
-  const len = bytes.byteLength;
-  if (len < V3_HEADER_BYTES) fail("HeaderTooShort", `message is ${len} bytes, shorter than the ${V3_HEADER_BYTES}-byte header`, { have: len });
-  for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) fail("BadMagic", "bytes 0..8 are not the magic SSGKRPRF");
   const r = new ByteReader(bytes);
-  r.pos = 8;
-  const enc = r.u16();
-  if (enc !== V3_PROOF_ENCODING_VERSION) fail("UnsupportedProofEncodingVersion", `proof_encoding_version ${enc} is not inner-proof-v3 (${V3_PROOF_ENCODING_VERSION})`, { version: enc });
-  const proto = r.u16();
-  if (proto !== V3_PROTOCOL_VERSION) fail("UnsupportedProtocolVersion", `protocol_version ${proto} is not ${V3_PROTOCOL_VERSION}`, { version: proto });
-  const kind = r.u8();
-  if (kind !== V3_PROOF_KIND_AGGREGATE && kind !== V3_PROOF_KIND_BLOCK) fail("UnsupportedProofKind", `proof_kind ${kind} is not 1 (aggregate) or 2 (block)`, { kind });
-  const declared = r.u32();
-  if (declared !== len) fail("DeclaredLengthMismatch", `header declares ${declared} bytes, buffer has ${len}`, { declared, actual: len });
-  const idTag = r.u8();
-  if (idTag > 2) fail("UnknownOpKindTag", `identity op_kind_tag ${idTag} at offset 17 is not 0, 1 or 2`, { tag: idTag, offset: 17 });
-  const depth = r.u32();
-  const circuitVersion = r.u16();
-  if (circuitVersion !== V3_CIRCUIT_VERSION) fail("UnsupportedCircuitVersion", `circuit_version ${circuitVersion} is not ${V3_CIRCUIT_VERSION}`, { version: circuitVersion });
-  const leafEncodingVersion = r.u16();
-  if (leafEncodingVersion !== V3_LEAF_ENCODING_VERSION) fail("UnsupportedLeafEncodingVersion", `leaf_encoding_version ${leafEncodingVersion} is not ${V3_LEAF_ENCODING_VERSION}`, { version: leafEncodingVersion });
-  const leafMaxFields = r.u16();
-  const layoutId = r.u8();
-  if (layoutId !== V3_LAYOUT_ID) fail("UnsupportedLayout", `layout id ${layoutId} is not supported (0)`, { layout: layoutId });
-  const commitment = r.digest();
+  const kindWhy = (kind: number) => (kind === V3_PROOF_KIND_AGGREGATE || kind === V3_PROOF_KIND_BLOCK ? null : "is not 1 (aggregate) or 2 (block)");
+  const { proofKind: kind, identity } = readHeader(bytes, r, V3_VERSIONS, kindWhy, fail);
+  const idTag = identity.opKindTag;
   if (kind === V3_PROOF_KIND_BLOCK && idTag !== 2) fail("OpKindMismatch", `a block (proof_kind 2) is made of updates (op kind 2), the identity says ${idTag}`, { identity: idTag, statement: 2 });
   const at = r.pos;
   const n = r.u32();
@@ -157,7 +127,7 @@ function decodeUnguarded(bytes: Uint8Array): V3Message {
   const extra = r.remaining();
   if (extra !== 0) fail("TrailingBytes", `${extra} bytes follow the opening`, { extra });
   return {
-    identity: { opKindTag: idTag, depth, circuitVersion, leafEncodingVersion, leafMaxFields, layoutId, commitment },
+    identity,
     proofKind: kind as 1 | 2,
     statementChecks,
     roots,
