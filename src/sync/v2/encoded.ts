@@ -26,7 +26,8 @@ export function encodeV2(prepared: PreparedV2, result: SyncResult): Uint8Array {
   return encodeProofV2(v2Identity(prepared), result.publicInputs, result.proof);
 }
 
-function identityEqual(a: V2CircuitIdentity, b: V2CircuitIdentity): boolean {
+/** Field-by-field equality of two circuit identities (profiles v2 and v3 share the fields). */
+export function identityEqual(a: V2CircuitIdentity, b: V2CircuitIdentity): boolean {
   return a.opKindTag === b.opKindTag && a.depth === b.depth && a.circuitVersion === b.circuitVersion && a.leafEncodingVersion === b.leafEncodingVersion
     && a.leafMaxFields === b.leafMaxFields && a.layoutId === b.layoutId && digestEquals(a.commitment, b.commitment);
 }

@@ -32,6 +32,7 @@ import { OpKind, opKindTag } from "../../statement/types.js";
 import { V3_CIRCUIT_VERSION, V3_LAYOUT_ID, V3_LEAF_ENCODING_VERSION, V3_MAX_OPERATIONS, V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, type V3CircuitIdentity } from "../../codec/v3/layout.js";
 import { decodeV3Message, encodeV3Message, type V3Message } from "../../codec/v3/message.js";
 import { V3DecodeError } from "../../codec/v3/errors.js";
+import { identityEqual } from "../v2/encoded.js";
 import { V3_PROFILE, V3_PROOF_DOMAIN_TAG } from "./domains.js";
 import type { V3RejectCode, V3Verdict } from "./verdict.js";
 import { committedClaims, publicEvals, publicTable } from "./input-claims.js";
@@ -191,11 +192,6 @@ function reject(code: V3RejectCode, reason: string, operation?: number): V3Verdi
   return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
 }
 
-function identityProblem(prepared: PreparedV3, d: V3CircuitIdentity): boolean {
-  const id = v3Identity(prepared);
-  return d.opKindTag !== id.opKindTag || d.depth !== id.depth || d.circuitVersion !== id.circuitVersion || d.leafEncodingVersion !== id.leafEncodingVersion
-    || d.leafMaxFields !== id.leafMaxFields || d.layoutId !== id.layoutId || !digestEquals(d.commitment, id.commitment);
-}
 
 /** Decodes a v3 message of one proof kind, or the rejection. */
 export function decodeV3OrReject(bytes: Uint8Array, proofKind: 1 | 2): V3Message | V3Verdict {
@@ -212,7 +208,7 @@ export function decodeV3OrReject(bytes: Uint8Array, proofKind: 1 | 2): V3Message
 
 /** Verifies a decoded message against the statements (every check after decoding, in order). */
 export function verifyV3Message(prepared: PreparedV3, statements: readonly V3Statement[], m: V3Message, options: V3VerifyOptions): V3Verdict {
-  if (identityProblem(prepared, m.identity)) return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
+  if (!identityEqual(m.identity, v3Identity(prepared))) return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
   const n = m.statementChecks.length;
   if (!Array.isArray(statements) || statements.length !== n) return reject("OPERATION_COUNT", `the proof carries ${n} operations, ${Array.isArray(statements) ? statements.length : 0} statements were given`);
   const layout = prepared.compiled.layout;
