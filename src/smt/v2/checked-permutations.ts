@@ -6,7 +6,7 @@
  * permutation followed by the checks. Only the input layer (layer 30) differs between profiles.
  */
 import { P } from "../../field/koalabear.js";
-import { type Gate, GateKind, makeLayer } from "../../gkr/circuit.js";
+import { type Gate, GateKind, makeLayer, widthBits } from "../../gkr/circuit.js";
 import { type LinearBlockGroup, type StructuredLayer, structuredLayer } from "../../gkr/structured/linear.js";
 import { identityMap } from "../../gkr/structured/maps.js";
 import { PERMUTATION_LAYERS, permutationRoundGroup } from "./poseidon2-layers.js";
@@ -65,6 +65,18 @@ export function pathStateGates(g: Gate[], L: CheckedPermutationShape, at: PathIn
       }
     }
   }
+}
+
+/**
+ * The regions of the layers above the input (docs/profile-v2.md §5.2) for P permutations and a
+ * number of level-1 checks: CARRY = 2^⌈log2 16P⌉, CHECK = CARRY + 8·2^⌈log2 P⌉, the inner width
+ * bits, the output count 8P + checks and its width bits; 31 layers.
+ */
+export function checkedRegions(permutations: number, checks: number): Pick<CheckedPermutationShape, "carry" | "check" | "checks" | "innerBits" | "outputBits"> & { readonly outputCount: number; readonly layers: number } {
+  const carry = 2 ** widthBits(16 * permutations);
+  const check = carry + 8 * 2 ** widthBits(permutations);
+  const outputCount = 8 * permutations + checks;
+  return { carry, check, checks, innerBits: widthBits(check + checks), outputCount, outputBits: widthBits(outputCount), layers: 31 };
 }
 
 /** P − 1, the coefficient of a subtraction. */

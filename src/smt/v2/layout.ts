@@ -20,6 +20,7 @@
 import { widthBits } from "../../gkr/circuit.js";
 import { OpKind } from "../../statement/types.js";
 import { foldWidth } from "../leaf.js";
+import { checkedRegions } from "./checked-permutations.js";
 
 export interface V2Layout {
   readonly kind: OpKind;
@@ -69,16 +70,11 @@ export function v2Layout(kind: OpKind, depth: number, leafMaxFields: number): V2
   const value = sib + 8 * depth;
   const keyBits = value + 8;
   const inputTotal = keyBits + depth;
-  let blockBits = 0;
-  while (2 ** blockBits < permutations) blockBits++;
-  const carry = 2 ** widthBits(16 * permutations);
-  const check = carry + 8 * 2 ** blockBits;
   const checks = depth + 8 + (kind === OpKind.NonMembership ? 1 : 0);
-  const outputCount = 8 * permutations + checks;
   return {
     kind, depth, leafMaxFields, foldWidth: lw, paths, spongeBlocks: nb, perPath, permutations,
     exp, pre, sib, value, keyBits, inputTotal, inputBits: widthBits(inputTotal),
-    carry, check, checks, innerBits: widthBits(check + checks), outputCount, outputBits: widthBits(outputCount), layers: 31,
+    ...checkedRegions(permutations, checks),
   };
 }
 

@@ -15,7 +15,7 @@
 import { widthBits } from "../../gkr/circuit.js";
 import { OpKind } from "../../statement/types.js";
 import { IDENTITY_LIMBS, MIN_LEAF_MAX_FIELDS, foldWidth } from "../leaf.js";
-import type { CheckedPermutationShape } from "../v2/checked-permutations.js";
+import { type CheckedPermutationShape, checkedRegions } from "../v2/checked-permutations.js";
 
 /** The update rule lanes of the public half (offsets from the rule block). */
 export const RULE_TAG_FLAG = 0;
@@ -107,18 +107,13 @@ export function v3Layout(kind: OpKind, depth: number, leafMaxFields: number): V3
   const publicUsed = q;
   const inputBits = 1 + Math.max(widthBits(committedUsed), widthBits(publicUsed));
   const half = 2 ** (inputBits - 1);
-  let blockBits = 0;
-  while (2 ** blockBits < permutations) blockBits++;
-  const carry = 2 ** widthBits(16 * permutations);
-  const check = carry + 8 * 2 ** blockBits;
   const checks = checkCount(kind, paths, selCount);
-  const outputCount = 8 * permutations + checks;
   return {
     kind, depth, leafMaxFields, foldWidth: lw, paths, spongeBlocks: nb, perPath, permutations, half,
     exp, sib, sel, selCount, committedUsed,
     keyBits: half + keyRel, roots: half + rootsRel, rule: ruleRel < 0 ? -1 : half + ruleRel, publicUsed,
     preOf: preRel.map((r, t) => (pub[t] ? half + r : r)), prePublic: pub,
-    inputBits, carry, check, checks, innerBits: widthBits(check + checks), outputCount, outputBits: widthBits(outputCount), layers: 31,
+    inputBits, ...checkedRegions(permutations, checks),
   };
 }
 
