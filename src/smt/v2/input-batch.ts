@@ -45,7 +45,7 @@ function check(layout: V2Layout, request: OpRequest): Checked {
 }
 
 /** The error of operation i, with `operation: i` added to its details (same class and code). */
-function atOperation(err: SsgkrError, i: number): SsgkrError {
+export function atOperation(err: SsgkrError, i: number): SsgkrError {
   const Ctor = err.constructor as new (code: string, message: string, details: Record<string, unknown>) => SsgkrError;
   return new Ctor(err.code, err.message, { ...err.details, operation: i });
 }

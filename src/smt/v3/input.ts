@@ -8,7 +8,7 @@ import { InternalError, SsgkrError } from "../../errors.js";
 import { OpKind } from "../../statement/types.js";
 import { LeafTag, encodeLeaf } from "../leaf.js";
 import type { OpRequest } from "../operation.js";
-import { buildV2Inputs } from "../v2/input-batch.js";
+import { atOperation, buildV2Inputs } from "../v2/input-batch.js";
 import { type V2Layout, v2Layout } from "../v2/layout.js";
 import { MIN_OCCUPIED_LENGTH, type V3Layout } from "./layout.js";
 import { publicHalf, type V3OldLeafRule, type V3Statement } from "./statement.js";
@@ -28,11 +28,6 @@ export function v3StatementOf(request: OpRequest, rule: V3OldLeafRule = { rule: 
 /** The v2 layout whose input vectors `buildV3Inputs` rearranges. */
 export function v2LayoutOf(layout: V3Layout): V2Layout {
   return v2Layout(layout.kind, layout.depth, layout.leafMaxFields);
-}
-
-function atOperation(err: SsgkrError, i: number): SsgkrError {
-  const Ctor = err.constructor as new (code: string, message: string, details: Record<string, unknown>) => SsgkrError;
-  return new Ctor(err.code, err.message, { ...err.details, operation: i });
 }
 
 /**
