@@ -61,7 +61,7 @@ test("mismatched point lengths, oversized inputs and non-canonical values are fa
 // ---- GKR verifier (src/gkr/verifier.ts) ----
 
 import { proveGkr } from "../../src/gkr/prover.js";
-import { verifyGkr, type GkrVerifyResult } from "../../src/gkr/verifier.js";
+import { verifyGkr, ZERO_OUTPUTS, type GkrVerifyResult } from "../../src/gkr/verifier.js";
 import { TableWiring } from "../../src/gkr/wiring/table.js";
 import { shapeOf } from "../../src/gkr/shape.js";
 import { GateKind, makeLayer, type Circuit } from "../../src/gkr/circuit.js";
@@ -163,4 +163,27 @@ test("gkr: a claimed output changed past a zero tail (the last one, or all zeros
     const t = transcriptAfterOutputs(c.witness[0]!);
     assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), make(), p, t)), "ROUND_SUM_MISMATCH@0.0");
   }
+});
+
+test("gkr: ZERO_OUTPUTS gives the verdicts of a vector of zeros (claimed outputs not absorbed, as profile v3 proves)", () => {
+  const fresh = () => transcriptAfterOutputs([]);
+  // outputs out_0 = in_0 − in_0 = 0 and out_1 = in_1 − in_1 = 0
+  const zero: Circuit = {
+    inputWidthBits: 1,
+    layers: [makeLayer(1, [{ kind: GateKind.Lin, out: 0, in1: 0, in2: 0, coeff: 1 }, { kind: GateKind.Lin, out: 0, in1: 0, in2: 0, coeff: P - 1 }, { kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: 1 }, { kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: P - 1 }])],
+  };
+  const z = buildCase(zero, [3, 5]);
+  assert.deepEqual(Array.from(z.witness[0]!), [0, 0]);
+  const zp = proveGkr(z.circuit, z.witness, fresh()).proof;
+  const a = verifyGkr(shapeOf(z.circuit), new TableWiring(z.circuit), ZERO_OUTPUTS, zp, fresh());
+  const b = verifyGkr(shapeOf(z.circuit), new TableWiring(z.circuit), [0, 0], zp, fresh());
+  assert.ok(a.ok && b.ok, `${at(a)} ${at(b)}`);
+  assert.deepEqual(a.inputClaim, b.inputClaim);
+  // a circuit whose outputs are not zero: its honest proof holds for its outputs, not for ZERO_OUTPUTS
+  const c = narrowCase();
+  const cp = proveGkr(c.circuit, c.witness, fresh()).proof;
+  assert.ok(Array.from(c.witness[0]!).some((v) => v !== 0));
+  assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), Array.from(c.witness[0]!), cp, fresh())), "ok");
+  assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), ZERO_OUTPUTS, cp, fresh())), at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), [0, 0], cp, fresh())));
+  assert.notEqual(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), ZERO_OUTPUTS, cp, fresh())), "ok");
 });
