@@ -230,8 +230,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       if (options.faultStep === id) bytes[FLIP_OFFSET]! ^= 1;
       writeFileSync(files.proof, bytes);
       const statement = "side" in claim
-        ? readOnlyStatementJson(name, "absent" in claim.side ? undefined : claim.side.value, claim.root, depth, B)
-        : updateStatementJson({ kind: operation as PlannedNameUpdate["kind"], name, oldValue: "absent" in claim.old ? undefined : claim.old.value, newValue: "absent" in claim.new ? undefined : claim.new.value, oldRoot: claim.oldRoot, newRoot: claim.newRoot }, depth, B);
+        ? readOnlyStatementJson(name, "value" in claim.side ? claim.side.value : undefined, claim.root, depth, B)
+        : updateStatementJson({ kind: operation as PlannedNameUpdate["kind"], name, oldValue: "value" in claim.old ? claim.old.value : undefined, newValue: "value" in claim.new ? claim.new.value : undefined, oldRoot: claim.oldRoot, newRoot: claim.newRoot }, depth, B);
       writeFileSync(files.statement, JSON.stringify(statement, null, 2) + "\n");
       // the counterparty's check, from the files
       const requestText = readFileSync(files.request, "utf8");

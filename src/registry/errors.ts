@@ -88,6 +88,7 @@ export const REGISTRY_ERROR_CODES = [
   "BAD_SIGNING_KEY",
   "KEY_FILE_EXISTS",
   "BAD_ORIGIN",
+  "BAD_PROFILE",
 ] as const;
 
 /** The code of a `RegistryError`. */

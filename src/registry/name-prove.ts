@@ -23,6 +23,7 @@ import { RecordState } from "./store/record-codec.js";
 import { planNameUpdate, collisionError, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
 import type { NameHistoryEntry, NameStore } from "./store/name-store.js";
 import { readOnlyRequest, updateRequest } from "./requests.js";
+import { proveRecordV3, readStatementV3, updateOldLeafRule, updateStatementsV3, verifyRecordStatementsV3 } from "./record-v3.js";
 import type { RegistryStatement } from "./prove.js";
 
 /**
@@ -36,13 +37,27 @@ import type { RegistryStatement } from "./prove.js";
  */
 export type NameStatementJson = Record<string, unknown>;
 
-/** A proof about a name in a name-keyed registry: the statement, the name and its key (the first `depth` bits of Keccak-256), the request JSON and the inner-proof-v1 bytes. */
+/** The proof profile of a statement about a name: compat-v1 (checked with its request) or v3 (checked from the statement alone, record-v3.ts). */
+export type NameProofProfile = "v1" | "v3";
+
+/** Options of `proveNameStatement`. */
+export interface NameProveOptions {
+  /** `"v1"` (default): an inner-proof-v1 proof checked with its request; `"v3"`: an inner-proof-v3 proof checked from the statement alone. */
+  readonly profile?: NameProofProfile;
+}
+
+/**
+ * A proof about a name in a name-keyed registry: the statement, the name and its key (the first
+ * `depth` bits of Keccak-256), the request (the witness: the counterparty needs it for a v1 proof
+ * only; a v3 proof is checked without it, and it is not handed out) and the proof bytes.
+ */
 export interface NameProof {
   readonly statement: RegistryStatement;
   readonly name: string;
   readonly key: number;
+  readonly profile: NameProofProfile;
   readonly request: SyncRequest;
-  /** inner-proof-v1 bytes. */
+  /** inner-proof-v1 bytes, or inner-proof-v3 bytes for `profile: "v3"`. */
   readonly proof: Uint8Array;
   /** statement.json contents. */
   readonly statementJson: NameStatementJson;
@@ -64,14 +79,17 @@ export function readOnlyStatementJson(name: string, value: RecordValue | undefin
   return { registry_mapping: NAME_MAPPING_ID, kind: value === undefined ? "nonmembership" : "membership", name, ...sideJson(value), root: formatRoot(root), key: nameKey(name, depth), depth, leaf_max_fields: leafMaxFields, ...(batch !== undefined ? { batch } : {}) };
 }
 
-/** statement.json of an update. */
-export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" | "oldValue" | "newValue" | "oldRoot" | "newRoot">, depth: number, leafMaxFields: number, batch?: number): NameStatementJson {
+/**
+ * statement.json of an update. In profile v3 the old side of a replace or delete is
+ * `{record: true}`: the proof binds the record's name, not its old value (record-v3.ts).
+ */
+export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" | "oldValue" | "newValue" | "oldRoot" | "newRoot">, depth: number, leafMaxFields: number, batch?: number, profile: NameProofProfile = "v1"): NameStatementJson {
   return {
     registry_mapping: NAME_MAPPING_ID,
     kind: "update",
     op: p.kind,
     name: p.name,
-    old: sideJson(p.oldValue),
+    old: profile === "v3" && (p.kind === "replace" || p.kind === "delete") ? { record: true } : sideJson(p.oldValue),
     new: sideJson(p.newValue),
     old_root: formatRoot(p.oldRoot),
     new_root: formatRoot(p.newRoot),
@@ -106,17 +124,24 @@ export function nameReadRequest(store: NameStore, statement: "membership" | "non
  * Proves a statement about a name. Updates are committed after their proof is made and
  * verified; if anything fails first the registry is unchanged. `root` (membership and
  * non-membership only) proves at that root of the retention window instead of the head.
+ * `options.profile: "v3"` makes an inner-proof-v3 proof (an aggregate of one, record-v3.ts) that
+ * the counterparty checks from the statement alone.
  * @throws RegistryError as `nameReadRequest` and the plan functions of name-operations.ts,
  * `PROOF_FAILED` when the statement does not hold natively or its proof does not verify.
  */
-export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => defaultPreparedCache.get(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields }), root?: ArrayLike<number>): NameProof {
+export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => defaultPreparedCache.get(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields }), root?: ArrayLike<number>, options: NameProveOptions = {}): NameProof {
   const { depth, leafMaxFields: B } = store.config;
+  const profile = options.profile ?? "v1";
+  if (profile !== "v1" && profile !== "v3") throw new RegistryError("BAD_PROFILE", `a proof about a name is of profile "v1" or "v3", got ${JSON.stringify(profile)}`);
   let request: OpRequest;
   let key: number;
   let statementJson: NameStatementJson;
   let planned: PlannedNameUpdate | undefined;
+  let readValue: RecordValue | undefined, readRoot: Digest | undefined;
   if (statement === "membership" || statement === "nonmembership") {
     const r = nameReadRequest(store, statement, name, root);
+    readValue = r.value;
+    readRoot = r.root;
     request = r.request;
     key = r.key;
     statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B, (root === undefined ? store.head() : store.provableBatch(root)).batch);
@@ -125,17 +150,31 @@ export function proveNameStatement(store: NameStore, statement: RegistryStatemen
     planned = planNameUpdate(store, statement as NameUpdateKind, name, value);
     request = updateRequest({ ...planned, slot: planned.key } as never, B);
     key = planned.key;
-    statementJson = updateStatementJson(planned, depth, B);
+    statementJson = updateStatementJson(planned, depth, B, undefined, profile);
   }
   const verdict = checkOperation(request, { depth, leafMaxFields: B });
   if (!verdict.valid) throw new RegistryError("PROOF_FAILED", `the ${statement} statement does not hold natively (${verdict.code}: ${verdict.message})`);
-  const prepared = preparedFor(request.operation.kind);
-  const t0 = performance.now();
-  const proof = encodeSyncResult(prepared, provePrepared(prepared, request));
-  const proveMs = performance.now() - t0;
-  const check = verifyEncoded(prepared, request, proof);
-  if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
+  let proof: Uint8Array, proveMs: number;
+  if (profile === "v3") {
+    const rule = planned ? updateOldLeafRule(planned.kind, name) : undefined;
+    const t0 = performance.now();
+    proof = proveRecordV3(request, depth, B, rule);
+    proveMs = performance.now() - t0;
+    // the counterparty's own statements, derived from the name and values (record-v3.ts)
+    const statements = planned
+      ? updateStatementsV3(name, planned.kind === "insert" || planned.kind === "restore" ? { absent: true } : { record: true }, planned.newValue === undefined ? { absent: true } : { value: planned.newValue }, planned.oldRoot, planned.newRoot, depth, B)
+      : [readStatementV3(name, readValue, readRoot!, depth, B)];
+    const check = verifyRecordStatementsV3(statements, proof, depth, B);
+    if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
+  } else {
+    const prepared = preparedFor(request.operation.kind);
+    const t0 = performance.now();
+    proof = encodeSyncResult(prepared, provePrepared(prepared, request));
+    proveMs = performance.now() - t0;
+    const check = verifyEncoded(prepared, request, proof);
+    if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
+  }
   const entry = planned?.commit();
   if (entry) statementJson = { ...statementJson, batch: entry.batch };
-  return { statement, name, key, request: fromOpRequest(request, depth, B), proof, statementJson, ...(entry ? { entry } : {}), proveMs };
+  return { statement, name, key, profile, request: fromOpRequest(request, depth, B), proof, statementJson, ...(entry ? { entry } : {}), proveMs };
 }

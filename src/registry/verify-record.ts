@@ -30,7 +30,9 @@ import { defaultPreparedCache } from "../sync/prepared-cache.js";
 import { verifyRequestProof } from "../sync/verify-request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
-import { OpKind } from "../statement/types.js";
+import { OP_KIND_NAMES, OpKind } from "../statement/types.js";
+import { decodeV3Message, hasV3Encoding } from "../codec/v3/message.js";
+import type { V3RejectCode, V3Verdict } from "../sync/v3/verdict.js";
 import { SsgkrError } from "../errors.js";
 import type { FieldErrorCode } from "../field/errors.js";
 import type { SmtErrorCode } from "../smt/errors.js";
@@ -42,6 +44,7 @@ import { verifyCheckpoint } from "./checkpoint/checkpoint.js";
 import { describeValue, nameBytes, valuePayload, type RecordValue } from "./mapping.js";
 import { DEFAULT_NAME_DEPTH, nameKeyBig } from "./name-key.js";
 import { nameNotice, nonNfcClaimReason } from "./name-form.js";
+import { readStatementV3, updateStatementsV3, verifyRecordStatementsV3 } from "./record-v3.js";
 
 /** A root: 8 canonical field elements, or its text (64 hex characters or `[a, b, …]`, as `parseRoot` reads). */
 export type RootLike = ArrayLike<number> | string;
@@ -70,8 +73,12 @@ interface ClaimBase extends Trust {
 /** "name ↦ value under trustedRoot", or "name is not registered under trustedRoot". */
 export type RecordClaim = (ClaimBase & { readonly value: RecordValue }) | (ClaimBase & { readonly absent: true });
 
-/** The state of a name on one side of an update: a value, or absent (never registered or deleted). */
-export type NameSide = { readonly value: RecordValue } | { readonly absent: true };
+/**
+ * The state of a name on one side of an update: a value, absent (never registered or deleted),
+ * or (old side only) a live record of the name whatever its value — what a profile v3 replace or
+ * delete proves about the record it replaced (record-v3.ts).
+ */
+export type NameSide = { readonly value: RecordValue } | { readonly absent: true } | { readonly record: true };
 
 /** "the update took name from `old` under trustedRoot to `new` under newRoot". */
 export interface RecordUpdateClaim extends Trust {
@@ -105,7 +112,7 @@ export const RECORD_REJECT_CODES = [
  * A rejection code of `verifyRecordProof` / `verifyRecordUpdateProof`: their own, the proof's
  * (`SyncRejectCode`), or the code of the error that made the request unreadable.
  */
-export type RecordRejectCode = (typeof RECORD_REJECT_CODES)[number] | SyncRejectCode | RequestErrorCode | FieldErrorCode | SmtErrorCode | RegistryErrorCode;
+export type RecordRejectCode = (typeof RECORD_REJECT_CODES)[number] | SyncRejectCode | V3RejectCode | RequestErrorCode | FieldErrorCode | SmtErrorCode | RegistryErrorCode;
 
 /**
  * The verdict: acceptance with what was checked, or a rejection with a stable code. An accepted
@@ -150,6 +157,7 @@ const withCheckpoint = (v: RecordVerdict, checkpoint: { origin: string; size: nu
 /** The rejection of a claim that a name not in NFC holds a live record (undefined when the claim may stand). */
 function liveUnderNonNfc(name: string, side: NameSide): RecordVerdict | undefined {
   if ("absent" in side) return undefined;
+  // a record side claims a live record as a value side does
   const reason = nonNfcClaimReason(name);
   return reason === undefined ? undefined : reject("NAME_NOT_NFC", reason);
 }
@@ -187,11 +195,17 @@ function sideCheck(leaf: RequestLeaf, side: NameSide, identity: Uint8Array, B: n
     if (leaf.tag === 1) return reject("RECORD_PRESENT", `${where}: the claim is that the name is absent, but the request shows an Occupied leaf at its key`);
     return undefined;
   }
-  if (leaf.tag !== 1) return reject("RECORD_ABSENT", `${where}: the claim is that the name holds ${describeValue(side.value)}, but the request shows ${leaf.tag === 0 ? "an Empty leaf (never registered)" : "a Tombstone (deleted)"} at its key`);
+  if (leaf.tag !== 1) return reject("RECORD_ABSENT", `${where}: the claim is that the name holds ${sideWords(side)}, but the request shows ${leaf.tag === 0 ? "an Empty leaf (never registered)" : "a Tombstone (deleted)"} at its key`);
   if (!bytesEqual(leaf.identity, identity)) return reject("NAME_MISMATCH", `${where}: the leaf identity ${hex(leaf.identity)} is not Keccak-256 of the name (${hex(identity)})`);
+  if ("record" in side) return undefined;
   const payload = valuePayload(side.value, B);
   if (payload.length !== leaf.payload.length || payload.some((x, i) => x !== leaf.payload[i])) return reject("VALUE_MISMATCH", `${where}: the leaf binds another value than ${describeValue(side.value)}`);
   return undefined;
+}
+
+/** A side in words: the value, "absent", or "a record (any value)". */
+export function sideWords(side: NameSide): string {
+  return "absent" in side ? "absent" : "record" in side ? "a record (any value)" : describeValue(side.value);
 }
 
 function leafOf(l: RequestLeaf): Leaf {
@@ -242,12 +256,26 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
  *   // or trusting a signed checkpoint:
  *   verifyRecordProof({ checkpoint: body.checkpoint, verifierKey, name: "2048", value: "https://github.com/winsonwq/2048term" }, body.request, proof);
  */
-export function verifyRecordProof(claim: RecordClaim, request: RequestInput, proof: Uint8Array): RecordVerdict {
+export function verifyRecordProof(claim: RecordClaim, proof: Uint8Array): RecordVerdict;
+export function verifyRecordProof(claim: RecordClaim, request: RequestInput | undefined, proof: Uint8Array): RecordVerdict;
+export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array): RecordVerdict {
+  const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
   const trusted = trust.root;
   const side: NameSide = "absent" in claim && claim.absent === true ? { absent: true } : { value: (claim as { value: RecordValue }).value };
   if ("value" in side) valuePayload(side.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
+  if (hasV3Encoding(proof)) {
+    const unnormalisedV3 = liveUnderNonNfc(claim.name, side);
+    if (unnormalisedV3) return unnormalisedV3;
+    const depth = claim.depth ?? DEFAULT_NAME_DEPTH, B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
+    const kind = "absent" in side ? OpKind.NonMembership : OpKind.Membership;
+    const st = readStatementV3(claim.name, "value" in side ? side.value : undefined, trusted, depth, B);
+    const v = v3Verdict(verifyRecordStatementsV3([st], proof, depth, B), proof, kind, depth, B);
+    if (!v.ok) return v;
+    return withNameNotice(withCheckpoint({ ok: true, name: claim.name, key: st.key, kind, oldRoot: trusted.slice(), newRoot: trusted.slice() }, trust.checkpoint), claim.name);
+  }
+  if (request === undefined) return reject("REQUEST_SCHEMA", "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone");
   const r = parseInput(request);
   if ("ok" in r) return r;
   const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
@@ -271,14 +299,28 @@ export function verifyRecordProof(claim: RecordClaim, request: RequestInput, pro
  * `verifierKey` may stand for `trustedRoot` (the checkpoint of the root before the update).
  * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  */
-export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput, proof: Uint8Array): RecordVerdict {
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, proof: Uint8Array): RecordVerdict;
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput | undefined, proof: Uint8Array): RecordVerdict;
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array): RecordVerdict {
+  const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
   const trusted = trust.root;
   const newRoot = checkRoot(claim.newRoot, "newRoot");
-  for (const s of [claim.old, claim.new]) if ("value" in s) valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
-  if (!("value" in claim.old) && !("absent" in claim.old)) throw new RegistryError("BAD_VALUE", "the old side must be { value } or { absent: true }");
-  if (!("value" in claim.new) && !("absent" in claim.new)) throw new RegistryError("BAD_VALUE", "the new side must be { value } or { absent: true }");
+  for (const s of [claim.old, claim.new]) if (s !== null && typeof s === "object" && "value" in s) valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
+  if (!isSide(claim.old)) throw new RegistryError("BAD_VALUE", "the old side must be { value }, { absent: true } or { record: true }");
+  if (!isSide(claim.new) || "record" in claim.new) throw new RegistryError("BAD_VALUE", "the new side must be { value } or { absent: true }");
+  if (hasV3Encoding(proof)) {
+    const unnormalisedV3 = liveUnderNonNfc(claim.name, claim.new);
+    if (unnormalisedV3) return unnormalisedV3;
+    if ("value" in claim.old) return reject("STATEMENT_MISMATCH", `a profile v3 update proof states the old leaf only as a rule (Empty, a Tombstone, or a record of the name whatever its value): it does not prove the old value ${describeValue(claim.old.value)}; claim the old side as { record: true } (\`--old-record\`)`);
+    const depth = claim.depth ?? DEFAULT_NAME_DEPTH, B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
+    const candidates = updateStatementsV3(claim.name, claim.old, claim.new, trusted, newRoot, depth, B);
+    const v = v3Verdict(verifyRecordStatementsV3(candidates, proof, depth, B), proof, OpKind.Update, depth, B);
+    if (!v.ok) return v;
+    return withNameNotice(withCheckpoint({ ok: true, name: claim.name, key: candidates[0]!.key, kind: "update", oldRoot: trusted.slice(), newRoot: newRoot.slice() }, trust.checkpoint), claim.name);
+  }
+  if (request === undefined) return reject("REQUEST_SCHEMA", "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone");
   const r = parseInput(request);
   if ("ok" in r) return r;
   const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
@@ -294,6 +336,42 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: Reque
   return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint), claim.name);
 }
 
+
+/** The request and proof of a call `(claim, proof)` or `(claim, request, proof)`. */
+function requestAndProof(requestOrProof: RequestInput | Uint8Array | undefined, maybeProof: Uint8Array | undefined): [RequestInput | undefined, Uint8Array] {
+  if (requestOrProof instanceof Uint8Array && maybeProof === undefined) return [undefined, requestOrProof];
+  // a proof that is not bytes is rejected by the proof's decoder (DECODE_NotBytes / NotBytes)
+  return [requestOrProof as RequestInput | undefined, maybeProof as Uint8Array];
+}
+
+const isSide = (s: unknown): s is NameSide => s !== null && typeof s === "object" && ("value" in s || (s as { absent?: unknown }).absent === true || (s as { record?: unknown }).record === true);
+
+/**
+ * A v3 verdict as a record verdict: a proof of another kind or configuration than the claim's
+ * (the circuit identity differs) gets the record codes `STATEMENT_MISMATCH`, `RECORD_PRESENT`,
+ * `RECORD_ABSENT` or `CONFIG_MISMATCH`; any other rejection keeps the v3 code.
+ */
+function v3Verdict(v: V3Verdict, proof: Uint8Array, kind: OpKind, depth: number, B: number): { ok: true } | RecordVerdict {
+  if (v.ok) return v;
+  if (v.code === "IDENTITY_MISMATCH") {
+    let id;
+    try {
+      id = decodeV3Message(proof).identity;
+    } catch {
+      id = undefined;
+    }
+    if (id !== undefined) {
+      const proved = OP_KIND_NAMES[id.opKindTag];
+      if (proved !== undefined && proved !== kind) {
+        if (proved === OpKind.Update || kind === OpKind.Update) return reject("STATEMENT_MISMATCH", `the proof is a profile v3 ${proved} proof; the claim is ${kind === OpKind.Update ? "an update" : `a ${kind}`} (check ${proved === OpKind.Update ? "an update with verifyRecordUpdateProof" : "a read with verifyRecordProof"})`);
+        return reject(proved === OpKind.Membership ? "RECORD_PRESENT" : "RECORD_ABSENT", proved === OpKind.Membership ? "the claim is that the name is absent, but the proof is a membership proof" : "the claim is that the name holds a value, but the proof is a non-membership proof: it is not registered");
+      }
+      if (id.depth !== depth || id.leafMaxFields !== B) return reject("CONFIG_MISMATCH", `the proof has depth ${id.depth} and leaf bound ${id.leafMaxFields}; the registry's are ${depth} and ${B}`);
+    }
+  }
+  if (v.code === "PUBLIC_INPUTS_MISMATCH") return reject("PUBLIC_INPUTS_MISMATCH", `the proof was made for another statement than the claim: another root, name or value (a profile v3 proof binds its statement through the statement digest, docs/profile-v3.md §5.2)`);
+  return reject(v.code as RecordRejectCode, v.reason);
+}
 
 /** Puts an already prepared circuit into the cache of `verifyRecordProof` (e.g. from `prepareAll`). */
 export function primePreparedCache(prepared: PreparedSync): void {

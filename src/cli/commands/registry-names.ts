@@ -3,7 +3,7 @@
  * `ssgkr registry verify`, the counterparty's check of a proof about a name.
  */
 import type { Command } from "commander";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
@@ -14,7 +14,8 @@ import { RecordState } from "../../registry/store/record-codec.js";
 import { RegistryError } from "../../registry/errors.js";
 import type { NameStore } from "../../registry/store/name-store.js";
 import { planNameUpdate, type NameUpdateKind } from "../../registry/name-operations.js";
-import { proveNameStatement, type NameProof } from "../../registry/name-prove.js";
+import { proveNameStatement, type NameProof, type NameProofProfile } from "../../registry/name-prove.js";
+import { hasV3Encoding } from "../../codec/v3/message.js";
 import type { RegistryStatement } from "../../registry/prove.js";
 import { formatRoot } from "../../registry/root.js";
 import { parseVerifierKey } from "../../registry/checkpoint/note.js";
@@ -34,9 +35,10 @@ export function shellWord(s: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The value options of `registry verify` for a value or absence. */
+/** The value options of `registry verify` for a value, absence or (old side of a v3 update) a record. */
 export function valueFlags(side: NameSide, prefix = ""): string {
   if ("absent" in side) return `--${prefix}absent`;
+  if ("record" in side) return `--${prefix}record`;
   const v = side.value;
   if (v === null) return `--${prefix}null`;
   if (typeof v === "string") return `--${prefix}value ${shellWord(v)}`;
@@ -44,9 +46,9 @@ export function valueFlags(side: NameSide, prefix = ""): string {
 }
 
 /** The `ssgkr registry verify` command line that checks a proof about a name. */
-export function verifyCommand(o: { name: string; request: string; proof: string; depth: number; leafMaxFields: number } & ({ side: NameSide; root: ArrayLike<number> } | { old: NameSide; new: NameSide; oldRoot: ArrayLike<number>; newRoot: ArrayLike<number> })): string {
+export function verifyCommand(o: { name: string; request?: string; proof: string; depth: number; leafMaxFields: number } & ({ side: NameSide; root: ArrayLike<number> } | { old: NameSide; new: NameSide; oldRoot: ArrayLike<number>; newRoot: ArrayLike<number> })): string {
   const cfg = `${o.depth !== DEFAULT_NAME_DEPTH ? ` --depth ${o.depth}` : ""}${o.leafMaxFields !== 31 ? ` --leaf-max-fields ${o.leafMaxFields}` : ""}`;
-  const files = `--request ${shellWord(o.request)} --proof ${shellWord(o.proof)}`;
+  const files = `${o.request !== undefined ? `--request ${shellWord(o.request)} ` : ""}--proof ${shellWord(o.proof)}`;
   if ("side" in o) return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${formatRoot(o.root)}${cfg} ${files}`;
   return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${formatRoot(o.oldRoot)} --new-root ${formatRoot(o.newRoot)}${cfg} ${files}`;
 }
@@ -93,11 +95,15 @@ export function nameUpdate(store: NameStore, kind: NameUpdateKind, name: string,
   process.stdout.write(`${kind} ${JSON.stringify(name)} at key ${p.key} (batch ${entry.batch})\n${describeLeaf(p.oldLeaf)} → ${describeLeaf(p.newLeaf)}\nold root ${rootText(p.oldRoot)}\nnew root ${rootText(p.newRoot)}\n`);
 }
 
-/** `registry prove` on a name-keyed registry: request.json, proof.bin, statement.json. */
-export function nameProve(store: NameStore, statement: RegistryStatement, name: string, value: RecordValue | undefined, out: string, root?: ArrayLike<number>): void {
+/**
+ * `registry prove` on a name-keyed registry: request.json, proof.bin, statement.json; in profile
+ * v3 proof.bin and statement.json only (the counterparty needs no request, and no file holds a
+ * sibling).
+ */
+export function nameProve(store: NameStore, statement: RegistryStatement, name: string, value: RecordValue | undefined, out: string, root?: ArrayLike<number>, profile: NameProofProfile = "v1"): void {
   let p: NameProof;
   try {
-    p = proveNameStatement(store, statement, name, value, undefined, root);
+    p = proveNameStatement(store, statement, name, value, undefined, root, { profile });
   } catch (e) {
     if (e instanceof RegistryError && ((statement === "membership" && e.code === "RECORD_ABSENT") || (statement === "nonmembership" && e.code === "RECORD_LIVE"))) {
       throw new CliExit(EXIT_VERDICT, `FALSE ${e.code}: ${e.message}`);
@@ -105,18 +111,19 @@ export function nameProve(store: NameStore, statement: RegistryStatement, name: 
     throw e;
   }
   mkdirSync(out, { recursive: true });
-  const files = { request: join(out, "request.json"), proof: join(out, "proof.bin"), statement: join(out, "statement.json") };
-  writeFileSync(files.request, JSON.stringify(requestToJson(p.request), null, 2) + "\n");
+  const files = { ...(profile === "v1" ? { request: join(out, "request.json") } : {}), proof: join(out, "proof.bin"), statement: join(out, "statement.json") };
+  if (files.request !== undefined) writeFileSync(files.request, JSON.stringify(requestToJson(p.request), null, 2) + "\n");
+  else rmSync(join(out, "request.json"), { force: true }); // a request.json of an earlier v1 proof would not belong to this one
   writeFileSync(files.proof, p.proof);
   writeFileSync(files.statement, JSON.stringify(p.statementJson, null, 2) + "\n");
   const { depth, leafMaxFields } = store.config;
   const sj = p.statementJson as Record<string, unknown>;
-  const side = (o: Record<string, unknown>): NameSide => (o.absent === true ? { absent: true } : { value: o.value as RecordValue });
+  const side = (o: Record<string, unknown>): NameSide => (o.absent === true ? { absent: true } : o.record === true ? { record: true } : { value: o.value as RecordValue });
   const check = p.entry
     ? verifyCommand({ name, ...files, depth, leafMaxFields, old: side(sj.old as Record<string, unknown>), new: side(sj.new as Record<string, unknown>), oldRoot: p.request.oldRoot, newRoot: p.request.newRoot })
     : verifyCommand({ name, ...files, depth, leafMaxFields, side: side(sj), root: p.request.oldRoot });
   const roots = p.entry ? `old_root=${rootCompact(p.request.oldRoot)} new_root=${rootCompact(p.request.newRoot)} batch=${p.entry.batch}` : `root=${rootCompact(p.request.oldRoot)}`;
-  process.stdout.write(`${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`);
+  process.stdout.write(`${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} profile=${profile} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`);
 }
 
 const MAX_REQUEST_BYTES = 16 << 20;
@@ -139,6 +146,7 @@ interface VerifyOpts {
   oldNull?: boolean;
   oldFields?: string;
   oldAbsent?: boolean;
+  oldRecord?: boolean;
   newValue?: string;
   newNull?: boolean;
   newFields?: string;
@@ -147,16 +155,17 @@ interface VerifyOpts {
   newRoot?: string;
   checkpoint?: string;
   key?: string;
-  request: string;
+  request?: string;
   proof: string;
   depth: string;
   leafMaxFields: string;
 }
 
-function sideOf(o: { value?: string; null?: boolean; fields?: string; absent?: boolean }, prefix: string): NameSide {
-  const given = [o.value !== undefined, o.null === true, o.fields !== undefined, o.absent === true].filter(Boolean).length;
-  if (given !== 1) throw new CliError("USAGE", `registry verify: give exactly one of --${prefix}value TEXT, --${prefix}null, --${prefix}fields LIST and --${prefix}absent`);
+function sideOf(o: { value?: string; null?: boolean; fields?: string; absent?: boolean; record?: boolean }, prefix: string): NameSide {
+  const given = [o.value !== undefined, o.null === true, o.fields !== undefined, o.absent === true, o.record === true].filter(Boolean).length;
+  if (given !== 1) throw new CliError("USAGE", `registry verify: give exactly one of --${prefix}value TEXT, --${prefix}null, --${prefix}fields LIST${prefix === "old-" ? ", --old-record" : ""} and --${prefix}absent`);
   if (o.absent) return { absent: true };
+  if (o.record) return { record: true };
   if (o.null) return { value: null };
   if (o.value !== undefined) return { value: o.value };
   const parts = o.fields!.trim() === "" ? [] : o.fields!.split(",").map((s) => s.trim());
@@ -170,7 +179,7 @@ function sideOf(o: { value?: string; null?: boolean; fields?: string; absent?: b
   };
 }
 
-const sideText = (s: NameSide) => ("absent" in s ? "absent" : describeValue(s.value));
+const sideText = (s: NameSide) => ("absent" in s ? "absent" : "record" in s ? "record" : describeValue(s.value));
 
 function intOpt(flag: string, text: string, min: number, max: number): number {
   if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max) throw new CliError("BAD_OPTION", `registry verify: ${flag} must be an integer in [${min}, ${max}], got ${JSON.stringify(text)}`);
@@ -188,14 +197,14 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
     .option("--fields <list>", "claim: the name holds these field elements")
     .option("--absent", "claim: the name is not registered (never registered or deleted)")
     .option("--root <digest>", "the root you trust: 64 hex characters as `ssgkr registry root` prints it, or its 8 elements as a,b,… or [a, b, …]")
-    .option("--old-value <text>", "update: the value before").option("--old-null", "update: null before").option("--old-fields <list>", "update: field elements before").option("--old-absent", "update: absent before (insert, restore)")
+    .option("--old-value <text>", "update: the value before").option("--old-null", "update: null before").option("--old-fields <list>", "update: field elements before").option("--old-absent", "update: absent before (insert, restore)").option("--old-record", "update: a record of the name before, whatever its value (what a profile v3 replace or delete proves)")
     .option("--new-value <text>", "update: the value after").option("--new-null", "update: null after").option("--new-fields <list>", "update: field elements after").option("--new-absent", "update: absent after (delete)")
     .option("--old-root <digest>", "update: the root you trust before the update")
     .option("--new-root <digest>", "update: the root after the update you are told of")
     .option("--checkpoint <file>", "a signed checkpoint (GET /v1/checkpoint, `ssgkr registry checkpoint`) whose root is trusted once its signature by --key verifies: in place of --root (or, for an update, of --old-root)")
     .option("--key <verifierkey>", "the verifier key NAME+HASH+KEY the checkpoint must be signed by (`ssgkr registry keygen` prints it)")
-    .requiredOption("--request <file>", "request.json of the proof")
-    .requiredOption("--proof <file>", "proof.bin (inner-proof-v1)")
+    .option("--request <file>", "request.json of the proof (compat-v1 proofs; a profile v3 proof is checked without it)")
+    .requiredOption("--proof <file>", "proof.bin (inner-proof-v1, or inner-proof-v3: the profile is read from the proof)")
     .option("--depth <d>", "registry depth", String(DEFAULT_NAME_DEPTH))
     .option("--leaf-max-fields <b>", "registry leaf bound", "31")
     .action((opts: VerifyOpts) => {
@@ -207,14 +216,15 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
       if (opts.key !== undefined) parseVerifierKey(opts.key, "--key");
       const fromCheckpoint = opts.checkpoint !== undefined ? { checkpoint: readFileOrExit(opts.checkpoint, "--checkpoint", MAX_CHECKPOINT_BYTES, "a checkpoint file").toString("utf8"), verifierKey: opts.key! } : {};
       const checkpointWords = (v: RecordVerdict) => (v.ok && v.checkpoint ? ` checkpoint=${v.checkpoint.origin} size=${v.checkpoint.size}` : "");
-      const requestText = readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
       const proof = new Uint8Array(readBounded(opts.proof, "--proof", MAX_PROOF_BYTES));
+      if (opts.request === undefined && !hasV3Encoding(proof)) throw new CliError("MISSING_OPTION", "registry verify: --request is required for a compat-v1 proof (only a profile v3 proof is checked from the statement alone)");
+      const requestText = opts.request === undefined ? undefined : readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
       let verdict: RecordVerdict;
       let accepted: string;
       if (update) {
         if ((opts.oldRoot === undefined && opts.checkpoint === undefined) || opts.newRoot === undefined) throw new CliError("MISSING_OPTION", "registry verify: an update check needs --new-root and --old-root (or a --checkpoint of the root before it)");
         if (opts.root !== undefined || opts.value !== undefined || opts.null || opts.fields !== undefined || opts.absent) throw new CliError("USAGE", "registry verify: an update check takes --old-…/--new-… options, not --root/--value/--null/--fields/--absent");
-        const old = sideOf({ value: opts.oldValue, null: opts.oldNull, fields: opts.oldFields, absent: opts.oldAbsent }, "old-");
+        const old = sideOf({ value: opts.oldValue, null: opts.oldNull, fields: opts.oldFields, absent: opts.oldAbsent, record: opts.oldRecord }, "old-");
         const neu = sideOf({ value: opts.newValue, null: opts.newNull, fields: opts.newFields, absent: opts.newAbsent }, "new-");
         const trustedRoot = opts.oldRoot !== undefined ? parseRoot(opts.oldRoot, "--old-root") : undefined;
         const newRoot = parseRoot(opts.newRoot, "--new-root");
@@ -225,7 +235,7 @@ export function registerRegistryVerify(registry: Command, setExit: (code: number
         const side = sideOf(opts, "");
         const trustedRoot = opts.root !== undefined ? parseRoot(opts.root, "--root") : undefined;
         verdict = verifyRecordProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof);
-        accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} ${"absent" in side ? "absent" : `value=${describeValue(side.value)}`} root=${rootCompact(verdict.oldRoot)}${checkpointWords(verdict)}` : "";
+        accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} ${"value" in side ? `value=${describeValue(side.value)}` : "absent"} root=${rootCompact(verdict.oldRoot)}${checkpointWords(verdict)}` : "";
       }
       if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
       process.stdout.write(accepted + "\n" + (verdict.nameNotice !== undefined ? `notice: ${verdict.nameNotice}\n` : ""));

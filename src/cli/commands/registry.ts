@@ -392,8 +392,9 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--null", "the null value")
     .option("--fields <list>", "comma-separated field elements")
     .option("--root <digest>", "membership/nonmembership of a name-keyed registry: prove at this earlier root of the retention window (default: the head)")
-    .requiredOption("--out <dir>", "output directory (request.json, proof.bin)")
-    .action(async (statement: string, opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; root?: string; out: string }) => {
+    .option("--profile <p>", "name-keyed: v1 (compat-v1, checked with request.json; the default) or v3 (checked from statement.json alone: no request.json is written)", "v1")
+    .requiredOption("--out <dir>", "output directory (request.json, proof.bin, statement.json)")
+    .action(async (statement: string, opts: { db: string; name?: string; slot?: string; value?: string; null?: boolean; fields?: string; root?: string; profile: string; out: string }) => {
       if (!(REGISTRY_STATEMENTS as readonly string[]).includes(statement)) {
         throw new CliError("BAD_ARGUMENT", `registry prove: unknown statement ${JSON.stringify(statement)} (${REGISTRY_STATEMENTS.join(", ")})`);
       }
@@ -402,13 +403,14 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
       const value = isUpdate ? valueOf(st === "insert" || st === "replace" ? "insert" : st === "restore" ? "restore" : "delete", opts) : undefined;
       if (!isUpdate && (opts.value !== undefined || opts.null || opts.fields !== undefined)) throw new CliError("USAGE", `registry prove ${st}: takes no value`);
       if (st === "insert" && opts.name === undefined) throw new CliError("MISSING_OPTION", "registry prove insert: --name is required");
+      if (opts.profile !== "v1" && opts.profile !== "v3") throw new CliError("BAD_OPTION", `--profile must be v1 or v3, got ${JSON.stringify(opts.profile)}`, undefined, { option: "--profile" });
       const root = opts.root === undefined ? undefined : parseRoot(opts.root, "--root");
       if (root !== undefined && isUpdate) throw new CliError("USAGE", `registry prove ${st}: --root applies to membership and nonmembership (an update starts at the head)`);
       if (registryMapping(opts.db) === NAME_MAPPING_ID) {
         const name = nameOnly(`prove ${st}`, opts);
         const named = NameStore.open(opts.db, { readOnly: !isUpdate });
         try {
-          nameProve(named, st, name, value, opts.out, root);
+          nameProve(named, st, name, value, opts.out, root, opts.profile);
         } finally {
           await named.close();
         }
@@ -416,6 +418,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
         return;
       }
       if (root !== undefined) throw new CliError("USAGE", `registry prove ${st}: --root applies to name-keyed registries (a slot-v1 registry proves at its head)`);
+      if (opts.profile !== "v1") throw new CliError("USAGE", `registry prove ${st}: --profile ${opts.profile} applies to name-keyed registries (a slot-v1 registry proves in compat-v1)`);
       const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
       const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
       let p: RegistryProof;

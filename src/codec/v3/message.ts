@@ -16,7 +16,7 @@ import { checkLayers, layersSize, readLayers, writeLayers, type LayerEncodeCode 
 import { V3DecodeError, type V3DecodeErrorCode, V3EncodeError } from "./errors.js";
 import {
   V3_HEADER_BYTES, V3_MAX_COMMITMENT_BYTES, V3_MAX_OPENING_BYTES, V3_MAX_OPERATIONS,
-  V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, V3_ROOT_BYTES, V3_STATEMENT_CHECK_BYTES, V3_VERSIONS, type V3CircuitIdentity,
+  V3_PROOF_ENCODING_VERSION, V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, V3_ROOT_BYTES, V3_STATEMENT_CHECK_BYTES, V3_VERSIONS, type V3CircuitIdentity,
 } from "./layout.js";
 
 /** The parts of one inner-proof-v3 message. */
@@ -135,6 +135,14 @@ function decodeUnguarded(bytes: Uint8Array): V3Message {
     proof: { layers },
     opening,
   };
+}
+
+/**
+ * True iff the bytes name proof_encoding_version 3 (bytes 8..10, little-endian, after the 8-byte
+ * magic): the cheap test that picks the v3 decoder; the decoder checks everything else.
+ */
+export function hasV3Encoding(bytes: Uint8Array): boolean {
+  return bytes instanceof Uint8Array && bytes.length >= 10 && (bytes[8]! | (bytes[9]! << 8)) === V3_PROOF_ENCODING_VERSION;
 }
 
 /**
