@@ -8,13 +8,14 @@ import type { Digest } from "../hash/digest.js";
 import { SsgkrError } from "../errors.js";
 import { claimOf, ClaimError, describeStatement, formatRoot, type StatementJson } from "./claim.js";
 import { verifyNameStatement, type NameCheckTimings } from "./verify.js";
+import { hasV3Encoding } from "../codec/v3/message.js";
 
 /** A proof body as JSON. */
 export interface ProofBody {
   readonly statement: StatementJson;
-  /** The request (compat-v1 §16.2 field names). */
-  readonly request: Record<string, unknown>;
-  /** inner-proof-v1 bytes, base64. */
+  /** The request (compat-v1 §16.2 field names); absent beside a profile v3 proof, which is checked from the statement alone. */
+  readonly request?: Record<string, unknown>;
+  /** inner-proof-v1 bytes (or inner-proof-v3 bytes), base64. */
   readonly proof: string;
 }
 
@@ -83,7 +84,7 @@ export function checkProofBody(body: unknown, name?: string, trustedRoot?: Diges
     words = describeStatement(statement);
     if (name !== undefined && claim.name !== name) return { ok: false, code: "NAME_MISMATCH", reason: `the proof's statement is about ${JSON.stringify(claim.name)}, not about the name asked for, ${JSON.stringify(name)}`, statement: words, ...base, ...timings };
     const bytes = base64Bytes(b.proof, "proof");
-    if (b.request === undefined) throw new ClaimError("BAD_CLAIM", "request: missing", { field: "request" });
+    if (b.request === undefined && !hasV3Encoding(bytes)) throw new ClaimError("BAD_CLAIM", "request: missing (a compat-v1 proof is checked with its request; only a profile v3 proof is checked from the statement alone)", { field: "request" });
     const v = verifyNameStatement(claim, b.request, bytes, timings);
     const trusted = formatRoot(claim.trustedRoot);
     if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...(v.nfcName !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {}), ...base, ...timings };

@@ -38,8 +38,11 @@ interface ClaimMapping {
   readonly leafMaxFields?: number;
 }
 
-/** One side of a statement: a live record with its value, or no live record. */
-export type RecordSide = { readonly value: RecordValue } | { readonly absent: true };
+/**
+ * One side of a statement: a live record with its value, no live record, or (the old side of a
+ * profile v3 replace or delete) a live record of the name whose value the statement does not state.
+ */
+export type RecordSide = { readonly value: RecordValue } | { readonly absent: true } | { readonly record: true };
 
 /** What a counterparty checks a read proof against. */
 export type RecordClaim =
@@ -86,7 +89,7 @@ export interface UpdateStatementJson {
   readonly kind: "update";
   readonly op: UpdateOp;
   readonly name: string;
-  readonly old: { readonly value: ValueJson } | { readonly absent: true };
+  readonly old: { readonly value: ValueJson } | { readonly absent: true } | { readonly record: true };
   readonly new: { readonly value: ValueJson } | { readonly absent: true };
   /** The roots before and after the update: 64 hex characters each (`formatRoot`). */
   readonly old_root: string;
@@ -116,14 +119,15 @@ export function valueOf(value: unknown, field = "value"): RecordValue {
   throw new ClaimError("BAD_CLAIM", `${field}: a value is a text, null or {"fields": [..]}`, { field });
 }
 
-/** A record side from JSON (`{"value": …}` or `{"absent": true}`). @throws ClaimError `BAD_CLAIM`. */
+/** A record side from JSON (`{"value": …}`, `{"absent": true}` or `{"record": true}`). @throws ClaimError `BAD_CLAIM`. */
 export function sideOf(value: unknown, field: string): RecordSide {
   if (typeof value === "object" && value !== null) {
     const v = value as Record<string, unknown>;
-    if (v.absent === true && !("value" in v)) return { absent: true };
+    if (v.absent === true && !("value" in v) && !("record" in v)) return { absent: true };
+    if (v.record === true && !("value" in v) && !("absent" in v)) return { record: true };
     if ("value" in v && v.absent === undefined) return { value: valueOf(v.value, `${field}.value`) };
   }
-  throw new ClaimError("BAD_CLAIM", `${field}: must be {"value": …} or {"absent": true}`, { field });
+  throw new ClaimError("BAD_CLAIM", `${field}: must be {"value": …}, {"absent": true} or {"record": true}`, { field });
 }
 
 /** JSON of a value (fields copied). */
@@ -132,8 +136,8 @@ export function valueJson(value: RecordValue): ValueJson {
 }
 
 /** JSON of a record side. */
-export function sideJson(side: RecordSide): { value: ValueJson } | { absent: true } {
-  return "absent" in side ? { absent: true } : { value: valueJson(side.value) };
+export function sideJson(side: RecordSide): { value: ValueJson } | { absent: true } | { record: true } {
+  return "absent" in side ? { absent: true } : "record" in side ? { record: true } : { value: valueJson(side.value) };
 }
 
 /** Short text of a value: the text in quotes, `null`, or `fields[1, 2]`. */
@@ -144,7 +148,7 @@ export function valueWords(value: RecordValue): string {
 }
 
 function sideWords(side: RecordSide): string {
-  return "absent" in side ? "no live record" : `value ${valueWords(side.value)}`;
+  return "absent" in side ? "no live record" : "record" in side ? "a live record (value not stated)" : `value ${valueWords(side.value)}`;
 }
 
 /**
@@ -181,7 +185,9 @@ export function claimOf(s: unknown, trustedRoot?: ArrayLike<number> | string): R
   const facts: ClaimMapping = { mapping, ...(mapping === NAME_KEYED_MAPPING ? { depth: intOf(st.depth, "statement.depth"), leafMaxFields: intOf(st.leaf_max_fields, "statement.leaf_max_fields") } : {}) };
   if (st.kind === "update") {
     const root = trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.old_root, "statement.old_root");
-    return { ...facts, trustedRoot: root, ...(mapping === NAME_KEYED_MAPPING ? { newRoot: parseRoot(st.new_root, "statement.new_root") } : {}), name, old: sideOf(st.old, "statement.old"), new: sideOf(st.new, "statement.new") };
+    const neu = sideOf(st.new, "statement.new");
+    if ("record" in neu) throw new ClaimError("BAD_CLAIM", `statement.new: the new side of an update is {"value": …} or {"absent": true}`, { field: "statement.new" });
+    return { ...facts, trustedRoot: root, ...(mapping === NAME_KEYED_MAPPING ? { newRoot: parseRoot(st.new_root, "statement.new_root") } : {}), name, old: sideOf(st.old, "statement.old"), new: neu };
   }
   const root = trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.root, "statement.root");
   if (st.kind === "membership") {

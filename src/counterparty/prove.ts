@@ -17,7 +17,7 @@
 import { RegistryError } from "../registry/errors.js";
 import type { RecordValue } from "../registry/mapping.js";
 import { NameStore } from "../registry/store/name-store.js";
-import { proveNameStatement } from "../registry/name-prove.js";
+import { proveNameStatement, type NameProof as RegistryNameProof, type NameProofProfile, type NameProveOptions } from "../registry/name-prove.js";
 import { proveStatement, type RegistryProof, type RegistryStatement } from "../registry/prove.js";
 import { resolveTarget } from "../registry/operations.js";
 import { RecordState } from "../registry/store/record-codec.js";
@@ -47,20 +47,30 @@ export function mappingOf(store: AnyStore): StatementMapping {
 /** What a registry holds for a name: its status, the side a read proof shows, and where it lives (slot or key). */
 export interface NameStatus {
   readonly status: "live" | "deleted" | "never registered";
-  readonly side: RecordSide;
+  readonly side: { readonly value: RecordValue } | { readonly absent: true };
   /** Slot registries: the slot of a registered name. */
   readonly slot?: number;
   /** Name-keyed registries: the name's key. */
   readonly key?: number;
 }
 
-/** A proof of a statement about a name: what it says, the request JSON and the inner-proof-v1 bytes. */
+/**
+ * A proof of a statement about a name: what it says, the request JSON and the inner-proof-v1
+ * bytes, or (profile v3) the inner-proof-v3 bytes alone: a v3 proof is checked from the statement
+ * and its request, the witness, is not handed out.
+ */
 export interface NameProof<S> {
   readonly statement: S;
-  readonly request: Record<string, unknown>;
+  readonly profile: NameProofProfile;
+  readonly request?: Record<string, unknown>;
   readonly proof: Uint8Array;
   /** Proving time (ms), circuit preparation excluded. */
   readonly proveMs: number;
+}
+
+/** What is handed out of a name-keyed proof: the statement, the proof and (v1 only) the request. */
+function handedOut<S>(p: RegistryNameProof): NameProof<S> {
+  return { statement: p.statementJson as unknown as S, profile: p.profile, ...(p.profile === "v1" ? { request: requestToJson(p.request) } : {}), proof: p.proof, proveMs: p.proveMs };
 }
 
 function prepared(store: AnyStore) {
@@ -99,14 +109,15 @@ export function nameState(store: AnyStore, name: string, root?: ArrayLike<number
  *   record-leaf-v1), `KEY_COLLISION` (name-keyed: its key holds another name), `BAD_NAME`,
  *   `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN` (name-keyed, `root` given).
  */
-export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<number>): NameProof<ReadStatementJson> {
+export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<number>, options: NameProveOptions = {}): NameProof<ReadStatementJson> {
+  if (!(store instanceof NameStore) && (options.profile ?? "v1") !== "v1") throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
   if (root !== undefined && !(store instanceof NameStore)) throw new RegistryError("ROOT_NOT_PROVABLE", `a ${SLOT_MAPPING} registry proves at its head only`, {});
   const state = nameState(store, name, root);
   const kind = "absent" in state.side ? "nonmembership" : "membership";
   if (store instanceof NameStore) {
     // statement.json's form is the API's statement (registry/name-prove.ts), at the root proved
-    const p = proveNameStatement(store, kind, name, undefined, prepared(store), root);
-    return { statement: p.statementJson as unknown as ReadStatementJson, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+    const p = proveNameStatement(store, kind, name, undefined, prepared(store), root, options);
+    return handedOut(p);
   }
   if (state.status === "never registered") {
     throw new RegistryError("NAME_NOT_FOUND", `no record named ${JSON.stringify(name)} was ever registered; under ${SLOT_MAPPING} the root does not commit to names, so its absence cannot be proved`, { name });
@@ -121,7 +132,7 @@ export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<nu
     slot: p.slot,
     batch: store.head().batch,
   };
-  return { statement, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+  return { statement, profile: "v1", request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
 }
 
 /**
@@ -132,11 +143,12 @@ export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<nu
  *   `RECORD_ABSENT`, `RECORD_LIVE`, `NOT_DELETED`, `KEY_COLLISION` (name-keyed), `BAD_VALUE`,
  *   `VALUE_TOO_LARGE`, `BAD_NAME`, `CONCURRENT_UPDATE`, `PROOF_FAILED`.
  */
-export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, value?: RecordValue): NameProof<UpdateStatementJson> {
+export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, value?: RecordValue, options: NameProveOptions = {}): NameProof<UpdateStatementJson> {
   if (store instanceof NameStore) {
-    const p = proveNameStatement(store, op, name, value, prepared(store));
-    return { statement: p.statementJson as unknown as UpdateStatementJson, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+    const p = proveNameStatement(store, op, name, value, prepared(store), undefined, options);
+    return handedOut(p);
   }
+  if ((options.profile ?? "v1") !== "v1") throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
   const before = op === "insert" ? undefined : nameState(store, name);
   const p: RegistryProof = proveStatement(store, op as RegistryStatement, { name }, value, prepared(store));
   const after = nameState(store, name);
@@ -148,11 +160,11 @@ export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, val
     op,
     name,
     old: sideJson(oldSide),
-    new: sideJson(newSide),
+    new: "value" in newSide ? { value: valueJson(newSide.value) } : { absent: true },
     old_root: formatRoot(p.request.oldRoot),
     new_root: formatRoot(p.request.newRoot),
     slot: p.slot,
     ...(p.update ? { batch: p.update.entry.batch } : {}),
   };
-  return { statement, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+  return { statement, profile: "v1", request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
 }

@@ -43,6 +43,8 @@ import { OpKind, type OpKindName } from "../statement/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { nameNotice, nonNfcClaimReason } from "../registry/name-form.js";
+import { hasV3Encoding } from "../codec/v3/message.js";
+import { preparedV3Of } from "../registry/record-v3.js";
 import { cachedPrepared, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
 import { type ClaimErrorCode, NAME_KEYED_MAPPING, formatRoot, parseRoot, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
 
@@ -108,6 +110,7 @@ function leafMismatch(leaf: Leaf, name: string, side: RecordSide, leafMaxFields:
   for (let i = 0; i < 32; i++) {
     if (leaf.identity[i] !== identity[i]) return reject("NAME_MISMATCH", `the ${which} leaf belongs to another name (its identity is not Keccak-256(${JSON.stringify(name)}))`);
   }
+  if ("record" in side) return null;
   const payload = valuePayload(side.value as RecordValue, leafMaxFields);
   if (payload.length !== leaf.payload.length || payload.some((v, i) => v !== leaf.payload[i])) {
     return reject("VALUE_MISMATCH", `the ${which} leaf of ${JSON.stringify(name)} binds another value`);
@@ -183,13 +186,16 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
 /** A name-keyed claim: delegated to verifyRecordProof / verifyRecordUpdateProof (the circuit is prepared first, timed apart). */
 function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
   if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
-  const request = isParsed(requestValue) ? requestValue : parseRequest(requestValue);
+  const v3 = hasV3Encoding(proofBytes);
+  // a profile v3 proof is checked from the statement alone: a request beside it is not read
+  const request = v3 ? undefined : isParsed(requestValue) ? requestValue : parseRequest(requestValue);
   const depth = claim.depth ?? DEFAULT_NAME_DEPTH;
   const B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
   const facts = { depth, leafMaxFields: B };
   const t0 = performance.now();
   // only the claimed configuration is prepared: a request of another gets CONFIG_MISMATCH below
-  if (request.depth === depth && request.leafMaxFields === B) cachedPrepared(opKindOf(request.kind), depth, B);
+  if (v3) preparedV3Of("old" in claim ? OpKind.Update : "absent" in claim ? OpKind.NonMembership : OpKind.Membership, depth, B);
+  else if (request!.depth === depth && request!.leafMaxFields === B) cachedPrepared(opKindOf(request!.kind), depth, B);
   const t1 = performance.now();
   let v: RecordVerdict;
   if ("old" in claim) {
@@ -206,13 +212,14 @@ function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown,
   if (!v.ok) return reject(v.code, v.reason);
   const form = v.nfcName !== undefined && v.nameNotice !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {};
   const where = `key ${v.key} (the first ${depth} bits of Keccak-256 of the name)`;
-  if (v.kind === "update") return { ok: true, scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed, and the root with it`, ...form };
+  const profile = v3 ? "; profile v3: checked from the statement alone, no path seen" : "";
+  if (v.kind === "update") return { ok: true, scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed${"old" in claim && "record" in claim.old ? " (from a record of the name whose value the proof does not state)" : ""}, and the root with it${profile}`, ...form };
   return {
     ok: true,
     ...form,
-    scope: v.kind === "nonmembership"
+    scope: (v.kind === "nonmembership"
       ? `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds no live record, so the name is not registered`
-      : `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds this name and value`,
+      : `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds this name and value`) + profile,
   };
 }
 

@@ -298,7 +298,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const head = store.head();
     const state = nameState(store, name);
     const where = { ...(state.slot !== undefined ? { slot: state.slot } : {}), ...(state.key !== undefined ? { key: state.key } : {}), root: formatRoot(head.root), batch: head.batch, ...nameFormJson(name) };
-    if ("absent" in state.side) return { name, status: state.status, absent: true, ...where };
+    if (!("value" in state.side)) return { name, status: state.status, absent: true, ...where };
     return { name, status: "live", value: valueJson(state.side.value), ...where };
   });
 

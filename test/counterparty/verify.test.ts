@@ -45,7 +45,7 @@ const LIVE_VALUE = "https://github.com/left-pad/left-pad";
 const code = (v: { ok: boolean; code?: string }) => (v.ok ? "ACCEPT" : v.code);
 
 test("honest membership, absence and update statements are accepted", () => {
-  assert.equal(code(verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, live.request, live.proof)), "ACCEPT");
+  assert.equal(code(verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, live.request!, live.proof)), "ACCEPT");
   assert.equal(code(verifyNameStatement({ trustedRoot: root, name: RECORDS.deleted, absent: true }, gone.request, gone.proof)), "ACCEPT");
   assert.equal(code(verifyNameStatement({ trustedRoot: root, name: RECORDS.scoped, old: { value: "https://gitlab.com/scope/pkg" }, new: { value: { fields: [7, 8] } } }, upd.request, upd.proof)), "ACCEPT");
   assert.equal(code(verifyNameStatement(claimOf(upd.statement), upd.request, upd.proof)), "ACCEPT");
@@ -58,23 +58,23 @@ test("each check rejects its own forgery with a distinct code", () => {
   const flipped = live.proof.slice();
   flipped[flipped.length >> 1]! ^= 0x10;
   const cases: [string, string, () => { ok: boolean; code?: string }][] = [
-    ["ROOT_NOT_TRUSTED", "a proof for another root", () => verifyNameStatement({ trustedRoot: wrongRoot, name: RECORDS.live, value: LIVE_VALUE }, live.request, live.proof)],
-    ["NAME_MISMATCH", "another name's proof replayed", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: "https://gitlab.com/scope/pkg" }, scoped.request, scoped.proof)],
-    ["VALUE_MISMATCH", "a wrong value", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: "https://github.com/evil/left-pad" }, live.request, live.proof)],
-    ["VALUE_MISMATCH", "null claimed for a text", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: null }, live.request, live.proof)],
-    ["KIND_MISMATCH", "a present name claimed absent", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, absent: true }, live.request, live.proof)],
+    ["ROOT_NOT_TRUSTED", "a proof for another root", () => verifyNameStatement({ trustedRoot: wrongRoot, name: RECORDS.live, value: LIVE_VALUE }, live.request!, live.proof)],
+    ["NAME_MISMATCH", "another name's proof replayed", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: "https://gitlab.com/scope/pkg" }, scoped.request!, scoped.proof)],
+    ["VALUE_MISMATCH", "a wrong value", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: "https://github.com/evil/left-pad" }, live.request!, live.proof)],
+    ["VALUE_MISMATCH", "null claimed for a text", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: null }, live.request!, live.proof)],
+    ["KIND_MISMATCH", "a present name claimed absent", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, absent: true }, live.request!, live.proof)],
     ["KIND_MISMATCH", "a deleted name claimed present", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.deleted, value: null }, gone.request, gone.proof)],
-    ["KIND_MISMATCH", "a read proof offered as an update", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, old: { value: LIVE_VALUE }, new: { value: LIVE_VALUE } }, live.request, live.proof)],
+    ["KIND_MISMATCH", "a read proof offered as an update", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, old: { value: LIVE_VALUE }, new: { value: LIVE_VALUE } }, live.request!, live.proof)],
     ["VALUE_MISMATCH", "an update's new value misstated", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.scoped, old: { value: "https://gitlab.com/scope/pkg" }, new: { value: { fields: [7, 9] } } }, upd.request, upd.proof)],
     ["VALUE_MISMATCH", "an update's old value misstated", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.scoped, old: { value: "https://gitlab.com/other" }, new: { value: { fields: [7, 8] } } }, upd.request, upd.proof)],
     ["NOT_ABSENT", "a replace claimed as an insert", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.scoped, old: { absent: true }, new: { value: { fields: [7, 8] } } }, upd.request, upd.proof)],
     ["NOT_ABSENT", "a replace claimed as a delete", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.scoped, old: { value: "https://gitlab.com/scope/pkg" }, new: { absent: true } }, upd.request, upd.proof)],
     ["RECORD_ABSENT", "a delete claimed as a replace", () => verifyNameStatement({ trustedRoot: del.statement.old_root, name: RECORDS.live, old: { value: LIVE_VALUE }, new: { value: LIVE_VALUE } }, del.request, del.proof)],
-    ["BAD_ROOT", "a malformed root", () => verifyNameStatement({ trustedRoot: [1, 2, 3], name: RECORDS.live, value: LIVE_VALUE }, live.request, live.proof)],
-    ["REQUEST_SCHEMA", "a malformed request", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, { ...live.request, siblings: [] }, live.proof)],
-    ["BAD_VALUE", "an unmappable claimed value", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: { fields: [2130706433] } }, live.request, live.proof)],
-    ["GKR_", "a flipped proof byte", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, live.request, flipped)],
-    ["DeclaredLengthMismatch", "a truncated proof", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, live.request, live.proof.subarray(0, 1000))],
+    ["BAD_ROOT", "a malformed root", () => verifyNameStatement({ trustedRoot: [1, 2, 3], name: RECORDS.live, value: LIVE_VALUE }, live.request!, live.proof)],
+    ["REQUEST_SCHEMA", "a malformed request", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, { ...live.request!, siblings: [] }, live.proof)],
+    ["BAD_VALUE", "an unmappable claimed value", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: { fields: [2130706433] } }, live.request!, live.proof)],
+    ["GKR_", "a flipped proof byte", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, live.request!, flipped)],
+    ["DeclaredLengthMismatch", "a truncated proof", () => verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, live.request!, live.proof.subarray(0, 1000))],
   ];
   for (const [want, what, run] of cases) {
     const c = code(run());
@@ -83,19 +83,19 @@ test("each check rejects its own forgery with a distinct code", () => {
 });
 
 test("a request rewritten to carry the claimed value (a real forgery) is rejected by the proof", () => {
-  const forged = { ...live.request, old_leaf: scoped.request.old_leaf, new_leaf: scoped.request.new_leaf, value_digest: scoped.request.value_digest };
+  const forged = { ...live.request!, old_leaf: scoped.request!.old_leaf, new_leaf: scoped.request!.new_leaf, value_digest: scoped.request!.value_digest };
   const v = verifyNameStatement({ trustedRoot: root, name: RECORDS.live, value: LIVE_VALUE }, forged, live.proof);
   assert.equal(v.ok, false);
   // The leaf carries the other name, so the name check catches it first.
   assert.equal(code(v), "NAME_MISMATCH");
   // With the forger's own name and value, the leaf checks pass and the proof itself fails.
-  const v2 = verifyNameStatement({ trustedRoot: root, name: RECORDS.scoped, value: "https://gitlab.com/scope/pkg" }, { ...forged, key: live.request.key }, live.proof);
+  const v2 = verifyNameStatement({ trustedRoot: root, name: RECORDS.scoped, value: "https://gitlab.com/scope/pkg" }, { ...forged, key: live.request!.key }, live.proof);
   assert.equal(v2.ok, false);
   assert.notEqual(code(v2), "NAME_MISMATCH");
 });
 
 test("checkProofBody: the body of a read round-trips; the name asked for decides; without a root it says so", () => {
-  const body = { statement: live.statement, request: live.request, proof: bytesBase64(live.proof) };
+  const body = { statement: live.statement, request: live.request!, proof: bytesBase64(live.proof) };
   const pinned = checkProofBody(body, RECORDS.live, root);
   assert.deepEqual([pinned.ok, pinned.rootSource, pinned.notice], [true, "given", undefined]);
   assert.match(pinned.statement, /^"left-pad" is registered with value "https:\/\/github.com\/left-pad\/left-pad" under root [0-9a-f]{64}$/);

@@ -112,7 +112,8 @@ test("the counterparty check loads no database code: verify-record.ts imports no
     if (seen.has(file)) return;
     seen.add(file);
     const t = readFileSync(file, "utf8");
-    for (const m of t.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    // `import type` / `export type` statements are erased by the compiler and load nothing
+    for (const m of t.matchAll(/(?:import|export)\s(?!type\s)[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) {
       const spec = (m[1] ?? m[2])!;
       if (spec.startsWith(".")) visit(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
       else bare.add(spec);
