@@ -6,7 +6,9 @@
  */
 import type { Digest } from "../hash/digest.js";
 import { SsgkrError } from "../errors.js";
-import { claimOf, ClaimError, describeStatement, formatRoot, type StatementJson } from "./claim.js";
+import { claimOf, ClaimError, describeStatement, formatRoot, NAME_KEYED_MAPPING, type StatementJson } from "./claim.js";
+import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
+import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { verifyNameStatement, type NameCheckTimings } from "./verify.js";
 import { hasV3Encoding } from "../codec/v3/message.js";
 
@@ -93,4 +95,19 @@ export function checkProofBody(body: unknown, name?: string, trustedRoot?: Diges
     if (err instanceof SsgkrError) return { ok: false, code: err.code, reason: err.message, statement: words, ...base, ...timings };
     throw err;
   }
+}
+
+/**
+ * The configuration (depth, leaf bound) a name-keyed statement of a v3 body names, its defaults
+ * filled in (depth 48, leaf bound 31): what checking a profile v3 proof of it prepares a circuit
+ * for. Undefined for a statement that is not name-keyed or whose fields are not numbers (the check
+ * rejects those before preparing anything).
+ * @example statementConfigOf({ registry_mapping: "record-leaf-v2", depth: 20 }) // { depth: 20, leafMaxFields: 31 }
+ */
+export function statementConfigOf(s: unknown): { depth: number; leafMaxFields: number } | undefined {
+  if (typeof s !== "object" || s === null) return undefined;
+  const st = s as { registry_mapping?: unknown; depth?: unknown; leaf_max_fields?: unknown };
+  if (st.registry_mapping !== NAME_KEYED_MAPPING) return undefined;
+  const depth = st.depth ?? DEFAULT_NAME_DEPTH, leafMaxFields = st.leaf_max_fields ?? DEFAULT_LEAF_MAX_FIELDS;
+  return typeof depth === "number" && typeof leafMaxFields === "number" ? { depth, leafMaxFields } : undefined;
 }

@@ -62,6 +62,7 @@ const STATUS: Readonly<Record<string, number>> = {
   CONCURRENT_UPDATE: 409,
   REGISTRY_FULL: 409,
   KEY_COLLISION: 409,
+  BAD_PROFILE: 400,
 };
 
 /** The HTTP status of any error this package throws (500 for unexpected ones). */

@@ -11,7 +11,7 @@ const value = { description: "a text, null, or {\"fields\": [..]}", anyOf: [{ ty
 const nameParam = { type: "object", properties: { name: { type: "string", description: "record name, URL-encoded as one path segment (e.g. %40scope%2Fpkg)" } }, required: ["name"] } as const;
 const statement = {
   type: "object",
-  description: "what the proof proves: membership {name, value, root}, nonmembership {name, absent: true, root} or update {op, name, old, new, old_root, new_root}",
+  description: "what the proof proves: membership {name, value, root}, nonmembership {name, absent: true, root} or update {op, name, old, new, old_root, new_root} (old {record: true}: a live record whose value is not stated, in a profile v3 replace or delete)",
   properties: { registry_mapping: { type: "string" }, kind: { type: "string", enum: ["membership", "nonmembership", "update"] }, name: { type: "string" }, value, absent: { type: "boolean" }, root: digest, old_root: digest, new_root: digest, op: { type: "string" }, slot: { type: "integer" }, batch: { type: "integer" } },
   additionalProperties: true,
 } as const;
@@ -22,11 +22,12 @@ const nameForm = {
 } as const;
 const proofBody = {
   type: "object",
-  description: "a statement, its compat-v1 request (§16.2 field names) and the inner-proof-v1 bytes in base64",
-  properties: { statement, request: { type: "object", additionalProperties: true }, proof: { type: "string", description: "base64" }, root: digest, batch: { type: "integer" }, checkpoint: { type: "string", description: "with --signing-key: the signed checkpoint (C2SP tlog-checkpoint note text) of the root the proof is about" }, proof_bytes: { type: "integer" }, prove_ms: { type: "number" }, cached: { type: "boolean" }, ...nameForm },
-  required: ["statement", "request", "proof"],
+  description: "a statement and its proof in base64: compat-v1 (profile v1: the request, §16.2 field names, and the inner-proof-v1 bytes) or profile v3 (the inner-proof-v3 bytes alone, checked from the statement)",
+  properties: { statement, request: { type: "object", additionalProperties: true, description: "compat-v1 only: the request the proof is checked with (absent in profile v3)" }, profile: { type: "string", enum: ["v1", "v3"], description: "the proof's profile" }, proof: { type: "string", description: "base64" }, root: digest, batch: { type: "integer" }, checkpoint: { type: "string", description: "with --signing-key: the signed checkpoint (C2SP tlog-checkpoint note text) of the root the proof is about" }, proof_bytes: { type: "integer" }, prove_ms: { type: "number" }, cached: { type: "boolean" }, ...nameForm },
+  required: ["statement", "proof"],
   additionalProperties: true,
 } as const;
+const profileQuery = { type: "string", enum: ["v1", "v3"], description: "v1 (default): a compat-v1 proof, checked with its request; v3: a profile v3 proof (docs/profile-v3.md), checked from the statement alone (name-keyed registries)" } as const;
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: `error (${c})`, ...error }]));
 const writeBody = {
   type: "object",
@@ -57,12 +58,12 @@ export const SCHEMAS = {
   root: { summary: "current root, batch and record counts", tags: ["reads"], response: { 200: { type: "object", properties: { root: digest, batch: { type: "integer" }, records: { type: "integer" }, deleted: { type: "integer" }, next_slot: { type: "integer" }, depth: { type: "integer" }, leaf_max_fields: { type: "integer" }, registry_mapping: { type: "string" } }, additionalProperties: true } } },
   history: { summary: "committed batches with their roots, newest last", tags: ["reads"], querystring: { type: "object", properties: { limit: { type: "integer", description: "most recent N entries (default 1000, at most 100000)" } } }, response: { 200: { type: "object", properties: { entries: { type: "array", items: { type: "object", additionalProperties: true } } }, additionalProperties: true }, ...errors(400) } },
   record: { summary: "a record's value, or that it is absent", tags: ["reads"], params: nameParam, response: { 200: { type: "object", properties: { name: { type: "string" }, status: { type: "string", enum: ["live", "deleted", "never registered"] }, value, absent: { type: "boolean" }, slot: { type: "integer" }, root: digest, batch: { type: "integer" }, ...nameForm }, additionalProperties: true }, ...errors(400) } },
-  proof: { summary: "membership or absence proof of a name (JSON: statement, request, proof base64)", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string", description: "an earlier root (64 hex characters, or its 8 elements comma-separated): served while its proof is cached" } } }, response: { 200: proofBody, ...errors(400, 404, 410) } },
-  proofBin: { summary: "the proof bytes alone (application/octet-stream); the statement is in the X-Ssgkr-Statement header", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string", description: "an earlier root (64 hex characters, or its 8 elements comma-separated)" } } }, response: { 200: { description: "inner-proof-v1 bytes", type: "string", format: "binary" }, ...errors(400, 404, 410) } },
+  proof: { summary: "membership or absence proof of a name (JSON: statement, request, proof base64)", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string", description: "an earlier root (64 hex characters, or its 8 elements comma-separated): served while its proof is cached" }, profile: profileQuery } }, response: { 200: proofBody, ...errors(400, 404, 410) } },
+  proofBin: { summary: "the proof bytes alone (application/octet-stream); the statement is in the X-Ssgkr-Statement header", tags: ["reads"], params: nameParam, querystring: { type: "object", properties: { root: { type: "string", description: "an earlier root (64 hex characters, or its 8 elements comma-separated)" }, profile: profileQuery } }, response: { 200: { description: "inner-proof-v1 bytes (profile v3: inner-proof-v3 bytes)", type: "string", format: "binary" }, ...errors(400, 404, 410) } },
   verify: {
     summary: "verify a statement, request and proof against a trusted root (the body of GET …/proof is accepted as is), or a profile v3 registry block (block.json and block.bin) against its from and to roots",
     tags: ["verify"],
-    body: { type: "object", description: "a proof body {statement, request, proof[, trusted_root | verifier_key, checkpoint]} or a block body {block, proof[, from_root, to_root]} (a body with `block` is a block body)", oneOf: [recordVerifyBody(), blockVerifyBody] },
+    body: { type: "object", description: "a proof body {statement, request, proof[, trusted_root | verifier_key, checkpoint]} (profile v3: {statement, proof, …} without request) or a block body {block, proof[, from_root, to_root]} (a body with `block` is a block body)", oneOf: [recordVerifyBody(), blockVerifyBody] },
     response: {
       200: {
         type: "object",

@@ -17,7 +17,7 @@ import swagger from "@fastify/swagger";
 import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { nameBytes } from "../registry/mapping.js";
-import { checkProofBody, bytesBase64 } from "../counterparty/body.js";
+import { checkProofBody, bytesBase64, statementConfigOf } from "../counterparty/body.js";
 import { blockConfigOf, checkBlockBody } from "../counterparty/block-body.js";
 import { describeStatement, formatRoot, nameNotice, valueJson, type StatementJson, type UpdateOp } from "../counterparty/claim.js";
 import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
@@ -26,7 +26,7 @@ import { ProofCache } from "./cache.js";
 import { HttpError, statusOf } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
 import { ServedConfigs, type VerifyConfig } from "./served-configs.js";
-import { bodyRoot, bodyValue, queryInt, queryRoot } from "./values.js";
+import { bodyRoot, bodyValue, queryInt, queryProfile, queryRoot } from "./values.js";
 import { WriteLock } from "./write-lock.js";
 import { signCheckpoint, type SigningKey } from "../registry/checkpoint/signing-key.js";
 import { verifyCheckpoint } from "../registry/checkpoint/checkpoint.js";
@@ -213,37 +213,40 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     return name;
   };
 
+  /** The proof cache's kind of a read proof in a profile (v1 keeps its historical kinds). */
+  const cacheKind = (kind: string, profile: "v1" | "v3") => (profile === "v1" ? kind : `${kind}@${profile}`);
   /** The proof body of a name at the current root, or at an earlier root while cached. */
-  const readProof = (name: string, root: Uint32Array | undefined) => {
+  const readProof = (name: string, root: Uint32Array | undefined, profile: "v1" | "v3") => {
     const head = store.head();
+    if (profile !== "v1" && !isNameKeyed(store)) throw new HttpError(400, "BAD_INPUT", `query.profile: a ${mapping} registry proves in compat-v1 only (profile v3 is for name-keyed registries)`, { field: "query.profile" });
     if (root !== undefined && !digestEquals(root, head.root)) {
       for (const kind of ["membership", "nonmembership"]) {
-        const hit = cache.get(ProofCache.key(root, name, kind));
+        const hit = cache.get(ProofCache.key(root, name, cacheKind(kind, profile)));
         if (hit) return { ...hit, cached: true };
       }
-      if (isNameKeyed(store)) return proveAt(name, root);
+      if (isNameKeyed(store)) return proveAt(name, root, profile);
       const known = historyOf(store).some((e) => digestEquals(e.root, root));
       if (known) throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: an earlier root of the history; a slot registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`, { field: "query.root" });
       throw new HttpError(404, "ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
     }
     const state = nameState(store, name);
     const kind = "absent" in state.side ? "nonmembership" : "membership";
-    const hit0 = cache.get(ProofCache.key(head.root, name, kind));
+    const hit0 = cache.get(ProofCache.key(head.root, name, cacheKind(kind, profile)));
     if (hit0) return { ...hit0, cached: true };
-    const p = proveNameRead(store, name);
+    const p = proveNameRead(store, name, undefined, { profile });
     const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, checkpointOf(p.statement.batch, p.statement.root));
     const json = JSON.stringify(body);
     const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
     const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
-    cache.set(ProofCache.key(p.statement.root, name, p.statement.kind), entry);
+    cache.set(ProofCache.key(p.statement.root, name, cacheKind(p.statement.kind, profile)), entry);
     return { ...entry, cached: false };
   };
 
   /** A name-keyed registry's proof at an earlier root of its retention window (cached like head proofs). */
-  const proveAt = (name: string, root: Uint32Array) => {
+  const proveAt = (name: string, root: Uint32Array, profile: "v1" | "v3") => {
     let p: ReturnType<typeof proveNameRead>;
     try {
-      p = proveNameRead(store, name, root);
+      p = proveNameRead(store, name, root, { profile });
     } catch (err) {
       if (err instanceof SsgkrError && err.code === "ROOT_NOT_PROVABLE") {
         const d = err.details as { oldestRoot: string; oldestSize: number };
@@ -256,7 +259,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const json = JSON.stringify(body);
     const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
     const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
-    cache.set(ProofCache.key(root, name, p.statement.kind), entry);
+    cache.set(ProofCache.key(root, name, cacheKind(p.statement.kind, profile)), entry);
     return { ...entry, cached: false };
   };
 
@@ -303,14 +306,16 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   });
 
   app.get("/v1/records/:name/proof", { schema: SCHEMAS.proof }, async (req, reply) => {
-    const r = readProof(nameOf(req), queryRoot((req.query as { root?: unknown }).root));
+    const q = req.query as { root?: unknown; profile?: unknown };
+    const r = readProof(nameOf(req), queryRoot(q.root), queryProfile(q.profile));
     // The stored serialization with the "cached" flag (the JSON text ends with "}").
     void reply.type("application/json; charset=utf-8");
     return r.cached ? r.hit : `${r.json.slice(0, -1)},"cached":false}`;
   });
 
   app.get("/v1/records/:name/proof.bin", { schema: SCHEMAS.proofBin }, async (req, reply) => {
-    const r = readProof(nameOf(req), queryRoot((req.query as { root?: unknown }).root));
+    const q = req.query as { root?: unknown; profile?: unknown };
+    const r = readProof(nameOf(req), queryRoot(q.root), queryProfile(q.profile));
     const statement = JSON.stringify(r.body.statement);
     // Header values are ASCII: the statement JSON is sent percent-encoded.
     void reply.header("content-type", "application/octet-stream").header("x-ssgkr-statement", encodeURIComponent(statement)).header("x-ssgkr-root", r.body.root as string);
@@ -322,9 +327,15 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const body = req.body as Record<string, unknown> | undefined;
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]} or {block, proof[, from_root, to_root]}", { field: "body" });
     if (body.block !== undefined) return verifyBlock(body);
-    for (const f of ["statement", "request", "proof"]) if (body[f] === undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
+    for (const f of ["statement", "proof"]) if (body[f] === undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
     let trusted = bodyRoot(body.trusted_root, "body.trusted_root");
-    served.check(body.request);
+    // A compat-v1 proof is checked with its request (whose configuration must be served); a
+    // profile v3 proof from the statement alone, whose depth and leaf bound must be served.
+    if (body.request !== undefined) served.check(body.request);
+    else {
+      const config = statementConfigOf(body.statement);
+      if (config !== undefined) served.checkConfig(config.depth, config.leafMaxFields, "body.statement");
+    }
     // With verifier_key, the trusted root is the checkpoint's, once its signature verifies.
     let checkpoint: { origin: string; size: number } | undefined;
     if (body.verifier_key !== undefined) {
@@ -440,7 +451,7 @@ function historyOf(store: AnyStore): { batch: number; kind: string; committedAt:
 }
 
 function proofBody(p: NameProof<{ readonly name: string }>, at: { root: string; batch: number | undefined }, checkpoint: string | undefined): Record<string, unknown> {
-  return { statement: p.statement, request: p.request, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, ...(checkpoint !== undefined ? { checkpoint } : {}), proof_bytes: p.proof.length, prove_ms: round(p.proveMs), ...nameFormJson(p.statement.name) };
+  return { statement: p.statement, ...(p.request !== undefined ? { request: p.request } : {}), profile: p.profile, proof: bytesBase64(p.proof), root: at.root, batch: at.batch, ...(checkpoint !== undefined ? { checkpoint } : {}), proof_bytes: p.proof.length, prove_ms: round(p.proveMs), ...nameFormJson(p.statement.name) };
 }
 
 /** `nfc_name` and `name_notice` of an answer about a name that is not in Unicode NFC (nothing for an NFC name). */

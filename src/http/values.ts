@@ -49,3 +49,14 @@ export function queryInt(text: unknown, field: string, dflt: number, max: number
   if (n > max) throw new HttpError(400, "BAD_INPUT", `${field}: at most ${max}`, { field });
   return n;
 }
+
+/**
+ * The `profile` query parameter of the proof routes: `v1` (compat-v1, the default: the proof is
+ * checked with its request) or `v3` (checked from the statement alone, docs/profile-v3.md).
+ * @throws HttpError 400 `BAD_INPUT` naming `query.profile`.
+ */
+export function queryProfile(text: unknown, field = "query.profile"): "v1" | "v3" {
+  if (text === undefined) return "v1";
+  if (text === "v1" || text === "v3") return text;
+  throw new HttpError(400, "BAD_INPUT", `${field}: must be v1 or v3 (give it once)`, { field });
+}
