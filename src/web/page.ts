@@ -5,7 +5,8 @@
  * isolated, which shared WASM memory needs; otherwise hashing runs in TypeScript), fetches the
  * proof of a name from the registry's HTTP API, prepares the circuit here (derived wiring) and
  * checks the proof against the root the user trusts with the same code as Node
- * (`checkProofBody`). Query parameters `name`, `root` and `server` fill the form; `auto=1` also
+ * (`checkProofBody`). Query parameters `name`, `root`, `server` and `profile` (`v3`: the proof
+ * in profile v3, checked from the statement alone) fill the form; `auto=1` also
  * starts the check. The block form checks a profile v3 registry block (block.json and block.bin,
  * chosen as files or pasted) from the trusted root — the root before the block — to the root
  * after it (block.json's `to_root` when left empty) with `checkBlockBody`, as `POST /v1/verify`
@@ -55,9 +56,10 @@ function server(): string {
   return s === "" ? location.origin : s.replace(/\/+$/, "");
 }
 
-/** The proof URL of `name` on the chosen server, resolved as `fetch` resolves it. */
+/** The proof URL of `name` on the chosen server in the chosen profile, resolved as `fetch` resolves it. */
 function proofUrl(name: string): URL {
-  return new URL(`${server()}/v1/records/${encodeURIComponent(name)}/proof`, location.href);
+  const profile = $<HTMLSelectElement>("profile").value === "v3" ? "?profile=v3" : "";
+  return new URL(`${server()}/v1/records/${encodeURIComponent(name)}/proof${profile}`, location.href);
 }
 
 /** The origin of `url` when it is not the page's own, else undefined. */
@@ -288,6 +290,7 @@ function start(): void {
   } else if (pinned) $("pinned").textContent = linkRoot ? "pinned root loaded (the link names the same root)" : "pinned root loaded";
   else if (linkRoot) $("pinned").textContent = "the link's root (not pinned)";
   if (q.get("server")) $<HTMLInputElement>("server").value = q.get("server")!;
+  if (q.get("profile") === "v3") $<HTMLSelectElement>("profile").value = "v3";
   const resolve = (root: string, hint: string) => {
     conflict = undefined;
     $("conflict").hidden = true;

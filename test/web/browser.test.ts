@@ -16,6 +16,9 @@
  * root and a link root equal to the pinned one ACCEPT; proofs from the second server are marked
  * as coming from another server. These run in their own browser contexts (own local storage).
  *
+ * Profile v3 proofs about a name (`profile=v3` in the link): fetched without a request and accepted
+ * from the statement alone; a flipped byte and a lied value get Node's codes.
+ *
  * Profile v3 blocks (a depth-16 registry of npm records, six updates of every op): block.json and
  * block.bin chosen as files are accepted against the trusted root (the root before the block);
  * pasted tampered ones (an update's value, a truncated proof, a wrong root after the block) are
@@ -92,9 +95,9 @@ async function verdictOf(page: Page): Promise<PageVerdict> {
 }
 
 /** Opens the page for `name` with the trusted root, optionally replacing the proof the server sends. */
-async function check(label: string, name: string, root: string, replace?: (body: Record<string, unknown>) => Record<string, unknown>): Promise<{ v: PageVerdict; body: Record<string, unknown> }> {
+async function check(label: string, name: string, root: string, replace?: (body: Record<string, unknown>) => Record<string, unknown>, profile: "v1" | "v3" = "v1"): Promise<{ v: PageVerdict; body: Record<string, unknown> }> {
   const page = await browser.newPage();
-  const proofUrl = `${server.base}/v1/records/${encodeURIComponent(name)}/proof`;
+  const proofUrl = `${server.base}/v1/records/${encodeURIComponent(name)}/proof${profile === "v3" ? "?profile=v3" : ""}`;
   let served: Record<string, unknown> | undefined;
   await page.setRequestInterception(true);
   page.on("request", (req) => {
@@ -108,7 +111,7 @@ async function check(label: string, name: string, root: string, replace?: (body:
       await req.respond({ status: res.status, contentType: "application/json", body: JSON.stringify(body) });
     })();
   });
-  await page.goto(`${server.base}/verify/?${new URLSearchParams({ name, root, auto: "1" })}`);
+  await page.goto(`${server.base}/verify/?${new URLSearchParams({ name, root, auto: "1", ...(profile === "v3" ? { profile } : {}) })}`);
   const v = await verdictOf(page);
   await page.screenshot({ path: join(shots, `${label}.png`), fullPage: true });
   await page.close();
@@ -142,6 +145,29 @@ test("browser: absence proofs (a deleted record, a name never registered) are ac
   assert.equal(never.v.verdict, "ACCEPT", never.v.text);
   assert.match(never.v.text, /"never-registered" is not registered/);
   assert.deepEqual(nodeVerdict(never.body, "never-registered", rootText), { verdict: "ACCEPT", code: "" });
+});
+
+test("browser: a profile v3 proof (profile=v3 in the link) is fetched without its path and accepted from the statement alone; a flipped byte and a lied value are rejected with Node's codes", async () => {
+  const { v, body } = await check("v3-membership-accept", RECORDS.live, rootText, undefined, "v3");
+  assert.equal(body.profile, "v3");
+  assert.equal(body.request, undefined, "the page received no request: no path");
+  assert.equal(v.verdict, "ACCEPT", v.text);
+  assert.match(v.text, /profile v3: checked from the statement alone/);
+  assert.deepEqual(nodeVerdict(body, RECORDS.live, rootText), { verdict: "ACCEPT", code: "" });
+  const absent = await check("v3-absence-accept", "never-registered", rootText, undefined, "v3");
+  assert.equal(absent.v.verdict, "ACCEPT", absent.v.text);
+  const flip = (b: Record<string, unknown>) => {
+    const bytes = base64Bytes(b.proof);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+    return { ...b, proof: bytesBase64(bytes) };
+  };
+  const lie = (b: Record<string, unknown>) => ({ ...b, statement: { ...(b.statement as Record<string, unknown>), value: EVIL_VALUE } });
+  for (const [label, alter] of [["v3-flipped-reject", flip], ["v3-lied-value-reject", lie]] as const) {
+    const r = await check(label, RECORDS.live, rootText, alter, "v3");
+    const n = nodeVerdict(r.body, RECORDS.live, rootText);
+    assert.equal(n.verdict, "REJECT", label);
+    assert.deepEqual([r.v.verdict, r.v.code], ["REJECT", n.code], `${label}: ${r.v.text}`);
+  }
 });
 
 test("browser: one flipped proof byte is rejected with Node's code", async () => {
