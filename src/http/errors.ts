@@ -2,7 +2,8 @@
  * HTTP errors of the registry API: a status and a body `{"code", "message"}` (codes from the
  * registry, request and claim catalogues, plus the API's own: `BAD_INPUT`, `UNAUTHORIZED`,
  * `FORBIDDEN`, `READ_ONLY`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`, `CONFIG_NOT_SERVED`, `RATE_LIMITED`, `URL_TOO_LONG`,
- * `BODY_TOO_LARGE`, `NOT_FOUND`, `WEB_NOT_BUILT`, `BAD_TOKEN_FILE`, `CHECKPOINT_NOT_SERVED`).
+ * `BODY_TOO_LARGE`, `NOT_FOUND`, `WEB_NOT_BUILT`, `BAD_TOKEN_FILE`, `CHECKPOINT_NOT_SERVED`,
+ * `BLOCK_NOT_FOUND`).
  */
 import { SsgkrError } from "../errors.js";
 
@@ -34,6 +35,7 @@ export const HTTP_ERROR_CODES = [
   "BODY_TOO_LARGE",
   "NOT_FOUND",
   "CHECKPOINT_NOT_SERVED",
+  "BLOCK_NOT_FOUND",
   "WEB_NOT_BUILT",
   "BAD_TOKEN_FILE",
   "INTERNAL",

@@ -28,6 +28,12 @@ const proofBody = {
   additionalProperties: true,
 } as const;
 const profileQuery = { type: "string", enum: ["v1", "v3"], description: "v1 (default): a compat-v1 proof, checked with its request; v3: a profile v3 proof (docs/profile-v3.md), checked from the statement alone (name-keyed registries)" } as const;
+const batchParam = { type: "object", properties: { batch: { type: "string", description: "the registry batch the block committed (a decimal number)" } }, required: ["batch"] } as const;
+const blockSummary = {
+  type: "object",
+  properties: { batch: { type: "integer" }, profile: { type: "string", enum: ["v3"] }, operations: { type: "integer" }, from_root: digest, to_root: digest, proof_bytes: { type: "integer" }, json_bytes: { type: "integer" } },
+  required: ["batch", "profile", "operations", "from_root", "to_root", "proof_bytes", "json_bytes"],
+} as const;
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: `error (${c})`, ...error }]));
 const writeBody = {
   type: "object",
@@ -84,5 +90,14 @@ export const SCHEMAS = {
   del: { summary: "delete a record; returns the update proof", tags: ["writes"], security: bearer, params: nameParam, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
   restore: { summary: "restore a deleted record (optionally with a new value); returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: writeBody, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
   checkpoint: { summary: "the signed checkpoint of the head (C2SP tlog-checkpoint: origin, size = batch, base64 root; signed-note Ed25519 signature line), text/plain", tags: ["reads"], produces: ["text/plain"], response: { 200: { description: "the signed note, byte for byte what `ssgkr registry checkpoint` prints", type: "string" }, ...errors(404) } },
+  blocks: {
+    summary: "the profile v3 block proofs the registry committed (`registry prove-block --profile v3`), oldest first",
+    tags: ["blocks"],
+    querystring: { type: "object", properties: { after: { type: "integer", description: "list the blocks of batches after this one (paging: the last batch of the previous page)" }, limit: { type: "integer", description: "at most N blocks (default 100, at most 1000)" } } },
+    response: { 200: { type: "object", properties: { blocks: { type: "array", items: blockSummary }, more: { type: "boolean", description: "more blocks follow: ask again with after = the last batch" } }, required: ["blocks", "more"], additionalProperties: false }, ...errors(400) },
+  },
+  block: { summary: "a block proof as the body POST /v1/verify checks: {block: <block.json>, proof: <block.bin, base64>, batch}", tags: ["blocks"], params: batchParam, response: { 200: { type: "object", properties: { block: { type: "object", additionalProperties: true }, proof: { type: "string", description: "block.bin (inner-proof-v3, proof kind 2) in base64" }, batch: { type: "integer" } }, required: ["block", "proof"], additionalProperties: true }, ...errors(400, 404) } },
+  blockJson: { summary: "block.json of a block proof, byte for byte as prove-block wrote it", tags: ["blocks"], params: batchParam, response: { 200: { type: "object", additionalProperties: true }, ...errors(400, 404) } },
+  blockBin: { summary: "block.bin of a block proof (application/octet-stream); its roots in the X-Ssgkr-From-Root and X-Ssgkr-To-Root headers", tags: ["blocks"], params: batchParam, response: { 200: { description: "inner-proof-v3 bytes (proof kind 2)", type: "string", format: "binary" }, ...errors(400, 404) } },
   page: { summary: "the browser verifier page", tags: ["page"], response: { 200: { description: "text/html", type: "string" } } },
 } as const;

@@ -12,7 +12,9 @@
  * 5. `cleared`: the row is removed.
  *
  * A failure removes the sibling and the row; a kill at any step leaves a row that the next open
- * of the registry settles by the registry's head (pending-block.ts).
+ * of the registry settles by the registry's head (pending-block.ts). A v3 block's files are also
+ * stored in the registry in the batch's transaction (store/block-rows.ts), so a committed v3
+ * block can be served (`GET /v1/blocks/{batch}`) whatever happens to DIR.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -102,10 +104,16 @@ export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[
       proveMs = performance.now() - t0;
       bytes = proof.length;
       mkdirSync(dir, { recursive: true });
-      blockFiles(profile, a, pending!.batch, depth, leafMaxFields, proof, proveMs).forEach(([name, content], i) => {
+      const files = blockFiles(profile, a, pending!.batch, depth, leafMaxFields, proof, proveMs);
+      files.forEach(([name, content], i) => {
         writeFileSync(join(dir, name), content);
         if (i === 0) step("writing");
       });
+      // A v3 block is also kept in the registry (it commits with the batch): served at GET /v1/blocks.
+      if (profile === "v3") {
+        const blockJson = files.find(([name]) => name === "block.json")![1] as string;
+        store.recordBlockProof({ batch: pending!.batch, profile: "v3", operations: a.updates.length, from_root: formatRoot(a.fromRoot), to_root: formatRoot(a.toRoot), proof_bytes: proof.length, json_bytes: Buffer.byteLength(blockJson, "utf8") }, blockJson, proof);
+      }
       step("written");
     }, { pending, expectBatch: pending.batch - 1 });
   } catch (e) {

@@ -3,7 +3,8 @@
  * that opens the registry — the read-only `registry root` — settles the pending block by the
  * registry's head: an uncommitted block's hidden folder is removed (even when its files are
  * complete and verify), a committed one is renamed to DIR, the record is removed, and the
- * registry checks. A pending block whose writer still runs is left alone.
+ * registry checks. A pending block whose writer still runs is left alone. A profile v3 block's
+ * copy kept in the registry (GET /v1/blocks) exists exactly when its batch committed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -25,9 +26,9 @@ const UPDATES = [
 ];
 
 /** Runs the child until it kills itself (or prints `held STEP` with `hold`, resolving with the live child). */
-function runChild(db: string, updates: string, out: string, step: string, mode: "kill" | "hold"): Promise<{ signal: NodeJS.Signals | null; kill?: () => Promise<void> }> {
+function runChild(db: string, updates: string, out: string, step: string, mode: "kill" | "hold", profile: "v2" | "v3" = "v2"): Promise<{ signal: NodeJS.Signals | null; kill?: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, db, updates, out, step, mode], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [child, db, updates, out, step, mode, profile], { stdio: ["ignore", "pipe", "pipe"] });
     let err = "";
     let exited: Promise<void> = new Promise((r) => proc.once("exit", () => r()));
     const timer = setTimeout(() => proc.kill("SIGKILL"), 120_000);
@@ -138,4 +139,32 @@ test("a pending block whose writer runs is left alone; once the writer is killed
   assert.deepEqual(hidden(c.base), []);
   assert.deepEqual(pendingRows(c.db), []);
   assert.equal(existsSync(c.out), false);
+});
+
+test("a v3 prove-block SIGKILLed before its commit leaves no kept block proof; after it, the kept proof is DIR's files", { timeout: 300_000 }, async () => {
+  const { fresh, updates, rootA } = await fixture();
+  for (const { step, committed } of [{ step: "written", committed: false }, { step: "committed", committed: true }] as const) {
+    const c = fresh(`v3-${step}`);
+    const r = await runChild(c.db, updates, c.out, step, "kill", "v3");
+    assert.equal(r.signal, "SIGKILL", `${step}: the child was killed`);
+    const root = await run("registry", "root", "--db", c.db, "--json");
+    assert.equal(root.code, 0, root.err);
+    const head = JSON.parse(root.out) as { root: string; batch: number };
+    const s = NameStore.open(c.db, { readOnly: true });
+    try {
+      const kept = s.blockProofs();
+      if (!committed) {
+        assert.deepEqual(head.root, rootA, `${step}: nothing was committed`);
+        assert.deepEqual(kept, [], `${step}: no block proof is kept for a batch that did not commit`);
+      } else {
+        assert.deepEqual(kept.map((b) => [b.batch, b.from_root, b.to_root]), [[head.batch, rootA, head.root]]);
+        const b = s.blockProof(head.batch)!;
+        const { readFileSync } = await import("node:fs");
+        assert.deepEqual(b.proof, new Uint8Array(readFileSync(join(c.out, "block.bin"))), "the kept proof is DIR's block.bin");
+        assert.equal(b.blockJson, readFileSync(join(c.out, "block.json"), "utf8"));
+      }
+    } finally {
+      s.closeSync();
+    }
+  }
 });

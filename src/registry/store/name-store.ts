@@ -44,6 +44,7 @@ import { Compressor, NO_STORED_ROWS, nodeDigest, pathOf, prefixOf, updateCompact
 import { defaultPermutation } from "../hashing/permutation.js";
 import { formatRoot } from "../root.js";
 import { DEFAULT_RETENTION, PRUNE_BUDGET_ROWS, PRUNE_CHUNK_ROWS, T_PRUNING, T_VERSION, advanceWindow, checkRetention, decodeRetention, decodeWindow, encodeRetention, encodeWindow, pruningBatch, pruningKey, rowKeyLength, versionKey, type Retention } from "./name-versions.js";
+import { BLOCK_ROW_PREFIX, BLOCK_SUMMARY_PREFIX, blockRowKey, decodeBlockRow, decodeBlockSummary, encodeBlockRow, encodeBlockSummary, type StoredBlock, type StoredBlockSummary } from "./block-rows.js";
 import { PENDING_BLOCK_PREFIX, decodePendingBlock, encodePendingBlock, forgetPendingToken, newPendingToken, pendingBlockKey, settlePendingBlock, writerAlive, type PendingBlock, type PendingOutcome } from "./pending-block.js";
 
 const FORMAT = "ssgkr-registry";
@@ -877,6 +878,53 @@ export class NameStore extends EnvironmentStore {
       });
     }
     return done;
+  }
+
+  /**
+   * Inside the write transaction of the block's batch (the `beforeCommit` of `applyNameBlock`):
+   * stores the profile v3 block proof of batch `summary.batch` (block-rows.ts), which then commits
+   * with the batch or not at all.
+   * @throws RegistryError `BAD_BLOCK` when the summary does not describe the given bytes.
+   */
+  recordBlockProof(summary: StoredBlockSummary, blockJson: string, proof: Uint8Array): void {
+    if (summary.proof_bytes !== proof.length || summary.json_bytes !== Buffer.byteLength(blockJson, "utf8")) throw new RegistryError("BAD_BLOCK", `the summary of block batch ${summary.batch} does not describe its files`, { batch: summary.batch });
+    const key = blockRowKey(BLOCK_ROW_PREFIX, summary.batch), sk = blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch);
+    this.meta.putSync(key, seal(T_META, key, encodeBlockRow(blockJson, proof)));
+    this.meta.putSync(sk, seal(T_META, sk, encodeBlockSummary(summary)));
+  }
+
+  /**
+   * The stored block proof of a batch (block.json's text and block.bin's bytes), or undefined
+   * when the batch was not a profile v3 block (docs/registry.md "Block proofs").
+   * @throws RegistryError `DB_CORRUPT` (a damaged row).
+   */
+  blockProof(batch: number): StoredBlock | undefined {
+    return this.env.read((txn) => {
+      const key = blockRowKey(BLOCK_ROW_PREFIX, batch), sk = blockRowKey(BLOCK_SUMMARY_PREFIX, batch);
+      const raw = this.meta.get(key, { transaction: txn }), rawSummary = this.meta.get(sk, { transaction: txn });
+      if (raw === undefined || rawSummary === undefined) return undefined;
+      const summary = decodeBlockSummary(unseal(T_META, sk, rawSummary, `meta row ${sk.toString("latin1")}`), `meta row ${sk.toString("latin1")}`);
+      const what = `meta row ${key.toString("latin1")}`;
+      return { summary, ...decodeBlockRow(unseal(T_META, key, raw, what), what) };
+    });
+  }
+
+  /**
+   * The summaries of the stored block proofs, in batch order: those after batch `after` (default:
+   * from the first), at most `limit` (default 100).
+   * @throws RegistryError `DB_CORRUPT` (a damaged row).
+   */
+  blockProofs(options: { readonly after?: number; readonly limit?: number } = {}): StoredBlockSummary[] {
+    const limit = options.limit ?? 100;
+    const out: StoredBlockSummary[] = [];
+    if (limit <= 0) return out;
+    const start = blockRowKey(BLOCK_SUMMARY_PREFIX, (options.after ?? -1) + 1);
+    const end = Buffer.from(BLOCK_SUMMARY_PREFIX.slice(0, -1) + ";", "latin1");
+    for (const { key, value } of this.meta.getRange({ start, end, limit })) {
+      const what = `meta row ${Buffer.from(key as Buffer).toString("latin1")}`;
+      out.push(decodeBlockSummary(unseal(T_META, key as Buffer, value, what), what));
+    }
+    return out;
   }
 
   private pendingRow(pid: number): PendingBlock | undefined {
