@@ -45,6 +45,8 @@ import { SsgkrError } from "../errors.js";
  * - `BAD_SIGNING_KEY`: a signing key file that is missing, unreadable or malformed (checkpoint/signing-key.ts).
  * - `KEY_FILE_EXISTS`: `keygen` to a path that exists (a key file is never overwritten).
  * - `BAD_ORIGIN`: an origin (key name) that is empty or holds a space or `+`.
+ * - `CHANGES_NOT_RECORDED`: a batch committed before the registry kept its change log
+ *   (store/change-log.ts): no block proof of it can be made, so no consistency chain crosses it.
  * - `DB_CORRUPT`: the directory holds something that is not a consistent registry database, or a
  *   row is damaged (`details.row` names it when known).
  */
@@ -89,6 +91,7 @@ export const REGISTRY_ERROR_CODES = [
   "KEY_FILE_EXISTS",
   "BAD_ORIGIN",
   "BAD_PROFILE",
+  "CHANGES_NOT_RECORDED",
 ] as const;
 
 /** The code of a `RegistryError`. */

@@ -149,6 +149,7 @@ export function applyNameBlock(store: NameStore, updates: readonly BlockUpdate[]
         totals.deleted += p.deltas.deleted;
         root = p.newRoot;
       });
+      w.logChanges(applied.map(({ update: u, planned: p }) => (p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue })));
       beforeCommit?.({ fromRoot, toRoot: root, updates: applied });
       return { root, newRecords: totals.newRecords, liveDelta: totals.live, deletedDelta: totals.deleted, written: updates.length };
     },

@@ -88,6 +88,7 @@ function plan(store: NameStore, kind: NameUpdateKind, s: NameState, newLeaf: Lea
         name: s.name,
         write: (w) => {
           writeTo(w);
+          w.logChanges([newValue === undefined ? { op: kind, name: s.name } : { op: kind, name: s.name, value: newValue }]);
           return { root: newRoot, newRecords: deltas.newRecords, liveDelta: deltas.live, deletedDelta: deltas.deleted, written: 1 };
         },
       });

@@ -24,7 +24,7 @@ import type { ValueForm } from "../mapping.js";
 import { keyOfDigest } from "../name-key.js";
 import { lowerBound, updateCompact } from "../hashing/name-tree.js";
 import { PackedBuilder, type PackedRecords } from "../hashing/packed.js";
-import { RecordState, encodeRecord, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
+import { RecordState, decodeRecord, encodeRecord, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { NameStore } from "../store/name-store.js";
 import { bulkBuild } from "./name-bulk.js";
@@ -289,17 +289,28 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
       kind: "import",
       expectBatch,
       write: (w, head) => {
-        if (m === 0) return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+        if (m === 0) {
+          w.logChanges([]);
+          return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+        }
         let total = 0;
         for (const i of kept) total += recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
         const rows = new Uint8Array(total);
         let at = 0;
+        const offsets = new Uint32Array(m + 1);
         for (let r = 0; r < m; r++) {
           const i = kept[r]!;
           const start = at;
+          offsets[r] = at;
           at = writeRecordRow(rows, at, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
           w.putLeaf(sortedKeys[r]!, rows.subarray(start, at), sortedDigests.subarray(8 * r, 8 * r + 8));
+          offsets[r + 1] = at;
         }
+        // The batch's change log: every record as an insert, in key order.
+        w.logChanges(kept.map((_, r) => {
+          const rec = decodeRecord(rows.subarray(offsets[r]!, offsets[r + 1]!));
+          return { op: "insert" as const, name: rec.name, value: rec.value };
+        }));
         const t0 = performance.now();
         const u = updateCompact(depth, store.defaults, c, E, n, sortedKeys, sortedDigests, w.source);
         tree = performance.now() - t0;

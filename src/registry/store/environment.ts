@@ -58,11 +58,14 @@ export class RegistryEnvironment {
   readonly root: RootDatabase<Buffer, Buffer>;
   private readonly sealing: RowSealing;
   private closed = false;
+  /** Whether the environment was opened read-only (no write transaction can run). */
+  readonly readOnly: boolean;
 
-  private constructor(dir: string, root: RootDatabase<Buffer, Buffer>, sealing: RowSealing) {
+  private constructor(dir: string, root: RootDatabase<Buffer, Buffer>, sealing: RowSealing, readOnly: boolean) {
     this.dir = dir;
     this.root = root;
     this.sealing = sealing;
+    this.readOnly = readOnly;
   }
 
   /**
@@ -73,7 +76,7 @@ export class RegistryEnvironment {
     const data = join(dir, "data.mdb");
     if (existsSync(data)) checkLmdbFile(data);
     try {
-      return new RegistryEnvironment(dir, open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly }), sealing);
+      return new RegistryEnvironment(dir, open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly }), sealing, readOnly);
     } catch (e) {
       throw new RegistryError("DB_CORRUPT", `cannot open the registry database at ${dir}: ${(e as Error).message}`, { dir });
     }
@@ -86,7 +89,7 @@ export class RegistryEnvironment {
    */
   static create(dir: string, sealing: RowSealing): RegistryEnvironment {
     try {
-      return new RegistryEnvironment(dir, open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, overlappingSync: false }), sealing);
+      return new RegistryEnvironment(dir, open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, overlappingSync: false }), sealing, false);
     } catch (e) {
       throw new RegistryError("DB_CORRUPT", `cannot create the registry database in ${dir}: ${(e as Error).message}`, { dir });
     }
@@ -181,6 +184,11 @@ export abstract class EnvironmentStore {
   protected constructor(env: RegistryEnvironment) {
     this.dir = env.dir;
     this.env = env;
+  }
+
+  /** Whether the store was opened read-only. */
+  get readOnly(): boolean {
+    return this.env.readOnly;
   }
 
   /** Runs fn in one read snapshot (all reads see the same committed batch). */

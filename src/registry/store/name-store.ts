@@ -45,6 +45,7 @@ import { defaultPermutation } from "../hashing/permutation.js";
 import { formatRoot } from "../root.js";
 import { DEFAULT_RETENTION, PRUNE_BUDGET_ROWS, PRUNE_CHUNK_ROWS, T_PRUNING, T_VERSION, advanceWindow, checkRetention, decodeRetention, decodeWindow, encodeRetention, encodeWindow, pruningBatch, pruningKey, rowKeyLength, versionKey, type Retention } from "./name-versions.js";
 import { BLOCK_ROW_PREFIX, BLOCK_SUMMARY_PREFIX, blockRowKey, decodeBlockRow, decodeBlockSummary, encodeBlockRow, encodeBlockSummary, type StoredBlock, type StoredBlockSummary } from "./block-rows.js";
+import { encodeChanges, changeHeaderKey, changePartKey, decodeChangeHeader, decodeChangePart, type ChangeHeader, type LoggedChange } from "./change-log.js";
 import { PENDING_BLOCK_PREFIX, decodePendingBlock, encodePendingBlock, forgetPendingToken, newPendingToken, pendingBlockKey, settlePendingBlock, writerAlive, type PendingBlock, type PendingOutcome } from "./pending-block.js";
 
 const FORMAT = "ssgkr-registry";
@@ -136,6 +137,11 @@ export interface NameWriter {
   putBranch(h: number, p: number, digest: ArrayLike<number>, append?: boolean): void;
   /** Reads rows as the transaction sees them (its own writes included). */
   readonly source: CompactSource;
+  /**
+   * Records the batch's updates in order (change-log.ts), written with the batch; call once per
+   * batch, after its rows (a batch that logs nothing and leaves the root as it was logs none).
+   */
+  logChanges(changes: readonly LoggedChange[]): void;
 }
 
 /** What a batch's writes return: the new root and counts. */
@@ -499,12 +505,13 @@ export class NameStore extends EnvironmentStore {
    * copies keys and values on put). A row it overwrites is kept in `versions` first, once per
    * batch (name-versions.ts); `superseded` lists those rows (table tag ‖ row key).
    */
-  private writer(batch: number): NameWriter & { readonly superseded: Buffer[] } {
+  private writer(batch: number): NameWriter & { readonly superseded: Buffer[]; readonly logged: () => readonly LoggedChange[] | undefined } {
     const key8 = Buffer.alloc(8);
     const key9 = Buffer.alloc(9);
     let buf = Buffer.alloc(4096);
     const superseded: Buffer[] = [];
     const kept = new Set<string>();
+    let logged: LoggedChange[] | undefined;
     const digestAt = (d: ArrayLike<number>, at: number) => {
       for (let w = 0; w < 8; w++) {
         const x = d[w]!;
@@ -564,11 +571,17 @@ export class NameStore extends EnvironmentStore {
       },
       source: this.source(),
       superseded,
+      logChanges: (changes) => {
+        logged = [...(logged ?? []), ...changes];
+      },
+      logged: () => logged,
     };
   }
 
-  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows, superseded: readonly Buffer[]): NameHistoryEntry {
+  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows, superseded: readonly Buffer[], logged: readonly LoggedChange[] | undefined): NameHistoryEntry {
     const next: NameHead = { batch: head.batch + 1, root: r.root, records: head.records + r.newRecords, live: head.live + r.liveDelta, deleted: head.deleted + r.deletedDelta };
+    const changes = logged ?? (digestEquals(r.root, head.root) ? [] : undefined);
+    if (changes !== undefined) for (const { key, value } of encodeChanges(next.batch, changes)) this.meta.putSync(key, seal(T_META, key, value));
     const now = Date.now();
     const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date(now).toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
     this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
@@ -641,6 +654,61 @@ export class NameStore extends EnvironmentStore {
     const raw = this.historyDb.get(k, txn ? { transaction: txn } : undefined);
     if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no history row of batch ${batch}`, { row: `history row ${batch}` });
     return decodeHistory(unseal(T_HISTORY, k, raw, `history row ${batch}`), this.dir);
+  }
+
+  /** The history entry of one batch. @throws RegistryError `DB_CORRUPT` when the batch is past the head or its row is missing. */
+  batchEntry(batch: number): NameHistoryEntry {
+    return this.historyEntry(batch);
+  }
+
+  /**
+   * The change-log header of a batch (change-log.ts): its count of updates and parts, or
+   * undefined when the batch's changes were not recorded (committed before the registry kept them).
+   * @throws RegistryError `DB_CORRUPT` (a damaged row).
+   */
+  changeHeader(batch: number, txn?: Transaction): ChangeHeader | undefined {
+    const key = changeHeaderKey(batch);
+    const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
+    if (raw === undefined) return undefined;
+    const what = `meta row ${key.toString("latin1")}`;
+    return decodeChangeHeader(unseal(T_META, key, raw, what), what);
+  }
+
+  /**
+   * Part `part` of a batch's logged updates, in order.
+   * @throws RegistryError `CHANGES_NOT_RECORDED` (no change log for the batch), `DB_CORRUPT`.
+   */
+  changePart(batch: number, part: number, txn?: Transaction): LoggedChange[] {
+    const key = changePartKey(batch, part);
+    const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
+    const what = `meta row ${key.toString("latin1")}`;
+    if (raw === undefined) {
+      if (this.changeHeader(batch, txn) === undefined) throw new RegistryError("CHANGES_NOT_RECORDED", `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`, { batch });
+      throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
+    }
+    return decodeChangePart(unseal(T_META, key, raw, what), what);
+  }
+
+  /**
+   * Reads the tree as it was after batch `batch`, in one snapshot: row access (`source`) and the
+   * leaf row of a key (`leafRow`) at that batch, and its history entry.
+   * @throws RegistryError `ROOT_NOT_PROVABLE` (the batch is before the oldest provable batch: its
+   *   rows are pruned; `details` name the oldest), `DB_CORRUPT` (a batch past the head).
+   */
+  readAtBatch<T>(batch: number, fn: (at: { readonly source: CompactSource; readonly leafRow: (key: number) => LeafRow | undefined; readonly entry: NameHistoryEntry }) => T): T {
+    return this.read((txn) => {
+      const head = this.head(txn);
+      const oldest = this.oldestBatch(txn);
+      if (batch > head.batch) throw new RegistryError("DB_CORRUPT", `batch ${batch} is past the head's batch ${head.batch}`, { batch });
+      if (batch < oldest) {
+        const o = this.historyEntry(oldest, txn);
+        throw new RegistryError("ROOT_NOT_PROVABLE", `the tree of batch ${batch} is no longer kept: the oldest provable batch is ${oldest} (root ${formatRoot(o.root)})`, { batch, oldestRoot: formatRoot(o.root), oldestSize: oldest });
+      }
+      const entry = this.historyEntry(batch, txn);
+      const source = batch === head.batch ? this.source(txn) : this.sourceAt(txn, batch);
+      const leafRow = (key: number) => (batch === head.batch ? this.leafRow(key, txn) : this.leafRowAt(key, txn, batch));
+      return fn({ source, leafRow, entry });
+    });
   }
 
   /** The provable roots: the oldest provable batch and its root, the head batch and the retention. */
@@ -822,7 +890,7 @@ export class NameStore extends EnvironmentStore {
       const head = this.expectHead(batch.expectBatch);
       if (batch.pending !== undefined) this.markPendingCommitted(batch.pending, head);
       const w = this.writer(head.batch + 1);
-      return this.finishBatch(batch, head, batch.write(w, head), w.superseded);
+      return this.finishBatch(batch, head, batch.write(w, head), w.superseded, w.logged());
     });
   }
 
@@ -894,6 +962,24 @@ export class NameStore extends EnvironmentStore {
   }
 
   /**
+   * Stores the profile v3 block proof of an already committed batch in its own write transaction
+   * (the block prover of consistency/block-prover.ts, after the commit). A batch that already has
+   * one keeps it.
+   * @returns whether the proof was stored.
+   * @throws RegistryError `BAD_BLOCK` (the summary does not describe the bytes, or does not
+   *   match the batch's history: its roots), `DB_CORRUPT`.
+   */
+  keepBlockProof(summary: StoredBlockSummary, blockJson: string, proof: Uint8Array): boolean {
+    return this.env.write(() => {
+      const after = this.historyEntry(summary.batch), before = this.historyEntry(summary.batch - 1);
+      if (formatRoot(after.root) !== summary.to_root || formatRoot(before.root) !== summary.from_root) throw new RegistryError("BAD_BLOCK", `the block of batch ${summary.batch} does not go from the root of batch ${summary.batch - 1} to the root of batch ${summary.batch}`, { batch: summary.batch });
+      if (this.meta.get(blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch)) !== undefined) return false;
+      this.recordBlockProof(summary, blockJson, proof);
+      return true;
+    });
+  }
+
+  /**
    * The stored block proof of a batch (block.json's text and block.bin's bytes), or undefined
    * when the batch was not a profile v3 block (docs/registry.md "Block proofs").
    * @throws RegistryError `DB_CORRUPT` (a damaged row).
@@ -955,7 +1041,7 @@ export class NameStore extends EnvironmentStore {
     return await (this.env.write(async () => {
       const head = this.expectHead(batch.expectBatch);
       const w = this.writer(head.batch + 1);
-      return this.finishBatch(batch, head, await batch.write(w, head), w.superseded);
+      return this.finishBatch(batch, head, await batch.write(w, head), w.superseded, w.logged());
     }) as unknown as Promise<NameHistoryEntry>);
   }
 
@@ -1033,7 +1119,7 @@ export class NameStore extends EnvironmentStore {
 }
 
 /** A decoded leaf row: the record, its leaf digest and the batch that created the row. */
-interface LeafRow {
+export interface LeafRow {
   readonly record: StoredRecord;
   readonly digest: Digest;
   readonly created: number;
