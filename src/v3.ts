@@ -39,6 +39,12 @@ export {
   type BlockFiles, type BlockDescription, type BlockRejectCode, type BlockVerdict,
 } from "./registry/verify-block.js";
 
+// The check of a consistency chain between two checkpoints (GET /v1/consistency).
+export {
+  verifyConsistency, CONSISTENCY_REJECT_CODES,
+  type ChainEnd, type ConsistencyLink, type ConsistencyRejectCode, type ConsistencyVerdict,
+} from "./registry/consistency/verify-consistency.js";
+
 import { installKernelBackend } from "./kernels/backend.js";
 
 // The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).

@@ -30,6 +30,7 @@ import { bodyRoot, bodyValue, queryInt, queryProfile, queryRoot } from "./values
 import { WriteLock } from "./write-lock.js";
 import { signCheckpoint, type SigningKey } from "../registry/checkpoint/signing-key.js";
 import { verifyCheckpoint } from "../registry/checkpoint/checkpoint.js";
+import { registerConsistencyRoute } from "./consistency-route.js";
 
 export interface RegistryHttpOptions {
   /** An open registry of either mapping: name-keyed (`NameStore`, record-leaf-v2) or slot (`RegistryStore`, record-leaf-v1); `openRegistry(dir).store` opens either. */
@@ -65,6 +66,8 @@ export interface RegistryHttpOptions {
    * (`checkpoint`). Without it `GET /v1/checkpoint` is 404 `CHECKPOINT_NOT_SERVED`.
    */
   readonly signingKey?: SigningKey;
+  /** Run the block prover while serving (registry/consistency/block-prover.ts; default false, `registry http` turns it on; only when the store can be written). */
+  readonly proveBlocks?: boolean;
 }
 
 /** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
@@ -328,6 +331,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     void reply.header("content-type", "application/octet-stream").header("x-ssgkr-from-root", b.summary.from_root).header("x-ssgkr-to-root", b.summary.to_root);
     return Buffer.from(b.proof.buffer, b.proof.byteOffset, b.proof.byteLength);
   });
+
+  registerConsistencyRoute(app, store, opts.proveBlocks ?? false);
 
   app.get("/v1/records/:name", { schema: SCHEMAS.record }, async (req) => {
     const name = nameOf(req);

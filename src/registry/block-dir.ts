@@ -27,6 +27,8 @@ import { oldLeafRule, preparedUpdateV3, v3BlockUpdate } from "./block-v3.js";
 import { RegistryError } from "./errors.js";
 import { formatRoot } from "./root.js";
 import { applyNameBlock, type AppliedBlock, type BlockUpdate } from "./name-block.js";
+import type { Digest } from "../hash/digest.js";
+import type { UpdateRecord } from "../smt/tree.js";
 import type { NameStore } from "./store/name-store.js";
 import { hiddenBlockDir, type PendingBlock } from "./store/pending-block.js";
 import { updateJson } from "./verify-block.js";
@@ -46,13 +48,32 @@ export interface BlockWritten {
   readonly proveMs: number;
 }
 
+/**
+ * A block to prove: its roots and, per update, the update as block.json lists it (a restore with
+ * the value it restored) and the values its proof needs (old and new leaf, siblings, roots).
+ */
+export interface ProvableBlock {
+  readonly fromRoot: Digest;
+  readonly toRoot: Digest;
+  readonly updates: readonly { readonly listed: BlockUpdate; readonly record: UpdateRecord }[];
+}
+
 /** The block.json update of an applied update (restore with the value it restored). */
-function listed(u: AppliedBlock["updates"][number]) {
+function listed(u: AppliedBlock["updates"][number]): BlockUpdate {
   return { op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) };
 }
 
-/** The files of a block (block.json keys are snake_case like the request files): v2 block.bin, requests.json, block.json; v3 block.bin, block.json. */
-function blockFiles(profile: BlockProfile, a: Omit<AppliedBlock, "entry">, batch: number, depth: number, leafMaxFields: number, proof: Uint8Array, proveMs: number): [string, string | Uint8Array][] {
+/** An applied block as a block to prove. */
+function provable(a: Omit<AppliedBlock, "entry">): ProvableBlock {
+  return { fromRoot: a.fromRoot, toRoot: a.toRoot, updates: a.updates.map((u) => ({ listed: listed(u), record: u.record })) };
+}
+
+/**
+ * The files of a block (block.json keys are snake_case like the request files): v2 block.bin,
+ * requests.json, block.json; v3 block.bin, block.json.
+ * @param batch the registry batch the block commits (block.json's `batch`).
+ */
+export function blockFiles(profile: BlockProfile, a: ProvableBlock, batch: number, depth: number, leafMaxFields: number, proof: Uint8Array, proveMs: number): [string, string | Uint8Array][] {
   const block = {
     profile,
     kind: "block",
@@ -64,7 +85,7 @@ function blockFiles(profile: BlockProfile, a: Omit<AppliedBlock, "entry">, batch
     to_root: formatRoot(a.toRoot),
     proof_bytes: proof.length,
     prove_ms: Math.round(proveMs),
-    updates: a.updates.map((u) => updateJson(listed(u))),
+    updates: a.updates.map((u) => updateJson(u.listed)),
   };
   const description: [string, string] = ["block.json", JSON.stringify(block, null, 2) + "\n"];
   if (profile === "v3") return [["block.bin", proof], description];
@@ -98,7 +119,8 @@ export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[
     hidden = dir;
     step("recorded");
     rmSync(dir, { recursive: true, force: true });
-    applied = applyNameBlock(store, updates, (a) => {
+    applied = applyNameBlock(store, updates, (applied) => {
+      const a = provable(applied);
       const t0 = performance.now();
       const proof = prove(a);
       proveMs = performance.now() - t0;
@@ -131,7 +153,7 @@ export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[
 }
 
 /** Proves and checks a v2 block (an aggregate of the Update requests). */
-function blockProverV2(depth: number, leafMaxFields: number): (a: Omit<AppliedBlock, "entry">) => Uint8Array {
+function blockProverV2(depth: number, leafMaxFields: number): (a: ProvableBlock) => Uint8Array {
   const prepared = prepareV2(OpKind.Update, { depth, leafMaxFields });
   return (a) => {
     const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
@@ -142,13 +164,17 @@ function blockProverV2(depth: number, leafMaxFields: number): (a: Omit<AppliedBl
   };
 }
 
-/** Proves a v3 block and checks it as the auditor will, from the roots and block.json's updates alone. */
-function blockProverV3(depth: number, leafMaxFields: number): (a: Omit<AppliedBlock, "entry">) => Uint8Array {
+/**
+ * A prover of profile v3 blocks of one configuration: proves a block and checks it as the auditor
+ * will, from the roots and block.json's updates alone.
+ * @throws RegistryError `PROOF_FAILED` (from the returned function) when the proof does not verify.
+ */
+export function blockProverV3(depth: number, leafMaxFields: number): (a: ProvableBlock) => Uint8Array {
   const prepared = preparedUpdateV3(depth, leafMaxFields);
   return (a) => {
     const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
-    const proof = proveBlockV3(prepared, requests, { rules: a.updates.map((u) => oldLeafRule(u.update)) });
-    const list = a.updates.map((u, i) => v3BlockUpdate(listed(u), i, depth, leafMaxFields));
+    const proof = proveBlockV3(prepared, requests, { rules: a.updates.map((u) => oldLeafRule(u.listed)) });
+    const list = a.updates.map((u, i) => v3BlockUpdate(u.listed, i, depth, leafMaxFields));
     const verdict = verifyBlockV3(prepared, { fromRoot: a.fromRoot, toRoot: a.toRoot }, list, proof);
     if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
     return proof;

@@ -49,6 +49,10 @@ export { verifyCheckpoint, checkpointText, parseCheckpointText, type CheckpointB
 export { parseVerifierKey, formatVerifierKey, keyHash, type VerifierKey } from "./checkpoint/note.js";
 export { generateSigningKey, readSigningKey, signCheckpoint, DEFAULT_ORIGIN, type SigningKey } from "./checkpoint/signing-key.js";
 export type { Trust } from "./verify-record.js";
+/** Consistency between checkpoints: the background block prover and the check of a chain. */
+export { BlockProver, batchProofState, proveBatch, type BatchProofState, type BlockProverOptions } from "./consistency/block-prover.js";
+export { verifyConsistency, CONSISTENCY_REJECT_CODES, type ChainEnd, type ConsistencyLink, type ConsistencyRejectCode, type ConsistencyVerdict } from "./consistency/verify-consistency.js";
+export type { LoggedChange, ChangeHeader } from "./store/change-log.js";
 import { installKernelBackend } from "../kernels/backend.js";
 
 // The kernel backend of this thread: WASM when available, else the TypeScript references (SSGKR_KERNELS overrides).

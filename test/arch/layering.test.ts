@@ -78,8 +78,8 @@ test("the browser page and the counterparty check import nothing Node-only (no s
   assert.deepEqual(bad.map((b) => `${b.file} imports ${b.target}`), []);
 });
 
-test("the HTTP API reaches the registry only through the name-statement adapter, the store and the checkpoint signer; nothing but the CLI imports it", () => {
-  const http = importsUnder("http").filter(({ target }) => /^registry\//.test(target) && !/^registry\/(store|mapping|checkpoint)/.test(target));
+test("the HTTP API reaches the registry only through the name-statement adapter, the store, the checkpoint signer and the block prover; nothing but the CLI imports it", () => {
+  const http = importsUnder("http").filter(({ target }) => /^registry\//.test(target) && !/^registry\/(store|mapping|checkpoint|consistency\/block-prover)/.test(target));
   assert.deepEqual(http.map((b) => `${b.file} imports ${b.target}`), []);
   const users: string[] = [];
   for (const folder of readdirSync(join(root, "src"))) {
@@ -134,7 +134,7 @@ test("the worker-pool core (src/workers) imports nothing of the package, the cat
   assert.deepEqual(workers.map((b) => `${b.file} imports ${b.target}`), []);
   const catalogue = importsOf(readFileSync(join(root, "src", "error-catalogue.ts"), "utf8")).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
   assert.ok(catalogue.length > 20, "the catalogue's imports were found");
-  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|demo\/errors|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verdict|sync\/verify|sync\/v2\/verify|sync\/v3\/verdict|registry\/verify-record|registry\/verify-block|counterparty\/verify)\.js$/;
+  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|demo\/errors|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verdict|sync\/verify|sync\/v2\/verify|sync\/v3\/verdict|registry\/verify-record|registry\/verify-block|registry\/consistency\/verify-consistency|counterparty\/verify)\.js$/;
   assert.deepEqual(catalogue.filter((t) => !allowed.test(t) && t !== "error-codes.js"), []);
   const unionText = readFileSync(join(root, "src", "error-codes.ts"), "utf8");
   const union = importsOf(unionText).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));

@@ -73,9 +73,9 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     imports: [...CORE, "src/statement", "src/smt", "src/codec"],
   },
   "src/registry": {
-    job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), record → leaf mapping, root encoding, statements",
+    job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), `consistency/` (change-log replay, the background block prover, consistency chains), record → leaf mapping, root encoding, statements",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
-    entries: ["requests.ts", "name-block.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts"],
+    entries: ["requests.ts", "name-block.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts", "consistency/block-prover.ts", "consistency/verify-consistency.ts"],
   },
   "src/counterparty": {
     job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",
@@ -130,7 +130,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
   "src/smt": { v2: [], v3: ["v2"] },
   "src/codec": { v2: [], v3: ["v2"] },
   "src/sync": { parallel: [], v2: ["parallel"], v3: ["v2"] },
-  "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [] },
+  "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [], consistency: ["hashing", "store", "checkpoint"] },
   "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
   "src/web": { shims: [] },
   "src/cli": { commands: [] },

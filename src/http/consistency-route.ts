@@ -1,0 +1,130 @@
+/**
+ * `GET /v1/consistency?from=SIZE&to=SIZE[&after=BATCH][&limit=N]` (docs/http.md "Consistency
+ * between checkpoints"): the chain of kept block proofs that takes the root of size `from` to the
+ * root of size `to`, one link per batch, a page at a time; and the background block prover
+ * (registry/consistency/block-prover.ts) that makes the blocks after the commits, started with the
+ * route when the server may write the registry.
+ *
+ * Bounded work: a page holds at most `limit` links (default 16, at most 64) and at most 8 MiB of
+ * proofs, each link one read of a stored row; no request proves anything. A link whose block is
+ * still to be proved ends the page (its `next` says where to go on); when the page's first link is
+ * still to be proved the answer is `202 PROOF_PENDING` with `Retry-After`. A batch whose block can
+ * never be made (its changes not recorded, its tree gone from the retention window before it was
+ * proved, or more than 4,096 updates) is `410 CHAIN_NOT_PROVABLE`.
+ */
+import type { FastifyInstance } from "fastify";
+import { isNameKeyed, type AnyStore } from "../counterparty/prove.js";
+import { bytesBase64 } from "../counterparty/body.js";
+import { formatRoot } from "../counterparty/claim.js";
+import type { NameStore } from "../registry/store/name-store.js";
+import { BlockProver, batchProofState, type BatchProofState } from "../registry/consistency/block-prover.js";
+import { HttpError } from "./errors.js";
+import { queryInt } from "./values.js";
+
+/** Links per page unless asked (`limit`), and at most. */
+const DEFAULT_LINKS = 16;
+const MAX_LINKS = 64;
+/** Proof bytes per page at most (a page always holds at least one link). */
+const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+/** Seconds a client waits before asking again for a block still being proved. */
+export const RETRY_AFTER_SECONDS = 2;
+
+const digest = { type: "string", pattern: "^[0-9a-f]{64}$" } as const;
+const end = { type: "object", properties: { size: { type: "integer" }, root: digest }, required: ["size", "root"] } as const;
+const error = { type: "object", properties: { code: { type: "string" }, message: { type: "string" }, batch: { type: "integer" } }, required: ["code", "message"] } as const;
+
+/** The OpenAPI schema of the route. */
+const SCHEMA = {
+  summary: "the chain of block proofs from the root of one size (checkpoint) to another's, a page at a time",
+  description: "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
+  tags: ["blocks"],
+  querystring: {
+    type: "object",
+    properties: {
+      from: { type: "integer", description: "the older size (a checkpoint's size: a batch number)" },
+      to: { type: "integer", description: "the newer size (at most the head's)" },
+      after: { type: "integer", description: "paging: the `next` of the previous page (the last batch it held)" },
+      limit: { type: "integer", description: `at most N links (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; a page also stops at 8 MiB of proofs)` },
+    },
+    required: ["from", "to"],
+  },
+  response: {
+    200: {
+      type: "object",
+      properties: {
+        from: end,
+        to: end,
+        links: { type: "array", items: { type: "object", properties: { batch: { type: "integer" }, from_root: digest, to_root: digest, unchanged: { type: "boolean" }, block: { type: "object", additionalProperties: true }, proof: { type: "string", description: "block.bin (inner-proof-v3, proof kind 2) in base64" } }, required: ["batch", "from_root", "to_root"], additionalProperties: false } },
+        next: { anyOf: [{ type: "integer" }, { type: "null" }], description: "null on the last page; else ask again with after = next" },
+      },
+      required: ["from", "to", "links", "next"],
+      additionalProperties: false,
+    },
+    202: { description: "PROOF_PENDING: the page's first block is still being proved; ask again after Retry-After seconds", ...error },
+    400: error,
+    404: error,
+    410: error,
+  },
+} as const;
+
+const NOT_PROVABLE: Partial<Record<BatchProofState, string>> = {
+  "not-recorded": "its changes were not recorded (committed before the registry kept its change log)",
+  "not-provable": "the tree of the batch before left the retention window before its block was proved",
+  "too-large": "it holds more than 4,096 updates (a block in several parts, not made by this version)",
+  failed: "proving it failed (the server's standard error has the details)",
+};
+
+/**
+ * Registers `GET /v1/consistency` and, when `prove` is set and the store can be written, starts
+ * the block prover (stopped when the app closes).
+ * @returns the prover, or undefined when none runs.
+ */
+export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, prove: boolean): BlockProver | undefined {
+  const names = isNameKeyed(store) ? (store as NameStore) : undefined;
+  const prover = names !== undefined && prove && !names.readOnly ? new BlockProver(names) : undefined;
+  if (prover !== undefined) {
+    app.addHook("onReady", async () => prover.start());
+    app.addHook("onClose", async () => prover.stop());
+  }
+  app.get("/v1/consistency", { schema: SCHEMA }, async (req, reply) => {
+    const q = req.query as { from?: unknown; to?: unknown; after?: unknown; limit?: unknown };
+    if (q.from === undefined || q.to === undefined) throw new HttpError(400, "BAD_INPUT", "query: give from=SIZE and to=SIZE (the sizes of two checkpoints)", { field: q.from === undefined ? "query.from" : "query.to" });
+    const from = queryInt(q.from, "query.from", 0, 999_999_999);
+    const to = queryInt(q.to, "query.to", 0, 999_999_999);
+    const limit = queryInt(q.limit, "query.limit", DEFAULT_LINKS, MAX_LINKS);
+    if (from > to) throw new HttpError(400, "BAD_INPUT", `query.from: size ${from} is after size ${to} (a chain goes forward)`, { field: "query.from" });
+    if (names === undefined) throw new HttpError(404, "SIZE_UNKNOWN", "consistency chains are served by name-keyed registries (record-leaf-v2)");
+    const head = names.head().batch;
+    if (to > head) throw new HttpError(404, "SIZE_UNKNOWN", `size ${to} is after the head's size ${head}`, { batch: to });
+    const after = q.after === undefined ? from : queryInt(q.after, "query.after", 0, 999_999_999);
+    if (after < from || after > to) throw new HttpError(400, "BAD_INPUT", `query.after: must be in [from, to] = [${from}, ${to}] (the next of the previous page)`, { field: "query.after" });
+    const links: Record<string, unknown>[] = [];
+    let bytes = 0;
+    let b = after + 1;
+    for (; b <= to && links.length < Math.max(1, limit); b++) {
+      const state = prover?.state(b) ?? batchProofState(names, b);
+      if (state === "kept") {
+        const k = names.blockProof(b)!;
+        if (links.length > 0 && bytes + k.proof.length > MAX_PAGE_BYTES) break;
+        bytes += k.proof.length;
+        links.push({ batch: b, from_root: k.summary.from_root, to_root: k.summary.to_root, block: JSON.parse(k.blockJson) as unknown, proof: bytesBase64(k.proof) });
+        continue;
+      }
+      if (state === "unchanged") {
+        const root = formatRoot(names.batchEntry(b).root);
+        links.push({ batch: b, from_root: root, to_root: root, unchanged: true });
+        continue;
+      }
+      if (state === "pending") {
+        if (links.length > 0) break;
+        void reply.header("retry-after", String(RETRY_AFTER_SECONDS));
+        void reply.status(202);
+        return { code: "PROOF_PENDING", message: `the block of batch ${b} is still being proved${prover === undefined ? " (this server runs no block prover: it serves the blocks a prover that can write the registry made)" : ""}; ask again in ${RETRY_AFTER_SECONDS} s`, batch: b };
+      }
+      throw new HttpError(410, "CHAIN_NOT_PROVABLE", `no chain crosses batch ${b}: ${NOT_PROVABLE[state] ?? state}`, { batch: b });
+    }
+    const next = b <= to ? b - 1 : null;
+    return { from: { size: from, root: formatRoot(names.batchEntry(from).root) }, to: { size: to, root: formatRoot(names.batchEntry(to).root) }, links, next };
+  });
+  return prover;
+}

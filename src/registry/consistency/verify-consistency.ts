@@ -1,0 +1,123 @@
+/**
+ * The check of a consistency chain (docs/registry.md "Consistency between checkpoints"): the
+ * registry went from the root of size A to the root of size B by the listed blocks, one per batch
+ * A+1..B, each a profile v3 block proof checked from its roots and its block.json alone
+ * (`verifyRegistryBlock`). Checks, in order (the first failure decides, with a stable code):
+ *
+ * | Check | Code |
+ * |---|---|
+ * | sizes: A ≤ B, both integers ≥ 0; the roots readable | `CHAIN_SIZES` |
+ * | each link is `{batch, from_root, to_root}` with a block and proof, or `unchanged: true` | `CHAIN_MALFORMED` |
+ * | links go batch by batch: link i is batch A+1+i (a later one that the chain lists nowhere: a block is missing; one listed later, an earlier or a repeated one: out of order) | `CHAIN_GAP`, `CHAIN_ORDER` |
+ * | the first link starts at A's root; each starts at the root the one before left | `CHAIN_START`, `CHAIN_ROOT` |
+ * | block.json's batch and roots are the link's; an `unchanged` link keeps its root | `CHAIN_MALFORMED`, `CHAIN_UNCHANGED` |
+ * | each block proof (`verifyRegistryBlock`, profile v3) | its codes (`BLOCK_JSON`, `FROM_ROOT_MISMATCH`, `GKR_…`, …) |
+ * | the links end at batch B with B's root | `CHAIN_END` |
+ *
+ * Runs in Node and in the browser (no Node module). Never throws on malformed input.
+ */
+import type { Digest } from "../../hash/digest.js";
+import { formatRoot, parseRoot } from "../root.js";
+import { bytesOfBase64 } from "../checkpoint/note.js";
+import { verifyRegistryBlock, type BlockRejectCode } from "../verify-block.js";
+
+/** The chain check's own rejection codes (the table above). */
+export const CONSISTENCY_REJECT_CODES = ["CHAIN_SIZES", "CHAIN_MALFORMED", "CHAIN_GAP", "CHAIN_ORDER", "CHAIN_START", "CHAIN_ROOT", "CHAIN_UNCHANGED", "CHAIN_END"] as const;
+
+/** A rejection code of `verifyConsistency`: its own and a block's (`BlockRejectCode`). */
+export type ConsistencyRejectCode = (typeof CONSISTENCY_REJECT_CODES)[number] | BlockRejectCode;
+
+/** One end of a chain: a checkpoint's size (batch) and root (64 hex characters or 8 elements). */
+export interface ChainEnd {
+  readonly size: number;
+  readonly root: string | ArrayLike<number>;
+}
+
+/**
+ * One link of a chain, as `GET /v1/consistency` serves it: the batch, its roots and either its
+ * block (block.json as text or parsed, block.bin as base64 or bytes) or `unchanged: true` (the
+ * batch left the root as it was).
+ */
+export interface ConsistencyLink {
+  readonly batch: number;
+  readonly from_root: string;
+  readonly to_root: string;
+  readonly unchanged?: boolean;
+  readonly block?: string | object;
+  readonly proof?: string | Uint8Array;
+}
+
+/** Outcome of `verifyConsistency`. */
+export type ConsistencyVerdict =
+  | { readonly ok: true; readonly blocks: number; readonly unchanged: number }
+  | { readonly ok: false; readonly code: ConsistencyRejectCode; readonly reason: string; readonly batch?: number };
+
+function reject(code: ConsistencyRejectCode, reason: string, batch?: number): ConsistencyVerdict {
+  return batch === undefined ? { ok: false, code, reason } : { ok: false, code, reason, batch };
+}
+
+function rootOf(r: unknown): Digest | undefined {
+  try {
+    return parseRoot(r);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks that a chain of links takes the registry from checkpoint `from` to checkpoint `to`
+ * (see the table above). Give the roots from checkpoints whose signatures you checked
+ * (`verifyCheckpoint`): the chain then shows the two belong to one history.
+ * @returns `{ ok: true, blocks, unchanged }` or `{ ok: false, code, reason, batch? }`.
+ * @example
+ *   const page = await (await fetch(`${url}/v1/consistency?from=3&to=7`)).json();
+ *   verifyConsistency({ from: { size: 3, root: a.root }, to: { size: 7, root: b.root } }, page.links); // { ok: true, … }
+ */
+export function verifyConsistency(ends: { readonly from: ChainEnd; readonly to: ChainEnd }, chain: readonly ConsistencyLink[]): ConsistencyVerdict {
+  const { from, to } = ends;
+  const fromRoot = rootOf(from?.root), toRoot = rootOf(to?.root);
+  const size = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+  if (!size(from?.size) || !size(to?.size) || fromRoot === undefined || toRoot === undefined) return reject("CHAIN_SIZES", "the ends of a chain are a size (a batch number ≥ 0) and a root each");
+  if (from.size > to.size) return reject("CHAIN_SIZES", `the chain goes forward: from size ${from.size} is after to size ${to.size}`);
+  if (!Array.isArray(chain)) return reject("CHAIN_MALFORMED", "the chain is an array of links");
+  let root = formatRoot(fromRoot);
+  let blocks = 0, unchanged = 0;
+  for (let i = 0; i < chain.length; i++) {
+    const l = chain[i] as Partial<ConsistencyLink> | null;
+    const want = from.size + 1 + i;
+    if (l === null || typeof l !== "object" || !size(l.batch) || rootOf(l.from_root) === undefined || rootOf(l.to_root) === undefined) return reject("CHAIN_MALFORMED", `link ${i + 1} is not {batch, from_root, to_root, …}`);
+    const batch = l.batch!;
+    if (batch > want) {
+      const later = chain.slice(i + 1).some((x) => (x as Partial<ConsistencyLink> | null)?.batch === want);
+      return later ? reject("CHAIN_ORDER", `link ${i + 1} is batch ${batch}, before batch ${want} (the links are out of order)`, batch) : reject("CHAIN_GAP", `link ${i + 1} is batch ${batch}, batch ${want} is missing from the chain`, want);
+    }
+    if (batch < want) return reject("CHAIN_ORDER", `link ${i + 1} is batch ${batch}, batch ${want} was expected (the links are out of order or repeated)`, batch);
+    if (batch > to.size) return reject("CHAIN_END", `the chain goes past size ${to.size} (link ${i + 1} is batch ${batch})`, batch);
+    const lf = formatRoot(rootOf(l.from_root)!), lt = formatRoot(rootOf(l.to_root)!);
+    if (lf !== root) return i === 0 ? reject("CHAIN_START", `the first link starts at root ${lf}, not at the root ${root} of size ${from.size}`, batch) : reject("CHAIN_ROOT", `batch ${batch} starts at root ${lf}, not at the root ${root} batch ${batch - 1} left`, batch);
+    if (l.unchanged === true) {
+      if (lt !== lf) return reject("CHAIN_UNCHANGED", `batch ${batch} is listed as unchanged, but its roots differ`, batch);
+      unchanged++;
+      continue;
+    }
+    const blockJson = typeof l.block === "string" ? l.block : l.block !== null && typeof l.block === "object" ? JSON.stringify(l.block) : undefined;
+    const proof = l.proof instanceof Uint8Array ? l.proof : typeof l.proof === "string" ? bytesOfBase64(l.proof) : undefined;
+    if (blockJson === undefined || proof === undefined) return reject("CHAIN_MALFORMED", `batch ${batch}: a link carries its block (block.json) and proof (base64), or unchanged: true`, batch);
+    let described: { batch?: unknown; from_root?: unknown; to_root?: unknown; profile?: unknown };
+    try {
+      described = JSON.parse(blockJson) as typeof described;
+    } catch {
+      described = {};
+    }
+    if (described?.profile !== "v3") return reject("BLOCK_JSON", `batch ${batch}: a chain's blocks are profile v3 blocks (checked from their roots and block.json alone)`, batch);
+    if (described.batch !== batch || described.from_root !== lf || described.to_root !== lt) return reject("CHAIN_MALFORMED", `batch ${batch}: block.json names batch ${JSON.stringify(described.batch)} from ${JSON.stringify(described.from_root)} to ${JSON.stringify(described.to_root)}, not the link's`, batch);
+    const v = verifyRegistryBlock({ fromRoot: rootOf(lf)!, toRoot: rootOf(lt)! }, { blockJson, proof });
+    if (!v.ok) return reject(v.code, `batch ${batch}: ${v.reason}`, batch);
+    blocks++;
+    root = lt;
+  }
+  const reached = from.size + chain.length;
+  if (reached !== to.size) return reject("CHAIN_END", `the chain ends at batch ${reached}, not at size ${to.size}`, reached + 1);
+  if (root !== formatRoot(toRoot)) return reject("CHAIN_END", `the chain ends at root ${root}, not at the root ${formatRoot(toRoot)} of size ${to.size}`, to.size);
+  return { ok: true, blocks, unchanged };
+}

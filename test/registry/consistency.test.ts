@@ -1,0 +1,122 @@
+/**
+ * Consistency between checkpoints (docs/registry.md "Consistency between checkpoints"): every
+ * batch that changes the tree logs its updates; the block prover replays them at the batch before
+ * and keeps a profile v3 block per batch; `verifyConsistency` accepts the honest chain between
+ * any two sizes and rejects a chain with a block dropped, swapped or taken from another registry,
+ * each with its code.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { NameStore } from "../../src/registry/store/name-store.js";
+import { planNameUpdate } from "../../src/registry/name-operations.js";
+import { applyNameBlock } from "../../src/registry/name-block.js";
+import { importNames } from "../../src/registry/import/name-import.js";
+import { NdjsonSource } from "../../src/registry/import/sources/ndjson.js";
+import { BlockProver, batchProofState, proveBatch } from "../../src/registry/consistency/block-prover.js";
+import { replayBatch } from "../../src/registry/consistency/replay.js";
+import { verifyConsistency, type ConsistencyLink } from "../../src/registry/consistency/verify-consistency.js";
+import { formatRoot } from "../../src/registry/root.js";
+import { bytesBase64 } from "../../src/counterparty/body.js";
+import { RegistryError } from "../../src/registry/errors.js";
+import { freshDir, makeRegistry, removeDir } from "../web/support.js";
+
+let dir: string;
+let store: NameStore;
+let other: NameStore;
+
+/** The chain of batches from+1..to as the route serves it. */
+function chainOf(s: NameStore, from: number, to: number): ConsistencyLink[] {
+  const out: ConsistencyLink[] = [];
+  for (let b = from + 1; b <= to; b++) {
+    const k = s.blockProof(b);
+    if (k === undefined) {
+      const root = formatRoot(s.batchEntry(b).root);
+      out.push({ batch: b, from_root: root, to_root: root, unchanged: true });
+    } else out.push({ batch: b, from_root: k.summary.from_root, to_root: k.summary.to_root, block: JSON.parse(k.blockJson) as object, proof: bytesBase64(k.proof) });
+  }
+  return out;
+}
+const end = (s: NameStore, size: number) => ({ size, root: formatRoot(s.batchEntry(size).root) });
+
+before(async () => {
+  dir = freshDir("ssgkr-consistency-");
+  store = makeRegistry(dir, 12); // batches 1..4: insert, insert, insert, delete
+  planNameUpdate(store, "replace", "left-pad", "https://gitlab.com/lp/lp").commit(); // 5
+  planNameUpdate(store, "restore", "gone", "back").commit(); // 6
+  applyNameBlock(store, [{ op: "insert", name: "blk-a", value: "a" }, { op: "replace", name: "blk-a", value: "a2" }, { op: "delete", name: "@scope/pkg" }, { op: "insert", name: "blk-b", value: null }]); // 7
+  const ndjson = ["imp-1", "imp-2", "imp-3"].map((n) => JSON.stringify({ name: n, value: `v-${n}` })).join("\n") + "\n";
+  await importNames(store, () => new NdjsonSource(Buffer.from(ndjson), "test records"), { threads: 0, bulk: false }); // 8
+  other = makeRegistry(dir, 12, { sub: "other", liveValue: "elsewhere" });
+});
+
+after(async () => {
+  await store?.close();
+  await other?.close();
+  if (dir) removeDir(dir);
+});
+
+test("every batch that changes the tree logs its updates, in order, with the values written", () => {
+  assert.equal(store.head().batch, 8);
+  assert.deepEqual(store.changePart(6, 0), [{ op: "restore", name: "gone", value: "back" }]);
+  assert.deepEqual(store.changePart(4, 0), [{ op: "delete", name: "gone" }]);
+  assert.deepEqual(store.changePart(7, 0).map((u) => u.op), ["insert", "replace", "delete", "insert"]);
+  assert.deepEqual(store.changeHeader(8), { updates: 3, parts: 1 });
+  assert.equal(store.changeHeader(0), undefined, "the creation has no change log");
+  assert.throws(() => store.changePart(0, 0), (e: unknown) => e instanceof RegistryError && e.code === "CHANGES_NOT_RECORDED");
+});
+
+test("a replayed batch goes from the root of the batch before to its own root", () => {
+  for (let b = 1; b <= 8; b++) {
+    const [p] = replayBatch(store, b);
+    assert.equal(formatRoot(p!.fromRoot), formatRoot(store.batchEntry(b - 1).root), `batch ${b} from`);
+    assert.equal(formatRoot(p!.toRoot), formatRoot(store.batchEntry(b).root), `batch ${b} to`);
+  }
+});
+
+test("the block prover keeps a block per batch; the honest chain between any two sizes is accepted", () => {
+  assert.equal(batchProofState(store, 3), "pending");
+  const proved: number[] = [];
+  const prover = new BlockProver(store, { onProved: (s) => proved.push(s.batch) });
+  prover.drain();
+  assert.deepEqual(proved, [1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.equal(proveBatch(store, 3), undefined, "a kept block is not made again");
+  assert.equal(batchProofState(store, 3), "kept");
+  for (const [a, b] of [[0, 8], [2, 7], [4, 4], [6, 8]] as const) {
+    const v = verifyConsistency({ from: end(store, a), to: end(store, b) }, chainOf(store, a, b));
+    assert.deepEqual(v, { ok: true, blocks: b - a, unchanged: 0 }, `${a} → ${b}`);
+  }
+});
+
+test("a chain with a block dropped, swapped, cut short or from another registry is rejected with its code", () => {
+  const ends = { from: end(store, 2), to: end(store, 7) };
+  const chain = chainOf(store, 2, 7);
+  const code = (c: ConsistencyLink[], e = ends) => {
+    const v = verifyConsistency(e, c);
+    return v.ok ? "ACCEPT" : v.code;
+  };
+  assert.equal(code([...chain.slice(0, 2), ...chain.slice(3)]), "CHAIN_GAP");
+  assert.equal(code([chain[0]!, chain[2]!, chain[1]!, ...chain.slice(3)]), "CHAIN_ORDER");
+  assert.equal(code([chain[1]!, chain[0]!, ...chain.slice(2)]), "CHAIN_ORDER");
+  assert.equal(code(chain.slice(0, 4)), "CHAIN_END");
+  // relabelled batch numbers: the roots no longer chain
+  assert.equal(code([chain[0]!, { ...chain[2]!, batch: 4 }, { ...chain[1]!, batch: 5 }, ...chain.slice(3)]), "CHAIN_ROOT");
+  // a block.json that names another batch than its link
+  assert.equal(code([{ ...chain[0]!, block: { ...(chain[0]!.block as object), batch: 99 } }, ...chain.slice(1)]), "CHAIN_MALFORMED");
+  // another registry's block in the chain, its roots kept or relabelled as ours
+  new BlockProver(other).drain();
+  const foreign = chainOf(other, 0, 4);
+  const ours = chainOf(store, 0, 4);
+  const e04 = { from: end(store, 0), to: end(store, 4) };
+  assert.equal(code(ours, e04), "ACCEPT");
+  assert.equal(code(foreign, e04), "CHAIN_END", "another registry's chain ends at its own root");
+  assert.equal(code([ours[0]!, foreign[1]!, ...ours.slice(2)], e04), "CHAIN_ROOT");
+  const relabelled = { ...foreign[0]!, to_root: ours[0]!.to_root, block: { ...(foreign[0]!.block as object), to_root: ours[0]!.to_root } };
+  assert.match(code([relabelled, ...ours.slice(1)], e04), /^(TO_ROOT_MISMATCH|GKR_|PUBLIC_|INPUT_|DECODE_|[A-Z_]+)/);
+  assert.notEqual(code([relabelled, ...ours.slice(1)], e04), "ACCEPT");
+  // a tampered proof: the block check's code
+  const bad = chain.map((l, i) => (i === 1 ? { ...l, proof: bytesBase64(Uint8Array.from(Buffer.from(l.proof as string, "base64"), (x, j) => (j === 200 ? x ^ 1 : x))) } : l));
+  assert.notEqual(code(bad), "ACCEPT");
+  // an unchanged link whose roots differ
+  assert.equal(code([{ ...chain[0]!, unchanged: true }, ...chain.slice(1)]), "CHAIN_UNCHANGED");
+  assert.equal(code(chain, { from: ends.to, to: ends.from }), "CHAIN_SIZES");
+});
