@@ -31,6 +31,7 @@ export const CLI_ERROR_CODES = [
   "CANNOT_READ",
   "CANNOT_WRITE",
   "FILE_TOO_LARGE",
+  "NETWORK_ERROR",
   "INTERNAL",
 ] as const;
 

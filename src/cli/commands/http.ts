@@ -23,6 +23,7 @@ interface HttpOpts {
   web?: string;
   verifyConfig?: string[];
   signingKey?: string;
+  proveBlocks?: boolean;
 }
 
 /**
@@ -44,8 +45,9 @@ export function parseVerifyConfig(text: string): VerifyConfig {
 
 /**
  * `ssgkr registry http --db DIR [--listen 127.0.0.1:8080] [--token-file F] [--cors ORIGIN]
- * [--verify-config DEPTH:LEAF]…`: the registry HTTP API and the browser verifier page
- * (docs/http.md). Prepares the circuits of the configurations `POST /v1/verify` takes (the
+ * [--verify-config DEPTH:LEAF]… [--no-prove-blocks]`: the registry HTTP API and the browser verifier page
+ * (docs/http.md), with the block prover running in the background (GET /v1/consistency serves
+ * what it proves; the registry is then opened for writing). Prepares the circuits of the configurations `POST /v1/verify` takes (the
  * registry's and each `--verify-config`) before it listens, then prints one line
  * `listening on http://HOST:PORT (…)` on stdout once bound, serves until SIGINT/SIGTERM, then
  * closes the database. Exit 2 for a bad option, an unusable token file or an address that cannot
@@ -64,6 +66,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option("--web <dir>", "folder of the built verifier page (default dist/web: shipped in the package, built by `npm ci` in a clone)")
     .option("--verify-config <depth:leaf>", "let POST /v1/verify also verify proofs of this depth and leaf bound, e.g. 24:31 (repeatable; prepared at start-up); it always verifies the registry's own", (v: string, all: string[] | undefined) => [...(all ?? []), v])
     .option("--signing-key <keyfile>", "sign checkpoints with this key (`ssgkr registry keygen`): GET /v1/checkpoint serves the head's, and every proof carries the checkpoint it is about")
+    .option("--no-prove-blocks", "do not run the block prover (by default the server proves each committed batch in the background, for GET /v1/consistency)")
     .action(async (opts: HttpOpts) => {
       let host: string;
       let port: number;
@@ -78,8 +81,10 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
       const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
       const signingKey = opts.signingKey !== undefined ? readSigningKey(opts.signingKey) : undefined;
       const webDir = opts.web ?? (await ensureWeb());
-      const { store } = openRegistry(opts.db, { readOnly: token === undefined });
-      const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs, ...(signingKey !== undefined ? { signingKey } : {}) });
+      // The block prover writes the registry (its kept block proofs), so it opens it for writing; writes over HTTP still need the token.
+      const proveBlocks = opts.proveBlocks !== false;
+      const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
+      const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs, ...(signingKey !== undefined ? { signingKey } : {}), proveBlocks });
       let address: string;
       try {
         address = await app.listen({ host, port });

@@ -31,6 +31,7 @@ import { nameGet, nameNoticeJson, nameNoticeLine, nameProve, nameUpdate, registe
 import { registerRegistryHttp } from "./http.js";
 import { registerRegistryBlock } from "./registry-block.js";
 import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
+import { registerRegistryConsistency } from "./registry-consistency.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -451,6 +452,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   update("delete", "delete a live record (Occupied → Tombstone; the slot keeps the name)");
   update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
   registerRegistryCheckpoint(registry, setExit);
+  registerRegistryConsistency(registry, setExit);
   registerRegistryHttp(registry, setExit);
 }
 
