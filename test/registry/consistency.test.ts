@@ -19,10 +19,12 @@ import { formatRoot } from "../../src/registry/root.js";
 import { bytesBase64 } from "../../src/counterparty/body.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { freshDir, makeRegistry, removeDir } from "../web/support.js";
+import { join } from "node:path";
 
 let dir: string;
 let store: NameStore;
 let other: NameStore;
+let bulk: NameStore;
 
 /** The chain of batches from+1..to as the route serves it. */
 function chainOf(s: NameStore, from: number, to: number): ConsistencyLink[] {
@@ -47,11 +49,16 @@ before(async () => {
   const ndjson = ["imp-1", "imp-2", "imp-3"].map((n) => JSON.stringify({ name: n, value: `v-${n}` })).join("\n") + "\n";
   await importNames(store, () => new NdjsonSource(Buffer.from(ndjson), "test records"), { threads: 0, bulk: false }); // 8
   other = makeRegistry(dir, 12, { sub: "other", liveValue: "elsewhere" });
+  // a bulk import into an empty registry (its log: the rows it created), then a replace of one of them
+  bulk = NameStore.openOrCreate(join(dir, "bulk"), { depth: 12 });
+  await importNames(bulk, () => new NdjsonSource(Buffer.from(ndjson), "test records"), { threads: 0 }); // 1
+  planNameUpdate(bulk, "replace", "imp-2", "changed").commit(); // 2
 });
 
 after(async () => {
   await store?.close();
   await other?.close();
+  await bulk?.close();
   if (dir) removeDir(dir);
 });
 
@@ -63,6 +70,17 @@ test("every batch that changes the tree logs its updates, in order, with the val
   assert.deepEqual(store.changeHeader(8), { updates: 3, parts: 1 });
   assert.equal(store.changeHeader(0), undefined, "the creation has no change log");
   assert.throws(() => store.changePart(0, 0), (e: unknown) => e instanceof RegistryError && e.code === "CHANGES_NOT_RECORDED");
+});
+
+test("a bulk import logs the rows it created: read back as inserts in key order with the values of that batch", () => {
+  assert.deepEqual(bulk.changeHeader(1), { updates: 3, parts: 1, created: true });
+  const part = bulk.changePart(1, 0);
+  assert.deepEqual(part.map((u) => u.name).sort(), ["imp-1", "imp-2", "imp-3"]);
+  assert.deepEqual(part.map((u) => bulk.keyOf(u.name)), part.map((u) => bulk.keyOf(u.name)).sort((a, b) => a - b), "in key order");
+  assert.equal(part.find((u) => u.name === "imp-2")!.value, "v-imp-2", "the value of batch 1, not the later replace");
+  new BlockProver(bulk).drain();
+  const v = verifyConsistency({ from: end(bulk, 0), to: end(bulk, 2) }, chainOf(bulk, 0, 2));
+  assert.deepEqual(v, { ok: true, blocks: 2, unchanged: 0 });
 });
 
 test("a replayed batch goes from the root of the batch before to its own root", () => {

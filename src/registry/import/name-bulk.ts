@@ -29,8 +29,7 @@ import type { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
 import { NO_STORED_ROWS, packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "../hashing/name-tree.js";
 import type { PackedRecords, PackedBuilder } from "../hashing/packed.js";
-import { RecordState, decodeRecord, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
-import type { LoggedChange } from "../store/change-log.js";
+import { RecordState, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
 import type { NameHistoryEntry, NameStore } from "../store/name-store.js";
 
@@ -187,8 +186,6 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
     write: async (w, head) => {
       if (head.records !== 0) throw new RegistryError("CONCURRENT_UPDATE", "the registry received records while the import was prepared; nothing was written");
       let row = new Uint8Array(1024);
-      // The batch's change log: every record as an insert, in key order.
-      const changes: LoggedChange[] = [];
       const writeLeaves = (from: number, to: number) => {
         const c0 = performance.now();
         for (let j = from; j < to; j++) {
@@ -200,8 +197,6 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
           if (need > row.length) row = new Uint8Array(2 * need);
           const end = writeRecordRow(row, 0, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, form, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
           w.putLeaf(keys[g]!, row.subarray(0, end), digestOf(g), true);
-          const rec = decodeRecord(row.subarray(0, end));
-          changes.push({ op: "insert", name: rec.name, value: rec.value });
         }
         writeMs += performance.now() - c0;
       };
@@ -280,7 +275,8 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
         w.putBranch(H + top.branches.heights[k]!, top.branches.prefixes[k]!, top.branches.digests.subarray(8 * k, 8 * k + 8), true);
       }
       writeMs += performance.now() - c0;
-      w.logChanges(changes);
+      // The batch's change log: the inserts of the rows it created, in key order (not a second copy of the records).
+      w.logCreatedRows(m);
       return { root: top.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
     },
   });

@@ -10,6 +10,10 @@
  *   updates in the block.json form (`{"op", "name"}` and `"value"`, `"null": true` or
  *   `"fields": [...]`; a restore lists the value it restored).
  *
+ * A bulk import (into an empty registry) logs only a header `{"updates": n, "parts": k,
+ * "created": true}`: its updates are the inserts of the leaf rows the batch created, in key order
+ * (each row carries its creating batch), so the log does not hold the records a second time.
+ *
  * A batch committed before the registry kept its changes has no header row: its changes are "not
  * recorded" (`CHANGES_NOT_RECORDED`), and no block proof can be made for it.
  */
@@ -34,6 +38,8 @@ export interface LoggedChange {
 export interface ChangeHeader {
   readonly updates: number;
   readonly parts: number;
+  /** The updates are the inserts of the leaf rows the batch created, in key order (no part rows). */
+  readonly created?: true;
 }
 
 const digits = (n: number, width: number): string => String(n).padStart(width, "0");
@@ -57,6 +63,11 @@ function changeJson(c: LoggedChange): Record<string, unknown> {
   return o;
 }
 
+/** The header row of a batch whose updates are the inserts of the `n` leaf rows it created. */
+export function encodeCreatedChanges(batch: number, n: number): { key: Buffer; value: Buffer } {
+  return { key: changeHeaderKey(batch), value: Buffer.from(JSON.stringify({ updates: n, parts: Math.ceil(n / CHANGE_PART_UPDATES), created: true })) };
+}
+
 /** The rows of a batch's change list: the header and its parts, in key order. */
 export function encodeChanges(batch: number, changes: readonly LoggedChange[]): { key: Buffer; value: Buffer }[] {
   const parts = Math.ceil(changes.length / CHANGE_PART_UPDATES);
@@ -70,17 +81,17 @@ export function encodeChanges(batch: number, changes: readonly LoggedChange[]): 
 
 /** A header row's counts. @throws RegistryError `DB_CORRUPT`. */
 export function decodeChangeHeader(raw: Uint8Array, what: string): ChangeHeader {
-  let h: { updates?: unknown; parts?: unknown };
+  let h: { updates?: unknown; parts?: unknown; created?: unknown };
   try {
     h = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")) as typeof h;
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `${what}: not JSON (${(e as Error).message})`, { row: what });
   }
   const n = h?.updates, k = h?.parts;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || typeof k !== "number" || k !== Math.ceil(n / CHANGE_PART_UPDATES)) {
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || typeof k !== "number" || k !== Math.ceil(n / CHANGE_PART_UPDATES) || (h.created !== undefined && h.created !== true)) {
     throw new RegistryError("DB_CORRUPT", `${what}: not a change-log header`, { row: what });
   }
-  return { updates: n, parts: k };
+  return h.created === true ? { updates: n, parts: k, created: true } : { updates: n, parts: k };
 }
 
 function valueOf(o: Record<string, unknown>): RecordValue | undefined {

@@ -45,7 +45,7 @@ import { defaultPermutation } from "../hashing/permutation.js";
 import { formatRoot } from "../root.js";
 import { DEFAULT_RETENTION, PRUNE_BUDGET_ROWS, PRUNE_CHUNK_ROWS, T_PRUNING, T_VERSION, advanceWindow, checkRetention, decodeRetention, decodeWindow, encodeRetention, encodeWindow, pruningBatch, pruningKey, rowKeyLength, versionKey, type Retention } from "./name-versions.js";
 import { BLOCK_ROW_PREFIX, BLOCK_SUMMARY_PREFIX, blockRowKey, decodeBlockRow, decodeBlockSummary, encodeBlockRow, encodeBlockSummary, type StoredBlock, type StoredBlockSummary } from "./block-rows.js";
-import { encodeChanges, changeHeaderKey, changePartKey, decodeChangeHeader, decodeChangePart, type ChangeHeader, type LoggedChange } from "./change-log.js";
+import { CHANGE_PART_UPDATES, encodeChanges, encodeCreatedChanges, changeHeaderKey, changePartKey, decodeChangeHeader, decodeChangePart, type ChangeHeader, type LoggedChange } from "./change-log.js";
 import { PENDING_BLOCK_PREFIX, decodePendingBlock, encodePendingBlock, forgetPendingToken, newPendingToken, pendingBlockKey, settlePendingBlock, writerAlive, type PendingBlock, type PendingOutcome } from "./pending-block.js";
 
 const FORMAT = "ssgkr-registry";
@@ -142,6 +142,11 @@ export interface NameWriter {
    * batch, after its rows (a batch that logs nothing and leaves the root as it was logs none).
    */
   logChanges(changes: readonly LoggedChange[]): void;
+  /**
+   * Records that the batch's updates are the inserts of the `count` leaf rows it creates, in key
+   * order (a bulk import into an empty registry: the log then holds no second copy of the records).
+   */
+  logCreatedRows(count: number): void;
 }
 
 /** What a batch's writes return: the new root and counts. */
@@ -505,13 +510,13 @@ export class NameStore extends EnvironmentStore {
    * copies keys and values on put). A row it overwrites is kept in `versions` first, once per
    * batch (name-versions.ts); `superseded` lists those rows (table tag ‖ row key).
    */
-  private writer(batch: number): NameWriter & { readonly superseded: Buffer[]; readonly logged: () => readonly LoggedChange[] | undefined } {
+  private writer(batch: number): NameWriter & { readonly superseded: Buffer[]; readonly logged: () => readonly LoggedChange[] | { readonly created: number } | undefined } {
     const key8 = Buffer.alloc(8);
     const key9 = Buffer.alloc(9);
     let buf = Buffer.alloc(4096);
     const superseded: Buffer[] = [];
     const kept = new Set<string>();
-    let logged: LoggedChange[] | undefined;
+    let logged: LoggedChange[] | { created: number } | undefined;
     const digestAt = (d: ArrayLike<number>, at: number) => {
       for (let w = 0; w < 8; w++) {
         const x = d[w]!;
@@ -572,16 +577,22 @@ export class NameStore extends EnvironmentStore {
       source: this.source(),
       superseded,
       logChanges: (changes) => {
+        if (logged !== undefined && !Array.isArray(logged)) throw new RegistryError("DB_CORRUPT", "a batch logs its changes as a list or as its created rows, not both");
         logged = [...(logged ?? []), ...changes];
+      },
+      logCreatedRows: (count) => {
+        if (logged !== undefined) throw new RegistryError("DB_CORRUPT", "a batch logs its changes as a list or as its created rows, not both");
+        logged = { created: count };
       },
       logged: () => logged,
     };
   }
 
-  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows, superseded: readonly Buffer[], logged: readonly LoggedChange[] | undefined): NameHistoryEntry {
+  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows, superseded: readonly Buffer[], logged: readonly LoggedChange[] | { readonly created: number } | undefined): NameHistoryEntry {
     const next: NameHead = { batch: head.batch + 1, root: r.root, records: head.records + r.newRecords, live: head.live + r.liveDelta, deleted: head.deleted + r.deletedDelta };
     const changes = logged ?? (digestEquals(r.root, head.root) ? [] : undefined);
-    if (changes !== undefined) for (const { key, value } of encodeChanges(next.batch, changes)) this.meta.putSync(key, seal(T_META, key, value));
+    const rows = changes === undefined ? [] : Array.isArray(changes) ? encodeChanges(next.batch, changes as readonly LoggedChange[]) : [encodeCreatedChanges(next.batch, (changes as { created: number }).created)];
+    for (const { key, value } of rows) this.meta.putSync(key, seal(T_META, key, value));
     const now = Date.now();
     const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date(now).toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
     this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
@@ -679,6 +690,8 @@ export class NameStore extends EnvironmentStore {
    * @throws RegistryError `CHANGES_NOT_RECORDED` (no change log for the batch), `DB_CORRUPT`.
    */
   changePart(batch: number, part: number, txn?: Transaction): LoggedChange[] {
+    const header = this.changeHeader(batch, txn);
+    if (header?.created === true) return this.createdPart(batch, part, header, txn);
     const key = changePartKey(batch, part);
     const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
     const what = `meta row ${key.toString("latin1")}`;
@@ -687,6 +700,26 @@ export class NameStore extends EnvironmentStore {
       throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
     }
     return decodeChangePart(unseal(T_META, key, raw, what), what);
+  }
+
+  /** Part `part` of a batch logged as its created rows: the inserts of those rows, in key order, each with its value at the batch. */
+  private createdPart(batch: number, part: number, header: ChangeHeader, txn?: Transaction): LoggedChange[] {
+    const run = (t: Transaction): LoggedChange[] => {
+      const out: LoggedChange[] = [];
+      let seen = 0;
+      const skip = part * CHANGE_PART_UPDATES;
+      for (const row of this.leafRows(t)) {
+        if (row.created !== batch) continue;
+        if (seen++ < skip) continue;
+        const at = this.leafRowAt(row.key, t, batch)!;
+        out.push({ op: "insert", name: at.record.name, value: at.record.value });
+        if (out.length === CHANGE_PART_UPDATES) break;
+      }
+      const want = Math.min(CHANGE_PART_UPDATES, header.updates - skip);
+      if (out.length !== want) throw new RegistryError("DB_CORRUPT", `batch ${batch} created ${seen} leaf rows that are still stored, its change log says ${header.updates}`, { batch });
+      return out;
+    };
+    return txn ? run(txn) : this.read(run);
   }
 
   /**
