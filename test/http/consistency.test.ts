@@ -142,3 +142,23 @@ test("ssgkr registry verify-consistency: ACCEPT for two checkpoints of one histo
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /^error BAD_OPTION: /);
 });
+
+test("a server started with the block prover proves new commits in the background and stops it on close", async () => {
+  const own = makeRegistry(dir, 12, { sub: "background" });
+  const s = await startServer({ store: own, rateLimit: 0, proveBlocks: true });
+  try {
+    planNameUpdate(own, "insert", "bg", "after the start").commit(); // 5
+    let status = 0;
+    for (let i = 0; i < 120 && status !== 200; i++) {
+      status = (await fetch(`${s.base}/v1/consistency?from=0&to=5`)).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.equal(status, 200);
+    const page = (await (await fetch(`${s.base}/v1/consistency?from=0&to=5`)).json()) as Json;
+    assert.deepEqual(verifyConsistency({ from: page.from, to: page.to }, page.links), { ok: true, blocks: 5, unchanged: 0 });
+    assert.equal(((await (await fetch(`${s.base}/v1/blocks`)).json()) as Json).blocks.length, 5, "GET /v1/blocks serves the prover's blocks");
+  } finally {
+    await s.app.close();
+    await own.close();
+  }
+});

@@ -94,6 +94,11 @@ test("a replayed batch goes from the root of the batch before to its own root", 
 test("the block prover keeps a block per batch; the honest chain between any two sizes is accepted", () => {
   assert.equal(batchProofState(store, 3), "pending");
   const proved: number[] = [];
+  // a prover stopped after two steps; a new one (a restart) goes on where it stopped
+  const first = new BlockProver(store, { onProved: (s) => proved.push(s.batch) });
+  assert.equal(first.step(), true);
+  assert.equal(first.step(), true);
+  assert.deepEqual(proved, [1, 2]);
   const prover = new BlockProver(store, { onProved: (s) => proved.push(s.batch) });
   prover.drain();
   assert.deepEqual(proved, [1, 2, 3, 4, 5, 6, 7, 8]);
