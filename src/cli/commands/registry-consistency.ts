@@ -81,14 +81,14 @@ export function registerRegistryConsistency(registry: Command, setExit: (code: n
     .option("--wait <seconds>", "wait at most this long in all for blocks still being proved (202 PROOF_PENDING)", "60")
     .action(async (opts: Opts) => {
       const waitMs = parseIntOption(opts.wait, "--wait", 0, 86_400) * 1000;
-      let base: string;
+      let u: URL;
       try {
-        const u = new URL(opts.url);
-        if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("an http or https URL");
-        base = u.href.replace(/\/+$/, "");
+        u = new URL(opts.url);
       } catch (e) {
         throw new CliError("BAD_OPTION", `--url ${opts.url}: ${(e as Error).message}`);
       }
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new CliError("BAD_OPTION", `--url ${opts.url}: give an http or https URL`);
+      const base = u.href.replace(/\/+$/, "");
       const ends = [["--from", opts.from], ["--to", opts.to]] as const;
       const checked = ends.map(([option, path]) => {
         const note = readFileOrExit(path, option, CHECKPOINT_BYTES, "checkpoint").toString("utf8");
