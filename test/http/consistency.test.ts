@@ -149,11 +149,14 @@ test("a server started with the block prover proves new commits in the backgroun
   try {
     planNameUpdate(own, "insert", "bg", "after the start").commit(); // 5
     let status = 0;
-    for (let i = 0; i < 120 && status !== 200; i++) {
-      status = (await fetch(`${s.base}/v1/consistency?from=0&to=5`)).status;
+    let last = "";
+    for (let i = 0; i < 240 && status !== 200; i++) {
+      const res = await fetch(`${s.base}/v1/consistency?from=0&to=5`);
+      status = res.status;
+      last = await res.text();
       if (status !== 200) await new Promise((r) => setTimeout(r, 250));
     }
-    assert.equal(status, 200);
+    assert.equal(status, 200, `the last answer: ${last.slice(0, 300)}`);
     const page = (await (await fetch(`${s.base}/v1/consistency?from=0&to=5`)).json()) as Json;
     assert.deepEqual(verifyConsistency({ from: page.from, to: page.to }, page.links), { ok: true, blocks: 5, unchanged: 0 });
     assert.equal(((await (await fetch(`${s.base}/v1/blocks`)).json()) as Json).blocks.length, 5, "GET /v1/blocks serves the prover's blocks");
