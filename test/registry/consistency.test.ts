@@ -20,6 +20,7 @@ import { bytesBase64 } from "../../src/counterparty/body.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { freshDir, makeRegistry, removeDir } from "../web/support.js";
 import { join } from "node:path";
+import { open } from "lmdb";
 
 let dir: string;
 let store: NameStore;
@@ -142,4 +143,27 @@ test("a chain with a block dropped, swapped, cut short or from another registry 
   // an unchanged link whose roots differ
   assert.equal(code([{ ...chain[0]!, unchanged: true }, ...chain.slice(1)]), "CHAIN_UNCHANGED");
   assert.equal(code(chain, { from: ends.to, to: ends.from }), "CHAIN_SIZES");
+});
+
+test("a batch without a change log (committed by an earlier version) is not recorded: no block, no chain across it", async () => {
+  const path = join(dir, "old");
+  const old = makeRegistry(dir, 12, { sub: "old" });
+  await old.close();
+  // the change log rows of batch 2, as a registry of an earlier version has none
+  const env = open({ path, maxDbs: 8 });
+  const meta = env.openDB({ name: "meta", encoding: "binary", keyEncoding: "binary" });
+  for (const key of [...meta.getKeys({ start: Buffer.from("changes:0000000002"), end: Buffer.from("changes:0000000002;") })]) await meta.remove(key as Buffer);
+  await env.close();
+  const reopened = NameStore.open(path);
+  try {
+    assert.equal(reopened.changeHeader(2), undefined);
+    assert.equal(batchProofState(reopened, 2), "not-recorded");
+    assert.throws(() => proveBatch(reopened, 2), (e: unknown) => e instanceof RegistryError && e.code === "CHANGES_NOT_RECORDED");
+    const prover = new BlockProver(reopened);
+    prover.drain();
+    assert.deepEqual([1, 2, 3, 4].map((b) => prover.state(b)), ["kept", "not-recorded", "kept", "kept"]);
+    assert.equal(verifyConsistency({ from: end(reopened, 2), to: end(reopened, 4) }, chainOf(reopened, 2, 4)).ok, true, "a chain after it still verifies");
+  } finally {
+    await reopened.close();
+  }
 });
