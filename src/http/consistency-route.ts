@@ -2,8 +2,8 @@
  * `GET /v1/consistency?from=SIZE&to=SIZE[&after=BATCH][&limit=N]` (docs/http.md "Consistency
  * between checkpoints"): the chain of kept block proofs that takes the root of size `from` to the
  * root of size `to`, one link per batch, a page at a time; and the background block prover
- * (registry/consistency/block-prover.ts) that makes the blocks after the commits, started with the
- * route when the server may write the registry.
+ * (registry/consistency/block-prover.ts) that makes the blocks after the commits, proving on a
+ * worker thread, started with the route when the server may write the registry.
  *
  * Bounded work: a page holds at most `limit` links (default 16, at most 64) and at most 8 MiB of
  * proofs, each link one read of a stored row; no request proves anything. A link whose block is
@@ -81,7 +81,7 @@ const NOT_PROVABLE: Partial<Record<BatchProofState, string>> = {
  */
 export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, prove: boolean): BlockProver | undefined {
   const names = isNameKeyed(store) ? (store as NameStore) : undefined;
-  const prover = names !== undefined && prove && !names.readOnly ? new BlockProver(names) : undefined;
+  const prover = names !== undefined && prove && !names.readOnly ? new BlockProver(names, { worker: true }) : undefined;
   if (prover !== undefined) {
     app.addHook("onReady", async () => prover.start());
     app.addHook("onClose", async () => prover.stop());
