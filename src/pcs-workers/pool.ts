@@ -36,6 +36,24 @@ export interface PcsPoolOptions {
   readonly minChunkRows?: number;
 }
 
+/** Options of the process that start a script a worker cannot take (`-e` / `-p` code, `--input-type`), each with whether it takes the next argument. */
+const SCRIPT_OPTIONS: Readonly<Record<string, boolean>> = { "-e": true, "--eval": true, "-p": true, "--print": true, "--input-type": true };
+
+/** The process's options without those that give it a script (the workers inherit the rest, e.g. `--import`). */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a.startsWith("--input-type=") || a.startsWith("--eval=") || a.startsWith("--print=")) continue;
+    if (SCRIPT_OPTIONS[a] !== undefined) {
+      if (SCRIPT_OPTIONS[a]) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
 /** Chunks per participating thread the pool aims for (more, smaller chunks balance a loaded machine). */
 const CHUNKS_PER_THREAD = 4;
 /** Crashes in a row after which the pool stops replacing workers. */
@@ -87,7 +105,7 @@ export class PcsPool implements PcsMerkleWorkers {
       size: threads,
       maxConsecutiveCrashes: MAX_CRASHES,
       unrefIdle: true,
-      spawn: (slot) => new Worker(url, { workerData: { slot } }),
+      spawn: (slot) => new Worker(url, { workerData: { slot }, execArgv: workerExecArgv(process.execArgv) }),
       initialState: () => ({ ready: false, dead: false }),
       onMessage: (slot, message) => {
         if ((message as { kind?: unknown }).kind !== "ready") return;
@@ -126,7 +144,7 @@ export class PcsPool implements PcsMerkleWorkers {
 
   private wakeReady(): void {
     if (!this.allReady()) return;
-    for (const s of this.core.slots) this.core.idle(s);
+    if (!this.core.closed) for (const s of this.core.slots) this.core.idle(s);
     for (const w of this.readyWaiters.splice(0)) w();
   }
 
@@ -189,6 +207,8 @@ export class PcsPool implements PcsMerkleWorkers {
 
   /** Stops the workers; later calls throw `PCS_POOL_CLOSED`. Idempotent. */
   close(): Promise<void> {
+    // The workers keep the process alive until they have exited (a caller may await this).
+    if (!this.core.closed) for (const s of this.core.slots) this.core.busy(s);
     const closing = this.core.close();
     this.wakeReady();
     return closing;

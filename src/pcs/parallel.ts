@@ -20,6 +20,8 @@ import { pcsMerkle, type MerkleTree } from "./backend.js";
 export interface PcsMerkleWorkers {
   /** Worker threads of the pool (the calling thread hashes besides them). */
   readonly threads: number;
+  /** True once the pool was closed: a call that names it throws `PCS_POOL_CLOSED` before any work. */
+  readonly closed: boolean;
   /** The tree `pcsMerkle(codeword, width, logDomain, k)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
   merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
 }
@@ -55,15 +57,20 @@ export function defaultPcsWorkers(): PcsMerkleWorkers | null {
 }
 
 /**
- * The pool a call uses: `option` when given (`null`: none), else the default pool.
- * @throws PcsError `PCS_BAD_OPTION` when `option` is neither a pool nor `null`/`undefined`.
+ * The pool a call uses: `option` when given (`null`: none), else the default pool (none once
+ * the default pool was closed).
+ * @throws PcsError `PCS_BAD_OPTION` when `option` is neither a pool nor `null`/`undefined`; `PCS_POOL_CLOSED` for a closed pool.
  */
 export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): PcsMerkleWorkers | null {
-  if (option === undefined) return defaultPcsWorkers();
+  if (option === undefined) {
+    const d = defaultPcsWorkers();
+    return d !== null && d.closed ? null : d; // a closed default pool: this thread only
+  }
   if (option === null) return null;
   if (typeof option !== "object" || typeof (option as { merkle?: unknown }).merkle !== "function") {
     throw new PcsError("PCS_BAD_OPTION", "workers must be a pool made by createPcsPool, or null for one thread");
   }
+  if (option.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
   return option;
 }
 
