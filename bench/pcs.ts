@@ -210,6 +210,8 @@ interface PoolCell {
   poolWallMs: Stat;
   speedup: number;
   bytesEqual: boolean;
+  /** Share of the pool runs' Merkle chunks the workers hashed (the rest: the calling thread). */
+  workerShare: number;
   /** Median wall ms per phase, one thread and pool. */
   singlePhasesMs: Record<string, number>;
   poolPhasesMs: Record<string, number>;
@@ -239,6 +241,7 @@ function measurePool(pool: PcsPool, set: WhirSetId, m: number): PoolCell {
   const single: number[] = [], pooled: number[] = [];
   const singlePh: Record<string, number>[] = [], poolPh: Record<string, number>[] = [];
   let bytesEqual = true;
+  const before = pool.stats;
   for (let r = 0; r < repeats; r++) {
     const a: Record<string, number> = {}, b: Record<string, number> = {};
     const one = wallRun(evals, claims, set, null, a);
@@ -250,8 +253,10 @@ function measurePool(pool: PcsPool, set: WhirSetId, m: number): PoolCell {
     if (Buffer.compare(Buffer.from(one.proof), Buffer.from(two.proof)) !== 0) bytesEqual = false;
   }
   const singleWallMs = stat(single), poolWallMs = stat(pooled);
+  const after = pool.stats;
+  const workerShare = (after.workerChunks - before.workerChunks) / Math.max(1, after.chunks - before.chunks);
   return {
-    set, m, threads: pool.threads, repeats, singleWallMs, poolWallMs, speedup: singleWallMs.median / poolWallMs.median, bytesEqual,
+    set, m, threads: pool.threads, repeats, singleWallMs, poolWallMs, speedup: singleWallMs.median / poolWallMs.median, bytesEqual, workerShare,
     singlePhasesMs: medians(singlePh), poolPhasesMs: medians(poolPh),
   };
 }
@@ -268,7 +273,7 @@ if (poolVariables.length > 0) {
       progress(`${POOL_SET} m=${m}: commit + open wall, one thread vs a pool of ${poolThreads} workers + the calling thread`);
       const c = measurePool(pool, POOL_SET, m);
       poolCells.push(c);
-      console.log(`pool     ${POOL_SET} m=${String(m).padEnd(3)} commit + open wall: one thread ${cellText(c.singleWallMs)}, pool (${c.threads} workers + caller) ${cellText(c.poolWallMs)}, ${fmt(c.speedup, 2)}×, bytes equal ${c.bytesEqual ? "yes" : "NO"}   ×${c.repeats}`);
+      console.log(`pool     ${POOL_SET} m=${String(m).padEnd(3)} commit + open wall: one thread ${cellText(c.singleWallMs)}, pool (${c.threads} workers + caller) ${cellText(c.poolWallMs)}, ${fmt(c.speedup, 2)}×, bytes equal ${c.bytesEqual ? "yes" : "NO"}, workers hashed ${fmt(100 * c.workerShare, 0)} % of the chunks   ×${c.repeats}`);
       console.log(`  phases (wall ms), one thread: ${phaseText(c.singlePhasesMs)}`);
       console.log(`  phases (wall ms), pool:       ${phaseText(c.poolPhasesMs)}`);
       if (!c.bytesEqual) process.exitCode = 1;

@@ -25,7 +25,7 @@ import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
 import { sharedCopy, type PcsMerkleWorkers } from "../pcs/parallel.js";
 import { finishTree, hashChunk, levelsWords, type TreeJob } from "./chunks.js";
 import {
-  CONTROL_WORDS, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, NEXT, type JobMessage, type WorkerFault,
+  BY_WORKERS, CONTROL_WORDS, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, NEXT, type JobMessage, type WorkerFault,
 } from "./protocol.js";
 
 /** Options of `createPcsPool`. */
@@ -55,7 +55,7 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
 }
 
 /** Chunks per participating thread the pool aims for (more, smaller chunks balance a loaded machine). */
-const CHUNKS_PER_THREAD = 4;
+const CHUNKS_PER_THREAD = 16;
 /** Crashes in a row after which the pool stops replacing workers. */
 const MAX_CRASHES = 3;
 /** Longest single wait of the calling thread, ms (it re-reads the control block after each). */
@@ -86,6 +86,7 @@ export class PcsPool implements PcsMerkleWorkers {
   private brokenReason: string | null = null;
   private fault: WorkerFault | null = null;
   private readonly readyWaiters: (() => void)[] = [];
+  private counts = { trees: 0, chunks: 0, workerChunks: 0 };
 
   /** @throws PcsError `PCS_BAD_OPTION` (see `PcsPoolOptions`). */
   constructor(options: PcsPoolOptions = {}) {
@@ -123,6 +124,11 @@ export class PcsPool implements PcsMerkleWorkers {
         this.wakeReady();
       },
     });
+  }
+
+  /** Since the pool started: trees hashed in chunks, their chunks, and how many of those the workers hashed (the rest: the calling thread). */
+  get stats(): { readonly trees: number; readonly chunks: number; readonly workerChunks: number } {
+    return { ...this.counts };
   }
 
   /** True once `close` was called. */
@@ -186,6 +192,9 @@ export class PcsPool implements PcsMerkleWorkers {
       Atomics.wait(control, DONE, done, WAIT_SLICE_MS);
     }
     this.core.noteSuccess();
+    this.counts.trees++;
+    this.counts.chunks += chunks;
+    this.counts.workerChunks += Atomics.load(control, BY_WORKERS);
     return finishTree(job);
   }
 

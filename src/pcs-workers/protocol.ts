@@ -14,8 +14,10 @@ export const DONE = 1;
 export const FAILED_SLOT = 2;
 /** How it failed: `FAILED_THREW` or `FAILED_EXITED`. */
 export const FAILED_KIND = 3;
+/** Chunks hashed by the workers (the rest by the calling thread). */
+export const BY_WORKERS = 4;
 /** Words of a control block. */
-export const CONTROL_WORDS = 4;
+export const CONTROL_WORDS = 5;
 
 /** The worker caught an exception while hashing (it stays alive). */
 export const FAILED_THREW = 1;

@@ -9,7 +9,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { installKernelBackend } from "../kernels/backend.js";
 import { PcsError } from "../pcs/index.js";
 import { hashChunk } from "./chunks.js";
-import { DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, FAILED_THREW, NEXT, type JobMessage } from "./protocol.js";
+import { BY_WORKERS, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, FAILED_THREW, NEXT, type JobMessage } from "./protocol.js";
 
 installKernelBackend();
 
@@ -32,6 +32,7 @@ function run(message: JobMessage): void {
     if (message.fault === "exit") process.exit(70);
     if (message.fault === "throw") throw new PcsError("PCS_WORKER_CRASHED", "injected worker fault");
     hashChunk(job, chunk);
+    Atomics.add(control, BY_WORKERS, 1);
     Atomics.add(control, DONE, 1);
     Atomics.notify(control, DONE);
     chunk = Atomics.add(control, NEXT, 1);

@@ -74,6 +74,8 @@ test("pcs pool: commitments and proofs are byte-identical to one thread (sets, s
         assert.deepEqual(pooled.proof, single.proof, `${set} m=${m} proof`);
       }
     }
+    for (const pool of [small, coarse]) assert.ok(pool.stats.trees > 0 && pool.stats.chunks >= 2 * pool.stats.trees, "trees were hashed in chunks");
+    assert.ok(small.stats.workerChunks > 0, "the workers hashed chunks");
   } finally {
     await Promise.all([small.close(), coarse.close()]);
   }
