@@ -50,10 +50,14 @@ export function chunkCodeword(job: TreeJob, chunk: number): Uint32Array {
   return out;
 }
 
-/** Hashes chunk `chunk` of the job: its leaves and its subtree's levels, written into `job.levels`. */
-export function hashChunk(job: TreeJob, chunk: number): void {
+/** The subtree of chunk `chunk` of the job, on this thread's backend (not yet in `job.levels`). */
+export function chunkTree(job: TreeJob, chunk: number): MerkleTree {
+  return pcsMerkle(chunkCodeword(job, chunk), job.width, job.logChunk + job.k, job.k);
+}
+
+/** Writes a chunk's subtree (`chunkTree`) at its places in `job.levels`. */
+export function writeChunk(job: TreeJob, chunk: number, tree: MerkleTree): void {
   const logRows = job.logDomain - job.k;
-  const tree = pcsMerkle(chunkCodeword(job, chunk), job.width, job.logChunk + job.k, job.k);
   for (let l = 0; l <= job.logChunk; l++) {
     job.levels.set(tree.levels[l]!, levelOffset(logRows, l) + ((8 * (chunk << job.logChunk)) >> l));
   }

@@ -7,15 +7,16 @@
  * One call: the codeword is shared with the workers (a SharedArrayBuffer, in place when it
  * already is one, as the kernels' memory is; else copied once), the tree is cut into aligned
  * chunks of rows (chunks.ts), the job is posted to every live worker, and the calling thread
- * takes chunks too, then waits (`Atomics.wait`) until every chunk is hashed, and compresses the
- * few levels above the chunks. Chunks are taken from an atomic counter, so a slow thread takes
- * fewer. A tree of fewer than two chunks is hashed on the calling thread alone. The tree, and so
+ * takes chunks too; once every chunk is taken, it hashes those whose worker has not finished yet
+ * (the first thread to finish a chunk writes it, protocol.ts), waits (`Atomics.wait`) for any
+ * being written, and compresses the few levels above the chunks. Chunks are taken from an atomic
+ * counter, so a slow thread takes fewer, and a descheduled worker never holds the call up. A tree of fewer than two chunks is hashed on the calling thread alone. The tree, and so
  * every commitment and proof, is the one the calling thread's backend gives alone.
  *
  * Lifecycle: the shared pool core (src/workers/pool-core.ts) with unref'd workers (they never
  * keep a process alive; the calling thread is busy while they work), crash detection and
  * respawn. A worker that dies or fails during a call makes that call throw `PCS_WORKER_CRASHED`
- * and is replaced; after three crashes in a row the pool stops replacing and every call throws
+ * (unless the calling thread had already finished the chunk it held) and is replaced; after three crashes in a row the pool stops replacing and every call throws
  * it. After `close`, calls throw `PCS_POOL_CLOSED`.
  */
 import { Worker } from "node:worker_threads";
@@ -23,9 +24,9 @@ import { PoolCore, type PoolSlot } from "../workers/pool-core.js";
 import { PcsError } from "../pcs/index.js";
 import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
 import { sharedCopy, type PcsMerkleWorkers } from "../pcs/parallel.js";
-import { finishTree, hashChunk, levelsWords, type TreeJob } from "./chunks.js";
+import { chunkTree, finishTree, levelsWords, writeChunk, type TreeJob } from "./chunks.js";
 import {
-  BY_WORKERS, CONTROL_WORDS, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, NEXT, type JobMessage, type WorkerFault,
+  BY_WORKERS, CHUNK_DONE, CHUNK_OPEN, CHUNK_WRITING, CONTROL_WORDS, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, NEXT, type JobMessage, type WorkerFault,
 } from "./protocol.js";
 
 /** Options of `createPcsPool`. */
@@ -173,17 +174,24 @@ export class PcsPool implements PcsMerkleWorkers {
     const job: TreeJob = { codeword: shared, width, logDomain, k, logChunk, levels: new Uint32Array(new SharedArrayBuffer(4 * levelsWords(logRows))) };
     const chunks = 1 << (logRows - logChunk);
     const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
+    const states = new Int32Array(new SharedArrayBuffer(4 * chunks));
     const fault = this.fault;
     this.fault = null;
     if (fault !== null) Atomics.store(control, NEXT, 1); // chunk 0 is the faulty worker's
     live.forEach((slot, i) => {
-      const message: JobMessage = fault !== null && i === 0 ? { kind: "tree", job, control, chunks, reserved: 0, fault } : { kind: "tree", job, control, chunks };
+      const message: JobMessage = fault !== null && i === 0 ? { kind: "tree", job, control, states, chunks, reserved: 0, fault } : { kind: "tree", job, control, states, chunks };
       slot.worker.postMessage(message);
     });
-    for (let chunk = Atomics.add(control, NEXT, 1); chunk < chunks && Atomics.load(control, FAILED_SLOT) === 0; chunk = Atomics.add(control, NEXT, 1)) {
-      hashChunk(job, chunk);
+    const take = (chunk: number): void => {
+      if (Atomics.compareExchange(states, chunk, CHUNK_OPEN, CHUNK_WRITING) !== CHUNK_OPEN) return;
+      writeChunk(job, chunk, chunkTree(job, chunk));
+      Atomics.store(states, chunk, CHUNK_DONE);
       Atomics.add(control, DONE, 1);
-    }
+    };
+    for (let chunk = Atomics.add(control, NEXT, 1); chunk < chunks && Atomics.load(control, FAILED_SLOT) === 0; chunk = Atomics.add(control, NEXT, 1)) take(chunk);
+    // Every chunk is taken: rather than wait for a worker that is slow (a loaded machine), hash what is still open here.
+    // Not with an injected fault, whose chunk must stay the faulty worker's.
+    if (fault === null) for (let chunk = chunks - 1; chunk >= 0 && Atomics.load(control, FAILED_SLOT) === 0; chunk--) if (Atomics.load(states, chunk) === CHUNK_OPEN) take(chunk);
     for (;;) {
       const failed = Atomics.load(control, FAILED_SLOT);
       if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));

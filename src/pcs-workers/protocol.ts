@@ -3,6 +3,12 @@
  * A job's control block is an Int32Array on a SharedArrayBuffer: the threads take chunks from
  * `NEXT` (Atomics.add), count finished chunks in `DONE` (and notify on it), and a thread that
  * fails writes its slot in `FAILED_SLOT` and how in `FAILED_KIND` (then notifies on `DONE`).
+ *
+ * Each chunk also has a state word (`JobMessage.states`): `CHUNK_OPEN` until a thread that has
+ * its subtree wins it (compare-and-exchange to `CHUNK_WRITING`), writes it into the levels buffer
+ * and marks it `CHUNK_DONE`. Only the winner writes, so the calling thread may hash a chunk a
+ * slow worker still holds (it takes the chunk's state first) and a worker that loses simply drops
+ * its subtree: once the call returns, no worker writes into its tree.
  */
 import type { TreeJob } from "./chunks.js";
 
@@ -24,6 +30,13 @@ export const FAILED_THREW = 1;
 /** The worker's thread ended while it held a chunk. */
 export const FAILED_EXITED = 2;
 
+/** A chunk no thread has written yet. */
+export const CHUNK_OPEN = 0;
+/** A thread is writing the chunk's subtree. */
+export const CHUNK_WRITING = 1;
+/** The chunk's subtree is in the levels buffer. */
+export const CHUNK_DONE = 2;
+
 /** A fault a test makes a worker commit on its reserved chunk (pool.ts `injectWorkerFault`). */
 export type WorkerFault = "exit" | "throw";
 
@@ -32,6 +45,8 @@ export interface JobMessage {
   readonly kind: "tree";
   readonly job: TreeJob;
   readonly control: Int32Array;
+  /** One state word per chunk (`CHUNK_OPEN`, `CHUNK_WRITING`, `CHUNK_DONE`). */
+  readonly states: Int32Array;
   readonly chunks: number;
   /** A chunk reserved for this worker before the others take from `NEXT` (fault injection only). */
   readonly reserved?: number;
