@@ -119,12 +119,15 @@ export class PcsPool implements PcsMerkleWorkers {
       },
       onRespawn: (_previous, fresh) => {
         if (this.readyWaiters.length > 0) this.core.busy(fresh);
+        else this.core.idle(fresh);
       },
       onBroken: ({ crashes, reason }) => {
         this.brokenReason = `${crashes} workers crashed in a row (last: ${reason})`;
         this.wakeReady();
       },
     });
+    // The core unrefs a new worker before it attaches its 'message' listener, which refs the port again.
+    for (const slot of this.core.slots) this.core.idle(slot);
   }
 
   /** Since the pool started: trees hashed in chunks, their chunks, and how many of those the workers hashed (the rest: the calling thread). */

@@ -134,6 +134,7 @@ export class PoolCore<S> {
 
   private start(index: number): PoolSlot<S> {
     const worker = this.options.spawn(index);
+    if (this.options.unrefIdle) worker.unref();
     const slot: PoolSlot<S> = { index, worker, state: this.options.initialState(index), failure: null };
     worker.on("message", (msg: unknown) => {
       if (this.slots[index] === slot) this.options.onMessage(slot, msg);
@@ -145,8 +146,6 @@ export class PoolCore<S> {
       slot.failure = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     });
     worker.on("exit", (code: number) => this.exited(slot, code));
-    // After the listeners: adding a 'message' listener refs the worker's port again.
-    if (this.options.unrefIdle) worker.unref();
     return slot;
   }
 
