@@ -140,7 +140,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
   "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [] },
   "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
   "src/web": { shims: [] },
-  "src/cli": { commands: [] },
+  "src/cli": { commands: [], "commands/registry": [] },
   "bench/report": { sections: [] },
 };
 
