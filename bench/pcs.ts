@@ -2,7 +2,7 @@
  * The WHIR polynomial commitment (src/pcs) beside whir-p3's figures on this machine kind.
  *
  *   npm run bench -- pcs [--variables 22] [--sets cb90-r4,ud100-r4,cb100-r4] [--repeats 5]
- *     [--verify-calls 5] [--selfcheck-variables 10] [--full]
+ *     [--verify-calls 5] [--selfcheck-variables 10] [--threads N] [--full]
  *
  * Per cell (m variables, parameter set): 2^m random base-field evaluations; `repeats` times:
  * `whirCommit`, `whirOpen` of two claims f(z_1) = v_1, f(z_2) = v_2 at random z_i ∈ K^m (as GKR
@@ -12,6 +12,11 @@
  * encoding, Merkle hashing, grinding, sumcheck, folding; "other" = the rest, wall ms).
  * Without `--repeats`, a cell whose first commit + open takes over 20 s CPU gets 3 repetitions.
  * `--full`: m = 16, 18, 20, 22 × all six sets (cells above a set's limit are skipped).
+ *
+ * Pool figure (cb90-r4 at the largest m, and in `--full` every m of that set): commit + open
+ * wall ms on one thread (`workers: null`) and with a worker pool of `--threads` workers (default
+ * one less than the available cores, at least 1; src/pcs-workers), alternating, median of
+ * `repeats`; the proof bytes of the two are checked equal; phases (wall) of each.
  *
  * Self-check (at `selfcheck-variables`, default set): honest openings accepted; a wrong claimed
  * value, a changed opened Merkle row and a changed sumcheck h(0) rejected.
@@ -24,11 +29,12 @@ import {
 import { evaluateCoefficients, evaluationsToCoefficients, liftToExtension } from "../src/pcs/multilinear.js";
 import { withPhaseTimer, type PcsPhase } from "../src/pcs/phases.js";
 import { hashBackend } from "../src/hash/fast-permutation.js";
+import { createPcsPool, defaultPcsThreads, type PcsPool } from "../src/pcs-workers/index.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choices, flag, int, ints, parseOptions } from "./lib/options.js";
 
 const SET_IDS = whirParameterSets().map((s) => s.id);
-const args = parseOptions({ variables: ints(1, 23), sets: choices(SET_IDS), repeats: int(1, 100), "verify-calls": int(1, 1000), "selfcheck-variables": int(1, 16), full: flag }, {
+const args = parseOptions({ variables: ints(1, 23), sets: choices(SET_IDS), repeats: int(1, 100), "verify-calls": int(1, 1000), "selfcheck-variables": int(1, 16), threads: int(1, 256), full: flag }, {
   smoke: { variables: "8", repeats: "1", "verify-calls": "1", "selfcheck-variables": "6" },
 });
 const full = args.has("full");
@@ -38,6 +44,7 @@ const repeatsGiven = args.has("repeats");
 const repeatsDefault = Number(args.get("repeats") ?? 5);
 const verifyCalls = Number(args.get("verify-calls") ?? 5);
 const selfcheckM = Number(args.get("selfcheck-variables") ?? 10);
+const poolThreads = Number(args.get("threads") ?? defaultPcsThreads());
 /** A first commit + open above this CPU time cuts the cell to 3 repetitions (unless --repeats is given). */
 const SLOW_CELL_MS = 20_000;
 
@@ -138,8 +145,8 @@ function measureCell(set: WhirSetId, m: number): Cell {
     const t0 = performance.now();
     let committed!: ReturnType<typeof whirCommit>;
     withPhaseTimer((name, ms) => { ph[name] = (ph[name] ?? 0) + ms; }, () => {
-      commit.push(cpuMs(() => { committed = whirCommit(evals, { set }); }));
-      open.push(cpuMs(() => { proof = whirOpen(committed, claims); }));
+      commit.push(cpuMs(() => { committed = whirCommit(evals, { set, workers: null }); }));
+      open.push(cpuMs(() => { proof = whirOpen(committed, claims, { workers: null }); }));
     });
     const wall = performance.now() - t0;
     both.push(commit[r]! + open[r]!);
@@ -193,6 +200,89 @@ for (const m of variables) {
   }
 }
 
+/** One thread against the pool, wall ms, alternating (the same polynomial and claims). */
+interface PoolCell {
+  set: WhirSetId;
+  m: number;
+  threads: number;
+  repeats: number;
+  singleWallMs: Stat;
+  poolWallMs: Stat;
+  speedup: number;
+  bytesEqual: boolean;
+  /** Share of the pool runs' Merkle chunks the workers hashed (the rest: the calling thread). */
+  workerShare: number;
+  /** Median wall ms per phase, one thread and pool. */
+  singlePhasesMs: Record<string, number>;
+  poolPhasesMs: Record<string, number>;
+}
+
+function wallRun(evals: Uint32Array, claims: WhirClaim[], set: WhirSetId, workers: PcsPool | null, ph: Record<string, number>): { ms: number; proof: Uint8Array } {
+  let proof!: Uint8Array;
+  const t0 = performance.now();
+  withPhaseTimer((name, ms) => { ph[name] = (ph[name] ?? 0) + ms; }, () => {
+    const committed = whirCommit(evals, { set, workers });
+    proof = whirOpen(committed, claims, { workers });
+  });
+  const ms = performance.now() - t0;
+  ph["other"] = ms - Object.values(ph).reduce((a, b) => a + b, 0);
+  return { ms, proof };
+}
+
+function medians(runs: Record<string, number>[]): Record<string, number> {
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(keys.map((k) => [k, stat(runs.map((r) => r[k] ?? 0)).median]));
+}
+
+function measurePool(pool: PcsPool, set: WhirSetId, m: number): PoolCell {
+  const evals = randomEvaluations(m);
+  const claims = randomClaims(evals, m);
+  const repeats = repeatsGiven ? repeatsDefault : m >= 22 ? 3 : repeatsDefault;
+  const single: number[] = [], pooled: number[] = [];
+  const singlePh: Record<string, number>[] = [], poolPh: Record<string, number>[] = [];
+  let bytesEqual = true;
+  const before = pool.stats;
+  for (let r = 0; r < repeats; r++) {
+    const a: Record<string, number> = {}, b: Record<string, number> = {};
+    const one = wallRun(evals, claims, set, null, a);
+    const two = wallRun(evals, claims, set, pool, b);
+    single.push(one.ms);
+    pooled.push(two.ms);
+    singlePh.push(a);
+    poolPh.push(b);
+    if (Buffer.compare(Buffer.from(one.proof), Buffer.from(two.proof)) !== 0) bytesEqual = false;
+  }
+  const singleWallMs = stat(single), poolWallMs = stat(pooled);
+  const after = pool.stats;
+  const workerShare = (after.workerChunks - before.workerChunks) / Math.max(1, after.chunks - before.chunks);
+  return {
+    set, m, threads: pool.threads, repeats, singleWallMs, poolWallMs, speedup: singleWallMs.median / poolWallMs.median, bytesEqual, workerShare,
+    singlePhasesMs: medians(singlePh), poolPhasesMs: medians(poolPh),
+  };
+}
+
+const POOL_SET: WhirSetId = "cb90-r4";
+const poolVariables = (full ? variables : variables.slice(-1)).filter((m) => m <= maxVariables(whirParameterSet(POOL_SET)));
+const poolCells: PoolCell[] = [];
+if (poolVariables.length > 0) {
+  const pool = createPcsPool({ threads: poolThreads });
+  try {
+    await pool.ready();
+    const phaseText = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k} ${fmt(v, 0)}`).join(", ");
+    for (const m of poolVariables) {
+      progress(`${POOL_SET} m=${m}: commit + open wall, one thread vs a pool of ${poolThreads} workers + the calling thread`);
+      const c = measurePool(pool, POOL_SET, m);
+      poolCells.push(c);
+      console.log(`pool     ${POOL_SET} m=${String(m).padEnd(3)} commit + open wall: one thread ${cellText(c.singleWallMs)}, pool (${c.threads} workers + caller) ${cellText(c.poolWallMs)}, ${fmt(c.speedup, 2)}×, bytes equal ${c.bytesEqual ? "yes" : "NO"}, workers hashed ${fmt(100 * c.workerShare, 0)} % of the chunks   ×${c.repeats}`);
+      console.log(`  phases (wall ms), one thread: ${phaseText(c.singlePhasesMs)}`);
+      console.log(`  phases (wall ms), pool:       ${phaseText(c.poolPhasesMs)}`);
+      if (!c.bytesEqual) process.exitCode = 1;
+    }
+  } finally {
+    await pool.close();
+  }
+}
+
 // Beside the anchor (whir-p3, one claim): ratios ours / theirs.
 const comparisons: Record<string, unknown>[] = [];
 for (const c of cells) {
@@ -211,10 +301,11 @@ for (const c of cells) {
 const path = writeResults("pcs", {
   benchmark: "pcs",
   conditions: cond,
-  settings: { variables, sets, repeats: repeatsDefault, slowCellRepeats: repeatsGiven ? null : 3, verifyCalls, claimsPerOpening: 2, threads: 1, hashBackend: hashBackend(), full },
+  settings: { variables, sets, repeats: repeatsDefault, slowCellRepeats: repeatsGiven ? null : 3, verifyCalls, claimsPerOpening: 2, threads: 1, poolThreads, hashBackend: hashBackend(), full },
   units: "process CPU ms (median, min, max); phases in wall ms (median); bytes",
   selfcheck: { variables: selfcheckM, set: DEFAULT_WHIR_SET, ...check },
   cells,
+  poolCells,
   comparisons,
   browser: null,
 });
@@ -225,6 +316,7 @@ const hm = variables[variables.length - 1]!;
 const at = (set: WhirSetId) => cells.find((c) => c.set === set && c.m === hm);
 const round = (x: number | undefined, d = 2) => (x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
 const cb90 = at("cb90-r4"), ud100 = at("ud100-r4"), def = at(DEFAULT_WHIR_SET);
+const poolAt = poolCells.find((c) => c.m === hm);
 printHeadline({
   pcs_selfcheck_ok: check.ok ? 1 : 0,
   pcs_headline_variables: hm,
@@ -236,5 +328,8 @@ printHeadline({
   pcs22_ud100_bytes: ud100?.proofBytes ?? null,
   pcs22_default_bits: def?.bits ?? (hm <= maxVariables(whirParameterSet(DEFAULT_WHIR_SET)) ? whirSecurity(whirParameterSet(DEFAULT_WHIR_SET), hm).bits : null),
   pcs20_verify_browser_ms: null,
+  pcs22_cb90_commit_open_wall_ms: round(poolAt?.singleWallMs.median, 0),
+  pcs22_cb90_commit_open_pool_ms: round(poolAt?.poolWallMs.median, 0),
+  pcs_pool_threads: poolThreads,
 });
 if (!check.ok) process.exitCode = 1;

@@ -2,7 +2,9 @@
  * `statesync-gkr/pcs`: the WHIR multilinear polynomial commitment over KoalaBear (docs/pcs.md) —
  * commit to 2^m hypercube evaluations, open any number of evaluation claims in one proof, verify
  * from the commitment alone; strict byte codecs; the parameter sets and their security. Importing
- * this entry installs the WASM kernels (`installKernelBackend()`) when they are available.
+ * this entry installs the WASM kernels (`installKernelBackend()`) when they are available, and, on
+ * a machine with more than one core, a default worker pool for the Merkle hashing
+ * (`installDefaultPcsPool()`: made on first use, unref'd; proofs are the same bytes with or without it).
  *
  * @example
  * ```ts
@@ -16,7 +18,8 @@
  */
 export {
   whirCommit, whirOpen, whirVerify, acceptedWhirSets, type WhirCommitted, type WhirAcceptance, type WhirVerifyOptions,
-  whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirProverState, type WhirAdversary,
+  whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirOpenOptions, type WhirProverState, type WhirAdversary,
+  useDefaultPcsWorkers, defaultPcsWorkers, type PcsMerkleWorkers, type PcsWorkersProvider,
   whirReadCommitmentOn, whirVerifyOn, type WhirReadCommitment,
   encodeWhirCommitment, decodeWhirCommitment, encodeWhirProof, decodeWhirProof, WHIR_COMMITMENT_MAGIC, WHIR_PROOF_MAGIC,
   whirParameterSet, whirParameterSets, whirSchedule, maxVariables, DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, FINAL_VARIABLES_MAX, MAX_POW_BITS,
@@ -27,6 +30,10 @@ export {
   evaluateMultilinear,
 } from "./pcs/index.js";
 
+export { createPcsPool, PcsPool, type PcsPoolOptions, installDefaultPcsPool, uninstallDefaultPcsPool, defaultPcsThreads } from "./pcs-workers/index.js";
+
 import { installKernelBackend } from "./kernels/backend.js";
+import { installDefaultPcsPool } from "./pcs-workers/index.js";
 
 installKernelBackend();
+installDefaultPcsPool();

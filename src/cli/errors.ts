@@ -32,6 +32,7 @@ export const CLI_ERROR_CODES = [
   "CANNOT_WRITE",
   "FILE_TOO_LARGE",
   "NETWORK_ERROR",
+  "PROOF_PENDING",
   "INTERNAL",
 ] as const;
 

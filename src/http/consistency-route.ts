@@ -88,16 +88,16 @@ export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, 
   }
   app.get("/v1/consistency", { schema: SCHEMA }, async (req, reply) => {
     const q = req.query as { from?: unknown; to?: unknown; after?: unknown; limit?: unknown };
-    if (q.from === undefined || q.to === undefined) throw new HttpError(400, "BAD_INPUT", "query: give from=SIZE and to=SIZE (the sizes of two checkpoints)", { field: q.from === undefined ? "query.from" : "query.to" });
+    if (q.from === undefined || q.to === undefined) throw new HttpError("BAD_INPUT", "query: give from=SIZE and to=SIZE (the sizes of two checkpoints)", { field: q.from === undefined ? "query.from" : "query.to" });
     const from = queryInt(q.from, "query.from", 0, 999_999_999);
     const to = queryInt(q.to, "query.to", 0, 999_999_999);
     const limit = queryInt(q.limit, "query.limit", DEFAULT_LINKS, MAX_LINKS);
-    if (from > to) throw new HttpError(400, "BAD_INPUT", `query.from: size ${from} is after size ${to} (a chain goes forward)`, { field: "query.from" });
-    if (names === undefined) throw new HttpError(404, "SIZE_UNKNOWN", "consistency chains are served by name-keyed registries (record-leaf-v2)");
+    if (from > to) throw new HttpError("BAD_INPUT", `query.from: size ${from} is after size ${to} (a chain goes forward)`, { field: "query.from" });
+    if (names === undefined) throw new HttpError("SIZE_UNKNOWN", "consistency chains are served by name-keyed registries (record-leaf-v2)");
     const head = names.head().batch;
-    if (to > head) throw new HttpError(404, "SIZE_UNKNOWN", `size ${to} is after the head's size ${head}`, { batch: to });
+    if (to > head) throw new HttpError("SIZE_UNKNOWN", `size ${to} is after the head's size ${head}`, { batch: to });
     const after = q.after === undefined ? from : queryInt(q.after, "query.after", 0, 999_999_999);
-    if (after < from || after > to) throw new HttpError(400, "BAD_INPUT", `query.after: must be in [from, to] = [${from}, ${to}] (the next of the previous page)`, { field: "query.after" });
+    if (after < from || after > to) throw new HttpError("BAD_INPUT", `query.after: must be in [from, to] = [${from}, ${to}] (the next of the previous page)`, { field: "query.after" });
     const links: Record<string, unknown>[] = [];
     let bytes = 0;
     let b = after + 1;
@@ -121,7 +121,7 @@ export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, 
         void reply.status(202);
         return { code: "PROOF_PENDING", message: `the block of batch ${b} is still being proved${prover === undefined ? " (this server runs no block prover: it serves the blocks a prover that can write the registry made)" : ""}; ask again in ${RETRY_AFTER_SECONDS} s`, batch: b };
       }
-      throw new HttpError(410, "CHAIN_NOT_PROVABLE", `no chain crosses batch ${b}: ${NOT_PROVABLE[state] ?? state}`, { batch: b });
+      throw new HttpError("CHAIN_NOT_PROVABLE", `no chain crosses batch ${b}: ${NOT_PROVABLE[state] ?? state}`, { batch: b });
     }
     const next = b <= to ? b - 1 : null;
     return { from: { size: from, root: formatRoot(names.batchEntry(from).root) }, to: { size: to, root: formatRoot(names.batchEntry(to).root) }, links, next };

@@ -9,7 +9,7 @@ import { commitmentProblem } from "./checks.js";
 import { decodeWhirProof, encodeWhirProof } from "./codec.js";
 import { PcsError } from "./errors.js";
 import { whirParameterSet, whirParameterSets, type WhirSetId } from "./params.js";
-import { whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirProverState } from "./prover.js";
+import { whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirOpenOptions, type WhirProverState } from "./prover.js";
 import type { WhirClaim, WhirCommitment, WhirVerdict } from "./types.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "./verifier.js";
 
@@ -25,7 +25,8 @@ export interface WhirCommitted {
  * Commits to a multilinear polynomial given by its 2^m hypercube evaluations (index bit j =
  * variable j), on a fresh transcript under `PCS_DOMAIN_TAG`.
  * @param evaluations 2^m canonical base-field values (or 4·2^m words with `width: 4`).
- * @throws PcsError `PCS_BAD_POLYNOMIAL`, `PCS_TOO_LARGE` (before any work), `PCS_UNKNOWN_SET`.
+ * `options.workers` chooses the pool that hashes the codeword's Merkle tree (see `WhirCommitOptions`).
+ * @throws PcsError `PCS_BAD_POLYNOMIAL`, `PCS_TOO_LARGE` (before any work), `PCS_UNKNOWN_SET`; `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the pool).
  * @example
  *   const committed = whirCommit(evals, { set: "cb100-r4" });
  *   const bytes = encodeWhirCommitment(committed.commitment);
@@ -39,11 +40,13 @@ export function whirCommit(evaluations: Uint32Array, options: WhirCommitOptions 
 /**
  * Proves the claims f(point) = value about a standalone commitment; returns `pcs-whir-proof-v1` bytes.
  * The commitment's transcript is not consumed, so one commitment can be opened several times.
- * @throws PcsError `PCS_BAD_CLAIM`.
- * @example const proof = whirOpen(committed, [{ point, value }]);
+ * `options.workers` chooses the pool that hashes the later codewords' Merkle trees (`null`: this
+ * thread only; absent: the default pool, if installed); the bytes are the same either way.
+ * @throws PcsError `PCS_BAD_CLAIM`; `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the pool).
+ * @example const proof = whirOpen(committed, [{ point, value }], { workers: pool });
  */
-export function whirOpen(committed: WhirCommitted, claims: readonly WhirClaim[]): Uint8Array {
-  return encodeWhirProof(whirOpenOn(committed.transcript.clone(), committed.state, claims));
+export function whirOpen(committed: WhirCommitted, claims: readonly WhirClaim[], options: WhirOpenOptions = {}): Uint8Array {
+  return encodeWhirProof(whirOpenOn(committed.transcript.clone(), committed.state, claims, {}, options));
 }
 
 /** The weakest soundness regime a verifier accepts: `"conjectured"` takes the 100-bit capacity and unique-decoding sets, `"provable"` only unique decoding. */

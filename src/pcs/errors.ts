@@ -3,8 +3,8 @@ import { SsgkrError } from "../errors.js";
 /**
  * Thrown by the polynomial commitment (src/pcs) for input it cannot use: an unknown parameter
  * set, a polynomial too large for KoalaBear's two-adic subgroup, evaluation vectors of the wrong
- * length, claims whose points have the wrong number of coordinates, or proof and commitment bytes
- * that do not decode (docs/pcs.md §7).
+ * length, claims whose points have the wrong number of coordinates, proof and commitment bytes
+ * that do not decode (docs/pcs.md §7), a bad pool option, a closed pool or a worker that died.
  */
 export class PcsError extends SsgkrError<PcsErrorCode> {}
 
@@ -16,6 +16,9 @@ export const PCS_ERROR_CODES = [
   "PCS_BAD_CLAIM",
   "PCS_DECODE",
   "PCS_WEAKER_THAN_ACCEPTED",
+  "PCS_BAD_OPTION",
+  "PCS_POOL_CLOSED",
+  "PCS_WORKER_CRASHED",
 ] as const;
 
 /** The code of a `PcsError`. */

@@ -1,5 +1,6 @@
 export { whirCommit, whirOpen, whirVerify, acceptedWhirSets, type WhirCommitted, type WhirAcceptance, type WhirVerifyOptions } from "./api.js";
-export { whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirProverState, type WhirAdversary } from "./prover.js";
+export { whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirOpenOptions, type WhirProverState, type WhirAdversary } from "./prover.js";
+export { useDefaultPcsWorkers, defaultPcsWorkers, type PcsMerkleWorkers, type PcsWorkersProvider } from "./parallel.js";
 export { whirReadCommitmentOn, whirVerifyOn, type WhirReadCommitment } from "./verifier.js";
 export { encodeWhirCommitment, decodeWhirCommitment, encodeWhirProof, decodeWhirProof, WHIR_COMMITMENT_MAGIC, WHIR_PROOF_MAGIC } from "./codec.js";
 export {

@@ -16,8 +16,9 @@ import { extPowers, powerPoint, powerPointBase } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import {
-  pcsCodeword, pcsEqAdd, pcsFold, pcsHorner, pcsLift, pcsMerkle, pcsMobius, pcsRelease, pcsResident, pcsRound, pcsZeros,
+  pcsCodeword, pcsEqAdd, pcsFold, pcsHorner, pcsLift, pcsMobius, pcsRelease, pcsResident, pcsRound, pcsZeros,
 } from "./backend.js";
+import { merkleOn, resolvePcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 
@@ -63,6 +64,18 @@ export interface WhirCommitOptions {
   readonly width?: CommittedWidth;
   /** Soundness tests only: changes the first codeword's rows (in place) before they are hashed, committing to a word that is not the polynomial's codeword. */
   readonly corruptCodeword?: (rows: Uint32Array) => void;
+  /**
+   * The pool that hashes the codeword's Merkle tree (`createPcsPool`, src/pcs-workers); `null`:
+   * this thread only; absent: the default pool, if one is installed (src/pcs/parallel.ts). The
+   * commitment is the same bytes whichever is used.
+   */
+  readonly workers?: PcsMerkleWorkers | null;
+}
+
+/** Options of `whirOpenOn` / `whirOpen`. */
+export interface WhirOpenOptions {
+  /** The pool that hashes the Merkle trees of the later rounds' codewords, as `WhirCommitOptions.workers`; the proof is the same bytes whichever is used. */
+  readonly workers?: PcsMerkleWorkers | null;
 }
 
 function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth, set: ReturnType<typeof whirParameterSet>): number {
@@ -83,9 +96,11 @@ function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth, set: 
  * Commits to the multilinear polynomial whose hypercube evaluations are `evaluations`
  * (index bit j = variable j), on transcript `t`: absorbs the commitment (§6.1), draws the
  * out-of-domain points and absorbs their answers.
- * @throws PcsError `PCS_BAD_POLYNOMIAL` (length not 2^m·width, a non-canonical value), `PCS_TOO_LARGE` (m above the set's limit, before any value is read), `PCS_UNKNOWN_SET`.
+ * @throws PcsError `PCS_BAD_POLYNOMIAL` (length not 2^m·width, a non-canonical value), `PCS_TOO_LARGE` (m above the set's limit, before any value is read), `PCS_UNKNOWN_SET`;
+ *   `PCS_BAD_OPTION` (a `workers` option that is not a pool), `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (from the pool).
  */
 export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, options: WhirCommitOptions = {}): WhirProverState {
+  const workers = resolvePcsWorkers(options.workers);
   const width = options.width ?? 1;
   if (width !== 1 && width !== 4) throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
   const set = whirParameterSet(options.set ?? "cb100-r4");
@@ -102,7 +117,7 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   try {
     pcsMobius(workingCoefficients, width);
     coefficients = workingCoefficients.slice();
-    ({ codeword, tree } = commitCodeword(workingCoefficients, width, first.logDomain, k, first.logRows, options));
+    ({ codeword, tree } = commitCodeword(workingCoefficients, width, first.logDomain, k, first.logRows, options, workers));
     absorbCommitment(t, set, m, width, tree.root);
     const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
     const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
@@ -122,6 +137,7 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
 /** The first codeword (natural order, a plain array) and its Merkle tree; `corruptCodeword` changes the rows before they are hashed. */
 function commitCodeword(
   coefficients: Uint32Array, width: CommittedWidth, logDomain: number, k: number, logRows: number, options: WhirCommitOptions,
+  workers: PcsMerkleWorkers | null,
 ): { codeword: Uint32Array; tree: MerkleTree } {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
   let codeword: Uint32Array;
@@ -133,7 +149,7 @@ function commitCodeword(
       const tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, logRows));
       return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
-    const tree = phase("merkle", () => pcsMerkle(working, width, logDomain, k));
+    const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k));
     return { codeword: working.slice(), tree };
   } finally {
     pcsRelease(working);
@@ -144,9 +160,13 @@ function commitCodeword(
  * Opens the commitment of `state` at every claim in one proof, continuing transcript `t` right
  * after the commitment (§6.2–7). The claims' values must be the polynomial's; a wrong value gives
  * a proof that does not verify.
- * @throws PcsError `PCS_BAD_CLAIM` for no claim at all, a point without m coordinates, or a coordinate or value that is not 4 canonical field elements.
+ * @throws PcsError `PCS_BAD_CLAIM` for no claim at all, a point without m coordinates, or a coordinate or value that is not 4 canonical field elements;
+ *   `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` option, as in `whirCommitOn`).
  */
-export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: readonly WhirClaim[], adversary: WhirAdversary = {}): WhirProof {
+export function whirOpenOn(
+  t: DuplexChallenger, state: WhirProverState, claims: readonly WhirClaim[], adversary: WhirAdversary = {}, options: WhirOpenOptions = {},
+): WhirProof {
+  const workers = resolvePcsWorkers(options.workers);
   const { schedule } = state;
   const m = schedule.numVariables;
   const problem = claimsProblem(claims, m);
@@ -210,7 +230,7 @@ export function whirOpenOn(t: DuplexChallenger, state: WhirProverState, claims: 
         const next = schedule.rounds[i + 1]!;
         const cw = take(phase("encode", () => pcsCodeword(c, 4, next.logDomain)));
         nextCodeword = cw;
-        nextTree = phase("merkle", () => pcsMerkle(cw, 4, next.logDomain, next.foldingFactor));
+        nextTree = phase("merkle", () => merkleOn(workers, cw, 4, next.logDomain, next.foldingFactor));
         nextRoot = nextTree.root.slice();
         t.observeDigest(nextRoot);
         oodPoints = drawOodPoints(t, round.nextOodSamples);

@@ -12,7 +12,7 @@ import { type PreparedV3, type V3BlockUpdate, prepareV3 } from "../sync/v3/index
 import { RegistryError } from "./errors.js";
 import { KeccakBatch } from "../kernels/keccak-batch.js";
 import { occupied } from "../smt/leaf.js";
-import { nameBytes, nameIdentity, recordLeaf, valuePayloadWith, type RecordValue } from "./mapping.js";
+import { isWellFormedString, nameBytes, nameIdentity, recordLeaf, textPayload, valuePayloadWith, type RecordValue } from "./mapping.js";
 import type { BlockUpdate } from "./name-block.js";
 import { keyOfDigest, nameKeyBig } from "./name-key.js";
 
@@ -96,7 +96,8 @@ export function v3BlockUpdates(updates: readonly BlockUpdate[], depth: number, l
     if (u.value === undefined) return v3BlockUpdate(u, i, depth, leafMaxFields);
     let payload: number[];
     try {
-      payload = valuePayloadWith(u.value as RecordValue, leafMaxFields, () => digests.slice(32 * (at + 1), 32 * (at + 2)));
+      // a text's UTF-8 bytes are those hashed above (reused, not encoded again)
+      payload = typeof u.value === "string" && isWellFormedString(u.value) ? textPayload(parts[textAt[i]!]!, leafMaxFields, () => digests.subarray(32 * (at + 1), 32 * (at + 2))) : valuePayloadWith(u.value as RecordValue, leafMaxFields, () => digests.slice(32 * (at + 1), 32 * (at + 2)));
     } catch {
       return v3BlockUpdate(u, i, depth, leafMaxFields);
     }

@@ -15,7 +15,7 @@
 import { isUtf8 } from "node:buffer";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { P } from "../field/koalabear.js";
-import { IDENTITY_LIMBS, limbs, occupied, type OccupiedLeaf } from "../smt/leaf.js";
+import { IDENTITY_LIMBS, limbsInto, occupied, type OccupiedLeaf } from "../smt/leaf.js";
 import { RegistryError } from "./errors.js";
 
 /** A record value: null, a text (UTF-8 string), or a list of canonical field elements. */
@@ -197,6 +197,24 @@ export function nameIdentity(name: string): Uint8Array {
 }
 
 /**
+ * The payload of a text value from its UTF-8 bytes (the text already known to be well formed):
+ * [code, limbs(Keccak-256(bytes))], the digest given by `digest` (called once the bytes pass).
+ * @throws RegistryError `BAD_VALUE` (too long, not UTF-8), `VALUE_TOO_LARGE` (a bound B < 20).
+ */
+export function textPayload(bytes: Uint8Array, leafMaxFields: number, digest: () => Uint8Array): number[] {
+  checkTextBytes(bytes, 0, bytes.length);
+  if (encodingLength(TEXT_PAYLOAD_FIELDS) > leafMaxFields) {
+    throw new RegistryError("VALUE_TOO_LARGE", `a text value needs a leaf encoding of ${encodingLength(TEXT_PAYLOAD_FIELDS)} fields, over the leaf bound B = ${leafMaxFields}`, { leafMaxFields });
+  }
+  const out = new Array<number>(TEXT_PAYLOAD_FIELDS);
+  out[0] = textCode(bytes);
+  limbsInto(digest(), 0, TEXT_LIMBS, 0);
+  for (let i = 0; i < IDENTITY_LIMBS; i++) out[1 + i] = TEXT_LIMBS[i]!;
+  return out;
+}
+const TEXT_LIMBS = new Uint32Array(IDENTITY_LIMBS);
+
+/**
  * The payload of a value (reference implementation; the bulk importer computes the same in
  * leaf-hasher.ts).
  * @param leafMaxFields registry leaf bound B (the encoding must fit).
@@ -216,11 +234,7 @@ export function valuePayloadWith(value: RecordValue, leafMaxFields: number, text
   if (typeof value === "string") {
     if (!isWellFormedString(value)) throw new RegistryError("BAD_VALUE", "text value contains a lone surrogate and has no UTF-8 form");
     const bytes = encoder.encode(value);
-    checkTextBytes(bytes, 0, bytes.length);
-    if (encodingLength(TEXT_PAYLOAD_FIELDS) > leafMaxFields) {
-      throw new RegistryError("VALUE_TOO_LARGE", `a text value needs a leaf encoding of ${encodingLength(TEXT_PAYLOAD_FIELDS)} fields, over the leaf bound B = ${leafMaxFields}`, { leafMaxFields });
-    }
-    return [textCode(bytes), ...limbs(textDigest(bytes))];
+    return textPayload(bytes, leafMaxFields, () => textDigest(bytes));
   }
   if (typeof value === "object" && Array.isArray((value as { fields?: unknown }).fields)) {
     checkFields(value.fields, leafMaxFields);

@@ -5,7 +5,7 @@
  * encode(Empty) = [0], encode(Tombstone) = [2], encode(Occupied{payload, identity}) =
  * [1] ‖ payload ‖ limbs(identity). h_leaf(leaf) = sponge(fold(encode(leaf))).
  */
-import { element } from "../field/koalabear.js";
+import { element, P } from "../field/koalabear.js";
 import { sponge, type Digest } from "../hash/digest.js";
 import { SmtError } from "./errors.js";
 
@@ -85,21 +85,33 @@ function checkIdentity(identity: unknown): Uint8Array {
  */
 export function limbs(identity: Uint8Array): number[] {
   checkIdentity(identity);
-  // The 256-bit little-endian integer as eight 32-bit words; limb i = bits [30i, 30i + 30).
-  const w = new Uint32Array(9);
-  for (let j = 0; j < 8; j++) w[j] = (identity[4 * j]! | (identity[4 * j + 1]! << 8) | (identity[4 * j + 2]! << 16) | (identity[4 * j + 3]! << 24)) >>> 0;
-  const out: number[] = [];
-  for (let i = 0; i < IDENTITY_LIMBS; i++) {
-    const start = 30 * i;
-    const word = start >>> 5, shift = start & 31;
-    // bits from word `word` upward; the high word is 0 past the end (w[8])
-    const lo = w[word]! >>> shift;
-    const hi = shift === 0 ? 0 : (w[word + 1]! << (32 - shift)) >>> 0;
-    const width = Math.min(30, 256 - start);
-    out.push(((lo | hi) >>> 0) & (2 ** width - 1));
-  }
-  return out;
+  limbsInto(identity, 0, LIMBS_OUT, 0);
+  return Array.from(LIMBS_OUT);
 }
+const LIMBS_OUT = new Uint32Array(IDENTITY_LIMBS);
+
+/**
+ * Writes limbs(identity) (compat-v1 §6.1: 32 bytes little-endian, base-2^30 limbs, least
+ * significant first) of bytes[at, at + 32) into out[outAt, outAt + 9): the allocation-free form of
+ * `limbs`, which calls it (reference: `limbsReference`). Does not validate.
+ */
+export function limbsInto(bytes: Uint8Array, at: number, out: Uint32Array, outAt: number): void {
+  const w = LIMB_WORDS;
+  for (let k = 0; k < 8; k++) {
+    const o = at + 4 * k;
+    w[k] = (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
+  }
+  w[8] = 0;
+  for (let i = 0; i < IDENTITY_LIMBS; i++) {
+    const bit = 30 * i;
+    const word = bit >>> 5;
+    const shift = bit & 31;
+    const lo = w[word]! >>> shift;
+    const hi = shift > 2 ? w[word + 1]! << (32 - shift) : 0;
+    out[outAt + i] = (lo | hi) & 0x3fffffff;
+  }
+}
+const LIMB_WORDS = new Uint32Array(9);
 
 /** `limbs` bit by bit, straight from the definition (the reference of the word-wise `limbs`). */
 export function limbsReference(identity: Uint8Array): number[] {
@@ -176,6 +188,44 @@ export function foldEncoding(encoding: readonly number[], leafMaxFields = DEFAUL
   pre[1] = n;
   for (let i = 1; i < n; i++) pre[i + 1] = encoding[i]!;
   return pre;
+}
+
+/**
+ * fold(encode(leaf)) with bound B written at out[at, at + foldWidth(B)), without the intermediate
+ * arrays of `foldLeaf` (its reference: same lanes, same errors in the same order; differential
+ * test in test/smt/leaf-fold.test.ts). Lanes past the encoding are not written (zero in a fresh
+ * array).
+ * @throws as `encodeLeaf` and `foldEncoding` (out may then be partly written).
+ */
+export function writeFoldedLeaf(out: Uint32Array, at: number, leaf: Leaf, leafMaxFields: number): void {
+  if (leaf === null || typeof leaf !== "object") throw new SmtError("BAD_LEAF", `a leaf must be an object with a tag, got ${String(leaf)}`);
+  let n: number;
+  switch (leaf.tag) {
+    case LeafTag.Empty:
+    case LeafTag.Tombstone:
+      checkLeafBound(leafMaxFields);
+      out[at] = leaf.tag;
+      out[at + 1] = 1;
+      return;
+    case LeafTag.Occupied: {
+      const payload = leaf.payload as unknown;
+      if (!Array.isArray(payload) && !(payload instanceof Uint32Array)) throw new SmtError("BAD_LEAF", "occupied leaf payload must be an array of field elements");
+      const m = payload.length;
+      for (let i = 0; i < m; i++) {
+        const v = (payload as ArrayLike<unknown>)[i];
+        out[at + 2 + i] = typeof v === "number" && Number.isInteger(v) && v >= 0 && v < P ? v : element(v, `payload[${i}]`);
+      }
+      limbsInto(checkIdentity(leaf.identity), 0, out, at + 2 + m);
+      n = 1 + m + IDENTITY_LIMBS;
+      break;
+    }
+    default:
+      throw new SmtError("BAD_LEAF", `unknown leaf tag ${String((leaf as { tag: unknown }).tag)} (0 Empty, 1 Occupied, 2 Tombstone)`);
+  }
+  checkLeafBound(leafMaxFields);
+  if (n > leafMaxFields) throw new SmtError("LEAF_ENCODING", `leaf encoding has ${n} fields (tag included); it must have between 1 and leaf_max_fields = ${leafMaxFields}`, { length: n, leafMaxFields });
+  out[at] = LeafTag.Occupied;
+  out[at + 1] = n;
 }
 
 /** fold(encode(leaf)) with bound B. @throws as `encodeLeaf` and `foldEncoding`. */

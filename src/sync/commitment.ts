@@ -362,23 +362,32 @@ function absorbConsts(s: Uint32Array, pos: number, layer: Layer): number {
 export function circuitCommitmentReference(header: CommitmentHeader, circuit: Circuit): Digest {
   const t = DuplexChallenger.withDomain(COMMITMENT_DOMAIN_TAG, permuteInPlace);
   for (const x of headerScalars(header, circuit)) t.observe(x);
-  for (const layer of circuit.layers) {
-    t.observe(layer.widthBits);
-    t.observe(layer.gateKind.length);
-    for (let g = 0; g < layer.gateKind.length; g++) {
-      t.observe(layer.gateKind[g]!);
-      t.observe(layer.gateOut[g]!);
-      t.observe(layer.gateIn1[g]!);
-      t.observe(layer.gateIn2[g]!);
-      t.observe(layer.gateCoeff[g]!);
-    }
-    t.observe(layer.constWire.length);
-    for (let c = 0; c < layer.constWire.length; c++) {
-      t.observe(layer.constWire[c]!);
-      t.observe(layer.constValue[c]!);
-    }
-  }
+  for (const layer of circuit.layers) observeLayerGates(t, layer);
   const a = t.sampleExt();
   const b = t.sampleExt();
   return Uint32Array.of(...a, ...b);
+}
+
+/**
+ * The §12 absorption of one layer's plain part, one observe per scalar: width bits, gate count,
+ * each gate (kind, out, in1, in2, coeff), constant count, each constant (wire, value). The v1
+ * reference above and the structured commitment of profiles v2 and v3 (v2/commitment.ts, which
+ * then absorbs the layer's linear groups) share it.
+ * @throws FieldError (through `observe`) if a scalar is not canonical.
+ */
+export function observeLayerGates(t: { observe(x: number): void }, layer: Layer): void {
+  t.observe(layer.widthBits);
+  t.observe(layer.gateKind.length);
+  for (let g = 0; g < layer.gateKind.length; g++) {
+    t.observe(layer.gateKind[g]!);
+    t.observe(layer.gateOut[g]!);
+    t.observe(layer.gateIn1[g]!);
+    t.observe(layer.gateIn2[g]!);
+    t.observe(layer.gateCoeff[g]!);
+  }
+  t.observe(layer.constWire.length);
+  for (let c = 0; c < layer.constWire.length; c++) {
+    t.observe(layer.constWire[c]!);
+    t.observe(layer.constValue[c]!);
+  }
 }

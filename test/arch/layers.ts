@@ -25,7 +25,7 @@ export interface Unit {
 
 const CORE = ["src/errors.ts", "src/workers", "src/field", "src/hash", "src/transcript", "src/sumcheck", "src/kernels", "src/pcs", "src/gkr"];
 const ALL_SRC = [
-  ...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty",
+  ...CORE, "src/pcs-workers", "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty",
   "src/serve", "src/http", "src/web", "src/demo", "src/cli",
 ];
 
@@ -44,14 +44,18 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/pcs": {
     job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript"],
-    // The kernel seam and the subgroup roots the WASM backend (src/kernels/pcs-kernels.ts) uses.
-    entries: ["backend.ts", "domain.ts"],
+    // The kernel seam and the subgroup roots the WASM backend (src/kernels/pcs-kernels.ts) uses; the worker seam src/pcs-workers implements.
+    entries: ["backend.ts", "domain.ts", "parallel.ts"],
   },
   "src/kernels": {
     job: "AssemblyScript (WASM SIMD) kernels and their loader; the WASM backends of the hashing and commitment seams",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript", "src/pcs"],
     // The Keccak-256 batch kernel the registry's leaf hashing and name import use.
     entries: ["keccak-batch.ts"],
+  },
+  "src/pcs-workers": {
+    job: "the commitment's worker pool: Merkle hashing of codeword rows on worker threads, the default pool of the `statesync-gkr/pcs` entry",
+    imports: ["src/errors.ts", "src/workers", "src/field", "src/hash", "src/kernels", "src/pcs"],
   },
   "src/gkr": {
     job: "layered-circuit IR, layer oracles, GKR prover and verifier; `wiring/` wiring predicates, `wasm/` the WASM layer oracle and evaluation, `structured/` profile v2's structured linear family",
@@ -110,7 +114,10 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "public entry `statesync-gkr/v3`: profile v3 aggregates and blocks checked from their statements alone, inner-proof-v3 bytes, the registry block check",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
   },
-  "src/pcs.ts": { job: "public entry `statesync-gkr/pcs`: the WHIR polynomial commitment, with the WASM kernels installed", imports: ["src/pcs", "src/kernels"] },
+  "src/pcs.ts": {
+    job: "public entry `statesync-gkr/pcs`: the WHIR polynomial commitment, with the WASM kernels and (more than one core) the default worker pool installed",
+    imports: ["src/pcs", "src/kernels", "src/pcs-workers"],
+  },
   "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
   "bench/children": { job: "child processes of the benchmarks (one measured point each)", imports: [...ALL_SRC, "bench/lib", "test"] },
   "bench/report": { job: "the benchmark report page (`npm run bench -- report`)", imports: ["bench/lib"] },
@@ -133,7 +140,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
   "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [], consistency: ["hashing", "store", "checkpoint"] },
   "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
   "src/web": { shims: [] },
-  "src/cli": { commands: [] },
+  "src/cli": { commands: [], "commands/registry": [] },
   "bench/report": { sections: [] },
 };
 

@@ -23,7 +23,7 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   history: ["records", "commits", "growth_bytes_per_commit", "state_ratio", "prove_ratio"],
   http: ["mapping", "depth", "raw_proofs_per_s", "cached_reads_per_s", "uncached_reads_per_s", "writes_per_s", "uncached_over_raw"],
   memory: ["sparse_max_width_under_3gib", "dense_max_width", "proofs_compared", "proofs_identical", "all_verified"],
-  pcs: ["pcs_selfcheck_ok", "pcs22_cb90_commit_open_ms", "pcs22_cb90_verify_ms", "pcs22_cb90_bytes", "pcs22_ud100_commit_open_ms", "pcs22_ud100_verify_ms", "pcs22_ud100_bytes", "pcs22_default_bits", "pcs20_verify_browser_ms"],
+  pcs: ["pcs_selfcheck_ok", "pcs22_cb90_commit_open_ms", "pcs22_cb90_verify_ms", "pcs22_cb90_bytes", "pcs22_ud100_commit_open_ms", "pcs22_ud100_verify_ms", "pcs22_ud100_bytes", "pcs22_default_bits", "pcs20_verify_browser_ms", "pcs22_cb90_commit_open_wall_ms", "pcs22_cb90_commit_open_pool_ms", "pcs_pool_threads"],
   prepare: ["prepare_ms", "compile_ms", "commitment_ms", "wiring_ms", "transcript_ms", "transcript_ts_ms", "permutation_us"],
   primitives: ["size", "poseidon2_wasm_Mperm_s", "poseidon2_ts_Mperm_s", "base_mul_wasm_M_s", "fold_ext_wasm_M_s"],
   prove: ["prove_prepared_ms", "prove_fresh_ms", "prove_prepared_cpu_ms", "fresh_over_prepared", "split_rounds_ms"],

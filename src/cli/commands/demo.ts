@@ -6,7 +6,7 @@ import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { demoSucceeded, runDemo, verdictMismatches, type DemoReport, type DemoStep } from "../../demo/registry-demo.js";
 import { NPM_REPOS_PACKAGE, NPM_REPOS_VERSION } from "../../registry/import/dataset.js";
-import { verifyCommand } from "./registry-names.js";
+import { verifyCommand } from "./registry/verify-command.js";
 import { formatRoot } from "../../registry/root.js";
 
 /**

@@ -105,16 +105,7 @@ export function registerServe(program: Command, setExit: (code: number) => void)
         profile: o.profile, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs, max_queue: o.maxQueue,
         return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
       });
-      let signals = 0;
-      const onSignal = () => {
-        if (++signals > 1) process.exit(130);
-        void server.stop();
-      };
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
-      const s = await server.done;
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      const s = await doneOnSignals(server);
       const st = s.stats;
       const replied = st.proofReplies;
       line({
@@ -179,16 +170,7 @@ async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Prom
     max_queue: o.maxQueue, return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
     ack_wait_ms: ready.ackWaitMs, max_deliveries: o.maxDeliveries, pull_expires_ms: o.pullExpiresMs, setup: ready.setup,
   });
-  let signals = 0;
-  const onSignal = () => {
-    if (++signals > 1) process.exit(130);
-    void worker.stop();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  const s = await worker.done;
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
+  const s = await doneOnSignals(worker);
   const st = s.stats;
   line({
     status: "SERVER_STOPPED", transport: "nats", reason: s.reason, processed_jobs: s.processedJobs, unprocessed_jobs: s.unprocessedJobs, batches: s.batches,
@@ -220,4 +202,24 @@ function round3(x: number): number {
 
 function parseListenOrExit(value: string): { host: string; port: number } {
   return parseListen(value);
+}
+
+/**
+ * Waits for a server or worker to finish; the first SIGINT or SIGTERM stops it gracefully (its
+ * summary still comes), a second one exits at once (status 130).
+ */
+async function doneOnSignals<S>(x: { stop(): Promise<unknown>; readonly done: Promise<S> }): Promise<S> {
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals > 1) process.exit(130);
+    void x.stop();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await x.done;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
 }

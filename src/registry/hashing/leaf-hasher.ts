@@ -7,33 +7,11 @@
  * Records must already be valid (names/values checked, encodings within the bound).
  */
 import { RATE, WIDTH } from "../../hash/poseidon2.js";
-import { foldWidth, IDENTITY_LIMBS } from "../../smt/leaf.js";
+import { foldWidth, IDENTITY_LIMBS, limbsInto } from "../../smt/leaf.js";
 import { KeccakBatch } from "../../kernels/keccak-batch.js";
 import { ValueCode, ValueForm, textCode } from "../mapping.js";
 import type { PackedRecords } from "./packed.js";
 import type { BatchPermutation } from "./permutation.js";
-
-/**
- * Writes limbs(identity) (compat-v1 §6.1: 32 bytes little-endian, base-2^30 limbs, least
- * significant first) of bytes[at, at + 32) into out[outAt, outAt + 9).
- */
-export function limbsInto(bytes: Uint8Array, at: number, out: Uint32Array, outAt: number): void {
-  const w = LIMB_WORDS;
-  for (let k = 0; k < 8; k++) {
-    const o = at + 4 * k;
-    w[k] = (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
-  }
-  w[8] = 0;
-  for (let i = 0; i < IDENTITY_LIMBS; i++) {
-    const bit = 30 * i;
-    const word = bit >>> 5;
-    const shift = bit & 31;
-    const lo = w[word]! >>> shift;
-    const hi = shift > 2 ? w[word + 1]! << (32 - shift) : 0;
-    out[outAt + i] = (lo | hi) & 0x3fffffff;
-  }
-}
-const LIMB_WORDS = new Uint32Array(9);
 
 /**
  * Leaf digests of packed record batches (record → leaf mapping, docs/registry.md): Keccak-256 identities and Poseidon2 leaf hashes, 8 words per record, with a batched permutation (WASM or TypeScript).

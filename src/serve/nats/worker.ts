@@ -56,6 +56,7 @@ import { OVER_BOUND_ERROR, boundedErrorReply, jobOverBound } from "./job-bounds.
 import { BrokerError } from "./errors.js";
 import { JOBS_STREAM, NATS_KINDS, jobConsumer, messageId, resultSubject } from "./names.js";
 import { consumerAckWaitMs, ensureStreams, streamSettings, type StreamSettings } from "./setup.js";
+import { stopSummary, type StopSummaryOf } from "../server/index.js";
 
 /** How long past its expiry a pull may stay open before the worker gives it up and pulls again, ms. */
 export const PULL_GRACE_MS = 2000;
@@ -145,18 +146,8 @@ export interface NatsReadyInfo {
   readonly setup: Readonly<Record<string, string>>;
 }
 
-export interface NatsStopSummary {
-  readonly reason: "run_limit" | "stopped";
-  readonly processedJobs: number;
-  /** Queued jobs handed back to the broker at stop. */
-  readonly unprocessedJobs: number;
-  readonly batches: number;
-  readonly stats: NatsWorkerStats;
-  readonly readyUnixNs: bigint;
-  readonly finishUnixNs: bigint;
-  readonly cpuSeconds: number;
-  readonly wallSeconds: number;
-}
+/** What the NATS worker reports when it has stopped (unprocessed jobs: those handed back to the broker). */
+export type NatsStopSummary = StopSummaryOf<NatsWorkerStats>;
 
 /** Completes worker options. @throws ServerError / BrokerError `BAD_OPTION`. */
 export function natsWorkerOptions(partial: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }): NatsWorkerOptions {
@@ -457,17 +448,6 @@ export class NatsWorker {
     await this.nc?.drain().catch(() => undefined);
     await this.pool?.close();
     await this.aggregator?.close();
-    const cpu = this.readyCpu ? process.cpuUsage(this.readyCpu) : { user: 0, system: 0 };
-    return {
-      reason,
-      processedJobs: this.counts.processed,
-      unprocessedJobs: queued.length,
-      batches: this.counts.batches,
-      stats: this.stats(),
-      readyUnixNs: this.readyUnixNs,
-      finishUnixNs: nowUnixNs(),
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      wallSeconds: Number(monotonicNs() - this.readyMono) / 1e9,
-    };
+    return stopSummary(reason, this.counts, queued.length, this.stats(), { readyUnixNs: this.readyUnixNs, readyMono: this.readyMono, readyCpu: this.readyCpu });
   }
 }

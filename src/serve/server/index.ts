@@ -8,6 +8,7 @@ export * from "./connection.js";
 export * from "./compute.js";
 export * from "./controls.js";
 export * from "./server.js";
+export * from "./stop-summary.js";
 export * from "./batch-scheduler.js";
 export * from "./batch-reply.js";
 export * from "./return-path.js";

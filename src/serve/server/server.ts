@@ -49,6 +49,7 @@ import { startEngine } from "./engine.js";
 import { ServerError } from "./errors.js";
 import { serverOptions, type ServerOptions } from "./options.js";
 import { ReplyReturn, type ReplyDestination } from "./return-path.js";
+import { stopSummary, type StopSummaryOf } from "./stop-summary.js";
 
 interface PendingJob {
   readonly job: Job;
@@ -105,20 +106,7 @@ export interface ReadyInfo {
 }
 
 /** What the server reports when it has stopped. */
-export interface StopSummary {
-  readonly reason: "run_limit" | "stopped";
-  readonly processedJobs: number;
-  /** Queued jobs refused at stop. */
-  readonly unprocessedJobs: number;
-  readonly batches: number;
-  readonly stats: ServerStats;
-  readonly readyUnixNs: bigint;
-  readonly finishUnixNs: bigint;
-  /** Process CPU time (all threads) from ready to stop, seconds. */
-  readonly cpuSeconds: number;
-  /** Wall time from ready to stop, seconds. */
-  readonly wallSeconds: number;
-}
+export type StopSummary = StopSummaryOf<ServerStats>;
 
 /** The proof server; see the module comment. */
 export class ProofServer {
@@ -383,17 +371,6 @@ export class ProofServer {
     await closed;
     await this.pool?.close();
     await this.aggregator?.close();
-    const cpu = this.readyCpu ? process.cpuUsage(this.readyCpu) : { user: 0, system: 0 };
-    return {
-      reason,
-      processedJobs: this.counts.processed,
-      unprocessedJobs: queued.length,
-      batches: this.counts.batches,
-      stats: this.stats(),
-      readyUnixNs: this.readyUnixNs,
-      finishUnixNs: nowUnixNs(),
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      wallSeconds: Number(monotonicNs() - this.readyMono) / 1e9,
-    };
+    return stopSummary(reason, this.counts, queued.length, this.stats(), { readyUnixNs: this.readyUnixNs, readyMono: this.readyMono, readyCpu: this.readyCpu });
   }
 }

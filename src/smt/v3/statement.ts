@@ -16,7 +16,7 @@ import { digest, type Digest } from "../../hash/digest.js";
 import { currentHashBackend, type HashBackend } from "../../hash/index.js";
 import { OpKind } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
-import { type Leaf, type OccupiedLeaf, LeafTag, encodeLeaf, foldEncoding, limbs } from "../leaf.js";
+import { type Leaf, type OccupiedLeaf, LeafTag, limbs, limbsInto, writeFoldedLeaf } from "../leaf.js";
 import { checkKeyInRange } from "../path.js";
 import { RULE_IDENTITY, RULE_RECORD_FLAG, RULE_TAG_FLAG, RULE_TAG_VALUE, type V3Layout } from "./layout.js";
 
@@ -33,24 +33,25 @@ export type V3Statement =
   | { readonly kind: OpKind.NonMembership; readonly root: Digest; readonly key: bigint }
   | { readonly kind: OpKind.Update; readonly oldRoot: Digest; readonly newRoot: Digest; readonly key: bigint; readonly newLeaf: Leaf; readonly oldLeaf: V3OldLeafRule };
 
-function ruleLanes(rule: V3OldLeafRule): number[] {
-  const out = new Array<number>(12).fill(0);
+/** Writes the 12 rule lanes of an update's old-leaf rule at out[at…] (lanes of rule `any` stay zero). */
+function writeRuleLanes(rule: V3OldLeafRule, out: Uint32Array, at: number): void {
   if (rule === null || typeof rule !== "object") throw new SmtError("BAD_LEAF", `an old-leaf rule must be an object {rule: "any" | "empty" | "tombstone" | "record"}, got ${String(rule)}`);
   switch (rule.rule) {
     case "any":
-      return out;
+      return;
     case "empty":
-      out[RULE_TAG_FLAG] = 1;
-      out[RULE_TAG_VALUE] = LeafTag.Empty;
-      return out;
+      out[at + RULE_TAG_FLAG] = 1;
+      out[at + RULE_TAG_VALUE] = LeafTag.Empty;
+      return;
     case "tombstone":
-      out[RULE_TAG_FLAG] = 1;
-      out[RULE_TAG_VALUE] = LeafTag.Tombstone;
-      return out;
+      out[at + RULE_TAG_FLAG] = 1;
+      out[at + RULE_TAG_VALUE] = LeafTag.Tombstone;
+      return;
     case "record": {
-      out[RULE_RECORD_FLAG] = 1;
-      limbs(rule.identity).forEach((l, i) => (out[RULE_IDENTITY + i] = l));
-      return out;
+      if (!(rule.identity instanceof Uint8Array) || rule.identity.length !== 32) limbs(rule.identity); // throws BAD_LEAF naming what it got
+      out[at + RULE_RECORD_FLAG] = 1;
+      limbsInto(rule.identity, 0, out, at + RULE_IDENTITY);
+      return;
     }
     default:
       throw new SmtError("BAD_LEAF", `unknown old-leaf rule ${JSON.stringify((rule as { rule: unknown }).rule)} (any, empty, tombstone, record)`);
@@ -79,9 +80,9 @@ export function publicHalf(layout: V3Layout, statement: V3Statement): Uint32Arra
   if (leaf !== null) {
     if (statement.kind === OpKind.Membership && leaf?.tag !== LeafTag.Occupied) throw new SmtError("BAD_LEAF", "a membership statement's leaf must be Occupied");
     const t = layout.prePublic.indexOf(true);
-    out.set(foldEncoding(encodeLeaf(leaf), layout.leafMaxFields), layout.preOf[t]! - h);
+    writeFoldedLeaf(out, layout.preOf[t]! - h, leaf, layout.leafMaxFields);
   }
-  if (statement.kind === OpKind.Update) out.set(ruleLanes(statement.oldLeaf), layout.rule - h);
+  if (statement.kind === OpKind.Update) writeRuleLanes(statement.oldLeaf, out, layout.rule - h);
   return out;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Circuit commitment of profile v2 (docs/profile-v2.md §8): the v1 §12 absorption of the plain
- * gates and constants, plus every linear group (map id, lane bits, cube mask, constants, blocks),
+ * gates and constants (`observeLayerGates` of ../commitment.ts), plus every linear group (map id, lane bits, cube mask, constants, blocks),
  * on a transcript with the v2 commitment domain tag.
  */
 import type { Digest } from "../../hash/digest.js";
@@ -10,6 +10,7 @@ import { type OpKind, opKindTag } from "../../statement/types.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
 import type { V2CompiledCircuit } from "../../smt/v2/compile.js";
 import { V2_CIRCUIT_VERSION, V2_COMMITMENT_DOMAIN_TAG } from "./domains.js";
+import { observeLayerGates } from "../commitment.js";
 
 /** The 8-element commitment of a compiled v2 circuit. Every absorbed scalar is < p (validated circuits). */
 export function v2CircuitCommitment(compiled: V2CompiledCircuit): Digest {
@@ -25,21 +26,7 @@ export function structuredCircuitCommitment(domainTag: string, circuitVersion: n
   const { circuit, config, kind } = compiled;
   t.observeMany([circuitVersion, opKindTag(kind), config.depth, config.leafMaxFields, circuit.inputWidthBits, circuit.layers.length]);
   for (const layer of circuit.layers) {
-    t.observe(layer.widthBits);
-    const n = layer.gateKind.length;
-    t.observe(n);
-    for (let g = 0; g < n; g++) {
-      t.observe(layer.gateKind[g]!);
-      t.observe(layer.gateOut[g]!);
-      t.observe(layer.gateIn1[g]!);
-      t.observe(layer.gateIn2[g]!);
-      t.observe(layer.gateCoeff[g]!);
-    }
-    t.observe(layer.constWire.length);
-    for (let c = 0; c < layer.constWire.length; c++) {
-      t.observe(layer.constWire[c]!);
-      t.observe(layer.constValue[c]!);
-    }
+    observeLayerGates(t, layer);
     t.observe(layer.linear.length);
     for (const g of layer.linear) {
       t.observe(g.map.id);

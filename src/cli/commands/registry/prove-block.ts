@@ -1,15 +1,9 @@
 /**
- * `ssgkr registry prove-block` and `ssgkr registry verify-block` (docs/registry.md "Block
- * proofs"): the next K updates of a name-keyed registry committed as one batch with one profile
- * v2 aggregate proof of the K Update operations, and the auditor's check of it.
- *
- *   prove-block  --db D --updates U.ndjson [--count K] [--profile v2|v3] --out DIR
- *                DIR (new or empty) receives block.bin (inner-proof-v2 aggregate), requests.json
- *                (the K Update requests, in order) and block.json (roots, K, the updates); with
- *                --profile v3 only block.bin (inner-proof-v3 block) and block.json.
- *   verify-block --from-root A --to-root B --dir DIR
- *                reads the profile from the proof; prints ACCEPT … (exit 0) or REJECT CODE:
- *                reason (exit 1); unusable input exits 2.
+ * `ssgkr registry prove-block --db D --updates U.ndjson [--count K] [--profile v2|v3] --out DIR`
+ * (docs/registry.md "Block proofs"): the next K updates of a name-keyed registry committed as one
+ * batch with one block proof of the K Update operations. DIR (new or empty) receives block.bin
+ * (inner-proof-v2 aggregate), requests.json (the K Update requests, in order) and block.json
+ * (roots, K, the updates); with --profile v3 only block.bin (inner-proof-v3 block) and block.json.
  *
  * Crash safety (src/registry/block-dir.ts): the pending block is recorded in the registry before
  * any file is written; the batch is applied, proved, verified and its files written into a
@@ -20,26 +14,20 @@
  */
 import type { Command } from "commander";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
-import { CliError } from "../errors.js";
-import { readFileOrExit } from "../io.js";
-import { RegistryError } from "../../registry/errors.js";
-import { proveBlockToDir } from "../../registry/block-dir.js";
-import { MAX_BLOCK_UPDATES, parseBlockUpdates } from "../../registry/name-block.js";
-import { NAME_MAPPING_ID } from "../../registry/name-key.js";
-import { NameStore } from "../../registry/store/name-store.js";
-import { registryMapping } from "../../registry/store/open-any.js";
-import { formatRoot, parseRoot } from "../../registry/root.js";
-import { verifyRegistryBlock } from "../../registry/verify-block.js";
-
-const rootCompact = formatRoot;
+import { EXIT_OK } from "../../exit.js";
+import { CliError } from "../../errors.js";
+import { readFileOrExit } from "../../io.js";
+import { RegistryError } from "../../../registry/errors.js";
+import { proveBlockToDir } from "../../../registry/block-dir.js";
+import { MAX_BLOCK_UPDATES, parseBlockUpdates } from "../../../registry/name-block.js";
+import { NAME_MAPPING_ID } from "../../../registry/name-key.js";
+import { NameStore } from "../../../registry/store/name-store.js";
+import { registryMapping } from "../../../registry/store/open-any.js";
+import { formatRoot } from "../../../registry/root.js";
+import { digestText } from "./output.js";
 
 /** Largest updates file read (NDJSON). */
 const MAX_UPDATES_BYTES = 64 << 20;
-const MAX_REQUESTS_BYTES = 256 << 20;
-const MAX_BLOCK_JSON_BYTES = 64 << 20;
-const MAX_BLOCK_PROOF_BYTES = 64 << 20;
 
 function outDirUsable(out: string): void {
   if (!existsSync(out)) return;
@@ -53,7 +41,8 @@ function countOption(text: string | undefined): number {
   return Number(text);
 }
 
-export function registerRegistryBlock(registry: Command, setExit: (code: number) => void): void {
+/** Registers `registry prove-block`. */
+export function registerProveBlock(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("prove-block")
     .description("apply the next K updates (NDJSON, one a line) as one committed batch and write its block proof (profile v2 aggregate) into DIR")
@@ -86,30 +75,9 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
       }
       const { applied: a, bytes, proveMs } = written;
       process.stdout.write(
-        `block profile=${profile} batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
+        `block profile=${profile} batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${digestText(a.fromRoot)} to_root=${digestText(a.toRoot)}\n` +
           `check: ssgkr registry verify-block --from-root ${formatRoot(a.fromRoot)} --to-root ${formatRoot(a.toRoot)} --dir ${opts.out}\n`,
       );
-      setExit(EXIT_OK);
-    });
-
-  registry
-    .command("verify-block")
-    .description("check a block proof: the registry went from root A to root B by exactly the updates of DIR/block.json, in order; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")
-    .requiredOption("--from-root <digest>", "the root you trust before the block: 64 hex characters, or its 8 elements as [a, b, …] or a,b,…")
-    .requiredOption("--to-root <digest>", "the root after the block you are told of")
-    .requiredOption("--dir <dir>", "the block directory (block.bin, block.json; requests.json for a v2 block)")
-    .action((opts: { fromRoot: string; toRoot: string; dir: string }) => {
-      const fromRoot = parseRoot(opts.fromRoot, "--from-root");
-      const toRoot = parseRoot(opts.toRoot, "--to-root");
-      const file = (name: string, max: number, what: string) => readFileOrExit(join(opts.dir, name), "--dir", max, what);
-      const blockJson = file("block.json", MAX_BLOCK_JSON_BYTES, "a block description").toString("utf8");
-      const proof = new Uint8Array(file("block.bin", MAX_BLOCK_PROOF_BYTES, "a block proof"));
-      const v3 = proof.length >= 10 && (proof[8]! | (proof[9]! << 8)) === 3;
-      const requestsJson = v3 ? undefined : file("requests.json", MAX_REQUESTS_BYTES, "a requests file").toString("utf8");
-      const verdict = verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, proof, ...(requestsJson !== undefined ? { requestsJson } : {}) });
-      if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
-      const k = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
-      process.stdout.write(`ACCEPT block profile=${v3 ? "v3" : "v2"} operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`);
       setExit(EXIT_OK);
     });
 }

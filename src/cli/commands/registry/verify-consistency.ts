@@ -11,13 +11,13 @@
  * with one (`CHAIN_NOT_PROVABLE`, `SIZE_UNKNOWN`, …), `NETWORK_ERROR` otherwise.
  */
 import type { Command } from "commander";
-import { verifyCheckpoint } from "../../registry/checkpoint/checkpoint.js";
-import { formatRoot } from "../../registry/root.js";
-import { verifyConsistency, type ConsistencyLink } from "../../registry/consistency/verify-consistency.js";
-import { HTTP_ERROR_CODES, type HttpErrorCode } from "../../http/errors.js";
-import { CliError } from "../errors.js";
-import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
-import { parseIntOption, readFileOrExit } from "../io.js";
+import { verifyCheckpoint } from "../../../registry/checkpoint/checkpoint.js";
+import { formatRoot } from "../../../registry/root.js";
+import { verifyConsistency, type ConsistencyLink } from "../../../registry/consistency/verify-consistency.js";
+import { HTTP_ERROR_CODES, type HttpErrorCode } from "../../../http/errors.js";
+import { CliError } from "../../errors.js";
+import { CliExit, EXIT_OK, EXIT_VERDICT } from "../../exit.js";
+import { parseIntOption, readFileOrExit } from "../../io.js";
 
 /** Bytes of a checkpoint file at most. */
 const CHECKPOINT_BYTES = 64 * 1024;
@@ -70,7 +70,7 @@ async function fetchChain(base: string, from: number, to: number, waitMs: number
 }
 
 /** Registers `registry verify-consistency`. */
-export function registerRegistryConsistency(registry: Command, setExit: (code: number) => void): void {
+export function registerVerifyConsistency(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("verify-consistency")
     .description("check that two signed checkpoints belong to one history: both signatures, then the chain of block proofs between them from GET /v1/consistency; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")

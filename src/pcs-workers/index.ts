@@ -1,0 +1,2 @@
+export { createPcsPool, PcsPool, type PcsPoolOptions } from "./pool.js";
+export { installDefaultPcsPool, uninstallDefaultPcsPool, defaultPcsThreads } from "./default.js";

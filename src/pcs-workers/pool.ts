@@ -1,0 +1,249 @@
+/**
+ * The commitment's worker pool (`createPcsPool`): worker threads (worker.ts) that hash the
+ * Merkle trees of codeword rows — the leaf sponges and the tree layers, the dominant cost of a
+ * commitment and of each round's folded codeword besides the NTT — for the prover, which calls
+ * `merkle` synchronously through the seam (src/pcs/parallel.ts).
+ *
+ * One call: the codeword is shared with the workers (a SharedArrayBuffer, in place when it
+ * already is one, as the kernels' memory is; else copied once), the tree is cut into aligned
+ * chunks of rows (chunks.ts), the job is posted to every live worker, and the calling thread
+ * takes chunks too; once every chunk is taken, it hashes those whose worker has not finished yet
+ * (the first thread to finish a chunk writes it, protocol.ts), waits (`Atomics.wait`) for any
+ * being written, and compresses the few levels above the chunks. Chunks are taken from an atomic
+ * counter, so a slow thread takes fewer, and a descheduled worker never holds the call up. A tree of fewer than two chunks is hashed on the calling thread alone. The tree, and so
+ * every commitment and proof, is the one the calling thread's backend gives alone.
+ *
+ * Lifecycle: the shared pool core (src/workers/pool-core.ts) with unref'd workers (they never
+ * keep a process alive; the calling thread is busy while they work), crash detection and
+ * respawn. A worker that dies or fails during a call makes that call throw `PCS_WORKER_CRASHED`
+ * (unless the calling thread had already finished the chunk it held) and is replaced; after three crashes in a row the pool stops replacing and every call throws
+ * it. After `close`, calls throw `PCS_POOL_CLOSED`.
+ */
+import { Worker } from "node:worker_threads";
+import { PoolCore, type PoolSlot } from "../workers/pool-core.js";
+import { PcsError } from "../pcs/index.js";
+import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
+import { sharedCopy, type PcsMerkleWorkers } from "../pcs/parallel.js";
+import { chunkTree, finishTree, levelsWords, writeChunk, type TreeJob } from "./chunks.js";
+import {
+  BY_WORKERS, CHUNK_DONE, CHUNK_OPEN, CHUNK_WRITING, CONTROL_WORDS, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, NEXT, type JobMessage, type WorkerFault,
+} from "./protocol.js";
+
+/** Options of `createPcsPool`. */
+export interface PcsPoolOptions {
+  /** Worker threads, an integer in [1, 256] (default 1); the calling thread hashes a share besides them. */
+  readonly threads?: number;
+  /** Fewest rows per chunk, a power of two in [4, 2^20] (default 2^11): smaller trees stay on the calling thread. */
+  readonly minChunkRows?: number;
+}
+
+/** Options of the process that start a script a worker cannot take (`-e` / `-p` code, `--input-type`), each with whether it takes the next argument. */
+const SCRIPT_OPTIONS: Readonly<Record<string, boolean>> = { "-e": true, "--eval": true, "-p": true, "--print": true, "--input-type": true };
+
+/** The process's options without those that give it a script (the workers inherit the rest, e.g. `--import`). */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a.startsWith("--input-type=") || a.startsWith("--eval=") || a.startsWith("--print=")) continue;
+    if (SCRIPT_OPTIONS[a] !== undefined) {
+      if (SCRIPT_OPTIONS[a]) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+/** Chunks per participating thread the pool aims for (more, smaller chunks balance a loaded machine). */
+const CHUNKS_PER_THREAD = 16;
+/** Crashes in a row after which the pool stops replacing workers. */
+const MAX_CRASHES = 3;
+/** Longest single wait of the calling thread, ms (it re-reads the control block after each). */
+const WAIT_SLICE_MS = 50;
+
+interface SlotState {
+  ready: boolean;
+  /** The worker ended during a call: no job goes to it until its replacement starts. */
+  dead: boolean;
+}
+
+/**
+ * A pool of worker threads that hash Merkle trees of codeword rows for the WHIR prover (see the
+ * module comment). Pass it as the `workers` option of `whirCommit` / `whirOpen`; close it when done
+ * (an unclosed pool does not keep the process alive).
+ * @example
+ *   const pool = createPcsPool({ threads: 3 });
+ *   const committed = whirCommit(evaluations, { workers: pool });
+ *   const proof = whirOpen(committed, claims, { workers: pool }); // the same bytes as without the pool
+ *   await pool.close();
+ */
+export class PcsPool implements PcsMerkleWorkers {
+  /** Worker threads. */
+  readonly threads: number;
+  /** Fewest rows per chunk. */
+  readonly minChunkRows: number;
+  private readonly core: PoolCore<SlotState>;
+  private brokenReason: string | null = null;
+  private fault: WorkerFault | null = null;
+  private readonly readyWaiters: (() => void)[] = [];
+  private counts = { trees: 0, chunks: 0, workerChunks: 0 };
+
+  /** @throws PcsError `PCS_BAD_OPTION` (see `PcsPoolOptions`). */
+  constructor(options: PcsPoolOptions = {}) {
+    if (options === null || typeof options !== "object") throw new PcsError("PCS_BAD_OPTION", "pool options must be an object");
+    const threads = options.threads ?? 1;
+    if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
+      throw new PcsError("PCS_BAD_OPTION", `threads must be an integer in [1, 256], got ${String(threads)}`, { threads });
+    }
+    const minChunkRows = options.minChunkRows ?? 1 << 11;
+    if (!Number.isInteger(minChunkRows) || minChunkRows < 4 || minChunkRows > 1 << 20 || (minChunkRows & (minChunkRows - 1)) !== 0) {
+      throw new PcsError("PCS_BAD_OPTION", `minChunkRows must be a power of two in [4, 2^20], got ${String(minChunkRows)}`, { minChunkRows });
+    }
+    this.threads = threads;
+    this.minChunkRows = minChunkRows;
+    const url = new URL("./worker.js", import.meta.url);
+    this.core = new PoolCore<SlotState>({
+      size: threads,
+      maxConsecutiveCrashes: MAX_CRASHES,
+      unrefIdle: true,
+      spawn: (slot) => new Worker(url, { workerData: { slot }, execArgv: workerExecArgv(process.execArgv) }),
+      initialState: () => ({ ready: false, dead: false }),
+      onMessage: (slot, message) => {
+        if ((message as { kind?: unknown }).kind !== "ready") return;
+        slot.state.ready = true;
+        this.wakeReady();
+      },
+      onCrash: (slot) => {
+        slot.state.dead = true;
+      },
+      onRespawn: (_previous, fresh) => {
+        if (this.readyWaiters.length > 0) this.core.busy(fresh);
+        else this.core.idle(fresh);
+      },
+      onBroken: ({ crashes, reason }) => {
+        this.brokenReason = `${crashes} workers crashed in a row (last: ${reason})`;
+        this.wakeReady();
+      },
+    });
+    // The core unrefs a new worker before it attaches its 'message' listener, which refs the port again.
+    for (const slot of this.core.slots) this.core.idle(slot);
+  }
+
+  /** Since the pool started: trees hashed in chunks, their chunks, and how many of those the workers hashed (the rest: the calling thread). */
+  get stats(): { readonly trees: number; readonly chunks: number; readonly workerChunks: number } {
+    return { ...this.counts };
+  }
+
+  /** True once `close` was called. */
+  get closed(): boolean {
+    return this.core.closed;
+  }
+
+  /** Resolves once every worker has started and installed its kernels (calls before that simply give the started workers less work). */
+  ready(): Promise<void> {
+    if (this.allReady()) return Promise.resolve();
+    // The workers keep the process alive while it waits for them.
+    for (const s of this.core.slots) this.core.busy(s);
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  private allReady(): boolean {
+    return this.brokenReason !== null || this.core.closed || this.core.slots.every((s) => s.state.ready);
+  }
+
+  private wakeReady(): void {
+    if (!this.allReady()) return;
+    if (!this.core.closed) for (const s of this.core.slots) this.core.idle(s);
+    for (const w of this.readyWaiters.splice(0)) w();
+  }
+
+  /**
+   * The Merkle tree of a natural-order codeword's rows of 2^k values, hashed by the workers and
+   * the calling thread: the tree `pcsMerkle` gives (src/pcs/backend.ts).
+   * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
+   *   failed during the call, or the pool stopped replacing crashed workers.
+   */
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+    if (this.core.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
+    if (this.brokenReason !== null) throw new PcsError("PCS_WORKER_CRASHED", `the commitment worker pool stopped replacing workers: ${this.brokenReason}`);
+    const logRows = logDomain - k;
+    const participants = this.threads + 1;
+    const target = Math.ceil(Math.log2(CHUNKS_PER_THREAD * participants));
+    const logChunk = Math.min(logRows, Math.max(Math.log2(this.minChunkRows), logRows - target));
+    const live = this.core.slots.filter((s) => !s.state.dead);
+    if (logChunk >= logRows || live.length === 0) return pcsMerkle(codeword, width, logDomain, k);
+    const shared = codeword.buffer instanceof SharedArrayBuffer ? codeword : sharedCopy(codeword);
+    const job: TreeJob = { codeword: shared, width, logDomain, k, logChunk, levels: new Uint32Array(new SharedArrayBuffer(4 * levelsWords(logRows))) };
+    const chunks = 1 << (logRows - logChunk);
+    const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
+    const states = new Int32Array(new SharedArrayBuffer(4 * chunks));
+    const fault = this.fault;
+    this.fault = null;
+    if (fault !== null) Atomics.store(control, NEXT, 1); // chunk 0 is the faulty worker's
+    live.forEach((slot, i) => {
+      const message: JobMessage = fault !== null && i === 0 ? { kind: "tree", job, control, states, chunks, reserved: 0, fault } : { kind: "tree", job, control, states, chunks };
+      slot.worker.postMessage(message);
+    });
+    const take = (chunk: number): void => {
+      if (Atomics.compareExchange(states, chunk, CHUNK_OPEN, CHUNK_WRITING) !== CHUNK_OPEN) return;
+      writeChunk(job, chunk, chunkTree(job, chunk));
+      Atomics.store(states, chunk, CHUNK_DONE);
+      Atomics.add(control, DONE, 1);
+    };
+    for (let chunk = Atomics.add(control, NEXT, 1); chunk < chunks && Atomics.load(control, FAILED_SLOT) === 0; chunk = Atomics.add(control, NEXT, 1)) take(chunk);
+    // Every chunk is taken: rather than wait for a worker that is slow (a loaded machine), hash what is still open here.
+    // Not with an injected fault, whose chunk must stay the faulty worker's.
+    if (fault === null) for (let chunk = chunks - 1; chunk >= 0 && Atomics.load(control, FAILED_SLOT) === 0; chunk--) if (Atomics.load(states, chunk) === CHUNK_OPEN) take(chunk);
+    for (;;) {
+      const failed = Atomics.load(control, FAILED_SLOT);
+      if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));
+      const done = Atomics.load(control, DONE);
+      if (done >= chunks) break;
+      Atomics.wait(control, DONE, done, WAIT_SLICE_MS);
+    }
+    this.core.noteSuccess();
+    this.counts.trees++;
+    this.counts.chunks += chunks;
+    this.counts.workerChunks += Atomics.load(control, BY_WORKERS);
+    return finishTree(job);
+  }
+
+  private crashed(slotIndex: number, kind: number): never {
+    const slot: PoolSlot<SlotState> | undefined = this.core.slots[slotIndex];
+    const exited = kind === FAILED_EXITED;
+    if (exited && slot !== undefined) slot.state.dead = true;
+    throw new PcsError(
+      "PCS_WORKER_CRASHED",
+      `commitment worker ${slotIndex} ${exited ? "ended" : "failed"} while it hashed a share of a Merkle tree; the call was abandoned${exited ? " and the worker is replaced" : ""}`,
+      { slot: slotIndex, exited },
+    );
+  }
+
+  /** Test hook: the next call that uses the workers makes its first live worker fail on a chunk reserved for it (`"exit"`: its thread ends; `"throw"`: it throws). */
+  injectWorkerFault(fault: WorkerFault): void {
+    this.fault = fault;
+  }
+
+  /** Stops the workers; later calls throw `PCS_POOL_CLOSED`. Idempotent. */
+  close(): Promise<void> {
+    // The workers keep the process alive until they have exited (a caller may await this).
+    if (!this.core.closed) for (const s of this.core.slots) this.core.busy(s);
+    const closing = this.core.close();
+    this.wakeReady();
+    return closing;
+  }
+}
+
+/**
+ * A pool of `threads` worker threads hashing the Merkle trees of the WHIR prover, for the
+ * `workers` option of `whirCommit` / `whirOpen` (docs/pcs.md, "Worker pool"). Proofs are
+ * byte-identical with and without it.
+ * @throws PcsError `PCS_BAD_OPTION` for `threads` not an integer in [1, 256] or `minChunkRows` not a power of two in [4, 2^20].
+ * @example
+ *   const pool = createPcsPool({ threads: Math.max(1, availableParallelism() - 1) });
+ *   const committed = whirCommit(evaluations, { workers: pool });
+ */
+export function createPcsPool(options: PcsPoolOptions = {}): PcsPool {
+  return new PcsPool(options);
+}

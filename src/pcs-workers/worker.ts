@@ -1,0 +1,61 @@
+/**
+ * A worker thread of the commitment's pool (pool.ts): installs this thread's kernels, then, for
+ * each tree job, takes chunks from the job's control block until none is left, hashes each and
+ * writes its subtree into the shared levels buffer (chunks.ts) unless the calling thread took
+ * the chunk meanwhile (protocol.ts). A failure is written into the control block, so the
+ * calling thread, which waits synchronously, learns of it at once; a thread that ends while it
+ * holds a chunk writes it from its `exit` handler.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { installKernelBackend } from "../kernels/backend.js";
+import { PcsError } from "../pcs/index.js";
+import { chunkTree, writeChunk } from "./chunks.js";
+import {
+  BY_WORKERS, CHUNK_DONE, CHUNK_OPEN, CHUNK_WRITING, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, FAILED_THREW, NEXT, type JobMessage,
+} from "./protocol.js";
+
+installKernelBackend();
+
+const slot = (workerData as { slot: number }).slot;
+let active: Int32Array | null = null;
+
+function fail(control: Int32Array, kind: number): void {
+  if (Atomics.compareExchange(control, FAILED_SLOT, 0, slot + 1) === 0) Atomics.store(control, FAILED_KIND, kind);
+  Atomics.notify(control, DONE);
+}
+
+process.on("exit", () => {
+  if (active !== null) fail(active, FAILED_EXITED);
+});
+
+function run(message: JobMessage): void {
+  const { job, control, states, chunks } = message;
+  let chunk = message.reserved ?? Atomics.add(control, NEXT, 1);
+  while (chunk < chunks && Atomics.load(control, FAILED_SLOT) === 0) {
+    if (message.fault === "exit") process.exit(70);
+    if (message.fault === "throw") throw new PcsError("PCS_WORKER_CRASHED", "injected worker fault");
+    const tree = chunkTree(job, chunk);
+    // Written only if the calling thread has not taken the chunk meanwhile.
+    if (Atomics.compareExchange(states, chunk, CHUNK_OPEN, CHUNK_WRITING) === CHUNK_OPEN) {
+      writeChunk(job, chunk, tree);
+      Atomics.store(states, chunk, CHUNK_DONE);
+      Atomics.add(control, BY_WORKERS, 1);
+      Atomics.add(control, DONE, 1);
+      Atomics.notify(control, DONE);
+    }
+    chunk = Atomics.add(control, NEXT, 1);
+  }
+}
+
+parentPort!.on("message", (message: JobMessage) => {
+  active = message.control;
+  try {
+    run(message);
+  } catch {
+    fail(message.control, FAILED_THREW);
+  } finally {
+    active = null;
+  }
+});
+
+parentPort!.postMessage({ kind: "ready" });

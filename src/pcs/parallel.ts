@@ -1,0 +1,87 @@
+/**
+ * The worker seam of the polynomial commitment: the Merkle tree of a codeword's rows (leaf
+ * sponges and tree layers, docs/pcs.md §4.3) may be computed by a pool of worker threads
+ * (src/pcs-workers) instead of this thread's backend. The tree is the same either way, so the
+ * commitment and every proof are byte-identical with and without a pool (test/pcs/pool.test.ts).
+ *
+ * Which pool a prover uses: the `workers` option of `whirCommit` / `whirOpen` (a pool, or `null`
+ * for this thread only); without the option, the default pool, which only the public entry
+ * `statesync-gkr/pcs` (src/pcs.ts) installs, and only on a machine with more than one core.
+ * Importing this folder installs nothing.
+ */
+import { PcsError } from "./errors.js";
+import { pcsMerkle, type MerkleTree } from "./backend.js";
+
+/**
+ * What the prover asks of a pool: the Merkle tree of a natural-order codeword's rows of 2^k
+ * elements, computed synchronously (the calling thread waits, and hashes a share itself).
+ * `createPcsPool` (src/pcs-workers) makes one.
+ */
+export interface PcsMerkleWorkers {
+  /** Worker threads of the pool (the calling thread hashes besides them). */
+  readonly threads: number;
+  /** True once the pool was closed: a call that names it throws `PCS_POOL_CLOSED` before any work. */
+  readonly closed: boolean;
+  /** The tree `pcsMerkle(codeword, width, logDomain, k)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
+}
+
+/** The default pool: a pool, or a provider called on first use (returning `null` for none). */
+export type PcsWorkersProvider = () => PcsMerkleWorkers | null;
+
+let provider: PcsWorkersProvider | null = null;
+let current: PcsMerkleWorkers | null = null;
+
+/**
+ * Sets the pool the prover uses when a call gives no `workers` option: a pool, a provider called
+ * on first use, or `null` for none (this thread's backend only, the initial state).
+ * @example useDefaultPcsWorkers(null); // one thread from now on
+ */
+export function useDefaultPcsWorkers(workers: PcsMerkleWorkers | PcsWorkersProvider | null): void {
+  if (typeof workers === "function") {
+    provider = workers;
+    current = null;
+  } else {
+    provider = null;
+    current = workers;
+  }
+}
+
+/** The default pool (made by its provider on first call), or `null`. */
+export function defaultPcsWorkers(): PcsMerkleWorkers | null {
+  if (current === null && provider !== null) {
+    current = provider();
+    provider = null;
+  }
+  return current;
+}
+
+/**
+ * The pool a call uses: `option` when given (`null`: none), else the default pool (none once
+ * the default pool was closed).
+ * @throws PcsError `PCS_BAD_OPTION` when `option` is neither a pool nor `null`/`undefined`; `PCS_POOL_CLOSED` for a closed pool.
+ */
+export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): PcsMerkleWorkers | null {
+  if (option === undefined) {
+    const d = defaultPcsWorkers();
+    return d !== null && d.closed ? null : d; // a closed default pool: this thread only
+  }
+  if (option === null) return null;
+  if (typeof option !== "object" || typeof (option as { merkle?: unknown }).merkle !== "function") {
+    throw new PcsError("PCS_BAD_OPTION", "workers must be a pool made by createPcsPool, or null for one thread");
+  }
+  if (option.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
+  return option;
+}
+
+/** The Merkle tree of a codeword's rows on `workers` when given, else on this thread's backend. */
+export function merkleOn(workers: PcsMerkleWorkers | null, codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+  return workers === null ? pcsMerkle(codeword, width, logDomain, k) : workers.merkle(codeword, width, logDomain, k);
+}
+
+/** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */
+export function sharedCopy(values: Uint32Array): Uint32Array {
+  const out = new Uint32Array(new SharedArrayBuffer(values.byteLength));
+  out.set(values);
+  return out;
+}
