@@ -75,7 +75,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/registry": {
     job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), record → leaf mapping, root encoding, statements",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
-    entries: ["requests.ts", "name-block.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts"],
+    entries: ["requests.ts", "name-block.ts", "block-limits.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts"],
   },
   "src/counterparty": {
     job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",

@@ -19,7 +19,7 @@
  * that opens the registry settles the record by the registry's head.
  */
 import type { Command } from "commander";
-import { MAX_BLOCK_UPDATES } from "../../registry/name-block.js";
+import { MAX_BLOCK_UPDATES } from "../../registry/block-limits.js";
 
 export function registerRegistryBlock(registry: Command, setExit: (code: number) => void): void {
   registry
