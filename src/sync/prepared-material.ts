@@ -1,8 +1,10 @@
 /**
  * A prepared circuit as bytes and back (compat-v1 §13.3: a prepared circuit is immutable data):
- * the compiled circuit (gates, constants, scope tags, input layout), the §12 commitment and the
- * derived wiring oracle's evaluation data, so that a process can reuse what another prepared
- * without compiling, committing or deriving the wiring again.
+ * the compiled circuit (gates, constants, input layout), the §12 commitment and the derived
+ * wiring oracle's evaluation data, so that a process can reuse what another prepared without
+ * compiling, committing or deriving the wiring again. The builder's scope tags, which only
+ * deriving a wiring oracle reads, are not stored: `compiled.tags` of a circuit read back compiles
+ * the circuit again on first use.
  *
  * Layout: u32 (little-endian) length J of a UTF-8 JSON description, the description, zero padding
  * to a multiple of 8, then every typed array of the description back to back, each at an offset
@@ -18,7 +20,7 @@
 import type { Circuit, Layer } from "../gkr/circuit.js";
 import type { CircuitTags } from "../gkr/builder.js";
 import { DerivedRegularWiring, type DerivedWiringParts } from "../gkr/wiring/derived.js";
-import type { CompiledCircuit } from "../smt/compile.js";
+import { compile, type CompiledCircuit } from "../smt/compile.js";
 import type { InputLayout } from "../smt/layout.js";
 import type { SyncConfig } from "../smt/config.js";
 import type { OpKind } from "../statement/types.js";
@@ -48,7 +50,6 @@ interface Description {
   readonly kind: OpKind;
   readonly config: SyncConfig;
   readonly circuit: Circuit;
-  readonly tags: CircuitTags;
   readonly layout: InputLayout;
   readonly outputCount: number;
   readonly commitment: Uint32Array;
@@ -58,7 +59,7 @@ interface Description {
 /**
  * The bytes of a prepared circuit whose wiring oracle is a `DerivedRegularWiring` (the default of
  * `prepare`), or undefined for another oracle (its data is not stored).
- * @returns the layout of the file comment; a few MB (d48 membership: about 11 MB).
+ * @returns the layout of the file comment; a few MB (d48 membership: about 8 MB).
  * @example
  *   const bytes = preparedMaterial(prepare("membership", { depth: 48 }));
  *   const again = readPreparedMaterial(bytes, "membership", syncConfig({ depth: 48 }));
@@ -72,7 +73,6 @@ export function preparedMaterial(prepared: PreparedSync): Uint8Array | undefined
     kind: c.kind,
     config: c.config,
     circuit: c.circuit,
-    tags: c.tags,
     layout: c.layout,
     outputCount: c.outputCount,
     commitment: Uint32Array.from(prepared.commitment),
@@ -111,7 +111,8 @@ export interface MaterialProblem {
  * The prepared circuit of (kind, config) from bytes of `preparedMaterial`, or the problem that
  * keeps them from being it (malformed, another version, another kind or configuration). Never
  * throws for bad bytes. The arrays of the result are views of `bytes` (copied first when `bytes`
- * is not 8-byte aligned): do not write them. Its timings are zero.
+ * is not 8-byte aligned): do not write them. Its timings are zero; reading `compiled.tags`
+ * compiles the circuit (once).
  * @param config the configuration as `syncConfig` returns it.
  */
 export function readPreparedMaterial(bytes: Uint8Array, kind: OpKind, config: SyncConfig): PreparedSync | MaterialProblem {
@@ -153,9 +154,8 @@ function readUnchecked(input: Uint8Array, kind: OpKind, config: SyncConfig): Pre
   if (d.kind !== kind || !cfg || cfg.depth !== config.depth || cfg.leafMaxFields !== config.leafMaxFields || cfg.strategy?.id !== config.strategy.id || cfg.strategy?.arg !== config.strategy.arg) {
     return { problem: `prepared for ${String(d.kind)} at ${JSON.stringify(cfg)}, not ${kind} at ${JSON.stringify(config)}` };
   }
-  const circuit = d.circuit, tags = d.tags, wiring = d.wiring;
+  const circuit = d.circuit, wiring = d.wiring;
   if (!circuit || !Array.isArray(circuit.layers) || circuit.layers.length === 0 || !Number.isInteger(circuit.inputWidthBits)) return { problem: "the circuit is malformed" };
-  if (!tags || !Array.isArray(tags.layers) || tags.layers.length !== circuit.layers.length) return { problem: "the scope tags are malformed" };
   if (!wiring || !Array.isArray(wiring.layers) || wiring.layers.length !== circuit.layers.length || !Number.isInteger(wiring.loBits) || !wiring.stats) return { problem: "the wiring data is malformed" };
   if (!(d.commitment instanceof Uint32Array) || d.commitment.length !== 8) return { problem: "the commitment is malformed" };
   if (!d.layout || typeof d.layout !== "object" || !Number.isInteger(d.outputCount)) return { problem: "the layout is malformed" };
@@ -165,6 +165,12 @@ function readUnchecked(input: Uint8Array, kind: OpKind, config: SyncConfig): Pre
       return { problem: `circuit layer ${i} is malformed` };
     }
   }
-  const compiled: CompiledCircuit = Object.freeze({ kind, config, circuit, tags, layout: d.layout, outputCount: d.outputCount as number });
+  let tags: CircuitTags | undefined;
+  const compiled = Object.freeze(
+    Object.defineProperty({ kind, config, circuit, layout: d.layout, outputCount: d.outputCount as number }, "tags", {
+      enumerable: true,
+      get: (): CircuitTags => (tags ??= compile(kind, config).tags),
+    }),
+  ) as CompiledCircuit;
   return assemblePrepared(compiled, d.commitment, DerivedRegularWiring.fromParts(wiring), { compileMs: 0, commitmentMs: 0, wiringMs: 0 });
 }
