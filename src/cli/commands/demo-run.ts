@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr demo`: the definitions (options, help) are in demo.ts, which
+ * imports this file only when the command runs.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";

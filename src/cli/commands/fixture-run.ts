@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr fixture`: the definitions (options, help) are in fixture.ts, which
+ * imports this file only when the command runs.
+ */
 import { goldenFixture } from "../../smt/fixture.js";
 import { fromOpRequest } from "../../sync/request-convert.js";
 import { requestToJson } from "../../sync/request.js";

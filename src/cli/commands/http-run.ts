@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr registry http`: the definitions (options, help) are in http.ts,
+ * which imports this file only when the command runs.
+ */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SsgkrError } from "../../errors.js";

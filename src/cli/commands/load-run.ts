@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr load`: the definitions (options, help) are in load.ts, which
+ * imports this file only when the command runs.
+ */
 import type { Command } from "commander";
 import { parseStrictArgs } from "../../serve/load/argv.js";
 import { LoadError } from "../../serve/load/errors.js";

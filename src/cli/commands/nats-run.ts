@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr nats setup`: the definitions (options, help) are in nats.ts, which
+ * imports this file only when the command runs.
+ */
 import { brokerEndpoint } from "../../serve/nats/connect.js";
 import { connectBroker } from "../../serve/nats/connect.js";
 import { ensureStreams, streamSettings, STREAM_OPTION_NAMES, type StreamSettings } from "../../serve/nats/setup.js";

@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr prove`: the definitions (options, help) are in prove.ts, which
+ * imports this file only when the command runs.
+ */
 import { checkOperation } from "../../smt/semantics.js";
 import { defaultPreparedCache } from "../../sync/prepared-cache.js";
 import { provePrepared } from "../../sync/prove.js";

@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr registry prove-block` and `verify-block`: the definitions (options,
+ * help) are in registry-block.ts, which imports this file only when the command runs.
+ */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";

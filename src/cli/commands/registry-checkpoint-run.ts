@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr registry keygen` and `checkpoint`: the definitions (options, help)
+ * are in registry-checkpoint.ts, which imports this file only when the command runs.
+ */
 import { openRegistry } from "../../registry/store/open-any.js";
 import { generateSigningKey, readSigningKey, signCheckpoint } from "../../registry/checkpoint/signing-key.js";
 import { EXIT_OK } from "../exit.js";

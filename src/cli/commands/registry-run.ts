@@ -1,3 +1,8 @@
+/**
+ * The implementation of the `ssgkr registry` commands defined in registry.ts (import, get, root,
+ * history, check, upgrade, retention, insert, replace, delete, restore, prove), which imports this
+ * file only when one of them runs.
+ */
 import cliProgress from "cli-progress";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

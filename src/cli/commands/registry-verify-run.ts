@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr registry verify`: the definitions (options, help) are in registry-
+ * verify.ts, which imports this file only when the command runs.
+ */
 import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { diskPreparedCache } from "../prepared-disk.js";

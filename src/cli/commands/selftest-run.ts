@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr selftest`: the definitions (options, help) are in selftest.ts,
+ * which imports this file only when the command runs.
+ */
 import { KNOWN_ANSWER_CHECKS } from "../selftest-checks.js";
 import { GOLDEN_CHECKS } from "../golden-checks.js";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";

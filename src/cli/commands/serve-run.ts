@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr serve`: the definitions (options, help) are in serve.ts, which
+ * imports this file only when the command runs.
+ */
 import { type Command } from "commander";
 import { SsgkrError } from "../../errors.js";
 import { stringifyJson } from "../../serve/protocol/json.js";

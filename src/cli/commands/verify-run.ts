@@ -1,3 +1,7 @@
+/**
+ * The implementation of `ssgkr verify`: the definitions (options, help) are in verify.ts, which
+ * imports this file only when the command runs.
+ */
 import { formatRoot } from "../../registry/root.js";
 import { digestEquals } from "../../hash/digest.js";
 import { maxProofBytes } from "../../sync/limits.js";
