@@ -71,6 +71,7 @@ export interface PreparedFromDisk {
 
 /**
  * The cache folder, or undefined when `SSGKR_CACHE` is `off` or `0` (case-insensitive).
+ * @throws the error of `os.homedir()` when neither variable is set and there is no home folder.
  * @example
  *   preparedCacheDir({ XDG_CACHE_HOME: "/home/me/.cache" }); // "/home/me/.cache/statesync-gkr"
  */
@@ -186,7 +187,13 @@ function writeAtomically(dir: string, path: string, bytes: Uint8Array): string |
  *   const { prepared, source } = loadOrPrepare("membership", syncConfig({ depth: 48 })); // source "hit" on a warm cache
  */
 export function loadOrPrepare(kind: OpKind, config: SyncConfig, options: PreparedDiskOptions = {}): PreparedFromDisk {
-  const dir = preparedCacheDir(options.env ?? process.env);
+  let dir: string | undefined;
+  try {
+    dir = preparedCacheDir(options.env ?? process.env);
+  } catch (e) {
+    // no home folder to put ~/.cache in
+    return { prepared: prepare(kind, config), source: "uncached", problem: `no cache folder (${(e as Error).message})` };
+  }
   if (dir === undefined) return { prepared: prepare(kind, config), source: "uncached" };
   const path = join(dir, preparedFileName(kind, config));
   const unusable = usableDir(dir);
