@@ -26,7 +26,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { DEFAULT_LEAF_MAX_FIELDS, hashLeaf, LeafTag, type Leaf } from "../smt/leaf.js";
 import type { PreparedSync } from "../sync/prepared.js";
-import { defaultPreparedCache } from "../sync/prepared-cache.js";
+import { defaultPreparedCache, type PreparedCache } from "../sync/prepared-cache.js";
 import { verifyRequestProof } from "../sync/verify-request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
@@ -226,7 +226,16 @@ function common(name: string, request: SyncRequest, depthClaim: number | undefin
   return { identity, key, B };
 }
 
-function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigint): RecordVerdict {
+/** Options of `verifyRecordProof` and `verifyRecordUpdateProof`. */
+export interface RecordVerifyOptions {
+  /**
+   * Where the prepared circuit of a compat-v1 proof comes from and stays (default
+   * `defaultPreparedCache`); e.g. the CLI's cache backed by files (src/cli/prepared-disk.ts).
+   */
+  readonly cache?: PreparedCache;
+}
+
+function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigint, cache: PreparedCache | undefined): RecordVerdict {
   let op;
   try {
     op = toOpRequest(request);
@@ -234,7 +243,7 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
     if (e instanceof SsgkrError) return reject(e.code as RecordRejectCode, e.message);
     throw e;
   }
-  const v = verifyRequestProof(op, proof, { depth: request.depth, leafMaxFields: request.leafMaxFields });
+  const v = verifyRequestProof(op, proof, { depth: request.depth, leafMaxFields: request.leafMaxFields }, cache ? { cache } : {});
   if (!v.ok) return v;
   return { ok: true, name, key, kind: request.kind, oldRoot: request.oldRoot.slice(), newRoot: request.newRoot.slice() };
 }
@@ -247,6 +256,7 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
  *   (`CHECKPOINT_MALFORMED`, `CHECKPOINT_WRONG_KEY`, `CHECKPOINT_BAD_SIGNATURE` otherwise).
  * @param request request.json text, its parsed JSON, or a `SyncRequest`.
  * @param proof inner-proof-v1 bytes (proof.bin).
+ * @param options.cache the prepared circuits of compat-v1 proofs (default `defaultPreparedCache`).
  * @returns `{ ok: true, … }` or `{ ok: false, code, reason }` (codes in the file comment).
  * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  * @example
@@ -257,8 +267,8 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
  *   verifyRecordProof({ checkpoint: body.checkpoint, verifierKey, name: "2048", value: "https://github.com/winsonwq/2048term" }, body.request, proof);
  */
 export function verifyRecordProof(claim: RecordClaim, proof: Uint8Array): RecordVerdict;
-export function verifyRecordProof(claim: RecordClaim, request: RequestInput | undefined, proof: Uint8Array): RecordVerdict;
-export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array): RecordVerdict {
+export function verifyRecordProof(claim: RecordClaim, request: RequestInput | undefined, proof: Uint8Array, options?: RecordVerifyOptions): RecordVerdict;
+export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array, options: RecordVerifyOptions = {}): RecordVerdict {
   const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
@@ -290,7 +300,7 @@ export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInp
   if (r.oldLeaf.tag !== r.newLeaf.tag) return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
   if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
-  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint), claim.name);
+  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint), claim.name);
 }
 
 /**
@@ -300,8 +310,8 @@ export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInp
  * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  */
 export function verifyRecordUpdateProof(claim: RecordUpdateClaim, proof: Uint8Array): RecordVerdict;
-export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput | undefined, proof: Uint8Array): RecordVerdict;
-export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array): RecordVerdict {
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput | undefined, proof: Uint8Array, options?: RecordVerifyOptions): RecordVerdict;
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array, options: RecordVerifyOptions = {}): RecordVerdict {
   const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
@@ -333,7 +343,7 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
   if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
   if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root ${formatRoot(r.newRoot)}, not the claimed new root ${formatRoot(newRoot)}`);
-  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint), claim.name);
+  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint), claim.name);
 }
 
 

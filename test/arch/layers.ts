@@ -75,11 +75,13 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/sync": {
     job: "prepared circuits, prove/verify, request files, limits, batches, worker pool",
     imports: [...CORE, "src/statement", "src/smt", "src/codec"],
+    // Prepared circuits as bytes, which the CLI's on-disk cache stores (src/cli/prepared-disk.ts).
+    entries: ["prepared-material.ts"],
   },
   "src/registry": {
     job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), record → leaf mapping, root encoding, statements",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
-    entries: ["requests.ts", "name-block.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts"],
+    entries: ["requests.ts", "name-block.ts", "block-limits.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts"],
   },
   "src/counterparty": {
     job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",

@@ -8,9 +8,7 @@
  * root's 32 bytes; then the signature line), byte for byte what `GET /v1/checkpoint` serves.
  */
 import type { Command } from "commander";
-import { openRegistry } from "../../registry/store/open-any.js";
-import { DEFAULT_ORIGIN, generateSigningKey, readSigningKey, signCheckpoint } from "../../registry/checkpoint/signing-key.js";
-import { EXIT_OK } from "../exit.js";
+import { DEFAULT_ORIGIN } from "../../registry/checkpoint/signing-key.js";
 
 /** Registers `registry keygen` and `registry checkpoint`. */
 export function registerRegistryCheckpoint(registry: Command, setExit: (code: number) => void): void {
@@ -19,26 +17,12 @@ export function registerRegistryCheckpoint(registry: Command, setExit: (code: nu
     .description("generate the registry's Ed25519 signing key into KEYFILE (mode 0600, never overwritten); prints the verifier key NAME+HASH+KEY")
     .requiredOption("--out <keyfile>", "the key file to create")
     .option("--origin <name>", "the origin (key name) of the registry's checkpoints, e.g. example.com/registry", DEFAULT_ORIGIN)
-    .action((opts: { out: string; origin: string }) => {
-      const key = generateSigningKey(opts.out, opts.origin);
-      process.stdout.write(`${key.verifierKey}\n`);
-      setExit(EXIT_OK);
-    });
+    .action(async (opts) => (await import("./registry-checkpoint-run.js")).runKeygenCommand(setExit, opts));
 
   registry
     .command("checkpoint")
     .description("print the signed checkpoint of the registry's head (C2SP tlog-checkpoint; what GET /v1/checkpoint serves)")
     .requiredOption("--db <dir>", "registry database directory")
     .requiredOption("--signing-key <keyfile>", "the signing key file (`ssgkr registry keygen`)")
-    .action(async (opts: { db: string; signingKey: string }) => {
-      const key = readSigningKey(opts.signingKey);
-      const { store } = openRegistry(opts.db, { readOnly: true });
-      try {
-        const head = store.head();
-        process.stdout.write(signCheckpoint(key, { size: head.batch, root: head.root }));
-      } finally {
-        await store.close();
-      }
-      setExit(EXIT_OK);
-    });
+    .action(async (opts) => (await import("./registry-checkpoint-run.js")).runCheckpointCommand(setExit, opts));
 }
