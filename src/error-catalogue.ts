@@ -5,6 +5,9 @@
  * two equal. Thrown errors are `SsgkrError` subclasses (errors.ts) whose `code` is of their
  * module's union; verdicts (`ok: false`) carry the union of their checks' codes.
  *
+ * HTTP status: the registry API answers an error with its code's status, carried by the entries
+ * of the unions it answers with statuses of their own (`http`), 500 for any other code.
+ *
  * CLI exit status: an error's code is printed as `error CODE: message` on stderr with exit 2 (3
  * for `INTERNAL`, a bug); a verdict's as `REJECT CODE: reason` / `INVALID CODE: …` / `FALSE CODE:
  * …` with exit 1. This module imports only the `errors.ts` files, verifier code lists and the
@@ -20,7 +23,7 @@ import { NAME_REJECT_CODES } from "./counterparty/verify.js";
 import { FIELD_ERROR_CODES } from "./field/errors.js";
 import { CIRCUIT_ERROR_CODES } from "./gkr/errors.js";
 import { GKR_REJECT_CODES } from "./gkr/verifier.js";
-import { HTTP_ERROR_CODES } from "./http/errors.js";
+import { HTTP_ERROR_CODES, HTTP_STATUSES } from "./http/errors.js";
 import { KERNEL_ERROR_CODES } from "./kernels/errors.js";
 import { DEMO_ERROR_CODES } from "./demo/errors.js";
 import { REGISTRY_ERROR_CODES } from "./registry/errors.js";
@@ -59,9 +62,16 @@ export interface CatalogueEntry {
   readonly codes: readonly string[];
   /** Other unions whose codes it also carries. */
   readonly includes: readonly IncludedUnion[];
+  /**
+   * The HTTP status of each of its own codes, for the unions the registry API answers with
+   * statuses of their own (`HTTP_STATUSES`, src/http/errors.ts); the API answers any other
+   * error 500 with its code. Verdicts are no HTTP errors (`POST /v1/verify` answers them 200,
+   * `ok: false`).
+   */
+  readonly http?: Readonly<Record<string, number>>;
 }
 
-const e = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = []): CatalogueEntry => ({ module, kind: "error", codes, includes });
+const e = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = [], http?: Readonly<Record<string, number>>): CatalogueEntry => ({ module, kind: "error", codes, includes, ...(http ? { http } : {}) });
 const v = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = []): CatalogueEntry => ({ module, kind: "verdict", codes, includes });
 
 /** Every code union, by the name of its TypeScript type. */
@@ -80,18 +90,18 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   V3DecodeErrorCode: e("src/codec/v3/errors.ts", V3_DECODE_ERROR_CODES),
   V3EncodeErrorCode: e("src/codec/v3/errors.ts", V3_ENCODE_ERROR_CODES),
   SyncErrorCode: e("src/statement/errors.ts", SYNC_ERROR_CODES),
-  RequestErrorCode: e("src/sync/request.ts", REQUEST_ERROR_CODES),
+  RequestErrorCode: e("src/sync/request.ts", REQUEST_ERROR_CODES, [], HTTP_STATUSES.RequestErrorCode),
   ParallelErrorCode: e("src/sync/parallel/errors.ts", PARALLEL_ERROR_CODES),
   JobErrorCode: e("src/sync/parallel/errors.ts", JOB_ERROR_CODES, ["ParallelErrorCode", "SyncErrorCode", "SmtErrorCode", "CompileErrorCode", "CircuitErrorCode", "SumcheckErrorCode", "FieldErrorCode", "KernelErrorCode", "EncodeErrorCode"].map((union) => ({ union }))),
-  RegistryErrorCode: e("src/registry/errors.ts", REGISTRY_ERROR_CODES),
+  RegistryErrorCode: e("src/registry/errors.ts", REGISTRY_ERROR_CODES, [], HTTP_STATUSES.RegistryErrorCode),
   DemoErrorCode: e("src/demo/errors.ts", DEMO_ERROR_CODES),
-  ClaimErrorCode: e("src/counterparty/claim.ts", CLAIM_ERROR_CODES),
+  ClaimErrorCode: e("src/counterparty/claim.ts", CLAIM_ERROR_CODES, [], HTTP_STATUSES.ClaimErrorCode),
   ProtocolErrorCode: e("src/serve/protocol/errors.ts", PROTOCOL_ERROR_CODES),
   ServerErrorCode: e("src/serve/server/errors.ts", SERVER_ERROR_CODES),
   LoadErrorCode: e("src/serve/load/errors.ts", LOAD_ERROR_CODES),
   VerifyPoolCode: e("src/serve/load/errors.ts", VERIFY_POOL_CODES, [{ union: "LoadErrorCode" }, { union: "ParallelErrorCode" }]),
   BrokerErrorCode: e("src/serve/nats/errors.ts", BROKER_ERROR_CODES),
-  HttpErrorCode: e("src/http/errors.ts", HTTP_ERROR_CODES),
+  HttpErrorCode: e("src/http/errors.ts", HTTP_ERROR_CODES, [], HTTP_STATUSES.HttpErrorCode),
   CliErrorCode: e("src/cli/errors.ts", CLI_ERROR_CODES),
   SumcheckRejectCode: v("src/sumcheck/verifier.ts", SUMCHECK_REJECT_CODES),
   PcsRejectCode: v("src/pcs/errors.ts", PCS_REJECT_CODES),

@@ -3,7 +3,7 @@
  *
  * `code` is stable, safe to match on, and one of the string-literal union `C` that the throwing
  * module exports next to its subclass (e.g. `FieldErrorCode` for `FieldError`); every code is
- * listed with its meaning, module and CLI exit status in docs/errors.md, and the union of all of
+ * listed with its meaning, module, CLI exit status and HTTP status in docs/errors.md, and the union of all of
  * them is `ErrorCode` (error-catalogue.ts). `message` is meant for a human and names the
  * offending value and the rule it broke.
  *

@@ -85,6 +85,6 @@ export class ServedConfigs {
    */
   checkConfig(depth: number, leafMaxFields: number, field: string): void {
     if (this.has(depth, leafMaxFields)) return;
-    throw new HttpError(422, "CONFIG_NOT_SERVED", `${field}: depth ${depth} and leaf bound ${leafMaxFields} are not verified by this server; it verifies ${this.list.map((c) => `depth ${c.depth} with leaf bound ${c.leafMaxFields}`).join(", ")}`, { field, depth, leafMaxFields });
+    throw new HttpError("CONFIG_NOT_SERVED", `${field}: depth ${depth} and leaf bound ${leafMaxFields} are not verified by this server; it verifies ${this.list.map((c) => `depth ${c.depth} with leaf bound ${c.leafMaxFields}`).join(", ")}`, { field, depth, leafMaxFields });
   }
 }

@@ -7,7 +7,7 @@
  * root are cached per (root, name, kind). Writes run one at a time (write-lock.ts). Verification
  * is of the configurations the server serves only, prepared before it listens (served-configs.ts);
  * the route also checks profile v3 registry blocks (`{block, proof}`, counterparty/block-body.ts).
- * Every error is `{"code", "message"}` with the status of errors.ts.
+ * Every error is `{"code", "message"}` with its code's status (errors.ts, `HTTP_STATUSES`).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +23,7 @@ import { describeStatement, formatRoot, nameNotice, valueJson, type StatementJso
 import { isNameKeyed, mappingOf, nameState, proveNameRead, proveNameUpdate, type AnyStore, type NameProof } from "../counterparty/prove.js";
 import { BearerAuth } from "./auth.js";
 import { ProofCache } from "./cache.js";
-import { HttpError, statusOf } from "./errors.js";
+import { HttpError, statusOf, statusOfCode } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
 import { ServedConfigs, type VerifyConfig } from "./served-configs.js";
 import { bodyRoot, bodyValue, queryInt, queryProfile, queryRoot } from "./values.js";
@@ -129,10 +129,10 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   const frameworkErrors = (err: { code?: string }, req: FastifyRequest, reply: FastifyReply): void => {
     corsHeaders(req, reply);
     const answer = (e: HttpError) => void reply.status(e.status).send({ code: e.code, message: e.message });
-    const refusal = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`) : new HttpError(400, "BAD_INPUT", "URL: not a valid URL (bad percent-encoding)");
+    const refusal = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? new HttpError("URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`) : new HttpError("BAD_INPUT", "URL: not a valid URL (bad percent-encoding)");
     (spendBudget ? spendBudget(req, reply) : Promise.resolve()).then(
       () => answer(refusal),
-      (e: unknown) => answer(e instanceof HttpError ? e : new HttpError(500, "INTERNAL", "internal error (the server's standard error has the details)")),
+      (e: unknown) => answer(e instanceof HttpError ? e : new HttpError("INTERNAL", "internal error (the server's standard error has the details)")),
     );
   };
   const app = Fastify({ logger: opts.logger ?? false, routerOptions: { maxParamLength: 1 << 16 }, bodyLimit: opts.writeBodyBytes ?? 256 * 1024, return503OnClosing: true, frameworkErrors });
@@ -150,12 +150,15 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     let code = err instanceof SsgkrError ? err.code : "INTERNAL";
     let message = e.message;
     if (!(err instanceof SsgkrError) && typeof e.statusCode === "number" && e.statusCode < 500) {
-      status = e.statusCode;
-      if (e.code === "FST_ERR_MAX_PARAM_LENGTH" || status === 414) [status, code, message] = [414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`];
-      else if (status === 413) [code, message] = ["BODY_TOO_LARGE", `body: larger than this route accepts (${req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes)`];
-      else if (status === 429) [code, message] = ["RATE_LIMITED", e.message];
-      else if (status === 415) [code, message] = ["BAD_INPUT", `content-type: send JSON (application/json), got ${JSON.stringify(req.headers["content-type"] ?? "")}`];
+      // A request the framework refused before any route: its code's status, but BAD_INPUT keeps
+      // the framework's (415 for a body that is not JSON; docs/errors.md, HttpErrorCode).
+      const s = e.statusCode;
+      if (e.code === "FST_ERR_MAX_PARAM_LENGTH" || s === 414) [code, message] = ["URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`];
+      else if (s === 413) [code, message] = ["BODY_TOO_LARGE", `body: larger than this route accepts (${req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes)`];
+      else if (s === 429) [code, message] = ["RATE_LIMITED", e.message];
+      else if (s === 415) [code, message] = ["BAD_INPUT", `content-type: send JSON (application/json), got ${JSON.stringify(req.headers["content-type"] ?? "")}`];
       else [code, message] = ["BAD_INPUT", e.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ? "body: empty, but the content-type says JSON" : e instanceof SyntaxError || e.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? `body: not valid JSON (${e.message})` : e.message];
+      status = code === "BAD_INPUT" ? s : statusOfCode(code);
     }
     if (status >= 500 && !(err instanceof HttpError)) {
       if (opts.logger) req.log.error(err);
@@ -167,7 +170,10 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const window = err instanceof HttpError && code === "ROOT_NOT_PROVABLE" && typeof err.details["oldest_root"] === "string" ? { oldest_root: err.details["oldest_root"], oldest_size: err.details["oldest_size"] } : {};
     void reply.status(status).send({ code, message, ...window });
   });
-  app.setNotFoundHandler((req, reply) => void reply.status(404).send({ code: "NOT_FOUND", message: `no route ${req.method} ${req.url.split("?")[0]}` }));
+  app.setNotFoundHandler((req, reply) => {
+    const e = new HttpError("NOT_FOUND", `no route ${req.method} ${req.url.split("?")[0]}`);
+    void reply.status(e.status).send({ code: e.code, message: e.message });
+  });
 
   // Hooks in order: CORS headers (so every answer carries them, errors and 429s included), the
   // request budget (before the URL check and before any route's token check), the URL length.
@@ -181,7 +187,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       timeWindow: 60_000,
       // The socket's address: forwarding headers (X-Forwarded-For, Forwarded, …) never choose the client.
       keyGenerator: (req) => req.socket.remoteAddress ?? "unknown",
-      errorResponseBuilder: (_req, ctx) => new HttpError(429, "RATE_LIMITED", `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
+      errorResponseBuilder: (_req, ctx) => new HttpError("RATE_LIMITED", `more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
     });
     // One global hook: every request (reads, writes, refused ones, unknown routes) spends the client's budget before any route hook compares a token.
     const spend = app.rateLimit();
@@ -190,7 +196,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   }
 
   app.addHook("onRequest", async (req) => {
-    if (Buffer.byteLength(req.url) > maxUrl) throw new HttpError(414, "URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`);
+    if (Buffer.byteLength(req.url) > maxUrl) throw new HttpError("URL_TOO_LONG", `URL: longer than ${maxUrl} bytes`);
   });
 
   await app.register(swagger, {
@@ -207,7 +213,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     try {
       nameBytes(name);
     } catch (err) {
-      if (err instanceof SsgkrError) throw new HttpError(400, "BAD_NAME", `path name: ${err.message}`, { field: "name" });
+      if (err instanceof SsgkrError) throw new HttpError("BAD_NAME", `path name: ${err.message}`, { field: "name" });
       throw err;
     }
     return name;
@@ -218,7 +224,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   /** The proof body of a name at the current root, or at an earlier root while cached. */
   const readProof = (name: string, root: Uint32Array | undefined, profile: "v1" | "v3") => {
     const head = store.head();
-    if (profile !== "v1" && !isNameKeyed(store)) throw new HttpError(400, "BAD_INPUT", `query.profile: a ${mapping} registry proves in compat-v1 only (profile v3 is for name-keyed registries)`, { field: "query.profile" });
+    if (profile !== "v1" && !isNameKeyed(store)) throw new HttpError("BAD_INPUT", `query.profile: a ${mapping} registry proves in compat-v1 only (profile v3 is for name-keyed registries)`, { field: "query.profile" });
     if (root !== undefined && !digestEquals(root, head.root)) {
       for (const kind of ["membership", "nonmembership"]) {
         const hit = cache.get(ProofCache.key(root, name, cacheKind(kind, profile)));
@@ -226,8 +232,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       }
       if (isNameKeyed(store)) return proveAt(name, root, profile);
       const known = historyOf(store).some((e) => digestEquals(e.root, root));
-      if (known) throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: an earlier root of the history; a slot registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`, { field: "query.root" });
-      throw new HttpError(404, "ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
+      if (known) throw new HttpError("ROOT_NOT_PROVABLE", `query.root: an earlier root of the history; a slot registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`, { field: "query.root" });
+      throw new HttpError("ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
     }
     const state = nameState(store, name);
     const kind = "absent" in state.side ? "nonmembership" : "membership";
@@ -250,9 +256,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     } catch (err) {
       if (err instanceof SsgkrError && err.code === "ROOT_NOT_PROVABLE") {
         const d = err.details as { oldestRoot: string; oldestSize: number };
-        throw new HttpError(410, "ROOT_NOT_PROVABLE", `query.root: ${err.message}`, { field: "query.root", oldest_root: d.oldestRoot, oldest_size: d.oldestSize });
+        throw new HttpError("ROOT_NOT_PROVABLE", `query.root: ${err.message}`, { field: "query.root", oldest_root: d.oldestRoot, oldest_size: d.oldestSize });
       }
-      if (err instanceof SsgkrError && err.code === "ROOT_UNKNOWN") throw new HttpError(404, "ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
+      if (err instanceof SsgkrError && err.code === "ROOT_UNKNOWN") throw new HttpError("ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
       throw err;
     }
     const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, undefined);
@@ -267,7 +273,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   /** The signed checkpoint of a head (batch, root), when the server signs. */
   const checkpointOf = (batch: number | undefined, root: string): string | undefined => (opts.signingKey !== undefined && batch !== undefined ? signCheckpoint(opts.signingKey, { size: batch, root }) : undefined);
   app.get("/v1/checkpoint", { schema: SCHEMAS.checkpoint }, async (_req, reply) => {
-    if (opts.signingKey === undefined) throw new HttpError(404, "CHECKPOINT_NOT_SERVED", "this server signs no checkpoints (start it with --signing-key KEYFILE)");
+    if (opts.signingKey === undefined) throw new HttpError("CHECKPOINT_NOT_SERVED", "this server signs no checkpoints (start it with --signing-key KEYFILE)");
     const head = store.head();
     void reply.type("text/plain; charset=utf-8");
     return signCheckpoint(opts.signingKey, { size: head.batch, root: head.root });
@@ -299,10 +305,10 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   // The profile v3 block proofs the registry committed (`registry prove-block --profile v3`), kept in its database.
   const blockOf = (req: FastifyRequest) => {
     const text = (req.params as { batch: string }).batch;
-    if (!/^[0-9]{1,10}$/.test(text)) throw new HttpError(400, "BAD_INPUT", `path batch: must be a batch number, got ${JSON.stringify(text.slice(0, 40))}`, { field: "batch" });
+    if (!/^[0-9]{1,10}$/.test(text)) throw new HttpError("BAD_INPUT", `path batch: must be a batch number, got ${JSON.stringify(text.slice(0, 40))}`, { field: "batch" });
     const batch = Number(text);
     const b = isNameKeyed(store) ? store.blockProof(batch) : undefined;
-    if (b === undefined) throw new HttpError(404, "BLOCK_NOT_FOUND", `batch ${batch} has no profile v3 block proof in this registry (GET /v1/blocks lists those it has: the batches \`registry prove-block --profile v3\` committed)`, { batch });
+    if (b === undefined) throw new HttpError("BLOCK_NOT_FOUND", `batch ${batch} has no profile v3 block proof in this registry (GET /v1/blocks lists those it has: the batches \`registry prove-block --profile v3\` committed)`, { batch });
     return b;
   };
   app.get("/v1/blocks", { schema: SCHEMAS.blocks }, async (req) => {
@@ -358,9 +364,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
 
   app.post("/v1/verify", { schema: SCHEMAS.verify, bodyLimit: opts.verifyBodyBytes ?? 2 * 1024 * 1024 }, async (req) => {
     const body = req.body as Record<string, unknown> | undefined;
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]} or {block, proof[, from_root, to_root]}", { field: "body" });
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError("BAD_INPUT", "body: must be {statement, request, proof[, trusted_root]} or {block, proof[, from_root, to_root]}", { field: "body" });
     if (body.block !== undefined) return verifyBlock(body);
-    for (const f of ["statement", "proof"]) if (body[f] === undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
+    for (const f of ["statement", "proof"]) if (body[f] === undefined) throw new HttpError("BAD_INPUT", `body.${f}: missing`, { field: `body.${f}` });
     let trusted = bodyRoot(body.trusted_root, "body.trusted_root");
     // A compat-v1 proof is checked with its request (whose configuration must be served); a
     // profile v3 proof from the statement alone, whose depth and leaf bound must be served.
@@ -372,8 +378,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     // With verifier_key, the trusted root is the checkpoint's, once its signature verifies.
     let checkpoint: { origin: string; size: number } | undefined;
     if (body.verifier_key !== undefined) {
-      if (typeof body.verifier_key !== "string") throw new HttpError(400, "BAD_INPUT", "body.verifier_key: must be a verifier key NAME+HASH+KEY", { field: "body.verifier_key" });
-      if (typeof body.checkpoint !== "string") throw new HttpError(400, "BAD_INPUT", "body.checkpoint: a verifier key checks a signed checkpoint (its note text)", { field: "body.checkpoint" });
+      if (typeof body.verifier_key !== "string") throw new HttpError("BAD_INPUT", "body.verifier_key: must be a verifier key NAME+HASH+KEY", { field: "body.verifier_key" });
+      if (typeof body.checkpoint !== "string") throw new HttpError("BAD_INPUT", "body.checkpoint: a verifier key checks a signed checkpoint (its note text)", { field: "body.checkpoint" });
       const c = verifyCheckpoint(body.checkpoint, body.verifier_key, "body.verifier_key");
       const refused = !c.ok ? { code: c.code, reason: c.reason } : trusted !== undefined && !digestEquals(trusted, c.root) ? { code: "ROOT_NOT_TRUSTED", reason: `the checkpoint's root ${formatRoot(c.root)} is not the trusted root ${formatRoot(trusted)}` } : undefined;
       if (refused !== undefined) return { ok: false, ...refused, statement: statementWords(body.statement), root_source: "checkpoint", prepare_ms: 0, verify_ms: 0 };
@@ -401,9 +407,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   /** A profile v3 block body `{block, proof[, from_root, to_root]}` (docs/http.md "Verify a block"). */
   const verifyBlock = (body: Record<string, unknown>) => {
     for (const f of ["statement", "request", "trusted_root", "verifier_key", "checkpoint"]) {
-      if (body[f] !== undefined) throw new HttpError(400, "BAD_INPUT", `body.${f}: not a field of a block body {block, proof[, from_root, to_root]}`, { field: `body.${f}` });
+      if (body[f] !== undefined) throw new HttpError("BAD_INPUT", `body.${f}: not a field of a block body {block, proof[, from_root, to_root]}`, { field: `body.${f}` });
     }
-    if (body.proof === undefined) throw new HttpError(400, "BAD_INPUT", "body.proof: missing", { field: "body.proof" });
+    if (body.proof === undefined) throw new HttpError("BAD_INPUT", "body.proof: missing", { field: "body.proof" });
     const fromRoot = bodyRoot(body.from_root, "body.from_root");
     const toRoot = bodyRoot(body.to_root, "body.to_root");
     const config = blockConfigOf(body.block);
@@ -428,12 +434,12 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   const write = (op: "put" | UpdateOp) => async (req: FastifyRequest) => {
     const name = nameOf(req);
     const value = op === "delete" ? undefined : bodyValue(req.body, op === "put");
-    if (op === "delete" && req.body !== undefined && req.body !== null && Object.keys(req.body as object).length > 0) throw new HttpError(400, "BAD_INPUT", "body: DELETE takes no body", { field: "body" });
+    if (op === "delete" && req.body !== undefined && req.body !== null && Object.keys(req.body as object).length > 0) throw new HttpError("BAD_INPUT", "body: DELETE takes no body", { field: "body" });
     return lock.run(() => {
       let actual: UpdateOp = op === "put" ? "insert" : op;
       if (op === "put") {
         const state = nameState(store, name);
-        if (state.status === "deleted") throw new HttpError(409, "NAME_DELETED", `${JSON.stringify(name)} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its ${isNameKeyed(store) ? "key" : "slot"})`);
+        if (state.status === "deleted") throw new HttpError("NAME_DELETED", `${JSON.stringify(name)} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its ${isNameKeyed(store) ? "key" : "slot"})`);
         actual = state.status === "live" ? "replace" : "insert";
       }
       const p = proveNameUpdate(store, actual, name, value);
@@ -458,12 +464,12 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   const files = new Map<string, Buffer>();
   const serve = (file: string, reply: FastifyReply) => {
     const type = WEB_TYPES[file];
-    if (!type) throw new HttpError(404, "NOT_FOUND", `no file ${file} in the verifier page`);
+    if (!type) throw new HttpError("NOT_FOUND", `no file ${file} in the verifier page`);
     let bytes = files.get(file);
     if (!bytes) {
       let path = join(webDir, file);
       if (file === "kernels.wasm" && !existsSync(path) && existsSync(PACKAGE_KERNELS)) path = PACKAGE_KERNELS;
-      if (!existsSync(path)) throw new HttpError(503, "WEB_NOT_BUILT", `the verifier page is not built (${path} is missing): the package ships it in dist/web and \`npm ci\` in a clone builds it there (\`npm run build:web\` rebuilds it); reinstall, or give the folder of a built page (--web DIR)`);
+      if (!existsSync(path)) throw new HttpError("WEB_NOT_BUILT", `the verifier page is not built (${path} is missing): the package ships it in dist/web and \`npm ci\` in a clone builds it there (\`npm run build:web\` rebuilds it); reinstall, or give the folder of a built page (--web DIR)`);
       bytes = readFileSync(path);
       files.set(file, bytes);
     }

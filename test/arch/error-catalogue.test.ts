@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { ERROR_CATALOGUE, codesOf } from "../../src/error-catalogue.js";
 import { SsgkrError } from "../../src/errors.js";
 import { formatError } from "../../src/cli/errors.js";
+import { HTTP_ERROR_CODES, HTTP_STATUSES, HttpError, statusOf, statusOfCode } from "../../src/http/errors.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
@@ -14,6 +15,7 @@ interface DocSection {
   kind: string;
   codes: string[];
   exits: string[];
+  https: string[];
   meanings: string[];
   includes: { union: string; prefix?: string }[];
 }
@@ -26,7 +28,7 @@ function parseDoc(text: string): Map<string, DocSection> {
     const head = /^## `(\w+)`\s*$/.exec(line);
     if (head) {
       assert.ok(!out.has(head[1]!), `docs/errors.md: section ${head[1]} twice`);
-      current = { module: "", kind: "", codes: [], exits: [], meanings: [], includes: [] };
+      current = { module: "", kind: "", codes: [], exits: [], https: [], meanings: [], includes: [] };
       out.set(head[1]!, current);
       continue;
     }
@@ -41,13 +43,15 @@ function parseDoc(text: string): Map<string, DocSection> {
       current.kind = mod[2]!;
       continue;
     }
-    const row = /^\| `(\w+)` \| (.*) \| ([^|]+) \|$/.exec(line);
+    const row = /^\| `(\w+)` \| (.*) \| ([^|]+) \| ([^|]+) \|$/.exec(line);
     if (row) {
       current.codes.push(row[1]!);
       current.meanings.push(row[2]!.trim());
       current.exits.push(row[3]!.trim());
+      current.https.push(row[4]!.trim());
       continue;
     }
+    assert.ok(!line.startsWith("| `"), `docs/errors.md: a row without the four columns Code, Meaning, Exit, HTTP: ${line}`);
     if (line.startsWith("Includes:")) {
       for (const m of line.matchAll(/`(\w+)`(?: \(prefixed `(\w+)`\))?/g)) current.includes.push(m[2] ? { union: m[1]!, prefix: m[2] } : { union: m[1]! });
     }
@@ -132,4 +136,72 @@ test("the CLI prints an error's catalogue code as `error CODE: message`, exit 2"
   const internal = formatError(new Error("boom"));
   assert.match(internal.line!, /^error INTERNAL: boom/);
   assert.equal(internal.exitCode, 3);
+});
+
+/** The unions the HTTP API answers with statuses of their own. */
+const ANSWERED = Object.keys(HTTP_STATUSES).sort();
+
+test("every code of a union the HTTP API answers has its status in the catalogue, and only those unions carry statuses", () => {
+  assert.deepEqual(ANSWERED, ["ClaimErrorCode", "HttpErrorCode", "RegistryErrorCode", "RequestErrorCode"]);
+  assert.deepEqual(Object.keys(ERROR_CATALOGUE).filter((n) => ERROR_CATALOGUE[n]!.http !== undefined).sort(), ANSWERED);
+  for (const union of ANSWERED) {
+    const entry = ERROR_CATALOGUE[union]!;
+    assert.equal(entry.kind, "error", union);
+    assert.equal(entry.http, HTTP_STATUSES[union as keyof typeof HTTP_STATUSES], `${union}: the catalogue carries the HTTP layer's table`);
+    assert.deepEqual(Object.keys(entry.http!).sort(), [...entry.codes].sort(), `${union}: a status for every code, and for no other`);
+    for (const [code, status] of Object.entries(entry.http!)) {
+      assert.ok(Number.isInteger(status) && status >= 400 && status <= 599, `${union}.${code}: ${status} is an error status`);
+      assert.equal(statusOfCode(code), status, `${union}.${code}: a code of several unions has one status`);
+    }
+  }
+});
+
+test("an HttpError's status is its code's; statusOf gives every error its code's status and 500 to the rest", () => {
+  for (const code of HTTP_ERROR_CODES) {
+    const err = new HttpError(code, "x");
+    assert.equal(err.status, HTTP_STATUSES.HttpErrorCode[code], code);
+    assert.equal(statusOf(err), err.status, code);
+  }
+  assert.equal(new HttpError("RATE_LIMITED", "x").status, 429);
+  assert.equal(new HttpError("CONFIG_NOT_SERVED", "x").status, 422);
+  assert.equal(statusOf(new SsgkrError("NAME_EXISTS", "x")), 409);
+  assert.equal(statusOf(new SsgkrError("REQUEST_SCHEMA", "x")), 400);
+  assert.equal(statusOf(new SsgkrError("NON_CANONICAL", "x")), 500);
+  assert.equal(statusOf(new Error("boom")), 500);
+});
+
+test("the HTTP column of docs/errors.md is the status the API answers each error code with (— for verdicts and the CLI's codes)", () => {
+  let checked = 0;
+  for (const [name, section] of doc) {
+    section.codes.forEach((code, i) => {
+      const cell = section.https[i]!;
+      if (section.kind === "verdict" || name === "CliErrorCode") {
+        assert.equal(cell, "—", `${name}.${code}: no HTTP status`);
+        return;
+      }
+      const m = /^(\d{3})(?:; (.+))?$/.exec(cell);
+      assert.ok(m, `${name}.${code}: HTTP column "${cell}" is a status (and an optional note after "; ")`);
+      const expected = name === "HttpErrorCode" ? new HttpError(code as (typeof HTTP_ERROR_CODES)[number], "x").status : statusOf(new SsgkrError(code, "x"));
+      assert.equal(Number(m[1]), expected, `${name}.${code}: HTTP column`);
+      const own = ERROR_CATALOGUE[name]!.http;
+      if (own) assert.equal(Number(m[1]), own[code], `${name}.${code}: the catalogue's status`);
+      checked++;
+    });
+  }
+  assert.ok(checked > 200, "error codes were checked");
+});
+
+test("the status table of docs/http.md gives each code it lists one of its row's statuses, the catalogue's", () => {
+  const text = readFileSync(join(root, "docs", "http.md"), "utf8");
+  const start = text.indexOf("| status | codes |");
+  assert.ok(start > 0, "docs/http.md has its status table");
+  let rows = 0;
+  for (const line of text.slice(start).split("\n").slice(2)) {
+    const row = /^\| ([\d /]+) \| (.*) \|$/.exec(line);
+    if (!row) break;
+    rows++;
+    const statuses = row[1]!.split("/").map((x) => Number(x.trim()));
+    for (const m of row[2]!.matchAll(/`([A-Z_]+)`/g)) assert.ok(statuses.includes(statusOfCode(m[1]!)), `docs/http.md: ${m[1]} is ${statusOfCode(m[1]!)}, listed under ${row[1]!.trim()}`);
+  }
+  assert.ok(rows >= 8, "rows were found");
 });
