@@ -1,6 +1,7 @@
 /**
  * JSON schemas of the API (documentation: they make the OpenAPI document; inputs are checked by
- * values.ts so that each 400 names its field in words).
+ * values.ts so that each 400 names its field in words). test/http/schemas.test.ts holds the write
+ * bodies' schemas to the bodies values.ts accepts.
  */
 /** A root as the API writes it: its 32 bytes (8 canonical KoalaBear elements, little-endian u32 each) in 64 lowercase hex characters. */
 const digest = { type: "string", pattern: "^[0-9a-f]{64}$", description: "a root: its 32 bytes (8 canonical KoalaBear elements, each a little-endian u32) as 64 lowercase hex characters" } as const;
@@ -35,11 +36,20 @@ const blockSummary = {
   required: ["batch", "profile", "operations", "from_root", "to_root", "proof_bytes", "json_bytes"],
 } as const;
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, { description: `error (${c})`, ...error }]));
+const writeFields = { value: { anyOf: [{ type: "string" }, { type: "null" }] }, fields: { type: "array", items: { type: "integer" } } } as const;
+/** The body of PUT: exactly one of "value" and "fields" (values.ts `bodyValue`; test/http/schemas.test.ts keeps the two equal). */
 const writeBody = {
   type: "object",
   description: "{\"value\": \"text\"}, {\"value\": null} or {\"fields\": [..]}",
-  properties: { value: { anyOf: [{ type: "string" }, { type: "null" }] }, fields: { type: "array", items: { type: "integer" } } },
+  properties: writeFields,
+  minProperties: 1,
+  maxProperties: 1,
   additionalProperties: false,
+} as const;
+/** The body of a restore: as PUT's, or none (no body, null or {}: the record's last value). */
+const restoreBody = {
+  description: "{\"value\": \"text\"}, {\"value\": null} or {\"fields\": [..]}, or no body (null or {}) to restore the last value",
+  anyOf: [{ type: "null" }, { type: "object", properties: writeFields, maxProperties: 1, additionalProperties: false }],
 } as const;
 const bearer = [{ bearer: [] as string[] }];
 /** The body of a proof check: a proof body with the roots it may be checked against. */
@@ -88,7 +98,7 @@ export const SCHEMAS = {
   },
   put: { summary: "insert or replace a record; returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: writeBody, response: { 200: proofBody, ...errors(400, 401, 403, 409) } },
   del: { summary: "delete a record; returns the update proof", tags: ["writes"], security: bearer, params: nameParam, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
-  restore: { summary: "restore a deleted record (optionally with a new value); returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: writeBody, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
+  restore: { summary: "restore a deleted record (optionally with a new value); returns the update proof", tags: ["writes"], security: bearer, params: nameParam, body: restoreBody, response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) } },
   checkpoint: { summary: "the signed checkpoint of the head (C2SP tlog-checkpoint: origin, size = batch, base64 root; signed-note Ed25519 signature line), text/plain", tags: ["reads"], produces: ["text/plain"], response: { 200: { description: "the signed note, byte for byte what `ssgkr registry checkpoint` prints", type: "string" }, ...errors(404) } },
   blocks: {
     summary: "the profile v3 block proofs the registry committed (`registry prove-block --profile v3`), oldest first",
