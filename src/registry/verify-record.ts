@@ -31,7 +31,8 @@ import { verifyRequestProof } from "../sync/verify-request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
 import { OP_KIND_NAMES, OpKind } from "../statement/types.js";
-import { decodeV3Message, hasV3Encoding } from "../codec/v3/message.js";
+import { checkedFromStatement, decodeV3Message, hasV3Encoding } from "../codec/v3/message.js";
+import { V3DecodeError } from "../codec/v3/errors.js";
 import type { V3RejectCode, V3Verdict } from "../sync/v3/verdict.js";
 import { SsgkrError } from "../errors.js";
 import type { FieldErrorCode } from "../field/errors.js";
@@ -275,6 +276,7 @@ export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInp
   const trusted = trust.root;
   const side: NameSide = "absent" in claim && claim.absent === true ? { absent: true } : { value: (claim as { value: RecordValue }).value };
   if ("value" in side) valuePayload(side.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
+  if (!hasV3Encoding(proof) && checkedFromStatement(proof, request !== undefined)) return undecodable(proof);
   if (hasV3Encoding(proof)) {
     const unnormalisedV3 = liveUnderNonNfc(claim.name, side);
     if (unnormalisedV3) return unnormalisedV3;
@@ -320,6 +322,7 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof
   for (const s of [claim.old, claim.new]) if (s !== null && typeof s === "object" && "value" in s) valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
   if (!isSide(claim.old)) throw new RegistryError("BAD_VALUE", "the old side must be { value }, { absent: true } or { record: true }");
   if (!isSide(claim.new) || "record" in claim.new) throw new RegistryError("BAD_VALUE", "the new side must be { value } or { absent: true }");
+  if (!hasV3Encoding(proof) && checkedFromStatement(proof, request !== undefined)) return undecodable(proof);
   if (hasV3Encoding(proof)) {
     const unnormalisedV3 = liveUnderNonNfc(claim.name, claim.new);
     if (unnormalisedV3) return unnormalisedV3;
@@ -361,6 +364,17 @@ const isSide = (s: unknown): s is NameSide => s !== null && typeof s === "object
  * (the circuit identity differs) gets the record codes `STATEMENT_MISMATCH`, `RECORD_PRESENT`,
  * `RECORD_ABSENT` or `CONFIG_MISMATCH`; any other rejection keeps the v3 code.
  */
+/** The v3 decoder's rejection of bytes given without a request that are neither compat-v1 nor inner-proof-v3. */
+function undecodable(proof: Uint8Array): RecordVerdict {
+  try {
+    decodeV3Message(proof);
+  } catch (e) {
+    if (e instanceof V3DecodeError) return reject(`DECODE_${e.code}` as RecordRejectCode, `${e.message} (no request was given, so the proof was read as profile v3)`);
+    throw e;
+  }
+  return reject("DECODE_UnsupportedProtocolVersion" as RecordRejectCode, "the proof names neither compat-v1 nor profile v3");
+}
+
 function v3Verdict(v: V3Verdict, proof: Uint8Array, kind: OpKind, depth: number, B: number): { ok: true } | RecordVerdict {
   if (v.ok) return v;
   if (v.code === "IDENTITY_MISMATCH") {

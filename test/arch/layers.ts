@@ -169,7 +169,7 @@ function reduced(name: string): string[] {
 }
 
 const short = (u: string): string => u.replace(/^src\//, "");
-const nodeId = (u: string): string => u.replace(/[^a-z]/gi, "_");
+const nodeId = (u: string): string => u.replace(/[^a-z0-9]/gi, "_");
 
 /** The Layout section of README.md: the folder table and the dependency diagram, from `UNITS`. */
 export function renderLayout(): string {

@@ -24,7 +24,7 @@ import { MAX_BLOCK_UPDATES } from "../../registry/block-limits.js";
 export function registerRegistryBlock(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("prove-block")
-    .description("apply the next K updates (NDJSON, one a line) as one committed batch and write its block proof (profile v2 aggregate) into DIR")
+    .description("apply the next K updates (NDJSON, one a line) as one committed batch and write its block proof (profile v2 aggregate; --profile v3: checked from the roots and block.json alone) into DIR")
     .requiredOption("--db <dir>", "registry database directory (name-keyed)")
     .requiredOption("--updates <file>", "updates, one JSON object a line: {\"op\":\"insert|replace|delete|restore\",\"name\":…,\"value\"|\"null\"|\"fields\":…}")
     .option("--count <k>", `apply the first K updates of the file (default all, at most ${MAX_BLOCK_UPDATES})`)

@@ -298,13 +298,15 @@ export async function runGetCommand(setExit: (code: number) => void, opts: { db:
 
 
 /** The action of `ssgkr registry root`, with what commander parsed (the command's definition is in registry.ts). */
-export async function runRootCommand(setExit: (code: number) => void, opts: { db: string; json?: boolean }): Promise<void> {
+export async function runRootCommand(setExit: (code: number) => void, opts: { db: string; json?: boolean; hex?: boolean }): Promise<void> {
+  if (opts.json && opts.hex) throw new CliError("BAD_OPTION", "--json and --hex exclude each other", undefined, { option: "--hex" });
   const any = openRegistry(opts.db, { readOnly: true });
   if (any.mapping === NAME_MAPPING_ID) {
     try {
       const h = any.store.head();
       const c = any.store.config;
-      if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, records: h.records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+      if (opts.hex) process.stdout.write(`${formatRoot(h.root)}\n`);
+      else if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, records: h.records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
       else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, mapping ${NAME_MAPPING_ID} (name-keyed), depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
     } finally {
       await any.store.close();
@@ -316,7 +318,8 @@ export async function runRootCommand(setExit: (code: number) => void, opts: { db
   try {
     const h = store.head();
     const c = store.config;
-    if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, nextSlot: h.nextSlot, live: h.live, deleted: h.deleted, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+    if (opts.hex) process.stdout.write(`${formatRoot(h.root)}\n`);
+    else if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, nextSlot: h.nextSlot, live: h.live, deleted: h.deleted, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
     else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, next slot ${h.nextSlot}, depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
   } finally {
     await store.close();

@@ -9,7 +9,7 @@ import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.
 import { readFileOrExit } from "../io.js";
 import { describeValue } from "../../registry/mapping.js";
 import { RegistryError } from "../../registry/errors.js";
-import { hasV3Encoding } from "../../codec/v3/message.js";
+import { checkedFromStatement } from "../../codec/v3/message.js";
 import { formatRoot } from "../../registry/root.js";
 import { parseVerifierKey } from "../../registry/checkpoint/note.js";
 import { parseRoot, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../../registry/verify-record.js";
@@ -89,7 +89,7 @@ export async function runVerifyCommand(setExit: (code: number) => void, opts: Ve
   const fromCheckpoint = opts.checkpoint !== undefined ? { checkpoint: readFileOrExit(opts.checkpoint, "--checkpoint", MAX_CHECKPOINT_BYTES, "a checkpoint file").toString("utf8"), verifierKey: opts.key! } : {};
   const checkpointWords = (v: RecordVerdict) => (v.ok && v.checkpoint ? ` checkpoint=${v.checkpoint.origin} size=${v.checkpoint.size}` : "");
   const proof = new Uint8Array(readBounded(opts.proof, "--proof", MAX_PROOF_BYTES));
-  if (opts.request === undefined && !hasV3Encoding(proof)) throw new CliError("MISSING_OPTION", "registry verify: --request is required for a compat-v1 proof (only a profile v3 proof is checked from the statement alone)");
+  if (opts.request === undefined && !checkedFromStatement(proof, false)) throw new CliError("MISSING_OPTION", "registry verify: --request is required for a compat-v1 proof (only a profile v3 proof is checked from the statement alone)");
   const requestText = opts.request === undefined ? undefined : readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
   let verdict: RecordVerdict;
   let accepted: string;

@@ -21,7 +21,7 @@ import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
  *   delete  --db DIR (--name N | --slot S)
  *   restore --db DIR (--name N | --slot S) [--value V | --null | --fields LIST]
  *   prove   <membership|nonmembership|insert|replace|delete|restore> --db DIR (--name N | --slot S)
- *           [--value V | --null | --fields LIST] --out DIR      (request.json, proof.bin, statement.json)
+ *           [--value V | --null | --fields LIST] [--profile v1|v3] --out DIR   (request.json, proof.bin, statement.json; v3: proof.bin, statement.json)
  *   verify  --name N (--value V | --null | --fields LIST | --absent) --root R --request F --proof F
  *   prove-block  --db DIR --updates U.ndjson [--count K] --out DIR   (block.bin, requests.json, block.json)
  *   verify-block --from-root A --to-root B --dir DIR
@@ -74,6 +74,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .description("show the current root and counts")
     .requiredOption("--db <dir>", "registry database directory")
     .option("--json", "print JSON")
+    .option("--hex", "print the root alone, as its 64 hex characters (e.g. into the file a verifier reads it from)")
     .action(async (opts) => (await import("./registry-run.js")).runRootCommand(setExit, opts));
 
   registry
@@ -118,7 +119,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   };
   registry
     .command("prove")
-    .description("prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json, proof.bin and statement.json)")
+    .description("prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json, proof.bin and statement.json; --profile v3: proof.bin and statement.json only)")
     .argument("<statement>", "membership | nonmembership | insert | replace | delete | restore")
     .requiredOption("--db <dir>", "registry database directory")
     .option("--name <name>", "record name")
@@ -128,7 +129,7 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
     .option("--fields <list>", "comma-separated field elements")
     .option("--root <digest>", "membership/nonmembership of a name-keyed registry: prove at this earlier root of the retention window (default: the head)")
     .option("--profile <p>", "name-keyed: v1 (compat-v1, checked with request.json; the default) or v3 (checked from statement.json alone: no request.json is written)", "v1")
-    .requiredOption("--out <dir>", "output directory (request.json, proof.bin, statement.json)")
+    .requiredOption("--out <dir>", "output directory (request.json, proof.bin, statement.json; v3: no request.json)")
     .action(async (statement, opts) => (await import("./registry-run.js")).runProveCommand(setExit, statement, opts));
 
   registerRegistryVerify(registry, setExit);
