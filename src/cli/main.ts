@@ -11,7 +11,7 @@ import { registerSelftest } from "./commands/selftest.js";
 import { registerFixture } from "./commands/fixture.js";
 import { registerProve } from "./commands/prove.js";
 import { registerVerify } from "./commands/verify.js";
-import { registerRegistry } from "./commands/registry/index.js";
+import { registerRegistry } from "./commands/registry.js";
 import { registerLoad } from "./commands/load.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerServe } from "./commands/serve.js";

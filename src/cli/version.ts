@@ -15,7 +15,7 @@ export function packageVersion(): string {
   }
 }
 
-/** e.g. `ssgkr 0.1.0 (statesync-gkr; profile compat-v1, proof format inner-proof-v1)`. */
+/** e.g. `ssgkr 0.1.0 (statesync-gkr; profiles compat-v1, v2, v3; proof formats inner-proof-v1, -v2, -v3)`. */
 export function versionLine(): string {
-  return `ssgkr ${packageVersion()} (statesync-gkr; profile compat-v1, proof format inner-proof-v1)`;
+  return `ssgkr ${packageVersion()} (statesync-gkr; profiles compat-v1, v2, v3; proof formats inner-proof-v1, -v2, -v3)`;
 }

@@ -10,7 +10,7 @@ import { claimOf, ClaimError, describeStatement, formatRoot, NAME_KEYED_MAPPING,
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { verifyNameStatement, type NameCheckTimings } from "./verify.js";
-import { hasV3Encoding } from "../codec/v3/message.js";
+import { checkedFromStatement } from "../codec/v3/message.js";
 
 /** A proof body as JSON. */
 export interface ProofBody {
@@ -86,7 +86,7 @@ export function checkProofBody(body: unknown, name?: string, trustedRoot?: Diges
     words = describeStatement(statement);
     if (name !== undefined && claim.name !== name) return { ok: false, code: "NAME_MISMATCH", reason: `the proof's statement is about ${JSON.stringify(claim.name)}, not about the name asked for, ${JSON.stringify(name)}`, statement: words, ...base, ...timings };
     const bytes = base64Bytes(b.proof, "proof");
-    if (b.request === undefined && !hasV3Encoding(bytes)) throw new ClaimError("BAD_CLAIM", "request: missing (a compat-v1 proof is checked with its request; only a profile v3 proof is checked from the statement alone)", { field: "request" });
+    if (b.request === undefined && !checkedFromStatement(bytes, false)) throw new ClaimError("BAD_CLAIM", "request: missing (a compat-v1 proof is checked with its request; only a profile v3 proof is checked from the statement alone)", { field: "request" });
     const v = verifyNameStatement(claim, b.request, bytes, timings);
     const trusted = formatRoot(claim.trustedRoot);
     if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...(v.nfcName !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {}), ...base, ...timings };

@@ -43,7 +43,7 @@ import { OpKind, type OpKindName } from "../statement/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS } from "../smt/leaf.js";
 import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { nameNotice, nonNfcClaimReason } from "../registry/name-form.js";
-import { hasV3Encoding } from "../codec/v3/message.js";
+import { checkedFromStatement } from "../codec/v3/message.js";
 import { preparedV3Of } from "../registry/record-v3.js";
 import { cachedPrepared, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
 import { type ClaimErrorCode, NAME_KEYED_MAPPING, formatRoot, parseRoot, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
@@ -186,7 +186,7 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
 /** A name-keyed claim: delegated to verifyRecordProof / verifyRecordUpdateProof (the circuit is prepared first, timed apart). */
 function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
   if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
-  const v3 = hasV3Encoding(proofBytes);
+  const v3 = checkedFromStatement(proofBytes, requestValue !== undefined && requestValue !== null);
   // a profile v3 proof is checked from the statement alone: a request beside it is not read
   const request = v3 ? undefined : isParsed(requestValue) ? requestValue : parseRequest(requestValue);
   const depth = claim.depth ?? DEFAULT_NAME_DEPTH;

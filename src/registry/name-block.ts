@@ -9,6 +9,7 @@
 import { digestEquals, type Digest } from "../hash/digest.js";
 import type { UpdateRecord } from "../smt/tree.js";
 import { RegistryError } from "./errors.js";
+import { MAX_BLOCK_UPDATES } from "./block-limits.js";
 import type { RecordValue } from "./mapping.js";
 import { planNameUpdate, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
 import type { NameHistoryEntry, NameStore } from "./store/name-store.js";
@@ -22,8 +23,7 @@ export interface BlockUpdate {
   readonly value?: RecordValue;
 }
 
-/** Most updates in one block (the largest aggregate, docs/profile-v2.md §10). */
-export const MAX_BLOCK_UPDATES = 4096;
+export { MAX_BLOCK_UPDATES } from "./block-limits.js";
 
 const OPS: readonly NameUpdateKind[] = ["insert", "replace", "delete", "restore"];
 const FIELDS = ["op", "name", "value", "null", "fields"];

@@ -26,12 +26,13 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { DEFAULT_LEAF_MAX_FIELDS, hashLeaf, LeafTag, type Leaf } from "../smt/leaf.js";
 import type { PreparedSync } from "../sync/prepared.js";
-import { defaultPreparedCache } from "../sync/prepared-cache.js";
+import { defaultPreparedCache, type PreparedCache } from "../sync/prepared-cache.js";
 import { verifyRequestProof } from "../sync/verify-request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
 import { OP_KIND_NAMES, OpKind } from "../statement/types.js";
-import { decodeV3Message, hasV3Encoding } from "../codec/v3/message.js";
+import { checkedFromStatement, decodeV3Message, hasV3Encoding } from "../codec/v3/message.js";
+import { V3DecodeError } from "../codec/v3/errors.js";
 import type { V3RejectCode, V3Verdict } from "../sync/v3/verdict.js";
 import { SsgkrError } from "../errors.js";
 import type { FieldErrorCode } from "../field/errors.js";
@@ -226,7 +227,16 @@ function common(name: string, request: SyncRequest, depthClaim: number | undefin
   return { identity, key, B };
 }
 
-function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigint): RecordVerdict {
+/** Options of `verifyRecordProof` and `verifyRecordUpdateProof`. */
+export interface RecordVerifyOptions {
+  /**
+   * Where the prepared circuit of a compat-v1 proof comes from and stays (default
+   * `defaultPreparedCache`); e.g. the CLI's cache backed by files (src/cli/prepared-disk.ts).
+   */
+  readonly cache?: PreparedCache;
+}
+
+function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigint, cache: PreparedCache | undefined): RecordVerdict {
   let op;
   try {
     op = toOpRequest(request);
@@ -234,7 +244,7 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
     if (e instanceof SsgkrError) return reject(e.code as RecordRejectCode, e.message);
     throw e;
   }
-  const v = verifyRequestProof(op, proof, { depth: request.depth, leafMaxFields: request.leafMaxFields });
+  const v = verifyRequestProof(op, proof, { depth: request.depth, leafMaxFields: request.leafMaxFields }, cache ? { cache } : {});
   if (!v.ok) return v;
   return { ok: true, name, key, kind: request.kind, oldRoot: request.oldRoot.slice(), newRoot: request.newRoot.slice() };
 }
@@ -247,6 +257,7 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
  *   (`CHECKPOINT_MALFORMED`, `CHECKPOINT_WRONG_KEY`, `CHECKPOINT_BAD_SIGNATURE` otherwise).
  * @param request request.json text, its parsed JSON, or a `SyncRequest`.
  * @param proof inner-proof-v1 bytes (proof.bin).
+ * @param options.cache the prepared circuits of compat-v1 proofs (default `defaultPreparedCache`).
  * @returns `{ ok: true, … }` or `{ ok: false, code, reason }` (codes in the file comment).
  * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  * @example
@@ -257,14 +268,15 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
  *   verifyRecordProof({ checkpoint: body.checkpoint, verifierKey, name: "2048", value: "https://github.com/winsonwq/2048term" }, body.request, proof);
  */
 export function verifyRecordProof(claim: RecordClaim, proof: Uint8Array): RecordVerdict;
-export function verifyRecordProof(claim: RecordClaim, request: RequestInput | undefined, proof: Uint8Array): RecordVerdict;
-export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array): RecordVerdict {
+export function verifyRecordProof(claim: RecordClaim, request: RequestInput | undefined, proof: Uint8Array, options?: RecordVerifyOptions): RecordVerdict;
+export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array, options: RecordVerifyOptions = {}): RecordVerdict {
   const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
   const trusted = trust.root;
   const side: NameSide = "absent" in claim && claim.absent === true ? { absent: true } : { value: (claim as { value: RecordValue }).value };
   if ("value" in side) valuePayload(side.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
+  if (!hasV3Encoding(proof) && checkedFromStatement(proof, request !== undefined)) return undecodable(proof);
   if (hasV3Encoding(proof)) {
     const unnormalisedV3 = liveUnderNonNfc(claim.name, side);
     if (unnormalisedV3) return unnormalisedV3;
@@ -290,7 +302,7 @@ export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInp
   if (r.oldLeaf.tag !== r.newLeaf.tag) return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
   if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
-  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint), claim.name);
+  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint), claim.name);
 }
 
 /**
@@ -300,8 +312,8 @@ export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInp
  * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  */
 export function verifyRecordUpdateProof(claim: RecordUpdateClaim, proof: Uint8Array): RecordVerdict;
-export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput | undefined, proof: Uint8Array): RecordVerdict;
-export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array): RecordVerdict {
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput | undefined, proof: Uint8Array, options?: RecordVerifyOptions): RecordVerdict;
+export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array, options: RecordVerifyOptions = {}): RecordVerdict {
   const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
@@ -310,6 +322,7 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof
   for (const s of [claim.old, claim.new]) if (s !== null && typeof s === "object" && "value" in s) valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
   if (!isSide(claim.old)) throw new RegistryError("BAD_VALUE", "the old side must be { value }, { absent: true } or { record: true }");
   if (!isSide(claim.new) || "record" in claim.new) throw new RegistryError("BAD_VALUE", "the new side must be { value } or { absent: true }");
+  if (!hasV3Encoding(proof) && checkedFromStatement(proof, request !== undefined)) return undecodable(proof);
   if (hasV3Encoding(proof)) {
     const unnormalisedV3 = liveUnderNonNfc(claim.name, claim.new);
     if (unnormalisedV3) return unnormalisedV3;
@@ -333,7 +346,7 @@ export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof
   if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
   if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
   if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root ${formatRoot(r.newRoot)}, not the claimed new root ${formatRoot(newRoot)}`);
-  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key), trust.checkpoint), claim.name);
+  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint), claim.name);
 }
 
 
@@ -351,6 +364,17 @@ const isSide = (s: unknown): s is NameSide => s !== null && typeof s === "object
  * (the circuit identity differs) gets the record codes `STATEMENT_MISMATCH`, `RECORD_PRESENT`,
  * `RECORD_ABSENT` or `CONFIG_MISMATCH`; any other rejection keeps the v3 code.
  */
+/** The v3 decoder's rejection of bytes given without a request that are neither compat-v1 nor inner-proof-v3. */
+function undecodable(proof: Uint8Array): RecordVerdict {
+  try {
+    decodeV3Message(proof);
+  } catch (e) {
+    if (e instanceof V3DecodeError) return reject(`DECODE_${e.code}` as RecordRejectCode, `${e.message} (no request was given, so the proof was read as profile v3)`);
+    throw e;
+  }
+  return reject("DECODE_UnsupportedProtocolVersion" as RecordRejectCode, "the proof names neither compat-v1 nor profile v3");
+}
+
 function v3Verdict(v: V3Verdict, proof: Uint8Array, kind: OpKind, depth: number, B: number): { ok: true } | RecordVerdict {
   if (v.ok) return v;
   if (v.code === "IDENTITY_MISMATCH") {

@@ -75,11 +75,13 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/sync": {
     job: "prepared circuits, prove/verify, request files, limits, batches, worker pool",
     imports: [...CORE, "src/statement", "src/smt", "src/codec"],
+    // Prepared circuits as bytes, which the CLI's on-disk cache stores (src/cli/prepared-disk.ts).
+    entries: ["prepared-material.ts"],
   },
   "src/registry": {
     job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), `consistency/` (change-log replay, the background block prover, consistency chains), record → leaf mapping, root encoding, statements",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
-    entries: ["requests.ts", "name-block.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts", "consistency/block-prover.ts", "consistency/verify-consistency.ts"],
+    entries: ["requests.ts", "name-block.ts", "block-limits.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts", "consistency/block-prover.ts", "consistency/verify-consistency.ts"],
   },
   "src/counterparty": {
     job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",
@@ -140,7 +142,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
   "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [], consistency: ["hashing", "store", "checkpoint"] },
   "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
   "src/web": { shims: [] },
-  "src/cli": { commands: [], "commands/registry": [] },
+  "src/cli": { commands: [] },
   "bench/report": { sections: [] },
 };
 
@@ -167,7 +169,7 @@ function reduced(name: string): string[] {
 }
 
 const short = (u: string): string => u.replace(/^src\//, "");
-const nodeId = (u: string): string => u.replace(/[^a-z]/gi, "_");
+const nodeId = (u: string): string => u.replace(/[^a-z0-9]/gi, "_");
 
 /** The Layout section of README.md: the folder table and the dependency diagram, from `UNITS`. */
 export function renderLayout(): string {

@@ -19,6 +19,7 @@ const TIMEOUT_MS = 90_000;
 
 /** Headline keys each benchmark's smoke run must print (a subset where the keys depend on the sizes). */
 const HEADLINE: Readonly<Record<string, readonly string[]>> = {
+  "cli-verify": ["depth", "cold_wall_ms", "warm_wall_ms", "off_wall_ms", "node_start_ms", "inproc_verify_ms", "inproc_first_verify_ms", "warm_over_inproc", "warm_over_inproc_first", "off_over_warm"],
   batch: ["depth", "jobs_per_kind", "batch_serial_proofs_per_s", "batch_proofs_per_s_1w", "batch_cpu_ms_per_proof_1w", "bytes_identical"],
   history: ["records", "commits", "growth_bytes_per_commit", "state_ratio", "prove_ratio"],
   http: ["mapping", "depth", "raw_proofs_per_s", "cached_reads_per_s", "uncached_reads_per_s", "writes_per_s", "uncached_over_raw"],

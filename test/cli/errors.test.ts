@@ -57,7 +57,7 @@ test("--version prints the version and the profile", () => {
   for (const flag of ["--version", "-V"]) {
     const r = run(flag);
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, `ssgkr ${pkg.version} (statesync-gkr; profile compat-v1, proof format inner-proof-v1)\n`);
+    assert.equal(r.stdout, `ssgkr ${pkg.version} (statesync-gkr; profiles compat-v1, v2, v3; proof formats inner-proof-v1, -v2, -v3)\n`);
   }
 });
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { bytesBase64 } from "../../src/counterparty/body.js";
 import { proveNameRead, type AnyStore } from "../../src/counterparty/prove.js";
 import { createRegistryApp } from "../../src/http/server.js";
-import { parseVerifyConfig } from "../../src/cli/commands/http.js";
+import { parseVerifyConfig } from "../../src/cli/commands/http-run.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { defaultPreparedCache } from "../../src/sync/prepared-cache.js";

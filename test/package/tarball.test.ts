@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { consumerProject, outputMatches, repoRoot, runnableBlocks } from "./consumer.js";
 
-// The package is about 1.83 MB packed: the 100k-record demo data set, the kernels, dist/ (the polynomial commitment added ~30 KB), the built verifier page (~150 KB).
-const MAX_PACKED_BYTES = 1.95e6;
+// The package is about 1.96 MB packed: the 100k-record demo data set (0.96 MB), the built verifier page (0.69 MB unpacked), the kernels (0.30 MB unpacked), dist/ of src (profiles v2 and v3, the polynomial commitment and its worker pool, the registry, HTTP and CLI). The bound catches what must not ship (tests, sources, benches: megabytes).
+const MAX_PACKED_BYTES = 2.1e6;
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 function run(cmd: string, args: readonly string[], cwd: string, timeout = 240_000): SpawnSyncReturns<string> {
@@ -17,7 +17,7 @@ function run(cmd: string, args: readonly string[], cwd: string, timeout = 240_00
 
 interface PackResult { readonly filename: string; readonly size: number; readonly entryCount: number; readonly files: readonly { readonly path: string }[] }
 
-test("npm pack ships the runtime only (dist of src, the built verifier page, wasm, bin, the offline dataset), ≤ 1.95 MB; the tarball installs without a build step; selftest and the README examples run from it", { timeout: 600_000 }, () => {
+test("npm pack ships the runtime only (dist of src, the built verifier page, wasm, bin, the offline dataset), ≤ 2.1 MB; the tarball installs without a build step; selftest and the README examples run from it", { timeout: 600_000 }, () => {
   const work = mkdtempSync(join(tmpdir(), "ssgkr-pack-"));
   try {
     const stamp = join(repoRoot, "dist", ".build-stamp");

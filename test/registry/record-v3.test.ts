@@ -128,6 +128,16 @@ test("profile v3 proof bodies: {statement, proof} without a request checked by c
     assert.equal(lied.code, "PUBLIC_INPUTS_MISMATCH");
     const noRequest = checkProofBody({ statement: v1.statementJson, proof: bytesBase64(v1.proof) });
     assert.equal(noRequest.code, "BAD_CLAIM");
+    // bytes that name no known encoding, given without a request, are read as profile v3 and
+    // rejected by its decoder (not taken for a compat-v1 proof missing its request)
+    const damaged = member.proof.slice();
+    damaged[8]! ^= 1;
+    for (const bytes of [damaged, new Uint8Array(0)]) {
+      const body = checkProofBody({ statement: member.statementJson, proof: bytesBase64(bytes) });
+      assert.match(body.code ?? "", /^DECODE_/, `body check: ${body.code}`);
+      const lib = verifyRecordProof({ trustedRoot: store.head().root, name: "alpha", value: URL_A, depth: DEPTH }, bytes);
+      assert.ok(!lib.ok && lib.code.startsWith("DECODE_"), `library: ${lib.ok ? "ACCEPT" : lib.code}`);
+    }
     assert.equal(OpKind.Membership, "membership");
   } finally {
     await store.close();

@@ -1,54 +1,12 @@
 import type { Command } from "commander";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { SsgkrError } from "../../errors.js";
-import { openRegistry } from "../../registry/store/open-any.js";
-import { parseListen } from "../../serve/server/options.js";
-import { readTokenFile } from "../../http/auth.js";
-import { readSigningKey } from "../../registry/checkpoint/signing-key.js";
-import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
-import { configText, type VerifyConfig } from "../../http/served-configs.js";
-import { syncConfig } from "../../smt/config.js";
-import { CliExit, EXIT_OK, EXIT_USAGE } from "../exit.js";
-import { CliError } from "../errors.js";
-import { parseIntOption } from "../io.js";
-
-interface HttpOpts {
-  db: string;
-  listen: string;
-  tokenFile?: string;
-  cors?: string;
-  rateLimit: string;
-  cacheMb: string;
-  web?: string;
-  verifyConfig?: string[];
-  signingKey?: string;
-  proveBlocks?: boolean;
-}
-
-/**
- * One `--verify-config DEPTH:LEAF_MAX_FIELDS` value, within the engine's limits (depth 1..64,
- * leaf bound 10..63).
- * @throws CliError `BAD_OPTION`.
- */
-export function parseVerifyConfig(text: string): VerifyConfig {
-  const m = /^(\d{1,9}):(\d{1,9})$/.exec(text.trim());
-  if (!m) throw new CliError("BAD_OPTION", `--verify-config ${JSON.stringify(text)}: must be DEPTH:LEAF_MAX_FIELDS, e.g. 24:31`);
-  try {
-    const cfg = syncConfig({ depth: Number(m[1]), leafMaxFields: Number(m[2]) });
-    return { depth: cfg.depth, leafMaxFields: cfg.leafMaxFields };
-  } catch (e) {
-    if (e instanceof SsgkrError) throw new CliError("BAD_OPTION", `--verify-config ${text}: ${e.message}`);
-    throw e;
-  }
-}
 
 /**
  * `ssgkr registry http --db DIR [--listen 127.0.0.1:8080] [--token-file F] [--cors ORIGIN]
- * [--verify-config DEPTH:LEAF]… [--no-prove-blocks]`: the registry HTTP API and the browser verifier page
- * (docs/http.md), with the block prover running in the background (GET /v1/consistency serves
- * what it proves; the registry is then opened for writing). Prepares the circuits of the configurations `POST /v1/verify` takes (the
- * registry's and each `--verify-config`) before it listens, then prints one line
+ * [--verify-config DEPTH:LEAF]… [--no-prove-blocks]`: the registry HTTP API and the browser
+ * verifier page (docs/http.md), with the block prover running in the background
+ * (GET /v1/consistency serves what it proves; the registry is then opened for writing). Prepares
+ * the circuits of the configurations `POST /v1/verify` takes (the registry's and each
+ * `--verify-config`) before it listens, then prints one line
  * `listening on http://HOST:PORT (…)` on stdout once bound, serves until SIGINT/SIGTERM, then
  * closes the database. Exit 2 for a bad option, an unusable token file or an address that cannot
  * be bound.
@@ -67,52 +25,5 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option("--verify-config <depth:leaf>", "let POST /v1/verify also verify proofs of this depth and leaf bound, e.g. 24:31 (repeatable; prepared at start-up); it always verifies the registry's own", (v: string, all: string[] | undefined) => [...(all ?? []), v])
     .option("--signing-key <keyfile>", "sign checkpoints with this key (`ssgkr registry keygen`): GET /v1/checkpoint serves the head's, and every proof carries the checkpoint it is about")
     .option("--no-prove-blocks", "do not run the block prover (by default the server proves each committed batch in the background, for GET /v1/consistency)")
-    .action(async (opts: HttpOpts) => {
-      let host: string;
-      let port: number;
-      try {
-        ({ host, port } = parseListen(opts.listen));
-      } catch (e) {
-        throw new CliError("BAD_OPTION", (e as Error).message);
-      }
-      const rateLimit = parseIntOption(opts.rateLimit, "--rate-limit", 0, 1_000_000_000);
-      const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
-      const verifyConfigs = (opts.verifyConfig ?? []).map(parseVerifyConfig);
-      const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
-      const signingKey = opts.signingKey !== undefined ? readSigningKey(opts.signingKey) : undefined;
-      const webDir = opts.web ?? (await ensureWeb());
-      // The block prover writes the registry (its kept block proofs), so it opens it for writing; writes over HTTP still need the token.
-      const proveBlocks = opts.proveBlocks !== false;
-      const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
-      const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs, ...(signingKey !== undefined ? { signingKey } : {}), proveBlocks });
-      let address: string;
-      try {
-        address = await app.listen({ host, port });
-      } catch (e) {
-        await store.close();
-        throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
-      }
-      process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}${signingKey !== undefined ? `, checkpoints signed by ${signingKey.verifierKey}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
-      await app.close();
-      await store.close();
-      setExit(EXIT_OK);
-    });
-}
-
-/** The default page folder (shipped in the package, built by `prepare`); built on the spot when missing in a clone with esbuild installed. */
-async function ensureWeb(): Promise<string> {
-  if (existsSync(join(DEFAULT_WEB_DIR, "index.html"))) return DEFAULT_WEB_DIR;
-  try {
-    const script = new URL("../../../../scripts/build-web.mjs", import.meta.url).href;
-    const { buildWeb } = (await import(script)) as { buildWeb: (dir: string) => Promise<unknown> };
-    await buildWeb(DEFAULT_WEB_DIR);
-  } catch (e) {
-    process.stderr.write(`notice: the verifier page is not built and cannot be built here (${e instanceof SsgkrError ? e.message : (e as Error).message.split("\n")[0]}); /verify answers 503 WEB_NOT_BUILT; in a clone, \`npm ci\` builds the page; an installed package ships it, so reinstall it, or give --web DIR\n`);
-  }
-  return DEFAULT_WEB_DIR;
+    .action(async (opts) => (await import("./http-run.js")).runHttpCommand(setExit, opts));
 }

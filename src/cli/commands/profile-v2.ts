@@ -11,8 +11,7 @@ import { CliExit, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
 import { readRequest, writeFileOrExit } from "../io.js";
 
-/** Profiles `--profile` accepts. */
-export const PROFILES = ["compat-v1", "v2", "v3"] as const;
+export { PROFILES } from "./profiles.js";
 
 /** True iff the bytes carry proof_encoding_version 2 (bytes 8..10 LE) after the magic. */
 /** The largest profile v2 proof file `ssgkr verify` reads (an aggregate of 1,024 operations is far smaller). */

@@ -146,6 +146,19 @@ export function hasV3Encoding(bytes: Uint8Array): boolean {
 }
 
 /**
+ * Whether a proof about a name is checked from its statement alone (profile v3): its bytes name
+ * proof_encoding_version 3, or no request is given and they do not name compat-v1's version 1.
+ * So damaged, empty or foreign bytes without a request are rejected by the v3 decoder (a
+ * `DECODE_` verdict), never taken for a compat-v1 proof whose request is missing.
+ * @example checkedFromStatement(new Uint8Array(0), false) // true: rejected DECODE_Truncated
+ */
+export function checkedFromStatement(bytes: Uint8Array, hasRequest: boolean): boolean {
+  if (hasV3Encoding(bytes)) return true;
+  if (hasRequest) return false;
+  return !(bytes instanceof Uint8Array && bytes.length >= 10 && (bytes[8]! | (bytes[9]! << 8)) === 1);
+}
+
+/**
  * Decodes one inner-proof-v3 message, strictly, in the order of docs/profile-v3.md §6.2.
  * @throws V3DecodeError; never anything else.
  */

@@ -59,6 +59,27 @@ export interface DerivedWiringStats {
 }
 
 /**
+ * What a `DerivedRegularWiring` evaluates from: the compiled form of every layer (output layer
+ * first), the tile size exponent and the statistics of the derivation that produced them.
+ */
+export interface DerivedWiringParts {
+  readonly loBits: number;
+  readonly layers: readonly CompiledLayer[];
+  readonly stats: DerivedWiringStats;
+}
+
+/** The constructor's marker of an oracle rebuilt from its parts (`fromParts`). */
+const FROM_PARTS: unique symbol = Symbol("DerivedRegularWiring.fromParts");
+
+/**
+ * Hi-table bounds per layer: of a claim point (out side), and of x and y, which are also the next
+ * layer's claim points.
+ */
+function hiBounds(layers: readonly CompiledLayer[]): [number[], number[]] {
+  return [layers.map((l) => l.zHiBound), layers.map((l, i) => Math.max(l.xHiBound, i + 1 < layers.length ? layers[i + 1]!.zHiBound : 1))];
+}
+
+/**
  * The wiring oracle in closed form (compat-v1 §10.6): each layer's gates are grouped into regular tiles whose predicates are evaluated from the point coordinates, audited against the gates when built (`DERIVATION_MISMATCH` with `strict`, otherwise the group is evaluated gate by gate). Several times faster than `TableWiring` for verification.
  * @throws CircuitError `BAD_OPTION` for `loBits` outside [0, 7].
  * @example
@@ -85,7 +106,17 @@ export class DerivedRegularWiring implements WiringOracle {
    * @throws CircuitError if the circuit is malformed (`validateCircuit`), `BAD_OPTION` for a bad
    *   loBits, `DERIVATION_MISMATCH` in strict mode when an audit fails.
    */
-  constructor(circuit: Circuit, tags?: CircuitTags, options: DerivedWiringOptions = {}) {
+  constructor(circuit: Circuit, tags?: CircuitTags, options?: DerivedWiringOptions);
+  constructor(circuit: Circuit | typeof FROM_PARTS, tags?: CircuitTags | DerivedWiringParts, options: DerivedWiringOptions = {}) {
+    if (circuit === FROM_PARTS) {
+      const parts = tags as DerivedWiringParts;
+      this.loBits = parts.loBits;
+      this.layers = [...parts.layers];
+      this.stats = Object.freeze({ ...parts.stats });
+      [this.zBound, this.xBound] = hiBounds(this.layers);
+      return;
+    }
+    tags = tags as CircuitTags | undefined;
     const t0 = performance.now();
     validateCircuit(circuit);
     const loBits = options.loBits ?? 4;
@@ -129,12 +160,31 @@ export class DerivedRegularWiring implements WiringOracle {
       gates += layer.gateKind.length;
       return compiled;
     });
-    this.zBound = this.layers.map((l) => l.zHiBound);
-    this.xBound = this.layers.map((l, i) => Math.max(l.xHiBound, i + 1 < this.layers.length ? this.layers[i + 1]!.zHiBound : 1));
+    [this.zBound, this.xBound] = hiBounds(this.layers);
     this.stats = Object.freeze({
       layers: circuit.layers.length, reusedLayers: reused, gates, groups, auditedGroups: audited, residueGates, residueConsts,
       patterns, placements, patternEntries: entries, deriveMs: performance.now() - t0,
     });
+  }
+
+  /**
+   * The oracle's evaluation data (every layer's compiled form, the tile size and the derivation
+   * statistics), from which `fromParts` rebuilds an equal oracle without deriving or auditing
+   * again. The arrays are the oracle's own: do not write them.
+   */
+  parts(): DerivedWiringParts {
+    return { loBits: this.loBits, layers: this.layers, stats: this.stats };
+  }
+
+  /**
+   * An oracle from the parts of one built by the constructor (`parts()`, possibly stored and read
+   * back): the same field values for every input, at no derivation cost. The parts are trusted as
+   * they are (not audited against any gates): give only parts that `parts()` produced.
+   * @example
+   *   const again = DerivedRegularWiring.fromParts(wiring.parts());
+   */
+  static fromParts(parts: DerivedWiringParts): DerivedRegularWiring {
+    return new (DerivedRegularWiring as unknown as new (c: typeof FROM_PARTS, p: DerivedWiringParts) => DerivedRegularWiring)(FROM_PARTS, parts);
   }
 
   /** @throws CircuitError `BAD_LAYER_INDEX`, `BAD_GATE_KIND` or `BAD_POINT`. */

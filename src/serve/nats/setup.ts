@@ -17,48 +17,10 @@
 import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection, type StreamConfig } from "nats";
 import { MAX_JOB_BYTES, MAX_PROOF_BYTES, MAX_REPLY_JSON_BYTES } from "../protocol/limits.js";
 import { BrokerError } from "./errors.js";
+import { DEFAULT_STREAM_SETTINGS, STREAM_OPTION_NAMES, type StreamSettings } from "./stream-settings.js";
 import { JOBS_STREAM, JOB_SUBJECTS_WILDCARD, NATS_KINDS, RESULTS_STREAM, RESULT_SUBJECTS_WILDCARD, jobConsumer, jobSubject } from "./names.js";
 
-/** Stream and consumer settings. Times in ms. */
-export interface StreamSettings {
-  /** Stream replicas (1, or 3 on a three-node cluster; at most 5). */
-  readonly replicas: number;
-  /** How long a delivered job may stay unacked before it is redelivered. */
-  readonly ackWaitMs: number;
-  /** Jobs not taken within this are dropped by the broker. */
-  readonly jobsMaxAgeMs: number;
-  readonly jobsMaxBytes: number;
-  /** Results are kept this long (a frontend can resume within it). */
-  readonly resultsMaxAgeMs: number;
-  readonly resultsMaxBytes: number;
-  /** Window in which a re-published `run_id/job_id` is dropped (≤ both max ages). */
-  readonly duplicateWindowMs: number;
-  /** Jobs delivered and not yet acked, per kind, over all workers. */
-  readonly maxAckPending: number;
-}
-
-export const DEFAULT_STREAM_SETTINGS: StreamSettings = Object.freeze({
-  replicas: 1,
-  ackWaitMs: 30_000,
-  jobsMaxAgeMs: 3_600_000,
-  jobsMaxBytes: 1024 ** 3,
-  resultsMaxAgeMs: 3_600_000,
-  resultsMaxBytes: 4 * 1024 ** 3,
-  duplicateWindowMs: 600_000,
-  maxAckPending: 20_000,
-});
-
-/** The setting names as `ssgkr nats setup` options. */
-export const STREAM_OPTION_NAMES = {
-  replicas: "replicas",
-  ackWaitMs: "ack-wait-ms",
-  jobsMaxAgeMs: "jobs-max-age-ms",
-  jobsMaxBytes: "jobs-max-bytes",
-  resultsMaxAgeMs: "results-max-age-ms",
-  resultsMaxBytes: "results-max-bytes",
-  duplicateWindowMs: "duplicate-window-ms",
-  maxAckPending: "max-ack-pending",
-} as const satisfies Record<keyof StreamSettings, string>;
+export { DEFAULT_STREAM_SETTINGS, STREAM_OPTION_NAMES, type StreamSettings } from "./stream-settings.js";
 
 const RANGES: Record<keyof StreamSettings, [number, number]> = {
   replicas: [1, 5],

@@ -1,0 +1,98 @@
+/**
+ * The implementation of `ssgkr registry http`: the definitions (options, help) are in http.ts,
+ * which imports this file only when the command runs.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { SsgkrError } from "../../errors.js";
+import { openRegistry } from "../../registry/store/open-any.js";
+import { parseListen } from "../../serve/server/options.js";
+import { readTokenFile } from "../../http/auth.js";
+import { readSigningKey } from "../../registry/checkpoint/signing-key.js";
+import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
+import { configText, type VerifyConfig } from "../../http/served-configs.js";
+import { syncConfig } from "../../smt/config.js";
+import { EXIT_OK } from "../exit.js";
+import { CliError } from "../errors.js";
+import { parseIntOption } from "../io.js";
+
+interface HttpOpts {
+  db: string;
+  listen: string;
+  tokenFile?: string;
+  cors?: string;
+  rateLimit: string;
+  cacheMb: string;
+  web?: string;
+  verifyConfig?: string[];
+  signingKey?: string;
+  proveBlocks?: boolean;
+}
+
+/**
+ * One `--verify-config DEPTH:LEAF_MAX_FIELDS` value, within the engine's limits (depth 1..64,
+ * leaf bound 10..63).
+ * @throws CliError `BAD_OPTION`.
+ */
+export function parseVerifyConfig(text: string): VerifyConfig {
+  const m = /^(\d{1,9}):(\d{1,9})$/.exec(text.trim());
+  if (!m) throw new CliError("BAD_OPTION", `--verify-config ${JSON.stringify(text)}: must be DEPTH:LEAF_MAX_FIELDS, e.g. 24:31`);
+  try {
+    const cfg = syncConfig({ depth: Number(m[1]), leafMaxFields: Number(m[2]) });
+    return { depth: cfg.depth, leafMaxFields: cfg.leafMaxFields };
+  } catch (e) {
+    if (e instanceof SsgkrError) throw new CliError("BAD_OPTION", `--verify-config ${text}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The default page folder (shipped in the package, built by `prepare`); built on the spot when missing in a clone with esbuild installed. */
+async function ensureWeb(): Promise<string> {
+  if (existsSync(join(DEFAULT_WEB_DIR, "index.html"))) return DEFAULT_WEB_DIR;
+  try {
+    const script = new URL("../../../../scripts/build-web.mjs", import.meta.url).href;
+    const { buildWeb } = (await import(script)) as { buildWeb: (dir: string) => Promise<unknown> };
+    await buildWeb(DEFAULT_WEB_DIR);
+  } catch (e) {
+    process.stderr.write(`notice: the verifier page is not built and cannot be built here (${e instanceof SsgkrError ? e.message : (e as Error).message.split("\n")[0]}); /verify answers 503 WEB_NOT_BUILT; in a clone, \`npm ci\` builds the page; an installed package ships it, so reinstall it, or give --web DIR\n`);
+  }
+  return DEFAULT_WEB_DIR;
+}
+
+/** The action of `ssgkr registry http`, with what commander parsed (the command's definition is in http.ts). */
+export async function runHttpCommand(setExit: (code: number) => void, opts: HttpOpts): Promise<void> {
+  let host: string;
+  let port: number;
+  try {
+    ({ host, port } = parseListen(opts.listen));
+  } catch (e) {
+    throw new CliError("BAD_OPTION", (e as Error).message);
+  }
+  const rateLimit = parseIntOption(opts.rateLimit, "--rate-limit", 0, 1_000_000_000);
+  const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
+  const verifyConfigs = (opts.verifyConfig ?? []).map(parseVerifyConfig);
+  const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
+  const signingKey = opts.signingKey !== undefined ? readSigningKey(opts.signingKey) : undefined;
+  const webDir = opts.web ?? (await ensureWeb());
+  // The block prover writes the registry (its kept block proofs), so it opens it for writing; writes over HTTP still need the token.
+  const proveBlocks = opts.proveBlocks !== false;
+  const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
+  const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs, ...(signingKey !== undefined ? { signingKey } : {}), proveBlocks });
+  let address: string;
+  try {
+    address = await app.listen({ host, port });
+  } catch (e) {
+    await store.close();
+    throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
+  }
+  process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}${signingKey !== undefined ? `, checkpoints signed by ${signingKey.verifierKey}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await app.close();
+  await store.close();
+  setExit(EXIT_OK);
+}
+
