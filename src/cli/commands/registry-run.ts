@@ -300,59 +300,44 @@ export async function runGetCommand(setExit: (code: number) => void, opts: { db:
 /** The action of `ssgkr registry root`, with what commander parsed (the command's definition is in registry.ts). */
 export async function runRootCommand(setExit: (code: number) => void, opts: { db: string; json?: boolean; hex?: boolean }): Promise<void> {
   if (opts.json && opts.hex) throw new CliError("BAD_OPTION", "--json and --hex exclude each other", undefined, { option: "--hex" });
-  const any = openRegistry(opts.db, { readOnly: true });
-  if (any.mapping === NAME_MAPPING_ID) {
-    try {
-      const h = any.store.head();
-      const c = any.store.config;
-      if (opts.hex) process.stdout.write(`${formatRoot(h.root)}\n`);
-      else if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, records: h.records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
-      else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, mapping ${NAME_MAPPING_ID} (name-keyed), depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
-    } finally {
-      await any.store.close();
-    }
-    setExit(EXIT_OK);
-    return;
-  }
-  const store = any.store;
-  try {
-    const h = store.head();
-    const c = store.config;
+  await readOnlyRegistry(opts.db, (any) => {
+    const h = any.store.head();
+    const c = any.store.config;
+    const named = any.mapping === NAME_MAPPING_ID;
+    const nextSlot = "nextSlot" in h ? h.nextSlot : undefined;
     if (opts.hex) process.stdout.write(`${formatRoot(h.root)}\n`);
-    else if (opts.json) process.stdout.write(JSON.stringify({ root: formatRoot(h.root), batch: h.batch, nextSlot: h.nextSlot, live: h.live, deleted: h.deleted, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
-    else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, next slot ${h.nextSlot}, depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
-  } finally {
-    await store.close();
-  }
+    else if (opts.json) process.stdout.write(JSON.stringify(named ? { root: formatRoot(h.root), batch: h.batch, records: (h as { records: number }).records, live: h.live, deleted: h.deleted, mapping: NAME_MAPPING_ID, depth: c.depth, leafMaxFields: c.leafMaxFields } : { root: formatRoot(h.root), batch: h.batch, nextSlot, live: h.live, deleted: h.deleted, depth: c.depth, leafMaxFields: c.leafMaxFields }) + "\n");
+    else process.stdout.write(`root ${digestText(h.root)}\nbatch ${h.batch}, ${h.live} live, ${h.deleted} deleted, ${named ? `mapping ${NAME_MAPPING_ID} (name-keyed)` : `next slot ${nextSlot}`}, depth ${c.depth}, leaf bound ${c.leafMaxFields}\n`);
+  });
   setExit(EXIT_OK);
 }
 
-
 /** The action of `ssgkr registry history`, with what commander parsed (the command's definition is in registry.ts). */
 export async function runHistoryCommand(setExit: (code: number) => void, opts: { db: string; json?: boolean }): Promise<void> {
-  const any = openRegistry(opts.db, { readOnly: true });
-  if (any.mapping === NAME_MAPPING_ID) {
-    try {
+  await readOnlyRegistry(opts.db, (any) => {
+    if (any.mapping === NAME_MAPPING_ID) {
       for (const e of any.store.history()) {
         if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: formatRoot(e.root) }) + "\n");
         else process.stdout.write(`batch ${e.batch} ${e.committedAt} ${e.kind}${e.name !== undefined ? ` name ${JSON.stringify(e.name)}` : ""} records ${e.written} live ${e.live} deleted ${e.deleted} root ${digestText(e.root)}\n`);
       }
-    } finally {
-      await any.store.close();
+      return;
     }
-    setExit(EXIT_OK);
-    return;
-  }
-  const store = any.store;
-  try {
-    for (const e of store.history()) {
+    for (const e of any.store.history()) {
       if (opts.json) process.stdout.write(JSON.stringify({ ...e, root: formatRoot(e.root) }) + "\n");
       else process.stdout.write(`batch ${e.batch} ${e.committedAt} ${e.kind}${e.slot !== undefined ? ` slot ${e.slot}` : ""} records ${e.records} live ${e.live} deleted ${e.deleted} next ${e.nextSlot} root ${digestText(e.root)}\n`);
     }
-  } finally {
-    await store.close();
-  }
+  });
   setExit(EXIT_OK);
+}
+
+/** Opens the registry at `db` read-only (either mapping), runs `fn` on it and closes it. */
+async function readOnlyRegistry(db: string, fn: (any: ReturnType<typeof openRegistry>) => void): Promise<void> {
+  const any = openRegistry(db, { readOnly: true });
+  try {
+    fn(any);
+  } finally {
+    await any.store.close();
+  }
 }
 
 

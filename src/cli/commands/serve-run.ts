@@ -57,11 +57,10 @@ async function startWithControls<R>(start: (onControls: (c: ControlsReport) => v
   }
 }
 
-/** `ssgkr serve --nats …`: the same controls and status lines, jobs pulled from the broker. */
-async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Promise<void> {
+/** The options the proof server and the NATS worker share, parsed from the command line (each named in its error). */
+function engineOptions(opts: ServeOpts) {
   const depth = parseIntOption(opts.depth, "--depth", 1, 32);
-  const worker = new NatsWorker({
-    endpoint: brokerEndpoint({ nats: opts.nats, "nats-creds": opts.natsCreds, "nats-tls-ca": opts.natsTlsCa, "nats-tls-cert": opts.natsTlsCert, "nats-tls-key": opts.natsTlsKey }),
+  return {
     ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
     batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
     maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
@@ -72,6 +71,15 @@ async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Prom
     ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
     runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
     controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
+  };
+}
+
+/** `ssgkr serve --nats …`: the same controls and status lines, jobs pulled from the broker. */
+async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Promise<void> {
+  const engine = engineOptions(opts);
+  const worker = new NatsWorker({
+    endpoint: brokerEndpoint({ nats: opts.nats, "nats-creds": opts.natsCreds, "nats-tls-ca": opts.natsTlsCa, "nats-tls-cert": opts.natsTlsCert, "nats-tls-key": opts.natsTlsKey }),
+    ...engine,
     maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
     pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
     profile: opts.profile,
@@ -129,20 +137,10 @@ export async function runServeCommand(setExit: (code: number) => void, opts: Ser
     return;
   }
   const { host, port } = parseListenOrExit(opts.listen);
-  const depth = parseIntOption(opts.depth, "--depth", 1, 32);
   const server = new ProofServer({
     host,
     port,
-    ...(opts.workers !== undefined ? { workers: parseIntOption(opts.workers, "--workers", 1, 1024) } : {}),
-    batchMax: parseIntOption(opts.batchMax, "--batch-max", 1, 1 << 20),
-    maxWaitUs: parseIntOption(opts.maxWaitUs, "--max-wait-us", 0, 3_600_000_000),
-    maxQueue: parseIntOption(opts.maxQueue, "--max-queue", 1, 1 << 24),
-    depth,
-    returnPath: opts.returnPath,
-    ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
-    ioTimeoutMs: parseIntOption(opts.ioTimeoutMs, "--io-timeout-ms", 1, 3_600_000),
-    runMs: parseIntOption(opts.runMs, "--run-ms", 1, Number.MAX_SAFE_INTEGER),
-    controlSamples: parseIntOption(opts.controlSamples, "--control-samples", 1, 2 ** Math.min(depth, 24) - 1),
+    ...engineOptions(opts),
     profile: opts.profile,
   });
   const ready = await startWithControls((onControls) => server.start(onControls));
