@@ -32,6 +32,13 @@ test("registry prove --profile v3: proof.bin and statement.json only; the check 
   const r0 = formatRoot(store.head().root);
   await store.close();
 
+  // the published root alone, for the file a verifier reads it from
+  const hex = await runCli("registry", "root", "--db", db, "--hex");
+  assert.deepEqual([hex.code, hex.out], [0, `${r0}\n`]);
+  const both = await runCli("registry", "root", "--db", db, "--hex", "--json");
+  assert.equal(both.code, 2);
+  assert.match(both.err, /^error BAD_OPTION: --json and --hex exclude each other/m);
+
   const out = join(base, "m");
   writeFileSync(join(base, "stale.json"), "{}");
   const m = await runCli("registry", "prove", "membership", "--db", db, "--name", "left-pad", "--profile", "v3", "--out", out);
