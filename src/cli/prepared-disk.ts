@@ -216,3 +216,13 @@ export function loadOrPrepare(kind: OpKind, config: SyncConfig, options: Prepare
 export function diskPreparedCache(options: PreparedDiskOptions = {}): PreparedCache {
   return new PreparedCache({ prepare: (kind, config) => loadOrPrepare(kind, config, options).prepared });
 }
+
+let processCache: PreparedCache | undefined;
+
+/**
+ * The CLI process's one `diskPreparedCache()` (`ssgkr verify`, `ssgkr registry verify`): its
+ * `stats.prepares` counts the circuits this process loaded from disk or prepared.
+ */
+export function processDiskPreparedCache(): PreparedCache {
+  return (processCache ??= diskPreparedCache());
+}

@@ -38,7 +38,8 @@ interface Peak {
 
 function runVerify(dir: string, args: string[]): Peak {
   const out = join(dir, `peak-${Math.random().toString(36).slice(2)}.json`);
-  const r = spawnSync(process.execPath, [child, "verify", ...args], { encoding: "utf8", env: { ...process.env, SSGKR_PEAK_OUT: out }, timeout: 180_000 });
+  // the on-disk prepared-circuit cache off: each child prepares what it verifies (the measured case)
+  const r = spawnSync(process.execPath, [child, "verify", ...args], { encoding: "utf8", env: { ...process.env, SSGKR_PEAK_OUT: out, SSGKR_CACHE: "off" }, timeout: 180_000 });
   assert.ok(existsSync(out), `the child finished (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
   return { ...JSON.parse(readFileSync(out, "utf8")), stdout: r.stdout, stderr: r.stderr };
 }

@@ -4,7 +4,7 @@
  */
 import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
-import { diskPreparedCache } from "../prepared-disk.js";
+import { processDiskPreparedCache } from "../prepared-disk.js";
 import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
 import { readFileOrExit } from "../io.js";
 import { describeValue } from "../../registry/mapping.js";
@@ -100,13 +100,13 @@ export async function runVerifyCommand(setExit: (code: number) => void, opts: Ve
     const neu = sideOf({ value: opts.newValue, null: opts.newNull, fields: opts.newFields, absent: opts.newAbsent }, "new-");
     const trustedRoot = opts.oldRoot !== undefined ? parseRoot(opts.oldRoot, "--old-root") : undefined;
     const newRoot = parseRoot(opts.newRoot, "--new-root");
-    verdict = verifyRecordUpdateProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, newRoot, name: opts.name, old, new: neu, depth, leafMaxFields }, requestText, proof, { cache: diskPreparedCache() });
+    verdict = verifyRecordUpdateProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, newRoot, name: opts.name, old, new: neu, depth, leafMaxFields }, requestText, proof, { cache: processDiskPreparedCache() });
     accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} old=${sideText(old)} new=${sideText(neu)} old_root=${rootCompact(verdict.oldRoot)} new_root=${rootCompact(newRoot)}${checkpointWords(verdict)}` : "";
   } else {
     if (opts.root === undefined && opts.checkpoint === undefined) throw new CliError("MISSING_OPTION", "registry verify: --root (or --checkpoint with --key) is required (or --old-root and --new-root for an update)");
     const side = sideOf(opts, "");
     const trustedRoot = opts.root !== undefined ? parseRoot(opts.root, "--root") : undefined;
-    verdict = verifyRecordProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof, { cache: diskPreparedCache() });
+    verdict = verifyRecordProof({ ...(trustedRoot !== undefined ? { trustedRoot } : {}), ...fromCheckpoint, name: opts.name, ...side, depth, leafMaxFields } as never, requestText, proof, { cache: processDiskPreparedCache() });
     accepted = verdict.ok ? `ACCEPT name=${JSON.stringify(opts.name)} ${"value" in side ? `value=${describeValue(side.value)}` : "absent"} root=${rootCompact(verdict.oldRoot)}${checkpointWords(verdict)}` : "";
   }
   if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");

@@ -9,7 +9,7 @@ import { opKindOf } from "../../sync/prepared.js";
 import { verifyRequestProof } from "../../sync/verify-request.js";
 import { CliExit, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
-import { diskPreparedCache } from "../prepared-disk.js";
+import { processDiskPreparedCache } from "../prepared-disk.js";
 import { UNPINNED_NOTE } from "./verify-note.js";
 import { FileTooLarge, parseDigestOption, readFileHead, readFileOrExit, readRequest } from "../io.js";
 import { isV2Proof, MAX_V2_PROOF_BYTES, verifyProfileV2 } from "./profile-v2.js";
@@ -48,7 +48,7 @@ export async function runVerifyCommand(opts: { request?: string; requests?: stri
     if (err instanceof FileTooLarge) throw new CliExit(EXIT_VERDICT, `REJECT PROOF_TOO_LARGE: ${err.message}`, "stdout");
     throw err;
   }
-  const verdict = verifyRequestProof(request, bytes, config, { cache: diskPreparedCache() });
+  const verdict = verifyRequestProof(request, bytes, config, { cache: processDiskPreparedCache() });
   if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
   const pinned = [expectOld ? `old_root ${digestText(expectOld)}` : null, expectNew ? `new_root ${digestText(expectNew)}` : null].filter((x) => x !== null);
   process.stdout.write(pinned.length === 0 ? `ACCEPT (${UNPINNED_NOTE})\n` : `ACCEPT (pinned ${pinned.join(", ")})\n`);
