@@ -29,7 +29,7 @@ import { DEMO_ERROR_CODES } from "./demo/errors.js";
 import { REGISTRY_ERROR_CODES } from "./registry/errors.js";
 import { RECORD_REJECT_CODES } from "./registry/verify-record.js";
 import { BLOCK_REJECT_CODES } from "./registry/verify-block.js";
-import { CONSISTENCY_REJECT_CODES } from "./registry/consistency/verify-consistency.js";
+import { CONSISTENCY_REJECT_CODES, MONITOR_REJECT_CODES } from "./registry/consistency/verify-consistency.js";
 import { LOAD_ERROR_CODES, VERIFY_POOL_CODES } from "./serve/load/errors.js";
 import { BROKER_ERROR_CODES } from "./serve/nats/errors.js";
 import { PROTOCOL_ERROR_CODES } from "./serve/protocol/errors.js";
@@ -116,6 +116,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [{ union: "ClaimErrorCode" }, { union: "RecordRejectCode" }]),
   BlockRejectCode: v("src/registry/verify-block.ts", BLOCK_REJECT_CODES, ["RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "V2RejectCode", "V3RejectCode"].map((union) => ({ union }))),
   ConsistencyRejectCode: v("src/registry/consistency/verify-consistency.ts", CONSISTENCY_REJECT_CODES, [{ union: "BlockRejectCode" }]),
+  MonitorRejectCode: v("src/registry/consistency/verify-consistency.ts", MONITOR_REJECT_CODES),
   CliVerdictCode: v("src/cli/errors.ts", CLI_VERDICT_CODES),
 };
 

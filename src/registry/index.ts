@@ -51,7 +51,8 @@ export { generateSigningKey, readSigningKey, signCheckpoint, DEFAULT_ORIGIN, typ
 export type { Trust } from "./verify-record.js";
 /** Consistency between checkpoints: the background block prover and the check of a chain. */
 export { BlockProver, batchProofState, proveBatch, type BatchProofState, type BlockProverOptions } from "./consistency/block-prover.js";
-export { verifyConsistency, CONSISTENCY_REJECT_CODES, type ChainEnd, type ConsistencyLink, type ConsistencyRejectCode, type ConsistencyVerdict } from "./consistency/verify-consistency.js";
+export { verifyConsistency, CONSISTENCY_REJECT_CODES, MONITOR_REJECT_CODES, type ChainEnd, type ConsistencyLink, type ConsistencyRejectCode, type ConsistencyVerdict, type MonitorRejectCode } from "./consistency/verify-consistency.js";
+export { monitorStep, type MonitoredCheckpoint, type MonitorStep } from "./consistency/monitor-step.js";
 export type { LoggedChange, ChangeHeader } from "./store/change-log.js";
 import { installKernelBackend } from "../kernels/backend.js";
 

@@ -8,8 +8,8 @@
  */
 import { verifyCheckpoint } from "../../registry/checkpoint/checkpoint.js";
 import { formatRoot } from "../../registry/root.js";
-import { verifyConsistency, type ConsistencyLink } from "../../registry/consistency/verify-consistency.js";
-import { HTTP_ERROR_CODES, type HttpErrorCode } from "../../http/errors.js";
+import { verifyConsistency } from "../../registry/consistency/verify-consistency.js";
+import { fetchChain, registryBase } from "../registry-client.js";
 import { CliError } from "../errors.js";
 import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { parseIntOption, readFileOrExit } from "../io.js";
@@ -25,45 +25,6 @@ interface Opts {
   wait: string;
 }
 
-function networkError(url: string, e: unknown): CliError {
-  return new CliError("NETWORK_ERROR", `${url}: ${(e as Error).message}`);
-}
-
-/** Every link of the chain from size `from` to size `to`, page by page. */
-async function fetchChain(base: string, from: number, to: number, waitMs: number): Promise<ConsistencyLink[]> {
-  const links: ConsistencyLink[] = [];
-  const deadline = Date.now() + waitMs;
-  let after = from;
-  for (;;) {
-    const url = `${base}/v1/consistency?from=${from}&to=${to}${after !== from ? `&after=${after}` : ""}`;
-    let res: Response;
-    let body: Record<string, unknown>;
-    try {
-      res = await fetch(url, { headers: { accept: "application/json" } });
-      body = (await res.json()) as Record<string, unknown>;
-    } catch (e) {
-      throw networkError(url, e);
-    }
-    if (res.status === 202) {
-      const seconds = Math.min(30, Math.max(1, Number(res.headers.get("retry-after") ?? "2") || 2));
-      if (Date.now() + seconds * 1000 > deadline) throw new CliError("PROOF_PENDING", `${url}: ${String(body.message ?? "a block is still being proved")} (waited ${Math.round(waitMs / 1000)} s; --wait SECONDS waits longer)`);
-      await new Promise((r) => setTimeout(r, seconds * 1000));
-      continue;
-    }
-    if (res.status !== 200) {
-      const code = typeof body.code === "string" && (HTTP_ERROR_CODES as readonly string[]).includes(body.code) ? (body.code as HttpErrorCode) : "NETWORK_ERROR";
-      throw new CliError(code, `${url}: HTTP ${res.status}: ${String(body.message ?? "")}`);
-    }
-    const page = body.links;
-    if (!Array.isArray(page)) throw new CliError("NETWORK_ERROR", `${url}: the answer holds no links`);
-    links.push(...(page as ConsistencyLink[]));
-    const next = body.next;
-    if (next === null || next === undefined) return links;
-    if (typeof next !== "number" || next <= after || next > to) throw new CliError("NETWORK_ERROR", `${url}: the answer's next (${JSON.stringify(next)}) does not go forward`);
-    after = next;
-  }
-}
-
 /**
  * The action of `ssgkr registry verify-consistency`, with what commander parsed (the command's
  * definition is in registry-verify-consistency.ts). Prints `ACCEPT …` and sets exit 0.
@@ -76,14 +37,7 @@ async function fetchChain(base: string, from: number, to: number, waitMs: number
  */
 export async function runVerifyConsistencyCommand(setExit: (code: number) => void, opts: Opts): Promise<void> {
   const waitMs = parseIntOption(opts.wait, "--wait", 0, 86_400) * 1000;
-  let u: URL;
-  try {
-    u = new URL(opts.url);
-  } catch (e) {
-    throw new CliError("BAD_OPTION", `--url ${opts.url}: ${(e as Error).message}`);
-  }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new CliError("BAD_OPTION", `--url ${opts.url}: give an http or https URL`);
-  const base = u.href.replace(/\/+$/, "");
+  const base = registryBase(opts.url);
   const ends = [["--from", opts.from], ["--to", opts.to]] as const;
   const checked = ends.map(([option, path]) => {
     const note = readFileOrExit(path, option, CHECKPOINT_BYTES, "checkpoint").toString("utf8");

@@ -6,6 +6,7 @@ import { registerRegistryHttp } from "./http.js";
 import { registerRegistryBlock } from "./registry-block.js";
 import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
 import { registerRegistryVerifyConsistency } from "./registry-verify-consistency.js";
+import { registerRegistryMonitor } from "./registry-monitor.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -29,6 +30,7 @@ import { registerRegistryVerifyConsistency } from "./registry-verify-consistency
  *   keygen  --out KEYFILE [--origin NAME]                       signing key (0600); prints the verifier key
  *   checkpoint --db DIR --signing-key KEYFILE                   the head's signed checkpoint
  *   verify-consistency --url URL --key VERIFIERKEY --from CKPT1 --to CKPT2 [--wait S]   one history between two checkpoints
+ *   monitor --url URL --key VERIFIERKEY --state FILE [--once] [--interval S] [--wait S]  follow the signed checkpoints
  *   http    --db DIR [--listen HOST:PORT] [--token-file F] [--no-prove-blocks] …   the HTTP API (docs/http.md)
  *
  * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
@@ -143,5 +145,6 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   update("restore", "bring a deleted record back, with a new value or its last one (Tombstone → Occupied)");
   registerRegistryCheckpoint(registry, setExit);
   registerRegistryVerifyConsistency(registry, setExit);
+  registerRegistryMonitor(registry, setExit);
   registerRegistryHttp(registry, setExit);
 }

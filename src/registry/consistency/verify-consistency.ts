@@ -24,6 +24,12 @@ import { verifyRegistryBlock, type BlockRejectCode } from "../verify-block.js";
 /** The chain check's own rejection codes (the table above). */
 export const CONSISTENCY_REJECT_CODES = ["CHAIN_SIZES", "CHAIN_MALFORMED", "CHAIN_GAP", "CHAIN_ORDER", "CHAIN_START", "CHAIN_ROOT", "CHAIN_UNCHANGED", "CHAIN_END"] as const;
 
+/** The monitor's rejection codes (`monitorStep`, monitor-step.ts): two signed checkpoints that show two histories. */
+export const MONITOR_REJECT_CODES = ["CHECKPOINT_FORK", "CHECKPOINT_ROLLBACK"] as const;
+
+/** A rejection code of `monitorStep`. */
+export type MonitorRejectCode = (typeof MONITOR_REJECT_CODES)[number];
+
 /** A rejection code of `verifyConsistency`: its own and a block's (`BlockRejectCode`). */
 export type ConsistencyRejectCode = (typeof CONSISTENCY_REJECT_CODES)[number] | BlockRejectCode;
 
