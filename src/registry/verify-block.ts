@@ -38,7 +38,7 @@ import { MAX_BLOCK_UPDATES, blockUpdateOf, type BlockUpdate } from "./name-block
 import { nameKeyBig } from "./name-key.js";
 import { preparedUpdateV3, v3BlockUpdates } from "./block-v3.js";
 import { type V3RejectCode, verifyBlockV3 } from "../sync/v3/index.js";
-import { V3_PROOF_ENCODING_VERSION } from "../codec/v3/layout.js";
+import { hasV3Encoding } from "../codec/v3/message.js";
 
 /** The files of a block directory: block.json and requests.json (profile v2 only) as text, block.bin as bytes. */
 export interface BlockFiles {
@@ -152,7 +152,7 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
     return reject("BLOCK_JSON", `block.json: ${(e as Error).message}`);
   }
   const proof = files.proof;
-  const v3 = proof instanceof Uint8Array && proof.length >= 10 && (proof[8]! | (proof[9]! << 8)) === V3_PROOF_ENCODING_VERSION;
+  const v3 = hasV3Encoding(proof);
   if (v3 !== (d.profile === "v3")) return reject("BLOCK_JSON", `block.json names profile ${d.profile}, the proof is ${v3 ? "a profile v3 proof" : "not a profile v3 proof"}`);
   if (v3) return verifyV3Block(roots, d, proof);
   let raw: unknown;

@@ -15,6 +15,7 @@ import { NameStore } from "../../registry/store/name-store.js";
 import { registryMapping } from "../../registry/store/open-any.js";
 import { formatRoot, parseRoot } from "../../registry/root.js";
 import { verifyRegistryBlock } from "../../registry/verify-block.js";
+import { hasV3Encoding } from "../../codec/v3/message.js";
 
 const rootCompact = formatRoot;
 
@@ -78,7 +79,7 @@ export async function runVerifyBlockCommand(setExit: (code: number) => void, opt
   const file = (name: string, max: number, what: string) => readFileOrExit(join(opts.dir, name), "--dir", max, what);
   const blockJson = file("block.json", MAX_BLOCK_JSON_BYTES, "a block description").toString("utf8");
   const proof = new Uint8Array(file("block.bin", MAX_BLOCK_PROOF_BYTES, "a block proof"));
-  const v3 = proof.length >= 10 && (proof[8]! | (proof[9]! << 8)) === 3;
+  const v3 = hasV3Encoding(proof);
   const requestsJson = v3 ? undefined : file("requests.json", MAX_REQUESTS_BYTES, "a requests file").toString("utf8");
   const verdict = verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, proof, ...(requestsJson !== undefined ? { requestsJson } : {}) });
   if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");

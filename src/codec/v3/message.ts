@@ -11,6 +11,7 @@ import { PcsError } from "../../pcs/errors.js";
 import { decodeWhirCommitment, decodeWhirProof } from "../../pcs/codec.js";
 import { DecodeError } from "../errors.js";
 import { ByteReader } from "../reader.js";
+import { PROOF_ENCODING_VERSION } from "../layout.js";
 import { readHeader, writeHeader } from "../v2/header.js";
 import { checkLayers, layersSize, readLayers, writeLayers, type LayerEncodeCode } from "../v2/layers.js";
 import { V3DecodeError, type V3DecodeErrorCode, V3EncodeError } from "./errors.js";
@@ -142,7 +143,12 @@ function decodeUnguarded(bytes: Uint8Array): V3Message {
  * magic): the cheap test that picks the v3 decoder; the decoder checks everything else.
  */
 export function hasV3Encoding(bytes: Uint8Array): boolean {
-  return bytes instanceof Uint8Array && bytes.length >= 10 && (bytes[8]! | (bytes[9]! << 8)) === V3_PROOF_ENCODING_VERSION;
+  return proofEncodingVersion(bytes) === V3_PROOF_ENCODING_VERSION;
+}
+
+/** The proof_encoding_version the bytes name (u16 LE at bytes 8..10, after the 8-byte magic), or undefined for fewer than 10 bytes or no bytes at all. */
+export function proofEncodingVersion(bytes: Uint8Array): number | undefined {
+  return bytes instanceof Uint8Array && bytes.length >= 10 ? bytes[8]! | (bytes[9]! << 8) : undefined;
 }
 
 /**
@@ -155,7 +161,7 @@ export function hasV3Encoding(bytes: Uint8Array): boolean {
 export function checkedFromStatement(bytes: Uint8Array, hasRequest: boolean): boolean {
   if (hasV3Encoding(bytes)) return true;
   if (hasRequest) return false;
-  return !(bytes instanceof Uint8Array && bytes.length >= 10 && (bytes[8]! | (bytes[9]! << 8)) === 1);
+  return proofEncodingVersion(bytes) !== PROOF_ENCODING_VERSION;
 }
 
 /**
