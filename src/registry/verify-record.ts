@@ -34,7 +34,7 @@ import { OP_KIND_NAMES, OpKind } from "../statement/types.js";
 import { checkedFromStatement, decodeV3Message, hasV3Encoding } from "../codec/v3/message.js";
 import { V3DecodeError } from "../codec/v3/errors.js";
 import type { V3RejectCode, V3Verdict } from "../sync/v3/verdict.js";
-import { SsgkrError } from "../errors.js";
+import { InternalError, SsgkrError } from "../errors.js";
 import type { FieldErrorCode } from "../field/errors.js";
 import type { SmtErrorCode } from "../smt/errors.js";
 import type { RequestErrorCode } from "../sync/request.js";
@@ -357,14 +357,11 @@ function requestAndProof(requestOrProof: RequestInput | Uint8Array | undefined, 
   return [requestOrProof as RequestInput | undefined, maybeProof as Uint8Array];
 }
 
-const isSide = (s: unknown): s is NameSide => s !== null && typeof s === "object" && ("value" in s || (s as { absent?: unknown }).absent === true || (s as { record?: unknown }).record === true);
-
 /**
- * A v3 verdict as a record verdict: a proof of another kind or configuration than the claim's
- * (the circuit identity differs) gets the record codes `STATEMENT_MISMATCH`, `RECORD_PRESENT`,
- * `RECORD_ABSENT` or `CONFIG_MISMATCH`; any other rejection keeps the v3 code.
+ * The v3 decoder's rejection of bytes given without a request that name neither compat-v1 nor
+ * inner-proof-v3 (`checkedFromStatement` sends them here; the decoder refuses any encoding
+ * version but 3, so it always throws).
  */
-/** The v3 decoder's rejection of bytes given without a request that are neither compat-v1 nor inner-proof-v3. */
 function undecodable(proof: Uint8Array): RecordVerdict {
   try {
     decodeV3Message(proof);
@@ -372,9 +369,16 @@ function undecodable(proof: Uint8Array): RecordVerdict {
     if (e instanceof V3DecodeError) return reject(`DECODE_${e.code}` as RecordRejectCode, `${e.message} (no request was given, so the proof was read as profile v3)`);
     throw e;
   }
-  return reject("DECODE_UnsupportedProtocolVersion" as RecordRejectCode, "the proof names neither compat-v1 nor profile v3");
+  throw new InternalError("the v3 decoder accepted bytes that do not name encoding version 3");
 }
 
+const isSide = (s: unknown): s is NameSide => s !== null && typeof s === "object" && ("value" in s || (s as { absent?: unknown }).absent === true || (s as { record?: unknown }).record === true);
+
+/**
+ * A v3 verdict as a record verdict: a proof of another kind or configuration than the claim's
+ * (the circuit identity differs) gets the record codes `STATEMENT_MISMATCH`, `RECORD_PRESENT`,
+ * `RECORD_ABSENT` or `CONFIG_MISMATCH`; any other rejection keeps the v3 code.
+ */
 function v3Verdict(v: V3Verdict, proof: Uint8Array, kind: OpKind, depth: number, B: number): { ok: true } | RecordVerdict {
   if (v.ok) return v;
   if (v.code === "IDENTITY_MISMATCH") {
