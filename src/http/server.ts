@@ -243,11 +243,16 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     const hit0 = cache.get(ProofCache.key(head.root, name, cacheKind(kind, profile)));
     if (hit0) return { ...hit0, cached: true };
     const p = proveNameRead(store, name, undefined, { profile });
-    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, checkpointOf(p.statement.batch, p.statement.root));
+    return keep(p, ProofCache.key(p.statement.root, name, cacheKind(p.statement.kind, profile)), checkpointOf(p.statement.batch, p.statement.root));
+  };
+
+  /** Caches a read proof's body (its JSON, and the JSON marked cached) under `key`; the answer is the fresh one. */
+  const keep = (p: ReturnType<typeof proveNameRead>, key: string, checkpoint: string | undefined) => {
+    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, checkpoint);
     const json = JSON.stringify(body);
     const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
     const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
-    cache.set(ProofCache.key(p.statement.root, name, cacheKind(p.statement.kind, profile)), entry);
+    cache.set(key, entry);
     return { ...entry, cached: false };
   };
 
@@ -264,12 +269,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
       if (err instanceof SsgkrError && err.code === "ROOT_UNKNOWN") throw new HttpError("ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
       throw err;
     }
-    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, undefined);
-    const json = JSON.stringify(body);
-    const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
-    const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
-    cache.set(ProofCache.key(root, name, cacheKind(p.statement.kind, profile)), entry);
-    return { ...entry, cached: false };
+    return keep(p, ProofCache.key(root, name, cacheKind(p.statement.kind, profile)), undefined);
   };
 
   const mapping = mappingOf(store);
