@@ -696,7 +696,7 @@ export class NameStore extends EnvironmentStore {
     const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
     const what = `meta row ${key.toString("latin1")}`;
     if (raw === undefined) {
-      if (this.changeHeader(batch, txn) === undefined) throw new RegistryError("CHANGES_NOT_RECORDED", `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`, { batch });
+      if (header === undefined) throw new RegistryError("CHANGES_NOT_RECORDED", `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`, { batch });
       throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
     }
     return decodeChangePart(unseal(T_META, key, raw, what), what);
@@ -1022,9 +1022,8 @@ export class NameStore extends EnvironmentStore {
       const key = blockRowKey(BLOCK_ROW_PREFIX, batch), sk = blockRowKey(BLOCK_SUMMARY_PREFIX, batch);
       const raw = this.meta.get(key, { transaction: txn }), rawSummary = this.meta.get(sk, { transaction: txn });
       if (raw === undefined || rawSummary === undefined) return undefined;
-      const summary = decodeBlockSummary(unseal(T_META, sk, rawSummary, `meta row ${sk.toString("latin1")}`), `meta row ${sk.toString("latin1")}`);
-      const what = `meta row ${key.toString("latin1")}`;
-      return { summary, ...decodeBlockRow(unseal(T_META, key, raw, what), what) };
+      const what = `meta row ${key.toString("latin1")}`, whatSummary = `meta row ${sk.toString("latin1")}`;
+      return { summary: decodeBlockSummary(unseal(T_META, sk, rawSummary, whatSummary), whatSummary), ...decodeBlockRow(unseal(T_META, key, raw, what), what) };
     });
   }
 
