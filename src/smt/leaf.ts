@@ -84,11 +84,18 @@ function checkIdentity(identity: unknown): Uint8Array {
  * @throws SmtError `BAD_LEAF` if identity is not 32 bytes.
  */
 export function limbs(identity: Uint8Array): number[] {
-  checkIdentity(identity);
-  limbsInto(identity, 0, LIMBS_OUT, 0);
+  writeIdentityLimbs(identity, LIMBS_OUT, 0);
   return Array.from(LIMBS_OUT);
 }
 const LIMBS_OUT = new Uint32Array(IDENTITY_LIMBS);
+
+/**
+ * limbs(identity) written into out[at, at + 9), the identity checked as `limbs` checks it.
+ * @throws SmtError `BAD_LEAF` if identity is not 32 bytes.
+ */
+export function writeIdentityLimbs(identity: Uint8Array, out: Uint32Array, at: number): void {
+  limbsInto(checkIdentity(identity), 0, out, at);
+}
 
 /**
  * Writes limbs(identity) (compat-v1 §6.1: 32 bytes little-endian, base-2^30 limbs, least
@@ -215,7 +222,7 @@ export function writeFoldedLeaf(out: Uint32Array, at: number, leaf: Leaf, leafMa
         const v = (payload as ArrayLike<unknown>)[i];
         out[at + 2 + i] = typeof v === "number" && Number.isInteger(v) && v >= 0 && v < P ? v : element(v, `payload[${i}]`);
       }
-      limbsInto(checkIdentity(leaf.identity), 0, out, at + 2 + m);
+      writeIdentityLimbs(leaf.identity, out, at + 2 + m);
       n = 1 + m + IDENTITY_LIMBS;
       break;
     }

@@ -16,7 +16,7 @@ import { digest, type Digest } from "../../hash/digest.js";
 import { currentHashBackend, type HashBackend } from "../../hash/index.js";
 import { OpKind } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
-import { type Leaf, type OccupiedLeaf, LeafTag, limbs, limbsInto, writeFoldedLeaf } from "../leaf.js";
+import { type Leaf, type OccupiedLeaf, LeafTag, writeFoldedLeaf, writeIdentityLimbs } from "../leaf.js";
 import { checkKeyInRange } from "../path.js";
 import { RULE_IDENTITY, RULE_RECORD_FLAG, RULE_TAG_FLAG, RULE_TAG_VALUE, type V3Layout } from "./layout.js";
 
@@ -48,9 +48,8 @@ function writeRuleLanes(rule: V3OldLeafRule, out: Uint32Array, at: number): void
       out[at + RULE_TAG_VALUE] = LeafTag.Tombstone;
       return;
     case "record": {
-      if (!(rule.identity instanceof Uint8Array) || rule.identity.length !== 32) limbs(rule.identity); // throws BAD_LEAF naming what it got
+      writeIdentityLimbs(rule.identity, out, at + RULE_IDENTITY);
       out[at + RULE_RECORD_FLAG] = 1;
-      limbsInto(rule.identity, 0, out, at + RULE_IDENTITY);
       return;
     }
     default:
