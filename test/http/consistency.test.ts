@@ -7,10 +7,9 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { applyNameBlock } from "../../src/registry/name-block.js";
@@ -18,11 +17,10 @@ import { BlockProver } from "../../src/registry/consistency/block-prover.js";
 import { verifyConsistency } from "../../src/registry/consistency/verify-consistency.js";
 import { readSigningKey, signCheckpoint } from "../../src/registry/checkpoint/signing-key.js";
 import { formatRoot } from "../../src/registry/root.js";
-import { freshDir, makeRegistry, removeDir, ROOT, startServer } from "../web/support.js";
+import { freshDir, makeRegistry, removeDir, ROOT, startServer, runSsgkr } from "../web/support.js";
 
 type Json = Record<string, any>;
 const BIN = join(ROOT, "bin", "ssgkr.js");
-const run = promisify(execFile);
 let dir: string;
 let store: NameStore;
 let other: NameStore;
@@ -30,15 +28,7 @@ let srv: Awaited<ReturnType<typeof startServer>>;
 let keyFile: string;
 let verifierKey: string;
 
-const ssgkr = async (...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> => {
-  try {
-    const r = await run(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8", timeout: 120_000 });
-    return { status: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { status: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-};
+const ssgkr = (...args: string[]) => runSsgkr(dir, ...args);
 const get = async (path: string) => {
   const res = await fetch(`${srv.base}${path}`);
   return { status: res.status, headers: res.headers, body: (await res.json()) as Json };

@@ -8,19 +8,17 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { BlockProver } from "../../src/registry/consistency/block-prover.js";
 import { readSigningKey, signCheckpoint, type SigningKey } from "../../src/registry/checkpoint/signing-key.js";
-import { freshDir, makeRegistry, removeDir, ROOT, startServer } from "../web/support.js";
+import { freshDir, makeRegistry, removeDir, ROOT, startServer, runSsgkr } from "../web/support.js";
 
 const BIN = join(ROOT, "bin", "ssgkr.js");
-const run = promisify(execFile);
 let dir: string;
 let store: NameStore;
 let other: NameStore;
@@ -29,15 +27,7 @@ let verifierKey: string;
 let otherKey: string;
 let srv: Awaited<ReturnType<typeof startServer>>;
 
-const ssgkr = async (...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> => {
-  try {
-    const r = await run(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8", timeout: 120_000 });
-    return { status: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { status: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-};
+const ssgkr = (...args: string[]) => runSsgkr(dir, ...args);
 
 const keygen = (file: string, origin: string): string => {
   const k = spawnSync(process.execPath, [BIN, "registry", "keygen", "--out", file, "--origin", origin], { encoding: "utf8" });

@@ -12,7 +12,7 @@ import { base64Bytes } from "../../src/counterparty/body.js";
 import { formatRoot } from "../../src/counterparty/claim.js";
 import type { NameStore } from "../../src/registry/store/name-store.js";
 import type { RegistryStore } from "../../src/registry/store/store.js";
-import { freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer } from "../web/support.js";
+import { freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer, postVerify as verify } from "../web/support.js";
 
 type Json = Record<string, any>;
 let dir: string;
@@ -31,10 +31,6 @@ after(async () => {
   if (dir) removeDir(dir);
 });
 
-async function verify(base: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as Json };
-}
 
 test("GET …/proof?profile=v3 serves a request-free proof that POST /v1/verify checks from the statement alone; lies are rejected; the default stays compat-v1", async () => {
   const srv = await startServer({ store, webDir: join(dir, "no-page"), rateLimit: 0 });

@@ -13,7 +13,7 @@ import { bytesBase64 } from "../../src/counterparty/body.js";
 import { checkBlockBody } from "../../src/counterparty/block-body.js";
 import { parseRoot } from "../../src/counterparty/claim.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
-import { freshDir, makeRegistry, makeV3Block, removeDir, startServer, V3_TEST_UPDATES, type V3BlockFiles } from "../web/support.js";
+import { freshDir, makeRegistry, makeV3Block, removeDir, startServer, V3_TEST_UPDATES, type V3BlockFiles, postVerify as verify } from "../web/support.js";
 
 type Json = Record<string, any>;
 let dir: string;
@@ -35,10 +35,6 @@ after(async () => {
   if (dir) removeDir(dir);
 });
 
-async function verify(base: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as Json };
-}
 
 const blockObject = (): Json => JSON.parse(block.blockJson) as Json;
 const bodyOf = (edit: (b: Json) => void = () => {}): Json => {

@@ -15,7 +15,7 @@ import { parseVerifyConfig } from "../../src/cli/commands/http-run.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { defaultPreparedCache } from "../../src/sync/prepared-cache.js";
-import { freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer } from "../web/support.js";
+import { freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer, postVerify as verify } from "../web/support.js";
 
 type Json = Record<string, any>;
 let dir: string;
@@ -48,10 +48,6 @@ after(async () => {
   if (dir) removeDir(dir);
 });
 
-async function verify(base: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as Json };
-}
 
 test("verify configs: honest proofs of other configurations, round-robin, get 422 CONFIG_NOT_SERVED and prepare nothing; served ones verify without preparing", async () => {
   const srv = await startServer({ store: served, webDir: join(dir, "no-page"), rateLimit: 0 });

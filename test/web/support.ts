@@ -2,11 +2,13 @@
  * Test set-up shared by the HTTP and browser tests: a small registry on disk, the built verifier
  * page, the API listening on 127.0.0.1, and headless Chromium driven by puppeteer-core.
  */
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { RegistryStore } from "../../src/registry/store/store.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
@@ -152,4 +154,26 @@ export async function launchChromium(dir: string) {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** `POST /v1/verify` of `body` (JSON-encoded unless it is already text): the status and the JSON answer. */
+export async function postVerify(base: string, body: unknown): Promise<{ status: number; json: Record<string, any> }> {
+  const res = await fetch(`${base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs `ssgkr` (bin/ssgkr.js) in `cwd` as a child process without blocking this process's event
+ * loop, so a server started by the test keeps answering it: exit status and output.
+ */
+export async function runSsgkr(cwd: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  try {
+    const r = await execFileAsync(process.execPath, [join(ROOT, "bin", "ssgkr.js"), ...args], { cwd, encoding: "utf8", timeout: 120_000 });
+    return { status: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { status: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
 }

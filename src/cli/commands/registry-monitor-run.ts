@@ -75,7 +75,7 @@ function verified(note: string, key: string, what: string): CheckpointBody {
   return c;
 }
 
-/** One check; returns the note to keep (the state is written by the caller). */
+/** One check: the current checkpoint against the saved one; saves it when it is accepted and new. */
 async function checkOnce(base: string, opts: Opts, waitMs: number): Promise<void> {
   const note = await fetchCheckpoint(base);
   const current = verified(note, opts.key, `the checkpoint of ${base}`);
