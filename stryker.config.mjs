@@ -118,13 +118,15 @@ function mutateList() {
   const ranges = [];
   for (const file of files) {
     const seen = new Map();
-    readFileSync(file, "utf8").split("\n").forEach((line, i) => {
-      const text = line.trim();
-      if (text === "" || text.startsWith("//") || text.startsWith("*") || text.startsWith("/**")) return;
-      const occurrence = (seen.get(text) ?? 0) + 1;
-      seen.set(text, occurrence);
-      if (fnv(`${file}\n${text}\n${occurrence}`) % n < k) ranges.push(`${file}:${i + 1}-${i + 1}`);
-    });
+    readFileSync(file, "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        const text = line.trim();
+        if (text === "" || text.startsWith("//") || text.startsWith("*") || text.startsWith("/**")) return;
+        const occurrence = (seen.get(text) ?? 0) + 1;
+        seen.set(text, occurrence);
+        if (fnv(`${file}\n${text}\n${occurrence}`) % n < k) ranges.push(`${file}:${i + 1}-${i + 1}`);
+      });
   }
   return ranges;
 }

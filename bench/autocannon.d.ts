@@ -1,9 +1,45 @@
 // Minimal typing of the parts of autocannon the HTTP benchmark uses.
 declare module "autocannon" {
-  interface Histogram { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p99: number; p97_5: number }
-  interface Result { requests: Histogram & { total: number; sent: number }; latency: Histogram; throughput: Histogram; errors: number; timeouts: number; non2xx: number; duration: number; "2xx": number; statusCodeStats?: Record<string, { count: number }> }
-  interface Request { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (req: Request, context: Record<string, unknown>) => Request }
-  interface Options { url: string; connections?: number; duration?: number; amount?: number; timeout?: number; headers?: Record<string, string>; requests?: Request[]; method?: string; path?: string }
+  interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    p97_5: number;
+  }
+  interface Result {
+    requests: Histogram & { total: number; sent: number };
+    latency: Histogram;
+    throughput: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    duration: number;
+    "2xx": number;
+    statusCodeStats?: Record<string, { count: number }>;
+  }
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    timeout?: number;
+    headers?: Record<string, string>;
+    requests?: Request[];
+    method?: string;
+    path?: string;
+  }
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;
 }

@@ -32,12 +32,32 @@ import { createSyncPool, type JobTimings, type ProveOutcome, type SyncPool } fro
 import { decodeJob, encodeJob } from "../src/sync/parallel/job-codec.js";
 import { attachPrepared, sharePrepared } from "../src/sync/parallel/shared-prepared.js";
 import type { OpRequest } from "../src/smt/operation.js";
-import { conditions, conditionsLine, machineSpeedup2, measure, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
+import {
+  conditions,
+  conditionsLine,
+  machineSpeedup2,
+  measure,
+  progress,
+  writeResults,
+  printHeadline,
+  fmt,
+  parseArgs,
+} from "./lib/index.js";
 import { flag, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: int(1, 64), jobs: int(1, 100_000), workers: ints(1, 64), repeats: int(1, 1000), "serial-repeats": int(0, 1000), "no-verify": flag }, {
-  smoke: { depth: "4", jobs: "1", workers: "1", repeats: "1", "serial-repeats": "1" },
-});
+const args = parseOptions(
+  {
+    depth: int(1, 64),
+    jobs: int(1, 100_000),
+    workers: ints(1, 64),
+    repeats: int(1, 1000),
+    "serial-repeats": int(0, 1000),
+    "no-verify": flag,
+  },
+  {
+    smoke: { depth: "4", jobs: "1", workers: "1", repeats: "1", "serial-repeats": "1" },
+  },
+);
 const depth = Number(args.get("depth") ?? 24);
 const perKind = Number(args.get("jobs") ?? 32);
 const workerCounts = (args.get("workers") ?? "1,2").split(",").map(Number);
@@ -51,9 +71,16 @@ const total = 3 * perKind;
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# depth ${depth}, ${perKind} jobs per kind (${total} per mixed batch), workers ${workerCounts.join(",")}, ${repeats} timed runs per worker count, ${serialRepeats} serial; rates: median (slowest–fastest)`);
+console.log(
+  `# depth ${depth}, ${perKind} jobs per kind (${total} per mixed batch), workers ${workerCounts.join(",")}, ${repeats} timed runs per worker count, ${serialRepeats} serial; rates: median (slowest–fastest)`,
+);
 
-interface Summary { median: number; min: number; max: number; runs: number[] }
+interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  runs: number[];
+}
 function summary(xs: readonly number[]): Summary {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -92,21 +119,60 @@ for (const k of KINDS) {
   const attached = attachPrepared(shared);
   const t2 = performance.now();
   void attached.wiring;
-  sharing[k] = { shareMs: t1 - t0, sharedMiB: shared.buffer.byteLength / 2 ** 20, attachMs: t2 - t1, wiringMs: performance.now() - t2 };
+  sharing[k] = {
+    shareMs: t1 - t0,
+    sharedMiB: shared.buffer.byteLength / 2 ** 20,
+    attachMs: t2 - t1,
+    wiringMs: performance.now() - t2,
+  };
 }
-console.log(`prepare ms: ${KINDS.map((k) => `${k} ${fmt(prepareMs[k]!)}`).join(", ")}; share once / attach / wiring per worker ms: ${KINDS.map((k) => { const x = sharing[k]!; return `${k} ${fmt(x.shareMs)} / ${fmt(x.attachMs, 2)} / ${fmt(x.wiringMs)} (${fmt(x.sharedMiB)} MiB)`; }).join(", ")}`);
+console.log(
+  `prepare ms: ${KINDS.map((k) => `${k} ${fmt(prepareMs[k]!)}`).join(", ")}; share once / attach / wiring per worker ms: ${KINDS.map(
+    (k) => {
+      const x = sharing[k]!;
+      return `${k} ${fmt(x.shareMs)} / ${fmt(x.attachMs, 2)} / ${fmt(x.wiringMs)} (${fmt(x.sharedMiB)} MiB)`;
+    },
+  ).join(", ")}`,
+);
 
 // Job encodings, µs per job (encode + decode), over the whole mixed batch.
 progress("job encodings");
-const viaJson = (r: OpRequest) => toOpRequest(parseRequest(JSON.parse(JSON.stringify(requestToJson(fromOpRequest(r, depth, 31))))));
+const viaJson = (r: OpRequest) =>
+  toOpRequest(parseRequest(JSON.parse(JSON.stringify(requestToJson(fromOpRequest(r, depth, 31))))));
 const codec = {
-  binary: measure(() => { for (const r of all) decodeJob(encodeJob(r)!); }, { repeats: 7 }).median * 1000 / all.length,
-  json: measure(() => { for (const r of all) viaJson(r); }, { repeats: 7 }).median * 1000 / all.length,
-  structuredClone: measure(() => { for (const r of all) structuredClone(r); }, { repeats: 7 }).median * 1000 / all.length,
+  binary:
+    (measure(
+      () => {
+        for (const r of all) decodeJob(encodeJob(r)!);
+      },
+      { repeats: 7 },
+    ).median *
+      1000) /
+    all.length,
+  json:
+    (measure(
+      () => {
+        for (const r of all) viaJson(r);
+      },
+      { repeats: 7 },
+    ).median *
+      1000) /
+    all.length,
+  structuredClone:
+    (measure(
+      () => {
+        for (const r of all) structuredClone(r);
+      },
+      { repeats: 7 },
+    ).median *
+      1000) /
+    all.length,
   binaryBytes: encodeJob(all[0]!)!.byteLength,
   jsonBytes: JSON.stringify(requestToJson(fromOpRequest(all[0]!, depth, 31))).length,
 };
-console.log(`job encoding, µs per job (encode + decode): binary ${fmt(codec.binary, 2)} (${codec.binaryBytes} B), request JSON ${fmt(codec.json, 2)} (${codec.jsonBytes} B), structured clone ${fmt(codec.structuredClone, 2)}`);
+console.log(
+  `job encoding, µs per job (encode + decode): binary ${fmt(codec.binary, 2)} (${codec.binaryBytes} B), request JSON ${fmt(codec.json, 2)} (${codec.jsonBytes} B), structured clone ${fmt(codec.structuredClone, 2)}`,
+);
 
 // Serial reference (after one untimed proof per kind, so the timed runs are not cold).
 for (const k of KINDS) proveBatchSequential(prepared.get(k)!, jobs.get(k)!.slice(0, 1));
@@ -185,7 +251,19 @@ for (const w of workerCounts) {
   const t0 = performance.now();
   const pool = createSyncPool({ workers: w });
   await Promise.all(KINDS.map((k) => pool.proveBatch(prepared.get(k)!, jobs.get(k)!.slice(0, w))));
-  runs.push({ workers: w, pool, startupMs: performance.now() - t0, proveMs: [], proveCpuMs: [], verifyMs: [], verifyCpuMs: [], last: [], verifyLast: [], mismatches: 0, rejected: 0 });
+  runs.push({
+    workers: w,
+    pool,
+    startupMs: performance.now() - t0,
+    proveMs: [],
+    proveCpuMs: [],
+    verifyMs: [],
+    verifyCpuMs: [],
+    last: [],
+    verifyLast: [],
+    mismatches: 0,
+    rejected: 0,
+  });
 }
 for (let r = 0; r < repeats; r++) {
   for (const run of runs) {
@@ -196,7 +274,14 @@ for (let r = 0; r < repeats; r++) {
     run.proveMs.push(performance.now() - s);
     run.proveCpuMs.push(cpuMs() - c0);
     run.last.forEach((o, i) => {
-      if (!o.ok || Buffer.compare(Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength), Buffer.from(reference[i]!)) !== 0) run.mismatches++;
+      if (
+        !o.ok ||
+        Buffer.compare(
+          Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength),
+          Buffer.from(reference[i]!),
+        ) !== 0
+      )
+        run.mismatches++;
     });
   }
 }
@@ -207,11 +292,13 @@ if (withVerify) {
       const s = performance.now();
       const c0 = cpuMs();
       let offset = 0;
-      const parts = await Promise.all(KINDS.map((k) => {
-        const items = jobs.get(k)!.map((request, i) => ({ request, bytes: reference[offset + i]! }));
-        offset += perKind;
-        return run.pool.verifyBatch(prepared.get(k)!, items);
-      }));
+      const parts = await Promise.all(
+        KINDS.map((k) => {
+          const items = jobs.get(k)!.map((request, i) => ({ request, bytes: reference[offset + i]! }));
+          offset += perKind;
+          return run.pool.verifyBatch(prepared.get(k)!, items);
+        }),
+      );
       run.verifyMs.push(performance.now() - s);
       run.verifyCpuMs.push(cpuMs() - c0);
       run.verifyLast = parts.flat();
@@ -234,8 +321,21 @@ for (const run of runs) {
   await run.pool.close();
 
   const prove = rates(run.proveMs, total);
-  const perJobMs: PoolResult["perJobMs"] = { witness: medianOf(run.last, "witnessMs"), prove: medianOf(run.last, "proveMs"), encode: medianOf(run.last, "encodeMs") };
-  const res: PoolResult = { workers: w, startupMs: run.startupMs, prove, identical: run.mismatches === 0, mismatches: run.mismatches, perJobMs, roundTripUs: summary(rtRuns).median, cpuMsPerProof: summary(run.proveCpuMs.map((c) => c / total)) };
+  const perJobMs: PoolResult["perJobMs"] = {
+    witness: medianOf(run.last, "witnessMs"),
+    prove: medianOf(run.last, "proveMs"),
+    encode: medianOf(run.last, "encodeMs"),
+  };
+  const res: PoolResult = {
+    workers: w,
+    startupMs: run.startupMs,
+    prove,
+    identical: run.mismatches === 0,
+    mismatches: run.mismatches,
+    perJobMs,
+    roundTripUs: summary(rtRuns).median,
+    cpuMsPerProof: summary(run.proveCpuMs.map((c) => c / total)),
+  };
   if (withVerify) {
     perJobMs.verify = medianOf(run.verifyLast, "verifyMs");
     res.verify = rates(run.verifyMs, total);
@@ -243,35 +343,59 @@ for (const run of runs) {
     res.proveVerify = summary(run.proveMs.map((t, i) => (total * 1000) / (t + run.verifyMs[i]!)));
   }
   results.push(res);
-  console.log(`${w} worker(s) prove           ${cell(prove)} proofs/s   CPU ${fmt(res.cpuMsPerProof.median)} ms per proof   bytes identical to serial: ${run.mismatches === 0 ? "yes" : `NO (${run.mismatches} differ)`}`);
+  console.log(
+    `${w} worker(s) prove           ${cell(prove)} proofs/s   CPU ${fmt(res.cpuMsPerProof.median)} ms per proof   bytes identical to serial: ${run.mismatches === 0 ? "yes" : `NO (${run.mismatches} differ)`}`,
+  );
   if (res.verify && res.proveVerify) {
-    console.log(`${w} worker(s) verify          ${cell(res.verify)} verifications/s   CPU ${fmt(res.cpuMsPerVerify!.median)} ms per verification`);
+    console.log(
+      `${w} worker(s) verify          ${cell(res.verify)} verifications/s   CPU ${fmt(res.cpuMsPerVerify!.median)} ms per verification`,
+    );
     console.log(`${w} worker(s) prove + verify  ${cell(res.proveVerify)} proofs/s`);
   }
-  console.log(`${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(run.startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`);
+  console.log(
+    `${w} worker(s) per job (worker, median ms): witness ${fmt(perJobMs.witness, 2)}, prove ${fmt(perJobMs.prove)}, encode ${fmt(perJobMs.encode, 2)}${perJobMs.verify !== undefined ? `, verify ${fmt(perJobMs.verify)}` : ""}; start + warm-up ${fmt(run.startupMs)} ms; round trip ${fmt(res.roundTripUs)} µs per job`,
+  );
 }
 
 const capacityAfter = await machineSpeedup2(machineIterations);
 const capacity = (capacityBefore + capacityAfter) / 2;
-console.log(`machine: 2 threads of a pure integer loop run ${fmt(capacityBefore, 2)}× / ${fmt(capacityAfter, 2)}× as fast as 1 (before / after the pool runs; 2 = two free cores)`);
+console.log(
+  `machine: 2 threads of a pure integer loop run ${fmt(capacityBefore, 2)}× / ${fmt(capacityAfter, 2)}× as fast as 1 (before / after the pool runs; 2 = two free cores)`,
+);
 
 /** 2-worker / 1-worker rate of each pair of runs made back to back. */
 const pairRatios = (() => {
-  const a = runs.find((r) => r.workers === 1), b = runs.find((r) => r.workers === 2);
+  const a = runs.find((r) => r.workers === 1),
+    b = runs.find((r) => r.workers === 2);
   return a && b ? summary(a.proveMs.map((t, i) => t / b.proveMs[i]!)) : undefined;
 })();
 
 const byWorkers = (w: number) => results.find((r) => r.workers === w);
-const r1 = byWorkers(1), r2 = byWorkers(2);
+const r1 = byWorkers(1),
+  r2 = byWorkers(2);
 if (r1 && r2) {
-  console.log(`2 workers / 1 worker: ${fmt(r2.prove.median / r1.prove.median, 2)}× (back-to-back pairs ${pairRatios ? cell(pairRatios) : "—"})   2 workers / serial: ${fmt(r2.prove.median / serial.median, 2)}×`);
-  console.log(`CPU per proof, 2 workers / 1 worker: ${fmt(r2.cpuMsPerProof.median / r1.cpuMsPerProof.median, 2)} (1 = no parallel overhead; the wall-clock ratio is bounded by the CPU the machine has free)`);
+  console.log(
+    `2 workers / 1 worker: ${fmt(r2.prove.median / r1.prove.median, 2)}× (back-to-back pairs ${pairRatios ? cell(pairRatios) : "—"})   2 workers / serial: ${fmt(r2.prove.median / serial.median, 2)}×`,
+  );
+  console.log(
+    `CPU per proof, 2 workers / 1 worker: ${fmt(r2.cpuMsPerProof.median / r1.cpuMsPerProof.median, 2)} (1 = no parallel overhead; the wall-clock ratio is bounded by the CPU the machine has free)`,
+  );
 }
 
 const path = writeResults("batch", {
   benchmark: "batch",
   conditions: cond,
-  settings: { depth, jobsPerKind: perKind, jobsPerBatch: total, workerCounts, repeats, serialRepeats, verify: withVerify, availableParallelism: availableParallelism(), pool: "own worker_threads pool, one job per message, binary job encoding" },
+  settings: {
+    depth,
+    jobsPerKind: perKind,
+    jobsPerBatch: total,
+    workerCounts,
+    repeats,
+    serialRepeats,
+    verify: withVerify,
+    availableParallelism: availableParallelism(),
+    pool: "own worker_threads pool, one job per message, binary job encoding",
+  },
   units: "rates in proofs (verifications) per second of wall time; times in ms unless named µs",
   prepareMs,
   sharing,

@@ -84,16 +84,47 @@ const median = (xs: readonly number[]): number => {
 progress(`registry of 3 records at depth ${depth}, membership proof of ${JSON.stringify(NAME)}`);
 const db = join(work, "db");
 const records = join(work, "records.ndjson");
-writeFileSync(records, [`{"name":"${NAME}","value":"${VALUE}"}`, `{"name":"beta","value":"https://b.example"}`, `{"name":"gamma","value":null}`].join("\n") + "\n");
+writeFileSync(
+  records,
+  [
+    `{"name":"${NAME}","value":"${VALUE}"}`,
+    `{"name":"beta","value":"https://b.example"}`,
+    `{"name":"gamma","value":null}`,
+  ].join("\n") + "\n",
+);
 ssgkr(["registry", "import", "--db", db, "--file", records, "--depth", String(depth), "--no-progress"]);
 const rootHex = (JSON.parse(ssgkr(["registry", "root", "--db", db, "--json"])) as { root: string }).root;
 const out = join(work, "proof");
 ssgkr(["registry", "prove", "membership", "--db", db, "--name", NAME, "--out", out], { SSGKR_CACHE: "off" });
 const requestFile = join(out, "request.json");
 const proofFile = join(out, "proof.bin");
-const verifyArgv = [bin, "registry", "verify", "--name", NAME, "--value", VALUE, "--root", rootHex, "--request", requestFile, "--proof", proofFile, "--depth", String(depth)];
+const verifyArgv = [
+  bin,
+  "registry",
+  "verify",
+  "--name",
+  NAME,
+  "--value",
+  VALUE,
+  "--root",
+  rootHex,
+  "--request",
+  requestFile,
+  "--proof",
+  proofFile,
+  "--depth",
+  String(depth),
+];
 
-const samples = { cold: [] as number[], warm: [] as number[], off: [] as number[], node: [] as number[], inprocFirst: [] as number[], inproc: [] as number[], loadHit: [] as number[] };
+const samples = {
+  cold: [] as number[],
+  warm: [] as number[],
+  off: [] as number[],
+  node: [] as number[],
+  inprocFirst: [] as number[],
+  inproc: [] as number[],
+  loadHit: [] as number[],
+};
 const requestText = readFileSync(requestFile, "utf8");
 const proof = new Uint8Array(readFileSync(proofFile));
 const claim = { trustedRoot: parseRoot(rootHex, "root"), name: NAME, value: VALUE, depth };
@@ -127,13 +158,20 @@ for (let r = 0; r < repeats; r++) {
 }
 rmSync(work, { recursive: true, force: true });
 
-const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)])) as Record<keyof typeof samples, number>;
+const m = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)])) as Record<
+  keyof typeof samples,
+  number
+>;
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 const round = (x: number) => Math.round(x * 10) / 10;
 console.log(`depth ${depth}, ${repeats} repeat${repeats === 1 ? "" : "s"}, medians in ms`);
 console.log(`  process wall  cold ${fmt(m.cold)}  warm ${fmt(m.warm)}  off ${fmt(m.off)}  node -e ${fmt(m.node)}`);
-console.log(`  in process    verifyRecordProof ${fmt(m.inproc)} (first call, preparing: ${fmt(m.inprocFirst)})  cache file read ${fmt(m.loadHit)}`);
-console.log(`  (warm − node) / in process ${fmt((m.warm - m.node) / m.inproc, 2)}; / first call ${fmt((m.warm - m.node) / m.inprocFirst, 2)}; off / warm ${fmt(m.off / m.warm, 2)}`);
+console.log(
+  `  in process    verifyRecordProof ${fmt(m.inproc)} (first call, preparing: ${fmt(m.inprocFirst)})  cache file read ${fmt(m.loadHit)}`,
+);
+console.log(
+  `  (warm − node) / in process ${fmt((m.warm - m.node) / m.inproc, 2)}; / first call ${fmt((m.warm - m.node) / m.inprocFirst, 2)}; off / warm ${fmt(m.off / m.warm, 2)}`,
+);
 const headline = {
   depth,
   repeats,

@@ -25,7 +25,10 @@ import { npmReposSource } from "../src/registry/import/dataset.js";
 import { RecordState } from "../src/registry/store/record-codec.js";
 import type { Digest } from "../src/hash/digest.js";
 
-const args = parseOptions({ records: int(10, 4_500_000), commits: int(1, 100_000), proofs: int(1, 100), dir: text(), keep: flag }, { smoke: { records: "300", commits: "20", proofs: "1" } });
+const args = parseOptions(
+  { records: int(10, 4_500_000), commits: int(1, 100_000), proofs: int(1, 100), dir: text(), keep: flag },
+  { smoke: { records: "300", commits: "20", proofs: "1" } },
+);
 const records = Number(args.get("records") ?? 100_000);
 const commits = Number(args.get("commits") ?? 1000);
 const proofs = Number(args.get("proofs") ?? 5);
@@ -107,8 +110,14 @@ row("import wall", `${fmt(importMs / 1000, 2)} s`);
 row("single-record commit (replace)", `${fmt(commitMs, 2)} ms`);
 row("LMDB growth per single-record commit", `${fmt(growth, 0)} bytes (target ≤ 2048)`);
 row("LMDB growth per commit, window full (pruning)", `${fmt(steadyGrowth, 0)} bytes`);
-row(`state + path read, head / ${commits} back (median)`, `${fmt(stateHead, 3)} / ${fmt(stateOld, 3)} ms (${fmt(stateOld / stateHead, 2)}×)`);
-row(`membership proof, head / ${commits} back (median)`, `${fmt(proveHead, 1)} / ${fmt(proveOld, 1)} ms (${fmt(proveOld / proveHead, 2)}×, target ≤ 1.2×)`);
+row(
+  `state + path read, head / ${commits} back (median)`,
+  `${fmt(stateHead, 3)} / ${fmt(stateOld, 3)} ms (${fmt(stateOld / stateHead, 2)}×)`,
+);
+row(
+  `membership proof, head / ${commits} back (median)`,
+  `${fmt(proveHead, 1)} / ${fmt(proveOld, 1)} ms (${fmt(proveOld / proveHead, 2)}×, target ≤ 1.2×)`,
+);
 writeResults("history", {
   benchmark: "history",
   conditions: c,

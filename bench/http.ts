@@ -26,12 +26,24 @@ import { buildPage, freshDir, removeDir, ROOT, TOKEN } from "../test/web/support
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choice, int as intRule, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: intRule(1, 48), records: intRule(1, 1_000_000), duration: intRule(1, 600), connections: intRule(1, 1000), uncached: intRule(1, 100_000), writes: intRule(1, 100_000), mapping: choice(["name", "slot"]) }, {
-  smoke: { depth: "16", records: "20", duration: "1", connections: "2", uncached: "3", writes: "2" },
-});
+const args = parseOptions(
+  {
+    depth: intRule(1, 48),
+    records: intRule(1, 1_000_000),
+    duration: intRule(1, 600),
+    connections: intRule(1, 1000),
+    uncached: intRule(1, 100_000),
+    writes: intRule(1, 100_000),
+    mapping: choice(["name", "slot"]),
+  },
+  {
+    smoke: { depth: "16", records: "20", duration: "1", connections: "2", uncached: "3", writes: "2" },
+  },
+);
 const int = (k: string, d: number, max: number) => {
   const v = Number(args.get(k) ?? d);
-  if (!Number.isInteger(v) || v < 1 || v > max) throw new Error(`--${k} must be an integer in [1, ${max}], got ${args.get(k)}`);
+  if (!Number.isInteger(v) || v < 1 || v > max)
+    throw new Error(`--${k} must be an integer in [1, ${max}], got ${args.get(k)}`);
   return v;
 };
 const mapping = args.get("mapping") ?? "name";
@@ -46,12 +58,17 @@ if (uncached * 2 > records) throw new Error(`--records must be at least 2 × --u
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`registry HTTP API: ${mapping === "name" ? "name-keyed (record-leaf-v2)" : "slot (record-leaf-v1)"} registry, depth ${depth}, ${records} records; cached reads ${duration} s × ${connections} connections; ${uncached} uncached reads and ${writes} writes on 2 connections`);
+console.log(
+  `registry HTTP API: ${mapping === "name" ? "name-keyed (record-leaf-v2)" : "slot (record-leaf-v1)"} registry, depth ${depth}, ${records} records; cached reads ${duration} s × ${connections} connections; ${uncached} uncached reads and ${writes} writes on 2 connections`,
+);
 
 const dir = freshDir("ssgkr-bench-http-");
 const BIN = join(ROOT, "bin", "ssgkr.js");
 const names = Array.from({ length: records }, (_, i) => `bench-pkg-${i}`);
-writeFileSync(join(dir, "records.ndjson"), names.map((n, i) => JSON.stringify({ name: n, value: `https://github.com/bench/pkg-${i}` })).join("\n") + "\n");
+writeFileSync(
+  join(dir, "records.ndjson"),
+  names.map((n, i) => JSON.stringify({ name: n, value: `https://github.com/bench/pkg-${i}` })).join("\n") + "\n",
+);
 writeFileSync(join(dir, "token.txt"), TOKEN + "\n");
 
 const run = (a: string[]) =>
@@ -60,7 +77,18 @@ const run = (a: string[]) =>
     p.on("exit", (c) => (c === 0 ? resolve() : reject(new Error(`ssgkr ${a.join(" ")} exited ${c}`))));
   });
 progress("importing the registry");
-await run(["registry", "import", "--db", "reg", "--file", "records.ndjson", "--depth", String(depth), ...(mapping === "slot" ? ["--mapping", "slot-v1"] : []), "--no-progress"]);
+await run([
+  "registry",
+  "import",
+  "--db",
+  "reg",
+  "--file",
+  "records.ndjson",
+  "--depth",
+  String(depth),
+  ...(mapping === "slot" ? ["--mapping", "slot-v1"] : []),
+  "--no-progress",
+]);
 const web = await buildPage(dir);
 
 // Raw prove rate, in this process, before the server starts (the machine is otherwise as idle as it gets).
@@ -79,7 +107,25 @@ const pct = (xs: number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math
 const rawTotalS = rawMs.reduce((a, b) => a + b, 0) / 1000;
 const rawRate = uncached / rawTotalS;
 
-const server = spawn(process.execPath, [BIN, "registry", "http", "--db", "reg", "--token-file", "token.txt", "--listen", "127.0.0.1:0", "--rate-limit", "0", "--web", web], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(
+  process.execPath,
+  [
+    BIN,
+    "registry",
+    "http",
+    "--db",
+    "reg",
+    "--token-file",
+    "token.txt",
+    "--listen",
+    "127.0.0.1:0",
+    "--rate-limit",
+    "0",
+    "--web",
+    web,
+  ],
+  { cwd: dir, stdio: ["ignore", "pipe", "inherit"] },
+);
 try {
   const base = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -97,28 +143,90 @@ try {
   const summary = (label: string, r: Awaited<ReturnType<typeof autocannon>>) => {
     const ok = r["2xx"];
     const rate = ok / r.duration;
-    console.log(`${label.padEnd(22)} ${fmt(rate, 1).padStart(7)} req/s   p50 ${fmt(r.latency.p50, 1)} ms   p99 ${fmt(r.latency.p99, 1)} ms   (${ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.duration.toFixed(1)} s)`);
+    console.log(
+      `${label.padEnd(22)} ${fmt(rate, 1).padStart(7)} req/s   p50 ${fmt(r.latency.p50, 1)} ms   p99 ${fmt(r.latency.p99, 1)} ms   (${ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.duration.toFixed(1)} s)`,
+    );
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non2xx} non-2xx responses and ${r.errors} errors`);
     return { rate, p50: r.latency.p50, p99: r.latency.p99, ok, durationS: r.duration };
   };
 
   progress(`cached proof reads for ${duration} s`);
-  const cached = summary("cached proof reads", await autocannon({ url: `${base}/v1/records/${warm}/proof`, connections, duration }));
+  const cached = summary(
+    "cached proof reads",
+    await autocannon({ url: `${base}/v1/records/${warm}/proof`, connections, duration }),
+  );
 
   progress(`${uncached} uncached proof reads`);
   let next = 2;
-  const uncachedR = summary("uncached proof reads", await autocannon({ url: base, connections: 2, amount: uncached, timeout: 120, requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/records/${names[next++]}/proof` }) }] }));
+  const uncachedR = summary(
+    "uncached proof reads",
+    await autocannon({
+      url: base,
+      connections: 2,
+      amount: uncached,
+      timeout: 120,
+      requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/records/${names[next++]}/proof` }) }],
+    }),
+  );
 
   progress(`${writes} writes`);
   let w = 0;
-  const writesR = summary("writes (PUT, insert)", await autocannon({ url: base, connections: 2, amount: writes, timeout: 120, requests: [{ method: "PUT", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, setupRequest: (req) => ({ ...req, path: `/v1/records/bench-new-${w++}`, body: JSON.stringify({ value: `https://github.com/bench/new-${w}` }) }) }] }));
+  const writesR = summary(
+    "writes (PUT, insert)",
+    await autocannon({
+      url: base,
+      connections: 2,
+      amount: writes,
+      timeout: 120,
+      requests: [
+        {
+          method: "PUT",
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          setupRequest: (req) => ({
+            ...req,
+            path: `/v1/records/bench-new-${w++}`,
+            body: JSON.stringify({ value: `https://github.com/bench/new-${w}` }),
+          }),
+        },
+      ],
+    }),
+  );
 
-  console.log(`raw prove (in process)  ${fmt(rawRate, 2).padStart(7)} proofs/s  p50 ${fmt(pct(rawMs, 50), 1)} ms   p99 ${fmt(pct(rawMs, 99), 1)} ms   (${uncached} proofs, membership, prove + self-check)`);
+  console.log(
+    `raw prove (in process)  ${fmt(rawRate, 2).padStart(7)} proofs/s  p50 ${fmt(pct(rawMs, 50), 1)} ms   p99 ${fmt(pct(rawMs, 99), 1)} ms   (${uncached} proofs, membership, prove + self-check)`,
+  );
   const overhead = uncachedR.rate / rawRate;
-  console.log(`uncached reads/s ÷ raw proofs/s = ${overhead.toFixed(2)} (1.00 = no HTTP overhead); cached reads/s ÷ raw proofs/s = ${(cached.rate / rawRate).toFixed(0)}`);
-  const path = writeResults("http", { conditions: cond, mapping, depth, records, duration, connections, raw: { rate: rawRate, p50: pct(rawMs, 50), p99: pct(rawMs, 99), samplesMs: rawMs }, cached, uncached: uncachedR, writes: writesR });
+  console.log(
+    `uncached reads/s ÷ raw proofs/s = ${overhead.toFixed(2)} (1.00 = no HTTP overhead); cached reads/s ÷ raw proofs/s = ${(cached.rate / rawRate).toFixed(0)}`,
+  );
+  const path = writeResults("http", {
+    conditions: cond,
+    mapping,
+    depth,
+    records,
+    duration,
+    connections,
+    raw: { rate: rawRate, p50: pct(rawMs, 50), p99: pct(rawMs, 99), samplesMs: rawMs },
+    cached,
+    uncached: uncachedR,
+    writes: writesR,
+  });
   progress(`results in ${path}`);
-  printHeadline({ mapping, depth, raw_proofs_per_s: Number(rawRate.toFixed(2)), cached_reads_per_s: Math.round(cached.rate), cached_p50_ms: cached.p50, cached_p99_ms: cached.p99, uncached_reads_per_s: Number(uncachedR.rate.toFixed(2)), uncached_p50_ms: uncachedR.p50, uncached_p99_ms: uncachedR.p99, writes_per_s: Number(writesR.rate.toFixed(2)), writes_p50_ms: writesR.p50, writes_p99_ms: writesR.p99, uncached_over_raw: Number(overhead.toFixed(2)) });
+  printHeadline({
+    mapping,
+    depth,
+    raw_proofs_per_s: Number(rawRate.toFixed(2)),
+    cached_reads_per_s: Math.round(cached.rate),
+    cached_p50_ms: cached.p50,
+    cached_p99_ms: cached.p99,
+    uncached_reads_per_s: Number(uncachedR.rate.toFixed(2)),
+    uncached_p50_ms: uncachedR.p50,
+    uncached_p99_ms: uncachedR.p99,
+    writes_per_s: Number(writesR.rate.toFixed(2)),
+    writes_p50_ms: writesR.p50,
+    writes_p99_ms: writesR.p99,
+    uncached_over_raw: Number(overhead.toFixed(2)),
+  });
 } finally {
   server.kill("SIGTERM");
   await new Promise((r) => server.once("exit", r));

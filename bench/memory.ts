@@ -37,9 +37,32 @@ import { choices, int, num, parseOptions } from "./lib/options.js";
 import { FAMILIES, type Family } from "./children/memory-families.js";
 import type { PointResult } from "./children/memory-point.js";
 
-const args = parseOptions({ families: choices(FAMILIES), "min-bits": int(1, 30), "sparse-max-bits": int(1, 30), "dense-max-bits": int(1, 30), "setup-max-bits": int(1, 30), "extent-max-bits": int(1, 30), repeats: int(1, 1000), "time-cap-s": num(0.001, 86_400), "extent-time-cap-s": num(0.001, 86_400), "rss-cap-mib": int(1, 1 << 20), "extent-rss-limit-mib": int(1, 1 << 20) }, {
-  smoke: { families: "mixed", "min-bits": "2", "sparse-max-bits": "3", "dense-max-bits": "3", "setup-max-bits": "3", "extent-max-bits": "4", repeats: "1" },
-});
+const args = parseOptions(
+  {
+    families: choices(FAMILIES),
+    "min-bits": int(1, 30),
+    "sparse-max-bits": int(1, 30),
+    "dense-max-bits": int(1, 30),
+    "setup-max-bits": int(1, 30),
+    "extent-max-bits": int(1, 30),
+    repeats: int(1, 1000),
+    "time-cap-s": num(0.001, 86_400),
+    "extent-time-cap-s": num(0.001, 86_400),
+    "rss-cap-mib": int(1, 1 << 20),
+    "extent-rss-limit-mib": int(1, 1 << 20),
+  },
+  {
+    smoke: {
+      families: "mixed",
+      "min-bits": "2",
+      "sparse-max-bits": "3",
+      "dense-max-bits": "3",
+      "setup-max-bits": "3",
+      "extent-max-bits": "4",
+      repeats: "1",
+    },
+  },
+);
 const families = (args.get("families") ?? FAMILIES.join(",")).split(",") as Family[];
 const minBits = Number(args.get("min-bits") ?? 2);
 const sparseMaxBits = Number(args.get("sparse-max-bits") ?? 16);
@@ -51,7 +74,8 @@ const timeCapS = Number(args.get("time-cap-s") ?? 60);
 const extentTimeCapS = Number(args.get("extent-time-cap-s") ?? 600);
 const rssCapMiB = Number(args.get("rss-cap-mib") ?? 4096);
 const extentRssLimitMiB = Number(args.get("extent-rss-limit-mib") ?? 3072);
-for (const f of families) if (!FAMILIES.includes(f)) throw new Error(`unknown family ${f} (known: ${FAMILIES.join(", ")})`);
+for (const f of families)
+  if (!FAMILIES.includes(f)) throw new Error(`unknown family ${f} (known: ${FAMILIES.join(", ")})`);
 
 const childScript = join(dirname(fileURLToPath(import.meta.url)), "children", "memory-point.js");
 
@@ -86,13 +110,19 @@ function rssMiB(pid: number): { rss: number; hwm: number } | null {
 function runPoint(family: Family, widthBits: number, oracle: OracleMode, capS: number): Promise<Run> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [childScript, family, String(widthBits), oracle], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [childScript, family, String(widthBits), oracle], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let killedFor: string | undefined;
     let polled = 0;
-    child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
     const poll = setInterval(() => {
       const m = child.pid === undefined ? null : rssMiB(child.pid);
       if (!m) return;
@@ -111,7 +141,14 @@ function runPoint(family: Family, widthBits: number, oracle: OracleMode, capS: n
     child.on("exit", (code, signal) => {
       clearInterval(poll);
       clearTimeout(timer);
-      const run: Run = { family, widthBits, oracle, ok: false, polledPeakRssMiB: polled, wallMs: performance.now() - t0 };
+      const run: Run = {
+        family,
+        widthBits,
+        oracle,
+        ok: false,
+        polledPeakRssMiB: polled,
+        wallMs: performance.now() - t0,
+      };
       const line = stdout.trim().split("\n").pop();
       if (killedFor) {
         run.failure = killedFor;
@@ -167,7 +204,14 @@ interface PointSummary {
 function summarize(runs: Run[]): PointSummary {
   const r0 = runs[0]!;
   const okRuns = runs.filter((r) => r.ok && r.report);
-  const s: PointSummary = { family: r0.family, widthBits: r0.widthBits, width: 2 ** r0.widthBits, oracle: r0.oracle, runs: runs.length, ok: okRuns.length === runs.length };
+  const s: PointSummary = {
+    family: r0.family,
+    widthBits: r0.widthBits,
+    width: 2 ** r0.widthBits,
+    oracle: r0.oracle,
+    runs: runs.length,
+    ok: okRuns.length === runs.length,
+  };
   if (!s.ok) {
     const bad = runs.find((r) => !r.ok)!;
     s.failure = bad.failure;
@@ -185,7 +229,13 @@ function summarize(runs: Run[]): PointSummary {
   return s;
 }
 
-async function point(family: Family, bits: number, oracle: OracleMode, n: number, capS: number): Promise<{ summary: PointSummary; runs: Run[] }> {
+async function point(
+  family: Family,
+  bits: number,
+  oracle: OracleMode,
+  n: number,
+  capS: number,
+): Promise<{ summary: PointSummary; runs: Run[] }> {
   const runs: Run[] = [];
   for (let k = 0; k < n; k++) {
     progress(`${family} 2^${bits} ${oracle} run ${k + 1}/${n}`);
@@ -198,7 +248,9 @@ async function point(family: Family, bits: number, oracle: OracleMode, n: number
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# ${repeats} processes per point; time cap ${timeCapS} s, RSS cap ${rssCapMiB} MiB; extent: mixed family, time cap ${extentTimeCapS} s, limit ${extentRssLimitMiB} MiB`);
+console.log(
+  `# ${repeats} processes per point; time cap ${timeCapS} s, RSS cap ${rssCapMiB} MiB; extent: mixed family, time cap ${extentTimeCapS} s, limit ${extentRssLimitMiB} MiB`,
+);
 
 const allRuns: Run[] = [];
 const sweep: PointSummary[] = [];
@@ -244,11 +296,22 @@ for (let bits = sparseMaxBits + 1; bits <= extentMaxBits; bits++) {
 }
 
 // Comparison of the two oracles where both completed.
-interface Comparison { family: Family; widthBits: number; sameProof: boolean; bothVerified: boolean }
+interface Comparison {
+  family: Family;
+  widthBits: number;
+  sameProof: boolean;
+  bothVerified: boolean;
+}
 const comparisons: Comparison[] = [];
 for (const d of sweep.filter((p) => p.oracle === "dense" && p.ok)) {
   const s = sweep.find((p) => p.oracle === "sparse" && p.family === d.family && p.widthBits === d.widthBits && p.ok);
-  if (s) comparisons.push({ family: d.family, widthBits: d.widthBits, sameProof: s.proofSha256 === d.proofSha256 && !!s.deterministic && !!d.deterministic, bothVerified: !!s.verified && !!d.verified });
+  if (s)
+    comparisons.push({
+      family: d.family,
+      widthBits: d.widthBits,
+      sameProof: s.proofSha256 === d.proofSha256 && !!s.deterministic && !!d.deterministic,
+      bothVerified: !!s.verified && !!d.verified,
+    });
 }
 
 // Table.
@@ -260,14 +323,22 @@ const cell = (p: PointSummary | undefined, what: "rss" | "bytes" | "ms"): string
   return fmt(p.proveMs!);
 };
 console.log("");
-console.log("family   width    | sparse: RSS MiB  oracle KiB  prove ms | dense: RSS MiB  oracle KiB  prove ms | same proof, verified");
+console.log(
+  "family   width    | sparse: RSS MiB  oracle KiB  prove ms | dense: RSS MiB  oracle KiB  prove ms | same proof, verified",
+);
 for (const family of families) {
   for (let bits = minBits; bits <= Math.max(sparseMaxBits, denseMaxBits); bits++) {
     const s = sweep.find((p) => p.family === family && p.widthBits === bits && p.oracle === "sparse");
     const d = sweep.find((p) => p.family === family && p.widthBits === bits && p.oracle === "dense");
     if (!s && !d) continue;
     const c = comparisons.find((x) => x.family === family && x.widthBits === bits);
-    const same = c ? `${c.sameProof ? "same" : "DIFFERENT"}, ${c.bothVerified ? "ok" : "NOT VERIFIED"}` : s ? (s.verified ? "—, ok" : "—, NOT VERIFIED") : "";
+    const same = c
+      ? `${c.sameProof ? "same" : "DIFFERENT"}, ${c.bothVerified ? "ok" : "NOT VERIFIED"}`
+      : s
+        ? s.verified
+          ? "—, ok"
+          : "—, NOT VERIFIED"
+        : "";
     console.log(
       `${family.padEnd(8)} ${String(2 ** bits).padStart(7)}  | ${cell(s, "rss").padStart(14)} ${cell(s, "bytes").padStart(11)} ${cell(s, "ms").padStart(9)} | ` +
         `${cell(d, "rss").padStart(13)} ${cell(d, "bytes").padStart(11)} ${cell(d, "ms").padStart(9)} | ${same}`,
@@ -276,9 +347,15 @@ for (const family of families) {
 }
 console.log("");
 console.log("dense tables only (output layer, no rounds):");
-for (const p of setup) console.log(`  ${p.family.padEnd(8)} ${String(p.width).padStart(7)}  ${p.ok ? `RSS ${fmt(p.peakRssMiB!)} MiB, tables ${fmt(p.oracleBytes! / 2 ** 20)} MiB` : `✗ ${p.failure} (polled RSS ${fmt(p.peakRssMiB ?? 0)} MiB)`}`);
+for (const p of setup)
+  console.log(
+    `  ${p.family.padEnd(8)} ${String(p.width).padStart(7)}  ${p.ok ? `RSS ${fmt(p.peakRssMiB!)} MiB, tables ${fmt(p.oracleBytes! / 2 ** 20)} MiB` : `✗ ${p.failure} (polled RSS ${fmt(p.peakRssMiB ?? 0)} MiB)`}`,
+  );
 console.log("sparse extent (mixed family, one process each):");
-for (const p of extent) console.log(`  ${String(p.width).padStart(9)}  ${p.ok ? `RSS ${fmt(p.peakRssMiB!)} MiB, oracle ${fmt(p.oracleBytes! / 2 ** 20)} MiB, prove ${fmt(p.proveMs! / 1000, 1)} s, ${p.verified ? "verified" : "NOT VERIFIED"}` : `✗ ${p.failure}`}`);
+for (const p of extent)
+  console.log(
+    `  ${String(p.width).padStart(9)}  ${p.ok ? `RSS ${fmt(p.peakRssMiB!)} MiB, oracle ${fmt(p.oracleBytes! / 2 ** 20)} MiB, prove ${fmt(p.proveMs! / 1000, 1)} s, ${p.verified ? "verified" : "NOT VERIFIED"}` : `✗ ${p.failure}`}`,
+  );
 
 // Headline numbers.
 const sparseOk = [...sweep, ...extent].filter((p) => p.oracle === "sparse" && p.ok && p.verified);
@@ -296,12 +373,31 @@ const headline: Record<string, number | string> = {
   dense_tables_failure: firstSetupFailure ? `${firstSetupFailure.failure} at width ${firstSetupFailure.width}` : "none",
   proofs_compared: comparisons.length,
   proofs_identical: comparisons.every((c) => c.sameProof) ? "yes" : "no",
-  all_verified: sparseOk.length + denseOk.length === [...sweep, ...extent].filter((p) => p.ok && p.oracle !== "dense-setup").length ? "yes" : "no",
+  all_verified:
+    sparseOk.length + denseOk.length === [...sweep, ...extent].filter((p) => p.ok && p.oracle !== "dense-setup").length
+      ? "yes"
+      : "no",
 };
 const path = writeResults("memory", {
   conditions: cond,
-  parameters: { families, minBits, sparseMaxBits, denseMaxBits, setupMaxBits, extentMaxBits, repeats, timeCapS, extentTimeCapS, rssCapMiB, extentRssLimitMiB },
-  units: { peakRssMiB: "MiB (getrusage maxRSS of the child after proving; for failed runs the parent's polled maximum)", oracleBytes: "bytes of typed arrays allocated by the layer oracle (largest layer)", proveMs: "ms" },
+  parameters: {
+    families,
+    minBits,
+    sparseMaxBits,
+    denseMaxBits,
+    setupMaxBits,
+    extentMaxBits,
+    repeats,
+    timeCapS,
+    extentTimeCapS,
+    rssCapMiB,
+    extentRssLimitMiB,
+  },
+  units: {
+    peakRssMiB: "MiB (getrusage maxRSS of the child after proving; for failed runs the parent's polled maximum)",
+    oracleBytes: "bytes of typed arrays allocated by the layer oracle (largest layer)",
+    proveMs: "ms",
+  },
   sweep,
   denseTablesOnly: setup,
   sparseExtent: extent,

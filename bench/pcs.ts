@@ -23,8 +23,21 @@
  */
 import { extAdd, extRandom, type Ext } from "../src/field/extension.js";
 import {
-  decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof, maxVariables, whirCommit, whirOpen, whirParameterSet,
-  whirParameterSets, whirSecurity, whirVerify, DEFAULT_WHIR_SET, type WhirClaim, type WhirProof, type WhirSetId,
+  decodeWhirCommitment,
+  decodeWhirProof,
+  encodeWhirCommitment,
+  encodeWhirProof,
+  maxVariables,
+  whirCommit,
+  whirOpen,
+  whirParameterSet,
+  whirParameterSets,
+  whirSecurity,
+  whirVerify,
+  DEFAULT_WHIR_SET,
+  type WhirClaim,
+  type WhirProof,
+  type WhirSetId,
 } from "../src/pcs/index.js";
 import { evaluateCoefficients, evaluationsToCoefficients, liftToExtension } from "../src/pcs/multilinear.js";
 import { withPhaseTimer, type PcsPhase } from "../src/pcs/phases.js";
@@ -34,12 +47,28 @@ import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults 
 import { choices, flag, int, ints, parseOptions } from "./lib/options.js";
 
 const SET_IDS = whirParameterSets().map((s) => s.id);
-const args = parseOptions({ variables: ints(1, 23), sets: choices(SET_IDS), repeats: int(1, 100), "verify-calls": int(1, 1000), "selfcheck-variables": int(1, 16), threads: int(1, 256), full: flag }, {
-  smoke: { variables: "8", repeats: "1", "verify-calls": "1", "selfcheck-variables": "6" },
-});
+const args = parseOptions(
+  {
+    variables: ints(1, 23),
+    sets: choices(SET_IDS),
+    repeats: int(1, 100),
+    "verify-calls": int(1, 1000),
+    "selfcheck-variables": int(1, 16),
+    threads: int(1, 256),
+    full: flag,
+  },
+  {
+    smoke: { variables: "8", repeats: "1", "verify-calls": "1", "selfcheck-variables": "6" },
+  },
+);
 const full = args.has("full");
-const variables = (args.get("variables") ?? (full ? "16,18,20,22" : "22")).split(",").map(Number).sort((a, b) => a - b);
-const sets = (args.get("sets") ?? (full ? SET_IDS.join(",") : `cb90-r4,ud100-r4,${DEFAULT_WHIR_SET}`)).split(",") as WhirSetId[];
+const variables = (args.get("variables") ?? (full ? "16,18,20,22" : "22"))
+  .split(",")
+  .map(Number)
+  .sort((a, b) => a - b);
+const sets = (args.get("sets") ?? (full ? SET_IDS.join(",") : `cb90-r4,ud100-r4,${DEFAULT_WHIR_SET}`)).split(
+  ",",
+) as WhirSetId[];
 const repeatsGiven = args.has("repeats");
 const repeatsDefault = Number(args.get("repeats") ?? 5);
 const verifyCalls = Number(args.get("verify-calls") ?? 5);
@@ -49,13 +78,28 @@ const poolThreads = Number(args.get("threads") ?? defaultPcsThreads());
 const SLOW_CELL_MS = 20_000;
 
 /** whir-p3 on this machine kind, one thread, median of 5, one claim (issue anchors): commit / open / verify ms, proof KB (1,000 B). */
-const ANCHORS: Partial<Record<WhirSetId, Record<number, { build: string; commitMs: number; openMs: number; verifyMs: number; kb: number }>>> = {
-  "cb90-r4": { 20: { build: "AVX-512", commitMs: 143, openMs: 118, verifyMs: 1.5, kb: 57.3 }, 22: { build: "AVX-512", commitMs: 522, openMs: 361, verifyMs: 1.8, kb: 68.3 } },
-  "cb100-r2": { 20: { build: "AVX-512", commitMs: 73, openMs: 92, verifyMs: 2.7, kb: 102.3 }, 22: { build: "AVX-512", commitMs: 294, openMs: 1068, verifyMs: 3.2, kb: 118.2 } },
-  "ud100-r4": { 20: { build: "AVX-512", commitMs: 123, openMs: 140, verifyMs: 6.8, kb: 260.3 }, 22: { build: "AVX-512", commitMs: 573, openMs: 494, verifyMs: 9.7, kb: 365.6 } },
+const ANCHORS: Partial<
+  Record<WhirSetId, Record<number, { build: string; commitMs: number; openMs: number; verifyMs: number; kb: number }>>
+> = {
+  "cb90-r4": {
+    20: { build: "AVX-512", commitMs: 143, openMs: 118, verifyMs: 1.5, kb: 57.3 },
+    22: { build: "AVX-512", commitMs: 522, openMs: 361, verifyMs: 1.8, kb: 68.3 },
+  },
+  "cb100-r2": {
+    20: { build: "AVX-512", commitMs: 73, openMs: 92, verifyMs: 2.7, kb: 102.3 },
+    22: { build: "AVX-512", commitMs: 294, openMs: 1068, verifyMs: 3.2, kb: 118.2 },
+  },
+  "ud100-r4": {
+    20: { build: "AVX-512", commitMs: 123, openMs: 140, verifyMs: 6.8, kb: 260.3 },
+    22: { build: "AVX-512", commitMs: 573, openMs: 494, verifyMs: 9.7, kb: 365.6 },
+  },
 };
 
-interface Stat { median: number; min: number; max: number }
+interface Stat {
+  median: number;
+  min: number;
+  max: number;
+}
 function stat(xs: readonly number[]): Stat {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -135,7 +179,10 @@ interface Cell {
 function measureCell(set: WhirSetId, m: number): Cell {
   const evals = randomEvaluations(m);
   const claims = randomClaims(evals, m);
-  const commit: number[] = [], open: number[] = [], verify: number[] = [], both: number[] = [];
+  const commit: number[] = [],
+    open: number[] = [],
+    verify: number[] = [],
+    both: number[] = [];
   const phases: Record<string, number[]> = {};
   let repeats = repeatsDefault;
   let proof: Uint8Array = new Uint8Array(0);
@@ -144,10 +191,23 @@ function measureCell(set: WhirSetId, m: number): Cell {
     const ph: Record<string, number> = {};
     const t0 = performance.now();
     let committed!: ReturnType<typeof whirCommit>;
-    withPhaseTimer((name, ms) => { ph[name] = (ph[name] ?? 0) + ms; }, () => {
-      commit.push(cpuMs(() => { committed = whirCommit(evals, { set, workers: null }); }));
-      open.push(cpuMs(() => { proof = whirOpen(committed, claims, { workers: null }); }));
-    });
+    withPhaseTimer(
+      (name, ms) => {
+        ph[name] = (ph[name] ?? 0) + ms;
+      },
+      () => {
+        commit.push(
+          cpuMs(() => {
+            committed = whirCommit(evals, { set, workers: null });
+          }),
+        );
+        open.push(
+          cpuMs(() => {
+            proof = whirOpen(committed, claims, { workers: null });
+          }),
+        );
+      },
+    );
     const wall = performance.now() - t0;
     both.push(commit[r]! + open[r]!);
     ph["other"] = wall - Object.values(ph).reduce((a, b) => a + b, 0);
@@ -157,29 +217,52 @@ function measureCell(set: WhirSetId, m: number): Cell {
     const commitment = decodeWhirCommitment(encoded);
     for (let v = 0; v < verifyCalls; v++) {
       let ok = false;
-      verify.push(cpuMs(() => { ok = whirVerify(commitment, claims, proof, accept(set)).ok; }));
+      verify.push(
+        cpuMs(() => {
+          ok = whirVerify(commitment, claims, proof, accept(set)).ok;
+        }),
+      );
       if (!ok) throw new Error(`${set} m=${m}: an honest opening was rejected`);
     }
     if (r === 0 && !repeatsGiven && both[0]! > SLOW_CELL_MS && repeats > 3) {
       repeats = 3;
-      progress(`${set} m=${m}: one commit + open took ${fmt(both[0]! / 1000, 1)} s CPU (over ${SLOW_CELL_MS / 1000} s): 3 repetitions instead of ${repeatsDefault}`);
+      progress(
+        `${set} m=${m}: one commit + open took ${fmt(both[0]! / 1000, 1)} s CPU (over ${SLOW_CELL_MS / 1000} s): 3 repetitions instead of ${repeatsDefault}`,
+      );
     }
   }
   const sec = whirSecurity(whirParameterSet(set), m);
   const phasesMs = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, stat(v).median])) as Cell["phasesMs"];
   return {
-    set, m, repeats, commitMs: stat(commit), openMs: stat(open), commitOpenMs: stat(both), verifyMs: stat(verify), proofBytes: proof.length,
-    commitmentBytes, bits: sec.bits, regime: whirParameterSet(set).regime, maxPowBits: sec.maxPowBits, phasesMs,
+    set,
+    m,
+    repeats,
+    commitMs: stat(commit),
+    openMs: stat(open),
+    commitOpenMs: stat(both),
+    verifyMs: stat(verify),
+    proofBytes: proof.length,
+    commitmentBytes,
+    bits: sec.bits,
+    regime: whirParameterSet(set).regime,
+    maxPowBits: sec.maxPowBits,
+    phasesMs,
   };
 }
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# WHIR (src/pcs), one thread, hash backend ${hashBackend()}; process CPU ms, median (min–max); two claims per opening; ${repeatsGiven ? `${repeatsDefault} repetitions` : `${repeatsDefault} repetitions (3 for a cell over ${SLOW_CELL_MS / 1000} s)`}, ${verifyCalls} verifications each`);
+console.log(
+  `# WHIR (src/pcs), one thread, hash backend ${hashBackend()}; process CPU ms, median (min–max); two claims per opening; ${repeatsGiven ? `${repeatsDefault} repetitions` : `${repeatsDefault} repetitions (3 for a cell over ${SLOW_CELL_MS / 1000} s)`}, ${verifyCalls} verifications each`,
+);
 
 progress(`self-check at m = ${selfcheckM} (${DEFAULT_WHIR_SET})`);
 const check = selfcheck(selfcheckM);
-console.log(`self-check (m = ${selfcheckM}, ${DEFAULT_WHIR_SET}): ${Object.entries(check.checks).map(([k, v]) => `${k} ${v ? "yes" : "NO"}`).join(", ")}`);
+console.log(
+  `self-check (m = ${selfcheckM}, ${DEFAULT_WHIR_SET}): ${Object.entries(check.checks)
+    .map(([k, v]) => `${k} ${v ? "yes" : "NO"}`)
+    .join(", ")}`,
+);
 
 const cells: Cell[] = [];
 const cellText = (s: Stat, d = 0) => `${fmt(s.median, d)} (${fmt(s.min, d)}–${fmt(s.max, d)})`;
@@ -194,8 +277,12 @@ for (const m of variables) {
     const c = measureCell(set, m);
     cells.push(c);
     const phaseTotal = Object.values(c.phasesMs).reduce((a, b) => a + b, 0);
-    const share = (Object.entries(c.phasesMs) as [string, number][]).map(([k, v]) => `${k} ${fmt((100 * v) / phaseTotal, 0)}%`).join(", ");
-    console.log(`${set.padEnd(9)} m=${String(m).padEnd(3)} commit ${cellText(c.commitMs).padEnd(20)} open ${cellText(c.openMs).padEnd(20)} verify ${cellText(c.verifyMs, 2).padEnd(22)} proof ${c.proofBytes} B   ${c.bits} bits (${c.regime}), grinding ≤ ${c.maxPowBits} bits   ×${c.repeats}`);
+    const share = (Object.entries(c.phasesMs) as [string, number][])
+      .map(([k, v]) => `${k} ${fmt((100 * v) / phaseTotal, 0)}%`)
+      .join(", ");
+    console.log(
+      `${set.padEnd(9)} m=${String(m).padEnd(3)} commit ${cellText(c.commitMs).padEnd(20)} open ${cellText(c.openMs).padEnd(20)} verify ${cellText(c.verifyMs, 2).padEnd(22)} proof ${c.proofBytes} B   ${c.bits} bits (${c.regime}), grinding ≤ ${c.maxPowBits} bits   ×${c.repeats}`,
+    );
     console.log(`  commit + open by phase (wall): ${share}`);
   }
 }
@@ -217,13 +304,24 @@ interface PoolCell {
   poolPhasesMs: Record<string, number>;
 }
 
-function wallRun(evals: Uint32Array, claims: WhirClaim[], set: WhirSetId, workers: PcsPool | null, ph: Record<string, number>): { ms: number; proof: Uint8Array } {
+function wallRun(
+  evals: Uint32Array,
+  claims: WhirClaim[],
+  set: WhirSetId,
+  workers: PcsPool | null,
+  ph: Record<string, number>,
+): { ms: number; proof: Uint8Array } {
   let proof!: Uint8Array;
   const t0 = performance.now();
-  withPhaseTimer((name, ms) => { ph[name] = (ph[name] ?? 0) + ms; }, () => {
-    const committed = whirCommit(evals, { set, workers });
-    proof = whirOpen(committed, claims, { workers });
-  });
+  withPhaseTimer(
+    (name, ms) => {
+      ph[name] = (ph[name] ?? 0) + ms;
+    },
+    () => {
+      const committed = whirCommit(evals, { set, workers });
+      proof = whirOpen(committed, claims, { workers });
+    },
+  );
   const ms = performance.now() - t0;
   ph["other"] = ms - Object.values(ph).reduce((a, b) => a + b, 0);
   return { ms, proof };
@@ -238,12 +336,15 @@ function measurePool(pool: PcsPool, set: WhirSetId, m: number): PoolCell {
   const evals = randomEvaluations(m);
   const claims = randomClaims(evals, m);
   const repeats = repeatsGiven ? repeatsDefault : m >= 22 ? 3 : repeatsDefault;
-  const single: number[] = [], pooled: number[] = [];
-  const singlePh: Record<string, number>[] = [], poolPh: Record<string, number>[] = [];
+  const single: number[] = [],
+    pooled: number[] = [];
+  const singlePh: Record<string, number>[] = [],
+    poolPh: Record<string, number>[] = [];
   let bytesEqual = true;
   const before = pool.stats;
   for (let r = 0; r < repeats; r++) {
-    const a: Record<string, number> = {}, b: Record<string, number> = {};
+    const a: Record<string, number> = {},
+      b: Record<string, number> = {};
     const one = wallRun(evals, claims, set, null, a);
     const two = wallRun(evals, claims, set, pool, b);
     single.push(one.ms);
@@ -252,28 +353,47 @@ function measurePool(pool: PcsPool, set: WhirSetId, m: number): PoolCell {
     poolPh.push(b);
     if (Buffer.compare(Buffer.from(one.proof), Buffer.from(two.proof)) !== 0) bytesEqual = false;
   }
-  const singleWallMs = stat(single), poolWallMs = stat(pooled);
+  const singleWallMs = stat(single),
+    poolWallMs = stat(pooled);
   const after = pool.stats;
   const workerShare = (after.workerChunks - before.workerChunks) / Math.max(1, after.chunks - before.chunks);
   return {
-    set, m, threads: pool.threads, repeats, singleWallMs, poolWallMs, speedup: singleWallMs.median / poolWallMs.median, bytesEqual, workerShare,
-    singlePhasesMs: medians(singlePh), poolPhasesMs: medians(poolPh),
+    set,
+    m,
+    threads: pool.threads,
+    repeats,
+    singleWallMs,
+    poolWallMs,
+    speedup: singleWallMs.median / poolWallMs.median,
+    bytesEqual,
+    workerShare,
+    singlePhasesMs: medians(singlePh),
+    poolPhasesMs: medians(poolPh),
   };
 }
 
 const POOL_SET: WhirSetId = "cb90-r4";
-const poolVariables = (full ? variables : variables.slice(-1)).filter((m) => m <= maxVariables(whirParameterSet(POOL_SET)));
+const poolVariables = (full ? variables : variables.slice(-1)).filter(
+  (m) => m <= maxVariables(whirParameterSet(POOL_SET)),
+);
 const poolCells: PoolCell[] = [];
 if (poolVariables.length > 0) {
   const pool = createPcsPool({ threads: poolThreads });
   try {
     await pool.ready();
-    const phaseText = (p: Record<string, number>) => Object.entries(p).map(([k, v]) => `${k} ${fmt(v, 0)}`).join(", ");
+    const phaseText = (p: Record<string, number>) =>
+      Object.entries(p)
+        .map(([k, v]) => `${k} ${fmt(v, 0)}`)
+        .join(", ");
     for (const m of poolVariables) {
-      progress(`${POOL_SET} m=${m}: commit + open wall, one thread vs a pool of ${poolThreads} workers + the calling thread`);
+      progress(
+        `${POOL_SET} m=${m}: commit + open wall, one thread vs a pool of ${poolThreads} workers + the calling thread`,
+      );
       const c = measurePool(pool, POOL_SET, m);
       poolCells.push(c);
-      console.log(`pool     ${POOL_SET} m=${String(m).padEnd(3)} commit + open wall: one thread ${cellText(c.singleWallMs)}, pool (${c.threads} workers + caller) ${cellText(c.poolWallMs)}, ${fmt(c.speedup, 2)}×, bytes equal ${c.bytesEqual ? "yes" : "NO"}, workers hashed ${fmt(100 * c.workerShare, 0)} % of the chunks   ×${c.repeats}`);
+      console.log(
+        `pool     ${POOL_SET} m=${String(m).padEnd(3)} commit + open wall: one thread ${cellText(c.singleWallMs)}, pool (${c.threads} workers + caller) ${cellText(c.poolWallMs)}, ${fmt(c.speedup, 2)}×, bytes equal ${c.bytesEqual ? "yes" : "NO"}, workers hashed ${fmt(100 * c.workerShare, 0)} % of the chunks   ×${c.repeats}`,
+      );
       console.log(`  phases (wall ms), one thread: ${phaseText(c.singlePhasesMs)}`);
       console.log(`  phases (wall ms), pool:       ${phaseText(c.poolPhasesMs)}`);
       if (!c.bytesEqual) process.exitCode = 1;
@@ -289,19 +409,34 @@ for (const c of cells) {
   const a = ANCHORS[c.set]?.[c.m];
   if (!a) continue;
   const cmp = {
-    set: c.set, m: c.m, anchor: a,
+    set: c.set,
+    m: c.m,
+    anchor: a,
     commitOpenRatio: c.commitOpenMs.median / (a.commitMs + a.openMs),
     verifyRatio: c.verifyMs.median / a.verifyMs,
     bytesRatio: c.proofBytes / (a.kb * 1000),
   };
   comparisons.push(cmp);
-  console.log(`vs whir-p3 ${a.build} ${c.set} m=${c.m}: commit + open ${fmt(c.commitOpenMs.median, 0)} vs ${a.commitMs} + ${a.openMs} ms (${fmt(cmp.commitOpenRatio, 2)}×, goal ≤ 2×); verify ${fmt(c.verifyMs.median, 2)} vs ${a.verifyMs} ms (${fmt(cmp.verifyRatio, 2)}×, goal ≤ 2×); proof ${c.proofBytes} B vs ${a.kb} KB (${fmt(cmp.bytesRatio, 3)}×, goal ≤ 1.05×)`);
+  console.log(
+    `vs whir-p3 ${a.build} ${c.set} m=${c.m}: commit + open ${fmt(c.commitOpenMs.median, 0)} vs ${a.commitMs} + ${a.openMs} ms (${fmt(cmp.commitOpenRatio, 2)}×, goal ≤ 2×); verify ${fmt(c.verifyMs.median, 2)} vs ${a.verifyMs} ms (${fmt(cmp.verifyRatio, 2)}×, goal ≤ 2×); proof ${c.proofBytes} B vs ${a.kb} KB (${fmt(cmp.bytesRatio, 3)}×, goal ≤ 1.05×)`,
+  );
 }
 
 const path = writeResults("pcs", {
   benchmark: "pcs",
   conditions: cond,
-  settings: { variables, sets, repeats: repeatsDefault, slowCellRepeats: repeatsGiven ? null : 3, verifyCalls, claimsPerOpening: 2, threads: 1, poolThreads, hashBackend: hashBackend(), full },
+  settings: {
+    variables,
+    sets,
+    repeats: repeatsDefault,
+    slowCellRepeats: repeatsGiven ? null : 3,
+    verifyCalls,
+    claimsPerOpening: 2,
+    threads: 1,
+    poolThreads,
+    hashBackend: hashBackend(),
+    full,
+  },
   units: "process CPU ms (median, min, max); phases in wall ms (median); bytes",
   selfcheck: { variables: selfcheckM, set: DEFAULT_WHIR_SET, ...check },
   cells,
@@ -315,7 +450,9 @@ progress(`wrote ${path}`);
 const hm = variables[variables.length - 1]!;
 const at = (set: WhirSetId) => cells.find((c) => c.set === set && c.m === hm);
 const round = (x: number | undefined, d = 2) => (x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
-const cb90 = at("cb90-r4"), ud100 = at("ud100-r4"), def = at(DEFAULT_WHIR_SET);
+const cb90 = at("cb90-r4"),
+  ud100 = at("ud100-r4"),
+  def = at(DEFAULT_WHIR_SET);
 const poolAt = poolCells.find((c) => c.m === hm);
 printHeadline({
   pcs_selfcheck_ok: check.ok ? 1 : 0,
@@ -326,7 +463,11 @@ printHeadline({
   pcs22_ud100_commit_open_ms: round(ud100?.commitOpenMs.median, 0),
   pcs22_ud100_verify_ms: round(ud100?.verifyMs.median),
   pcs22_ud100_bytes: ud100?.proofBytes ?? null,
-  pcs22_default_bits: def?.bits ?? (hm <= maxVariables(whirParameterSet(DEFAULT_WHIR_SET)) ? whirSecurity(whirParameterSet(DEFAULT_WHIR_SET), hm).bits : null),
+  pcs22_default_bits:
+    def?.bits ??
+    (hm <= maxVariables(whirParameterSet(DEFAULT_WHIR_SET))
+      ? whirSecurity(whirParameterSet(DEFAULT_WHIR_SET), hm).bits
+      : null),
   pcs20_verify_browser_ms: null,
   pcs22_cb90_commit_open_wall_ms: round(poolAt?.singleWallMs.median, 0),
   pcs22_cb90_commit_open_pool_ms: round(poolAt?.poolWallMs.median, 0),

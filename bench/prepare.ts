@@ -42,20 +42,37 @@ import { hashBackend, permuteFast } from "../src/hash/fast-permutation.js";
 import { permuteInPlace } from "../src/hash/poseidon2.js";
 import { compile, type CompiledCircuit } from "../src/smt/compile.js";
 import {
-  circuitCommitment, circuitCommitmentReference, circuitCommitments, circuitCommitmentScalar,
-  commitmentHeader, commitmentLength,
+  circuitCommitment,
+  circuitCommitmentReference,
+  circuitCommitments,
+  circuitCommitmentScalar,
+  commitmentHeader,
+  commitmentLength,
 } from "../src/sync/commitment.js";
 import { prepareAll } from "../src/sync/prepare-all.js";
 import { prepare } from "../src/sync/prepared.js";
 import { syncConfig } from "../src/smt/config.js";
 import { OpKind, OP_KIND_NAMES } from "../src/statement/types.js";
 import { DuplexChallenger, PROOF_DOMAIN_TAG } from "../src/transcript/index.js";
-import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import {
+  conditions,
+  conditionsLine,
+  fmt,
+  measure,
+  parseArgs,
+  printHeadline,
+  progress,
+  writeResults,
+  type Timing,
+} from "./lib/index.js";
 import { flag, int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depths: ints(1, 64), repeats: int(1, 1000), cold: int(0, 100), reference: flag, "child-cold": flag }, {
-  smoke: { depths: "4", repeats: "1", cold: "0" },
-});
+const args = parseOptions(
+  { depths: ints(1, 64), repeats: int(1, 1000), cold: int(0, 100), reference: flag, "child-cold": flag },
+  {
+    smoke: { depths: "4", repeats: "1", cold: "0" },
+  },
+);
 
 type WiringFactory = (c: CompiledCircuit) => WiringOracle;
 
@@ -66,7 +83,8 @@ async function wiringFactory(): Promise<{ name: string; make: WiringFactory }> {
       DerivedRegularWiring?: new (circuit: Circuit, tags?: CircuitTags) => WiringOracle;
     };
     const Derived = mod.DerivedRegularWiring;
-    if (typeof Derived === "function") return { name: "derived (DerivedRegularWiring)", make: (c) => new Derived(c.circuit, c.tags) };
+    if (typeof Derived === "function")
+      return { name: "derived (DerivedRegularWiring)", make: (c) => new Derived(c.circuit, c.tags) };
   } catch {
     // not in this build
   }
@@ -81,7 +99,9 @@ if (args.has("child-cold")) {
   const t1 = performance.now();
   const all = prepareAll({}, { wiring: make });
   const t2 = performance.now();
-  process.stdout.write(JSON.stringify({ prepareMs: t1 - t0, prepareAllMs: t2 - t1, timings: p.timings, allTimings: all.timings }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ prepareMs: t1 - t0, prepareAllMs: t2 - t1, timings: p.timings, allTimings: all.timings }) + "\n",
+  );
   process.exit(0);
 }
 
@@ -94,7 +114,9 @@ const opts = { repeats, minSampleMs: 0, warmup: 1 };
 const cond = conditions();
 const wiring = await wiringFactory();
 console.log(conditionsLine(cond));
-console.log(`# single thread; hash backend ${hashBackend()}; wiring ${wiring.name}; repeats ${repeats}; ms per call, median (min–max)`);
+console.log(
+  `# single thread; hash backend ${hashBackend()}; wiring ${wiring.name}; repeats ${repeats}; ms per call, median (min–max)`,
+);
 
 const summary = (t: Timing) => ({ median: t.median, min: t.min, max: t.max });
 
@@ -133,7 +155,15 @@ interface KindRow {
   prepareCpu: Timing;
 }
 const kindRows: KindRow[] = [];
-const allRows: { depth: number; prepareAll: Timing; prepareAllCpu: Timing; commitments2: Timing; commitments4: Timing; commitmentsSequential: Timing; phases: Record<string, number> }[] = [];
+const allRows: {
+  depth: number;
+  prepareAll: Timing;
+  prepareAllCpu: Timing;
+  commitments2: Timing;
+  commitments4: Timing;
+  commitmentsSequential: Timing;
+  phases: Record<string, number>;
+}[] = [];
 
 for (const depth of depths) {
   const cfg = syncConfig({ depth });
@@ -150,9 +180,21 @@ for (const depth of depths) {
     const prepareBoth = measureCpu(() => prepare(kind, cfg, { wiring: wiring.make }));
     const prepareT = prepareBoth.wall;
     const gates = c.circuit.layers.reduce((n, l) => n + l.gateKind.length, 0);
-    const row: KindRow = { depth, kind: name, gates, commitmentWords: commitmentLength(c.circuit), compile: compileT, commitment: commitT, wiring: wiringT, prepare: prepareT, prepareCpu: prepareBoth.cpu };
+    const row: KindRow = {
+      depth,
+      kind: name,
+      gates,
+      commitmentWords: commitmentLength(c.circuit),
+      compile: compileT,
+      commitment: commitT,
+      wiring: wiringT,
+      prepare: prepareT,
+      prepareCpu: prepareBoth.cpu,
+    };
     kindRows.push(row);
-    console.log(`d${String(depth).padEnd(3)} ${name.padEnd(14)} ${String(gates).padStart(8)} gates  compile ${cell(compileT).padEnd(22)} commitment ${cell(commitT).padEnd(22)} wiring ${cell(wiringT).padEnd(22)} prepare ${cell(prepareT).padEnd(22)} CPU ${cell(prepareBoth.cpu)}`);
+    console.log(
+      `d${String(depth).padEnd(3)} ${name.padEnd(14)} ${String(gates).padStart(8)} gates  compile ${cell(compileT).padEnd(22)} commitment ${cell(commitT).padEnd(22)} wiring ${cell(wiringT).padEnd(22)} prepare ${cell(prepareT).padEnd(22)} CPU ${cell(prepareBoth.cpu)}`,
+    );
   }
   progress(`d${depth} all kinds`);
   const items = compiled.map((c) => ({ header: commitmentHeader(c.kind, cfg), circuit: c.circuit }));
@@ -164,8 +206,18 @@ for (const depth of depths) {
     phases = { ...prepareAll(cfg, { wiring: wiring.make }).timings };
   });
   const prepareAllT = prepareAllBoth.wall;
-  allRows.push({ depth, prepareAll: prepareAllT, prepareAllCpu: prepareAllBoth.cpu, commitments2, commitments4, commitmentsSequential, phases });
-  console.log(`d${String(depth).padEnd(3)} all kinds       prepareAll ${cell(prepareAllT)} (CPU ${cell(prepareAllBoth.cpu)}); commitments: 2 lanes ${cell(commitments2)}, 4 SIMD lanes ${cell(commitments4)}, one by one ${cell(commitmentsSequential)}`);
+  allRows.push({
+    depth,
+    prepareAll: prepareAllT,
+    prepareAllCpu: prepareAllBoth.cpu,
+    commitments2,
+    commitments4,
+    commitmentsSequential,
+    phases,
+  });
+  console.log(
+    `d${String(depth).padEnd(3)} all kinds       prepareAll ${cell(prepareAllT)} (CPU ${cell(prepareAllBoth.cpu)}); commitments: 2 lanes ${cell(commitments2)}, 4 SIMD lanes ${cell(commitments4)}, one by one ${cell(commitmentsSequential)}`,
+  );
 }
 
 // Cold: fresh processes.
@@ -183,7 +235,9 @@ const median = (xs: number[]): number => {
   return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 if (coldRuns > 0) {
-  console.log(`cold (fresh process, d24): prepare membership ${fmt(median(cold.map((c) => c.prepareMs)))} ms, then prepareAll ${fmt(median(cold.map((c) => c.prepareAllMs)))} ms (medians of ${coldRuns})`);
+  console.log(
+    `cold (fresh process, d24): prepare membership ${fmt(median(cold.map((c) => c.prepareMs)))} ms, then prepareAll ${fmt(median(cold.map((c) => c.prepareAllMs)))} ms (medians of ${coldRuns})`,
+  );
 }
 
 // Reference commitment paths (the state before the WASM kernels), one call each.
@@ -198,7 +252,9 @@ if (withReference) {
   t0 = performance.now();
   circuitCommitmentReference(h, c.circuit);
   reference = { scalarMs, duplexMs: performance.now() - t0 };
-  console.log(`reference d24 membership commitment: TypeScript absorb ${fmt(scalarMs)} ms, DuplexChallenger with TypeScript permutation ${fmt(reference.duplexMs)} ms`);
+  console.log(
+    `reference d24 membership commitment: TypeScript absorb ${fmt(scalarMs)} ms, DuplexChallenger with TypeScript permutation ${fmt(reference.duplexMs)} ms`,
+  );
 }
 
 // Transcript share of one proof (simulated schedule of a d24 Membership proof).
@@ -223,11 +279,26 @@ transcript((s) => {
 const transcriptFast = measure(() => transcript(permuteFast), opts);
 const transcriptTs = measure(() => transcript(permuteInPlace), { repeats: 3, minSampleMs: 0, warmup: 1 });
 const state = new Uint32Array(16);
-const permFast = measure(() => { for (let i = 0; i < 1000; i++) permuteFast(state); }, { repeats: 9, minSampleMs: 20 });
-const permTs = measure(() => { for (let i = 0; i < 100; i++) permuteInPlace(state); }, { repeats: 9, minSampleMs: 20 });
-const permFastUs = permFast.median, permTsUs = permTs.median * 10;
-console.log(`transcript of one d24 membership proof (simulated: ${rounds} sumcheck rounds, ${permutations} permutations): WASM ${cell(transcriptFast)} ms, TypeScript ${cell(transcriptTs)} ms`);
-console.log(`one permutation through DuplexChallenger's permutation: WASM ${fmt(permFastUs, 3)} µs, TypeScript ${fmt(permTsUs, 2)} µs`);
+const permFast = measure(
+  () => {
+    for (let i = 0; i < 1000; i++) permuteFast(state);
+  },
+  { repeats: 9, minSampleMs: 20 },
+);
+const permTs = measure(
+  () => {
+    for (let i = 0; i < 100; i++) permuteInPlace(state);
+  },
+  { repeats: 9, minSampleMs: 20 },
+);
+const permFastUs = permFast.median,
+  permTsUs = permTs.median * 10;
+console.log(
+  `transcript of one d24 membership proof (simulated: ${rounds} sumcheck rounds, ${permutations} permutations): WASM ${cell(transcriptFast)} ms, TypeScript ${cell(transcriptTs)} ms`,
+);
+console.log(
+  `one permutation through DuplexChallenger's permutation: WASM ${fmt(permFastUs, 3)} µs, TypeScript ${fmt(permTsUs, 2)} µs`,
+);
 
 const results = {
   benchmark: "prepare",
@@ -235,16 +306,40 @@ const results = {
   settings: { depths, repeats, coldRuns, threads: 1, hashBackend: hashBackend(), wiring: wiring.name },
   units: "ms per call (median, min, max over repeats); permutation in µs",
   kinds: kindRows.map((r) => ({
-    depth: r.depth, kind: r.kind, gates: r.gates, commitmentWords: r.commitmentWords,
-    compileMs: summary(r.compile), commitmentMs: summary(r.commitment), wiringMs: summary(r.wiring), prepareMs: summary(r.prepare), prepareCpuMs: summary(r.prepareCpu),
+    depth: r.depth,
+    kind: r.kind,
+    gates: r.gates,
+    commitmentWords: r.commitmentWords,
+    compileMs: summary(r.compile),
+    commitmentMs: summary(r.commitment),
+    wiringMs: summary(r.wiring),
+    prepareMs: summary(r.prepare),
+    prepareCpuMs: summary(r.prepareCpu),
   })),
   allKinds: allRows.map((r) => ({
-    depth: r.depth, prepareAllMs: summary(r.prepareAll), prepareAllCpuMs: summary(r.prepareAllCpu), lastPhasesMs: r.phases,
-    commitments: { twoLanesMs: summary(r.commitments2), fourSimdLanesMs: summary(r.commitments4), oneByOneMs: summary(r.commitmentsSequential) },
+    depth: r.depth,
+    prepareAllMs: summary(r.prepareAll),
+    prepareAllCpuMs: summary(r.prepareAllCpu),
+    lastPhasesMs: r.phases,
+    commitments: {
+      twoLanesMs: summary(r.commitments2),
+      fourSimdLanesMs: summary(r.commitments4),
+      oneByOneMs: summary(r.commitmentsSequential),
+    },
   })),
-  cold: { runs: cold, prepareMsMedian: median(cold.map((c) => c.prepareMs)), prepareAllMsMedian: median(cold.map((c) => c.prepareAllMs)) },
+  cold: {
+    runs: cold,
+    prepareMsMedian: median(cold.map((c) => c.prepareMs)),
+    prepareAllMsMedian: median(cold.map((c) => c.prepareAllMs)),
+  },
   reference,
-  transcript: { rounds, permutations, wasmMs: summary(transcriptFast), typescriptMs: summary(transcriptTs), permutationUs: { wasm: permFastUs, typescript: permTsUs } },
+  transcript: {
+    rounds,
+    permutations,
+    wasmMs: summary(transcriptFast),
+    typescriptMs: summary(transcriptTs),
+    permutationUs: { wasm: permFastUs, typescript: permTsUs },
+  },
 };
 const path = writeResults("prepare", results);
 progress(`wrote ${path}`);

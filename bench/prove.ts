@@ -49,14 +49,35 @@ import { statementTranscript } from "../src/sync/statement-transcript.js";
 import { OP_KIND_NAMES, type OpKindName } from "../src/statement/types.js";
 import type { OpRequest } from "../src/smt/operation.js";
 import type { DuplexChallenger } from "../src/transcript/challenger.js";
-import { conditions, conditionsLine, fmt, measure, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import {
+  conditions,
+  conditionsLine,
+  fmt,
+  measure,
+  parseArgs,
+  printHeadline,
+  progress,
+  writeResults,
+  type Timing,
+} from "./lib/index.js";
 import { choices, flag, int, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depth: int(1, 64), repeats: int(1, 10_000), "fresh-repeats": int(0, 1000), "reference-repeats": int(0, 1000), "no-reference": flag }, {
-  smoke: { kinds: "membership", depth: "4", repeats: "1", "fresh-repeats": "1", "no-reference": "true" },
-});
+const args = parseOptions(
+  {
+    kinds: choices(OP_KIND_NAMES),
+    depth: int(1, 64),
+    repeats: int(1, 10_000),
+    "fresh-repeats": int(0, 1000),
+    "reference-repeats": int(0, 1000),
+    "no-reference": flag,
+  },
+  {
+    smoke: { kinds: "membership", depth: "4", repeats: "1", "fresh-repeats": "1", "no-reference": "true" },
+  },
+);
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
-for (const k of kinds) if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
+for (const k of kinds)
+  if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
 const depth = Number(args.get("depth") ?? 24);
 const repeats = Number(args.get("repeats") ?? 21);
 const freshRepeats = Number(args.get("fresh-repeats") ?? 5);
@@ -65,7 +86,9 @@ const one = { minSampleMs: 0, warmup: 1 };
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# single thread; depth ${depth}; engine ${gkrKernels() ? "wasm" : "typescript"} oracle, hash backend ${hashBackend()}; ms per proof, median (min–max)`);
+console.log(
+  `# single thread; depth ${depth}; engine ${gkrKernels() ? "wasm" : "typescript"} oracle, hash backend ${hashBackend()}; ms per proof, median (min–max)`,
+);
 
 const summary = (t: Timing) => ({ median: t.median, min: t.min, max: t.max });
 const cell = (t: Timing) => `${fmt(t.median)} (${fmt(t.min)}–${fmt(t.max)})`;
@@ -74,13 +97,27 @@ const cell = (t: Timing) => `${fmt(t.median)} (${fmt(t.min)}–${fmt(t.max)})`;
 function proveReference(prep: PreparedSync, request: OpRequest): GkrProof {
   const input = buildInputVectorFor(prep.compiled.layout, prep.config.leafMaxFields, request);
   const layers = evaluateCircuit(prep.circuit, input);
-  const t = statementTranscript(prep.circuit, prep.kind, prep.config.depth, prep.commitment, request.publicInputs, layers[0]!);
+  const t = statementTranscript(
+    prep.circuit,
+    prep.kind,
+    prep.config.depth,
+    prep.commitment,
+    request.publicInputs,
+    layers[0]!,
+  );
   return proveGkr(prep.circuit, layers, t, { oracleFactory: sparseLayerOracle }).proof;
 }
 
 /** Replays the §11 schedule of `proof` (statement prefix included) on a fresh transcript. */
 function replayTranscript(prep: PreparedSync, request: OpRequest, outputs: Uint32Array, proof: GkrProof): void {
-  const t: DuplexChallenger = statementTranscript(prep.circuit, prep.kind, prep.config.depth, prep.commitment, request.publicInputs, outputs);
+  const t: DuplexChallenger = statementTranscript(
+    prep.circuit,
+    prep.kind,
+    prep.config.depth,
+    prep.commitment,
+    request.publicInputs,
+    outputs,
+  );
   for (let j = 0; j < prep.circuit.layers[0]!.widthBits; j++) t.sampleExt();
   const D = proof.layers.length;
   proof.layers.forEach((lp, i) => {
@@ -145,7 +182,14 @@ for (const name of kinds) {
   const timed = GkrKernels.create({ timed: true });
   const factory = wasmLayerOracleFactory(timed);
   const runTimed = () => {
-    const t = statementTranscript(prep.circuit, prep.kind, prep.config.depth, prep.commitment, request.publicInputs, witness.layers[0]!);
+    const t = statementTranscript(
+      prep.circuit,
+      prep.kind,
+      prep.config.depth,
+      prep.commitment,
+      request.publicInputs,
+      witness.layers[0]!,
+    );
     proveGkr(prep.circuit, witness.layers, t, { oracleFactory: factory });
   };
   runTimed();
@@ -157,7 +201,10 @@ for (const name of kinds) {
   const samples: Record<keyof typeof parts, number[]> = { rounds: [], folding: [], tables: [] };
   const totals = new Map<string, { calls: number; ms: number }>();
   for (let r = 0; r < repeats; r++) {
-    for (const e of timed.timings!.values()) { e.calls = 0; e.ms = 0; }
+    for (const e of timed.timings!.values()) {
+      e.calls = 0;
+      e.ms = 0;
+    }
     runTimed();
     for (const key of Object.keys(parts) as (keyof typeof parts)[]) {
       samples[key].push(parts[key].reduce((sum, n) => sum + (timed.timings!.get(n)?.ms ?? 0), 0));
@@ -182,21 +229,36 @@ for (const name of kinds) {
     other: Math.max(0, prepared.median - witnessT.median - transcriptT.median - rounds - folding - tables),
   };
   const kernelCalls: Row["kernelCalls"] = {};
-  for (const [k, e] of totals) if (e.calls > 0) kernelCalls[k] = { calls: e.calls / repeats, msPerProof: e.ms / repeats };
-  rows.push({ kind: name, gates, prepared, preparedCpu, fresh, ratio: fresh.median / prepared.median, reference, split, kernelCalls });
+  for (const [k, e] of totals)
+    if (e.calls > 0) kernelCalls[k] = { calls: e.calls / repeats, msPerProof: e.ms / repeats };
+  rows.push({
+    kind: name,
+    gates,
+    prepared,
+    preparedCpu,
+    fresh,
+    ratio: fresh.median / prepared.median,
+    reference,
+    split,
+    kernelCalls,
+  });
 }
 
 console.log("\n| kind | gates | prepared ms | prepared CPU ms | fresh ms | fresh/prepared | TypeScript path ms |");
 console.log("|---|---|---|---|---|---|---|");
 for (const r of rows) {
-  console.log(`| ${r.kind} | ${r.gates} | ${cell(r.prepared)} | ${fmt(r.preparedCpu)} | ${cell(r.fresh)} | ${fmt(r.ratio)} | ${r.reference ? cell(r.reference) : "–"} |`);
+  console.log(
+    `| ${r.kind} | ${r.gates} | ${cell(r.prepared)} | ${fmt(r.preparedCpu)} | ${cell(r.fresh)} | ${fmt(r.ratio)} | ${r.reference ? cell(r.reference) : "–"} |`,
+  );
 }
 console.log("\nSplit of a prepared proof (ms):\n");
 console.log("| kind | witness | transcript | rounds | folding | tables | other |");
 console.log("|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const s = r.split;
-  console.log(`| ${r.kind} | ${fmt(s.witness!, 2)} | ${fmt(s.transcript!, 2)} | ${fmt(s.rounds!, 2)} | ${fmt(s.folding!, 2)} | ${fmt(s.tables!, 2)} | ${fmt(s.other!, 2)} |`);
+  console.log(
+    `| ${r.kind} | ${fmt(s.witness!, 2)} | ${fmt(s.transcript!, 2)} | ${fmt(s.rounds!, 2)} | ${fmt(s.folding!, 2)} | ${fmt(s.tables!, 2)} | ${fmt(s.other!, 2)} |`,
+  );
 }
 
 const path = writeResults("prove", {

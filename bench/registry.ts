@@ -30,15 +30,34 @@ import { importRecords } from "../src/registry/import/import.js";
 import { NameStore } from "../src/registry/store/name-store.js";
 import { importNames } from "../src/registry/import/name-import.js";
 import { nameReadRequest } from "../src/registry/name-prove.js";
-import { npmReposFullPath, npmReposSource, NPM_REPOS_RECORDS, NPM_REPOS_SUBSET_RECORDS, NPM_REPOS_VERSION } from "../src/registry/import/dataset.js";
+import {
+  npmReposFullPath,
+  npmReposSource,
+  NPM_REPOS_RECORDS,
+  NPM_REPOS_SUBSET_RECORDS,
+  NPM_REPOS_VERSION,
+} from "../src/registry/import/dataset.js";
 import { computeRoot, computeRootFromDigest } from "../src/smt/path.js";
 import { digestEquals } from "../src/hash/digest.js";
 import { readOnlyRequest } from "../src/registry/requests.js";
 import { OpKind } from "../src/statement/types.js";
 
-const args = parseOptions({ limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"), threads: int(1, 64), "batch-size": int(1, 10_000_000), dir: text(), keep: flag, mapping: choice(["both", "slot-v1", "record-leaf-v2"]), requests: int(1, 100_000), child: choice(["slot-v1", "record-leaf-v2"]), "child-dir": text() }, {
-  smoke: { limit: "200", requests: "5", threads: "1" },
-});
+const args = parseOptions(
+  {
+    limit: text(/^(all|[1-9]\d*)$/, "a positive integer or all"),
+    threads: int(1, 64),
+    "batch-size": int(1, 10_000_000),
+    dir: text(),
+    keep: flag,
+    mapping: choice(["both", "slot-v1", "record-leaf-v2"]),
+    requests: int(1, 100_000),
+    child: choice(["slot-v1", "record-leaf-v2"]),
+    "child-dir": text(),
+  },
+  {
+    smoke: { limit: "200", requests: "5", threads: "1" },
+  },
+);
 const limitArg = args.get("limit") ?? "all";
 const limit = limitArg === "all" ? ("all" as const) : Number(limitArg);
 const threads = args.has("threads") ? Number(args.get("threads")) : undefined;
@@ -80,7 +99,8 @@ function rng(seed: number): () => number {
 }
 
 async function child(mapping: string, dir: string): Promise<void> {
-  const onMalformed = (i: { line: number; code: string; message: string }) => progress(`line ${i.line}: ${i.code}: ${i.message}`);
+  const onMalformed = (i: { line: number; code: string; message: string }) =>
+    progress(`line ${i.line}: ${i.code}: ${i.message}`);
   let lastNote = 0;
   const onProgress = (p: { imported: number; batches: number }) => {
     const now = performance.now();
@@ -89,7 +109,13 @@ async function child(mapping: string, dir: string): Promise<void> {
       progress(`${mapping}: ${p.imported} records committed, ${p.batches} batches`);
     }
   };
-  const options = { onError: "skip" as const, ...(batchSize !== undefined ? { batchSize } : {}), ...(threads !== undefined ? { threads } : {}), onMalformed, onProgress };
+  const options = {
+    onError: "skip" as const,
+    ...(batchSize !== undefined ? { batchSize } : {}),
+    ...(threads !== undefined ? { threads } : {}),
+    onMalformed,
+    onProgress,
+  };
   const random = rng(12345);
   let out: ChildResult;
   if (mapping === "slot-v1") {
@@ -120,7 +146,22 @@ async function child(mapping: string, dir: string): Promise<void> {
       mem.push(time(Math.floor(random() * report.imported), OpKind.Membership));
       non.push(time(report.imported + Math.floor(random() * (2 ** 24 - report.imported)), OpKind.NonMembership));
     }
-    out = { mapping, depth: 24, imported: report.imported, malformed: report.malformed, batches: report.batches, threads: report.threads, timings: { ...report.timings }, peakRssMiB: rss, bytesOnDisk: again.bytesOnDisk(), root: Array.from(report.root), reopenedRootEqual: digestEquals(head.root, report.root), pathsRecomputeRoot: pathsOk, membershipMs: stats(mem), nonmembershipMs: stats(non) };
+    out = {
+      mapping,
+      depth: 24,
+      imported: report.imported,
+      malformed: report.malformed,
+      batches: report.batches,
+      threads: report.threads,
+      timings: { ...report.timings },
+      peakRssMiB: rss,
+      bytesOnDisk: again.bytesOnDisk(),
+      root: Array.from(report.root),
+      reopenedRootEqual: digestEquals(head.root, report.root),
+      pathsRecomputeRoot: pathsOk,
+      membershipMs: stats(mem),
+      nonmembershipMs: stats(non),
+    };
     await again.close();
   } else {
     const store = NameStore.openOrCreate(dir, { depth: 48 });
@@ -147,13 +188,36 @@ async function child(mapping: string, dir: string): Promise<void> {
         const t = performance.now();
         const r = nameReadRequest(again, kind, name);
         ms = performance.now() - t;
-        if (rep === 1) pathsOk &&= digestEquals(computeRootFromDigest(r.request.publicInputs.valueDigest, r.request.operation.key, r.request.witness.siblings), r.root);
+        if (rep === 1)
+          pathsOk &&= digestEquals(
+            computeRootFromDigest(
+              r.request.publicInputs.valueDigest,
+              r.request.operation.key,
+              r.request.witness.siblings,
+            ),
+            r.root,
+          );
       }
       return ms;
     };
     const mem = present.map((n) => time(n, "membership"));
     const non = absent.map((n) => time(n, "nonmembership"));
-    out = { mapping, depth: 48, imported: report.imported, malformed: report.malformed, batches: report.batches, threads: report.threads, timings: { ...report.timings }, peakRssMiB: rss, bytesOnDisk: again.bytesOnDisk(), root: Array.from(report.root), reopenedRootEqual: digestEquals(head.root, report.root), pathsRecomputeRoot: pathsOk, membershipMs: stats(mem), nonmembershipMs: stats(non) };
+    out = {
+      mapping,
+      depth: 48,
+      imported: report.imported,
+      malformed: report.malformed,
+      batches: report.batches,
+      threads: report.threads,
+      timings: { ...report.timings },
+      peakRssMiB: rss,
+      bytesOnDisk: again.bytesOnDisk(),
+      root: Array.from(report.root),
+      reopenedRootEqual: digestEquals(head.root, report.root),
+      pathsRecomputeRoot: pathsOk,
+      membershipMs: stats(mem),
+      nonmembershipMs: stats(non),
+    };
     await again.close();
   }
   process.stdout.write(JSON.stringify(out) + "\n");
@@ -163,13 +227,17 @@ if (args.has("child")) {
   await child(args.get("child")!, args.get("child-dir")!);
 } else {
   if ((limit === "all" || limit > NPM_REPOS_SUBSET_RECORDS) && npmReposFullPath() === undefined) {
-    process.stderr.write(`registry bench: the full all-the-package-repos@${NPM_REPOS_VERSION} dataset is not installed; run \`node scripts/npm-repos-fetch.mjs\` (or use --limit ≤ ${NPM_REPOS_SUBSET_RECORDS})\n`);
+    process.stderr.write(
+      `registry bench: the full all-the-package-repos@${NPM_REPOS_VERSION} dataset is not installed; run \`node scripts/npm-repos-fetch.mjs\` (or use --limit ≤ ${NPM_REPOS_SUBSET_RECORDS})\n`,
+    );
     process.exit(2);
   }
   const which = args.get("mapping") ?? "both";
   const mappings = which === "both" ? ["slot-v1", "record-leaf-v2"] : [which];
   if (!mappings.every((m) => m === "slot-v1" || m === "record-leaf-v2")) {
-    process.stderr.write(`registry bench: --mapping must be both, slot-v1 or record-leaf-v2, got ${JSON.stringify(which)}\n`);
+    process.stderr.write(
+      `registry bench: --mapping must be both, slot-v1 or record-leaf-v2, got ${JSON.stringify(which)}\n`,
+    );
     process.exit(2);
   }
   const c = conditions();
@@ -180,9 +248,15 @@ if (args.has("child")) {
   for (const m of mappings) {
     const dir = join(base, m);
     rmSync(dir, { recursive: true, force: true });
-    progress(`${m}: importing ${expected} records into ${dir} (${m === "slot-v1" ? `batches of ${batchSize ?? 100_000}` : `one bulk batch, hash jobs of ${batchSize ?? 100_000}`})`);
+    progress(
+      `${m}: importing ${expected} records into ${dir} (${m === "slot-v1" ? `batches of ${batchSize ?? 100_000}` : `one bulk batch, hash jobs of ${batchSize ?? 100_000}`})`,
+    );
     const pass = process.argv.slice(2).filter((a, i, all) => !(a === "--mapping" || all[i - 1] === "--mapping"));
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...pass, "--child", m, "--child-dir", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...pass, "--child", m, "--child-dir", dir], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 1 << 24,
+    });
     if (r.status !== 0) {
       process.stderr.write(`registry bench: the ${m} run failed (exit ${r.status})\n`);
       process.exit(1);
@@ -191,7 +265,8 @@ if (args.has("child")) {
     if (!args.has("keep") && !args.has("dir")) rmSync(dir, { recursive: true, force: true });
   }
   if (!args.has("keep") && !args.has("dir")) rmSync(base, { recursive: true, force: true });
-  const row = (k: string, f: (r: ChildResult) => string) => process.stdout.write(`${k.padEnd(42)} ${results.map((r) => f(r).padStart(22)).join(" ")}\n`);
+  const row = (k: string, f: (r: ChildResult) => string) =>
+    process.stdout.write(`${k.padEnd(42)} ${results.map((r) => f(r).padStart(22)).join(" ")}\n`);
   row("mapping", (r) => `${r.mapping} d${r.depth}`);
   row("records imported", (r) => String(r.imported));
   row("malformed (skipped)", (r) => String(r.malformed));
@@ -207,20 +282,42 @@ if (args.has("child")) {
   row("sort by key + duplicates (v2, main)", (r) => `${fmt((r.timings["sortMs"] ?? 0) / 1000)} s`);
   row("tree (slot: main; v2: phase wall − writes)", (r) => `${fmt(r.timings["treeMs"]! / 1000)} s`);
   row("database writes + commits (main thread)", (r) => `${fmt(r.timings["writeMs"]! / 1000)} s`);
-  row(`membership request ms (med/min/max, ${requests})`, (r) => `${r.membershipMs.median.toFixed(2)}/${r.membershipMs.min.toFixed(2)}/${r.membershipMs.max.toFixed(1)}`);
-  row(`non-membership request ms (med/min/max)`, (r) => `${r.nonmembershipMs.median.toFixed(2)}/${r.nonmembershipMs.min.toFixed(2)}/${r.nonmembershipMs.max.toFixed(1)}`);
+  row(
+    `membership request ms (med/min/max, ${requests})`,
+    (r) => `${r.membershipMs.median.toFixed(2)}/${r.membershipMs.min.toFixed(2)}/${r.membershipMs.max.toFixed(1)}`,
+  );
+  row(
+    `non-membership request ms (med/min/max)`,
+    (r) =>
+      `${r.nonmembershipMs.median.toFixed(2)}/${r.nonmembershipMs.min.toFixed(2)}/${r.nonmembershipMs.max.toFixed(1)}`,
+  );
   row("reopened root equal", (r) => String(r.reopenedRootEqual));
   row("paths recompute the root", (r) => String(r.pathsRecomputeRoot));
   const slot = results.find((r) => r.mapping === "slot-v1");
   const name = results.find((r) => r.mapping === "record-leaf-v2");
-  const ratios = slot && name ? { wall: name.timings["wallMs"]! / slot.timings["wallMs"]!, disk: name.bytesOnDisk / slot.bytesOnDisk } : undefined;
+  const ratios =
+    slot && name
+      ? { wall: name.timings["wallMs"]! / slot.timings["wallMs"]!, disk: name.bytesOnDisk / slot.bytesOnDisk }
+      : undefined;
   if (ratios && name) {
-    process.stdout.write(`\nname-keyed / slot (same run): import wall ${ratios.wall.toFixed(2)}× (target ≤ 2.5×), bytes on disk ${ratios.disk.toFixed(2)}× (target ≤ 1.5×); name-keyed peak RSS ${fmt(name.peakRssMiB, 0)} MiB (target ≤ 2048), request median ${Math.max(name.membershipMs.median, name.nonmembershipMs.median).toFixed(2)} ms (target ≤ 5)\n`);
+    process.stdout.write(
+      `\nname-keyed / slot (same run): import wall ${ratios.wall.toFixed(2)}× (target ≤ 2.5×), bytes on disk ${ratios.disk.toFixed(2)}× (target ≤ 1.5×); name-keyed peak RSS ${fmt(name.peakRssMiB, 0)} MiB (target ≤ 2048), request median ${Math.max(name.membershipMs.median, name.nonmembershipMs.median).toFixed(2)} ms (target ≤ 5)\n`,
+    );
   }
   writeResults("registry", {
     benchmark: "registry",
     conditions: c,
-    settings: { dataset: `all-the-package-repos@${NPM_REPOS_VERSION}`, limit: limitArg, mappings, leafMaxFields: 31, batchSize: batchSize ?? "importer default (slot-v1: 100,000 per batch; record-leaf-v2 into an empty registry: one bulk batch, hash jobs of 100,000)", requests, database: "lmdb" },
+    settings: {
+      dataset: `all-the-package-repos@${NPM_REPOS_VERSION}`,
+      limit: limitArg,
+      mappings,
+      leafMaxFields: 31,
+      batchSize:
+        batchSize ??
+        "importer default (slot-v1: 100,000 per batch; record-leaf-v2 into an empty registry: one bulk batch, hash jobs of 100,000)",
+      requests,
+      database: "lmdb",
+    },
     units: "times in ms, sizes in bytes, rss in MiB",
     results,
     ratios,

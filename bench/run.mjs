@@ -28,7 +28,8 @@ function names() {
     .sort();
 }
 
-const USAGE = "usage: npm run bench -- <name> [--option value …]   (npm run bench -- list: the benchmarks; npm run bench -- <name> --help: its options; npm run bench -- report: the HTML report)";
+const USAGE =
+  "usage: npm run bench -- <name> [--option value …]   (npm run bench -- list: the benchmarks; npm run bench -- <name> --help: its options; npm run bench -- report: the HTML report)";
 const [name, ...rest] = process.argv.slice(2);
 if (!name || name === "--help" || name === "-h") {
   console.error(USAGE);
@@ -50,9 +51,11 @@ if (name === "list") {
 
 const known = [...names(), ...TOOLS];
 if (!/^[A-Za-z0-9_-]+$/.test(name) || !known.includes(name) || !existsSync(join(compiled, `${name}.js`))) {
-  console.error(`bench: unknown benchmark ${JSON.stringify(name)}; known: ${names().join(", ") || "none (run `npm run build`)"}`);
+  console.error(
+    `bench: unknown benchmark ${JSON.stringify(name)}; known: ${names().join(", ") || "none (run `npm run build`)"}`,
+  );
   process.exit(2);
 }
 const file = join(compiled, `${name}.js`);
 const child = spawn(process.execPath, [file, ...rest], { stdio: "inherit", cwd: root });
-child.on("exit", (code, signal) => process.exit(signal ? 1 : code ?? 1));
+child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

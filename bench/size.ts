@@ -31,20 +31,29 @@ import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, wr
 import { choices, flag, ints, parseOptions } from "./lib/options.js";
 
 /** compat-v1 §18: encoded proof sizes of F(kind, 24, 5) in bytes. */
-const SPEC_D24_BYTES: Readonly<Record<OpKindName, number>> = { membership: 176948, nonmembership: 181646, update: 186992 };
+const SPEC_D24_BYTES: Readonly<Record<OpKindName, number>> = {
+  membership: 176948,
+  nonmembership: 181646,
+  update: 186992,
+};
 /** compat-v1 §9.7: layers of every kind and depth with the default leaf bound. */
 const SPEC_LAYERS = 118;
 /** compat-v1 §14.1 / §18 (informative): membership growth 24 → 32 in per cent. */
 const SPEC_MEMBERSHIP_GROWTH_24_32_PCT = 2.93;
 
-const args = parseOptions({ depths: ints(1, 64), kinds: choices(OP_KIND_NAMES), "no-verify": flag }, {
-  smoke: { depths: "4", kinds: "membership" },
-});
+const args = parseOptions(
+  { depths: ints(1, 64), kinds: choices(OP_KIND_NAMES), "no-verify": flag },
+  {
+    smoke: { depths: "4", kinds: "membership" },
+  },
+);
 const depths = (args.get("depths") ?? "24,28,32").split(",").map(Number);
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
 const withVerify = !args.has("no-verify");
-for (const k of kinds) if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
-for (const d of depths) if (!Number.isInteger(d) || d < 1 || d > 64) throw new Error(`depth must be an integer in 1..64, got ${d}`);
+for (const k of kinds)
+  if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
+for (const d of depths)
+  if (!Number.isInteger(d) || d < 1 || d > 64) throw new Error(`depth must be an integer in 1..64, got ${d}`);
 
 /** 170 + Σ_layers (36 + 162·s_in) (§14.1), with s_in read from the circuit. */
 function formulaBytes(circuit: Circuit): number {
@@ -84,8 +93,12 @@ interface Row {
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# golden fixture F(kind, depth, 5), depths ${depths.join(",")}; sizes in bytes; formula 170 + Σ_layers (36 + 162·s_in)`);
-console.log(`${"kind".padEnd(14)} ${"depth".padStart(5)} ${"layers".padStart(6)} ${"gates".padStart(8)} ${"bytes".padStart(9)} ${"formula".padStart(9)} ${"spec".padStart(9)}  s_in histogram`);
+console.log(
+  `# golden fixture F(kind, depth, 5), depths ${depths.join(",")}; sizes in bytes; formula 170 + Σ_layers (36 + 162·s_in)`,
+);
+console.log(
+  `${"kind".padEnd(14)} ${"depth".padStart(5)} ${"layers".padStart(6)} ${"gates".padStart(8)} ${"bytes".padStart(9)} ${"formula".padStart(9)} ${"spec".padStart(9)}  s_in histogram`,
+);
 
 const rows: Row[] = [];
 for (const kindName of kinds) {
@@ -124,7 +137,9 @@ for (const kindName of kinds) {
       proveMsSingleRun: proveMs,
     };
     rows.push(row);
-    const hist = Object.entries(row.inputBitsHistogram).map(([s, n]) => `${n}×${s}`).join(" ");
+    const hist = Object.entries(row.inputBitsHistogram)
+      .map(([s, n]) => `${n}×${s}`)
+      .join(" ");
     console.log(
       `${kindName.padEnd(14)} ${String(depth).padStart(5)} ${String(row.layers).padStart(6)} ${String(gates).padStart(8)} ${String(row.bytes).padStart(9)} ` +
         `${(row.formulaMatches ? "=" : String(formula)).padStart(9)} ${(spec === null ? "—" : row.specMatches ? "=" : String(spec)).padStart(9)}  ${hist}` +
@@ -134,21 +149,28 @@ for (const kindName of kinds) {
 }
 
 const find = (k: OpKindName, d: number) => rows.find((r) => r.kind === k && r.depth === d);
-const lo = Math.min(...depths), hi = Math.max(...depths);
+const lo = Math.min(...depths),
+  hi = Math.max(...depths);
 const growth = (k: OpKindName): number | null => {
-  const a = find(k, lo), b = find(k, hi);
+  const a = find(k, lo),
+    b = find(k, hi);
   return a && b && lo !== hi ? ((b.bytes - a.bytes) / a.bytes) * 100 : null;
 };
 const growthByKind = Object.fromEntries(kinds.map((k) => [k, growth(k)]));
 for (const k of kinds) {
   const g = growthByKind[k];
-  if (g !== null && g !== undefined) console.log(`# ${k} growth d${lo} → d${hi}: +${fmt(g, 2)} %${k === "membership" && lo === 24 && hi === 32 ? ` (spec +${SPEC_MEMBERSHIP_GROWTH_24_32_PCT} %)` : ""}`);
+  if (g !== null && g !== undefined)
+    console.log(
+      `# ${k} growth d${lo} → d${hi}: +${fmt(g, 2)} %${k === "membership" && lo === 24 && hi === 32 ? ` (spec +${SPEC_MEMBERSHIP_GROWTH_24_32_PCT} %)` : ""}`,
+    );
 }
 const formulaMatches = rows.every((r) => r.formulaMatches && r.decodedLayers === r.layers);
 const specRows = rows.filter((r) => r.specMatches !== null);
 const specMatches = specRows.every((r) => r.specMatches);
 const layersMatch = rows.every((r) => r.layers === SPEC_LAYERS);
-console.log(`# formula ${formulaMatches ? "matches every proof" : "DIFFERS"}; §18 d24 sizes ${specRows.length === 0 ? "not measured" : specMatches ? "match" : "DIFFER"}; ${layersMatch ? `${SPEC_LAYERS} layers everywhere` : "layer counts differ from 118"}`);
+console.log(
+  `# formula ${formulaMatches ? "matches every proof" : "DIFFERS"}; §18 d24 sizes ${specRows.length === 0 ? "not measured" : specMatches ? "match" : "DIFFER"}; ${layersMatch ? `${SPEC_LAYERS} layers everywhere` : "layer counts differ from 118"}`,
+);
 
 const path = writeResults("size", {
   benchmark: "size",

@@ -42,16 +42,43 @@ import { parseBlockDescription, updateJson } from "../src/registry/verify-block.
 import { formatRoot } from "../src/registry/root.js";
 import { nameKey } from "../src/registry/name-key.js";
 import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../src/sync/v2/index.js";
-import { prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3, v3Soundness, type V3Timings } from "../src/sync/v3/index.js";
+import {
+  prepareV3,
+  proveAggregateV3,
+  proveBlockV3,
+  verifyAggregateV3,
+  verifyBlockV3,
+  v3Soundness,
+  type V3Timings,
+} from "../src/sync/v3/index.js";
 import { v3StatementOf } from "../src/smt/v3/input.js";
 import { requestToJson } from "../src/sync/request.js";
 import { fromOpRequest } from "../src/sync/request-convert.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int, ints, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ block: int(1, 4096), "block-base": int(1, 90_000), "block-depths": ints(1, 48), agg: int(1, 4096), "agg-depths": ints(1, 64), "verify-calls": int(1, 1000), warmup: int(0, 100) }, {
-  smoke: { block: "4", "block-base": "10", "block-depths": "16", agg: "2", "agg-depths": "8", "verify-calls": "1", warmup: "0" },
-});
+const args = parseOptions(
+  {
+    block: int(1, 4096),
+    "block-base": int(1, 90_000),
+    "block-depths": ints(1, 48),
+    agg: int(1, 4096),
+    "agg-depths": ints(1, 64),
+    "verify-calls": int(1, 1000),
+    warmup: int(0, 100),
+  },
+  {
+    smoke: {
+      block: "4",
+      "block-base": "10",
+      "block-depths": "16",
+      agg: "2",
+      "agg-depths": "8",
+      "verify-calls": "1",
+      warmup: "0",
+    },
+  },
+);
 const blockSize = Number(args.get("block") ?? 1024);
 const blockBase = Number(args.get("block-base") ?? 20_000);
 const blockDepths = (args.get("block-depths") ?? "48,24,32").split(",").map(Number);
@@ -63,7 +90,11 @@ const warmup = Number(args.get("warmup") ?? 3);
 const cond = conditions();
 console.log(conditionsLine(cond));
 
-interface Stat { median: number; min: number; max: number }
+interface Stat {
+  median: number;
+  min: number;
+  max: number;
+}
 function stat(xs: readonly number[]): Stat {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -82,7 +113,10 @@ const show = (s: Stat) => `${fmt(s.median, 1)} (${fmt(s.min, 1)}–${fmt(s.max, 
  * are new (none of the first `from` names nor an earlier insert has it), as block inserts.
  */
 function npmInserts(from: number, n: number, depth: number): BlockUpdate[] {
-  const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n").filter((l) => l !== "");
+  const lines = gunzipSync(readFileSync(npmReposSubsetPath()))
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   const seen = new Set<number>();
   for (const l of lines.slice(0, from)) seen.add(nameKey((JSON.parse(l) as { name: string }).name, depth));
   const out: BlockUpdate[] = [];
@@ -93,7 +127,8 @@ function npmInserts(from: number, n: number, depth: number): BlockUpdate[] {
     seen.add(k);
     out.push({ op: "insert", name: r.name, value: r.value });
   }
-  if (out.length < n) throw new RangeError(`the npm subset has fewer than ${n} records with new keys after the first ${from}`);
+  if (out.length < n)
+    throw new RangeError(`the npm subset has fewer than ${n} records with new keys after the first ${from}`);
   return out;
 }
 
@@ -102,8 +137,14 @@ function npmInserts(from: number, n: number, depth: number): BlockUpdate[] {
  * its siblings to a root, all paths in lock step through the batched permutation (one call per
  * sponge block and per level), then the chain compared. True iff the updates take `from` to `to`.
  */
-function nativeReplay(requests: readonly OpRequest[], from: Uint32Array, to: Uint32Array, leafMaxFields: number): boolean {
-  const n = requests.length, paths = 2 * n;
+function nativeReplay(
+  requests: readonly OpRequest[],
+  from: Uint32Array,
+  to: Uint32Array,
+  leafMaxFields: number,
+): boolean {
+  const n = requests.length,
+    paths = 2 * n;
   const permute = currentHashBackend();
   const ops = requests.map((r) => r.operation as UpdateOp);
   const pres = ops.flatMap((op) => [foldLeaf(op.oldLeaf, leafMaxFields), foldLeaf(op.newLeaf, leafMaxFields)]);
@@ -115,7 +156,8 @@ function nativeReplay(requests: readonly OpRequest[], from: Uint32Array, to: Uin
   }
   const depth = requests[0]!.witness.siblings.length;
   // key bits as numbers (two exact 32-bit halves), not one BigInt shift per level
-  const lo = ops.map((op) => Number(op.key & 0xffffffffn)), hi = ops.map((op) => Number(op.key >> 32n));
+  const lo = ops.map((op) => Number(op.key & 0xffffffffn)),
+    hi = ops.map((op) => Number(op.key >> 32n));
   for (let l = 0; l < depth; l++) {
     for (let j = 0; j < paths; j++) {
       const u = j >> 1;
@@ -174,46 +216,98 @@ async function blockBench(depth: number): Promise<BlockRow> {
     let requests: OpRequest[] = [];
     let blockJson = "";
     let listed: BlockUpdate[] = [];
-    let v2Bytes: Uint8Array = new Uint8Array(0), v3Bytes: Uint8Array = new Uint8Array(0), v3Ud: Uint8Array = new Uint8Array(0);
-    let v2ProveMs = 0, v3ProveMs = 0;
+    let v2Bytes: Uint8Array = new Uint8Array(0),
+      v3Bytes: Uint8Array = new Uint8Array(0),
+      v3Ud: Uint8Array = new Uint8Array(0);
+    let v2ProveMs = 0,
+      v3ProveMs = 0;
     let v3Phases: V3Timings | undefined;
     const applied = applyNameBlock(store, updates, (a) => {
       requests = a.updates.map((u) => updateRequestOf(u.record, B));
-      listed = a.updates.map((u) => ({ op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) }));
+      listed = a.updates.map((u) => ({
+        op: u.update.op,
+        name: u.update.name,
+        ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}),
+      }));
       const rules = a.updates.map((u) => oldLeafRule(u.update));
       [v2Bytes, v2ProveMs] = cpu(() => proveBlock(p2, requests));
-      [v3Bytes, v3ProveMs] = cpu(() => proveBlockV3(p3, requests, { rules, onTimings: (t) => { v3Phases = t; } }));
+      [v3Bytes, v3ProveMs] = cpu(() =>
+        proveBlockV3(p3, requests, {
+          rules,
+          onTimings: (t) => {
+            v3Phases = t;
+          },
+        }),
+      );
       v3Ud = proveBlockV3(p3, requests, { rules, pcsSet: "ud100-r4" });
-      blockJson = JSON.stringify({ profile: "v3", kind: "block", depth, leaf_max_fields: B, operations: a.updates.length, batch: 0, from_root: formatRoot(a.fromRoot), to_root: formatRoot(a.toRoot), proof_bytes: v3Bytes.length, prove_ms: Math.round(v3ProveMs), updates: listed.map((u) => updateJson(u)) }, null, 2) + "\n";
+      blockJson =
+        JSON.stringify(
+          {
+            profile: "v3",
+            kind: "block",
+            depth,
+            leaf_max_fields: B,
+            operations: a.updates.length,
+            batch: 0,
+            from_root: formatRoot(a.fromRoot),
+            to_root: formatRoot(a.toRoot),
+            proof_bytes: v3Bytes.length,
+            prove_ms: Math.round(v3ProveMs),
+            updates: listed.map((u) => updateJson(u)),
+          },
+          null,
+          2,
+        ) + "\n";
     });
     await store.close();
     const roots = { fromRoot: applied.fromRoot, toRoot: applied.toRoot };
-    const requestsBytes = Buffer.byteLength(JSON.stringify(requests.map((r) => requestToJson(fromOpRequest(r, depth, B)))) + "\n");
+    const requestsBytes = Buffer.byteLength(
+      JSON.stringify(requests.map((r) => requestToJson(fromOpRequest(r, depth, B)))) + "\n",
+    );
     progress(`block d${depth}: verify (${warmup} warm-up + ${verifyCalls} calls each; native, v3, then v2)`);
     // One verifier at a time, the v2 one (which allocates the most) last: process CPU time counts
     // the collector's threads too, so garbage of one verifier would be charged to the next.
     const walls: Record<string, number[]> = {};
     const timed = (f: () => boolean, what: string): number[] => {
-      const out: number[] = [], wall: number[] = [];
+      const out: number[] = [],
+        wall: number[] = [];
       for (let r = 0; r < warmup + verifyCalls; r++) {
         const w0 = performance.now();
         const [ok, t] = cpu(f);
         const w = performance.now() - w0;
         if (!ok) throw new RangeError(`the ${what} verifier rejected the honest block`);
-        if (r >= warmup) { out.push(t); wall.push(w); }
+        if (r >= warmup) {
+          out.push(t);
+          wall.push(w);
+        }
       }
       walls[what] = wall;
       return out;
     };
     const nat = timed(() => nativeReplay(requests, applied.fromRoot, applied.toRoot, B), "native");
     // the auditor's work from block.json alone: parse the updates, build the statements, verify
-    const v3s = timed(() => verifyBlockV3(p3, roots, v3BlockUpdates(parseBlockDescription(blockJson).updates, depth, B), v3Bytes).ok, "v3");
+    const v3s = timed(
+      () => verifyBlockV3(p3, roots, v3BlockUpdates(parseBlockDescription(blockJson).updates, depth, B), v3Bytes).ok,
+      "v3",
+    );
     const v2s = timed(() => verifyBlock(roots, requests, v2Bytes, { prepared: p2 }).ok, "v2");
     return {
-      depth, operations: blockSize, registryRecords: blockBase, v2ProveMs, v3ProveMs, v3Phases: v3Phases!,
-      v2VerifyMs: stat(v2s), v3VerifyMs: stat(v3s), nativeReplayMs: stat(nat),
-      v3VerifyWallMs: stat(walls["v3"]!), nativeReplayWallMs: stat(walls["native"]!),
-      v2Bytes: v2Bytes.length, v2RequestsBytes: requestsBytes, v3Bytes: v3Bytes.length, v3BytesUd100: v3Ud.length, blockJsonBytes: Buffer.byteLength(blockJson),
+      depth,
+      operations: blockSize,
+      registryRecords: blockBase,
+      v2ProveMs,
+      v3ProveMs,
+      v3Phases: v3Phases!,
+      v2VerifyMs: stat(v2s),
+      v3VerifyMs: stat(v3s),
+      nativeReplayMs: stat(nat),
+      v3VerifyWallMs: stat(walls["v3"]!),
+      nativeReplayWallMs: stat(walls["native"]!),
+      v2Bytes: v2Bytes.length,
+      v2RequestsBytes: requestsBytes,
+      v3Bytes: v3Bytes.length,
+      v3BytesUd100: v3Ud.length,
+      blockJsonBytes: Buffer.byteLength(blockJson),
       securityBits: v3Soundness(p3, blockSize).bits,
     };
   } finally {
@@ -221,7 +315,14 @@ async function blockBench(depth: number): Promise<BlockRow> {
   }
 }
 
-interface AggRow { depth: number; operations: number; proveMs: number; verifyMs: Stat; bytes: number; phases: V3Timings }
+interface AggRow {
+  depth: number;
+  operations: number;
+  proveMs: number;
+  verifyMs: Stat;
+  bytes: number;
+  phases: V3Timings;
+}
 
 function aggBench(depth: number): AggRow {
   progress(`aggregate of ${aggSize} memberships d${depth}`);
@@ -229,7 +330,13 @@ function aggBench(depth: number): AggRow {
   const requests = Array.from({ length: aggSize }, (_, i) => goldenFixture(OpKind.Membership, depth, BigInt(i + 1)));
   const statements = requests.map((r) => v3StatementOf(r));
   let phases: V3Timings | undefined;
-  const [bytes, proveMs] = cpu(() => proveAggregateV3(p, requests, { onTimings: (t) => { phases = t; } }));
+  const [bytes, proveMs] = cpu(() =>
+    proveAggregateV3(p, requests, {
+      onTimings: (t) => {
+        phases = t;
+      },
+    }),
+  );
   const ts: number[] = [];
   for (let r = 0; r < warmup + verifyCalls; r++) {
     const [v, t] = cpu(() => verifyAggregateV3(p, statements, bytes));
@@ -244,18 +351,34 @@ for (const d of blockDepths) {
   const b = await blockBench(d);
   blocks.push(b);
   const ph = b.v3Phases;
-  console.log(`block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)} (wall: v3 ${show(b.v3VerifyWallMs)}, native ${show(b.nativeReplayWallMs)})`);
-  console.log(`  prove v3 ${fmt(b.v3ProveMs, 0)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${fmt(b.v2ProveMs, 0)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)}`);
-  console.log(`  verifier bytes v3 ${b.blockJsonBytes + b.v3Bytes} (block.json ${b.blockJsonBytes} + proof ${b.v3Bytes}; with ud100-r4 proof ${b.v3BytesUd100}), v2 ${b.blockJsonBytes + b.v2Bytes + b.v2RequestsBytes} (proof ${b.v2Bytes} + requests.json ${b.v2RequestsBytes} + block.json); ${fmt(b.securityBits, 1)} bits`);
+  console.log(
+    `block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)} (wall: v3 ${show(b.v3VerifyWallMs)}, native ${show(b.nativeReplayWallMs)})`,
+  );
+  console.log(
+    `  prove v3 ${fmt(b.v3ProveMs, 0)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${fmt(b.v2ProveMs, 0)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)}`,
+  );
+  console.log(
+    `  verifier bytes v3 ${b.blockJsonBytes + b.v3Bytes} (block.json ${b.blockJsonBytes} + proof ${b.v3Bytes}; with ud100-r4 proof ${b.v3BytesUd100}), v2 ${b.blockJsonBytes + b.v2Bytes + b.v2RequestsBytes} (proof ${b.v2Bytes} + requests.json ${b.v2RequestsBytes} + block.json); ${fmt(b.securityBits, 1)} bits`,
+  );
 }
 const aggs: AggRow[] = [];
 for (const d of aggDepths) {
   const a = aggBench(d);
   aggs.push(a);
-  console.log(`aggregate of ${a.operations} memberships d${a.depth}: verify ${show(a.verifyMs)} ms from (root, key, leaf), prove ${fmt(a.proveMs, 0)} ms, ${a.bytes} B`);
+  console.log(
+    `aggregate of ${a.operations} memberships d${a.depth}: verify ${show(a.verifyMs)} ms from (root, key, leaf), prove ${fmt(a.proveMs, 0)} ms, ${a.bytes} B`,
+  );
 }
 
-const path = writeResults("v3", { conditions: cond, blockSize, blockBase, verifyCalls, warmup, blocks, aggregates: aggs });
+const path = writeResults("v3", {
+  conditions: cond,
+  blockSize,
+  blockBase,
+  verifyCalls,
+  warmup,
+  blocks,
+  aggregates: aggs,
+});
 console.log(`# full results: ${path}`);
 const head: Record<string, number | string | null> = { load1: cond.load1 };
 const b0 = blocks[0];
@@ -275,8 +398,18 @@ if (b0) {
     [`${k}_prove_over_v2`]: +(b0.v3ProveMs / b0.v2ProveMs).toFixed(2),
     [`${k}_verify_browser_ms`]: null,
   });
-  for (const b of blocks.slice(1)) Object.assign(head, { [`v3_block${b.operations}_d${b.depth}_verify_ms`]: +b.v3VerifyMs.median.toFixed(1), [`v3_block${b.operations}_d${b.depth}_prove_ms`]: +b.v3ProveMs.toFixed(0) });
+  for (const b of blocks.slice(1))
+    Object.assign(head, {
+      [`v3_block${b.operations}_d${b.depth}_verify_ms`]: +b.v3VerifyMs.median.toFixed(1),
+      [`v3_block${b.operations}_d${b.depth}_prove_ms`]: +b.v3ProveMs.toFixed(0),
+    });
 }
 const a0 = aggs[0];
-if (a0) Object.assign(head, { [`v3_agg${a0.operations}_verify_ms`]: +a0.verifyMs.median.toFixed(1), [`v3_agg${a0.operations}_prove_ms`]: +a0.proveMs.toFixed(0), [`v3_agg${a0.operations}_bytes`]: a0.bytes, agg_depth: a0.depth });
+if (a0)
+  Object.assign(head, {
+    [`v3_agg${a0.operations}_verify_ms`]: +a0.verifyMs.median.toFixed(1),
+    [`v3_agg${a0.operations}_prove_ms`]: +a0.proveMs.toFixed(0),
+    [`v3_agg${a0.operations}_bytes`]: a0.bytes,
+    agg_depth: a0.depth,
+  });
 printHeadline(head);

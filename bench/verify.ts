@@ -48,22 +48,36 @@ import { provePrepared } from "../src/sync/prove.js";
 import { statementTranscript } from "../src/sync/statement-transcript.js";
 import { verifyPrepared } from "../src/sync/verify.js";
 import { OP_KIND_NAMES, type OpKindName } from "../src/statement/types.js";
-import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
+import {
+  conditions,
+  conditionsLine,
+  fmt,
+  parseArgs,
+  printHeadline,
+  progress,
+  writeResults,
+  type Timing,
+} from "./lib/index.js";
 import { choices, ints, num, int, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), "min-sample-ms": num(0, 60_000) }, {
-  smoke: { kinds: "membership", depths: "4", repeats: "1", "min-sample-ms": "0" },
-});
+const args = parseOptions(
+  { kinds: choices(OP_KIND_NAMES), depths: ints(1, 64), repeats: int(1, 10_000), "min-sample-ms": num(0, 60_000) },
+  {
+    smoke: { kinds: "membership", depths: "4", repeats: "1", "min-sample-ms": "0" },
+  },
+);
 const kinds = (args.get("kinds") ?? OP_KIND_NAMES.join(",")).split(",") as OpKindName[];
 const depths = (args.get("depths") ?? "24,28,32").split(",").map(Number);
 const repeats = Number(args.get("repeats") ?? 9);
 const minSampleMs = Number(args.get("min-sample-ms") ?? 100);
 const opts = { repeats, minSampleMs };
-for (const k of kinds) if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
+for (const k of kinds)
+  if (!OP_KIND_NAMES.includes(k)) throw new Error(`unknown kind ${k} (known: ${OP_KIND_NAMES.join(", ")})`);
 
 /** Records every wiring call of one verification, for replay. */
 class RecordingWiring implements WiringOracle {
-  readonly calls: { layer: number; claims: readonly Claim[]; x: readonly Ext[] | null; y: readonly Ext[] | null }[] = [];
+  readonly calls: { layer: number; claims: readonly Claim[]; x: readonly Ext[] | null; y: readonly Ext[] | null }[] =
+    [];
   constructor(private readonly inner: WiringOracle) {}
   evalPredicate(layer: number, kind: GateKind, z: readonly Ext[], x: readonly Ext[], y: readonly Ext[]): Ext {
     return this.inner.evalPredicate(layer, kind, z, x, y);
@@ -89,7 +103,11 @@ function replayWiring(w: WiringOracle, calls: RecordingWiring["calls"]): void {
 }
 
 /** The verifier's transcript work on this proof: statement prefix and the §11 GKR schedule. */
-function replayTranscript(prep: PreparedSync, publicInputs: Parameters<typeof statementTranscript>[4], proof: GkrProof): void {
+function replayTranscript(
+  prep: PreparedSync,
+  publicInputs: Parameters<typeof statementTranscript>[4],
+  proof: GkrProof,
+): void {
   const zeros = new Uint32Array(2 ** prep.shape.layerWidthBits[0]!);
   const t = statementTranscript(prep.circuit, prep.kind, prep.config.depth, prep.commitment, publicInputs, zeros);
   for (let j = 0; j < prep.shape.layerWidthBits[0]!; j++) t.sampleExt();
@@ -110,11 +128,21 @@ function challengeFeed(challenges: readonly Ext[]): { reset(): void; transcript:
   let k = 0;
   const ignore = (): void => {};
   const fake = {
-    observe: ignore, observeUnchecked: ignore, observeMany: ignore, observeAllUnchecked: ignore,
-    observeExt: ignore, observeDigest: ignore, observeBytes: ignore,
+    observe: ignore,
+    observeUnchecked: ignore,
+    observeMany: ignore,
+    observeAllUnchecked: ignore,
+    observeExt: ignore,
+    observeDigest: ignore,
+    observeBytes: ignore,
     sampleExt: (): Ext => challenges[k++]!,
   };
-  return { reset: () => { k = 0; }, transcript: fake as unknown as DuplexChallenger };
+  return {
+    reset: () => {
+      k = 0;
+    },
+    transcript: fake as unknown as DuplexChallenger,
+  };
 }
 
 /**
@@ -122,7 +150,10 @@ function challengeFeed(challenges: readonly Ext[]): { reset(): void; transcript:
  * load changes on a shared machine affect all of them alike. Each function first gets `warmup`
  * untimed calls and a calls-per-sample count giving samples of at least `minSampleMs`.
  */
-function measureInterleaved(fns: Record<string, () => unknown>, o: { repeats: number; minSampleMs: number; warmup: number }): Record<string, Timing> {
+function measureInterleaved(
+  fns: Record<string, () => unknown>,
+  o: { repeats: number; minSampleMs: number; warmup: number },
+): Record<string, Timing> {
   const names = Object.keys(fns);
   const calls: Record<string, number> = {};
   for (const name of names) {
@@ -143,19 +174,25 @@ function measureInterleaved(fns: Record<string, () => unknown>, o: { repeats: nu
   const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < o.repeats; r++) {
     for (const name of names) {
-      const fn = fns[name]!, n = calls[name]!;
+      const fn = fns[name]!,
+        n = calls[name]!;
       const t0 = performance.now();
       for (let i = 0; i < n; i++) fn();
       samples[name]!.push((performance.now() - t0) / n);
     }
   }
-  return Object.fromEntries(names.map((name) => {
-    const xs = samples[name]!;
-    const sorted = [...xs].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    return [name, { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, callsPerSample: calls[name]!, samples: xs }];
-  }));
+  return Object.fromEntries(
+    names.map((name) => {
+      const xs = samples[name]!;
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+      return [
+        name,
+        { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, callsPerSample: calls[name]!, samples: xs },
+      ];
+    }),
+  );
 }
 
 interface Row {
@@ -175,7 +212,9 @@ interface Row {
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`# repeats ${repeats}, samples ≥ ${minSampleMs} ms; ms per verification, median (fastest–slowest); single thread`);
+console.log(
+  `# repeats ${repeats}, samples ≥ ${minSampleMs} ms; ms per verification, median (fastest–slowest); single thread`,
+);
 const rows: Row[] = [];
 const t = (x: Timing) => `${fmt(x.median, 2)} (${fmt(x.min, 2)}–${fmt(x.max, 2)})`;
 
@@ -233,25 +272,33 @@ for (const kindName of kinds) {
 
     progress(`${kindName} d${depth}: verify and split (interleaved)`);
     const tableWiring = tablePrep.wiring;
-    const m = measureInterleaved({
-      table: () => verifyPrepared(tablePrep, request, result),
-      derived: () => verifyPrepared(derivedPrep, request, result),
-      statement: () => {
-        checkStatement(request, base.config);
-        buildInputVectorFor(base.compiled.layout, base.config.leafMaxFields, request);
+    const m = measureInterleaved(
+      {
+        table: () => verifyPrepared(tablePrep, request, result),
+        derived: () => verifyPrepared(derivedPrep, request, result),
+        statement: () => {
+          checkStatement(request, base.config);
+          buildInputVectorFor(base.compiled.layout, base.config.leafMaxFields, request);
+        },
+        transcript: () => replayTranscript(base, request.publicInputs, result.proof),
+        wiring: () => replayWiring(derivedWiring, rec.calls),
+        wiringTable: () => replayWiring(tableWiring, rec.calls),
+        sumcheck: sumcheckReplay,
+        inputMle: () => {
+          mleEvalBase(input, gkr.inputClaim.x);
+          mleEvalBase(input, gkr.inputClaim.y);
+        },
       },
-      transcript: () => replayTranscript(base, request.publicInputs, result.proof),
-      wiring: () => replayWiring(derivedWiring, rec.calls),
-      wiringTable: () => replayWiring(tableWiring, rec.calls),
-      sumcheck: sumcheckReplay,
-      inputMle: () => {
-        mleEvalBase(input, gkr.inputClaim.x);
-        mleEvalBase(input, gkr.inputClaim.y);
-      },
-    }, { ...opts, warmup: 5 });
-    const tableMs = m["table"]!, derivedMs = m["derived"]!;
-    const statement = m["statement"]!.median, transcript = m["transcript"]!.median, wiringDerived = m["wiring"]!.median;
-    const wiringTable = m["wiringTable"]!.median, sumcheck = m["sumcheck"]!.median, inputMle = m["inputMle"]!.median;
+      { ...opts, warmup: 5 },
+    );
+    const tableMs = m["table"]!,
+      derivedMs = m["derived"]!;
+    const statement = m["statement"]!.median,
+      transcript = m["transcript"]!.median,
+      wiringDerived = m["wiring"]!.median;
+    const wiringTable = m["wiringTable"]!.median,
+      sumcheck = m["sumcheck"]!.median,
+      inputMle = m["inputMle"]!.median;
     const total = derivedMs.median;
     const split = {
       total,
@@ -264,20 +311,29 @@ for (const kindName of kinds) {
     };
     const gates = base.circuit.layers.reduce((n, l) => n + l.gateKind.length, 0);
     const row: Row = {
-      kind: kindName, depth, layers: base.circuit.layers.length, gates, tableMs, derivedMs,
-      ratio: tableMs.median / derivedMs.median, split, wiringTableMs: wiringTable, wiringDerivedMs: wiringDerived,
-      buildMs: { table: tableBuild, derived: derivedBuild }, derived: derivedWiring.stats,
+      kind: kindName,
+      depth,
+      layers: base.circuit.layers.length,
+      gates,
+      tableMs,
+      derivedMs,
+      ratio: tableMs.median / derivedMs.median,
+      split,
+      wiringTableMs: wiringTable,
+      wiringDerivedMs: wiringDerived,
+      buildMs: { table: tableBuild, derived: derivedBuild },
+      derived: derivedWiring.stats,
     };
     rows.push(row);
     console.log(
       `${kindName.padEnd(14)} d${String(depth).padEnd(3)} gates ${String(gates).padEnd(7)} table ${t(tableMs).padEnd(24)} derived ${t(derivedMs).padEnd(22)} ` +
-      `${fmt(row.ratio)}×  wiring ${fmt(wiringTable, 1)} → ${fmt(wiringDerived, 2)} ms (${fmt(wiringTable / wiringDerived)}×)`,
+        `${fmt(row.ratio)}×  wiring ${fmt(wiringTable, 1)} → ${fmt(wiringDerived, 2)} ms (${fmt(wiringTable / wiringDerived)}×)`,
     );
     console.log(
       `  split (derived, ms): statement ${fmt(statement, 2)}, transcript ${fmt(transcript, 2)}, wiring ${fmt(wiringDerived, 2)}, ` +
-      `sumcheck ${fmt(sumcheck, 2)}, input MLE ${fmt(inputMle, 2)}, other ${fmt(split.other, 2)}; ` +
-      `build: table ${fmt(tableBuild, 0)} ms, derived ${fmt(derivedBuild, 0)} ms (${derivedWiring.stats.patterns} patterns, ` +
-      `${derivedWiring.stats.placements} placements, residue ${derivedWiring.stats.residueGates} gates)`,
+        `sumcheck ${fmt(sumcheck, 2)}, input MLE ${fmt(inputMle, 2)}, other ${fmt(split.other, 2)}; ` +
+        `build: table ${fmt(tableBuild, 0)} ms, derived ${fmt(derivedBuild, 0)} ms (${derivedWiring.stats.patterns} patterns, ` +
+        `${derivedWiring.stats.placements} placements, residue ${derivedWiring.stats.residueGates} gates)`,
     );
   }
 }
@@ -288,9 +344,22 @@ const results = {
   settings: { kinds, depths, repeats, minSampleMs, threads: 1, fixture: "goldenFixture(kind, depth, 5)" },
   units: "ms per verification (median, min, max over samples); split parts are medians of separate replays",
   rows: rows.map((r) => ({
-    kind: r.kind, depth: r.depth, layers: r.layers, gates: r.gates,
-    verifyTableMs: { median: r.tableMs.median, min: r.tableMs.min, max: r.tableMs.max, callsPerSample: r.tableMs.callsPerSample },
-    verifyDerivedMs: { median: r.derivedMs.median, min: r.derivedMs.min, max: r.derivedMs.max, callsPerSample: r.derivedMs.callsPerSample },
+    kind: r.kind,
+    depth: r.depth,
+    layers: r.layers,
+    gates: r.gates,
+    verifyTableMs: {
+      median: r.tableMs.median,
+      min: r.tableMs.min,
+      max: r.tableMs.max,
+      callsPerSample: r.tableMs.callsPerSample,
+    },
+    verifyDerivedMs: {
+      median: r.derivedMs.median,
+      min: r.derivedMs.min,
+      max: r.derivedMs.max,
+      callsPerSample: r.derivedMs.callsPerSample,
+    },
     ratio: r.ratio,
     wiringOnlyMs: { table: r.wiringTableMs, derived: r.wiringDerivedMs },
     splitDerivedMs: r.split,

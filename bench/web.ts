@@ -28,26 +28,54 @@ import { mkdirSync } from "node:fs";
 import { bytesBase64, checkProofBody } from "../src/counterparty/body.js";
 import { checkBlockBody } from "../src/counterparty/block-body.js";
 import { parseRoot } from "../src/counterparty/claim.js";
-import { buildPage, freshDir, launchChromium, makeRegistry, makeV3Block, npmInserts, RECORDS, removeDir, startServer, TOKEN } from "../test/web/support.js";
+import {
+  buildPage,
+  freshDir,
+  launchChromium,
+  makeRegistry,
+  makeV3Block,
+  npmInserts,
+  RECORDS,
+  removeDir,
+  startServer,
+  TOKEN,
+} from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int, parseOptions } from "./lib/options.js";
 
-const args = parseOptions({ depth: int(1, 48), rounds: int(1, 1000), calls: int(1, 1000), "v3-block": int(0, 4096), "v3-depth": int(1, 64), "v3-records": int(1, 90_000) }, {
-  smoke: { depth: "8", rounds: "1", calls: "1", "v3-block": "4", "v3-depth": "16", "v3-records": "40" },
-});
+const args = parseOptions(
+  {
+    depth: int(1, 48),
+    rounds: int(1, 1000),
+    calls: int(1, 1000),
+    "v3-block": int(0, 4096),
+    "v3-depth": int(1, 64),
+    "v3-records": int(1, 90_000),
+  },
+  {
+    smoke: { depth: "8", rounds: "1", calls: "1", "v3-block": "4", "v3-depth": "16", "v3-records": "40" },
+  },
+);
 const depth = Number(args.get("depth") ?? 24);
 const rounds = Number(args.get("rounds") ?? 7);
 const calls = Number(args.get("calls") ?? 5);
 const v3Block = Number(args.get("v3-block") ?? 0);
 const v3Depth = Number(args.get("v3-depth") ?? 48);
 const v3Records = Number(args.get("v3-records") ?? 20_000);
-for (const [k, v] of [["depth", depth], ["rounds", rounds], ["calls", calls]] as const) {
-  if (!Number.isInteger(v) || v < 1 || (k === "depth" && v > 48)) throw new Error(`--${k} must be a positive integer${k === "depth" ? " ≤ 48" : ""}, got ${args.get(k)}`);
+for (const [k, v] of [
+  ["depth", depth],
+  ["rounds", rounds],
+  ["calls", calls],
+] as const) {
+  if (!Number.isInteger(v) || v < 1 || (k === "depth" && v > 48))
+    throw new Error(`--${k} must be a positive integer${k === "depth" ? " ≤ 48" : ""}, got ${args.get(k)}`);
 }
 
 const cond = conditions();
 console.log(conditionsLine(cond));
-console.log(`browser vs Node verification: depth ${depth}, ${rounds} rounds × ${calls} checks per side and kind, Chromium ${"/usr/bin/chromium"}`);
+console.log(
+  `browser vs Node verification: depth ${depth}, ${rounds} rounds × ${calls} checks per side and kind, Chromium ${"/usr/bin/chromium"}`,
+);
 
 const dir = freshDir("ssgkr-bench-web-");
 mkdirSync(dir, { recursive: true });
@@ -57,13 +85,21 @@ const server = await startServer({ store, webDir, token: TOKEN, rateLimit: 0 });
 const browser = await launchChromium(dir);
 try {
   const root = Array.from(store.head().root);
-  const get = async (name: string) => (await (await fetch(`${server.base}/v1/records/${encodeURIComponent(name)}/proof`)).json()) as Record<string, unknown>;
+  const get = async (name: string) =>
+    (await (await fetch(`${server.base}/v1/records/${encodeURIComponent(name)}/proof`)).json()) as Record<
+      string,
+      unknown
+    >;
   progress("proving the bodies");
   const bodies: { kind: string; name: string | undefined; root: number[]; body: Record<string, unknown> }[] = [
     { kind: "membership", name: RECORDS.live, root, body: await get(RECORDS.live) },
     { kind: "nonmembership", name: RECORDS.deleted, root, body: await get(RECORDS.deleted) },
   ];
-  const put = await fetch(`${server.base}/v1/records/bench-new`, { method: "PUT", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ value: "https://github.com/bench/new" }) });
+  const put = await fetch(`${server.base}/v1/records/bench-new`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ value: "https://github.com/bench/new" }),
+  });
   bodies.push({ kind: "update", name: undefined, root, body: (await put.json()) as Record<string, unknown> });
 
   const page = await browser.newPage();
@@ -108,7 +144,10 @@ try {
   };
 
   const results: Record<string, unknown>[] = [];
-  const headline: Record<string, number | string> = { depth, backend: backend.startsWith("WASM") ? "wasm" : "typescript" };
+  const headline: Record<string, number | string> = {
+    depth,
+    backend: backend.startsWith("WASM") ? "wasm" : "typescript",
+  };
   const stats = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return { median: s[s.length >> 1]!, min: s[0]!, max: s[s.length - 1]! };
@@ -132,8 +171,17 @@ try {
     const ns = stats(node);
     const ws = stats(web);
     const ratio = ws.median / ns.median;
-    console.log(`${b.kind.padEnd(14)} Node ${fmt(ns.median, 1)} ms (${fmt(ns.min, 1)}–${fmt(ns.max, 1)})   browser ${fmt(ws.median, 1)} ms (${fmt(ws.min, 1)}–${fmt(ws.max, 1)})   browser/Node ${ratio.toFixed(2)}×   browser prepare ${fmt(firstBrowser.prepareMs, 0)} ms`);
-    results.push({ kind: b.kind, nodeMs: ns, browserMs: ws, ratio, browserPrepareMs: firstBrowser.prepareMs, proofBytes: b.body.proof_bytes });
+    console.log(
+      `${b.kind.padEnd(14)} Node ${fmt(ns.median, 1)} ms (${fmt(ns.min, 1)}–${fmt(ns.max, 1)})   browser ${fmt(ws.median, 1)} ms (${fmt(ws.min, 1)}–${fmt(ws.max, 1)})   browser/Node ${ratio.toFixed(2)}×   browser prepare ${fmt(firstBrowser.prepareMs, 0)} ms`,
+    );
+    results.push({
+      kind: b.kind,
+      nodeMs: ns,
+      browserMs: ws,
+      ratio,
+      browserPrepareMs: firstBrowser.prepareMs,
+      proofBytes: b.body.proof_bytes,
+    });
     headline[`${b.kind}_node_ms`] = Number(ns.median.toFixed(2));
     headline[`${b.kind}_browser_ms`] = Number(ws.median.toFixed(2));
     headline[`${b.kind}_ratio`] = Number(ratio.toFixed(2));
@@ -141,13 +189,16 @@ try {
   }
   let v3: Record<string, unknown> | undefined;
   if (v3Block > 0) {
-    progress(`v3 block: registry of the first ${v3Records} npm records at depth ${v3Depth}, then ${v3Block} inserts proved as one profile v3 block`);
+    progress(
+      `v3 block: registry of the first ${v3Records} npm records at depth ${v3Depth}, then ${v3Block} inserts proved as one profile v3 block`,
+    );
     const b = await makeV3Block(dir, { depth: v3Depth, records: v3Records, updates: npmInserts(v3Records, v3Block) });
     const body = { block: b.blockJson, proof: bytesBase64(b.proof) };
     await page.evaluate((x) => void ((globalThis as any).__v3Block = x), body);
     const nodeBlock = (n: number) => {
       const roots = { fromRoot: parseRoot(b.fromRoot), toRoot: parseRoot(b.toRoot) };
-      let ok = true, prepareMs = 0;
+      let ok = true,
+        prepareMs = 0;
       const t0 = performance.now();
       for (let i = 0; i < n; i++) {
         const v = checkBlockBody(body, roots);
@@ -161,7 +212,8 @@ try {
         (from, to, count) => {
           const s = (globalThis as any).ssgkr;
           const roots = { fromRoot: s.parseRoot(from), toRoot: s.parseRoot(to) };
-          let ok = true, prepareMs = 0;
+          let ok = true,
+            prepareMs = 0;
           const t0 = performance.now();
           for (let i = 0; i < count; i++) {
             const v = s.checkBlockBody((globalThis as any).__v3Block, roots);
@@ -174,10 +226,13 @@ try {
         b.toRoot,
         n,
       );
-    progress(`v3 block: first check (prepares the v3 update circuit) in Node and in the browser, then ${rounds} × ${calls} checks per side`);
+    progress(
+      `v3 block: first check (prepares the v3 update circuit) in Node and in the browser, then ${rounds} × ${calls} checks per side`,
+    );
     const firstBrowser = await browserBlock(1);
     const firstNode = nodeBlock(1);
-    const node: number[] = [], web: number[] = [];
+    const node: number[] = [],
+      web: number[] = [];
     let allOk = firstBrowser.ok && firstNode.ok;
     for (let r = 0; r < rounds; r++) {
       const n = nodeBlock(calls);
@@ -187,11 +242,24 @@ try {
       allOk &&= n.ok && w.ok;
     }
     if (!allOk) throw new Error("v3 block: a check did not accept (the benchmark measures accepting checks)");
-    const ns = stats(node), ws = stats(web);
+    const ns = stats(node),
+      ws = stats(web);
     const ratio = ws.median / ns.median;
     const bytes = { blockJson: Buffer.byteLength(b.blockJson), proof: b.proof.length };
-    console.log(`v3 block of ${v3Block} npm inserts d${v3Depth} (registry of ${v3Records}; block.json ${bytes.blockJson} B + proof ${bytes.proof} B): Node ${fmt(ns.median, 1)} ms (${fmt(ns.min, 1)}–${fmt(ns.max, 1)})   browser ${fmt(ws.median, 1)} ms (${fmt(ws.min, 1)}–${fmt(ws.max, 1)})   browser/Node ${ratio.toFixed(2)}×   prepare Node ${fmt(firstNode.prepareMs, 0)} ms, browser ${fmt(firstBrowser.prepareMs, 0)} ms`);
-    v3 = { operations: v3Block, depth: v3Depth, records: v3Records, nodeMs: ns, browserMs: ws, ratio, nodePrepareMs: firstNode.prepareMs, browserPrepareMs: firstBrowser.prepareMs, bytes };
+    console.log(
+      `v3 block of ${v3Block} npm inserts d${v3Depth} (registry of ${v3Records}; block.json ${bytes.blockJson} B + proof ${bytes.proof} B): Node ${fmt(ns.median, 1)} ms (${fmt(ns.min, 1)}–${fmt(ns.max, 1)})   browser ${fmt(ws.median, 1)} ms (${fmt(ws.min, 1)}–${fmt(ws.max, 1)})   browser/Node ${ratio.toFixed(2)}×   prepare Node ${fmt(firstNode.prepareMs, 0)} ms, browser ${fmt(firstBrowser.prepareMs, 0)} ms`,
+    );
+    v3 = {
+      operations: v3Block,
+      depth: v3Depth,
+      records: v3Records,
+      nodeMs: ns,
+      browserMs: ws,
+      ratio,
+      nodePrepareMs: firstNode.prepareMs,
+      browserPrepareMs: firstBrowser.prepareMs,
+      bytes,
+    };
     const k = `v3_block${v3Block}`;
     headline.v3_block_depth = v3Depth;
     headline[`${k}_verify_node_ms`] = Number(ns.median.toFixed(1));
@@ -203,7 +271,15 @@ try {
   const worst = Math.max(...results.map((r) => r.ratio as number));
   console.log(`worst browser/Node ratio ${worst.toFixed(2)}× (goal ≤ 2×): ${worst <= 2 ? "met" : "NOT met"}`);
   headline.worst_ratio = Number(worst.toFixed(2));
-  const path = writeResults("web", { conditions: cond, depth, rounds, calls, backend, results, ...(v3 ? { v3Block: v3 } : {}) });
+  const path = writeResults("web", {
+    conditions: cond,
+    depth,
+    rounds,
+    calls,
+    backend,
+    results,
+    ...(v3 ? { v3Block: v3 } : {}),
+  });
   progress(`results in ${path}`);
   printHeadline(headline);
 } finally {

@@ -33,16 +33,24 @@ const MAXIMUM_PAGES = 32768;
 
 const args = [
   entry,
-  "--outFile", outFile,
-  "--runtime", "stub",
+  "--outFile",
+  outFile,
+  "--runtime",
+  "stub",
   "--importMemory",
   "--sharedMemory",
-  "--initialMemory", "1",
-  "--maximumMemory", String(MAXIMUM_PAGES),
-  "--enable", "simd",
-  "--enable", "threads",
-  "--optimizeLevel", "3",
-  "--shrinkLevel", "0",
+  "--initialMemory",
+  "1",
+  "--maximumMemory",
+  String(MAXIMUM_PAGES),
+  "--enable",
+  "simd",
+  "--enable",
+  "threads",
+  "--optimizeLevel",
+  "3",
+  "--shrinkLevel",
+  "0",
   "--noAssert",
 ];
 if (process.argv.includes("--text")) args.push("--textFile", `${outDir}/kernels.wat`);
@@ -50,10 +58,16 @@ if (process.argv.includes("--text")) args.push("--textFile", `${outDir}/kernels.
 for (const [path, text] of generateKernels()) {
   const file = join(root, path);
   let current = null;
-  try { current = readFileSync(file, "utf8"); } catch { /* missing */ }
+  try {
+    current = readFileSync(file, "utf8");
+  } catch {
+    /* missing */
+  }
   if (current === text) continue;
   if (check) {
-    console.error(`build-kernels: ${path} is not what scripts/gen-kernels.mjs generates; run \`node scripts/gen-kernels.mjs\` and \`npm run build:kernels\``);
+    console.error(
+      `build-kernels: ${path} is not what scripts/gen-kernels.mjs generates; run \`node scripts/gen-kernels.mjs\` and \`npm run build:kernels\``,
+    );
     process.exit(1);
   }
   writeFileSync(file, text);
@@ -86,13 +100,17 @@ if (check) {
   const same = Buffer.compare(bytes, readFileSync(checkedIn)) === 0;
   const current = readFileSync(recordFile, "utf8") === record;
   if (!same || !current) {
-    console.error(`build-kernels: ${!same ? "rebuilding does not reproduce wasm/kernels.wasm byte for byte" : "wasm/kernels.sources.json is stale"}; run \`npm run build:kernels\` and commit wasm/`);
+    console.error(
+      `build-kernels: ${!same ? "rebuilding does not reproduce wasm/kernels.wasm byte for byte" : "wasm/kernels.sources.json is stale"}; run \`npm run build:kernels\` and commit wasm/`,
+    );
     process.exit(1);
   }
   console.error(`build-kernels: rebuilding reproduces wasm/kernels.wasm byte for byte (${bytes.length} bytes)`);
 } else {
   writeFileSync(recordFile, record);
-  console.error(`build-kernels: wrote ${relative(process.cwd(), outFile) || outFile} (${statSync(outFile).size} bytes) and ${relative(process.cwd(), recordFile)}`);
+  console.error(
+    `build-kernels: wrote ${relative(process.cwd(), outFile) || outFile} (${statSync(outFile).size} bytes) and ${relative(process.cwd(), recordFile)}`,
+  );
 }
 
 /**
@@ -109,7 +127,8 @@ function checkModule(module) {
   const others = imports.filter((i) => i.kind !== "memory");
   if (others.length > 0) out.push(`unexpected imports: ${others.map((i) => `${i.module}.${i.name}`).join(", ")}`);
   const sections = sectionIds(bytes);
-  if (sections.includes(11)) out.push("module has a data section (would re-initialise shared memory on every instantiation)");
+  if (sections.includes(11))
+    out.push("module has a data section (would re-initialise shared memory on every instantiation)");
   if (sections.includes(8)) out.push("module has a start function");
   const memLimits = memoryImportLimits(bytes);
   if (!memLimits || !memLimits.shared || memLimits.maximum === undefined) {
@@ -119,7 +138,9 @@ function checkModule(module) {
 }
 
 function readLeb(buf, pos) {
-  let result = 0, shift = 0, byte;
+  let result = 0,
+    shift = 0,
+    byte;
   do {
     byte = buf[pos++];
     result += (byte & 0x7f) * 2 ** shift;
@@ -154,12 +175,21 @@ function memoryImportLimits(buf) {
       [count, pos] = readLeb(buf, pos);
       for (let k = 0; k < count; k++) {
         let len;
-        [len, pos] = readLeb(buf, pos); pos += len; // module name
-        [len, pos] = readLeb(buf, pos); pos += len; // field name
+        [len, pos] = readLeb(buf, pos);
+        pos += len; // module name
+        [len, pos] = readLeb(buf, pos);
+        pos += len; // field name
         const kind = buf[pos++];
-        if (kind === 0) { [, pos] = readLeb(buf, pos); }            // func: type index
-        else if (kind === 1) { pos++; pos = skipLimits(buf, pos); } // table: reftype, limits
-        else if (kind === 3) { pos += 2; }                          // global: valtype, mutability
+        if (kind === 0) {
+          [, pos] = readLeb(buf, pos);
+        } // func: type index
+        else if (kind === 1) {
+          pos++;
+          pos = skipLimits(buf, pos);
+        } // table: reftype, limits
+        else if (kind === 3) {
+          pos += 2;
+        } // global: valtype, mutability
         else if (kind === 2) {
           const flags = buf[pos++];
           let initial, maximum;

@@ -52,11 +52,16 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const out = i > 0 ? resolve(process.argv[i + 1]) : undefined;
   try {
     const r = await buildWeb(out);
-    const list = Object.entries(r.files).map(([f, n]) => `${f} ${(n / 1024).toFixed(0)} KiB`).join(", ");
+    const list = Object.entries(r.files)
+      .map(([f, n]) => `${f} ${(n / 1024).toFixed(0)} KiB`)
+      .join(", ");
     // stderr: `npm pack --json` runs this (prepare) and its stdout must stay JSON
-    console.error(`statesync-gkr: built the browser verifier in ${r.outDir} (${list}) in ${(r.ms / 1000).toFixed(1)} s`);
+    console.error(
+      `statesync-gkr: built the browser verifier in ${r.outDir} (${list}) in ${(r.ms / 1000).toFixed(1)} s`,
+    );
   } catch (e) {
-    const errs = e.errors?.map((x) => `${x.location?.file ?? ""}:${x.location?.line ?? ""} ${x.text}`).join("\n") ?? e.message;
+    const errs =
+      e.errors?.map((x) => `${x.location?.file ?? ""}:${x.location?.line ?? ""} ${x.text}`).join("\n") ?? e.message;
     console.error(`error WEB_BUILD: ${errs}`);
     process.exit(2);
   }

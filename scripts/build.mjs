@@ -39,7 +39,11 @@ function sources() {
   const out = [];
   const walk = (dir) => {
     let entries;
-    try { entries = readdirSync(join(root, dir), { withFileTypes: true }); } catch { return; }
+    try {
+      entries = readdirSync(join(root, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const rel = join(dir, e.name);
       if (e.isDirectory()) {
@@ -51,7 +55,13 @@ function sources() {
   return out;
 }
 
-const mtime = (p) => { try { return statSync(p).mtimeMs; } catch { return -1; } };
+const mtime = (p) => {
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return -1;
+  }
+};
 
 /**
  * Why dist/ is not current, or null if it is. `lost` is set when an output went missing although
@@ -75,7 +85,11 @@ function orphans(srcs) {
   const out = [];
   const walk = (dir) => {
     let entries;
-    try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
@@ -99,7 +113,11 @@ const USES_NODE_TYPES = /\bBuffer\b|\bNodeJS\.|["']node:/;
 function referenceNodeTypes() {
   const walk = (dir) => {
     let entries;
-    try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
@@ -120,15 +138,19 @@ function tsc(extra) {
     console.error("build: dist/ is not current and TypeScript is not installed (run `npm ci` in the checkout)");
     process.exit(1);
   }
-  const r = spawnSync(process.execPath, [bin, "-p", join(root, "tsconfig.json"), ...extra], { stdio: "inherit", cwd: root });
+  const r = spawnSync(process.execPath, [bin, "-p", join(root, "tsconfig.json"), ...extra], {
+    stdio: "inherit",
+    cwd: root,
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
 const srcs = sources();
 const stale = orphans(srcs);
 // A deleted source may leave importers that no longer type-check: compile then too.
-const state = args.has("--force") ? { why: "--force", lost: true }
-  : staleness(srcs) ?? (stale.length ? { why: "a source was deleted or renamed", lost: false } : null);
+const state = args.has("--force")
+  ? { why: "--force", lost: true }
+  : (staleness(srcs) ?? (stale.length ? { why: "a source was deleted or renamed", lost: false } : null));
 const why = state?.why ?? null;
 
 if (args.has("--check")) {
@@ -149,7 +171,14 @@ if (why) {
   // Dated when the compile started, so a source saved while tsc ran counts as changed next time.
   writeFileSync(stamp, `${started.toISOString()}\n`);
   utimesSync(stamp, started, started);
-  if (!args.has("--quiet")) console.error(`statesync-gkr: compiled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (!args.has("--quiet"))
+    console.error(`statesync-gkr: compiled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 for (const f of stale) rmSync(f, { force: true });
-if (stale.length) console.error(`build: removed ${stale.length} compiled file${stale.length === 1 ? "" : "s"} whose source is gone (${stale.slice(0, 3).map((f) => relative(root, f).split(sep).join("/")).join(", ")}${stale.length > 3 ? ", …" : ""})`);
+if (stale.length)
+  console.error(
+    `build: removed ${stale.length} compiled file${stale.length === 1 ? "" : "s"} whose source is gone (${stale
+      .slice(0, 3)
+      .map((f) => relative(root, f).split(sep).join("/"))
+      .join(", ")}${stale.length > 3 ? ", …" : ""})`,
+  );

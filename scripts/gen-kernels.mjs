@@ -39,7 +39,11 @@ const LAYOUT = [
   ["RC_TERM_WORD", 84, "RC_term[r][i] (4 terminal external rounds) at RC_TERM_WORD + 16r + i."],
   ["POSEIDON2_CONSTANT_WORDS", 148, "Words of the Poseidon2 constants region."],
   ["Extended constants region of the sequential hashing kernels (written by `sponge_constants_init`)"],
-  ["SPONGE_DIAG_WORD", 148, "At SPONGE_DIAG_WORD + 8i: internal diagonal entries of lanes 4i..4i+3, then their Shoup companions."],
+  [
+    "SPONGE_DIAG_WORD",
+    148,
+    "At SPONGE_DIAG_WORD + 8i: internal diagonal entries of lanes 4i..4i+3, then their Shoup companions.",
+  ],
   ["SPONGE_MASK_WORD", 180, "The lane mask (0, −1, −1, −1)."],
   ["SPONGE_CONSTANT_WORDS", 184, "Words of the extended constants region."],
   ["Multi-sponge job region (u32 words, 16-byte aligned)"],
@@ -65,60 +69,209 @@ const u32 = (n) => [n, "u32"];
 /** Export signatures by group: [name, params, returns ("void" | "u32" | "i32"), doc]. */
 export const EXPORTS = {
   KernelExports: [
-    ["to_mont", [ptr("dst"), ptr("src"), u32("n")], "void", "dst[i] = src[i]·2^32 mod p (any u32 input is reduced); dst may equal src."],
+    [
+      "to_mont",
+      [ptr("dst"), ptr("src"), u32("n")],
+      "void",
+      "dst[i] = src[i]·2^32 mod p (any u32 input is reduced); dst may equal src.",
+    ],
     ["from_mont", [ptr("dst"), ptr("src"), u32("n")], "void", "dst[i] = src[i]·2^−32 mod p; dst may equal src."],
     ["first_noncanonical", [ptr("src"), u32("n")], "i32", "Index of the first word ≥ p, or −1."],
     ["base_mul", [ptr("dst"), ptr("a"), ptr("b"), u32("n")], "void", "dst[i] = mont(a[i], b[i])."],
     ["inner_product", [ptr("a"), ptr("b"), u32("n")], "u32", "Σ mont(a[i], b[i])."],
     ["ext_mul", [ptr("dst"), ptr("a"), ptr("b"), u32("n")], "void", "Elementwise extension product (plane layout)."],
     ["fold_base", [ptr("dst"), ptr("src"), u32("h"), u32("r")], "void", "dst[j] = src[j] + r·(src[h+j] − src[j])."],
-    ["fold_base_ext", [ptr("dst"), ptr("src"), u32("h"), u32("r0"), u32("r1"), u32("r2"), u32("r3")], "void", "Base table, extension challenge."],
-    ["fold_ext", [ptr("dst"), ptr("src"), u32("h"), u32("r0"), u32("r1"), u32("r2"), u32("r3")], "void", "Extension table, extension challenge."],
-    ["poseidon2_permute", [ptr("states"), u32("n"), ptr("consts")], "void", "n canonical states of 16 words back to back, in place."],
+    [
+      "fold_base_ext",
+      [ptr("dst"), ptr("src"), u32("h"), u32("r0"), u32("r1"), u32("r2"), u32("r3")],
+      "void",
+      "Base table, extension challenge.",
+    ],
+    [
+      "fold_ext",
+      [ptr("dst"), ptr("src"), u32("h"), u32("r0"), u32("r1"), u32("r2"), u32("r3")],
+      "void",
+      "Extension table, extension challenge.",
+    ],
+    [
+      "poseidon2_permute",
+      [ptr("states"), u32("n"), ptr("consts")],
+      "void",
+      "n canonical states of 16 words back to back, in place.",
+    ],
     ["poseidon2_constant_words", [], "u32", "POSEIDON2_CONSTANT_WORDS."],
-    ["ntt_forward", [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions")], "void", "Forward NTT in place, natural order, width 1 or 4, canonical (twiddles and Shoup companions from the caller)."],
-    ["pcs_mobius", [ptr("data"), u32("logN"), u32("width")], "void", "Hypercube evaluations to multilinear coefficients in place, width 1 or 4, canonical."],
-    ["pcs_fold", [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")], "void", "Interleaved extension fold by a constant (mode 0: evaluations, 1: coefficients)."],
-    ["pcs_round", [ptr("f"), ptr("w"), u32("n"), ptr("out")], "void", "The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8)."],
-    ["pcs_rows", [ptr("dst"), ptr("src"), u32("logN"), u32("k"), u32("width")], "void", "A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1)."],
-    ["pcs_horner", [ptr("coeffs"), u32("n"), ptr("ztable"), ptr("out")], "void", "F(z) for interleaved extension coefficients, z given by its constant table."],
-    ["pcs_eq_add", [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")], "void", "acc += c·eq(point, ·) over the hypercube, interleaved extension."],
-    ["pcs_merkle_leaves", [ptr("out"), ptr("src"), u32("logN"), u32("k"), u32("width"), ptr("consts"), ptr("work")], "void", "Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3)."],
-    ["pcs_merkle_level", [ptr("out"), ptr("src"), u32("parents"), ptr("consts"), ptr("work")], "void", "One Merkle level: node i = h_node of digests 2i and 2i + 1."],
-    ["ntt_twiddles", [ptr("twiddles"), ptr("companions"), u32("count"), u32("first"), u32("ratio")], "void", "A run first·ratio^k (k < count) of a twiddle table, with Shoup companions."],
-    ["ntt_bit_reverse", [ptr("data"), u32("logN"), u32("width"), u32("from"), u32("count")], "void", "Part [from, from + count) of the NTT's bit-reversal permutation."],
-    ["ntt_stages", [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions")], "void", "The NTT's butterfly stages on bit-reversed data."],
+    [
+      "ntt_forward",
+      [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions")],
+      "void",
+      "Forward NTT in place, natural order, width 1 or 4, canonical (twiddles and Shoup companions from the caller).",
+    ],
+    [
+      "pcs_mobius",
+      [ptr("data"), u32("logN"), u32("width")],
+      "void",
+      "Hypercube evaluations to multilinear coefficients in place, width 1 or 4, canonical.",
+    ],
+    [
+      "pcs_fold",
+      [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")],
+      "void",
+      "Interleaved extension fold by a constant (mode 0: evaluations, 1: coefficients).",
+    ],
+    [
+      "pcs_round",
+      [ptr("f"), ptr("w"), u32("n"), ptr("out")],
+      "void",
+      "The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8).",
+    ],
+    [
+      "pcs_rows",
+      [ptr("dst"), ptr("src"), u32("logN"), u32("k"), u32("width")],
+      "void",
+      "A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1).",
+    ],
+    [
+      "pcs_horner",
+      [ptr("coeffs"), u32("n"), ptr("ztable"), ptr("out")],
+      "void",
+      "F(z) for interleaved extension coefficients, z given by its constant table.",
+    ],
+    [
+      "pcs_eq_add",
+      [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")],
+      "void",
+      "acc += c·eq(point, ·) over the hypercube, interleaved extension.",
+    ],
+    [
+      "pcs_merkle_leaves",
+      [ptr("out"), ptr("src"), u32("logN"), u32("k"), u32("width"), ptr("consts"), ptr("work")],
+      "void",
+      "Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3).",
+    ],
+    [
+      "pcs_merkle_level",
+      [ptr("out"), ptr("src"), u32("parents"), ptr("consts"), ptr("work")],
+      "void",
+      "One Merkle level: node i = h_node of digests 2i and 2i + 1.",
+    ],
+    [
+      "ntt_twiddles",
+      [ptr("twiddles"), ptr("companions"), u32("count"), u32("first"), u32("ratio")],
+      "void",
+      "A run first·ratio^k (k < count) of a twiddle table, with Shoup companions.",
+    ],
+    [
+      "ntt_bit_reverse",
+      [ptr("data"), u32("logN"), u32("width"), u32("from"), u32("count")],
+      "void",
+      "Part [from, from + count) of the NTT's bit-reversal permutation.",
+    ],
+    [
+      "ntt_stages",
+      [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions")],
+      "void",
+      "The NTT's butterfly stages on bit-reversed data.",
+    ],
     ["pcs_lift", [ptr("dst"), ptr("src"), u32("n")], "void", "Base-field values as interleaved extension values."],
   ],
   HashKernelExports: [
     ["poseidon2_permute_one", [ptr("state"), ptr("consts")], "void", "One canonical state in place."],
-    ["poseidon2_sponge", [ptr("state"), ptr("src"), u32("n"), ptr("consts")], "void", "Overwrite sponge of n words into the state."],
-    ["poseidon2_sponge_x2", [ptr("job"), u32("begin"), ptr("consts")], "void", "Two sponges interleaved over a job region."],
-    ["poseidon2_sponge_x4", [ptr("job"), u32("begin"), ptr("consts")], "void", "Four sponges in the SIMD lanes over a job region."],
+    [
+      "poseidon2_sponge",
+      [ptr("state"), ptr("src"), u32("n"), ptr("consts")],
+      "void",
+      "Overwrite sponge of n words into the state.",
+    ],
+    [
+      "poseidon2_sponge_x2",
+      [ptr("job"), u32("begin"), ptr("consts")],
+      "void",
+      "Two sponges interleaved over a job region.",
+    ],
+    [
+      "poseidon2_sponge_x4",
+      [ptr("job"), u32("begin"), ptr("consts")],
+      "void",
+      "Four sponges in the SIMD lanes over a job region.",
+    ],
     ["sponge_job_words", [], "u32", "SPONGE_JOB_WORDS."],
     ["sponge_constant_words", [], "u32", "SPONGE_CONSTANT_WORDS."],
-    ["sponge_constants_init", [ptr("consts")], "void", "Writes the extended constants (diagonal, Shoup companions, mask)."],
+    [
+      "sponge_constants_init",
+      [ptr("consts")],
+      "void",
+      "Writes the extended constants (diagonal, Shoup companions, mask).",
+    ],
     ["interleave_words", [ptr("dst"), ptr("table"), u32("k"), u32("n")], "void", "dst[k·i + j] = src_j[i]."],
     ["first_noncanonical", [ptr("src"), u32("n")], "i32", "Index of the first word ≥ p, or −1."],
     ["poseidon2_constant_words", [], "u32", "POSEIDON2_CONSTANT_WORDS."],
-    ["poseidon2_permute", [ptr("states"), u32("n"), ptr("consts")], "void", "n canonical states of 16 words back to back, in place."],
+    [
+      "poseidon2_permute",
+      [ptr("states"), u32("n"), ptr("consts")],
+      "void",
+      "n canonical states of 16 words back to back, in place.",
+    ],
   ],
   GkrKernelExports: [
     ["gkr_out_words", [], "u32", "OUT_WORDS."],
     ["gkr_eq", [ptr("dst"), ptr("point"), u32("nbits")], "void", "scale·eq(point, ·), interleaved."],
-    ["gkr_weights", [ptr("dst"), ptr("tmp"), ptr("claims"), u32("nclaims"), u32("nbits")], "void", "Claim weights Σ c_k·eq(z_k, ·)."],
-    ["gkr_fill", [ptr("desc"), ptr("W"), ptr("Vb"), ptr("Aaos"), ptr("Paos"), ptr("A"), ptr("Pw"), u32("n"), u32("nOut")], "void", "Phase-1 tables from the gate lists."],
-    ["gkr_round", [ptr("A"), ptr("Pw"), ptr("Vx"), ptr("Vb"), u32("len"), u32("r0"), u32("r1"), u32("r2"), u32("r3"), u32("flags"), ptr("out")], "void", "One fused bind-and-evaluate sumcheck round."],
-    ["gkr_phase2_start", [ptr("desc"), ptr("W"), ptr("eqx"), ptr("Maos"), ptr("M"), u32("n"), u32("nOut"), ptr("out")], "void", "Start of phase 2 for a layer with Mul gates."],
-    ["gkr_mle_base", [ptr("Vb"), ptr("tmp"), ptr("point"), u32("nbits"), ptr("out")], "void", "MLE of a base table at an extension point."],
-    ["gkr_eval_layer", [ptr("desc"), ptr("below"), ptr("out"), u32("nIn"), u32("nOut")], "void", "Circuit-layer evaluation (Montgomery form)."],
+    [
+      "gkr_weights",
+      [ptr("dst"), ptr("tmp"), ptr("claims"), u32("nclaims"), u32("nbits")],
+      "void",
+      "Claim weights Σ c_k·eq(z_k, ·).",
+    ],
+    [
+      "gkr_fill",
+      [ptr("desc"), ptr("W"), ptr("Vb"), ptr("Aaos"), ptr("Paos"), ptr("A"), ptr("Pw"), u32("n"), u32("nOut")],
+      "void",
+      "Phase-1 tables from the gate lists.",
+    ],
+    [
+      "gkr_round",
+      [
+        ptr("A"),
+        ptr("Pw"),
+        ptr("Vx"),
+        ptr("Vb"),
+        u32("len"),
+        u32("r0"),
+        u32("r1"),
+        u32("r2"),
+        u32("r3"),
+        u32("flags"),
+        ptr("out"),
+      ],
+      "void",
+      "One fused bind-and-evaluate sumcheck round.",
+    ],
+    [
+      "gkr_phase2_start",
+      [ptr("desc"), ptr("W"), ptr("eqx"), ptr("Maos"), ptr("M"), u32("n"), u32("nOut"), ptr("out")],
+      "void",
+      "Start of phase 2 for a layer with Mul gates.",
+    ],
+    [
+      "gkr_mle_base",
+      [ptr("Vb"), ptr("tmp"), ptr("point"), u32("nbits"), ptr("out")],
+      "void",
+      "MLE of a base table at an extension point.",
+    ],
+    [
+      "gkr_eval_layer",
+      [ptr("desc"), ptr("below"), ptr("out"), u32("nIn"), u32("nOut")],
+      "void",
+      "Circuit-layer evaluation (Montgomery form).",
+    ],
     ["to_mont", [ptr("dst"), ptr("src"), u32("n")], "void", "dst[i] = src[i]·2^32 mod p."],
     ["from_mont", [ptr("dst"), ptr("src"), u32("n")], "void", "dst[i] = src[i]·2^−32 mod p."],
   ],
 };
 
 function abiFile() {
-  let out = header("The kernel ABI: layouts, flags and export signatures (AssemblyScript and TypeScript import this file).");
+  let out = header(
+    "The kernel ABI: layouts, flags and export signatures (AssemblyScript and TypeScript import this file).",
+  );
   out += `//
 // Valid in both languages: the AssemblyScript kernels (src/kernels/assembly) import the layout
 // constants (compile-time i32 constants there), the TypeScript side imports the constants, the
@@ -156,15 +309,28 @@ function abiFile() {
  * −2^−4, −2^−24] (compat-v1 §3) as s'_i = sum ± f(s_i), applied with additions and shifts.
  */
 const DIAGONAL = [
-  ["vSub", (x) => `vDouble(${x})`], ["vAdd", (x) => x], ["vAdd", (x) => `vDouble(${x})`], ["vAdd", (x) => `halve(${x}, 1)`],
-  ["vAdd", (x) => `vTriple(${x})`], ["vAdd", (x) => `vDouble(vDouble(${x}))`], ["vAdd", (x) => `negHalve(${x}, 1)`], ["vSub", (x) => `vTriple(${x})`],
-  ["vSub", (x) => `vDouble(vDouble(${x}))`], ["vAdd", (x) => `halve(${x}, 8)`], ["vAdd", (x) => `halve(${x}, 3)`], ["vAdd", (x) => `halve(${x}, 24)`],
-  ["vAdd", (x) => `negHalve(${x}, 8)`], ["vAdd", (x) => `negHalve(${x}, 3)`], ["vAdd", (x) => `negHalve(${x}, 4)`], ["vAdd", (x) => `negHalve(${x}, 24)`],
+  ["vSub", (x) => `vDouble(${x})`],
+  ["vAdd", (x) => x],
+  ["vAdd", (x) => `vDouble(${x})`],
+  ["vAdd", (x) => `halve(${x}, 1)`],
+  ["vAdd", (x) => `vTriple(${x})`],
+  ["vAdd", (x) => `vDouble(vDouble(${x}))`],
+  ["vAdd", (x) => `negHalve(${x}, 1)`],
+  ["vSub", (x) => `vTriple(${x})`],
+  ["vSub", (x) => `vDouble(vDouble(${x}))`],
+  ["vAdd", (x) => `halve(${x}, 8)`],
+  ["vAdd", (x) => `halve(${x}, 3)`],
+  ["vAdd", (x) => `halve(${x}, 24)`],
+  ["vAdd", (x) => `negHalve(${x}, 8)`],
+  ["vAdd", (x) => `negHalve(${x}, 3)`],
+  ["vAdd", (x) => `negHalve(${x}, 4)`],
+  ["vAdd", (x) => `negHalve(${x}, 24)`],
 ];
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 const s = (i) => `s${i}`;
-const ROUND_CONSTANTS = "const c = r <= 4 ? consts + RC_INIT_BYTES + (<usize>(r - 1) << 6) : consts + RC_TERM_BYTES + (<usize>(r - 5) << 6);";
+const ROUND_CONSTANTS =
+  "const c = r <= 4 ? consts + RC_INIT_BYTES + (<usize>(r - 1) << 6) : consts + RC_TERM_BYTES + (<usize>(r - 5) << 6);";
 
 /** One step of the four-lane body (sixteen vectors s0..s15, vector k = element k of four states). */
 function x4Step(indent) {
@@ -172,7 +338,11 @@ function x4Step(indent) {
   const lines = [];
   lines.push(`${I}if (r > 0) {`, `${I}  ${ROUND_CONSTANTS}`);
   for (let k = 0; k < 16; k += 4) {
-    lines.push(`${I}  ${range(4).map((j) => `${s(k + j)} = sbox(${s(k + j)}, c${k + j === 0 ? "" : ` + ${4 * (k + j)}`});`).join(" ")}`);
+    lines.push(
+      `${I}  ${range(4)
+        .map((j) => `${s(k + j)} = sbox(${s(k + j)}, c${k + j === 0 ? "" : ` + ${4 * (k + j)}`});`)
+        .join(" ")}`,
+    );
   }
   lines.push(`${I}}`, "");
   lines.push(`${I}// M_E: M4 = circ(2, 3, 1, 1) on each chunk of four lanes. With t = x0 + x1 + x2 + x3:`);
@@ -187,8 +357,14 @@ function x4Step(indent) {
     lines.push(`${I}}`);
   }
   lines.push(`${I}{`);
-  for (let j = 0; j < 4; j++) lines.push(`${I}  const c${j} = vAdd(vAdd(${s(j)}, ${s(j + 4)}), vAdd(${s(j + 8)}, ${s(j + 12)}));`);
-  for (let j = 0; j < 4; j++) lines.push(`${I}  ${range(4).map((q) => `${s(j + 4 * q)} = vAdd(${s(j + 4 * q)}, c${j});`).join(" ")}`);
+  for (let j = 0; j < 4; j++)
+    lines.push(`${I}  const c${j} = vAdd(vAdd(${s(j)}, ${s(j + 4)}), vAdd(${s(j + 8)}, ${s(j + 12)}));`);
+  for (let j = 0; j < 4; j++)
+    lines.push(
+      `${I}  ${range(4)
+        .map((q) => `${s(j + 4 * q)} = vAdd(${s(j + 4 * q)}, c${j});`)
+        .join(" ")}`,
+    );
   lines.push(`${I}}`, "");
   lines.push(`${I}if (r == 4) {`);
   lines.push(`${I}  // Internal rounds: s0 ← (s0 + RC_int[j])³, then s'[i] = V[i]·s[i] + Σ s with`);
@@ -210,11 +386,18 @@ function x4Step(indent) {
 function x4File() {
   const conv = (name, b, bs) => {
     const rows = [];
-    for (let k = 0; k < 16; k += 4) rows.push(`  ${range(4).map((j) => `${s(k + j)} = vShoupMul(${s(k + j)}, ${b}, ${bs});`).join(" ")}`);
+    for (let k = 0; k < 16; k += 4)
+      rows.push(
+        `  ${range(4)
+          .map((j) => `${s(k + j)} = vShoupMul(${s(k + j)}, ${b}, ${bs});`)
+          .join(" ")}`,
+      );
     return rows;
   };
   const load = (v, q) => `v128.load(ptr, ${q})`;
-  let out = header("Poseidon2 over four states in the four SIMD lanes (sixteen v128, vector k = element k of each state).");
+  let out = header(
+    "Poseidon2 over four states in the four SIMD lanes (sixteen v128, vector k = element k of each state).",
+  );
   out += `//
 // Constants region: RC_INIT_WORD, RC_INT_WORD, RC_TERM_WORD of ../abi (Montgomery form). Step
 // r = 0 of the round loop is the leading M_E; steps 1..4 are initial external rounds, 5..8
@@ -244,8 +427,14 @@ export function permute4(ptr: usize, count: u32, consts: usize): void {
     let c0 = zero, c1 = zero, c2 = zero, c3 = zero;
     let d0 = zero, d1 = zero, d2 = zero, d3 = zero;
 `;
-  for (const [st, n] of [["b", 1], ["c", 2], ["d", 3]]) {
-    out += `    if (count > ${n}) { ${range(4).map((q) => `${st}${q} = v128.load(ptr, ${64 * n + 16 * q});`).join(" ")} }\n`;
+  for (const [st, n] of [
+    ["b", 1],
+    ["c", 2],
+    ["d", 3],
+  ]) {
+    out += `    if (count > ${n}) { ${range(4)
+      .map((q) => `${st}${q} = v128.load(ptr, ${64 * n + 16 * q});`)
+      .join(" ")} }\n`;
   }
   for (let c = 0; c < 4; c++) {
     for (const lo of [0, 2]) {
@@ -256,7 +445,9 @@ export function permute4(ptr: usize, count: u32, consts: usize): void {
     }
   }
   out += `  }\n${conv("to", "toR", "toRs").join("\n")}\n\n`;
-  out += `  for (let r: u32 = 0; r < 9; r++) {\n${x4Step(4).join("\n").replace(/\n\s+\n/g, "\n\n")}\n  }\n\n`;
+  out += `  for (let r: u32 = 0; r < 9; r++) {\n${x4Step(4)
+    .join("\n")
+    .replace(/\n\s+\n/g, "\n\n")}\n  }\n\n`;
   out += `  const fromR = i32x4.splat(R_INV), fromRs = i32x4.splat(R_INV_SHOUP);\n${conv("from", "fromR", "fromRs").join("\n")}\n\n`;
   out += `  // Transpose back (the 4×4 transpose is its own inverse) and store the states that exist.\n`;
   for (let c = 0; c < 4; c++) {
@@ -264,13 +455,22 @@ export function permute4(ptr: usize, count: u32, consts: usize): void {
       const sh = lo === 0 ? "0, 4, 1, 5" : "2, 6, 3, 7";
       const [u, v] = lo === 0 ? ["a", "b"] : ["c", "d"];
       if (c === 0 && lo === 0) out += `  let x = i32x4.shuffle(s0, s1, ${sh}), y = i32x4.shuffle(s2, s3, ${sh});\n`;
-      else out += `  x = i32x4.shuffle(${s(4 * c)}, ${s(4 * c + 1)}, ${sh}); y = i32x4.shuffle(${s(4 * c + 2)}, ${s(4 * c + 3)}, ${sh});\n`;
+      else
+        out += `  x = i32x4.shuffle(${s(4 * c)}, ${s(4 * c + 1)}, ${sh}); y = i32x4.shuffle(${s(4 * c + 2)}, ${s(4 * c + 3)}, ${sh});\n`;
       out += `  const ${u}${c} = i64x2.shuffle(x, y, 0, 2), ${v}${c} = i64x2.shuffle(x, y, 1, 3);\n`;
     }
   }
-  out += `  ${range(4).map((q) => `v128.store(ptr, a${q}, ${16 * q});`).join(" ")}\n`;
-  for (const [st, n] of [["b", 1], ["c", 2], ["d", 3]]) {
-    out += `  if (count > ${n}) { ${range(4).map((q) => `v128.store(ptr, ${st}${q}, ${64 * n + 16 * q});`).join(" ")} }\n`;
+  out += `  ${range(4)
+    .map((q) => `v128.store(ptr, a${q}, ${16 * q});`)
+    .join(" ")}\n`;
+  for (const [st, n] of [
+    ["b", 1],
+    ["c", 2],
+    ["d", 3],
+  ]) {
+    out += `  if (count > ${n}) { ${range(4)
+      .map((q) => `v128.store(ptr, ${st}${q}, ${64 * n + 16 * q});`)
+      .join(" ")} }\n`;
   }
   out += `}
 
@@ -280,9 +480,17 @@ export function permute4(ptr: usize, count: u32, consts: usize): void {
  */
 export function permuteMont4(ptr: usize, consts: usize): void {
 `;
-  for (let k = 0; k < 16; k += 4) out += `  let ${range(4).map((j) => `${s(k + j)} = ${load(s(k + j), 16 * (k + j))}`).join(", ")};\n`;
-  out += `  for (let r: u32 = 0; r < 9; r++) {\n${x4Step(4).join("\n").replace(/\n\s+\n/g, "\n\n")}\n  }\n`;
-  for (let k = 0; k < 16; k += 4) out += `  ${range(4).map((j) => `v128.store(ptr, ${s(k + j)}, ${16 * (k + j)});`).join(" ")}\n`;
+  for (let k = 0; k < 16; k += 4)
+    out += `  let ${range(4)
+      .map((j) => `${s(k + j)} = ${load(s(k + j), 16 * (k + j))}`)
+      .join(", ")};\n`;
+  out += `  for (let r: u32 = 0; r < 9; r++) {\n${x4Step(4)
+    .join("\n")
+    .replace(/\n\s+\n/g, "\n\n")}\n  }\n`;
+  for (let k = 0; k < 16; k += 4)
+    out += `  ${range(4)
+      .map((j) => `v128.store(ptr, ${s(k + j)}, ${16 * (k + j)});`)
+      .join(" ")}\n`;
   out += `}\n`;
   return out;
 }
@@ -296,24 +504,41 @@ function x1Statements(n, v) {
   return {
     external: range(4).map((k) => ({ text: `${v(k)} = cubeAdd(${v(k)}, c${k === 0 ? "" : ` + ${16 * k}`});` })),
     linear: [
-      { text: `const ${range(4).map((k) => `${n(`y${k}`)} = m4(${v(k)})`).join(", ")};` },
+      {
+        text: `const ${range(4)
+          .map((k) => `${n(`y${k}`)} = m4(${v(k)})`)
+          .join(", ")};`,
+      },
       { text: `const ${n("s")} = vAdd(vAdd(${n("y0")}, ${n("y1")}), vAdd(${n("y2")}, ${n("y3")}));` },
-      { text: range(4).map((k) => `${v(k)} = vAdd(${n(`y${k}`)}, ${n("s")});`).join(" ") },
+      {
+        text: range(4)
+          .map((k) => `${v(k)} = vAdd(${n(`y${k}`)}, ${n("s")});`)
+          .join(" "),
+      },
     ],
     internalStart: [
       { shared: true, text: "const first = v128.load32_zero(consts + RC_INT_BYTES);" },
       { text: `${v(0)} = vAdd(${v(0)}, first);` },
     ],
     internal: [
-      { shared: true, text: "const next = j < 19 ? v128.load32_splat(consts + RC_INT_BYTES + ((j + 1) << 2)) : i32x4.splat(0);" },
+      {
+        shared: true,
+        text: "const next = j < 19 ? v128.load32_splat(consts + RC_INT_BYTES + ((j + 1) << 2)) : i32x4.splat(0);",
+      },
       { text: `const ${n("c")} = cube(${v(0)});` },
-      { text: `let ${n("w")} = vAdd(vAdd(v128.and(${v(0)}, v128.load(consts + MASK_BYTES)), ${v(1)}), vAdd(${v(2)}, ${v(3)}));` },
+      {
+        text: `let ${n("w")} = vAdd(vAdd(v128.and(${v(0)}, v128.load(consts + MASK_BYTES)), ${v(1)}), vAdd(${v(2)}, ${v(3)}));`,
+      },
       { text: `${n("w")} = vAdd(${n("w")}, i32x4.shuffle(${n("w")}, ${n("w")}, 2, 3, 0, 1));` },
       { text: `${n("w")} = vAdd(${n("w")}, i32x4.shuffle(${n("w")}, ${n("w")}, 1, 0, 3, 2));` },
       { text: `const ${n("t")} = i32x4.shuffle(${n("c")}, ${n("c")}, 0, 0, 0, 0);` },
       { text: `const ${n("sum")} = vAdd(${n("w")}, ${n("t")});` },
-      ...[1, 2, 3].map((k) => ({ text: `${v(k)} = vAdd(${n("sum")}, vShoupMul(${v(k)}, diag(consts, ${k}), diagS(consts, ${k})));` })),
-      { text: `${v(0)} = i32x4.shuffle(vSub(vAdd(${n("w")}, next), ${n("t")}), vAdd(${n("sum")}, vShoupMul(${v(0)}, diag(consts, 0), diagS(consts, 0))), 0, 5, 6, 7);` },
+      ...[1, 2, 3].map((k) => ({
+        text: `${v(k)} = vAdd(${n("sum")}, vShoupMul(${v(k)}, diag(consts, ${k}), diagS(consts, ${k})));`,
+      })),
+      {
+        text: `${v(0)} = i32x4.shuffle(vSub(vAdd(${n("w")}, next), ${n("t")}), vAdd(${n("sum")}, vShoupMul(${v(0)}, diag(consts, 0), diagS(consts, 0))), 0, 5, 6, 7);`,
+      },
     ],
   };
 }
@@ -331,10 +556,17 @@ function interleave(copies, part, I) {
 
 /** A function permuting `names.length` Montgomery-form states (one per pointer) in natural order. */
 function x1Function(fname, ptrs, vecs, suffixes, doc) {
-  const copies = vecs.map((p, c) => x1Statements((x) => `${x}${suffixes[c]}`, (k) => `${p}${k}`));
+  const copies = vecs.map((p, c) =>
+    x1Statements(
+      (x) => `${x}${suffixes[c]}`,
+      (k) => `${p}${k}`,
+    ),
+  );
   let out = `${doc}\nexport function ${fname}(${ptrs.map((p) => `${p}: usize`).join(", ")}, consts: usize): void {\n`;
   for (let c = 0; c < ptrs.length; c++) {
-    out += `  let ${range(4).map((k) => `${vecs[c]}${k} = v128.load(${ptrs[c]}, ${16 * k})`).join(", ")};\n`;
+    out += `  let ${range(4)
+      .map((k) => `${vecs[c]}${k} = v128.load(${ptrs[c]}, ${16 * k})`)
+      .join(", ")};\n`;
   }
   out += `  // Step 0 is the leading M_E; steps 1..4 initial external rounds, 5..8 terminal ones; the internal\n  // rounds run after step 4.\n`;
   out += `  for (let r: u32 = 0; r < 9; r++) {\n    if (r > 0) {\n      ${ROUND_CONSTANTS}\n`;
@@ -342,9 +574,14 @@ function x1Function(fname, ptrs, vecs, suffixes, doc) {
   out += interleave(copies, "linear", "    ").join("\n") + "\n";
   out += `    if (r == 4) {\n      // Lane 0 of vector 0 carries t = s0 + RC_int[j] (the S-box input); lanes 1..3 hold s1..s3.\n      // With w = Σ_{i≥1} s_i and c = t³: s'0 = w + c − 2c = w − c, s'i = w + c + V[i]·s_i.\n`;
   out += interleave(copies, "internalStart", "      ").join("\n") + "\n";
-  out += `      for (let j: usize = 0; j < 20; j++) {\n` + interleave(copies, "internal", "        ").join("\n") + "\n      }\n    }\n  }\n";
+  out +=
+    `      for (let j: usize = 0; j < 20; j++) {\n` +
+    interleave(copies, "internal", "        ").join("\n") +
+    "\n      }\n    }\n  }\n";
   for (let c = 0; c < ptrs.length; c++) {
-    out += `  ${range(4).map((k) => `v128.store(${ptrs[c]}, ${vecs[c]}${k}, ${16 * k});`).join(" ")}\n`;
+    out += `  ${range(4)
+      .map((k) => `v128.store(${ptrs[c]}, ${vecs[c]}${k}, ${16 * k});`)
+      .join(" ")}\n`;
   }
   return out + "}\n";
 }
@@ -367,31 +604,52 @@ const MASK_BYTES: usize = <usize>SPONGE_MASK_WORD << 2;
 `;
 
 function x1File() {
-  return header("Poseidon2 over one state held in four SIMD vectors.") + X1_PRELUDE +
-    x1Function("permuteMont", ["ptr"], ["v"], [""], "/** Permutes the Montgomery-form state at ptr (16 words) in place. Values stay in [0, p). */");
+  return (
+    header("Poseidon2 over one state held in four SIMD vectors.") +
+    X1_PRELUDE +
+    x1Function(
+      "permuteMont",
+      ["ptr"],
+      ["v"],
+      [""],
+      "/** Permutes the Montgomery-form state at ptr (16 words) in place. Values stay in [0, p). */",
+    )
+  );
 }
 
 function x2File() {
-  return header("Poseidon2 over two states, each in four SIMD vectors, their instruction streams interleaved.") + X1_PRELUDE +
-    x1Function("permuteMont2", ["pa", "pb"], ["a", "b"], ["A", "B"],
-      "/**\n * Permutes two Montgomery-form states (16 words at pa and at pb) in place, their instruction\n * streams interleaved so that one state's latency hides behind the other's work.\n */");
+  return (
+    header("Poseidon2 over two states, each in four SIMD vectors, their instruction streams interleaved.") +
+    X1_PRELUDE +
+    x1Function(
+      "permuteMont2",
+      ["pa", "pb"],
+      ["a", "b"],
+      ["A", "B"],
+      "/**\n * Permutes two Montgomery-form states (16 words at pa and at pb) in place, their instruction\n * streams interleaved so that one state's latency hides behind the other's work.\n */",
+    )
+  );
 }
 
 // ------------------------------------------------------------------------------------ gkr_round
 
 const BOOL = (b) => (b ? "true" : "false");
-const tag = (pow, vbase, claim) => `${pow ? "Pow" : "Lin"}${vbase ? "Base" : "Ext"}${claim === undefined ? "" : claim ? "Claim" : "Sum"}`;
+const tag = (pow, vbase, claim) =>
+  `${pow ? "Pow" : "Lin"}${vbase ? "Base" : "Ext"}${claim === undefined ? "" : claim ? "Claim" : "Sum"}`;
 
 function gkrVariantsFile() {
-  let out = header("The gkr_round specialisations: every (pow, vbase, claim) combination, wide (4 pairs per vector) and narrow.");
+  let out = header(
+    "The gkr_round specialisations: every (pow, vbase, claim) combination, wide (4 pairs per vector) and narrow.",
+  );
   out += `//
 // \`evalBlock\` and \`foldEvalBlock\` (gkr-round-blocks.ts) take their flags as compile-time
 // constants; each variant below fixes them, so every branch on a flag folds away. The wide form
 // runs when a half table has at least four elements, the narrow one (one element per step) below.
 import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
 `;
-  for (const pow of [true, false]) for (const vbase of [true, false]) {
-    out += `
+  for (const pow of [true, false])
+    for (const vbase of [true, false]) {
+      out += `
 // @ts-ignore: decorator
 @inline function eval${tag(pow, vbase)}(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
@@ -403,10 +661,13 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 `;
-  }
-  for (const pow of [true, false]) for (const vbase of [true, false]) for (const claim of [true, false]) {
-    const args = (wide) => `${BOOL(wide)}, ${BOOL(pow)}, ${BOOL(vbase)}, ${BOOL(claim)}, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc`;
-    out += `
+    }
+  for (const pow of [true, false])
+    for (const vbase of [true, false])
+      for (const claim of [true, false]) {
+        const args = (wide) =>
+          `${BOOL(wide)}, ${BOOL(pow)}, ${BOOL(vbase)}, ${BOOL(claim)}, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc`;
+        out += `
 // @ts-ignore: decorator
 @inline function foldEval${tag(pow, vbase, claim)}(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
@@ -421,7 +682,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 `;
-  }
+      }
   const tree = (levels, leaf, I) => {
     const [first, ...rest] = levels;
     if (!first) return `${I}${leaf()};\n`;
@@ -466,7 +727,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   for (const [path, text] of generateKernels()) {
     const file = join(root, path);
     let current = null;
-    try { current = readFileSync(file, "utf8"); } catch { /* missing */ }
+    try {
+      current = readFileSync(file, "utf8");
+    } catch {
+      /* missing */
+    }
     if (current === text) continue;
     stale.push(path);
     if (!check) writeFileSync(file, text);
@@ -475,5 +740,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     console.error(`gen-kernels: out of date: ${stale.join(", ")}; run \`${COMMAND}\``);
     process.exit(1);
   }
-  console.error(stale.length === 0 ? "gen-kernels: every generated kernel file is current" : `gen-kernels: wrote ${stale.join(", ")}`);
+  console.error(
+    stale.length === 0
+      ? "gen-kernels: every generated kernel file is current"
+      : `gen-kernels: wrote ${stale.join(", ")}`,
+  );
 }

@@ -13,7 +13,9 @@ export function kernelSourcesRecord(root) {
   for (const f of files) {
     sources[relative(root, f).split("\\").join("/")] = createHash("sha256").update(readFileSync(f)).digest("hex");
   }
-  const ascVersion = JSON.parse(readFileSync(join(root, "node_modules", "assemblyscript", "package.json"), "utf8")).version;
+  const ascVersion = JSON.parse(
+    readFileSync(join(root, "node_modules", "assemblyscript", "package.json"), "utf8"),
+  ).version;
   return { compiler: `assemblyscript@${ascVersion}`, sources };
 }
 

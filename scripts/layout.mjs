@@ -17,11 +17,16 @@ if (unknown.length) {
   console.error(`layout: unknown option '${unknown[0]}' (known: --check)`);
   process.exit(2);
 }
-const { LAYOUT_BEGIN, LAYOUT_END, renderLayout } = await import(pathToFileURL(join(root, "dist", "test", "arch", "layers.js")).href);
-const { staleFolderReadmes } = await import(pathToFileURL(join(root, "dist", "test", "arch", "folder-readmes.js")).href);
+const { LAYOUT_BEGIN, LAYOUT_END, renderLayout } = await import(
+  pathToFileURL(join(root, "dist", "test", "arch", "layers.js")).href
+);
+const { staleFolderReadmes } = await import(
+  pathToFileURL(join(root, "dist", "test", "arch", "folder-readmes.js")).href
+);
 const path = join(root, "README.md");
 const readme = readFileSync(path, "utf8");
-const a = readme.indexOf(LAYOUT_BEGIN), b = readme.indexOf(LAYOUT_END);
+const a = readme.indexOf(LAYOUT_BEGIN),
+  b = readme.indexOf(LAYOUT_END);
 if (a < 0 || b < a) {
   console.error(`layout: README.md has no ${LAYOUT_BEGIN} … ${LAYOUT_END} section`);
   process.exit(1);
@@ -29,8 +34,14 @@ if (a < 0 || b < a) {
 const next = `${readme.slice(0, a + LAYOUT_BEGIN.length)}\n${renderLayout()}\n${readme.slice(b)}`;
 const folders = staleFolderReadmes(root);
 if (check) {
-  if (next !== readme) console.error("layout: README.md's Layout section is not the one test/arch/layers.ts renders; run `npm run layout`");
-  if (folders.length) console.error(`layout: the May import / Imported by lines of ${folders.map((f) => f.path).join(", ")} are not the rendered ones; run \`npm run layout\``);
+  if (next !== readme)
+    console.error(
+      "layout: README.md's Layout section is not the one test/arch/layers.ts renders; run `npm run layout`",
+    );
+  if (folders.length)
+    console.error(
+      `layout: the May import / Imported by lines of ${folders.map((f) => f.path).join(", ")} are not the rendered ones; run \`npm run layout\``,
+    );
   process.exit(next !== readme || folders.length ? 1 : 0);
 }
 if (next !== readme) {
@@ -38,4 +49,7 @@ if (next !== readme) {
   console.error("layout: rewrote the Layout section of README.md from test/arch/layers.ts");
 }
 for (const f of folders) writeFileSync(join(root, f.path), f.text);
-if (folders.length) console.error(`layout: rewrote the May import / Imported by lines of ${folders.length} folder README${folders.length === 1 ? "" : "s"}`);
+if (folders.length)
+  console.error(
+    `layout: rewrote the May import / Imported by lines of ${folders.length} folder README${folders.length === 1 ? "" : "s"}`,
+  );

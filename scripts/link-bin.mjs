@@ -10,7 +10,11 @@ const target = join(root, "bin", "ssgkr.js");
 const link = join(binDir, "ssgkr");
 const want = relative(binDir, target);
 let have = null;
-try { have = readlinkSync(link); } catch { /* no link yet */ }
+try {
+  have = readlinkSync(link);
+} catch {
+  /* no link yet */
+}
 chmodSync(target, 0o755);
 // Quiet when the link is already right; otherwise one line on stderr (stdout may be JSON, as in `npm pack --json`).
 if (have !== want) {

@@ -25,7 +25,11 @@ if (existsSync(target)) {
 const work = mkdtempSync(join(tmpdir(), "npm-repos-"));
 try {
   console.error(`npm-repos-fetch: npm pack ${NAME}@${VERSION} …`);
-  const out = execFileSync("npm", ["pack", `${NAME}@${VERSION}`, "--pack-destination", work, "--json"], { cwd: work, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync("npm", ["pack", `${NAME}@${VERSION}`, "--pack-destination", work, "--json"], {
+    cwd: work,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const [info] = JSON.parse(out);
   const tgz = join(work, info.filename);
   const sha1 = createHash("sha1").update(readFileSync(tgz)).digest("hex");

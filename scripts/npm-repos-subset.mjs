@@ -31,7 +31,8 @@ const sink = {
   },
 };
 while (source.next(sink, 10000));
-if (lines.length !== NPM_REPOS_SUBSET_RECORDS) throw new Error(`expected ${NPM_REPOS_SUBSET_RECORDS} records, got ${lines.length}`);
+if (lines.length !== NPM_REPOS_SUBSET_RECORDS)
+  throw new Error(`expected ${NPM_REPOS_SUBSET_RECORDS} records, got ${lines.length}`);
 const out = join(root, "data", "npm-repos-100k.ndjson.gz");
 const gz = gzipSync(Buffer.from(lines.join("\n") + "\n"), { level: 9 });
 writeFileSync(out, gz);

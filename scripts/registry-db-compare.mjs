@@ -89,14 +89,16 @@ const TILE = randomBytes(4 + 30 * 32);
 // Rows of one batch [a, b) in a given layout (depth 24).
 function nodeRows(layout, a, b, emit) {
   if (layout === "nodes") {
-    let lo = a, hi = b - 1;
+    let lo = a,
+      hi = b - 1;
     for (let l = 0; l <= 24; l++) {
       for (let i = lo; i <= hi; i++) emit(nodeKey(l, i), DIGEST);
       lo >>= 1;
       hi >>= 1;
     }
   } else {
-    let lo = a, hi = b - 1;
+    let lo = a,
+      hi = b - 1;
     for (let t = 0; t < 6; t++) {
       lo >>= 4;
       hi >>= 4;
@@ -189,9 +191,20 @@ for (const layout of opt("layouts", "tiles,nodes").split(",")) {
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const bytes = dirBytes(dir);
-    const row = { engine, layout, records: names.length, wallMs: Math.round(wallMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), recordsPerSecond: Math.round(names.length / (wallMs / 1000)), bytesOnDisk: bytes, ...(mainMs !== undefined ? { mainThreadQueueMs: Math.round(mainMs) } : {}) };
+    const row = {
+      engine,
+      layout,
+      records: names.length,
+      wallMs: Math.round(wallMs),
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      recordsPerSecond: Math.round(names.length / (wallMs / 1000)),
+      bytesOnDisk: bytes,
+      ...(mainMs !== undefined ? { mainThreadQueueMs: Math.round(mainMs) } : {}),
+    };
     results.push(row);
-    console.log(`${engine.padEnd(10)} ${layout.padEnd(5)} ${String(row.wallMs).padStart(7)} ms wall ${String(row.cpuMs).padStart(7)} ms cpu ${String(row.recordsPerSecond).padStart(9)} rec/s ${(bytes / 2 ** 20).toFixed(0).padStart(6)} MiB${mainMs !== undefined ? `  (main thread busy ${Math.round(mainMs)} ms)` : ""}`);
+    console.log(
+      `${engine.padEnd(10)} ${layout.padEnd(5)} ${String(row.wallMs).padStart(7)} ms wall ${String(row.cpuMs).padStart(7)} ms cpu ${String(row.recordsPerSecond).padStart(9)} rec/s ${(bytes / 2 ** 20).toFixed(0).padStart(6)} MiB${mainMs !== undefined ? `  (main thread busy ${Math.round(mainMs)} ms)` : ""}`,
+    );
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,21 @@
 import { PluginKind, declareValuePlugin } from "@stryker-mutator/api/plugin";
 
 /** Functions and error classes whose arguments after the first are a message and details. */
-const MESSAGE_CALLEES = new Set(["rejection", "reject", "Reject", "fail", "DecodeError", "V2DecodeError", "V3DecodeError", "V3EncodeError", "CircuitError", "SyncError", "CompileError", "SmtError", "SumcheckError"]);
+const MESSAGE_CALLEES = new Set([
+  "rejection",
+  "reject",
+  "Reject",
+  "fail",
+  "DecodeError",
+  "V2DecodeError",
+  "V3DecodeError",
+  "V3EncodeError",
+  "CircuitError",
+  "SyncError",
+  "CompileError",
+  "SmtError",
+  "SumcheckError",
+]);
 const MESSAGE_KEYS = new Set(["reason", "message"]);
 /** Calls whose second argument only names the value in an error message (e.g. digest(x, "old_root")). */
 const LABEL_CALLEES = new Set(["digest", "element", "ext"]);
@@ -27,16 +41,29 @@ export const strykerPlugins = [
     shouldIgnore(path) {
       const node = path.node;
       const parent = path.parent;
-      if (node.type === "FunctionDeclaration" && node.id && MESSAGE_HELPERS.has(node.id.name)) return "a helper that only formats message text";
+      if (node.type === "FunctionDeclaration" && node.id && MESSAGE_HELPERS.has(node.id.name))
+        return "a helper that only formats message text";
       if (!isText(node) || !parent) return undefined;
-      if ((parent.type === "CallExpression" || parent.type === "NewExpression") && MESSAGE_CALLEES.has(calleeName(parent))) {
+      if (
+        (parent.type === "CallExpression" || parent.type === "NewExpression") &&
+        MESSAGE_CALLEES.has(calleeName(parent))
+      ) {
         const index = parent.arguments.indexOf(node);
         if (index === 1) return "the message of a rejection or error is prose, not a check";
       }
-      if (parent.type === "CallExpression" && LABEL_CALLEES.has(calleeName(parent)) && parent.arguments.indexOf(node) === 1) {
+      if (
+        parent.type === "CallExpression" &&
+        LABEL_CALLEES.has(calleeName(parent)) &&
+        parent.arguments.indexOf(node) === 1
+      ) {
         return "the label of a value in an error message is prose, not a check";
       }
-      if (parent.type === "ObjectProperty" && parent.value === node && parent.key.type === "Identifier" && MESSAGE_KEYS.has(parent.key.name)) {
+      if (
+        parent.type === "ObjectProperty" &&
+        parent.value === node &&
+        parent.key.type === "Identifier" &&
+        MESSAGE_KEYS.has(parent.key.name)
+      ) {
         return "the reason or message of a verdict is prose, not a check";
       }
       return undefined;

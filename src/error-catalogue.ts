@@ -72,8 +72,18 @@ export interface CatalogueEntry {
   readonly http?: Readonly<Record<string, number>>;
 }
 
-const e = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = [], http?: Readonly<Record<string, number>>): CatalogueEntry => ({ module, kind: "error", codes, includes, ...(http ? { http } : {}) });
-const v = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = []): CatalogueEntry => ({ module, kind: "verdict", codes, includes });
+const e = (
+  module: string,
+  codes: readonly string[],
+  includes: readonly IncludedUnion[] = [],
+  http?: Readonly<Record<string, number>>,
+): CatalogueEntry => ({ module, kind: "error", codes, includes, ...(http ? { http } : {}) });
+const v = (module: string, codes: readonly string[], includes: readonly IncludedUnion[] = []): CatalogueEntry => ({
+  module,
+  kind: "verdict",
+  codes,
+  includes,
+});
 
 /** Every code union, by the name of its TypeScript type. */
 export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
@@ -93,14 +103,31 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   SyncErrorCode: e("src/statement/errors.ts", SYNC_ERROR_CODES),
   RequestErrorCode: e("src/sync/request.ts", REQUEST_ERROR_CODES, [], HTTP_STATUSES.RequestErrorCode),
   ParallelErrorCode: e("src/sync/parallel/errors.ts", PARALLEL_ERROR_CODES),
-  JobErrorCode: e("src/sync/parallel/errors.ts", JOB_ERROR_CODES, ["ParallelErrorCode", "SyncErrorCode", "SmtErrorCode", "CompileErrorCode", "CircuitErrorCode", "SumcheckErrorCode", "FieldErrorCode", "KernelErrorCode", "EncodeErrorCode"].map((union) => ({ union }))),
+  JobErrorCode: e(
+    "src/sync/parallel/errors.ts",
+    JOB_ERROR_CODES,
+    [
+      "ParallelErrorCode",
+      "SyncErrorCode",
+      "SmtErrorCode",
+      "CompileErrorCode",
+      "CircuitErrorCode",
+      "SumcheckErrorCode",
+      "FieldErrorCode",
+      "KernelErrorCode",
+      "EncodeErrorCode",
+    ].map((union) => ({ union })),
+  ),
   RegistryErrorCode: e("src/registry/errors.ts", REGISTRY_ERROR_CODES, [], HTTP_STATUSES.RegistryErrorCode),
   DemoErrorCode: e("src/demo/errors.ts", DEMO_ERROR_CODES),
   ClaimErrorCode: e("src/counterparty/claim.ts", CLAIM_ERROR_CODES, [], HTTP_STATUSES.ClaimErrorCode),
   ProtocolErrorCode: e("src/serve/protocol/errors.ts", PROTOCOL_ERROR_CODES),
   ServerErrorCode: e("src/serve/server/errors.ts", SERVER_ERROR_CODES),
   LoadErrorCode: e("src/serve/load/errors.ts", LOAD_ERROR_CODES),
-  VerifyPoolCode: e("src/serve/load/errors.ts", VERIFY_POOL_CODES, [{ union: "LoadErrorCode" }, { union: "ParallelErrorCode" }]),
+  VerifyPoolCode: e("src/serve/load/errors.ts", VERIFY_POOL_CODES, [
+    { union: "LoadErrorCode" },
+    { union: "ParallelErrorCode" },
+  ]),
   BrokerErrorCode: e("src/serve/nats/errors.ts", BROKER_ERROR_CODES),
   HttpErrorCode: e("src/http/errors.ts", HTTP_ERROR_CODES, [], HTTP_STATUSES.HttpErrorCode),
   CliErrorCode: e("src/cli/errors.ts", CLI_ERROR_CODES),
@@ -108,14 +135,39 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   PcsRejectCode: v("src/pcs/errors.ts", PCS_REJECT_CODES),
   GkrRejectCode: v("src/gkr/verifier.ts", GKR_REJECT_CODES, [{ union: "SumcheckRejectCode" }]),
   StatementRejectCode: v("src/smt/semantics.ts", STATEMENT_REJECT_CODES),
-  SyncCheckCode: v("src/sync/verdict.ts", SYNC_REJECT_CODES, [{ union: "StatementRejectCode" }, { union: "GkrRejectCode", prefix: "GKR_" }]),
+  SyncCheckCode: v("src/sync/verdict.ts", SYNC_REJECT_CODES, [
+    { union: "StatementRejectCode" },
+    { union: "GkrRejectCode", prefix: "GKR_" },
+  ]),
   SyncRejectCode: v("src/sync/verdict.ts", [], [{ union: "SyncCheckCode" }, { union: "DecodeErrorCode" }]),
-  V2RejectCode: v("src/sync/v2/verify.ts", V2_REJECT_CODES, [{ union: "SyncCheckCode" }, { union: "V2DecodeErrorCode", prefix: "DECODE_" }]),
-  V3RejectCode: v("src/sync/v3/verdict.ts", V3_REJECT_CODES, [{ union: "V3DecodeErrorCode", prefix: "DECODE_" }, { union: "GkrRejectCode", prefix: "GKR_" }, { union: "PcsRejectCode" }]),
-  RecordRejectCode: v("src/registry/verify-record.ts", RECORD_REJECT_CODES, ["SyncRejectCode", "RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "RegistryErrorCode"].map((union) => ({ union }))),
-  NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [{ union: "ClaimErrorCode" }, { union: "RecordRejectCode" }]),
-  BlockRejectCode: v("src/registry/verify-block.ts", BLOCK_REJECT_CODES, ["RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "V2RejectCode", "V3RejectCode"].map((union) => ({ union }))),
-  ConsistencyRejectCode: v("src/registry/consistency/verify-consistency.ts", CONSISTENCY_REJECT_CODES, [{ union: "BlockRejectCode" }]),
+  V2RejectCode: v("src/sync/v2/verify.ts", V2_REJECT_CODES, [
+    { union: "SyncCheckCode" },
+    { union: "V2DecodeErrorCode", prefix: "DECODE_" },
+  ]),
+  V3RejectCode: v("src/sync/v3/verdict.ts", V3_REJECT_CODES, [
+    { union: "V3DecodeErrorCode", prefix: "DECODE_" },
+    { union: "GkrRejectCode", prefix: "GKR_" },
+    { union: "PcsRejectCode" },
+  ]),
+  RecordRejectCode: v(
+    "src/registry/verify-record.ts",
+    RECORD_REJECT_CODES,
+    ["SyncRejectCode", "RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "RegistryErrorCode"].map((union) => ({
+      union,
+    })),
+  ),
+  NameRejectCode: v("src/counterparty/verify.ts", NAME_REJECT_CODES, [
+    { union: "ClaimErrorCode" },
+    { union: "RecordRejectCode" },
+  ]),
+  BlockRejectCode: v(
+    "src/registry/verify-block.ts",
+    BLOCK_REJECT_CODES,
+    ["RequestErrorCode", "FieldErrorCode", "SmtErrorCode", "V2RejectCode", "V3RejectCode"].map((union) => ({ union })),
+  ),
+  ConsistencyRejectCode: v("src/registry/consistency/verify-consistency.ts", CONSISTENCY_REJECT_CODES, [
+    { union: "BlockRejectCode" },
+  ]),
   MonitorRejectCode: v("src/registry/consistency/verify-consistency.ts", MONITOR_REJECT_CODES),
   CliVerdictCode: v("src/cli/errors.ts", CLI_VERDICT_CODES),
 };

@@ -32,12 +32,31 @@ export { P } from "./field/koalabear.js";
 export { type Digest, digestEquals } from "./hash/digest.js";
 
 // Statements: kinds, configuration, public inputs.
-export { OpKind, OP_KIND_NAMES, opKindTag, opKindOf, type OpKindName, type OpKindTag, type PublicInputs, type CircuitIdentity } from "./statement/types.js";
+export {
+  OpKind,
+  OP_KIND_NAMES,
+  opKindTag,
+  opKindOf,
+  type OpKindName,
+  type OpKindTag,
+  type PublicInputs,
+  type CircuitIdentity,
+} from "./statement/types.js";
 export { DEFAULT_CONFIG, syncConfig, type SyncConfig, type LayerStrategy } from "./smt/config.js";
 export type { Operation, MembershipOp, NonMembershipOp, UpdateOp, Witness, OpRequest } from "./smt/operation.js";
 export {
-  LeafTag, EMPTY, TOMBSTONE, occupied, hashLeaf, leafEquals, describeLeaf, DEFAULT_LEAF_MAX_FIELDS,
-  type Leaf, type EmptyLeaf, type OccupiedLeaf, type TombstoneLeaf,
+  LeafTag,
+  EMPTY,
+  TOMBSTONE,
+  occupied,
+  hashLeaf,
+  leafEquals,
+  describeLeaf,
+  DEFAULT_LEAF_MAX_FIELDS,
+  type Leaf,
+  type EmptyLeaf,
+  type OccupiedLeaf,
+  type TombstoneLeaf,
 } from "./smt/leaf.js";
 export { SparseMerkleTree, type TreeOptions, type UpdateRecord } from "./smt/tree.js";
 export { computeRoot, DEFAULT_DEPTH, MAX_DEPTH } from "./smt/path.js";
@@ -50,32 +69,73 @@ export { provePrepared, proveSync, type SyncResult } from "./sync/prove.js";
 export { verifyPrepared, verifySync, type SyncVerdict } from "./sync/verify.js";
 export { encodeSyncResult, verifyEncoded } from "./sync/encoded.js";
 export { verifyRequestProof, declaredIdentityDifferences, type VerifyRequestOptions } from "./sync/verify-request.js";
-export { PreparedCache, defaultPreparedCache, type PreparedCacheOptions, type PreparedCacheStats } from "./sync/prepared-cache.js";
+export {
+  PreparedCache,
+  defaultPreparedCache,
+  type PreparedCacheOptions,
+  type PreparedCacheStats,
+} from "./sync/prepared-cache.js";
 export { maxProofBytes, MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS, MAX_REQUEST_BYTES } from "./sync/limits.js";
 export { checkLeafRules, type LeafRule, type LeafRuleViolation } from "./sync/input-rules.js";
 
 // The counterparty's one-call checks of registry statements about names (no database code).
 export {
-  verifyRecordProof, verifyRecordUpdateProof, parseRoot,
-  type RecordClaim, type RecordUpdateClaim, type RecordVerdict, type NameSide, type RequestInput, type RootLike,
+  verifyRecordProof,
+  verifyRecordUpdateProof,
+  parseRoot,
+  type RecordClaim,
+  type RecordUpdateClaim,
+  type RecordVerdict,
+  type NameSide,
+  type RequestInput,
+  type RootLike,
 } from "./registry/verify-record.js";
 export { nameKey, nameKeyBig, NAME_MAPPING_ID, SLOT_MAPPING_ID, DEFAULT_NAME_DEPTH } from "./registry/name-key.js";
 // The check of a proof body as the HTTP API and the browser page exchange it ({statement, request, proof}).
-export { checkProofBody, base64Bytes, bytesBase64, UNPINNED_NOTICE, type ProofBody, type BodyVerdict } from "./counterparty/body.js";
+export {
+  checkProofBody,
+  base64Bytes,
+  bytesBase64,
+  UNPINNED_NOTICE,
+  type ProofBody,
+  type BodyVerdict,
+} from "./counterparty/body.js";
 export type { StatementJson, ReadStatementJson, UpdateStatementJson } from "./counterparty/claim.js";
 // The check of a profile v3 registry block as the HTTP API and the browser page exchange it ({block, proof}).
 export { checkBlockBody, type BlockBody, type BlockBodyVerdict, type BlockRoots } from "./counterparty/block-body.js";
 export { proveBatchSequential, type BatchOutcome } from "./sync/batch.js";
 export {
-  SyncPool, createSyncPool, proveBatch, verifyBatch,
-  type SyncPoolOptions, type SyncPoolStats, type ProveOutcome, type VerifyOutcome, type VerifyItem, type ParallelBatchOptions,
+  SyncPool,
+  createSyncPool,
+  proveBatch,
+  verifyBatch,
+  type SyncPoolOptions,
+  type SyncPoolStats,
+  type ProveOutcome,
+  type VerifyOutcome,
+  type VerifyItem,
+  type ParallelBatchOptions,
 } from "./sync/parallel/index.js";
 
 // inner-proof-v1 bytes.
-export { encodeProof, decodeProof, identityEquals, encodedProofSize, expectedEncodedSize, type EncodedResult } from "./codec/index.js";
+export {
+  encodeProof,
+  decodeProof,
+  identityEquals,
+  encodedProofSize,
+  expectedEncodedSize,
+  type EncodedResult,
+} from "./codec/index.js";
 
 // Request files and fixtures.
-export { parseRequest, parseRequestText, requestToJson, RequestError, type SyncRequest, type RequestLeaf } from "./sync/request.js";
+export {
+  parseRequest,
+  parseRequestText,
+  requestToJson,
+  RequestError,
+  type SyncRequest,
+  type RequestLeaf,
+} from "./sync/request.js";
 export { toOpRequest, fromOpRequest } from "./sync/request-convert.js";
 export { goldenFixture, type GoldenFixture } from "./smt/fixture.js";
 export { corpusRequest, corpus, type CorpusFixture } from "./serve/fixtures/corpus.js";

@@ -24,26 +24,48 @@ export { encodeV2, verifyEncodedV2, v2Identity } from "./sync/v2/index.js";
 export { proveAggregate, verifyAggregate, type AggregateTimings, type AggregateVerdict } from "./sync/v2/index.js";
 export { proveBlock, verifyBlock, updateRequestOf, type VerifyBlockOptions } from "./sync/v2/index.js";
 export {
-  AggregatePool, createAggregatePool, proveAggregates,
-  type AggregateJobTimings, type AggregateOutcome, type AggregatePoolOptions, type ProveAggregatesOptions,
+  AggregatePool,
+  createAggregatePool,
+  proveAggregates,
+  type AggregateJobTimings,
+  type AggregateOutcome,
+  type AggregatePoolOptions,
+  type ProveAggregatesOptions,
 } from "./sync/v2/index.js";
 
 // inner-proof-v2 bytes.
 export { decodeProofV2, decodeAggregateV2, type V2EncodedResult, type V2EncodedAggregate } from "./codec/v2/decode.js";
 export {
-  V2DecodeError, V2EncodeError, V2_DECODE_ERROR_CODES, V2_ENCODE_ERROR_CODES, type V2DecodeErrorCode, type V2EncodeErrorCode,
+  V2DecodeError,
+  V2EncodeError,
+  V2_DECODE_ERROR_CODES,
+  V2_ENCODE_ERROR_CODES,
+  type V2DecodeErrorCode,
+  type V2EncodeErrorCode,
 } from "./codec/v2/errors.js";
 export { V2_MAX_AGGREGATE, type V2CircuitIdentity } from "./codec/v2/layout.js";
 
 // The auditor's check of a registry block directory (block.json, requests.json, block.bin; a
 // profile v3 block: block.json and block.bin, checked from the roots and block.json alone).
 export {
-  verifyRegistryBlock, parseBlockDescription, BLOCK_REJECT_CODES,
-  type BlockFiles, type BlockDescription, type BlockRejectCode, type BlockVerdict,
+  verifyRegistryBlock,
+  parseBlockDescription,
+  BLOCK_REJECT_CODES,
+  type BlockFiles,
+  type BlockDescription,
+  type BlockRejectCode,
+  type BlockVerdict,
 } from "./registry/verify-block.js";
 
 // Profile v3 blocks (also in `statesync-gkr/v3`).
-export { prepareV3, proveBlockV3, verifyBlockV3, type PreparedV3, type V3BlockUpdate, type V3Verdict } from "./sync/v3/index.js";
+export {
+  prepareV3,
+  proveBlockV3,
+  verifyBlockV3,
+  type PreparedV3,
+  type V3BlockUpdate,
+  type V3Verdict,
+} from "./sync/v3/index.js";
 
 import { installKernelBackend } from "./kernels/backend.js";
 

@@ -18,8 +18,15 @@
 // Prepared circuits, proofs and verdicts.
 export { prepareV3, type PreparedV3, type V3Dummy } from "./sync/v3/index.js";
 export {
-  proveAggregateV3, verifyAggregateV3, proveBlockV3, verifyBlockV3, v3Identity,
-  type V3BlockUpdate, type V3ProveOptions, type V3Timings, type V3VerifyOptions,
+  proveAggregateV3,
+  verifyAggregateV3,
+  proveBlockV3,
+  verifyBlockV3,
+  v3Identity,
+  type V3BlockUpdate,
+  type V3ProveOptions,
+  type V3Timings,
+  type V3VerifyOptions,
 } from "./sync/v3/index.js";
 export { V3_REJECT_CODES, type V3RejectCode, type V3Verdict } from "./sync/v3/index.js";
 export { v3Soundness, type V3SoundnessBound } from "./sync/v3/index.js";
@@ -30,19 +37,35 @@ export { publicHalf, type V3OldLeafRule, type V3Statement } from "./smt/v3/state
 
 // inner-proof-v3 bytes.
 export { decodeV3Message, encodeV3Message, type V3Message } from "./codec/v3/message.js";
-export { V3DecodeError, V3EncodeError, V3_DECODE_ERROR_CODES, V3_ENCODE_ERROR_CODES, type V3DecodeErrorCode, type V3EncodeErrorCode } from "./codec/v3/errors.js";
+export {
+  V3DecodeError,
+  V3EncodeError,
+  V3_DECODE_ERROR_CODES,
+  V3_ENCODE_ERROR_CODES,
+  type V3DecodeErrorCode,
+  type V3EncodeErrorCode,
+} from "./codec/v3/errors.js";
 export { V3_MAX_OPERATIONS, type V3CircuitIdentity } from "./codec/v3/layout.js";
 
 // The auditor's check of a registry block directory (v2: block.json, requests.json, block.bin; v3: block.json, block.bin).
 export {
-  verifyRegistryBlock, parseBlockDescription, BLOCK_REJECT_CODES,
-  type BlockFiles, type BlockDescription, type BlockRejectCode, type BlockVerdict,
+  verifyRegistryBlock,
+  parseBlockDescription,
+  BLOCK_REJECT_CODES,
+  type BlockFiles,
+  type BlockDescription,
+  type BlockRejectCode,
+  type BlockVerdict,
 } from "./registry/verify-block.js";
 
 // The check of a consistency chain between two checkpoints (GET /v1/consistency).
 export {
-  verifyConsistency, CONSISTENCY_REJECT_CODES,
-  type ChainEnd, type ConsistencyLink, type ConsistencyRejectCode, type ConsistencyVerdict,
+  verifyConsistency,
+  CONSISTENCY_REJECT_CODES,
+  type ChainEnd,
+  type ConsistencyLink,
+  type ConsistencyRejectCode,
+  type ConsistencyVerdict,
 } from "./registry/consistency/verify-consistency.js";
 
 import { installKernelBackend } from "./kernels/backend.js";

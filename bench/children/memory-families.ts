@@ -22,9 +22,11 @@ const PATTERN: Record<Family, readonly GateKind[]> = {
 function rng(seed: number): () => number {
   let x = seed >>> 0 || 1;
   return () => {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     return x;
   };
 }
@@ -36,14 +38,29 @@ function familyLayer(family: Family, bits: number, seed: number): Layer {
   const kinds = PATTERN[family];
   const g = kinds.length * n;
   const next = rng(seed);
-  const perm = () => { const a = (next() | 1) & mask, b = next() & mask; return (o: number) => (Math.imul(a || 1, o) + b) & mask; };
-  const p1 = perm(), p2 = perm(), p3 = perm();
+  const perm = () => {
+    const a = (next() | 1) & mask,
+      b = next() & mask;
+    return (o: number) => (Math.imul(a || 1, o) + b) & mask;
+  };
+  const p1 = perm(),
+    p2 = perm(),
+    p3 = perm();
   const layer: Layer = {
     widthBits: bits,
-    gateKind: new Uint8Array(g), gateOut: new Uint32Array(g), gateIn1: new Uint32Array(g), gateIn2: new Uint32Array(g), gateCoeff: new Uint32Array(g),
-    constWire: new Uint32Array(family === "cube" ? n : 0), constValue: new Uint32Array(family === "cube" ? n : 0),
+    gateKind: new Uint8Array(g),
+    gateOut: new Uint32Array(g),
+    gateIn1: new Uint32Array(g),
+    gateIn2: new Uint32Array(g),
+    gateCoeff: new Uint32Array(g),
+    constWire: new Uint32Array(family === "cube" ? n : 0),
+    constValue: new Uint32Array(family === "cube" ? n : 0),
   };
-  const k = layer.gateKind as Uint8Array, out = layer.gateOut as Uint32Array, i1 = layer.gateIn1 as Uint32Array, i2 = layer.gateIn2 as Uint32Array, c = layer.gateCoeff as Uint32Array;
+  const k = layer.gateKind as Uint8Array,
+    out = layer.gateOut as Uint32Array,
+    i1 = layer.gateIn1 as Uint32Array,
+    i2 = layer.gateIn2 as Uint32Array,
+    c = layer.gateCoeff as Uint32Array;
   let idx = 0;
   for (let o = 0; o < n; o++) {
     kinds.forEach((kind, j) => {
@@ -54,13 +71,19 @@ function familyLayer(family: Family, bits: number, seed: number): Layer {
       c[idx] = next() % P;
       idx++;
     });
-    if (family === "cube") { (layer.constWire as Uint32Array)[o] = o; (layer.constValue as Uint32Array)[o] = next() % P; }
+    if (family === "cube") {
+      (layer.constWire as Uint32Array)[o] = o;
+      (layer.constValue as Uint32Array)[o] = next() % P;
+    }
   }
   return layer;
 }
 
 export function familyCircuit(family: Family, bits: number): Circuit {
-  return { inputWidthBits: bits, layers: [familyLayer(family, bits, 0x9e3779b9), familyLayer(family, bits, 0x7f4a7c15)] };
+  return {
+    inputWidthBits: bits,
+    layers: [familyLayer(family, bits, 0x9e3779b9), familyLayer(family, bits, 0x7f4a7c15)],
+  };
 }
 
 export function familyInput(bits: number): Uint32Array {
@@ -69,4 +92,3 @@ export function familyInput(bits: number): Uint32Array {
   for (let i = 0; i < v.length; i++) v[i] = next() % P;
   return v;
 }
-

@@ -63,13 +63,23 @@ async function main(): Promise<void> {
     const input = familyInput(bits);
     const witness = evaluateCircuit(circuit, input);
     result.gates = circuit.layers.reduce((s, l) => s + l.gateKind.length, 0);
-    const transcript = () => { const t = DuplexChallenger.withDomain(PROOF_DOMAIN_TAG); t.observeMany(witness[0]!); return t; };
+    const transcript = () => {
+      const t = DuplexChallenger.withDomain(PROOF_DOMAIN_TAG);
+      t.observeMany(witness[0]!);
+      return t;
+    };
     result.baseRssMiB = process.memoryUsage().rss / 2 ** 20;
     if (oracleArg === "dense-setup") {
       const t = transcript();
       const z0 = Array.from({ length: bits }, () => t.sampleExt());
       const t0 = performance.now();
-      const oracle = factory({ layer: circuit.layers[0]!, layerIndex: 0, inputBits: bits, below: witness[1]!, claims: [{ point: z0, coeff: [1, 0, 0, 0] }] });
+      const oracle = factory({
+        layer: circuit.layers[0]!,
+        layerIndex: 0,
+        inputBits: bits,
+        below: witness[1]!,
+        claims: [{ point: z0, coeff: [1, 0, 0, 0] }],
+      });
       result.proveMs = performance.now() - t0;
       result.peakRssMiB = process.resourceUsage().maxRSS / 1024;
       result.oracleBytes = oracle.allocatedBytes;
@@ -80,7 +90,12 @@ async function main(): Promise<void> {
     let oracleBytes = 0;
     const proverTranscript = transcript();
     const t0 = performance.now();
-    const { proof } = proveGkr(circuit, witness, proverTranscript, { oracleFactory: factory, onLayer: (s) => { oracleBytes = Math.max(oracleBytes, s.oracleAllocatedBytes); } });
+    const { proof } = proveGkr(circuit, witness, proverTranscript, {
+      oracleFactory: factory,
+      onLayer: (s) => {
+        oracleBytes = Math.max(oracleBytes, s.oracleAllocatedBytes);
+      },
+    });
     result.proveMs = performance.now() - t0;
     result.peakRssMiB = process.resourceUsage().maxRSS / 1024;
     result.oracleBytes = oracleBytes;
@@ -93,7 +108,10 @@ async function main(): Promise<void> {
     result.ok = true;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    result.error = e instanceof RangeError && /alloc|Array buffer|Invalid typed array length|Invalid array length/i.test(message) ? "allocation" : "exception";
+    result.error =
+      e instanceof RangeError && /alloc|Array buffer|Invalid typed array length|Invalid array length/i.test(message)
+        ? "allocation"
+        : "exception";
     result.message = message;
   }
   process.stdout.write(JSON.stringify(result) + "\n");

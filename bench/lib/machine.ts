@@ -10,9 +10,25 @@ export async function machineSpeedup2(iterations = 3e8): Promise<number> {
   const code = `const { parentPort } = require("node:worker_threads"); parentPort.on("message", (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) | 0; parentPort.postMessage(x); });`;
   const time = async (threads: number): Promise<number> => {
     const ws = Array.from({ length: threads }, () => new Worker(code, { eval: true }));
-    await Promise.all(ws.map((w) => new Promise((r) => { w.once("message", r); w.postMessage(1e6); })));
+    await Promise.all(
+      ws.map(
+        (w) =>
+          new Promise((r) => {
+            w.once("message", r);
+            w.postMessage(1e6);
+          }),
+      ),
+    );
     const t0 = performance.now();
-    await Promise.all(ws.map((w) => new Promise((r) => { w.once("message", r); w.postMessage(iterations); })));
+    await Promise.all(
+      ws.map(
+        (w) =>
+          new Promise((r) => {
+            w.once("message", r);
+            w.postMessage(iterations);
+          }),
+      ),
+    );
     const dt = performance.now() - t0;
     await Promise.all(ws.map((w) => w.terminate()));
     return dt;
@@ -21,4 +37,3 @@ export async function machineSpeedup2(iterations = 3e8): Promise<number> {
   const two = await time(2);
   return (2 * one) / two;
 }
-

@@ -30,20 +30,28 @@ export const choice = (values: readonly string[]): OptionRule => ({ type: "choic
 /** A comma-separated list, each item one of `values`. */
 export const choices = (values: readonly string[]): OptionRule => ({ type: "choices", values });
 /** Any text, or text matching `pattern` (described by `rule`). */
-export const text = (pattern?: RegExp, rule?: string): OptionRule => (pattern ? { type: "text", pattern, ...(rule ? { rule } : {}) } : { type: "text" });
+export const text = (pattern?: RegExp, rule?: string): OptionRule =>
+  pattern ? { type: "text", pattern, ...(rule ? { rule } : {}) } : { type: "text" };
 
 /** Thrown by `checkOptions`: one line naming the option and its rule. */
 export class BenchOptionError extends Error {}
 
 function describe(rule: OptionRule): string {
   switch (rule.type) {
-    case "flag": return "";
-    case "int": return `an integer in ${rule.min}..${rule.max}`;
-    case "number": return `a number in ${rule.min}..${rule.max}`;
-    case "ints": return `comma-separated integers in ${rule.min}..${rule.max}`;
-    case "choice": return `one of ${rule.values.join(", ")}`;
-    case "choices": return `comma-separated items of ${rule.values.join(", ")}`;
-    case "text": return rule.rule ?? "text";
+    case "flag":
+      return "";
+    case "int":
+      return `an integer in ${rule.min}..${rule.max}`;
+    case "number":
+      return `a number in ${rule.min}..${rule.max}`;
+    case "ints":
+      return `comma-separated integers in ${rule.min}..${rule.max}`;
+    case "choice":
+      return `one of ${rule.values.join(", ")}`;
+    case "choices":
+      return `comma-separated items of ${rule.values.join(", ")}`;
+    case "text":
+      return rule.rule ?? "text";
   }
 }
 
@@ -63,10 +71,12 @@ function distance(a: string, b: string): number {
 }
 
 function checkValue(name: string, rule: OptionRule, value: string): void {
-  const bad = (why: string) => new BenchOptionError(`--${name} ${JSON.stringify(value)}: ${why}; must be ${describe(rule)}`);
+  const bad = (why: string) =>
+    new BenchOptionError(`--${name} ${JSON.stringify(value)}: ${why}; must be ${describe(rule)}`);
   const isInt = (s: string) => /^-?\d+$/.test(s.trim());
   switch (rule.type) {
-    case "flag": return;
+    case "flag":
+      return;
     case "int":
       if (!isInt(value)) throw bad("not an integer");
       if (Number(value) < rule.min || Number(value) > rule.max) throw bad(`${value} is out of range`);
@@ -87,7 +97,8 @@ function checkValue(name: string, rule: OptionRule, value: string): void {
       if (!rule.values.includes(value)) throw bad("unknown value");
       return;
     case "choices":
-      for (const item of value.split(",")) if (!rule.values.includes(item)) throw bad(`unknown item ${JSON.stringify(item)}`);
+      for (const item of value.split(","))
+        if (!rule.values.includes(item)) throw bad(`unknown item ${JSON.stringify(item)}`);
       return;
     case "text":
       if (value === "" || (rule.pattern && !rule.pattern.test(value))) throw bad("not accepted");
@@ -105,13 +116,19 @@ export function checkOptions(spec: Readonly<Record<string, OptionRule>>, argv: r
   const names = Object.keys(spec);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (!a.startsWith("--") || a === "--") throw new BenchOptionError(`unexpected argument ${JSON.stringify(a)} (options are --name value)`);
+    if (!a.startsWith("--") || a === "--")
+      throw new BenchOptionError(`unexpected argument ${JSON.stringify(a)} (options are --name value)`);
     const eq = a.indexOf("=");
     const name = a.slice(2, eq < 0 ? undefined : eq);
     const rule = spec[name];
     if (rule === undefined) {
-      const near = names.map((n) => [n, distance(name, n)] as const).filter(([, d]) => d <= 2).sort((x, y) => x[1] - y[1])[0];
-      throw new BenchOptionError(`unknown option '--${name}'${near ? ` (did you mean --${near[0]}?)` : ""}; known: ${names.map((n) => `--${n}`).join(", ") || "none"}`);
+      const near = names
+        .map((n) => [n, distance(name, n)] as const)
+        .filter(([, d]) => d <= 2)
+        .sort((x, y) => x[1] - y[1])[0];
+      throw new BenchOptionError(
+        `unknown option '--${name}'${near ? ` (did you mean --${near[0]}?)` : ""}; known: ${names.map((n) => `--${n}`).join(", ") || "none"}`,
+      );
     }
     if (out.has(name)) throw new BenchOptionError(`--${name} given twice`);
     let value: string;
@@ -122,7 +139,8 @@ export function checkOptions(spec: Readonly<Record<string, OptionRule>>, argv: r
       value = a.slice(eq + 1);
     } else {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith("--")) throw new BenchOptionError(`--${name} needs a value: ${describe(rule)}`);
+      if (next === undefined || next.startsWith("--"))
+        throw new BenchOptionError(`--${name} needs a value: ${describe(rule)}`);
       value = next;
       i++;
     }
@@ -134,7 +152,9 @@ export function checkOptions(spec: Readonly<Record<string, OptionRule>>, argv: r
 
 /** The usage lines of `spec`. */
 export function optionsHelp(spec: Readonly<Record<string, OptionRule>>): string {
-  return Object.entries(spec).map(([n, r]) => `  --${n}${r.type === "flag" ? "" : ` <${describe(r)}>`}`).join("\n");
+  return Object.entries(spec)
+    .map(([n, r]) => `  --${n}${r.type === "flag" ? "" : ` <${describe(r)}>`}`)
+    .join("\n");
 }
 
 /** How a benchmark reads its command line: the arguments, and the option values of its smoke mode. */
@@ -164,7 +184,11 @@ function smokeResultsDir(): string {
  * not given (each checked against its rule too).
  * @throws BenchOptionError as `checkOptions`, and for a smoke value outside its option's rule.
  */
-export function resolveOptions(spec: Readonly<Record<string, OptionRule>>, argv: readonly string[], smoke: Readonly<Record<string, string>> = {}): Map<string, string> {
+export function resolveOptions(
+  spec: Readonly<Record<string, OptionRule>>,
+  argv: readonly string[],
+  smoke: Readonly<Record<string, string>> = {},
+): Map<string, string> {
   const full: Record<string, OptionRule> = { ...spec, [SMOKE]: flag };
   const out = checkOptions(full, argv);
   if (!out.has(SMOKE)) return out;
@@ -181,12 +205,19 @@ export function resolveOptions(spec: Readonly<Record<string, OptionRule>>, argv:
  * The benchmark's options from the command line, checked against `spec` before any work. On a
  * bad option: one line `bench <name>: …` on stderr and exit 2. `--help` prints the options.
  */
-export function parseOptions(spec: Readonly<Record<string, OptionRule>>, config: ParseConfig = {}): Map<string, string> {
+export function parseOptions(
+  spec: Readonly<Record<string, OptionRule>>,
+  config: ParseConfig = {},
+): Map<string, string> {
   const argv = config.argv ?? process.argv.slice(2);
   const bench = basename(process.argv[1] ?? "bench").replace(/\.js$/, "");
   if (argv.includes("--help") || argv.includes("-h")) {
-    const smoke = Object.entries(config.smoke ?? {}).map(([n, v]) => (v === "true" ? `--${n}` : `--${n} ${v}`)).join(" ");
-    process.stdout.write(`npm run bench -- ${bench} [options]\n${optionsHelp({ ...spec, [SMOKE]: flag })}\n  (--smoke: a run of a few seconds${smoke ? ` with ${smoke}` : ""} unless given; results in a temporary folder)\n`);
+    const smoke = Object.entries(config.smoke ?? {})
+      .map(([n, v]) => (v === "true" ? `--${n}` : `--${n} ${v}`))
+      .join(" ");
+    process.stdout.write(
+      `npm run bench -- ${bench} [options]\n${optionsHelp({ ...spec, [SMOKE]: flag })}\n  (--smoke: a run of a few seconds${smoke ? ` with ${smoke}` : ""} unless given; results in a temporary folder)\n`,
+    );
     process.exit(0);
   }
   try {

@@ -9,7 +9,10 @@ import { fileURLToPath } from "node:url";
 
 /** bench/results in the repository (this file runs from dist/bench/lib); BENCH_RESULTS_DIR overrides. */
 export function resultsDir(): string {
-  return process.env["BENCH_RESULTS_DIR"] ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bench", "results");
+  return (
+    process.env["BENCH_RESULTS_DIR"] ??
+    join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bench", "results")
+  );
 }
 
 /** A progress note on stderr. */

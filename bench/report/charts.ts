@@ -4,7 +4,18 @@
  */
 import type { ChartConfig, ChartSpec } from "./model.js";
 
-const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+const PALETTE = [
+  "#1f77b4",
+  "#ff7f0e",
+  "#2ca02c",
+  "#d62728",
+  "#9467bd",
+  "#8c564b",
+  "#e377c2",
+  "#7f7f7f",
+  "#bcbd22",
+  "#17becf",
+];
 
 /** The i-th colour of the report's palette (cycles). */
 export function colour(i: number): string {
@@ -48,7 +59,12 @@ export function barChart(o: BarOptions): ChartSpec {
     type: "bar",
     data: {
       labels: [...o.labels],
-      datasets: o.series.map((s, i) => ({ label: s.label, data: forLog(s.values, log), backgroundColor: colour(i), borderColor: colour(i) })),
+      datasets: o.series.map((s, i) => ({
+        label: s.label,
+        data: forLog(s.values, log),
+        backgroundColor: colour(i),
+        borderColor: colour(i),
+      })),
     },
     options: {
       responsive: true,
@@ -83,7 +99,8 @@ export interface XYOptions {
 
 /** Lines through (x, y) points on linear or logarithmic axes. */
 export function xyChart(o: XYOptions): ChartSpec {
-  const logX = o.logX === true, logY = o.logY === true;
+  const logX = o.logX === true,
+    logY = o.logY === true;
   const config: ChartConfig = {
     type: "line",
     data: {
@@ -93,7 +110,15 @@ export function xyChart(o: XYOptions): ChartSpec {
           .filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y) && (!logX || p.x > 0) && (!logY || p.y > 0))
           .map((p) => ({ x: p.x, y: p.y }))
           .sort((a, b) => a.x - b.x);
-        return { label: s.label, data: points, borderColor: c, backgroundColor: c, borderDash: s.dash ? [...s.dash] : [], pointRadius: 2, tension: 0 };
+        return {
+          label: s.label,
+          data: points,
+          borderColor: c,
+          backgroundColor: c,
+          borderDash: s.dash ? [...s.dash] : [],
+          pointRadius: 2,
+          tension: 0,
+        };
       }),
     },
     options: {
@@ -110,6 +135,7 @@ export function xyChart(o: XYOptions): ChartSpec {
 /** True when positive values span more than two decades (a log axis reads better). */
 export function wideRange(values: readonly (number | null | undefined)[]): boolean {
   const pos = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
-  if (pos.length < 2 || pos.length !== values.filter((v) => typeof v === "number" && Number.isFinite(v)).length) return false;
+  if (pos.length < 2 || pos.length !== values.filter((v) => typeof v === "number" && Number.isFinite(v)).length)
+    return false;
   return Math.max(...pos) / Math.min(...pos) > 100;
 }

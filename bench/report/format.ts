@@ -8,7 +8,9 @@ import type { Cell } from "./model.js";
 export function summaryCell(v: unknown): Cell {
   const s = summary(v);
   if (s === undefined) return undefined;
-  return s.min !== undefined && s.max !== undefined ? `${fmtNumber(s.median)} (${fmtNumber(s.min)}–${fmtNumber(s.max)})` : s.median;
+  return s.min !== undefined && s.max !== undefined
+    ? `${fmtNumber(s.median)} (${fmtNumber(s.min)}–${fmtNumber(s.max)})`
+    : s.median;
 }
 
 /** Numbers for tables: integers with thousands separators, others with 3–4 significant digits. */

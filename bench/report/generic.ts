@@ -16,7 +16,11 @@ const MAX_CHART_BARS = 40;
 const MAX_CHART_SERIES = 8;
 
 function isSummary(v: unknown): boolean {
-  return isRecord(v) && num(v["median"]) !== undefined && Object.keys(v).every((k) => ["median", "min", "max", "runs", "callsPerSample", "samples"].includes(k));
+  return (
+    isRecord(v) &&
+    num(v["median"]) !== undefined &&
+    Object.keys(v).every((k) => ["median", "min", "max", "runs", "callsPerSample", "samples"].includes(k))
+  );
 }
 
 /** A short text of an array of scalars. */
@@ -56,7 +60,12 @@ function walk(v: unknown, path: string, depth: number, out: Walk): void {
 }
 
 /** Flattened columns of one row object: nested objects as `a.b`, summaries as one cell. */
-function flattenRow(row: Record<string, unknown>, prefix = "", out: Map<string, unknown> = new Map(), depth = 0): Map<string, unknown> {
+function flattenRow(
+  row: Record<string, unknown>,
+  prefix = "",
+  out: Map<string, unknown> = new Map(),
+  depth = 0,
+): Map<string, unknown> {
   for (const [k, v] of Object.entries(row)) {
     const key = prefix ? `${prefix}.${k}` : k;
     if (isRecord(v) && !isSummary(v) && depth < 2) flattenRow(v, key, out, depth + 1);
@@ -66,9 +75,11 @@ function flattenRow(row: Record<string, unknown>, prefix = "", out: Map<string, 
 }
 
 function rowCell(v: unknown): Cell {
-  if (v === null || v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+  if (v === null || v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean")
+    return v;
   if (isSummary(v)) return summaryCell(v);
-  if (Array.isArray(v)) return v.every((x) => x === null || typeof x !== "object") ? scalarList(v) : `array of ${v.length}`;
+  if (Array.isArray(v))
+    return v.every((x) => x === null || typeof x !== "object") ? scalarList(v) : `array of ${v.length}`;
   return "{…}";
 }
 
@@ -76,7 +87,8 @@ function rowCell(v: unknown): Cell {
 export function rowsTable(caption: string, rows: readonly Record<string, unknown>[]): Table {
   const flat = rows.slice(0, MAX_ROWS).map((r) => flattenRow(r));
   const columns: string[] = [];
-  for (const f of flat) for (const k of f.keys()) if (!columns.includes(k) && columns.length < MAX_COLUMNS) columns.push(k);
+  for (const f of flat)
+    for (const k of f.keys()) if (!columns.includes(k) && columns.length < MAX_COLUMNS) columns.push(k);
   const more = rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} of ${rows.length})` : "";
   return { caption: caption + more, columns, rows: flat.map((f) => columns.map((c) => rowCell(f.get(c)))) };
 }
@@ -84,8 +96,15 @@ export function rowsTable(caption: string, rows: readonly Record<string, unknown
 /** A label for a row: its kind/family/op/name fields and depth/width/size/workers, if any. */
 export function rowLabel(row: Record<string, unknown>, index: number): string {
   const parts: string[] = [];
-  for (const k of ["kind", "family", "op", "name", "oracle", "mode"]) if (typeof row[k] === "string") parts.push(row[k] as string);
-  for (const [k, fmt] of [["depth", (x: number) => `d${x}`], ["widthBits", (x: number) => `2^${x}`], ["logSize", (x: number) => `2^${x}`], ["workers", (x: number) => `${x}w`], ["batch", (x: number) => `batch ${x}`]] as const) {
+  for (const k of ["kind", "family", "op", "name", "oracle", "mode"])
+    if (typeof row[k] === "string") parts.push(row[k] as string);
+  for (const [k, fmt] of [
+    ["depth", (x: number) => `d${x}`],
+    ["widthBits", (x: number) => `2^${x}`],
+    ["logSize", (x: number) => `2^${x}`],
+    ["workers", (x: number) => `${x}w`],
+    ["batch", (x: number) => `batch ${x}`],
+  ] as const) {
     const n = num(row[k]);
     if (n !== undefined) parts.push(fmt(n));
   }
@@ -95,7 +114,17 @@ export function rowLabel(row: Record<string, unknown>, index: number): string {
 /** Numeric columns (numbers or summaries) of rows, in first-seen order. */
 function numericColumns(rows: readonly Record<string, unknown>[]): string[] {
   const cols: string[] = [];
-  const skip = new Set(["depth", "widthBits", "width", "logSize", "workers", "runs", "callsPerSample", "layers", "gates"]);
+  const skip = new Set([
+    "depth",
+    "widthBits",
+    "width",
+    "logSize",
+    "workers",
+    "runs",
+    "callsPerSample",
+    "layers",
+    "gates",
+  ]);
   for (const r of rows) {
     for (const [k, v] of flattenRow(r)) {
       if (skip.has(k.split(".").pop()!) || cols.includes(k)) continue;
@@ -109,10 +138,17 @@ function numericColumns(rows: readonly Record<string, unknown>[]): string[] {
 export function genericChart(data: Record<string, unknown>, name: string): ChartSpec | undefined {
   const headline = data["headline"];
   if (isRecord(headline)) {
-    const entries = Object.entries(headline).filter(([, v]) => num(v) !== undefined).slice(0, MAX_CHART_BARS);
+    const entries = Object.entries(headline)
+      .filter(([, v]) => num(v) !== undefined)
+      .slice(0, MAX_CHART_BARS);
     if (entries.length > 0) {
       const values = entries.map(([, v]) => v as number);
-      return barChart({ title: `${name}: headline`, labels: entries.map(([k]) => k), series: [{ label: "value", values }], logY: wideRange(values) });
+      return barChart({
+        title: `${name}: headline`,
+        labels: entries.map(([k]) => k),
+        series: [{ label: "value", values }],
+        logY: wideRange(values),
+      });
     }
   }
   const w: Walk = { scalars: [], numbers: [], rowArrays: [] };
@@ -133,7 +169,12 @@ export function genericChart(data: Record<string, unknown>, name: string): Chart
   if (w.numbers.length > 0) {
     const entries = w.numbers.slice(0, MAX_CHART_BARS);
     const values = entries.map(([, v]) => v);
-    return barChart({ title: `${name}: numeric fields`, labels: entries.map(([k]) => k), series: [{ label: "value", values }], logY: wideRange(values) });
+    return barChart({
+      title: `${name}: numeric fields`,
+      labels: entries.map(([k]) => k),
+      series: [{ label: "value", values }],
+      logY: wideRange(values),
+    });
   }
   return undefined;
 }
@@ -150,14 +191,22 @@ export function genericTables(data: Record<string, unknown>): Table[] {
   const tables: Table[] = [];
   if (w.scalars.length > 0) {
     const more = w.scalars.length > MAX_SCALARS ? ` (first ${MAX_SCALARS} of ${w.scalars.length})` : "";
-    tables.push({ caption: `fields${more}`, columns: ["field", "value"], rows: w.scalars.slice(0, MAX_SCALARS).map(([k, v]) => [k, v]) });
+    tables.push({
+      caption: `fields${more}`,
+      columns: ["field", "value"],
+      rows: w.scalars.slice(0, MAX_SCALARS).map(([k, v]) => [k, v]),
+    });
   }
   for (const [path, rows] of w.rowArrays.slice(0, MAX_ROW_TABLES)) tables.push(rowsTable(path, rows));
   return tables;
 }
 
 /** The generic section of a parsed results object. */
-export function genericSection(data: Record<string, unknown>, context: { name: string; file: string; conditions: string }, notes: readonly string[] = []): Section {
+export function genericSection(
+  data: Record<string, unknown>,
+  context: { name: string; file: string; conditions: string },
+  notes: readonly string[] = [],
+): Section {
   const chart = genericChart(data, context.name);
   return {
     name: context.name,

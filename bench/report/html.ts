@@ -27,12 +27,20 @@ export interface PageInput {
 }
 
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /** JSON that is safe inside a <script> element. */
 export function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(v)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** JavaScript source made safe to inline in a <script> element (no closing tag, no source map link). */
@@ -49,7 +57,12 @@ function cellHtml(c: Cell): string {
 
 function tableHtml(t: Table): string {
   const head = t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("");
-  const body = t.rows.map((r) => `<tr>${t.columns.map((_, i) => (r[i] === null || r[i] === undefined ? "<td></td>" : cellHtml(r[i]))).join("")}</tr>`).join("\n");
+  const body = t.rows
+    .map(
+      (r) =>
+        `<tr>${t.columns.map((_, i) => (r[i] === null || r[i] === undefined ? "<td></td>" : cellHtml(r[i]))).join("")}</tr>`,
+    )
+    .join("\n");
   return `<table><caption>${escapeHtml(t.caption)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
@@ -80,7 +93,12 @@ export function pageHtml(p: PageInput): string {
       const config = JSON.parse(JSON.stringify(c.config)) as { options?: { plugins?: Record<string, unknown> } };
       config.options ??= {};
       config.options.plugins ??= {};
-      config.options.plugins["subtitle"] = { display: true, text: wrapLine(s.conditions), font: { size: 11 }, padding: { bottom: 8 } };
+      config.options.plugins["subtitle"] = {
+        display: true,
+        text: wrapLine(s.conditions),
+        font: { size: 11 },
+        padding: { bottom: 8 },
+      };
       charts.push({ id, config });
       return `<div class="chart"><canvas id="${id}" role="img" aria-label="${escapeHtml(c.title)}"></canvas></div>`;
     });
@@ -95,11 +113,21 @@ export function pageHtml(p: PageInput): string {
       `</section>`,
     ].join("\n");
   });
-  const overview = p.files.map((f) => {
-    const status = f.status === "ok" ? "ok" : f.status === "generic" ? `shown as tables: ${f.message ?? ""}` : `error: ${f.message ?? ""}`;
-    const link = f.status === "error" ? escapeHtml(f.name) : `<a href="#section-${escapeHtml(f.name)}">${escapeHtml(f.name)}</a>`;
-    return `<tr class="${f.status}"><td>${escapeHtml(f.file)}</td><td>${link}</td><td>${escapeHtml(status)}</td><td class="conditions">${escapeHtml(f.conditions ?? "")}</td></tr>`;
-  }).join("\n");
+  const overview = p.files
+    .map((f) => {
+      const status =
+        f.status === "ok"
+          ? "ok"
+          : f.status === "generic"
+            ? `shown as tables: ${f.message ?? ""}`
+            : `error: ${f.message ?? ""}`;
+      const link =
+        f.status === "error"
+          ? escapeHtml(f.name)
+          : `<a href="#section-${escapeHtml(f.name)}">${escapeHtml(f.name)}</a>`;
+      return `<tr class="${f.status}"><td>${escapeHtml(f.file)}</td><td>${link}</td><td>${escapeHtml(status)}</td><td class="conditions">${escapeHtml(f.conditions ?? "")}</td></tr>`;
+    })
+    .join("\n");
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -7,7 +7,10 @@
 
 /** Thrown by section renderers when a results file does not have the shape they know. */
 export class ReportShapeError extends Error {
-  constructor(readonly path: string, expected: string) {
+  constructor(
+    readonly path: string,
+    expected: string,
+  ) {
     super(`${path}: expected ${expected}`);
     this.name = "ReportShapeError";
   }
@@ -40,7 +43,8 @@ export function summary(v: unknown): Summary | undefined {
   if (!isRecord(v)) return undefined;
   const median = num(v["median"]);
   if (median === undefined) return undefined;
-  const min = num(v["min"]), max = num(v["max"]);
+  const min = num(v["min"]),
+    max = num(v["max"]);
   return { median, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
 }
 
@@ -62,7 +66,8 @@ export function at(v: unknown, path: string): unknown {
 /** The array at `path` whose elements are all objects; throws ReportShapeError otherwise. */
 export function needRecords(data: unknown, path: string): Record<string, unknown>[] {
   const v = at(data, path);
-  if (!Array.isArray(v) || v.length === 0 || !v.every(isRecord)) throw new ReportShapeError(path, "a non-empty array of objects");
+  if (!Array.isArray(v) || v.length === 0 || !v.every(isRecord))
+    throw new ReportShapeError(path, "a non-empty array of objects");
   return v as Record<string, unknown>[];
 }
 

@@ -25,13 +25,16 @@ export interface ResultFile {
  */
 export function loadResults(dir: string): ResultFile[] {
   if (!existsSync(dir)) return [];
-  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort();
   return files.map((file): ResultFile => {
     const name = file.slice(0, -".json".length);
     try {
       const path = join(dir, file);
       const size = statSync(path).size;
-      if (size > MAX_RESULT_BYTES) return { name, file, error: `file is ${size} bytes, above the ${MAX_RESULT_BYTES}-byte limit` };
+      if (size > MAX_RESULT_BYTES)
+        return { name, file, error: `file is ${size} bytes, above the ${MAX_RESULT_BYTES}-byte limit` };
       const text = readFileSync(path, "utf8");
       let data: unknown;
       try {
@@ -39,7 +42,12 @@ export function loadResults(dir: string): ResultFile[] {
       } catch (err) {
         return { name, file, error: `invalid JSON: ${(err as Error).message}` };
       }
-      if (!isRecord(data)) return { name, file, error: `expected a JSON object, got ${Array.isArray(data) ? "an array" : data === null ? "null" : typeof data}` };
+      if (!isRecord(data))
+        return {
+          name,
+          file,
+          error: `expected a JSON object, got ${Array.isArray(data) ? "an array" : data === null ? "null" : typeof data}`,
+        };
       return { name, file, data };
     } catch (err) {
       return { name, file, error: `cannot read: ${(err as Error).message}` };

@@ -38,4 +38,7 @@ export interface Section {
 }
 
 /** Builds the section of a parsed results file; throws if the data does not have the expected shape. */
-export type SectionRenderer = (data: Record<string, unknown>, context: { readonly name: string; readonly file: string; readonly conditions: string }) => Section;
+export type SectionRenderer = (
+  data: Record<string, unknown>,
+  context: { readonly name: string; readonly file: string; readonly conditions: string },
+) => Section;

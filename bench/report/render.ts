@@ -56,7 +56,8 @@ function orderKey(name: string): [number, string] {
  */
 export function renderReport(options: ReportOptions): Report {
   const loaded = loadResults(options.dir).sort((a, b) => {
-    const [ia, na] = orderKey(a.name), [ib, nb] = orderKey(b.name);
+    const [ia, na] = orderKey(a.name),
+      [ib, nb] = orderKey(b.name);
     return ia - ib || (na < nb ? -1 : na > nb ? 1 : 0);
   });
   const sections: Section[] = [];
@@ -67,7 +68,9 @@ export function renderReport(options: ReportOptions): Report {
       continue;
     }
     const ctx = { name: r.name, file: r.file, conditions: conditionsText(r.data["conditions"]) };
-    const renderer: SectionRenderer | undefined = Object.hasOwn(SECTION_RENDERERS, r.name) ? SECTION_RENDERERS[r.name] : undefined;
+    const renderer: SectionRenderer | undefined = Object.hasOwn(SECTION_RENDERERS, r.name)
+      ? SECTION_RENDERERS[r.name]
+      : undefined;
     let section: Section | undefined;
     let fallback: string | undefined;
     if (renderer) {
@@ -82,12 +85,24 @@ export function renderReport(options: ReportOptions): Report {
         section = genericSection(r.data, ctx, fallback ? [`${fallback}; shown as tables`] : []);
         fallback ??= renderer ? undefined : "no dedicated renderer";
       } catch (err) {
-        files.push({ file: r.file, name: r.name, status: "error", message: `cannot render: ${(err as Error).message}`, conditions: ctx.conditions });
+        files.push({
+          file: r.file,
+          name: r.name,
+          status: "error",
+          message: `cannot render: ${(err as Error).message}`,
+          conditions: ctx.conditions,
+        });
         continue;
       }
     }
     sections.push(section);
-    files.push({ file: r.file, name: r.name, status: fallback ? "generic" : "ok", ...(fallback ? { message: fallback } : {}), conditions: ctx.conditions });
+    files.push({
+      file: r.file,
+      name: r.name,
+      status: fallback ? "generic" : "ok",
+      ...(fallback ? { message: fallback } : {}),
+      conditions: ctx.conditions,
+    });
   }
   const html = pageHtml({
     title: options.title ?? "statesync-gkr benchmarks",

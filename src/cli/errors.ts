@@ -40,10 +40,7 @@ export const CLI_ERROR_CODES = [
 export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];
 
 /** The CLI's own verdict codes (`REJECT CODE: …`, exit 1), besides the verifiers'. */
-export const CLI_VERDICT_CODES = [
-  "EXPECTED_OLD_ROOT",
-  "EXPECTED_NEW_ROOT",
-] as const;
+export const CLI_VERDICT_CODES = ["EXPECTED_OLD_ROOT", "EXPECTED_NEW_ROOT"] as const;
 
 /** A code of the CLI's own verdicts. */
 export type CliVerdictCode = (typeof CLI_VERDICT_CODES)[number];
@@ -72,7 +69,12 @@ export class CliError<C extends CliCode = CliCode> extends SsgkrError<C> {
    * code. `SsgkrError.code` is typed `string`; every code the library throws is of
    * `LibraryErrorCode` (test/arch/error-catalogue.test.ts keeps the catalogue complete).
    */
-  static naming(err: SsgkrError, message: string, exitCode: number = EXIT_USAGE, details: Record<string, unknown> = {}): CliError {
+  static naming(
+    err: SsgkrError,
+    message: string,
+    exitCode: number = EXIT_USAGE,
+    details: Record<string, unknown> = {},
+  ): CliError {
     return new CliError(err.code as LibraryErrorCode, message, exitCode, details);
   }
 }
@@ -100,14 +102,21 @@ function commanderMessage(message: string): string {
 /** The line to print (without newline; null for none) and the exit code of an error. */
 export function formatError(err: unknown): { readonly line: string | null; readonly exitCode: number } {
   if (err instanceof CommanderError) {
-    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return { line: null, exitCode: EXIT_OK };
-    return { line: `error ${COMMANDER_CODES[err.code] ?? "USAGE"}: ${commanderMessage(err.message)}`, exitCode: EXIT_USAGE };
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help")
+      return { line: null, exitCode: EXIT_OK };
+    return {
+      line: `error ${COMMANDER_CODES[err.code] ?? "USAGE"}: ${commanderMessage(err.message)}`,
+      exitCode: EXIT_USAGE,
+    };
   }
   if (err instanceof CliError) return { line: `error ${err.code}: ${oneLine(err.message)}`, exitCode: err.exitCode };
   if (err instanceof SsgkrError) return { line: `error ${err.code}: ${oneLine(err.message)}`, exitCode: EXIT_USAGE };
   const e = err instanceof Error ? err : new Error(String(err));
   const stack = process.env["SSGKR_DEBUG"] === "1" && e.stack ? `\n${e.stack}` : "";
-  return { line: `error INTERNAL: ${oneLine(e.message)} (an internal error; SSGKR_DEBUG=1 shows the stack)${stack}`, exitCode: EXIT_INTERNAL };
+  return {
+    line: `error INTERNAL: ${oneLine(e.message)} (an internal error; SSGKR_DEBUG=1 shows the stack)${stack}`,
+    exitCode: EXIT_INTERNAL,
+  };
 }
 
 function oneLine(text: string): string {

@@ -12,7 +12,11 @@ export const EXIT_INTERNAL = 3;
  * and an exit code. Verdicts are results, not errors (errors are `CliError`, errors.ts).
  */
 export class CliExit extends Error {
-  constructor(readonly exitCode: number, message: string, readonly stream: "stdout" | "stderr" = "stderr") {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+    readonly stream: "stdout" | "stderr" = "stderr",
+  ) {
     super(message);
   }
 }

@@ -13,8 +13,19 @@ import { CliError, errnoText } from "./errors.js";
 
 /** A file that is larger than the limit of what it is read for (`size` null: not known, more than `limit`). */
 export class FileTooLarge extends CliError {
-  constructor(readonly option: string, readonly path: string, readonly size: number | null, readonly limit: number, what: string) {
-    super("FILE_TOO_LARGE", `${option} ${path} has ${size ?? `more than ${limit}`} bytes; ${what} has at most ${limit}`, undefined, { option, path, size, limit });
+  constructor(
+    readonly option: string,
+    readonly path: string,
+    readonly size: number | null,
+    readonly limit: number,
+    what: string,
+  ) {
+    super(
+      "FILE_TOO_LARGE",
+      `${option} ${path} has ${size ?? `more than ${limit}`} bytes; ${what} has at most ${limit}`,
+      undefined,
+      { option, path, size, limit },
+    );
   }
 }
 
@@ -36,7 +47,8 @@ export function readFileOrExit(path: string, option: string, limit: number, what
   }
   try {
     const st = fstatSync(fd);
-    if (st.isDirectory()) throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: is a directory`, undefined, { option, path });
+    if (st.isDirectory())
+      throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: is a directory`, undefined, { option, path });
     if (st.isFile() && st.size > limit) throw new FileTooLarge(option, path, st.size, limit, what);
     const chunks: Buffer[] = [];
     let total = 0;
@@ -69,7 +81,8 @@ export function readFileHead(path: string, option: string, n = 64): Uint8Array {
     throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: ${errnoText(err)}`, undefined, { option, path });
   }
   try {
-    if (fstatSync(fd).isDirectory()) throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: is a directory`, undefined, { option, path });
+    if (fstatSync(fd).isDirectory())
+      throw new CliError("CANNOT_READ", `cannot read ${option} ${path}: is a directory`, undefined, { option, path });
     const head = Buffer.alloc(n);
     const got = readSync(fd, head, 0, n, 0);
     return new Uint8Array(head.subarray(0, got));
@@ -86,7 +99,10 @@ export function writeFileOrExit(path: string, data: Uint8Array | string, option:
   try {
     writeFileSync(path, data);
   } catch (err) {
-    throw new CliError("CANNOT_WRITE", `cannot write ${option} ${path}: ${errnoText(err)}`, undefined, { option, path });
+    throw new CliError("CANNOT_WRITE", `cannot write ${option} ${path}: ${errnoText(err)}`, undefined, {
+      option,
+      path,
+    });
   }
 }
 
@@ -102,7 +118,8 @@ export function readRequest(path: string, option = "--request"): { file: SyncReq
     const file = parseRequestText(text);
     return { file, request: toOpRequest(file) };
   } catch (err) {
-    if (err instanceof SsgkrError) throw CliError.naming(err, `${option} ${path}: ${err.message}`, undefined, { ...err.details, option, path });
+    if (err instanceof SsgkrError)
+      throw CliError.naming(err, `${option} ${path}: ${err.message}`, undefined, { ...err.details, option, path });
     throw err;
   }
 }
@@ -115,7 +132,9 @@ export function parseDigestOption(value: string, option: string): Uint32Array {
 /** Parses a non-negative integer option within [min, max]. */
 export function parseIntOption(value: string, option: string, min: number, max: number): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new CliError("BAD_OPTION", `${option} must be an integer in [${min}, ${max}], got "${value}"`, undefined, { option });
+    throw new CliError("BAD_OPTION", `${option} must be an integer in [${min}, ${max}], got "${value}"`, undefined, {
+      option,
+    });
   }
   return Number(value);
 }

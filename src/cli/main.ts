@@ -38,7 +38,10 @@ function deferMandatoryOptions(cmd: Command): void {
     cmd.hook("preAction", (_this, action) => {
       if (action !== cmd) return;
       for (const o of mandatory) {
-        if (cmd.getOptionValue(o.attributeName()) === undefined) throw new CliError("MISSING_OPTION", `required option '${o.flags}' not specified`, undefined, { option: o.long });
+        if (cmd.getOptionValue(o.attributeName()) === undefined)
+          throw new CliError("MISSING_OPTION", `required option '${o.flags}' not specified`, undefined, {
+            option: o.long,
+          });
       }
     });
   }
@@ -47,7 +50,9 @@ function deferMandatoryOptions(cmd: Command): void {
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
-  const setExit = (code: number) => { exitCode = code; };
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
   const program = new Command();
   program
     .name("ssgkr")

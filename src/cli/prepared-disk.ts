@@ -26,7 +26,17 @@
  * or that its group or others may write, is not used (a file there could change verdicts).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { prepare, type PreparedSync } from "../sync/prepared.js";
@@ -115,7 +125,9 @@ function readFile(path: string, kind: OpKind, config: SyncConfig, digestHex: str
   try {
     fd = openSync(path, "r");
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? "no cache file" : `cannot open the cache file (${(e as Error).message})`;
+    return (e as NodeJS.ErrnoException).code === "ENOENT"
+      ? "no cache file"
+      : `cannot open the cache file (${(e as Error).message})`;
   }
   let bytes: Uint8Array;
   try {
@@ -135,10 +147,14 @@ function readFile(path: string, kind: OpKind, config: SyncConfig, digestHex: str
   }
   const view = new DataView(bytes.buffer);
   if (new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) return "the cache file has no SSGKR-PC header";
-  if (view.getUint32(8, true) !== PREPARED_FILE_VERSION) return `file format version ${view.getUint32(8, true)}, this code writes ${PREPARED_FILE_VERSION}`;
-  if (view.getUint32(12, true) !== PREPARED_MATERIAL_VERSION) return `material version ${view.getUint32(12, true)}, this code writes ${PREPARED_MATERIAL_VERSION}`;
-  if (view.getBigUint64(16, true) !== BigInt(bytes.byteLength - HEADER_BYTES)) return `the header gives ${view.getBigUint64(16, true)} material bytes, the file holds ${bytes.byteLength - HEADER_BYTES}`;
-  if (Buffer.from(bytes.subarray(24, 56)).toString("hex") !== digestHex) return "prepared by other code (code digest differs)";
+  if (view.getUint32(8, true) !== PREPARED_FILE_VERSION)
+    return `file format version ${view.getUint32(8, true)}, this code writes ${PREPARED_FILE_VERSION}`;
+  if (view.getUint32(12, true) !== PREPARED_MATERIAL_VERSION)
+    return `material version ${view.getUint32(12, true)}, this code writes ${PREPARED_MATERIAL_VERSION}`;
+  if (view.getBigUint64(16, true) !== BigInt(bytes.byteLength - HEADER_BYTES))
+    return `the header gives ${view.getBigUint64(16, true)} material bytes, the file holds ${bytes.byteLength - HEADER_BYTES}`;
+  if (Buffer.from(bytes.subarray(24, 56)).toString("hex") !== digestHex)
+    return "prepared by other code (code digest differs)";
   const material = bytes.subarray(HEADER_BYTES);
   if (!sha256(material).equals(bytes.subarray(56, 88))) return "the material's checksum is wrong";
   const prepared = readPreparedMaterial(material, kind, config);
@@ -153,7 +169,8 @@ function usableDir(dir: string): string | undefined {
     if (!st.isDirectory()) return `${dir} is not a directory`;
     const uid = process.getuid?.();
     if (uid !== undefined && st.uid !== uid) return `${dir} belongs to another user`;
-    if (process.platform !== "win32" && (st.mode & 0o022) !== 0) return `${dir} may be written by its group or others (mode ${(st.mode & 0o777).toString(8)})`;
+    if (process.platform !== "win32" && (st.mode & 0o022) !== 0)
+      return `${dir} may be written by its group or others (mode ${(st.mode & 0o777).toString(8)})`;
     return undefined;
   } catch (e) {
     return `cannot use ${dir} (${(e as Error).message})`;
@@ -192,7 +209,11 @@ export function loadOrPrepare(kind: OpKind, config: SyncConfig, options: Prepare
     dir = preparedCacheDir(options.env ?? process.env);
   } catch (e) {
     // no home folder to put ~/.cache in
-    return { prepared: prepare(kind, config), source: "uncached", problem: `no cache folder (${(e as Error).message})` };
+    return {
+      prepared: prepare(kind, config),
+      source: "uncached",
+      problem: `no cache folder (${(e as Error).message})`,
+    };
   }
   if (dir === undefined) return { prepared: prepare(kind, config), source: "uncached" };
   const path = join(dir, preparedFileName(kind, config));
@@ -203,7 +224,10 @@ export function loadOrPrepare(kind: OpKind, config: SyncConfig, options: Prepare
   if (typeof read !== "string") return { prepared: read, source: "hit", path };
   const prepared = prepare(kind, config);
   const material = preparedMaterial(prepared);
-  const failed = material === undefined ? "the wiring oracle is not the derived one" : writeAtomically(dir, path, fileBytes(material, digest));
+  const failed =
+    material === undefined
+      ? "the wiring oracle is not the derived one"
+      : writeAtomically(dir, path, fileBytes(material, digest));
   return { prepared, source: "built", path, problem: failed === undefined ? read : `${read}; ${failed}` };
 }
 

@@ -22,7 +22,8 @@ export function registryBase(url: string): string {
   } catch (e) {
     throw new CliError("BAD_OPTION", `--url ${url}: ${(e as Error).message}`);
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new CliError("BAD_OPTION", `--url ${url}: give an http or https URL`);
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    throw new CliError("BAD_OPTION", `--url ${url}: give an http or https URL`);
   return u.href.replace(/\/+$/, "");
 }
 
@@ -51,12 +52,19 @@ export async function fetchChain(base: string, from: number, to: number, waitMs:
     }
     if (res.status === 202) {
       const seconds = Math.min(30, Math.max(1, Number(res.headers.get("retry-after") ?? "2") || 2));
-      if (Date.now() + seconds * 1000 > deadline) throw new CliError("PROOF_PENDING", `${url}: ${String(body.message ?? "a block is still being proved")} (waited ${Math.round(waitMs / 1000)} s; --wait SECONDS waits longer)`);
+      if (Date.now() + seconds * 1000 > deadline)
+        throw new CliError(
+          "PROOF_PENDING",
+          `${url}: ${String(body.message ?? "a block is still being proved")} (waited ${Math.round(waitMs / 1000)} s; --wait SECONDS waits longer)`,
+        );
       await new Promise((r) => setTimeout(r, seconds * 1000));
       continue;
     }
     if (res.status !== 200) {
-      const code = typeof body.code === "string" && (HTTP_ERROR_CODES as readonly string[]).includes(body.code) ? (body.code as HttpErrorCode) : "NETWORK_ERROR";
+      const code =
+        typeof body.code === "string" && (HTTP_ERROR_CODES as readonly string[]).includes(body.code)
+          ? (body.code as HttpErrorCode)
+          : "NETWORK_ERROR";
       throw new CliError(code, `${url}: HTTP ${res.status}: ${String(body.message ?? "")}`);
     }
     const page = body.links;
@@ -64,7 +72,8 @@ export async function fetchChain(base: string, from: number, to: number, waitMs:
     links.push(...(page as ConsistencyLink[]));
     const next = body.next;
     if (next === null || next === undefined) return links;
-    if (typeof next !== "number" || next <= after || next > to) throw new CliError("NETWORK_ERROR", `${url}: the answer's next (${JSON.stringify(next)}) does not go forward`);
+    if (typeof next !== "number" || next <= after || next > to)
+      throw new CliError("NETWORK_ERROR", `${url}: the answer's next (${JSON.stringify(next)}) does not go forward`);
     after = next;
   }
 }
@@ -94,6 +103,7 @@ export async function fetchCheckpoint(base: string): Promise<string> {
     }
     throw new CliError(code, `${url}: HTTP ${res.status}`);
   }
-  if (text.length > CHECKPOINT_BYTES) throw new CliError("NETWORK_ERROR", `${url}: an answer of ${text.length} characters is not a checkpoint`);
+  if (text.length > CHECKPOINT_BYTES)
+    throw new CliError("NETWORK_ERROR", `${url}: an answer of ${text.length} characters is not a checkpoint`);
   return text;
 }

@@ -8,7 +8,10 @@ import { readFileSync } from "node:fs";
 export function packageVersion(): string {
   try {
     // dist/src/cli/version.js → the package root holds package.json.
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+      name?: string;
+      version?: string;
+    };
     return typeof pkg.version === "string" ? pkg.version : "unknown";
   } catch {
     return "unknown";

@@ -55,7 +55,9 @@ export function decodeProof(bytes: Uint8Array): EncodedResult {
   const len = bytes.byteLength;
   // 1. header length
   if (len < HEADER_BYTES) {
-    throw new DecodeError("HeaderTooShort", `message is ${len} bytes, shorter than the ${HEADER_BYTES}-byte header`, { have: len });
+    throw new DecodeError("HeaderTooShort", `message is ${len} bytes, shorter than the ${HEADER_BYTES}-byte header`, {
+      have: len,
+    });
   }
   const r = new ByteReader(bytes);
   // 2. magic
@@ -66,49 +68,80 @@ export function decodeProof(bytes: Uint8Array): EncodedResult {
   // 3. proof_encoding_version
   const encVersion = r.u16();
   if (encVersion !== PROOF_ENCODING_VERSION) {
-    throw new DecodeError("UnsupportedProofEncodingVersion", `proof_encoding_version ${encVersion} is not supported (only ${PROOF_ENCODING_VERSION})`, {
-      version: encVersion,
-    });
+    throw new DecodeError(
+      "UnsupportedProofEncodingVersion",
+      `proof_encoding_version ${encVersion} is not supported (only ${PROOF_ENCODING_VERSION})`,
+      {
+        version: encVersion,
+      },
+    );
   }
   // 4. protocol_version
   const protoVersion = r.u16();
   if (protoVersion !== PROTOCOL_VERSION) {
-    throw new DecodeError("UnsupportedProtocolVersion", `protocol_version ${protoVersion} is not supported (only ${PROTOCOL_VERSION})`, { version: protoVersion });
+    throw new DecodeError(
+      "UnsupportedProtocolVersion",
+      `protocol_version ${protoVersion} is not supported (only ${PROTOCOL_VERSION})`,
+      { version: protoVersion },
+    );
   }
   // 5. proof_kind
   const kind = r.u8();
   if (kind !== PROOF_KIND_INNER_GKR) {
-    throw new DecodeError("UnsupportedProofKind", `proof_kind ${kind} is not supported (only ${PROOF_KIND_INNER_GKR}, inner GKR)`, { kind });
+    throw new DecodeError(
+      "UnsupportedProofKind",
+      `proof_kind ${kind} is not supported (only ${PROOF_KIND_INNER_GKR}, inner GKR)`,
+      { kind },
+    );
   }
   // 6. declared total length
   const declared = r.u32();
   if (declared !== len) {
-    throw new DecodeError("DeclaredLengthMismatch", `header declares ${declared} bytes, buffer has ${len}`, { declared, actual: len });
+    throw new DecodeError("DeclaredLengthMismatch", `header declares ${declared} bytes, buffer has ${len}`, {
+      declared,
+      actual: len,
+    });
   }
   // 7. identity op kind
   const idTag = r.u8();
   if (idTag > MAX_OP_KIND_TAG) {
-    throw new DecodeError("UnknownOpKindTag", `identity op_kind_tag ${idTag} at offset ${OFFSET.identityOpKindTag} is not 0, 1 or 2`, {
-      tag: idTag,
-      offset: OFFSET.identityOpKindTag,
-    });
+    throw new DecodeError(
+      "UnknownOpKindTag",
+      `identity op_kind_tag ${idTag} at offset ${OFFSET.identityOpKindTag} is not 0, 1 or 2`,
+      {
+        tag: idTag,
+        offset: OFFSET.identityOpKindTag,
+      },
+    );
   }
   // 8. rest of the identity
   const depth = r.u32();
   const circuitVersion = r.u16();
   if (circuitVersion !== CIRCUIT_VERSION) {
-    throw new DecodeError("UnsupportedCircuitVersion", `circuit_version ${circuitVersion} is not supported (only ${CIRCUIT_VERSION})`, { version: circuitVersion });
+    throw new DecodeError(
+      "UnsupportedCircuitVersion",
+      `circuit_version ${circuitVersion} is not supported (only ${CIRCUIT_VERSION})`,
+      { version: circuitVersion },
+    );
   }
   const leafEncodingVersion = r.u16();
   if (leafEncodingVersion !== LEAF_ENCODING_VERSION) {
-    throw new DecodeError("UnsupportedLeafEncodingVersion", `leaf_encoding_version ${leafEncodingVersion} is not supported (only ${LEAF_ENCODING_VERSION})`, {
-      version: leafEncodingVersion,
-    });
+    throw new DecodeError(
+      "UnsupportedLeafEncodingVersion",
+      `leaf_encoding_version ${leafEncodingVersion} is not supported (only ${LEAF_ENCODING_VERSION})`,
+      {
+        version: leafEncodingVersion,
+      },
+    );
   }
   const leafMaxFields = r.u16();
   const strategyId = r.u8();
   if (strategyId !== STRATEGY_A) {
-    throw new DecodeError("UnsupportedLayerStrategy", `layer strategy id ${strategyId} is not supported (only ${STRATEGY_A}, strategy A)`, { strategy: strategyId });
+    throw new DecodeError(
+      "UnsupportedLayerStrategy",
+      `layer strategy id ${strategyId} is not supported (only ${STRATEGY_A}, strategy A)`,
+      { strategy: strategyId },
+    );
   }
   // 9. commitment, old_root, new_root
   const commitment = r.digest();
@@ -117,13 +150,21 @@ export function decodeProof(bytes: Uint8Array): EncodedResult {
   // 10. statement op kind
   const stTag = r.u8();
   if (stTag > MAX_OP_KIND_TAG) {
-    throw new DecodeError("UnknownOpKindTag", `statement op_kind_tag ${stTag} at offset ${OFFSET.statementOpKindTag} is not 0, 1 or 2`, {
-      tag: stTag,
-      offset: OFFSET.statementOpKindTag,
-    });
+    throw new DecodeError(
+      "UnknownOpKindTag",
+      `statement op_kind_tag ${stTag} at offset ${OFFSET.statementOpKindTag} is not 0, 1 or 2`,
+      {
+        tag: stTag,
+        offset: OFFSET.statementOpKindTag,
+      },
+    );
   }
   if (stTag !== idTag) {
-    throw new DecodeError("OpKindMismatch", `statement op_kind_tag ${stTag} differs from identity op_kind_tag ${idTag}`, { identity: idTag, statement: stTag });
+    throw new DecodeError(
+      "OpKindMismatch",
+      `statement op_kind_tag ${stTag} differs from identity op_kind_tag ${idTag}`,
+      { identity: idTag, statement: stTag },
+    );
   }
   // 11. asset_id halves, value_digest
   const assetLow = r.u32();
@@ -143,11 +184,15 @@ export function decodeProof(bytes: Uint8Array): EncodedResult {
     for (let k = 0; k < m; k++) {
       const got = r.u8();
       if (got !== ROUND_POLY_COEFFS) {
-        throw new DecodeError("BadRoundPolyArity", `layer ${l} round ${k}: coefficient count ${got} at offset ${r.pos - 1}, must be ${ROUND_POLY_COEFFS}`, {
-          layer: l,
-          round: k,
-          got,
-        });
+        throw new DecodeError(
+          "BadRoundPolyArity",
+          `layer ${l} round ${k}: coefficient count ${got} at offset ${r.pos - 1}, must be ${ROUND_POLY_COEFFS}`,
+          {
+            layer: l,
+            round: k,
+            got,
+          },
+        );
       }
       const coeffs: Ext[] = new Array(ROUND_POLY_COEFFS);
       for (let c = 0; c < ROUND_POLY_COEFFS; c++) coeffs[c] = r.ef();
@@ -163,7 +208,13 @@ export function decodeProof(bytes: Uint8Array): EncodedResult {
 
   return {
     identity: { opKindTag: idTag, depth, circuitVersion, leafEncodingVersion, leafMaxFields, strategyId, commitment },
-    publicInputs: { oldRoot, newRoot, opKindTag: stTag, assetId: (BigInt(assetHigh) << 32n) | BigInt(assetLow), valueDigest },
+    publicInputs: {
+      oldRoot,
+      newRoot,
+      opKindTag: stTag,
+      assetId: (BigInt(assetHigh) << 32n) | BigInt(assetLow),
+      valueDigest,
+    },
     proof: { layers },
   };
 }
@@ -174,11 +225,15 @@ export function decodeProof(bytes: Uint8Array): EncodedResult {
  */
 function checkCount(count: number, unit: number, tail: number, offset: number, remaining: number): void {
   if (count * unit + tail > remaining) {
-    throw new DecodeError("OversizedCount", `count ${count} at offset ${offset} needs at least ${count * unit + tail} bytes, only ${remaining} remain`, {
-      offset,
-      count,
-      remaining,
-    });
+    throw new DecodeError(
+      "OversizedCount",
+      `count ${count} at offset ${offset} needs at least ${count * unit + tail} bytes, only ${remaining} remain`,
+      {
+        offset,
+        count,
+        remaining,
+      },
+    );
   }
 }
 

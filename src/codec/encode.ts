@@ -56,7 +56,9 @@ export function encodeProof(result: EncodedResult): Uint8Array {
 
   const length = encodedProofSize(proof);
   if (length > U32_MAX) {
-    throw new EncodeError("MessageTooLong", `encoded proof would be ${length} bytes, above the u32 limit ${U32_MAX}`, { length });
+    throw new EncodeError("MessageTooLong", `encoded proof would be ${length} bytes, above the u32 limit ${U32_MAX}`, {
+      length,
+    });
   }
 
   const out = new Uint8Array(length);
@@ -103,7 +105,11 @@ export function encodeProof(result: EncodedResult): Uint8Array {
     writeExt(view, pos, evalY, () => `layers[${l}].evalY`);
     pos += EF_BYTES;
   }
-  if (pos !== length) throw new EncodeError("SizeMismatch", `inner-proof-v1 encoder wrote ${pos} bytes, sized ${length}`, { wrote: pos, sized: length });
+  if (pos !== length)
+    throw new EncodeError("SizeMismatch", `inner-proof-v1 encoder wrote ${pos} bytes, sized ${length}`, {
+      wrote: pos,
+      sized: length,
+    });
   return out;
 }
 
@@ -117,7 +123,9 @@ function validateProofShape(proof: GkrProof): void {
   for (let l = 0; l < layers.length; l++) {
     const rounds = layers[l]?.rounds;
     if (rounds === null || typeof rounds !== "object" || !Number.isSafeInteger(rounds.length)) {
-      throw new EncodeError("InvalidValue", `layers[${l}].rounds must be an array of round polynomials`, { what: `layers[${l}].rounds` });
+      throw new EncodeError("InvalidValue", `layers[${l}].rounds must be an array of round polynomials`, {
+        what: `layers[${l}].rounds`,
+      });
     }
     checkCount(rounds.length, `layers[${l}] round count`);
     for (let r = 0; r < rounds.length; r++) {
@@ -134,23 +142,40 @@ function validateProofShape(proof: GkrProof): void {
 }
 
 function checkCount(n: number, what: string): void {
-  if (n > U32_MAX) throw new EncodeError("CountOverflow", `${what} ${n} does not fit a u32 (max ${U32_MAX})`, { what, value: n, max: U32_MAX });
+  if (n > U32_MAX)
+    throw new EncodeError("CountOverflow", `${what} ${n} does not fit a u32 (max ${U32_MAX})`, {
+      what,
+      value: n,
+      max: U32_MAX,
+    });
 }
 
 function validateIdentity(id: CircuitIdentity): void {
   checkOpKindTag(id.opKindTag, "identity.opKindTag");
   checkUint(id.depth, U32_MAX, "identity.depth");
   if (id.circuitVersion !== CIRCUIT_VERSION) {
-    throw new EncodeError("UnsupportedCircuitVersion", `circuit_version must be ${CIRCUIT_VERSION}, got ${String(id.circuitVersion)}`, { version: id.circuitVersion });
+    throw new EncodeError(
+      "UnsupportedCircuitVersion",
+      `circuit_version must be ${CIRCUIT_VERSION}, got ${String(id.circuitVersion)}`,
+      { version: id.circuitVersion },
+    );
   }
   if (id.leafEncodingVersion !== LEAF_ENCODING_VERSION) {
-    throw new EncodeError("UnsupportedLeafEncodingVersion", `leaf_encoding_version must be ${LEAF_ENCODING_VERSION}, got ${String(id.leafEncodingVersion)}`, {
-      version: id.leafEncodingVersion,
-    });
+    throw new EncodeError(
+      "UnsupportedLeafEncodingVersion",
+      `leaf_encoding_version must be ${LEAF_ENCODING_VERSION}, got ${String(id.leafEncodingVersion)}`,
+      {
+        version: id.leafEncodingVersion,
+      },
+    );
   }
   checkUint(id.leafMaxFields, U16_MAX, "identity.leafMaxFields");
   if (id.strategyId !== STRATEGY_A) {
-    throw new EncodeError("UnsupportedLayerStrategy", `layer strategy id must be ${STRATEGY_A} (A), got ${String(id.strategyId)}`, { strategy: id.strategyId });
+    throw new EncodeError(
+      "UnsupportedLayerStrategy",
+      `layer strategy id must be ${STRATEGY_A} (A), got ${String(id.strategyId)}`,
+      { strategy: id.strategyId },
+    );
   }
   checkDigest(id.commitment, "identity.commitment");
 }
@@ -160,14 +185,21 @@ function validateStatement(pi: PublicInputs, identityTag: number): void {
   checkDigest(pi.newRoot, "publicInputs.newRoot");
   checkOpKindTag(pi.opKindTag, "publicInputs.opKindTag");
   if (pi.opKindTag !== identityTag) {
-    throw new EncodeError("OpKindMismatch", `statement op_kind_tag ${pi.opKindTag} differs from identity op_kind_tag ${identityTag}`, {
-      identity: identityTag,
-      statement: pi.opKindTag,
-    });
+    throw new EncodeError(
+      "OpKindMismatch",
+      `statement op_kind_tag ${pi.opKindTag} differs from identity op_kind_tag ${identityTag}`,
+      {
+        identity: identityTag,
+        statement: pi.opKindTag,
+      },
+    );
   }
   const a = pi.assetId;
   if (typeof a !== "bigint" || a < 0n || a >= U64_LIMIT) {
-    throw new EncodeError("InvalidValue", `publicInputs.assetId must be a bigint u64, got ${String(a)}`, { what: "publicInputs.assetId", value: String(a) });
+    throw new EncodeError("InvalidValue", `publicInputs.assetId must be a bigint u64, got ${String(a)}`, {
+      what: "publicInputs.assetId",
+      value: String(a),
+    });
   }
   checkDigest(pi.valueDigest, "publicInputs.valueDigest");
 }
@@ -180,9 +212,13 @@ function checkOpKindTag(t: number, what: string): void {
 
 function checkUint(v: number, max: number, what: string): void {
   if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
-    throw new EncodeError("InvalidValue", `${what} must be a non-negative integer, got ${String(v)}`, { what, value: v });
+    throw new EncodeError("InvalidValue", `${what} must be a non-negative integer, got ${String(v)}`, {
+      what,
+      value: v,
+    });
   }
-  if (v > max) throw new EncodeError("CountOverflow", `${what} ${v} does not fit (max ${max})`, { what, value: v, max });
+  if (v > max)
+    throw new EncodeError("CountOverflow", `${what} ${v} does not fit (max ${max})`, { what, value: v, max });
 }
 
 function checkDigest(d: ArrayLike<number>, what: string): void {
@@ -191,7 +227,11 @@ function checkDigest(d: ArrayLike<number>, what: string): void {
   }
   for (let i = 0; i < 8; i++) {
     if (!isCanonical(d[i])) {
-      throw new EncodeError("NonCanonicalFieldElement", `${what}[${i}] must be an integer in [0, p = ${P}), got ${String(d[i])}`, { what: `${what}[${i}]`, value: d[i] });
+      throw new EncodeError(
+        "NonCanonicalFieldElement",
+        `${what}[${i}] must be an integer in [0, p = ${P}), got ${String(d[i])}`,
+        { what: `${what}[${i}]`, value: d[i] },
+      );
     }
   }
 }
@@ -207,7 +247,11 @@ function writeExt(view: DataView, pos: number, e: ArrayLike<number> | undefined,
   for (let c = 0; c < 4; c++) {
     const v = e[c];
     if (!isCanonical(v)) {
-      throw new EncodeError("NonCanonicalFieldElement", `${what()}.c${c} must be an integer in [0, p = ${P}), got ${String(v)}`, { what: `${what()}.c${c}`, value: v });
+      throw new EncodeError(
+        "NonCanonicalFieldElement",
+        `${what()}.c${c} must be an integer in [0, p = ${P}), got ${String(v)}`,
+        { what: `${what()}.c${c}`, value: v },
+      );
     }
     view.setUint32(pos + FE_BYTES * c, v, true);
   }

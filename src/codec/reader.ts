@@ -28,11 +28,15 @@ export class ByteReader {
   private need(size: number): number {
     const at = this.pos;
     if (size > this.length - at) {
-      throw new DecodeError("Truncated", `field at offset ${at} needs ${size} bytes, but the buffer ends at ${this.length}`, {
-        offset: at,
-        need: size,
-        have: this.length,
-      });
+      throw new DecodeError(
+        "Truncated",
+        `field at offset ${at} needs ${size} bytes, but the buffer ends at ${this.length}`,
+        {
+          offset: at,
+          need: size,
+          have: this.length,
+        },
+      );
     }
     this.pos = at + size;
     return at;
@@ -55,7 +59,11 @@ export class ByteReader {
     const at = this.need(FE_BYTES);
     const v = this.view.getUint32(at, true);
     if (v >= P) {
-      throw new DecodeError("NonCanonicalFieldElement", `field element at offset ${at} is ${v}, not canonical (< p = ${P})`, { offset: at, value: v });
+      throw new DecodeError(
+        "NonCanonicalFieldElement",
+        `field element at offset ${at} is ${v}, not canonical (< p = ${P})`,
+        { offset: at, value: v },
+      );
     }
     return v;
   }

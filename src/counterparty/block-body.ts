@@ -64,8 +64,11 @@ export function blockConfigOf(block: unknown): { readonly depth: number; readonl
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
-  const depth = o.depth, leafMaxFields = o.leaf_max_fields;
-  return Number.isInteger(depth) && Number.isInteger(leafMaxFields) ? { depth: depth as number, leafMaxFields: leafMaxFields as number } : undefined;
+  const depth = o.depth,
+    leafMaxFields = o.leaf_max_fields;
+  return Number.isInteger(depth) && Number.isInteger(leafMaxFields)
+    ? { depth: depth as number, leafMaxFields: leafMaxFields as number }
+    : undefined;
 }
 
 /** What a block says, in words. */
@@ -98,12 +101,26 @@ function listedRoot(text: string, key: "from_root" | "to_root"): Digest | undefi
  *   v.ok ? v.statement : `${v.code}: ${v.reason}`;
  */
 export function checkBlockBody(body: unknown, roots: BlockRoots = {}): BlockBodyVerdict {
-  const base = { rootSource: roots.fromRoot === undefined ? ("statement" as const) : ("given" as const), ...(roots.fromRoot === undefined ? { notice: UNPINNED_NOTICE } : {}) };
+  const base = {
+    rootSource: roots.fromRoot === undefined ? ("statement" as const) : ("given" as const),
+    ...(roots.fromRoot === undefined ? { notice: UNPINNED_NOTICE } : {}),
+  };
   let words = "(no block)";
-  let prepareMs = 0, verifyMs = 0;
-  const fail = (code: string, reason: string, extra: Partial<BlockBodyVerdict> = {}): BlockBodyVerdict => ({ ok: false, code, reason, statement: words, ...base, ...extra, prepareMs, verifyMs });
+  let prepareMs = 0,
+    verifyMs = 0;
+  const fail = (code: string, reason: string, extra: Partial<BlockBodyVerdict> = {}): BlockBodyVerdict => ({
+    ok: false,
+    code,
+    reason,
+    statement: words,
+    ...base,
+    ...extra,
+    prepareMs,
+    verifyMs,
+  });
   try {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return fail("BAD_CLAIM", "body: must be an object {block, proof}");
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      return fail("BAD_CLAIM", "body: must be an object {block, proof}");
     const b = body as Record<string, unknown>;
     const text = blockText(b.block);
     if (text === undefined) return fail("BAD_CLAIM", "block: must be block.json (the object, or its text)");
@@ -116,12 +133,23 @@ export function checkBlockBody(body: unknown, roots: BlockRoots = {}): BlockBody
       throw e;
     }
     const config = { operations: d.updates.length, depth: d.depth, leafMaxFields: d.leafMaxFields };
-    if (d.profile !== "v3") return fail("BLOCK_JSON", `block.json: profile ${JSON.stringify(d.profile)}; this check takes profile v3 blocks (a v2 block is checked with its requests.json by ssgkr registry verify-block)`, config);
+    if (d.profile !== "v3")
+      return fail(
+        "BLOCK_JSON",
+        `block.json: profile ${JSON.stringify(d.profile)}; this check takes profile v3 blocks (a v2 block is checked with its requests.json by ssgkr registry verify-block)`,
+        config,
+      );
     const from = roots.fromRoot ?? listedRoot(text, "from_root");
     const to = roots.toRoot ?? listedRoot(text, "to_root");
     if (from === undefined) return fail("BLOCK_JSON", "block.json: no from_root, and no from root was given", config);
     if (to === undefined) return fail("BLOCK_JSON", "block.json: no to_root, and no to root was given", config);
-    const checked = { ...config, fromRoot: formatRoot(from), toRoot: formatRoot(to), toRootSource: roots.toRoot === undefined ? ("statement" as const) : ("given" as const), trustedRoot: formatRoot(from) };
+    const checked = {
+      ...config,
+      fromRoot: formatRoot(from),
+      toRoot: formatRoot(to),
+      toRootSource: roots.toRoot === undefined ? ("statement" as const) : ("given" as const),
+      trustedRoot: formatRoot(from),
+    };
     words = describeBlock(d, checked.fromRoot, checked.toRoot);
     const t0 = performance.now();
     preparedUpdateV3(d.depth, d.leafMaxFields);

@@ -47,7 +47,8 @@ const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Bytes of a base64 text. @throws ClaimError `BAD_CLAIM` naming `field`. */
 export function base64Bytes(text: unknown, field = "proof"): Uint8Array {
-  if (typeof text !== "string" || text.length % 4 !== 0 || !B64.test(text)) throw new ClaimError("BAD_CLAIM", `${field}: must be the proof bytes in base64`, { field });
+  if (typeof text !== "string" || text.length % 4 !== 0 || !B64.test(text))
+    throw new ClaimError("BAD_CLAIM", `${field}: must be the proof bytes in base64`, { field });
   const bin = atob(text);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
@@ -62,7 +63,8 @@ export function bytesBase64(bytes: Uint8Array): string {
 }
 
 /** The `notice` of a verdict checked without a trusted root. */
-export const UNPINNED_NOTICE = "no trusted root was given: the proof was checked against the root its own statement names, which shows only that the proof matches its statement; pin the root you trust";
+export const UNPINNED_NOTICE =
+  "no trusted root was given: the proof was checked against the root its own statement names, which shows only that the proof matches its statement; pin the root you trust";
 
 /**
  * Checks a proof body against the reader's trust.
@@ -75,24 +77,51 @@ export const UNPINNED_NOTICE = "no trusted root was given: the proof was checked
  */
 export function checkProofBody(body: unknown, name?: string, trustedRoot?: Digest): BodyVerdict {
   const timings: NameCheckTimings = { prepareMs: 0, verifyMs: 0 };
-  const base = { rootSource: trustedRoot === undefined ? ("statement" as const) : ("given" as const), ...(trustedRoot === undefined ? { notice: UNPINNED_NOTICE } : {}) };
+  const base = {
+    rootSource: trustedRoot === undefined ? ("statement" as const) : ("given" as const),
+    ...(trustedRoot === undefined ? { notice: UNPINNED_NOTICE } : {}),
+  };
   let words = "(no statement)";
   try {
-    if (typeof body !== "object" || body === null) throw new ClaimError("BAD_CLAIM", "body: must be an object {statement, request, proof}", { field: "body" });
+    if (typeof body !== "object" || body === null)
+      throw new ClaimError("BAD_CLAIM", "body: must be an object {statement, request, proof}", { field: "body" });
     const b = body as Record<string, unknown>;
     const statement = b.statement as StatementJson;
     const claim = claimOf(statement, trustedRoot);
     // the words are always the proof's own statement: a verdict never names another name
     words = describeStatement(statement);
-    if (name !== undefined && claim.name !== name) return { ok: false, code: "NAME_MISMATCH", reason: `the proof's statement is about ${JSON.stringify(claim.name)}, not about the name asked for, ${JSON.stringify(name)}`, statement: words, ...base, ...timings };
+    if (name !== undefined && claim.name !== name)
+      return {
+        ok: false,
+        code: "NAME_MISMATCH",
+        reason: `the proof's statement is about ${JSON.stringify(claim.name)}, not about the name asked for, ${JSON.stringify(name)}`,
+        statement: words,
+        ...base,
+        ...timings,
+      };
     const bytes = base64Bytes(b.proof, "proof");
-    if (b.request === undefined && !checkedFromStatement(bytes, false)) throw new ClaimError("BAD_CLAIM", "request: missing (a compat-v1 proof is checked with its request; only a profile v3 proof is checked from the statement alone)", { field: "request" });
+    if (b.request === undefined && !checkedFromStatement(bytes, false))
+      throw new ClaimError(
+        "BAD_CLAIM",
+        "request: missing (a compat-v1 proof is checked with its request; only a profile v3 proof is checked from the statement alone)",
+        { field: "request" },
+      );
     const v = verifyNameStatement(claim, b.request, bytes, timings);
     const trusted = formatRoot(claim.trustedRoot);
-    if (v.ok) return { ok: true, statement: words, trustedRoot: trusted, scope: v.scope, ...(v.nfcName !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {}), ...base, ...timings };
+    if (v.ok)
+      return {
+        ok: true,
+        statement: words,
+        trustedRoot: trusted,
+        scope: v.scope,
+        ...(v.nfcName !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {}),
+        ...base,
+        ...timings,
+      };
     return { ok: false, code: v.code, reason: v.reason, statement: words, trustedRoot: trusted, ...base, ...timings };
   } catch (err) {
-    if (err instanceof SsgkrError) return { ok: false, code: err.code, reason: err.message, statement: words, ...base, ...timings };
+    if (err instanceof SsgkrError)
+      return { ok: false, code: err.code, reason: err.message, statement: words, ...base, ...timings };
     throw err;
   }
 }
@@ -108,6 +137,7 @@ export function statementConfigOf(s: unknown): { depth: number; leafMaxFields: n
   if (typeof s !== "object" || s === null) return undefined;
   const st = s as { registry_mapping?: unknown; depth?: unknown; leaf_max_fields?: unknown };
   if (st.registry_mapping !== NAME_KEYED_MAPPING) return undefined;
-  const depth = st.depth ?? DEFAULT_NAME_DEPTH, leafMaxFields = st.leaf_max_fields ?? DEFAULT_LEAF_MAX_FIELDS;
+  const depth = st.depth ?? DEFAULT_NAME_DEPTH,
+    leafMaxFields = st.leaf_max_fields ?? DEFAULT_LEAF_MAX_FIELDS;
   return typeof depth === "number" && typeof leafMaxFields === "number" ? { depth, leafMaxFields } : undefined;
 }

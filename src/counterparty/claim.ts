@@ -18,9 +18,7 @@ import { formatRoot, parseRoot } from "../registry/root.js";
 export class ClaimError extends SsgkrError<ClaimErrorCode> {}
 
 /** Every code a `ClaimError` carries (meanings in docs/errors.md). */
-export const CLAIM_ERROR_CODES = [
-  "BAD_CLAIM",
-] as const;
+export const CLAIM_ERROR_CODES = ["BAD_CLAIM"] as const;
 
 /** The code of a `ClaimError`. */
 export type ClaimErrorCode = (typeof CLAIM_ERROR_CODES)[number];
@@ -46,7 +44,11 @@ export type RecordSide = { readonly value: RecordValue } | { readonly absent: tr
 
 /** What a counterparty checks a read proof against. */
 export type RecordClaim =
-  | (ClaimMapping & { readonly trustedRoot: ArrayLike<number> | string; readonly name: string; readonly value: RecordValue })
+  | (ClaimMapping & {
+      readonly trustedRoot: ArrayLike<number> | string;
+      readonly name: string;
+      readonly value: RecordValue;
+    })
   | (ClaimMapping & { readonly trustedRoot: ArrayLike<number> | string; readonly name: string; readonly absent: true });
 
 /** What a counterparty checks an update proof against; `trustedRoot` is the root before the update. */
@@ -113,7 +115,12 @@ export { nameNotice } from "../registry/name-form.js";
  */
 export function valueOf(value: unknown, field = "value"): RecordValue {
   if (value === null || typeof value === "string") return value;
-  if (typeof value === "object" && value !== null && Array.isArray((value as { fields?: unknown }).fields) && Object.keys(value).length === 1) {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as { fields?: unknown }).fields) &&
+    Object.keys(value).length === 1
+  ) {
     return { fields: (value as { fields: number[] }).fields.slice() };
   }
   throw new ClaimError("BAD_CLAIM", `${field}: a value is a text, null or {"fields": [..]}`, { field });
@@ -148,7 +155,11 @@ export function valueWords(value: RecordValue): string {
 }
 
 function sideWords(side: RecordSide): string {
-  return "absent" in side ? "no live record" : "record" in side ? "a live record (value not stated)" : `value ${valueWords(side.value)}`;
+  return "absent" in side
+    ? "no live record"
+    : "record" in side
+      ? "a live record (value not stated)"
+      : `value ${valueWords(side.value)}`;
 }
 
 /**
@@ -163,8 +174,10 @@ export function describeStatement(s: StatementJson): string {
     const to = sideOf(s.new, "new");
     return `${s.op} of ${name}: ${sideWords(from)} → ${sideWords(to)}; root ${formatRoot(s.old_root)} → ${formatRoot(s.new_root)}`;
   }
-  if (s.kind === "membership") return `${name} is registered with value ${valueWords(valueOf(s.value))} under root ${formatRoot(s.root)}`;
-  if (s.registry_mapping === NAME_KEYED_MAPPING) return `${name} is not registered (never registered, or deleted) under root ${formatRoot(s.root)}`;
+  if (s.kind === "membership")
+    return `${name} is registered with value ${valueWords(valueOf(s.value))} under root ${formatRoot(s.root)}`;
+  if (s.registry_mapping === NAME_KEYED_MAPPING)
+    return `${name} is not registered (never registered, or deleted) under root ${formatRoot(s.root)}`;
   return `${name} holds no live record${s.slot !== undefined ? ` (slot ${s.slot} is ${"never used or deleted"})` : ""} under root ${formatRoot(s.root)}`;
 }
 
@@ -174,36 +187,75 @@ export function describeStatement(s: StatementJson): string {
  * @throws ClaimError `BAD_CLAIM` / RegistryError `BAD_ROOT` naming the field.
  */
 export function claimOf(s: unknown, trustedRoot?: ArrayLike<number> | string): RecordClaim | UpdateClaim {
-  if (typeof s !== "object" || s === null) throw new ClaimError("BAD_CLAIM", "statement: must be an object", { field: "statement" });
+  if (typeof s !== "object" || s === null)
+    throw new ClaimError("BAD_CLAIM", "statement: must be an object", { field: "statement" });
   const st = s as Record<string, unknown>;
   if (typeof st.registry_mapping !== "string" || !MAPPINGS.includes(st.registry_mapping)) {
-    throw new ClaimError("BAD_CLAIM", `statement.registry_mapping: must be ${MAPPINGS.map((m) => JSON.stringify(m)).join(" or ")}, got ${JSON.stringify(st.registry_mapping)}`, { field: "statement.registry_mapping" });
+    throw new ClaimError(
+      "BAD_CLAIM",
+      `statement.registry_mapping: must be ${MAPPINGS.map((m) => JSON.stringify(m)).join(" or ")}, got ${JSON.stringify(st.registry_mapping)}`,
+      { field: "statement.registry_mapping" },
+    );
   }
   const mapping = st.registry_mapping as StatementMapping;
-  if (typeof st.name !== "string" || st.name.length === 0) throw new ClaimError("BAD_CLAIM", "statement.name: must be a non-empty string", { field: "statement.name" });
+  if (typeof st.name !== "string" || st.name.length === 0)
+    throw new ClaimError("BAD_CLAIM", "statement.name: must be a non-empty string", { field: "statement.name" });
   const name = st.name;
-  const facts: ClaimMapping = { mapping, ...(mapping === NAME_KEYED_MAPPING ? { depth: intOf(st.depth, "statement.depth"), leafMaxFields: intOf(st.leaf_max_fields, "statement.leaf_max_fields") } : {}) };
+  const facts: ClaimMapping = {
+    mapping,
+    ...(mapping === NAME_KEYED_MAPPING
+      ? {
+          depth: intOf(st.depth, "statement.depth"),
+          leafMaxFields: intOf(st.leaf_max_fields, "statement.leaf_max_fields"),
+        }
+      : {}),
+  };
   if (st.kind === "update") {
-    const root = trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.old_root, "statement.old_root");
+    const root =
+      trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.old_root, "statement.old_root");
     const neu = sideOf(st.new, "statement.new");
-    if ("record" in neu) throw new ClaimError("BAD_CLAIM", `statement.new: the new side of an update is {"value": …} or {"absent": true}`, { field: "statement.new" });
-    return { ...facts, trustedRoot: root, ...(mapping === NAME_KEYED_MAPPING ? { newRoot: parseRoot(st.new_root, "statement.new_root") } : {}), name, old: sideOf(st.old, "statement.old"), new: neu };
+    if ("record" in neu)
+      throw new ClaimError(
+        "BAD_CLAIM",
+        `statement.new: the new side of an update is {"value": …} or {"absent": true}`,
+        { field: "statement.new" },
+      );
+    return {
+      ...facts,
+      trustedRoot: root,
+      ...(mapping === NAME_KEYED_MAPPING ? { newRoot: parseRoot(st.new_root, "statement.new_root") } : {}),
+      name,
+      old: sideOf(st.old, "statement.old"),
+      new: neu,
+    };
   }
-  const root = trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.root, "statement.root");
+  const root =
+    trustedRoot !== undefined ? parseRoot(trustedRoot, "trusted_root") : parseRoot(st.root, "statement.root");
   if (st.kind === "membership") {
-    if (!("value" in st)) throw new ClaimError("BAD_CLAIM", "statement.value: a membership statement names the value", { field: "statement.value" });
+    if (!("value" in st))
+      throw new ClaimError("BAD_CLAIM", "statement.value: a membership statement names the value", {
+        field: "statement.value",
+      });
     return { ...facts, trustedRoot: root, name, value: valueOf(st.value, "statement.value") };
   }
   if (st.kind === "nonmembership") {
-    if (st.absent !== true) throw new ClaimError("BAD_CLAIM", "statement.absent: a non-membership statement has \"absent\": true", { field: "statement.absent" });
+    if (st.absent !== true)
+      throw new ClaimError("BAD_CLAIM", 'statement.absent: a non-membership statement has "absent": true', {
+        field: "statement.absent",
+      });
     return { ...facts, trustedRoot: root, name, absent: true };
   }
-  throw new ClaimError("BAD_CLAIM", `statement.kind: must be "membership", "nonmembership" or "update", got ${JSON.stringify(st.kind)}`, { field: "statement.kind" });
+  throw new ClaimError(
+    "BAD_CLAIM",
+    `statement.kind: must be "membership", "nonmembership" or "update", got ${JSON.stringify(st.kind)}`,
+    { field: "statement.kind" },
+  );
 }
 
 /** A registry parameter of a name-keyed statement (depth, leaf bound): a positive integer, or undefined for the default. */
 function intOf(v: unknown, field: string): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 0xffff) throw new ClaimError("BAD_CLAIM", `${field}: must be a positive integer`, { field });
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 0xffff)
+    throw new ClaimError("BAD_CLAIM", `${field}: must be a positive integer`, { field });
   return v;
 }

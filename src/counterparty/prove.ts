@@ -17,14 +17,29 @@
 import { RegistryError } from "../registry/errors.js";
 import type { RecordValue } from "../registry/mapping.js";
 import { NameStore } from "../registry/store/name-store.js";
-import { proveNameStatement, type NameProof as RegistryNameProof, type NameProofProfile, type NameProveOptions } from "../registry/name-prove.js";
+import {
+  proveNameStatement,
+  type NameProof as RegistryNameProof,
+  type NameProofProfile,
+  type NameProveOptions,
+} from "../registry/name-prove.js";
 import { proveStatement, type RegistryProof, type RegistryStatement } from "../registry/prove.js";
 import { resolveTarget } from "../registry/operations.js";
 import { RecordState } from "../registry/store/record-codec.js";
 import type { RegistryStore } from "../registry/store/store.js";
 import { requestToJson } from "../sync/request.js";
 import type { OpKind } from "../statement/types.js";
-import { NAME_KEYED_MAPPING, SLOT_MAPPING, sideJson, valueJson, type ReadStatementJson, type RecordSide, type StatementMapping, type UpdateOp, type UpdateStatementJson } from "./claim.js";
+import {
+  NAME_KEYED_MAPPING,
+  SLOT_MAPPING,
+  sideJson,
+  valueJson,
+  type ReadStatementJson,
+  type RecordSide,
+  type StatementMapping,
+  type UpdateOp,
+  type UpdateStatementJson,
+} from "./claim.js";
 import { preparedFor } from "./verify.js";
 import { formatRoot } from "../registry/root.js";
 
@@ -70,7 +85,13 @@ export interface NameProof<S> {
 
 /** What is handed out of a name-keyed proof: the statement, the proof and (v1 only) the request. */
 function handedOut<S>(p: RegistryNameProof): NameProof<S> {
-  return { statement: p.statementJson as unknown as S, profile: p.profile, ...(p.profile === "v1" ? { request: requestToJson(p.request) } : {}), proof: p.proof, proveMs: p.proveMs };
+  return {
+    statement: p.statementJson as unknown as S,
+    profile: p.profile,
+    ...(p.profile === "v1" ? { request: requestToJson(p.request) } : {}),
+    proof: p.proof,
+    proveMs: p.proveMs,
+  };
 }
 
 function prepared(store: AnyStore) {
@@ -94,11 +115,16 @@ export function nameState(store: AnyStore, name: string, root?: ArrayLike<number
   try {
     r = resolveTarget(store, { name });
   } catch (err) {
-    if (err instanceof RegistryError && err.code === "NAME_NOT_FOUND") return { status: "never registered", side: { absent: true } };
+    if (err instanceof RegistryError && err.code === "NAME_NOT_FOUND")
+      return { status: "never registered", side: { absent: true } };
     throw err;
   }
   const live = r.record !== undefined && r.record.state === RecordState.Live;
-  return { status: live ? "live" : "deleted", side: live ? { value: r.record!.value } : { absent: true }, slot: r.slot };
+  return {
+    status: live ? "live" : "deleted",
+    side: live ? { value: r.record!.value } : { absent: true },
+    slot: r.slot,
+  };
 }
 
 /**
@@ -109,9 +135,16 @@ export function nameState(store: AnyStore, name: string, root?: ArrayLike<number
  *   record-leaf-v1), `KEY_COLLISION` (name-keyed: its key holds another name), `BAD_NAME`,
  *   `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN` (name-keyed, `root` given).
  */
-export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<number>, options: NameProveOptions = {}): NameProof<ReadStatementJson> {
-  if (!(store instanceof NameStore) && (options.profile ?? "v1") !== "v1") throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
-  if (root !== undefined && !(store instanceof NameStore)) throw new RegistryError("ROOT_NOT_PROVABLE", `a ${SLOT_MAPPING} registry proves at its head only`, {});
+export function proveNameRead(
+  store: AnyStore,
+  name: string,
+  root?: ArrayLike<number>,
+  options: NameProveOptions = {},
+): NameProof<ReadStatementJson> {
+  if (!(store instanceof NameStore) && (options.profile ?? "v1") !== "v1")
+    throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
+  if (root !== undefined && !(store instanceof NameStore))
+    throw new RegistryError("ROOT_NOT_PROVABLE", `a ${SLOT_MAPPING} registry proves at its head only`, {});
   const state = nameState(store, name, root);
   const kind = "absent" in state.side ? "nonmembership" : "membership";
   if (store instanceof NameStore) {
@@ -120,7 +153,11 @@ export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<nu
     return handedOut(p);
   }
   if (state.status === "never registered") {
-    throw new RegistryError("NAME_NOT_FOUND", `no record named ${JSON.stringify(name)} was ever registered; under ${SLOT_MAPPING} the root does not commit to names, so its absence cannot be proved`, { name });
+    throw new RegistryError(
+      "NAME_NOT_FOUND",
+      `no record named ${JSON.stringify(name)} was ever registered; under ${SLOT_MAPPING} the root does not commit to names, so its absence cannot be proved`,
+      { name },
+    );
   }
   const p = proveStatement(store, kind, { name }, undefined, prepared(store));
   const statement: ReadStatementJson = {
@@ -143,12 +180,19 @@ export function proveNameRead(store: AnyStore, name: string, root?: ArrayLike<nu
  *   `RECORD_ABSENT`, `RECORD_LIVE`, `NOT_DELETED`, `KEY_COLLISION` (name-keyed), `BAD_VALUE`,
  *   `VALUE_TOO_LARGE`, `BAD_NAME`, `CONCURRENT_UPDATE`, `PROOF_FAILED`.
  */
-export function proveNameUpdate(store: AnyStore, op: UpdateOp, name: string, value?: RecordValue, options: NameProveOptions = {}): NameProof<UpdateStatementJson> {
+export function proveNameUpdate(
+  store: AnyStore,
+  op: UpdateOp,
+  name: string,
+  value?: RecordValue,
+  options: NameProveOptions = {},
+): NameProof<UpdateStatementJson> {
   if (store instanceof NameStore) {
     const p = proveNameStatement(store, op, name, value, prepared(store), undefined, options);
     return handedOut(p);
   }
-  if ((options.profile ?? "v1") !== "v1") throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
+  if ((options.profile ?? "v1") !== "v1")
+    throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
   const before = op === "insert" ? undefined : nameState(store, name);
   const p: RegistryProof = proveStatement(store, op as RegistryStatement, { name }, value, prepared(store));
   const after = nameState(store, name);

@@ -45,8 +45,22 @@ import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { nameNotice, nonNfcClaimReason } from "../registry/name-form.js";
 import { checkedFromStatement } from "../codec/v3/message.js";
 import { preparedV3Of } from "../registry/record-v3.js";
-import { cachedPrepared, verifyRecordProof, verifyRecordUpdateProof, type RecordRejectCode, type RecordVerdict } from "../registry/verify-record.js";
-import { type ClaimErrorCode, NAME_KEYED_MAPPING, formatRoot, parseRoot, type RecordClaim, type RecordSide, type UpdateClaim } from "./claim.js";
+import {
+  cachedPrepared,
+  verifyRecordProof,
+  verifyRecordUpdateProof,
+  type RecordRejectCode,
+  type RecordVerdict,
+} from "../registry/verify-record.js";
+import {
+  type ClaimErrorCode,
+  NAME_KEYED_MAPPING,
+  formatRoot,
+  parseRoot,
+  type RecordClaim,
+  type RecordSide,
+  type UpdateClaim,
+} from "./claim.js";
 
 /** The name check's own rejection codes (the table above; meanings in docs/errors.md). */
 export const NAME_REJECT_CODES = [
@@ -100,15 +114,30 @@ export function isPrepared(kind: OpKind | OpKindName, depth: number, leafMaxFiel
 const reject = (code: NameRejectCode, reason: string): NameVerdict => ({ ok: false, code, reason });
 
 /** Why the leaf does not carry `side` for `name` (null when it does). */
-function leafMismatch(leaf: Leaf, name: string, side: RecordSide, leafMaxFields: number, which: string): NameVerdict | null {
+function leafMismatch(
+  leaf: Leaf,
+  name: string,
+  side: RecordSide,
+  leafMaxFields: number,
+  which: string,
+): NameVerdict | null {
   if ("absent" in side) {
-    if (leaf.tag === LeafTag.Occupied) return reject("NOT_ABSENT", `the proof shows a live record at the ${which} leaf, not an absent one`);
+    if (leaf.tag === LeafTag.Occupied)
+      return reject("NOT_ABSENT", `the proof shows a live record at the ${which} leaf, not an absent one`);
     return null;
   }
-  if (leaf.tag !== LeafTag.Occupied) return reject("RECORD_ABSENT", `the proof shows no live record at the ${which} leaf (${leaf.tag === LeafTag.Empty ? "never used" : "deleted"})`);
+  if (leaf.tag !== LeafTag.Occupied)
+    return reject(
+      "RECORD_ABSENT",
+      `the proof shows no live record at the ${which} leaf (${leaf.tag === LeafTag.Empty ? "never used" : "deleted"})`,
+    );
   const identity = nameIdentity(name);
   for (let i = 0; i < 32; i++) {
-    if (leaf.identity[i] !== identity[i]) return reject("NAME_MISMATCH", `the ${which} leaf belongs to another name (its identity is not Keccak-256(${JSON.stringify(name)}))`);
+    if (leaf.identity[i] !== identity[i])
+      return reject(
+        "NAME_MISMATCH",
+        `the ${which} leaf belongs to another name (its identity is not Keccak-256(${JSON.stringify(name)}))`,
+      );
   }
   if ("record" in side) return null;
   const payload = valuePayload(side.value as RecordValue, leafMaxFields);
@@ -135,7 +164,12 @@ function scopeOf(claim: RecordClaim | UpdateClaim, request: SyncRequest): string
  * @example
  *   const v = verifyNameStatement({ trustedRoot, name: "left-pad", value: "https://github.com/…" }, body.request, proof);
  */
-export function verifyNameStatement(claim: RecordClaim | UpdateClaim, request: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
+export function verifyNameStatement(
+  claim: RecordClaim | UpdateClaim,
+  request: unknown,
+  proofBytes: Uint8Array,
+  timings?: NameCheckTimings,
+): NameVerdict {
   try {
     return check(claim, request, proofBytes, timings);
   } catch (err) {
@@ -144,16 +178,31 @@ export function verifyNameStatement(claim: RecordClaim | UpdateClaim, request: u
   }
 }
 
-function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
-  if (typeof claim !== "object" || claim === null || typeof claim.name !== "string") return reject("BAD_CLAIM", "claim: must name a record");
+function check(
+  claim: RecordClaim | UpdateClaim,
+  requestValue: unknown,
+  proofBytes: Uint8Array,
+  timings?: NameCheckTimings,
+): NameVerdict {
+  if (typeof claim !== "object" || claim === null || typeof claim.name !== "string")
+    return reject("BAD_CLAIM", "claim: must name a record");
   if (claim.mapping === NAME_KEYED_MAPPING) return checkNameKeyed(claim, requestValue, proofBytes, timings);
-  if (claim.mapping !== undefined && claim.mapping !== "record-leaf-v1") return reject("BAD_CLAIM", `claim.mapping: ${JSON.stringify(claim.mapping)} is not a registry mapping`);
+  if (claim.mapping !== undefined && claim.mapping !== "record-leaf-v1")
+    return reject("BAD_CLAIM", `claim.mapping: ${JSON.stringify(claim.mapping)} is not a registry mapping`);
   const trusted: Digest = parseRoot(claim.trustedRoot ?? [], "trustedRoot");
   if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
   const request = isParsed(requestValue) ? requestValue : parseRequest(requestValue);
   const expected: OpKindName = "old" in claim ? "update" : "absent" in claim ? "nonmembership" : "membership";
-  if (request.kind !== expected) return reject("KIND_MISMATCH", `the claim is about ${expected === "update" ? "an update" : expected}, the request is a ${request.kind} request`);
-  if (!digestEquals(request.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the proof is for root ${formatRoot(request.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
+  if (request.kind !== expected)
+    return reject(
+      "KIND_MISMATCH",
+      `the claim is about ${expected === "update" ? "an update" : expected}, the request is a ${request.kind} request`,
+    );
+  if (!digestEquals(request.oldRoot, trusted))
+    return reject(
+      "ROOT_NOT_TRUSTED",
+      `the proof is for root ${formatRoot(request.oldRoot)}, not the trusted root ${formatRoot(trusted)}`,
+    );
   const live = "old" in claim ? !("absent" in claim.new) : !("absent" in claim);
   const refused = live ? nonNfcClaimReason(claim.name) : undefined;
   if (refused !== undefined) return reject("NAME_NOT_NFC", refused);
@@ -161,12 +210,21 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
   const B = request.leafMaxFields;
   if ("old" in claim) {
     if (op.operation.kind !== OpKind.Update) return reject("KIND_MISMATCH", "not an update");
-    const bad = leafMismatch(op.operation.oldLeaf, claim.name, claim.old, B, "old") ?? leafMismatch(op.operation.newLeaf, claim.name, claim.new, B, "new");
+    const bad =
+      leafMismatch(op.operation.oldLeaf, claim.name, claim.old, B, "old") ??
+      leafMismatch(op.operation.newLeaf, claim.name, claim.new, B, "new");
     if (bad) return bad;
-    if ("absent" in claim.old && "absent" in claim.new) return reject("BAD_CLAIM", "an update has a live record on at least one side");
+    if ("absent" in claim.old && "absent" in claim.new)
+      return reject("BAD_CLAIM", "an update has a live record on at least one side");
   } else {
     const leaf = op.operation.kind === OpKind.Membership ? op.operation.leaf : op.witness.leaf;
-    const bad = leafMismatch(leaf, claim.name, "absent" in claim ? { absent: true } : { value: claim.value }, B, "proved");
+    const bad = leafMismatch(
+      leaf,
+      claim.name,
+      "absent" in claim ? { absent: true } : { value: claim.value },
+      B,
+      "proved",
+    );
     if (bad) return bad;
   }
   const t0 = performance.now();
@@ -184,7 +242,12 @@ function check(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofByt
 }
 
 /** A name-keyed claim: delegated to verifyRecordProof / verifyRecordUpdateProof (the circuit is prepared first, timed apart). */
-function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown, proofBytes: Uint8Array, timings?: NameCheckTimings): NameVerdict {
+function checkNameKeyed(
+  claim: RecordClaim | UpdateClaim,
+  requestValue: unknown,
+  proofBytes: Uint8Array,
+  timings?: NameCheckTimings,
+): NameVerdict {
   if (!(proofBytes instanceof Uint8Array)) return reject("BAD_CLAIM", "proof: must be bytes");
   const v3 = checkedFromStatement(proofBytes, requestValue !== undefined && requestValue !== null);
   // a profile v3 proof is checked from the statement alone: a request beside it is not read
@@ -194,15 +257,38 @@ function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown,
   const facts = { depth, leafMaxFields: B };
   const t0 = performance.now();
   // only the claimed configuration is prepared: a request of another gets CONFIG_MISMATCH below
-  if (v3) preparedV3Of("old" in claim ? OpKind.Update : "absent" in claim ? OpKind.NonMembership : OpKind.Membership, depth, B);
+  if (v3)
+    preparedV3Of(
+      "old" in claim ? OpKind.Update : "absent" in claim ? OpKind.NonMembership : OpKind.Membership,
+      depth,
+      B,
+    );
   else if (request!.depth === depth && request!.leafMaxFields === B) cachedPrepared(opKindOf(request!.kind), depth, B);
   const t1 = performance.now();
   let v: RecordVerdict;
   if ("old" in claim) {
-    if (claim.newRoot === undefined) return reject("BAD_CLAIM", "claim.newRoot: a name-keyed update claim names the root after the update");
-    v = verifyRecordUpdateProof({ ...facts, trustedRoot: claim.trustedRoot, newRoot: claim.newRoot, name: claim.name, old: claim.old, new: claim.new }, request, proofBytes);
+    if (claim.newRoot === undefined)
+      return reject("BAD_CLAIM", "claim.newRoot: a name-keyed update claim names the root after the update");
+    v = verifyRecordUpdateProof(
+      {
+        ...facts,
+        trustedRoot: claim.trustedRoot,
+        newRoot: claim.newRoot,
+        name: claim.name,
+        old: claim.old,
+        new: claim.new,
+      },
+      request,
+      proofBytes,
+    );
   } else {
-    v = verifyRecordProof("absent" in claim ? { ...facts, trustedRoot: claim.trustedRoot, name: claim.name, absent: true } : { ...facts, trustedRoot: claim.trustedRoot, name: claim.name, value: claim.value }, request, proofBytes);
+    v = verifyRecordProof(
+      "absent" in claim
+        ? { ...facts, trustedRoot: claim.trustedRoot, name: claim.name, absent: true }
+        : { ...facts, trustedRoot: claim.trustedRoot, name: claim.name, value: claim.value },
+      request,
+      proofBytes,
+    );
   }
   const t2 = performance.now();
   if (timings) {
@@ -210,19 +296,32 @@ function checkNameKeyed(claim: RecordClaim | UpdateClaim, requestValue: unknown,
     timings.verifyMs = t2 - t1;
   }
   if (!v.ok) return reject(v.code, v.reason);
-  const form = v.nfcName !== undefined && v.nameNotice !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {};
+  const form =
+    v.nfcName !== undefined && v.nameNotice !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {};
   const where = `key ${v.key} (the first ${depth} bits of Keccak-256 of the name)`;
   const profile = v3 ? "; profile v3: checked from the statement alone, no path seen" : "";
-  if (v.kind === "update") return { ok: true, scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed${"old" in claim && "record" in claim.old ? " (from a record of the name whose value the proof does not state)" : ""}, and the root with it${profile}`, ...form };
+  if (v.kind === "update")
+    return {
+      ok: true,
+      scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed${"old" in claim && "record" in claim.old ? " (from a record of the name whose value the proof does not state)" : ""}, and the root with it${profile}`,
+      ...form,
+    };
   return {
     ok: true,
     ...form,
-    scope: (v.kind === "nonmembership"
-      ? `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds no live record, so the name is not registered`
-      : `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds this name and value`) + profile,
+    scope:
+      (v.kind === "nonmembership"
+        ? `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds no live record, so the name is not registered`
+        : `record-leaf-v2: the root commits to names; the name's only place, its ${where}, holds this name and value`) +
+      profile,
   };
 }
 
 function isParsed(v: unknown): v is SyncRequest {
-  return typeof v === "object" && v !== null && (v as SyncRequest).oldRoot instanceof Uint32Array && typeof (v as SyncRequest).key === "bigint";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    (v as SyncRequest).oldRoot instanceof Uint32Array &&
+    typeof (v as SyncRequest).key === "bigint"
+  );
 }

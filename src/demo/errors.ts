@@ -2,11 +2,7 @@
 import { SsgkrError } from "../errors.js";
 
 /** Every code a `DemoError` carries (meanings in docs/errors.md). */
-export const DEMO_ERROR_CODES = [
-  "DEMO_BAD_STEP",
-  "DEMO_DIR_NOT_EMPTY",
-  "DEMO_TOO_FEW_RECORDS",
-] as const;
+export const DEMO_ERROR_CODES = ["DEMO_BAD_STEP", "DEMO_DIR_NOT_EMPTY", "DEMO_TOO_FEW_RECORDS"] as const;
 
 /** The code of a `DemoError`. */
 export type DemoErrorCode = (typeof DEMO_ERROR_CODES)[number];

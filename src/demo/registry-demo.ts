@@ -33,7 +33,14 @@ import { planNameUpdate, type PlannedNameUpdate } from "../registry/name-operati
 import { nameReadRequest, readOnlyStatementJson, updateStatementJson } from "../registry/name-prove.js";
 import { RecordState } from "../registry/store/record-codec.js";
 import { readOnlyRequest, updateRequest } from "../registry/requests.js";
-import { cachedPrepared, primePreparedCache, verifyRecordProof, verifyRecordUpdateProof, type NameSide, type RecordVerdict } from "../registry/verify-record.js";
+import {
+  cachedPrepared,
+  primePreparedCache,
+  verifyRecordProof,
+  verifyRecordUpdateProof,
+  type NameSide,
+  type RecordVerdict,
+} from "../registry/verify-record.js";
 
 export { DemoError, DEMO_ERROR_CODES, type DemoErrorCode } from "./errors.js";
 import { DemoError } from "./errors.js";
@@ -70,7 +77,9 @@ export interface DemoOptions {
 }
 
 /** What the counterparty is told, as checked by the step. */
-export type DemoClaim = { readonly side: NameSide; readonly root: Digest } | { readonly old: NameSide; readonly new: NameSide; readonly oldRoot: Digest; readonly newRoot: Digest };
+export type DemoClaim =
+  | { readonly side: NameSide; readonly root: Digest }
+  | { readonly old: NameSide; readonly new: NameSide; readonly oldRoot: Digest; readonly newRoot: Digest };
 
 export interface DemoStep {
   /** "1".."7" for honest statements, "C1".."C6" for negative controls. */
@@ -90,7 +99,12 @@ export interface DemoStep {
   readonly got: DemoVerdict;
   readonly code: string | undefined;
   readonly reason: string | undefined;
-  readonly files: { readonly dir: string; readonly request: string; readonly proof: string; readonly statement: string };
+  readonly files: {
+    readonly dir: string;
+    readonly request: string;
+    readonly proof: string;
+    readonly statement: string;
+  };
 }
 
 export interface DemoRoot {
@@ -126,22 +140,35 @@ const STEP_IDS = ["1", "2", "3", "4", "5", "6", "7", "C1", "C2", "C3", "C4", "C5
 
 function prepareDir(dir: string): void {
   if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new DemoError("DEMO_DIR_NOT_EMPTY", `${dir} is a file; the demo needs an empty or new directory`, { dir });
+    if (!statSync(dir).isDirectory())
+      throw new DemoError("DEMO_DIR_NOT_EMPTY", `${dir} is a file; the demo needs an empty or new directory`, { dir });
     const entries = readdirSync(dir);
-    if (entries.length > 0) throw new DemoError("DEMO_DIR_NOT_EMPTY", `${dir} is not empty (found ${entries.slice(0, 3).join(", ")}); the demo needs an empty or new directory`, { dir });
+    if (entries.length > 0)
+      throw new DemoError(
+        "DEMO_DIR_NOT_EMPTY",
+        `${dir} is not empty (found ${entries.slice(0, 3).join(", ")}); the demo needs an empty or new directory`,
+        { dir },
+      );
   }
   mkdirSync(dir, { recursive: true });
 }
 
 /** A live record: the preferred name if live, else the first live text record not taken. */
-function pickRecord(store: NameStore, preferred: string, taken: ReadonlySet<string>): { name: string; value: RecordValue } {
+function pickRecord(
+  store: NameStore,
+  preferred: string,
+  taken: ReadonlySet<string>,
+): { name: string; value: RecordValue } {
   const l = store.lookup(preferred);
   if (l.record?.state === RecordState.Live && !taken.has(preferred)) return { name: preferred, value: l.record.value };
   const found = store.read((txn) => {
-    for (const row of store.leafRows(txn)) if (row.record.state === RecordState.Live && typeof row.record.value === "string" && !taken.has(row.record.name)) return { name: row.record.name, value: row.record.value as RecordValue };
+    for (const row of store.leafRows(txn))
+      if (row.record.state === RecordState.Live && typeof row.record.value === "string" && !taken.has(row.record.name))
+        return { name: row.record.name, value: row.record.value as RecordValue };
     return undefined;
   });
-  if (found === undefined) throw new DemoError("DEMO_TOO_FEW_RECORDS", `the demo needs 3 live records, the registry has ${store.head().live}`);
+  if (found === undefined)
+    throw new DemoError("DEMO_TOO_FEW_RECORDS", `the demo needs 3 live records, the registry has ${store.head().live}`);
   return found;
 }
 
@@ -174,10 +201,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const started = performance.now();
   const progress = options.onProgress ?? (() => {});
   if (options.faultStep !== undefined && !(STEP_IDS as readonly string[]).includes(options.faultStep)) {
-    throw new DemoError("DEMO_BAD_STEP", `no demo step ${JSON.stringify(options.faultStep)} (steps: ${STEP_IDS.join(", ")})`);
+    throw new DemoError(
+      "DEMO_BAD_STEP",
+      `no demo step ${JSON.stringify(options.faultStep)} (steps: ${STEP_IDS.join(", ")})`,
+    );
   }
   if (options.limit !== "all" && (!Number.isSafeInteger(options.limit) || options.limit < 3)) {
-    throw new DemoError("DEMO_TOO_FEW_RECORDS", `the demo needs at least 3 records, got a limit of ${String(options.limit)}`);
+    throw new DemoError(
+      "DEMO_TOO_FEW_RECORDS",
+      `the demo needs at least 3 records, got a limit of ${String(options.limit)}`,
+    );
   }
   const source = npmReposSource(options.limit);
   prepareDir(options.dir);
@@ -185,17 +218,25 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const stepsDir = join(options.dir, "steps");
   const store = NameStore.openOrCreate(registryDir, { depth: options.depth ?? DEFAULT_NAME_DEPTH });
   try {
-    progress(`importing ${options.limit === "all" ? "all" : options.limit} records of ${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION} into a name-keyed registry at ${registryDir} …`);
+    progress(
+      `importing ${options.limit === "all" ? "all" : options.limit} records of ${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION} into a name-keyed registry at ${registryDir} …`,
+    );
     let first = true;
-    const imported = await importNames(store, () => (first ? ((first = false), source) : npmReposSource(options.limit)), {
-      onError: "skip",
-      ...(options.threads !== undefined ? { threads: options.threads } : {}),
-      onMalformed: (i) => progress(`line ${i.line}: ${i.code}: ${i.message}`),
-    });
+    const imported = await importNames(
+      store,
+      () => (first ? ((first = false), source) : npmReposSource(options.limit)),
+      {
+        onError: "skip",
+        ...(options.threads !== undefined ? { threads: options.threads } : {}),
+        onMalformed: (i) => progress(`line ${i.line}: ${i.code}: ${i.message}`),
+      },
+    );
     progress(`imported ${imported.imported} records in ${(imported.timings.wallMs / 1000).toFixed(1)} s`);
     const { depth, leafMaxFields: B } = store.config;
 
-    progress(`preparing the membership, non-membership and update circuits once (depth ${depth}, leaf bound ${B}, derived wiring) …`);
+    progress(
+      `preparing the membership, non-membership and update circuits once (depth ${depth}, leaf bound ${B}, derived wiring) …`,
+    );
     const t0 = performance.now();
     const all = prepareAll({ depth, leafMaxFields: B }, { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) });
     for (const p of [all.membership, all.nonmembership, all.update]) primePreparedCache(p);
@@ -220,28 +261,88 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     };
 
     const steps: DemoStep[] = [];
-    const record = (id: string, dirName: string, operation: string, description: string, name: string, request: OpRequest, proof: { bytes: Uint8Array; ms: number | undefined }, claim: DemoClaim, expected: DemoVerdict, rootLabels: readonly [string, string]): DemoStep => {
+    const record = (
+      id: string,
+      dirName: string,
+      operation: string,
+      description: string,
+      name: string,
+      request: OpRequest,
+      proof: { bytes: Uint8Array; ms: number | undefined },
+      claim: DemoClaim,
+      expected: DemoVerdict,
+      rootLabels: readonly [string, string],
+    ): DemoStep => {
       progress(`step ${steps.length + 1}/${STEP_IDS.length} (${id}): ${description}`);
       const dir = join(stepsDir, dirName);
       mkdirSync(dir, { recursive: true });
-      const files = { dir, request: join(dir, "request.json"), proof: join(dir, "proof.bin"), statement: join(dir, "statement.json") };
+      const files = {
+        dir,
+        request: join(dir, "request.json"),
+        proof: join(dir, "proof.bin"),
+        statement: join(dir, "statement.json"),
+      };
       writeFileSync(files.request, JSON.stringify(requestToJson(fromOpRequest(request, depth, B)), null, 2) + "\n");
       const bytes = proof.bytes.slice();
       if (options.faultStep === id) bytes[FLIP_OFFSET]! ^= 1;
       writeFileSync(files.proof, bytes);
-      const statement = "side" in claim
-        ? readOnlyStatementJson(name, "value" in claim.side ? claim.side.value : undefined, claim.root, depth, B)
-        : updateStatementJson({ kind: operation as PlannedNameUpdate["kind"], name, oldValue: "value" in claim.old ? claim.old.value : undefined, newValue: "value" in claim.new ? claim.new.value : undefined, oldRoot: claim.oldRoot, newRoot: claim.newRoot }, depth, B);
+      const statement =
+        "side" in claim
+          ? readOnlyStatementJson(name, "value" in claim.side ? claim.side.value : undefined, claim.root, depth, B)
+          : updateStatementJson(
+              {
+                kind: operation as PlannedNameUpdate["kind"],
+                name,
+                oldValue: "value" in claim.old ? claim.old.value : undefined,
+                newValue: "value" in claim.new ? claim.new.value : undefined,
+                oldRoot: claim.oldRoot,
+                newRoot: claim.newRoot,
+              },
+              depth,
+              B,
+            );
       writeFileSync(files.statement, JSON.stringify(statement, null, 2) + "\n");
       // the counterparty's check, from the files
       const requestText = readFileSync(files.request, "utf8");
       const proofBytes = new Uint8Array(readFileSync(files.proof));
       const t = performance.now();
-      const verdict: RecordVerdict = "side" in claim
-        ? verifyRecordProof({ trustedRoot: claim.root, name, ...claim.side, depth, leafMaxFields: B } as never, requestText, proofBytes)
-        : verifyRecordUpdateProof({ trustedRoot: claim.oldRoot, newRoot: claim.newRoot, name, old: claim.old, new: claim.new, depth, leafMaxFields: B }, requestText, proofBytes);
+      const verdict: RecordVerdict =
+        "side" in claim
+          ? verifyRecordProof(
+              { trustedRoot: claim.root, name, ...claim.side, depth, leafMaxFields: B } as never,
+              requestText,
+              proofBytes,
+            )
+          : verifyRecordUpdateProof(
+              {
+                trustedRoot: claim.oldRoot,
+                newRoot: claim.newRoot,
+                name,
+                old: claim.old,
+                new: claim.new,
+                depth,
+                leafMaxFields: B,
+              },
+              requestText,
+              proofBytes,
+            );
       const verifyMs = performance.now() - t;
-      const step: DemoStep = { id, operation, description, name, claim, roots: rootLabels, proofBytes: bytes.length, proveMs: proof.ms, verifyMs, expected, got: verdict.ok ? "ACCEPT" : "REJECT", code: verdict.ok ? undefined : verdict.code, reason: verdict.ok ? undefined : verdict.reason, files };
+      const step: DemoStep = {
+        id,
+        operation,
+        description,
+        name,
+        claim,
+        roots: rootLabels,
+        proofBytes: bytes.length,
+        proveMs: proof.ms,
+        verifyMs,
+        expected,
+        got: verdict.ok ? "ACCEPT" : "REJECT",
+        code: verdict.ok ? undefined : verdict.code,
+        reason: verdict.ok ? undefined : verdict.reason,
+        files,
+      };
       steps.push(step);
       return step;
     };
@@ -249,14 +350,30 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       const r = nameReadRequest(store, kind, name);
       return { ...r, proof: prove(r.request) };
     };
-    const update = (id: string, dirName: string, description: string, p: PlannedNameUpdate): { request: OpRequest; bytes: Uint8Array } => {
+    const update = (
+      id: string,
+      dirName: string,
+      description: string,
+      p: PlannedNameUpdate,
+    ): { request: OpRequest; bytes: Uint8Array } => {
       const request = updateRequest({ ...p, slot: p.key } as never, B);
       const proof = prove(request);
       const before = rootLabel(p.oldRoot, "");
       const seen = roots.some((r) => digestEquals(r.root, p.newRoot));
       const after = rootLabel(p.newRoot, `${p.kind} ${JSON.stringify(p.name)}`);
       const side = (v: RecordValue | undefined): NameSide => (v === undefined ? { absent: true } : { value: v });
-      record(id, dirName, p.kind, seen ? `${description}; the root is ${after} again` : description, p.name, request, proof, { old: side(p.oldValue), new: side(p.newValue), oldRoot: p.oldRoot, newRoot: p.newRoot }, "ACCEPT", [before, after]);
+      record(
+        id,
+        dirName,
+        p.kind,
+        seen ? `${description}; the root is ${after} again` : description,
+        p.name,
+        request,
+        proof,
+        { old: side(p.oldValue), new: side(p.newValue), oldRoot: p.oldRoot, newRoot: p.newRoot },
+        "ACCEPT",
+        [before, after],
+      );
       p.commit();
       return { request, bytes: proof.bytes };
     };
@@ -272,38 +389,164 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     // 1. A present package and its repository.
     const m1 = readStep("membership", member.name);
     const r0 = rootLabel(m1.root, "");
-    record("1", "01-membership", "membership", `${member.name} is registered with ${JSON.stringify(member.value)}`, member.name, m1.request, m1.proof, { side: { value: member.value }, root: m1.root }, "ACCEPT", [r0, r0]);
+    record(
+      "1",
+      "01-membership",
+      "membership",
+      `${member.name} is registered with ${JSON.stringify(member.value)}`,
+      member.name,
+      m1.request,
+      m1.proof,
+      { side: { value: member.value }, root: m1.root },
+      "ACCEPT",
+      [r0, r0],
+    );
     // 2. A name that was never registered.
     const n2 = readStep("nonmembership", never);
-    record("2", "02-nonmembership-never-registered", "non-membership", `${never} was never registered (Empty leaf at its key)`, never, n2.request, n2.proof, { side: { absent: true }, root: n2.root }, "ACCEPT", [r0, r0]);
+    record(
+      "2",
+      "02-nonmembership-never-registered",
+      "non-membership",
+      `${never} was never registered (Empty leaf at its key)`,
+      never,
+      n2.request,
+      n2.proof,
+      { side: { absent: true }, root: n2.root },
+      "ACCEPT",
+      [r0, r0],
+    );
     // 3. Delete; 4. the deleted name is absent; the false claim that it is still there, proved anyway (C2).
-    update("3", "03-delete", `delete ${removed.name} (Occupied → Tombstone)`, planNameUpdate(store, "delete", removed.name));
+    update(
+      "3",
+      "03-delete",
+      `delete ${removed.name} (Occupied → Tombstone)`,
+      planNameUpdate(store, "delete", removed.name),
+    );
     const n4 = readStep("nonmembership", removed.name);
     const r1 = rootLabel(n4.root, "");
-    record("4", "04-nonmembership-deleted", "non-membership", `${removed.name} is no longer registered (Tombstone at its key)`, removed.name, n4.request, n4.proof, { side: { absent: true }, root: n4.root }, "ACCEPT", [r1, r1]);
-    const forgedRequest = readOnlyRequest(OpKind.Membership, n4.key, recordLeaf(removed.name, removed.value, B), n4.request.witness.siblings, n4.root, B);
+    record(
+      "4",
+      "04-nonmembership-deleted",
+      "non-membership",
+      `${removed.name} is no longer registered (Tombstone at its key)`,
+      removed.name,
+      n4.request,
+      n4.proof,
+      { side: { absent: true }, root: n4.root },
+      "ACCEPT",
+      [r1, r1],
+    );
+    const forgedRequest = readOnlyRequest(
+      OpKind.Membership,
+      n4.key,
+      recordLeaf(removed.name, removed.value, B),
+      n4.request.witness.siblings,
+      n4.root,
+      B,
+    );
     const forgedProof = prove(forgedRequest);
     // 5. Restore; 6. a new repository URL; 7. insert.
-    update("5", "05-restore", `restore ${removed.name} with its last value (Tombstone → Occupied)`, planNameUpdate(store, "restore", removed.name));
+    update(
+      "5",
+      "05-restore",
+      `restore ${removed.name} with its last value (Tombstone → Occupied)`,
+      planNameUpdate(store, "restore", removed.name),
+    );
     const newUrl = otherRepositoryUrl(replaced.name, replaced.value);
-    const replacement = update("6", "06-replace", `${replaced.name} moves to ${newUrl}`, planNameUpdate(store, "replace", replaced.name, newUrl));
+    const replacement = update(
+      "6",
+      "06-replace",
+      `${replaced.name} moves to ${newUrl}`,
+      planNameUpdate(store, "replace", replaced.name, newUrl),
+    );
     const replaceRoots = steps[steps.length - 1]!.roots;
     const replaceClaim = steps[steps.length - 1]!.claim;
     const inserted = freeName(store, DEMO_PACKAGES.inserted);
-    update("7", "07-insert", `insert ${inserted} (Empty → Occupied)`, planNameUpdate(store, "insert", inserted, DEMO_INSERTED_VALUE));
+    update(
+      "7",
+      "07-insert",
+      `insert ${inserted} (Empty → Occupied)`,
+      planNameUpdate(store, "insert", inserted, DEMO_INSERTED_VALUE),
+    );
     const finalRoot = store.head().root;
     const rEnd = rootLabel(finalRoot, "");
 
     // Negative controls.
     const otherUrl = otherRepositoryUrl(member.name, member.value);
-    record("C1", "c1-other-url", "membership", `step 1's proof, but the claim is ${member.name} → ${otherUrl}`, member.name, m1.request, { bytes: m1.proof.bytes, ms: undefined }, { side: { value: otherUrl }, root: m1.root }, "REJECT", [r0, r0]);
-    record("C2", "c2-forged-deleted-present", "membership", `a proof made for the false statement that ${removed.name} is still registered after the delete`, removed.name, forgedRequest, forgedProof, { side: { value: removed.value }, root: n4.root }, "REJECT", [r1, r1]);
-    record("C3", "c3-deleted-claimed-present", "non-membership", `step 4's absence proof, but the claim is that ${removed.name} still holds ${JSON.stringify(removed.value)}`, removed.name, n4.request, { bytes: n4.proof.bytes, ms: undefined }, { side: { value: removed.value }, root: n4.root }, "REJECT", [r1, r1]);
-    record("C4", "c4-replayed-other-name", "membership", `step 1's proof replayed as a proof about ${replaced.name}`, replaced.name, m1.request, { bytes: m1.proof.bytes, ms: undefined }, { side: { value: member.value }, root: m1.root }, "REJECT", [r0, r0]);
-    record("C5", "c5-stale-root", "membership", `step 1's proof checked against the latest root ${rEnd} (it was made at ${r0}, before the changes)`, member.name, m1.request, { bytes: m1.proof.bytes, ms: undefined }, { side: { value: member.value }, root: finalRoot }, "REJECT", [r0, rEnd]);
+    record(
+      "C1",
+      "c1-other-url",
+      "membership",
+      `step 1's proof, but the claim is ${member.name} → ${otherUrl}`,
+      member.name,
+      m1.request,
+      { bytes: m1.proof.bytes, ms: undefined },
+      { side: { value: otherUrl }, root: m1.root },
+      "REJECT",
+      [r0, r0],
+    );
+    record(
+      "C2",
+      "c2-forged-deleted-present",
+      "membership",
+      `a proof made for the false statement that ${removed.name} is still registered after the delete`,
+      removed.name,
+      forgedRequest,
+      forgedProof,
+      { side: { value: removed.value }, root: n4.root },
+      "REJECT",
+      [r1, r1],
+    );
+    record(
+      "C3",
+      "c3-deleted-claimed-present",
+      "non-membership",
+      `step 4's absence proof, but the claim is that ${removed.name} still holds ${JSON.stringify(removed.value)}`,
+      removed.name,
+      n4.request,
+      { bytes: n4.proof.bytes, ms: undefined },
+      { side: { value: removed.value }, root: n4.root },
+      "REJECT",
+      [r1, r1],
+    );
+    record(
+      "C4",
+      "c4-replayed-other-name",
+      "membership",
+      `step 1's proof replayed as a proof about ${replaced.name}`,
+      replaced.name,
+      m1.request,
+      { bytes: m1.proof.bytes, ms: undefined },
+      { side: { value: member.value }, root: m1.root },
+      "REJECT",
+      [r0, r0],
+    );
+    record(
+      "C5",
+      "c5-stale-root",
+      "membership",
+      `step 1's proof checked against the latest root ${rEnd} (it was made at ${r0}, before the changes)`,
+      member.name,
+      m1.request,
+      { bytes: m1.proof.bytes, ms: undefined },
+      { side: { value: member.value }, root: finalRoot },
+      "REJECT",
+      [r0, rEnd],
+    );
     const flipped = replacement.bytes.slice();
     flipped[FLIP_OFFSET]! ^= 1;
-    record("C6", "c6-replace-bit-flipped", "replace", `step 6's proof with one bit flipped (byte ${FLIP_OFFSET}, a sumcheck round coefficient)`, replaced.name, replacement.request, { bytes: flipped, ms: undefined }, replaceClaim, "REJECT", replaceRoots);
+    record(
+      "C6",
+      "c6-replace-bit-flipped",
+      "replace",
+      `step 6's proof with one bit flipped (byte ${FLIP_OFFSET}, a sumcheck round coefficient)`,
+      replaced.name,
+      replacement.request,
+      { bytes: flipped, ms: undefined },
+      replaceClaim,
+      "REJECT",
+      replaceRoots,
+    );
 
     return {
       dir: options.dir,

@@ -18,12 +18,17 @@ export function encodeElements(values: ArrayLike<number>): Uint8Array {
  * @throws FieldError `BAD_LENGTH` if the length is not a multiple of 4; `NON_CANONICAL` (with the byte offset) for a word ≥ p.
  */
 export function decodeElements(bytes: Uint8Array): Uint32Array {
-  if (bytes.length % 4 !== 0) throw new FieldError("BAD_LENGTH", `field bytes must be a multiple of 4 long, got ${bytes.length}`);
+  if (bytes.length % 4 !== 0)
+    throw new FieldError("BAD_LENGTH", `field bytes must be a multiple of 4 long, got ${bytes.length}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Uint32Array(bytes.length / 4);
   for (let i = 0; i < out.length; i++) {
     const v = view.getUint32(4 * i, true);
-    if (v >= P) throw new FieldError("NON_CANONICAL", `word at byte offset ${4 * i} is ${v}, not canonical (< p = ${P})`, { offset: 4 * i, value: v });
+    if (v >= P)
+      throw new FieldError("NON_CANONICAL", `word at byte offset ${4 * i} is ${v}, not canonical (< p = ${P})`, {
+        offset: 4 * i,
+        value: v,
+      });
     out[i] = v;
   }
   return out;

@@ -13,9 +13,17 @@ import { P, mul } from "../field/koalabear.js";
 
 /** Writes a·b into out[o], out[o + stride], out[o + 2·stride], out[o + 3·stride]. */
 export function extMulTo(
-  out: Uint32Array, o: number, stride: number,
-  a0: number, a1: number, a2: number, a3: number,
-  b0: number, b1: number, b2: number, b3: number,
+  out: Uint32Array,
+  o: number,
+  stride: number,
+  a0: number,
+  a1: number,
+  a2: number,
+  a3: number,
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
 ): void {
   out[o] = (mul(a0, b0) + 3 * (mul(a1, b3) + mul(a2, b2) + mul(a3, b1))) % P;
   out[o + stride] = (mul(a0, b1) + mul(a1, b0) + 3 * (mul(a2, b3) + mul(a3, b2))) % P;
@@ -25,9 +33,17 @@ export function extMulTo(
 
 /** Adds a·b into out[o + k·stride] (k = 0..3). */
 export function extMulAddTo(
-  out: Uint32Array, o: number, stride: number,
-  a0: number, a1: number, a2: number, a3: number,
-  b0: number, b1: number, b2: number, b3: number,
+  out: Uint32Array,
+  o: number,
+  stride: number,
+  a0: number,
+  a1: number,
+  a2: number,
+  a3: number,
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
 ): void {
   out[o] = (out[o]! + mul(a0, b0) + 3 * (mul(a1, b3) + mul(a2, b2) + mul(a3, b1))) % P;
   const o1 = o + stride;
@@ -39,7 +55,16 @@ export function extMulAddTo(
 }
 
 /** Adds s·b (s a base scalar) into out[o + k·stride] (k = 0..3). */
-export function extScaleAddTo(out: Uint32Array, o: number, stride: number, s: number, b0: number, b1: number, b2: number, b3: number): void {
+export function extScaleAddTo(
+  out: Uint32Array,
+  o: number,
+  stride: number,
+  s: number,
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
+): void {
   out[o] = (out[o]! + mul(s, b0)) % P;
   out[o + stride] = (out[o + stride]! + mul(s, b1)) % P;
   out[o + 2 * stride] = (out[o + 2 * stride]! + mul(s, b2)) % P;

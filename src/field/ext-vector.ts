@@ -21,9 +21,13 @@ export class ExtVector {
   readonly data: Uint32Array;
 
   constructor(length: number, data?: Uint32Array) {
-    if (!Number.isInteger(length) || length < 0) throw new FieldError("BAD_LENGTH", `ExtVector length must be a non-negative integer, got ${length}`);
+    if (!Number.isInteger(length) || length < 0)
+      throw new FieldError("BAD_LENGTH", `ExtVector length must be a non-negative integer, got ${length}`);
     if (data && data.length !== 4 * length) {
-      throw new FieldError("BAD_LENGTH", `ExtVector of ${length} elements needs ${4 * length} words, got ${data.length}`);
+      throw new FieldError(
+        "BAD_LENGTH",
+        `ExtVector of ${length} elements needs ${4 * length} words, got ${data.length}`,
+      );
     }
     this.length = length;
     this.data = data ?? new Uint32Array(4 * length);

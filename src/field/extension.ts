@@ -29,7 +29,12 @@ export function embed(a: number): Ext {
 /** Builds an extension element from four canonical coefficients (validated). */
 export function ext(c: ArrayLike<number>, what = "extension element"): Ext {
   if (c.length !== 4) throw new FieldError("BAD_LENGTH", `${what} must have 4 coefficients, got ${c.length}`);
-  return [element(c[0], `${what}.c0`), element(c[1], `${what}.c1`), element(c[2], `${what}.c2`), element(c[3], `${what}.c3`)];
+  return [
+    element(c[0], `${what}.c0`),
+    element(c[1], `${what}.c1`),
+    element(c[2], `${what}.c2`),
+    element(c[3], `${what}.c3`),
+  ];
 }
 
 /** a + b in the quartic extension (coefficient-wise mod p; compat-v1 §3.2). Inputs are canonical `Ext` (4 numbers in [0, p)); not checked. */

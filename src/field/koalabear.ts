@@ -101,7 +101,8 @@ export function batchInverse(values: ArrayLike<number>): Uint32Array {
   let acc = 1;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
-    if (v === 0) throw new FieldError("DIVISION_BY_ZERO", `element at index ${i} is 0 and has no inverse`, { index: i });
+    if (v === 0)
+      throw new FieldError("DIVISION_BY_ZERO", `element at index ${i} is 0 and has no inverse`, { index: i });
     prefix[i] = acc;
     acc = mul(acc, v);
   }
@@ -137,7 +138,10 @@ export function fromU64(x: bigint): number {
  */
 export function element(x: unknown, what = "value"): number {
   if (typeof x !== "number" || !Number.isInteger(x)) {
-    throw new FieldError("NOT_AN_INTEGER", `${what} must be an integer field element, got ${String(x)}`, { what, value: String(x) });
+    throw new FieldError("NOT_AN_INTEGER", `${what} must be an integer field element, got ${String(x)}`, {
+      what,
+      value: String(x),
+    });
   }
   if (x < 0) {
     throw new FieldError("NEGATIVE", `${what} must be in [0, p) with p = ${P}, got negative ${x}`, { what, value: x });

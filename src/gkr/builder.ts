@@ -114,7 +114,8 @@ const P_BIG = BigInt(P);
 /** Reduces an integer coefficient or constant mod p (negative values allowed). */
 function reduce(x: number | bigint, what: string): number {
   if (typeof x === "bigint") return Number(((x % P_BIG) + P_BIG) % P_BIG);
-  if (!Number.isSafeInteger(x)) throw new CircuitError("BAD_COEFF", `${what} must be a safe integer or a bigint, got ${x}`, { what });
+  if (!Number.isSafeInteger(x))
+    throw new CircuitError("BAD_COEFF", `${what} must be a safe integer or a bigint, got ${x}`, { what });
   const r = x % P;
   return r < 0 ? r + P : r;
 }
@@ -161,8 +162,12 @@ export class CircuitBuilder {
 
   /** Sets the scope tag recorded by every node created from now on. */
   scope(family: number, block: number): void {
-    for (const [v, what] of [[family, "family"], [block, "block"]] as const) {
-      if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) throw new CircuitError("BAD_SCOPE", `scope ${what} must be an integer in [0, 2^31), got ${v}`);
+    for (const [v, what] of [
+      [family, "family"],
+      [block, "block"],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff)
+        throw new CircuitError("BAD_SCOPE", `scope ${what} must be an integer in [0, 2^31), got ${v}`);
     }
     this.family = family;
     this.block = block;
@@ -214,7 +219,8 @@ export class CircuitBuilder {
       const node = term[0];
       this.checkNode(node);
       const k = term[1];
-      cs[t] = typeof k === "number" && k >= 0 && k < P && Number.isInteger(k) ? k : reduce(k, `affine term ${t} coefficient`);
+      cs[t] =
+        typeof k === "number" && k >= 0 && k < P && Number.isInteger(k) ? k : reduce(k, `affine term ${t} coefficient`);
       const l = this.levels[node]!;
       if (l > lvl) lvl = l;
     }
@@ -231,12 +237,21 @@ export class CircuitBuilder {
 
   /** sum(xs) = Affine([(x, 1) …], 0). */
   sum(xs: readonly NodeId[]): NodeId {
-    return this.affine(xs.map((x) => [x, 1] as const), 0);
+    return this.affine(
+      xs.map((x) => [x, 1] as const),
+      0,
+    );
   }
 
   /** sub(a, b) = Affine([(a, 1), (b, p − 1)], 0). */
   sub(a: NodeId, b: NodeId): NodeId {
-    return this.affine([[a, 1], [b, P - 1]], 0);
+    return this.affine(
+      [
+        [a, 1],
+        [b, P - 1],
+      ],
+      0,
+    );
   }
 
   /** Mul(a, b), emitted as (Mul, out, a, b, 1). */
@@ -272,7 +287,8 @@ export class CircuitBuilder {
       const tap = taps[t]!;
       this.checkNode(tap.node);
       const k = tap.coeff;
-      cs[t] = typeof k === "number" && k >= 0 && k < P && Number.isInteger(k) ? k : reduce(k, `combine tap ${t} coefficient`);
+      cs[t] =
+        typeof k === "number" && k >= 0 && k < P && Number.isInteger(k) ? k : reduce(k, `combine tap ${t} coefficient`);
       const l = this.levels[tap.node]!;
       if (l > lvl) lvl = l;
     }
@@ -321,10 +337,14 @@ export class CircuitBuilder {
     this.checkOpen();
     if (outputs.length === 0) throw new CircuitError("NO_OUTPUTS", "a circuit needs at least one output");
     for (const o of outputs) this.checkNode(o);
-    if (new Set(outputs).size !== outputs.length) throw new CircuitError("DUPLICATE_OUTPUT", "outputs must be distinct nodes");
+    if (new Set(outputs).size !== outputs.length)
+      throw new CircuitError("DUPLICATE_OUTPUT", "outputs must be distinct nodes");
     const width = inputWidth ?? this.maxInput + 1;
     if (!Number.isInteger(width) || width < this.maxInput + 1 || width > MAX_INPUT_INDEX) {
-      throw new CircuitError("INPUT_WIDTH", `input width ${width} must be an integer covering every input index (max ${this.maxInput}) and below 2^30`);
+      throw new CircuitError(
+        "INPUT_WIDTH",
+        `input width ${width} must be an integer covering every input index (max ${this.maxInput}) and below 2^30`,
+      );
     }
     this.built = true;
 
@@ -355,7 +375,10 @@ export class CircuitBuilder {
     const levelStart = new Int32Array(lstar + 2);
     for (let id = 0; id < n; id++) {
       const lvl = levels[id]!;
-      if (lvl > lstar) throw new CircuitError("NODE_ABOVE_OUTPUTS", `node ${id} is at level ${lvl}, above the output level ${lstar}`, { node: id });
+      if (lvl > lstar)
+        throw new CircuitError("NODE_ABOVE_OUTPUTS", `node ${id} is at level ${lvl}, above the output level ${lstar}`, {
+          node: id,
+        });
       levelStart[lvl + 1]!++;
     }
     for (let l = 1; l <= lstar + 1; l++) levelStart[l]! += levelStart[l - 1]!;
@@ -387,7 +410,11 @@ export class CircuitBuilder {
     const layerTags: LayerTags[] = new Array(lstar);
     for (let lvl = lstar; lvl >= 1; lvl--) {
       const k = lstar - lvl;
-      const { layer, tags } = this.emitLevel(byLevel.subarray(levelStart[lvl]!, levelStart[lvl + 1]!), wire, widthBits(counts[lvl]!));
+      const { layer, tags } = this.emitLevel(
+        byLevel.subarray(levelStart[lvl]!, levelStart[lvl + 1]!),
+        wire,
+        widthBits(counts[lvl]!),
+      );
       layers[k] = layer;
       layerTags[k] = { ...tags, families: placements[lvl]!, untaggedBase: untaggedBase[lvl]! };
     }
@@ -419,8 +446,12 @@ export class CircuitBuilder {
    * (ascending), then block (ascending), in creation order inside a block, each family's blocks
    * at a power-of-two stride; untagged nodes after them in creation order.
    */
-  private numberLevel(ids: Int32Array, wire: Int32Array): { placements: FamilyPlacement[]; untaggedBase: number; count: number } {
-    const fams = this.fams, blks = this.blks;
+  private numberLevel(
+    ids: Int32Array,
+    wire: Int32Array,
+  ): { placements: FamilyPlacement[]; untaggedBase: number; count: number } {
+    const fams = this.fams,
+      blks = this.blks;
     const families = new Map<number, Map<number, number[]>>();
     const untagged: number[] = [];
     for (let i = 0; i < ids.length; i++) {
@@ -463,9 +494,20 @@ export class CircuitBuilder {
   }
 
   /** Gates, constants and their tags of one level, in emission order (§8.3 step 4). */
-  private emitLevel(ids: Int32Array, wire: Int32Array, width: number): { layer: Layer; tags: Omit<LayerTags, "families" | "untaggedBase"> } {
-    const kinds = this.kinds, childStart = this.childStart, childCount = this.childCount, aux = this.aux;
-    const fams = this.fams, blks = this.blks, child = this.child, coeff = this.coeff, cube = this.cube;
+  private emitLevel(
+    ids: Int32Array,
+    wire: Int32Array,
+    width: number,
+  ): { layer: Layer; tags: Omit<LayerTags, "families" | "untaggedBase"> } {
+    const kinds = this.kinds,
+      childStart = this.childStart,
+      childCount = this.childCount,
+      aux = this.aux;
+    const fams = this.fams,
+      blks = this.blks,
+      child = this.child,
+      coeff = this.coeff,
+      cube = this.cube;
     let gates = 0;
     let consts = 0;
     for (let i = 0; i < ids.length; i++) {
@@ -585,6 +627,7 @@ export class CircuitBuilder {
   }
 
   private checkOpen(): void {
-    if (this.built) throw new CircuitError("BUILDER_CONSUMED", "this builder has already built its circuit; use a new builder");
+    if (this.built)
+      throw new CircuitError("BUILDER_CONSUMED", "this builder has already built its circuit; use a new builder");
   }
 }

@@ -91,7 +91,11 @@ export function inputBitsOf(circuit: Circuit, i: number): number {
 }
 
 /** Builds a Layer from gate and constant lists (copies into typed arrays; does not validate). */
-export function makeLayer(widthBits: number, gates: readonly Gate[], consts: readonly { wire: number; value: number }[] = []): Layer {
+export function makeLayer(
+  widthBits: number,
+  gates: readonly Gate[],
+  consts: readonly { wire: number; value: number }[] = [],
+): Layer {
   const n = gates.length;
   const layer: Layer = {
     widthBits,
@@ -127,7 +131,8 @@ export function validateCircuit(circuit: Circuit): void {
   const D = circuit.layers.length;
   if (D === 0) throw new CircuitError("EMPTY_CIRCUIT", "circuit has no layers");
   const checkBits = (b: number, what: string) => {
-    if (!Number.isInteger(b) || b < 0 || b > 30) throw new CircuitError("BAD_WIDTH", `${what} width bits must be an integer in [0, 30], got ${b}`);
+    if (!Number.isInteger(b) || b < 0 || b > 30)
+      throw new CircuitError("BAD_WIDTH", `${what} width bits must be an integer in [0, 30], got ${b}`);
   };
   checkBits(circuit.inputWidthBits, "input");
   for (let i = 0; i < D; i++) {
@@ -136,26 +141,62 @@ export function validateCircuit(circuit: Circuit): void {
     const outSize = 2 ** layer.widthBits;
     const inSize = 2 ** inputBitsOf(circuit, i);
     const n = layer.gateKind.length;
-    if (layer.gateOut.length !== n || layer.gateIn1.length !== n || layer.gateIn2.length !== n || layer.gateCoeff.length !== n) {
+    if (
+      layer.gateOut.length !== n ||
+      layer.gateIn1.length !== n ||
+      layer.gateIn2.length !== n ||
+      layer.gateCoeff.length !== n
+    ) {
       throw new CircuitError("BAD_WIDTH", `layer ${i}: gate arrays have different lengths`);
     }
     for (let g = 0; g < n; g++) {
       const kind = layer.gateKind[g]!;
       const where = `layer ${i} gate ${g}`;
-      if (kind > 2) throw new CircuitError("BAD_GATE_KIND", `${where}: unknown gate kind ${kind} (0 Lin, 1 Mul, 2 Pow3)`, { layer: i, gate: g });
+      if (kind > 2)
+        throw new CircuitError("BAD_GATE_KIND", `${where}: unknown gate kind ${kind} (0 Lin, 1 Mul, 2 Pow3)`, {
+          layer: i,
+          gate: g,
+        });
       if (kind !== GateKind.Mul && layer.gateIn2[g] !== layer.gateIn1[g]) {
-        throw new CircuitError("UNARY_IN2_MISMATCH", `${where}: unary gate has in2 ${layer.gateIn2[g]} ≠ in1 ${layer.gateIn1[g]}`, { layer: i, gate: g });
+        throw new CircuitError(
+          "UNARY_IN2_MISMATCH",
+          `${where}: unary gate has in2 ${layer.gateIn2[g]} ≠ in1 ${layer.gateIn1[g]}`,
+          { layer: i, gate: g },
+        );
       }
-      if (layer.gateOut[g]! >= outSize) throw new CircuitError("WIRE_OUT_OF_RANGE", `${where}: out wire ${layer.gateOut[g]} outside layer width ${outSize}`, { layer: i, gate: g });
+      if (layer.gateOut[g]! >= outSize)
+        throw new CircuitError(
+          "WIRE_OUT_OF_RANGE",
+          `${where}: out wire ${layer.gateOut[g]} outside layer width ${outSize}`,
+          { layer: i, gate: g },
+        );
       if (layer.gateIn1[g]! >= inSize || layer.gateIn2[g]! >= inSize) {
-        throw new CircuitError("WIRE_OUT_OF_RANGE", `${where}: input wire outside the width ${inSize} of the layer below`, { layer: i, gate: g });
+        throw new CircuitError(
+          "WIRE_OUT_OF_RANGE",
+          `${where}: input wire outside the width ${inSize} of the layer below`,
+          { layer: i, gate: g },
+        );
       }
-      if (layer.gateCoeff[g]! >= P) throw new CircuitError("NON_CANONICAL_COEFF", `${where}: coefficient ${layer.gateCoeff[g]} ≥ p`, { layer: i, gate: g });
+      if (layer.gateCoeff[g]! >= P)
+        throw new CircuitError("NON_CANONICAL_COEFF", `${where}: coefficient ${layer.gateCoeff[g]} ≥ p`, {
+          layer: i,
+          gate: g,
+        });
     }
-    if (layer.constValue.length !== layer.constWire.length) throw new CircuitError("BAD_WIDTH", `layer ${i}: constant arrays have different lengths`);
+    if (layer.constValue.length !== layer.constWire.length)
+      throw new CircuitError("BAD_WIDTH", `layer ${i}: constant arrays have different lengths`);
     for (let c = 0; c < layer.constWire.length; c++) {
-      if (layer.constWire[c]! >= outSize) throw new CircuitError("WIRE_OUT_OF_RANGE", `layer ${i} const ${c}: wire ${layer.constWire[c]} outside layer width ${outSize}`, { layer: i, const: c });
-      if (layer.constValue[c]! >= P) throw new CircuitError("NON_CANONICAL_COEFF", `layer ${i} const ${c}: value ${layer.constValue[c]} ≥ p`, { layer: i, const: c });
+      if (layer.constWire[c]! >= outSize)
+        throw new CircuitError(
+          "WIRE_OUT_OF_RANGE",
+          `layer ${i} const ${c}: wire ${layer.constWire[c]} outside layer width ${outSize}`,
+          { layer: i, const: c },
+        );
+      if (layer.constValue[c]! >= P)
+        throw new CircuitError("NON_CANONICAL_COEFF", `layer ${i} const ${c}: value ${layer.constValue[c]} ≥ p`, {
+          layer: i,
+          const: c,
+        });
     }
   }
 }
@@ -169,9 +210,15 @@ export function evaluateLayer(layer: Layer, below: Uint32Array): Uint32Array {
     const a = below[gateIn1[g]!]!;
     let v: number;
     switch (gateKind[g]) {
-      case GateKind.Lin: v = a; break;
-      case GateKind.Mul: v = mul(a, below[gateIn2[g]!]!); break;
-      default: v = mul(mul(a, a), a); break;
+      case GateKind.Lin:
+        v = a;
+        break;
+      case GateKind.Mul:
+        v = mul(a, below[gateIn2[g]!]!);
+        break;
+      default:
+        v = mul(mul(a, a), a);
+        break;
     }
     const o = gateOut[g]!;
     out[o] = add(out[o]!, mul(gateCoeff[g]!, v));
@@ -185,11 +232,16 @@ export function evaluateLayer(layer: Layer, below: Uint32Array): Uint32Array {
  */
 export function padInput(circuit: Circuit, input: ArrayLike<number>): Uint32Array {
   const size = 2 ** circuit.inputWidthBits;
-  if (input.length > size) throw new CircuitError("INPUT_WIDTH", `input has ${input.length} values, more than the circuit's 2^${circuit.inputWidthBits} = ${size}`);
+  if (input.length > size)
+    throw new CircuitError(
+      "INPUT_WIDTH",
+      `input has ${input.length} values, more than the circuit's 2^${circuit.inputWidthBits} = ${size}`,
+    );
   const padded = new Uint32Array(size);
   for (let k = 0; k < input.length; k++) {
     const v = input[k]!;
-    if (!Number.isInteger(v) || v < 0 || v >= P) throw new CircuitError("INPUT_WIDTH", `input[${k}] = ${v} is not a canonical field element`);
+    if (!Number.isInteger(v) || v < 0 || v >= P)
+      throw new CircuitError("INPUT_WIDTH", `input[${k}] = ${v} is not a canonical field element`);
     padded[k] = v;
   }
   return padded;
@@ -208,7 +260,8 @@ export function evaluateCircuit(circuit: Circuit, input: ArrayLike<number>): Uin
   for (let i = circuit.layers.length - 1; i >= 0; i--) {
     const below = values[i + 1]!;
     const layer = circuit.layers[i]!;
-    if (below.length !== 2 ** inputBitsOf(circuit, i)) throw new CircuitError("BAD_WIDTH", `layer ${i} reads a vector of the wrong width`);
+    if (below.length !== 2 ** inputBitsOf(circuit, i))
+      throw new CircuitError("BAD_WIDTH", `layer ${i} reads a vector of the wrong width`);
     values[i] = evaluateLayer(layer, below);
   }
   return values;

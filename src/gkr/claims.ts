@@ -22,7 +22,11 @@ export interface Claim {
 export function claimWeights(claims: readonly Claim[], bits: number): ExtVector {
   for (let k = 0; k < claims.length; k++) {
     if (claims[k]!.point.length !== bits) {
-      throw new CircuitError("BAD_POINT", `claim ${k} has a point of ${claims[k]!.point.length} coordinates, the layer has ${bits} width bits`, { claim: k });
+      throw new CircuitError(
+        "BAD_POINT",
+        `claim ${k} has a point of ${claims[k]!.point.length} coordinates, the layer has ${bits} width bits`,
+        { claim: k },
+      );
     }
   }
   if (claims.length === 0) return new ExtVector(2 ** bits);

@@ -51,7 +51,13 @@ export interface DrivenLayer {
  * incoming claims; `outputBits` is s_out(0) of the points (copies included).
  * @param onLayer called after each layer with its stats.
  */
-export function driveGkr(layerCount: number, outputBits: number, transcript: DuplexChallenger, layerAt: (i: number, claims: readonly Claim[]) => DrivenLayer, onLayer?: (stats: LayerProveStats) => void): GkrProveResult {
+export function driveGkr(
+  layerCount: number,
+  outputBits: number,
+  transcript: DuplexChallenger,
+  layerAt: (i: number, claims: readonly Claim[]) => DrivenLayer,
+  onLayer?: (stats: LayerProveStats) => void,
+): GkrProveResult {
   const z0: Ext[] = [];
   for (let j = 0; j < outputBits; j++) z0.push(transcript.sampleExt());
   let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
@@ -74,10 +80,19 @@ export function driveGkr(layerCount: number, outputBits: number, transcript: Dup
     transcript.observeExt(evalX);
     transcript.observeExt(evalY);
     layers.push({ rounds, evalX, evalY });
-    onLayer?.({ layerIndex: i, outputBits: layer.outputBits, inputBits: s, gates: layer.gates, oracleAllocatedBytes: oracle.allocatedBytes });
+    onLayer?.({
+      layerIndex: i,
+      outputBits: layer.outputBits,
+      inputBits: s,
+      gates: layer.gates,
+      oracleAllocatedBytes: oracle.allocatedBytes,
+    });
     if (i < layerCount - 1) {
       const r = transcript.sampleExt();
-      claims = [{ point: x, coeff: EXT_ONE }, { point: y, coeff: r }];
+      claims = [
+        { point: x, coeff: EXT_ONE },
+        { point: y, coeff: r },
+      ];
     } else {
       inputClaim = { x, evalX, y, evalY };
     }

@@ -30,11 +30,18 @@ export interface CopiesShape {
 
 function checkShape(values: ArrayLike<number>, shape: CopiesShape, points: readonly (readonly Ext[])[]): void {
   const { copyBits: k, copySizeBits: s, used } = shape;
-  if (!Number.isInteger(k) || !Number.isInteger(s) || k < 0 || s < 0 || k + s > 30) throw new SumcheckError("BAD_POINT", `mleEvalCopies: bad copies shape 2^${k} × 2^${s}`);
-  if (!Number.isInteger(used) || used < 0 || used > 2 ** s) throw new SumcheckError("BAD_TABLE", `mleEvalCopies: used = ${used} is not in [0, 2^${s}]`);
-  if (values.length !== 2 ** (k + s)) throw new SumcheckError("BAD_TABLE", `mleEvalCopies: ${values.length} values, expected 2^${k + s}`);
+  if (!Number.isInteger(k) || !Number.isInteger(s) || k < 0 || s < 0 || k + s > 30)
+    throw new SumcheckError("BAD_POINT", `mleEvalCopies: bad copies shape 2^${k} × 2^${s}`);
+  if (!Number.isInteger(used) || used < 0 || used > 2 ** s)
+    throw new SumcheckError("BAD_TABLE", `mleEvalCopies: used = ${used} is not in [0, 2^${s}]`);
+  if (values.length !== 2 ** (k + s))
+    throw new SumcheckError("BAD_TABLE", `mleEvalCopies: ${values.length} values, expected 2^${k + s}`);
   for (const p of points) {
-    if (p.length !== k + s) throw new SumcheckError("BAD_POINT", `mleEvalCopies: a point of ${p.length} coordinates for a table of 2^${k + s} values`);
+    if (p.length !== k + s)
+      throw new SumcheckError(
+        "BAD_POINT",
+        `mleEvalCopies: a point of ${p.length} coordinates for a table of 2^${k + s} values`,
+      );
   }
 }
 
@@ -42,16 +49,24 @@ function checkShape(values: ArrayLike<number>, shape: CopiesShape, points: reado
  * Plain TypeScript reference of `mleEvalCopies`. Values beyond `used` in each copy must be zero
  * (they are not read). @throws SumcheckError `BAD_POINT`, `BAD_TABLE`.
  */
-export function mleEvalCopiesReference(values: ArrayLike<number>, shape: CopiesShape, points: readonly (readonly Ext[])[]): Ext[] {
+export function mleEvalCopiesReference(
+  values: ArrayLike<number>,
+  shape: CopiesShape,
+  points: readonly (readonly Ext[])[],
+): Ext[] {
   checkShape(values, shape, points);
   const { copyBits: k, copySizeBits: s, used } = shape;
   const S = 2 ** s;
   return points.map((z) => {
-    const hi = eqTable(z.slice(0, k)), lo = eqTable(z.slice(k));
+    const hi = eqTable(z.slice(0, k)),
+      lo = eqTable(z.slice(k));
     const L = lo.data;
     let acc: Ext = [0, 0, 0, 0];
     for (let c = 0; c < 2 ** k; c++) {
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      let a0 = 0,
+        a1 = 0,
+        a2 = 0,
+        a3 = 0;
       for (let j = 0; j < used; j++) {
         const v = values[c * S + j]!;
         if (v === 0) continue;
@@ -94,9 +109,11 @@ export function mleEvalCopies(values: Uint32Array, shape: CopiesShape, points: r
   const { copyBits: k, copySizeBits: s, used } = shape;
   // Region slices start at multiples of 4 words: copies of fewer than 4 values take the reference.
   if (kr === null || used === 0 || s < 2) return mleEvalCopiesReference(values, shape, points);
-  const S = 2 ** s, K = 2 ** k;
+  const S = 2 ** s,
+    K = 2 ** k;
   const stride = 4 * Math.ceil(used / 4);
-  const heap = kr.heap, inst = kr.instance;
+  const heap = kr.heap,
+    inst = kr.instance;
   const vals = heap.allocFrom(values);
   const planes = heap.alloc(4 * stride * points.length);
   try {
@@ -111,11 +128,17 @@ export function mleEvalCopies(values: Uint32Array, shape: CopiesShape, points: r
     const out: Ext[] = [];
     for (let q = 0; q < points.length; q++) {
       const hi = eqTable(points[q]!.slice(0, k)).data;
-      const p0 = planes.ptr + 4 * (4 * q) * stride, p1 = p0 + 4 * stride, p2 = p1 + 4 * stride, p3 = p2 + 4 * stride;
+      const p0 = planes.ptr + 4 * (4 * q) * stride,
+        p1 = p0 + 4 * stride,
+        p2 = p1 + 4 * stride,
+        p3 = p2 + 4 * stride;
       const acc = new Uint32Array(4);
       for (let c = 0; c < K; c++) {
         const copy = vals.ptr + 4 * c * S;
-        const i0 = ip(copy, p0, used) >>> 0, i1 = ip(copy, p1, used) >>> 0, i2 = ip(copy, p2, used) >>> 0, i3 = ip(copy, p3, used) >>> 0;
+        const i0 = ip(copy, p0, used) >>> 0,
+          i1 = ip(copy, p1, used) >>> 0,
+          i2 = ip(copy, p2, used) >>> 0,
+          i3 = ip(copy, p3, used) >>> 0;
         extMulAddTo(acc, 0, 1, hi[c]!, hi[K + c]!, hi[2 * K + c]!, hi[3 * K + c]!, i0, i1, i2, i3);
       }
       out.push([acc[0]!, acc[1]!, acc[2]!, acc[3]!]);

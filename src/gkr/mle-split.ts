@@ -29,27 +29,56 @@ const TMP = new Float64Array(4);
 export function mleEvalUsed(values: ArrayLike<number>, used: number, point: readonly Ext[]): Ext {
   const n = point.length;
   if (n > 30) throw new SumcheckError("BAD_POINT", `mleEvalUsed: ${n} variables exceed the limit of 30`);
-  if (values.length !== 2 ** n) throw new SumcheckError("BAD_POINT", `mleEvalUsed: a point of ${n} coordinates needs a table of 2^${n} values, got ${values.length}`);
-  if (!Number.isInteger(used) || used < 0 || used > 2 ** n) throw new SumcheckError("BAD_TABLE", `mleEvalUsed: used = ${used} is not in [0, 2^${n}]`);
-  const L = Math.min(LO_BITS, n), S = 2 ** L;
+  if (values.length !== 2 ** n)
+    throw new SumcheckError(
+      "BAD_POINT",
+      `mleEvalUsed: a point of ${n} coordinates needs a table of 2^${n} values, got ${values.length}`,
+    );
+  if (!Number.isInteger(used) || used < 0 || used > 2 ** n)
+    throw new SumcheckError("BAD_TABLE", `mleEvalUsed: used = ${used} is not in [0, 2^${n}]`);
+  const L = Math.min(LO_BITS, n),
+    S = 2 ** L;
   const hiCount = Math.ceil(used / S);
   if (hiCount === 0) return [0, 0, 0, 0];
-  const hi = eqTableRange(point, 0, n - L, hiCount), lo = eqTableRange(point, n - L, n);
-  const H = hi.length, hd = hi.data, ld = lo.data;
+  const hi = eqTableRange(point, 0, n - L, hiCount),
+    lo = eqTableRange(point, n - L, n);
+  const H = hi.length,
+    hd = hi.data,
+    ld = lo.data;
   ACC.fill(0);
   for (let h = 0; h < hiCount; h++) {
-    let h0 = 0, h1 = 0, h2 = 0, h3 = 0, l0 = 0, l1 = 0, l2 = 0, l3 = 0;
-    const base = h * S, end = Math.min(S, used - base);
+    let h0 = 0,
+      h1 = 0,
+      h2 = 0,
+      h3 = 0,
+      l0 = 0,
+      l1 = 0,
+      l2 = 0,
+      l3 = 0;
+    const base = h * S,
+      end = Math.min(S, used - base);
     for (let l = 0; l < end; l++) {
       const v = values[base + l]!;
       if (v === 0) continue;
-      const vh = v >>> 16, vl = v & 0xffff;
-      const e0 = ld[l]!, e1 = ld[S + l]!, e2 = ld[2 * S + l]!, e3 = ld[3 * S + l]!;
-      h0 += vh * e0; h1 += vh * e1; h2 += vh * e2; h3 += vh * e3;
-      l0 += vl * e0; l1 += vl * e1; l2 += vl * e2; l3 += vl * e3;
+      const vh = v >>> 16,
+        vl = v & 0xffff;
+      const e0 = ld[l]!,
+        e1 = ld[S + l]!,
+        e2 = ld[2 * S + l]!,
+        e3 = ld[3 * S + l]!;
+      h0 += vh * e0;
+      h1 += vh * e1;
+      h2 += vh * e2;
+      h3 += vh * e3;
+      l0 += vl * e0;
+      l1 += vl * e1;
+      l2 += vl * e2;
+      l3 += vl * e3;
     }
-    const i0 = reduce52(reduce52(h0) * 65536 + l0), i1 = reduce52(reduce52(h1) * 65536 + l1);
-    const i2 = reduce52(reduce52(h2) * 65536 + l2), i3 = reduce52(reduce52(h3) * 65536 + l3);
+    const i0 = reduce52(reduce52(h0) * 65536 + l0),
+      i1 = reduce52(reduce52(h1) * 65536 + l1);
+    const i2 = reduce52(reduce52(h2) * 65536 + l2),
+      i3 = reduce52(reduce52(h3) * 65536 + l3);
     extMulSplitTo(TMP, 0, 1, hd[h]!, hd[H + h]!, hd[2 * H + h]!, hd[3 * H + h]!, i0, i1, i2, i3);
     for (let c = 0; c < 4; c++) {
       const a = ACC[c]! + TMP[c]!;

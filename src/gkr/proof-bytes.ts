@@ -18,8 +18,13 @@ export function gkrProofBytes(proof: GkrProof): Uint8Array {
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
   let o = 0;
-  const u32 = (v: number) => { view.setUint32(o, v, true); o += 4; };
-  const ext = (e: Ext, what: string) => { for (let c = 0; c < 4; c++) u32(element(e[c], `${what}.c${c}`)); };
+  const u32 = (v: number) => {
+    view.setUint32(o, v, true);
+    o += 4;
+  };
+  const ext = (e: Ext, what: string) => {
+    for (let c = 0; c < 4; c++) u32(element(e[c], `${what}.c${c}`));
+  };
   u32(proof.layers.length);
   proof.layers.forEach((l, i) => {
     u32(l.rounds.length);

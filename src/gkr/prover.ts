@@ -42,18 +42,34 @@ export interface ProveGkrOptions {
  * @throws CircuitError from `validateCircuit`; `WITNESS_LENGTH`, `WITNESS_WIDTH` or
  *   `WITNESS_NON_CANONICAL` for a witness of the wrong shape.
  */
-export function proveGkr(circuit: Circuit, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: ProveGkrOptions = {}): GkrProveResult {
+export function proveGkr(
+  circuit: Circuit,
+  witness: readonly Uint32Array[],
+  transcript: DuplexChallenger,
+  options: ProveGkrOptions = {},
+): GkrProveResult {
   if (!validated.has(circuit)) {
     validateCircuit(circuit);
     validated.add(circuit);
   }
   validateWitness(circuit, witness);
   const factory = options.oracleFactory ?? defaultLayerOracleFactory();
-  return driveGkr(circuit.layers.length, circuit.layers[0]!.widthBits, transcript, (i, claims) => {
-    const layer = circuit.layers[i]!;
-    const s = inputBitsOf(circuit, i);
-    return { oracle: factory({ layer, layerIndex: i, inputBits: s, below: witness[i + 1]!, claims }), outputBits: layer.widthBits, inputBits: s, gates: layer.gateKind.length };
-  }, options.onLayer);
+  return driveGkr(
+    circuit.layers.length,
+    circuit.layers[0]!.widthBits,
+    transcript,
+    (i, claims) => {
+      const layer = circuit.layers[i]!;
+      const s = inputBitsOf(circuit, i);
+      return {
+        oracle: factory({ layer, layerIndex: i, inputBits: s, below: witness[i + 1]!, claims }),
+        outputBits: layer.widthBits,
+        inputBits: s,
+        gates: layer.gateKind.length,
+      };
+    },
+    options.onLayer,
+  );
 }
 
 /** Circuits that passed `validateCircuit` in an earlier proof. */
@@ -77,17 +93,28 @@ export function defaultLayerOracleFactory(): LayerOracleFactory {
 function validateWitness(circuit: Circuit, witness: readonly Uint32Array[]): void {
   const D = circuit.layers.length;
   if (!Array.isArray(witness) || witness.length !== D + 1) {
-    throw new CircuitError("WITNESS_LENGTH", `the witness must hold ${D + 1} vectors (${D} layers and the input), got ${Array.isArray(witness) ? witness.length : typeof witness}`);
+    throw new CircuitError(
+      "WITNESS_LENGTH",
+      `the witness must hold ${D + 1} vectors (${D} layers and the input), got ${Array.isArray(witness) ? witness.length : typeof witness}`,
+    );
   }
   for (let j = 0; j <= D; j++) {
     const bits = j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits;
     const v = witness[j];
     const what = j < D ? `witness vector ${j} (layer ${j})` : `witness vector ${j} (input)`;
     if (!(v instanceof Uint32Array) || v.length !== 2 ** bits) {
-      throw new CircuitError("WITNESS_WIDTH", `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`, { vector: j });
+      throw new CircuitError(
+        "WITNESS_WIDTH",
+        `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`,
+        { vector: j },
+      );
     }
     for (let k = 0; k < v.length; k++) {
-      if (v[k]! >= P) throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${k}] = ${v[k]} is not canonical (< p)`, { vector: j, index: k });
+      if (v[k]! >= P)
+        throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${k}] = ${v[k]} is not canonical (< p)`, {
+          vector: j,
+          index: k,
+        });
     }
   }
 }

@@ -85,7 +85,10 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
   constructor(input: LayerOracleInput, extension?: SparseOracleExtension) {
     const { layer, inputBits: s, below, claims } = input;
     if (below.length !== 2 ** s) {
-      throw new SumcheckError("BAD_TABLE", `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`);
+      throw new SumcheckError(
+        "BAD_TABLE",
+        `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`,
+      );
     }
     this.s = s;
     this.layer = layer;
@@ -119,7 +122,8 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
     const { gateKind, gateOut, gateIn1, gateIn2, gateCoeff } = this.layer;
     const w = this.weights!.data;
     const W = this.weights!.length;
-    const W2 = 2 * W, W3 = 3 * W;
+    const W2 = 2 * W,
+      W3 = 3 * W;
     const A = this.tableA!.data;
     const n = this.tableA!.length;
     const Pw = this.tablePow ? this.tablePow.data : A;
@@ -173,12 +177,14 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
   }
 
   evalX(): Ext {
-    if (this.evalXValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
+    if (this.evalXValue === null)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
     return this.evalXValue;
   }
 
   evalY(): Ext {
-    if (this.evalYValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(y*) is known only after every variable is bound");
+    if (this.evalYValue === null)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", "V(y*) is known only after every variable is bound");
     return this.evalYValue;
   }
 
@@ -191,7 +197,8 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
     const A = this.tableA!.data;
     const len = this.tableA!.length;
     const h = len / 2;
-    const L2 = 2 * len, L3 = 3 * len;
+    const L2 = 2 * len,
+      L3 = 3 * len;
     const hasPow = this.hasPow;
     const Pw = hasPow ? this.tablePow!.data : A;
     const tmp = this.tmp;
@@ -199,15 +206,30 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
       const V = this.below;
       for (let i = 0; i < h; i++) {
         const ih = i + h;
-        const vl = V[i]!, dv = V[ih]! + P - vl;
-        const a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
-        const da0 = A[ih]! + P - a0, da1 = A[len + ih]! + P - a1, da2 = A[L2 + ih]! + P - a2, da3 = A[L3 + ih]! + P - a3;
-        const p0 = hasPow ? Pw[i]! : 0, p1 = hasPow ? Pw[len + i]! : 0, p2 = hasPow ? Pw[L2 + i]! : 0, p3 = hasPow ? Pw[L3 + i]! : 0;
-        const dp0 = hasPow ? Pw[ih]! + P - p0 : 0, dp1 = hasPow ? Pw[len + ih]! + P - p1 : 0;
-        const dp2 = hasPow ? Pw[L2 + ih]! + P - p2 : 0, dp3 = hasPow ? Pw[L3 + ih]! + P - p3 : 0;
+        const vl = V[i]!,
+          dv = V[ih]! + P - vl;
+        const a0 = A[i]!,
+          a1 = A[len + i]!,
+          a2 = A[L2 + i]!,
+          a3 = A[L3 + i]!;
+        const da0 = A[ih]! + P - a0,
+          da1 = A[len + ih]! + P - a1,
+          da2 = A[L2 + ih]! + P - a2,
+          da3 = A[L3 + ih]! + P - a3;
+        const p0 = hasPow ? Pw[i]! : 0,
+          p1 = hasPow ? Pw[len + i]! : 0,
+          p2 = hasPow ? Pw[L2 + i]! : 0,
+          p3 = hasPow ? Pw[L3 + i]! : 0;
+        const dp0 = hasPow ? Pw[ih]! + P - p0 : 0,
+          dp1 = hasPow ? Pw[len + ih]! + P - p1 : 0;
+        const dp2 = hasPow ? Pw[L2 + ih]! + P - p2 : 0,
+          dp3 = hasPow ? Pw[L3 + ih]! + P - p3 : 0;
         for (let t = 0; t <= m; t++) {
           const v = (vl + t * dv) % P;
-          let s0 = (a0 + t * da0) % P, s1 = (a1 + t * da1) % P, s2 = (a2 + t * da2) % P, s3 = (a3 + t * da3) % P;
+          let s0 = (a0 + t * da0) % P,
+            s1 = (a1 + t * da1) % P,
+            s2 = (a2 + t * da2) % P,
+            s3 = (a3 + t * da3) % P;
           if (hasPow) {
             const vv = mul(v, v);
             s0 = (s0 + mul((p0 + t * dp0) % P, vv)) % P;
@@ -226,20 +248,58 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
       const V = this.tableVx.data;
       for (let i = 0; i < h; i++) {
         const ih = i + h;
-        const v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
-        const dv0 = V[ih]! + P - v0, dv1 = V[len + ih]! + P - v1, dv2 = V[L2 + ih]! + P - v2, dv3 = V[L3 + ih]! + P - v3;
-        const a0 = A[i]!, a1 = A[len + i]!, a2 = A[L2 + i]!, a3 = A[L3 + i]!;
-        const da0 = A[ih]! + P - a0, da1 = A[len + ih]! + P - a1, da2 = A[L2 + ih]! + P - a2, da3 = A[L3 + ih]! + P - a3;
-        const p0 = hasPow ? Pw[i]! : 0, p1 = hasPow ? Pw[len + i]! : 0, p2 = hasPow ? Pw[L2 + i]! : 0, p3 = hasPow ? Pw[L3 + i]! : 0;
-        const dp0 = hasPow ? Pw[ih]! + P - p0 : 0, dp1 = hasPow ? Pw[len + ih]! + P - p1 : 0;
-        const dp2 = hasPow ? Pw[L2 + ih]! + P - p2 : 0, dp3 = hasPow ? Pw[L3 + ih]! + P - p3 : 0;
+        const v0 = V[i]!,
+          v1 = V[len + i]!,
+          v2 = V[L2 + i]!,
+          v3 = V[L3 + i]!;
+        const dv0 = V[ih]! + P - v0,
+          dv1 = V[len + ih]! + P - v1,
+          dv2 = V[L2 + ih]! + P - v2,
+          dv3 = V[L3 + ih]! + P - v3;
+        const a0 = A[i]!,
+          a1 = A[len + i]!,
+          a2 = A[L2 + i]!,
+          a3 = A[L3 + i]!;
+        const da0 = A[ih]! + P - a0,
+          da1 = A[len + ih]! + P - a1,
+          da2 = A[L2 + ih]! + P - a2,
+          da3 = A[L3 + ih]! + P - a3;
+        const p0 = hasPow ? Pw[i]! : 0,
+          p1 = hasPow ? Pw[len + i]! : 0,
+          p2 = hasPow ? Pw[L2 + i]! : 0,
+          p3 = hasPow ? Pw[L3 + i]! : 0;
+        const dp0 = hasPow ? Pw[ih]! + P - p0 : 0,
+          dp1 = hasPow ? Pw[len + ih]! + P - p1 : 0;
+        const dp2 = hasPow ? Pw[L2 + ih]! + P - p2 : 0,
+          dp3 = hasPow ? Pw[L3 + ih]! + P - p3 : 0;
         for (let t = 0; t <= m; t++) {
-          const w0 = (v0 + t * dv0) % P, w1 = (v1 + t * dv1) % P, w2 = (v2 + t * dv2) % P, w3 = (v3 + t * dv3) % P;
-          let s0 = (a0 + t * da0) % P, s1 = (a1 + t * da1) % P, s2 = (a2 + t * da2) % P, s3 = (a3 + t * da3) % P;
+          const w0 = (v0 + t * dv0) % P,
+            w1 = (v1 + t * dv1) % P,
+            w2 = (v2 + t * dv2) % P,
+            w3 = (v3 + t * dv3) % P;
+          let s0 = (a0 + t * da0) % P,
+            s1 = (a1 + t * da1) % P,
+            s2 = (a2 + t * da2) % P,
+            s3 = (a3 + t * da3) % P;
           if (hasPow) {
             extMulTo(tmp, 0, 1, w0, w1, w2, w3, w0, w1, w2, w3);
-            extMulTo(tmp, 4, 1, (p0 + t * dp0) % P, (p1 + t * dp1) % P, (p2 + t * dp2) % P, (p3 + t * dp3) % P, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!);
-            s0 = (s0 + tmp[4]!) % P; s1 = (s1 + tmp[5]!) % P; s2 = (s2 + tmp[6]!) % P; s3 = (s3 + tmp[7]!) % P;
+            extMulTo(
+              tmp,
+              4,
+              1,
+              (p0 + t * dp0) % P,
+              (p1 + t * dp1) % P,
+              (p2 + t * dp2) % P,
+              (p3 + t * dp3) % P,
+              tmp[0]!,
+              tmp[1]!,
+              tmp[2]!,
+              tmp[3]!,
+            );
+            s0 = (s0 + tmp[4]!) % P;
+            s1 = (s1 + tmp[5]!) % P;
+            s2 = (s2 + tmp[6]!) % P;
+            s3 = (s3 + tmp[7]!) % P;
           }
           extMulAddTo(acc, 4 * t, 1, s0, s1, s2, s3, w0, w1, w2, w3);
         }
@@ -255,11 +315,13 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
     const eqx = eqTable(this.xs);
     this.allocatedBytes += eqx.data.byteLength;
     const n = eqx.length;
-    const n2 = 2 * n, n3 = 3 * n;
+    const n2 = 2 * n,
+      n3 = 3 * n;
     const e = eqx.data;
     const w = this.weights!.data;
     const W = this.weights!.length;
-    const W2 = 2 * W, W3 = 3 * W;
+    const W2 = 2 * W,
+      W3 = 3 * W;
     const linAcc = new Uint32Array(4);
     const powAcc = new Uint32Array(4);
     if (this.hasMul) {
@@ -275,11 +337,26 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
       const i1 = gateIn1[g]!;
       const kind = gateKind[g]!;
       // weight·eq(x*, in1) = (coeff·eq(x*, in1))·w[out]
-      tmp[0] = mul(c, e[i1]!); tmp[1] = mul(c, e[n + i1]!); tmp[2] = mul(c, e[n2 + i1]!); tmp[3] = mul(c, e[n3 + i1]!);
+      tmp[0] = mul(c, e[i1]!);
+      tmp[1] = mul(c, e[n + i1]!);
+      tmp[2] = mul(c, e[n2 + i1]!);
+      tmp[3] = mul(c, e[n3 + i1]!);
       if (kind === GateKind.Mul) {
         extMulAddTo(mx, gateIn2[g]!, n, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, w[o]!, w[W + o]!, w[W2 + o]!, w[W3 + o]!);
       } else {
-        extMulAddTo(kind === GateKind.Pow3 ? powAcc : linAcc, 0, 1, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, w[o]!, w[W + o]!, w[W2 + o]!, w[W3 + o]!);
+        extMulAddTo(
+          kind === GateKind.Pow3 ? powAcc : linAcc,
+          0,
+          1,
+          tmp[0]!,
+          tmp[1]!,
+          tmp[2]!,
+          tmp[3]!,
+          w[o]!,
+          w[W + o]!,
+          w[W2 + o]!,
+          w[W3 + o]!,
+        );
       }
     }
     this.extension?.addPhase2(e, n, w, W, linAcc, powAcc);
@@ -301,14 +378,22 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
       const M = this.mulx.data;
       const len = this.mulx.length;
       const h = len / 2;
-      const L2 = 2 * len, L3 = 3 * len;
+      const L2 = 2 * len,
+        L3 = 3 * len;
       if (this.tableVy === null) {
         const V = this.below;
         for (let i = 0; i < h; i++) {
           const ih = i + h;
-          const vl = V[i]!, dv = V[ih]! + P - vl;
-          const m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
-          const dm0 = M[ih]! + P - m0, dm1 = M[len + ih]! + P - m1, dm2 = M[L2 + ih]! + P - m2, dm3 = M[L3 + ih]! + P - m3;
+          const vl = V[i]!,
+            dv = V[ih]! + P - vl;
+          const m0 = M[i]!,
+            m1 = M[len + i]!,
+            m2 = M[L2 + i]!,
+            m3 = M[L3 + i]!;
+          const dm0 = M[ih]! + P - m0,
+            dm1 = M[len + ih]! + P - m1,
+            dm2 = M[L2 + ih]! + P - m2,
+            dm3 = M[L3 + ih]! + P - m3;
           for (let t = 0; t < 3; t++) {
             const v = (vl + t * dv) % P;
             const o = 4 * t;
@@ -322,14 +407,36 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
         const V = this.tableVy.data;
         for (let i = 0; i < h; i++) {
           const ih = i + h;
-          const v0 = V[i]!, v1 = V[len + i]!, v2 = V[L2 + i]!, v3 = V[L3 + i]!;
-          const dv0 = V[ih]! + P - v0, dv1 = V[len + ih]! + P - v1, dv2 = V[L2 + ih]! + P - v2, dv3 = V[L3 + ih]! + P - v3;
-          const m0 = M[i]!, m1 = M[len + i]!, m2 = M[L2 + i]!, m3 = M[L3 + i]!;
-          const dm0 = M[ih]! + P - m0, dm1 = M[len + ih]! + P - m1, dm2 = M[L2 + ih]! + P - m2, dm3 = M[L3 + ih]! + P - m3;
+          const v0 = V[i]!,
+            v1 = V[len + i]!,
+            v2 = V[L2 + i]!,
+            v3 = V[L3 + i]!;
+          const dv0 = V[ih]! + P - v0,
+            dv1 = V[len + ih]! + P - v1,
+            dv2 = V[L2 + ih]! + P - v2,
+            dv3 = V[L3 + ih]! + P - v3;
+          const m0 = M[i]!,
+            m1 = M[len + i]!,
+            m2 = M[L2 + i]!,
+            m3 = M[L3 + i]!;
+          const dm0 = M[ih]! + P - m0,
+            dm1 = M[len + ih]! + P - m1,
+            dm2 = M[L2 + ih]! + P - m2,
+            dm3 = M[L3 + ih]! + P - m3;
           for (let t = 0; t < 3; t++) {
-            extMulAddTo(sums, 4 * t, 1,
-              (m0 + t * dm0) % P, (m1 + t * dm1) % P, (m2 + t * dm2) % P, (m3 + t * dm3) % P,
-              (v0 + t * dv0) % P, (v1 + t * dv1) % P, (v2 + t * dv2) % P, (v3 + t * dv3) % P);
+            extMulAddTo(
+              sums,
+              4 * t,
+              1,
+              (m0 + t * dm0) % P,
+              (m1 + t * dm1) % P,
+              (m2 + t * dm2) % P,
+              (m3 + t * dm3) % P,
+              (v0 + t * dv0) % P,
+              (v1 + t * dv1) % P,
+              (v2 + t * dv2) % P,
+              (v3 + t * dv3) % P,
+            );
           }
         }
       }
@@ -337,11 +444,7 @@ export class SparseLayerOracle implements LayerSumcheckOracle {
     const vStar = this.evalXValue!;
     const kb = extMul(this.k1, this.beta);
     const s = unpack(sums, 3);
-    return [
-      extAdd(kb, extMul(vStar, s[0]!)),
-      extMul(vStar, s[1]!),
-      extSub(extMul(vStar, s[2]!), kb),
-    ];
+    return [extAdd(kb, extMul(vStar, s[0]!)), extMul(vStar, s[1]!), extSub(extMul(vStar, s[2]!), kb)];
   }
 }
 

@@ -77,7 +77,13 @@ export const ZERO_OUTPUTS: { readonly zeroOutputs: true } = Object.freeze({ zero
  * @returns `{ok: true, inputClaim}` for the caller to discharge against its input vector, or a
  *   rejection. Unexpected exceptions (from a faulty wiring oracle, say) become `VERIFIER_EXCEPTION`.
  */
-export function verifyGkr(shape: CircuitShape, wiring: WiringOracle, claimedOutputs: unknown, proof: unknown, transcript: DuplexChallenger): GkrVerifyResult {
+export function verifyGkr(
+  shape: CircuitShape,
+  wiring: WiringOracle,
+  claimedOutputs: unknown,
+  proof: unknown,
+  transcript: DuplexChallenger,
+): GkrVerifyResult {
   try {
     return verifyUnguarded(shape, wiring, claimedOutputs, proof, transcript);
   } catch (e) {
@@ -89,7 +95,13 @@ function isBits(b: unknown): b is number {
   return typeof b === "number" && Number.isInteger(b) && b >= 0;
 }
 
-function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutputs: unknown, proof: unknown, transcript: DuplexChallenger): GkrVerifyResult {
+function verifyUnguarded(
+  shape: CircuitShape,
+  wiring: WiringOracle,
+  claimedOutputs: unknown,
+  proof: unknown,
+  transcript: DuplexChallenger,
+): GkrVerifyResult {
   const widths: unknown = field(shape, "layerWidthBits");
   if (!Array.isArray(widths) || !widths.every(isBits) || !isBits(field(shape, "inputWidthBits"))) {
     return reject("BAD_SHAPE", "the circuit shape needs non-negative integer width bits for every layer and the input");
@@ -98,7 +110,8 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
   if (D === 0) return reject("EMPTY_CIRCUIT", "the circuit has no layers");
   const layerProofs: unknown = field(proof, "layers");
   if (!Array.isArray(layerProofs)) return reject("MALFORMED_PROOF", "proof.layers is not an array");
-  if (layerProofs.length !== D) return reject("LAYER_COUNT", `the proof has ${layerProofs.length} layer proofs, the circuit has ${D} layers`);
+  if (layerProofs.length !== D)
+    return reject("LAYER_COUNT", `the proof has ${layerProofs.length} layer proofs, the circuit has ${D} layers`);
   const s0 = widths[0] as number;
   if (s0 >= 64) return reject("OUTPUT_WIDTH_TOO_LARGE", `output width bits ${s0} ≥ 64`);
   const zero = claimedOutputs === ZERO_OUTPUTS;
@@ -106,19 +119,23 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
   if (outputs !== null && !(outputs instanceof Uint32Array)) return outputs;
   for (let i = 0; i <= D; i++) {
     const b = i < D ? (widths[i] as number) : shape.inputWidthBits;
-    if (b > MAX_WIDTH_BITS) return reject("BAD_SHAPE", `${i < D ? `layer ${i}` : "input"} width bits ${b} exceed ${MAX_WIDTH_BITS}`);
+    if (b > MAX_WIDTH_BITS)
+      return reject("BAD_SHAPE", `${i < D ? `layer ${i}` : "input"} width bits ${b} exceed ${MAX_WIDTH_BITS}`);
   }
 
   const z0: Ext[] = [];
   for (let j = 0; j < s0; j++) z0.push(transcript.sampleExt());
   let claims: Claim[] = [{ point: z0, coeff: EXT_ONE }];
   // Past the zero tail only (the sync verifiers claim zero outputs); reference mleEvalBase.
-  let targets: Ext[] = [outputs === null ? EXT_ZERO : s0 <= MAX_WIDTH_BITS ? mleEvalTrimmed(outputs, z0) : mleEvalBase(outputs, z0)];
+  let targets: Ext[] = [
+    outputs === null ? EXT_ZERO : s0 <= MAX_WIDTH_BITS ? mleEvalTrimmed(outputs, z0) : mleEvalBase(outputs, z0),
+  ];
 
   for (let i = 0; i < D; i++) {
     const s = shapeInputBits(shape, i);
     const lp: unknown = layerProofs[i];
-    if (typeof lp !== "object" || lp === null) return reject("MALFORMED_PROOF", `layer ${i}: the layer proof is not an object`, { layer: i });
+    if (typeof lp !== "object" || lp === null)
+      return reject("MALFORMED_PROOF", `layer ${i}: the layer proof is not an object`, { layer: i });
 
     let claim = EXT_ZERO;
     for (let k = 0; k < claims.length; k++) claim = extAdd(claim, extMul(claims[k]!.coeff, targets[k]!));
@@ -132,7 +149,11 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
     const evalX = parseExt(field(lp, "evalX"));
     const evalY = parseExt(field(lp, "evalY"));
     if (evalX === null || evalY === null) {
-      return reject("MALFORMED_EVAL", `layer ${i}: ${evalX === null ? "evalX" : "evalY"} is not four canonical field elements`, { layer: i });
+      return reject(
+        "MALFORMED_EVAL",
+        `layer ${i}: ${evalX === null ? "evalX" : "evalY"} is not four canonical field elements`,
+        { layer: i },
+      );
     }
     transcript.observeExt(evalX);
     transcript.observeExt(evalY);
@@ -146,11 +167,19 @@ function verifyUnguarded(shape: CircuitShape, wiring: WiringOracle, claimedOutpu
       extAdd(extMul(extMul(pred.lin, evalX), beta), extMul(extMul(pred.mul, evalX), evalY)),
       extMul(extMul(pred.pow3, ex3), beta),
     );
-    if (!extEq(expected, sc.value)) return reject("END_CHECK_FAILED", `layer ${i}: the wiring predicates and V(x*), V(y*) do not match the final sumcheck claim`, { layer: i });
+    if (!extEq(expected, sc.value))
+      return reject(
+        "END_CHECK_FAILED",
+        `layer ${i}: the wiring predicates and V(x*), V(y*) do not match the final sumcheck claim`,
+        { layer: i },
+      );
 
     if (i < D - 1) {
       const r = transcript.sampleExt();
-      claims = [{ point: x, coeff: EXT_ONE }, { point: y, coeff: r }];
+      claims = [
+        { point: x, coeff: EXT_ONE },
+        { point: y, coeff: r },
+      ];
       targets = [evalX, evalY];
     } else {
       return { ok: true, inputClaim: { x, evalX, y, evalY } };
@@ -170,7 +199,8 @@ function readOutputs(value: unknown, expected: number): Uint32Array | GkrRejecti
   const isList = Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
   if (!isList) return reject("OUTPUT_LENGTH", "the claimed outputs are not an array");
   const list = value as ArrayLike<unknown>;
-  if (list.length !== expected) return reject("OUTPUT_LENGTH", `expected 2^s_out(0) = ${expected} claimed outputs, got ${list.length}`);
+  if (list.length !== expected)
+    return reject("OUTPUT_LENGTH", `expected 2^s_out(0) = ${expected} claimed outputs, got ${list.length}`);
   const out = new Uint32Array(expected);
   for (let k = 0; k < expected; k++) {
     const v = list[k];

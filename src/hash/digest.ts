@@ -14,7 +14,8 @@ export type Digest = Uint32Array;
 
 /** Validates and copies 8 canonical elements into a digest. */
 export function digest(values: ArrayLike<number>, what = "digest"): Digest {
-  if (values.length !== RATE) throw new FieldError("BAD_LENGTH", `${what} must have ${RATE} elements, got ${values.length}`, { what });
+  if (values.length !== RATE)
+    throw new FieldError("BAD_LENGTH", `${what} must have ${RATE} elements, got ${values.length}`, { what });
   const d = new Uint32Array(RATE);
   for (let i = 0; i < RATE; i++) {
     const v = values[i];

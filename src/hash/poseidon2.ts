@@ -26,7 +26,10 @@ export const M4: readonly (readonly number[])[] = [
 export function externalLinearLayer(s: Uint32Array | number[]): void {
   const y = EXT_TMP;
   for (let c = 0; c < 16; c += 4) {
-    const x0 = s[c]!, x1 = s[c + 1]!, x2 = s[c + 2]!, x3 = s[c + 3]!;
+    const x0 = s[c]!,
+      x1 = s[c + 1]!,
+      x2 = s[c + 2]!,
+      x3 = s[c + 3]!;
     y[c] = 2 * x0 + 3 * x1 + x2 + x3;
     y[c + 1] = x0 + 2 * x1 + 3 * x2 + x3;
     y[c + 2] = x0 + x1 + 2 * x2 + 3 * x3;
@@ -87,7 +90,8 @@ export function permuteInPlace(s: Uint32Array | number[]): void {
  * @throws FieldError if the state does not have 16 canonical elements.
  */
 export function permute(state: ArrayLike<number>): Uint32Array {
-  if (state.length !== WIDTH) throw new FieldError("BAD_LENGTH", `Poseidon2 state must have ${WIDTH} elements, got ${state.length}`);
+  if (state.length !== WIDTH)
+    throw new FieldError("BAD_LENGTH", `Poseidon2 state must have ${WIDTH} elements, got ${state.length}`);
   const s = new Uint32Array(WIDTH);
   for (let i = 0; i < WIDTH; i++) s[i] = element(state[i], `state[${i}]`);
   permuteInPlace(s);

@@ -20,14 +20,16 @@ export function readTokenFile(path: string): string {
   let text: string;
   try {
     const bytes = readFileSync(path);
-    if (bytes.length > MAX_TOKEN_FILE_BYTES) throw new HttpError("BAD_TOKEN_FILE", `${bytes.length} bytes, at most ${MAX_TOKEN_FILE_BYTES}`);
+    if (bytes.length > MAX_TOKEN_FILE_BYTES)
+      throw new HttpError("BAD_TOKEN_FILE", `${bytes.length} bytes, at most ${MAX_TOKEN_FILE_BYTES}`);
     text = bytes.toString("utf8");
   } catch (e) {
     throw new HttpError("BAD_TOKEN_FILE", `--token-file ${path}: cannot be used (${(e as Error).message})`);
   }
   const token = text.trim();
   if (token === "") throw new HttpError("BAD_TOKEN_FILE", `--token-file ${path}: the file is empty`);
-  if (!/^[\x21-\x7e]+$/.test(token)) throw new HttpError("BAD_TOKEN_FILE", `--token-file ${path}: a token is printable ASCII without spaces`);
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new HttpError("BAD_TOKEN_FILE", `--token-file ${path}: a token is printable ASCII without spaces`);
   return token;
 }
 
@@ -47,10 +49,13 @@ export class BearerAuth {
 
   /** @throws HttpError 401 `UNAUTHORIZED`, 403 `FORBIDDEN` or 403 `READ_ONLY`. */
   check(header: string | string[] | undefined): void {
-    if (this.expected === undefined) throw new HttpError("READ_ONLY", "this server is read-only (started without --token-file)");
-    if (typeof header !== "string") throw new HttpError("UNAUTHORIZED", "Authorization: a bearer token is required (Authorization: Bearer <token>)");
+    if (this.expected === undefined)
+      throw new HttpError("READ_ONLY", "this server is read-only (started without --token-file)");
+    if (typeof header !== "string")
+      throw new HttpError("UNAUTHORIZED", "Authorization: a bearer token is required (Authorization: Bearer <token>)");
     const m = /^Bearer ([\x21-\x7e]+)$/.exec(header);
-    if (!m) throw new HttpError("UNAUTHORIZED", "Authorization: must be \"Bearer <token>\"");
-    if (!timingSafeEqual(digest(m[1]!), this.expected)) throw new HttpError("FORBIDDEN", "Authorization: the token is not valid for this server");
+    if (!m) throw new HttpError("UNAUTHORIZED", 'Authorization: must be "Bearer <token>"');
+    if (!timingSafeEqual(digest(m[1]!), this.expected))
+      throw new HttpError("FORBIDDEN", "Authorization: the token is not valid for this server");
   }
 }

@@ -30,13 +30,22 @@ const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 export const RETRY_AFTER_SECONDS = 2;
 
 const digest = { type: "string", pattern: "^[0-9a-f]{64}$" } as const;
-const end = { type: "object", properties: { size: { type: "integer" }, root: digest }, required: ["size", "root"] } as const;
-const error = { type: "object", properties: { code: { type: "string" }, message: { type: "string" }, batch: { type: "integer" } }, required: ["code", "message"] } as const;
+const end = {
+  type: "object",
+  properties: { size: { type: "integer" }, root: digest },
+  required: ["size", "root"],
+} as const;
+const error = {
+  type: "object",
+  properties: { code: { type: "string" }, message: { type: "string" }, batch: { type: "integer" } },
+  required: ["code", "message"],
+} as const;
 
 /** The OpenAPI schema of the route. */
 const SCHEMA = {
   summary: "the chain of block proofs from the root of one size (checkpoint) to another's, a page at a time",
-  description: "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
+  description:
+    "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
   tags: ["blocks"],
   querystring: {
     type: "object",
@@ -44,7 +53,10 @@ const SCHEMA = {
       from: { type: "integer", description: "the older size (a checkpoint's size: a batch number)" },
       to: { type: "integer", description: "the newer size (at most the head's)" },
       after: { type: "integer", description: "paging: the `next` of the previous page (the last batch it held)" },
-      limit: { type: "integer", description: `at most N links (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; a page also stops at 8 MiB of proofs)` },
+      limit: {
+        type: "integer",
+        description: `at most N links (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; a page also stops at 8 MiB of proofs)`,
+      },
     },
     required: ["from", "to"],
   },
@@ -54,13 +66,34 @@ const SCHEMA = {
       properties: {
         from: end,
         to: end,
-        links: { type: "array", items: { type: "object", properties: { batch: { type: "integer" }, from_root: digest, to_root: digest, unchanged: { type: "boolean" }, block: { type: "object", additionalProperties: true }, proof: { type: "string", description: "block.bin (inner-proof-v3, proof kind 2) in base64" } }, required: ["batch", "from_root", "to_root"], additionalProperties: false } },
-        next: { anyOf: [{ type: "integer" }, { type: "null" }], description: "null on the last page; else ask again with after = next" },
+        links: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              batch: { type: "integer" },
+              from_root: digest,
+              to_root: digest,
+              unchanged: { type: "boolean" },
+              block: { type: "object", additionalProperties: true },
+              proof: { type: "string", description: "block.bin (inner-proof-v3, proof kind 2) in base64" },
+            },
+            required: ["batch", "from_root", "to_root"],
+            additionalProperties: false,
+          },
+        },
+        next: {
+          anyOf: [{ type: "integer" }, { type: "null" }],
+          description: "null on the last page; else ask again with after = next",
+        },
       },
       required: ["from", "to", "links", "next"],
       additionalProperties: false,
     },
-    202: { description: "PROOF_PENDING: the page's first block is still being proved; ask again after Retry-After seconds", ...error },
+    202: {
+      description: "PROOF_PENDING: the page's first block is still being proved; ask again after Retry-After seconds",
+      ...error,
+    },
     400: error,
     404: error,
     410: error,
@@ -79,7 +112,11 @@ const NOT_PROVABLE: Partial<Record<BatchProofState, string>> = {
  * the block prover (stopped when the app closes).
  * @returns the prover, or undefined when none runs.
  */
-export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, prove: boolean): BlockProver | undefined {
+export function registerConsistencyRoute(
+  app: FastifyInstance,
+  store: AnyStore,
+  prove: boolean,
+): BlockProver | undefined {
   const names = isNameKeyed(store) ? (store as NameStore) : undefined;
   const prover = names !== undefined && prove && !names.readOnly ? new BlockProver(names, { worker: true }) : undefined;
   if (prover !== undefined) {
@@ -88,16 +125,28 @@ export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, 
   }
   app.get("/v1/consistency", { schema: SCHEMA }, async (req, reply) => {
     const q = req.query as { from?: unknown; to?: unknown; after?: unknown; limit?: unknown };
-    if (q.from === undefined || q.to === undefined) throw new HttpError("BAD_INPUT", "query: give from=SIZE and to=SIZE (the sizes of two checkpoints)", { field: q.from === undefined ? "query.from" : "query.to" });
+    if (q.from === undefined || q.to === undefined)
+      throw new HttpError("BAD_INPUT", "query: give from=SIZE and to=SIZE (the sizes of two checkpoints)", {
+        field: q.from === undefined ? "query.from" : "query.to",
+      });
     const from = queryInt(q.from, "query.from", 0, 999_999_999);
     const to = queryInt(q.to, "query.to", 0, 999_999_999);
     const limit = queryInt(q.limit, "query.limit", DEFAULT_LINKS, MAX_LINKS);
-    if (from > to) throw new HttpError("BAD_INPUT", `query.from: size ${from} is after size ${to} (a chain goes forward)`, { field: "query.from" });
-    if (names === undefined) throw new HttpError("SIZE_UNKNOWN", "consistency chains are served by name-keyed registries (record-leaf-v2)");
+    if (from > to)
+      throw new HttpError("BAD_INPUT", `query.from: size ${from} is after size ${to} (a chain goes forward)`, {
+        field: "query.from",
+      });
+    if (names === undefined)
+      throw new HttpError("SIZE_UNKNOWN", "consistency chains are served by name-keyed registries (record-leaf-v2)");
     const head = names.head().batch;
     if (to > head) throw new HttpError("SIZE_UNKNOWN", `size ${to} is after the head's size ${head}`, { batch: to });
     const after = q.after === undefined ? from : queryInt(q.after, "query.after", 0, 999_999_999);
-    if (after < from || after > to) throw new HttpError("BAD_INPUT", `query.after: must be in [from, to] = [${from}, ${to}] (the next of the previous page)`, { field: "query.after" });
+    if (after < from || after > to)
+      throw new HttpError(
+        "BAD_INPUT",
+        `query.after: must be in [from, to] = [${from}, ${to}] (the next of the previous page)`,
+        { field: "query.after" },
+      );
     const links: Record<string, unknown>[] = [];
     let bytes = 0;
     let b = after + 1;
@@ -107,7 +156,13 @@ export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, 
         const k = names.blockProof(b)!;
         if (links.length > 0 && bytes + k.proof.length > MAX_PAGE_BYTES) break;
         bytes += k.proof.length;
-        links.push({ batch: b, from_root: k.summary.from_root, to_root: k.summary.to_root, block: JSON.parse(k.blockJson) as unknown, proof: bytesBase64(k.proof) });
+        links.push({
+          batch: b,
+          from_root: k.summary.from_root,
+          to_root: k.summary.to_root,
+          block: JSON.parse(k.blockJson) as unknown,
+          proof: bytesBase64(k.proof),
+        });
         continue;
       }
       if (state === "unchanged") {
@@ -119,12 +174,23 @@ export function registerConsistencyRoute(app: FastifyInstance, store: AnyStore, 
         if (links.length > 0) break;
         void reply.header("retry-after", String(RETRY_AFTER_SECONDS));
         void reply.status(202);
-        return { code: "PROOF_PENDING", message: `the block of batch ${b} is still being proved${prover === undefined ? " (this server runs no block prover: it serves the blocks a prover that can write the registry made)" : ""}; ask again in ${RETRY_AFTER_SECONDS} s`, batch: b };
+        return {
+          code: "PROOF_PENDING",
+          message: `the block of batch ${b} is still being proved${prover === undefined ? " (this server runs no block prover: it serves the blocks a prover that can write the registry made)" : ""}; ask again in ${RETRY_AFTER_SECONDS} s`,
+          batch: b,
+        };
       }
-      throw new HttpError("CHAIN_NOT_PROVABLE", `no chain crosses batch ${b}: ${NOT_PROVABLE[state] ?? state}`, { batch: b });
+      throw new HttpError("CHAIN_NOT_PROVABLE", `no chain crosses batch ${b}: ${NOT_PROVABLE[state] ?? state}`, {
+        batch: b,
+      });
     }
     const next = b <= to ? b - 1 : null;
-    return { from: { size: from, root: formatRoot(names.batchEntry(from).root) }, to: { size: to, root: formatRoot(names.batchEntry(to).root) }, links, next };
+    return {
+      from: { size: from, root: formatRoot(names.batchEntry(from).root) },
+      to: { size: to, root: formatRoot(names.batchEntry(to).root) },
+      links,
+      next,
+    };
   });
   return prover;
 }

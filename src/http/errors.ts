@@ -122,7 +122,12 @@ const REGISTRY_STATUS: Readonly<Record<RegistryErrorCode, number>> = {
  * @example
  *   HTTP_STATUSES.RegistryErrorCode.NAME_EXISTS; // 409
  */
-export const HTTP_STATUSES: Readonly<Record<"HttpErrorCode" | "RegistryErrorCode" | "ClaimErrorCode" | "RequestErrorCode", Readonly<Record<string, number>>>> = {
+export const HTTP_STATUSES: Readonly<
+  Record<
+    "HttpErrorCode" | "RegistryErrorCode" | "ClaimErrorCode" | "RequestErrorCode",
+    Readonly<Record<string, number>>
+  >
+> = {
   HttpErrorCode: API_STATUS,
   RegistryErrorCode: REGISTRY_STATUS,
   ClaimErrorCode: { BAD_CLAIM: 400 } satisfies Record<ClaimErrorCode, number>,

@@ -57,7 +57,8 @@ export class ServedConfigs {
    */
   prepareAll(): number {
     const before = defaultPreparedCache.stats.prepares;
-    for (const c of this.list) for (const kind of OP_KIND_NAMES) defaultPreparedCache.pin(preparedFor(kind, c.depth, c.leafMaxFields));
+    for (const c of this.list)
+      for (const kind of OP_KIND_NAMES) defaultPreparedCache.pin(preparedFor(kind, c.depth, c.leafMaxFields));
     return defaultPreparedCache.stats.prepares - before;
   }
 
@@ -85,6 +86,10 @@ export class ServedConfigs {
    */
   checkConfig(depth: number, leafMaxFields: number, field: string): void {
     if (this.has(depth, leafMaxFields)) return;
-    throw new HttpError("CONFIG_NOT_SERVED", `${field}: depth ${depth} and leaf bound ${leafMaxFields} are not verified by this server; it verifies ${this.list.map((c) => `depth ${c.depth} with leaf bound ${c.leafMaxFields}`).join(", ")}`, { field, depth, leafMaxFields });
+    throw new HttpError(
+      "CONFIG_NOT_SERVED",
+      `${field}: depth ${depth} and leaf bound ${leafMaxFields} are not verified by this server; it verifies ${this.list.map((c) => `depth ${c.depth} with leaf bound ${c.leafMaxFields}`).join(", ")}`,
+      { field, depth, leafMaxFields },
+    );
   }
 }

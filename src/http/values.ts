@@ -8,22 +8,33 @@ import { HttpError } from "./errors.js";
 /** The value of a write body: `{"value": "text"}`, `{"value": null}` or `{"fields": [..]}`. */
 export function bodyValue(body: unknown, required: boolean): RecordValue | undefined {
   if (body === undefined || body === null || (typeof body === "object" && Object.keys(body).length === 0)) {
-    if (required) throw new HttpError("BAD_INPUT", "body: must be {\"value\": \"text\"}, {\"value\": null} or {\"fields\": [..]}", { field: "body" });
+    if (required)
+      throw new HttpError("BAD_INPUT", 'body: must be {"value": "text"}, {"value": null} or {"fields": [..]}', {
+        field: "body",
+      });
     return undefined;
   }
-  if (typeof body !== "object" || Array.isArray(body)) throw new HttpError("BAD_INPUT", "body: must be a JSON object", { field: "body" });
+  if (typeof body !== "object" || Array.isArray(body))
+    throw new HttpError("BAD_INPUT", "body: must be a JSON object", { field: "body" });
   const b = body as Record<string, unknown>;
   const keys = Object.keys(b);
   const extra = keys.find((k) => k !== "value" && k !== "fields");
-  if (extra !== undefined) throw new HttpError("BAD_INPUT", `body.${extra}: unknown field (a body has "value" or "fields")`, { field: `body.${extra}` });
-  if (keys.length !== 1) throw new HttpError("BAD_INPUT", "body: give exactly one of \"value\" and \"fields\"", { field: "body" });
+  if (extra !== undefined)
+    throw new HttpError("BAD_INPUT", `body.${extra}: unknown field (a body has "value" or "fields")`, {
+      field: `body.${extra}`,
+    });
+  if (keys.length !== 1)
+    throw new HttpError("BAD_INPUT", 'body: give exactly one of "value" and "fields"', { field: "body" });
   if ("value" in b) {
-    if (b.value !== null && typeof b.value !== "string") throw new HttpError("BAD_INPUT", "body.value: must be a text or null", { field: "body.value" });
+    if (b.value !== null && typeof b.value !== "string")
+      throw new HttpError("BAD_INPUT", "body.value: must be a text or null", { field: "body.value" });
     return b.value as string | null;
   }
-  if (!Array.isArray(b.fields)) throw new HttpError("BAD_INPUT", "body.fields: must be an array of field elements", { field: "body.fields" });
+  if (!Array.isArray(b.fields))
+    throw new HttpError("BAD_INPUT", "body.fields: must be an array of field elements", { field: "body.fields" });
   b.fields.forEach((f, i) => {
-    if (typeof f !== "number" || !Number.isInteger(f)) throw new HttpError("BAD_INPUT", `body.fields[${i}]: must be an integer`, { field: `body.fields[${i}]` });
+    if (typeof f !== "number" || !Number.isInteger(f))
+      throw new HttpError("BAD_INPUT", `body.fields[${i}]: must be an integer`, { field: `body.fields[${i}]` });
   });
   return { fields: b.fields as number[] };
 }
@@ -44,7 +55,8 @@ export function bodyRoot(value: unknown, field: string): Uint32Array | undefined
 /** A positive integer query parameter with a default and a ceiling. */
 export function queryInt(text: unknown, field: string, dflt: number, max: number): number {
   if (text === undefined) return dflt;
-  if (typeof text !== "string" || !/^[0-9]{1,9}$/.test(text)) throw new HttpError("BAD_INPUT", `${field}: must be a non-negative integer`, { field });
+  if (typeof text !== "string" || !/^[0-9]{1,9}$/.test(text))
+    throw new HttpError("BAD_INPUT", `${field}: must be a non-negative integer`, { field });
   const n = Number(text);
   if (n > max) throw new HttpError("BAD_INPUT", `${field}: at most ${max}`, { field });
   return n;

@@ -12,7 +12,8 @@ export class WriteLock {
 
   /** Runs `fn` after every earlier write has finished. @throws HttpError 409 `WRITE_BUSY`. */
   async run<T>(fn: () => T | Promise<T>): Promise<T> {
-    if (this.waiting >= this.maxQueued) throw new HttpError("WRITE_BUSY", `${this.waiting} writes are already queued; retry later`);
+    if (this.waiting >= this.maxQueued)
+      throw new HttpError("WRITE_BUSY", `${this.waiting} writes are already queued; retry later`);
     this.waiting++;
     const result = this.tail.then(async () => {
       try {

@@ -38,7 +38,11 @@ export function kernelBackendFromEnvironment(): KernelBackendChoice {
   const v = env?.["SSGKR_KERNELS"];
   if (v === undefined || v === "") return "auto";
   if (!(CHOICES as readonly string[]).includes(v)) {
-    throw new KernelError("BAD_OPTIONS", `SSGKR_KERNELS must be one of ${CHOICES.join(", ")}, got ${JSON.stringify(v)}`, { SSGKR_KERNELS: v });
+    throw new KernelError(
+      "BAD_OPTIONS",
+      `SSGKR_KERNELS must be one of ${CHOICES.join(", ")}, got ${JSON.stringify(v)}`,
+      { SSGKR_KERNELS: v },
+    );
   }
   return v as KernelBackendChoice;
 }
@@ -56,7 +60,11 @@ export function kernelBackendFromEnvironment(): KernelBackendChoice {
  *   installKernelBackend("typescript");  // the references only (differential runs)
  */
 export function installKernelBackend(choice: KernelBackendChoice = kernelBackendFromEnvironment()): void {
-  if (!CHOICES.includes(choice)) throw new KernelError("BAD_OPTIONS", `kernel backend must be one of ${CHOICES.join(", ")}, got ${JSON.stringify(choice)}`);
+  if (!CHOICES.includes(choice))
+    throw new KernelError(
+      "BAD_OPTIONS",
+      `kernel backend must be one of ${CHOICES.join(", ")}, got ${JSON.stringify(choice)}`,
+    );
   if (choice === installed) return;
   if (choice === "typescript") {
     setKernelModuleEnabled(false);

@@ -16,7 +16,13 @@ import { KernelError } from "./errors.js";
 import { kernelModule, kernelModuleEnabled } from "./loader.js";
 import { KernelMemory, type Region } from "./memory.js";
 import { poseidon2ConstantWords } from "./constants.js";
-import { hashKernelExportNames, POSEIDON2_CONSTANT_WORDS, SPONGE_CONSTANT_WORDS, SPONGE_JOB_WORDS, type HashKernelExports } from "./abi.js";
+import {
+  hashKernelExportNames,
+  POSEIDON2_CONSTANT_WORDS,
+  SPONGE_CONSTANT_WORDS,
+  SPONGE_JOB_WORDS,
+  type HashKernelExports,
+} from "./abi.js";
 
 /** Raw exports of the sequential hashing kernels (signatures generated into abi.ts). */
 export type { HashKernelExports } from "./abi.js";
@@ -86,12 +92,23 @@ export class HashKernels implements HashBackend {
     const names = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
     const missing = REQUIRED_EXPORTS.filter((n) => !names.has(n));
     if (missing.length > 0) {
-      throw new KernelError("MODULE_MISSING", `kernel module lacks the hashing kernels (${missing.join(", ")}); run \`npm run build:kernels\``);
+      throw new KernelError(
+        "MODULE_MISSING",
+        `kernel module lacks the hashing kernels (${missing.join(", ")}); run \`npm run build:kernels\``,
+      );
     }
     const heap = new KernelMemory({ initialPages: INITIAL_PAGES, maximumPages: MAXIMUM_PAGES });
-    const raw = new WebAssembly.Instance(module, { env: { memory: heap.memory } }).exports as unknown as HashKernelExports;
-    if (raw.poseidon2_constant_words() !== POSEIDON2_CONSTANT_WORDS || raw.sponge_constant_words() !== SPONGE_CONSTANT_WORDS || raw.sponge_job_words() !== SPONGE_JOB_WORDS) {
-      throw new KernelError("MODULE_MISSING", "kernel module layout does not match this build (constants or job region size)");
+    const raw = new WebAssembly.Instance(module, { env: { memory: heap.memory } })
+      .exports as unknown as HashKernelExports;
+    if (
+      raw.poseidon2_constant_words() !== POSEIDON2_CONSTANT_WORDS ||
+      raw.sponge_constant_words() !== SPONGE_CONSTANT_WORDS ||
+      raw.sponge_job_words() !== SPONGE_JOB_WORDS
+    ) {
+      throw new KernelError(
+        "MODULE_MISSING",
+        "kernel module layout does not match this build (constants or job region size)",
+      );
     }
     const scratch = heap.alloc(SCRATCH_WORDS);
     const constants = heap.alloc(SPONGE_CONSTANT_WORDS);
@@ -119,7 +136,10 @@ export class HashKernels implements HashBackend {
    */
   permuteMany(states: Uint32Array, n: number): void {
     if (!Number.isInteger(n) || n < 0 || states.length < 16 * n) {
-      throw new KernelError("BAD_LENGTH", `permuteMany: ${states.length} words cannot hold ${n} states of 16 words`, { n, words: states.length });
+      throw new KernelError("BAD_LENGTH", `permuteMany: ${states.length} words cannot hold ${n} states of 16 words`, {
+        n,
+        words: states.length,
+      });
     }
     if (n === 0) return;
     const batch = Math.min(n, BATCH_STATES);

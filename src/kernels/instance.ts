@@ -43,7 +43,10 @@ export class KernelInstance {
     this.raw = instantiateKernels(shared.memory, shared.module);
     const expected = this.raw.poseidon2_constant_words();
     if (expected !== POSEIDON2_CONSTANT_WORDS || shared.constants.words < expected) {
-      throw new KernelError("BAD_REGION", `constants region has ${shared.constants.words} words, the module expects ${expected}`);
+      throw new KernelError(
+        "BAD_REGION",
+        `constants region has ${shared.constants.words} words, the module expects ${expected}`,
+      );
     }
     this.constants = checked(this.memory, shared.constants, expected, "constants");
   }
@@ -124,7 +127,10 @@ export class KernelInstance {
 
   private need(d: RegionDescriptor, words: number, what: string): number {
     if (!Number.isInteger(words) || words < 0) {
-      throw new KernelError("BAD_LENGTH", `${what}: length must be a non-negative integer, got ${words}`, { what, words });
+      throw new KernelError("BAD_LENGTH", `${what}: length must be a non-negative integer, got ${words}`, {
+        what,
+        words,
+      });
     }
     return checked(this.memory, d, words, what).ptr;
   }
@@ -133,13 +139,23 @@ export class KernelInstance {
 /** Validates a descriptor against the memory and a minimum size. */
 function checked(memory: WebAssembly.Memory, d: RegionDescriptor, words: number, what: string): RegionDescriptor {
   if (!Number.isInteger(d.ptr) || d.ptr < 0 || d.ptr % 4 !== 0) {
-    throw new KernelError("BAD_REGION", `${what}: pointer must be a non-negative multiple of 4, got ${d.ptr}`, { what, ptr: d.ptr });
+    throw new KernelError("BAD_REGION", `${what}: pointer must be a non-negative multiple of 4, got ${d.ptr}`, {
+      what,
+      ptr: d.ptr,
+    });
   }
   if (d.words < words) {
-    throw new KernelError("BAD_LENGTH", `${what}: region of ${d.words} words is too small, ${words} needed`, { what, words: d.words, needed: words });
+    throw new KernelError("BAD_LENGTH", `${what}: region of ${d.words} words is too small, ${words} needed`, {
+      what,
+      words: d.words,
+      needed: words,
+    });
   }
   if (d.ptr + 4 * words > memory.buffer.byteLength) {
-    throw new KernelError("BAD_REGION", `${what}: [${d.ptr}, ${d.ptr + 4 * words}) lies outside the memory`, { what, ptr: d.ptr });
+    throw new KernelError("BAD_REGION", `${what}: [${d.ptr}, ${d.ptr + 4 * words}) lies outside the memory`, {
+      what,
+      ptr: d.ptr,
+    });
   }
   return d;
 }
@@ -152,7 +168,8 @@ function half(len: number): number {
 }
 
 function checkExt(r: Ext): void {
-  if (!Array.isArray(r) || r.length !== 4) throw new KernelError("BAD_LENGTH", `extension challenge must have 4 coefficients`);
+  if (!Array.isArray(r) || r.length !== 4)
+    throw new KernelError("BAD_LENGTH", `extension challenge must have 4 coefficients`);
   for (let k = 0; k < 4; k++) element(r[k], `challenge.c${k}`);
 }
 

@@ -126,7 +126,9 @@ export class Kernels {
    */
   permuteMany(states: Uint32Array): Uint32Array {
     if (states.length % 16 !== 0) {
-      throw new KernelError("BAD_LENGTH", `permuteMany: states length ${states.length} is not a multiple of 16`, { length: states.length });
+      throw new KernelError("BAD_LENGTH", `permuteMany: states length ${states.length} is not a multiple of 16`, {
+        length: states.length,
+      });
     }
     return this.scoped([states], ([rs]) => {
       this.canonical(rs!, "states");
@@ -150,13 +152,18 @@ export class Kernels {
     const i = this.instance.firstNonCanonical(region);
     if (i >= 0) {
       const v = region.view()[i]!;
-      throw new KernelError("NON_CANONICAL", `${what}[${i}] = ${v} is not a canonical field element (must be < p = ${P})`, { what, index: i, value: v });
+      throw new KernelError(
+        "NON_CANONICAL",
+        `${what}[${i}] = ${v} is not a canonical field element (must be < p = ${P})`,
+        { what, index: i, value: v },
+      );
     }
   }
 }
 
 function sameLength(a: number, b: number, op: string): void {
-  if (a !== b) throw new KernelError("BAD_LENGTH", `${op}: operands have lengths ${a} and ${b}`, { op, lengths: [a, b] });
+  if (a !== b)
+    throw new KernelError("BAD_LENGTH", `${op}: operands have lengths ${a} and ${b}`, { op, lengths: [a, b] });
 }
 
 let shared: Kernels | undefined;

@@ -97,7 +97,8 @@ export async function loadKernelModule(source?: KernelModuleSource): Promise<Web
 
 async function compileResponse(response: Response): Promise<WebAssembly.Module> {
   const type = response.headers.get("content-type") ?? "";
-  if (type.startsWith("application/wasm") && typeof WebAssembly.compileStreaming === "function") return WebAssembly.compileStreaming(response);
+  if (type.startsWith("application/wasm") && typeof WebAssembly.compileStreaming === "function")
+    return WebAssembly.compileStreaming(response);
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
@@ -112,27 +113,44 @@ export function kernelModuleLoaded(): boolean {
  *   kernels are switched off, or outside Node before `loadKernelModule` has run.
  */
 export function kernelModule(): WebAssembly.Module {
-  if (!enabled) throw new KernelError("MODULE_MISSING", "the WASM kernels are switched off in this thread (installKernelBackend(\"typescript\"))");
+  if (!enabled)
+    throw new KernelError(
+      "MODULE_MISSING",
+      'the WASM kernels are switched off in this thread (installKernelBackend("typescript"))',
+    );
   if (cached === undefined) {
     const fs = nodeFs();
-    if (fs === null) throw new KernelError("MODULE_MISSING", "no file system to read the kernel module from: call `await loadKernelModule(url)` first");
+    if (fs === null)
+      throw new KernelError(
+        "MODULE_MISSING",
+        "no file system to read the kernel module from: call `await loadKernelModule(url)` first",
+      );
     let bytes: Uint8Array<ArrayBuffer>;
     try {
       bytes = new Uint8Array(fs.readFileSync(MODULE_URL));
     } catch (e) {
-      throw new KernelError("MODULE_MISSING", `kernel module ${MODULE_URL.pathname} is missing; run \`npm run build:kernels\` (${(e as Error).message})`);
+      throw new KernelError(
+        "MODULE_MISSING",
+        `kernel module ${MODULE_URL.pathname} is missing; run \`npm run build:kernels\` (${(e as Error).message})`,
+      );
     }
     try {
       cached = new WebAssembly.Module(bytes);
     } catch (e) {
-      throw new KernelError("MODULE_MISSING", `kernel module ${MODULE_URL.pathname} does not compile: ${(e as Error).message}`);
+      throw new KernelError(
+        "MODULE_MISSING",
+        `kernel module ${MODULE_URL.pathname} does not compile: ${(e as Error).message}`,
+      );
     }
   }
   return cached;
 }
 
 /** Instantiates the module over `memory` (shared, maximum ≤ 32768 pages). Writes nothing. */
-export function instantiateKernels(memory: WebAssembly.Memory, module: WebAssembly.Module = kernelModule()): KernelExports {
+export function instantiateKernels(
+  memory: WebAssembly.Memory,
+  module: WebAssembly.Module = kernelModule(),
+): KernelExports {
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   return instance.exports as unknown as KernelExports;
 }

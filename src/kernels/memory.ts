@@ -45,10 +45,16 @@ export class Region implements RegionDescriptor {
       throw new KernelError("BAD_REGION", `region pointer must be a non-negative multiple of 16, got ${ptr}`, { ptr });
     }
     if (!Number.isInteger(words) || words < 0) {
-      throw new KernelError("BAD_REGION", `region size must be a non-negative number of words, got ${words}`, { words });
+      throw new KernelError("BAD_REGION", `region size must be a non-negative number of words, got ${words}`, {
+        words,
+      });
     }
     if (ptr + 4 * words > memory.buffer.byteLength) {
-      throw new KernelError("BAD_REGION", `region [${ptr}, ${ptr + 4 * words}) lies outside the memory of ${memory.buffer.byteLength} bytes`, { ptr, words });
+      throw new KernelError(
+        "BAD_REGION",
+        `region [${ptr}, ${ptr + 4 * words}) lies outside the memory of ${memory.buffer.byteLength} bytes`,
+        { ptr, words },
+      );
     }
     this.memory = memory;
     this.ptr = ptr;
@@ -77,7 +83,11 @@ export class Region implements RegionDescriptor {
   /** Sub-region of `words` words starting at word `offset` (pointer kept 16-byte aligned). */
   slice(offset: number, words: number): Region {
     if (!Number.isInteger(offset) || offset < 0 || offset % 4 !== 0 || offset + words > this.words) {
-      throw new KernelError("BAD_REGION", `slice [${offset}, ${offset + words}) must start at a multiple of 4 words inside a region of ${this.words} words`, { offset, words });
+      throw new KernelError(
+        "BAD_REGION",
+        `slice [${offset}, ${offset + words}) must start at a multiple of 4 words inside a region of ${this.words} words`,
+        { offset, words },
+      );
     }
     return new Region(this.memory, this.ptr + 4 * offset, words);
   }
@@ -117,13 +127,21 @@ export class KernelMemory {
   constructor(options: KernelMemoryOptions = {}) {
     const maximumPages = options.maximumPages ?? MODULE_MAXIMUM_PAGES;
     const initialPages = options.initialPages ?? Math.min(256, maximumPages);
-    for (const [name, v] of [["initialPages", initialPages], ["maximumPages", maximumPages]] as const) {
+    for (const [name, v] of [
+      ["initialPages", initialPages],
+      ["maximumPages", maximumPages],
+    ] as const) {
       if (!Number.isInteger(v) || v < 1 || v > MODULE_MAXIMUM_PAGES) {
-        throw new KernelError("BAD_OPTIONS", `${name} must be an integer in [1, ${MODULE_MAXIMUM_PAGES}], got ${v}`, { [name]: v });
+        throw new KernelError("BAD_OPTIONS", `${name} must be an integer in [1, ${MODULE_MAXIMUM_PAGES}], got ${v}`, {
+          [name]: v,
+        });
       }
     }
     if (initialPages > maximumPages) {
-      throw new KernelError("BAD_OPTIONS", `initialPages ${initialPages} exceeds maximumPages ${maximumPages}`, { initialPages, maximumPages });
+      throw new KernelError("BAD_OPTIONS", `initialPages ${initialPages} exceeds maximumPages ${maximumPages}`, {
+        initialPages,
+        maximumPages,
+      });
     }
     this.maximumPages = maximumPages;
     this.memory = new WebAssembly.Memory({ initial: initialPages, maximum: maximumPages, shared: true });
@@ -149,7 +167,11 @@ export class KernelMemory {
    */
   alloc(words: number): Region {
     if (!Number.isInteger(words) || words < 0) {
-      throw new KernelError("BAD_LENGTH", `allocation size must be a non-negative integer number of words, got ${words}`, { words });
+      throw new KernelError(
+        "BAD_LENGTH",
+        `allocation size must be a non-negative integer number of words, got ${words}`,
+        { words },
+      );
     }
     const bytes = Math.max(REGION_ALIGN, Math.ceil((4 * words) / REGION_ALIGN) * REGION_ALIGN);
     let index = this.freeBlocks.findIndex((b) => b.end - b.start >= bytes);
@@ -176,7 +198,9 @@ export class KernelMemory {
   release(region: RegionDescriptor): void {
     const bytes = this.live.get(region.ptr);
     if (bytes === undefined) {
-      throw new KernelError("BAD_REGION", `region at ${region.ptr} is not allocated (released twice or foreign)`, { ptr: region.ptr });
+      throw new KernelError("BAD_REGION", `region at ${region.ptr} is not allocated (released twice or foreign)`, {
+        ptr: region.ptr,
+      });
     }
     this.live.delete(region.ptr);
     this.insertFree(region.ptr, region.ptr + bytes);
@@ -218,7 +242,11 @@ export class KernelMemory {
     try {
       this.memory.grow(pages);
     } catch (e) {
-      throw new KernelError("OUT_OF_MEMORY", `growing the kernel memory by ${pages} pages failed: ${(e as Error).message}`, { pages });
+      throw new KernelError(
+        "OUT_OF_MEMORY",
+        `growing the kernel memory by ${pages} pages failed: ${(e as Error).message}`,
+        { pages },
+      );
     }
     this.insertFree(oldEnd, oldEnd + pages * PAGE_BYTES);
   }
@@ -244,12 +272,20 @@ export class ScratchArena {
   /** A sub-region of `words` words (16-byte aligned). @throws KernelError `OUT_OF_MEMORY` when full. */
   alloc(words: number): Region {
     if (!Number.isInteger(words) || words < 0) {
-      throw new KernelError("BAD_LENGTH", `allocation size must be a non-negative integer number of words, got ${words}`, { words });
+      throw new KernelError(
+        "BAD_LENGTH",
+        `allocation size must be a non-negative integer number of words, got ${words}`,
+        { words },
+      );
     }
     const start = this.top;
     const rounded = Math.ceil(words / 4) * 4;
     if (start + rounded > this.region.words) {
-      throw new KernelError("OUT_OF_MEMORY", `scratch arena of ${this.region.words} words cannot fit ${words} more words (${this.remaining} left)`, { words, remaining: this.remaining });
+      throw new KernelError(
+        "OUT_OF_MEMORY",
+        `scratch arena of ${this.region.words} words cannot fit ${words} more words (${this.remaining} left)`,
+        { words, remaining: this.remaining },
+      );
     }
     this.top += rounded;
     return this.region.slice(start, words);

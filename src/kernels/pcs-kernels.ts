@@ -81,7 +81,13 @@ function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): 
   for (let h = top; h >= 1; h >>= 1) {
     const ratio = pow(w, top / h);
     for (let from = 0; from < h; from += CALL_ELEMENTS) {
-      raw.ntt_twiddles(tw + 4 * (h + from), tws + 4 * (h + from), Math.min(CALL_ELEMENTS, h - from), pow(ratio, from), ratio);
+      raw.ntt_twiddles(
+        tw + 4 * (h + from),
+        tws + 4 * (h + from),
+        Math.min(CALL_ELEMENTS, h - from),
+        pow(ratio, from),
+        ratio,
+      );
     }
   }
 }
@@ -90,7 +96,8 @@ function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): 
 function nttAt(kernels: Kernels, data: number, width: number, logN: number, tw: number, tws: number): void {
   const raw = kernels.instance.raw;
   const n = 1 << logN;
-  for (let from = 0; from < n; from += CALL_ELEMENTS) raw.ntt_bit_reverse(data, logN, width, from, Math.min(CALL_ELEMENTS, n - from));
+  for (let from = 0; from < n; from += CALL_ELEMENTS)
+    raw.ntt_bit_reverse(data, logN, width, from, Math.min(CALL_ELEMENTS, n - from));
   raw.ntt_stages(data, logN, width, tw, tws);
 }
 
@@ -182,7 +189,9 @@ class WasmPcsKernels implements PcsBackend {
     const work = this.work.ptr;
     const all = heap.alloc(8 * (2 * rows - 1));
     try {
-      this.withPointer(codeword, false, (src) => raw.pcs_merkle_leaves(all.ptr, src, logDomain, k, width, consts, work));
+      this.withPointer(codeword, false, (src) =>
+        raw.pcs_merkle_leaves(all.ptr, src, logDomain, k, width, consts, work),
+      );
       let at = 0;
       for (let n = rows; n > 1; n >>= 1) {
         raw.pcs_merkle_level(all.ptr + 4 * (at + 8 * n), all.ptr + 4 * at, n >> 1, consts, work);
@@ -311,7 +320,10 @@ class WasmPcsKernels implements PcsBackend {
       this.kernels.instance.raw.pcs_round(fp!, wp!, n, out!.ptr);
       const v = out!.view();
       const r = (i: number): number => mul(v[i]!, MONTGOMERY_R);
-      return [[r(0), r(1), r(2), r(3)], [r(4), r(5), r(6), r(7)]];
+      return [
+        [r(0), r(1), r(2), r(3)],
+        [r(4), r(5), r(6), r(7)],
+      ];
     });
   }
 }

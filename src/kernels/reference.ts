@@ -9,7 +9,8 @@ import { ExtVector } from "../field/ext-vector.js";
 import { KernelError } from "./errors.js";
 
 function halfOf(len: number): number {
-  if (len < 2 || len % 2 !== 0) throw new KernelError("BAD_LENGTH", `fold needs an even table length ≥ 2, got ${len}`, { len });
+  if (len < 2 || len % 2 !== 0)
+    throw new KernelError("BAD_LENGTH", `fold needs an even table length ≥ 2, got ${len}`, { len });
   return len / 2;
 }
 
@@ -46,7 +47,8 @@ export function foldExtRef(t: ExtVector, r: Ext): ExtVector {
 
 /** Elementwise product of two extension vectors of equal length. */
 export function extVecMulRef(a: ExtVector, b: ExtVector): ExtVector {
-  if (a.length !== b.length) throw new KernelError("BAD_LENGTH", `extVecMul: operands have lengths ${a.length} and ${b.length}`);
+  if (a.length !== b.length)
+    throw new KernelError("BAD_LENGTH", `extVecMul: operands have lengths ${a.length} and ${b.length}`);
   const out = new ExtVector(a.length);
   for (let i = 0; i < a.length; i++) out.set(i, extMul(a.get(i), b.get(i)));
   return out;

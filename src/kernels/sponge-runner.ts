@@ -36,7 +36,11 @@ const WINDOW_SLACK = 16;
  * word index inside that source, the offending value.
  */
 function nonCanonical(source: number, index: number, value: number): KernelError {
-  return new KernelError("NON_CANONICAL", `word ${index} of sponge input ${source} is ${value}, not a canonical field element (must be < p = ${P})`, { source, index, value });
+  return new KernelError(
+    "NON_CANONICAL",
+    `word ${index} of sponge input ${source} is ${value}, not a canonical field element (must be < p = ${P})`,
+    { source, index, value },
+  );
 }
 
 /** One lane's stream buffer: words [0, have) of the window region are ready to absorb. */
@@ -57,7 +61,10 @@ class LaneBuffer {
     while (this.have < WINDOW_WORDS && this.produced < source.length) {
       const n = source.fill(hk, this.region.ptr + 4 * this.have, cap - this.have);
       if (!Number.isInteger(n) || n <= 0 || n > cap - this.have || this.produced + n > source.length) {
-        throw new KernelError("BAD_LENGTH", `word source ${sourceIndex} wrote ${n} words (room ${cap - this.have}, ${source.length - this.produced} left)`);
+        throw new KernelError(
+          "BAD_LENGTH",
+          `word source ${sourceIndex} wrote ${n} words (room ${cap - this.have}, ${source.length - this.produced} left)`,
+        );
       }
       this.have += n;
       this.produced += n;
@@ -133,7 +140,10 @@ export function absorbSources(hk: HashKernels, sources: readonly WordSource[], l
   if (lanes !== 2 && lanes !== 4) throw new KernelError("BAD_OPTIONS", `lanes must be 2 or 4, got ${String(lanes)}`);
   if (sources.length === 1) return [absorbSource(hk, sources[0]!)];
   const results: Uint32Array[] = sources.map(() => new Uint32Array(16));
-  const queues = schedule(sources.map((s) => s.length), lanes).map((q) => q.filter((i) => sources[i]!.length > 0));
+  const queues = schedule(
+    sources.map((s) => s.length),
+    lanes,
+  ).map((q) => q.filter((i) => sources[i]!.length > 0));
   const job = hk.heap.alloc(SPONGE_JOB_WORDS);
   const buffers: LaneBuffer[] = [];
   try {

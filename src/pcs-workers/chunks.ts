@@ -74,7 +74,8 @@ export function finishTree(job: TreeJob): MerkleTree {
   for (let l = job.logChunk; l < logRows; l++) {
     const below = levels[l]!;
     const above = levels[l + 1]!;
-    for (let i = 0; i < above.length / 8; i++) above.set(compress(below.subarray(16 * i, 16 * i + 8), below.subarray(16 * i + 8, 16 * i + 16)), 8 * i);
+    for (let i = 0; i < above.length / 8; i++)
+      above.set(compress(below.subarray(16 * i, 16 * i + 8), below.subarray(16 * i + 8, 16 * i + 16)), 8 * i);
   }
   return { logRows, levels, root: levels[logRows]!.slice() };
 }

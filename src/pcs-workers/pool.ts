@@ -26,7 +26,18 @@ import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
 import { sharedCopy, type PcsMerkleWorkers } from "../pcs/parallel.js";
 import { chunkTree, finishTree, levelsWords, writeChunk, type TreeJob } from "./chunks.js";
 import {
-  BY_WORKERS, CHUNK_DONE, CHUNK_OPEN, CHUNK_WRITING, CONTROL_WORDS, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, NEXT, type JobMessage, type WorkerFault,
+  BY_WORKERS,
+  CHUNK_DONE,
+  CHUNK_OPEN,
+  CHUNK_WRITING,
+  CONTROL_WORDS,
+  DONE,
+  FAILED_EXITED,
+  FAILED_KIND,
+  FAILED_SLOT,
+  NEXT,
+  type JobMessage,
+  type WorkerFault,
 } from "./protocol.js";
 
 /** Options of `createPcsPool`. */
@@ -38,7 +49,13 @@ export interface PcsPoolOptions {
 }
 
 /** Options of the process that start a script a worker cannot take (`-e` / `-p` code, `--input-type`), each with whether it takes the next argument. */
-const SCRIPT_OPTIONS: Readonly<Record<string, boolean>> = { "-e": true, "--eval": true, "-p": true, "--print": true, "--input-type": true };
+const SCRIPT_OPTIONS: Readonly<Record<string, boolean>> = {
+  "-e": true,
+  "--eval": true,
+  "-p": true,
+  "--print": true,
+  "--input-type": true,
+};
 
 /** The process's options without those that give it a script (the workers inherit the rest, e.g. `--import`). */
 export function workerExecArgv(execArgv: readonly string[]): string[] {
@@ -91,14 +108,26 @@ export class PcsPool implements PcsMerkleWorkers {
 
   /** @throws PcsError `PCS_BAD_OPTION` (see `PcsPoolOptions`). */
   constructor(options: PcsPoolOptions = {}) {
-    if (options === null || typeof options !== "object") throw new PcsError("PCS_BAD_OPTION", "pool options must be an object");
+    if (options === null || typeof options !== "object")
+      throw new PcsError("PCS_BAD_OPTION", "pool options must be an object");
     const threads = options.threads ?? 1;
     if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
-      throw new PcsError("PCS_BAD_OPTION", `threads must be an integer in [1, 256], got ${String(threads)}`, { threads });
+      throw new PcsError("PCS_BAD_OPTION", `threads must be an integer in [1, 256], got ${String(threads)}`, {
+        threads,
+      });
     }
     const minChunkRows = options.minChunkRows ?? 1 << 11;
-    if (!Number.isInteger(minChunkRows) || minChunkRows < 4 || minChunkRows > 1 << 20 || (minChunkRows & (minChunkRows - 1)) !== 0) {
-      throw new PcsError("PCS_BAD_OPTION", `minChunkRows must be a power of two in [4, 2^20], got ${String(minChunkRows)}`, { minChunkRows });
+    if (
+      !Number.isInteger(minChunkRows) ||
+      minChunkRows < 4 ||
+      minChunkRows > 1 << 20 ||
+      (minChunkRows & (minChunkRows - 1)) !== 0
+    ) {
+      throw new PcsError(
+        "PCS_BAD_OPTION",
+        `minChunkRows must be a power of two in [4, 2^20], got ${String(minChunkRows)}`,
+        { minChunkRows },
+      );
     }
     this.threads = threads;
     this.minChunkRows = minChunkRows;
@@ -166,7 +195,11 @@ export class PcsPool implements PcsMerkleWorkers {
    */
   merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
     if (this.core.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
-    if (this.brokenReason !== null) throw new PcsError("PCS_WORKER_CRASHED", `the commitment worker pool stopped replacing workers: ${this.brokenReason}`);
+    if (this.brokenReason !== null)
+      throw new PcsError(
+        "PCS_WORKER_CRASHED",
+        `the commitment worker pool stopped replacing workers: ${this.brokenReason}`,
+      );
     const logRows = logDomain - k;
     const participants = this.threads + 1;
     const target = Math.ceil(Math.log2(CHUNKS_PER_THREAD * participants));
@@ -174,7 +207,14 @@ export class PcsPool implements PcsMerkleWorkers {
     const live = this.core.slots.filter((s) => !s.state.dead);
     if (logChunk >= logRows || live.length === 0) return pcsMerkle(codeword, width, logDomain, k);
     const shared = codeword.buffer instanceof SharedArrayBuffer ? codeword : sharedCopy(codeword);
-    const job: TreeJob = { codeword: shared, width, logDomain, k, logChunk, levels: new Uint32Array(new SharedArrayBuffer(4 * levelsWords(logRows))) };
+    const job: TreeJob = {
+      codeword: shared,
+      width,
+      logDomain,
+      k,
+      logChunk,
+      levels: new Uint32Array(new SharedArrayBuffer(4 * levelsWords(logRows))),
+    };
     const chunks = 1 << (logRows - logChunk);
     const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
     const states = new Int32Array(new SharedArrayBuffer(4 * chunks));
@@ -182,7 +222,10 @@ export class PcsPool implements PcsMerkleWorkers {
     this.fault = null;
     if (fault !== null) Atomics.store(control, NEXT, 1); // chunk 0 is the faulty worker's
     live.forEach((slot, i) => {
-      const message: JobMessage = fault !== null && i === 0 ? { kind: "tree", job, control, states, chunks, reserved: 0, fault } : { kind: "tree", job, control, states, chunks };
+      const message: JobMessage =
+        fault !== null && i === 0
+          ? { kind: "tree", job, control, states, chunks, reserved: 0, fault }
+          : { kind: "tree", job, control, states, chunks };
       slot.worker.postMessage(message);
     });
     const take = (chunk: number): void => {
@@ -191,10 +234,17 @@ export class PcsPool implements PcsMerkleWorkers {
       Atomics.store(states, chunk, CHUNK_DONE);
       Atomics.add(control, DONE, 1);
     };
-    for (let chunk = Atomics.add(control, NEXT, 1); chunk < chunks && Atomics.load(control, FAILED_SLOT) === 0; chunk = Atomics.add(control, NEXT, 1)) take(chunk);
+    for (
+      let chunk = Atomics.add(control, NEXT, 1);
+      chunk < chunks && Atomics.load(control, FAILED_SLOT) === 0;
+      chunk = Atomics.add(control, NEXT, 1)
+    )
+      take(chunk);
     // Every chunk is taken: rather than wait for a worker that is slow (a loaded machine), hash what is still open here.
     // Not with an injected fault, whose chunk must stay the faulty worker's.
-    if (fault === null) for (let chunk = chunks - 1; chunk >= 0 && Atomics.load(control, FAILED_SLOT) === 0; chunk--) if (Atomics.load(states, chunk) === CHUNK_OPEN) take(chunk);
+    if (fault === null)
+      for (let chunk = chunks - 1; chunk >= 0 && Atomics.load(control, FAILED_SLOT) === 0; chunk--)
+        if (Atomics.load(states, chunk) === CHUNK_OPEN) take(chunk);
     for (;;) {
       const failed = Atomics.load(control, FAILED_SLOT);
       if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));

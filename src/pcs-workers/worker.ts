@@ -11,7 +11,17 @@ import { installKernelBackend } from "../kernels/backend.js";
 import { PcsError } from "../pcs/index.js";
 import { chunkTree, writeChunk } from "./chunks.js";
 import {
-  BY_WORKERS, CHUNK_DONE, CHUNK_OPEN, CHUNK_WRITING, DONE, FAILED_EXITED, FAILED_KIND, FAILED_SLOT, FAILED_THREW, NEXT, type JobMessage,
+  BY_WORKERS,
+  CHUNK_DONE,
+  CHUNK_OPEN,
+  CHUNK_WRITING,
+  DONE,
+  FAILED_EXITED,
+  FAILED_KIND,
+  FAILED_SLOT,
+  FAILED_THREW,
+  NEXT,
+  type JobMessage,
 } from "./protocol.js";
 
 installKernelBackend();

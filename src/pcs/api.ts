@@ -9,7 +9,13 @@ import { commitmentProblem } from "./checks.js";
 import { decodeWhirProof, encodeWhirProof } from "./codec.js";
 import { PcsError } from "./errors.js";
 import { whirParameterSet, whirParameterSets, type WhirSetId } from "./params.js";
-import { whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirOpenOptions, type WhirProverState } from "./prover.js";
+import {
+  whirCommitOn,
+  whirOpenOn,
+  type WhirCommitOptions,
+  type WhirOpenOptions,
+  type WhirProverState,
+} from "./prover.js";
 import type { WhirClaim, WhirCommitment, WhirVerdict } from "./types.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "./verifier.js";
 
@@ -45,7 +51,11 @@ export function whirCommit(evaluations: Uint32Array, options: WhirCommitOptions 
  * @throws PcsError `PCS_BAD_CLAIM`; `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the pool).
  * @example const proof = whirOpen(committed, [{ point, value }], { workers: pool });
  */
-export function whirOpen(committed: WhirCommitted, claims: readonly WhirClaim[], options: WhirOpenOptions = {}): Uint8Array {
+export function whirOpen(
+  committed: WhirCommitted,
+  claims: readonly WhirClaim[],
+  options: WhirOpenOptions = {},
+): Uint8Array {
   return encodeWhirProof(whirOpenOn(committed.transcript.clone(), committed.state, claims, {}, options));
 }
 
@@ -66,7 +76,8 @@ export interface WhirVerifyOptions {
  */
 export function acceptedWhirSets(options: WhirVerifyOptions = {}): WhirSetId[] {
   const accept = options.accept ?? "conjectured";
-  if (accept !== "conjectured" && accept !== "provable") throw new PcsError("PCS_WEAKER_THAN_ACCEPTED", `accept must be "conjectured" or "provable", got ${String(accept)}`);
+  if (accept !== "conjectured" && accept !== "provable")
+    throw new PcsError("PCS_WEAKER_THAN_ACCEPTED", `accept must be "conjectured" or "provable", got ${String(accept)}`);
   const out = whirParameterSets()
     .filter((s) => s.securityBits >= 100 && (accept === "conjectured" || s.regime === "unique-decoding"))
     .map((s) => s.id);
@@ -82,12 +93,23 @@ export function acceptedWhirSets(options: WhirVerifyOptions = {}): WhirSetId[] {
  *   const verdict = whirVerify(decodeWhirCommitment(commitmentBytes), [{ point, value }], proof);
  *   if (!verdict.ok) console.log(verdict.code, verdict.reason);
  */
-export function whirVerify(commitment: WhirCommitment, claims: readonly WhirClaim[], proofBytes: Uint8Array, options: WhirVerifyOptions = {}): WhirVerdict {
+export function whirVerify(
+  commitment: WhirCommitment,
+  claims: readonly WhirClaim[],
+  proofBytes: Uint8Array,
+  options: WhirVerifyOptions = {},
+): WhirVerdict {
   const accepted = acceptedWhirSets(options);
   const shape = commitmentProblem(commitment);
   if (shape !== null) return { ok: false, code: "PCS_SHAPE", reason: shape };
-  if (!accepted.includes(commitment.set)) return { ok: false, code: "PCS_SET_NOT_ACCEPTED", reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}` };
-  if (!(proofBytes instanceof Uint8Array)) return { ok: false, code: "PCS_DECODE", reason: "the proof must be a Uint8Array of pcs-whir-proof-v1 bytes" };
+  if (!accepted.includes(commitment.set))
+    return {
+      ok: false,
+      code: "PCS_SET_NOT_ACCEPTED",
+      reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
+    };
+  if (!(proofBytes instanceof Uint8Array))
+    return { ok: false, code: "PCS_DECODE", reason: "the proof must be a Uint8Array of pcs-whir-proof-v1 bytes" };
   let proof;
   try {
     proof = decodeWhirProof(proofBytes);
@@ -95,7 +117,12 @@ export function whirVerify(commitment: WhirCommitment, claims: readonly WhirClai
     if (e instanceof PcsError) return { ok: false, code: "PCS_DECODE", reason: e.message };
     throw e;
   }
-  if (proof.set !== commitment.set) return { ok: false, code: "PCS_SET_NOT_ACCEPTED", reason: `the proof names set ${proof.set}, the commitment ${commitment.set}` };
+  if (proof.set !== commitment.set)
+    return {
+      ok: false,
+      code: "PCS_SET_NOT_ACCEPTED",
+      reason: `the proof names set ${proof.set}, the commitment ${commitment.set}`,
+    };
   const transcript = DuplexChallenger.withDomain(PCS_DOMAIN_TAG);
   let read;
   try {

@@ -14,7 +14,14 @@
 import type { Ext } from "../field/extension.js";
 import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, type MerkleTree } from "./merkle.js";
-import { addScaledEqTable, evaluateUnivariate, evaluationsToCoefficients, foldCoefficients, foldEvaluations, liftToExtension } from "./multilinear.js";
+import {
+  addScaledEqTable,
+  evaluateUnivariate,
+  evaluationsToCoefficients,
+  foldCoefficients,
+  foldEvaluations,
+  liftToExtension,
+} from "./multilinear.js";
 import { nttReference } from "./ntt.js";
 import { roundPolynomial } from "./sumcheck.js";
 
@@ -68,7 +75,8 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   name: "typescript" as const,
   ntt: nttReference,
   mobius: evaluationsToCoefficients,
-  fold: (table: Uint32Array, alpha: Ext, mode: FoldMode) => (mode === "evaluations" ? foldEvaluations(table, alpha) : foldCoefficients(table, alpha)),
+  fold: (table: Uint32Array, alpha: Ext, mode: FoldMode) =>
+    mode === "evaluations" ? foldEvaluations(table, alpha) : foldCoefficients(table, alpha),
   round: roundPolynomial,
   encode: encodeRowsReference,
   horner: evaluateUnivariate,

@@ -11,10 +11,13 @@ function isElement(x: unknown): boolean {
 
 /** Why `e` is not a canonical extension element (4 integers in [0, p)), or null. */
 export function extProblem(e: unknown, what: string): string | null {
-  if (e === null || typeof e !== "object" || typeof (e as ArrayLike<unknown>).length !== "number") return `${what} must be an extension element (4 canonical coordinates), got ${String(e)}`;
+  if (e === null || typeof e !== "object" || typeof (e as ArrayLike<unknown>).length !== "number")
+    return `${what} must be an extension element (4 canonical coordinates), got ${String(e)}`;
   const a = e as ArrayLike<unknown>;
   if (a.length !== 4) return `${what} must have 4 coordinates, got ${a.length}`;
-  for (let i = 0; i < 4; i++) if (!isElement(a[i])) return `${what}[${i}] = ${String(a[i])} is not a canonical field element (an integer in [0, p), p = ${P})`;
+  for (let i = 0; i < 4; i++)
+    if (!isElement(a[i]))
+      return `${what}[${i}] = ${String(a[i])} is not a canonical field element (an integer in [0, p), p = ${P})`;
   return null;
 }
 
@@ -48,9 +51,11 @@ export function commitmentProblem(c: unknown): string | null {
   if (c === null || typeof c !== "object" || c instanceof Uint8Array) return `not a decoded commitment (${hint})`;
   const x = c as { set?: unknown; numVariables?: unknown; width?: unknown; root?: unknown; oodAnswers?: unknown };
   if (typeof x.set !== "string") return `the commitment has no set name (${hint})`;
-  if (typeof x.numVariables !== "number" || !Number.isInteger(x.numVariables)) return `the commitment's numVariables is not an integer (${hint})`;
+  if (typeof x.numVariables !== "number" || !Number.isInteger(x.numVariables))
+    return `the commitment's numVariables is not an integer (${hint})`;
   if (x.width !== 1 && x.width !== 4) return `the commitment's width must be 1 or 4 (${hint})`;
-  if (!(x.root instanceof Uint32Array) || x.root.length !== 8 || !x.root.every(isElement)) return `the commitment's root must be 8 canonical field elements (${hint})`;
+  if (!(x.root instanceof Uint32Array) || x.root.length !== 8 || !x.root.every(isElement))
+    return `the commitment's root must be 8 canonical field elements (${hint})`;
   if (!Array.isArray(x.oodAnswers)) return `the commitment's oodAnswers must be an array (${hint})`;
   for (let i = 0; i < x.oodAnswers.length; i++) {
     const p = extProblem(x.oodAnswers[i], `commitment.oodAnswers[${i}]`);

@@ -39,13 +39,22 @@ class Reader {
   private at = 0;
   private readonly view: DataView;
   private readonly words: number;
-  constructor(bytes: Uint8Array, private readonly what: string) {
-    if (bytes.length % 4 !== 0) throw new PcsError("PCS_DECODE", `${what}: ${bytes.length} bytes is not a whole number of 4-byte words`);
+  constructor(
+    bytes: Uint8Array,
+    private readonly what: string,
+  ) {
+    if (bytes.length % 4 !== 0)
+      throw new PcsError("PCS_DECODE", `${what}: ${bytes.length} bytes is not a whole number of 4-byte words`);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.words = bytes.length / 4;
   }
   private need(n: number, field: string): void {
-    if (this.at + n > this.words) throw new PcsError("PCS_DECODE", `${this.what}: truncated at ${field} (byte ${4 * this.at}, ${4 * n} more bytes needed, ${4 * (this.words - this.at)} left)`, { offset: 4 * this.at });
+    if (this.at + n > this.words)
+      throw new PcsError(
+        "PCS_DECODE",
+        `${this.what}: truncated at ${field} (byte ${4 * this.at}, ${4 * n} more bytes needed, ${4 * (this.words - this.at)} left)`,
+        { offset: 4 * this.at },
+      );
   }
   u32(field: string): number {
     this.need(1, field);
@@ -56,7 +65,12 @@ class Reader {
     const out = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
       const v = this.view.getUint32(4 * this.at, true);
-      if (v >= P) throw new PcsError("PCS_DECODE", `${this.what}: ${field} word at byte ${4 * this.at} is ${v}, not canonical (< p)`, { offset: 4 * this.at });
+      if (v >= P)
+        throw new PcsError(
+          "PCS_DECODE",
+          `${this.what}: ${field} word at byte ${4 * this.at} is ${v}, not canonical (< p)`,
+          { offset: 4 * this.at },
+        );
       out[i] = v;
       this.at++;
     }
@@ -67,13 +81,19 @@ class Reader {
     return [e[0]!, e[1]!, e[2]!, e[3]!];
   }
   end(): void {
-    if (this.at !== this.words) throw new PcsError("PCS_DECODE", `${this.what}: ${4 * (this.words - this.at)} trailing bytes after byte ${4 * this.at}`, { offset: 4 * this.at });
+    if (this.at !== this.words)
+      throw new PcsError(
+        "PCS_DECODE",
+        `${this.what}: ${4 * (this.words - this.at)} trailing bytes after byte ${4 * this.at}`,
+        { offset: 4 * this.at },
+      );
   }
 }
 
 function header(r: Reader, magic: number, what: string): { schedule: WhirSchedule; width: CommittedWidth } {
   const got = r.u32("magic");
-  if (got !== magic) throw new PcsError("PCS_DECODE", `${what}: magic 0x${got.toString(16)} is not 0x${magic.toString(16)}`);
+  if (got !== magic)
+    throw new PcsError("PCS_DECODE", `${what}: magic 0x${got.toString(16)} is not 0x${magic.toString(16)}`);
   const code = r.u32("set");
   const set = whirParameterSetByCode(code);
   if (set === undefined) throw new PcsError("PCS_DECODE", `${what}: unknown parameter set code ${code}`);
@@ -157,9 +177,12 @@ export function decodeWhirProof(bytes: Uint8Array): WhirProof {
   schedule.rounds.forEach((round, i) => {
     const last = i === schedule.rounds.length - 1;
     const sumcheck: [Ext, Ext][] = [];
-    for (let s = 0; s < round.foldingFactor; s++) sumcheck.push([r.ext(`rounds[${i}].sumcheck[${s}].h0`), r.ext(`rounds[${i}].sumcheck[${s}].h2`)]);
+    for (let s = 0; s < round.foldingFactor; s++)
+      sumcheck.push([r.ext(`rounds[${i}].sumcheck[${s}].h0`), r.ext(`rounds[${i}].sumcheck[${s}].h2`)]);
     const foldWitnesses: number[] = [];
-    if (round.foldPowBits > 0) for (let s = 0; s < round.foldingFactor; s++) foldWitnesses.push(r.elements(1, `rounds[${i}].foldWitnesses[${s}]`)[0]!);
+    if (round.foldPowBits > 0)
+      for (let s = 0; s < round.foldingFactor; s++)
+        foldWitnesses.push(r.elements(1, `rounds[${i}].foldWitnesses[${s}]`)[0]!);
     const nextRoot = last ? null : r.elements(8, `rounds[${i}].nextRoot`);
     const nextOodAnswers: Ext[] = [];
     for (let j = 0; j < round.nextOodSamples; j++) nextOodAnswers.push(r.ext(`rounds[${i}].nextOodAnswers[${j}]`));
@@ -167,17 +190,30 @@ export function decodeWhirProof(bytes: Uint8Array): WhirProof {
     const queryWitness = round.queryPowBits > 0 ? r.elements(1, `rounds[${i}].queryWitness`)[0]! : null;
     const rowCount = r.u32(`rounds[${i}].rowCount`);
     const maxRows = Math.min(round.queries, 2 ** round.logRows);
-    if (rowCount < 1 || rowCount > maxRows) throw new PcsError("PCS_DECODE", `WHIR proof: rounds[${i}].rowCount ${rowCount} is outside [1, ${maxRows}]`);
+    if (rowCount < 1 || rowCount > maxRows)
+      throw new PcsError("PCS_DECODE", `WHIR proof: rounds[${i}].rowCount ${rowCount} is outside [1, ${maxRows}]`);
     const rows = r.elements(rowCount * (1 << round.foldingFactor) * rowWidth, `rounds[${i}].rows`);
     const siblingCount = r.u32(`rounds[${i}].siblingCount`);
     const maxSiblings = rowCount * round.logRows;
-    if (siblingCount > maxSiblings) throw new PcsError("PCS_DECODE", `WHIR proof: rounds[${i}].siblingCount ${siblingCount} is above ${maxSiblings}`);
+    if (siblingCount > maxSiblings)
+      throw new PcsError("PCS_DECODE", `WHIR proof: rounds[${i}].siblingCount ${siblingCount} is above ${maxSiblings}`);
     const siblings = r.elements(8 * siblingCount, `rounds[${i}].siblings`);
-    rounds.push({ sumcheck, foldWitnesses, nextRoot, nextOodAnswers, finalCoefficients, queryWitness, rowCount, rows, siblings });
+    rounds.push({
+      sumcheck,
+      foldWitnesses,
+      nextRoot,
+      nextOodAnswers,
+      finalCoefficients,
+      queryWitness,
+      rowCount,
+      rows,
+      siblings,
+    });
     rowWidth = 4;
   });
   const finalSumcheck: [Ext, Ext][] = [];
-  for (let s = 0; s < schedule.finalVariables; s++) finalSumcheck.push([r.ext(`finalSumcheck[${s}].h0`), r.ext(`finalSumcheck[${s}].h2`)]);
+  for (let s = 0; s < schedule.finalVariables; s++)
+    finalSumcheck.push([r.ext(`finalSumcheck[${s}].h0`), r.ext(`finalSumcheck[${s}].h2`)]);
   r.end();
   return { set: schedule.set.id, numVariables: schedule.numVariables, width, rounds, finalSumcheck };
 }

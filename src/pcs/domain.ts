@@ -23,7 +23,8 @@ const ROOTS: number[] = [];
  */
 export function rootOfUnity(logOrder: number): number {
   const w = ROOTS[logOrder];
-  if (w === undefined || !Number.isInteger(logOrder)) throw new PcsError("PCS_TOO_LARGE", `KoalaBear has subgroups of order 2^0..2^${TWO_ADICITY}, not 2^${logOrder}`);
+  if (w === undefined || !Number.isInteger(logOrder))
+    throw new PcsError("PCS_TOO_LARGE", `KoalaBear has subgroups of order 2^0..2^${TWO_ADICITY}, not 2^${logOrder}`);
   return w;
 }
 

@@ -51,7 +51,13 @@ export function codewordOfRows(rows: Uint32Array, width: number, logDomain: numb
 }
 
 /** The words of rows `indices` of a natural-order codeword, back to back (what an opening sends). */
-export function gatherRows(codeword: Uint32Array, width: number, logDomain: number, k: number, indices: readonly number[]): Uint32Array {
+export function gatherRows(
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+  indices: readonly number[],
+): Uint32Array {
   const cols = 1 << k;
   const rowsCount = 1 << (logDomain - k);
   const out = new Uint32Array(indices.length * cols * width);

@@ -33,10 +33,13 @@ export function foldRow(row: Uint32Array, x: number, zeta: number, alphas: reado
     const next = new Uint32Array(4 * half);
     const [b0, b1, b2, b3] = alpha;
     for (let t = 0; t < half; t++) {
-      const lo = 4 * t, hi = 4 * (t + half);
+      const lo = 4 * t,
+        hi = 4 * (t + half);
       const it = inv[t]!;
-      const o0 = mul(sub(cur[lo]!, cur[hi]!), it), o1 = mul(sub(cur[lo + 1]!, cur[hi + 1]!), it);
-      const o2 = mul(sub(cur[lo + 2]!, cur[hi + 2]!), it), o3 = mul(sub(cur[lo + 3]!, cur[hi + 3]!), it);
+      const o0 = mul(sub(cur[lo]!, cur[hi]!), it),
+        o1 = mul(sub(cur[lo + 1]!, cur[hi + 1]!), it);
+      const o2 = mul(sub(cur[lo + 2]!, cur[hi + 2]!), it),
+        o3 = mul(sub(cur[lo + 3]!, cur[hi + 3]!), it);
       extMulTo(next, lo, 1, o0, o1, o2, o3, b0, b1, b2, b3);
       for (let l = 0; l < 4; l++) next[lo + l] = add(next[lo + l]!, mul(add(cur[lo + l]!, cur[hi + l]!), INV2));
     }

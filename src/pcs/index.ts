@@ -1,11 +1,44 @@
-export { whirCommit, whirOpen, whirVerify, acceptedWhirSets, type WhirCommitted, type WhirAcceptance, type WhirVerifyOptions } from "./api.js";
-export { whirCommitOn, whirOpenOn, type WhirCommitOptions, type WhirOpenOptions, type WhirProverState, type WhirAdversary } from "./prover.js";
+export {
+  whirCommit,
+  whirOpen,
+  whirVerify,
+  acceptedWhirSets,
+  type WhirCommitted,
+  type WhirAcceptance,
+  type WhirVerifyOptions,
+} from "./api.js";
+export {
+  whirCommitOn,
+  whirOpenOn,
+  type WhirCommitOptions,
+  type WhirOpenOptions,
+  type WhirProverState,
+  type WhirAdversary,
+} from "./prover.js";
 export { useDefaultPcsWorkers, defaultPcsWorkers, type PcsMerkleWorkers, type PcsWorkersProvider } from "./parallel.js";
 export { whirReadCommitmentOn, whirVerifyOn, type WhirReadCommitment } from "./verifier.js";
-export { encodeWhirCommitment, decodeWhirCommitment, encodeWhirProof, decodeWhirProof, WHIR_COMMITMENT_MAGIC, WHIR_PROOF_MAGIC } from "./codec.js";
 export {
-  whirParameterSet, whirParameterSets, whirSchedule, maxVariables, DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, FINAL_VARIABLES_MAX, MAX_POW_BITS,
-  type WhirParameterSet, type WhirSetId, type SoundnessRegime, type WhirRound, type WhirSchedule,
+  encodeWhirCommitment,
+  decodeWhirCommitment,
+  encodeWhirProof,
+  decodeWhirProof,
+  WHIR_COMMITMENT_MAGIC,
+  WHIR_PROOF_MAGIC,
+} from "./codec.js";
+export {
+  whirParameterSet,
+  whirParameterSets,
+  whirSchedule,
+  maxVariables,
+  DEFAULT_WHIR_SET,
+  PROVABLE_WHIR_SET,
+  FINAL_VARIABLES_MAX,
+  MAX_POW_BITS,
+  type WhirParameterSet,
+  type WhirSetId,
+  type SoundnessRegime,
+  type WhirRound,
+  type WhirSchedule,
 } from "./params.js";
 export { whirSecurity, type WhirSecurityReport, type WhirRegimeSecurity, type WhirSecurityTerm } from "./security.js";
 export { EXTENSION_FIELD_BITS } from "./security-terms.js";

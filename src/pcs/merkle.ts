@@ -65,7 +65,8 @@ export function buildMerkleTreeReference(rows: Uint32Array, rowWords: number, lo
   let cur = leaves;
   for (let level = 0; level < logRows; level++) {
     const next = new Uint32Array(cur.length / 2);
-    for (let i = 0; i < next.length / 8; i++) next.set(compress(cur.subarray(16 * i, 16 * i + 8), cur.subarray(16 * i + 8, 16 * i + 16)), 8 * i);
+    for (let i = 0; i < next.length / 8; i++)
+      next.set(compress(cur.subarray(16 * i, 16 * i + 8), cur.subarray(16 * i + 8, 16 * i + 16)), 8 * i);
     levels.push(next);
     cur = next;
   }
@@ -124,7 +125,13 @@ export function multiproofSize(logRows: number, sorted: readonly number[]): numb
  * Recomputes the root from the leaf digests of the rows at `sorted` (distinct, ascending; 8 words
  * each, in that order) and the multiproof; true when it equals `root` and every sibling was used.
  */
-export function verifyMultiproof(root: ArrayLike<number>, logRows: number, sorted: readonly number[], leafDigests: Uint32Array, siblings: Uint32Array): boolean {
+export function verifyMultiproof(
+  root: ArrayLike<number>,
+  logRows: number,
+  sorted: readonly number[],
+  leafDigests: Uint32Array,
+  siblings: Uint32Array,
+): boolean {
   if (sorted.length === 0 || siblings.length % 8 !== 0) return false;
   let idx = sorted.slice();
   let digests: Uint32Array[] = sorted.map((_, i) => leafDigests.subarray(8 * i, 8 * i + 8));

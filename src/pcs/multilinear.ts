@@ -77,9 +77,15 @@ export function addScaledEqTable(acc: Uint32Array, point: readonly Ext[], c: Ext
   for (let j = 0; j < n; j++) {
     const half = 1 << j;
     const [p0, p1, p2, p3] = point[j]!;
-    const q0 = sub(1, p0), q1 = p1 === 0 ? 0 : P - p1, q2 = p2 === 0 ? 0 : P - p2, q3 = p3 === 0 ? 0 : P - p3;
+    const q0 = sub(1, p0),
+      q1 = p1 === 0 ? 0 : P - p1,
+      q2 = p2 === 0 ? 0 : P - p2,
+      q3 = p3 === 0 ? 0 : P - p3;
     for (let i = half - 1; i >= 0; i--) {
-      const a0 = table[4 * i]!, a1 = table[4 * i + 1]!, a2 = table[4 * i + 2]!, a3 = table[4 * i + 3]!;
+      const a0 = table[4 * i]!,
+        a1 = table[4 * i + 1]!,
+        a2 = table[4 * i + 2]!,
+        a3 = table[4 * i + 3]!;
       extMulTo(table, 4 * (i + half), 1, a0, a1, a2, a3, p0, p1, p2, p3);
       extMulTo(table, 4 * i, 1, a0, a1, a2, a3, q0, q1, q2, q3);
     }
@@ -92,7 +98,8 @@ export function eqEval(a: readonly Ext[], b: readonly Ext[]): Ext {
   let acc: Ext = [1, 0, 0, 0];
   const t = new Uint32Array(4);
   for (let j = 0; j < a.length; j++) {
-    const x = a[j]!, y = b[j]!;
+    const x = a[j]!,
+      y = b[j]!;
     // a·b + (1 − a)(1 − b) = 2ab − a − b + 1
     extMulTo(t, 0, 1, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
     const f: Ext = [
@@ -134,7 +141,19 @@ export function foldEvaluations(e: Uint32Array, alpha: Ext): Uint32Array {
   const [b0, b1, b2, b3] = alpha;
   for (let i = 0; i < n; i++) {
     const lo = 8 * i;
-    extMulTo(out, 4 * i, 1, sub(e[lo + 4]!, e[lo]!), sub(e[lo + 5]!, e[lo + 1]!), sub(e[lo + 6]!, e[lo + 2]!), sub(e[lo + 7]!, e[lo + 3]!), b0, b1, b2, b3);
+    extMulTo(
+      out,
+      4 * i,
+      1,
+      sub(e[lo + 4]!, e[lo]!),
+      sub(e[lo + 5]!, e[lo + 1]!),
+      sub(e[lo + 6]!, e[lo + 2]!),
+      sub(e[lo + 7]!, e[lo + 3]!),
+      b0,
+      b1,
+      b2,
+      b3,
+    );
     for (let l = 0; l < 4; l++) out[4 * i + l] = add(out[4 * i + l]!, e[lo + l]!);
   }
   return out;
@@ -155,7 +174,10 @@ export function evaluateUnivariate(coeffs: Uint32Array, z: Ext): Ext {
 /** F(x) for interleaved extension coefficients at a base-field point x. */
 export function evaluateUnivariateAtBase(coeffs: Uint32Array, x: number): Ext {
   const n = coeffs.length / 4;
-  let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  let a0 = 0,
+    a1 = 0,
+    a2 = 0,
+    a3 = 0;
   for (let i = n - 1; i >= 0; i--) {
     a0 = add(mul(a0, x), coeffs[4 * i]!);
     a1 = add(mul(a1, x), coeffs[4 * i + 1]!);
@@ -173,8 +195,17 @@ export function evaluateUnivariateAtBase(coeffs: Uint32Array, x: number): Ext {
  */
 export function evaluateMultilinear(evaluations: Uint32Array, point: readonly Ext[], width: 1 | 4 = 1): Ext {
   const m = Math.log2(evaluations.length / width);
-  if (!(evaluations instanceof Uint32Array) || !Number.isInteger(m)) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations must be 2^m values (× ${width} words), got ${evaluations.length} words`);
-  for (let i = 0; i < evaluations.length; i++) if (evaluations[i]! >= P) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations[${i}] = ${evaluations[i]} is not a canonical field element`);
+  if (!(evaluations instanceof Uint32Array) || !Number.isInteger(m))
+    throw new PcsError(
+      "PCS_BAD_POLYNOMIAL",
+      `evaluations must be 2^m values (× ${width} words), got ${evaluations.length} words`,
+    );
+  for (let i = 0; i < evaluations.length; i++)
+    if (evaluations[i]! >= P)
+      throw new PcsError(
+        "PCS_BAD_POLYNOMIAL",
+        `evaluations[${i}] = ${evaluations[i]} is not a canonical field element`,
+      );
   const problem = pointProblem(point, m, "point");
   if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
   const c = width === 1 ? liftToExtension(evaluations) : evaluations.slice();

@@ -75,7 +75,13 @@ export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): 
 }
 
 /** The Merkle tree of a codeword's rows on `workers` when given, else on this thread's backend. */
-export function merkleOn(workers: PcsMerkleWorkers | null, codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+export function merkleOn(
+  workers: PcsMerkleWorkers | null,
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+): MerkleTree {
   return workers === null ? pcsMerkle(codeword, width, logDomain, k) : workers.merkle(codeword, width, logDomain, k);
 }
 

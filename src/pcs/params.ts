@@ -7,7 +7,13 @@
  */
 import { TWO_ADICITY } from "../field/koalabear.js";
 import { PcsError } from "./errors.js";
-import { foldErrorBits, oodErrorBits, queryBitsPerSample, combinationErrorBits, roundLogEta } from "./security-terms.js";
+import {
+  foldErrorBits,
+  oodErrorBits,
+  queryBitsPerSample,
+  combinationErrorBits,
+  roundLogEta,
+} from "./security-terms.js";
 
 import type { SoundnessRegime } from "./regime.js";
 
@@ -37,12 +43,66 @@ export interface WhirParameterSet {
 }
 
 const SETS: readonly WhirParameterSet[] = [
-  { id: "cb90-r4", code: 1, regime: "capacity", securityBits: 90, logInvRate: 2, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
-  { id: "cb90-r2", code: 2, regime: "capacity", securityBits: 90, logInvRate: 1, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
-  { id: "cb100-r4", code: 3, regime: "capacity", securityBits: 100, logInvRate: 2, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
-  { id: "cb100-r2", code: 4, regime: "capacity", securityBits: 100, logInvRate: 1, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
-  { id: "ud100-r4", code: 5, regime: "unique-decoding", securityBits: 100, logInvRate: 2, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
-  { id: "ud100-r2", code: 6, regime: "unique-decoding", securityBits: 100, logInvRate: 1, foldingFactor: 5, queryPowBudget: 16, foldPowBudget: 16 },
+  {
+    id: "cb90-r4",
+    code: 1,
+    regime: "capacity",
+    securityBits: 90,
+    logInvRate: 2,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+  },
+  {
+    id: "cb90-r2",
+    code: 2,
+    regime: "capacity",
+    securityBits: 90,
+    logInvRate: 1,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+  },
+  {
+    id: "cb100-r4",
+    code: 3,
+    regime: "capacity",
+    securityBits: 100,
+    logInvRate: 2,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+  },
+  {
+    id: "cb100-r2",
+    code: 4,
+    regime: "capacity",
+    securityBits: 100,
+    logInvRate: 1,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+  },
+  {
+    id: "ud100-r4",
+    code: 5,
+    regime: "unique-decoding",
+    securityBits: 100,
+    logInvRate: 2,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+  },
+  {
+    id: "ud100-r2",
+    code: 6,
+    regime: "unique-decoding",
+    securityBits: 100,
+    logInvRate: 1,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+  },
 ];
 
 /** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4 (docs/pcs.md §2.1). */
@@ -66,7 +126,12 @@ export function whirParameterSets(): readonly WhirParameterSet[] {
  */
 export function whirParameterSet(id: string): WhirParameterSet {
   const set = SETS.find((s) => s.id === id);
-  if (set === undefined) throw new PcsError("PCS_UNKNOWN_SET", `unknown WHIR parameter set "${id}"; the sets are ${SETS.map((s) => s.id).join(", ")}`, { id });
+  if (set === undefined)
+    throw new PcsError(
+      "PCS_UNKNOWN_SET",
+      `unknown WHIR parameter set "${id}"; the sets are ${SETS.map((s) => s.id).join(", ")}`,
+      { id },
+    );
   return set;
 }
 
@@ -129,14 +194,22 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
   const cached = schedules.get(key);
   if (cached) return cached;
   if (!Number.isInteger(m) || m < 1 || m > maxVariables(set)) {
-    throw new PcsError("PCS_TOO_LARGE", `set ${set.id} commits to 1..${maxVariables(set)} variables (a codeword of at most 2^${TWO_ADICITY} points at rate 2^-${set.logInvRate}), got ${m}`, { set: set.id, numVariables: m });
+    throw new PcsError(
+      "PCS_TOO_LARGE",
+      `set ${set.id} commits to 1..${maxVariables(set)} variables (a codeword of at most 2^${TWO_ADICITY} points at rate 2^-${set.logInvRate}), got ${m}`,
+      { set: set.id, numVariables: m },
+    );
   }
   const lambda = set.securityBits;
   const regime = set.regime;
   const powBits = (errorBits: number): number => {
     const bits = Math.max(0, Math.ceil(lambda - errorBits - 1e-9));
     if (bits > MAX_POW_BITS) {
-      throw new PcsError("PCS_TOO_LARGE", `set ${set.id} at ${m} variables would need ${bits} bits of grinding (more than ${MAX_POW_BITS})`, { set: set.id, numVariables: m, bits });
+      throw new PcsError(
+        "PCS_TOO_LARGE",
+        `set ${set.id} at ${m} variables would need ${bits} bits of grinding (more than ${MAX_POW_BITS})`,
+        { set: set.id, numVariables: m, bits },
+      );
     }
     return bits;
   };
@@ -145,7 +218,9 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     if (regime === "unique-decoding") return 0;
     const eta = etaOf(mi, ri);
     for (let t = 1; t < 64; t++) if (oodErrorBits(regime, mi, ri, eta, t) >= lambda) return t;
-    throw new PcsError("PCS_TOO_LARGE", `set ${set.id}: no out-of-domain sample count reaches ${lambda} bits`, { set: set.id });
+    throw new PcsError("PCS_TOO_LARGE", `set ${set.id}: no out-of-domain sample count reaches ${lambda} bits`, {
+      set: set.id,
+    });
   };
   const rounds: WhirRound[] = [];
   let mi = m;
@@ -160,7 +235,9 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     const nextOod = last ? 0 : oodSamples(mNext, rNext);
     const perQuery = queryBitsPerSample(regime, ri, eta);
     const queries = Math.ceil((lambda - set.queryPowBudget) / perQuery - 1e-9);
-    const combBits = last ? Infinity : combinationErrorBits(regime, mNext, rNext, etaOf(mNext, rNext), nextOod + queries);
+    const combBits = last
+      ? Infinity
+      : combinationErrorBits(regime, mNext, rNext, etaOf(mNext, rNext), nextOod + queries);
     rounds.push({
       numVariables: mi,
       foldingFactor: k,
@@ -178,7 +255,13 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     ri = rNext;
     logDomain -= 1;
   }
-  const schedule: WhirSchedule = { set, numVariables: m, initialOodSamples: oodSamples(m, set.logInvRate), rounds, finalVariables: mi };
+  const schedule: WhirSchedule = {
+    set,
+    numVariables: m,
+    initialOodSamples: oodSamples(m, set.logInvRate),
+    rounds,
+    finalVariables: mi,
+  };
   schedules.set(key, schedule);
   return schedule;
 }

@@ -16,7 +16,16 @@ import { extPowers, powerPoint, powerPointBase } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import {
-  pcsCodeword, pcsEqAdd, pcsFold, pcsHorner, pcsLift, pcsMobius, pcsRelease, pcsResident, pcsRound, pcsZeros,
+  pcsCodeword,
+  pcsEqAdd,
+  pcsFold,
+  pcsHorner,
+  pcsLift,
+  pcsMobius,
+  pcsRelease,
+  pcsResident,
+  pcsRound,
+  pcsZeros,
 } from "./backend.js";
 import { merkleOn, resolvePcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
@@ -78,16 +87,30 @@ export interface WhirOpenOptions {
   readonly workers?: PcsMerkleWorkers | null;
 }
 
-function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth, set: ReturnType<typeof whirParameterSet>): number {
-  if (!(evaluations instanceof Uint32Array)) throw new PcsError("PCS_BAD_POLYNOMIAL", "evaluations must be a Uint32Array of canonical field elements");
+function checkEvaluations(
+  evaluations: Uint32Array,
+  width: CommittedWidth,
+  set: ReturnType<typeof whirParameterSet>,
+): number {
+  if (!(evaluations instanceof Uint32Array))
+    throw new PcsError("PCS_BAD_POLYNOMIAL", "evaluations must be a Uint32Array of canonical field elements");
   const count = evaluations.length / width;
   const m = Math.log2(count);
   if (!Number.isInteger(count) || !Number.isInteger(m) || m < 1) {
-    throw new PcsError("PCS_BAD_POLYNOMIAL", `a multilinear polynomial of m ≥ 1 variables has 2^m evaluations (× ${width} words); got ${evaluations.length} words`, { length: evaluations.length });
+    throw new PcsError(
+      "PCS_BAD_POLYNOMIAL",
+      `a multilinear polynomial of m ≥ 1 variables has 2^m evaluations (× ${width} words); got ${evaluations.length} words`,
+      { length: evaluations.length },
+    );
   }
   whirSchedule(set, m); // PCS_TOO_LARGE before the values are read
   for (let i = 0; i < evaluations.length; i++) {
-    if (evaluations[i]! >= P) throw new PcsError("PCS_BAD_POLYNOMIAL", `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`, { index: i });
+    if (evaluations[i]! >= P)
+      throw new PcsError(
+        "PCS_BAD_POLYNOMIAL",
+        `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`,
+        { index: i },
+      );
   }
   return m;
 }
@@ -99,10 +122,15 @@ function checkEvaluations(evaluations: Uint32Array, width: CommittedWidth, set: 
  * @throws PcsError `PCS_BAD_POLYNOMIAL` (length not 2^m·width, a non-canonical value), `PCS_TOO_LARGE` (m above the set's limit, before any value is read), `PCS_UNKNOWN_SET`;
  *   `PCS_BAD_OPTION` (a `workers` option that is not a pool), `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (from the pool).
  */
-export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, options: WhirCommitOptions = {}): WhirProverState {
+export function whirCommitOn(
+  t: DuplexChallenger,
+  evaluations: Uint32Array,
+  options: WhirCommitOptions = {},
+): WhirProverState {
   const workers = resolvePcsWorkers(options.workers);
   const width = options.width ?? 1;
-  if (width !== 1 && width !== 4) throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
+  if (width !== 1 && width !== 4)
+    throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
   const set = whirParameterSet(options.set ?? "cb100-r4");
   const m = checkEvaluations(evaluations, width, set);
   const schedule = whirSchedule(set, m);
@@ -117,7 +145,15 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
   try {
     pcsMobius(workingCoefficients, width);
     coefficients = workingCoefficients.slice();
-    ({ codeword, tree } = commitCodeword(workingCoefficients, width, first.logDomain, k, first.logRows, options, workers));
+    ({ codeword, tree } = commitCodeword(
+      workingCoefficients,
+      width,
+      first.logDomain,
+      k,
+      first.logRows,
+      options,
+      workers,
+    ));
     absorbCommitment(t, set, m, width, tree.root);
     const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
     const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
@@ -136,7 +172,12 @@ export function whirCommitOn(t: DuplexChallenger, evaluations: Uint32Array, opti
 
 /** The first codeword (natural order, a plain array) and its Merkle tree; `corruptCodeword` changes the rows before they are hashed. */
 function commitCodeword(
-  coefficients: Uint32Array, width: CommittedWidth, logDomain: number, k: number, logRows: number, options: WhirCommitOptions,
+  coefficients: Uint32Array,
+  width: CommittedWidth,
+  logDomain: number,
+  k: number,
+  logRows: number,
+  options: WhirCommitOptions,
   workers: PcsMerkleWorkers | null,
 ): { codeword: Uint32Array; tree: MerkleTree } {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
@@ -164,7 +205,11 @@ function commitCodeword(
  *   `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` option, as in `whirCommitOn`).
  */
 export function whirOpenOn(
-  t: DuplexChallenger, state: WhirProverState, claims: readonly WhirClaim[], adversary: WhirAdversary = {}, options: WhirOpenOptions = {},
+  t: DuplexChallenger,
+  state: WhirProverState,
+  claims: readonly WhirClaim[],
+  adversary: WhirAdversary = {},
+  options: WhirOpenOptions = {},
 ): WhirProof {
   const workers = resolvePcsWorkers(options.workers);
   const { schedule } = state;
@@ -248,8 +293,15 @@ export function whirOpenOn(
       const siblings = openMultiproof(tree, indices);
       adversary.siblings?.(i, siblings);
       rounds.push({
-        sumcheck, foldWitnesses, nextRoot, nextOodAnswers: oodAnswers, finalCoefficients: last ? finalCoefficients : null,
-        queryWitness, rowCount: indices.length, rows: opened, siblings,
+        sumcheck,
+        foldWitnesses,
+        nextRoot,
+        nextOodAnswers: oodAnswers,
+        finalCoefficients: last ? finalCoefficients : null,
+        queryWitness,
+        rowCount: indices.length,
+        rows: opened,
+        siblings,
       });
       if (!last) {
         const mNext = round.numVariables - round.foldingFactor;
@@ -259,7 +311,11 @@ export function whirOpenOn(
         const omega = rootOfUnity(round.logDomain);
         indices.forEach((idx, j) => {
           const r = pow(omega, idx << round.foldingFactor);
-          pcsEqAdd(w, powerPointBase(r, mNext).map((x): Ext => [x, 0, 0, 0]), weights[1 + oodPoints.length + j]!);
+          pcsEqAdd(
+            w,
+            powerPointBase(r, mNext).map((x): Ext => [x, 0, 0, 0]),
+            weights[1 + oodPoints.length + j]!,
+          );
         });
         if (codeword !== state.codeword) drop(codeword);
         tree = nextTree!;
@@ -270,7 +326,9 @@ export function whirOpenOn(
     const finalSumcheck: [Ext, Ext][] = [];
     for (let s = 0; s < schedule.finalVariables; s++) {
       const honest = phase("sumcheck", () => pcsRound(f, w));
-      const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(schedule.rounds.length, s, honest) : honest;
+      const [h0, h2] = adversary.roundPolynomial
+        ? adversary.roundPolynomial(schedule.rounds.length, s, honest)
+        : honest;
       t.observeExt(h0);
       t.observeExt(h2);
       finalSumcheck.push([h0, h2]);

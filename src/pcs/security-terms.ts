@@ -42,7 +42,8 @@ export function listSizeBits(regime: SoundnessRegime, m: number, r: number, logE
 export function queryBitsPerSample(regime: SoundnessRegime, r: number, logEta: number): number {
   const rate = 2 ** -r;
   const eta = 2 ** logEta;
-  const oneMinusDelta = regime === "unique-decoding" ? (1 + rate) / 2 : regime === "johnson-bound" ? Math.sqrt(rate) + eta : rate + eta;
+  const oneMinusDelta =
+    regime === "unique-decoding" ? (1 + rate) / 2 : regime === "johnson-bound" ? Math.sqrt(rate) + eta : rate + eta;
   return -Math.log2(oneMinusDelta);
 }
 
@@ -75,7 +76,13 @@ export function oodErrorBits(regime: SoundnessRegime, m: number, r: number, logE
 }
 
 /** The combination term of ε_shift in bits: ℓ·(t + 1)/|K| for t constraints combined with one random coefficient. */
-export function combinationErrorBits(regime: SoundnessRegime, m: number, r: number, logEta: number, constraints: number): number {
+export function combinationErrorBits(
+  regime: SoundnessRegime,
+  m: number,
+  r: number,
+  logEta: number,
+  constraints: number,
+): number {
   return EXTENSION_FIELD_BITS - (Math.log2(constraints + 1) + listSizeBits(regime, m, r, logEta));
 }
 
@@ -85,7 +92,13 @@ export function combinationErrorBits(regime: SoundnessRegime, m: number, r: numb
  * proximity-gaps term 2^m/(ηρ²) large): the smallest η with proximity-gaps bits ≥ λ − budget.
  * More queries pay for it (1 − δ = ρ + η). Other regimes keep their default.
  */
-export function roundLogEta(regime: SoundnessRegime, m: number, r: number, lambda: number, foldPowBudget: number): number {
+export function roundLogEta(
+  regime: SoundnessRegime,
+  m: number,
+  r: number,
+  lambda: number,
+  foldPowBudget: number,
+): number {
   const base = defaultLogEta(regime, r);
   if (regime !== "capacity") return base;
   const needed = lambda - foldPowBudget - EXTENSION_FIELD_BITS + m + 2 * r;

@@ -5,8 +5,14 @@
  */
 import { whirSchedule, type SoundnessRegime, type WhirParameterSet } from "./params.js";
 import {
-  EXTENSION_FIELD_BITS, FINAL_SUMCHECK_ERROR_BITS, MERKLE_BITS,
-  combinationErrorBits, defaultLogEta, foldErrorBits, oodErrorBits, queryBitsPerSample,
+  EXTENSION_FIELD_BITS,
+  FINAL_SUMCHECK_ERROR_BITS,
+  MERKLE_BITS,
+  combinationErrorBits,
+  defaultLogEta,
+  foldErrorBits,
+  oodErrorBits,
+  queryBitsPerSample,
 } from "./security-terms.js";
 
 /** One term of the round-by-round soundness error, in bits (grinding included). */
@@ -61,20 +67,44 @@ export function whirSecurity(set: WhirParameterSet, m: number): WhirSecurityRepo
   for (const regime of REGIMES) {
     // The set's own regime uses the schedule's η of every round; the others their default η.
     const own = regime === set.regime;
-    const etaOf = (i: number, r: number): number => (own && i < schedule.rounds.length ? schedule.rounds[i]!.logEta : defaultLogEta(regime, r));
+    const etaOf = (i: number, r: number): number =>
+      own && i < schedule.rounds.length ? schedule.rounds[i]!.logEta : defaultLogEta(regime, r);
     const terms: WhirSecurityTerm[] = [];
-    terms.push({ name: "ood(0)", bits: oodErrorBits(regime, m, set.logInvRate, etaOf(0, set.logInvRate), schedule.initialOodSamples), powBits: 0 });
+    terms.push({
+      name: "ood(0)",
+      bits: oodErrorBits(regime, m, set.logInvRate, etaOf(0, set.logInvRate), schedule.initialOodSamples),
+      powBits: 0,
+    });
     schedule.rounds.forEach((round, i) => {
       const last = i === schedule.rounds.length - 1;
       const eta = etaOf(i, round.logInvRate);
-      terms.push({ name: `fold(${i})`, bits: foldErrorBits(regime, round.numVariables, round.logInvRate, eta) + round.foldPowBits, powBits: round.foldPowBits });
+      terms.push({
+        name: `fold(${i})`,
+        bits: foldErrorBits(regime, round.numVariables, round.logInvRate, eta) + round.foldPowBits,
+        powBits: round.foldPowBits,
+      });
       const mNext = round.numVariables - round.foldingFactor;
       const rNext = round.logInvRate + round.foldingFactor - 1;
       const etaNext = etaOf(i + 1, rNext);
-      if (!last) terms.push({ name: `ood(${i + 1})`, bits: oodErrorBits(regime, mNext, rNext, etaNext, round.nextOodSamples), powBits: 0 });
-      terms.push({ name: `query(${i})`, bits: round.queries * queryBitsPerSample(regime, round.logInvRate, eta) + round.queryPowBits, powBits: round.queryPowBits });
+      if (!last)
+        terms.push({
+          name: `ood(${i + 1})`,
+          bits: oodErrorBits(regime, mNext, rNext, etaNext, round.nextOodSamples),
+          powBits: 0,
+        });
+      terms.push({
+        name: `query(${i})`,
+        bits: round.queries * queryBitsPerSample(regime, round.logInvRate, eta) + round.queryPowBits,
+        powBits: round.queryPowBits,
+      });
       if (!last) {
-        terms.push({ name: `combination(${i})`, bits: combinationErrorBits(regime, mNext, rNext, etaNext, round.nextOodSamples + round.queries) + round.queryPowBits, powBits: round.queryPowBits });
+        terms.push({
+          name: `combination(${i})`,
+          bits:
+            combinationErrorBits(regime, mNext, rNext, etaNext, round.nextOodSamples + round.queries) +
+            round.queryPowBits,
+          powBits: round.queryPowBits,
+        });
       }
     });
     terms.push({ name: "final sumcheck", bits: FINAL_SUMCHECK_ERROR_BITS, powBits: 0 });

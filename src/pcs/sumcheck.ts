@@ -16,16 +16,24 @@ export function roundPolynomial(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
   const h2 = new Uint32Array(4);
   const n = f.length / 8;
   for (let i = 0; i < n; i++) {
-    const e = 8 * i, o = e + 4;
+    const e = 8 * i,
+      o = e + 4;
     extMulAddTo(h0, 0, 1, f[e]!, f[e + 1]!, f[e + 2]!, f[e + 3]!, w[e]!, w[e + 1]!, w[e + 2]!, w[e + 3]!);
     // value at X = 2: 2·odd − even
-    const f0 = sub(add(f[o]!, f[o]!), f[e]!), f1 = sub(add(f[o + 1]!, f[o + 1]!), f[e + 1]!);
-    const f2 = sub(add(f[o + 2]!, f[o + 2]!), f[e + 2]!), f3 = sub(add(f[o + 3]!, f[o + 3]!), f[e + 3]!);
-    const w0 = sub(add(w[o]!, w[o]!), w[e]!), w1 = sub(add(w[o + 1]!, w[o + 1]!), w[e + 1]!);
-    const w2 = sub(add(w[o + 2]!, w[o + 2]!), w[e + 2]!), w3 = sub(add(w[o + 3]!, w[o + 3]!), w[e + 3]!);
+    const f0 = sub(add(f[o]!, f[o]!), f[e]!),
+      f1 = sub(add(f[o + 1]!, f[o + 1]!), f[e + 1]!);
+    const f2 = sub(add(f[o + 2]!, f[o + 2]!), f[e + 2]!),
+      f3 = sub(add(f[o + 3]!, f[o + 3]!), f[e + 3]!);
+    const w0 = sub(add(w[o]!, w[o]!), w[e]!),
+      w1 = sub(add(w[o + 1]!, w[o + 1]!), w[e + 1]!);
+    const w2 = sub(add(w[o + 2]!, w[o + 2]!), w[e + 2]!),
+      w3 = sub(add(w[o + 3]!, w[o + 3]!), w[e + 3]!);
     extMulAddTo(h2, 0, 1, f0, f1, f2, f3, w0, w1, w2, w3);
   }
-  return [[h0[0]!, h0[1]!, h0[2]!, h0[3]!], [h2[0]!, h2[1]!, h2[2]!, h2[3]!]];
+  return [
+    [h0[0]!, h0[1]!, h0[2]!, h0[3]!],
+    [h2[0]!, h2[1]!, h2[2]!, h2[3]!],
+  ];
 }
 
 /** h(α) for the degree-2 polynomial through (0, h0), (1, claim − h0), (2, h2). */

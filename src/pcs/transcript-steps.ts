@@ -8,7 +8,13 @@ import type { WhirParameterSet } from "./params.js";
 import type { CommittedWidth, WhirClaim } from "./types.js";
 
 /** §6.1: the set's code, m, the width and the root. */
-export function absorbCommitment(t: DuplexChallenger, set: WhirParameterSet, m: number, width: CommittedWidth, root: ArrayLike<number>): void {
+export function absorbCommitment(
+  t: DuplexChallenger,
+  set: WhirParameterSet,
+  m: number,
+  width: CommittedWidth,
+  root: ArrayLike<number>,
+): void {
   t.observe(set.code);
   t.observe(m);
   t.observe(width);

@@ -58,4 +58,6 @@ export interface WhirProof {
 }
 
 /** The verdict of an opening. */
-export type WhirVerdict = { readonly ok: true } | { readonly ok: false; readonly code: import("./errors.js").PcsRejectCode; readonly reason: string };
+export type WhirVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: import("./errors.js").PcsRejectCode; readonly reason: string };

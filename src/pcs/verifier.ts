@@ -9,7 +9,14 @@ import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
 import { foldRow } from "./fold.js";
 import { hashRow, multiproofSize, verifyMultiproof } from "./merkle.js";
-import { eqEval, evaluateCoefficients, evaluateUnivariateAtBase, extPowers, liftToExtension, powerPoint } from "./multilinear.js";
+import {
+  eqEval,
+  evaluateCoefficients,
+  evaluateUnivariateAtBase,
+  extPowers,
+  liftToExtension,
+  powerPoint,
+} from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
 import { pow } from "../field/koalabear.js";
 import { roundValueAt } from "./sumcheck.js";
@@ -39,7 +46,10 @@ export function whirReadCommitmentOn(t: DuplexChallenger, commitment: WhirCommit
 }
 
 class Reject extends Error {
-  constructor(readonly code: PcsRejectCode, reason: string) {
+  constructor(
+    readonly code: PcsRejectCode,
+    reason: string,
+  ) {
     super(reason);
   }
 }
@@ -55,7 +65,12 @@ interface Constraint {
  * Verifies an opening of `read` at `claims`, continuing transcript `t` right after the
  * commitment. Never throws for a bad proof: every failure is a verdict.
  */
-export function whirVerifyOn(t: DuplexChallenger, read: WhirReadCommitment, claims: readonly WhirClaim[], proof: WhirProof): WhirVerdict {
+export function whirVerifyOn(
+  t: DuplexChallenger,
+  read: WhirReadCommitment,
+  claims: readonly WhirClaim[],
+  proof: WhirProof,
+): WhirVerdict {
   try {
     verifyOrThrow(t, read, claims, proof);
     return { ok: true };
@@ -65,15 +80,35 @@ export function whirVerifyOn(t: DuplexChallenger, read: WhirReadCommitment, clai
   }
 }
 
-function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: readonly WhirClaim[], proof: WhirProof): void {
+function verifyOrThrow(
+  t: DuplexChallenger,
+  read: WhirReadCommitment,
+  claims: readonly WhirClaim[],
+  proof: WhirProof,
+): void {
   const { schedule, commitment } = read;
   const m = schedule.numVariables;
   if (proof.set !== commitment.set || proof.numVariables !== m || proof.width !== commitment.width) {
-    throw new Reject("PCS_SHAPE", `the proof is for set ${proof.set}, ${proof.numVariables} variables, width ${proof.width}; the commitment for ${commitment.set}, ${m}, ${commitment.width}`);
+    throw new Reject(
+      "PCS_SHAPE",
+      `the proof is for set ${proof.set}, ${proof.numVariables} variables, width ${proof.width}; the commitment for ${commitment.set}, ${m}, ${commitment.width}`,
+    );
   }
-  if (commitment.oodAnswers.length !== schedule.initialOodSamples) throw new Reject("PCS_SHAPE", `the commitment has ${commitment.oodAnswers.length} out-of-domain answers, the set asks for ${schedule.initialOodSamples}`);
-  if (proof.rounds.length !== schedule.rounds.length) throw new Reject("PCS_SHAPE", `the proof has ${proof.rounds.length} iterations, the schedule ${schedule.rounds.length}`);
-  if (proof.finalSumcheck.length !== schedule.finalVariables) throw new Reject("PCS_SHAPE", `the proof has ${proof.finalSumcheck.length} final sumcheck rounds, the schedule ${schedule.finalVariables}`);
+  if (commitment.oodAnswers.length !== schedule.initialOodSamples)
+    throw new Reject(
+      "PCS_SHAPE",
+      `the commitment has ${commitment.oodAnswers.length} out-of-domain answers, the set asks for ${schedule.initialOodSamples}`,
+    );
+  if (proof.rounds.length !== schedule.rounds.length)
+    throw new Reject(
+      "PCS_SHAPE",
+      `the proof has ${proof.rounds.length} iterations, the schedule ${schedule.rounds.length}`,
+    );
+  if (proof.finalSumcheck.length !== schedule.finalVariables)
+    throw new Reject(
+      "PCS_SHAPE",
+      `the proof has ${proof.finalSumcheck.length} final sumcheck rounds, the schedule ${schedule.finalVariables}`,
+    );
   const problem = claimsProblem(claims, m);
   if (problem !== null) throw new Reject("PCS_BAD_CLAIM", problem);
   absorbClaims(t, claims);
@@ -99,14 +134,19 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
     const rp = proof.rounds[i]!;
     const last = i === schedule.rounds.length - 1;
     const k = round.foldingFactor;
-    if (rp.sumcheck.length !== k) throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.sumcheck.length} sumcheck rounds, the schedule ${k}`);
-    if (rp.foldWitnesses.length !== (round.foldPowBits > 0 ? k : 0)) throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.foldWitnesses.length} folding witnesses`);
+    if (rp.sumcheck.length !== k)
+      throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.sumcheck.length} sumcheck rounds, the schedule ${k}`);
+    if (rp.foldWitnesses.length !== (round.foldPowBits > 0 ? k : 0))
+      throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.foldWitnesses.length} folding witnesses`);
     const roundAlphas: Ext[] = [];
     rp.sumcheck.forEach(([h0, h2], s) => {
       t.observeExt(h0);
       t.observeExt(h2);
       if (round.foldPowBits > 0 && !t.checkWitness(round.foldPowBits, rp.foldWitnesses[s]!)) {
-        throw new Reject("PCS_PROOF_OF_WORK", `iteration ${i}, sumcheck round ${s}: the grinding witness does not give ${round.foldPowBits} zero bits`);
+        throw new Reject(
+          "PCS_PROOF_OF_WORK",
+          `iteration ${i}, sumcheck round ${s}: the grinding witness does not give ${round.foldPowBits} zero bits`,
+        );
       }
       const alpha = t.sampleExt();
       claim = roundValueAt(claim, h0, h2, alpha);
@@ -116,28 +156,52 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
     alphas.push(...roundAlphas);
     let oodPoints: Ext[] = [];
     if (!last) {
-      if (rp.nextRoot === null || rp.nextRoot.length !== 8 || rp.finalCoefficients !== null) throw new Reject("PCS_SHAPE", `iteration ${i} must carry the next root and no final polynomial`);
-      if (rp.nextOodAnswers.length !== round.nextOodSamples) throw new Reject("PCS_SHAPE", `iteration ${i} has ${rp.nextOodAnswers.length} out-of-domain answers, the schedule ${round.nextOodSamples}`);
+      if (rp.nextRoot === null || rp.nextRoot.length !== 8 || rp.finalCoefficients !== null)
+        throw new Reject("PCS_SHAPE", `iteration ${i} must carry the next root and no final polynomial`);
+      if (rp.nextOodAnswers.length !== round.nextOodSamples)
+        throw new Reject(
+          "PCS_SHAPE",
+          `iteration ${i} has ${rp.nextOodAnswers.length} out-of-domain answers, the schedule ${round.nextOodSamples}`,
+        );
       t.observeDigest(rp.nextRoot);
       oodPoints = drawOodPoints(t, round.nextOodSamples);
       absorbExts(t, rp.nextOodAnswers);
     } else {
-      if (rp.nextRoot !== null || rp.nextOodAnswers.length !== 0 || rp.finalCoefficients === null) throw new Reject("PCS_SHAPE", "the last iteration must carry the final polynomial and no next root");
-      if (rp.finalCoefficients.length !== 4 << schedule.finalVariables) throw new Reject("PCS_SHAPE", `the final polynomial has ${rp.finalCoefficients.length / 4} coefficients, the schedule ${1 << schedule.finalVariables}`);
+      if (rp.nextRoot !== null || rp.nextOodAnswers.length !== 0 || rp.finalCoefficients === null)
+        throw new Reject("PCS_SHAPE", "the last iteration must carry the final polynomial and no next root");
+      if (rp.finalCoefficients.length !== 4 << schedule.finalVariables)
+        throw new Reject(
+          "PCS_SHAPE",
+          `the final polynomial has ${rp.finalCoefficients.length / 4} coefficients, the schedule ${1 << schedule.finalVariables}`,
+        );
       finalCoefficients = rp.finalCoefficients;
       t.observeMany(finalCoefficients);
     }
-    if ((rp.queryWitness !== null) !== (round.queryPowBits > 0)) throw new Reject("PCS_SHAPE", `iteration ${i}: a query grinding witness must be present exactly when the round grinds`);
+    if ((rp.queryWitness !== null) !== round.queryPowBits > 0)
+      throw new Reject(
+        "PCS_SHAPE",
+        `iteration ${i}: a query grinding witness must be present exactly when the round grinds`,
+      );
     if (rp.queryWitness !== null && !t.checkWitness(round.queryPowBits, rp.queryWitness)) {
-      throw new Reject("PCS_PROOF_OF_WORK", `iteration ${i}: the query grinding witness does not give ${round.queryPowBits} zero bits`);
+      throw new Reject(
+        "PCS_PROOF_OF_WORK",
+        `iteration ${i}: the query grinding witness does not give ${round.queryPowBits} zero bits`,
+      );
     }
     const indices = drawQueries(t, round.queries, round.logRows);
     const rowWords = (1 << k) * width;
-    if (rp.rowCount !== indices.length || rp.rows.length !== indices.length * rowWords) throw new Reject("PCS_SHAPE", `iteration ${i} opens ${rp.rowCount} rows; the queries ask for ${indices.length}`);
-    if (rp.siblings.length !== 8 * multiproofSize(round.logRows, indices)) throw new Reject("PCS_SHAPE", `iteration ${i}: the multiproof has ${rp.siblings.length / 8} digests, the queries need ${multiproofSize(round.logRows, indices)}`);
+    if (rp.rowCount !== indices.length || rp.rows.length !== indices.length * rowWords)
+      throw new Reject("PCS_SHAPE", `iteration ${i} opens ${rp.rowCount} rows; the queries ask for ${indices.length}`);
+    if (rp.siblings.length !== 8 * multiproofSize(round.logRows, indices))
+      throw new Reject(
+        "PCS_SHAPE",
+        `iteration ${i}: the multiproof has ${rp.siblings.length / 8} digests, the queries need ${multiproofSize(round.logRows, indices)}`,
+      );
     const leaves = new Uint32Array(8 * indices.length);
-    for (let j = 0; j < indices.length; j++) leaves.set(hashRow(rp.rows.subarray(j * rowWords, (j + 1) * rowWords)), 8 * j);
-    if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings)) throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
+    for (let j = 0; j < indices.length; j++)
+      leaves.set(hashRow(rp.rows.subarray(j * rowWords, (j + 1) * rowWords)), 8 * j);
+    if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings))
+      throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
     const omega = rootOfUnity(round.logDomain);
     const zeta = rootOfUnity(k);
     const folds = indices.map((idx, j) => {
@@ -164,7 +228,10 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
       indices.forEach((idx, j) => {
         const r = pow(omega, idx << k);
         if (!extEq(folds[j]!, evaluateUnivariateAtBase(finalCoefficients!, r))) {
-          throw new Reject("PCS_FINAL_POLYNOMIAL", `iteration ${i}: the fold of row ${idx} disagrees with the final polynomial`);
+          throw new Reject(
+            "PCS_FINAL_POLYNOMIAL",
+            `iteration ${i}: the fold of row ${idx} disagrees with the final polynomial`,
+          );
         }
       });
     }
@@ -180,5 +247,9 @@ function verifyOrThrow(t: DuplexChallenger, read: WhirReadCommitment, claims: re
   const fAtPoint = evaluateCoefficients(finalCoefficients!, finalPoint);
   let wAtPoint: Ext = [0, 0, 0, 0];
   for (const c of constraints) wAtPoint = extAdd(wAtPoint, extMul(c.coeff, eqEval(c.point, alphas.slice(c.offset))));
-  if (!extEq(claim, extMul(fAtPoint, wAtPoint))) throw new Reject("PCS_FINAL_CLAIM", "the last sumcheck claim is not the final polynomial times the combined weight at the final point");
+  if (!extEq(claim, extMul(fAtPoint, wAtPoint)))
+    throw new Reject(
+      "PCS_FINAL_CLAIM",
+      "the last sumcheck claim is not the final polynomial times the combined weight at the final point",
+    );
 }

@@ -60,12 +60,20 @@ export interface ProvableBlock {
 
 /** The block.json update of an applied update (restore with the value it restored). */
 function listed(u: AppliedBlock["updates"][number]): BlockUpdate {
-  return { op: u.update.op, name: u.update.name, ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}) };
+  return {
+    op: u.update.op,
+    name: u.update.name,
+    ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}),
+  };
 }
 
 /** An applied block as a block to prove. */
 function provable(a: Omit<AppliedBlock, "entry">): ProvableBlock {
-  return { fromRoot: a.fromRoot, toRoot: a.toRoot, updates: a.updates.map((u) => ({ listed: listed(u), record: u.record })) };
+  return {
+    fromRoot: a.fromRoot,
+    toRoot: a.toRoot,
+    updates: a.updates.map((u) => ({ listed: listed(u), record: u.record })),
+  };
 }
 
 /**
@@ -73,7 +81,15 @@ function provable(a: Omit<AppliedBlock, "entry">): ProvableBlock {
  * requests.json, block.json; v3 block.bin, block.json.
  * @param batch the registry batch the block commits (block.json's `batch`).
  */
-export function blockFiles(profile: BlockProfile, a: ProvableBlock, batch: number, depth: number, leafMaxFields: number, proof: Uint8Array, proveMs: number): [string, string | Uint8Array][] {
+export function blockFiles(
+  profile: BlockProfile,
+  a: ProvableBlock,
+  batch: number,
+  depth: number,
+  leafMaxFields: number,
+  proof: Uint8Array,
+  proveMs: number,
+): [string, string | Uint8Array][] {
   const block = {
     profile,
     kind: "block",
@@ -89,7 +105,9 @@ export function blockFiles(profile: BlockProfile, a: ProvableBlock, batch: numbe
   };
   const description: [string, string] = ["block.json", JSON.stringify(block, null, 2) + "\n"];
   if (profile === "v3") return [["block.bin", proof], description];
-  const requests = a.updates.map((u) => requestToJson(fromOpRequest(updateRequestOf(u.record, leafMaxFields), depth, leafMaxFields)));
+  const requests = a.updates.map((u) =>
+    requestToJson(fromOpRequest(updateRequestOf(u.record, leafMaxFields), depth, leafMaxFields)),
+  );
   return [["block.bin", proof], ["requests.json", JSON.stringify(requests) + "\n"], description];
 }
 
@@ -104,14 +122,20 @@ export function blockFiles(profile: BlockProfile, a: ProvableBlock, batch: numbe
  *   const { applied } = proveBlockToDir(store, parseBlockUpdates(text), "./block-7");
  *   await store.close();
  */
-export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[], out: string, options: { readonly profile?: BlockProfile; readonly onStep?: (step: BlockStep) => void } = {}): BlockWritten {
+export function proveBlockToDir(
+  store: NameStore,
+  updates: readonly BlockUpdate[],
+  out: string,
+  options: { readonly profile?: BlockProfile; readonly onStep?: (step: BlockStep) => void } = {},
+): BlockWritten {
   const step = options.onStep ?? (() => {});
   const profile = options.profile ?? "v2";
   const { depth, leafMaxFields } = store.config;
   const prove = profile === "v3" ? blockProverV3(depth, leafMaxFields) : blockProverV2(depth, leafMaxFields);
   let pending: PendingBlock | undefined;
   let hidden: string | undefined;
-  let proveMs = 0, bytes = 0;
+  let proveMs = 0,
+    bytes = 0;
   let applied: AppliedBlock;
   try {
     pending = store.recordPendingBlock(out);
@@ -119,25 +143,42 @@ export function proveBlockToDir(store: NameStore, updates: readonly BlockUpdate[
     hidden = dir;
     step("recorded");
     rmSync(dir, { recursive: true, force: true });
-    applied = applyNameBlock(store, updates, (applied) => {
-      const a = provable(applied);
-      const t0 = performance.now();
-      const proof = prove(a);
-      proveMs = performance.now() - t0;
-      bytes = proof.length;
-      mkdirSync(dir, { recursive: true });
-      const files = blockFiles(profile, a, pending!.batch, depth, leafMaxFields, proof, proveMs);
-      files.forEach(([name, content], i) => {
-        writeFileSync(join(dir, name), content);
-        if (i === 0) step("writing");
-      });
-      // A v3 block is also kept in the registry (it commits with the batch): served at GET /v1/blocks.
-      if (profile === "v3") {
-        const blockJson = files.find(([name]) => name === "block.json")![1] as string;
-        store.recordBlockProof({ batch: pending!.batch, profile: "v3", operations: a.updates.length, from_root: formatRoot(a.fromRoot), to_root: formatRoot(a.toRoot), proof_bytes: proof.length, json_bytes: Buffer.byteLength(blockJson, "utf8") }, blockJson, proof);
-      }
-      step("written");
-    }, { pending, expectBatch: pending.batch - 1 });
+    applied = applyNameBlock(
+      store,
+      updates,
+      (applied) => {
+        const a = provable(applied);
+        const t0 = performance.now();
+        const proof = prove(a);
+        proveMs = performance.now() - t0;
+        bytes = proof.length;
+        mkdirSync(dir, { recursive: true });
+        const files = blockFiles(profile, a, pending!.batch, depth, leafMaxFields, proof, proveMs);
+        files.forEach(([name, content], i) => {
+          writeFileSync(join(dir, name), content);
+          if (i === 0) step("writing");
+        });
+        // A v3 block is also kept in the registry (it commits with the batch): served at GET /v1/blocks.
+        if (profile === "v3") {
+          const blockJson = files.find(([name]) => name === "block.json")![1] as string;
+          store.recordBlockProof(
+            {
+              batch: pending!.batch,
+              profile: "v3",
+              operations: a.updates.length,
+              from_root: formatRoot(a.fromRoot),
+              to_root: formatRoot(a.toRoot),
+              proof_bytes: proof.length,
+              json_bytes: Buffer.byteLength(blockJson, "utf8"),
+            },
+            blockJson,
+            proof,
+          );
+        }
+        step("written");
+      },
+      { pending, expectBatch: pending.batch - 1 },
+    );
   } catch (e) {
     if (hidden !== undefined) rmSync(hidden, { recursive: true, force: true });
     if (pending !== undefined) store.clearPendingBlock(pending);
@@ -159,7 +200,11 @@ function blockProverV2(depth: number, leafMaxFields: number): (a: ProvableBlock)
     const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
     const proof = proveBlock(prepared, requests);
     const verdict = verifyBlock({ fromRoot: a.fromRoot, toRoot: a.toRoot }, requests, proof, { prepared });
-    if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
+    if (!verdict.ok)
+      throw new RegistryError(
+        "PROOF_FAILED",
+        `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`,
+      );
     return proof;
   };
 }
@@ -176,7 +221,11 @@ export function blockProverV3(depth: number, leafMaxFields: number): (a: Provabl
     const proof = proveBlockV3(prepared, requests, { rules: a.updates.map((u) => oldLeafRule(u.listed)) });
     const list = a.updates.map((u, i) => v3BlockUpdate(u.listed, i, depth, leafMaxFields));
     const verdict = verifyBlockV3(prepared, { fromRoot: a.fromRoot, toRoot: a.toRoot }, list, proof);
-    if (!verdict.ok) throw new RegistryError("PROOF_FAILED", `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`);
+    if (!verdict.ok)
+      throw new RegistryError(
+        "PROOF_FAILED",
+        `the block proof does not verify (${verdict.code}: ${verdict.reason}); nothing was committed`,
+      );
     return proof;
   };
 }

@@ -12,7 +12,15 @@ import { type PreparedV3, type V3BlockUpdate, prepareV3 } from "../sync/v3/index
 import { RegistryError } from "./errors.js";
 import { KeccakBatch } from "../kernels/keccak-batch.js";
 import { occupied } from "../smt/leaf.js";
-import { isWellFormedString, nameBytes, nameIdentity, recordLeaf, textPayload, valuePayloadWith, type RecordValue } from "./mapping.js";
+import {
+  isWellFormedString,
+  nameBytes,
+  nameIdentity,
+  recordLeaf,
+  textPayload,
+  valuePayloadWith,
+  type RecordValue,
+} from "./mapping.js";
 import type { BlockUpdate } from "./name-block.js";
 import { keyOfDigest, nameKeyBig } from "./name-key.js";
 
@@ -32,11 +40,18 @@ export function v3BlockUpdate(u: BlockUpdate, index: number, depth: number, leaf
   let newLeaf: Leaf;
   if (u.op === "delete") newLeaf = TOMBSTONE;
   else {
-    if (u.value === undefined) throw new RegistryError("BAD_BLOCK", `update ${index + 1} (${u.op} ${JSON.stringify(u.name)}) gives no value`, { update: index });
+    if (u.value === undefined)
+      throw new RegistryError("BAD_BLOCK", `update ${index + 1} (${u.op} ${JSON.stringify(u.name)}) gives no value`, {
+        update: index,
+      });
     try {
       newLeaf = recordLeaf(u.name, u.value as RecordValue, leafMaxFields);
     } catch (e) {
-      throw new RegistryError("BAD_BLOCK", `update ${index + 1} (${u.op} ${JSON.stringify(u.name)}): the listed value cannot be a record: ${(e as Error).message}`, { update: index });
+      throw new RegistryError(
+        "BAD_BLOCK",
+        `update ${index + 1} (${u.op} ${JSON.stringify(u.name)}): the listed value cannot be a record: ${(e as Error).message}`,
+        { update: index },
+      );
     }
   }
   return { key: nameKeyBig(u.name, depth), newLeaf, oldLeaf: oldLeafRule(u) };
@@ -97,11 +112,15 @@ export function v3BlockUpdates(updates: readonly BlockUpdate[], depth: number, l
     let payload: number[];
     try {
       // a text's UTF-8 bytes are those hashed above (reused, not encoded again)
-      payload = typeof u.value === "string" && isWellFormedString(u.value) ? textPayload(parts[textAt[i]!]!, leafMaxFields, () => digests.subarray(32 * (at + 1), 32 * (at + 2))) : valuePayloadWith(u.value as RecordValue, leafMaxFields, () => digests.slice(32 * (at + 1), 32 * (at + 2)));
+      payload =
+        typeof u.value === "string" && isWellFormedString(u.value)
+          ? textPayload(parts[textAt[i]!]!, leafMaxFields, () => digests.subarray(32 * (at + 1), 32 * (at + 2)))
+          : valuePayloadWith(u.value as RecordValue, leafMaxFields, () => digests.slice(32 * (at + 1), 32 * (at + 2)));
     } catch {
       return v3BlockUpdate(u, i, depth, leafMaxFields);
     }
-    const oldLeaf: V3OldLeafRule = u.op === "insert" ? { rule: "empty" } : u.op === "restore" ? { rule: "tombstone" } : { rule: "record", identity };
+    const oldLeaf: V3OldLeafRule =
+      u.op === "insert" ? { rule: "empty" } : u.op === "restore" ? { rule: "tombstone" } : { rule: "record", identity };
     return { key, newLeaf: occupied(payload, identity), oldLeaf };
   });
 }

@@ -88,8 +88,13 @@ export function isWellFormedString(s: string): boolean {
  * UTF-8 bytes, or contains a lone surrogate (not encodable as UTF-8).
  */
 export function nameBytes(name: string): Uint8Array {
-  if (typeof name !== "string" || name.length === 0) throw new RegistryError("BAD_NAME", `a record name must be a non-empty string, got ${JSON.stringify(name)}`);
-  if (!isWellFormedString(name)) throw new RegistryError("BAD_NAME", `record name ${JSON.stringify(name)} contains a lone surrogate and has no UTF-8 form`);
+  if (typeof name !== "string" || name.length === 0)
+    throw new RegistryError("BAD_NAME", `a record name must be a non-empty string, got ${JSON.stringify(name)}`);
+  if (!isWellFormedString(name))
+    throw new RegistryError(
+      "BAD_NAME",
+      `record name ${JSON.stringify(name)} contains a lone surrogate and has no UTF-8 form`,
+    );
   const bytes = encoder.encode(name);
   checkNameBytes(bytes, 0, bytes.length);
   return bytes;
@@ -102,7 +107,10 @@ export function nameBytes(name: string): Uint8Array {
 export function checkNameBytes(bytes: Uint8Array, start: number, end: number): void {
   const n = end - start;
   if (n === 0) throw new RegistryError("BAD_NAME", "a record name must not be empty");
-  if (n > MAX_NAME_BYTES) throw new RegistryError("BAD_NAME", `record name has ${n} UTF-8 bytes; at most ${MAX_NAME_BYTES} are allowed`, { bytes: n });
+  if (n > MAX_NAME_BYTES)
+    throw new RegistryError("BAD_NAME", `record name has ${n} UTF-8 bytes; at most ${MAX_NAME_BYTES} are allowed`, {
+      bytes: n,
+    });
   if (!isUtf8(bytes.subarray(start, end))) throw new RegistryError("BAD_NAME", "record name is not valid UTF-8");
 }
 
@@ -112,7 +120,10 @@ export function checkNameBytes(bytes: Uint8Array, start: number, end: number): v
  */
 export function checkTextBytes(bytes: Uint8Array, start: number, end: number): void {
   const n = end - start;
-  if (n > MAX_TEXT_BYTES) throw new RegistryError("BAD_VALUE", `text value has ${n} UTF-8 bytes; at most ${MAX_TEXT_BYTES} are allowed`, { bytes: n });
+  if (n > MAX_TEXT_BYTES)
+    throw new RegistryError("BAD_VALUE", `text value has ${n} UTF-8 bytes; at most ${MAX_TEXT_BYTES} are allowed`, {
+      bytes: n,
+    });
   if (!isUtf8(bytes.subarray(start, end))) throw new RegistryError("BAD_VALUE", "text value is not valid UTF-8");
 }
 
@@ -124,12 +135,20 @@ export function checkTextBytes(bytes: Uint8Array, start: number, end: number): v
 export function checkFields(fields: ArrayLike<number>, leafMaxFields: number): void {
   const max = maxValueFields(leafMaxFields);
   if (fields.length > max) {
-    throw new RegistryError("VALUE_TOO_LARGE", `value has ${fields.length} field elements; the leaf encoding would have ${encodingLength(1 + fields.length)} fields, over the leaf bound B = ${leafMaxFields} (at most ${max} value elements)`, { fields: fields.length, leafMaxFields });
+    throw new RegistryError(
+      "VALUE_TOO_LARGE",
+      `value has ${fields.length} field elements; the leaf encoding would have ${encodingLength(1 + fields.length)} fields, over the leaf bound B = ${leafMaxFields} (at most ${max} value elements)`,
+      { fields: fields.length, leafMaxFields },
+    );
   }
   for (let i = 0; i < fields.length; i++) {
     const v = fields[i];
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= P) {
-      throw new RegistryError("BAD_VALUE", `value field ${i} = ${String(v)} is not a canonical field element (an integer in [0, ${P}))`, { index: i });
+      throw new RegistryError(
+        "BAD_VALUE",
+        `value field ${i} = ${String(v)} is not a canonical field element (an integer in [0, ${P}))`,
+        { index: i },
+      );
     }
   }
 }
@@ -141,7 +160,13 @@ const HOSTS: readonly (readonly [string, ValueCode])[] = [
 ];
 
 const lowerAscii = (b: number) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
-const isSchemeByte = (b: number) => (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b === 0x2b || b === 0x2d || b === 0x2e;
+const isSchemeByte = (b: number) =>
+  (b >= 0x61 && b <= 0x7a) ||
+  (b >= 0x41 && b <= 0x5a) ||
+  (b >= 0x30 && b <= 0x39) ||
+  b === 0x2b ||
+  b === 0x2d ||
+  b === 0x2e;
 const isAlpha = (b: number) => (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a);
 
 /**
@@ -181,7 +206,14 @@ export function textCode(bytes: Uint8Array, start = 0, end = bytes.length): Valu
     }
   }
   if (hostStart < 0) return ValueCode.Text;
-  if (hostEnd - hostStart > 4 && lowerAscii(bytes[hostStart]!) === 0x77 && lowerAscii(bytes[hostStart + 1]!) === 0x77 && lowerAscii(bytes[hostStart + 2]!) === 0x77 && bytes[hostStart + 3] === 0x2e) hostStart += 4;
+  if (
+    hostEnd - hostStart > 4 &&
+    lowerAscii(bytes[hostStart]!) === 0x77 &&
+    lowerAscii(bytes[hostStart + 1]!) === 0x77 &&
+    lowerAscii(bytes[hostStart + 2]!) === 0x77 &&
+    bytes[hostStart + 3] === 0x2e
+  )
+    hostStart += 4;
   for (const [host, code] of HOSTS) {
     if (hostEnd - hostStart !== host.length) continue;
     let same = true;
@@ -204,7 +236,11 @@ export function nameIdentity(name: string): Uint8Array {
 export function textPayload(bytes: Uint8Array, leafMaxFields: number, digest: () => Uint8Array): number[] {
   checkTextBytes(bytes, 0, bytes.length);
   if (encodingLength(TEXT_PAYLOAD_FIELDS) > leafMaxFields) {
-    throw new RegistryError("VALUE_TOO_LARGE", `a text value needs a leaf encoding of ${encodingLength(TEXT_PAYLOAD_FIELDS)} fields, over the leaf bound B = ${leafMaxFields}`, { leafMaxFields });
+    throw new RegistryError(
+      "VALUE_TOO_LARGE",
+      `a text value needs a leaf encoding of ${encodingLength(TEXT_PAYLOAD_FIELDS)} fields, over the leaf bound B = ${leafMaxFields}`,
+      { leafMaxFields },
+    );
   }
   const out = new Array<number>(TEXT_PAYLOAD_FIELDS);
   out[0] = textCode(bytes);
@@ -229,10 +265,15 @@ export function valuePayload(value: RecordValue, leafMaxFields: number): number[
  * out): a batch of records hashes their texts in one call and passes the digests here.
  * @throws RegistryError `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function valuePayloadWith(value: RecordValue, leafMaxFields: number, textDigest: (utf8: Uint8Array) => Uint8Array): number[] {
+export function valuePayloadWith(
+  value: RecordValue,
+  leafMaxFields: number,
+  textDigest: (utf8: Uint8Array) => Uint8Array,
+): number[] {
   if (value === null) return [ValueCode.Null];
   if (typeof value === "string") {
-    if (!isWellFormedString(value)) throw new RegistryError("BAD_VALUE", "text value contains a lone surrogate and has no UTF-8 form");
+    if (!isWellFormedString(value))
+      throw new RegistryError("BAD_VALUE", "text value contains a lone surrogate and has no UTF-8 form");
     const bytes = encoder.encode(value);
     return textPayload(bytes, leafMaxFields, () => textDigest(bytes));
   }
@@ -240,7 +281,10 @@ export function valuePayloadWith(value: RecordValue, leafMaxFields: number, text
     checkFields(value.fields, leafMaxFields);
     return [ValueCode.Fields, ...value.fields];
   }
-  throw new RegistryError("BAD_VALUE", `a record value must be null, a string or { fields: number[] }, got ${typeof value}`);
+  throw new RegistryError(
+    "BAD_VALUE",
+    `a record value must be null, a string or { fields: number[] }, got ${typeof value}`,
+  );
 }
 
 /**

@@ -57,8 +57,10 @@ export function parseBlockUpdates(text: string, limit = MAX_BLOCK_UPDATES): Bloc
     }
     out.push(blockUpdateOf(v, line));
   }
-  if (out.length === 0) throw new RegistryError("BAD_BLOCK", "a block needs at least one update; the updates file has none");
-  if (out.length > MAX_BLOCK_UPDATES) throw new RegistryError("BAD_BLOCK", `a block holds at most ${MAX_BLOCK_UPDATES} updates, got ${out.length}`);
+  if (out.length === 0)
+    throw new RegistryError("BAD_BLOCK", "a block needs at least one update; the updates file has none");
+  if (out.length > MAX_BLOCK_UPDATES)
+    throw new RegistryError("BAD_BLOCK", `a block holds at most ${MAX_BLOCK_UPDATES} updates, got ${out.length}`);
   return out;
 }
 
@@ -67,27 +69,35 @@ export function parseBlockUpdates(text: string, limit = MAX_BLOCK_UPDATES): Bloc
  * @throws RegistryError `BAD_RECORD` naming the 1-based `line`.
  */
 export function blockUpdateOf(v: unknown, line: number): BlockUpdate {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw lineError(line, "an update must be a JSON object {\"op\": …, \"name\": …}");
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    throw lineError(line, 'an update must be a JSON object {"op": …, "name": …}');
   const o = v as Record<string, unknown>;
   const extra = Object.keys(o).filter((k) => !FIELDS.includes(k));
-  if (extra.length > 0) throw lineError(line, `unknown field ${JSON.stringify(extra[0])} (known: ${FIELDS.join(", ")})`);
-  if (typeof o.op !== "string" || !OPS.includes(o.op as NameUpdateKind)) throw lineError(line, `"op" must be one of ${OPS.join(", ")}, got ${JSON.stringify(o.op)}`);
+  if (extra.length > 0)
+    throw lineError(line, `unknown field ${JSON.stringify(extra[0])} (known: ${FIELDS.join(", ")})`);
+  if (typeof o.op !== "string" || !OPS.includes(o.op as NameUpdateKind))
+    throw lineError(line, `"op" must be one of ${OPS.join(", ")}, got ${JSON.stringify(o.op)}`);
   const op = o.op as NameUpdateKind;
-  if (typeof o.name !== "string" || o.name === "") throw lineError(line, `"name" must be a non-empty string, got ${JSON.stringify(o.name)}`);
+  if (typeof o.name !== "string" || o.name === "")
+    throw lineError(line, `"name" must be a non-empty string, got ${JSON.stringify(o.name)}`);
   const given = ["value", "null", "fields"].filter((k) => o[k] !== undefined);
-  if (given.length > 1) throw lineError(line, `give at most one of "value", "null" and "fields", got ${given.join(", ")}`);
+  if (given.length > 1)
+    throw lineError(line, `give at most one of "value", "null" and "fields", got ${given.join(", ")}`);
   let value: RecordValue | undefined;
   if (o.value !== undefined) {
-    if (typeof o.value !== "string") throw lineError(line, `"value" must be a string (use "null": true or "fields": [...] for the other forms)`);
+    if (typeof o.value !== "string")
+      throw lineError(line, `"value" must be a string (use "null": true or "fields": [...] for the other forms)`);
     value = o.value;
   } else if (o.null !== undefined) {
     if (o.null !== true) throw lineError(line, `"null" must be true`);
     value = null;
   } else if (o.fields !== undefined) {
-    if (!Array.isArray(o.fields) || !o.fields.every((f) => Number.isSafeInteger(f) && (f as number) >= 0)) throw lineError(line, `"fields" must be an array of non-negative integers`);
+    if (!Array.isArray(o.fields) || !o.fields.every((f) => Number.isSafeInteger(f) && (f as number) >= 0))
+      throw lineError(line, `"fields" must be an array of non-negative integers`);
     value = { fields: o.fields as number[] };
   }
-  if ((op === "insert" || op === "replace") && value === undefined) throw lineError(line, `${op} needs a value ("value", "null" or "fields")`);
+  if ((op === "insert" || op === "replace") && value === undefined)
+    throw lineError(line, `${op} needs a value ("value", "null" or "fields")`);
   if (op === "delete" && value !== undefined) throw lineError(line, "delete takes no value");
   return value === undefined ? { op, name: o.name } : { op, name: o.name, value };
 }
@@ -117,8 +127,14 @@ export interface AppliedBlock {
  * @throws RegistryError of the first failing update (its `details.update` is its 0-based index;
  *   nothing is written), `BAD_BLOCK` for no or too many updates, `CONCURRENT_UPDATE`.
  */
-export function applyNameBlock(store: NameStore, updates: readonly BlockUpdate[], beforeCommit?: (applied: Omit<AppliedBlock, "entry">) => void, options: { readonly pending?: PendingBlock; readonly expectBatch?: number } = {}): AppliedBlock {
-  if (updates.length === 0 || updates.length > MAX_BLOCK_UPDATES) throw new RegistryError("BAD_BLOCK", `a block holds 1..${MAX_BLOCK_UPDATES} updates, got ${updates.length}`);
+export function applyNameBlock(
+  store: NameStore,
+  updates: readonly BlockUpdate[],
+  beforeCommit?: (applied: Omit<AppliedBlock, "entry">) => void,
+  options: { readonly pending?: PendingBlock; readonly expectBatch?: number } = {},
+): AppliedBlock {
+  if (updates.length === 0 || updates.length > MAX_BLOCK_UPDATES)
+    throw new RegistryError("BAD_BLOCK", `a block holds 1..${MAX_BLOCK_UPDATES} updates, got ${updates.length}`);
   const start = store.head();
   let applied: AppliedUpdate[] = [];
   let fromRoot: Digest = start.root;
@@ -139,22 +155,52 @@ export function applyNameBlock(store: NameStore, updates: readonly BlockUpdate[]
         try {
           p = planNameUpdate(store, u.op, u.name, u.value, state);
         } catch (e) {
-          if (e instanceof RegistryError) throw new RegistryError(e.code, `update ${i + 1} (${u.op} ${JSON.stringify(u.name)}): ${e.message}`, { ...e.details, update: i });
+          if (e instanceof RegistryError)
+            throw new RegistryError(e.code, `update ${i + 1} (${u.op} ${JSON.stringify(u.name)}): ${e.message}`, {
+              ...e.details,
+              update: i,
+            });
           throw e;
         }
         p.writeTo(w);
-        applied.push({ update: u, planned: p, record: { key: BigInt(p.key), oldLeaf: p.oldLeaf, newLeaf: p.newLeaf, siblings: p.siblings, oldRoot: p.oldRoot, newRoot: p.newRoot } });
+        applied.push({
+          update: u,
+          planned: p,
+          record: {
+            key: BigInt(p.key),
+            oldLeaf: p.oldLeaf,
+            newLeaf: p.newLeaf,
+            siblings: p.siblings,
+            oldRoot: p.oldRoot,
+            newRoot: p.newRoot,
+          },
+        });
         totals.newRecords += p.deltas.newRecords;
         totals.live += p.deltas.live;
         totals.deleted += p.deltas.deleted;
         root = p.newRoot;
       });
-      w.logChanges(applied.map(({ update: u, planned: p }) => (p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue })));
+      w.logChanges(
+        applied.map(({ update: u, planned: p }) =>
+          p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue },
+        ),
+      );
       beforeCommit?.({ fromRoot, toRoot: root, updates: applied });
-      return { root, newRecords: totals.newRecords, liveDelta: totals.live, deletedDelta: totals.deleted, written: updates.length };
+      return {
+        root,
+        newRecords: totals.newRecords,
+        liveDelta: totals.live,
+        deletedDelta: totals.deleted,
+        written: updates.length,
+      };
     },
   });
   const toRoot = applied[applied.length - 1]!.planned.newRoot;
-  if (!digestEquals(entry.root, toRoot)) throw new RegistryError("DB_CORRUPT", `the committed root of block batch ${entry.batch} differs from the planned root`, { batch: entry.batch });
+  if (!digestEquals(entry.root, toRoot))
+    throw new RegistryError(
+      "DB_CORRUPT",
+      `the committed root of block batch ${entry.batch} differs from the planned root`,
+      { batch: entry.batch },
+    );
   return { fromRoot, toRoot, updates: applied, entry };
 }

@@ -32,7 +32,11 @@ export function spelled(name: string): string {
  * @param nfc the name's NFC form (`nfcFormOf`).
  */
 export function nameNotNfcError(name: string, nfc: string): RegistryError {
-  return new RegistryError("NAME_NOT_NFC", `record name ${spelled(name)} is not in Unicode NFC; records are written only under NFC names: use its NFC form ${spelled(nfc)}`, { name, nfc });
+  return new RegistryError(
+    "NAME_NOT_NFC",
+    `record name ${spelled(name)} is not in Unicode NFC; records are written only under NFC names: use its NFC form ${spelled(nfc)}`,
+    { name, nfc },
+  );
 }
 
 /**
@@ -48,7 +52,10 @@ export function requireNfcName(name: string): void {
 export function nameNotice(name: string): { nfc: string; notice: string } | undefined {
   const nfc = nfcFormOf(name);
   if (nfc === undefined) return undefined;
-  return { nfc, notice: `the name ${spelled(name)} is not in Unicode NFC: this answer is about that exact spelling; names compare by code point and records are written only under NFC names, so ask about its NFC form ${spelled(nfc)}` };
+  return {
+    nfc,
+    notice: `the name ${spelled(name)} is not in Unicode NFC: this answer is about that exact spelling; names compare by code point and records are written only under NFC names, so ask about its NFC form ${spelled(nfc)}`,
+  };
 }
 
 /**
@@ -57,5 +64,7 @@ export function nameNotice(name: string): { nfc: string; notice: string } | unde
  */
 export function nonNfcClaimReason(name: string): string | undefined {
   const nfc = nfcFormOf(name);
-  return nfc === undefined ? undefined : `the claim is that ${spelled(name)} holds a live record, but that name is not in Unicode NFC: records are written only under NFC names, so none is accepted under this spelling; its NFC form is ${spelled(nfc)}`;
+  return nfc === undefined
+    ? undefined
+    : `the claim is that ${spelled(name)} holds a live record, but that name is not in Unicode NFC: records are written only under NFC names, so none is accepted under this spelling; its NFC form is ${spelled(nfc)}`;
 }

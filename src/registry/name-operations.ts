@@ -45,11 +45,27 @@ export interface PlannedNameUpdate {
  */
 export function collisionError(store: NameStore, name: string, key: number, other: string): RegistryError {
   const d = store.config.depth;
-  const advice = d < MAX_NAME_DEPTH ? `create a registry with a larger --depth (up to ${MAX_NAME_DEPTH}) and import the records again` : `at depth ${d} this happens about once per 2^${d} / n names; register the record under another name, or use a slot-v1 registry`;
-  return new RegistryError("KEY_COLLISION", `name ${JSON.stringify(name)} has key ${key}, the first ${d} bits of its Keccak-256, which already holds ${JSON.stringify(other)}; one key holds one name, so this registry cannot hold both: ${advice}`, { name, key, other });
+  const advice =
+    d < MAX_NAME_DEPTH
+      ? `create a registry with a larger --depth (up to ${MAX_NAME_DEPTH}) and import the records again`
+      : `at depth ${d} this happens about once per 2^${d} / n names; register the record under another name, or use a slot-v1 registry`;
+  return new RegistryError(
+    "KEY_COLLISION",
+    `name ${JSON.stringify(name)} has key ${key}, the first ${d} bits of its Keccak-256, which already holds ${JSON.stringify(other)}; one key holds one name, so this registry cannot hold both: ${advice}`,
+    { name, key, other },
+  );
 }
 
-function plan(store: NameStore, kind: NameUpdateKind, s: NameState, newLeaf: Leaf, row: StoredRecord, deltas: { newRecords: number; live: number; deleted: number }, oldValue: RecordValue | undefined, newValue: RecordValue | undefined): PlannedNameUpdate {
+function plan(
+  store: NameStore,
+  kind: NameUpdateKind,
+  s: NameState,
+  newLeaf: Leaf,
+  row: StoredRecord,
+  deltas: { newRecords: number; live: number; deleted: number },
+  oldValue: RecordValue | undefined,
+  newValue: RecordValue | undefined,
+): PlannedNameUpdate {
   const B = store.config.leafMaxFields;
   const digest = newLeaf.tag === LeafTag.Tombstone ? store.tombstoneDigest : hashLeaf(newLeaf, B);
   const c = store.hasher();
@@ -88,11 +104,24 @@ function plan(store: NameStore, kind: NameUpdateKind, s: NameState, newLeaf: Lea
         name: s.name,
         write: (w) => {
           writeTo(w);
-          w.logChanges([newValue === undefined ? { op: kind, name: s.name } : { op: kind, name: s.name, value: newValue }]);
-          return { root: newRoot, newRecords: deltas.newRecords, liveDelta: deltas.live, deletedDelta: deltas.deleted, written: 1 };
+          w.logChanges([
+            newValue === undefined ? { op: kind, name: s.name } : { op: kind, name: s.name, value: newValue },
+          ]);
+          return {
+            root: newRoot,
+            newRecords: deltas.newRecords,
+            liveDelta: deltas.live,
+            deletedDelta: deltas.deleted,
+            written: 1,
+          };
         },
       });
-      if (!digestEquals(entry.root, newRoot)) throw new RegistryError("DB_CORRUPT", `the committed root of batch ${entry.batch} differs from the planned root`, { batch: entry.batch });
+      if (!digestEquals(entry.root, newRoot))
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `the committed root of batch ${entry.batch} differs from the planned root`,
+          { batch: entry.batch },
+        );
       return entry;
     },
   };
@@ -109,25 +138,68 @@ function stateOf(store: NameStore, name: string, state?: NameState): NameState {
  * Plans registering a new name (Empty → Occupied at its key).
  * @throws RegistryError `NAME_EXISTS`, `NAME_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function planNameInsert(store: NameStore, name: string, value: RecordValue, state?: NameState): PlannedNameUpdate {
+export function planNameInsert(
+  store: NameStore,
+  name: string,
+  value: RecordValue,
+  state?: NameState,
+): PlannedNameUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
   requireNfcName(name);
   const s = stateOf(store, name, state);
-  if (s.record?.state === RecordState.Live) throw new RegistryError("NAME_EXISTS", `record ${JSON.stringify(name)} already exists; use replace to change its value`, { name });
-  if (s.record?.state === RecordState.Deleted) throw new RegistryError("NAME_DELETED", `record ${JSON.stringify(name)} was deleted; restore it instead of inserting`, { name });
-  return plan(store, "insert", s, newLeaf, { state: RecordState.Live, name, value }, { newRecords: 1, live: 1, deleted: 0 }, undefined, value);
+  if (s.record?.state === RecordState.Live)
+    throw new RegistryError(
+      "NAME_EXISTS",
+      `record ${JSON.stringify(name)} already exists; use replace to change its value`,
+      { name },
+    );
+  if (s.record?.state === RecordState.Deleted)
+    throw new RegistryError(
+      "NAME_DELETED",
+      `record ${JSON.stringify(name)} was deleted; restore it instead of inserting`,
+      { name },
+    );
+  return plan(
+    store,
+    "insert",
+    s,
+    newLeaf,
+    { state: RecordState.Live, name, value },
+    { newRecords: 1, live: 1, deleted: 0 },
+    undefined,
+    value,
+  );
 }
 
 /**
  * Plans changing a live record's value.
  * @throws RegistryError `RECORD_ABSENT`, `KEY_COLLISION`, `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function planNameReplace(store: NameStore, name: string, value: RecordValue, state?: NameState): PlannedNameUpdate {
+export function planNameReplace(
+  store: NameStore,
+  name: string,
+  value: RecordValue,
+  state?: NameState,
+): PlannedNameUpdate {
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
   requireNfcName(name);
   const s = stateOf(store, name, state);
-  if (s.record?.state !== RecordState.Live) throw new RegistryError("RECORD_ABSENT", `replace needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`, { name });
-  return plan(store, "replace", s, newLeaf, { state: RecordState.Live, name, value }, { newRecords: 0, live: 0, deleted: 0 }, s.record.value, value);
+  if (s.record?.state !== RecordState.Live)
+    throw new RegistryError(
+      "RECORD_ABSENT",
+      `replace needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`,
+      { name },
+    );
+  return plan(
+    store,
+    "replace",
+    s,
+    newLeaf,
+    { state: RecordState.Live, name, value },
+    { newRecords: 0, live: 0, deleted: 0 },
+    s.record.value,
+    value,
+  );
 }
 
 /**
@@ -137,30 +209,71 @@ export function planNameReplace(store: NameStore, name: string, value: RecordVal
  */
 export function planNameDelete(store: NameStore, name: string, state?: NameState): PlannedNameUpdate {
   const s = stateOf(store, name, state);
-  if (s.record?.state !== RecordState.Live) throw new RegistryError("RECORD_ABSENT", `delete needs a live record; ${JSON.stringify(name)} ${s.record ? "is already deleted" : "was never registered"}`, { name });
-  return plan(store, "delete", s, TOMBSTONE, { ...s.record, state: RecordState.Deleted }, { newRecords: 0, live: -1, deleted: 1 }, s.record.value, undefined);
+  if (s.record?.state !== RecordState.Live)
+    throw new RegistryError(
+      "RECORD_ABSENT",
+      `delete needs a live record; ${JSON.stringify(name)} ${s.record ? "is already deleted" : "was never registered"}`,
+      { name },
+    );
+  return plan(
+    store,
+    "delete",
+    s,
+    TOMBSTONE,
+    { ...s.record, state: RecordState.Deleted },
+    { newRecords: 0, live: -1, deleted: 1 },
+    s.record.value,
+    undefined,
+  );
 }
 
 /**
  * Plans bringing a deleted record back with `value` (or its last value).
  * @throws RegistryError `RECORD_LIVE`, `NOT_DELETED`, `KEY_COLLISION`, `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function planNameRestore(store: NameStore, name: string, value?: RecordValue, state?: NameState): PlannedNameUpdate {
+export function planNameRestore(
+  store: NameStore,
+  name: string,
+  value?: RecordValue,
+  state?: NameState,
+): PlannedNameUpdate {
   requireNfcName(name);
   const s = stateOf(store, name, state);
-  if (s.record === undefined) throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${JSON.stringify(name)} was never registered`, { name });
-  if (s.record.state === RecordState.Live) throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${JSON.stringify(name)} is live`, { name });
+  if (s.record === undefined)
+    throw new RegistryError(
+      "NOT_DELETED",
+      `restore needs a deleted record; ${JSON.stringify(name)} was never registered`,
+      { name },
+    );
+  if (s.record.state === RecordState.Live)
+    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${JSON.stringify(name)} is live`, { name });
   const v = value === undefined ? s.record.value : value;
   const newLeaf = recordLeaf(name, v, store.config.leafMaxFields);
-  return plan(store, "restore", s, newLeaf, { state: RecordState.Live, name, value: v }, { newRecords: 0, live: 1, deleted: -1 }, undefined, v);
+  return plan(
+    store,
+    "restore",
+    s,
+    newLeaf,
+    { state: RecordState.Live, name, value: v },
+    { newRecords: 0, live: 1, deleted: -1 },
+    undefined,
+    v,
+  );
 }
 
 /**
  * Plans an update of any kind (value required for insert/replace, optional for restore).
  * @param state the name's state to plan against (default: read from the committed head).
  */
-export function planNameUpdate(store: NameStore, kind: NameUpdateKind, name: string, value?: RecordValue, state?: NameState): PlannedNameUpdate {
-  if ((kind === "insert" || kind === "replace") && value === undefined) throw new RegistryError("BAD_VALUE", `${kind} needs a value`);
+export function planNameUpdate(
+  store: NameStore,
+  kind: NameUpdateKind,
+  name: string,
+  value?: RecordValue,
+  state?: NameState,
+): PlannedNameUpdate {
+  if ((kind === "insert" || kind === "replace") && value === undefined)
+    throw new RegistryError("BAD_VALUE", `${kind} needs a value`);
   if (kind === "insert") return planNameInsert(store, name, value!, state);
   if (kind === "replace") return planNameReplace(store, name, value!, state);
   if (kind === "delete") return planNameDelete(store, name, state);

@@ -23,7 +23,13 @@ import { RecordState } from "./store/record-codec.js";
 import { planNameUpdate, collisionError, type NameUpdateKind, type PlannedNameUpdate } from "./name-operations.js";
 import type { NameHistoryEntry, NameStore } from "./store/name-store.js";
 import { readOnlyRequest, updateRequest } from "./requests.js";
-import { proveRecordV3, readStatementV3, updateOldLeafRule, updateStatementsV3, verifyRecordStatementsV3 } from "./record-v3.js";
+import {
+  proveRecordV3,
+  readStatementV3,
+  updateOldLeafRule,
+  updateStatementsV3,
+  verifyRecordStatementsV3,
+} from "./record-v3.js";
 import type { RegistryStatement } from "./prove.js";
 
 /**
@@ -75,15 +81,38 @@ export function valueJson(v: RecordValue): unknown {
 const sideJson = (v: RecordValue | undefined) => (v === undefined ? { absent: true } : { value: valueJson(v) });
 
 /** statement.json of a read-only statement (membership when `value` is given, else non-membership). */
-export function readOnlyStatementJson(name: string, value: RecordValue | undefined, root: Digest, depth: number, leafMaxFields: number, batch?: number): NameStatementJson {
-  return { registry_mapping: NAME_MAPPING_ID, kind: value === undefined ? "nonmembership" : "membership", name, ...sideJson(value), root: formatRoot(root), key: nameKey(name, depth), depth, leaf_max_fields: leafMaxFields, ...(batch !== undefined ? { batch } : {}) };
+export function readOnlyStatementJson(
+  name: string,
+  value: RecordValue | undefined,
+  root: Digest,
+  depth: number,
+  leafMaxFields: number,
+  batch?: number,
+): NameStatementJson {
+  return {
+    registry_mapping: NAME_MAPPING_ID,
+    kind: value === undefined ? "nonmembership" : "membership",
+    name,
+    ...sideJson(value),
+    root: formatRoot(root),
+    key: nameKey(name, depth),
+    depth,
+    leaf_max_fields: leafMaxFields,
+    ...(batch !== undefined ? { batch } : {}),
+  };
 }
 
 /**
  * statement.json of an update. In profile v3 the old side of a replace or delete is
  * `{record: true}`: the proof binds the record's name, not its old value (record-v3.ts).
  */
-export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" | "oldValue" | "newValue" | "oldRoot" | "newRoot">, depth: number, leafMaxFields: number, batch?: number, profile: NameProofProfile = "v1"): NameStatementJson {
+export function updateStatementJson(
+  p: Pick<PlannedNameUpdate, "kind" | "name" | "oldValue" | "newValue" | "oldRoot" | "newRoot">,
+  depth: number,
+  leafMaxFields: number,
+  batch?: number,
+  profile: NameProofProfile = "v1",
+): NameStatementJson {
   return {
     registry_mapping: NAME_MAPPING_ID,
     kind: "update",
@@ -107,17 +136,42 @@ export function updateStatementJson(p: Pick<PlannedNameUpdate, "kind" | "name" |
  * `RECORD_LIVE` (non-membership of a live one), `KEY_COLLISION` (its key holds another name),
  * `BAD_NAME`, `ROOT_NOT_PROVABLE`, `ROOT_UNKNOWN`.
  */
-export function nameReadRequest(store: NameStore, statement: "membership" | "nonmembership", name: string, root?: ArrayLike<number>): { request: OpRequest; key: number; value: RecordValue | undefined; root: Digest } {
+export function nameReadRequest(
+  store: NameStore,
+  statement: "membership" | "nonmembership",
+  name: string,
+  root?: ArrayLike<number>,
+): { request: OpRequest; key: number; value: RecordValue | undefined; root: Digest } {
   const s = store.nameStateAt(name, root);
   const B = store.config.leafMaxFields;
   if (s.other !== undefined) throw collisionError(store, name, s.key, s.other.name);
   const live = s.record?.state === RecordState.Live;
   if (statement === "membership") {
-    if (!live) throw new RegistryError("RECORD_ABSENT", `membership needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`, { name });
-    return { key: s.key, value: s.record!.value, root: s.head.root, request: readOnlyRequest(OpKind.Membership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+    if (!live)
+      throw new RegistryError(
+        "RECORD_ABSENT",
+        `membership needs a live record; ${JSON.stringify(name)} ${s.record ? "is deleted" : "was never registered"}`,
+        { name },
+      );
+    return {
+      key: s.key,
+      value: s.record!.value,
+      root: s.head.root,
+      request: readOnlyRequest(OpKind.Membership, s.key, s.leaf, s.path.siblings, s.head.root, B),
+    };
   }
-  if (live || s.leaf.tag === LeafTag.Occupied) throw new RegistryError("RECORD_LIVE", `non-membership needs a name without a live record; ${JSON.stringify(name)} is live`, { name });
-  return { key: s.key, value: undefined, root: s.head.root, request: readOnlyRequest(OpKind.NonMembership, s.key, s.leaf, s.path.siblings, s.head.root, B) };
+  if (live || s.leaf.tag === LeafTag.Occupied)
+    throw new RegistryError(
+      "RECORD_LIVE",
+      `non-membership needs a name without a live record; ${JSON.stringify(name)} is live`,
+      { name },
+    );
+  return {
+    key: s.key,
+    value: undefined,
+    root: s.head.root,
+    request: readOnlyRequest(OpKind.NonMembership, s.key, s.leaf, s.path.siblings, s.head.root, B),
+  };
 }
 
 /**
@@ -129,10 +183,23 @@ export function nameReadRequest(store: NameStore, statement: "membership" | "non
  * @throws RegistryError as `nameReadRequest` and the plan functions of name-operations.ts,
  * `PROOF_FAILED` when the statement does not hold natively or its proof does not verify.
  */
-export function proveNameStatement(store: NameStore, statement: RegistryStatement, name: string, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => defaultPreparedCache.get(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields }), root?: ArrayLike<number>, options: NameProveOptions = {}): NameProof {
+export function proveNameStatement(
+  store: NameStore,
+  statement: RegistryStatement,
+  name: string,
+  value?: RecordValue,
+  preparedFor: (kind: OpKind) => PreparedSync = (kind) =>
+    defaultPreparedCache.get(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields }),
+  root?: ArrayLike<number>,
+  options: NameProveOptions = {},
+): NameProof {
   const { depth, leafMaxFields: B } = store.config;
   const profile = options.profile ?? "v1";
-  if (profile !== "v1" && profile !== "v3") throw new RegistryError("BAD_PROFILE", `a proof about a name is of profile "v1" or "v3", got ${JSON.stringify(profile)}`);
+  if (profile !== "v1" && profile !== "v3")
+    throw new RegistryError(
+      "BAD_PROFILE",
+      `a proof about a name is of profile "v1" or "v3", got ${JSON.stringify(profile)}`,
+    );
   let request: OpRequest;
   let key: number;
   let statementJson: NameStatementJson;
@@ -144,16 +211,31 @@ export function proveNameStatement(store: NameStore, statement: RegistryStatemen
     readRoot = r.root;
     request = r.request;
     key = r.key;
-    statementJson = readOnlyStatementJson(name, r.value, r.root, depth, B, (root === undefined ? store.head() : store.provableBatch(root)).batch);
+    statementJson = readOnlyStatementJson(
+      name,
+      r.value,
+      r.root,
+      depth,
+      B,
+      (root === undefined ? store.head() : store.provableBatch(root)).batch,
+    );
   } else {
-    if (root !== undefined) throw new RegistryError("PROOF_FAILED", `a ${statement} starts at the head; it cannot be proved at an earlier root`);
+    if (root !== undefined)
+      throw new RegistryError(
+        "PROOF_FAILED",
+        `a ${statement} starts at the head; it cannot be proved at an earlier root`,
+      );
     planned = planNameUpdate(store, statement as NameUpdateKind, name, value);
     request = updateRequest({ ...planned, slot: planned.key } as never, B);
     key = planned.key;
     statementJson = updateStatementJson(planned, depth, B, undefined, profile);
   }
   const verdict = checkOperation(request, { depth, leafMaxFields: B });
-  if (!verdict.valid) throw new RegistryError("PROOF_FAILED", `the ${statement} statement does not hold natively (${verdict.code}: ${verdict.message})`);
+  if (!verdict.valid)
+    throw new RegistryError(
+      "PROOF_FAILED",
+      `the ${statement} statement does not hold natively (${verdict.code}: ${verdict.message})`,
+    );
   let proof: Uint8Array, proveMs: number;
   if (profile === "v3") {
     const rule = planned ? updateOldLeafRule(planned.kind, name) : undefined;
@@ -162,19 +244,45 @@ export function proveNameStatement(store: NameStore, statement: RegistryStatemen
     proveMs = performance.now() - t0;
     // the counterparty's own statements, derived from the name and values (record-v3.ts)
     const statements = planned
-      ? updateStatementsV3(name, planned.kind === "insert" || planned.kind === "restore" ? { absent: true } : { record: true }, planned.newValue === undefined ? { absent: true } : { value: planned.newValue }, planned.oldRoot, planned.newRoot, depth, B)
+      ? updateStatementsV3(
+          name,
+          planned.kind === "insert" || planned.kind === "restore" ? { absent: true } : { record: true },
+          planned.newValue === undefined ? { absent: true } : { value: planned.newValue },
+          planned.oldRoot,
+          planned.newRoot,
+          depth,
+          B,
+        )
       : [readStatementV3(name, readValue, readRoot!, depth, B)];
     const check = verifyRecordStatementsV3(statements, proof, depth, B);
-    if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
+    if (!check.ok)
+      throw new RegistryError(
+        "PROOF_FAILED",
+        `the ${statement} proof does not verify (${check.code}: ${check.reason})`,
+      );
   } else {
     const prepared = preparedFor(request.operation.kind);
     const t0 = performance.now();
     proof = encodeSyncResult(prepared, provePrepared(prepared, request));
     proveMs = performance.now() - t0;
     const check = verifyEncoded(prepared, request, proof);
-    if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
+    if (!check.ok)
+      throw new RegistryError(
+        "PROOF_FAILED",
+        `the ${statement} proof does not verify (${check.code}: ${check.reason})`,
+      );
   }
   const entry = planned?.commit();
   if (entry) statementJson = { ...statementJson, batch: entry.batch };
-  return { statement, name, key, profile, request: fromOpRequest(request, depth, B), proof, statementJson, ...(entry ? { entry } : {}), proveMs };
+  return {
+    statement,
+    name,
+    key,
+    profile,
+    request: fromOpRequest(request, depth, B),
+    proof,
+    statementJson,
+    ...(entry ? { entry } : {}),
+    proveMs,
+  };
 }

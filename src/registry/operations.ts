@@ -51,7 +51,10 @@ function describeTarget(t: RecordTarget, slot: number): string {
  * Resolves a target to its slot and current record.
  * @throws RegistryError `NAME_NOT_FOUND`, `SLOT_OUT_OF_RANGE`, `BAD_NAME`.
  */
-export function resolveTarget(store: RegistryStore, target: RecordTarget): { slot: number; record: StoredRecord | undefined } {
+export function resolveTarget(
+  store: RegistryStore,
+  target: RecordTarget,
+): { slot: number; record: StoredRecord | undefined } {
   const r = resolve(store, target);
   return { slot: r.slot, record: r.record };
 }
@@ -62,7 +65,10 @@ function resolve(store: RegistryStore, target: RecordTarget): Resolved {
     let slot: number;
     if ("name" in target) {
       const s = store.slotOf(target.name, txn);
-      if (s === undefined) throw new RegistryError("NAME_NOT_FOUND", `no record named ${JSON.stringify(target.name)} in the registry`, { name: target.name });
+      if (s === undefined)
+        throw new RegistryError("NAME_NOT_FOUND", `no record named ${JSON.stringify(target.name)} in the registry`, {
+          name: target.name,
+        });
       slot = s;
     } else {
       slot = store.checkSlot(target.slot);
@@ -91,11 +97,31 @@ export interface PlannedUpdate {
   commit(): UpdateResult;
 }
 
-function plan(store: RegistryStore, kind: UpdateKind, r: Resolved, name: string, oldLeaf: Leaf, newLeaf: Leaf, row: StoredRecord, newName: boolean, deltas: { live: number; deleted: number; nextSlot: number }): PlannedUpdate {
+function plan(
+  store: RegistryStore,
+  kind: UpdateKind,
+  r: Resolved,
+  name: string,
+  oldLeaf: Leaf,
+  newLeaf: Leaf,
+  row: StoredRecord,
+  newName: boolean,
+  deltas: { live: number; deleted: number; nextSlot: number },
+): PlannedUpdate {
   const digest = hashLeaf(newLeaf, store.config.leafMaxFields);
   const newRoot = computeRootFromDigest(digest, BigInt(r.slot), r.siblings);
   const rowBytes = encodeRecord(row);
-  const base = { kind, slot: r.slot, name, oldLeaf, newLeaf, siblings: r.siblings, oldRoot: r.head.root, newRoot, batch: r.head.batch };
+  const base = {
+    kind,
+    slot: r.slot,
+    name,
+    oldLeaf,
+    newLeaf,
+    siblings: r.siblings,
+    oldRoot: r.head.root,
+    newRoot,
+    batch: r.head.batch,
+  };
   return {
     ...base,
     commit(): UpdateResult {
@@ -110,11 +136,22 @@ function plan(store: RegistryStore, kind: UpdateKind, r: Resolved, name: string,
             const nk = nameBytes(name);
             t.names.putSync(Buffer.from(nk), nameEntry(nk, key));
           }
-          return { slots: [r.slot], digests: digest, nextSlot: deltas.nextSlot, liveDelta: deltas.live, deletedDelta: deltas.deleted, records: 1 };
+          return {
+            slots: [r.slot],
+            digests: digest,
+            nextSlot: deltas.nextSlot,
+            liveDelta: deltas.live,
+            deletedDelta: deltas.deleted,
+            records: 1,
+          };
         },
       });
       if (!digestEquals(entry.root, newRoot)) {
-        throw new RegistryError("DB_CORRUPT", `the committed root of batch ${entry.batch} differs from the root computed from the path of slot ${r.slot}`, { batch: entry.batch });
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `the committed root of batch ${entry.batch} differs from the root computed from the path of slot ${r.slot}`,
+          { batch: entry.batch },
+        );
       }
       return { ...base, newRoot: entry.root, entry };
     },
@@ -135,17 +172,37 @@ export function planInsert(store: RegistryStore, name: string, value: RecordValu
     if (existing !== undefined) {
       const rec = store.record(existing, txn);
       if (rec?.state === RecordState.Deleted) {
-        throw new RegistryError("NAME_DELETED", `record ${JSON.stringify(name)} was deleted from slot ${existing}; a name keeps its slot, so restore it instead of inserting`, { name, slot: existing });
+        throw new RegistryError(
+          "NAME_DELETED",
+          `record ${JSON.stringify(name)} was deleted from slot ${existing}; a name keeps its slot, so restore it instead of inserting`,
+          { name, slot: existing },
+        );
       }
-      throw new RegistryError("NAME_EXISTS", `record ${JSON.stringify(name)} already exists at slot ${existing}; use replace to change its value`, { name, slot: existing });
+      throw new RegistryError(
+        "NAME_EXISTS",
+        `record ${JSON.stringify(name)} already exists at slot ${existing}; use replace to change its value`,
+        { name, slot: existing },
+      );
     }
     const slot = head.nextSlot;
     if (slot >= 2 ** store.config.depth) {
-      throw new RegistryError("REGISTRY_FULL", `all 2^${store.config.depth} slots of the registry are assigned`, { depth: store.config.depth });
+      throw new RegistryError("REGISTRY_FULL", `all 2^${store.config.depth} slots of the registry are assigned`, {
+        depth: store.config.depth,
+      });
     }
     return { head, slot, record: undefined, siblings: store.siblings(slot, txn) };
   });
-  return plan(store, "insert", r, name, store.leafOf(undefined), newLeaf, { state: RecordState.Live, name, value }, true, { live: 1, deleted: 0, nextSlot: r.head.nextSlot + 1 });
+  return plan(
+    store,
+    "insert",
+    r,
+    name,
+    store.leafOf(undefined),
+    newLeaf,
+    { state: RecordState.Live, name, value },
+    true,
+    { live: 1, deleted: 0, nextSlot: r.head.nextSlot + 1 },
+  );
 }
 
 /**
@@ -155,12 +212,26 @@ export function planInsert(store: RegistryStore, name: string, value: RecordValu
 export function planReplace(store: RegistryStore, target: RecordTarget, value: RecordValue): PlannedUpdate {
   const r = resolve(store, target);
   if (r.record === undefined || r.record.state !== RecordState.Live) {
-    throw new RegistryError("RECORD_ABSENT", `replace needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is deleted"}`, { slot: r.slot });
+    throw new RegistryError(
+      "RECORD_ABSENT",
+      `replace needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is deleted"}`,
+      { slot: r.slot },
+    );
   }
   const name = r.record.name;
   const newLeaf = recordLeaf(name, value, store.config.leafMaxFields);
   requireNfcName(name);
-  return plan(store, "replace", r, name, store.leafOf(r.record), newLeaf, { state: RecordState.Live, name, value }, false, { live: 0, deleted: 0, nextSlot: r.head.nextSlot });
+  return plan(
+    store,
+    "replace",
+    r,
+    name,
+    store.leafOf(r.record),
+    newLeaf,
+    { state: RecordState.Live, name, value },
+    false,
+    { live: 0, deleted: 0, nextSlot: r.head.nextSlot },
+  );
 }
 
 /**
@@ -170,9 +241,23 @@ export function planReplace(store: RegistryStore, target: RecordTarget, value: R
 export function planDelete(store: RegistryStore, target: RecordTarget): PlannedUpdate {
   const r = resolve(store, target);
   if (r.record === undefined || r.record.state !== RecordState.Live) {
-    throw new RegistryError("RECORD_ABSENT", `delete needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is already deleted"}`, { slot: r.slot });
+    throw new RegistryError(
+      "RECORD_ABSENT",
+      `delete needs a live record; ${describeTarget(target, r.slot)} ${r.record === undefined ? "was never used" : "is already deleted"}`,
+      { slot: r.slot },
+    );
   }
-  return plan(store, "delete", r, r.record.name, store.leafOf(r.record), TOMBSTONE, { ...r.record, state: RecordState.Deleted }, false, { live: -1, deleted: 1, nextSlot: r.head.nextSlot });
+  return plan(
+    store,
+    "delete",
+    r,
+    r.record.name,
+    store.leafOf(r.record),
+    TOMBSTONE,
+    { ...r.record, state: RecordState.Deleted },
+    false,
+    { live: -1, deleted: 1, nextSlot: r.head.nextSlot },
+  );
 }
 
 /**
@@ -183,16 +268,26 @@ export function planDelete(store: RegistryStore, target: RecordTarget): PlannedU
 export function planRestore(store: RegistryStore, target: RecordTarget, value?: RecordValue): PlannedUpdate {
   const r = resolve(store, target);
   if (r.record === undefined) {
-    throw new RegistryError("NOT_DELETED", `restore needs a deleted record; slot ${r.slot} was never used`, { slot: r.slot });
+    throw new RegistryError("NOT_DELETED", `restore needs a deleted record; slot ${r.slot} was never used`, {
+      slot: r.slot,
+    });
   }
   if (r.record.state === RecordState.Live) {
-    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${describeTarget(target, r.slot)} is live`, { slot: r.slot });
+    throw new RegistryError(
+      "RECORD_LIVE",
+      `restore needs a deleted record; ${describeTarget(target, r.slot)} is live`,
+      { slot: r.slot },
+    );
   }
   const name = r.record.name;
   const v = value === undefined ? r.record.value : value;
   const newLeaf = recordLeaf(name, v, store.config.leafMaxFields);
   requireNfcName(name);
-  return plan(store, "restore", r, name, TOMBSTONE, newLeaf, { state: RecordState.Live, name, value: v }, false, { live: 1, deleted: -1, nextSlot: r.head.nextSlot });
+  return plan(store, "restore", r, name, TOMBSTONE, newLeaf, { state: RecordState.Live, name, value: v }, false, {
+    live: 1,
+    deleted: -1,
+    nextSlot: r.head.nextSlot,
+  });
 }
 
 /** Registers a new record (planInsert + commit). @throws as `planInsert`, and `CONCURRENT_UPDATE`. */

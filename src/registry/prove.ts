@@ -14,7 +14,16 @@ import { fromOpRequest } from "../sync/request-convert.js";
 import type { SyncRequest } from "../sync/request.js";
 import { RegistryError } from "./errors.js";
 import type { RecordValue } from "./mapping.js";
-import { planDelete, planInsert, planReplace, planRestore, resolveTarget, type PlannedUpdate, type RecordTarget, type UpdateResult } from "./operations.js";
+import {
+  planDelete,
+  planInsert,
+  planReplace,
+  planRestore,
+  resolveTarget,
+  type PlannedUpdate,
+  type RecordTarget,
+  type UpdateResult,
+} from "./operations.js";
 import type { RegistryStore } from "./store/store.js";
 import { readOnlyRequest, updateRequest } from "./requests.js";
 
@@ -22,7 +31,14 @@ import { readOnlyRequest, updateRequest } from "./requests.js";
 export type RegistryStatement = "membership" | "nonmembership" | "insert" | "replace" | "delete" | "restore";
 
 /** Every `RegistryStatement`, in the order of docs/registry.md. */
-export const REGISTRY_STATEMENTS: readonly RegistryStatement[] = ["membership", "nonmembership", "insert", "replace", "delete", "restore"];
+export const REGISTRY_STATEMENTS: readonly RegistryStatement[] = [
+  "membership",
+  "nonmembership",
+  "insert",
+  "replace",
+  "delete",
+  "restore",
+];
 
 /** A proof about a slot of a slot-mapped registry: the statement, the slot and name, the request JSON and the inner-proof-v1 bytes. */
 export interface RegistryProof {
@@ -41,19 +57,38 @@ export interface RegistryProof {
 }
 
 /** The request of a membership or non-membership statement at one slot (read from one snapshot). */
-function readRequest(store: RegistryStore, statement: "membership" | "nonmembership", target: RecordTarget): { request: OpRequest; slot: number; name: string | undefined } {
+function readRequest(
+  store: RegistryStore,
+  statement: "membership" | "nonmembership",
+  target: RecordTarget,
+): { request: OpRequest; slot: number; name: string | undefined } {
   const { slot } = resolveTarget(store, target);
   const s = store.slotState(slot);
   const B = store.config.leafMaxFields;
   const where = "name" in target ? `record ${JSON.stringify(target.name)} (slot ${slot})` : `slot ${slot}`;
   if (statement === "membership") {
     if (s.leaf.tag !== LeafTag.Occupied) {
-      throw new RegistryError("RECORD_ABSENT", `membership needs a live record; ${where} ${s.leaf.tag === LeafTag.Empty ? "was never used" : "is deleted"}`, { slot });
+      throw new RegistryError(
+        "RECORD_ABSENT",
+        `membership needs a live record; ${where} ${s.leaf.tag === LeafTag.Empty ? "was never used" : "is deleted"}`,
+        { slot },
+      );
     }
-    return { slot, name: s.record?.name, request: readOnlyRequest(OpKind.Membership, slot, s.leaf, s.siblings, s.head.root, B) };
+    return {
+      slot,
+      name: s.record?.name,
+      request: readOnlyRequest(OpKind.Membership, slot, s.leaf, s.siblings, s.head.root, B),
+    };
   }
-  if (s.leaf.tag === LeafTag.Occupied) throw new RegistryError("RECORD_LIVE", `non-membership needs a slot without a live record; ${where} is live`, { slot });
-  return { slot, name: s.record?.name, request: readOnlyRequest(OpKind.NonMembership, slot, s.leaf, s.siblings, s.head.root, B) };
+  if (s.leaf.tag === LeafTag.Occupied)
+    throw new RegistryError("RECORD_LIVE", `non-membership needs a slot without a live record; ${where} is live`, {
+      slot,
+    });
+  return {
+    slot,
+    name: s.record?.name,
+    request: readOnlyRequest(OpKind.NonMembership, slot, s.leaf, s.siblings, s.head.root, B),
+  };
 }
 
 /**
@@ -65,7 +100,14 @@ function readRequest(store: RegistryStore, statement: "membership" | "nonmembers
  * `RECORD_LIVE` for non-membership of a live one, `PROOF_FAILED` if the statement does not hold
  * natively or the proof does not verify), `BAD_VALUE` when a value is missing.
  */
-export function proveStatement(store: RegistryStore, statement: RegistryStatement, target: RecordTarget, value?: RecordValue, preparedFor: (kind: OpKind) => PreparedSync = (kind) => prepare(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields })): RegistryProof {
+export function proveStatement(
+  store: RegistryStore,
+  statement: RegistryStatement,
+  target: RecordTarget,
+  value?: RecordValue,
+  preparedFor: (kind: OpKind) => PreparedSync = (kind) =>
+    prepare(kind, { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields }),
+): RegistryProof {
   const config = { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields };
   let request: OpRequest;
   let slot: number;
@@ -74,9 +116,11 @@ export function proveStatement(store: RegistryStore, statement: RegistryStatemen
   if (statement === "membership" || statement === "nonmembership") {
     ({ request, slot, name } = readRequest(store, statement, target));
   } else {
-    if ((statement === "insert" || statement === "replace") && value === undefined) throw new RegistryError("BAD_VALUE", `${statement} needs a value`);
+    if ((statement === "insert" || statement === "replace") && value === undefined)
+      throw new RegistryError("BAD_VALUE", `${statement} needs a value`);
     if (statement === "insert") {
-      if (!("name" in target)) throw new RegistryError("BAD_NAME", "insert takes a name (the registry assigns the slot)");
+      if (!("name" in target))
+        throw new RegistryError("BAD_NAME", "insert takes a name (the registry assigns the slot)");
       planned = planInsert(store, target.name, value!);
     } else if (statement === "replace") planned = planReplace(store, target, value!);
     else if (statement === "delete") planned = planDelete(store, target);
@@ -86,14 +130,27 @@ export function proveStatement(store: RegistryStore, statement: RegistryStatemen
     name = planned.name;
   }
   const verdict = checkOperation(request, config);
-  if (!verdict.valid) throw new RegistryError("PROOF_FAILED", `the ${statement} statement does not hold natively (${verdict.code}: ${verdict.message})`);
+  if (!verdict.valid)
+    throw new RegistryError(
+      "PROOF_FAILED",
+      `the ${statement} statement does not hold natively (${verdict.code}: ${verdict.message})`,
+    );
   const prepared = preparedFor(request.operation.kind);
   const t0 = performance.now();
   const result = provePrepared(prepared, request);
   const proof = encodeSyncResult(prepared, result);
   const proveMs = performance.now() - t0;
   const check = verifyEncoded(prepared, request, proof);
-  if (!check.ok) throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
+  if (!check.ok)
+    throw new RegistryError("PROOF_FAILED", `the ${statement} proof does not verify (${check.code}: ${check.reason})`);
   const update = planned?.commit();
-  return { statement, slot, name, request: fromOpRequest(request, config.depth, config.leafMaxFields), proof, ...(update ? { update } : {}), proveMs };
+  return {
+    statement,
+    slot,
+    name,
+    request: fromOpRequest(request, config.depth, config.leafMaxFields),
+    proof,
+    ...(update ? { update } : {}),
+    proveMs,
+  };
 }

@@ -55,13 +55,24 @@ export function updateOldLeafRule(kind: NameUpdateKind, name: string): V3OldLeaf
  * @param rule an update's old-leaf rule (`updateOldLeafRule`); ignored for reads.
  * @throws SyncError `WITNESS` when the request's witness cannot be laid out; PcsError for a set it cannot use.
  */
-export function proveRecordV3(request: OpRequest, depth: number, leafMaxFields: number, rule?: V3OldLeafRule): Uint8Array {
+export function proveRecordV3(
+  request: OpRequest,
+  depth: number,
+  leafMaxFields: number,
+  rule?: V3OldLeafRule,
+): Uint8Array {
   const p = preparedV3Of(request.operation.kind, depth, leafMaxFields);
   return proveAggregateV3(p, [request], rule === undefined ? {} : { rules: [rule] });
 }
 
 /** The v3 statement of a read claim: membership of `value`, or non-membership when `value` is undefined. @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`. */
-export function readStatementV3(name: string, value: RecordValue | undefined, root: Digest, depth: number, leafMaxFields: number): V3Statement {
+export function readStatementV3(
+  name: string,
+  value: RecordValue | undefined,
+  root: Digest,
+  depth: number,
+  leafMaxFields: number,
+): V3Statement {
   const key = nameKeyBig(name, depth);
   if (value === undefined) return { kind: OpKind.NonMembership, root, key };
   return { kind: OpKind.Membership, root, key, leaf: recordLeaf(name, value, leafMaxFields) };
@@ -72,10 +83,19 @@ export function readStatementV3(name: string, value: RecordValue | undefined, ro
  * an old side `absent` (Empty, then Tombstone). The new side `absent` is a delete (a Tombstone).
  * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function updateStatementsV3(name: string, old: V3NameSide, neu: { readonly value: RecordValue } | { readonly absent: true }, oldRoot: Digest, newRoot: Digest, depth: number, leafMaxFields: number): V3Statement[] {
+export function updateStatementsV3(
+  name: string,
+  old: V3NameSide,
+  neu: { readonly value: RecordValue } | { readonly absent: true },
+  oldRoot: Digest,
+  newRoot: Digest,
+  depth: number,
+  leafMaxFields: number,
+): V3Statement[] {
   const key = nameKeyBig(name, depth);
   const newLeaf: Leaf = "value" in neu ? recordLeaf(name, neu.value, leafMaxFields) : TOMBSTONE;
-  const rules: V3OldLeafRule[] = "absent" in old ? [{ rule: "empty" }, { rule: "tombstone" }] : [{ rule: "record", identity: nameIdentity(name) }];
+  const rules: V3OldLeafRule[] =
+    "absent" in old ? [{ rule: "empty" }, { rule: "tombstone" }] : [{ rule: "record", identity: nameIdentity(name) }];
   return rules.map((oldLeaf) => ({ kind: OpKind.Update, oldRoot, newRoot, key, newLeaf, oldLeaf }));
 }
 
@@ -84,7 +104,12 @@ export function updateStatementsV3(name: string, old: V3NameSide, neu: { readonl
  * statement check matches the proof is verified (a proof made for none of them is rejected with
  * the first candidate's `PUBLIC_INPUTS_MISMATCH`). Never throws on malformed proof bytes.
  */
-export function verifyRecordStatementsV3(candidates: readonly V3Statement[], proof: Uint8Array, depth: number, leafMaxFields: number): V3Verdict {
+export function verifyRecordStatementsV3(
+  candidates: readonly V3Statement[],
+  proof: Uint8Array,
+  depth: number,
+  leafMaxFields: number,
+): V3Verdict {
   const p = preparedV3Of(candidates[0]!.kind, depth, leafMaxFields);
   let first: V3Verdict | undefined;
   for (const st of candidates) {

@@ -9,13 +9,26 @@ import { OpKind, opKindTag } from "../statement/types.js";
 import type { PlannedUpdate } from "./operations.js";
 
 /** A read-only request (Membership or NonMembership) for `leaf` at `slot` under `root`. */
-export function readOnlyRequest(kind: OpKind.Membership | OpKind.NonMembership, slot: number, leaf: Leaf, siblings: readonly Digest[], root: Digest, leafMaxFields: number): OpRequest {
+export function readOnlyRequest(
+  kind: OpKind.Membership | OpKind.NonMembership,
+  slot: number,
+  leaf: Leaf,
+  siblings: readonly Digest[],
+  root: Digest,
+  leafMaxFields: number,
+): OpRequest {
   const key = BigInt(slot);
   const operation = kind === OpKind.Membership ? { kind, key, leaf } : { kind, key };
   return {
     operation: operation as OpRequest["operation"],
     witness: { leaf, siblings: siblings.slice() },
-    publicInputs: { oldRoot: root, newRoot: root, opKindTag: opKindTag(kind), assetId: key, valueDigest: hashLeaf(leaf, leafMaxFields) },
+    publicInputs: {
+      oldRoot: root,
+      newRoot: root,
+      opKindTag: opKindTag(kind),
+      assetId: key,
+      valueDigest: hashLeaf(leaf, leafMaxFields),
+    },
   };
 }
 
@@ -25,6 +38,12 @@ export function updateRequest(p: PlannedUpdate, leafMaxFields: number): OpReques
   return {
     operation: { kind: OpKind.Update, key, oldLeaf: p.oldLeaf, newLeaf: p.newLeaf },
     witness: { leaf: p.oldLeaf, siblings: p.siblings },
-    publicInputs: { oldRoot: p.oldRoot, newRoot: p.newRoot, opKindTag: opKindTag(OpKind.Update), assetId: key, valueDigest: hashLeaf(p.newLeaf, leafMaxFields) },
+    publicInputs: {
+      oldRoot: p.oldRoot,
+      newRoot: p.newRoot,
+      opKindTag: opKindTag(OpKind.Update),
+      assetId: key,
+      valueDigest: hashLeaf(p.newLeaf, leafMaxFields),
+    },
   };
 }

@@ -53,7 +53,11 @@ export function rootFromBytes(bytes: Uint8Array, field = "root"): Digest {
   const d = new Uint32Array(8);
   for (let i = 0; i < 8; i++) {
     const w = view.getUint32(4 * i, true);
-    if (w >= P) throw bad(field, `word ${i} (bytes ${4 * i}–${4 * i + 3}, little-endian) is ${w}, not a canonical field element (< p = ${P})`);
+    if (w >= P)
+      throw bad(
+        field,
+        `word ${i} (bytes ${4 * i}–${4 * i + 3}, little-endian) is ${w}, not a canonical field element (< p = ${P})`,
+      );
     d[i] = w;
   }
   return d;
@@ -70,7 +74,8 @@ export function formatRoot(root: ArrayLike<number> | string): string {
 }
 
 function fromHex(text: string, field: string): Digest {
-  if (text.length !== ROOT_HEX_CHARS) throw bad(field, `a root in hex is ${ROOT_HEX_CHARS} hex characters (32 bytes), got ${text.length} characters`);
+  if (text.length !== ROOT_HEX_CHARS)
+    throw bad(field, `a root in hex is ${ROOT_HEX_CHARS} hex characters (32 bytes), got ${text.length} characters`);
   const bytes = new Uint8Array(ROOT_BYTES);
   for (let i = 0; i < ROOT_BYTES; i++) bytes[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
   return rootFromBytes(bytes, field);
@@ -81,7 +86,8 @@ function fromElements(values: ArrayLike<unknown>, field: string): Digest {
   const d = new Uint32Array(8);
   for (let i = 0; i < 8; i++) {
     const v = values[i];
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= P) throw bad(field, `element ${i} is ${String(v)}, not a canonical field element (an integer in [0, ${P}))`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= P)
+      throw bad(field, `element ${i} is ${String(v)}, not a canonical field element (an integer in [0, ${P}))`);
     d[i] = v;
   }
   return d;
@@ -93,7 +99,10 @@ function fromText(text: string, field: string): Digest {
   const body = t.replace(/^\[/, "").replace(/\]$/, "").trim();
   const parts = body === "" ? [] : body.split(/[\s,]+/).filter((p) => p !== "");
   if (parts.length !== 8 || !parts.every((p) => /^[0-9]{1,10}$/.test(p))) {
-    throw bad(field, `a root is 64 hex characters (its 32 bytes) or 8 canonical field elements as "[a, b, …]" or "a,b,…", got ${shown(text)}`);
+    throw bad(
+      field,
+      `a root is 64 hex characters (its 32 bytes) or 8 canonical field elements as "[a, b, …]" or "a,b,…", got ${shown(text)}`,
+    );
   }
   return fromElements(parts.map(Number), field);
 }
@@ -109,6 +118,7 @@ function fromText(text: string, field: string): Digest {
  */
 export function parseRoot(input: unknown, field = "root"): Digest {
   if (typeof input === "string") return fromText(input, field);
-  if (typeof input === "object" && input !== null && typeof (input as { length?: unknown }).length === "number") return fromElements(input as ArrayLike<unknown>, field);
+  if (typeof input === "object" && input !== null && typeof (input as { length?: unknown }).length === "number")
+    return fromElements(input as ArrayLike<unknown>, field);
   throw bad(field, "a root is 64 hex characters or 8 field elements");
 }

@@ -60,7 +60,13 @@ export interface BlockDescription {
 export const BLOCK_REJECT_CODES = ["BLOCK_JSON", "REQUESTS_JSON", "UPDATE_MISMATCH"] as const;
 
 /** A rejection code of `verifyRegistryBlock`: its own, a request's parse error, and `verifyBlock`'s. */
-export type BlockRejectCode = (typeof BLOCK_REJECT_CODES)[number] | RequestErrorCode | FieldErrorCode | SmtErrorCode | V2RejectCode | V3RejectCode;
+export type BlockRejectCode =
+  | (typeof BLOCK_REJECT_CODES)[number]
+  | RequestErrorCode
+  | FieldErrorCode
+  | SmtErrorCode
+  | V2RejectCode
+  | V3RejectCode;
 
 /** Outcome of `verifyRegistryBlock`: accepted, or rejected with a code, a reason and the failing update's index. */
 export type BlockVerdict =
@@ -94,14 +100,21 @@ export function parseBlockDescription(text: string): BlockDescription {
   } catch (e) {
     throw new RegistryError("BAD_BLOCK", `not valid JSON: ${(e as Error).message}`);
   }
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new RegistryError("BAD_BLOCK", "block.json must be a JSON object");
-  if (v.profile !== "v2" && v.profile !== "v3") throw new RegistryError("BAD_BLOCK", `"profile" must be "v2" or "v3", got ${JSON.stringify(v.profile)}`);
-  const depth = v.depth, B = v.leaf_max_fields;
-  if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 64) throw new RegistryError("BAD_BLOCK", `"depth" must be an integer in [1, 64], got ${JSON.stringify(depth)}`);
-  if (!Number.isInteger(B) || (B as number) < 10 || (B as number) > 63) throw new RegistryError("BAD_BLOCK", `"leaf_max_fields" must be an integer in [10, 63], got ${JSON.stringify(B)}`);
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    throw new RegistryError("BAD_BLOCK", "block.json must be a JSON object");
+  if (v.profile !== "v2" && v.profile !== "v3")
+    throw new RegistryError("BAD_BLOCK", `"profile" must be "v2" or "v3", got ${JSON.stringify(v.profile)}`);
+  const depth = v.depth,
+    B = v.leaf_max_fields;
+  if (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 64)
+    throw new RegistryError("BAD_BLOCK", `"depth" must be an integer in [1, 64], got ${JSON.stringify(depth)}`);
+  if (!Number.isInteger(B) || (B as number) < 10 || (B as number) > 63)
+    throw new RegistryError("BAD_BLOCK", `"leaf_max_fields" must be an integer in [10, 63], got ${JSON.stringify(B)}`);
   if (!Array.isArray(v.updates)) throw new RegistryError("BAD_BLOCK", `"updates" must be an array`);
-  if (v.updates.length === 0) throw new RegistryError("BAD_BLOCK", "a block needs at least one update; block.json lists none");
-  if (v.updates.length > MAX_BLOCK_UPDATES) throw new RegistryError("BAD_BLOCK", `a block holds at most ${MAX_BLOCK_UPDATES} updates, got ${v.updates.length}`);
+  if (v.updates.length === 0)
+    throw new RegistryError("BAD_BLOCK", "a block needs at least one update; block.json lists none");
+  if (v.updates.length > MAX_BLOCK_UPDATES)
+    throw new RegistryError("BAD_BLOCK", `a block holds at most ${MAX_BLOCK_UPDATES} updates, got ${v.updates.length}`);
   const updates = v.updates.map((u, i) => blockUpdateOf(u, i + 1));
   return { profile: v.profile, depth: depth as number, leafMaxFields: B as number, updates };
 }
@@ -116,9 +129,16 @@ function isRecordOf(leaf: Leaf, name: string): boolean {
 function updateMismatch(u: BlockUpdate, r: OpRequest, d: BlockDescription): string | null {
   if (r.operation.kind !== OpKind.Update) return "the request is not an update";
   const op = r.operation;
-  if (op.key !== nameKeyBig(u.name, d.depth)) return `the request's key ${op.key} is not the key of ${JSON.stringify(u.name)}`;
-  const oldOk = u.op === "insert" ? leafEquals(op.oldLeaf, EMPTY) : u.op === "restore" ? leafEquals(op.oldLeaf, TOMBSTONE) : isRecordOf(op.oldLeaf, u.name);
-  if (!oldOk) return `the request's old leaf does not fit ${u.op} (${u.op === "insert" ? "Empty" : u.op === "restore" ? "Tombstone" : "the name's live record"} expected)`;
+  if (op.key !== nameKeyBig(u.name, d.depth))
+    return `the request's key ${op.key} is not the key of ${JSON.stringify(u.name)}`;
+  const oldOk =
+    u.op === "insert"
+      ? leafEquals(op.oldLeaf, EMPTY)
+      : u.op === "restore"
+        ? leafEquals(op.oldLeaf, TOMBSTONE)
+        : isRecordOf(op.oldLeaf, u.name);
+  if (!oldOk)
+    return `the request's old leaf does not fit ${u.op} (${u.op === "insert" ? "Empty" : u.op === "restore" ? "Tombstone" : "the name's live record"} expected)`;
   if (u.op === "delete") return leafEquals(op.newLeaf, TOMBSTONE) ? null : "the request's new leaf is not a Tombstone";
   if (u.value === undefined) return `block.json gives no value for ${u.op} ${JSON.stringify(u.name)}`;
   let want: Leaf;
@@ -153,7 +173,11 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
   }
   const proof = files.proof;
   const v3 = hasV3Encoding(proof);
-  if (v3 !== (d.profile === "v3")) return reject("BLOCK_JSON", `block.json names profile ${d.profile}, the proof is ${v3 ? "a profile v3 proof" : "not a profile v3 proof"}`);
+  if (v3 !== (d.profile === "v3"))
+    return reject(
+      "BLOCK_JSON",
+      `block.json names profile ${d.profile}, the proof is ${v3 ? "a profile v3 proof" : "not a profile v3 proof"}`,
+    );
   if (v3) return verifyV3Block(roots, d, proof);
   let raw: unknown;
   try {
@@ -167,31 +191,55 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
     try {
       const r = parseRequest(raw[i]);
       if (r.kind !== "update" || r.depth !== d.depth || r.leafMaxFields !== d.leafMaxFields) {
-        return reject("REQUEST_SCHEMA", `requests.json[${i}]: an update request of depth ${d.depth} and leaf bound ${d.leafMaxFields} expected, got ${r.kind} depth ${r.depth} bound ${r.leafMaxFields}`, i);
+        return reject(
+          "REQUEST_SCHEMA",
+          `requests.json[${i}]: an update request of depth ${d.depth} and leaf bound ${d.leafMaxFields} expected, got ${r.kind} depth ${r.depth} bound ${r.leafMaxFields}`,
+          i,
+        );
       }
       requests.push(toOpRequest(r));
     } catch (e) {
-      if (e instanceof SsgkrError) return reject(e.code as BlockRejectCode, `requests.json[${i}]${e.message.startsWith("$") ? e.message.slice(1) : `: ${e.message}`}`, i);
+      if (e instanceof SsgkrError)
+        return reject(
+          e.code as BlockRejectCode,
+          `requests.json[${i}]${e.message.startsWith("$") ? e.message.slice(1) : `: ${e.message}`}`,
+          i,
+        );
       throw e;
     }
   }
-  if (requests.length !== d.updates.length) return reject("OPERATION_COUNT", `block.json lists ${d.updates.length} updates, requests.json holds ${requests.length} requests`);
+  if (requests.length !== d.updates.length)
+    return reject(
+      "OPERATION_COUNT",
+      `block.json lists ${d.updates.length} updates, requests.json holds ${requests.length} requests`,
+    );
   for (let i = 0; i < requests.length; i++) {
     const why = updateMismatch(d.updates[i]!, requests[i]!, d);
-    if (why) return reject("UPDATE_MISMATCH", `update ${i + 1} (${d.updates[i]!.op} ${JSON.stringify(d.updates[i]!.name)}): ${why}`, i);
+    if (why)
+      return reject(
+        "UPDATE_MISMATCH",
+        `update ${i + 1} (${d.updates[i]!.op} ${JSON.stringify(d.updates[i]!.name)}): ${why}`,
+        i,
+      );
   }
   return verifyBlock(roots, requests, files.proof, { prepared: preparedFor(d.depth, d.leafMaxFields) });
 }
 
 /** A v3 block: the statements from block.json alone, then `verifyBlockV3`. */
-function verifyV3Block(roots: { fromRoot: Digest; toRoot: Digest }, d: BlockDescription, proof: Uint8Array): BlockVerdict {
+function verifyV3Block(
+  roots: { fromRoot: Digest; toRoot: Digest },
+  d: BlockDescription,
+  proof: Uint8Array,
+): BlockVerdict {
   let list;
   try {
     list = v3BlockUpdates(d.updates, d.depth, d.leafMaxFields);
   } catch (e) {
     if (e instanceof RegistryError) {
       const i = e.details["update"];
-      return typeof i === "number" ? reject("BLOCK_JSON", `block.json: ${e.message}`, i) : reject("BLOCK_JSON", `block.json: ${e.message}`);
+      return typeof i === "number"
+        ? reject("BLOCK_JSON", `block.json: ${e.message}`, i)
+        : reject("BLOCK_JSON", `block.json: ${e.message}`);
     }
     throw e;
   }

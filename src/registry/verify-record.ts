@@ -113,7 +113,14 @@ export const RECORD_REJECT_CODES = [
  * A rejection code of `verifyRecordProof` / `verifyRecordUpdateProof`: their own, the proof's
  * (`SyncRejectCode`), or the code of the error that made the request unreadable.
  */
-export type RecordRejectCode = (typeof RECORD_REJECT_CODES)[number] | SyncRejectCode | V3RejectCode | RequestErrorCode | FieldErrorCode | SmtErrorCode | RegistryErrorCode;
+export type RecordRejectCode =
+  | (typeof RECORD_REJECT_CODES)[number]
+  | SyncRejectCode
+  | V3RejectCode
+  | RequestErrorCode
+  | FieldErrorCode
+  | SmtErrorCode
+  | RegistryErrorCode;
 
 /**
  * The verdict: acceptance with what was checked, or a rejection with a stable code. An accepted
@@ -121,7 +128,17 @@ export type RecordRejectCode = (typeof RECORD_REJECT_CODES)[number] | SyncReject
  * (`nfcName`) and a notice saying the answer is about that exact spelling (`nameNotice`).
  */
 export type RecordVerdict =
-  | { readonly ok: true; readonly name: string; readonly key: bigint; readonly kind: "membership" | "nonmembership" | "update"; readonly oldRoot: Digest; readonly newRoot: Digest; readonly checkpoint?: { readonly origin: string; readonly size: number }; readonly nfcName?: string; readonly nameNotice?: string }
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly key: bigint;
+      readonly kind: "membership" | "nonmembership" | "update";
+      readonly oldRoot: Digest;
+      readonly newRoot: Digest;
+      readonly checkpoint?: { readonly origin: string; readonly size: number };
+      readonly nfcName?: string;
+      readonly nameNotice?: string;
+    }
   | { readonly ok: false; readonly code: RecordRejectCode; readonly reason: string };
 
 /** A request as text (request.json), parsed JSON, or a parsed `SyncRequest`. */
@@ -143,17 +160,32 @@ function checkRoot(r: RootLike, what: string): Digest {
 function trustedRootOf(t: Trust): { root: Digest; checkpoint?: { origin: string; size: number } } | RecordVerdict {
   const given = t.trustedRoot !== undefined ? checkRoot(t.trustedRoot, "trustedRoot") : undefined;
   if (t.checkpoint === undefined && t.verifierKey === undefined) {
-    if (given === undefined) throw new RegistryError("BAD_ROOT", "trustedRoot: give the root you trust, or a checkpoint and the verifier key it is signed by", { field: "trustedRoot" });
+    if (given === undefined)
+      throw new RegistryError(
+        "BAD_ROOT",
+        "trustedRoot: give the root you trust, or a checkpoint and the verifier key it is signed by",
+        { field: "trustedRoot" },
+      );
     return { root: given };
   }
-  if (t.checkpoint === undefined || t.verifierKey === undefined) throw new RegistryError("BAD_VERIFIER_KEY", "checkpoint: a checkpoint is checked against a verifier key; give both", { field: t.checkpoint === undefined ? "checkpoint" : "verifierKey" });
+  if (t.checkpoint === undefined || t.verifierKey === undefined)
+    throw new RegistryError(
+      "BAD_VERIFIER_KEY",
+      "checkpoint: a checkpoint is checked against a verifier key; give both",
+      { field: t.checkpoint === undefined ? "checkpoint" : "verifierKey" },
+    );
   const c = verifyCheckpoint(t.checkpoint, t.verifierKey);
   if (!c.ok) return c;
-  if (given !== undefined && !digestEquals(given, c.root)) return reject("ROOT_NOT_TRUSTED", `the checkpoint's root ${formatRoot(c.root)} is not the trusted root ${formatRoot(given)}`);
+  if (given !== undefined && !digestEquals(given, c.root))
+    return reject(
+      "ROOT_NOT_TRUSTED",
+      `the checkpoint's root ${formatRoot(c.root)} is not the trusted root ${formatRoot(given)}`,
+    );
   return { root: c.root, checkpoint: { origin: c.origin, size: c.size } };
 }
 
-const withCheckpoint = (v: RecordVerdict, checkpoint: { origin: string; size: number } | undefined): RecordVerdict => (v.ok && checkpoint ? { ...v, checkpoint } : v);
+const withCheckpoint = (v: RecordVerdict, checkpoint: { origin: string; size: number } | undefined): RecordVerdict =>
+  v.ok && checkpoint ? { ...v, checkpoint } : v;
 
 /** The rejection of a claim that a name not in NFC holds a live record (undefined when the claim may stand). */
 function liveUnderNonNfc(name: string, side: NameSide): RecordVerdict | undefined {
@@ -191,16 +223,35 @@ const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "
 
 const bytesEqual = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-function sideCheck(leaf: RequestLeaf, side: NameSide, identity: Uint8Array, B: number, where: string): RecordVerdict | undefined {
+function sideCheck(
+  leaf: RequestLeaf,
+  side: NameSide,
+  identity: Uint8Array,
+  B: number,
+  where: string,
+): RecordVerdict | undefined {
   if ("absent" in side) {
-    if (leaf.tag === 1) return reject("RECORD_PRESENT", `${where}: the claim is that the name is absent, but the request shows an Occupied leaf at its key`);
+    if (leaf.tag === 1)
+      return reject(
+        "RECORD_PRESENT",
+        `${where}: the claim is that the name is absent, but the request shows an Occupied leaf at its key`,
+      );
     return undefined;
   }
-  if (leaf.tag !== 1) return reject("RECORD_ABSENT", `${where}: the claim is that the name holds ${sideWords(side)}, but the request shows ${leaf.tag === 0 ? "an Empty leaf (never registered)" : "a Tombstone (deleted)"} at its key`);
-  if (!bytesEqual(leaf.identity, identity)) return reject("NAME_MISMATCH", `${where}: the leaf identity ${hex(leaf.identity)} is not Keccak-256 of the name (${hex(identity)})`);
+  if (leaf.tag !== 1)
+    return reject(
+      "RECORD_ABSENT",
+      `${where}: the claim is that the name holds ${sideWords(side)}, but the request shows ${leaf.tag === 0 ? "an Empty leaf (never registered)" : "a Tombstone (deleted)"} at its key`,
+    );
+  if (!bytesEqual(leaf.identity, identity))
+    return reject(
+      "NAME_MISMATCH",
+      `${where}: the leaf identity ${hex(leaf.identity)} is not Keccak-256 of the name (${hex(identity)})`,
+    );
   if ("record" in side) return undefined;
   const payload = valuePayload(side.value, B);
-  if (payload.length !== leaf.payload.length || payload.some((x, i) => x !== leaf.payload[i])) return reject("VALUE_MISMATCH", `${where}: the leaf binds another value than ${describeValue(side.value)}`);
+  if (payload.length !== leaf.payload.length || payload.some((x, i) => x !== leaf.payload[i]))
+    return reject("VALUE_MISMATCH", `${where}: the leaf binds another value than ${describeValue(side.value)}`);
   return undefined;
 }
 
@@ -210,20 +261,40 @@ export function sideWords(side: NameSide): string {
 }
 
 function leafOf(l: RequestLeaf): Leaf {
-  return l.tag === 1 ? { tag: LeafTag.Occupied, payload: l.payload, identity: l.identity } : l.tag === 0 ? { tag: LeafTag.Empty } : { tag: LeafTag.Tombstone };
+  return l.tag === 1
+    ? { tag: LeafTag.Occupied, payload: l.payload, identity: l.identity }
+    : l.tag === 0
+      ? { tag: LeafTag.Empty }
+      : { tag: LeafTag.Tombstone };
 }
 
-function common(name: string, request: SyncRequest, depthClaim: number | undefined, BClaim: number | undefined): { identity: Uint8Array; key: bigint; B: number } | RecordVerdict {
+function common(
+  name: string,
+  request: SyncRequest,
+  depthClaim: number | undefined,
+  BClaim: number | undefined,
+): { identity: Uint8Array; key: bigint; B: number } | RecordVerdict {
   const identity = keccak_256(nameBytes(name));
   const depth = depthClaim ?? DEFAULT_NAME_DEPTH;
   const B = BClaim ?? DEFAULT_LEAF_MAX_FIELDS;
   const key = nameKeyBig(name, request.depth);
   if (request.key !== key) {
     const holdsName = [request.oldLeaf, request.newLeaf].some((l) => l.tag === 1 && bytesEqual(l.identity, identity));
-    if (holdsName) return reject("SLOT_MAPPED_PROOF", `the request holds ${JSON.stringify(name)} at key ${request.key}, not at its name key ${key} (the first ${request.depth} bits of its Keccak-256): a slot-mapped (slot-v1) proof, which shows where the registry put the name but not that the name is held nowhere else; ask for a proof from a name-keyed (record-leaf-v2) registry`);
-    return reject("KEY_MISMATCH", `the request is about key ${request.key}, but the key of ${JSON.stringify(name)} is ${key}: the proof is about another name`);
+    if (holdsName)
+      return reject(
+        "SLOT_MAPPED_PROOF",
+        `the request holds ${JSON.stringify(name)} at key ${request.key}, not at its name key ${key} (the first ${request.depth} bits of its Keccak-256): a slot-mapped (slot-v1) proof, which shows where the registry put the name but not that the name is held nowhere else; ask for a proof from a name-keyed (record-leaf-v2) registry`,
+      );
+    return reject(
+      "KEY_MISMATCH",
+      `the request is about key ${request.key}, but the key of ${JSON.stringify(name)} is ${key}: the proof is about another name`,
+    );
   }
-  if (request.depth !== depth || request.leafMaxFields !== B) return reject("CONFIG_MISMATCH", `the request has depth ${request.depth} and leaf bound ${request.leafMaxFields}; the registry's are ${depth} and ${B}`);
+  if (request.depth !== depth || request.leafMaxFields !== B)
+    return reject(
+      "CONFIG_MISMATCH",
+      `the request has depth ${request.depth} and leaf bound ${request.leafMaxFields}; the registry's are ${depth} and ${B}`,
+    );
   return { identity, key, B };
 }
 
@@ -236,7 +307,13 @@ export interface RecordVerifyOptions {
   readonly cache?: PreparedCache;
 }
 
-function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigint, cache: PreparedCache | undefined): RecordVerdict {
+function finish(
+  request: SyncRequest,
+  proof: Uint8Array,
+  name: string,
+  key: bigint,
+  cache: PreparedCache | undefined,
+): RecordVerdict {
   let op;
   try {
     op = toOpRequest(request);
@@ -244,9 +321,21 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
     if (e instanceof SsgkrError) return reject(e.code as RecordRejectCode, e.message);
     throw e;
   }
-  const v = verifyRequestProof(op, proof, { depth: request.depth, leafMaxFields: request.leafMaxFields }, cache ? { cache } : {});
+  const v = verifyRequestProof(
+    op,
+    proof,
+    { depth: request.depth, leafMaxFields: request.leafMaxFields },
+    cache ? { cache } : {},
+  );
   if (!v.ok) return v;
-  return { ok: true, name, key, kind: request.kind, oldRoot: request.oldRoot.slice(), newRoot: request.newRoot.slice() };
+  return {
+    ok: true,
+    name,
+    key,
+    kind: request.kind,
+    oldRoot: request.oldRoot.slice(),
+    newRoot: request.newRoot.slice(),
+  };
 }
 
 /**
@@ -268,41 +357,86 @@ function finish(request: SyncRequest, proof: Uint8Array, name: string, key: bigi
  *   verifyRecordProof({ checkpoint: body.checkpoint, verifierKey, name: "2048", value: "https://github.com/winsonwq/2048term" }, body.request, proof);
  */
 export function verifyRecordProof(claim: RecordClaim, proof: Uint8Array): RecordVerdict;
-export function verifyRecordProof(claim: RecordClaim, request: RequestInput | undefined, proof: Uint8Array, options?: RecordVerifyOptions): RecordVerdict;
-export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array, options: RecordVerifyOptions = {}): RecordVerdict {
+export function verifyRecordProof(
+  claim: RecordClaim,
+  request: RequestInput | undefined,
+  proof: Uint8Array,
+  options?: RecordVerifyOptions,
+): RecordVerdict;
+export function verifyRecordProof(
+  claim: RecordClaim,
+  requestOrProof: RequestInput | Uint8Array | undefined,
+  maybeProof?: Uint8Array,
+  options: RecordVerifyOptions = {},
+): RecordVerdict {
   const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
   const trusted = trust.root;
-  const side: NameSide = "absent" in claim && claim.absent === true ? { absent: true } : { value: (claim as { value: RecordValue }).value };
+  const side: NameSide =
+    "absent" in claim && claim.absent === true ? { absent: true } : { value: (claim as { value: RecordValue }).value };
   if ("value" in side) valuePayload(side.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
   if (!hasV3Encoding(proof) && checkedFromStatement(proof, request !== undefined)) return undecodable(proof);
   if (hasV3Encoding(proof)) {
     const unnormalisedV3 = liveUnderNonNfc(claim.name, side);
     if (unnormalisedV3) return unnormalisedV3;
-    const depth = claim.depth ?? DEFAULT_NAME_DEPTH, B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
+    const depth = claim.depth ?? DEFAULT_NAME_DEPTH,
+      B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
     const kind = "absent" in side ? OpKind.NonMembership : OpKind.Membership;
     const st = readStatementV3(claim.name, "value" in side ? side.value : undefined, trusted, depth, B);
     const v = v3Verdict(verifyRecordStatementsV3([st], proof, depth, B), proof, kind, depth, B);
     if (!v.ok) return v;
-    return withNameNotice(withCheckpoint({ ok: true, name: claim.name, key: st.key, kind, oldRoot: trusted.slice(), newRoot: trusted.slice() }, trust.checkpoint), claim.name);
+    return withNameNotice(
+      withCheckpoint(
+        { ok: true, name: claim.name, key: st.key, kind, oldRoot: trusted.slice(), newRoot: trusted.slice() },
+        trust.checkpoint,
+      ),
+      claim.name,
+    );
   }
-  if (request === undefined) return reject("REQUEST_SCHEMA", "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone");
+  if (request === undefined)
+    return reject(
+      "REQUEST_SCHEMA",
+      "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone",
+    );
   const r = parseInput(request);
   if ("ok" in r) return r;
   const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
   if ("ok" in c) return c;
   const unnormalised = liveUnderNonNfc(claim.name, side);
   if (unnormalised) return unnormalised;
-  if (r.kind === "update") return reject("STATEMENT_MISMATCH", "the request is an update; check it with verifyRecordUpdateProof (`ssgkr registry verify --old-root …`)");
-  if ("absent" in side && r.kind === "membership") return reject("RECORD_PRESENT", `the claim is that ${JSON.stringify(claim.name)} is absent, but the request is a membership proof of it`);
-  if ("value" in side && r.kind === "nonmembership") return reject("RECORD_ABSENT", `the claim is that ${JSON.stringify(claim.name)} holds ${describeValue(side.value)}, but the request is a non-membership proof: it is not registered`);
-  const bad = sideCheck(r.oldLeaf, side, c.identity, c.B, "$.old_leaf") ?? sideCheck(r.newLeaf, side, c.identity, c.B, "$.new_leaf");
+  if (r.kind === "update")
+    return reject(
+      "STATEMENT_MISMATCH",
+      "the request is an update; check it with verifyRecordUpdateProof (`ssgkr registry verify --old-root …`)",
+    );
+  if ("absent" in side && r.kind === "membership")
+    return reject(
+      "RECORD_PRESENT",
+      `the claim is that ${JSON.stringify(claim.name)} is absent, but the request is a membership proof of it`,
+    );
+  if ("value" in side && r.kind === "nonmembership")
+    return reject(
+      "RECORD_ABSENT",
+      `the claim is that ${JSON.stringify(claim.name)} holds ${describeValue(side.value)}, but the request is a non-membership proof: it is not registered`,
+    );
+  const bad =
+    sideCheck(r.oldLeaf, side, c.identity, c.B, "$.old_leaf") ??
+    sideCheck(r.newLeaf, side, c.identity, c.B, "$.new_leaf");
   if (bad) return bad;
-  if (r.oldLeaf.tag !== r.newLeaf.tag) return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
-  if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
-  if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the request is about root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
-  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint), claim.name);
+  if (r.oldLeaf.tag !== r.newLeaf.tag)
+    return reject("STATEMENT_MISMATCH", "a read-only request must have new_leaf equal to old_leaf");
+  if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest))
+    return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the leaf");
+  if (!digestEquals(r.oldRoot, trusted) || !digestEquals(r.newRoot, trusted))
+    return reject(
+      "ROOT_NOT_TRUSTED",
+      `the request is about root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`,
+    );
+  return withNameNotice(
+    withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint),
+    claim.name,
+  );
 }
 
 /**
@@ -312,46 +446,102 @@ export function verifyRecordProof(claim: RecordClaim, requestOrProof: RequestInp
  * @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`, `BAD_ROOT`, `BAD_VERIFIER_KEY` for an unusable claim.
  */
 export function verifyRecordUpdateProof(claim: RecordUpdateClaim, proof: Uint8Array): RecordVerdict;
-export function verifyRecordUpdateProof(claim: RecordUpdateClaim, request: RequestInput | undefined, proof: Uint8Array, options?: RecordVerifyOptions): RecordVerdict;
-export function verifyRecordUpdateProof(claim: RecordUpdateClaim, requestOrProof: RequestInput | Uint8Array | undefined, maybeProof?: Uint8Array, options: RecordVerifyOptions = {}): RecordVerdict {
+export function verifyRecordUpdateProof(
+  claim: RecordUpdateClaim,
+  request: RequestInput | undefined,
+  proof: Uint8Array,
+  options?: RecordVerifyOptions,
+): RecordVerdict;
+export function verifyRecordUpdateProof(
+  claim: RecordUpdateClaim,
+  requestOrProof: RequestInput | Uint8Array | undefined,
+  maybeProof?: Uint8Array,
+  options: RecordVerifyOptions = {},
+): RecordVerdict {
   const [request, proof] = requestAndProof(requestOrProof, maybeProof);
   const trust = trustedRootOf(claim);
   if ("ok" in trust) return trust;
   const trusted = trust.root;
   const newRoot = checkRoot(claim.newRoot, "newRoot");
-  for (const s of [claim.old, claim.new]) if (s !== null && typeof s === "object" && "value" in s) valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
-  if (!isSide(claim.old)) throw new RegistryError("BAD_VALUE", "the old side must be { value }, { absent: true } or { record: true }");
-  if (!isSide(claim.new) || "record" in claim.new) throw new RegistryError("BAD_VALUE", "the new side must be { value } or { absent: true }");
+  for (const s of [claim.old, claim.new])
+    if (s !== null && typeof s === "object" && "value" in s)
+      valuePayload(s.value, claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS);
+  if (!isSide(claim.old))
+    throw new RegistryError("BAD_VALUE", "the old side must be { value }, { absent: true } or { record: true }");
+  if (!isSide(claim.new) || "record" in claim.new)
+    throw new RegistryError("BAD_VALUE", "the new side must be { value } or { absent: true }");
   if (!hasV3Encoding(proof) && checkedFromStatement(proof, request !== undefined)) return undecodable(proof);
   if (hasV3Encoding(proof)) {
     const unnormalisedV3 = liveUnderNonNfc(claim.name, claim.new);
     if (unnormalisedV3) return unnormalisedV3;
-    if ("value" in claim.old) return reject("STATEMENT_MISMATCH", `a profile v3 update proof states the old leaf only as a rule (Empty, a Tombstone, or a record of the name whatever its value): it does not prove the old value ${describeValue(claim.old.value)}; claim the old side as { record: true } (\`--old-record\`)`);
-    const depth = claim.depth ?? DEFAULT_NAME_DEPTH, B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
+    if ("value" in claim.old)
+      return reject(
+        "STATEMENT_MISMATCH",
+        `a profile v3 update proof states the old leaf only as a rule (Empty, a Tombstone, or a record of the name whatever its value): it does not prove the old value ${describeValue(claim.old.value)}; claim the old side as { record: true } (\`--old-record\`)`,
+      );
+    const depth = claim.depth ?? DEFAULT_NAME_DEPTH,
+      B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
     const candidates = updateStatementsV3(claim.name, claim.old, claim.new, trusted, newRoot, depth, B);
     const v = v3Verdict(verifyRecordStatementsV3(candidates, proof, depth, B), proof, OpKind.Update, depth, B);
     if (!v.ok) return v;
-    return withNameNotice(withCheckpoint({ ok: true, name: claim.name, key: candidates[0]!.key, kind: "update", oldRoot: trusted.slice(), newRoot: newRoot.slice() }, trust.checkpoint), claim.name);
+    return withNameNotice(
+      withCheckpoint(
+        {
+          ok: true,
+          name: claim.name,
+          key: candidates[0]!.key,
+          kind: "update",
+          oldRoot: trusted.slice(),
+          newRoot: newRoot.slice(),
+        },
+        trust.checkpoint,
+      ),
+      claim.name,
+    );
   }
-  if (request === undefined) return reject("REQUEST_SCHEMA", "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone");
+  if (request === undefined)
+    return reject(
+      "REQUEST_SCHEMA",
+      "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone",
+    );
   const r = parseInput(request);
   if ("ok" in r) return r;
   const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
   if ("ok" in c) return c;
   const unnormalised = liveUnderNonNfc(claim.name, claim.new);
   if (unnormalised) return unnormalised;
-  if (r.kind !== "update") return reject("STATEMENT_MISMATCH", `the request is a ${r.kind} proof, not an update; check it with verifyRecordProof (\`ssgkr registry verify --root …\`)`);
-  const bad = sideCheck(r.oldLeaf, claim.old, c.identity, c.B, "$.old_leaf (before)") ?? sideCheck(r.newLeaf, claim.new, c.identity, c.B, "$.new_leaf (after)");
+  if (r.kind !== "update")
+    return reject(
+      "STATEMENT_MISMATCH",
+      `the request is a ${r.kind} proof, not an update; check it with verifyRecordProof (\`ssgkr registry verify --root …\`)`,
+    );
+  const bad =
+    sideCheck(r.oldLeaf, claim.old, c.identity, c.B, "$.old_leaf (before)") ??
+    sideCheck(r.newLeaf, claim.new, c.identity, c.B, "$.new_leaf (after)");
   if (bad) return bad;
-  if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest)) return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
-  if (!digestEquals(r.oldRoot, trusted)) return reject("ROOT_NOT_TRUSTED", `the update starts at root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`);
-  if (!digestEquals(r.newRoot, newRoot)) return reject("NEW_ROOT_MISMATCH", `the update ends at root ${formatRoot(r.newRoot)}, not the claimed new root ${formatRoot(newRoot)}`);
-  return withNameNotice(withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint), claim.name);
+  if (!digestEquals(hashLeaf(leafOf(r.newLeaf), c.B), r.valueDigest))
+    return reject("VALUE_MISMATCH", "$.value_digest is not h_leaf of the new leaf");
+  if (!digestEquals(r.oldRoot, trusted))
+    return reject(
+      "ROOT_NOT_TRUSTED",
+      `the update starts at root ${formatRoot(r.oldRoot)}, not the trusted root ${formatRoot(trusted)}`,
+    );
+  if (!digestEquals(r.newRoot, newRoot))
+    return reject(
+      "NEW_ROOT_MISMATCH",
+      `the update ends at root ${formatRoot(r.newRoot)}, not the claimed new root ${formatRoot(newRoot)}`,
+    );
+  return withNameNotice(
+    withCheckpoint(finish(r, proof, claim.name, c.key, options.cache), trust.checkpoint),
+    claim.name,
+  );
 }
 
-
 /** The request and proof of a call `(claim, proof)` or `(claim, request, proof)`. */
-function requestAndProof(requestOrProof: RequestInput | Uint8Array | undefined, maybeProof: Uint8Array | undefined): [RequestInput | undefined, Uint8Array] {
+function requestAndProof(
+  requestOrProof: RequestInput | Uint8Array | undefined,
+  maybeProof: Uint8Array | undefined,
+): [RequestInput | undefined, Uint8Array] {
   if (requestOrProof instanceof Uint8Array && maybeProof === undefined) return [undefined, requestOrProof];
   // a proof that is not bytes is rejected by the proof's decoder (DECODE_NotBytes / NotBytes)
   return [requestOrProof as RequestInput | undefined, maybeProof as Uint8Array];
@@ -366,20 +556,33 @@ function undecodable(proof: Uint8Array): RecordVerdict {
   try {
     decodeV3Message(proof);
   } catch (e) {
-    if (e instanceof V3DecodeError) return reject(`DECODE_${e.code}` as RecordRejectCode, `${e.message} (no request was given, so the proof was read as profile v3)`);
+    if (e instanceof V3DecodeError)
+      return reject(
+        `DECODE_${e.code}` as RecordRejectCode,
+        `${e.message} (no request was given, so the proof was read as profile v3)`,
+      );
     throw e;
   }
   throw new InternalError("the v3 decoder accepted bytes that do not name encoding version 3");
 }
 
-const isSide = (s: unknown): s is NameSide => s !== null && typeof s === "object" && ("value" in s || (s as { absent?: unknown }).absent === true || (s as { record?: unknown }).record === true);
+const isSide = (s: unknown): s is NameSide =>
+  s !== null &&
+  typeof s === "object" &&
+  ("value" in s || (s as { absent?: unknown }).absent === true || (s as { record?: unknown }).record === true);
 
 /**
  * A v3 verdict as a record verdict: a proof of another kind or configuration than the claim's
  * (the circuit identity differs) gets the record codes `STATEMENT_MISMATCH`, `RECORD_PRESENT`,
  * `RECORD_ABSENT` or `CONFIG_MISMATCH`; any other rejection keeps the v3 code.
  */
-function v3Verdict(v: V3Verdict, proof: Uint8Array, kind: OpKind, depth: number, B: number): { ok: true } | RecordVerdict {
+function v3Verdict(
+  v: V3Verdict,
+  proof: Uint8Array,
+  kind: OpKind,
+  depth: number,
+  B: number,
+): { ok: true } | RecordVerdict {
   if (v.ok) return v;
   if (v.code === "IDENTITY_MISMATCH") {
     let id;
@@ -391,13 +594,30 @@ function v3Verdict(v: V3Verdict, proof: Uint8Array, kind: OpKind, depth: number,
     if (id !== undefined) {
       const proved = OP_KIND_NAMES[id.opKindTag];
       if (proved !== undefined && proved !== kind) {
-        if (proved === OpKind.Update || kind === OpKind.Update) return reject("STATEMENT_MISMATCH", `the proof is a profile v3 ${proved} proof; the claim is ${kind === OpKind.Update ? "an update" : `a ${kind}`} (check ${proved === OpKind.Update ? "an update with verifyRecordUpdateProof" : "a read with verifyRecordProof"})`);
-        return reject(proved === OpKind.Membership ? "RECORD_PRESENT" : "RECORD_ABSENT", proved === OpKind.Membership ? "the claim is that the name is absent, but the proof is a membership proof" : "the claim is that the name holds a value, but the proof is a non-membership proof: it is not registered");
+        if (proved === OpKind.Update || kind === OpKind.Update)
+          return reject(
+            "STATEMENT_MISMATCH",
+            `the proof is a profile v3 ${proved} proof; the claim is ${kind === OpKind.Update ? "an update" : `a ${kind}`} (check ${proved === OpKind.Update ? "an update with verifyRecordUpdateProof" : "a read with verifyRecordProof"})`,
+          );
+        return reject(
+          proved === OpKind.Membership ? "RECORD_PRESENT" : "RECORD_ABSENT",
+          proved === OpKind.Membership
+            ? "the claim is that the name is absent, but the proof is a membership proof"
+            : "the claim is that the name holds a value, but the proof is a non-membership proof: it is not registered",
+        );
       }
-      if (id.depth !== depth || id.leafMaxFields !== B) return reject("CONFIG_MISMATCH", `the proof has depth ${id.depth} and leaf bound ${id.leafMaxFields}; the registry's are ${depth} and ${B}`);
+      if (id.depth !== depth || id.leafMaxFields !== B)
+        return reject(
+          "CONFIG_MISMATCH",
+          `the proof has depth ${id.depth} and leaf bound ${id.leafMaxFields}; the registry's are ${depth} and ${B}`,
+        );
     }
   }
-  if (v.code === "PUBLIC_INPUTS_MISMATCH") return reject("PUBLIC_INPUTS_MISMATCH", `the proof was made for another statement than the claim: another root, name or value (a profile v3 proof binds its statement through the statement digest, docs/profile-v3.md §5.2)`);
+  if (v.code === "PUBLIC_INPUTS_MISMATCH")
+    return reject(
+      "PUBLIC_INPUTS_MISMATCH",
+      `the proof was made for another statement than the claim: another root, name or value (a profile v3 proof binds its statement through the statement digest, docs/profile-v3.md §5.2)`,
+    );
   return reject(v.code as RecordRejectCode, v.reason);
 }
 

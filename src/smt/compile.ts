@@ -45,7 +45,10 @@ export interface CompiledCircuit {
 
 function checkKind(kind: unknown): OpKind {
   if (kind !== OpKind.Membership && kind !== OpKind.NonMembership && kind !== OpKind.Update) {
-    throw new CompileError("BAD_KIND", `operation kind must be "membership", "nonmembership" or "update", got ${typeof kind === "string" ? JSON.stringify(kind) : String(kind)}`);
+    throw new CompileError(
+      "BAD_KIND",
+      `operation kind must be "membership", "nonmembership" or "update", got ${typeof kind === "string" ? JSON.stringify(kind) : String(kind)}`,
+    );
   }
   return kind;
 }

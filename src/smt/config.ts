@@ -32,7 +32,11 @@ export interface SyncConfig {
 }
 
 /** depth 24, B = 31, strategy A. */
-export const DEFAULT_CONFIG: SyncConfig = Object.freeze({ depth: DEFAULT_DEPTH, leafMaxFields: DEFAULT_LEAF_MAX_FIELDS, strategy: STRATEGY_A });
+export const DEFAULT_CONFIG: SyncConfig = Object.freeze({
+  depth: DEFAULT_DEPTH,
+  leafMaxFields: DEFAULT_LEAF_MAX_FIELDS,
+  strategy: STRATEGY_A,
+});
 
 /**
  * Completes a partial configuration with the defaults and validates it.
@@ -48,13 +52,26 @@ export function syncConfig(partial: Partial<SyncConfig> = {}): SyncConfig {
   const strategy = partial.strategy ?? STRATEGY_A;
   if (strategy === null || typeof strategy !== "object" || strategy.id !== 0 || strategy.arg !== 0) {
     const s = strategy && typeof strategy === "object" ? `(${strategy.id}, ${strategy.arg})` : String(strategy);
-    throw new CompileError("UNSUPPORTED_CONFIG", `only layer strategy A = (0, 0) compiles, got ${s}`, { field: "strategy" });
+    throw new CompileError("UNSUPPORTED_CONFIG", `only layer strategy A = (0, 0) compiles, got ${s}`, {
+      field: "strategy",
+    });
   }
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_CONFIG_DEPTH) {
-    throw new CompileError("UNSUPPORTED_CONFIG", `depth must be an integer in [1, ${MAX_CONFIG_DEPTH}], got ${depth}`, { field: "depth", depth });
+    throw new CompileError("UNSUPPORTED_CONFIG", `depth must be an integer in [1, ${MAX_CONFIG_DEPTH}], got ${depth}`, {
+      field: "depth",
+      depth,
+    });
   }
-  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_LEAF_MAX_FIELDS || leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS) {
-    throw new CompileError("UNSUPPORTED_CONFIG", `leaf_max_fields must be an integer in [${MIN_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (the work limit on the leaf bound, docs/security.md), got ${leafMaxFields}`, { field: "leafMaxFields", leafMaxFields });
+  if (
+    !Number.isInteger(leafMaxFields) ||
+    leafMaxFields < MIN_LEAF_MAX_FIELDS ||
+    leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS
+  ) {
+    throw new CompileError(
+      "UNSUPPORTED_CONFIG",
+      `leaf_max_fields must be an integer in [${MIN_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (the work limit on the leaf bound, docs/security.md), got ${leafMaxFields}`,
+      { field: "leafMaxFields", leafMaxFields },
+    );
   }
   return Object.freeze({ depth, leafMaxFields, strategy: Object.freeze({ id: 0, arg: 0 }) });
 }

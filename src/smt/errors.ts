@@ -43,10 +43,7 @@ export type SmtErrorCode = (typeof SMT_ERROR_CODES)[number];
 export class CompileError extends SsgkrError<CompileErrorCode> {}
 
 /** Every code a `CompileError` carries (meanings in docs/errors.md). */
-export const COMPILE_ERROR_CODES = [
-  "UNSUPPORTED_CONFIG",
-  "BAD_KIND",
-] as const;
+export const COMPILE_ERROR_CODES = ["UNSUPPORTED_CONFIG", "BAD_KIND"] as const;
 
 /** The code of a `CompileError`. */
 export type CompileErrorCode = (typeof COMPILE_ERROR_CODES)[number];

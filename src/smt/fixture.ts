@@ -65,6 +65,12 @@ export function goldenFixture(kindOrTag: OpKind | OpKindTag, depth = 24, key = 5
   }
   const oldRoot = computeRoot(witnessLeaf, key, siblings, depth, B);
   const newRoot = kind === OpKind.Update ? computeRoot(newLeaf, key, siblings, depth, B) : oldRoot.slice();
-  const publicInputs: PublicInputs = { oldRoot, newRoot, opKindTag: opKindTag(kind), assetId: key, valueDigest: hashLeaf(newLeaf, B) };
+  const publicInputs: PublicInputs = {
+    oldRoot,
+    newRoot,
+    opKindTag: opKindTag(kind),
+    assetId: key,
+    valueDigest: hashLeaf(newLeaf, B),
+  };
   return { config, operation, witness: { leaf: witnessLeaf, siblings }, publicInputs };
 }

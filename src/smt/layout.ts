@@ -43,9 +43,37 @@ export function inputLayout(kind: OpKind, depth: number, leafMaxFields: number):
   if (kind === OpKind.Update) {
     const keyBits = 2 * lw + 8 * (3 * d + 2);
     const root = keyBits + d;
-    return { kind, depth, foldWidth: lw, leafPre: 0, leafPre2: lw, acc: 2 * lw, acc2: 2 * lw + 8 * (d + 1), siblings: 2 * lw + 16 * (d + 1), keyBits, root, root2: root + 8, valueDigest: root + 16, total: root + 24 };
+    return {
+      kind,
+      depth,
+      foldWidth: lw,
+      leafPre: 0,
+      leafPre2: lw,
+      acc: 2 * lw,
+      acc2: 2 * lw + 8 * (d + 1),
+      siblings: 2 * lw + 16 * (d + 1),
+      keyBits,
+      root,
+      root2: root + 8,
+      valueDigest: root + 16,
+      total: root + 24,
+    };
   }
   const keyBits = lw + 8 * (2 * d + 1);
   const root = keyBits + d;
-  return { kind, depth, foldWidth: lw, leafPre: 0, leafPre2: -1, acc: lw, acc2: -1, siblings: lw + 8 * (d + 1), keyBits, root, root2: -1, valueDigest: root + 8, total: root + 16 };
+  return {
+    kind,
+    depth,
+    foldWidth: lw,
+    leafPre: 0,
+    leafPre2: -1,
+    acc: lw,
+    acc2: -1,
+    siblings: lw + 8 * (d + 1),
+    keyBits,
+    root,
+    root2: -1,
+    valueDigest: root + 8,
+    total: root + 16,
+  };
 }

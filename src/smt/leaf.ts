@@ -67,7 +67,11 @@ export const TOMBSTONE: TombstoneLeaf = Object.freeze({ tag: LeafTag.Tombstone }
 export function occupied(payload: ArrayLike<number>, identity: Uint8Array): OccupiedLeaf {
   const p: number[] = [];
   for (let i = 0; i < payload.length; i++) p.push(element(payload[i], `payload[${i}]`));
-  return Object.freeze({ tag: LeafTag.Occupied, payload: Object.freeze(p) as readonly number[], identity: checkIdentity(identity).slice() });
+  return Object.freeze({
+    tag: LeafTag.Occupied,
+    payload: Object.freeze(p) as readonly number[],
+    identity: checkIdentity(identity).slice(),
+  });
 }
 
 function checkIdentity(identity: unknown): Uint8Array {
@@ -142,7 +146,8 @@ export function limbsReference(identity: Uint8Array): number[] {
  * @throws SmtError `BAD_LEAF`; FieldError for a non-canonical payload value.
  */
 export function encodeLeaf(leaf: Leaf): number[] {
-  if (leaf === null || typeof leaf !== "object") throw new SmtError("BAD_LEAF", `a leaf must be an object with a tag, got ${String(leaf)}`);
+  if (leaf === null || typeof leaf !== "object")
+    throw new SmtError("BAD_LEAF", `a leaf must be an object with a tag, got ${String(leaf)}`);
   switch (leaf.tag) {
     case LeafTag.Empty:
       return [0];
@@ -150,14 +155,18 @@ export function encodeLeaf(leaf: Leaf): number[] {
       return [2];
     case LeafTag.Occupied: {
       const payload = leaf.payload as unknown;
-      if (!Array.isArray(payload) && !(payload instanceof Uint32Array)) throw new SmtError("BAD_LEAF", "occupied leaf payload must be an array of field elements");
+      if (!Array.isArray(payload) && !(payload instanceof Uint32Array))
+        throw new SmtError("BAD_LEAF", "occupied leaf payload must be an array of field elements");
       const enc = [1];
       for (let i = 0; i < payload.length; i++) enc.push(element(payload[i], `payload[${i}]`));
       for (const l of limbs(leaf.identity)) enc.push(l);
       return enc;
     }
     default:
-      throw new SmtError("BAD_LEAF", `unknown leaf tag ${String((leaf as { tag: unknown }).tag)} (0 Empty, 1 Occupied, 2 Tombstone)`);
+      throw new SmtError(
+        "BAD_LEAF",
+        `unknown leaf tag ${String((leaf as { tag: unknown }).tag)} (0 Empty, 1 Occupied, 2 Tombstone)`,
+      );
   }
 }
 
@@ -167,7 +176,11 @@ export function encodeLeaf(leaf: Leaf): number[] {
  */
 export function checkLeafBound(leafMaxFields: number): number {
   if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_LEAF_MAX_FIELDS || leafMaxFields > MAX_LEAF_MAX_FIELDS) {
-    throw new SmtError("BAD_LEAF_BOUND", `leaf_max_fields must be an integer in [${MIN_LEAF_MAX_FIELDS}, ${MAX_LEAF_MAX_FIELDS}], got ${leafMaxFields}`, { leafMaxFields });
+    throw new SmtError(
+      "BAD_LEAF_BOUND",
+      `leaf_max_fields must be an integer in [${MIN_LEAF_MAX_FIELDS}, ${MAX_LEAF_MAX_FIELDS}], got ${leafMaxFields}`,
+      { leafMaxFields },
+    );
   }
   return leafMaxFields;
 }
@@ -188,7 +201,11 @@ export function foldEncoding(encoding: readonly number[], leafMaxFields = DEFAUL
   checkLeafBound(leafMaxFields);
   const n = encoding.length;
   if (n < 1 || n > leafMaxFields) {
-    throw new SmtError("LEAF_ENCODING", `leaf encoding has ${n} fields (tag included); it must have between 1 and leaf_max_fields = ${leafMaxFields}`, { length: n, leafMaxFields });
+    throw new SmtError(
+      "LEAF_ENCODING",
+      `leaf encoding has ${n} fields (tag included); it must have between 1 and leaf_max_fields = ${leafMaxFields}`,
+      { length: n, leafMaxFields },
+    );
   }
   const pre = new Uint32Array(foldWidth(leafMaxFields));
   pre[0] = encoding[0]!;
@@ -205,7 +222,8 @@ export function foldEncoding(encoding: readonly number[], leafMaxFields = DEFAUL
  * @throws as `encodeLeaf` and `foldEncoding` (out may then be partly written).
  */
 export function writeFoldedLeaf(out: Uint32Array, at: number, leaf: Leaf, leafMaxFields: number): void {
-  if (leaf === null || typeof leaf !== "object") throw new SmtError("BAD_LEAF", `a leaf must be an object with a tag, got ${String(leaf)}`);
+  if (leaf === null || typeof leaf !== "object")
+    throw new SmtError("BAD_LEAF", `a leaf must be an object with a tag, got ${String(leaf)}`);
   let n: number;
   switch (leaf.tag) {
     case LeafTag.Empty:
@@ -216,21 +234,31 @@ export function writeFoldedLeaf(out: Uint32Array, at: number, leaf: Leaf, leafMa
       return;
     case LeafTag.Occupied: {
       const payload = leaf.payload as unknown;
-      if (!Array.isArray(payload) && !(payload instanceof Uint32Array)) throw new SmtError("BAD_LEAF", "occupied leaf payload must be an array of field elements");
+      if (!Array.isArray(payload) && !(payload instanceof Uint32Array))
+        throw new SmtError("BAD_LEAF", "occupied leaf payload must be an array of field elements");
       const m = payload.length;
       for (let i = 0; i < m; i++) {
         const v = (payload as ArrayLike<unknown>)[i];
-        out[at + 2 + i] = typeof v === "number" && Number.isInteger(v) && v >= 0 && v < P ? v : element(v, `payload[${i}]`);
+        out[at + 2 + i] =
+          typeof v === "number" && Number.isInteger(v) && v >= 0 && v < P ? v : element(v, `payload[${i}]`);
       }
       writeIdentityLimbs(leaf.identity, out, at + 2 + m);
       n = 1 + m + IDENTITY_LIMBS;
       break;
     }
     default:
-      throw new SmtError("BAD_LEAF", `unknown leaf tag ${String((leaf as { tag: unknown }).tag)} (0 Empty, 1 Occupied, 2 Tombstone)`);
+      throw new SmtError(
+        "BAD_LEAF",
+        `unknown leaf tag ${String((leaf as { tag: unknown }).tag)} (0 Empty, 1 Occupied, 2 Tombstone)`,
+      );
   }
   checkLeafBound(leafMaxFields);
-  if (n > leafMaxFields) throw new SmtError("LEAF_ENCODING", `leaf encoding has ${n} fields (tag included); it must have between 1 and leaf_max_fields = ${leafMaxFields}`, { length: n, leafMaxFields });
+  if (n > leafMaxFields)
+    throw new SmtError(
+      "LEAF_ENCODING",
+      `leaf encoding has ${n} fields (tag included); it must have between 1 and leaf_max_fields = ${leafMaxFields}`,
+      { length: n, leafMaxFields },
+    );
   out[at] = LeafTag.Occupied;
   out[at + 1] = n;
 }

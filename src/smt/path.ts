@@ -27,7 +27,10 @@ export function checkDepth(depth: number): number {
 /** Validates a key. @throws SmtError `BAD_KEY` unless key is a bigint in [0, 2^64). */
 export function checkKey(key: bigint): bigint {
   if (typeof key !== "bigint" || key < 0n || key >= U64_LIMIT) {
-    throw new SmtError("BAD_KEY", `key must be a u64 given as a bigint in [0, 2^64), got ${String(key)}${typeof key === "bigint" ? "" : ` (${typeof key})`}`);
+    throw new SmtError(
+      "BAD_KEY",
+      `key must be a u64 given as a bigint in [0, 2^64), got ${String(key)}${typeof key === "bigint" ? "" : ` (${typeof key})`}`,
+    );
   }
   return key;
 }
@@ -45,7 +48,10 @@ export function checkKeyInRange(key: bigint, depth: number): bigint {
   checkKey(key);
   checkDepth(depth);
   if (!keyInRange(key, depth)) {
-    throw new SmtError("KEY_OUT_OF_RANGE", `key ${key} is outside a tree of depth ${depth} (must be < 2^${depth})`, { key: key.toString(), depth });
+    throw new SmtError("KEY_OUT_OF_RANGE", `key ${key} is outside a tree of depth ${depth} (must be < 2^${depth})`, {
+      key: key.toString(),
+      depth,
+    });
   }
   return key;
 }
@@ -85,7 +91,11 @@ export function checkSiblings(siblings: readonly ArrayLike<number>[], depth: num
  * The running digests acc_0 = leafDigest, acc_{l+1} = hashStep(acc_l, siblings[l], bit l),
  * l = 0..d−1 (d + 1 digests). No key-range check (§9.2).
  */
-export function pathAccumulators(leafDigest: ArrayLike<number>, key: bigint, siblings: readonly ArrayLike<number>[]): Digest[] {
+export function pathAccumulators(
+  leafDigest: ArrayLike<number>,
+  key: bigint,
+  siblings: readonly ArrayLike<number>[],
+): Digest[] {
   const accs: Digest[] = [Uint32Array.from(leafDigest)];
   for (let l = 0; l < siblings.length; l++) accs.push(hashStep(accs[l]!, siblings[l]!, keyBit(key, l)));
   return accs;
@@ -99,7 +109,13 @@ export function pathAccumulators(leafDigest: ArrayLike<number>, key: bigint, sib
  * @param leafMaxFields leaf bound B (default 31).
  * @throws SmtError `PATH_LENGTH_MISMATCH`, `KEY_OUT_OF_RANGE`, `LEAF_ENCODING`, `BAD_KEY`, `BAD_DEPTH`, `BAD_LEAF`; FieldError.
  */
-export function computeRoot(leaf: Leaf, key: bigint, siblings: readonly ArrayLike<number>[], depth = DEFAULT_DEPTH, leafMaxFields = DEFAULT_LEAF_MAX_FIELDS): Digest {
+export function computeRoot(
+  leaf: Leaf,
+  key: bigint,
+  siblings: readonly ArrayLike<number>[],
+  depth = DEFAULT_DEPTH,
+  leafMaxFields = DEFAULT_LEAF_MAX_FIELDS,
+): Digest {
   checkDepth(depth);
   checkKey(key);
   if (!Array.isArray(siblings) || siblings.length !== depth) checkSiblings(siblings, depth);
@@ -109,7 +125,11 @@ export function computeRoot(leaf: Leaf, key: bigint, siblings: readonly ArrayLik
 }
 
 /** The root above a leaf digest: the last of `pathAccumulators`. Inputs must be canonical; no checks. */
-export function computeRootFromDigest(leafDigest: ArrayLike<number>, key: bigint, siblings: readonly ArrayLike<number>[]): Digest {
+export function computeRootFromDigest(
+  leafDigest: ArrayLike<number>,
+  key: bigint,
+  siblings: readonly ArrayLike<number>[],
+): Digest {
   let acc: Digest = Uint32Array.from(leafDigest);
   for (let l = 0; l < siblings.length; l++) acc = hashStep(acc, siblings[l]!, keyBit(key, l));
   return acc;

@@ -8,7 +8,12 @@
 import { P } from "../field/koalabear.js";
 import type { CircuitBuilder, NodeId, Tap } from "../gkr/builder.js";
 import { M4, WIDTH } from "../hash/poseidon2.js";
-import { INTERNAL_DIAGONAL, RC_EXTERNAL_INITIAL, RC_EXTERNAL_TERMINAL, RC_INTERNAL } from "../hash/poseidon2-constants.js";
+import {
+  INTERNAL_DIAGONAL,
+  RC_EXTERNAL_INITIAL,
+  RC_EXTERNAL_TERMINAL,
+  RC_INTERNAL,
+} from "../hash/poseidon2-constants.js";
 
 /** Dense external matrix: M_E[z][x] = M4[z mod 4][x mod 4] × (2 if ⌊z/4⌋ = ⌊x/4⌋ else 1). */
 export const EXTERNAL_MATRIX: readonly (readonly number[])[] = Array.from({ length: WIDTH }, (_, z) =>
@@ -64,7 +69,12 @@ export function emitPermutation(b: CircuitBuilder, state: readonly NodeId[]): No
   const rc0 = RC_EXTERNAL_INITIAL[0]!;
   for (let z = 0; z < WIDTH; z++) {
     const row = EXTERNAL_MATRIX[z]!;
-    u.push(b.affine(state.map((s, x) => [s, row[x]!] as const), rc0[z]!));
+    u.push(
+      b.affine(
+        state.map((s, x) => [s, row[x]!] as const),
+        rc0[z]!,
+      ),
+    );
   }
   for (const round of FUSED_ROUNDS) {
     const next: NodeId[] = [];

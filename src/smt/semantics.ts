@@ -61,7 +61,11 @@ export type Verdict =
 
 /** Internal control flow of the checks: the first failure, caught by `verdictOf`. */
 class Reject extends Error {
-  constructor(readonly code: StatementRejectCode, message: string, readonly causeCode?: string) {
+  constructor(
+    readonly code: StatementRejectCode,
+    message: string,
+    readonly causeCode?: string,
+  ) {
     super(message);
   }
 }
@@ -75,7 +79,8 @@ function leafDigest(leaf: Leaf, B: number, what: string): Digest {
   try {
     return hashLeaf(leaf, B);
   } catch (err) {
-    if (err instanceof SsgkrError && err.code === "LEAF_ENCODING") throw new Reject("LEAF_ENCODING", `${what} is unhashable: ${err.message}`, err.code);
+    if (err instanceof SsgkrError && err.code === "LEAF_ENCODING")
+      throw new Reject("LEAF_ENCODING", `${what} is unhashable: ${err.message}`, err.code);
     throw err;
   }
 }
@@ -92,10 +97,14 @@ function checkRequestShape(request: OpRequest): void {
   digest(pub.oldRoot, "old_root");
   digest(pub.newRoot, "new_root");
   digest(pub.valueDigest, "value_digest");
-  if (typeof pub.assetId !== "bigint" || pub.assetId < 0n || pub.assetId >= 1n << 64n) reject("MALFORMED_REQUEST", `asset_id must be a u64 bigint, got ${String(pub.assetId)}`);
-  if (pub.opKindTag !== 0 && pub.opKindTag !== 1 && pub.opKindTag !== 2) reject("MALFORMED_REQUEST", `op_kind_tag must be 0, 1 or 2, got ${String(pub.opKindTag)}`);
-  if (request.witness === null || typeof request.witness !== "object") reject("MALFORMED_REQUEST", "request has no witness");
-  if (!Array.isArray(request.witness.siblings)) reject("MALFORMED_REQUEST", "witness siblings must be an array of digests");
+  if (typeof pub.assetId !== "bigint" || pub.assetId < 0n || pub.assetId >= 1n << 64n)
+    reject("MALFORMED_REQUEST", `asset_id must be a u64 bigint, got ${String(pub.assetId)}`);
+  if (pub.opKindTag !== 0 && pub.opKindTag !== 1 && pub.opKindTag !== 2)
+    reject("MALFORMED_REQUEST", `op_kind_tag must be 0, 1 or 2, got ${String(pub.opKindTag)}`);
+  if (request.witness === null || typeof request.witness !== "object")
+    reject("MALFORMED_REQUEST", "request has no witness");
+  if (!Array.isArray(request.witness.siblings))
+    reject("MALFORMED_REQUEST", "witness siblings must be an array of digests");
   for (const s of request.witness.siblings) digest(s, "sibling");
 }
 
@@ -104,28 +113,48 @@ function evaluateStatement(request: OpRequest, cfg: SyncConfig): void {
   const B = cfg.leafMaxFields;
   const op = request.operation;
   const pub = request.publicInputs;
-  if (pub.opKindTag !== opKindTag(op.kind)) reject("OP_KIND_MISMATCH", `op_kind_tag ${pub.opKindTag} differs from the operation kind ${op.kind} (tag ${opKindTag(op.kind)})`);
-  if (pub.assetId !== op.key) reject("ASSET_ID_MISMATCH", `asset_id ${pub.assetId} differs from the operation key ${op.key}`);
-  if (op.kind !== OpKind.Update && !digestEquals(pub.newRoot, pub.oldRoot)) reject("ROOT_CHANGED", "a read-only operation must have new_root = old_root");
-  if (!keyInRange(op.key, cfg.depth)) reject("KEY_OUT_OF_RANGE", `key ${op.key} is outside a tree of depth ${cfg.depth}`);
+  if (pub.opKindTag !== opKindTag(op.kind))
+    reject(
+      "OP_KIND_MISMATCH",
+      `op_kind_tag ${pub.opKindTag} differs from the operation kind ${op.kind} (tag ${opKindTag(op.kind)})`,
+    );
+  if (pub.assetId !== op.key)
+    reject("ASSET_ID_MISMATCH", `asset_id ${pub.assetId} differs from the operation key ${op.key}`);
+  if (op.kind !== OpKind.Update && !digestEquals(pub.newRoot, pub.oldRoot))
+    reject("ROOT_CHANGED", "a read-only operation must have new_root = old_root");
+  if (!keyInRange(op.key, cfg.depth))
+    reject("KEY_OUT_OF_RANGE", `key ${op.key} is outside a tree of depth ${cfg.depth}`);
 
   if (op.kind === OpKind.NonMembership) {
-    const ok = digestEquals(pub.valueDigest, leafDigest(EMPTY, B, "Empty")) || digestEquals(pub.valueDigest, leafDigest(TOMBSTONE, B, "Tombstone"));
-    if (!ok) reject("VALUE_DIGEST_MISMATCH", "value_digest of a non-membership must be h_leaf(Empty) or h_leaf(Tombstone)");
+    const ok =
+      digestEquals(pub.valueDigest, leafDigest(EMPTY, B, "Empty")) ||
+      digestEquals(pub.valueDigest, leafDigest(TOMBSTONE, B, "Tombstone"));
+    if (!ok)
+      reject("VALUE_DIGEST_MISMATCH", "value_digest of a non-membership must be h_leaf(Empty) or h_leaf(Tombstone)");
   } else {
     const claimed = op.kind === OpKind.Membership ? op.leaf : op.newLeaf;
-    if (op.kind === OpKind.Membership && (claimed === null || typeof claimed !== "object" || claimed.tag !== LeafTag.Occupied)) {
+    if (
+      op.kind === OpKind.Membership &&
+      (claimed === null || typeof claimed !== "object" || claimed.tag !== LeafTag.Occupied)
+    ) {
       reject("MALFORMED_REQUEST", "a membership operation carries an Occupied leaf");
     }
     const what = op.kind === OpKind.Membership ? "the membership payload leaf" : "the new leaf";
-    if (!digestEquals(pub.valueDigest, leafDigest(claimed, B, what))) reject("VALUE_DIGEST_MISMATCH", `value_digest differs from h_leaf of ${what}`);
+    if (!digestEquals(pub.valueDigest, leafDigest(claimed, B, what)))
+      reject("VALUE_DIGEST_MISMATCH", `value_digest differs from h_leaf of ${what}`);
   }
 
   const witnessLeaf = request.witness.leaf;
-  if (op.kind === OpKind.NonMembership && (witnessLeaf === null || typeof witnessLeaf !== "object" || (witnessLeaf.tag !== LeafTag.Empty && witnessLeaf.tag !== LeafTag.Tombstone))) {
+  if (
+    op.kind === OpKind.NonMembership &&
+    (witnessLeaf === null ||
+      typeof witnessLeaf !== "object" ||
+      (witnessLeaf.tag !== LeafTag.Empty && witnessLeaf.tag !== LeafTag.Tombstone))
+  ) {
     reject("WITNESS_NOT_ABSENT", "a non-membership witness leaf must be Empty or Tombstone");
   }
-  if (op.kind === OpKind.Update && !leafEquals(witnessLeaf, op.oldLeaf)) reject("WITNESS_NOT_OLD_LEAF", "an update witness leaf must equal the operation's old_leaf");
+  if (op.kind === OpKind.Update && !leafEquals(witnessLeaf, op.oldLeaf))
+    reject("WITNESS_NOT_OLD_LEAF", "an update witness leaf must equal the operation's old_leaf");
 }
 
 function evaluate(request: OpRequest, cfg: SyncConfig): void {
@@ -135,7 +164,10 @@ function evaluate(request: OpRequest, cfg: SyncConfig): void {
   const pub = request.publicInputs;
   const witnessLeaf = request.witness.leaf;
   if (request.witness.siblings.length !== cfg.depth) {
-    reject("PATH_LENGTH_MISMATCH", `path must have depth = ${cfg.depth} siblings, got ${request.witness.siblings.length}`);
+    reject(
+      "PATH_LENGTH_MISMATCH",
+      `path must have depth = ${cfg.depth} siblings, got ${request.witness.siblings.length}`,
+    );
   }
   const siblings = checkSiblings(request.witness.siblings, cfg.depth);
   const primary = op.kind === OpKind.Update ? op.oldLeaf : witnessLeaf;
@@ -145,7 +177,8 @@ function evaluate(request: OpRequest, cfg: SyncConfig): void {
     reject("OLD_ROOT_MISMATCH", "the path root of the witness leaf differs from old_root");
   }
   if (newDigest) {
-    if (!digestEquals(computeRootFromDigest(newDigest, op.key, siblings), pub.newRoot)) reject("NEW_ROOT_MISMATCH", "the path root of the new leaf differs from new_root");
+    if (!digestEquals(computeRootFromDigest(newDigest, op.key, siblings), pub.newRoot))
+      reject("NEW_ROOT_MISMATCH", "the path root of the new leaf differs from new_root");
   } else if (!digestEquals(primaryDigest, pub.valueDigest)) {
     reject("WITNESS_DIGEST_MISMATCH", "h_leaf of the witness leaf differs from value_digest");
   }
@@ -156,9 +189,12 @@ function verdictOf(run: () => void): Verdict {
     run();
     return { valid: true, code: "VALID", message: "the operation holds for these public inputs and this witness" };
   } catch (err) {
-    if (err instanceof Reject) return { valid: false, code: err.code, message: err.message, ...(err.causeCode ? { cause: err.causeCode } : {}) };
-    if (err instanceof SsgkrError) return { valid: false, code: "MALFORMED_REQUEST", message: err.message, cause: err.code };
-    if (err instanceof TypeError) return { valid: false, code: "MALFORMED_REQUEST", message: `malformed request: ${err.message}` };
+    if (err instanceof Reject)
+      return { valid: false, code: err.code, message: err.message, ...(err.causeCode ? { cause: err.causeCode } : {}) };
+    if (err instanceof SsgkrError)
+      return { valid: false, code: "MALFORMED_REQUEST", message: err.message, cause: err.code };
+    if (err instanceof TypeError)
+      return { valid: false, code: "MALFORMED_REQUEST", message: `malformed request: ${err.message}` };
     throw err;
   }
 }

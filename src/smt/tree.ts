@@ -9,7 +9,18 @@
  */
 import { compress, type Digest } from "../hash/digest.js";
 import { SmtError, type SmtErrorCode } from "./errors.js";
-import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, LeafTag, TOMBSTONE, checkLeafBound, describeLeaf, hashLeaf, occupied, type Leaf, type OccupiedLeaf } from "./leaf.js";
+import {
+  DEFAULT_LEAF_MAX_FIELDS,
+  EMPTY,
+  LeafTag,
+  TOMBSTONE,
+  checkLeafBound,
+  describeLeaf,
+  hashLeaf,
+  occupied,
+  type Leaf,
+  type OccupiedLeaf,
+} from "./leaf.js";
 import { DEFAULT_DEPTH, checkDepth, checkKeyInRange, keyBit } from "./path.js";
 
 /** What a mutating operation did: the Update request data (old/new leaf, shared siblings, roots). */
@@ -100,7 +111,13 @@ export class SparseMerkleTree {
 
   /** Occupied → Occupied{payload, identity}. */
   replace(key: bigint, payload: ArrayLike<number>, identity: Uint8Array): UpdateRecord {
-    return this.write(key, occupied(payload, identity), LeafTag.Occupied, "SLOT_NOT_OCCUPIED", "replace needs an Occupied slot");
+    return this.write(
+      key,
+      occupied(payload, identity),
+      LeafTag.Occupied,
+      "SLOT_NOT_OCCUPIED",
+      "replace needs an Occupied slot",
+    );
   }
 
   /** Occupied → Tombstone. */
@@ -110,17 +127,32 @@ export class SparseMerkleTree {
 
   /** Tombstone → Occupied{payload, identity}. */
   restore(key: bigint, payload: ArrayLike<number>, identity: Uint8Array): UpdateRecord {
-    return this.write(key, occupied(payload, identity), LeafTag.Tombstone, "SLOT_NOT_TOMBSTONE", "restore needs a Tombstone slot");
+    return this.write(
+      key,
+      occupied(payload, identity),
+      LeafTag.Tombstone,
+      "SLOT_NOT_TOMBSTONE",
+      "restore needs a Tombstone slot",
+    );
   }
 
   private node(level: number, index: bigint): Digest {
     return this.nodes[level]!.get(index) ?? this.defaults[level]!;
   }
 
-  private write(key: bigint, newLeaf: OccupiedLeaf | typeof TOMBSTONE, expected: LeafTag, code: SmtErrorCode, rule: string): UpdateRecord {
+  private write(
+    key: bigint,
+    newLeaf: OccupiedLeaf | typeof TOMBSTONE,
+    expected: LeafTag,
+    code: SmtErrorCode,
+    rule: string,
+  ): UpdateRecord {
     const oldLeaf = this.get(key);
     if (oldLeaf.tag !== expected) {
-      throw new SmtError(code, `${rule}; slot ${key} holds ${describeLeaf(oldLeaf)}`, { key: key.toString(), tag: oldLeaf.tag });
+      throw new SmtError(code, `${rule}; slot ${key} holds ${describeLeaf(oldLeaf)}`, {
+        key: key.toString(),
+        tag: oldLeaf.tag,
+      });
     }
     const leafDigest = hashLeaf(newLeaf, this.leafMaxFields);
     const siblings = this.path(key);

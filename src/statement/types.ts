@@ -42,7 +42,11 @@ export function opKindTag(kind: OpKind): OpKindTag {
  */
 export function opKindOf(kind: OpKind | OpKindTag): OpKind {
   if (typeof kind === "string") {
-    if (!OP_KIND_NAMES.includes(kind)) throw new SyncError("BAD_KIND", `kind must be "membership", "nonmembership" or "update", got ${JSON.stringify(kind)}`);
+    if (!OP_KIND_NAMES.includes(kind))
+      throw new SyncError(
+        "BAD_KIND",
+        `kind must be "membership", "nonmembership" or "update", got ${JSON.stringify(kind)}`,
+      );
     return kind;
   }
   const named = Number.isInteger(kind) ? OP_KIND_NAMES[kind] : undefined;

@@ -39,9 +39,18 @@ function neg(a: number): number {
 export function interpolateRoundPoly(evaluations: readonly Ext[]): Ext[] {
   const n = evaluations.length;
   if (n < 1 || n > ROUND_POLY_COEFFS) {
-    throw new SumcheckError("BAD_ROUND_MESSAGE", `a round polynomial needs 1 to ${ROUND_POLY_COEFFS} evaluations at 0, 1, …, got ${n}`);
+    throw new SumcheckError(
+      "BAD_ROUND_MESSAGE",
+      `a round polynomial needs 1 to ${ROUND_POLY_COEFFS} evaluations at 0, 1, …, got ${n}`,
+    );
   }
-  const out: number[][] = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  const out: number[][] = [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ];
   for (let c = 0; c < 4; c++) {
     // Forward differences of coordinate c.
     const diff: number[] = evaluations.map((e) => e[c]!);

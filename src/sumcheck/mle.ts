@@ -21,7 +21,8 @@ import { extMulTo } from "../field/ext-inline.js";
 export const MAX_TABLE_BITS = 30;
 
 function checkBits(n: number, what: string): void {
-  if (n > MAX_TABLE_BITS) throw new SumcheckError("BAD_POINT", `${what}: ${n} variables exceed the limit of ${MAX_TABLE_BITS}`);
+  if (n > MAX_TABLE_BITS)
+    throw new SumcheckError("BAD_POINT", `${what}: ${n} variables exceed the limit of ${MAX_TABLE_BITS}`);
 }
 
 /**
@@ -44,10 +45,16 @@ export function eqTable(point: readonly Ext[], scale: Ext = EXT_ONE): ExtVector 
   let size = 1;
   for (let j = 0; j < n; j++) {
     const z = point[j]!;
-    const z0 = z[0], z1 = z[1], z2 = z[2], z3 = z[3];
+    const z0 = z[0],
+      z1 = z[1],
+      z2 = z[2],
+      z3 = z[3];
     // Descending b: entries 2b and 2b+1 are written after entry b is read, and never read again.
     for (let b = size - 1; b >= 0; b--) {
-      const e0 = d[b]!, e1 = d[N + b]!, e2 = d[N2 + b]!, e3 = d[N3 + b]!;
+      const e0 = d[b]!,
+        e1 = d[N + b]!,
+        e2 = d[N2 + b]!,
+        e3 = d[N3 + b]!;
       const hi = 2 * b + 1;
       extMulTo(d, hi, N, e0, e1, e2, e3, z0, z1, z2, z3);
       const lo = 2 * b;
@@ -97,7 +104,10 @@ export function foldBase(values: ArrayLike<number>, r: Ext): ExtVector {
   const h = len / 2;
   const out = new ExtVector(h);
   const d = out.data;
-  const r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
+  const r0 = r[0],
+    r1 = r[1],
+    r2 = r[2],
+    r3 = r[3];
   for (let j = 0; j < h; j++) {
     const lo = values[j]!;
     const diff = sub(values[j + h]!, lo);
@@ -120,16 +130,28 @@ export function foldExtInPlace(table: ExtVector, r: Ext): ExtVector {
   if (len < 2) throw new SumcheckError("BAD_TABLE", "foldExtInPlace: a table of length 1 has no variable left to fold");
   const h = len / 2;
   const d = table.data;
-  const r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
-  const L1 = len, L2 = 2 * len, L3 = 3 * len;
-  const H2 = 2 * h, H3 = 3 * h;
+  const r0 = r[0],
+    r1 = r[1],
+    r2 = r[2],
+    r3 = r[3];
+  const L1 = len,
+    L2 = 2 * len,
+    L3 = 3 * len;
+  const H2 = 2 * h,
+    H3 = 3 * h;
   // Iteration j reads old words {k·len + j, k·len + j + h} and writes new words {k·h + j}; no
   // word written in iteration j is read by a later iteration (k·h + j ≠ k'·2h + j' (+h) for j' > j).
   for (let j = 0; j < h; j++) {
-    const a0 = d[j]!, a1 = d[L1 + j]!, a2 = d[L2 + j]!, a3 = d[L3 + j]!;
+    const a0 = d[j]!,
+      a1 = d[L1 + j]!,
+      a2 = d[L2 + j]!,
+      a3 = d[L3 + j]!;
     const jh = j + h;
     // e = T[j+h] − T[j], shifted into [0, 2p) and reduced
-    const e0 = (d[jh]! + P - a0) % P, e1 = (d[L1 + jh]! + P - a1) % P, e2 = (d[L2 + jh]! + P - a2) % P, e3 = (d[L3 + jh]! + P - a3) % P;
+    const e0 = (d[jh]! + P - a0) % P,
+      e1 = (d[L1 + jh]! + P - a1) % P,
+      e2 = (d[L2 + jh]! + P - a2) % P,
+      e3 = (d[L3 + jh]! + P - a3) % P;
     d[j] = (a0 + mul(r0, e0) + 3 * (mul(r1, e3) + mul(r2, e2) + mul(r3, e1))) % P;
     d[h + j] = (a1 + mul(r0, e1) + mul(r1, e0) + 3 * (mul(r2, e3) + mul(r3, e2))) % P;
     d[H2 + j] = (a2 + mul(r0, e2) + mul(r1, e1) + mul(r2, e0) + 3 * mul(r3, e3)) % P;
@@ -147,7 +169,10 @@ export function mleEvalBase(values: ArrayLike<number>, point: readonly Ext[]): E
   const n = point.length;
   checkBits(n, "mleEvalBase");
   if (values.length !== 2 ** n) {
-    throw new SumcheckError("BAD_POINT", `mleEvalBase: a point of ${n} coordinates needs a table of 2^${n} = ${2 ** n} values, got ${values.length}`);
+    throw new SumcheckError(
+      "BAD_POINT",
+      `mleEvalBase: a point of ${n} coordinates needs a table of 2^${n} = ${2 ** n} values, got ${values.length}`,
+    );
   }
   if (n === 0) return [values[0]!, 0, 0, 0];
   let t = foldBase(values, point[0]!);
@@ -163,7 +188,10 @@ export function mleEvalExt(table: ExtVector, point: readonly Ext[]): Ext {
   const n = point.length;
   checkBits(n, "mleEvalExt");
   if (table.length !== 2 ** n) {
-    throw new SumcheckError("BAD_POINT", `mleEvalExt: a point of ${n} coordinates needs a table of 2^${n} = ${2 ** n} values, got ${table.length}`);
+    throw new SumcheckError(
+      "BAD_POINT",
+      `mleEvalExt: a point of ${n} coordinates needs a table of 2^${n} = ${2 ** n} values, got ${table.length}`,
+    );
   }
   let t = new ExtVector(table.length, table.data.slice());
   for (let j = 0; j < n; j++) t = foldExtInPlace(t, point[j]!);

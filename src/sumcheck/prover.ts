@@ -27,7 +27,10 @@ export interface SumcheckProof {
  */
 export function proveSumcheck(oracle: SumcheckOracle, transcript: DuplexChallenger): SumcheckProof {
   if (!(oracle.degree <= MAX_ROUND_DEGREE)) {
-    throw new SumcheckError("DEGREE_TOO_HIGH", `sumcheck oracle declares degree ${oracle.degree}, above the limit ${MAX_ROUND_DEGREE} (5 coefficients)`);
+    throw new SumcheckError(
+      "DEGREE_TOO_HIGH",
+      `sumcheck oracle declares degree ${oracle.degree}, above the limit ${MAX_ROUND_DEGREE} (5 coefficients)`,
+    );
   }
   const rounds: Ext[][] = [];
   const point: Ext[] = [];
@@ -46,7 +49,11 @@ function roundCoefficients(oracle: SumcheckOracle, round: number): Ext[] {
   const msg = oracle.roundPolynomial();
   const n = msg.values.length;
   if (n > ROUND_POLY_COEFFS || n > oracle.degree + 1) {
-    throw new SumcheckError("DEGREE_TOO_HIGH", `round ${round}: the oracle returned ${n} values for a polynomial of declared degree ${oracle.degree} (at most ${Math.min(ROUND_POLY_COEFFS, oracle.degree + 1)})`, { round });
+    throw new SumcheckError(
+      "DEGREE_TOO_HIGH",
+      `round ${round}: the oracle returned ${n} values for a polynomial of declared degree ${oracle.degree} (at most ${Math.min(ROUND_POLY_COEFFS, oracle.degree + 1)})`,
+      { round },
+    );
   }
   if (n === 0) throw new SumcheckError("BAD_ROUND_MESSAGE", `round ${round}: the oracle returned no values`, { round });
   if (msg.kind === "evaluations") return interpolateRoundPoly(msg.values);

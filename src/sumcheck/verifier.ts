@@ -58,56 +58,112 @@ export type SumcheckVerifyResult = SumcheckSubclaim | SumcheckRejection;
  *
  * @param transcript mutated (observes and samples); after a rejection its state is unspecified.
  */
-export function verifySumcheck(claim: Ext, rounds: unknown, numVariables: number, transcript: DuplexChallenger): SumcheckVerifyResult {
-  if (!Array.isArray(rounds)) return { ok: false, code: "MALFORMED_ROUND", reason: "round polynomials are not an array" };
+export function verifySumcheck(
+  claim: Ext,
+  rounds: unknown,
+  numVariables: number,
+  transcript: DuplexChallenger,
+): SumcheckVerifyResult {
+  if (!Array.isArray(rounds))
+    return { ok: false, code: "MALFORMED_ROUND", reason: "round polynomials are not an array" };
   if (rounds.length !== numVariables) {
-    return { ok: false, code: "ROUND_COUNT", reason: `expected ${numVariables} round polynomials, got ${rounds.length}` };
+    return {
+      ok: false,
+      code: "ROUND_COUNT",
+      reason: `expected ${numVariables} round polynomials, got ${rounds.length}`,
+    };
   }
   const point: Ext[] = [];
   const seen: Ext[][] = [];
-  let c0 = claim[0], c1 = claim[1], c2 = claim[2], c3 = claim[3];
+  let c0 = claim[0],
+    c1 = claim[1],
+    c2 = claim[2],
+    c3 = claim[3];
   const g = HORNER;
   for (let j = 0; j < numVariables; j++) {
     const raw: unknown = rounds[j];
-    if (!Array.isArray(raw)) return { ok: false, code: "MALFORMED_ROUND", reason: `round ${j}: the polynomial is not an array of coefficients`, round: j };
+    if (!Array.isArray(raw))
+      return {
+        ok: false,
+        code: "MALFORMED_ROUND",
+        reason: `round ${j}: the polynomial is not an array of coefficients`,
+        round: j,
+      };
     if (raw.length > ROUND_POLY_COEFFS) {
-      return { ok: false, code: "DEGREE_TOO_HIGH", reason: `round ${j}: ${raw.length} coefficients, at most ${ROUND_POLY_COEFFS} (degree ≤ 4)`, round: j };
+      return {
+        ok: false,
+        code: "DEGREE_TOO_HIGH",
+        reason: `round ${j}: ${raw.length} coefficients, at most ${ROUND_POLY_COEFFS} (degree ≤ 4)`,
+        round: j,
+      };
     }
     const coeffs: Ext[] = [];
     // g(0) + g(1) = 2·a_0 + a_1 + … + a_m, summed exactly (≤ 6 canonical values) and reduced once.
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0;
     for (let k = 0; k < raw.length; k++) {
       const a = parseExt(raw[k]);
-      if (a === null) return { ok: false, code: "NON_CANONICAL", reason: `round ${j} coefficient ${k}: not four canonical field elements`, round: j };
+      if (a === null)
+        return {
+          ok: false,
+          code: "NON_CANONICAL",
+          reason: `round ${j} coefficient ${k}: not four canonical field elements`,
+          round: j,
+        };
       coeffs.push(a);
       const w = k === 0 ? 2 : 1;
-      s0 += w * a[0]; s1 += w * a[1]; s2 += w * a[2]; s3 += w * a[3];
+      s0 += w * a[0];
+      s1 += w * a[1];
+      s2 += w * a[2];
+      s3 += w * a[3];
     }
     if (s0 % P !== c0 || s1 % P !== c1 || s2 % P !== c2 || s3 % P !== c3) {
-      return { ok: false, code: "ROUND_SUM_MISMATCH", reason: `round ${j}: g(0) + g(1) differs from the running claim`, round: j };
+      return {
+        ok: false,
+        code: "ROUND_SUM_MISMATCH",
+        reason: `round ${j}: g(0) + g(1) differs from the running claim`,
+        round: j,
+      };
     }
     // observe_ext of each coefficient in order, as one run (whole blocks through the hash backend)
     const obs = OBSERVED[coeffs.length]!;
     for (let k = 0; k < coeffs.length; k++) {
       const a = coeffs[k]!;
-      obs[4 * k] = a[0]; obs[4 * k + 1] = a[1]; obs[4 * k + 2] = a[2]; obs[4 * k + 3] = a[3];
+      obs[4 * k] = a[0];
+      obs[4 * k + 1] = a[1];
+      obs[4 * k + 2] = a[2];
+      obs[4 * k + 3] = a[3];
     }
     transcript.observeAllUnchecked(obs);
     const r = transcript.sampleExt();
     // claim ← g(r) by Horner's rule from the highest non-zero coefficient (y rounds have degree 2).
     let top = coeffs.length - 1;
     while (top >= 0 && isZero(coeffs[top]!)) top--;
-    g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0;
+    g[0] = 0;
+    g[1] = 0;
+    g[2] = 0;
+    g[3] = 0;
     if (top >= 0) {
       const a = coeffs[top]!;
-      g[0] = a[0]; g[1] = a[1]; g[2] = a[2]; g[3] = a[3];
+      g[0] = a[0];
+      g[1] = a[1];
+      g[2] = a[2];
+      g[3] = a[3];
     }
     for (let k = top - 1; k >= 0; k--) {
       const a = coeffs[k]!;
       extMulSplitTo(g, 0, 1, r[0], r[1], r[2], r[3], g[0]!, g[1]!, g[2]!, g[3]!);
-      g[0] = (g[0]! + a[0]) % P; g[1] = (g[1]! + a[1]) % P; g[2] = (g[2]! + a[2]) % P; g[3] = (g[3]! + a[3]) % P;
+      g[0] = (g[0]! + a[0]) % P;
+      g[1] = (g[1]! + a[1]) % P;
+      g[2] = (g[2]! + a[2]) % P;
+      g[3] = (g[3]! + a[3]) % P;
     }
-    c0 = g[0]!; c1 = g[1]!; c2 = g[2]!; c3 = g[3]!;
+    c0 = g[0]!;
+    c1 = g[1]!;
+    c2 = g[2]!;
+    c3 = g[3]!;
     point.push(r);
     seen.push(coeffs);
   }

@@ -46,12 +46,19 @@ export interface CommitmentHeader {
 /** The header of a compiled circuit for (kind, config). */
 export function commitmentHeader(kind: OpKind | number, config: SyncConfig): CommitmentHeader {
   const kindTag = typeof kind === "string" ? opKindTag(kind) : kind;
-  return { kindTag, depth: config.depth, leafMaxFields: config.leafMaxFields, strategyId: config.strategy.id, strategyArg: config.strategy.arg };
+  return {
+    kindTag,
+    depth: config.depth,
+    leafMaxFields: config.leafMaxFields,
+    strategyId: config.strategy.id,
+    strategyArg: config.strategy.arg,
+  };
 }
 
 /** Every scalar must already be canonical; the reference treats a larger value as a hard error. */
 function checkScalar(x: number, what: string): void {
-  if (!Number.isInteger(x) || x < 0 || x >= P) throw new CircuitError("NON_CANONICAL_COEFF", `commitment scalar ${what} = ${x} is not in [0, p)`, { what });
+  if (!Number.isInteger(x) || x < 0 || x >= P)
+    throw new CircuitError("NON_CANONICAL_COEFF", `commitment scalar ${what} = ${x} is not in [0, p)`, { what });
 }
 
 /** The header scalars and input_width_bits. */
@@ -69,13 +76,23 @@ function checkCircuit(header: CommitmentHeader, circuit: Circuit): void {
   circuit.layers.forEach((layer, i) => {
     checkScalar(layer.widthBits, `layer ${i} width_bits`);
     const { gateCoeff, constValue } = layer;
-    for (let g = 0; g < gateCoeff.length; g++) if (gateCoeff[g]! >= P) checkScalar(gateCoeff[g]!, `layer ${i} gate ${g} coeff`);
-    for (let c = 0; c < constValue.length; c++) if (constValue[c]! >= P) checkScalar(constValue[c]!, `layer ${i} const ${c} value`);
+    for (let g = 0; g < gateCoeff.length; g++)
+      if (gateCoeff[g]! >= P) checkScalar(gateCoeff[g]!, `layer ${i} gate ${g} coeff`);
+    for (let c = 0; c < constValue.length; c++)
+      if (constValue[c]! >= P) checkScalar(constValue[c]!, `layer ${i} const ${c} value`);
   });
 }
 
 function headerScalars(header: CommitmentHeader, circuit: Circuit): number[] {
-  return [header.kindTag, header.depth, header.leafMaxFields, header.strategyId, header.strategyArg, circuit.inputWidthBits, circuit.layers.length];
+  return [
+    header.kindTag,
+    header.depth,
+    header.leafMaxFields,
+    header.strategyId,
+    header.strategyArg,
+    circuit.inputWidthBits,
+    circuit.layers.length,
+  ];
 }
 
 /** Number of field elements the commitment absorbs after the domain tag. */
@@ -91,7 +108,12 @@ function checkShape(header: CommitmentHeader, circuit: Circuit): void {
   circuit.layers.forEach((layer, i) => {
     checkScalar(layer.widthBits, `layer ${i} width_bits`);
     const n = layer.gateKind.length;
-    if (layer.gateOut.length !== n || layer.gateIn1.length !== n || layer.gateIn2.length !== n || layer.gateCoeff.length !== n) {
+    if (
+      layer.gateOut.length !== n ||
+      layer.gateIn1.length !== n ||
+      layer.gateIn2.length !== n ||
+      layer.gateCoeff.length !== n
+    ) {
       throw new CircuitError("BAD_WIDTH", `layer ${i}: gate arrays have different lengths`, { layer: i });
     }
     if (layer.constValue.length !== layer.constWire.length) {
@@ -112,7 +134,11 @@ function itemWords(seg: Segment): number {
 }
 
 function itemCount(seg: Segment): number {
-  return seg.kind === "words" ? seg.words.length : seg.kind === "gates" ? seg.layer.gateKind.length : seg.layer.constWire.length;
+  return seg.kind === "words"
+    ? seg.words.length
+    : seg.kind === "gates"
+      ? seg.layer.gateKind.length
+      : seg.layer.constWire.length;
 }
 
 /**
@@ -154,11 +180,19 @@ class CommitmentWords implements WordSource {
         new Uint32Array(hk.heap.memory.buffer, at, items).set(sg.words.subarray(this.item, this.item + items));
       } else if (sg.kind === "gates") {
         const l = sg.layer;
-        const g0 = this.item, g1 = this.item + items;
-        interleave(hk, at, [l.gateKind.subarray(g0, g1), l.gateOut.subarray(g0, g1), l.gateIn1.subarray(g0, g1), l.gateIn2.subarray(g0, g1), l.gateCoeff.subarray(g0, g1)]);
+        const g0 = this.item,
+          g1 = this.item + items;
+        interleave(hk, at, [
+          l.gateKind.subarray(g0, g1),
+          l.gateOut.subarray(g0, g1),
+          l.gateIn1.subarray(g0, g1),
+          l.gateIn2.subarray(g0, g1),
+          l.gateCoeff.subarray(g0, g1),
+        ]);
       } else {
         const l = sg.layer;
-        const c0 = this.item, c1 = this.item + items;
+        const c0 = this.item,
+          c1 = this.item + items;
         interleave(hk, at, [l.constWire.subarray(c0, c1), l.constValue.subarray(c0, c1)]);
       }
       written += items * itemWords(sg);
@@ -220,7 +254,9 @@ function rethrow(e: unknown, sources: readonly CommitmentWords[]): never {
   if (e instanceof KernelError && e.code === "NON_CANONICAL") {
     const d = e.details as { source: number; index: number; value: number };
     const where = sources[d.source]!.describe(d.index);
-    throw new CircuitError("NON_CANONICAL_COEFF", `commitment scalar ${where} = ${d.value} is not in [0, p)`, { what: where });
+    throw new CircuitError("NON_CANONICAL_COEFF", `commitment scalar ${where} = ${d.value} is not in [0, p)`, {
+      what: where,
+    });
   }
   throw e;
 }
@@ -257,7 +293,10 @@ export interface CommitmentsOptions {
  * on each). Without the kernel module, falls back to `circuitCommitmentScalar` one by one.
  * @throws CircuitError as `circuitCommitment`; KernelError `BAD_OPTIONS` for another lane count.
  */
-export function circuitCommitments(items: readonly { readonly header: CommitmentHeader; readonly circuit: Circuit }[], options: CommitmentsOptions = {}): Digest[] {
+export function circuitCommitments(
+  items: readonly { readonly header: CommitmentHeader; readonly circuit: Circuit }[],
+  options: CommitmentsOptions = {},
+): Digest[] {
   const hk = hashKernels();
   if (!hk) return items.map((it) => circuitCommitmentScalar(it.header, it.circuit));
   for (const it of items) checkShape(it.header, it.circuit);
@@ -309,7 +348,11 @@ function absorbGates(s: Uint32Array, pos: number, layer: Layer): number {
   }
   for (let g = 0; g < n; g++) {
     // Five scalars per gate; write them in order, permuting whenever the rate fills.
-    const k0 = gateKind[g]!, k1 = gateOut[g]!, k2 = gateIn1[g]!, k3 = gateIn2[g]!, k4 = gateCoeff[g]!;
+    const k0 = gateKind[g]!,
+      k1 = gateOut[g]!,
+      k2 = gateIn1[g]!,
+      k3 = gateIn2[g]!,
+      k4 = gateCoeff[g]!;
     if (pos <= RATE - 5) {
       s[pos] = k0;
       s[pos + 1] = k1;
@@ -323,15 +366,30 @@ function absorbGates(s: Uint32Array, pos: number, layer: Layer): number {
       }
     } else {
       s[pos++] = k0;
-      if (pos === RATE) { permuteInPlace(s); pos = 0; }
+      if (pos === RATE) {
+        permuteInPlace(s);
+        pos = 0;
+      }
       s[pos++] = k1;
-      if (pos === RATE) { permuteInPlace(s); pos = 0; }
+      if (pos === RATE) {
+        permuteInPlace(s);
+        pos = 0;
+      }
       s[pos++] = k2;
-      if (pos === RATE) { permuteInPlace(s); pos = 0; }
+      if (pos === RATE) {
+        permuteInPlace(s);
+        pos = 0;
+      }
       s[pos++] = k3;
-      if (pos === RATE) { permuteInPlace(s); pos = 0; }
+      if (pos === RATE) {
+        permuteInPlace(s);
+        pos = 0;
+      }
       s[pos++] = k4;
-      if (pos === RATE) { permuteInPlace(s); pos = 0; }
+      if (pos === RATE) {
+        permuteInPlace(s);
+        pos = 0;
+      }
     }
   }
   return pos;
@@ -348,9 +406,15 @@ function absorbConsts(s: Uint32Array, pos: number, layer: Layer): number {
   }
   for (let c = 0; c < n; c++) {
     s[pos++] = constWire[c]!;
-    if (pos === RATE) { permuteInPlace(s); pos = 0; }
+    if (pos === RATE) {
+      permuteInPlace(s);
+      pos = 0;
+    }
     s[pos++] = constValue[c]!;
-    if (pos === RATE) { permuteInPlace(s); pos = 0; }
+    if (pos === RATE) {
+      permuteInPlace(s);
+      pos = 0;
+    }
   }
   return pos;
 }

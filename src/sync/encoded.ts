@@ -41,7 +41,11 @@ export function encodeSyncResult(prepared: PreparedSync, result: SyncResult): Ui
 export function verifyEncoded(prepared: PreparedSync, request: OpRequest, bytes: Uint8Array): SyncVerdict {
   const limit = maxProofBytes(prepared.kind, prepared.config);
   if (bytes instanceof Uint8Array && bytes.byteLength > limit) {
-    return { ok: false, code: "PROOF_TOO_LARGE", reason: `the proof has ${bytes.byteLength} bytes; a valid proof for this circuit has at most ${limit}` };
+    return {
+      ok: false,
+      code: "PROOF_TOO_LARGE",
+      reason: `the proof has ${bytes.byteLength} bytes; a valid proof for this circuit has at most ${limit}`,
+    };
   }
   let decoded;
   try {
@@ -59,7 +63,11 @@ export function verifyEncoded(prepared: PreparedSync, request: OpRequest, bytes:
  */
 export function verifyDecoded(prepared: PreparedSync, request: OpRequest, decoded: EncodedResult): SyncVerdict {
   if (!identityEquals(decoded.identity, prepared.identity)) {
-    return { ok: false, code: "IDENTITY_MISMATCH", reason: "the proof was made for another circuit (kind, depth, leaf bound, strategy or commitment differ)" };
+    return {
+      ok: false,
+      code: "IDENTITY_MISMATCH",
+      reason: "the proof was made for another circuit (kind, depth, leaf bound, strategy or commitment differ)",
+    };
   }
   return verifyPrepared(prepared, request, { publicInputs: decoded.publicInputs, proof: decoded.proof });
 }

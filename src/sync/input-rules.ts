@@ -49,13 +49,25 @@ export function leafFieldsEqual(a: LeafFields, b: LeafFields): boolean {
 export function checkLeafRules(kind: OpKindName, oldLeaf: LeafFields, newLeaf: LeafFields): LeafRuleViolation | null {
   if (kind === "update") return null;
   if (kind === "membership" && oldLeaf.tag !== 1) {
-    return { rule: "membership-leaf-occupied", path: "$.old_leaf.tag", message: `a membership proves an Occupied leaf: old_leaf.tag must be 1, got ${String(oldLeaf.tag)}` };
+    return {
+      rule: "membership-leaf-occupied",
+      path: "$.old_leaf.tag",
+      message: `a membership proves an Occupied leaf: old_leaf.tag must be 1, got ${String(oldLeaf.tag)}`,
+    };
   }
   if (kind === "nonmembership" && oldLeaf.tag !== 0 && oldLeaf.tag !== 2) {
-    return { rule: "absence-leaf-absent", path: "$.old_leaf.tag", message: `a non-membership proves an absent slot: old_leaf.tag must be 0 (Empty) or 2 (Tombstone), got ${String(oldLeaf.tag)}` };
+    return {
+      rule: "absence-leaf-absent",
+      path: "$.old_leaf.tag",
+      message: `a non-membership proves an absent slot: old_leaf.tag must be 0 (Empty) or 2 (Tombstone), got ${String(oldLeaf.tag)}`,
+    };
   }
   if (!leafFieldsEqual(oldLeaf, newLeaf)) {
-    return { rule: "read-only-leaves-equal", path: "$.new_leaf", message: `a ${kind} changes nothing: new_leaf must equal old_leaf (same tag, payload and identity)` };
+    return {
+      rule: "read-only-leaves-equal",
+      path: "$.new_leaf",
+      message: `a ${kind} changes nothing: new_leaf must equal old_leaf (same tag, payload and identity)`,
+    };
   }
   return null;
 }

@@ -54,7 +54,10 @@ export function layerCountFor(leafMaxFields: number): number {
  * A valid proof is never larger; a larger file can be refused without reading it.
  * Arguments are assumed valid (see `syncConfig`).
  */
-export function maxProofBytes(kind: OpKind, config: { readonly depth: number; readonly leafMaxFields: number }): number {
+export function maxProofBytes(
+  kind: OpKind,
+  config: { readonly depth: number; readonly leafMaxFields: number },
+): number {
   const inputBits = bitsFor(inputLayout(kind, config.depth, config.leafMaxFields).total);
   const sIn = inputBits + LAYER_WIDTH_SLACK_BITS;
   return FIXED_BYTES + layerCountFor(config.leafMaxFields) * (LAYER_FIXED_BYTES + 2 * ROUND_BYTES * sIn);

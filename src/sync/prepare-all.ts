@@ -17,7 +17,12 @@ export interface PreparedAll {
   readonly nonmembership: PreparedSync;
   readonly update: PreparedSync;
   /** Milliseconds per phase over the three kinds (commitments are computed together). */
-  readonly timings: { readonly compileMs: number; readonly commitmentMs: number; readonly wiringMs: number; readonly totalMs: number };
+  readonly timings: {
+    readonly compileMs: number;
+    readonly commitmentMs: number;
+    readonly wiringMs: number;
+    readonly totalMs: number;
+  };
 }
 
 /** Options of `prepareAll`: the wiring factory of `prepare` and the sponge lane count. */

@@ -49,7 +49,8 @@ export class PreparedCache {
   /** @throws RangeError if `capacity` is not an integer ≥ 1. */
   constructor(options: PreparedCacheOptions = {}) {
     const capacity = options.capacity ?? 3;
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`PreparedCache capacity must be an integer ≥ 1, got ${String(capacity)}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`PreparedCache capacity must be an integer ≥ 1, got ${String(capacity)}`);
     this.capacity = capacity;
     this.make = options.prepare ?? ((kind, config) => prepare(kind, config));
   }

@@ -39,7 +39,13 @@ const WIDTH = { u8: 1, i32: 4, u32: 4 } as const;
 type ArrayType = keyof typeof MAKERS;
 
 function arrayType(a: unknown): ArrayType | undefined {
-  return a instanceof Uint8Array ? "u8" : a instanceof Int32Array ? "i32" : a instanceof Uint32Array ? "u32" : undefined;
+  return a instanceof Uint8Array
+    ? "u8"
+    : a instanceof Int32Array
+      ? "i32"
+      : a instanceof Uint32Array
+        ? "u32"
+        : undefined;
 }
 
 const align8 = (n: number): number => (n + 7) & ~7;
@@ -115,7 +121,11 @@ export interface MaterialProblem {
  * compiles the circuit (once).
  * @param config the configuration as `syncConfig` returns it.
  */
-export function readPreparedMaterial(bytes: Uint8Array, kind: OpKind, config: SyncConfig): PreparedSync | MaterialProblem {
+export function readPreparedMaterial(
+  bytes: Uint8Array,
+  kind: OpKind,
+  config: SyncConfig,
+): PreparedSync | MaterialProblem {
   try {
     return readUnchecked(bytes, kind, config);
   } catch (e) {
@@ -136,7 +146,15 @@ function readUnchecked(input: Uint8Array, kind: OpKind, config: SyncConfig): Pre
   const d = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)), (_key, value: unknown) => {
     if (value === null || typeof value !== "object" || !("$a" in value)) return value;
     const { $a: t, o, n } = value as { $a: unknown; o: unknown; n: unknown };
-    if (typeof t !== "string" || !(t in MAKERS) || !Number.isSafeInteger(o) || !Number.isSafeInteger(n) || (o as number) < 0 || (n as number) < 0 || (o as number) % 8 !== 0) {
+    if (
+      typeof t !== "string" ||
+      !(t in MAKERS) ||
+      !Number.isSafeInteger(o) ||
+      !Number.isSafeInteger(n) ||
+      (o as number) < 0 ||
+      (n as number) < 0 ||
+      (o as number) % 8 !== 0
+    ) {
       outside ??= `array reference ${JSON.stringify(value)} is malformed`;
       return new Uint8Array(0);
     }
@@ -149,19 +167,52 @@ function readUnchecked(input: Uint8Array, kind: OpKind, config: SyncConfig): Pre
   }) as Partial<Description> | null;
   if (outside !== undefined) return { problem: outside };
   if (d === null || typeof d !== "object") return { problem: "the description is not an object" };
-  if (d.version !== PREPARED_MATERIAL_VERSION) return { problem: `description version ${String(d.version)}, this code reads ${PREPARED_MATERIAL_VERSION}` };
+  if (d.version !== PREPARED_MATERIAL_VERSION)
+    return { problem: `description version ${String(d.version)}, this code reads ${PREPARED_MATERIAL_VERSION}` };
   const cfg = d.config;
-  if (d.kind !== kind || !cfg || cfg.depth !== config.depth || cfg.leafMaxFields !== config.leafMaxFields || cfg.strategy?.id !== config.strategy.id || cfg.strategy?.arg !== config.strategy.arg) {
-    return { problem: `prepared for ${String(d.kind)} at ${JSON.stringify(cfg)}, not ${kind} at ${JSON.stringify(config)}` };
+  if (
+    d.kind !== kind ||
+    !cfg ||
+    cfg.depth !== config.depth ||
+    cfg.leafMaxFields !== config.leafMaxFields ||
+    cfg.strategy?.id !== config.strategy.id ||
+    cfg.strategy?.arg !== config.strategy.arg
+  ) {
+    return {
+      problem: `prepared for ${String(d.kind)} at ${JSON.stringify(cfg)}, not ${kind} at ${JSON.stringify(config)}`,
+    };
   }
-  const circuit = d.circuit, wiring = d.wiring;
-  if (!circuit || !Array.isArray(circuit.layers) || circuit.layers.length === 0 || !Number.isInteger(circuit.inputWidthBits)) return { problem: "the circuit is malformed" };
-  if (!wiring || !Array.isArray(wiring.layers) || wiring.layers.length !== circuit.layers.length || !Number.isInteger(wiring.loBits) || !wiring.stats) return { problem: "the wiring data is malformed" };
-  if (!(d.commitment instanceof Uint32Array) || d.commitment.length !== 8) return { problem: "the commitment is malformed" };
-  if (!d.layout || typeof d.layout !== "object" || !Number.isInteger(d.outputCount)) return { problem: "the layout is malformed" };
+  const circuit = d.circuit,
+    wiring = d.wiring;
+  if (
+    !circuit ||
+    !Array.isArray(circuit.layers) ||
+    circuit.layers.length === 0 ||
+    !Number.isInteger(circuit.inputWidthBits)
+  )
+    return { problem: "the circuit is malformed" };
+  if (
+    !wiring ||
+    !Array.isArray(wiring.layers) ||
+    wiring.layers.length !== circuit.layers.length ||
+    !Number.isInteger(wiring.loBits) ||
+    !wiring.stats
+  )
+    return { problem: "the wiring data is malformed" };
+  if (!(d.commitment instanceof Uint32Array) || d.commitment.length !== 8)
+    return { problem: "the commitment is malformed" };
+  if (!d.layout || typeof d.layout !== "object" || !Number.isInteger(d.outputCount))
+    return { problem: "the layout is malformed" };
   for (const [i, l] of (circuit.layers as Layer[]).entries()) {
     const gates = l.gateKind?.length;
-    if (!Number.isInteger(l.widthBits) || !(l.gateKind instanceof Uint8Array) || [l.gateOut, l.gateIn1, l.gateIn2, l.gateCoeff].some((a) => !(a instanceof Uint32Array) || a.length !== gates) || !(l.constWire instanceof Uint32Array) || !(l.constValue instanceof Uint32Array) || l.constValue.length !== l.constWire.length) {
+    if (
+      !Number.isInteger(l.widthBits) ||
+      !(l.gateKind instanceof Uint8Array) ||
+      [l.gateOut, l.gateIn1, l.gateIn2, l.gateCoeff].some((a) => !(a instanceof Uint32Array) || a.length !== gates) ||
+      !(l.constWire instanceof Uint32Array) ||
+      !(l.constValue instanceof Uint32Array) ||
+      l.constValue.length !== l.constWire.length
+    ) {
       return { problem: `circuit layer ${i} is malformed` };
     }
   }
@@ -172,5 +223,9 @@ function readUnchecked(input: Uint8Array, kind: OpKind, config: SyncConfig): Pre
       get: (): CircuitTags => (tags ??= compile(kind, config).tags),
     }),
   ) as CompiledCircuit;
-  return assemblePrepared(compiled, d.commitment, DerivedRegularWiring.fromParts(wiring), { compileMs: 0, commitmentMs: 0, wiringMs: 0 });
+  return assemblePrepared(compiled, d.commitment, DerivedRegularWiring.fromParts(wiring), {
+    compileMs: 0,
+    commitmentMs: 0,
+    wiringMs: 0,
+  });
 }

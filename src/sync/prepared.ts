@@ -12,7 +12,14 @@ import { DerivedRegularWiring } from "../gkr/wiring/derived.js";
 import { compile, type CompiledCircuit } from "../smt/compile.js";
 import { type SyncConfig, syncConfig } from "../smt/config.js";
 import { circuitCommitment, commitmentHeader } from "./commitment.js";
-import { type CircuitIdentity, type OpKind, opKindOf, type OpKindName, type OpKindTag, opKindTag } from "../statement/types.js";
+import {
+  type CircuitIdentity,
+  type OpKind,
+  opKindOf,
+  type OpKindName,
+  type OpKindTag,
+  opKindTag,
+} from "../statement/types.js";
 import { SyncError } from "../statement/errors.js";
 
 /**
@@ -58,7 +65,11 @@ export { opKindOf } from "../statement/types.js";
  * const prepared = prepare("membership", { depth: 24 }); // once per kind; share it across requests
  * ```
  */
-export function prepare(kind: OpKindName | OpKindTag, config: Partial<SyncConfig> = {}, options: PrepareOptions = {}): PreparedSync {
+export function prepare(
+  kind: OpKindName | OpKindTag,
+  config: Partial<SyncConfig> = {},
+  options: PrepareOptions = {},
+): PreparedSync {
   const k = opKindOf(kind);
   const cfg = syncConfig(config);
   const t0 = performance.now();
@@ -68,7 +79,11 @@ export function prepare(kind: OpKindName | OpKindTag, config: Partial<SyncConfig
   const t2 = performance.now();
   const wiring = options.wiring ? options.wiring(compiled) : new DerivedRegularWiring(compiled.circuit, compiled.tags);
   const t3 = performance.now();
-  return assemblePrepared(compiled, commitment, wiring, { compileMs: t1 - t0, commitmentMs: t2 - t1, wiringMs: t3 - t2 });
+  return assemblePrepared(compiled, commitment, wiring, {
+    compileMs: t1 - t0,
+    commitmentMs: t2 - t1,
+    wiringMs: t3 - t2,
+  });
 }
 
 /**
@@ -76,7 +91,12 @@ export function prepare(kind: OpKindName | OpKindTag, config: Partial<SyncConfig
  * `wiring` may be a builder: then the wiring is built on first use and `timings.wiringMs` tells
  * its cost (0 before).
  */
-export function assemblePrepared(compiled: CompiledCircuit, commitment: Digest, wiring: WiringOracle | (() => WiringOracle), timings: PreparedSync["timings"]): PreparedSync {
+export function assemblePrepared(
+  compiled: CompiledCircuit,
+  commitment: Digest,
+  wiring: WiringOracle | (() => WiringOracle),
+  timings: PreparedSync["timings"],
+): PreparedSync {
   const k = compiled.kind;
   const cfg = compiled.config;
   const identity: CircuitIdentity = Object.freeze({
@@ -88,23 +108,33 @@ export function assemblePrepared(compiled: CompiledCircuit, commitment: Digest, 
     strategyId: cfg.strategy.id,
     commitment,
   });
-  const parts = { kind: k, config: cfg, compiled, circuit: compiled.circuit, shape: shapeOf(compiled.circuit), commitment, identity };
+  const parts = {
+    kind: k,
+    config: cfg,
+    compiled,
+    circuit: compiled.circuit,
+    shape: shapeOf(compiled.circuit),
+    commitment,
+    identity,
+  };
   if (typeof wiring !== "function") return Object.freeze({ ...parts, wiring, timings: Object.freeze({ ...timings }) });
   const build = wiring;
   let built: WiringOracle | null = null;
   let wiringMs = timings.wiringMs;
-  return Object.freeze(Object.defineProperties(parts, {
-    wiring: {
-      enumerable: true,
-      get(): WiringOracle {
-        if (!built) {
-          const t0 = performance.now();
-          built = build();
-          wiringMs = performance.now() - t0;
-        }
-        return built;
+  return Object.freeze(
+    Object.defineProperties(parts, {
+      wiring: {
+        enumerable: true,
+        get(): WiringOracle {
+          if (!built) {
+            const t0 = performance.now();
+            built = build();
+            wiringMs = performance.now() - t0;
+          }
+          return built;
+        },
       },
-    },
-    timings: { enumerable: true, get: () => Object.freeze({ ...timings, wiringMs }) },
-  })) as PreparedSync;
+      timings: { enumerable: true, get: () => Object.freeze({ ...timings, wiringMs }) },
+    }),
+  ) as PreparedSync;
 }

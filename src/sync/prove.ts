@@ -28,7 +28,10 @@ export interface SyncWitness {
 
 function checkKind(prepared: PreparedSync, request: OpRequest): void {
   if (request?.operation?.kind !== prepared.kind) {
-    throw new SyncError("WRONG_KIND", `request of kind ${String(request?.operation?.kind)} given to a circuit prepared for kind ${prepared.kind}`);
+    throw new SyncError(
+      "WRONG_KIND",
+      `request of kind ${String(request?.operation?.kind)} given to a circuit prepared for kind ${prepared.kind}`,
+    );
   }
 }
 
@@ -59,7 +62,14 @@ export function proveWitness(prepared: PreparedSync, request: OpRequest, witness
     assetId: pub.assetId,
     valueDigest: Uint32Array.from(pub.valueDigest),
   };
-  const transcript = statementTranscript(prepared.circuit, prepared.kind, prepared.config.depth, prepared.commitment, publicInputs, witness.layers[0]!);
+  const transcript = statementTranscript(
+    prepared.circuit,
+    prepared.kind,
+    prepared.config.depth,
+    prepared.commitment,
+    publicInputs,
+    witness.layers[0]!,
+  );
   const { proof } = proveGkr(prepared.circuit, witness.layers, transcript);
   return { publicInputs, proof };
 }

@@ -23,8 +23,14 @@ function toLeaf(l: RequestLeaf, path: string): Leaf {
       throw err;
     }
   }
-  if (l.payload.length !== 0) throw new RequestError("REQUEST_SCHEMA", `${path}.payload: an Empty or Tombstone leaf carries an empty payload`, { path: `${path}.payload` });
-  if (l.identity.some((b) => b !== 0)) throw new RequestError("REQUEST_SCHEMA", `${path}.identity: an Empty or Tombstone leaf carries a zero identity`, { path: `${path}.identity` });
+  if (l.payload.length !== 0)
+    throw new RequestError("REQUEST_SCHEMA", `${path}.payload: an Empty or Tombstone leaf carries an empty payload`, {
+      path: `${path}.payload`,
+    });
+  if (l.identity.some((b) => b !== 0))
+    throw new RequestError("REQUEST_SCHEMA", `${path}.identity: an Empty or Tombstone leaf carries a zero identity`, {
+      path: `${path}.identity`,
+    });
   return l.tag === 0 ? EMPTY : TOMBSTONE;
 }
 
@@ -45,7 +51,11 @@ export function toOpRequest(r: SyncRequest): OpRequest {
   const oldLeaf = toLeaf(r.oldLeaf, "$.old_leaf");
   const newLeaf = toLeaf(r.newLeaf, "$.new_leaf");
   const violation = checkLeafRules(r.kind, r.oldLeaf, r.newLeaf);
-  if (violation) throw new RequestError("REQUEST_SCHEMA", `${violation.path}: ${violation.message}`, { path: violation.path, rule: violation.rule });
+  if (violation)
+    throw new RequestError("REQUEST_SCHEMA", `${violation.path}: ${violation.message}`, {
+      path: violation.path,
+      rule: violation.rule,
+    });
   const kind: OpKind = r.kind;
   let operation: Operation;
   switch (kind) {
@@ -61,7 +71,13 @@ export function toOpRequest(r: SyncRequest): OpRequest {
   return {
     operation,
     witness: { leaf: oldLeaf, siblings: r.siblings.map((s) => Uint32Array.from(s)) },
-    publicInputs: { oldRoot: r.oldRoot, newRoot: r.newRoot, opKindTag: opKindTag(kind), assetId: r.key, valueDigest: r.valueDigest },
+    publicInputs: {
+      oldRoot: r.oldRoot,
+      newRoot: r.newRoot,
+      opKindTag: opKindTag(kind),
+      assetId: r.key,
+      valueDigest: r.valueDigest,
+    },
   };
 }
 

@@ -16,10 +16,7 @@ import type { OpKindName } from "../statement/types.js";
 export class RequestError extends SsgkrError<RequestErrorCode> {}
 
 /** Every code a `RequestError` carries (meanings in docs/errors.md). */
-export const REQUEST_ERROR_CODES = [
-  "REQUEST_JSON",
-  "REQUEST_SCHEMA",
-] as const;
+export const REQUEST_ERROR_CODES = ["REQUEST_JSON", "REQUEST_SCHEMA"] as const;
 
 /** The code of a `RequestError`. */
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
@@ -48,53 +45,85 @@ export interface SyncRequest {
   readonly valueDigest: Uint32Array;
 }
 
-const felt = z.number({ error: "must be a number" }).int("must be an integer").min(0, "must be non-negative").max(P - 1, `must be a canonical field element (< p = ${P})`);
+const felt = z
+  .number({ error: "must be a number" })
+  .int("must be an integer")
+  .min(0, "must be non-negative")
+  .max(P - 1, `must be a canonical field element (< p = ${P})`);
 const digest = z.array(felt).length(8, "must have exactly 8 elements");
 const identity = z.union([
-  z.array(z.number().int().min(0).max(255), { error: "must be 32 bytes (integers 0..255) or 64 hex digits" }).length(32, "must have exactly 32 bytes"),
+  z
+    .array(z.number().int().min(0).max(255), { error: "must be 32 bytes (integers 0..255) or 64 hex digits" })
+    .length(32, "must have exactly 32 bytes"),
   z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 32 bytes (integers 0..255) or 64 hex digits"),
 ]);
-const leaf = z.object({
-  tag: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: "must be 0 (Empty), 1 (Occupied) or 2 (Tombstone)" }),
-  payload: z.array(felt),
-  identity,
-}).strict();
+const leaf = z
+  .object({
+    tag: z.union([z.literal(0), z.literal(1), z.literal(2)], {
+      error: "must be 0 (Empty), 1 (Occupied) or 2 (Tombstone)",
+    }),
+    payload: z.array(felt),
+    identity,
+  })
+  .strict();
 /** Why a JSON value is not a u64 key, or null. Never throws (no BigInt of an unchecked string). */
 function keyProblem(v: number | string): string | null {
   if (typeof v === "number") {
     if (!Number.isInteger(v)) return "must be an integer (a u64)";
     if (v < 0) return "must be non-negative (a u64)";
-    if (!Number.isSafeInteger(v)) return "is above 2^53 − 1, where JSON numbers lose precision: write it as a decimal string";
+    if (!Number.isSafeInteger(v))
+      return "is above 2^53 − 1, where JSON numbers lose precision: write it as a decimal string";
     return null;
   }
-  if (!/^[0-9]{1,20}$/.test(v)) return `must be a u64: a JSON integer or a string of 1 to 20 decimal digits, got ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+  if (!/^[0-9]{1,20}$/.test(v))
+    return `must be a u64: a JSON integer or a string of 1 to 20 decimal digits, got ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
   if (BigInt(v) >= 1n << 64n) return "exceeds u64 (at most 18446744073709551615)";
   return null;
 }
-const key = z.union([z.number(), z.string()], { error: "must be a u64: a JSON integer or a decimal string" }).superRefine((v, ctx) => {
-  const problem = keyProblem(v);
-  if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
-});
+const key = z
+  .union([z.number(), z.string()], { error: "must be a u64: a JSON integer or a decimal string" })
+  .superRefine((v, ctx) => {
+    const problem = keyProblem(v);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 const leafBoundRule = `must be an integer in [${MIN_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (the work limit on the leaf bound, docs/security.md)`;
 
-const requestSchema = z.object({
-  kind: z.enum(["membership", "nonmembership", "update"], { error: 'must be "membership", "nonmembership" or "update"' }),
-  depth: z.number({ error: `must be an integer in [1, ${MAX_CONFIG_DEPTH}]` }).int(`must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
-    .min(1, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`).max(MAX_CONFIG_DEPTH, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`).default(24),
-  leaf_max_fields: z.number({ error: leafBoundRule }).int(leafBoundRule).min(MIN_LEAF_MAX_FIELDS, leafBoundRule).max(MAX_CONFIG_LEAF_MAX_FIELDS, leafBoundRule).default(31),
-  key,
-  old_leaf: leaf,
-  new_leaf: leaf,
-  siblings: z.array(digest),
-  old_root: digest,
-  new_root: digest,
-  value_digest: digest,
-}).strict().superRefine((r, ctx) => {
-  if (r.siblings.length !== r.depth) {
-    ctx.addIssue({ code: "custom", path: ["siblings"], message: `must have depth = ${r.depth} entries, got ${r.siblings.length}` });
-  }
-});
+const requestSchema = z
+  .object({
+    kind: z.enum(["membership", "nonmembership", "update"], {
+      error: 'must be "membership", "nonmembership" or "update"',
+    }),
+    depth: z
+      .number({ error: `must be an integer in [1, ${MAX_CONFIG_DEPTH}]` })
+      .int(`must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
+      .min(1, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
+      .max(MAX_CONFIG_DEPTH, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
+      .default(24),
+    leaf_max_fields: z
+      .number({ error: leafBoundRule })
+      .int(leafBoundRule)
+      .min(MIN_LEAF_MAX_FIELDS, leafBoundRule)
+      .max(MAX_CONFIG_LEAF_MAX_FIELDS, leafBoundRule)
+      .default(31),
+    key,
+    old_leaf: leaf,
+    new_leaf: leaf,
+    siblings: z.array(digest),
+    old_root: digest,
+    new_root: digest,
+    value_digest: digest,
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.siblings.length !== r.depth) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["siblings"],
+        message: `must have depth = ${r.depth} entries, got ${r.siblings.length}`,
+      });
+    }
+  });
 
 function jsonPath(path: readonly PropertyKey[]): string {
   let s = "$";
@@ -127,12 +156,21 @@ export function parseRequest(value: unknown): SyncRequest {
     const issue = r.error.issues[0]!;
     const path = jsonPath(issue.path);
     const message =
-      issue.path.length === 0 ? (issue.code === "invalid_type" ? "a request must be a JSON object" : issue.message)
-        : valueAt(value, issue.path) === undefined ? "is required" : issue.message;
+      issue.path.length === 0
+        ? issue.code === "invalid_type"
+          ? "a request must be a JSON object"
+          : issue.message
+        : valueAt(value, issue.path) === undefined
+          ? "is required"
+          : issue.message;
     throw new RequestError("REQUEST_SCHEMA", `${path}: ${message}`, { path });
   }
   const d = r.data;
-  const toLeaf = (l: typeof d.old_leaf): RequestLeaf => ({ tag: l.tag, payload: l.payload, identity: identityBytes(l.identity) });
+  const toLeaf = (l: typeof d.old_leaf): RequestLeaf => ({
+    tag: l.tag,
+    payload: l.payload,
+    identity: identityBytes(l.identity),
+  });
   return {
     kind: d.kind,
     depth: d.depth,
@@ -160,7 +198,11 @@ export function parseRequestText(text: string): SyncRequest {
 
 /** Renders a request as JSON (keys as JSON integers when safe, else decimal strings; identity as hex). */
 export function requestToJson(r: SyncRequest): Record<string, unknown> {
-  const leafJson = (l: RequestLeaf) => ({ tag: l.tag, payload: [...l.payload], identity: Buffer.from(l.identity).toString("hex") });
+  const leafJson = (l: RequestLeaf) => ({
+    tag: l.tag,
+    payload: [...l.payload],
+    identity: Buffer.from(l.identity).toString("hex"),
+  });
   return {
     kind: r.kind,
     depth: r.depth,

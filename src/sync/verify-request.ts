@@ -70,7 +70,12 @@ export function declaredIdentityDifferences(identity: CircuitIdentity, kind: OpK
  * const verdict = verifyRequestProof(request, bytes, { depth: 24 });
  * if (verdict.ok && digestEquals(request.publicInputs.oldRoot, trustedRoot)) { ... }
  */
-export function verifyRequestProof(request: OpRequest, bytes: Uint8Array, config: Partial<SyncConfig> = {}, options: VerifyRequestOptions = {}): SyncVerdict {
+export function verifyRequestProof(
+  request: OpRequest,
+  bytes: Uint8Array,
+  config: Partial<SyncConfig> = {},
+  options: VerifyRequestOptions = {},
+): SyncVerdict {
   let cfg: SyncConfig;
   try {
     cfg = syncConfig(config);
@@ -79,11 +84,20 @@ export function verifyRequestProof(request: OpRequest, bytes: Uint8Array, config
     throw err;
   }
   const kind = request?.operation?.kind;
-  if (!OP_KIND_NAMES.includes(kind)) return { ok: false, code: "WRONG_KIND", reason: `the request has no operation kind ${OP_KIND_NAMES.map((k) => JSON.stringify(k)).join(", ")} (got ${String(kind)})` };
+  if (!OP_KIND_NAMES.includes(kind))
+    return {
+      ok: false,
+      code: "WRONG_KIND",
+      reason: `the request has no operation kind ${OP_KIND_NAMES.map((k) => JSON.stringify(k)).join(", ")} (got ${String(kind)})`,
+    };
   if (!(bytes instanceof Uint8Array)) return { ok: false, code: "NotBytes", reason: "the proof must be a Uint8Array" };
   const limit = maxProofBytes(kind, cfg);
   if (bytes.byteLength > limit) {
-    return { ok: false, code: "PROOF_TOO_LARGE", reason: `the proof has ${bytes.byteLength} bytes; a valid ${kind} proof at depth ${cfg.depth}, leaf bound ${cfg.leafMaxFields} has at most ${limit}` };
+    return {
+      ok: false,
+      code: "PROOF_TOO_LARGE",
+      reason: `the proof has ${bytes.byteLength} bytes; a valid ${kind} proof at depth ${cfg.depth}, leaf bound ${cfg.leafMaxFields} has at most ${limit}`,
+    };
   }
   let decoded: EncodedResult;
   try {
@@ -94,7 +108,11 @@ export function verifyRequestProof(request: OpRequest, bytes: Uint8Array, config
   }
   const differences = declaredIdentityDifferences(decoded.identity, kind, cfg);
   if (differences.length > 0) {
-    return { ok: false, code: "IDENTITY_MISMATCH", reason: `the proof was made for another circuit: ${differences.join(", ")} (proof ≠ request)` };
+    return {
+      ok: false,
+      code: "IDENTITY_MISMATCH",
+      reason: `the proof was made for another circuit: ${differences.join(", ")} (proof ≠ request)`,
+    };
   }
   const prepared = (options.cache ?? defaultPreparedCache).get(kind, cfg);
   return verifyDecoded(prepared, request, decoded);

@@ -29,16 +29,33 @@ export function rejection(code: SyncCheckCode, reason: string): StepVerdict {
 
 /** All five public-input fields equal. */
 export function publicInputsEqual(a: PublicInputs, b: PublicInputs): boolean {
-  return digestEquals(a.oldRoot, b.oldRoot) && digestEquals(a.newRoot, b.newRoot) && a.opKindTag === b.opKindTag
-    && a.assetId === b.assetId && digestEquals(a.valueDigest, b.valueDigest);
+  return (
+    digestEquals(a.oldRoot, b.oldRoot) &&
+    digestEquals(a.newRoot, b.newRoot) &&
+    a.opKindTag === b.opKindTag &&
+    a.assetId === b.assetId &&
+    digestEquals(a.valueDigest, b.valueDigest)
+  );
 }
 
 /** Steps 0–7 (kind, public inputs, native statement checks); null when all pass. */
-export function statementRejection(prepared: { readonly kind: OpKind; readonly config: SyncConfig }, request: OpRequest, result: SyncResult): StepVerdict | null {
+export function statementRejection(
+  prepared: { readonly kind: OpKind; readonly config: SyncConfig },
+  request: OpRequest,
+  result: SyncResult,
+): StepVerdict | null {
   if (request?.operation?.kind !== prepared.kind) {
-    return rejection("WRONG_KIND", `the request is of kind ${String(request?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`);
+    return rejection(
+      "WRONG_KIND",
+      `the request is of kind ${String(request?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`,
+    );
   }
-  if (!result || typeof result !== "object" || !result.publicInputs || !publicInputsEqual(result.publicInputs, request.publicInputs)) {
+  if (
+    !result ||
+    typeof result !== "object" ||
+    !result.publicInputs ||
+    !publicInputsEqual(result.publicInputs, request.publicInputs)
+  ) {
     return rejection("PUBLIC_INPUTS_MISMATCH", "the proof's public inputs differ from the request's");
   }
   const statement = checkStatement(request, prepared.config);
@@ -56,9 +73,15 @@ export function inputVectorOrRejection(build: () => Uint32Array): Uint32Array | 
 }
 
 /** Step 10 from the two evaluations MLE(input)(x*), MLE(input)(y*) against the claim. */
-export function inputClaimVerdict(atX: Ext, atY: Ext, claim: { readonly evalX: Ext; readonly evalY: Ext }): StepVerdict {
-  if (!extEq(atX, claim.evalX)) return rejection("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
-  if (!extEq(atY, claim.evalY)) return rejection("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
+export function inputClaimVerdict(
+  atX: Ext,
+  atY: Ext,
+  claim: { readonly evalX: Ext; readonly evalY: Ext },
+): StepVerdict {
+  if (!extEq(atX, claim.evalX))
+    return rejection("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
+  if (!extEq(atY, claim.evalY))
+    return rejection("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
   return ACCEPT;
 }
 

@@ -27,18 +27,33 @@ import { type PreparedSync, prepare } from "./prepared.js";
 import type { SyncResult } from "./prove.js";
 import { statementTranscript } from "./statement-transcript.js";
 import type { SyncVerdict } from "./verdict.js";
-import { guardedVerdict, inputClaimVerdict, inputVectorOrRejection, rejection, statementRejection } from "./verify-steps.js";
+import {
+  guardedVerdict,
+  inputClaimVerdict,
+  inputVectorOrRejection,
+  rejection,
+  statementRejection,
+} from "./verify-steps.js";
 
 export { SYNC_REJECT_CODES, type SyncCheckCode, type SyncRejectCode, type SyncVerdict } from "./verdict.js";
 
 function verifyUnguarded(prepared: PreparedSync, request: OpRequest, result: SyncResult): SyncVerdict {
   const early = statementRejection(prepared, request, result);
   if (early) return early;
-  const input = inputVectorOrRejection(() => buildInputVectorFor(prepared.compiled.layout, prepared.config.leafMaxFields, request));
+  const input = inputVectorOrRejection(() =>
+    buildInputVectorFor(prepared.compiled.layout, prepared.config.leafMaxFields, request),
+  );
   if (!(input instanceof Uint32Array)) return input;
 
   const zeros = new Uint32Array(2 ** prepared.shape.layerWidthBits[0]!);
-  const transcript = statementTranscript(prepared.circuit, prepared.kind, prepared.config.depth, prepared.commitment, request.publicInputs, zeros);
+  const transcript = statementTranscript(
+    prepared.circuit,
+    prepared.kind,
+    prepared.config.depth,
+    prepared.commitment,
+    request.publicInputs,
+    zeros,
+  );
   const gkr = verifyGkr(prepared.shape, prepared.wiring, zeros, result.proof, transcript);
   if (!gkr.ok) return rejection(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
@@ -50,7 +65,10 @@ function verifyUnguarded(prepared: PreparedSync, request: OpRequest, result: Syn
  * prepared circuit, commitment and wiring.
  */
 export function verifyPrepared(prepared: PreparedSync, request: OpRequest, result: SyncResult): SyncVerdict {
-  return guardedVerdict(() => verifyUnguarded(prepared, request, result), (reason) => rejection("MALFORMED_REQUEST", reason));
+  return guardedVerdict(
+    () => verifyUnguarded(prepared, request, result),
+    (reason) => rejection("MALFORMED_REQUEST", reason),
+  );
 }
 
 /** verify_sync_op: compiles and commits afresh, then verifies; a plain boolean. */

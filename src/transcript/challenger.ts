@@ -160,7 +160,8 @@ export class DuplexChallenger {
       for (let i = 0; i < batch; i++) {
         if ((states[16 * i + 7]! & mask) === 0) {
           const w = start + i;
-          if (!this.checkWitness(bits, w)) throw new FieldError("BAD_BITS", "grinding: the batched candidate does not check (hash backend mismatch)");
+          if (!this.checkWitness(bits, w))
+            throw new FieldError("BAD_BITS", "grinding: the batched candidate does not check (hash backend mismatch)");
           return w;
         }
       }
@@ -192,6 +193,6 @@ export class DuplexChallenger {
       throw new FieldError("BAD_BITS", `sampleBits needs an integer bit count with 2^bits < p, got ${bits}`);
     }
     const v = this.sample();
-    return bits === 0 ? 0 : v & ((1 << bits) - 1) >>> 0;
+    return bits === 0 ? 0 : v & (((1 << bits) - 1) >>> 0);
   }
 }

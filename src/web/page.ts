@@ -85,9 +85,24 @@ function canonicalRoot(text: string): string {
   }
 }
 
-type Parts = { code?: string; label?: string; headline?: string; what: string; reason?: string; scope?: string; notice?: string; nameNotice?: string; foreign?: string; time?: string };
+type Parts = {
+  code?: string;
+  label?: string;
+  headline?: string;
+  what: string;
+  reason?: string;
+  scope?: string;
+  notice?: string;
+  nameNotice?: string;
+  foreign?: string;
+  time?: string;
+};
 
-function show(word: "ACCEPT" | "REJECT" | "NO PROOF" | "…" | "—", parts: Parts, data: Record<string, string> = {}): void {
+function show(
+  word: "ACCEPT" | "REJECT" | "NO PROOF" | "…" | "—",
+  parts: Parts,
+  data: Record<string, string> = {},
+): void {
   const box = $("verdict");
   box.replaceChildren();
   box.dataset.verdict = word === "…" ? "PENDING" : word === "—" ? "NONE" : word;
@@ -130,10 +145,16 @@ function trusted(): Uint32Array | undefined {
 const nextFrame = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /** The notice and data attribute of a proof that comes (or would come) from another origin. */
-function foreignParts(origin: string | undefined, fetched = true): { parts: Pick<Parts, "foreign">; data: Record<string, string> } {
+function foreignParts(
+  origin: string | undefined,
+  fetched = true,
+): { parts: Pick<Parts, "foreign">; data: Record<string, string> } {
   if (origin === undefined) return { parts: {}, data: {} };
   const what = fetched ? "the proof comes from" : "the link asks for the proof from";
-  return { parts: { foreign: `From another server: ${what} ${origin}, not from this page's server ${location.origin}.` }, data: { foreignServer: origin } };
+  return {
+    parts: { foreign: `From another server: ${what} ${origin}, not from this page's server ${location.origin}.` },
+    data: { foreignServer: origin },
+  };
 }
 
 /** The final verdict while the link's root conflicts with the pinned one. */
@@ -143,7 +164,13 @@ function showConflict(c: { pinned: string; link: string }, origin: string | unde
   const f = foreignParts(origin, false);
   show(
     "REJECT",
-    { code: "ROOT_CONFLICT", what: `The link names the root ${link}, but the root pinned in this browser is ${pinned}.`, reason: "Nothing is checked until you choose: keep the pinned root, or use the link's root for this check (it is not pinned).", ...f.parts },
+    {
+      code: "ROOT_CONFLICT",
+      what: `The link names the root ${link}, but the root pinned in this browser is ${pinned}.`,
+      reason:
+        "Nothing is checked until you choose: keep the pinned root, or use the link's root for this check (it is not pinned).",
+      ...f.parts,
+    },
     { code: "ROOT_CONFLICT", pinnedRoot: pinned, linkRoot: link, ...f.data },
   );
 }
@@ -160,7 +187,15 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
   try {
     root = trusted();
   } catch (e) {
-    show("REJECT", { code: (e as SsgkrError).code ?? "BAD_ROOT", what: "the trusted root is not usable", reason: (e as Error).message }, { code: (e as SsgkrError).code ?? "BAD_ROOT" });
+    show(
+      "REJECT",
+      {
+        code: (e as SsgkrError).code ?? "BAD_ROOT",
+        what: "the trusted root is not usable",
+        reason: (e as Error).message,
+      },
+      { code: (e as SsgkrError).code ?? "BAD_ROOT" },
+    );
     return;
   }
   const t0 = performance.now();
@@ -181,20 +216,42 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
       res = await fetch(url, { headers: { accept: "application/json" } });
       body = await res.json();
     } catch (e) {
-      show("NO PROOF", { code: "FETCH_FAILED", what: `the proof of ${JSON.stringify(name)} could not be fetched`, reason: (e as Error).message, ...foreign.parts }, { code: "FETCH_FAILED", ...foreign.data });
+      show(
+        "NO PROOF",
+        {
+          code: "FETCH_FAILED",
+          what: `the proof of ${JSON.stringify(name)} could not be fetched`,
+          reason: (e as Error).message,
+          ...foreign.parts,
+        },
+        { code: "FETCH_FAILED", ...foreign.data },
+      );
       return;
     }
     fetchMs = performance.now() - t0;
     if (!res.ok) {
       const err = body as { code?: string; message?: string };
-      show("NO PROOF", { code: err.code ?? `HTTP_${res.status}`, what: `the server gave no proof for ${JSON.stringify(name)}`, reason: err.message, ...foreign.parts }, { code: err.code ?? `HTTP_${res.status}`, ...foreign.data });
+      show(
+        "NO PROOF",
+        {
+          code: err.code ?? `HTTP_${res.status}`,
+          what: `the server gave no proof for ${JSON.stringify(name)}`,
+          reason: err.message,
+          ...foreign.parts,
+        },
+        { code: err.code ?? `HTTP_${res.status}`, ...foreign.data },
+      );
       return;
     }
   } else {
     try {
       body = JSON.parse(source.pasted);
     } catch (e) {
-      show("REJECT", { code: "BAD_CLAIM", what: "the pasted text is not JSON", reason: (e as Error).message }, { code: "BAD_CLAIM" });
+      show(
+        "REJECT",
+        { code: "BAD_CLAIM", what: "the pasted text is not JSON", reason: (e as Error).message },
+        { code: "BAD_CLAIM" },
+      );
       return;
     }
   }
@@ -203,10 +260,25 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
   const v: BodyVerdict = checkProofBody(body, name, root);
   const checkMs = performance.now() - t1;
   const time = `${fetchMs > 0 ? `fetch ${fetchMs.toFixed(0)} ms, ` : ""}prepare ${v.prepareMs.toFixed(0)} ms${v.prepareMs < 1 ? " (cached)" : ""}, verify ${v.verifyMs.toFixed(0)} ms, check in all ${checkMs.toFixed(0)} ms — hashing: ${backend}`;
-  const data = { ...foreign.data, code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript" };
+  const data = {
+    ...foreign.data,
+    code: v.code ?? "",
+    verifyMs: v.verifyMs.toFixed(2),
+    prepareMs: v.prepareMs.toFixed(2),
+    checkMs: checkMs.toFixed(2),
+    backend: backend.startsWith("WASM") ? "wasm" : "typescript",
+  };
   const st = verdictState(v);
   const shown = { ...data, trust: st.trust };
-  const common = { label: st.word, headline: st.headline, what: st.what, ...foreign.parts, ...(v.notice ? { notice: v.notice } : {}), ...(v.nameNotice ? { nameNotice: v.nameNotice } : {}), time };
+  const common = {
+    label: st.word,
+    headline: st.headline,
+    what: st.what,
+    ...foreign.parts,
+    ...(v.notice ? { notice: v.notice } : {}),
+    ...(v.nameNotice ? { nameNotice: v.nameNotice } : {}),
+    time,
+  };
   if (v.ok) show("ACCEPT", { ...common, ...(v.scope ? { scope: v.scope } : {}) }, shown);
   else show("REJECT", { ...common, code: v.code!, ...(v.reason ? { reason: v.reason } : {}) }, shown);
 }
@@ -216,7 +288,9 @@ async function blockInput(): Promise<{ block: string; proof: string | Uint8Array
   const jsonFile = $<HTMLInputElement>("block-json-file").files?.[0];
   const binFile = $<HTMLInputElement>("block-bin-file").files?.[0];
   const block = jsonFile ? await jsonFile.text() : $<HTMLTextAreaElement>("block-json").value;
-  const proof = binFile ? new Uint8Array(await binFile.arrayBuffer()) : $<HTMLTextAreaElement>("block-proof").value.trim();
+  const proof = binFile
+    ? new Uint8Array(await binFile.arrayBuffer())
+    : $<HTMLTextAreaElement>("block-proof").value.trim();
   return { block, proof };
 }
 
@@ -235,23 +309,49 @@ async function runBlock(): Promise<void> {
     const text = $<HTMLTextAreaElement>("to-root").value.trim();
     toRoot = text === "" ? undefined : parseRoot(text, "root after the block");
   } catch (e) {
-    show("REJECT", { code: (e as SsgkrError).code ?? "BAD_ROOT", what: "a root is not usable", reason: (e as Error).message }, { code: (e as SsgkrError).code ?? "BAD_ROOT", kind: "block" });
+    show(
+      "REJECT",
+      { code: (e as SsgkrError).code ?? "BAD_ROOT", what: "a root is not usable", reason: (e as Error).message },
+      { code: (e as SsgkrError).code ?? "BAD_ROOT", kind: "block" },
+    );
     return;
   }
   let body: { block: string; proof: string | Uint8Array };
   try {
     body = await blockInput();
   } catch (e) {
-    show("REJECT", { code: "BAD_CLAIM", what: "the block's files could not be read", reason: (e as Error).message }, { code: "BAD_CLAIM", kind: "block" });
+    show(
+      "REJECT",
+      { code: "BAD_CLAIM", what: "the block's files could not be read", reason: (e as Error).message },
+      { code: "BAD_CLAIM", kind: "block" },
+    );
     return;
   }
   const t1 = performance.now();
-  const v: BlockBodyVerdict = checkBlockBody(body, { ...(fromRoot ? { fromRoot } : {}), ...(toRoot ? { toRoot } : {}) });
+  const v: BlockBodyVerdict = checkBlockBody(body, {
+    ...(fromRoot ? { fromRoot } : {}),
+    ...(toRoot ? { toRoot } : {}),
+  });
   const checkMs = performance.now() - t1;
   const time = `prepare ${v.prepareMs.toFixed(0)} ms${v.prepareMs < 1 ? " (cached)" : ""}, verify ${v.verifyMs.toFixed(0)} ms, check in all ${checkMs.toFixed(0)} ms — hashing: ${backend}`;
   const st = verdictState(v);
-  const data = { kind: "block", code: v.code ?? "", verifyMs: v.verifyMs.toFixed(2), prepareMs: v.prepareMs.toFixed(2), checkMs: checkMs.toFixed(2), backend: backend.startsWith("WASM") ? "wasm" : "typescript", trust: st.trust, ...(v.operation !== undefined ? { operation: String(v.operation) } : {}) };
-  const common = { label: st.word, headline: st.headline, what: st.what, ...(v.notice ? { notice: v.notice } : {}), time };
+  const data = {
+    kind: "block",
+    code: v.code ?? "",
+    verifyMs: v.verifyMs.toFixed(2),
+    prepareMs: v.prepareMs.toFixed(2),
+    checkMs: checkMs.toFixed(2),
+    backend: backend.startsWith("WASM") ? "wasm" : "typescript",
+    trust: st.trust,
+    ...(v.operation !== undefined ? { operation: String(v.operation) } : {}),
+  };
+  const common = {
+    label: st.word,
+    headline: st.headline,
+    what: st.what,
+    ...(v.notice ? { notice: v.notice } : {}),
+    time,
+  };
   if (v.ok) show("ACCEPT", common, data);
   else show("REJECT", { ...common, code: v.code!, ...(v.reason ? { reason: v.reason } : {}) }, data);
 }
@@ -280,14 +380,16 @@ function start(): void {
   const linkRoot = q.get("root")?.trim() || undefined;
   $<HTMLInputElement>("name").value = q.get("name") ?? "";
   // A pin saved in the list form `[a, b, …]` reads the same as its hex form.
-  $<HTMLTextAreaElement>("root").value = pinned !== null ? canonicalRoot(pinned) : linkRoot !== undefined ? canonicalRoot(linkRoot) : "";
+  $<HTMLTextAreaElement>("root").value =
+    pinned !== null ? canonicalRoot(pinned) : linkRoot !== undefined ? canonicalRoot(linkRoot) : "";
   if (pinned && linkRoot && canonicalRoot(linkRoot) !== canonicalRoot(pinned)) {
     conflict = { pinned, link: linkRoot };
     $("conflict-pinned").textContent = canonicalRoot(pinned);
     $("conflict-link").textContent = canonicalRoot(linkRoot);
     $("conflict").hidden = false;
     $("pinned").textContent = "pinned root loaded; the link names another root (choose above)";
-  } else if (pinned) $("pinned").textContent = linkRoot ? "pinned root loaded (the link names the same root)" : "pinned root loaded";
+  } else if (pinned)
+    $("pinned").textContent = linkRoot ? "pinned root loaded (the link names the same root)" : "pinned root loaded";
   else if (linkRoot) $("pinned").textContent = "the link's root (not pinned)";
   if (q.get("server")) $<HTMLInputElement>("server").value = q.get("server")!;
   if (q.get("profile") === "v3") $<HTMLSelectElement>("profile").value = "v3";
@@ -302,7 +404,11 @@ function start(): void {
     if (conflict) resolve(conflict.pinned, "pinned root kept (the link's root is not used)");
   });
   $("use-link-root").addEventListener("click", () => {
-    if (conflict) resolve(conflict.link, `the link's root, for this page only (not pinned; the pinned root stays ${canonicalRoot(conflict.pinned)})`);
+    if (conflict)
+      resolve(
+        conflict.link,
+        `the link's root, for this page only (not pinned; the pinned root stays ${canonicalRoot(conflict.pinned)})`,
+      );
   });
   $("verify").addEventListener("click", () => void run({ name: $<HTMLInputElement>("name").value.trim() }));
   $("verify-pasted").addEventListener("click", () => void run({ pasted: $<HTMLTextAreaElement>("pasted").value }));

@@ -26,9 +26,29 @@ export interface VerdictState {
  * @param v the verdict of `checkProofBody`.
  */
 export function verdictState(v: BodyVerdict): VerdictState {
-  if (!v.ok) return { verdict: "REJECT", trust: "none", word: "REJECT", headline: "The proof does not show what its statement says.", what: `Claimed: ${v.statement}` };
+  if (!v.ok)
+    return {
+      verdict: "REJECT",
+      trust: "none",
+      word: "REJECT",
+      headline: "The proof does not show what its statement says.",
+      what: `Claimed: ${v.statement}`,
+    };
   if (v.rootSource === "statement") {
-    return { verdict: "ACCEPT", trust: "unpinned", word: "ACCEPT — UNPINNED", headline: "Not checked against a root you trust: this shows only that the proof matches the root its own statement names. Enter or pin the root you trust and verify again.", what: `Matches its own statement: ${v.statement}` };
+    return {
+      verdict: "ACCEPT",
+      trust: "unpinned",
+      word: "ACCEPT — UNPINNED",
+      headline:
+        "Not checked against a root you trust: this shows only that the proof matches the root its own statement names. Enter or pin the root you trust and verify again.",
+      what: `Matches its own statement: ${v.statement}`,
+    };
   }
-  return { verdict: "ACCEPT", trust: "pinned", word: "ACCEPT", headline: `Checked against the root you trust, ${v.trustedRoot ?? ""}.`, what: `Proved: ${v.statement}` };
+  return {
+    verdict: "ACCEPT",
+    trust: "pinned",
+    word: "ACCEPT",
+    headline: `Checked against the root you trust, ${v.trustedRoot ?? ""}.`,
+    what: `Proved: ${v.statement}`,
+  };
 }

@@ -77,9 +77,11 @@ export class PoolCore<S> {
   private closing: Promise<void> | null = null;
 
   constructor(options: PoolCoreOptions<S>) {
-    if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError(`a pool has an integer number ≥ 1 of workers, got ${String(options.size)}`);
+    if (!Number.isInteger(options.size) || options.size < 1)
+      throw new RangeError(`a pool has an integer number ≥ 1 of workers, got ${String(options.size)}`);
     const max = options.maxConsecutiveCrashes ?? Infinity;
-    if (!(max === Infinity || (Number.isInteger(max) && max >= 1))) throw new RangeError(`maxConsecutiveCrashes must be a positive integer, got ${String(max)}`);
+    if (!(max === Infinity || (Number.isInteger(max) && max >= 1)))
+      throw new RangeError(`maxConsecutiveCrashes must be a positive integer, got ${String(max)}`);
     this.options = options;
     this.maxCrashes = max;
     for (let i = 0; i < options.size; i++) this.slots.push(this.start(i));

@@ -51,9 +51,13 @@ function parseDoc(text: string): Map<string, DocSection> {
       current.https.push(row[4]!.trim());
       continue;
     }
-    assert.ok(!line.startsWith("| `"), `docs/errors.md: a row without the four columns Code, Meaning, Exit, HTTP: ${line}`);
+    assert.ok(
+      !line.startsWith("| `"),
+      `docs/errors.md: a row without the four columns Code, Meaning, Exit, HTTP: ${line}`,
+    );
     if (line.startsWith("Includes:")) {
-      for (const m of line.matchAll(/`(\w+)`(?: \(prefixed `(\w+)`\))?/g)) current.includes.push(m[2] ? { union: m[1]!, prefix: m[2] } : { union: m[1]! });
+      for (const m of line.matchAll(/`(\w+)`(?: \(prefixed `(\w+)`\))?/g))
+        current.includes.push(m[2] ? { union: m[1]!, prefix: m[2] } : { union: m[1]! });
     }
   }
   return out;
@@ -69,11 +73,19 @@ test("docs/errors.md has one section per code union of the catalogue, and no oth
 test("each section lists exactly its union's own codes, module, kind and included unions", () => {
   for (const [name, entry] of Object.entries(ERROR_CATALOGUE)) {
     const section = doc.get(name)!;
-    assert.deepEqual([...section.codes].sort(), [...entry.codes].sort(), `${name}: codes of docs/errors.md ≠ the runtime list`);
+    assert.deepEqual(
+      [...section.codes].sort(),
+      [...entry.codes].sort(),
+      `${name}: codes of docs/errors.md ≠ the runtime list`,
+    );
     assert.equal(section.codes.length, new Set(section.codes).size, `${name}: a code listed twice`);
     assert.equal(section.module, entry.module, `${name}: module`);
     assert.equal(section.kind, entry.kind, `${name}: kind`);
-    assert.deepEqual(section.includes, entry.includes.map((i) => (i.prefix ? { union: i.union, prefix: i.prefix } : { union: i.union })), `${name}: included unions`);
+    assert.deepEqual(
+      section.includes,
+      entry.includes.map((i) => (i.prefix ? { union: i.union, prefix: i.prefix } : { union: i.union })),
+      `${name}: included unions`,
+    );
   }
 });
 
@@ -85,7 +97,11 @@ test("every code has a meaning and a CLI exit status (2 for errors, 1 for verdic
       assert.match(exit, /^[0-3](;.*)?$/, `${name}.${code}: exit status`);
       if (code === "INTERNAL") assert.equal(exit, "3", `${name}.${code}: a bug exits 3`);
       else if (section.kind === "verdict") assert.equal(exit, "1", `${name}.${code}: a verdict exits 1`);
-      else assert.ok(exit.startsWith("2") || ["CONTROLS", "CONTROLS_FAILED"].includes(code), `${name}.${code}: an error exits 2 (a failed control 1)`);
+      else
+        assert.ok(
+          exit.startsWith("2") || ["CONTROLS", "CONTROLS_FAILED"].includes(code),
+          `${name}.${code}: an error exits 2 (a failed control 1)`,
+        );
     });
   }
 });
@@ -96,7 +112,10 @@ test("every catalogued module exists and exports its code list; every exported c
   let exported = 0;
   const missing: string[] = [];
   for (const module of modules) {
-    const mod = (await import(pathToFileURL(join(root, "dist", module.replace(/\.ts$/, ".js"))).href)) as Record<string, unknown>;
+    const mod = (await import(pathToFileURL(join(root, "dist", module.replace(/\.ts$/, ".js"))).href)) as Record<
+      string,
+      unknown
+    >;
     for (const [name, value] of Object.entries(mod)) {
       if (!/_CODES$/.test(name)) continue;
       exported++;
@@ -109,7 +128,12 @@ test("every catalogued module exists and exports its code list; every exported c
     for (const e of readdirSync(dir)) {
       const p = join(dir, e);
       if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith(".ts") && /export const \w+_CODES\b/.test(readFileSync(p, "utf8")) && !modules.has(relative(root, p).split("\\").join("/"))) strays.push(relative(root, p));
+      else if (
+        p.endsWith(".ts") &&
+        /export const \w+_CODES\b/.test(readFileSync(p, "utf8")) &&
+        !modules.has(relative(root, p).split("\\").join("/"))
+      )
+        strays.push(relative(root, p));
     }
   };
   walk(join(root, "src"));
@@ -119,16 +143,29 @@ test("every catalogued module exists and exports its code list; every exported c
 });
 
 test("included unions resolve, prefixes apply, and the composed verdict unions hold their parts", () => {
-  for (const entry of Object.values(ERROR_CATALOGUE)) for (const inc of entry.includes) assert.ok(ERROR_CATALOGUE[inc.union], `included ${inc.union}`);
+  for (const entry of Object.values(ERROR_CATALOGUE))
+    for (const inc of entry.includes) assert.ok(ERROR_CATALOGUE[inc.union], `included ${inc.union}`);
   const sync = codesOf("SyncRejectCode");
-  for (const c of ["WRONG_KIND", "INPUT_CLAIM_Y", "ROOT_CHANGED", "GKR_END_CHECK_FAILED", "GKR_ROUND_SUM_MISMATCH", "Truncated"]) assert.ok(sync.includes(c), c);
+  for (const c of [
+    "WRONG_KIND",
+    "INPUT_CLAIM_Y",
+    "ROOT_CHANGED",
+    "GKR_END_CHECK_FAILED",
+    "GKR_ROUND_SUM_MISMATCH",
+    "Truncated",
+  ])
+    assert.ok(sync.includes(c), c);
   const v2 = codesOf("V2RejectCode");
   assert.ok(v2.includes("DECODE_UnsupportedLayout") && v2.includes("CHAIN_BROKEN") && !v2.includes("Truncated"));
   assert.throws(() => codesOf("NoSuchCode"), RangeError);
 });
 
 test("the CLI prints an error's catalogue code as `error CODE: message`, exit 2", () => {
-  const all = new Set(Object.keys(ERROR_CATALOGUE).filter((n) => ERROR_CATALOGUE[n]!.kind === "error").flatMap((n) => codesOf(n)));
+  const all = new Set(
+    Object.keys(ERROR_CATALOGUE)
+      .filter((n) => ERROR_CATALOGUE[n]!.kind === "error")
+      .flatMap((n) => codesOf(n)),
+  );
   const { line, exitCode } = formatError(new SsgkrError("NON_CANONICAL", "x: 2130706433 is not in [0, p)"));
   assert.equal(line, "error NON_CANONICAL: x: 2130706433 is not in [0, p)");
   assert.equal(exitCode, 2);
@@ -143,14 +180,30 @@ const ANSWERED = Object.keys(HTTP_STATUSES).sort();
 
 test("every code of a union the HTTP API answers has its status in the catalogue, and only those unions carry statuses", () => {
   assert.deepEqual(ANSWERED, ["ClaimErrorCode", "HttpErrorCode", "RegistryErrorCode", "RequestErrorCode"]);
-  assert.deepEqual(Object.keys(ERROR_CATALOGUE).filter((n) => ERROR_CATALOGUE[n]!.http !== undefined).sort(), ANSWERED);
+  assert.deepEqual(
+    Object.keys(ERROR_CATALOGUE)
+      .filter((n) => ERROR_CATALOGUE[n]!.http !== undefined)
+      .sort(),
+    ANSWERED,
+  );
   for (const union of ANSWERED) {
     const entry = ERROR_CATALOGUE[union]!;
     assert.equal(entry.kind, "error", union);
-    assert.equal(entry.http, HTTP_STATUSES[union as keyof typeof HTTP_STATUSES], `${union}: the catalogue carries the HTTP layer's table`);
-    assert.deepEqual(Object.keys(entry.http!).sort(), [...entry.codes].sort(), `${union}: a status for every code, and for no other`);
+    assert.equal(
+      entry.http,
+      HTTP_STATUSES[union as keyof typeof HTTP_STATUSES],
+      `${union}: the catalogue carries the HTTP layer's table`,
+    );
+    assert.deepEqual(
+      Object.keys(entry.http!).sort(),
+      [...entry.codes].sort(),
+      `${union}: a status for every code, and for no other`,
+    );
     for (const [code, status] of Object.entries(entry.http!)) {
-      assert.ok(Number.isInteger(status) && status >= 400 && status <= 599, `${union}.${code}: ${status} is an error status`);
+      assert.ok(
+        Number.isInteger(status) && status >= 400 && status <= 599,
+        `${union}.${code}: ${status} is an error status`,
+      );
       assert.equal(statusOfCode(code), status, `${union}.${code}: a code of several unions has one status`);
     }
   }
@@ -181,7 +234,10 @@ test("the HTTP column of docs/errors.md is the status the API answers each error
       }
       const m = /^(\d{3})(?:; (.+))?$/.exec(cell);
       assert.ok(m, `${name}.${code}: HTTP column "${cell}" is a status (and an optional note after "; ")`);
-      const expected = name === "HttpErrorCode" ? new HttpError(code as (typeof HTTP_ERROR_CODES)[number], "x").status : statusOf(new SsgkrError(code, "x"));
+      const expected =
+        name === "HttpErrorCode"
+          ? new HttpError(code as (typeof HTTP_ERROR_CODES)[number], "x").status
+          : statusOf(new SsgkrError(code, "x"));
       assert.equal(Number(m[1]), expected, `${name}.${code}: HTTP column`);
       const own = ERROR_CATALOGUE[name]!.http;
       if (own) assert.equal(Number(m[1]), own[code], `${name}.${code}: the catalogue's status`);
@@ -201,7 +257,11 @@ test("the status table of docs/http.md gives each code it lists one of its row's
     if (!row) break;
     rows++;
     const statuses = row[1]!.split("/").map((x) => Number(x.trim()));
-    for (const m of row[2]!.matchAll(/`([A-Z_]+)`/g)) assert.ok(statuses.includes(statusOfCode(m[1]!)), `docs/http.md: ${m[1]} is ${statusOfCode(m[1]!)}, listed under ${row[1]!.trim()}`);
+    for (const m of row[2]!.matchAll(/`([A-Z_]+)`/g))
+      assert.ok(
+        statuses.includes(statusOfCode(m[1]!)),
+        `docs/http.md: ${m[1]} is ${statusOfCode(m[1]!)}, listed under ${row[1]!.trim()}`,
+      );
   }
   assert.ok(rows >= 8, "rows were found");
 });

@@ -29,7 +29,8 @@ function tsFiles(dir: string): string[] {
 
 /** Relative module specifiers of static imports (type-only too), re-exports, side-effect imports and `import(…)` (calls and types). */
 function relativeImports(text: string): string[] {
-  const re = /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g;
+  const re =
+    /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g;
   return [...text.matchAll(re)].map((m) => (m[1] ?? m[2] ?? m[3])!);
 }
 
@@ -38,7 +39,9 @@ function fileGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const top of ["src", "bench", "test"]) {
     for (const file of tsFiles(join(root, top))) {
-      const targets = relativeImports(readFileSync(file, "utf8")).map((s) => repoPath(resolve(dirname(file), s)).replace(/\.js$/, ".ts"));
+      const targets = relativeImports(readFileSync(file, "utf8")).map((s) =>
+        repoPath(resolve(dirname(file), s)).replace(/\.js$/, ".ts"),
+      );
       graph.set(repoPath(file), [...new Set(targets)]);
     }
   }
@@ -48,7 +51,10 @@ function fileGraph(): Map<string, string[]> {
 /** The cycles of a graph: its strongly connected components with more than one node or a self-import, each sorted (Tarjan). */
 function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   let next = 0;
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], onStack = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    onStack = new Set<string>();
   const out: string[][] = [];
   const connect = (v: string): void => {
     index.set(v, next);
@@ -95,14 +101,32 @@ function pathAround(graph: ReadonlyMap<string, readonly string[]>, component: re
 }
 
 test("the cycle finder reports each cycle once, self-imports included, and nothing for a chain", () => {
-  const g = new Map<string, string[]>([["a", ["b"]], ["b", ["c"]], ["c", ["a", "d"]], ["d", []], ["e", ["e"]], ["f", ["d", "outside"]]]);
+  const g = new Map<string, string[]>([
+    ["a", ["b"]],
+    ["b", ["c"]],
+    ["c", ["a", "d"]],
+    ["d", []],
+    ["e", ["e"]],
+    ["f", ["d", "outside"]],
+  ]);
   assert.deepEqual(cyclesOf(g), [["a", "b", "c"], ["e"]]);
   assert.equal(pathAround(g, ["a", "b", "c"]), "a → b → c → a");
-  assert.deepEqual(cyclesOf(new Map([["a", ["b"]], ["b", ["c"]], ["c", []]])), []);
+  assert.deepEqual(
+    cyclesOf(
+      new Map([
+        ["a", ["b"]],
+        ["b", ["c"]],
+        ["c", []],
+      ]),
+    ),
+    [],
+  );
 });
 
 test("the import scanner sees type-only imports, re-exports, side-effect imports and import types", () => {
-  const specs = relativeImports(`import type { A } from "./a.js";\nexport type { B } from "../b.js";\nimport "./c.js";\ntype D = typeof import("./d.js");\nimport {\n  type E,\n} from "./e.js";\nimport x from "lmdb";`);
+  const specs = relativeImports(
+    `import type { A } from "./a.js";\nexport type { B } from "../b.js";\nimport "./c.js";\ntype D = typeof import("./d.js");\nimport {\n  type E,\n} from "./e.js";\nimport x from "lmdb";`,
+  );
   assert.deepEqual(specs.sort(), ["../b.js", "./a.js", "./c.js", "./d.js", "./e.js"]);
 });
 

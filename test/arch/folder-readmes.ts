@@ -11,7 +11,8 @@ import { allowedImports } from "./layers.js";
 export const MAY_IMPORT = "**May import:**";
 export const IMPORTED_BY = "**Imported by:**";
 
-const IMPORT_RE = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+const IMPORT_RE =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
 /** "`a`, `b` and `c`". */
 function list(names: readonly string[]): string {
@@ -36,7 +37,9 @@ function importsIn(dir: string): { file: string; spec: string }[] {
     const p = join(dir, e);
     if (!e.endsWith(".ts") || !statSync(p).isFile()) continue;
     // comments (a TSDoc example's import) are not imports
-    const code = readFileSync(p, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    const code = readFileSync(p, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
     for (const m of code.matchAll(IMPORT_RE)) out.push({ file: p, spec: (m[1] ?? m[2] ?? m[3])! });
   }
   return out;
@@ -54,7 +57,9 @@ export function renderFolderLines(root: string): Map<string, { mayImport: string
         if (from !== ".") packages.get(from)!.add(spec);
         continue;
       }
-      const target = relative(src, dirname(resolve(dirname(file), spec))).split(sep).join("/");
+      const target = relative(src, dirname(resolve(dirname(file), spec)))
+        .split(sep)
+        .join("/");
       if (target !== from && importers.has(target)) importers.get(target)!.add(from);
     }
   }
@@ -62,12 +67,23 @@ export function renderFolderLines(root: string): Map<string, { mayImport: string
   for (const f of all) {
     const { folders: may, rootFiles } = allowedImports(f);
     const items = [...may.map((m) => `\`${m}\``), ...(rootFiles.length > 0 ? [`the root's ${list(rootFiles)}`] : [])];
-    let line = items.length === 0 ? "nothing of the package" : items.length === 1 ? items[0]! : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+    let line =
+      items.length === 0
+        ? "nothing of the package"
+        : items.length === 1
+          ? items[0]!
+          : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
     line += " (test/arch/layers.ts)";
     const pkgs = [...packages.get(f)!].sort();
     if (pkgs.length > 0) line += `; packages: ${pkgs.map((p) => `\`${p}\``).join(", ")}`;
     const by = [...importers.get(f)!];
-    const parts = [...(by.includes(".") ? ["the package entry points (`src/*.ts`)"] : []), ...by.filter((b) => b !== ".").sort().map((b) => `\`${b}\``)];
+    const parts = [
+      ...(by.includes(".") ? ["the package entry points (`src/*.ts`)"] : []),
+      ...by
+        .filter((b) => b !== ".")
+        .sort()
+        .map((b) => `\`${b}\``),
+    ];
     out.set(f, {
       mayImport: `${MAY_IMPORT} ${line}.`,
       importedBy: `${IMPORTED_BY} ${parts.length > 0 ? parts.join(", ") : "nothing (an entry point)"}.`,

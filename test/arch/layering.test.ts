@@ -12,7 +12,11 @@ const FRONTEND = ["smt", "sync", "codec", "serve", "cli", "counterparty", "http"
 function tsFiles(dir: string): string[] {
   let out: string[] = [];
   let entries: string[] = [];
-  try { entries = readdirSync(dir); } catch { return out; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const e of entries) {
     const p = join(dir, e);
     if (statSync(p).isDirectory()) out = out.concat(tsFiles(p));
@@ -24,7 +28,8 @@ function tsFiles(dir: string): string[] {
 /** Module specifiers of static imports, re-exports and dynamic imports. */
 function importsOf(text: string): string[] {
   const specs: string[] = [];
-  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+  const re =
+    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
   for (const m of text.matchAll(re)) specs.push((m[1] ?? m[2] ?? m[3])!);
   return specs;
 }
@@ -48,12 +53,16 @@ test("the core (field → gkr) never imports the SMT frontend, sync, codec, serv
 });
 
 test("the import scanner recognises every import form", () => {
-  const specs = importsOf(`import { a } from "../smt/x.js";\nexport * from '../sync/y.js';\nconst m = await import("../cli/z.js");\nimport "../serve/w.js";`);
+  const specs = importsOf(
+    `import { a } from "../smt/x.js";\nexport * from '../sync/y.js';\nconst m = await import("../cli/z.js");\nimport "../serve/w.js";`,
+  );
   assert.deepEqual(specs.sort(), ["../cli/z.js", "../serve/w.js", "../smt/x.js", "../sync/y.js"]);
 });
 
 test("the import scanner sees type-only imports and re-exports, over several lines", () => {
-  const specs = importsOf(`import type { A } from "../statement/types.js";\nexport type { B } from "../smt/config.js";\nimport {\n  type C,\n  d,\n} from "../gkr/index.js";`);
+  const specs = importsOf(
+    `import type { A } from "../statement/types.js";\nexport type { B } from "../smt/config.js";\nimport {\n  type C,\n  d,\n} from "../gkr/index.js";`,
+  );
   assert.deepEqual(specs.sort(), ["../gkr/index.js", "../smt/config.js", "../statement/types.js"]);
 });
 
@@ -62,7 +71,11 @@ function importsUnder(folder: string): { file: string; target: string }[] {
   const out: { file: string; target: string }[] = [];
   for (const file of tsFiles(join(root, "src", folder))) {
     for (const spec of importsOf(readFileSync(file, "utf8"))) {
-      const target = spec.startsWith(".") ? relative(join(root, "src"), resolve(dirname(file), spec)).split(sep).join("/") : spec;
+      const target = spec.startsWith(".")
+        ? relative(join(root, "src"), resolve(dirname(file), spec))
+            .split(sep)
+            .join("/")
+        : spec;
       out.push({ file: relative(root, file), target });
     }
   }
@@ -70,17 +83,36 @@ function importsUnder(folder: string): { file: string; target: string }[] {
 }
 
 test("the browser page and the counterparty check import nothing Node-only (no store, server, CLI, lmdb, fastify, workers)", () => {
-  const browserSide = [...importsUnder("web"), ...importsUnder("counterparty").filter((i) => !i.file.endsWith("prove.ts"))];
+  const browserSide = [
+    ...importsUnder("web"),
+    ...importsUnder("counterparty").filter((i) => !i.file.endsWith("prove.ts")),
+  ];
   assert.ok(browserSide.length > 5, "browser-side imports were found");
-  const bad = browserSide.filter(({ target }) =>
-    /^(http|cli|serve)\//.test(target) || target.startsWith("registry/store") || target.startsWith("registry/import") || target.startsWith("sync/parallel") ||
-    ["lmdb", "fastify", "node:worker_threads", "node:os", "node:crypto", "node:path"].includes(target) || target.startsWith("@fastify/"));
-  assert.deepEqual(bad.map((b) => `${b.file} imports ${b.target}`), []);
+  const bad = browserSide.filter(
+    ({ target }) =>
+      /^(http|cli|serve)\//.test(target) ||
+      target.startsWith("registry/store") ||
+      target.startsWith("registry/import") ||
+      target.startsWith("sync/parallel") ||
+      ["lmdb", "fastify", "node:worker_threads", "node:os", "node:crypto", "node:path"].includes(target) ||
+      target.startsWith("@fastify/"),
+  );
+  assert.deepEqual(
+    bad.map((b) => `${b.file} imports ${b.target}`),
+    [],
+  );
 });
 
 test("the HTTP API reaches the registry only through the name-statement adapter, the store, the checkpoint signer, the block prover and the registry's error codes (their HTTP statuses); nothing but the CLI imports it", () => {
-  const http = importsUnder("http").filter(({ target }) => /^registry\//.test(target) && !/^registry\/(store|mapping|checkpoint|consistency\/block-prover|errors\.js$)/.test(target));
-  assert.deepEqual(http.map((b) => `${b.file} imports ${b.target}`), []);
+  const http = importsUnder("http").filter(
+    ({ target }) =>
+      /^registry\//.test(target) &&
+      !/^registry\/(store|mapping|checkpoint|consistency\/block-prover|errors\.js$)/.test(target),
+  );
+  assert.deepEqual(
+    http.map((b) => `${b.file} imports ${b.target}`),
+    [],
+  );
   const users: string[] = [];
   for (const folder of readdirSync(join(root, "src"))) {
     if (folder === "http" || folder === "cli" || !statSync(join(root, "src", folder)).isDirectory()) continue;
@@ -93,7 +125,10 @@ test("the HTTP API reaches the registry only through the name-statement adapter,
 const V2_FOLDERS = ["smt/v2", "codec/v2", "sync/v2", "smt/v3", "codec/v3", "sync/v3"];
 function isV2(target: string): boolean {
   const t = target.split(sep).join("/");
-  return V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) || /^gkr\/structured(-[^/]+|\/.+)$/.test(t.replace(/\.(js|ts)$/, ""));
+  return (
+    V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) ||
+    /^gkr\/structured(-[^/]+|\/.+)$/.test(t.replace(/\.(js|ts)$/, ""))
+  );
 }
 
 /** Folders whose code defines compat-v1 (the CLI, serving and the registry may offer both profiles). */
@@ -104,7 +139,10 @@ test("compat-v1 code never imports profiles v2 and v3 (src/smt/v2, src/codec/v2,
   let v2Files = 0;
   for (const file of tsFiles(join(root, "src"))) {
     const self = relative(join(root, "src"), file);
-    if (isV2(self)) { v2Files++; continue; }
+    if (isV2(self)) {
+      v2Files++;
+      continue;
+    }
     if (!COMPAT_V1.includes(self.split(sep)[0]!)) continue;
     for (const spec of importsOf(readFileSync(file, "utf8"))) {
       if (!spec.startsWith(".")) continue;
@@ -131,15 +169,33 @@ test("the profile v2 SMT frontend imports the core, the v1 SMT frontend and its 
 test("the worker-pool core (src/workers) imports nothing of the package, the catalogue (src/error-catalogue.ts) only errors.ts files, verifier code lists and the library's union, and that union (src/error-codes.ts) only types of errors.ts files and code lists", () => {
   const workers = importsUnder("workers").filter(({ target }) => !target.startsWith("node:"));
   assert.ok(tsFiles(join(root, "src", "workers")).length >= 1, "the core was found");
-  assert.deepEqual(workers.map((b) => `${b.file} imports ${b.target}`), []);
-  const catalogue = importsOf(readFileSync(join(root, "src", "error-catalogue.ts"), "utf8")).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
+  assert.deepEqual(
+    workers.map((b) => `${b.file} imports ${b.target}`),
+    [],
+  );
+  const catalogue = importsOf(readFileSync(join(root, "src", "error-catalogue.ts"), "utf8")).map((s) =>
+    relative(join(root, "src"), resolve(join(root, "src"), s))
+      .split(sep)
+      .join("/"),
+  );
   assert.ok(catalogue.length > 20, "the catalogue's imports were found");
-  const allowed = /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|demo\/errors|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verdict|sync\/verify|sync\/v2\/verify|sync\/v3\/verdict|registry\/verify-record|registry\/verify-block|registry\/consistency\/verify-consistency|counterparty\/verify)\.js$/;
-  assert.deepEqual(catalogue.filter((t) => !allowed.test(t) && t !== "error-codes.js"), []);
+  const allowed =
+    /(^|\/)errors\.js$|^(sync\/request|counterparty\/claim|demo\/errors|gkr\/verifier|sumcheck\/verifier|smt\/semantics|sync\/verdict|sync\/verify|sync\/v2\/verify|sync\/v3\/verdict|registry\/verify-record|registry\/verify-block|registry\/consistency\/verify-consistency|counterparty\/verify)\.js$/;
+  assert.deepEqual(
+    catalogue.filter((t) => !allowed.test(t) && t !== "error-codes.js"),
+    [],
+  );
   const unionText = readFileSync(join(root, "src", "error-codes.ts"), "utf8");
-  const union = importsOf(unionText).map((s) => relative(join(root, "src"), resolve(join(root, "src"), s)).split(sep).join("/"));
+  const union = importsOf(unionText).map((s) =>
+    relative(join(root, "src"), resolve(join(root, "src"), s))
+      .split(sep)
+      .join("/"),
+  );
   assert.ok(union.length > 10, "the union's imports were found");
-  assert.deepEqual(union.filter((t) => !allowed.test(t) || t.startsWith("cli/")), []);
+  assert.deepEqual(
+    union.filter((t) => !allowed.test(t) || t.startsWith("cli/")),
+    [],
+  );
   assert.doesNotMatch(unionText, /^import (?!type )/m, "src/error-codes.ts imports types only");
 });
 
@@ -163,10 +219,18 @@ test("the kernels import only the field and hash layers below them and the kerne
   // pcs/backend.js is the seam the WASM backend of the commitment is injected through and
   // pcs/domain.js its roots of unity; pcs itself never imports the kernels (the test above).
   const allowed = ["field/", "hash/", "kernels/", "pcs/backend.js", "pcs/domain.js"];
-  const bad = importsUnder("kernels").filter(({ file, target }) =>
-    !file.includes(`kernels${sep}assembly${sep}`) && !file.includes("kernels/assembly/") &&
-    target.includes("/") && !target.startsWith("node:") && !allowed.some((a) => target.startsWith(a)));
-  assert.deepEqual(bad.map((b) => `${b.file} imports ${b.target}`), []);
+  const bad = importsUnder("kernels").filter(
+    ({ file, target }) =>
+      !file.includes(`kernels${sep}assembly${sep}`) &&
+      !file.includes("kernels/assembly/") &&
+      target.includes("/") &&
+      !target.startsWith("node:") &&
+      !allowed.some((a) => target.startsWith(a)),
+  );
+  assert.deepEqual(
+    bad.map((b) => `${b.file} imports ${b.target}`),
+    [],
+  );
 });
 
 // ---- The allowed-imports matrix (test/arch/layers.ts) ----
@@ -185,9 +249,15 @@ function unitOf(path: string): string | null {
 
 /** The sub-folder of `path` inside its unit ("" for the unit's own root files), as placed in SUBFOLDERS (longest match). */
 function subfolderOf(unit: string, path: string): string | null {
-  const rest = path.slice(unit.length + 1).split("/").slice(0, -1).join("/");
+  const rest = path
+    .slice(unit.length + 1)
+    .split("/")
+    .slice(0, -1)
+    .join("/");
   if (rest === "") return "";
-  const placed = Object.keys(SUBFOLDERS[unit] ?? {}).filter((s) => rest === s || rest.startsWith(`${s}/`)).sort((a, b) => b.length - a.length);
+  const placed = Object.keys(SUBFOLDERS[unit] ?? {})
+    .filter((s) => rest === s || rest.startsWith(`${s}/`))
+    .sort((a, b) => b.length - a.length);
   return placed[0] ?? null;
 }
 
@@ -199,7 +269,11 @@ function allImports(): { file: string; spec: string; target: string }[] {
       if (file.includes(`${sep}kernels${sep}assembly${sep}`)) continue; // AssemblyScript, compiled on its own
       for (const spec of importsOf(readFileSync(file, "utf8"))) {
         if (!spec.startsWith(".")) continue;
-        out.push({ file: repoPath(file), spec, target: repoPath(resolve(dirname(file), spec)).replace(/\.js$/, ".ts") });
+        out.push({
+          file: repoPath(file),
+          spec,
+          target: repoPath(resolve(dirname(file), spec)).replace(/\.js$/, ".ts"),
+        });
       }
     }
   }
@@ -231,16 +305,30 @@ test("every folder of src/ and bench/ and every file directly in src/ is placed 
     if (dir === "src") continue;
     const parts = dir.split("/");
     const unit = parts[0] === "src" ? `src/${parts[1]}` : parts.length === 1 ? "bench" : `bench/${parts[1]}`;
-    if (!(unit in UNITS)) { missing.push(`${dir}/ (no unit ${unit} in UNITS)`); continue; }
+    if (!(unit in UNITS)) {
+      missing.push(`${dir}/ (no unit ${unit} in UNITS)`);
+      continue;
+    }
     const rest = dir.slice(unit.length + 1);
     if (rest && !(rest in (SUBFOLDERS[unit] ?? {}))) missing.push(`${dir}/ (not in SUBFOLDERS["${unit}"])`);
   }
   for (const f of readdirSync(join(root, "src"))) {
     if (f.endsWith(".ts") && !(`src/${f}` in UNITS)) missing.push(`src/${f}`);
   }
-  assert.deepEqual(missing, [], "place each folder in test/arch/layers.ts (UNITS or SUBFOLDERS), with the folders it may import");
-  const placed = [...Object.keys(UNITS), ...Object.entries(SUBFOLDERS).flatMap(([u, subs]) => Object.keys(subs).map((s) => `${u}/${s}`))];
-  const stale = placed.filter((p) => p.endsWith(".ts") ? !statSync(join(root, p), { throwIfNoEntry: false }) : !codeFolders().some((d) => d === p || d.startsWith(`${p}/`)));
+  assert.deepEqual(
+    missing,
+    [],
+    "place each folder in test/arch/layers.ts (UNITS or SUBFOLDERS), with the folders it may import",
+  );
+  const placed = [
+    ...Object.keys(UNITS),
+    ...Object.entries(SUBFOLDERS).flatMap(([u, subs]) => Object.keys(subs).map((s) => `${u}/${s}`)),
+  ];
+  const stale = placed.filter((p) =>
+    p.endsWith(".ts")
+      ? !statSync(join(root, p), { throwIfNoEntry: false })
+      : !codeFolders().some((d) => d === p || d.startsWith(`${p}/`)),
+  );
   assert.deepEqual(stale, [], "units and sub-folders of the matrix that no longer exist");
 });
 
@@ -257,7 +345,8 @@ test("the allowed-imports matrix has no cycles, at the top level and among each 
   }
   assertAcyclic(Object.fromEntries(Object.entries(UNITS).map(([u, unit]) => [u, unit.imports])), "the folder matrix");
   for (const [u, subs] of Object.entries(SUBFOLDERS)) {
-    for (const [s, may] of Object.entries(subs)) for (const m of may) assert.ok(m in subs, `${u}/${s} may import ${u}/${m}, which is not placed`);
+    for (const [s, may] of Object.entries(subs))
+      for (const m of may) assert.ok(m in subs, `${u}/${s} may import ${u}/${m}, which is not placed`);
     assertAcyclic(subs, `the sub-folders of ${u}`);
   }
   assert.throws(() => assertAcyclic({ a: ["b"], b: ["a"] }, "x"), /cycle: a → b → a/);
@@ -268,13 +357,20 @@ test("every import of src/ and bench/ (static, type-only, re-export, dynamic) fo
   assert.ok(imports.length > 1000, `imports were found (${imports.length})`);
   const violations: string[] = [];
   for (const { file, spec, target } of imports) {
-    const from = unitOf(file)!, to = unitOf(target);
-    if (to === null) { violations.push(`${file} imports ${spec}, outside src/, bench/ and test/`); continue; }
+    const from = unitOf(file)!,
+      to = unitOf(target);
+    if (to === null) {
+      violations.push(`${file} imports ${spec}, outside src/, bench/ and test/`);
+      continue;
+    }
     if (from === to) {
       if (!(from in SUBFOLDERS)) continue;
-      const a = subfolderOf(from, file), b = subfolderOf(from, target);
-      if (a === null || b === null || a === "" || b === "" || a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`)) continue;
-      if (!SUBFOLDERS[from]![a]!.includes(b)) violations.push(`${file} imports ${spec}: ${from}/${a} may not import ${from}/${b}`);
+      const a = subfolderOf(from, file),
+        b = subfolderOf(from, target);
+      if (a === null || b === null || a === "" || b === "" || a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`))
+        continue;
+      if (!SUBFOLDERS[from]![a]!.includes(b))
+        violations.push(`${file} imports ${spec}: ${from}/${a} may not import ${from}/${b}`);
       continue;
     }
     if (UNITS[from]?.imports.includes(to)) continue;
@@ -295,7 +391,8 @@ function publishedBy(dir: string): Set<string> | null {
     if (seen.has(f)) continue;
     seen.add(f);
     const text = readFileSync(join(root, f), "utf8");
-    for (const m of text.matchAll(/export\s[^'"]*?from\s*['"](\.[^'"]+)['"]/g)) queue.push(repoPath(resolve(dirname(join(root, f)), m[1]!)).replace(/\.js$/, ".ts"));
+    for (const m of text.matchAll(/export\s[^'"]*?from\s*['"](\.[^'"]+)['"]/g))
+      queue.push(repoPath(resolve(dirname(join(root, f)), m[1]!)).replace(/\.js$/, ".ts"));
   }
   return seen;
 }
@@ -321,7 +418,8 @@ test("another folder's code is imported through its public entry (index.ts and w
     if (!published) continue; // a folder without an entry: its files are its interface
     checked++;
     const listed = (UNITS[unit]?.entries ?? []).map((e) => `${unit}/${e}`);
-    if (!published.has(target) && !listed.includes(target)) reachIns.push(`${file} imports ${spec}, which ${dir}/index.ts does not publish`);
+    if (!published.has(target) && !listed.includes(target))
+      reachIns.push(`${file} imports ${spec}, which ${dir}/index.ts does not publish`);
   }
   assert.ok(checked > 200, `cross-folder imports were checked (${checked})`);
   assert.deepEqual(reachIns, []);
@@ -329,8 +427,13 @@ test("another folder's code is imported through its public entry (index.ts and w
 
 test("README's Layout section is the one rendered from the matrix (`npm run layout` rewrites it)", () => {
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  const a = readme.indexOf(LAYOUT_BEGIN), b = readme.indexOf(LAYOUT_END);
+  const a = readme.indexOf(LAYOUT_BEGIN),
+    b = readme.indexOf(LAYOUT_END);
   assert.ok(a >= 0 && b > a, `README.md has the markers ${LAYOUT_BEGIN} … ${LAYOUT_END}`);
-  assert.equal(readme.slice(a + LAYOUT_BEGIN.length, b).trim(), renderLayout().trim(), "README.md's Layout section differs from test/arch/layers.ts: run `npm run layout`");
+  assert.equal(
+    readme.slice(a + LAYOUT_BEGIN.length, b).trim(),
+    renderLayout().trim(),
+    "README.md's Layout section differs from test/arch/layers.ts: run `npm run layout`",
+  );
   for (const u of Object.keys(UNITS)) assert.ok(renderLayout().includes(`\`${u}\``), `the layout names ${u}`);
 });

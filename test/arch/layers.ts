@@ -23,24 +23,60 @@ export interface Unit {
   readonly entries?: readonly string[];
 }
 
-const CORE = ["src/errors.ts", "src/workers", "src/field", "src/hash", "src/transcript", "src/sumcheck", "src/kernels", "src/pcs", "src/gkr"];
+const CORE = [
+  "src/errors.ts",
+  "src/workers",
+  "src/field",
+  "src/hash",
+  "src/transcript",
+  "src/sumcheck",
+  "src/kernels",
+  "src/pcs",
+  "src/gkr",
+];
 const ALL_SRC = [
-  ...CORE, "src/pcs-workers", "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty",
-  "src/serve", "src/http", "src/web", "src/demo", "src/cli",
+  ...CORE,
+  "src/pcs-workers",
+  "src/statement",
+  "src/smt",
+  "src/codec",
+  "src/sync",
+  "src/registry",
+  "src/counterparty",
+  "src/serve",
+  "src/http",
+  "src/web",
+  "src/demo",
+  "src/cli",
 ];
 
 /** Top-level units, bottom first. */
 export const UNITS: Readonly<Record<string, Unit>> = {
-  "src/errors.ts": { job: "`SsgkrError`, the base of every error with a stable `code`; `InternalError`, a broken invariant", imports: [] },
-  "src/workers": { job: "the worker-pool core: start, crash detection, respawn with a crash limit, close", imports: [] },
+  "src/errors.ts": {
+    job: "`SsgkrError`, the base of every error with a stable `code`; `InternalError`, a broken invariant",
+    imports: [],
+  },
+  "src/workers": {
+    job: "the worker-pool core: start, crash detection, respawn with a crash limit, close",
+    imports: [],
+  },
   "src/field": {
     job: "KoalaBear field F_p (p = 2^31 − 2^24 + 1), its degree-4 extension F_p[X]/(X^4 − 3), inline extension arithmetic",
     imports: ["src/errors.ts"],
     entries: ["ext-inline.ts", "ext-split.ts"],
   },
-  "src/hash": { job: "Poseidon2 width 16, padding-free sponge, 2-to-1 compression", imports: ["src/errors.ts", "src/field"] },
-  "src/transcript": { job: "Fiat–Shamir transcript (duplex challenger, Plonky3 0.4.x semantics)", imports: ["src/errors.ts", "src/field", "src/hash"] },
-  "src/sumcheck": { job: "generic sumcheck prover and verifier", imports: ["src/errors.ts", "src/field", "src/transcript"] },
+  "src/hash": {
+    job: "Poseidon2 width 16, padding-free sponge, 2-to-1 compression",
+    imports: ["src/errors.ts", "src/field"],
+  },
+  "src/transcript": {
+    job: "Fiat–Shamir transcript (duplex challenger, Plonky3 0.4.x semantics)",
+    imports: ["src/errors.ts", "src/field", "src/hash"],
+  },
+  "src/sumcheck": {
+    job: "generic sumcheck prover and verifier",
+    imports: ["src/errors.ts", "src/field", "src/transcript"],
+  },
   "src/pcs": {
     job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript"],
@@ -71,7 +107,10 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "sparse-Merkle leaves, tree, circuit configuration and compiler, witness",
     imports: ["src/errors.ts", "src/field", "src/hash", "src/gkr", "src/statement"],
   },
-  "src/codec": { job: "inner-proof-v1 encoding; `v2/` inner-proof-v2, `v3/` inner-proof-v3", imports: ["src/errors.ts", "src/field", "src/hash", "src/pcs", "src/gkr", "src/statement"] },
+  "src/codec": {
+    job: "inner-proof-v1 encoding; `v2/` inner-proof-v2, `v3/` inner-proof-v3",
+    imports: ["src/errors.ts", "src/field", "src/hash", "src/pcs", "src/gkr", "src/statement"],
+  },
   "src/sync": {
     job: "prepared circuits, prove/verify, request files, limits, batches, worker pool",
     imports: [...CORE, "src/statement", "src/smt", "src/codec"],
@@ -81,7 +120,18 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/registry": {
     job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), `consistency/` (change-log replay, the background block prover, consistency chains), record → leaf mapping, root encoding, statements",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
-    entries: ["requests.ts", "name-block.ts", "block-limits.ts", "block-dir.ts", "verify-block.ts", "block-v3.ts", "record-v3.ts", "root.ts", "consistency/block-prover.ts", "consistency/verify-consistency.ts"],
+    entries: [
+      "requests.ts",
+      "name-block.ts",
+      "block-limits.ts",
+      "block-dir.ts",
+      "verify-block.ts",
+      "block-v3.ts",
+      "record-v3.ts",
+      "root.ts",
+      "consistency/block-prover.ts",
+      "consistency/verify-consistency.ts",
+    ],
   },
   "src/counterparty": {
     job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",
@@ -103,11 +153,24 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "the registry demo (`ssgkr demo`): import, prove, verify, report",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
   },
-  "src/error-codes.ts": { job: "`LibraryErrorCode`: the catalogue's error code unions but the CLI's (types only), which the CLI types its codes with", imports: ALL_SRC.filter((u) => u !== "src/cli") },
+  "src/error-codes.ts": {
+    job: "`LibraryErrorCode`: the catalogue's error code unions but the CLI's (types only), which the CLI types its codes with",
+    imports: ALL_SRC.filter((u) => u !== "src/cli"),
+  },
   "src/cli": { job: "the `ssgkr` command", imports: [...ALL_SRC.filter((u) => u !== "src/cli"), "src/error-codes.ts"] },
-  "src/error-catalogue.ts": { job: "the one error catalogue: every code union with its module (docs/errors.md)", imports: [...ALL_SRC, "src/error-codes.ts"] },
+  "src/error-catalogue.ts": {
+    job: "the one error catalogue: every code union with its module (docs/errors.md)",
+    imports: [...ALL_SRC, "src/error-codes.ts"],
+  },
   "src/engine.ts": { job: "public entry `statesync-gkr/engine`: the proof engine without statements", imports: CORE },
-  "src/index.ts": { job: "public entry `statesync-gkr`", imports: [...ALL_SRC.filter((u) => !["src/cli", "src/http", "src/web", "src/demo"].includes(u)), "src/error-codes.ts", "src/error-catalogue.ts"] },
+  "src/index.ts": {
+    job: "public entry `statesync-gkr`",
+    imports: [
+      ...ALL_SRC.filter((u) => !["src/cli", "src/http", "src/web", "src/demo"].includes(u)),
+      "src/error-codes.ts",
+      "src/error-catalogue.ts",
+    ],
+  },
   "src/v2.ts": {
     job: "public entry `statesync-gkr/v2`: profile v2 proofs, aggregates and blocks, inner-proof-v2 bytes, the registry block check",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
@@ -121,9 +184,12 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     imports: ["src/pcs", "src/kernels", "src/pcs-workers"],
   },
   "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
-  "bench/children": { job: "child processes of the benchmarks (one measured point each)", imports: [...ALL_SRC, "bench/lib", "test"] },
+  "bench/children": {
+    job: "child processes of the benchmarks (one measured point each)",
+    imports: [...ALL_SRC, "bench/lib", "test"],
+  },
   "bench/report": { job: "the benchmark report page (`npm run bench -- report`)", imports: ["bench/lib"] },
-  "bench": {
+  bench: {
     job: "the benchmarks (`npm run bench -- <name>`)",
     imports: [...ALL_SRC, "src/index.ts", "src/engine.ts", "bench/lib", "bench/children", "bench/report", "test"],
   },
@@ -139,8 +205,21 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
   "src/smt": { v2: [], v3: ["v2"] },
   "src/codec": { v2: [], v3: ["v2"] },
   "src/sync": { parallel: [], v2: ["parallel"], v3: ["v2"] },
-  "src/registry": { hashing: [], store: ["hashing"], import: ["hashing", "store"], "import/sources": [], checkpoint: [], consistency: ["hashing", "store", "checkpoint"] },
-  "src/serve": { protocol: [], fixtures: [], load: ["protocol", "fixtures"], server: ["protocol", "fixtures"], nats: ["protocol", "load", "server"] },
+  "src/registry": {
+    hashing: [],
+    store: ["hashing"],
+    import: ["hashing", "store"],
+    "import/sources": [],
+    checkpoint: [],
+    consistency: ["hashing", "store", "checkpoint"],
+  },
+  "src/serve": {
+    protocol: [],
+    fixtures: [],
+    load: ["protocol", "fixtures"],
+    server: ["protocol", "fixtures"],
+    nats: ["protocol", "load", "server"],
+  },
   "src/web": { shims: [] },
   "src/cli": { commands: [] },
   "bench/report": { sections: [] },
@@ -151,7 +230,15 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
  * directly): profile v2's folders, which the compat-v1 entries must not re-export, and folders of
  * one job. Any other sub-folder is reached through the nearest entry (`index.ts`) above it.
  */
-export const OPEN_SUBFOLDERS: readonly string[] = ["src/gkr/structured", "src/smt/v2", "src/smt/v3", "src/codec/v2", "src/codec/v3", "src/serve/nats", "src/serve/fixtures"];
+export const OPEN_SUBFOLDERS: readonly string[] = [
+  "src/gkr/structured",
+  "src/smt/v2",
+  "src/smt/v3",
+  "src/codec/v2",
+  "src/codec/v3",
+  "src/serve/nats",
+  "src/serve/fixtures",
+];
 
 /**
  * File-level imports tolerated against the matrix, each listed as "file → target" so that nothing
@@ -163,9 +250,24 @@ export const PENDING: readonly string[] = [];
 function reduced(name: string): string[] {
   const direct = UNITS[name]!.imports;
   const reach = (u: string, seen: Set<string>): void => {
-    for (const v of UNITS[u]?.imports ?? []) if (!seen.has(v)) { seen.add(v); reach(v, seen); }
+    for (const v of UNITS[u]?.imports ?? [])
+      if (!seen.has(v)) {
+        seen.add(v);
+        reach(v, seen);
+      }
   };
-  return direct.filter((d) => !direct.some((o) => o !== d && (() => { const s = new Set<string>(); reach(o, s); return s.has(d); })()));
+  return direct.filter(
+    (d) =>
+      !direct.some(
+        (o) =>
+          o !== d &&
+          (() => {
+            const s = new Set<string>();
+            reach(o, s);
+            return s.has(d);
+          })(),
+      ),
+  );
 }
 
 const short = (u: string): string => u.replace(/^src\//, "");
@@ -181,12 +283,18 @@ export function renderLayout(): string {
   lines.push("|---|---|---|");
   for (const u of Object.keys(UNITS)) {
     const unit = UNITS[u]!;
-    const subs = SUBFOLDERS[u] ? ` (${Object.keys(SUBFOLDERS[u]!).map((s) => `\`${s}/\``).join(", ")})` : "";
+    const subs = SUBFOLDERS[u]
+      ? ` (${Object.keys(SUBFOLDERS[u]!)
+          .map((s) => `\`${s}/\``)
+          .join(", ")})`
+      : "";
     const may = unit.imports.length ? unit.imports.map((i) => `\`${short(i)}\``).join(", ") : "—";
     lines.push(`| \`${u}\`${subs} | ${unit.job} | ${may} |`);
   }
   lines.push("");
-  lines.push("Dependencies of `src/` (an arrow points at what a folder may import; arrows implied by others are left out):");
+  lines.push(
+    "Dependencies of `src/` (an arrow points at what a folder may import; arrows implied by others are left out):",
+  );
   lines.push("");
   lines.push("```mermaid");
   lines.push("graph BT");
@@ -210,20 +318,29 @@ export function allowedImports(folder: string): { folders: string[]; rootFiles: 
   if (!UNITS[unit]) throw new RangeError(`src/${folder} is not placed in the matrix`);
   const sub = rest.join("/");
   const subs = SUBFOLDERS[unit] ?? {};
-  const placed = Object.keys(subs).filter((s) => sub === s || sub.startsWith(`${s}/`)).sort((a, b) => b.length - a.length)[0];
+  const placed = Object.keys(subs)
+    .filter((s) => sub === s || sub.startsWith(`${s}/`))
+    .sort((a, b) => b.length - a.length)[0];
   const own = new Set<string>();
   if (sub === "") for (const s of Object.keys(subs)) own.add(`${top}/${s}`);
   else {
     own.add(top!);
     for (const s of Object.keys(subs)) {
       // nested in, or above, its own sub-folder; or a sibling it is allowed
-      if (placed !== undefined && (s.startsWith(`${placed}/`) || placed.startsWith(`${s}/`) || subs[placed]!.includes(s))) own.add(`${top}/${s}`);
+      if (
+        placed !== undefined &&
+        (s.startsWith(`${placed}/`) || placed.startsWith(`${s}/`) || subs[placed]!.includes(s))
+      )
+        own.add(`${top}/${s}`);
     }
   }
   own.delete(folder);
   const others = UNITS[unit]!.imports.filter((u) => u.startsWith("src/"));
   return {
     folders: [...others.filter((u) => !u.endsWith(".ts")).map(short), ...own].sort(),
-    rootFiles: others.filter((u) => u.endsWith(".ts")).map(short).sort(),
+    rootFiles: others
+      .filter((u) => u.endsWith(".ts"))
+      .map(short)
+      .sort(),
   };
 }

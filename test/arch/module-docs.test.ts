@@ -23,13 +23,17 @@ function folders(dir: string = src): string[] {
 function importedFolders(folder: string): Set<string> {
   const dir = join(src, folder);
   const out = new Set<string>();
-  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+  const re =
+    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
   for (const e of readdirSync(dir)) {
     if (!e.endsWith(".ts") || !statSync(join(dir, e)).isFile()) continue;
     for (const m of readFileSync(join(dir, e), "utf8").matchAll(re)) {
       const spec = (m[1] ?? m[2] ?? m[3])!;
       if (!spec.startsWith(".")) continue;
-      let target = relative(src, dirname(resolve(dir, spec))).split(sep).join("/") || ".";
+      let target =
+        relative(src, dirname(resolve(dir, spec)))
+          .split(sep)
+          .join("/") || ".";
       // Another top folder is named as a whole (it is reached through its entry); within one top
       // folder, the sub-folder itself.
       const top = (f: string): string => f.split("/")[0]!;
@@ -77,10 +81,20 @@ test("each folder imports only the folders its README allows (the root's errors.
 test("every folder README's May import and Imported by lines are the rendered ones (the matrix of test/arch/layers.ts; `npm run layout` rewrites them)", () => {
   const rendered = renderFolderLines(root);
   assert.deepEqual([...rendered.keys()].sort(), folders().sort(), "a line pair for every folder");
-  assert.deepEqual(staleFolderReadmes(root).map((f) => f.path), [], "stale README lines: run `npm run layout`");
+  assert.deepEqual(
+    staleFolderReadmes(root).map((f) => f.path),
+    [],
+    "stale README lines: run `npm run layout`",
+  );
   // the May import line names what the matrix allows: a hash folder may import the field, a field folder not the hash
-  assert.match(rendered.get("hash")!.mayImport, /^\*\*May import:\*\* `field` and the root's `errors.ts` \(test\/arch\/layers.ts\)\./);
-  assert.match(rendered.get("field")!.mayImport, /^\*\*May import:\*\* the root's `errors.ts` \(test\/arch\/layers.ts\)\.$/);
+  assert.match(
+    rendered.get("hash")!.mayImport,
+    /^\*\*May import:\*\* `field` and the root's `errors.ts` \(test\/arch\/layers.ts\)\./,
+  );
+  assert.match(
+    rendered.get("field")!.mayImport,
+    /^\*\*May import:\*\* the root's `errors.ts` \(test\/arch\/layers.ts\)\.$/,
+  );
   assert.match(rendered.get("registry/store")!.mayImport, /`registry`, `registry\/hashing`.*packages: .*`lmdb`/);
   assert.doesNotMatch(rendered.get("registry/store")!.mayImport, /`registry\/import`/);
   // a hand-edited line is found, and rewriting restores it
@@ -88,5 +102,7 @@ test("every folder README's May import and Imported by lines are the rendered on
   const edited = text.replace(/^\*\*May import:\*\*.*$/m, `${MAY_IMPORT} \`field\`, \`kernels\`.`);
   assert.notEqual(edited, text);
   assert.equal(withFolderLines(edited, rendered.get("hash")!), text);
-  assert.ok(text.includes(rendered.get("hash")!.importedBy) && rendered.get("hash")!.importedBy.startsWith(IMPORTED_BY));
+  assert.ok(
+    text.includes(rendered.get("hash")!.importedBy) && rendered.get("hash")!.importedBy.startsWith(IMPORTED_BY),
+  );
 });

@@ -27,8 +27,14 @@ function bareThrows(name: string, text: string): string[] {
     if (ts.isThrowStatement(node)) {
       let e = node.expression;
       while (ts.isParenthesizedExpression(e)) e = e.expression;
-      if ((ts.isNewExpression(e) || ts.isCallExpression(e)) && ts.isIdentifier(e.expression) && e.expression.text === "Error") {
-        out.push(`${name}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().slice(0, 80)}`);
+      if (
+        (ts.isNewExpression(e) || ts.isCallExpression(e)) &&
+        ts.isIdentifier(e.expression) &&
+        e.expression.text === "Error"
+      ) {
+        out.push(
+          `${name}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().slice(0, 80)}`,
+        );
       }
     }
     ts.forEachChild(node, visit);
@@ -38,15 +44,21 @@ function bareThrows(name: string, text: string): string[] {
 }
 
 test("the bare-throw scanner sees `throw new Error(` and `throw Error(` in code, not in comments or strings", () => {
-  const found = bareThrows("x.ts", [
-    "function f() { throw new Error(\"a\"); }",
-    "const g = () => { throw (Error(\"b\")); };",
-    "/** @example if (!v.ok) throw new Error(v.code); */",
-    "// throw new Error(\"c\")",
-    "const s = \"throw new Error(\";",
-    "function h() { throw new RangeError(\"d\"); }",
-  ].join("\n"));
-  assert.deepEqual(found.map((f) => f.split(":")[1]), ["1", "2"]);
+  const found = bareThrows(
+    "x.ts",
+    [
+      'function f() { throw new Error("a"); }',
+      'const g = () => { throw (Error("b")); };',
+      "/** @example if (!v.ok) throw new Error(v.code); */",
+      '// throw new Error("c")',
+      'const s = "throw new Error(";',
+      'function h() { throw new RangeError("d"); }',
+    ].join("\n"),
+  );
+  assert.deepEqual(
+    found.map((f) => f.split(":")[1]),
+    ["1", "2"],
+  );
 });
 
 test("src/ throws no bare Error: user-causable failures are SsgkrError subclasses with a catalogue code, broken invariants InternalError", () => {

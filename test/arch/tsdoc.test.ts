@@ -9,7 +9,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /** The source file of each entry point of the package's exports map (`./dist/src/x.js` → `src/x.ts`). */
 function entryPoints(): string[] {
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | { default?: string }> };
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    exports: Record<string, string | { default?: string }>;
+  };
   const out: string[] = [];
   for (const target of Object.values(pkg.exports)) {
     const js = typeof target === "string" ? target : target.default;
@@ -22,7 +24,13 @@ function entryPoints(): string[] {
 /** Public exports (name and declaring file) of the entry points whose declaration carries no TSDoc. */
 export function undocumentedExports(): { entries: number; exports: number; undocumented: string[] } {
   const entries = entryPoints();
-  const program = ts.createProgram(entries, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true });
+  const program = ts.createProgram(entries, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const seen = new Set<ts.Symbol>();
   const undocumented = new Set<string>();
@@ -39,7 +47,10 @@ export function undocumentedExports(): { entries: number; exports: number; undoc
       exports++;
       const declarations = symbol.getDeclarations() ?? [];
       if (declarations.length === 0) continue;
-      const documented = symbol.getDocumentationComment(checker).length > 0 || exported.getDocumentationComment(checker).length > 0 || declarations.some((d) => ts.getJSDocTags(d).length > 0);
+      const documented =
+        symbol.getDocumentationComment(checker).length > 0 ||
+        exported.getDocumentationComment(checker).length > 0 ||
+        declarations.some((d) => ts.getJSDocTags(d).length > 0);
       const alias = exported.declarations?.[0];
       const statement = alias && ts.isNamespaceExport(alias) ? alias.parent : alias;
       if (!documented && !(statement && ts.getJSDocCommentsAndTags(statement).length > 0)) {

@@ -3,18 +3,61 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BenchOptionError, checkOptions, choices, flag, int, ints, num, resolveOptions, text } from "../../bench/lib/options.js";
+import {
+  BenchOptionError,
+  checkOptions,
+  choices,
+  flag,
+  int,
+  ints,
+  num,
+  resolveOptions,
+  text,
+} from "../../bench/lib/options.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const runner = join(root, "bench", "run.mjs");
-const bench = (...args: string[]) => spawnSync(process.execPath, [runner, ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+const bench = (...args: string[]) =>
+  spawnSync(process.execPath, [runner, ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
 
-const SPEC = { depths: ints(1, 64), repeats: int(1, 100), kinds: choices(["membership", "update"]), "min-ms": num(0, 10), "no-verify": flag, dir: text() };
-const fails = (argv: string[], message: RegExp) => assert.throws(() => checkOptions(SPEC, argv), (e: unknown) => e instanceof BenchOptionError && message.test(e.message));
+const SPEC = {
+  depths: ints(1, 64),
+  repeats: int(1, 100),
+  kinds: choices(["membership", "update"]),
+  "min-ms": num(0, 10),
+  "no-verify": flag,
+  dir: text(),
+};
+const fails = (argv: string[], message: RegExp) =>
+  assert.throws(
+    () => checkOptions(SPEC, argv),
+    (e: unknown) => e instanceof BenchOptionError && message.test(e.message),
+  );
 
 test("bench options: valid forms are accepted and returned by name", () => {
-  const m = checkOptions(SPEC, ["--depths", "24,28", "--repeats=3", "--no-verify", "--kinds", "update", "--min-ms", "0.5", "--dir", "/tmp/x"]);
-  assert.deepEqual([...m], [["depths", "24,28"], ["repeats", "3"], ["no-verify", "true"], ["kinds", "update"], ["min-ms", "0.5"], ["dir", "/tmp/x"]]);
+  const m = checkOptions(SPEC, [
+    "--depths",
+    "24,28",
+    "--repeats=3",
+    "--no-verify",
+    "--kinds",
+    "update",
+    "--min-ms",
+    "0.5",
+    "--dir",
+    "/tmp/x",
+  ]);
+  assert.deepEqual(
+    [...m],
+    [
+      ["depths", "24,28"],
+      ["repeats", "3"],
+      ["no-verify", "true"],
+      ["kinds", "update"],
+      ["min-ms", "0.5"],
+      ["dir", "/tmp/x"],
+    ],
+  );
   assert.deepEqual([...checkOptions(SPEC, [])], []);
 });
 
@@ -37,10 +80,27 @@ test("bench options: unknown options, stray arguments and values outside their r
 test("bench options: --smoke fills the options the command line leaves out with the smoke values, each checked against its rule", () => {
   const smoke = { depths: "4", repeats: "1", "no-verify": "true" };
   assert.deepEqual([...resolveOptions(SPEC, [], smoke)], []);
-  assert.deepEqual([...resolveOptions(SPEC, ["--smoke", "--depths", "8"], smoke)], [["smoke", "true"], ["depths", "8"], ["repeats", "1"], ["no-verify", "true"]]);
-  assert.throws(() => resolveOptions(SPEC, ["--smoke"], { depths: "99" }), (e: unknown) => e instanceof BenchOptionError && /--depths "99": 99 is out of range/.test(e.message));
-  assert.throws(() => resolveOptions(SPEC, ["--smoke"], { nope: "1" }), (e: unknown) => e instanceof BenchOptionError && /unknown option '--nope'/.test(e.message));
-  assert.throws(() => resolveOptions(SPEC, ["--smoke=1"]), (e: unknown) => e instanceof BenchOptionError && /is a flag/.test(e.message));
+  assert.deepEqual(
+    [...resolveOptions(SPEC, ["--smoke", "--depths", "8"], smoke)],
+    [
+      ["smoke", "true"],
+      ["depths", "8"],
+      ["repeats", "1"],
+      ["no-verify", "true"],
+    ],
+  );
+  assert.throws(
+    () => resolveOptions(SPEC, ["--smoke"], { depths: "99" }),
+    (e: unknown) => e instanceof BenchOptionError && /--depths "99": 99 is out of range/.test(e.message),
+  );
+  assert.throws(
+    () => resolveOptions(SPEC, ["--smoke"], { nope: "1" }),
+    (e: unknown) => e instanceof BenchOptionError && /unknown option '--nope'/.test(e.message),
+  );
+  assert.throws(
+    () => resolveOptions(SPEC, ["--smoke=1"]),
+    (e: unknown) => e instanceof BenchOptionError && /is a flag/.test(e.message),
+  );
 });
 
 test("npm run bench -- list prints the benchmarks only, one a line", () => {
@@ -62,7 +122,10 @@ test("every benchmark rejects an unknown option and an out-of-range value before
   }
   const depths = bench("verify", "--depths", "99");
   assert.equal(depths.status, 2);
-  assert.equal(depths.stderr, 'bench verify: --depths "99": 99 is out of range; must be comma-separated integers in 1..64\n');
+  assert.equal(
+    depths.stderr,
+    'bench verify: --depths "99": 99 is out of range; must be comma-separated integers in 1..64\n',
+  );
   const unknown = bench("nope");
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /^bench: unknown benchmark "nope"; known: /);

@@ -8,13 +8,24 @@ import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import { renderReport, chartJsSource } from "../../bench/report/index.js";
 
-const CONDITIONS = { cpu: "Test CPU", cores: 2, node: "v20.0.0", v8: "11.3", platform: "linux-x64", memoryMiB: 1024, load1: 0.5, date: "2026-01-01T00:00:00.000Z" };
+const CONDITIONS = {
+  cpu: "Test CPU",
+  cores: 2,
+  node: "v20.0.0",
+  v8: "11.3",
+  platform: "linux-x64",
+  memoryMiB: 1024,
+  load1: 0.5,
+  date: "2026-01-01T00:00:00.000Z",
+};
 const s = (median: number) => ({ median, min: median * 0.9, max: median * 1.1 });
 
 /** Small results in the shapes the benchmarks write, plus an unknown one and broken ones. */
 const SAMPLES: Record<string, unknown> = {
   primitives: {
-    benchmark: "primitives", conditions: CONDITIONS, units: "M/s",
+    benchmark: "primitives",
+    conditions: CONDITIONS,
+    units: "M/s",
     rows: [
       { op: "base mul", logSize: 16, unit: "mul", ts: { rate: s(280) }, wasm: { rate: s(2100) } },
       { op: "poseidon2 (array API)", logSize: 16, unit: "perm", wasm: { rate: s(3.2) } },
@@ -31,29 +42,89 @@ const SAMPLES: Record<string, unknown> = {
     headline: { sparse_max_width_under_3gib: 8, all_verified: "yes" },
   },
   prepare: {
-    benchmark: "prepare", conditions: CONDITIONS,
-    kinds: [{ depth: 24, kind: "membership", gates: 240208, compileMs: s(15), commitmentMs: s(70), wiringMs: s(60), prepareMs: s(145) }],
+    benchmark: "prepare",
+    conditions: CONDITIONS,
+    kinds: [
+      {
+        depth: 24,
+        kind: "membership",
+        gates: 240208,
+        compileMs: s(15),
+        commitmentMs: s(70),
+        wiringMs: s(60),
+        prepareMs: s(145),
+      },
+    ],
   },
   verify: {
-    benchmark: "verify", conditions: CONDITIONS,
-    rows: [{ kind: "membership", depth: 24, layers: 118, gates: 240208, verifyTableMs: s(60), verifyDerivedMs: s(10), ratio: 6, splitDerivedMs: { statement: 0.1, transcript: 4, wiring: 4, sumcheck: 1, inputMle: 0.1, other: -0.2 } }],
+    benchmark: "verify",
+    conditions: CONDITIONS,
+    rows: [
+      {
+        kind: "membership",
+        depth: 24,
+        layers: 118,
+        gates: 240208,
+        verifyTableMs: s(60),
+        verifyDerivedMs: s(10),
+        ratio: 6,
+        splitDerivedMs: { statement: 0.1, transcript: 4, wiring: 4, sumcheck: 1, inputMle: 0.1, other: -0.2 },
+      },
+    ],
   },
   batch: {
-    benchmark: "batch", conditions: CONDITIONS, settings: { depth: 24, jobsPerBatch: 6 },
+    benchmark: "batch",
+    conditions: CONDITIONS,
+    settings: { depth: 24, jobsPerBatch: 6 },
     serial: { rate: s(2.4) },
-    pools: [{ workers: 1, prove: s(2.9), verify: s(8.6), proveVerify: s(2), identical: true, startupMs: 100 }, { workers: 2, prove: s(3.9), identical: true, startupMs: 200 }],
+    pools: [
+      { workers: 1, prove: s(2.9), verify: s(8.6), proveVerify: s(2), identical: true, startupMs: 100 },
+      { workers: 2, prove: s(3.9), identical: true, startupMs: 200 },
+    ],
   },
   size: {
-    benchmark: "size", conditions: CONDITIONS,
+    benchmark: "size",
+    conditions: CONDITIONS,
     rows: [
-      { kind: "membership", depth: 24, layers: 118, gates: 240208, bytes: 176948, formulaBytes: 176948, specBytes: 176948, inputBitsHistogram: { "8": 29, "9": 57, "10": 32 } },
-      { kind: "membership", depth: 32, layers: 118, gates: 308952, bytes: 182132, formulaBytes: 182132, specBytes: null },
+      {
+        kind: "membership",
+        depth: 24,
+        layers: 118,
+        gates: 240208,
+        bytes: 176948,
+        formulaBytes: 176948,
+        specBytes: 176948,
+        inputBitsHistogram: { "8": 29, "9": 57, "10": 32 },
+      },
+      {
+        kind: "membership",
+        depth: 32,
+        layers: 118,
+        gates: 308952,
+        bytes: 182132,
+        formulaBytes: 182132,
+        specBytes: null,
+      },
     ],
     growthPct: { from: 24, to: 32, byKind: { membership: 2.93 } },
   },
-  registry: { benchmark: "registry", conditions: CONDITIONS, report: { entries: 10, timings: { wallMs: 100, hashMs: 60 } }, recordsPerSecond: 100 },
-  prove: { benchmark: "prove", conditions: CONDITIONS, rows: [{ kind: "membership", depth: 24, freshMs: s(900), preparedMs: s(250) }] },
-  serving: { benchmark: "serving", conditions: CONDITIONS, settings: { rate: 10 }, rows: [{ mode: "open-loop", p50Ms: 12, p99Ms: 40, throughput: 9.5 }] },
+  registry: {
+    benchmark: "registry",
+    conditions: CONDITIONS,
+    report: { entries: 10, timings: { wallMs: 100, hashMs: 60 } },
+    recordsPerSecond: 100,
+  },
+  prove: {
+    benchmark: "prove",
+    conditions: CONDITIONS,
+    rows: [{ kind: "membership", depth: 24, freshMs: s(900), preparedMs: s(250) }],
+  },
+  serving: {
+    benchmark: "serving",
+    conditions: CONDITIONS,
+    settings: { rate: 10 },
+    rows: [{ mode: "open-loop", p50Ms: 12, p99Ms: 40, throughput: 9.5 }],
+  },
 };
 
 function sampleDir(extra: Record<string, string> = {}): string {
@@ -79,7 +150,9 @@ function runChartScript(html: string): { id: string; config: any }[] {
   const drawn: { id: string; config: any }[] = [];
   const ids = new Set([...html.matchAll(/<canvas id="([^"]+)"/g)].map((m) => m[1]!));
   const context = vm.createContext({
-    Chart: function (el: { id: string }, config: unknown) { drawn.push({ id: el.id, config }); },
+    Chart: function (el: { id: string }, config: unknown) {
+      drawn.push({ id: el.id, config });
+    },
     document: { getElementById: (id: string) => (ids.has(id) ? { id } : { id, hidden: true }) },
   });
   vm.runInContext(scripts(html).at(-1)!, context);
@@ -111,7 +184,8 @@ test("renders every sample result as a section with a chart; malformed files bec
     assert.ok(!html.includes("notes.txt"));
     // Known shapes get their own renderers; the unknown one is generic.
     const status = Object.fromEntries(report.files.map((f) => [f.name, f.status]));
-    for (const name of ["primitives", "memory", "prepare", "verify", "batch", "size", "registry", "prove"]) assert.equal(status[name], "ok", name);
+    for (const name of ["primitives", "memory", "prepare", "verify", "batch", "size", "registry", "prove"])
+      assert.equal(status[name], "ok", name);
     assert.equal(status["serving"], "generic");
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -124,11 +198,19 @@ test("the page's chart script draws one chart per canvas, each subtitled with it
     const { html } = renderReport({ dir });
     const canvases = [...html.matchAll(/<canvas id="([^"]+)"/g)].map((m) => m[1]!);
     const drawn = runChartScript(html);
-    assert.deepEqual(drawn.map((d) => d.id), canvases);
+    assert.deepEqual(
+      drawn.map((d) => d.id),
+      canvases,
+    );
     for (const d of drawn) {
-      assert.ok(typeof d.config.options.plugins.title.text === "string" && d.config.options.plugins.title.text.length > 0);
+      assert.ok(
+        typeof d.config.options.plugins.title.text === "string" && d.config.options.plugins.title.text.length > 0,
+      );
       const subtitle = (d.config.options.plugins.subtitle.text as string[]).join(" ");
-      assert.ok(subtitle.includes("Test CPU") && subtitle.includes("load 0.5") && subtitle.includes("2026-01-01"), subtitle);
+      assert.ok(
+        subtitle.includes("Test CPU") && subtitle.includes("load 0.5") && subtitle.includes("2026-01-01"),
+        subtitle,
+      );
     }
     // Log axes never receive values they cannot show.
     for (const d of drawn) {
@@ -158,9 +240,18 @@ test("the inlined bundle defines Chart when evaluated", () => {
 test("a known benchmark of an unexpected shape falls back to tables; odd values do not throw", () => {
   const dir = sampleDir({
     "verify.json": JSON.stringify({ conditions: "not an object", rows: "nope", total: 3 }),
-    "prepare.json": JSON.stringify({ conditions: CONDITIONS, kinds: [{ kind: 7, depth: "x", compileMs: { median: "slow" } }], nested: { a: { b: { c: { d: { e: 1 } } } } } }),
+    "prepare.json": JSON.stringify({
+      conditions: CONDITIONS,
+      kinds: [{ kind: 7, depth: "x", compileMs: { median: "slow" } }],
+      nested: { a: { b: { c: { d: { e: 1 } } } } },
+    }),
     "empty.json": "{}",
-    "weird.json": JSON.stringify({ conditions: CONDITIONS, "<script>alert(1)</script>": "</script><b>", list: [1, "a", null, { x: 1 }], big: 1e300 }),
+    "weird.json": JSON.stringify({
+      conditions: CONDITIONS,
+      "<script>alert(1)</script>": "</script><b>",
+      list: [1, "a", null, { x: 1 }],
+      big: 1e300,
+    }),
   });
   try {
     const report = renderReport({ dir });

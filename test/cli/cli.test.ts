@@ -65,13 +65,49 @@ test("verify: REJECT lines with stable codes and exit 1; expect-root pinning", (
   assert.equal(r.stderr, "");
   const f = fixture("membership");
   const oldRoot = (f.old_root as number[]).join(",");
-  assert.equal(run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", oldRoot, "--expect-new-root", oldRoot).code, 0);
+  assert.equal(
+    run(
+      "verify",
+      "--request",
+      req,
+      "--proof",
+      join(dir, "m.bin"),
+      "--expect-old-root",
+      oldRoot,
+      "--expect-new-root",
+      oldRoot,
+    ).code,
+    0,
+  );
   r = run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", "1,2,3,4,5,6,7,8");
   assert.equal(r.code, 1);
   assert.match(oneLine(r.stdout), /^REJECT EXPECTED_OLD_ROOT/);
   assert.equal(r.stderr, "");
-  assert.equal(run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", `[${(f.old_root as number[]).join(", ")}]`).code, 0);
-  assert.equal(run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", formatRoot(f.old_root as number[])).code, 0, "the hex form");
+  assert.equal(
+    run(
+      "verify",
+      "--request",
+      req,
+      "--proof",
+      join(dir, "m.bin"),
+      "--expect-old-root",
+      `[${(f.old_root as number[]).join(", ")}]`,
+    ).code,
+    0,
+  );
+  assert.equal(
+    run(
+      "verify",
+      "--request",
+      req,
+      "--proof",
+      join(dir, "m.bin"),
+      "--expect-old-root",
+      formatRoot(f.old_root as number[]),
+    ).code,
+    0,
+    "the hex form",
+  );
   r = run("verify", "--request", req, "--proof", join(dir, "m.bin"), "--expect-old-root", "1,2");
   assert.equal(r.code, 2);
   assert.match(oneLine(r.stderr), /^error BAD_ROOT: --expect-old-root: /);

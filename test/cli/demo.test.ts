@@ -37,7 +37,9 @@ const CONTROLS: [string, string, string, string][] = [
 
 /** Runs a printed `ssgkr registry verify …` line with this checkout's bin. */
 function rerun(commandLine: string) {
-  const words = [...commandLine.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!));
+  const words = [...commandLine.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!,
+  );
   assert.equal(words[0], "ssgkr");
   return run(...words.slice(1));
 }
@@ -83,11 +85,32 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT wi
       assert.match(again.stdout, i === 7 ? /^REJECT VALUE_MISMATCH: / : /^REJECT KEY_MISMATCH: /);
     }
   }
-  for (const name of ["01-membership", "02-nonmembership-never-registered", "03-delete", "04-nonmembership-deleted", "05-restore", "06-replace", "07-insert", "c1-other-url", "c2-forged-deleted-present", "c3-deleted-claimed-present", "c4-replayed-other-name", "c5-stale-root", "c6-replace-bit-flipped"]) {
+  for (const name of [
+    "01-membership",
+    "02-nonmembership-never-registered",
+    "03-delete",
+    "04-nonmembership-deleted",
+    "05-restore",
+    "06-replace",
+    "07-insert",
+    "c1-other-url",
+    "c2-forged-deleted-present",
+    "c3-deleted-claimed-present",
+    "c4-replayed-other-name",
+    "c5-stale-root",
+    "c6-replace-bit-flipped",
+  ]) {
     const d = join(dir, "steps", name);
-    assert.ok(existsSync(join(d, "request.json")) && existsSync(join(d, "statement.json")) && statSync(join(d, "proof.bin")).size > 100_000, name);
+    assert.ok(
+      existsSync(join(d, "request.json")) &&
+        existsSync(join(d, "statement.json")) &&
+        statSync(join(d, "proof.bin")).size > 100_000,
+      name,
+    );
   }
-  const st = JSON.parse(readFileSync(join(dir, "steps", "02-nonmembership-never-registered", "statement.json"), "utf8"));
+  const st = JSON.parse(
+    readFileSync(join(dir, "steps", "02-nonmembership-never-registered", "statement.json"), "utf8"),
+  );
   assert.equal(st.registry_mapping, "record-leaf-v2");
   assert.equal(st.absent, true);
 
@@ -115,11 +138,17 @@ test("ssgkr demo without --dir removes its temporary directory, with --keep keep
 
   const r = run("demo", "--depth", "16", "--limit", "40", "--dir", join(work, "fault"), "--fault", "1", "--json");
   assert.equal(r.code, 1, r.stderr);
-  const report = JSON.parse(r.stdout) as { ok: boolean; steps: { id: string; expected: string; got: string; code: string | null }[] };
+  const report = JSON.parse(r.stdout) as {
+    ok: boolean;
+    steps: { id: string; expected: string; got: string; code: string | null }[];
+  };
   assert.equal(report.ok, false);
   assert.equal(report.steps.length, 13);
   const wrong = report.steps.filter((s) => s.expected !== s.got);
-  assert.deepEqual(wrong.map((s) => s.id), ["1"]);
+  assert.deepEqual(
+    wrong.map((s) => s.id),
+    ["1"],
+  );
   assert.match(wrong[0]!.code!, /^GKR_|^Non/);
 });
 
@@ -135,7 +164,10 @@ test("ssgkr demo: unusable options exit 2 with one line", () => {
   for (const [args, pattern] of cases) {
     const r = run(...args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
-    const lines = r.stderr.trim().split("\n").filter((l) => !l.startsWith("demo: "));
+    const lines = r.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => !l.startsWith("demo: "));
     assert.equal(lines.length, 1, r.stderr);
     assert.match(lines[0]!, pattern);
   }
@@ -154,7 +186,10 @@ test("verdict comparison: any expected ≠ got fails the demo; no steps is no su
 });
 
 test("other repository URL: same path on gitlab.com, or a demo path for null or pathless values", () => {
-  assert.equal(otherRepositoryUrl("2048", "https://github.com/winsonwq/2048term"), "https://gitlab.com/winsonwq/2048term");
+  assert.equal(
+    otherRepositoryUrl("2048", "https://github.com/winsonwq/2048term"),
+    "https://gitlab.com/winsonwq/2048term",
+  );
   assert.equal(otherRepositoryUrl("x", "git+ssh://git@github.com/a/b.git"), "https://gitlab.com/a/b.git");
   assert.equal(otherRepositoryUrl("@s/p", null), "https://gitlab.com/ssgkr-demo/%40s%2Fp");
   assert.equal(otherRepositoryUrl("p", "https://github.com"), "https://gitlab.com/ssgkr-demo/p");

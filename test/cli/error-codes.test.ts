@@ -13,7 +13,7 @@ import { RegistryError } from "../../src/registry/errors.js";
 import { EXIT_VERDICT } from "../../src/cli/exit.js";
 
 /** true exactly when A and B are the same type. */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 // The codes a CliError may carry are the catalogue's `ErrorCode`, no more and no fewer.
 const sameAsCatalogue: Equal<CliCode, ErrorCode> = true;
@@ -43,7 +43,11 @@ function built() {
 }
 
 /** Every code of the catalogue's error unions. */
-const catalogued = new Set(Object.keys(ERROR_CATALOGUE).filter((n) => ERROR_CATALOGUE[n]!.kind === "error").flatMap((n) => codesOf(n)));
+const catalogued = new Set(
+  Object.keys(ERROR_CATALOGUE)
+    .filter((n) => ERROR_CATALOGUE[n]!.kind === "error")
+    .flatMap((n) => codesOf(n)),
+);
 
 test("CliError codes type-check only when catalogued: the misspelt ones above are compile errors, the spelt ones are catalogue codes", () => {
   assert.equal(sameAsCatalogue, true);
@@ -61,6 +65,9 @@ test("CliError.naming carries the library error's code, the message naming the o
   assert.equal(e.code, "DB_CORRUPT");
   assert.equal(e.exitCode, EXIT_VERDICT);
   assert.deepEqual(e.details, { option: "--db" });
-  assert.deepEqual(formatError(e), { line: "error DB_CORRUPT: --db ./r: leaf row of slot 3 is damaged", exitCode: EXIT_VERDICT });
+  assert.deepEqual(formatError(e), {
+    line: "error DB_CORRUPT: --db ./r: leaf row of slot 3 is damaged",
+    exitCode: EXIT_VERDICT,
+  });
   assert.equal(CliError.naming(lib, "x").exitCode, 2);
 });

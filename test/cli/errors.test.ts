@@ -6,7 +6,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,80 +66,188 @@ test("--version prints the version and the profile", () => {
   for (const flag of ["--version", "-V"]) {
     const r = run(flag);
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, `ssgkr ${pkg.version} (statesync-gkr; profiles compat-v1, v2, v3; proof formats inner-proof-v1, -v2, -v3)\n`);
+    assert.equal(
+      r.stdout,
+      `ssgkr ${pkg.version} (statesync-gkr; profiles compat-v1, v2, v3; proof formats inner-proof-v1, -v2, -v3)\n`,
+    );
   }
 });
 
 test("commander errors: unknown option with a suggestion (not the required option), unknown command, missing option and value, excess arguments, bad choice", () => {
-  fails(["verify", "--requets", req, "--proof", proof], "UNKNOWN_OPTION", /^unknown option '--requets' \(did you mean (one of )?--request[,)?]/);
-  fails(["prove", "--requets", req, "--out", join(dir, "x.bin")], "UNKNOWN_OPTION", /^unknown option '--requets' \(did you mean (one of )?--request[,)?]/);
-  fails(["verify", "--request", req, "--proof", proof, "--frobnicate"], "UNKNOWN_OPTION", /^unknown option '--frobnicate'$/);
+  fails(
+    ["verify", "--requets", req, "--proof", proof],
+    "UNKNOWN_OPTION",
+    /^unknown option '--requets' \(did you mean (one of )?--request[,)?]/,
+  );
+  fails(
+    ["prove", "--requets", req, "--out", join(dir, "x.bin")],
+    "UNKNOWN_OPTION",
+    /^unknown option '--requets' \(did you mean (one of )?--request[,)?]/,
+  );
+  fails(
+    ["verify", "--request", req, "--proof", proof, "--frobnicate"],
+    "UNKNOWN_OPTION",
+    /^unknown option '--frobnicate'$/,
+  );
   fails(["verfy"], "UNKNOWN_COMMAND", /^unknown command 'verfy' \(did you mean verify\?\)$/);
   fails(["registry", "improt"], "UNKNOWN_COMMAND", /^unknown command 'improt' \(did you mean import\?\)$/);
   fails(["verify", "--proof", proof], "MISSING_OPTION", /^required option '--request <file>' not specified$/);
   fails(["prove", "--request", req], "MISSING_OPTION", /^required option '--out <file>' not specified$/);
   fails(["verify", "--proof", proof, "--request"], "MISSING_VALUE", /^option '--request <file>' argument missing$/);
   fails(["verify", "--request", req, "--proof", proof, "extra"], "EXCESS_ARGUMENTS", /too many arguments for 'verify'/);
-  fails(["registry", "import", "--db", join(dir, "db"), "--file", "x.ndjson", "--on-error", "maybe"], "BAD_OPTION", /--on-error <mode>.*maybe.*fail, skip/);
+  fails(
+    ["registry", "import", "--db", join(dir, "db"), "--file", "x.ndjson", "--on-error", "maybe"],
+    "BAD_OPTION",
+    /--on-error <mode>.*maybe.*fail, skip/,
+  );
 });
 
 test("files: missing, a directory, unwritable output, oversized request; a missing file is named with its option", () => {
-  fails(["verify", "--request", "nope.json", "--proof", proof], "CANNOT_READ", /^cannot read --request nope\.json: no such file$/);
-  fails(["verify", "--request", req, "--proof", "nope.bin"], "CANNOT_READ", /^cannot read --proof nope\.bin: no such file$/);
+  fails(
+    ["verify", "--request", "nope.json", "--proof", proof],
+    "CANNOT_READ",
+    /^cannot read --request nope\.json: no such file$/,
+  );
+  fails(
+    ["verify", "--request", req, "--proof", "nope.bin"],
+    "CANNOT_READ",
+    /^cannot read --proof nope\.bin: no such file$/,
+  );
   mkdirSync(join(dir, "adir"), { recursive: true });
-  fails(["verify", "--request", join(dir, "adir"), "--proof", proof], "CANNOT_READ", /^cannot read --request .*adir: is a directory$/);
-  fails(["prove", "--request", req, "--out", join(dir, "no", "such", "dir", "p.bin")], "CANNOT_WRITE", /^cannot write --out .*p\.bin: no such file$/);
+  fails(
+    ["verify", "--request", join(dir, "adir"), "--proof", proof],
+    "CANNOT_READ",
+    /^cannot read --request .*adir: is a directory$/,
+  );
+  fails(
+    ["prove", "--request", req, "--out", join(dir, "no", "such", "dir", "p.bin")],
+    "CANNOT_WRITE",
+    /^cannot write --out .*p\.bin: no such file$/,
+  );
   const big = join(dir, "big.json");
   const fd = openSync(big, "w");
   ftruncateSync(fd, 2 * 1024 * 1024);
   closeSync(fd);
-  fails(["verify", "--request", big, "--proof", proof], "FILE_TOO_LARGE", /^--request .*big\.json has 2097152 bytes; a request file has at most 1048576$/);
-  fails(["prove", "--request", big, "--out", join(dir, "x.bin")], "FILE_TOO_LARGE", /^--request .*big\.json has 2097152 bytes/);
+  fails(
+    ["verify", "--request", big, "--proof", proof],
+    "FILE_TOO_LARGE",
+    /^--request .*big\.json has 2097152 bytes; a request file has at most 1048576$/,
+  );
+  fails(
+    ["prove", "--request", big, "--out", join(dir, "x.bin")],
+    "FILE_TOO_LARGE",
+    /^--request .*big\.json has 2097152 bytes/,
+  );
 });
 
 test("request errors name the option, the file, the JSON path and the rule (never a raw SyntaxError)", () => {
   const cases: [string, unknown, string, RegExp][] = [
     ["json", "{not json", "REQUEST_JSON", /^--request .*json\.json: \$: is not valid JSON: /],
-    ["key-abc", { ...fixture(), key: "abc" }, "REQUEST_SCHEMA", /^--request .*key-abc\.json: \$\.key: must be a u64: a JSON integer or a string of 1 to 20 decimal digits, got "abc"$/],
+    [
+      "key-abc",
+      { ...fixture(), key: "abc" },
+      "REQUEST_SCHEMA",
+      /^--request .*key-abc\.json: \$\.key: must be a u64: a JSON integer or a string of 1 to 20 decimal digits, got "abc"$/,
+    ],
     ["key-neg", { ...fixture(), key: -1 }, "REQUEST_SCHEMA", /\$\.key: must be non-negative/],
     ["key-big", { ...fixture(), key: "18446744073709551616" }, "REQUEST_SCHEMA", /\$\.key: exceeds u64/],
     ["key-bool", { ...fixture(), key: true }, "REQUEST_SCHEMA", /\$\.key: must be a u64/],
-    ["no-key", (() => { const f = fixture(); delete f["key"]; return f; })(), "REQUEST_SCHEMA", /\$\.key: is required$/],
-    ["lmf", { ...fixture(), leaf_max_fields: 65535 }, "REQUEST_SCHEMA", /\$\.leaf_max_fields: must be an integer in \[10, 63\]/],
+    [
+      "no-key",
+      (() => {
+        const f = fixture();
+        delete f["key"];
+        return f;
+      })(),
+      "REQUEST_SCHEMA",
+      /\$\.key: is required$/,
+    ],
+    [
+      "lmf",
+      { ...fixture(), leaf_max_fields: 65535 },
+      "REQUEST_SCHEMA",
+      /\$\.leaf_max_fields: must be an integer in \[10, 63\]/,
+    ],
     ["depth", { ...fixture(), depth: 99 }, "REQUEST_SCHEMA", /\$\.depth: must be an integer in \[1, 64\]/],
     ["array", [1, 2], "REQUEST_SCHEMA", /: \$: a request must be a JSON object$/],
-    ["newleaf", { ...fixture(), new_leaf: { tag: 1, payload: [42, 6], identity: "09".repeat(32) } }, "REQUEST_SCHEMA", /\$\.new_leaf: a membership changes nothing: new_leaf must equal old_leaf/],
-    ["absent", { ...fixture(), kind: "nonmembership" }, "REQUEST_SCHEMA", /\$\.old_leaf\.tag: a non-membership proves an absent slot/],
+    [
+      "newleaf",
+      { ...fixture(), new_leaf: { tag: 1, payload: [42, 6], identity: "09".repeat(32) } },
+      "REQUEST_SCHEMA",
+      /\$\.new_leaf: a membership changes nothing: new_leaf must equal old_leaf/,
+    ],
+    [
+      "absent",
+      { ...fixture(), kind: "nonmembership" },
+      "REQUEST_SCHEMA",
+      /\$\.old_leaf\.tag: a non-membership proves an absent slot/,
+    ],
   ];
   for (const [name, value, code, message] of cases) {
     const file = write(`${name}.json`, value);
     fails(["verify", "--request", file, "--proof", proof], code, message);
     // prove reads request files through the same function; a few cases show it.
-    if (["json", "key-abc", "lmf", "newleaf"].includes(name)) fails(["prove", "--request", file, "--out", join(dir, "x.bin")], code, message);
+    if (["json", "key-abc", "lmf", "newleaf"].includes(name))
+      fails(["prove", "--request", file, "--out", join(dir, "x.bin")], code, message);
   }
   const r = run("verify", "--request", join(dir, "key-abc.json"), "--proof", proof);
   assert.doesNotMatch(r.stderr, /SyntaxError|BigInt|Cannot convert/);
 });
 
 test("a non-membership whose new_leaf is Occupied is refused by verify and prove (exit 2), as the server refuses the job", () => {
-  const n = JSON.parse(run("fixture", "--kind", "nonmembership", "--depth", "4", "--key", "5").stdout) as Record<string, unknown>;
+  const n = JSON.parse(run("fixture", "--kind", "nonmembership", "--depth", "4", "--key", "5").stdout) as Record<
+    string,
+    unknown
+  >;
   const file = write("nm-occupied.json", { ...n, new_leaf: { tag: 1, payload: [1], identity: "01".repeat(32) } });
-  fails(["prove", "--request", file, "--out", join(dir, "x.bin")], "REQUEST_SCHEMA", /\$\.new_leaf: .*new_leaf must equal old_leaf/);
-  fails(["verify", "--request", file, "--proof", proof], "REQUEST_SCHEMA", /\$\.new_leaf: .*new_leaf must equal old_leaf/);
+  fails(
+    ["prove", "--request", file, "--out", join(dir, "x.bin")],
+    "REQUEST_SCHEMA",
+    /\$\.new_leaf: .*new_leaf must equal old_leaf/,
+  );
+  fails(
+    ["verify", "--request", file, "--proof", proof],
+    "REQUEST_SCHEMA",
+    /\$\.new_leaf: .*new_leaf must equal old_leaf/,
+  );
   const tomb = write("nm-tombstone.json", { ...n, new_leaf: { tag: 2, payload: [], identity: "00".repeat(32) } });
   fails(["prove", "--request", tomb, "--out", join(dir, "x.bin")], "REQUEST_SCHEMA", /\$\.new_leaf: /);
 });
 
 test("option values: each names its option and the rule", () => {
-  fails(["verify", "--request", req, "--proof", proof, "--expect-old-root", "1,2"], "BAD_ROOT", /^--expect-old-root: a root is 64 hex characters \(its 32 bytes\) or 8 canonical field elements/);
-  fails(["fixture", "--kind", "bogus"], "BAD_OPTION", /^--kind must be membership, nonmembership or update, got "bogus"$/);
-  fails(["fixture", "--kind", "membership", "--depth", "99"], "BAD_OPTION", /^--depth must be an integer in \[1, 64\], got "99"$/);
-  fails(["fixture", "--kind", "membership", "--depth", "4", "--key", "16"], "KEY_OUT_OF_RANGE", /^--key 16 at --depth 4: key 16 is outside a tree of depth 4/);
+  fails(
+    ["verify", "--request", req, "--proof", proof, "--expect-old-root", "1,2"],
+    "BAD_ROOT",
+    /^--expect-old-root: a root is 64 hex characters \(its 32 bytes\) or 8 canonical field elements/,
+  );
+  fails(
+    ["fixture", "--kind", "bogus"],
+    "BAD_OPTION",
+    /^--kind must be membership, nonmembership or update, got "bogus"$/,
+  );
+  fails(
+    ["fixture", "--kind", "membership", "--depth", "99"],
+    "BAD_OPTION",
+    /^--depth must be an integer in \[1, 64\], got "99"$/,
+  );
+  fails(
+    ["fixture", "--kind", "membership", "--depth", "4", "--key", "16"],
+    "KEY_OUT_OF_RANGE",
+    /^--key 16 at --depth 4: key 16 is outside a tree of depth 4/,
+  );
   fails(["serve", "--depth", "99"], "BAD_OPTION", /^--depth must be an integer in \[1, 32\], got "99"$/);
   fails(["serve", "--depth", "4", "--depth", "5"], "DUPLICATE_OPTION", /^option --depth given more than once$/);
   fails(["serve", "--listen", "nowhere"], "BAD_OPTION", /--listen must be HOST:PORT/);
-  fails(["registry", "import", "--db", join(dir, "db1")], "USAGE", /^registry import: give exactly one of --source npm-repos and --file F$/);
-  fails(["registry", "import", "--db", join(dir, "db1"), "--source", "npm-repos", "--batch-size", "x"], "BAD_OPTION", /^--batch-size must be an integer ≥ 1, got "x"$/);
+  fails(
+    ["registry", "import", "--db", join(dir, "db1")],
+    "USAGE",
+    /^registry import: give exactly one of --source npm-repos and --file F$/,
+  );
+  fails(
+    ["registry", "import", "--db", join(dir, "db1"), "--source", "npm-repos", "--batch-size", "x"],
+    "BAD_OPTION",
+    /^--batch-size must be an integer ≥ 1, got "x"$/,
+  );
   fails(["registry", "get", "--db", join(dir, "db1")], "MISSING_OPTION", /^registry get: --name N is required$/);
   fails(["demo", "--limit", "two"], "BAD_OPTION", /^demo: --limit must be an integer ≥ 3 or "all", got "two"$/);
 });
@@ -138,8 +255,16 @@ test("option values: each names its option and the rule", () => {
 test("registry import --leaf-max-fields is bounded by the configuration limit before anything is created", () => {
   const ndjson = write("r.ndjson", '{"name":"a","value":"b"}\n');
   const db = join(dir, "db-lmf");
-  fails(["registry", "import", "--db", db, "--file", ndjson, "--leaf-max-fields", "65535", "--no-progress"], "BAD_CONFIG", /registry leaf bound must be an integer in \[20, 63\].*got 65535/);
-  fails(["registry", "import", "--db", db, "--file", ndjson, "--leaf-max-fields", "64", "--no-progress"], "BAD_CONFIG", /got 64/);
+  fails(
+    ["registry", "import", "--db", db, "--file", ndjson, "--leaf-max-fields", "65535", "--no-progress"],
+    "BAD_CONFIG",
+    /registry leaf bound must be an integer in \[20, 63\].*got 65535/,
+  );
+  fails(
+    ["registry", "import", "--db", db, "--file", ndjson, "--leaf-max-fields", "64", "--no-progress"],
+    "BAD_CONFIG",
+    /got 64/,
+  );
   assert.equal(existsSync(db), false);
 });
 
@@ -151,7 +276,10 @@ test("verdicts stay on stdout: REJECT with exit 1, including a proof file larger
   const r = run("verify", "--request", req, "--proof", big);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, "");
-  assert.match(r.stdout, /^REJECT PROOF_TOO_LARGE: --proof .*big\.bin has 1073741824 bytes; a valid membership proof at depth 4, leaf bound 31 has at most \d+\n$/);
+  assert.match(
+    r.stdout,
+    /^REJECT PROOF_TOO_LARGE: --proof .*big\.bin has 1073741824 bytes; a valid membership proof at depth 4, leaf bound 31 has at most \d+\n$/,
+  );
 });
 
 test("unpinned and pinned ACCEPT lines; the warning is in verify --help", () => {
@@ -159,7 +287,10 @@ test("unpinned and pinned ACCEPT lines; the warning is in verify --help", () => 
   const rootText = (f["old_root"] as number[]).join(",");
   let r = run("verify", "--request", req, "--proof", proof);
   assert.equal(r.code, 0);
-  assert.equal(r.stdout, "ACCEPT (roots not pinned: this proves the statement about the roots in the request; pass --expect-old-root to check them against a root you trust)\n");
+  assert.equal(
+    r.stdout,
+    "ACCEPT (roots not pinned: this proves the statement about the roots in the request; pass --expect-old-root to check them against a root you trust)\n",
+  );
   r = run("verify", "--request", req, "--proof", proof, "--expect-old-root", rootText);
   assert.equal(r.code, 0);
   assert.equal(r.stdout, `ACCEPT (pinned old_root ${formatRoot(f["old_root"] as number[])})\n`);
@@ -167,16 +298,34 @@ test("unpinned and pinned ACCEPT lines; the warning is in verify --help", () => 
   assert.match(r.stdout, /^ACCEPT \(pinned old_root [0-9a-f]{64}, new_root [0-9a-f]{64}\)\n$/);
   const h = run("verify", "--help");
   assert.equal(h.code, 0);
-  assert.match(h.stdout.replace(/\s+/g, " "), /ACCEPT \(roots not pinned: this proves the statement about the roots in the request; pass --expect-old-root to check them against a root you trust\)/);
+  assert.match(
+    h.stdout.replace(/\s+/g, " "),
+    /ACCEPT \(roots not pinned: this proves the statement about the roots in the request; pass --expect-old-root to check them against a root you trust\)/,
+  );
   assert.match(h.stdout, /docs\/security\.md/);
 });
 
 test("formatError: library errors keep their code, commander codes are mapped, anything else is INTERNAL with exit 3", () => {
-  assert.deepEqual(formatError(new RequestError("REQUEST_SCHEMA", "$.key: must be a u64")), { line: "error REQUEST_SCHEMA: $.key: must be a u64", exitCode: 2 });
-  assert.deepEqual(formatError(new CliError("CONTROLS_FAILED", "control 1 failed", 1)), { line: "error CONTROLS_FAILED: control 1 failed", exitCode: 1 });
-  assert.deepEqual(formatError(new CommanderError(1, "commander.unknownOption", "error: unknown option '--x'\n(Did you mean --y?)")), { line: "error UNKNOWN_OPTION: unknown option '--x' (did you mean --y?)", exitCode: 2 });
-  assert.deepEqual(formatError(new CommanderError(0, "commander.helpDisplayed", "(outputHelp)")), { line: null, exitCode: 0 });
+  assert.deepEqual(formatError(new RequestError("REQUEST_SCHEMA", "$.key: must be a u64")), {
+    line: "error REQUEST_SCHEMA: $.key: must be a u64",
+    exitCode: 2,
+  });
+  assert.deepEqual(formatError(new CliError("CONTROLS_FAILED", "control 1 failed", 1)), {
+    line: "error CONTROLS_FAILED: control 1 failed",
+    exitCode: 1,
+  });
+  assert.deepEqual(
+    formatError(new CommanderError(1, "commander.unknownOption", "error: unknown option '--x'\n(Did you mean --y?)")),
+    { line: "error UNKNOWN_OPTION: unknown option '--x' (did you mean --y?)", exitCode: 2 },
+  );
+  assert.deepEqual(formatError(new CommanderError(0, "commander.helpDisplayed", "(outputHelp)")), {
+    line: null,
+    exitCode: 0,
+  });
   const internal = formatError(new TypeError("x is undefined\nsecond line"));
   assert.equal(internal.exitCode, 3);
-  assert.match(internal.line!, /^error INTERNAL: x is undefined second line \(an internal error; SSGKR_DEBUG=1 shows the stack\)$/);
+  assert.match(
+    internal.line!,
+    /^error INTERNAL: x is undefined second line \(an internal error; SSGKR_DEBUG=1 shows the stack\)$/,
+  );
 });

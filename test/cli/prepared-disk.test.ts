@@ -1,11 +1,27 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { diskPreparedCache, loadOrPrepare, preparedCacheDir, preparedFileName, PREPARED_FILE_VERSION } from "../../src/cli/prepared-disk.js";
+import {
+  diskPreparedCache,
+  loadOrPrepare,
+  preparedCacheDir,
+  preparedFileName,
+  PREPARED_FILE_VERSION,
+} from "../../src/cli/prepared-disk.js";
 import { goldenFixture } from "../../src/smt/fixture.js";
 import { syncConfig } from "../../src/smt/config.js";
 import { prepare } from "../../src/sync/prepared.js";
@@ -29,7 +45,10 @@ const forged = (() => {
   b[b.length - 40] = b[b.length - 40]! ^ 1;
   return b;
 })();
-const reference = { good: verifyRequestProof(fixture, proof, config), forged: verifyRequestProof(fixture, forged, config) };
+const reference = {
+  good: verifyRequestProof(fixture, proof, config),
+  forged: verifyRequestProof(fixture, forged, config),
+};
 
 const newDir = (): string => mkdtempSync(join(tmpdir(), "ssgkr-cache-"));
 const envOf = (dir: string) => ({ SSGKR_CACHE_DIR: dir });
@@ -38,7 +57,10 @@ const fileIn = (dir: string) => join(dir, preparedFileName(OpKind.Membership, co
 /** The verdicts of the good and the forged proof through a fresh disk-backed cache of `dir`. */
 function verdicts(dir: string) {
   const cache = diskPreparedCache({ env: envOf(dir) });
-  return { good: verifyRequestProof(fixture, proof, config, { cache }), forged: verifyRequestProof(fixture, forged, config, { cache }) };
+  return {
+    good: verifyRequestProof(fixture, proof, config, { cache }),
+    forged: verifyRequestProof(fixture, forged, config, { cache }),
+  };
 }
 
 test("reference verdicts: the proof is accepted, the forged one rejected by the GKR check", () => {
@@ -75,7 +97,11 @@ function damaged(damage: (bytes: Buffer) => Buffer, problem: RegExp): void {
   assert.equal(again.source, "built");
   assert.match(again.problem ?? "", problem);
   assert.deepEqual(again.prepared.compiled, fresh.compiled);
-  assert.equal(loadOrPrepare(OpKind.Membership, config, { env: envOf(dir) }).source, "hit", "the rewritten file is whole");
+  assert.equal(
+    loadOrPrepare(OpKind.Membership, config, { env: envOf(dir) }).source,
+    "hit",
+    "the rewritten file is whole",
+  );
   writeFileSync(fileIn(dir), damage(readFileSync(fileIn(dir))));
   assert.deepEqual(verdicts(dir), reference);
 }
@@ -88,8 +114,14 @@ const flip = (at: (b: Buffer) => number) => (b: Buffer) => {
 };
 
 test("a corrupt file (one material byte changed) is rebuilt: wrong checksum", () => {
-  damaged(flip((b) => b.length - 100), /checksum is wrong/);
-  damaged(flip(() => 200), /checksum is wrong/);
+  damaged(
+    flip((b) => b.length - 100),
+    /checksum is wrong/,
+  );
+  damaged(
+    flip(() => 200),
+    /checksum is wrong/,
+  );
 });
 
 test("a truncated file is rebuilt", () => {
@@ -99,13 +131,28 @@ test("a truncated file is rebuilt", () => {
 });
 
 test("a file of another format or material version is rebuilt", () => {
-  damaged((b) => { const c = Buffer.from(b); c.writeUInt32LE(PREPARED_FILE_VERSION + 1, 8); return c; }, /file format version 2/);
-  damaged((b) => { const c = Buffer.from(b); c.writeUInt32LE(99, 12); return c; }, /material version 99/);
-  damaged((b) => { const c = Buffer.from(b); c.write("NOTACACH", 0); return c; }, /no SSGKR-PC header/);
+  damaged((b) => {
+    const c = Buffer.from(b);
+    c.writeUInt32LE(PREPARED_FILE_VERSION + 1, 8);
+    return c;
+  }, /file format version 2/);
+  damaged((b) => {
+    const c = Buffer.from(b);
+    c.writeUInt32LE(99, 12);
+    return c;
+  }, /material version 99/);
+  damaged((b) => {
+    const c = Buffer.from(b);
+    c.write("NOTACACH", 0);
+    return c;
+  }, /no SSGKR-PC header/);
 });
 
 test("a file written by other code (stale code digest) is rebuilt", () => {
-  damaged(flip(() => 30), /code digest differs/);
+  damaged(
+    flip(() => 30),
+    /code digest differs/,
+  );
 });
 
 test("a file of another configuration under this name is rebuilt", () => {
@@ -145,7 +192,11 @@ test("a failed write leaves no file behind (the rename target is a directory) an
   const r = loadOrPrepare(OpKind.Membership, config, { env: envOf(dir) });
   assert.equal(r.source, "built");
   assert.match(r.problem ?? "", /cannot write the cache file/);
-  assert.deepEqual(readdirSync(dir), [preparedFileName(OpKind.Membership, config)], "only the directory that was there: no temporary file");
+  assert.deepEqual(
+    readdirSync(dir),
+    [preparedFileName(OpKind.Membership, config)],
+    "only the directory that was there: no temporary file",
+  );
   assert.deepEqual(verdicts(dir), reference);
 });
 
@@ -167,8 +218,11 @@ test("concurrent processes on a cold cache: every verdict is ACCEPT, one whole f
   writeFileSync(proofFile, proof);
   const one = () =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn(process.execPath, [bin, "verify", "--request", request, "--proof", proofFile], { env: { ...process.env, SSGKR_CACHE_DIR: dir } });
-      let stdout = "", stderr = "";
+      const child = spawn(process.execPath, [bin, "verify", "--request", request, "--proof", proofFile], {
+        env: { ...process.env, SSGKR_CACHE_DIR: dir },
+      });
+      let stdout = "",
+        stderr = "";
       child.stdout.on("data", (d) => (stdout += d));
       child.stderr.on("data", (d) => (stderr += d));
       child.on("close", (code) => done({ code, stdout, stderr }));
@@ -180,7 +234,10 @@ test("concurrent processes on a cold cache: every verdict is ACCEPT, one whole f
   }
   assert.deepEqual(readdirSync(dir), [preparedFileName(OpKind.Membership, config)]);
   assert.equal(loadOrPrepare(OpKind.Membership, config, { env: envOf(dir) }).source, "hit");
-  const warm = spawnSync(process.execPath, [bin, "verify", "--request", request, "--proof", proofFile], { encoding: "utf8", env: { ...process.env, SSGKR_CACHE_DIR: dir } });
+  const warm = spawnSync(process.execPath, [bin, "verify", "--request", request, "--proof", proofFile], {
+    encoding: "utf8",
+    env: { ...process.env, SSGKR_CACHE_DIR: dir },
+  });
   assert.equal(warm.status, 0, warm.stderr);
   assert.match(warm.stdout, /^ACCEPT/);
   rmSync(work, { recursive: true, force: true });
@@ -193,7 +250,11 @@ test("ssgkr verify rejects a forged proof the same way with a warm, a damaged an
   const forgedFile = join(work, "forged.bin");
   writeFileSync(request, JSON.stringify(requestToJson(fromOpRequest(fixture, DEPTH, config.leafMaxFields))));
   writeFileSync(forgedFile, forged);
-  const run = (env: Record<string, string>) => spawnSync(process.execPath, [bin, "verify", "--request", request, "--proof", forgedFile], { encoding: "utf8", env: { ...process.env, ...env } });
+  const run = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [bin, "verify", "--request", request, "--proof", forgedFile], {
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    });
   const off = run({ SSGKR_CACHE: "off" });
   loadOrPrepare(OpKind.Membership, config, { env: envOf(dir) });
   const warm = run({ SSGKR_CACHE_DIR: dir });

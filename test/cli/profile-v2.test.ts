@@ -71,7 +71,15 @@ test("profile options are validated with one error line and exit 2", () => {
   r = run("prove", "--profile", "v2", "--out", join(dir, "x.bin"));
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--request/);
-  r = run("prove", "--profile", "v2", "--requests", [req, fixtureFile("update", 5)].join(","), "--out", join(dir, "x.bin"));
+  r = run(
+    "prove",
+    "--profile",
+    "v2",
+    "--requests",
+    [req, fixtureFile("update", 5)].join(","),
+    "--out",
+    join(dir, "x.bin"),
+  );
   assert.equal(r.code, 2);
   assert.match(r.stderr, /one kind and configuration/);
 });

@@ -35,7 +35,10 @@ test("DecodeError is an SsgkrError whose code is the spec's name", () => {
 
 test("NotBytes for inputs that are not a Uint8Array", () => {
   for (const x of [null, undefined, "SSGKRPRF", [1, 2, 3], new ArrayBuffer(200), 42, {}]) {
-    assert.throws(() => decodeProof(x as unknown as Uint8Array), (e: unknown) => e instanceof DecodeError && e.code === "NotBytes");
+    assert.throws(
+      () => decodeProof(x as unknown as Uint8Array),
+      (e: unknown) => e instanceof DecodeError && e.code === "NotBytes",
+    );
   }
 });
 
@@ -217,7 +220,14 @@ test("Truncated{offset where the field starts}: the spec example and body trunca
 
 test("Truncated offsets for every prefix of the fixed region (declared length patched)", () => {
   // Fields of the fixed region in wire order: [offset, size].
-  const fields: Array<[number, number]> = [[17, 1], [18, 4], [22, 2], [24, 2], [26, 2], [28, 1]];
+  const fields: Array<[number, number]> = [
+    [17, 1],
+    [18, 4],
+    [22, 2],
+    [24, 2],
+    [26, 2],
+    [28, 1],
+  ];
   for (let i = 0; i < 24; i++) fields.push([29 + 4 * i, 4]);
   fields.push([125, 1], [126, 4], [130, 4]);
   for (let i = 0; i < 8; i++) fields.push([134 + 4 * i, 4]);

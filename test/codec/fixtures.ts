@@ -40,7 +40,10 @@ export function proofOf(roundCounts: readonly number[], seed = 1): GkrProof {
 }
 
 /** A valid result of the given shape; op kind, asset id and leaf bound are fixed but non-trivial. */
-export function resultOf(roundCounts: readonly number[], opts: { opKindTag?: number; assetId?: bigint; seed?: number } = {}): EncodedResult {
+export function resultOf(
+  roundCounts: readonly number[],
+  opts: { opKindTag?: number; assetId?: bigint; seed?: number } = {},
+): EncodedResult {
   const seed = opts.seed ?? 1;
   const opKindTag = opts.opKindTag ?? 1;
   return {
@@ -101,9 +104,13 @@ export function assertDecodeError(bytes: Uint8Array, code: string, details: Reco
   } catch (e) {
     caught = e;
   }
-  assert.ok(caught instanceof DecodeError, `expected DecodeError ${code}, got ${caught === undefined ? "success" : String(caught)}`);
+  assert.ok(
+    caught instanceof DecodeError,
+    `expected DecodeError ${code}, got ${caught === undefined ? "success" : String(caught)}`,
+  );
   assert.equal(caught.code, code, caught.message);
-  for (const [k, v] of Object.entries(details)) assert.deepEqual(caught.details[k], v, `${code}.${k}: ${caught.message}`);
+  for (const [k, v] of Object.entries(details))
+    assert.deepEqual(caught.details[k], v, `${code}.${k}: ${caught.message}`);
   return caught;
 }
 
@@ -119,7 +126,9 @@ export function decodeOrError(bytes: Uint8Array): EncodedResult | DecodeError {
 
 export const feArb: fc.Arbitrary<number> = fc.oneof(fc.integer({ min: 0, max: P - 1 }), fc.constantFrom(0, 1, P - 1));
 export const extArb: fc.Arbitrary<Ext> = fc.tuple(feArb, feArb, feArb, feArb);
-export const digestArb: fc.Arbitrary<Uint32Array> = fc.array(feArb, { minLength: 8, maxLength: 8 }).map((a) => Uint32Array.from(a));
+export const digestArb: fc.Arbitrary<Uint32Array> = fc
+  .array(feArb, { minLength: 8, maxLength: 8 })
+  .map((a) => Uint32Array.from(a));
 const roundArb = fc.array(fc.oneof(extArb, fc.constant<Ext>([0, 0, 0, 0])), { minLength: 5, maxLength: 5 });
 const layerArb: fc.Arbitrary<LayerProof> = fc
   .record({ rounds: fc.array(roundArb, { maxLength: 6 }), evalX: extArb, evalY: extArb })
@@ -134,7 +143,10 @@ export const resultArb: fc.Arbitrary<EncodedResult> = fc
     commitment: digestArb,
     oldRoot: digestArb,
     newRoot: digestArb,
-    assetId: fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.constantFrom(0n, (1n << 32n) - 1n, 1n << 32n, (1n << 64n) - 1n)),
+    assetId: fc.oneof(
+      fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+      fc.constantFrom(0n, (1n << 32n) - 1n, 1n << 32n, (1n << 64n) - 1n),
+    ),
     valueDigest: digestArb,
     layers: fc.array(layerArb, { maxLength: 4 }),
   })
@@ -148,6 +160,12 @@ export const resultArb: fc.Arbitrary<EncodedResult> = fc
       strategyId: 0,
       commitment: r.commitment,
     },
-    publicInputs: { oldRoot: r.oldRoot, newRoot: r.newRoot, opKindTag: r.opKindTag, assetId: r.assetId, valueDigest: r.valueDigest },
+    publicInputs: {
+      oldRoot: r.oldRoot,
+      newRoot: r.newRoot,
+      opKindTag: r.opKindTag,
+      assetId: r.assetId,
+      valueDigest: r.valueDigest,
+    },
     proof: { layers: r.layers },
   }));

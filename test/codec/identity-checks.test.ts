@@ -41,7 +41,11 @@ test("a difference in any one field makes identities differ, in both directions"
 });
 
 test("a commitment that is not eight elements never matches, not even itself", () => {
-  for (const commitment of [Uint32Array.from([1, 2, 3, 4, 5, 6, 7]), Uint32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9]), new Uint32Array(0)]) {
+  for (const commitment of [
+    Uint32Array.from([1, 2, 3, 4, 5, 6, 7]),
+    Uint32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    new Uint32Array(0),
+  ]) {
     const odd = { ...id, commitment };
     assert.equal(identityEquals(odd, { ...odd, commitment: commitment.slice() }), false, `length ${commitment.length}`);
     assert.equal(identityEquals(id, odd), false);

@@ -105,7 +105,10 @@ test("flipping any header/identity byte gives the error of the field it hits (or
     }),
     { numRuns: 300 },
   );
-  assert.equal(base.subarray(0, 8).every((v, i) => v === MAGIC[i]), true);
+  assert.equal(
+    base.subarray(0, 8).every((v, i) => v === MAGIC[i]),
+    true,
+  );
 });
 
 test("a non-canonical value at any fe offset reports that offset", () => {

@@ -2,7 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { EncodedResult } from "../../src/codec/index.js";
-import { decodeProof, encodeProof, encodedProofSize, expectedEncodedSize, identityEquals } from "../../src/codec/index.js";
+import {
+  decodeProof,
+  encodeProof,
+  encodedProofSize,
+  expectedEncodedSize,
+  identityEquals,
+} from "../../src/codec/index.js";
 import { digestOf, getU32, resultArb, resultOf } from "./fixtures.js";
 
 /** Plain spec-table writer (compat-v1 §14.1), one byte at a time, independent of the encoder. */
@@ -97,14 +103,19 @@ test("size: total length at offset 13 = buffer length = 170 + Σ(36 + 81·rounds
 
 test("fixed offsets: first coefficient-count byte at 174, asset_id as raw u32 halves, commitment at 29 (§18 d24 bytes)", () => {
   const x = resultOf([2, 0]);
-  const commitment = Uint32Array.from([438623915, 1302919243, 1221834511, 1542247335, 222756456, 991215267, 847238870, 120576555]);
+  const commitment = Uint32Array.from([
+    438623915, 1302919243, 1221834511, 1542247335, 222756456, 991215267, 847238870, 120576555,
+  ]);
   const y: EncodedResult = {
     ...x,
     identity: { ...x.identity, commitment },
     publicInputs: { ...x.publicInputs, assetId: 0xfedc_ba98_7654_3210n },
   };
   const bytes = encodeProof(y);
-  assert.equal(Buffer.from(bytes.subarray(29, 61)).toString("hex"), "abde241a4bf8a84d0fb7d348a7d3ec5b68fe460da3be143bd6d67f322bda2f07");
+  assert.equal(
+    Buffer.from(bytes.subarray(29, 61)).toString("hex"),
+    "abde241a4bf8a84d0fb7d348a7d3ec5b68fe460da3be143bd6d67f322bda2f07",
+  );
   assert.equal(Buffer.from(bytes.subarray(0, 8)).toString("latin1"), "SSGKRPRF");
   assert.equal(getU32(bytes, 126), 0x7654_3210);
   assert.equal(getU32(bytes, 130), 0xfedc_ba98);
@@ -117,7 +128,13 @@ test("fixed offsets: first coefficient-count byte at 174, asset_id as raw u32 ha
 
 test("trailing zero coefficients are kept on the wire", () => {
   const x = resultOf([1]);
-  const poly = [x.proof.layers[0]!.rounds[0]![0]!, x.proof.layers[0]!.rounds[0]![1]!, x.proof.layers[0]!.rounds[0]![2]!, [0, 0, 0, 0], [0, 0, 0, 0]] as const;
+  const poly = [
+    x.proof.layers[0]!.rounds[0]![0]!,
+    x.proof.layers[0]!.rounds[0]![1]!,
+    x.proof.layers[0]!.rounds[0]![2]!,
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ] as const;
   const y: EncodedResult = { ...x, proof: { layers: [{ ...x.proof.layers[0]!, rounds: [poly] }] } };
   const bytes = encodeProof(y);
   assert.equal(bytes.length, 170 + 36 + 81);

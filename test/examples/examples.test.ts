@@ -16,7 +16,9 @@ function runExample(name: string): { code: number | null; lines: string[]; stder
 }
 
 test("every compiled example is covered by a test below", () => {
-  const compiled = readdirSync(examples).filter((f) => f.endsWith(".js")).sort();
+  const compiled = readdirSync(examples)
+    .filter((f) => f.endsWith(".js"))
+    .sort();
   assert.deepEqual(compiled, ["quickstart.js", "registry-proof.js"]);
 });
 

@@ -17,9 +17,17 @@ function consts(circuit: Circuit, layer: number) {
 
 test("a small circuit: levels, lifting, wires, emission order and evaluation", () => {
   const b = new CircuitBuilder();
-  const x0 = b.input(0), x1 = b.input(1), x2 = b.input(2);
+  const x0 = b.input(0),
+    x1 = b.input(1),
+    x2 = b.input(2);
   const m = b.mul(x0, x1);
-  const s = b.affine([[m, 3], [x2, 5]], 7);
+  const s = b.affine(
+    [
+      [m, 3],
+      [x2, 5],
+    ],
+    7,
+  );
   assert.deepEqual([b.level(x0), b.level(m), b.level(s)], [0, 1, 2]);
   const { circuit, outputCount, nodeCount } = b.build([s]);
   assert.equal(outputCount, 1);
@@ -44,7 +52,9 @@ test("wire numbering groups tagged nodes by family then block with power-of-two 
   const b = new CircuitBuilder();
   const x = [b.input(0), b.input(1), b.input(2)];
   b.scope(7, 2);
-  const n1 = b.affine([[x[0]!, 1]]), n2 = b.affine([[x[1]!, 1]]), n3 = b.affine([[x[2]!, 1]]);
+  const n1 = b.affine([[x[0]!, 1]]),
+    n2 = b.affine([[x[1]!, 1]]),
+    n3 = b.affine([[x[2]!, 1]]);
   b.scope(7, 0);
   const n4 = b.affine([[x[0]!, 2]]);
   b.scope(3, 9);
@@ -60,7 +70,10 @@ test("wire numbering groups tagged nodes by family then block with power-of-two 
   const outOf = (k: number) => l1.gateOut[k];
   // Emission is in id order: n1, n2, n3, n4, n5, n6 (one gate each).
   assert.deepEqual([0, 1, 2, 3, 4, 5].map(outOf), [8, 9, 10, 4, 0, 12]);
-  assert.deepEqual(gates(circuit, 0).map((g) => g.in1), [8, 9, 10, 4, 0, 12]);
+  assert.deepEqual(
+    gates(circuit, 0).map((g) => g.in1),
+    [8, 9, 10, 4, 0, 12],
+  );
   const t1 = tags.layers[1]!;
   assert.deepEqual(t1.families, [
     { family: 3, base: 0, stride: 1, blocks: [9], blockSizes: [1] },
@@ -80,8 +93,14 @@ test("lift shares identity copies across uses and keeps the copied node's tag", 
   const y = b.input(1);
   let deep = b.affine([[y, 1]]);
   for (let i = 0; i < 4; i++) deep = b.affine([[deep, 1]]); // level 5
-  const a = b.affine([[x, 1], [deep, 1]]); // level 6: x lifted to 5
-  const c = b.affine([[x, 2], [b.affine([[y, 1]]), 1]]); // level 2: x lifted to 1 (shared)
+  const a = b.affine([
+    [x, 1],
+    [deep, 1],
+  ]); // level 6: x lifted to 5
+  const c = b.affine([
+    [x, 2],
+    [b.affine([[y, 1]]), 1],
+  ]); // level 2: x lifted to 1 (shared)
   const before = b.size;
   const l3 = b.lift(x, 3);
   assert.equal(b.size, before + 3);
@@ -124,16 +143,38 @@ test("output remap is one simultaneous substitution: an unlisted output-level no
 test("coefficients and constants are stored reduced mod p; convenience constructors", () => {
   const b = new CircuitBuilder();
   const x = b.input(0);
-  const n = b.affine([[x, -1], [x, P + 2], [x, 0]], -3);
+  const n = b.affine(
+    [
+      [x, -1],
+      [x, P + 2],
+      [x, 0],
+    ],
+    -3,
+  );
   const s = b.sub(x, x);
   const k = b.constant(5n + BigInt(P));
   const p3 = b.pow3(x);
-  const cmb = b.combine([{ node: x, coeff: 2, cube: true }, { node: x, coeff: -1, cube: false }], 0);
+  const cmb = b.combine(
+    [
+      { node: x, coeff: 2, cube: true },
+      { node: x, coeff: -1, cube: false },
+    ],
+    0,
+  );
   const { circuit } = b.build([n, s, k, p3, cmb]);
   const top = gates(circuit, 0);
-  assert.deepEqual(top.map((g) => g.coeff), [P - 1, 2, 0, 1, P - 1, 1, 2, P - 1]);
-  assert.deepEqual(top.map((g) => g.kind), [0, 0, 0, 0, 0, GateKind.Pow3, GateKind.Pow3, GateKind.Lin]);
-  assert.deepEqual(consts(circuit, 0), [{ wire: 0, value: P - 3 }, { wire: 2, value: 5 }]);
+  assert.deepEqual(
+    top.map((g) => g.coeff),
+    [P - 1, 2, 0, 1, P - 1, 1, 2, P - 1],
+  );
+  assert.deepEqual(
+    top.map((g) => g.kind),
+    [0, 0, 0, 0, 0, GateKind.Pow3, GateKind.Pow3, GateKind.Lin],
+  );
+  assert.deepEqual(consts(circuit, 0), [
+    { wire: 0, value: P - 3 },
+    { wire: 2, value: 5 },
+  ]);
   const v = evaluateCircuit(circuit, [4])[0]!;
   assert.deepEqual(Array.from(v.slice(0, 5)), [(4 + P - 3) % P, 0, 5, 64, 2 * 64 - 4]);
 });

@@ -19,7 +19,16 @@ test("reduce52 is x mod p for every integer below 2^53", () => {
     }),
     { numRuns: 2000 },
   );
-  for (const x of [0, P - 1, P, P + 1, 2 ** 53 - 1, 2 ** 52, Math.floor((2 ** 53 - 1) / P) * P, Math.floor((2 ** 53 - 1) / P) * P - 1]) {
+  for (const x of [
+    0,
+    P - 1,
+    P,
+    P + 1,
+    2 ** 53 - 1,
+    2 ** 52,
+    Math.floor((2 ** 53 - 1) / P) * P,
+    Math.floor((2 ** 53 - 1) / P) * P - 1,
+  ]) {
     assert.equal(reduce52(x), Number(BigInt(x) % BigInt(P)), `x = ${x}`);
   }
 });
@@ -34,7 +43,10 @@ test("split extension products equal extMul; split base products equal mul", () 
       assert.deepEqual([out[1], out[3], out[5], out[7]], want);
       const acc = new Float64Array([5, 6, 7, 8]);
       extMulSplitAcc(acc, a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
-      assert.deepEqual(Array.from(acc, (x, i) => x - [5, 6, 7, 8][i]!), want);
+      assert.deepEqual(
+        Array.from(acc, (x, i) => x - [5, 6, 7, 8][i]!),
+        want,
+      );
       assert.equal(mulSplit(c, v), mul(c, v));
     }),
     { numRuns: 3000 },
@@ -67,7 +79,11 @@ test("the sumcheck verifier's g(0) + g(1) and g(r) equal roundSum and evalRoundP
         claim = evalRoundPoly(fixed, r);
       }
       const challenges = rounds.map(([, r]) => r);
-      const transcript = { observeExt(): void {}, observeAllUnchecked(): void {}, sampleExt: (): Ext => challenges[k++]! } as unknown as DuplexChallenger;
+      const transcript = {
+        observeExt(): void {},
+        observeAllUnchecked(): void {},
+        sampleExt: (): Ext => challenges[k++]!,
+      } as unknown as DuplexChallenger;
       const res = verifySumcheck(roundSum(polys[0]!), polys, polys.length, transcript);
       assert.ok(res.ok);
       assert.deepEqual(res.value, claim);

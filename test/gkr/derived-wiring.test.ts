@@ -18,17 +18,36 @@ import { OpKind } from "../../src/statement/types.js";
 import { arbCircuitCase, arbFe } from "./random-circuit.js";
 
 const fe = fc.integer({ min: 0, max: P - 1 });
-const arbExt = fc.oneof(fc.tuple(fe, fe, fe, fe), fc.constantFrom([0, 0, 0, 0], [1, 0, 0, 0], [P - 1, 0, 0, 0])).map((t) => t as unknown as Ext);
+const arbExt = fc
+  .oneof(fc.tuple(fe, fe, fe, fe), fc.constantFrom([0, 0, 0, 0], [1, 0, 0, 0], [P - 1, 0, 0, 0]))
+  .map((t) => t as unknown as Ext);
 const pointOf = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
 const randomPoint = (n: number): Ext[] => Array.from({ length: n }, () => extRandom());
 
 /** Both oracles agree on every combined, per-kind and constant evaluation of layer i. */
-function assertSameLayer(circuit: Circuit, a: TableWiring, b: DerivedRegularWiring, i: number, claims: Claim[], x: Ext[], y: Ext[], what: string): void {
+function assertSameLayer(
+  circuit: Circuit,
+  a: TableWiring,
+  b: DerivedRegularWiring,
+  i: number,
+  claims: Claim[],
+  x: Ext[],
+  y: Ext[],
+  what: string,
+): void {
   assert.deepEqual(b.evalCombined(i, claims, x, y), a.evalCombined(i, claims, x, y), `${what}: layer ${i} combined`);
-  assert.deepEqual(b.evalConstCombined(i, claims), a.evalConstCombined(i, claims), `${what}: layer ${i} const combined`);
+  assert.deepEqual(
+    b.evalConstCombined(i, claims),
+    a.evalConstCombined(i, claims),
+    `${what}: layer ${i} const combined`,
+  );
   const z = claims[0]!.point;
   for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3]) {
-    assert.deepEqual(b.evalPredicate(i, kind, z, x, y), a.evalPredicate(i, kind, z, x, y), `${what}: layer ${i} kind ${kind}`);
+    assert.deepEqual(
+      b.evalPredicate(i, kind, z, x, y),
+      a.evalPredicate(i, kind, z, x, y),
+      `${what}: layer ${i} kind ${kind}`,
+    );
   }
   assert.deepEqual(b.evalConst(i, z), a.evalConst(i, z), `${what}: layer ${i} const`);
   void circuit;
@@ -36,9 +55,14 @@ function assertSameLayer(circuit: Circuit, a: TableWiring, b: DerivedRegularWiri
 
 /** Random claims (1..3) for layer i, random x and y. */
 function randomQuery(circuit: Circuit, i: number): { claims: Claim[]; x: Ext[]; y: Ext[] } {
-  const so = circuit.layers[i]!.widthBits, s = inputBitsOf(circuit, i);
+  const so = circuit.layers[i]!.widthBits,
+    s = inputBitsOf(circuit, i);
   const k = 1 + Math.floor(Math.random() * 3);
-  return { claims: Array.from({ length: k }, () => ({ point: randomPoint(so), coeff: extRandom() })), x: randomPoint(s), y: randomPoint(s) };
+  return {
+    claims: Array.from({ length: k }, () => ({ point: randomPoint(so), coeff: extRandom() })),
+    x: randomPoint(s),
+    y: randomPoint(s),
+  };
 }
 
 const compiled = new Map<string, ReturnType<typeof compile>>();
@@ -72,14 +96,30 @@ test("compat circuits at depth 2: derived equals table at fast-check points, inc
   const arb = fc.nat(2).chain((k) => {
     const { c } = cases[k]!;
     return fc.nat(c.circuit.layers.length - 1).chain((i) => {
-      const so = c.circuit.layers[i]!.widthBits, s = inputBitsOf(c.circuit, i);
-      return fc.tuple(fc.constant(k), fc.constant(i), fc.array(fc.tuple(pointOf(so), arbExt), { minLength: 1, maxLength: 2 }), pointOf(s), pointOf(s));
+      const so = c.circuit.layers[i]!.widthBits,
+        s = inputBitsOf(c.circuit, i);
+      return fc.tuple(
+        fc.constant(k),
+        fc.constant(i),
+        fc.array(fc.tuple(pointOf(so), arbExt), { minLength: 1, maxLength: 2 }),
+        pointOf(s),
+        pointOf(s),
+      );
     });
   });
   fc.assert(
     fc.property(arb, ([k, i, raw, x, y]) => {
       const { c, table, derived } = cases[k]!;
-      assertSameLayer(c.circuit, table, derived, i, raw.map(([point, coeff]) => ({ point, coeff })), x, y, `kind ${k}`);
+      assertSameLayer(
+        c.circuit,
+        table,
+        derived,
+        i,
+        raw.map(([point, coeff]) => ({ point, coeff })),
+        x,
+        y,
+        `kind ${k}`,
+      );
     }),
     { numRuns: 150 },
   );
@@ -95,10 +135,14 @@ for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
     let claims: Claim[] = [{ point: randomPoint(c.circuit.layers[0]!.widthBits), coeff: EXT_ONE }];
     for (let i = 0; i < c.circuit.layers.length; i++) {
       const s = inputBitsOf(c.circuit, i);
-      const x = randomPoint(s), y = randomPoint(s);
+      const x = randomPoint(s),
+        y = randomPoint(s);
       assert.deepEqual(derived.evalConstCombined(i, claims), table.evalConstCombined(i, claims), `layer ${i} const`);
       assert.deepEqual(derived.evalCombined(i, claims, x, y), table.evalCombined(i, claims, x, y), `layer ${i}`);
-      claims = [{ point: x, coeff: EXT_ONE }, { point: y, coeff: extRandom() }];
+      claims = [
+        { point: x, coeff: EXT_ONE },
+        { point: y, coeff: extRandom() },
+      ];
     }
   });
 }
@@ -114,9 +158,14 @@ test("random IR circuits (no tags): derived equals table for every tile size", (
   );
   fc.assert(
     fc.property(arb, ([c, i, loBits, coords]) => {
-      const so = c.circuit.layers[i]!.widthBits, s = inputBitsOf(c.circuit, i);
-      const claims = [{ point: coords.slice(0, so), coeff: coords[29]! }, { point: coords.slice(so, 2 * so), coeff: coords[28]! }];
-      const x = coords.slice(10, 10 + s), y = coords.slice(18, 18 + s);
+      const so = c.circuit.layers[i]!.widthBits,
+        s = inputBitsOf(c.circuit, i);
+      const claims = [
+        { point: coords.slice(0, so), coeff: coords[29]! },
+        { point: coords.slice(so, 2 * so), coeff: coords[28]! },
+      ];
+      const x = coords.slice(10, 10 + s),
+        y = coords.slice(18, 18 + s);
       const derived = new DerivedRegularWiring(c.circuit, undefined, { loBits, strict: true });
       assertSameLayer(c.circuit, new TableWiring(c.circuit), derived, i, claims, x, y, `loBits ${loBits}`);
     }),
@@ -150,12 +199,34 @@ const arbBuilderCircuit = fc
       else b.scope(st.scope[0], st.scope[1]);
       const pick = (j: number) => nodes[st.picks[j % st.picks.length]! % nodes.length]!;
       switch (st.op) {
-        case 0: nodes.push(b.affine(st.picks.map((_, j) => [pick(j), st.coeffs[j]!] as const), st.constant)); break;
-        case 1: nodes.push(b.mul(pick(0), pick(1))); break;
-        case 2: nodes.push(b.pow3(pick(0))); break;
-        case 3: nodes.push(b.combine(st.picks.map((_, j) => ({ node: pick(j), coeff: st.coeffs[j]!, cube: st.cubes[j]! })), st.constant)); break;
-        case 4: nodes.push(b.sub(pick(0), pick(1))); break;
-        default: nodes.push(b.input(st.picks[0]! % (inputs + 3))); break;
+        case 0:
+          nodes.push(
+            b.affine(
+              st.picks.map((_, j) => [pick(j), st.coeffs[j]!] as const),
+              st.constant,
+            ),
+          );
+          break;
+        case 1:
+          nodes.push(b.mul(pick(0), pick(1)));
+          break;
+        case 2:
+          nodes.push(b.pow3(pick(0)));
+          break;
+        case 3:
+          nodes.push(
+            b.combine(
+              st.picks.map((_, j) => ({ node: pick(j), coeff: st.coeffs[j]!, cube: st.cubes[j]! })),
+              st.constant,
+            ),
+          );
+          break;
+        case 4:
+          nodes.push(b.sub(pick(0), pick(1)));
+          break;
+        default:
+          nodes.push(b.input(st.picks[0]! % (inputs + 3)));
+          break;
       }
     }
     // The highest node must be an output (no node may sit above every output).
@@ -172,7 +243,9 @@ test("random builder circuits with random scopes: derived (with tags, without, w
       const table = new TableWiring(circuit);
       // Tags shifted by one layer are wrong hints (and mismatched lengths are ignored).
       const wrong: CircuitTags = { layers: tags.layers.map((_, i) => tags.layers[(i + 1) % tags.layers.length]!) };
-      const oracles = [tags, undefined, wrong].map((t) => new DerivedRegularWiring(circuit, t, { loBits, strict: true }));
+      const oracles = [tags, undefined, wrong].map(
+        (t) => new DerivedRegularWiring(circuit, t, { loBits, strict: true }),
+      );
       for (let i = 0; i < circuit.layers.length; i++) {
         const q = randomQuery(circuit, i);
         for (const d of oracles) assertSameLayer(circuit, table, d, i, q.claims, q.x, q.y, `loBits ${loBits}`);
@@ -211,7 +284,14 @@ const corruptions: { name: string; apply: (f: LayerForm) => LayerForm | null }[]
       const gi = f.groups.findIndex((g) => g.pattern.length > 0);
       if (gi < 0) return null;
       const g = f.groups[gi]!;
-      return { ...f, groups: f.groups.map((h, j) => (j === gi ? { ...h, pattern: g.pattern.slice(1), oh: g.oh.slice(1), ih: g.ih.slice(1), ih2: g.ih2.slice(1) } : h)) };
+      return {
+        ...f,
+        groups: f.groups.map((h, j) =>
+          j === gi
+            ? { ...h, pattern: g.pattern.slice(1), oh: g.oh.slice(1), ih: g.ih.slice(1), ih2: g.ih2.slice(1) }
+            : h,
+        ),
+      };
     },
   },
   {
@@ -220,7 +300,8 @@ const corruptions: { name: string; apply: (f: LayerForm) => LayerForm | null }[]
       if (f.inLo === 0) return null;
       const p = f.patterns.find((q) => q.b.length > 0);
       if (!p) return null;
-      const b = p.b.slice(), c = p.c.slice();
+      const b = p.b.slice(),
+        c = p.c.slice();
       b[0] = b[0]! ^ 1;
       if (p.kind !== GateKind.Mul) c[0] = b[0]!;
       return { ...f, patterns: f.patterns.map((q) => (q === p ? { ...q, b, c } : q)) };
@@ -274,12 +355,19 @@ test("the audit catches every corrupted derivation: strict mode throws, otherwis
       assert.ok(threw, `${name} at layer ${layer}: strict derivation must fail`);
       caught.add(name);
       const lenient = new DerivedRegularWiring(c.circuit, c.tags, options);
-      assert.ok(lenient.stats.auditedGroups < lenient.stats.groups || lenient.stats.residueConsts > 0, `${name}: a group fell back`);
+      assert.ok(
+        lenient.stats.auditedGroups < lenient.stats.groups || lenient.stats.residueConsts > 0,
+        `${name}: a group fell back`,
+      );
       const q = randomQuery(c.circuit, layer);
       assertSameLayer(c.circuit, table, lenient, layer, q.claims, q.x, q.y, name);
     }
   }
-  assert.deepEqual([...caught].sort(), corruptions.map((k) => k.name).sort(), "every corruption was injected somewhere");
+  assert.deepEqual(
+    [...caught].sort(),
+    corruptions.map((k) => k.name).sort(),
+    "every corruption was injected somewhere",
+  );
 });
 
 test("the audit accepts every honest derivation and checks the partition", () => {
@@ -290,7 +378,12 @@ test("the audit accepts every honest derivation and checks the partition", () =>
     assert.ok(audit.partitionOk && audit.groupOk.every(Boolean) && audit.constGroupOk.every(Boolean), `layer ${i}`);
     // The same gate claimed by two groups breaks the partition.
     if (form.groups.length >= 2 && form.groups[0]!.gates.length > 0) {
-      const dup = { ...form, groups: form.groups.map((g, j) => (j === 1 ? { ...g, gates: Uint32Array.from([...g.gates, form.groups[0]!.gates[0]!]) } : g)) };
+      const dup = {
+        ...form,
+        groups: form.groups.map((g, j) =>
+          j === 1 ? { ...g, gates: Uint32Array.from([...g.gates, form.groups[0]!.gates[0]!]) } : g,
+        ),
+      };
       assert.equal(auditLayerForm(layer, dup).partitionOk, false);
     }
   });
@@ -325,17 +418,21 @@ test("errors and conventions match the table wiring", () => {
 
 test("split eq tables equal the full eq table; the cache notices a mutated point", () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 9 }).chain((n) => pointOf(n)), fc.integer({ min: 0, max: 7 }), (point, lo) => {
-      const t = splitEqTables(point, lo);
-      const full = eqTable(point);
-      const L = t.loBits;
-      assert.equal(L, Math.min(lo, point.length));
-      for (let w = 0; w < full.length; w++) {
-        // eq(z, w) = hi[w >> L]·lo[w mod 2^L]
-        assert.deepEqual(extMul(t.hi.get(w >> L), t.lo.get(w & ((1 << L) - 1))), full.get(w));
-      }
-      assert.deepEqual(t.lo.data, eqTable(point.slice(point.length - L)).data);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 9 }).chain((n) => pointOf(n)),
+      fc.integer({ min: 0, max: 7 }),
+      (point, lo) => {
+        const t = splitEqTables(point, lo);
+        const full = eqTable(point);
+        const L = t.loBits;
+        assert.equal(L, Math.min(lo, point.length));
+        for (let w = 0; w < full.length; w++) {
+          // eq(z, w) = hi[w >> L]·lo[w mod 2^L]
+          assert.deepEqual(extMul(t.hi.get(w >> L), t.lo.get(w & ((1 << L) - 1))), full.get(w));
+        }
+        assert.deepEqual(t.lo.data, eqTable(point.slice(point.length - L)).data);
+      },
+    ),
     { numRuns: 60 },
   );
   const cache = new SplitEqCache(2);
@@ -359,7 +456,11 @@ test("layers with the same gates reuse one audited gate part; their own constant
     layers: [
       makeLayer(1, gates, [{ wire: 0, value: 3 }]),
       makeLayer(1, gates, [{ wire: 1, value: 9 }]),
-      makeLayer(1, gates.map((g) => ({ ...g, coeff: g.coeff + 1 })), []),
+      makeLayer(
+        1,
+        gates.map((g) => ({ ...g, coeff: g.coeff + 1 })),
+        [],
+      ),
     ],
   };
   const derived = new DerivedRegularWiring(circuit, undefined, { strict: true });
@@ -369,7 +470,10 @@ test("layers with the same gates reuse one audited gate part; their own constant
     const q = randomQuery(circuit, i);
     assertSameLayer(circuit, table, derived, i, q.claims, q.x, q.y, "reuse");
   }
-  assert.ok(compiledCircuit(OpKind.Membership, 24) && new DerivedRegularWiring(compiledCircuit(OpKind.Membership, 24).circuit).stats.reusedLayers > 50);
+  assert.ok(
+    compiledCircuit(OpKind.Membership, 24) &&
+      new DerivedRegularWiring(compiledCircuit(OpKind.Membership, 24).circuit).stats.reusedLayers > 50,
+  );
 });
 
 test("many claims in one evaluation (more points than the table cache holds) and repeated calls stay exact", () => {
@@ -377,11 +481,17 @@ test("many claims in one evaluation (more points than the table cache holds) and
   const table = new TableWiring(c.circuit);
   const derived = new DerivedRegularWiring(c.circuit, c.tags);
   for (const i of [0, 5, c.circuit.layers.length - 1]) {
-    const so = c.circuit.layers[i]!.widthBits, s = inputBitsOf(c.circuit, i);
+    const so = c.circuit.layers[i]!.widthBits,
+      s = inputBitsOf(c.circuit, i);
     const claims = Array.from({ length: 9 }, () => ({ point: randomPoint(so), coeff: extRandom() }));
-    const x = randomPoint(s), y = randomPoint(s);
+    const x = randomPoint(s),
+      y = randomPoint(s);
     for (let rep = 0; rep < 3; rep++) {
-      assert.deepEqual(derived.evalCombined(i, claims, x, y), table.evalCombined(i, claims, x, y), `layer ${i} rep ${rep}`);
+      assert.deepEqual(
+        derived.evalCombined(i, claims, x, y),
+        table.evalCombined(i, claims, x, y),
+        `layer ${i} rep ${rep}`,
+      );
       assert.deepEqual(derived.evalConstCombined(i, claims), table.evalConstCombined(i, claims));
       // Interleave single-claim queries that push other points through the cache.
       const q = randomQuery(c.circuit, i);

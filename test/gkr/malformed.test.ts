@@ -13,9 +13,20 @@ import type { WiringOracle } from "../../src/gkr/wiring/oracle.js";
 import { arbCircuitCase, buildCase, transcriptAfterOutputs } from "./random-circuit.js";
 
 const KNOWN_CODES: ReadonlySet<string> = new Set<GkrRejectCode>([
-  "BAD_SHAPE", "EMPTY_CIRCUIT", "MALFORMED_PROOF", "LAYER_COUNT", "OUTPUT_WIDTH_TOO_LARGE", "OUTPUT_LENGTH",
-  "NON_CANONICAL_OUTPUT", "ROUND_COUNT", "MALFORMED_ROUND", "DEGREE_TOO_HIGH", "NON_CANONICAL", "ROUND_SUM_MISMATCH",
-  "MALFORMED_EVAL", "END_CHECK_FAILED",
+  "BAD_SHAPE",
+  "EMPTY_CIRCUIT",
+  "MALFORMED_PROOF",
+  "LAYER_COUNT",
+  "OUTPUT_WIDTH_TOO_LARGE",
+  "OUTPUT_LENGTH",
+  "NON_CANONICAL_OUTPUT",
+  "ROUND_COUNT",
+  "MALFORMED_ROUND",
+  "DEGREE_TOO_HIGH",
+  "NON_CANONICAL",
+  "ROUND_SUM_MISMATCH",
+  "MALFORMED_EVAL",
+  "END_CHECK_FAILED",
 ]);
 
 /** A two-layer circuit with every gate kind; width bits 2 → 2 → 2. */
@@ -23,10 +34,14 @@ function sample(): { circuit: Circuit; witness: Uint32Array[] } {
   const circuit: Circuit = {
     inputWidthBits: 2,
     layers: [
-      makeLayer(2, [
-        { kind: GateKind.Mul, out: 0, in1: 1, in2: 2, coeff: 1 },
-        { kind: GateKind.Lin, out: 3, in1: 0, in2: 0, coeff: 5 },
-      ], [{ wire: 1, value: 4 }]),
+      makeLayer(
+        2,
+        [
+          { kind: GateKind.Mul, out: 0, in1: 1, in2: 2, coeff: 1 },
+          { kind: GateKind.Lin, out: 3, in1: 0, in2: 0, coeff: 5 },
+        ],
+        [{ wire: 1, value: 4 }],
+      ),
       makeLayer(2, [
         { kind: GateKind.Pow3, out: 0, in1: 3, in2: 3, coeff: 2 },
         { kind: GateKind.Lin, out: 1, in1: 1, in2: 1, coeff: 1 },
@@ -43,7 +58,13 @@ const REAL_OUTPUTS = Symbol("real outputs");
 function verifySample(proof: unknown, outputs: unknown = REAL_OUTPUTS, wiring?: WiringOracle): GkrVerifyResult {
   const { circuit, witness } = sample();
   const out = outputs === REAL_OUTPUTS ? Array.from(witness[0]!) : outputs;
-  return verifyGkr(shapeOf(circuit), wiring ?? new TableWiring(circuit), out, proof, transcriptAfterOutputs(witness[0]!));
+  return verifyGkr(
+    shapeOf(circuit),
+    wiring ?? new TableWiring(circuit),
+    out,
+    proof,
+    transcriptAfterOutputs(witness[0]!),
+  );
 }
 
 function honestProof(): { layers: { rounds: unknown[]; evalX: unknown; evalY: unknown }[] } {
@@ -55,7 +76,10 @@ const codeOf = (r: GkrVerifyResult) => (r.ok ? "ok" : r.code);
 
 test("malformed circuits are typed CircuitErrors in the prover and the table wiring", () => {
   const { circuit, witness } = sample();
-  const withLayer0 = (patch: Partial<Layer>): Circuit => ({ ...circuit, layers: [{ ...circuit.layers[0]!, ...patch }, circuit.layers[1]!] });
+  const withLayer0 = (patch: Partial<Layer>): Circuit => ({
+    ...circuit,
+    layers: [{ ...circuit.layers[0]!, ...patch }, circuit.layers[1]!],
+  });
   const cases: [Circuit, string][] = [
     [{ inputWidthBits: 2, layers: [] }, "EMPTY_CIRCUIT"],
     [withLayer0({ gateKind: new Uint8Array([3, 0]) }), "BAD_GATE_KIND"],
@@ -82,8 +106,14 @@ test("witnesses of the wrong shape are typed CircuitErrors", () => {
   assert.throws(() => proveGkr(circuit, witness.slice(0, 2), t()), isCode("WITNESS_LENGTH"));
   assert.throws(() => proveGkr(circuit, null as unknown as Uint32Array[], t()), isCode("WITNESS_LENGTH"));
   assert.throws(() => proveGkr(circuit, [witness[0]!, witness[1]!, new Uint32Array(8)], t()), isCode("WITNESS_WIDTH"));
-  assert.throws(() => proveGkr(circuit, [witness[0]!, [1, 2, 3, 4] as unknown as Uint32Array, witness[2]!], t()), isCode("WITNESS_WIDTH"));
-  assert.throws(() => proveGkr(circuit, [witness[0]!, witness[1]!, new Uint32Array([1, P, 0, 0])], t()), isCode("WITNESS_NON_CANONICAL"));
+  assert.throws(
+    () => proveGkr(circuit, [witness[0]!, [1, 2, 3, 4] as unknown as Uint32Array, witness[2]!], t()),
+    isCode("WITNESS_WIDTH"),
+  );
+  assert.throws(
+    () => proveGkr(circuit, [witness[0]!, witness[1]!, new Uint32Array([1, P, 0, 0])], t()),
+    isCode("WITNESS_NON_CANONICAL"),
+  );
 });
 
 test("the sample proof verifies (baseline for the malformed-proof cases)", () => {
@@ -103,17 +133,83 @@ test("malformed proof objects are typed rejections", () => {
     [(p) => ({ layers: [{ ...p.layers[0], rounds: null }, p.layers[1]] }), "MALFORMED_ROUND"],
     [(p) => ({ layers: [{ ...p.layers[0], rounds: p.layers[0]!.rounds.slice(1) }, p.layers[1]] }), "ROUND_COUNT"],
     [(p) => ({ layers: [{ ...p.layers[0], rounds: [[], ...p.layers[0]!.rounds] }, p.layers[1]] }), "ROUND_COUNT"],
-    [(p) => { (p.layers[0]!.rounds[0] as unknown[]).push(EXT_ZERO); return p; }, "DEGREE_TOO_HIGH"],
-    [(p) => { p.layers[1]!.rounds[2] = "abc"; return p; }, "MALFORMED_ROUND"],
-    [(p) => { (p.layers[0]!.rounds[0] as unknown[])[0] = [1, 2, 3]; return p; }, "NON_CANONICAL"],
-    [(p) => { (p.layers[0]!.rounds[1] as unknown[])[4] = [0, 0, 0, P]; return p; }, "NON_CANONICAL"],
-    [(p) => { (p.layers[0]!.rounds[1] as unknown[])[4] = [0, 0, NaN, 0]; return p; }, "NON_CANONICAL"],
-    [(p) => { (p.layers[0]!.rounds[1] as unknown[])[4] = [0, 0, 0, 1n]; return p; }, "NON_CANONICAL"],
-    [(p) => { (p.layers[0]!.rounds[1] as unknown[])[2] = { 0: 1, 1: 2, 2: 3, 3: 4, length: 4 }; return p; }, "NON_CANONICAL"],
-    [(p) => { p.layers[0]!.evalX = undefined; return p; }, "MALFORMED_EVAL"],
-    [(p) => { p.layers[1]!.evalY = [0, 0, 0, -1]; return p; }, "MALFORMED_EVAL"],
-    [(p) => { p.layers[1]!.evalY = [0, 0, 0, 0, 0]; return p; }, "MALFORMED_EVAL"],
-    [(p) => { p.layers[0]!.evalY = "0,0,0,0"; return p; }, "MALFORMED_EVAL"],
+    [
+      (p) => {
+        (p.layers[0]!.rounds[0] as unknown[]).push(EXT_ZERO);
+        return p;
+      },
+      "DEGREE_TOO_HIGH",
+    ],
+    [
+      (p) => {
+        p.layers[1]!.rounds[2] = "abc";
+        return p;
+      },
+      "MALFORMED_ROUND",
+    ],
+    [
+      (p) => {
+        (p.layers[0]!.rounds[0] as unknown[])[0] = [1, 2, 3];
+        return p;
+      },
+      "NON_CANONICAL",
+    ],
+    [
+      (p) => {
+        (p.layers[0]!.rounds[1] as unknown[])[4] = [0, 0, 0, P];
+        return p;
+      },
+      "NON_CANONICAL",
+    ],
+    [
+      (p) => {
+        (p.layers[0]!.rounds[1] as unknown[])[4] = [0, 0, NaN, 0];
+        return p;
+      },
+      "NON_CANONICAL",
+    ],
+    [
+      (p) => {
+        (p.layers[0]!.rounds[1] as unknown[])[4] = [0, 0, 0, 1n];
+        return p;
+      },
+      "NON_CANONICAL",
+    ],
+    [
+      (p) => {
+        (p.layers[0]!.rounds[1] as unknown[])[2] = { 0: 1, 1: 2, 2: 3, 3: 4, length: 4 };
+        return p;
+      },
+      "NON_CANONICAL",
+    ],
+    [
+      (p) => {
+        p.layers[0]!.evalX = undefined;
+        return p;
+      },
+      "MALFORMED_EVAL",
+    ],
+    [
+      (p) => {
+        p.layers[1]!.evalY = [0, 0, 0, -1];
+        return p;
+      },
+      "MALFORMED_EVAL",
+    ],
+    [
+      (p) => {
+        p.layers[1]!.evalY = [0, 0, 0, 0, 0];
+        return p;
+      },
+      "MALFORMED_EVAL",
+    ],
+    [
+      (p) => {
+        p.layers[0]!.evalY = "0,0,0,0";
+        return p;
+      },
+      "MALFORMED_EVAL",
+    ],
   ];
   for (const [mutate, code] of cases) {
     const res = verifySample(mutate(honestProof()));
@@ -125,11 +221,18 @@ test("dropping the zero coefficients a_3, a_4 of a y round passes that round but
   const p = honestProof();
   const s = 2; // width bits of the layer below layer 0
   const rounds = p.layers[0]!.rounds.map((r) => (r as number[][]).slice());
-  assert.deepEqual(rounds[s]!.slice(3), [[0, 0, 0, 0], [0, 0, 0, 0]]);
+  assert.deepEqual(rounds[s]!.slice(3), [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ]);
   rounds[s] = rounds[s]!.slice(0, 3);
   const res = verifySample({ layers: [{ ...p.layers[0], rounds }, p.layers[1]] });
   assert.equal(res.ok, false);
-  assert.ok(!res.ok && (res.code === "END_CHECK_FAILED" || (res.code === "ROUND_SUM_MISMATCH" && (res.layer! > 0 || res.round! > s))), JSON.stringify(res));
+  assert.ok(
+    !res.ok &&
+      (res.code === "END_CHECK_FAILED" || (res.code === "ROUND_SUM_MISMATCH" && (res.layer! > 0 || res.round! > s))),
+    JSON.stringify(res),
+  );
 });
 
 test("claimed outputs and shapes of the wrong form are typed rejections", () => {
@@ -148,18 +251,28 @@ test("claimed outputs and shapes of the wrong form are typed rejections", () => 
   const w = new TableWiring(circuit);
   const out = Array.from(witness[0]!);
   const t = () => transcriptAfterOutputs(witness[0]!);
-  assert.equal(codeOf(verifyGkr({ layerWidthBits: [], inputWidthBits: 2 }, w, out, { layers: [] }, t())), "EMPTY_CIRCUIT");
+  assert.equal(
+    codeOf(verifyGkr({ layerWidthBits: [], inputWidthBits: 2 }, w, out, { layers: [] }, t())),
+    "EMPTY_CIRCUIT",
+  );
   assert.equal(codeOf(verifyGkr({ layerWidthBits: [2, 1.5], inputWidthBits: 2 }, w, out, p, t())), "BAD_SHAPE");
   assert.equal(codeOf(verifyGkr(null as never, w, out, p, t())), "BAD_SHAPE");
-  assert.equal(codeOf(verifyGkr({ layerWidthBits: [64, 2], inputWidthBits: 2 }, w, out, p, t())), "OUTPUT_WIDTH_TOO_LARGE");
+  assert.equal(
+    codeOf(verifyGkr({ layerWidthBits: [64, 2], inputWidthBits: 2 }, w, out, p, t())),
+    "OUTPUT_WIDTH_TOO_LARGE",
+  );
   assert.equal(codeOf(verifyGkr({ layerWidthBits: [40, 2], inputWidthBits: 2 }, w, out, p, t())), "OUTPUT_LENGTH");
   assert.equal(codeOf(verifyGkr({ layerWidthBits: [2, 2], inputWidthBits: 31 }, w, out, p, t())), "BAD_SHAPE");
 });
 
 test("a throwing wiring oracle becomes VERIFIER_EXCEPTION, not an exception", () => {
   const broken: WiringOracle = {
-    evalPredicate: () => { throw new Error("boom"); },
-    evalConst: () => { throw new Error("boom"); },
+    evalPredicate: () => {
+      throw new Error("boom");
+    },
+    evalConst: () => {
+      throw new Error("boom");
+    },
   };
   assert.equal(codeOf(verifySample(honestProof(), REAL_OUTPUTS, broken)), "VERIFIER_EXCEPTION");
 });
@@ -168,7 +281,8 @@ test("a throwing wiring oracle becomes VERIFIER_EXCEPTION, not an exception", ()
 function paths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const out: (string | number)[][] = [prefix];
   if (Array.isArray(v)) v.forEach((x, i) => out.push(...paths(x, [...prefix, i])));
-  else if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...prefix, k]));
+  else if (typeof v === "object" && v !== null)
+    for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...prefix, k]));
   return out;
 }
 
@@ -176,21 +290,27 @@ test("replacing any node of a proof by an arbitrary value never throws and is re
   const base = honestProof();
   const all = paths(base).filter((p) => p.length > 0);
   fc.assert(
-    fc.property(fc.nat(all.length - 1), fc.anything({ withBigInt: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }), (pi, value) => {
-      const p = honestProof();
-      const path = all[pi]!;
-      let node: Record<string | number, unknown> = p as unknown as Record<string, unknown>;
-      for (const k of path.slice(0, -1)) node = node[k] as Record<string | number, unknown>;
-      const before = JSON.stringify(node[path[path.length - 1]!]);
-      node[path[path.length - 1]!] = value;
-      let res: GkrVerifyResult | undefined;
-      assert.doesNotThrow(() => { res = verifySample(p); });
-      if (res!.ok) {
-        assert.equal(JSON.stringify(value), before, "only an equal replacement may verify");
-      } else {
-        assert.ok(KNOWN_CODES.has(res!.code), res!.code);
-      }
-    }),
+    fc.property(
+      fc.nat(all.length - 1),
+      fc.anything({ withBigInt: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }),
+      (pi, value) => {
+        const p = honestProof();
+        const path = all[pi]!;
+        let node: Record<string | number, unknown> = p as unknown as Record<string, unknown>;
+        for (const k of path.slice(0, -1)) node = node[k] as Record<string | number, unknown>;
+        const before = JSON.stringify(node[path[path.length - 1]!]);
+        node[path[path.length - 1]!] = value;
+        let res: GkrVerifyResult | undefined;
+        assert.doesNotThrow(() => {
+          res = verifySample(p);
+        });
+        if (res!.ok) {
+          assert.equal(JSON.stringify(value), before, "only an equal replacement may verify");
+        } else {
+          assert.ok(KNOWN_CODES.has(res!.code), res!.code);
+        }
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -200,7 +320,13 @@ test("random circuits: truncated or padded layer lists are typed rejections", ()
     fc.property(arbCircuitCase(), fc.boolean(), (c, drop) => {
       const { proof } = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!));
       const layers = drop ? proof.layers.slice(0, -1) : [...proof.layers, proof.layers[0]!];
-      const res = verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), Array.from(c.witness[0]!), { layers }, transcriptAfterOutputs(c.witness[0]!));
+      const res = verifyGkr(
+        shapeOf(c.circuit),
+        new TableWiring(c.circuit),
+        Array.from(c.witness[0]!),
+        { layers },
+        transcriptAfterOutputs(c.witness[0]!),
+      );
       assert.equal(codeOf(res), "LAYER_COUNT");
     }),
     { numRuns: 30 },

@@ -8,16 +8,21 @@ import { SumcheckError } from "../../src/sumcheck/errors.js";
 import { mleEvalTrimmed, mleEvalUsed } from "../../src/gkr/mle-split.js";
 
 const fe = fc.oneof(fc.constantFrom(0, 1, 2, P - 1, 0xffff, 0x10000), fc.integer({ min: 0, max: P - 1 }));
-const arbExt = fc.oneof(fc.tuple(fe, fe, fe, fe).map((t) => t as Ext), fc.constantFrom<Ext>([0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1]));
+const arbExt = fc.oneof(
+  fc.tuple(fe, fe, fe, fe).map((t) => t as Ext),
+  fc.constantFrom<Ext>([0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1]),
+);
 
 test("mleEvalUsed equals mleEvalBase of the zero-padded table (n = 0..10, every used count class), random and edge values and points", () => {
-  const arb = fc.integer({ min: 0, max: 10 }).chain((n) =>
-    fc.tuple(
-      fc.array(arbExt, { minLength: n, maxLength: n }),
-      fc.integer({ min: 0, max: 2 ** n }),
-      fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n }),
-    ),
-  );
+  const arb = fc
+    .integer({ min: 0, max: 10 })
+    .chain((n) =>
+      fc.tuple(
+        fc.array(arbExt, { minLength: n, maxLength: n }),
+        fc.integer({ min: 0, max: 2 ** n }),
+        fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n }),
+      ),
+    );
   fc.assert(
     fc.property(arb, ([point, used, raw]) => {
       const values = Uint32Array.from(raw, (v, i) => (i < used ? v : 0));
@@ -35,23 +40,46 @@ test("mleEvalUsed on all-maximal values over 16 lanes stays exact; it reads no v
     const used = 2 ** n - 5;
     const poisoned = values.slice();
     poisoned.fill(0, used);
-    const trap = new Proxy(poisoned, { get: (t, k) => (typeof k === "string" && /^\d+$/.test(k) && Number(k) >= used ? assert.fail(`read index ${k}`) : Reflect.get(t, k)) });
+    const trap = new Proxy(poisoned, {
+      get: (t, k) =>
+        typeof k === "string" && /^\d+$/.test(k) && Number(k) >= used
+          ? assert.fail(`read index ${k}`)
+          : Reflect.get(t, k),
+    });
     assert.deepEqual(mleEvalUsed(trap as unknown as Uint32Array, used, point), [...mleEvalBase(poisoned, point)]);
   }
 });
 
 test("mleEvalUsed refuses a table of the wrong length, a bad used count and over 30 variables", () => {
   const pt = (n: number): Ext[] => Array.from({ length: n }, () => [1, 0, 0, 0] as Ext);
-  assert.throws(() => mleEvalUsed(new Uint32Array(8), 8, pt(2)), (e) => e instanceof SumcheckError && e.code === "BAD_POINT");
-  assert.throws(() => mleEvalUsed(new Uint32Array(4), 5, pt(2)), (e) => e instanceof SumcheckError && e.code === "BAD_TABLE");
-  assert.throws(() => mleEvalUsed(new Uint32Array(4), -1, pt(2)), (e) => e instanceof SumcheckError && e.code === "BAD_TABLE");
-  assert.throws(() => mleEvalUsed([], 0, pt(31)), (e) => e instanceof SumcheckError && e.code === "BAD_POINT");
+  assert.throws(
+    () => mleEvalUsed(new Uint32Array(8), 8, pt(2)),
+    (e) => e instanceof SumcheckError && e.code === "BAD_POINT",
+  );
+  assert.throws(
+    () => mleEvalUsed(new Uint32Array(4), 5, pt(2)),
+    (e) => e instanceof SumcheckError && e.code === "BAD_TABLE",
+  );
+  assert.throws(
+    () => mleEvalUsed(new Uint32Array(4), -1, pt(2)),
+    (e) => e instanceof SumcheckError && e.code === "BAD_TABLE",
+  );
+  assert.throws(
+    () => mleEvalUsed([], 0, pt(31)),
+    (e) => e instanceof SumcheckError && e.code === "BAD_POINT",
+  );
 });
 
 test("mleEvalTrimmed equals mleEvalBase: random tables with zero tails, all zeros, a single non-zero at either end", () => {
-  const arb = fc.integer({ min: 0, max: 10 }).chain((n) =>
-    fc.tuple(fc.array(arbExt, { minLength: n, maxLength: n }), fc.integer({ min: 0, max: 2 ** n }), fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n })),
-  );
+  const arb = fc
+    .integer({ min: 0, max: 10 })
+    .chain((n) =>
+      fc.tuple(
+        fc.array(arbExt, { minLength: n, maxLength: n }),
+        fc.integer({ min: 0, max: 2 ** n }),
+        fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n }),
+      ),
+    );
   fc.assert(
     fc.property(arb, ([point, keep, raw]) => {
       const values = Uint32Array.from(raw, (v, i) => (i < keep ? v : 0));

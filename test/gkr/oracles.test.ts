@@ -68,7 +68,9 @@ test("whole proofs from the sparse and the dense oracle are identical", () => {
   fc.assert(
     fc.property(arbCircuitCase(), (c) => {
       const a = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!));
-      const b = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: denseLayerOracle });
+      const b = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+        oracleFactory: denseLayerOracle,
+      });
       assert.deepEqual(a, b);
     }),
     { numRuns: 100 },
@@ -82,7 +84,10 @@ test("the prover does not modify the witness and reports per-layer statistics", 
       const stats: { layerIndex: number; inputBits: number; oracleAllocatedBytes: number }[] = [];
       proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { onLayer: (st) => stats.push(st) });
       assert.deepEqual(c.witness, copy);
-      assert.deepEqual(stats.map((st) => st.layerIndex), c.circuit.layers.map((_, i) => i));
+      assert.deepEqual(
+        stats.map((st) => st.layerIndex),
+        c.circuit.layers.map((_, i) => i),
+      );
       stats.forEach((st) => {
         assert.equal(st.inputBits, inputBitsOf(c.circuit, st.layerIndex));
         assert.ok(st.oracleAllocatedBytes > 0);
@@ -98,10 +103,22 @@ test("the sparse oracle refuses claims of the wrong arity and rounds past the en
       const layer = c.circuit.layers[0]!;
       const base = { layer, layerIndex: 0, inputBits: c.circuit.inputWidthBits, below: c.witness[1]! };
       const wrong = new Array(layer.widthBits + 1).fill(EXT_ONE);
-      assert.throws(() => new SparseLayerOracle({ ...base, claims: [{ point: wrong, coeff: EXT_ONE }] }), (e) => e instanceof CircuitError && e.code === "BAD_POINT");
-      const o = new SparseLayerOracle({ ...base, claims: [{ point: new Array(layer.widthBits).fill(EXT_ONE), coeff: EXT_ONE }] });
-      for (let j = 0; j < o.numVariables; j++) { o.roundPolynomial(); o.bind(EXT_ONE); }
-      assert.throws(() => o.roundPolynomial(), (e: unknown) => (e as { code?: string }).code === "ROUNDS_EXHAUSTED");
+      assert.throws(
+        () => new SparseLayerOracle({ ...base, claims: [{ point: wrong, coeff: EXT_ONE }] }),
+        (e) => e instanceof CircuitError && e.code === "BAD_POINT",
+      );
+      const o = new SparseLayerOracle({
+        ...base,
+        claims: [{ point: new Array(layer.widthBits).fill(EXT_ONE), coeff: EXT_ONE }],
+      });
+      for (let j = 0; j < o.numVariables; j++) {
+        o.roundPolynomial();
+        o.bind(EXT_ONE);
+      }
+      assert.throws(
+        () => o.roundPolynomial(),
+        (e: unknown) => (e as { code?: string }).code === "ROUNDS_EXHAUSTED",
+      );
     }),
     { numRuns: 20 },
   );

@@ -18,7 +18,13 @@ function prove(c: CircuitCase) {
 }
 
 /** Full verification: verifyGkr, then the caller's input-claim check. */
-function fullyAccepts(circuit: Circuit, outputs: ArrayLike<number>, proof: unknown, input: ArrayLike<number>, wiring: WiringOracle = new TableWiring(circuit)): boolean {
+function fullyAccepts(
+  circuit: Circuit,
+  outputs: ArrayLike<number>,
+  proof: unknown,
+  input: ArrayLike<number>,
+  wiring: WiringOracle = new TableWiring(circuit),
+): boolean {
   const res = verifyGkr(shapeOf(circuit), wiring, Array.from(outputs), proof, transcriptAfterOutputs(outputs));
   return res.ok && checkInputClaim(input, res.inputClaim);
 }
@@ -46,7 +52,13 @@ test("honest proofs verify, the input claim matches the input MLE, and the shape
       });
       assert.deepEqual(mleEvalBase(c.input, inputClaim.x), inputClaim.evalX);
       assert.deepEqual(mleEvalBase(c.input, inputClaim.y), inputClaim.evalY);
-      const res = verifyGkr(shape, new TableWiring(c.circuit), Array.from(c.witness[0]!), proof, transcriptAfterOutputs(c.witness[0]!));
+      const res = verifyGkr(
+        shape,
+        new TableWiring(c.circuit),
+        Array.from(c.witness[0]!),
+        proof,
+        transcriptAfterOutputs(c.witness[0]!),
+      );
       assert.ok(res.ok, JSON.stringify(res));
       assert.deepEqual(res.inputClaim, inputClaim);
       assert.ok(checkInputClaim(c.input, res.inputClaim));
@@ -74,87 +86,130 @@ const withRounds = arbCircuitCase({ minBits: 1 });
 
 test("changing any single round coefficient is rejected", () => {
   fc.assert(
-    fc.property(withRounds, fc.nat(), fc.nat(), fc.nat(4), fc.nat(3), arbFe.filter((d) => d !== 0), (c, li, ri, k, comp, delta) => {
-      const { proof } = prove(c);
-      const p = cloneProof(proof);
-      const layer = p.layers[li % p.layers.length]!;
-      if (layer.rounds.length === 0) return;
-      const j = ri % layer.rounds.length;
-      bump(layer.rounds[j]![k]!, comp, delta);
-      const res = verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), Array.from(c.witness[0]!), p, transcriptAfterOutputs(c.witness[0]!));
-      assert.equal(res.ok, false);
-      assert.equal(!res.ok && res.code, "ROUND_SUM_MISMATCH");
-      assert.equal(!res.ok && res.layer, li % p.layers.length);
-      assert.equal(!res.ok && res.round, j);
-    }),
+    fc.property(
+      withRounds,
+      fc.nat(),
+      fc.nat(),
+      fc.nat(4),
+      fc.nat(3),
+      arbFe.filter((d) => d !== 0),
+      (c, li, ri, k, comp, delta) => {
+        const { proof } = prove(c);
+        const p = cloneProof(proof);
+        const layer = p.layers[li % p.layers.length]!;
+        if (layer.rounds.length === 0) return;
+        const j = ri % layer.rounds.length;
+        bump(layer.rounds[j]![k]!, comp, delta);
+        const res = verifyGkr(
+          shapeOf(c.circuit),
+          new TableWiring(c.circuit),
+          Array.from(c.witness[0]!),
+          p,
+          transcriptAfterOutputs(c.witness[0]!),
+        );
+        assert.equal(res.ok, false);
+        assert.equal(!res.ok && res.code, "ROUND_SUM_MISMATCH");
+        assert.equal(!res.ok && res.layer, li % p.layers.length);
+        assert.equal(!res.ok && res.round, j);
+      },
+    ),
     { numRuns: 100 },
   );
 });
 
 test("changing eval_x or eval_y of any layer makes verification fail", () => {
   fc.assert(
-    fc.property(arbCircuitCase(), fc.nat(), fc.boolean(), fc.nat(3), arbFe.filter((d) => d !== 0), (c, li, which, comp, delta) => {
-      const { proof } = prove(c);
-      const p = cloneProof(proof);
-      const layer = p.layers[li % p.layers.length]!;
-      bump(which ? layer.evalX : layer.evalY, comp, delta);
-      assert.equal(fullyAccepts(c.circuit, c.witness[0]!, p, c.input), false);
-    }),
+    fc.property(
+      arbCircuitCase(),
+      fc.nat(),
+      fc.boolean(),
+      fc.nat(3),
+      arbFe.filter((d) => d !== 0),
+      (c, li, which, comp, delta) => {
+        const { proof } = prove(c);
+        const p = cloneProof(proof);
+        const layer = p.layers[li % p.layers.length]!;
+        bump(which ? layer.evalX : layer.evalY, comp, delta);
+        assert.equal(fullyAccepts(c.circuit, c.witness[0]!, p, c.input), false);
+      },
+    ),
     { numRuns: 100 },
   );
 });
 
 test("changing a claimed output makes verification fail", () => {
   fc.assert(
-    fc.property(arbCircuitCase(), fc.nat(), arbFe.filter((d) => d !== 0), (c, oi, delta) => {
-      const { proof } = prove(c);
-      const outputs = Array.from(c.witness[0]!);
-      const k = oi % outputs.length;
-      outputs[k] = (outputs[k]! + delta) % P;
-      assert.equal(fullyAccepts(c.circuit, outputs, proof, c.input), false);
-    }),
+    fc.property(
+      arbCircuitCase(),
+      fc.nat(),
+      arbFe.filter((d) => d !== 0),
+      (c, oi, delta) => {
+        const { proof } = prove(c);
+        const outputs = Array.from(c.witness[0]!);
+        const k = oi % outputs.length;
+        outputs[k] = (outputs[k]! + delta) % P;
+        assert.equal(fullyAccepts(c.circuit, outputs, proof, c.input), false);
+      },
+    ),
     { numRuns: 100 },
   );
 });
 
 test("the verifier observing zeros rejects a circuit whose outputs are not zero", () => {
   fc.assert(
-    fc.property(arbCircuitCase().filter((c) => c.witness[0]!.some((v) => v !== 0)), (c) => {
-      const { proof } = prove(c);
-      const zeros = new Array(c.witness[0]!.length).fill(0);
-      assert.equal(fullyAccepts(c.circuit, zeros, proof, c.input), false);
-    }),
+    fc.property(
+      arbCircuitCase().filter((c) => c.witness[0]!.some((v) => v !== 0)),
+      (c) => {
+        const { proof } = prove(c);
+        const zeros = new Array(c.witness[0]!.length).fill(0);
+        assert.equal(fullyAccepts(c.circuit, zeros, proof, c.input), false);
+      },
+    ),
     { numRuns: 50 },
   );
 });
 
 test("changing one input value makes the input-claim check fail", () => {
   fc.assert(
-    fc.property(arbCircuitCase(), fc.nat(), arbFe.filter((d) => d !== 0), (c, ii, delta) => {
-      const { proof } = prove(c);
-      const input = Array.from(c.input);
-      const k = ii % input.length;
-      input[k] = (input[k]! + delta) % P;
-      assert.equal(fullyAccepts(c.circuit, c.witness[0]!, proof, input), false);
-    }),
+    fc.property(
+      arbCircuitCase(),
+      fc.nat(),
+      arbFe.filter((d) => d !== 0),
+      (c, ii, delta) => {
+        const { proof } = prove(c);
+        const input = Array.from(c.input);
+        const k = ii % input.length;
+        input[k] = (input[k]! + delta) % P;
+        assert.equal(fullyAccepts(c.circuit, c.witness[0]!, proof, input), false);
+      },
+    ),
     { numRuns: 100 },
   );
 });
 
 test("soundness: a proof does not verify against a circuit with one coefficient changed whenever that changes the outputs", () => {
   fc.assert(
-    fc.property(arbCircuitCase().filter((c) => c.circuit.layers.some((l) => l.gateKind.length > 0)), fc.nat(), fc.nat(), arbFe.filter((d) => d !== 0), (c, li, gi, delta) => {
-      const { proof } = prove(c);
-      const withGates = c.circuit.layers.map((l, i) => i).filter((i) => c.circuit.layers[i]!.gateKind.length > 0);
-      const i = withGates[li % withGates.length]!;
-      const l = c.circuit.layers[i]!;
-      const g = gi % l.gateKind.length;
-      const coeff = new Uint32Array(l.gateCoeff);
-      coeff[g] = (coeff[g]! + delta) % P;
-      const other: Circuit = { ...c.circuit, layers: c.circuit.layers.map((x, k) => (k === i ? { ...x, gateCoeff: coeff } : x)) };
-      const changesOutputs = evaluateCircuit(other, c.input)[0]!.some((v, k) => v !== c.witness[0]![k]);
-      if (changesOutputs) assert.equal(fullyAccepts(other, c.witness[0]!, proof, c.input), false);
-    }),
+    fc.property(
+      arbCircuitCase().filter((c) => c.circuit.layers.some((l) => l.gateKind.length > 0)),
+      fc.nat(),
+      fc.nat(),
+      arbFe.filter((d) => d !== 0),
+      (c, li, gi, delta) => {
+        const { proof } = prove(c);
+        const withGates = c.circuit.layers.map((l, i) => i).filter((i) => c.circuit.layers[i]!.gateKind.length > 0);
+        const i = withGates[li % withGates.length]!;
+        const l = c.circuit.layers[i]!;
+        const g = gi % l.gateKind.length;
+        const coeff = new Uint32Array(l.gateCoeff);
+        coeff[g] = (coeff[g]! + delta) % P;
+        const other: Circuit = {
+          ...c.circuit,
+          layers: c.circuit.layers.map((x, k) => (k === i ? { ...x, gateCoeff: coeff } : x)),
+        };
+        const changesOutputs = evaluateCircuit(other, c.input)[0]!.some((v, k) => v !== c.witness[0]![k]);
+        if (changesOutputs) assert.equal(fullyAccepts(other, c.witness[0]!, proof, c.input), false);
+      },
+    ),
     { numRuns: 60 },
   );
 });
@@ -164,10 +219,14 @@ test("width-bit edge cases: a single wire everywhere, and one-bit layers", () =>
     const circuit: Circuit = {
       inputWidthBits: bits,
       layers: [
-        makeLayer(bits, [
-          { kind: GateKind.Mul, out: 0, in1: 0, in2: bits, coeff: 3 },
-          { kind: GateKind.Pow3, out: bits, in1: 0, in2: 0, coeff: 5 },
-        ], [{ wire: 0, value: 7 }]),
+        makeLayer(
+          bits,
+          [
+            { kind: GateKind.Mul, out: 0, in1: 0, in2: bits, coeff: 3 },
+            { kind: GateKind.Pow3, out: bits, in1: 0, in2: 0, coeff: 5 },
+          ],
+          [{ wire: 0, value: 7 }],
+        ),
         makeLayer(bits, [{ kind: GateKind.Lin, out: 0, in1: bits, in2: bits, coeff: 2 }]),
       ],
     };

@@ -26,7 +26,9 @@ export function buildCase(circuit: Circuit, input: ArrayLike<number>): CircuitCa
  * A random circuit of 1..maxDepth layers, width bits 0..maxBits per layer and for the input, up
  * to `maxGates` gates (all three kinds) and 3 constants per layer, and a random input.
  */
-export function arbCircuitCase(opts: { maxDepth?: number; maxBits?: number; maxGates?: number; minBits?: number } = {}): fc.Arbitrary<CircuitCase> {
+export function arbCircuitCase(
+  opts: { maxDepth?: number; maxBits?: number; maxGates?: number; minBits?: number } = {},
+): fc.Arbitrary<CircuitCase> {
   const maxDepth = opts.maxDepth ?? 3;
   const maxBits = opts.maxBits ?? 3;
   const minBits = opts.minBits ?? 0;
@@ -54,7 +56,9 @@ export function arbCircuitCase(opts: { maxDepth?: number; maxBits?: number; maxG
           layers: layers.map(([gates, consts], i) =>
             makeLayer(
               bits[i]!,
-              gates.map((g): Gate => ({ ...g, kind: g.kind as GateKind, in2: g.kind === GateKind.Mul ? g.in2 : g.in1 })),
+              gates.map(
+                (g): Gate => ({ ...g, kind: g.kind as GateKind, in2: g.kind === GateKind.Mul ? g.in2 : g.in1 }),
+              ),
               consts,
             ),
           ),

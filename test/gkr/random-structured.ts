@@ -7,7 +7,12 @@
 import fc from "fast-check";
 import { P } from "../../src/field/koalabear.js";
 import { type Gate, GateKind, makeLayer } from "../../src/gkr/circuit.js";
-import { type LinearBlockGroup, type StructuredCircuit, evaluateStructuredCircuit, structuredLayer } from "../../src/gkr/structured/linear.js";
+import {
+  type LinearBlockGroup,
+  type StructuredCircuit,
+  evaluateStructuredCircuit,
+  structuredLayer,
+} from "../../src/gkr/structured/linear.js";
 import { type LinearMap, POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, identityMap } from "../../src/gkr/structured/maps.js";
 
 export interface StructuredCase {
@@ -19,16 +24,22 @@ export interface StructuredCase {
 /** A small deterministic PRNG (xorshift32) so one fast-check integer drives a whole circuit. */
 export class Rng {
   private s: number;
-  constructor(seed: number) { this.s = (seed >>> 0) || 0x9e3779b9; }
+  constructor(seed: number) {
+    this.s = seed >>> 0 || 0x9e3779b9;
+  }
   next(): number {
     let x = this.s;
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     this.s = x;
     return x;
   }
-  int(n: number): number { return this.next() % n; }
+  int(n: number): number {
+    return this.next() % n;
+  }
   fe(): number {
     const r = this.int(8);
     if (r === 0) return 0;
@@ -46,7 +57,8 @@ function randomGroup(rng: Rng, outBits: number, inBits: number): LinearBlockGrou
   else map = identityMap(rng.int(maxLane + 1));
   const lb = map.laneBits;
   const lanes = 2 ** lb;
-  const outHi = outBits - lb, inHi = inBits - lb;
+  const outHi = outBits - lb,
+    inHi = inBits - lb;
   const m = rng.int(4);
   const cubeMask = m === 0 ? 0 : m === 1 ? 1 : m === 2 ? 2 ** lanes - 1 : rng.int(2 ** lanes);
   const constants = new Uint32Array(lanes);
@@ -58,9 +70,10 @@ function randomGroup(rng: Rng, outBits: number, inBits: number): LinearBlockGrou
     const maxCountBits = Math.min(outHi, inHi, 2);
     const bits = rng.int(maxCountBits + 1);
     const count = bits === 0 ? 1 : 2 ** (bits - 1) + 1 + rng.int(2 ** (bits - 1));
-    const so = rng.int(outHi - bits + 1), si = rng.int(inHi - bits + 1);
-    const bo = rng.int(2 ** outHi) & ~(((2 ** bits) - 1) << so);
-    const bi = rng.int(2 ** inHi) & ~(((2 ** bits) - 1) << si);
+    const so = rng.int(outHi - bits + 1),
+      si = rng.int(inHi - bits + 1);
+    const bo = rng.int(2 ** outHi) & ~((2 ** bits - 1) << so);
+    const bi = rng.int(2 ** inHi) & ~((2 ** bits - 1) << si);
     for (let b = 0; b < count; b++) {
       outBase.push((bo | (b << so)) * lanes);
       inBase.push((bi | (b << si)) * lanes);
@@ -76,14 +89,19 @@ function randomGroup(rng: Rng, outBits: number, inBits: number): LinearBlockGrou
 }
 
 /** A random structured circuit of 1..maxDepth layers with width bits in [minBits, maxBits]. */
-export function randomStructuredCase(seed: number, opts: { maxDepth?: number; minBits?: number; maxBits?: number; maxGates?: number } = {}): StructuredCase {
+export function randomStructuredCase(
+  seed: number,
+  opts: { maxDepth?: number; minBits?: number; maxBits?: number; maxGates?: number } = {},
+): StructuredCase {
   const rng = new Rng(seed);
   const D = 1 + rng.int(opts.maxDepth ?? 3);
-  const minBits = opts.minBits ?? 3, maxBits = opts.maxBits ?? 5;
+  const minBits = opts.minBits ?? 3,
+    maxBits = opts.maxBits ?? 5;
   const bits = Array.from({ length: D + 1 }, () => minBits + rng.int(maxBits - minBits + 1));
   const layers = [];
   for (let i = 0; i < D; i++) {
-    const outN = 2 ** bits[i]!, inN = 2 ** bits[i + 1]!;
+    const outN = 2 ** bits[i]!,
+      inN = 2 ** bits[i + 1]!;
     const gates: Gate[] = [];
     const nGates = rng.int((opts.maxGates ?? 8) + 1);
     for (let g = 0; g < nGates; g++) {

@@ -24,16 +24,57 @@ const EXPECTED_SHA256 = "ae45b501c5eb922edb8c27a08535e84b2bc86592238cddf19e41866
 
 /** Layers 2 → 3 → 1 width bits over an 8-wire input; every gate kind, constants, repeated wires. */
 function fixedCircuit(): Circuit {
-  const g = (kind: GateKind, out: number, in1: number, in2: number, coeff: number): Gate => ({ kind, out, in1, in2: kind === GateKind.Mul ? in2 : in1, coeff });
+  const g = (kind: GateKind, out: number, in1: number, in2: number, coeff: number): Gate => ({
+    kind,
+    out,
+    in1,
+    in2: kind === GateKind.Mul ? in2 : in1,
+    coeff,
+  });
   return {
     inputWidthBits: 3,
     layers: [
-      makeLayer(2, [g(GateKind.Mul, 0, 0, 1, 1), g(GateKind.Lin, 1, 1, 1, P - 1), g(GateKind.Pow3, 2, 0, 0, 9), g(GateKind.Lin, 3, 0, 0, 4), g(GateKind.Mul, 3, 1, 1, 2)], [{ wire: 2, value: 17 }]),
-      makeLayer(1, [g(GateKind.Mul, 0, 2, 5, 3), g(GateKind.Pow3, 1, 7, 7, 1), g(GateKind.Lin, 1, 4, 4, 123456789), g(GateKind.Lin, 0, 6, 6, P - 2)], [{ wire: 1, value: 5 }, { wire: 1, value: P - 5 }]),
-      makeLayer(3, [
-        g(GateKind.Lin, 0, 0, 0, 1), g(GateKind.Mul, 1, 1, 2, 1), g(GateKind.Pow3, 2, 3, 3, 2), g(GateKind.Mul, 3, 4, 4, 7),
-        g(GateKind.Lin, 4, 5, 5, 11), g(GateKind.Lin, 5, 6, 6, 13), g(GateKind.Pow3, 6, 7, 7, 1), g(GateKind.Mul, 7, 0, 7, 1000000007),
-      ], [{ wire: 0, value: 1 }, { wire: 7, value: 2 }]),
+      makeLayer(
+        2,
+        [
+          g(GateKind.Mul, 0, 0, 1, 1),
+          g(GateKind.Lin, 1, 1, 1, P - 1),
+          g(GateKind.Pow3, 2, 0, 0, 9),
+          g(GateKind.Lin, 3, 0, 0, 4),
+          g(GateKind.Mul, 3, 1, 1, 2),
+        ],
+        [{ wire: 2, value: 17 }],
+      ),
+      makeLayer(
+        1,
+        [
+          g(GateKind.Mul, 0, 2, 5, 3),
+          g(GateKind.Pow3, 1, 7, 7, 1),
+          g(GateKind.Lin, 1, 4, 4, 123456789),
+          g(GateKind.Lin, 0, 6, 6, P - 2),
+        ],
+        [
+          { wire: 1, value: 5 },
+          { wire: 1, value: P - 5 },
+        ],
+      ),
+      makeLayer(
+        3,
+        [
+          g(GateKind.Lin, 0, 0, 0, 1),
+          g(GateKind.Mul, 1, 1, 2, 1),
+          g(GateKind.Pow3, 2, 3, 3, 2),
+          g(GateKind.Mul, 3, 4, 4, 7),
+          g(GateKind.Lin, 4, 5, 5, 11),
+          g(GateKind.Lin, 5, 6, 6, 13),
+          g(GateKind.Pow3, 6, 7, 7, 1),
+          g(GateKind.Mul, 7, 0, 7, 1000000007),
+        ],
+        [
+          { wire: 0, value: 1 },
+          { wire: 7, value: 2 },
+        ],
+      ),
     ],
   };
 }
@@ -56,9 +97,17 @@ function claimBytes(c: InputClaim): Uint8Array {
 test("a fixed circuit and transcript give a fixed proof (sparse and dense oracles)", () => {
   const c = buildCase(fixedCircuit(), INPUT);
   const { proof, inputClaim } = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!));
-  const dense = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: denseLayerOracle });
+  const dense = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+    oracleFactory: denseLayerOracle,
+  });
   assert.deepEqual(dense.proof, proof);
-  const res = verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), Array.from(c.witness[0]!), proof, transcriptAfterOutputs(c.witness[0]!));
+  const res = verifyGkr(
+    shapeOf(c.circuit),
+    new TableWiring(c.circuit),
+    Array.from(c.witness[0]!),
+    proof,
+    transcriptAfterOutputs(c.witness[0]!),
+  );
   assert.ok(res.ok && checkInputClaim(INPUT, res.inputClaim));
   const hash = createHash("sha256").update(gkrProofBytes(proof)).update(claimBytes(inputClaim)).digest("hex");
   assert.equal(gkrProofBytes(proof).length, 4 + (4 + 32 + 2 * 1 * 81) + (4 + 32 + 2 * 3 * 81) + (4 + 32 + 2 * 3 * 81));

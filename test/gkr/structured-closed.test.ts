@@ -36,7 +36,9 @@ function runGates(rng: Rng, outBits: number, inBits: number): { gates: Gate[]; a
     const i = rng.int(2 ** (inBits - bits)) * 2 ** bits + (misalign === 2 ? 1 : 0);
     if (misalign) aligned = false;
     const coeff = [1, 0, P - 1, rng.fe()][rng.int(4)]!;
-    for (let b = 0; b < count; b++) if (o + b < 2 ** outBits && i + b < 2 ** inBits) gates.push({ kind: GateKind.Lin, out: o + b, in1: i + b, in2: i + b, coeff });
+    for (let b = 0; b < count; b++)
+      if (o + b < 2 ** outBits && i + b < 2 ** inBits)
+        gates.push({ kind: GateKind.Lin, out: o + b, in1: i + b, in2: i + b, coeff });
   }
   // shuffle: the recogniser sorts by output
   for (let g = gates.length - 1; g > 0; g--) {
@@ -51,11 +53,19 @@ function runsCircuit(seed: number): StructuredCircuit {
   const base = randomStructuredCase(seed, { maxDepth: 3, minBits: 2, maxBits: 6 }).circuit;
   const rng = new Rng(seed ^ 0x5bd1e995);
   const layers = base.layers.map((layer, i) => {
-    const outBits = layer.widthBits, inBits = inputBitsOf(base, i);
+    const outBits = layer.widthBits,
+      inBits = inputBitsOf(base, i);
     const { gates } = runGates(rng, outBits, inBits);
     const consts: { wire: number; value: number }[] = [];
     const spoil = rng.int(6);
-    if (spoil === 0) gates.push({ kind: GateKind.Mul, out: rng.int(2 ** outBits), in1: rng.int(2 ** inBits), in2: rng.int(2 ** inBits), coeff: rng.fe() });
+    if (spoil === 0)
+      gates.push({
+        kind: GateKind.Mul,
+        out: rng.int(2 ** outBits),
+        in1: rng.int(2 ** inBits),
+        in2: rng.int(2 ** inBits),
+        coeff: rng.fe(),
+      });
     if (spoil === 1) consts.push({ wire: rng.int(2 ** outBits), value: rng.fe() });
     return structuredLayer(makeLayer(outBits, gates, consts), layer.linear);
   });
@@ -68,16 +78,38 @@ const arbExt = fc.oneof(
   fc.constantFrom<Ext>([0, 0, 0, 0], [1, 0, 0, 0], [P - 1, 0, 0, 0], [2, 0, 0, 0], [0, 1, 0, 0]),
 );
 
-function assertSameWiring(w: WiringOracle, ref: WiringOracle, layer: number, claims: readonly Claim[], x: readonly Ext[], y: readonly Ext[], what: string): void {
-  assert.deepEqual(w.evalCombined!(layer, claims, x, y), ref.evalCombined!(layer, claims, x, y), `${what}: evalCombined`);
-  assert.deepEqual(w.evalConstCombined!(layer, claims), ref.evalConstCombined!(layer, claims), `${what}: evalConstCombined`);
+function assertSameWiring(
+  w: WiringOracle,
+  ref: WiringOracle,
+  layer: number,
+  claims: readonly Claim[],
+  x: readonly Ext[],
+  y: readonly Ext[],
+  what: string,
+): void {
+  assert.deepEqual(
+    w.evalCombined!(layer, claims, x, y),
+    ref.evalCombined!(layer, claims, x, y),
+    `${what}: evalCombined`,
+  );
+  assert.deepEqual(
+    w.evalConstCombined!(layer, claims),
+    ref.evalConstCombined!(layer, claims),
+    `${what}: evalConstCombined`,
+  );
   const z = claims[0]!.point;
-  for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3]) assert.deepEqual(w.evalPredicate(layer, kind, z, x, y), ref.evalPredicate(layer, kind, z, x, y), `${what}: kind ${kind}`);
+  for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3])
+    assert.deepEqual(
+      w.evalPredicate(layer, kind, z, x, y),
+      ref.evalPredicate(layer, kind, z, x, y),
+      `${what}: kind ${kind}`,
+    );
   assert.deepEqual(w.evalConst(layer, z), ref.evalConst(layer, z), `${what}: evalConst`);
 }
 
 test("closed form with plain-gate runs equals the table wiring of the dense expansion on every layer, random and edge points", () => {
-  let plainLayers = 0, layersSeen = 0;
+  let plainLayers = 0,
+    layersSeen = 0;
   const arb = fc.integer({ min: 1, max: 0x7fffffff }).chain((seed) => {
     const circuit = runsCircuit(seed);
     const perLayer = circuit.layers.map((l, i) => {
@@ -103,17 +135,30 @@ test("closed form with plain-gate runs equals the table wiring of the dense expa
     }),
     { numRuns: 150 },
   );
-  assert.ok(plainLayers > 0.4 * layersSeen, `the closed form of plain gates was exercised (${plainLayers} of ${layersSeen} layers)`);
-  assert.ok(plainLayers < layersSeen, "layers outside the closed form (a Mul gate, a constant, a misaligned run) were exercised");
+  assert.ok(
+    plainLayers > 0.4 * layersSeen,
+    `the closed form of plain gates was exercised (${plainLayers} of ${layersSeen} layers)`,
+  );
+  assert.ok(
+    plainLayers < layersSeen,
+    "layers outside the closed form (a Mul gate, a constant, a misaligned run) were exercised",
+  );
 });
 
 test("plain gates take the closed form only as aligned Lin runs without constants", () => {
-  const mk = (gates: Gate[], consts: { wire: number; value: number }[] = []): StructuredCircuit => ({ inputWidthBits: 5, layers: [structuredLayer(makeLayer(5, gates, consts), [])] });
+  const mk = (gates: Gate[], consts: { wire: number; value: number }[] = []): StructuredCircuit => ({
+    inputWidthBits: 5,
+    layers: [structuredLayer(makeLayer(5, gates, consts), [])],
+  });
   const lin = (out: number, in1: number, coeff = 1): Gate => ({ kind: GateKind.Lin, out, in1, in2: in1, coeff });
   const cases: { name: string; c: StructuredCircuit; closed: boolean }[] = [
     { name: "no gates", c: mk([]), closed: true },
     { name: "one aligned run of 5", c: mk([8, 9, 10, 11, 12].map((o) => lin(o, o + 8))), closed: true },
-    { name: "two runs, shuffled, one coefficient each", c: mk([lin(17, 1, 3), lin(0, 4), lin(16, 0, 3), lin(1, 5)]), closed: true },
+    {
+      name: "two runs, shuffled, one coefficient each",
+      c: mk([lin(17, 1, 3), lin(0, 4), lin(16, 0, 3), lin(1, 5)]),
+      closed: true,
+    },
     { name: "overlapping runs (a gate twice)", c: mk([lin(4, 4), lin(4, 4), lin(5, 5)]), closed: true },
     { name: "misaligned run", c: mk([lin(3, 3), lin(4, 4)]), closed: false },
     { name: "run misaligned on the output side", c: mk([lin(3, 4), lin(4, 5)]), closed: false },
@@ -121,7 +166,7 @@ test("plain gates take the closed form only as aligned Lin runs without constant
     { name: "a constant", c: mk([lin(0, 0)], [{ wire: 2, value: 5 }]), closed: false },
     { name: "a Pow3 gate", c: mk([{ kind: GateKind.Pow3, out: 0, in1: 0, in2: 0, coeff: 1 }]), closed: false },
     { name: "a Mul gate", c: mk([{ kind: GateKind.Mul, out: 0, in1: 0, in2: 1, coeff: 1 }]), closed: false },
-    { name: "more than 8 runs", c: mk(Array.from({ length: 9 }, (_, k) => lin(2 * k, 3 * k % 32))), closed: false },
+    { name: "more than 8 runs", c: mk(Array.from({ length: 9 }, (_, k) => lin(2 * k, (3 * k) % 32))), closed: false },
   ];
   const rng = new Rng(99);
   const pt = (n: number): Ext[] => Array.from({ length: n }, () => [rng.fe(), rng.fe(), rng.fe(), rng.fe()] as Ext);
@@ -129,7 +174,19 @@ test("plain gates take the closed form only as aligned Lin runs without constant
     const w = new StructuredWiring(c, new DerivedRegularWiring(c));
     assert.equal(w.closedPlainLayers, closed ? 1 : 0, name);
     const ref = new TableWiring(expandStructuredCircuit(c));
-    for (let r = 0; r < 5; r++) assertSameWiring(w, ref, 0, [{ point: pt(5), coeff: EXT_ONE }, { point: pt(5), coeff: pt(1)[0]! }], pt(5), pt(5), name);
+    for (let r = 0; r < 5; r++)
+      assertSameWiring(
+        w,
+        ref,
+        0,
+        [
+          { point: pt(5), coeff: EXT_ONE },
+          { point: pt(5), coeff: pt(1)[0]! },
+        ],
+        pt(5),
+        pt(5),
+        name,
+      );
   }
 });
 
@@ -142,10 +199,20 @@ test("v2 circuits: the plain gates of every Poseidon2 round layer are in closed 
       const closed = new StructuredWiring(circuit, new DerivedRegularWiring(circuit), "closed-form");
       const table = new StructuredWiring(circuit, new TableWiring(circuit), "table");
       assert.equal(closed.closedPlainLayers, circuit.layers.length - 2, `kind ${kind} d${depth}: layers 1..29`);
-      assert.deepEqual(closed.closedFormGroups, { closed: closed.closedFormGroups.total, total: closed.closedFormGroups.total });
+      assert.deepEqual(closed.closedFormGroups, {
+        closed: closed.closedFormGroups.total,
+        total: closed.closedFormGroups.total,
+      });
       for (const i of [0, 1, 4, 5, 15, 28, 29, 30]) {
-        const l = circuit.layers[i]!, s = inputBitsOf(circuit, i);
-        const claims = i === 0 ? [{ point: pt(l.widthBits), coeff: EXT_ONE }] : [{ point: pt(l.widthBits), coeff: EXT_ONE }, { point: pt(l.widthBits), coeff: pt(1)[0]! }];
+        const l = circuit.layers[i]!,
+          s = inputBitsOf(circuit, i);
+        const claims =
+          i === 0
+            ? [{ point: pt(l.widthBits), coeff: EXT_ONE }]
+            : [
+                { point: pt(l.widthBits), coeff: EXT_ONE },
+                { point: pt(l.widthBits), coeff: pt(1)[0]! },
+              ];
         assertSameWiring(closed, table, i, claims, pt(s), pt(s), `kind ${kind} d${depth} layer ${i}`);
       }
     }
@@ -170,12 +237,17 @@ test("a verifier whose check copies differ from the prover's (coefficient, wire)
     assert.equal(wiring.closedPlainLayers, circuit.layers.length - 2);
     return verifyV2({ ...prepared, wiring }, req, result);
   };
-  const coeff = forge((l) => { l.gateCoeff.fill(2); });
+  const coeff = forge((l) => {
+    l.gateCoeff.fill(2);
+  });
   assert.equal(!coeff.ok && coeff.code, "GKR_END_CHECK_FAILED");
   const wire = forge((l) => {
     let bits = 0;
     while (2 ** bits < l.gateIn1.length) bits++;
-    for (let g = 0; g < l.gateIn1.length; g++) { l.gateIn1[g]! += 2 ** bits; l.gateIn2[g]! += 2 ** bits; }
+    for (let g = 0; g < l.gateIn1.length; g++) {
+      l.gateIn1[g]! += 2 ** bits;
+      l.gateIn2[g]! += 2 ** bits;
+    }
   });
   assert.equal(!wire.ok && wire.code, "GKR_END_CHECK_FAILED");
 });
@@ -189,7 +261,10 @@ test("a point reused or changed in place between evaluations gets the values of 
   const x: Ext[] = Array.from({ length: bits }, () => [rng.fe(), rng.fe(), rng.fe(), rng.fe()] as Ext);
   const y: Ext[] = Array.from({ length: bits }, () => [rng.fe(), rng.fe(), rng.fe(), rng.fe()] as Ext);
   const z: Ext[] = x.map((c) => [...c] as unknown as Ext);
-  const claims = [{ point: z, coeff: EXT_ONE }, { point: y, coeff: [3, 1, 4, 1] as Ext }];
+  const claims = [
+    { point: z, coeff: EXT_ONE },
+    { point: y, coeff: [3, 1, 4, 1] as Ext },
+  ];
   for (let round = 0; round < 4; round++) {
     assertSameWiring(closed, ref, 3, claims, x, y, `round ${round}`);
     assertSameWiring(closed, ref, 3, claims, z, x, `round ${round}, z as x`);

@@ -21,28 +21,43 @@ const arbExt = fc.tuple(fe, fe, fe, fe).map((t) => t as Ext);
 
 test("replicated circuits evaluate each copy as the single circuit on that copy's input", () => {
   fc.assert(
-    fc.property(arbStructuredCase({ maxDepth: 2, maxBits: 4 }), fc.integer({ min: 0, max: 2 }), fc.nat(), (c, k, seed) => {
-      const rep = replicateStructuredCircuit(c.circuit, k);
-      const rng = new Rng(seed + 1);
-      const n = 2 ** c.circuit.inputWidthBits;
-      const inputs = Array.from({ length: 2 ** k }, () => Uint32Array.from({ length: n }, () => rng.fe()));
-      const all = new Uint32Array(n * 2 ** k);
-      inputs.forEach((v, i) => all.set(v, i * n));
-      const out = evaluateStructuredCircuit(rep, all)[0]!;
-      const w = 2 ** c.circuit.layers[0]!.widthBits;
-      inputs.forEach((v, i) => assert.deepEqual(out.slice(i * w, (i + 1) * w), evaluateStructuredCircuit(c.circuit, v)[0]!));
-    }),
+    fc.property(
+      arbStructuredCase({ maxDepth: 2, maxBits: 4 }),
+      fc.integer({ min: 0, max: 2 }),
+      fc.nat(),
+      (c, k, seed) => {
+        const rep = replicateStructuredCircuit(c.circuit, k);
+        const rng = new Rng(seed + 1);
+        const n = 2 ** c.circuit.inputWidthBits;
+        const inputs = Array.from({ length: 2 ** k }, () => Uint32Array.from({ length: n }, () => rng.fe()));
+        const all = new Uint32Array(n * 2 ** k);
+        inputs.forEach((v, i) => all.set(v, i * n));
+        const out = evaluateStructuredCircuit(rep, all)[0]!;
+        const w = 2 ** c.circuit.layers[0]!.widthBits;
+        inputs.forEach((v, i) =>
+          assert.deepEqual(out.slice(i * w, (i + 1) * w), evaluateStructuredCircuit(c.circuit, v)[0]!),
+        );
+      },
+    ),
     { numRuns: 60 },
   );
 });
 
 test("copies wiring equals the table wiring of the expanded replicated circuit at random points", () => {
-  const arb = fc.tuple(arbStructuredCase({ maxDepth: 2, maxBits: 4 }), fc.integer({ min: 0, max: 3 })).chain(([c, k]) => {
-    const sOut = c.circuit.layers[0]!.widthBits + k;
-    const s = inputBitsOf(c.circuit, 0) + k;
-    const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
-    return fc.tuple(fc.constant(c), fc.constant(k), fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }), pt(s), pt(s));
-  });
+  const arb = fc
+    .tuple(arbStructuredCase({ maxDepth: 2, maxBits: 4 }), fc.integer({ min: 0, max: 3 }))
+    .chain(([c, k]) => {
+      const sOut = c.circuit.layers[0]!.widthBits + k;
+      const s = inputBitsOf(c.circuit, 0) + k;
+      const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
+      return fc.tuple(
+        fc.constant(c),
+        fc.constant(k),
+        fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }),
+        pt(s),
+        pt(s),
+      );
+    });
   fc.assert(
     fc.property(arb, ([c, k, rawClaims, x, y]) => {
       const ref = new TableWiring(expandStructuredCircuit(replicateStructuredCircuit(c.circuit, k)));
@@ -51,7 +66,8 @@ test("copies wiring equals the table wiring of the expanded replicated circuit a
       assert.deepEqual(w.evalCombined(0, claims, x, y), ref.evalCombined(0, claims, x, y));
       assert.deepEqual(w.evalConstCombined(0, claims), ref.evalConstCombined(0, claims));
       const z = claims[0]!.point;
-      for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3]) assert.deepEqual(w.evalPredicate(0, kind, z, x, y), ref.evalPredicate(0, kind, z, x, y), `kind ${kind}`);
+      for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3])
+        assert.deepEqual(w.evalPredicate(0, kind, z, x, y), ref.evalPredicate(0, kind, z, x, y), `kind ${kind}`);
       assert.deepEqual(w.evalConst(0, z), ref.evalConst(0, z));
     }),
     { numRuns: 120 },
@@ -60,22 +76,30 @@ test("copies wiring equals the table wiring of the expanded replicated circuit a
 
 test("a replicated circuit proves and verifies with the copies wiring; changing one copy's input is detected", () => {
   fc.assert(
-    fc.property(arbStructuredCase({ maxDepth: 2, maxBits: 4 }), fc.integer({ min: 1, max: 3 }), fc.nat(), (c, k, pick) => {
-      const rep = replicateStructuredCircuit(c.circuit, k);
-      const rng = new Rng(pick + 7);
-      const input = Uint32Array.from({ length: 2 ** rep.inputWidthBits }, () => rng.fe());
-      const wit = evaluateStructuredCircuit(rep, input);
-      const { proof } = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!));
-      const wiring = new CopiesWiring(new StructuredWiring(c.circuit, new TableWiring(c.circuit)), k);
-      const res = verifyGkr(shapeOf(rep), wiring, Array.from(wit[0]!), proof, transcriptAfterOutputs(wit[0]!));
-      assert.ok(res.ok && checkInputClaim(input, res.inputClaim));
-      const bad = input.slice();
-      bad[pick % bad.length] = (bad[pick % bad.length]! + 1) % P;
-      assert.ok(!checkInputClaim(bad, res.inputClaim));
-    }),
+    fc.property(
+      arbStructuredCase({ maxDepth: 2, maxBits: 4 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.nat(),
+      (c, k, pick) => {
+        const rep = replicateStructuredCircuit(c.circuit, k);
+        const rng = new Rng(pick + 7);
+        const input = Uint32Array.from({ length: 2 ** rep.inputWidthBits }, () => rng.fe());
+        const wit = evaluateStructuredCircuit(rep, input);
+        const { proof } = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!));
+        const wiring = new CopiesWiring(new StructuredWiring(c.circuit, new TableWiring(c.circuit)), k);
+        const res = verifyGkr(shapeOf(rep), wiring, Array.from(wit[0]!), proof, transcriptAfterOutputs(wit[0]!));
+        assert.ok(res.ok && checkInputClaim(input, res.inputClaim));
+        const bad = input.slice();
+        bad[pick % bad.length] = (bad[pick % bad.length]! + 1) % P;
+        assert.ok(!checkInputClaim(bad, res.inputClaim));
+      },
+    ),
     { numRuns: 40 },
   );
-  assert.throws(() => new CopiesWiring(new TableWiring(expandStructuredCircuit(arbStructuredCaseSample())), 13), (e) => e instanceof CircuitError && e.code === "BAD_OPTION");
+  assert.throws(
+    () => new CopiesWiring(new TableWiring(expandStructuredCircuit(arbStructuredCaseSample())), 13),
+    (e) => e instanceof CircuitError && e.code === "BAD_OPTION",
+  );
 });
 
 function arbStructuredCaseSample() {
@@ -83,19 +107,30 @@ function arbStructuredCaseSample() {
 }
 
 test("CopiesWiring with the mul-free hint of the circuit equals the replicated table wiring on every layer (with and without Mul gates); the hint skips only layers without Mul", () => {
-  let withMul = 0, without = 0;
-  const arb = fc.tuple(arbStructuredCase({ maxDepth: 3, maxBits: 4 }), fc.integer({ min: 0, max: 3 }), fc.nat()).chain(([c, k, li]) => {
-    const layer = li % c.circuit.layers.length;
-    const sOut = c.circuit.layers[layer]!.widthBits + k;
-    const s = inputBitsOf(c.circuit, layer) + k;
-    const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
-    return fc.tuple(fc.constant(c), fc.constant(k), fc.constant(layer), fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }), pt(s), pt(s));
-  });
+  let withMul = 0,
+    without = 0;
+  const arb = fc
+    .tuple(arbStructuredCase({ maxDepth: 3, maxBits: 4 }), fc.integer({ min: 0, max: 3 }), fc.nat())
+    .chain(([c, k, li]) => {
+      const layer = li % c.circuit.layers.length;
+      const sOut = c.circuit.layers[layer]!.widthBits + k;
+      const s = inputBitsOf(c.circuit, layer) + k;
+      const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
+      return fc.tuple(
+        fc.constant(c),
+        fc.constant(k),
+        fc.constant(layer),
+        fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }),
+        pt(s),
+        pt(s),
+      );
+    });
   fc.assert(
     fc.property(arb, ([c, k, layer, rawClaims, x, y]) => {
       const flags = mulFreeLayers(c.circuit);
       assert.equal(flags[layer], !c.circuit.layers[layer]!.gateKind.some((g) => g === GateKind.Mul));
-      if (flags[layer]) without++; else withMul++;
+      if (flags[layer]) without++;
+      else withMul++;
       const ref = new TableWiring(expandStructuredCircuit(replicateStructuredCircuit(c.circuit, k)));
       const hinted = new CopiesWiring(new StructuredWiring(c.circuit, new TableWiring(c.circuit)), k, flags);
       const plain = new CopiesWiring(new StructuredWiring(c.circuit, new TableWiring(c.circuit)), k);

@@ -5,12 +5,27 @@ import { P } from "../../src/field/koalabear.js";
 import type { Ext } from "../../src/field/extension.js";
 import { inputBitsOf } from "../../src/gkr/circuit.js";
 import { CircuitError } from "../../src/gkr/errors.js";
-import { evaluateStructuredCircuit, expandStructuredLayer, type StructuredCircuit } from "../../src/gkr/structured/linear.js";
+import {
+  evaluateStructuredCircuit,
+  expandStructuredLayer,
+  type StructuredCircuit,
+} from "../../src/gkr/structured/linear.js";
 import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured/oracle.js";
 import { replicateStructuredCircuit } from "../../src/gkr/structured/copies.js";
 import { CopiesLayerOracle, tsCopiesBackend, type CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
-import { eqTableWasm, evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
-import { evaluateCopiesTs, evaluateStructuredCopies, proveCopiesGkr, residentCopies } from "../../src/gkr/structured/dp-prover.js";
+import {
+  eqTableWasm,
+  evaluateCopiesWasm,
+  hasCopiesEvalKernel,
+  hasCopiesKernels,
+  wasmCopiesBackend,
+} from "../../src/gkr/structured/dp-wasm.js";
+import {
+  evaluateCopiesTs,
+  evaluateStructuredCopies,
+  proveCopiesGkr,
+  residentCopies,
+} from "../../src/gkr/structured/dp-prover.js";
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
 import { eqTable } from "../../src/sumcheck/mle.js";
 import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
@@ -40,32 +55,52 @@ function copiesInput(circuit: StructuredCircuit, k: number, seed: number): Uint3
 
 function coefficients(o: SumcheckOracle): Ext[] {
   const m = o.roundPolynomial();
-  return m.kind === "evaluations" ? interpolateRoundPoly(m.values) : [...m.values, ...Array(5 - m.values.length).fill([0, 0, 0, 0])];
+  return m.kind === "evaluations"
+    ? interpolateRoundPoly(m.values)
+    : [...m.values, ...Array(5 - m.values.length).fill([0, 0, 0, 0])];
 }
 
 test("the data-parallel prover gives the replicated circuit's proof, on every backend (K = 1, 2, 4, 8)", () => {
-  assert.ok(kernels === null || backends.length === 2, "the kernel module has the data-parallel kernels (npm run build:kernels)");
+  assert.ok(
+    kernels === null || backends.length === 2,
+    "the kernel module has the data-parallel kernels (npm run build:kernels)",
+  );
   fc.assert(
-    fc.property(arbStructuredCase({ maxDepth: 3, maxBits: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (c, k, seed) => {
-      const rep = replicateStructuredCircuit(c.circuit, k);
-      const wit = evaluateStructuredCircuit(rep, copiesInput(c.circuit, k, seed));
-      const ref = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!), { oracleFactory: structuredLayerOracle });
-      for (const backend of backends) {
-        const got = proveCopiesGkr(c.circuit, k, wit, transcriptAfterOutputs(wit[0]!), { backend });
-        assert.deepEqual(got, ref, backend.name);
-      }
-    }),
+    fc.property(
+      arbStructuredCase({ maxDepth: 3, maxBits: 5 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.nat(),
+      (c, k, seed) => {
+        const rep = replicateStructuredCircuit(c.circuit, k);
+        const wit = evaluateStructuredCircuit(rep, copiesInput(c.circuit, k, seed));
+        const ref = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!), {
+          oracleFactory: structuredLayerOracle,
+        });
+        for (const backend of backends) {
+          const got = proveCopiesGkr(c.circuit, k, wit, transcriptAfterOutputs(wit[0]!), { backend });
+          assert.deepEqual(got, ref, backend.name);
+        }
+      },
+    ),
     { numRuns: 80 },
   );
 });
 
 test("data-parallel round polynomials equal the dense oracle's on the expanded replicated layer", () => {
-  const arb = fc.tuple(arbStructuredCase({ maxDepth: 1, maxBits: 3 }), fc.integer({ min: 0, max: 2 })).chain(([c, k]) => {
-    const sOut = c.circuit.layers[0]!.widthBits + k;
-    const s = inputBitsOf(c.circuit, 0) + k;
-    const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
-    return fc.tuple(fc.constant(c), fc.constant(k), fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }), pt(2 * s), fc.nat());
-  });
+  const arb = fc
+    .tuple(arbStructuredCase({ maxDepth: 1, maxBits: 3 }), fc.integer({ min: 0, max: 2 }))
+    .chain(([c, k]) => {
+      const sOut = c.circuit.layers[0]!.widthBits + k;
+      const s = inputBitsOf(c.circuit, 0) + k;
+      const pt = (n: number) => fc.array(arbExt, { minLength: n, maxLength: n });
+      return fc.tuple(
+        fc.constant(c),
+        fc.constant(k),
+        fc.array(fc.tuple(pt(sOut), arbExt), { minLength: 1, maxLength: 2 }),
+        pt(2 * s),
+        fc.nat(),
+      );
+    });
   fc.assert(
     fc.property(arb, ([c, k, rawClaims, challenges, seed]) => {
       const rep = replicateStructuredCircuit(c.circuit, k);
@@ -73,8 +108,21 @@ test("data-parallel round polynomials equal the dense oracle's on the expanded r
       const claims = rawClaims.map(([point, coeff]) => ({ point, coeff }));
       const s = inputBitsOf(c.circuit, 0);
       for (const backend of backends) {
-        const dp = new CopiesLayerOracle(backend, { layer: c.circuit.layers[0]!, layerIndex: 0, copyBits: k, inputBits: s, below, claims });
-        const dense = new DenseLayerOracle({ layer: expandStructuredLayer(rep.layers[0]!), layerIndex: 0, inputBits: s + k, below, claims });
+        const dp = new CopiesLayerOracle(backend, {
+          layer: c.circuit.layers[0]!,
+          layerIndex: 0,
+          copyBits: k,
+          inputBits: s,
+          below,
+          claims,
+        });
+        const dense = new DenseLayerOracle({
+          layer: expandStructuredLayer(rep.layers[0]!),
+          layerIndex: 0,
+          inputBits: s + k,
+          below,
+          claims,
+        });
         assert.equal(dp.numVariables, dense.numVariables);
         challenges.forEach((r, j) => {
           assert.deepEqual(coefficients(dp), coefficients(dense), `${backend.name} round ${j}`);
@@ -95,12 +143,17 @@ test("the data-parallel prover gives the replicated proof of real v2 circuits (d
     for (const k of [0, 1, 2]) {
       const size = 2 ** compiled.circuit.inputWidthBits;
       const input = new Uint32Array(size * 2 ** k);
-      for (let c = 0; c < 2 ** k; c++) input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c))), c * size);
+      for (let c = 0; c < 2 ** k; c++)
+        input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c))), c * size);
       const rep = replicateStructuredCircuit(compiled.circuit, k);
       const wit = evaluateStructuredCircuit(rep, input);
       const ref = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!));
       for (const backend of backends) {
-        assert.deepEqual(proveCopiesGkr(compiled.circuit, k, wit, transcriptAfterOutputs(wit[0]!), { backend }), ref, `kind ${kind} k ${k} ${backend.name}`);
+        assert.deepEqual(
+          proveCopiesGkr(compiled.circuit, k, wit, transcriptAfterOutputs(wit[0]!), { backend }),
+          ref,
+          `kind ${kind} k ${k} ${backend.name}`,
+        );
       }
     }
   }
@@ -111,51 +164,97 @@ test("the data-parallel prover refuses bad copy bits and witnesses of the wrong 
   const rep = replicateStructuredCircuit(compiled.circuit, 1);
   const input = new Uint32Array(2 ** rep.inputWidthBits);
   const wit = evaluateStructuredCircuit(rep, input);
-  const code = (f: () => unknown) => { try { f(); } catch (e) { return e instanceof CircuitError ? e.code : String(e); } return "none"; };
-  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 13, wit, transcriptAfterOutputs(wit[0]!))), "BAD_OPTION");
-  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 2, wit, transcriptAfterOutputs(wit[0]!))), "WITNESS_WIDTH");
-  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 1, wit.slice(1), transcriptAfterOutputs(wit[0]!))), "WITNESS_LENGTH");
+  const code = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return e instanceof CircuitError ? e.code : String(e);
+    }
+    return "none";
+  };
+  assert.equal(
+    code(() => proveCopiesGkr(compiled.circuit, 13, wit, transcriptAfterOutputs(wit[0]!))),
+    "BAD_OPTION",
+  );
+  assert.equal(
+    code(() => proveCopiesGkr(compiled.circuit, 2, wit, transcriptAfterOutputs(wit[0]!))),
+    "WITNESS_WIDTH",
+  );
+  assert.equal(
+    code(() => proveCopiesGkr(compiled.circuit, 1, wit.slice(1), transcriptAfterOutputs(wit[0]!))),
+    "WITNESS_LENGTH",
+  );
   const bad = wit.map((v) => v.slice());
   bad[3]![5] = P;
-  assert.equal(code(() => proveCopiesGkr(compiled.circuit, 1, bad, transcriptAfterOutputs(wit[0]!))), "WITNESS_NON_CANONICAL");
+  assert.equal(
+    code(() => proveCopiesGkr(compiled.circuit, 1, bad, transcriptAfterOutputs(wit[0]!))),
+    "WITNESS_NON_CANONICAL",
+  );
 });
 
 test("the copies' witness equals the replicated circuit's evaluation (TypeScript and WASM, random and edge inputs)", () => {
   fc.assert(
-    fc.property(arbStructuredCase({ maxDepth: 3, maxBits: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (c, k, seed) => {
-      const input = copiesInput(c.circuit, k, seed);
-      const ref = evaluateStructuredCircuit(replicateStructuredCircuit(c.circuit, k), input);
-      assert.deepEqual(evaluateCopiesTs(c.circuit, k, input), ref);
-      if (kernels && hasCopiesEvalKernel(kernels)) assert.deepEqual(evaluateCopiesWasm(kernels, c.circuit, k, input), ref);
-      assert.deepEqual(evaluateStructuredCopies(c.circuit, k, input), ref);
-    }),
+    fc.property(
+      arbStructuredCase({ maxDepth: 3, maxBits: 5 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.nat(),
+      (c, k, seed) => {
+        const input = copiesInput(c.circuit, k, seed);
+        const ref = evaluateStructuredCircuit(replicateStructuredCircuit(c.circuit, k), input);
+        assert.deepEqual(evaluateCopiesTs(c.circuit, k, input), ref);
+        if (kernels && hasCopiesEvalKernel(kernels))
+          assert.deepEqual(evaluateCopiesWasm(kernels, c.circuit, k, input), ref);
+        assert.deepEqual(evaluateStructuredCopies(c.circuit, k, input), ref);
+      },
+    ),
     { numRuns: 80 },
   );
   const compiled = compileV2(OpKind.Update, { depth: 3 });
   const size = 2 ** compiled.circuit.inputWidthBits;
   const input = new Uint32Array(3 * size);
-  assert.throws(() => evaluateStructuredCopies(compiled.circuit, 1, input), (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH");
+  assert.throws(
+    () => evaluateStructuredCopies(compiled.circuit, 1, input),
+    (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH",
+  );
   const bad = new Uint32Array(2 * size);
   bad[7] = P;
-  assert.throws(() => evaluateStructuredCopies(compiled.circuit, 1, bad), (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH");
+  assert.throws(
+    () => evaluateStructuredCopies(compiled.circuit, 1, bad),
+    (e) => e instanceof CircuitError && e.code === "INPUT_WIDTH",
+  );
 });
 
-test("the WASM backend's eq tables equal eqTable (random and edge points and scales, 0 to 13 coordinates)", { skip: kernels === null }, () => {
+test("the WASM backend's eq tables equal eqTable (random and edge points and scales, 0 to 13 coordinates)", {
+  skip: kernels === null,
+}, () => {
   fc.assert(
-    fc.property(fc.array(arbExt, { minLength: 0, maxLength: 13 }), fc.option(arbExt, { nil: undefined }), (point, scale) => {
-      const got = eqTableWasm(kernels!, point, scale);
-      const ref = eqTable(point, scale);
-      assert.equal(got.length, ref.length);
-      assert.deepEqual(got.data, ref.data);
-    }),
+    fc.property(
+      fc.array(arbExt, { minLength: 0, maxLength: 13 }),
+      fc.option(arbExt, { nil: undefined }),
+      (point, scale) => {
+        const got = eqTableWasm(kernels!, point, scale);
+        const ref = eqTable(point, scale);
+        assert.equal(got.length, ref.length);
+        assert.deepEqual(got.data, ref.data);
+      },
+    ),
     { numRuns: 120 },
   );
   const backend = wasmCopiesBackend(kernels!);
   assert.deepEqual(backend.eqTable!([[1, 2, 3, 4]], [5, 6, 7, 8]).data, eqTable([[1, 2, 3, 4]], [5, 6, 7, 8]).data);
-  assert.throws(() => eqTableWasm(kernels!, Array.from({ length: 31 }, () => [0, 0, 0, 0] as Ext)), (e) => e instanceof Error && (e as { code?: string }).code === "BAD_POINT");
+  assert.throws(
+    () =>
+      eqTableWasm(
+        kernels!,
+        Array.from({ length: 31 }, () => [0, 0, 0, 0] as Ext),
+      ),
+    (e) => e instanceof Error && (e as { code?: string }).code === "BAD_POINT",
+  );
 });
 
-test("layer vectors kept in kernel memory give the same witness and proofs as fresh copies, across successive proofs of different inputs and after release", { skip: kernels === null || !hasCopiesEvalKernel(kernels) || !hasCopiesKernels(kernels) }, () => {
+test("layer vectors kept in kernel memory give the same witness and proofs as fresh copies, across successive proofs of different inputs and after release", {
+  skip: kernels === null || !hasCopiesEvalKernel(kernels) || !hasCopiesKernels(kernels),
+}, () => {
   const wasm = wasmCopiesBackend(kernels!);
   const check = (circuit: StructuredCircuit, k: number, input: Uint32Array, what: string) => {
     const fresh = evaluateStructuredCopies(circuit, k, input);
@@ -165,30 +264,52 @@ test("layer vectors kept in kernel memory give the same witness and proofs as fr
       const kept = evaluateStructuredCopies(circuit, k, input, keep);
       assert.ok(keep.live, what);
       assert.deepEqual(kept, fresh, what);
-      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref, what);
+      assert.deepEqual(
+        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }),
+        ref,
+        what,
+      );
       // proved twice from the same kept vectors (each layer's oracle must leave them as they were)
-      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref, `${what}, again`);
+      assert.deepEqual(
+        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }),
+        ref,
+        `${what}, again`,
+      );
       keep.release();
       assert.equal(keep.live, false);
       // released: the vectors are copied in as any others
-      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref, `${what}, released`);
+      assert.deepEqual(
+        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }),
+        ref,
+        `${what}, released`,
+      );
     } finally {
       keep.release();
     }
   };
   fc.assert(
-    fc.property(arbStructuredCase({ maxDepth: 3, maxBits: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (c, k, seed) => {
-      check(c.circuit, k, copiesInput(c.circuit, k, seed), `random k ${k}`);
-      check(c.circuit, k, copiesInput(c.circuit, k, seed + 1), `random k ${k}, next input`);
-    }),
+    fc.property(
+      arbStructuredCase({ maxDepth: 3, maxBits: 5 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.nat(),
+      (c, k, seed) => {
+        check(c.circuit, k, copiesInput(c.circuit, k, seed), `random k ${k}`);
+        check(c.circuit, k, copiesInput(c.circuit, k, seed + 1), `random k ${k}, next input`);
+      },
+    ),
     { numRuns: 40 },
   );
   for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
     const compiled = compileV2(kind, { depth: 3 });
     const size = 2 ** compiled.circuit.inputWidthBits;
-    for (const [k, offset] of [[2, 0], [2, 3], [3, 0]] as const) {
+    for (const [k, offset] of [
+      [2, 0],
+      [2, 3],
+      [3, 0],
+    ] as const) {
       const input = new Uint32Array(size * 2 ** k);
-      for (let c = 0; c < 2 ** k; c++) input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c + offset))), c * size);
+      for (let c = 0; c < 2 ** k; c++)
+        input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c + offset))), c * size);
       check(compiled.circuit, k, input, `kind ${kind} k ${k} requests from ${offset}`);
     }
   }
@@ -197,7 +318,8 @@ test("layer vectors kept in kernel memory give the same witness and proofs as fr
   const size = 2 ** compiled.circuit.inputWidthBits;
   const inputs = [0, 4].map((o) => {
     const input = new Uint32Array(size * 4);
-    for (let c = 0; c < 4; c++) input.set(buildV2Input(compiled.layout, goldenFixture(OpKind.Membership, 3, BigInt(c + o))), c * size);
+    for (let c = 0; c < 4; c++)
+      input.set(buildV2Input(compiled.layout, goldenFixture(OpKind.Membership, 3, BigInt(c + o))), c * size);
     return input;
   });
   const refs = inputs.map((input) => {
@@ -206,9 +328,18 @@ test("layer vectors kept in kernel memory give the same witness and proofs as fr
   });
   const keeps = [residentCopies()!, residentCopies()!];
   const wits = inputs.map((input, i) => evaluateStructuredCopies(compiled.circuit, 2, input, keeps[i]!));
-  assert.deepEqual(proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }), refs[1]);
+  assert.deepEqual(
+    proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }),
+    refs[1],
+  );
   keeps[0]!.release();
-  assert.deepEqual(proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }), refs[1]);
-  assert.deepEqual(proveCopiesGkr(compiled.circuit, 2, wits[0]!, transcriptAfterOutputs(wits[0]![0]!), { backend: wasm }), refs[0]);
+  assert.deepEqual(
+    proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }),
+    refs[1],
+  );
+  assert.deepEqual(
+    proveCopiesGkr(compiled.circuit, 2, wits[0]!, transcriptAfterOutputs(wits[0]![0]!), { backend: wasm }),
+    refs[0],
+  );
   keeps[1]!.release();
 });

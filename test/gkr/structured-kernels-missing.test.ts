@@ -7,7 +7,8 @@ import { structuredWasmLayerOracleFactory } from "../../src/gkr/structured/oracl
 
 /** A kernel context whose module has none of profile v2's kernels (a wasm/kernels.wasm older than the sources). */
 const outdated = { raw: {} } as unknown as GkrKernels;
-const missing = (e: unknown): boolean => e instanceof KernelError && e.code === "MODULE_MISSING" && /npm run build:kernels/.test(e.message);
+const missing = (e: unknown): boolean =>
+  e instanceof KernelError && e.code === "MODULE_MISSING" && /npm run build:kernels/.test(e.message);
 
 test("a kernel module without the structured kernels is KernelError MODULE_MISSING, naming the rebuild", () => {
   assert.throws(() => structuredWasmLayerOracleFactory(outdated, "wasm"), missing);

@@ -14,8 +14,22 @@ import { shapeOf } from "../../src/gkr/shape.js";
 import { checkInputClaim } from "../../src/gkr/input-claim.js";
 import { CircuitError } from "../../src/gkr/errors.js";
 import type { LayerOracleInput, LayerSumcheckOracle } from "../../src/gkr/layer-oracle.js";
-import { type StructuredCircuit, evaluateStructuredCircuit, expandStructuredCircuit, expandStructuredLayer, structuredLayer, validateStructuredCircuit } from "../../src/gkr/structured/linear.js";
-import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, denseApply, identityMap, linearMapOf, type LinearMap } from "../../src/gkr/structured/maps.js";
+import {
+  type StructuredCircuit,
+  evaluateStructuredCircuit,
+  expandStructuredCircuit,
+  expandStructuredLayer,
+  structuredLayer,
+  validateStructuredCircuit,
+} from "../../src/gkr/structured/linear.js";
+import {
+  POSEIDON2_EXTERNAL,
+  POSEIDON2_INTERNAL,
+  denseApply,
+  identityMap,
+  linearMapOf,
+  type LinearMap,
+} from "../../src/gkr/structured/maps.js";
 import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured/oracle.js";
 import { StructuredWiring, blockProgression } from "../../src/gkr/structured/wiring.js";
 import type { WiringOracle } from "../../src/gkr/wiring/oracle.js";
@@ -59,8 +73,14 @@ test("every linear map's factored programs equal its dense matrix (M·v and Mᵀ
     }
     assert.equal(linearMapOf(m.id, m.laneBits), m);
   }
-  assert.throws(() => linearMapOf(1, 3), (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP");
-  assert.throws(() => identityMap(5), (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP");
+  assert.throws(
+    () => linearMapOf(1, 3),
+    (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP",
+  );
+  assert.throws(
+    () => identityMap(5),
+    (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP",
+  );
   // the dense forms are the compat-v1 §3 matrices: spot values
   assert.equal(POSEIDON2_EXTERNAL.dense[0]![0], 4);
   assert.equal(POSEIDON2_EXTERNAL.dense[0]![4], 2);
@@ -88,7 +108,11 @@ test("structured and dense oracles give identical round polynomials for arbitrar
     const layer = c.circuit.layers[0]!;
     const s = inputBitsOf(c.circuit, 0);
     const point = fc.array(arbExt, { minLength: layer.widthBits, maxLength: layer.widthBits });
-    return fc.tuple(fc.constant(c), fc.array(fc.tuple(point, arbExt), { minLength: 1, maxLength: 3 }), fc.array(arbExt, { minLength: 2 * s, maxLength: 2 * s }));
+    return fc.tuple(
+      fc.constant(c),
+      fc.array(fc.tuple(point, arbExt), { minLength: 1, maxLength: 3 }),
+      fc.array(arbExt, { minLength: 2 * s, maxLength: 2 * s }),
+    );
   });
   let groups = 0;
   fc.assert(
@@ -118,8 +142,12 @@ test("whole proofs: structured oracle = dense oracle = sparse oracle on the dens
     fc.property(arbStructuredCase(), (c) => {
       const expanded = expandStructuredCircuit(c.circuit);
       const a = proveStructuredGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!));
-      const b = proveGkr(expanded, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: denseLayerOracle });
-      const d = proveGkr(expanded, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: sparseLayerOracle });
+      const b = proveGkr(expanded, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+        oracleFactory: denseLayerOracle,
+      });
+      const d = proveGkr(expanded, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+        oracleFactory: sparseLayerOracle,
+      });
       assert.deepEqual(a, b);
       assert.deepEqual(a, d);
     }),
@@ -152,7 +180,12 @@ test("table and closed-form wiring equal the table wiring of the dense expansion
         assert.deepEqual(w.evalCombined!(0, claims, x, y), ref.evalCombined(0, claims, x, y), name);
         assert.deepEqual(w.evalConstCombined!(0, claims), ref.evalConstCombined(0, claims), name);
         const z = claims[0]!.point;
-        for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3]) assert.deepEqual(w.evalPredicate(0, kind, z, x, y), ref.evalPredicate(0, kind, z, x, y), `${name} kind ${kind}`);
+        for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3])
+          assert.deepEqual(
+            w.evalPredicate(0, kind, z, x, y),
+            ref.evalPredicate(0, kind, z, x, y),
+            `${name} kind ${kind}`,
+          );
         assert.deepEqual(w.evalConst(0, z), ref.evalConst(0, z), name);
       }
     }),
@@ -161,8 +194,19 @@ test("table and closed-form wiring equal the table wiring of the dense expansion
   assert.ok(closed > 50, `closed-form groups were exercised (${closed})`);
 });
 
-function accepts(c: StructuredCase, proof: unknown, wiring: WiringOracle, circuit: StructuredCircuit = c.circuit): boolean {
-  const res = verifyGkr(shapeOf(circuit), wiring, Array.from(c.witness[0]!), proof, transcriptAfterOutputs(c.witness[0]!));
+function accepts(
+  c: StructuredCase,
+  proof: unknown,
+  wiring: WiringOracle,
+  circuit: StructuredCircuit = c.circuit,
+): boolean {
+  const res = verifyGkr(
+    shapeOf(circuit),
+    wiring,
+    Array.from(c.witness[0]!),
+    proof,
+    transcriptAfterOutputs(c.witness[0]!),
+  );
   return res.ok && checkInputClaim(c.input, res.inputClaim);
 }
 
@@ -187,7 +231,13 @@ test("random structured circuits: honest proofs verify with both wirings; a chan
       assert.ok(!accepts(c, bad2, w), "changed eval_x");
       const input = c.input.slice();
       input[pick % input.length] = (input[pick % input.length]! + 1) % P;
-      const res = verifyGkr(shapeOf(c.circuit), w, Array.from(c.witness[0]!), proof, transcriptAfterOutputs(c.witness[0]!));
+      const res = verifyGkr(
+        shapeOf(c.circuit),
+        w,
+        Array.from(c.witness[0]!),
+        proof,
+        transcriptAfterOutputs(c.witness[0]!),
+      );
       assert.ok(res.ok && !checkInputClaim(input, res.inputClaim), "changed input");
     }),
     { numRuns: 80 },
@@ -206,11 +256,18 @@ test("a verifier whose structured circuit differs (map, cube mask, constant) rej
     const variants = [
       { ...g, cubeMask: g.cubeMask ^ 1 },
       { ...g, constants: g.constants.map((v, z) => (z === 0 ? (v + 1) % P : v)) },
-      { ...g, map: g.map === POSEIDON2_EXTERNAL ? POSEIDON2_INTERNAL : g.map === POSEIDON2_INTERNAL ? POSEIDON2_EXTERNAL : g.map },
+      {
+        ...g,
+        map:
+          g.map === POSEIDON2_EXTERNAL ? POSEIDON2_INTERNAL : g.map === POSEIDON2_INTERNAL ? POSEIDON2_EXTERNAL : g.map,
+      },
     ];
     const { proof } = proveStructuredGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!));
     for (const v of variants) {
-      const forged: StructuredCircuit = { ...c.circuit, layers: c.circuit.layers.map((l, i) => (i === li ? structuredLayer(l, [v, ...l.linear.slice(1)]) : l)) };
+      const forged: StructuredCircuit = {
+        ...c.circuit,
+        layers: c.circuit.layers.map((l, i) => (i === li ? structuredLayer(l, [v, ...l.linear.slice(1)]) : l)),
+      };
       const same = evaluateStructuredCircuit(forged, c.input)[li]!.every((x, k) => x === c.witness[li]![k]);
       if (same) continue;
       for (const mode of ["table", "closed-form"] as const) {
@@ -239,8 +296,17 @@ test("block progressions are recognised only when the block-index bits are clear
 
 test("validateStructuredCircuit names the broken group rule", () => {
   const base = makeLayer(5, []);
-  const good = { map: POSEIDON2_EXTERNAL, cubeMask: 0, constants: new Uint32Array(16), outBase: Uint32Array.from([16]), inBase: Uint32Array.from([0]) };
-  const mk = (g: object): StructuredCircuit => ({ inputWidthBits: 4, layers: [structuredLayer(base, [g as typeof good])] });
+  const good = {
+    map: POSEIDON2_EXTERNAL,
+    cubeMask: 0,
+    constants: new Uint32Array(16),
+    outBase: Uint32Array.from([16]),
+    inBase: Uint32Array.from([0]),
+  };
+  const mk = (g: object): StructuredCircuit => ({
+    inputWidthBits: 4,
+    layers: [structuredLayer(base, [g as typeof good])],
+  });
   validateStructuredCircuit(mk(good));
   const cases: [object, RegExp][] = [
     [{ ...good, map: { ...POSEIDON2_EXTERNAL } }, /unknown linear map/],
@@ -253,9 +319,16 @@ test("validateStructuredCircuit names the broken group rule", () => {
     [{ ...good, inBase: Uint32Array.from([16]) }, /outside the width 16/],
   ];
   for (const [g, re] of cases) {
-    assert.throws(() => validateStructuredCircuit(mk(g)), (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP" && re.test(e.message), String(re));
+    assert.throws(
+      () => validateStructuredCircuit(mk(g)),
+      (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP" && re.test(e.message),
+      String(re),
+    );
   }
-  assert.throws(() => proveStructuredGkr(mk(cases[1]![0]), [], transcriptAfterOutputs([])), (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP");
+  assert.throws(
+    () => proveStructuredGkr(mk(cases[1]![0]), [], transcriptAfterOutputs([])),
+    (e) => e instanceof CircuitError && e.code === "BAD_LINEAR_GROUP",
+  );
 });
 
 test("booking a group costs one factored transpose per block and coordinate plane, not 2^(2b) gate visits", () => {
@@ -268,8 +341,20 @@ test("booking a group costs one factored transpose per block and coordinate plan
   const input = Uint32Array.from({ length: 1024 }, () => rng.fe());
   const witness = evaluateStructuredCircuit(circuit, input);
   const orig = POSEIDON2_EXTERNAL.applyTranspose;
-  const spy: LinearMap = Object.freeze({ ...POSEIDON2_EXTERNAL, applyTranspose: (w: ArrayLike<number>, out: Uint32Array) => { calls++; orig(w, out); } });
-  const oracle = structuredLayerOracle({ layer: structuredLayer(circuit.layers[0]!, [{ ...group, map: spy }]), layerIndex: 0, inputBits: 10, below: witness[1]!, claims: [{ point: new Array(10).fill(EXT_ONE), coeff: EXT_ONE }] });
+  const spy: LinearMap = Object.freeze({
+    ...POSEIDON2_EXTERNAL,
+    applyTranspose: (w: ArrayLike<number>, out: Uint32Array) => {
+      calls++;
+      orig(w, out);
+    },
+  });
+  const oracle = structuredLayerOracle({
+    layer: structuredLayer(circuit.layers[0]!, [{ ...group, map: spy }]),
+    layerIndex: 0,
+    inputBits: 10,
+    below: witness[1]!,
+    claims: [{ point: new Array(10).fill(EXT_ONE), coeff: EXT_ONE }],
+  });
   assert.equal(calls, 4 * blocks, "one transpose per block and coordinate plane");
   assert.equal(oracle.numVariables, 20);
 });
@@ -280,8 +365,16 @@ test("sumBelowFlat (allocation-free) equals the tuple reference sumBelow for eve
   const { extRandom } = await import("../../src/field/extension.js");
   for (let m = 0; m <= 6; m++) {
     for (const edge of [false, true]) {
-      const pick = (i: number): [number, number, number, number] => (edge ? ([[0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, 0, 1]][i % 3] as [number, number, number, number]) : (extRandom() as [number, number, number, number]));
-      const one = Array.from({ length: m }, (_, i) => pick(i)), zero = Array.from({ length: m }, (_, i) => pick(i + 1));
+      const pick = (i: number): [number, number, number, number] =>
+        edge
+          ? ([
+              [0, 0, 0, 0],
+              [1, 0, 0, 0],
+              [P - 1, P - 1, 0, 1],
+            ][i % 3] as [number, number, number, number])
+          : (extRandom() as [number, number, number, number]);
+      const one = Array.from({ length: m }, (_, i) => pick(i)),
+        zero = Array.from({ length: m }, (_, i) => pick(i + 1));
       const flat = (xs: readonly (readonly number[])[]) => Uint32Array.from(xs.flat());
       for (let count = 0; count <= 2 ** m + 1; count++) {
         const out = new Uint32Array(4);

@@ -52,7 +52,12 @@ test("mismatched point lengths, oversized inputs and non-canonical values are fa
   assert.equal(checkInputClaim([1, 2, -1, 4], good), false);
   assert.equal(checkInputClaim([1, 2, 3.5, 4], good), false);
   // More than 30 variables is refused before anything is allocated.
-  const wide: InputClaim = { x: pt(...new Array(31).fill(1)), y: pt(...new Array(31).fill(2)), evalX: [0, 0, 0, 0], evalY: [0, 0, 0, 0] };
+  const wide: InputClaim = {
+    x: pt(...new Array(31).fill(1)),
+    y: pt(...new Array(31).fill(2)),
+    evalX: [0, 0, 0, 0],
+    evalY: [0, 0, 0, 0],
+  };
   assert.equal(checkInputClaim([], wide), false);
   // An input of exactly 2^n values needs no padding.
   assert.equal(checkInputClaim([0], claimFor([], 0)), true);
@@ -72,9 +77,23 @@ function narrowCase() {
   const circuit: Circuit = {
     inputWidthBits: 2,
     layers: [
-      makeLayer(1, [{ kind: GateKind.Mul, out: 0, in1: 0, in2: 1, coeff: 3 }, { kind: GateKind.Lin, out: 1, in1: 2, in2: 2, coeff: 1 }]),
-      makeLayer(2, [{ kind: GateKind.Pow3, out: 0, in1: 0, in2: 0, coeff: 1 }, { kind: GateKind.Lin, out: 1, in1: 0, in2: 0, coeff: 2 }, { kind: GateKind.Lin, out: 2, in1: 0, in2: 0, coeff: 5 }], [{ wire: 3, value: 9 }]),
-      makeLayer(0, [{ kind: GateKind.Mul, out: 0, in1: 1, in2: 3, coeff: 1 }, { kind: GateKind.Lin, out: 0, in1: 2, in2: 2, coeff: 4 }]),
+      makeLayer(1, [
+        { kind: GateKind.Mul, out: 0, in1: 0, in2: 1, coeff: 3 },
+        { kind: GateKind.Lin, out: 1, in1: 2, in2: 2, coeff: 1 },
+      ]),
+      makeLayer(
+        2,
+        [
+          { kind: GateKind.Pow3, out: 0, in1: 0, in2: 0, coeff: 1 },
+          { kind: GateKind.Lin, out: 1, in1: 0, in2: 0, coeff: 2 },
+          { kind: GateKind.Lin, out: 2, in1: 0, in2: 0, coeff: 5 },
+        ],
+        [{ wire: 3, value: 9 }],
+      ),
+      makeLayer(0, [
+        { kind: GateKind.Mul, out: 0, in1: 1, in2: 3, coeff: 1 },
+        { kind: GateKind.Lin, out: 0, in1: 2, in2: 2, coeff: 4 },
+      ]),
     ],
   };
   return buildCase(circuit, [3, 1, 4, 1]);
@@ -87,10 +106,17 @@ function proofOf(c: ReturnType<typeof narrowCase>): ProofJson {
 }
 
 function run(c: ReturnType<typeof narrowCase>, proof: unknown, shape = shapeOf(c.circuit)): GkrVerifyResult {
-  return verifyGkr(shape, new TableWiring(c.circuit), Array.from(c.witness[0]!), proof, transcriptAfterOutputs(c.witness[0]!));
+  return verifyGkr(
+    shape,
+    new TableWiring(c.circuit),
+    Array.from(c.witness[0]!),
+    proof,
+    transcriptAfterOutputs(c.witness[0]!),
+  );
 }
 
-const at = (r: GkrVerifyResult): string => (r.ok ? "ok" : `${r.code}${r.layer === undefined ? "" : `@${r.layer}`}${r.round === undefined ? "" : `.${r.round}`}`);
+const at = (r: GkrVerifyResult): string =>
+  r.ok ? "ok" : `${r.code}${r.layer === undefined ? "" : `@${r.layer}`}${r.round === undefined ? "" : `.${r.round}`}`;
 
 test("gkr: an honest proof with a zero-width layer verifies and returns the last layer's claim", () => {
   const c = narrowCase();
@@ -157,8 +183,17 @@ test("gkr: a claimed output changed past a zero tail (the last one, or all zeros
   const p = proofOf(c);
   const n = c.witness[0]!.length;
   for (const make of [
-    () => { const o = Array.from(c.witness[0]!); o[n - 1] = (o[n - 1]! + 1) % P; return o; },
-    () => { const o = Array.from(c.witness[0]!); o.fill(0, 1); o[n - 1] = 1; return o; },
+    () => {
+      const o = Array.from(c.witness[0]!);
+      o[n - 1] = (o[n - 1]! + 1) % P;
+      return o;
+    },
+    () => {
+      const o = Array.from(c.witness[0]!);
+      o.fill(0, 1);
+      o[n - 1] = 1;
+      return o;
+    },
   ]) {
     const t = transcriptAfterOutputs(c.witness[0]!);
     assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), make(), p, t)), "ROUND_SUM_MISMATCH@0.0");
@@ -170,7 +205,14 @@ test("gkr: ZERO_OUTPUTS gives the verdicts of a vector of zeros (claimed outputs
   // outputs out_0 = in_0 − in_0 = 0 and out_1 = in_1 − in_1 = 0
   const zero: Circuit = {
     inputWidthBits: 1,
-    layers: [makeLayer(1, [{ kind: GateKind.Lin, out: 0, in1: 0, in2: 0, coeff: 1 }, { kind: GateKind.Lin, out: 0, in1: 0, in2: 0, coeff: P - 1 }, { kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: 1 }, { kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: P - 1 }])],
+    layers: [
+      makeLayer(1, [
+        { kind: GateKind.Lin, out: 0, in1: 0, in2: 0, coeff: 1 },
+        { kind: GateKind.Lin, out: 0, in1: 0, in2: 0, coeff: P - 1 },
+        { kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: 1 },
+        { kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: P - 1 },
+      ]),
+    ],
   };
   const z = buildCase(zero, [3, 5]);
   assert.deepEqual(Array.from(z.witness[0]!), [0, 0]);
@@ -183,7 +225,13 @@ test("gkr: ZERO_OUTPUTS gives the verdicts of a vector of zeros (claimed outputs
   const c = narrowCase();
   const cp = proveGkr(c.circuit, c.witness, fresh()).proof;
   assert.ok(Array.from(c.witness[0]!).some((v) => v !== 0));
-  assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), Array.from(c.witness[0]!), cp, fresh())), "ok");
-  assert.equal(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), ZERO_OUTPUTS, cp, fresh())), at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), [0, 0], cp, fresh())));
+  assert.equal(
+    at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), Array.from(c.witness[0]!), cp, fresh())),
+    "ok",
+  );
+  assert.equal(
+    at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), ZERO_OUTPUTS, cp, fresh())),
+    at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), [0, 0], cp, fresh())),
+  );
   assert.notEqual(at(verifyGkr(shapeOf(c.circuit), new TableWiring(c.circuit), ZERO_OUTPUTS, cp, fresh())), "ok");
 });

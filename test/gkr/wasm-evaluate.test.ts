@@ -31,17 +31,29 @@ test("WASM circuit evaluation without a kernel context falls back to evaluateCir
 });
 
 test("WASM circuit evaluation rejects long or non-canonical inputs and malformed layers", () => {
-  const circuit: Circuit = { inputWidthBits: 1, layers: [makeLayer(1, [{ kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: 3 }])] };
+  const circuit: Circuit = {
+    inputWidthBits: 1,
+    layers: [makeLayer(1, [{ kind: GateKind.Mul, out: 1, in1: 0, in2: 1, coeff: 3 }])],
+  };
   assert.deepEqual(evaluateCircuitFast(circuit, [2, 5]), [Uint32Array.of(0, 30), Uint32Array.of(2, 5)]);
   const code = (c: string) => (e: unknown) => e instanceof CircuitError && e.code === c;
   assert.throws(() => evaluateCircuitFast(circuit, [1, 2, 3]), code("INPUT_WIDTH"));
   assert.throws(() => evaluateCircuitFast(circuit, [P]), code("INPUT_WIDTH"));
   assert.throws(() => evaluateCircuitFast(circuit, [1.5]), code("INPUT_WIDTH"));
   assert.throws(() => evaluateCircuitFast({ inputWidthBits: 1, layers: [] }, [1]), code("EMPTY_CIRCUIT"));
-  const bad: Circuit = { inputWidthBits: 1, layers: [makeLayer(1, [{ kind: GateKind.Lin, out: 2, in1: 0, in2: 0, coeff: 1 }])] };
+  const bad: Circuit = {
+    inputWidthBits: 1,
+    layers: [makeLayer(1, [{ kind: GateKind.Lin, out: 2, in1: 0, in2: 0, coeff: 1 }])],
+  };
   assert.throws(() => evaluateCircuitFast(bad, [1, 2]), code("WIRE_OUT_OF_RANGE"));
-  fc.assert(fc.property(arbFe, arbFe, (a, b) => {
-    const cube: Circuit = { inputWidthBits: 1, layers: [makeLayer(0, [{ kind: GateKind.Pow3, out: 0, in1: 1, in2: 1, coeff: a }], [{ wire: 0, value: b }])] };
-    assert.deepEqual(evaluateCircuitFast(cube, [0, a]), evaluateCircuit(cube, [0, a]));
-  }), { numRuns: 50 });
+  fc.assert(
+    fc.property(arbFe, arbFe, (a, b) => {
+      const cube: Circuit = {
+        inputWidthBits: 1,
+        layers: [makeLayer(0, [{ kind: GateKind.Pow3, out: 0, in1: 1, in2: 1, coeff: a }], [{ wire: 0, value: b }])],
+      };
+      assert.deepEqual(evaluateCircuitFast(cube, [0, a]), evaluateCircuit(cube, [0, a]));
+    }),
+    { numRuns: 50 },
+  );
 });

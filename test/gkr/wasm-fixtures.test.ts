@@ -20,8 +20,12 @@ for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
       const input = buildInputVectorFor(compiled.layout, compiled.config.leafMaxFields, request);
       const witness = evaluateCircuit(compiled.circuit, input);
       assert.deepEqual(evaluateCircuitFast(compiled.circuit, input), witness, `witness at depth ${depth}`);
-      const a = proveGkr(compiled.circuit, witness, transcriptAfterOutputs(witness[0]!), { oracleFactory: sparseLayerOracle });
-      const b = proveGkr(compiled.circuit, witness, transcriptAfterOutputs(witness[0]!), { oracleFactory: wasmLayerOracle });
+      const a = proveGkr(compiled.circuit, witness, transcriptAfterOutputs(witness[0]!), {
+        oracleFactory: sparseLayerOracle,
+      });
+      const b = proveGkr(compiled.circuit, witness, transcriptAfterOutputs(witness[0]!), {
+        oracleFactory: wasmLayerOracle,
+      });
       assert.deepEqual(b, a, `proof at depth ${depth}`);
     }
   });

@@ -75,14 +75,24 @@ function checkSameRounds(input: LayerOracleInput, challenges: Ext[], skip: boole
   });
   assert.deepEqual(fast.evalX(), ref.evalX());
   assert.deepEqual(fast.evalY(), ref.evalY());
-  assert.throws(() => fast.roundPolynomial(), (e: unknown) => (e as { code?: string }).code === "ROUNDS_EXHAUSTED");
-  assert.throws(() => fast.bind(EXT_ONE), (e: unknown) => (e as { code?: string }).code === "ROUNDS_EXHAUSTED");
+  assert.throws(
+    () => fast.roundPolynomial(),
+    (e: unknown) => (e as { code?: string }).code === "ROUNDS_EXHAUSTED",
+  );
+  assert.throws(
+    () => fast.bind(EXT_ONE),
+    (e: unknown) => (e as { code?: string }).code === "ROUNDS_EXHAUSTED",
+  );
 }
 
 test("WASM and TypeScript oracles give identical round polynomials, V(x*), V(y*) (widths 0..3 bits)", () => {
   fc.assert(
     fc.property(arbLayerCase({ maxBits: 3, maxGates: 12 }), ([c, claims, challenges, skip]) => {
-      checkSameRounds(layerInput(c, claims), challenges, skip.map(() => false));
+      checkSameRounds(
+        layerInput(c, claims),
+        challenges,
+        skip.map(() => false),
+      );
       checkSameRounds(layerInput(c, claims), challenges, skip);
     }),
     { numRuns: 200 },
@@ -106,11 +116,20 @@ function singleKindCase(kind: GateKind | null, outBits: number, inBits: number, 
   if (kind !== null) {
     for (let g = 0; g < 3 * 2 ** Math.max(outBits, inBits); g++) {
       const in1 = next() % 2 ** inBits;
-      gates.push({ kind, out: next() % 2 ** outBits, in1, in2: kind === GateKind.Mul ? next() % 2 ** inBits : in1, coeff: next() % P });
+      gates.push({
+        kind,
+        out: next() % 2 ** outBits,
+        in1,
+        in2: kind === GateKind.Mul ? next() % 2 ** inBits : in1,
+        coeff: next() % P,
+      });
     }
   }
   const circuit: Circuit = { inputWidthBits: inBits, layers: [makeLayer(outBits, gates, [{ wire: 0, value: 7 }])] };
-  return buildCase(circuit, Array.from({ length: 2 ** inBits }, () => next() % P));
+  return buildCase(
+    circuit,
+    Array.from({ length: 2 ** inBits }, () => next() % P),
+  );
 }
 
 test("every gate kind alone and empty layers, widths 0, 1, 2 and 5 bits: identical whole proofs", () => {
@@ -118,8 +137,12 @@ test("every gate kind alone and empty layers, widths 0, 1, 2 and 5 bits: identic
     for (const outBits of [0, 1, 2, 5]) {
       for (const inBits of [0, 1, 2, 5]) {
         const c = singleKindCase(kind, outBits, inBits, 17 * outBits + inBits + 1);
-        const a = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: sparseLayerOracle });
-        const b = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: wasmLayerOracle });
+        const a = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+          oracleFactory: sparseLayerOracle,
+        });
+        const b = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+          oracleFactory: wasmLayerOracle,
+        });
         assert.deepEqual(b, a, `kind ${kind} out ${outBits} in ${inBits}`);
       }
     }
@@ -129,8 +152,12 @@ test("every gate kind alone and empty layers, widths 0, 1, 2 and 5 bits: identic
 test("whole proofs with the WASM oracle equal the TypeScript oracle's on random circuits", () => {
   fc.assert(
     fc.property(arbCircuitCase({ maxDepth: 4, maxBits: 5, maxGates: 60 }), (c) => {
-      const a = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: sparseLayerOracle });
-      const b = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: wasmLayerOracle });
+      const a = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+        oracleFactory: sparseLayerOracle,
+      });
+      const b = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+        oracleFactory: wasmLayerOracle,
+      });
       assert.deepEqual(b, a);
     }),
     { numRuns: 60 },
@@ -152,13 +179,22 @@ test("a context attached to a shared memory (scratch region only) and one with n
   const uncached = GkrKernels.create({ imageBudgetBytes: 0 });
   fc.assert(
     fc.property(arbCircuitCase({ maxDepth: 3, maxBits: 5, maxGates: 40 }), (c) => {
-      const ref = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: sparseLayerOracle });
+      const ref = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+        oracleFactory: sparseLayerOracle,
+      });
       const before = owner.heap.allocatedBytes;
-      const got = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: wasmLayerOracleFactory(attached) });
+      const got = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+        oracleFactory: wasmLayerOracleFactory(attached),
+      });
       assert.deepEqual(got, ref);
       assert.equal(owner.heap.allocatedBytes, before, "the attached context allocates only inside its scratch region");
       for (const k of [over, uncached]) {
-        assert.deepEqual(proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: wasmLayerOracleFactory(k) }), ref);
+        assert.deepEqual(
+          proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+            oracleFactory: wasmLayerOracleFactory(k),
+          }),
+          ref,
+        );
       }
       assert.equal(uncached.cachedImageBytes, 0, "a zero budget keeps no image once the proof is done");
     }),
@@ -170,18 +206,39 @@ test("the WASM oracle rejects wrong-sized tables, wrong claim arity and malforme
   const c = singleKindCase(GateKind.Mul, 2, 2, 9);
   const layer = c.circuit.layers[0]!;
   const base = { layer, layerIndex: 0, inputBits: 2, below: c.witness[1]!, claims: [] };
-  assert.throws(() => new WasmLayerOracle(kernels!, { ...base, below: new Uint32Array(3) }), (e: unknown) => (e as { code?: string }).code === "BAD_TABLE");
+  assert.throws(
+    () => new WasmLayerOracle(kernels!, { ...base, below: new Uint32Array(3) }),
+    (e: unknown) => (e as { code?: string }).code === "BAD_TABLE",
+  );
   const wrong = [{ point: [EXT_ONE], coeff: EXT_ONE }];
-  assert.throws(() => new WasmLayerOracle(kernels!, { ...base, claims: wrong }), (e) => e instanceof CircuitError && e.code === "BAD_POINT");
+  assert.throws(
+    () => new WasmLayerOracle(kernels!, { ...base, claims: wrong }),
+    (e) => e instanceof CircuitError && e.code === "BAD_POINT",
+  );
   const bad = makeLayer(2, [{ kind: GateKind.Lin, out: 0, in1: 4, in2: 4, coeff: 1 }]);
-  assert.throws(() => new WasmLayerOracle(kernels!, { ...base, layer: bad }), (e) => e instanceof CircuitError && e.code === "WIRE_OUT_OF_RANGE");
+  assert.throws(
+    () => new WasmLayerOracle(kernels!, { ...base, layer: bad }),
+    (e) => e instanceof CircuitError && e.code === "WIRE_OUT_OF_RANGE",
+  );
   const unary = makeLayer(2, [{ kind: GateKind.Pow3, out: 0, in1: 1, in2: 2, coeff: 1 }]);
-  assert.throws(() => new WasmLayerOracle(kernels!, { ...base, layer: unary }), (e) => e instanceof CircuitError && e.code === "UNARY_IN2_MISMATCH");
+  assert.throws(
+    () => new WasmLayerOracle(kernels!, { ...base, layer: unary }),
+    (e) => e instanceof CircuitError && e.code === "UNARY_IN2_MISMATCH",
+  );
   const coeff = makeLayer(2, [{ kind: GateKind.Lin, out: 0, in1: 1, in2: 1, coeff: P }]);
-  assert.throws(() => new WasmLayerOracle(kernels!, { ...base, layer: coeff }), (e) => e instanceof CircuitError && e.code === "NON_CANONICAL_COEFF");
+  assert.throws(
+    () => new WasmLayerOracle(kernels!, { ...base, layer: coeff }),
+    (e) => e instanceof CircuitError && e.code === "NON_CANONICAL_COEFF",
+  );
   const kind = makeLayer(2, [{ kind: 3 as GateKind, out: 0, in1: 1, in2: 1, coeff: 1 }]);
-  assert.throws(() => new WasmLayerOracle(kernels!, { ...base, layer: kind }), (e) => e instanceof CircuitError && e.code === "BAD_GATE_KIND");
+  assert.throws(
+    () => new WasmLayerOracle(kernels!, { ...base, layer: kind }),
+    (e) => e instanceof CircuitError && e.code === "BAD_GATE_KIND",
+  );
   // The proof driver reports the same codes as validateCircuit for a malformed circuit.
   const circuit: Circuit = { inputWidthBits: 2, layers: [bad] };
-  assert.throws(() => proveGkr(circuit, [new Uint32Array(4), new Uint32Array(4)], transcriptAfterOutputs([0, 0, 0, 0])), (e) => e instanceof CircuitError && e.code === "WIRE_OUT_OF_RANGE");
+  assert.throws(
+    () => proveGkr(circuit, [new Uint32Array(4), new Uint32Array(4)], transcriptAfterOutputs([0, 0, 0, 0])),
+    (e) => e instanceof CircuitError && e.code === "WIRE_OUT_OF_RANGE",
+  );
 });

@@ -22,14 +22,26 @@ function prove(job: WasmOracleJob): Promise<GkrProof> {
 
 test("two workers attached to one shared memory prove with the WASM oracle in their own scratch regions", async () => {
   const k = Kernels.create({ initialPages: 32 });
-  const cases = fc.sample(arbCircuitCase({ maxDepth: 3, minBits: 2, maxBits: 6, maxGates: 80 }), { numRuns: 2, seed: 7 });
+  const cases = fc.sample(arbCircuitCase({ maxDepth: 3, minBits: 2, maxBits: 6, maxGates: 80 }), {
+    numRuns: 2,
+    seed: 7,
+  });
   const scratch = cases.map(() => k.heap.alloc(1 << 17));
   const outside = k.heap.alloc(1024);
   outside.view().fill(0xdeadbeef);
-  const proofs = await Promise.all(cases.map((c, i) => prove({ shared: k.share(), scratch: scratch[i]!.describe(), circuit: c.circuit, witness: c.witness })));
+  const proofs = await Promise.all(
+    cases.map((c, i) =>
+      prove({ shared: k.share(), scratch: scratch[i]!.describe(), circuit: c.circuit, witness: c.witness }),
+    ),
+  );
   cases.forEach((c, i) => {
-    const ref = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), { oracleFactory: sparseLayerOracle });
+    const ref = proveGkr(c.circuit, c.witness, transcriptAfterOutputs(c.witness[0]!), {
+      oracleFactory: sparseLayerOracle,
+    });
     assert.deepEqual(proofs[i], ref.proof, `worker ${i}`);
   });
-  assert.ok(outside.view().every((x) => x === 0xdeadbeef), "memory outside the scratch regions is untouched");
+  assert.ok(
+    outside.view().every((x) => x === 0xdeadbeef),
+    "memory outside the scratch regions is untouched",
+  );
 });

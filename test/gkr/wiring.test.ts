@@ -37,7 +37,13 @@ const arbWiringCase = arbCircuitCase().chain((c) =>
   fc.nat(c.circuit.layers.length - 1).chain((i) => {
     const s = inputBitsOf(c.circuit, i);
     const so = c.circuit.layers[i]!.widthBits;
-    return fc.tuple(fc.constant(c), fc.constant(i), fc.array(fc.tuple(pointOf(so), arbExt), { minLength: 1, maxLength: 3 }), pointOf(s), pointOf(s));
+    return fc.tuple(
+      fc.constant(c),
+      fc.constant(i),
+      fc.array(fc.tuple(pointOf(so), arbExt), { minLength: 1, maxLength: 3 }),
+      pointOf(s),
+      pointOf(s),
+    );
   }),
 );
 
@@ -47,7 +53,11 @@ test("TableWiring equals brute-force predicate and constant evaluation at random
       const w = new TableWiring(c.circuit);
       const [z] = claims[0]!;
       for (const kind of [GateKind.Lin, GateKind.Mul, GateKind.Pow3]) {
-        assert.deepEqual(w.evalPredicate(i, kind, z, x, y), brutePredicate(c.circuit, i, kind, z, x, y), `kind ${kind}`);
+        assert.deepEqual(
+          w.evalPredicate(i, kind, z, x, y),
+          brutePredicate(c.circuit, i, kind, z, x, y),
+          `kind ${kind}`,
+        );
       }
       assert.deepEqual(w.evalConst(i, z), bruteConst(c.circuit, i, z));
     }),
@@ -60,13 +70,26 @@ test("combined evaluations equal Σ_k c_k·(per-claim evaluations)", () => {
     fc.property(arbWiringCase, ([c, i, rawClaims, x, y]) => {
       const w = new TableWiring(c.circuit);
       const claims = rawClaims.map(([point, coeff]) => ({ point, coeff }));
-      const sum = (f: (z: Ext[]) => Ext) => rawClaims.reduce<Ext>((acc, [z, ck]) => extAdd(acc, extMul(ck, f(z))), EXT_ZERO);
+      const sum = (f: (z: Ext[]) => Ext) =>
+        rawClaims.reduce<Ext>((acc, [z, ck]) => extAdd(acc, extMul(ck, f(z))), EXT_ZERO);
       const constant = w.evalConstCombined(i, claims);
       const combined = w.evalCombined(i, claims, x, y);
-      assert.deepEqual(constant, sum((z) => bruteConst(c.circuit, i, z)));
-      assert.deepEqual(combined.lin, sum((z) => brutePredicate(c.circuit, i, GateKind.Lin, z, x, y)));
-      assert.deepEqual(combined.mul, sum((z) => brutePredicate(c.circuit, i, GateKind.Mul, z, x, y)));
-      assert.deepEqual(combined.pow3, sum((z) => brutePredicate(c.circuit, i, GateKind.Pow3, z, x, y)));
+      assert.deepEqual(
+        constant,
+        sum((z) => bruteConst(c.circuit, i, z)),
+      );
+      assert.deepEqual(
+        combined.lin,
+        sum((z) => brutePredicate(c.circuit, i, GateKind.Lin, z, x, y)),
+      );
+      assert.deepEqual(
+        combined.mul,
+        sum((z) => brutePredicate(c.circuit, i, GateKind.Mul, z, x, y)),
+      );
+      assert.deepEqual(
+        combined.pow3,
+        sum((z) => brutePredicate(c.circuit, i, GateKind.Pow3, z, x, y)),
+      );
     }),
     { numRuns: 100 },
   );

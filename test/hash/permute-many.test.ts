@@ -5,7 +5,8 @@ import { currentHashBackend, typescriptHashBackend } from "../../src/hash/backen
 
 function states(n: number, seed: number, edge = false): Uint32Array {
   const s = new Uint32Array(16 * n);
-  for (let i = 0; i < s.length; i++) s[i] = edge ? [0, 1, P - 1, P - 2][(i + seed) % 4]! : (Math.imul(i + seed, 0x9e3779b1) >>> 0) % P;
+  for (let i = 0; i < s.length; i++)
+    s[i] = edge ? [0, 1, P - 1, P - 2][(i + seed) % 4]! : (Math.imul(i + seed, 0x9e3779b1) >>> 0) % P;
   return s;
 }
 

@@ -13,7 +13,17 @@ import { openRegistry } from "../../src/registry/store/open-any.js";
 import { verifyNameStatement } from "../../src/counterparty/verify.js";
 import { claimOf, formatRoot } from "../../src/counterparty/claim.js";
 import { readTokenFile } from "../../src/http/auth.js";
-import { buildPage, freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer, TOKEN, tokenFile } from "../web/support.js";
+import {
+  buildPage,
+  freshDir,
+  makeRegistry,
+  makeSlotRegistry,
+  RECORDS,
+  removeDir,
+  startServer,
+  TOKEN,
+  tokenFile,
+} from "../web/support.js";
 
 const DEPTH = 16;
 let dir: string;
@@ -26,7 +36,13 @@ before(async () => {
   dir = freshDir("ssgkr-http-");
   store = makeRegistry(dir, DEPTH);
   webDir = await buildPage(dir);
-  rw = await startServer({ store, token: readTokenFile(tokenFile(dir)), webDir, rateLimit: 0, cors: "http://app.test" });
+  rw = await startServer({
+    store,
+    token: readTokenFile(tokenFile(dir)),
+    webDir,
+    rateLimit: 0,
+    cors: "http://app.test",
+  });
   ro = await startServer({ store, webDir, rateLimit: 0 });
 });
 
@@ -41,8 +57,18 @@ type Json = Record<string, any>;
 const enc = encodeURIComponent;
 const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 
-async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json; headers: Headers }> {
-  const res = await fetch(base + path, { method, headers: body === undefined ? headers : { "content-type": "application/json", ...headers }, ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }) });
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Json; headers: Headers }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
   const text = await res.text();
   let json: Json = {};
   try {
@@ -126,7 +152,10 @@ test("http: GET …/proof (membership, absence), cached on repeat, proof.bin the
   // Name-keyed: absence is proved for a name that was never registered, too.
   const never = await call(rw.base, "GET", "/v1/records/never-registered/proof");
   assert.equal(never.status, 200, JSON.stringify(never.json));
-  assert.deepEqual([never.json.statement.kind, never.json.statement.absent, never.json.statement.key, never.json.statement.depth], ["nonmembership", true, store.keyOf("never-registered"), DEPTH]);
+  assert.deepEqual(
+    [never.json.statement.kind, never.json.statement.absent, never.json.statement.key, never.json.statement.depth],
+    ["nonmembership", true, store.keyOf("never-registered"), DEPTH],
+  );
   const neverV = await call(rw.base, "POST", "/v1/verify", { ...never.json, trusted_root: rootNow() });
   assert.equal(neverV.json.ok, true, JSON.stringify(neverV.json));
   assert.match(neverV.json.scope, /^record-leaf-v2: the root commits to names/);
@@ -141,13 +170,23 @@ test("http: GET …/proof (membership, absence), cached on repeat, proof.bin the
   const pinned = await call(rw.base, "POST", "/v1/verify", { ...first.json, trusted_root: rootNow() });
   assert.equal(pinned.json.trusted_root, rootNow(), "the verdict names the trusted root in hex");
   // The array form of a root (statement and trusted_root) is read as well.
-  const asArrays = await call(rw.base, "POST", "/v1/verify", { ...first.json, statement: { ...first.json.statement, root: rootElems() }, trusted_root: rootElems() });
-  assert.deepEqual([asArrays.json.ok, asArrays.json.root_source, asArrays.json.trusted_root], [true, "given", rootNow()]);
+  const asArrays = await call(rw.base, "POST", "/v1/verify", {
+    ...first.json,
+    statement: { ...first.json.statement, root: rootElems() },
+    trusted_root: rootElems(),
+  });
+  assert.deepEqual(
+    [asArrays.json.ok, asArrays.json.root_source, asArrays.json.trusted_root],
+    [true, "given", rootNow()],
+  );
   assert.deepEqual([pinned.json.ok, pinned.json.root_source, pinned.json.notice], [true, "given", undefined]);
   const asText = await call(rw.base, "POST", "/v1/verify", { ...absent.json, trusted_root: rootElems().join(",") });
   assert.equal(asText.json.ok, true, JSON.stringify(asText.json));
   // Node's one call agrees.
-  assert.equal(verifyNameStatement(claimOf(first.json.statement, rootNow()), first.json.request, base64Bytes(first.json.proof)).ok, true);
+  assert.equal(
+    verifyNameStatement(claimOf(first.json.statement, rootNow()), first.json.request, base64Bytes(first.json.proof)).ok,
+    true,
+  );
 });
 
 test("http: POST /v1/verify rejects (200, ok false) a wrong root, a flipped byte, another name, another value; 400 for bad bodies; 413 over the limit", async () => {
@@ -160,9 +199,21 @@ test("http: POST /v1/verify rejects (200, ok false) a wrong root, a flipped byte
   bytes[1000]! ^= 4;
   cases.push(["flipped byte", { ...body, proof: bytesBase64(bytes) }, ""]);
   cases.push(["another name", { ...body, statement: { ...body.statement, name: RECORDS.scoped } }, "KEY_MISMATCH"]);
-  cases.push(["another value", { ...body, statement: { ...body.statement, value: "https://github.com/evil/left-pad" } }, "VALUE_MISMATCH"]);
-  cases.push(["claimed absent", { ...body, statement: { ...body.statement, kind: "nonmembership", absent: true, value: undefined } }, "RECORD_PRESENT"]);
-  cases.push(["slot mapping claimed", { ...body, statement: { ...body.statement, registry_mapping: "record-leaf-v1" }, trusted_root: wrongRoot }, "ROOT_NOT_TRUSTED"]);
+  cases.push([
+    "another value",
+    { ...body, statement: { ...body.statement, value: "https://github.com/evil/left-pad" } },
+    "VALUE_MISMATCH",
+  ]);
+  cases.push([
+    "claimed absent",
+    { ...body, statement: { ...body.statement, kind: "nonmembership", absent: true, value: undefined } },
+    "RECORD_PRESENT",
+  ]);
+  cases.push([
+    "slot mapping claimed",
+    { ...body, statement: { ...body.statement, registry_mapping: "record-leaf-v1" }, trusted_root: wrongRoot },
+    "ROOT_NOT_TRUSTED",
+  ]);
   cases.push(["no mapping", { ...body, statement: { ...body.statement, registry_mapping: undefined } }, "BAD_CLAIM"]);
   for (const [what, b, code] of cases) {
     const r = await call(rw.base, "POST", "/v1/verify", b);
@@ -172,16 +223,31 @@ test("http: POST /v1/verify rejects (200, ok false) a wrong root, a flipped byte
     else assert.ok(typeof r.json.code === "string" && r.json.code.length > 0, what);
     assert.equal(typeof r.json.reason, "string");
   }
-  assertError(await call(rw.base, "POST", "/v1/verify", { statement: body.statement, request: body.request }), 400, "BAD_INPUT", /body\.proof/);
+  assertError(
+    await call(rw.base, "POST", "/v1/verify", { statement: body.statement, request: body.request }),
+    400,
+    "BAD_INPUT",
+    /body\.proof/,
+  );
   assertError(await call(rw.base, "POST", "/v1/verify", "{not json"), 400, "BAD_INPUT", /not valid JSON/);
-  assertError(await call(rw.base, "POST", "/v1/verify", { ...body, trusted_root: [1, 2, 3] }), 400, "BAD_ROOT", /body\.trusted_root/);
+  assertError(
+    await call(rw.base, "POST", "/v1/verify", { ...body, trusted_root: [1, 2, 3] }),
+    400,
+    "BAD_ROOT",
+    /body\.trusted_root/,
+  );
   const badProof = await call(rw.base, "POST", "/v1/verify", { ...body, proof: "***" });
   assert.deepEqual([badProof.status, badProof.json.ok, badProof.json.code], [200, false, "BAD_CLAIM"]);
-  assertError(await call(rw.base, "POST", "/v1/verify", { ...body, pad: "x".repeat(3 * 1024 * 1024) }), 413, "BODY_TOO_LARGE");
+  assertError(
+    await call(rw.base, "POST", "/v1/verify", { ...body, pad: "x".repeat(3 * 1024 * 1024) }),
+    413,
+    "BODY_TOO_LARGE",
+  );
 });
 
 test("http: writes need the bearer token: 401 without or malformed, 403 wrong, 403 on a read-only server", async () => {
-  const put = (headers: Record<string, string>, base = rw.base) => call(base, "PUT", "/v1/records/auth-test", { value: "x" }, headers);
+  const put = (headers: Record<string, string>, base = rw.base) =>
+    call(base, "PUT", "/v1/records/auth-test", { value: "x" }, headers);
   const none = await put({});
   assertError(none, 401, "UNAUTHORIZED");
   assert.match(none.headers.get("www-authenticate") ?? "", /^Bearer/);
@@ -191,22 +257,59 @@ test("http: writes need the bearer token: 401 without or malformed, 403 wrong, 4
   assertError(await put({ authorization: `Bearer ${TOKEN.slice(0, -1)}` }), 403, "FORBIDDEN");
   assertError(await put(auth, ro.base), 403, "READ_ONLY");
   assertError(await call(rw.base, "DELETE", `/v1/records/${enc(RECORDS.live)}`, undefined, {}), 401, "UNAUTHORIZED");
-  assertError(await call(rw.base, "POST", `/v1/records/${enc(RECORDS.deleted)}/restore`, undefined, { authorization: "Bearer nope" }), 403, "FORBIDDEN");
-  assert.equal((await call(rw.base, "GET", "/v1/records/auth-test")).json.status, "never registered", "nothing was written");
+  assertError(
+    await call(rw.base, "POST", `/v1/records/${enc(RECORDS.deleted)}/restore`, undefined, {
+      authorization: "Bearer nope",
+    }),
+    403,
+    "FORBIDDEN",
+  );
+  assert.equal(
+    (await call(rw.base, "GET", "/v1/records/auth-test")).json.status,
+    "never registered",
+    "nothing was written",
+  );
 });
 
 test("http: PUT insert and replace, DELETE, restore return update proofs that verify against the old root; bad bodies 400; wrong states 409", async () => {
   const name = "@acme/widget";
   const steps: [string, string, unknown, string, Json, Json][] = [
-    ["PUT", `/v1/records/${enc(name)}`, { value: "https://github.com/acme/widget" }, "insert", { absent: true }, { value: "https://github.com/acme/widget" }],
-    ["PUT", `/v1/records/${enc(name)}`, { fields: [1, 2, 3] }, "replace", { value: "https://github.com/acme/widget" }, { value: { fields: [1, 2, 3] } }],
+    [
+      "PUT",
+      `/v1/records/${enc(name)}`,
+      { value: "https://github.com/acme/widget" },
+      "insert",
+      { absent: true },
+      { value: "https://github.com/acme/widget" },
+    ],
+    [
+      "PUT",
+      `/v1/records/${enc(name)}`,
+      { fields: [1, 2, 3] },
+      "replace",
+      { value: "https://github.com/acme/widget" },
+      { value: { fields: [1, 2, 3] } },
+    ],
     ["DELETE", `/v1/records/${enc(name)}`, undefined, "delete", { value: { fields: [1, 2, 3] } }, { absent: true }],
-    ["POST", `/v1/records/${enc(name)}/restore`, undefined, "restore", { absent: true }, { value: { fields: [1, 2, 3] } }],
+    [
+      "POST",
+      `/v1/records/${enc(name)}/restore`,
+      undefined,
+      "restore",
+      { absent: true },
+      { value: { fields: [1, 2, 3] } },
+    ],
     ["PUT", `/v1/records/${enc(name)}`, { value: null }, "replace", { value: { fields: [1, 2, 3] } }, { value: null }],
   ];
   for (const [method, path, body, op, oldSide, newSide] of steps) {
     const before = rootNow();
-    const r = await call(rw.base, method, path, body, body === undefined ? { authorization: auth.authorization } : auth);
+    const r = await call(
+      rw.base,
+      method,
+      path,
+      body,
+      body === undefined ? { authorization: auth.authorization } : auth,
+    );
     assert.equal(r.status, 200, `${method} ${op}: ${JSON.stringify(r.json)}`);
     const s = r.json.statement;
     assert.deepEqual([s.kind, s.op, s.name, s.old, s.new], ["update", op, name, oldSide, newSide], op);
@@ -217,26 +320,71 @@ test("http: PUT insert and replace, DELETE, restore return update proofs that ve
   }
   const restoreWithValue = async () => {
     await call(rw.base, "DELETE", `/v1/records/${enc(name)}`, undefined, { authorization: auth.authorization });
-    return call(rw.base, "POST", `/v1/records/${enc(name)}/restore`, { value: "https://bitbucket.org/acme/widget" }, auth);
+    return call(
+      rw.base,
+      "POST",
+      `/v1/records/${enc(name)}/restore`,
+      { value: "https://bitbucket.org/acme/widget" },
+      auth,
+    );
   };
   const rv = await restoreWithValue();
   assert.deepEqual(rv.json.statement.new, { value: "https://bitbucket.org/acme/widget" });
 
-  assertError(await call(rw.base, "PUT", `/v1/records/${enc(RECORDS.deleted)}`, { value: "x" }, auth), 409, "NAME_DELETED");
-  assertError(await call(rw.base, "DELETE", `/v1/records/never-registered`, undefined, { authorization: auth.authorization }), 409, "RECORD_ABSENT");
-  assertError(await call(rw.base, "POST", `/v1/records/never-registered/restore`, undefined, { authorization: auth.authorization }), 409, "NOT_DELETED");
-  assertError(await call(rw.base, "POST", `/v1/records/${enc(RECORDS.live)}/restore`, undefined, { authorization: auth.authorization }), 409, "RECORD_LIVE");
+  assertError(
+    await call(rw.base, "PUT", `/v1/records/${enc(RECORDS.deleted)}`, { value: "x" }, auth),
+    409,
+    "NAME_DELETED",
+  );
+  assertError(
+    await call(rw.base, "DELETE", `/v1/records/never-registered`, undefined, { authorization: auth.authorization }),
+    409,
+    "RECORD_ABSENT",
+  );
+  assertError(
+    await call(rw.base, "POST", `/v1/records/never-registered/restore`, undefined, {
+      authorization: auth.authorization,
+    }),
+    409,
+    "NOT_DELETED",
+  );
+  assertError(
+    await call(rw.base, "POST", `/v1/records/${enc(RECORDS.live)}/restore`, undefined, {
+      authorization: auth.authorization,
+    }),
+    409,
+    "RECORD_LIVE",
+  );
   const before = rootNow();
   assertError(await call(rw.base, "PUT", "/v1/records/x", { value: 5 }, auth), 400, "BAD_INPUT", /body\.value/);
-  assertError(await call(rw.base, "PUT", "/v1/records/x", { value: "a", fields: [] }, auth), 400, "BAD_INPUT", /exactly one/);
+  assertError(
+    await call(rw.base, "PUT", "/v1/records/x", { value: "a", fields: [] }, auth),
+    400,
+    "BAD_INPUT",
+    /exactly one/,
+  );
   assertError(await call(rw.base, "PUT", "/v1/records/x", { colour: "red" }, auth), 400, "BAD_INPUT", /body\.colour/);
-  assertError(await call(rw.base, "PUT", "/v1/records/x", { fields: [1, 2.5] }, auth), 400, "BAD_INPUT", /body\.fields\[1\]/);
+  assertError(
+    await call(rw.base, "PUT", "/v1/records/x", { fields: [1, 2.5] }, auth),
+    400,
+    "BAD_INPUT",
+    /body\.fields\[1\]/,
+  );
   assertError(await call(rw.base, "PUT", "/v1/records/x", { fields: [2130706433] }, auth), 400, "BAD_VALUE");
   assertError(await call(rw.base, "PUT", "/v1/records/x", { fields: Array(21).fill(1) }, auth), 400, "VALUE_TOO_LARGE");
   assertError(await call(rw.base, "PUT", "/v1/records/x", {}, auth), 400, "BAD_INPUT", /body/);
   assertError(await call(rw.base, "PUT", "/v1/records/x", "[1", auth), 400, "BAD_INPUT", /not valid JSON/);
-  assertError(await call(rw.base, "PUT", "/v1/records/x", { value: "x".repeat(300 * 1024) }, auth), 413, "BODY_TOO_LARGE");
-  assertError(await call(rw.base, "DELETE", `/v1/records/${enc(RECORDS.live)}`, { value: 1 }, auth), 400, "BAD_INPUT", /DELETE takes no body/);
+  assertError(
+    await call(rw.base, "PUT", "/v1/records/x", { value: "x".repeat(300 * 1024) }, auth),
+    413,
+    "BODY_TOO_LARGE",
+  );
+  assertError(
+    await call(rw.base, "DELETE", `/v1/records/${enc(RECORDS.live)}`, { value: 1 }, auth),
+    400,
+    "BAD_INPUT",
+    /DELETE takes no body/,
+  );
   assert.deepEqual(rootNow(), before, "no bad write changed the registry");
 });
 
@@ -259,11 +407,24 @@ test("http: GET …/proof?root= serves an earlier root's cached proof after a wr
   assert.equal(notCached.status, 200, "an earlier root of the retention window is proved from the stored rows");
   assert.equal(notCached.json.cached, false);
   assert.equal(notCached.json.statement.root, formatRoot(early));
-  assert.equal((await call(rw.base, "POST", "/v1/verify", { ...notCached.json, trusted_root: formatRoot(early) })).json.ok, true);
+  assert.equal(
+    (await call(rw.base, "POST", "/v1/verify", { ...notCached.json, trusted_root: formatRoot(early) })).json.ok,
+    true,
+  );
   assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=1,2,3,4,5,6,7,8`), 404, "ROOT_UNKNOWN");
   assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=1,2,3`), 400, "BAD_ROOT", /query\.root/);
-  assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${old.slice(2)}`), 400, "BAD_ROOT", /query\.root: a root in hex is 64 hex characters/);
-  assertError(await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${"ff".repeat(32)}`), 400, "BAD_ROOT", /query\.root: word 0 .* not a canonical field element/);
+  assertError(
+    await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${old.slice(2)}`),
+    400,
+    "BAD_ROOT",
+    /query\.root: a root in hex is 64 hex characters/,
+  );
+  assertError(
+    await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${"ff".repeat(32)}`),
+    400,
+    "BAD_ROOT",
+    /query\.root: word 0 .* not a canonical field element/,
+  );
   const now = await call(rw.base, "GET", `/v1/records/${enc(name)}/proof?root=${rootElems().join(",")}`);
   assert.deepEqual(now.json.statement.root, rootNow());
 });
@@ -285,7 +446,10 @@ test("http: concurrent writes run one at a time: every one commits, the roots ch
     at = next!;
   }
   assert.equal(at, rootNow(), "the chain of update proofs ends at the current root");
-  const ops = results.slice(names.length).map((r) => r.json.statement.op).sort();
+  const ops = results
+    .slice(names.length)
+    .map((r) => r.json.statement.op)
+    .sort();
   assert.deepEqual(ops, ["insert", "replace", "replace"], "the same name: one insert, then replaces");
   for (const n of names) assert.equal((await call(rw.base, "GET", `/v1/records/${n}`)).json.status, "live");
   for (const r of results) {
@@ -302,7 +466,10 @@ test("http: CORS is off by default and answers only the configured origin", asyn
   assert.equal(ok.headers.get("access-control-allow-origin"), "http://app.test");
   const other = await fetch(`${rw.base}/v1/root`, { headers: { origin: "http://evil.test" } });
   assert.equal(other.headers.get("access-control-allow-origin"), null);
-  const pre = await fetch(`${rw.base}/v1/records/x`, { method: "OPTIONS", headers: { origin: "http://app.test", "access-control-request-method": "PUT" } });
+  const pre = await fetch(`${rw.base}/v1/records/x`, {
+    method: "OPTIONS",
+    headers: { origin: "http://app.test", "access-control-request-method": "PUT" },
+  });
   assert.equal(pre.status, 204);
   assert.match(pre.headers.get("access-control-allow-methods") ?? "", /PUT/);
   assert.match(pre.headers.get("access-control-allow-headers") ?? "", /authorization/);
@@ -329,10 +496,27 @@ test("http: the OpenAPI document lists exactly the routes (methods and paths)", 
   const r = await call(rw.base, "GET", "/v1/openapi.json");
   assert.equal(r.status, 200);
   assert.match(r.json.openapi, /^3\./);
-  const documented = Object.entries(r.json.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
-  const routes = rw.routes.filter((x) => !x.hidden).map((x) => `${x.method} ${x.url.replace(/:([A-Za-z]+)/g, "{$1}")}`).sort();
+  const documented = Object.entries(r.json.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    .sort();
+  const routes = rw.routes
+    .filter((x) => !x.hidden)
+    .map((x) => `${x.method} ${x.url.replace(/:([A-Za-z]+)/g, "{$1}")}`)
+    .sort();
   assert.deepEqual(documented, routes);
-  for (const want of ["GET /v1/checkpoint", "GET /v1/root", "GET /v1/history", "GET /v1/records/{name}", "GET /v1/records/{name}/proof", "GET /v1/records/{name}/proof.bin", "POST /v1/verify", "PUT /v1/records/{name}", "DELETE /v1/records/{name}", "POST /v1/records/{name}/restore", "GET /verify/"]) {
+  for (const want of [
+    "GET /v1/checkpoint",
+    "GET /v1/root",
+    "GET /v1/history",
+    "GET /v1/records/{name}",
+    "GET /v1/records/{name}/proof",
+    "GET /v1/records/{name}/proof.bin",
+    "POST /v1/verify",
+    "PUT /v1/records/{name}",
+    "DELETE /v1/records/{name}",
+    "POST /v1/records/{name}/restore",
+    "GET /verify/",
+  ]) {
     assert.ok(documented.includes(want), `${want} is documented`);
   }
   assert.ok(r.json.paths["/v1/records/{name}"].put.security, "writes say they need the bearer token");
@@ -359,7 +543,12 @@ test("http: /verify serves the page cross-origin isolated; a missing build answe
 });
 
 test("http: malformed URLs and names never crash the server: bad percent-encoding, a lone surrogate, an empty name, unknown methods", async () => {
-  for (const path of ["/v1/records/%E0%A4%A/proof", "/v1/records/%ED%A0%80", "/v1/records/%/proof.bin", "/v1/records/%ZZ"]) {
+  for (const path of [
+    "/v1/records/%E0%A4%A/proof",
+    "/v1/records/%ED%A0%80",
+    "/v1/records/%/proof.bin",
+    "/v1/records/%ZZ",
+  ]) {
     const r = await call(rw.base, "GET", path);
     assert.ok(r.status === 400 || r.status === 404, `${path}: ${r.status}`);
     assert.equal(typeof r.json.code, "string", path);
@@ -376,22 +565,39 @@ test("http: a slot registry (record-leaf-v1) is served too: slot statements, mem
   const srv = await startServer({ store: slot, token: TOKEN, webDir, rateLimit: 0 });
   try {
     const root = await call(srv.base, "GET", "/v1/root");
-    assert.deepEqual([root.json.registry_mapping, root.json.depth, typeof root.json.next_slot], ["record-leaf-v1", 10, "number"]);
+    assert.deepEqual(
+      [root.json.registry_mapping, root.json.depth, typeof root.json.next_slot],
+      ["record-leaf-v1", 10, "number"],
+    );
     const rec = await call(srv.base, "GET", `/v1/records/${enc(RECORDS.live)}`);
     assert.deepEqual([rec.json.status, typeof rec.json.slot, rec.json.key], ["live", "number", undefined]);
     const p = await call(srv.base, "GET", `/v1/records/${enc(RECORDS.live)}/proof`);
-    assert.deepEqual([p.status, p.json.statement.registry_mapping, p.json.statement.kind, typeof p.json.statement.slot], [200, "record-leaf-v1", "membership", "number"]);
+    assert.deepEqual(
+      [p.status, p.json.statement.registry_mapping, p.json.statement.kind, typeof p.json.statement.slot],
+      [200, "record-leaf-v1", "membership", "number"],
+    );
     const v = await call(srv.base, "POST", "/v1/verify", { ...p.json, trusted_root: Array.from(slot.head().root) });
     assert.equal(v.json.ok, true, JSON.stringify(v.json));
     assert.match(v.json.scope, /^record-leaf-v1/);
-    const asNameKeyed = await call(srv.base, "POST", "/v1/verify", { ...p.json, statement: { ...p.json.statement, registry_mapping: "record-leaf-v2" }, trusted_root: Array.from(slot.head().root) });
+    const asNameKeyed = await call(srv.base, "POST", "/v1/verify", {
+      ...p.json,
+      statement: { ...p.json.statement, registry_mapping: "record-leaf-v2" },
+      trusted_root: Array.from(slot.head().root),
+    });
     assert.deepEqual([asNameKeyed.json.ok, asNameKeyed.json.code], [false, "SLOT_MAPPED_PROOF"]);
     assertError(await call(srv.base, "GET", "/v1/records/never-registered/proof"), 404, "NAME_NOT_FOUND");
     const before = Array.from(slot.head().root);
     const put = await call(srv.base, "PUT", "/v1/records/slot-new", { value: "https://github.com/s/new" }, auth);
-    assert.deepEqual([put.status, put.json.statement.op, put.json.statement.registry_mapping], [200, "insert", "record-leaf-v1"]);
+    assert.deepEqual(
+      [put.status, put.json.statement.op, put.json.statement.registry_mapping],
+      [200, "insert", "record-leaf-v1"],
+    );
     assert.equal((await call(srv.base, "POST", "/v1/verify", { ...put.json, trusted_root: before })).json.ok, true);
-    assertError(await call(srv.base, "DELETE", "/v1/records/never-registered", undefined, { authorization: auth.authorization }), 404, "NAME_NOT_FOUND");
+    assertError(
+      await call(srv.base, "DELETE", "/v1/records/never-registered", undefined, { authorization: auth.authorization }),
+      404,
+      "NAME_NOT_FOUND",
+    );
   } finally {
     await srv.app.close();
     await slot.close();
@@ -401,18 +607,24 @@ test("http: a slot registry (record-leaf-v1) is served too: slot statements, mem
 test("registry: each store refuses a registry of the other mapping with WRONG_MAPPING naming it; openRegistry opens either", async () => {
   const slotDir = join(dir, "slot-db");
   const nameDir = join(dir, "db");
-  assert.throws(() => RegistryStore.open(nameDir, { readOnly: true }), (e: Error & { code?: string; details?: Record<string, unknown> }) => {
-    assert.equal(e.code, "WRONG_MAPPING");
-    assert.match(e.message, /name-keyed \(mapping record-leaf-v2\)/);
-    assert.equal(e.details?.mapping, "record-leaf-v2");
-    return true;
-  });
+  assert.throws(
+    () => RegistryStore.open(nameDir, { readOnly: true }),
+    (e: Error & { code?: string; details?: Record<string, unknown> }) => {
+      assert.equal(e.code, "WRONG_MAPPING");
+      assert.match(e.message, /name-keyed \(mapping record-leaf-v2\)/);
+      assert.equal(e.details?.mapping, "record-leaf-v2");
+      return true;
+    },
+  );
   assert.throws(() => RegistryStore.openOrCreate(nameDir), { code: "WRONG_MAPPING" });
-  assert.throws(() => NameStore.open(slotDir, { readOnly: true }), (e: Error & { code?: string }) => {
-    assert.equal(e.code, "WRONG_MAPPING");
-    assert.match(e.message, /mapping record-leaf-v1, not the name-keyed record-leaf-v2: it is a slot registry/);
-    return true;
-  });
+  assert.throws(
+    () => NameStore.open(slotDir, { readOnly: true }),
+    (e: Error & { code?: string }) => {
+      assert.equal(e.code, "WRONG_MAPPING");
+      assert.match(e.message, /mapping record-leaf-v1, not the name-keyed record-leaf-v2: it is a slot registry/);
+      return true;
+    },
+  );
   assert.throws(() => NameStore.openOrCreate(slotDir), { code: "WRONG_MAPPING" });
   const any = openRegistry(slotDir, { readOnly: true });
   try {

@@ -25,12 +25,20 @@ before(() => {
   dir = freshDir("ssgkr-http-blocks-");
   store = makeRegistry(dir, 12);
   for (const [i, updates] of [
-    [{ op: "insert", name: "block-a", value: "https://github.com/a/a" }, { op: "replace", name: "left-pad", value: "https://gitlab.com/lp/lp" }],
+    [
+      { op: "insert", name: "block-a", value: "https://github.com/a/a" },
+      { op: "replace", name: "left-pad", value: "https://gitlab.com/lp/lp" },
+    ],
     [{ op: "delete", name: "block-a" }],
   ].entries()) {
     const out = join(dir, `block-${i}`);
     const w = proveBlockToDir(store, updates as never, out, { profile: "v3" });
-    made.push({ batch: w.applied.entry.batch, dir: out, from: formatRoot(w.applied.fromRoot), to: formatRoot(w.applied.toRoot) });
+    made.push({
+      batch: w.applied.entry.batch,
+      dir: out,
+      from: formatRoot(w.applied.fromRoot),
+      to: formatRoot(w.applied.toRoot),
+    });
   }
   // a v2 block: committed, not kept (its auditor needs requests.json, the witness)
   proveBlockToDir(store, [{ op: "insert", name: "block-v2", value: "https://github.com/v/2" }], join(dir, "block-v2"));
@@ -53,8 +61,15 @@ test("GET /v1/blocks lists the v3 blocks, each served as a verifiable body and a
   try {
     const list = (await (await fetch(`${srv.base}/v1/blocks`)).json()) as Json;
     assert.equal(list.more, false);
-    assert.deepEqual(list.blocks.map((b: Json) => b.batch), made.map((m) => m.batch), "the v3 blocks, in batch order; the v2 block is not kept");
-    assert.deepEqual(list.blocks.map((b: Json) => [b.from_root, b.to_root, b.operations, b.profile]), made.map((m, i) => [m.from, m.to, [2, 1][i], "v3"]));
+    assert.deepEqual(
+      list.blocks.map((b: Json) => b.batch),
+      made.map((m) => m.batch),
+      "the v3 blocks, in batch order; the v2 block is not kept",
+    );
+    assert.deepEqual(
+      list.blocks.map((b: Json) => [b.from_root, b.to_root, b.operations, b.profile]),
+      made.map((m, i) => [m.from, m.to, [2, 1][i], "v3"]),
+    );
     // paging
     const page1 = (await (await fetch(`${srv.base}/v1/blocks?limit=1`)).json()) as Json;
     assert.deepEqual([page1.blocks.length, page1.blocks[0].batch, page1.more], [1, made[0]!.batch, true]);
@@ -72,10 +87,18 @@ test("GET /v1/blocks lists the v3 blocks, each served as a verifiable body and a
       // the body verifies as it is, and against the roots the auditor trusts
       const body = (await (await fetch(`${srv.base}/v1/blocks/${m.batch}`)).json()) as Json;
       assert.equal(body.batch, m.batch);
-      const v = await fetch(`${srv.base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, from_root: m.from, to_root: m.to }) });
+      const v = await fetch(`${srv.base}/v1/verify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...body, from_root: m.from, to_root: m.to }),
+      });
       const verdict = (await v.json()) as Json;
       assert.deepEqual([v.status, verdict.ok, verdict.kind], [200, true, "block"], JSON.stringify(verdict));
-      const wrong = await fetch(`${srv.base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ block: body.block, proof: body.proof, from_root: m.to, to_root: m.from }) });
+      const wrong = await fetch(`${srv.base}/v1/verify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ block: body.block, proof: body.proof, from_root: m.to, to_root: m.from }),
+      });
       assert.equal(((await wrong.json()) as Json).ok, false, "the same block against swapped roots is rejected");
     }
     const none = await get(srv.base, `/v1/blocks/${made[1]!.batch + 1}`);
@@ -96,7 +119,10 @@ test("GET /v1/blocks lists the v3 blocks, each served as a verifiable body and a
 test("the kept blocks survive a reopen; a slot registry lists none", async () => {
   await store.close();
   store = NameStore.open(join(dir, "db"));
-  assert.deepEqual(store.blockProofs().map((b) => b.batch), made.map((m) => m.batch));
+  assert.deepEqual(
+    store.blockProofs().map((b) => b.batch),
+    made.map((m) => m.batch),
+  );
   assert.equal(store.blockProof(made[0]!.batch)!.proof.length, readFileSync(join(made[0]!.dir, "block.bin")).length);
   assert.equal(store.blockProof(1), undefined, "an ordinary batch has no block proof");
   const srv = await startServer({ store: slots, webDir: join(dir, "no-page"), rateLimit: 0 });

@@ -27,7 +27,8 @@ let signed: Awaited<ReturnType<typeof startServer>>;
 let plain: Awaited<ReturnType<typeof startServer>>;
 type Json = Record<string, any>;
 
-const ssgkr = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+const ssgkr = (...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8", timeout: 120_000 });
 
 before(async () => {
   dir = freshDir("ssgkr-checkpoint-http-");
@@ -36,7 +37,12 @@ before(async () => {
   const k = ssgkr("registry", "keygen", "--out", keyFile, "--origin", "example.com/registry");
   assert.equal(k.status, 0, k.stderr);
   verifierKey = k.stdout.trimEnd();
-  signed = await startServer({ store, token: readTokenFile(tokenFile(dir)), rateLimit: 0, signingKey: readSigningKey(keyFile) });
+  signed = await startServer({
+    store,
+    token: readTokenFile(tokenFile(dir)),
+    rateLimit: 0,
+    signingKey: readSigningKey(keyFile),
+  });
   plain = await startServer({ store, rateLimit: 0 });
 });
 
@@ -47,8 +53,18 @@ after(async () => {
   if (dir) removeDir(dir);
 });
 
-async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json; text: string; headers: Headers }> {
-  const res = await fetch(base + path, { method, headers: body === undefined ? headers : { "content-type": "application/json", ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Json; text: string; headers: Headers }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   let json: Json = {};
   try {
@@ -81,7 +97,10 @@ test("GET /v1/checkpoint is text/plain and byte for byte what `ssgkr registry ch
   assert.equal(served.text, printed.stdout);
   const v = verifyCheckpoint(served.text, verifierKey);
   assert.ok(v.ok, JSON.stringify(v));
-  assert.deepEqual([v.origin, v.size, formatRoot(v.root)], ["example.com/registry", store.head().batch, formatRoot(store.head().root)]);
+  assert.deepEqual(
+    [v.origin, v.size, formatRoot(v.root)],
+    ["example.com/registry", store.head().batch, formatRoot(store.head().root)],
+  );
   const none = await call(plain.base, "GET", "/v1/checkpoint");
   assert.equal(none.status, 404);
   assert.equal(none.json.code, "CHECKPOINT_NOT_SERVED");
@@ -93,33 +112,76 @@ test("GET /v1/checkpoint is text/plain and byte for byte what `ssgkr registry ch
 test("proofs carry the checkpoint of their root; POST /v1/verify and the CLI take the trusted root from it", async () => {
   const p = await call(signed.base, "GET", `/v1/records/${RECORDS.live}/proof`);
   assert.equal(p.status, 200);
-  assert.equal(p.json.checkpoint, (await call(signed.base, "GET", "/v1/checkpoint")).text, "a proof at the head carries the head's checkpoint");
-  assert.equal((await call(plain.base, "GET", `/v1/records/${RECORDS.live}/proof`)).json.checkpoint, undefined, "no key, no checkpoint");
+  assert.equal(
+    p.json.checkpoint,
+    (await call(signed.base, "GET", "/v1/checkpoint")).text,
+    "a proof at the head carries the head's checkpoint",
+  );
+  assert.equal(
+    (await call(plain.base, "GET", `/v1/records/${RECORDS.live}/proof`)).json.checkpoint,
+    undefined,
+    "no key, no checkpoint",
+  );
   const bin = await fetch(`${signed.base}/v1/records/${RECORDS.live}/proof.bin`);
   assert.equal(decodeURIComponent(bin.headers.get("x-ssgkr-checkpoint")!), p.json.checkpoint);
 
   const ok = await call(signed.base, "POST", "/v1/verify", { ...p.json, verifier_key: verifierKey });
-  assert.deepEqual([ok.json.ok, ok.json.root_source, ok.json.trusted_root, ok.json.checkpoint], [true, "checkpoint", p.json.statement.root, { origin: "example.com/registry", size: store.head().batch }]);
+  assert.deepEqual(
+    [ok.json.ok, ok.json.root_source, ok.json.trusted_root, ok.json.checkpoint],
+    [true, "checkpoint", p.json.statement.root, { origin: "example.com/registry", size: store.head().batch }],
+  );
   const tampered = p.json.checkpoint.replace(`\n${store.head().batch}\n`, `\n${store.head().batch + 1}\n`);
-  const bad = await call(signed.base, "POST", "/v1/verify", { ...p.json, checkpoint: tampered, verifier_key: verifierKey });
+  const bad = await call(signed.base, "POST", "/v1/verify", {
+    ...p.json,
+    checkpoint: tampered,
+    verifier_key: verifierKey,
+  });
   assert.deepEqual([bad.status, bad.json.ok, bad.json.code], [200, false, "CHECKPOINT_BAD_SIGNATURE"]);
-  const otherKey = ssgkr("registry", "keygen", "--out", join(dir, "other.key"), "--origin", "example.com/registry").stdout.trimEnd();
+  const otherKey = ssgkr(
+    "registry",
+    "keygen",
+    "--out",
+    join(dir, "other.key"),
+    "--origin",
+    "example.com/registry",
+  ).stdout.trimEnd();
   const wrong = await call(signed.base, "POST", "/v1/verify", { ...p.json, verifier_key: otherKey });
   assert.deepEqual([wrong.json.ok, wrong.json.code], [false, "CHECKPOINT_WRONG_KEY"]);
   const malformedKey = await call(signed.base, "POST", "/v1/verify", { ...p.json, verifier_key: "nope" });
   assert.deepEqual([malformedKey.status, malformedKey.json.code], [400, "BAD_VERIFIER_KEY"]);
   assert.match(malformedKey.json.message, /^body\.verifier_key: /);
-  const noCheckpoint = await call(signed.base, "POST", "/v1/verify", { statement: p.json.statement, request: p.json.request, proof: p.json.proof, verifier_key: verifierKey });
+  const noCheckpoint = await call(signed.base, "POST", "/v1/verify", {
+    statement: p.json.statement,
+    request: p.json.request,
+    proof: p.json.proof,
+    verifier_key: verifierKey,
+  });
   assert.deepEqual([noCheckpoint.status, noCheckpoint.json.code], [400, "BAD_INPUT"]);
 
   writeFileSync(join(dir, "request.json"), JSON.stringify(p.json.request));
   writeFileSync(join(dir, "proof.bin"), Buffer.from(p.json.proof, "base64"));
   writeFileSync(join(dir, "checkpoint.txt"), p.json.checkpoint);
   writeFileSync(join(dir, "tampered.txt"), tampered);
-  const claim = ["registry", "verify", "--name", RECORDS.live, "--value", "https://github.com/left-pad/left-pad", "--depth", String(DEPTH), "--request", "request.json", "--proof", "proof.bin"];
+  const claim = [
+    "registry",
+    "verify",
+    "--name",
+    RECORDS.live,
+    "--value",
+    "https://github.com/left-pad/left-pad",
+    "--depth",
+    String(DEPTH),
+    "--request",
+    "request.json",
+    "--proof",
+    "proof.bin",
+  ];
   const accepted = ssgkr(...claim, "--checkpoint", "checkpoint.txt", "--key", verifierKey);
   assert.equal(accepted.status, 0, accepted.stdout + accepted.stderr);
-  assert.equal(accepted.stdout, `ACCEPT name="left-pad" value="https://github.com/left-pad/left-pad" root=${p.json.statement.root} checkpoint=example.com/registry size=${store.head().batch}\n`);
+  assert.equal(
+    accepted.stdout,
+    `ACCEPT name="left-pad" value="https://github.com/left-pad/left-pad" root=${p.json.statement.root} checkpoint=example.com/registry size=${store.head().batch}\n`,
+  );
   const refused = ssgkr(...claim, "--checkpoint", "tampered.txt", "--key", verifierKey);
   assert.equal(refused.status, 1);
   assert.match(refused.stdout, /^REJECT CHECKPOINT_BAD_SIGNATURE: /);
@@ -133,13 +195,23 @@ test("proofs carry the checkpoint of their root; POST /v1/verify and the CLI tak
 
 test("a write returns the checkpoint of the new head; a proof of the old root keeps the old one", async () => {
   const earlier = await call(signed.base, "GET", `/v1/records/${encodeURIComponent(RECORDS.scoped)}/proof`);
-  const w = await call(signed.base, "PUT", "/v1/records/ckpt-new", { value: "https://example.com/new" }, { authorization: `Bearer ${TOKEN}` });
+  const w = await call(
+    signed.base,
+    "PUT",
+    "/v1/records/ckpt-new",
+    { value: "https://example.com/new" },
+    { authorization: `Bearer ${TOKEN}` },
+  );
   assert.equal(w.status, 200, JSON.stringify(w.json));
   const c = verifyCheckpoint(w.json.checkpoint, verifierKey);
   assert.ok(c.ok, JSON.stringify(c));
   assert.deepEqual([c.size, formatRoot(c.root)], [store.head().batch, w.json.statement.new_root]);
   assert.equal(w.json.checkpoint, (await call(signed.base, "GET", "/v1/checkpoint")).text);
-  const old = await call(signed.base, "GET", `/v1/records/${encodeURIComponent(RECORDS.scoped)}/proof?root=${earlier.json.statement.root}`);
+  const old = await call(
+    signed.base,
+    "GET",
+    `/v1/records/${encodeURIComponent(RECORDS.scoped)}/proof?root=${earlier.json.statement.root}`,
+  );
   assert.equal(old.status, 200, JSON.stringify(old.json));
   assert.equal(old.json.checkpoint, earlier.json.checkpoint, "the cached proof carries the checkpoint of its own root");
   const v = await call(signed.base, "POST", "/v1/verify", { ...old.json, verifier_key: verifierKey });

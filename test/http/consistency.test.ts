@@ -38,10 +38,17 @@ before(async () => {
   dir = freshDir("ssgkr-http-consistency-");
   store = makeRegistry(dir, 12); // batches 1..4
   planNameUpdate(store, "replace", "left-pad", "https://gitlab.com/lp/lp").commit(); // 5
-  applyNameBlock(store, [{ op: "insert", name: "c-a", value: "a" }, { op: "insert", name: "c-b", value: null }]); // 6
+  applyNameBlock(store, [
+    { op: "insert", name: "c-a", value: "a" },
+    { op: "insert", name: "c-b", value: null },
+  ]); // 6
   other = makeRegistry(dir, 12, { sub: "other", liveValue: "elsewhere" });
   keyFile = join(dir, "registry.key");
-  const k = spawnSync(process.execPath, [BIN, "registry", "keygen", "--out", keyFile, "--origin", "example.com/consistency"], { encoding: "utf8" });
+  const k = spawnSync(
+    process.execPath,
+    [BIN, "registry", "keygen", "--out", keyFile, "--origin", "example.com/consistency"],
+    { encoding: "utf8" },
+  );
   assert.equal(k.status, 0, k.stderr);
   verifierKey = k.stdout.trimEnd();
   srv = await startServer({ store, rateLimit: 0 });
@@ -62,10 +69,17 @@ test("a block not yet proved answers 202 PROOF_PENDING with Retry-After; proved,
   new BlockProver(store).drain();
   const page = await get("/v1/consistency?from=2&to=6");
   assert.equal(page.status, 200);
-  assert.deepEqual(page.body.links.map((l: Json) => l.batch), [3, 4, 5, 6]);
+  assert.deepEqual(
+    page.body.links.map((l: Json) => l.batch),
+    [3, 4, 5, 6],
+  );
   assert.equal(page.body.next, null);
   assert.equal(page.body.from.root, formatRoot(store.batchEntry(2).root));
-  assert.deepEqual(verifyConsistency({ from: page.body.from, to: page.body.to }, page.body.links), { ok: true, blocks: 4, unchanged: 0 });
+  assert.deepEqual(verifyConsistency({ from: page.body.from, to: page.body.to }, page.body.links), {
+    ok: true,
+    blocks: 4,
+    unchanged: 0,
+  });
   const same = await get("/v1/consistency?from=4&to=4");
   assert.deepEqual([same.status, same.body.links, same.body.next], [200, [], null]);
 });
@@ -83,8 +97,20 @@ test("pages are bounded by limit and chain through next; sizes it cannot serve a
     pages++;
   }
   assert.equal(pages, 3);
-  assert.deepEqual(links.map((l) => l.batch), [1, 2, 3, 4, 5, 6]);
-  assert.equal(verifyConsistency({ from: { size: 0, root: formatRoot(store.batchEntry(0).root) }, to: { size: 6, root: formatRoot(store.batchEntry(6).root) } }, links as never).ok, true);
+  assert.deepEqual(
+    links.map((l) => l.batch),
+    [1, 2, 3, 4, 5, 6],
+  );
+  assert.equal(
+    verifyConsistency(
+      {
+        from: { size: 0, root: formatRoot(store.batchEntry(0).root) },
+        to: { size: 6, root: formatRoot(store.batchEntry(6).root) },
+      },
+      links as never,
+    ).ok,
+    true,
+  );
   assert.equal((await get("/v1/consistency?from=0&to=7")).status, 404);
   assert.equal((await get("/v1/consistency?from=0&to=7")).body.code, "SIZE_UNKNOWN");
   for (const q of ["from=5&to=2", "from=0", "from=0&to=6&limit=65", "from=0&to=6&after=7", "from=x&to=6"]) {
@@ -111,24 +137,85 @@ test("ssgkr registry verify-consistency: ACCEPT for two checkpoints of one histo
   };
   const c2 = write("c2.txt", 2, store.batchEntry(2).root);
   const c6 = write("c6.txt", 6, store.batchEntry(6).root);
-  const ok = await ssgkr("registry", "verify-consistency", "--url", srv.base, "--key", verifierKey, "--from", c2, "--to", c6);
+  const ok = await ssgkr(
+    "registry",
+    "verify-consistency",
+    "--url",
+    srv.base,
+    "--key",
+    verifierKey,
+    "--from",
+    c2,
+    "--to",
+    c6,
+  );
   assert.equal(ok.status, 0, ok.stderr + ok.stdout);
   assert.match(ok.stdout, /^ACCEPT example\.com\/consistency: size 2 .* size 6 .* 4 blocks/);
   // a signed checkpoint of size 4 with another registry's root: no chain of this registry reaches it
   const forged = write("forged.txt", 4, other.batchEntry(4).root);
-  const bad = await ssgkr("registry", "verify-consistency", "--url", srv.base, "--key", verifierKey, "--from", c2, "--to", forged);
+  const bad = await ssgkr(
+    "registry",
+    "verify-consistency",
+    "--url",
+    srv.base,
+    "--key",
+    verifierKey,
+    "--from",
+    c2,
+    "--to",
+    forged,
+  );
   assert.equal(bad.status, 1, bad.stderr);
   assert.match(bad.stdout, /^REJECT CHAIN_END: /);
   // a checkpoint not signed by the key
   const unsigned = join(dir, "unsigned.txt");
-  writeFileSync(unsigned, signCheckpoint(key, { size: 6, root: store.batchEntry(6).root }).replace(/— (\S+) (\S+)\n$/, (_m, n: string, s: string) => `— ${n} ${s.slice(0, 8)}${s[8] === "A" ? "B" : "A"}${s.slice(9)}\n`));
-  const sig = await ssgkr("registry", "verify-consistency", "--url", srv.base, "--key", verifierKey, "--from", c2, "--to", unsigned);
+  writeFileSync(
+    unsigned,
+    signCheckpoint(key, { size: 6, root: store.batchEntry(6).root }).replace(
+      /— (\S+) (\S+)\n$/,
+      (_m, n: string, s: string) => `— ${n} ${s.slice(0, 8)}${s[8] === "A" ? "B" : "A"}${s.slice(9)}\n`,
+    ),
+  );
+  const sig = await ssgkr(
+    "registry",
+    "verify-consistency",
+    "--url",
+    srv.base,
+    "--key",
+    verifierKey,
+    "--from",
+    c2,
+    "--to",
+    unsigned,
+  );
   assert.equal(sig.status, 1, sig.stderr);
   assert.match(sig.stdout, /^REJECT CHECKPOINT_/);
-  const net = await ssgkr("registry", "verify-consistency", "--url", "http://127.0.0.1:9", "--key", verifierKey, "--from", c2, "--to", c6);
+  const net = await ssgkr(
+    "registry",
+    "verify-consistency",
+    "--url",
+    "http://127.0.0.1:9",
+    "--key",
+    verifierKey,
+    "--from",
+    c2,
+    "--to",
+    c6,
+  );
   assert.equal(net.status, 2);
   assert.match(net.stderr, /^error NETWORK_ERROR: /);
-  const usage = await ssgkr("registry", "verify-consistency", "--url", srv.base, "--key", verifierKey, "--from", c6, "--to", c2);
+  const usage = await ssgkr(
+    "registry",
+    "verify-consistency",
+    "--url",
+    srv.base,
+    "--key",
+    verifierKey,
+    "--from",
+    c6,
+    "--to",
+    c2,
+  );
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /^error BAD_OPTION: /);
 });
@@ -158,8 +245,16 @@ test("a server started with the block prover proves new commits in the backgroun
       after = page.next;
     }
     assert.equal(links.length, 5, `the last answer: ${last.slice(0, 300)}`);
-    assert.deepEqual(verifyConsistency({ from: ends!.from, to: ends!.to }, links as never), { ok: true, blocks: 5, unchanged: 0 });
-    assert.equal(((await (await fetch(`${s.base}/v1/blocks`)).json()) as Json).blocks.length, 5, "GET /v1/blocks serves the prover's blocks");
+    assert.deepEqual(verifyConsistency({ from: ends!.from, to: ends!.to }, links as never), {
+      ok: true,
+      blocks: 5,
+      unchanged: 0,
+    });
+    assert.equal(
+      ((await (await fetch(`${s.base}/v1/blocks`)).json()) as Json).blocks.length,
+      5,
+      "GET /v1/blocks serves the prover's blocks",
+    );
   } finally {
     await s.app.close();
     await own.close();

@@ -24,7 +24,11 @@ after(async () => {
   if (dir) removeDir(dir);
 });
 
-const varies = (h: Headers) => (h.get("vary") ?? "").split(",").map((s) => s.trim().toLowerCase()).includes("origin");
+const varies = (h: Headers) =>
+  (h.get("vary") ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .includes("origin");
 
 test("cors: with --cors ORIGIN every response carries Vary: Origin, whatever the Origin header and the status", async () => {
   const cases: [string, string, string, Record<string, string>, number, string | null][] = [
@@ -33,7 +37,14 @@ test("cors: with --cors ORIGIN every response carries Vary: Origin, whatever the
     ["read from the allowed origin", "GET", "/v1/root", { origin: ORIGIN }, 200, ORIGIN],
     ["unknown route", "GET", "/v1/nothing", {}, 404, null],
     ["write without a token", "PUT", "/v1/records/x", {}, 401, null],
-    ["write with a wrong token", "DELETE", "/v1/records/x", { authorization: "Bearer wrong", origin: "https://evil.example" }, 403, null],
+    [
+      "write with a wrong token",
+      "DELETE",
+      "/v1/records/x",
+      { authorization: "Bearer wrong", origin: "https://evil.example" },
+      403,
+      null,
+    ],
     ["bad query", "GET", "/v1/history?limit=-1", {}, 400, null],
     ["URL too long", "GET", `/v1/records/${"a".repeat(5000)}`, {}, 414, null],
     ["page not built", "GET", "/verify/", {}, 503, null],
@@ -42,7 +53,13 @@ test("cors: with --cors ORIGIN every response carries Vary: Origin, whatever the
     ["preflight", "OPTIONS", "/v1/records/x", { origin: ORIGIN, "access-control-request-method": "PUT" }, 204, ORIGIN],
   ];
   // A budget of exactly the cases: the next request gets 429.
-  const srv = await startServer({ store, token: TOKEN, webDir: join(dir, "no-page"), rateLimit: cases.length, cors: ORIGIN });
+  const srv = await startServer({
+    store,
+    token: TOKEN,
+    webDir: join(dir, "no-page"),
+    rateLimit: cases.length,
+    cors: ORIGIN,
+  });
   try {
     for (const [what, method, path, headers, status, allow] of cases) {
       const res = await fetch(srv.base + path, { method, headers, redirect: "manual" });

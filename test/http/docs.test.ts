@@ -32,7 +32,10 @@ before(async () => {
   const setup = readFileSync(DOC, "utf8").match(/```sh\n(# set-up[\s\S]*?)```/)![1]!;
   const records = setup.match(/<<'END'\n([\s\S]*?)END/)![1]!;
   writeFileSync(join(dir, "records.ndjson"), records);
-  for (const args of [["registry", "import", "--db", "reg", "--file", "records.ndjson", "--no-progress"], ["registry", "delete", "--db", "reg", "--name", "gone"]]) {
+  for (const args of [
+    ["registry", "import", "--db", "reg", "--file", "records.ndjson", "--no-progress"],
+    ["registry", "delete", "--db", "reg", "--name", "gone"],
+  ]) {
     const r = ssgkr(args);
     assert.equal(r.status, 0, r.stderr);
   }
@@ -41,7 +44,27 @@ before(async () => {
   assert.equal(keygen.status, 0, keygen.stderr);
   writeFileSync(join(dir, "verifier-key.txt"), keygen.stdout);
   const web = await buildPage(dir);
-  server = spawn(process.execPath, [BIN, "registry", "http", "--db", "reg", "--token-file", "token.txt", "--listen", "127.0.0.1:0", "--rate-limit", "0", "--web", web, "--signing-key", "registry.key"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  server = spawn(
+    process.execPath,
+    [
+      BIN,
+      "registry",
+      "http",
+      "--db",
+      "reg",
+      "--token-file",
+      "token.txt",
+      "--listen",
+      "127.0.0.1:0",
+      "--rate-limit",
+      "0",
+      "--web",
+      web,
+      "--signing-key",
+      "registry.key",
+    ],
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
   exited = new Promise((r) => server.on("exit", (code) => r(code)));
   let err = "";
   server.stderr!.on("data", (d) => (err += d));
@@ -50,7 +73,10 @@ before(async () => {
     const timer = setTimeout(() => reject(new Error(`no listening line: ${out} ${err}`)), 60_000);
     server.stdout!.on("data", (d) => {
       out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+) \(writes need the bearer token, checkpoints signed by example\.com\/registry\+[0-9a-f]{8}\+\S+\)/.exec(out);
+      const m =
+        /listening on (http:\/\/127\.0\.0\.1:\d+) \(writes need the bearer token, checkpoints signed by example\.com\/registry\+[0-9a-f]{8}\+\S+\)/.exec(
+          out,
+        );
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -82,7 +108,12 @@ test("docs/http.md: every curl example gives the output its `# expect:` lines sa
     assert.ok(segments.length > 0, `block has an # expect: line:\n${block}`);
     const script = segments.map((s) => `${s.commands}\necho "@@segment@@"`).join("\n");
     // `ssgkr` in a block is the package's command (node_modules/.bin, as under npm scripts).
-    const r = spawnSync("bash", ["-eo", "pipefail", "-c", script], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}` } });
+    const r = spawnSync("bash", ["-eo", "pipefail", "-c", script], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
+    });
     assert.equal(r.status, 0, `block failed (${r.status}): ${r.stderr}\n${block}`);
     const outputs = r.stdout.split("@@segment@@\n");
     segments.forEach((s, i) => {

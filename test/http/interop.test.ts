@@ -37,8 +37,30 @@ function bodyOf(out: string): Record<string, unknown> {
 test("interop: POST /v1/verify accepts the CLI's statement.json, request.json and proof.bin (membership, absence, an update), pinned and unpinned", async () => {
   const db = join(dir, "db");
   const records = join(dir, "r.ndjson");
-  await import("node:fs").then((fs) => fs.writeFileSync(records, '{"name":"left-pad","value":"https://github.com/left-pad/left-pad"}\n{"name":"@scope/pkg","fields":[1,2,3]}\n'));
-  assert.equal((await runCli("registry", "import", "--db", db, "--file", records, "--depth", "16", "--threads", "0", "--no-progress")).code, 0);
+  await import("node:fs").then((fs) =>
+    fs.writeFileSync(
+      records,
+      '{"name":"left-pad","value":"https://github.com/left-pad/left-pad"}\n{"name":"@scope/pkg","fields":[1,2,3]}\n',
+    ),
+  );
+  assert.equal(
+    (
+      await runCli(
+        "registry",
+        "import",
+        "--db",
+        db,
+        "--file",
+        records,
+        "--depth",
+        "16",
+        "--threads",
+        "0",
+        "--no-progress",
+      )
+    ).code,
+    0,
+  );
   const cases: [string, string[]][] = [
     ["membership", ["prove", "membership", "--name", "left-pad"]],
     ["fields", ["prove", "membership", "--name", "@scope/pkg"]],
@@ -57,7 +79,11 @@ test("interop: POST /v1/verify accepts the CLI's statement.json, request.json an
     for (const [label] of cases) {
       const body = bodyOf(join(dir, label));
       for (const extra of [{}, { trusted_root: roots[label] }]) {
-        const res = await fetch(`${server.base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, ...extra }) });
+        const res = await fetch(`${server.base}/v1/verify`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...body, ...extra }),
+        });
         const v = (await res.json()) as Record<string, unknown>;
         assert.equal(res.status, 200, `${label}: ${JSON.stringify(v)}`);
         assert.equal(v.ok, true, `${label} ${JSON.stringify(extra)}: ${JSON.stringify(v)}`);
@@ -66,24 +92,45 @@ test("interop: POST /v1/verify accepts the CLI's statement.json, request.json an
     }
     const forged = bodyOf(join(dir, "membership"));
     (forged.statement as Record<string, unknown>).value = "https://github.com/evil/left-pad";
-    const res = await fetch(`${server.base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...forged, trusted_root: roots.membership }) });
-    assert.deepEqual([(await res.json() as Record<string, unknown>).code], ["VALUE_MISMATCH"]);
+    const res = await fetch(`${server.base}/v1/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...forged, trusted_root: roots.membership }),
+    });
+    assert.deepEqual([((await res.json()) as Record<string, unknown>).code], ["VALUE_MISMATCH"]);
   } finally {
     await server.app.close();
     await store.close();
   }
 });
 
-test("interop: prepare (what npm ci runs) builds the verifier page where the server looks by default, and /verify serves it", { timeout: 120_000 }, async () => {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string>; files: string[] };
+test("interop: prepare (what npm ci runs) builds the verifier page where the server looks by default, and /verify serves it", {
+  timeout: 120_000,
+}, async () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+    files: string[];
+  };
   assert.match(pkg.scripts.prepare!, /node scripts\/build-web\.mjs/, "prepare builds the page");
-  for (const f of ["dist/web/index.html", "dist/web/page.js"]) assert.ok(pkg.files.includes(f), `the package ships ${f}`);
+  for (const f of ["dist/web/index.html", "dist/web/page.js"])
+    assert.ok(pkg.files.includes(f), `the package ships ${f}`);
   // the page step of prepare, as npm ci runs it
-  const built = spawnSync(process.execPath, ["scripts/build-web.mjs"], { cwd: ROOT, encoding: "utf8", timeout: 100_000 });
+  const built = spawnSync(process.execPath, ["scripts/build-web.mjs"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 100_000,
+  });
   assert.equal(built.status, 0, built.stderr);
   assert.equal(built.stdout, "", "nothing on stdout (npm pack --json runs prepare)");
-  assert.match(built.stderr, new RegExp(`built the browser verifier in ${join(ROOT, "dist", "web").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
-  assert.equal(join(DEFAULT_WEB_DIR), join(ROOT, "dist", "web", "/"), "the server's default page folder is the build's output");
+  assert.match(
+    built.stderr,
+    new RegExp(`built the browser verifier in ${join(ROOT, "dist", "web").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+  );
+  assert.equal(
+    join(DEFAULT_WEB_DIR),
+    join(ROOT, "dist", "web", "/"),
+    "the server's default page folder is the build's output",
+  );
 
   const store = NameStore.openOrCreate(join(dir, "page-db"), { depth: 8 });
   const server = await startServer({ store, rateLimit: 0 });
@@ -102,7 +149,10 @@ test("interop: prepare (what npm ci runs) builds the verifier page where the ser
       const wasm = await fetch(`${base}/verify/kernels.wasm`);
       assert.equal(wasm.status, 200);
       assert.equal(wasm.headers.get("content-type"), "application/wasm");
-      assert.deepEqual(new Uint8Array(await wasm.arrayBuffer()), new Uint8Array(readFileSync(join(ROOT, "wasm", "kernels.wasm"))));
+      assert.deepEqual(
+        new Uint8Array(await wasm.arrayBuffer()),
+        new Uint8Array(readFileSync(join(ROOT, "wasm", "kernels.wasm"))),
+      );
     }
     const empty = await startServer({ store, rateLimit: 0, webDir: join(dir, "nothing") });
     try {
@@ -123,9 +173,17 @@ test("interop: prepare (what npm ci runs) builds the verifier page where the ser
 
 test("interop: npm pack ships the built page (index.html, page.js), not its source map", { timeout: 300_000 }, () => {
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const r = spawnSync(npm, ["pack", "--dry-run", "--json"], { cwd: ROOT, encoding: "utf8", timeout: 280_000, env: { ...process.env, npm_config_update_notifier: "false" } });
+  const r = spawnSync(npm, ["pack", "--dry-run", "--json"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 280_000,
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
   assert.equal(r.status, 0, r.stderr);
   const [info] = JSON.parse(r.stdout) as { files: { path: string }[] }[];
-  const web = info!.files.map((f) => f.path).filter((p) => p.startsWith("dist/web/")).sort();
+  const web = info!.files
+    .map((f) => f.path)
+    .filter((p) => p.startsWith("dist/web/"))
+    .sort();
   assert.deepEqual(web, ["dist/web/index.html", "dist/web/page.js"]);
 });

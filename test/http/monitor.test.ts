@@ -30,7 +30,9 @@ let srv: Awaited<ReturnType<typeof startServer>>;
 const ssgkr = (...args: string[]) => runSsgkr(dir, ...args);
 
 const keygen = (file: string, origin: string): string => {
-  const k = spawnSync(process.execPath, [BIN, "registry", "keygen", "--out", file, "--origin", origin], { encoding: "utf8" });
+  const k = spawnSync(process.execPath, [BIN, "registry", "keygen", "--out", file, "--origin", origin], {
+    encoding: "utf8",
+  });
   assert.equal(k.status, 0, k.stderr);
   return k.stdout.trimEnd();
 };
@@ -76,7 +78,11 @@ test("monitor --once: the first run saves the checkpoint; writes followed are ac
   const next = await ssgkr("registry", "monitor", "--url", srv.base, "--key", verifierKey, "--state", state, "--once");
   assert.equal(next.status, 0, next.stdout + next.stderr);
   assert.match(next.stdout, new RegExp(`ACCEPT size ${before} → ${before + 2} .*: 2 blocks, each checked`));
-  assert.notEqual(JSON.parse(readFileSync(state, "utf8")).checkpoint, saved.checkpoint, "the state holds the newer checkpoint");
+  assert.notEqual(
+    JSON.parse(readFileSync(state, "utf8")).checkpoint,
+    saved.checkpoint,
+    "the state holds the newer checkpoint",
+  );
 });
 
 test("monitor --once: a fork, a rollback and an unreachable root are proven inconsistencies (exit 1, both notes printed); another key's checkpoint is a REJECT", async () => {
@@ -93,14 +99,36 @@ test("monitor --once: a fork, a rollback and an unreachable root are proven inco
     const r = await ssgkr("registry", "monitor", "--url", srv.base, "--key", verifierKey, "--state", state, "--once");
     assert.equal(r.status, 1, `${what}: ${r.stdout}${r.stderr}`);
     assert.match(r.stdout, code, what);
-    assert.match(r.stdout, /--- the checkpoint accepted before:\nexample\.com\/monitor\n/, `${what}: the accepted note is printed`);
-    assert.match(r.stdout, /--- the checkpoint the registry signs now:\nexample\.com\/monitor\n/, `${what}: the current note is printed`);
+    assert.match(
+      r.stdout,
+      /--- the checkpoint accepted before:\nexample\.com\/monitor\n/,
+      `${what}: the accepted note is printed`,
+    );
+    assert.match(
+      r.stdout,
+      /--- the checkpoint the registry signs now:\nexample\.com\/monitor\n/,
+      `${what}: the current note is printed`,
+    );
     assert.equal(JSON.parse(readFileSync(state, "utf8")).checkpoint, note, `${what}: the state is left as it was`);
   }
-  const wrongKey = await ssgkr("registry", "monitor", "--url", srv.base, "--key", otherKey, "--state", join(dir, "wrong-key.json"), "--once");
+  const wrongKey = await ssgkr(
+    "registry",
+    "monitor",
+    "--url",
+    srv.base,
+    "--key",
+    otherKey,
+    "--state",
+    join(dir, "wrong-key.json"),
+    "--once",
+  );
   assert.equal(wrongKey.status, 1, wrongKey.stdout + wrongKey.stderr);
   assert.match(wrongKey.stdout, /^REJECT CHECKPOINT_\w+: the checkpoint of http:\/\/127\.0\.0\.1:/);
-  assert.equal(existsSync(join(dir, "wrong-key.json")), false, "nothing is saved from a checkpoint that does not verify");
+  assert.equal(
+    existsSync(join(dir, "wrong-key.json")),
+    false,
+    "nothing is saved from a checkpoint that does not verify",
+  );
 });
 
 test("monitor: an unreachable server is exit 2 with --once; a follower retries until the server is back", async () => {
@@ -111,11 +139,25 @@ test("monitor: an unreachable server is exit 2 with --once; a follower retries u
     });
   });
   const url = `http://127.0.0.1:${port}`;
-  const down = await ssgkr("registry", "monitor", "--url", url, "--key", verifierKey, "--state", join(dir, "down.json"), "--once");
+  const down = await ssgkr(
+    "registry",
+    "monitor",
+    "--url",
+    url,
+    "--key",
+    verifierKey,
+    "--state",
+    join(dir, "down.json"),
+    "--once",
+  );
   assert.equal(down.status, 2, down.stdout + down.stderr);
   assert.match(down.stderr, /^error NETWORK_ERROR: /m);
   const state = join(dir, "follow.json");
-  const child = spawn(process.execPath, [BIN, "registry", "monitor", "--url", url, "--key", verifierKey, "--state", state, "--interval", "1"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [BIN, "registry", "monitor", "--url", url, "--key", verifierKey, "--state", state, "--interval", "1"],
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let err = "";
   child.stderr.on("data", (c: Buffer) => (err += c.toString()));
   let late: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -123,7 +165,11 @@ test("monitor: an unreachable server is exit 2 with --once; a follower retries u
     const deadline = Date.now() + 60_000;
     while (!err.includes("retrying") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.match(err, /monitor: .*retrying in 1 s/, "the follower reports the fault and retries");
-    const r = await (await import("../../src/http/server.js")).createRegistryApp({ store, rateLimit: 0, signingKey: key });
+    const r = await (await import("../../src/http/server.js")).createRegistryApp({
+      store,
+      rateLimit: 0,
+      signingKey: key,
+    });
     await r.app.listen({ host: "127.0.0.1", port });
     late = { ...r, base: url };
     while (!existsSync(state) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

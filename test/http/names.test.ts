@@ -30,8 +30,16 @@ after(async () => {
   if (dir) removeDir(dir);
 });
 
-async function json(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, any> }> {
-  const res = await fetch(server.base + path, { method, headers: body === undefined ? (method === "GET" ? {} : { authorization: auth.authorization }) : auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+async function json(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, any> }> {
+  const res = await fetch(server.base + path, {
+    method,
+    headers: body === undefined ? (method === "GET" ? {} : { authorization: auth.authorization }) : auth,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 }
 
@@ -40,7 +48,10 @@ test("http names: PUT under a name not in NFC is 400 NAME_NOT_NFC with the NFC f
   const refused = await json("PUT", `/v1/records/${enc(DECOMPOSED)}`, { value: "https://x.example/a" });
   assert.equal(refused.status, 400, JSON.stringify(refused.json));
   assert.equal(refused.json.code, "NAME_NOT_NFC");
-  assert.ok((refused.json.message as string).includes(`its NFC form ${JSON.stringify(COMPOSED)} (U+0063 U+0061 U+0066 U+00E9)`), refused.json.message);
+  assert.ok(
+    (refused.json.message as string).includes(`its NFC form ${JSON.stringify(COMPOSED)} (U+0063 U+0061 U+0066 U+00E9)`),
+    refused.json.message,
+  );
   const restore = await json("POST", `/v1/records/${enc(DECOMPOSED)}/restore`);
   assert.equal(restore.status, 400);
   assert.equal(restore.json.code, "NAME_NOT_NFC");
@@ -77,7 +88,10 @@ test("http names: reads, proofs and verification of a name not in NFC answer for
   assert.equal(verdict.json.nfc_name, COMPOSED);
   assert.match(verdict.json.name_notice, /not in Unicode NFC/);
   // the same body claiming a live record under that spelling is refused by the rule
-  const live = await json("POST", "/v1/verify", { ...proof.json, statement: { ...proof.json.statement, kind: "membership", absent: undefined, value: "https://x.example/cafe" } });
+  const live = await json("POST", "/v1/verify", {
+    ...proof.json,
+    statement: { ...proof.json.statement, kind: "membership", absent: undefined, value: "https://x.example/cafe" },
+  });
   assert.equal(live.json.ok, false);
   assert.equal(live.json.code, "NAME_NOT_NFC");
 });

@@ -12,7 +12,15 @@ import { base64Bytes } from "../../src/counterparty/body.js";
 import { formatRoot } from "../../src/counterparty/claim.js";
 import type { NameStore } from "../../src/registry/store/name-store.js";
 import type { RegistryStore } from "../../src/registry/store/store.js";
-import { freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir, startServer, postVerify as verify } from "../web/support.js";
+import {
+  freshDir,
+  makeRegistry,
+  makeSlotRegistry,
+  RECORDS,
+  removeDir,
+  startServer,
+  postVerify as verify,
+} from "../web/support.js";
 
 type Json = Record<string, any>;
 let dir: string;
@@ -31,7 +39,6 @@ after(async () => {
   if (dir) removeDir(dir);
 });
 
-
 test("GET …/proof?profile=v3 serves a request-free proof that POST /v1/verify checks from the statement alone; lies are rejected; the default stays compat-v1", async () => {
   const srv = await startServer({ store, webDir: join(dir, "no-page"), rateLimit: 0 });
   try {
@@ -47,13 +54,19 @@ test("GET …/proof?profile=v3 serves a request-free proof that POST /v1/verify 
       const v = await verify(srv.base, { ...body, trusted_root: trusted });
       assert.deepEqual([v.status, v.json.ok], [200, true], JSON.stringify(v.json));
       assert.match(v.json.scope, /profile v3/, "the verdict's scope says the statement alone was checked");
-      const again = (await (await fetch(`${srv.base}/v1/records/${encodeURIComponent(name)}/proof?profile=v3`)).json()) as Json;
+      const again = (await (
+        await fetch(`${srv.base}/v1/records/${encodeURIComponent(name)}/proof?profile=v3`)
+      ).json()) as Json;
       assert.equal(again.cached, true, `${name}: the second read is served from the proof cache`);
       assert.equal(again.proof, body.proof);
     }
     const live = (await (await fetch(`${srv.base}/v1/records/${RECORDS.live}/proof?profile=v3`)).json()) as Json;
     // the statement says another value: the statement digest no longer matches
-    const lied = await verify(srv.base, { ...live, statement: { ...live.statement, value: "https://evil.example/left-pad" }, trusted_root: trusted });
+    const lied = await verify(srv.base, {
+      ...live,
+      statement: { ...live.statement, value: "https://evil.example/left-pad" },
+      trusted_root: trusted,
+    });
     assert.deepEqual([lied.status, lied.json.ok, lied.json.code], [200, false, "PUBLIC_INPUTS_MISMATCH"]);
     // a present name claimed absent
     const absent = { ...live.statement, absent: true, kind: "nonmembership" };
@@ -62,7 +75,11 @@ test("GET …/proof?profile=v3 serves a request-free proof that POST /v1/verify 
     assert.equal(claimedAbsent.json.ok, false);
     assert.equal(claimedAbsent.json.code, "RECORD_PRESENT");
     // another configuration named by the statement: refused before anything is prepared
-    const other = await verify(srv.base, { ...live, statement: { ...live.statement, depth: 20 }, trusted_root: trusted });
+    const other = await verify(srv.base, {
+      ...live,
+      statement: { ...live.statement, depth: 20 },
+      trusted_root: trusted,
+    });
     assert.deepEqual([other.status, other.json.code], [422, "CONFIG_NOT_SERVED"]);
     assert.match(other.json.message, /body\.statement: depth 20/);
     // proof.bin: the same v3 bytes, the statement in the header

@@ -30,8 +30,18 @@ interface Answer {
   retryAfter: string | null;
 }
 
-async function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
-  const res = await fetch(base + path, { method, headers: body === undefined ? headers : { "content-type": "application/json", ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<Answer> {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const json = (await res.json()) as Record<string, unknown>;
   return { status: res.status, code: json.code, message: json.message, retryAfter: res.headers.get("retry-after") };
 }
@@ -44,16 +54,29 @@ test("rate limit: N + k wrong-token writes get at most N answers other than 429;
   const srv = await startServer({ store, token: TOKEN, webDir: webDir(), rateLimit: N });
   try {
     const answers: Answer[] = [];
-    for (let i = 0; i < N + k; i++) answers.push(await call(srv.base, "PUT", "/v1/records/guess", { authorization: `Bearer guess-${i}` }, { value: "x" }));
+    for (let i = 0; i < N + k; i++)
+      answers.push(
+        await call(srv.base, "PUT", "/v1/records/guess", { authorization: `Bearer guess-${i}` }, { value: "x" }),
+      );
     const other = answers.filter((a) => a.status !== 429);
-    assert.ok(other.length <= N, `at most ${N} of ${N + k} answers are not 429: ${answers.map((a) => a.status).join(" ")}`);
-    assert.ok(other.every((a) => a.status === 403 && a.code === "FORBIDDEN"), "the answers within the budget compare the token");
+    assert.ok(
+      other.length <= N,
+      `at most ${N} of ${N + k} answers are not 429: ${answers.map((a) => a.status).join(" ")}`,
+    );
+    assert.ok(
+      other.every((a) => a.status === 403 && a.code === "FORBIDDEN"),
+      "the answers within the budget compare the token",
+    );
     for (const a of answers.filter((x) => x.status === 429)) {
       assert.equal(a.code, "RATE_LIMITED");
       assert.equal(typeof a.message, "string");
       assert.match(a.retryAfter ?? "", /^\d+$/, "429 says when to retry");
     }
-    assert.equal(answers.filter((a) => a.status === 429).length, k, "every request past the budget is refused before its token is compared");
+    assert.equal(
+      answers.filter((a) => a.status === 429).length,
+      k,
+      "every request past the budget is refused before its token is compared",
+    );
     const read = await call(srv.base, "GET", "/v1/root");
     assert.equal(read.status, 429, "reads and writes share one budget");
     assert.equal(read.code, "RATE_LIMITED");
@@ -71,12 +94,20 @@ test("rate limit: 401s, unknown routes, URLs the router refuses and reads all co
     assert.equal((await call(srv.base, "PUT", "/v1/records/x", {}, { value: "x" })).status, 401);
     assert.equal((await call(srv.base, "GET", "/v1/no-such-route")).status, 404);
     const badUrl = await call(srv.base, "GET", "/v1/records/%E0%A4%A/proof");
-    assert.deepEqual([badUrl.status, badUrl.code, typeof badUrl.message], [400, "BAD_INPUT", "string"], "answered in the API's error shape");
+    assert.deepEqual(
+      [badUrl.status, badUrl.code, typeof badUrl.message],
+      [400, "BAD_INPUT", "string"],
+      "answered in the API's error shape",
+    );
     assert.equal((await call(srv.base, "GET", "/v1/root")).status, 200);
     const next = await call(srv.base, "GET", "/v1/no-such-route");
     assert.deepEqual([next.status, next.code], [429, "RATE_LIMITED"]);
     const nextBad = await call(srv.base, "GET", "/v1/records/%ZZ");
-    assert.deepEqual([nextBad.status, nextBad.code], [429, "RATE_LIMITED"], "a URL the router refuses is refused by the budget first");
+    assert.deepEqual(
+      [nextBad.status, nextBad.code],
+      [429, "RATE_LIMITED"],
+      "a URL the router refuses is refused by the budget first",
+    );
     assert.match(nextBad.retryAfter ?? "", /^\d+$/);
   } finally {
     await srv.app.close();
@@ -88,10 +119,18 @@ test("rate limit: forwarding headers never choose the client", async () => {
   try {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const spoof = { "x-forwarded-for": `10.0.0.${i + 1}`, "x-real-ip": `10.0.1.${i + 1}`, forwarded: `for=10.0.2.${i + 1}` };
+      const spoof = {
+        "x-forwarded-for": `10.0.0.${i + 1}`,
+        "x-real-ip": `10.0.1.${i + 1}`,
+        forwarded: `for=10.0.2.${i + 1}`,
+      };
       statuses.push((await call(srv.base, "GET", "/v1/root", spoof)).status);
     }
-    assert.deepEqual(statuses, [200, 200, 429, 429, 429], "one budget for the socket's address, whatever the headers say");
+    assert.deepEqual(
+      statuses,
+      [200, 200, 429, 429, 429],
+      "one budget for the socket's address, whatever the headers say",
+    );
   } finally {
     await srv.app.close();
   }

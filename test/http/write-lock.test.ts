@@ -6,16 +6,17 @@ test("WriteLock: writes run one at a time in arrival order; past the queue bound
   const lock = new WriteLock(3);
   const order: string[] = [];
   let active = 0;
-  const job = (id: string, fail = false) => lock.run(async () => {
-    active++;
-    assert.equal(active, 1, "never two writers at once");
-    order.push(`start ${id}`);
-    await new Promise((r) => setTimeout(r, 5));
-    order.push(`end ${id}`);
-    active--;
-    if (fail) throw new Error(`write ${id} failed`);
-    return id;
-  });
+  const job = (id: string, fail = false) =>
+    lock.run(async () => {
+      active++;
+      assert.equal(active, 1, "never two writers at once");
+      order.push(`start ${id}`);
+      await new Promise((r) => setTimeout(r, 5));
+      order.push(`end ${id}`);
+      active--;
+      if (fail) throw new Error(`write ${id} failed`);
+      return id;
+    });
   const a = job("a");
   const b = job("b", true);
   const c = job("c");

@@ -19,7 +19,11 @@ function randomWords(n: number, seed: number): Uint32Array {
   let x = seed >>> 0 || 1;
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     out[i] = i % 7 === 0 ? P - 1 - (i % 3) : x % P;
   }
   return out;
@@ -42,7 +46,10 @@ function inWorker(body: string, env: Record<string, string> = {}): Promise<Recor
     (async () => { ${body} })().then((r) => parentPort.postMessage(r), (e) => parentPort.postMessage({ error: String(e && e.code || e), message: String(e && e.message) }));`;
   return new Promise((resolve, reject) => {
     const w = new Worker(code, { eval: true, execArgv: [], env: { ...process.env, SSGKR_KERNELS: "", ...env } });
-    w.once("message", (m) => { resolve(m as Record<string, unknown>); void w.terminate(); });
+    w.once("message", (m) => {
+      resolve(m as Record<string, unknown>);
+      void w.terminate();
+    });
     w.once("error", reject);
   });
 }
@@ -84,22 +91,31 @@ test("installKernelBackend('auto') injects the WASM kernels lazily; 'typescript'
 });
 
 test("SSGKR_KERNELS chooses the backend of a whole thread; an unknown value is BAD_OPTIONS", async () => {
-  const ts = await inWorker(`
+  const ts = await inWorker(
+    `
     const { installKernelBackend, installedKernelBackend } = await import(urls.backend);
     installKernelBackend();
     const { hashBackend } = await import(urls.hash);
-    return { installed: installedKernelBackend(), backend: hashBackend() };`, { SSGKR_KERNELS: "typescript" });
+    return { installed: installedKernelBackend(), backend: hashBackend() };`,
+    { SSGKR_KERNELS: "typescript" },
+  );
   assert.deepEqual(ts, { installed: "typescript", backend: "typescript" });
-  const wasm = await inWorker(`
+  const wasm = await inWorker(
+    `
     const { installKernelBackend } = await import(urls.backend);
     installKernelBackend();
     const { hashBackend } = await import(urls.hash);
-    return { backend: hashBackend() };`, { SSGKR_KERNELS: "wasm" });
+    return { backend: hashBackend() };`,
+    { SSGKR_KERNELS: "wasm" },
+  );
   assert.deepEqual(wasm, { backend: "wasm" });
-  const bad = await inWorker(`
+  const bad = await inWorker(
+    `
     const { installKernelBackend } = await import(urls.backend);
     installKernelBackend();
-    return {};`, { SSGKR_KERNELS: "gpu" });
+    return {};`,
+    { SSGKR_KERNELS: "gpu" },
+  );
   assert.equal(bad.error, "BAD_OPTIONS");
   assert.match(String(bad.message), /SSGKR_KERNELS must be one of auto, wasm, typescript/);
   assert.equal(kernelBackendFromEnvironment(), "auto");
@@ -115,7 +131,11 @@ test("the WASM batched permutation equals the reference at batch edges (0, 1, 3,
     hk!.permuteMany(a, n);
     typescriptHashBackend.permuteMany(b, n);
     assert.deepEqual(a, b, `${n} states`);
-    assert.deepEqual(a.subarray(16 * n), randomWords(16 * n + 16, n + 1).subarray(16 * n), "words past the states are untouched");
+    assert.deepEqual(
+      a.subarray(16 * n),
+      randomWords(16 * n + 16, n + 1).subarray(16 * n),
+      "words past the states are untouched",
+    );
   }
   assert.throws(() => hk!.permuteMany(new Uint32Array(31), 2), { code: "BAD_LENGTH" });
 });
@@ -125,14 +145,24 @@ test("an injected backend is what compress, sponge, permuteFast and the transcri
   const calls = { permute: 0, compress: 0, sponge: 0 };
   const counting: HashBackend = {
     name: "typescript",
-    permute(s) { calls.permute++; permuteInPlace(s); },
+    permute(s) {
+      calls.permute++;
+      permuteInPlace(s);
+    },
     permuteMany: typescriptHashBackend.permuteMany,
-    compress(l, r) { calls.compress++; return compressReference(l, r); },
-    sponge(x) { calls.sponge++; return spongeReference(x); },
+    compress(l, r) {
+      calls.compress++;
+      return compressReference(l, r);
+    },
+    sponge(x) {
+      calls.sponge++;
+      return spongeReference(x);
+    },
   };
   try {
     useHashBackend(counting);
-    const l = randomWords(8, 5), r = randomWords(8, 6);
+    const l = randomWords(8, 5),
+      r = randomWords(8, 6);
     assert.deepEqual(compress(l, r), compressReference(l, r));
     assert.deepEqual(sponge(randomWords(21, 7)), spongeReference(randomWords(21, 7)));
     const s = randomWords(16, 8);
@@ -158,7 +188,8 @@ test("every backend choice hashes as the reference: compress and sponge on rando
     for (let k = 0; k < 40; k++) {
       const input = randomWords(k * 3, 100 + k);
       assert.deepEqual(backend.sponge(input), spongeReference(input), `${backend.name} sponge of ${input.length}`);
-      const l = randomWords(8, 200 + k), r = randomWords(8, 300 + k);
+      const l = randomWords(8, 200 + k),
+        r = randomWords(8, 300 + k);
       assert.deepEqual(backend.compress(l, r), compressReference(l, r), `${backend.name} compress`);
     }
   }

@@ -9,25 +9,36 @@ const k = Kernels.create({ initialPages: 64 });
 
 /** Even table lengths 2..58 (h not a multiple of 4 included). */
 const evenLength = fc.integer({ min: 1, max: 29 }).map((h) => 2 * h);
-const baseTable = evenLength.chain((len) => fc.array(element, { minLength: len, maxLength: len })).map((a) => Uint32Array.from(a));
+const baseTable = evenLength
+  .chain((len) => fc.array(element, { minLength: len, maxLength: len }))
+  .map((a) => Uint32Array.from(a));
 const extTable = evenLength.chain((len) => extVector(len));
 
 test("fold with a base challenge equals the reference", () => {
-  fc.assert(fc.property(baseTable, element, (t, r) => {
-    assert.deepEqual(k.fold(t, r), foldBaseRef(t, r));
-  }), { numRuns: 200 });
+  fc.assert(
+    fc.property(baseTable, element, (t, r) => {
+      assert.deepEqual(k.fold(t, r), foldBaseRef(t, r));
+    }),
+    { numRuns: 200 },
+  );
 });
 
 test("fold of a base table with an extension challenge equals the reference", () => {
-  fc.assert(fc.property(baseTable, extElement, (t, r) => {
-    assert.deepEqual(k.foldExtChallenge(t, r).data, foldBaseExtRef(t, r).data);
-  }), { numRuns: 200 });
+  fc.assert(
+    fc.property(baseTable, extElement, (t, r) => {
+      assert.deepEqual(k.foldExtChallenge(t, r).data, foldBaseExtRef(t, r).data);
+    }),
+    { numRuns: 200 },
+  );
 });
 
 test("fold of an extension table with an extension challenge equals the reference", () => {
-  fc.assert(fc.property(extTable, extElement, (t, r) => {
-    assert.deepEqual(k.foldExt(t, r).data, foldExtRef(t, r).data);
-  }), { numRuns: 200 });
+  fc.assert(
+    fc.property(extTable, extElement, (t, r) => {
+      assert.deepEqual(k.foldExt(t, r).data, foldExtRef(t, r).data);
+    }),
+    { numRuns: 200 },
+  );
 });
 
 test("folds agree with the reference on 2^12 + 6 random elements", () => {
@@ -42,56 +53,71 @@ test("folds agree with the reference on 2^12 + 6 random elements", () => {
 });
 
 test("region folds into a separate destination equal the in-place results", () => {
-  fc.assert(fc.property(extTable, extElement, (t, r) => {
-    const len = t.length, h = len / 2;
-    const src = k.heap.allocFrom(t.data), dst = k.heap.alloc(4 * h);
-    const base = k.heap.allocFrom(t.plane(0)), baseDst = k.heap.alloc(4 * h), baseDst1 = k.heap.alloc(h);
-    try {
-      k.instance.foldExt(dst, src, len, r);
-      assert.deepEqual(dst.view().slice(), foldExtRef(t, r).data);
-      k.instance.foldBaseExt(baseDst, base, len, r);
-      assert.deepEqual(baseDst.view().slice(), foldBaseExtRef(t.plane(0), r).data);
-      k.instance.foldBase(baseDst1, base, len, r[1]);
-      assert.deepEqual(baseDst1.view().slice(), foldBaseRef(t.plane(0), r[1]));
-      // Source untouched when folding out of place.
-      assert.deepEqual(src.view().slice(), t.data);
-    } finally {
-      for (const x of [src, dst, base, baseDst, baseDst1]) k.heap.release(x);
-    }
-  }), { numRuns: 60 });
+  fc.assert(
+    fc.property(extTable, extElement, (t, r) => {
+      const len = t.length,
+        h = len / 2;
+      const src = k.heap.allocFrom(t.data),
+        dst = k.heap.alloc(4 * h);
+      const base = k.heap.allocFrom(t.plane(0)),
+        baseDst = k.heap.alloc(4 * h),
+        baseDst1 = k.heap.alloc(h);
+      try {
+        k.instance.foldExt(dst, src, len, r);
+        assert.deepEqual(dst.view().slice(), foldExtRef(t, r).data);
+        k.instance.foldBaseExt(baseDst, base, len, r);
+        assert.deepEqual(baseDst.view().slice(), foldBaseExtRef(t.plane(0), r).data);
+        k.instance.foldBase(baseDst1, base, len, r[1]);
+        assert.deepEqual(baseDst1.view().slice(), foldBaseRef(t.plane(0), r[1]));
+        // Source untouched when folding out of place.
+        assert.deepEqual(src.view().slice(), t.data);
+      } finally {
+        for (const x of [src, dst, base, baseDst, baseDst1]) k.heap.release(x);
+      }
+    }),
+    { numRuns: 60 },
+  );
 });
 
 test("base table folded in place into an extension output (region of 2·len words)", () => {
-  fc.assert(fc.property(baseTable, extElement, (t, r) => {
-    const region = k.heap.alloc(2 * t.length);
-    try {
-      region.view().set(t);
-      k.instance.foldBaseExt(region, region, t.length, r);
-      assert.deepEqual(region.view().slice(), foldBaseExtRef(t, r).data);
-    } finally {
-      k.heap.release(region);
-    }
-  }), { numRuns: 60 });
+  fc.assert(
+    fc.property(baseTable, extElement, (t, r) => {
+      const region = k.heap.alloc(2 * t.length);
+      try {
+        region.view().set(t);
+        k.instance.foldBaseExt(region, region, t.length, r);
+        assert.deepEqual(region.view().slice(), foldBaseExtRef(t, r).data);
+      } finally {
+        k.heap.release(region);
+      }
+    }),
+    { numRuns: 60 },
+  );
 });
 
 test("folds preserve Montgomery form: fold(mont(t)) = mont(fold(t))", () => {
-  fc.assert(fc.property(extTable, extElement, (t, r) => {
-    const len = t.length, h = len / 2;
-    const m = k.heap.allocFrom(t.data);
-    const b = k.heap.allocFrom(t.plane(0));
-    try {
-      k.instance.toMontgomery(m, m);
-      k.instance.foldExt(m, m, len, r);
-      k.instance.fromMontgomery(m, m, 4 * h);
-      assert.deepEqual(m.view().slice(0, 4 * h), foldExtRef(t, r).data);
-      k.instance.toMontgomery(b, b);
-      k.instance.foldBase(b, b, len, r[0]);
-      k.instance.fromMontgomery(b, b, h);
-      assert.deepEqual(b.view().slice(0, h), foldBaseRef(t.plane(0), r[0]));
-    } finally {
-      k.heap.release(m); k.heap.release(b);
-    }
-  }), { numRuns: 60 });
+  fc.assert(
+    fc.property(extTable, extElement, (t, r) => {
+      const len = t.length,
+        h = len / 2;
+      const m = k.heap.allocFrom(t.data);
+      const b = k.heap.allocFrom(t.plane(0));
+      try {
+        k.instance.toMontgomery(m, m);
+        k.instance.foldExt(m, m, len, r);
+        k.instance.fromMontgomery(m, m, 4 * h);
+        assert.deepEqual(m.view().slice(0, 4 * h), foldExtRef(t, r).data);
+        k.instance.toMontgomery(b, b);
+        k.instance.foldBase(b, b, len, r[0]);
+        k.instance.fromMontgomery(b, b, h);
+        assert.deepEqual(b.view().slice(0, h), foldBaseRef(t.plane(0), r[0]));
+      } finally {
+        k.heap.release(m);
+        k.heap.release(b);
+      }
+    }),
+    { numRuns: 60 },
+  );
 });
 
 test("repeated folding down to one element equals the multilinear evaluation by reference folds", () => {

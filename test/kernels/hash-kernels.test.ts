@@ -66,7 +66,9 @@ test("extended constants region: round constants, internal diagonal with Shoup c
 });
 
 test("single-state permutation: known answers (compat-v1 §3, §18)", () => {
-  const kat = vectors.poseidon2.test_vectors.find((v: { width: number; constants: string }) => v.width === 16 && v.constants === "plonky3_v0.4.x");
+  const kat = vectors.poseidon2.test_vectors.find(
+    (v: { width: number; constants: string }) => v.width === 16 && v.constants === "plonky3_v0.4.x",
+  );
   const s = Uint32Array.from(kat.input);
   hk.permute(s);
   assert.deepEqual(Array.from(s), kat.expected_output);
@@ -93,21 +95,30 @@ test("single-state permutation equals the TypeScript reference: edge states and 
     hk.permute(s);
     assert.deepEqual(s, r, `lane ${lane} = p − 1`);
   }
-  fc.assert(fc.property(state16, (s) => {
-    const r = refPermute(s);
-    const f = s.slice();
-    permuteFast(f);
-    assert.deepEqual(f, r);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(state16, (s) => {
+      const r = refPermute(s);
+      const f = s.slice();
+      permuteFast(f);
+      assert.deepEqual(f, r);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test("compress and sponge equal their references (lengths 0..140 cross the 64-word chunks)", () => {
-  fc.assert(fc.property(state16, (s) => {
-    assert.deepEqual(compress(s.subarray(0, 8), s.subarray(8)), compressReference(s.subarray(0, 8), s.subarray(8)));
-  }), { numRuns: 100 });
-  fc.assert(fc.property(fc.array(element, { maxLength: 140 }), (xs) => {
-    assert.deepEqual(sponge(xs), spongeReference(xs));
-  }), { numRuns: 100 });
+  fc.assert(
+    fc.property(state16, (s) => {
+      assert.deepEqual(compress(s.subarray(0, 8), s.subarray(8)), compressReference(s.subarray(0, 8), s.subarray(8)));
+    }),
+    { numRuns: 100 },
+  );
+  fc.assert(
+    fc.property(fc.array(element, { maxLength: 140 }), (xs) => {
+      assert.deepEqual(sponge(xs), spongeReference(xs));
+    }),
+    { numRuns: 100 },
+  );
   assert.deepEqual(sponge([]), new Uint32Array(8));
 });
 
@@ -146,30 +157,55 @@ test("absorbSources in 2 and 4 lanes equals one reference sponge per source (lan
   const words = lengths.map((n) => randomVector(n));
   const expected = words.map((w) => refSponge(w));
   for (const lanes of [2, 4] as const) {
-    const got = absorbSources(hk, words.map((w, i) => arraySource(w, i % 2 === 0 ? Infinity : 7)), lanes);
+    const got = absorbSources(
+      hk,
+      words.map((w, i) => arraySource(w, i % 2 === 0 ? Infinity : 7)),
+      lanes,
+    );
     got.forEach((s, i) => assert.deepEqual(s, expected[i], `lanes ${lanes}, source ${i} (${lengths[i]} words)`));
   }
   assert.deepEqual(absorbSources(hk, []), []);
 });
 
 test("multi-lane sponges on random short sources (property)", () => {
-  fc.assert(fc.property(fc.array(fc.array(element, { maxLength: 40 }), { minLength: 1, maxLength: 6 }), fc.constantFrom(2, 4), (lists, lanes) => {
-    const words = lists.map((l) => Uint32Array.from(l));
-    const got = absorbSources(hk, words.map((w) => arraySource(w)), lanes as 2 | 4);
-    got.forEach((s, i) => assert.deepEqual(s, refSponge(words[i]!)));
-  }), { numRuns: 60 });
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(element, { maxLength: 40 }), { minLength: 1, maxLength: 6 }),
+      fc.constantFrom(2, 4),
+      (lists, lanes) => {
+        const words = lists.map((l) => Uint32Array.from(l));
+        const got = absorbSources(
+          hk,
+          words.map((w) => arraySource(w)),
+          lanes as 2 | 4,
+        );
+        got.forEach((s, i) => assert.deepEqual(s, refSponge(words[i]!)));
+      },
+    ),
+    { numRuns: 60 },
+  );
 });
 
 test("a non-canonical word is reported with its source and index; bad lane counts are rejected", () => {
   const w = randomVector(WINDOW_WORDS + 50);
   w[WINDOW_WORDS + 7] = P;
   const isAt = (source: number, index: number) => (e: unknown) =>
-    e instanceof KernelError && e.code === "NON_CANONICAL" && e.details["source"] === source && e.details["index"] === index && e.details["value"] === P;
+    e instanceof KernelError &&
+    e.code === "NON_CANONICAL" &&
+    e.details["source"] === source &&
+    e.details["index"] === index &&
+    e.details["value"] === P;
   assert.throws(() => absorbSource(hk, arraySource(w)), isAt(0, WINDOW_WORDS + 7));
   assert.throws(() => absorbSources(hk, [arraySource(randomVector(10)), arraySource(w)], 4), isAt(1, WINDOW_WORDS + 7));
-  assert.throws(() => absorbSources(hk, [], 3 as 2), (e: unknown) => e instanceof KernelError && e.code === "BAD_OPTIONS");
+  assert.throws(
+    () => absorbSources(hk, [], 3 as 2),
+    (e: unknown) => e instanceof KernelError && e.code === "BAD_OPTIONS",
+  );
   const liar: WordSource = { length: 10, fill: () => 0 };
-  assert.throws(() => absorbSource(hk, liar), (e: unknown) => e instanceof KernelError && e.code === "BAD_LENGTH");
+  assert.throws(
+    () => absorbSource(hk, liar),
+    (e: unknown) => e instanceof KernelError && e.code === "BAD_LENGTH",
+  );
 });
 
 test("regions are returned: repeated runs do not grow the allocation", () => {
@@ -210,11 +246,19 @@ test("worker threads hash with their own kernel memory, concurrently with this t
       parentPort.postMessage({ backend: hashBackend(), state: Array.from(s) });
     });`;
   const inputs = [randomVector(16), randomVector(16)];
-  const results = await Promise.all(inputs.map((input) => new Promise<{ backend: string; state: number[] }>((resolve, reject) => {
-    const w = new Worker(code, { eval: true, workerData: Array.from(input) });
-    w.once("message", (m) => { resolve(m); void w.terminate(); });
-    w.once("error", reject);
-  })));
+  const results = await Promise.all(
+    inputs.map(
+      (input) =>
+        new Promise<{ backend: string; state: number[] }>((resolve, reject) => {
+          const w = new Worker(code, { eval: true, workerData: Array.from(input) });
+          w.once("message", (m) => {
+            resolve(m);
+            void w.terminate();
+          });
+          w.once("error", reject);
+        }),
+    ),
+  );
   inputs.forEach((input, i) => {
     const s = input.slice();
     for (let k = 0; k < 1000; k++) permuteInPlace(s);

@@ -7,7 +7,7 @@ import { KeccakBatch } from "../../src/kernels/keccak-batch.js";
 const k = new KeccakBatch();
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
-test("Keccak-256 known answers: empty input and \"abc\" (original padding, not SHA3-256)", () => {
+test('Keccak-256 known answers: empty input and "abc" (original padding, not SHA3-256)', () => {
   const bytes = Buffer.from("abc");
   const out = k.hashRanges(bytes, Uint32Array.of(0, 0, 0, 3), 2);
   assert.equal(hex(out.subarray(0, 32)), "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
@@ -40,9 +40,12 @@ test("batched Keccak-256 over arbitrary ranges equals the reference (property)",
       });
       // reversed order: ranges need not be consecutive
       const rev = new Uint32Array(2 * parts.length);
-      for (let i = 0; i < parts.length; i++) rev.set(ranges.subarray(2 * (parts.length - 1 - i), 2 * (parts.length - i)), 2 * i);
+      for (let i = 0; i < parts.length; i++)
+        rev.set(ranges.subarray(2 * (parts.length - 1 - i), 2 * (parts.length - i)), 2 * i);
       const out = k.hashRanges(bytes, rev, parts.length);
-      parts.forEach((p, i) => assert.equal(hex(out.subarray(32 * (parts.length - 1 - i), 32 * (parts.length - i))), hex(keccak_256(p))));
+      parts.forEach((p, i) =>
+        assert.equal(hex(out.subarray(32 * (parts.length - 1 - i), 32 * (parts.length - i))), hex(keccak_256(p))),
+      );
     }),
     { numRuns: 60 },
   );

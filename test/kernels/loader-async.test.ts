@@ -12,7 +12,10 @@ import { hashKernels } from "../../src/kernels/hash-kernels.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
 
 const WASM = readFileSync(new URL("../../../wasm/kernels.wasm", import.meta.url));
-const exportsOf = (m: WebAssembly.Module) => WebAssembly.Module.exports(m).map((e) => e.name).sort();
+const exportsOf = (m: WebAssembly.Module) =>
+  WebAssembly.Module.exports(m)
+    .map((e) => e.name)
+    .sort();
 
 test("loadKernelModule compiles from bytes, an ArrayBuffer, a Response and a module; kernelModule() returns it", async () => {
   const reference = exportsOf(kernelModule());
@@ -52,7 +55,10 @@ test("loadKernelModule fetches a URL (served on 127.0.0.1) and the kernels it gi
     hk!.permute(a);
     permuteInPlace(b);
     assert.deepEqual(a, b);
-    await assert.rejects(loadKernelModule(`http://127.0.0.1:${port}/missing.wasm`), { code: "MODULE_MISSING", message: /HTTP 404/ });
+    await assert.rejects(loadKernelModule(`http://127.0.0.1:${port}/missing.wasm`), {
+      code: "MODULE_MISSING",
+      message: /HTTP 404/,
+    });
   } finally {
     server.close();
   }

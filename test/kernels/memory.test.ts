@@ -15,31 +15,42 @@ test("memory is a shared WebAssembly.Memory with the requested sizes", () => {
 });
 
 test("live regions are aligned, never overlap, never start at 0, and keep their contents", () => {
-  const ops = fc.array(fc.oneof(
-    fc.record({ kind: fc.constant("alloc" as const), words: fc.integer({ min: 0, max: 5000 }) }),
-    fc.record({ kind: fc.constant("free" as const), pick: fc.nat() }),
-  ), { maxLength: 60 });
-  fc.assert(fc.property(ops, (list) => {
-    const m = new KernelMemory({ initialPages: 1, maximumPages: 64 });
-    const live: { region: Region; tag: number }[] = [];
-    let tag = 1;
-    for (const op of list) {
-      if (op.kind === "alloc") {
-        const region = m.alloc(op.words);
-        region.view().fill(tag);
-        live.push({ region, tag: tag++ });
-      } else if (live.length > 0) {
-        const [gone] = live.splice(op.pick % live.length, 1);
-        m.release(gone!.region);
+  const ops = fc.array(
+    fc.oneof(
+      fc.record({ kind: fc.constant("alloc" as const), words: fc.integer({ min: 0, max: 5000 }) }),
+      fc.record({ kind: fc.constant("free" as const), pick: fc.nat() }),
+    ),
+    { maxLength: 60 },
+  );
+  fc.assert(
+    fc.property(ops, (list) => {
+      const m = new KernelMemory({ initialPages: 1, maximumPages: 64 });
+      const live: { region: Region; tag: number }[] = [];
+      let tag = 1;
+      for (const op of list) {
+        if (op.kind === "alloc") {
+          const region = m.alloc(op.words);
+          region.view().fill(tag);
+          live.push({ region, tag: tag++ });
+        } else if (live.length > 0) {
+          const [gone] = live.splice(op.pick % live.length, 1);
+          m.release(gone!.region);
+        }
+        for (const { region, tag: t } of live) {
+          assert.ok(region.ptr >= REGION_ALIGN && region.ptr % REGION_ALIGN === 0);
+          assert.ok(
+            region.view().every((w) => w === t),
+            "contents survive other allocations and growth",
+          );
+        }
+        const spans = live
+          .map(({ region }) => [region.ptr, region.ptr + Math.max(4 * region.words, 1)] as const)
+          .sort((a, b) => a[0] - b[0]);
+        for (let i = 1; i < spans.length; i++) assert.ok(spans[i - 1]![1] <= spans[i]![0], "regions overlap");
       }
-      for (const { region, tag: t } of live) {
-        assert.ok(region.ptr >= REGION_ALIGN && region.ptr % REGION_ALIGN === 0);
-        assert.ok(region.view().every((w) => w === t), "contents survive other allocations and growth");
-      }
-      const spans = live.map(({ region }) => [region.ptr, region.ptr + Math.max(4 * region.words, 1)] as const).sort((a, b) => a[0] - b[0]);
-      for (let i = 1; i < spans.length; i++) assert.ok(spans[i - 1]![1] <= spans[i]![0], "regions overlap");
-    }
-  }), { numRuns: 50 });
+    }),
+    { numRuns: 50 },
+  );
 });
 
 test("released blocks coalesce: after freeing everything the first block is reused", () => {
@@ -57,7 +68,7 @@ test("allocation grows the memory and views are refreshed after growth", () => {
   const a = m.alloc(1000);
   const oldView = a.view();
   oldView.fill(7);
-  const b = m.alloc(3 * PAGE_BYTES / 4);
+  const b = m.alloc((3 * PAGE_BYTES) / 4);
   assert.ok(m.byteLength > PAGE_BYTES);
   assert.ok(b.ptr + b.bytes <= m.byteLength);
   const newView = a.view();

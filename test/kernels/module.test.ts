@@ -6,7 +6,18 @@ test("the module imports one shared memory and nothing else", () => {
   const imports = WebAssembly.Module.imports(kernelModule());
   assert.deepEqual(imports, [{ module: "env", name: "memory", kind: "memory" }]);
   const exports = WebAssembly.Module.exports(kernelModule()).map((e) => e.name);
-  for (const name of ["to_mont", "from_mont", "first_noncanonical", "base_mul", "inner_product", "ext_mul", "fold_base", "fold_base_ext", "fold_ext", "poseidon2_permute"]) {
+  for (const name of [
+    "to_mont",
+    "from_mont",
+    "first_noncanonical",
+    "base_mul",
+    "inner_product",
+    "ext_mul",
+    "fold_base",
+    "fold_base_ext",
+    "fold_ext",
+    "poseidon2_permute",
+  ]) {
     assert.ok(exports.includes(name), `exports ${name}`);
   }
 });
@@ -23,5 +34,7 @@ test("instantiating over a memory that holds data leaves every byte unchanged", 
 
 test("a non-shared memory or one above the module maximum is refused at instantiation", () => {
   assert.throws(() => instantiateKernels(new WebAssembly.Memory({ initial: 1, maximum: 2 })));
-  assert.throws(() => instantiateKernels(new WebAssembly.Memory({ initial: 1, maximum: MODULE_MAXIMUM_PAGES + 1, shared: true })));
+  assert.throws(() =>
+    instantiateKernels(new WebAssembly.Memory({ initial: 1, maximum: MODULE_MAXIMUM_PAGES + 1, shared: true })),
+  );
 });

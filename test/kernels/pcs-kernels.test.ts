@@ -7,7 +7,13 @@ import { codewordReference, rowsOfCodeword } from "../../src/pcs/encode.js";
 import { buildMerkleTreeReference } from "../../src/pcs/merkle.js";
 import { rootOfUnity } from "../../src/pcs/domain.js";
 import { evaluateNaive } from "../../src/pcs/ntt.js";
-import { extConstantTable, nttTwiddleTables, shoupCompanion, wasmPcsBackend, wasmTwiddleTables } from "../../src/kernels/pcs-kernels.js";
+import {
+  extConstantTable,
+  nttTwiddleTables,
+  shoupCompanion,
+  wasmPcsBackend,
+  wasmTwiddleTables,
+} from "../../src/kernels/pcs-kernels.js";
 
 const wasm = wasmPcsBackend();
 const ref = typescriptPcsBackend;
@@ -68,8 +74,16 @@ test("the WASM folds and sumcheck round equal the references on random and edge 
   for (const n of [1, 2, 3, 64, 1000]) {
     for (const table of inputs(8 * n)) {
       for (const alpha of challenges) {
-        assert.deepEqual(wasm.fold(table, alpha, "evaluations"), ref.fold(table, alpha, "evaluations"), `evaluations, n ${n}`);
-        assert.deepEqual(wasm.fold(table, alpha, "coefficients"), ref.fold(table, alpha, "coefficients"), `coefficients, n ${n}`);
+        assert.deepEqual(
+          wasm.fold(table, alpha, "evaluations"),
+          ref.fold(table, alpha, "evaluations"),
+          `evaluations, n ${n}`,
+        );
+        assert.deepEqual(
+          wasm.fold(table, alpha, "coefficients"),
+          ref.fold(table, alpha, "coefficients"),
+          `coefficients, n ${n}`,
+        );
       }
       const w = new Uint32Array(8 * n).map(() => random());
       assert.deepEqual(wasm.round(table, w), ref.round(table, w), `round, n ${n}`);
@@ -83,9 +97,19 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
   assert.ok(wasm);
   const { encodeRowsReference } = await import("../../src/pcs/encode.js");
   for (const width of [1, 4]) {
-    for (const [m, logDomain, k] of [[1, 2, 1], [4, 6, 4], [10, 12, 5], [7, 13, 5], [12, 14, 5]] as const) {
+    for (const [m, logDomain, k] of [
+      [1, 2, 1],
+      [4, 6, 4],
+      [10, 12, 5],
+      [7, 13, 5],
+      [12, 14, 5],
+    ] as const) {
       for (const coeffs of inputs((1 << m) * width)) {
-        assert.deepEqual(wasm.encode(coeffs, width, logDomain, k), encodeRowsReference(coeffs, width, logDomain, k), `width ${width}, m ${m}, log|L| ${logDomain}, k ${k}`);
+        assert.deepEqual(
+          wasm.encode(coeffs, width, logDomain, k),
+          encodeRowsReference(coeffs, width, logDomain, k),
+          `width ${width}, m ${m}, log|L| ${logDomain}, k ${k}`,
+        );
       }
     }
   }
@@ -97,7 +121,9 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
     }
   }
   for (const nvars of [0, 1, 2, 5, 11]) {
-    const point: Ext[] = Array.from({ length: nvars }, (_, j) => (j % 3 === 0 ? [0, 0, 0, 0] : j % 3 === 1 ? [1, 0, 0, 0] : extRandom()));
+    const point: Ext[] = Array.from({ length: nvars }, (_, j) =>
+      j % 3 === 0 ? [0, 0, 0, 0] : j % 3 === 1 ? [1, 0, 0, 0] : extRandom(),
+    );
     for (const c of [extRandom(), [P - 1, P - 1, P - 1, P - 1] as Ext]) {
       const a = new Uint32Array(4 << nvars).map(() => random());
       const b = a.slice();
@@ -120,7 +146,11 @@ test("the WASM twiddle tables equal the reference word for word", () => {
 
 test("the WASM NTT equals the reference when its bit reversal takes several calls (above 2^14 elements)", () => {
   assert.ok(wasm);
-  for (const [width, logN] of [[1, 16], [4, 15], [1, 15]] as const) {
+  for (const [width, logN] of [
+    [1, 16],
+    [4, 15],
+    [1, 15],
+  ] as const) {
     const input = new Uint32Array((1 << logN) * width).map(() => random());
     const a = input.slice();
     const b = input.slice();
@@ -128,7 +158,11 @@ test("the WASM NTT equals the reference when its bit reversal takes several call
     ref.ntt(b, width, logN);
     assert.deepEqual(a, b, `width ${width}, 2^${logN}`);
     const cw = wasm.codeword(input.subarray(0, (1 << (logN - 2)) * width), width, logN);
-    assert.deepEqual(cw.slice(), codewordReference(input.subarray(0, (1 << (logN - 2)) * width), width, logN), `codeword, width ${width}, 2^${logN}`);
+    assert.deepEqual(
+      cw.slice(),
+      codewordReference(input.subarray(0, (1 << (logN - 2)) * width), width, logN),
+      `codeword, width ${width}, 2^${logN}`,
+    );
     wasm.release(cw);
   }
 });
@@ -138,18 +172,44 @@ test("the WASM codeword and the Merkle tree of its rows equal the references (ke
   const before = wasm.residentTables;
   // [m, log|L|, k]: k = 1, 2 with width 1 and log rows < 2 take the fallback; the others the four-lane kernels.
   for (const width of [1, 4]) {
-    for (const [m, logDomain, k] of [[1, 2, 1], [2, 3, 1], [3, 5, 2], [4, 6, 3], [4, 6, 4], [6, 8, 4], [5, 7, 5], [9, 11, 4], [8, 12, 6], [4, 5, 4]] as const) {
+    for (const [m, logDomain, k] of [
+      [1, 2, 1],
+      [2, 3, 1],
+      [3, 5, 2],
+      [4, 6, 3],
+      [4, 6, 4],
+      [6, 8, 4],
+      [5, 7, 5],
+      [9, 11, 4],
+      [8, 12, 6],
+      [4, 5, 4],
+    ] as const) {
       for (const coeffs of inputs((1 << m) * width)) {
         const what = `width ${width}, m ${m}, log|L| ${logDomain}, k ${k}`;
         const expected = codewordReference(coeffs, width, logDomain);
         const cw = wasm.codeword(coeffs, width, logDomain);
         assert.deepEqual(cw.slice(), expected, what);
         const tree = wasm.merkle(cw, width, logDomain, k);
-        const reference = buildMerkleTreeReference(rowsOfCodeword(expected, width, logDomain, k), (1 << k) * width, logDomain - k);
-        assert.deepEqual(tree.levels.map((l) => l.slice()), reference.levels, what);
+        const reference = buildMerkleTreeReference(
+          rowsOfCodeword(expected, width, logDomain, k),
+          (1 << k) * width,
+          logDomain - k,
+        );
+        assert.deepEqual(
+          tree.levels.map((l) => l.slice()),
+          reference.levels,
+          what,
+        );
         assert.deepEqual(tree.root, reference.root, what);
-        assert.deepEqual(wasm.merkle(expected, width, logDomain, k).levels.map((l) => l.slice()), reference.levels, `${what}, a plain array`);
-        assert.deepEqual(ref.merkle(expected, width, logDomain, k).levels, merkleTreeOfCodeword(expected, width, logDomain, k).levels);
+        assert.deepEqual(
+          wasm.merkle(expected, width, logDomain, k).levels.map((l) => l.slice()),
+          reference.levels,
+          `${what}, a plain array`,
+        );
+        assert.deepEqual(
+          ref.merkle(expected, width, logDomain, k).levels,
+          merkleTreeOfCodeword(expected, width, logDomain, k).levels,
+        );
         wasm.release(cw);
       }
     }
@@ -169,7 +229,11 @@ test("working tables: copies, zeros, lifts and folds equal the references, are r
       assert.deepEqual(table.slice(), lifted.slice());
       const alpha = extRandom();
       const folded = wasm.fold(table, alpha, "evaluations");
-      assert.deepEqual(folded.slice(), ref.fold(ref.lift(base), alpha, "evaluations"), `fold of a working table, n ${n}`);
+      assert.deepEqual(
+        folded.slice(),
+        ref.fold(ref.lift(base), alpha, "evaluations"),
+        `fold of a working table, n ${n}`,
+      );
       const w = wasm.zeros(4 * n);
       assert.ok(w.every((x) => x === 0));
       const point: Ext[] = Array.from({ length: Math.log2(n) }, () => extRandom());
@@ -200,6 +264,14 @@ test("an opening leaves no working table behind, also when it stops half way", a
   assert.equal(wasm.residentTables, before, "after the commitment");
   whirOpenOn(t.clone(), state, claims);
   assert.equal(wasm.residentTables, before, "after an opening");
-  assert.throws(() => whirOpenOn(t.clone(), state, claims, { oodAnswers: () => { throw new RangeError("stop"); } }), RangeError);
+  assert.throws(
+    () =>
+      whirOpenOn(t.clone(), state, claims, {
+        oodAnswers: () => {
+          throw new RangeError("stop");
+        },
+      }),
+    RangeError,
+  );
   assert.equal(wasm.residentTables, before, "after an opening that threw");
 });

@@ -16,21 +16,30 @@ function reference(states: Uint32Array): Uint32Array {
 }
 
 test("known-answer vector (compat-v1 §3, Plonky3 v0.4.x constants) in every lane position", () => {
-  const kat = vectors.poseidon2.test_vectors.find((v: { width: number; constants: string }) => v.width === 16 && v.constants === "plonky3_v0.4.x");
+  const kat = vectors.poseidon2.test_vectors.find(
+    (v: { width: number; constants: string }) => v.width === 16 && v.constants === "plonky3_v0.4.x",
+  );
   assert.ok(kat, "width-16 v0.4.x vector present");
   for (let n = 1; n <= 5; n++) {
     const states = new Uint32Array(16 * n);
     for (let i = 0; i < n; i++) states.set(kat.input, 16 * i);
     const out = k.permuteMany(states);
-    for (let i = 0; i < n; i++) assert.deepEqual(Array.from(out.subarray(16 * i, 16 * i + 16)), kat.expected_output, `n = ${n}, state ${i}`);
+    for (let i = 0; i < n; i++)
+      assert.deepEqual(Array.from(out.subarray(16 * i, 16 * i + 16)), kat.expected_output, `n = ${n}, state ${i}`);
   }
 });
 
 test("batched permutation equals the TypeScript permutation for 0..9 states (partial SIMD batches)", () => {
-  fc.assert(fc.property(fc.integer({ min: 0, max: 9 }).chain((n) => fc.array(element, { minLength: 16 * n, maxLength: 16 * n })), (words) => {
-    const states = Uint32Array.from(words);
-    assert.deepEqual(k.permuteMany(states), reference(states));
-  }), { numRuns: 60 });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 9 }).chain((n) => fc.array(element, { minLength: 16 * n, maxLength: 16 * n })),
+      (words) => {
+        const states = Uint32Array.from(words);
+        assert.deepEqual(k.permuteMany(states), reference(states));
+      },
+    ),
+    { numRuns: 60 },
+  );
 });
 
 test("edge states: all zero, all p − 1, all 2^30, and 1000 random states", () => {
@@ -50,8 +59,14 @@ test("constants region holds the round constants in Montgomery form", () => {
 });
 
 test("permuteMany rejects lengths that are not a multiple of 16 and non-canonical words", () => {
-  assert.throws(() => k.permuteMany(new Uint32Array(17)), (e: unknown) => e instanceof KernelError && e.code === "BAD_LENGTH");
+  assert.throws(
+    () => k.permuteMany(new Uint32Array(17)),
+    (e: unknown) => e instanceof KernelError && e.code === "BAD_LENGTH",
+  );
   const s = new Uint32Array(32);
   s[20] = P;
-  assert.throws(() => k.permuteMany(s), (e: unknown) => e instanceof KernelError && e.code === "NON_CANONICAL" && /states\[20\]/.test(e.message));
+  assert.throws(
+    () => k.permuteMany(s),
+    (e: unknown) => e instanceof KernelError && e.code === "NON_CANONICAL" && /states\[20\]/.test(e.message),
+  );
 });

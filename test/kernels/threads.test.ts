@@ -32,16 +32,20 @@ test("two workers over one shared memory compute into disjoint regions exactly l
   const constantsBefore = k.constants.view().slice();
   const barrier = new Int32Array(new SharedArrayBuffer(4));
 
-  await Promise.all(regions.map((r, i) => run({
-    shared: k.share(),
-    states: r.states.describe(),
-    stateCount,
-    table: r.table.describe(),
-    challenge: challenges[i]!,
-    scratch: r.scratch.describe(),
-    barrier,
-    workers: 2,
-  })));
+  await Promise.all(
+    regions.map((r, i) =>
+      run({
+        shared: k.share(),
+        states: r.states.describe(),
+        stateCount,
+        table: r.table.describe(),
+        challenge: challenges[i]!,
+        scratch: r.scratch.describe(),
+        barrier,
+        workers: 2,
+      }),
+    ),
+  );
 
   // Single-thread run of the same work on copies.
   for (let i = 0; i < 2; i++) {
@@ -51,8 +55,16 @@ test("two workers over one shared memory compute into disjoint regions exactly l
     k.heap.release(states);
 
     const folded = foldBaseRef(inputs[i]!.table, challenges[i]!);
-    assert.deepEqual(regions[i]!.table.view().subarray(0, tableLen / 2), vecMul(folded, folded), `worker ${i} fold and mul`);
-    assert.deepEqual(regions[i]!.table.view().subarray(tableLen / 2), inputs[i]!.table.subarray(tableLen / 2), `worker ${i} upper half untouched`);
+    assert.deepEqual(
+      regions[i]!.table.view().subarray(0, tableLen / 2),
+      vecMul(folded, folded),
+      `worker ${i} fold and mul`,
+    );
+    assert.deepEqual(
+      regions[i]!.table.view().subarray(tableLen / 2),
+      inputs[i]!.table.subarray(tableLen / 2),
+      `worker ${i} upper half untouched`,
+    );
   }
   assert.deepEqual(k.constants.view(), constantsBefore, "constants region unchanged by the workers' instantiation");
 });

@@ -23,7 +23,10 @@ export interface EntrySurface {
 
 /** Public entries: specifier (`statesync-gkr/registry`) → compiled file (`./dist/src/registry/index.js`). */
 function entries(): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, string | { default?: string }> };
+  const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, string | { default?: string }>;
+  };
   const out = new Map<string, string>();
   for (const [key, target] of Object.entries(pkg.exports)) {
     const js = typeof target === "string" ? target : target.default;
@@ -38,7 +41,13 @@ function surfaces(): Record<string, EntrySurface> {
   const map = entries();
   const source = (js: string) => join(repoRoot, js.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts"));
   const files = [...map.values()].map(source);
-  const program = ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true });
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const out: Record<string, EntrySurface> = {};
   for (const [specifier, js] of map) {
@@ -46,7 +55,8 @@ function surfaces(): Record<string, EntrySurface> {
     assert.ok(file, `${specifier}: ${source(js)} is compiled`);
     const moduleSymbol = checker.getSymbolAtLocation(file!);
     assert.ok(moduleSymbol, `${specifier} is a module`);
-    const values: string[] = [], types: string[] = [];
+    const values: string[] = [],
+      types: string[] = [];
     for (const exported of checker.getExportsOfModule(moduleSymbol!)) {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       (symbol.flags & ts.SymbolFlags.Value ? values : types).push(exported.getName());
@@ -60,12 +70,21 @@ function surfaces(): Record<string, EntrySurface> {
 export function surfaceDiff(expected: Record<string, EntrySurface>, actual: Record<string, EntrySurface>): string {
   const lines: string[] = [];
   for (const entry of [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort()) {
-    const e = expected[entry], a = actual[entry];
-    if (!e) { lines.push(`+ entry ${entry}`); continue; }
-    if (!a) { lines.push(`- entry ${entry}`); continue; }
+    const e = expected[entry],
+      a = actual[entry];
+    if (!e) {
+      lines.push(`+ entry ${entry}`);
+      continue;
+    }
+    if (!a) {
+      lines.push(`- entry ${entry}`);
+      continue;
+    }
     for (const kind of ["values", "types"] as const) {
-      const before = new Set(e[kind]), after = new Set(a[kind]);
-      const added = a[kind].filter((n) => !before.has(n)), removed = e[kind].filter((n) => !after.has(n));
+      const before = new Set(e[kind]),
+        after = new Set(a[kind]);
+      const added = a[kind].filter((n) => !before.has(n)),
+        removed = e[kind].filter((n) => !after.has(n));
       if (added.length) lines.push(`+ ${entry} ${kind}: ${added.join(", ")}`);
       if (removed.length) lines.push(`- ${entry} ${kind}: ${removed.join(", ")}`);
     }
@@ -75,16 +94,27 @@ export function surfaceDiff(expected: Record<string, EntrySurface>, actual: Reco
 
 test("the exported names of every public entry equal test/package/api-snapshot.json", async () => {
   const actual = surfaces();
-  assert.ok(Object.keys(actual).length >= 6, `the exports map's entries were found (${Object.keys(actual).join(", ")})`);
+  assert.ok(
+    Object.keys(actual).length >= 6,
+    `the exports map's entries were found (${Object.keys(actual).join(", ")})`,
+  );
   if (process.env["UPDATE_API_SNAPSHOT"] === "1") {
     writeFileSync(SNAPSHOT, JSON.stringify(actual, null, 2) + "\n");
     return;
   }
   const expected = JSON.parse(readFileSync(SNAPSHOT, "utf8")) as Record<string, EntrySurface>;
   const diff = surfaceDiff(expected, actual);
-  assert.equal(diff, "", `The public surface differs from test/package/api-snapshot.json:\n${diff}\n` +
-    `If this change of the public API is intended, rewrite the snapshot with\n  ${UPDATE}\nand commit test/package/api-snapshot.json with the change.`);
-  assert.deepEqual(actual, expected, "the snapshot is sorted as the test writes it (rewrite it with UPDATE_API_SNAPSHOT=1)");
+  assert.equal(
+    diff,
+    "",
+    `The public surface differs from test/package/api-snapshot.json:\n${diff}\n` +
+      `If this change of the public API is intended, rewrite the snapshot with\n  ${UPDATE}\nand commit test/package/api-snapshot.json with the change.`,
+  );
+  assert.deepEqual(
+    actual,
+    expected,
+    "the snapshot is sorted as the test writes it (rewrite it with UPDATE_API_SNAPSHOT=1)",
+  );
 
   // The compiled modules publish exactly the value names.
   for (const [specifier, js] of entries()) {
@@ -97,5 +127,8 @@ test("the surface diff names each added and removed name per entry, and each add
   const before = { a: { values: ["f", "g"], types: ["T"] }, b: { values: [], types: [] } };
   const after = { a: { values: ["g", "h"], types: ["T", "U"] }, c: { values: ["x"], types: [] } };
   assert.equal(surfaceDiff(before, before), "");
-  assert.equal(surfaceDiff(before, after), ["+ a values: h", "- a values: f", "+ a types: U", "- entry b", "+ entry c"].join("\n"));
+  assert.equal(
+    surfaceDiff(before, after),
+    ["+ a values: h", "- a values: f", "+ a types: U", "- entry b", "+ entry c"].join("\n"),
+  );
 });

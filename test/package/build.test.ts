@@ -6,7 +6,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./consumer.js";
@@ -18,16 +29,33 @@ function project(): string {
   copyFileSync(join(repoRoot, "scripts", "build.mjs"), join(dir, "scripts", "build.mjs"));
   symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "p", private: true, type: "module" }));
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { target: "ES2022", module: "NodeNext", strict: true, outDir: "dist", rootDir: ".", incremental: true, tsBuildInfoFile: "dist/tsconfig.tsbuildinfo", declaration: true },
-    include: ["src/**/*.ts"],
-  }));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        strict: true,
+        outDir: "dist",
+        rootDir: ".",
+        incremental: true,
+        tsBuildInfoFile: "dist/tsconfig.tsbuildinfo",
+        declaration: true,
+      },
+      include: ["src/**/*.ts"],
+    }),
+  );
   writeFileSync(join(dir, "src", "a.ts"), "export const a: number = 1;\n");
   writeFileSync(join(dir, "src", "b.ts"), "export const b: number = 2;\n");
   return dir;
 }
 
-const build = (dir: string, ...args: string[]) => spawnSync(process.execPath, [join(dir, "scripts", "build.mjs"), ...args], { cwd: dir, encoding: "utf8", timeout: 180_000 });
+const build = (dir: string, ...args: string[]) =>
+  spawnSync(process.execPath, [join(dir, "scripts", "build.mjs"), ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 180_000,
+  });
 /** Rewrites a file and dates it just after the last build (clocks and file systems may be coarse). */
 function edit(dir: string, path: string, text: string): void {
   writeFileSync(path, text);
@@ -55,7 +83,10 @@ test("build.mjs compiles only when dist/ is not current, says why, prunes output
     edit(dir, join(dir, "src", "a.ts"), "export const a: number = 42;\n");
     r = build(dir, "--check");
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /^build: dist\/ is not current \(src\/a\.ts changed since the last build\); run `npm run build`\n$/);
+    assert.match(
+      r.stderr,
+      /^build: dist\/ is not current \(src\/a\.ts changed since the last build\); run `npm run build`\n$/,
+    );
     r = build(dir);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /\(src\/a\.ts changed since the last build\)/);
@@ -72,9 +103,12 @@ test("build.mjs compiles only when dist/ is not current, says why, prunes output
     r = build(dir);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /dist\/ has no output for src\/a\.ts/);
-    assert.ok(existsSync(join(dir, "dist", "src", "a.js")), "a missing output is compiled again despite tsc's incremental state");
+    assert.ok(
+      existsSync(join(dir, "dist", "src", "a.js")),
+      "a missing output is compiled again despite tsc's incremental state",
+    );
 
-    edit(dir, join(dir, "src", "a.ts"), "export const a: number = \"not a number\";\n");
+    edit(dir, join(dir, "src", "a.ts"), 'export const a: number = "not a number";\n');
     r = build(dir);
     assert.notEqual(r.status, 0, "a type error fails the build");
     assert.match(r.stdout + r.stderr, /TS2322/);

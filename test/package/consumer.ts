@@ -31,9 +31,13 @@ export function consumerProject(prefix: string, link = true): string {
   if (init.status !== 0) throw new Error(`tsc --init failed: ${init.stdout}${init.stderr}`);
   const configPath = join(dir, "tsconfig.json");
   const config = readFileSync(configPath, "utf8");
-  if (!/"skipLibCheck": true/.test(config)) throw new Error("tsc --init no longer writes skipLibCheck: true; revisit this helper");
+  if (!/"skipLibCheck": true/.test(config))
+    throw new Error("tsc --init no longer writes skipLibCheck: true; revisit this helper");
   writeFileSync(configPath, config.replace(/"skipLibCheck": true/, '"skipLibCheck": false'));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2) + "\n");
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2) + "\n",
+  );
   if (link) {
     mkdirSync(join(dir, "node_modules"), { recursive: true });
     symlinkSync(repoRoot, join(dir, "node_modules", "statesync-gkr"), "dir");
@@ -72,7 +76,11 @@ export function runnableBlocks(file: string, markdown: string): RunnableBlock[] 
       for (j++; j < lines.length && !/^```\s*$/.test(lines[j]!); j++) o.push(lines[j]!);
       output = o.join("\n");
     }
-    out.push(output === undefined ? { file, line: start + 1, code: body.join("\n") + "\n" } : { file, line: start + 1, code: body.join("\n") + "\n", output });
+    out.push(
+      output === undefined
+        ? { file, line: start + 1, code: body.join("\n") + "\n" }
+        : { file, line: start + 1, code: body.join("\n") + "\n", output },
+    );
   }
   return out;
 }
@@ -102,6 +110,15 @@ export function typeScriptBlocks(file: string, markdown: string): TypeScriptBloc
 
 /** Whether `actual` (trailing white space ignored) matches `expected`, where `…` is any text within a line. */
 export function outputMatches(actual: string, expected: string): boolean {
-  const pattern = expected.trimEnd().split("\n").map((l) => l.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")).join("\n");
+  const pattern = expected
+    .trimEnd()
+    .split("\n")
+    .map((l) =>
+      l
+        .split("…")
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*"),
+    )
+    .join("\n");
   return new RegExp(`^${pattern}$`).test(actual.trimEnd());
 }

@@ -30,7 +30,10 @@ process.stdout.write(JSON.stringify([...urls]));
 
 /** URLs (ESM) and paths (CommonJS) loaded by `import(file)` in a fresh process. */
 export function modulesLoadedBy(file: string): string[] {
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", CHILD, pathToFileURL(file).href], { encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", CHILD, pathToFileURL(file).href], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   if (r.status !== 0) throw new Error(`import of ${file} failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as string[];
 }

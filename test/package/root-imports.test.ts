@@ -10,9 +10,16 @@ const HEAVY = ["lmdb", "commander", "chart.js", "cli-progress", "hdr-histogram-j
 
 test("importing the root (statesync-gkr) loads none of lmdb, commander, chart.js, cli-progress, hdr-histogram-js", () => {
   const modules = modulesLoadedBy(join(distSrc, "index.js"));
-  assert.ok(modules.some((m) => m.endsWith("/dist/src/sync/prepared.js")), "the loaded-module list covers the package's own modules");
+  assert.ok(
+    modules.some((m) => m.endsWith("/dist/src/sync/prepared.js")),
+    "the loaded-module list covers the package's own modules",
+  );
   const packages = packagesAmong(modules);
-  assert.deepEqual(packages.filter((p) => HEAVY.includes(p)), [], `root loads ${packages.join(", ")}`);
+  assert.deepEqual(
+    packages.filter((p) => HEAVY.includes(p)),
+    [],
+    `root loads ${packages.join(", ")}`,
+  );
 });
 
 test("the same check sees lmdb when the registry entry point is imported (the detector works)", () => {
@@ -22,19 +29,36 @@ test("the same check sees lmdb when the registry entry point is imported (the de
 
 test("importing the profile v2 entry point (statesync-gkr/v2) loads none of the heavy packages: checking a registry block needs no database", () => {
   const modules = modulesLoadedBy(join(distSrc, "v2.js"));
-  assert.ok(modules.some((m) => m.endsWith("/dist/src/registry/verify-block.js")), "the loaded-module list covers the block check");
+  assert.ok(
+    modules.some((m) => m.endsWith("/dist/src/registry/verify-block.js")),
+    "the loaded-module list covers the block check",
+  );
   const packages = packagesAmong(modules);
-  assert.deepEqual(packages.filter((p) => HEAVY.includes(p)), [], `statesync-gkr/v2 loads ${packages.join(", ")}`);
+  assert.deepEqual(
+    packages.filter((p) => HEAVY.includes(p)),
+    [],
+    `statesync-gkr/v2 loads ${packages.join(", ")}`,
+  );
 });
 
 test("importing the profile v3 entry point (statesync-gkr/v3) loads none of the heavy packages: checking a v3 block needs no database", () => {
   const modules = modulesLoadedBy(join(distSrc, "v3.js"));
-  assert.ok(modules.some((m) => m.endsWith("/dist/src/sync/v3/proof.js")), "the loaded-module list covers the v3 verifier");
+  assert.ok(
+    modules.some((m) => m.endsWith("/dist/src/sync/v3/proof.js")),
+    "the loaded-module list covers the v3 verifier",
+  );
   const packages = packagesAmong(modules);
-  assert.deepEqual(packages.filter((p) => HEAVY.includes(p)), [], `statesync-gkr/v3 loads ${packages.join(", ")}`);
+  assert.deepEqual(
+    packages.filter((p) => HEAVY.includes(p)),
+    [],
+    `statesync-gkr/v3 loads ${packages.join(", ")}`,
+  );
 });
 
 test("importing the engine entry point loads no npm package but the hash library", () => {
   const packages = packagesAmong(modulesLoadedBy(join(distSrc, "engine.js")));
-  assert.deepEqual(packages.filter((p) => p !== "@noble/hashes"), []);
+  assert.deepEqual(
+    packages.filter((p) => p !== "@noble/hashes"),
+    [],
+  );
 });

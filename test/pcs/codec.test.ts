@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { P } from "../../src/field/koalabear.js";
 import {
-  decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof, PcsError, whirCommit, whirOpen, whirVerify,
+  decodeWhirCommitment,
+  decodeWhirProof,
+  encodeWhirCommitment,
+  encodeWhirProof,
+  PcsError,
+  whirCommit,
+  whirOpen,
+  whirVerify,
 } from "../../src/pcs/index.js";
 import { randomEvaluations, twoClaims } from "./support.js";
 
@@ -41,7 +48,11 @@ test("the decoders refuse wrong magic, unknown sets, sizes out of range, non-can
     ["proof trailing", new Uint8Array([...proof, 1, 0, 0, 0]), decodeWhirProof],
   ];
   for (const [name, bytes, decode] of cases) {
-    assert.throws(() => decode(bytes), (e: unknown) => e instanceof PcsError && e.code === "PCS_DECODE", name);
+    assert.throws(
+      () => decode(bytes),
+      (e: unknown) => e instanceof PcsError && e.code === "PCS_DECODE",
+      name,
+    );
   }
   for (let cut = 0; cut < proof.length; cut += 4 * 97) {
     assert.throws(() => decodeWhirProof(proof.subarray(0, cut)), { code: "PCS_DECODE" }, `truncated at ${cut}`);
@@ -55,7 +66,13 @@ test("a row count or sibling count out of its bound is refused before anything i
   const decoded = decodeWhirProof(proof);
   // Word offset of the first rowCount: header 4, k sumcheck rounds × 8, fold witnesses, root 8, ood answers, query witness.
   const r0 = decoded.rounds[0]!;
-  let at = 4 + 8 * r0.sumcheck.length + r0.foldWitnesses.length + 8 + 4 * r0.nextOodAnswers.length + (r0.queryWitness === null ? 0 : 1);
+  let at =
+    4 +
+    8 * r0.sumcheck.length +
+    r0.foldWitnesses.length +
+    8 +
+    4 * r0.nextOodAnswers.length +
+    (r0.queryWitness === null ? 0 : 1);
   assert.equal(new DataView(proof.buffer, proof.byteOffset).getUint32(4 * at, true), r0.rowCount);
   assert.throws(() => decodeWhirProof(setWord(proof, at, 0)), /rowCount 0/);
   assert.throws(() => decodeWhirProof(setWord(proof, at, 0xffffffff)), /rowCount 4294967295/);
@@ -77,7 +94,12 @@ test("fuzz: changed, cut and random bytes never crash the decoder or the verifie
           bytes = proof.slice();
           bytes[at]! ^= 1 << bit;
         } else if (kind === "cut") bytes = proof.subarray(0, at);
-        else bytes = setWord(proof, at, bit % P === new DataView(proof.buffer, proof.byteOffset).getUint32(4 * at, true) ? (bit + 1) % P : bit % P);
+        else
+          bytes = setWord(
+            proof,
+            at,
+            bit % P === new DataView(proof.buffer, proof.byteOffset).getUint32(4 * at, true) ? (bit + 1) % P : bit % P,
+          );
         const v = whirVerify(committed.commitment, claims, bytes);
         assert.equal(v.ok, false);
         try {
@@ -102,12 +124,21 @@ test("an honest proof still verifies after decoding (the fuzz baseline)", () => 
 });
 
 test("decoding errors name the encoding and the field", () => {
-  assert.throws(() => decodeWhirCommitment(commitmentBytes.subarray(0, 20)), (e: unknown) => e instanceof PcsError && /WHIR commitment: truncated at root/.test(e.message));
+  assert.throws(
+    () => decodeWhirCommitment(commitmentBytes.subarray(0, 20)),
+    (e: unknown) => e instanceof PcsError && /WHIR commitment: truncated at root/.test(e.message),
+  );
   const decoded = decodeWhirProof(proof);
   const last = decoded.rounds.length - 1;
   let cut = 4 * 4;
-  for (let i = 0; i < last; i++) cut += 4 * (encodeWhirProof({ ...decoded, rounds: [decoded.rounds[i]!], finalSumcheck: [] }).length / 4 - 4);
+  for (let i = 0; i < last; i++)
+    cut += 4 * (encodeWhirProof({ ...decoded, rounds: [decoded.rounds[i]!], finalSumcheck: [] }).length / 4 - 4);
   const r = decoded.rounds[last]!;
   cut += 4 * (8 * r.sumcheck.length + r.foldWitnesses.length) + 4;
-  assert.throws(() => decodeWhirProof(proof.subarray(0, cut)), (e: unknown) => e instanceof PcsError && new RegExp(`WHIR proof: truncated at rounds\\[${last}\\]\\.finalCoefficients`).test(e.message));
+  assert.throws(
+    () => decodeWhirProof(proof.subarray(0, cut)),
+    (e: unknown) =>
+      e instanceof PcsError &&
+      new RegExp(`WHIR proof: truncated at rounds\\[${last}\\]\\.finalCoefficients`).test(e.message),
+  );
 });

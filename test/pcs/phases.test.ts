@@ -13,18 +13,29 @@ test("pcs phase timer: reports the prover's phases only inside withPhaseTimer, a
   const point = Array.from({ length: m }, () => extRandom());
   const claims = [{ point, value: evaluateCoefficients(coeffs, point) }];
   const seen = new Map<PcsPhase, number>();
-  const timed = withPhaseTimer((name, ms) => {
-    assert.ok(ms >= 0);
-    seen.set(name, (seen.get(name) ?? 0) + 1);
-  }, () => {
-    const c = whirCommit(evals, { set: "cb100-r4" });
-    return { c, proof: whirOpen(c, claims) };
-  });
-  for (const name of ["encode", "merkle", "sumcheck", "fold"] as const) assert.ok((seen.get(name) ?? 0) > 0, `phase ${name} reported`);
+  const timed = withPhaseTimer(
+    (name, ms) => {
+      assert.ok(ms >= 0);
+      seen.set(name, (seen.get(name) ?? 0) + 1);
+    },
+    () => {
+      const c = whirCommit(evals, { set: "cb100-r4" });
+      return { c, proof: whirOpen(c, claims) };
+    },
+  );
+  for (const name of ["encode", "merkle", "sumcheck", "fold"] as const)
+    assert.ok((seen.get(name) ?? 0) > 0, `phase ${name} reported`);
   const count = [...seen.values()].reduce((a, b) => a + b, 0);
   const plain = whirCommit(evals, { set: "cb100-r4" });
   assert.deepEqual(whirOpen(plain, claims), timed.proof);
-  assert.equal([...seen.values()].reduce((a, b) => a + b, 0), count, "nothing reported outside withPhaseTimer");
+  assert.equal(
+    [...seen.values()].reduce((a, b) => a + b, 0),
+    count,
+    "nothing reported outside withPhaseTimer",
+  );
   assert.deepEqual(whirVerify(timed.c.commitment, claims, timed.proof), { ok: true });
-  assert.equal(phase("encode", () => 42), 42);
+  assert.equal(
+    phase("encode", () => 42),
+    42,
+  );
 });

@@ -12,11 +12,22 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sponge } from "../../src/hash/digest.js";
 import {
-  PcsError, defaultPcsWorkers, encodeWhirCommitment, whirCommit, whirOpen, whirVerify, type WhirSetId,
+  PcsError,
+  defaultPcsWorkers,
+  encodeWhirCommitment,
+  whirCommit,
+  whirOpen,
+  whirVerify,
+  type WhirSetId,
 } from "../../src/pcs/index.js";
 import { pcsMerkle } from "../../src/pcs/backend.js";
 import type { CommittedWidth } from "../../src/pcs/types.js";
-import { createPcsPool, installDefaultPcsPool, uninstallDefaultPcsPool, type PcsPool } from "../../src/pcs-workers/index.js";
+import {
+  createPcsPool,
+  installDefaultPcsPool,
+  uninstallDefaultPcsPool,
+  type PcsPool,
+} from "../../src/pcs-workers/index.js";
 import { workerExecArgv } from "../../src/pcs-workers/pool.js";
 import { randomEvaluations, rng, twoClaims } from "./support.js";
 
@@ -31,7 +42,13 @@ function hex(bytes: Uint8Array): string {
 }
 
 /** Commitment bytes and proof bytes of one case with the given `workers` option. */
-function prove(set: WhirSetId, m: number, width: CommittedWidth, seed: number, workers: PcsPool | null): { commitment: string; proof: Uint8Array } {
+function prove(
+  set: WhirSetId,
+  m: number,
+  width: CommittedWidth,
+  seed: number,
+  workers: PcsPool | null,
+): { commitment: string; proof: Uint8Array } {
   const evals = randomEvaluations(m, seed, width);
   const committed = whirCommit(evals, { set, width, workers });
   const claims = twoClaims(evals, m, seed, width);
@@ -44,14 +61,23 @@ test("pcs pool: Merkle trees of random codewords equal the calling thread's (wid
   const pool = createPcsPool({ threads: 2, minChunkRows: 4 });
   try {
     await pool.ready();
-    for (const [width, logDomain, k] of [[1, 10, 3], [1, 14, 5], [4, 9, 2], [4, 12, 4], [1, 8, 6], [4, 6, 1]] as const) {
+    for (const [width, logDomain, k] of [
+      [1, 10, 3],
+      [1, 14, 5],
+      [4, 9, 2],
+      [4, 12, 4],
+      [1, 8, 6],
+      [4, 6, 1],
+    ] as const) {
       const next = rng(1000 + 17 * logDomain + k + width);
       const codeword = new Uint32Array(width << logDomain).map(() => next());
       const single = pcsMerkle(codeword, width, logDomain, k);
       const pooled = pool.merkle(codeword, width, logDomain, k);
       assert.equal(pooled.logRows, single.logRows);
       assert.deepEqual([...pooled.root], [...single.root], `root w=${width} n=2^${logDomain} k=${k}`);
-      single.levels.forEach((level, l) => assert.deepEqual([...pooled.levels[l]!], [...level], `level ${l} w=${width} n=2^${logDomain} k=${k}`));
+      single.levels.forEach((level, l) =>
+        assert.deepEqual([...pooled.levels[l]!], [...level], `level ${l} w=${width} n=2^${logDomain} k=${k}`),
+      );
     }
   } finally {
     await pool.close();
@@ -64,7 +90,12 @@ test("pcs pool: commitments and proofs are byte-identical to one thread (sets, s
   try {
     await Promise.all([small.ready(), coarse.ready()]);
     const cases: [WhirSetId, number, CommittedWidth, number][] = [
-      ["cb100-r4", 6, 1, 11], ["cb100-r4", 13, 1, 12], ["cb90-r4", 14, 1, 13], ["ud100-r4", 10, 1, 14], ["cb100-r2", 11, 4, 15], ["cb100-r4", 16, 1, 16],
+      ["cb100-r4", 6, 1, 11],
+      ["cb100-r4", 13, 1, 12],
+      ["cb90-r4", 14, 1, 13],
+      ["ud100-r4", 10, 1, 14],
+      ["cb100-r2", 11, 4, 15],
+      ["cb100-r4", 16, 1, 16],
     ];
     for (const [set, m, width, seed] of cases) {
       const single = prove(set, m, width, seed, null);
@@ -74,7 +105,8 @@ test("pcs pool: commitments and proofs are byte-identical to one thread (sets, s
         assert.deepEqual(pooled.proof, single.proof, `${set} m=${m} proof`);
       }
     }
-    for (const pool of [small, coarse]) assert.ok(pool.stats.trees > 0 && pool.stats.chunks >= 2 * pool.stats.trees, "trees were hashed in chunks");
+    for (const pool of [small, coarse])
+      assert.ok(pool.stats.trees > 0 && pool.stats.chunks >= 2 * pool.stats.trees, "trees were hashed in chunks");
     assert.ok(small.stats.workerChunks > 0, "the workers hashed chunks");
   } finally {
     await Promise.all([small.close(), coarse.close()]);
@@ -86,14 +118,24 @@ test("pcs pool: the checked-in known answers (test/vectors/pcs-whir.json) come o
   try {
     await pool.ready();
     const vectors = JSON.parse(readFileSync(join(process.cwd(), "test", "vectors", "pcs-whir.json"), "utf8")) as {
-      set: WhirSetId; numVariables: number; width: CommittedWidth; seed: number; commitmentHex: string; proofBytes: number; proofDigest: number[];
+      set: WhirSetId;
+      numVariables: number;
+      width: CommittedWidth;
+      seed: number;
+      commitmentHex: string;
+      proofBytes: number;
+      proofDigest: number[];
     }[];
     assert.ok(vectors.length >= 5);
     for (const v of vectors) {
       const { commitment, proof } = prove(v.set, v.numVariables, v.width, v.seed, pool);
       assert.equal(commitment, v.commitmentHex, `${v.set} m=${v.numVariables}`);
       assert.equal(proof.length, v.proofBytes);
-      assert.deepEqual([...sponge(new Uint32Array(proof.buffer, proof.byteOffset, proof.length / 4))], v.proofDigest, `${v.set} m=${v.numVariables} digest`);
+      assert.deepEqual(
+        [...sponge(new Uint32Array(proof.buffer, proof.byteOffset, proof.length / 4))],
+        v.proofDigest,
+        `${v.set} m=${v.numVariables} digest`,
+      );
     }
   } finally {
     await pool.close();
@@ -135,8 +177,16 @@ test("pcs pool: a closed pool gives PCS_POOL_CLOSED to commitments and openings"
 
 test("pcs pool: bad options give PCS_BAD_OPTION before any thread starts", () => {
   for (const threads of [0, -1, 1.5, 257, Number.NaN, "2"]) {
-    assert.throws(() => createPcsPool({ threads: threads as number }), isPcsError("PCS_BAD_OPTION"), `threads ${String(threads)}`);
-    assert.throws(() => installDefaultPcsPool({ threads: threads as number }), isPcsError("PCS_BAD_OPTION"), `default threads ${String(threads)}`);
+    assert.throws(
+      () => createPcsPool({ threads: threads as number }),
+      isPcsError("PCS_BAD_OPTION"),
+      `threads ${String(threads)}`,
+    );
+    assert.throws(
+      () => installDefaultPcsPool({ threads: threads as number }),
+      isPcsError("PCS_BAD_OPTION"),
+      `default threads ${String(threads)}`,
+    );
   }
   for (const minChunkRows of [0, 2, 3, 6, 1 << 21, 4.5]) {
     assert.throws(() => createPcsPool({ minChunkRows }), isPcsError("PCS_BAD_OPTION"), `minChunkRows ${minChunkRows}`);
@@ -144,10 +194,17 @@ test("pcs pool: bad options give PCS_BAD_OPTION before any thread starts", () =>
   assert.throws(() => createPcsPool(null as never), isPcsError("PCS_BAD_OPTION"));
   const evals = randomEvaluations(4, 41);
   for (const workers of [{}, 3, "pool", { merkle: 1 }]) {
-    assert.throws(() => whirCommit(evals, { workers: workers as never }), isPcsError("PCS_BAD_OPTION"), `workers ${JSON.stringify(workers)}`);
+    assert.throws(
+      () => whirCommit(evals, { workers: workers as never }),
+      isPcsError("PCS_BAD_OPTION"),
+      `workers ${JSON.stringify(workers)}`,
+    );
   }
   const committed = whirCommit(evals, { workers: null });
-  assert.throws(() => whirOpen(committed, twoClaims(evals, 4, 41), { workers: {} as never }), isPcsError("PCS_BAD_OPTION"));
+  assert.throws(
+    () => whirOpen(committed, twoClaims(evals, 4, 41), { workers: {} as never }),
+    isPcsError("PCS_BAD_OPTION"),
+  );
 });
 
 test("pcs pool: importing the internal modules installs no default pool; installDefaultPcsPool does (on more than one core), lazily", () => {
@@ -172,7 +229,11 @@ test("pcs pool: importing the internal modules installs no default pool; install
 /** Runs a module body in a child process; returns its exit status and output. */
 function child(body: string): { status: number | null; stdout: string; stderr: string; ms: number } {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", body], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", body], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
 }
 
@@ -202,6 +263,10 @@ test("pcs pool: a process exits on its own with an idle pool it never closed (ex
 
 test("pcs pool: workers inherit the process's options but those that give it a script", () => {
   assert.deepEqual(workerExecArgv(["--input-type=module", "-e", "code", "--import", "./x.js"]), ["--import", "./x.js"]);
-  assert.deepEqual(workerExecArgv(["--input-type", "module", "--eval", "code", "--max-old-space-size=512"]), ["--max-old-space-size=512"]);
-  assert.deepEqual(workerExecArgv(["-p", "1+1", "--eval=x", "--print=y", "--enable-source-maps"]), ["--enable-source-maps"]);
+  assert.deepEqual(workerExecArgv(["--input-type", "module", "--eval", "code", "--max-old-space-size=512"]), [
+    "--max-old-space-size=512",
+  ]);
+  assert.deepEqual(workerExecArgv(["-p", "1+1", "--eval=x", "--print=y", "--enable-source-maps"]), [
+    "--enable-source-maps",
+  ]);
 });

@@ -6,13 +6,39 @@ import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
 import { rootOfUnity } from "../../src/pcs/domain.js";
 import { evaluateNaive, nttReference as nttInPlace } from "../../src/pcs/ntt.js";
-import { codewordOfRows, codewordReference, encodeRowsReference as encodeRows, gatherRows, rowsOfCodeword } from "../../src/pcs/encode.js";
+import {
+  codewordOfRows,
+  codewordReference,
+  encodeRowsReference as encodeRows,
+  gatherRows,
+  rowsOfCodeword,
+} from "../../src/pcs/encode.js";
 import { foldRow } from "../../src/pcs/fold.js";
 import {
-  addScaledEqTable, addScaledEqTableBase, powerPointBase, coefficientsToEvaluations, eqEval, evaluateCoefficients, evaluateUnivariate, evaluateUnivariateAtBase,
-  evaluationsToCoefficients, extAt, foldCoefficients, foldEvaluations, liftToExtension, powerPoint,
+  addScaledEqTable,
+  addScaledEqTableBase,
+  powerPointBase,
+  coefficientsToEvaluations,
+  eqEval,
+  evaluateCoefficients,
+  evaluateUnivariate,
+  evaluateUnivariateAtBase,
+  evaluationsToCoefficients,
+  extAt,
+  foldCoefficients,
+  foldEvaluations,
+  liftToExtension,
+  powerPoint,
 } from "../../src/pcs/multilinear.js";
-import { buildMerkleTree, buildMerkleTreeReference, distinctSorted, hashRow, multiproofSize, openMultiproof, verifyMultiproof } from "../../src/pcs/merkle.js";
+import {
+  buildMerkleTree,
+  buildMerkleTreeReference,
+  distinctSorted,
+  hashRow,
+  multiproofSize,
+  openMultiproof,
+  verifyMultiproof,
+} from "../../src/pcs/merkle.js";
 import { roundPolynomial, roundValueAt } from "../../src/pcs/sumcheck.js";
 import { mleByDefinition, randomEvaluations, randomPoint, rng } from "./support.js";
 
@@ -118,7 +144,13 @@ test("folding evaluations and coefficients by α fixes variable 0 of the same po
 });
 
 test("foldRow of an encoded row equals the folded polynomial at x^(2^k), base and extension rows", () => {
-  for (const [m, logInvRate, k] of [[1, 1, 1], [3, 1, 2], [5, 2, 5], [6, 1, 3], [7, 2, 4]] as const) {
+  for (const [m, logInvRate, k] of [
+    [1, 1, 1],
+    [3, 1, 2],
+    [5, 2, 5],
+    [6, 1, 3],
+    [7, 2, 4],
+  ] as const) {
     for (const width of [1, 4]) {
       const coeffs = randomEvaluations(m, 70 + m + width, width);
       const logDomain = m + logInvRate;
@@ -132,26 +164,38 @@ test("foldRow of an encoded row equals the folded polynomial at x^(2^k), base an
         const row = rows.subarray(j * rowWords, (j + 1) * rowWords);
         const x = pow(omega, j);
         const got = foldRow(width === 1 ? liftToExtension(row) : row.slice(), x, rootOfUnity(k), alphas);
-        assert.deepEqual(got, evaluateUnivariateAtBase(folded, pow(x, 2 ** k)), `m=${m} k=${k} width=${width} row ${j}`);
+        assert.deepEqual(
+          got,
+          evaluateUnivariateAtBase(folded, pow(x, 2 ** k)),
+          `m=${m} k=${k} width=${width} row ${j}`,
+        );
       }
     }
   }
 });
 
 test("encodeRows: row j, column t is F(ω^(j + t·rows))", () => {
-  const m = 4, logDomain = 6, k = 2;
+  const m = 4,
+    logDomain = 6,
+    k = 2;
   const coeffs = randomEvaluations(m, 91);
   const rows = encodeRows(coeffs, 1, logDomain, k);
   const omega = rootOfUnity(logDomain);
   const c4 = liftToExtension(coeffs);
   const nRows = 1 << (logDomain - k);
-  for (let j = 0; j < nRows; j++) for (let t = 0; t < 1 << k; t++) {
-    assert.equal(rows[j * (1 << k) + t], evaluateUnivariateAtBase(c4, pow(omega, j + t * nRows))[0]);
-  }
+  for (let j = 0; j < nRows; j++)
+    for (let t = 0; t < 1 << k; t++) {
+      assert.equal(rows[j * (1 << k) + t], evaluateUnivariateAtBase(c4, pow(omega, j + t * nRows))[0]);
+    }
 });
 
 test("a codeword's rows: gathered rows are the encoding's rows, and rows back to the codeword is the identity", () => {
-  for (const [width, m, logDomain, k] of [[1, 4, 6, 2], [4, 5, 7, 3], [1, 3, 3, 3], [4, 2, 4, 1]] as const) {
+  for (const [width, m, logDomain, k] of [
+    [1, 4, 6, 2],
+    [4, 5, 7, 3],
+    [1, 3, 3, 3],
+    [4, 2, 4, 1],
+  ] as const) {
     const coeffs = new Uint32Array((1 << m) * width).map(rng(m * 7 + width));
     const codeword = codewordReference(coeffs, width, logDomain);
     const rows = encodeRows(coeffs, width, logDomain, k);
@@ -160,12 +204,24 @@ test("a codeword's rows: gathered rows are the encoding's rows, and rows back to
     const rowWords = (1 << k) * width;
     const indices = [0, (1 << (logDomain - k)) - 1, 1 % (1 << (logDomain - k))];
     const opened = gatherRows(codeword, width, logDomain, k, indices);
-    indices.forEach((j, r) => assert.deepEqual(opened.subarray(r * rowWords, (r + 1) * rowWords), rows.subarray(j * rowWords, (j + 1) * rowWords), `row ${j}`));
+    indices.forEach((j, r) =>
+      assert.deepEqual(
+        opened.subarray(r * rowWords, (r + 1) * rowWords),
+        rows.subarray(j * rowWords, (j + 1) * rowWords),
+        `row ${j}`,
+      ),
+    );
   }
 });
 
 test("the batched Merkle tree equals the node-by-node reference; multiproofs open and verify any subset", () => {
-  for (const [logRows, rowWords] of [[0, 3], [1, 8], [4, 32], [6, 128], [9, 7]] as const) {
+  for (const [logRows, rowWords] of [
+    [0, 3],
+    [1, 8],
+    [4, 32],
+    [6, 128],
+    [9, 7],
+  ] as const) {
     const rows = new Uint32Array((1 << logRows) * rowWords).map(rng(logRows + rowWords));
     const fast = buildMerkleTree(rows, rowWords, logRows);
     const ref = buildMerkleTreeReference(rows, rowWords, logRows);
@@ -183,7 +239,11 @@ test("the batched Merkle tree equals the node-by-node reference; multiproofs ope
         const bad = sib.slice();
         bad[next() % bad.length]! ^= 1;
         assert.equal(verifyMultiproof(fast.root, logRows, idx, leaves, bad), false, "a changed sibling");
-        assert.equal(verifyMultiproof(fast.root, logRows, idx, leaves, sib.subarray(0, sib.length - 8)), false, "a missing sibling");
+        assert.equal(
+          verifyMultiproof(fast.root, logRows, idx, leaves, sib.subarray(0, sib.length - 8)),
+          false,
+          "a missing sibling",
+        );
       }
       const extra = new Uint32Array([...sib, ...fast.root]);
       assert.equal(verifyMultiproof(fast.root, logRows, idx, leaves, extra), false, "an unused sibling");

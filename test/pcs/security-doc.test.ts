@@ -21,8 +21,15 @@ function render(): string[] {
       if (m > maxVariables(set)) continue;
       const s = whirSchedule(set, m);
       const r = whirSecurity(set, m);
-      const rounds = s.rounds.map((x) => `${x.numVariables}/${x.logInvRate}/${set.regime === "unique-decoding" ? "–" : x.logEta.toFixed(2)}`).join(", ");
-      const ood = `${s.initialOodSamples}; ${s.rounds.slice(0, -1).map((x) => x.nextOodSamples).join(", ") || "–"}`;
+      const rounds = s.rounds
+        .map((x) => `${x.numVariables}/${x.logInvRate}/${set.regime === "unique-decoding" ? "–" : x.logEta.toFixed(2)}`)
+        .join(", ");
+      const ood = `${s.initialOodSamples}; ${
+        s.rounds
+          .slice(0, -1)
+          .map((x) => x.nextOodSamples)
+          .join(", ") || "–"
+      }`;
       rows.push(
         `| ${set.id} | ${m} | ${rounds} → ${s.finalVariables} | ${s.rounds.map((x) => x.queries).join(", ")} | ${ood} | ${s.rounds.map((x) => x.foldPowBits).join(", ")} | ${s.rounds.map((x) => x.queryPowBits).join(", ")} | ${f(r.bits)} | ${f(r.regimes["unique-decoding"].bits)} | ${f(r.regimes["johnson-bound"].bits)} | ${f(r.regimes.capacity.bits)} | ${r.regimes[set.regime].weakest} |`,
       );
@@ -36,7 +43,10 @@ test("docs/pcs.md §5.3 is the table whirSecurity computes", () => {
   const start = doc.indexOf("<!-- security-table:start -->\n");
   const end = doc.indexOf("<!-- security-table:end -->");
   assert.ok(start >= 0 && end > start, "docs/pcs.md has the security-table markers");
-  const lines = doc.slice(start + "<!-- security-table:start -->\n".length, end).trim().split("\n");
+  const lines = doc
+    .slice(start + "<!-- security-table:start -->\n".length, end)
+    .trim()
+    .split("\n");
   assert.deepEqual(lines, render());
 });
 
@@ -44,7 +54,10 @@ test("every offered set reaches its target in its own regime at every allowed m,
   for (const set of whirParameterSets()) {
     for (let m = 1; m <= maxVariables(set); m++) {
       const r = whirSecurity(set, m);
-      assert.ok(r.bits >= set.securityBits - 0.05, `${set.id} m=${m}: ${r.bits} bits (weakest ${r.regimes[set.regime].weakest})`);
+      assert.ok(
+        r.bits >= set.securityBits - 0.05,
+        `${set.id} m=${m}: ${r.bits} bits (weakest ${r.regimes[set.regime].weakest})`,
+      );
       assert.ok(r.maxPowBits <= 16, `${set.id} m=${m}: ${r.maxPowBits} grinding bits`);
       assert.equal(r.fieldBits, 123.9);
     }

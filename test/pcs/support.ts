@@ -61,11 +61,12 @@ export function mleByDefinition(evaluations: Uint32Array, point: readonly Ext[])
 
 function extMulLocal(a: Ext, b: Ext): Ext {
   const r = [0, 0, 0, 0];
-  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
-    const p = mul(a[i]!, b[j]!);
-    const k = i + j;
-    if (k < 4) r[k] = add(r[k]!, p);
-    else r[k - 4] = add(r[k - 4]!, mul(3, p));
-  }
+  for (let i = 0; i < 4; i++)
+    for (let j = 0; j < 4; j++) {
+      const p = mul(a[i]!, b[j]!);
+      const k = i + j;
+      if (k < 4) r[k] = add(r[k]!, p);
+      else r[k - 4] = add(r[k - 4]!, mul(3, p));
+    }
   return r as unknown as Ext;
 }

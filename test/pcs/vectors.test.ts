@@ -43,7 +43,15 @@ function compute(set: WhirSetId, m: number, width: CommittedWidth, seed: number)
   const proof = whirOpen(committed, claims);
   assert.deepEqual(whirVerify(committed.commitment, claims, proof, { alsoAccept: [set] }), { ok: true });
   const words = new Uint32Array(proof.buffer, proof.byteOffset, proof.length / 4);
-  return { set, numVariables: m, width, seed, commitmentHex: hex(encodeWhirCommitment(committed.commitment)), proofBytes: proof.length, proofDigest: [...sponge(words)] };
+  return {
+    set,
+    numVariables: m,
+    width,
+    seed,
+    commitmentHex: hex(encodeWhirCommitment(committed.commitment)),
+    proofBytes: proof.length,
+    proofDigest: [...sponge(words)],
+  };
 }
 
 test("WHIR commitments and proofs match the checked-in known answers", () => {

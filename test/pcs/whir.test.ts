@@ -4,8 +4,21 @@ import type { Ext } from "../../src/field/extension.js";
 import { P } from "../../src/field/koalabear.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import {
-  decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof, whirCommit, whirCommitOn, whirOpen, whirOpenOn,
-  whirParameterSets, whirReadCommitmentOn, whirVerify, whirVerifyOn, type WhirAdversary, type WhirClaim, type WhirSetId,
+  decodeWhirCommitment,
+  decodeWhirProof,
+  encodeWhirCommitment,
+  encodeWhirProof,
+  whirCommit,
+  whirCommitOn,
+  whirOpen,
+  whirOpenOn,
+  whirParameterSets,
+  whirReadCommitmentOn,
+  whirVerify,
+  whirVerifyOn,
+  type WhirAdversary,
+  type WhirClaim,
+  type WhirSetId,
 } from "../../src/pcs/index.js";
 import { randomEvaluations, twoClaims, rng } from "./support.js";
 
@@ -17,7 +30,13 @@ function bump(e: Ext): Ext {
 }
 
 /** Proves on a transcript of its own with an adversary and verifies; returns the verdict. */
-function forge(m: number, seed: number, adversary: WhirAdversary, set: WhirSetId = "cb100-r4", claimsOf = twoClaims): ReturnType<typeof whirVerifyOn> {
+function forge(
+  m: number,
+  seed: number,
+  adversary: WhirAdversary,
+  set: WhirSetId = "cb100-r4",
+  claimsOf = twoClaims,
+): ReturnType<typeof whirVerifyOn> {
   const evals = randomEvaluations(m, seed);
   const claims = claimsOf(evals, m, seed);
   const tp = DuplexChallenger.withDomain("forgery");
@@ -46,9 +65,16 @@ test("honest openings are accepted under every parameter set, base and extension
         const m = 7 + (count % 2);
         const evals = randomEvaluations(m, 200 + count, width);
         const committed = whirCommit(evals, { set, width });
-        const claims: WhirClaim[] = [...twoClaims(evals, m, 300, width), ...twoClaims(evals, m, 301, width)].slice(0, count);
+        const claims: WhirClaim[] = [...twoClaims(evals, m, 300, width), ...twoClaims(evals, m, 301, width)].slice(
+          0,
+          count,
+        );
         const proof = whirOpen(committed, claims);
-        assert.deepEqual(whirVerify(committed.commitment, claims, proof, everySet), { ok: true }, `${set} width ${width} ${count} claims`);
+        assert.deepEqual(
+          whirVerify(committed.commitment, claims, proof, everySet),
+          { ok: true },
+          `${set} width ${width} ${count} claims`,
+        );
       }
     }
   }
@@ -71,8 +97,16 @@ test("a claim with a wrong value is rejected, whether the prover is honest about
 
 test("forgeries: a changed round polynomial in any sumcheck round (iterations and final) is rejected", () => {
   const m = 13; // iterations of 5 and 5 variables, then a final polynomial of 3
-  for (const [i, s] of [[0, 0], [0, 4], [1, 2], [2, 0], [2, 2]] as const) {
-    const v = forge(m, 500 + i * 5 + s, { roundPolynomial: (ii, ss, h) => (ii === i && ss === s ? [bump(h[0]), h[1]] : h) });
+  for (const [i, s] of [
+    [0, 0],
+    [0, 4],
+    [1, 2],
+    [2, 0],
+    [2, 2],
+  ] as const) {
+    const v = forge(m, 500 + i * 5 + s, {
+      roundPolynomial: (ii, ss, h) => (ii === i && ss === s ? [bump(h[0]), h[1]] : h),
+    });
     assert.equal(v.ok, false, `iteration ${i} round ${s}`);
     if (!v.ok) assert.equal(v.code, "PCS_FINAL_CLAIM");
     const v2 = forge(m, 510 + i, { roundPolynomial: (ii, ss, h) => (ii === i && ss === s ? [h[0], bump(h[1])] : h) });
@@ -88,7 +122,12 @@ test("forgeries: a changed out-of-domain answer of a folded function is rejected
 
 test("forgeries: a wrong final polynomial is rejected", () => {
   for (const j of [0, 3]) {
-    const v = forge(13, 700 + j, { finalCoefficients: (c) => { c[4 * j] = (c[4 * j]! + 1) % P; return c; } });
+    const v = forge(13, 700 + j, {
+      finalCoefficients: (c) => {
+        c[4 * j] = (c[4 * j]! + 1) % P;
+        return c;
+      },
+    });
     assert.equal(v.ok, false);
     if (!v.ok) assert.match(v.code, /PCS_FINAL_POLYNOMIAL|PCS_FINAL_CLAIM/);
   }
@@ -96,10 +135,18 @@ test("forgeries: a wrong final polynomial is rejected", () => {
 
 test("forgeries: a changed opened row or Merkle sibling in any iteration is rejected", () => {
   for (const i of [0, 1]) {
-    const v = forge(13, 800 + i, { rows: (ii, rows) => { if (ii === i) rows[3] = (rows[3]! + 1) % P; } });
+    const v = forge(13, 800 + i, {
+      rows: (ii, rows) => {
+        if (ii === i) rows[3] = (rows[3]! + 1) % P;
+      },
+    });
     assert.equal(v.ok, false);
     if (!v.ok) assert.equal(v.code, "PCS_MERKLE", `rows of iteration ${i}`);
-    const s = forge(13, 810 + i, { siblings: (ii, sib) => { if (ii === i) sib[0] = (sib[0]! + 1) % P; } });
+    const s = forge(13, 810 + i, {
+      siblings: (ii, sib) => {
+        if (ii === i) sib[0] = (sib[0]! + 1) % P;
+      },
+    });
     assert.equal(s.ok, false);
     if (!s.ok) assert.equal(s.code, "PCS_MERKLE", `siblings of iteration ${i}`);
   }
@@ -124,7 +171,11 @@ test("a committed word far from the code is rejected over many seeds (δ = 1/2 o
     const claims = twoClaims(evals, m, 1100 + seed);
     const next = rng(1200 + seed);
     const tp = DuplexChallenger.withDomain("far");
-    const state = whirCommitOn(tp, evals, { corruptCodeword: (rows) => { for (let i = 0; i < rows.length; i++) if (next() & 1) rows[i] = next(); } });
+    const state = whirCommitOn(tp, evals, {
+      corruptCodeword: (rows) => {
+        for (let i = 0; i < rows.length; i++) if (next() & 1) rows[i] = next();
+      },
+    });
     const proof = whirOpenOn(tp, state, claims);
     const tv = DuplexChallenger.withDomain("far");
     const v = whirVerifyOn(tv, whirReadCommitmentOn(tv, state.commitment), claims, proof);
@@ -141,7 +192,12 @@ test("a committed word with one corrupted value is rejected when the queries rea
     const evals = randomEvaluations(m, 1300 + seed);
     const claims = twoClaims(evals, m, 1400 + seed);
     const tp = DuplexChallenger.withDomain("near");
-    const state = whirCommitOn(tp, evals, { set: "cb100-r4", corruptCodeword: (rows) => { rows[0] = (rows[0]! + 1) % P; } });
+    const state = whirCommitOn(tp, evals, {
+      set: "cb100-r4",
+      corruptCodeword: (rows) => {
+        rows[0] = (rows[0]! + 1) % P;
+      },
+    });
     const proof = whirOpenOn(tp, state, claims);
     const tv = DuplexChallenger.withDomain("near");
     const v = whirVerifyOn(tv, whirReadCommitmentOn(tv, state.commitment), claims, proof);
@@ -206,7 +262,11 @@ test("the verifier refuses claims that are not canonical or not well formed inst
     if (!v.ok) assert.equal(v.code, "PCS_BAD_CLAIM", `${what}: ${v.reason}`);
     assert.throws(() => whirOpen(committed, cl as WhirClaim[]), { code: "PCS_BAD_CLAIM" }, what);
   }
-  const encoded = whirVerify(encodeWhirCommitment(committed.commitment) as unknown as typeof committed.commitment, claims, proof);
+  const encoded = whirVerify(
+    encodeWhirCommitment(committed.commitment) as unknown as typeof committed.commitment,
+    claims,
+    proof,
+  );
   assert.equal(encoded.ok, false);
   if (!encoded.ok) {
     assert.equal(encoded.code, "PCS_SHAPE");
@@ -225,8 +285,23 @@ test("non-canonical evaluations are PCS_BAD_POLYNOMIAL, and a polynomial too lar
 test("evaluateMultilinear refuses points of the wrong size or with non-canonical coordinates", async () => {
   const { evaluateMultilinear } = await import("../../src/pcs/index.js");
   const evals = randomEvaluations(3, 1800);
-  assert.throws(() => evaluateMultilinear(evals, [[1, 0, 0, 0], [2, 0, 0, 0]]), { code: "PCS_BAD_CLAIM" });
-  assert.throws(() => evaluateMultilinear(evals, [[1, 0, 0, 0], [2, 0, 0, 0], [P, 0, 0, 0]]), { code: "PCS_BAD_CLAIM" });
+  assert.throws(
+    () =>
+      evaluateMultilinear(evals, [
+        [1, 0, 0, 0],
+        [2, 0, 0, 0],
+      ]),
+    { code: "PCS_BAD_CLAIM" },
+  );
+  assert.throws(
+    () =>
+      evaluateMultilinear(evals, [
+        [1, 0, 0, 0],
+        [2, 0, 0, 0],
+        [P, 0, 0, 0],
+      ]),
+    { code: "PCS_BAD_CLAIM" },
+  );
   assert.throws(() => evaluateMultilinear(new Uint32Array(3), []), { code: "PCS_BAD_POLYNOMIAL" });
   assert.deepEqual(evaluateMultilinear(new Uint32Array([3, 5]), [[2, 0, 0, 0]]), [7, 0, 0, 0]);
 });
@@ -239,10 +314,21 @@ test("each grinding witness is checked: a changed fold or query witness is PCS_P
   const proof = decodeWhirProof(whirOpen(committed, claims));
   const r = proof.rounds.findIndex((x) => x.foldWitnesses.length > 0);
   assert.ok(r >= 0, "some iteration grinds before its folding challenges");
-  const withFold = { ...proof, rounds: proof.rounds.map((x, i) => (i === r ? { ...x, foldWitnesses: [x.foldWitnesses[0]! + 1, ...x.foldWitnesses.slice(1)] } : x)) };
+  const withFold = {
+    ...proof,
+    rounds: proof.rounds.map((x, i) =>
+      i === r ? { ...x, foldWitnesses: [x.foldWitnesses[0]! + 1, ...x.foldWitnesses.slice(1)] } : x,
+    ),
+  };
   const q = proof.rounds.findIndex((x) => x.queryWitness !== null);
-  const withQuery = { ...proof, rounds: proof.rounds.map((x, i) => (i === q ? { ...x, queryWitness: x.queryWitness! + 1 } : x)) };
-  for (const [what, forged] of [["fold", withFold], ["query", withQuery]] as const) {
+  const withQuery = {
+    ...proof,
+    rounds: proof.rounds.map((x, i) => (i === q ? { ...x, queryWitness: x.queryWitness! + 1 } : x)),
+  };
+  for (const [what, forged] of [
+    ["fold", withFold],
+    ["query", withQuery],
+  ] as const) {
     const v = whirVerify(committed.commitment, claims, encodeWhirProof(forged));
     assert.equal(v.ok, false, what);
     if (!v.ok) assert.equal(v.code, "PCS_PROOF_OF_WORK", `${what}: ${v.reason}`);

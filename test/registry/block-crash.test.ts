@@ -26,15 +26,32 @@ const UPDATES = [
 ];
 
 /** Runs the child until it kills itself (or prints `held STEP` with `hold`, resolving with the live child). */
-function runChild(db: string, updates: string, out: string, step: string, mode: "kill" | "hold", profile: "v2" | "v3" = "v2"): Promise<{ signal: NodeJS.Signals | null; kill?: () => Promise<void> }> {
+function runChild(
+  db: string,
+  updates: string,
+  out: string,
+  step: string,
+  mode: "kill" | "hold",
+  profile: "v2" | "v3" = "v2",
+): Promise<{ signal: NodeJS.Signals | null; kill?: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child, db, updates, out, step, mode, profile], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [child, db, updates, out, step, mode, profile], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     let exited: Promise<void> = new Promise((r) => proc.once("exit", () => r()));
     const timer = setTimeout(() => proc.kill("SIGKILL"), 120_000);
     proc.stderr.on("data", (c: Buffer) => (err += c.toString()));
     proc.stdout.on("data", (c: Buffer) => {
-      if (mode === "hold" && c.toString().includes(`held ${step}`)) resolve({ signal: null, kill: async () => { proc.kill("SIGKILL"); await exited; clearTimeout(timer); } });
+      if (mode === "hold" && c.toString().includes(`held ${step}`))
+        resolve({
+          signal: null,
+          kill: async () => {
+            proc.kill("SIGKILL");
+            await exited;
+            clearTimeout(timer);
+          },
+        });
     });
     proc.on("error", reject);
     proc.on("exit", (code, signal) => {
@@ -57,10 +74,27 @@ const pendingRows = (db: string) => {
 };
 
 /** A name-keyed registry (depth 12) and a copy of it for each case, with the updates file. */
-async function fixture(): Promise<{ fresh: (name: string) => { base: string; db: string; out: string }; updates: string; rootA: string }> {
+async function fixture(): Promise<{
+  fresh: (name: string) => { base: string; db: string; out: string };
+  updates: string;
+  rootA: string;
+}> {
   const base = tempDir();
   const db = join(base, "db");
-  const imp = await run("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "20", "--threads", "0", "--depth", "12");
+  const imp = await run(
+    "registry",
+    "import",
+    "--db",
+    db,
+    "--source",
+    "npm-repos",
+    "--limit",
+    "20",
+    "--threads",
+    "0",
+    "--depth",
+    "12",
+  );
   assert.equal(imp.code, 0, imp.err);
   const updates = join(base, "u.ndjson");
   writeFileSync(updates, UPDATES.map((u) => JSON.stringify(u)).join("\n") + "\n");
@@ -82,7 +116,9 @@ const STEPS = [
   { step: "cleared", committed: true },
 ] as const;
 
-test("prove-block SIGKILLed after each step: the next `registry root` removes an uncommitted block, renames a committed one, clears the record; the registry checks", { timeout: 600_000 }, async () => {
+test("prove-block SIGKILLed after each step: the next `registry root` removes an uncommitted block, renames a committed one, clears the record; the registry checks", {
+  timeout: 600_000,
+}, async () => {
   const { fresh, updates, rootA } = await fixture();
   for (const { step, committed } of STEPS) {
     const c = fresh(step);
@@ -92,7 +128,8 @@ test("prove-block SIGKILLed after each step: the next `registry root` removes an
       // the case a file check cannot tell apart: a complete block that verifies, never committed
       const h = join(c.base, hidden(c.base)[0]!);
       assert.deepEqual(readdirSync(h).sort(), ["block.bin", "block.json", "requests.json"]);
-      const toRoot = JSON.parse((await import("node:fs")).readFileSync(join(h, "block.json"), "utf8")).to_root as string;
+      const toRoot = JSON.parse((await import("node:fs")).readFileSync(join(h, "block.json"), "utf8"))
+        .to_root as string;
       const v = await run("registry", "verify-block", "--from-root", rootA, "--to-root", toRoot, "--dir", h);
       assert.equal(v.code, 0, `${step}: the uncommitted block's files verify: ${v.out}${v.err}`);
     }
@@ -103,7 +140,11 @@ test("prove-block SIGKILLed after each step: the next `registry root` removes an
     assert.deepEqual(pendingRows(c.db), [], `${step}: the pending record is removed`);
     if (committed) {
       assert.notDeepEqual(head.root, rootA, `${step}: the block was committed`);
-      assert.deepEqual(readdirSync(c.out).sort(), ["block.bin", "block.json", "requests.json"], `${step}: DIR holds the committed block`);
+      assert.deepEqual(
+        readdirSync(c.out).sort(),
+        ["block.bin", "block.json", "requests.json"],
+        `${step}: DIR holds the committed block`,
+      );
       const v = await run("registry", "verify-block", "--from-root", rootA, "--to-root", head.root, "--dir", c.out);
       assert.equal(v.code, 0, `${step}: ${v.out}${v.err}`);
     } else {
@@ -120,7 +161,9 @@ test("prove-block SIGKILLed after each step: the next `registry root` removes an
   }
 });
 
-test("a pending block whose writer runs is left alone; once the writer is killed the next open removes it", { timeout: 300_000 }, async () => {
+test("a pending block whose writer runs is left alone; once the writer is killed the next open removes it", {
+  timeout: 300_000,
+}, async () => {
   const { fresh, rootA, updates } = await fixture();
   const c = fresh("held");
   const held = await runChild(c.db, updates, c.out, "written", "hold");
@@ -141,9 +184,14 @@ test("a pending block whose writer runs is left alone; once the writer is killed
   assert.equal(existsSync(c.out), false);
 });
 
-test("a v3 prove-block SIGKILLed before its commit leaves no kept block proof; after it, the kept proof is DIR's files", { timeout: 300_000 }, async () => {
+test("a v3 prove-block SIGKILLed before its commit leaves no kept block proof; after it, the kept proof is DIR's files", {
+  timeout: 300_000,
+}, async () => {
   const { fresh, updates, rootA } = await fixture();
-  for (const { step, committed } of [{ step: "written", committed: false }, { step: "committed", committed: true }] as const) {
+  for (const { step, committed } of [
+    { step: "written", committed: false },
+    { step: "committed", committed: true },
+  ] as const) {
     const c = fresh(`v3-${step}`);
     const r = await runChild(c.db, updates, c.out, step, "kill", "v3");
     assert.equal(r.signal, "SIGKILL", `${step}: the child was killed`);
@@ -157,10 +205,17 @@ test("a v3 prove-block SIGKILLed before its commit leaves no kept block proof; a
         assert.deepEqual(head.root, rootA, `${step}: nothing was committed`);
         assert.deepEqual(kept, [], `${step}: no block proof is kept for a batch that did not commit`);
       } else {
-        assert.deepEqual(kept.map((b) => [b.batch, b.from_root, b.to_root]), [[head.batch, rootA, head.root]]);
+        assert.deepEqual(
+          kept.map((b) => [b.batch, b.from_root, b.to_root]),
+          [[head.batch, rootA, head.root]],
+        );
         const b = s.blockProof(head.batch)!;
         const { readFileSync } = await import("node:fs");
-        assert.deepEqual(b.proof, new Uint8Array(readFileSync(join(c.out, "block.bin"))), "the kept proof is DIR's block.bin");
+        assert.deepEqual(
+          b.proof,
+          new Uint8Array(readFileSync(join(c.out, "block.bin"))),
+          "the kept proof is DIR's block.bin",
+        );
         assert.equal(b.blockJson, readFileSync(join(c.out, "block.json"), "utf8"));
       }
     } finally {

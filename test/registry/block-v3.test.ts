@@ -32,12 +32,24 @@ test("v3BlockUpdates (one batched Keccak call) equals v3BlockUpdate per update: 
 test("the old-leaf rules follow the ops: insert Empty, restore Tombstone, replace and delete the name's record", () => {
   assert.deepEqual(oldLeafRule({ op: "insert", name: "a", value: null }), { rule: "empty" });
   assert.deepEqual(oldLeafRule({ op: "restore", name: "a" }), { rule: "tombstone" });
-  assert.deepEqual(oldLeafRule({ op: "replace", name: "a", value: null }), { rule: "record", identity: nameIdentity("a") });
+  assert.deepEqual(oldLeafRule({ op: "replace", name: "a", value: null }), {
+    rule: "record",
+    identity: nameIdentity("a"),
+  });
   assert.deepEqual(oldLeafRule({ op: "delete", name: "a" }), { rule: "record", identity: nameIdentity("a") });
 });
 
 test("v3BlockUpdates refuses what v3BlockUpdate refuses, naming the update", () => {
-  const bad: BlockUpdate[] = [UPDATES[0]!, { op: "insert", name: "too-many", value: { fields: Array.from({ length: 30 }, (_, i) => i) } }];
-  assert.throws(() => v3BlockUpdates(bad, 24, 31), (e) => e instanceof RegistryError && e.code === "BAD_BLOCK" && e.details.update === 1);
-  assert.throws(() => v3BlockUpdates([{ op: "insert", name: "no-value" }], 24, 31), (e) => e instanceof RegistryError && e.code === "BAD_BLOCK" && e.details.update === 0);
+  const bad: BlockUpdate[] = [
+    UPDATES[0]!,
+    { op: "insert", name: "too-many", value: { fields: Array.from({ length: 30 }, (_, i) => i) } },
+  ];
+  assert.throws(
+    () => v3BlockUpdates(bad, 24, 31),
+    (e) => e instanceof RegistryError && e.code === "BAD_BLOCK" && e.details.update === 1,
+  );
+  assert.throws(
+    () => v3BlockUpdates([{ op: "insert", name: "no-value" }], 24, 31),
+    (e) => e instanceof RegistryError && e.code === "BAD_BLOCK" && e.details.update === 0,
+  );
 });

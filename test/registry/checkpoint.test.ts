@@ -14,7 +14,13 @@ import { RegistryError } from "../../src/registry/errors.js";
 import { formatRoot, rootBytes } from "../../src/registry/root.js";
 import { checkpointText, verifyCheckpoint } from "../../src/registry/checkpoint/checkpoint.js";
 import { formatVerifierKey, keyHash, openNote, parseVerifierKey } from "../../src/registry/checkpoint/note.js";
-import { generateSigningKey, readSigningKey, signCheckpoint, signingKeyOfSeed, signingKeyText } from "../../src/registry/checkpoint/signing-key.js";
+import {
+  generateSigningKey,
+  readSigningKey,
+  signCheckpoint,
+  signingKeyOfSeed,
+  signingKeyText,
+} from "../../src/registry/checkpoint/signing-key.js";
 import { proveNameRead } from "../../src/counterparty/prove.js";
 import { verifyRecordProof } from "../../src/registry/verify-record.js";
 import { freshDir, makeRegistry, RECORDS, removeDir } from "../web/support.js";
@@ -39,11 +45,18 @@ test("known answer: the Go sumdb/note vector — key hash, verifier key, key fil
   assert.equal(readSigningKey(join(dir, "go.key")).verifierKey, GO_VERIFIER);
   // the signature line of the Go note, recomputed: base64(key hash ‖ Ed25519(text))
   const signature = sign(null, Buffer.from(GO_TEXT, "utf8"), key.privateKey);
-  assert.equal(`\u2014 PeterNeumann ${Buffer.concat([Buffer.from(key.hash), signature]).toString("base64")}`, GO_NOTE.split("\n").at(-2));
+  assert.equal(
+    `\u2014 PeterNeumann ${Buffer.concat([Buffer.from(key.hash), signature]).toString("base64")}`,
+    GO_NOTE.split("\n").at(-2),
+  );
   assert.equal(key.verifierKey, GO_VERIFIER);
   assert.equal(signingKeyText("PeterNeumann", seed), `${GO_SIGNER}\n`);
   // the key hash computed independently: SHA-256(name ‖ 0x0A ‖ 0x01 ‖ key)[0..4]
-  const independent = createHash("sha256").update(Buffer.concat([Buffer.from("PeterNeumann\n"), Buffer.from([1]), Buffer.from(key.publicKey)])).digest().subarray(0, 4).toString("hex");
+  const independent = createHash("sha256")
+    .update(Buffer.concat([Buffer.from("PeterNeumann\n"), Buffer.from([1]), Buffer.from(key.publicKey)]))
+    .digest()
+    .subarray(0, 4)
+    .toString("hex");
   assert.equal(independent, "c74f20a3");
   assert.equal(Buffer.from(keyHash("PeterNeumann", key.publicKey)).toString("hex"), independent);
   assert.equal(formatVerifierKey("PeterNeumann", key.publicKey), GO_VERIFIER);
@@ -63,15 +76,24 @@ test("a checkpoint: three lines (origin, size, base64 root) and a signature node
   assert.equal(blob.length, 68);
   assert.deepEqual(new Uint8Array(blob.subarray(0, 4)), key.hash);
   const vk = key.verifierKey;
-  const plus1 = vk.indexOf("+"), plus2 = vk.indexOf("+", plus1 + 1);
+  const plus1 = vk.indexOf("+"),
+    plus2 = vk.indexOf("+", plus1 + 1);
   assert.equal(vk.slice(plus1 + 1, plus2), Buffer.from(key.hash).toString("hex"));
   const raw = Buffer.from(vk.slice(plus2 + 1), "base64").subarray(1);
   const pub = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" });
-  assert.equal(verify(null, Buffer.from(text, "utf8"), pub, blob.subarray(4)), true, "the signature covers the three lines");
+  assert.equal(
+    verify(null, Buffer.from(text, "utf8"), pub, blob.subarray(4)),
+    true,
+    "the signature covers the three lines",
+  );
   const v = verifyCheckpoint(note, key.verifierKey);
   assert.ok(v.ok, JSON.stringify(v));
   assert.deepEqual([v.origin, v.size, formatRoot(v.root)], ["example.com/registry", 7, formatRoot(ROOT)]);
-  assert.equal(signCheckpoint(key, { size: 7, root: ROOT }), note, "Ed25519 signatures are deterministic: one head, one checkpoint");
+  assert.equal(
+    signCheckpoint(key, { size: 7, root: ROOT }),
+    note,
+    "Ed25519 signatures are deterministic: one head, one checkpoint",
+  );
 });
 
 test("tampered, wrongly keyed and malformed checkpoints are refused with their codes", () => {
@@ -80,41 +102,88 @@ test("tampered, wrongly keyed and malformed checkpoints are refused with their c
   const sameName = generateSigningKey(join(dir, "d.key"), "example.com/b");
   const note = signCheckpoint(key, { size: 3, root: ROOT });
   const lines = note.split("\n");
-  const code = (n: string, k = key.verifierKey) => { const v = verifyCheckpoint(n, k); return v.ok ? "ACCEPT" : v.code; };
+  const code = (n: string, k = key.verifierKey) => {
+    const v = verifyCheckpoint(n, k);
+    return v.ok ? "ACCEPT" : v.code;
+  };
   assert.equal(code(note), "ACCEPT");
   assert.equal(code(note.replace("\n3\n", "\n4\n")), "CHECKPOINT_BAD_SIGNATURE", "another size");
   const otherRoot = Buffer.from(rootBytes(Uint32Array.from([9, 2, 3, 4, 5, 6, 7, 8]))).toString("base64");
-  assert.equal(code([lines[0], lines[1], otherRoot, ...lines.slice(3)].join("\n")), "CHECKPOINT_BAD_SIGNATURE", "another root");
+  assert.equal(
+    code([lines[0], lines[1], otherRoot, ...lines.slice(3)].join("\n")),
+    "CHECKPOINT_BAD_SIGNATURE",
+    "another root",
+  );
   const sig = Buffer.from(lines[4]!.split(" ")[2]!, "base64");
   sig[10]! ^= 1;
-  assert.equal(code([...lines.slice(0, 4), `\u2014 example.com/b ${sig.toString("base64")}`, ""].join("\n")), "CHECKPOINT_BAD_SIGNATURE", "a flipped signature bit");
+  assert.equal(
+    code([...lines.slice(0, 4), `\u2014 example.com/b ${sig.toString("base64")}`, ""].join("\n")),
+    "CHECKPOINT_BAD_SIGNATURE",
+    "a flipped signature bit",
+  );
   assert.equal(code(note, other.verifierKey), "CHECKPOINT_WRONG_KEY", "another key");
   assert.equal(code(note, sameName.verifierKey), "CHECKPOINT_WRONG_KEY", "another key of the same name");
   assert.equal(code(note.slice(0, -1)), "CHECKPOINT_MALFORMED", "no final newline");
   assert.equal(code(note.replace("\n\n", "\n")), "CHECKPOINT_MALFORMED", "no blank line");
   assert.equal(code(note.replace("\u2014 ", "-- ")), "CHECKPOINT_MALFORMED", "not an em dash");
-  assert.equal(code(signCheckpoint(key, { size: 3, root: ROOT }).replace(/^(.*\n)3\n/, "$103\n")), "CHECKPOINT_BAD_SIGNATURE");
+  assert.equal(
+    code(signCheckpoint(key, { size: 3, root: ROOT }).replace(/^(.*\n)3\n/, "$103\n")),
+    "CHECKPOINT_BAD_SIGNATURE",
+  );
   // a note validly signed by the key whose text is no checkpoint (two lines; a size with a leading zero)
-  const signedText = (text: string) => `${text}\n\u2014 example.com/b ${Buffer.concat([Buffer.from(key.hash), sign(null, Buffer.from(text, "utf8"), key.privateKey)]).toString("base64")}\n`;
+  const signedText = (text: string) =>
+    `${text}\n\u2014 example.com/b ${Buffer.concat([Buffer.from(key.hash), sign(null, Buffer.from(text, "utf8"), key.privateKey)]).toString("base64")}\n`;
   assert.equal(code(signedText(`example.com/b\n${lines[2]}\n`)), "CHECKPOINT_MALFORMED");
   assert.equal(code(signedText(`example.com/b\n03\n${lines[2]}\n`)), "CHECKPOINT_MALFORMED");
-  assert.equal(code(signedText(`example.com/b\n3\n${Buffer.alloc(32, 0xff).toString("base64")}\n`)), "CHECKPOINT_MALFORMED", "a root word ≥ p");
-  assert.equal(code(signedText(`example.com/b\n3\n${lines[2]}\nan extension line\n`)), "ACCEPT", "extension lines are read and ignored");
-  assert.throws(() => verifyCheckpoint(note, "not a key"), (e: unknown) => e instanceof RegistryError && e.code === "BAD_VERIFIER_KEY");
-  assert.throws(() => verifyCheckpoint(note, key.verifierKey.replace(/\+[0-9a-f]{8}\+/, "+00000000+")), (e: unknown) => e instanceof RegistryError && e.code === "BAD_VERIFIER_KEY" && /key hash 00000000/.test(e.message));
+  assert.equal(
+    code(signedText(`example.com/b\n3\n${Buffer.alloc(32, 0xff).toString("base64")}\n`)),
+    "CHECKPOINT_MALFORMED",
+    "a root word ≥ p",
+  );
+  assert.equal(
+    code(signedText(`example.com/b\n3\n${lines[2]}\nan extension line\n`)),
+    "ACCEPT",
+    "extension lines are read and ignored",
+  );
+  assert.throws(
+    () => verifyCheckpoint(note, "not a key"),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_VERIFIER_KEY",
+  );
+  assert.throws(
+    () => verifyCheckpoint(note, key.verifierKey.replace(/\+[0-9a-f]{8}\+/, "+00000000+")),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_VERIFIER_KEY" && /key hash 00000000/.test(e.message),
+  );
 });
 
 test("key files: mode 0600, never overwritten, read back to the same key; bad files and origins refused", () => {
   const path = join(dir, "k.key");
   const key = generateSigningKey(path, "example.com/k");
   assert.equal(statSync(path).mode & 0o777, 0o600);
-  assert.throws(() => generateSigningKey(path, "example.com/k"), (e: unknown) => e instanceof RegistryError && e.code === "KEY_FILE_EXISTS");
+  assert.throws(
+    () => generateSigningKey(path, "example.com/k"),
+    (e: unknown) => e instanceof RegistryError && e.code === "KEY_FILE_EXISTS",
+  );
   assert.equal(readSigningKey(path).verifierKey, key.verifierKey);
-  assert.throws(() => generateSigningKey(join(dir, "x.key"), "has space"), (e: unknown) => e instanceof RegistryError && e.code === "BAD_ORIGIN");
-  assert.throws(() => generateSigningKey(join(dir, "y.key"), "a+b"), (e: unknown) => e instanceof RegistryError && e.code === "BAD_ORIGIN");
-  writeFileSync(join(dir, "bad.key"), "PRIVATE+KEY+example.com/k+00000000+AQmi6UzMmJDyrV614+jFn0T647uHzZPWmDL2VS5ijqmP\n");
-  assert.throws(() => readSigningKey(join(dir, "bad.key")), (e: unknown) => e instanceof RegistryError && e.code === "BAD_SIGNING_KEY");
-  assert.throws(() => readSigningKey(join(dir, "missing.key")), (e: unknown) => e instanceof RegistryError && e.code === "BAD_SIGNING_KEY");
+  assert.throws(
+    () => generateSigningKey(join(dir, "x.key"), "has space"),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_ORIGIN",
+  );
+  assert.throws(
+    () => generateSigningKey(join(dir, "y.key"), "a+b"),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_ORIGIN",
+  );
+  writeFileSync(
+    join(dir, "bad.key"),
+    "PRIVATE+KEY+example.com/k+00000000+AQmi6UzMmJDyrV614+jFn0T647uHzZPWmDL2VS5ijqmP\n",
+  );
+  assert.throws(
+    () => readSigningKey(join(dir, "bad.key")),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_SIGNING_KEY",
+  );
+  assert.throws(
+    () => readSigningKey(join(dir, "missing.key")),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_SIGNING_KEY",
+  );
 });
 
 test("verifyRecordProof takes the trusted root from a signed checkpoint; a tampered or wrongly keyed one is refused", () => {
@@ -130,16 +199,49 @@ test("verifyRecordProof takes the trusted root from a signed checkpoint; a tampe
   assert.ok(ok.ok, ok.ok ? "" : `${ok.code}: ${ok.reason}`);
   assert.deepEqual(ok.checkpoint, { origin: "example.com/r", size: head.batch });
   const code = (v: { ok: boolean; code?: string }) => (v.ok ? "ACCEPT" : v.code);
-  assert.equal(code(verifyRecordProof({ ...claim, checkpoint: checkpoint.replace(`\n${head.batch}\n`, `\n${head.batch + 1}\n`), verifierKey: key.verifierKey }, p.request, proof)), "CHECKPOINT_BAD_SIGNATURE");
-  assert.equal(code(verifyRecordProof({ ...claim, checkpoint, verifierKey: other.verifierKey }, p.request, proof)), "CHECKPOINT_WRONG_KEY");
-  assert.equal(code(verifyRecordProof({ ...claim, checkpoint: "garbage", verifierKey: key.verifierKey }, p.request, proof)), "CHECKPOINT_MALFORMED");
+  assert.equal(
+    code(
+      verifyRecordProof(
+        {
+          ...claim,
+          checkpoint: checkpoint.replace(`\n${head.batch}\n`, `\n${head.batch + 1}\n`),
+          verifierKey: key.verifierKey,
+        },
+        p.request,
+        proof,
+      ),
+    ),
+    "CHECKPOINT_BAD_SIGNATURE",
+  );
+  assert.equal(
+    code(verifyRecordProof({ ...claim, checkpoint, verifierKey: other.verifierKey }, p.request, proof)),
+    "CHECKPOINT_WRONG_KEY",
+  );
+  assert.equal(
+    code(verifyRecordProof({ ...claim, checkpoint: "garbage", verifierKey: key.verifierKey }, p.request, proof)),
+    "CHECKPOINT_MALFORMED",
+  );
   // a validly signed checkpoint of another root: the proof is not about the trusted root
   const stale = signCheckpoint(key, { size: head.batch - 1, root: ROOT });
-  assert.equal(code(verifyRecordProof({ ...claim, checkpoint: stale, verifierKey: key.verifierKey }, p.request, proof)), "ROOT_NOT_TRUSTED");
+  assert.equal(
+    code(verifyRecordProof({ ...claim, checkpoint: stale, verifierKey: key.verifierKey }, p.request, proof)),
+    "ROOT_NOT_TRUSTED",
+  );
   // a bare trusted root stays possible; both given must agree
   assert.equal(code(verifyRecordProof({ ...claim, trustedRoot: formatRoot(head.root) }, p.request, proof)), "ACCEPT");
-  assert.equal(code(verifyRecordProof({ ...claim, trustedRoot: ROOT, checkpoint, verifierKey: key.verifierKey }, p.request, proof)), "ROOT_NOT_TRUSTED");
-  assert.throws(() => verifyRecordProof({ ...claim, checkpoint } as never, p.request, proof), (e: unknown) => e instanceof RegistryError && e.code === "BAD_VERIFIER_KEY");
-  assert.throws(() => verifyRecordProof(claim as never, p.request, proof), (e: unknown) => e instanceof RegistryError && e.code === "BAD_ROOT");
+  assert.equal(
+    code(
+      verifyRecordProof({ ...claim, trustedRoot: ROOT, checkpoint, verifierKey: key.verifierKey }, p.request, proof),
+    ),
+    "ROOT_NOT_TRUSTED",
+  );
+  assert.throws(
+    () => verifyRecordProof({ ...claim, checkpoint } as never, p.request, proof),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_VERIFIER_KEY",
+  );
+  assert.throws(
+    () => verifyRecordProof(claim as never, p.request, proof),
+    (e: unknown) => e instanceof RegistryError && e.code === "BAD_ROOT",
+  );
   void store.close();
 });

@@ -25,31 +25,47 @@ const arr = (d: ArrayLike<number>) => Array.from(d);
 
 const run = runCli;
 
-const corrupt = (pattern: RegExp) => (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && pattern.test(e.message);
+const corrupt = (pattern: RegExp) => (e: unknown) =>
+  e instanceof RegistryError && e.code === "DB_CORRUPT" && pattern.test(e.message);
 
 test("row checksums: CRC-32 of key ‖ payload, equal to zlib's; any flipped bit or a moved row fails", () => {
   assert.equal(crc32Range(Buffer.from("123456789"), 0, 9), 0xcbf43926);
   const long = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff));
-  for (const [s, e] of [[0, 1000], [0, 150], [3, 700], [999, 1000]] as const) assert.equal(crc32Range(long, s, e), zlibCrc32(long.subarray(s, e)), `${s}..${e}`);
+  for (const [s, e] of [
+    [0, 1000],
+    [0, 150],
+    [3, 700],
+    [999, 1000],
+  ] as const)
+    assert.equal(crc32Range(long, s, e), zlibCrc32(long.subarray(s, e)), `${s}..${e}`);
   // the TypeScript path (slicing by 8, rows up to 128 bytes) against zlib, every length and a running CRC
   for (let n = 0; n <= 136; n++) {
     assert.equal(crc32Range(long, 7, 7 + n), zlibCrc32(long.subarray(7, 7 + n)), `length ${n}`);
-    assert.equal(crc32Range(long, 7, 7 + n, 0x12345678), zlibCrc32(long.subarray(7, 7 + n), 0x12345678), `length ${n}, running`);
+    assert.equal(
+      crc32Range(long, 7, 7 + n, 0x12345678),
+      zlibCrc32(long.subarray(7, 7 + n), 0x12345678),
+      `length ${n}, running`,
+    );
   }
   assert.equal(crc32Range(long, 500, 1000, crc32Range(long, 0, 500)), crc32Range(long, 0, 1000));
   assert.equal(crc32Range(long, 100, 200, crc32Range(long, 0, 100)), crc32Range(long, 0, 200));
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.uint8Array({ maxLength: 400 }), fc.nat(), (key, payload, pick) => {
-      const row = sealRow(key, payload);
-      assert.deepEqual(arr(openRow(key, row, "row")), arr(payload));
-      const bit = pick % (8 * row.length);
-      const bad = Buffer.from(row);
-      bad[bit >> 3]! ^= 1 << (bit & 7);
-      assert.equal(tryOpenRow(key, bad), undefined);
-      const otherKey = Buffer.concat([Buffer.from(key), Buffer.of(0)]);
-      assert.equal(tryOpenRow(otherKey, row), undefined);
-      assert.throws(() => openRow(key, bad, "record row of slot 7"), corrupt(/^record row of slot 7 is damaged/));
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 1, maxLength: 40 }),
+      fc.uint8Array({ maxLength: 400 }),
+      fc.nat(),
+      (key, payload, pick) => {
+        const row = sealRow(key, payload);
+        assert.deepEqual(arr(openRow(key, row, "row")), arr(payload));
+        const bit = pick % (8 * row.length);
+        const bad = Buffer.from(row);
+        bad[bit >> 3]! ^= 1 << (bit & 7);
+        assert.equal(tryOpenRow(key, bad), undefined);
+        const otherKey = Buffer.concat([Buffer.from(key), Buffer.of(0)]);
+        assert.equal(tryOpenRow(otherKey, row), undefined);
+        assert.throws(() => openRow(key, bad, "record row of slot 7"), corrupt(/^record row of slot 7 is damaged/));
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -60,7 +76,14 @@ const DEPTH = 10;
 async function sample(): Promise<{ dir: string; root: number[] }> {
   const base = tempDir();
   const file = join(base, "in.ndjson");
-  writeFileSync(file, Array.from({ length: 60 }, (_, i) => JSON.stringify(i % 5 === 0 ? { name: `r${i}`, fields: [i, 2 * i] } : { name: `r${i}`, value: `https://gitlab.com/r/${i}` })).join("\n"));
+  writeFileSync(
+    file,
+    Array.from({ length: 60 }, (_, i) =>
+      JSON.stringify(
+        i % 5 === 0 ? { name: `r${i}`, fields: [i, 2 * i] } : { name: `r${i}`, value: `https://gitlab.com/r/${i}` },
+      ),
+    ).join("\n"),
+  );
   const dir = join(base, "db");
   const store = RegistryStore.openOrCreate(dir, { depth: DEPTH });
   await importRecords(store, () => fileSource(file), { threads: 0, batchSize: 25 });
@@ -75,7 +98,12 @@ async function sample(): Promise<{ dir: string; root: number[] }> {
 }
 
 /** A copy of the registry with one row edited (undefined: removed) through LMDB directly. */
-async function damaged(src: string, table: string, key: Buffer, edit: (row: Buffer) => Buffer | undefined): Promise<string> {
+async function damaged(
+  src: string,
+  table: string,
+  key: Buffer,
+  edit: (row: Buffer) => Buffer | undefined,
+): Promise<string> {
   const dir = join(tempDir(), "damaged");
   cpSync(src, dir, { recursive: true });
   const env = open({ path: dir, maxDbs: 8 });
@@ -106,7 +134,10 @@ test("a sound registry passes `registry check` (exit 0, one summary line) and ch
   const r = await run("registry", "check", "--db", dir, "--threads", "0");
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out.trimEnd().split("\n").length, 1);
-  assert.match(r.out, /^ok: \d+ rows checked, 61 slots \(60 live, 1 deleted\), \d+ tiles, 9 batches; every path recomputes root/);
+  assert.match(
+    r.out,
+    /^ok: \d+ rows checked, 61 slots \(60 live, 1 deleted\), \d+ tiles, 9 batches; every path recomputes root/,
+  );
   const store = RegistryStore.open(dir, { readOnly: true });
   const phases = new Set<string>();
   const report = await checkRegistry(store, { threads: 1, chunkSlots: 16, onProgress: (p) => phases.add(p.phase) });
@@ -121,11 +152,46 @@ test("a damaged row is DB_CORRUPT naming it from get, prove and `registry check`
   const slot = 21;
   const where = locate(DEPTH, 0, slot);
   const tk = tileKey(where.layer, where.tile);
-  const cases: { what: string; table: string; key: Buffer; edit: (row: Buffer) => Buffer | undefined; name: RegExp; target: string[] }[] = [
-    { what: "tile byte", table: "tiles", key: tk, edit: flip(40), name: /tile \(layer 0, index 1\) is damaged/, target: ["--slot", String(slot)] },
-    { what: "record byte", table: "records", key: slotKey(slot), edit: flip(3), name: /record row of slot 21 is damaged/, target: ["--slot", String(slot)] },
-    { what: "name-index byte", table: "names", key: Buffer.from("r21"), edit: flip(7), name: /name-index row of "r21" is damaged/, target: ["--name", "r21"] },
-    { what: "truncated tile", table: "tiles", key: tk, edit: (row) => row.subarray(0, 3), name: /tile \(layer 0, index 1\) is damaged: 3 bytes/, target: ["--slot", String(slot)] },
+  const cases: {
+    what: string;
+    table: string;
+    key: Buffer;
+    edit: (row: Buffer) => Buffer | undefined;
+    name: RegExp;
+    target: string[];
+  }[] = [
+    {
+      what: "tile byte",
+      table: "tiles",
+      key: tk,
+      edit: flip(40),
+      name: /tile \(layer 0, index 1\) is damaged/,
+      target: ["--slot", String(slot)],
+    },
+    {
+      what: "record byte",
+      table: "records",
+      key: slotKey(slot),
+      edit: flip(3),
+      name: /record row of slot 21 is damaged/,
+      target: ["--slot", String(slot)],
+    },
+    {
+      what: "name-index byte",
+      table: "names",
+      key: Buffer.from("r21"),
+      edit: flip(7),
+      name: /name-index row of "r21" is damaged/,
+      target: ["--name", "r21"],
+    },
+    {
+      what: "truncated tile",
+      table: "tiles",
+      key: tk,
+      edit: (row) => row.subarray(0, 3),
+      name: /tile \(layer 0, index 1\) is damaged: 3 bytes/,
+      target: ["--slot", String(slot)],
+    },
   ];
   for (const c of cases) {
     const bad = await damaged(dir, c.table, c.key, c.edit);
@@ -143,8 +209,14 @@ test("a damaged row is DB_CORRUPT naming it from get, prove and `registry check`
     assert.match(check.err, new RegExp(`^error DB_CORRUPT: ${c.name.source}`), c.what);
   }
   const history = await damaged(dir, "history", Buffer.from([0, 0, 0, 3]), flip(10));
-  assert.match((await run("registry", "history", "--db", history)).err, /^error DB_CORRUPT: history row of batch 3 is damaged/);
-  assert.match((await run("registry", "check", "--db", history)).err, /^error DB_CORRUPT: history row of batch 3 is damaged/);
+  assert.match(
+    (await run("registry", "history", "--db", history)).err,
+    /^error DB_CORRUPT: history row of batch 3 is damaged/,
+  );
+  assert.match(
+    (await run("registry", "check", "--db", history)).err,
+    /^error DB_CORRUPT: history row of batch 3 is damaged/,
+  );
 });
 
 test("rows with valid checksums but wrong content are found by `registry check` (every path against the head root)", async () => {
@@ -155,12 +227,48 @@ test("rows with valid checksums but wrong content are found by `registry check` 
   const bump = (payload: Buffer, at: number) => payload.writeUInt32LE((payload.readUInt32LE(at) + 1) % P, at);
   const upper = locate(DEPTH, 5, 0);
   const cases: [string, string, Buffer, (row: Buffer) => Buffer | undefined, RegExp][] = [
-    ["leaf digest", "tiles", tk, resealed(tk, (p) => bump(p, 4)), /^tile \(layer 0, index 1\): the leaf digest of slot 16 is not h_leaf of its record row/],
-    ["inner node", "tiles", tileKey(upper.layer, upper.tile), resealed(tileKey(upper.layer, upper.tile), (p) => bump(p, p.length - 8)), /^tile \(layer 1, index 0\): node \(level \d, index \d+\) is not h_node of its two children/],
-    ["record value", "records", slotKey(slot), resealed(slotKey(slot), (p) => (p[p.length - 1] = 0x41)), /^tile \(layer 0, index 1\): the leaf digest of slot 21 is not h_leaf of its record row/],
-    ["record removed", "records", slotKey(slot), () => undefined, /^slot 21 is below the next slot 61 but has no record row/],
-    ["name removed", "names", Buffer.from("r21"), () => undefined, /^record row of slot 21 holds the name "r21", which the name index does not hold/],
-    ["name moved", "names", Buffer.from("r21"), () => sealRow(Buffer.from("r21"), slotKey(22)), /^record row of slot 21 holds the name "r21", which the name index maps to slot 22/],
+    [
+      "leaf digest",
+      "tiles",
+      tk,
+      resealed(tk, (p) => bump(p, 4)),
+      /^tile \(layer 0, index 1\): the leaf digest of slot 16 is not h_leaf of its record row/,
+    ],
+    [
+      "inner node",
+      "tiles",
+      tileKey(upper.layer, upper.tile),
+      resealed(tileKey(upper.layer, upper.tile), (p) => bump(p, p.length - 8)),
+      /^tile \(layer 1, index 0\): node \(level \d, index \d+\) is not h_node of its two children/,
+    ],
+    [
+      "record value",
+      "records",
+      slotKey(slot),
+      resealed(slotKey(slot), (p) => (p[p.length - 1] = 0x41)),
+      /^tile \(layer 0, index 1\): the leaf digest of slot 21 is not h_leaf of its record row/,
+    ],
+    [
+      "record removed",
+      "records",
+      slotKey(slot),
+      () => undefined,
+      /^slot 21 is below the next slot 61 but has no record row/,
+    ],
+    [
+      "name removed",
+      "names",
+      Buffer.from("r21"),
+      () => undefined,
+      /^record row of slot 21 holds the name "r21", which the name index does not hold/,
+    ],
+    [
+      "name moved",
+      "names",
+      Buffer.from("r21"),
+      () => sealRow(Buffer.from("r21"), slotKey(22)),
+      /^record row of slot 21 holds the name "r21", which the name index maps to slot 22/,
+    ],
   ];
   for (const [what, table, key, edit, pattern] of cases) {
     const bad = await damaged(dir, table, key, edit);
@@ -177,7 +285,10 @@ test("format 1 registries (no row checksums) are refused with DB_OUTDATED until 
   await env.transaction(() => {
     for (const name of ["meta", "records", "names", "tiles", "history"]) {
       const db = env.openDB({ name, encoding: "binary", keyEncoding: "binary" });
-      for (const { key, value } of [...db.getRange({})].map((r) => ({ key: Buffer.from(r.key as Buffer), value: Buffer.from(r.value as Buffer) }))) {
+      for (const { key, value } of [...db.getRange({})].map((r) => ({
+        key: Buffer.from(r.key as Buffer),
+        value: Buffer.from(r.value as Buffer),
+      }))) {
         const payload = value.subarray(0, value.length - 4);
         if (name === "meta" && key.toString() === "config") {
           const c = JSON.parse(payload.toString());
@@ -189,7 +300,11 @@ test("format 1 registries (no row checksums) are refused with DB_OUTDATED until 
     }
   });
   await env.close();
-  assert.throws(() => RegistryStore.open(dir, { readOnly: true }), (e: unknown) => e instanceof RegistryError && e.code === "DB_OUTDATED" && /ssgkr registry upgrade --db/.test(e.message));
+  assert.throws(
+    () => RegistryStore.open(dir, { readOnly: true }),
+    (e: unknown) =>
+      e instanceof RegistryError && e.code === "DB_OUTDATED" && /ssgkr registry upgrade --db/.test(e.message),
+  );
   const refused = await run("registry", "root", "--db", dir);
   assert.equal(refused.code, 2);
   assert.match(refused.err, /^error DB_OUTDATED: /);
@@ -206,21 +321,28 @@ test("checkRegistry passes on registries of every tile geometry (depths 1..13) a
   const base = tempDir();
   let n = 0;
   await fc.assert(
-    fc.asyncProperty(fc.integer({ min: 1, max: 13 }), fc.array(fc.constantFrom("insert", "insert", "delete", "restore"), { minLength: 0, maxLength: 12 }), fc.integer({ min: 1, max: 64 }), async (depth, ops, chunkSlots) => {
-      const store = RegistryStore.openOrCreate(join(base, `d${n++}`), { depth });
-      const names: string[] = [];
-      const deleted: string[] = [];
-      for (const op of ops) {
-        if (op === "insert" && names.length + deleted.length < 2 ** depth) names.push(insertRecord(store, `n${names.length + deleted.length}`, `v${names.length}`).name);
-        else if (op === "delete" && names.length > 0) deleted.push(deleteRecord(store, { name: names.pop()! }).name);
-        else if (op === "restore" && deleted.length > 0) names.push(restoreRecord(store, { name: deleted.pop()! }).name);
-      }
-      const report = await checkRegistry(store, { threads: 0, chunkSlots });
-      assert.deepEqual(arr(report.root), arr(store.head().root));
-      assert.equal(report.live, names.length);
-      assert.equal(report.deleted, deleted.length);
-      await store.close();
-    }),
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 13 }),
+      fc.array(fc.constantFrom("insert", "insert", "delete", "restore"), { minLength: 0, maxLength: 12 }),
+      fc.integer({ min: 1, max: 64 }),
+      async (depth, ops, chunkSlots) => {
+        const store = RegistryStore.openOrCreate(join(base, `d${n++}`), { depth });
+        const names: string[] = [];
+        const deleted: string[] = [];
+        for (const op of ops) {
+          if (op === "insert" && names.length + deleted.length < 2 ** depth)
+            names.push(insertRecord(store, `n${names.length + deleted.length}`, `v${names.length}`).name);
+          else if (op === "delete" && names.length > 0) deleted.push(deleteRecord(store, { name: names.pop()! }).name);
+          else if (op === "restore" && deleted.length > 0)
+            names.push(restoreRecord(store, { name: deleted.pop()! }).name);
+        }
+        const report = await checkRegistry(store, { threads: 0, chunkSlots });
+        assert.deepEqual(arr(report.root), arr(store.head().root));
+        assert.equal(report.live, names.length);
+        assert.equal(report.deleted, deleted.length);
+        await store.close();
+      },
+    ),
     { numRuns: 25 },
   );
 });
@@ -230,7 +352,8 @@ test("a random bit flipped in a random row of any table is found by checkRegistr
   const env = open({ path: dir, maxDbs: 8, readOnly: true });
   const all: { table: string; key: Buffer; length: number }[] = [];
   for (const table of ["meta", "records", "names", "tiles", "history"]) {
-    for (const { key, value } of env.openDB({ name: table, encoding: "binary", keyEncoding: "binary" }).getRange({})) all.push({ table, key: Buffer.from(key as Buffer), length: (value as Buffer).length });
+    for (const { key, value } of env.openDB({ name: table, encoding: "binary", keyEncoding: "binary" }).getRange({}))
+      all.push({ table, key: Buffer.from(key as Buffer), length: (value as Buffer).length });
   }
   await env.close();
   await fc.assert(
@@ -244,7 +367,10 @@ test("a random bit flipped in a random row of any table is found by checkRegistr
         await checkRegistry(store, { threads: 0 });
         assert.fail(`a flipped bit ${bit} in ${row.table} row ${row.key.toString("hex")} was not found`);
       } catch (e) {
-        assert.ok(e instanceof RegistryError && e.code === "DB_CORRUPT" && typeof e.details["row"] === "string", `${row.table}: ${String(e)}`);
+        assert.ok(
+          e instanceof RegistryError && e.code === "DB_CORRUPT" && typeof e.details["row"] === "string",
+          `${row.table}: ${String(e)}`,
+        );
       } finally {
         await store?.close();
       }

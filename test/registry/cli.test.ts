@@ -11,7 +11,21 @@ const oneLine = (s: string) => s.trimEnd().split("\n").length === 1;
 
 test("registry CLI: import, root, get, history, updates; bad input → exit 2 with one line and an unchanged database", async () => {
   const db = join(tempDir(), "db");
-  const imp = await run("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "300", "--threads", "0", "--mapping", "slot-v1", "--json");
+  const imp = await run(
+    "registry",
+    "import",
+    "--db",
+    db,
+    "--source",
+    "npm-repos",
+    "--limit",
+    "300",
+    "--threads",
+    "0",
+    "--mapping",
+    "slot-v1",
+    "--json",
+  );
   assert.equal(imp.code, 0, imp.err);
   const report = JSON.parse(imp.out);
   assert.equal(report.imported, 300);
@@ -40,7 +54,10 @@ test("registry CLI: import, root, get, history, updates; bad input → exit 2 wi
     [["registry", "insert", "--db", db, "--name", "1", "--null"], "NAME_EXISTS"],
     [["registry", "delete", "--db", db, "--slot", "299999"], "RECORD_ABSENT"],
     [["registry", "restore", "--db", db, "--name", "1"], "RECORD_LIVE"],
-    [["registry", "insert", "--db", db, "--name", "big", "--fields", new Array(21).fill("7").join(",")], "VALUE_TOO_LARGE"],
+    [
+      ["registry", "insert", "--db", db, "--name", "big", "--fields", new Array(21).fill("7").join(",")],
+      "VALUE_TOO_LARGE",
+    ],
     [["registry", "root", "--db", join(db, "..", "absent")], "DB_MISSING"],
   ];
   for (const [args, c] of bad) {
@@ -58,16 +75,35 @@ test("registry CLI: import, root, get, history, updates; bad input → exit 2 wi
   assert.equal(JSON.parse(del.out).newLeaf.tag, 2);
   const gone = JSON.parse((await run("registry", "get", "--db", db, "--slot", "1", "--json")).out);
   assert.equal(gone.status, "deleted");
-  assert.equal((await run("registry", "insert", "--db", db, "--name", "1", "--value", "x")).err.split(":")[0], "error NAME_DELETED");
-  const res = await run("registry", "restore", "--db", db, "--name", "1", "--value", "https://gitlab.com/x/y", "--json");
+  assert.equal(
+    (await run("registry", "insert", "--db", db, "--name", "1", "--value", "x")).err.split(":")[0],
+    "error NAME_DELETED",
+  );
+  const res = await run(
+    "registry",
+    "restore",
+    "--db",
+    db,
+    "--name",
+    "1",
+    "--value",
+    "https://gitlab.com/x/y",
+    "--json",
+  );
   assert.equal(res.code, 0, res.err);
   assert.equal(JSON.parse(res.out).newLeaf.payload[0], 2);
-  const hist = (await state()).trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(hist.map((h) => h.kind), ["create", "import", "delete", "restore"]);
+  const hist = (await state())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    hist.map((h) => h.kind),
+    ["create", "import", "delete", "restore"],
+  );
 });
 
 test("registry import CLI: malformed lines reported with line numbers; fail → exit 2 and nothing written, skip → exit 0", async () => {
-  const file = tempFile("r.csv", "name,value\na,https://github.com/a\nb,x\"y\nc,\n");
+  const file = tempFile("r.csv", 'name,value\na,https://github.com/a\nb,x"y\nc,\n');
   const db = join(tempDir(), "db");
   const fail = await run("registry", "import", "--db", db, "--file", file, "--threads", "0");
   assert.equal(fail.code, 2);
@@ -78,7 +114,14 @@ test("registry import CLI: malformed lines reported with line numbers; fail → 
   assert.equal(skip.code, 0, skip.err);
   assert.match(skip.err, /^line 3: BAD_RECORD: /m);
   assert.match(skip.out, /imported 2 records/);
-  const missing = await run("registry", "import", "--db", join(tempDir(), "x"), "--file", join(tempDir(), "none.ndjson"));
+  const missing = await run(
+    "registry",
+    "import",
+    "--db",
+    join(tempDir(), "x"),
+    "--file",
+    join(tempDir(), "none.ndjson"),
+  );
   assert.equal(missing.code, 2);
   assert.match(missing.err, /^error BAD_SOURCE: /);
   const both = await run("registry", "import", "--db", db);

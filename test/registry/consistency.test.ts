@@ -35,7 +35,14 @@ function chainOf(s: NameStore, from: number, to: number): ConsistencyLink[] {
     if (k === undefined) {
       const root = formatRoot(s.batchEntry(b).root);
       out.push({ batch: b, from_root: root, to_root: root, unchanged: true });
-    } else out.push({ batch: b, from_root: k.summary.from_root, to_root: k.summary.to_root, block: JSON.parse(k.blockJson) as object, proof: bytesBase64(k.proof) });
+    } else
+      out.push({
+        batch: b,
+        from_root: k.summary.from_root,
+        to_root: k.summary.to_root,
+        block: JSON.parse(k.blockJson) as object,
+        proof: bytesBase64(k.proof),
+      });
   }
   return out;
 }
@@ -46,7 +53,12 @@ before(async () => {
   store = makeRegistry(dir, 12); // batches 1..4: insert, insert, insert, delete
   planNameUpdate(store, "replace", "left-pad", "https://gitlab.com/lp/lp").commit(); // 5
   planNameUpdate(store, "restore", "gone", "back").commit(); // 6
-  applyNameBlock(store, [{ op: "insert", name: "blk-a", value: "a" }, { op: "replace", name: "blk-a", value: "a2" }, { op: "delete", name: "@scope/pkg" }, { op: "insert", name: "blk-b", value: null }]); // 7
+  applyNameBlock(store, [
+    { op: "insert", name: "blk-a", value: "a" },
+    { op: "replace", name: "blk-a", value: "a2" },
+    { op: "delete", name: "@scope/pkg" },
+    { op: "insert", name: "blk-b", value: null },
+  ]); // 7
   const ndjson = ["imp-1", "imp-2", "imp-3"].map((n) => JSON.stringify({ name: n, value: `v-${n}` })).join("\n") + "\n";
   await importNames(store, () => new NdjsonSource(Buffer.from(ndjson), "test records"), { threads: 0, bulk: false }); // 8
   other = makeRegistry(dir, 12, { sub: "other", liveValue: "elsewhere" });
@@ -67,17 +79,27 @@ test("every batch that changes the tree logs its updates, in order, with the val
   assert.equal(store.head().batch, 8);
   assert.deepEqual(store.changePart(6, 0), [{ op: "restore", name: "gone", value: "back" }]);
   assert.deepEqual(store.changePart(4, 0), [{ op: "delete", name: "gone" }]);
-  assert.deepEqual(store.changePart(7, 0).map((u) => u.op), ["insert", "replace", "delete", "insert"]);
+  assert.deepEqual(
+    store.changePart(7, 0).map((u) => u.op),
+    ["insert", "replace", "delete", "insert"],
+  );
   assert.deepEqual(store.changeHeader(8), { updates: 3, parts: 1 });
   assert.equal(store.changeHeader(0), undefined, "the creation has no change log");
-  assert.throws(() => store.changePart(0, 0), (e: unknown) => e instanceof RegistryError && e.code === "CHANGES_NOT_RECORDED");
+  assert.throws(
+    () => store.changePart(0, 0),
+    (e: unknown) => e instanceof RegistryError && e.code === "CHANGES_NOT_RECORDED",
+  );
 });
 
 test("a bulk import logs the rows it created: read back as inserts in key order with the values of that batch", () => {
   assert.deepEqual(bulk.changeHeader(1), { updates: 3, parts: 1, created: true });
   const part = bulk.changePart(1, 0);
   assert.deepEqual(part.map((u) => u.name).sort(), ["imp-1", "imp-2", "imp-3"]);
-  assert.deepEqual(part.map((u) => bulk.keyOf(u.name)), part.map((u) => bulk.keyOf(u.name)).sort((a, b) => a - b), "in key order");
+  assert.deepEqual(
+    part.map((u) => bulk.keyOf(u.name)),
+    part.map((u) => bulk.keyOf(u.name)).sort((a, b) => a - b),
+    "in key order",
+  );
   assert.equal(part.find((u) => u.name === "imp-2")!.value, "v-imp-2", "the value of batch 1, not the later replace");
   new BlockProver(bulk).drain();
   const v = verifyConsistency({ from: end(bulk, 0), to: end(bulk, 2) }, chainOf(bulk, 0, 2));
@@ -105,7 +127,12 @@ test("the block prover keeps a block per batch; the honest chain between any two
   assert.deepEqual(proved, [1, 2, 3, 4, 5, 6, 7, 8]);
   assert.equal(proveBatch(store, 3), undefined, "a kept block is not made again");
   assert.equal(batchProofState(store, 3), "kept");
-  for (const [a, b] of [[0, 8], [2, 7], [4, 4], [6, 8]] as const) {
+  for (const [a, b] of [
+    [0, 8],
+    [2, 7],
+    [4, 4],
+    [6, 8],
+  ] as const) {
     const v = verifyConsistency({ from: end(store, a), to: end(store, b) }, chainOf(store, a, b));
     assert.deepEqual(v, { ok: true, blocks: b - a, unchanged: 0 }, `${a} → ${b}`);
   }
@@ -123,9 +150,15 @@ test("a chain with a block dropped, swapped, cut short or from another registry 
   assert.equal(code([chain[1]!, chain[0]!, ...chain.slice(2)]), "CHAIN_ORDER");
   assert.equal(code(chain.slice(0, 4)), "CHAIN_END");
   // relabelled batch numbers: the roots no longer chain
-  assert.equal(code([chain[0]!, { ...chain[2]!, batch: 4 }, { ...chain[1]!, batch: 5 }, ...chain.slice(3)]), "CHAIN_ROOT");
+  assert.equal(
+    code([chain[0]!, { ...chain[2]!, batch: 4 }, { ...chain[1]!, batch: 5 }, ...chain.slice(3)]),
+    "CHAIN_ROOT",
+  );
   // a block.json that names another batch than its link
-  assert.equal(code([{ ...chain[0]!, block: { ...(chain[0]!.block as object), batch: 99 } }, ...chain.slice(1)]), "CHAIN_MALFORMED");
+  assert.equal(
+    code([{ ...chain[0]!, block: { ...(chain[0]!.block as object), batch: 99 } }, ...chain.slice(1)]),
+    "CHAIN_MALFORMED",
+  );
   // another registry's block in the chain, its roots kept or relabelled as ours
   new BlockProver(other).drain();
   const foreign = chainOf(other, 0, 4);
@@ -134,11 +167,24 @@ test("a chain with a block dropped, swapped, cut short or from another registry 
   assert.equal(code(ours, e04), "ACCEPT");
   assert.equal(code(foreign, e04), "CHAIN_END", "another registry's chain ends at its own root");
   assert.equal(code([ours[0]!, foreign[1]!, ...ours.slice(2)], e04), "CHAIN_ROOT");
-  const relabelled = { ...foreign[0]!, to_root: ours[0]!.to_root, block: { ...(foreign[0]!.block as object), to_root: ours[0]!.to_root } };
+  const relabelled = {
+    ...foreign[0]!,
+    to_root: ours[0]!.to_root,
+    block: { ...(foreign[0]!.block as object), to_root: ours[0]!.to_root },
+  };
   assert.match(code([relabelled, ...ours.slice(1)], e04), /^(TO_ROOT_MISMATCH|GKR_|PUBLIC_|INPUT_|DECODE_|[A-Z_]+)/);
   assert.notEqual(code([relabelled, ...ours.slice(1)], e04), "ACCEPT");
   // a tampered proof: the block check's code
-  const bad = chain.map((l, i) => (i === 1 ? { ...l, proof: bytesBase64(Uint8Array.from(Buffer.from(l.proof as string, "base64"), (x, j) => (j === 200 ? x ^ 1 : x))) } : l));
+  const bad = chain.map((l, i) =>
+    i === 1
+      ? {
+          ...l,
+          proof: bytesBase64(
+            Uint8Array.from(Buffer.from(l.proof as string, "base64"), (x, j) => (j === 200 ? x ^ 1 : x)),
+          ),
+        }
+      : l,
+  );
   assert.notEqual(code(bad), "ACCEPT");
   // an unchanged link whose roots differ
   assert.equal(code([{ ...chain[0]!, unchanged: true }, ...chain.slice(1)]), "CHAIN_UNCHANGED");
@@ -152,17 +198,30 @@ test("a batch without a change log (committed by an earlier version) is not reco
   // the change log rows of batch 2, as a registry of an earlier version has none
   const env = open({ path, maxDbs: 8 });
   const meta = env.openDB({ name: "meta", encoding: "binary", keyEncoding: "binary" });
-  for (const key of [...meta.getKeys({ start: Buffer.from("changes:0000000002"), end: Buffer.from("changes:0000000002;") })]) await meta.remove(key as Buffer);
+  for (const key of [
+    ...meta.getKeys({ start: Buffer.from("changes:0000000002"), end: Buffer.from("changes:0000000002;") }),
+  ])
+    await meta.remove(key as Buffer);
   await env.close();
   const reopened = NameStore.open(path);
   try {
     assert.equal(reopened.changeHeader(2), undefined);
     assert.equal(batchProofState(reopened, 2), "not-recorded");
-    assert.throws(() => proveBatch(reopened, 2), (e: unknown) => e instanceof RegistryError && e.code === "CHANGES_NOT_RECORDED");
+    assert.throws(
+      () => proveBatch(reopened, 2),
+      (e: unknown) => e instanceof RegistryError && e.code === "CHANGES_NOT_RECORDED",
+    );
     const prover = new BlockProver(reopened);
     prover.drain();
-    assert.deepEqual([1, 2, 3, 4].map((b) => prover.state(b)), ["kept", "not-recorded", "kept", "kept"]);
-    assert.equal(verifyConsistency({ from: end(reopened, 2), to: end(reopened, 4) }, chainOf(reopened, 2, 4)).ok, true, "a chain after it still verifies");
+    assert.deepEqual(
+      [1, 2, 3, 4].map((b) => prover.state(b)),
+      ["kept", "not-recorded", "kept", "kept"],
+    );
+    assert.equal(
+      verifyConsistency({ from: end(reopened, 2), to: end(reopened, 4) }, chainOf(reopened, 2, 4)).ok,
+      true,
+      "a chain after it still verifies",
+    );
   } finally {
     await reopened.close();
   }

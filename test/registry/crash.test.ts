@@ -20,16 +20,48 @@ const run = runCli;
 function ndjson(dir: string, count: number): string {
   const path = join(dir, "in.ndjson");
   let s = "";
-  for (let i = 0; i < count; i++) s += JSON.stringify(i % 7 === 3 ? { name: `pkg-${i}`, value: null } : { name: `pkg-${i}`, value: `https://github.com/o/r${i}` }) + "\n";
+  for (let i = 0; i < count; i++)
+    s +=
+      JSON.stringify(
+        i % 7 === 3 ? { name: `pkg-${i}`, value: null } : { name: `pkg-${i}`, value: `https://github.com/o/r${i}` },
+      ) + "\n";
   writeFileSync(path, s);
   return path;
 }
 
 const RECORDS = 3000;
 const BATCH = "250";
-const importArgs = (db: string, file: string) => ["registry", "import", "--db", db, "--mapping", "slot-v1", "--file", file, "--batch-size", BATCH, "--threads", "0", "--no-progress", "--json"];
+const importArgs = (db: string, file: string) => [
+  "registry",
+  "import",
+  "--db",
+  db,
+  "--mapping",
+  "slot-v1",
+  "--file",
+  file,
+  "--batch-size",
+  BATCH,
+  "--threads",
+  "0",
+  "--no-progress",
+  "--json",
+];
 /** A name-keyed import (default mapping): into an empty registry, one bulk batch. */
-const nameImportArgs = (db: string, file: string) => ["registry", "import", "--db", db, "--file", file, "--batch-size", BATCH, "--threads", "1", "--no-progress", "--json"];
+const nameImportArgs = (db: string, file: string) => [
+  "registry",
+  "import",
+  "--db",
+  db,
+  "--file",
+  file,
+  "--batch-size",
+  BATCH,
+  "--threads",
+  "1",
+  "--no-progress",
+  "--json",
+];
 
 /** The root of an uninterrupted import of the file. */
 async function referenceRoot(file: string): Promise<number[]> {
@@ -51,20 +83,33 @@ function readAfterKill(db: string): "missing" | number {
       const head = store.head();
       for (const slot of [0, Math.max(0, head.nextSlot - 1), head.nextSlot]) {
         const s = store.slotState(slot);
-        assert.deepEqual(arr(computeRoot(s.leaf, BigInt(slot), s.siblings, store.config.depth)), arr(head.root), `slot ${slot}`);
+        assert.deepEqual(
+          arr(computeRoot(s.leaf, BigInt(slot), s.siblings, store.config.depth)),
+          arr(head.root),
+          `slot ${slot}`,
+        );
       }
       return head.batch;
     } finally {
       store.closeSync();
     }
   } catch (e) {
-    assert.ok(e instanceof RegistryError && (e.code === "DB_MISSING" || e.code === "DB_NOT_READY"), `after a kill: ${String(e)}`);
+    assert.ok(
+      e instanceof RegistryError && (e.code === "DB_MISSING" || e.code === "DB_NOT_READY"),
+      `after a kill: ${String(e)}`,
+    );
     return "missing";
   }
 }
 
 /** Spawns the real CLI import and SIGKILLs it `delayMs` after `trigger()` first holds (polled every ms). */
-function killImport(db: string, file: string, trigger: () => boolean, delayMs: number, args = importArgs): Promise<{ killed: boolean; afterTriggerMs: number }> {
+function killImport(
+  db: string,
+  file: string,
+  trigger: () => boolean,
+  delayMs: number,
+  args = importArgs,
+): Promise<{ killed: boolean; afterTriggerMs: number }> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [bin, ...args(db, file)], { stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
@@ -90,7 +135,8 @@ test("an import SIGKILLed as soon as its data file exists leaves no bricked regi
   const file = ndjson(base, RECORDS);
   const expected = await referenceRoot(file);
   const db = join(base, "db");
-  const dataFileExists = () => existsSync(join(db, "data.mdb")) || hiddenSiblings(db).some((h) => existsSync(join(base, h, "data.mdb")));
+  const dataFileExists = () =>
+    existsSync(join(db, "data.mdb")) || hiddenSiblings(db).some((h) => existsSync(join(base, h, "data.mdb")));
   const { killed } = await killImport(db, file, dataFileExists, 0);
   assert.ok(killed, "the import was killed before it finished");
   for (const cmd of ["root", "get"]) {
@@ -110,7 +156,12 @@ test("SIGKILL at 20 random points of creation and of the first batches; every re
   const expected = await referenceRoot(file);
   // how long an uninterrupted import runs once its registry is in place (check pass and batches)
   const registryInPlace = (db: string) => () => existsSync(join(db, "data.mdb"));
-  const calibration = await killImport(join(base, "calibration"), file, registryInPlace(join(base, "calibration")), Infinity);
+  const calibration = await killImport(
+    join(base, "calibration"),
+    file,
+    registryInPlace(join(base, "calibration")),
+    Infinity,
+  );
   const batchPhaseMs = Math.max(20, calibration.afterTriggerMs);
   let kills = 0;
   let attempts = 0;
@@ -131,7 +182,11 @@ test("SIGKILL at 20 random points of creation and of the first batches; every re
     else if (state === 0) seen.created++;
     else seen.batches++;
     const rerun = await run(...importArgs(db, file));
-    assert.equal(rerun.code, 0, `rerun after a kill ${delay} ms in (${inCreation ? "creation" : "batches"}): ${rerun.err}`);
+    assert.equal(
+      rerun.code,
+      0,
+      `rerun after a kill ${delay} ms in (${inCreation ? "creation" : "batches"}): ${rerun.err}`,
+    );
     assert.deepEqual(JSON.parse(rerun.out).root, expected, `root after a kill ${delay} ms in`);
     assert.deepEqual(hiddenSiblings(db), []);
     if (kills % 5 === 0) {
@@ -139,7 +194,9 @@ test("SIGKILL at 20 random points of creation and of the first batches; every re
       assert.equal(check.code, 0, check.err);
     }
   }
-  t.diagnostic(`${kills} kills in ${attempts} attempts (batch phase ${batchPhaseMs.toFixed(0)} ms); registry state after the kill: ${JSON.stringify(seen)}`);
+  t.diagnostic(
+    `${kills} kills in ${attempts} attempts (batch phase ${batchPhaseMs.toFixed(0)} ms); registry state after the kill: ${JSON.stringify(seen)}`,
+  );
   assert.ok(kills >= 20, `only ${kills} of ${attempts} imports were killed before they finished`);
   assert.ok(seen.missing > 0, `kill points: ${JSON.stringify(seen)}`);
 });
@@ -148,7 +205,26 @@ test("a concurrent reader while a registry is created gets DB_MISSING or DB_NOT_
   const base = tempDir();
   const file = ndjson(base, 12_000);
   const db = join(base, "db");
-  const proc = spawn(process.execPath, [bin, "registry", "import", "--db", db, "--mapping", "slot-v1", "--file", file, "--batch-size", "500", "--threads", "0", "--no-progress"], { stdio: ["ignore", "ignore", "inherit"] });
+  const proc = spawn(
+    process.execPath,
+    [
+      bin,
+      "registry",
+      "import",
+      "--db",
+      db,
+      "--mapping",
+      "slot-v1",
+      "--file",
+      file,
+      "--batch-size",
+      "500",
+      "--threads",
+      "0",
+      "--no-progress",
+    ],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
   let exited = false;
   const done = new Promise<void>((resolve) => proc.on("exit", () => ((exited = true), resolve())));
   let refusals = 0;
@@ -157,7 +233,10 @@ test("a concurrent reader while a registry is created gets DB_MISSING or DB_NOT_
     try {
       reader = RegistryStore.open(db, { readOnly: true });
     } catch (e) {
-      assert.ok(e instanceof RegistryError && (e.code === "DB_MISSING" || e.code === "DB_NOT_READY"), `open during creation: ${String(e)}`);
+      assert.ok(
+        e instanceof RegistryError && (e.code === "DB_MISSING" || e.code === "DB_NOT_READY"),
+        `open during creation: ${String(e)}`,
+      );
       refusals++;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -198,7 +277,12 @@ test("directories left by an interrupted creation of an earlier version count as
   await env.close();
   for (const db of [zero, bare]) {
     for (const readOnly of [true, false]) {
-      assert.throws(() => RegistryStore.open(db, { readOnly }), (e: unknown) => e instanceof RegistryError && e.code === "DB_NOT_READY" && /creation did not finish/.test(e.message), db);
+      assert.throws(
+        () => RegistryStore.open(db, { readOnly }),
+        (e: unknown) =>
+          e instanceof RegistryError && e.code === "DB_NOT_READY" && /creation did not finish/.test(e.message),
+        db,
+      );
     }
     const r = await run(...importArgs(db, file));
     assert.equal(r.code, 0, r.err);
@@ -216,7 +300,10 @@ test("directories left by an interrupted creation of an earlier version count as
   const env2 = open({ path: foreign, maxDbs: 8 });
   await env2.openDB({ name: "records", encoding: "binary" }).put("k", Buffer.from("v"));
   await env2.close();
-  assert.throws(() => RegistryStore.openOrCreate(foreign), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT");
+  assert.throws(
+    () => RegistryStore.openOrCreate(foreign),
+    (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT",
+  );
 });
 
 test("name-keyed bulk import SIGKILLed at 10 random points: the registry is missing, empty or complete, never partial; every rerun ends at the root of an uninterrupted import", async (t) => {
@@ -226,7 +313,13 @@ test("name-keyed bulk import SIGKILLed at 10 random points: the registry is miss
   assert.equal(ref.code, 0, ref.err);
   const expected = JSON.parse(ref.out).root;
   const registryInPlace = (db: string) => () => existsSync(join(db, "data.mdb"));
-  const calibration = await killImport(join(base, "calibration"), file, registryInPlace(join(base, "calibration")), Infinity, nameImportArgs);
+  const calibration = await killImport(
+    join(base, "calibration"),
+    file,
+    registryInPlace(join(base, "calibration")),
+    Infinity,
+    nameImportArgs,
+  );
   const importMs = Math.max(20, calibration.afterTriggerMs);
   let kills = 0;
   let attempts = 0;
@@ -246,7 +339,10 @@ test("name-keyed bulk import SIGKILLed at 10 random points: the registry is miss
       else seen.complete++;
       store.closeSync();
     } catch (e) {
-      assert.ok(e instanceof RegistryError && (e.code === "DB_MISSING" || e.code === "DB_NOT_READY"), `after a kill: ${String(e)}`);
+      assert.ok(
+        e instanceof RegistryError && (e.code === "DB_MISSING" || e.code === "DB_NOT_READY"),
+        `after a kill: ${String(e)}`,
+      );
       seen.missing++;
     }
     const rerun = await run(...nameImportArgs(db, file));
@@ -257,6 +353,8 @@ test("name-keyed bulk import SIGKILLed at 10 random points: the registry is miss
       assert.equal(check.code, 0, check.err);
     }
   }
-  t.diagnostic(`${kills} kills in ${attempts} attempts (import ${importMs.toFixed(0)} ms once the registry is in place); state after the kill: ${JSON.stringify(seen)}`);
+  t.diagnostic(
+    `${kills} kills in ${attempts} attempts (import ${importMs.toFixed(0)} ms once the registry is in place); state after the kill: ${JSON.stringify(seen)}`,
+  );
   assert.ok(kills >= 10, `only ${kills} of ${attempts} imports were killed before they finished`);
 });

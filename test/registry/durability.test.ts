@@ -21,11 +21,16 @@ function pathRecomputesRoot(store: RegistryStore, slot: number): { ok: boolean; 
 
 test("an import killed mid-way (SIGKILL) leaves the last committed batch intact and readable", async () => {
   const dir = join(tempDir(), "db");
-  const proc = spawn(process.execPath, [child, "import", dir, "30000", "400"], { stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, [child, "import", dir, "30000", "400"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let seen = 0;
   await new Promise<void>((resolve) => {
     proc.stdout.on("data", (chunk: Buffer) => {
-      seen += chunk.toString().split("\n").filter((l) => l.startsWith("batch")).length;
+      seen += chunk
+        .toString()
+        .split("\n")
+        .filter((l) => l.startsWith("batch")).length;
       if (seen >= 4 && proc.exitCode === null && !proc.killed) {
         proc.kill("SIGKILL");
       }
@@ -40,7 +45,8 @@ test("an import killed mid-way (SIGKILL) leaves the last committed batch intact 
   const history = store.history();
   assert.equal(history.length, head.batch + 1);
   assert.deepEqual(arr(history.at(-1)!.root), arr(head.root));
-  for (const slot of [0, head.nextSlot - 1, head.nextSlot, 12345]) assert.ok(pathRecomputesRoot(store, slot).ok, `slot ${slot}`);
+  for (const slot of [0, head.nextSlot - 1, head.nextSlot, 12345])
+    assert.ok(pathRecomputesRoot(store, slot).ok, `slot ${slot}`);
   // the same records imported in one go give the same root
   const fresh = RegistryStore.openOrCreate(join(tempDir(), "fresh"));
   const r = await importRecords(fresh, () => npmReposSource(head.nextSlot), { threads: 0 });

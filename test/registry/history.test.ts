@@ -37,14 +37,21 @@ function update(store: NameStore, kind: NameUpdateKind, name: string, value?: Re
 /** What a name holds at a root: its value, "deleted" or undefined (never registered), and that its path recomputes the root. */
 function heldAt(store: NameStore, name: string, root: Digest): RecordValue | "deleted" | undefined {
   const s = store.nameStateAt(name, root);
-  assert.deepEqual(arr(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, store.config.leafMaxFields)), arr(root), `the path of ${name} recomputes the root`);
+  assert.deepEqual(
+    arr(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, store.config.leafMaxFields)),
+    arr(root),
+    `the path of ${name} recomputes the root`,
+  );
   assert.deepEqual(arr(s.head.root), arr(root));
   if (s.record === undefined) return undefined;
   return s.record.state === RecordState.Deleted ? "deleted" : s.record.value;
 }
 
 /** A registry with background records and the five batches of the history tests; the roots after each. */
-function historyRegistry(dir: string, retention?: { commits?: number; days?: number }): { store: NameStore; roots: Digest[] } {
+function historyRegistry(
+  dir: string,
+  retention?: { commits?: number; days?: number },
+): { store: NameStore; roots: Digest[] } {
   const store = NameStore.openOrCreate(dir, { depth: DEPTH, ...(retention ? { retention } : {}) });
   for (let i = 0; i < 12; i++) update(store, "insert", `bg-${i}`, `https://github.com/bg/${i}`);
   const roots = [store.head().root];
@@ -59,7 +66,11 @@ function historyRegistry(dir: string, retention?: { commits?: number; days?: num
 test("name state at the head and at earlier roots: names added, replaced and deleted between roots answer as they were", () => {
   const { store, roots } = historyRegistry(join(tempDir(), "db"));
   try {
-    const expected: [RecordValue | "deleted" | undefined, RecordValue | "deleted" | undefined, RecordValue | "deleted" | undefined][] = [
+    const expected: [
+      RecordValue | "deleted" | undefined,
+      RecordValue | "deleted" | undefined,
+      RecordValue | "deleted" | undefined,
+    ][] = [
       [undefined, undefined, undefined],
       ["a1", undefined, undefined],
       ["a1", "b1", undefined],
@@ -68,8 +79,16 @@ test("name state at the head and at earlier roots: names added, replaced and del
       ["a2", "deleted", "c1"],
     ];
     roots.forEach((root, i) => {
-      assert.deepEqual(["a", "b", "c"].map((n) => heldAt(store, n, root)), expected[i], `at root ${i}`);
-      assert.equal(heldAt(store, "bg-3", root), "https://github.com/bg/3", `a record older than every root, at root ${i}`);
+      assert.deepEqual(
+        ["a", "b", "c"].map((n) => heldAt(store, n, root)),
+        expected[i],
+        `at root ${i}`,
+      );
+      assert.equal(
+        heldAt(store, "bg-3", root),
+        "https://github.com/bg/3",
+        `a record older than every root, at root ${i}`,
+      );
     });
     assert.deepEqual(store.check().root, store.head().root);
   } finally {
@@ -84,16 +103,43 @@ test("proofs at earlier roots verify: membership and absence (never registered a
     const claim = { depth, leafMaxFields };
     const m = proveNameStatement(store, "membership", "a", undefined, undefined, roots[1]);
     assert.deepEqual(arr(m.request.oldRoot), arr(roots[1]!));
-    assert.equal(verifyRecordProof({ trustedRoot: roots[1]!, name: "a", value: "a1", ...claim }, m.request, m.proof).ok, true, "a = a1 at root 1");
-    assert.equal(verifyRecordProof({ trustedRoot: roots[1]!, name: "a", value: "a2", ...claim }, m.request, m.proof).ok, false, "not a = a2 at root 1");
+    assert.equal(
+      verifyRecordProof({ trustedRoot: roots[1]!, name: "a", value: "a1", ...claim }, m.request, m.proof).ok,
+      true,
+      "a = a1 at root 1",
+    );
+    assert.equal(
+      verifyRecordProof({ trustedRoot: roots[1]!, name: "a", value: "a2", ...claim }, m.request, m.proof).ok,
+      false,
+      "not a = a2 at root 1",
+    );
     const never = proveNameStatement(store, "nonmembership", "c", undefined, undefined, roots[3]);
-    assert.equal(verifyRecordProof({ trustedRoot: roots[3]!, name: "c", absent: true, ...claim }, never.request, never.proof).ok, true, "c absent at root 3");
+    assert.equal(
+      verifyRecordProof({ trustedRoot: roots[3]!, name: "c", absent: true, ...claim }, never.request, never.proof).ok,
+      true,
+      "c absent at root 3",
+    );
     const deleted = proveNameStatement(store, "nonmembership", "b", undefined, undefined, roots[4]);
-    assert.equal(verifyRecordProof({ trustedRoot: roots[4]!, name: "b", absent: true, ...claim }, deleted.request, deleted.proof).ok, true, "b absent (deleted) at root 4");
-    assert.throws(() => proveNameStatement(store, "membership", "b", undefined, undefined, roots[4]), code("RECORD_ABSENT"));
-    assert.throws(() => proveNameStatement(store, "nonmembership", "b", undefined, undefined, roots[2]), code("RECORD_LIVE"));
+    assert.equal(
+      verifyRecordProof({ trustedRoot: roots[4]!, name: "b", absent: true, ...claim }, deleted.request, deleted.proof)
+        .ok,
+      true,
+      "b absent (deleted) at root 4",
+    );
+    assert.throws(
+      () => proveNameStatement(store, "membership", "b", undefined, undefined, roots[4]),
+      code("RECORD_ABSENT"),
+    );
+    assert.throws(
+      () => proveNameStatement(store, "nonmembership", "b", undefined, undefined, roots[2]),
+      code("RECORD_LIVE"),
+    );
     const head = proveNameStatement(store, "membership", "c", undefined, undefined, roots[5]);
-    assert.equal(verifyRecordProof({ trustedRoot: roots[5]!, name: "c", value: "c1", ...claim }, head.request, head.proof).ok, true, "c at the head");
+    assert.equal(
+      verifyRecordProof({ trustedRoot: roots[5]!, name: "c", value: "c1", ...claim }, head.request, head.proof).ok,
+      true,
+      "c at the head",
+    );
   } finally {
     store.closeSync();
   }
@@ -110,7 +156,10 @@ test("a root pruned out of the window is ROOT_NOT_PROVABLE naming the oldest pro
     assert.deepEqual(arr(w.oldestRoot), arr(roots[roots.length - 4]!));
     assert.equal(heldAt(store, "b", w.oldestRoot as Digest), "b1", "the oldest provable root is provable");
     let thrown: unknown;
-    assert.throws(() => store.nameStateAt("a", roots[1]), (e) => ((thrown = e), code("ROOT_NOT_PROVABLE")(e)));
+    assert.throws(
+      () => store.nameStateAt("a", roots[1]),
+      (e) => ((thrown = e), code("ROOT_NOT_PROVABLE")(e)),
+    );
     const details = (thrown as RegistryError).details as { oldestRoot: string; oldestSize: number };
     assert.equal(details.oldestRoot, formatRoot(w.oldestRoot));
     assert.equal(details.oldestSize, head - 3);
@@ -118,11 +167,35 @@ test("a root pruned out of the window is ROOT_NOT_PROVABLE naming the oldest pro
     assert.equal(store.check().records, 15, "pruned versions leave a registry that checks");
 
     const out = join(tempDir(), "proof");
-    const cli = await runCli("registry", "prove", "membership", "--db", dir, "--name", "a", "--root", formatRoot(roots[1]!), "--out", out);
+    const cli = await runCli(
+      "registry",
+      "prove",
+      "membership",
+      "--db",
+      dir,
+      "--name",
+      "a",
+      "--root",
+      formatRoot(roots[1]!),
+      "--out",
+      out,
+    );
     assert.equal(cli.code, 2, cli.err);
     assert.match(cli.err, /ROOT_NOT_PROVABLE/);
     assert.ok(cli.err.includes(`oldest provable root ${formatRoot(w.oldestRoot)} (size ${head - 3})`), cli.err);
-    const ok = await runCli("registry", "prove", "membership", "--db", dir, "--name", "b", "--root", formatRoot(w.oldestRoot), "--out", out);
+    const ok = await runCli(
+      "registry",
+      "prove",
+      "membership",
+      "--db",
+      dir,
+      "--name",
+      "b",
+      "--root",
+      formatRoot(w.oldestRoot),
+      "--out",
+      out,
+    );
     assert.equal(ok.code, 0, ok.err);
     assert.match(ok.out, new RegExp(`root=${formatRoot(w.oldestRoot)}`));
 
@@ -134,7 +207,10 @@ test("a root pruned out of the window is ROOT_NOT_PROVABLE naming the oldest pro
     assert.equal(body["oldest_root"], formatRoot(w.oldestRoot));
     assert.equal(body["oldest_size"], head - 3);
     const inWindow = await fetch(`${server.base}/v1/records/b/proof?root=${formatRoot(w.oldestRoot)}`);
-    const proof = (await inWindow.json()) as { statement: { root: string; batch: number; value?: string }; cached: boolean };
+    const proof = (await inWindow.json()) as {
+      statement: { root: string; batch: number; value?: string };
+      cached: boolean;
+    };
     assert.equal(inWindow.status, 200);
     assert.equal(proof.statement.root, formatRoot(w.oldestRoot));
     assert.equal(proof.statement.batch, head - 3);
@@ -165,18 +241,30 @@ test("the retention can be changed: a shorter one prunes at the next commit, by 
 
 /** Rewrites a format-3 registry into the format-2 layout (leaf rows without their creating batch, no earlier-root rows). */
 function toFormat2(dir: string): void {
-  const env = open<Buffer, Buffer>({ path: dir, maxDbs: 8, encoding: "binary", keyEncoding: "binary", compression: false });
+  const env = open<Buffer, Buffer>({
+    path: dir,
+    maxDbs: 8,
+    encoding: "binary",
+    keyEncoding: "binary",
+    compression: false,
+  });
   const meta = env.openDB<Buffer, Buffer>({ name: "meta", encoding: "binary", keyEncoding: "binary" });
   const leaves = env.openDB<Buffer, Buffer>({ name: "leaves", encoding: "binary", keyEncoding: "binary" });
   env.transactionSync(() => {
-    const rows = [...leaves.getRange({})].map(({ key, value }) => ({ key: Buffer.from(key), value: Buffer.from(value) }));
+    const rows = [...leaves.getRange({})].map(({ key, value }) => ({
+      key: Buffer.from(key),
+      value: Buffer.from(value),
+    }));
     for (const { key, value } of rows) {
       const v = unseal(2, key, value, "leaf");
       leaves.putSync(key, seal(2, key, v.subarray(0, v.length - 4)));
     }
     const config = Buffer.from(unseal(1, Buffer.from("config"), meta.get(Buffer.from("config"))!, "config"));
     const c = JSON.parse(config.toString());
-    meta.putSync(Buffer.from("config"), seal(1, Buffer.from("config"), Buffer.from(JSON.stringify({ ...c, version: 2 }))));
+    meta.putSync(
+      Buffer.from("config"),
+      seal(1, Buffer.from("config"), Buffer.from(JSON.stringify({ ...c, version: 2 }))),
+    );
     meta.removeSync(Buffer.from("retention"));
     meta.removeSync(Buffer.from("window"));
   });
@@ -199,10 +287,24 @@ test("registry upgrade of a format-2 registry: opens refuse it until then; roots
   try {
     assert.equal(store.check().records, 2);
     assert.equal(heldAt(store, "kept", before), "k1", "the head at the upgrade is provable");
-    const roots = [update(store, "replace", "kept", "k2"), update(store, "delete", "old"), update(store, "insert", "new", "n1")];
-    assert.deepEqual([heldAt(store, "kept", before), heldAt(store, "old", before), heldAt(store, "new", before)], ["k1", "o1", undefined]);
-    assert.deepEqual([heldAt(store, "kept", roots[0]!), heldAt(store, "old", roots[1]!), heldAt(store, "new", roots[1]!)], ["k2", "deleted", undefined]);
-    assert.throws(() => store.nameStateAt("old", store.history()[1]!.root), code("ROOT_NOT_PROVABLE"), "a root before the upgrade");
+    const roots = [
+      update(store, "replace", "kept", "k2"),
+      update(store, "delete", "old"),
+      update(store, "insert", "new", "n1"),
+    ];
+    assert.deepEqual(
+      [heldAt(store, "kept", before), heldAt(store, "old", before), heldAt(store, "new", before)],
+      ["k1", "o1", undefined],
+    );
+    assert.deepEqual(
+      [heldAt(store, "kept", roots[0]!), heldAt(store, "old", roots[1]!), heldAt(store, "new", roots[1]!)],
+      ["k2", "deleted", undefined],
+    );
+    assert.throws(
+      () => store.nameStateAt("old", store.history()[1]!.root),
+      code("ROOT_NOT_PROVABLE"),
+      "a root before the upgrade",
+    );
     store.check();
   } finally {
     store.closeSync();

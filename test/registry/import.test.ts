@@ -6,7 +6,12 @@ import { SparseMerkleTree } from "../../src/smt/tree.js";
 import { RegistryError } from "../../src/registry/errors.js";
 import { RegistryStore } from "../../src/registry/store/store.js";
 import { importRecords, type ImportIssue } from "../../src/registry/import/import.js";
-import { fileSource, npmReposSource, NPM_REPOS_SUBSET_RECORDS, npmReposFullPath } from "../../src/registry/import/dataset.js";
+import {
+  fileSource,
+  npmReposSource,
+  NPM_REPOS_SUBSET_RECORDS,
+  npmReposFullPath,
+} from "../../src/registry/import/dataset.js";
 import { recordLeaf, type RecordValue } from "../../src/registry/mapping.js";
 import { JsonObjectSource } from "../../src/registry/import/sources/json-object.js";
 import { readInput, type RecordSink } from "../../src/registry/import/sources/source.js";
@@ -26,7 +31,10 @@ function referenceRoot(records: [string, RecordValue][], depth = 24): number[] {
 }
 
 /** Collects what a source delivers. */
-function collect(make: () => { next(sink: RecordSink, n: number): boolean }): { records: [number, string, unknown][]; issues: [number, string][] } {
+function collect(make: () => { next(sink: RecordSink, n: number): boolean }): {
+  records: [number, string, unknown][];
+  issues: [number, string][];
+} {
   const records: [number, string, unknown][] = [];
   const issues: [number, string][] = [];
   const text = (b: Uint8Array, s: number, e: number) => Buffer.from(b.buffer, b.byteOffset + s, e - s).toString("utf8");
@@ -34,7 +42,16 @@ function collect(make: () => { next(sink: RecordSink, n: number): boolean }): { 
   while (
     src.next(
       {
-        record: (line, n, ns, ne, form, v, vs, ve) => records.push([line, text(n, ns, ne), form === 0 ? null : form === 1 ? text(v, vs, ve) : Array.from(new Uint32Array(Uint8Array.from(v.subarray(vs, ve)).buffer))]),
+        record: (line, n, ns, ne, form, v, vs, ve) =>
+          records.push([
+            line,
+            text(n, ns, ne),
+            form === 0
+              ? null
+              : form === 1
+                ? text(v, vs, ve)
+                : Array.from(new Uint32Array(Uint8Array.from(v.subarray(vs, ve)).buffer)),
+          ]),
         malformed: (line, message) => issues.push([line, message]),
       },
       3,
@@ -44,7 +61,16 @@ function collect(make: () => { next(sink: RecordSink, n: number): boolean }): { 
 }
 
 test("JSON-object source: file order (integer-like names stay in place), escapes, malformed entries by line", () => {
-  const text = ['{', '  "b": "https://github.com/b/b",', '  "10": null,', '  "2": "x\\u00e9\\"q",', '  "bad": 12,', '  "c" "no colon",', '  "d": "ok"', '}'].join("\n");
+  const text = [
+    "{",
+    '  "b": "https://github.com/b/b",',
+    '  "10": null,',
+    '  "2": "x\\u00e9\\"q",',
+    '  "bad": 12,',
+    '  "c" "no colon",',
+    '  "d": "ok"',
+    "}",
+  ].join("\n");
   const { records, issues } = collect(() => new JsonObjectSource(Buffer.from(text), "t"));
   assert.deepEqual(records, [
     [2, "b", "https://github.com/b/b"],
@@ -52,7 +78,10 @@ test("JSON-object source: file order (integer-like names stay in place), escapes
     [4, "2", 'xé"q'],
     [7, "d", "ok"],
   ]);
-  assert.deepEqual(issues.map(([l]) => l), [5, 6]);
+  assert.deepEqual(
+    issues.map(([l]) => l),
+    [5, 6],
+  );
   assert.match(issues[0]![1], /string or null/);
   assert.throws(() => collect(() => new JsonObjectSource(Buffer.from("[1]"), "t")), code("BAD_SOURCE"));
   const truncated = collect(() => new JsonObjectSource(Buffer.from('{\n "a": null,\n'), "t"));
@@ -72,12 +101,40 @@ test("NDJSON and CSV sources: values, fields, null vs empty text, malformed line
     '{"name":"f","value":"v","extra":1}',
   ].join("\n");
   const n = collect(() => fileSourceOf("x.ndjson", nd));
-  assert.deepEqual(n.records, [[1, "a", "https://gitlab.com/a"], [3, "b", null], [4, "c", [1, 2, 3]]]);
-  assert.deepEqual(n.issues.map(([l]) => l), [5, 6, 7, 8]);
-  const csv = ['name,value', 'a,https://github.com/a', 'b,', 'c,""', '"d,1","multi', 'line"', 'e,"x""y"', 'f,a,b', 'g,x"y', 'h,"ok"'].join("\r\n");
+  assert.deepEqual(n.records, [
+    [1, "a", "https://gitlab.com/a"],
+    [3, "b", null],
+    [4, "c", [1, 2, 3]],
+  ]);
+  assert.deepEqual(
+    n.issues.map(([l]) => l),
+    [5, 6, 7, 8],
+  );
+  const csv = [
+    "name,value",
+    "a,https://github.com/a",
+    "b,",
+    'c,""',
+    '"d,1","multi',
+    'line"',
+    'e,"x""y"',
+    "f,a,b",
+    'g,x"y',
+    'h,"ok"',
+  ].join("\r\n");
   const c = collect(() => fileSourceOf("x.csv", csv));
-  assert.deepEqual(c.records, [[2, "a", "https://github.com/a"], [3, "b", null], [4, "c", ""], [5, "d,1", "multi\r\nline"], [7, "e", 'x"y'], [10, "h", "ok"]]);
-  assert.deepEqual(c.issues.map(([l]) => l), [8, 9]);
+  assert.deepEqual(c.records, [
+    [2, "a", "https://github.com/a"],
+    [3, "b", null],
+    [4, "c", ""],
+    [5, "d,1", "multi\r\nline"],
+    [7, "e", 'x"y'],
+    [10, "h", "ok"],
+  ]);
+  assert.deepEqual(
+    c.issues.map(([l]) => l),
+    [8, 9],
+  );
   assert.throws(() => collect(() => fileSourceOf("y.csv", "id,url\na,b")), code("BAD_SOURCE"));
   assert.throws(() => fileSource(join(tempDir(), "missing.ndjson")), code("BAD_SOURCE"));
   assert.throws(() => fileSourceOf("z.txt", "x"), code("BAD_SOURCE"));
@@ -98,7 +155,11 @@ test("import of the offline npm subset: root equals the in-memory tree, worker t
   while (
     subset.next(
       {
-        record: (_l, n, ns, ne, form, v, vs, ve) => records.push([Buffer.from(n.subarray(ns, ne)).toString("utf8"), form === 0 ? null : Buffer.from(v.subarray(vs, ve)).toString("utf8")]),
+        record: (_l, n, ns, ne, form, v, vs, ve) =>
+          records.push([
+            Buffer.from(n.subarray(ns, ne)).toString("utf8"),
+            form === 0 ? null : Buffer.from(v.subarray(vs, ve)).toString("utf8"),
+          ]),
         malformed: () => assert.fail("subset has no malformed records"),
       },
       1000,
@@ -113,7 +174,10 @@ test("import of the offline npm subset: root equals the in-memory tree, worker t
     assert.equal(report.imported, limit);
     assert.equal(report.batches, 3);
     assert.deepEqual(arr(report.root), expected);
-    assert.deepEqual(store.history().map((h) => h.nextSlot), [0, 256, 512, 700]);
+    assert.deepEqual(
+      store.history().map((h) => h.nextSlot),
+      [0, 256, 512, 700],
+    );
     assert.equal(store.slotOf(records[5]![0]), 5);
     roots.push(arr(store.head().root));
     await store.close();
@@ -137,21 +201,56 @@ test("malformed records: fail rejects the whole import and writes nothing; skip 
   const dir = join(tempDir(), "db");
   const store = RegistryStore.openOrCreate(dir);
   const seen: ImportIssue[] = [];
-  await assert.rejects(importRecords(store, () => fileSource(path), { onError: "fail", threads: 0, onMalformed: (i) => seen.push(i) }), code("IMPORT_REJECTED"));
-  assert.deepEqual(seen.map((i) => [i.line, i.code]), [[3, "BAD_RECORD"], [4, "NAME_EXISTS"], [5, "BAD_NAME"], [6, "VALUE_TOO_LARGE"], [7, "BAD_VALUE"]]);
+  await assert.rejects(
+    importRecords(store, () => fileSource(path), { onError: "fail", threads: 0, onMalformed: (i) => seen.push(i) }),
+    code("IMPORT_REJECTED"),
+  );
+  assert.deepEqual(
+    seen.map((i) => [i.line, i.code]),
+    [
+      [3, "BAD_RECORD"],
+      [4, "NAME_EXISTS"],
+      [5, "BAD_NAME"],
+      [6, "VALUE_TOO_LARGE"],
+      [7, "BAD_VALUE"],
+    ],
+  );
   assert.equal(store.head().batch, 0, "nothing written");
   assert.equal(store.history().length, 1);
 
   const skipped: ImportIssue[] = [];
-  const report = await importRecords(store, () => fileSource(path), { onError: "skip", threads: 1, onMalformed: (i) => skipped.push(i) });
-  assert.deepEqual(skipped.map((i) => [i.line, i.code]).sort((x, y) => x[0]! as number - (y[0]! as number)), [[3, "BAD_RECORD"], [4, "NAME_EXISTS"], [5, "BAD_NAME"], [6, "VALUE_TOO_LARGE"], [7, "BAD_VALUE"]]);
+  const report = await importRecords(store, () => fileSource(path), {
+    onError: "skip",
+    threads: 1,
+    onMalformed: (i) => skipped.push(i),
+  });
+  assert.deepEqual(
+    skipped.map((i) => [i.line, i.code]).sort((x, y) => (x[0]! as number) - (y[0]! as number)),
+    [
+      [3, "BAD_RECORD"],
+      [4, "NAME_EXISTS"],
+      [5, "BAD_NAME"],
+      [6, "VALUE_TOO_LARGE"],
+      [7, "BAD_VALUE"],
+    ],
+  );
   assert.equal(report.imported, 3);
   assert.equal(report.malformed, 5);
-  assert.deepEqual(arr(store.head().root), referenceRoot([["a", "https://github.com/a"], ["b", null], ["e", "ok"]]));
+  assert.deepEqual(
+    arr(store.head().root),
+    referenceRoot([
+      ["a", "https://github.com/a"],
+      ["b", null],
+      ["e", "ok"],
+    ]),
+  );
 
   // names already in the registry are duplicates in a later import, in both modes
   const again = tempFile("again.ndjson", '{"name":"b","value":"new"}\n{"name":"f","value":null}\n');
-  await assert.rejects(importRecords(store, () => fileSource(again), { threads: 0 }), code("IMPORT_REJECTED"));
+  await assert.rejects(
+    importRecords(store, () => fileSource(again), { threads: 0 }),
+    code("IMPORT_REJECTED"),
+  );
   const r2 = await importRecords(store, () => fileSource(again), { onError: "skip", threads: 0 });
   assert.equal(r2.imported, 1);
   assert.equal(store.slotOf("f"), 3);
@@ -161,23 +260,37 @@ test("malformed records: fail rejects the whole import and writes nothing; skip 
 });
 
 test("an import that does not fit the tree is refused (REGISTRY_FULL) with nothing written", async () => {
-  const path = tempFile("five.ndjson", ["a", "b", "c", "d", "e"].map((n) => JSON.stringify({ name: n, value: null })).join("\n"));
+  const path = tempFile(
+    "five.ndjson",
+    ["a", "b", "c", "d", "e"].map((n) => JSON.stringify({ name: n, value: null })).join("\n"),
+  );
   const store = RegistryStore.openOrCreate(join(tempDir(), "db"), { depth: 2 });
-  await assert.rejects(importRecords(store, () => fileSource(path), { threads: 0 }), code("REGISTRY_FULL"));
+  await assert.rejects(
+    importRecords(store, () => fileSource(path), { threads: 0 }),
+    code("REGISTRY_FULL"),
+  );
   assert.equal(store.head().batch, 0);
   await store.close();
 });
 
-test("the shipped subset is the first 100,000 records of the full dataset, in order (when the full dataset is installed)", { skip: npmReposFullPath() === undefined ? "full dataset not installed" : false }, () => {
+test("the shipped subset is the first 100,000 records of the full dataset, in order (when the full dataset is installed)", {
+  skip: npmReposFullPath() === undefined ? "full dataset not installed" : false,
+}, () => {
   const a = collect(() => npmReposSource(2000));
   const full = npmReposFullPath()!;
   const b = collect(() => new JsonObjectSource(readInput(full), "full", 2000));
-  assert.deepEqual(a.records.map((r) => [r[1], r[2]]), b.records.map((r) => [r[1], r[2]]));
+  assert.deepEqual(
+    a.records.map((r) => [r[1], r[2]]),
+    b.records.map((r) => [r[1], r[2]]),
+  );
 });
 
-
 test("rerunning an import leaves records already present with the same value as they are (present), and only those", async () => {
-  const lines = ['{"name":"a","value":"https://github.com/a"}', '{"name":"b","value":null}', '{"name":"c","fields":[1,2]}'];
+  const lines = [
+    '{"name":"a","value":"https://github.com/a"}',
+    '{"name":"b","value":null}',
+    '{"name":"c","fields":[1,2]}',
+  ];
   const first = tempFile("first.ndjson", lines.slice(0, 2).join("\n"));
   const all = tempFile("all.ndjson", lines.join("\n"));
   const store = RegistryStore.openOrCreate(join(tempDir(), "db"), { depth: 8 });
@@ -199,18 +312,49 @@ test("rerunning an import leaves records already present with the same value as 
   }
   assert.equal(store.history().length, batches);
   // another value under a present name, a deleted name, and an in-input repeat stay NAME_EXISTS
-  const conflicts = tempFile("conflicts.ndjson", ['{"name":"a","value":"https://github.com/other"}', '{"name":"d","value":null}', '{"name":"d","value":null}'].join("\n"));
+  const conflicts = tempFile(
+    "conflicts.ndjson",
+    ['{"name":"a","value":"https://github.com/other"}', '{"name":"d","value":null}', '{"name":"d","value":null}'].join(
+      "\n",
+    ),
+  );
   const seen: ImportIssue[] = [];
-  await assert.rejects(importRecords(store, () => fileSource(conflicts), { threads: 0, onMalformed: (i) => seen.push(i) }), code("IMPORT_REJECTED"));
-  assert.deepEqual(seen.map((i) => [i.line, i.code]), [[1, "NAME_EXISTS"], [3, "NAME_EXISTS"]]);
+  await assert.rejects(
+    importRecords(store, () => fileSource(conflicts), { threads: 0, onMalformed: (i) => seen.push(i) }),
+    code("IMPORT_REJECTED"),
+  );
+  assert.deepEqual(
+    seen.map((i) => [i.line, i.code]),
+    [
+      [1, "NAME_EXISTS"],
+      [3, "NAME_EXISTS"],
+    ],
+  );
   const skipped: ImportIssue[] = [];
-  const r = await importRecords(store, () => fileSource(conflicts), { threads: 0, onError: "skip", batchSize: 1, onMalformed: (i) => skipped.push(i) });
+  const r = await importRecords(store, () => fileSource(conflicts), {
+    threads: 0,
+    onError: "skip",
+    batchSize: 1,
+    onMalformed: (i) => skipped.push(i),
+  });
   assert.deepEqual([r.imported, r.present], [1, 0]);
-  assert.deepEqual(skipped.map((i) => [i.line, i.code]), [[1, "NAME_EXISTS"], [3, "NAME_EXISTS"]]);
+  assert.deepEqual(
+    skipped.map((i) => [i.line, i.code]),
+    [
+      [1, "NAME_EXISTS"],
+      [3, "NAME_EXISTS"],
+    ],
+  );
   const { deleteRecord } = await import("../../src/registry/operations.js");
   deleteRecord(store, { name: "b" });
   const deleted: ImportIssue[] = [];
-  await assert.rejects(importRecords(store, () => fileSource(first), { threads: 0, onMalformed: (i) => deleted.push(i) }), code("IMPORT_REJECTED"));
-  assert.deepEqual(deleted.map((i) => [i.line, i.code]), [[2, "NAME_EXISTS"]]);
+  await assert.rejects(
+    importRecords(store, () => fileSource(first), { threads: 0, onMalformed: (i) => deleted.push(i) }),
+    code("IMPORT_REJECTED"),
+  );
+  assert.deepEqual(
+    deleted.map((i) => [i.line, i.code]),
+    [[2, "NAME_EXISTS"]],
+  );
   await store.close();
 });

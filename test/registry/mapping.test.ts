@@ -5,7 +5,15 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { P } from "../../src/field/koalabear.js";
 import { hashLeaf, limbs, limbsInto, encodeLeaf } from "../../src/smt/leaf.js";
 import { RegistryError } from "../../src/registry/errors.js";
-import { ValueCode, ValueForm, recordLeaf, textCode, valuePayload, nameIdentity, maxValueFields } from "../../src/registry/mapping.js";
+import {
+  ValueCode,
+  ValueForm,
+  recordLeaf,
+  textCode,
+  valuePayload,
+  nameIdentity,
+  maxValueFields,
+} from "../../src/registry/mapping.js";
 import { LeafHasher } from "../../src/registry/hashing/leaf-hasher.js";
 import { PackedBuilder } from "../../src/registry/hashing/packed.js";
 import { typescriptPermutation, wasmPermutation } from "../../src/registry/hashing/permutation.js";
@@ -59,11 +67,14 @@ test("value over the leaf bound, bad values and bad names get typed errors", () 
 });
 
 test("limbsInto equals limbs for random identities", () => {
-  fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (id) => {
-    const out = new Uint32Array(9);
-    limbsInto(id, 0, out, 0);
-    assert.deepEqual(Array.from(out), limbs(id));
-  }), { numRuns: 200 });
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (id) => {
+      const out = new Uint32Array(9);
+      limbsInto(id, 0, out, 0);
+      assert.deepEqual(Array.from(out), limbs(id));
+    }),
+    { numRuns: 200 },
+  );
 });
 
 const valueArb: fc.Arbitrary<RecordValue> = fc.oneof(
@@ -73,22 +84,31 @@ const valueArb: fc.Arbitrary<RecordValue> = fc.oneof(
   fc.array(fc.integer({ min: 0, max: P - 1 }), { maxLength: 20 }).map((fields) => ({ fields })),
 );
 
-for (const [label, perm] of [["TypeScript", typescriptPermutation()], ["WASM kernel", wasmPermutation()]] as const) {
+for (const [label, perm] of [
+  ["TypeScript", typescriptPermutation()],
+  ["WASM kernel", wasmPermutation()],
+] as const) {
   test(`bulk leaf hashing (${label} permutation) equals hashLeaf(recordLeaf(…)) record by record`, () => {
     const hasher = new LeafHasher(31, perm);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }), valueArb), { maxLength: 12 }), (records) => {
-        const b = new PackedBuilder();
-        records.forEach(([name, value], i) => {
-          const n = bytes(name);
-          const { form, bytes: v } = valueParts(value);
-          b.add(i + 1, n, 0, n.length, form as ValueForm, v, 0, v.length);
-        });
-        const digests = hasher.hash(b.take());
-        records.forEach(([name, value], i) => {
-          assert.deepEqual(Array.from(digests.subarray(8 * i, 8 * i + 8)), Array.from(hashLeaf(recordLeaf(name, value, 31), 31)));
-        });
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }), valueArb), { maxLength: 12 }),
+        (records) => {
+          const b = new PackedBuilder();
+          records.forEach(([name, value], i) => {
+            const n = bytes(name);
+            const { form, bytes: v } = valueParts(value);
+            b.add(i + 1, n, 0, n.length, form as ValueForm, v, 0, v.length);
+          });
+          const digests = hasher.hash(b.take());
+          records.forEach(([name, value], i) => {
+            assert.deepEqual(
+              Array.from(digests.subarray(8 * i, 8 * i + 8)),
+              Array.from(hashLeaf(recordLeaf(name, value, 31), 31)),
+            );
+          });
+        },
+      ),
       { numRuns: label === "TypeScript" ? 15 : 40 },
     );
   });

@@ -38,13 +38,30 @@ interface Entry {
 }
 
 function ndjson(entries: readonly Entry[]): string {
-  return tempFile("in.ndjson", entries.map((e) => JSON.stringify(e.value !== null && typeof e.value === "object" ? { name: e.name, fields: e.value.fields } : { name: e.name, value: e.value })).join("\n") + (entries.length > 0 ? "\n" : ""));
+  return tempFile(
+    "in.ndjson",
+    entries
+      .map((e) =>
+        JSON.stringify(
+          e.value !== null && typeof e.value === "object"
+            ? { name: e.name, fields: e.value.fields }
+            : { name: e.name, value: e.value },
+        ),
+      )
+      .join("\n") + (entries.length > 0 ? "\n" : ""),
+  );
 }
 
 /** Every row of a store (leaves with records and digests, branches), read from one snapshot. */
 function rows(store: NameStore): { leaves: unknown[]; branches: unknown[] } {
   return store.read((txn) => ({
-    leaves: [...store.leafRows(txn)].map((r) => [r.key, r.record.state, r.record.name, JSON.stringify(r.record.value), arr(r.digest)]),
+    leaves: [...store.leafRows(txn)].map((r) => [
+      r.key,
+      r.record.state,
+      r.record.name,
+      JSON.stringify(r.record.value),
+      arr(r.digest),
+    ]),
     branches: [...store.branchRows(txn)].map((b) => [b.h, b.p, arr(b.digest)]),
   }));
 }
@@ -58,18 +75,40 @@ function referenceRoot(store: NameStore, entries: readonly Entry[]): Digest {
     if (!byKey.has(k)) byKey.set(k, hashLeaf(recordLeaf(e.name, e.value, B), B));
   }
   const keys = [...byKey.keys()].sort((a, b) => a - b);
-  return referenceCompact(depth, store.defaults, compressReference, keys, keys.map((k) => byKey.get(k)!)).root;
+  return referenceCompact(
+    depth,
+    store.defaults,
+    compressReference,
+    keys,
+    keys.map((k) => byKey.get(k)!),
+  ).root;
 }
 
 /** Imports the entries with the bulk path and the batched path; checks both against each other and the reference. */
-async function both(entries: readonly Entry[], depth: number, bulk: NameImportOptions = {}, batchSize = 37): Promise<{ a: NameStore; b: NameStore; issuesA: string[]; issuesB: string[] }> {
+async function both(
+  entries: readonly Entry[],
+  depth: number,
+  bulk: NameImportOptions = {},
+  batchSize = 37,
+): Promise<{ a: NameStore; b: NameStore; issuesA: string[]; issuesB: string[] }> {
   const file = ndjson(entries);
   const a = NameStore.openOrCreate(join(tempDir(), "bulk"), { depth });
   const b = NameStore.openOrCreate(join(tempDir(), "batched"), { depth });
   const issuesA: string[] = [];
   const issuesB: string[] = [];
-  const ra = await importNames(a, () => fileSource(file), { threads: 0, onError: "skip", onMalformed: (i) => issuesA.push(`${i.line}:${i.code}`), ...bulk });
-  const rb = await importNames(b, () => fileSource(file), { threads: 0, onError: "skip", bulk: false, batchSize, onMalformed: (i) => issuesB.push(`${i.line}:${i.code}`) });
+  const ra = await importNames(a, () => fileSource(file), {
+    threads: 0,
+    onError: "skip",
+    onMalformed: (i) => issuesA.push(`${i.line}:${i.code}`),
+    ...bulk,
+  });
+  const rb = await importNames(b, () => fileSource(file), {
+    threads: 0,
+    onError: "skip",
+    bulk: false,
+    batchSize,
+    onMalformed: (i) => issuesB.push(`${i.line}:${i.code}`),
+  });
   assert.equal(ra.batches, entries.length === 0 ? 0 : 1, "the bulk path commits one batch");
   assert.equal(ra.imported, rb.imported);
   assert.equal(ra.malformed, rb.malformed);
@@ -91,13 +130,23 @@ function sameRequests(a: NameStore, b: NameStore, names: readonly string[]): voi
     const kind = la.record !== undefined && la.record.state !== RecordState.Deleted ? "membership" : "nonmembership";
     const qa = nameReadRequest(a, kind, name);
     const qb = nameReadRequest(b, kind, name);
-    assert.deepEqual(JSON.parse(JSON.stringify(qa, (_k, v) => (v instanceof Uint32Array ? arr(v) : typeof v === "bigint" ? String(v) : v))), JSON.parse(JSON.stringify(qb, (_k, v) => (v instanceof Uint32Array ? arr(v) : typeof v === "bigint" ? String(v) : v))), `request for ${name}`);
+    assert.deepEqual(
+      JSON.parse(
+        JSON.stringify(qa, (_k, v) => (v instanceof Uint32Array ? arr(v) : typeof v === "bigint" ? String(v) : v)),
+      ),
+      JSON.parse(
+        JSON.stringify(qb, (_k, v) => (v instanceof Uint32Array ? arr(v) : typeof v === "bigint" ? String(v) : v)),
+      ),
+      `request for ${name}`,
+    );
   }
 }
 
 test("radix sort by key: stable, keys up to 2^48 − 1", () => {
   const rand = rng(7);
-  const keys = Float64Array.from({ length: 5000 }, () => (rand() < 0.1 ? 2 ** 48 - 1 - Math.floor(rand() * 4) : Math.floor(rand() * 2 ** 48)));
+  const keys = Float64Array.from({ length: 5000 }, () =>
+    rand() < 0.1 ? 2 ** 48 - 1 - Math.floor(rand() * 4) : Math.floor(rand() * 2 ** 48),
+  );
   keys[17] = keys[3]!;
   keys[400] = keys[3]!;
   const order = sortByKey(keys);
@@ -120,7 +169,10 @@ test("bulk import = batched import: empty input and one record", async () => {
 
 test("bulk import = batched import: random names at depth 48, in one partition and in many, with one or two workers", async () => {
   const rand = rng(11);
-  const entries: Entry[] = Array.from({ length: 1500 }, (_, i) => ({ name: `pkg-${i}-${Math.floor(rand() * 1e6)}`, value: i % 5 === 0 ? null : i % 11 === 0 ? { fields: [i, 7] } : `https://github.com/o/r${i}` }));
+  const entries: Entry[] = Array.from({ length: 1500 }, (_, i) => ({
+    name: `pkg-${i}-${Math.floor(rand() * 1e6)}`,
+    value: i % 5 === 0 ? null : i % 11 === 0 ? { fields: [i, 7] } : `https://github.com/o/r${i}`,
+  }));
   const single = await both(entries, 48);
   const many = await both(entries, 48, { partitionRecords: 40 });
   const threaded = await both(entries, 48, { partitionRecords: 100, threads: 2, batchSize: 200 });
@@ -138,10 +190,18 @@ test("bulk import = batched import: shared key prefixes, key collisions and dupl
     const rand = rng(depth);
     const names = Array.from({ length: 300 }, (_, i) => `n${i}`);
     const entries: Entry[] = [];
-    for (let i = 0; i < 400; i++) entries.push({ name: names[Math.floor(rand() * names.length)]!, value: `https://gitlab.com/o/${i}` });
+    for (let i = 0; i < 400; i++)
+      entries.push({ name: names[Math.floor(rand() * names.length)]!, value: `https://gitlab.com/o/${i}` });
     const s = await both(entries, depth, { partitionRecords: 8 }, 13);
-    assert.ok(s.issuesA.some((i) => i.endsWith("NAME_EXISTS")), `depth ${depth}: duplicate names are reported`);
-    if (depth <= 6) assert.ok(s.issuesA.some((i) => i.endsWith("KEY_COLLISION")), `depth ${depth}: collisions are reported`);
+    assert.ok(
+      s.issuesA.some((i) => i.endsWith("NAME_EXISTS")),
+      `depth ${depth}: duplicate names are reported`,
+    );
+    if (depth <= 6)
+      assert.ok(
+        s.issuesA.some((i) => i.endsWith("KEY_COLLISION")),
+        `depth ${depth}: collisions are reported`,
+      );
     assert.ok(s.a.head().records <= 2 ** depth);
     sameRequests(s.a, s.b, names.slice(0, 40));
     await s.a.close();
@@ -151,20 +211,30 @@ test("bulk import = batched import: shared key prefixes, key collisions and dupl
 
 test("after a bulk import, updates (insert, replace, delete, restore) give the roots and proofs of the batched registry", async () => {
   const rand = rng(5);
-  const entries: Entry[] = Array.from({ length: 400 }, (_, i) => ({ name: `p${i}`, value: rand() < 0.3 ? null : `https://github.com/o/p${i}` }));
+  const entries: Entry[] = Array.from({ length: 400 }, (_, i) => ({
+    name: `p${i}`,
+    value: rand() < 0.3 ? null : `https://github.com/o/p${i}`,
+  }));
   const { a, b } = await both(entries, 12, { partitionRecords: 16 });
-  const script: [("insert" | "replace" | "delete" | "restore"), string, RecordValue | undefined][] = [];
+  const script: ["insert" | "replace" | "delete" | "restore", string, RecordValue | undefined][] = [];
   for (let i = 0; i < 60; i++) {
     const e = entries[Math.floor(rand() * entries.length)]!;
     script.push(["delete", e.name, undefined]);
   }
-  script.push(["replace", "p3", "https://bitbucket.org/x/y"], ["insert", "brand-new", null], ["restore", script[0]![1], undefined]);
+  script.push(
+    ["replace", "p3", "https://bitbucket.org/x/y"],
+    ["insert", "brand-new", null],
+    ["restore", script[0]![1], undefined],
+  );
   for (const [kind, name, value] of script) {
     let pa, pb;
     try {
       pa = planNameUpdate(a, kind, name, value);
     } catch (e) {
-      assert.throws(() => planNameUpdate(b, kind, name, value), (f: unknown) => f instanceof RegistryError && f.code === (e as RegistryError).code);
+      assert.throws(
+        () => planNameUpdate(b, kind, name, value),
+        (f: unknown) => f instanceof RegistryError && f.code === (e as RegistryError).code,
+      );
       continue;
     }
     pb = planNameUpdate(b, kind, name, value);
@@ -176,7 +246,10 @@ test("after a bulk import, updates (insert, replace, delete, restore) give the r
   const deleted = script[1]![1];
   sameRequests(a, b, [deleted, "p3", "brand-new", "never-there"]);
   // proofs are equal byte for byte
-  for (const [st, name] of [["membership", "p3"], ["nonmembership", "never-there"]] as const) {
+  for (const [st, name] of [
+    ["membership", "p3"],
+    ["nonmembership", "never-there"],
+  ] as const) {
     const x = proveNameStatement(a, st, name);
     const y = proveNameStatement(b, st, name);
     assert.deepEqual(Buffer.from(x.proof), Buffer.from(y.proof), `${st} ${name}: same proof`);
@@ -187,32 +260,79 @@ test("after a bulk import, updates (insert, replace, delete, restore) give the r
   assert.deepEqual(arr(a.check().root), arr(b.head().root));
   // the same records from scratch (deletes as Tombstones) with the plain reference
   const { depth, leafMaxFields: B } = a.config;
-  const ref = a.read((txn) => [...a.leafRows(txn)].map((r) => ({ key: r.key, digest: r.record.state === RecordState.Deleted ? hashLeaf(TOMBSTONE, B) : hashLeaf(recordLeaf(r.record.name, r.record.value, B), B) })));
-  assert.deepEqual(arr(referenceCompact(depth, a.defaults, compressReference, ref.map((r) => r.key), ref.map((r) => r.digest)).root), arr(a.head().root));
+  const ref = a.read((txn) =>
+    [...a.leafRows(txn)].map((r) => ({
+      key: r.key,
+      digest:
+        r.record.state === RecordState.Deleted
+          ? hashLeaf(TOMBSTONE, B)
+          : hashLeaf(recordLeaf(r.record.name, r.record.value, B), B),
+    })),
+  );
+  assert.deepEqual(
+    arr(
+      referenceCompact(
+        depth,
+        a.defaults,
+        compressReference,
+        ref.map((r) => r.key),
+        ref.map((r) => r.digest),
+      ).root,
+    ),
+    arr(a.head().root),
+  );
   await a.close();
   await b.close();
 });
 
 test("bulk import with onError fail: a duplicate or malformed record rejects the import and nothing is written; a later import takes the batched path", async () => {
   const store = NameStore.openOrCreate(join(tempDir(), "db"), { depth: 48 });
-  const bad = ndjson([{ name: "a", value: null }, { name: "b", value: null }, { name: "a", value: "https://github.com/o/a" }]);
-  await assert.rejects(importNames(store, () => fileSource(bad), { threads: 0 }), (e: unknown) => e instanceof RegistryError && e.code === "IMPORT_REJECTED" && /line 3: NAME_EXISTS/.test(e.message));
+  const bad = ndjson([
+    { name: "a", value: null },
+    { name: "b", value: null },
+    { name: "a", value: "https://github.com/o/a" },
+  ]);
+  await assert.rejects(
+    importNames(store, () => fileSource(bad), { threads: 0 }),
+    (e: unknown) => e instanceof RegistryError && e.code === "IMPORT_REJECTED" && /line 3: NAME_EXISTS/.test(e.message),
+  );
   assert.equal(store.head().records, 0);
   assert.equal(store.history().length, 1, "no batch was committed");
-  const good = ndjson([{ name: "a", value: null }, { name: "b", value: null }]);
+  const good = ndjson([
+    { name: "a", value: null },
+    { name: "b", value: null },
+  ]);
   const r = await importNames(store, () => fileSource(good), { threads: 0 });
   assert.equal(r.imported, 2);
   assert.equal(r.batches, 1);
-  const more = ndjson([{ name: "c", value: null }, { name: "a", value: "https://github.com/o/a" }]);
-  await assert.rejects(importNames(store, () => fileSource(more), { threads: 0 }), code("IMPORT_REJECTED"));
+  const more = ndjson([
+    { name: "c", value: null },
+    { name: "a", value: "https://github.com/o/a" },
+  ]);
+  await assert.rejects(
+    importNames(store, () => fileSource(more), { threads: 0 }),
+    code("IMPORT_REJECTED"),
+  );
   const r2 = await importNames(store, () => fileSource(ndjson([{ name: "c", value: null }])), { threads: 0 });
   assert.equal(r2.imported, 1);
-  assert.deepEqual(arr(store.head().root), arr(referenceRoot(store, [{ name: "a", value: null }, { name: "b", value: null }, { name: "c", value: null }])));
+  assert.deepEqual(
+    arr(store.head().root),
+    arr(
+      referenceRoot(store, [
+        { name: "a", value: null },
+        { name: "b", value: null },
+        { name: "c", value: null },
+      ]),
+    ),
+  );
   await store.close();
 });
 
 test("an import rerun after a finished or partial one leaves the stored records (present) and ends at the root of one uninterrupted import", async () => {
-  const entries: Entry[] = Array.from({ length: 300 }, (_, i) => ({ name: `r${i}`, value: i % 4 === 0 ? null : `https://github.com/o/r${i}` }));
+  const entries: Entry[] = Array.from({ length: 300 }, (_, i) => ({
+    name: `r${i}`,
+    value: i % 4 === 0 ? null : `https://github.com/o/r${i}`,
+  }));
   const all = ndjson(entries);
   const reference = NameStore.openOrCreate(join(tempDir(), "ref"), { depth: 48 });
   const expected = (await importNames(reference, () => fileSource(all), { threads: 0 })).root;
@@ -230,7 +350,10 @@ test("an import rerun after a finished or partial one leaves the stored records 
   assert.deepEqual(rows(partial), rows(reference));
   // another value for a stored name is still a conflict
   const changed = ndjson([{ name: "r1", value: "https://github.com/o/other" }]);
-  await assert.rejects(importNames(partial, () => fileSource(changed), { threads: 0 }), code("IMPORT_REJECTED"));
+  await assert.rejects(
+    importNames(partial, () => fileSource(changed), { threads: 0 }),
+    code("IMPORT_REJECTED"),
+  );
   await reference.close();
   await partial.close();
 });

@@ -23,8 +23,19 @@ const arr = (d: ArrayLike<number>) => Array.from(d);
 /** The root of a set of live/deleted records computed from scratch with the plain reference. */
 function referenceRoot(store: NameStore, records: Map<string, RecordValue | "deleted">): Digest {
   const { depth, leafMaxFields: B } = store.config;
-  const rows = [...records].map(([name, v]) => ({ key: nameKey(name, depth), digest: v === "deleted" ? hashLeaf(TOMBSTONE, B) : hashLeaf(recordLeaf(name, v, B), B) })).sort((a, b) => a.key - b.key);
-  return referenceCompact(depth, store.defaults, compressReference, rows.map((r) => r.key), rows.map((r) => r.digest)).root;
+  const rows = [...records]
+    .map(([name, v]) => ({
+      key: nameKey(name, depth),
+      digest: v === "deleted" ? hashLeaf(TOMBSTONE, B) : hashLeaf(recordLeaf(name, v, B), B),
+    }))
+    .sort((a, b) => a.key - b.key);
+  return referenceCompact(
+    depth,
+    store.defaults,
+    compressReference,
+    rows.map((r) => r.key),
+    rows.map((r) => r.digest),
+  ).root;
 }
 
 test("name keys: the first depth bits of Keccak-256(name), most significant bit first (known answer)", () => {
@@ -44,8 +55,17 @@ test("name-keyed import: the root equals the plain reference, in one batch or ma
   const dir = join(tempDir(), "db");
   const store = NameStore.openOrCreate(dir, { depth: 48 });
   assert.equal(peekRegistryMapping(dir), "record-leaf-v2");
-  assert.deepEqual(readdirSync(join(dir, "..")).filter((e) => e.includes(".creating-")), [], "no temporary creation directory is left");
-  const report = await importNames(store, () => npmReposSource(700), { threads: 0, batchSize: 150, onError: "fail", bulk: false });
+  assert.deepEqual(
+    readdirSync(join(dir, "..")).filter((e) => e.includes(".creating-")),
+    [],
+    "no temporary creation directory is left",
+  );
+  const report = await importNames(store, () => npmReposSource(700), {
+    threads: 0,
+    batchSize: 150,
+    onError: "fail",
+    bulk: false,
+  });
   assert.equal(report.imported, 700);
   assert.equal(report.batches, 5);
   const one = NameStore.openOrCreate(join(tempDir(), "db1"), { depth: 48 });
@@ -79,7 +99,10 @@ test("name-keyed updates: insert, replace, delete, restore keep the root equal t
   const apply = (kind: "insert" | "replace" | "delete" | "restore", name: string, value?: RecordValue) => {
     const p = planNameUpdate(store, kind, name, value);
     const entry = p.commit();
-    records.set(name, kind === "delete" ? "deleted" : kind === "restore" && value === undefined ? (p.newValue as RecordValue) : value!);
+    records.set(
+      name,
+      kind === "delete" ? "deleted" : kind === "restore" && value === undefined ? (p.newValue as RecordValue) : value!,
+    );
     assert.deepEqual(arr(entry.root), arr(referenceRoot(store, records)), `${kind} ${name}`);
     assert.deepEqual(arr(entry.root), arr(p.newRoot));
   };
@@ -112,19 +135,34 @@ test("a key collision is refused with KEY_COLLISION saying what to do; imports r
   const store = NameStore.openOrCreate(join(tempDir(), "db"), { depth: 4 });
   const names = Array.from({ length: 40 }, (_, i) => `n${i}`);
   const byKey = new Map<number, string>();
-  let a = "", b = "";
+  let a = "",
+    b = "";
   for (const n of names) {
     const k = nameKey(n, 4);
     if (byKey.has(k) && a === "") [a, b] = [byKey.get(k)!, n];
     byKey.set(k, n);
   }
   planNameUpdate(store, "insert", a, null).commit();
-  assert.throws(() => planNameUpdate(store, "insert", b, null), (e: unknown) => e instanceof RegistryError && e.code === "KEY_COLLISION" && /larger --depth/.test(e.message) && e.message.includes(JSON.stringify(a)));
+  assert.throws(
+    () => planNameUpdate(store, "insert", b, null),
+    (e: unknown) =>
+      e instanceof RegistryError &&
+      e.code === "KEY_COLLISION" &&
+      /larger --depth/.test(e.message) &&
+      e.message.includes(JSON.stringify(a)),
+  );
   const file = tempFile("c.ndjson", names.map((n) => JSON.stringify({ name: n, value: null })).join("\n") + "\n");
-  await assert.rejects(importNames(store, () => fileSource(file), { threads: 0 }), code("IMPORT_REJECTED"));
+  await assert.rejects(
+    importNames(store, () => fileSource(file), { threads: 0 }),
+    code("IMPORT_REJECTED"),
+  );
   assert.equal(store.head().records, 1, "a rejected import writes nothing");
   const issues: string[] = [];
-  const r = await importNames(store, () => fileSource(file), { threads: 0, onError: "skip", onMalformed: (i) => issues.push(i.code) });
+  const r = await importNames(store, () => fileSource(file), {
+    threads: 0,
+    onError: "skip",
+    onMalformed: (i) => issues.push(i.code),
+  });
   assert.equal(r.present, 1, "the stored record with the same value is left as it is");
   assert.equal(r.imported + r.present + issues.length, names.length);
   assert.ok(issues.includes("KEY_COLLISION"));
@@ -147,8 +185,16 @@ test("name-keyed store: damaged rows give DB_CORRUPT naming the row; creation is
   await leaves.put(k, row);
   await env.close();
   const again = NameStore.open(dir, { readOnly: true });
-  assert.throws(() => again.nameState("b"), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && e.message.includes(`leaf row of key ${key}`));
-  assert.throws(() => again.check(), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && e.message.includes(`leaf row of key ${key}`));
+  assert.throws(
+    () => again.nameState("b"),
+    (e: unknown) =>
+      e instanceof RegistryError && e.code === "DB_CORRUPT" && e.message.includes(`leaf row of key ${key}`),
+  );
+  assert.throws(
+    () => again.check(),
+    (e: unknown) =>
+      e instanceof RegistryError && e.code === "DB_CORRUPT" && e.message.includes(`leaf row of key ${key}`),
+  );
   await again.close();
 
   // a branch row with a valid checksum but another digest: found by check(), naming the row
@@ -165,7 +211,13 @@ test("name-keyed store: damaged rows give DB_CORRUPT naming the row; creation is
   await branches.put(first, seal(3, first, forged));
   await env2.close();
   const s3 = NameStore.open(dir2, { readOnly: true });
-  assert.throws(() => s3.check(), (e: unknown) => e instanceof RegistryError && e.code === "DB_CORRUPT" && /branch row \(height \d+, prefix \d+\) does not match/.test(e.message));
+  assert.throws(
+    () => s3.check(),
+    (e: unknown) =>
+      e instanceof RegistryError &&
+      e.code === "DB_CORRUPT" &&
+      /branch row \(height \d+, prefix \d+\) does not match/.test(e.message),
+  );
   await s3.close();
 
   // a creation killed before its rename leaves a temporary directory only; the next creation removes it

@@ -5,7 +5,15 @@ import { compressReference, type Digest } from "../../src/hash/digest.js";
 import { computeRootFromDigest } from "../../src/smt/path.js";
 import { defaultDigests } from "../../src/registry/store/store.js";
 import { defaultPermutation } from "../../src/registry/hashing/permutation.js";
-import { Compressor, lcaHeight, pathOf, prefixOf, referenceCompact, updateCompact, type CompactSource } from "../../src/registry/hashing/name-tree.js";
+import {
+  Compressor,
+  lcaHeight,
+  pathOf,
+  prefixOf,
+  referenceCompact,
+  updateCompact,
+  type CompactSource,
+} from "../../src/registry/hashing/name-tree.js";
 
 const B = 31;
 
@@ -32,7 +40,9 @@ class MemoryTree implements CompactSource {
     return this.sorted().find((k) => k >= lo && k < hi);
   }
   lastKeyIn(lo: number, hi: number): number | undefined {
-    return this.sorted().filter((k) => k >= lo && k < hi).pop();
+    return this.sorted()
+      .filter((k) => k >= lo && k < hi)
+      .pop();
   }
   leafDigest(key: number): Digest {
     return this.leaves.get(key)!;
@@ -44,14 +54,21 @@ class MemoryTree implements CompactSource {
   }
 }
 
-function applyBatch(t: MemoryTree, depth: number, defaults: Digest[], c: Compressor, changes: Map<number, Digest>): Digest {
+function applyBatch(
+  t: MemoryTree,
+  depth: number,
+  defaults: Digest[],
+  c: Compressor,
+  changes: Map<number, Digest>,
+): Digest {
   const E = Float64Array.from(t.sorted());
   const keys = Float64Array.from([...changes.keys()].sort((a, b) => a - b));
   const digests = new Uint32Array(8 * keys.length);
   keys.forEach((k, i) => digests.set(changes.get(k)!, 8 * i));
   const { root, branches } = updateCompact(depth, defaults, c, E, E.length, keys, digests, t);
   for (const [k, d] of changes) t.leaves.set(k, d);
-  for (let i = 0; i < branches.count; i++) t.branches.set(`${branches.heights[i]}/${branches.prefixes[i]}`, branches.digests.slice(8 * i, 8 * i + 8));
+  for (let i = 0; i < branches.count; i++)
+    t.branches.set(`${branches.heights[i]}/${branches.prefixes[i]}`, branches.digests.slice(8 * i, 8 * i + 8));
   return root;
 }
 
@@ -67,34 +84,53 @@ test("lcaHeight and prefixOf on keys up to 2^48", () => {
 test("batched compact updates equal the plain reference, and paths recompute the root (random keys, depths 6, 20, 48)", () => {
   const c = new Compressor(defaultPermutation());
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 2 ** 30 }), fc.constantFrom(6, 20, 48), fc.integer({ min: 1, max: 40 }), (seed, depth, count) => {
-      const rand = rng(seed);
-      const defaults = defaultDigests(depth, B);
-      const t = new MemoryTree();
-      const all = new Map<number, Digest>();
-      let root = defaults[depth]!;
-      for (let batch = 0; batch < 3; batch++) {
-        const changes = new Map<number, Digest>();
-        for (let i = 0; i < count; i++) {
-          // new keys, and now and then a stored key that changes its leaf
-          const stored = t.sorted();
-          const key = stored.length > 0 && rand() < 0.2 ? stored[Math.floor(rand() * stored.length)]! : Math.floor(rand() * 2 ** depth);
-          changes.set(key, randomDigest(rand));
+    fc.property(
+      fc.integer({ min: 1, max: 2 ** 30 }),
+      fc.constantFrom(6, 20, 48),
+      fc.integer({ min: 1, max: 40 }),
+      (seed, depth, count) => {
+        const rand = rng(seed);
+        const defaults = defaultDigests(depth, B);
+        const t = new MemoryTree();
+        const all = new Map<number, Digest>();
+        let root = defaults[depth]!;
+        for (let batch = 0; batch < 3; batch++) {
+          const changes = new Map<number, Digest>();
+          for (let i = 0; i < count; i++) {
+            // new keys, and now and then a stored key that changes its leaf
+            const stored = t.sorted();
+            const key =
+              stored.length > 0 && rand() < 0.2
+                ? stored[Math.floor(rand() * stored.length)]!
+                : Math.floor(rand() * 2 ** depth);
+            changes.set(key, randomDigest(rand));
+          }
+          root = applyBatch(t, depth, defaults, c, changes);
+          for (const [k, d] of changes) all.set(k, d);
+          const keys = [...all.keys()].sort((a, b) => a - b);
+          const ref = referenceCompact(
+            depth,
+            defaults,
+            compressReference,
+            keys,
+            keys.map((k) => all.get(k)!),
+          );
+          assert.deepEqual(Array.from(root), Array.from(ref.root));
+          assert.deepEqual([...t.branches.keys()].sort(), [...ref.branches.keys()].sort());
+          for (const [k, d] of ref.branches)
+            assert.deepEqual(Array.from(t.branches.get(k)!), Array.from(d), `branch ${k}`);
         }
-        root = applyBatch(t, depth, defaults, c, changes);
-        for (const [k, d] of changes) all.set(k, d);
-        const keys = [...all.keys()].sort((a, b) => a - b);
-        const ref = referenceCompact(depth, defaults, compressReference, keys, keys.map((k) => all.get(k)!));
-        assert.deepEqual(Array.from(root), Array.from(ref.root));
-        assert.deepEqual([...t.branches.keys()].sort(), [...ref.branches.keys()].sort());
-        for (const [k, d] of ref.branches) assert.deepEqual(Array.from(t.branches.get(k)!), Array.from(d), `branch ${k}`);
-      }
-      for (const key of [...all.keys()].slice(0, 5).concat([Math.floor(rand() * 2 ** depth)])) {
-        const path = pathOf(t, c, defaults, depth, key);
-        const leaf = all.get(key) ?? defaults[0]!;
-        assert.deepEqual(Array.from(computeRootFromDigest(leaf, BigInt(key), path.siblings)), Array.from(root), `path of ${key}`);
-      }
-    }),
+        for (const key of [...all.keys()].slice(0, 5).concat([Math.floor(rand() * 2 ** depth)])) {
+          const path = pathOf(t, c, defaults, depth, key);
+          const leaf = all.get(key) ?? defaults[0]!;
+          assert.deepEqual(
+            Array.from(computeRootFromDigest(leaf, BigInt(key), path.siblings)),
+            Array.from(root),
+            `path of ${key}`,
+          );
+        }
+      },
+    ),
     { numRuns: 40 },
   );
 });
@@ -112,7 +148,18 @@ test("edge keys: 0, 2^d − 1, neighbours and one record", () => {
       const root = applyBatch(t, depth, defaults, c, one);
       for (const [kk, d] of one) all.set(kk, d);
       const sorted = [...all.keys()].sort((a, b) => a - b);
-      assert.deepEqual(Array.from(root), Array.from(referenceCompact(depth, defaults, compressReference, sorted, sorted.map((x) => all.get(x)!)).root));
+      assert.deepEqual(
+        Array.from(root),
+        Array.from(
+          referenceCompact(
+            depth,
+            defaults,
+            compressReference,
+            sorted,
+            sorted.map((x) => all.get(x)!),
+          ).root,
+        ),
+      );
     }
   }
 });

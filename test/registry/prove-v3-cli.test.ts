@@ -41,9 +41,25 @@ test("registry prove --profile v3: proof.bin and statement.json only; the check 
 
   const out = join(base, "m");
   writeFileSync(join(base, "stale.json"), "{}");
-  const m = await runCli("registry", "prove", "membership", "--db", db, "--name", "left-pad", "--profile", "v3", "--out", out);
+  const m = await runCli(
+    "registry",
+    "prove",
+    "membership",
+    "--db",
+    db,
+    "--name",
+    "left-pad",
+    "--profile",
+    "v3",
+    "--out",
+    out,
+  );
   assert.equal(m.code, 0, m.err);
-  assert.deepEqual(readdirSync(out).sort(), ["proof.bin", "statement.json"], "no request.json: no witness leaves the prover");
+  assert.deepEqual(
+    readdirSync(out).sort(),
+    ["proof.bin", "statement.json"],
+    "no request.json: no witness leaves the prover",
+  );
   const args = checkArgs(m.out);
   assert.ok(!args.includes("--request"), "the check line needs no request");
   const ok = await runCli(...args);
@@ -51,7 +67,8 @@ test("registry prove --profile v3: proof.bin and statement.json only; the check 
   assert.match(ok.out, /^ACCEPT /m);
 
   const proof = readFileSync(join(out, "proof.bin"));
-  const verify = (...extra: string[]) => runCli("registry", "verify", "--name", "left-pad", "--root", r0, "--depth", "16", ...extra);
+  const verify = (...extra: string[]) =>
+    runCli("registry", "verify", "--name", "left-pad", "--root", r0, "--depth", "16", ...extra);
   const lie = await verify("--value", "https://github.com/evil/left-pad", "--proof", join(out, "proof.bin"));
   assert.deepEqual([lie.code, /^REJECT PUBLIC_INPUTS_MISMATCH: /m.test(lie.out)], [1, true], lie.out + lie.err);
   for (const [what, bytes] of [
@@ -68,7 +85,21 @@ test("registry prove --profile v3: proof.bin and statement.json only; the check 
   }
 
   // a replace, checked with the old side as a record (its value is not stated)
-  const u = await runCli("registry", "prove", "replace", "--db", db, "--name", "right-pad", "--value", "https://gitlab.com/rp/rp", "--profile", "v3", "--out", join(base, "u"));
+  const u = await runCli(
+    "registry",
+    "prove",
+    "replace",
+    "--db",
+    db,
+    "--name",
+    "right-pad",
+    "--value",
+    "https://gitlab.com/rp/rp",
+    "--profile",
+    "v3",
+    "--out",
+    join(base, "u"),
+  );
   assert.equal(u.code, 0, u.err);
   const uArgs = checkArgs(u.out);
   assert.ok(uArgs.includes("--old-record"), uArgs.join(" "));

@@ -75,8 +75,34 @@ test("registry prove CLI writes request.json and proof.bin; a false membership s
   process.stdout.write = (() => true) as typeof process.stdout.write;
   let ok: number, absent: number;
   try {
-    ok = await main(["node", "ssgkr", "registry", "prove", "replace", "--db", db, "--name", "a", "--value", "https://github.com/a/a", "--out", join(base, "p")]);
-    absent = await main(["node", "ssgkr", "registry", "prove", "membership", "--db", db, "--slot", "7", "--out", join(base, "q")]);
+    ok = await main([
+      "node",
+      "ssgkr",
+      "registry",
+      "prove",
+      "replace",
+      "--db",
+      db,
+      "--name",
+      "a",
+      "--value",
+      "https://github.com/a/a",
+      "--out",
+      join(base, "p"),
+    ]);
+    absent = await main([
+      "node",
+      "ssgkr",
+      "registry",
+      "prove",
+      "membership",
+      "--db",
+      db,
+      "--slot",
+      "7",
+      "--out",
+      join(base, "q"),
+    ]);
   } finally {
     process.stderr.write = write;
     process.stdout.write = out;

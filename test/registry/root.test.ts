@@ -14,7 +14,11 @@ const ROOT = Uint32Array.from([1, 2, 3, 0x01020304, 5, 6, 7, P - 1]);
 const HEX = "01000000" + "02000000" + "03000000" + "04030201" + "05000000" + "06000000" + "07000000" + "0000007f";
 
 const badRoot = (field: string, message?: RegExp) => (e: unknown) =>
-  e instanceof RegistryError && e.code === "BAD_ROOT" && (e.details as { field?: string }).field === field && e.message.startsWith(`${field}: `) && (message === undefined || message.test(e.message));
+  e instanceof RegistryError &&
+  e.code === "BAD_ROOT" &&
+  (e.details as { field?: string }).field === field &&
+  e.message.startsWith(`${field}: `) &&
+  (message === undefined || message.test(e.message));
 
 test("formatRoot writes the 32 bytes, each element a little-endian u32, in lowercase hex", () => {
   assert.equal(formatRoot(ROOT), HEX);
@@ -32,25 +36,34 @@ test("parseRoot reads the hex form and the list forms to the same root", () => {
 });
 
 test("hex round trip of any canonical root (property)", () => {
-  fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: P - 1 }), { minLength: 8, maxLength: 8 }), (r) => {
-    const text = formatRoot(r);
-    assert.match(text, /^[0-9a-f]{64}$/);
-    assert.deepEqual(Array.from(parseRoot(text)), r);
-    assert.deepEqual(Array.from(parseRoot(`[${r.join(", ")}]`)), r);
-  }), { numRuns: 200 });
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 0, max: P - 1 }), { minLength: 8, maxLength: 8 }), (r) => {
+      const text = formatRoot(r);
+      assert.match(text, /^[0-9a-f]{64}$/);
+      assert.deepEqual(Array.from(parseRoot(text)), r);
+      assert.deepEqual(Array.from(parseRoot(`[${r.join(", ")}]`)), r);
+    }),
+    { numRuns: 200 },
+  );
 });
 
 test("a hex word that is not a canonical element (≥ p) is refused, naming the option and the word", () => {
   // word 7 = 0x7f000001 = p (little-endian bytes 01 00 00 7f)
   const atP = HEX.slice(0, 56) + "0100007f";
-  assert.throws(() => parseRoot(atP, "--root"), badRoot("--root", /word 7 .* is 2130706433, not a canonical field element/));
+  assert.throws(
+    () => parseRoot(atP, "--root"),
+    badRoot("--root", /word 7 .* is 2130706433, not a canonical field element/),
+  );
   const max = HEX.slice(0, 8 * 3) + "ffffffff" + HEX.slice(32);
   assert.throws(() => parseRoot(max, "query.root"), badRoot("query.root", /word 3 /));
   assert.throws(() => rootFromBytes(new Uint8Array(32).fill(0xff), "checkpoint"), badRoot("checkpoint", /word 0 /));
 });
 
 test("wrong lengths and other text are refused with BAD_ROOT naming the field", () => {
-  assert.throws(() => parseRoot(HEX.slice(2), "--from-root"), badRoot("--from-root", /64 hex characters .* got 62 characters/));
+  assert.throws(
+    () => parseRoot(HEX.slice(2), "--from-root"),
+    badRoot("--from-root", /64 hex characters .* got 62 characters/),
+  );
   assert.throws(() => parseRoot(HEX + "00", "--root"), badRoot("--root", /got 66 characters/));
   assert.throws(() => parseRoot("1,2,3", "--root"), badRoot("--root"));
   assert.throws(() => parseRoot(`1,2,3,4,5,6,7,${P}`, "--root"), badRoot("--root", /element 7 is 2130706433/));

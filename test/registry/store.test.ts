@@ -29,8 +29,16 @@ test("empty-subtree defaults: default_0 = h_leaf(Empty), default_{l+1} = h_node(
 });
 
 type Op = { op: "insert" | "replace" | "delete" | "restore"; pick: number; value: RecordValue };
-const valueArb: fc.Arbitrary<RecordValue> = fc.oneof(fc.constant(null), fc.constantFrom("https://github.com/a/b", "x", ""), fc.array(fc.nat(1000), { maxLength: 3 }).map((fields) => ({ fields })));
-const opArb: fc.Arbitrary<Op> = fc.record({ op: fc.constantFrom("insert", "insert", "replace", "delete", "restore"), pick: fc.nat(50), value: valueArb });
+const valueArb: fc.Arbitrary<RecordValue> = fc.oneof(
+  fc.constant(null),
+  fc.constantFrom("https://github.com/a/b", "x", ""),
+  fc.array(fc.nat(1000), { maxLength: 3 }).map((fields) => ({ fields })),
+);
+const opArb: fc.Arbitrary<Op> = fc.record({
+  op: fc.constantFrom("insert", "insert", "replace", "delete", "restore"),
+  pick: fc.nat(50),
+  value: valueArb,
+});
 
 test("store updates track the in-memory SparseMerkleTree (roots after every op, paths, reopen)", async () => {
   const base = tempDir();
@@ -200,10 +208,16 @@ test("a tampered head is detected on open (DB_CORRUPT)", async () => {
   head.root[0] = (head.root[0] + 1) % 1000;
   // resealed: the row checksum holds, the head root check on open catches it
   await meta.put(key, sealRow(key, Buffer.from(JSON.stringify(head))));
-  assert.throws(() => RegistryStore.open(dir), (e: unknown) => code("DB_CORRUPT")(e) && /head root of batch 1 does not match/.test((e as Error).message));
+  assert.throws(
+    () => RegistryStore.open(dir),
+    (e: unknown) => code("DB_CORRUPT")(e) && /head root of batch 1 does not match/.test((e as Error).message),
+  );
   // not resealed: the row checksum catches it
   await meta.put(key, Buffer.from(JSON.stringify(head) + "abcd"));
   await env.close();
-  assert.throws(() => RegistryStore.open(dir), (e: unknown) => code("DB_CORRUPT")(e) && /registry head row is damaged/.test((e as Error).message));
+  assert.throws(
+    () => RegistryStore.open(dir),
+    (e: unknown) => code("DB_CORRUPT")(e) && /registry head row is damaged/.test((e as Error).message),
+  );
   assert.ok(digestEquals([1], [1]));
 });

@@ -40,7 +40,8 @@ test("SplitMix64 from seed 0 gives the well-known first outputs", () => {
 test("SplitMix64 on u32 pairs equals the BigInt reference for any seed", () => {
   fc.assert(
     fc.property(fc.bigInt({ min: 0n, max: MASK }), (seed) => {
-      const hi = Number(seed >> 32n), lo = Number(seed & 0xffffffffn);
+      const hi = Number(seed >> 32n),
+        lo = Number(seed & 0xffffffffn);
       assert.deepEqual(stream(hi, lo, 40), referenceStream(seed, 40));
     }),
     { numRuns: 200 },
@@ -48,7 +49,13 @@ test("SplitMix64 on u32 pairs equals the BigInt reference for any seed", () => {
 });
 
 test("the corpus seed is 0x5353474b52202026 ⊕ (depth << 32) ⊕ (t << 56) ⊕ i", () => {
-  for (const [t, depth, i] of [[0, 24, 0], [1, 24, 767], [2, 32, 5], [2, 1, 0], [1, 64, 0xfffffffe]] as const) {
+  for (const [t, depth, i] of [
+    [0, 24, 0],
+    [1, 24, 767],
+    [2, 32, 5],
+    [2, 1, 0],
+    [1, 64, 0xfffffffe],
+  ] as const) {
     const seed = 0x5353474b52202026n ^ (BigInt(depth) << 32n) ^ (BigInt(t) << 56n) ^ BigInt(i);
     const g = SplitMix64.forCorpus(t, depth, i);
     const ref = referenceStream(seed, 5);
@@ -71,7 +78,8 @@ test("corpus draws: siblings, identity, two sync fields (Update: two more), key 
     assert.equal(r.publicInputs.assetId, 8n);
     assert.equal(r.publicInputs.opKindTag, opKindTag(kind));
     const low24 = (k: number) => Number(draws[k]! & 0xffffffn);
-    for (let l = 0; l < depth; l++) for (let lane = 0; lane < 8; lane++) assert.equal(r.witness.siblings[l]![lane], low24(8 * l + lane));
+    for (let l = 0; l < depth; l++)
+      for (let lane = 0; lane < 8; lane++) assert.equal(r.witness.siblings[l]![lane], low24(8 * l + lane));
     const identity = Uint8Array.from({ length: 32 }, (_, j) => Number(draws[8 * depth + j]! & 0xffn));
     const fields = [low24(8 * depth + 32), low24(8 * depth + 33)];
     const newFields = [low24(8 * depth + 34), low24(8 * depth + 35)];
@@ -117,14 +125,16 @@ test("corpus requests are valid under the native semantics, with canonical value
 
 test("the corpus is deterministic and differs across kinds, indices and depths", () => {
   assert.deepEqual(corpusRequest("update", 3, { depth: 24 }), corpusRequest(OpKind.Update, 3, { depth: 24 }));
-  const sib = (kind: OpKind | OpKindTag, i: number, depth: number) => Array.from(corpusRequest(kind, i, { depth }).witness.siblings[0]!);
+  const sib = (kind: OpKind | OpKindTag, i: number, depth: number) =>
+    Array.from(corpusRequest(kind, i, { depth }).witness.siblings[0]!);
   assert.notDeepEqual(sib(0, 3, 24), sib(1, 3, 24));
   assert.notDeepEqual(sib(0, 3, 24), sib(0, 4, 24));
   assert.notDeepEqual(sib(0, 3, 24), sib(0, 3, 28));
 });
 
 test("bad corpus arguments are typed errors", () => {
-  const code = (f: () => unknown, c: string) => assert.throws(f, (e: unknown) => e instanceof SsgkrError && e.code === c);
+  const code = (f: () => unknown, c: string) =>
+    assert.throws(f, (e: unknown) => e instanceof SsgkrError && e.code === c);
   code(() => corpusRequest(0, -1), "BAD_CORPUS_INDEX");
   code(() => corpusRequest(0, 1.5), "BAD_CORPUS_INDEX");
   code(() => corpusRequest(0, 2 ** 32), "BAD_CORPUS_INDEX");

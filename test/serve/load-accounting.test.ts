@@ -42,7 +42,8 @@ const proofs: Uint8Array[] = [];
 
 before(() => {
   prepared = prepare("membership", { depth: DEPTH });
-  for (const i of [0, 1]) proofs.push(encodeSyncResult(prepared, provePrepared(prepared, corpusRequest("membership", i, { depth: DEPTH }))));
+  for (const i of [0, 1])
+    proofs.push(encodeSyncResult(prepared, provePrepared(prepared, corpusRequest("membership", i, { depth: DEPTH }))));
 });
 
 type Action =
@@ -62,7 +63,17 @@ async function fakeServer(plan: (jobId: number) => Action): Promise<{ server: Se
   const server = createServer((socket: Socket) => {
     const reader = new JobStreamReader();
     const send = (job: Job, proof: Uint8Array, fields: Parameters<typeof baseReply>[2] = {}) => {
-      for (const b of encodeReplyFrames(baseReply(job, ORIGIN, { encoded_bytes: proof.length, canonical_sha256: sha256Hex(proof), batch_id: 1n, batch_size: 1, ...fields }), proof)) socket.write(b);
+      for (const b of encodeReplyFrames(
+        baseReply(job, ORIGIN, {
+          encoded_bytes: proof.length,
+          canonical_sha256: sha256Hex(proof),
+          batch_id: 1n,
+          batch_size: 1,
+          ...fields,
+        }),
+        proof,
+      ))
+        socket.write(b);
     };
     let ended = false;
     socket.on("error", () => undefined);
@@ -80,9 +91,12 @@ async function fakeServer(plan: (jobId: number) => Action): Promise<{ server: Se
             break;
           case "late": {
             const waitMs = Number(job.deadline_unix_ns / 1_000_000n) - Date.now() + a.afterMs;
-            setTimeout(() => {
-              if (!socket.destroyed && !ended) send(job, proof);
-            }, Math.max(0, waitMs));
+            setTimeout(
+              () => {
+                if (!socket.destroyed && !ended) send(job, proof);
+              },
+              Math.max(0, waitMs),
+            );
             break;
           }
           case "error":
@@ -99,7 +113,11 @@ async function fakeServer(plan: (jobId: number) => Action): Promise<{ server: Se
             send({ ...job, job_id: 1_000_000n }, proof);
             break;
           case "bad-hash":
-            for (const b of encodeReplyFrames(baseReply(job, ORIGIN, { encoded_bytes: proof.length, canonical_sha256: "00".repeat(32) }), proof)) socket.write(b);
+            for (const b of encodeReplyFrames(
+              baseReply(job, ORIGIN, { encoded_bytes: proof.length, canonical_sha256: "00".repeat(32) }),
+              proof,
+            ))
+              socket.write(b);
             break;
           case "wrong-proof":
             send(job, proofs[1 - job.fixture_id]!);
@@ -117,15 +135,32 @@ function outDir(): string {
   return join(mkdtempSync(join(tmpdir(), "ssgkr-load-")), "out");
 }
 
-async function run(plan: (i: number) => Action, over: Record<string, string>): Promise<{ result: LoadResult; records: RequestRecord[]; jobs: Job[] }> {
+async function run(
+  plan: (i: number) => Action,
+  over: Record<string, string>,
+): Promise<{ result: LoadResult; records: RequestRecord[]; jobs: Job[] }> {
   const { server, port, jobs } = await fakeServer(plan);
   try {
     const options = parseLoadOptions({
-      targets: `127.0.0.1:${port}`, depth: String(DEPTH), mixture: "membership:1", corpus: "2", "control-samples": "0",
-      "verify-workers": "1", rate: "200", warmup: "0", "deadline-ms": String(NEVER_LATE_MS), "drain-ms": String(NEVER_LATE_MS), out: outDir(), ...over,
+      targets: `127.0.0.1:${port}`,
+      depth: String(DEPTH),
+      mixture: "membership:1",
+      corpus: "2",
+      "control-samples": "0",
+      "verify-workers": "1",
+      rate: "200",
+      warmup: "0",
+      "deadline-ms": String(NEVER_LATE_MS),
+      "drain-ms": String(NEVER_LATE_MS),
+      out: outDir(),
+      ...over,
     });
     const result = await runLoad(options, { prepared: new Map<OpKindName, PreparedSync>([["membership", prepared]]) });
-    const records = readFileSync(result.records, "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as RequestRecord);
+    const records = readFileSync(result.records, "utf8")
+      .trim()
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as RequestRecord);
     return { result, records, jobs };
   } finally {
     server.close();
@@ -139,7 +174,10 @@ function assertAccounted(result: LoadResult, records: RequestRecord[]): void {
   assert.equal(new Set(records.map((r) => r.job_id)).size, records.length);
   assert.ok(s.accounting_balanced);
   const c = s.counts;
-  assert.equal(c.offered, c.accepted + c.accepted_late + c.rejected + c.transport_errors + c.generator_failures + c.unresolved_at_drain);
+  assert.equal(
+    c.offered,
+    c.accepted + c.accepted_late + c.rejected + c.transport_errors + c.generator_failures + c.unresolved_at_drain,
+  );
   const byOutcome = (o: string) => records.filter((r) => r.outcome === o).length;
   assert.equal(byOutcome("accepted"), c.accepted);
   assert.equal(byOutcome("accepted_late"), c.accepted_late);
@@ -150,7 +188,11 @@ function assertAccounted(result: LoadResult, records: RequestRecord[]): void {
 }
 
 test("honest replies with controls: all accepted, outputs written, report has its charts", async () => {
-  const { result, records, jobs } = await run(() => ({ type: "good" }), { jobs: "6", warmup: "2", "control-samples": "1" });
+  const { result, records, jobs } = await run(() => ({ type: "good" }), {
+    jobs: "6",
+    warmup: "2",
+    "control-samples": "1",
+  });
   const s = result.summary;
   assertAccounted(result, records);
   assert.equal(s.status, "LOAD_OBSERVATIONS_COMPLETE");
@@ -170,12 +212,32 @@ test("honest replies with controls: all accepted, outputs written, report has it
   assert.ok(s.throughput.drained_empty);
   assert.equal(s.server.batches, 1);
   // the jobs on the wire follow the schedule
-  assert.deepEqual(jobs.map((j) => Number(j.job_id)), [0, 1, 2, 3, 4, 5, 6, 7]);
-  assert.deepEqual(jobs.map((j) => j.fixture_id), [0, 1, 0, 1, 0, 1, 0, 1]);
-  assert.deepEqual(jobs.map((j) => j.warmup), [true, true, false, false, false, false, false, false]);
-  assert.ok(jobs.every((j) => j.run_id === "pilot" && j.input.kind === "membership" && j.deadline_unix_ns - j.scheduled_unix_ns === BigInt(NEVER_LATE_MS) * 1_000_000n));
+  assert.deepEqual(
+    jobs.map((j) => Number(j.job_id)),
+    [0, 1, 2, 3, 4, 5, 6, 7],
+  );
+  assert.deepEqual(
+    jobs.map((j) => j.fixture_id),
+    [0, 1, 0, 1, 0, 1, 0, 1],
+  );
+  assert.deepEqual(
+    jobs.map((j) => j.warmup),
+    [true, true, false, false, false, false, false, false],
+  );
+  assert.ok(
+    jobs.every(
+      (j) =>
+        j.run_id === "pilot" &&
+        j.input.kind === "membership" &&
+        j.deadline_unix_ns - j.scheduled_unix_ns === BigInt(NEVER_LATE_MS) * 1_000_000n,
+    ),
+  );
   assert.equal(jobs[1]!.scheduled_unix_ns - jobs[0]!.scheduled_unix_ns, 5_000_000n);
-  assert.ok(records.every((r) => r.latency_ns !== null && r.latency_ns > 0 && r.verify_ms !== null && r.server?.host_id === "fake"));
+  assert.ok(
+    records.every(
+      (r) => r.latency_ns !== null && r.latency_ns > 0 && r.verify_ms !== null && r.server?.host_id === "fake",
+    ),
+  );
   const dir = join(result.summaryPath, "..");
   assert.deepEqual(readdirSync(dir).sort(), ["records.ndjson", "report.html", "summary.json"]);
   const html = readFileSync(result.reportPath, "utf8");
@@ -191,11 +253,19 @@ test("server errors, late, missing and on-time replies are kept apart", async ()
   // verification by seconds and then ends the missing job as unresolved.
   const deadlineMs = 6000;
   const plan = (i: number): Action =>
-    i === 1 ? { type: "error", reason: "server_total_queue_full" }
-      : i === 2 ? { type: "late", afterMs: 100 }
-        : i === 3 ? { type: "none" }
+    i === 1
+      ? { type: "error", reason: "server_total_queue_full" }
+      : i === 2
+        ? { type: "late", afterMs: 100 }
+        : i === 3
+          ? { type: "none" }
           : { type: "good" };
-  const { result, records } = await run(plan, { jobs: "5", rate: "100", "deadline-ms": String(deadlineMs), "drain-ms": String(2 * deadlineMs) });
+  const { result, records } = await run(plan, {
+    jobs: "5",
+    rate: "100",
+    "deadline-ms": String(deadlineMs),
+    "drain-ms": String(2 * deadlineMs),
+  });
   const c = result.summary.counts;
   assertAccounted(result, records);
   assert.equal(result.summary.status, "LOAD_OBSERVATIONS_COMPLETE");
@@ -220,13 +290,29 @@ test("server errors, late, missing and on-time replies are kept apart", async ()
 });
 
 for (const [name, action, check] of [
-  ["a duplicate reply", { type: "good", times: 2 }, (c: Record<string, number>) => assert.equal(c["duplicate_responses"], 1)],
+  [
+    "a duplicate reply",
+    { type: "good", times: 2 },
+    (c: Record<string, number>) => assert.equal(c["duplicate_responses"], 1),
+  ],
   ["an unknown reply", { type: "unknown" }, (c: Record<string, number>) => assert.equal(c["unknown_responses"], 1)],
-  ["a reply whose bytes do not hash to canonical_sha256", { type: "bad-hash" }, (c: Record<string, number>) => assert.equal(c["rejected_check"], 1)],
-  ["a proof for another request", { type: "wrong-proof" }, (c: Record<string, number>) => assert.equal(c["rejected_check"], 1)],
+  [
+    "a reply whose bytes do not hash to canonical_sha256",
+    { type: "bad-hash" },
+    (c: Record<string, number>) => assert.equal(c["rejected_check"], 1),
+  ],
+  [
+    "a proof for another request",
+    { type: "wrong-proof" },
+    (c: Record<string, number>) => assert.equal(c["rejected_check"], 1),
+  ],
 ] as const) {
   test(`${name} trips the semantic guard and stops generation`, async () => {
-    const { result, records } = await run((i) => (i === 1 ? action : { type: "good" }), { jobs: "200", rate: "20", "drain-ms": "2000" });
+    const { result, records } = await run((i) => (i === 1 ? action : { type: "good" }), {
+      jobs: "200",
+      rate: "20",
+      "drain-ms": "2000",
+    });
     const s = result.summary;
     assertAccounted(result, records);
     assert.equal(s.status, "FAIL_SEMANTIC_GUARD");
@@ -238,7 +324,10 @@ for (const [name, action, check] of [
 
 test("a connection that dies mid-run: transport errors, then closed-queue generator failures; the run finishes", async () => {
   const jobs = 40;
-  const { result, records } = await run((i) => (i === 3 ? { type: "close" } : i === 2 ? { type: "none" } : { type: "good" }), { jobs: String(jobs), rate: "50" });
+  const { result, records } = await run(
+    (i) => (i === 3 ? { type: "close" } : i === 2 ? { type: "none" } : { type: "good" }),
+    { jobs: String(jobs), rate: "50" },
+  );
   const s = result.summary;
   assertAccounted(result, records);
   assert.equal(s.status, "LOAD_OBSERVATIONS_COMPLETE");
@@ -249,7 +338,10 @@ test("a connection that dies mid-run: transport errors, then closed-queue genera
   const closedAt = s.generator.closed_targets[0]!.offset_ms * 1e6;
   const slack = 1000;
   const byId = [...records].sort((a, b) => a.job_id - b.job_id);
-  assert.deepEqual(byId.slice(0, 2).map((r) => r.outcome), ["accepted", "accepted"]);
+  assert.deepEqual(
+    byId.slice(0, 2).map((r) => r.outcome),
+    ["accepted", "accepted"],
+  );
   // jobs 2 and 3 were pending on the connection; a later job is a transport error if it was
   // written before the frontend saw the close, else a generator failure (closed sender queue)
   const after = byId.slice(2);
@@ -266,7 +358,11 @@ test("a connection that dies mid-run: transport errors, then closed-queue genera
   }
   const written = after.filter((r) => r.submitted_offset_ns !== null).map((r) => r.job_id);
   assert.ok(written.includes(2) && written.includes(3), "jobs 2 and 3 were pending on the dead connection");
-  assert.deepEqual(written, after.slice(0, written.length).map((r) => r.job_id), "the transport errors are the jobs before the close, the failures those after");
+  assert.deepEqual(
+    written,
+    after.slice(0, written.length).map((r) => r.job_id),
+    "the transport errors are the jobs before the close, the failures those after",
+  );
   assert.ok(written.length < after.length, "jobs offered after the close fail without being sent");
   assert.equal(s.counts.transport_errors, written.length);
   assert.equal(s.counts.frontend_sender_queue_full_or_closed, after.length - written.length);
@@ -285,12 +381,26 @@ test("a full pending map is a recorded generator failure, not less load", async 
 
 test("an existing --out and an unreachable target are refused", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ssgkr-load-"));
-  await assert.rejects(runLoad(parseLoadOptions({ out: dir, depth: "4", corpus: "2" })), (e: unknown) => e instanceof LoadError && e.code === "OUT_EXISTS");
+  await assert.rejects(
+    runLoad(parseLoadOptions({ out: dir, depth: "4", corpus: "2" })),
+    (e: unknown) => e instanceof LoadError && e.code === "OUT_EXISTS",
+  );
   const { server, port } = await fakeServer(() => ({ type: "none" }));
   server.close();
   await new Promise((r) => setTimeout(r, 50));
   await assert.rejects(
-    runLoad(parseLoadOptions({ out: outDir(), depth: "4", corpus: "2", mixture: "membership:1", "control-samples": "0", "verify-workers": "1", targets: `127.0.0.1:${port}` }), { prepared: new Map([["membership", prepared]]) }),
+    runLoad(
+      parseLoadOptions({
+        out: outDir(),
+        depth: "4",
+        corpus: "2",
+        mixture: "membership:1",
+        "control-samples": "0",
+        "verify-workers": "1",
+        targets: `127.0.0.1:${port}`,
+      }),
+      { prepared: new Map([["membership", prepared]]) },
+    ),
     (e: unknown) => e instanceof LoadError && e.code === "CONNECT",
   );
 });
@@ -298,16 +408,26 @@ test("an existing --out and an unreachable target are refused", async () => {
 test("acceptance checks: binding, hash, control reference, strict verification in the pool", async () => {
   const request = corpusRequest("membership", 0, { depth: DEPTH });
   const job = { kind: "membership" as const, fixtureId: 0, request };
-  const reply = baseReply({ run_id: "r", job_id: 0n, fixture_id: 0, input: { kind: "membership" } } as unknown as Job, ORIGIN, { encoded_bytes: proofs[0]!.length, canonical_sha256: sha256Hex(proofs[0]!) });
+  const reply = baseReply(
+    { run_id: "r", job_id: 0n, fixture_id: 0, input: { kind: "membership" } } as unknown as Job,
+    ORIGIN,
+    { encoded_bytes: proofs[0]!.length, canonical_sha256: sha256Hex(proofs[0]!) },
+  );
   const none = new Map<string, string>();
   assert.equal(precheckReply(reply, proofs[0]!, job, "r", none), null);
   assert.match(precheckReply({ ...reply, run_id: "x" }, proofs[0]!, job, "r", none)!, /^binding: run_id/);
   assert.match(precheckReply({ ...reply, protocol: 2 }, proofs[0]!, job, "r", none)!, /^binding: protocol/);
   assert.match(precheckReply({ ...reply, fixture_id: 1 }, proofs[0]!, job, "r", none)!, /^binding: fixture_id/);
   assert.match(precheckReply({ ...reply, kind: "update" }, proofs[0]!, job, "r", none)!, /^binding: kind/);
-  assert.match(precheckReply({ ...reply, error: "server_stopping" }, proofs[0]!, job, "r", none)!, /^server_error: server_stopping/);
+  assert.match(
+    precheckReply({ ...reply, error: "server_stopping" }, proofs[0]!, job, "r", none)!,
+    /^server_error: server_stopping/,
+  );
   assert.match(precheckReply(reply, proofs[1]!, job, "r", none)!, /^sha256_mismatch/);
-  assert.match(precheckReply(reply, proofs[0]!, job, "r", new Map([["membership/0", "ab".repeat(32)]]))!, /^control_hash_mismatch/);
+  assert.match(
+    precheckReply(reply, proofs[0]!, job, "r", new Map([["membership/0", "ab".repeat(32)]]))!,
+    /^control_hash_mismatch/,
+  );
   const pool = new VerifyPool(1);
   try {
     assert.deepEqual((await checkReply(pool, prepared, reply, proofs[0]!, job, "r", none)).ok, true);
@@ -331,8 +451,22 @@ test("acceptance checks: binding, hash, control reference, strict verification i
 
 test("ledger: unknown vs duplicate replies, one record per offer", () => {
   const records: RequestRecord[] = [];
-  const l = new Ledger({ runId: "r", repeat: 1, startUnixNs: 10n ** 18n, targetNames: ["t"], onRecord: (r) => records.push(r) });
-  const spec = { rate: 10, jobs: 4, warmupJobs: 1, mixture: ["membership"] as const, corpus: 3, targets: 1, deadlineMs: 100 };
+  const l = new Ledger({
+    runId: "r",
+    repeat: 1,
+    startUnixNs: 10n ** 18n,
+    targetNames: ["t"],
+    onRecord: (r) => records.push(r),
+  });
+  const spec = {
+    rate: 10,
+    jobs: 4,
+    warmupJobs: 1,
+    mixture: ["membership"] as const,
+    corpus: 3,
+    targets: 1,
+    deadlineMs: 100,
+  };
   const offers = [0, 1, 2, 3, 4].map((i) => offerAt({ ...spec, mixture: [...spec.mixture] }, i));
   for (const o of offers) l.offered(o);
   const jobs = offers.slice(0, 4).map((o) => l.admit(o));
@@ -353,7 +487,13 @@ test("ledger: unknown vs duplicate replies, one record per offer", () => {
   assert.equal(l.scanDeadlines(500e6), 1);
   l.drainEnded(600e6);
   assert.equal(records.length, 5);
-  assert.deepEqual(records.map((r) => r.outcome).sort(), ["accepted", "generator_failure", "rejected", "transport_error", "unresolved"]);
+  assert.deepEqual(records.map((r) => r.outcome).sort(), [
+    "accepted",
+    "generator_failure",
+    "rejected",
+    "transport_error",
+    "unresolved",
+  ]);
   assert.ok(l.balanced(l.all) && l.balanced(l.timed));
   assert.equal(l.unknownResponses, 2);
   assert.equal(l.duplicateResponses, 2);

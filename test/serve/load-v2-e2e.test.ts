@@ -23,8 +23,32 @@ after(() => {
 
 // A max wait of 250 ms: at 40 offers/s over three kinds, several jobs of a kind arrive within it,
 // so batches of more than one job form however fast the machine proves.
-function startServer(): Promise<{ child: ChildProcess; address: string; stdout: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, "serve", "--profile", "v2", "--listen", "127.0.0.1:0", "--depth", "4", "--control-samples", "2", "--batch-max", "8", "--max-wait-us", "250000"], { stdio: ["ignore", "pipe", "pipe"] });
+function startServer(): Promise<{
+  child: ChildProcess;
+  address: string;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}> {
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      "serve",
+      "--profile",
+      "v2",
+      "--listen",
+      "127.0.0.1:0",
+      "--depth",
+      "4",
+      "--control-samples",
+      "2",
+      "--batch-max",
+      "8",
+      "--max-wait-us",
+      "250000",
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   children.push(child);
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
   let out = "";
@@ -50,7 +74,20 @@ function load(args: string[]): Promise<{ code: number | null; stdout: string; st
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
 }
 
-const common = (address: string, out: string, samples = 2) => ["--targets", address, "--depth", "4", "--corpus", "3", "--control-samples", String(samples), "--verify-workers", "1", "--out", out];
+const common = (address: string, out: string, samples = 2) => [
+  "--targets",
+  address,
+  "--depth",
+  "4",
+  "--corpus",
+  "3",
+  "--control-samples",
+  String(samples),
+  "--verify-workers",
+  "1",
+  "--out",
+  out,
+];
 
 interface Rec {
   kind: string;
@@ -59,19 +96,41 @@ interface Rec {
   server: { batch_id: number; batch_size: number; encoded_bytes: number } | null;
 }
 
-test("serve --profile v2 + load --profile v2: every job accepted, one aggregate verification per batch", { timeout: 240_000 }, async () => {
+test("serve --profile v2 + load --profile v2: every job accepted, one aggregate verification per batch", {
+  timeout: 240_000,
+}, async () => {
   const server = await startServer();
   assert.match(server.stdout(), /"status":"CONTROLS_PASS","checks":15,/);
   assert.match(server.stdout(), /"profile":"v2"/);
   const out = join(mkdtempSync(join(tmpdir(), "ssgkr-e2e-v2-")), "run");
-  const r = await load([...common(server.address, out), "--profile", "v2", "--jobs", "30", "--warmup", "3", "--rate", "40", "--deadline-ms", "120000", "--run-id", "e2e-v2"]);
+  const r = await load([
+    ...common(server.address, out),
+    "--profile",
+    "v2",
+    "--jobs",
+    "30",
+    "--warmup",
+    "3",
+    "--rate",
+    "40",
+    "--deadline-ms",
+    "120000",
+    "--run-id",
+    "e2e-v2",
+  ]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^LOAD_OBSERVATIONS_COMPLETE offered=33 submitted=33 accepted=33 accepted_late=0 rejected=0 transport_errors=0 generator_failures=0 unresolved=0 /);
+  assert.match(
+    r.stdout,
+    /^LOAD_OBSERVATIONS_COMPLETE offered=33 submitted=33 accepted=33 accepted_late=0 rejected=0 transport_errors=0 generator_failures=0 unresolved=0 /,
+  );
   const s = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as LoadSummary;
   assert.equal(s.controls.status, "CONTROLS_PASS");
   assert.equal(s.controls.checks, 15);
   assert.ok(s.accounting_balanced);
-  const records = readFileSync(join(out, "records.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Rec);
+  const records = readFileSync(join(out, "records.ndjson"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Rec);
   assert.equal(records.length, 33);
   assert.deepEqual([...new Set(records.map((x) => x.kind))].sort(), ["membership", "nonmembership", "update"]);
   assert.ok(records.every((x) => x.outcome === "accepted" && x.server !== null));
@@ -82,11 +141,24 @@ test("serve --profile v2 + load --profile v2: every job accepted, one aggregate 
     assert.equal(new Set(rs.map((x) => x.kind)).size, 1, `batch ${id} is of one kind`);
     assert.equal(rs.filter((x) => (x.verify_ms ?? 0) > 0).length, 1, `batch ${id}: one aggregate verification`);
   }
-  assert.ok([...batches.values()].some((rs) => rs.length > 1), "some batch aggregates several jobs");
+  assert.ok(
+    [...batches.values()].some((rs) => rs.length > 1),
+    "some batch aggregates several jobs",
+  );
 
   // a compat-v1 load gets no reply from a v2 server: its protocol 1 jobs are not read
   const out1 = join(mkdtempSync(join(tmpdir(), "ssgkr-e2e-v2-")), "v1");
-  const v1 = await load([...common(server.address, out1, 0), "--jobs", "2", "--warmup", "0", "--rate", "20", "--drain-ms", "3000"]);
+  const v1 = await load([
+    ...common(server.address, out1, 0),
+    "--jobs",
+    "2",
+    "--warmup",
+    "0",
+    "--rate",
+    "20",
+    "--drain-ms",
+    "3000",
+  ]);
   assert.equal(v1.code, 0, v1.stderr);
   const k = JSON.parse(readFileSync(join(out1, "summary.json"), "utf8")) as LoadSummary;
   assert.equal(k.counts.accepted + k.counts.accepted_late + k.counts.rejected, 0);
@@ -94,7 +166,12 @@ test("serve --profile v2 + load --profile v2: every job accepted, one aggregate 
 
   server.child.kill("SIGTERM");
   assert.equal(await server.exited, 0);
-  const stopped = JSON.parse(server.stdout().trim().split("\n").at(-1)!) as { status: string; proof_replies: number; batches: number; connection_closes: Record<string, number> };
+  const stopped = JSON.parse(server.stdout().trim().split("\n").at(-1)!) as {
+    status: string;
+    proof_replies: number;
+    batches: number;
+    connection_closes: Record<string, number>;
+  };
   assert.equal(stopped.status, "SERVER_STOPPED");
   assert.equal(stopped.proof_replies, 33);
   assert.equal(stopped.batches, batches.size);

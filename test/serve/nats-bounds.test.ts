@@ -17,17 +17,42 @@ import { boundedErrorReply, MAX_RUN_ID_BYTES } from "../../src/serve/nats/job-bo
 import { jobConsumer, jobSubject, resultSubject } from "../../src/serve/nats/names.js";
 import { DELIVERY_LIMIT_ERROR } from "../../src/serve/nats/worker.js";
 import { encodeReplyFrames } from "../../src/serve/protocol/reply.js";
-import { brokerReport, cleanup, haveNatsServer, loadArgs, resultCount, runCli, startBroker, startWorker, tempDir } from "./support/nats.js";
+import {
+  brokerReport,
+  cleanup,
+  haveNatsServer,
+  loadArgs,
+  resultCount,
+  runCli,
+  startBroker,
+  startWorker,
+  tempDir,
+} from "./support/nats.js";
 
 after(cleanup);
 const skip = haveNatsServer() ? false : "nats-server is not installed (apt-get install -y nats-server)";
 
 function job(runId: string, jobId: bigint): Job {
   const now = BigInt(Date.now()) * 1_000_000n;
-  return { protocol: 1, run_id: runId, job_id: jobId, fixture_id: 0, repeat: 0, warmup: false, scheduled_unix_ns: now, deadline_unix_ns: now + 60_000_000_000n, input: inputFromRequest(corpusRequest("membership", 0, { depth: 4 })) };
+  return {
+    protocol: 1,
+    run_id: runId,
+    job_id: jobId,
+    fixture_id: 0,
+    repeat: 0,
+    warmup: false,
+    scheduled_unix_ns: now,
+    deadline_unix_ns: now + 60_000_000_000n,
+    input: inputFromRequest(corpusRequest("membership", 0, { depth: 4 })),
+  };
 }
 
-async function until(what: string, ms: number, check: () => Promise<boolean>, report: () => Promise<string>): Promise<void> {
+async function until(
+  what: string,
+  ms: number,
+  check: () => Promise<boolean>,
+  report: () => Promise<string>,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`${what} within ${ms} ms\n${await report()}`);
@@ -35,7 +60,10 @@ async function until(what: string, ms: number, check: () => Promise<boolean>, re
   }
 }
 
-test("a job with a 900 KiB run_id ends in exactly one outcome: one small error reply, terminated on its first delivery, not proved, not redelivered", { skip, timeout: 180_000 }, async () => {
+test("a job with a 900 KiB run_id ends in exactly one outcome: one small error reply, terminated on its first delivery, not proved, not redelivered", {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const broker = await startBroker();
   const setup = await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "2000"]);
   assert.equal(setup.code, 0, setup.stderr);
@@ -48,8 +76,18 @@ test("a job with a 900 KiB run_id ends in exactly one outcome: one small error r
     await js.publish(jobSubject("membership"), Buffer.from(jobToJson(job("bounds-ok", 1n))));
     const poisonSubject = resultSubject(poisonRun);
     const report = () => brokerReport(broker.url).then((r) => `${r}\n${worker.stderr().slice(-2000)}`);
-    await until("one reply to the over-bound job", 60_000, async () => (await resultCount(broker.url, poisonSubject)) >= 1, report);
-    await until("the proof of the honest job", 60_000, async () => (await resultCount(broker.url, resultSubject("bounds-ok"))) >= 1, report);
+    await until(
+      "one reply to the over-bound job",
+      60_000,
+      async () => (await resultCount(broker.url, poisonSubject)) >= 1,
+      report,
+    );
+    await until(
+      "the proof of the honest job",
+      60_000,
+      async () => (await resultCount(broker.url, resultSubject("bounds-ok"))) >= 1,
+      report,
+    );
 
     const jsm = await nc.jetstreamManager();
     const stored = await jsm.streams.getMessage("SSGKR_RESULTS", { last_by_subj: poisonSubject });
@@ -84,16 +122,23 @@ test("a job with a 900 KiB run_id ends in exactly one outcome: one small error r
   assert.equal(s["published_results"], 2);
 });
 
-test("the frontend refuses a run id over the bound before publishing or creating --out", { timeout: 60_000 }, async () => {
+test("the frontend refuses a run id over the bound before publishing or creating --out", {
+  timeout: 60_000,
+}, async () => {
   const out = join(tempDir("ssgkr-nats-bounds-"), "never");
-  const r = await runCli(loadArgs("nats://127.0.0.1:1", out, ["--jobs", "1", "--run-id", "r".repeat(MAX_RUN_ID_BYTES + 1)]));
+  const r = await runCli(
+    loadArgs("nats://127.0.0.1:1", out, ["--jobs", "1", "--run-id", "r".repeat(MAX_RUN_ID_BYTES + 1)]),
+  );
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^error BAD_OPTION: --run-id must be at most 128 bytes/m);
   assert.equal(existsSync(out), false);
 });
 
 test("the delivery-limit and over-bound replies stay small whatever the job held", () => {
-  const big = { ...job("x".repeat(900 * 1024), 18446744073709551615n), input: { ...job("x", 1n).input, kind: "k".repeat(500 * 1024) } };
+  const big = {
+    ...job("x".repeat(900 * 1024), 18446744073709551615n),
+    input: { ...job("x", 1n).input, kind: "k".repeat(500 * 1024) },
+  };
   for (const error of [`${DELIVERY_LIMIT_ERROR}: delivered 6 times`, `job_over_bound: ${"e".repeat(100_000)}`]) {
     const reply = boundedErrorReply(big, { hostId: "h", processId: 1 }, error);
     const bytes = Buffer.concat(encodeReplyFrames(reply, new Uint8Array(0))).length;

@@ -9,7 +9,18 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadSummary } from "../../src/serve/load/summary.js";
-import { cleanup, freePort, haveNatsServer, loadArgs, readRecords, resultCount, runCli, startBroker, startWorker, tempDir } from "./support/nats.js";
+import {
+  cleanup,
+  freePort,
+  haveNatsServer,
+  loadArgs,
+  readRecords,
+  resultCount,
+  runCli,
+  startBroker,
+  startWorker,
+  tempDir,
+} from "./support/nats.js";
 
 after(cleanup);
 const skip = haveNatsServer() ? false : "nats-server is not installed (apt-get install -y nats-server)";
@@ -22,7 +33,13 @@ test("nats setup is idempotent and names what it did", { skip, timeout: 60_000 }
   assert.equal(a.status, "NATS_SETUP_DONE");
   assert.deepEqual(Object.values(a.actions), ["created", "created", "created", "created", "created"]);
   const again = await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "5000"]);
-  assert.deepEqual(Object.values((JSON.parse(again.stdout) as typeof a).actions), ["unchanged", "unchanged", "unchanged", "unchanged", "unchanged"]);
+  assert.deepEqual(Object.values((JSON.parse(again.stdout) as typeof a).actions), [
+    "unchanged",
+    "unchanged",
+    "unchanged",
+    "unchanged",
+    "unchanged",
+  ]);
   const changed = await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "7000"]);
   const c = (JSON.parse(changed.stdout) as typeof a).actions;
   assert.equal(c["ssgkr-update"], "updated");
@@ -35,14 +52,36 @@ test("nats setup is idempotent and names what it did", { skip, timeout: 60_000 }
   assert.match(down.stderr, /^error BROKER_CONNECT: cannot connect to nats:\/\/127\.0\.0\.1:/m);
 });
 
-test("serve --nats + load --nats: two workers share the jobs, every proof of the three kinds is accepted once", { skip, timeout: 240_000 }, async () => {
+test("serve --nats + load --nats: two workers share the jobs, every proof of the three kinds is accepted once", {
+  skip,
+  timeout: 240_000,
+}, async () => {
   const broker = await startBroker();
-  const [w1, w2] = await Promise.all([startWorker(broker.url, undefined, "w1"), startWorker(broker.url, undefined, "w2")]);
+  const [w1, w2] = await Promise.all([
+    startWorker(broker.url, undefined, "w1"),
+    startWorker(broker.url, undefined, "w2"),
+  ]);
   assert.match(w1.stdout(), /"status":"SERVER_READY".*"transport":"nats","listen":null/);
   const out = join(tempDir("ssgkr-nats-e2e-"), "run");
-  const r = await runCli(loadArgs(broker.url, out, ["--jobs", "30", "--warmup", "3", "--rate", "15", "--deadline-ms", "60000", "--run-id", "e2e-nats"]));
+  const r = await runCli(
+    loadArgs(broker.url, out, [
+      "--jobs",
+      "30",
+      "--warmup",
+      "3",
+      "--rate",
+      "15",
+      "--deadline-ms",
+      "60000",
+      "--run-id",
+      "e2e-nats",
+    ]),
+  );
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^LOAD_OBSERVATIONS_COMPLETE offered=33 submitted=33 accepted=33 accepted_late=0 rejected=0 transport_errors=0 generator_failures=0 unresolved=0 deadline_events=0 unknown=0 duplicate=0 /);
+  assert.match(
+    r.stdout,
+    /^LOAD_OBSERVATIONS_COMPLETE offered=33 submitted=33 accepted=33 accepted_late=0 rejected=0 transport_errors=0 generator_failures=0 unresolved=0 deadline_events=0 unknown=0 duplicate=0 /,
+  );
   const s = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as LoadSummary;
   assert.ok(s.accounting_balanced);
   assert.equal(s.settings["transport"], "nats");
@@ -72,14 +111,35 @@ test("serve --nats + load --nats: two workers share the jobs, every proof of the
 
 test("load removes the --out it created when it fails before sending anything", { timeout: 120_000 }, async () => {
   const out = join(tempDir("ssgkr-nats-e2e-"), "never");
-  const r = await runCli(["load", "--targets", `127.0.0.1:${await freePort()}`, "--depth", "4", "--corpus", "3", "--control-samples", "1", "--verify-workers", "1", "--jobs", "2", "--connect-timeout-ms", "2000", "--out", out]);
+  const r = await runCli([
+    "load",
+    "--targets",
+    `127.0.0.1:${await freePort()}`,
+    "--depth",
+    "4",
+    "--corpus",
+    "3",
+    "--control-samples",
+    "1",
+    "--verify-workers",
+    "1",
+    "--jobs",
+    "2",
+    "--connect-timeout-ms",
+    "2000",
+    "--out",
+    out,
+  ]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^error CONNECT: cannot connect to 127\.0\.0\.1:/m);
   assert.equal(existsSync(out), false);
   assert.equal(existsSync(join(out, "..")), true);
 });
 
-test("a worker terminates what is not a Job, answers input errors and jobs delivered too often with error replies, and acks them all", { skip, timeout: 120_000 }, async () => {
+test("a worker terminates what is not a Job, answers input errors and jobs delivered too often with error replies, and acks them all", {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { connect } = await import("nats");
   const { inputFromRequest } = await import("../../src/serve/protocol/input.js");
   const { jobToJson, decodeJob } = await import("../../src/serve/protocol/job.js");
@@ -92,9 +152,22 @@ test("a worker terminates what is not a Job, answers input errors and jobs deliv
   try {
     const js = nc.jetstream();
     const input = inputFromRequest(corpusRequest(OpKind.Update, 0, { depth: 4 }));
-    const job = (id: number, siblings = input.siblings) => jobToJson({ protocol: 1, run_id: "raw", job_id: BigInt(id), fixture_id: 0, repeat: 1, warmup: false, scheduled_unix_ns: 1n, deadline_unix_ns: 2n, input: { ...input, siblings } });
+    const job = (id: number, siblings = input.siblings) =>
+      jobToJson({
+        protocol: 1,
+        run_id: "raw",
+        job_id: BigInt(id),
+        fixture_id: 0,
+        repeat: 1,
+        warmup: false,
+        scheduled_unix_ns: 1n,
+        deadline_unix_ns: 2n,
+        input: { ...input, siblings },
+      });
     await js.publish("ssgkr.jobs.update", new TextEncoder().encode("not json"), { msgID: "raw/bad" });
-    await js.publish("ssgkr.jobs.update", new TextEncoder().encode(job(1, input.siblings.slice(1))), { msgID: "raw/1" });
+    await js.publish("ssgkr.jobs.update", new TextEncoder().encode(job(1, input.siblings.slice(1))), {
+      msgID: "raw/1",
+    });
     await js.publish("ssgkr.jobs.membership", new TextEncoder().encode(job(2)), { msgID: "raw/2" });
     // job 2 was delivered once already (to a consumer that handed it back)
     for await (const m of js.fetch("SSGKR_JOBS", "ssgkr-membership", { batch: 1, expires: 2000 })) {
@@ -116,7 +189,8 @@ test("a worker terminates what is not a Job, answers input errors and jobs deliv
     assert.equal(replies.get(1n), "input: input outside measured profile");
     assert.equal(replies.get(2n), "worker_delivery_limit: delivered 2 times");
     const jsm = await nc.jetstreamManager();
-    for (let i = 0; i < 50 && (await jsm.streams.info("SSGKR_JOBS")).state.messages > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && (await jsm.streams.info("SSGKR_JOBS")).state.messages > 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     assert.equal((await jsm.streams.info("SSGKR_JOBS")).state.messages, 0, "every job acked or terminated");
     worker.child.kill("SIGTERM");
     const s = await worker.stopped;

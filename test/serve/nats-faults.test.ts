@@ -13,13 +13,29 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadSummary } from "../../src/serve/load/summary.js";
-import { brokerReport, cleanup, haveNatsServer, loadArgs, readRecords, resultCount, runCli, startBroker, startCluster, startWorker, tempDir, type Worker } from "./support/nats.js";
+import {
+  brokerReport,
+  cleanup,
+  haveNatsServer,
+  loadArgs,
+  readRecords,
+  resultCount,
+  runCli,
+  startBroker,
+  startCluster,
+  startWorker,
+  tempDir,
+  type Worker,
+} from "./support/nats.js";
 
 after(cleanup);
 const skip = haveNatsServer() ? false : "nats-server is not installed (apt-get install -y nats-server)";
 
 /** Every offer in exactly one outcome, all accepted (on time or late), each job id once. */
-function assertAllAcceptedOnce(out: string, offered: number): { summary: LoadSummary; records: ReturnType<typeof readRecords> } {
+function assertAllAcceptedOnce(
+  out: string,
+  offered: number,
+): { summary: LoadSummary; records: ReturnType<typeof readRecords> } {
   const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as LoadSummary;
   const c = summary.counts;
   assert.equal(summary.status, "LOAD_OBSERVATIONS_COMPLETE", JSON.stringify(summary.guard));
@@ -44,29 +60,42 @@ async function stop(w: Worker): Promise<Record<string, unknown>> {
 
 const RUN = ["--warmup", "2", "--rate", "10", "--deadline-ms", "60000", "--drain-ms", "60000"];
 
-test("a worker killed with SIGKILL mid-batch: its jobs are redelivered after ack_wait and proved by another worker", { skip, timeout: 180_000 }, async () => {
+test("a worker killed with SIGKILL mid-batch: its jobs are redelivered after ack_wait and proved by another worker", {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const broker = await startBroker();
   assert.equal((await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "1500"])).code, 0);
   const victim = await startWorker(broker.url, "kill-on-flush", "victim");
   let rescuer: Promise<Worker> | null = null;
-  victim.child.once("exit", () => { rescuer = startWorker(broker.url, undefined, "rescuer"); });
+  victim.child.once("exit", () => {
+    rescuer = startWorker(broker.url, undefined, "rescuer");
+  });
   const out = join(tempDir("ssgkr-nats-fault-"), "run");
   const r = await runCli(loadArgs(broker.url, out, ["--jobs", "14", "--run-id", "kill-mid-batch", ...RUN]));
   assert.equal(r.code, 0, r.stderr);
   assert.equal(victim.child.signalCode, "SIGKILL");
   const { records } = assertAllAcceptedOnce(out, 16);
-  assert.ok(records.every((x) => x.server?.host_id === "rescuer"), "the killed worker published nothing");
+  assert.ok(
+    records.every((x) => x.server?.host_id === "rescuer"),
+    "the killed worker published nothing",
+  );
   const s = await stop(await rescuer!);
   assert.ok(Number(s["redelivered_jobs"]) >= 1, `redeliveries: ${JSON.stringify(s)}`);
   assert.equal(Number(s["published_results"]), 16);
 });
 
-test("a worker killed after publishing but before acking: re-published results are dropped as duplicates, no job counted twice", { skip, timeout: 180_000 }, async () => {
+test("a worker killed after publishing but before acking: re-published results are dropped as duplicates, no job counted twice", {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const broker = await startBroker();
   assert.equal((await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "1500"])).code, 0);
   const victim = await startWorker(broker.url, "kill-after-publish:2", "victim");
   let rescuer: Promise<Worker> | null = null;
-  victim.child.once("exit", () => { rescuer = startWorker(broker.url, undefined, "rescuer"); });
+  victim.child.once("exit", () => {
+    rescuer = startWorker(broker.url, undefined, "rescuer");
+  });
   const out = join(tempDir("ssgkr-nats-fault-"), "run");
   const r = await runCli(loadArgs(broker.url, out, ["--jobs", "14", "--run-id", "kill-before-ack", ...RUN]));
   assert.equal(r.code, 0, r.stderr);
@@ -74,12 +103,18 @@ test("a worker killed after publishing but before acking: re-published results a
   const { summary, records } = assertAllAcceptedOnce(out, 16);
   assert.ok(records.filter((x) => x.server?.host_id === "victim").length >= 2, "the victim's published results count");
   const s = await stop(await rescuer!);
-  assert.ok(Number(s["duplicate_results_dropped"]) >= 1, `the broker dropped a re-published result: ${JSON.stringify(s)}`);
+  assert.ok(
+    Number(s["duplicate_results_dropped"]) >= 1,
+    `the broker dropped a re-published result: ${JSON.stringify(s)}`,
+  );
   assert.equal(await resultCount(broker.url, "ssgkr.results.kill-before-ack"), 16, "one stored result per job");
   assert.equal(summary.transport?.["duplicate_results_dropped"], 0);
 });
 
-test("a three-node cluster with replicas 3 loses one node mid-run: the run completes with nothing lost", { skip, timeout: 240_000 }, async () => {
+test("a three-node cluster with replicas 3 loses one node mid-run: the run completes with nothing lost", {
+  skip,
+  timeout: 240_000,
+}, async () => {
   const brokers = await startCluster();
   const urls = brokers.map((b) => b.url).join(",");
   const worker = await startWorker(urls, undefined, "w");
@@ -88,24 +123,32 @@ test("a three-node cluster with replicas 3 loses one node mid-run: the run compl
   const victim = brokers.find((b) => b.url.endsWith(`:${port}`))!;
   const out = join(tempDir("ssgkr-nats-fault-"), "run");
   let killed = false;
-  const r = await runCli(loadArgs(urls, out, ["--jobs", "40", "--run-id", "cluster-node-loss", "--connect-timeout-ms", "30000", ...RUN]), (err) => {
-    if (!killed && /load: connected to/.test(err)) {
-      killed = true;
-      setTimeout(() => victim.child.kill("SIGKILL"), 1500);
-    }
-  });
+  const r = await runCli(
+    loadArgs(urls, out, ["--jobs", "40", "--run-id", "cluster-node-loss", "--connect-timeout-ms", "30000", ...RUN]),
+    (err) => {
+      if (!killed && /load: connected to/.test(err)) {
+        killed = true;
+        setTimeout(() => victim.child.kill("SIGKILL"), 1500);
+      }
+    },
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.ok(killed && victim.child.signalCode === "SIGKILL", "a broker node was killed mid-run");
   try {
     assertAllAcceptedOnce(out, 42);
   } catch (err) {
-    throw new Error(`${(err as Error).message}\nworker: ${worker.stderr().slice(-3000)}\nload: ${r.stderr.slice(-3000)}\nbroker: ${await brokerReport(urls)}`);
+    throw new Error(
+      `${(err as Error).message}\nworker: ${worker.stderr().slice(-3000)}\nload: ${r.stderr.slice(-3000)}\nbroker: ${await brokerReport(urls)}`,
+    );
   }
   const s = await stop(worker);
   assert.ok(Number(s["published_results"]) >= 42);
 });
 
-test("the frontend killed mid-run resumes with --resume from the results stream", { skip, timeout: 240_000 }, async () => {
+test("the frontend killed mid-run resumes with --resume from the results stream", {
+  skip,
+  timeout: 240_000,
+}, async () => {
   const broker = await startBroker();
   const worker = await startWorker(broker.url, undefined, "w");
   const out = join(tempDir("ssgkr-nats-fault-"), "run");

@@ -22,20 +22,36 @@ test("subjects: one per kind for jobs, one per run for results; message ids are 
 });
 
 test("run tokens are valid single subject tokens and distinct for distinct run ids", () => {
-  fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 80 }), fc.string({ minLength: 1, maxLength: 80 }), (a, b) => {
-    const ta = runToken(a);
-    assert.match(ta, /^[^\s.*>]+$/);
-    if (a !== b) assert.notEqual(ta, runToken(b));
-  }), { numRuns: 500 });
+  fc.assert(
+    fc.property(fc.string({ minLength: 1, maxLength: 80 }), fc.string({ minLength: 1, maxLength: 80 }), (a, b) => {
+      const ta = runToken(a);
+      assert.match(ta, /^[^\s.*>]+$/);
+      if (a !== b) assert.notEqual(ta, runToken(b));
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test("--nats takes nats:// or tls:// HOST:PORT entries; credentials and TLS files are optional, cert and key go together", () => {
-  assert.deepEqual(parseNatsServers("nats://10.0.0.1:4222, tls://[::1]:4443"), ["nats://10.0.0.1:4222", "tls://[::1]:4443"]);
+  assert.deepEqual(parseNatsServers("nats://10.0.0.1:4222, tls://[::1]:4443"), [
+    "nats://10.0.0.1:4222",
+    "tls://[::1]:4443",
+  ]);
   for (const bad of ["", "10.0.0.1:4222", "http://h:1", "nats://h", "nats://h:0", "nats://h:70000"]) {
-    assert.throws(() => parseNatsServers(bad), (e: unknown) => e instanceof BrokerError && e.code === "BAD_OPTION" && e.details["option"] === "--nats", bad);
+    assert.throws(
+      () => parseNatsServers(bad),
+      (e: unknown) => e instanceof BrokerError && e.code === "BAD_OPTION" && e.details["option"] === "--nats",
+      bad,
+    );
   }
-  assert.deepEqual(brokerEndpoint({ nats: "nats://h:1", "nats-creds": "u.creds" }), { servers: ["nats://h:1"], creds: "u.creds" });
-  assert.throws(() => brokerEndpoint({ nats: "nats://h:1", "nats-tls-cert": "c.pem" }), /--nats-tls-cert and --nats-tls-key go together/);
+  assert.deepEqual(brokerEndpoint({ nats: "nats://h:1", "nats-creds": "u.creds" }), {
+    servers: ["nats://h:1"],
+    creds: "u.creds",
+  });
+  assert.throws(
+    () => brokerEndpoint({ nats: "nats://h:1", "nats-tls-cert": "c.pem" }),
+    /--nats-tls-cert and --nats-tls-key go together/,
+  );
   assert.throws(() => brokerEndpoint({}), /--nats is required/);
 });
 
@@ -59,7 +75,12 @@ test("load over a broker: --nats in place of --targets, --resume as a flag, a fr
   assert.equal(args(["--targets", "127.0.0.1:9400", "--out", "x"]).broker, null);
   const r = args(["--nats", "nats://h:1", "--resume", "--out", "x"]);
   assert.equal(r.resume, true);
-  const fails = (a: string[], re: RegExp) => assert.throws(() => args(a), (e: unknown) => e instanceof LoadError && e.code === "BAD_OPTION" && re.test(e.message), a.join(" "));
+  const fails = (a: string[], re: RegExp) =>
+    assert.throws(
+      () => args(a),
+      (e: unknown) => e instanceof LoadError && e.code === "BAD_OPTION" && re.test(e.message),
+      a.join(" "),
+    );
   fails(["--nats", "nats://h:1", "--targets", "h:1", "--out", "x"], /--targets and --nats exclude each other/);
   fails(["--resume", "--out", "x"], /--resume needs --nats/);
   fails(["--nats-creds", "c", "--out", "x"], /--nats-creds needs --nats/);

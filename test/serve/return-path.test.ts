@@ -13,13 +13,37 @@ import type { BatchSlot } from "../../src/serve/server/batch-reply.js";
 import { ReplyReturn, type ReplyDestination, type ReturnItem } from "../../src/serve/server/return-path.js";
 
 const ORIGIN = { hostId: "h", processId: 7 };
-const TIMES = { flushUnixNs: 10n, witnessEndUnixNs: 20n, proveEndUnixNs: 30n, encodeEndUnixNs: 40n, witnessNs: 10n, proveNs: 10n, encodeNs: 10n };
+const TIMES = {
+  flushUnixNs: 10n,
+  witnessEndUnixNs: 20n,
+  proveEndUnixNs: 30n,
+  encodeEndUnixNs: 40n,
+  witnessNs: 10n,
+  proveNs: 10n,
+  encodeNs: 10n,
+};
 
 function slot(jobId: number, ok = true): BatchSlot {
-  const job = { protocol: 1, run_id: "r", job_id: BigInt(jobId), fixture_id: 0, repeat: 1, warmup: false, scheduled_unix_ns: 1n, deadline_unix_ns: 2n, input: { kind: "membership" } } as unknown as Job;
+  const job = {
+    protocol: 1,
+    run_id: "r",
+    job_id: BigInt(jobId),
+    fixture_id: 0,
+    repeat: 1,
+    warmup: false,
+    scheduled_unix_ns: 1n,
+    deadline_unix_ns: 2n,
+    input: { kind: "membership" },
+  } as unknown as Job;
   return {
-    job, result: ok ? { ok: true, bytes: new Uint8Array([jobId, 1, 2, 3]) } : { ok: false, error: "prove: boom" },
-    batchId: 3n, batchSize: 2, times: TIMES, receivedNs: 5n, enqueuedNs: 6n, queueNs: 4n,
+    job,
+    result: ok ? { ok: true, bytes: new Uint8Array([jobId, 1, 2, 3]) } : { ok: false, error: "prove: boom" },
+    batchId: 3n,
+    batchSize: 2,
+    times: TIMES,
+    receivedNs: 5n,
+    enqueuedNs: 6n,
+    queueNs: 4n,
   };
 }
 
@@ -55,7 +79,10 @@ async function settleLoop(n = 5): Promise<void> {
 test("replies are built, hashed and framed as protocol 1; proof and error replies counted", async () => {
   const dest = new ScriptedDestination();
   const rr = new ReplyReturn("overlapped", 2, ORIGIN, () => undefined);
-  await rr.hand([{ slot: slot(1), dest }, { slot: slot(2, false), dest }]);
+  await rr.hand([
+    { slot: slot(1), dest },
+    { slot: slot(2, false), dest },
+  ]);
   await rr.handedOver();
   assert.equal(dest.sent.length, 2);
   const reader = new ReplyStreamReader();
@@ -81,7 +108,10 @@ test("overlapped: at most queueBatches batches wait; a batch leaves once handed 
   const rr = new ReplyReturn("overlapped", 1, ORIGIN, () => rooms++);
   assert.ok(rr.hasRoom);
   dest.backlog = Number.MAX_SAFE_INTEGER; // the first reply waits for a drain
-  await rr.hand([{ slot: slot(1), dest }, { slot: slot(2), dest }]);
+  await rr.hand([
+    { slot: slot(1), dest },
+    { slot: slot(2), dest },
+  ]);
   await settleLoop();
   assert.equal(rr.hasRoom, false, "one batch queued fills a one-batch queue");
   assert.equal(dest.waitingForDrain, 1, "delivery waits while the destination's backlog is over the bound");
@@ -101,7 +131,10 @@ test("serial: each reply is written before the next is handed over, and hand() w
   const dest = new ScriptedDestination();
   const rr = new ReplyReturn("serial", 1, ORIGIN, () => assert.fail("serial has no return queue"));
   let done = false;
-  const items: ReturnItem[] = [{ slot: slot(1), dest }, { slot: slot(2), dest }];
+  const items: ReturnItem[] = [
+    { slot: slot(1), dest },
+    { slot: slot(2), dest },
+  ];
   const handing = rr.hand(items).then(() => (done = true));
   await settleLoop();
   assert.ok(rr.hasRoom);

@@ -24,7 +24,10 @@ import { stringifyJson } from "../../src/serve/protocol/json.js";
 import { PROTOCOL_VERSION, PROTOCOL_VERSION_V2 } from "../../src/serve/protocol/limits.js";
 import { baseReply, sha256Hex, type Reply } from "../../src/serve/protocol/reply.js";
 import {
-  decodeServedAggregate, SERVED_AGGREGATE_OVERHEAD, servedAggregateBatchPart, servedAggregateFor,
+  decodeServedAggregate,
+  SERVED_AGGREGATE_OVERHEAD,
+  servedAggregateBatchPart,
+  servedAggregateFor,
 } from "../../src/serve/protocol/served-aggregate.js";
 
 const DEPTH = 4;
@@ -58,11 +61,26 @@ function served(index: number, agg = aggregate, list: readonly JobInput[] = inpu
 }
 
 function job(fixture: number, protocol = PROTOCOL_VERSION_V2): Job {
-  return { protocol, run_id: RUN, job_id: BigInt(fixture), fixture_id: fixture, repeat: 1, warmup: false, scheduled_unix_ns: 1n, deadline_unix_ns: 2n, input: inputs[fixture]! };
+  return {
+    protocol,
+    run_id: RUN,
+    job_id: BigInt(fixture),
+    fixture_id: fixture,
+    repeat: 1,
+    warmup: false,
+    scheduled_unix_ns: 1n,
+    deadline_unix_ns: 2n,
+    input: inputs[fixture]!,
+  };
 }
 
 function reply(fixture: number, bytes: Uint8Array, protocol = PROTOCOL_VERSION_V2): Reply {
-  return baseReply(job(fixture, protocol), ORIGIN, { batch_id: 1n, batch_size: 3, encoded_bytes: bytes.length, canonical_sha256: sha256Hex(bytes) });
+  return baseReply(job(fixture, protocol), ORIGIN, {
+    batch_id: 1n,
+    batch_size: 3,
+    encoded_bytes: bytes.length,
+    canonical_sha256: sha256Hex(bytes),
+  });
 }
 
 const offered = (i: number) => ({ kind: "membership" as const, fixtureId: i, request: requests[i]! });
@@ -99,25 +117,65 @@ test("the served-aggregate decoder refuses every malformed field, naming its off
     f(b);
     return codeOf(() => decodeServedAggregate(b));
   };
-  assert.equal(codeOf(() => decodeServedAggregate(good.subarray(0, 25))), "BAD_SERVED_AGGREGATE@0");
-  assert.equal(edit(0, (b) => (b[7] = 0x41)), "BAD_SERVED_AGGREGATE@0");
-  assert.equal(edit(8, (b) => b.writeUInt16LE(1, 8)), "BAD_SERVED_AGGREGATE@8");
-  assert.equal(edit(8, (b) => b.writeUInt16LE(3, 8)), "BAD_SERVED_AGGREGATE@8");
-  assert.equal(edit(10, (b) => b.writeUInt32LE(0, 10)), "BAD_SERVED_AGGREGATE@10");
-  assert.equal(edit(10, (b) => b.writeUInt32LE(4097, 10)), "BAD_SERVED_AGGREGATE@10");
-  assert.equal(edit(14, (b) => b.writeUInt32LE(good.length, 14)), "BAD_SERVED_AGGREGATE@14");
-  assert.equal(edit(14, (b) => b.writeUInt32LE(a - 1, 14)), `BAD_SERVED_AGGREGATE@${18 + a - 1}`);
-  assert.equal(codeOf(() => decodeServedAggregate(Buffer.concat([good, Buffer.from([0])]))), `BAD_SERVED_AGGREGATE@${18 + a}`);
-  assert.equal(edit(22 + a + j, (b) => b.writeUInt32LE(3, 22 + a + j)), `BAD_SERVED_AGGREGATE@${22 + a + j}`);
-  assert.equal(edit(22 + a + j, (b) => b.writeUInt32LE(2, 22 + a + j)), "accepted");
-  assert.throws(() => servedAggregateBatchPart(0, aggregate, inputsJson([])), (e: unknown) => e instanceof ProtocolError && e.code === "MESSAGE_TOO_LONG");
+  assert.equal(
+    codeOf(() => decodeServedAggregate(good.subarray(0, 25))),
+    "BAD_SERVED_AGGREGATE@0",
+  );
+  assert.equal(
+    edit(0, (b) => (b[7] = 0x41)),
+    "BAD_SERVED_AGGREGATE@0",
+  );
+  assert.equal(
+    edit(8, (b) => b.writeUInt16LE(1, 8)),
+    "BAD_SERVED_AGGREGATE@8",
+  );
+  assert.equal(
+    edit(8, (b) => b.writeUInt16LE(3, 8)),
+    "BAD_SERVED_AGGREGATE@8",
+  );
+  assert.equal(
+    edit(10, (b) => b.writeUInt32LE(0, 10)),
+    "BAD_SERVED_AGGREGATE@10",
+  );
+  assert.equal(
+    edit(10, (b) => b.writeUInt32LE(4097, 10)),
+    "BAD_SERVED_AGGREGATE@10",
+  );
+  assert.equal(
+    edit(14, (b) => b.writeUInt32LE(good.length, 14)),
+    "BAD_SERVED_AGGREGATE@14",
+  );
+  assert.equal(
+    edit(14, (b) => b.writeUInt32LE(a - 1, 14)),
+    `BAD_SERVED_AGGREGATE@${18 + a - 1}`,
+  );
+  assert.equal(
+    codeOf(() => decodeServedAggregate(Buffer.concat([good, Buffer.from([0])]))),
+    `BAD_SERVED_AGGREGATE@${18 + a}`,
+  );
+  assert.equal(
+    edit(22 + a + j, (b) => b.writeUInt32LE(3, 22 + a + j)),
+    `BAD_SERVED_AGGREGATE@${22 + a + j}`,
+  );
+  assert.equal(
+    edit(22 + a + j, (b) => b.writeUInt32LE(2, 22 + a + j)),
+    "accepted",
+  );
+  assert.throws(
+    () => servedAggregateBatchPart(0, aggregate, inputsJson([])),
+    (e: unknown) => e instanceof ProtocolError && e.code === "MESSAGE_TOO_LONG",
+  );
 });
 
 test("fuzzed served aggregates: the decoder only ever throws BAD_SERVED_AGGREGATE", () => {
   const good = served(0);
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(good.length), fc.nat(good.length), (noise, at, cut) => {
-      for (const bytes of [noise, Buffer.concat([good.subarray(0, at), noise, good.subarray(at)]), good.subarray(0, cut)]) {
+      for (const bytes of [
+        noise,
+        Buffer.concat([good.subarray(0, at), noise, good.subarray(at)]),
+        good.subarray(0, cut),
+      ]) {
         try {
           decodeServedAggregate(bytes);
         } catch (err) {
@@ -130,7 +188,10 @@ test("fuzzed served aggregates: the decoder only ever throws BAD_SERVED_AGGREGAT
 });
 
 test("versions: a v1 decoder and a v1 client refuse protocol 2 replies; a v2 server refuses protocol 1 jobs and vice versa", () => {
-  assert.throws(() => decodeProof(served(0)), (e: unknown) => e instanceof DecodeError && e.code === "BadMagic");
+  assert.throws(
+    () => decodeProof(served(0)),
+    (e: unknown) => e instanceof DecodeError && e.code === "BadMagic",
+  );
   const bytes = served(0);
   assert.match(precheckReply(reply(0, bytes), bytes, offered(0), RUN, new Map()) ?? "", /^binding: protocol 2 ≠ 1/);
   const frame = (protocol: number) => encodeJobFrame(job(0, protocol)).subarray(4);
@@ -149,8 +210,13 @@ test("the frontend accepts every job of an honest served batch with one aggregat
     return pool.verifyAggregate(...args);
   };
   const checker = new AggregateChecker(counting, DEPTH);
-  const verdicts = await Promise.all([0, 1, 2].map((i) => checker.check(reply(i, served(i)), served(i), offered(i), RUN)));
-  assert.deepEqual(verdicts.map((v) => v.ok), [true, true, true]);
+  const verdicts = await Promise.all(
+    [0, 1, 2].map((i) => checker.check(reply(i, served(i)), served(i), offered(i), RUN)),
+  );
+  assert.deepEqual(
+    verdicts.map((v) => v.ok),
+    [true, true, true],
+  );
   assert.equal(calls, 1);
   assert.equal(verdicts.filter((v) => (v.verifyMs ?? 0) > 0).length, 1);
   assert.equal(checker.openBatches, 0);
@@ -174,12 +240,22 @@ test("the frontend rejects forged served aggregates", async () => {
   const others = [inputs[1]!, inputs[1]!, inputs[2]!];
   assert.match(await check(0, served(0, aggregate, others)), /^binding: operation 0/);
   // a true aggregate of other statements, with the offered request written into the list
-  const other = proveAggregate(prepared, [corpusRequest("membership", 5, { depth: DEPTH }), requests[1]!, requests[2]!]);
+  const other = proveAggregate(prepared, [
+    corpusRequest("membership", 5, { depth: DEPTH }),
+    requests[1]!,
+    requests[2]!,
+  ]);
   assert.match(await check(0, served(0, other)), /^verify: PUBLIC_INPUTS_MISMATCH/);
   // another operation's statement changed in the list
-  assert.match(await check(0, served(0, aggregate, [inputs[0]!, bumpInput(inputs[1]!), inputs[2]!])), /^verify: PUBLIC_INPUTS_MISMATCH/);
+  assert.match(
+    await check(0, served(0, aggregate, [inputs[0]!, bumpInput(inputs[1]!), inputs[2]!])),
+    /^verify: PUBLIC_INPUTS_MISMATCH/,
+  );
   // operations swapped, dropped or duplicated in the list
-  assert.match(await check(0, served(0, aggregate, [inputs[0]!, inputs[2]!, inputs[1]!])), /^verify: PUBLIC_INPUTS_MISMATCH/);
+  assert.match(
+    await check(0, served(0, aggregate, [inputs[0]!, inputs[2]!, inputs[1]!])),
+    /^verify: PUBLIC_INPUTS_MISMATCH/,
+  );
   assert.match(await check(0, served(0, aggregate, [inputs[0]!, inputs[1]!])), /^verify: OPERATION_COUNT/);
   // the aggregate with one byte appended, the reply's hash or kind wrong, a server error
   assert.match(await check(0, served(0, Buffer.concat([aggregate, Buffer.from([0])]))), /^verify: DECODE_/);
@@ -188,10 +264,17 @@ test("the frontend rejects forged served aggregates", async () => {
   assert.match(await check(0, bytes, { ...reply(0, bytes), kind: "update" }), /^binding: kind/);
   assert.match(await check(0, bytes, { ...reply(0, bytes), error: "prove: X: y" }), /^server_error: prove: X: y/);
   // inputs that are not JSON, not Job.inputs, or break an input rule
-  const raw = (json: string) => servedAggregateFor(servedAggregateBatchPart(3, aggregate, Buffer.from(json, "utf8")), 0);
+  const raw = (json: string) =>
+    servedAggregateFor(servedAggregateBatchPart(3, aggregate, Buffer.from(json, "utf8")), 0);
   assert.match(await check(0, raw("[1,")), /^served_aggregate: the job inputs are not JSON/);
   assert.match(await check(0, raw("[1,2,3]")), /^served_aggregate: the job inputs are not a list of Job.input/);
-  assert.match(await check(0, raw(stringifyJson([inputs[0]!, { ...inputs[1]!, siblings: [] }, inputs[2]!]))), /^served_aggregate: job input 1/);
-  assert.match(await check(0, raw(stringifyJson(inputs.slice(0, 2)))), /^served_aggregate: 2 job inputs for 3 operations/);
+  assert.match(
+    await check(0, raw(stringifyJson([inputs[0]!, { ...inputs[1]!, siblings: [] }, inputs[2]!]))),
+    /^served_aggregate: job input 1/,
+  );
+  assert.match(
+    await check(0, raw(stringifyJson(inputs.slice(0, 2)))),
+    /^served_aggregate: 2 job inputs for 3 operations/,
+  );
   assert.match(await check(0, Buffer.from(aggregate)), /^served_aggregate: /);
 });

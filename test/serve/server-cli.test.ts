@@ -11,8 +11,17 @@ import { verifyEncoded } from "../../src/sync/encoded.js";
 import type { PreparedSync } from "../../src/sync/prepared.js";
 import { P } from "../../src/field/koalabear.js";
 import {
-  encodeFrame, encodeJobFrame, inputFromRequest, jobToJson, parseJson, ReplyStreamReader, requestFromInput, sha256Hex,
-  type Job, type JobInput, type ReplyMessage,
+  encodeFrame,
+  encodeJobFrame,
+  inputFromRequest,
+  jobToJson,
+  parseJson,
+  ReplyStreamReader,
+  requestFromInput,
+  sha256Hex,
+  type Job,
+  type JobInput,
+  type ReplyMessage,
 } from "../../src/serve/protocol/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -28,7 +37,10 @@ function waitForLine(pred: (l: string) => boolean, ms: number): Promise<string> 
   return new Promise((resolve, reject) => {
     const found = stdoutLines.find(pred);
     if (found) return resolve(found);
-    const timer = setTimeout(() => reject(new Error(`no matching line within ${ms} ms; got: ${stdoutLines.join("\n")}`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`no matching line within ${ms} ms; got: ${stdoutLines.join("\n")}`)),
+      ms,
+    );
     const onData = () => {
       const l = stdoutLines.find(pred);
       if (l) {
@@ -42,8 +54,30 @@ function waitForLine(pred: (l: string) => boolean, ms: number): Promise<string> 
 }
 
 before(async () => {
-  child = spawn(process.execPath, [join("bin", "ssgkr.js"), "serve", "--listen", "127.0.0.1:0", "--depth", String(DEPTH), "--workers", "2",
-    "--control-samples", "1", "--batch-max", "8", "--max-wait-us", "2000", "--io-timeout-ms", String(IO_TIMEOUT_MS), "--host-id", "test-host"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn(
+    process.execPath,
+    [
+      join("bin", "ssgkr.js"),
+      "serve",
+      "--listen",
+      "127.0.0.1:0",
+      "--depth",
+      String(DEPTH),
+      "--workers",
+      "2",
+      "--control-samples",
+      "1",
+      "--batch-max",
+      "8",
+      "--max-wait-us",
+      "2000",
+      "--io-timeout-ms",
+      String(IO_TIMEOUT_MS),
+      "--host-id",
+      "test-host",
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let buf = "";
   child.stdout!.setEncoding("utf8");
   child.stdout!.on("data", (d: string) => {
@@ -69,7 +103,18 @@ after(() => {
 });
 
 function job(input: JobInput, jobId: bigint, fixtureId: number, over: Partial<Job> = {}): Job {
-  return { protocol: 1, run_id: "server-test", job_id: jobId, fixture_id: fixtureId, repeat: 1, warmup: false, scheduled_unix_ns: 1n, deadline_unix_ns: 2n, input, ...over };
+  return {
+    protocol: 1,
+    run_id: "server-test",
+    job_id: jobId,
+    fixture_id: fixtureId,
+    repeat: 1,
+    warmup: false,
+    scheduled_unix_ns: 1n,
+    deadline_unix_ns: 2n,
+    input,
+    ...over,
+  };
 }
 
 interface Client {
@@ -86,28 +131,38 @@ function client(): Promise<Client> {
     const replies: ReplyMessage[] = [];
     const waiters: (() => void)[] = [];
     let resolveClosed!: () => void;
-    const closed = new Promise<void>((r) => { resolveClosed = r; });
+    const closed = new Promise<void>((r) => {
+      resolveClosed = r;
+    });
     socket.on("data", (chunk) => {
       reader.push(chunk);
       for (let m = reader.next(); m !== null; m = reader.next()) replies.push(m);
       waiters.forEach((w) => w());
     });
-    socket.on("close", () => { resolveClosed(); waiters.forEach((w) => w()); });
+    socket.on("close", () => {
+      resolveClosed();
+      waiters.forEach((w) => w());
+    });
     socket.on("error", () => {});
-    socket.once("connect", () => resolveClient({
-      socket, replies, closed,
-      waitFor(n) {
-        return new Promise((res, rej) => {
-          const check = () => {
-            if (replies.length >= n) res(replies.slice());
-            else if (socket.destroyed || socket.readableEnded) rej(new Error(`connection closed after ${replies.length} of ${n} replies`));
-            else return false;
-            return true;
-          };
-          if (!check()) waiters.push(() => void check());
-        });
-      },
-    }));
+    socket.once("connect", () =>
+      resolveClient({
+        socket,
+        replies,
+        closed,
+        waitFor(n) {
+          return new Promise((res, rej) => {
+            const check = () => {
+              if (replies.length >= n) res(replies.slice());
+              else if (socket.destroyed || socket.readableEnded)
+                rej(new Error(`connection closed after ${replies.length} of ${n} replies`));
+              else return false;
+              return true;
+            };
+            if (!check()) waiters.push(() => void check());
+          });
+        },
+      }),
+    );
     socket.once("error", reject);
   });
 }
@@ -140,10 +195,21 @@ test("a few dozen corpus jobs get verified proofs with consistent reply fields",
     assert.equal(reply.encoded_bytes, proof.length);
     assert.equal(reply.canonical_sha256, sha256Hex(proof));
     assert.ok(reply.batch_id >= 1n && reply.batch_size >= 1 && reply.batch_size <= 8);
-    const t = [reply.server_received_unix_ns, reply.server_enqueued_unix_ns, reply.flush_unix_ns, reply.witness_end_unix_ns, reply.prove_end_unix_ns, reply.encode_end_unix_ns, reply.server_send_start_unix_ns];
+    const t = [
+      reply.server_received_unix_ns,
+      reply.server_enqueued_unix_ns,
+      reply.flush_unix_ns,
+      reply.witness_end_unix_ns,
+      reply.prove_end_unix_ns,
+      reply.encode_end_unix_ns,
+      reply.server_send_start_unix_ns,
+    ];
     for (let k = 1; k < t.length; k++) assert.ok(t[k]! >= t[k - 1]!, `timestamps in order at ${k}`);
     assert.equal(reply.witness_start_unix_ns, reply.flush_unix_ns);
-    assert.equal(reply.batch_witness_ns + reply.batch_prove_ns + reply.batch_encode_ns, reply.encode_end_unix_ns - reply.flush_unix_ns);
+    assert.equal(
+      reply.batch_witness_ns + reply.batch_prove_ns + reply.batch_encode_ns,
+      reply.encode_end_unix_ns - reply.flush_unix_ns,
+    );
     const req = requestFromInput(j.input, DEPTH);
     assert.ok(req.ok);
     const verdict = verifyEncoded(prepared[opKindTag(req.kind)]!, req.request, proof);
@@ -151,7 +217,8 @@ test("a few dozen corpus jobs get verified proofs with consistent reply fields",
   }
   // batches hold one kind each
   const byBatch = new Map<bigint, Set<string>>();
-  for (const { reply } of replies) byBatch.set(reply.batch_id, (byBatch.get(reply.batch_id) ?? new Set()).add(reply.kind));
+  for (const { reply } of replies)
+    byBatch.set(reply.batch_id, (byBatch.get(reply.batch_id) ?? new Set()).add(reply.kind));
   for (const kinds of byBatch.values()) assert.equal(kinds.size, 1);
   c.socket.end();
   await c.closed;
@@ -167,14 +234,54 @@ test("bad inputs get the §16.2 error replies and the connection keeps serving",
   const c = await client();
   const m = inputFromRequest(corpusRequest(0, 1, { depth: DEPTH }));
   const cases: [JobInput, string][] = [
-    [edit(m, (v) => { v.key = 16n; }), "input: input outside measured profile"],
-    [edit(m, (v) => { v.siblings.pop(); }), "input: input outside measured profile"],
-    [edit(m, (v) => { v.siblings[2][3] = P; }), "input: noncanonical input field"],
-    [edit(m, (v) => { v.old_root[0] = P + 5; }), "input: noncanonical input field"],
-    [edit(m, (v) => { v.old_leaf.payload = new Array(22).fill(0); }), "input: payload exceeds measured profile"],
-    [edit(m, (v) => { v.new_leaf.payload[0] ^= 1; }), "input: invalid membership leaves"],
-    [edit(m, (v) => { v.old_leaf.tag = 4; }), "input: invalid leaf tag/fields"],
-    [edit(m, (v) => { v.kind = "insert"; }), "input: unknown operation kind"],
+    [
+      edit(m, (v) => {
+        v.key = 16n;
+      }),
+      "input: input outside measured profile",
+    ],
+    [
+      edit(m, (v) => {
+        v.siblings.pop();
+      }),
+      "input: input outside measured profile",
+    ],
+    [
+      edit(m, (v) => {
+        v.siblings[2][3] = P;
+      }),
+      "input: noncanonical input field",
+    ],
+    [
+      edit(m, (v) => {
+        v.old_root[0] = P + 5;
+      }),
+      "input: noncanonical input field",
+    ],
+    [
+      edit(m, (v) => {
+        v.old_leaf.payload = new Array(22).fill(0);
+      }),
+      "input: payload exceeds measured profile",
+    ],
+    [
+      edit(m, (v) => {
+        v.new_leaf.payload[0] ^= 1;
+      }),
+      "input: invalid membership leaves",
+    ],
+    [
+      edit(m, (v) => {
+        v.old_leaf.tag = 4;
+      }),
+      "input: invalid leaf tag/fields",
+    ],
+    [
+      edit(m, (v) => {
+        v.kind = "insert";
+      }),
+      "input: unknown operation kind",
+    ],
   ];
   c.socket.write(Buffer.concat(cases.map(([inp], i) => encodeJobFrame(job(inp, BigInt(100 + i), i)))));
   const replies = await c.waitFor(cases.length);
@@ -211,8 +318,14 @@ test("frames that are not Jobs, wrong protocol, empty run_id, oversized or trunc
   await expectClosedWithoutReply((s) => s.write(encodeJobFrame(job(m, 1n, 0, { run_id: "" }))), "empty run_id");
   const missing = parseJson(jobToJson(job(m, 1n, 0))) as Record<string, unknown>;
   delete missing.warmup;
-  await expectClosedWithoutReply((s) => s.write(text(JSON.stringify(missing, (_k, v) => typeof v === "bigint" ? Number(v) : v))), "missing field");
-  await expectClosedWithoutReply((s) => s.write(text(jobToJson(job(m, 1n, 0)).replace('"tag":1', '"tag":-1'))), "tag not a u8");
+  await expectClosedWithoutReply(
+    (s) => s.write(text(JSON.stringify(missing, (_k, v) => (typeof v === "bigint" ? Number(v) : v)))),
+    "missing field",
+  );
+  await expectClosedWithoutReply(
+    (s) => s.write(text(jobToJson(job(m, 1n, 0)).replace('"tag":1', '"tag":-1'))),
+    "tag not a u8",
+  );
   const header = Buffer.alloc(4);
   header.writeUInt32BE(2 * 1024 * 1024 + 1, 0);
   await expectClosedWithoutReply((s) => s.write(header), "oversized frame");
@@ -251,7 +364,9 @@ test("SIGTERM stops the server: SERVER_STOPPED with counts, exit code 0", async 
   assert.equal(s.connection_closes.read_stall, 1);
   assert.equal(await exited, 0);
   assert.ok(stdoutLines.some((l) => l.includes("CONTROLS_PASS")));
-  const controls = JSON.parse(stdoutLines.find((l) => l.includes("CONTROLS_PASS"))!) as { references: Record<string, string[]> };
+  const controls = JSON.parse(stdoutLines.find((l) => l.includes("CONTROLS_PASS"))!) as {
+    references: Record<string, string[]>;
+  };
   assert.equal(controls.references.membership!.length, 1);
   assert.match(controls.references.update![0]!, /^[0-9a-f]{64}$/);
 });
@@ -268,7 +383,11 @@ test("serve refuses bad options before preparing anything (exit 2, one line)", (
     [["--workers", "0"], /--workers must be an integer in \[1, 1024\]/],
   ];
   for (const [args, re] of cases) {
-    const r = spawnSync(process.execPath, [join("bin", "ssgkr.js"), "serve", ...args], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, [join("bin", "ssgkr.js"), "serve", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, re);
     assert.equal(r.stderr.trim().split("\n").length, 1);

@@ -58,7 +58,10 @@ test("depth 64 (key 2^64 − 1) and a large leaf bound also evaluate to all-zero
   // Recompute the public inputs for B = 47 (the fold width changes h_leaf).
   const leaf = f.witness.leaf;
   const root = computeRoot(leaf, 3n, f.witness.siblings, 2, 47);
-  const req = { ...f, publicInputs: { ...f.publicInputs, oldRoot: root, newRoot: root, valueDigest: hashLeaf(leaf, 47) } };
+  const req = {
+    ...f,
+    publicInputs: { ...f.publicInputs, oldRoot: root, newRoot: root, valueDigest: hashLeaf(leaf, 47) },
+  };
   assert.deepEqual(nonZero(outputs(c, buildInputVector(OpKind.NonMembership, cfg, req))), []);
 });
 
@@ -77,17 +80,28 @@ test("forged witnesses and statements give non-zero outputs at the expected resi
       const rootResiduals = Array.from({ length: 8 }, (_, i) => 8 + 8 * d + i);
       // Wrong sibling: the path no longer reaches old_root (and new_root for Update).
       const badSib = nonZero(outputs(c, buildInputVector(kind, f.config, withSibling(f, d - 1, 3))));
-      assert.ok(badSib.length > 0 && badSib.every((i) => rootResiduals.includes(i) || (kind === OpKind.Update && i >= 8 * d + 24)), `sibling, kind ${kind}`);
+      assert.ok(
+        badSib.length > 0 &&
+          badSib.every((i) => rootResiduals.includes(i) || (kind === OpKind.Update && i >= 8 * d + 24)),
+        `sibling, kind ${kind}`,
+      );
       // Wrong root.
       const oldRoot = f.publicInputs.oldRoot.slice();
       oldRoot[0] = (oldRoot[0]! + 1) % P;
-      const badRoot = nonZero(outputs(c, buildInputVector(kind, f.config, { ...f, publicInputs: { ...f.publicInputs, oldRoot } })));
+      const badRoot = nonZero(
+        outputs(c, buildInputVector(kind, f.config, { ...f, publicInputs: { ...f.publicInputs, oldRoot } })),
+      );
       assert.deepEqual(badRoot, [8 + 8 * d], `root, kind ${kind}`);
       // Wrong value digest.
       const valueDigest = f.publicInputs.valueDigest.slice();
       valueDigest[7] = (valueDigest[7]! + 5) % P;
       const vdIndex = (kind === OpKind.Update ? 16 * d + 32 : 8 * d + 16) + 7;
-      assert.deepEqual(nonZero(outputs(c, buildInputVector(kind, f.config, { ...f, publicInputs: { ...f.publicInputs, valueDigest } }))), [vdIndex]);
+      assert.deepEqual(
+        nonZero(
+          outputs(c, buildInputVector(kind, f.config, { ...f, publicInputs: { ...f.publicInputs, valueDigest } })),
+        ),
+        [vdIndex],
+      );
     }
   }
 });
@@ -120,7 +134,11 @@ test("NonMembership: an Occupied witness leaf fails the tag residual t² − 2t 
   const depth = 2;
   const c = circuitFor(OpKind.NonMembership, depth);
   const f = goldenFixture(OpKind.Membership, depth, 1n);
-  const forged = { ...f, operation: { kind: OpKind.NonMembership, key: 1n }, publicInputs: { ...f.publicInputs, opKindTag: 1 } };
+  const forged = {
+    ...f,
+    operation: { kind: OpKind.NonMembership, key: 1n },
+    publicInputs: { ...f.publicInputs, opKindTag: 1 },
+  };
   const out = outputs(c, buildInputVector(OpKind.NonMembership, f.config, forged));
   assert.deepEqual(nonZero(out), [8 * depth + 24 + depth], "only the tag residual");
 });
@@ -129,10 +147,28 @@ test("input vector errors: path length first, then the leaf encoding", () => {
   const f = goldenFixture(OpKind.Update, 3, 1n);
   const code = (c: string) => (e: unknown) => e instanceof SmtError && e.code === c;
   const long = occupied(new Array(30).fill(1), new Uint8Array(32));
-  const short = { ...f, witness: { ...f.witness, siblings: f.witness.siblings.slice(1) }, operation: { ...f.operation, oldLeaf: long } };
+  const short = {
+    ...f,
+    witness: { ...f.witness, siblings: f.witness.siblings.slice(1) },
+    operation: { ...f.operation, oldLeaf: long },
+  };
   assert.throws(() => buildInputVector(OpKind.Update, f.config, short as GoldenFixture), code("PATH_LENGTH_MISMATCH"));
-  assert.throws(() => buildInputVector(OpKind.Update, f.config, { ...f, operation: { ...f.operation, oldLeaf: long } } as GoldenFixture), code("LEAF_ENCODING"));
-  assert.throws(() => buildInputVector(OpKind.Update, f.config, { ...f, operation: { ...f.operation, newLeaf: long } } as GoldenFixture), code("LEAF_ENCODING"));
+  assert.throws(
+    () =>
+      buildInputVector(OpKind.Update, f.config, {
+        ...f,
+        operation: { ...f.operation, oldLeaf: long },
+      } as GoldenFixture),
+    code("LEAF_ENCODING"),
+  );
+  assert.throws(
+    () =>
+      buildInputVector(OpKind.Update, f.config, {
+        ...f,
+        operation: { ...f.operation, newLeaf: long },
+      } as GoldenFixture),
+    code("LEAF_ENCODING"),
+  );
   const m = goldenFixture(OpKind.Membership, 3, 1n);
   assert.throws(() => buildInputVector(OpKind.Update, m.config, m), code("OP_KIND_MISMATCH"));
 });

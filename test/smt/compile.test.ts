@@ -44,7 +44,10 @@ test("§18: d24 gate and const counts; 118 layers; output counts 240 / 241 / 448
 test("§9.7: d24 Membership layer width bits (0–29: 8, 30–85: 9, 86–117: 10; input 9); Update input 10", () => {
   const c = d24.get(OpKind.Membership)!.circuit;
   const want = c.layers.map((_, i) => (i <= 29 ? 8 : i <= 85 ? 9 : 10));
-  assert.deepEqual(c.layers.map((l) => l.widthBits), want);
+  assert.deepEqual(
+    c.layers.map((l) => l.widthBits),
+    want,
+  );
   assert.equal(c.inputWidthBits, 9);
   assert.equal(d24.get(OpKind.Update)!.circuit.inputWidthBits, 10);
 });
@@ -64,7 +67,10 @@ test("118 layers at depths 24, 28 and 32 for every kind; outputs 8d + 24 + d (+1
     for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
       const c = compile(kind, { depth });
       assert.equal(c.circuit.layers.length, 118, `kind ${kind} depth ${depth}`);
-      const outs = kind === OpKind.Update ? 16 * depth + 40 + depth : 8 * depth + 24 + depth + (kind === OpKind.NonMembership ? 1 : 0);
+      const outs =
+        kind === OpKind.Update
+          ? 16 * depth + 40 + depth
+          : 8 * depth + 24 + depth + (kind === OpKind.NonMembership ? 1 : 0);
       assert.equal(c.outputCount, outs);
       assert.deepEqual(mulLayers(c.circuit), [116, 117]);
     }
@@ -81,7 +87,10 @@ test("layer count 2 + 29·Lw/8 for other leaf bounds; depth adds width, not laye
 test("§9.1 input layout totals: Lw + 17d + 24 and 2Lw + 25d + 40", () => {
   const m = inputLayout(OpKind.Membership, 24, 31);
   assert.equal(m.total, 464);
-  assert.deepEqual([m.leafPre, m.acc, m.siblings, m.keyBits, m.root, m.valueDigest], [0, 32, 32 + 200, 32 + 8 * 49, 32 + 8 * 49 + 24, 32 + 8 * 49 + 32]);
+  assert.deepEqual(
+    [m.leafPre, m.acc, m.siblings, m.keyBits, m.root, m.valueDigest],
+    [0, 32, 32 + 200, 32 + 8 * 49, 32 + 8 * 49 + 24, 32 + 8 * 49 + 32],
+  );
   const u = inputLayout(OpKind.Update, 24, 31);
   assert.equal(u.total, 704);
   assert.deepEqual([u.leafPre2, u.acc, u.acc2, u.siblings, u.keyBits], [32, 64, 64 + 200, 64 + 400, 64 + 8 * 74]);

@@ -1,7 +1,21 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { EMPTY, TOMBSTONE, LeafTag, encodeLeaf, foldEncoding, foldLeaf, foldWidth, hashLeaf, leafEquals, limbs, limbsReference, occupied, type Leaf } from "../../src/smt/leaf.js";
+import {
+  EMPTY,
+  TOMBSTONE,
+  LeafTag,
+  encodeLeaf,
+  foldEncoding,
+  foldLeaf,
+  foldWidth,
+  hashLeaf,
+  leafEquals,
+  limbs,
+  limbsReference,
+  occupied,
+  type Leaf,
+} from "../../src/smt/leaf.js";
 import { SmtError } from "../../src/smt/errors.js";
 import { FieldError } from "../../src/field/errors.js";
 import { P } from "../../src/field/koalabear.js";
@@ -9,12 +23,21 @@ import { P } from "../../src/field/koalabear.js";
 const smtCode = (c: string) => (e: unknown) => e instanceof SmtError && e.code === c;
 
 test("§18: h_leaf(Empty) and h_leaf(Tombstone) with B = 31", () => {
-  assert.deepEqual(Array.from(hashLeaf(EMPTY)), [1909596571, 2084703925, 2076132673, 1660320635, 485629442, 1540884636, 1753030895, 352396268]);
-  assert.deepEqual(Array.from(hashLeaf(TOMBSTONE, 31)), [1413360753, 889469805, 342662304, 1708929337, 188312453, 606778231, 1830580533, 1667069054]);
+  assert.deepEqual(
+    Array.from(hashLeaf(EMPTY)),
+    [1909596571, 2084703925, 2076132673, 1660320635, 485629442, 1540884636, 1753030895, 352396268],
+  );
+  assert.deepEqual(
+    Array.from(hashLeaf(TOMBSTONE, 31)),
+    [1413360753, 889469805, 342662304, 1708929337, 188312453, 606778231, 1830580533, 1667069054],
+  );
 });
 
 test("§18: limbs(32 × 0x09)", () => {
-  assert.deepEqual(limbs(new Uint8Array(32).fill(9)), [151587081, 606348324, 277909648, 37896770, 151587081, 606348324, 277909648, 37896770, 2313]);
+  assert.deepEqual(
+    limbs(new Uint8Array(32).fill(9)),
+    [151587081, 606348324, 277909648, 37896770, 151587081, 606348324, 277909648, 37896770, 2313],
+  );
 });
 
 test("limbs: 8 limbs of 30 bits and one of 16; they reassemble the little-endian integer", () => {
@@ -72,7 +95,10 @@ test("the length lane separates trailing zeros; distinct leaves hash apart", () 
 });
 
 test("bad leaves give typed errors; occupied() copies its inputs", () => {
-  assert.throws(() => occupied([P], new Uint8Array(32)), (e: unknown) => e instanceof FieldError && e.code === "NON_CANONICAL");
+  assert.throws(
+    () => occupied([P], new Uint8Array(32)),
+    (e: unknown) => e instanceof FieldError && e.code === "NON_CANONICAL",
+  );
   assert.throws(() => occupied([1], new Uint8Array(31)), smtCode("BAD_LEAF"));
   assert.throws(() => encodeLeaf({ tag: 3 } as unknown as Leaf), smtCode("BAD_LEAF"));
   assert.throws(() => encodeLeaf(null as unknown as Leaf), smtCode("BAD_LEAF"));
@@ -92,8 +118,13 @@ test("bad leaves give typed errors; occupied() copies its inputs", () => {
 
 test("limbs (word-wise) equals limbsReference (bit by bit) on edge and random identities", () => {
   const cases: Uint8Array[] = [new Uint8Array(32), new Uint8Array(32).fill(0xff), new Uint8Array(32).fill(9)];
-  for (let b = 0; b < 256; b += 7) { const x = new Uint8Array(32); x[b >> 3] = 1 << (b & 7); cases.push(x); }
+  for (let b = 0; b < 256; b += 7) {
+    const x = new Uint8Array(32);
+    x[b >> 3] = 1 << (b & 7);
+    cases.push(x);
+  }
   let seed = 12345;
-  for (let i = 0; i < 200; i++) cases.push(Uint8Array.from({ length: 32 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24)));
+  for (let i = 0; i < 200; i++)
+    cases.push(Uint8Array.from({ length: 32 }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
   for (const id of cases) assert.deepEqual(limbs(id), limbsReference(id), Buffer.from(id).toString("hex"));
 });

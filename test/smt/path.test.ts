@@ -14,7 +14,10 @@ test("§18: F(Membership, 24, 5) old_root = new_root and value_digest", () => {
   const root = [713004424, 270442322, 1876444405, 1505254917, 494852605, 719176658, 1480955704, 421700720];
   assert.deepEqual(Array.from(f.publicInputs.oldRoot), root);
   assert.deepEqual(Array.from(f.publicInputs.newRoot), root);
-  assert.deepEqual(Array.from(f.publicInputs.valueDigest), [1630914124, 962698856, 216251327, 5423522, 312446001, 334061253, 1375161570, 1608966517]);
+  assert.deepEqual(
+    Array.from(f.publicInputs.valueDigest),
+    [1630914124, 962698856, 216251327, 5423522, 312446001, 334061253, 1375161570, 1608966517],
+  );
   assert.equal(f.publicInputs.opKindTag, 0);
   assert.equal(f.publicInputs.assetId, 5n);
 });
@@ -22,7 +25,10 @@ test("§18: F(Membership, 24, 5) old_root = new_root and value_digest", () => {
 test("golden fixtures of every kind: shapes and roots", () => {
   const m = goldenFixture(OpKind.Membership, 4, 9n);
   assert.equal(m.operation.kind, OpKind.Membership);
-  assert.deepEqual(m.witness.siblings.map((s) => s[0]), [1, 14, 27, 40]);
+  assert.deepEqual(
+    m.witness.siblings.map((s) => s[0]),
+    [1, 14, 27, 40],
+  );
   assert.ok(m.witness.siblings.every((s) => s.every((x) => x === s[0])));
   const n = goldenFixture(OpKind.NonMembership, 4, 9n);
   assert.deepEqual(n.publicInputs.valueDigest, hashLeaf(EMPTY));
@@ -32,7 +38,11 @@ test("golden fixtures of every kind: shapes and roots", () => {
   assert.equal(u.config.depth, 4);
   assert.throws(() => goldenFixture(OpKind.Membership, 4, 16n), smtCode("KEY_OUT_OF_RANGE"));
   const big = goldenFixture(OpKind.Membership, 40, 0x1_ffff_ffffn);
-  assert.equal(big.operation.kind === OpKind.Membership && big.operation.leaf.payload[1], 4294967295 - 2 * 2130706433, "key mod 2^32, reduced mod p");
+  assert.equal(
+    big.operation.kind === OpKind.Membership && big.operation.leaf.payload[1],
+    4294967295 - 2 * 2130706433,
+    "key mod 2^32, reduced mod p",
+  );
 });
 
 test("compute_root folds siblings upward by key bit (leaf-adjacent first)", () => {

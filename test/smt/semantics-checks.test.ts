@@ -16,7 +16,10 @@ const D = 4;
 const m = goldenFixture(OpKind.Membership, D, 3n);
 const n = goldenFixture(OpKind.NonMembership, D, 3n);
 const u = goldenFixture(OpKind.Update, D, 3n);
-const pubWith = (r: OpRequest, change: Partial<PublicInputs>): OpRequest => ({ ...r, publicInputs: { ...r.publicInputs, ...change } });
+const pubWith = (r: OpRequest, change: Partial<PublicInputs>): OpRequest => ({
+  ...r,
+  publicInputs: { ...r.publicInputs, ...change },
+});
 const both = (r: OpRequest): [Verdict, Verdict] => [checkStatement(r, { depth: D }), checkOperation(r, { depth: D })];
 
 function expectCode(r: OpRequest, code: string, what: string): void {
@@ -28,7 +31,11 @@ function expectCode(r: OpRequest, code: string, what: string): void {
 
 test("honest fixtures and a Tombstone non-membership are VALID in both checks", () => {
   for (const r of [m, n, u]) expectCode(r, "VALID", `kind ${r.operation.kind}`);
-  const tomb: OpRequest = { ...n, witness: { ...n.witness, leaf: TOMBSTONE }, publicInputs: { ...n.publicInputs, valueDigest: hashLeaf(TOMBSTONE) } };
+  const tomb: OpRequest = {
+    ...n,
+    witness: { ...n.witness, leaf: TOMBSTONE },
+    publicInputs: { ...n.publicInputs, valueDigest: hashLeaf(TOMBSTONE) },
+  };
   assert.equal(checkStatement(tomb, { depth: D }).code, "VALID");
   const v = checkStatement(m, { depth: D });
   assert.equal(v.cause, undefined);
@@ -50,7 +57,11 @@ test("public-input values outside their types are MALFORMED_REQUEST, not a later
 
 test("a membership must carry an Occupied leaf, even with a digest that matches what it carries", () => {
   for (const leaf of [TOMBSTONE, EMPTY] as Leaf[]) {
-    const r = { ...pubWith(m, { valueDigest: hashLeaf(leaf) }), operation: { ...m.operation, leaf }, witness: { ...m.witness, leaf } } as OpRequest;
+    const r = {
+      ...pubWith(m, { valueDigest: hashLeaf(leaf) }),
+      operation: { ...m.operation, leaf },
+      witness: { ...m.witness, leaf },
+    } as OpRequest;
     expectCode(r, "MALFORMED_REQUEST", `membership of tag ${leaf.tag}`);
   }
   const noLeaf = { ...m, operation: { ...m.operation, leaf: null } } as unknown as OpRequest;
@@ -61,7 +72,11 @@ test("a membership must carry an Occupied leaf, even with a digest that matches 
 
 test("a non-membership witness leaf must be an Empty or Tombstone object", () => {
   const fnLeaf = Object.assign(() => undefined, { tag: LeafTag.Empty });
-  for (const [leaf, what] of [[null, "null"], [fnLeaf, "a function with an Empty tag"], [{ tag: LeafTag.Occupied }, "an Occupied tag"]] as const) {
+  for (const [leaf, what] of [
+    [null, "null"],
+    [fnLeaf, "a function with an Empty tag"],
+    [{ tag: LeafTag.Occupied }, "an Occupied tag"],
+  ] as const) {
     const r = { ...n, witness: { ...n.witness, leaf } } as unknown as OpRequest;
     assert.equal(checkStatement(r, { depth: D }).code, "WITNESS_NOT_ABSENT", what);
   }
@@ -71,7 +86,10 @@ test("an update witness leaf must equal old_leaf", () => {
   if (u.operation.kind !== OpKind.Update) throw new Error("fixture kind");
   expectCode({ ...u, witness: { ...u.witness, leaf: EMPTY } }, "WITNESS_NOT_OLD_LEAF", "empty witness");
   // The update circuit does not read the witness leaf: the circuit-level checks would pass.
-  assert.equal(checkStatement({ ...u, witness: { ...u.witness, leaf: u.operation.newLeaf } }, { depth: D }).code, "WITNESS_NOT_OLD_LEAF");
+  assert.equal(
+    checkStatement({ ...u, witness: { ...u.witness, leaf: u.operation.newLeaf } }, { depth: D }).code,
+    "WITNESS_NOT_OLD_LEAF",
+  );
 });
 
 test("the key must be below 2^depth, at the boundary too", () => {
@@ -87,24 +105,42 @@ test("the key must be below 2^depth, at the boundary too", () => {
 test("causes: leaf-encoding and library errors carry the underlying code, type errors none", () => {
   if (m.operation.kind !== OpKind.Membership) throw new Error("fixture kind");
   const long = { ...m.operation.leaf, payload: new Array(40).fill(1) };
-  const unhashable = { ...m, operation: { ...m.operation, leaf: long }, witness: { ...m.witness, leaf: long } } as OpRequest;
+  const unhashable = {
+    ...m,
+    operation: { ...m.operation, leaf: long },
+    witness: { ...m.witness, leaf: long },
+  } as OpRequest;
   const v1 = checkStatement(unhashable, { depth: D });
   assert.deepEqual([v1.code, v1.cause], ["LEAF_ENCODING", "LEAF_ENCODING"]);
   // A non-canonical payload value is a field error, not a leaf-encoding one.
   const bad = { ...m.operation.leaf, payload: [P] };
-  const nonCanonical = { ...m, operation: { ...m.operation, leaf: bad }, witness: { ...m.witness, leaf: bad } } as OpRequest;
+  const nonCanonical = {
+    ...m,
+    operation: { ...m.operation, leaf: bad },
+    witness: { ...m.witness, leaf: bad },
+  } as OpRequest;
   const v2 = checkStatement(nonCanonical, { depth: D });
   assert.equal(v2.code, "MALFORMED_REQUEST");
   assert.ok(v2.cause !== undefined && v2.cause !== "LEAF_ENCODING", String(v2.cause));
   // A missing public-input object is a TypeError-free MALFORMED_REQUEST; a throwing getter's TypeError has no cause.
   const v3 = checkStatement({ ...m, publicInputs: null } as unknown as OpRequest, { depth: D });
   assert.equal(v3.code, "MALFORMED_REQUEST");
-  const getter = { ...m, get witness(): never { throw new TypeError("no witness"); } } as unknown as OpRequest;
+  const getter = {
+    ...m,
+    get witness(): never {
+      throw new TypeError("no witness");
+    },
+  } as unknown as OpRequest;
   const v4 = checkStatement(getter, { depth: D });
   assert.deepEqual([v4.valid, v4.code, v4.cause], [false, "MALFORMED_REQUEST", undefined]);
   assert.match(v4.message, /no witness/);
   // Errors that are neither library nor type errors propagate.
-  const boom = { ...m, get witness(): never { throw new Error("boom"); } } as unknown as OpRequest;
+  const boom = {
+    ...m,
+    get witness(): never {
+      throw new Error("boom");
+    },
+  } as unknown as OpRequest;
   assert.throws(() => checkStatement(boom, { depth: D }), /boom/);
   assert.throws(() => checkOperation(boom, { depth: D }), /boom/);
 });

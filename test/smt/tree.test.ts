@@ -46,10 +46,13 @@ function apply(tree: SparseMerkleTree, model: Map<bigint, Leaf>, o: Op): void {
   };
   const [needed, code] = want[o.op]!;
   const run = () =>
-    o.op === "insert" ? tree.insert(o.key, o.payload, id)
-    : o.op === "replace" ? tree.replace(o.key, o.payload, id)
-    : o.op === "delete" ? tree.delete(o.key)
-    : tree.restore(o.key, o.payload, id);
+    o.op === "insert"
+      ? tree.insert(o.key, o.payload, id)
+      : o.op === "replace"
+        ? tree.replace(o.key, o.payload, id)
+        : o.op === "delete"
+          ? tree.delete(o.key)
+          : tree.restore(o.key, o.payload, id);
   if (cur.tag !== needed) {
     assert.throws(run, smtCode(code));
     assert.deepEqual(tree.root(), rootBefore, "a failed operation changes nothing");
@@ -72,7 +75,10 @@ test("fresh tree: root is default_depth, every slot is Empty with default siblin
   assert.deepEqual(t.defaultDigest(1), compress(hashLeaf(EMPTY), hashLeaf(EMPTY)));
   assert.deepEqual(t.root(), t.defaultDigest(5));
   assert.deepEqual(t.root(), naiveRoot(5, new Map()));
-  assert.deepEqual(t.path(13n), [0, 1, 2, 3, 4].map((l) => t.defaultDigest(l)));
+  assert.deepEqual(
+    t.path(13n),
+    [0, 1, 2, 3, 4].map((l) => t.defaultDigest(l)),
+  );
   assert.equal(t.get(13n).tag, LeafTag.Empty);
   assert.equal(t.size, 0);
 });
@@ -89,7 +95,10 @@ test("law (depth 4): after any sequence of inserts, replaces, deletes and restor
         assert.ok(leafEquals(tree.get(k), model.get(k) ?? EMPTY));
         assert.deepEqual(computeRoot(tree.get(k), k, tree.path(k), 4), root);
       }
-      assert.deepEqual(tree.keys(), [...model.keys()].sort((a, b) => (a < b ? -1 : 1)));
+      assert.deepEqual(
+        tree.keys(),
+        [...model.keys()].sort((a, b) => (a < b ? -1 : 1)),
+      );
     }),
     { numRuns: 60 },
   );
@@ -98,7 +107,10 @@ test("law (depth 4): after any sequence of inserts, replaces, deletes and restor
 test("law (depth 64): random u64 keys; touched slots and an unused slot verify against the root", () => {
   fc.assert(
     fc.property(
-      fc.array(opArb(fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.constantFrom(0n, 1n, (1n << 63n) + 1n))), { maxLength: 8 }),
+      fc.array(
+        opArb(fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.constantFrom(0n, 1n, (1n << 63n) + 1n))),
+        { maxLength: 8 },
+      ),
       fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
       (ops, probe) => {
         const tree = new SparseMerkleTree({ depth: 64 });
@@ -121,13 +133,33 @@ test("non-membership of a never-used slot verifies through the default subtree (
   const request = {
     operation: { kind: OpKind.NonMembership, key },
     witness: { leaf: tree.get(key), siblings: tree.path(key) },
-    publicInputs: { oldRoot: tree.root(), newRoot: tree.root(), opKindTag: 1, assetId: key, valueDigest: hashLeaf(EMPTY) },
+    publicInputs: {
+      oldRoot: tree.root(),
+      newRoot: tree.root(),
+      opKindTag: 1,
+      assetId: key,
+      valueDigest: hashLeaf(EMPTY),
+    },
   };
   assert.equal(checkOperation(request, { depth: 6 }).code, "VALID");
-  const tomb = { ...request, operation: { kind: OpKind.NonMembership, key: 40n }, witness: { leaf: tree.get(40n), siblings: tree.path(40n) }, publicInputs: { ...request.publicInputs, assetId: 40n, valueDigest: hashLeaf(TOMBSTONE) } };
+  const tomb = {
+    ...request,
+    operation: { kind: OpKind.NonMembership, key: 40n },
+    witness: { leaf: tree.get(40n), siblings: tree.path(40n) },
+    publicInputs: { ...request.publicInputs, assetId: 40n, valueDigest: hashLeaf(TOMBSTONE) },
+  };
   assert.equal(checkOperation(tomb, { depth: 6 }).code, "VALID", "a deleted slot proves absence as a Tombstone");
-  const live = { ...request, operation: { kind: OpKind.NonMembership, key: 3n }, witness: { leaf: EMPTY, siblings: tree.path(3n) }, publicInputs: { ...request.publicInputs, assetId: 3n } };
-  assert.equal(checkOperation(live, { depth: 6 }).code, "OLD_ROOT_MISMATCH", "an occupied slot cannot be claimed Empty");
+  const live = {
+    ...request,
+    operation: { kind: OpKind.NonMembership, key: 3n },
+    witness: { leaf: EMPTY, siblings: tree.path(3n) },
+    publicInputs: { ...request.publicInputs, assetId: 3n },
+  };
+  assert.equal(
+    checkOperation(live, { depth: 6 }).code,
+    "OLD_ROOT_MISMATCH",
+    "an occupied slot cannot be claimed Empty",
+  );
 });
 
 test("operations on wrong states and bad inputs give typed errors", () => {

@@ -32,7 +32,10 @@ test("interpolation recovers the coefficients of a degree-≤4 polynomial from 5
 test("a known polynomial: g(T) = 1 + 2T + 3T² + 4T³ + 5T⁴", () => {
   const g = (t: number) => 1 + 2 * t + 3 * t ** 2 + 4 * t ** 3 + 5 * t ** 4;
   const coeffs = interpolateRoundPoly([0, 1, 2, 3, 4].map((t) => embed(g(t))));
-  assert.deepEqual(coeffs.map((c) => c[0]), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    coeffs.map((c) => c[0]),
+    [1, 2, 3, 4, 5],
+  );
   assert.ok(coeffs.every((c) => c[1] === 0 && c[2] === 0 && c[3] === 0));
 });
 
@@ -43,13 +46,22 @@ test("roundSum is g(0) + g(1) and evalRoundPoly is Horner", () => {
       assert.deepEqual(roundSum(coeffs), direct);
       let pow: Ext = [1, 0, 0, 0];
       let acc: Ext = EXT_ZERO;
-      for (const a of coeffs) { acc = extAdd(acc, extMul(a, pow)); pow = extMul(pow, r); }
+      for (const a of coeffs) {
+        acc = extAdd(acc, extMul(a, pow));
+        pow = extMul(pow, r);
+      }
       assert.deepEqual(evalRoundPoly(coeffs, r), acc);
     }),
   );
 });
 
 test("interpolation rejects 0 or more than 5 evaluations with a typed error", () => {
-  assert.throws(() => interpolateRoundPoly([]), (e) => e instanceof SumcheckError && e.code === "BAD_ROUND_MESSAGE");
-  assert.throws(() => interpolateRoundPoly(new Array(6).fill(EXT_ZERO)), (e) => e instanceof SumcheckError && e.code === "BAD_ROUND_MESSAGE");
+  assert.throws(
+    () => interpolateRoundPoly([]),
+    (e) => e instanceof SumcheckError && e.code === "BAD_ROUND_MESSAGE",
+  );
+  assert.throws(
+    () => interpolateRoundPoly(new Array(6).fill(EXT_ZERO)),
+    (e) => e instanceof SumcheckError && e.code === "BAD_ROUND_MESSAGE",
+  );
 });

@@ -5,7 +5,16 @@ import { P } from "../../src/field/koalabear.js";
 import { EXT_ONE, EXT_ZERO, embed, extAdd, extMul, extSub, type Ext } from "../../src/field/extension.js";
 import { ExtVector } from "../../src/field/ext-vector.js";
 import { extMulAddTo, extMulTo, extScaleAddTo } from "../../src/field/ext-inline.js";
-import { betaAt, eqAt, eqTable, foldBase, foldExtInPlace, mleEvalBase, mleEvalByDefinition, mleEvalExt } from "../../src/sumcheck/mle.js";
+import {
+  betaAt,
+  eqAt,
+  eqTable,
+  foldBase,
+  foldExtInPlace,
+  mleEvalBase,
+  mleEvalByDefinition,
+  mleEvalExt,
+} from "../../src/sumcheck/mle.js";
 import { SumcheckError } from "../../src/sumcheck/errors.js";
 
 const fe = fc.oneof(fc.constantFrom(0, 1, P - 1), fc.integer({ min: 0, max: P - 1 }));
@@ -31,11 +40,14 @@ test("extMulTo / extMulAddTo / extScaleAddTo agree with the tuple arithmetic", (
 
 test("eqTable(z, scale)[b] = scale·eq(z, b) with variable 0 as the most significant bit", () => {
   fc.assert(
-    fc.property(arbBits.chain((n) => fc.tuple(arbPoint(n), arbExt)), ([z, scale]) => {
-      const t = eqTable(z, scale);
-      assert.equal(t.length, 2 ** z.length);
-      for (let b = 0; b < t.length; b++) assert.deepEqual(t.get(b), extMul(scale, eqAt(z, b)));
-    }),
+    fc.property(
+      arbBits.chain((n) => fc.tuple(arbPoint(n), arbExt)),
+      ([z, scale]) => {
+        const t = eqTable(z, scale);
+        assert.equal(t.length, 2 ** z.length);
+        for (let b = 0; b < t.length; b++) assert.deepEqual(t.get(b), extMul(scale, eqAt(z, b)));
+      },
+    ),
   );
 });
 
@@ -53,20 +65,29 @@ test("MSB-first convention: z_0 selects the upper half of the table", () => {
 
 test("the entries of an eq table sum to its scale, and β(y) = eq(y, 0)", () => {
   fc.assert(
-    fc.property(arbBits.chain((n) => fc.tuple(arbPoint(n), arbExt)), ([z, scale]) => {
-      const t = eqTable(z, scale);
-      let acc = EXT_ZERO;
-      for (let b = 0; b < t.length; b++) acc = extAdd(acc, t.get(b));
-      assert.deepEqual(acc, scale);
-      assert.deepEqual(betaAt(z), t.length > 0 ? eqAt(z, 0) : EXT_ONE);
-    }),
+    fc.property(
+      arbBits.chain((n) => fc.tuple(arbPoint(n), arbExt)),
+      ([z, scale]) => {
+        const t = eqTable(z, scale);
+        let acc = EXT_ZERO;
+        for (let b = 0; b < t.length; b++) acc = extAdd(acc, t.get(b));
+        assert.deepEqual(acc, scale);
+        assert.deepEqual(betaAt(z), t.length > 0 ? eqAt(z, 0) : EXT_ONE);
+      },
+    ),
   );
 });
 
 test("MLE by folding equals the definition Σ_b T[b]·eq(z, b), for base and extension tables", () => {
   fc.assert(
     fc.property(
-      arbBits.chain((n) => fc.tuple(fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n }), fc.array(arbExt, { minLength: 2 ** n, maxLength: 2 ** n }), arbPoint(n))),
+      arbBits.chain((n) =>
+        fc.tuple(
+          fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n }),
+          fc.array(arbExt, { minLength: 2 ** n, maxLength: 2 ** n }),
+          arbPoint(n),
+        ),
+      ),
       ([base, ext, z]) => {
         assert.deepEqual(mleEvalBase(base, z), mleEvalByDefinition(base.map(embed), z));
         const v = ExtVector.fromElements(ext);
@@ -81,10 +102,19 @@ test("MLE by folding equals the definition Σ_b T[b]·eq(z, b), for base and ext
 test("foldExtInPlace and foldBase follow T[j] ← T[j] + r·(T[j+h] − T[j])", () => {
   fc.assert(
     fc.property(
-      fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.array(arbExt, { minLength: 2 ** n, maxLength: 2 ** n }), fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n }), arbExt)),
+      fc
+        .integer({ min: 1, max: 6 })
+        .chain((n) =>
+          fc.tuple(
+            fc.array(arbExt, { minLength: 2 ** n, maxLength: 2 ** n }),
+            fc.array(fe, { minLength: 2 ** n, maxLength: 2 ** n }),
+            arbExt,
+          ),
+        ),
       ([ext, base, r]) => {
         const h = ext.length / 2;
-        const expect = (t: readonly Ext[]) => t.slice(0, h).map((lo, j) => extAdd(lo, extMul(r, extSub(t[j + h]!, lo))));
+        const expect = (t: readonly Ext[]) =>
+          t.slice(0, h).map((lo, j) => extAdd(lo, extMul(r, extSub(t[j + h]!, lo))));
         assert.deepEqual(foldExtInPlace(ExtVector.fromElements(ext), r).toElements(), expect(ext));
         const baseCopy = base.slice();
         assert.deepEqual(foldBase(base, r).toElements(), expect(base.map(embed)));
@@ -95,8 +125,20 @@ test("foldExtInPlace and foldBase follow T[j] ← T[j] + r·(T[j+h] − T[j])", 
 });
 
 test("bad lengths are typed errors", () => {
-  assert.throws(() => mleEvalBase([1, 2, 3], [EXT_ONE]), (e) => e instanceof SumcheckError && e.code === "BAD_POINT");
-  assert.throws(() => foldBase([1, 2, 3], EXT_ONE), (e) => e instanceof SumcheckError && e.code === "BAD_TABLE");
-  assert.throws(() => foldExtInPlace(new ExtVector(1), EXT_ONE), (e) => e instanceof SumcheckError && e.code === "BAD_TABLE");
-  assert.throws(() => eqTable(new Array(31).fill(EXT_ONE)), (e) => e instanceof SumcheckError && e.code === "BAD_POINT");
+  assert.throws(
+    () => mleEvalBase([1, 2, 3], [EXT_ONE]),
+    (e) => e instanceof SumcheckError && e.code === "BAD_POINT",
+  );
+  assert.throws(
+    () => foldBase([1, 2, 3], EXT_ONE),
+    (e) => e instanceof SumcheckError && e.code === "BAD_TABLE",
+  );
+  assert.throws(
+    () => foldExtInPlace(new ExtVector(1), EXT_ONE),
+    (e) => e instanceof SumcheckError && e.code === "BAD_TABLE",
+  );
+  assert.throws(
+    () => eqTable(new Array(31).fill(EXT_ONE)),
+    (e) => e instanceof SumcheckError && e.code === "BAD_POINT",
+  );
 });

@@ -18,7 +18,10 @@ class ProductOracle implements SumcheckOracle {
   readonly numVariables: number;
   readonly degree: number;
   private tables: Ext[][];
-  constructor(tables: Ext[][], private readonly asCoefficients = false) {
+  constructor(
+    tables: Ext[][],
+    private readonly asCoefficients = false,
+  ) {
     this.tables = tables.map((t) => t.slice());
     this.numVariables = Math.log2(tables[0]!.length);
     this.degree = tables.length;
@@ -47,13 +50,23 @@ class ProductOracle implements SumcheckOracle {
   }
 }
 
-const arbInstance = fc.integer({ min: 0, max: 4 }).chain((n) =>
-  fc.integer({ min: 1, max: 4 }).chain((k) => fc.array(fc.array(arbExt, { minLength: 2 ** n, maxLength: 2 ** n }), { minLength: k, maxLength: k })),
-);
+const arbInstance = fc
+  .integer({ min: 0, max: 4 })
+  .chain((n) =>
+    fc
+      .integer({ min: 1, max: 4 })
+      .chain((k) =>
+        fc.array(fc.array(arbExt, { minLength: 2 ** n, maxLength: 2 ** n }), { minLength: k, maxLength: k }),
+      ),
+  );
 
 function claimOf(tables: Ext[][]): Ext {
   let acc = EXT_ZERO;
-  for (let b = 0; b < tables[0]!.length; b++) acc = extAdd(acc, tables.reduce<Ext>((p, t) => extMul(p, t[b]!), EXT_ONE));
+  for (let b = 0; b < tables[0]!.length; b++)
+    acc = extAdd(
+      acc,
+      tables.reduce<Ext>((p, t) => extMul(p, t[b]!), EXT_ONE),
+    );
   return acc;
 }
 
@@ -86,32 +99,50 @@ test("oracles may answer with coefficients", () => {
 
 test("a wrong claim or any changed coefficient is rejected at the right round", () => {
   fc.assert(
-    fc.property(arbInstance.filter((t) => t[0]!.length >= 2), fc.nat(), fc.nat(4), fc.nat(3), fe.filter((d) => d !== 0), (tables, rIdx, k, c, delta) => {
-      const proof = proveSumcheck(new ProductOracle(tables), DuplexChallenger.withDomain("t"));
-      const claim = claimOf(tables);
-      const badClaim = extAdd(claim, embed(1));
-      const r1 = verifySumcheck(badClaim, proof.rounds, proof.rounds.length, DuplexChallenger.withDomain("t"));
-      assert.equal(r1.ok, false);
-      assert.equal(!r1.ok && r1.code, "ROUND_SUM_MISMATCH");
-      const j = rIdx % proof.rounds.length;
-      const rounds = proof.rounds.map((r) => r.map((a) => [...a] as Ext));
-      const a = rounds[j]![k]!;
-      const changed = [...a] as [number, number, number, number];
-      changed[c] = (changed[c]! + delta) % P;
-      rounds[j]![k] = changed;
-      const r2 = verifySumcheck(claim, rounds, rounds.length, DuplexChallenger.withDomain("t"));
-      assert.equal(r2.ok, false);
-      assert.equal(!r2.ok && r2.code, "ROUND_SUM_MISMATCH");
-      assert.equal(!r2.ok && r2.round, j);
-    }),
+    fc.property(
+      arbInstance.filter((t) => t[0]!.length >= 2),
+      fc.nat(),
+      fc.nat(4),
+      fc.nat(3),
+      fe.filter((d) => d !== 0),
+      (tables, rIdx, k, c, delta) => {
+        const proof = proveSumcheck(new ProductOracle(tables), DuplexChallenger.withDomain("t"));
+        const claim = claimOf(tables);
+        const badClaim = extAdd(claim, embed(1));
+        const r1 = verifySumcheck(badClaim, proof.rounds, proof.rounds.length, DuplexChallenger.withDomain("t"));
+        assert.equal(r1.ok, false);
+        assert.equal(!r1.ok && r1.code, "ROUND_SUM_MISMATCH");
+        const j = rIdx % proof.rounds.length;
+        const rounds = proof.rounds.map((r) => r.map((a) => [...a] as Ext));
+        const a = rounds[j]![k]!;
+        const changed = [...a] as [number, number, number, number];
+        changed[c] = (changed[c]! + delta) % P;
+        rounds[j]![k] = changed;
+        const r2 = verifySumcheck(claim, rounds, rounds.length, DuplexChallenger.withDomain("t"));
+        assert.equal(r2.ok, false);
+        assert.equal(!r2.ok && r2.code, "ROUND_SUM_MISMATCH");
+        assert.equal(!r2.ok && r2.round, j);
+      },
+    ),
   );
 });
 
 test("degree above 4 is a typed error in the prover and a typed rejection in the verifier", () => {
   const tables = new Array(5).fill(0).map(() => [EXT_ONE, EXT_ONE]);
-  assert.throws(() => proveSumcheck(new ProductOracle(tables), DuplexChallenger.withDomain("d")), (e) => e instanceof SumcheckError && e.code === "DEGREE_TOO_HIGH");
-  const lying: SumcheckOracle = { numVariables: 1, degree: 4, roundPolynomial: () => ({ kind: "evaluations", values: new Array(6).fill(EXT_ZERO) }), bind() {} };
-  assert.throws(() => proveSumcheck(lying, DuplexChallenger.withDomain("d")), (e) => e instanceof SumcheckError && e.code === "DEGREE_TOO_HIGH");
+  assert.throws(
+    () => proveSumcheck(new ProductOracle(tables), DuplexChallenger.withDomain("d")),
+    (e) => e instanceof SumcheckError && e.code === "DEGREE_TOO_HIGH",
+  );
+  const lying: SumcheckOracle = {
+    numVariables: 1,
+    degree: 4,
+    roundPolynomial: () => ({ kind: "evaluations", values: new Array(6).fill(EXT_ZERO) }),
+    bind() {},
+  };
+  assert.throws(
+    () => proveSumcheck(lying, DuplexChallenger.withDomain("d")),
+    (e) => e instanceof SumcheckError && e.code === "DEGREE_TOO_HIGH",
+  );
   const res = verifySumcheck(EXT_ZERO, [new Array(6).fill(EXT_ZERO)], 1, DuplexChallenger.withDomain("d"));
   assert.equal(!res.ok && res.code, "DEGREE_TOO_HIGH");
 });

@@ -6,7 +6,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P } from "../../src/field/koalabear.js";
-import { EXT_ONE, EXT_ZERO, embed, extAdd, extEq, extMul, extScale, extSub, type Ext } from "../../src/field/extension.js";
+import {
+  EXT_ONE,
+  EXT_ZERO,
+  embed,
+  extAdd,
+  extEq,
+  extMul,
+  extScale,
+  extSub,
+  type Ext,
+} from "../../src/field/extension.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { mleEvalByDefinition } from "../../src/sumcheck/mle.js";
 import type { RoundMessage, SumcheckOracle } from "../../src/sumcheck/oracle.js";
@@ -22,7 +32,10 @@ class ShiftedProductOracle implements SumcheckOracle {
   readonly degree: number;
   private tables: Ext[][];
   private round = 0;
-  constructor(tables: Ext[][], private readonly shift: (round: number) => Ext = () => EXT_ZERO) {
+  constructor(
+    tables: Ext[][],
+    private readonly shift: (round: number) => Ext = () => EXT_ZERO,
+  ) {
     this.tables = tables.map((t) => t.slice());
     this.numVariables = Math.log2(tables[0]!.length);
     this.degree = tables.length;
@@ -60,7 +73,11 @@ function tablesOf(n: number, k: number, seed = 7): Ext[][] {
 
 function sumOf(tables: Ext[][]): Ext {
   let acc = EXT_ZERO;
-  for (let b = 0; b < tables[0]!.length; b++) acc = extAdd(acc, tables.reduce<Ext>((p, t) => extMul(p, t[b]!), EXT_ONE));
+  for (let b = 0; b < tables[0]!.length; b++)
+    acc = extAdd(
+      acc,
+      tables.reduce<Ext>((p, t) => extMul(p, t[b]!), EXT_ONE),
+    );
   return acc;
 }
 
@@ -88,7 +105,12 @@ function forge(tables: Ext[][], j: number, delta: Ext): { rounds: Ext[][]; point
 }
 
 test("baseline: honest proofs verify and the subclaim is the product of the MLEs at the point", () => {
-  for (const [n, k] of [[1, 1], [3, 2], [4, 3], [3, 4]] as const) {
+  for (const [n, k] of [
+    [1, 1],
+    [3, 2],
+    [4, 3],
+    [3, 4],
+  ] as const) {
     const tables = tablesOf(n, k);
     const proof = proveSumcheck(new ShiftedProductOracle(tables), t());
     const res = verifySumcheck(sumOf(tables), proof.rounds, n, t());
@@ -110,7 +132,11 @@ test("a round polynomial off in any one limb of its sum, later rounds re-derived
     for (let c = 0; c < 4; c++) {
       const delta = unit(c);
       const forged = forge(tables, j, delta);
-      assert.equal(where(verifySumcheck(claim, forged.rounds, n, t())), `ROUND_SUM_MISMATCH@${j}`, `round ${j} limb ${c}`);
+      assert.equal(
+        where(verifySumcheck(claim, forged.rounds, n, t())),
+        `ROUND_SUM_MISMATCH@${j}`,
+        `round ${j} limb ${c}`,
+      );
       // Every other round is consistent: from the shifted claim the forgery passes and its subclaim is false.
       if (j === 0) {
         const shifted = extAdd(claim, extScale(delta, 2));
@@ -172,10 +198,19 @@ test("round count, array shape, arity and canonical coefficients are checked in 
   assert.equal(where(verifySumcheck(claim, [...proof.rounds, proof.rounds[0]!], 2, t())), "ROUND_COUNT@undefined");
   assert.equal(where(verifySumcheck(claim, "rounds", 2, t())), "MALFORMED_ROUND@undefined");
   assert.equal(where(verifySumcheck(claim, [proof.rounds[0], { length: 5 }], 2, t())), "MALFORMED_ROUND@1");
-  assert.equal(where(verifySumcheck(claim, [[...proof.rounds[0]!, EXT_ZERO], proof.rounds[1]], 2, t())), "DEGREE_TOO_HIGH@0");
-  assert.equal(where(verifySumcheck(claim, [proof.rounds[0], [...proof.rounds[1]!, EXT_ZERO]], 2, t())), "DEGREE_TOO_HIGH@1");
+  assert.equal(
+    where(verifySumcheck(claim, [[...proof.rounds[0]!, EXT_ZERO], proof.rounds[1]], 2, t())),
+    "DEGREE_TOO_HIGH@0",
+  );
+  assert.equal(
+    where(verifySumcheck(claim, [proof.rounds[0], [...proof.rounds[1]!, EXT_ZERO]], 2, t())),
+    "DEGREE_TOO_HIGH@1",
+  );
   // Degree above 4 is reported before a non-canonical coefficient of the same round.
-  assert.equal(where(verifySumcheck(EXT_ZERO, [[[P, 0, 0, 0], EXT_ZERO, EXT_ZERO, EXT_ZERO, EXT_ZERO, EXT_ZERO]], 1, t())), "DEGREE_TOO_HIGH@0");
+  assert.equal(
+    where(verifySumcheck(EXT_ZERO, [[[P, 0, 0, 0], EXT_ZERO, EXT_ZERO, EXT_ZERO, EXT_ZERO, EXT_ZERO]], 1, t())),
+    "DEGREE_TOO_HIGH@0",
+  );
   const bad = proof.rounds.map((g) => g.slice());
   bad[1]![4] = [0, 0, P, 0];
   assert.equal(where(verifySumcheck(claim, bad, 2, t())), "NON_CANONICAL@1");

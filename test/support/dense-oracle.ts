@@ -72,15 +72,21 @@ export class DenseLayerOracle implements LayerSumcheckOracle {
       const wt = extScale(weights[layer.gateOut[g]!]!, layer.gateCoeff[g]!);
       const x = layer.gateIn1[g]!;
       switch (layer.gateKind[g]) {
-        case GateKind.Lin: linX[x] = extAdd(linX[x]!, wt); break;
-        case GateKind.Pow3: powX[x] = extAdd(powX[x]!, wt); break;
+        case GateKind.Lin:
+          linX[x] = extAdd(linX[x]!, wt);
+          break;
+        case GateKind.Pow3:
+          powX[x] = extAdd(powX[x]!, wt);
+          break;
         default: {
           const idx = x * n + layer.gateIn2[g]!;
           this.mulT.set(idx, extAdd(this.mulT.get(idx), wt));
         }
       }
     }
-    const vx = this.vx.data, vy = this.vy.data, beta = this.beta.data;
+    const vx = this.vx.data,
+      vy = this.vy.data,
+      beta = this.beta.data;
     for (let x = 0; x < n; x++) {
       for (let y = 0; y < n; y++) {
         const idx = x * n + y;
@@ -114,7 +120,8 @@ export class DenseLayerOracle implements LayerSumcheckOracle {
       }
       for (let T = 0; T <= 4; T++) {
         for (let j = 0; j < 24; j++) node[j] = (lo[j]! + T * diff[j]!) % P;
-        const [l0, l1, l2, l3, p0, p1, p2, p3, m0, m1, m2, m3, x0, x1, x2, x3, y0, y1, y2, y3, b0, b1, b2, b3] = node as unknown as number[];
+        const [l0, l1, l2, l3, p0, p1, p2, p3, m0, m1, m2, m3, x0, x1, x2, x3, y0, y1, y2, y3, b0, b1, b2, b3] =
+          node as unknown as number[];
         // VX³ into t2
         extMulTo(tmp, 0, 1, x0!, x1!, x2!, x3!, x0!, x1!, x2!, x3!);
         extMulTo(t2, 0, 1, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, x0!, x1!, x2!, x3!);

@@ -61,7 +61,8 @@ function observeStatement(t: DuplexChallenger, pub: PublicInputs): void {
 export function specTranscript(p: PreparedV2, pub: PublicInputs, outputs: ArrayLike<number>): DuplexChallenger {
   const t = DuplexChallenger.withDomain("statesync-gkr/v2");
   const widths = p.shape.layerWidthBits;
-  for (const x of [2, opKindTag(p.kind), p.config.depth, p.config.leafMaxFields, p.shape.inputWidthBits, widths.length]) t.observe(x);
+  for (const x of [2, opKindTag(p.kind), p.config.depth, p.config.leafMaxFields, p.shape.inputWidthBits, widths.length])
+    t.observe(x);
   for (const w of widths) t.observe(w);
   for (const x of p.commitment) t.observe(x);
   observeStatement(t, pub);
@@ -70,10 +71,27 @@ export function specTranscript(p: PreparedV2, pub: PublicInputs, outputs: ArrayL
 }
 
 /** §10.3 up to the claimed outputs, written from the spec: n operations, K = 2^k statements. */
-export function specAggregateTranscript(p: PreparedV2, n: number, k: number, statements: readonly PublicInputs[], outputs: ArrayLike<number>): DuplexChallenger {
+export function specAggregateTranscript(
+  p: PreparedV2,
+  n: number,
+  k: number,
+  statements: readonly PublicInputs[],
+  outputs: ArrayLike<number>,
+): DuplexChallenger {
   const t = DuplexChallenger.withDomain("statesync-gkr/v2");
   const widths = p.shape.layerWidthBits;
-  for (const x of [2, 1, opKindTag(p.kind), p.config.depth, p.config.leafMaxFields, n, 2 ** k, p.shape.inputWidthBits + k, widths.length]) t.observe(x);
+  for (const x of [
+    2,
+    1,
+    opKindTag(p.kind),
+    p.config.depth,
+    p.config.leafMaxFields,
+    n,
+    2 ** k,
+    p.shape.inputWidthBits + k,
+    widths.length,
+  ])
+    t.observe(x);
   for (const w of widths) t.observe(w + k);
   for (const x of p.commitment) t.observe(x);
   for (const s of statements) observeStatement(t, s);
@@ -98,7 +116,11 @@ export function specStatementCheck(pub: PublicInputs): [number, number] {
  * With `claimZero` the transcript observes zero outputs whatever the circuit outputs: for an
  * invalid input this is the honest GKR proof of the true outputs presented as a proof of zeros.
  */
-export function proveV2With(p: PreparedV2, request: OpRequest, o: { claimZero?: boolean; publicInputs?: PublicInputs } = {}): SyncResult {
+export function proveV2With(
+  p: PreparedV2,
+  request: OpRequest,
+  o: { claimZero?: boolean; publicInputs?: PublicInputs } = {},
+): SyncResult {
   const input = buildV2Input(p.compiled.layout, request);
   const layers = evaluateStructuredCircuit(p.compiled.circuit, input);
   const pub = o.publicInputs ?? request.publicInputs;
@@ -131,7 +153,12 @@ export function proveAggregateWith(
   p: PreparedV2,
   inputs: readonly OpRequest[],
   n: number,
-  o: { claimZero?: boolean; statements?: readonly PublicInputs[]; checks?: readonly (readonly [number, number])[]; edit?: (proof: GkrProof) => GkrProof } = {},
+  o: {
+    claimZero?: boolean;
+    statements?: readonly PublicInputs[];
+    checks?: readonly (readonly [number, number])[];
+    edit?: (proof: GkrProof) => GkrProof;
+  } = {},
 ): Uint8Array {
   const k = copyBitsOf(inputs.length);
   const circuit = replicateStructuredCircuit(p.compiled.circuit, k);
@@ -153,9 +180,17 @@ export function endCheckViewsV2(p: PreparedV2, pub: PublicInputs, proof: GkrProo
 }
 
 /** The end-check views of an aggregate's verification over K = `copies` statements. */
-export function endCheckViewsAggregate(p: PreparedV2, n: number, statements: readonly PublicInputs[], proof: GkrProof): EndCheckView[] {
+export function endCheckViewsAggregate(
+  p: PreparedV2,
+  n: number,
+  statements: readonly PublicInputs[],
+  proof: GkrProof,
+): EndCheckView[] {
   const k = copyBitsOf(statements.length);
-  const shape: CircuitShape = { layerWidthBits: p.shape.layerWidthBits.map((b) => b + k), inputWidthBits: p.shape.inputWidthBits + k };
+  const shape: CircuitShape = {
+    layerWidthBits: p.shape.layerWidthBits.map((b) => b + k),
+    inputWidthBits: p.shape.inputWidthBits + k,
+  };
   const zeros = new Uint32Array(2 ** shape.layerWidthBits[0]!);
   const wiring: WiringOracle = new CopiesWiring(p.wiring, k);
   return endCheckViewsOf(shape, wiring, zeros, proof, specAggregateTranscript(p, n, k, statements, zeros));

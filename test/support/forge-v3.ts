@@ -36,12 +36,27 @@ export function statementDigestOf(prepared: PreparedV3, statement: V3Statement):
 }
 
 /** The transcript up to the WHIR commitment, written from the module comment of src/sync/v3/proof.ts. */
-export function specTranscriptV3(prepared: PreparedV3, proofKind: 1 | 2, statements: readonly V3Statement[]): DuplexChallenger {
+export function specTranscriptV3(
+  prepared: PreparedV3,
+  proofKind: 1 | 2,
+  statements: readonly V3Statement[],
+): DuplexChallenger {
   const n = statements.length;
   const k = copyBitsOf(n);
   const t = DuplexChallenger.withDomain("statesync-gkr/v3");
   const widths = prepared.shape.layerWidthBits;
-  for (const x of [3, proofKind, opKindTag(prepared.kind), prepared.config.depth, prepared.config.leafMaxFields, n, 2 ** k, prepared.shape.inputWidthBits + k, widths.length]) t.observe(x);
+  for (const x of [
+    3,
+    proofKind,
+    opKindTag(prepared.kind),
+    prepared.config.depth,
+    prepared.config.leafMaxFields,
+    n,
+    2 ** k,
+    prepared.shape.inputWidthBits + k,
+    widths.length,
+  ])
+    t.observe(x);
   for (const w of widths) t.observe(w + k);
   for (const x of prepared.commitment) t.observe(x);
   for (const s of statements) for (const x of statementDigestOf(prepared, s)) t.observe(x);
@@ -55,7 +70,11 @@ export function paddedStatements(prepared: PreparedV3, statements: readonly V3St
 }
 
 /** The honest input vector of the requests (padded with the dummy) under the statements' public halves. */
-export function honestInputV3(prepared: PreparedV3, requests: readonly OpRequest[], statements: readonly V3Statement[]): Uint32Array {
+export function honestInputV3(
+  prepared: PreparedV3,
+  requests: readonly OpRequest[],
+  statements: readonly V3Statement[],
+): Uint32Array {
   const K = 2 ** copyBitsOf(requests.length);
   const all = [...requests, ...Array.from({ length: K - requests.length }, () => prepared.dummy.request)];
   return buildV3Inputs(prepared.compiled.layout, all, paddedStatements(prepared, statements));
@@ -91,18 +110,28 @@ export function forgeV3(f: ForgeV3): Uint8Array {
   const state = whirCommitOn(t, f.committed ?? committedHalves(layout, f.input), { set: f.set ?? "cb100-r4" });
   const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, f.input);
   const gkr = proveCopiesGkr(prepared.compiled.circuit, k, layers, t);
-  const table = publicTable(layout, paddedStatements(prepared, statements).map((s) => publicHalf(layout, s)));
+  const table = publicTable(
+    layout,
+    paddedStatements(prepared, statements).map((s) => publicHalf(layout, s)),
+  );
   const claim = gkr.inputClaim;
   const [ux, uy] = publicEvals(layout, table, [claim.x, claim.y]);
   const split = committedClaims(k, claim, ux!, uy!);
   const derived = "claims" in split ? split.claims : [];
   const opening = encodeWhirProof(whirOpenOn(t, state, f.claims ? f.claims(derived) : derived, f.whirAdversary));
-  const checks = f.checks ?? statements.map((s) => {
-    const d = statementDigestOf(prepared, s);
-    return [d[0]!, d[1]!] as const;
-  });
+  const checks =
+    f.checks ??
+    statements.map((s) => {
+      const d = statementDigestOf(prepared, s);
+      return [d[0]!, d[1]!] as const;
+    });
   return encodeV3Message({
-    identity: v3Identity(prepared), proofKind: f.proofKind, statementChecks: checks, roots: f.roots ?? [],
-    commitment: encodeWhirCommitment(state.commitment), proof: gkr.proof, opening,
+    identity: v3Identity(prepared),
+    proofKind: f.proofKind,
+    statementChecks: checks,
+    roots: f.roots ?? [],
+    commitment: encodeWhirCommitment(state.commitment),
+    proof: gkr.proof,
+    opening,
   });
 }

@@ -51,13 +51,24 @@ export function honest(kind: OpKind): SyncResult {
 
 export function cloneResult(r: SyncResult): SyncResult {
   return {
-    publicInputs: { ...r.publicInputs, oldRoot: r.publicInputs.oldRoot.slice(), newRoot: r.publicInputs.newRoot.slice(), valueDigest: r.publicInputs.valueDigest.slice() },
+    publicInputs: {
+      ...r.publicInputs,
+      oldRoot: r.publicInputs.oldRoot.slice(),
+      newRoot: r.publicInputs.newRoot.slice(),
+      valueDigest: r.publicInputs.valueDigest.slice(),
+    },
     proof: cloneProof(r.proof),
   };
 }
 
 export function cloneProof(p: GkrProof): GkrProof {
-  return { layers: p.layers.map((l) => ({ rounds: l.rounds.map((g) => g.map((c) => [...c] as unknown as Ext)), evalX: [...l.evalX] as unknown as Ext, evalY: [...l.evalY] as unknown as Ext })) };
+  return {
+    layers: p.layers.map((l) => ({
+      rounds: l.rounds.map((g) => g.map((c) => [...c] as unknown as Ext)),
+      evalX: [...l.evalX] as unknown as Ext,
+      evalY: [...l.evalY] as unknown as Ext,
+    })),
+  };
 }
 
 /**
@@ -101,7 +112,14 @@ function spyWiring(inner: WiringOracle, seen: EndCheckView[]): WiringOracle {
       const pred = combinedPredicates(inner, layer, claims, x, y);
       let beta: Ext = EXT_ONE;
       for (const c of y) beta = extMul(beta, extSub(EXT_ONE, c));
-      seen.push({ layer, claims: claims.map((c) => ({ point: [...c.point], coeff: c.coeff })), x: [...x], y: [...y], pred, beta });
+      seen.push({
+        layer,
+        claims: claims.map((c) => ({ point: [...c.point], coeff: c.coeff })),
+        x: [...x],
+        y: [...y],
+        pred,
+        beta,
+      });
       return pred;
     },
   };
@@ -111,13 +129,26 @@ function spyWiring(inner: WiringOracle, seen: EndCheckView[]): WiringOracle {
 export function endCheckViews(prep: PreparedSync, request: OpRequest, result: SyncResult): EndCheckView[] {
   const seen: EndCheckView[] = [];
   const zeros = new Uint32Array(2 ** prep.shape.layerWidthBits[0]!);
-  const transcript = statementTranscript(prep.circuit, prep.kind, prep.config.depth, prep.commitment, request.publicInputs, zeros);
+  const transcript = statementTranscript(
+    prep.circuit,
+    prep.kind,
+    prep.config.depth,
+    prep.commitment,
+    request.publicInputs,
+    zeros,
+  );
   verifyGkr(prep.shape, spyWiring(prep.wiring, seen), zeros, result.proof, transcript);
   return seen;
 }
 
 /** The end-check views of `verifyGkr` over any shape, wiring oracle and transcript (e.g. profile v2's). */
-export function endCheckViewsOf(shape: PreparedSync["shape"], wiring: WiringOracle, outputs: Uint32Array, proof: GkrProof, transcript: ReturnType<typeof statementTranscript>): EndCheckView[] {
+export function endCheckViewsOf(
+  shape: PreparedSync["shape"],
+  wiring: WiringOracle,
+  outputs: Uint32Array,
+  proof: GkrProof,
+  transcript: ReturnType<typeof statementTranscript>,
+): EndCheckView[] {
   const seen: EndCheckView[] = [];
   verifyGkr(shape, spyWiring(wiring, seen), outputs, proof, transcript);
   return seen;
@@ -127,7 +158,10 @@ export function endCheckViewsOf(shape: PreparedSync["shape"], wiring: WiringOrac
 export function endCheckValue(view: EndCheckView, evalX: Ext, evalY: Ext): Ext {
   const { lin, mul, pow3 } = view.pred;
   const ex3 = extMul(extMul(evalX, evalX), evalX);
-  return extAdd(extAdd(extMul(extMul(lin, evalX), view.beta), extMul(extMul(mul, evalX), evalY)), extMul(extMul(pow3, ex3), view.beta));
+  return extAdd(
+    extAdd(extMul(extMul(lin, evalX), view.beta), extMul(extMul(mul, evalX), evalY)),
+    extMul(extMul(pow3, ex3), view.beta),
+  );
 }
 
 /** The eval_y that makes the end check hold with `evalX` for the final sumcheck value `value`. */

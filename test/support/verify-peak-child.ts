@@ -13,5 +13,12 @@ const out = process.env["SSGKR_PEAK_OUT"];
 if (out) {
   const code = await main(process.argv);
   const hwm = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync("/proc/self/status", "utf8"));
-  writeFileSync(out, JSON.stringify({ code, peakKiB: hwm ? Number(hwm[1]) : null, prepares: defaultPreparedCache.stats.prepares + processDiskPreparedCache().stats.prepares }) + "\n");
+  writeFileSync(
+    out,
+    JSON.stringify({
+      code,
+      peakKiB: hwm ? Number(hwm[1]) : null,
+      prepares: defaultPreparedCache.stats.prepares + processDiskPreparedCache().stats.prepares,
+    }) + "\n",
+  );
 }

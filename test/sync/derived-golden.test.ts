@@ -28,7 +28,8 @@ for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
       const off = 175 + Math.floor(((k + 0.5) / 12) * (bytes.length - 176));
       const t = bytes.slice();
       t[off]! ^= 0x01;
-      const a = verifyEncoded(derived, request, t), b = verifyEncoded(table, request, t);
+      const a = verifyEncoded(derived, request, t),
+        b = verifyEncoded(table, request, t);
       assert.equal(a.ok, false, `flip at ${off} accepted`);
       assert.deepEqual(a, b, `flip at ${off}: derived and table verdicts differ`);
     }
@@ -42,7 +43,11 @@ test("prepare uses the derived wiring by default; the table wiring stays selecta
   const explicit = prepare(OpKind.Update, { depth: 4 }, { wiring: (c) => new TableWiring(c.circuit) });
   assert.ok(explicit.wiring instanceof TableWiring);
   const bytes = encodeSyncResult(byDefault, provePrepared(byDefault, request));
-  assert.deepEqual(encodeSyncResult(explicit, provePrepared(explicit, request)), bytes, "the wiring does not affect proofs");
+  assert.deepEqual(
+    encodeSyncResult(explicit, provePrepared(explicit, request)),
+    bytes,
+    "the wiring does not affect proofs",
+  );
   assert.deepEqual(verifyEncoded(byDefault, request, bytes), { ok: true });
   assert.deepEqual(verifyEncoded(explicit, request, bytes), { ok: true });
   const t = bytes.slice();

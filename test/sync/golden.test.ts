@@ -13,7 +13,10 @@ import type { OpRequest } from "../../src/smt/operation.js";
 /** compat-v1 §18: the reference engine's committed golden proofs of F(kind, 24, 5). */
 const GOLDEN: Record<string, { length: number; sha256: string }> = {
   [OpKind.Membership]: { length: 176948, sha256: "35f9ccd12be12a1e4edee206b88fedfa9aa4bf4971757bff60667ecf02a09587" },
-  [OpKind.NonMembership]: { length: 181646, sha256: "1873091159ec39569a49090dc209a675cd9373ac2bfee69e04c62411de99f1fa" },
+  [OpKind.NonMembership]: {
+    length: 181646,
+    sha256: "1873091159ec39569a49090dc209a675cd9373ac2bfee69e04c62411de99f1fa",
+  },
   [OpKind.Update]: { length: 186992, sha256: "aa4b5d5844e2fdeb70b04601f42383d7ff72d920bdf0ba0e2ba0acfb29cb8a20" },
 };
 
@@ -40,7 +43,10 @@ for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
 
 test("pinned d24 membership commitment (spec §18)", () => {
   const { prep } = setup(OpKind.Membership);
-  assert.deepEqual(Array.from(prep.commitment), [438623915, 1302919243, 1221834511, 1542247335, 222756456, 991215267, 847238870, 120576555]);
+  assert.deepEqual(
+    Array.from(prep.commitment),
+    [438623915, 1302919243, 1221834511, 1542247335, 222756456, 991215267, 847238870, 120576555],
+  );
 });
 
 test("flipping any single byte at offsets 17..165 is rejected", () => {
@@ -68,7 +74,11 @@ test("tampered round coefficient, trailing byte, other kind, other request are r
   // The same proof checked against a different request (another payload) is rejected.
   if (request.operation.kind !== OpKind.Membership) throw new Error("fixture kind");
   const leaf = occupied([43, 5], request.operation.leaf.identity);
-  const changed: OpRequest = { ...request, operation: { ...request.operation, leaf }, witness: { ...request.witness, leaf } };
+  const changed: OpRequest = {
+    ...request,
+    operation: { ...request.operation, leaf },
+    witness: { ...request.witness, leaf },
+  };
   assert.equal(verifyEncoded(prep, changed, bytes).ok, false);
 });
 

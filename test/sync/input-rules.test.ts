@@ -19,7 +19,16 @@ const LEAVES: Record<string, WireLeaf> = {
 
 function jobInput(kind: OpKindName, oldLeaf: WireLeaf, newLeaf: WireLeaf): JobInput {
   const d = new Array<number>(8).fill(5);
-  return { kind, key: 3n, old_leaf: oldLeaf, new_leaf: newLeaf, siblings: Array.from({ length: DEPTH }, () => d), old_root: d, new_root: d, value_digest: d };
+  return {
+    kind,
+    key: 3n,
+    old_leaf: oldLeaf,
+    new_leaf: newLeaf,
+    siblings: Array.from({ length: DEPTH }, () => d),
+    old_root: d,
+    new_root: d,
+    value_digest: d,
+  };
 }
 
 function requestJson(kind: OpKindName, oldLeaf: WireLeaf, newLeaf: WireLeaf): unknown {
@@ -28,7 +37,11 @@ function requestJson(kind: OpKindName, oldLeaf: WireLeaf, newLeaf: WireLeaf): un
 }
 
 /** Does the request-file path (parseRequest → toOpRequest) accept the pair? */
-function fileAccepts(kind: OpKindName, oldLeaf: WireLeaf, newLeaf: WireLeaf): { ok: true } | { ok: false; path: unknown; message: string } {
+function fileAccepts(
+  kind: OpKindName,
+  oldLeaf: WireLeaf,
+  newLeaf: WireLeaf,
+): { ok: true } | { ok: false; path: unknown; message: string } {
   try {
     toOpRequest(parseRequest(requestJson(kind, oldLeaf, newLeaf)));
     return { ok: true };
@@ -54,9 +67,16 @@ test("one leaf rule for request files and server jobs: every pair is accepted or
         assert.equal(file.ok, rule === null, `request file, ${what}`);
         if (rule !== null && !server.ok && !file.ok) {
           refused++;
-          assert.equal(server.reason, kind === "membership" ? INPUT_REASONS.invalidMembership : INPUT_REASONS.invalidAbsence, what);
+          assert.equal(
+            server.reason,
+            kind === "membership" ? INPUT_REASONS.invalidMembership : INPUT_REASONS.invalidAbsence,
+            what,
+          );
           assert.equal(file.path, rule.path, what);
-          assert.ok(file.message.startsWith(`${rule.path}: `) && file.message.includes(rule.message), `${what}: ${file.message}`);
+          assert.ok(
+            file.message.startsWith(`${rule.path}: `) && file.message.includes(rule.message),
+            `${what}: ${file.message}`,
+          );
         }
       }
     }
@@ -83,6 +103,9 @@ test("leaf equality is on parsed values: the hex and byte forms of one identity 
   const hex: RequestLeaf = { tag: 1, payload: [1], identity: Uint8Array.from(new Array(32).fill(0xab)) };
   const bytes: LeafFields = { tag: 1, payload: [1], identity: new Array(32).fill(0xab) };
   assert.equal(checkLeafRules("membership", hex, bytes), null);
-  const json = { ...(requestJson("membership", LEAVES["a"]!, LEAVES["a"]!) as object), old_leaf: { tag: 1, payload: [42, 7], identity: "09".repeat(32) } };
+  const json = {
+    ...(requestJson("membership", LEAVES["a"]!, LEAVES["a"]!) as object),
+    old_leaf: { tag: 1, payload: [42, 7], identity: "09".repeat(32) },
+  };
   assert.doesNotThrow(() => toOpRequest(parseRequest(json)));
 });

@@ -53,9 +53,12 @@ const TARGETS: [string, object, string[]][] = [
   ["SparseLayerOracle", SparseLayerOracle.prototype, ["evalY"]],
   ["HashKernels", HashKernels.prototype, ["permute", "permuteMany", "compress", "absorbBlocks", "sponge"]],
 ];
-const hashCalls = (c: Counts): number => [...c].filter(([k]) => k.startsWith("HashKernels.")).reduce((s, [, n]) => s + n, 0);
+const hashCalls = (c: Counts): number =>
+  [...c].filter(([k]) => k.startsWith("HashKernels.")).reduce((s, [, n]) => s + n, 0);
 
-test("installKernelBackend after the first proof applies to the next one: WASM, then the TypeScript references, then WASM again, with the same proof bytes", { skip }, () => {
+test("installKernelBackend after the first proof applies to the next one: WASM, then the TypeScript references, then WASM again, with the same proof bytes", {
+  skip,
+}, () => {
   try {
     const request = goldenFixture(OpKind.Membership, DEPTH, 5n);
     // 1. WASM: the prepared circuit's commitment, the oracles and the transcript's hashing run on the kernels
@@ -82,7 +85,11 @@ test("installKernelBackend after the first proof applies to the next one: WASM, 
     counting(TARGETS, (c) => {
       assert.deepEqual(encodeSyncResult(prep, provePrepared(prep, request)), v1, "compat-v1 proof bytes");
       assert.deepEqual(encodeV2(prepV2, proveV2(prepV2, request)), v2, "profile v2 proof bytes");
-      assert.deepEqual(prepare(OpKind.Membership, { depth: DEPTH }).commitment, prep.commitment, "the commitment computed again");
+      assert.deepEqual(
+        prepare(OpKind.Membership, { depth: DEPTH }).commitment,
+        prep.commitment,
+        "the commitment computed again",
+      );
       assert.deepEqual(verifyEncoded(prep, request, v1), { ok: true });
       assert.equal(c.get("WasmLayerOracle.evalY"), 0, "no WASM oracle");
       assert.ok(c.get("SparseLayerOracle.evalY")! > 0, "the TypeScript oracles proved");

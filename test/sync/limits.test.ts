@@ -11,7 +11,8 @@ import { prepare } from "../../src/sync/prepared.js";
 import { parseRequest, RequestError } from "../../src/sync/request.js";
 import { OpKind } from "../../src/statement/types.js";
 
-const unsupported = (field: string) => (e: unknown) => e instanceof CompileError && e.code === "UNSUPPORTED_CONFIG" && e.details.field === field;
+const unsupported = (field: string) => (e: unknown) =>
+  e instanceof CompileError && e.code === "UNSUPPORTED_CONFIG" && e.details.field === field;
 
 test("configuration limits: depth 1..64 and leaf bound 10..63, checked before anything is compiled", () => {
   assert.equal(MAX_CONFIG_DEPTH, 64);
@@ -25,7 +26,12 @@ test("configuration limits: depth 1..64 and leaf bound 10..63, checked before an
   assert.throws(() => syncConfig({ depth: 65 }), unsupported("depth"));
   // A cache refuses before its prepare function is ever called.
   let calls = 0;
-  const cache = new PreparedCache({ prepare: () => { calls++; throw new Error("must not prepare"); } });
+  const cache = new PreparedCache({
+    prepare: () => {
+      calls++;
+      throw new Error("must not prepare");
+    },
+  });
   assert.throws(() => cache.get("update", { leafMaxFields: 65535 }), unsupported("leafMaxFields"));
   assert.throws(() => cache.get("update", { depth: 0 }), unsupported("depth"));
   assert.equal(calls, 0);
@@ -33,19 +39,42 @@ test("configuration limits: depth 1..64 and leaf bound 10..63, checked before an
 
 test("request files: leaf_max_fields above the limit is a schema error naming the path and the rule", () => {
   const base = {
-    kind: "nonmembership", depth: 1, key: 0,
-    old_leaf: { tag: 0, payload: [], identity: "00".repeat(32) }, new_leaf: { tag: 0, payload: [], identity: "00".repeat(32) },
-    siblings: [new Array(8).fill(1)], old_root: new Array(8).fill(1), new_root: new Array(8).fill(1), value_digest: new Array(8).fill(1),
+    kind: "nonmembership",
+    depth: 1,
+    key: 0,
+    old_leaf: { tag: 0, payload: [], identity: "00".repeat(32) },
+    new_leaf: { tag: 0, payload: [], identity: "00".repeat(32) },
+    siblings: [new Array(8).fill(1)],
+    old_root: new Array(8).fill(1),
+    new_root: new Array(8).fill(1),
+    value_digest: new Array(8).fill(1),
   };
   assert.equal(parseRequest({ ...base, leaf_max_fields: 63 }).leafMaxFields, 63);
   for (const leaf_max_fields of [64, 2000, 65535]) {
-    assert.throws(() => parseRequest({ ...base, leaf_max_fields }), (e: unknown) => e instanceof RequestError && e.code === "REQUEST_SCHEMA"
-      && e.details.path === "$.leaf_max_fields" && /\$\.leaf_max_fields: must be an integer in \[10, 63\]/.test(e.message));
+    assert.throws(
+      () => parseRequest({ ...base, leaf_max_fields }),
+      (e: unknown) =>
+        e instanceof RequestError &&
+        e.code === "REQUEST_SCHEMA" &&
+        e.details.path === "$.leaf_max_fields" &&
+        /\$\.leaf_max_fields: must be an integer in \[10, 63\]/.test(e.message),
+    );
   }
 });
 
 test("maxProofBytes bounds the real proof size of every kind over depths and leaf bounds, and is at most twice it", () => {
-  const configs: [number, number][] = [[1, 10], [2, 15], [5, 23], [16, 31], [24, 31], [31, 39], [33, 47], [48, 31], [64, 31], [64, 63]];
+  const configs: [number, number][] = [
+    [1, 10],
+    [2, 15],
+    [5, 23],
+    [16, 31],
+    [24, 31],
+    [31, 39],
+    [33, 47],
+    [48, 31],
+    [64, 31],
+    [64, 63],
+  ];
   for (const [depth, leafMaxFields] of configs) {
     for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
       const shape = shapeOf(compile(kind, { depth, leafMaxFields }).circuit);

@@ -35,13 +35,16 @@ test("an attached prepared circuit has the fields, arrays, commitment and identi
   assert.equal(a.circuit.inputWidthBits, prepared.circuit.inputWidthBits);
   assert.equal(a.circuit.layers.length, prepared.circuit.layers.length);
   for (let i = 0; i < a.circuit.layers.length; i++) {
-    const x = a.circuit.layers[i]!, y = prepared.circuit.layers[i]!;
+    const x = a.circuit.layers[i]!,
+      y = prepared.circuit.layers[i]!;
     assert.ok(x.gateOut.buffer instanceof SharedArrayBuffer);
     for (const k of ["gateKind", "gateOut", "gateIn1", "gateIn2", "gateCoeff", "constWire", "constValue"] as const) {
       assert.deepEqual(Array.from(x[k]), Array.from(y[k]), `layer ${i} ${k}`);
     }
-    const tx = a.compiled.tags.layers[i]!, ty = prepared.compiled.tags.layers[i]!;
-    for (const k of ["gateFamily", "gateBlock", "constFamily", "constBlock"] as const) assert.deepEqual(Array.from(tx[k]), Array.from(ty[k]));
+    const tx = a.compiled.tags.layers[i]!,
+      ty = prepared.compiled.tags.layers[i]!;
+    for (const k of ["gateFamily", "gateBlock", "constFamily", "constBlock"] as const)
+      assert.deepEqual(Array.from(tx[k]), Array.from(ty[k]));
     assert.deepEqual(tx.families, ty.families);
     assert.equal(tx.untaggedBase, ty.untaggedBase);
   }
@@ -68,12 +71,19 @@ test("a proof made with an attached circuit is byte-identical, and verifies with
   assert.equal(sharePrepared(withTable).wiring, "table");
   assert.ok(t.wiring instanceof TableWiring);
   assert.ok(a.wiring instanceof DerivedRegularWiring);
-  assert.ok(attachPrepared(sharePrepared(withTable), { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) }).wiring instanceof DerivedRegularWiring);
+  assert.ok(
+    attachPrepared(sharePrepared(withTable), { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) })
+      .wiring instanceof DerivedRegularWiring,
+  );
 });
 
 test("a descriptor that does not fit its buffer is rejected with BAD_SHARED", () => {
   const shared = sharePrepared(prepared);
-  const bad = (d: unknown) => assert.throws(() => attachPrepared(d as SharedPrepared), (e: unknown) => e instanceof ParallelError && e.code === "BAD_SHARED");
+  const bad = (d: unknown) =>
+    assert.throws(
+      () => attachPrepared(d as SharedPrepared),
+      (e: unknown) => e instanceof ParallelError && e.code === "BAD_SHARED",
+    );
   bad(null);
   bad({ ...shared, format: 2 });
   bad({ ...shared, buffer: new ArrayBuffer(8) });
@@ -81,10 +91,16 @@ test("a descriptor that does not fit its buffer is rejected with BAD_SHARED", ()
   bad({ ...shared, commitment: [1, 2] });
   bad({ ...shared, wiring: "dense" });
   const l0 = shared.layers[0]!;
-  bad({ ...shared, layers: [{ ...l0, offsets: l0.offsets.map(() => shared.buffer.byteLength) }, ...shared.layers.slice(1)] });
+  bad({
+    ...shared,
+    layers: [{ ...l0, offsets: l0.offsets.map(() => shared.buffer.byteLength) }, ...shared.layers.slice(1)],
+  });
   bad({ ...shared, layers: [{ ...l0, offsets: [3, ...l0.offsets.slice(1)] }, ...shared.layers.slice(1)] });
   bad({ ...shared, layers: [{ ...l0, gates: -1 }, ...shared.layers.slice(1)] });
-  assert.throws(() => attachPrepared({ ...shared, kind: 7 as unknown as OpKind }), (e: unknown) => e instanceof SsgkrError && e.code === "BAD_KIND");
+  assert.throws(
+    () => attachPrepared({ ...shared, kind: 7 as unknown as OpKind }),
+    (e: unknown) => e instanceof SsgkrError && e.code === "BAD_KIND",
+  );
 });
 
 function roundTrip(r: OpRequest): OpRequest {
@@ -104,37 +120,68 @@ test("the binary job form round-trips corpus requests of every kind exactly", ()
 });
 
 const u32 = fc.integer({ min: 0, max: 0xffffffff });
-const words = (n: fc.Arbitrary<number>) => n.chain((len) => fc.array(u32, { minLength: len, maxLength: len })).map((a) => Uint32Array.from(a));
+const words = (n: fc.Arbitrary<number>) =>
+  n.chain((len) => fc.array(u32, { minLength: len, maxLength: len })).map((a) => Uint32Array.from(a));
 const leaf = fc.oneof(
   fc.constantFrom({ tag: 0 as const }, { tag: 2 as const }),
-  fc.record({ tag: fc.constant(1 as const), payload: fc.array(u32, { maxLength: 25 }), identity: fc.uint8Array({ minLength: 0, maxLength: 40 }) }, { noNullPrototype: true }),
+  fc.record(
+    {
+      tag: fc.constant(1 as const),
+      payload: fc.array(u32, { maxLength: 25 }),
+      identity: fc.uint8Array({ minLength: 0, maxLength: 40 }),
+    },
+    { noNullPrototype: true },
+  ),
 );
 const u64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
-const request: fc.Arbitrary<OpRequest> = fc.record({
-  kind: fc.constantFrom(0, 1, 2),
-  key: u64,
-  a: leaf,
-  b: leaf,
-  w: leaf,
-  siblings: fc.array(words(fc.integer({ min: 0, max: 10 })), { maxLength: 6 }),
-  oldRoot: words(fc.integer({ min: 0, max: 9 })),
-  newRoot: words(fc.constant(8)),
-  tag: u32,
-  assetId: u64,
-  valueDigest: words(fc.constant(8)),
-}).map((x) => ({
-  operation: x.kind === 0 ? { kind: OpKind.Membership, key: x.key, leaf: x.a } : x.kind === 1 ? { kind: OpKind.NonMembership, key: x.key } : { kind: OpKind.Update, key: x.key, oldLeaf: x.a, newLeaf: x.b },
-  witness: { leaf: x.w, siblings: x.siblings },
-  publicInputs: { oldRoot: x.oldRoot, newRoot: x.newRoot, opKindTag: x.tag, assetId: x.assetId, valueDigest: x.valueDigest },
-}) as unknown as OpRequest);
+const request: fc.Arbitrary<OpRequest> = fc
+  .record({
+    kind: fc.constantFrom(0, 1, 2),
+    key: u64,
+    a: leaf,
+    b: leaf,
+    w: leaf,
+    siblings: fc.array(words(fc.integer({ min: 0, max: 10 })), { maxLength: 6 }),
+    oldRoot: words(fc.integer({ min: 0, max: 9 })),
+    newRoot: words(fc.constant(8)),
+    tag: u32,
+    assetId: u64,
+    valueDigest: words(fc.constant(8)),
+  })
+  .map(
+    (x) =>
+      ({
+        operation:
+          x.kind === 0
+            ? { kind: OpKind.Membership, key: x.key, leaf: x.a }
+            : x.kind === 1
+              ? { kind: OpKind.NonMembership, key: x.key }
+              : { kind: OpKind.Update, key: x.key, oldLeaf: x.a, newLeaf: x.b },
+        witness: { leaf: x.w, siblings: x.siblings },
+        publicInputs: {
+          oldRoot: x.oldRoot,
+          newRoot: x.newRoot,
+          opKindTag: x.tag,
+          assetId: x.assetId,
+          valueDigest: x.valueDigest,
+        },
+      }) as unknown as OpRequest,
+  );
 
 test("the binary job form round-trips any request of u32 values exactly, inconsistent ones included", () => {
-  fc.assert(fc.property(request, (r) => assert.deepEqual(roundTrip(r), r)), { numRuns: 300 });
+  fc.assert(
+    fc.property(request, (r) => assert.deepEqual(roundTrip(r), r)),
+    { numRuns: 300 },
+  );
 });
 
 test("requests the binary form cannot carry exactly are left to structured clone", () => {
   const base = corpusRequest(OpKind.Membership, 0, { depth: 2 });
-  const op = base.operation as { kind: OpKind.Membership; key: bigint; leaf: { tag: 1; payload: number[]; identity: Uint8Array } };
+  const op = base.operation as {
+    kind: OpKind.Membership;
+    key: bigint;
+    leaf: { tag: 1; payload: number[]; identity: Uint8Array };
+  };
   const variants: unknown[] = [
     { ...base, operation: { ...op, key: -1n } },
     { ...base, operation: { ...op, key: 1n << 64n } },
@@ -152,7 +199,12 @@ test("requests the binary form cannot carry exactly are left to structured clone
     { ...base, witness: null },
     { ...base, operation: null },
   ];
-  for (const v of variants) assert.equal(encodeJob(v as OpRequest), null, JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x)));
+  for (const v of variants)
+    assert.equal(
+      encodeJob(v as OpRequest),
+      null,
+      JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x)),
+    );
 });
 
 test("decodeJob rejects words encodeJob cannot have produced", () => {
@@ -167,7 +219,21 @@ test("decodeJob rejects words encodeJob cannot have produced", () => {
 
 test("workers keep the parent's Node options except the entry-point ones", () => {
   assert.deepEqual(
-    withoutEntryOptions(["--input-type", "module", "--conditions=dev", "-e", "code", "--input-type=commonjs", "--stack-size=900", "-p", "1", "--eval", "x", "--print", "y"]),
+    withoutEntryOptions([
+      "--input-type",
+      "module",
+      "--conditions=dev",
+      "-e",
+      "code",
+      "--input-type=commonjs",
+      "--stack-size=900",
+      "-p",
+      "1",
+      "--eval",
+      "x",
+      "--print",
+      "y",
+    ]),
     ["--conditions=dev", "--stack-size=900"],
   );
   assert.deepEqual(withoutEntryOptions([]), []);

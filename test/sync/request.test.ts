@@ -18,7 +18,11 @@ function base(depth = 2): Record<string, unknown> {
 }
 
 function rejects(value: unknown, path: string, code = "REQUEST_SCHEMA") {
-  assert.throws(() => parseRequest(value), (e: unknown) => e instanceof RequestError && e.code === code && e.details.path === path && e.message.startsWith(path));
+  assert.throws(
+    () => parseRequest(value),
+    (e: unknown) =>
+      e instanceof RequestError && e.code === code && e.details.path === path && e.message.startsWith(path),
+  );
 }
 
 test("a valid request parses; defaults; identity hex and byte forms agree; round trip", () => {
@@ -54,12 +58,33 @@ test("the first offending field is named by its JSON path", () => {
 });
 
 test("invalid JSON is a typed error", () => {
-  assert.throws(() => parseRequestText("{"), (e: unknown) => e instanceof RequestError && e.code === "REQUEST_JSON");
+  assert.throws(
+    () => parseRequestText("{"),
+    (e: unknown) => e instanceof RequestError && e.code === "REQUEST_JSON",
+  );
 });
 
 test("a bad key is a typed error naming $.key and the rule, never a SyntaxError", () => {
-  for (const [key, rule] of [["abc", /must be a u64: a JSON integer or a string of 1 to 20 decimal digits, got "abc"/], ["12a", /got "12a"/], ["", /got ""/], [true, /must be a u64/], [null, /must be a u64/], [1.5, /must be an integer/], [-3, /non-negative/], ["18446744073709551616", /exceeds u64/]] as const) {
-    assert.throws(() => parseRequest({ ...base(), key }), (e: unknown) => e instanceof RequestError && e.code === "REQUEST_SCHEMA" && e.details.path === "$.key" && e.message.startsWith("$.key: ") && rule.test(e.message), String(key));
+  for (const [key, rule] of [
+    ["abc", /must be a u64: a JSON integer or a string of 1 to 20 decimal digits, got "abc"/],
+    ["12a", /got "12a"/],
+    ["", /got ""/],
+    [true, /must be a u64/],
+    [null, /must be a u64/],
+    [1.5, /must be an integer/],
+    [-3, /non-negative/],
+    ["18446744073709551616", /exceeds u64/],
+  ] as const) {
+    assert.throws(
+      () => parseRequest({ ...base(), key }),
+      (e: unknown) =>
+        e instanceof RequestError &&
+        e.code === "REQUEST_SCHEMA" &&
+        e.details.path === "$.key" &&
+        e.message.startsWith("$.key: ") &&
+        rule.test(e.message),
+      String(key),
+    );
   }
   assert.equal(parseRequest({ ...base(), key: "18446744073709551615" }).key, (1n << 64n) - 1n);
 });
@@ -68,5 +93,8 @@ test("a missing field is named as required; a non-object is not a request", () =
   const { key: _drop, ...noKey } = base();
   rejects(noKey, "$.key");
   assert.throws(() => parseRequest(noKey), /\$\.key: is required/);
-  assert.throws(() => parseRequest([1]), (e: unknown) => e instanceof RequestError && e.message === "$: a request must be a JSON object");
+  assert.throws(
+    () => parseRequest([1]),
+    (e: unknown) => e instanceof RequestError && e.message === "$: a request must be a JSON object",
+  );
 });

@@ -54,7 +54,15 @@ function zeroProof(circuit: Circuit): GkrProof {
 }
 
 function identityOf(kind: OpKind, depth: number): CircuitIdentity {
-  return { opKindTag: opKindTag(kind), depth, circuitVersion: 1, leafEncodingVersion: 1, leafMaxFields: 31, strategyId: 0, commitment: new Uint32Array(8) };
+  return {
+    opKindTag: opKindTag(kind),
+    depth,
+    circuitVersion: 1,
+    leafEncodingVersion: 1,
+    leafMaxFields: 31,
+    strategyId: 0,
+    commitment: new Uint32Array(8),
+  };
 }
 
 const compiled = new Map<string, Circuit>();
@@ -68,8 +76,14 @@ for (const kind of KINDS) {
   test(`d24 kind ${kind}: 118 layers, §18 gates/consts, formula gives the §18 proof size`, () => {
     const c = circuitOf(kind, 24);
     assert.equal(c.layers.length, 118);
-    assert.equal(c.layers.reduce((n, l) => n + gateCount(l), 0), SPEC_D24[kind]!.gates);
-    assert.equal(c.layers.reduce((n, l) => n + constCount(l), 0), SPEC_D24[kind]!.consts);
+    assert.equal(
+      c.layers.reduce((n, l) => n + gateCount(l), 0),
+      SPEC_D24[kind]!.gates,
+    );
+    assert.equal(
+      c.layers.reduce((n, l) => n + constCount(l), 0),
+      SPEC_D24[kind]!.consts,
+    );
     assert.equal(formula(c), SPEC_D24[kind]!.bytes);
     assert.equal(expectedEncodedSize(inputBits(c)), SPEC_D24[kind]!.bytes);
   });
@@ -81,7 +95,11 @@ for (const kind of KINDS) {
       const size = formula(c);
       assert.equal(size, FORMULA_BYTES[kind]![depth]);
       assert.equal(expectedEncodedSize(inputBits(c)), size);
-      const bytes = encodeProof({ identity: identityOf(kind, depth), publicInputs: goldenFixture(kind, depth, 5n).publicInputs, proof: zeroProof(c) });
+      const bytes = encodeProof({
+        identity: identityOf(kind, depth),
+        publicInputs: goldenFixture(kind, depth, 5n).publicInputs,
+        proof: zeroProof(c),
+      });
       assert.equal(bytes.length, size);
       // The total length field at offset 13 carries the same number.
       assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(13, true), size);

@@ -32,7 +32,10 @@ function firstChallenge(s: Statement): Ext {
 }
 
 const bump = (d: ArrayLike<number>, i = 0): Uint32Array => Uint32Array.from(d, (v, k) => (k === i ? (v + 1) % P : v));
-const withLayer = (c: Circuit, i: number, layer: Layer): Circuit => ({ ...c, layers: c.layers.map((l, k) => (k === i ? layer : l)) });
+const withLayer = (c: Circuit, i: number, layer: Layer): Circuit => ({
+  ...c,
+  layers: c.layers.map((l, k) => (k === i ? layer : l)),
+});
 const pubWith = (change: Partial<PublicInputs>): PublicInputs => ({ ...base.pub, ...change });
 
 test("the schedule is that of compat-v1 §11 steps 1-5, item by item", () => {
@@ -93,7 +96,10 @@ test("every absorbed item binds the first challenge", () => {
     ["depth", { ...base, depth: DEPTH + 1 }],
     ["input width", { ...base, circuit: { ...c, inputWidthBits: c.inputWidthBits + 1 } }],
     ["layer count", { ...base, circuit: { ...c, layers: c.layers.slice(0, last) } }],
-    ["layer width", { ...base, circuit: withLayer(c, last, { ...c.layers[last]!, widthBits: c.layers[last]!.widthBits + 1 }) }],
+    [
+      "layer width",
+      { ...base, circuit: withLayer(c, last, { ...c.layers[last]!, widthBits: c.layers[last]!.widthBits + 1 }) },
+    ],
     ["gate count", { ...base, circuit: withLayer(c, 0, extraGate) }],
     ["const count", { ...base, circuit: withLayer(c, last, extraConst) }],
     ["commitment", { ...base, commitment: bump(base.commitment, 7) }],

@@ -19,7 +19,16 @@ import { provePrepared, type SyncResult } from "../../src/sync/prove.js";
 import { type SyncVerdict, verifyPrepared, verifySync } from "../../src/sync/verify.js";
 import { OpKind, type PublicInputs } from "../../src/statement/types.js";
 import {
-  DEPTH, KINDS, endCheckValue, endCheckViews, fixture, honest, prepared, proveClaimingZeroOutputs, solveEvalY, withLastEvals,
+  DEPTH,
+  KINDS,
+  endCheckValue,
+  endCheckViews,
+  fixture,
+  honest,
+  prepared,
+  proveClaimingZeroOutputs,
+  solveEvalY,
+  withLastEvals,
 } from "../support/forge.js";
 
 const codeOf = (v: SyncVerdict): string => (v.ok ? "ACCEPT" : v.code);
@@ -56,7 +65,10 @@ test("step 0: a request of another kind, or none, is WRONG_KIND", () => {
   assert.equal(codeOf(verifyPrepared(prep, null as never, honest(OpKind.NonMembership))), "WRONG_KIND");
   assert.equal(codeOf(verifyPrepared(prep, {} as never, honest(OpKind.NonMembership))), "WRONG_KIND");
   // A membership proof checked by the membership circuit for a non-membership request: kind first.
-  assert.equal(codeOf(verifyPrepared(prepared(OpKind.Membership), fixture(OpKind.NonMembership), honest(OpKind.Membership))), "WRONG_KIND");
+  assert.equal(
+    codeOf(verifyPrepared(prepared(OpKind.Membership), fixture(OpKind.NonMembership), honest(OpKind.Membership))),
+    "WRONG_KIND",
+  );
 });
 
 test("step 1: an honest proof relabelled with other public inputs (each of the five fields) is PUBLIC_INPUTS_MISMATCH", () => {
@@ -74,10 +86,15 @@ test("step 1: an honest proof relabelled with other public inputs (each of the f
   for (const change of changes) {
     const result = honest(kind);
     const relabelled: SyncResult = { ...result, publicInputs: { ...result.publicInputs, ...change } };
-    assert.equal(codeOf(verifyPrepared(prep, request, relabelled)), "PUBLIC_INPUTS_MISMATCH", JSON.stringify(Object.keys(change)));
+    assert.equal(
+      codeOf(verifyPrepared(prep, request, relabelled)),
+      "PUBLIC_INPUTS_MISMATCH",
+      JSON.stringify(Object.keys(change)),
+    );
     // The same relabelling in bytes, against the original request (the codec refuses a statement
     // op kind that differs from the identity's).
-    if (change.opKindTag === undefined) assert.equal(codeOf(verifyEncoded(prep, request, encodeSyncResult(prep, relabelled))), "PUBLIC_INPUTS_MISMATCH");
+    if (change.opKindTag === undefined)
+      assert.equal(codeOf(verifyEncoded(prep, request, encodeSyncResult(prep, relabelled))), "PUBLIC_INPUTS_MISMATCH");
   }
 });
 
@@ -85,7 +102,14 @@ test("step 1: results that are not objects with public inputs are PUBLIC_INPUTS_
   const prep = prepared(OpKind.Membership);
   const request = fixture(OpKind.Membership);
   const good = honest(OpKind.Membership);
-  for (const result of [null, undefined, 0, "proof", { proof: good.proof }, { publicInputs: null, proof: good.proof }]) {
+  for (const result of [
+    null,
+    undefined,
+    0,
+    "proof",
+    { proof: good.proof },
+    { publicInputs: null, proof: good.proof },
+  ]) {
     assert.equal(codeOf(verifyPrepared(prep, request, result as never)), "PUBLIC_INPUTS_MISMATCH", String(result));
   }
   // A function carrying the fields of an honest result is not a result object either.
@@ -106,7 +130,11 @@ test("steps 2-7: honest GKR proofs of statements the circuit cannot see are reje
     // A read-only operation that claims the root moved: new_root is not an input of the circuit.
     ["root changed", withPub(m, { newRoot: u.publicInputs.newRoot }), "ROOT_CHANGED"],
     // Key 5 = 0b101 aliases key 1 in a depth-2 tree: the circuit sees key bits 0..1 only.
-    ["key out of range", { ...withPub(m, { assetId: 5n }), operation: { ...m.operation, key: 5n } }, "KEY_OUT_OF_RANGE"],
+    [
+      "key out of range",
+      { ...withPub(m, { assetId: 5n }), operation: { ...m.operation, key: 5n } },
+      "KEY_OUT_OF_RANGE",
+    ],
     ["value digest (membership)", withPub(m, { valueDigest: u.publicInputs.valueDigest }), "VALUE_DIGEST_MISMATCH"],
     ["value digest (non-membership)", withPub(n, { valueDigest: m.publicInputs.valueDigest }), "VALUE_DIGEST_MISMATCH"],
     ["value digest (update)", withPub(u, { valueDigest: m.publicInputs.valueDigest }), "VALUE_DIGEST_MISMATCH"],
@@ -120,7 +148,8 @@ test("steps 2-7: honest GKR proofs of statements the circuit cannot see are reje
     const prep = prepared(kind);
     const result = provePrepared(prep, request);
     assert.equal(codeOf(verifyPrepared(prep, request, result)), code, name);
-    if (code !== "OP_KIND_MISMATCH" && code !== "MALFORMED_REQUEST") assert.equal(codeOf(verifyEncoded(prep, request, encodeSyncResult(prep, result))), code, name);
+    if (code !== "OP_KIND_MISMATCH" && code !== "MALFORMED_REQUEST")
+      assert.equal(codeOf(verifyEncoded(prep, request, encodeSyncResult(prep, result))), code, name);
   }
 });
 
@@ -140,7 +169,10 @@ test("steps 2-7 against the strongest forgeries: without the native check these 
     const claim = views[views.length - 1]!;
     const input = inputOf(prep, request);
     const last = result.proof.layers[result.proof.layers.length - 1]!;
-    assert.ok(extEq(mleEvalBase(input, claim.x), last.evalX) && extEq(mleEvalBase(input, claim.y), last.evalY), "the input claims hold");
+    assert.ok(
+      extEq(mleEvalBase(input, claim.x), last.evalX) && extEq(mleEvalBase(input, claim.y), last.evalY),
+      "the input claims hold",
+    );
   }
 });
 
@@ -156,7 +188,10 @@ test("step 5: an unhashable membership leaf is LEAF_ENCODING, not an exception",
 test("step 8: a statement-valid request whose input vector cannot be built is INPUT_VECTOR", () => {
   const prep = prepared(OpKind.Membership);
   const m = fixture(OpKind.Membership);
-  const extra: OpRequest = { ...m, witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] } };
+  const extra: OpRequest = {
+    ...m,
+    witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] },
+  };
   const v = verifyPrepared(prep, extra, honest(OpKind.Membership));
   assert.equal(codeOf(v), "INPUT_VECTOR");
   assert.ok(!v.ok && /input vector/.test(v.reason));
@@ -198,7 +233,10 @@ test("step 9: final evaluations replaced by those of another input are caught by
     const views = endCheckViews(prep, good, result);
     const last = views[views.length - 1]!;
     const input = inputOf(prep, request);
-    const forged: SyncResult = { ...result, proof: withLastEvals(result.proof, mleEvalBase(input, last.x), mleEvalBase(input, last.y)) };
+    const forged: SyncResult = {
+      ...result,
+      proof: withLastEvals(result.proof, mleEvalBase(input, last.x), mleEvalBase(input, last.y)),
+    };
     const v = verifyPrepared(prep, request, forged);
     assert.equal(codeOf(v), "GKR_END_CHECK_FAILED", `kind ${kind}`);
     assert.ok(!v.ok && new RegExp(`layer ${views.length - 1}:`).test(v.reason));
@@ -244,15 +282,39 @@ test("a faulty prepared circuit: library errors and type/range errors are MALFOR
   // CompileError from the configuration, RangeError from the output width, TypeError from a missing shape.
   const badConfig = { ...prep, config: { ...prep.config, depth: 0 } } as PreparedSync;
   assert.equal(codeOf(verifyPrepared(badConfig, request, result)), "MALFORMED_REQUEST");
-  const wide = { ...prep, shape: { ...prep.shape, layerWidthBits: [60, ...prep.shape.layerWidthBits.slice(1)] } } as PreparedSync;
+  const wide = {
+    ...prep,
+    shape: { ...prep.shape, layerWidthBits: [60, ...prep.shape.layerWidthBits.slice(1)] },
+  } as PreparedSync;
   assert.equal(codeOf(verifyPrepared(wide, request, result)), "MALFORMED_REQUEST");
   const noShape = { ...prep, shape: undefined } as unknown as PreparedSync;
   assert.equal(codeOf(verifyPrepared(noShape, request, result)), "MALFORMED_REQUEST");
-  const typeErrorLayout = { ...prep, compiled: { ...prep.compiled, get layout(): never { throw new TypeError("no layout"); } } } as PreparedSync;
+  const typeErrorLayout = {
+    ...prep,
+    compiled: {
+      ...prep.compiled,
+      get layout(): never {
+        throw new TypeError("no layout");
+      },
+    },
+  } as PreparedSync;
   assert.equal(codeOf(verifyPrepared(typeErrorLayout, request, result)), "MALFORMED_REQUEST");
-  const boomLayout = { ...prep, compiled: { ...prep.compiled, get layout(): never { throw new Error("layout unavailable"); } } } as PreparedSync;
+  const boomLayout = {
+    ...prep,
+    compiled: {
+      ...prep.compiled,
+      get layout(): never {
+        throw new Error("layout unavailable");
+      },
+    },
+  } as PreparedSync;
   assert.throws(() => verifyPrepared(boomLayout, request, result), /layout unavailable/);
-  const boomCircuit = { ...prep, get circuit(): never { throw new Error("circuit unavailable"); } } as PreparedSync;
+  const boomCircuit = {
+    ...prep,
+    get circuit(): never {
+      throw new Error("circuit unavailable");
+    },
+  } as PreparedSync;
   assert.throws(() => verifyPrepared(boomCircuit, request, result), /circuit unavailable/);
 });
 
@@ -283,9 +345,25 @@ test("encoded: a proof made for another circuit is IDENTITY_MISMATCH before any 
   const id = prep.identity;
   const cases: [string, Uint8Array][] = [
     ["kind", encodeSyncResult(prepared(OpKind.NonMembership), honest(OpKind.NonMembership))],
-    ["depth", encodeProof({ identity: { ...id, depth: DEPTH + 1 }, publicInputs: result.publicInputs, proof: result.proof })],
-    ["leaf bound", encodeProof({ identity: { ...id, leafMaxFields: 32 }, publicInputs: result.publicInputs, proof: result.proof })],
-    ["commitment", encodeProof({ identity: { ...id, commitment: Uint32Array.from(id.commitment, (c, i) => (i === 3 ? (c + 1) % 0x7f000001 : c)) }, publicInputs: result.publicInputs, proof: result.proof })],
+    [
+      "depth",
+      encodeProof({ identity: { ...id, depth: DEPTH + 1 }, publicInputs: result.publicInputs, proof: result.proof }),
+    ],
+    [
+      "leaf bound",
+      encodeProof({ identity: { ...id, leafMaxFields: 32 }, publicInputs: result.publicInputs, proof: result.proof }),
+    ],
+    [
+      "commitment",
+      encodeProof({
+        identity: {
+          ...id,
+          commitment: Uint32Array.from(id.commitment, (c, i) => (i === 3 ? (c + 1) % 0x7f000001 : c)),
+        },
+        publicInputs: result.publicInputs,
+        proof: result.proof,
+      }),
+    ],
   ];
   for (const [name, bytes] of cases) {
     const v = verifyEncoded(prep, request, bytes);
@@ -300,7 +378,9 @@ test("encoded: a proof made for another circuit is IDENTITY_MISMATCH before any 
   }
   // The decoded public inputs and proof are the ones verified.
   const decoded = decodeProof(honestBytes);
-  assert.deepEqual(verifyPrepared(prep, request, { publicInputs: decoded.publicInputs, proof: decoded.proof }), { ok: true });
+  assert.deepEqual(verifyPrepared(prep, request, { publicInputs: decoded.publicInputs, proof: decoded.proof }), {
+    ok: true,
+  });
 });
 
 test("encoded: the forged evaluations survive encoding and are rejected with the same codes", () => {

@@ -7,7 +7,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, ftruncateSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  ftruncateSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,7 +49,11 @@ interface Peak {
 function runVerify(dir: string, args: string[]): Peak {
   const out = join(dir, `peak-${Math.random().toString(36).slice(2)}.json`);
   // the on-disk prepared-circuit cache off: each child prepares what it verifies (the measured case)
-  const r = spawnSync(process.execPath, [child, "verify", ...args], { encoding: "utf8", env: { ...process.env, SSGKR_PEAK_OUT: out, SSGKR_CACHE: "off" }, timeout: 180_000 });
+  const r = spawnSync(process.execPath, [child, "verify", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, SSGKR_PEAK_OUT: out, SSGKR_CACHE: "off" },
+    timeout: 180_000,
+  });
   assert.ok(existsSync(out), `the child finished (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
   return { ...JSON.parse(readFileSync(out, "utf8")), stdout: r.stdout, stderr: r.stderr };
 }
@@ -77,7 +91,9 @@ function sparseFile(path: string, head: Uint8Array, size: number): string {
   return path;
 }
 
-test("hostile requests and proofs stay within 64 MiB of the honest d64 verification and prepare nothing they do not claim", { skip: process.platform !== "linux" && "peak RSS is read from /proc" }, (t) => {
+test("hostile requests and proofs stay within 64 MiB of the honest d64 verification and prepare nothing they do not claim", {
+  skip: process.platform !== "linux" && "peak RSS is read from /proc",
+}, (t) => {
   const dir = mkdtempSync(join(tmpdir(), "ssgkr-verify-mem-"));
   try {
     // Honest d64 (B = 31) and maximal-configuration (d64, B = 63) update proofs.
@@ -114,14 +130,77 @@ test("hostile requests and proofs stay within 64 MiB of the honest d64 verificat
     writeFileSync(relabelledProof, relabelled);
 
     const cases: { name: string; args: string[]; code: number; line: RegExp; prepares: number }[] = [
-      { name: "leaf_max_fields 65535", args: ["--request", writeRequest(join(dir, "b65535.json"), honest, 31, { leaf_max_fields: 65535 }), "--proof", proof31], code: 2, line: /^error REQUEST_SCHEMA: .*\$\.leaf_max_fields/, prepares: 0 },
-      { name: "leaf_max_fields 2000", args: ["--request", writeRequest(join(dir, "b2000.json"), honest, 31, { leaf_max_fields: 2000 }), "--proof", proof31], code: 2, line: /^error REQUEST_SCHEMA: .*\$\.leaf_max_fields/, prepares: 0 },
-      { name: "proof declaring depth 2^32 − 1 and B = 65535", args: ["--request", req31, "--proof", hugeIdentityProof], code: 1, line: /^REJECT IDENTITY_MISMATCH: .*depth 4294967295 ≠ 64.*leaf_max_fields 65535 ≠ 31/, prepares: 0 },
-      { name: "B = 63 request with the B = 31 proof", args: ["--request", reqMax, "--proof", proof31], code: 1, line: /^REJECT IDENTITY_MISMATCH: .*leaf_max_fields 31 ≠ 63/, prepares: 0 },
-      { name: "B = 63 request with a relabelled proof (wrong commitment)", args: ["--request", reqMax, "--proof", relabelledProof], code: 1, line: /^REJECT IDENTITY_MISMATCH: /, prepares: 1 },
-      { name: "honest proof of the largest configuration (d64, B = 63)", args: ["--request", reqMax, "--proof", proofMax], code: 0, line: /^ACCEPT /, prepares: 1 },
-      { name: "1 GiB proof file", args: ["--request", req31, "--proof", sparseFile(join(dir, "1g.bin"), honestBytes.subarray(0, 200), 2 ** 30)], code: 1, line: /^REJECT PROOF_TOO_LARGE: /, prepares: 0 },
-      { name: "1 GiB request file", args: ["--request", sparseFile(join(dir, "1g.json"), new TextEncoder().encode("{"), 2 ** 30), "--proof", proof31], code: 2, line: /^error FILE_TOO_LARGE: --request /, prepares: 0 },
+      {
+        name: "leaf_max_fields 65535",
+        args: [
+          "--request",
+          writeRequest(join(dir, "b65535.json"), honest, 31, { leaf_max_fields: 65535 }),
+          "--proof",
+          proof31,
+        ],
+        code: 2,
+        line: /^error REQUEST_SCHEMA: .*\$\.leaf_max_fields/,
+        prepares: 0,
+      },
+      {
+        name: "leaf_max_fields 2000",
+        args: [
+          "--request",
+          writeRequest(join(dir, "b2000.json"), honest, 31, { leaf_max_fields: 2000 }),
+          "--proof",
+          proof31,
+        ],
+        code: 2,
+        line: /^error REQUEST_SCHEMA: .*\$\.leaf_max_fields/,
+        prepares: 0,
+      },
+      {
+        name: "proof declaring depth 2^32 − 1 and B = 65535",
+        args: ["--request", req31, "--proof", hugeIdentityProof],
+        code: 1,
+        line: /^REJECT IDENTITY_MISMATCH: .*depth 4294967295 ≠ 64.*leaf_max_fields 65535 ≠ 31/,
+        prepares: 0,
+      },
+      {
+        name: "B = 63 request with the B = 31 proof",
+        args: ["--request", reqMax, "--proof", proof31],
+        code: 1,
+        line: /^REJECT IDENTITY_MISMATCH: .*leaf_max_fields 31 ≠ 63/,
+        prepares: 0,
+      },
+      {
+        name: "B = 63 request with a relabelled proof (wrong commitment)",
+        args: ["--request", reqMax, "--proof", relabelledProof],
+        code: 1,
+        line: /^REJECT IDENTITY_MISMATCH: /,
+        prepares: 1,
+      },
+      {
+        name: "honest proof of the largest configuration (d64, B = 63)",
+        args: ["--request", reqMax, "--proof", proofMax],
+        code: 0,
+        line: /^ACCEPT /,
+        prepares: 1,
+      },
+      {
+        name: "1 GiB proof file",
+        args: ["--request", req31, "--proof", sparseFile(join(dir, "1g.bin"), honestBytes.subarray(0, 200), 2 ** 30)],
+        code: 1,
+        line: /^REJECT PROOF_TOO_LARGE: /,
+        prepares: 0,
+      },
+      {
+        name: "1 GiB request file",
+        args: [
+          "--request",
+          sparseFile(join(dir, "1g.json"), new TextEncoder().encode("{"), 2 ** 30),
+          "--proof",
+          proof31,
+        ],
+        code: 2,
+        line: /^error FILE_TOO_LARGE: --request /,
+        prepares: 0,
+      },
     ];
     for (const c of cases) {
       const r = runVerify(dir, c.args);
@@ -129,7 +208,10 @@ test("hostile requests and proofs stay within 64 MiB of the honest d64 verificat
       assert.match((r.stdout + r.stderr).trim(), c.line, c.name);
       assert.equal(r.prepares, c.prepares, `${c.name}: circuits prepared`);
       t.diagnostic(`${c.name}: peak ${Math.round(r.peakKiB / MiB)} MiB, ${r.prepares} prepared`);
-      assert.ok(r.peakKiB <= baseline.peakKiB + BUDGET_KIB, `${c.name}: peak ${r.peakKiB} KiB > honest d64 ${baseline.peakKiB} KiB + 64 MiB`);
+      assert.ok(
+        r.peakKiB <= baseline.peakKiB + BUDGET_KIB,
+        `${c.name}: peak ${r.peakKiB} KiB > honest d64 ${baseline.peakKiB} KiB + 64 MiB`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

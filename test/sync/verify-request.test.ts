@@ -47,7 +47,10 @@ test("verifyRequestProof accepts honest proofs and prepares each configuration o
   const { cache, prepared } = countingCache();
   for (let round = 0; round < 3; round++) {
     for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
-      assert.deepEqual(verifyRequestProof(goldenFixture(kind, DEPTH, 5n), honestProof(kind).bytes, { depth: DEPTH }, { cache }), { ok: true });
+      assert.deepEqual(
+        verifyRequestProof(goldenFixture(kind, DEPTH, 5n), honestProof(kind).bytes, { depth: DEPTH }, { cache }),
+        { ok: true },
+      );
     }
   }
   assert.deepEqual(prepared, [`membership/${DEPTH}/31`, `nonmembership/${DEPTH}/31`, `update/${DEPTH}/31`]);
@@ -63,7 +66,11 @@ test("the LRU cache keeps at most `capacity` circuits and drops the least recent
   assert.equal(cache.get("membership", { depth: 2 }), a); // hit: depth 3 is now the oldest
   cache.get("membership", { depth: 1 }); // evicts depth 3
   assert.equal(cache.size, 2);
-  assert.ok(cache.has("membership", { depth: 2 }) && cache.has("membership", { depth: 1 }) && !cache.has("membership", { depth: 3 }));
+  assert.ok(
+    cache.has("membership", { depth: 2 }) &&
+      cache.has("membership", { depth: 1 }) &&
+      !cache.has("membership", { depth: 3 }),
+  );
   cache.get("membership", { depth: 3 });
   assert.deepEqual(prepared, ["membership/2/31", "membership/3/31", "membership/1/31", "membership/3/31"]);
   assert.equal(cache.stats.evictions, 2);
@@ -81,7 +88,11 @@ test("a pinned circuit is never evicted nor counted in the capacity; get answers
   assert.ok(cache.has("membership", { depth: 2 }));
   cache.put(prepare("membership", { depth: 2 }));
   assert.equal(cache.get("membership", { depth: 2 }), pinned, "put does not replace a pinned circuit");
-  assert.deepEqual(prepared, ["membership/1/31", "membership/3/31", "membership/1/31", "membership/3/31"], "only the unpinned ones thrash");
+  assert.deepEqual(
+    prepared,
+    ["membership/1/31", "membership/3/31", "membership/1/31", "membership/3/31"],
+    "only the unpinned ones thrash",
+  );
   assert.deepEqual([cache.size, cache.stats.hits, cache.stats.evictions], [2, 2, 3]);
   cache.clear();
   assert.equal(cache.has("membership", { depth: 2 }), false, "clear drops pinned circuits too");
@@ -92,7 +103,12 @@ test("a proof declaring another kind, depth, leaf bound or strategy is IDENTITY_
   const request = goldenFixture(OpKind.Membership, DEPTH, 5n);
   const cases: [string, Uint8Array, Partial<SyncConfig>, RegExp][] = [
     ["depth", patched(m, (v) => v.setUint32(OFFSET.depth, 0xffffffff, true)), { depth: DEPTH }, /depth 4294967295 ≠ 4/],
-    ["leaf bound", patched(m, (v) => v.setUint16(OFFSET.leafMaxFields, 0xffff, true)), { depth: DEPTH }, /leaf_max_fields 65535 ≠ 31/],
+    [
+      "leaf bound",
+      patched(m, (v) => v.setUint16(OFFSET.leafMaxFields, 0xffff, true)),
+      { depth: DEPTH },
+      /leaf_max_fields 65535 ≠ 31/,
+    ],
     ["request's leaf bound", m, { depth: DEPTH, leafMaxFields: 63 }, /leaf_max_fields 31 ≠ 63/],
     ["request's depth", m, { depth: 64 }, /depth 4 ≠ 64/],
     ["kind", honestProof(OpKind.Update).bytes, { depth: DEPTH }, /op_kind_tag 2 ≠ 0/],
@@ -109,7 +125,12 @@ test("a proof declaring another kind, depth, leaf bound or strategy is IDENTITY_
   }
   // Strategy: the decoder already refuses anything but strategy A.
   const { cache, prepared } = countingCache();
-  const s = verifyRequestProof(request, patched(m, (v) => v.setUint8(OFFSET.strategyId, 1)), { depth: DEPTH }, { cache });
+  const s = verifyRequestProof(
+    request,
+    patched(m, (v) => v.setUint8(OFFSET.strategyId, 1)),
+    { depth: DEPTH },
+    { cache },
+  );
   assert.equal(!s.ok && s.code, "UnsupportedLayerStrategy");
   assert.deepEqual(prepared, []);
 });
@@ -119,13 +140,26 @@ test("declaredIdentityDifferences names every differing field and ignores the co
   const cfg = { depth: DEPTH, leafMaxFields: 31, strategy: { id: 0, arg: 0 } };
   assert.deepEqual(declaredIdentityDifferences({ ...id, commitment: new Uint32Array(8) }, OpKind.Membership, cfg), []);
   assert.deepEqual(
-    declaredIdentityDifferences({ ...id, opKindTag: 1, depth: 5, circuitVersion: 2, leafEncodingVersion: 3, leafMaxFields: 30, strategyId: 1 }, OpKind.Membership, cfg),
-    ["op_kind_tag 1 ≠ 0", "depth 5 ≠ 4", "circuit_version 2 ≠ 1", "leaf_encoding_version 3 ≠ 1", "leaf_max_fields 30 ≠ 31", "strategy 1 ≠ 0"],
+    declaredIdentityDifferences(
+      { ...id, opKindTag: 1, depth: 5, circuitVersion: 2, leafEncodingVersion: 3, leafMaxFields: 30, strategyId: 1 },
+      OpKind.Membership,
+      cfg,
+    ),
+    [
+      "op_kind_tag 1 ≠ 0",
+      "depth 5 ≠ 4",
+      "circuit_version 2 ≠ 1",
+      "leaf_encoding_version 3 ≠ 1",
+      "leaf_max_fields 30 ≠ 31",
+      "strategy 1 ≠ 0",
+    ],
   );
 });
 
 test("a proof that claims the request's configuration with a wrong commitment is prepared once, then IDENTITY_MISMATCH", () => {
-  const bytes = patched(honestProof(OpKind.Membership).bytes, (v) => v.setUint32(OFFSET.commitment, (v.getUint32(OFFSET.commitment, true) + 1) % 2130706433, true));
+  const bytes = patched(honestProof(OpKind.Membership).bytes, (v) =>
+    v.setUint32(OFFSET.commitment, (v.getUint32(OFFSET.commitment, true) + 1) % 2130706433, true),
+  );
   const { cache, prepared } = countingCache();
   const v = verifyRequestProof(goldenFixture(OpKind.Membership, DEPTH, 5n), bytes, { depth: DEPTH }, { cache });
   assert.equal(!v.ok && v.code, "IDENTITY_MISMATCH");
@@ -157,12 +191,31 @@ test("verifyRequestProof never throws: bad configuration, request or bytes give 
   const request = goldenFixture(OpKind.Membership, DEPTH, 5n);
   const bytes = honestProof(OpKind.Membership).bytes;
   const code = (v: ReturnType<typeof verifyRequestProof>) => (v.ok ? "ACCEPT" : v.code);
-  assert.equal(code(verifyRequestProof(request, bytes, { depth: DEPTH, leafMaxFields: 65535 }, { cache })), "UNSUPPORTED_CONFIG");
+  assert.equal(
+    code(verifyRequestProof(request, bytes, { depth: DEPTH, leafMaxFields: 65535 }, { cache })),
+    "UNSUPPORTED_CONFIG",
+  );
   assert.equal(code(verifyRequestProof(request, bytes, { depth: 0 }, { cache })), "UNSUPPORTED_CONFIG");
-  assert.equal(code(verifyRequestProof({ ...request, operation: { ...request.operation, kind: 7 } } as never, bytes, { depth: DEPTH }, { cache })), "WRONG_KIND");
+  assert.equal(
+    code(
+      verifyRequestProof(
+        { ...request, operation: { ...request.operation, kind: 7 } } as never,
+        bytes,
+        { depth: DEPTH },
+        { cache },
+      ),
+    ),
+    "WRONG_KIND",
+  );
   assert.equal(code(verifyRequestProof(null as never, bytes, { depth: DEPTH }, { cache })), "WRONG_KIND");
-  assert.equal(code(verifyRequestProof(request, [1, 2, 3] as unknown as Uint8Array, { depth: DEPTH }, { cache })), "NotBytes");
-  assert.equal(code(verifyRequestProof(request, bytes.subarray(0, 100), { depth: DEPTH }, { cache })), "DeclaredLengthMismatch");
+  assert.equal(
+    code(verifyRequestProof(request, [1, 2, 3] as unknown as Uint8Array, { depth: DEPTH }, { cache })),
+    "NotBytes",
+  );
+  assert.equal(
+    code(verifyRequestProof(request, bytes.subarray(0, 100), { depth: DEPTH }, { cache })),
+    "DeclaredLengthMismatch",
+  );
   assert.deepEqual(prepared, []);
   // A tampered statement is still caught by the composed verifier after the identity check.
   const other = goldenFixture(OpKind.Membership, DEPTH, 6n);

@@ -5,9 +5,12 @@ import { permute } from "../../src/hash/index.js";
 import { FieldError, P } from "../../src/field/index.js";
 import { vectors } from "../support/vectors.js";
 
-test("first challenge of new(\"statesync-gkr/v0.1\") (spec §18)", () => {
+test('first challenge of new("statesync-gkr/v0.1") (spec §18)', () => {
   assert.equal(new TextEncoder().encode(PROOF_DOMAIN_TAG).length, 18);
-  assert.deepEqual(DuplexChallenger.withDomain(PROOF_DOMAIN_TAG).sampleExt(), [734443161, 199066737, 984464474, 1243658086]);
+  assert.deepEqual(
+    DuplexChallenger.withDomain(PROOF_DOMAIN_TAG).sampleExt(),
+    [734443161, 199066737, 984464474, 1243658086],
+  );
 });
 
 test("v0.4.x duplex challenger transcript (consistency vector)", () => {
@@ -15,12 +18,23 @@ test("v0.4.x duplex challenger transcript (consistency vector)", () => {
   const c = new DuplexChallenger();
   for (const op of ops) {
     switch (op.op) {
-      case "sample": assert.equal(c.sample(), op.result); break;
-      case "observe_each": c.observeMany(op.values); break;
-      case "sample_algebra_element_deg4": assert.deepEqual(c.sampleExt(), op.result_coeffs_c0_to_c3); break;
-      case "sample_bits": assert.equal(c.sampleBits(op.bits), op.result); break;
-      case "observe_algebra_element_deg4": c.observeExt(op.coeffs_c0_to_c3); break;
-      default: assert.fail(`unknown op ${op.op}`);
+      case "sample":
+        assert.equal(c.sample(), op.result);
+        break;
+      case "observe_each":
+        c.observeMany(op.values);
+        break;
+      case "sample_algebra_element_deg4":
+        assert.deepEqual(c.sampleExt(), op.result_coeffs_c0_to_c3);
+        break;
+      case "sample_bits":
+        assert.equal(c.sampleBits(op.bits), op.result);
+        break;
+      case "observe_algebra_element_deg4":
+        c.observeExt(op.coeffs_c0_to_c3);
+        break;
+      default:
+        assert.fail(`unknown op ${op.op}`);
     }
   }
 });
@@ -57,7 +71,10 @@ test("clone is independent", () => {
 
 test("observe validates; sampleBits validates", () => {
   const c = new DuplexChallenger();
-  assert.throws(() => c.observe(P), (e: unknown) => e instanceof FieldError && e.code === "NON_CANONICAL");
+  assert.throws(
+    () => c.observe(P),
+    (e: unknown) => e instanceof FieldError && e.code === "NON_CANONICAL",
+  );
   assert.throws(() => c.observeDigest([1, 2]), FieldError);
   assert.throws(() => c.sampleBits(31), FieldError);
   assert.ok(c.sampleBits(10) < 1024);

@@ -33,13 +33,27 @@ function run(start: DuplexChallenger, ops: readonly Op[]): unknown[] {
   const out: unknown[] = [];
   for (const o of ops) {
     switch (o.op) {
-      case "observe": c.observe(o.x); break;
-      case "observeMany": c.observeMany(o.xs); break;
-      case "observeExt": c.observeExt(o.e); break;
-      case "sample": out.push(c.sample()); break;
-      case "sampleExt": out.push(c.sampleExt()); break;
-      case "sampleBits": out.push(c.sampleBits(o.bits)); break;
-      case "clone": c = c.clone(); break;
+      case "observe":
+        c.observe(o.x);
+        break;
+      case "observeMany":
+        c.observeMany(o.xs);
+        break;
+      case "observeExt":
+        c.observeExt(o.e);
+        break;
+      case "sample":
+        out.push(c.sample());
+        break;
+      case "sampleExt":
+        out.push(c.sampleExt());
+        break;
+      case "sampleBits":
+        out.push(c.sampleBits(o.bits));
+        break;
+      case "clone":
+        c = c.clone();
+        break;
     }
   }
   out.push(c.sampleExt());
@@ -47,16 +61,25 @@ function run(start: DuplexChallenger, ops: readonly Op[]): unknown[] {
 }
 
 test("default challenger uses the fast permutation and gives the reference bytes (§18 first challenge)", () => {
-  assert.deepEqual(DuplexChallenger.withDomain(PROOF_DOMAIN_TAG).sampleExt(), [734443161, 199066737, 984464474, 1243658086]);
-  assert.deepEqual(DuplexChallenger.withDomain(PROOF_DOMAIN_TAG, permuteInPlace).sampleExt(), [734443161, 199066737, 984464474, 1243658086]);
+  assert.deepEqual(
+    DuplexChallenger.withDomain(PROOF_DOMAIN_TAG).sampleExt(),
+    [734443161, 199066737, 984464474, 1243658086],
+  );
+  assert.deepEqual(
+    DuplexChallenger.withDomain(PROOF_DOMAIN_TAG, permuteInPlace).sampleExt(),
+    [734443161, 199066737, 984464474, 1243658086],
+  );
 });
 
 test("differential: random observe/sample sequences give the same outputs with the fast and the reference permutation", () => {
-  fc.assert(fc.property(fc.string({ maxLength: 40 }), fc.array(op, { maxLength: 60 }), (tag, ops) => {
-    const fast = run(DuplexChallenger.withDomain(tag, permuteFast), ops);
-    const ref = run(DuplexChallenger.withDomain(tag, permuteInPlace), ops);
-    assert.deepEqual(fast, ref);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(fc.string({ maxLength: 40 }), fc.array(op, { maxLength: 60 }), (tag, ops) => {
+      const fast = run(DuplexChallenger.withDomain(tag, permuteFast), ops);
+      const ref = run(DuplexChallenger.withDomain(tag, permuteInPlace), ops);
+      assert.deepEqual(fast, ref);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test("differential: a long transcript (thousands of permutations, sumcheck-like schedule)", () => {
@@ -85,5 +108,13 @@ test("a clone keeps the permutation of its original", () => {
   const d = c.clone();
   d.sample();
   assert.equal(calls.length, 1);
-  assert.equal(d.sample(), (() => { const r = new DuplexChallenger(permuteInPlace); r.observe(1); r.sample(); return r.sample(); })());
+  assert.equal(
+    d.sample(),
+    (() => {
+      const r = new DuplexChallenger(permuteInPlace);
+      r.observe(1);
+      r.sample();
+      return r.sample();
+    })(),
+  );
 });

@@ -17,13 +17,21 @@ function run(make: () => DuplexChallenger, prefix: number, xs: Uint32Array, bulk
 }
 
 test("observeAllUnchecked equals one observeUnchecked per element: every prefix alignment, run lengths 0..70 and 5,000, random and edge values, WASM and TypeScript permutations", () => {
-  for (const make of [() => DuplexChallenger.withDomain("t"), () => DuplexChallenger.withDomain("t", permuteInPlace), () => new DuplexChallenger()]) {
+  for (const make of [
+    () => DuplexChallenger.withDomain("t"),
+    () => DuplexChallenger.withDomain("t", permuteInPlace),
+    () => new DuplexChallenger(),
+  ]) {
     for (let prefix = 0; prefix < 9; prefix++) {
       for (const n of [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 70, 5000]) {
         for (const edge of [false, true]) {
           const xs = new Uint32Array(n);
           for (let i = 0; i < n; i++) xs[i] = edge ? [0, P - 1][i % 2]! : (Math.imul(i + prefix, 0x9e3779b1) >>> 0) % P;
-          assert.deepEqual(run(make, prefix, xs, true), run(make, prefix, xs, false), `prefix ${prefix} n ${n} edge ${edge}`);
+          assert.deepEqual(
+            run(make, prefix, xs, true),
+            run(make, prefix, xs, false),
+            `prefix ${prefix} n ${n} edge ${edge}`,
+          );
         }
       }
     }
@@ -31,8 +39,10 @@ test("observeAllUnchecked equals one observeUnchecked per element: every prefix 
 });
 
 test("observeAllUnchecked after a sample (output buffer partly used) keeps the duplex semantics", () => {
-  const a = DuplexChallenger.withDomain("s"), b = DuplexChallenger.withDomain("s");
-  a.sample(); b.sample();
+  const a = DuplexChallenger.withDomain("s"),
+    b = DuplexChallenger.withDomain("s");
+  a.sample();
+  b.sample();
   const xs = Uint32Array.from({ length: 40 }, (_, i) => i * 3);
   a.observeAllUnchecked(xs);
   for (const x of xs) b.observeUnchecked(x);

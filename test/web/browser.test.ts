@@ -34,11 +34,24 @@ import { checkProofBody, base64Bytes, bytesBase64 } from "../../src/counterparty
 import { checkBlockBody } from "../../src/counterparty/block-body.js";
 import { formatRoot, parseRoot } from "../../src/counterparty/claim.js";
 import type { NameStore } from "../../src/registry/store/name-store.js";
-import { buildPage, freshDir, launchChromium, makeRegistry, makeV3Block, RECORDS, removeDir, startServer, TOKEN, V3_TEST_UPDATES, type V3BlockFiles } from "./support.js";
+import {
+  buildPage,
+  freshDir,
+  launchChromium,
+  makeRegistry,
+  makeV3Block,
+  RECORDS,
+  removeDir,
+  startServer,
+  TOKEN,
+  V3_TEST_UPDATES,
+  type V3BlockFiles,
+} from "./support.js";
 
 /** Runs only in the browser step (`npm run test:browser`, which sets SSGKR_BROWSER_TESTS=1). */
 const ENABLED = process.env.SSGKR_BROWSER_TESTS === "1";
-const test = (name: string, fn: () => Promise<void>) => nodeTest(name, { skip: ENABLED ? false : "browser tests run in their own step: npm run test:browser" }, fn);
+const test = (name: string, fn: () => Promise<void>) =>
+  nodeTest(name, { skip: ENABLED ? false : "browser tests run in their own step: npm run test:browser" }, fn);
 
 let dir: string;
 let shots: string;
@@ -87,15 +100,30 @@ interface PageVerdict {
 }
 
 async function verdictOf(page: Page): Promise<PageVerdict> {
-  await page.waitForSelector("#verdict[data-verdict=ACCEPT], #verdict[data-verdict=REJECT], #verdict[data-verdict='NO PROOF']", { timeout: 60_000 });
+  await page.waitForSelector(
+    "#verdict[data-verdict=ACCEPT], #verdict[data-verdict=REJECT], #verdict[data-verdict='NO PROOF']",
+    { timeout: 60_000 },
+  );
   return page.$eval("#verdict", (el) => {
     const d = (el as HTMLElement).dataset;
-    return { verdict: d.verdict ?? "", code: d.code ?? "", backend: d.backend ?? "", verifyMs: d.verifyMs ?? "", text: (el as HTMLElement).innerText };
+    return {
+      verdict: d.verdict ?? "",
+      code: d.code ?? "",
+      backend: d.backend ?? "",
+      verifyMs: d.verifyMs ?? "",
+      text: (el as HTMLElement).innerText,
+    };
   });
 }
 
 /** Opens the page for `name` with the trusted root, optionally replacing the proof the server sends. */
-async function check(label: string, name: string, root: string, replace?: (body: Record<string, unknown>) => Record<string, unknown>, profile: "v1" | "v3" = "v1"): Promise<{ v: PageVerdict; body: Record<string, unknown> }> {
+async function check(
+  label: string,
+  name: string,
+  root: string,
+  replace?: (body: Record<string, unknown>) => Record<string, unknown>,
+  profile: "v1" | "v3" = "v1",
+): Promise<{ v: PageVerdict; body: Record<string, unknown> }> {
   const page = await browser.newPage();
   const proofUrl = `${server.base}/v1/records/${encodeURIComponent(name)}/proof${profile === "v3" ? "?profile=v3" : ""}`;
   let served: Record<string, unknown> | undefined;
@@ -111,7 +139,9 @@ async function check(label: string, name: string, root: string, replace?: (body:
       await req.respond({ status: res.status, contentType: "application/json", body: JSON.stringify(body) });
     })();
   });
-  await page.goto(`${server.base}/verify/?${new URLSearchParams({ name, root, auto: "1", ...(profile === "v3" ? { profile } : {}) })}`);
+  await page.goto(
+    `${server.base}/verify/?${new URLSearchParams({ name, root, auto: "1", ...(profile === "v3" ? { profile } : {}) })}`,
+  );
   const v = await verdictOf(page);
   await page.screenshot({ path: join(shots, `${label}.png`), fullPage: true });
   await page.close();
@@ -119,7 +149,11 @@ async function check(label: string, name: string, root: string, replace?: (body:
   return { v, body: served! };
 }
 
-const proofOf = async (name: string) => (await (await fetch(`${server.base}/v1/records/${encodeURIComponent(name)}/proof`)).json()) as Record<string, unknown>;
+const proofOf = async (name: string) =>
+  (await (await fetch(`${server.base}/v1/records/${encodeURIComponent(name)}/proof`)).json()) as Record<
+    string,
+    unknown
+  >;
 
 function nodeVerdict(body: unknown, name: string | undefined, root: string): { verdict: string; code: string } {
   const v = checkProofBody(body, name, parseRoot(root));
@@ -161,8 +195,14 @@ test("browser: a profile v3 proof (profile=v3 in the link) is fetched without it
     bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
     return { ...b, proof: bytesBase64(bytes) };
   };
-  const lie = (b: Record<string, unknown>) => ({ ...b, statement: { ...(b.statement as Record<string, unknown>), value: EVIL_VALUE } });
-  for (const [label, alter] of [["v3-flipped-reject", flip], ["v3-lied-value-reject", lie]] as const) {
+  const lie = (b: Record<string, unknown>) => ({
+    ...b,
+    statement: { ...(b.statement as Record<string, unknown>), value: EVIL_VALUE },
+  });
+  for (const [label, alter] of [
+    ["v3-flipped-reject", flip],
+    ["v3-lied-value-reject", lie],
+  ] as const) {
     const r = await check(label, RECORDS.live, rootText, alter, "v3");
     const n = nodeVerdict(r.body, RECORDS.live, rootText);
     assert.equal(n.verdict, "REJECT", label);
@@ -206,9 +246,15 @@ test("browser: another name's proof is rejected (NAME_MISMATCH), as in Node, and
 test("browser: an unpinned ACCEPT (no trusted root) is shown as its own state, not as a pinned ACCEPT", async () => {
   const trustOf = async (root: string) => {
     const page = await browser.newPage();
-    await page.goto(`${server.base}/verify/?${new URLSearchParams({ name: RECORDS.live, ...(root ? { root } : {}), auto: "1" })}`);
+    await page.goto(
+      `${server.base}/verify/?${new URLSearchParams({ name: RECORDS.live, ...(root ? { root } : {}), auto: "1" })}`,
+    );
     const v = await verdictOf(page);
-    const look = await page.$eval("#verdict", (el) => ({ trust: (el as HTMLElement).dataset.trust ?? "", word: el.querySelector(".word")!.textContent ?? "", background: getComputedStyle(el).backgroundColor }));
+    const look = await page.$eval("#verdict", (el) => ({
+      trust: (el as HTMLElement).dataset.trust ?? "",
+      word: el.querySelector(".word")!.textContent ?? "",
+      background: getComputedStyle(el).backgroundColor,
+    }));
     await page.screenshot({ path: join(shots, `accept-${root ? "pinned" : "unpinned"}.png`), fullPage: true });
     await page.close();
     return { v, ...look };
@@ -226,11 +272,21 @@ test("browser: an unpinned ACCEPT (no trusted root) is shown as its own state, n
 
 test("browser: a pasted update proof (the body of a PUT) is accepted against the old root; a tampered one is not", async () => {
   const oldRoot = rootText;
-  const res = await fetch(`${server.base}/v1/records/${encodeURIComponent("new-pkg")}`, { method: "PUT", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ value: "https://github.com/x/new-pkg" }) });
+  const res = await fetch(`${server.base}/v1/records/${encodeURIComponent("new-pkg")}`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ value: "https://github.com/x/new-pkg" }),
+  });
   assert.equal(res.status, 200);
   const update = (await res.json()) as Record<string, unknown>;
-  const tampered = { ...update, statement: { ...(update.statement as object), new: { value: "https://github.com/evil/new-pkg" } } };
-  for (const [label, body, want] of [["update-accept", update, "ACCEPT"], ["update-tampered-reject", tampered, "REJECT"]] as const) {
+  const tampered = {
+    ...update,
+    statement: { ...(update.statement as object), new: { value: "https://github.com/evil/new-pkg" } },
+  };
+  for (const [label, body, want] of [
+    ["update-accept", update, "ACCEPT"],
+    ["update-tampered-reject", tampered, "REJECT"],
+  ] as const) {
     const page = await browser.newPage();
     await page.goto(`${server.base}/verify/`);
     await page.$eval("#root", (el, r) => ((el as HTMLTextAreaElement).value = r), oldRoot);
@@ -261,7 +317,11 @@ test("browser: verdicts equal Node's on a battery of altered bodies (bytes, fiel
   const cases: [string, unknown, string | undefined][] = [
     ["honest", live, RECORDS.live],
     ["absent honest", gone, RECORDS.deleted],
-    ...[0, 7, 64, 1000, 50_000, 120_000, bytes.length - 1].map((i): [string, unknown, string] => [`flip byte ${i}`, flipAt(i), RECORDS.live]),
+    ...[0, 7, 64, 1000, 50_000, 120_000, bytes.length - 1].map((i): [string, unknown, string] => [
+      `flip byte ${i}`,
+      flipAt(i),
+      RECORDS.live,
+    ]),
     ["truncated", { ...live, proof: bytesBase64(bytes.subarray(0, bytes.length - 4)) }, RECORDS.live],
     ["extended", { ...live, proof: bytesBase64(Uint8Array.from([...bytes, 0, 0, 0, 0])) }, RECORDS.live],
     ["other value", { ...live, statement: { ...st, value: "https://github.com/x/y" } }, RECORDS.live],
@@ -269,7 +329,17 @@ test("browser: verdicts equal Node's on a battery of altered bodies (bytes, fiel
     ["absent claimed", { ...live, statement: { ...st, kind: "nonmembership", absent: true } }, RECORDS.live],
     ["other name", live, RECORDS.scoped],
     ["key changed", { ...live, request: { ...rq, key: 5 } }, RECORDS.live],
-    ["sibling changed", { ...live, request: { ...rq, siblings: (rq.siblings as number[][]).map((s, i) => (i === 3 ? [s[0]! + 1, ...s.slice(1)] : s)) } }, RECORDS.live],
+    [
+      "sibling changed",
+      {
+        ...live,
+        request: {
+          ...rq,
+          siblings: (rq.siblings as number[][]).map((s, i) => (i === 3 ? [s[0]! + 1, ...s.slice(1)] : s)),
+        },
+      },
+      RECORDS.live,
+    ],
     ["value digest changed", { ...live, request: { ...rq, value_digest: [1, 2, 3, 4, 5, 6, 7, 8] } }, RECORDS.live],
     ["request malformed", { ...live, request: { ...rq, depth: "24" } }, RECORDS.live],
     ["no proof", { statement: st, request: rq }, RECORDS.live],
@@ -277,14 +347,18 @@ test("browser: verdicts equal Node's on a battery of altered bodies (bytes, fiel
   ];
   const page = await browser.newPage();
   await page.goto(`${server.base}/verify/`);
-  const inBrowser = await page.evaluate(async (list, root) => {
-    const s = (globalThis as any).ssgkr;
-    await s.ready();
-    return list.map(([, body, name]) => {
-      const v = s.checkProofBody(body, name ?? undefined, s.parseRoot(root));
-      return { ok: v.ok as boolean, code: (v.code ?? "") as string };
-    });
-  }, cases.map(([l, b, n]) => [l, b, n ?? null]) as [string, unknown, string | null][], rootText);
+  const inBrowser = await page.evaluate(
+    async (list, root) => {
+      const s = (globalThis as any).ssgkr;
+      await s.ready();
+      return list.map(([, body, name]) => {
+        const v = s.checkProofBody(body, name ?? undefined, s.parseRoot(root));
+        return { ok: v.ok as boolean, code: (v.code ?? "") as string };
+      });
+    },
+    cases.map(([l, b, n]) => [l, b, n ?? null]) as [string, unknown, string | null][],
+    rootText,
+  );
   await page.close();
   const codes = new Set<string>();
   cases.forEach(([label, body, name], i) => {
@@ -315,7 +389,8 @@ async function isolatedPage(): Promise<{ page: Page; close: () => Promise<void> 
     const seen: string[] = [];
     (globalThis as any).__verdicts = seen;
     new MutationObserver((list) => {
-      for (const m of list) if (m.target instanceof HTMLElement && m.target.id === "verdict") seen.push(m.target.dataset.verdict ?? "");
+      for (const m of list)
+        if (m.target instanceof HTMLElement && m.target.id === "verdict") seen.push(m.target.dataset.verdict ?? "");
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-verdict"] });
   });
   return { page, close: () => context.close() };
@@ -326,7 +401,9 @@ async function pinWithButton(page: Page, root: string): Promise<void> {
   await page.goto(`${server.base}/verify/`);
   await page.$eval("#root", (el, r) => ((el as HTMLTextAreaElement).value = r), root);
   await page.click("#pin");
-  await page.waitForFunction(() => document.getElementById("pinned")!.textContent === "pinned in this browser", { timeout: 10_000 });
+  await page.waitForFunction(() => document.getElementById("pinned")!.textContent === "pinned in this browser", {
+    timeout: 10_000,
+  });
 }
 
 async function linkVerdict(page: Page): Promise<LinkVerdict> {
@@ -340,7 +417,9 @@ async function linkVerdict(page: Page): Promise<LinkVerdict> {
       linkRoot: box.dataset.linkRoot,
       rootField: (document.getElementById("root") as HTMLTextAreaElement).value,
       stored: localStorage.getItem("ssgkr.trustedRoot"),
-      conflictShown: ((c) => c !== null && !c.hidden && c.getBoundingClientRect().height > 0)(document.getElementById("conflict")),
+      conflictShown: ((c) => c !== null && !c.hidden && c.getBoundingClientRect().height > 0)(
+        document.getElementById("conflict"),
+      ),
     };
   });
   return { ...v, ...rest };
@@ -409,11 +488,20 @@ test("browser: choosing the link's root checks against it for this page only; th
     assert.equal(v.verdict, "ACCEPT", v.text);
     assert.ok(v.text.includes(EVIL_VALUE), v.text);
     assert.equal(v.foreignServer, evilServer.base);
-    assert.match(v.text, new RegExp(`comes from ${evilServer.base.replace(/[.:/]/g, "\\$&")}, not from this page's server ${server.base.replace(/[.:/]/g, "\\$&")}`));
+    assert.match(
+      v.text,
+      new RegExp(
+        `comes from ${evilServer.base.replace(/[.:/]/g, "\\$&")}, not from this page's server ${server.base.replace(/[.:/]/g, "\\$&")}`,
+      ),
+    );
     assert.equal(v.rootField, evilRootText);
     assert.equal(v.stored, rootNow, "choosing the link's root does not re-pin");
     await page.goto(`${server.base}/verify/`);
-    assert.equal(await page.$eval("#root", (el) => (el as HTMLTextAreaElement).value), rootNow, "a fresh page loads the pinned root");
+    assert.equal(
+      await page.$eval("#root", (el) => (el as HTMLTextAreaElement).value),
+      rootNow,
+      "a fresh page loads the pinned root",
+    );
   } finally {
     await close();
   }
@@ -456,7 +544,10 @@ test("browser: with nothing pinned a link's root is used as given; a proof from 
     assert.equal(other.verdict, "ACCEPT", other.text);
     assert.ok(other.text.includes(EVIL_VALUE), other.text);
     assert.equal(other.foreignServer, evilServer.base);
-    assert.match(other.text, /From another server: the proof comes from http:\/\/127\.0\.0\.1:\d+, not from this page's server/);
+    assert.match(
+      other.text,
+      /From another server: the proof comes from http:\/\/127\.0\.0\.1:\d+, not from this page's server/,
+    );
     assert.equal(other.stored, null);
 
     await page.goto(link({ server: evilServer.base, name: "never-registered", root: evilRootText, auto: "1" }));
@@ -491,7 +582,11 @@ test("browser: a pin saved in the list form [a, b, …] is read as the same root
 });
 
 /** Fills the block form (pasted text, or files when `files` is set) and returns the verdict. */
-async function checkBlock(label: string, page: Page, form: { root: string; toRoot?: string; files?: boolean; blockJson?: string; proof?: string }): Promise<PageVerdict & { kind: string; operation: string; trust: string }> {
+async function checkBlock(
+  label: string,
+  page: Page,
+  form: { root: string; toRoot?: string; files?: boolean; blockJson?: string; proof?: string },
+): Promise<PageVerdict & { kind: string; operation: string; trust: string }> {
   await page.$eval("#root", (el, r) => ((el as HTMLTextAreaElement).value = r), form.root);
   await page.$eval("#to-root", (el, r) => ((el as HTMLTextAreaElement).value = r), form.toRoot ?? "");
   if (form.files) {
@@ -505,7 +600,11 @@ async function checkBlock(label: string, page: Page, form: { root: string; toRoo
   }
   await page.click("#verify-block");
   const v = await verdictOf(page);
-  const more = await page.$eval("#verdict", (el) => ({ kind: (el as HTMLElement).dataset.kind ?? "", operation: (el as HTMLElement).dataset.operation ?? "", trust: (el as HTMLElement).dataset.trust ?? "" }));
+  const more = await page.$eval("#verdict", (el) => ({
+    kind: (el as HTMLElement).dataset.kind ?? "",
+    operation: (el as HTMLElement).dataset.operation ?? "",
+    trust: (el as HTMLElement).dataset.trust ?? "",
+  }));
   await page.screenshot({ path: join(shots, `${label}.png`), fullPage: true });
   return { ...v, ...more };
 }
@@ -517,7 +616,12 @@ test("browser: a v3 block (block.json and block.bin as files) is accepted agains
     const ok = await checkBlock("v3-block-accept", page, { root: block.fromRoot, files: true });
     assert.equal(ok.verdict, "ACCEPT", ok.text);
     assert.deepEqual([ok.kind, ok.trust, ok.backend], ["block", "pinned", "wasm"]);
-    assert.ok(ok.text.includes(`block of 6 updates (2 insert, 2 replace, 1 delete, 1 restore; depth 16, leaf bound 31) takes root ${block.fromRoot} to root ${block.toRoot}`), ok.text);
+    assert.ok(
+      ok.text.includes(
+        `block of 6 updates (2 insert, 2 replace, 1 delete, 1 restore; depth 16, leaf bound 31) takes root ${block.fromRoot} to root ${block.toRoot}`,
+      ),
+      ok.text,
+    );
     assert.match(ok.text, /verify \d+ ms/);
 
     const proof = bytesBase64(block.proof);
@@ -527,15 +631,32 @@ test("browser: a v3 block (block.json and block.bin as files) is accepted agains
     const cases: [string, { blockJson: string; proof: string; toRoot?: string }, string, string][] = [
       ["v3-block-pasted-accept", { blockJson: block.blockJson, proof, toRoot: block.toRoot }, "ACCEPT", ""],
       ["v3-block-tampered-reject", { blockJson: JSON.stringify(tampered), proof }, "REJECT", "PUBLIC_INPUTS_MISMATCH"],
-      ["v3-block-truncated-reject", { blockJson: block.blockJson, proof: bytesBase64(block.proof.subarray(0, block.proof.length - 7)) }, "REJECT", "DECODE_DeclaredLengthMismatch"],
-      ["v3-block-wrong-to-root-reject", { blockJson: block.blockJson, proof, toRoot: block.fromRoot }, "REJECT", "PUBLIC_INPUTS_MISMATCH"],
+      [
+        "v3-block-truncated-reject",
+        { blockJson: block.blockJson, proof: bytesBase64(block.proof.subarray(0, block.proof.length - 7)) },
+        "REJECT",
+        "DECODE_DeclaredLengthMismatch",
+      ],
+      [
+        "v3-block-wrong-to-root-reject",
+        { blockJson: block.blockJson, proof, toRoot: block.fromRoot },
+        "REJECT",
+        "PUBLIC_INPUTS_MISMATCH",
+      ],
     ];
     for (const [label, form, verdict, code] of cases) {
       const v = await checkBlock(label, page, { root: block.fromRoot, ...form });
       assert.equal(v.verdict, verdict, `${label}: ${v.text}`);
       assert.equal(v.code, code, label);
-      const n = checkBlockBody({ block: form.blockJson, proof: form.proof }, { fromRoot: parseRoot(block.fromRoot), ...(form.toRoot ? { toRoot: parseRoot(form.toRoot) } : {}) });
-      assert.deepEqual([n.ok ? "ACCEPT" : "REJECT", n.code ?? "", n.operation === undefined ? "" : String(n.operation)], [v.verdict, v.code, v.operation], `${label}: Node's verdict`);
+      const n = checkBlockBody(
+        { block: form.blockJson, proof: form.proof },
+        { fromRoot: parseRoot(block.fromRoot), ...(form.toRoot ? { toRoot: parseRoot(form.toRoot) } : {}) },
+      );
+      assert.deepEqual(
+        [n.ok ? "ACCEPT" : "REJECT", n.code ?? "", n.operation === undefined ? "" : String(n.operation)],
+        [v.verdict, v.code, v.operation],
+        `${label}: Node's verdict`,
+      );
     }
     const unpinned = await checkBlock("v3-block-unpinned", page, { root: "", blockJson: block.blockJson, proof });
     assert.deepEqual([unpinned.verdict, unpinned.trust], ["ACCEPT", "unpinned"], unpinned.text);
@@ -575,14 +696,19 @@ test("browser: verdicts on altered block bodies equal Node's (checkBlockBody bun
   ];
   const page = await browser.newPage();
   await page.goto(`${server.base}/verify/`);
-  const inBrowser = await page.evaluate(async (list, from, to) => {
-    const s = (globalThis as any).ssgkr;
-    await s.ready();
-    return list.map(([, body]) => {
-      const v = s.checkBlockBody(body, { fromRoot: s.parseRoot(from), toRoot: s.parseRoot(to) });
-      return { ok: v.ok as boolean, code: (v.code ?? "") as string, operation: (v.operation ?? -1) as number };
-    });
-  }, cases, block.fromRoot, block.toRoot);
+  const inBrowser = await page.evaluate(
+    async (list, from, to) => {
+      const s = (globalThis as any).ssgkr;
+      await s.ready();
+      return list.map(([, body]) => {
+        const v = s.checkBlockBody(body, { fromRoot: s.parseRoot(from), toRoot: s.parseRoot(to) });
+        return { ok: v.ok as boolean, code: (v.code ?? "") as string, operation: (v.operation ?? -1) as number };
+      });
+    },
+    cases,
+    block.fromRoot,
+    block.toRoot,
+  );
   await page.close();
   const codes = new Set<string>();
   cases.forEach(([label, body], i) => {

@@ -82,7 +82,8 @@ export const V3_TEST_UPDATES: readonly BlockUpdate[] = [
 /** Records [from, from + n) of the bundled npm subset as block inserts. */
 export function npmInserts(from: number, n: number): BlockUpdate[] {
   const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n");
-  if (from + n > lines.length - 1) throw new RangeError(`the npm subset has ${lines.length - 1} records, fewer than ${from + n}`);
+  if (from + n > lines.length - 1)
+    throw new RangeError(`the npm subset has ${lines.length - 1} records, fewer than ${from + n}`);
   return lines.slice(from, from + n).map((l) => {
     const r = JSON.parse(l) as { name: string; value: string | null };
     return { op: "insert", name: r.name, value: r.value };
@@ -94,7 +95,10 @@ export function npmInserts(from: number, n: number): BlockUpdate[] {
  * `updates` applied as one profile v3 block (`proveBlockToDir`, written to `dir/sub-block`); the
  * registry is closed again.
  */
-export async function makeV3Block(dir: string, opts: { depth: number; records: number; updates: readonly BlockUpdate[]; sub?: string }): Promise<V3BlockFiles> {
+export async function makeV3Block(
+  dir: string,
+  opts: { depth: number; records: number; updates: readonly BlockUpdate[]; sub?: string },
+): Promise<V3BlockFiles> {
   const sub = opts.sub ?? "v3-db";
   const store = NameStore.openOrCreate(join(dir, sub), { depth: opts.depth });
   try {
@@ -118,7 +122,9 @@ export async function makeV3Block(dir: string, opts: { depth: number; records: n
 /** Builds the verifier page into `dir/web`. */
 export async function buildPage(dir: string): Promise<string> {
   const out = join(dir, "web");
-  const { buildWeb } = (await import(pathToFileURL(join(ROOT, "scripts", "build-web.mjs")).href)) as { buildWeb: (d: string) => Promise<unknown> };
+  const { buildWeb } = (await import(pathToFileURL(join(ROOT, "scripts", "build-web.mjs")).href)) as {
+    buildWeb: (d: string) => Promise<unknown>;
+  };
   await buildWeb(out);
   return out;
 }
@@ -140,7 +146,19 @@ export function tokenFile(dir: string): string {
 
 /** Chromium flags: no sandbox as root, and nothing that reaches an outside host. */
 export function chromiumArgs(userDataDir: string): string[] {
-  return ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions", "--no-default-browser-check", `--user-data-dir=${userDataDir}`];
+  return [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-default-browser-check",
+    `--user-data-dir=${userDataDir}`,
+  ];
 }
 
 /** Launches headless Chromium (puppeteer-core; no browser download; `--headless` is in the flags). */
@@ -149,7 +167,12 @@ export async function launchChromium(dir: string) {
   const { launch } = await import("puppeteer-core");
   const userDataDir = join(dir, "chromium-profile");
   mkdirSync(userDataDir, { recursive: true });
-  return launch({ executablePath: CHROMIUM, headless: false, args: chromiumArgs(userDataDir), defaultViewport: { width: 1000, height: 900 } });
+  return launch({
+    executablePath: CHROMIUM,
+    headless: false,
+    args: chromiumArgs(userDataDir),
+    defaultViewport: { width: 1000, height: 900 },
+  });
 }
 
 export function removeDir(dir: string): void {
@@ -158,7 +181,11 @@ export function removeDir(dir: string): void {
 
 /** `POST /v1/verify` of `body` (JSON-encoded unless it is already text): the status and the JSON answer. */
 export async function postVerify(base: string, body: unknown): Promise<{ status: number; json: Record<string, any> }> {
-  const res = await fetch(`${base}/v1/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const res = await fetch(`${base}/v1/verify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 }
 
@@ -168,9 +195,16 @@ const execFileAsync = promisify(execFile);
  * Runs `ssgkr` (bin/ssgkr.js) in `cwd` as a child process without blocking this process's event
  * loop, so a server started by the test keeps answering it: exit status and output.
  */
-export async function runSsgkr(cwd: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+export async function runSsgkr(
+  cwd: string,
+  ...args: string[]
+): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
-    const r = await execFileAsync(process.execPath, [join(ROOT, "bin", "ssgkr.js"), ...args], { cwd, encoding: "utf8", timeout: 120_000 });
+    const r = await execFileAsync(process.execPath, [join(ROOT, "bin", "ssgkr.js"), ...args], {
+      cwd,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     return { status: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };

@@ -45,7 +45,11 @@ function harness(overrides: Partial<PoolCoreOptions<State>> = {}) {
     ...overrides,
   });
   const until = async (pred: () => boolean) => {
-    while (!pred()) await new Promise<void>((r) => { wake = r; setTimeout(r, 50); });
+    while (!pred())
+      await new Promise<void>((r) => {
+        wake = r;
+        setTimeout(r, 50);
+      });
   };
   return { core, events, crashes, broken, until, spawned: () => spawned };
 }
@@ -56,7 +60,10 @@ test("the core starts its workers and forwards their messages with the slot", as
   const h = harness();
   try {
     assert.equal(h.core.slots.length, 2);
-    assert.deepEqual(h.core.slots.map((s) => s.index), [0, 1]);
+    assert.deepEqual(
+      h.core.slots.map((s) => s.index),
+      [0, 1],
+    );
     ask(h.core.slots[1]!, { type: "echo", value: 5 });
     await h.until(() => h.events.includes("message 1"));
     assert.equal((h.core.slots[1]!.state.replies[0] as { value: number }).value, 5);
@@ -72,7 +79,10 @@ test("a worker that exits is a crash: onCrash with its exit code, then a fresh w
     const before = h.core.slots[0]!;
     ask(before, { type: "exit", value: 9 });
     await h.until(() => h.events.includes("respawn 0->0"));
-    assert.deepEqual(h.events.filter((e) => e.startsWith("crash") || e.startsWith("respawn")), ["crash 0", "respawn 0->0"]);
+    assert.deepEqual(
+      h.events.filter((e) => e.startsWith("crash") || e.startsWith("respawn")),
+      ["crash 0", "respawn 0->0"],
+    );
     assert.equal(h.crashes[0]!.exitCode, 9);
     assert.match(h.crashes[0]!.reason, /exited with code 9/);
     assert.notEqual(h.core.slots[0], before, "the slot holds a new worker");
@@ -145,6 +155,27 @@ test("unrefIdle workers do not keep the process alive until busy; bad sizes are 
   } finally {
     await h.core.close();
   }
-  assert.throws(() => new PoolCore<State>({ size: 0, spawn: () => new Worker(url), initialState: () => ({ replies: [] }), onMessage: () => undefined, onCrash: () => undefined }), RangeError);
-  assert.throws(() => new PoolCore<State>({ size: 1, maxConsecutiveCrashes: 0, spawn: () => new Worker(url), initialState: () => ({ replies: [] }), onMessage: () => undefined, onCrash: () => undefined }), RangeError);
+  assert.throws(
+    () =>
+      new PoolCore<State>({
+        size: 0,
+        spawn: () => new Worker(url),
+        initialState: () => ({ replies: [] }),
+        onMessage: () => undefined,
+        onCrash: () => undefined,
+      }),
+    RangeError,
+  );
+  assert.throws(
+    () =>
+      new PoolCore<State>({
+        size: 1,
+        maxConsecutiveCrashes: 0,
+        spawn: () => new Worker(url),
+        initialState: () => ({ replies: [] }),
+        onMessage: () => undefined,
+        onCrash: () => undefined,
+      }),
+    RangeError,
+  );
 });

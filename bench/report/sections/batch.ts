@@ -25,7 +25,11 @@ export const batchSection: SectionRenderer = (data, ctx) => {
       barChart({
         title: "Mixed-batch throughput, per second of wall time (median)",
         labels,
-        series: [{ label: "proofs / s", values: prove }, { label: "verifications / s", values: verify }, { label: "prove + verify / s", values: both }],
+        series: [
+          { label: "proofs / s", values: prove },
+          { label: "verifications / s", values: verify },
+          { label: "prove + verify / s", values: both },
+        ],
         yTitle: "per second",
       }),
     ],
@@ -35,7 +39,14 @@ export const batchSection: SectionRenderer = (data, ctx) => {
         columns: ["run", "prove", "verify", "prove + verify", "bytes identical to serial", "start + warm-up ms"],
         rows: [
           ["serial", summaryCell(serial), "", "", "", ""],
-          ...pools.map((p) => [`${num(p["workers"]) ?? "?"} worker(s)`, summaryCell(p["prove"]), summaryCell(p["verify"]), summaryCell(p["proveVerify"]), p["identical"] as boolean | undefined, num(p["startupMs"])]),
+          ...pools.map((p) => [
+            `${num(p["workers"]) ?? "?"} worker(s)`,
+            summaryCell(p["prove"]),
+            summaryCell(p["verify"]),
+            summaryCell(p["proveVerify"]),
+            p["identical"] as boolean | undefined,
+            num(p["startupMs"]),
+          ]),
         ],
       },
     ],

@@ -24,4 +24,14 @@ export const SECTION_RENDERERS: Readonly<Record<string, SectionRenderer>> = {
 };
 
 /** Order of sections in the page; other files follow alphabetically. */
-export const SECTION_ORDER: readonly string[] = ["primitives", "memory", "prepare", "prove", "verify", "batch", "size", "registry", "serving"];
+export const SECTION_ORDER: readonly string[] = [
+  "primitives",
+  "memory",
+  "prepare",
+  "prove",
+  "verify",
+  "batch",
+  "size",
+  "registry",
+  "serving",
+];

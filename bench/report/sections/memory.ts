@@ -56,18 +56,47 @@ export const memorySection: SectionRenderer = (data, ctx) => {
     });
   const headline = data["headline"];
   const tables: Table[] = [];
-  if (isRecord(headline)) tables.push({ caption: "headline", columns: ["key", "value"], rows: Object.entries(headline).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : (v as string | number | boolean | null)]) });
+  if (isRecord(headline))
+    tables.push({
+      caption: "headline",
+      columns: ["key", "value"],
+      rows: Object.entries(headline).map(([k, v]) => [
+        k,
+        typeof v === "object" ? JSON.stringify(v) : (v as string | number | boolean | null),
+      ]),
+    });
   const failures = all.filter((p) => !p.ok);
-  if (failures.length > 0) tables.push({ caption: "runs that failed (cap reached)", columns: ["family", "oracle", "width", "peak RSS MiB", "failure"], rows: failures.map((p) => [p.family, p.oracle, p.width, p.rss, p.failure]) });
+  if (failures.length > 0)
+    tables.push({
+      caption: "runs that failed (cap reached)",
+      columns: ["family", "oracle", "width", "peak RSS MiB", "failure"],
+      rows: failures.map((p) => [p.family, p.oracle, p.width, p.rss, p.failure]),
+    });
   return {
     name: ctx.name,
     file: ctx.file,
     title: "Memory: sparse vs dense layer oracle",
     conditions: ctx.conditions,
-    notes: ["solid lines: sparse oracle; dashed: dense; dotted: dense tables only (setup without proving); failed runs (time/RSS caps) are left out of the lines and listed below"],
+    notes: [
+      "solid lines: sparse oracle; dashed: dense; dotted: dense tables only (setup without proving); failed runs (time/RSS caps) are left out of the lines and listed below",
+    ],
     charts: [
-      xyChart({ title: "Peak RSS vs layer width (log–log)", series: series((p) => p.rss), xTitle: "width (gates)", yTitle: "peak RSS (MiB)", logX: true, logY: true }),
-      xyChart({ title: "Prove time vs layer width (log–log)", series: series((p) => p.proveMs), xTitle: "width (gates)", yTitle: "prove (ms)", logX: true, logY: true }),
+      xyChart({
+        title: "Peak RSS vs layer width (log–log)",
+        series: series((p) => p.rss),
+        xTitle: "width (gates)",
+        yTitle: "peak RSS (MiB)",
+        logX: true,
+        logY: true,
+      }),
+      xyChart({
+        title: "Prove time vs layer width (log–log)",
+        series: series((p) => p.proveMs),
+        xTitle: "width (gates)",
+        yTitle: "prove (ms)",
+        logX: true,
+        logY: true,
+      }),
     ],
     tables,
   };

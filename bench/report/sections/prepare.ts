@@ -9,12 +9,24 @@ import type { SectionRenderer, Table } from "../model.js";
 export const prepareSection: SectionRenderer = (data, ctx) => {
   const rows = needRecords(data, "kinds");
   const labels = rows.map((r) => `${str(r["kind"]) ?? "?"} d${num(r["depth"]) ?? "?"}`);
-  const phases = [["compileMs", "compile"], ["commitmentMs", "commitment"], ["wiringMs", "wiring"]] as const;
+  const phases = [
+    ["compileMs", "compile"],
+    ["commitmentMs", "commitment"],
+    ["wiringMs", "wiring"],
+  ] as const;
   const tables: Table[] = [
     {
       caption: "ms per call: median (min–max)",
       columns: ["kind", "depth", "gates", "compile", "commitment", "wiring", "prepare"],
-      rows: rows.map((r) => [str(r["kind"]), num(r["depth"]), num(r["gates"]), summaryCell(r["compileMs"]), summaryCell(r["commitmentMs"]), summaryCell(r["wiringMs"]), summaryCell(r["prepareMs"])]),
+      rows: rows.map((r) => [
+        str(r["kind"]),
+        num(r["depth"]),
+        num(r["gates"]),
+        summaryCell(r["compileMs"]),
+        summaryCell(r["commitmentMs"]),
+        summaryCell(r["wiringMs"]),
+        summaryCell(r["prepareMs"]),
+      ]),
     },
   ];
   const allKinds = data["allKinds"];
@@ -22,14 +34,24 @@ export const prepareSection: SectionRenderer = (data, ctx) => {
     tables.push({
       caption: "all three kinds per depth (prepareAll), ms",
       columns: ["depth", "prepareAll", "commitments: two lanes", "four SIMD lanes", "one by one"],
-      rows: allKinds.map((r) => [num(r["depth"]), summaryCell(r["prepareAllMs"]), summaryCell((r["commitments"] as Record<string, unknown> | undefined)?.["twoLanesMs"]), summaryCell((r["commitments"] as Record<string, unknown> | undefined)?.["fourSimdLanesMs"]), summaryCell((r["commitments"] as Record<string, unknown> | undefined)?.["oneByOneMs"])]),
+      rows: allKinds.map((r) => [
+        num(r["depth"]),
+        summaryCell(r["prepareAllMs"]),
+        summaryCell((r["commitments"] as Record<string, unknown> | undefined)?.["twoLanesMs"]),
+        summaryCell((r["commitments"] as Record<string, unknown> | undefined)?.["fourSimdLanesMs"]),
+        summaryCell((r["commitments"] as Record<string, unknown> | undefined)?.["oneByOneMs"]),
+      ]),
     });
   }
   const cold = data["cold"];
   const notes: string[] = [];
   if (isRecord(cold)) {
-    const a = num(cold["prepareMsMedian"]), b = num(cold["prepareAllMsMedian"]);
-    if (a !== undefined || b !== undefined) notes.push(`cold start (fresh process, median): prepare ${a?.toFixed(1) ?? "—"} ms, prepareAll ${b?.toFixed(1) ?? "—"} ms`);
+    const a = num(cold["prepareMsMedian"]),
+      b = num(cold["prepareAllMsMedian"]);
+    if (a !== undefined || b !== undefined)
+      notes.push(
+        `cold start (fresh process, median): prepare ${a?.toFixed(1) ?? "—"} ms, prepareAll ${b?.toFixed(1) ?? "—"} ms`,
+      );
   }
   return {
     name: ctx.name,

@@ -11,7 +11,8 @@ export const primitivesSection: SectionRenderer = (data, ctx) => {
   const label = (r: Record<string, unknown>) => `${str(r["op"]) ?? "?"} 2^${num(r["logSize"]) ?? "?"}`;
   const ts = rows.map((r) => median(at(r, "ts.rate")));
   const wasm = rows.map((r) => median(at(r, "wasm.rate")));
-  if (ts.every((x) => x === undefined) && wasm.every((x) => x === undefined)) throw new Error("rows carry no ts.rate or wasm.rate");
+  if (ts.every((x) => x === undefined) && wasm.every((x) => x === undefined))
+    throw new Error("rows carry no ts.rate or wasm.rate");
   return {
     name: ctx.name,
     file: ctx.file,
@@ -22,7 +23,10 @@ export const primitivesSection: SectionRenderer = (data, ctx) => {
       barChart({
         title: "Primitive rates, millions per second (median; log scale)",
         labels: rows.map(label),
-        series: [{ label: "TypeScript", values: ts }, { label: "WASM", values: wasm }],
+        series: [
+          { label: "TypeScript", values: ts },
+          { label: "WASM", values: wasm },
+        ],
         yTitle: "M items / s",
         logY: true,
       }),

@@ -18,7 +18,8 @@ function rowsOf(data: Record<string, unknown>): { path: string; rows: Record<str
 }
 
 function fieldLike(rows: readonly Record<string, unknown>[], pattern: RegExp): string | undefined {
-  for (const r of rows) for (const [k, v] of Object.entries(r)) if (pattern.test(k) && median(v) !== undefined) return k;
+  for (const r of rows)
+    for (const [k, v] of Object.entries(r)) if (pattern.test(k) && median(v) !== undefined) return k;
   return undefined;
 }
 
@@ -26,15 +27,24 @@ export const proveSection: SectionRenderer = (data, ctx) => {
   const { path, rows } = rowsOf(data);
   const fresh = fieldLike(rows, /fresh/i);
   const prepared = fieldLike(rows, /prepared/i);
-  if (fresh === undefined && prepared === undefined) throw new ReportShapeError(`${path}[].*`, "fields named …fresh… or …prepared…");
-  const series = [fresh, prepared].filter((k): k is string => k !== undefined).map((k) => ({ label: k, values: rows.map((r) => median(r[k])) }));
+  if (fresh === undefined && prepared === undefined)
+    throw new ReportShapeError(`${path}[].*`, "fields named …fresh… or …prepared…");
+  const series = [fresh, prepared]
+    .filter((k): k is string => k !== undefined)
+    .map((k) => ({ label: k, values: rows.map((r) => median(r[k])) }));
   const notes: string[] = [];
   if (fresh && prepared) {
-    const ratios = rows.map((r) => {
-      const a = median(r[fresh]), b = median(r[prepared]);
-      return a !== undefined && b !== undefined && b > 0 ? a / b : undefined;
-    }).filter((x): x is number => x !== undefined);
-    if (ratios.length > 0) notes.push(`fresh / prepared: ${fmtNumber(Math.min(...ratios))}–${fmtNumber(Math.max(...ratios))}× (reference engine: prepared 3.5–4.5× faster than fresh)`);
+    const ratios = rows
+      .map((r) => {
+        const a = median(r[fresh]),
+          b = median(r[prepared]);
+        return a !== undefined && b !== undefined && b > 0 ? a / b : undefined;
+      })
+      .filter((x): x is number => x !== undefined);
+    if (ratios.length > 0)
+      notes.push(
+        `fresh / prepared: ${fmtNumber(Math.min(...ratios))}–${fmtNumber(Math.max(...ratios))}× (reference engine: prepared 3.5–4.5× faster than fresh)`,
+      );
   }
   return {
     name: ctx.name,
@@ -42,7 +52,14 @@ export const proveSection: SectionRenderer = (data, ctx) => {
     title: "Prove: fresh vs prepared",
     conditions: ctx.conditions,
     notes,
-    charts: [barChart({ title: "Prove one request, ms (median): fresh vs prepared", labels: rows.map((r, i) => rowLabel(r, i)), series, yTitle: "ms" })],
+    charts: [
+      barChart({
+        title: "Prove one request, ms (median): fresh vs prepared",
+        labels: rows.map((r, i) => rowLabel(r, i)),
+        series,
+        yTitle: "ms",
+      }),
+    ],
     tables: [rowsTable(path, rows)],
   };
 };

@@ -13,14 +13,18 @@ import { formatRoot } from "../../registry/root.js";
 
 function integerOption(flag: string, text: string, min: number): number {
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) {
-    throw new CliError("BAD_OPTION", `demo: ${flag} must be an integer ≥ ${min}${flag === "--limit" ? ' or "all"' : ""}, got ${JSON.stringify(text)}`);
+    throw new CliError(
+      "BAD_OPTION",
+      `demo: ${flag} must be an integer ≥ ${min}${flag === "--limit" ? ' or "all"' : ""}, got ${JSON.stringify(text)}`,
+    );
   }
   return Number(text);
 }
 
 const thousands = (n: number) => n.toLocaleString("en-US");
 
-const millis = (ms: number | undefined) => (ms === undefined ? "-" : ms >= 100 ? thousands(Math.round(ms)) : ms.toFixed(1));
+const millis = (ms: number | undefined) =>
+  ms === undefined ? "-" : ms >= 100 ? thousands(Math.round(ms)) : ms.toFixed(1);
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -30,8 +34,22 @@ function verdictText(s: DemoStep): string {
 
 /** The `ssgkr registry verify` line that repeats a step's check. */
 export function stepCommand(r: Pick<DemoReport, "depth" | "leafMaxFields">, s: DemoStep): string {
-  const base = { name: s.name, request: s.files.request, proof: s.files.proof, depth: r.depth, leafMaxFields: r.leafMaxFields };
-  return "side" in s.claim ? verifyCommand({ ...base, side: s.claim.side, root: s.claim.root }) : verifyCommand({ ...base, old: s.claim.old, new: s.claim.new, oldRoot: s.claim.oldRoot, newRoot: s.claim.newRoot });
+  const base = {
+    name: s.name,
+    request: s.files.request,
+    proof: s.files.proof,
+    depth: r.depth,
+    leafMaxFields: r.leafMaxFields,
+  };
+  return "side" in s.claim
+    ? verifyCommand({ ...base, side: s.claim.side, root: s.claim.root })
+    : verifyCommand({
+        ...base,
+        old: s.claim.old,
+        new: s.claim.new,
+        oldRoot: s.claim.oldRoot,
+        newRoot: s.claim.newRoot,
+      });
 }
 
 /** The text report: header, the table of steps, each step's check command, the roots and the summary line. */
@@ -51,18 +69,32 @@ export function formatReport(r: DemoReport, ok: boolean, removed = false): strin
   ]);
   const right = new Set([3, 4, 5]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => [...row[i]!].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   const out: string[] = [];
   out.push(`ssgkr demo: ${r.records.toLocaleString("en-US")} records of ${r.source}`);
-  out.push(`directory   ${r.dir}${removed ? " (removed after the demo; rerun with --keep or --dir DIR to keep the files the commands below read)" : ""}`);
-  out.push(`registry    name-keyed (record-leaf-v2): key = first ${r.depth} bits of Keccak-256(name), leaf bound ${r.leafMaxFields}; import ${seconds(r.importMs)}, prepare 3 circuits once ${seconds(r.prepareMs)}`);
+  out.push(
+    `directory   ${r.dir}${removed ? " (removed after the demo; rerun with --keep or --dir DIR to keep the files the commands below read)" : ""}`,
+  );
+  out.push(
+    `registry    name-keyed (record-leaf-v2): key = first ${r.depth} bits of Keccak-256(name), leaf bound ${r.leafMaxFields}; import ${seconds(r.importMs)}, prepare 3 circuits once ${seconds(r.prepareMs)}`,
+  );
   out.push("");
   out.push(line(header));
   for (const row of rows) out.push(line(row));
   out.push("");
-  out.push("verify ms is the counterparty call (verifyRecordProof / verifyRecordUpdateProof: claim checks, then the proof) with the");
-  out.push("circuits prepared once and derived wiring, as `npm run bench -- verify` measures; a fresh `ssgkr registry verify`");
-  out.push("process also prepares the circuit of its proof first (about a second at depth 48), which the demo did once above.");
+  out.push(
+    "verify ms is the counterparty call (verifyRecordProof / verifyRecordUpdateProof: claim checks, then the proof) with the",
+  );
+  out.push(
+    "circuits prepared once and derived wiring, as `npm run bench -- verify` measures; a fresh `ssgkr registry verify`",
+  );
+  out.push(
+    "process also prepares the circuit of its proof first (about a second at depth 48), which the demo did once above.",
+  );
   out.push("");
   for (const s of r.steps) {
     out.push(`  ${s.id.padEnd(3)} ${s.description}`);
@@ -71,9 +103,12 @@ export function formatReport(r: DemoReport, ok: boolean, removed = false): strin
   }
   out.push("");
   out.push("roots (8 field elements; R0 is the root after the import):");
-  for (const root of r.roots) out.push(`  ${root.label}  ${formatRoot(root.root)}${root.after ? `  after ${root.after}` : ""}`);
+  for (const root of r.roots)
+    out.push(`  ${root.label}  ${formatRoot(root.root)}${root.after ? `  after ${root.after}` : ""}`);
   out.push("");
-  out.push(`files: ${join(r.dir, "steps")}/<step>/request.json, proof.bin and statement.json (registry database in ${r.registryDir})`);
+  out.push(
+    `files: ${join(r.dir, "steps")}/<step>/request.json, proof.bin and statement.json (registry database in ${r.registryDir})`,
+  );
   for (const s of r.steps) out.push(`  ${s.id.padEnd(3)} ${relative(r.dir, s.files.dir)}`);
   out.push("");
   const accepted = r.steps.filter((s) => s.expected === "ACCEPT").length;
@@ -123,8 +158,21 @@ function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
 }
 
 /** The action of `ssgkr demo`, with what commander parsed (the command's definition is in demo.ts). */
-export async function runDemoCommand(setExit: (code: number) => void, opts: { dir?: string; keep?: boolean; source: string; limit: string; depth: string; threads?: string; json?: boolean; fault?: string }): Promise<void> {
-  if (opts.source !== "npm-repos") throw new CliError("BAD_OPTION", `demo: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
+export async function runDemoCommand(
+  setExit: (code: number) => void,
+  opts: {
+    dir?: string;
+    keep?: boolean;
+    source: string;
+    limit: string;
+    depth: string;
+    threads?: string;
+    json?: boolean;
+    fault?: string;
+  },
+): Promise<void> {
+  if (opts.source !== "npm-repos")
+    throw new CliError("BAD_OPTION", `demo: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`);
   const limit = opts.limit === "all" ? ("all" as const) : integerOption("--limit", opts.limit, 3);
   const depth = integerOption("--depth", opts.depth, 1);
   const threads = opts.threads === undefined ? undefined : integerOption("--threads", opts.threads, 0);
@@ -149,4 +197,3 @@ export async function runDemoCommand(setExit: (code: number) => void, opts: { di
     if (removeAfter) rmSync(dir, { recursive: true, force: true });
   }
 }
-

@@ -27,4 +27,3 @@ export async function runFixtureCommand(opts: { kind: string; depth: string; key
   }
   process.stdout.write(JSON.stringify(requestToJson(fromOpRequest(fx, depth, fx.config.leafMaxFields))) + "\n");
 }
-

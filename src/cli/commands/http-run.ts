@@ -36,7 +36,11 @@ interface HttpOpts {
  */
 export function parseVerifyConfig(text: string): VerifyConfig {
   const m = /^(\d{1,9}):(\d{1,9})$/.exec(text.trim());
-  if (!m) throw new CliError("BAD_OPTION", `--verify-config ${JSON.stringify(text)}: must be DEPTH:LEAF_MAX_FIELDS, e.g. 24:31`);
+  if (!m)
+    throw new CliError(
+      "BAD_OPTION",
+      `--verify-config ${JSON.stringify(text)}: must be DEPTH:LEAF_MAX_FIELDS, e.g. 24:31`,
+    );
   try {
     const cfg = syncConfig({ depth: Number(m[1]), leafMaxFields: Number(m[2]) });
     return { depth: cfg.depth, leafMaxFields: cfg.leafMaxFields };
@@ -54,7 +58,9 @@ async function ensureWeb(): Promise<string> {
     const { buildWeb } = (await import(script)) as { buildWeb: (dir: string) => Promise<unknown> };
     await buildWeb(DEFAULT_WEB_DIR);
   } catch (e) {
-    process.stderr.write(`notice: the verifier page is not built and cannot be built here (${e instanceof SsgkrError ? e.message : (e as Error).message.split("\n")[0]}); /verify answers 503 WEB_NOT_BUILT; in a clone, \`npm ci\` builds the page; an installed package ships it, so reinstall it, or give --web DIR\n`);
+    process.stderr.write(
+      `notice: the verifier page is not built and cannot be built here (${e instanceof SsgkrError ? e.message : (e as Error).message.split("\n")[0]}); /verify answers 503 WEB_NOT_BUILT; in a clone, \`npm ci\` builds the page; an installed package ships it, so reinstall it, or give --web DIR\n`,
+    );
   }
   return DEFAULT_WEB_DIR;
 }
@@ -77,7 +83,17 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   // The block prover writes the registry (its kept block proofs), so it opens it for writing; writes over HTTP still need the token.
   const proveBlocks = opts.proveBlocks !== false;
   const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
-  const { app, verifyConfigs: served } = await createRegistryApp({ store, ...(token !== undefined ? { token } : {}), ...(opts.cors !== undefined ? { cors: opts.cors } : {}), webDir, rateLimit, cacheBytes: cacheMb * 1024 * 1024, verifyConfigs, ...(signingKey !== undefined ? { signingKey } : {}), proveBlocks });
+  const { app, verifyConfigs: served } = await createRegistryApp({
+    store,
+    ...(token !== undefined ? { token } : {}),
+    ...(opts.cors !== undefined ? { cors: opts.cors } : {}),
+    webDir,
+    rateLimit,
+    cacheBytes: cacheMb * 1024 * 1024,
+    verifyConfigs,
+    ...(signingKey !== undefined ? { signingKey } : {}),
+    proveBlocks,
+  });
   let address: string;
   try {
     address = await app.listen({ host, port });
@@ -85,7 +101,9 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     await store.close();
     throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
   }
-  process.stdout.write(`listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}${signingKey !== undefined ? `, checkpoints signed by ${signingKey.verifierKey}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`);
+  process.stdout.write(
+    `listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}${signingKey !== undefined ? `, checkpoints signed by ${signingKey.verifierKey}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);
@@ -95,4 +113,3 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   await store.close();
   setExit(EXIT_OK);
 }
-

@@ -14,16 +14,34 @@ import type { Command } from "commander";
 export function registerRegistryHttp(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("http")
-    .description("serve the registry over HTTP: reads, proofs, verification, token-guarded writes, the verifier page at /verify (docs/http.md)")
+    .description(
+      "serve the registry over HTTP: reads, proofs, verification, token-guarded writes, the verifier page at /verify (docs/http.md)",
+    )
     .requiredOption("--db <dir>", "registry database directory")
     .option("--listen <host:port>", "listen address; port 0 picks a free port", "127.0.0.1:8080")
-    .option("--token-file <file>", "file holding the bearer token of the write routes (trimmed); without it the server is read-only")
+    .option(
+      "--token-file <file>",
+      "file holding the bearer token of the write routes (trimmed); without it the server is read-only",
+    )
     .option("--cors <origin>", "allow this origin (or *) to call the API from a browser; off by default")
     .option("--rate-limit <n>", "requests per minute per client address; 0 = unlimited", "600")
     .option("--cache-mb <n>", "proof cache budget, MiB; 0 = no cache", "128")
-    .option("--web <dir>", "folder of the built verifier page (default dist/web: shipped in the package, built by `npm ci` in a clone)")
-    .option("--verify-config <depth:leaf>", "let POST /v1/verify also verify proofs of this depth and leaf bound, e.g. 24:31 (repeatable; prepared at start-up); it always verifies the registry's own", (v: string, all: string[] | undefined) => [...(all ?? []), v])
-    .option("--signing-key <keyfile>", "sign checkpoints with this key (`ssgkr registry keygen`): GET /v1/checkpoint serves the head's, and every proof carries the checkpoint it is about")
-    .option("--no-prove-blocks", "do not run the block prover (by default the server proves each committed batch in the background, for GET /v1/consistency)")
+    .option(
+      "--web <dir>",
+      "folder of the built verifier page (default dist/web: shipped in the package, built by `npm ci` in a clone)",
+    )
+    .option(
+      "--verify-config <depth:leaf>",
+      "let POST /v1/verify also verify proofs of this depth and leaf bound, e.g. 24:31 (repeatable; prepared at start-up); it always verifies the registry's own",
+      (v: string, all: string[] | undefined) => [...(all ?? []), v],
+    )
+    .option(
+      "--signing-key <keyfile>",
+      "sign checkpoints with this key (`ssgkr registry keygen`): GET /v1/checkpoint serves the head's, and every proof carries the checkpoint it is about",
+    )
+    .option(
+      "--no-prove-blocks",
+      "do not run the block prover (by default the server proves each committed batch in the background, for GET /v1/consistency)",
+    )
     .action(async (opts) => (await import("./http-run.js")).runHttpCommand(setExit, opts));
 }

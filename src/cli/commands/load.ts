@@ -17,18 +17,21 @@ const HELP: Record<string, string> = {
   repeat: "run repeat number (default 1)",
   "control-samples": "control fixtures per kind, 0 = no controls (default 2)",
   "max-pending": "pending map bound; overflow = frontend_max_pending (default 8192)",
-  "sender-queue": "frames per target waiting for the socket; overflow = frontend_sender_queue_full_or_closed (default 1024)",
+  "sender-queue":
+    "frames per target waiting for the socket; overflow = frontend_sender_queue_full_or_closed (default 1024)",
   "deadline-poll-ms": "deadline scanner period (default 10)",
   "drain-ms": "wait for outstanding replies after the last offer (default 30000)",
   "connect-timeout-ms": "connection timeout per target (default 5000)",
-  profile: "compat-v1 (protocol 1, one proof per reply) or v2 (protocol 2, served aggregates verified once per batch) (default compat-v1)",
+  profile:
+    "compat-v1 (protocol 1, one proof per reply) or v2 (protocol 2, served aggregates verified once per batch) (default compat-v1)",
   out: "new output directory: records.ndjson, summary.json, report.html (required)",
   nats: "NATS JetStream broker nats://HOST:PORT[,…] in place of --targets (docs/scale-out.md)",
   "nats-creds": "NATS credentials file (user JWT + nkey seed)",
   "nats-tls-ca": "CA certificate (PEM) of the brokers' TLS certificates",
   "nats-tls-cert": "client certificate (PEM) for mutual TLS (with --nats-tls-key)",
   "nats-tls-key": "client key (PEM) for mutual TLS",
-  resume: "(flag, with --nats) continue the run recorded in --out: same run id and schedule, results read back from the broker",
+  resume:
+    "(flag, with --nats) continue the run recorded in --out: same run id and schedule, results read back from the broker",
 };
 
 /**
@@ -40,9 +43,16 @@ const HELP: Record<string, string> = {
 export function registerLoad(program: Command, setExit: (code: number) => void): void {
   const cmd = program
     .command("load")
-    .description("open-loop load generator with a verifying frontend (compat-v1 §16.5); every option is --name VALUE, or SSGR_NAME in the environment")
+    .description(
+      "open-loop load generator with a verifying frontend (compat-v1 §16.5); every option is --name VALUE, or SSGR_NAME in the environment",
+    )
     .allowUnknownOption()
     .allowExcessArguments()
-    .addHelpText("after", "\nOptions (each --name VALUE):\n" + [...LOAD_OPTION_NAMES, ...LOAD_FLAG_NAMES].map((n) => `  --${n.padEnd(20)} ${HELP[n] ?? ""}`).join("\n") + "\n");
+    .addHelpText(
+      "after",
+      "\nOptions (each --name VALUE):\n" +
+        [...LOAD_OPTION_NAMES, ...LOAD_FLAG_NAMES].map((n) => `  --${n.padEnd(20)} ${HELP[n] ?? ""}`).join("\n") +
+        "\n",
+    );
   cmd.action(async (_opts, command) => (await import("./load-run.js")).runLoadCommand(setExit, _opts, command));
 }

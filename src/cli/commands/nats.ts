@@ -8,7 +8,9 @@ import { DEFAULT_STREAM_SETTINGS, STREAM_OPTION_NAMES, type StreamSettings } fro
  * incompatible existing stream).
  */
 export function registerNats(program: Command, setExit: (code: number) => void): void {
-  const nats = program.command("nats").description("NATS JetStream broker set-up for scale-out serving (docs/scale-out.md)");
+  const nats = program
+    .command("nats")
+    .description("NATS JetStream broker set-up for scale-out serving (docs/scale-out.md)");
   const setup = nats
     .command("setup")
     .description("create or update the SSGKR_JOBS and SSGKR_RESULTS streams and the job consumers (idempotent)")

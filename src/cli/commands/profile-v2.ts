@@ -22,19 +22,41 @@ export function isV2Proof(bytes: Uint8Array): boolean {
 }
 
 /** Reads the request files of `--request` / `--requests`; they must share kind, depth and leaf bound. */
-export function readRequests(opts: { request?: string; requests?: string }): { files: SyncRequest[]; requests: OpRequest[]; aggregate: boolean } {
-  if (opts.request !== undefined && opts.requests !== undefined) throw new CliError("USAGE", "give either --request or --requests, not both");
-  if (opts.request === undefined && opts.requests === undefined) throw new CliError("MISSING_OPTION", "required option '--request <file>' not specified (or --requests <files> for an aggregate)");
-  const paths = opts.requests !== undefined ? opts.requests.split(",").map((s) => s.trim()).filter((s) => s !== "") : [opts.request!];
+export function readRequests(opts: { request?: string; requests?: string }): {
+  files: SyncRequest[];
+  requests: OpRequest[];
+  aggregate: boolean;
+} {
+  if (opts.request !== undefined && opts.requests !== undefined)
+    throw new CliError("USAGE", "give either --request or --requests, not both");
+  if (opts.request === undefined && opts.requests === undefined)
+    throw new CliError(
+      "MISSING_OPTION",
+      "required option '--request <file>' not specified (or --requests <files> for an aggregate)",
+    );
+  const paths =
+    opts.requests !== undefined
+      ? opts.requests
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== "")
+      : [opts.request!];
   if (paths.length === 0) throw new CliError("USAGE", "--requests names no file");
   const read = paths.map((p) => readRequest(p));
   const first = read[0]!.file;
   read.forEach(({ file }, i) => {
     if (file.kind !== first.kind || file.depth !== first.depth || file.leafMaxFields !== first.leafMaxFields) {
-      throw new CliError("USAGE", `--requests: ${paths[i]} is ${file.kind} depth ${file.depth}, the first request is ${first.kind} depth ${first.depth} (an aggregate holds one kind and configuration)`);
+      throw new CliError(
+        "USAGE",
+        `--requests: ${paths[i]} is ${file.kind} depth ${file.depth}, the first request is ${first.kind} depth ${first.depth} (an aggregate holds one kind and configuration)`,
+      );
     }
   });
-  return { files: read.map((r) => r.file), requests: read.map((r) => r.request), aggregate: opts.requests !== undefined };
+  return {
+    files: read.map((r) => r.file),
+    requests: read.map((r) => r.request),
+    aggregate: opts.requests !== undefined,
+  };
 }
 
 /** `prove --profile v2`: writes inner-proof-v2 bytes and prints one summary line. */
@@ -45,7 +67,12 @@ export function proveProfileV2(opts: { request?: string; requests?: string; out:
   if (!opts.unchecked) {
     requests.forEach((r, i) => {
       const verdict = checkOperation(r, config);
-      if (!verdict.valid) throw new CliExit(EXIT_VERDICT, `INVALID ${verdict.code}${aggregate ? ` (operation ${i})` : ""}: ${verdict.message}`, "stdout");
+      if (!verdict.valid)
+        throw new CliExit(
+          EXIT_VERDICT,
+          `INVALID ${verdict.code}${aggregate ? ` (operation ${i})` : ""}: ${verdict.message}`,
+          "stdout",
+        );
     });
   }
   const prepared = prepareV2(file.kind, config);
@@ -53,7 +80,9 @@ export function proveProfileV2(opts: { request?: string; requests?: string; out:
   const bytes = aggregate ? proveAggregate(prepared, requests) : encodeV2(prepared, proveV2(prepared, requests[0]!));
   const ms = performance.now() - started;
   writeFileOrExit(opts.out, bytes, "--out");
-  process.stdout.write(`${file.kind} depth=${file.depth} profile=v2${aggregate ? ` operations=${requests.length}` : ""} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`);
+  process.stdout.write(
+    `${file.kind} depth=${file.depth} profile=v2${aggregate ? ` operations=${requests.length}` : ""} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`,
+  );
 }
 
 /** `verify` of inner-proof-v2 bytes (single or aggregate, from proof_kind at byte 12). */
@@ -62,8 +91,15 @@ export function verifyProfileV2(opts: { request?: string; requests?: string }, b
   const file = files[0]!;
   const prepared = prepareV2(file.kind, { depth: file.depth, leafMaxFields: file.leafMaxFields });
   const isAggregate = bytes[12] === 1;
-  if (!isAggregate && requests.length !== 1) throw new CliExit(EXIT_VERDICT, `REJECT OPERATION_COUNT: the proof is for one operation, ${requests.length} requests were given`, "stdout");
-  const verdict = isAggregate ? verifyAggregate(prepared, requests, bytes) : verifyEncodedV2(prepared, requests[0]!, bytes);
+  if (!isAggregate && requests.length !== 1)
+    throw new CliExit(
+      EXIT_VERDICT,
+      `REJECT OPERATION_COUNT: the proof is for one operation, ${requests.length} requests were given`,
+      "stdout",
+    );
+  const verdict = isAggregate
+    ? verifyAggregate(prepared, requests, bytes)
+    : verifyEncodedV2(prepared, requests[0]!, bytes);
   if (!verdict.ok) {
     const op = "operation" in verdict && verdict.operation !== undefined ? ` (operation ${verdict.operation})` : "";
     throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}${op}: ${verdict.reason}`, "stdout");

@@ -28,7 +28,12 @@ export function proveProfileV3(opts: { request?: string; requests?: string; out:
   if (!opts.unchecked) {
     requests.forEach((r, i) => {
       const verdict = checkOperation(r, config);
-      if (!verdict.valid) throw new CliExit(EXIT_VERDICT, `INVALID ${verdict.code}${requests.length > 1 ? ` (operation ${i})` : ""}: ${verdict.message}`, "stdout");
+      if (!verdict.valid)
+        throw new CliExit(
+          EXIT_VERDICT,
+          `INVALID ${verdict.code}${requests.length > 1 ? ` (operation ${i})` : ""}: ${verdict.message}`,
+          "stdout",
+        );
     });
   }
   const prepared = prepareV3(file.kind, config);
@@ -36,7 +41,9 @@ export function proveProfileV3(opts: { request?: string; requests?: string; out:
   const bytes = proveAggregateV3(prepared, requests);
   const ms = performance.now() - started;
   writeFileOrExit(opts.out, bytes, "--out");
-  process.stdout.write(`${file.kind} depth=${file.depth} profile=v3 operations=${requests.length} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`);
+  process.stdout.write(
+    `${file.kind} depth=${file.depth} profile=v3 operations=${requests.length} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`,
+  );
 }
 
 /** `verify` of an inner-proof-v3 aggregate against the request files' statements. */
@@ -44,7 +51,11 @@ export function verifyProfileV3(opts: { request?: string; requests?: string }, b
   const { files, requests } = readRequests(opts);
   const file = files[0]!;
   const prepared = prepareV3(file.kind, { depth: file.depth, leafMaxFields: file.leafMaxFields });
-  const verdict = verifyAggregateV3(prepared, requests.map((r) => v3StatementOf(r)), bytes);
+  const verdict = verifyAggregateV3(
+    prepared,
+    requests.map((r) => v3StatementOf(r)),
+    bytes,
+  );
   if (!verdict.ok) {
     const op = verdict.operation !== undefined ? ` (operation ${verdict.operation})` : "";
     throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}${op}: ${verdict.reason}`, "stdout");

@@ -13,13 +13,22 @@ import { PROFILES, proveProfileV2 } from "./profile-v2.js";
 import { proveProfileV3 } from "./profile-v3.js";
 
 /** The action of `ssgkr prove`, with what commander parsed (the command's definition is in prove.ts). */
-export async function runProveCommand(opts: { request?: string; requests?: string; out?: string; unchecked: boolean; profile: string }): Promise<void> {
-  if (opts.request === undefined && opts.requests === undefined) throw new CliError("MISSING_OPTION", "required option '--request <file>' not specified");
+export async function runProveCommand(opts: {
+  request?: string;
+  requests?: string;
+  out?: string;
+  unchecked: boolean;
+  profile: string;
+}): Promise<void> {
+  if (opts.request === undefined && opts.requests === undefined)
+    throw new CliError("MISSING_OPTION", "required option '--request <file>' not specified");
   if (opts.out === undefined) throw new CliError("MISSING_OPTION", "required option '--out <file>' not specified");
-  if (!(PROFILES as readonly string[]).includes(opts.profile)) throw new CliError("BAD_OPTION", `--profile must be ${PROFILES.join(" or ")}, got "${opts.profile}"`);
+  if (!(PROFILES as readonly string[]).includes(opts.profile))
+    throw new CliError("BAD_OPTION", `--profile must be ${PROFILES.join(" or ")}, got "${opts.profile}"`);
   if (opts.profile === "v2") return proveProfileV2({ ...opts, out: opts.out });
   if (opts.profile === "v3") return proveProfileV3({ ...opts, out: opts.out });
-  if (opts.requests !== undefined || opts.request === undefined) throw new CliError("MISSING_OPTION", "--requests (an aggregate) needs --profile v2 or v3");
+  if (opts.requests !== undefined || opts.request === undefined)
+    throw new CliError("MISSING_OPTION", "--requests (an aggregate) needs --profile v2 or v3");
   const { file, request } = readRequest(opts.request);
   const config = { depth: file.depth, leafMaxFields: file.leafMaxFields };
   if (!opts.unchecked) {
@@ -34,4 +43,3 @@ export async function runProveCommand(opts: { request?: string; requests?: strin
   writeFileOrExit(opts.out!, bytes, "--out");
   process.stdout.write(`${file.kind} depth=${file.depth} bytes=${bytes.length} prove_ms=${ms.toFixed(1)}\n`);
 }
-

@@ -14,6 +14,9 @@ export function registerProve(program: Command): void {
     .option("--out <file>", "where to write the proof bytes (required)")
     .option("--unchecked", "prove even if the statement is false (for adversarial tests)", false)
     .option("--profile <name>", `proof profile: ${PROFILES.join(" or ")} (docs/profile-v2.md)`, "compat-v1")
-    .option("--requests <files>", "comma-separated request files of one kind and depth: one aggregate proof (--profile v2 or v3)")
+    .option(
+      "--requests <files>",
+      "comma-separated request files of one kind and depth: one aggregate proof (--profile v2 or v3)",
+    )
     .action(async (opts) => (await import("./prove-run.js")).runProveCommand(opts));
 }

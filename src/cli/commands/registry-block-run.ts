@@ -30,32 +30,58 @@ const MAX_BLOCK_PROOF_BYTES = 64 << 20;
 
 function outDirUsable(out: string): void {
   if (!existsSync(out)) return;
-  if (!statSync(out).isDirectory()) throw new CliError("OUT_EXISTS", `--out ${out} exists and is not a directory`, undefined, { option: "--out", path: out });
-  if (readdirSync(out).length > 0) throw new CliError("OUT_EXISTS", `--out ${out} is not empty; give a new or empty directory`, undefined, { option: "--out", path: out });
+  if (!statSync(out).isDirectory())
+    throw new CliError("OUT_EXISTS", `--out ${out} exists and is not a directory`, undefined, {
+      option: "--out",
+      path: out,
+    });
+  if (readdirSync(out).length > 0)
+    throw new CliError("OUT_EXISTS", `--out ${out} is not empty; give a new or empty directory`, undefined, {
+      option: "--out",
+      path: out,
+    });
 }
 
 function countOption(text: string | undefined): number {
   if (text === undefined) return MAX_BLOCK_UPDATES;
-  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > MAX_BLOCK_UPDATES) throw new CliError("BAD_OPTION", `--count must be an integer in [1, ${MAX_BLOCK_UPDATES}], got ${JSON.stringify(text)}`, undefined, { option: "--count" });
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > MAX_BLOCK_UPDATES)
+    throw new CliError(
+      "BAD_OPTION",
+      `--count must be an integer in [1, ${MAX_BLOCK_UPDATES}], got ${JSON.stringify(text)}`,
+      undefined,
+      { option: "--count" },
+    );
   return Number(text);
 }
 
 /** The action of `ssgkr registry prove-block`, with what commander parsed (the command's definition is in registry-block.ts). */
-export async function runProveBlockCommand(setExit: (code: number) => void, opts: { db: string; updates: string; count?: string; out: string; profile?: string }): Promise<void> {
+export async function runProveBlockCommand(
+  setExit: (code: number) => void,
+  opts: { db: string; updates: string; count?: string; out: string; profile?: string },
+): Promise<void> {
   const count = countOption(opts.count);
   const profile = opts.profile ?? "v2";
-  if (profile !== "v2" && profile !== "v3") throw new CliError("BAD_OPTION", `--profile must be v2 or v3, got ${JSON.stringify(opts.profile)}`, undefined, { option: "--profile" });
+  if (profile !== "v2" && profile !== "v3")
+    throw new CliError("BAD_OPTION", `--profile must be v2 or v3, got ${JSON.stringify(opts.profile)}`, undefined, {
+      option: "--profile",
+    });
   outDirUsable(opts.out);
   const text = readFileOrExit(opts.updates, "--updates", MAX_UPDATES_BYTES, "an updates file").toString("utf8");
   let updates;
   try {
     updates = parseBlockUpdates(text, count);
   } catch (e) {
-    if (e instanceof RegistryError) throw new RegistryError(e.code, `--updates ${opts.updates}: ${e.message}`, e.details as Record<string, unknown>);
+    if (e instanceof RegistryError)
+      throw new RegistryError(e.code, `--updates ${opts.updates}: ${e.message}`, e.details as Record<string, unknown>);
     throw e;
   }
   const mapping = registryMapping(opts.db);
-  if (mapping !== undefined && mapping !== NAME_MAPPING_ID) throw new RegistryError("WRONG_MAPPING", `registry at ${opts.db} has mapping ${mapping}; block proofs are made for name-keyed registries (${NAME_MAPPING_ID})`, { mapping });
+  if (mapping !== undefined && mapping !== NAME_MAPPING_ID)
+    throw new RegistryError(
+      "WRONG_MAPPING",
+      `registry at ${opts.db} has mapping ${mapping}; block proofs are made for name-keyed registries (${NAME_MAPPING_ID})`,
+      { mapping },
+    );
   const store = NameStore.open(opts.db);
   let written;
   try {
@@ -71,9 +97,11 @@ export async function runProveBlockCommand(setExit: (code: number) => void, opts
   setExit(EXIT_OK);
 }
 
-
 /** The action of `ssgkr registry verify-block`, with what commander parsed (the command's definition is in registry-block.ts). */
-export async function runVerifyBlockCommand(setExit: (code: number) => void, opts: { fromRoot: string; toRoot: string; dir: string }): Promise<void> {
+export async function runVerifyBlockCommand(
+  setExit: (code: number) => void,
+  opts: { fromRoot: string; toRoot: string; dir: string },
+): Promise<void> {
   const fromRoot = parseRoot(opts.fromRoot, "--from-root");
   const toRoot = parseRoot(opts.toRoot, "--to-root");
   const file = (name: string, max: number, what: string) => readFileOrExit(join(opts.dir, name), "--dir", max, what);
@@ -81,10 +109,14 @@ export async function runVerifyBlockCommand(setExit: (code: number) => void, opt
   const proof = new Uint8Array(file("block.bin", MAX_BLOCK_PROOF_BYTES, "a block proof"));
   const v3 = hasV3Encoding(proof);
   const requestsJson = v3 ? undefined : file("requests.json", MAX_REQUESTS_BYTES, "a requests file").toString("utf8");
-  const verdict = verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, proof, ...(requestsJson !== undefined ? { requestsJson } : {}) });
+  const verdict = verifyRegistryBlock(
+    { fromRoot, toRoot },
+    { blockJson, proof, ...(requestsJson !== undefined ? { requestsJson } : {}) },
+  );
   if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
   const k = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
-  process.stdout.write(`ACCEPT block profile=${v3 ? "v3" : "v2"} operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`);
+  process.stdout.write(
+    `ACCEPT block profile=${v3 ? "v3" : "v2"} operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`,
+  );
   setExit(EXIT_OK);
 }
-

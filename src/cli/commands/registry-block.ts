@@ -24,18 +24,34 @@ import { MAX_BLOCK_UPDATES } from "../../registry/block-limits.js";
 export function registerRegistryBlock(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("prove-block")
-    .description("apply the next K updates (NDJSON, one a line) as one committed batch and write its block proof (profile v2 aggregate; --profile v3: checked from the roots and block.json alone) into DIR")
+    .description(
+      "apply the next K updates (NDJSON, one a line) as one committed batch and write its block proof (profile v2 aggregate; --profile v3: checked from the roots and block.json alone) into DIR",
+    )
     .requiredOption("--db <dir>", "registry database directory (name-keyed)")
-    .requiredOption("--updates <file>", "updates, one JSON object a line: {\"op\":\"insert|replace|delete|restore\",\"name\":…,\"value\"|\"null\"|\"fields\":…}")
+    .requiredOption(
+      "--updates <file>",
+      'updates, one JSON object a line: {"op":"insert|replace|delete|restore","name":…,"value"|"null"|"fields":…}',
+    )
     .option("--count <k>", `apply the first K updates of the file (default all, at most ${MAX_BLOCK_UPDATES})`)
-    .requiredOption("--out <dir>", "new or empty directory for block.bin, requests.json and block.json (v3: block.bin and block.json)")
-    .option("--profile <profile>", "v2 (default: the auditor also needs requests.json, every path) or v3 (checked from the roots and block.json alone)")
+    .requiredOption(
+      "--out <dir>",
+      "new or empty directory for block.bin, requests.json and block.json (v3: block.bin and block.json)",
+    )
+    .option(
+      "--profile <profile>",
+      "v2 (default: the auditor also needs requests.json, every path) or v3 (checked from the roots and block.json alone)",
+    )
     .action(async (opts) => (await import("./registry-block-run.js")).runProveBlockCommand(setExit, opts));
 
   registry
     .command("verify-block")
-    .description("check a block proof: the registry went from root A to root B by exactly the updates of DIR/block.json, in order; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")
-    .requiredOption("--from-root <digest>", "the root you trust before the block: 64 hex characters, or its 8 elements as [a, b, …] or a,b,…")
+    .description(
+      "check a block proof: the registry went from root A to root B by exactly the updates of DIR/block.json, in order; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)",
+    )
+    .requiredOption(
+      "--from-root <digest>",
+      "the root you trust before the block: 64 hex characters, or its 8 elements as [a, b, …] or a,b,…",
+    )
     .requiredOption("--to-root <digest>", "the root after the block you are told of")
     .requiredOption("--dir <dir>", "the block directory (block.bin, block.json; requests.json for a v2 block)")
     .action(async (opts) => (await import("./registry-block-run.js")).runVerifyBlockCommand(setExit, opts));

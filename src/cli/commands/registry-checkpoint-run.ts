@@ -7,15 +7,20 @@ import { generateSigningKey, readSigningKey, signCheckpoint } from "../../regist
 import { EXIT_OK } from "../exit.js";
 
 /** The action of `ssgkr registry keygen`, with what commander parsed (the command's definition is in registry-checkpoint.ts). */
-export async function runKeygenCommand(setExit: (code: number) => void, opts: { out: string; origin: string }): Promise<void> {
+export async function runKeygenCommand(
+  setExit: (code: number) => void,
+  opts: { out: string; origin: string },
+): Promise<void> {
   const key = generateSigningKey(opts.out, opts.origin);
   process.stdout.write(`${key.verifierKey}\n`);
   setExit(EXIT_OK);
 }
 
-
 /** The action of `ssgkr registry checkpoint`, with what commander parsed (the command's definition is in registry-checkpoint.ts). */
-export async function runCheckpointCommand(setExit: (code: number) => void, opts: { db: string; signingKey: string }): Promise<void> {
+export async function runCheckpointCommand(
+  setExit: (code: number) => void,
+  opts: { db: string; signingKey: string },
+): Promise<void> {
   const key = readSigningKey(opts.signingKey);
   const { store } = openRegistry(opts.db, { readOnly: true });
   try {
@@ -26,4 +31,3 @@ export async function runCheckpointCommand(setExit: (code: number) => void, opts
   }
   setExit(EXIT_OK);
 }
-

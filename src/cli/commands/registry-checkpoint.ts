@@ -14,14 +14,22 @@ import { DEFAULT_ORIGIN } from "../../registry/checkpoint/signing-key.js";
 export function registerRegistryCheckpoint(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("keygen")
-    .description("generate the registry's Ed25519 signing key into KEYFILE (mode 0600, never overwritten); prints the verifier key NAME+HASH+KEY")
+    .description(
+      "generate the registry's Ed25519 signing key into KEYFILE (mode 0600, never overwritten); prints the verifier key NAME+HASH+KEY",
+    )
     .requiredOption("--out <keyfile>", "the key file to create")
-    .option("--origin <name>", "the origin (key name) of the registry's checkpoints, e.g. example.com/registry", DEFAULT_ORIGIN)
+    .option(
+      "--origin <name>",
+      "the origin (key name) of the registry's checkpoints, e.g. example.com/registry",
+      DEFAULT_ORIGIN,
+    )
     .action(async (opts) => (await import("./registry-checkpoint-run.js")).runKeygenCommand(setExit, opts));
 
   registry
     .command("checkpoint")
-    .description("print the signed checkpoint of the registry's head (C2SP tlog-checkpoint; what GET /v1/checkpoint serves)")
+    .description(
+      "print the signed checkpoint of the registry's head (C2SP tlog-checkpoint; what GET /v1/checkpoint serves)",
+    )
     .requiredOption("--db <dir>", "registry database directory")
     .requiredOption("--signing-key <keyfile>", "the signing key file (`ssgkr registry keygen`)")
     .action(async (opts) => (await import("./registry-checkpoint-run.js")).runCheckpointCommand(setExit, opts));

@@ -40,13 +40,18 @@ function readState(path: string): string | undefined {
   } catch (e) {
     throw new CliError("CANNOT_READ", `cannot read --state ${path}: ${(e as Error).message}`);
   }
-  if (text.length > STATE_BYTES) throw new CliError("CANNOT_READ", `cannot read --state ${path}: ${text.length} bytes, more than a monitor state holds`);
+  if (text.length > STATE_BYTES)
+    throw new CliError(
+      "CANNOT_READ",
+      `cannot read --state ${path}: ${text.length} bytes, more than a monitor state holds`,
+    );
   try {
     s = JSON.parse(text) as typeof s;
   } catch (e) {
     throw new CliError("CANNOT_READ", `cannot read --state ${path}: not JSON (${(e as Error).message})`);
   }
-  if (s === null || typeof s !== "object" || s.format !== STATE_FORMAT || typeof s.checkpoint !== "string") throw new CliError("CANNOT_READ", `cannot read --state ${path}: not a monitor state (${STATE_FORMAT})`);
+  if (s === null || typeof s !== "object" || s.format !== STATE_FORMAT || typeof s.checkpoint !== "string")
+    throw new CliError("CANNOT_READ", `cannot read --state ${path}: not a monitor state (${STATE_FORMAT})`);
   return s.checkpoint;
 }
 
@@ -54,7 +59,9 @@ function readState(path: string): string | undefined {
 function writeState(path: string, url: string, note: string): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
-    writeFileSync(tmp, JSON.stringify({ format: STATE_FORMAT, url, checkpoint: note }, null, 2) + "\n", { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ format: STATE_FORMAT, url, checkpoint: note }, null, 2) + "\n", {
+      mode: 0o600,
+    });
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
@@ -66,7 +73,11 @@ const say = (line: string) => process.stdout.write(`${new Date().toISOString()} 
 
 /** A proven inconsistency: the reason and both signed notes on stdout, exit 1. */
 function inconsistent(code: string, reason: string, accepted: string, current: string): never {
-  throw new CliExit(EXIT_VERDICT, `REJECT ${code}: ${reason}\n--- the checkpoint accepted before:\n${accepted.trimEnd()}\n--- the checkpoint the registry signs now:\n${current.trimEnd()}`, "stdout");
+  throw new CliExit(
+    EXIT_VERDICT,
+    `REJECT ${code}: ${reason}\n--- the checkpoint accepted before:\n${accepted.trimEnd()}\n--- the checkpoint the registry signs now:\n${current.trimEnd()}`,
+    "stdout",
+  );
 }
 
 function verified(note: string, key: string, what: string): CheckpointBody {
@@ -82,7 +93,9 @@ async function checkOnce(base: string, opts: Opts, waitMs: number): Promise<void
   const saved = readState(opts.state);
   if (saved === undefined) {
     writeState(opts.state, base, note);
-    say(`ACCEPT first checkpoint of ${current.origin}: size ${current.size}, root ${formatRoot(current.root)} (signature checked; saved to ${opts.state})`);
+    say(
+      `ACCEPT first checkpoint of ${current.origin}: size ${current.size}, root ${formatRoot(current.root)} (signature checked; saved to ${opts.state})`,
+    );
     return;
   }
   const accepted = verified(saved, opts.key, `the checkpoint saved in --state ${opts.state}`);
@@ -93,10 +106,15 @@ async function checkOnce(base: string, opts: Opts, waitMs: number): Promise<void
     return;
   }
   const links = await fetchChain(base, accepted.size, current.size, waitMs);
-  const v = verifyConsistency({ from: { size: accepted.size, root: accepted.root }, to: { size: current.size, root: current.root } }, links);
+  const v = verifyConsistency(
+    { from: { size: accepted.size, root: accepted.root }, to: { size: current.size, root: current.root } },
+    links,
+  );
   if (!v.ok) inconsistent(v.code, v.reason, saved, note);
   writeState(opts.state, base, note);
-  say(`ACCEPT size ${accepted.size} → ${current.size} (root ${formatRoot(current.root)}): ${v.blocks} block${v.blocks === 1 ? "" : "s"}${v.unchanged > 0 ? `, ${v.unchanged} unchanged` : ""}, each checked`);
+  say(
+    `ACCEPT size ${accepted.size} → ${current.size} (root ${formatRoot(current.root)}): ${v.blocks} block${v.blocks === 1 ? "" : "s"}${v.unchanged > 0 ? `, ${v.unchanged} unchanged` : ""}, each checked`,
+  );
 }
 
 /**
@@ -120,7 +138,8 @@ export async function runMonitorCommand(setExit: (code: number) => void, opts: O
       await checkOnce(base, opts, waitMs);
     } catch (e) {
       // a verdict or an unusable state ends the monitor; a fault of the network or the server is retried
-      if (e instanceof CliError && (e.code === "NETWORK_ERROR" || e.code === "PROOF_PENDING")) process.stderr.write(`monitor: ${e.message}; retrying in ${intervalMs / 1000} s\n`);
+      if (e instanceof CliError && (e.code === "NETWORK_ERROR" || e.code === "PROOF_PENDING"))
+        process.stderr.write(`monitor: ${e.message}; retrying in ${intervalMs / 1000} s\n`);
       else throw e;
     }
     await new Promise((r) => setTimeout(r, intervalMs));

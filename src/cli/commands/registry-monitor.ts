@@ -18,12 +18,21 @@ import type { Command } from "commander";
 export function registerRegistryMonitor(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("monitor")
-    .description("follow a registry's signed checkpoints: each new one's signature and its consistency with the last accepted (kept in --state); exit 1 with both signed notes on a proven inconsistency")
+    .description(
+      "follow a registry's signed checkpoints: each new one's signature and its consistency with the last accepted (kept in --state); exit 1 with both signed notes on a proven inconsistency",
+    )
     .requiredOption("--url <url>", "the registry's HTTP API, e.g. http://127.0.0.1:8080")
-    .requiredOption("--key <verifierkey>", "the verifier key NAME+HASH+KEY you trust (`ssgkr registry keygen` prints it)")
+    .requiredOption(
+      "--key <verifierkey>",
+      "the verifier key NAME+HASH+KEY you trust (`ssgkr registry keygen` prints it)",
+    )
     .requiredOption("--state <file>", "the last accepted checkpoint, kept across runs (created on the first run)")
     .option("--once", "check once against the saved state and exit (0 consistent, 1 inconsistent)")
     .option("--interval <seconds>", "seconds between checks when following", "60")
-    .option("--wait <seconds>", "wait at most this long per check for blocks still being proved (202 PROOF_PENDING)", "60")
+    .option(
+      "--wait <seconds>",
+      "wait at most this long per check for blocks still being proved (202 PROOF_PENDING)",
+      "60",
+    )
     .action(async (opts) => (await import("./registry-monitor-run.js")).runMonitorCommand(setExit, opts));
 }

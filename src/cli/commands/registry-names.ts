@@ -40,10 +40,16 @@ export function valueFlags(side: NameSide, prefix = ""): string {
 }
 
 /** The `ssgkr registry verify` command line that checks a proof about a name. */
-export function verifyCommand(o: { name: string; request?: string; proof: string; depth: number; leafMaxFields: number } & ({ side: NameSide; root: ArrayLike<number> } | { old: NameSide; new: NameSide; oldRoot: ArrayLike<number>; newRoot: ArrayLike<number> })): string {
+export function verifyCommand(
+  o: { name: string; request?: string; proof: string; depth: number; leafMaxFields: number } & (
+    | { side: NameSide; root: ArrayLike<number> }
+    | { old: NameSide; new: NameSide; oldRoot: ArrayLike<number>; newRoot: ArrayLike<number> }
+  ),
+): string {
   const cfg = `${o.depth !== DEFAULT_NAME_DEPTH ? ` --depth ${o.depth}` : ""}${o.leafMaxFields !== 31 ? ` --leaf-max-fields ${o.leafMaxFields}` : ""}`;
   const files = `${o.request !== undefined ? `--request ${shellWord(o.request)} ` : ""}--proof ${shellWord(o.proof)}`;
-  if ("side" in o) return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${formatRoot(o.root)}${cfg} ${files}`;
+  if ("side" in o)
+    return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.side)} --root ${formatRoot(o.root)}${cfg} ${files}`;
   return `ssgkr registry verify --name ${shellWord(o.name)} ${valueFlags(o.old, "old-")} ${valueFlags(o.new, "new-")} --old-root ${formatRoot(o.oldRoot)} --new-root ${formatRoot(o.newRoot)}${cfg} ${files}`;
 }
 
@@ -63,15 +69,50 @@ export function nameGet(store: NameStore, name: string, json: boolean): void {
   const s = store.nameState(name);
   const B = store.config.leafMaxFields;
   const leafDigest = hashLeaf(s.leaf, B);
-  const verified = digestEquals(computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, B), s.head.root);
-  const status = s.other ? `key held by another name (${JSON.stringify(s.other.name)})` : s.record === undefined ? "never registered" : s.record.state === RecordState.Live ? "live" : "deleted";
+  const verified = digestEquals(
+    computeRoot(s.leaf, BigInt(s.key), s.path.siblings, store.config.depth, B),
+    s.head.root,
+  );
+  const status = s.other
+    ? `key held by another name (${JSON.stringify(s.other.name)})`
+    : s.record === undefined
+      ? "never registered"
+      : s.record.state === RecordState.Live
+        ? "live"
+        : "deleted";
   if (json) {
-    process.stdout.write(JSON.stringify({ name, key: s.key, status, value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null, ...(s.other ? { other: s.other.name } : {}), leafTag: s.leaf.tag, leafDigest: Array.from(leafDigest), siblings: s.path.siblings.map((x) => Array.from(x)), root: formatRoot(s.head.root), batch: s.head.batch, pathVerified: verified, ...nameNoticeJson(name) }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        name,
+        key: s.key,
+        status,
+        value: s.record && s.record.state === RecordState.Live ? valueOut(s.record.value) : null,
+        ...(s.other ? { other: s.other.name } : {}),
+        leafTag: s.leaf.tag,
+        leafDigest: Array.from(leafDigest),
+        siblings: s.path.siblings.map((x) => Array.from(x)),
+        root: formatRoot(s.head.root),
+        batch: s.head.batch,
+        pathVerified: verified,
+        ...nameNoticeJson(name),
+      }) + "\n",
+    );
     return;
   }
-  const lines = [`name ${JSON.stringify(name)}: ${status}`, `key ${s.key} (first ${store.config.depth} bits of Keccak-256 of the name)`];
-  if (s.record) lines.push(`value ${describeValue(s.record.value)}${s.record.state === RecordState.Deleted ? " (last value; Tombstone leaf)" : ""}`);
-  lines.push(`leaf ${describeLeaf(s.leaf)}`, `leaf digest ${rootText(leafDigest)}`, `root ${rootText(s.head.root)} (batch ${s.head.batch})`, `path ${verified ? "recomputes the root" : "DOES NOT recompute the root"}`);
+  const lines = [
+    `name ${JSON.stringify(name)}: ${status}`,
+    `key ${s.key} (first ${store.config.depth} bits of Keccak-256 of the name)`,
+  ];
+  if (s.record)
+    lines.push(
+      `value ${describeValue(s.record.value)}${s.record.state === RecordState.Deleted ? " (last value; Tombstone leaf)" : ""}`,
+    );
+  lines.push(
+    `leaf ${describeLeaf(s.leaf)}`,
+    `leaf digest ${rootText(leafDigest)}`,
+    `root ${rootText(s.head.root)} (batch ${s.head.batch})`,
+    `path ${verified ? "recomputes the root" : "DOES NOT recompute the root"}`,
+  );
   process.stdout.write(lines.join("\n") + "\n" + nameNoticeLine(name));
 }
 
@@ -79,14 +120,33 @@ function valueOut(v: RecordValue): unknown {
   return v === null || typeof v === "string" ? v : { fields: v.fields };
 }
 
-export function nameUpdate(store: NameStore, kind: NameUpdateKind, name: string, value: RecordValue | undefined, json: boolean): void {
+export function nameUpdate(
+  store: NameStore,
+  kind: NameUpdateKind,
+  name: string,
+  value: RecordValue | undefined,
+  json: boolean,
+): void {
   const p = planNameUpdate(store, kind, name, value);
   const entry = p.commit();
   if (json) {
-    process.stdout.write(JSON.stringify({ kind, name, key: p.key, oldLeafTag: p.oldLeaf.tag, newLeafTag: p.newLeaf.tag, oldRoot: formatRoot(p.oldRoot), newRoot: formatRoot(p.newRoot), batch: entry.batch }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        kind,
+        name,
+        key: p.key,
+        oldLeafTag: p.oldLeaf.tag,
+        newLeafTag: p.newLeaf.tag,
+        oldRoot: formatRoot(p.oldRoot),
+        newRoot: formatRoot(p.newRoot),
+        batch: entry.batch,
+      }) + "\n",
+    );
     return;
   }
-  process.stdout.write(`${kind} ${JSON.stringify(name)} at key ${p.key} (batch ${entry.batch})\n${describeLeaf(p.oldLeaf)} → ${describeLeaf(p.newLeaf)}\nold root ${rootText(p.oldRoot)}\nnew root ${rootText(p.newRoot)}\n`);
+  process.stdout.write(
+    `${kind} ${JSON.stringify(name)} at key ${p.key} (batch ${entry.batch})\n${describeLeaf(p.oldLeaf)} → ${describeLeaf(p.newLeaf)}\nold root ${rootText(p.oldRoot)}\nnew root ${rootText(p.newRoot)}\n`,
+  );
 }
 
 /**
@@ -94,28 +154,59 @@ export function nameUpdate(store: NameStore, kind: NameUpdateKind, name: string,
  * v3 proof.bin and statement.json only (the counterparty needs no request, and no file holds a
  * sibling).
  */
-export function nameProve(store: NameStore, statement: RegistryStatement, name: string, value: RecordValue | undefined, out: string, root?: ArrayLike<number>, profile: NameProofProfile = "v1"): void {
+export function nameProve(
+  store: NameStore,
+  statement: RegistryStatement,
+  name: string,
+  value: RecordValue | undefined,
+  out: string,
+  root?: ArrayLike<number>,
+  profile: NameProofProfile = "v1",
+): void {
   let p: NameProof;
   try {
     p = proveNameStatement(store, statement, name, value, undefined, root, { profile });
   } catch (e) {
-    if (e instanceof RegistryError && ((statement === "membership" && e.code === "RECORD_ABSENT") || (statement === "nonmembership" && e.code === "RECORD_LIVE"))) {
+    if (
+      e instanceof RegistryError &&
+      ((statement === "membership" && e.code === "RECORD_ABSENT") ||
+        (statement === "nonmembership" && e.code === "RECORD_LIVE"))
+    ) {
       throw new CliExit(EXIT_VERDICT, `FALSE ${e.code}: ${e.message}`);
     }
     throw e;
   }
   mkdirSync(out, { recursive: true });
-  const files = { ...(profile === "v1" ? { request: join(out, "request.json") } : {}), proof: join(out, "proof.bin"), statement: join(out, "statement.json") };
-  if (files.request !== undefined) writeFileSync(files.request, JSON.stringify(requestToJson(p.request), null, 2) + "\n");
+  const files = {
+    ...(profile === "v1" ? { request: join(out, "request.json") } : {}),
+    proof: join(out, "proof.bin"),
+    statement: join(out, "statement.json"),
+  };
+  if (files.request !== undefined)
+    writeFileSync(files.request, JSON.stringify(requestToJson(p.request), null, 2) + "\n");
   else rmSync(join(out, "request.json"), { force: true }); // a request.json of an earlier v1 proof would not belong to this one
   writeFileSync(files.proof, p.proof);
   writeFileSync(files.statement, JSON.stringify(p.statementJson, null, 2) + "\n");
   const { depth, leafMaxFields } = store.config;
   const sj = p.statementJson as Record<string, unknown>;
-  const side = (o: Record<string, unknown>): NameSide => (o.absent === true ? { absent: true } : o.record === true ? { record: true } : { value: o.value as RecordValue });
+  const side = (o: Record<string, unknown>): NameSide =>
+    o.absent === true ? { absent: true } : o.record === true ? { record: true } : { value: o.value as RecordValue };
   const check = p.entry
-    ? verifyCommand({ name, ...files, depth, leafMaxFields, old: side(sj.old as Record<string, unknown>), new: side(sj.new as Record<string, unknown>), oldRoot: p.request.oldRoot, newRoot: p.request.newRoot })
+    ? verifyCommand({
+        name,
+        ...files,
+        depth,
+        leafMaxFields,
+        old: side(sj.old as Record<string, unknown>),
+        new: side(sj.new as Record<string, unknown>),
+        oldRoot: p.request.oldRoot,
+        newRoot: p.request.newRoot,
+      })
     : verifyCommand({ name, ...files, depth, leafMaxFields, side: side(sj), root: p.request.oldRoot });
-  const roots = p.entry ? `old_root=${rootCompact(p.request.oldRoot)} new_root=${rootCompact(p.request.newRoot)} batch=${p.entry.batch}` : `root=${rootCompact(p.request.oldRoot)}`;
-  process.stdout.write(`${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} profile=${profile} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`);
+  const roots = p.entry
+    ? `old_root=${rootCompact(p.request.oldRoot)} new_root=${rootCompact(p.request.newRoot)} batch=${p.entry.batch}`
+    : `root=${rootCompact(p.request.oldRoot)}`;
+  process.stdout.write(
+    `${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} profile=${profile} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`,
+  );
 }

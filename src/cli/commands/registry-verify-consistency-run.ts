@@ -38,18 +38,30 @@ interface Opts {
 export async function runVerifyConsistencyCommand(setExit: (code: number) => void, opts: Opts): Promise<void> {
   const waitMs = parseIntOption(opts.wait, "--wait", 0, 86_400) * 1000;
   const base = registryBase(opts.url);
-  const ends = [["--from", opts.from], ["--to", opts.to]] as const;
+  const ends = [
+    ["--from", opts.from],
+    ["--to", opts.to],
+  ] as const;
   const checked = ends.map(([option, path]) => {
     const note = readFileOrExit(path, option, CHECKPOINT_BYTES, "checkpoint").toString("utf8");
     const c = verifyCheckpoint(note, opts.key, "--key");
     if (!c.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${c.code}: ${option} ${path}: ${c.reason}`, "stdout");
     return c;
   });
-  const [a, b] = checked as [Extract<(typeof checked)[number], { ok: true }>, Extract<(typeof checked)[number], { ok: true }>];
-  if (a.size > b.size) throw new CliError("BAD_OPTION", `--from is the checkpoint of size ${a.size}, after --to's size ${b.size}: give the older one as --from`);
+  const [a, b] = checked as [
+    Extract<(typeof checked)[number], { ok: true }>,
+    Extract<(typeof checked)[number], { ok: true }>,
+  ];
+  if (a.size > b.size)
+    throw new CliError(
+      "BAD_OPTION",
+      `--from is the checkpoint of size ${a.size}, after --to's size ${b.size}: give the older one as --from`,
+    );
   const links = await fetchChain(base, a.size, b.size, waitMs);
   const v = verifyConsistency({ from: { size: a.size, root: a.root }, to: { size: b.size, root: b.root } }, links);
   if (!v.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${v.code}: ${v.reason}`, "stdout");
-  process.stdout.write(`ACCEPT ${a.origin}: size ${a.size} (root ${formatRoot(a.root)}) and size ${b.size} (root ${formatRoot(b.root)}) are one history: ${v.blocks} block${v.blocks === 1 ? "" : "s"}${v.unchanged > 0 ? `, ${v.unchanged} unchanged batch${v.unchanged === 1 ? "" : "es"}` : ""}, each checked\n`);
+  process.stdout.write(
+    `ACCEPT ${a.origin}: size ${a.size} (root ${formatRoot(a.root)}) and size ${b.size} (root ${formatRoot(b.root)}) are one history: ${v.blocks} block${v.blocks === 1 ? "" : "s"}${v.unchanged > 0 ? `, ${v.unchanged} unchanged batch${v.unchanged === 1 ? "" : "es"}` : ""}, each checked\n`,
+  );
   setExit(EXIT_OK);
 }

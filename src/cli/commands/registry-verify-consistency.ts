@@ -16,11 +16,18 @@ import type { Command } from "commander";
 export function registerRegistryVerifyConsistency(registry: Command, setExit: (code: number) => void): void {
   registry
     .command("verify-consistency")
-    .description("check that two signed checkpoints belong to one history: both signatures, then the chain of block proofs between them from GET /v1/consistency; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)")
+    .description(
+      "check that two signed checkpoints belong to one history: both signatures, then the chain of block proofs between them from GET /v1/consistency; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)",
+    )
     .requiredOption("--url <url>", "the registry's HTTP API, e.g. http://127.0.0.1:8080")
-    .requiredOption("--key <verifierkey>", "the verifier key NAME+HASH+KEY you trust (`ssgkr registry keygen` prints it)")
+    .requiredOption(
+      "--key <verifierkey>",
+      "the verifier key NAME+HASH+KEY you trust (`ssgkr registry keygen` prints it)",
+    )
     .requiredOption("--from <file>", "the older signed checkpoint (GET /v1/checkpoint, `ssgkr registry checkpoint`)")
     .requiredOption("--to <file>", "the newer signed checkpoint")
     .option("--wait <seconds>", "wait at most this long in all for blocks still being proved (202 PROOF_PENDING)", "60")
-    .action(async (opts) => (await import("./registry-verify-consistency-run.js")).runVerifyConsistencyCommand(setExit, opts));
+    .action(async (opts) =>
+      (await import("./registry-verify-consistency-run.js")).runVerifyConsistencyCommand(setExit, opts),
+    );
 }

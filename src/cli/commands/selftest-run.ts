@@ -17,7 +17,9 @@ export async function runSelftestCommand(setExit: (code: number) => void): Promi
       const got = check.run();
       const ok = got.length === check.expected.length && got.every((v, i) => v === check.expected[i]);
       const ms = (performance.now() - started).toFixed(1);
-      line = ok ? `ok   ${check.name} (${ms} ms)` : `FAIL ${check.name}: got [${got.join(", ")}], expected [${check.expected.join(", ")}]`;
+      line = ok
+        ? `ok   ${check.name} (${ms} ms)`
+        : `FAIL ${check.name}: got [${got.join(", ")}], expected [${check.expected.join(", ")}]`;
       if (!ok) failed++;
     } catch (err) {
       failed++;
@@ -25,7 +27,10 @@ export async function runSelftestCommand(setExit: (code: number) => void): Promi
     }
     process.stdout.write(line + "\n");
   }
-  process.stdout.write(failed === 0 ? `selftest: all ${checks.length} checks passed\n` : `selftest: ${failed} of ${checks.length} checks FAILED\n`);
+  process.stdout.write(
+    failed === 0
+      ? `selftest: all ${checks.length} checks passed\n`
+      : `selftest: ${failed} of ${checks.length} checks FAILED\n`,
+  );
   setExit(failed === 0 ? EXIT_OK : EXIT_VERDICT);
 }
-

@@ -7,6 +7,8 @@ import type { Command } from "commander";
 export function registerSelftest(program: Command, setExit: (code: number) => void): void {
   program
     .command("selftest")
-    .description("run the built-in known-answer checks (Poseidon2, compression, transcript, leaf hashes, commitment, golden proofs)")
+    .description(
+      "run the built-in known-answer checks (Poseidon2, compression, transcript, leaf hashes, commitment, golden proofs)",
+    )
     .action(async () => (await import("./selftest-run.js")).runSelftestCommand(setExit));
 }

@@ -47,7 +47,9 @@ function line(o: Record<string, unknown>): void {
  */
 async function startWithControls<R>(start: (onControls: (c: ControlsReport) => void) => Promise<R>): Promise<R> {
   try {
-    return await start((c) => line({ status: "CONTROLS_PASS", checks: c.checks, control_ms: Math.round(c.ms), references: c.references }));
+    return await start((c) =>
+      line({ status: "CONTROLS_PASS", checks: c.checks, control_ms: Math.round(c.ms), references: c.references }),
+    );
   } catch (err) {
     if (err instanceof SsgkrError && err.code === "CONTROLS_FAILED") {
       line({ status: "CONTROLS_FAIL", error: err.message });
@@ -77,33 +79,83 @@ function engineOptions(opts: ServeOpts) {
 /** `ssgkr serve --nats …`: the same controls and status lines, jobs pulled from the broker. */
 async function serveNats(opts: ServeOpts, setExit: (code: number) => void): Promise<void> {
   const engine = engineOptions(opts);
-  const worker = new NatsWorker({
-    endpoint: brokerEndpoint({ nats: opts.nats, "nats-creds": opts.natsCreds, "nats-tls-ca": opts.natsTlsCa, "nats-tls-cert": opts.natsTlsCert, "nats-tls-key": opts.natsTlsKey }),
-    ...engine,
-    maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
-    pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
-    profile: opts.profile,
-  }, { log: (l) => process.stderr.write(`serve: ${l}
-`) });
+  const worker = new NatsWorker(
+    {
+      endpoint: brokerEndpoint({
+        nats: opts.nats,
+        "nats-creds": opts.natsCreds,
+        "nats-tls-ca": opts.natsTlsCa,
+        "nats-tls-cert": opts.natsTlsCert,
+        "nats-tls-key": opts.natsTlsKey,
+      }),
+      ...engine,
+      maxDeliveries: parseIntOption(opts.maxDeliveries, "--max-deliveries", 1, 1000),
+      pullExpiresMs: parseIntOption(opts.pullExpiresMs, "--pull-expires-ms", 5, 60_000),
+      profile: opts.profile,
+    },
+    {
+      log: (l) =>
+        process.stderr.write(`serve: ${l}
+`),
+    },
+  );
   const ready = await startWithControls((onControls) => worker.start(onControls));
   const o = worker.options;
   line({
-    status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, transport: "nats", listen: null, nats: ready.servers, connected_to: ready.connectedTo,
-    process_id: ready.processId, host_id: o.hostId, profile: o.profile, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs,
-    max_queue: o.maxQueue, return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
-    ack_wait_ms: ready.ackWaitMs, max_deliveries: o.maxDeliveries, pull_expires_ms: o.pullExpiresMs, setup: ready.setup,
+    status: "SERVER_READY",
+    ready_unix_ns: ready.readyUnixNs,
+    transport: "nats",
+    listen: null,
+    nats: ready.servers,
+    connected_to: ready.connectedTo,
+    process_id: ready.processId,
+    host_id: o.hostId,
+    profile: o.profile,
+    depth: o.depth,
+    workers: o.workers,
+    batch_max: o.batchMax,
+    max_wait_us: o.maxWaitUs,
+    max_queue: o.maxQueue,
+    return_path: o.returnPath,
+    io_timeout_ms: o.ioTimeoutMs,
+    run_ms: o.runMs,
+    prepare_ms: Math.round(ready.prepareMs),
+    ack_wait_ms: ready.ackWaitMs,
+    max_deliveries: o.maxDeliveries,
+    pull_expires_ms: o.pullExpiresMs,
+    setup: ready.setup,
   });
   const s = await doneOnSignals(worker);
   const st = s.stats;
   line({
-    status: "SERVER_STOPPED", transport: "nats", reason: s.reason, processed_jobs: s.processedJobs, unprocessed_jobs: s.unprocessedJobs, batches: s.batches,
-    pulled_jobs: st.pulled, redelivered_jobs: st.redelivered, admitted_jobs: st.admitted, proof_replies: st.proofReplies, batch_errors: st.batchErrors,
-    input_errors: st.inputErrors, bad_jobs: st.badJobs, delivery_limit_replies: st.deliveryLimit, over_bound_jobs: st.overBound, published_results: st.published,
-    duplicate_results_dropped: st.duplicatesDropped, publish_retries: st.publishRetries, publish_failures: st.publishFailures, returned_at_stop: st.nakedAtStop,
-    ready_unix_ns: s.readyUnixNs, finish_unix_ns: s.finishUnixNs, wall_s: round3(s.wallSeconds), cpu_s: round3(s.cpuSeconds),
+    status: "SERVER_STOPPED",
+    transport: "nats",
+    reason: s.reason,
+    processed_jobs: s.processedJobs,
+    unprocessed_jobs: s.unprocessedJobs,
+    batches: s.batches,
+    pulled_jobs: st.pulled,
+    redelivered_jobs: st.redelivered,
+    admitted_jobs: st.admitted,
+    proof_replies: st.proofReplies,
+    batch_errors: st.batchErrors,
+    input_errors: st.inputErrors,
+    bad_jobs: st.badJobs,
+    delivery_limit_replies: st.deliveryLimit,
+    over_bound_jobs: st.overBound,
+    published_results: st.published,
+    duplicate_results_dropped: st.duplicatesDropped,
+    publish_retries: st.publishRetries,
+    publish_failures: st.publishFailures,
+    returned_at_stop: st.nakedAtStop,
+    ready_unix_ns: s.readyUnixNs,
+    finish_unix_ns: s.finishUnixNs,
+    wall_s: round3(s.wallSeconds),
+    cpu_s: round3(s.cpuSeconds),
     proofs_per_s: round3(s.wallSeconds > 0 ? st.proofReplies / s.wallSeconds : 0),
     cpu_s_per_proof: st.proofReplies > 0 ? round3(s.cpuSeconds / st.proofReplies) : null,
-    batch_compute_s: round3(st.computeMs / 1000), delivery_s: round3(st.deliveryMs / 1000),
+    batch_compute_s: round3(st.computeMs / 1000),
+    delivery_s: round3(st.deliveryMs / 1000),
   });
   setExit(EXIT_OK);
 }
@@ -114,7 +166,8 @@ function rejectDuplicates(argv: readonly string[]): void {
   for (const a of argv) {
     if (!a.startsWith("--")) continue;
     const name = a.split("=")[0]!;
-    if (seen.has(name)) throw new CliError("DUPLICATE_OPTION", `option ${name} given more than once`, undefined, { option: name });
+    if (seen.has(name))
+      throw new CliError("DUPLICATE_OPTION", `option ${name} given more than once`, undefined, { option: name });
     seen.add(name);
   }
 }
@@ -132,7 +185,8 @@ export async function runServeCommand(setExit: (code: number) => void, opts: Ser
   rejectDuplicates((cmd.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? []);
   if (opts.nats !== undefined) {
     const src = cmd.getOptionValueSource("listen");
-    if (src === "cli" || src === "env") throw new CliError("BAD_OPTION", "--listen and --nats exclude each other (a worker has no listener)");
+    if (src === "cli" || src === "env")
+      throw new CliError("BAD_OPTION", "--listen and --nats exclude each other (a worker has no listener)");
     await serveNats(opts, setExit);
     return;
   }
@@ -146,21 +200,47 @@ export async function runServeCommand(setExit: (code: number) => void, opts: Ser
   const ready = await startWithControls((onControls) => server.start(onControls));
   const o = server.options;
   line({
-    status: "SERVER_READY", ready_unix_ns: ready.readyUnixNs, listen: ready.listen, process_id: ready.processId, host_id: o.hostId,
-    profile: o.profile, depth: o.depth, workers: o.workers, batch_max: o.batchMax, max_wait_us: o.maxWaitUs, max_queue: o.maxQueue,
-    return_path: o.returnPath, io_timeout_ms: o.ioTimeoutMs, run_ms: o.runMs, prepare_ms: Math.round(ready.prepareMs),
+    status: "SERVER_READY",
+    ready_unix_ns: ready.readyUnixNs,
+    listen: ready.listen,
+    process_id: ready.processId,
+    host_id: o.hostId,
+    profile: o.profile,
+    depth: o.depth,
+    workers: o.workers,
+    batch_max: o.batchMax,
+    max_wait_us: o.maxWaitUs,
+    max_queue: o.maxQueue,
+    return_path: o.returnPath,
+    io_timeout_ms: o.ioTimeoutMs,
+    run_ms: o.runMs,
+    prepare_ms: Math.round(ready.prepareMs),
   });
   const s = await doneOnSignals(server);
   const st = s.stats;
   const replied = st.proofReplies;
   line({
-    status: "SERVER_STOPPED", reason: s.reason, processed_jobs: s.processedJobs, unprocessed_jobs: s.unprocessedJobs, batches: s.batches,
-    admitted_jobs: st.admitted, proof_replies: replied, batch_errors: st.batchErrors, input_errors: st.inputErrors,
-    refusals: st.refusals, connections: st.connections, connection_closes: st.closes, undelivered_replies: st.undelivered,
-    ready_unix_ns: s.readyUnixNs, finish_unix_ns: s.finishUnixNs, wall_s: round3(s.wallSeconds), cpu_s: round3(s.cpuSeconds),
+    status: "SERVER_STOPPED",
+    reason: s.reason,
+    processed_jobs: s.processedJobs,
+    unprocessed_jobs: s.unprocessedJobs,
+    batches: s.batches,
+    admitted_jobs: st.admitted,
+    proof_replies: replied,
+    batch_errors: st.batchErrors,
+    input_errors: st.inputErrors,
+    refusals: st.refusals,
+    connections: st.connections,
+    connection_closes: st.closes,
+    undelivered_replies: st.undelivered,
+    ready_unix_ns: s.readyUnixNs,
+    finish_unix_ns: s.finishUnixNs,
+    wall_s: round3(s.wallSeconds),
+    cpu_s: round3(s.cpuSeconds),
     proofs_per_s: round3(s.wallSeconds > 0 ? replied / s.wallSeconds : 0),
     cpu_s_per_proof: replied > 0 ? round3(s.cpuSeconds / replied) : null,
-    batch_compute_s: round3(st.computeMs / 1000), delivery_s: round3(st.deliveryMs / 1000),
+    batch_compute_s: round3(st.computeMs / 1000),
+    delivery_s: round3(st.deliveryMs / 1000),
   });
   setExit(EXIT_OK);
 }

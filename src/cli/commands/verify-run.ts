@@ -18,39 +18,82 @@ import { isV3Proof, MAX_V3_PROOF_BYTES, verifyProfileV3 } from "./profile-v3.js"
 const digestText = formatRoot;
 
 /** The action of `ssgkr verify`, with what commander parsed (the command's definition is in verify.ts). */
-export async function runVerifyCommand(opts: { request?: string; requests?: string; proof: string; expectOldRoot?: string; expectNewRoot?: string }): Promise<void> {
-  const expectOld = opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
-  const expectNew = opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
+export async function runVerifyCommand(opts: {
+  request?: string;
+  requests?: string;
+  proof: string;
+  expectOldRoot?: string;
+  expectNewRoot?: string;
+}): Promise<void> {
+  const expectOld =
+    opts.expectOldRoot !== undefined ? parseDigestOption(opts.expectOldRoot, "--expect-old-root") : null;
+  const expectNew =
+    opts.expectNewRoot !== undefined ? parseDigestOption(opts.expectNewRoot, "--expect-new-root") : null;
   if (opts.requests !== undefined) {
-    if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
-    if (isV3Proof(readFileHead(opts.proof, "--proof"))) return verifyProfileV3(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V3_PROOF_BYTES, "a profile v3 proof")));
-    return verifyProfileV2(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")));
+    if (expectOld || expectNew)
+      throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
+    if (isV3Proof(readFileHead(opts.proof, "--proof")))
+      return verifyProfileV3(
+        opts,
+        new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V3_PROOF_BYTES, "a profile v3 proof")),
+      );
+    return verifyProfileV2(
+      opts,
+      new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")),
+    );
   }
-  if (opts.request === undefined) throw new CliError("MISSING_OPTION", "required option '--request <file>' not specified");
+  if (opts.request === undefined)
+    throw new CliError("MISSING_OPTION", "required option '--request <file>' not specified");
   const { file, request } = readRequest(opts.request);
   const head = readFileHead(opts.proof, "--proof");
   if (isV3Proof(head)) {
-    if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
-    return verifyProfileV3(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V3_PROOF_BYTES, "a profile v3 proof")));
+    if (expectOld || expectNew)
+      throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
+    return verifyProfileV3(
+      opts,
+      new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V3_PROOF_BYTES, "a profile v3 proof")),
+    );
   }
   if (isV2Proof(head)) {
-    if (expectOld || expectNew) throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
-    return verifyProfileV2(opts, new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")));
+    if (expectOld || expectNew)
+      throw new CliError("USAGE", "--expect-old-root / --expect-new-root apply to compat-v1 proofs only");
+    return verifyProfileV2(
+      opts,
+      new Uint8Array(readFileOrExit(opts.proof, "--proof", MAX_V2_PROOF_BYTES, "a profile v2 proof")),
+    );
   }
-  if (expectOld && !digestEquals(expectOld, file.oldRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect", "stdout");
-  if (expectNew && !digestEquals(expectNew, file.newRoot)) throw new CliExit(EXIT_VERDICT, "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect", "stdout");
+  if (expectOld && !digestEquals(expectOld, file.oldRoot))
+    throw new CliExit(
+      EXIT_VERDICT,
+      "REJECT EXPECTED_OLD_ROOT: the request's old_root is not the root you expect",
+      "stdout",
+    );
+  if (expectNew && !digestEquals(expectNew, file.newRoot))
+    throw new CliExit(
+      EXIT_VERDICT,
+      "REJECT EXPECTED_NEW_ROOT: the request's new_root is not the root you expect",
+      "stdout",
+    );
   const config = { depth: file.depth, leafMaxFields: file.leafMaxFields };
   const limit = maxProofBytes(opKindOf(file.kind), config);
   let bytes: Uint8Array;
   try {
-    bytes = readFileOrExit(opts.proof, "--proof", limit, `a valid ${file.kind} proof at depth ${file.depth}, leaf bound ${file.leafMaxFields}`);
+    bytes = readFileOrExit(
+      opts.proof,
+      "--proof",
+      limit,
+      `a valid ${file.kind} proof at depth ${file.depth}, leaf bound ${file.leafMaxFields}`,
+    );
   } catch (err) {
-    if (err instanceof FileTooLarge) throw new CliExit(EXIT_VERDICT, `REJECT PROOF_TOO_LARGE: ${err.message}`, "stdout");
+    if (err instanceof FileTooLarge)
+      throw new CliExit(EXIT_VERDICT, `REJECT PROOF_TOO_LARGE: ${err.message}`, "stdout");
     throw err;
   }
   const verdict = verifyRequestProof(request, bytes, config, { cache: processDiskPreparedCache() });
   if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
-  const pinned = [expectOld ? `old_root ${digestText(expectOld)}` : null, expectNew ? `new_root ${digestText(expectNew)}` : null].filter((x) => x !== null);
+  const pinned = [
+    expectOld ? `old_root ${digestText(expectOld)}` : null,
+    expectNew ? `new_root ${digestText(expectNew)}` : null,
+  ].filter((x) => x !== null);
   process.stdout.write(pinned.length === 0 ? `ACCEPT (${UNPINNED_NOTE})\n` : `ACCEPT (pinned ${pinned.join(", ")})\n`);
 }
-

@@ -25,11 +25,16 @@ Exit codes: 0 ACCEPT; 1 REJECT <code>: <reason>; 2 unusable input (error <CODE>:
 export function registerVerify(program: Command): void {
   program
     .command("verify")
-    .description("verify proof bytes strictly against the original request (the profile is read from the proof; pin the roots you trust with --expect-old-root)")
+    .description(
+      "verify proof bytes strictly against the original request (the profile is read from the proof; pin the roots you trust with --expect-old-root)",
+    )
     .option("--request <file>", "request JSON the proof must be about")
     .option("--requests <files>", "comma-separated request files, in order, of an aggregate proof (profile v2 or v3)")
     .requiredOption("--proof <file>", "proof bytes (inner-proof-v1, -v2 or -v3: the profile is read from the proof)")
-    .option("--expect-old-root <d>", "the old root you trust: 64 hex characters as `ssgkr registry root` prints it, or its 8 elements as a,b,… or [a, b, …]")
+    .option(
+      "--expect-old-root <d>",
+      "the old root you trust: 64 hex characters as `ssgkr registry root` prints it, or its 8 elements as a,b,… or [a, b, …]",
+    )
     .option("--expect-new-root <d>", "the new root you trust (64 hex characters, or a,b,… / [a, b, …])")
     .addHelpText("after", HELP_AFTER)
     .action(async (opts) => (await import("./verify-run.js")).runVerifyCommand(opts));

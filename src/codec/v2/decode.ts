@@ -10,7 +10,10 @@ import { V2DecodeError, type V2DecodeErrorCode } from "./errors.js";
 import { readHeader, V2_VERSIONS } from "./header.js";
 import { readLayers } from "./layers.js";
 import {
-  V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity,
+  V2_PROOF_KIND_AGGREGATE,
+  V2_PROOF_KIND_SINGLE,
+  V2_STATEMENT_CHECK_BYTES,
+  type V2CircuitIdentity,
 } from "./layout.js";
 
 /** A single-operation message (proof_kind 0): circuit identity, public inputs and the GKR proof. */
@@ -45,7 +48,8 @@ function fail(code: V2DecodeErrorCode, message: string, details: Record<string, 
  * @throws V2DecodeError (codes of §9, in order); never anything else.
  */
 export function decodeProofV2(bytes: Uint8Array): V2EncodedResult {
-  if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeProofV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  if (!(bytes instanceof Uint8Array))
+    fail("NotBytes", `decodeProofV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
   const d = guarded(bytes, V2_PROOF_KIND_SINGLE);
   return { identity: d.identity, publicInputs: d.statements[0]!, proof: d.proof };
 }
@@ -57,7 +61,8 @@ export function decodeProofV2(bytes: Uint8Array): V2EncodedResult {
  * @throws V2DecodeError; never anything else.
  */
 export function decodeAggregateV2(bytes: Uint8Array): V2EncodedAggregate {
-  if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeAggregateV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  if (!(bytes instanceof Uint8Array))
+    fail("NotBytes", `decodeAggregateV2 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
   const d = guarded(bytes, V2_PROOF_KIND_AGGREGATE);
   return { identity: d.identity, statementChecks: d.statementChecks, proof: d.proof };
 }
@@ -75,8 +80,16 @@ function readStatement(r: ByteReader, idTag: number, at: number): PublicInputs {
   const oldRoot = r.digest();
   const newRoot = r.digest();
   const stTag = r.u8();
-  if (stTag > 2) fail("UnknownOpKindTag", `statement op_kind_tag ${stTag} at offset ${at + 64} is not 0, 1 or 2`, { tag: stTag, offset: at + 64 });
-  if (stTag !== idTag) fail("OpKindMismatch", `statement op_kind_tag ${stTag} differs from identity op_kind_tag ${idTag}`, { identity: idTag, statement: stTag });
+  if (stTag > 2)
+    fail("UnknownOpKindTag", `statement op_kind_tag ${stTag} at offset ${at + 64} is not 0, 1 or 2`, {
+      tag: stTag,
+      offset: at + 64,
+    });
+  if (stTag !== idTag)
+    fail("OpKindMismatch", `statement op_kind_tag ${stTag} differs from identity op_kind_tag ${idTag}`, {
+      identity: idTag,
+      statement: stTag,
+    });
   const lo = r.u32();
   const hi = r.u32();
   const valueDigest = r.digest();
@@ -85,7 +98,10 @@ function readStatement(r: ByteReader, idTag: number, at: number): PublicInputs {
 
 function decodeUnguarded(bytes: Uint8Array, proofKind: number): Decoded {
   const r = new ByteReader(bytes);
-  const kindWhy = (kind: number) => (kind === proofKind ? null : `is not supported here (${proofKind === V2_PROOF_KIND_SINGLE ? "0, one operation" : "1, aggregate"})`);
+  const kindWhy = (kind: number) =>
+    kind === proofKind
+      ? null
+      : `is not supported here (${proofKind === V2_PROOF_KIND_SINGLE ? "0, one operation" : "1, aggregate"})`;
   const { identity } = readHeader(bytes, r, V2_VERSIONS, kindWhy, fail);
   const idTag = identity.opKindTag;
   const statements: PublicInputs[] = [];
@@ -94,7 +110,12 @@ function decodeUnguarded(bytes: Uint8Array, proofKind: number): Decoded {
     const at = r.pos;
     const count = r.u32();
     if (count === 0) fail("BadOperationCount", `operation count at offset ${at} is 0`, { offset: at });
-    if (count * V2_STATEMENT_CHECK_BYTES > r.remaining()) fail("OversizedCount", `operation count ${count} at offset ${at} needs at least ${count * V2_STATEMENT_CHECK_BYTES} bytes, only ${r.remaining()} remain`, { offset: at, count });
+    if (count * V2_STATEMENT_CHECK_BYTES > r.remaining())
+      fail(
+        "OversizedCount",
+        `operation count ${count} at offset ${at} needs at least ${count * V2_STATEMENT_CHECK_BYTES} bytes, only ${r.remaining()} remain`,
+        { offset: at, count },
+      );
     for (let j = 0; j < count; j++) statementChecks.push([r.fe(), r.fe()]);
   } else {
     statements.push(readStatement(r, idTag, r.pos));

@@ -7,7 +7,14 @@ import type { PublicInputs } from "../../statement/types.js";
 import { V2EncodeError } from "./errors.js";
 import { V2_VERSIONS, writeHeader } from "./header.js";
 import { checkLayers, layersSize, writeLayers, type LayerEncodeCode } from "./layers.js";
-import { V2_LAYERS_OFFSET, V2_MAX_AGGREGATE, V2_PROOF_KIND_AGGREGATE, V2_PROOF_KIND_SINGLE, V2_STATEMENT_CHECK_BYTES, type V2CircuitIdentity } from "./layout.js";
+import {
+  V2_LAYERS_OFFSET,
+  V2_MAX_AGGREGATE,
+  V2_PROOF_KIND_AGGREGATE,
+  V2_PROOF_KIND_SINGLE,
+  V2_STATEMENT_CHECK_BYTES,
+  type V2CircuitIdentity,
+} from "./layout.js";
 
 /** Exact encoded size of a single-operation proof (170 + Σ (36 + 128·s)); `operations` > 0 gives the aggregate size. */
 export function encodedSizeV2(proof: GkrProof, operations = 0): number {
@@ -33,20 +40,54 @@ export function encodeProofV2(identity: V2CircuitIdentity, pub: PublicInputs, pr
  * Encodes an aggregate (proof_kind 1): identity, n = checks.length (1..4096), the statement
  * checks in order (2 fe each), the proof. Errors as `encodeProofV2`, plus `BadOperationCount`.
  */
-export function encodeAggregateV2(identity: V2CircuitIdentity, checks: readonly (readonly [number, number])[], proof: GkrProof): Uint8Array {
-  if (checks.length < 1 || checks.length > V2_MAX_AGGREGATE) throw new V2EncodeError("BadOperationCount", `an aggregate carries 1..${V2_MAX_AGGREGATE} operations, got ${checks.length}`);
+export function encodeAggregateV2(
+  identity: V2CircuitIdentity,
+  checks: readonly (readonly [number, number])[],
+  proof: GkrProof,
+): Uint8Array {
+  if (checks.length < 1 || checks.length > V2_MAX_AGGREGATE)
+    throw new V2EncodeError(
+      "BadOperationCount",
+      `an aggregate carries 1..${V2_MAX_AGGREGATE} operations, got ${checks.length}`,
+    );
   return encodeMessage(identity, [], proof, checks);
 }
 
-function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicInputs[], proof: GkrProof, checks: readonly (readonly [number, number])[] | null = null): Uint8Array {
+function encodeMessage(
+  identity: V2CircuitIdentity,
+  statements: readonly PublicInputs[],
+  proof: GkrProof,
+  checks: readonly (readonly [number, number])[] | null = null,
+): Uint8Array {
   const aggregate = checks !== null;
-  const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
-    && statements.every((pub) => pub.opKindTag === identity.opKindTag && typeof pub.assetId === "bigint" && pub.assetId >= 0n && pub.assetId < 1n << 64n)
-    && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
-    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff
-    && [identity.circuitVersion, identity.leafEncodingVersion].every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffff)
-    && Number.isInteger(identity.layoutId) && identity.layoutId >= 0 && identity.layoutId <= 0xff;
-  if (!idOk) throw new V2EncodeError("BadIdentity", "identity or statement field out of range (op kind 0..2 and equal, depth u32, circuit and leaf encoding versions u16, leaf_max_fields u16, layout id u8, asset_id u64)");
+  const idOk =
+    Number.isInteger(identity.opKindTag) &&
+    identity.opKindTag >= 0 &&
+    identity.opKindTag <= 2 &&
+    statements.every(
+      (pub) =>
+        pub.opKindTag === identity.opKindTag &&
+        typeof pub.assetId === "bigint" &&
+        pub.assetId >= 0n &&
+        pub.assetId < 1n << 64n,
+    ) &&
+    Number.isInteger(identity.depth) &&
+    identity.depth >= 0 &&
+    identity.depth <= 0xffffffff &&
+    Number.isInteger(identity.leafMaxFields) &&
+    identity.leafMaxFields >= 0 &&
+    identity.leafMaxFields <= 0xffff &&
+    [identity.circuitVersion, identity.leafEncodingVersion].every(
+      (x) => Number.isInteger(x) && x >= 0 && x <= 0xffff,
+    ) &&
+    Number.isInteger(identity.layoutId) &&
+    identity.layoutId >= 0 &&
+    identity.layoutId <= 0xff;
+  if (!idOk)
+    throw new V2EncodeError(
+      "BadIdentity",
+      "identity or statement field out of range (op kind 0..2 and equal, depth u32, circuit and leaf encoding versions u16, leaf_max_fields u16, layout id u8, asset_id u64)",
+    );
   checkLayers(proof, layerFail);
   const size = encodedSizeV2(proof, checks ? checks.length : 0);
   if (size > 0xffffffff) throw new V2EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
@@ -54,16 +95,28 @@ function encodeMessage(identity: V2CircuitIdentity, statements: readonly PublicI
   const v = new DataView(out.buffer);
   let pos = 0;
   const fe = (x: number) => {
-    if (!Number.isInteger(x) || x < 0 || x >= P) throw new V2EncodeError("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
-    v.setUint32(pos, x, true); pos += 4;
+    if (!Number.isInteger(x) || x < 0 || x >= P)
+      throw new V2EncodeError(
+        "NonCanonicalFieldElement",
+        `value ${x} at offset ${pos} is not a canonical field element`,
+        { offset: pos },
+      );
+    v.setUint32(pos, x, true);
+    pos += 4;
   };
-  const digest = (d: ArrayLike<number>) => { for (let i = 0; i < 8; i++) fe(d[i]!); };
+  const digest = (d: ArrayLike<number>) => {
+    for (let i = 0; i < 8; i++) fe(d[i]!);
+  };
   writeHeader(out, v, V2_VERSIONS, aggregate ? V2_PROOF_KIND_AGGREGATE : V2_PROOF_KIND_SINGLE, size, identity);
   pos = 29;
   digest(identity.commitment);
   if (checks) {
-    v.setUint32(pos, checks.length, true); pos += 4;
-    for (const [a, b] of checks) { fe(a); fe(b); }
+    v.setUint32(pos, checks.length, true);
+    pos += 4;
+    for (const [a, b] of checks) {
+      fe(a);
+      fe(b);
+    }
   }
   for (const pub of statements) {
     digest(pub.oldRoot);

@@ -10,11 +10,18 @@ import { SsgkrError } from "../../errors.js";
 type V1OnlyDecodeCode = "UnsupportedLayerStrategy" | "BadRoundPolyArity";
 
 /** Failure codes of the strict v2 decoder. */
-export type V2DecodeErrorCode = Exclude<DecodeErrorCode, V1OnlyDecodeCode> | "UnsupportedLayout" | "BadRoundCount" | "BadOperationCount";
+export type V2DecodeErrorCode =
+  | Exclude<DecodeErrorCode, V1OnlyDecodeCode>
+  | "UnsupportedLayout"
+  | "BadRoundCount"
+  | "BadOperationCount";
 
 /** Every code a `V2DecodeError` carries (meanings in docs/errors.md). */
 export const V2_DECODE_ERROR_CODES: readonly V2DecodeErrorCode[] = [
-  ...DECODE_ERROR_CODES.filter((c): c is Exclude<DecodeErrorCode, V1OnlyDecodeCode> => c !== "UnsupportedLayerStrategy" && c !== "BadRoundPolyArity"),
+  ...DECODE_ERROR_CODES.filter(
+    (c): c is Exclude<DecodeErrorCode, V1OnlyDecodeCode> =>
+      c !== "UnsupportedLayerStrategy" && c !== "BadRoundPolyArity",
+  ),
   "UnsupportedLayout",
   "BadRoundCount",
   "BadOperationCount",
@@ -24,14 +31,25 @@ export const V2_DECODE_ERROR_CODES: readonly V2DecodeErrorCode[] = [
 export class V2DecodeError extends SsgkrError<V2DecodeErrorCode> {}
 
 /** v1 encoder codes v2 shares. */
-type SharedEncodeCode = Extract<EncodeErrorCode, "BadRoundPolyArity" | "CountOverflow" | "NonCanonicalFieldElement" | "MessageTooLong">;
+type SharedEncodeCode = Extract<
+  EncodeErrorCode,
+  "BadRoundPolyArity" | "CountOverflow" | "NonCanonicalFieldElement" | "MessageTooLong"
+>;
 
 /** Failure codes of the v2 encoder. */
-export type V2EncodeErrorCode = SharedEncodeCode | "BadOperationCount" | "BadRoundCount" | "NonZeroHighCoefficient" | "BadIdentity";
+export type V2EncodeErrorCode =
+  | SharedEncodeCode
+  | "BadOperationCount"
+  | "BadRoundCount"
+  | "NonZeroHighCoefficient"
+  | "BadIdentity";
 
 /** Every code a `V2EncodeError` carries (meanings in docs/errors.md). */
 export const V2_ENCODE_ERROR_CODES: readonly V2EncodeErrorCode[] = [
-  ...ENCODE_ERROR_CODES.filter((c): c is SharedEncodeCode => c === "BadRoundPolyArity" || c === "CountOverflow" || c === "NonCanonicalFieldElement" || c === "MessageTooLong"),
+  ...ENCODE_ERROR_CODES.filter(
+    (c): c is SharedEncodeCode =>
+      c === "BadRoundPolyArity" || c === "CountOverflow" || c === "NonCanonicalFieldElement" || c === "MessageTooLong",
+  ),
   "BadOperationCount",
   "BadRoundCount",
   "NonZeroHighCoefficient",

@@ -10,7 +10,12 @@ import type { ByteReader } from "../reader.js";
 import { V2_EVALS_BYTES, V2_LAYER_FIXED_BYTES, V2_ROUND_PAIR_BYTES } from "./layout.js";
 
 /** Encoder failure codes the layers can raise. */
-export type LayerEncodeCode = "BadRoundCount" | "CountOverflow" | "BadRoundPolyArity" | "NonZeroHighCoefficient" | "NonCanonicalFieldElement";
+export type LayerEncodeCode =
+  | "BadRoundCount"
+  | "CountOverflow"
+  | "BadRoundPolyArity"
+  | "NonZeroHighCoefficient"
+  | "NonCanonicalFieldElement";
 /** Decoder failure codes the layers can raise (besides `Truncated` from the reader). */
 export type LayerDecodeCode = "OversizedCount" | "BadRoundCount" | "NonCanonicalFieldElement";
 
@@ -28,30 +33,55 @@ export function layersSize(proof: GkrProof): number {
 }
 
 /** Checks the layers' shapes before anything is written; `fail` throws. */
-export function checkLayers(proof: GkrProof, fail: (code: LayerEncodeCode, message: string, details: Record<string, unknown>) => never): void {
+export function checkLayers(
+  proof: GkrProof,
+  fail: (code: LayerEncodeCode, message: string, details: Record<string, unknown>) => never,
+): void {
   proof.layers.forEach((l, li) => {
     const m = l.rounds.length;
     if (m % 2 !== 0) fail("BadRoundCount", `layer ${li}: ${m} round polynomials, must be even (2s)`, { layer: li });
     if (m > 0xffffffff) fail("CountOverflow", `layer ${li}: round count does not fit u32`, { layer: li });
     l.rounds.forEach((r, ri) => {
-      if (r.length !== 5) fail("BadRoundPolyArity", `layer ${li} round ${ri}: ${r.length} coefficients, must be 5`, { layer: li, round: ri, got: r.length });
-      if (ri >= m / 2 && (!isZero(r[3]!) || !isZero(r[4]!))) fail("NonZeroHighCoefficient", `layer ${li} round ${ri}: a y round must have a_3 = a_4 = 0`, { layer: li, round: ri });
+      if (r.length !== 5)
+        fail("BadRoundPolyArity", `layer ${li} round ${ri}: ${r.length} coefficients, must be 5`, {
+          layer: li,
+          round: ri,
+          got: r.length,
+        });
+      if (ri >= m / 2 && (!isZero(r[3]!) || !isZero(r[4]!)))
+        fail("NonZeroHighCoefficient", `layer ${li} round ${ri}: a y round must have a_3 = a_4 = 0`, {
+          layer: li,
+          round: ri,
+        });
     });
   });
 }
 
 /** Writes the layer section at `pos`; returns the offset after it. Field elements are checked canonical (`fail`). */
-export function writeLayers(v: DataView, pos: number, proof: GkrProof, fail: (code: LayerEncodeCode, message: string, details: Record<string, unknown>) => never): number {
+export function writeLayers(
+  v: DataView,
+  pos: number,
+  proof: GkrProof,
+  fail: (code: LayerEncodeCode, message: string, details: Record<string, unknown>) => never,
+): number {
   const fe = (x: number) => {
-    if (!Number.isInteger(x) || x < 0 || x >= P) fail("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
+    if (!Number.isInteger(x) || x < 0 || x >= P)
+      fail("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
     v.setUint32(pos, x, true);
     pos += 4;
   };
-  const ef = (e: Ext) => { fe(e[0]); fe(e[1]); fe(e[2]); fe(e[3]); };
-  v.setUint32(pos, proof.layers.length, true); pos += 4;
+  const ef = (e: Ext) => {
+    fe(e[0]);
+    fe(e[1]);
+    fe(e[2]);
+    fe(e[3]);
+  };
+  v.setUint32(pos, proof.layers.length, true);
+  pos += 4;
   for (const l of proof.layers) {
     const m = l.rounds.length;
-    v.setUint32(pos, m, true); pos += 4;
+    v.setUint32(pos, m, true);
+    pos += 4;
     l.rounds.forEach((r, ri) => {
       const keep = ri < m / 2 ? 5 : 3;
       for (let c = 0; c < keep; c++) ef(r[c]!);
@@ -68,20 +98,34 @@ export function writeLayers(v: DataView, pos: number, proof: GkrProof, fail: (co
  * → `OversizedCount`), canonical coefficients and evaluations. Round polynomials come back with 5
  * coefficients.
  */
-export function readLayers(r: ByteReader, fail: (code: LayerDecodeCode, message: string, details: Record<string, unknown>) => never): LayerProof[] {
+export function readLayers(
+  r: ByteReader,
+  fail: (code: LayerDecodeCode, message: string, details: Record<string, unknown>) => never,
+): LayerProof[] {
   const nAt = r.pos;
   const n = r.u32();
-  if (n * V2_LAYER_FIXED_BYTES > r.remaining()) fail("OversizedCount", `layer count ${n} at offset ${nAt} needs at least ${n * V2_LAYER_FIXED_BYTES} bytes, only ${r.remaining()} remain`, { offset: nAt, count: n });
+  if (n * V2_LAYER_FIXED_BYTES > r.remaining())
+    fail(
+      "OversizedCount",
+      `layer count ${n} at offset ${nAt} needs at least ${n * V2_LAYER_FIXED_BYTES} bytes, only ${r.remaining()} remain`,
+      { offset: nAt, count: n },
+    );
   const layers: LayerProof[] = new Array(n);
   for (let l = 0; l < n; l++) {
     const mAt = r.pos;
     const m = r.u32();
-    if (m % 2 !== 0) fail("BadRoundCount", `layer ${l}: round count ${m} at offset ${mAt} is odd`, { layer: l, offset: mAt });
+    if (m % 2 !== 0)
+      fail("BadRoundCount", `layer ${l}: round count ${m} at offset ${mAt} is odd`, { layer: l, offset: mAt });
     if ((m / 2) * V2_ROUND_PAIR_BYTES + V2_EVALS_BYTES > r.remaining()) {
-      fail("OversizedCount", `round count ${m} at offset ${mAt} needs at least ${(m / 2) * V2_ROUND_PAIR_BYTES + V2_EVALS_BYTES} bytes, only ${r.remaining()} remain`, { offset: mAt, count: m });
+      fail(
+        "OversizedCount",
+        `round count ${m} at offset ${mAt} needs at least ${(m / 2) * V2_ROUND_PAIR_BYTES + V2_EVALS_BYTES} bytes, only ${r.remaining()} remain`,
+        { offset: mAt, count: m },
+      );
     }
     const rounds: RoundPoly[] = new Array(m);
-    for (let k = 0; k < m; k++) rounds[k] = k < m / 2 ? [r.ef(), r.ef(), r.ef(), r.ef(), r.ef()] : [r.ef(), r.ef(), r.ef(), ZERO, ZERO];
+    for (let k = 0; k < m; k++)
+      rounds[k] = k < m / 2 ? [r.ef(), r.ef(), r.ef(), r.ef(), r.ef()] : [r.ef(), r.ef(), r.ef(), ZERO, ZERO];
     const evalX = r.ef();
     const evalY = r.ef();
     layers[l] = { rounds, evalX, evalY };

@@ -5,13 +5,22 @@
  * is not n − 1.
  */
 import { SsgkrError } from "../../errors.js";
-import { V2_DECODE_ERROR_CODES, V2_ENCODE_ERROR_CODES, type V2DecodeErrorCode, type V2EncodeErrorCode } from "../v2/errors.js";
+import {
+  V2_DECODE_ERROR_CODES,
+  V2_ENCODE_ERROR_CODES,
+  type V2DecodeErrorCode,
+  type V2EncodeErrorCode,
+} from "../v2/errors.js";
 
 /** Failure codes of the strict v3 decoder. */
 export type V3DecodeErrorCode = V2DecodeErrorCode | "BadCommitment" | "BadOpening";
 
 /** Every code a `V3DecodeError` carries (meanings in docs/errors.md). */
-export const V3_DECODE_ERROR_CODES: readonly V3DecodeErrorCode[] = [...V2_DECODE_ERROR_CODES, "BadCommitment", "BadOpening"];
+export const V3_DECODE_ERROR_CODES: readonly V3DecodeErrorCode[] = [
+  ...V2_DECODE_ERROR_CODES,
+  "BadCommitment",
+  "BadOpening",
+];
 
 /** Thrown by the v3 decoders for any byte string that is not a valid inner-proof-v3 message. */
 export class V3DecodeError extends SsgkrError<V3DecodeErrorCode> {}

@@ -27,4 +27,9 @@ export const V3_MAX_OPENING_BYTES = 8 * 1024 * 1024;
 export type V3CircuitIdentity = V2CircuitIdentity;
 
 /** The versions of inner-proof-v3. */
-export const V3_VERSIONS: HeaderVersions = Object.freeze({ name: "inner-proof-v3", encoding: V3_PROOF_ENCODING_VERSION, protocol: V3_PROTOCOL_VERSION, circuit: V3_CIRCUIT_VERSION });
+export const V3_VERSIONS: HeaderVersions = Object.freeze({
+  name: "inner-proof-v3",
+  encoding: V3_PROOF_ENCODING_VERSION,
+  protocol: V3_PROTOCOL_VERSION,
+  circuit: V3_CIRCUIT_VERSION,
+});

@@ -16,8 +16,17 @@ import { readHeader, writeHeader } from "../v2/header.js";
 import { checkLayers, layersSize, readLayers, writeLayers, type LayerEncodeCode } from "../v2/layers.js";
 import { V3DecodeError, type V3DecodeErrorCode, V3EncodeError } from "./errors.js";
 import {
-  V3_HEADER_BYTES, V3_MAX_COMMITMENT_BYTES, V3_MAX_OPENING_BYTES, V3_MAX_OPERATIONS,
-  V3_PROOF_ENCODING_VERSION, V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, V3_ROOT_BYTES, V3_STATEMENT_CHECK_BYTES, V3_VERSIONS, type V3CircuitIdentity,
+  V3_HEADER_BYTES,
+  V3_MAX_COMMITMENT_BYTES,
+  V3_MAX_OPENING_BYTES,
+  V3_MAX_OPERATIONS,
+  V3_PROOF_ENCODING_VERSION,
+  V3_PROOF_KIND_AGGREGATE,
+  V3_PROOF_KIND_BLOCK,
+  V3_ROOT_BYTES,
+  V3_STATEMENT_CHECK_BYTES,
+  V3_VERSIONS,
+  type V3CircuitIdentity,
 } from "./layout.js";
 
 /** The parts of one inner-proof-v3 message. */
@@ -51,38 +60,85 @@ function layerFail(code: LayerEncodeCode, message: string, details: Record<strin
 export function encodeV3Message(m: V3Message): Uint8Array {
   const { identity, statementChecks: checks, roots, proof } = m;
   const n = checks.length;
-  const idOk = Number.isInteger(identity.opKindTag) && identity.opKindTag >= 0 && identity.opKindTag <= 2
-    && Number.isInteger(identity.depth) && identity.depth >= 0 && identity.depth <= 0xffffffff
-    && Number.isInteger(identity.leafMaxFields) && identity.leafMaxFields >= 0 && identity.leafMaxFields <= 0xffff
-    && Number.isInteger(identity.circuitVersion) && identity.circuitVersion >= 0 && identity.circuitVersion <= 0xffff
-    && Number.isInteger(identity.leafEncodingVersion) && identity.leafEncodingVersion >= 0 && identity.leafEncodingVersion <= 0xffff
-    && Number.isInteger(identity.layoutId) && identity.layoutId >= 0 && identity.layoutId <= 0xff
-    && (m.proofKind === V3_PROOF_KIND_AGGREGATE || m.proofKind === V3_PROOF_KIND_BLOCK);
-  if (!idOk) throw new V3EncodeError("BadIdentity", "identity field out of range (op kind 0..2, depth u32, circuit and leaf encoding versions u16, leaf_max_fields u16, layout id u8, proof kind 1 or 2)");
-  if (n < 1 || n > V3_MAX_OPERATIONS) throw new V3EncodeError("BadOperationCount", `a v3 proof carries 1..${V3_MAX_OPERATIONS} operations, got ${n}`);
+  const idOk =
+    Number.isInteger(identity.opKindTag) &&
+    identity.opKindTag >= 0 &&
+    identity.opKindTag <= 2 &&
+    Number.isInteger(identity.depth) &&
+    identity.depth >= 0 &&
+    identity.depth <= 0xffffffff &&
+    Number.isInteger(identity.leafMaxFields) &&
+    identity.leafMaxFields >= 0 &&
+    identity.leafMaxFields <= 0xffff &&
+    Number.isInteger(identity.circuitVersion) &&
+    identity.circuitVersion >= 0 &&
+    identity.circuitVersion <= 0xffff &&
+    Number.isInteger(identity.leafEncodingVersion) &&
+    identity.leafEncodingVersion >= 0 &&
+    identity.leafEncodingVersion <= 0xffff &&
+    Number.isInteger(identity.layoutId) &&
+    identity.layoutId >= 0 &&
+    identity.layoutId <= 0xff &&
+    (m.proofKind === V3_PROOF_KIND_AGGREGATE || m.proofKind === V3_PROOF_KIND_BLOCK);
+  if (!idOk)
+    throw new V3EncodeError(
+      "BadIdentity",
+      "identity field out of range (op kind 0..2, depth u32, circuit and leaf encoding versions u16, leaf_max_fields u16, layout id u8, proof kind 1 or 2)",
+    );
+  if (n < 1 || n > V3_MAX_OPERATIONS)
+    throw new V3EncodeError("BadOperationCount", `a v3 proof carries 1..${V3_MAX_OPERATIONS} operations, got ${n}`);
   const wantRoots = m.proofKind === V3_PROOF_KIND_BLOCK ? n - 1 : 0;
-  if (roots.length !== wantRoots) throw new V3EncodeError("BadRoots", `a ${m.proofKind === V3_PROOF_KIND_BLOCK ? "block" : "aggregate"} of ${n} operations carries ${wantRoots} roots, got ${roots.length}`);
+  if (roots.length !== wantRoots)
+    throw new V3EncodeError(
+      "BadRoots",
+      `a ${m.proofKind === V3_PROOF_KIND_BLOCK ? "block" : "aggregate"} of ${n} operations carries ${wantRoots} roots, got ${roots.length}`,
+    );
   checkLayers(proof, layerFail);
-  const size = V3_HEADER_BYTES + 44 + 4 + V3_STATEMENT_CHECK_BYTES * n + V3_ROOT_BYTES * roots.length + 4 + m.commitment.length + layersSize(proof) + 4 + m.opening.length;
+  const size =
+    V3_HEADER_BYTES +
+    44 +
+    4 +
+    V3_STATEMENT_CHECK_BYTES * n +
+    V3_ROOT_BYTES * roots.length +
+    4 +
+    m.commitment.length +
+    layersSize(proof) +
+    4 +
+    m.opening.length;
   if (size > 0xffffffff) throw new V3EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
   const out = new Uint8Array(size);
   const v = new DataView(out.buffer);
   let pos = 0;
   const fe = (x: number) => {
-    if (!Number.isInteger(x) || x < 0 || x >= P) throw new V3EncodeError("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
-    v.setUint32(pos, x, true); pos += 4;
+    if (!Number.isInteger(x) || x < 0 || x >= P)
+      throw new V3EncodeError(
+        "NonCanonicalFieldElement",
+        `value ${x} at offset ${pos} is not a canonical field element`,
+        { offset: pos },
+      );
+    v.setUint32(pos, x, true);
+    pos += 4;
   };
-  const digest = (d: ArrayLike<number>) => { for (let i = 0; i < 8; i++) fe(d[i]!); };
+  const digest = (d: ArrayLike<number>) => {
+    for (let i = 0; i < 8; i++) fe(d[i]!);
+  };
   writeHeader(out, v, V3_VERSIONS, m.proofKind, size, identity);
   pos = 29;
   digest(identity.commitment);
-  v.setUint32(pos, n, true); pos += 4;
-  for (const [a, b] of checks) { fe(a); fe(b); }
+  v.setUint32(pos, n, true);
+  pos += 4;
+  for (const [a, b] of checks) {
+    fe(a);
+    fe(b);
+  }
   for (const r of roots) digest(r);
-  v.setUint32(pos, m.commitment.length, true); pos += 4;
-  out.set(m.commitment, pos); pos += m.commitment.length;
+  v.setUint32(pos, m.commitment.length, true);
+  pos += 4;
+  out.set(m.commitment, pos);
+  pos += m.commitment.length;
   pos = writeLayers(v, pos, proof, layerFail);
-  v.setUint32(pos, m.opening.length, true); pos += 4;
+  v.setUint32(pos, m.opening.length, true);
+  pos += 4;
   out.set(m.opening, pos);
   return out;
 }
@@ -95,13 +151,21 @@ function fail(code: V3DecodeErrorCode, message: string, details: Record<string, 
 function embedded(r: ByteReader, what: "commitment" | "opening", max: number): Uint8Array {
   const at = r.pos;
   const len = r.u32();
-  if (len > max || len > r.remaining()) fail("OversizedCount", `${what} length ${len} at offset ${at} exceeds ${len > max ? `the limit ${max}` : `the ${r.remaining()} bytes left`}`, { offset: at, count: len });
+  if (len > max || len > r.remaining())
+    fail(
+      "OversizedCount",
+      `${what} length ${len} at offset ${at} exceeds ${len > max ? `the limit ${max}` : `the ${r.remaining()} bytes left`}`,
+      { offset: at, count: len },
+    );
   const bytes = r.bytes(len);
   try {
     if (what === "commitment") decodeWhirCommitment(bytes);
     else decodeWhirProof(bytes);
   } catch (e) {
-    if (e instanceof PcsError) fail(what === "commitment" ? "BadCommitment" : "BadOpening", `the ${what} at offset ${at + 4}: ${e.message}`, { offset: at + 4 });
+    if (e instanceof PcsError)
+      fail(what === "commitment" ? "BadCommitment" : "BadOpening", `the ${what} at offset ${at + 4}: ${e.message}`, {
+        offset: at + 4,
+      });
     throw e;
   }
   return bytes;
@@ -109,15 +173,26 @@ function embedded(r: ByteReader, what: "commitment" | "opening", max: number): U
 
 function decodeUnguarded(bytes: Uint8Array): V3Message {
   const r = new ByteReader(bytes);
-  const kindWhy = (kind: number) => (kind === V3_PROOF_KIND_AGGREGATE || kind === V3_PROOF_KIND_BLOCK ? null : "is not 1 (aggregate) or 2 (block)");
+  const kindWhy = (kind: number) =>
+    kind === V3_PROOF_KIND_AGGREGATE || kind === V3_PROOF_KIND_BLOCK ? null : "is not 1 (aggregate) or 2 (block)";
   const { proofKind: kind, identity } = readHeader(bytes, r, V3_VERSIONS, kindWhy, fail);
   const idTag = identity.opKindTag;
-  if (kind === V3_PROOF_KIND_BLOCK && idTag !== 2) fail("OpKindMismatch", `a block (proof_kind 2) is made of updates (op kind 2), the identity says ${idTag}`, { identity: idTag, statement: 2 });
+  if (kind === V3_PROOF_KIND_BLOCK && idTag !== 2)
+    fail("OpKindMismatch", `a block (proof_kind 2) is made of updates (op kind 2), the identity says ${idTag}`, {
+      identity: idTag,
+      statement: 2,
+    });
   const at = r.pos;
   const n = r.u32();
-  if (n === 0 || n > V3_MAX_OPERATIONS) fail("BadOperationCount", `operation count ${n} at offset ${at} is not in 1..${V3_MAX_OPERATIONS}`, { offset: at });
+  if (n === 0 || n > V3_MAX_OPERATIONS)
+    fail("BadOperationCount", `operation count ${n} at offset ${at} is not in 1..${V3_MAX_OPERATIONS}`, { offset: at });
   const nRoots = kind === V3_PROOF_KIND_BLOCK ? n - 1 : 0;
-  if (n * V3_STATEMENT_CHECK_BYTES + nRoots * V3_ROOT_BYTES > r.remaining()) fail("OversizedCount", `operation count ${n} at offset ${at} needs at least ${n * V3_STATEMENT_CHECK_BYTES + nRoots * V3_ROOT_BYTES} bytes, only ${r.remaining()} remain`, { offset: at, count: n });
+  if (n * V3_STATEMENT_CHECK_BYTES + nRoots * V3_ROOT_BYTES > r.remaining())
+    fail(
+      "OversizedCount",
+      `operation count ${n} at offset ${at} needs at least ${n * V3_STATEMENT_CHECK_BYTES + nRoots * V3_ROOT_BYTES} bytes, only ${r.remaining()} remain`,
+      { offset: at, count: n },
+    );
   const statementChecks: [number, number][] = [];
   for (let j = 0; j < n; j++) statementChecks.push([r.fe(), r.fe()]);
   const roots: Digest[] = [];
@@ -169,7 +244,8 @@ export function checkedFromStatement(bytes: Uint8Array, hasRequest: boolean): bo
  * @throws V3DecodeError; never anything else.
  */
 export function decodeV3Message(bytes: Uint8Array): V3Message {
-  if (!(bytes instanceof Uint8Array)) fail("NotBytes", `decodeV3Message expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
+  if (!(bytes instanceof Uint8Array))
+    fail("NotBytes", `decodeV3Message expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
   try {
     return decodeUnguarded(bytes);
   } catch (e) {

@@ -14,13 +14,31 @@ import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import { KernelError } from "../../kernels/errors.js";
 import { GateKind, type Layer } from "../circuit.js";
-import { type GkrKernelExports, type GkrKernels, ROUND_CLAIM, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../wasm/kernels.js";
+import {
+  type GkrKernelExports,
+  type GkrKernels,
+  ROUND_CLAIM,
+  ROUND_FOLD,
+  ROUND_POW,
+  ROUND_RAW,
+  ROUND_VBASE,
+} from "../wasm/kernels.js";
 import type { WasmOracleExtension } from "../wasm/oracle.js";
 import type { LinearBlockGroup } from "./linear.js";
 
 /** Exports of src/kernels/assembly/gkr-groups.ts (byte pointers, element counts, no checks). */
 interface GroupKernelExports extends GkrKernelExports {
-  gkr_group_fill(desc: number, ngroups: number, W: number, A: number, Pw: number, n: number, diag: number, scratch: number, flags: number): void;
+  gkr_group_fill(
+    desc: number,
+    ngroups: number,
+    W: number,
+    A: number,
+    Pw: number,
+    n: number,
+    diag: number,
+    scratch: number,
+    flags: number,
+  ): void;
   gkr_group_phase2(desc: number, ngroups: number, eqx: number, out: number): void;
 }
 
@@ -39,13 +57,26 @@ const TENSOR_MIN_BITS = 2;
 
 /** Words of `gkr_weights_tensor`'s scratch for `claims` claims over 2^bits outputs. */
 function tensorScratchWords(claims: number, bits: number): number {
-  const h = bits >> 1, l = bits - h;
+  const h = bits >> 1,
+    l = bits - h;
   return 4 * claims * (2 ** h + 5 * 2 ** l + 2 * (bits + 1));
 }
 
 /** Export of src/kernels/assembly/gkr-round-lane0.ts. */
 interface LaneRoundExports extends GkrKernelExports {
-  gkr_round_lane0(A: number, Pw: number, Vx: number, Vb: number, len: number, r0: number, r1: number, r2: number, r3: number, vbase: number, out: number): void;
+  gkr_round_lane0(
+    A: number,
+    Pw: number,
+    Vx: number,
+    Vb: number,
+    len: number,
+    r0: number,
+    r1: number,
+    r2: number,
+    r3: number,
+    vbase: number,
+    out: number,
+  ): void;
 }
 
 /** Flags of `gkr_group_fill`. */
@@ -193,12 +224,27 @@ export class WasmLinearGroups implements WasmOracleExtension {
    * @throws KernelError `MODULE_MISSING` when the module lacks the group kernels or a kernel the
    *   options ask for (an outdated wasm/kernels.wasm).
    */
-  constructor(private readonly kernels: GkrKernels, groups: readonly LinearBlockGroup[], layer: Layer, claims: number, options: WasmGroupsOptions = {}) {
-    if (!hasGroupKernels(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+  constructor(
+    private readonly kernels: GkrKernels,
+    groups: readonly LinearBlockGroup[],
+    layer: Layer,
+    claims: number,
+    options: WasmGroupsOptions = {},
+  ) {
+    if (!hasGroupKernels(kernels))
+      throw new KernelError(
+        "MODULE_MISSING",
+        "the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`",
+      );
     const laneRounds = options.laneRounds ?? hasLaneRoundKernel(kernels);
     const tensor = options.tensorWeights ?? hasTensorWeightsKernel(kernels);
-    if (laneRounds && !hasLaneRoundKernel(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks gkr_round_lane0; run `npm run build:kernels`");
-    if (tensor && !hasTensorWeightsKernel(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks gkr_weights_tensor; run `npm run build:kernels`");
+    if (laneRounds && !hasLaneRoundKernel(kernels))
+      throw new KernelError("MODULE_MISSING", "the kernel module lacks gkr_round_lane0; run `npm run build:kernels`");
+    if (tensor && !hasTensorWeightsKernel(kernels))
+      throw new KernelError(
+        "MODULE_MISSING",
+        "the kernel module lacks gkr_weights_tensor; run `npm run build:kernels`",
+      );
     this.raw = kernels.raw as GroupKernelExports & Partial<LaneRoundExports> & Partial<TensorWeightsExports>;
     this.hasPow = groups.some((g) => g.cubeMask !== 0 && g.outBase.length > 0);
     this.image = imageOf(groups);
@@ -210,13 +256,25 @@ export class WasmLinearGroups implements WasmOracleExtension {
   }
 
   weights(W: number, points: number, claims: number, bits: number, work: number): boolean {
-    if (this.weightsAt < 0 || claims < 1 || bits < TENSOR_MIN_BITS || this.image.total + tensorScratchWords(claims, bits) > this.workWords) return false;
+    if (
+      this.weightsAt < 0 ||
+      claims < 1 ||
+      bits < TENSOR_MIN_BITS ||
+      this.image.total + tensorScratchWords(claims, bits) > this.workWords
+    )
+      return false;
     this.raw.gkr_weights_tensor!(W, points, claims, bits, work + 4 * this.weightsAt);
     return true;
   }
 
   foldRound(A: number, Pw: number, Vx: number, Vb: number, len: number, r: Ext, flags: number, out: number): boolean {
-    if (!this.laneRounds || len < LANE_ROUND_MIN_LEN || (flags & LANE_ROUND_FLAGS) !== LANE_ROUND_FLAGS || (flags & ROUND_RAW) !== 0) return false;
+    if (
+      !this.laneRounds ||
+      len < LANE_ROUND_MIN_LEN ||
+      (flags & LANE_ROUND_FLAGS) !== LANE_ROUND_FLAGS ||
+      (flags & ROUND_RAW) !== 0
+    )
+      return false;
     this.raw.gkr_round_lane0!(A, Pw, Vx, Vb, len, r[0], r[1], r[2], r[3], (flags & ROUND_VBASE) !== 0 ? 1 : 0, out);
     return true;
   }
@@ -224,7 +282,17 @@ export class WasmLinearGroups implements WasmOracleExtension {
   fillPhase1(work: number, W: number, A: number, Pw: number, n: number, pwFilled: boolean, keep: boolean): void {
     this.kernels.words().set(this.image.words, work >>> 2);
     const flags = (this.hasPow && !pwFilled ? FILL_PW_ZERO : 0) | (keep ? FILL_CACHE : 0);
-    this.raw.gkr_group_fill(work, this.count, W, A, Pw, n, work + 4 * this.image.diag, work + 4 * this.image.scratch, flags);
+    this.raw.gkr_group_fill(
+      work,
+      this.count,
+      W,
+      A,
+      Pw,
+      n,
+      work + 4 * this.image.diag,
+      work + 4 * this.image.scratch,
+      flags,
+    );
   }
 
   phase2(work: number, eqx: number): [Ext, Ext] {
@@ -232,6 +300,9 @@ export class WasmLinearGroups implements WasmOracleExtension {
     this.raw.gkr_group_phase2(work, this.count, eqx, out);
     const w = this.kernels.words();
     const o = out >>> 2;
-    return [[w[o]!, w[o + 1]!, w[o + 2]!, w[o + 3]!], [w[o + 4]!, w[o + 5]!, w[o + 6]!, w[o + 7]!]];
+    return [
+      [w[o]!, w[o + 1]!, w[o + 2]!, w[o + 3]!],
+      [w[o + 4]!, w[o + 5]!, w[o + 6]!, w[o + 7]!],
+    ];
   }
 }

@@ -68,10 +68,15 @@ export interface ClosedTerm {
   readonly constValues: Uint32Array;
 }
 
-function roles(prog: BlockProgression, bits: number, laneBits: number): { indexAt: Int32Array; fixedAt: Int32Array; fixedBit: Uint8Array } {
+function roles(
+  prog: BlockProgression,
+  bits: number,
+  laneBits: number,
+): { indexAt: Int32Array; fixedAt: Int32Array; fixedBit: Uint8Array } {
   const nHi = bits - laneBits;
   const indexAt = new Int32Array(prog.bits);
-  const fixedAt: number[] = [], fixedBit: number[] = [];
+  const fixedAt: number[] = [],
+    fixedBit: number[] = [];
   for (let t = 0; t < nHi; t++) {
     const p = nHi - 1 - t; // bit p of the block index q sits at coordinate t (MSB first)
     if (p >= prog.shift && p < prog.shift + prog.bits) indexAt[prog.shift + prog.bits - 1 - p] = t;
@@ -90,23 +95,54 @@ function roles(prog: BlockProgression, bits: number, laneBits: number): { indexA
  * @param constants c[z] per output lane (2^laneBits values) of a group, or null (a run of plain gates).
  */
 export function closedTerm(spec: {
-  readonly map: LinearMap; readonly count: number;
-  readonly out: BlockProgression; readonly inp: BlockProgression; readonly outBits: number; readonly inBits: number;
-  readonly cubeMask: number; readonly coeff: number; readonly constants: Uint32Array | null;
+  readonly map: LinearMap;
+  readonly count: number;
+  readonly out: BlockProgression;
+  readonly inp: BlockProgression;
+  readonly outBits: number;
+  readonly inBits: number;
+  readonly cubeMask: number;
+  readonly coeff: number;
+  readonly constants: Uint32Array | null;
 }): ClosedTerm {
-  const laneBits = spec.map.laneBits, lanes = 2 ** laneBits;
-  const o = roles(spec.out, spec.outBits, laneBits), i = roles(spec.inp, spec.inBits, laneBits);
-  const lin: number[] = [], cubed: number[] = [];
+  const laneBits = spec.map.laneBits,
+    lanes = 2 ** laneBits;
+  const o = roles(spec.out, spec.outBits, laneBits),
+    i = roles(spec.inp, spec.inBits, laneBits);
+  const lin: number[] = [],
+    cubed: number[] = [];
   for (let x = 0; x < lanes; x++) (((spec.cubeMask >>> x) & 1) === 1 ? cubed : lin).push(x);
   const identity = spec.map.id === 0;
-  const mode: LaneMode = identity && cubed.length === 0 ? "product-lin" : identity && lin.length === 0 ? "product-pow3" : "map";
-  const constLanes: number[] = [], constValues: number[] = [];
-  if (spec.constants) for (let z = 0; z < lanes; z++) if (spec.constants[z] !== 0) { constLanes.push(z); constValues.push(spec.constants[z]!); }
+  const mode: LaneMode =
+    identity && cubed.length === 0 ? "product-lin" : identity && lin.length === 0 ? "product-pow3" : "map";
+  const constLanes: number[] = [],
+    constValues: number[] = [];
+  if (spec.constants)
+    for (let z = 0; z < lanes; z++)
+      if (spec.constants[z] !== 0) {
+        constLanes.push(z);
+        constValues.push(spec.constants[z]!);
+      }
   return {
-    map: spec.map, laneBits, count: spec.count, countPlan: countPlan(spec.out.bits, spec.count), indexBits: spec.out.bits,
-    outIndexAt: o.indexAt, inIndexAt: i.indexAt, outFixedAt: o.fixedAt, outFixedBit: o.fixedBit, inFixedAt: i.fixedAt, inFixedBit: i.fixedBit,
-    outBits: spec.outBits, inBits: spec.inBits, mode, linLanes: Int32Array.from(lin), cubedLanes: Int32Array.from(cubed), coeff: spec.coeff,
-    constLanes: Int32Array.from(constLanes), constValues: Uint32Array.from(constValues),
+    map: spec.map,
+    laneBits,
+    count: spec.count,
+    countPlan: countPlan(spec.out.bits, spec.count),
+    indexBits: spec.out.bits,
+    outIndexAt: o.indexAt,
+    inIndexAt: i.indexAt,
+    outFixedAt: o.fixedAt,
+    outFixedBit: o.fixedBit,
+    inFixedAt: i.fixedAt,
+    inFixedBit: i.fixedBit,
+    outBits: spec.outBits,
+    inBits: spec.inBits,
+    mode,
+    linLanes: Int32Array.from(lin),
+    cubedLanes: Int32Array.from(cubed),
+    coeff: spec.coeff,
+    constLanes: Int32Array.from(constLanes),
+    constValues: Uint32Array.from(constValues),
   };
 }
 
@@ -132,11 +168,26 @@ function mulByCoord(d: Float64Array, o: number, c: Ext): void {
 }
 
 function mulByOneMinus(d: Float64Array, o: number, c: Ext): void {
-  extMulSplitTo(d, o, 1, d[o]!, d[o + 1]!, d[o + 2]!, d[o + 3]!, c[0] === 0 ? 1 : c[0] === 1 ? 0 : P + 1 - c[0], c[1] === 0 ? 0 : P - c[1], c[2] === 0 ? 0 : P - c[2], c[3] === 0 ? 0 : P - c[3]);
+  extMulSplitTo(
+    d,
+    o,
+    1,
+    d[o]!,
+    d[o + 1]!,
+    d[o + 2]!,
+    d[o + 3]!,
+    c[0] === 0 ? 1 : c[0] === 1 ? 0 : P + 1 - c[0],
+    c[1] === 0 ? 0 : P - c[1],
+    c[2] === 0 ? 0 : P - c[2],
+    c[3] === 0 ? 0 : P - c[3],
+  );
 }
 
 function setOne(d: Float64Array, o: number): void {
-  d[o] = 1; d[o + 1] = 0; d[o + 2] = 0; d[o + 3] = 0;
+  d[o] = 1;
+  d[o + 1] = 0;
+  d[o + 2] = 0;
+  d[o + 3] = 0;
 }
 
 /** d[o..o+4) ← Π over the fixed coordinates of eq(coordinate, bit) (1 when there are none). */
@@ -147,10 +198,15 @@ function fixedFactor(d: Float64Array, o: number, point: readonly Ext[], at: Int3
   }
   const c = point[at[0]!]!;
   if (bit[0] === 1) {
-    d[o] = c[0]; d[o + 1] = c[1]; d[o + 2] = c[2]; d[o + 3] = c[3];
+    d[o] = c[0];
+    d[o + 1] = c[1];
+    d[o + 2] = c[2];
+    d[o + 3] = c[3];
   } else {
-    d[o] = c[0] === 0 ? 1 : c[0] === 1 ? 0 : P + 1 - c[0]; d[o + 1] = c[1] === 0 ? 0 : P - c[1];
-    d[o + 2] = c[2] === 0 ? 0 : P - c[2]; d[o + 3] = c[3] === 0 ? 0 : P - c[3];
+    d[o] = c[0] === 0 ? 1 : c[0] === 1 ? 0 : P + 1 - c[0];
+    d[o + 1] = c[1] === 0 ? 0 : P - c[1];
+    d[o + 2] = c[2] === 0 ? 0 : P - c[2];
+    d[o + 3] = c[3] === 0 ? 0 : P - c[3];
   }
   for (let f = 1; f < at.length; f++) {
     const e = point[at[f]!]!;
@@ -164,7 +220,10 @@ function isOne(c: Ext): boolean {
 }
 
 function copy4(d: Float64Array, o: number, a: Float64Array, ao: number): void {
-  d[o] = a[ao]!; d[o + 1] = a[ao + 1]!; d[o + 2] = a[ao + 2]!; d[o + 3] = a[ao + 3]!;
+  d[o] = a[ao]!;
+  d[o + 1] = a[ao + 1]!;
+  d[o + 2] = a[ao + 2]!;
+  d[o + 3] = a[ao + 3]!;
 }
 
 /** What `sumBelowInto` needs of a block count, fixed once per term. */
@@ -184,12 +243,17 @@ export interface CountPlan {
 
 /** The plan of `count` over m index bits. */
 export function countPlan(m: number, count: number): CountPlan {
-  const full = count >= 2 ** m, empty = !full && count <= 0;
+  const full = count >= 2 ** m,
+    empty = !full && count <= 0;
   const bits = new Uint8Array(m);
-  let first = -1, last = -1;
+  let first = -1,
+    last = -1;
   for (let j = 0; j < m && !full; j++) {
     bits[j] = Math.floor(count / 2 ** (m - 1 - j)) % 2;
-    if (bits[j] === 1) { if (first < 0) first = j; last = j; }
+    if (bits[j] === 1) {
+      if (first < 0) first = j;
+      last = j;
+    }
   }
   return { m, full, empty, lo: full ? 0 : first + 1, last, bits };
 }
@@ -204,15 +268,27 @@ function sumBelowInto(d: Float64Array, o: number, plan: CountPlan): void {
   const s = SUFFIX;
   const { m, full, lo, last, bits } = plan;
   if (plan.empty) {
-    d[o] = 0; d[o + 1] = 0; d[o + 2] = 0; d[o + 3] = 0;
+    d[o] = 0;
+    d[o + 1] = 0;
+    d[o + 2] = 0;
+    d[o + 3] = 0;
     return;
   }
   for (let j = m - 1; j >= lo; j--) {
     const q = 4 * j;
-    const a0 = ONE[q]! + ZERO[q]!, a1 = ONE[q + 1]! + ZERO[q + 1]!, a2 = ONE[q + 2]! + ZERO[q + 2]!, a3 = ONE[q + 3]! + ZERO[q + 3]!;
-    const e0 = a0 >= P ? a0 - P : a0, e1 = a1 >= P ? a1 - P : a1, e2 = a2 >= P ? a2 - P : a2, e3 = a3 >= P ? a3 - P : a3;
+    const a0 = ONE[q]! + ZERO[q]!,
+      a1 = ONE[q + 1]! + ZERO[q + 1]!,
+      a2 = ONE[q + 2]! + ZERO[q + 2]!,
+      a3 = ONE[q + 3]! + ZERO[q + 3]!;
+    const e0 = a0 >= P ? a0 - P : a0,
+      e1 = a1 >= P ? a1 - P : a1,
+      e2 = a2 >= P ? a2 - P : a2,
+      e3 = a3 >= P ? a3 - P : a3;
     if (j === m - 1) {
-      s[q] = e0; s[q + 1] = e1; s[q + 2] = e2; s[q + 3] = e3;
+      s[q] = e0;
+      s[q + 1] = e1;
+      s[q + 2] = e2;
+      s[q + 3] = e3;
     } else {
       extMulSplitTo(s, q, 1, e0, e1, e2, e3, s[q + 4]!, s[q + 5]!, s[q + 6]!, s[q + 7]!);
     }
@@ -222,7 +298,10 @@ function sumBelowInto(d: Float64Array, o: number, plan: CountPlan): void {
     else copy4(d, o, s, 0);
     return;
   }
-  let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  let t0 = 0,
+    t1 = 0,
+    t2 = 0,
+    t3 = 0;
   let preOne = true; // the prefix V[16..20) is 1
   for (let j = 0; j <= last; j++) {
     const q = 4 * j;
@@ -230,7 +309,10 @@ function sumBelowInto(d: Float64Array, o: number, plan: CountPlan): void {
       if (preOne) copy4(V, 20, ZERO, q);
       else mulInto(V, 20, V, 16, ZERO, q);
       if (j + 1 < m) mulInto(V, 20, V, 20, s, q + 4);
-      t0 += V[20]!; t1 += V[21]!; t2 += V[22]!; t3 += V[23]!;
+      t0 += V[20]!;
+      t1 += V[21]!;
+      t2 += V[22]!;
+      t3 += V[23]!;
       if (j === last) break; // no later bit reads the prefix
       if (preOne) copy4(V, 16, ONE, q);
       else mulInto(V, 16, V, 16, ONE, q);
@@ -241,7 +323,10 @@ function sumBelowInto(d: Float64Array, o: number, plan: CountPlan): void {
     }
     preOne = false;
   }
-  d[o] = t0 % P; d[o + 1] = t1 % P; d[o + 2] = t2 % P; d[o + 3] = t3 % P;
+  d[o] = t0 % P;
+  d[o + 1] = t1 % P;
+  d[o + 2] = t2 % P;
+  d[o + 3] = t3 % P;
 }
 
 /**
@@ -249,27 +334,47 @@ function sumBelowInto(d: Float64Array, o: number, plan: CountPlan): void {
  * out[0..4): the allocation-free form the closed-form terms use, exposed for its differential test.
  * @throws RangeError for m above 32.
  */
-export function sumBelowFlat(out: Uint32Array, one: ArrayLike<number>, zero: ArrayLike<number>, m: number, count: number): void {
+export function sumBelowFlat(
+  out: Uint32Array,
+  one: ArrayLike<number>,
+  zero: ArrayLike<number>,
+  m: number,
+  count: number,
+): void {
   if (m > MAX_INDEX_BITS) throw new RangeError(`at most ${MAX_INDEX_BITS} index bits, got ${m}`);
-  for (let i = 0; i < 4 * m; i++) { ONE[i] = one[i]!; ZERO[i] = zero[i]!; }
+  for (let i = 0; i < 4 * m; i++) {
+    ONE[i] = one[i]!;
+    ZERO[i] = zero[i]!;
+  }
   sumBelowInto(V, 8, countPlan(m, count));
   for (let i = 0; i < 4; i++) out[i] = V[8 + i]!;
 }
 
 /** eq table of point[from .. from + lb) into planes of stride 16 of t (doubling, MSB first). */
 function eqLanes(t: Float64Array, point: readonly Ext[], from: number, lb: number): void {
-  t[0] = 1; t[16] = 0; t[32] = 0; t[48] = 0;
+  t[0] = 1;
+  t[16] = 0;
+  t[32] = 0;
+  t[48] = 0;
   let size = 1;
   for (let j = 0; j < lb; j++) {
     const c = point[from + j]!;
     for (let b = size - 1; b >= 0; b--) {
-      const a0 = t[b]!, a1 = t[16 + b]!, a2 = t[32 + b]!, a3 = t[48 + b]!;
-      const hi = 2 * b + 1, lo = 2 * b;
+      const a0 = t[b]!,
+        a1 = t[16 + b]!,
+        a2 = t[32 + b]!,
+        a3 = t[48 + b]!;
+      const hi = 2 * b + 1,
+        lo = 2 * b;
       extMulSplitTo(t, hi, 16, a0, a1, a2, a3, c[0], c[1], c[2], c[3]);
-      let u = a0 - t[hi]!; t[lo] = u < 0 ? u + P : u;
-      u = a1 - t[16 + hi]!; t[16 + lo] = u < 0 ? u + P : u;
-      u = a2 - t[32 + hi]!; t[32 + lo] = u < 0 ? u + P : u;
-      u = a3 - t[48 + hi]!; t[48 + lo] = u < 0 ? u + P : u;
+      let u = a0 - t[hi]!;
+      t[lo] = u < 0 ? u + P : u;
+      u = a1 - t[16 + hi]!;
+      t[16 + lo] = u < 0 ? u + P : u;
+      u = a2 - t[32 + hi]!;
+      t[32 + lo] = u < 0 ? u + P : u;
+      u = a3 - t[48 + hi]!;
+      t[48 + lo] = u < 0 ? u + P : u;
     }
     size *= 2;
   }
@@ -282,8 +387,19 @@ function eqLanes(t: Float64Array, point: readonly Ext[], from: number, lb: numbe
  * the predicates of both layers.
  */
 const LANE_CACHE = 8;
-const laneEntries: { point: readonly Ext[] | null; from: number; lb: number; coords: Float64Array; table: Float64Array }[] =
-  Array.from({ length: LANE_CACHE }, () => ({ point: null, from: 0, lb: 0, coords: new Float64Array(16), table: new Float64Array(64) }));
+const laneEntries: {
+  point: readonly Ext[] | null;
+  from: number;
+  lb: number;
+  coords: Float64Array;
+  table: Float64Array;
+}[] = Array.from({ length: LANE_CACHE }, () => ({
+  point: null,
+  from: 0,
+  lb: 0,
+  coords: new Float64Array(16),
+  table: new Float64Array(64),
+}));
 let laneNext = 0;
 
 /** The eq table of point[from .. from + lb) (planes of stride 16); valid until LANE_CACHE further tables are built. */
@@ -293,17 +409,25 @@ function laneTable(point: readonly Ext[], from: number, lb: number): Float64Arra
     if (en.point !== point || en.from !== from || en.lb !== lb) continue;
     let same = true;
     for (let j = 0; j < lb && same; j++) {
-      const c = point[from + j]!, q = 4 * j;
-      same = en.coords[q] === c[0] && en.coords[q + 1] === c[1] && en.coords[q + 2] === c[2] && en.coords[q + 3] === c[3];
+      const c = point[from + j]!,
+        q = 4 * j;
+      same =
+        en.coords[q] === c[0] && en.coords[q + 1] === c[1] && en.coords[q + 2] === c[2] && en.coords[q + 3] === c[3];
     }
     if (same) return en.table;
   }
   const en = laneEntries[laneNext]!;
   laneNext = (laneNext + 1) % LANE_CACHE;
-  en.point = point; en.from = from; en.lb = lb;
+  en.point = point;
+  en.from = from;
+  en.lb = lb;
   for (let j = 0; j < lb; j++) {
-    const c = point[from + j]!, q = 4 * j;
-    en.coords[q] = c[0]; en.coords[q + 1] = c[1]; en.coords[q + 2] = c[2]; en.coords[q + 3] = c[3];
+    const c = point[from + j]!,
+      q = 4 * j;
+    en.coords[q] = c[0];
+    en.coords[q + 1] = c[1];
+    en.coords[q + 2] = c[2];
+    en.coords[q + 3] = c[3];
   }
   eqLanes(en.table, point, from, lb);
   return en.table;
@@ -324,9 +448,16 @@ function oneMinusBoth(zx: number, z: number, x: number, i: number): number {
  * Adds Σ_k c_k·(the term's lin~ and pow3~)(z_k, x) into acc (lin at 0..3, pow3 at 4..7, canonical
  * on entry and exit). Points are not checked here (the caller checks their lengths).
  */
-export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], x: readonly Ext[], acc: Float64Array): void {
-  const m = term.indexBits, lb = term.laneBits;
-  const nz = term.outBits, nx = term.inBits;
+export function addClosedPredicates(
+  term: ClosedTerm,
+  claims: readonly Claim[],
+  x: readonly Ext[],
+  acc: Float64Array,
+): void {
+  const m = term.indexBits,
+    lb = term.laneBits;
+  const nz = term.outBits,
+    nx = term.inBits;
   fixedFactor(V, 0, x, term.inFixedAt, term.inFixedBit);
   if (term.coeff !== 1) for (let i = 0; i < 4; i++) V[i] = mulSplit(term.coeff, V[i]!);
   const map = term.mode === "map";
@@ -336,7 +467,8 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
     const { point: z, coeff } = claims[k]!;
     // S_count over the index coordinates: one = z·x, zero = (1 − z)(1 − x).
     for (let j = 0; j < m; j++) {
-      const zc = z[term.outIndexAt[j]!]!, xc = x[term.inIndexAt[j]!]!;
+      const zc = z[term.outIndexAt[j]!]!,
+        xc = x[term.inIndexAt[j]!]!;
       const q = 4 * j;
       extMulSplitTo(ONE, q, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
       for (let i = 0; i < 4; i++) ZERO[q + i] = oneMinusBoth(ONE[q + i]!, zc[i]!, xc[i]!, i);
@@ -351,7 +483,8 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
       // B = Π_lane coordinates (z·x + (1 − z)(1 − x)) = Π (2·z·x − z − x + 1), times the scale
       copy4(V, 24, V, 12);
       for (let l = 0; l < lb; l++) {
-        const zc = z[nz - lb + l]!, xc = x[nx - lb + l]!;
+        const zc = z[nz - lb + l]!,
+          xc = x[nx - lb + l]!;
         extMulSplitTo(V, 20, 1, zc[0], zc[1], zc[2], zc[3], xc[0], xc[1], xc[2], xc[3]);
         for (let i = 0; i < 4; i++) V[20 + i] = (2 * V[20 + i]! + 2 * P - zc[i]! - xc[i]! + (i === 0 ? 1 : 0)) % P;
         mulInto(V, 24, V, 24, V, 20);
@@ -362,7 +495,10 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
     }
     // w += scale · eq(z_lo, ·)
     const EZ = laneTable(z, nz - lb, lb);
-    const s0 = V[12]!, s1 = V[13]!, s2 = V[14]!, s3 = V[15]!;
+    const s0 = V[12]!,
+      s1 = V[13]!,
+      s2 = V[14]!,
+      s3 = V[15]!;
     for (let l = 0; l < lanes; l++) {
       extMulSplitTo(V, 20, 1, s0, s1, s2, s3, EZ[l]!, EZ[16 + l]!, EZ[32 + l]!, EZ[48 + l]!);
       for (let c = 0; c < 4; c++) WP[c]![l] = red(WP[c]![l]! + V[20 + c]!);
@@ -378,29 +514,48 @@ export function addClosedPredicates(term: ClosedTerm, claims: readonly Claim[], 
 /** acc[o..o+4) += Σ_{l ∈ lanes} TP[l]·EX[l]. */
 function dotLanes(acc: Float64Array, o: number, lanes: Int32Array, EX: Float64Array): void {
   if (lanes.length === 0) return;
-  let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  const t0 = TP[0]!, t1 = TP[1]!, t2 = TP[2]!, t3 = TP[3]!;
+  let a0 = 0,
+    a1 = 0,
+    a2 = 0,
+    a3 = 0;
+  const t0 = TP[0]!,
+    t1 = TP[1]!,
+    t2 = TP[2]!,
+    t3 = TP[3]!;
   for (let i = 0; i < lanes.length; i++) {
     const l = lanes[i]!;
     extMulSplitTo(V, 20, 1, t0[l]!, t1[l]!, t2[l]!, t3[l]!, EX[l]!, EX[16 + l]!, EX[32 + l]!, EX[48 + l]!);
-    a0 += V[20]!; a1 += V[21]!; a2 += V[22]!; a3 += V[23]!;
+    a0 += V[20]!;
+    a1 += V[21]!;
+    a2 += V[22]!;
+    a3 += V[23]!;
   }
-  acc[o] = (acc[o]! + a0) % P; acc[o + 1] = (acc[o + 1]! + a1) % P; acc[o + 2] = (acc[o + 2]! + a2) % P; acc[o + 3] = (acc[o + 3]! + a3) % P;
+  acc[o] = (acc[o]! + a0) % P;
+  acc[o + 1] = (acc[o + 1]! + a1) % P;
+  acc[o + 2] = (acc[o + 2]! + a2) % P;
+  acc[o + 3] = (acc[o + 3]! + a3) % P;
 }
 
 /** Adds Σ_k c_k·(the term's const~)(z_k) into acc[0..4) (canonical on entry and exit). */
 export function addClosedConsts(term: ClosedTerm, claims: readonly Claim[], acc: Float64Array): void {
   const nc = term.constLanes.length;
   if (nc === 0) return;
-  const m = term.indexBits, lb = term.laneBits, nz = term.outBits;
+  const m = term.indexBits,
+    lb = term.laneBits,
+    nz = term.outBits;
   for (let k = 0; k < claims.length; k++) {
     const { point: z, coeff } = claims[k]!;
     for (let j = 0; j < m; j++) {
       const zc = z[term.outIndexAt[j]!]!;
       const q = 4 * j;
-      ONE[q] = zc[0]; ONE[q + 1] = zc[1]; ONE[q + 2] = zc[2]; ONE[q + 3] = zc[3];
+      ONE[q] = zc[0];
+      ONE[q + 1] = zc[1];
+      ONE[q + 2] = zc[2];
+      ONE[q + 3] = zc[3];
       ZERO[q] = zc[0] === 0 ? 1 : zc[0] === 1 ? 0 : P + 1 - zc[0];
-      ZERO[q + 1] = zc[1] === 0 ? 0 : P - zc[1]; ZERO[q + 2] = zc[2] === 0 ? 0 : P - zc[2]; ZERO[q + 3] = zc[3] === 0 ? 0 : P - zc[3];
+      ZERO[q + 1] = zc[1] === 0 ? 0 : P - zc[1];
+      ZERO[q + 2] = zc[2] === 0 ? 0 : P - zc[2];
+      ZERO[q + 3] = zc[3] === 0 ? 0 : P - zc[3];
     }
     sumBelowInto(V, 8, term.countPlan);
     fixedFactor(V, 4, z, term.outFixedAt, term.outFixedBit);
@@ -408,15 +563,45 @@ export function addClosedConsts(term: ClosedTerm, claims: readonly Claim[], acc:
     if (!isOne(coeff)) extMulSplitTo(V, 12, 1, V[12]!, V[13]!, V[14]!, V[15]!, coeff[0], coeff[1], coeff[2], coeff[3]);
     const EZ = laneTable(z, nz - lb, lb);
     // Σ_z c[z]·eq(z_lo, z), exact: c = ch·2^16 + cl, at most 16 lanes of products < 2^47 per half
-    let h0 = 0, h1 = 0, h2 = 0, h3 = 0, l0 = 0, l1 = 0, l2 = 0, l3 = 0;
+    let h0 = 0,
+      h1 = 0,
+      h2 = 0,
+      h3 = 0,
+      l0 = 0,
+      l1 = 0,
+      l2 = 0,
+      l3 = 0;
     for (let i = 0; i < nc; i++) {
-      const l = term.constLanes[i]!, cz = term.constValues[i]!;
-      const ch = cz >>> 16, cl = cz & 0xffff;
-      const e0 = EZ[l]!, e1 = EZ[16 + l]!, e2 = EZ[32 + l]!, e3 = EZ[48 + l]!;
-      h0 += ch * e0; h1 += ch * e1; h2 += ch * e2; h3 += ch * e3;
-      l0 += cl * e0; l1 += cl * e1; l2 += cl * e2; l3 += cl * e3;
+      const l = term.constLanes[i]!,
+        cz = term.constValues[i]!;
+      const ch = cz >>> 16,
+        cl = cz & 0xffff;
+      const e0 = EZ[l]!,
+        e1 = EZ[16 + l]!,
+        e2 = EZ[32 + l]!,
+        e3 = EZ[48 + l]!;
+      h0 += ch * e0;
+      h1 += ch * e1;
+      h2 += ch * e2;
+      h3 += ch * e3;
+      l0 += cl * e0;
+      l1 += cl * e1;
+      l2 += cl * e2;
+      l3 += cl * e3;
     }
-    extMulSplitTo(V, 20, 1, reduce52(reduce52(h0) * 65536 + l0), reduce52(reduce52(h1) * 65536 + l1), reduce52(reduce52(h2) * 65536 + l2), reduce52(reduce52(h3) * 65536 + l3), V[12]!, V[13]!, V[14]!, V[15]!);
+    extMulSplitTo(
+      V,
+      20,
+      1,
+      reduce52(reduce52(h0) * 65536 + l0),
+      reduce52(reduce52(h1) * 65536 + l1),
+      reduce52(reduce52(h2) * 65536 + l2),
+      reduce52(reduce52(h3) * 65536 + l3),
+      V[12]!,
+      V[13]!,
+      V[14]!,
+      V[15]!,
+    );
     for (let i = 0; i < 4; i++) acc[i] = red(acc[i]! + V[20 + i]!);
   }
 }

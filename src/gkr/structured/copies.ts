@@ -23,7 +23,8 @@ import { type LayerPredicates, type WiringOracle, combinedConst, combinedPredica
 export const MAX_COPY_BITS = 12;
 
 function checkCopyBits(k: number): void {
-  if (!Number.isInteger(k) || k < 0 || k > MAX_COPY_BITS) throw new CircuitError("BAD_OPTION", `copy bits must be an integer in [0, ${MAX_COPY_BITS}], got ${k}`);
+  if (!Number.isInteger(k) || k < 0 || k > MAX_COPY_BITS)
+    throw new CircuitError("BAD_OPTION", `copy bits must be an integer in [0, ${MAX_COPY_BITS}], got ${k}`);
 }
 
 /**
@@ -33,22 +34,33 @@ function checkCopyBits(k: number): void {
 export function replicateStructuredCircuit(circuit: StructuredCircuit, k: number): StructuredCircuit {
   checkCopyBits(k);
   const K = 2 ** k;
-  const bitsBelow = (i: number) => (i + 1 < circuit.layers.length ? circuit.layers[i + 1]!.widthBits : circuit.inputWidthBits);
-  if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30)) throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
+  const bitsBelow = (i: number) =>
+    i + 1 < circuit.layers.length ? circuit.layers[i + 1]!.widthBits : circuit.inputWidthBits;
+  if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30))
+    throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
   const layers: StructuredLayer[] = circuit.layers.map((layer, i) => {
-    const so = 2 ** layer.widthBits, si = 2 ** bitsBelow(i);
+    const so = 2 ** layer.widthBits,
+      si = 2 ** bitsBelow(i);
     const n = layer.gateKind.length;
     const gates: Gate[] = new Array(n * K);
     const consts: { wire: number; value: number }[] = [];
     for (let c = 0; c < K; c++) {
       for (let g = 0; g < n; g++) {
-        gates[c * n + g] = { kind: layer.gateKind[g] as GateKind, out: c * so + layer.gateOut[g]!, in1: c * si + layer.gateIn1[g]!, in2: c * si + layer.gateIn2[g]!, coeff: layer.gateCoeff[g]! };
+        gates[c * n + g] = {
+          kind: layer.gateKind[g] as GateKind,
+          out: c * so + layer.gateOut[g]!,
+          in1: c * si + layer.gateIn1[g]!,
+          in2: c * si + layer.gateIn2[g]!,
+          coeff: layer.gateCoeff[g]!,
+        };
       }
-      for (let j = 0; j < layer.constWire.length; j++) consts.push({ wire: c * so + layer.constWire[j]!, value: layer.constValue[j]! });
+      for (let j = 0; j < layer.constWire.length; j++)
+        consts.push({ wire: c * so + layer.constWire[j]!, value: layer.constValue[j]! });
     }
     const groups: LinearBlockGroup[] = layer.linear.map((g) => {
       const nb = g.outBase.length;
-      const outBase = new Uint32Array(nb * K), inBase = new Uint32Array(nb * K);
+      const outBase = new Uint32Array(nb * K),
+        inBase = new Uint32Array(nb * K);
       for (let c = 0; c < K; c++) {
         for (let b = 0; b < nb; b++) {
           outBase[c * nb + b] = c * so + g.outBase[b]!;
@@ -68,7 +80,12 @@ function pairFactor(a: readonly Ext[], b: readonly Ext[], k: number): Ext {
   for (let j = 0; j < k; j++) {
     const both = extMulSplit(a[j]!, b[j]!);
     const none = extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!));
-    acc = extMulSplit(acc, [(both[0] + none[0]) % P, (both[1] + none[1]) % P, (both[2] + none[2]) % P, (both[3] + none[3]) % P]);
+    acc = extMulSplit(acc, [
+      (both[0] + none[0]) % P,
+      (both[1] + none[1]) % P,
+      (both[2] + none[2]) % P,
+      (both[3] + none[3]) % P,
+    ]);
   }
   return acc;
 }
@@ -79,7 +96,12 @@ function tripleFactor(a: readonly Ext[], b: readonly Ext[], c: readonly Ext[], k
   for (let j = 0; j < k; j++) {
     const all = extMulSplit(extMulSplit(a[j]!, b[j]!), c[j]!);
     const none = extMulSplit(extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!)), extSub(EXT_ONE, c[j]!));
-    acc = extMulSplit(acc, [(all[0] + none[0]) % P, (all[1] + none[1]) % P, (all[2] + none[2]) % P, (all[3] + none[3]) % P]);
+    acc = extMulSplit(acc, [
+      (all[0] + none[0]) % P,
+      (all[1] + none[1]) % P,
+      (all[2] + none[2]) % P,
+      (all[3] + none[3]) % P,
+    ]);
   }
   return acc;
 }
@@ -112,12 +134,19 @@ export class CopiesWiring implements WiringOracle {
   }
 
   private split(p: readonly Ext[], what: string): readonly Ext[] {
-    if (p.length < this.k) throw new CircuitError("BAD_POINT", `${what} has ${p.length} coordinates, fewer than the ${this.k} copy bits`);
+    if (p.length < this.k)
+      throw new CircuitError("BAD_POINT", `${what} has ${p.length} coordinates, fewer than the ${this.k} copy bits`);
     return p.slice(this.k);
   }
 
   evalPredicate(layer: number, kind: GateKind, z: readonly Ext[], x: readonly Ext[], y: readonly Ext[]): Ext {
-    const v = this.single.evalPredicate(layer, kind, this.split(z, "z"), this.split(x, "x"), kind === GateKind.Mul ? this.split(y, "y") : y.slice(Math.min(this.k, y.length)));
+    const v = this.single.evalPredicate(
+      layer,
+      kind,
+      this.split(z, "z"),
+      this.split(x, "x"),
+      kind === GateKind.Mul ? this.split(y, "y") : y.slice(Math.min(this.k, y.length)),
+    );
     return extMul(v, kind === GateKind.Mul ? tripleFactor(z, x, y, this.k) : pairFactor(z, x, this.k));
   }
 
@@ -126,19 +155,30 @@ export class CopiesWiring implements WiringOracle {
   }
 
   evalCombined(layer: number, claims: readonly Claim[], x: readonly Ext[], y: readonly Ext[]): LayerPredicates {
-    const xs = this.split(x, "x"), ys = this.split(y, "y");
-    const unary = claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: extMul(c.coeff, pairFactor(c.point, x, this.k)) }));
+    const xs = this.split(x, "x"),
+      ys = this.split(y, "y");
+    const unary = claims.map((c) => ({
+      point: this.split(c.point, "claim point"),
+      coeff: extMul(c.coeff, pairFactor(c.point, x, this.k)),
+    }));
     if (this.mulFree[layer] === true) {
       const u = combinedPredicates(this.single, layer, unary, xs, ys);
       return { lin: u.lin, pow3: u.pow3, mul: EXT_ZERO };
     }
-    const binary = claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: extMul(c.coeff, tripleFactor(c.point, x, y, this.k)) }));
+    const binary = claims.map((c) => ({
+      point: this.split(c.point, "claim point"),
+      coeff: extMul(c.coeff, tripleFactor(c.point, x, y, this.k)),
+    }));
     const u = combinedPredicates(this.single, layer, unary, xs, ys);
     const m = combinedPredicates(this.single, layer, binary, xs, ys);
     return { lin: u.lin, pow3: u.pow3, mul: m.mul };
   }
 
   evalConstCombined(layer: number, claims: readonly Claim[]): Ext {
-    return combinedConst(this.single, layer, claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: c.coeff })));
+    return combinedConst(
+      this.single,
+      layer,
+      claims.map((c) => ({ point: this.split(c.point, "claim point"), coeff: c.coeff })),
+    );
   }
 }

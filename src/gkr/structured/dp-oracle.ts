@@ -69,7 +69,12 @@ export interface LoadedCopies {
    * The dense table sumcheck over K·|lanes| entries (index c·|lanes| + j): V_c(lanes[j]),
    * A = Amul of `mul` (`mulBookingTable`; null: zero), Pw = Σ_q E_q(c)·pw_q[j] (null: none).
    */
-  dense(lanes: Int32Array, mul: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck;
+  dense(
+    lanes: Int32Array,
+    mul: MulBooking | null,
+    e: readonly (readonly Ext[])[],
+    pw: readonly Uint32Array[] | null,
+  ): TripleSumcheck;
   dispose(): void;
 }
 
@@ -87,7 +92,14 @@ export interface MulBooking {
  * (K·n canonical values) and E_q(c) (per claim, K elements): the TypeScript reference of the
  * kernel `dp_mul_booking`.
  */
-export function mulBookingTable(below: Uint32Array, K: number, n: number, m: number, mul: MulBooking, e: readonly (readonly Ext[])[]): Uint32Array {
+export function mulBookingTable(
+  below: Uint32Array,
+  K: number,
+  n: number,
+  m: number,
+  mul: MulBooking,
+  e: readonly (readonly Ext[])[],
+): Uint32Array {
   const len = K * m;
   const out = new Uint32Array(4 * len);
   const { slots, in2, u } = mul;
@@ -104,7 +116,10 @@ export function mulBookingTable(below: Uint32Array, K: number, n: number, m: num
       }
       const ec = e[q]![c]!;
       for (let j = 0; j < m; j++) {
-        const a0 = acc[j]!, a1 = acc[m + j]!, a2 = acc[2 * m + j]!, a3 = acc[3 * m + j]!;
+        const a0 = acc[j]!,
+          a1 = acc[m + j]!,
+          a2 = acc[2 * m + j]!,
+          a3 = acc[3 * m + j]!;
         if ((a0 | a1 | a2 | a3) === 0) continue;
         extMulAddTo(out, c * m + j, len, ec[0], ec[1], ec[2], ec[3], a0, a1, a2, a3);
       }
@@ -151,43 +166,77 @@ function planOf(layer: StructuredLayer, s: number): LayerPlan {
   const n = 2 ** s;
   const mark = new Uint8Array(n);
   let hasPow = false;
-  const mo: number[] = [], m1: number[] = [], m2: number[] = [], mc: number[] = [];
+  const mo: number[] = [],
+    m1: number[] = [],
+    m2: number[] = [],
+    mc: number[] = [];
   for (let g = 0; g < layer.gateKind.length; g++) {
     const kind = layer.gateKind[g]!;
-    if (kind === GateKind.Pow3) { hasPow = true; mark[layer.gateIn1[g]!] = 1; }
-    else if (kind === GateKind.Mul) {
+    if (kind === GateKind.Pow3) {
+      hasPow = true;
       mark[layer.gateIn1[g]!] = 1;
-      mo.push(layer.gateOut[g]!); m1.push(layer.gateIn1[g]!); m2.push(layer.gateIn2[g]!); mc.push(layer.gateCoeff[g]!);
+    } else if (kind === GateKind.Mul) {
+      mark[layer.gateIn1[g]!] = 1;
+      mo.push(layer.gateOut[g]!);
+      m1.push(layer.gateIn1[g]!);
+      m2.push(layer.gateIn2[g]!);
+      mc.push(layer.gateCoeff[g]!);
     }
   }
   for (const grp of layer.linear ?? []) {
     if (grp.cubeMask === 0 || grp.outBase.length === 0) continue;
     hasPow = true;
     const lanes = 2 ** grp.map.laneBits;
-    for (let b = 0; b < grp.inBase.length; b++) for (let x = 0; x < lanes; x++) if (isCubedLane(grp, x)) mark[grp.inBase[b]! + x] = 1;
+    for (let b = 0; b < grp.inBase.length; b++)
+      for (let x = 0; x < lanes; x++) if (isCubedLane(grp, x)) mark[grp.inBase[b]! + x] = 1;
   }
   const list: number[] = [];
   const slot = new Int32Array(n).fill(-1);
-  for (let x = 0; x < n; x++) if (mark[x]) { slot[x] = list.length; list.push(x); }
+  for (let x = 0; x < n; x++)
+    if (mark[x]) {
+      slot[x] = list.length;
+      list.push(x);
+    }
   const plan: LayerPlan = {
-    hasPow, hasMul: mo.length > 0, lanes: Int32Array.from(list), slot,
-    mulOut: Uint32Array.from(mo), mulIn1: Uint32Array.from(m1), mulIn2: Uint32Array.from(m2), mulCoeff: Uint32Array.from(mc),
+    hasPow,
+    hasMul: mo.length > 0,
+    lanes: Int32Array.from(list),
+    slot,
+    mulOut: Uint32Array.from(mo),
+    mulIn1: Uint32Array.from(m1),
+    mulIn2: Uint32Array.from(m2),
+    mulCoeff: Uint32Array.from(mc),
   };
   m.set(s, plan);
   return plan;
 }
 
 /** a (lin + linear lanes) and p (Pow3 + cubed lanes) of one copy for weights w (planes of 2^sOut). */
-function singleTables(layer: StructuredLayer, w: ExtVector, n: number, hasPow: boolean): { a: Uint32Array; p: Uint32Array | null } {
+function singleTables(
+  layer: StructuredLayer,
+  w: ExtVector,
+  n: number,
+  hasPow: boolean,
+): { a: Uint32Array; p: Uint32Array | null } {
   const a = new Uint32Array(4 * n);
   const p = hasPow ? new Uint32Array(4 * n) : null;
-  const d = w.data, W = w.length;
+  const d = w.data,
+    W = w.length;
   const { gateKind, gateOut, gateIn1, gateCoeff } = layer;
   for (let g = 0; g < gateKind.length; g++) {
     const kind = gateKind[g]!;
     if (kind === GateKind.Mul) continue;
     const o = gateOut[g]!;
-    extScaleAddTo(kind === GateKind.Pow3 ? p! : a, gateIn1[g]!, n, gateCoeff[g]!, d[o]!, d[W + o]!, d[2 * W + o]!, d[3 * W + o]!);
+    extScaleAddTo(
+      kind === GateKind.Pow3 ? p! : a,
+      gateIn1[g]!,
+      n,
+      gateCoeff[g]!,
+      d[o]!,
+      d[W + o]!,
+      d[2 * W + o]!,
+      d[3 * W + o]!,
+    );
   }
   const groups = layer.linear ?? [];
   if (groups.length > 0) new LinearGroupsExtension(groups).addPhase1(a, p, n, d, W);
@@ -198,7 +247,10 @@ function singleTables(layer: StructuredLayer, w: ExtVector, n: number, hasPow: b
 function innerExt(t: Uint32Array, e: Uint32Array, n: number): Ext {
   const acc = new Uint32Array(4);
   for (let x = 0; x < n; x++) {
-    const t0 = t[x]!, t1 = t[n + x]!, t2 = t[2 * n + x]!, t3 = t[3 * n + x]!;
+    const t0 = t[x]!,
+      t1 = t[n + x]!,
+      t2 = t[2 * n + x]!,
+      t3 = t[3 * n + x]!;
     if ((t0 | t1 | t2 | t3) === 0) continue;
     extMulAddTo(acc, 0, 1, t0, t1, t2, t3, e[x]!, e[n + x]!, e[2 * n + x]!, e[3 * n + x]!);
   }
@@ -210,9 +262,15 @@ function combineTables(tables: readonly Uint32Array[], scalars: readonly Ext[], 
   const out = new Uint32Array(4 * n);
   tables.forEach((t, q) => {
     const s = scalars[q]!;
-    const s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    const s0 = s[0],
+      s1 = s[1],
+      s2 = s[2],
+      s3 = s[3];
     for (let x = 0; x < n; x++) {
-      const t0 = t[x]!, t1 = t[n + x]!, t2 = t[2 * n + x]!, t3 = t[3 * n + x]!;
+      const t0 = t[x]!,
+        t1 = t[n + x]!,
+        t2 = t[2 * n + x]!,
+        t3 = t[3 * n + x]!;
       if ((t0 | t1 | t2 | t3) === 0) continue;
       extMulAddTo(out, x, n, t0, t1, t2, t3, s0, s1, s2, s3);
     }
@@ -241,8 +299,12 @@ export function productEvaluations(pairs: readonly (readonly [Ext[], Ext[]])[], 
   for (const [e, l] of pairs) {
     const h = e.length / 2;
     for (let i = 0; i < h; i++) {
-      const e0 = e[i]!, de = extSub(e[i + h]!, e0), l0 = l[i]!, dl = extSub(l[i + h]!, l0);
-      let et = e0, lt = l0;
+      const e0 = e[i]!,
+        de = extSub(e[i + h]!, e0),
+        l0 = l[i]!,
+        dl = extSub(l[i + h]!, l0);
+      let et = e0,
+        lt = l0;
       for (let t = 0; t <= m; t++) {
         out[t] = extAdd(out[t]!, extMul(et, lt));
         et = extAdd(et, de);
@@ -269,7 +331,10 @@ export function planesOf(list: readonly Ext[]): PlaneTable {
   const data = new Uint32Array(4 * n);
   for (let i = 0; i < n; i++) {
     const e = list[i]!;
-    data[i] = e[0]; data[n + i] = e[1]; data[2 * n + i] = e[2]; data[3 * n + i] = e[3];
+    data[i] = e[0];
+    data[n + i] = e[1];
+    data[2 * n + i] = e[2];
+    data[3 * n + i] = e[3];
   }
   return { data, stride: n, len: n };
 }
@@ -277,13 +342,15 @@ export function planesOf(list: readonly Ext[]): PlaneTable {
 /** The elements of a plane table (its current length). */
 export function elementsOf(t: PlaneTable): Ext[] {
   const out: Ext[] = new Array(t.len);
-  const d = t.data, st = t.stride;
+  const d = t.data,
+    st = t.stride;
   for (let i = 0; i < t.len; i++) out[i] = [d[i]!, d[st + i]!, d[2 * st + i]!, d[3 * st + i]!];
   return out;
 }
 
 function entry(t: PlaneTable, i: number): Ext {
-  const d = t.data, st = t.stride;
+  const d = t.data,
+    st = t.stride;
   return [d[i]!, d[st + i]!, d[2 * st + i]!, d[3 * st + i]!];
 }
 
@@ -296,27 +363,52 @@ const EXACT_TERMS = 1 << 17;
  * + T²·S2 (a product of two linear functions is this quadratic). Same values (differential test).
  */
 export function productEvaluationsPlanes(pairs: readonly (readonly [PlaneTable, PlaneTable])[], m: number): Ext[] {
-  const s0 = new Float64Array(4), s1 = new Float64Array(4), s2 = new Float64Array(4);
+  const s0 = new Float64Array(4),
+    s1 = new Float64Array(4),
+    s2 = new Float64Array(4);
   const acc = [s0, s1, s2];
-  const red: number[][] = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  const red: number[][] = [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ];
   let terms = 0;
   const flush = (): void => {
     for (let j = 0; j < 3; j++) {
-      const a = acc[j]!, r = red[j]!;
-      for (let c = 0; c < 4; c++) { r[c] = (r[c]! + (a[c]! % P)) % P; a[c] = 0; }
+      const a = acc[j]!,
+        r = red[j]!;
+      for (let c = 0; c < 4; c++) {
+        r[c] = (r[c]! + (a[c]! % P)) % P;
+        a[c] = 0;
+      }
     }
     terms = 0;
   };
   for (const [E, L] of pairs) {
     const h = E.len / 2;
-    const e = E.data, l = L.data, se = E.stride, sl = L.stride;
+    const e = E.data,
+      l = L.data,
+      se = E.stride,
+      sl = L.stride;
     for (let i = 0; i < h; i++) {
       if (terms >= EXACT_TERMS) flush();
       terms++;
-      const a0 = e[i]!, a1 = e[se + i]!, a2 = e[2 * se + i]!, a3 = e[3 * se + i]!;
-      const b0 = e[i + h]!, b1 = e[se + i + h]!, b2 = e[2 * se + i + h]!, b3 = e[3 * se + i + h]!;
-      const c0 = l[i]!, c1 = l[sl + i]!, c2 = l[2 * sl + i]!, c3 = l[3 * sl + i]!;
-      const d0 = l[i + h]!, d1 = l[sl + i + h]!, d2 = l[2 * sl + i + h]!, d3 = l[3 * sl + i + h]!;
+      const a0 = e[i]!,
+        a1 = e[se + i]!,
+        a2 = e[2 * se + i]!,
+        a3 = e[3 * se + i]!;
+      const b0 = e[i + h]!,
+        b1 = e[se + i + h]!,
+        b2 = e[2 * se + i + h]!,
+        b3 = e[3 * se + i + h]!;
+      const c0 = l[i]!,
+        c1 = l[sl + i]!,
+        c2 = l[2 * sl + i]!,
+        c3 = l[3 * sl + i]!;
+      const d0 = l[i + h]!,
+        d1 = l[sl + i + h]!,
+        d2 = l[2 * sl + i + h]!,
+        d3 = l[3 * sl + i + h]!;
       // S0 += E(0)·L(0)
       s0[0]! += mul(a0, c0) + 3 * (mul(a1, c3) + mul(a2, c2) + mul(a3, c1));
       s0[1]! += mul(a0, c1) + mul(a1, c0) + 3 * (mul(a2, c3) + mul(a3, c2));
@@ -328,10 +420,14 @@ export function productEvaluationsPlanes(pairs: readonly (readonly [PlaneTable, 
       s1[2]! += mul(b0, d2) + mul(b1, d1) + mul(b2, d0) + 3 * mul(b3, d3);
       s1[3]! += mul(b0, d3) + mul(b1, d2) + mul(b2, d1) + mul(b3, d0);
       // S2 += ΔE·ΔL
-      const x0 = b0 >= a0 ? b0 - a0 : b0 + P - a0, x1 = b1 >= a1 ? b1 - a1 : b1 + P - a1;
-      const x2 = b2 >= a2 ? b2 - a2 : b2 + P - a2, x3 = b3 >= a3 ? b3 - a3 : b3 + P - a3;
-      const y0 = d0 >= c0 ? d0 - c0 : d0 + P - c0, y1 = d1 >= c1 ? d1 - c1 : d1 + P - c1;
-      const y2 = d2 >= c2 ? d2 - c2 : d2 + P - c2, y3 = d3 >= c3 ? d3 - c3 : d3 + P - c3;
+      const x0 = b0 >= a0 ? b0 - a0 : b0 + P - a0,
+        x1 = b1 >= a1 ? b1 - a1 : b1 + P - a1;
+      const x2 = b2 >= a2 ? b2 - a2 : b2 + P - a2,
+        x3 = b3 >= a3 ? b3 - a3 : b3 + P - a3;
+      const y0 = d0 >= c0 ? d0 - c0 : d0 + P - c0,
+        y1 = d1 >= c1 ? d1 - c1 : d1 + P - c1;
+      const y2 = d2 >= c2 ? d2 - c2 : d2 + P - c2,
+        y3 = d3 >= c3 ? d3 - c3 : d3 + P - c3;
       s2[0]! += mul(x0, y0) + 3 * (mul(x1, y3) + mul(x2, y2) + mul(x3, y1));
       s2[1]! += mul(x0, y1) + mul(x1, y0) + 3 * (mul(x2, y3) + mul(x3, y2));
       s2[2]! += mul(x0, y2) + mul(x1, y1) + mul(x2, y0) + 3 * mul(x3, y3);
@@ -343,7 +439,8 @@ export function productEvaluationsPlanes(pairs: readonly (readonly [PlaneTable, 
   const lin = extSub(extSub(S1, S0), S2);
   const out: Ext[] = [];
   for (let t = 0; t <= m; t++) {
-    const tt = embed(t), t2 = embed(t * t);
+    const tt = embed(t),
+      t2 = embed(t * t);
     out.push(extAdd(extAdd(S0, extMul(tt, lin)), extMul(t2, S2)));
   }
   return out;
@@ -352,13 +449,25 @@ export function productEvaluationsPlanes(pairs: readonly (readonly [PlaneTable, 
 /** `foldList` in place on a plane table: t[i] ← t[i] + r·(t[i+h] − t[i]) for i < h; the length halves. */
 export function foldPlanes(t: PlaneTable, r: Ext): void {
   const h = t.len / 2;
-  const d = t.data, st = t.stride;
-  const r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
+  const d = t.data,
+    st = t.stride;
+  const r0 = r[0],
+    r1 = r[1],
+    r2 = r[2],
+    r3 = r[3];
   for (let i = 0; i < h; i++) {
-    const a0 = d[i]!, a1 = d[st + i]!, a2 = d[2 * st + i]!, a3 = d[3 * st + i]!;
-    const b0 = d[i + h]!, b1 = d[st + i + h]!, b2 = d[2 * st + i + h]!, b3 = d[3 * st + i + h]!;
-    const x0 = b0 >= a0 ? b0 - a0 : b0 + P - a0, x1 = b1 >= a1 ? b1 - a1 : b1 + P - a1;
-    const x2 = b2 >= a2 ? b2 - a2 : b2 + P - a2, x3 = b3 >= a3 ? b3 - a3 : b3 + P - a3;
+    const a0 = d[i]!,
+      a1 = d[st + i]!,
+      a2 = d[2 * st + i]!,
+      a3 = d[3 * st + i]!;
+    const b0 = d[i + h]!,
+      b1 = d[st + i + h]!,
+      b2 = d[2 * st + i + h]!,
+      b3 = d[3 * st + i + h]!;
+    const x0 = b0 >= a0 ? b0 - a0 : b0 + P - a0,
+      x1 = b1 >= a1 ? b1 - a1 : b1 + P - a1;
+    const x2 = b2 >= a2 ? b2 - a2 : b2 + P - a2,
+      x3 = b3 >= a3 ? b3 - a3 : b3 + P - a3;
     d[i] = (a0 + mul(r0, x0) + 3 * (mul(r1, x3) + mul(r2, x2) + mul(r3, x1))) % P;
     d[st + i] = (a1 + mul(r0, x1) + mul(r1, x0) + 3 * (mul(r2, x3) + mul(r3, x2))) % P;
     d[2 * st + i] = (a2 + mul(r0, x2) + mul(r1, x1) + mul(r2, x0) + 3 * mul(r3, x3)) % P;
@@ -374,7 +483,10 @@ function pairTable(a: readonly Ext[], b: readonly Ext[], c: Ext): Ext[] {
     const hi = extMul(a[j]!, b[j]!);
     const lo = extMul(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!));
     const next: Ext[] = new Array(2 * t.length);
-    for (let i = 0; i < t.length; i++) { next[2 * i] = extMul(t[i]!, lo); next[2 * i + 1] = extMul(t[i]!, hi); }
+    for (let i = 0; i < t.length; i++) {
+      next[2 * i] = extMul(t[i]!, lo);
+      next[2 * i + 1] = extMul(t[i]!, hi);
+    }
     t = next;
   }
   return t;
@@ -448,11 +560,21 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.s = s;
     this.K = 2 ** k;
     this.n = 2 ** s;
-    const K = this.K, n = this.n;
-    if (below.length !== K * n) throw new SumcheckError("BAD_TABLE", `layer ${input.layerIndex}: the vector below has ${below.length} values, expected ${K}·2^${s}`);
+    const K = this.K,
+      n = this.n;
+    if (below.length !== K * n)
+      throw new SumcheckError(
+        "BAD_TABLE",
+        `layer ${input.layerIndex}: the vector below has ${below.length} values, expected ${K}·2^${s}`,
+      );
     const sOut = layer.widthBits;
     claims.forEach((c, q) => {
-      if (c.point.length !== k + sOut) throw new CircuitError("BAD_POINT", `claim ${q} has a point of ${c.point.length} coordinates, the layer has ${k} + ${sOut} width bits`, { claim: q });
+      if (c.point.length !== k + sOut)
+        throw new CircuitError(
+          "BAD_POINT",
+          `claim ${q} has a point of ${c.point.length} coordinates, the layer has ${k} + ${sOut} width bits`,
+          { claim: q },
+        );
     });
     this.layer = layer;
     this.belowValues = below;
@@ -493,7 +615,9 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
 
   /** p restricted to the lanes N (canonical planes of |N|). */
   private onLanes(t: Uint32Array): Uint32Array {
-    const lanes = this.plan.lanes, m = lanes.length, n = this.n;
+    const lanes = this.plan.lanes,
+      m = lanes.length,
+      n = this.n;
     const out = new Uint32Array(4 * m);
     for (let j = 0; j < m; j++) for (let c = 0; c < 4; c++) out[c * m + j] = t[c * n + lanes[j]!]!;
     return out;
@@ -506,8 +630,12 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     const u = this.ws.map((w) => {
       const t = new Uint32Array(4 * G);
       for (let g = 0; g < G; g++) {
-        const e = w.get(mulOut[g]!), cf = mulCoeff[g]!;
-        t[g] = mul(e[0], cf); t[G + g] = mul(e[1], cf); t[2 * G + g] = mul(e[2], cf); t[3 * G + g] = mul(e[3], cf);
+        const e = w.get(mulOut[g]!),
+          cf = mulCoeff[g]!;
+        t[g] = mul(e[0], cf);
+        t[G + g] = mul(e[1], cf);
+        t[2 * G + g] = mul(e[2], cf);
+        t[3 * G + g] = mul(e[3], cf);
       }
       return t;
     });
@@ -542,7 +670,10 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
           const x = this.plan.lanes[j]!;
           const cur: Ext = [a[x]!, a[n + x]!, a[2 * n + x]!, a[3 * n + x]!];
           const add = extAdd(cur, [folded[j]!, folded[m + j]!, folded[2 * m + j]!, folded[3 * m + j]!]);
-          a[x] = add[0]; a[n + x] = add[1]; a[2 * n + x] = add[2]; a[3 * n + x] = add[3];
+          a[x] = add[0];
+          a[n + x] = add[1];
+          a[2 * n + x] = add[2];
+          a[3 * n + x] = add[3];
         }
       }
     }
@@ -562,7 +693,9 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     for (let g = 0; g < mulOut.length; g++) {
       const o = mulOut[g]!;
       let wc: Ext = EXT_ZERO;
-      this.ws.forEach((w, q) => { wc = extAdd(wc, extMul(eScalars[q]!, w.get(o))); });
+      this.ws.forEach((w, q) => {
+        wc = extAdd(wc, extMul(eScalars[q]!, w.get(o)));
+      });
       const cv = mul(mulCoeff[g]!, below[mulIn2[g]!]!);
       const at = mulIn1[g]!;
       av.set(at, extAdd(av.get(at), [mul(wc[0], cv), mul(wc[1], cv), mul(wc[2], cv), mul(wc[3], cv)]));
@@ -581,13 +714,20 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
       this.k1 = extAdd(extMul(fin.a, vStar), extMul(fin.p, v3));
       return;
     }
-    const k = this.k, n = this.n;
-    const rc = this.xs.slice(0, k), rp = this.xs.slice(k);
+    const k = this.k,
+      n = this.n;
+    const rc = this.xs.slice(0, k),
+      rp = this.xs.slice(k);
     const eqr = this.eq(rp);
     const eScalars = k === 0 ? this.coeffs : this.es.map((t) => entry(t, 0));
-    let lStar: Ext = EXT_ZERO, pStar: Ext = EXT_ZERO;
-    this.as.forEach((a, q) => { lStar = extAdd(lStar, extMul(eScalars[q]!, innerExt(a, eqr.data, n))); });
-    this.ps.forEach((p, q) => { if (p) pStar = extAdd(pStar, extMul(eScalars[q]!, innerExt(p, eqr.data, n))); });
+    let lStar: Ext = EXT_ZERO,
+      pStar: Ext = EXT_ZERO;
+    this.as.forEach((a, q) => {
+      lStar = extAdd(lStar, extMul(eScalars[q]!, innerExt(a, eqr.data, n)));
+    });
+    this.ps.forEach((p, q) => {
+      if (p) pStar = extAdd(pStar, extMul(eScalars[q]!, innerExt(p, eqr.data, n)));
+    });
     this.k1 = extAdd(extMul(lStar, vStar), extMul(pStar, v3));
     // m_q(y') = Σ_{Mul, in2 = y'} coeff·eq(ζ_q, out)·eq(r', in1)
     const { mulOut, mulIn1, mulIn2, mulCoeff } = this.plan;
@@ -615,10 +755,16 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   }
 
   roundPolynomial(): RoundMessage {
-    if (this.round >= this.numVariables) throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
-    const k = this.k, s = this.s, m = this.degree;
+    if (this.round >= this.numVariables)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
+    const k = this.k,
+      s = this.s,
+      m = this.degree;
     if (this.round < k) {
-      const lin = productEvaluationsPlanes(this.es.map((e, q) => [e, this.ls[q]!] as const), m);
+      const lin = productEvaluationsPlanes(
+        this.es.map((e, q) => [e, this.ls[q]!] as const),
+        m,
+      );
       if (this.dense) {
         const d = this.dense.evaluations(m);
         return { kind: "evaluations", values: lin.map((v, t) => extAdd(v, d[t]!)) };
@@ -629,16 +775,25 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     const kb = extMul(this.k1, this.beta);
     if (!this.plan.hasMul) return { kind: "evaluations", values: [kb, EXT_ZERO, extSub(EXT_ZERO, kb)] };
     const jy = this.round - (k + s);
-    const sums = jy < k
-      ? productEvaluationsPlanes(this.fs.map((f, q) => [f, this.mus[q]!] as const), 2)
-      : this.stageY!.evaluations(2);
+    const sums =
+      jy < k
+        ? productEvaluationsPlanes(
+            this.fs.map((f, q) => [f, this.mus[q]!] as const),
+            2,
+          )
+        : this.stageY!.evaluations(2);
     const v = this.evalXValue!;
-    return { kind: "evaluations", values: [extAdd(kb, extMul(v, sums[0]!)), extMul(v, sums[1]!), extSub(extMul(v, sums[2]!), kb)] };
+    return {
+      kind: "evaluations",
+      values: [extAdd(kb, extMul(v, sums[0]!)), extMul(v, sums[1]!), extSub(extMul(v, sums[2]!), kb)],
+    };
   }
 
   bind(r: Ext): void {
-    if (this.round >= this.numVariables) throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
-    const k = this.k, s = this.s;
+    if (this.round >= this.numVariables)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
+    const k = this.k,
+      s = this.s;
     if (this.round < k + s) {
       this.xs.push(r);
       if (this.round < k) {
@@ -692,12 +847,14 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   }
 
   evalX(): Ext {
-    if (this.evalXValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
+    if (this.evalXValue === null)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
     return this.evalXValue;
   }
 
   evalY(): Ext {
-    if (this.evalYValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(y*) is known only after every variable is bound");
+    if (this.evalYValue === null)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", "V(y*) is known only after every variable is bound");
     return this.evalYValue;
   }
 
@@ -726,16 +883,24 @@ class TsTriple implements TripleSumcheck {
   }
   evaluations(m: number): Ext[] {
     const out: Ext[] = Array.from({ length: m + 1 }, () => EXT_ZERO);
-    const len = this.v.length, h = len / 2;
+    const len = this.v.length,
+      h = len / 2;
     for (let i = 0; i < h; i++) {
-      const v0 = this.v.get(i), dv = extSub(this.v.get(i + h), v0);
-      const a0 = this.a.get(i), da = extSub(this.a.get(i + h), a0);
-      const p0 = this.p ? this.p.get(i) : EXT_ZERO, dp = this.p ? extSub(this.p.get(i + h), p0) : EXT_ZERO;
-      let vt = v0, at = a0, pt = p0;
+      const v0 = this.v.get(i),
+        dv = extSub(this.v.get(i + h), v0);
+      const a0 = this.a.get(i),
+        da = extSub(this.a.get(i + h), a0);
+      const p0 = this.p ? this.p.get(i) : EXT_ZERO,
+        dp = this.p ? extSub(this.p.get(i + h), p0) : EXT_ZERO;
+      let vt = v0,
+        at = a0,
+        pt = p0;
       for (let t = 0; t <= m; t++) {
         const inner = this.p ? extAdd(at, extMul(pt, extMul(vt, vt))) : at;
         out[t] = extAdd(out[t]!, extMul(vt, inner));
-        vt = extAdd(vt, dv); at = extAdd(at, da); pt = extAdd(pt, dp);
+        vt = extAdd(vt, dv);
+        at = extAdd(at, da);
+        pt = extAdd(pt, dp);
       }
     }
     return out;
@@ -747,7 +912,8 @@ class TsTriple implements TripleSumcheck {
     if (this.p) this.p = fold(this.p);
   }
   final(): { a: Ext; p: Ext; v: Ext } {
-    if (this.v.length !== 1) throw new SumcheckError("BAD_TABLE", `internal: table of ${this.v.length} entries is not bound`);
+    if (this.v.length !== 1)
+      throw new SumcheckError("BAD_TABLE", `internal: table of ${this.v.length} entries is not bound`);
     return { a: this.a.get(0), p: this.p ? this.p.get(0) : EXT_ZERO, v: this.v.get(0) };
   }
   readA(count: number): Uint32Array {
@@ -759,13 +925,20 @@ class TsTriple implements TripleSumcheck {
 }
 
 class TsLoaded implements LoadedCopies {
-  constructor(private readonly below: Uint32Array, private readonly K: number, private readonly n: number) {}
+  constructor(
+    private readonly below: Uint32Array,
+    private readonly K: number,
+    private readonly n: number,
+  ) {}
   dots(tables: readonly Uint32Array[]): Ext[][] {
     const { below, K, n } = this;
     return tables.map((t) => {
       const out: Ext[] = new Array(K);
       for (let c = 0; c < K; c++) {
-        let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        let a0 = 0,
+          a1 = 0,
+          a2 = 0,
+          a3 = 0;
         const base = c * n;
         for (let x = 0; x < n; x++) {
           const v = below[base + x]!;
@@ -796,9 +969,15 @@ class TsLoaded implements LoadedCopies {
     }
     return new TsTriple(v, new ExtVector(n, a.slice()), pw ? new ExtVector(n, pw.slice()) : null);
   }
-  dense(lanes: Int32Array, mulGates: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
+  dense(
+    lanes: Int32Array,
+    mulGates: MulBooking | null,
+    e: readonly (readonly Ext[])[],
+    pw: readonly Uint32Array[] | null,
+  ): TripleSumcheck {
     const { below, K, n } = this;
-    const m = lanes.length, len = K * m;
+    const m = lanes.length,
+      len = K * m;
     const amul = mulGates ? mulBookingTable(below, K, n, m, mulGates, e) : null;
     const v = new ExtVector(len);
     for (let c = 0; c < K; c++) for (let j = 0; j < m; j++) v.data[c * m + j] = below[c * n + lanes[j]!]!;
@@ -808,7 +987,9 @@ class TsLoaded implements LoadedCopies {
       for (let c = 0; c < K; c++) {
         for (let j = 0; j < m; j++) {
           let acc: Ext = EXT_ZERO;
-          pw.forEach((t, q) => { acc = extAdd(acc, extMul(e[q]![c]!, [t[j]!, t[m + j]!, t[2 * m + j]!, t[3 * m + j]!])); });
+          pw.forEach((t, q) => {
+            acc = extAdd(acc, extMul(e[q]![c]!, [t[j]!, t[m + j]!, t[2 * m + j]!, t[3 * m + j]!]));
+          });
           p.set(c * m + j, acc);
         }
       }
@@ -823,4 +1004,3 @@ export const tsCopiesBackend: CopiesBackend = {
   name: "typescript",
   load: (below, K, n) => new TsLoaded(below, K, n),
 };
-

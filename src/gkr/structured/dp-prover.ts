@@ -14,7 +14,13 @@ import { CircuitError } from "../errors.js";
 import type { GkrProveResult, LayerProveStats } from "../prover.js";
 import { type StructuredCircuit, evaluateStructuredCircuit, validateStructuredCircuit } from "./linear.js";
 import { type CopiesBackend, CopiesLayerOracle } from "./dp-oracle.js";
-import { ResidentCopies, evaluateCopiesWasm, hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "./dp-wasm.js";
+import {
+  ResidentCopies,
+  evaluateCopiesWasm,
+  hasCopiesEvalKernel,
+  hasCopiesKernels,
+  wasmCopiesBackend,
+} from "./dp-wasm.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { MAX_COPY_BITS, replicateStructuredCircuit } from "./copies.js";
 import { proveStructuredGkr } from "./oracle.js";
@@ -38,7 +44,8 @@ let wasmDefault: { readonly kernels: GkrKernels; readonly backend: CopiesBackend
 export function defaultCopiesBackend(): CopiesBackend | null {
   const k = gkrKernels();
   if (k === null) return null;
-  if (wasmDefault?.kernels !== k) wasmDefault = { kernels: k, backend: hasCopiesKernels(k) ? wasmCopiesBackend(k) : null };
+  if (wasmDefault?.kernels !== k)
+    wasmDefault = { kernels: k, backend: hasCopiesKernels(k) ? wasmCopiesBackend(k) : null };
   return wasmDefault.backend;
 }
 
@@ -70,42 +77,81 @@ const canonicalVectors = new WeakSet<Uint32Array>();
  *   30), `WITNESS_LENGTH` / `WITNESS_WIDTH` / `WITNESS_NON_CANONICAL`, or from
  *   `validateStructuredCircuit`.
  */
-export function proveCopiesGkr(circuit: StructuredCircuit, copyBits: number, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: CopiesProveOptions = {}): GkrProveResult {
-  if (!Number.isInteger(copyBits) || copyBits < 0 || copyBits > MAX_COPY_BITS) throw new CircuitError("BAD_OPTION", `copy bits must be an integer in [0, ${MAX_COPY_BITS}], got ${copyBits}`);
+export function proveCopiesGkr(
+  circuit: StructuredCircuit,
+  copyBits: number,
+  witness: readonly Uint32Array[],
+  transcript: DuplexChallenger,
+  options: CopiesProveOptions = {},
+): GkrProveResult {
+  if (!Number.isInteger(copyBits) || copyBits < 0 || copyBits > MAX_COPY_BITS)
+    throw new CircuitError("BAD_OPTION", `copy bits must be an integer in [0, ${MAX_COPY_BITS}], got ${copyBits}`);
   if (!validated.has(circuit)) {
     validateStructuredCircuit(circuit);
     validated.add(circuit);
   }
   const k = copyBits;
-  if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30)) throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
+  if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30))
+    throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
   validateWitness(circuit, k, witness);
   const backend = options.backend ?? defaultCopiesBackend();
   // One copy (k = 0): the structured WASM oracle has less fixed cost per layer than the two-stage
   // data-parallel one (measured, docs/profile-v2.md §6.1); same proof.
-  if (backend === null || (k === 0 && options.backend === undefined)) return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
-  return driveGkr(circuit.layers.length, circuit.layers[0]!.widthBits + k, transcript, (i, claims) => {
-    const layer = circuit.layers[i]!;
-    const s = inputBitsOf(circuit, i);
-    const oracle = new CopiesLayerOracle(backend, { layer, layerIndex: i, copyBits: k, inputBits: s, below: witness[i + 1]!, claims });
-    return { oracle, outputBits: layer.widthBits + k, inputBits: s + k, gates: layer.gateKind.length, dispose: () => oracle.dispose() };
-  }, options.onLayer);
+  if (backend === null || (k === 0 && options.backend === undefined))
+    return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
+  return driveGkr(
+    circuit.layers.length,
+    circuit.layers[0]!.widthBits + k,
+    transcript,
+    (i, claims) => {
+      const layer = circuit.layers[i]!;
+      const s = inputBitsOf(circuit, i);
+      const oracle = new CopiesLayerOracle(backend, {
+        layer,
+        layerIndex: i,
+        copyBits: k,
+        inputBits: s,
+        below: witness[i + 1]!,
+        claims,
+      });
+      return {
+        oracle,
+        outputBits: layer.widthBits + k,
+        inputBits: s + k,
+        gates: layer.gateKind.length,
+        dispose: () => oracle.dispose(),
+      };
+    },
+    options.onLayer,
+  );
 }
 
 function validateWitness(circuit: StructuredCircuit, k: number, witness: readonly Uint32Array[]): void {
   const D = circuit.layers.length;
   if (!Array.isArray(witness) || witness.length !== D + 1) {
-    throw new CircuitError("WITNESS_LENGTH", `the witness must hold ${D + 1} vectors (${D} layers and the input), got ${Array.isArray(witness) ? witness.length : typeof witness}`);
+    throw new CircuitError(
+      "WITNESS_LENGTH",
+      `the witness must hold ${D + 1} vectors (${D} layers and the input), got ${Array.isArray(witness) ? witness.length : typeof witness}`,
+    );
   }
   for (let j = 0; j <= D; j++) {
     const bits = (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits) + k;
     const v = witness[j];
     const what = j < D ? `witness vector ${j} (layer ${j})` : `witness vector ${j} (input)`;
     if (!(v instanceof Uint32Array) || v.length !== 2 ** bits) {
-      throw new CircuitError("WITNESS_WIDTH", `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`, { vector: j });
+      throw new CircuitError(
+        "WITNESS_WIDTH",
+        `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`,
+        { vector: j },
+      );
     }
     if (canonicalVectors.has(v)) continue;
     for (let i = 0; i < v.length; i++) {
-      if (v[i]! >= P) throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${i}] = ${v[i]} is not canonical (< p)`, { vector: j, index: i });
+      if (v[i]! >= P)
+        throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${i}] = ${v[i]} is not canonical (< p)`, {
+          vector: j,
+          index: i,
+        });
     }
   }
 }
@@ -121,13 +167,23 @@ function validateWitness(circuit: StructuredCircuit, k: number, witness: readonl
  *   and must call `release()` (in a finally).
  * @throws CircuitError `INPUT_WIDTH` for an input of the wrong length or a non-canonical value.
  */
-export function evaluateStructuredCopies(circuit: StructuredCircuit, copyBits: number, input: Uint32Array, keep: ResidentCopies | null = null): Uint32Array[] {
+export function evaluateStructuredCopies(
+  circuit: StructuredCircuit,
+  copyBits: number,
+  input: Uint32Array,
+  keep: ResidentCopies | null = null,
+): Uint32Array[] {
   const K = 2 ** copyBits;
   const size = 2 ** circuit.inputWidthBits;
-  if (input.length !== K * size) throw new CircuitError("INPUT_WIDTH", `the input of ${K} copies must hold ${K * size} values, got ${input.length}`);
-  for (let i = 0; i < input.length; i++) if (input[i]! >= P) throw new CircuitError("INPUT_WIDTH", `input value ${i} = ${input[i]} is not canonical (< p)`);
+  if (input.length !== K * size)
+    throw new CircuitError("INPUT_WIDTH", `the input of ${K} copies must hold ${K * size} values, got ${input.length}`);
+  for (let i = 0; i < input.length; i++)
+    if (input[i]! >= P) throw new CircuitError("INPUT_WIDTH", `input value ${i} = ${input[i]} is not canonical (< p)`);
   const kernels = gkrKernels();
-  const out = kernels && hasCopiesEvalKernel(kernels) ? evaluateCopiesWasm(kernels, circuit, copyBits, input, keep !== null && keep.kernels === kernels ? keep : null) : evaluateCopiesTs(circuit, copyBits, input);
+  const out =
+    kernels && hasCopiesEvalKernel(kernels)
+      ? evaluateCopiesWasm(kernels, circuit, copyBits, input, keep !== null && keep.kernels === kernels ? keep : null)
+      : evaluateCopiesTs(circuit, copyBits, input);
   for (const v of out) canonicalVectors.add(v);
   return out;
 }

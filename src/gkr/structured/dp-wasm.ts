@@ -14,10 +14,25 @@ import { MONTGOMERY_R } from "../../kernels/constants.js";
 import { KernelError } from "../../kernels/errors.js";
 import type { Region } from "../../kernels/memory.js";
 import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
-import { type CopiesBackend, type LoadedCopies, type MulBooking, type TripleSumcheck, mulBookingTable } from "./dp-oracle.js";
+import {
+  type CopiesBackend,
+  type LoadedCopies,
+  type MulBooking,
+  type TripleSumcheck,
+  mulBookingTable,
+} from "./dp-oracle.js";
 import type { StructuredCircuit } from "./linear.js";
 import type { LayerImage } from "../wasm/image.js";
-import { type GkrKernelExports, type GkrKernels, OUT_RESULT, OUT_WORDS, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../wasm/kernels.js";
+import {
+  type GkrKernelExports,
+  type GkrKernels,
+  OUT_RESULT,
+  OUT_WORDS,
+  ROUND_FOLD,
+  ROUND_POW,
+  ROUND_RAW,
+  ROUND_VBASE,
+} from "../wasm/kernels.js";
 
 /** Exports of src/kernels/assembly/gkr-copies.ts. */
 interface CopiesKernelExports extends GkrKernelExports {
@@ -26,7 +41,21 @@ interface CopiesKernelExports extends GkrKernelExports {
   dp_gather(dst: number, V: number, K: number, n: number, lanes: number, m: number, mp: number): void;
   dp_outer(dst: number, E: number, T: number, K: number, mp: number, nq: number): void;
   /** Optional (modules built before it): without it the Mul booking is computed by `mulBookingTable`. */
-  dp_mul_booking?(A: number, len: number, V: number, K: number, n: number, mp: number, gates: number, G: number, U: number, E: number, Q: number, m: number, acc: number): void;
+  dp_mul_booking?(
+    A: number,
+    len: number,
+    V: number,
+    K: number,
+    n: number,
+    mp: number,
+    gates: number,
+    G: number,
+    U: number,
+    E: number,
+    Q: number,
+    m: number,
+    acc: number,
+  ): void;
 }
 
 const RINV = inverse(MONTGOMERY_R);
@@ -62,8 +91,14 @@ class WasmTriple implements TripleSumcheck {
     private readonly k: GkrKernels,
     private readonly raw: CopiesKernelExports,
     region: Region,
-    private readonly A: number, private readonly Pw: number, private readonly Vx: number, private readonly Vb: number, private readonly out: number,
-    private len: number, private vbase: boolean, private readonly pow: boolean,
+    private readonly A: number,
+    private readonly Pw: number,
+    private readonly Vx: number,
+    private readonly Vb: number,
+    private readonly out: number,
+    private len: number,
+    private vbase: boolean,
+    private readonly pow: boolean,
   ) {
     this.region = region;
   }
@@ -71,7 +106,19 @@ class WasmTriple implements TripleSumcheck {
   private call(len: number, r: Ext | null, flags: number): void {
     let f = flags | (this.pow ? ROUND_POW : 0) | (this.vbase ? ROUND_VBASE : 0);
     if (r) f |= ROUND_FOLD;
-    this.raw.gkr_round(this.A, this.Pw, this.Vx, this.Vb, len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.out);
+    this.raw.gkr_round(
+      this.A,
+      this.Pw,
+      this.Vx,
+      this.Vb,
+      len,
+      r ? r[0] : 0,
+      r ? r[1] : 0,
+      r ? r[2] : 0,
+      r ? r[3] : 0,
+      f,
+      this.out,
+    );
   }
 
   evaluations(m: number): Ext[] {
@@ -90,8 +137,10 @@ class WasmTriple implements TripleSumcheck {
     // A quadratic asked at T = 3, 4: third differences vanish.
     while (g.length <= m) {
       const j = g.length;
-      const a = g[j - 1]!, b = g[j - 2]!, c = g[j - 3]!;
-      g.push([0, 1, 2, 3].map((i) => ((3 * a[i]! + c[i]! + 3 * P - 3 * b[i]!) % P)) as unknown as Ext);
+      const a = g[j - 1]!,
+        b = g[j - 2]!,
+        c = g[j - 3]!;
+      g.push([0, 1, 2, 3].map((i) => (3 * a[i]! + c[i]! + 3 * P - 3 * b[i]!) % P) as unknown as Ext);
     }
     return g.slice(0, m + 1);
   }
@@ -135,7 +184,8 @@ class WasmTriple implements TripleSumcheck {
     if (this.pending) this.flush();
     const w = this.k.words();
     const out = new Uint32Array(4 * count);
-    const base = this.A >>> 2, len = this.len;
+    const base = this.A >>> 2,
+      len = this.len;
     for (let c = 0; c < 4; c++) for (let j = 0; j < count; j++) out[c * count + j] = fromMont(w[base + c * len + j]!);
     return out;
   }
@@ -152,7 +202,13 @@ class WasmLoaded implements LoadedCopies {
   private region: Region | null;
   private readonly V: number;
 
-  constructor(private readonly k: GkrKernels, private readonly raw: CopiesKernelExports, private readonly below: Uint32Array, private readonly K: number, private readonly n: number) {
+  constructor(
+    private readonly k: GkrKernels,
+    private readonly raw: CopiesKernelExports,
+    private readonly below: Uint32Array,
+    private readonly K: number,
+    private readonly n: number,
+  ) {
     // A vector `evaluateCopiesWasm` keeps in WASM memory is used where it is (Montgomery form already).
     const kept = residentVectors.get(below);
     if (kept !== undefined && kept.kernels === k && kept.live) {
@@ -176,7 +232,8 @@ class WasmLoaded implements LoadedCopies {
     const { K, n } = this;
     const nt = tables.length;
     const lay = new Carver();
-    const T = lay.take(4 * n * nt), out = lay.take(4 * K * nt);
+    const T = lay.take(4 * n * nt),
+      out = lay.take(4 * K * nt);
     const reg = this.k.acquire(lay.words);
     try {
       const b = reg.ptr >>> 2;
@@ -203,7 +260,11 @@ class WasmLoaded implements LoadedCopies {
   stage(e: readonly Ext[] | null, a: Uint32Array, pw: Uint32Array | null): TripleSumcheck {
     const { K, n } = this;
     const lay = new Carver();
-    const out = lay.take(OUT_WORDS), A = lay.take(4 * n), Pw = pw ? lay.take(4 * n) : A, Vx = lay.take(4 * n + 4), E = e ? lay.take(4 * K) : 0;
+    const out = lay.take(OUT_WORDS),
+      A = lay.take(4 * n),
+      Pw = pw ? lay.take(4 * n) : A,
+      Vx = lay.take(4 * n + 4),
+      E = e ? lay.take(4 * K) : 0;
     const reg = this.k.acquire(lay.words);
     const b = reg.ptr >>> 2;
     this.put(b + A, a);
@@ -214,19 +275,46 @@ class WasmLoaded implements LoadedCopies {
       this.put(b + E, flat);
       this.raw.dp_combine(this.V, K, n, 4 * (b + E), 4 * (b + Vx));
     }
-    return new WasmTriple(this.k, this.raw, reg, 4 * (b + A), 4 * (b + Pw), 4 * (b + Vx), this.V, 4 * (b + out), n, e === null, pw !== null);
+    return new WasmTriple(
+      this.k,
+      this.raw,
+      reg,
+      4 * (b + A),
+      4 * (b + Pw),
+      4 * (b + Vx),
+      this.V,
+      4 * (b + out),
+      n,
+      e === null,
+      pw !== null,
+    );
   }
 
-  dense(lanes: Int32Array, mulGates: MulBooking | null, e: readonly (readonly Ext[])[], pw: readonly Uint32Array[] | null): TripleSumcheck {
+  dense(
+    lanes: Int32Array,
+    mulGates: MulBooking | null,
+    e: readonly (readonly Ext[])[],
+    pw: readonly Uint32Array[] | null,
+  ): TripleSumcheck {
     const { K, n } = this;
-    const m = lanes.length, mp = up(m, 16), len = K * mp;
+    const m = lanes.length,
+      mp = up(m, 16),
+      len = K * mp;
     const nq = e.length;
     const kernelMul = mulGates !== null && typeof this.raw.dp_mul_booking === "function";
     const G = mulGates ? mulGates.slots.length : 0;
     const lay = new Carver();
-    const out = lay.take(OUT_WORDS), A = lay.take(4 * len), Pw = pw ? lay.take(4 * len) : A, Vx = lay.take(2 * len + 4), Vb = lay.take(len);
-    const L = lay.take(m), E = pw || kernelMul ? lay.take(4 * K * nq) : 0, T = pw ? lay.take(4 * mp * nq) : 0;
-    const Gt = kernelMul ? lay.take(2 * G) : 0, U = kernelMul ? lay.take(4 * G * nq) : 0, Acc = kernelMul ? lay.take(4 * m) : 0;
+    const out = lay.take(OUT_WORDS),
+      A = lay.take(4 * len),
+      Pw = pw ? lay.take(4 * len) : A,
+      Vx = lay.take(2 * len + 4),
+      Vb = lay.take(len);
+    const L = lay.take(m),
+      E = pw || kernelMul ? lay.take(4 * K * nq) : 0,
+      T = pw ? lay.take(4 * mp * nq) : 0;
+    const Gt = kernelMul ? lay.take(2 * G) : 0,
+      U = kernelMul ? lay.take(4 * G * nq) : 0,
+      Acc = kernelMul ? lay.take(4 * m) : 0;
     const reg = this.k.acquire(lay.words);
     const b = reg.ptr >>> 2;
     let w = this.k.words();
@@ -242,21 +330,39 @@ class WasmLoaded implements LoadedCopies {
     const amul = mulGates && !kernelMul ? mulBookingTable(this.below, K, n, m, mulGates, e) : null;
     if (kernelMul) {
       const gates = new Uint32Array(2 * G);
-      for (let g = 0; g < G; g++) { gates[2 * g] = mulGates.slots[g]!; gates[2 * g + 1] = mulGates.in2[g]!; }
+      for (let g = 0; g < G; g++) {
+        gates[2 * g] = mulGates.slots[g]!;
+        gates[2 * g + 1] = mulGates.in2[g]!;
+      }
       const u = new Uint32Array(4 * G * nq);
       mulGates.u.forEach((t, q) => {
         for (let g = 0; g < G; g++) for (let c = 0; c < 4; c++) u[4 * (q * G + g) + c] = t[c * G + g]!;
       });
       this.k.words().set(gates, b + Gt);
       this.put(b + U, u);
-      this.raw.dp_mul_booking!(4 * (b + A), len, this.V, K, n, mp, 4 * (b + Gt), G, 4 * (b + U), 4 * (b + E), nq, m, 4 * (b + Acc));
+      this.raw.dp_mul_booking!(
+        4 * (b + A),
+        len,
+        this.V,
+        K,
+        n,
+        mp,
+        4 * (b + Gt),
+        G,
+        4 * (b + U),
+        4 * (b + E),
+        nq,
+        m,
+        4 * (b + Acc),
+      );
     }
     w = this.k.words();
     if (amul) {
       const lm = K * m;
       for (let k = 0; k < 4; k++) {
         for (let c = 0; c < K; c++) {
-          const src = k * lm + c * m, dst = b + A + k * len + c * mp;
+          const src = k * lm + c * m,
+            dst = b + A + k * len + c * mp;
           for (let j = 0; j < m; j++) w[dst + j] = amul[src + j]!;
         }
       }
@@ -270,7 +376,19 @@ class WasmLoaded implements LoadedCopies {
       this.put(b + T, tp);
       this.raw.dp_outer(4 * (b + Pw), 4 * (b + E), 4 * (b + T), K, mp, nq);
     }
-    return new WasmTriple(this.k, this.raw, reg, 4 * (b + A), 4 * (b + Pw), 4 * (b + Vx), 4 * (b + Vb), 4 * (b + out), len, true, pw !== null);
+    return new WasmTriple(
+      this.k,
+      this.raw,
+      reg,
+      4 * (b + A),
+      4 * (b + Pw),
+      4 * (b + Vx),
+      4 * (b + Vb),
+      4 * (b + out),
+      len,
+      true,
+      pw !== null,
+    );
   }
 
   dispose(): void {
@@ -284,7 +402,12 @@ class WasmLoaded implements LoadedCopies {
 /** True iff the kernel module in `kernels` has the data-parallel kernels. */
 export function hasCopiesKernels(kernels: GkrKernels): boolean {
   const raw = kernels.raw as Partial<CopiesKernelExports>;
-  return typeof raw.dp_dots === "function" && typeof raw.dp_combine === "function" && typeof raw.dp_gather === "function" && typeof raw.dp_outer === "function";
+  return (
+    typeof raw.dp_dots === "function" &&
+    typeof raw.dp_combine === "function" &&
+    typeof raw.dp_gather === "function" &&
+    typeof raw.dp_outer === "function"
+  );
 }
 
 /**
@@ -293,9 +416,17 @@ export function hasCopiesKernels(kernels: GkrKernels): boolean {
  *   `hasCopiesKernels`).
  */
 export function wasmCopiesBackend(kernels: GkrKernels): CopiesBackend {
-  if (!hasCopiesKernels(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks the data-parallel kernels (dp_*); run `npm run build:kernels`");
+  if (!hasCopiesKernels(kernels))
+    throw new KernelError(
+      "MODULE_MISSING",
+      "the kernel module lacks the data-parallel kernels (dp_*); run `npm run build:kernels`",
+    );
   const raw = kernels.raw as CopiesKernelExports;
-  return { name: "wasm", load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n), eqTable: (point, scale) => eqTableWasm(kernels, point, scale) };
+  return {
+    name: "wasm",
+    load: (below, K, n) => new WasmLoaded(kernels, raw, below, K, n),
+    eqTable: (point, scale) => eqTableWasm(kernels, point, scale),
+  };
 }
 
 /**
@@ -309,22 +440,36 @@ export function eqTableWasm(kernels: GkrKernels, point: readonly Ext[], scale: E
   if (s > MAX_TABLE_BITS) return eqTable(point, scale);
   const N = 2 ** s;
   const lay = new Carver();
-  const T = lay.take(4 * N), pts = lay.take(4 * (s + 1));
+  const T = lay.take(4 * N),
+    pts = lay.take(4 * (s + 1));
   const reg = kernels.acquire(lay.words);
   try {
     const b = reg.ptr >>> 2;
     let w = kernels.words();
     let c = b + pts;
-    for (const z of point) { w[c] = z[0]; w[c + 1] = z[1]; w[c + 2] = z[2]; w[c + 3] = z[3]; c += 4; }
-    w[c] = scale[0]; w[c + 1] = scale[1]; w[c + 2] = scale[2]; w[c + 3] = scale[3];
+    for (const z of point) {
+      w[c] = z[0];
+      w[c + 1] = z[1];
+      w[c + 2] = z[2];
+      w[c + 3] = z[3];
+      c += 4;
+    }
+    w[c] = scale[0];
+    w[c + 1] = scale[1];
+    w[c + 2] = scale[2];
+    w[c + 3] = scale[3];
     kernels.raw.gkr_eq(4 * (b + T), 4 * (b + pts), s);
     kernels.raw.from_mont(4 * (b + T), 4 * (b + T), 4 * N);
     w = kernels.words();
     const v = new ExtVector(N);
     const d = v.data;
-    const N2 = 2 * N, N3 = 3 * N;
+    const N2 = 2 * N,
+      N3 = 3 * N;
     for (let i = 0, o = b + T; i < N; i++, o += 4) {
-      d[i] = w[o]!; d[N + i] = w[o + 1]!; d[N2 + i] = w[o + 2]!; d[N3 + i] = w[o + 3]!;
+      d[i] = w[o]!;
+      d[N + i] = w[o + 1]!;
+      d[N2 + i] = w[o + 2]!;
+      d[N3 + i] = w[o + 3]!;
     }
     return v;
   } finally {
@@ -334,8 +479,22 @@ export function eqTableWasm(kernels: GkrKernels, point: readonly Ext[], scale: E
 
 /** Export of the witness kernel (src/kernels/assembly/gkr-copies.ts). */
 interface CopiesEvalExports extends GkrKernelExports {
-  dp_eval_group(below: number, nIn: number, out: number, nOut: number, K: number, map: number, laneBits: number, cubeMask: number,
-    consts: number, diag: number, inBase: number, outBase: number, nb: number, scratch: number): void;
+  dp_eval_group(
+    below: number,
+    nIn: number,
+    out: number,
+    nOut: number,
+    K: number,
+    map: number,
+    laneBits: number,
+    cubeMask: number,
+    consts: number,
+    diag: number,
+    inBase: number,
+    outBase: number,
+    nb: number,
+    scratch: number,
+  ): void;
 }
 
 /** True iff the module has the data-parallel witness kernel. */
@@ -346,7 +505,14 @@ export function hasCopiesEvalKernel(kernels: GkrKernels): boolean {
 const DIAG_MONT = Uint32Array.from(INTERNAL_DIAGONAL, (d) => mul(d, MONTGOMERY_R));
 
 /** Word offsets (from `base`, a word index into kernel memory) of the scratch a layer's groups use. */
-interface GroupScratch { base: number; consts: number; diag: number; scratch: number; inB: number; outB: number }
+interface GroupScratch {
+  base: number;
+  consts: number;
+  diag: number;
+  scratch: number;
+  inB: number;
+  outB: number;
+}
 
 /**
  * Layer i of the K copies from the layer below, both byte pointers into kernel memory (Montgomery
@@ -354,11 +520,21 @@ interface GroupScratch { base: number; consts: number; diag: number; scratch: nu
  * all K copies at once (`dp_eval_group`). The layer's image is pinned and pushed on `images` for
  * the caller to unpin. Returns the layer's width 2^s.
  */
-function evaluateLayerCopies(kernels: GkrKernels, circuit: StructuredCircuit, i: number, K: number, below: number, cur: number, s: GroupScratch, images: LayerImage[]): number {
+function evaluateLayerCopies(
+  kernels: GkrKernels,
+  circuit: StructuredCircuit,
+  i: number,
+  K: number,
+  below: number,
+  cur: number,
+  s: GroupScratch,
+  images: LayerImage[],
+): number {
   const raw = kernels.raw as CopiesEvalExports;
   const layer = circuit.layers[i]!;
   const inBits = i + 1 < circuit.layers.length ? circuit.layers[i + 1]!.widthBits : circuit.inputWidthBits;
-  const nIn = 2 ** inBits, nOut = 2 ** layer.widthBits;
+  const nIn = 2 ** inBits,
+    nOut = 2 ** layer.widthBits;
   const image = kernels.pinImage(layer, inBits, i);
   images.push(image);
   for (let c = 0; c < K; c++) raw.gkr_eval_layer(image.desc, below + 4 * c * nIn, cur + 4 * c * nOut, nIn, nOut);
@@ -369,7 +545,22 @@ function evaluateLayerCopies(kernels: GkrKernels, circuit: StructuredCircuit, i:
     for (let z = 0; z < lanes; z++) w[s.base + s.consts + z] = mul(g.constants[z]!, MONTGOMERY_R);
     w.set(g.inBase, s.base + s.inB);
     w.set(g.outBase, s.base + s.outB);
-    raw.dp_eval_group(below, nIn, cur, nOut, K, g.map.id, g.map.laneBits, g.cubeMask, ptr(s.consts), ptr(s.diag), ptr(s.inB), ptr(s.outB), g.outBase.length, ptr(s.scratch));
+    raw.dp_eval_group(
+      below,
+      nIn,
+      cur,
+      nOut,
+      K,
+      g.map.id,
+      g.map.laneBits,
+      g.cubeMask,
+      ptr(s.consts),
+      ptr(s.diag),
+      ptr(s.inB),
+      ptr(s.outB),
+      g.outBase.length,
+      ptr(s.scratch),
+    );
   }
   return nOut;
 }
@@ -381,7 +572,13 @@ function evaluateLayerCopies(kernels: GkrKernels, circuit: StructuredCircuit, i:
  * (test/gkr/structured-dp.test.ts).
  * @param input K inputs of 2^inputWidthBits canonical values back to back (checked by the caller).
  */
-export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircuit, copyBits: number, input: Uint32Array, keep: ResidentCopies | null = null): Uint32Array[] {
+export function evaluateCopiesWasm(
+  kernels: GkrKernels,
+  circuit: StructuredCircuit,
+  copyBits: number,
+  input: Uint32Array,
+  keep: ResidentCopies | null = null,
+): Uint32Array[] {
   const raw = kernels.raw as CopiesEvalExports;
   const K = 2 ** copyBits;
   const D = circuit.layers.length;
@@ -392,8 +589,14 @@ export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircu
   let maxBlocks = 0;
   for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
   const lay = new Carver();
-  const bufA = lay.take(maxWords), bufB = lay.take(maxWords), conv = lay.take(maxWords);
-  const consts = lay.take(16), diag = lay.take(16), scratch = lay.take(16), inB = lay.take(maxBlocks), outB = lay.take(maxBlocks);
+  const bufA = lay.take(maxWords),
+    bufB = lay.take(maxWords),
+    conv = lay.take(maxWords);
+  const consts = lay.take(16),
+    diag = lay.take(16),
+    scratch = lay.take(16),
+    inB = lay.take(maxBlocks),
+    outB = lay.take(maxBlocks);
   const images: LayerImage[] = [];
   const region = kernels.acquire(lay.words);
   try {
@@ -405,7 +608,8 @@ export function evaluateCopiesWasm(kernels: GkrKernels, circuit: StructuredCircu
     w.set(input, b + bufA);
     w.set(DIAG_MONT, b + diag);
     raw.to_mont(ptr(bufA), ptr(bufA), input.length);
-    let below = bufA, cur = bufB;
+    let below = bufA,
+      cur = bufB;
     const groupScratch: GroupScratch = { base: b, consts, diag, scratch, inB, outB };
     for (let i = D - 1; i >= 0; i--) {
       const nOut = evaluateLayerCopies(kernels, circuit, i, K, ptr(below), ptr(cur), groupScratch, images);
@@ -471,7 +675,14 @@ const residentVectors = new WeakMap<Uint32Array, ResidentCopies>();
 export const MAX_RESIDENT_WORDS = 1 << 26;
 
 /** `evaluateCopiesWasm` computing each layer into its own part of one kept region. */
-function evaluateKept(kernels: GkrKernels, circuit: StructuredCircuit, copyBits: number, input: Uint32Array, keep: ResidentCopies, maxWords: number): Uint32Array[] {
+function evaluateKept(
+  kernels: GkrKernels,
+  circuit: StructuredCircuit,
+  copyBits: number,
+  input: Uint32Array,
+  keep: ResidentCopies,
+  maxWords: number,
+): Uint32Array[] {
   const raw = kernels.raw as CopiesEvalExports;
   const K = 2 ** copyBits;
   const D = circuit.layers.length;
@@ -491,13 +702,19 @@ function evaluateKept(kernels: GkrKernels, circuit: StructuredCircuit, copyBits:
   let maxBlocks = 0;
   for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
   const lay = new Carver();
-  const top = lay.take(K * 2 ** bitsOf(0)), conv = lay.take(maxWords);
-  const consts = lay.take(16), diag = lay.take(16), scratch = lay.take(16), inB = lay.take(maxBlocks), outB = lay.take(maxBlocks);
+  const top = lay.take(K * 2 ** bitsOf(0)),
+    conv = lay.take(maxWords);
+  const consts = lay.take(16),
+    diag = lay.take(16),
+    scratch = lay.take(16),
+    inB = lay.take(maxBlocks),
+    outB = lay.take(maxBlocks);
   const images: LayerImage[] = [];
   let work: Region | null = null;
   try {
     work = kernels.acquire(lay.words);
-    const b = work.ptr >>> 2, rb = region.ptr >>> 2;
+    const b = work.ptr >>> 2,
+      rb = region.ptr >>> 2;
     const ptr = (o: number) => 4 * (b + o);
     const at = (j: number) => (j === 0 ? ptr(top) : 4 * (rb + slot[j]!));
     const out: Uint32Array[] = new Array(D + 1);
@@ -514,8 +731,12 @@ function evaluateKept(kernels: GkrKernels, circuit: StructuredCircuit, copyBits:
       w = kernels.words();
       out[i] = w.slice(b + conv, b + conv + K * nOut);
     }
-    const vectors: Uint32Array[] = [], ptrs: number[] = [];
-    for (let j = 1; j <= D; j++) { vectors.push(out[j]!); ptrs.push(at(j)); }
+    const vectors: Uint32Array[] = [],
+      ptrs: number[] = [];
+    for (let j = 1; j <= D; j++) {
+      vectors.push(out[j]!);
+      ptrs.push(at(j));
+    }
     keep.attach(region, vectors, ptrs);
     region = null;
     return out;

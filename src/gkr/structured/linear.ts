@@ -16,7 +16,17 @@
  * ignores the groups must not be given one (use the functions here and in oracle.ts).
  */
 import { P, add, mul } from "../../field/koalabear.js";
-import { type Circuit, type Gate, type Layer, GateKind, evaluateLayer, inputBitsOf, makeLayer, padInput, validateCircuit } from "../circuit.js";
+import {
+  type Circuit,
+  type Gate,
+  type Layer,
+  GateKind,
+  evaluateLayer,
+  inputBitsOf,
+  makeLayer,
+  padInput,
+  validateCircuit,
+} from "../circuit.js";
 import { CircuitError } from "../errors.js";
 import { type LinearMap, isKnownLinearMap } from "./maps.js";
 
@@ -61,7 +71,8 @@ export function isCubedLane(group: LinearBlockGroup, x: number): boolean {
 export function validateStructuredCircuit(circuit: StructuredCircuit): void {
   validateCircuit(circuit);
   circuit.layers.forEach((layer, i) => {
-    if (!Array.isArray(layer.linear)) throw new CircuitError("BAD_LINEAR_GROUP", `layer ${i}: linear groups must be an array`, { layer: i });
+    if (!Array.isArray(layer.linear))
+      throw new CircuitError("BAD_LINEAR_GROUP", `layer ${i}: linear groups must be an array`, { layer: i });
     const outSize = 2 ** layer.widthBits;
     const inSize = 2 ** inputBitsOf(circuit, i);
     layer.linear.forEach((g, k) => {
@@ -69,17 +80,26 @@ export function validateStructuredCircuit(circuit: StructuredCircuit): void {
       const bad = (rule: string) => new CircuitError("BAD_LINEAR_GROUP", `${where}: ${rule}`, { layer: i, group: k });
       if (!isKnownLinearMap(g.map)) throw bad("unknown linear map");
       const lanes = 2 ** g.map.laneBits;
-      if (!Number.isInteger(g.cubeMask) || g.cubeMask < 0 || g.cubeMask >= 2 ** lanes) throw bad(`cube mask ${g.cubeMask} outside [0, 2^${lanes})`);
-      if (!(g.constants instanceof Uint32Array) || g.constants.length !== lanes) throw bad(`constants must be a Uint32Array of ${lanes} values`);
+      if (!Number.isInteger(g.cubeMask) || g.cubeMask < 0 || g.cubeMask >= 2 ** lanes)
+        throw bad(`cube mask ${g.cubeMask} outside [0, 2^${lanes})`);
+      if (!(g.constants instanceof Uint32Array) || g.constants.length !== lanes)
+        throw bad(`constants must be a Uint32Array of ${lanes} values`);
       for (const c of g.constants) if (c >= P) throw bad(`constant ${c} ≥ p`);
-      if (!(g.outBase instanceof Uint32Array) || !(g.inBase instanceof Uint32Array) || g.outBase.length !== g.inBase.length) {
+      if (
+        !(g.outBase instanceof Uint32Array) ||
+        !(g.inBase instanceof Uint32Array) ||
+        g.outBase.length !== g.inBase.length
+      ) {
         throw bad("outBase and inBase must be Uint32Arrays of the same length");
       }
       for (let b = 0; b < g.outBase.length; b++) {
-        const o = g.outBase[b]!, x = g.inBase[b]!;
+        const o = g.outBase[b]!,
+          x = g.inBase[b]!;
         if (o % lanes !== 0 || x % lanes !== 0) throw bad(`block ${b}: bases ${o}, ${x} are not multiples of ${lanes}`);
-        if (o + lanes > outSize) throw bad(`block ${b}: output lanes ${o}..${o + lanes - 1} outside the layer width ${outSize}`);
-        if (x + lanes > inSize) throw bad(`block ${b}: input lanes ${x}..${x + lanes - 1} outside the width ${inSize} of the layer below`);
+        if (o + lanes > outSize)
+          throw bad(`block ${b}: output lanes ${o}..${o + lanes - 1} outside the layer width ${outSize}`);
+        if (x + lanes > inSize)
+          throw bad(`block ${b}: input lanes ${x}..${x + lanes - 1} outside the width ${inSize} of the layer below`);
       }
     });
   });
@@ -93,7 +113,8 @@ export function evaluateStructuredLayer(layer: StructuredLayer, below: Uint32Arr
   for (const g of layer.linear) {
     const lanes = 2 ** g.map.laneBits;
     for (let b = 0; b < g.outBase.length; b++) {
-      const ib = g.inBase[b]!, ob = g.outBase[b]!;
+      const ib = g.inBase[b]!,
+        ob = g.outBase[b]!;
       for (let x = 0; x < lanes; x++) {
         const a = below[ib + x]!;
         v[x] = isCubedLane(g, x) ? mul(mul(a, a), a) : a;
@@ -112,7 +133,8 @@ export function evaluateStructuredLayer(layer: StructuredLayer, below: Uint32Arr
 export function evaluateStructuredCircuit(circuit: StructuredCircuit, input: ArrayLike<number>): Uint32Array[] {
   const values: Uint32Array[] = new Array(circuit.layers.length + 1);
   values[circuit.layers.length] = padInput(circuit, input);
-  for (let i = circuit.layers.length - 1; i >= 0; i--) values[i] = evaluateStructuredLayer(circuit.layers[i]!, values[i + 1]!);
+  for (let i = circuit.layers.length - 1; i >= 0; i--)
+    values[i] = evaluateStructuredLayer(circuit.layers[i]!, values[i + 1]!);
   return values;
 }
 
@@ -124,10 +146,17 @@ export function evaluateStructuredCircuit(circuit: StructuredCircuit, input: Arr
 export function expandStructuredLayer(layer: StructuredLayer): Layer {
   const gates: Gate[] = [];
   for (let g = 0; g < layer.gateKind.length; g++) {
-    gates.push({ kind: layer.gateKind[g] as GateKind, out: layer.gateOut[g]!, in1: layer.gateIn1[g]!, in2: layer.gateIn2[g]!, coeff: layer.gateCoeff[g]! });
+    gates.push({
+      kind: layer.gateKind[g] as GateKind,
+      out: layer.gateOut[g]!,
+      in1: layer.gateIn1[g]!,
+      in2: layer.gateIn2[g]!,
+      coeff: layer.gateCoeff[g]!,
+    });
   }
   const consts: { wire: number; value: number }[] = [];
-  for (let c = 0; c < layer.constWire.length; c++) consts.push({ wire: layer.constWire[c]!, value: layer.constValue[c]! });
+  for (let c = 0; c < layer.constWire.length; c++)
+    consts.push({ wire: layer.constWire[c]!, value: layer.constValue[c]! });
   for (const grp of layer.linear) {
     const lanes = 2 ** grp.map.laneBits;
     for (let b = 0; b < grp.outBase.length; b++) {
@@ -136,7 +165,13 @@ export function expandStructuredLayer(layer: StructuredLayer): Layer {
           const coeff = grp.map.dense[z]![x]!;
           if (coeff === 0) continue;
           const in1 = grp.inBase[b]! + x;
-          gates.push({ kind: isCubedLane(grp, x) ? GateKind.Pow3 : GateKind.Lin, out: grp.outBase[b]! + z, in1, in2: in1, coeff });
+          gates.push({
+            kind: isCubedLane(grp, x) ? GateKind.Pow3 : GateKind.Lin,
+            out: grp.outBase[b]! + z,
+            in1,
+            in2: in1,
+            coeff,
+          });
         }
         if (grp.constants[z] !== 0) consts.push({ wire: grp.outBase[b]! + z, value: grp.constants[z]! });
       }

@@ -48,7 +48,15 @@ const identityMaps: LinearMap[] = [0, 1, 2, 3, 4].map((laneBits) => {
   const copy = (v: ArrayLike<number>, out: Uint32Array) => {
     for (let i = 0; i < n; i++) out[i] = v[i]!;
   };
-  return Object.freeze({ id: 0 as const, name: "identity" as const, laneBits, terms: n, apply: copy, applyTranspose: copy, dense: denseIdentity(n) });
+  return Object.freeze({
+    id: 0 as const,
+    name: "identity" as const,
+    laneBits,
+    terms: n,
+    apply: copy,
+    applyTranspose: copy,
+    dense: denseIdentity(n),
+  });
 });
 
 const tmp16 = new Float64Array(16);
@@ -77,10 +85,16 @@ const external: LinearMap = Object.freeze({
     const u = tmp16;
     for (let k = 0; k < 4; k++) {
       const s = w[k]! + w[4 + k]! + w[8 + k]! + w[12 + k]!;
-      u[k] = w[k]! + s; u[4 + k] = w[4 + k]! + s; u[8 + k] = w[8 + k]! + s; u[12 + k] = w[12 + k]! + s;
+      u[k] = w[k]! + s;
+      u[4 + k] = w[4 + k]! + s;
+      u[8 + k] = w[8 + k]! + s;
+      u[12 + k] = w[12 + k]! + s;
     }
     for (let c = 0; c < 16; c += 4) {
-      const u0 = u[c]!, u1 = u[c + 1]!, u2 = u[c + 2]!, u3 = u[c + 3]!;
+      const u0 = u[c]!,
+        u1 = u[c + 1]!,
+        u2 = u[c + 2]!,
+        u3 = u[c + 3]!;
       // column x of M4: [M4[0][x], M4[1][x], M4[2][x], M4[3][x]]
       out[c] = (2 * u0 + u1 + u2 + 3 * u3) % P;
       out[c + 1] = (3 * u0 + 2 * u1 + u2 + u3) % P;
@@ -109,7 +123,8 @@ const internal: LinearMap = Object.freeze({
 /** Identity map on 2^laneBits lanes (laneBits 0..4). */
 export function identityMap(laneBits: number): LinearMap {
   const m = identityMaps[laneBits];
-  if (!Number.isInteger(laneBits) || m === undefined) throw new CircuitError("BAD_LINEAR_GROUP", `identity map lane bits must be an integer in [0, 4], got ${laneBits}`);
+  if (!Number.isInteger(laneBits) || m === undefined)
+    throw new CircuitError("BAD_LINEAR_GROUP", `identity map lane bits must be an integer in [0, 4], got ${laneBits}`);
   return m;
 }
 

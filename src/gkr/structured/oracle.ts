@@ -19,7 +19,13 @@ import { KernelError } from "../../kernels/errors.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { WasmLayerOracle } from "../wasm/oracle.js";
 import { type WasmGroupsOptions, WasmLinearGroups, hasGroupKernels } from "./booking-wasm.js";
-import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, isCubedLane, validateStructuredCircuit } from "./linear.js";
+import {
+  type LinearBlockGroup,
+  type StructuredCircuit,
+  type StructuredLayer,
+  isCubedLane,
+  validateStructuredCircuit,
+} from "./linear.js";
 
 /** The booking terms of a layer's linear groups. */
 export class LinearGroupsExtension implements SparseOracleExtension {
@@ -46,7 +52,8 @@ export class LinearGroupsExtension implements SparseOracleExtension {
       const nb = g.outBase.length;
       const cache = new Uint32Array(nb * 4 * lanes);
       for (let b = 0; b < nb; b++) {
-        const ob = g.outBase[b]!, ib = g.inBase[b]!;
+        const ob = g.outBase[b]!,
+          ib = g.inBase[b]!;
         for (let c = 0; c < 4; c++) {
           const wo = c * W + ob;
           for (let z = 0; z < lanes; z++) wb[z] = w[wo + z]!;
@@ -66,7 +73,8 @@ export class LinearGroupsExtension implements SparseOracleExtension {
   }
 
   addPhase2(eqx: Uint32Array, n: number, _w: Uint32Array, _W: number, linAcc: Uint32Array, powAcc: Uint32Array): void {
-    const n2 = 2 * n, n3 = 3 * n;
+    const n2 = 2 * n,
+      n3 = 3 * n;
     this.groups.forEach((g, k) => {
       const lanes = 2 ** g.map.laneBits;
       const cache = this.transposed[k]!;
@@ -75,9 +83,19 @@ export class LinearGroupsExtension implements SparseOracleExtension {
         const co = b * 4 * lanes;
         for (let x = 0; x < lanes; x++) {
           const e = ib + x;
-          extMulAddTo(isCubedLane(g, x) ? powAcc : linAcc, 0, 1,
-            cache[co + x]!, cache[co + lanes + x]!, cache[co + 2 * lanes + x]!, cache[co + 3 * lanes + x]!,
-            eqx[e]!, eqx[n + e]!, eqx[n2 + e]!, eqx[n3 + e]!);
+          extMulAddTo(
+            isCubedLane(g, x) ? powAcc : linAcc,
+            0,
+            1,
+            cache[co + x]!,
+            cache[co + lanes + x]!,
+            cache[co + 2 * lanes + x]!,
+            cache[co + 3 * lanes + x]!,
+            eqx[e]!,
+            eqx[n + e]!,
+            eqx[n2 + e]!,
+            eqx[n3 + e]!,
+          );
         }
       }
     });
@@ -106,12 +124,26 @@ export type GroupBooking = "wasm" | "typescript";
  *   else `"typescript"`.
  * @throws KernelError `MODULE_MISSING` for `"wasm"` when the module lacks the group kernels.
  */
-export function structuredWasmLayerOracleFactory(kernels: GkrKernels, booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript", options: StructuredWasmOptions = {}): LayerOracleFactory {
-  if (booking === "wasm" && !hasGroupKernels(kernels)) throw new KernelError("MODULE_MISSING", "the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`");
+export function structuredWasmLayerOracleFactory(
+  kernels: GkrKernels,
+  booking: GroupBooking = hasGroupKernels(kernels) ? "wasm" : "typescript",
+  options: StructuredWasmOptions = {},
+): LayerOracleFactory {
+  if (booking === "wasm" && !hasGroupKernels(kernels))
+    throw new KernelError(
+      "MODULE_MISSING",
+      "the kernel module lacks the group booking kernels (gkr_group_*); run `npm run build:kernels`",
+    );
   return (input: LayerOracleInput) => {
     const groups = (input.layer as Partial<StructuredLayer>).linear;
     if (!groups || groups.length === 0) return new WasmLayerOracle(kernels, input);
-    return new WasmLayerOracle(kernels, input, booking === "wasm" ? new WasmLinearGroups(kernels, groups, input.layer, input.claims.length, options) : new LinearGroupsExtension(groups));
+    return new WasmLayerOracle(
+      kernels,
+      input,
+      booking === "wasm"
+        ? new WasmLinearGroups(kernels, groups, input.layer, input.claims.length, options)
+        : new LinearGroupsExtension(groups),
+    );
   };
 }
 
@@ -148,10 +180,18 @@ const validated = new WeakSet<StructuredCircuit>();
  * @param witness from `evaluateStructuredCircuit` (layer vectors output first, the input last).
  * @throws CircuitError from `validateStructuredCircuit` or for a witness of the wrong shape.
  */
-export function proveStructuredGkr(circuit: StructuredCircuit, witness: readonly Uint32Array[], transcript: DuplexChallenger, options: ProveGkrOptions = {}): GkrProveResult {
+export function proveStructuredGkr(
+  circuit: StructuredCircuit,
+  witness: readonly Uint32Array[],
+  transcript: DuplexChallenger,
+  options: ProveGkrOptions = {},
+): GkrProveResult {
   if (!validated.has(circuit)) {
     validateStructuredCircuit(circuit);
     validated.add(circuit);
   }
-  return proveGkr(circuit, witness, transcript, { ...options, oracleFactory: options.oracleFactory ?? defaultStructuredOracleFactory() });
+  return proveGkr(circuit, witness, transcript, {
+    ...options,
+    oracleFactory: options.oracleFactory ?? defaultStructuredOracleFactory(),
+  });
 }

@@ -27,8 +27,20 @@ import { eqTable } from "../../sumcheck/mle.js";
 import { GateKind, inputBitsOf } from "../circuit.js";
 import { type Claim, claimWeights } from "../claims.js";
 import { CircuitError } from "../errors.js";
-import { type BlockProgression, type ClosedTerm, addClosedConsts, addClosedPredicates, closedTerm } from "./closed-form.js";
-import { type LinearBlockGroup, type StructuredCircuit, type StructuredLayer, isCubedLane, validateStructuredCircuit } from "./linear.js";
+import {
+  type BlockProgression,
+  type ClosedTerm,
+  addClosedConsts,
+  addClosedPredicates,
+  closedTerm,
+} from "./closed-form.js";
+import {
+  type LinearBlockGroup,
+  type StructuredCircuit,
+  type StructuredLayer,
+  isCubedLane,
+  validateStructuredCircuit,
+} from "./linear.js";
 import { identityMap } from "./maps.js";
 import { type LayerPredicates, type WiringOracle, combinedConst, combinedPredicates } from "../wiring/oracle.js";
 
@@ -108,7 +120,9 @@ function plainRuns(layer: StructuredLayer, outBits: number, inBits: number): Clo
   let g = 0;
   while (g < n) {
     const first = order[g]!;
-    const o = layer.gateOut[first]!, i = layer.gateIn1[first]!, c = layer.gateCoeff[first]!;
+    const o = layer.gateOut[first]!,
+      i = layer.gateIn1[first]!,
+      c = layer.gateCoeff[first]!;
     let len = 1;
     while (g + len < n) {
       const h = order[g + len]!;
@@ -118,10 +132,19 @@ function plainRuns(layer: StructuredLayer, outBits: number, inBits: number): Clo
     let bits = 0;
     while (2 ** bits < len) bits++;
     if (o % 2 ** bits !== 0 || i % 2 ** bits !== 0 || runs.length === MAX_PLAIN_RUNS) return null;
-    runs.push(closedTerm({
-      map: identityMap(0), count: len, out: { base: o, shift: 0, bits }, inp: { base: i, shift: 0, bits },
-      outBits, inBits, cubeMask: 0, coeff: c, constants: null,
-    }));
+    runs.push(
+      closedTerm({
+        map: identityMap(0),
+        count: len,
+        out: { base: o, shift: 0, bits },
+        inp: { base: i, shift: 0, bits },
+        outBits,
+        inBits,
+        cubeMask: 0,
+        coeff: c,
+        constants: null,
+      }),
+    );
     g += len;
   }
   return runs;
@@ -166,21 +189,42 @@ export class StructuredWiring implements WiringOracle {
       }),
     );
     this.layerPlans = circuit.layers.map((layer, i) => {
-      const outBits = layer.widthBits, inBits = inputBitsOf(circuit, i);
+      const outBits = layer.widthBits,
+        inBits = inputBitsOf(circuit, i);
       const plans = this.plans[i]!;
-      const closed = plans.filter((p) => p.out !== null).map((p) => closedTerm({
-        map: p.group.map, count: p.group.outBase.length, out: p.out!, inp: p.inp!, outBits, inBits,
-        cubeMask: p.group.cubeMask, coeff: 1, constants: p.group.constants,
-      }));
+      const closed = plans
+        .filter((p) => p.out !== null)
+        .map((p) =>
+          closedTerm({
+            map: p.group.map,
+            count: p.group.outBase.length,
+            out: p.out!,
+            inp: p.inp!,
+            outBits,
+            inBits,
+            cubeMask: p.group.cubeMask,
+            coeff: 1,
+            constants: p.group.constants,
+          }),
+        );
       const runs = mode === "closed-form" ? plainRuns(layer, outBits, inBits) : null;
-      return { table: plans.filter((p) => p.out === null).map((p) => p.group), closed: runs ? [...closed, ...runs] : closed, plainClosed: runs !== null };
+      return {
+        table: plans.filter((p) => p.out === null).map((p) => p.group),
+        closed: runs ? [...closed, ...runs] : closed,
+        plainClosed: runs !== null,
+      };
     });
   }
 
   /** Groups evaluated in closed form, and all groups, over the circuit. */
   get closedFormGroups(): { closed: number; total: number } {
-    let closed = 0, total = 0;
-    for (const l of this.plans) for (const p of l) { total++; if (p.out) closed++; }
+    let closed = 0,
+      total = 0;
+    for (const l of this.plans)
+      for (const p of l) {
+        total++;
+        if (p.out) closed++;
+      }
     return { closed, total };
   }
 
@@ -229,10 +273,19 @@ export class StructuredWiring implements WiringOracle {
     const bits = this.circuit.layers[layer]!.widthBits;
     for (let k = 0; k < claims.length; k++) {
       const c = claims[k]!;
-      if (c.point.length !== bits) throw new CircuitError("BAD_POINT", `claim ${k} has a point of ${c.point.length} coordinates, the layer has ${bits} width bits`, { claim: k });
+      if (c.point.length !== bits)
+        throw new CircuitError(
+          "BAD_POINT",
+          `claim ${k} has a point of ${c.point.length} coordinates, the layer has ${bits} width bits`,
+          { claim: k },
+        );
     }
     const s = inputBitsOf(this.circuit, layer);
-    if (x !== null && x.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`);
+    if (x !== null && x.length !== s)
+      throw new CircuitError(
+        "BAD_POINT",
+        `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`,
+      );
   }
 
   private weightsFor(layer: number, claims: readonly Claim[]): ExtVector {
@@ -262,17 +315,32 @@ export class StructuredWiring implements WiringOracle {
 
   private tableGroup(g: LinearBlockGroup, w: ExtVector, ex: ExtVector, acc: Uint32Array): void {
     const lanes = 2 ** g.map.laneBits;
-    const W = w.length, n = ex.length;
-    const wd = w.data, e = ex.data;
+    const W = w.length,
+      n = ex.length;
+    const wd = w.data,
+      e = ex.data;
     const planes = [0, 1, 2, 3].map(() => new Uint32Array(lanes));
     const t = [0, 1, 2, 3].map(() => new Uint32Array(lanes));
     for (let b = 0; b < g.outBase.length; b++) {
-      const ob = g.outBase[b]!, ib = g.inBase[b]!;
+      const ob = g.outBase[b]!,
+        ib = g.inBase[b]!;
       for (let c = 0; c < 4; c++) for (let z = 0; z < lanes; z++) planes[c]![z] = wd[c * W + ob + z]!;
       transposeExt(g, planes, t);
       for (let x = 0; x < lanes; x++) {
         const i = ib + x;
-        extMulAddTo(acc, isCubedLane(g, x) ? 4 : 0, 1, t[0]![x]!, t[1]![x]!, t[2]![x]!, t[3]![x]!, e[i]!, e[n + i]!, e[2 * n + i]!, e[3 * n + i]!);
+        extMulAddTo(
+          acc,
+          isCubedLane(g, x) ? 4 : 0,
+          1,
+          t[0]![x]!,
+          t[1]![x]!,
+          t[2]![x]!,
+          t[3]![x]!,
+          e[i]!,
+          e[n + i]!,
+          e[2 * n + i]!,
+          e[3 * n + i]!,
+        );
       }
     }
   }
@@ -287,7 +355,8 @@ export class StructuredWiring implements WiringOracle {
     if (table.length > 0) {
       const t = new Uint32Array(4);
       const w = this.weightsFor(layer, claims);
-      const W = w.length, wd = w.data;
+      const W = w.length,
+        wd = w.data;
       for (const g of table) {
         const lanes = 2 ** g.map.laneBits;
         for (let b = 0; b < g.outBase.length; b++) {

@@ -18,7 +18,11 @@ import { type GkrKernels, gkrKernels } from "./kernels.js";
  *   non-canonical value; `EMPTY_CIRCUIT`, `BAD_WIDTH` and the gate codes of `checkLayer` for a
  *   malformed circuit (checked once per layer object while its image is cached).
  */
-export function evaluateCircuitFast(circuit: Circuit, input: ArrayLike<number>, kernels: GkrKernels | null = gkrKernels()): Uint32Array[] {
+export function evaluateCircuitFast(
+  circuit: Circuit,
+  input: ArrayLike<number>,
+  kernels: GkrKernels | null = gkrKernels(),
+): Uint32Array[] {
   if (kernels === null) return evaluateCircuit(circuit, input);
   const D = circuit.layers.length;
   if (D === 0) throw new CircuitError("EMPTY_CIRCUIT", "circuit has no layers");
@@ -27,7 +31,11 @@ export function evaluateCircuitFast(circuit: Circuit, input: ArrayLike<number>, 
   let total = 0;
   for (let j = 0; j <= D; j++) {
     const b = bitsOf(j);
-    if (!Number.isInteger(b) || b < 0 || b > 30) throw new CircuitError("BAD_WIDTH", `${j < D ? `layer ${j}` : "input"} width bits must be an integer in [0, 30], got ${b}`);
+    if (!Number.isInteger(b) || b < 0 || b > 30)
+      throw new CircuitError(
+        "BAD_WIDTH",
+        `${j < D ? `layer ${j}` : "input"} width bits must be an integer in [0, 30], got ${b}`,
+      );
     offsets.push(total);
     total += Math.ceil(2 ** b / 4) * 4;
   }

@@ -49,10 +49,13 @@ export function checkLayer(layer: Layer, inBits: number, index: number): LayerCo
   if (gateOut.length !== n || gateIn1.length !== n || gateIn2.length !== n || gateCoeff.length !== n) {
     throw new CircuitError("BAD_WIDTH", `layer ${index}: gate arrays have different lengths`);
   }
-  if (constValue.length !== constWire.length) throw new CircuitError("BAD_WIDTH", `layer ${index}: constant arrays have different lengths`);
+  if (constValue.length !== constWire.length)
+    throw new CircuitError("BAD_WIDTH", `layer ${index}: constant arrays have different lengths`);
   const outSize = 2 ** layer.widthBits;
   const inSize = 2 ** inBits;
-  let lin = 0, mulCount = 0, pow = 0;
+  let lin = 0,
+    mulCount = 0,
+    pow = 0;
   for (let g = 0; g < n; g++) {
     const kind = gateKind[g]!;
     const in1 = gateIn1[g]!;
@@ -60,19 +63,49 @@ export function checkLayer(layer: Layer, inBits: number, index: number): LayerCo
     if (kind === GateKind.Lin) lin++;
     else if (kind === GateKind.Mul) mulCount++;
     else if (kind === GateKind.Pow3) pow++;
-    else throw new CircuitError("BAD_GATE_KIND", `layer ${index} gate ${g}: unknown gate kind ${kind} (0 Lin, 1 Mul, 2 Pow3)`, { layer: index, gate: g });
+    else
+      throw new CircuitError(
+        "BAD_GATE_KIND",
+        `layer ${index} gate ${g}: unknown gate kind ${kind} (0 Lin, 1 Mul, 2 Pow3)`,
+        { layer: index, gate: g },
+      );
     if (kind !== GateKind.Mul && in2 !== in1) {
-      throw new CircuitError("UNARY_IN2_MISMATCH", `layer ${index} gate ${g}: unary gate has in2 ${in2} ≠ in1 ${in1}`, { layer: index, gate: g });
+      throw new CircuitError("UNARY_IN2_MISMATCH", `layer ${index} gate ${g}: unary gate has in2 ${in2} ≠ in1 ${in1}`, {
+        layer: index,
+        gate: g,
+      });
     }
-    if (gateOut[g]! >= outSize) throw new CircuitError("WIRE_OUT_OF_RANGE", `layer ${index} gate ${g}: out wire ${gateOut[g]} outside layer width ${outSize}`, { layer: index, gate: g });
+    if (gateOut[g]! >= outSize)
+      throw new CircuitError(
+        "WIRE_OUT_OF_RANGE",
+        `layer ${index} gate ${g}: out wire ${gateOut[g]} outside layer width ${outSize}`,
+        { layer: index, gate: g },
+      );
     if (in1 >= inSize || in2 >= inSize) {
-      throw new CircuitError("WIRE_OUT_OF_RANGE", `layer ${index} gate ${g}: input wire outside the width ${inSize} of the layer below`, { layer: index, gate: g });
+      throw new CircuitError(
+        "WIRE_OUT_OF_RANGE",
+        `layer ${index} gate ${g}: input wire outside the width ${inSize} of the layer below`,
+        { layer: index, gate: g },
+      );
     }
-    if (gateCoeff[g]! >= P) throw new CircuitError("NON_CANONICAL_COEFF", `layer ${index} gate ${g}: coefficient ${gateCoeff[g]} ≥ p`, { layer: index, gate: g });
+    if (gateCoeff[g]! >= P)
+      throw new CircuitError("NON_CANONICAL_COEFF", `layer ${index} gate ${g}: coefficient ${gateCoeff[g]} ≥ p`, {
+        layer: index,
+        gate: g,
+      });
   }
   for (let c = 0; c < constWire.length; c++) {
-    if (constWire[c]! >= outSize) throw new CircuitError("WIRE_OUT_OF_RANGE", `layer ${index} const ${c}: wire ${constWire[c]} outside layer width ${outSize}`, { layer: index, const: c });
-    if (constValue[c]! >= P) throw new CircuitError("NON_CANONICAL_COEFF", `layer ${index} const ${c}: value ${constValue[c]} ≥ p`, { layer: index, const: c });
+    if (constWire[c]! >= outSize)
+      throw new CircuitError(
+        "WIRE_OUT_OF_RANGE",
+        `layer ${index} const ${c}: wire ${constWire[c]} outside layer width ${outSize}`,
+        { layer: index, const: c },
+      );
+    if (constValue[c]! >= P)
+      throw new CircuitError("NON_CANONICAL_COEFF", `layer ${index} const ${c}: value ${constValue[c]} ≥ p`, {
+        layer: index,
+        const: c,
+      });
   }
   return { lin, mul: mulCount, pow, consts: constWire.length };
 }
@@ -93,27 +126,45 @@ export function writeLayerImage(region: Region, layer: Layer, inBits: number, co
   const mulAt = linAt + 3 * counts.lin;
   const powAt = mulAt + 4 * counts.mul;
   const constAt = powAt + 3 * counts.pow;
-  w[0] = base + 4 * linAt; w[1] = counts.lin;
-  w[2] = base + 4 * mulAt; w[3] = counts.mul;
-  w[4] = base + 4 * powAt; w[5] = counts.pow;
-  w[6] = base + 4 * constAt; w[7] = counts.consts;
+  w[0] = base + 4 * linAt;
+  w[1] = counts.lin;
+  w[2] = base + 4 * mulAt;
+  w[3] = counts.mul;
+  w[4] = base + 4 * powAt;
+  w[5] = counts.pow;
+  w[6] = base + 4 * constAt;
+  w[7] = counts.consts;
   const { gateKind, gateOut, gateIn1, gateIn2, gateCoeff, constWire, constValue } = layer;
-  let li = linAt, mi = mulAt, pi = powAt;
+  let li = linAt,
+    mi = mulAt,
+    pi = powAt;
   const n = gateKind.length;
   for (let g = 0; g < n; g++) {
     const kind = gateKind[g]!;
     const c = mul(gateCoeff[g]!, MONTGOMERY_R);
     if (kind === GateKind.Lin) {
-      w[li] = gateOut[g]!; w[li + 1] = gateIn1[g]!; w[li + 2] = c; li += 3;
+      w[li] = gateOut[g]!;
+      w[li + 1] = gateIn1[g]!;
+      w[li + 2] = c;
+      li += 3;
     } else if (kind === GateKind.Mul) {
-      w[mi] = gateOut[g]!; w[mi + 1] = gateIn1[g]!; w[mi + 2] = gateIn2[g]!; w[mi + 3] = c; mi += 4;
+      w[mi] = gateOut[g]!;
+      w[mi + 1] = gateIn1[g]!;
+      w[mi + 2] = gateIn2[g]!;
+      w[mi + 3] = c;
+      mi += 4;
     } else {
-      w[pi] = gateOut[g]!; w[pi + 1] = gateIn1[g]!; w[pi + 2] = c; pi += 3;
+      w[pi] = gateOut[g]!;
+      w[pi + 1] = gateIn1[g]!;
+      w[pi + 2] = c;
+      pi += 3;
     }
   }
   let ci = constAt;
   for (let k = 0; k < constWire.length; k++) {
-    w[ci] = constWire[k]!; w[ci + 1] = mul(constValue[k]!, MONTGOMERY_R); ci += 2;
+    w[ci] = constWire[k]!;
+    w[ci + 1] = mul(constValue[k]!, MONTGOMERY_R);
+    ci += 2;
   }
   return { region, desc: base, counts, outBits: layer.widthBits, inBits };
 }

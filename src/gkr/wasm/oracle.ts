@@ -28,7 +28,17 @@ import type { RoundMessage } from "../../sumcheck/oracle.js";
 import { CircuitError } from "../errors.js";
 import type { LayerOracleFactory, LayerOracleInput, LayerSumcheckOracle } from "../layer-oracle.js";
 import type { LayerImage } from "./image.js";
-import { type GkrKernels, OUT_RESULT, OUT_WORDS, ROUND_CLAIM, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE, gkrKernels } from "./kernels.js";
+import {
+  type GkrKernels,
+  OUT_RESULT,
+  OUT_WORDS,
+  ROUND_CLAIM,
+  ROUND_FOLD,
+  ROUND_POW,
+  ROUND_RAW,
+  ROUND_VBASE,
+  gkrKernels,
+} from "./kernels.js";
 import { KernelError } from "../../kernels/errors.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import { inverse, mul } from "../../field/koalabear.js";
@@ -119,7 +129,16 @@ function up4(x: number): number {
   return Math.ceil(x / 4) * 4;
 }
 
-function layout(n: number, nOut: number, s: number, sOut: number, claims: number, pow: boolean, mul: boolean, extWords: number): Layout {
+function layout(
+  n: number,
+  nOut: number,
+  s: number,
+  sOut: number,
+  claims: number,
+  pow: boolean,
+  mul: boolean,
+  extWords: number,
+): Layout {
   let at = 0;
   const take = (words: number) => {
     const start = at;
@@ -188,12 +207,19 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
   constructor(kernels: GkrKernels, input: LayerOracleInput, extension?: SparseOracleExtension | WasmOracleExtension) {
     const { layer, inputBits: s, below, claims } = input;
     if (below.length !== 2 ** s) {
-      throw new SumcheckError("BAD_TABLE", `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`);
+      throw new SumcheckError(
+        "BAD_TABLE",
+        `layer ${input.layerIndex}: the vector below has ${below.length} values, expected 2^${s}`,
+      );
     }
     const sOut = layer.widthBits;
     for (let k = 0; k < claims.length; k++) {
       if (claims[k]!.point.length !== sOut) {
-        throw new CircuitError("BAD_POINT", `claim ${k} has a point of ${claims[k]!.point.length} coordinates, the layer has ${sOut} width bits`, { claim: k });
+        throw new CircuitError(
+          "BAD_POINT",
+          `claim ${k} has a point of ${claims[k]!.point.length} coordinates, the layer has ${sOut} width bits`,
+          { claim: k },
+        );
       }
     }
     this.k = kernels;
@@ -208,7 +234,16 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     this.hasMul = image.counts.mul > 0;
     this.degree = this.hasPow ? 4 : 2;
     this.len = this.n;
-    const lay = layout(this.n, this.nOut, s, sOut, claims.length, this.hasPow, this.hasMul, extension && isWasmExtension(extension) ? extension.workWords : 0);
+    const lay = layout(
+      this.n,
+      this.nOut,
+      s,
+      sOut,
+      claims.length,
+      this.hasPow,
+      this.hasMul,
+      extension && isWasmExtension(extension) ? extension.workWords : 0,
+    );
     let work: Region;
     try {
       work = kernels.acquire(lay.words);
@@ -222,8 +257,20 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     const base = work.ptr;
     const at = (words: number) => base + 4 * words;
     const ptr: Layout = {
-      out: at(lay.out), points: at(lay.points), W: at(lay.W), Wtmp: at(lay.Wtmp), Vb: at(lay.Vb), Aaos: at(lay.Aaos), Paos: at(lay.Paos),
-      A: at(lay.A), Pw: at(lay.Pw), Vx: at(lay.Vx), M: at(lay.M), Vy: at(lay.Vy), ext: at(lay.ext), words: lay.words,
+      out: at(lay.out),
+      points: at(lay.points),
+      W: at(lay.W),
+      Wtmp: at(lay.Wtmp),
+      Vb: at(lay.Vb),
+      Aaos: at(lay.Aaos),
+      Paos: at(lay.Paos),
+      A: at(lay.A),
+      Pw: at(lay.Pw),
+      Vx: at(lay.Vx),
+      M: at(lay.M),
+      Vy: at(lay.Vy),
+      ext: at(lay.ext),
+      words: lay.words,
     };
     this.p = ptr;
 
@@ -233,14 +280,26 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     raw.to_mont(ptr.Vb, ptr.Vb, this.n);
     let c = ptr.points >>> 2;
     for (const claim of claims) {
-      for (const z of claim.point) { w[c] = z[0]; w[c + 1] = z[1]; w[c + 2] = z[2]; w[c + 3] = z[3]; c += 4; }
+      for (const z of claim.point) {
+        w[c] = z[0];
+        w[c + 1] = z[1];
+        w[c + 2] = z[2];
+        w[c + 3] = z[3];
+        c += 4;
+      }
       const k = claim.coeff;
-      w[c] = k[0]; w[c + 1] = k[1]; w[c + 2] = k[2]; w[c + 3] = k[3]; c += 4;
+      w[c] = k[0];
+      w[c + 1] = k[1];
+      w[c + 2] = k[2];
+      w[c + 3] = k[3];
+      c += 4;
     }
     const wext = extension && isWasmExtension(extension) ? extension : undefined;
-    if (wext?.weights === undefined || !wext.weights(ptr.W, ptr.points, claims.length, sOut, ptr.ext)) raw.gkr_weights(ptr.W, ptr.Wtmp, ptr.points, claims.length, sOut);
+    if (wext?.weights === undefined || !wext.weights(ptr.W, ptr.points, claims.length, sOut, ptr.ext))
+      raw.gkr_weights(ptr.W, ptr.Wtmp, ptr.points, claims.length, sOut);
     raw.gkr_fill(image.desc, ptr.W, ptr.Vb, ptr.Aaos, ptr.Paos, ptr.A, ptr.Pw, this.n, this.nOut);
-    if (extension && isWasmExtension(extension)) extension.fillPhase1(ptr.ext, ptr.W, ptr.A, ptr.Pw, this.n, image.counts.pow > 0, this.hasMul && s > 0);
+    if (extension && isWasmExtension(extension))
+      extension.fillPhase1(ptr.ext, ptr.W, ptr.A, ptr.Pw, this.n, image.counts.pow > 0, this.hasMul && s > 0);
     else if (extension) this.extendPhase1(extension, image.counts.pow > 0);
     if (s === 0) {
       const v: Ext = [below[0]!, 0, 0, 0];
@@ -255,7 +314,8 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       throw new SumcheckError("ROUNDS_EXHAUSTED", `all ${this.numVariables} variables are already bound`);
     }
     if (this.round < this.s) {
-      if (this.evaluated !== this.round) this.kernelRound(this.p.A, this.p.Pw, this.p.Vx, PHASE1 | (this.hasPow ? ROUND_POW : 0));
+      if (this.evaluated !== this.round)
+        this.kernelRound(this.p.A, this.p.Pw, this.p.Vx, PHASE1 | (this.hasPow ? ROUND_POW : 0));
       return { kind: "coefficients", values: this.results(this.hasPow ? 5 : 3) };
     }
     const kb = this.kb;
@@ -308,12 +368,14 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
   }
 
   evalX(): Ext {
-    if (this.evalXValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
+    if (this.evalXValue === null)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
     return this.evalXValue;
   }
 
   evalY(): Ext {
-    if (this.evalYValue === null) throw new SumcheckError("ROUNDS_EXHAUSTED", "V(y*) is known only after every variable is bound");
+    if (this.evalYValue === null)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", "V(y*) is known only after every variable is bound");
     return this.evalYValue;
   }
 
@@ -327,8 +389,26 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
     let f = flags | (this.vBase ? ROUND_VBASE : 0);
     if (r !== null) f |= ROUND_FOLD;
     const ext = this.extension;
-    const done = r !== null && ext !== undefined && isWasmExtension(ext) && ext.foldRound !== undefined && ext.foldRound(A, Pw, V, this.p.Vb, this.len, r, f, this.p.out);
-    if (!done) this.k.raw.gkr_round(A, Pw, V, this.p.Vb, this.len, r ? r[0] : 0, r ? r[1] : 0, r ? r[2] : 0, r ? r[3] : 0, f, this.p.out);
+    const done =
+      r !== null &&
+      ext !== undefined &&
+      isWasmExtension(ext) &&
+      ext.foldRound !== undefined &&
+      ext.foldRound(A, Pw, V, this.p.Vb, this.len, r, f, this.p.out);
+    if (!done)
+      this.k.raw.gkr_round(
+        A,
+        Pw,
+        V,
+        this.p.Vb,
+        this.len,
+        r ? r[0] : 0,
+        r ? r[1] : 0,
+        r ? r[2] : 0,
+        r ? r[3] : 0,
+        f,
+        this.p.out,
+      );
     this.evaluated = this.round;
     if (r !== null) {
       this.len /= 2;
@@ -346,7 +426,8 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
 
   /** After the last x challenge r: V*, L*, P*, k1 = L*·V* + P*·V*³; phase 2 tables. */
   private startPhase2(r: Ext): void {
-    if (this.pending !== null) throw new SumcheckError("BAD_TABLE", "internal: unfolded challenge at the end of the x block");
+    if (this.pending !== null)
+      throw new SumcheckError("BAD_TABLE", "internal: unfolded challenge at the end of the x block");
     this.foldToOne(this.p.A, this.p.Pw, this.p.Vx, r, this.hasPow ? ROUND_POW : 0);
     const vStar = this.result(8);
     let lStar = this.result(0);
@@ -355,7 +436,16 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
       const raw = this.k.raw;
       this.writePoint(this.xs, EXT_ONE);
       raw.gkr_eq(this.p.Aaos, this.p.points, this.s);
-      raw.gkr_phase2_start(this.image!.desc, this.p.W, this.p.Aaos, this.p.Paos, this.p.M, this.n, this.nOut, this.p.out);
+      raw.gkr_phase2_start(
+        this.image!.desc,
+        this.p.W,
+        this.p.Aaos,
+        this.p.Paos,
+        this.p.M,
+        this.n,
+        this.nOut,
+        this.p.out,
+      );
       lStar = this.result(0);
       pStar = this.result(4);
       if (this.extension && isWasmExtension(this.extension)) {
@@ -366,7 +456,8 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
         const acc = new Uint32Array(8);
         acc.set(lStar, 0);
         acc.set(pStar, 4);
-        const lin = acc.subarray(0, 4), pw = acc.subarray(4, 8);
+        const lin = acc.subarray(0, 4),
+          pw = acc.subarray(4, 8);
         this.extension.addPhase2(eqTable(this.xs).data, this.n, new Uint32Array(0), 0, lin, pw);
         lStar = [lin[0]!, lin[1]!, lin[2]!, lin[3]!];
         pStar = [pw[0]!, pw[1]!, pw[2]!, pw[3]!];
@@ -386,7 +477,8 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
    */
   private extendPhase1(extension: SparseOracleExtension, pwFilled: boolean): void {
     const w = this.k.words();
-    const n = this.n, nOut = this.nOut;
+    const n = this.n,
+      nOut = this.nOut;
     const rInv = RINV;
     const planes = new Uint32Array(4 * nOut);
     const wAt = this.p.W >>> 2;
@@ -408,8 +500,19 @@ export class WasmLayerOracle implements LayerSumcheckOracle {
   private writePoint(point: readonly Ext[], scale?: Ext): void {
     const w = this.k.words();
     let c = this.p.points >>> 2;
-    for (const z of point) { w[c] = z[0]; w[c + 1] = z[1]; w[c + 2] = z[2]; w[c + 3] = z[3]; c += 4; }
-    if (scale) { w[c] = scale[0]; w[c + 1] = scale[1]; w[c + 2] = scale[2]; w[c + 3] = scale[3]; }
+    for (const z of point) {
+      w[c] = z[0];
+      w[c + 1] = z[1];
+      w[c + 2] = z[2];
+      w[c + 3] = z[3];
+      c += 4;
+    }
+    if (scale) {
+      w[c] = scale[0];
+      w[c + 1] = scale[1];
+      w[c + 2] = scale[2];
+      w[c + 3] = scale[3];
+    }
   }
 
   private result(word: number): Ext {
@@ -458,6 +561,7 @@ export function wasmLayerOracleFactory(kernels: GkrKernels): LayerOracleFactory 
  */
 export const wasmLayerOracle: LayerOracleFactory = (input) => {
   const k = gkrKernels();
-  if (k === null) throw new KernelError("MODULE_MISSING", "the GKR kernels are not available; run `npm run build:kernels`");
+  if (k === null)
+    throw new KernelError("MODULE_MISSING", "the GKR kernels are not available; run `npm run build:kernels`");
   return new WasmLayerOracle(k, input);
 };

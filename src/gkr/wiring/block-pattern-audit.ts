@@ -29,7 +29,11 @@ class WeightBalance {
   private readonly exactKeys: boolean;
 
   /** @param capacity number of entries to come. */
-  constructor(private readonly outSize: number, inBits: number, capacity: number) {
+  constructor(
+    private readonly outSize: number,
+    inBits: number,
+    capacity: number,
+  ) {
     this.out = new Uint32Array(capacity);
     this.key = new Float64Array(capacity);
     this.in1 = new Uint32Array(capacity);
@@ -84,7 +88,8 @@ class WeightBalance {
       while (m < e && order[m]! < added) m++;
       this.sortRun(order, s, m);
       this.sortRun(order, m, e);
-      let i = s, j = m;
+      let i = s,
+        j = m;
       while (i < m || j < e) {
         // The smallest key among the two run heads; its total weight over both runs must be 0.
         const k = i < m && (j >= e || this.cmp(order[i]!, order[j]!) <= 0) ? order[i]! : order[j]!;
@@ -128,8 +133,10 @@ export interface LayerAudit {
  * pattern outside the layer's wire ranges, or of another kind, fails.
  */
 export function auditLayerForm(layer: Layer, form: LayerForm): LayerAudit {
-  const nGates = layer.gateKind.length, nConsts = layer.constWire.length;
-  const so = 2 ** form.outLo, si = 2 ** form.inLo;
+  const nGates = layer.gateKind.length,
+    nConsts = layer.constWire.length;
+  const so = 2 ** form.outLo,
+    si = 2 ** form.inLo;
   let partitionOk = form.outBits === layer.widthBits;
   const seen = new Uint8Array(nGates);
   // Pattern validity, checked once per pattern: 0 unknown, 1 valid, 2 invalid.
@@ -153,7 +160,9 @@ export function auditLayerForm(layer: Layer, form: LayerForm): LayerAudit {
     bal.endAdded();
     for (let t = 0; t < g.pattern.length; t++) {
       const p = form.patterns[g.pattern[t]!]!;
-      const ob = g.oh[t]! * so, ib = g.ih[t]! * si, ib2 = g.ih2[t]! * si;
+      const ob = g.oh[t]! * so,
+        ib = g.ih[t]! * si,
+        ib2 = g.ih2[t]! * si;
       const isMul = p.kind === GateKind.Mul;
       for (let e = 0; e < p.a.length; e++) {
         const in1 = ib + p.b[e]!;
@@ -176,7 +185,8 @@ export function auditLayerForm(layer: Layer, form: LayerForm): LayerAudit {
     let size = g.consts.length;
     for (let t = 0; t < g.pattern.length; t++) size += form.constPatterns[g.pattern[t]!]?.a.length ?? 0;
     const bal = new WeightBalance(2 ** form.outBits, 0, size);
-    for (let j = 0; j < g.consts.length; j++) bal.push(0, layer.constWire[g.consts[j]!]!, 0, 0, layer.constValue[g.consts[j]!]! % P);
+    for (let j = 0; j < g.consts.length; j++)
+      bal.push(0, layer.constWire[g.consts[j]!]!, 0, 0, layer.constValue[g.consts[j]!]! % P);
     bal.endAdded();
     for (let t = 0; t < g.pattern.length; t++) {
       const p = form.constPatterns[g.pattern[t]!];
@@ -200,13 +210,18 @@ export function auditLayerForm(layer: Layer, form: LayerForm): LayerAudit {
 function placementsInRange(form: LayerForm, g: GateGroupForm, patternOk: Uint8Array): boolean {
   const np = g.pattern.length;
   if (g.oh.length !== np || g.ih.length !== np || g.ih2.length !== np) return false;
-  const ohMax = 2 ** (form.outBits - form.outLo), ihMax = 2 ** (form.inBits - form.inLo);
-  const so = 2 ** form.outLo, si = 2 ** form.inLo;
+  const ohMax = 2 ** (form.outBits - form.outLo),
+    ihMax = 2 ** (form.inBits - form.inLo);
+  const so = 2 ** form.outLo,
+    si = 2 ** form.inLo;
   for (let t = 0; t < np; t++) {
     const id = g.pattern[t]!;
     const p = form.patterns[id];
     if (!p || p.kind !== g.kind) return false;
-    if (!(g.oh[t]! >= 0 && g.oh[t]! < ohMax && g.ih[t]! >= 0 && g.ih[t]! < ihMax && g.ih2[t]! >= 0 && g.ih2[t]! < ihMax)) return false;
+    if (
+      !(g.oh[t]! >= 0 && g.oh[t]! < ohMax && g.ih[t]! >= 0 && g.ih[t]! < ihMax && g.ih2[t]! >= 0 && g.ih2[t]! < ihMax)
+    )
+      return false;
     if (g.kind !== GateKind.Mul && g.ih2[t] !== g.ih[t]) return false;
     if (patternOk[id] === 0) {
       let ok = true;

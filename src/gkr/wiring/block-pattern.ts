@@ -74,8 +74,13 @@ export interface LayerForm {
 /** Tags usable for this layer (array lengths match), else null: the layer is then one group per kind. */
 function usableTags(layer: Layer, tags: LayerTags | undefined): LayerTags | null {
   if (!tags) return null;
-  const n = layer.gateKind.length, m = layer.constWire.length;
-  const ok = tags.gateFamily?.length === n && tags.gateBlock?.length === n && tags.constFamily?.length === m && tags.constBlock?.length === m;
+  const n = layer.gateKind.length,
+    m = layer.constWire.length;
+  const ok =
+    tags.gateFamily?.length === n &&
+    tags.gateBlock?.length === n &&
+    tags.constFamily?.length === m &&
+    tags.constBlock?.length === m;
   return ok ? tags : null;
 }
 
@@ -157,9 +162,14 @@ class TileMerger {
     let m = 0;
     for (let j = 0; j < n; j++) {
       const pos = sorted ? j : order[j]! % 4294967296;
-      const k = inKeys[pos]!, v = this.inValues[pos]!;
+      const k = inKeys[pos]!,
+        v = this.inValues[pos]!;
       if (m > 0 && this.keys[m - 1] === k) this.values[m - 1] = add(this.values[m - 1]!, v);
-      else { this.keys[m] = k; this.values[m] = v; m++; }
+      else {
+        this.keys[m] = k;
+        this.values[m] = v;
+        m++;
+      }
     }
     let r = 0;
     for (let j = 0; j < m; j++) {
@@ -181,10 +191,12 @@ class TileMerger {
  */
 export function deriveLayerForm(layer: Layer, inBits: number, loBits: number, tags?: LayerTags): LayerForm {
   const outBits = layer.widthBits;
-  const outLo = Math.min(loBits, outBits), inLo = Math.min(loBits, inBits);
+  const outLo = Math.min(loBits, outBits),
+    inLo = Math.min(loBits, inBits);
   const t = usableTags(layer, tags);
   const { gateKind, gateOut, gateIn1, gateIn2, gateCoeff } = layer;
-  const oMask = 2 ** outLo - 1, iMask = 2 ** inLo - 1;
+  const oMask = 2 ** outLo - 1,
+    iMask = 2 ** inLo - 1;
   const ihSize = 2 ** (inBits - inLo);
   // Tile keys are numbers when (oh, ih, ih2) fit in 53 bits, else strings.
   const numericTiles = outBits - outLo + 2 * (inBits - inLo) <= 53;
@@ -201,7 +213,9 @@ export function deriveLayerForm(layer: Layer, inBits: number, loBits: number, ta
     let lastList: number[] = [];
     for (let j = 0; j < members.length; j++) {
       const g = members[j]!;
-      const oh = gateOut[g]! >>> outLo, ih = gateIn1[g]! >>> inLo, ih2 = (isMul ? gateIn2[g]! : gateIn1[g]!) >>> inLo;
+      const oh = gateOut[g]! >>> outLo,
+        ih = gateIn1[g]! >>> inLo,
+        ih2 = (isMul ? gateIn2[g]! : gateIn1[g]!) >>> inLo;
       const key = numericTiles ? (oh * ihSize + ih) * ihSize + ih2 : `${oh},${ih},${ih2}`;
       if (key !== lastKey) {
         // Consecutive gates usually share a tile (one node's taps), so the map is rarely consulted.
@@ -212,32 +226,41 @@ export function deriveLayerForm(layer: Layer, inBits: number, loBits: number, ta
       }
       lastList.push(g);
     }
-    const pat: number[] = [], ohs: number[] = [], ihs: number[] = [], ih2s: number[] = [];
+    const pat: number[] = [],
+      ohs: number[] = [],
+      ihs: number[] = [],
+      ih2s: number[] = [];
     for (const list of tiles.values()) {
       merger.reset(list.length);
       for (const g of list) {
         const c = (isMul ? gateIn2[g]! : gateIn1[g]!) & iMask;
-        merger.push((((gateOut[g]! & oMask) << inLo | (gateIn1[g]! & iMask)) << inLo) | c, gateCoeff[g]!);
+        merger.push(((((gateOut[g]! & oMask) << inLo) | (gateIn1[g]! & iMask)) << inLo) | c, gateCoeff[g]!);
       }
       const n = merger.merge();
       if (n === 0) continue;
-      const mk = merger.keys, mv = merger.values;
+      const mk = merger.keys,
+        mv = merger.values;
       let h = mix(0x811c9dc5, kind);
       for (let e = 0; e < n; e++) h = mix(mix(h, mk[e]!), mv[e]!);
-      pat.push(patternTable.id(
-        h,
-        (p) => p.kind === kind && p.key.length === n && p.key.every((k, e) => k === mk[e] && p.coeff[e] === mv[e]),
-        () => {
-          const key = mk.slice(0, n), coeff = mv.slice(0, n);
-          const a = new Uint32Array(n), b = new Uint32Array(n), c = new Uint32Array(n);
-          for (let e = 0; e < n; e++) {
-            a[e] = key[e]! >>> (2 * inLo);
-            b[e] = (key[e]! >>> inLo) & iMask;
-            c[e] = key[e]! & iMask;
-          }
-          return { kind, a, b, c, coeff, key };
-        },
-      ));
+      pat.push(
+        patternTable.id(
+          h,
+          (p) => p.kind === kind && p.key.length === n && p.key.every((k, e) => k === mk[e] && p.coeff[e] === mv[e]),
+          () => {
+            const key = mk.slice(0, n),
+              coeff = mv.slice(0, n);
+            const a = new Uint32Array(n),
+              b = new Uint32Array(n),
+              c = new Uint32Array(n);
+            for (let e = 0; e < n; e++) {
+              a[e] = key[e]! >>> (2 * inLo);
+              b[e] = (key[e]! >>> inLo) & iMask;
+              c[e] = key[e]! & iMask;
+            }
+            return { kind, a, b, c, coeff, key };
+          },
+        ),
+      );
       const g0 = list[0]!;
       ohs.push(gateOut[g0]! >>> outLo);
       ihs.push(gateIn1[g0]! >>> inLo);
@@ -266,23 +289,41 @@ export function deriveLayerForm(layer: Layer, inBits: number, loBits: number, ta
       if (!list) tiles.set(oh, (list = []));
       list.push(c);
     }
-    const pat: number[] = [], ohs: number[] = [];
+    const pat: number[] = [],
+      ohs: number[] = [];
     for (const [oh, list] of tiles) {
       merger.reset(list.length);
       for (const c of list) merger.push(constWire[c]! & oMask, constValue[c]!);
       const n = merger.merge();
       if (n === 0) continue;
-      const mk = merger.keys, mv = merger.values;
+      const mk = merger.keys,
+        mv = merger.values;
       let h = 0x811c9dc5;
       for (let e = 0; e < n; e++) h = mix(mix(h, mk[e]!), mv[e]!);
-      pat.push(constTable.id(
-        h,
-        (p) => p.a.length === n && p.a.every((k, e) => k === mk[e] && p.value[e] === mv[e]),
-        () => ({ a: mk.slice(0, n), value: mv.slice(0, n) }),
-      ));
+      pat.push(
+        constTable.id(
+          h,
+          (p) => p.a.length === n && p.a.every((k, e) => k === mk[e] && p.value[e] === mv[e]),
+          () => ({ a: mk.slice(0, n), value: mv.slice(0, n) }),
+        ),
+      );
       ohs.push(oh);
     }
-    constGroups.push({ family: t ? t.constFamily[members[0]!]! : -1, consts: members, pattern: Int32Array.from(pat), oh: Int32Array.from(ohs) });
+    constGroups.push({
+      family: t ? t.constFamily[members[0]!]! : -1,
+      consts: members,
+      pattern: Int32Array.from(pat),
+      oh: Int32Array.from(ohs),
+    });
   }
-  return { outBits, inBits, outLo, inLo, patterns: patternTable.items, groups, constPatterns: constTable.items, constGroups };
+  return {
+    outBits,
+    inBits,
+    outLo,
+    inLo,
+    patterns: patternTable.items,
+    groups,
+    constPatterns: constTable.items,
+    constGroups,
+  };
 }

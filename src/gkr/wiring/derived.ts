@@ -76,7 +76,10 @@ const FROM_PARTS: unique symbol = Symbol("DerivedRegularWiring.fromParts");
  * layer's claim points.
  */
 function hiBounds(layers: readonly CompiledLayer[]): [number[], number[]] {
-  return [layers.map((l) => l.zHiBound), layers.map((l, i) => Math.max(l.xHiBound, i + 1 < layers.length ? layers[i + 1]!.zHiBound : 1))];
+  return [
+    layers.map((l) => l.zHiBound),
+    layers.map((l, i) => Math.max(l.xHiBound, i + 1 < layers.length ? layers[i + 1]!.zHiBound : 1)),
+  ];
 }
 
 /**
@@ -107,7 +110,11 @@ export class DerivedRegularWiring implements WiringOracle {
    *   loBits, `DERIVATION_MISMATCH` in strict mode when an audit fails.
    */
   constructor(circuit: Circuit, tags?: CircuitTags, options?: DerivedWiringOptions);
-  constructor(circuit: Circuit | typeof FROM_PARTS, tags?: CircuitTags | DerivedWiringParts, options: DerivedWiringOptions = {}) {
+  constructor(
+    circuit: Circuit | typeof FROM_PARTS,
+    tags?: CircuitTags | DerivedWiringParts,
+    options: DerivedWiringOptions = {},
+  ) {
     if (circuit === FROM_PARTS) {
       const parts = tags as DerivedWiringParts;
       this.loBits = parts.loBits;
@@ -120,11 +127,20 @@ export class DerivedRegularWiring implements WiringOracle {
     const t0 = performance.now();
     validateCircuit(circuit);
     const loBits = options.loBits ?? 4;
-    if (!Number.isInteger(loBits) || loBits < 0 || loBits > 7) throw new CircuitError("BAD_OPTION", `loBits must be an integer in [0, 7], got ${loBits}`);
+    if (!Number.isInteger(loBits) || loBits < 0 || loBits > 7)
+      throw new CircuitError("BAD_OPTION", `loBits must be an integer in [0, 7], got ${loBits}`);
     this.loBits = loBits;
-    const layerTags = tags && Array.isArray(tags.layers) && tags.layers.length === circuit.layers.length ? tags.layers : null;
+    const layerTags =
+      tags && Array.isArray(tags.layers) && tags.layers.length === circuit.layers.length ? tags.layers : null;
     const rowsCache = new PatternRowsCache();
-    let groups = 0, audited = 0, residueGates = 0, residueConsts = 0, patterns = 0, placements = 0, entries = 0, gates = 0;
+    let groups = 0,
+      audited = 0,
+      residueGates = 0,
+      residueConsts = 0,
+      patterns = 0,
+      placements = 0,
+      entries = 0,
+      gates = 0;
     // Layers with the same gates as an earlier layer reuse its audited gate part; only their
     // constants are derived (fault injection derives every layer afresh).
     const seen = new GateLayerIndex<CompiledLayer>();
@@ -133,13 +149,26 @@ export class DerivedRegularWiring implements WiringOracle {
       const inBits = inputBitsOf(circuit, i);
       const hash = gateFingerprint(layer, inBits);
       const prior = options.adjustForm ? undefined : seen.find(layer, inBits, hash);
-      const part = prior ? { ...layer, gateKind: new Uint8Array(0), gateOut: new Uint32Array(0), gateIn1: new Uint32Array(0), gateIn2: new Uint32Array(0), gateCoeff: new Uint32Array(0) } : layer;
+      const part = prior
+        ? {
+            ...layer,
+            gateKind: new Uint8Array(0),
+            gateOut: new Uint32Array(0),
+            gateIn1: new Uint32Array(0),
+            gateIn2: new Uint32Array(0),
+            gateCoeff: new Uint32Array(0),
+          }
+        : layer;
       let form = deriveLayerForm(part, inBits, loBits, prior || !layerTags ? undefined : layerTags[i]);
       if (options.adjustForm) form = options.adjustForm(i, form);
       const audit = auditLayerForm(part, form);
       const bad = !audit.partitionOk || audit.groupOk.includes(false) || audit.constGroupOk.includes(false);
       if (bad && options.strict) {
-        throw new CircuitError("DERIVATION_MISMATCH", `layer ${i}: the derived wiring form does not re-expand to the layer's gates and constants`, { layer: i });
+        throw new CircuitError(
+          "DERIVATION_MISMATCH",
+          `layer ${i}: the derived wiring form does not re-expand to the layer's gates and constants`,
+          { layer: i },
+        );
       }
       let compiled = compileLayer(part, form, audit, rowsCache);
       if (prior) {
@@ -162,8 +191,17 @@ export class DerivedRegularWiring implements WiringOracle {
     });
     [this.zBound, this.xBound] = hiBounds(this.layers);
     this.stats = Object.freeze({
-      layers: circuit.layers.length, reusedLayers: reused, gates, groups, auditedGroups: audited, residueGates, residueConsts,
-      patterns, placements, patternEntries: entries, deriveMs: performance.now() - t0,
+      layers: circuit.layers.length,
+      reusedLayers: reused,
+      gates,
+      groups,
+      auditedGroups: audited,
+      residueGates,
+      residueConsts,
+      patterns,
+      placements,
+      patternEntries: entries,
+      deriveMs: performance.now() - t0,
     });
   }
 
@@ -184,7 +222,12 @@ export class DerivedRegularWiring implements WiringOracle {
    *   const again = DerivedRegularWiring.fromParts(wiring.parts());
    */
   static fromParts(parts: DerivedWiringParts): DerivedRegularWiring {
-    return new (DerivedRegularWiring as unknown as new (c: typeof FROM_PARTS, p: DerivedWiringParts) => DerivedRegularWiring)(FROM_PARTS, parts);
+    return new (
+      DerivedRegularWiring as unknown as new (
+        c: typeof FROM_PARTS,
+        p: DerivedWiringParts,
+      ) => DerivedRegularWiring
+    )(FROM_PARTS, parts);
   }
 
   /** @throws CircuitError `BAD_LAYER_INDEX`, `BAD_GATE_KIND` or `BAD_POINT`. */
@@ -213,7 +256,11 @@ export class DerivedRegularWiring implements WiringOracle {
     this.checkLayer(layer);
     this.cache.begin();
     const cl = this.layers[layer]!;
-    return evalLayerConsts(cl, this.claimTables(layer, claims), claims.map((c) => c.coeff));
+    return evalLayerConsts(
+      cl,
+      this.claimTables(layer, claims),
+      claims.map((c) => c.coeff),
+    );
   }
 
   private checkLayer(layer: number): void {
@@ -226,23 +273,50 @@ export class DerivedRegularWiring implements WiringOracle {
     const bits = this.layers[layer]!.outBits;
     return claims.map((c, k) => {
       if (c.point.length !== bits) {
-        throw new CircuitError("BAD_POINT", `claim ${k} has a point of ${c.point.length} coordinates, the layer has ${bits} width bits`, { claim: k });
+        throw new CircuitError(
+          "BAD_POINT",
+          `claim ${k} has a point of ${c.point.length} coordinates, the layer has ${bits} width bits`,
+          { claim: k },
+        );
       }
       return this.cache.get(c.point, this.loBits, this.zBound[layer]!);
     });
   }
 
-  private gates(layer: number, claims: readonly Claim[], x: readonly Ext[], y: readonly Ext[] | null, only: GateKind | null): LayerPredicates {
+  private gates(
+    layer: number,
+    claims: readonly Claim[],
+    x: readonly Ext[],
+    y: readonly Ext[] | null,
+    only: GateKind | null,
+  ): LayerPredicates {
     const cl = this.layers[layer]!;
     const s = cl.inBits;
-    if (x.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`);
-    if (y !== null && y.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: y has ${y.length} coordinates, the layer below has ${s} width bits`);
+    if (x.length !== s)
+      throw new CircuitError(
+        "BAD_POINT",
+        `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`,
+      );
+    if (y !== null && y.length !== s)
+      throw new CircuitError(
+        "BAD_POINT",
+        `layer ${layer}: y has ${y.length} coordinates, the layer below has ${s} width bits`,
+      );
     this.cache.begin();
     const zs = this.claimTables(layer, claims);
     const tx = this.cache.get(x, this.loBits, this.xBound[layer]!);
     const ty = y === null ? null : this.cache.get(y, this.loBits, this.xBound[layer]!);
     const out = this.out;
-    evalLayerGates(cl, zs, claims.map((c) => c.coeff), tx, ty, only, this.scratch, out);
+    evalLayerGates(
+      cl,
+      zs,
+      claims.map((c) => c.coeff),
+      tx,
+      ty,
+      only,
+      this.scratch,
+      out,
+    );
     return {
       lin: [out[0]!, out[1]!, out[2]!, out[3]!],
       mul: [out[4]!, out[5]!, out[6]!, out[7]!],

@@ -30,8 +30,14 @@ function same(x: ArrayLike<number>, y: ArrayLike<number>): boolean {
 
 /** True iff both layers have the same width and exactly the same gates in the same order. */
 export function sameGates(a: Layer, b: Layer): boolean {
-  return a.widthBits === b.widthBits && same(a.gateKind, b.gateKind) && same(a.gateOut, b.gateOut)
-    && same(a.gateIn1, b.gateIn1) && same(a.gateIn2, b.gateIn2) && same(a.gateCoeff, b.gateCoeff);
+  return (
+    a.widthBits === b.widthBits &&
+    same(a.gateKind, b.gateKind) &&
+    same(a.gateOut, b.gateOut) &&
+    same(a.gateIn1, b.gateIn1) &&
+    same(a.gateIn2, b.gateIn2) &&
+    same(a.gateCoeff, b.gateCoeff)
+  );
 }
 
 /** Layers seen so far, by fingerprint, with a value derived from each. */

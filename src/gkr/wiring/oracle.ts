@@ -32,9 +32,17 @@ export interface WiringOracle {
 }
 
 /** Σ_k c_k·pred(z_k, x, y) per kind, through `evalCombined` when the oracle has it. */
-export function combinedPredicates(wiring: WiringOracle, layer: number, claims: readonly Claim[], x: readonly Ext[], y: readonly Ext[]): LayerPredicates {
+export function combinedPredicates(
+  wiring: WiringOracle,
+  layer: number,
+  claims: readonly Claim[],
+  x: readonly Ext[],
+  y: readonly Ext[],
+): LayerPredicates {
   if (wiring.evalCombined) return wiring.evalCombined(layer, claims, x, y);
-  let lin = EXT_ZERO, mul = EXT_ZERO, pow3 = EXT_ZERO;
+  let lin = EXT_ZERO,
+    mul = EXT_ZERO,
+    pow3 = EXT_ZERO;
   for (const { point, coeff } of claims) {
     lin = extAdd(lin, extMul(coeff, wiring.evalPredicate(layer, GateKind.Lin, point, x, y)));
     mul = extAdd(mul, extMul(coeff, wiring.evalPredicate(layer, GateKind.Mul, point, x, y)));

@@ -46,7 +46,13 @@ export interface CompiledLayer {
   readonly xHiBound: number;
   readonly terms: readonly CompiledTerm[];
   readonly constTerms: readonly CompiledConstTerm[];
-  readonly residue: { readonly kind: Uint8Array; readonly out: Uint32Array; readonly in1: Uint32Array; readonly in2: Uint32Array; readonly coeff: Uint32Array };
+  readonly residue: {
+    readonly kind: Uint8Array;
+    readonly out: Uint32Array;
+    readonly in1: Uint32Array;
+    readonly in2: Uint32Array;
+    readonly coeff: Uint32Array;
+  };
   readonly constResidue: { readonly wire: Uint32Array; readonly value: Uint32Array };
 }
 
@@ -55,9 +61,18 @@ export interface CompiledLayer {
  * collected per pattern; the gates and constants of failed groups (all of them if the groups do
  * not partition the layer) become the residue.
  */
-export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit, rowsCache = new PatternRowsCache()): CompiledLayer {
+export function compileLayer(
+  layer: Layer,
+  form: LayerForm,
+  audit: LayerAudit,
+  rowsCache = new PatternRowsCache(),
+): CompiledLayer {
   const n = form.patterns.length;
-  const placements: { oh: number[]; ih: number[]; ih2: number[] }[] = Array.from({ length: n }, () => ({ oh: [], ih: [], ih2: [] }));
+  const placements: { oh: number[]; ih: number[]; ih2: number[] }[] = Array.from({ length: n }, () => ({
+    oh: [],
+    ih: [],
+    ih2: [],
+  }));
   const residueGates: number[] = [];
   if (!audit.partitionOk) {
     for (let g = 0; g < layer.gateKind.length; g++) residueGates.push(g);
@@ -79,7 +94,12 @@ export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit, r
   form.patterns.forEach((p, id) => {
     const pl = placements[id]!;
     if (pl.oh.length === 0) return;
-    terms.push({ ...rowsCache.get(p, 2 ** form.inLo), oh: Int32Array.from(pl.oh), ih: Int32Array.from(pl.ih), ih2: Int32Array.from(pl.ih2) });
+    terms.push({
+      ...rowsCache.get(p, 2 ** form.inLo),
+      oh: Int32Array.from(pl.oh),
+      ih: Int32Array.from(pl.ih),
+      ih2: Int32Array.from(pl.ih2),
+    });
   });
 
   const constPlacements: number[][] = Array.from({ length: form.constPatterns.length }, () => []);
@@ -98,7 +118,8 @@ export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit, r
   const constTerms: CompiledConstTerm[] = [];
   form.constPatterns.forEach((p, id) => {
     const oh = constPlacements[id]!;
-    if (oh.length > 0) constTerms.push({ a: Int32Array.from(p.a), value: Uint32Array.from(p.value), oh: Int32Array.from(oh) });
+    if (oh.length > 0)
+      constTerms.push({ a: Int32Array.from(p.a), value: Uint32Array.from(p.value), oh: Int32Array.from(oh) });
   });
 
   const pick = <T extends Uint8Array | Uint32Array>(src: T, idx: number[], make: (n: number) => T): T => {
@@ -114,10 +135,23 @@ export function compileLayer(layer: Layer, form: LayerForm, audit: LayerAudit, r
     in2: pick(layer.gateIn2, residueGates, u32),
     coeff: pick(layer.gateCoeff, residueGates, u32),
   };
-  const constResidue = { wire: pick(layer.constWire, residueConsts, u32), value: pick(layer.constValue, residueConsts, u32) };
+  const constResidue = {
+    wire: pick(layer.constWire, residueConsts, u32),
+    value: pick(layer.constValue, residueConsts, u32),
+  };
   let hasMul = false;
   for (let g = 0; g < layer.gateKind.length; g++) if (layer.gateKind[g] === GateKind.Mul) hasMul = true;
-  return withBounds({ outBits: form.outBits, inBits: form.inBits, outLo: form.outLo, inLo: form.inLo, hasMul, terms, constTerms, residue, constResidue });
+  return withBounds({
+    outBits: form.outBits,
+    inBits: form.inBits,
+    outLo: form.outLo,
+    inLo: form.inLo,
+    hasMul,
+    terms,
+    constTerms,
+    residue,
+    constResidue,
+  });
 }
 
 /** A compiled layer from the gate part of `gates` and the constant part of `consts` (same widths). */
@@ -127,7 +161,8 @@ export function combineParts(gates: CompiledLayer, consts: CompiledLayer): Compi
 
 /** Adds the hi bounds: 1 + the largest high index read on the out side and on the in side. */
 function withBounds(l: Omit<CompiledLayer, "zHiBound" | "xHiBound">): CompiledLayer {
-  let zHi = 0, xHi = 0;
+  let zHi = 0,
+    xHi = 0;
   for (const t of l.terms) {
     for (let j = 0; j < t.oh.length; j++) {
       zHi = Math.max(zHi, t.oh[j]!);
@@ -189,7 +224,8 @@ function samePattern(x: GatePattern, y: GatePattern): boolean {
  * another in one entry); Mul patterns keep whole rows. `inSize` = 2^L_in bounds the b offsets.
  */
 function patternRows(p: GatePattern, inSize: number): PatternRows {
-  const rowA: number[] = [], rowStart: number[] = [];
+  const rowA: number[] = [],
+    rowStart: number[] = [];
   for (let e = 0; e < p.a.length; e++) {
     if (e === 0 || p.a[e] !== p.a[e - 1]) {
       rowA.push(p.a[e]!);
@@ -199,8 +235,13 @@ function patternRows(p: GatePattern, inSize: number): PatternRows {
   rowStart.push(p.a.length);
   const R = rowA.length;
   const whole = (): PatternRows => ({
-    kind: p.kind, rowA: Int32Array.from(rowA), rowStart: Int32Array.from(rowStart), rowBase: new Int32Array(R).fill(-1),
-    b: Int32Array.from(p.b), c: Int32Array.from(p.c), coeff: Uint32Array.from(p.coeff),
+    kind: p.kind,
+    rowA: Int32Array.from(rowA),
+    rowStart: Int32Array.from(rowStart),
+    rowBase: new Int32Array(R).fill(-1),
+    b: Int32Array.from(p.b),
+    c: Int32Array.from(p.c),
+    coeff: Uint32Array.from(p.coeff),
   });
   if (p.kind === GateKind.Mul) return whole();
   // Dense rows (coefficient per b, 0 = absent; patterns hold no zero coefficients) and their costs.
@@ -220,7 +261,8 @@ function patternRows(p: GatePattern, inSize: number): PatternRows {
     for (let q = 0; q < r; q++) {
       let c = 1;
       for (let b = 0; b < inSize && c < best; b++) {
-        const x = dense[r * inSize + b]!, y = dense[q * inSize + b]!;
+        const x = dense[r * inSize + b]!,
+          y = dense[q * inSize + b]!;
         if (x !== y) c += entryCost(sub(x, y));
       }
       if (c < best) {
@@ -231,7 +273,9 @@ function patternRows(p: GatePattern, inSize: number): PatternRows {
     if (base[r]! >= 0) any = true;
   }
   if (!any) return whole();
-  const b: number[] = [], coeff: number[] = [], starts = [0];
+  const b: number[] = [],
+    coeff: number[] = [],
+    starts = [0];
   for (let r = 0; r < R; r++) {
     const q = base[r]!;
     for (let j = 0; j < inSize; j++) {
@@ -244,7 +288,12 @@ function patternRows(p: GatePattern, inSize: number): PatternRows {
     starts.push(b.length);
   }
   return {
-    kind: p.kind, rowA: Int32Array.from(rowA), rowStart: Int32Array.from(starts), rowBase: Int32Array.from(base),
-    b: Int32Array.from(b), c: Int32Array.from(b), coeff: Uint32Array.from(coeff),
+    kind: p.kind,
+    rowA: Int32Array.from(rowA),
+    rowStart: Int32Array.from(starts),
+    rowBase: Int32Array.from(base),
+    b: Int32Array.from(b),
+    c: Int32Array.from(b),
+    coeff: Uint32Array.from(coeff),
   };
 }

@@ -34,7 +34,13 @@ export class TableWiring implements WiringOracle {
     if (kind !== GateKind.Lin && kind !== GateKind.Mul && kind !== GateKind.Pow3) {
       throw new CircuitError("BAD_GATE_KIND", `unknown gate kind ${kind} (0 Lin, 1 Mul, 2 Pow3)`);
     }
-    const sums = this.gateSums(layer, claimWeights([{ point: z, coeff: EXT_ONE }], this.circuit.layers[layer]!.widthBits), x, kind === GateKind.Mul ? y : null, kind);
+    const sums = this.gateSums(
+      layer,
+      claimWeights([{ point: z, coeff: EXT_ONE }], this.circuit.layers[layer]!.widthBits),
+      x,
+      kind === GateKind.Mul ? y : null,
+      kind,
+    );
     return kind === GateKind.Lin ? sums.lin : kind === GateKind.Mul ? sums.mul : sums.pow3;
   }
 
@@ -73,7 +79,10 @@ export class TableWiring implements WiringOracle {
     const { constWire, constValue } = this.circuit.layers[layer]!;
     const w = weights.data;
     const W = weights.length;
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
     for (let c = 0; c < constWire.length; c++) {
       const o = constWire[c]!;
       const v = constValue[c]!;
@@ -86,19 +95,34 @@ export class TableWiring implements WiringOracle {
   }
 
   /** Σ over the gates (of `only`, or of every kind) of coeff·w[out]·eq(x, in1)·(Mul: eq(y, in2)). */
-  private gateSums(layer: number, weights: ExtVector, x: readonly Ext[], y: readonly Ext[] | null, only: GateKind | null): LayerPredicates {
+  private gateSums(
+    layer: number,
+    weights: ExtVector,
+    x: readonly Ext[],
+    y: readonly Ext[] | null,
+    only: GateKind | null,
+  ): LayerPredicates {
     const l = this.circuit.layers[layer]!;
     const s = inputBitsOf(this.circuit, layer);
-    if (x.length !== s) throw new CircuitError("BAD_POINT", `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`);
+    if (x.length !== s)
+      throw new CircuitError(
+        "BAD_POINT",
+        `layer ${layer}: x has ${x.length} coordinates, the layer below has ${s} width bits`,
+      );
     const needY = only === null ? hasKind(l.gateKind, GateKind.Mul) : only === GateKind.Mul;
     if (needY && (y === null || y.length !== s)) {
-      throw new CircuitError("BAD_POINT", `layer ${layer}: y has ${y === null ? 0 : y.length} coordinates, the layer below has ${s} width bits`);
+      throw new CircuitError(
+        "BAD_POINT",
+        `layer ${layer}: y has ${y === null ? 0 : y.length} coordinates, the layer below has ${s} width bits`,
+      );
     }
     const ex = eqTable(x);
     const ey = needY ? eqTable(y!) : null;
-    const e = ex.data, n = ex.length;
+    const e = ex.data,
+      n = ex.length;
     const f = ey ? ey.data : e;
-    const w = weights.data, W = weights.length;
+    const w = weights.data,
+      W = weights.length;
     const acc = new Uint32Array(12); // lin, mul, pow3 at offsets 0, 4, 8
     const tmp = new Uint32Array(8);
     const { gateKind, gateOut, gateIn1, gateIn2, gateCoeff } = l;
@@ -109,13 +133,28 @@ export class TableWiring implements WiringOracle {
       const c = gateCoeff[g]!;
       const i1 = gateIn1[g]!;
       // coeff·w[out]
-      const t0 = mul(c, w[o]!), t1 = mul(c, w[W + o]!), t2 = mul(c, w[2 * W + o]!), t3 = mul(c, w[3 * W + o]!);
+      const t0 = mul(c, w[o]!),
+        t1 = mul(c, w[W + o]!),
+        t2 = mul(c, w[2 * W + o]!),
+        t3 = mul(c, w[3 * W + o]!);
       if (kind === GateKind.Mul) {
         const i2 = gateIn2[g]!;
         extMulTo(tmp, 0, 1, t0, t1, t2, t3, e[i1]!, e[n + i1]!, e[2 * n + i1]!, e[3 * n + i1]!);
         extMulAddTo(acc, 4, 1, tmp[0]!, tmp[1]!, tmp[2]!, tmp[3]!, f[i2]!, f[n + i2]!, f[2 * n + i2]!, f[3 * n + i2]!);
       } else {
-        extMulAddTo(acc, kind === GateKind.Lin ? 0 : 8, 1, t0, t1, t2, t3, e[i1]!, e[n + i1]!, e[2 * n + i1]!, e[3 * n + i1]!);
+        extMulAddTo(
+          acc,
+          kind === GateKind.Lin ? 0 : 8,
+          1,
+          t0,
+          t1,
+          t2,
+          t3,
+          e[i1]!,
+          e[n + i1]!,
+          e[2 * n + i1]!,
+          e[3 * n + i1]!,
+        );
       }
     }
     return {

@@ -30,19 +30,31 @@ export interface CheckpointBody {
 export type CheckpointVerdict = ({ readonly ok: true } & CheckpointBody) | NoteRejection;
 
 /** The note text of a checkpoint: origin, size and base64 root, each line ending in a newline. */
-export function checkpointText(body: { readonly origin: string; readonly size: number; readonly root: ArrayLike<number> | string }): string {
+export function checkpointText(body: {
+  readonly origin: string;
+  readonly size: number;
+  readonly root: ArrayLike<number> | string;
+}): string {
   return `${body.origin}\n${body.size}\n${base64Of(rootBytes(body.root, "checkpoint root"))}\n`;
 }
 
 /** The origin, size and root of a checkpoint's note text, or a `CHECKPOINT_MALFORMED` rejection. */
 export function parseCheckpointText(text: string): CheckpointBody | NoteRejection {
-  const malformed = (why: string): NoteRejection => ({ ok: false, code: "CHECKPOINT_MALFORMED", reason: `the checkpoint is malformed: ${why}` });
+  const malformed = (why: string): NoteRejection => ({
+    ok: false,
+    code: "CHECKPOINT_MALFORMED",
+    reason: `the checkpoint is malformed: ${why}`,
+  });
   const lines = text.split("\n");
   lines.pop();
-  if (lines.length < 3) return malformed(`its text has ${lines.length} lines, a checkpoint has at least 3 (origin, size, root)`);
+  if (lines.length < 3)
+    return malformed(`its text has ${lines.length} lines, a checkpoint has at least 3 (origin, size, root)`);
   const [origin, sizeText, rootText] = lines as [string, string, string];
   if (origin === "") return malformed("the origin line is empty");
-  if (!/^(0|[1-9][0-9]{0,15})$/.test(sizeText) || !Number.isSafeInteger(Number(sizeText))) return malformed(`the size line is a decimal number without leading zeros, got ${JSON.stringify(sizeText.slice(0, 40))}`);
+  if (!/^(0|[1-9][0-9]{0,15})$/.test(sizeText) || !Number.isSafeInteger(Number(sizeText)))
+    return malformed(
+      `the size line is a decimal number without leading zeros, got ${JSON.stringify(sizeText.slice(0, 40))}`,
+    );
   const bytes = bytesOfBase64(rootText);
   if (bytes === undefined || bytes.length !== 32) return malformed("the root line is base64 of the root's 32 bytes");
   let root: Digest;
@@ -67,7 +79,11 @@ export function parseCheckpointText(text: string): CheckpointBody | NoteRejectio
  *   const c = verifyCheckpoint(await (await fetch(`${url}/v1/checkpoint`)).text(), "example.com/reg+1a2b3c4d+AX…");
  *   if (c.ok) console.log(c.size, formatRoot(c.root));
  */
-export function verifyCheckpoint(note: string, verifierKey: string | VerifierKey, field = "verifierKey"): CheckpointVerdict {
+export function verifyCheckpoint(
+  note: string,
+  verifierKey: string | VerifierKey,
+  field = "verifierKey",
+): CheckpointVerdict {
   const key = typeof verifierKey === "string" ? parseVerifierKey(verifierKey, field) : verifierKey;
   const opened = openNote(note, key);
   if (!opened.ok) return opened;

@@ -35,7 +35,11 @@ export interface VerifierKey {
 }
 
 /** Why a note did not open: a code of `RecordRejectCode` and a reason. */
-export type NoteRejection = { readonly ok: false; readonly code: "CHECKPOINT_MALFORMED" | "CHECKPOINT_WRONG_KEY" | "CHECKPOINT_BAD_SIGNATURE"; readonly reason: string };
+export type NoteRejection = {
+  readonly ok: false;
+  readonly code: "CHECKPOINT_MALFORMED" | "CHECKPOINT_WRONG_KEY" | "CHECKPOINT_BAD_SIGNATURE";
+  readonly reason: string;
+};
 
 const utf8 = new TextEncoder();
 
@@ -81,7 +85,8 @@ export function keyHash(name: string, publicKey: Uint8Array): Uint8Array {
  */
 export function formatVerifierKey(name: string, publicKey: Uint8Array): string {
   const problem = keyNameProblem(name);
-  if (problem !== undefined) throw new RegistryError("BAD_ORIGIN", `origin ${JSON.stringify(name)}: ${problem}`, { origin: name });
+  if (problem !== undefined)
+    throw new RegistryError("BAD_ORIGIN", `origin ${JSON.stringify(name)}: ${problem}`, { origin: name });
   const typed = new Uint8Array(1 + publicKey.length);
   typed[0] = ED25519_TYPE;
   typed.set(publicKey, 1);
@@ -103,10 +108,12 @@ export function parseVerifierKey(text: string, field = "verifier key"): Verifier
   const hashText = t.slice(first + 1, second);
   const problem = keyNameProblem(name);
   if (problem !== undefined) throw bad(problem);
-  if (!/^[0-9a-f]{8}$/.test(hashText)) throw bad(`the key hash is 8 lowercase hex characters, got ${JSON.stringify(hashText)}`);
+  if (!/^[0-9a-f]{8}$/.test(hashText))
+    throw bad(`the key hash is 8 lowercase hex characters, got ${JSON.stringify(hashText)}`);
   const typed = bytesOfBase64(t.slice(second + 1));
   if (typed === undefined) throw bad("the key is not base64");
-  if (typed.length !== 33 || typed[0] !== ED25519_TYPE) throw bad("the key is not an Ed25519 key (type 0x01 and 32 bytes)");
+  if (typed.length !== 33 || typed[0] !== ED25519_TYPE)
+    throw bad("the key is not an Ed25519 key (type 0x01 and 32 bytes)");
   const publicKey = typed.slice(1);
   const hash = keyHash(name, publicKey);
   if (hex(hash) !== hashText) throw bad(`the key hash ${hashText} is not the hash of the name and key (${hex(hash)})`);
@@ -115,14 +122,22 @@ export function parseVerifierKey(text: string, field = "verifier key"): Verifier
 
 /** The note text and its signature lines, or a rejection. */
 function splitNote(note: string): { text: string; sigs: string[] } | NoteRejection {
-  const malformed = (why: string): NoteRejection => ({ ok: false, code: "CHECKPOINT_MALFORMED", reason: `the signed note is malformed: ${why}` });
+  const malformed = (why: string): NoteRejection => ({
+    ok: false,
+    code: "CHECKPOINT_MALFORMED",
+    reason: `the signed note is malformed: ${why}`,
+  });
   if (!note.endsWith("\n")) return malformed("it does not end with a newline");
   const split = note.lastIndexOf("\n\n");
   if (split < 0) return malformed("no blank line separates the text from the signatures");
   const text = note.slice(0, split + 1);
   if (text.length <= 1) return malformed("the text is empty");
   const sigs = note.slice(split + 2, -1).split("\n");
-  for (const line of sigs) if (!line.startsWith(SIGNATURE_PREFIX)) return malformed(`a signature line starts with "— " (U+2014 and a space), got ${JSON.stringify(line.slice(0, 40))}`);
+  for (const line of sigs)
+    if (!line.startsWith(SIGNATURE_PREFIX))
+      return malformed(
+        `a signature line starts with "— " (U+2014 and a space), got ${JSON.stringify(line.slice(0, 40))}`,
+      );
   return { text, sigs };
 }
 
@@ -139,21 +154,45 @@ export function openNote(note: string, key: VerifierKey): { readonly ok: true; r
   for (const line of parts.sigs) {
     const rest = line.slice(SIGNATURE_PREFIX.length);
     const space = rest.lastIndexOf(" ");
-    if (space <= 0) return { ok: false, code: "CHECKPOINT_MALFORMED", reason: "the signed note is malformed: a signature line is \"— NAME BASE64\"" };
+    if (space <= 0)
+      return {
+        ok: false,
+        code: "CHECKPOINT_MALFORMED",
+        reason: 'the signed note is malformed: a signature line is "— NAME BASE64"',
+      };
     const name = rest.slice(0, space);
     const blob = bytesOfBase64(rest.slice(space + 1));
-    if (blob === undefined || blob.length < 5) return { ok: false, code: "CHECKPOINT_MALFORMED", reason: `the signed note is malformed: the signature of ${JSON.stringify(name)} is not base64 of a key hash and a signature` };
+    if (blob === undefined || blob.length < 5)
+      return {
+        ok: false,
+        code: "CHECKPOINT_MALFORMED",
+        reason: `the signed note is malformed: the signature of ${JSON.stringify(name)} is not base64 of a key hash and a signature`,
+      };
     seen.push(`${name}+${hex(blob.subarray(0, 4))}`);
     if (name !== key.name || hex(blob.subarray(0, 4)) !== hex(key.hash)) continue;
     const signature = blob.subarray(4);
-    const ok = signature.length === 64 && ed25519Verify(null, utf8.encode(parts.text), ed25519PublicKey(key.publicKey), signature);
-    if (!ok) return { ok: false, code: "CHECKPOINT_BAD_SIGNATURE", reason: `the signature of ${key.name}+${hex(key.hash)} does not verify over the note text: the note was altered or not signed by this key` };
+    const ok =
+      signature.length === 64 &&
+      ed25519Verify(null, utf8.encode(parts.text), ed25519PublicKey(key.publicKey), signature);
+    if (!ok)
+      return {
+        ok: false,
+        code: "CHECKPOINT_BAD_SIGNATURE",
+        reason: `the signature of ${key.name}+${hex(key.hash)} does not verify over the note text: the note was altered or not signed by this key`,
+      };
     return { ok: true, text: parts.text };
   }
-  return { ok: false, code: "CHECKPOINT_WRONG_KEY", reason: `the note carries no signature of the key ${key.name}+${hex(key.hash)} (it is signed by ${seen.length > 0 ? seen.join(", ") : "no key"})` };
+  return {
+    ok: false,
+    code: "CHECKPOINT_WRONG_KEY",
+    reason: `the note carries no signature of the key ${key.name}+${hex(key.hash)} (it is signed by ${seen.length > 0 ? seen.join(", ") : "no key"})`,
+  };
 }
 
 /** A `node:crypto` public key object of a raw 32-byte Ed25519 key. */
 export function ed25519PublicKey(raw: Uint8Array) {
-  return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: base64Of(raw).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") }, format: "jwk" });
+  return createPublicKey({
+    key: { kty: "OKP", crv: "Ed25519", x: base64Of(raw).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") },
+    format: "jwk",
+  });
 }

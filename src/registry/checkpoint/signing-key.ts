@@ -7,14 +7,24 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyO
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { RegistryError } from "../errors.js";
 import { checkpointText } from "./checkpoint.js";
-import { base64Of, bytesOfBase64, ED25519_TYPE, formatVerifierKey, keyHash, keyNameProblem, SIGNATURE_PREFIX } from "./note.js";
+import {
+  base64Of,
+  bytesOfBase64,
+  ED25519_TYPE,
+  formatVerifierKey,
+  keyHash,
+  keyNameProblem,
+  SIGNATURE_PREFIX,
+} from "./note.js";
 
 /** The default origin of `ssgkr registry keygen`. */
 export const DEFAULT_ORIGIN = "ssgkr-registry";
 
 const PREFIX = "PRIVATE+KEY+";
 /** PKCS #8 DER prefix of an Ed25519 private key; the 32-byte seed follows. */
-const PKCS8_ED25519 = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const PKCS8_ED25519 = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
 
 /** A signing key read from its file. */
 export interface SigningKey {
@@ -37,7 +47,13 @@ export function signingKeyOfSeed(origin: string, seed: Uint8Array): SigningKey {
   der.set(seed, PKCS8_ED25519.length);
   const privateKey = createPrivateKey({ key: Buffer.from(der), format: "der", type: "pkcs8" });
   const publicKey = fromBase64Url(createPublicKey(privateKey).export({ format: "jwk" }).x!);
-  return { origin, publicKey, verifierKey: formatVerifierKey(origin, publicKey), hash: keyHash(origin, publicKey), privateKey };
+  return {
+    origin,
+    publicKey,
+    verifierKey: formatVerifierKey(origin, publicKey),
+    hash: keyHash(origin, publicKey),
+    privateKey,
+  };
 }
 
 /** The key file text of a seed (one line). */
@@ -59,16 +75,25 @@ export function signingKeyText(origin: string, seed: Uint8Array): string {
  */
 export function generateSigningKey(path: string, origin = DEFAULT_ORIGIN): SigningKey {
   const problem = keyNameProblem(origin);
-  if (problem !== undefined) throw new RegistryError("BAD_ORIGIN", `origin ${JSON.stringify(origin)}: ${problem}`, { origin });
-  if (existsSync(path)) throw new RegistryError("KEY_FILE_EXISTS", `${path} exists; a key file is never overwritten (remove it first, or choose another path)`, { path });
+  if (problem !== undefined)
+    throw new RegistryError("BAD_ORIGIN", `origin ${JSON.stringify(origin)}: ${problem}`, { origin });
+  if (existsSync(path))
+    throw new RegistryError(
+      "KEY_FILE_EXISTS",
+      `${path} exists; a key file is never overwritten (remove it first, or choose another path)`,
+      { path },
+    );
   const { privateKey } = generateKeyPairSync("ed25519");
   const seed = fromBase64Url(privateKey.export({ format: "jwk" }).d!);
   try {
     writeFileSync(path, signingKeyText(origin, seed), { mode: 0o600, flag: "wx" });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") throw new RegistryError("KEY_FILE_EXISTS", `${path} exists; a key file is never overwritten`, { path });
-    throw new RegistryError("BAD_SIGNING_KEY", `${path}: cannot write the key file (${code ?? (e as Error).message})`, { path });
+    if (code === "EEXIST")
+      throw new RegistryError("KEY_FILE_EXISTS", `${path} exists; a key file is never overwritten`, { path });
+    throw new RegistryError("BAD_SIGNING_KEY", `${path}: cannot write the key file (${code ?? (e as Error).message})`, {
+      path,
+    });
   }
   return signingKeyOfSeed(origin, seed);
 }
@@ -94,7 +119,8 @@ export function readSigningKey(path: string): SigningKey {
   const problem = keyNameProblem(origin);
   if (problem !== undefined) throw bad(problem);
   const typed = bytesOfBase64(rest.slice(second + 1));
-  if (typed === undefined || typed.length !== 33 || typed[0] !== ED25519_TYPE) throw bad("the key is not an Ed25519 seed (base64 of type 0x01 and 32 bytes)");
+  if (typed === undefined || typed.length !== 33 || typed[0] !== ED25519_TYPE)
+    throw bad("the key is not an Ed25519 seed (base64 of type 0x01 and 32 bytes)");
   const key = signingKeyOfSeed(origin, typed.slice(1));
   if (hex(key.hash) !== rest.slice(first + 1, second)) throw bad("the key hash is not the hash of the name and key");
   return key;
@@ -104,7 +130,10 @@ export function readSigningKey(path: string): SigningKey {
  * The signed checkpoint of a head: the note text (origin, size, base64 root) and the signature line.
  * @param head `size` is the head's batch number, `root` its root.
  */
-export function signCheckpoint(key: SigningKey, head: { readonly size: number; readonly root: ArrayLike<number> | string }): string {
+export function signCheckpoint(
+  key: SigningKey,
+  head: { readonly size: number; readonly root: ArrayLike<number> | string },
+): string {
   const text = checkpointText({ origin: key.origin, size: head.size, root: head.root });
   const signature = sign(null, Buffer.from(text, "utf8"), key.privateKey);
   const blob = new Uint8Array(4 + signature.length);

@@ -29,7 +29,14 @@ import { Worker } from "node:worker_threads";
 import type { ProveJob, ProveReply } from "./prove-worker.js";
 
 /** What a committed batch has, or will have, as its block proof (see the file comment). */
-export type BatchProofState = "kept" | "unchanged" | "pending" | "not-recorded" | "not-provable" | "too-large" | "failed";
+export type BatchProofState =
+  | "kept"
+  | "unchanged"
+  | "pending"
+  | "not-recorded"
+  | "not-provable"
+  | "too-large"
+  | "failed";
 
 /** Options of a `BlockProver`. */
 export interface BlockProverOptions {
@@ -72,7 +79,10 @@ export function batchProofState(store: NameStore, batch: number): Exclude<BatchP
  * @throws RegistryError `CHANGES_NOT_RECORDED`, `ROOT_NOT_PROVABLE` (the tree of the batch before
  *   is no longer kept), `BAD_BLOCK` (more than 4,096 updates), `PROOF_FAILED`, `DB_CORRUPT`.
  */
-export function proveBatch(store: NameStore, batch: number): { summary: StoredBlockSummary; proveMs: number } | undefined {
+export function proveBatch(
+  store: NameStore,
+  batch: number,
+): { summary: StoredBlockSummary; proveMs: number } | undefined {
   const part = blockToProve(store, batch);
   if (part === undefined) return undefined;
   const { depth, leafMaxFields } = store.config;
@@ -88,18 +98,38 @@ export function proveBatch(store: NameStore, batch: number): { summary: StoredBl
 function blockToProve(store: NameStore, batch: number): ProvableBlock | undefined {
   if (kept(store, batch)) return undefined;
   const header = store.changeHeader(batch);
-  if (header !== undefined && header.parts > 1) throw new RegistryError("BAD_BLOCK", `batch ${batch} holds ${header.updates} updates, more than one block of 4,096: its block proof in several parts is not made by this version`, { batch, updates: header.updates });
+  if (header !== undefined && header.parts > 1)
+    throw new RegistryError(
+      "BAD_BLOCK",
+      `batch ${batch} holds ${header.updates} updates, more than one block of 4,096: its block proof in several parts is not made by this version`,
+      { batch, updates: header.updates },
+    );
   const [part] = replayBatch(store, batch);
-  if (part === undefined) throw new RegistryError("BAD_BLOCK", `batch ${batch} changed nothing: it needs no block proof`, { batch });
+  if (part === undefined)
+    throw new RegistryError("BAD_BLOCK", `batch ${batch} changed nothing: it needs no block proof`, { batch });
   return part;
 }
 
 /** Stores a batch's proof with its block.json; undefined when the batch got one meanwhile. */
-function keepProof(store: NameStore, batch: number, part: ProvableBlock, proof: Uint8Array, proveMs: number): { summary: StoredBlockSummary; proveMs: number } | undefined {
+function keepProof(
+  store: NameStore,
+  batch: number,
+  part: ProvableBlock,
+  proof: Uint8Array,
+  proveMs: number,
+): { summary: StoredBlockSummary; proveMs: number } | undefined {
   const { depth, leafMaxFields } = store.config;
   const files = blockFiles("v3", part, batch, depth, leafMaxFields, proof, proveMs);
   const blockJson = files.find(([name]) => name === "block.json")![1] as string;
-  const summary: StoredBlockSummary = { batch, profile: "v3", operations: part.updates.length, from_root: formatRoot(part.fromRoot), to_root: formatRoot(part.toRoot), proof_bytes: proof.length, json_bytes: Buffer.byteLength(blockJson, "utf8") };
+  const summary: StoredBlockSummary = {
+    batch,
+    profile: "v3",
+    operations: part.updates.length,
+    from_root: formatRoot(part.fromRoot),
+    to_root: formatRoot(part.toRoot),
+    proof_bytes: proof.length,
+    json_bytes: Buffer.byteLength(blockJson, "utf8"),
+  };
   return store.keepBlockProof(summary, blockJson, proof) ? { summary, proveMs } : undefined;
 }
 
@@ -121,7 +151,10 @@ export class BlockProver {
   private jobs = 0;
   private inFlight: Promise<unknown> | undefined;
 
-  constructor(private readonly store: NameStore, private readonly options: BlockProverOptions = {}) {
+  constructor(
+    private readonly store: NameStore,
+    private readonly options: BlockProverOptions = {},
+  ) {
     this.idleMs = options.idleMs ?? 500;
   }
 
@@ -239,7 +272,13 @@ export class BlockProver {
         if (m.id !== id) return;
         done();
         if (m.ok) resolve(m.proof);
-        else reject(new RegistryError(m.code === "PROOF_FAILED" ? "PROOF_FAILED" : "DB_CORRUPT", `proving the block on the worker: ${m.message}`));
+        else
+          reject(
+            new RegistryError(
+              m.code === "PROOF_FAILED" ? "PROOF_FAILED" : "DB_CORRUPT",
+              `proving the block on the worker: ${m.message}`,
+            ),
+          );
       };
       const onError = (e: Error) => {
         done();
@@ -254,7 +293,12 @@ export class BlockProver {
       w.on("message", onMessage);
       w.on("error", onError);
       w.on("exit", onExit);
-      w.postMessage({ id, depth: this.store.config.depth, leafMaxFields: this.store.config.leafMaxFields, block } satisfies ProveJob);
+      w.postMessage({
+        id,
+        depth: this.store.config.depth,
+        leafMaxFields: this.store.config.leafMaxFields,
+        block,
+      } satisfies ProveJob);
     });
   }
 

@@ -23,7 +23,10 @@ export interface MonitoredCheckpoint {
 }
 
 /** What to do with the current checkpoint (see the table above). */
-export type MonitorStep = { readonly step: "same" } | { readonly step: "newer" } | { readonly step: "reject"; readonly code: MonitorRejectCode; readonly reason: string };
+export type MonitorStep =
+  | { readonly step: "same" }
+  | { readonly step: "newer" }
+  | { readonly step: "reject"; readonly code: MonitorRejectCode; readonly reason: string };
 
 /**
  * Compares the current signed checkpoint with the last accepted one.
@@ -31,8 +34,17 @@ export type MonitorStep = { readonly step: "same" } | { readonly step: "newer" }
  * @example monitorStep({ size: 4, root: a }, { size: 4, root: b }) // { step: "reject", code: "CHECKPOINT_FORK", … } when a ≠ b
  */
 export function monitorStep(accepted: MonitoredCheckpoint, current: MonitoredCheckpoint): MonitorStep {
-  if (current.size < accepted.size) return { step: "reject", code: "CHECKPOINT_ROLLBACK", reason: `the registry signs size ${current.size}, older than size ${accepted.size} it signed before` };
+  if (current.size < accepted.size)
+    return {
+      step: "reject",
+      code: "CHECKPOINT_ROLLBACK",
+      reason: `the registry signs size ${current.size}, older than size ${accepted.size} it signed before`,
+    };
   if (current.size > accepted.size) return { step: "newer" };
   if (digestEquals(parseRoot(accepted.root), parseRoot(current.root))) return { step: "same" };
-  return { step: "reject", code: "CHECKPOINT_FORK", reason: `two signed checkpoints of size ${current.size} with different roots: the registry shows two histories` };
+  return {
+    step: "reject",
+    code: "CHECKPOINT_FORK",
+    reason: `two signed checkpoints of size ${current.size} with different roots: the registry shows two histories`,
+  };
 }

@@ -23,7 +23,9 @@ export interface ProveJob {
 }
 
 /** The reply to a job. */
-export type ProveReply = { readonly id: number; readonly ok: true; readonly proof: Uint8Array } | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
+export type ProveReply =
+  | { readonly id: number; readonly ok: true; readonly proof: Uint8Array }
+  | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
@@ -35,6 +37,11 @@ parentPort?.on("message", (job: ProveJob) => {
     const proof = prove(job.block);
     parentPort!.postMessage({ id: job.id, ok: true, proof } satisfies ProveReply, [proof.buffer as ArrayBuffer]);
   } catch (e) {
-    parentPort!.postMessage({ id: job.id, ok: false, code: e instanceof SsgkrError ? e.code : "INTERNAL", message: (e as Error).message } satisfies ProveReply);
+    parentPort!.postMessage({
+      id: job.id,
+      ok: false,
+      code: e instanceof SsgkrError ? e.code : "INTERNAL",
+      message: (e as Error).message,
+    } satisfies ProveReply);
   }
 });

@@ -51,9 +51,15 @@ function leafFits(u: LoggedChange, old: Leaf, store: NameStore): boolean {
  *   made), `DB_CORRUPT` (the log does not replay to the batch's root).
  */
 export function replayBatch(store: NameStore, batch: number, only?: number): ReplayedPart[] {
-  if (!Number.isInteger(batch) || batch < 1) throw new RegistryError("DB_CORRUPT", `batch ${batch} has no batch before it to replay from`, { batch });
+  if (!Number.isInteger(batch) || batch < 1)
+    throw new RegistryError("DB_CORRUPT", `batch ${batch} has no batch before it to replay from`, { batch });
   const header = store.changeHeader(batch);
-  if (header === undefined) throw new RegistryError("CHANGES_NOT_RECORDED", `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`, { batch });
+  if (header === undefined)
+    throw new RegistryError(
+      "CHANGES_NOT_RECORDED",
+      `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`,
+      { batch },
+    );
   const after = store.batchEntry(batch);
   const { depth, leafMaxFields: B } = store.config;
   const c = store.hasher();
@@ -78,11 +84,16 @@ export function replayBatch(store: NameStore, batch: number, only?: number): Rep
         const key = store.keyOf(u.name);
         const oldLeaf = leafAt(key);
         const what = `the change log of batch ${batch}: ${u.op} ${JSON.stringify(u.name)}`;
-        if (!leafFits(u, oldLeaf, store)) throw new RegistryError("DB_CORRUPT", `${what} does not fit the leaf its key held then`, { batch });
+        if (!leafFits(u, oldLeaf, store))
+          throw new RegistryError("DB_CORRUPT", `${what} does not fit the leaf its key held then`, { batch });
         if (u.op === "restore" || u.op === "replace" || u.op === "delete") {
           const row = leaves.has(key) ? undefined : leafRow(key);
-          if (row !== undefined && row.record.name !== u.name) throw new RegistryError("DB_CORRUPT", `${what}: its key holds ${JSON.stringify(row.record.name)}`, { batch });
-          if (u.op === "restore" && row !== undefined && row.record.state !== RecordState.Deleted) throw new RegistryError("DB_CORRUPT", `${what}: the record was live`, { batch });
+          if (row !== undefined && row.record.name !== u.name)
+            throw new RegistryError("DB_CORRUPT", `${what}: its key holds ${JSON.stringify(row.record.name)}`, {
+              batch,
+            });
+          if (u.op === "restore" && row !== undefined && row.record.state !== RecordState.Deleted)
+            throw new RegistryError("DB_CORRUPT", `${what}: the record was live`, { batch });
         }
         const newLeaf: Leaf = u.op === "delete" ? TOMBSTONE : recordLeaf(u.name, u.value!, B);
         const siblings: Digest[] = [];
@@ -97,12 +108,19 @@ export function replayBatch(store: NameStore, batch: number, only?: number): Rep
           nodes.set(`${h + 1}/${prefixOf(key, h + 1)}`, acc);
         }
         leaves.set(key, newLeaf);
-        updates.push({ listed: u, record: { key: BigInt(key), oldLeaf, newLeaf, siblings, oldRoot: root, newRoot: acc } });
+        updates.push({
+          listed: u,
+          record: { key: BigInt(key), oldLeaf, newLeaf, siblings, oldRoot: root, newRoot: acc },
+        });
         root = acc;
       }
-      if (only === undefined || part === only) out.push({ batch, part, parts: header.parts, fromRoot, toRoot: root, updates });
+      if (only === undefined || part === only)
+        out.push({ batch, part, parts: header.parts, fromRoot, toRoot: root, updates });
     }
-    if ((only === undefined || only >= header.parts - 1) && !digestEquals(root, after.root)) throw new RegistryError("DB_CORRUPT", `the change log of batch ${batch} does not replay to the batch's root`, { batch });
+    if ((only === undefined || only >= header.parts - 1) && !digestEquals(root, after.root))
+      throw new RegistryError("DB_CORRUPT", `the change log of batch ${batch} does not replay to the batch's root`, {
+        batch,
+      });
     return out;
   });
 }

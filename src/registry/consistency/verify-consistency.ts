@@ -22,7 +22,16 @@ import { bytesOfBase64 } from "../checkpoint/note.js";
 import { verifyRegistryBlock, type BlockRejectCode } from "../verify-block.js";
 
 /** The chain check's own rejection codes (the table above). */
-export const CONSISTENCY_REJECT_CODES = ["CHAIN_SIZES", "CHAIN_MALFORMED", "CHAIN_GAP", "CHAIN_ORDER", "CHAIN_START", "CHAIN_ROOT", "CHAIN_UNCHANGED", "CHAIN_END"] as const;
+export const CONSISTENCY_REJECT_CODES = [
+  "CHAIN_SIZES",
+  "CHAIN_MALFORMED",
+  "CHAIN_GAP",
+  "CHAIN_ORDER",
+  "CHAIN_START",
+  "CHAIN_ROOT",
+  "CHAIN_UNCHANGED",
+  "CHAIN_END",
+] as const;
 
 /** The monitor's rejection codes (`monitorStep`, monitor-step.ts): two signed checkpoints that show two histories. */
 export const MONITOR_REJECT_CODES = ["CHECKPOINT_FORK", "CHECKPOINT_ROLLBACK"] as const;
@@ -79,51 +88,117 @@ function rootOf(r: unknown): Digest | undefined {
  *   const page = await (await fetch(`${url}/v1/consistency?from=3&to=7`)).json();
  *   verifyConsistency({ from: { size: 3, root: a.root }, to: { size: 7, root: b.root } }, page.links); // { ok: true, … }
  */
-export function verifyConsistency(ends: { readonly from: ChainEnd; readonly to: ChainEnd }, chain: readonly ConsistencyLink[]): ConsistencyVerdict {
+export function verifyConsistency(
+  ends: { readonly from: ChainEnd; readonly to: ChainEnd },
+  chain: readonly ConsistencyLink[],
+): ConsistencyVerdict {
   const { from, to } = ends;
-  const fromRoot = rootOf(from?.root), toRoot = rootOf(to?.root);
+  const fromRoot = rootOf(from?.root),
+    toRoot = rootOf(to?.root);
   const size = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
-  if (!size(from?.size) || !size(to?.size) || fromRoot === undefined || toRoot === undefined) return reject("CHAIN_SIZES", "the ends of a chain are a size (a batch number ≥ 0) and a root each");
-  if (from.size > to.size) return reject("CHAIN_SIZES", `the chain goes forward: from size ${from.size} is after to size ${to.size}`);
+  if (!size(from?.size) || !size(to?.size) || fromRoot === undefined || toRoot === undefined)
+    return reject("CHAIN_SIZES", "the ends of a chain are a size (a batch number ≥ 0) and a root each");
+  if (from.size > to.size)
+    return reject("CHAIN_SIZES", `the chain goes forward: from size ${from.size} is after to size ${to.size}`);
   if (!Array.isArray(chain)) return reject("CHAIN_MALFORMED", "the chain is an array of links");
   let root = formatRoot(fromRoot);
-  let blocks = 0, unchanged = 0;
+  let blocks = 0,
+    unchanged = 0;
   for (let i = 0; i < chain.length; i++) {
     const l = chain[i] as Partial<ConsistencyLink> | null;
     const want = from.size + 1 + i;
-    if (l === null || typeof l !== "object" || !size(l.batch) || rootOf(l.from_root) === undefined || rootOf(l.to_root) === undefined) return reject("CHAIN_MALFORMED", `link ${i + 1} is not {batch, from_root, to_root, …}`);
+    if (
+      l === null ||
+      typeof l !== "object" ||
+      !size(l.batch) ||
+      rootOf(l.from_root) === undefined ||
+      rootOf(l.to_root) === undefined
+    )
+      return reject("CHAIN_MALFORMED", `link ${i + 1} is not {batch, from_root, to_root, …}`);
     const batch = l.batch!;
     if (batch > want) {
       const later = chain.slice(i + 1).some((x) => (x as Partial<ConsistencyLink> | null)?.batch === want);
-      return later ? reject("CHAIN_ORDER", `link ${i + 1} is batch ${batch}, before batch ${want} (the links are out of order)`, batch) : reject("CHAIN_GAP", `link ${i + 1} is batch ${batch}, batch ${want} is missing from the chain`, want);
+      return later
+        ? reject(
+            "CHAIN_ORDER",
+            `link ${i + 1} is batch ${batch}, before batch ${want} (the links are out of order)`,
+            batch,
+          )
+        : reject("CHAIN_GAP", `link ${i + 1} is batch ${batch}, batch ${want} is missing from the chain`, want);
     }
-    if (batch < want) return reject("CHAIN_ORDER", `link ${i + 1} is batch ${batch}, batch ${want} was expected (the links are out of order or repeated)`, batch);
-    if (batch > to.size) return reject("CHAIN_END", `the chain goes past size ${to.size} (link ${i + 1} is batch ${batch})`, batch);
-    const lf = formatRoot(rootOf(l.from_root)!), lt = formatRoot(rootOf(l.to_root)!);
-    if (lf !== root) return i === 0 ? reject("CHAIN_START", `the first link starts at root ${lf}, not at the root ${root} of size ${from.size}`, batch) : reject("CHAIN_ROOT", `batch ${batch} starts at root ${lf}, not at the root ${root} batch ${batch - 1} left`, batch);
+    if (batch < want)
+      return reject(
+        "CHAIN_ORDER",
+        `link ${i + 1} is batch ${batch}, batch ${want} was expected (the links are out of order or repeated)`,
+        batch,
+      );
+    if (batch > to.size)
+      return reject("CHAIN_END", `the chain goes past size ${to.size} (link ${i + 1} is batch ${batch})`, batch);
+    const lf = formatRoot(rootOf(l.from_root)!),
+      lt = formatRoot(rootOf(l.to_root)!);
+    if (lf !== root)
+      return i === 0
+        ? reject(
+            "CHAIN_START",
+            `the first link starts at root ${lf}, not at the root ${root} of size ${from.size}`,
+            batch,
+          )
+        : reject(
+            "CHAIN_ROOT",
+            `batch ${batch} starts at root ${lf}, not at the root ${root} batch ${batch - 1} left`,
+            batch,
+          );
     if (l.unchanged === true) {
-      if (lt !== lf) return reject("CHAIN_UNCHANGED", `batch ${batch} is listed as unchanged, but its roots differ`, batch);
+      if (lt !== lf)
+        return reject("CHAIN_UNCHANGED", `batch ${batch} is listed as unchanged, but its roots differ`, batch);
       unchanged++;
       continue;
     }
-    const blockJson = typeof l.block === "string" ? l.block : l.block !== null && typeof l.block === "object" ? JSON.stringify(l.block) : undefined;
-    const proof = l.proof instanceof Uint8Array ? l.proof : typeof l.proof === "string" ? bytesOfBase64(l.proof) : undefined;
-    if (blockJson === undefined || proof === undefined) return reject("CHAIN_MALFORMED", `batch ${batch}: a link carries its block (block.json) and proof (base64), or unchanged: true`, batch);
+    const blockJson =
+      typeof l.block === "string"
+        ? l.block
+        : l.block !== null && typeof l.block === "object"
+          ? JSON.stringify(l.block)
+          : undefined;
+    const proof =
+      l.proof instanceof Uint8Array ? l.proof : typeof l.proof === "string" ? bytesOfBase64(l.proof) : undefined;
+    if (blockJson === undefined || proof === undefined)
+      return reject(
+        "CHAIN_MALFORMED",
+        `batch ${batch}: a link carries its block (block.json) and proof (base64), or unchanged: true`,
+        batch,
+      );
     let described: { batch?: unknown; from_root?: unknown; to_root?: unknown; profile?: unknown };
     try {
       described = JSON.parse(blockJson) as typeof described;
     } catch {
       described = {};
     }
-    if (described?.profile !== "v3") return reject("BLOCK_JSON", `batch ${batch}: a chain's blocks are profile v3 blocks (checked from their roots and block.json alone)`, batch);
-    if (described.batch !== batch || described.from_root !== lf || described.to_root !== lt) return reject("CHAIN_MALFORMED", `batch ${batch}: block.json names batch ${JSON.stringify(described.batch)} from ${JSON.stringify(described.from_root)} to ${JSON.stringify(described.to_root)}, not the link's`, batch);
+    if (described?.profile !== "v3")
+      return reject(
+        "BLOCK_JSON",
+        `batch ${batch}: a chain's blocks are profile v3 blocks (checked from their roots and block.json alone)`,
+        batch,
+      );
+    if (described.batch !== batch || described.from_root !== lf || described.to_root !== lt)
+      return reject(
+        "CHAIN_MALFORMED",
+        `batch ${batch}: block.json names batch ${JSON.stringify(described.batch)} from ${JSON.stringify(described.from_root)} to ${JSON.stringify(described.to_root)}, not the link's`,
+        batch,
+      );
     const v = verifyRegistryBlock({ fromRoot: rootOf(lf)!, toRoot: rootOf(lt)! }, { blockJson, proof });
     if (!v.ok) return reject(v.code, `batch ${batch}: ${v.reason}`, batch);
     blocks++;
     root = lt;
   }
   const reached = from.size + chain.length;
-  if (reached !== to.size) return reject("CHAIN_END", `the chain ends at batch ${reached}, not at size ${to.size}`, reached + 1);
-  if (root !== formatRoot(toRoot)) return reject("CHAIN_END", `the chain ends at root ${root}, not at the root ${formatRoot(toRoot)} of size ${to.size}`, to.size);
+  if (reached !== to.size)
+    return reject("CHAIN_END", `the chain ends at batch ${reached}, not at size ${to.size}`, reached + 1);
+  if (root !== formatRoot(toRoot))
+    return reject(
+      "CHAIN_END",
+      `the chain ends at root ${root}, not at the root ${formatRoot(toRoot)} of size ${to.size}`,
+      to.size,
+    );
   return { ok: true, blocks, unchanged };
 }

@@ -38,7 +38,15 @@ interface SlotState {
   inFlight: number;
 }
 
-type HashReply = { id: number; error?: string; digests?: Uint32Array; packed?: PackedRecords; ms?: number; ids?: Uint8Array; subtree?: SubtreeResult };
+type HashReply = {
+  id: number;
+  error?: string;
+  digests?: Uint32Array;
+  packed?: PackedRecords;
+  ms?: number;
+  ids?: Uint8Array;
+  subtree?: SubtreeResult;
+};
 
 /**
  * Leaf hashing for imports and checks (see the module comment).
@@ -65,7 +73,10 @@ export class HashPool {
     this.threads = threads;
     this.inlinePermutation = permutation;
     if (threads === 0) {
-      this.inline = new LeafHasher(leafMaxFields, permutation === "typescript" ? typescriptPermutation() : defaultPermutation());
+      this.inline = new LeafHasher(
+        leafMaxFields,
+        permutation === "typescript" ? typescriptPermutation() : defaultPermutation(),
+      );
       return;
     }
     const url = new URL("./hash-worker.js", import.meta.url);
@@ -115,7 +126,9 @@ export class HashPool {
   subtree(job: SubtreeJob): Promise<SubtreeResult> {
     if (this.inline !== undefined) {
       try {
-        this.inlineCompressor ??= new Compressor(this.inlinePermutation === "typescript" ? typescriptPermutation() : defaultPermutation());
+        this.inlineCompressor ??= new Compressor(
+          this.inlinePermutation === "typescript" ? typescriptPermutation() : defaultPermutation(),
+        );
         return Promise.resolve(subtreeCompact(job, this.inlineCompressor));
       } catch (e) {
         return Promise.reject(e);

@@ -35,7 +35,11 @@ parentPort!.on("message", (job: Job) => {
     const digests = hasher.hash(job.packed!);
     const ms = performance.now() - started;
     const ids = hasher.identities;
-    parentPort!.postMessage({ id: job.id, digests, packed: job.packed, ms, ids }, [digests.buffer as ArrayBuffer, ids.buffer as ArrayBuffer, ...packedBuffers(job.packed!)]);
+    parentPort!.postMessage({ id: job.id, digests, packed: job.packed, ms, ids }, [
+      digests.buffer as ArrayBuffer,
+      ids.buffer as ArrayBuffer,
+      ...packedBuffers(job.packed!),
+    ]);
   } catch (e) {
     parentPort!.postMessage({ id: job.id, error: (e as Error).message });
   }

@@ -57,7 +57,8 @@ export class Compressor {
 
   /** Space for n pairs (pair i: left at [16i, 16i + 8), right at [16i + 8, 16i + 16)). */
   buffer(n: number): Uint32Array {
-    if (this.pairs.length < WIDTH * n) this.pairs = new Uint32Array(WIDTH * Math.max(n, 2 * (this.pairs.length / WIDTH)));
+    if (this.pairs.length < WIDTH * n)
+      this.pairs = new Uint32Array(WIDTH * Math.max(n, 2 * (this.pairs.length / WIDTH)));
     return this.pairs;
   }
 
@@ -81,14 +82,27 @@ export class Compressor {
 }
 
 /** Hashes `digest`, the node of `key` at height `from`, up to height `to` with default siblings. */
-export function chainUp(c: Compressor, defaults: readonly Digest[], digest: Digest, key: number, from: number, to: number): Digest {
+export function chainUp(
+  c: Compressor,
+  defaults: readonly Digest[],
+  digest: Digest,
+  key: number,
+  from: number,
+  to: number,
+): Digest {
   let acc = digest;
   for (let l = from; l < to; l++) acc = bitAt(key, l) === 0 ? c.one(acc, defaults[l]!) : c.one(defaults[l]!, acc);
   return acc;
 }
 
 /** Digest of node (h, p), recomputed from the stored rows. */
-export function nodeDigest(src: CompactSource, c: Compressor, defaults: readonly Digest[], h: number, p: number): Digest {
+export function nodeDigest(
+  src: CompactSource,
+  c: Compressor,
+  defaults: readonly Digest[],
+  h: number,
+  p: number,
+): Digest {
   const lo = p * POW2[h]!;
   const hi = lo + POW2[h]!;
   const first = src.firstKeyIn(lo, hi);
@@ -106,7 +120,13 @@ export interface CompactPath {
 }
 
 /** Siblings of `key` recomputed from the stored rows. */
-export function pathOf(src: CompactSource, c: Compressor, defaults: readonly Digest[], depth: number, key: number): CompactPath {
+export function pathOf(
+  src: CompactSource,
+  c: Compressor,
+  defaults: readonly Digest[],
+  depth: number,
+  key: number,
+): CompactPath {
   const siblings: Digest[] = [];
   const occupied: boolean[] = [];
   for (let h = 0; h < depth; h++) {
@@ -194,7 +214,16 @@ export function lowerBound(E: Float64Array, n: number, x: number): number {
  * @param src reads leaf digests and branches of untouched subtrees.
  * @returns the new root and every branch on the changed paths (to be written).
  */
-export function updateCompact(depth: number, defaults: readonly Digest[], c: Compressor, existing: Float64Array, n: number, keys: Float64Array, digests: Uint32Array, src: Pick<CompactSource, "leafDigest" | "branch">): { root: Digest; branches: BranchWrites } {
+export function updateCompact(
+  depth: number,
+  defaults: readonly Digest[],
+  c: Compressor,
+  existing: Float64Array,
+  n: number,
+  keys: Float64Array,
+  digests: Uint32Array,
+  src: Pick<CompactSource, "leafDigest" | "branch">,
+): { root: Digest; branches: BranchWrites } {
   let m = keys.length;
   let P = Float64Array.from(keys);
   let V = digests.slice(0, RATE * m);
@@ -331,14 +360,28 @@ export function updateCompact(depth: number, defaults: readonly Digest[], c: Com
     LO = NLO.subarray(0, k);
     HI = NHI.subarray(0, k);
   }
-  return { root: V.slice(0, RATE), branches: { count: bn, heights: bh.subarray(0, bn), prefixes: bp.subarray(0, bn), digests: bd.subarray(0, RATE * bn) } };
+  return {
+    root: V.slice(0, RATE),
+    branches: {
+      count: bn,
+      heights: bh.subarray(0, bn),
+      prefixes: bp.subarray(0, bn),
+      digests: bd.subarray(0, RATE * bn),
+    },
+  };
 }
 
 /**
  * Plain reference (tests, `ssgkr registry check` cross-checks): the root and the branches of the
  * compact tree of sorted keys with these leaf digests, computed recursively with `compress`.
  */
-export function referenceCompact(depth: number, defaults: readonly Digest[], compress: (l: Digest, r: Digest) => Digest, keys: readonly number[], digests: readonly Digest[]): { root: Digest; branches: Map<string, Digest> } {
+export function referenceCompact(
+  depth: number,
+  defaults: readonly Digest[],
+  compress: (l: Digest, r: Digest) => Digest,
+  keys: readonly number[],
+  digests: readonly Digest[],
+): { root: Digest; branches: Map<string, Digest> } {
   const branches = new Map<string, Digest>();
   const node = (h: number, lo: number, hi: number): Digest => {
     if (lo === hi) return defaults[h]!;
@@ -403,7 +446,13 @@ export function subtreeCompact(job: SubtreeJob, c: Compressor): SubtreeResult {
     const h = u.branches.heights[i]!;
     prefixes[i] = job.base * POW2[job.height - h]! + u.branches.prefixes[i]!;
   }
-  return { root: u.root, heights: u.branches.heights.slice(), prefixes, digests: u.branches.digests.slice(), ms: performance.now() - started };
+  return {
+    root: u.root,
+    heights: u.branches.heights.slice(),
+    prefixes,
+    digests: u.branches.digests.slice(),
+    ms: performance.now() - started,
+  };
 }
 
 /** The buffers of a partition result, for postMessage transfer lists. */

@@ -22,7 +22,14 @@ export interface PackedRecords {
 
 /** The buffers of a packed batch, for postMessage transfer lists. */
 export function packedBuffers(p: PackedRecords): ArrayBuffer[] {
-  return [p.names.buffer, p.nameOffsets.buffer, p.forms.buffer, p.values.buffer, p.valueOffsets.buffer, p.lines.buffer] as ArrayBuffer[];
+  return [
+    p.names.buffer,
+    p.nameOffsets.buffer,
+    p.forms.buffer,
+    p.values.buffer,
+    p.valueOffsets.buffer,
+    p.lines.buffer,
+  ] as ArrayBuffer[];
 }
 
 /** Growable builder of a PackedRecords batch. */
@@ -41,7 +48,16 @@ export class PackedBuilder {
   }
 
   /** Appends a record; name and value bytes are copied from the given ranges. */
-  add(line: number, name: Uint8Array, nameStart: number, nameEnd: number, form: ValueForm, value: Uint8Array, valueStart: number, valueEnd: number): void {
+  add(
+    line: number,
+    name: Uint8Array,
+    nameStart: number,
+    nameEnd: number,
+    form: ValueForm,
+    value: Uint8Array,
+    valueStart: number,
+    valueEnd: number,
+  ): void {
     this.names = ensure(this.names, this.nameLen + (nameEnd - nameStart));
     this.names.set(name.subarray(nameStart, nameEnd), this.nameLen);
     this.nameLen += nameEnd - nameStart;

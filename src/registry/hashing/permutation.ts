@@ -71,7 +71,11 @@ export function agreesWithReference(perm: BatchPermutation): boolean {
  */
 export function wasmPermutation(): BatchPermutation {
   const perm = new WasmPermutation();
-  if (!agreesWithReference(perm)) throw new RegistryError("KERNEL_MISMATCH", "the WASM Poseidon2 kernel disagrees with the TypeScript permutation; rebuild it with `npm run build:kernels`");
+  if (!agreesWithReference(perm))
+    throw new RegistryError(
+      "KERNEL_MISMATCH",
+      "the WASM Poseidon2 kernel disagrees with the TypeScript permutation; rebuild it with `npm run build:kernels`",
+    );
   return perm;
 }
 

@@ -57,7 +57,8 @@ export function npmReposFullPath(): string | undefined {
   const installed = join(packageRoot(), "node_modules", NPM_REPOS_PACKAGE);
   try {
     const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version?: string };
-    if (pkg.version === NPM_REPOS_VERSION && existsSync(join(installed, "data", "packages.json"))) return join(installed, "data", "packages.json");
+    if (pkg.version === NPM_REPOS_VERSION && existsSync(join(installed, "data", "packages.json")))
+      return join(installed, "data", "packages.json");
   } catch {
     // not installed
   }
@@ -75,13 +76,24 @@ export function npmReposSource(limit: number | "all"): RecordSource {
   }
   if (limit !== "all" && limit <= NPM_REPOS_SUBSET_RECORDS) {
     const path = npmReposSubsetPath();
-    return new NdjsonSource(readInput(path), `${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION}, first ${NPM_REPOS_SUBSET_RECORDS} records (${path})`, limit);
+    return new NdjsonSource(
+      readInput(path),
+      `${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION}, first ${NPM_REPOS_SUBSET_RECORDS} records (${path})`,
+      limit,
+    );
   }
   const full = npmReposFullPath();
   if (full === undefined) {
-    throw new RegistryError("SOURCE_MISSING", `the full ${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION} dataset is not installed (only its first ${NPM_REPOS_SUBSET_RECORDS} records ship with ssgkr); fetch it with \`node scripts/npm-repos-fetch.mjs\` (47 MB from the npm registry) or set SSGKR_NPM_REPOS_JSON to its data/packages.json`);
+    throw new RegistryError(
+      "SOURCE_MISSING",
+      `the full ${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION} dataset is not installed (only its first ${NPM_REPOS_SUBSET_RECORDS} records ship with ssgkr); fetch it with \`node scripts/npm-repos-fetch.mjs\` (47 MB from the npm registry) or set SSGKR_NPM_REPOS_JSON to its data/packages.json`,
+    );
   }
-  return new JsonObjectSource(readInput(full), `${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION} (${full})`, limit === "all" ? Infinity : limit);
+  return new JsonObjectSource(
+    readInput(full),
+    `${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION} (${full})`,
+    limit === "all" ? Infinity : limit,
+  );
 }
 
 /**
@@ -95,5 +107,9 @@ export function fileSource(path: string, limit = Infinity): RecordSource {
   if (ext === "ndjson" || ext === "jsonl") return new NdjsonSource(readInput(path), `file ${path} (NDJSON)`, limit);
   if (ext === "json") return new JsonObjectSource(readInput(path), `file ${path} (JSON object)`, limit);
   if (ext === "csv") return new CsvSource(readInput(path), `file ${path} (CSV)`, limit);
-  throw new RegistryError("BAD_SOURCE", `cannot tell the format of ${path}: use .ndjson/.jsonl, .csv or .json (optionally .gz)`, { path });
+  throw new RegistryError(
+    "BAD_SOURCE",
+    `cannot tell the format of ${path}: use .ndjson/.jsonl, .csv or .json (optionally .gz)`,
+    { path },
+  );
 }

@@ -74,12 +74,17 @@ export interface ImportCommonOptions {
  * Checked options with their defaults.
  * @throws RegistryError `BAD_CONFIG`.
  */
-export function importSettings(options: ImportCommonOptions, defaultBatch: number): { onError: "skip" | "fail"; batchSize: number; threads: number; report: (issue: ImportIssue) => void } {
+export function importSettings(
+  options: ImportCommonOptions,
+  defaultBatch: number,
+): { onError: "skip" | "fail"; batchSize: number; threads: number; report: (issue: ImportIssue) => void } {
   const onError = options.onError ?? "fail";
   const batchSize = options.batchSize ?? defaultBatch;
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RegistryError("BAD_CONFIG", `batch size must be a positive integer, got ${batchSize}`);
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1)
+    throw new RegistryError("BAD_CONFIG", `batch size must be a positive integer, got ${batchSize}`);
   const threads = options.threads ?? Math.min(2, availableParallelism());
-  if (!Number.isInteger(threads) || threads < 0 || threads > 64) throw new RegistryError("BAD_CONFIG", `threads must be an integer in [0, 64], got ${threads}`);
+  if (!Number.isInteger(threads) || threads < 0 || threads > 64)
+    throw new RegistryError("BAD_CONFIG", `threads must be an integer in [0, 64], got ${threads}`);
   return { onError, batchSize, threads, report: options.onMalformed ?? (() => {}) };
 }
 
@@ -88,7 +93,16 @@ export function importSettings(options: ImportCommonOptions, defaultBatch: numbe
  * 65,535, field lists within the leaf bound).
  * @throws RegistryError `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function checkEntry(name: Uint8Array, ns: number, ne: number, form: ValueForm, value: Uint8Array, vs: number, ve: number, leafMaxFields: number): void {
+export function checkEntry(
+  name: Uint8Array,
+  ns: number,
+  ne: number,
+  form: ValueForm,
+  value: Uint8Array,
+  vs: number,
+  ve: number,
+  leafMaxFields: number,
+): void {
   checkNameBytes(name, ns, ne);
   if (!isAscii(name, ns, ne)) requireNfcName(utf8.decode(name.subarray(ns, ne)));
   if (form === ValueForm.Text) checkTextBytes(value, vs, ve);
@@ -120,7 +134,14 @@ export interface LoopTimes {
  * batch but the last is full), keeps up to threads + 1 of them at the workers, and yields their
  * hash results in input order.
  */
-export async function* hashedBatches(source: RecordSource, sink: RecordSink & { readonly builder: PackedBuilder }, pool: HashPool, batchSize: number, threads: number, times: LoopTimes): AsyncGenerator<HashResult> {
+export async function* hashedBatches(
+  source: RecordSource,
+  sink: RecordSink & { readonly builder: PackedBuilder },
+  pool: HashPool,
+  batchSize: number,
+  threads: number,
+  times: LoopTimes,
+): AsyncGenerator<HashResult> {
   const queue: Promise<HashResult>[] = [];
   let exhausted = false;
   try {
@@ -208,16 +229,28 @@ export interface CommitLoop {
  * returns; progress after each batch and at the end.
  * @throws whatever `commit` or the source throws; batches committed before stay committed.
  */
-export async function commitHashedBatches(loop: CommitLoop, commit: (hashed: HashResult, expectBatch: number) => CommittedBatch): Promise<BatchImportReport & { readonly firstSlot?: number }> {
+export async function commitHashedBatches(
+  loop: CommitLoop,
+  commit: (hashed: HashResult, expectBatch: number) => CommittedBatch,
+): Promise<BatchImportReport & { readonly firstSlot?: number }> {
   const { source, pool, threads } = loop;
   const times: LoopTimes = { parseMs: 0, hashMs: 0, waitMs: 0 };
-  let treeMs = 0, writeMs = 0;
+  let treeMs = 0,
+    writeMs = 0;
   let expectBatch = loop.start.batch;
   let imported = 0;
   let batches = 0;
   let firstBatch = 0;
   let root = loop.start.root;
-  const progress = () => loop.onProgress?.({ entries: source.entries, imported, malformed: loop.counts().malformed, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
+  const progress = () =>
+    loop.onProgress?.({
+      entries: source.entries,
+      imported,
+      malformed: loop.counts().malformed,
+      bytesRead: source.bytesRead,
+      totalBytes: source.totalBytes,
+      batches,
+    });
   try {
     for await (const hashed of hashedBatches(source, loop.sink, pool, loop.batchSize, threads, times)) {
       const c0 = performance.now();

@@ -27,7 +27,13 @@ import type { HashPool } from "../hashing/hash-pool.js";
 import { hashedBatches, type ImportIssue, type LoopTimes } from "./import-pipeline.js";
 import type { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
-import { NO_STORED_ROWS, packDefaults, subtreeCompact, updateCompact, type SubtreeResult } from "../hashing/name-tree.js";
+import {
+  NO_STORED_ROWS,
+  packDefaults,
+  subtreeCompact,
+  updateCompact,
+  type SubtreeResult,
+} from "../hashing/name-tree.js";
 import type { PackedRecords, PackedBuilder } from "../hashing/packed.js";
 import { RecordState, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
 import type { RecordSink, RecordSource } from "./sources/source.js";
@@ -43,7 +49,14 @@ export interface BulkResult {
   readonly entry: NameHistoryEntry | undefined;
   readonly imported: number;
   readonly conflicts: number;
-  readonly timings: { parseMs: number; hashMs: number; waitMs: number; sortMs: number; treeMs: number; writeMs: number };
+  readonly timings: {
+    parseMs: number;
+    hashMs: number;
+    waitMs: number;
+    sortMs: number;
+    treeMs: number;
+    writeMs: number;
+  };
 }
 
 /** The inputs `bulkBuild` shares with the batched importer. */
@@ -125,7 +138,8 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
   }
   let total = 0;
   for (const p of batches) total += p.count;
-  if (total === 0) return { entry: undefined, imported: 0, conflicts: 0, timings: { ...times, sortMs: 0, treeMs: 0, writeMs: 0 } };
+  if (total === 0)
+    return { entry: undefined, imported: 0, conflicts: 0, timings: { ...times, sortMs: 0, treeMs: 0, writeMs: 0 } };
 
   // 2. sort; conflicts. Record g is record g % batchSize of batch ⌊g / batchSize⌋ (every batch but the last is full).
   const s0 = performance.now();
@@ -156,9 +170,19 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
         const a = nameOf(prev);
         const b = nameOf(g);
         const same = a.length === b.length && a.every((x, k) => x === b[k]);
-        issues.push(same
-          ? { line: lineOf(g), code: "NAME_EXISTS", message: `duplicate name ${shown(g)} (first at line ${lineOf(prev)})` }
-          : { line: lineOf(g), code: "KEY_COLLISION", message: `name ${shown(g)} has the same key ${keys[g]} as ${shown(prev)} (line ${lineOf(prev)}) at depth ${depth}` });
+        issues.push(
+          same
+            ? {
+                line: lineOf(g),
+                code: "NAME_EXISTS",
+                message: `duplicate name ${shown(g)} (first at line ${lineOf(prev)})`,
+              }
+            : {
+                line: lineOf(g),
+                code: "KEY_COLLISION",
+                message: `name ${shown(g)} has the same key ${keys[g]} as ${shown(prev)} (line ${lineOf(prev)}) at depth ${depth}`,
+              },
+        );
         continue;
       }
     }
@@ -177,14 +201,19 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
   const H = depth - T;
   const span = 2 ** H;
   const defaultsH = packDefaults(store.defaults, H);
-  const digestOf = (g: number): Uint32Array => digestsOf[Math.floor(g / batchSize)]!.subarray(8 * (g % batchSize), 8 * (g % batchSize) + 8);
+  const digestOf = (g: number): Uint32Array =>
+    digestsOf[Math.floor(g / batchSize)]!.subarray(8 * (g % batchSize), 8 * (g % batchSize) + 8);
   let writeMs = 0;
   let treeMs = 0;
   const entry = await store.commitAsync({
     kind: "import",
     expectBatch: store.head().batch,
     write: async (w, head) => {
-      if (head.records !== 0) throw new RegistryError("CONCURRENT_UPDATE", "the registry received records while the import was prepared; nothing was written");
+      if (head.records !== 0)
+        throw new RegistryError(
+          "CONCURRENT_UPDATE",
+          "the registry received records while the import was prepared; nothing was written",
+        );
       let row = new Uint8Array(1024);
       const writeLeaves = (from: number, to: number) => {
         const c0 = performance.now();
@@ -193,9 +222,24 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
           const p = batches[Math.floor(g / batchSize)]!;
           const i = g % batchSize;
           const form = p.forms[i] as ValueForm;
-          const need = recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, form, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
+          const need = recordRowBytes(
+            p.nameOffsets[i + 1]! - p.nameOffsets[i]!,
+            form,
+            p.valueOffsets[i + 1]! - p.valueOffsets[i]!,
+          );
           if (need > row.length) row = new Uint8Array(2 * need);
-          const end = writeRecordRow(row, 0, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, form, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+          const end = writeRecordRow(
+            row,
+            0,
+            RecordState.Live,
+            p.names,
+            p.nameOffsets[i]!,
+            p.nameOffsets[i + 1]!,
+            form,
+            p.values,
+            p.valueOffsets[i]!,
+            p.valueOffsets[i + 1]!,
+          );
           w.putLeaf(keys[g]!, row.subarray(0, end), digestOf(g), true);
         }
         writeMs += performance.now() - c0;
@@ -255,7 +299,16 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
       const topKeys = Float64Array.from(partBase);
       const topDigests = new Uint32Array(8 * parts.length);
       parts.forEach((p, i) => topDigests.set(p!.root, 8 * i));
-      const top = updateCompact(T, store.defaults.slice(H), store.hasher(), new Float64Array(0), 0, topKeys, topDigests, NO_STORED_ROWS);
+      const top = updateCompact(
+        T,
+        store.defaults.slice(H),
+        store.hasher(),
+        new Float64Array(0),
+        0,
+        topKeys,
+        topDigests,
+        NO_STORED_ROWS,
+      );
       for (const p of parts) times.hashMs += p!.ms;
       treeMs = performance.now() - t0 - writeMs;
       const c0 = performance.now();
@@ -272,7 +325,12 @@ export async function bulkBuild(inp: BulkInputs): Promise<BulkResult> {
         }
       }
       for (let k = 0; k < top.branches.count; k++) {
-        w.putBranch(H + top.branches.heights[k]!, top.branches.prefixes[k]!, top.branches.digests.subarray(8 * k, 8 * k + 8), true);
+        w.putBranch(
+          H + top.branches.heights[k]!,
+          top.branches.prefixes[k]!,
+          top.branches.digests.subarray(8 * k, 8 * k + 8),
+          true,
+        );
       }
       writeMs += performance.now() - c0;
       // The batch's change log: the inserts of the rows it created, in key order (not a second copy of the records).

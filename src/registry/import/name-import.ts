@@ -18,7 +18,14 @@
  */
 import { RegistryError, type RegistryErrorCode } from "../errors.js";
 import { HashPool, type PermutationChoice } from "../hashing/hash-pool.js";
-import { checkEntry, commitHashedBatches, importSettings, type BatchImportReport, type ImportCommonOptions, type ImportIssue } from "./import-pipeline.js";
+import {
+  checkEntry,
+  commitHashedBatches,
+  importSettings,
+  type BatchImportReport,
+  type ImportCommonOptions,
+  type ImportIssue,
+} from "./import-pipeline.js";
 import { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
 import { keyOfDigest } from "../name-key.js";
@@ -66,14 +73,26 @@ const decoder = new TextDecoder();
 class NameSink implements RecordSink {
   builder = new PackedBuilder();
   malformedCount = 0;
-  constructor(private readonly leafMaxFields: number, private readonly report: (i: ImportIssue) => void) {}
+  constructor(
+    private readonly leafMaxFields: number,
+    private readonly report: (i: ImportIssue) => void,
+  ) {}
 
   malformed(line: number, message: string, code: RegistryErrorCode = "BAD_RECORD"): void {
     this.malformedCount++;
     this.report({ line, code, message });
   }
 
-  record(line: number, name: Uint8Array, ns: number, ne: number, form: ValueForm, value: Uint8Array, vs: number, ve: number): void {
+  record(
+    line: number,
+    name: Uint8Array,
+    ns: number,
+    ne: number,
+    form: ValueForm,
+    value: Uint8Array,
+    vs: number,
+    ve: number,
+  ): void {
     try {
       checkEntry(name, ns, ne, form, value, vs, ve, this.leafMaxFields);
     } catch (e) {
@@ -107,7 +126,9 @@ function batchKeys(keccak: KeccakBatch, p: PackedRecords, depth: number, identit
 /** Merges two ascending key arrays. */
 function mergeKeys(a: Float64Array, n: number, b: Float64Array): Float64Array {
   const out = new Float64Array(n + b.length);
-  let i = 0, j = 0, k = 0;
+  let i = 0,
+    j = 0,
+    k = 0;
   while (i < n && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
   while (i < n) out[k++] = a[i++]!;
   while (j < b.length) out[k++] = b[j++]!;
@@ -120,9 +141,16 @@ function mergeKeys(a: Float64Array, n: number, b: Float64Array): Float64Array {
  * `KEY_COLLISION` (fail mode, a conflict the check pass could not see), `BAD_SOURCE`,
  * `HASH_FAILED`, `CONCURRENT_UPDATE`. Batches committed before a failure stay.
  */
-export async function importNames(store: NameStore, makeSource: () => RecordSource, options: NameImportOptions = {}): Promise<NameImportReport> {
+export async function importNames(
+  store: NameStore,
+  makeSource: () => RecordSource,
+  options: NameImportOptions = {},
+): Promise<NameImportReport> {
   const started = performance.now();
-  const { onError, batchSize, threads, report } = importSettings(options, startsEmpty(store, options) ? BULK_HASH_BATCH : DEFAULT_BATCH);
+  const { onError, batchSize, threads, report } = importSettings(
+    options,
+    startsEmpty(store, options) ? BULK_HASH_BATCH : DEFAULT_BATCH,
+  );
   const { depth, leafMaxFields } = store.config;
   const keccak = new KeccakBatch();
   const startHead = store.head();
@@ -137,8 +165,25 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
     if (at >= n0 || E0[at] !== key) return false;
     const stored = store.leafRow(key)!.record;
     if (stored.state !== RecordState.Live) return false;
-    const want = new Uint8Array(recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!));
-    writeRecordRow(want, 0, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
+    const want = new Uint8Array(
+      recordRowBytes(
+        p.nameOffsets[i + 1]! - p.nameOffsets[i]!,
+        p.forms[i] as ValueForm,
+        p.valueOffsets[i + 1]! - p.valueOffsets[i]!,
+      ),
+    );
+    writeRecordRow(
+      want,
+      0,
+      RecordState.Live,
+      p.names,
+      p.nameOffsets[i]!,
+      p.nameOffsets[i + 1]!,
+      p.forms[i] as ValueForm,
+      p.values,
+      p.valueOffsets[i]!,
+      p.valueOffsets[i + 1]!,
+    );
     return Buffer.from(encodeRecord(stored)).equals(want);
   };
   let present = 0;
@@ -152,10 +197,25 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
     const source = makeSource();
     const sink = new NameSink(leafMaxFields, note);
     const pool = new HashPool(threads, leafMaxFields, options.permutation ?? "auto");
-    const progress = (imported: number, batches: number) => options.onProgress?.({ entries: source.entries, imported, malformed: sink.malformedCount, bytesRead: source.bytesRead, totalBytes: source.totalBytes, batches });
+    const progress = (imported: number, batches: number) =>
+      options.onProgress?.({
+        entries: source.entries,
+        imported,
+        malformed: sink.malformedCount,
+        bytesRead: source.bytesRead,
+        totalBytes: source.totalBytes,
+        batches,
+      });
     try {
       const r = await bulkBuild({
-        store, source, sink, pool, keccak, batchSize, threads, report: note,
+        store,
+        source,
+        sink,
+        pool,
+        keccak,
+        batchSize,
+        threads,
+        report: note,
         ...(options.partitionRecords !== undefined ? { partitionRecords: options.partitionRecords } : {}),
         keysOf: (p, ids) => batchKeys(keccak, p, depth, ids),
         onRead: () => progress(0, 0),
@@ -163,7 +223,11 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
           const bad = sink.malformedCount + conflicts;
           if (onError === "fail" && bad > 0) {
             const first = issues.reduce((a, b) => (b.line < a.line ? b : a));
-            throw new RegistryError("IMPORT_REJECTED", `${bad} malformed record${bad === 1 ? "" : "s"} in ${source.description} (first at line ${first.line}: ${first.code}: ${first.message}); nothing was imported (use --on-error skip to leave them out)`, { errors: [...issues].sort((a, b) => a.line - b.line), count: bad });
+            throw new RegistryError(
+              "IMPORT_REJECTED",
+              `${bad} malformed record${bad === 1 ? "" : "s"} in ${source.description} (first at line ${first.line}: ${first.code}: ${first.message}); nothing was imported (use --on-error skip to leave them out)`,
+              { errors: [...issues].sort((a, b) => a.line - b.line), count: bad },
+            );
           }
         },
       });
@@ -209,7 +273,19 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
         const first = seen.get(key);
         if (first !== undefined) {
           conflicts++;
-          note(first.name === name ? { line: p.lines[i]!, code: "NAME_EXISTS", message: `duplicate name ${nameText(p, i)} (first at line ${first.line})` } : { line: p.lines[i]!, code: "KEY_COLLISION", message: `name ${nameText(p, i)} has the same key ${key} as ${JSON.stringify(first.name)} (line ${first.line}) at depth ${depth}` });
+          note(
+            first.name === name
+              ? {
+                  line: p.lines[i]!,
+                  code: "NAME_EXISTS",
+                  message: `duplicate name ${nameText(p, i)} (first at line ${first.line})`,
+                }
+              : {
+                  line: p.lines[i]!,
+                  code: "KEY_COLLISION",
+                  message: `name ${nameText(p, i)} has the same key ${key} as ${JSON.stringify(first.name)} (line ${first.line}) at depth ${depth}`,
+                },
+          );
           continue;
         }
         if (isPresent(key, p, i)) {
@@ -220,7 +296,15 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
         if (at < n && E[at] === key) {
           conflicts++;
           const other = existingName(key);
-          note(other === name ? { line: p.lines[i]!, code: "NAME_EXISTS", message: `name ${nameText(p, i)} is already in the registry` } : { line: p.lines[i]!, code: "KEY_COLLISION", message: `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already in the registry at depth ${depth}` });
+          note(
+            other === name
+              ? { line: p.lines[i]!, code: "NAME_EXISTS", message: `name ${nameText(p, i)} is already in the registry` }
+              : {
+                  line: p.lines[i]!,
+                  code: "KEY_COLLISION",
+                  message: `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already in the registry at depth ${depth}`,
+                },
+          );
           continue;
         }
         seen.set(key, { line: p.lines[i]!, name });
@@ -229,7 +313,11 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
     }
     const bad = sink.malformedCount + conflicts;
     if (bad > 0) {
-      throw new RegistryError("IMPORT_REJECTED", `${bad} malformed record${bad === 1 ? "" : "s"} in ${source.description} (first at line ${issues[0]!.line}: ${issues[0]!.code}: ${issues[0]!.message}); nothing was imported (use --on-error skip to leave them out)`, { errors: issues, count: bad });
+      throw new RegistryError(
+        "IMPORT_REJECTED",
+        `${bad} malformed record${bad === 1 ? "" : "s"} in ${source.description} (first at line ${issues[0]!.line}: ${issues[0]!.code}: ${issues[0]!.message}); nothing was imported (use --on-error skip to leave them out)`,
+        { errors: issues, count: bad },
+      );
     }
     checkMs = performance.now() - t0;
   }
@@ -239,87 +327,130 @@ export async function importNames(store: NameStore, makeSource: () => RecordSour
   const pool = new HashPool(threads, leafMaxFields, options.permutation ?? "auto");
   let conflicts = 0;
   const c = store.hasher();
-  return await commitHashedBatches({
-    source, sink, pool, batchSize, threads, start: startHead, started, checkMs,
-    counts: () => ({ malformed: sink.malformedCount + conflicts, present }),
-    onProgress: options.onProgress,
-  }, ({ digests, packed: p, ids }, expectBatch) => {
-    // keys, sorted; conflicts inside the batch and with the stored keys
-    const keys = batchKeys(keccak, p, depth, ids);
-    const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
-    const kept: number[] = [];
-    const conflict = (i: number, code: RegistryErrorCode, message: string) => {
-      if (onError === "fail") throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, { line: p.lines[i] });
-      conflicts++;
-      report({ line: p.lines[i]!, code, message });
-    };
-    for (let r = 0; r < order.length; r++) {
-      const i = order[r]!;
-      const key = keys[i]!;
-      const prev = kept.length > 0 ? kept[kept.length - 1]! : -1;
-      if (prev >= 0 && keys[prev] === key) {
-        if (sameName(p, prev, i)) conflict(i, "NAME_EXISTS", `duplicate name ${nameText(p, i)} (first at line ${p.lines[prev]})`);
-        else conflict(i, "KEY_COLLISION", `name ${nameText(p, i)} has the same key ${key} as ${nameText(p, prev)} (line ${p.lines[prev]}) at depth ${depth}`);
-        continue;
-      }
-      if (isPresent(key, p, i)) {
-        present++;
-        continue;
-      }
-      const at = lowerBound(E, n, key);
-      if (at < n && E[at] === key) {
-        const other = existingName(key);
-        const mine = decoder.decode(p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!));
-        if (other === mine) conflict(i, "NAME_EXISTS", `name ${nameText(p, i)} is already registered`);
-        else conflict(i, "KEY_COLLISION", `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already registered at depth ${depth}`);
-        continue;
-      }
-      kept.push(i);
-    }
-    const m = kept.length;
-    const sortedKeys = new Float64Array(m);
-    const sortedDigests = new Uint32Array(8 * m);
-    for (let r = 0; r < m; r++) {
-      const i = kept[r]!;
-      sortedKeys[r] = keys[i]!;
-      sortedDigests.set(digests.subarray(8 * i, 8 * i + 8), 8 * r);
-    }
-    let tree = 0;
-    const entry = store.commit({
-      kind: "import",
-      expectBatch,
-      write: (w, head) => {
-        if (m === 0) {
-          w.logChanges([]);
-          return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+  return await commitHashedBatches(
+    {
+      source,
+      sink,
+      pool,
+      batchSize,
+      threads,
+      start: startHead,
+      started,
+      checkMs,
+      counts: () => ({ malformed: sink.malformedCount + conflicts, present }),
+      onProgress: options.onProgress,
+    },
+    ({ digests, packed: p, ids }, expectBatch) => {
+      // keys, sorted; conflicts inside the batch and with the stored keys
+      const keys = batchKeys(keccak, p, depth, ids);
+      const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
+      const kept: number[] = [];
+      const conflict = (i: number, code: RegistryErrorCode, message: string) => {
+        if (onError === "fail")
+          throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, {
+            line: p.lines[i],
+          });
+        conflicts++;
+        report({ line: p.lines[i]!, code, message });
+      };
+      for (let r = 0; r < order.length; r++) {
+        const i = order[r]!;
+        const key = keys[i]!;
+        const prev = kept.length > 0 ? kept[kept.length - 1]! : -1;
+        if (prev >= 0 && keys[prev] === key) {
+          if (sameName(p, prev, i))
+            conflict(i, "NAME_EXISTS", `duplicate name ${nameText(p, i)} (first at line ${p.lines[prev]})`);
+          else
+            conflict(
+              i,
+              "KEY_COLLISION",
+              `name ${nameText(p, i)} has the same key ${key} as ${nameText(p, prev)} (line ${p.lines[prev]}) at depth ${depth}`,
+            );
+          continue;
         }
-        let total = 0;
-        for (const i of kept) total += recordRowBytes(p.nameOffsets[i + 1]! - p.nameOffsets[i]!, p.forms[i] as ValueForm, p.valueOffsets[i + 1]! - p.valueOffsets[i]!);
-        const rows = new Uint8Array(total);
-        let at = 0;
-        const offsets = new Uint32Array(m + 1);
-        for (let r = 0; r < m; r++) {
-          const i = kept[r]!;
-          const start = at;
-          offsets[r] = at;
-          at = writeRecordRow(rows, at, RecordState.Live, p.names, p.nameOffsets[i]!, p.nameOffsets[i + 1]!, p.forms[i] as ValueForm, p.values, p.valueOffsets[i]!, p.valueOffsets[i + 1]!);
-          w.putLeaf(sortedKeys[r]!, rows.subarray(start, at), sortedDigests.subarray(8 * r, 8 * r + 8));
-          offsets[r + 1] = at;
+        if (isPresent(key, p, i)) {
+          present++;
+          continue;
         }
-        // The batch's change log: every record as an insert, in key order.
-        w.logChanges(kept.map((_, r) => {
-          const rec = decodeRecord(rows.subarray(offsets[r]!, offsets[r + 1]!));
-          return { op: "insert" as const, name: rec.name, value: rec.value };
-        }));
-        const t0 = performance.now();
-        const u = updateCompact(depth, store.defaults, c, E, n, sortedKeys, sortedDigests, w.source);
-        tree = performance.now() - t0;
-        for (let b = 0; b < u.branches.count; b++) w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
-        return { root: u.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
-      },
-    });
-    E = mergeKeys(E, n, sortedKeys);
-    n = E.length;
-    return { batch: entry.batch, root: entry.root, records: m, treeMs: tree };
-  });
+        const at = lowerBound(E, n, key);
+        if (at < n && E[at] === key) {
+          const other = existingName(key);
+          const mine = decoder.decode(p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!));
+          if (other === mine) conflict(i, "NAME_EXISTS", `name ${nameText(p, i)} is already registered`);
+          else
+            conflict(
+              i,
+              "KEY_COLLISION",
+              `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already registered at depth ${depth}`,
+            );
+          continue;
+        }
+        kept.push(i);
+      }
+      const m = kept.length;
+      const sortedKeys = new Float64Array(m);
+      const sortedDigests = new Uint32Array(8 * m);
+      for (let r = 0; r < m; r++) {
+        const i = kept[r]!;
+        sortedKeys[r] = keys[i]!;
+        sortedDigests.set(digests.subarray(8 * i, 8 * i + 8), 8 * r);
+      }
+      let tree = 0;
+      const entry = store.commit({
+        kind: "import",
+        expectBatch,
+        write: (w, head) => {
+          if (m === 0) {
+            w.logChanges([]);
+            return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+          }
+          let total = 0;
+          for (const i of kept)
+            total += recordRowBytes(
+              p.nameOffsets[i + 1]! - p.nameOffsets[i]!,
+              p.forms[i] as ValueForm,
+              p.valueOffsets[i + 1]! - p.valueOffsets[i]!,
+            );
+          const rows = new Uint8Array(total);
+          let at = 0;
+          const offsets = new Uint32Array(m + 1);
+          for (let r = 0; r < m; r++) {
+            const i = kept[r]!;
+            const start = at;
+            offsets[r] = at;
+            at = writeRecordRow(
+              rows,
+              at,
+              RecordState.Live,
+              p.names,
+              p.nameOffsets[i]!,
+              p.nameOffsets[i + 1]!,
+              p.forms[i] as ValueForm,
+              p.values,
+              p.valueOffsets[i]!,
+              p.valueOffsets[i + 1]!,
+            );
+            w.putLeaf(sortedKeys[r]!, rows.subarray(start, at), sortedDigests.subarray(8 * r, 8 * r + 8));
+            offsets[r + 1] = at;
+          }
+          // The batch's change log: every record as an insert, in key order.
+          w.logChanges(
+            kept.map((_, r) => {
+              const rec = decodeRecord(rows.subarray(offsets[r]!, offsets[r + 1]!));
+              return { op: "insert" as const, name: rec.name, value: rec.value };
+            }),
+          );
+          const t0 = performance.now();
+          const u = updateCompact(depth, store.defaults, c, E, n, sortedKeys, sortedDigests, w.source);
+          tree = performance.now() - t0;
+          for (let b = 0; b < u.branches.count; b++)
+            w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
+          return { root: u.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
+        },
+      });
+      E = mergeKeys(E, n, sortedKeys);
+      n = E.length;
+      return { batch: entry.batch, root: entry.root, records: m, treeMs: tree };
+    },
+  );
 }

@@ -8,7 +8,17 @@
  * Usable by any store: `createDirectoryAtomically(dir, build)` with a `build` that writes the
  * complete initial state into the directory it is given and closes its files.
  */
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { RegistryError } from "../errors.js";
 
@@ -95,7 +105,9 @@ export function createDirectoryAtomically(dir: string, build: (tmp: string) => v
     mkdirSync(parent, { recursive: true });
     tmp = mkdtempSync(join(parent, `${prefixOf(dir)}${process.pid}-`));
   } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `cannot create the registry database at ${dir}: ${(e as Error).message}`, { dir });
+    throw new RegistryError("DB_CORRUPT", `cannot create the registry database at ${dir}: ${(e as Error).message}`, {
+      dir,
+    });
   }
   try {
     build(tmp);
@@ -105,7 +117,11 @@ export function createDirectoryAtomically(dir: string, build: (tmp: string) => v
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if ((code === "ENOTEMPTY" || code === "EEXIST") && isDirectory(dir)) return false;
-      throw new RegistryError("DB_CORRUPT", `cannot move the new registry database into place at ${dir}: ${(e as Error).message}`, { dir });
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `cannot move the new registry database into place at ${dir}: ${(e as Error).message}`,
+        { dir },
+      );
     }
     fsyncDir(parent);
     return true;

@@ -60,10 +60,15 @@ export function encodeBlockRow(blockJson: string, proof: Uint8Array): Uint8Array
 
 /** The block.json text and block.bin bytes of a `block:` row. @throws RegistryError `DB_CORRUPT`. */
 export function decodeBlockRow(row: Uint8Array, what: string): { blockJson: string; proof: Uint8Array } {
-  if (row.length < 4) throw new RegistryError("DB_CORRUPT", `${what}: ${row.length} bytes, shorter than its length field`);
+  if (row.length < 4)
+    throw new RegistryError("DB_CORRUPT", `${what}: ${row.length} bytes, shorter than its length field`);
   const n = new DataView(row.buffer, row.byteOffset, row.byteLength).getUint32(0, true);
-  if (4 + n > row.length) throw new RegistryError("DB_CORRUPT", `${what}: block.json of ${n} bytes does not fit in ${row.length - 4}`);
-  return { blockJson: Buffer.from(row.buffer, row.byteOffset + 4, n).toString("utf8"), proof: new Uint8Array(row.subarray(4 + n)) };
+  if (4 + n > row.length)
+    throw new RegistryError("DB_CORRUPT", `${what}: block.json of ${n} bytes does not fit in ${row.length - 4}`);
+  return {
+    blockJson: Buffer.from(row.buffer, row.byteOffset + 4, n).toString("utf8"),
+    proof: new Uint8Array(row.subarray(4 + n)),
+  };
 }
 
 /** The value of a `block-summary:` row. */
@@ -81,7 +86,17 @@ export function decodeBlockSummary(row: Uint8Array, what: string): StoredBlockSu
   }
   const count = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
   const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
-  if (s === null || typeof s !== "object" || !count(s.batch) || s.profile !== "v3" || !count(s.operations) || !hex(s.from_root) || !hex(s.to_root) || !count(s.proof_bytes) || !count(s.json_bytes)) {
+  if (
+    s === null ||
+    typeof s !== "object" ||
+    !count(s.batch) ||
+    s.profile !== "v3" ||
+    !count(s.operations) ||
+    !hex(s.from_root) ||
+    !hex(s.to_root) ||
+    !count(s.proof_bytes) ||
+    !count(s.json_bytes)
+  ) {
     throw new RegistryError("DB_CORRUPT", `${what}: not a block summary`);
   }
   return s as StoredBlockSummary;

@@ -65,13 +65,18 @@ function changeJson(c: LoggedChange): Record<string, unknown> {
 
 /** The header row of a batch whose updates are the inserts of the `n` leaf rows it created. */
 export function encodeCreatedChanges(batch: number, n: number): { key: Buffer; value: Buffer } {
-  return { key: changeHeaderKey(batch), value: Buffer.from(JSON.stringify({ updates: n, parts: Math.ceil(n / CHANGE_PART_UPDATES), created: true })) };
+  return {
+    key: changeHeaderKey(batch),
+    value: Buffer.from(JSON.stringify({ updates: n, parts: Math.ceil(n / CHANGE_PART_UPDATES), created: true })),
+  };
 }
 
 /** The rows of a batch's change list: the header and its parts, in key order. */
 export function encodeChanges(batch: number, changes: readonly LoggedChange[]): { key: Buffer; value: Buffer }[] {
   const parts = Math.ceil(changes.length / CHANGE_PART_UPDATES);
-  const rows = [{ key: changeHeaderKey(batch), value: Buffer.from(JSON.stringify({ updates: changes.length, parts })) }];
+  const rows = [
+    { key: changeHeaderKey(batch), value: Buffer.from(JSON.stringify({ updates: changes.length, parts })) },
+  ];
   for (let p = 0; p < parts; p++) {
     const slice = changes.slice(p * CHANGE_PART_UPDATES, (p + 1) * CHANGE_PART_UPDATES);
     rows.push({ key: changePartKey(batch, p), value: Buffer.from(JSON.stringify(slice.map(changeJson))) });
@@ -87,8 +92,16 @@ export function decodeChangeHeader(raw: Uint8Array, what: string): ChangeHeader 
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `${what}: not JSON (${(e as Error).message})`, { row: what });
   }
-  const n = h?.updates, k = h?.parts;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || typeof k !== "number" || k !== Math.ceil(n / CHANGE_PART_UPDATES) || (h.created !== undefined && h.created !== true)) {
+  const n = h?.updates,
+    k = h?.parts;
+  if (
+    typeof n !== "number" ||
+    !Number.isInteger(n) ||
+    n < 0 ||
+    typeof k !== "number" ||
+    k !== Math.ceil(n / CHANGE_PART_UPDATES) ||
+    (h.created !== undefined && h.created !== true)
+  ) {
     throw new RegistryError("DB_CORRUPT", `${what}: not a change-log header`, { row: what });
   }
   return h.created === true ? { updates: n, parts: k, created: true } : { updates: n, parts: k };
@@ -97,7 +110,8 @@ export function decodeChangeHeader(raw: Uint8Array, what: string): ChangeHeader 
 function valueOf(o: Record<string, unknown>): RecordValue | undefined {
   if (typeof o.value === "string") return o.value;
   if (o.null === true) return null;
-  if (Array.isArray(o.fields) && o.fields.every((f) => Number.isSafeInteger(f) && (f as number) >= 0)) return { fields: o.fields as number[] };
+  if (Array.isArray(o.fields) && o.fields.every((f) => Number.isSafeInteger(f) && (f as number) >= 0))
+    return { fields: o.fields as number[] };
   return undefined;
 }
 
@@ -109,13 +123,24 @@ export function decodeChangePart(raw: Uint8Array, what: string): LoggedChange[] 
   } catch (e) {
     throw new RegistryError("DB_CORRUPT", `${what}: not JSON (${(e as Error).message})`, { row: what });
   }
-  if (!Array.isArray(list) || list.length === 0 || list.length > CHANGE_PART_UPDATES) throw new RegistryError("DB_CORRUPT", `${what}: not a list of 1..${CHANGE_PART_UPDATES} updates`, { row: what });
+  if (!Array.isArray(list) || list.length === 0 || list.length > CHANGE_PART_UPDATES)
+    throw new RegistryError("DB_CORRUPT", `${what}: not a list of 1..${CHANGE_PART_UPDATES} updates`, { row: what });
   return list.map((u, i) => {
     const o = u as Record<string, unknown>;
     const op = o?.op;
-    if ((op !== "insert" && op !== "replace" && op !== "delete" && op !== "restore") || typeof o.name !== "string" || o.name === "") throw new RegistryError("DB_CORRUPT", `${what}: update ${i + 1} is malformed`, { row: what });
+    if (
+      (op !== "insert" && op !== "replace" && op !== "delete" && op !== "restore") ||
+      typeof o.name !== "string" ||
+      o.name === ""
+    )
+      throw new RegistryError("DB_CORRUPT", `${what}: update ${i + 1} is malformed`, { row: what });
     const value = valueOf(o);
-    if ((op === "delete") !== (value === undefined)) throw new RegistryError("DB_CORRUPT", `${what}: update ${i + 1} (${op}) ${op === "delete" ? "has" : "lacks"} a value`, { row: what });
+    if ((op === "delete") !== (value === undefined))
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `${what}: update ${i + 1} (${op}) ${op === "delete" ? "has" : "lacks"} a value`,
+        { row: what },
+      );
     return value === undefined ? { op, name: o.name } : { op, name: o.name, value };
   });
 }

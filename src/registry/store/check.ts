@@ -129,13 +129,24 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
         rows++;
         const e = decodeHistory(value, store.dir);
         const n = key.length === 4 ? key.readUInt32BE(0) : -1;
-        if (n !== entries || e.batch !== n) throw corrupt(`history row of batch ${n} is out of sequence (expected batch ${entries})`, `history row of batch ${n}`);
+        if (n !== entries || e.batch !== n)
+          throw corrupt(
+            `history row of batch ${n} is out of sequence (expected batch ${entries})`,
+            `history row of batch ${n}`,
+          );
         entries++;
         last = e;
       }
       progress({ phase: "history", done: entries, total: head.batch + 1 });
-      if (last === undefined || last.batch !== head.batch || !digestEquals(last.root, head.root) || last.nextSlot !== head.nextSlot) {
-        throw corrupt(`the history ends at batch ${last?.batch ?? "none"}, not at the head (batch ${head.batch} and its root)`);
+      if (
+        last === undefined ||
+        last.batch !== head.batch ||
+        !digestEquals(last.root, head.root) ||
+        last.nextSlot !== head.nextSlot
+      ) {
+        throw corrupt(
+          `the history ends at batch ${last?.batch ?? "none"}, not at the head (batch ${head.batch} and its root)`,
+        );
       }
 
       /**
@@ -143,7 +154,14 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
        * nodes of their bottom level (sparse; absent = default) and appends their parents
        * (level 4t + h, non-default only) to `up`.
        */
-      const verifyLayer = (t: number, jFrom: number, jTo: number, expected: Nodes, up: Nodes, leafLayer: boolean): void => {
+      const verifyLayer = (
+        t: number,
+        jFrom: number,
+        jTo: number,
+        expected: Nodes,
+        up: Nodes,
+        leafLayer: boolean,
+      ): void => {
         const h = layerHeight(depth, t);
         const width = 2 ** h;
         const base = TILE_HEIGHT * t;
@@ -176,8 +194,15 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
             const want = k === undefined ? defaults[base]! : expected.vals.subarray(8 * k, 8 * k + 8);
             if (!digestEquals(nodeOf(tile, 0, q), want)) {
               const where = `tile (layer ${t}, index ${j})`;
-              if (leafLayer) throw corrupt(`${where}: the leaf digest of slot ${i} is not h_leaf of ${i < nextSlot ? "its record row" : "Empty (the slot is beyond the next slot)"}`, where);
-              throw corrupt(`${where}: node (level ${base}, index ${i}) is not h_node of its two children in tile (layer ${t - 1}, index ${i})`, where);
+              if (leafLayer)
+                throw corrupt(
+                  `${where}: the leaf digest of slot ${i} is not h_leaf of ${i < nextSlot ? "its record row" : "Empty (the slot is beyond the next slot)"}`,
+                  where,
+                );
+              throw corrupt(
+                `${where}: node (level ${base}, index ${i}) is not h_node of its two children in tile (layer ${t - 1}, index ${i})`,
+                where,
+              );
             }
           }
         }
@@ -205,7 +230,10 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
               if (r < h) {
                 if (!digestEquals(nodeOf(tile, r, q), got)) {
                   const where = `tile (layer ${t}, index ${j})`;
-                  throw corrupt(`${where}: node (level ${base + r}, index ${2 ** (h - r) * j + q}) is not h_node of its two children`, where);
+                  throw corrupt(
+                    `${where}: node (level ${base + r}, index ${2 ** (h - r) * j + q}) is not h_node of its two children`,
+                    where,
+                  );
                 }
               } else if (!digestEquals(got, defaults[base + h]!)) {
                 up.push(j, out, RATE * p);
@@ -230,14 +258,27 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
         for (const { key, value } of store.rows("records", txn, { start: slotKey(s0), end: slotKey(s1) })) {
           rows++;
           const slot = readSlotKey(key);
-          if (slot !== expect) throw corrupt(`slot ${expect} is below the next slot ${nextSlot} but has no record row`, `record row of slot ${expect}`);
+          if (slot !== expect)
+            throw corrupt(
+              `slot ${expect} is below the next slot ${nextSlot} but has no record row`,
+              `record row of slot ${expect}`,
+            );
           const record = decodeRecord(value, slot);
           const indexed = store.slotOf(record.name, txn);
           if (indexed !== slot) {
-            throw corrupt(`record row of slot ${slot} holds the name ${JSON.stringify(record.name)}, which the name index ${indexed === undefined ? "does not hold" : `maps to slot ${indexed}`}`, `record row of slot ${slot}`);
+            throw corrupt(
+              `record row of slot ${slot} holds the name ${JSON.stringify(record.name)}, which the name index ${indexed === undefined ? "does not hold" : `maps to slot ${indexed}`}`,
+              `record row of slot ${slot}`,
+            );
           }
           const nfc = nfcFormOf(record.name);
-          if (nfc !== undefined) nonNfc.push({ name: record.name, nfc, slot, state: record.state === RecordState.Live ? "live" : "deleted" });
+          if (nfc !== undefined)
+            nonNfc.push({
+              name: record.name,
+              nfc,
+              slot,
+              state: record.state === RecordState.Live ? "live" : "deleted",
+            });
           if (record.state === RecordState.Live) {
             const name = encoder.encode(record.name);
             const { form, bytes } = valueParts(record.value);
@@ -250,7 +291,11 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
           }
           expect++;
         }
-        if (expect !== s1) throw corrupt(`slot ${expect} is below the next slot ${nextSlot} but has no record row`, `record row of slot ${expect}`);
+        if (expect !== s1)
+          throw corrupt(
+            `slot ${expect} is below the next slot ${nextSlot} but has no record row`,
+            `record row of slot ${expect}`,
+          );
         const packed = builder.take();
         const digests = packed.count > 0 ? (await pool.hash(packed)).digests : new Uint32Array(0);
         const leaves = new Nodes();
@@ -266,9 +311,16 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
       }
       verifyLayer(0, Math.ceil(nextSlot / w0), Infinity, new Nodes(), level4, true);
       for (const { key } of store.rows("records", txn, { start: slotKey(nextSlot) })) {
-        throw corrupt(`record row of slot ${readSlotKey(key)} lies at or beyond the next slot ${nextSlot}`, `record row of slot ${readSlotKey(key)}`);
+        throw corrupt(
+          `record row of slot ${readSlotKey(key)} lies at or beyond the next slot ${nextSlot}`,
+          `record row of slot ${readSlotKey(key)}`,
+        );
       }
-      if (live !== head.live || deleted !== head.deleted) throw corrupt(`the head counts ${head.live} live and ${head.deleted} deleted records; the record rows hold ${live} and ${deleted}`, "registry head row");
+      if (live !== head.live || deleted !== head.deleted)
+        throw corrupt(
+          `the head counts ${head.live} live and ${head.deleted} deleted records; the record rows hold ${live} and ${deleted}`,
+          "registry head row",
+        );
 
       // upper tile layers, then the root
       const layers = tileLayers(depth);
@@ -288,16 +340,33 @@ export async function checkRegistry(store: RegistryStore, options: CheckOptions 
       for (const { key, value } of store.rows("names", txn)) {
         rows++;
         const slot = readSlotKey(value);
-        if (slot >= nextSlot) throw corrupt(`name-index row of ${JSON.stringify(key.toString("utf8"))} points at slot ${slot}, at or beyond the next slot ${nextSlot}`, `name-index row of ${JSON.stringify(key.toString("utf8"))}`);
+        if (slot >= nextSlot)
+          throw corrupt(
+            `name-index row of ${JSON.stringify(key.toString("utf8"))} points at slot ${slot}, at or beyond the next slot ${nextSlot}`,
+            `name-index row of ${JSON.stringify(key.toString("utf8"))}`,
+          );
         names++;
         if (names % 65_536 === 0) {
           progress({ phase: "names", done: names, total: nextSlot });
           await new Promise((resolve) => setImmediate(resolve));
         }
       }
-      if (names !== nextSlot) throw corrupt(`the name index has ${names} rows; the registry has used ${nextSlot} slots`);
+      if (names !== nextSlot)
+        throw corrupt(`the name index has ${names} rows; the registry has used ${nextSlot} slots`);
       progress({ phase: "names", done: names, total: nextSlot });
-      return { batch: head.batch, root: head.root, records: nextSlot, live, deleted, names, tiles, historyEntries: entries, rows, nonNfc, ms: performance.now() - started };
+      return {
+        batch: head.batch,
+        root: head.root,
+        records: nextSlot,
+        live,
+        deleted,
+        names,
+        tiles,
+        historyEntries: entries,
+        rows,
+        nonNfc,
+        ms: performance.now() - started,
+      };
     });
   } finally {
     await pool.close();

@@ -35,7 +35,13 @@ export interface RowSealing {
 }
 
 /** Options both stores open their environments with (binary keys and values, no compression). */
-const LMDB_OPTIONS = { noSubdir: false, maxDbs: 8, encoding: "binary", keyEncoding: "binary", compression: false } as const;
+const LMDB_OPTIONS = {
+  noSubdir: false,
+  maxDbs: 8,
+  encoding: "binary",
+  keyEncoding: "binary",
+  compression: false,
+} as const;
 
 /** Key of batch `batch`'s history row: the batch number, 4-byte big-endian. */
 export function historyKey(batch: number): Buffer {
@@ -76,9 +82,16 @@ export class RegistryEnvironment {
     const data = join(dir, "data.mdb");
     if (existsSync(data)) checkLmdbFile(data);
     try {
-      return new RegistryEnvironment(dir, open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly }), sealing, readOnly);
+      return new RegistryEnvironment(
+        dir,
+        open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly }),
+        sealing,
+        readOnly,
+      );
     } catch (e) {
-      throw new RegistryError("DB_CORRUPT", `cannot open the registry database at ${dir}: ${(e as Error).message}`, { dir });
+      throw new RegistryError("DB_CORRUPT", `cannot open the registry database at ${dir}: ${(e as Error).message}`, {
+        dir,
+      });
     }
   }
 
@@ -89,15 +102,24 @@ export class RegistryEnvironment {
    */
   static create(dir: string, sealing: RowSealing): RegistryEnvironment {
     try {
-      return new RegistryEnvironment(dir, open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, overlappingSync: false }), sealing, false);
+      return new RegistryEnvironment(
+        dir,
+        open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, overlappingSync: false }),
+        sealing,
+        false,
+      );
     } catch (e) {
-      throw new RegistryError("DB_CORRUPT", `cannot create the registry database in ${dir}: ${(e as Error).message}`, { dir });
+      throw new RegistryError("DB_CORRUPT", `cannot create the registry database in ${dir}: ${(e as Error).message}`, {
+        dir,
+      });
     }
   }
 
   /** A table, binary keys and values (undefined when a read-only environment does not hold it). */
   table(name: string): Database<Buffer, Buffer> | undefined {
-    return this.root.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" }) as Database<Buffer, Buffer> | undefined;
+    return this.root.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" }) as
+      | Database<Buffer, Buffer>
+      | undefined;
   }
 
   /** Runs fn in one read snapshot (all reads see the same committed batch). */
@@ -129,7 +151,14 @@ export class RegistryEnvironment {
    * The batch tail (inside the batch's write transaction): the new head under `headKey` in
    * `meta` and batch `batch`'s history entry in `history`, both sealed.
    */
-  putHeadAndHistory(meta: Database<Buffer, Buffer>, history: Database<Buffer, Buffer>, headKey: Buffer, head: Uint8Array, batch: number, entry: Uint8Array): void {
+  putHeadAndHistory(
+    meta: Database<Buffer, Buffer>,
+    history: Database<Buffer, Buffer>,
+    headKey: Buffer,
+    head: Uint8Array,
+    batch: number,
+    entry: Uint8Array,
+  ): void {
     meta.putSync(headKey, this.sealing.seal("meta", headKey, head));
     const hk = historyKey(batch);
     history.putSync(hk, this.sealing.seal("history", hk, entry));

@@ -15,7 +15,8 @@ const META_AT = 24;
  * @throws RegistryError `DB_CORRUPT`.
  */
 export function checkLmdbFile(path: string): void {
-  const bad = (why: string) => new RegistryError("DB_CORRUPT", `${path} is not a usable LMDB data file: ${why}`, { path });
+  const bad = (why: string) =>
+    new RegistryError("DB_CORRUPT", `${path} is not a usable LMDB data file: ${why}`, { path });
   let bytes: Buffer;
   let size: number;
   try {
@@ -37,9 +38,14 @@ export function checkLmdbFile(path: string): void {
   for (const page of [0, psize]) {
     const magic = bytes.readUInt32LE(page + META_AT);
     const version = bytes.readUInt32LE(page + META_AT + 4);
-    if (magic !== LMDB_MAGIC || version < 1 || version > 2) throw bad(`meta page ${page / psize} has magic ${magic.toString(16)} version ${version}`);
-    const meta = { last: bytes.readBigUInt64LE(page + META_AT + 120), txn: bytes.readBigUInt64LE(page + META_AT + 128) };
+    if (magic !== LMDB_MAGIC || version < 1 || version > 2)
+      throw bad(`meta page ${page / psize} has magic ${magic.toString(16)} version ${version}`);
+    const meta = {
+      last: bytes.readBigUInt64LE(page + META_AT + 120),
+      txn: bytes.readBigUInt64LE(page + META_AT + 128),
+    };
     if (newest === undefined || meta.txn > newest.txn) newest = meta;
   }
-  if ((newest!.last + 1n) * BigInt(psize) > BigInt(size)) throw bad(`last page ${newest!.last} lies beyond the ${size}-byte file`);
+  if ((newest!.last + 1n) * BigInt(psize) > BigInt(size))
+    throw bad(`last page ${newest!.last} lies beyond the ${size}-byte file`);
 }

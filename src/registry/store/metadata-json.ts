@@ -14,7 +14,9 @@ export function parseMetadataJson(raw: Uint8Array, what: string, dir: string): R
     if (v === null || typeof v !== "object" || Array.isArray(v)) throw new RegistryError("DB_CORRUPT", "not an object");
     return v as Record<string, unknown>;
   } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${what} is not valid JSON (${(e as Error).message})`, { dir });
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: ${what} is not valid JSON (${(e as Error).message})`, {
+      dir,
+    });
   }
 }
 

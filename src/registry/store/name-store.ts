@@ -22,7 +22,17 @@
  * never created. Each batch is one LMDB write transaction (records, branches, head and history
  * entry together); readers see snapshots.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import type { Database, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { compress, digestEquals, type Digest } from "../../hash/digest.js";
@@ -40,13 +50,70 @@ import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord
 import { seal, sealInto, unseal } from "./row-seal.js";
 import { defaultDigests } from "./store.js";
 import { EnvironmentStore, RegistryEnvironment, historyKey, type RowSealing } from "./environment.js";
-import { Compressor, NO_STORED_ROWS, nodeDigest, pathOf, prefixOf, updateCompact, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
+import {
+  Compressor,
+  NO_STORED_ROWS,
+  nodeDigest,
+  pathOf,
+  prefixOf,
+  updateCompact,
+  type CompactPath,
+  type CompactSource,
+} from "../hashing/name-tree.js";
 import { defaultPermutation } from "../hashing/permutation.js";
 import { formatRoot } from "../root.js";
-import { DEFAULT_RETENTION, PRUNE_BUDGET_ROWS, PRUNE_CHUNK_ROWS, T_PRUNING, T_VERSION, advanceWindow, checkRetention, decodeRetention, decodeWindow, encodeRetention, encodeWindow, pruningBatch, pruningKey, rowKeyLength, versionKey, type Retention } from "./name-versions.js";
-import { BLOCK_ROW_PREFIX, BLOCK_SUMMARY_PREFIX, blockRowKey, decodeBlockRow, decodeBlockSummary, encodeBlockRow, encodeBlockSummary, type StoredBlock, type StoredBlockSummary } from "./block-rows.js";
-import { CHANGE_PART_UPDATES, encodeChanges, encodeCreatedChanges, changeHeaderKey, changePartKey, decodeChangeHeader, decodeChangePart, type ChangeHeader, type LoggedChange } from "./change-log.js";
-import { PENDING_BLOCK_PREFIX, decodePendingBlock, encodePendingBlock, forgetPendingToken, newPendingToken, pendingBlockKey, settlePendingBlock, writerAlive, type PendingBlock, type PendingOutcome } from "./pending-block.js";
+import {
+  DEFAULT_RETENTION,
+  PRUNE_BUDGET_ROWS,
+  PRUNE_CHUNK_ROWS,
+  T_PRUNING,
+  T_VERSION,
+  advanceWindow,
+  checkRetention,
+  decodeRetention,
+  decodeWindow,
+  encodeRetention,
+  encodeWindow,
+  pruningBatch,
+  pruningKey,
+  rowKeyLength,
+  versionKey,
+  type Retention,
+} from "./name-versions.js";
+import {
+  BLOCK_ROW_PREFIX,
+  BLOCK_SUMMARY_PREFIX,
+  blockRowKey,
+  decodeBlockRow,
+  decodeBlockSummary,
+  encodeBlockRow,
+  encodeBlockSummary,
+  type StoredBlock,
+  type StoredBlockSummary,
+} from "./block-rows.js";
+import {
+  CHANGE_PART_UPDATES,
+  encodeChanges,
+  encodeCreatedChanges,
+  changeHeaderKey,
+  changePartKey,
+  decodeChangeHeader,
+  decodeChangePart,
+  type ChangeHeader,
+  type LoggedChange,
+} from "./change-log.js";
+import {
+  PENDING_BLOCK_PREFIX,
+  decodePendingBlock,
+  encodePendingBlock,
+  forgetPendingToken,
+  newPendingToken,
+  pendingBlockKey,
+  settlePendingBlock,
+  writerAlive,
+  type PendingBlock,
+  type PendingOutcome,
+} from "./pending-block.js";
 
 const FORMAT = "ssgkr-registry";
 const FORMAT_VERSION = 3;
@@ -176,10 +243,22 @@ export function checkNameConfig(config: Partial<NameRegistryConfig> = {}): NameR
   const depth = config.depth ?? DEFAULT_NAME_DEPTH;
   const leafMaxFields = config.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_NAME_DEPTH) {
-    throw new RegistryError("BAD_CONFIG", `a name-keyed registry's depth must be an integer in [1, ${MAX_NAME_DEPTH}], got ${depth}`, { depth });
+    throw new RegistryError(
+      "BAD_CONFIG",
+      `a name-keyed registry's depth must be an integer in [1, ${MAX_NAME_DEPTH}], got ${depth}`,
+      { depth },
+    );
   }
-  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS || leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS) {
-    throw new RegistryError("BAD_CONFIG", `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`, { leafMaxFields });
+  if (
+    !Number.isInteger(leafMaxFields) ||
+    leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS ||
+    leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS
+  ) {
+    throw new RegistryError(
+      "BAD_CONFIG",
+      `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`,
+      { leafMaxFields },
+    );
   }
   return { depth, leafMaxFields };
 }
@@ -201,7 +280,8 @@ function branchKey(h: number, p: number): Buffer {
 /** The name-keyed store's row sealing: a checksum over table tag, key and value (row-seal.ts). */
 const NAME_SEALING: RowSealing = {
   seal: (table, key, value) => seal(table === "meta" ? T_META : T_HISTORY, key, value),
-  open: (table, key, row, what) => unseal(table === "meta" ? T_META : T_HISTORY, key, row, typeof what === "string" ? what : what()),
+  open: (table, key, row, what) =>
+    unseal(table === "meta" ? T_META : T_HISTORY, key, row, typeof what === "string" ? what : what()),
   historyRowName: (key) => `history row ${Buffer.from(key.buffer, key.byteOffset, key.byteLength).readUInt32BE(0)}`,
 };
 
@@ -301,7 +381,8 @@ export class NameStore extends EnvironmentStore {
     this.versions = sub("versions");
     this.pruning = sub("pruning");
     const raw = this.meta.get(KEY_CONFIG);
-    if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
+    if (raw === undefined)
+      throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
     this.config = parseConfig(unseal(T_META, KEY_CONFIG, raw, "meta row config"), dir);
     this.defaults = defaultDigests(this.config.depth, this.config.leafMaxFields);
     this.tombstoneDigest = hashLeaf(TOMBSTONE, this.config.leafMaxFields);
@@ -329,7 +410,9 @@ export class NameStore extends EnvironmentStore {
     } catch (e) {
       env.closeSync();
       if (e instanceof RegistryError) throw e;
-      throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, { dir });
+      throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, {
+        dir,
+      });
     }
   }
 
@@ -340,11 +423,19 @@ export class NameStore extends EnvironmentStore {
    */
   static open(dir: string, options: { readOnly?: boolean } = {}): NameStore {
     if (!isDir(dir) || !existsSync(join(dir, "data.mdb"))) {
-      throw new RegistryError("DB_MISSING", `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``, { dir });
+      throw new RegistryError(
+        "DB_MISSING",
+        `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``,
+        { dir },
+      );
     }
     const mapping = peekRegistryMapping(dir);
     if (mapping !== NAME_MAPPING_ID) {
-      throw new RegistryError("WRONG_MAPPING", `registry at ${dir} has mapping ${mapping ?? "(unknown)"}, not the name-keyed ${NAME_MAPPING_ID}: ${mapping === "record-leaf-v1" ? "it is a slot registry; open it with RegistryStore.open or openRegistry (open-any.ts)" : "open it with openRegistry (open-any.ts)"}`, { dir, mapping, expected: NAME_MAPPING_ID });
+      throw new RegistryError(
+        "WRONG_MAPPING",
+        `registry at ${dir} has mapping ${mapping ?? "(unknown)"}, not the name-keyed ${NAME_MAPPING_ID}: ${mapping === "record-leaf-v1" ? "it is a slot registry; open it with RegistryStore.open or openRegistry (open-any.ts)" : "open it with openRegistry (open-any.ts)"}`,
+        { dir, mapping, expected: NAME_MAPPING_ID },
+      );
     }
     return NameStore.build(dir, options.readOnly === true);
   }
@@ -360,16 +451,28 @@ export class NameStore extends EnvironmentStore {
     if (isDir(dir) && existsSync(join(dir, "data.mdb"))) {
       const store = NameStore.open(dir);
       const c = store.config;
-      if ((config.depth !== undefined && c.depth !== wanted.depth) || (config.leafMaxFields !== undefined && c.leafMaxFields !== wanted.leafMaxFields)) {
+      if (
+        (config.depth !== undefined && c.depth !== wanted.depth) ||
+        (config.leafMaxFields !== undefined && c.leafMaxFields !== wanted.leafMaxFields)
+      ) {
         store.closeSync();
-        throw new RegistryError("CONFIG_MISMATCH", `registry at ${dir} has depth ${c.depth} and leaf bound ${c.leafMaxFields}; asked for depth ${wanted.depth} and leaf bound ${wanted.leafMaxFields}`, { stored: c, wanted });
+        throw new RegistryError(
+          "CONFIG_MISMATCH",
+          `registry at ${dir} has depth ${c.depth} and leaf bound ${c.leafMaxFields}; asked for depth ${wanted.depth} and leaf bound ${wanted.leafMaxFields}`,
+          { stored: c, wanted },
+        );
       }
       return store;
     }
     if (existsSync(dir)) {
       if (!isDir(dir)) throw new RegistryError("DB_CORRUPT", `${dir} is a file, not a registry directory`, { dir });
       const entries = readdirSync(dir);
-      if (entries.length > 0) throw new RegistryError("DB_CORRUPT", `${dir} is not empty and holds no registry database (found ${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`, { dir });
+      if (entries.length > 0)
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `${dir} is not empty and holds no registry database (found ${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`,
+          { dir },
+        );
     }
     mkdirSync(dirname(dir), { recursive: true });
     removeStaleCreations(dir);
@@ -398,17 +501,22 @@ export class NameStore extends EnvironmentStore {
     return this.compressor;
   }
 
-
   /** Row access for the tree computations (inside `txn`, or the current write transaction). */
   source(txn?: Transaction): CompactSource {
     const o = txn ? { transaction: txn } : undefined;
     const one = (opts: object): number | undefined => {
-      for (const k of this.leaves.getKeys({ ...opts, ...(o ?? {}), limit: 1 } as never)) return readSlotKey(k as Buffer);
+      for (const k of this.leaves.getKeys({ ...opts, ...(o ?? {}), limit: 1 } as never))
+        return readSlotKey(k as Buffer);
       return undefined;
     };
     return {
       firstKeyIn: (lo, hi) => one({ start: leafKey(lo), end: leafKey(hi) }),
-      lastKeyIn: (lo, hi) => one(lo === 0 ? { start: leafKey(hi - 1), reverse: true } : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true }),
+      lastKeyIn: (lo, hi) =>
+        one(
+          lo === 0
+            ? { start: leafKey(hi - 1), reverse: true }
+            : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true },
+        ),
       leafDigest: (key) => this.leafRow(key, txn)!.digest,
       branch: (h, p) => {
         const k = branchKey(h, p);
@@ -416,7 +524,8 @@ export class NameStore extends EnvironmentStore {
         const what = `branch row (height ${h}, prefix ${p})`;
         if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
         const v = unseal(T_BRANCH, k, raw, what);
-        if (v.length !== 32) throw new RegistryError("DB_CORRUPT", `${what} has ${v.length} bytes, expected 32`, { row: what });
+        if (v.length !== 32)
+          throw new RegistryError("DB_CORRUPT", `${what} has ${v.length} bytes, expected 32`, { row: what });
         return readDigest(v, 0, what);
       },
     };
@@ -437,14 +546,20 @@ export class NameStore extends EnvironmentStore {
       const src = this.source(txn);
       const c = this.compressorOf();
       const top = compress(nodeDigest(src, c, this.defaults, d - 1, 0), nodeDigest(src, c, this.defaults, d - 1, 1));
-      if (!digestEquals(top, head.root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: head root of batch ${head.batch} does not match the stored tree`, { batch: head.batch });
+      if (!digestEquals(top, head.root))
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `registry at ${this.dir}: head root of batch ${head.batch} does not match the stored tree`,
+          { batch: head.batch },
+        );
     });
   }
 
   /** The committed head. */
   head(txn?: Transaction): NameHead {
     const raw = this.meta.get(KEY_HEAD, txn ? { transaction: txn } : undefined);
-    if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no head`, { row: "meta row head" });
+    if (raw === undefined)
+      throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no head`, { row: "meta row head" });
     return decodeHead(unseal(T_META, KEY_HEAD, raw, "meta row head"), this.dir);
   }
 
@@ -463,13 +578,16 @@ export class NameStore extends EnvironmentStore {
     const key = this.keyOf(name);
     const row = this.leafRow(key, txn);
     if (row === undefined) return { name, key, record: undefined, other: undefined, leaf: EMPTY };
-    if (row.record.name !== name) return { name, key, record: undefined, other: row.record, leaf: this.leafOf(row.record) };
+    if (row.record.name !== name)
+      return { name, key, record: undefined, other: row.record, leaf: this.leafOf(row.record) };
     return { name, key, record: row.record, other: undefined, leaf: this.leafOf(row.record) };
   }
 
   /** Leaf of a stored record. */
   leafOf(record: StoredRecord): Leaf {
-    return record.state === RecordState.Deleted ? TOMBSTONE : recordLeaf(record.name, record.value, this.config.leafMaxFields);
+    return record.state === RecordState.Deleted
+      ? TOMBSTONE
+      : recordLeaf(record.name, record.value, this.config.leafMaxFields);
   }
 
   /** `depth` siblings of a key, leaf level first, recomputed from the stored rows. */
@@ -492,7 +610,8 @@ export class NameStore extends EnvironmentStore {
       const out = new Float64Array(n);
       let i = 0;
       for (const k of this.leaves.getKeys({ transaction: txn })) {
-        if (i >= n) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: more leaf rows than the head's ${n} records`);
+        if (i >= n)
+          throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: more leaf rows than the head's ${n} records`);
         out[i++] = readSlotKey(k as Buffer);
       }
       if (i !== n) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${i} leaf rows, the head says ${n}`);
@@ -510,7 +629,10 @@ export class NameStore extends EnvironmentStore {
    * copies keys and values on put). A row it overwrites is kept in `versions` first, once per
    * batch (name-versions.ts); `superseded` lists those rows (table tag ‖ row key).
    */
-  private writer(batch: number): NameWriter & { readonly superseded: Buffer[]; readonly logged: () => readonly LoggedChange[] | { readonly created: number } | undefined } {
+  private writer(batch: number): NameWriter & {
+    readonly superseded: Buffer[];
+    readonly logged: () => readonly LoggedChange[] | { readonly created: number } | undefined;
+  } {
     const key8 = Buffer.alloc(8);
     const key9 = Buffer.alloc(9);
     let buf = Buffer.alloc(4096);
@@ -546,7 +668,8 @@ export class NameStore extends EnvironmentStore {
           if (old !== undefined) {
             const what = `leaf row of key ${key}`;
             const v = unseal(T_LEAF, key8, old, what);
-            if (v.length < 32 + CREATED_BYTES + 4) throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
+            if (v.length < 32 + CREATED_BYTES + 4)
+              throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
             created = createdOf(v);
             keep(T_LEAF, key8, v);
           }
@@ -558,7 +681,8 @@ export class NameStore extends EnvironmentStore {
         buf.writeUInt32LE(created, row.length + 32);
         const v = buf.subarray(0, sealInto(T_LEAF, key8, buf, n));
         if (append === true) {
-          if (this.leaves.putSync(key8, v, APPEND) as unknown === false) throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is not above the stored keys`);
+          if ((this.leaves.putSync(key8, v, APPEND) as unknown) === false)
+            throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is not above the stored keys`);
         } else this.leaves.putSync(key8, v);
       },
       putBranch: (h, p, digest, append) => {
@@ -566,39 +690,72 @@ export class NameStore extends EnvironmentStore {
         writeSlotKey(key9, 1, p);
         if (append !== true) {
           const old = this.branches.get(key9);
-          if (old !== undefined) keep(T_BRANCH, key9, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
+          if (old !== undefined)
+            keep(T_BRANCH, key9, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
         }
         digestAt(digest, 0);
         const v = buf.subarray(0, sealInto(T_BRANCH, key9, buf, 32));
         if (append === true) {
-          if (this.branches.putSync(key9, v, APPEND) as unknown === false) throw new RegistryError("DB_CORRUPT", `branch row (height ${h}, prefix ${p}) is not above the stored branches`);
+          if ((this.branches.putSync(key9, v, APPEND) as unknown) === false)
+            throw new RegistryError(
+              "DB_CORRUPT",
+              `branch row (height ${h}, prefix ${p}) is not above the stored branches`,
+            );
         } else this.branches.putSync(key9, v);
       },
       source: this.source(),
       superseded,
       logChanges: (changes) => {
-        if (logged !== undefined && !Array.isArray(logged)) throw new RegistryError("DB_CORRUPT", "a batch logs its changes as a list or as its created rows, not both");
+        if (logged !== undefined && !Array.isArray(logged))
+          throw new RegistryError("DB_CORRUPT", "a batch logs its changes as a list or as its created rows, not both");
         logged = [...(logged ?? []), ...changes];
       },
       logCreatedRows: (count) => {
-        if (logged !== undefined) throw new RegistryError("DB_CORRUPT", "a batch logs its changes as a list or as its created rows, not both");
+        if (logged !== undefined)
+          throw new RegistryError("DB_CORRUPT", "a batch logs its changes as a list or as its created rows, not both");
         logged = { created: count };
       },
       logged: () => logged,
     };
   }
 
-  private finishBatch(batch: { kind: string; name?: string }, head: NameHead, r: BatchRows, superseded: readonly Buffer[], logged: readonly LoggedChange[] | { readonly created: number } | undefined): NameHistoryEntry {
-    const next: NameHead = { batch: head.batch + 1, root: r.root, records: head.records + r.newRecords, live: head.live + r.liveDelta, deleted: head.deleted + r.deletedDelta };
+  private finishBatch(
+    batch: { kind: string; name?: string },
+    head: NameHead,
+    r: BatchRows,
+    superseded: readonly Buffer[],
+    logged: readonly LoggedChange[] | { readonly created: number } | undefined,
+  ): NameHistoryEntry {
+    const next: NameHead = {
+      batch: head.batch + 1,
+      root: r.root,
+      records: head.records + r.newRecords,
+      live: head.live + r.liveDelta,
+      deleted: head.deleted + r.deletedDelta,
+    };
     const changes = logged ?? (digestEquals(r.root, head.root) ? [] : undefined);
-    const rows = changes === undefined ? [] : Array.isArray(changes) ? encodeChanges(next.batch, changes as readonly LoggedChange[]) : [encodeCreatedChanges(next.batch, (changes as { created: number }).created)];
+    const rows =
+      changes === undefined
+        ? []
+        : Array.isArray(changes)
+          ? encodeChanges(next.batch, changes as readonly LoggedChange[])
+          : [encodeCreatedChanges(next.batch, (changes as { created: number }).created)];
     for (const { key, value } of rows) this.meta.putSync(key, seal(T_META, key, value));
     const now = Date.now();
-    const entry: NameHistoryEntry = { ...next, kind: batch.kind, written: r.written, committedAt: new Date(now).toISOString(), ...(batch.name !== undefined ? { name: batch.name } : {}) };
+    const entry: NameHistoryEntry = {
+      ...next,
+      kind: batch.kind,
+      written: r.written,
+      committedAt: new Date(now).toISOString(),
+      ...(batch.name !== undefined ? { name: batch.name } : {}),
+    };
     this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
     for (let c = 0; c * PRUNE_CHUNK_ROWS < superseded.length; c++) {
       const pk = pruningKey(next.batch, c);
-      this.pruning.putSync(pk, seal(T_PRUNING, pk, Buffer.concat(superseded.slice(c * PRUNE_CHUNK_ROWS, (c + 1) * PRUNE_CHUNK_ROWS))));
+      this.pruning.putSync(
+        pk,
+        seal(T_PRUNING, pk, Buffer.concat(superseded.slice(c * PRUNE_CHUNK_ROWS, (c + 1) * PRUNE_CHUNK_ROWS))),
+      );
     }
     this.prune(next.batch, now);
     return entry;
@@ -627,7 +784,10 @@ export class NameStore extends EnvironmentStore {
       for (let at = 0; at < list.length; ) {
         const tag = list[at]!;
         const n = rowKeyLength(tag, T_LEAF, T_BRANCH, `pruning row of batch ${c}`);
-        if (at + 1 + n > list.length) throw new RegistryError("DB_CORRUPT", `pruning row of batch ${c} is truncated`, { row: `pruning row of batch ${c}` });
+        if (at + 1 + n > list.length)
+          throw new RegistryError("DB_CORRUPT", `pruning row of batch ${c} is truncated`, {
+            row: `pruning row of batch ${c}`,
+          });
         this.versions.removeSync(versionKey(tag, list.subarray(at + 1, at + 1 + n), c));
         at += 1 + n;
       }
@@ -655,7 +815,8 @@ export class NameStore extends EnvironmentStore {
   /** The oldest provable batch. */
   private oldestBatch(txn?: Transaction): number {
     const raw = this.meta.get(KEY_WINDOW, txn ? { transaction: txn } : undefined);
-    if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no window row`, { row: "meta row window" });
+    if (raw === undefined)
+      throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no window row`, { row: "meta row window" });
     return decodeWindow(unseal(T_META, KEY_WINDOW, raw, "meta row window"), this.dir);
   }
 
@@ -663,7 +824,10 @@ export class NameStore extends EnvironmentStore {
   private historyEntry(batch: number, txn?: Transaction): NameHistoryEntry {
     const k = historyKey(batch);
     const raw = this.historyDb.get(k, txn ? { transaction: txn } : undefined);
-    if (raw === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no history row of batch ${batch}`, { row: `history row ${batch}` });
+    if (raw === undefined)
+      throw new RegistryError("DB_CORRUPT", `registry at ${this.dir} has no history row of batch ${batch}`, {
+        row: `history row ${batch}`,
+      });
     return decodeHistory(unseal(T_HISTORY, k, raw, `history row ${batch}`), this.dir);
   }
 
@@ -696,7 +860,12 @@ export class NameStore extends EnvironmentStore {
     const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
     const what = `meta row ${key.toString("latin1")}`;
     if (raw === undefined) {
-      if (header === undefined) throw new RegistryError("CHANGES_NOT_RECORDED", `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`, { batch });
+      if (header === undefined)
+        throw new RegistryError(
+          "CHANGES_NOT_RECORDED",
+          `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`,
+          { batch },
+        );
       throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
     }
     return decodeChangePart(unseal(T_META, key, raw, what), what);
@@ -716,7 +885,12 @@ export class NameStore extends EnvironmentStore {
         if (out.length === CHANGE_PART_UPDATES) break;
       }
       const want = Math.min(CHANGE_PART_UPDATES, header.updates - skip);
-      if (out.length !== want) throw new RegistryError("DB_CORRUPT", `batch ${batch} created ${seen} leaf rows that are still stored, its change log says ${header.updates}`, { batch });
+      if (out.length !== want)
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `batch ${batch} created ${seen} leaf rows that are still stored, its change log says ${header.updates}`,
+          { batch },
+        );
       return out;
     };
     return txn ? run(txn) : this.read(run);
@@ -728,18 +902,31 @@ export class NameStore extends EnvironmentStore {
    * @throws RegistryError `ROOT_NOT_PROVABLE` (the batch is before the oldest provable batch: its
    *   rows are pruned; `details` name the oldest), `DB_CORRUPT` (a batch past the head).
    */
-  readAtBatch<T>(batch: number, fn: (at: { readonly source: CompactSource; readonly leafRow: (key: number) => LeafRow | undefined; readonly entry: NameHistoryEntry }) => T): T {
+  readAtBatch<T>(
+    batch: number,
+    fn: (at: {
+      readonly source: CompactSource;
+      readonly leafRow: (key: number) => LeafRow | undefined;
+      readonly entry: NameHistoryEntry;
+    }) => T,
+  ): T {
     return this.read((txn) => {
       const head = this.head(txn);
       const oldest = this.oldestBatch(txn);
-      if (batch > head.batch) throw new RegistryError("DB_CORRUPT", `batch ${batch} is past the head's batch ${head.batch}`, { batch });
+      if (batch > head.batch)
+        throw new RegistryError("DB_CORRUPT", `batch ${batch} is past the head's batch ${head.batch}`, { batch });
       if (batch < oldest) {
         const o = this.historyEntry(oldest, txn);
-        throw new RegistryError("ROOT_NOT_PROVABLE", `the tree of batch ${batch} is no longer kept: the oldest provable batch is ${oldest} (root ${formatRoot(o.root)})`, { batch, oldestRoot: formatRoot(o.root), oldestSize: oldest });
+        throw new RegistryError(
+          "ROOT_NOT_PROVABLE",
+          `the tree of batch ${batch} is no longer kept: the oldest provable batch is ${oldest} (root ${formatRoot(o.root)})`,
+          { batch, oldestRoot: formatRoot(o.root), oldestSize: oldest },
+        );
       }
       const entry = this.historyEntry(batch, txn);
       const source = batch === head.batch ? this.source(txn) : this.sourceAt(txn, batch);
-      const leafRow = (key: number) => (batch === head.batch ? this.leafRow(key, txn) : this.leafRowAt(key, txn, batch));
+      const leafRow = (key: number) =>
+        batch === head.batch ? this.leafRow(key, txn) : this.leafRowAt(key, txn, batch);
       return fn({ source, leafRow, entry });
     });
   }
@@ -748,7 +935,12 @@ export class NameStore extends EnvironmentStore {
   window(txn?: Transaction): ProvableWindow {
     const run = (t: Transaction): ProvableWindow => {
       const oldest = this.oldestBatch(t);
-      return { oldestBatch: oldest, oldestRoot: this.historyEntry(oldest, t).root, headBatch: this.head(t).batch, retention: this.retention(t) };
+      return {
+        oldestBatch: oldest,
+        oldestRoot: this.historyEntry(oldest, t).root,
+        headBatch: this.head(t).batch,
+        retention: this.retention(t),
+      };
     };
     return txn ? run(txn) : this.read(run);
   }
@@ -773,9 +965,15 @@ export class NameStore extends EnvironmentStore {
       if (batch !== undefined) {
         const o = this.historyEntry(oldest, t);
         const r = this.retention(t);
-        throw new RegistryError("ROOT_NOT_PROVABLE", `root ${shown} is the root of batch ${batch}, before the oldest provable root ${formatRoot(o.root)} (size ${oldest}); the registry keeps the roots of the last ${r.commits} batches and ${r.days} days`, { root: shown, batch, oldestRoot: formatRoot(o.root), oldestSize: oldest });
+        throw new RegistryError(
+          "ROOT_NOT_PROVABLE",
+          `root ${shown} is the root of batch ${batch}, before the oldest provable root ${formatRoot(o.root)} (size ${oldest}); the registry keeps the roots of the last ${r.commits} batches and ${r.days} days`,
+          { root: shown, batch, oldestRoot: formatRoot(o.root), oldestSize: oldest },
+        );
       }
-      throw new RegistryError("ROOT_UNKNOWN", `root ${shown} is not a root of this registry's history`, { root: shown });
+      throw new RegistryError("ROOT_UNKNOWN", `root ${shown} is not a root of this registry's history`, {
+        root: shown,
+      });
     };
     return txn ? run(txn) : this.read(run);
   }
@@ -790,8 +988,15 @@ export class NameStore extends EnvironmentStore {
    */
   private latestBatchOf(shown: string, head: number, txn: Transaction): number | undefined {
     if (this.rootsIndexed <= head) {
-      for (const { key, value } of this.historyDb.getRange({ start: historyKey(this.rootsIndexed), end: historyKey(head + 1), transaction: txn })) {
-        const e = decodeHistory(unseal(T_HISTORY, key as Buffer, value, NAME_SEALING.historyRowName(key as Buffer)), this.dir);
+      for (const { key, value } of this.historyDb.getRange({
+        start: historyKey(this.rootsIndexed),
+        end: historyKey(head + 1),
+        transaction: txn,
+      })) {
+        const e = decodeHistory(
+          unseal(T_HISTORY, key as Buffer, value, NAME_SEALING.historyRowName(key as Buffer)),
+          this.dir,
+        );
         const hex = formatRoot(e.root);
         const list = this.rootIndex.get(hex);
         if (list === undefined) this.rootIndex.set(hex, [e.batch]);
@@ -820,8 +1025,17 @@ export class NameStore extends EnvironmentStore {
       }
       const key = this.keyOf(name);
       const row = this.leafRowAt(key, txn, at.batch);
-      const l: NameLookup = row === undefined ? { name, key, record: undefined, other: undefined, leaf: EMPTY } : row.record.name !== name ? { name, key, record: undefined, other: row.record, leaf: this.leafOf(row.record) } : { name, key, record: row.record, other: undefined, leaf: this.leafOf(row.record) };
-      return { ...l, path: pathOf(this.sourceAt(txn, at.batch), this.compressorOf(), this.defaults, this.config.depth, key), head: at };
+      const l: NameLookup =
+        row === undefined
+          ? { name, key, record: undefined, other: undefined, leaf: EMPTY }
+          : row.record.name !== name
+            ? { name, key, record: undefined, other: row.record, leaf: this.leafOf(row.record) }
+            : { name, key, record: row.record, other: undefined, leaf: this.leafOf(row.record) };
+      return {
+        ...l,
+        path: pathOf(this.sourceAt(txn, at.batch), this.compressorOf(), this.defaults, this.config.depth, key),
+        head: at,
+      };
     });
   }
 
@@ -832,9 +1046,20 @@ export class NameStore extends EnvironmentStore {
    * @throws RegistryError `DB_CORRUPT`.
    */
   private checkVersions(txn: Transaction, head: NameHead): void {
-    for (const row of this.leafRows(txn)) if (row.created > head.batch) throw new RegistryError("DB_CORRUPT", `leaf row of key ${row.key} was created by batch ${row.created}, after the head's batch ${head.batch}`, { row: `leaf row of key ${row.key}` });
+    for (const row of this.leafRows(txn))
+      if (row.created > head.batch)
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `leaf row of key ${row.key} was created by batch ${row.created}, after the head's batch ${head.batch}`,
+          { row: `leaf row of key ${row.key}` },
+        );
     const oldest = this.oldestBatch(txn);
-    if (oldest > head.batch) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the oldest provable batch ${oldest} is after the head's batch ${head.batch}`, { row: "meta row window" });
+    if (oldest > head.batch)
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `registry at ${this.dir}: the oldest provable batch ${oldest} is after the head's batch ${head.batch}`,
+        { row: "meta row window" },
+      );
     let listed = 0;
     for (const { key, value } of this.pruning.getRange({ transaction: txn })) {
       const k = key as Buffer;
@@ -847,29 +1072,53 @@ export class NameStore extends EnvironmentStore {
         if (at + 1 + n > list.length) throw new RegistryError("DB_CORRUPT", `${what} is truncated`, { row: what });
         const vk = versionKey(tag, Buffer.from(list.subarray(at + 1, at + 1 + n)), c);
         const raw = this.versions.get(vk, { transaction: txn });
-        if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} names a kept row that is missing`, { row: what });
+        if (raw === undefined)
+          throw new RegistryError("DB_CORRUPT", `${what} names a kept row that is missing`, { row: what });
         const v = unseal(T_VERSION, vk, raw, `version row of ${what}`);
         if (tag === T_LEAF) decodeLeafValue(v, `version row of ${what}`);
-        else if (v.length !== 32) throw new RegistryError("DB_CORRUPT", `version row of ${what} has ${v.length} bytes, expected 32`, { row: what });
+        else if (v.length !== 32)
+          throw new RegistryError("DB_CORRUPT", `version row of ${what} has ${v.length} bytes, expected 32`, {
+            row: what,
+          });
         listed++;
         at += 1 + n;
       }
     }
     const stored = this.versions.getKeysCount({ transaction: txn } as never);
-    if (stored !== listed) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${stored} kept version rows, the pruning lists name ${listed}`, { row: "versions" });
+    if (stored !== listed)
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `registry at ${this.dir}: ${stored} kept version rows, the pruning lists name ${listed}`,
+        { row: "versions" },
+      );
     const d = this.config.depth;
     const c = this.compressorOf();
     for (let b = oldest; b < head.batch; b++) {
       const src = this.sourceAt(txn, b);
       const top = compress(nodeDigest(src, c, this.defaults, d - 1, 0), nodeDigest(src, c, this.defaults, d - 1, 1));
-      if (!digestEquals(top, this.historyEntry(b, txn).root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the stored rows at batch ${b} do not recompute its root`, { batch: b });
+      if (!digestEquals(top, this.historyEntry(b, txn).root))
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `registry at ${this.dir}: the stored rows at batch ${b} do not recompute its root`,
+          { batch: b },
+        );
     }
   }
 
   /** The kept value of a row at batch b (the version superseded by the first batch after b), or undefined. */
   private versionAt(tag: number, rowKey: Buffer, b: number, txn: Transaction): Uint8Array | undefined {
-    for (const { key, value } of this.versions.getRange({ start: versionKey(tag, rowKey, b + 1), end: versionKey(tag, rowKey, 0xffffffff), limit: 1, transaction: txn })) {
-      return unseal(T_VERSION, key as Buffer, value, `version row of ${tag === T_LEAF ? `leaf key ${readSlotKey(rowKey)}` : `branch (height ${rowKey[0]}, prefix ${readSlotKey(rowKey.subarray(1))})`}`);
+    for (const { key, value } of this.versions.getRange({
+      start: versionKey(tag, rowKey, b + 1),
+      end: versionKey(tag, rowKey, 0xffffffff),
+      limit: 1,
+      transaction: txn,
+    })) {
+      return unseal(
+        T_VERSION,
+        key as Buffer,
+        value,
+        `version row of ${tag === T_LEAF ? `leaf key ${readSlotKey(rowKey)}` : `branch (height ${rowKey[0]}, prefix ${readSlotKey(rowKey.subarray(1))})`}`,
+      );
     }
     return undefined;
   }
@@ -885,21 +1134,29 @@ export class NameStore extends EnvironmentStore {
   /** Row access at batch b ≤ head (in `txn`). */
   private sourceAt(txn: Transaction, b: number): CompactSource {
     const head = this.source(txn);
-    const existed = (key: Buffer, value: Buffer): boolean => createdOf(unseal(T_LEAF, key, value, `leaf row of key ${readSlotKey(key)}`)) <= b;
+    const existed = (key: Buffer, value: Buffer): boolean =>
+      createdOf(unseal(T_LEAF, key, value, `leaf row of key ${readSlotKey(key)}`)) <= b;
     const scan = (opts: object): number | undefined => {
-      for (const { key, value } of this.leaves.getRange({ ...opts, transaction: txn } as never)) if (existed(key as Buffer, value as Buffer)) return readSlotKey(key as Buffer);
+      for (const { key, value } of this.leaves.getRange({ ...opts, transaction: txn } as never))
+        if (existed(key as Buffer, value as Buffer)) return readSlotKey(key as Buffer);
       return undefined;
     };
     return {
       firstKeyIn: (lo, hi) => scan({ start: leafKey(lo), end: leafKey(hi) }),
-      lastKeyIn: (lo, hi) => scan(lo === 0 ? { start: leafKey(hi - 1), reverse: true } : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true }),
+      lastKeyIn: (lo, hi) =>
+        scan(
+          lo === 0
+            ? { start: leafKey(hi - 1), reverse: true }
+            : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true },
+        ),
       leafDigest: (key) => this.leafRowAt(key, txn, b)!.digest,
       branch: (h, p) => {
         const k = branchKey(h, p);
         const kept = this.versionAt(T_BRANCH, k, b, txn);
         if (kept === undefined) return head.branch(h, p);
         const what = `version row of branch (height ${h}, prefix ${p})`;
-        if (kept.length !== 32) throw new RegistryError("DB_CORRUPT", `${what} has ${kept.length} bytes, expected 32`, { row: what });
+        if (kept.length !== 32)
+          throw new RegistryError("DB_CORRUPT", `${what} has ${kept.length} bytes, expected 32`, { row: what });
         return readDigest(kept, 0, what);
       },
     };
@@ -908,7 +1165,11 @@ export class NameStore extends EnvironmentStore {
   private expectHead(expectBatch: number): NameHead {
     const head = this.head();
     if (head.batch !== expectBatch) {
-      throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${expectBatch}); nothing was written`, { batch: head.batch });
+      throw new RegistryError(
+        "CONCURRENT_UPDATE",
+        `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${expectBatch}); nothing was written`,
+        { batch: head.batch },
+      );
     }
     return head;
   }
@@ -930,7 +1191,11 @@ export class NameStore extends EnvironmentStore {
   /** The pending block rows (pending-block.ts), in pid order. @throws RegistryError `DB_CORRUPT`. */
   pendingBlocks(txn?: Transaction): PendingBlock[] {
     const out: PendingBlock[] = [];
-    const range = { start: Buffer.from(PENDING_BLOCK_PREFIX), end: Buffer.from(PENDING_BLOCK_PREFIX.slice(0, -1) + ";"), ...(txn ? { transaction: txn } : {}) };
+    const range = {
+      start: Buffer.from(PENDING_BLOCK_PREFIX),
+      end: Buffer.from(PENDING_BLOCK_PREFIX.slice(0, -1) + ";"),
+      ...(txn ? { transaction: txn } : {}),
+    };
     for (const { key, value } of this.meta.getRange(range)) {
       const what = `meta row ${Buffer.from(key as Buffer).toString("latin1")}`;
       out.push(decodePendingBlock(unseal(T_META, key as Buffer, value, what), what, this.dir));
@@ -945,7 +1210,13 @@ export class NameStore extends EnvironmentStore {
    */
   recordPendingBlock(dir: string): PendingBlock {
     return this.env.write(() => {
-      const pending: PendingBlock = { dir: resolvePath(dir), batch: this.head().batch + 1, pid: process.pid, token: newPendingToken(), committed: false };
+      const pending: PendingBlock = {
+        dir: resolvePath(dir),
+        batch: this.head().batch + 1,
+        pid: process.pid,
+        token: newPendingToken(),
+        committed: false,
+      };
       const key = pendingBlockKey(pending.pid);
       this.meta.putSync(key, seal(T_META, key, encodePendingBlock(pending)));
       return pending;
@@ -988,8 +1259,12 @@ export class NameStore extends EnvironmentStore {
    * @throws RegistryError `BAD_BLOCK` when the summary does not describe the given bytes.
    */
   recordBlockProof(summary: StoredBlockSummary, blockJson: string, proof: Uint8Array): void {
-    if (summary.proof_bytes !== proof.length || summary.json_bytes !== Buffer.byteLength(blockJson, "utf8")) throw new RegistryError("BAD_BLOCK", `the summary of block batch ${summary.batch} does not describe its files`, { batch: summary.batch });
-    const key = blockRowKey(BLOCK_ROW_PREFIX, summary.batch), sk = blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch);
+    if (summary.proof_bytes !== proof.length || summary.json_bytes !== Buffer.byteLength(blockJson, "utf8"))
+      throw new RegistryError("BAD_BLOCK", `the summary of block batch ${summary.batch} does not describe its files`, {
+        batch: summary.batch,
+      });
+    const key = blockRowKey(BLOCK_ROW_PREFIX, summary.batch),
+      sk = blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch);
     this.meta.putSync(key, seal(T_META, key, encodeBlockRow(blockJson, proof)));
     this.meta.putSync(sk, seal(T_META, sk, encodeBlockSummary(summary)));
   }
@@ -1004,8 +1279,14 @@ export class NameStore extends EnvironmentStore {
    */
   keepBlockProof(summary: StoredBlockSummary, blockJson: string, proof: Uint8Array): boolean {
     return this.env.write(() => {
-      const after = this.historyEntry(summary.batch), before = this.historyEntry(summary.batch - 1);
-      if (formatRoot(after.root) !== summary.to_root || formatRoot(before.root) !== summary.from_root) throw new RegistryError("BAD_BLOCK", `the block of batch ${summary.batch} does not go from the root of batch ${summary.batch - 1} to the root of batch ${summary.batch}`, { batch: summary.batch });
+      const after = this.historyEntry(summary.batch),
+        before = this.historyEntry(summary.batch - 1);
+      if (formatRoot(after.root) !== summary.to_root || formatRoot(before.root) !== summary.from_root)
+        throw new RegistryError(
+          "BAD_BLOCK",
+          `the block of batch ${summary.batch} does not go from the root of batch ${summary.batch - 1} to the root of batch ${summary.batch}`,
+          { batch: summary.batch },
+        );
       if (this.meta.get(blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch)) !== undefined) return false;
       this.recordBlockProof(summary, blockJson, proof);
       return true;
@@ -1019,11 +1300,17 @@ export class NameStore extends EnvironmentStore {
    */
   blockProof(batch: number): StoredBlock | undefined {
     return this.env.read((txn) => {
-      const key = blockRowKey(BLOCK_ROW_PREFIX, batch), sk = blockRowKey(BLOCK_SUMMARY_PREFIX, batch);
-      const raw = this.meta.get(key, { transaction: txn }), rawSummary = this.meta.get(sk, { transaction: txn });
+      const key = blockRowKey(BLOCK_ROW_PREFIX, batch),
+        sk = blockRowKey(BLOCK_SUMMARY_PREFIX, batch);
+      const raw = this.meta.get(key, { transaction: txn }),
+        rawSummary = this.meta.get(sk, { transaction: txn });
       if (raw === undefined || rawSummary === undefined) return undefined;
-      const what = `meta row ${key.toString("latin1")}`, whatSummary = `meta row ${sk.toString("latin1")}`;
-      return { summary: decodeBlockSummary(unseal(T_META, sk, rawSummary, whatSummary), whatSummary), ...decodeBlockRow(unseal(T_META, key, raw, what), what) };
+      const what = `meta row ${key.toString("latin1")}`,
+        whatSummary = `meta row ${sk.toString("latin1")}`;
+      return {
+        summary: decodeBlockSummary(unseal(T_META, sk, rawSummary, whatSummary), whatSummary),
+        ...decodeBlockRow(unseal(T_META, key, raw, what), what),
+      };
     });
   }
 
@@ -1057,7 +1344,11 @@ export class NameStore extends EnvironmentStore {
   private markPendingCommitted(pending: PendingBlock, head: NameHead): void {
     const row = this.pendingRow(pending.pid);
     if (row === undefined || row.token !== pending.token || row.batch !== head.batch + 1) {
-      throw new RegistryError("CONCURRENT_UPDATE", `the registry changed since the block was recorded for batch ${pending.batch} (head is batch ${head.batch}); nothing was written`, { batch: head.batch });
+      throw new RegistryError(
+        "CONCURRENT_UPDATE",
+        `the registry changed since the block was recorded for batch ${pending.batch} (head is batch ${head.batch}); nothing was written`,
+        { batch: head.batch },
+      );
     }
     const key = pendingBlockKey(pending.pid);
     this.meta.putSync(key, seal(T_META, key, encodePendingBlock({ ...row, committed: true })));
@@ -1069,7 +1360,11 @@ export class NameStore extends EnvironmentStore {
    * registry's write lock until it commits; if `write` rejects, nothing is written.
    * @throws RegistryError `CONCURRENT_UPDATE` if the head moved since the batch was prepared.
    */
-  async commitAsync(batch: { readonly kind: string; readonly expectBatch: number; readonly write: (w: NameWriter, head: NameHead) => Promise<BatchRows> }): Promise<NameHistoryEntry> {
+  async commitAsync(batch: {
+    readonly kind: string;
+    readonly expectBatch: number;
+    readonly write: (w: NameWriter, head: NameHead) => Promise<BatchRows>;
+  }): Promise<NameHistoryEntry> {
     return await (this.env.write(async () => {
       const head = this.expectHead(batch.expectBatch);
       const w = this.writer(head.batch + 1);
@@ -1092,7 +1387,8 @@ export class NameStore extends EnvironmentStore {
       const what = `branch row (height ${kb[0]}, prefix ${kb.length === 9 ? readSlotKey(kb.subarray(1)) : "?"})`;
       if (kb.length !== 9) throw new RegistryError("DB_CORRUPT", `${what} has a ${kb.length}-byte key`, { row: what });
       const v = unseal(T_BRANCH, kb, value, what);
-      if (v.length !== 32) throw new RegistryError("DB_CORRUPT", `${what} has ${v.length} bytes, expected 32`, { row: what });
+      if (v.length !== 32)
+        throw new RegistryError("DB_CORRUPT", `${what} has ${v.length} bytes, expected 32`, { row: what });
       yield { h: kb[0]!, p: readSlotKey(kb.subarray(1)), digest: readDigest(v, 0, what) };
     }
   }
@@ -1104,50 +1400,110 @@ export class NameStore extends EnvironmentStore {
    * key), not damage.
    * @throws RegistryError `DB_CORRUPT` naming the first damaged or inconsistent row.
    */
-  check(onProgress?: (rows: number) => void): { records: number; branches: number; root: Digest; nonNfc: NonNfcRecord[] } {
+  check(onProgress?: (rows: number) => void): {
+    records: number;
+    branches: number;
+    root: Digest;
+    nonNfc: NonNfcRecord[];
+  } {
     return this.read((txn) => {
       const head = this.head(txn);
       this.history();
       const { depth, leafMaxFields: B } = this.config;
       const keys = new Float64Array(head.records);
       const digests = new Uint32Array(8 * head.records);
-      let n = 0, live = 0, deleted = 0;
+      let n = 0,
+        live = 0,
+        deleted = 0;
       const nonNfc: NonNfcRecord[] = [];
       for (const row of this.leafRows(txn)) {
         const what = `leaf row of key ${row.key}`;
-        if (n >= head.records) throw new RegistryError("DB_CORRUPT", `${what}: more leaf rows than the head's ${head.records} records`, { row: what });
-        if (this.keyOf(row.record.name) !== row.key) throw new RegistryError("DB_CORRUPT", `${what} holds ${JSON.stringify(row.record.name)}, whose key is ${this.keyOf(row.record.name)}`, { row: what });
-        const expect = row.record.state === RecordState.Deleted ? this.tombstoneDigest : hashLeaf(this.leafOf(row.record), B);
-        if (!digestEquals(expect, row.digest)) throw new RegistryError("DB_CORRUPT", `${what}: its stored leaf digest is not the digest of its record`, { row: what });
+        if (n >= head.records)
+          throw new RegistryError("DB_CORRUPT", `${what}: more leaf rows than the head's ${head.records} records`, {
+            row: what,
+          });
+        if (this.keyOf(row.record.name) !== row.key)
+          throw new RegistryError(
+            "DB_CORRUPT",
+            `${what} holds ${JSON.stringify(row.record.name)}, whose key is ${this.keyOf(row.record.name)}`,
+            { row: what },
+          );
+        const expect =
+          row.record.state === RecordState.Deleted ? this.tombstoneDigest : hashLeaf(this.leafOf(row.record), B);
+        if (!digestEquals(expect, row.digest))
+          throw new RegistryError("DB_CORRUPT", `${what}: its stored leaf digest is not the digest of its record`, {
+            row: what,
+          });
         if (row.record.state === RecordState.Deleted) deleted++;
         else live++;
         const nfc = nfcFormOf(row.record.name);
-        if (nfc !== undefined) nonNfc.push({ name: row.record.name, nfc, key: row.key, state: row.record.state === RecordState.Deleted ? "deleted" : "live" });
+        if (nfc !== undefined)
+          nonNfc.push({
+            name: row.record.name,
+            nfc,
+            key: row.key,
+            state: row.record.state === RecordState.Deleted ? "deleted" : "live",
+          });
         keys[n] = row.key;
         digests.set(row.digest, 8 * n);
         n++;
         if (onProgress && n % 100_000 === 0) onProgress(n);
       }
       if (n !== head.records || live !== head.live || deleted !== head.deleted) {
-        throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${n} leaf rows (${live} live, ${deleted} deleted); the head says ${head.records} (${head.live} live, ${head.deleted} deleted)`, { row: "meta row head" });
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `registry at ${this.dir}: ${n} leaf rows (${live} live, ${deleted} deleted); the head says ${head.records} (${head.live} live, ${head.deleted} deleted)`,
+          { row: "meta row head" },
+        );
       }
-      const u = n === 0 ? { root: this.defaults[depth]!, branches: { count: 0, heights: new Uint8Array(0), prefixes: new Float64Array(0), digests: new Uint32Array(0) } } : updateCompact(depth, this.defaults, this.compressorOf(), new Float64Array(0), 0, keys, digests, NO_STORED_ROWS);
+      const u =
+        n === 0
+          ? {
+              root: this.defaults[depth]!,
+              branches: {
+                count: 0,
+                heights: new Uint8Array(0),
+                prefixes: new Float64Array(0),
+                digests: new Uint32Array(0),
+              },
+            }
+          : updateCompact(
+              depth,
+              this.defaults,
+              this.compressorOf(),
+              new Float64Array(0),
+              0,
+              keys,
+              digests,
+              NO_STORED_ROWS,
+            );
       let i = 0;
       for (const b of this.branchRows(txn)) {
         const what = `branch row (height ${b.h}, prefix ${b.p})`;
-        if (i >= u.branches.count || u.branches.heights[i] !== b.h || u.branches.prefixes[i] !== b.p) throw new RegistryError("DB_CORRUPT", `${what} is not a branch of the records' tree`, { row: what });
-        if (!digestEquals(b.digest, u.branches.digests.subarray(8 * i, 8 * i + 8))) throw new RegistryError("DB_CORRUPT", `${what} does not match the digest recomputed from the records`, { row: what });
+        if (i >= u.branches.count || u.branches.heights[i] !== b.h || u.branches.prefixes[i] !== b.p)
+          throw new RegistryError("DB_CORRUPT", `${what} is not a branch of the records' tree`, { row: what });
+        if (!digestEquals(b.digest, u.branches.digests.subarray(8 * i, 8 * i + 8)))
+          throw new RegistryError("DB_CORRUPT", `${what} does not match the digest recomputed from the records`, {
+            row: what,
+          });
         i++;
       }
-      if (i !== u.branches.count) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${u.branches.count - i} branch rows are missing (first: height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})`, { row: `branch row (height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})` });
-      if (!digestEquals(u.root, head.root)) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: the root recomputed from the records differs from the head root of batch ${head.batch}`, { row: "meta row head" });
+      if (i !== u.branches.count)
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `registry at ${this.dir}: ${u.branches.count - i} branch rows are missing (first: height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})`,
+          { row: `branch row (height ${u.branches.heights[i]}, prefix ${u.branches.prefixes[i]})` },
+        );
+      if (!digestEquals(u.root, head.root))
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `registry at ${this.dir}: the root recomputed from the records differs from the head root of batch ${head.batch}`,
+          { row: "meta row head" },
+        );
       this.checkVersions(txn, head);
       return { records: n, branches: i, root: u.root, nonNfc };
     });
   }
-
-
-
 }
 
 /** A decoded leaf row: the record, its leaf digest and the batch that created the row. */
@@ -1165,7 +1521,10 @@ export interface LeafRow {
  * format 3 is left as it is. The result is then opened, which checks the head root.
  * @throws RegistryError `DB_MISSING`, `DB_CORRUPT` (not a format-2 or format-3 name-keyed registry).
  */
-export function upgradeNameRegistry(dir: string, retention: Partial<Retention> = {}): { fromVersion: number; toVersion: number; rows: number } {
+export function upgradeNameRegistry(
+  dir: string,
+  retention: Partial<Retention> = {},
+): { fromVersion: number; toVersion: number; rows: number } {
   if (!isDir(dir) || !existsSync(join(dir, "data.mdb"))) NameStore.open(dir).closeSync(); // DB_MISSING
   const r = checkRetention(retention);
   const env = RegistryEnvironment.open(dir, false, NAME_SEALING);
@@ -1174,7 +1533,8 @@ export function upgradeNameRegistry(dir: string, retention: Partial<Retention> =
   try {
     const meta = env.table("meta");
     const raw = meta?.get(KEY_CONFIG);
-    if (meta === undefined || raw === undefined) throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
+    if (meta === undefined || raw === undefined)
+      throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
     const configValue = unseal(T_META, KEY_CONFIG, raw, "meta row config");
     const c = parseMetadataJson(configValue, "configuration", dir);
     if (c["format"] === FORMAT && c["version"] === 2 && c["mapping"] === NAME_MAPPING_ID) {
@@ -1185,12 +1545,14 @@ export function upgradeNameRegistry(dir: string, retention: Partial<Retention> =
       env.table("pruning");
       env.write(() => {
         const rawHead = meta.get(KEY_HEAD);
-        if (rawHead === undefined) throw new RegistryError("DB_CORRUPT", `registry at ${dir} has no head`, { row: "meta row head" });
+        if (rawHead === undefined)
+          throw new RegistryError("DB_CORRUPT", `registry at ${dir} has no head`, { row: "meta row head" });
         const head = decodeHead(unseal(T_META, KEY_HEAD, rawHead, "meta row head"), dir);
         let start: Buffer | undefined;
         for (;;) {
           const chunk: { key: Buffer; value: Buffer }[] = [];
-          for (const { key, value } of leaves.getRange({ ...(start ? { start } : {}), limit: 10_000 })) chunk.push({ key: Buffer.from(key as Buffer), value: Buffer.from(value as Buffer) });
+          for (const { key, value } of leaves.getRange({ ...(start ? { start } : {}), limit: 10_000 }))
+            chunk.push({ key: Buffer.from(key as Buffer), value: Buffer.from(value as Buffer) });
           if (chunk.length === 0) break;
           for (const { key, value } of chunk) {
             const v = unseal(T_LEAF, key, value, `leaf row of key ${readSlotKey(key)}`);
@@ -1201,14 +1563,26 @@ export function upgradeNameRegistry(dir: string, retention: Partial<Retention> =
           }
           start = Buffer.concat([chunk[chunk.length - 1]!.key, Buffer.of(0)]);
         }
-        const configJson = Buffer.from(JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, mapping: NAME_MAPPING_ID, depth: config.depth, leafMaxFields: config.leafMaxFields }));
+        const configJson = Buffer.from(
+          JSON.stringify({
+            format: FORMAT,
+            version: FORMAT_VERSION,
+            mapping: NAME_MAPPING_ID,
+            depth: config.depth,
+            leafMaxFields: config.leafMaxFields,
+          }),
+        );
         meta.putSync(KEY_CONFIG, seal(T_META, KEY_CONFIG, configJson));
         meta.putSync(KEY_RETENTION, seal(T_META, KEY_RETENTION, encodeRetention(r)));
         meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(head.batch)));
         rows += 3;
       });
     } else if (!(c["format"] === FORMAT && c["version"] === FORMAT_VERSION && c["mapping"] === NAME_MAPPING_ID)) {
-      throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration is neither a name-keyed format 2 nor format ${FORMAT_VERSION} row`, { dir });
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `registry at ${dir}: configuration is neither a name-keyed format 2 nor format ${FORMAT_VERSION} row`,
+        { dir },
+      );
     }
   } finally {
     env.closeSync();
@@ -1225,7 +1599,8 @@ function decodeLeafRow(k: Uint8Array, raw: Uint8Array, key: number): LeafRow {
 
 /** Decodes a leaf row's value (its checksum stripped). */
 function decodeLeafValue(v: Uint8Array, what: string): LeafRow {
-  if (v.length < 32 + CREATED_BYTES + 4) throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
+  if (v.length < 32 + CREATED_BYTES + 4)
+    throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
   let record: StoredRecord;
   const end = v.length - CREATED_BYTES - 32;
   try {
@@ -1251,22 +1626,45 @@ function initialize(env: RegistryEnvironment, config: NameRegistryConfig, retent
   env.table("pruning");
   const root = defaultDigests(config.depth, config.leafMaxFields)[config.depth]!;
   const head: NameHead = { batch: 0, root, records: 0, live: 0, deleted: 0 };
-  const configJson = Buffer.from(JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, mapping: NAME_MAPPING_ID, depth: config.depth, leafMaxFields: config.leafMaxFields }));
+  const configJson = Buffer.from(
+    JSON.stringify({
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      mapping: NAME_MAPPING_ID,
+      depth: config.depth,
+      leafMaxFields: config.leafMaxFields,
+    }),
+  );
   env.write(() => {
     meta.putSync(KEY_CONFIG, seal(T_META, KEY_CONFIG, configJson));
     meta.putSync(KEY_RETENTION, seal(T_META, KEY_RETENTION, encodeRetention(retention)));
     meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(0)));
-    env.putHeadAndHistory(meta, history, KEY_HEAD, encodeHead(head), 0, encodeHistory({ ...head, kind: "create", written: 0, committedAt: new Date().toISOString() }));
+    env.putHeadAndHistory(
+      meta,
+      history,
+      KEY_HEAD,
+      encodeHead(head),
+      0,
+      encodeHistory({ ...head, kind: "create", written: 0, committedAt: new Date().toISOString() }),
+    );
   });
 }
 
 function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
   const c = parseMetadataJson(raw, "configuration", dir);
   if (c["format"] === FORMAT && c["version"] === 2 && c["mapping"] === NAME_MAPPING_ID) {
-    throw new RegistryError("DB_OUTDATED", `registry at ${dir} has format version 2 (tree rows of the head only); \`ssgkr registry upgrade --db ${dir}\` converts it to format ${FORMAT_VERSION} (roots before the upgrade are not provable)`, { dir, version: 2 });
+    throw new RegistryError(
+      "DB_OUTDATED",
+      `registry at ${dir} has format version 2 (tree rows of the head only); \`ssgkr registry upgrade --db ${dir}\` converts it to format ${FORMAT_VERSION} (roots before the upgrade are not provable)`,
+      { dir, version: 2 },
+    );
   }
   if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== NAME_MAPPING_ID) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: not a name-keyed registry ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"] })}`, { dir });
+    throw new RegistryError(
+      "DB_CORRUPT",
+      `registry at ${dir}: not a name-keyed registry ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"] })}`,
+      { dir },
+    );
   }
   try {
     return checkNameConfig({ depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number });
@@ -1276,13 +1674,21 @@ function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
 }
 
 function encodeHead(h: NameHead): Buffer {
-  return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), records: h.records, live: h.live, deleted: h.deleted }));
+  return Buffer.from(
+    JSON.stringify({ batch: h.batch, root: Array.from(h.root), records: h.records, live: h.live, deleted: h.deleted }),
+  );
 }
 
 function decodeHead(raw: Uint8Array, dir: string): NameHead {
   const h = parseMetadataJson(raw, "head", dir);
   const root = rootFromJson(h["root"]);
-  if (!isCount(h["batch"]) || root === undefined || !isCount(h["records"]) || !isCount(h["live"]) || !isCount(h["deleted"])) {
+  if (
+    !isCount(h["batch"]) ||
+    root === undefined ||
+    !isCount(h["records"]) ||
+    !isCount(h["live"]) ||
+    !isCount(h["deleted"])
+  ) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: head is malformed`, { dir });
   }
   return { batch: h["batch"], root, records: h["records"], live: h["live"], deleted: h["deleted"] };
@@ -1296,9 +1702,17 @@ function decodeHistory(raw: Uint8Array, dir: string): NameHistoryEntry {
   const h = parseMetadataJson(raw, "history entry", dir);
   const head = decodeHead(raw, dir);
   if (typeof h["kind"] !== "string" || !isCount(h["written"]) || typeof h["committedAt"] !== "string") {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, { dir });
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, {
+      dir,
+    });
   }
-  return { ...head, kind: h["kind"], written: h["written"], committedAt: h["committedAt"], ...(typeof h["name"] === "string" ? { name: h["name"] } : {}) };
+  return {
+    ...head,
+    kind: h["kind"],
+    written: h["written"],
+    committedAt: h["committedAt"],
+    ...(typeof h["name"] === "string" ? { name: h["name"] } : {}),
+  };
 }
 
 /** Prefix of a key at height h (re-exported for writers). */

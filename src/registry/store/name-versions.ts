@@ -56,8 +56,18 @@ const MAX_RETENTION_DAYS = 36_500;
 export function checkRetention(r: Partial<Retention> = {}): Retention {
   const commits = r.commits ?? DEFAULT_RETENTION.commits;
   const days = r.days ?? DEFAULT_RETENTION.days;
-  if (!Number.isInteger(commits) || commits < 0 || commits > MAX_RETENTION_COMMITS) throw new RegistryError("BAD_CONFIG", `retention in commits must be an integer in [0, ${MAX_RETENTION_COMMITS}], got ${commits}`, { commits });
-  if (typeof days !== "number" || !Number.isFinite(days) || days < 0 || days > MAX_RETENTION_DAYS) throw new RegistryError("BAD_CONFIG", `retention in days must be a number in [0, ${MAX_RETENTION_DAYS}], got ${days}`, { days });
+  if (!Number.isInteger(commits) || commits < 0 || commits > MAX_RETENTION_COMMITS)
+    throw new RegistryError(
+      "BAD_CONFIG",
+      `retention in commits must be an integer in [0, ${MAX_RETENTION_COMMITS}], got ${commits}`,
+      { commits },
+    );
+  if (typeof days !== "number" || !Number.isFinite(days) || days < 0 || days > MAX_RETENTION_DAYS)
+    throw new RegistryError(
+      "BAD_CONFIG",
+      `retention in days must be a number in [0, ${MAX_RETENTION_DAYS}], got ${days}`,
+      { days },
+    );
   return { commits, days };
 }
 
@@ -72,7 +82,10 @@ export function decodeRetention(raw: Uint8Array, dir: string): Retention {
   try {
     return checkRetention({ commits: j["commits"] as number, days: j["days"] as number });
   } catch (e) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: retention row: ${(e as Error).message}`, { dir, row: "meta row retention" });
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: retention row: ${(e as Error).message}`, {
+      dir,
+      row: "meta row retention",
+    });
   }
 }
 
@@ -84,7 +97,11 @@ export function encodeWindow(oldest: number): Buffer {
 /** Decodes the `window` meta row. @throws RegistryError `DB_CORRUPT`. */
 export function decodeWindow(raw: Uint8Array, dir: string): number {
   const j = parseMetadataJson(raw, "window", dir);
-  if (!isCount(j["oldest"])) throw new RegistryError("DB_CORRUPT", `registry at ${dir}: window row is malformed`, { dir, row: "meta row window" });
+  if (!isCount(j["oldest"]))
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: window row is malformed`, {
+      dir,
+      row: "meta row window",
+    });
   return j["oldest"];
 }
 
@@ -122,7 +139,13 @@ export function rowKeyLength(tag: number, leafTag: number, branchTag: number, wh
  * moved forward from `oldest` by the retention, at most `MAX_ADVANCE` batches.
  * @param committedAt reads the commit time (ms) of a batch.
  */
-export function advanceWindow(oldest: number, head: number, now: number, r: Retention, committedAt: (batch: number) => number): number {
+export function advanceWindow(
+  oldest: number,
+  head: number,
+  now: number,
+  r: Retention,
+  committedAt: (batch: number) => number,
+): number {
   let o = oldest;
   const cutoff = now - r.days * 86_400_000;
   for (let step = 0; step < MAX_ADVANCE && o < head; step++) {

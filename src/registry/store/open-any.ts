@@ -8,7 +8,9 @@ import { NameStore, peekRegistryMapping } from "./name-store.js";
 import { RegistryStore } from "./store.js";
 
 /** A registry of either mapping, as opened by `openRegistry`. */
-export type AnyRegistry = { readonly mapping: "record-leaf-v2"; readonly store: NameStore } | { readonly mapping: "record-leaf-v1"; readonly store: RegistryStore };
+export type AnyRegistry =
+  | { readonly mapping: "record-leaf-v2"; readonly store: NameStore }
+  | { readonly mapping: "record-leaf-v1"; readonly store: RegistryStore };
 
 /** Mapping of an existing registry directory, or undefined when it holds none. @throws RegistryError `DB_CORRUPT`. */
 export function registryMapping(dir: string): "record-leaf-v2" | "record-leaf-v1" | undefined {

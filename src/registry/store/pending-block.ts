@@ -61,14 +61,26 @@ export function hiddenBlockDir(dir: string, pid: number): string {
 
 /** A pending block row's JSON. */
 export function encodePendingBlock(p: PendingBlock): Buffer {
-  return Buffer.from(JSON.stringify({ dir: p.dir, batch: p.batch, pid: p.pid, token: p.token, committed: p.committed }));
+  return Buffer.from(
+    JSON.stringify({ dir: p.dir, batch: p.batch, pid: p.pid, token: p.token, committed: p.committed }),
+  );
 }
 
 /** Decodes a pending block row. @throws RegistryError `DB_CORRUPT` if it is malformed. */
 export function decodePendingBlock(raw: Uint8Array, what: string, registryDir: string): PendingBlock {
   const o = parseMetadataJson(raw, what, registryDir);
   const { dir, batch, pid, token, committed } = o;
-  if (typeof dir !== "string" || dir === "" || resolve(dir) !== dir || !isCount(batch) || batch < 1 || !isCount(pid) || pid < 1 || typeof token !== "string" || typeof committed !== "boolean") {
+  if (
+    typeof dir !== "string" ||
+    dir === "" ||
+    resolve(dir) !== dir ||
+    !isCount(batch) ||
+    batch < 1 ||
+    !isCount(pid) ||
+    pid < 1 ||
+    typeof token !== "string" ||
+    typeof committed !== "boolean"
+  ) {
     throw new RegistryError("DB_CORRUPT", `registry at ${registryDir}: ${what} is malformed`, { row: what });
   }
   return { dir, batch, pid, token, committed };

@@ -32,14 +32,31 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Bytes of a record row with these name and value lengths (value bytes: text bytes or 4·fields). */
 export function recordRowBytes(nameLength: number, form: ValueForm, valueLength: number): number {
-  return 1 + 2 + nameLength + 1 + (form === ValueForm.Text ? 4 + valueLength : form === ValueForm.Fields ? 2 + valueLength : 0);
+  return (
+    1 +
+    2 +
+    nameLength +
+    1 +
+    (form === ValueForm.Text ? 4 + valueLength : form === ValueForm.Fields ? 2 + valueLength : 0)
+  );
 }
 
 /**
  * Writes a record row at out[at…] from raw parts and returns the end offset. For the fields
  * form, value bytes are the elements as u32 LE words.
  */
-export function writeRecordRow(out: Uint8Array, at: number, state: RecordState, name: Uint8Array, nameStart: number, nameEnd: number, form: ValueForm, value: Uint8Array, valueStart: number, valueEnd: number): number {
+export function writeRecordRow(
+  out: Uint8Array,
+  at: number,
+  state: RecordState,
+  name: Uint8Array,
+  nameStart: number,
+  nameEnd: number,
+  form: ValueForm,
+  value: Uint8Array,
+  valueStart: number,
+  valueEnd: number,
+): number {
   const nameLen = nameEnd - nameStart;
   const valueLen = valueEnd - valueStart;
   out[at++] = state;
@@ -86,7 +103,11 @@ export function encodeRecord(record: StoredRecord): Uint8Array {
 }
 
 function corrupt(slot: number | undefined, why: string): RegistryError {
-  return new RegistryError("DB_CORRUPT", `record row${slot === undefined ? "" : ` of slot ${slot}`} is malformed: ${why}`, { slot });
+  return new RegistryError(
+    "DB_CORRUPT",
+    `record row${slot === undefined ? "" : ` of slot ${slot}`} is malformed: ${why}`,
+    { slot },
+  );
 }
 
 /**

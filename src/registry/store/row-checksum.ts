@@ -27,7 +27,8 @@ const TABLE = (() => {
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
     t[n] = c;
   }
-  for (let n = 0; n < 256; n++) for (let k = 1; k < 8; k++) t[256 * k + n] = t[t[256 * (k - 1) + n]! & 0xff]! ^ (t[256 * (k - 1) + n]! >>> 8);
+  for (let n = 0; n < 256; n++)
+    for (let k = 1; k < 8; k++) t[256 * k + n] = t[t[256 * (k - 1) + n]! & 0xff]! ^ (t[256 * (k - 1) + n]! >>> 8);
   return t;
 })();
 
@@ -42,7 +43,15 @@ export function crc32Range(bytes: Uint8Array, start: number, end: number, crc = 
   let i = start;
   for (; i + 8 <= end; i += 8) {
     const a = (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)) ^ c;
-    c = T[1792 + (a & 0xff)]! ^ T[1536 + ((a >>> 8) & 0xff)]! ^ T[1280 + ((a >>> 16) & 0xff)]! ^ T[1024 + (a >>> 24)]! ^ T[768 + bytes[i + 4]!]! ^ T[512 + bytes[i + 5]!]! ^ T[256 + bytes[i + 6]!]! ^ T[bytes[i + 7]!]!;
+    c =
+      T[1792 + (a & 0xff)]! ^
+      T[1536 + ((a >>> 8) & 0xff)]! ^
+      T[1280 + ((a >>> 16) & 0xff)]! ^
+      T[1024 + (a >>> 24)]! ^
+      T[768 + bytes[i + 4]!]! ^
+      T[512 + bytes[i + 5]!]! ^
+      T[256 + bytes[i + 6]!]! ^
+      T[bytes[i + 7]!]!;
   }
   for (; i < end; i++) c = T[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
@@ -90,6 +99,9 @@ export function openRow(key: Uint8Array, row: Uint8Array, what: string | (() => 
   const payload = tryOpenRow(key, row);
   if (payload !== undefined) return payload;
   const name = typeof what === "string" ? what : what();
-  const why = row.length < ROW_CHECKSUM_BYTES ? `${row.length} bytes, shorter than its checksum` : "its checksum does not match its content";
+  const why =
+    row.length < ROW_CHECKSUM_BYTES
+      ? `${row.length} bytes, shorter than its checksum`
+      : "its checksum does not match its content";
   throw new RegistryError("DB_CORRUPT", `${name} is damaged: ${why}`, { row: name });
 }

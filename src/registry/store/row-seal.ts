@@ -42,9 +42,17 @@ export function sealInto(tag: number, key: Uint8Array, buf: Uint8Array, valueLen
  * @throws RegistryError `DB_CORRUPT` (`details.row` = what) when the row is too short or its checksum differs.
  */
 export function unseal(tag: number, key: Uint8Array, row: Uint8Array, what: string): Uint8Array {
-  if (row.length < SEAL_BYTES) throw new RegistryError("DB_CORRUPT", `${what} is damaged: ${row.length} bytes, shorter than its checksum`, { row: what });
+  if (row.length < SEAL_BYTES)
+    throw new RegistryError("DB_CORRUPT", `${what} is damaged: ${row.length} bytes, shorter than its checksum`, {
+      row: what,
+    });
   const n = row.length - SEAL_BYTES;
   const stored = (row[n]! | (row[n + 1]! << 8) | (row[n + 2]! << 16) | (row[n + 3]! << 24)) >>> 0;
-  if (stored !== sum(tag, key, row, n)) throw new RegistryError("DB_CORRUPT", `${what} is damaged: its checksum does not match its content (run \`ssgkr registry check\`)`, { row: what });
+  if (stored !== sum(tag, key, row, n))
+    throw new RegistryError(
+      "DB_CORRUPT",
+      `${what} is damaged: its checksum does not match its content (run \`ssgkr registry check\`)`,
+      { row: what },
+    );
   return row.subarray(0, n);
 }

@@ -20,7 +20,15 @@ export const KEY_HEAD = Buffer.from("head");
 
 /** The sealed configuration row of `config`. */
 export function configRow(config: RegistryConfig): Buffer {
-  const json = { format: FORMAT, version: FORMAT_VERSION, depth: config.depth, leafMaxFields: config.leafMaxFields, tileHeight: TILE_HEIGHT, mapping: MAPPING_ID, rowChecksum: ROW_CHECKSUM_ID };
+  const json = {
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    depth: config.depth,
+    leafMaxFields: config.leafMaxFields,
+    tileHeight: TILE_HEIGHT,
+    mapping: MAPPING_ID,
+    rowChecksum: ROW_CHECKSUM_ID,
+  };
   return sealRow(KEY_CONFIG, Buffer.from(JSON.stringify(json)));
 }
 
@@ -40,27 +48,59 @@ export function parseConfigRow(sealed: Uint8Array, dir: string): Pick<RegistryCo
     }
     const l = legacy as Record<string, unknown> | undefined;
     if (l !== null && typeof l === "object" && l["format"] === FORMAT && l["version"] === 1) {
-      throw new RegistryError("DB_OUTDATED", `registry at ${dir} has format version 1 (rows without checksums); this version reads format ${FORMAT_VERSION}: run \`ssgkr registry upgrade --db ${dir}\` once (adds the checksums in place, keeps root and history)`, { dir, version: 1 });
+      throw new RegistryError(
+        "DB_OUTDATED",
+        `registry at ${dir} has format version 1 (rows without checksums); this version reads format ${FORMAT_VERSION}: run \`ssgkr registry upgrade --db ${dir}\` once (adds the checksums in place, keeps root and history)`,
+        { dir, version: 1 },
+      );
     }
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration row is damaged: its checksum does not match its content`, { dir, row: "configuration row" });
+    throw new RegistryError(
+      "DB_CORRUPT",
+      `registry at ${dir}: configuration row is damaged: its checksum does not match its content`,
+      { dir, row: "configuration row" },
+    );
   }
   const c = parseMetadataJson(raw, "configuration", dir);
-  if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT || c["rowChecksum"] !== ROW_CHECKSUM_ID) {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: unsupported format ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"], tileHeight: c["tileHeight"], rowChecksum: c["rowChecksum"] })}`, { dir });
+  if (
+    c["format"] !== FORMAT ||
+    c["version"] !== FORMAT_VERSION ||
+    c["mapping"] !== MAPPING_ID ||
+    c["tileHeight"] !== TILE_HEIGHT ||
+    c["rowChecksum"] !== ROW_CHECKSUM_ID
+  ) {
+    throw new RegistryError(
+      "DB_CORRUPT",
+      `registry at ${dir}: unsupported format ${JSON.stringify({ format: c["format"], version: c["version"], mapping: c["mapping"], tileHeight: c["tileHeight"], rowChecksum: c["rowChecksum"] })}`,
+      { dir },
+    );
   }
   return { depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number };
 }
 
 /** The payload of the head row. */
 export function encodeHead(h: RegistryHead): Buffer {
-  return Buffer.from(JSON.stringify({ batch: h.batch, root: Array.from(h.root), nextSlot: h.nextSlot, live: h.live, deleted: h.deleted }));
+  return Buffer.from(
+    JSON.stringify({
+      batch: h.batch,
+      root: Array.from(h.root),
+      nextSlot: h.nextSlot,
+      live: h.live,
+      deleted: h.deleted,
+    }),
+  );
 }
 
 /** Decodes the payload of the head row. @throws RegistryError `DB_CORRUPT`. */
 export function decodeHead(raw: Uint8Array, dir: string): RegistryHead {
   const h = parseMetadataJson(raw, "head", dir);
   const root = rootFromJson(h["root"]);
-  if (!isCount(h["batch"]) || root === undefined || !isCount(h["nextSlot"]) || !isCount(h["live"]) || !isCount(h["deleted"])) {
+  if (
+    !isCount(h["batch"]) ||
+    root === undefined ||
+    !isCount(h["nextSlot"]) ||
+    !isCount(h["live"]) ||
+    !isCount(h["deleted"])
+  ) {
     throw new RegistryError("DB_CORRUPT", `registry at ${dir}: head is malformed`, { dir });
   }
   return { batch: h["batch"], root, nextSlot: h["nextSlot"], live: h["live"], deleted: h["deleted"] };
@@ -76,7 +116,15 @@ export function decodeHistory(raw: Uint8Array, dir: string): HistoryEntry {
   const h = parseMetadataJson(raw, "history entry", dir);
   const head = decodeHead(raw, dir);
   if (typeof h["kind"] !== "string" || !isCount(h["records"]) || typeof h["committedAt"] !== "string") {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, { dir });
+    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, {
+      dir,
+    });
   }
-  return { ...head, kind: h["kind"], records: h["records"], committedAt: h["committedAt"], ...(isCount(h["slot"]) ? { slot: h["slot"] } : {}) };
+  return {
+    ...head,
+    kind: h["kind"],
+    records: h["records"],
+    committedAt: h["committedAt"],
+    ...(isCount(h["slot"]) ? { slot: h["slot"] } : {}),
+  };
 }

@@ -43,7 +43,18 @@ import { openRow, sealRow, tryOpenRow } from "./row-checksum.js";
 import { createDirectoryAtomically, creationInProgress } from "./atomic-create.js";
 import { defaultPermutation, type BatchPermutation } from "../hashing/permutation.js";
 import { EnvironmentStore, RegistryEnvironment, type RowSealing } from "./environment.js";
-import { FORMAT, FORMAT_VERSION, KEY_CONFIG, KEY_HEAD, configRow, decodeHead, decodeHistory, encodeHead, encodeHistory, parseConfigRow } from "./slot-metadata.js";
+import {
+  FORMAT,
+  FORMAT_VERSION,
+  KEY_CONFIG,
+  KEY_HEAD,
+  configRow,
+  decodeHead,
+  decodeHistory,
+  encodeHead,
+  encodeHistory,
+  parseConfigRow,
+} from "./slot-metadata.js";
 import type { HistoryEntry, RegistryConfig, RegistryHead } from "./slot-types.js";
 
 export type { HistoryEntry, RegistryConfig, RegistryHead } from "./slot-types.js";
@@ -114,10 +125,22 @@ export function checkRegistryConfig(config: Partial<RegistryConfig> = {}): Regis
   const depth = config.depth ?? DEFAULT_DEPTH;
   const leafMaxFields = config.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_REGISTRY_DEPTH) {
-    throw new RegistryError("BAD_CONFIG", `registry depth must be an integer in [1, ${MAX_REGISTRY_DEPTH}], got ${depth}`, { depth });
+    throw new RegistryError(
+      "BAD_CONFIG",
+      `registry depth must be an integer in [1, ${MAX_REGISTRY_DEPTH}], got ${depth}`,
+      { depth },
+    );
   }
-  if (!Number.isInteger(leafMaxFields) || leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS || leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS) {
-    throw new RegistryError("BAD_CONFIG", `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`, { leafMaxFields });
+  if (
+    !Number.isInteger(leafMaxFields) ||
+    leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS ||
+    leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS
+  ) {
+    throw new RegistryError(
+      "BAD_CONFIG",
+      `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`,
+      { leafMaxFields },
+    );
   }
   return { depth, leafMaxFields };
 }
@@ -159,12 +182,22 @@ export class RegistryStore extends EnvironmentStore {
     const tables = openTables(env);
     const stored = tables.meta?.get(KEY_CONFIG);
     if (stored === undefined) {
-      if (TABLES.every((t) => tables[t] === undefined || tables[t]!.getKeysCount() === 0)) throw interrupted(dir, "its LMDB environment holds no committed configuration");
-      throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment with rows but without a registry configuration`, { dir });
+      if (TABLES.every((t) => tables[t] === undefined || tables[t]!.getKeysCount() === 0))
+        throw interrupted(dir, "its LMDB environment holds no committed configuration");
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `${dir} is an LMDB environment with rows but without a registry configuration`,
+        { dir },
+      );
     }
     this.config = parseConfig(stored, dir);
     const missing = TABLES.filter((t) => tables[t] === undefined);
-    if (missing.length > 0) throw new RegistryError("DB_CORRUPT", `registry at ${dir} lacks the table${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, { dir });
+    if (missing.length > 0)
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `registry at ${dir} lacks the table${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
+        { dir },
+      );
     this.meta = tables.meta!;
     this.records = tables.records!;
     this.names = tables.names!;
@@ -181,7 +214,9 @@ export class RegistryStore extends EnvironmentStore {
     } catch (e) {
       env.closeSync();
       if (e instanceof RegistryError) throw e;
-      throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, { dir });
+      throw new RegistryError("DB_CORRUPT", `cannot read the registry database at ${dir}: ${(e as Error).message}`, {
+        dir,
+      });
     }
   }
 
@@ -198,8 +233,17 @@ export class RegistryStore extends EnvironmentStore {
     if (state.kind === "interrupted") throw interrupted(dir, state.why);
     if (state.kind !== "database") {
       const pid = creationInProgress(dir);
-      if (pid !== undefined) throw new RegistryError("DB_NOT_READY", `the registry at ${dir} is being created (by process ${pid}); retry when its creation has finished`, { dir, pid });
-      throw new RegistryError("DB_MISSING", `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``, { dir });
+      if (pid !== undefined)
+        throw new RegistryError(
+          "DB_NOT_READY",
+          `the registry at ${dir} is being created (by process ${pid}); retry when its creation has finished`,
+          { dir, pid },
+        );
+      throw new RegistryError(
+        "DB_MISSING",
+        `no registry database at ${dir} (expected ${join(dir, "data.mdb")}); create one with \`ssgkr registry import\``,
+        { dir },
+      );
     }
     const marker = join(dir, "MAPPING");
     if (existsSync(marker)) {
@@ -209,7 +253,11 @@ export class RegistryStore extends EnvironmentStore {
       } catch (e) {
         throw new RegistryError("DB_CORRUPT", `cannot read ${marker}: ${(e as Error).message}`, { dir });
       }
-      throw new RegistryError("WRONG_MAPPING", `registry at ${dir} is name-keyed (mapping ${mapping}), not a slot registry (record-leaf-v1): open it with NameStore.open or openRegistry (open-any.ts), or create a slot registry with \`--mapping slot-v1\``, { dir, mapping, expected: MAPPING_ID });
+      throw new RegistryError(
+        "WRONG_MAPPING",
+        `registry at ${dir} is name-keyed (mapping ${mapping}), not a slot registry (record-leaf-v1): open it with NameStore.open or openRegistry (open-any.ts), or create a slot registry with \`--mapping slot-v1\``,
+        { dir, mapping, expected: MAPPING_ID },
+      );
     }
     return RegistryStore.build(dir, options.readOnly === true);
   }
@@ -231,22 +279,45 @@ export class RegistryStore extends EnvironmentStore {
         try {
           store = RegistryStore.open(dir);
         } catch (e) {
-          if (attempt === 0 && e instanceof RegistryError && e.code === "DB_NOT_READY" && e.details["interrupted"] === true) {
+          if (
+            attempt === 0 &&
+            e instanceof RegistryError &&
+            e.code === "DB_NOT_READY" &&
+            e.details["interrupted"] === true
+          ) {
             removeInterrupted(dir);
             continue;
           }
           throw e;
         }
         const c = store.config;
-        if ((config.depth !== undefined && c.depth !== wanted.depth) || (config.leafMaxFields !== undefined && c.leafMaxFields !== wanted.leafMaxFields)) {
+        if (
+          (config.depth !== undefined && c.depth !== wanted.depth) ||
+          (config.leafMaxFields !== undefined && c.leafMaxFields !== wanted.leafMaxFields)
+        ) {
           store.closeSync();
-          throw new RegistryError("CONFIG_MISMATCH", `registry at ${dir} has depth ${c.depth} and leaf bound ${c.leafMaxFields}; asked for depth ${wanted.depth} and leaf bound ${wanted.leafMaxFields}`, { stored: c, wanted });
+          throw new RegistryError(
+            "CONFIG_MISMATCH",
+            `registry at ${dir} has depth ${c.depth} and leaf bound ${c.leafMaxFields}; asked for depth ${wanted.depth} and leaf bound ${wanted.leafMaxFields}`,
+            { stored: c, wanted },
+          );
         }
         return store;
       }
-      if (state.kind === "file") throw new RegistryError("DB_CORRUPT", `${dir} is a file, not a registry directory`, { dir });
-      if (state.kind === "other") throw new RegistryError("DB_CORRUPT", `${dir} is not empty and holds no registry database (found ${state.entries.slice(0, 3).join(", ")}${state.entries.length > 3 ? ", …" : ""})`, { dir });
-      if (attempt > 1) throw new RegistryError("DB_CORRUPT", `cannot create the registry database at ${dir}: it keeps changing while being created`, { dir });
+      if (state.kind === "file")
+        throw new RegistryError("DB_CORRUPT", `${dir} is a file, not a registry directory`, { dir });
+      if (state.kind === "other")
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `${dir} is not empty and holds no registry database (found ${state.entries.slice(0, 3).join(", ")}${state.entries.length > 3 ? ", …" : ""})`,
+          { dir },
+        );
+      if (attempt > 1)
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `cannot create the registry database at ${dir}: it keeps changing while being created`,
+          { dir },
+        );
       if (state.kind === "interrupted") removeInterrupted(dir);
       createDirectoryAtomically(dir, (tmp) => initializeRegistry(tmp, wanted));
     }
@@ -259,7 +330,11 @@ export class RegistryStore extends EnvironmentStore {
       const d = this.config.depth;
       const top = compress(this.nodeAt(txn, d - 1, 0), this.nodeAt(txn, d - 1, 1));
       if (!digestEquals(top, head.root)) {
-        throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: head root of batch ${head.batch} does not match the stored top nodes`, { batch: head.batch });
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `registry at ${this.dir}: head root of batch ${head.batch} does not match the stored top nodes`,
+          { batch: head.batch },
+        );
       }
     });
   }
@@ -274,8 +349,18 @@ export class RegistryStore extends EnvironmentStore {
    * and `end` (exclusive) bound the keys. Values are views valid until the next row.
    * @throws RegistryError `DB_CORRUPT` naming the first damaged row.
    */
-  *rows(table: RegistryTable, txn: Transaction, range: { start?: Buffer; end?: Buffer } = {}): Generator<{ key: Buffer; value: Uint8Array }> {
-    const db = { meta: this.meta, records: this.records, names: this.names, tiles: this.tiles, history: this.historyDb }[table];
+  *rows(
+    table: RegistryTable,
+    txn: Transaction,
+    range: { start?: Buffer; end?: Buffer } = {},
+  ): Generator<{ key: Buffer; value: Uint8Array }> {
+    const db = {
+      meta: this.meta,
+      records: this.records,
+      names: this.names,
+      tiles: this.tiles,
+      history: this.historyDb,
+    }[table];
     for (const { key, value } of db.getRange({ transaction: txn, ...range })) {
       yield { key, value: openRow(key, value, () => rowName(table, key)) };
     }
@@ -285,7 +370,6 @@ export class RegistryStore extends EnvironmentStore {
   nodePermutation(): BatchPermutation {
     return this.permutation();
   }
-
 
   private readHead(txn?: Transaction): RegistryHead {
     const raw = this.meta.get(KEY_HEAD, txn ? { transaction: txn } : undefined);
@@ -298,11 +382,20 @@ export class RegistryStore extends EnvironmentStore {
     const raw = this.tiles.get(key, txn ? { transaction: txn } : undefined);
     if (raw === undefined) return undefined;
     const where = `(layer ${layer}, index ${index})`;
-    return Tile.decode(openRow(key, raw, () => `tile ${where}`), layerPositions(this.config.depth, layer), where);
+    return Tile.decode(
+      openRow(key, raw, () => `tile ${where}`),
+      layerPositions(this.config.depth, layer),
+      where,
+    );
   }
 
   private nodeAt(txn: Transaction | undefined, level: number, index: number): Digest {
-    const probe = new TreeUpdate(this.config.depth, this.defaults, (l, i) => this.loadTile(txn, l, i), this.permutation());
+    const probe = new TreeUpdate(
+      this.config.depth,
+      this.defaults,
+      (l, i) => this.loadTile(txn, l, i),
+      this.permutation(),
+    );
     return probe.node(level, index);
   }
 
@@ -340,7 +433,12 @@ export class RegistryStore extends EnvironmentStore {
       const slot = readNameEntry(key, raw);
       const sk = slotKey(slot);
       const row = this.records.get(sk, { transaction: txn });
-      if (row === undefined) throw new RegistryError("DB_CORRUPT", `name-index row of ${shownName(key)} points at slot ${slot}, which holds no record`, { slot });
+      if (row === undefined)
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `name-index row of ${shownName(key)} points at slot ${slot}, which holds no record`,
+          { slot },
+        );
       return { slot, row: Uint8Array.from(openRow(sk, row, () => `record row of slot ${slot}`)) };
     });
   }
@@ -356,7 +454,11 @@ export class RegistryStore extends EnvironmentStore {
    */
   checkSlot(slot: number): number {
     if (!Number.isInteger(slot) || slot < 0 || slot >= 2 ** this.config.depth) {
-      throw new RegistryError("SLOT_OUT_OF_RANGE", `slot ${slot} is outside the registry tree of depth ${this.config.depth} (slots are integers in [0, 2^${this.config.depth}))`, { slot, depth: this.config.depth });
+      throw new RegistryError(
+        "SLOT_OUT_OF_RANGE",
+        `slot ${slot} is outside the registry tree of depth ${this.config.depth} (slots are integers in [0, 2^${this.config.depth}))`,
+        { slot, depth: this.config.depth },
+      );
     }
     return slot;
   }
@@ -366,13 +468,23 @@ export class RegistryStore extends EnvironmentStore {
     this.checkSlot(slot);
     const key = slotKey(slot);
     const raw = this.records.get(key, txn ? { transaction: txn } : undefined);
-    return raw === undefined ? undefined : decodeRecord(openRow(key, raw, () => `record row of slot ${slot}`), slot);
+    return raw === undefined
+      ? undefined
+      : decodeRecord(
+          openRow(key, raw, () => `record row of slot ${slot}`),
+          slot,
+        );
   }
 
   /** `depth` sibling digests of a slot, leaf level first. */
   siblings(slot: number, txn?: Transaction): Digest[] {
     this.checkSlot(slot);
-    const probe = new TreeUpdate(this.config.depth, this.defaults, (l, i) => this.loadTile(txn, l, i), this.permutation());
+    const probe = new TreeUpdate(
+      this.config.depth,
+      this.defaults,
+      (l, i) => this.loadTile(txn, l, i),
+      this.permutation(),
+    );
     const out: Digest[] = [];
     let index = slot;
     for (let level = 0; level < this.config.depth; level++) {
@@ -399,7 +511,13 @@ export class RegistryStore extends EnvironmentStore {
     this.checkSlot(slot);
     return this.read((txn) => {
       const record = this.record(slot, txn);
-      return { slot, leaf: this.leafOf(record), ...(record ? { record } : {}), siblings: this.siblings(slot, txn), head: this.readHead(txn) };
+      return {
+        slot,
+        leaf: this.leafOf(record),
+        ...(record ? { record } : {}),
+        siblings: this.siblings(slot, txn),
+        head: this.readHead(txn),
+      };
     });
   }
 
@@ -413,11 +531,20 @@ export class RegistryStore extends EnvironmentStore {
     return this.env.write(() => {
       const head = this.readHead();
       if (head.batch !== changes.expectBatch) {
-        throw new RegistryError("CONCURRENT_UPDATE", `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${changes.expectBatch}); nothing was written`, { batch: head.batch });
+        throw new RegistryError(
+          "CONCURRENT_UPDATE",
+          `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${changes.expectBatch}); nothing was written`,
+          { batch: head.batch },
+        );
       }
       const changed = changes.write({ records: this.records, names: this.names }, head);
       const t0 = performance.now();
-      const update = new TreeUpdate(this.config.depth, this.defaults, (l, i) => this.loadTile(undefined, l, i), this.permutation());
+      const update = new TreeUpdate(
+        this.config.depth,
+        this.defaults,
+        (l, i) => this.loadTile(undefined, l, i),
+        this.permutation(),
+      );
       const root = changed.slots.length === 0 ? head.root : update.apply(changed.slots, changed.digests);
       if (timing) timing.treeMs = performance.now() - t0;
       for (const t of update.touched()) {
@@ -425,15 +552,31 @@ export class RegistryStore extends EnvironmentStore {
         if (t.tile.mask === 0) this.tiles.removeSync(key);
         else this.tiles.putSync(key, sealRow(key, t.tile.encode()));
       }
-      const next: RegistryHead = { batch: head.batch + 1, root, nextSlot: changed.nextSlot, live: head.live + changed.liveDelta, deleted: head.deleted + changed.deletedDelta };
-      const entry: HistoryEntry = { ...next, kind: changes.kind, records: changed.records, committedAt: new Date().toISOString(), ...(changes.slot !== undefined ? { slot: changes.slot } : {}) };
-      this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
+      const next: RegistryHead = {
+        batch: head.batch + 1,
+        root,
+        nextSlot: changed.nextSlot,
+        live: head.live + changed.liveDelta,
+        deleted: head.deleted + changed.deletedDelta,
+      };
+      const entry: HistoryEntry = {
+        ...next,
+        kind: changes.kind,
+        records: changed.records,
+        committedAt: new Date().toISOString(),
+        ...(changes.slot !== undefined ? { slot: changes.slot } : {}),
+      };
+      this.env.putHeadAndHistory(
+        this.meta,
+        this.historyDb,
+        KEY_HEAD,
+        encodeHead(next),
+        next.batch,
+        encodeHistory(entry),
+      );
       return entry;
     });
   }
-
-
-
 }
 
 type Tables = { [K in (typeof TABLES)[number]]: Database<Buffer, Buffer> | undefined };
@@ -441,7 +584,13 @@ type Tables = { [K in (typeof TABLES)[number]]: Database<Buffer, Buffer> | undef
 /** The five tables (undefined for a table a read-only open does not find). */
 function openTables(env: RegistryEnvironment): Tables {
   const sub = (name: string) => env.table(name);
-  return { meta: sub("meta"), records: sub("records"), names: sub("names"), tiles: sub("tiles"), history: sub("history") };
+  return {
+    meta: sub("meta"),
+    records: sub("records"),
+    names: sub("names"),
+    tiles: sub("tiles"),
+    history: sub("history"),
+  };
 }
 
 /**
@@ -457,7 +606,14 @@ function initializeRegistry(dir: string, config: RegistryConfig): void {
     const head: RegistryHead = { batch: 0, root, nextSlot: 0, live: 0, deleted: 0 };
     env.write(() => {
       t.meta!.putSync(KEY_CONFIG, configRow(config));
-      env.putHeadAndHistory(t.meta!, t.history!, KEY_HEAD, encodeHead(head), 0, encodeHistory({ ...head, kind: "create", records: 0, committedAt: new Date().toISOString() }));
+      env.putHeadAndHistory(
+        t.meta!,
+        t.history!,
+        KEY_HEAD,
+        encodeHead(head),
+        0,
+        encodeHistory({ ...head, kind: "create", records: 0, committedAt: new Date().toISOString() }),
+      );
     });
   } finally {
     env.closeSync();
@@ -495,8 +651,17 @@ export function upgradeSlotRegistry(dir: string): UpgradeReport {
     if (raw === undefined) throw interrupted(dir, "its LMDB environment holds no committed configuration");
     if (tryOpenRow(KEY_CONFIG, raw) === undefined) {
       const c = parseMetadataJson(raw, "configuration", dir);
-      if (c["format"] !== FORMAT || c["version"] !== 1 || c["mapping"] !== MAPPING_ID || c["tileHeight"] !== TILE_HEIGHT) {
-        throw new RegistryError("DB_CORRUPT", `registry at ${dir}: configuration is neither format 1 nor a checksummed format ${FORMAT_VERSION} row`, { dir });
+      if (
+        c["format"] !== FORMAT ||
+        c["version"] !== 1 ||
+        c["mapping"] !== MAPPING_ID ||
+        c["tileHeight"] !== TILE_HEIGHT
+      ) {
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `registry at ${dir}: configuration is neither format 1 nor a checksummed format ${FORMAT_VERSION} row`,
+          { dir },
+        );
       }
       let config: RegistryConfig;
       try {
@@ -512,7 +677,8 @@ export function upgradeSlotRegistry(dir: string): UpgradeReport {
           let start: Buffer | undefined;
           for (;;) {
             const chunk: { key: Buffer; value: Buffer }[] = [];
-            for (const { key, value } of db.getRange({ ...(start ? { start } : {}), limit: 10_000 })) chunk.push({ key: Buffer.from(key), value: Buffer.from(value) });
+            for (const { key, value } of db.getRange({ ...(start ? { start } : {}), limit: 10_000 }))
+              chunk.push({ key: Buffer.from(key), value: Buffer.from(value) });
             if (chunk.length === 0) break;
             for (const { key, value } of chunk) {
               if (name === "meta" && key.equals(KEY_CONFIG)) continue;
@@ -556,7 +722,8 @@ function inspectDir(dir: string): DirState {
     return { kind: "absent" };
   }
   if (entries.length === 0) return { kind: "absent" };
-  if (entries.some((e) => !LMDB_FILES.has(e))) return entries.includes("data.mdb") ? { kind: "database" } : { kind: "other", entries };
+  if (entries.some((e) => !LMDB_FILES.has(e)))
+    return entries.includes("data.mdb") ? { kind: "database" } : { kind: "other", entries };
   let size: number;
   try {
     size = statSync(join(dir, "data.mdb")).size;
@@ -567,7 +734,11 @@ function inspectDir(dir: string): DirState {
 }
 
 function interrupted(dir: string, why: string): RegistryError {
-  return new RegistryError("DB_NOT_READY", `${dir} holds a registry whose creation did not finish (${why}); \`ssgkr registry import --db ${dir} …\` creates it`, { dir, interrupted: true });
+  return new RegistryError(
+    "DB_NOT_READY",
+    `${dir} holds a registry whose creation did not finish (${why}); \`ssgkr registry import --db ${dir} …\` creates it`,
+    { dir, interrupted: true },
+  );
 }
 
 /** Removes the LMDB files of an interrupted creation (nothing else is in the directory). */
@@ -580,14 +751,22 @@ export function rowName(table: RegistryTable, key: Uint8Array): string {
   const k = Buffer.from(key);
   if (table === "records" && k.length === 8) return `record row of slot ${readSlotKey(k)}`;
   if (table === "names") return `name-index row of ${shownName(k)}`;
-  if (table === "tiles" && k.length === 9) return `tile (layer ${k[0]}, index ${k.readUIntBE(1, 4) * 2 ** 32 + k.readUInt32BE(5)})`;
+  if (table === "tiles" && k.length === 9)
+    return `tile (layer ${k[0]}, index ${k.readUIntBE(1, 4) * 2 ** 32 + k.readUInt32BE(5)})`;
   if (table === "history") return historyRowName(k);
-  if (table === "meta") return k.equals(KEY_CONFIG) ? "configuration row" : k.equals(KEY_HEAD) ? "registry head row" : `meta row ${JSON.stringify(k.toString("latin1"))}`;
+  if (table === "meta")
+    return k.equals(KEY_CONFIG)
+      ? "configuration row"
+      : k.equals(KEY_HEAD)
+        ? "registry head row"
+        : `meta row ${JSON.stringify(k.toString("latin1"))}`;
   return `${table} row ${k.toString("hex")}`;
 }
 
 function historyRowName(key: Uint8Array): string {
-  return key.length === 4 ? `history row of batch ${Buffer.from(key).readUInt32BE(0)}` : `history row ${Buffer.from(key).toString("hex")}`;
+  return key.length === 4
+    ? `history row of batch ${Buffer.from(key).readUInt32BE(0)}`
+    : `history row ${Buffer.from(key).toString("hex")}`;
 }
 
 function shownName(name: Uint8Array): string {

@@ -113,13 +113,19 @@ export class Tile {
    * non-canonical word.
    */
   static decode(row: Uint8Array, positions: number, where: string): Tile {
-    if (row.length < 4) throw new RegistryError("DB_CORRUPT", `tile ${where} has ${row.length} bytes (at least 4 expected)`);
+    if (row.length < 4)
+      throw new RegistryError("DB_CORRUPT", `tile ${where} has ${row.length} bytes (at least 4 expected)`);
     const view = new DataView(row.buffer, row.byteOffset, row.byteLength);
     const mask = view.getUint32(0, true);
-    if (positions < 32 && mask >>> positions !== 0) throw new RegistryError("DB_CORRUPT", `tile ${where} mask ${mask.toString(2)} has bits beyond its ${positions} positions`);
+    if (positions < 32 && mask >>> positions !== 0)
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `tile ${where} mask ${mask.toString(2)} has bits beyond its ${positions} positions`,
+      );
     let count = 0;
     for (let m = mask; m !== 0; m &= m - 1) count++;
-    if (row.length !== 4 + 32 * count) throw new RegistryError("DB_CORRUPT", `tile ${where} has ${row.length} bytes; its mask says ${4 + 32 * count}`);
+    if (row.length !== 4 + 32 * count)
+      throw new RegistryError("DB_CORRUPT", `tile ${where} has ${row.length} bytes; its mask says ${4 + 32 * count}`);
     const tile = new Tile(mask);
     let at = 4;
     for (let bit = 0; bit < positions; bit++) {

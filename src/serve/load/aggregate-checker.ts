@@ -29,7 +29,9 @@ import type { VerifyPool } from "./verify-pool.js";
 
 interface BatchEntry {
   /** Canonical JSON of each operation's request (`inputFromRequest`), or the batch's rejection. */
-  readonly parsed: { readonly ok: true; readonly canonical: readonly string[]; readonly requests: readonly OpRequest[] } | { readonly ok: false; readonly reason: string };
+  readonly parsed:
+    | { readonly ok: true; readonly canonical: readonly string[]; readonly requests: readonly OpRequest[] }
+    | { readonly ok: false; readonly reason: string };
   verdict: Promise<{ readonly reason: string | null; readonly ms: number | null }> | null;
   /** Replies of the batch still to be checked (the entry is dropped at 0). */
   remaining: number;
@@ -46,7 +48,10 @@ export class AggregateChecker {
   private readonly batches = new Map<string, BatchEntry>();
   private readonly own = new WeakMap<OpRequest, string>();
 
-  constructor(private readonly pool: VerifyPool, private readonly depth: number) {}
+  constructor(
+    private readonly pool: VerifyPool,
+    private readonly depth: number,
+  ) {}
 
   /** Batch parts being checked. */
   get openBatches(): number {
@@ -57,12 +62,16 @@ export class AggregateChecker {
   async check(reply: Reply, proof: Uint8Array, job: OfferedJob, runId: string): Promise<CheckVerdict> {
     const fail = (reason: string, verifyMs: number | null = null): CheckVerdict => ({ ok: false, reason, verifyMs });
     if (reply.error !== null) return fail(`server_error: ${reply.error}`);
-    if (reply.protocol !== PROTOCOL_VERSION_V2) return fail(`binding: protocol ${reply.protocol} ≠ ${PROTOCOL_VERSION_V2}`);
-    if (reply.run_id !== runId) return fail(`binding: run_id ${JSON.stringify(reply.run_id)} ≠ ${JSON.stringify(runId)}`);
+    if (reply.protocol !== PROTOCOL_VERSION_V2)
+      return fail(`binding: protocol ${reply.protocol} ≠ ${PROTOCOL_VERSION_V2}`);
+    if (reply.run_id !== runId)
+      return fail(`binding: run_id ${JSON.stringify(reply.run_id)} ≠ ${JSON.stringify(runId)}`);
     if (reply.fixture_id !== job.fixtureId) return fail(`binding: fixture_id ${reply.fixture_id} ≠ ${job.fixtureId}`);
-    if (reply.kind !== job.kind) return fail(`binding: kind ${JSON.stringify(reply.kind)} ≠ ${JSON.stringify(job.kind)}`);
+    if (reply.kind !== job.kind)
+      return fail(`binding: kind ${JSON.stringify(reply.kind)} ≠ ${JSON.stringify(job.kind)}`);
     const hash = sha256Hex(proof);
-    if (hash !== reply.canonical_sha256) return fail(`sha256_mismatch: bytes hash to ${hash}, reply says ${JSON.stringify(reply.canonical_sha256)}`);
+    if (hash !== reply.canonical_sha256)
+      return fail(`sha256_mismatch: bytes hash to ${hash}, reply says ${JSON.stringify(reply.canonical_sha256)}`);
     let served;
     try {
       served = decodeServedAggregate(proof);
@@ -80,7 +89,8 @@ export class AggregateChecker {
     if (!parsed.ok) return fail(parsed.reason);
     let mine = this.own.get(job.request);
     if (mine === undefined) this.own.set(job.request, (mine = canonicalOf(job.request)));
-    if (parsed.canonical[served.index] !== mine) return fail(`binding: operation ${served.index} of the served aggregate is not the offered request`);
+    if (parsed.canonical[served.index] !== mine)
+      return fail(`binding: operation ${served.index} of the served aggregate is not the offered request`);
     let first = false;
     if (entry.verdict === null) {
       first = true;
@@ -104,8 +114,13 @@ export class AggregateChecker {
       return { ok: false, reason: `served_aggregate: the job inputs are not JSON: ${(err as Error).message}` };
     }
     const r = inputsSchema.safeParse(value);
-    if (!r.success) return { ok: false, reason: `served_aggregate: the job inputs are not a list of Job.input: ${r.error.issues[0]?.message ?? "invalid"}` };
-    if (r.data.length !== n) return { ok: false, reason: `served_aggregate: ${r.data.length} job inputs for ${n} operations` };
+    if (!r.success)
+      return {
+        ok: false,
+        reason: `served_aggregate: the job inputs are not a list of Job.input: ${r.error.issues[0]?.message ?? "invalid"}`,
+      };
+    if (r.data.length !== n)
+      return { ok: false, reason: `served_aggregate: ${r.data.length} job inputs for ${n} operations` };
     const requests: OpRequest[] = [];
     const canonical: string[] = [];
     for (let i = 0; i < n; i++) {

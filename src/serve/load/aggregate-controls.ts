@@ -22,7 +22,9 @@ import type { VerifyPool } from "./verify-pool.js";
 
 function tamperEvalX(bytes: Uint8Array): Uint8Array {
   const d = decodeAggregateV2(bytes);
-  const layers = d.proof.layers.map((l, i) => (i === 0 ? { ...l, evalX: [add(l.evalX[0], 1), l.evalX[1], l.evalX[2], l.evalX[3]] as const } : l));
+  const layers = d.proof.layers.map((l, i) =>
+    i === 0 ? { ...l, evalX: [add(l.evalX[0], 1), l.evalX[1], l.evalX[2], l.evalX[3]] as const } : l,
+  );
   return encodeAggregateV2(d.identity, d.statementChecks, { layers });
 }
 
@@ -48,7 +50,8 @@ export async function runAggregateControls(
     try {
       bytes = proveAggregate(prepareV2(kind, { depth }), requests);
     } catch (err) {
-      if (err instanceof SsgkrError) throw new LoadError("CONTROLS", `control aggregate of ${kind} failed: ${err.code}: ${err.message}`, { kind });
+      if (err instanceof SsgkrError)
+        throw new LoadError("CONTROLS", `control aggregate of ${kind} failed: ${err.code}: ${err.message}`, { kind });
       throw err;
     }
     const appended = new Uint8Array(bytes.length + 1);
@@ -60,18 +63,41 @@ export async function runAggregateControls(
       { requests, bytes, check: "aggregate_honest" },
       { requests, bytes: appended, check: "aggregate_appended_byte" },
       { requests, bytes: tamperEvalX(bytes), check: "aggregate_eval_x_layer0_plus_1" },
-      { requests: [{ ...r0, publicInputs: { ...r0.publicInputs, valueDigest: bumped } }, ...requests.slice(1)], bytes, check: "aggregate_value_digest0_plus_1" },
+      {
+        requests: [{ ...r0, publicInputs: { ...r0.publicInputs, valueDigest: bumped } }, ...requests.slice(1)],
+        bytes,
+        check: "aggregate_value_digest0_plus_1",
+      },
     ];
     if (samples >= 2) items.push({ requests: [...requests].reverse(), bytes, check: "aggregate_reversed" });
     for (const item of items) {
-      pending.push(pool.verifyAggregate(kind, depth, item.requests, item.bytes).then((v) => {
-        const accepted = v.ok && v.accepted;
-        checks.push({ kind, fixtureId: 0, check: item.check, pass: item.check === "aggregate_honest" ? accepted : v.ok && !accepted, code: v.code });
-      }));
+      pending.push(
+        pool.verifyAggregate(kind, depth, item.requests, item.bytes).then((v) => {
+          const accepted = v.ok && v.accepted;
+          checks.push({
+            kind,
+            fixtureId: 0,
+            check: item.check,
+            pass: item.check === "aggregate_honest" ? accepted : v.ok && !accepted,
+            code: v.code,
+          });
+        }),
+      );
     }
   }
   await Promise.all(pending);
-  const order = ["aggregate_honest", "aggregate_appended_byte", "aggregate_eval_x_layer0_plus_1", "aggregate_value_digest0_plus_1", "aggregate_reversed"];
+  const order = [
+    "aggregate_honest",
+    "aggregate_appended_byte",
+    "aggregate_eval_x_layer0_plus_1",
+    "aggregate_value_digest0_plus_1",
+    "aggregate_reversed",
+  ];
   checks.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : order.indexOf(a.check) - order.indexOf(b.check)));
-  return { status: checks.every((c) => c.pass) ? "CONTROLS_PASS" : "CONTROLS_FAIL", references: new Map(), checks, ms: performance.now() - t0 };
+  return {
+    status: checks.every((c) => c.pass) ? "CONTROLS_PASS" : "CONTROLS_FAIL",
+    references: new Map(),
+    checks,
+    ms: performance.now() - t0,
+  };
 }

@@ -14,7 +14,9 @@ import { controlKey, type ControlReferences } from "./controls.js";
 import type { VerifyPool } from "./verify-pool.js";
 
 /** Verdict of the checks: accepted, or the first failing check (`check: detail`). */
-export type CheckVerdict = { readonly ok: true; readonly verifyMs: number } | { readonly ok: false; readonly reason: string; readonly verifyMs: number | null };
+export type CheckVerdict =
+  | { readonly ok: true; readonly verifyMs: number }
+  | { readonly ok: false; readonly reason: string; readonly verifyMs: number | null };
 
 /** What the reply must be bound to. */
 export interface OfferedJob {
@@ -27,16 +29,24 @@ export interface OfferedJob {
  * The checks before strict verification (cheap, on the calling thread): null when they pass,
  * else the rejection reason. A reply carrying a server error is reported as `server_error`.
  */
-export function precheckReply(reply: Reply, proof: Uint8Array, job: OfferedJob, runId: string, controls: ControlReferences): string | null {
+export function precheckReply(
+  reply: Reply,
+  proof: Uint8Array,
+  job: OfferedJob,
+  runId: string,
+  controls: ControlReferences,
+): string | null {
   if (reply.error !== null) return `server_error: ${reply.error}`;
   if (reply.protocol !== PROTOCOL_VERSION) return `binding: protocol ${reply.protocol} ≠ ${PROTOCOL_VERSION}`;
   if (reply.run_id !== runId) return `binding: run_id ${JSON.stringify(reply.run_id)} ≠ ${JSON.stringify(runId)}`;
   if (reply.fixture_id !== job.fixtureId) return `binding: fixture_id ${reply.fixture_id} ≠ ${job.fixtureId}`;
   if (reply.kind !== job.kind) return `binding: kind ${JSON.stringify(reply.kind)} ≠ ${JSON.stringify(job.kind)}`;
   const hash = sha256Hex(proof);
-  if (hash !== reply.canonical_sha256) return `sha256_mismatch: bytes hash to ${hash}, reply says ${JSON.stringify(reply.canonical_sha256)}`;
+  if (hash !== reply.canonical_sha256)
+    return `sha256_mismatch: bytes hash to ${hash}, reply says ${JSON.stringify(reply.canonical_sha256)}`;
   const reference = controls.get(controlKey(job.kind, job.fixtureId));
-  if (reference !== undefined && reference !== hash) return `control_hash_mismatch: ${hash} ≠ control reference ${reference}`;
+  if (reference !== undefined && reference !== hash)
+    return `control_hash_mismatch: ${hash} ≠ control reference ${reference}`;
   return null;
 }
 

@@ -40,7 +40,12 @@ export class TargetConnection {
   private closedReason: string | null = null;
   private paused = false;
 
-  private constructor(readonly target: Target, socket: Socket, private readonly capacity: number, private readonly events: ConnectionEvents) {
+  private constructor(
+    readonly target: Target,
+    socket: Socket,
+    private readonly capacity: number,
+    private readonly events: ConnectionEvents,
+  ) {
     this.name = formatTarget(target);
     this.socket = socket;
     socket.setNoDelay(true);
@@ -66,7 +71,12 @@ export class TargetConnection {
    * @param capacity sender queue bound (frames waiting for the socket).
    * @throws Error with the socket error's code and message, or `ETIMEDOUT`.
    */
-  static open(target: Target, capacity: number, timeoutMs: number, events: ConnectionEvents): Promise<TargetConnection> {
+  static open(
+    target: Target,
+    capacity: number,
+    timeoutMs: number,
+    events: ConnectionEvents,
+  ): Promise<TargetConnection> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host: target.host, port: target.port });
       const timer = setTimeout(() => {

@@ -92,7 +92,11 @@ export async function runControls(
       try {
         bytes = encodeSyncResult(p, provePrepared(p, request));
       } catch (err) {
-        if (err instanceof SsgkrError) throw new LoadError("CONTROLS", `control proof of ${kind} fixture ${i} failed: ${err.code}: ${err.message}`, { kind, fixtureId: i });
+        if (err instanceof SsgkrError)
+          throw new LoadError("CONTROLS", `control proof of ${kind} fixture ${i} failed: ${err.code}: ${err.message}`, {
+            kind,
+            fixtureId: i,
+          });
         throw err;
       }
       references.set(controlKey(kind, i), sha256Hex(bytes));
@@ -102,20 +106,47 @@ export async function runControls(
       const items: { request: OpRequest; bytes: Uint8Array; check: string }[] = [
         { request, bytes, check: "honest" },
         { request, bytes: tamperEvalX(bytes), check: "eval_x_layer0_plus_1" },
-        { request: { ...request, publicInputs: { ...pi, valueDigest: bumpDigest(pi.valueDigest) } }, bytes, check: "value_digest0_plus_1" },
-        { request: { ...request, publicInputs: { ...pi, oldRoot: bumpDigest(pi.oldRoot) } }, bytes, check: "old_root0_plus_1" },
+        {
+          request: { ...request, publicInputs: { ...pi, valueDigest: bumpDigest(pi.valueDigest) } },
+          bytes,
+          check: "value_digest0_plus_1",
+        },
+        {
+          request: { ...request, publicInputs: { ...pi, oldRoot: bumpDigest(pi.oldRoot) } },
+          bytes,
+          check: "old_root0_plus_1",
+        },
         { request, bytes: appended, check: "appended_byte" },
       ];
       for (const item of items) {
-        pending.push(pool.verify(p, item.request, item.bytes).then((v) => {
-          const accepted = v.ok && v.accepted;
-          checks.push({ kind, fixtureId: i, check: item.check, pass: item.check === "honest" ? accepted : v.ok && !accepted, code: v.ok ? v.code : v.code });
-        }));
+        pending.push(
+          pool.verify(p, item.request, item.bytes).then((v) => {
+            const accepted = v.ok && v.accepted;
+            checks.push({
+              kind,
+              fixtureId: i,
+              check: item.check,
+              pass: item.check === "honest" ? accepted : v.ok && !accepted,
+              code: v.ok ? v.code : v.code,
+            });
+          }),
+        );
       }
     }
   }
   await Promise.all(pending);
   const order = ["honest", "eval_x_layer0_plus_1", "value_digest0_plus_1", "old_root0_plus_1", "appended_byte"];
-  checks.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.fixtureId - b.fixtureId || order.indexOf(a.check) - order.indexOf(b.check)));
-  return { status: checks.every((c) => c.pass) ? "CONTROLS_PASS" : "CONTROLS_FAIL", references, checks, ms: performance.now() - t0 };
+  checks.sort((a, b) =>
+    a.kind < b.kind
+      ? -1
+      : a.kind > b.kind
+        ? 1
+        : a.fixtureId - b.fixtureId || order.indexOf(a.check) - order.indexOf(b.check),
+  );
+  return {
+    status: checks.every((c) => c.pass) ? "CONTROLS_PASS" : "CONTROLS_FAIL",
+    references,
+    checks,
+    ms: performance.now() - t0,
+  };
 }

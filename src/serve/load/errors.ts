@@ -28,12 +28,7 @@ export type LoadErrorCode = (typeof LOAD_ERROR_CODES)[number];
  * Why the verification pool gave no verdict (`PoolVerdict` with `ok: false`): the pool's own
  * codes, or the code of the error the verification raised in its worker.
  */
-export const VERIFY_POOL_CODES = [
-  "VERIFIER_CRASHED",
-  "POOL_CLOSED",
-  "JOB_ENCODING",
-  "UNEXPECTED",
-] as const;
+export const VERIFY_POOL_CODES = ["VERIFIER_CRASHED", "POOL_CLOSED", "JOB_ENCODING", "UNEXPECTED"] as const;
 
 /** The code of a verification the pool could not run. */
 export type VerifyPoolCode = (typeof VERIFY_POOL_CODES)[number] | LoadErrorCode | ParallelErrorCode;

@@ -19,7 +19,13 @@ export interface LatencyQuantiles {
 const HIGHEST_US = 86_400_000_000;
 
 export class LatencyHistogram {
-  private readonly h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, bitBucketSize: 32, useWebAssembly: false });
+  private readonly h = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_US,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 32,
+    useWebAssembly: false,
+  });
   private readonly samplesMs: number[] = [];
 
   /** Records one latency in ns (clamped to [1 µs, 24 h]). */
@@ -35,7 +41,8 @@ export class LatencyHistogram {
 
   /** p50/p95/p99/max/mean from the histogram, in ms (HDR bucket precision, 0.1%). */
   quantiles(): LatencyQuantiles {
-    if (this.samplesMs.length === 0) return { count: 0, p50_ms: null, p95_ms: null, p99_ms: null, max_ms: null, mean_ms: null };
+    if (this.samplesMs.length === 0)
+      return { count: 0, p50_ms: null, p95_ms: null, p99_ms: null, max_ms: null, mean_ms: null };
     const ms = (us: number): number => Math.round(us) / 1000;
     // a percentile is its bucket's highest equivalent value: never report one above the maximum
     const at = (p: number): number => ms(Math.min(this.h.getValueAtPercentile(p), this.h.maxValue));

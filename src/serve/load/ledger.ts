@@ -22,7 +22,13 @@ import { LatencyHistogram } from "./latency.js";
 import type { Offer } from "./schedule.js";
 
 /** The outcome of one job of a load run (compat-v1 §16.5). */
-export type Outcome = "accepted" | "accepted_late" | "rejected" | "transport_error" | "generator_failure" | "unresolved";
+export type Outcome =
+  | "accepted"
+  | "accepted_late"
+  | "rejected"
+  | "transport_error"
+  | "generator_failure"
+  | "unresolved";
 
 /** Generator failure reasons (§16.5). */
 export const FRONTEND_MAX_PENDING = "frontend_max_pending";
@@ -102,14 +108,27 @@ export interface OutcomeCounts {
 
 function zeroCounts(): OutcomeCounts {
   return {
-    offered: 0, submitted: 0, accepted: 0, accepted_late: 0, rejected: 0, rejected_server_error: 0, rejected_check: 0,
-    transport_errors: 0, generator_failures: 0, frontend_max_pending: 0, frontend_sender_queue_full_or_closed: 0,
-    deadline_events: 0, unresolved_at_drain: 0,
+    offered: 0,
+    submitted: 0,
+    accepted: 0,
+    accepted_late: 0,
+    rejected: 0,
+    rejected_server_error: 0,
+    rejected_check: 0,
+    transport_errors: 0,
+    generator_failures: 0,
+    frontend_max_pending: 0,
+    frontend_sender_queue_full_or_closed: 0,
+    deadline_events: 0,
+    unresolved_at_drain: 0,
   };
 }
 
 /** Result of matching a reply's job_id. */
-export type ReplyMatch = { readonly kind: "pending"; readonly job: PendingJob } | { readonly kind: "unknown" } | { readonly kind: "duplicate" };
+export type ReplyMatch =
+  | { readonly kind: "pending"; readonly job: PendingJob }
+  | { readonly kind: "unknown" }
+  | { readonly kind: "duplicate" };
 
 /** Job states in the status table. */
 const JobState = Object.freeze({
@@ -200,30 +219,40 @@ export class Ledger {
       if (r.submitted_offset_ns !== null) c.submitted++;
       if (r.deadline_event) c.deadline_events++;
       switch (r.outcome) {
-        case "accepted": c.accepted++; break;
-        case "accepted_late": c.accepted_late++; break;
+        case "accepted":
+          c.accepted++;
+          break;
+        case "accepted_late":
+          c.accepted_late++;
+          break;
         case "rejected":
           c.rejected++;
           if (r.server_error !== null) c.rejected_server_error++;
           else c.rejected_check++;
           break;
-        case "transport_error": c.transport_errors++; break;
+        case "transport_error":
+          c.transport_errors++;
+          break;
         case "generator_failure":
           c.generator_failures++;
           if (r.reason === FRONTEND_MAX_PENDING) c.frontend_max_pending++;
           else c.frontend_sender_queue_full_or_closed++;
           break;
-        case "unresolved": c.unresolved_at_drain++; break;
+        case "unresolved":
+          c.unresolved_at_drain++;
+          break;
       }
     });
     if (r.outcome === "rejected") {
       const key = r.server_error !== null ? `server_error: ${r.server_error}` : (r.reason ?? "").split(":")[0]!;
       this.rejections.set(key, (this.rejections.get(key) ?? 0) + 1);
     }
-    if ((r.outcome === "accepted" || r.outcome === "accepted_late") && !offer.warmup && r.latency_ns !== null) this.latency.record(r.latency_ns);
+    if ((r.outcome === "accepted" || r.outcome === "accepted_late") && !offer.warmup && r.latency_ns !== null)
+      this.latency.record(r.latency_ns);
     if (r.outcome === "accepted" || r.outcome === "accepted_late" || r.outcome === "rejected") {
       if (r.completion_offset_ns > this.lastCompletionNs) this.lastCompletionNs = r.completion_offset_ns;
-      if (!offer.warmup && r.completion_offset_ns > this.lastTimedCompletionNs) this.lastTimedCompletionNs = r.completion_offset_ns;
+      if (!offer.warmup && r.completion_offset_ns > this.lastTimedCompletionNs)
+        this.lastTimedCompletionNs = r.completion_offset_ns;
     }
     this.setState(offer.jobId, r.submitted_offset_ns !== null ? JobState.FinalSent : JobState.FinalUnsent);
   }
@@ -234,19 +263,44 @@ export class Ledger {
   }
 
   /** An offer that could not be admitted (`frontend_max_pending` or `frontend_sender_queue_full_or_closed`). */
-  generatorFailure(offer: Offer, reason: typeof FRONTEND_MAX_PENDING | typeof FRONTEND_SENDER_QUEUE, nowNs: number): void {
+  generatorFailure(
+    offer: Offer,
+    reason: typeof FRONTEND_MAX_PENDING | typeof FRONTEND_SENDER_QUEUE,
+    nowNs: number,
+  ): void {
     this.count(offer, (c) => {
       c.generator_failures++;
       if (reason === FRONTEND_MAX_PENDING) c.frontend_max_pending++;
       else c.frontend_sender_queue_full_or_closed++;
     });
     this.setState(offer.jobId, JobState.FinalUnsent);
-    this.emit({ offer, submittedNs: null, replyNs: null, deadlineEvent: false, server: null, serverError: null, verifyMs: null }, "generator_failure", reason, nowNs);
+    this.emit(
+      {
+        offer,
+        submittedNs: null,
+        replyNs: null,
+        deadlineEvent: false,
+        server: null,
+        serverError: null,
+        verifyMs: null,
+      },
+      "generator_failure",
+      reason,
+      nowNs,
+    );
   }
 
   /** An offer admitted to the pending map (before its frame is written). */
   admit(offer: Offer): PendingJob {
-    const job: PendingJob = { offer, submittedNs: null, replyNs: null, deadlineEvent: false, server: null, serverError: null, verifyMs: null };
+    const job: PendingJob = {
+      offer,
+      submittedNs: null,
+      replyNs: null,
+      deadlineEvent: false,
+      server: null,
+      serverError: null,
+      verifyMs: null,
+    };
     this.pending.set(offer.jobId, job);
     this.setState(offer.jobId, JobState.Pending);
     this.deadlineQueue.push(job);
@@ -310,7 +364,8 @@ export class Ledger {
     });
     const key = serverError ? `server_error: ${job.serverError}` : reason.split(":")[0]!;
     this.rejections.set(key, (this.rejections.get(key) ?? 0) + 1);
-    if (!serverError) this.trip(`job ${job.offer.jobId} rejected without a server error: ${reason}`, job.offer.jobId, nowNs);
+    if (!serverError)
+      this.trip(`job ${job.offer.jobId} rejected without a server error: ${reason}`, job.offer.jobId, nowNs);
     this.complete(job, nowNs);
     this.emit(job, "rejected", serverError ? `server_error: ${job.serverError}` : reason, nowNs);
   }
@@ -361,7 +416,16 @@ export class Ledger {
 
   /** Exclusive outcomes add up to the offers (true unless an offer is still pending). */
   balanced(c: OutcomeCounts = this.all): boolean {
-    return c.offered === c.accepted + c.accepted_late + c.rejected + c.transport_errors + c.generator_failures + c.unresolved_at_drain + this.pendingOf(c);
+    return (
+      c.offered ===
+      c.accepted +
+        c.accepted_late +
+        c.rejected +
+        c.transport_errors +
+        c.generator_failures +
+        c.unresolved_at_drain +
+        this.pendingOf(c)
+    );
   }
 
   private pendingOf(c: OutcomeCounts): number {

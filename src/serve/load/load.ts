@@ -64,13 +64,19 @@ export function tcpTransport(options: LoadOptions): LoadTransport {
     async open(run) {
       try {
         for (const [i, target] of options.targets.entries()) {
-          connections.push(await TargetConnection.open(target, options.senderQueue, options.connectTimeoutMs, run.events(i)));
+          connections.push(
+            await TargetConnection.open(target, options.senderQueue, options.connectTimeoutMs, run.events(i)),
+          );
         }
       } catch (err) {
         for (const c of connections) c.close("run finished");
         const e = err as NodeJS.ErrnoException;
         const target = options.targets[connections.length]!;
-        throw new LoadError("CONNECT", `cannot connect to ${formatTarget(target)}: ${e.code ?? "ERROR"}: ${e.message}`, { target: formatTarget(target) });
+        throw new LoadError(
+          "CONNECT",
+          `cannot connect to ${formatTarget(target)}: ${e.code ?? "ERROR"}: ${e.message}`,
+          { target: formatTarget(target) },
+        );
       }
       return connections;
     },
@@ -82,7 +88,9 @@ export function tcpTransport(options: LoadOptions): LoadTransport {
 
 function stringifyRun(options: LoadOptions, startUnixNs: bigint): string {
   const { broker: _b, resume: _r, out: _o, ...settings } = options;
-  return JSON.stringify({ run_id: options.runId, start_unix_ns: startUnixNs.toString(), options: settings }, null, 2) + "\n";
+  return (
+    JSON.stringify({ run_id: options.runId, start_unix_ns: startUnixNs.toString(), options: settings }, null, 2) + "\n"
+  );
 }
 
 /**
@@ -123,7 +131,11 @@ export interface LoadResult {
   readonly reportPath: string;
 }
 
-function prepareKinds(kinds: readonly OpKindName[], depth: number, given?: ReadonlyMap<OpKindName, PreparedSync>): Map<OpKindName, PreparedSync> {
+function prepareKinds(
+  kinds: readonly OpKindName[],
+  depth: number,
+  given?: ReadonlyMap<OpKindName, PreparedSync>,
+): Map<OpKindName, PreparedSync> {
   const out = new Map<OpKindName, PreparedSync>();
   for (const k of kinds) {
     const p = given?.get(k);
@@ -161,7 +173,9 @@ export async function runLoad(options: LoadOptions, hooks: LoadHooks = {}): Prom
   }
   let sent = false;
   try {
-    return await runIn(options, hooks, resume, () => { sent = true; });
+    return await runIn(options, hooks, resume, () => {
+      sent = true;
+    });
   } catch (err) {
     // Nothing was offered: leave no directory behind, so that the same command can be retried.
     if (!sent && !options.resume) rmSync(options.out, { recursive: true, force: true });
@@ -169,7 +183,12 @@ export async function runLoad(options: LoadOptions, hooks: LoadHooks = {}): Prom
   }
 }
 
-async function runIn(options: LoadOptions, hooks: LoadHooks, resume: ResumeState | undefined, onSent: () => void): Promise<LoadResult> {
+async function runIn(
+  options: LoadOptions,
+  hooks: LoadHooks,
+  resume: ResumeState | undefined,
+  onSent: () => void,
+): Promise<LoadResult> {
   const log = hooks.log ?? (() => undefined);
   const timings: Record<string, number> = {};
   const kinds = [...new Set(options.kinds)];
@@ -195,12 +214,32 @@ async function runIn(options: LoadOptions, hooks: LoadHooks, resume: ResumeState
     else await pool.attach(kinds.map((k) => prepared.get(k)!));
     timings["attach_verifiers"] = Math.round(performance.now() - t);
     const controls = v2
-      ? await runAggregateControls(pool, (k, i) => fixtures.get(k, i).request, kinds, options.controlSamples, options.depth)
-      : await runControls(pool, (k) => prepared.get(k)!, (k, i) => fixtures.get(k, i).request, kinds, options.controlSamples);
+      ? await runAggregateControls(
+          pool,
+          (k, i) => fixtures.get(k, i).request,
+          kinds,
+          options.controlSamples,
+          options.depth,
+        )
+      : await runControls(
+          pool,
+          (k) => prepared.get(k)!,
+          (k, i) => fixtures.get(k, i).request,
+          kinds,
+          options.controlSamples,
+        );
     timings["controls"] = Math.round(controls.ms);
-    log(`controls ${controls.status} (${controls.checks.length} checks, ${timings["controls"]} ms, ${options.verifyWorkers} verify workers of ${availableParallelism()} cores)`);
+    log(
+      `controls ${controls.status} (${controls.checks.length} checks, ${timings["controls"]} ms, ${options.verifyWorkers} verify workers of ${availableParallelism()} cores)`,
+    );
     if (controls.status !== "CONTROLS_PASS") {
-      throw new LoadError("CONTROLS", `controls failed: ${controls.checks.filter((c) => !c.pass).map((c) => `${c.kind}/${c.fixtureId} ${c.check} (${c.code ?? "accepted"})`).join(", ")}`);
+      throw new LoadError(
+        "CONTROLS",
+        `controls failed: ${controls.checks
+          .filter((c) => !c.pass)
+          .map((c) => `${c.kind}/${c.fixtureId} ${c.check} (${c.code ?? "accepted"})`)
+          .join(", ")}`,
+      );
     }
 
     const tally = newTally();
@@ -221,7 +260,17 @@ async function runIn(options: LoadOptions, hooks: LoadHooks, resume: ResumeState
       records!.write(r);
       count(r);
     };
-    const run = new OpenLoopRun({ options, pool, prepared, fixtures, controls: controls.references, onRecord, log, targetCount: transport.targets, ...(resume ? { resume } : {}) });
+    const run = new OpenLoopRun({
+      options,
+      pool,
+      prepared,
+      fixtures,
+      controls: controls.references,
+      onRecord,
+      log,
+      targetCount: transport.targets,
+      ...(resume ? { resume } : {}),
+    });
 
     t = performance.now();
     const connections = await transport.open(run, options);
@@ -229,8 +278,11 @@ async function runIn(options: LoadOptions, hooks: LoadHooks, resume: ResumeState
     records = new NdjsonWriter(options.out, RECORDS_FILE, resume !== undefined);
     const start = nowUnixNs();
     // only a broker keeps results a resumed run can read back
-    if (resume === undefined && options.broker !== null) writeNewFile(options.out, RUN_FILE, stringifyRun(options, start));
-    log(`connected to ${connections.map((c) => c.name).join(", ")}; offering ${options.warmupJobs} warmup + ${options.jobs} timed at ${options.rate}/s${resume ? ` (resumed: ${resume.records.length} final)` : ""}`);
+    if (resume === undefined && options.broker !== null)
+      writeNewFile(options.out, RUN_FILE, stringifyRun(options, start));
+    log(
+      `connected to ${connections.map((c) => c.name).join(", ")}; offering ${options.warmupJobs} warmup + ${options.jobs} timed at ${options.rate}/s${resume ? ` (resumed: ${resume.records.length} final)` : ""}`,
+    );
     hooks.onStart?.();
     onSent();
     const obs = await run.execute(connections, () => (resume ? nowUnixNs() : start));

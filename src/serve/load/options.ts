@@ -4,7 +4,14 @@
  * and its rule on failure.
  */
 import { availableParallelism } from "node:os";
-import { DEFAULT_MIXTURE, expandMixture, jobsForDuration, MAX_RATE, parseMixture, type MixtureEntry } from "./schedule.js";
+import {
+  DEFAULT_MIXTURE,
+  expandMixture,
+  jobsForDuration,
+  MAX_RATE,
+  parseMixture,
+  type MixtureEntry,
+} from "./schedule.js";
 import type { OpKindName } from "../../statement/types.js";
 import { LoadError } from "./errors.js";
 import { MAX_RUN_ID_BYTES } from "../protocol/limits.js";
@@ -70,9 +77,28 @@ export type BrokerOptionName = (typeof BROKER_OPTIONS)[number];
 
 /** The option names `ssgkr load` accepts (without the leading dashes). */
 export const LOAD_OPTION_NAMES = [
-  "targets", "rate", "duration", "jobs", "mixture", "corpus", "warmup", "deadline-ms", "verify-workers",
-  "verify-queue", "depth", "run-id", "repeat", "control-samples", "max-pending", "sender-queue",
-  "deadline-poll-ms", "drain-ms", "connect-timeout-ms", "out", "profile", ...BROKER_OPTIONS,
+  "targets",
+  "rate",
+  "duration",
+  "jobs",
+  "mixture",
+  "corpus",
+  "warmup",
+  "deadline-ms",
+  "verify-workers",
+  "verify-queue",
+  "depth",
+  "run-id",
+  "repeat",
+  "control-samples",
+  "max-pending",
+  "sender-queue",
+  "deadline-poll-ms",
+  "drain-ms",
+  "connect-timeout-ms",
+  "out",
+  "profile",
+  ...BROKER_OPTIONS,
 ] as const;
 
 /** Options without a value. */
@@ -145,14 +171,17 @@ export function parseTargets(text: string): Target[] {
 export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, string>>>): LoadOptions {
   const o = { ...loadDefaults(), ...given };
   const get = (name: LoadOptionName): string => o[name]!;
-  if (o.out === undefined || o.out === "") throw bad("out", "is required (a new directory for the records, summary and report)");
+  if (o.out === undefined || o.out === "")
+    throw bad("out", "is required (a new directory for the records, summary and report)");
   const rate = positiveNumber("rate", get("rate"), MAX_RATE);
-  if (o.jobs !== undefined && o.duration !== undefined) throw bad("jobs", "and --duration exclude each other (give one)");
-  const jobs = o.jobs !== undefined
-    ? integer("jobs", o.jobs, 1, 2 ** 32 - 1)
-    : o.duration !== undefined
-      ? jobsForDuration(rate, positiveNumber("duration", o.duration, 10 * 365 * 86400))
-      : 128;
+  if (o.jobs !== undefined && o.duration !== undefined)
+    throw bad("jobs", "and --duration exclude each other (give one)");
+  const jobs =
+    o.jobs !== undefined
+      ? integer("jobs", o.jobs, 1, 2 ** 32 - 1)
+      : o.duration !== undefined
+        ? jobsForDuration(rate, positiveNumber("duration", o.duration, 10 * 365 * 86400))
+        : 128;
   const depth = integer("depth", get("depth"), 1, 32);
   const corpusMax = 2 ** Math.min(depth, 24) - 1;
   const corpus = integer("corpus", get("corpus"), 1, corpusMax);
@@ -168,13 +197,19 @@ export function parseLoadOptions(given: Readonly<Partial<Record<LoadOptionName, 
   if (broker !== null && broker.nats === undefined) throw bad(brokerGiven[0]!, "needs --nats");
   if (broker !== null && given.targets !== undefined) throw bad("targets", "and --nats exclude each other (give one)");
   const resume = o.resume !== undefined;
-  if (resume && broker === null) throw bad("resume", "needs --nats (results are read back from the broker's results stream)");
+  if (resume && broker === null)
+    throw bad("resume", "needs --nats (results are read back from the broker's results stream)");
   // On a broker, results of a run id outlive the run: a new run gets a new id unless one is given.
-  const runId = broker !== null && given["run-id"] === undefined ? `run-${new Date().toISOString().replace(/[-:.]/g, "").slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}` : get("run-id");
+  const runId =
+    broker !== null && given["run-id"] === undefined
+      ? `run-${new Date().toISOString().replace(/[-:.]/g, "").slice(0, 15)}-${Math.random().toString(36).slice(2, 8)}`
+      : get("run-id");
   if (runId === "") throw bad("run-id", "must not be empty");
-  if (Buffer.byteLength(runId, "utf8") > MAX_RUN_ID_BYTES) throw bad("run-id", `must be at most ${MAX_RUN_ID_BYTES} bytes (UTF-8), got ${Buffer.byteLength(runId, "utf8")}`);
+  if (Buffer.byteLength(runId, "utf8") > MAX_RUN_ID_BYTES)
+    throw bad("run-id", `must be at most ${MAX_RUN_ID_BYTES} bytes (UTF-8), got ${Buffer.byteLength(runId, "utf8")}`);
   const profile = get("profile");
-  if (profile !== "compat-v1" && profile !== "v2") throw bad("profile", `must be "compat-v1" or "v2", got ${JSON.stringify(profile)}`);
+  if (profile !== "compat-v1" && profile !== "v2")
+    throw bad("profile", `must be "compat-v1" or "v2", got ${JSON.stringify(profile)}`);
   return {
     targets: broker !== null ? [] : parseTargets(get("targets")),
     rate,

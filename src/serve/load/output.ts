@@ -16,13 +16,23 @@ export const REPORT_FILE = "report.html";
  * @throws LoadError `OUT_EXISTS`, `OUT_WRITE`.
  */
 export function createOutDir(dir: string): void {
-  if (existsSync(dir)) throw new LoadError("OUT_EXISTS", `--out ${dir} already exists (give a new directory; outputs are never overwritten)`, { path: dir });
+  if (existsSync(dir))
+    throw new LoadError(
+      "OUT_EXISTS",
+      `--out ${dir} already exists (give a new directory; outputs are never overwritten)`,
+      { path: dir },
+    );
   try {
     mkdirSync(dirname(dir), { recursive: true });
     mkdirSync(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") throw new LoadError("OUT_EXISTS", `--out ${dir} already exists (give a new directory; outputs are never overwritten)`, { path: dir });
+    if (code === "EEXIST")
+      throw new LoadError(
+        "OUT_EXISTS",
+        `--out ${dir} already exists (give a new directory; outputs are never overwritten)`,
+        { path: dir },
+      );
     throw new LoadError("OUT_WRITE", `cannot create --out ${dir}: ${code ?? (err as Error).message}`, { path: dir });
   }
 }
@@ -34,7 +44,8 @@ export function writeNewFile(dir: string, name: string, data: string): string {
     writeFileSync(path, data, { flag: "wx" });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") throw new LoadError("OUT_EXISTS", `${path} already exists (outputs are never overwritten)`, { path });
+    if (code === "EEXIST")
+      throw new LoadError("OUT_EXISTS", `${path} already exists (outputs are never overwritten)`, { path });
     throw new LoadError("OUT_WRITE", `cannot write ${path}: ${code ?? (err as Error).message}`, { path });
   }
   return path;
@@ -64,6 +75,7 @@ export class NdjsonWriter {
   /** Flushes and closes. @throws LoadError `OUT_WRITE` if any write failed. */
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.stream.end(resolve));
-    if (this.failure) throw new LoadError("OUT_WRITE", `cannot write ${this.path}: ${this.failure.message}`, { path: this.path });
+    if (this.failure)
+      throw new LoadError("OUT_WRITE", `cannot write ${this.path}: ${this.failure.message}`, { path: this.path });
   }
 }

@@ -26,7 +26,10 @@ function esc(s: string): string {
 
 /** JSON safe inside a <script> element. */
 function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(v)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** CDF points (latency ms, fraction of timed offers accepted within it), at most `max` points. */
@@ -40,22 +43,31 @@ export function cdfPoints(sortedMs: readonly number[], timedOffered: number, max
   return out;
 }
 
-const fmtNum = (v: number | null | undefined, digits = 1): string => (v === null || v === undefined ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(digits));
+const fmtNum = (v: number | null | undefined, digits = 1): string =>
+  v === null || v === undefined ? "—" : Number.isInteger(v) ? String(v) : v.toFixed(digits);
 
 /** The report page. `sortedLatencyMs`: timed accepted latencies, ascending. */
-export function renderReport(summary: LoadSummary, sortedLatencyMs: readonly number[], bundle: string | null = chartJsBundle()): string {
+export function renderReport(
+  summary: LoadSummary,
+  sortedLatencyMs: readonly number[],
+  bundle: string | null = chartJsBundle(),
+): string {
   const s = summary;
   const c = s.counts;
   const t = s.timed_counts;
   const cdf = cdfPoints(sortedLatencyMs, t.offered);
   const pending = s.pending_per_second;
-  const row = (name: string, all: number, timed: number | string, note = "") => `<tr><td>${esc(name)}</td><td>${all}</td><td>${timed}</td><td>${esc(note)}</td></tr>`;
+  const row = (name: string, all: number, timed: number | string, note = "") =>
+    `<tr><td>${esc(name)}</td><td>${all}</td><td>${timed}</td><td>${esc(note)}</td></tr>`;
   const statusClass = s.status === "LOAD_OBSERVATIONS_COMPLETE" ? "ok" : "fail";
   const lat = s.latency_ms;
-  const within = Object.entries(s.within_ms).map(([k, v]) => `<tr><td>≤ ${esc(k)} ms</td><td>${v === null ? "—" : (v * 100).toFixed(2) + " %"}</td></tr>`).join("");
+  const within = Object.entries(s.within_ms)
+    .map(([k, v]) => `<tr><td>≤ ${esc(k)} ms</td><td>${v === null ? "—" : (v * 100).toFixed(2) + " %"}</td></tr>`)
+    .join("");
   const tp = s.throughput;
-  const charts = bundle !== null
-    ? `<h2>Latency CDF (timed offers)</h2><div class="chart"><canvas id="cdf"></canvas></div>
+  const charts =
+    bundle !== null
+      ? `<h2>Latency CDF (timed offers)</h2><div class="chart"><canvas id="cdf"></canvas></div>
 <h2>Pending over time</h2><div class="chart"><canvas id="pending"></canvas></div>
 <script>${bundle.replace(/<\/script/gi, "<\\/script")}</script>
 <script type="application/json" id="data">${scriptJson({ cdf, pending })}</script>
@@ -75,7 +87,7 @@ export function renderReport(summary: LoadSummary, sortedLatencyMs: readonly num
   });
 })();
 </script>`
-    : `<p class="fail">chart.js is not installed: charts omitted (the data follow as tables).</p>
+      : `<p class="fail">chart.js is not installed: charts omitted (the data follow as tables).</p>
 <h2>Latency CDF points (timed offers)</h2><table><tr><th>latency ms</th><th>fraction</th></tr>${cdf.map((p) => `<tr><td>${p.x.toFixed(3)}</td><td>${p.y.toFixed(4)}</td></tr>`).join("")}</table>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ssgkr load ${esc(s.run_id)} — ${esc(s.status)}</title>
@@ -103,7 +115,15 @@ ${row("unknown responses", c.unknown_responses, "")}
 ${row("duplicate responses", c.duplicate_responses, "")}
 </table>
 <p>Every offer in exactly one outcome: <b class="${s.accounting_balanced ? "ok" : "fail"}">${s.accounting_balanced ? "yes" : "NO"}</b>.
-${Object.keys(s.rejections_by_reason).length ? ` Rejections: ${esc(Object.entries(s.rejections_by_reason).map(([k, v]) => `${k} × ${v}`).join("; "))}.` : ""}</p>
+${
+  Object.keys(s.rejections_by_reason).length
+    ? ` Rejections: ${esc(
+        Object.entries(s.rejections_by_reason)
+          .map(([k, v]) => `${k} × ${v}`)
+          .join("; "),
+      )}.`
+    : ""
+}</p>
 <h2>Latency of timed accepted offers (from the scheduled time)</h2>
 <table><tr><th>count</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>mean ms</th></tr>
 <tr><td>${lat.count}</td><td>${fmtNum(lat.p50_ms)}</td><td>${fmtNum(lat.p95_ms)}</td><td>${fmtNum(lat.p99_ms)}</td><td>${fmtNum(lat.max_ms)}</td><td>${fmtNum(lat.mean_ms)}</td></tr></table>

@@ -18,7 +18,14 @@ import type { ReplyMessage } from "../protocol/streams.js";
 import { checkReply } from "./checker.js";
 import type { ControlReferences } from "./controls.js";
 import type { FixtureStore } from "./fixtures.js";
-import { FRONTEND_MAX_PENDING, FRONTEND_SENDER_QUEUE, Ledger, type PendingJob, type RequestRecord, type ServerFacts } from "./ledger.js";
+import {
+  FRONTEND_MAX_PENDING,
+  FRONTEND_SENDER_QUEUE,
+  Ledger,
+  type PendingJob,
+  type RequestRecord,
+  type ServerFacts,
+} from "./ledger.js";
 import type { LoadOptions } from "./options.js";
 import { offerAt, offerCount, offerOffsetNs, type ScheduleSpec } from "./schedule.js";
 import type { VerifyPool } from "./verify-pool.js";
@@ -163,7 +170,15 @@ export class OpenLoopRun {
   constructor(private readonly ctx: RunContext) {
     const o = ctx.options;
     this.aggregates = o.profile === "v2" ? new AggregateChecker(ctx.pool, o.depth) : null;
-    this.spec = { rate: o.rate, jobs: o.jobs, warmupJobs: o.warmupJobs, mixture: o.kinds, corpus: o.corpus, targets: ctx.targetCount ?? o.targets.length, deadlineMs: o.deadlineMs };
+    this.spec = {
+      rate: o.rate,
+      jobs: o.jobs,
+      warmupJobs: o.warmupJobs,
+      mixture: o.kinds,
+      corpus: o.corpus,
+      targets: ctx.targetCount ?? o.targets.length,
+      deadlineMs: o.deadlineMs,
+    };
     this.planned = offerCount(this.spec);
     for (const r of ctx.resume?.records ?? []) this.restored.add(r.job_id);
   }
@@ -201,7 +216,13 @@ export class OpenLoopRun {
       this.startUnixNs = startUnixNs();
     }
     const o = this.ctx.options;
-    this.ledger = new Ledger({ runId: o.runId, repeat: o.repeat, startUnixNs: this.startUnixNs, targetNames: this.connections.map((c) => c.name), onRecord: this.ctx.onRecord });
+    this.ledger = new Ledger({
+      runId: o.runId,
+      repeat: o.repeat,
+      startUnixNs: this.startUnixNs,
+      targetNames: this.connections.map((c) => c.name),
+      onRecord: this.ctx.onRecord,
+    });
     for (const r of resume?.records ?? []) this.ledger.restore(offerAt(this.spec, r.job_id), r);
     for (const c of this.connections) {
       if (c.closed) this.closedTargets.push({ target: c.name, offset_ns: 0, reason: "closed before the start" });
@@ -289,7 +310,8 @@ export class OpenLoopRun {
       input: fixture.input,
     });
     const job = this.ledger.admit(offer);
-    if (!conn.enqueue(i, frame, offer.kind)) this.ledger.transportError(job, "transport: the sender queue refused the frame", this.now());
+    if (!conn.enqueue(i, frame, offer.kind))
+      this.ledger.transportError(job, "transport: the sender queue refused the frame", this.now());
   }
 
   private onWritten(tag: number): void {
@@ -316,7 +338,15 @@ export class OpenLoopRun {
     const offered = { kind: job.offer.kind, fixtureId: job.offer.fixtureId, request: fixture.request };
     const checked = this.aggregates
       ? this.aggregates.check(reply, proof, offered, this.ctx.options.runId)
-      : checkReply(this.ctx.pool, this.ctx.prepared.get(job.offer.kind)!, reply, proof, offered, this.ctx.options.runId, this.ctx.controls);
+      : checkReply(
+          this.ctx.pool,
+          this.ctx.prepared.get(job.offer.kind)!,
+          reply,
+          proof,
+          offered,
+          this.ctx.options.runId,
+          this.ctx.controls,
+        );
     void checked.then((v) => {
       this.verifying--;
       const t = this.now();
@@ -336,7 +366,8 @@ export class OpenLoopRun {
     this.closedTargets.push({ target: name, offset_ns: now, reason });
     this.ctx.log?.(`connection to ${name} closed at ${(now / 1e9).toFixed(3)} s: ${reason}`);
     const lost: PendingJob[] = [];
-    for (const job of this.ledger.pending.values()) if (job.offer.target === index && job.replyNs === null) lost.push(job);
+    for (const job of this.ledger.pending.values())
+      if (job.offer.target === index && job.replyNs === null) lost.push(job);
     for (const job of lost) this.ledger.transportError(job, `transport: ${reason}`, now);
     this.afterEvent();
   }
@@ -374,7 +405,9 @@ export class OpenLoopRun {
       this.finish(true);
       return;
     }
-    this.ctx.log?.(`offering ended at ${(this.offeringEndNs / 1e9).toFixed(3)} s; draining ${this.ledger.pending.size} pending (up to ${this.ctx.options.drainMs} ms)`);
+    this.ctx.log?.(
+      `offering ended at ${(this.offeringEndNs / 1e9).toFixed(3)} s; draining ${this.ledger.pending.size} pending (up to ${this.ctx.options.drainMs} ms)`,
+    );
     this.drainTimer = setTimeout(() => this.finish(false), this.ctx.options.drainMs);
   }
 

@@ -32,15 +32,18 @@ export const MAX_RATE = 1_000_000;
  * @throws LoadError `BAD_OPTION` (`details.option` = "--mixture").
  */
 export function parseMixture(text: string): MixtureEntry[] {
-  const bad = (why: string): LoadError => new LoadError("BAD_OPTION", `--mixture ${JSON.stringify(text)}: ${why}`, { option: "--mixture" });
+  const bad = (why: string): LoadError =>
+    new LoadError("BAD_OPTION", `--mixture ${JSON.stringify(text)}: ${why}`, { option: "--mixture" });
   if (text.trim() === "") throw bad("is empty (expected kind:weight[,kind:weight…])");
   return text.split(",").map((part) => {
     const m = /^\s*([a-z]+)\s*:\s*([0-9]+)\s*$/.exec(part);
     if (!m) throw bad(`entry ${JSON.stringify(part)} is not kind:weight`);
     const kind = m[1] as OpKindName;
-    if (!OP_KIND_NAMES.includes(kind)) throw bad(`unknown kind ${JSON.stringify(m[1])} (membership, nonmembership or update)`);
+    if (!OP_KIND_NAMES.includes(kind))
+      throw bad(`unknown kind ${JSON.stringify(m[1])} (membership, nonmembership or update)`);
     const weight = Number(m[2]);
-    if (!Number.isSafeInteger(weight) || weight < 1 || weight > MAX_MIXTURE_WEIGHT) throw bad(`weight of ${kind} must be an integer in [1, ${MAX_MIXTURE_WEIGHT}], got ${m[2]}`);
+    if (!Number.isSafeInteger(weight) || weight < 1 || weight > MAX_MIXTURE_WEIGHT)
+      throw bad(`weight of ${kind} must be an integer in [1, ${MAX_MIXTURE_WEIGHT}], got ${m[2]}`);
     return { kind, weight };
   });
 }
@@ -126,7 +129,11 @@ export function offerAt(spec: ScheduleSpec, i: number): Offer {
 export function jobsForDuration(rate: number, durationSec: number): number {
   const jobs = Math.round(rate * durationSec);
   if (!(jobs >= 1 && jobs < 2 ** 32)) {
-    throw new LoadError("BAD_OPTION", `--rate ${rate} × --duration ${durationSec} gives ${jobs} jobs; it must give at least 1 and fewer than 2^32`, { option: "--duration" });
+    throw new LoadError(
+      "BAD_OPTION",
+      `--rate ${rate} × --duration ${durationSec} gives ${jobs} jobs; it must give at least 1 and fewer than 2^32`,
+      { option: "--duration" },
+    );
   }
   return jobs;
 }

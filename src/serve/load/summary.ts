@@ -20,12 +20,24 @@ export const WITHIN_MS = [250, 500, 1000, 2000] as const;
 /** summary.json of a load run (compat-v1 §16.5): status, guard, counts per outcome, latencies in ms, throughput and the server's figures. */
 export interface LoadSummary {
   readonly status: LoadStatus;
-  readonly guard: { readonly tripped: boolean; readonly reason: string | null; readonly job_id: number | null; readonly offset_ms: number | null };
+  readonly guard: {
+    readonly tripped: boolean;
+    readonly reason: string | null;
+    readonly job_id: number | null;
+    readonly offset_ms: number | null;
+  };
   readonly run_id: string;
   readonly repeat: number;
   readonly start_unix_ns: string;
   readonly settings: Record<string, unknown>;
-  readonly controls: { readonly status: string; readonly samples: number; readonly checks: number; readonly failed: readonly unknown[]; readonly ms: number; readonly references: Record<string, string> };
+  readonly controls: {
+    readonly status: string;
+    readonly samples: number;
+    readonly checks: number;
+    readonly failed: readonly unknown[];
+    readonly ms: number;
+    readonly references: Record<string, string>;
+  };
   /** Offers the schedule planned (warmup + jobs); `counts.offered` is less when the guard stopped generation. */
   readonly planned: number;
   readonly counts: OutcomeCounts & { readonly unknown_responses: number; readonly duplicate_responses: number };
@@ -56,8 +68,18 @@ export interface LoadSummary {
     readonly drained_empty: boolean;
     readonly offering_end_ms: number;
   };
-  readonly generator: { readonly offer_lag_max_ms: number; readonly offer_lag_mean_ms: number; readonly max_verifying: number; readonly verify_read_pauses: number; readonly closed_targets: readonly { target: string; offset_ms: number; reason: string }[] };
-  readonly server: { readonly batches: number; readonly mean_batch_size: number | null; readonly hosts: readonly string[] };
+  readonly generator: {
+    readonly offer_lag_max_ms: number;
+    readonly offer_lag_mean_ms: number;
+    readonly max_verifying: number;
+    readonly verify_read_pauses: number;
+    readonly closed_targets: readonly { target: string; offset_ms: number; reason: string }[];
+  };
+  readonly server: {
+    readonly batches: number;
+    readonly mean_batch_size: number | null;
+    readonly hosts: readonly string[];
+  };
   readonly pending_per_second: readonly PendingSample[];
   readonly timings_ms: Record<string, number>;
   /** Facts of the transport (the NATS frontend's counts), when it reports any. */
@@ -79,17 +101,28 @@ export function newTally(): RecordTally {
 
 const ms = (ns: number): number => Math.round(ns / 1e3) / 1e3;
 
-export function buildSummary(obs: RunObservation, options: LoadOptions, controls: ControlsReport, tally: RecordTally, timingsMs: Record<string, number>, transport?: Record<string, unknown>): LoadSummary {
+export function buildSummary(
+  obs: RunObservation,
+  options: LoadOptions,
+  controls: ControlsReport,
+  tally: RecordTally,
+  timingsMs: Record<string, number>,
+  transport?: Record<string, unknown>,
+): LoadSummary {
   const l = obs.ledger;
   const guard = l.guard;
   const timed = l.timed;
   const firstTimed = obs.spec.warmupJobs < obs.planned ? options.warmupJobs : null;
   const windowStartNs = firstTimed === null ? null : Math.round((firstTimed * 1e9) / options.rate);
   const windowEndNs = l.lastTimedCompletionNs > 0 ? l.lastTimedCompletionNs : null;
-  const windowNs = windowStartNs !== null && windowEndNs !== null && windowEndNs > windowStartNs ? windowEndNs - windowStartNs : null;
+  const windowNs =
+    windowStartNs !== null && windowEndNs !== null && windowEndNs > windowStartNs ? windowEndNs - windowStartNs : null;
   const acceptedTimed = timed.accepted + timed.accepted_late;
   const lastTimedOffer = obs.spec.warmupJobs + timed.offered - 1;
-  const offerSpanNs = timed.offered > 1 && windowStartNs !== null ? Math.round((lastTimedOffer * 1e9) / options.rate) - windowStartNs + 1e9 / options.rate : null;
+  const offerSpanNs =
+    timed.offered > 1 && windowStartNs !== null
+      ? Math.round((lastTimedOffer * 1e9) / options.rate) - windowStartNs + 1e9 / options.rate
+      : null;
   const within: Record<string, number | null> = {};
   WITHIN_MS.forEach((t, i) => {
     within[String(t)] = timed.offered > 0 ? tally.within[i]! / timed.offered : null;
@@ -97,7 +130,12 @@ export function buildSummary(obs: RunObservation, options: LoadOptions, controls
   const sizes = [...tally.batches.values()];
   return {
     status: guard ? "FAIL_SEMANTIC_GUARD" : "LOAD_OBSERVATIONS_COMPLETE",
-    guard: { tripped: guard !== null, reason: guard?.reason ?? null, job_id: guard?.job_id ?? null, offset_ms: guard ? ms(guard.offset_ns) : null },
+    guard: {
+      tripped: guard !== null,
+      reason: guard?.reason ?? null,
+      job_id: guard?.job_id ?? null,
+      offset_ms: guard ? ms(guard.offset_ns) : null,
+    },
     run_id: options.runId,
     repeat: options.repeat,
     start_unix_ns: obs.startUnixNs.toString(),
@@ -152,7 +190,11 @@ export function buildSummary(obs: RunObservation, options: LoadOptions, controls
       offer_lag_mean_ms: obs.offerLag.mean_ms,
       max_verifying: obs.maxVerifying,
       verify_read_pauses: obs.verifyPauses,
-      closed_targets: obs.closedTargets.map((c) => ({ target: c.target, offset_ms: ms(c.offset_ns), reason: c.reason })),
+      closed_targets: obs.closedTargets.map((c) => ({
+        target: c.target,
+        offset_ms: ms(c.offset_ns),
+        reason: c.reason,
+      })),
     },
     server: {
       batches: sizes.length,

@@ -23,7 +23,13 @@ import type { FromVerifier, ToVerifier } from "./verify-worker.js";
 
 /** A verification's result: the verdict, or why there is none (`VERIFIER_CRASHED`, `POOL_CLOSED`, …). */
 export type PoolVerdict =
-  | { readonly ok: true; readonly accepted: boolean; readonly code: SyncRejectCode | V2RejectCode | null; readonly reason: string | null; readonly ms: number }
+  | {
+      readonly ok: true;
+      readonly accepted: boolean;
+      readonly code: SyncRejectCode | V2RejectCode | null;
+      readonly reason: string | null;
+      readonly ms: number;
+    }
   | { readonly ok: false; readonly code: VerifyPoolCode; readonly message: string };
 
 interface Task {
@@ -64,7 +70,10 @@ export class VerifyPool {
   private queue: Task[] = [];
   private head = 0;
   private readonly ids = new Map<PreparedSync, number>();
-  private readonly shared = new Map<number, ReturnType<typeof sharePrepared> | { readonly v2: OpKindName; readonly depth: number }>();
+  private readonly shared = new Map<
+    number,
+    ReturnType<typeof sharePrepared> | { readonly v2: OpKindName; readonly depth: number }
+  >();
   private readonly idsV2 = new Map<string, number>();
   private nextSeq = 1;
   private closed = false;
@@ -81,7 +90,11 @@ export class VerifyPool {
       onCrash: (slot, { exitCode }) => {
         const task = slot.state.task;
         slot.state.task = null;
-        task?.resolve({ ok: false, code: "VERIFIER_CRASHED", message: `the verification worker exited with code ${exitCode}` });
+        task?.resolve({
+          ok: false,
+          code: "VERIFIER_CRASHED",
+          message: `the verification worker exited with code ${exitCode}`,
+        });
       },
       onRespawn: (previous, fresh) => {
         for (const id of previous.state.attached) void this.attachTo(fresh, id).catch(() => undefined);
@@ -112,7 +125,8 @@ export class VerifyPool {
 
   /** Strict encoded verification of `bytes` against `request` on `prepared`'s circuit. */
   verify(prepared: PreparedSync, request: OpRequest, bytes: Uint8Array): Promise<PoolVerdict> {
-    if (this.closed) return Promise.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool is closed" });
+    if (this.closed)
+      return Promise.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool is closed" });
     const id = this.idOf(prepared);
     return new Promise((resolve) => {
       this.queue.push({ id, request, bytes, resolve, seq: 0 });
@@ -132,8 +146,14 @@ export class VerifyPool {
   }
 
   /** Aggregate verification (`verifyAggregate`) of `bytes` against `requests` with the v2 circuit of (kind, depth). */
-  verifyAggregate(kind: OpKindName, depth: number, requests: readonly OpRequest[], bytes: Uint8Array): Promise<PoolVerdict> {
-    if (this.closed) return Promise.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool is closed" });
+  verifyAggregate(
+    kind: OpKindName,
+    depth: number,
+    requests: readonly OpRequest[],
+    bytes: Uint8Array,
+  ): Promise<PoolVerdict> {
+    if (this.closed)
+      return Promise.resolve({ ok: false, code: "POOL_CLOSED", message: "the verification pool is closed" });
     const id = this.idOfV2(kind, depth);
     return new Promise((resolve) => {
       this.queue.push({ id, request: requests[0]!, requests, bytes, resolve, seq: 0 });
@@ -182,11 +202,16 @@ export class VerifyPool {
   private attachTo(slot: Slot, id: number): Promise<number> {
     slot.state.attached.add(id);
     const what = this.shared.get(id)!;
-    slot.worker.postMessage(("v2" in what ? { type: "attach-v2", id, kind: what.v2, depth: what.depth } : { type: "attach", id, shared: what }) satisfies ToVerifier);
+    slot.worker.postMessage(
+      ("v2" in what
+        ? { type: "attach-v2", id, kind: what.v2, depth: what.depth }
+        : { type: "attach", id, shared: what }) satisfies ToVerifier,
+    );
     return new Promise((resolve, reject) => {
       slot.state.waiters.push((msg) => {
         if (msg.id !== id) return false;
-        if (msg.error !== null) reject(new LoadError("NOT_ATTACHED", `a verification worker could not attach the circuit: ${msg.error}`));
+        if (msg.error !== null)
+          reject(new LoadError("NOT_ATTACHED", `a verification worker could not attach the circuit: ${msg.error}`));
         else resolve(msg.ms);
         return true;
       });
@@ -203,7 +228,11 @@ export class VerifyPool {
     if (!task || msg.seq !== task.seq) return;
     slot.state.task = null;
     this.core.idle(slot);
-    task.resolve(msg.ok ? { ok: true, accepted: msg.accepted, code: msg.code, reason: msg.reason, ms: msg.ms } : { ok: false, code: msg.code, message: msg.message });
+    task.resolve(
+      msg.ok
+        ? { ok: true, accepted: msg.accepted, code: msg.code, reason: msg.reason, ms: msg.ms }
+        : { ok: false, code: msg.code, message: msg.message },
+    );
     this.pump();
   }
 
@@ -220,12 +249,24 @@ export class VerifyPool {
       slot.state.task = task;
       this.core.busy(slot);
       try {
-        slot.worker.postMessage((task.requests
-          ? { type: "verify-aggregate", seq: task.seq, id: task.id, requests: task.requests, bytes: task.bytes }
-          : { type: "verify", seq: task.seq, id: task.id, request: task.request, bytes: task.bytes }) satisfies ToVerifier);
+        slot.worker.postMessage(
+          (task.requests
+            ? { type: "verify-aggregate", seq: task.seq, id: task.id, requests: task.requests, bytes: task.bytes }
+            : {
+                type: "verify",
+                seq: task.seq,
+                id: task.id,
+                request: task.request,
+                bytes: task.bytes,
+              }) satisfies ToVerifier,
+        );
       } catch (err) {
         slot.state.task = null;
-        task.resolve({ ok: false, code: "JOB_ENCODING", message: `the verification cannot be sent to a worker: ${(err as Error).message}` });
+        task.resolve({
+          ok: false,
+          code: "JOB_ENCODING",
+          message: `the verification cannot be sent to a worker: ${(err as Error).message}`,
+        });
       }
     }
   }

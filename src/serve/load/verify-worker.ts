@@ -26,14 +26,40 @@ import { type PreparedV2, prepareV2 } from "../../sync/v2/prepared.js";
 export type ToVerifier =
   | { readonly type: "attach"; readonly id: number; readonly shared: SharedPrepared }
   | { readonly type: "attach-v2"; readonly id: number; readonly kind: OpKindName; readonly depth: number }
-  | { readonly type: "verify"; readonly seq: number; readonly id: number; readonly request: OpRequest; readonly bytes: Uint8Array }
-  | { readonly type: "verify-aggregate"; readonly seq: number; readonly id: number; readonly requests: readonly OpRequest[]; readonly bytes: Uint8Array };
+  | {
+      readonly type: "verify";
+      readonly seq: number;
+      readonly id: number;
+      readonly request: OpRequest;
+      readonly bytes: Uint8Array;
+    }
+  | {
+      readonly type: "verify-aggregate";
+      readonly seq: number;
+      readonly id: number;
+      readonly requests: readonly OpRequest[];
+      readonly bytes: Uint8Array;
+    };
 
 /** Messages from a verification worker. */
 export type FromVerifier =
   | { readonly type: "attached"; readonly id: number; readonly error: string | null; readonly ms: number }
-  | { readonly type: "done"; readonly seq: number; readonly ok: true; readonly accepted: boolean; readonly code: SyncRejectCode | V2RejectCode | null; readonly reason: string | null; readonly ms: number }
-  | { readonly type: "done"; readonly seq: number; readonly ok: false; readonly code: VerifyPoolCode; readonly message: string };
+  | {
+      readonly type: "done";
+      readonly seq: number;
+      readonly ok: true;
+      readonly accepted: boolean;
+      readonly code: SyncRejectCode | V2RejectCode | null;
+      readonly reason: string | null;
+      readonly ms: number;
+    }
+  | {
+      readonly type: "done";
+      readonly seq: number;
+      readonly ok: false;
+      readonly code: VerifyPoolCode;
+      readonly message: string;
+    };
 
 const port = parentPort;
 if (port) {
@@ -45,10 +71,24 @@ if (port) {
       try {
         if (msg.type === "attach-v2") {
           if (!circuitsV2.has(msg.id)) circuitsV2.set(msg.id, prepareV2(msg.kind, { depth: msg.depth }));
-        } else if (!circuits.has(msg.id)) circuits.set(msg.id, attachPrepared(msg.shared, { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) }));
-        port.postMessage({ type: "attached", id: msg.id, error: null, ms: performance.now() - t0 } satisfies FromVerifier);
+        } else if (!circuits.has(msg.id))
+          circuits.set(
+            msg.id,
+            attachPrepared(msg.shared, { wiring: (c) => new DerivedRegularWiring(c.circuit, c.tags) }),
+          );
+        port.postMessage({
+          type: "attached",
+          id: msg.id,
+          error: null,
+          ms: performance.now() - t0,
+        } satisfies FromVerifier);
       } catch (err) {
-        port.postMessage({ type: "attached", id: msg.id, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 } satisfies FromVerifier);
+        port.postMessage({
+          type: "attached",
+          id: msg.id,
+          error: err instanceof Error ? err.message : String(err),
+          ms: performance.now() - t0,
+        } satisfies FromVerifier);
       }
       return;
     }
@@ -64,10 +104,24 @@ if (port) {
         if (!p) throw new LoadError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
         v = verifyEncoded(p, msg.request, msg.bytes);
       }
-      port.postMessage({ type: "done", seq: msg.seq, ok: true, accepted: v.ok, code: v.ok ? null : v.code, reason: v.ok ? null : v.reason, ms: performance.now() - t0 } satisfies FromVerifier);
+      port.postMessage({
+        type: "done",
+        seq: msg.seq,
+        ok: true,
+        accepted: v.ok,
+        code: v.ok ? null : v.code,
+        reason: v.ok ? null : v.reason,
+        ms: performance.now() - t0,
+      } satisfies FromVerifier);
     } catch (err) {
       const code: VerifyPoolCode = err instanceof SsgkrError ? (err.code as VerifyPoolCode) : "UNEXPECTED";
-      port.postMessage({ type: "done", seq: msg.seq, ok: false, code, message: err instanceof Error ? err.message : String(err) } satisfies FromVerifier);
+      port.postMessage({
+        type: "done",
+        seq: msg.seq,
+        ok: false,
+        code,
+        message: err instanceof Error ? err.message : String(err),
+      } satisfies FromVerifier);
     }
   });
 }

@@ -48,9 +48,12 @@ export function parseNatsServers(text: string): string[] {
  * The endpoint from option texts (`nats` required).
  * @throws BrokerError `BAD_OPTION`.
  */
-export function brokerEndpoint(o: Readonly<Partial<Record<(typeof BROKER_OPTION_NAMES)[number], string>>>): BrokerEndpoint {
+export function brokerEndpoint(
+  o: Readonly<Partial<Record<(typeof BROKER_OPTION_NAMES)[number], string>>>,
+): BrokerEndpoint {
   if (o.nats === undefined) throw bad("nats", "is required");
-  if ((o["nats-tls-cert"] === undefined) !== (o["nats-tls-key"] === undefined)) throw bad("nats-tls-cert", "and --nats-tls-key go together (give both or neither)");
+  if ((o["nats-tls-cert"] === undefined) !== (o["nats-tls-key"] === undefined))
+    throw bad("nats-tls-cert", "and --nats-tls-key go together (give both or neither)");
   return {
     servers: parseNatsServers(o.nats),
     ...(o["nats-creds"] !== undefined ? { creds: o["nats-creds"] } : {}),
@@ -64,7 +67,11 @@ function readOption(path: string, option: string): Uint8Array {
     return readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BrokerError("BROKER_CONNECT", `cannot read --${option} ${path}: ${code === "ENOENT" ? "no such file" : code ?? (err as Error).message}`, { option: `--${option}`, path });
+    throw new BrokerError(
+      "BROKER_CONNECT",
+      `cannot read --${option} ${path}: ${code === "ENOENT" ? "no such file" : (code ?? (err as Error).message)}`,
+      { option: `--${option}`, path },
+    );
   }
 }
 
@@ -83,17 +90,27 @@ export async function connectBroker(ep: BrokerEndpoint, name: string, timeoutMs 
     pingInterval: 10_000,
   };
   if (ep.creds !== undefined) opts.authenticator = credsAuthenticator(readOption(ep.creds, "nats-creds"));
-  const tlsWanted = ep.tlsCa !== undefined || ep.tlsCert !== undefined || ep.servers.some((s) => s.startsWith("tls://"));
+  const tlsWanted =
+    ep.tlsCa !== undefined || ep.tlsCert !== undefined || ep.servers.some((s) => s.startsWith("tls://"));
   if (tlsWanted) {
     opts.tls = {
       ...(ep.tlsCa !== undefined ? { ca: Buffer.from(readOption(ep.tlsCa, "nats-tls-ca")).toString("utf8") } : {}),
-      ...(ep.tlsCert !== undefined ? { cert: Buffer.from(readOption(ep.tlsCert, "nats-tls-cert")).toString("utf8"), key: Buffer.from(readOption(ep.tlsKey!, "nats-tls-key")).toString("utf8") } : {}),
+      ...(ep.tlsCert !== undefined
+        ? {
+            cert: Buffer.from(readOption(ep.tlsCert, "nats-tls-cert")).toString("utf8"),
+            key: Buffer.from(readOption(ep.tlsKey!, "nats-tls-key")).toString("utf8"),
+          }
+        : {}),
     };
   }
   try {
     return await connect(opts);
   } catch (err) {
     const e = err as { code?: string; message?: string };
-    throw new BrokerError("BROKER_CONNECT", `cannot connect to ${ep.servers.join(",")}: ${e.code ?? "ERROR"}: ${e.message ?? String(err)}`, { servers: [...ep.servers] });
+    throw new BrokerError(
+      "BROKER_CONNECT",
+      `cannot connect to ${ep.servers.join(",")}: ${e.code ?? "ERROR"}: ${e.message ?? String(err)}`,
+      { servers: [...ep.servers] },
+    );
   }
 }

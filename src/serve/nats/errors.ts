@@ -10,13 +10,7 @@ import { SsgkrError } from "../../errors.js";
 export class BrokerError extends SsgkrError<BrokerErrorCode> {}
 
 /** Every code a `BrokerError` carries (meanings in docs/errors.md). */
-export const BROKER_ERROR_CODES = [
-  "BAD_OPTION",
-  "BROKER_CONNECT",
-  "BROKER_SETUP",
-  "RUN_ID_USED",
-  "RESUME",
-] as const;
+export const BROKER_ERROR_CODES = ["BAD_OPTION", "BROKER_CONNECT", "BROKER_SETUP", "RUN_ID_USED", "RESUME"] as const;
 
 /** The code of a `BrokerError`. */
 export type BrokerErrorCode = (typeof BROKER_ERROR_CODES)[number];

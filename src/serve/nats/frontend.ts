@@ -25,7 +25,14 @@
  * redelivery outside the duplicate window, or results of jobs already final before a resume).
  */
 import { randomBytes } from "node:crypto";
-import { AckPolicy, DeliverPolicy, nanos, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
+import {
+  AckPolicy,
+  DeliverPolicy,
+  nanos,
+  type JetStreamClient,
+  type JetStreamManager,
+  type NatsConnection,
+} from "nats";
 import { ReplyStreamReader, type ReplyMessage } from "../protocol/streams.js";
 import type { OpKindName } from "../../statement/types.js";
 import { LoadError } from "../load/errors.js";
@@ -92,7 +99,15 @@ export class NatsTarget implements RunConnection {
   private stopPull: (() => void) | null = null;
   /** Highest results-stream sequence read. */
   private lastSeq = 0;
-  readonly counts = { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0, consumer_restarts: 0 };
+  readonly counts = {
+    results_read: 0,
+    duplicate_results_dropped: 0,
+    replayed_final_results: 0,
+    unreadable_results: 0,
+    duplicate_job_publishes: 0,
+    publish_retries: 0,
+    consumer_restarts: 0,
+  };
 
   constructor(
     private readonly nc: NatsConnection,
@@ -119,7 +134,9 @@ export class NatsTarget implements RunConnection {
     await this.jsm!.consumers.add(RESULTS_STREAM, {
       durable_name: this.consumer,
       filter_subject: resultSubject(this.runId),
-      ...(fromSeq > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq + 1 } : { deliver_policy: DeliverPolicy.All }),
+      ...(fromSeq > 0
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: fromSeq + 1 }
+        : { deliver_policy: DeliverPolicy.All }),
       ack_policy: AckPolicy.Explicit,
       ack_wait: nanos(RESULTS_ACK_WAIT_MS),
       max_deliver: -1,
@@ -147,7 +164,10 @@ export class NatsTarget implements RunConnection {
         }
       } catch (err) {
         if (this.closedReason !== null) break;
-        const gone = await boundedWait(this.jsm!.consumers.info(RESULTS_STREAM, this.consumer), 2000).then(() => false, (e: Error) => /consumer not found/i.test(e.message));
+        const gone = await boundedWait(this.jsm!.consumers.info(RESULTS_STREAM, this.consumer), 2000).then(
+          () => false,
+          (e: Error) => /consumer not found/i.test(e.message),
+        );
         if (gone && this.closedReason === null) {
           // removed (inactivity while the frontend was cut off): again after the last result read
           this.counts.consumer_restarts++;
@@ -177,13 +197,20 @@ export class NatsTarget implements RunConnection {
     if (body.length > MAX_BROKER_JOB_BYTES) {
       // a worker would terminate it unproved (job-bounds.ts): it is never published
       this.inflight--;
-      this.events.onSendFailed(tag, `transport: job of ${body.length} bytes exceeds the broker job bound of ${MAX_BROKER_JOB_BYTES} bytes`);
+      this.events.onSendFailed(
+        tag,
+        `transport: job of ${body.length} bytes exceeds the broker job bound of ${MAX_BROKER_JOB_BYTES} bytes`,
+      );
       return;
     }
     const until = performance.now() + this.retryMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        const ack = await this.js.publish(jobSubject(kind), body, { msgID: messageId(this.runId, tag), expect: { streamName: JOBS_STREAM }, timeout: Math.max(500, Math.min(PUBLISH_ATTEMPT_MS, this.retryMs)) });
+        const ack = await this.js.publish(jobSubject(kind), body, {
+          msgID: messageId(this.runId, tag),
+          expect: { streamName: JOBS_STREAM },
+          timeout: Math.max(500, Math.min(PUBLISH_ATTEMPT_MS, this.retryMs)),
+        });
         if (ack.duplicate) this.counts.duplicate_job_publishes++;
         this.inflight--;
         this.events.onWritten(tag);
@@ -259,7 +286,11 @@ export class NatsTarget implements RunConnection {
  * already has results unless resuming, and opens the broker "target".
  * @throws BrokerError `BAD_OPTION` (a run id over `MAX_RUN_ID_BYTES`), `BROKER_CONNECT`, `BROKER_SETUP`, `RUN_ID_USED`.
  */
-export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log: (line: string) => void = () => undefined): LoadTransport {
+export function natsTransport(
+  given: LoadOptions,
+  endpoint: BrokerEndpoint,
+  log: (line: string) => void = () => undefined,
+): LoadTransport {
   let options = given;
   let nc: NatsConnection | null = null;
   let target: NatsTarget | null = null;
@@ -269,7 +300,10 @@ export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log:
     targets: 1,
     async open(run: OpenLoopRun, effective: LoadOptions) {
       options = effective;
-      if (Buffer.byteLength(options.runId, "utf8") > MAX_RUN_ID_BYTES) throw new BrokerError("BAD_OPTION", `--run-id must be at most ${MAX_RUN_ID_BYTES} bytes (UTF-8)`, { option: "--run-id" });
+      if (Buffer.byteLength(options.runId, "utf8") > MAX_RUN_ID_BYTES)
+        throw new BrokerError("BAD_OPTION", `--run-id must be at most ${MAX_RUN_ID_BYTES} bytes (UTF-8)`, {
+          option: "--run-id",
+        });
       nc = await connectBroker(endpoint, `ssgkr-load ${options.runId}`, options.connectTimeoutMs);
       const conn = nc;
       void (async () => {
@@ -281,13 +315,28 @@ export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log:
       await ensureStreams(nc, streamSettings(), false);
       const jsm = await nc.jetstreamManager();
       if (!options.resume) {
-        const last = await jsm.streams.getMessage(RESULTS_STREAM, { last_by_subj: resultSubject(options.runId) }).catch(() => null);
+        const last = await jsm.streams
+          .getMessage(RESULTS_STREAM, { last_by_subj: resultSubject(options.runId) })
+          .catch(() => null);
         if (last !== null) {
-          throw new BrokerError("RUN_ID_USED", `the broker already holds results of run id ${JSON.stringify(options.runId)}: give a new --run-id, or --resume with that run's --out`, { runId: options.runId });
+          throw new BrokerError(
+            "RUN_ID_USED",
+            `the broker already holds results of run id ${JSON.stringify(options.runId)}: give a new --run-id, or --resume with that run's --out`,
+            { runId: options.runId },
+          );
         }
       }
       const js = nc.jetstream({ timeout: Math.max(1000, Math.min(10_000, options.connectTimeoutMs)) });
-      target = new NatsTarget(nc, js, options.runId, options.senderQueue, options.connectTimeoutMs, run.events(0), run.restored, endpoint.servers.join(","));
+      target = new NatsTarget(
+        nc,
+        js,
+        options.runId,
+        options.senderQueue,
+        options.connectTimeoutMs,
+        run.events(0),
+        run.restored,
+        endpoint.servers.join(","),
+      );
       try {
         await target.startResults();
       } catch (err) {
@@ -296,7 +345,21 @@ export function natsTransport(given: LoadOptions, endpoint: BrokerEndpoint, log:
       return [target];
     },
     facts(): NatsFrontendFacts {
-      return { transport: "nats", servers: endpoint.servers, results_subject: resultSubject(options.runId), ...(target?.counts ?? { results_read: 0, duplicate_results_dropped: 0, replayed_final_results: 0, unreadable_results: 0, duplicate_job_publishes: 0, publish_retries: 0, consumer_restarts: 0 }), disconnects };
+      return {
+        transport: "nats",
+        servers: endpoint.servers,
+        results_subject: resultSubject(options.runId),
+        ...(target?.counts ?? {
+          results_read: 0,
+          duplicate_results_dropped: 0,
+          replayed_final_results: 0,
+          unreadable_results: 0,
+          duplicate_job_publishes: 0,
+          publish_retries: 0,
+          consumer_restarts: 0,
+        }),
+        disconnects,
+      };
     },
     async close() {
       if (closed) return;
@@ -313,8 +376,14 @@ function boundedWait<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer from the broker within ${ms} ms`)), ms);
     p.then(
-      (v) => { clearTimeout(timer); resolve(v); },
-      (e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); },
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
     );
   });
 }

@@ -52,6 +52,10 @@ export function boundedText(text: string, max: number): string {
  * `boundedText`; the reason cut to 512 characters. Its JSON stays under 2 KiB whatever the job held.
  */
 export function boundedErrorReply(job: Job, origin: ReplyOrigin, error: string, fields: Partial<Reply> = {}): Reply {
-  const bounded: Job = { ...job, run_id: boundedText(job.run_id, MAX_RUN_ID_BYTES), input: { ...job.input, kind: boundedText(job.input.kind, MAX_KIND_BYTES) } };
+  const bounded: Job = {
+    ...job,
+    run_id: boundedText(job.run_id, MAX_RUN_ID_BYTES),
+    input: { ...job.input, kind: boundedText(job.input.kind, MAX_KIND_BYTES) },
+  };
   return errorReply(bounded, origin, error.slice(0, 512), fields);
 }

@@ -14,11 +14,29 @@
  *
  * Both streams bound message size (at most the server's max_payload), age and bytes.
  */
-import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection, type StreamConfig } from "nats";
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+  type JetStreamManager,
+  type NatsConnection,
+  type StreamConfig,
+} from "nats";
 import { MAX_JOB_BYTES, MAX_PROOF_BYTES, MAX_REPLY_JSON_BYTES } from "../protocol/limits.js";
 import { BrokerError } from "./errors.js";
 import { DEFAULT_STREAM_SETTINGS, STREAM_OPTION_NAMES, type StreamSettings } from "./stream-settings.js";
-import { JOBS_STREAM, JOB_SUBJECTS_WILDCARD, NATS_KINDS, RESULTS_STREAM, RESULT_SUBJECTS_WILDCARD, jobConsumer, jobSubject } from "./names.js";
+import {
+  JOBS_STREAM,
+  JOB_SUBJECTS_WILDCARD,
+  NATS_KINDS,
+  RESULTS_STREAM,
+  RESULT_SUBJECTS_WILDCARD,
+  jobConsumer,
+  jobSubject,
+} from "./names.js";
 
 export { DEFAULT_STREAM_SETTINGS, STREAM_OPTION_NAMES, type StreamSettings } from "./stream-settings.js";
 
@@ -38,15 +56,26 @@ const RANGES: Record<keyof StreamSettings, [number, number]> = {
  * @throws BrokerError `BAD_OPTION` naming the option.
  */
 export function streamSettings(partial: Partial<StreamSettings> = {}): StreamSettings {
-  const s = { ...DEFAULT_STREAM_SETTINGS, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) } as StreamSettings;
+  const s = {
+    ...DEFAULT_STREAM_SETTINGS,
+    ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)),
+  } as StreamSettings;
   for (const [k, [min, max]] of Object.entries(RANGES) as [keyof StreamSettings, [number, number]][]) {
     const v = s[k];
     if (!Number.isSafeInteger(v) || v < min || v > max) {
-      throw new BrokerError("BAD_OPTION", `--${STREAM_OPTION_NAMES[k]} must be an integer in [${min}, ${max}], got ${String(v)}`, { option: `--${STREAM_OPTION_NAMES[k]}` });
+      throw new BrokerError(
+        "BAD_OPTION",
+        `--${STREAM_OPTION_NAMES[k]} must be an integer in [${min}, ${max}], got ${String(v)}`,
+        { option: `--${STREAM_OPTION_NAMES[k]}` },
+      );
     }
   }
   if (s.duplicateWindowMs > s.jobsMaxAgeMs || s.duplicateWindowMs > s.resultsMaxAgeMs) {
-    throw new BrokerError("BAD_OPTION", "--duplicate-window-ms must not exceed --jobs-max-age-ms or --results-max-age-ms", { option: "--duplicate-window-ms" });
+    throw new BrokerError(
+      "BAD_OPTION",
+      "--duplicate-window-ms must not exceed --jobs-max-age-ms or --results-max-age-ms",
+      { option: "--duplicate-window-ms" },
+    );
   }
   return Object.freeze(s);
 }
@@ -57,14 +86,28 @@ const RESULT_BOUND = 8 + MAX_REPLY_JSON_BYTES + MAX_PROOF_BYTES;
 function streamConfigs(s: StreamSettings, maxPayload: number): Partial<StreamConfig>[] {
   return [
     {
-      name: JOBS_STREAM, subjects: [JOB_SUBJECTS_WILDCARD], retention: RetentionPolicy.Workqueue, storage: StorageType.File,
-      num_replicas: s.replicas, max_age: nanos(s.jobsMaxAgeMs), max_bytes: s.jobsMaxBytes, max_msg_size: Math.min(MAX_JOB_BYTES, maxPayload),
-      discard: DiscardPolicy.New, duplicate_window: nanos(s.duplicateWindowMs),
+      name: JOBS_STREAM,
+      subjects: [JOB_SUBJECTS_WILDCARD],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      num_replicas: s.replicas,
+      max_age: nanos(s.jobsMaxAgeMs),
+      max_bytes: s.jobsMaxBytes,
+      max_msg_size: Math.min(MAX_JOB_BYTES, maxPayload),
+      discard: DiscardPolicy.New,
+      duplicate_window: nanos(s.duplicateWindowMs),
     },
     {
-      name: RESULTS_STREAM, subjects: [RESULT_SUBJECTS_WILDCARD], retention: RetentionPolicy.Limits, storage: StorageType.File,
-      num_replicas: s.replicas, max_age: nanos(s.resultsMaxAgeMs), max_bytes: s.resultsMaxBytes, max_msg_size: Math.min(RESULT_BOUND, maxPayload),
-      discard: DiscardPolicy.Old, duplicate_window: nanos(s.duplicateWindowMs),
+      name: RESULTS_STREAM,
+      subjects: [RESULT_SUBJECTS_WILDCARD],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      num_replicas: s.replicas,
+      max_age: nanos(s.resultsMaxAgeMs),
+      max_bytes: s.resultsMaxBytes,
+      max_msg_size: Math.min(RESULT_BOUND, maxPayload),
+      discard: DiscardPolicy.Old,
+      duplicate_window: nanos(s.duplicateWindowMs),
     },
   ];
 }
@@ -80,7 +123,12 @@ export interface SetupReport {
 
 function isNotFound(err: unknown): boolean {
   const e = err as { code?: string; api_error?: { err_code?: number }; message?: string };
-  return e.api_error?.err_code === 10059 || e.api_error?.err_code === 10014 || e.code === "404" || /not found/i.test(e.message ?? "");
+  return (
+    e.api_error?.err_code === 10059 ||
+    e.api_error?.err_code === 10014 ||
+    e.code === "404" ||
+    /not found/i.test(e.message ?? "")
+  );
 }
 
 function setupError(what: string, err: unknown): BrokerError {
@@ -120,12 +168,18 @@ export async function ensureStreams(nc: NatsConnection, settings: StreamSettings
           actions[name] = "created";
         } catch (err) {
           // another process created it in between
-          await jsm.streams.info(name).catch(() => { throw err; });
+          await jsm.streams.info(name).catch(() => {
+            throw err;
+          });
           actions[name] = "kept";
         }
       } else if (!apply) {
         actions[name] = "kept";
-      } else if (KEYS.every((k) => (existing.config as unknown as Record<string, unknown>)[k] === (cfg as Record<string, unknown>)[k])) {
+      } else if (
+        KEYS.every(
+          (k) => (existing.config as unknown as Record<string, unknown>)[k] === (cfg as Record<string, unknown>)[k],
+        )
+      ) {
         actions[name] = "unchanged";
       } else {
         await jsm.streams.update(name, { ...existing.config, ...cfg });
@@ -138,8 +192,13 @@ export async function ensureStreams(nc: NatsConnection, settings: StreamSettings
   for (const kind of NATS_KINDS) {
     const durable = jobConsumer(kind);
     const cfg = {
-      durable_name: durable, filter_subject: jobSubject(kind), ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(settings.ackWaitMs), max_deliver: -1, max_ack_pending: settings.maxAckPending,
+      durable_name: durable,
+      filter_subject: jobSubject(kind),
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(settings.ackWaitMs),
+      max_deliver: -1,
+      max_ack_pending: settings.maxAckPending,
     };
     let existing = null;
     try {
@@ -153,7 +212,9 @@ export async function ensureStreams(nc: NatsConnection, settings: StreamSettings
           await jsm.consumers.add(JOBS_STREAM, cfg);
           actions[durable] = "created";
         } catch (err) {
-          await jsm.consumers.info(JOBS_STREAM, durable).catch(() => { throw err; });
+          await jsm.consumers.info(JOBS_STREAM, durable).catch(() => {
+            throw err;
+          });
           actions[durable] = "kept";
         }
       } else if (!apply) {
@@ -161,7 +222,10 @@ export async function ensureStreams(nc: NatsConnection, settings: StreamSettings
       } else if (existing.config.ack_wait === cfg.ack_wait && existing.config.max_ack_pending === cfg.max_ack_pending) {
         actions[durable] = "unchanged";
       } else {
-        await jsm.consumers.update(JOBS_STREAM, durable, { ack_wait: cfg.ack_wait, max_ack_pending: cfg.max_ack_pending });
+        await jsm.consumers.update(JOBS_STREAM, durable, {
+          ack_wait: cfg.ack_wait,
+          max_ack_pending: cfg.max_ack_pending,
+        });
         actions[durable] = "updated";
       }
     } catch (err) {

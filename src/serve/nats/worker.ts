@@ -150,13 +150,27 @@ export interface NatsReadyInfo {
 export type NatsStopSummary = StopSummaryOf<NatsWorkerStats>;
 
 /** Completes worker options. @throws ServerError / BrokerError `BAD_OPTION`. */
-export function natsWorkerOptions(partial: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }): NatsWorkerOptions {
+export function natsWorkerOptions(
+  partial: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint },
+): NatsWorkerOptions {
   const base = serverOptions(partial);
   const maxDeliveries = partial.maxDeliveries ?? 5;
   const pullExpiresMs = partial.pullExpiresMs ?? 2000;
-  if (!Number.isSafeInteger(maxDeliveries) || maxDeliveries < 1 || maxDeliveries > 1000) throw new BrokerError("BAD_OPTION", `--max-deliveries must be an integer in [1, 1000], got ${maxDeliveries}`, { option: "--max-deliveries" });
-  if (!Number.isSafeInteger(pullExpiresMs) || pullExpiresMs < 5 || pullExpiresMs > 60_000) throw new BrokerError("BAD_OPTION", `--pull-expires-ms must be an integer in [5, 60000], got ${pullExpiresMs}`, { option: "--pull-expires-ms" });
-  return Object.freeze({ ...base, endpoint: partial.endpoint, streams: partial.streams ?? streamSettings(), maxDeliveries, pullExpiresMs });
+  if (!Number.isSafeInteger(maxDeliveries) || maxDeliveries < 1 || maxDeliveries > 1000)
+    throw new BrokerError("BAD_OPTION", `--max-deliveries must be an integer in [1, 1000], got ${maxDeliveries}`, {
+      option: "--max-deliveries",
+    });
+  if (!Number.isSafeInteger(pullExpiresMs) || pullExpiresMs < 5 || pullExpiresMs > 60_000)
+    throw new BrokerError("BAD_OPTION", `--pull-expires-ms must be an integer in [5, 60000], got ${pullExpiresMs}`, {
+      option: "--pull-expires-ms",
+    });
+  return Object.freeze({
+    ...base,
+    endpoint: partial.endpoint,
+    streams: partial.streams ?? streamSettings(),
+    maxDeliveries,
+    pullExpiresMs,
+  });
 }
 
 export class NatsWorker {
@@ -188,19 +202,39 @@ export class NatsWorker {
   private resolveDone!: (s: NatsStopSummary) => void;
   readonly done: Promise<NatsStopSummary>;
   private readonly counts = {
-    pulled: 0, redelivered: 0, admitted: 0, processed: 0, batches: 0, inputErrors: 0, badJobs: 0,
-    deliveryLimit: 0, overBound: 0, published: 0, duplicatesDropped: 0, publishRetries: 0, publishFailures: 0, nakedAtStop: 0, computeMs: 0,
+    pulled: 0,
+    redelivered: 0,
+    admitted: 0,
+    processed: 0,
+    batches: 0,
+    inputErrors: 0,
+    badJobs: 0,
+    deliveryLimit: 0,
+    overBound: 0,
+    published: 0,
+    duplicatesDropped: 0,
+    publishRetries: 0,
+    publishFailures: 0,
+    nakedAtStop: 0,
+    computeMs: 0,
   };
 
-  constructor(options: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint }, private readonly hooks: NatsWorkerHooks = {}) {
+  constructor(
+    options: Partial<NatsWorkerOptions> & { endpoint: BrokerEndpoint },
+    private readonly hooks: NatsWorkerHooks = {},
+  ) {
     this.options = natsWorkerOptions(options);
     this.origin = { hostId: this.options.hostId, processId: process.pid };
     this.scheduler = new BatchScheduler<HeldJob>(this.options.batchMax, BigInt(this.options.maxWaitUs) * 1000n, {
       run: (kind, batch) => this.runBatch(kind, batch),
       gate: () => this.returns.hasRoom,
     });
-    this.returns = new ReplyReturn(this.options.returnPath, this.options.returnQueueBatches, this.origin, () => this.scheduler.schedule());
-    this.done = new Promise((resolve) => { this.resolveDone = resolve; });
+    this.returns = new ReplyReturn(this.options.returnPath, this.options.returnQueueBatches, this.origin, () =>
+      this.scheduler.schedule(),
+    );
+    this.done = new Promise((resolve) => {
+      this.resolveDone = resolve;
+    });
   }
 
   stats(): NatsWorkerStats {
@@ -236,14 +270,23 @@ export class NatsWorker {
     this.readyMono = monotonicNs();
     this.readyCpu = process.cpuUsage();
     this.runTimer = setTimeout(() => void this.stopWith("run_limit"), o.runMs);
-    this.progressTimer = setInterval(() => {
-      for (const m of this.held) m.working();
-    }, Math.max(50, Math.floor(ackWaitMs / 3)));
+    this.progressTimer = setInterval(
+      () => {
+        for (const m of this.held) m.working();
+      },
+      Math.max(50, Math.floor(ackWaitMs / 3)),
+    );
     this.pulling = true;
     this.pullers = NATS_KINDS.map((_, k) => this.pullLoop(k));
     return {
-      servers: o.endpoint.servers, connectedTo: this.nc.getServer(), readyUnixNs: this.readyUnixNs, processId: process.pid,
-      controls: engine.controls, prepareMs: engine.prepareMs, ackWaitMs, setup: setup.actions,
+      servers: o.endpoint.servers,
+      connectedTo: this.nc.getServer(),
+      readyUnixNs: this.readyUnixNs,
+      processId: process.pid,
+      controls: engine.controls,
+      prepareMs: engine.prepareMs,
+      ackWaitMs,
+      setup: setup.actions,
     };
   }
 
@@ -254,7 +297,8 @@ export class NatsWorker {
 
   private async watchStatus(nc: NatsConnection): Promise<void> {
     for await (const s of nc.status()) {
-      if (s.type === "disconnect" || s.type === "reconnect" || s.type === "error") this.hooks.log?.(`broker ${s.type}: ${String(s.data)}`);
+      if (s.type === "disconnect" || s.type === "reconnect" || s.type === "error")
+        this.hooks.log?.(`broker ${s.type}: ${String(s.data)}`);
     }
   }
 
@@ -301,7 +345,11 @@ export class NatsWorker {
       this.counts.nakedAtStop++;
       return;
     }
-    const a = admitJob(m.data, this.options.depth, this.options.profile === "v2" ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION);
+    const a = admitJob(
+      m.data,
+      this.options.depth,
+      this.options.profile === "v2" ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION,
+    );
     if (a.status === "bad_job" || a.status === "protocol_mismatch") {
       // acked without a reply: a work-queue stream then drops it (no frontend can match it)
       this.counts.badJobs++;
@@ -313,12 +361,22 @@ export class NatsWorker {
     if (over !== null) {
       this.counts.overBound++;
       this.hooks.log?.(`terminated a job over a bound: ${over}`);
-      this.answerNow(m, boundedErrorReply(a.job, this.origin, `${OVER_BOUND_ERROR}: ${over}`, { server_received_unix_ns: receivedNs }), a.job.run_id);
+      this.answerNow(
+        m,
+        boundedErrorReply(a.job, this.origin, `${OVER_BOUND_ERROR}: ${over}`, { server_received_unix_ns: receivedNs }),
+        a.job.run_id,
+      );
       return;
     }
     if (m.info.deliveryCount > this.options.maxDeliveries) {
       this.counts.deliveryLimit++;
-      this.answerNow(m, boundedErrorReply(a.job, this.origin, `${DELIVERY_LIMIT_ERROR}: delivered ${m.info.deliveryCount} times`, { server_received_unix_ns: receivedNs }), a.job.run_id);
+      this.answerNow(
+        m,
+        boundedErrorReply(a.job, this.origin, `${DELIVERY_LIMIT_ERROR}: delivered ${m.info.deliveryCount} times`, {
+          server_received_unix_ns: receivedNs,
+        }),
+        a.job.run_id,
+      );
       return;
     }
     if (a.status === "input_error") {
@@ -328,7 +386,15 @@ export class NatsWorker {
     }
     this.counts.admitted++;
     this.held.add(m);
-    this.scheduler.push({ msg: m, job: a.job, request: a.request, kind: a.kind, receivedNs, enqueuedNs: nowUnixNs(), admittedNs: monotonicNs() });
+    this.scheduler.push({
+      msg: m,
+      job: a.job,
+      request: a.request,
+      kind: a.kind,
+      receivedNs,
+      enqueuedNs: nowUnixNs(),
+      admittedNs: monotonicNs(),
+    });
   }
 
   /**
@@ -337,7 +403,9 @@ export class NatsWorker {
    */
   private answerNow(m: JsMsg, reply: Reply, terminateRunId?: string): void {
     this.held.add(m);
-    this.track(this.publish(m, reply, encodeReplyFrames(reply, new Uint8Array(0)), terminateRunId).then(() => undefined));
+    this.track(
+      this.publish(m, reply, encodeReplyFrames(reply, new Uint8Array(0)), terminateRunId).then(() => undefined),
+    );
   }
 
   /** The return path's view of the broker for the job of `m`: its result is published, then `m` acked. */
@@ -373,7 +441,10 @@ export class NatsWorker {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const ack = await this.js!.publish(subject, data, { msgID, timeout: Math.min(PUBLISH_ATTEMPT_MS, this.options.ioTimeoutMs) });
+          const ack = await this.js!.publish(subject, data, {
+            msgID,
+            timeout: Math.min(PUBLISH_ATTEMPT_MS, this.options.ioTimeoutMs),
+          });
           if (ack.duplicate) this.counts.duplicatesDropped++;
           this.counts.published++;
           this.hooks.onPublished?.(this.counts.published);
@@ -413,13 +484,35 @@ export class NatsWorker {
     const flushUnixNs = nowUnixNs();
     const flushMono = monotonicNs();
     const { results, times } = this.aggregator
-      ? await computeAggregateBatch(this.aggregator, kind, batch.map((p) => p.request), batch.map((p) => p.job.input), flushUnixNs)
-      : await computeBatch(this.pool!, this.prepared[kind]!, batch.map((p) => p.request), flushUnixNs);
+      ? await computeAggregateBatch(
+          this.aggregator,
+          kind,
+          batch.map((p) => p.request),
+          batch.map((p) => p.job.input),
+          flushUnixNs,
+        )
+      : await computeBatch(
+          this.pool!,
+          this.prepared[kind]!,
+          batch.map((p) => p.request),
+          flushUnixNs,
+        );
     this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
-    await this.returns.hand(batch.map((h, i) => ({
-      slot: { job: h.job, result: results[i]!, batchId: id, batchSize: batch.length, times, receivedNs: h.receivedNs, enqueuedNs: h.enqueuedNs, queueNs: flushMono - h.admittedNs },
-      dest: this.destination(h.msg),
-    })));
+    await this.returns.hand(
+      batch.map((h, i) => ({
+        slot: {
+          job: h.job,
+          result: results[i]!,
+          batchId: id,
+          batchSize: batch.length,
+          times,
+          receivedNs: h.receivedNs,
+          enqueuedNs: h.enqueuedNs,
+          queueNs: flushMono - h.admittedNs,
+        },
+        dest: this.destination(h.msg),
+      })),
+    );
   }
 
   private stopWith(reason: "run_limit" | "stopped"): Promise<NatsStopSummary> {
@@ -448,6 +541,10 @@ export class NatsWorker {
     await this.nc?.drain().catch(() => undefined);
     await this.pool?.close();
     await this.aggregator?.close();
-    return stopSummary(reason, this.counts, queued.length, this.stats(), { readyUnixNs: this.readyUnixNs, readyMono: this.readyMono, readyCpu: this.readyCpu });
+    return stopSummary(reason, this.counts, queued.length, this.stats(), {
+      readyUnixNs: this.readyUnixNs,
+      readyMono: this.readyMono,
+      readyCpu: this.readyCpu,
+    });
   }
 }

@@ -13,7 +13,11 @@ import { FRAME_HEADER_BYTES } from "./limits.js";
  */
 export function encodeFrame(body: Uint8Array, limit: number): Buffer {
   if (body.length > limit) {
-    throw new ProtocolError("MESSAGE_TOO_LONG", `frame body of ${body.length} bytes exceeds the bound of ${limit} bytes`, { length: body.length, limit });
+    throw new ProtocolError(
+      "MESSAGE_TOO_LONG",
+      `frame body of ${body.length} bytes exceeds the bound of ${limit} bytes`,
+      { length: body.length, limit },
+    );
   }
   const out = Buffer.allocUnsafe(FRAME_HEADER_BYTES + body.length);
   out.writeUInt32BE(body.length, 0);
@@ -79,7 +83,11 @@ export class FrameReader {
       const declared = header.readUInt32BE(0);
       if (declared > limit) {
         this.want = declared;
-        throw new ProtocolError("FRAME_TOO_LARGE", `frame declares ${declared} bytes, above the bound of ${limit} bytes`, { declared, limit });
+        throw new ProtocolError(
+          "FRAME_TOO_LARGE",
+          `frame declares ${declared} bytes, above the bound of ${limit} bytes`,
+          { declared, limit },
+        );
       }
       this.want = declared;
     }
@@ -95,7 +103,9 @@ export class FrameReader {
    */
   end(): void {
     if (!this.idle) {
-      throw new ProtocolError("FRAME_TRUNCATED", `the stream ended inside a frame (${this.buffered} bytes pending)`, { buffered: this.buffered });
+      throw new ProtocolError("FRAME_TRUNCATED", `the stream ended inside a frame (${this.buffered} bytes pending)`, {
+        buffered: this.buffered,
+      });
     }
   }
 

@@ -52,7 +52,11 @@ function leafOf(l: WireLeaf): Leaf | InputReason {
   }
   if (l.tag === 1) {
     for (const v of l.payload) if (!(v < P)) return INPUT_REASONS.noncanonical;
-    return Object.freeze({ tag: LeafTag.Occupied, payload: Object.freeze([...l.payload]), identity: Uint8Array.from(l.identity) });
+    return Object.freeze({
+      tag: LeafTag.Occupied,
+      payload: Object.freeze([...l.payload]),
+      identity: Uint8Array.from(l.identity),
+    });
   }
   return INPUT_REASONS.invalidLeaf;
 }
@@ -75,7 +79,11 @@ function digestOf(values: readonly number[]): Uint32Array | null {
  */
 export function requestFromInput(input: JobInput, depth: number): InputOutcome {
   const fail = (reason: InputReason): InputOutcome => ({ ok: false, reason });
-  if (input.siblings.length !== depth || !(depth >= 1 && depth <= MAX_SERVED_DEPTH) || input.key >= 1n << BigInt(Math.min(depth, KEY_BITS_CAP))) {
+  if (
+    input.siblings.length !== depth ||
+    !(depth >= 1 && depth <= MAX_SERVED_DEPTH) ||
+    input.key >= 1n << BigInt(Math.min(depth, KEY_BITS_CAP))
+  ) {
     return fail(INPUT_REASONS.outsideProfile);
   }
   const oldLeaf = leafOf(input.old_leaf);
@@ -87,7 +95,8 @@ export function requestFromInput(input: JobInput, depth: number): InputOutcome {
   let kind: OpKind;
   switch (input.kind) {
     case "membership":
-      if (checkLeafRules("membership", input.old_leaf, input.new_leaf) || oldLeaf.tag !== LeafTag.Occupied) return fail(INPUT_REASONS.invalidMembership);
+      if (checkLeafRules("membership", input.old_leaf, input.new_leaf) || oldLeaf.tag !== LeafTag.Occupied)
+        return fail(INPUT_REASONS.invalidMembership);
       kind = OpKind.Membership;
       operation = { kind, key, leaf: oldLeaf };
       break;

@@ -76,15 +76,23 @@ class Parser {
     if (depth > 512) this.fail("nesting deeper than 512");
     const c = this.s.charCodeAt(this.i);
     switch (c) {
-      case 0x7b: return this.object(depth);
-      case 0x5b: return this.array(depth);
-      case 0x22: return this.string();
-      case 0x74: return this.literal("true", true);
-      case 0x66: return this.literal("false", false);
-      case 0x6e: return this.literal("null", null);
+      case 0x7b:
+        return this.object(depth);
+      case 0x5b:
+        return this.array(depth);
+      case 0x22:
+        return this.string();
+      case 0x74:
+        return this.literal("true", true);
+      case 0x66:
+        return this.literal("false", false);
+      case 0x6e:
+        return this.literal("null", null);
       default:
         if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
-        return this.fail(Number.isNaN(c) ? "unexpected end of input" : `unexpected character ${JSON.stringify(this.s[this.i])}`);
+        return this.fail(
+          Number.isNaN(c) ? "unexpected end of input" : `unexpected character ${JSON.stringify(this.s[this.i])}`,
+        );
     }
   }
 
@@ -185,14 +193,30 @@ class Parser {
       }
       const e = s[i + 1];
       switch (e) {
-        case '"': out += '"'; break;
-        case "\\": out += "\\"; break;
-        case "/": out += "/"; break;
-        case "b": out += "\b"; break;
-        case "f": out += "\f"; break;
-        case "n": out += "\n"; break;
-        case "r": out += "\r"; break;
-        case "t": out += "\t"; break;
+        case '"':
+          out += '"';
+          break;
+        case "\\":
+          out += "\\";
+          break;
+        case "/":
+          out += "/";
+          break;
+        case "b":
+          out += "\b";
+          break;
+        case "f":
+          out += "\f";
+          break;
+        case "n":
+          out += "\n";
+          break;
+        case "r":
+          out += "\r";
+          break;
+        case "t":
+          out += "\t";
+          break;
         case "u": {
           const hex = s.slice(i + 2, i + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) {

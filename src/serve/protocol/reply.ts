@@ -51,11 +51,30 @@ export interface Reply {
 
 /** Field names of a Reply in wire order. */
 export const REPLY_FIELDS = [
-  "protocol", "run_id", "job_id", "fixture_id", "kind", "host_id", "process_id", "batch_id", "batch_size",
-  "server_received_unix_ns", "server_enqueued_unix_ns", "flush_unix_ns", "witness_start_unix_ns",
-  "witness_end_unix_ns", "prove_end_unix_ns", "encode_end_unix_ns", "server_send_start_unix_ns",
-  "server_queue_ns", "batch_witness_ns", "batch_prove_ns", "batch_encode_ns", "encoded_bytes",
-  "canonical_sha256", "error",
+  "protocol",
+  "run_id",
+  "job_id",
+  "fixture_id",
+  "kind",
+  "host_id",
+  "process_id",
+  "batch_id",
+  "batch_size",
+  "server_received_unix_ns",
+  "server_enqueued_unix_ns",
+  "flush_unix_ns",
+  "witness_start_unix_ns",
+  "witness_end_unix_ns",
+  "prove_end_unix_ns",
+  "encode_end_unix_ns",
+  "server_send_start_unix_ns",
+  "server_queue_ns",
+  "batch_witness_ns",
+  "batch_prove_ns",
+  "batch_encode_ns",
+  "encoded_bytes",
+  "canonical_sha256",
+  "error",
 ] as const satisfies readonly (keyof Reply)[];
 
 /** Zod schema of a Reply (on `parseJson` output; u64 fields become bigints). */
@@ -152,10 +171,18 @@ export function replyToJson(reply: Reply): string {
  */
 export function encodeReplyFrames(reply: Reply, proof: Uint8Array): Buffer[] {
   if (proof.length !== reply.encoded_bytes) {
-    throw new ProtocolError("PROOF_LENGTH_MISMATCH", `proof of ${proof.length} bytes with encoded_bytes = ${reply.encoded_bytes}`, { length: proof.length, encodedBytes: reply.encoded_bytes });
+    throw new ProtocolError(
+      "PROOF_LENGTH_MISMATCH",
+      `proof of ${proof.length} bytes with encoded_bytes = ${reply.encoded_bytes}`,
+      { length: proof.length, encodedBytes: reply.encoded_bytes },
+    );
   }
   if (proof.length > MAX_PROOF_BYTES) {
-    throw new ProtocolError("MESSAGE_TOO_LONG", `proof of ${proof.length} bytes exceeds the bound of ${MAX_PROOF_BYTES} bytes`, { length: proof.length, limit: MAX_PROOF_BYTES });
+    throw new ProtocolError(
+      "MESSAGE_TOO_LONG",
+      `proof of ${proof.length} bytes exceeds the bound of ${MAX_PROOF_BYTES} bytes`,
+      { length: proof.length, limit: MAX_PROOF_BYTES },
+    );
   }
   const json = encodeFrame(Buffer.from(replyToJson(reply), "utf8"), MAX_REPLY_JSON_BYTES);
   const body = Buffer.isBuffer(proof) ? proof : Buffer.from(proof.buffer, proof.byteOffset, proof.length);

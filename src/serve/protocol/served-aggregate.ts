@@ -46,13 +46,25 @@ export interface ServedAggregate {
  * the index per job).
  * @throws ProtocolError `MESSAGE_TOO_LONG` above the 16 MiB proof frame bound or a bad count.
  */
-export function servedAggregateBatchPart(operations: number, aggregate: Uint8Array, inputsJson: Uint8Array): Uint8Array {
+export function servedAggregateBatchPart(
+  operations: number,
+  aggregate: Uint8Array,
+  inputsJson: Uint8Array,
+): Uint8Array {
   if (!Number.isSafeInteger(operations) || operations < 1 || operations > SERVED_AGGREGATE_MAX_OPERATIONS) {
-    throw new ProtocolError("MESSAGE_TOO_LONG", `a served aggregate carries 1..${SERVED_AGGREGATE_MAX_OPERATIONS} operations, got ${operations}`, { operations });
+    throw new ProtocolError(
+      "MESSAGE_TOO_LONG",
+      `a served aggregate carries 1..${SERVED_AGGREGATE_MAX_OPERATIONS} operations, got ${operations}`,
+      { operations },
+    );
   }
   const total = SERVED_AGGREGATE_OVERHEAD + aggregate.length + inputsJson.length;
   if (total > MAX_PROOF_BYTES) {
-    throw new ProtocolError("MESSAGE_TOO_LONG", `a served aggregate of ${total} bytes exceeds the bound of ${MAX_PROOF_BYTES} bytes`, { length: total, limit: MAX_PROOF_BYTES });
+    throw new ProtocolError(
+      "MESSAGE_TOO_LONG",
+      `a served aggregate of ${total} bytes exceeds the bound of ${MAX_PROOF_BYTES} bytes`,
+      { length: total, limit: MAX_PROOF_BYTES },
+    );
   }
   const out = Buffer.alloc(total - 4);
   out.set(MAGIC, 0);
@@ -83,16 +95,20 @@ export function decodeServedAggregate(bytes: Uint8Array): ServedAggregate {
     throw new ProtocolError("BAD_SERVED_AGGREGATE", `served aggregate: ${message}`, { offset });
   };
   const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (b.length < SERVED_AGGREGATE_OVERHEAD) fail(0, `${b.length} bytes, shorter than the ${SERVED_AGGREGATE_OVERHEAD}-byte envelope`);
+  if (b.length < SERVED_AGGREGATE_OVERHEAD)
+    fail(0, `${b.length} bytes, shorter than the ${SERVED_AGGREGATE_OVERHEAD}-byte envelope`);
   for (let i = 0; i < 8; i++) if (b[i] !== MAGIC[i]) fail(0, `bad magic (not ${SERVED_AGGREGATE_MAGIC})`);
   const version = b.readUInt16LE(8);
-  if (version !== SERVED_AGGREGATE_VERSION) fail(8, `unsupported envelope version ${version} (this client reads ${SERVED_AGGREGATE_VERSION})`);
+  if (version !== SERVED_AGGREGATE_VERSION)
+    fail(8, `unsupported envelope version ${version} (this client reads ${SERVED_AGGREGATE_VERSION})`);
   const n = b.readUInt32LE(10);
-  if (n < 1 || n > SERVED_AGGREGATE_MAX_OPERATIONS) fail(10, `operation count ${n} outside 1..${SERVED_AGGREGATE_MAX_OPERATIONS}`);
+  if (n < 1 || n > SERVED_AGGREGATE_MAX_OPERATIONS)
+    fail(10, `operation count ${n} outside 1..${SERVED_AGGREGATE_MAX_OPERATIONS}`);
   const a = b.readUInt32LE(14);
   if (a > b.length - SERVED_AGGREGATE_OVERHEAD) fail(14, `aggregate length ${a} exceeds the bytes left`);
   const j = b.readUInt32LE(18 + a);
-  if (j !== b.length - SERVED_AGGREGATE_OVERHEAD - a) fail(18 + a, `inputs length ${j}, ${b.length - SERVED_AGGREGATE_OVERHEAD - a} bytes left for them`);
+  if (j !== b.length - SERVED_AGGREGATE_OVERHEAD - a)
+    fail(18 + a, `inputs length ${j}, ${b.length - SERVED_AGGREGATE_OVERHEAD - a} bytes left for them`);
   const index = b.readUInt32LE(22 + a + j);
   if (index >= n) fail(22 + a + j, `operation index ${index} not below the count ${n}`);
   return {

@@ -85,14 +85,21 @@ export class ReplyStreamReader {
     if (proof === null) return null;
     this.pending = null;
     if (proof.length !== reply.encoded_bytes) {
-      throw new ProtocolError("PROOF_LENGTH_MISMATCH", `proof frame of ${proof.length} bytes, reply.encoded_bytes = ${reply.encoded_bytes}`, { length: proof.length, encodedBytes: reply.encoded_bytes });
+      throw new ProtocolError(
+        "PROOF_LENGTH_MISMATCH",
+        `proof frame of ${proof.length} bytes, reply.encoded_bytes = ${reply.encoded_bytes}`,
+        { length: proof.length, encodedBytes: reply.encoded_bytes },
+      );
     }
     return { reply, proof };
   }
 
   /** @throws ProtocolError `FRAME_TRUNCATED` if the stream ended inside a reply. */
   end(): void {
-    if (this.pending !== null) throw new ProtocolError("FRAME_TRUNCATED", "the stream ended between a Reply and its proof frame", { buffered: 0 });
+    if (this.pending !== null)
+      throw new ProtocolError("FRAME_TRUNCATED", "the stream ended between a Reply and its proof frame", {
+        buffered: 0,
+      });
     this.frames.end();
   }
 }

@@ -27,7 +27,11 @@ export function admitJob(body: Uint8Array, depth: number, protocol: number = PRO
     return { status: "bad_job", detail: (err as Error).message };
   }
   if (job.protocol !== protocol || job.run_id.length === 0) {
-    return { status: "protocol_mismatch", job, detail: `protocol ${job.protocol}, run_id ${JSON.stringify(job.run_id)}` };
+    return {
+      status: "protocol_mismatch",
+      job,
+      detail: `protocol ${job.protocol}, run_id ${JSON.stringify(job.run_id)}`,
+    };
   }
   const input = requestFromInput(job.input, depth);
   if (!input.ok) return { status: "input_error", job, error: INPUT_ERROR_PREFIX + input.reason };

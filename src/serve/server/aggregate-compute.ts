@@ -21,12 +21,27 @@ import { type BatchResult, splitPhases } from "./compute.js";
  * fails every job with `witness: …`, any other failure every job with `prove: <CODE>: <message>`
  * (one proof covers them all).
  */
-export async function computeAggregateBatch(prover: AggregateProver, kind: number, requests: readonly OpRequest[], inputs: readonly JobInput[], flushUnixNs: bigint = nowUnixNs()): Promise<BatchResult> {
+export async function computeAggregateBatch(
+  prover: AggregateProver,
+  kind: number,
+  requests: readonly OpRequest[],
+  inputs: readonly JobInput[],
+  flushUnixNs: bigint = nowUnixNs(),
+): Promise<BatchResult> {
   const o = await prover.prove(kind, requests);
   const t0 = performance.now();
   if (!o.ok) {
-    const error = o.code === "WITNESS" ? (o.message.startsWith(WITNESS_ERROR_PREFIX) ? o.message : WITNESS_ERROR_PREFIX + o.message) : `prove: ${o.code}: ${o.message}`;
-    return { results: requests.map(() => ({ ok: false, error })), times: phaseTimes(flushUnixNs, nowUnixNs(), 0, 0, 0), workerMs: 0 };
+    const error =
+      o.code === "WITNESS"
+        ? o.message.startsWith(WITNESS_ERROR_PREFIX)
+          ? o.message
+          : WITNESS_ERROR_PREFIX + o.message
+        : `prove: ${o.code}: ${o.message}`;
+    return {
+      results: requests.map(() => ({ ok: false, error })),
+      times: phaseTimes(flushUnixNs, nowUnixNs(), 0, 0, 0),
+      workerMs: 0,
+    };
   }
   let results: BatchResult["results"];
   try {
@@ -39,11 +54,23 @@ export async function computeAggregateBatch(prover: AggregateProver, kind: numbe
   }
   const t = o.timings;
   const envelopeMs = performance.now() - t0;
-  return { results, times: phaseTimes(flushUnixNs, nowUnixNs(), t.circuitMs + t.witnessMs, t.proveMs, t.encodeMs + envelopeMs), workerMs: t.circuitMs + t.witnessMs + t.proveMs + t.encodeMs };
+  return {
+    results,
+    times: phaseTimes(flushUnixNs, nowUnixNs(), t.circuitMs + t.witnessMs, t.proveMs, t.encodeMs + envelopeMs),
+    workerMs: t.circuitMs + t.witnessMs + t.proveMs + t.encodeMs,
+  };
 }
 
 function phaseTimes(flush: bigint, end: bigint, w: number, p: number, e: number): BatchResult["times"] {
   const total = end > flush ? end - flush : 0n;
   const [wn, pn, en] = splitPhases(total, w, p, e);
-  return { flushUnixNs: flush, witnessEndUnixNs: flush + wn, proveEndUnixNs: flush + wn + pn, encodeEndUnixNs: flush + total, witnessNs: wn, proveNs: pn, encodeNs: en };
+  return {
+    flushUnixNs: flush,
+    witnessEndUnixNs: flush + wn,
+    proveEndUnixNs: flush + wn + pn,
+    encodeEndUnixNs: flush + total,
+    witnessNs: wn,
+    proveNs: pn,
+    encodeNs: en,
+  };
 }

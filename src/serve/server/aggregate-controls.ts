@@ -50,13 +50,20 @@ export function runAggregateControls(prepared: readonly PreparedV2[], samples: n
     const requests = Array.from({ length: samples }, (_, i) => corpusRequest(p.kind, i, p.config));
     const bytes = proveAggregate(p, requests);
     const expect = (what: string, ok: boolean): void => {
-      if (!ok) throw new ServerError("CONTROLS_FAILED", `control failed: ${name} aggregate of ${samples}: ${what}`, { kind: name, check: what });
+      if (!ok)
+        throw new ServerError("CONTROLS_FAILED", `control failed: ${name} aggregate of ${samples}: ${what}`, {
+          kind: name,
+          check: what,
+        });
       checks++;
     };
     expect("honest aggregate accepted", verifyAggregate(p, requests, bytes).ok);
     expect("appended byte rejected", !verifyAggregate(p, requests, appendByte(bytes)).ok);
     expect("eval_x of layer 0 + 1 rejected", !verifyAggregate(p, requests, evalXPlusOne(bytes)).ok);
-    expect("value_digest[0] + 1 rejected", !verifyAggregate(p, [valueDigestPlusOne(requests[0]!), ...requests.slice(1)], bytes).ok);
+    expect(
+      "value_digest[0] + 1 rejected",
+      !verifyAggregate(p, [valueDigestPlusOne(requests[0]!), ...requests.slice(1)], bytes).ok,
+    );
     if (samples >= 2) expect("reversed operations rejected", !verifyAggregate(p, [...requests].reverse(), bytes).ok);
     references[name] = [sha256Hex(bytes)];
   }

@@ -32,7 +32,10 @@ export class AggregateProver {
    * fixtures per kind (0 skips them).
    * @throws ServerError `CONTROLS_FAILED`, or the worker's error code.
    */
-  static async start(depth: number, controlSamples: number): Promise<{ prover: AggregateProver; controls: ControlsReport; prepareMs: number }> {
+  static async start(
+    depth: number,
+    controlSamples: number,
+  ): Promise<{ prover: AggregateProver; controls: ControlsReport; prepareMs: number }> {
     const prover = new AggregateProver(depth);
     const ready = await prover.spawn(controlSamples);
     return { prover, ...ready };
@@ -40,8 +43,20 @@ export class AggregateProver {
 
   /** Proves `requests` (one kind, 1..4096) as one aggregate; never rejects. */
   prove(kind: number, requests: readonly OpRequest[]): Promise<AggregateOutcome> {
-    if (this.closed || !this.worker) return Promise.resolve({ ok: false, code: "POOL_CLOSED", message: "the aggregate prover is closed", operation: null });
-    if (this.pending) return Promise.resolve({ ok: false, code: "BUSY", message: "an aggregate is already being proved", operation: null });
+    if (this.closed || !this.worker)
+      return Promise.resolve({
+        ok: false,
+        code: "POOL_CLOSED",
+        message: "the aggregate prover is closed",
+        operation: null,
+      });
+    if (this.pending)
+      return Promise.resolve({
+        ok: false,
+        code: "BUSY",
+        message: "an aggregate is already being proved",
+        operation: null,
+      });
     const seq = ++this.seq;
     return new Promise((resolve) => {
       this.pending = { seq, resolve };
@@ -49,7 +64,12 @@ export class AggregateProver {
         this.worker!.postMessage({ type: "prove", seq, kind, requests } satisfies ToAggregateWorker);
       } catch (err) {
         this.pending = null;
-        resolve({ ok: false, code: "JOB_ENCODING", message: `the batch cannot be sent to the worker: ${(err as Error).message}`, operation: null });
+        resolve({
+          ok: false,
+          code: "JOB_ENCODING",
+          message: `the batch cannot be sent to the worker: ${(err as Error).message}`,
+          operation: null,
+        });
       }
     });
   }
@@ -80,20 +100,36 @@ export class AggregateProver {
           const p = this.pending;
           if (!p || p.seq !== msg.seq) return;
           this.pending = null;
-          p.resolve(msg.ok ? { ok: true, bytes: msg.bytes, timings: msg.timings } : { ok: false, code: msg.code, message: msg.message, operation: msg.operation });
+          p.resolve(
+            msg.ok
+              ? { ok: true, bytes: msg.bytes, timings: msg.timings }
+              : { ok: false, code: msg.code, message: msg.message, operation: msg.operation },
+          );
         }
       });
       worker.on("error", () => undefined);
       worker.on("exit", (code) => {
         if (!started) {
-          reject(new ServerError("AGGREGATE_WORKER_CRASHED", `the aggregate worker exited with code ${code} before it was ready`));
+          reject(
+            new ServerError(
+              "AGGREGATE_WORKER_CRASHED",
+              `the aggregate worker exited with code ${code} before it was ready`,
+            ),
+          );
           return;
         }
         if (this.closed || this.worker !== worker) return;
         const p = this.pending;
         this.pending = null;
-        p?.resolve({ ok: false, code: "AGGREGATE_WORKER_CRASHED", message: `the aggregate worker exited with code ${code}`, operation: null });
-        void this.spawn(0).catch(() => { this.worker = null; });
+        p?.resolve({
+          ok: false,
+          code: "AGGREGATE_WORKER_CRASHED",
+          message: `the aggregate worker exited with code ${code}`,
+          operation: null,
+        });
+        void this.spawn(0).catch(() => {
+          this.worker = null;
+        });
       });
       worker.postMessage({ type: "start", depth: this.depth, controlSamples } satisfies ToAggregateWorker);
     });

@@ -26,7 +26,11 @@ export class BatchScheduler<T extends Queued> {
    * @param batchMax largest batch (≥ 1).
    * @param maxWaitNs wait after which a non-empty kind is ready, ns.
    */
-  constructor(batchMax: number, maxWaitNs: bigint, private readonly hooks: BatchSchedulerHooks<T>) {
+  constructor(
+    batchMax: number,
+    maxWaitNs: bigint,
+    private readonly hooks: BatchSchedulerHooks<T>,
+  ) {
     this.queues = new KindQueues<T>(batchMax, maxWaitNs);
   }
 
@@ -72,10 +76,13 @@ export class BatchScheduler<T extends Queued> {
     if (this.timer) clearTimeout(this.timer);
     const ms = Number((atNs - monotonicNs() + 999_999n) / 1_000_000n);
     this.timerAt = atNs;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerAt = -1n;
-      this.schedule();
-    }, Math.max(1, ms));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAt = -1n;
+        this.schedule();
+      },
+      Math.max(1, ms),
+    );
   }
 }

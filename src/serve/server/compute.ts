@@ -17,7 +17,9 @@ import { nowUnixNs } from "../protocol/clock.js";
 import { WITNESS_ERROR_PREFIX } from "../protocol/refusals.js";
 
 /** Per-job result of a batch: proof bytes or an error reason for the reply. */
-export type JobResult = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly error: string };
+export type JobResult =
+  | { readonly ok: true; readonly bytes: Uint8Array }
+  | { readonly ok: false; readonly error: string };
 
 /** Batch-wide times of the Reply (unix ns and ns). */
 export interface BatchTimes {
@@ -55,7 +57,12 @@ export function splitPhases(total: bigint, w: number, p: number, e: number): [bi
  * every job of the batch with `witness: …` (§16.3); any other failure of a job (worker crash,
  * pool closed) fails only that job with `prove: <CODE>: <message>`.
  */
-export async function computeBatch(pool: SyncPool, prepared: PreparedSync, requests: readonly OpRequest[], flushUnixNs: bigint = nowUnixNs()): Promise<BatchResult> {
+export async function computeBatch(
+  pool: SyncPool,
+  prepared: PreparedSync,
+  requests: readonly OpRequest[],
+  flushUnixNs: bigint = nowUnixNs(),
+): Promise<BatchResult> {
   let outcomes;
   try {
     outcomes = await pool.proveBatch(prepared, requests);
@@ -63,10 +70,16 @@ export async function computeBatch(pool: SyncPool, prepared: PreparedSync, reque
     const e = err as { code?: string; message?: string };
     const error = `prove: ${e.code ?? "ERROR"}: ${e.message ?? String(err)}`;
     const end = nowUnixNs();
-    return { results: requests.map(() => ({ ok: false, error })), times: phaseTimes(flushUnixNs, end, 0, 0, 0), workerMs: 0 };
+    return {
+      results: requests.map(() => ({ ok: false, error })),
+      times: phaseTimes(flushUnixNs, end, 0, 0, 0),
+      workerMs: 0,
+    };
   }
   const end = nowUnixNs();
-  let w = 0, p = 0, e = 0;
+  let w = 0,
+    p = 0,
+    e = 0;
   let witnessFailure: string | null = null;
   for (const o of outcomes) {
     if (o.ok) {
@@ -74,7 +87,9 @@ export async function computeBatch(pool: SyncPool, prepared: PreparedSync, reque
       p += o.timings.proveMs;
       e += o.timings.encodeMs;
     } else if (o.error.code === "WITNESS" && witnessFailure === null) {
-      witnessFailure = o.error.message.startsWith(WITNESS_ERROR_PREFIX) ? o.error.message : WITNESS_ERROR_PREFIX + o.error.message;
+      witnessFailure = o.error.message.startsWith(WITNESS_ERROR_PREFIX)
+        ? o.error.message
+        : WITNESS_ERROR_PREFIX + o.error.message;
     }
   }
   const times = phaseTimes(flushUnixNs, end, w, p, e);

@@ -54,7 +54,11 @@ export class Connection {
   admitted = 0;
   closed = false;
 
-  constructor(readonly id: number, readonly socket: Socket, private readonly handlers: ConnectionHandlers) {
+  constructor(
+    readonly id: number,
+    readonly socket: Socket,
+    private readonly handlers: ConnectionHandlers,
+  ) {
     socket.setNoDelay(true);
     socket.on("data", (chunk: Buffer) => this.onData(chunk));
     socket.on("end", () => this.onEnd());

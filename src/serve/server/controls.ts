@@ -52,14 +52,22 @@ function bump(d: Uint32Array): Uint32Array {
  * Runs the controls for the three prepared kinds (indexed by kind tag).
  * @throws ServerError `CONTROLS_FAILED` naming the kind, fixture and control that failed.
  */
-export async function runControls(prepared: readonly PreparedSync[], pool: SyncPool, samples: number): Promise<ControlsReport> {
+export async function runControls(
+  prepared: readonly PreparedSync[],
+  pool: SyncPool,
+  samples: number,
+): Promise<ControlsReport> {
   const t0 = performance.now();
   const references: Record<string, string[]> = {};
   let checks = 0;
   for (const p of prepared) {
     const kind = p.kind;
     const fail = (fixture: number, control: string, detail = ""): never => {
-      throw new ServerError("CONTROLS_FAILED", `control failed: ${kind} fixture ${fixture}: ${control}${detail ? ` (${detail})` : ""}`, { kind, fixture, control });
+      throw new ServerError(
+        "CONTROLS_FAILED",
+        `control failed: ${kind} fixture ${fixture}: ${control}${detail ? ` (${detail})` : ""}`,
+        { kind, fixture, control },
+      );
     };
     const requests = Array.from({ length: samples }, (_, i) => corpusRequest(p.kind, i, p.config));
     const sequential = proveBatchSequential(p, requests);
@@ -73,7 +81,8 @@ export async function runControls(prepared: readonly PreparedSync[], pool: SyncP
       const result = (s as { result: SyncResult }).result;
       const honest = encodeSyncResult(p, result);
       const par = (q as { bytes: Uint8Array }).bytes;
-      if (honest.length !== par.length || !Buffer.from(honest).equals(Buffer.from(par))) fail(i, "sequential and parallel batch proofs are equal");
+      if (honest.length !== par.length || !Buffer.from(honest).equals(Buffer.from(par)))
+        fail(i, "sequential and parallel batch proofs are equal");
       checks++;
       const req = requests[i]!;
       const v = verifyEncoded(p, req, honest);
@@ -81,9 +90,27 @@ export async function runControls(prepared: readonly PreparedSync[], pool: SyncP
       checks++;
       const layers = result.proof.layers;
       const tampered: [string, Uint8Array][] = [
-        ["eval_x of layer 0 + 1 rejected", encodeSyncResult(p, { ...result, proof: { layers: [{ ...layers[0]!, evalX: plusOne(layers[0]!.evalX) }, ...layers.slice(1)] } })],
-        ["value_digest[0] + 1 rejected", encodeSyncResult(p, { ...result, publicInputs: { ...result.publicInputs, valueDigest: bump(result.publicInputs.valueDigest) } })],
-        ["old_root[0] + 1 rejected", encodeSyncResult(p, { ...result, publicInputs: { ...result.publicInputs, oldRoot: bump(result.publicInputs.oldRoot) } })],
+        [
+          "eval_x of layer 0 + 1 rejected",
+          encodeSyncResult(p, {
+            ...result,
+            proof: { layers: [{ ...layers[0]!, evalX: plusOne(layers[0]!.evalX) }, ...layers.slice(1)] },
+          }),
+        ],
+        [
+          "value_digest[0] + 1 rejected",
+          encodeSyncResult(p, {
+            ...result,
+            publicInputs: { ...result.publicInputs, valueDigest: bump(result.publicInputs.valueDigest) },
+          }),
+        ],
+        [
+          "old_root[0] + 1 rejected",
+          encodeSyncResult(p, {
+            ...result,
+            publicInputs: { ...result.publicInputs, oldRoot: bump(result.publicInputs.oldRoot) },
+          }),
+        ],
         ["one appended byte rejected", appendByte(honest)],
       ];
       for (const [control, bytes] of tampered) {

@@ -20,16 +20,21 @@ export interface ProofEngine {
  * fixtures per kind (0 skips them).
  * @throws ServerError `CONTROLS_FAILED` (the pool is closed first); CompileError for an unusable depth.
  */
-export async function startEngine(o: { readonly depth: number; readonly workers: number; readonly controlSamples: number }): Promise<ProofEngine> {
+export async function startEngine(o: {
+  readonly depth: number;
+  readonly workers: number;
+  readonly controlSamples: number;
+}): Promise<ProofEngine> {
   const t0 = performance.now();
   const all = prepareAll({ depth: o.depth });
   const prepared = [all.membership, all.nonmembership, all.update];
   const prepareMs = performance.now() - t0;
   const pool = createSyncPool({ workers: o.workers });
   try {
-    const controls = o.controlSamples > 0
-      ? await runControls(prepared, pool, o.controlSamples)
-      : { references: { membership: [], nonmembership: [], update: [] }, checks: 0, ms: 0 };
+    const controls =
+      o.controlSamples > 0
+        ? await runControls(prepared, pool, o.controlSamples)
+        : { references: { membership: [], nonmembership: [], update: [] }, checks: 0, ms: 0 };
     return { prepared, pool, controls, prepareMs };
   } catch (err) {
     await pool.close();

@@ -55,7 +55,10 @@ export class KindQueues<T extends Queued> {
    * @param batchMax largest batch (≥ 1).
    * @param maxWaitNs wait after which a non-empty kind is ready, ns.
    */
-  constructor(readonly batchMax: number, readonly maxWaitNs: bigint) {}
+  constructor(
+    readonly batchMax: number,
+    readonly maxWaitNs: bigint,
+  ) {}
 
   /** Jobs queued over all kinds. */
   get size(): number {

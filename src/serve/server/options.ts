@@ -86,7 +86,9 @@ export function defaultServerOptions(): ServerOptions {
 
 function int(name: string, v: number, min: number, max: number): void {
   if (!Number.isSafeInteger(v) || v < min || v > max) {
-    throw new ServerError("BAD_OPTION", `--${name} must be an integer in [${min}, ${max}], got ${String(v)}`, { option: name });
+    throw new ServerError("BAD_OPTION", `--${name} must be an integer in [${min}, ${max}], got ${String(v)}`, {
+      option: name,
+    });
   }
 }
 
@@ -95,7 +97,10 @@ function int(name: string, v: number, min: number, max: number): void {
  * @throws ServerError `BAD_OPTION` naming the option.
  */
 export function serverOptions(partial: Partial<ServerOptions> = {}): ServerOptions {
-  const o = { ...defaultServerOptions(), ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) } as ServerOptions;
+  const o = {
+    ...defaultServerOptions(),
+    ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)),
+  } as ServerOptions;
   int("port", o.port, 0, 65535);
   int("workers", o.workers, 1, 1024);
   int("batch-max", o.batchMax, 1, 1 << 20);
@@ -108,14 +113,22 @@ export function serverOptions(partial: Partial<ServerOptions> = {}): ServerOptio
   // fixture i has key i + 1, which must stay below 2^min(depth, 24)
   int("control-samples", o.controlSamples, 0, 2 ** Math.min(o.depth, KEY_BITS_CAP) - 1);
   if (o.returnPath !== "overlapped" && o.returnPath !== "serial") {
-    throw new ServerError("BAD_OPTION", `--return-path must be "overlapped" or "serial", got "${String(o.returnPath)}"`, { option: "return-path" });
+    throw new ServerError(
+      "BAD_OPTION",
+      `--return-path must be "overlapped" or "serial", got "${String(o.returnPath)}"`,
+      { option: "return-path" },
+    );
   }
   if (o.profile !== "compat-v1" && o.profile !== "v2") {
-    throw new ServerError("BAD_OPTION", `--profile must be "compat-v1" or "v2", got "${String(o.profile)}"`, { option: "profile" });
+    throw new ServerError("BAD_OPTION", `--profile must be "compat-v1" or "v2", got "${String(o.profile)}"`, {
+      option: "profile",
+    });
   }
   if (o.profile === "v2") int("batch-max", o.batchMax, 1, 4096);
-  if (typeof o.host !== "string" || o.host.length === 0) throw new ServerError("BAD_OPTION", "--listen needs a host", { option: "listen" });
-  if (typeof o.hostId !== "string" || o.hostId.length === 0) throw new ServerError("BAD_OPTION", "--host-id must be non-empty", { option: "host-id" });
+  if (typeof o.host !== "string" || o.host.length === 0)
+    throw new ServerError("BAD_OPTION", "--listen needs a host", { option: "listen" });
+  if (typeof o.hostId !== "string" || o.hostId.length === 0)
+    throw new ServerError("BAD_OPTION", "--host-id must be non-empty", { option: "host-id" });
   return Object.freeze(o);
 }
 
@@ -126,7 +139,9 @@ export function serverOptions(partial: Partial<ServerOptions> = {}): ServerOptio
 export function parseListen(value: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:\[\]]+)):([0-9]{1,5})$/.exec(value);
   if (!m || Number(m[3]) > 65535) {
-    throw new ServerError("BAD_OPTION", `--listen must be HOST:PORT (port 0..65535), got "${value}"`, { option: "listen" });
+    throw new ServerError("BAD_OPTION", `--listen must be HOST:PORT (port 0..65535), got "${value}"`, {
+      option: "listen",
+    });
   }
   return { host: (m[1] ?? m[2])!, port: Number(m[3]) };
 }

@@ -134,8 +134,19 @@ export class ProofServer {
   /** Resolves when the server has stopped (run limit or `stop()`). */
   readonly done: Promise<StopSummary>;
   private readonly counts = {
-    connections: 0, admitted: 0, processed: 0, batches: 0, inputErrors: 0, undelivered: 0, computeMs: 0,
-    refusals: { [REFUSALS.totalQueueFull]: 0, [REFUSALS.ingressQueueFull]: 0, [REFUSALS.stopping]: 0, [REFUSALS.runLimitBeforeCompute]: 0 } as Record<Refusal, number>,
+    connections: 0,
+    admitted: 0,
+    processed: 0,
+    batches: 0,
+    inputErrors: 0,
+    undelivered: 0,
+    computeMs: 0,
+    refusals: {
+      [REFUSALS.totalQueueFull]: 0,
+      [REFUSALS.ingressQueueFull]: 0,
+      [REFUSALS.stopping]: 0,
+      [REFUSALS.runLimitBeforeCompute]: 0,
+    } as Record<Refusal, number>,
     closes: {} as Partial<Record<CloseReason, number>>,
   };
 
@@ -147,8 +158,12 @@ export class ProofServer {
       run: (kind, batch) => this.runBatch(kind, batch),
       gate: () => this.returns.hasRoom,
     });
-    this.returns = new ReplyReturn(this.options.returnPath, this.options.returnQueueBatches, this.origin, () => this.scheduler.schedule());
-    this.done = new Promise((resolve) => { this.resolveDone = resolve; });
+    this.returns = new ReplyReturn(this.options.returnPath, this.options.returnQueueBatches, this.origin, () =>
+      this.scheduler.schedule(),
+    );
+    this.done = new Promise((resolve) => {
+      this.resolveDone = resolve;
+    });
   }
 
   /** Current counters. */
@@ -206,21 +221,37 @@ export class ProofServer {
     } catch (err) {
       await this.pool?.close();
       await this.aggregator?.close();
-      throw new ServerError("LISTEN_FAILED", `cannot listen on ${o.host}:${o.port}: ${(err as Error).message}`, { host: o.host, port: o.port });
+      throw new ServerError("LISTEN_FAILED", `cannot listen on ${o.host}:${o.port}: ${(err as Error).message}`, {
+        host: o.host,
+        port: o.port,
+      });
     }
-    server.on("error", () => { /* accept errors are per connection */ });
+    server.on("error", () => {
+      /* accept errors are per connection */
+    });
     const addr = server.address() as AddressInfo;
     this.readyUnixNs = nowUnixNs();
     this.readyMono = monotonicNs();
     this.readyCpu = process.cpuUsage();
     this.runTimer = setTimeout(() => void this.stopWith("run_limit"), o.runMs);
     const timeoutNs = BigInt(o.ioTimeoutMs) * 1_000_000n;
-    this.stallTimer = setInterval(() => {
-      const now = monotonicNs();
-      for (const c of this.connections) c.checkStalls(now, timeoutNs);
-    }, Math.max(10, Math.min(250, Math.floor(o.ioTimeoutMs / 4))));
+    this.stallTimer = setInterval(
+      () => {
+        const now = monotonicNs();
+        for (const c of this.connections) c.checkStalls(now, timeoutNs);
+      },
+      Math.max(10, Math.min(250, Math.floor(o.ioTimeoutMs / 4))),
+    );
     const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-    return { host: addr.address, port: addr.port, listen: `${host}:${addr.port}`, readyUnixNs: this.readyUnixNs, processId: process.pid, controls, prepareMs };
+    return {
+      host: addr.address,
+      port: addr.port,
+      listen: `${host}:${addr.port}`,
+      readyUnixNs: this.readyUnixNs,
+      processId: process.pid,
+      controls,
+      prepareMs,
+    };
   }
 
   /** Stops the server (see the module comment); resolves with the summary. Idempotent. */
@@ -247,7 +278,11 @@ export class ProofServer {
   }
 
   private admit(conn: Connection, body: Buffer, receivedNs: bigint): void {
-    const a = admitJob(body, this.options.depth, this.options.profile === "v2" ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION);
+    const a = admitJob(
+      body,
+      this.options.depth,
+      this.options.profile === "v2" ? PROTOCOL_VERSION_V2 : PROTOCOL_VERSION,
+    );
     if (a.status === "bad_job" || a.status === "protocol_mismatch") {
       conn.stopReading(a.status, a.detail);
       return;
@@ -258,7 +293,16 @@ export class ProofServer {
       return;
     }
     const enqueuedNs = nowUnixNs();
-    const pending: PendingJob = { job: a.job, request: a.request, kind: a.kind, conn, dest: this.destination(conn), receivedNs, enqueuedNs, admittedNs: monotonicNs() };
+    const pending: PendingJob = {
+      job: a.job,
+      request: a.request,
+      kind: a.kind,
+      conn,
+      dest: this.destination(conn),
+      receivedNs,
+      enqueuedNs,
+      admittedNs: monotonicNs(),
+    };
     if (this.stopping) {
       this.refuse(pending, REFUSALS.stopping);
       return;
@@ -285,11 +329,14 @@ export class ProofServer {
 
   private refuse(p: PendingJob, reason: Refusal): void {
     this.counts.refusals[reason]++;
-    this.sendNow(p.conn, errorReply(p.job, this.origin, reason, {
-      server_received_unix_ns: p.receivedNs,
-      server_enqueued_unix_ns: p.enqueuedNs,
-      server_send_start_unix_ns: nowUnixNs(),
-    }));
+    this.sendNow(
+      p.conn,
+      errorReply(p.job, this.origin, reason, {
+        server_received_unix_ns: p.receivedNs,
+        server_enqueued_unix_ns: p.enqueuedNs,
+        server_send_start_unix_ns: nowUnixNs(),
+      }),
+    );
   }
 
   private async runBatch(kind: number, batch: PendingJob[]): Promise<void> {
@@ -301,13 +348,30 @@ export class ProofServer {
     const flushMono = monotonicNs();
     const requests = batch.map((p) => p.request);
     const { results, times } = this.aggregator
-      ? await computeAggregateBatch(this.aggregator, kind, requests, batch.map((p) => p.job.input), flushUnixNs)
+      ? await computeAggregateBatch(
+          this.aggregator,
+          kind,
+          requests,
+          batch.map((p) => p.job.input),
+          flushUnixNs,
+        )
       : await computeBatch(this.pool!, this.prepared[kind]!, requests, flushUnixNs);
     this.counts.computeMs += Number(monotonicNs() - flushMono) / 1e6;
-    await this.returns.hand(batch.map((p, i) => ({
-      slot: { job: p.job, result: results[i]!, batchId: id, batchSize: batch.length, times, receivedNs: p.receivedNs, enqueuedNs: p.enqueuedNs, queueNs: flushMono - p.admittedNs },
-      dest: p.dest,
-    })));
+    await this.returns.hand(
+      batch.map((p, i) => ({
+        slot: {
+          job: p.job,
+          result: results[i]!,
+          batchId: id,
+          batchSize: batch.length,
+          times,
+          receivedNs: p.receivedNs,
+          enqueuedNs: p.enqueuedNs,
+          queueNs: flushMono - p.admittedNs,
+        },
+        dest: p.dest,
+      })),
+    );
   }
 
   /** The return path's view of a connection: its socket backlog, drain and writes (each reply owed until written). */
@@ -319,11 +383,12 @@ export class ProofServer {
         return conn.writeBacklog;
       },
       drained: () => this.whenDrained(conn),
-      send: (frames) => conn.send(frames).then((ok) => {
-        conn.outstanding--;
-        conn.maybeEnd();
-        return ok;
-      }),
+      send: (frames) =>
+        conn.send(frames).then((ok) => {
+          conn.outstanding--;
+          conn.maybeEnd();
+          return ok;
+        }),
     };
     this.destinations.set(conn, dest);
     return dest;
@@ -371,6 +436,10 @@ export class ProofServer {
     await closed;
     await this.pool?.close();
     await this.aggregator?.close();
-    return stopSummary(reason, this.counts, queued.length, this.stats(), { readyUnixNs: this.readyUnixNs, readyMono: this.readyMono, readyCpu: this.readyCpu });
+    return stopSummary(reason, this.counts, queued.length, this.stats(), {
+      readyUnixNs: this.readyUnixNs,
+      readyMono: this.readyMono,
+      readyCpu: this.readyCpu,
+    });
   }
 }

@@ -32,7 +32,13 @@ export interface ReadyMark {
  * The stop summary, its times measured now from `ready`.
  * @example stopSummary("stopped", { processed: 10, batches: 2 }, 0, stats, ready)
  */
-export function stopSummary<S>(reason: "run_limit" | "stopped", counts: { readonly processed: number; readonly batches: number }, unprocessedJobs: number, stats: S, ready: ReadyMark): StopSummaryOf<S> {
+export function stopSummary<S>(
+  reason: "run_limit" | "stopped",
+  counts: { readonly processed: number; readonly batches: number },
+  unprocessedJobs: number,
+  stats: S,
+  ready: ReadyMark,
+): StopSummaryOf<S> {
   const cpu = ready.readyCpu ? process.cpuUsage(ready.readyCpu) : { user: 0, system: 0 };
   return {
     reason,

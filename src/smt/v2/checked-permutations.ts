@@ -47,7 +47,8 @@ export interface PathInputs {
  * acc = EXP slot p − 1. Appends the gates to `g`.
  */
 export function pathStateGates(g: Gate[], L: CheckedPermutationShape, at: PathInputs): void {
-  const nb = L.spongeBlocks, d = L.depth;
+  const nb = L.spongeBlocks,
+    d = L.depth;
   for (let t = 0; t < L.paths; t++) {
     for (let c = 0; c < nb; c++) {
       const p = t * L.perPath + c;
@@ -61,7 +62,11 @@ export function pathStateGates(g: Gate[], L: CheckedPermutationShape, at: PathIn
       const s = at.keyBits + l;
       for (let i = 0; i < 8; i++) {
         g.push(lin(16 * p + i, acc + i), mulGate(16 * p + i, s, sib + i), mulGate(16 * p + i, s, acc + i, NEG1));
-        g.push(lin(16 * p + 8 + i, sib + i), mulGate(16 * p + 8 + i, s, acc + i), mulGate(16 * p + 8 + i, s, sib + i, NEG1));
+        g.push(
+          lin(16 * p + 8 + i, sib + i),
+          mulGate(16 * p + 8 + i, s, acc + i),
+          mulGate(16 * p + 8 + i, s, sib + i, NEG1),
+        );
       }
     }
   }
@@ -72,11 +77,25 @@ export function pathStateGates(g: Gate[], L: CheckedPermutationShape, at: PathIn
  * number of level-1 checks: CARRY = 2^⌈log2 16P⌉, CHECK = CARRY + 8·2^⌈log2 P⌉, the inner width
  * bits, the output count 8P + checks and its width bits; 31 layers.
  */
-export function checkedRegions(permutations: number, checks: number): Pick<CheckedPermutationShape, "carry" | "check" | "checks" | "innerBits" | "outputBits"> & { readonly outputCount: number; readonly layers: number } {
+export function checkedRegions(
+  permutations: number,
+  checks: number,
+): Pick<CheckedPermutationShape, "carry" | "check" | "checks" | "innerBits" | "outputBits"> & {
+  readonly outputCount: number;
+  readonly layers: number;
+} {
   const carry = 2 ** widthBits(16 * permutations);
   const check = carry + 8 * 2 ** widthBits(permutations);
   const outputCount = 8 * permutations + checks;
-  return { carry, check, checks, innerBits: widthBits(check + checks), outputCount, outputBits: widthBits(outputCount), layers: 31 };
+  return {
+    carry,
+    check,
+    checks,
+    innerBits: widthBits(check + checks),
+    outputCount,
+    outputBits: widthBits(outputCount),
+    layers: 31,
+  };
 }
 
 /** P − 1, the coefficient of a subtraction. */
@@ -103,7 +122,8 @@ export function checkedPermutationLayers(L: CheckedPermutationShape): Structured
   const Pn = L.permutations;
   const blockBases = Uint32Array.from({ length: Pn }, (_, p) => 16 * p);
   const carryBases = Uint32Array.from({ length: Pn }, (_, p) => L.carry + 8 * p);
-  const checkCopies = (outBase: number): Gate[] => Array.from({ length: L.checks }, (_, k) => lin(outBase + k, L.check + k));
+  const checkCopies = (outBase: number): Gate[] =>
+    Array.from({ length: L.checks }, (_, k) => lin(outBase + k, L.check + k));
   const layers: StructuredLayer[] = [];
   const out: Gate[] = [];
   for (let p = 0; p < Pn; p++) {
@@ -117,7 +137,12 @@ export function checkedPermutationLayers(L: CheckedPermutationShape): Structured
   layers.push(structuredLayer(makeLayer(L.outputBits, out), []));
   const copies = checkCopies(L.check);
   for (let r = PERMUTATION_LAYERS - 1; r >= 0; r--) {
-    layers.push(structuredLayer(makeLayer(L.innerBits, copies), [permutationRoundGroup(r, blockBases, blockBases), carryGroup(L, carryBases)]));
+    layers.push(
+      structuredLayer(makeLayer(L.innerBits, copies), [
+        permutationRoundGroup(r, blockBases, blockBases),
+        carryGroup(L, carryBases),
+      ]),
+    );
   }
   return layers;
 }

@@ -38,17 +38,22 @@ export interface V2CompiledCircuit {
  */
 export function compileV2(kind: OpKind, config: Partial<SyncConfig> = {}): V2CompiledCircuit {
   if (kind !== OpKind.Membership && kind !== OpKind.NonMembership && kind !== OpKind.Update) {
-    throw new CompileError("BAD_KIND", `operation kind tag must be 0 (membership), 1 (non-membership) or 2 (update), got ${String(kind)}`);
+    throw new CompileError(
+      "BAD_KIND",
+      `operation kind tag must be 0 (membership), 1 (non-membership) or 2 (update), got ${String(kind)}`,
+    );
   }
   const cfg = syncConfig(config);
   const L = v2Layout(kind, cfg.depth, cfg.leafMaxFields);
   const Pn = L.permutations;
-  const d = L.depth, nb = L.spongeBlocks;
+  const d = L.depth,
+    nb = L.spongeBlocks;
   const layers: StructuredLayer[] = checkedPermutationLayers(L);
   // Layer 30: states, carry, checks (reads the input vector).
   const g: Gate[] = [];
   pathStateGates(g, L, { pre: (t) => L.pre + 8 * t * nb, exp: L.exp, sib: L.sib, keyBits: L.keyBits });
-  for (let l = 0; l < d; l++) g.push(mulGate(L.check + l, L.keyBits + l, L.keyBits + l), lin(L.check + l, L.keyBits + l, NEG1));
+  for (let l = 0; l < d; l++)
+    g.push(mulGate(L.check + l, L.keyBits + l, L.keyBits + l), lin(L.check + l, L.keyBits + l, NEG1));
   const valuePathAcc0 = L.exp + 8 * ((L.paths - 1) * L.perPath + nb - 1);
   for (let i = 0; i < 8; i++) g.push(lin(L.check + d + i, valuePathAcc0 + i), lin(L.check + d + i, L.value + i, NEG1));
   if (kind === OpKind.NonMembership) g.push(mulGate(L.check + d + 8, L.pre, L.pre), lin(L.check + d + 8, L.pre, P - 2));

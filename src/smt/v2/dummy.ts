@@ -19,13 +19,37 @@ export function dummyRequest(kind: OpKind, config: SyncConfig): OpRequest {
   const d = config.depth;
   if (kind === OpKind.Membership) {
     const root = computeRoot(full, 0n, siblings, d, B);
-    return { operation: { kind, key: 0n, leaf: full }, witness: { leaf: full, siblings }, publicInputs: { oldRoot: root, newRoot: root.slice(), opKindTag: opKindTag(kind), assetId: 0n, valueDigest: hashLeaf(full, B) } };
+    return {
+      operation: { kind, key: 0n, leaf: full },
+      witness: { leaf: full, siblings },
+      publicInputs: {
+        oldRoot: root,
+        newRoot: root.slice(),
+        opKindTag: opKindTag(kind),
+        assetId: 0n,
+        valueDigest: hashLeaf(full, B),
+      },
+    };
   }
   if (kind === OpKind.NonMembership) {
     const root = computeRoot(EMPTY, 0n, siblings, d, B);
-    return { operation: { kind, key: 0n }, witness: { leaf: EMPTY, siblings }, publicInputs: { oldRoot: root, newRoot: root.slice(), opKindTag: opKindTag(kind), assetId: 0n, valueDigest: hashLeaf(EMPTY, B) } };
+    return {
+      operation: { kind, key: 0n },
+      witness: { leaf: EMPTY, siblings },
+      publicInputs: {
+        oldRoot: root,
+        newRoot: root.slice(),
+        opKindTag: opKindTag(kind),
+        assetId: 0n,
+        valueDigest: hashLeaf(EMPTY, B),
+      },
+    };
   }
   const oldRoot = computeRoot(EMPTY, 0n, siblings, d, B);
   const newRoot = computeRoot(full, 0n, siblings, d, B);
-  return { operation: { kind: OpKind.Update, key: 0n, oldLeaf: EMPTY, newLeaf: full }, witness: { leaf: EMPTY, siblings }, publicInputs: { oldRoot, newRoot, opKindTag: opKindTag(kind), assetId: 0n, valueDigest: hashLeaf(full, B) } };
+  return {
+    operation: { kind: OpKind.Update, key: 0n, oldLeaf: EMPTY, newLeaf: full },
+    witness: { leaf: EMPTY, siblings },
+    publicInputs: { oldRoot, newRoot, opKindTag: opKindTag(kind), assetId: 0n, valueDigest: hashLeaf(full, B) },
+  };
 }

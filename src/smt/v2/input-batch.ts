@@ -58,7 +58,11 @@ export function atOperation(err: SsgkrError, i: number): SsgkrError {
  * @throws the first failing operation's error of `buildV2Input` (same class and code), its details
  *   carrying `operation`: the index of that request.
  */
-export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], permute: HashBackend["permuteMany"] = (states, n) => currentHashBackend().permuteMany(states, n)): Uint32Array {
+export function buildV2Inputs(
+  layout: V2Layout,
+  requests: readonly OpRequest[],
+  permute: HashBackend["permuteMany"] = (states, n) => currentHashBackend().permuteMany(states, n),
+): Uint32Array {
   const size = 2 ** layout.inputBits;
   const K = requests.length;
   const out = new Uint32Array(size * K);
@@ -79,7 +83,9 @@ export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], 
     distinct.push(i);
   }
   const n = distinct.length;
-  const d = layout.depth, nb = layout.spongeBlocks, paths = layout.paths;
+  const d = layout.depth,
+    nb = layout.spongeBlocks,
+    paths = layout.paths;
   const chains = n * paths;
   const states = new Uint32Array(16 * chains);
   // Leaf sponges: block c of every chain in one call.
@@ -88,7 +94,9 @@ export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], 
     for (let j = 0; j < n; j++) {
       const ch = checked[j]!;
       for (let t = 0; t < paths; t++) {
-        const pre = ch.pres[t]!, s = 16 * (j * paths + t), from = 8 * c;
+        const pre = ch.pres[t]!,
+          s = 16 * (j * paths + t),
+          from = 8 * c;
         for (let i = 0; i < 8; i++) states[s + i] = pre[from + i]!;
       }
     }
@@ -97,7 +105,8 @@ export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], 
       for (let j = 0; j < n; j++) {
         const base = size * distinct[j]!;
         for (let t = 0; t < paths; t++) {
-          const s = 16 * (j * paths + t), o = base + layout.exp + 8 * (t * layout.perPath + c);
+          const s = 16 * (j * paths + t),
+            o = base + layout.exp + 8 * (t * layout.perPath + c);
           for (let i = 0; i < 8; i++) out[o + i] = states[s + 8 + i]!;
         }
       }
@@ -111,7 +120,8 @@ export function buildV2Inputs(layout: V2Layout, requests: readonly OpRequest[], 
       const bit = ch.bits[l]!;
       const base = size * distinct[j]!;
       for (let t = 0; t < paths; t++) {
-        const s = 16 * (j * paths + t), o = base + layout.exp + 8 * (t * layout.perPath + nb - 1 + l);
+        const s = 16 * (j * paths + t),
+          o = base + layout.exp + 8 * (t * layout.perPath + nb - 1 + l);
         for (let i = 0; i < 8; i++) out[o + i] = states[s + i]!;
         if (bit === 0) {
           for (let i = 0; i < 8; i++) states[s + 8 + i] = sib[i]!;

@@ -21,12 +21,17 @@ import type { V2Layout } from "./layout.js";
  * @param publicInputs the roots and value digest written into the vector (the request's own by default).
  * @throws SmtError as above; FieldError for non-canonical values.
  */
-export function buildV2Input(layout: V2Layout, request: OpRequest, publicInputs: PublicInputs = request.publicInputs): Uint32Array {
+export function buildV2Input(
+  layout: V2Layout,
+  request: OpRequest,
+  publicInputs: PublicInputs = request.publicInputs,
+): Uint32Array {
   const op = request.operation;
   if (layout.kind === OpKind.Update && op.kind !== OpKind.Update) {
     throw new SmtError("OP_KIND_MISMATCH", `an Update circuit needs an Update operation, got kind ${op.kind}`);
   }
-  const d = layout.depth, nb = layout.spongeBlocks;
+  const d = layout.depth,
+    nb = layout.spongeBlocks;
   const siblings = checkSiblings(request.witness.siblings, d);
   const key = checkKey(op.key);
   const out = new Uint32Array(2 ** layout.inputBits);

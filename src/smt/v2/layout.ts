@@ -72,8 +72,21 @@ export function v2Layout(kind: OpKind, depth: number, leafMaxFields: number): V2
   const inputTotal = keyBits + depth;
   const checks = depth + 8 + (kind === OpKind.NonMembership ? 1 : 0);
   return {
-    kind, depth, leafMaxFields, foldWidth: lw, paths, spongeBlocks: nb, perPath, permutations,
-    exp, pre, sib, value, keyBits, inputTotal, inputBits: widthBits(inputTotal),
+    kind,
+    depth,
+    leafMaxFields,
+    foldWidth: lw,
+    paths,
+    spongeBlocks: nb,
+    perPath,
+    permutations,
+    exp,
+    pre,
+    sib,
+    value,
+    keyBits,
+    inputTotal,
+    inputBits: widthBits(inputTotal),
     ...checkedRegions(permutations, checks),
   };
 }

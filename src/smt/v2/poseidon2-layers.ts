@@ -14,7 +14,6 @@ import { RC_EXTERNAL_INITIAL, RC_EXTERNAL_TERMINAL, RC_INTERNAL } from "../../ha
 import type { LinearBlockGroup } from "../../gkr/structured/linear.js";
 import { POSEIDON2_EXTERNAL, POSEIDON2_INTERNAL, type LinearMap } from "../../gkr/structured/maps.js";
 
-
 /** Layers per permutation. */
 export const PERMUTATION_LAYERS = 29;
 
@@ -32,7 +31,9 @@ function internalConstant(c: number): Uint32Array {
 
 /** Round r = 0..28 (0 = entry layer; r ≥ 1 = fused round r − 1 of compat-v1 §9.5). */
 export const PERMUTATION_ROUNDS: readonly RoundSpec[] = (() => {
-  const rounds: RoundSpec[] = [{ map: POSEIDON2_EXTERNAL, cubeMask: 0, constants: Uint32Array.from(RC_EXTERNAL_INITIAL[0]!) }];
+  const rounds: RoundSpec[] = [
+    { map: POSEIDON2_EXTERNAL, cubeMask: 0, constants: Uint32Array.from(RC_EXTERNAL_INITIAL[0]!) },
+  ];
   for (let f = 0; f < 28; f++) {
     let map = POSEIDON2_EXTERNAL;
     let cubeMask = 0xffff;

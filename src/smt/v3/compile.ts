@@ -20,8 +20,24 @@ import { OpKind } from "../../statement/types.js";
 import { type SyncConfig, syncConfig } from "../config.js";
 import { CompileError } from "../errors.js";
 import { IDENTITY_LIMBS } from "../leaf.js";
-import { NEG1, carryGroup, checkedPermutationLayers, lin, mulGate, pathStateGates } from "../v2/checked-permutations.js";
-import { MIN_OCCUPIED_LENGTH, RULE_IDENTITY, RULE_RECORD_FLAG, RULE_TAG_FLAG, RULE_TAG_VALUE, type V3Layout, rootSlot, v3Layout } from "./layout.js";
+import {
+  NEG1,
+  carryGroup,
+  checkedPermutationLayers,
+  lin,
+  mulGate,
+  pathStateGates,
+} from "../v2/checked-permutations.js";
+import {
+  MIN_OCCUPIED_LENGTH,
+  RULE_IDENTITY,
+  RULE_RECORD_FLAG,
+  RULE_TAG_FLAG,
+  RULE_TAG_VALUE,
+  type V3Layout,
+  rootSlot,
+  v3Layout,
+} from "./layout.js";
 
 /** A compiled profile v3 circuit. */
 export interface V3CompiledCircuit {
@@ -63,11 +79,17 @@ function updateRuleGates(g: Gate[], L: V3Layout, first: number): void {
  */
 export function compileV3(kind: OpKind, config: Partial<SyncConfig> = {}): V3CompiledCircuit {
   if (kind !== OpKind.Membership && kind !== OpKind.NonMembership && kind !== OpKind.Update) {
-    throw new CompileError("BAD_KIND", `operation kind must be membership, nonmembership or update, got ${String(kind)}`);
+    throw new CompileError(
+      "BAD_KIND",
+      `operation kind must be membership, nonmembership or update, got ${String(kind)}`,
+    );
   }
   const cfg = syncConfig(config);
   if (cfg.leafMaxFields > V3_MAX_LEAF_MAX_FIELDS) {
-    throw new CompileError("UNSUPPORTED_CONFIG", `profile v3 supports leaf bounds up to ${V3_MAX_LEAF_MAX_FIELDS}, got ${cfg.leafMaxFields}`);
+    throw new CompileError(
+      "UNSUPPORTED_CONFIG",
+      `profile v3 supports leaf bounds up to ${V3_MAX_LEAF_MAX_FIELDS}, got ${cfg.leafMaxFields}`,
+    );
   }
   const L = v3Layout(kind, cfg.depth, cfg.leafMaxFields);
   const layers = checkedPermutationLayers(L);
@@ -75,9 +97,11 @@ export function compileV3(kind: OpKind, config: Partial<SyncConfig> = {}): V3Com
   pathStateGates(g, L, { pre: (t) => L.preOf[t]!, exp: L.exp, sib: L.sib, keyBits: L.keyBits });
   for (let t = 0; t < L.paths; t++) {
     const slot = rootSlot(L, t);
-    for (let i = 0; i < 8; i++) g.push(lin(L.check + 8 * t + i, slot + i), lin(L.check + 8 * t + i, L.roots + 8 * t + i, NEG1));
+    for (let i = 0; i < 8; i++)
+      g.push(lin(L.check + 8 * t + i, slot + i), lin(L.check + 8 * t + i, L.roots + 8 * t + i, NEG1));
   }
-  if (kind === OpKind.NonMembership) g.push(mulGate(L.check + 8, L.preOf[0]!, L.preOf[0]!), lin(L.check + 8, L.preOf[0]!, P - 2));
+  if (kind === OpKind.NonMembership)
+    g.push(mulGate(L.check + 8, L.preOf[0]!, L.preOf[0]!), lin(L.check + 8, L.preOf[0]!, P - 2));
   if (kind === OpKind.Update) updateRuleGates(g, L, L.check + 8 * L.paths);
   const expBases = Uint32Array.from({ length: L.permutations }, (_, p) => L.exp + 8 * p);
   layers.push(structuredLayer(makeLayer(L.innerBits, g), [carryGroup(L, expBases)]));

@@ -36,16 +36,22 @@ export function v2LayoutOf(layout: V3Layout): V2Layout {
  * @throws the first failing copy's error (its details carrying `operation`): those of
  *   `buildV2Inputs` and of `publicHalf`.
  */
-export function buildV3Inputs(layout: V3Layout, requests: readonly OpRequest[], statements: readonly V3Statement[]): Uint32Array {
+export function buildV3Inputs(
+  layout: V3Layout,
+  requests: readonly OpRequest[],
+  statements: readonly V3Statement[],
+): Uint32Array {
   const l2 = v2LayoutOf(layout);
   const v2 = buildV2Inputs(l2, requests);
-  const S2 = 2 ** l2.inputBits, S = 2 ** layout.inputBits;
+  const S2 = 2 ** l2.inputBits,
+    S = 2 ** layout.inputBits;
   const K = requests.length;
   const out = new Uint32Array(S * K);
   const nb = layout.spongeBlocks;
   const halves = new Map<V3Statement, Uint32Array>();
   for (let c = 0; c < K; c++) {
-    const src = S2 * c, dst = S * c;
+    const src = S2 * c,
+      dst = S * c;
     out.set(v2.subarray(src + l2.exp, src + l2.exp + 8 * l2.permutations), dst + layout.exp);
     out.set(v2.subarray(src + l2.sib, src + l2.sib + 8 * layout.depth), dst + layout.sib);
     for (let t = 0; t < layout.paths; t++) {
@@ -66,9 +72,16 @@ export function buildV3Inputs(layout: V3Layout, requests: readonly OpRequest[], 
     }
     out.set(half, dst + layout.half);
     const op = requests[c]!.operation;
-    if (layout.kind === OpKind.Update && st.kind === OpKind.Update && st.oldLeaf?.rule === "record" && op.kind === OpKind.Update && op.oldLeaf.tag === LeafTag.Occupied) {
+    if (
+      layout.kind === OpKind.Update &&
+      st.kind === OpKind.Update &&
+      st.oldLeaf?.rule === "record" &&
+      op.kind === OpKind.Update &&
+      op.oldLeaf.tag === LeafTag.Occupied
+    ) {
       const n = encodeLeaf(op.oldLeaf).length;
-      if (n >= MIN_OCCUPIED_LENGTH && n - MIN_OCCUPIED_LENGTH < layout.selCount) out[dst + layout.sel + n - MIN_OCCUPIED_LENGTH] = 1;
+      if (n >= MIN_OCCUPIED_LENGTH && n - MIN_OCCUPIED_LENGTH < layout.selCount)
+        out[dst + layout.sel + n - MIN_OCCUPIED_LENGTH] = 1;
     }
   }
   return out;
@@ -76,9 +89,11 @@ export function buildV3Inputs(layout: V3Layout, requests: readonly OpRequest[], 
 
 /** The committed halves of K input vectors, back to back (copy c at [c·H, (c + 1)·H)): the polynomial the prover commits to. */
 export function committedHalves(layout: V3Layout, inputs: Uint32Array): Uint32Array {
-  const S = 2 ** layout.inputBits, H = layout.half;
+  const S = 2 ** layout.inputBits,
+    H = layout.half;
   const K = inputs.length / S;
-  if (!Number.isInteger(K)) throw new InternalError(`committedHalves: ${inputs.length} values are not whole copies of 2^${layout.inputBits}`);
+  if (!Number.isInteger(K))
+    throw new InternalError(`committedHalves: ${inputs.length} values are not whole copies of 2^${layout.inputBits}`);
   const out = new Uint32Array(H * K);
   for (let c = 0; c < K; c++) out.set(inputs.subarray(S * c, S * c + H), H * c);
   return out;

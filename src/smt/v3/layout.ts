@@ -92,7 +92,11 @@ export function v3Layout(kind: OpKind, depth: number, leafMaxFields: number): V3
   const sib = 8 * permutations;
   let c = sib + 8 * depth;
   const preRel: number[] = [];
-  for (let t = 0; t < paths; t++) if (!pub[t]) { preRel[t] = c; c += 8 * nb; }
+  for (let t = 0; t < paths; t++)
+    if (!pub[t]) {
+      preRel[t] = c;
+      c += 8 * nb;
+    }
   const selCount = kind === OpKind.Update ? leafMaxFields - (MIN_OCCUPIED_LENGTH - 1) : 0;
   const sel = c;
   c += selCount;
@@ -101,7 +105,11 @@ export function v3Layout(kind: OpKind, depth: number, leafMaxFields: number): V3
   const keyRel = 0;
   const rootsRel = depth;
   let q = rootsRel + 8 * paths;
-  for (let t = 0; t < paths; t++) if (pub[t]) { preRel[t] = q; q += 8 * nb; }
+  for (let t = 0; t < paths; t++)
+    if (pub[t]) {
+      preRel[t] = q;
+      q += 8 * nb;
+    }
   const ruleRel = kind === OpKind.Update ? q : -1;
   if (kind === OpKind.Update) q += RULE_LANES;
   const publicUsed = q;
@@ -109,11 +117,28 @@ export function v3Layout(kind: OpKind, depth: number, leafMaxFields: number): V3
   const half = 2 ** (inputBits - 1);
   const checks = checkCount(kind, paths, selCount);
   return {
-    kind, depth, leafMaxFields, foldWidth: lw, paths, spongeBlocks: nb, perPath, permutations, half,
-    exp, sib, sel, selCount, committedUsed,
-    keyBits: half + keyRel, roots: half + rootsRel, rule: ruleRel < 0 ? -1 : half + ruleRel, publicUsed,
-    preOf: preRel.map((r, t) => (pub[t] ? half + r : r)), prePublic: pub,
-    inputBits, ...checkedRegions(permutations, checks),
+    kind,
+    depth,
+    leafMaxFields,
+    foldWidth: lw,
+    paths,
+    spongeBlocks: nb,
+    perPath,
+    permutations,
+    half,
+    exp,
+    sib,
+    sel,
+    selCount,
+    committedUsed,
+    keyBits: half + keyRel,
+    roots: half + rootsRel,
+    rule: ruleRel < 0 ? -1 : half + ruleRel,
+    publicUsed,
+    preOf: preRel.map((r, t) => (pub[t] ? half + r : r)),
+    prePublic: pub,
+    inputBits,
+    ...checkedRegions(permutations, checks),
   };
 }
 

@@ -31,11 +31,22 @@ export type V3OldLeafRule =
 export type V3Statement =
   | { readonly kind: OpKind.Membership; readonly root: Digest; readonly key: bigint; readonly leaf: OccupiedLeaf }
   | { readonly kind: OpKind.NonMembership; readonly root: Digest; readonly key: bigint }
-  | { readonly kind: OpKind.Update; readonly oldRoot: Digest; readonly newRoot: Digest; readonly key: bigint; readonly newLeaf: Leaf; readonly oldLeaf: V3OldLeafRule };
+  | {
+      readonly kind: OpKind.Update;
+      readonly oldRoot: Digest;
+      readonly newRoot: Digest;
+      readonly key: bigint;
+      readonly newLeaf: Leaf;
+      readonly oldLeaf: V3OldLeafRule;
+    };
 
 /** Writes the 12 rule lanes of an update's old-leaf rule at out[at…] (lanes of rule `any` stay zero). */
 function writeRuleLanes(rule: V3OldLeafRule, out: Uint32Array, at: number): void {
-  if (rule === null || typeof rule !== "object") throw new SmtError("BAD_LEAF", `an old-leaf rule must be an object {rule: "any" | "empty" | "tombstone" | "record"}, got ${String(rule)}`);
+  if (rule === null || typeof rule !== "object")
+    throw new SmtError(
+      "BAD_LEAF",
+      `an old-leaf rule must be an object {rule: "any" | "empty" | "tombstone" | "record"}, got ${String(rule)}`,
+    );
   switch (rule.rule) {
     case "any":
       return;
@@ -53,7 +64,10 @@ function writeRuleLanes(rule: V3OldLeafRule, out: Uint32Array, at: number): void
       return;
     }
     default:
-      throw new SmtError("BAD_LEAF", `unknown old-leaf rule ${JSON.stringify((rule as { rule: unknown }).rule)} (any, empty, tombstone, record)`);
+      throw new SmtError(
+        "BAD_LEAF",
+        `unknown old-leaf rule ${JSON.stringify((rule as { rule: unknown }).rule)} (any, empty, tombstone, record)`,
+      );
   }
 }
 
@@ -65,19 +79,28 @@ function writeRuleLanes(rule: V3OldLeafRule, out: Uint32Array, at: number): void
  */
 export function publicHalf(layout: V3Layout, statement: V3Statement): Uint32Array {
   if (statement === null || typeof statement !== "object" || statement.kind !== layout.kind) {
-    throw new SmtError("OP_KIND_MISMATCH", `a ${layout.kind} circuit needs a ${layout.kind} statement, got ${statement === null || typeof statement !== "object" ? String(statement) : String(statement.kind)}`);
+    throw new SmtError(
+      "OP_KIND_MISMATCH",
+      `a ${layout.kind} circuit needs a ${layout.kind} statement, got ${statement === null || typeof statement !== "object" ? String(statement) : String(statement.kind)}`,
+    );
   }
   const out = new Uint32Array(layout.publicUsed);
   const h = layout.half;
   const key = checkKeyInRange(statement.key, layout.depth);
   // the key as two exact 32-bit halves (one BigInt split instead of one per bit)
-  const lo = Number(key & 0xffffffffn), hi = Number(key >> 32n);
+  const lo = Number(key & 0xffffffffn),
+    hi = Number(key >> 32n);
   for (let l = 0; l < layout.depth; l++) out[layout.keyBits - h + l] = l < 32 ? (lo >>> l) & 1 : (hi >>> (l - 32)) & 1;
-  const roots = statement.kind === OpKind.Update ? [digest(statement.oldRoot, "old_root"), digest(statement.newRoot, "new_root")] : [digest(statement.root, "root")];
+  const roots =
+    statement.kind === OpKind.Update
+      ? [digest(statement.oldRoot, "old_root"), digest(statement.newRoot, "new_root")]
+      : [digest(statement.root, "root")];
   roots.forEach((r, t) => out.set(r, layout.roots - h + 8 * t));
-  const leaf = statement.kind === OpKind.Membership ? statement.leaf : statement.kind === OpKind.Update ? statement.newLeaf : null;
+  const leaf =
+    statement.kind === OpKind.Membership ? statement.leaf : statement.kind === OpKind.Update ? statement.newLeaf : null;
   if (leaf !== null) {
-    if (statement.kind === OpKind.Membership && leaf?.tag !== LeafTag.Occupied) throw new SmtError("BAD_LEAF", "a membership statement's leaf must be Occupied");
+    if (statement.kind === OpKind.Membership && leaf?.tag !== LeafTag.Occupied)
+      throw new SmtError("BAD_LEAF", "a membership statement's leaf must be Occupied");
     const t = layout.prePublic.indexOf(true);
     writeFoldedLeaf(out, layout.preOf[t]! - h, leaf, layout.leafMaxFields);
   }
@@ -93,7 +116,8 @@ export function statementPreimageLength(layout: V3Layout): number {
 /** Writes the digest pre-image of a statement whose public half is `half` at pre[at…]. */
 function writePreimage(layout: V3Layout, key: bigint, half: Uint32Array, pre: Uint32Array, at: number): void {
   const k = BigInt.asUintN(64, key);
-  const lo = Number(k & 0xffffffffn), hi = Number(k >> 32n);
+  const lo = Number(k & 0xffffffffn),
+    hi = Number(k >> 32n);
   pre[at] = lo & 0xffff;
   pre[at + 1] = lo >>> 16;
   pre[at + 2] = hi & 0xffff;
@@ -114,7 +138,12 @@ export function statementPreimage(layout: V3Layout, statement: V3Statement): Uin
  * Reference: `sponge(statementPreimage(…))` per operation (test/sync/v3/input-claims.test.ts).
  * @param halves the public halves (`publicHalf`), one per statement.
  */
-export function statementDigests(layout: V3Layout, keys: readonly bigint[], halves: readonly Uint32Array[], permute: HashBackend["permuteMany"] = (s, n) => currentHashBackend().permuteMany(s, n)): Uint32Array {
+export function statementDigests(
+  layout: V3Layout,
+  keys: readonly bigint[],
+  halves: readonly Uint32Array[],
+  permute: HashBackend["permuteMany"] = (s, n) => currentHashBackend().permuteMany(s, n),
+): Uint32Array {
   const n = halves.length;
   const len = statementPreimageLength(layout);
   const pre = new Uint32Array(len * n);
@@ -123,7 +152,8 @@ export function statementDigests(layout: V3Layout, keys: readonly bigint[], halv
   for (let b = 0; b < len / 8; b++) {
     // (8-word copies as loops: a subarray per copy would allocate n views per block)
     for (let i = 0; i < n; i++) {
-      const from = len * i + 8 * b, to = 16 * i;
+      const from = len * i + 8 * b,
+        to = 16 * i;
       for (let j = 0; j < 8; j++) states[to + j] = pre[from + j]!;
     }
     permute(states, n);

@@ -4,7 +4,14 @@
  */
 import type { OpRequest } from "../../smt/operation.js";
 import type { PreparedSync } from "../prepared.js";
-import { createSyncPool, type ProveOutcome, type SyncPool, type SyncPoolOptions, type VerifyItem, type VerifyOutcome } from "./pool.js";
+import {
+  createSyncPool,
+  type ProveOutcome,
+  type SyncPool,
+  type SyncPoolOptions,
+  type VerifyItem,
+  type VerifyOutcome,
+} from "./pool.js";
 
 /** Options of the one-call `proveBatch` / `verifyBatch`: a pool to use, or the options of one started for the call. */
 export interface ParallelBatchOptions extends SyncPoolOptions {
@@ -29,7 +36,11 @@ async function withPool<T>(options: ParallelBatchOptions, run: (pool: SyncPool) 
  * for repeated batches keep a pool (`createSyncPool`) and pass it as `options.pool`.
  * @throws ParallelError `BAD_OPTION`, `POOL_CLOSED`, `POOL_BROKEN`.
  */
-export function proveBatch(prepared: PreparedSync, jobs: readonly OpRequest[], options: ParallelBatchOptions = {}): Promise<ProveOutcome[]> {
+export function proveBatch(
+  prepared: PreparedSync,
+  jobs: readonly OpRequest[],
+  options: ParallelBatchOptions = {},
+): Promise<ProveOutcome[]> {
   return withPool(options, (pool) => pool.proveBatch(prepared, jobs));
 }
 
@@ -38,6 +49,10 @@ export function proveBatch(prepared: PreparedSync, jobs: readonly OpRequest[], o
  * verdicts in input order.
  * @throws ParallelError `BAD_OPTION`, `POOL_CLOSED`, `POOL_BROKEN`.
  */
-export function verifyBatch(prepared: PreparedSync, items: readonly VerifyItem[], options: ParallelBatchOptions = {}): Promise<VerifyOutcome[]> {
+export function verifyBatch(
+  prepared: PreparedSync,
+  items: readonly VerifyItem[],
+  options: ParallelBatchOptions = {},
+): Promise<VerifyOutcome[]> {
   return withPool(options, (pool) => pool.verifyBatch(prepared, items));
 }

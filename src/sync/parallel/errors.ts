@@ -42,13 +42,7 @@ export type ParallelErrorCode = (typeof PARALLEL_ERROR_CODES)[number];
 export class JobError extends SsgkrError<JobErrorCode> {}
 
 /** The pool's own codes of a `JobError` (meanings in docs/errors.md). */
-export const JOB_ERROR_CODES = [
-  "WORKER_CRASHED",
-  "POOL_CLOSED",
-  "POOL_BROKEN",
-  "JOB_ENCODING",
-  "UNEXPECTED",
-] as const;
+export const JOB_ERROR_CODES = ["WORKER_CRASHED", "POOL_CLOSED", "POOL_BROKEN", "JOB_ENCODING", "UNEXPECTED"] as const;
 
 /**
  * The code of a `JobError`: one of the pool's own (`UNEXPECTED`: the job threw something that

@@ -183,7 +183,11 @@ export function decodeJob(words: Uint32Array): OpRequest {
   const assetId = r.u64();
   const valueDigest = r.words(r.word());
   r.end();
-  return { operation, witness: { leaf, siblings }, publicInputs: { oldRoot, newRoot, opKindTag, assetId, valueDigest } };
+  return {
+    operation,
+    witness: { leaf, siblings },
+    publicInputs: { oldRoot, newRoot, opKindTag, assetId, valueDigest },
+  };
 }
 
 /**

@@ -23,7 +23,15 @@ import type { PreparedSync } from "../prepared.js";
 import type { SyncVerdict } from "../verify.js";
 import { JobError, type JobErrorCode, ParallelError } from "./errors.js";
 import { encodeJob } from "./job-codec.js";
-import type { AttachExtensionMessage, AttachMessage, FromWorker, JobTimings, ToWorker, WireError, WireJob } from "./protocol.js";
+import type {
+  AttachExtensionMessage,
+  AttachMessage,
+  FromWorker,
+  JobTimings,
+  ToWorker,
+  WireError,
+  WireJob,
+} from "./protocol.js";
 import { sharePrepared, type SharedPrepared } from "./shared-prepared.js";
 import { startWorker } from "./worker-start.js";
 import { PoolCore, type CrashInfo, type PoolSlot } from "../../workers/pool-core.js";
@@ -178,13 +186,18 @@ export class SyncPool {
   /** Use `createSyncPool`. */
   constructor(options: SyncPoolOptions = {}) {
     const n = options.workers ?? availableParallelism();
-    if (!Number.isInteger(n) || n < 1 || n > 1024) throw new ParallelError("BAD_OPTION", `workers must be an integer in [1, 1024], got ${String(n)}`, { workers: n });
+    if (!Number.isInteger(n) || n < 1 || n > 1024)
+      throw new ParallelError("BAD_OPTION", `workers must be an integer in [1, 1024], got ${String(n)}`, {
+        workers: n,
+      });
     const max = options.maxConsecutiveCrashes ?? 3 * n;
-    if (!Number.isInteger(max) || max < 1) throw new ParallelError("BAD_OPTION", `maxConsecutiveCrashes must be a positive integer, got ${String(max)}`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new ParallelError("BAD_OPTION", `maxConsecutiveCrashes must be a positive integer, got ${String(max)}`);
     this.size = n;
     this.maxCrashes = max;
     const prefetch = options.prefetch ?? 1;
-    if (!Number.isInteger(prefetch) || prefetch < 0 || prefetch > 8) throw new ParallelError("BAD_OPTION", `prefetch must be an integer in [0, 8], got ${String(prefetch)}`);
+    if (!Number.isInteger(prefetch) || prefetch < 0 || prefetch > 8)
+      throw new ParallelError("BAD_OPTION", `prefetch must be an integer in [0, 8], got ${String(prefetch)}`);
     this.prefetch = prefetch;
     const workerOptions = options.resourceLimits ? { resourceLimits: options.resourceLimits } : {};
     const entry = options.worker ?? worker_url;
@@ -200,7 +213,15 @@ export class SyncPool {
       onRespawn: () => this.pump(),
       onBroken: ({ crashes, reason }) => {
         for (const t of this.drainQueue()) {
-          t.settle({ index: t.index, ok: false, error: jobError("POOL_BROKEN", `the pool stopped respawning workers after ${crashes} crashes in a row (last: ${reason})`, t.index) });
+          t.settle({
+            index: t.index,
+            ok: false,
+            error: jobError(
+              "POOL_BROKEN",
+              `the pool stopped respawning workers after ${crashes} crashes in a row (last: ${reason})`,
+              t.index,
+            ),
+          });
         }
       },
     });
@@ -230,7 +251,11 @@ export class SyncPool {
    * @throws ParallelError `POOL_CLOSED` or `POOL_BROKEN` if the pool cannot take jobs.
    */
   proveBatch(prepared: PreparedSync, jobs: readonly OpRequest[]): Promise<ProveOutcome[]> {
-    return this.submit("prove", prepared, jobs.map((request) => ({ request })));
+    return this.submit(
+      "prove",
+      prepared,
+      jobs.map((request) => ({ request })),
+    );
   }
 
   /**
@@ -252,7 +277,11 @@ export class SyncPool {
    * @throws ParallelError `POOL_CLOSED` or `POOL_BROKEN` if the pool cannot take jobs.
    */
   runExtension(circuit: object, attachBody: unknown, jobs: readonly ExtensionJob[]): Promise<ExtensionOutcome[]> {
-    return this.enqueue(circuit, (id) => ({ type: "attach-ext", id, body: attachBody }), jobs.map((job) => ({ type: "ext" as const, job })));
+    return this.enqueue(
+      circuit,
+      (id) => ({ type: "attach-ext", id, body: attachBody }),
+      jobs.map((job) => ({ type: "ext" as const, job })),
+    );
   }
 
   /**
@@ -286,30 +315,58 @@ export class SyncPool {
       pending.push(...slot.state.tasks);
       slot.state.tasks = [];
     }
-    for (const t of pending) t.settle({ index: t.index, ok: false, error: jobError("POOL_CLOSED", "the pool was closed before the job completed", t.index) });
+    for (const t of pending)
+      t.settle({
+        index: t.index,
+        ok: false,
+        error: jobError("POOL_CLOSED", "the pool was closed before the job completed", t.index),
+      });
     return this.core.close();
   }
 
-  private submit(type: "prove" | "verify", prepared: PreparedSync, items: readonly { request: OpRequest; bytes?: Uint8Array }[]): Promise<never[]> {
+  private submit(
+    type: "prove" | "verify",
+    prepared: PreparedSync,
+    items: readonly { request: OpRequest; bytes?: Uint8Array }[],
+  ): Promise<never[]> {
     if (this.core.closed) return Promise.reject(new ParallelError("POOL_CLOSED", "the pool is closed"));
-    if (this.core.broken) return Promise.reject(new ParallelError("POOL_BROKEN", `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`));
+    if (this.core.broken)
+      return Promise.reject(
+        new ParallelError(
+          "POOL_BROKEN",
+          `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`,
+        ),
+      );
     let shared: SharedPrepared;
     try {
       shared = sharePrepared(prepared);
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.enqueue(prepared, (id) => ({ type: "attach", id, shared }), items.map((item) => {
-      const bytes = type === "verify" ? item?.bytes : undefined;
-      return { type, job: wireJob(item?.request), ...(bytes !== undefined ? { bytes } : {}) };
-    }));
+    return this.enqueue(
+      prepared,
+      (id) => ({ type: "attach", id, shared }),
+      items.map((item) => {
+        const bytes = type === "verify" ? item?.bytes : undefined;
+        return { type, job: wireJob(item?.request), ...(bytes !== undefined ? { bytes } : {}) };
+      }),
+    );
   }
 
   /** Queues one task per item with the circuit's id (attached to each worker once), resolving with the outcomes in input order. */
-  private enqueue(prepared: object, attach: (id: number) => AttachMessage | AttachExtensionMessage,
-    items: readonly { type: Task["type"]; job: WireJob | ExtensionJob; bytes?: Uint8Array }[]): Promise<never[]> {
+  private enqueue(
+    prepared: object,
+    attach: (id: number) => AttachMessage | AttachExtensionMessage,
+    items: readonly { type: Task["type"]; job: WireJob | ExtensionJob; bytes?: Uint8Array }[],
+  ): Promise<never[]> {
     if (this.core.closed) return Promise.reject(new ParallelError("POOL_CLOSED", "the pool is closed"));
-    if (this.core.broken) return Promise.reject(new ParallelError("POOL_BROKEN", `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`));
+    if (this.core.broken)
+      return Promise.reject(
+        new ParallelError(
+          "POOL_BROKEN",
+          `the pool stopped respawning workers after ${this.maxCrashes} crashes in a row`,
+        ),
+      );
     let preparedId = this.ids.get(prepared);
     if (preparedId === undefined) {
       preparedId = this.nextId++;
@@ -360,7 +417,12 @@ export class SyncPool {
       while (slot.state.tasks.length === 0 && this.head < this.queue.length) this.dispatch(slot, take());
     }
     for (const slot of this.slots) {
-      while (slot.state.tasks.length > 0 && slot.state.tasks.length <= this.prefetch && this.queue.length - this.head > 2 * this.size) this.dispatch(slot, take());
+      while (
+        slot.state.tasks.length > 0 &&
+        slot.state.tasks.length <= this.prefetch &&
+        this.queue.length - this.head > 2 * this.size
+      )
+        this.dispatch(slot, take());
     }
   }
 
@@ -376,14 +438,39 @@ export class SyncPool {
       const { job, transfer } = transferable(task.job);
       if (task.type === "ext") {
         const ext = job as ExtensionJob;
-        slot.worker.postMessage({ type: "ext", seq: task.seq, id: task.preparedId, body: ext.body, ...(ext.buffer ? { buffer: ext.buffer } : {}) } satisfies ToWorker, transfer);
+        slot.worker.postMessage(
+          {
+            type: "ext",
+            seq: task.seq,
+            id: task.preparedId,
+            body: ext.body,
+            ...(ext.buffer ? { buffer: ext.buffer } : {}),
+          } satisfies ToWorker,
+          transfer,
+        );
       } else if (task.type === "prove") {
-        slot.worker.postMessage({ type: "prove", seq: task.seq, id: task.preparedId, job: job as WireJob } satisfies ToWorker, transfer);
+        slot.worker.postMessage(
+          { type: "prove", seq: task.seq, id: task.preparedId, job: job as WireJob } satisfies ToWorker,
+          transfer,
+        );
       } else {
-        slot.worker.postMessage({ type: "verify", seq: task.seq, id: task.preparedId, job: job as WireJob, bytes: task.bytes! } satisfies ToWorker, transfer);
+        slot.worker.postMessage(
+          {
+            type: "verify",
+            seq: task.seq,
+            id: task.preparedId,
+            job: job as WireJob,
+            bytes: task.bytes!,
+          } satisfies ToWorker,
+          transfer,
+        );
       }
     } catch (err) {
-      task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the job cannot be sent to a worker: ${(err as Error).message}`, task.index) });
+      task.settle({
+        index: task.index,
+        ok: false,
+        error: jobError("JOB_ENCODING", `the job cannot be sent to a worker: ${(err as Error).message}`, task.index),
+      });
       return;
     }
     slot.state.tasks.push(task);
@@ -402,8 +489,10 @@ export class SyncPool {
     this.completed++;
     this.core.noteSuccess();
     if (msg.ok) {
-      if (task.type === "ext") task.settle({ index: task.index, ok: true, result: msg.result, ...(msg.bytes ? { bytes: msg.bytes } : {}) });
-      else if (task.type === "prove") task.settle({ index: task.index, ok: true, bytes: msg.bytes!, timings: msg.timings });
+      if (task.type === "ext")
+        task.settle({ index: task.index, ok: true, result: msg.result, ...(msg.bytes ? { bytes: msg.bytes } : {}) });
+      else if (task.type === "prove")
+        task.settle({ index: task.index, ok: true, bytes: msg.bytes!, timings: msg.timings });
       else task.settle({ index: task.index, ok: true, verdict: msg.verdict!, timings: msg.timings });
     } else {
       task.settle({ index: task.index, ok: false, error: remoteError(msg.error, task.index) });
@@ -414,7 +503,11 @@ export class SyncPool {
   private onMessageError(slot: Slot, err: unknown): void {
     const task = slot.state.tasks[0];
     if (!task) return;
-    task.settle({ index: task.index, ok: false, error: jobError("JOB_ENCODING", `the worker's answer could not be received: ${String(err)}`, task.index) });
+    task.settle({
+      index: task.index,
+      ok: false,
+      error: jobError("JOB_ENCODING", `the worker's answer could not be received: ${String(err)}`, task.index),
+    });
     this.finish(slot);
   }
 
@@ -423,7 +516,14 @@ export class SyncPool {
     const [task, ...waiting] = slot.state.tasks;
     slot.state.tasks = [];
     if (task) {
-      task.settle({ index: task.index, ok: false, error: jobError("WORKER_CRASHED", `the worker running this job crashed: ${reason}`, task.index, { exitCode, reason }) });
+      task.settle({
+        index: task.index,
+        ok: false,
+        error: jobError("WORKER_CRASHED", `the worker running this job crashed: ${reason}`, task.index, {
+          exitCode,
+          reason,
+        }),
+      });
     }
     // Jobs the worker had not started go back to the front of the queue, in order.
     this.queue.splice(this.head, 0, ...waiting);

@@ -59,7 +59,13 @@ export interface VerifyMessage {
   readonly bytes: Uint8Array;
 }
 
-export type ToWorker = AttachMessage | AttachExtensionMessage | DetachMessage | ProveMessage | VerifyMessage | ExtensionMessage;
+export type ToWorker =
+  | AttachMessage
+  | AttachExtensionMessage
+  | DetachMessage
+  | ProveMessage
+  | VerifyMessage
+  | ExtensionMessage;
 
 /** Milliseconds spent by the worker on each step of one job (0 for steps a job does not have). */
 export interface JobTimings {
@@ -80,5 +86,19 @@ export interface WireError {
 }
 
 export type FromWorker =
-  | { readonly type: "done"; readonly seq: number; readonly ok: true; readonly bytes?: Uint8Array; readonly verdict?: SyncVerdict; readonly timings: JobTimings; readonly result?: unknown }
-  | { readonly type: "done"; readonly seq: number; readonly ok: false; readonly error: WireError; readonly timings: JobTimings };
+  | {
+      readonly type: "done";
+      readonly seq: number;
+      readonly ok: true;
+      readonly bytes?: Uint8Array;
+      readonly verdict?: SyncVerdict;
+      readonly timings: JobTimings;
+      readonly result?: unknown;
+    }
+  | {
+      readonly type: "done";
+      readonly seq: number;
+      readonly ok: false;
+      readonly error: WireError;
+      readonly timings: JobTimings;
+    };

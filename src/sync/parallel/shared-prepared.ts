@@ -22,7 +22,19 @@ import type { OpKind } from "../../statement/types.js";
 import { ParallelError } from "./errors.js";
 
 /** Byte offsets (in `SharedPrepared.buffer`) of one layer's arrays, in this order. */
-const ARRAYS = ["gateKind", "gateOut", "gateIn1", "gateIn2", "gateCoeff", "constWire", "constValue", "gateFamily", "gateBlock", "constFamily", "constBlock"] as const;
+const ARRAYS = [
+  "gateKind",
+  "gateOut",
+  "gateIn1",
+  "gateIn2",
+  "gateCoeff",
+  "constWire",
+  "constValue",
+  "gateFamily",
+  "gateBlock",
+  "constFamily",
+  "constBlock",
+] as const;
 
 /** One layer of a shared circuit: sizes, array offsets and the (small) tag placements. */
 export interface SharedLayer {
@@ -70,9 +82,17 @@ type Arrays = Record<ArrayName, Uint8Array | Uint32Array | Int32Array>;
 
 function layerArrays(layer: Layer, tags: LayerTags): Arrays {
   return {
-    gateKind: layer.gateKind, gateOut: layer.gateOut, gateIn1: layer.gateIn1, gateIn2: layer.gateIn2, gateCoeff: layer.gateCoeff,
-    constWire: layer.constWire, constValue: layer.constValue,
-    gateFamily: tags.gateFamily, gateBlock: tags.gateBlock, constFamily: tags.constFamily, constBlock: tags.constBlock,
+    gateKind: layer.gateKind,
+    gateOut: layer.gateOut,
+    gateIn1: layer.gateIn1,
+    gateIn2: layer.gateIn2,
+    gateCoeff: layer.gateCoeff,
+    constWire: layer.constWire,
+    constValue: layer.constValue,
+    gateFamily: tags.gateFamily,
+    gateBlock: tags.gateBlock,
+    constFamily: tags.constFamily,
+    constBlock: tags.constBlock,
   };
 }
 
@@ -112,7 +132,13 @@ export function sharePrepared(prepared: PreparedSync): SharedPrepared {
       gates: layer.gateKind.length,
       consts: layer.constWire.length,
       offsets,
-      families: t.families.map((f) => ({ family: f.family, base: f.base, stride: f.stride, blocks: [...f.blocks], blockSizes: [...f.blockSizes] })),
+      families: t.families.map((f) => ({
+        family: f.family,
+        base: f.base,
+        stride: f.stride,
+        blocks: [...f.blocks],
+        blockSizes: [...f.blockSizes],
+      })),
       untaggedBase: t.untaggedBase,
     };
   });
@@ -120,7 +146,11 @@ export function sharePrepared(prepared: PreparedSync): SharedPrepared {
   const descriptor: SharedPrepared = Object.freeze({
     format: 1,
     kind: prepared.kind,
-    config: { depth: cfg.depth, leafMaxFields: cfg.leafMaxFields, strategy: { id: cfg.strategy.id, arg: cfg.strategy.arg } },
+    config: {
+      depth: cfg.depth,
+      leafMaxFields: cfg.leafMaxFields,
+      strategy: { id: cfg.strategy.id, arg: cfg.strategy.arg },
+    },
     commitment: Array.from(prepared.commitment),
     inputWidthBits: circuit.inputWidthBits,
     layers,
@@ -158,20 +188,36 @@ export function attachPrepared(descriptor: SharedPrepared, options: PrepareOptio
   if (!(d.buffer instanceof SharedArrayBuffer)) bad("buffer must be a SharedArrayBuffer");
   if (!Array.isArray(d.layers) || d.layers.length === 0) bad("layers must be a non-empty array");
   if (!Array.isArray(d.commitment) || d.commitment.length !== 8) bad("commitment must have 8 elements");
-  if (!isCount(d.inputWidthBits) || !isCount(d.outputCount) || d.layout === null || typeof d.layout !== "object") bad("inputWidthBits, outputCount and layout are required");
-  if (d.wiring !== undefined && d.wiring !== "derived" && d.wiring !== "table") bad(`wiring must be "derived" or "table", got ${String(d.wiring)}`);
+  if (!isCount(d.inputWidthBits) || !isCount(d.outputCount) || d.layout === null || typeof d.layout !== "object")
+    bad("inputWidthBits, outputCount and layout are required");
+  if (d.wiring !== undefined && d.wiring !== "derived" && d.wiring !== "table")
+    bad(`wiring must be "derived" or "table", got ${String(d.wiring)}`);
   const kind = opKindOf(d.kind as OpKind);
   const config = syncConfig(d.config);
   const buffer = d.buffer;
   const layers: Layer[] = [];
   const tagLayers: LayerTags[] = [];
   d.layers.forEach((l, i) => {
-    if (l === null || typeof l !== "object" || !isCount(l.widthBits) || !isCount(l.gates) || !isCount(l.consts) || !Array.isArray(l.offsets) || l.offsets.length !== ARRAYS.length) {
+    if (
+      l === null ||
+      typeof l !== "object" ||
+      !isCount(l.widthBits) ||
+      !isCount(l.gates) ||
+      !isCount(l.consts) ||
+      !Array.isArray(l.offsets) ||
+      l.offsets.length !== ARRAYS.length
+    ) {
       bad(`layer ${i} is malformed`);
     }
-    const view = <T>(j: number, make: (b: SharedArrayBuffer, at: number, n: number) => T, n: number, width: number): T => {
+    const view = <T>(
+      j: number,
+      make: (b: SharedArrayBuffer, at: number, n: number) => T,
+      n: number,
+      width: number,
+    ): T => {
       const at = l.offsets[j]!;
-      if (!isCount(at) || at % 8 !== 0 || at + n * width > buffer.byteLength) bad(`layer ${i}: ${ARRAYS[j]} lies outside the buffer`);
+      if (!isCount(at) || at % 8 !== 0 || at + n * width > buffer.byteLength)
+        bad(`layer ${i}: ${ARRAYS[j]} lies outside the buffer`);
       return make(buffer, at, n);
     };
     const u8 = (b: SharedArrayBuffer, at: number, n: number) => new Uint8Array(b, at, n);
@@ -198,10 +244,25 @@ export function attachPrepared(descriptor: SharedPrepared, options: PrepareOptio
   });
   const circuit: Circuit = { layers, inputWidthBits: d.inputWidthBits };
   const tags: CircuitTags = { layers: tagLayers };
-  const compiled: CompiledCircuit = { kind, config, circuit, tags, layout: { ...d.layout }, outputCount: d.outputCount };
+  const compiled: CompiledCircuit = {
+    kind,
+    config,
+    circuit,
+    tags,
+    layout: { ...d.layout },
+    outputCount: d.outputCount,
+  };
   const commitment = Uint32Array.from(d.commitment);
-  const build = options.wiring ?? (d.wiring === "table" ? (c: CompiledCircuit) => new TableWiring(c.circuit) : (c: CompiledCircuit) => new DerivedRegularWiring(c.circuit, c.tags));
-  const prepared = assemblePrepared(compiled, commitment, () => build(compiled), { compileMs: 0, commitmentMs: 0, wiringMs: 0 });
+  const build =
+    options.wiring ??
+    (d.wiring === "table"
+      ? (c: CompiledCircuit) => new TableWiring(c.circuit)
+      : (c: CompiledCircuit) => new DerivedRegularWiring(c.circuit, c.tags));
+  const prepared = assemblePrepared(compiled, commitment, () => build(compiled), {
+    compileMs: 0,
+    commitmentMs: 0,
+    wiringMs: 0,
+  });
   shared.set(prepared, descriptor);
   return prepared;
 }

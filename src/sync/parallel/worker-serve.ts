@@ -27,7 +27,11 @@ export interface WorkerExtension {
   attach(id: number, body: unknown): void;
   detach(id: number): void;
   /** Runs one job: a structured-clonable result and, optionally, bytes transferred back. */
-  run(id: number, body: unknown, buffer: Uint32Array | undefined): { readonly result: unknown; readonly bytes?: Uint8Array };
+  run(
+    id: number,
+    body: unknown,
+    buffer: Uint32Array | undefined,
+  ): { readonly result: unknown; readonly bytes?: Uint8Array };
 }
 
 function plain(details: unknown): Record<string, unknown> {
@@ -43,7 +47,8 @@ function plain(details: unknown): Record<string, unknown> {
 
 /** An error as it crosses the thread boundary: class name, code, message and plain details. */
 function wireError(err: unknown): WireError {
-  if (err instanceof SsgkrError) return { name: err.name, code: err.code, message: err.message, details: plain(err.details) };
+  if (err instanceof SsgkrError)
+    return { name: err.name, code: err.code, message: err.message, details: plain(err.details) };
   if (err instanceof Error) return { name: err.name, code: "UNEXPECTED", message: err.message, details: {} };
   return { name: "Error", code: "UNEXPECTED", message: String(err), details: {} };
 }
@@ -89,7 +94,11 @@ export function serveSyncJobs(extension?: WorkerExtension): void {
       case "attach-ext":
         if (extCircuits.has(msg.id) || unattachable.has(msg.id)) return;
         try {
-          if (!extension) throw new ParallelError("NOT_ATTACHED", "this pool's workers have no extension (start the pool with the extension's worker entry)");
+          if (!extension)
+            throw new ParallelError(
+              "NOT_ATTACHED",
+              "this pool's workers have no extension (start the pool with the extension's worker entry)",
+            );
           extension.attach(msg.id, msg.body);
           extCircuits.add(msg.id);
         } catch (err) {
@@ -106,8 +115,21 @@ export function serveSyncJobs(extension?: WorkerExtension): void {
             throw new ParallelError("NOT_ATTACHED", `circuit ${msg.id} is not attached to this worker`);
           }
           const { result, bytes } = extension!.run(msg.id, msg.body, msg.buffer);
-          if (bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) transfer.push(bytes.buffer);
-          reply = { type: "done", seq: msg.seq, ok: true, ...(bytes ? { bytes } : {}), result, timings: t as JobTimings };
+          if (
+            bytes &&
+            bytes.byteOffset === 0 &&
+            bytes.byteLength === bytes.buffer.byteLength &&
+            bytes.buffer instanceof ArrayBuffer
+          )
+            transfer.push(bytes.buffer);
+          reply = {
+            type: "done",
+            seq: msg.seq,
+            ok: true,
+            ...(bytes ? { bytes } : {}),
+            result,
+            timings: t as JobTimings,
+          };
         } catch (err) {
           reply = { type: "done", seq: msg.seq, ok: false, error: wireError(err), timings: t as JobTimings };
         }
@@ -139,7 +161,12 @@ export function serveSyncJobs(extension?: WorkerExtension): void {
             t.proveMs = t1 - t0;
             const bytes = encodeSyncResult(p, result);
             t.encodeMs = performance.now() - t1;
-            if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) transfer.push(bytes.buffer);
+            if (
+              bytes.byteOffset === 0 &&
+              bytes.byteLength === bytes.buffer.byteLength &&
+              bytes.buffer instanceof ArrayBuffer
+            )
+              transfer.push(bytes.buffer);
             reply = { type: "done", seq: msg.seq, ok: true, bytes, timings: t as JobTimings };
           } else {
             const verdict = verifyEncoded(p, request, msg.bytes);

@@ -36,7 +36,12 @@ export function startWorker(url: URL, options: WorkerOptions): Worker {
     try {
       return new Worker(url, execArgv === undefined ? options : { ...options, execArgv });
     } catch (err) {
-      if (execArgv === undefined || execArgv.length === 0 || (err as { code?: unknown }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw err;
+      if (
+        execArgv === undefined ||
+        execArgv.length === 0 ||
+        (err as { code?: unknown }).code !== "ERR_WORKER_INVALID_EXEC_ARGV"
+      )
+        throw err;
       const named = /flags: (.*)$/.exec((err as Error).message)?.[1]?.split(", ") ?? [];
       const kept: string[] = execArgv.filter((a) => !named.includes(a));
       execArgv = kept.length < execArgv.length ? kept : [];

@@ -17,7 +17,10 @@ serveSyncJobs({
     const b = body as AggregateCircuitBody;
     const p = prepareV2(b.kind, { depth: b.depth, leafMaxFields: b.leafMaxFields });
     if (!digestEquals(p.commitment, b.commitment)) {
-      throw new ParallelError("BAD_SHARED", `the worker's profile v2 circuit (${b.kind}, depth ${b.depth}, B ${b.leafMaxFields}) has another commitment than the owner's`);
+      throw new ParallelError(
+        "BAD_SHARED",
+        `the worker's profile v2 circuit (${b.kind}, depth ${b.depth}, B ${b.leafMaxFields}) has another commitment than the owner's`,
+      );
     }
     circuits.set(id, p);
   },
@@ -30,7 +33,9 @@ serveSyncJobs({
     const requests: readonly OpRequest[] = job.packed ? decodeJobs(buffer!) : job.requests;
     const decodeMs = performance.now() - t0;
     let phases: AggregateTimings | null = null;
-    const bytes = proveAggregate(circuits.get(id)!, requests, (t) => { phases = t; });
+    const bytes = proveAggregate(circuits.get(id)!, requests, (t) => {
+      phases = t;
+    });
     const result: AggregateJobTimings = { ...phases!, decodeMs };
     return { result, bytes };
   },

@@ -7,7 +7,16 @@
  * aggregate, transferred). Bytes are those of `proveAggregate` (tested).
  */
 import type { OpRequest } from "../../smt/operation.js";
-import { type ExtensionOutcome, type JobError, ParallelError, type SyncPool, type SyncPoolOptions, type SyncPoolStats, createSyncPool, encodeJobs } from "../parallel/index.js";
+import {
+  type ExtensionOutcome,
+  type JobError,
+  ParallelError,
+  type SyncPool,
+  type SyncPoolOptions,
+  type SyncPoolStats,
+  createSyncPool,
+  encodeJobs,
+} from "../parallel/index.js";
 import type { AggregateTimings } from "./aggregate.js";
 import type { PreparedV2 } from "./prepared.js";
 
@@ -34,7 +43,9 @@ export interface AggregateCircuitBody {
 }
 
 /** One aggregate's job: the requests in `encodeJobs` form in the job's buffer, or cloned here. */
-export type AggregateJobBody = { readonly packed: true } | { readonly packed: false; readonly requests: readonly OpRequest[] };
+export type AggregateJobBody =
+  | { readonly packed: true }
+  | { readonly packed: false; readonly requests: readonly OpRequest[] };
 
 /** Options of an aggregate pool: those of the sync pool (workers, heap limits, crash limit, prefetch). */
 export type AggregatePoolOptions = Omit<SyncPoolOptions, "worker">;
@@ -79,8 +90,14 @@ export class AggregatePool {
     if (prepared === null || typeof prepared !== "object" || prepared.profile !== "v2") {
       throw new ParallelError("BAD_OPTION", "proveAggregates needs a profile v2 prepared circuit (prepareV2)");
     }
-    if (!Array.isArray(batches)) throw new ParallelError("BAD_OPTION", `batches must be an array of request arrays, got ${typeof batches}`);
-    const body: AggregateCircuitBody = { kind: prepared.kind, depth: prepared.config.depth, leafMaxFields: prepared.config.leafMaxFields, commitment: prepared.commitment };
+    if (!Array.isArray(batches))
+      throw new ParallelError("BAD_OPTION", `batches must be an array of request arrays, got ${typeof batches}`);
+    const body: AggregateCircuitBody = {
+      kind: prepared.kind,
+      depth: prepared.config.depth,
+      leafMaxFields: prepared.config.leafMaxFields,
+      commitment: prepared.commitment,
+    };
     const jobs = batches.map((batch) => {
       let packed: Uint32Array | null = null;
       try {
@@ -88,10 +105,15 @@ export class AggregatePool {
       } catch {
         // e.g. a getter that throws: left to structured clone, which reports it for this batch
       }
-      return packed ? { body: { packed: true } satisfies AggregateJobBody, buffer: packed } : { body: { packed: false, requests: batch } satisfies AggregateJobBody };
+      return packed
+        ? { body: { packed: true } satisfies AggregateJobBody, buffer: packed }
+        : { body: { packed: false, requests: batch } satisfies AggregateJobBody };
     });
     const out = await this.sync.runExtension(prepared, body, jobs);
-    return out.map((o: ExtensionOutcome): AggregateOutcome => (o.ok ? { index: o.index, ok: true, bytes: o.bytes!, timings: o.result as AggregateJobTimings } : o));
+    return out.map(
+      (o: ExtensionOutcome): AggregateOutcome =>
+        o.ok ? { index: o.index, ok: true, bytes: o.bytes!, timings: o.result as AggregateJobTimings } : o,
+    );
   }
 
   /** Lets the workers drop `prepared` now (they also do once it is garbage-collected). */
@@ -126,7 +148,11 @@ export interface ProveAggregatesOptions extends AggregatePoolOptions {
  *   const prepared = prepareV2("membership", { depth: 24 });
  *   const out = await proveAggregates(prepared, [batchA, batchB, batchC, batchD], { workers: 2 });
  */
-export async function proveAggregates(prepared: PreparedV2, batches: readonly (readonly OpRequest[])[], options: ProveAggregatesOptions = {}): Promise<AggregateOutcome[]> {
+export async function proveAggregates(
+  prepared: PreparedV2,
+  batches: readonly (readonly OpRequest[])[],
+  options: ProveAggregatesOptions = {},
+): Promise<AggregateOutcome[]> {
   if (options.pool) return options.pool.proveAggregates(prepared, batches);
   const { pool: _unused, ...rest } = options;
   const pool = createAggregatePool(rest);

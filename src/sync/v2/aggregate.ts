@@ -59,14 +59,33 @@ function copyBits(n: number): number {
 }
 
 function copiesShape(prepared: PreparedV2, k: number): CircuitShape {
-  return { layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k), inputWidthBits: prepared.shape.inputWidthBits + k };
+  return {
+    layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k),
+    inputWidthBits: prepared.shape.inputWidthBits + k,
+  };
 }
 
 /** The aggregate transcript after its statement part: every statement of the K copies in order. */
-function aggregateTranscript(prepared: PreparedV2, n: number, k: number, statements: readonly PublicInputs[], claimedOutputs: ArrayLike<number>): DuplexChallenger {
+function aggregateTranscript(
+  prepared: PreparedV2,
+  n: number,
+  k: number,
+  statements: readonly PublicInputs[],
+  claimedOutputs: ArrayLike<number>,
+): DuplexChallenger {
   const shape = copiesShape(prepared, k);
   const t = DuplexChallenger.withDomain(V2_PROOF_DOMAIN_TAG);
-  t.observeMany([V2_PROFILE, 1, opKindTag(prepared.kind), prepared.config.depth, prepared.config.leafMaxFields, n, 2 ** k, shape.inputWidthBits, shape.layerWidthBits.length]);
+  t.observeMany([
+    V2_PROFILE,
+    1,
+    opKindTag(prepared.kind),
+    prepared.config.depth,
+    prepared.config.leafMaxFields,
+    n,
+    2 ** k,
+    shape.inputWidthBits,
+    shape.layerWidthBits.length,
+  ]);
   for (const b of shape.layerWidthBits) t.observe(b);
   t.observeDigest(prepared.commitment);
   for (const s of statements) observePublicInputs(t, s);
@@ -94,12 +113,24 @@ function failingOperation(err: SsgkrError): number {
  * @example
  *   const bytes = proveAggregate(prepareV2("membership"), requests);
  */
-export function proveAggregate(prepared: PreparedV2, requests: readonly OpRequest[], onTimings?: (t: AggregateTimings) => void): Uint8Array {
+export function proveAggregate(
+  prepared: PreparedV2,
+  requests: readonly OpRequest[],
+  onTimings?: (t: AggregateTimings) => void,
+): Uint8Array {
   if (!Array.isArray(requests) || requests.length < 1 || requests.length > V2_MAX_AGGREGATE) {
-    throw new SyncError("BAD_AGGREGATE", `an aggregate proves 1..${V2_MAX_AGGREGATE} requests, got ${Array.isArray(requests) ? requests.length : typeof requests}`);
+    throw new SyncError(
+      "BAD_AGGREGATE",
+      `an aggregate proves 1..${V2_MAX_AGGREGATE} requests, got ${Array.isArray(requests) ? requests.length : typeof requests}`,
+    );
   }
   requests.forEach((r, i) => {
-    if (r?.operation?.kind !== prepared.kind) throw new SyncError("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`, { operation: i });
+    if (r?.operation?.kind !== prepared.kind)
+      throw new SyncError(
+        "WRONG_KIND",
+        `request ${i} is of kind ${String(r?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`,
+        { operation: i },
+      );
   });
   const t0 = performance.now();
   const k = copyBits(requests.length);
@@ -130,8 +161,20 @@ export function proveAggregate(prepared: PreparedV2, requests: readonly OpReques
     keep?.release();
   }
   const t3 = performance.now();
-  const bytes = encodeAggregateV2(v2Identity(prepared), requests.map((r) => statementCheck(r.publicInputs)), proof);
-  onTimings?.({ operations: requests.length, copies: 2 ** k, circuitMs: t1 - t0, witnessMs: t2 - t1, evaluateMs: t2 - tEval, proveMs: t3 - t2, encodeMs: performance.now() - t3 });
+  const bytes = encodeAggregateV2(
+    v2Identity(prepared),
+    requests.map((r) => statementCheck(r.publicInputs)),
+    proof,
+  );
+  onTimings?.({
+    operations: requests.length,
+    copies: 2 ** k,
+    circuitMs: t1 - t0,
+    witnessMs: t2 - t1,
+    evaluateMs: t2 - tEval,
+    proveMs: t3 - t2,
+    encodeMs: performance.now() - t3,
+  });
   return bytes;
 }
 
@@ -216,20 +259,36 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
   }
   const id = v2Identity(prepared);
   const d = decoded.identity;
-  if (d.opKindTag !== id.opKindTag || d.depth !== id.depth || d.circuitVersion !== id.circuitVersion || d.leafEncodingVersion !== id.leafEncodingVersion
-    || d.leafMaxFields !== id.leafMaxFields || d.layoutId !== id.layoutId || !digestEquals(d.commitment, id.commitment)) {
+  if (
+    d.opKindTag !== id.opKindTag ||
+    d.depth !== id.depth ||
+    d.circuitVersion !== id.circuitVersion ||
+    d.leafEncodingVersion !== id.leafEncodingVersion ||
+    d.leafMaxFields !== id.leafMaxFields ||
+    d.layoutId !== id.layoutId ||
+    !digestEquals(d.commitment, id.commitment)
+  ) {
     return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
   }
   if (!Array.isArray(requests) || decoded.statementChecks.length !== requests.length) {
-    return reject("OPERATION_COUNT", `the proof carries ${decoded.statementChecks.length} operations, ${Array.isArray(requests) ? requests.length : 0} requests were given`);
+    return reject(
+      "OPERATION_COUNT",
+      `the proof carries ${decoded.statementChecks.length} operations, ${Array.isArray(requests) ? requests.length : 0} requests were given`,
+    );
   }
   const checks = batchedChecks(requests);
   for (let i = 0; i < requests.length; i++) {
     const r = requests[i]!;
-    if (r?.operation?.kind !== prepared.kind) return reject("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}`, i);
+    if (r?.operation?.kind !== prepared.kind)
+      return reject("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}`, i);
     const [a, b] = checks === null ? statementCheck(r.publicInputs) : [checks[2 * i]!, checks[2 * i + 1]!];
     const [da, db] = decoded.statementChecks[i]!;
-    if (a !== da || b !== db) return reject("PUBLIC_INPUTS_MISMATCH", `operation ${i}: the proof was made for other public inputs than the request's`, i);
+    if (a !== da || b !== db)
+      return reject(
+        "PUBLIC_INPUTS_MISMATCH",
+        `operation ${i}: the proof was made for other public inputs than the request's`,
+        i,
+      );
     const st = checkStatement(r, prepared.config);
     if (!st.valid) return reject(st.code, `operation ${i}: ${st.message}`, i);
   }
@@ -247,11 +306,27 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
   }
   const shape = copiesShape(prepared, k);
   const zeros = new Uint32Array(2 ** shape.layerWidthBits[0]!);
-  const transcript = aggregateTranscript(prepared, requests.length, k, all.map((r) => r.publicInputs), zeros);
-  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k, mulFreeOf(prepared)), zeros, decoded.proof, transcript);
+  const transcript = aggregateTranscript(
+    prepared,
+    requests.length,
+    k,
+    all.map((r) => r.publicInputs),
+    zeros,
+  );
+  const gkr = verifyGkr(
+    shape,
+    new CopiesWiring(prepared.wiring, k, mulFreeOf(prepared)),
+    zeros,
+    decoded.proof,
+    transcript,
+  );
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
-  const copies = { copyBits: k, copySizeBits: prepared.shape.inputWidthBits, used: prepared.compiled.layout.inputTotal };
+  const copies = {
+    copyBits: k,
+    copySizeBits: prepared.shape.inputWidthBits,
+    used: prepared.compiled.layout.inputTotal,
+  };
   const [atX, atY] = mleEvalCopies(input, copies, [claim.x, claim.y]);
   if (!extEq(atX!, claim.evalX)) return reject("INPUT_CLAIM_X", "MLE(input)(x*) differs from the last layer's eval_x");
   if (!extEq(atY!, claim.evalY)) return reject("INPUT_CLAIM_Y", "MLE(input)(y*) differs from the last layer's eval_y");
@@ -266,6 +341,13 @@ function verifyUnguarded(prepared: PreparedV2, requests: readonly OpRequest[], b
  * @example
  *   verifyAggregate(prepared, requests, proveAggregate(prepared, requests)); // { ok: true }
  */
-export function verifyAggregate(prepared: PreparedV2, requests: readonly OpRequest[], bytes: Uint8Array): AggregateVerdict {
-  return guardedVerdict<AggregateVerdict>(() => verifyUnguarded(prepared, requests, bytes), (reason) => reject("MALFORMED_REQUEST", reason));
+export function verifyAggregate(
+  prepared: PreparedV2,
+  requests: readonly OpRequest[],
+  bytes: Uint8Array,
+): AggregateVerdict {
+  return guardedVerdict<AggregateVerdict>(
+    () => verifyUnguarded(prepared, requests, bytes),
+    (reason) => reject("MALFORMED_REQUEST", reason),
+  );
 }

@@ -21,19 +21,42 @@ export function updateRequestOf(record: UpdateRecord, leafMaxFields = 31): OpReq
   return {
     operation: { kind: OpKind.Update, key: record.key, oldLeaf: record.oldLeaf, newLeaf: record.newLeaf },
     witness: { leaf: record.oldLeaf, siblings: record.siblings },
-    publicInputs: { oldRoot: record.oldRoot, newRoot: record.newRoot, opKindTag: opKindTag(OpKind.Update), assetId: record.key, valueDigest: hashLeaf(record.newLeaf, leafMaxFields) },
+    publicInputs: {
+      oldRoot: record.oldRoot,
+      newRoot: record.newRoot,
+      opKindTag: opKindTag(OpKind.Update),
+      assetId: record.key,
+      valueDigest: hashLeaf(record.newLeaf, leafMaxFields),
+    },
   };
 }
 
 /** The first break of the chain R_A → … → R_B, or null. */
-function chainBreak(roots: { fromRoot: Digest; toRoot: Digest }, updates: readonly OpRequest[]): { code: V2RejectCode; reason: string; operation?: number } | null {
-  if (!digestEquals(updates[0]!.publicInputs.oldRoot, roots.fromRoot)) return { code: "FROM_ROOT_MISMATCH", reason: "the first update's old root is not the block's from-root", operation: 0 };
+function chainBreak(
+  roots: { fromRoot: Digest; toRoot: Digest },
+  updates: readonly OpRequest[],
+): { code: V2RejectCode; reason: string; operation?: number } | null {
+  if (!digestEquals(updates[0]!.publicInputs.oldRoot, roots.fromRoot))
+    return {
+      code: "FROM_ROOT_MISMATCH",
+      reason: "the first update's old root is not the block's from-root",
+      operation: 0,
+    };
   for (let j = 0; j + 1 < updates.length; j++) {
     if (!digestEquals(updates[j]!.publicInputs.newRoot, updates[j + 1]!.publicInputs.oldRoot)) {
-      return { code: "CHAIN_BROKEN", reason: `update ${j + 1}'s old root is not update ${j}'s new root`, operation: j + 1 };
+      return {
+        code: "CHAIN_BROKEN",
+        reason: `update ${j + 1}'s old root is not update ${j}'s new root`,
+        operation: j + 1,
+      };
     }
   }
-  if (!digestEquals(updates[updates.length - 1]!.publicInputs.newRoot, roots.toRoot)) return { code: "TO_ROOT_MISMATCH", reason: "the last update's new root is not the block's to-root", operation: updates.length - 1 };
+  if (!digestEquals(updates[updates.length - 1]!.publicInputs.newRoot, roots.toRoot))
+    return {
+      code: "TO_ROOT_MISMATCH",
+      reason: "the last update's new root is not the block's to-root",
+      operation: updates.length - 1,
+    };
   return null;
 }
 
@@ -42,10 +65,19 @@ function chainBreak(roots: { fromRoot: Digest; toRoot: Digest }, updates: readon
  * @param onTimings receives the time per phase (as `proveAggregate`).
  * @throws SyncError `BAD_BLOCK{operation}` when the updates are not chained or not all Updates; the errors of `proveAggregate`.
  */
-export function proveBlock(prepared: PreparedV2, updates: readonly OpRequest[], onTimings?: (t: AggregateTimings) => void): Uint8Array {
-  if (prepared.kind !== OpKind.Update) throw new SyncError("BAD_BLOCK", "a block is proved with a circuit prepared for updates");
-  if (!Array.isArray(updates) || updates.length === 0) throw new SyncError("BAD_BLOCK", "a block holds at least one update");
-  const bad = chainBreak({ fromRoot: updates[0]!.publicInputs.oldRoot, toRoot: updates[updates.length - 1]!.publicInputs.newRoot }, updates);
+export function proveBlock(
+  prepared: PreparedV2,
+  updates: readonly OpRequest[],
+  onTimings?: (t: AggregateTimings) => void,
+): Uint8Array {
+  if (prepared.kind !== OpKind.Update)
+    throw new SyncError("BAD_BLOCK", "a block is proved with a circuit prepared for updates");
+  if (!Array.isArray(updates) || updates.length === 0)
+    throw new SyncError("BAD_BLOCK", "a block holds at least one update");
+  const bad = chainBreak(
+    { fromRoot: updates[0]!.publicInputs.oldRoot, toRoot: updates[updates.length - 1]!.publicInputs.newRoot },
+    updates,
+  );
   if (bad) throw new SyncError("BAD_BLOCK", bad.reason, { operation: bad.operation });
   return proveAggregate(prepared, updates, onTimings);
 }
@@ -65,10 +97,17 @@ export interface VerifyBlockOptions {
  * @example
  *   verifyBlock({ fromRoot, toRoot }, updates, bytes, { config: { depth: 24 } }); // { ok: true }
  */
-export function verifyBlock(roots: { fromRoot: Digest; toRoot: Digest }, updates: readonly OpRequest[], bytes: Uint8Array, options: VerifyBlockOptions = {}): AggregateVerdict {
-  if (!Array.isArray(updates) || updates.length === 0) return { ok: false, code: "EMPTY_BLOCK", reason: "a block holds at least one update" };
+export function verifyBlock(
+  roots: { fromRoot: Digest; toRoot: Digest },
+  updates: readonly OpRequest[],
+  bytes: Uint8Array,
+  options: VerifyBlockOptions = {},
+): AggregateVerdict {
+  if (!Array.isArray(updates) || updates.length === 0)
+    return { ok: false, code: "EMPTY_BLOCK", reason: "a block holds at least one update" };
   const prepared = options.prepared ?? prepareV2(OpKind.Update, options.config ?? {});
-  if (prepared.kind !== OpKind.Update) return { ok: false, code: "WRONG_KIND", reason: "a block is verified with a circuit prepared for updates" };
+  if (prepared.kind !== OpKind.Update)
+    return { ok: false, code: "WRONG_KIND", reason: "a block is verified with a circuit prepared for updates" };
   try {
     const bad = chainBreak(roots, updates);
     if (bad) return { ok: false, ...bad };

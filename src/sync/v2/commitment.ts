@@ -21,10 +21,21 @@ export function v2CircuitCommitment(compiled: V2CompiledCircuit): Digest {
  * The §8 absorption of a compiled structured SMT circuit under a profile's commitment domain tag
  * and circuit version (profile v2, and profile v3: docs/profile-v3.md §4.3).
  */
-export function structuredCircuitCommitment(domainTag: string, circuitVersion: number, compiled: { readonly kind: OpKind; readonly config: SyncConfig; readonly circuit: StructuredCircuit }): Digest {
+export function structuredCircuitCommitment(
+  domainTag: string,
+  circuitVersion: number,
+  compiled: { readonly kind: OpKind; readonly config: SyncConfig; readonly circuit: StructuredCircuit },
+): Digest {
   const t = DuplexChallenger.withDomain(domainTag);
   const { circuit, config, kind } = compiled;
-  t.observeMany([circuitVersion, opKindTag(kind), config.depth, config.leafMaxFields, circuit.inputWidthBits, circuit.layers.length]);
+  t.observeMany([
+    circuitVersion,
+    opKindTag(kind),
+    config.depth,
+    config.leafMaxFields,
+    circuit.inputWidthBits,
+    circuit.layers.length,
+  ]);
   for (const layer of circuit.layers) {
     observeLayerGates(t, layer);
     t.observe(layer.linear.length);

@@ -10,6 +10,11 @@ export { type AggregateTimings, type AggregateVerdict, proveAggregate, verifyAgg
 export { statementCheck, statementChecks } from "./aggregate.js";
 export { type VerifyBlockOptions, proveBlock, updateRequestOf, verifyBlock } from "./block.js";
 export {
-  type AggregateJobTimings, type AggregateOutcome, type AggregatePoolOptions, type ProveAggregatesOptions,
-  AggregatePool, createAggregatePool, proveAggregates,
+  type AggregateJobTimings,
+  type AggregateOutcome,
+  type AggregatePoolOptions,
+  type ProveAggregatesOptions,
+  AggregatePool,
+  createAggregatePool,
+  proveAggregates,
 } from "./aggregate-pool.js";

@@ -38,7 +38,11 @@ export interface PrepareV2Options {
  * @example
  *   const prepared = prepareV2("membership", { depth: 24 });
  */
-export function prepareV2(kind: OpKind | OpKindName, config: Partial<SyncConfig> = {}, options: PrepareV2Options = {}): PreparedV2 {
+export function prepareV2(
+  kind: OpKind | OpKindName,
+  config: Partial<SyncConfig> = {},
+  options: PrepareV2Options = {},
+): PreparedV2 {
   const compiled = compileV2(opKindOf(kind), config);
   const mode = options.wiring ?? "closed-form";
   const base = mode === "table" ? new TableWiring(compiled.circuit) : new DerivedRegularWiring(compiled.circuit);

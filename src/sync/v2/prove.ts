@@ -21,7 +21,13 @@ export interface V2ProveTimings {
 }
 
 function copyPublicInputs(pub: PublicInputs): PublicInputs {
-  return { oldRoot: Uint32Array.from(pub.oldRoot), newRoot: Uint32Array.from(pub.newRoot), opKindTag: pub.opKindTag, assetId: pub.assetId, valueDigest: Uint32Array.from(pub.valueDigest) };
+  return {
+    oldRoot: Uint32Array.from(pub.oldRoot),
+    newRoot: Uint32Array.from(pub.newRoot),
+    opKindTag: pub.opKindTag,
+    assetId: pub.assetId,
+    valueDigest: Uint32Array.from(pub.valueDigest),
+  };
 }
 
 /**
@@ -34,7 +40,10 @@ function copyPublicInputs(pub: PublicInputs): PublicInputs {
  */
 export function proveV2(prepared: PreparedV2, request: OpRequest, onTimings?: (t: V2ProveTimings) => void): SyncResult {
   if (request?.operation?.kind !== prepared.kind) {
-    throw new SyncError("WRONG_KIND", `request of kind ${String(request?.operation?.kind)} given to a circuit prepared for kind ${prepared.kind}`);
+    throw new SyncError(
+      "WRONG_KIND",
+      `request of kind ${String(request?.operation?.kind)} given to a circuit prepared for kind ${prepared.kind}`,
+    );
   }
   const t0 = performance.now();
   let input: Uint32Array;

@@ -23,10 +23,22 @@ export function observePublicInputs(t: DuplexChallenger, pub: PublicInputs): voi
 }
 
 /** A fresh v2 proof transcript after §7 steps 1–5. */
-export function v2StatementTranscript(compiled: V2CompiledCircuit, commitment: Digest, publicInputs: PublicInputs, claimedOutputs: ArrayLike<number>): DuplexChallenger {
+export function v2StatementTranscript(
+  compiled: V2CompiledCircuit,
+  commitment: Digest,
+  publicInputs: PublicInputs,
+  claimedOutputs: ArrayLike<number>,
+): DuplexChallenger {
   const { circuit, config, kind } = compiled;
   const t = DuplexChallenger.withDomain(V2_PROOF_DOMAIN_TAG);
-  t.observeMany([V2_PROFILE, opKindTag(kind), config.depth, config.leafMaxFields, circuit.inputWidthBits, circuit.layers.length]);
+  t.observeMany([
+    V2_PROFILE,
+    opKindTag(kind),
+    config.depth,
+    config.leafMaxFields,
+    circuit.inputWidthBits,
+    circuit.layers.length,
+  ]);
   for (const layer of circuit.layers) t.observe(layer.widthBits);
   t.observeDigest(commitment);
   observePublicInputs(t, publicInputs);

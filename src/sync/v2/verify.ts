@@ -16,7 +16,13 @@ import { mleEvalUsed } from "../../gkr/mle-split.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV2Inputs } from "../../smt/v2/input-batch.js";
 import type { SyncResult } from "../prove.js";
-import { guardedVerdict, inputClaimVerdict, inputVectorOrRejection, rejection, statementRejection } from "../verify-steps.js";
+import {
+  guardedVerdict,
+  inputClaimVerdict,
+  inputVectorOrRejection,
+  rejection,
+  statementRejection,
+} from "../verify-steps.js";
 import type { SyncCheckCode, SyncVerdict } from "../verify.js";
 import type { V2DecodeErrorCode } from "../../codec/v2/errors.js";
 import type { PreparedV2 } from "./prepared.js";
@@ -35,10 +41,7 @@ export const V2_REJECT_CODES = [
  * A rejection code of the profile v2 verifiers (`verifyV2`, `verifyEncodedV2`, `verifyAggregate`,
  * `verifyBlock`): v2's own, compat-v1's composed checks, and the v2 decoder's prefixed `DECODE_`.
  */
-export type V2RejectCode =
-  | (typeof V2_REJECT_CODES)[number]
-  | SyncCheckCode
-  | `DECODE_${V2DecodeErrorCode}`;
+export type V2RejectCode = (typeof V2_REJECT_CODES)[number] | SyncCheckCode | `DECODE_${V2DecodeErrorCode}`;
 
 /** Outcome of a profile v2 verification. */
 export type V2Verdict = SyncVerdict<V2RejectCode>;
@@ -54,7 +57,11 @@ function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncR
   const gkr = verifyGkr(prepared.shape, prepared.wiring, zeros, result.proof, transcript);
   if (!gkr.ok) return rejection(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
-  return inputClaimVerdict(mleEvalUsed(input, layout.inputTotal, claim.x), mleEvalUsed(input, layout.inputTotal, claim.y), claim);
+  return inputClaimVerdict(
+    mleEvalUsed(input, layout.inputTotal, claim.x),
+    mleEvalUsed(input, layout.inputTotal, claim.y),
+    claim,
+  );
 }
 
 /**
@@ -64,5 +71,8 @@ function verifyUnguarded(prepared: PreparedV2, request: OpRequest, result: SyncR
  *   const verdict = verifyV2(prepared, request, proveV2(prepared, request)); // { ok: true }
  */
 export function verifyV2(prepared: PreparedV2, request: OpRequest, result: SyncResult): V2Verdict {
-  return guardedVerdict<V2Verdict>(() => verifyUnguarded(prepared, request, result), (reason) => rejection("MALFORMED_REQUEST", reason));
+  return guardedVerdict<V2Verdict>(
+    () => verifyUnguarded(prepared, request, result),
+    (reason) => rejection("MALFORMED_REQUEST", reason),
+  );
 }

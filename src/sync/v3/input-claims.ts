@@ -44,7 +44,9 @@ export function publicEval(layout: V3Layout, table: PublicTable, point: readonly
 
 /** U at each point (k + s coordinates each). */
 export function publicEvals(layout: V3Layout, table: PublicTable, points: readonly (readonly Ext[])[]): Ext[] {
-  const k = table.copyBits, p = table.sizeBits, s = layout.inputBits;
+  const k = table.copyBits,
+    p = table.sizeBits,
+    s = layout.inputBits;
   const zeroBits = s - 1 - p;
   const inner = points.map((z) => [...z.slice(0, k), ...z.slice(k + 1 + zeroBits)]);
   const evals = mleEvalCopies(table.values, { copyBits: k, copySizeBits: p, used: layout.publicUsed }, inner);
@@ -64,9 +66,17 @@ export function committedPoint(copyBits: number, point: readonly Ext[]): Ext[] {
  * The claims about C that the input claim implies, or the name of the claim that fails outright
  * (a point with h = 1 whose eval is not U there).
  */
-export function committedClaims(copyBits: number, claim: InputClaim, pubX: Ext, pubY: Ext): { claims: WhirClaim[] } | { fails: "x" | "y" } {
+export function committedClaims(
+  copyBits: number,
+  claim: InputClaim,
+  pubX: Ext,
+  pubY: Ext,
+): { claims: WhirClaim[] } | { fails: "x" | "y" } {
   const claims: WhirClaim[] = [];
-  const pairs: ["x" | "y", readonly Ext[], Ext, Ext][] = [["x", claim.x, claim.evalX, pubX], ["y", claim.y, claim.evalY, pubY]];
+  const pairs: ["x" | "y", readonly Ext[], Ext, Ext][] = [
+    ["x", claim.x, claim.evalX, pubX],
+    ["y", claim.y, claim.evalY, pubY],
+  ];
   for (const [name, point, value, pub] of pairs) {
     const h = point[copyBits]!;
     const oneMinusH = extSub(EXT_ONE, h);
@@ -74,7 +84,10 @@ export function committedClaims(copyBits: number, claim: InputClaim, pubX: Ext, 
       if (!extEq(value, pub)) return { fails: name };
       continue;
     }
-    claims.push({ point: committedPoint(copyBits, point), value: extMul(extSub(value, extMul(h, pub)), extInverse(oneMinusH)) });
+    claims.push({
+      point: committedPoint(copyBits, point),
+      value: extMul(extSub(value, extMul(h, pub)), extInverse(oneMinusH)),
+    });
   }
   return { claims };
 }

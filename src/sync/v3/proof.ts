@@ -29,7 +29,15 @@ import { buildV3Inputs, committedHalves, v3StatementOf } from "../../smt/v3/inpu
 import { publicHalf, statementDigests, type V3OldLeafRule, type V3Statement } from "../../smt/v3/statement.js";
 import { SyncError } from "../../statement/errors.js";
 import { OpKind, opKindTag } from "../../statement/types.js";
-import { V3_CIRCUIT_VERSION, V3_LAYOUT_ID, V3_LEAF_ENCODING_VERSION, V3_MAX_OPERATIONS, V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK, type V3CircuitIdentity } from "../../codec/v3/layout.js";
+import {
+  V3_CIRCUIT_VERSION,
+  V3_LAYOUT_ID,
+  V3_LEAF_ENCODING_VERSION,
+  V3_MAX_OPERATIONS,
+  V3_PROOF_KIND_AGGREGATE,
+  V3_PROOF_KIND_BLOCK,
+  type V3CircuitIdentity,
+} from "../../codec/v3/layout.js";
 import { decodeV3Message, encodeV3Message, type V3Message } from "../../codec/v3/message.js";
 import { V3DecodeError } from "../../codec/v3/errors.js";
 import { identityEqual } from "../v2/encoded.js";
@@ -73,21 +81,45 @@ function copyBits(n: number): number {
 }
 
 function copiesShape(prepared: PreparedV3, k: number): CircuitShape {
-  return { layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k), inputWidthBits: prepared.shape.inputWidthBits + k };
+  return {
+    layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k),
+    inputWidthBits: prepared.shape.inputWidthBits + k,
+  };
 }
 
 /** The identity a v3 proof of this prepared circuit carries. */
 export function v3Identity(prepared: PreparedV3): V3CircuitIdentity {
   return {
-    opKindTag: opKindTag(prepared.kind), depth: prepared.config.depth, circuitVersion: V3_CIRCUIT_VERSION, leafEncodingVersion: V3_LEAF_ENCODING_VERSION,
-    leafMaxFields: prepared.config.leafMaxFields, layoutId: V3_LAYOUT_ID, commitment: prepared.commitment,
+    opKindTag: opKindTag(prepared.kind),
+    depth: prepared.config.depth,
+    circuitVersion: V3_CIRCUIT_VERSION,
+    leafEncodingVersion: V3_LEAF_ENCODING_VERSION,
+    leafMaxFields: prepared.config.leafMaxFields,
+    layoutId: V3_LAYOUT_ID,
+    commitment: prepared.commitment,
   };
 }
 
-function statementTranscript(prepared: PreparedV3, proofKind: number, n: number, k: number, digests: Uint32Array): DuplexChallenger {
+function statementTranscript(
+  prepared: PreparedV3,
+  proofKind: number,
+  n: number,
+  k: number,
+  digests: Uint32Array,
+): DuplexChallenger {
   const shape = copiesShape(prepared, k);
   const t = DuplexChallenger.withDomain(V3_PROOF_DOMAIN_TAG);
-  t.observeMany([V3_PROFILE, proofKind, opKindTag(prepared.kind), prepared.config.depth, prepared.config.leafMaxFields, n, 2 ** k, shape.inputWidthBits, shape.layerWidthBits.length]);
+  t.observeMany([
+    V3_PROFILE,
+    proofKind,
+    opKindTag(prepared.kind),
+    prepared.config.depth,
+    prepared.config.leafMaxFields,
+    n,
+    2 ** k,
+    shape.inputWidthBits,
+    shape.layerWidthBits.length,
+  ]);
   for (const b of shape.layerWidthBits) t.observe(b);
   t.observeDigest(prepared.commitment);
   t.observeAllUnchecked(digests);
@@ -107,11 +139,26 @@ function failingOperation(err: SsgkrError): number {
  * Proves the statements of `requests` in one inner-proof-v3 message (shared by aggregates and
  * blocks). Invalid witnesses are proved as they are (the verifier rejects them).
  */
-function proveMessage(prepared: PreparedV3, requests: readonly OpRequest[], proofKind: 1 | 2, roots: readonly Digest[], options: V3ProveOptions): Uint8Array {
+function proveMessage(
+  prepared: PreparedV3,
+  requests: readonly OpRequest[],
+  proofKind: 1 | 2,
+  roots: readonly Digest[],
+  options: V3ProveOptions,
+): Uint8Array {
   const n = Array.isArray(requests) ? requests.length : 0;
-  if (n < 1 || n > V3_MAX_OPERATIONS) throw new SyncError("BAD_AGGREGATE", `a v3 proof covers 1..${V3_MAX_OPERATIONS} operations, got ${Array.isArray(requests) ? n : typeof requests}`);
+  if (n < 1 || n > V3_MAX_OPERATIONS)
+    throw new SyncError(
+      "BAD_AGGREGATE",
+      `a v3 proof covers 1..${V3_MAX_OPERATIONS} operations, got ${Array.isArray(requests) ? n : typeof requests}`,
+    );
   requests.forEach((r, i) => {
-    if (r?.operation?.kind !== prepared.kind) throw new SyncError("WRONG_KIND", `request ${i} is of kind ${String(r?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`, { operation: i });
+    if (r?.operation?.kind !== prepared.kind)
+      throw new SyncError(
+        "WRONG_KIND",
+        `request ${i} is of kind ${String(r?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`,
+        { operation: i },
+      );
   });
   const rules = options.rules ?? [];
   const t0 = performance.now();
@@ -131,7 +178,11 @@ function proveMessage(prepared: PreparedV3, requests: readonly OpRequest[], proo
     throw err;
   }
   const halves = statements.map((st) => publicHalf(layout, st));
-  const digests = statementDigests(layout, statements.map((s) => s.key), halves);
+  const digests = statementDigests(
+    layout,
+    statements.map((s) => s.key),
+    halves,
+  );
   const t1 = performance.now();
   const transcript = statementTranscript(prepared, proofKind, n, k, digests);
   const state = whirCommitOn(transcript, committedHalves(layout, input), { set: options.pcsSet ?? DEFAULT_WHIR_SET });
@@ -146,15 +197,35 @@ function proveMessage(prepared: PreparedV3, requests: readonly OpRequest[], proo
     keep?.release();
   }
   const t4 = performance.now();
-  const table = publicTable(layout, [...halves, ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.publicHalf)]);
+  const table = publicTable(layout, [
+    ...halves,
+    ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.publicHalf),
+  ]);
   const claim = gkr.inputClaim;
   const [pubX, pubY] = publicEvals(layout, table, [claim.x, claim.y]);
   const split = committedClaims(k, claim, pubX!, pubY!);
   const claims = "claims" in split ? split.claims : [];
   const opening = encodeWhirProof(whirOpenOn(transcript, state, claims));
   const t5 = performance.now();
-  const bytes = encodeV3Message({ identity: v3Identity(prepared), proofKind, statementChecks: checksOf(digests, n), roots, commitment: encodeWhirCommitment(state.commitment), proof: gkr.proof, opening });
-  options.onTimings?.({ operations: n, copies: 2 ** k, witnessMs: t1 - t0, commitMs: t2 - t1, evaluateMs: t3 - t2, gkrMs: t4 - t3, openMs: t5 - t4, encodeMs: performance.now() - t5 });
+  const bytes = encodeV3Message({
+    identity: v3Identity(prepared),
+    proofKind,
+    statementChecks: checksOf(digests, n),
+    roots,
+    commitment: encodeWhirCommitment(state.commitment),
+    proof: gkr.proof,
+    opening,
+  });
+  options.onTimings?.({
+    operations: n,
+    copies: 2 ** k,
+    witnessMs: t1 - t0,
+    commitMs: t2 - t1,
+    evaluateMs: t3 - t2,
+    gkrMs: t4 - t3,
+    openMs: t5 - t4,
+    encodeMs: performance.now() - t5,
+  });
   return bytes;
 }
 
@@ -166,7 +237,11 @@ function proveMessage(prepared: PreparedV3, requests: readonly OpRequest[], proo
  * @example
  *   const bytes = proveAggregateV3(prepareV3("membership"), requests);
  */
-export function proveAggregateV3(prepared: PreparedV3, requests: readonly OpRequest[], options: V3ProveOptions = {}): Uint8Array {
+export function proveAggregateV3(
+  prepared: PreparedV3,
+  requests: readonly OpRequest[],
+  options: V3ProveOptions = {},
+): Uint8Array {
   return proveMessage(prepared, requests, V3_PROOF_KIND_AGGREGATE, [], options);
 }
 
@@ -176,9 +251,15 @@ export function proveAggregateV3(prepared: PreparedV3, requests: readonly OpRequ
  * two outer roots and the updates (`verifyBlockV3`).
  * @throws SyncError `BAD_BLOCK{operation}` (not chained), and what `proveAggregateV3` throws.
  */
-export function proveBlockV3(prepared: PreparedV3, requests: readonly OpRequest[], options: V3ProveOptions = {}): Uint8Array {
-  if (prepared.kind !== OpKind.Update) throw new SyncError("WRONG_KIND", `a block is made of updates; the prepared circuit is of kind ${prepared.kind}`);
-  if (!Array.isArray(requests) || requests.length < 1) throw new SyncError("BAD_BLOCK", "a block has at least one update");
+export function proveBlockV3(
+  prepared: PreparedV3,
+  requests: readonly OpRequest[],
+  options: V3ProveOptions = {},
+): Uint8Array {
+  if (prepared.kind !== OpKind.Update)
+    throw new SyncError("WRONG_KIND", `a block is made of updates; the prepared circuit is of kind ${prepared.kind}`);
+  if (!Array.isArray(requests) || requests.length < 1)
+    throw new SyncError("BAD_BLOCK", "a block has at least one update");
   for (let i = 1; i < requests.length; i++) {
     if (!digestEquals(requests[i - 1]!.publicInputs.newRoot, requests[i]!.publicInputs.oldRoot)) {
       throw new SyncError("BAD_BLOCK", `update ${i}'s old root is not update ${i - 1}'s new root`, { operation: i });
@@ -192,7 +273,6 @@ function reject(code: V3RejectCode, reason: string, operation?: number): V3Verdi
   return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
 }
 
-
 /** Decodes a v3 message of one proof kind, or the rejection. */
 export function decodeV3OrReject(bytes: Uint8Array, proofKind: 1 | 2): V3Message | V3Verdict {
   let m: V3Message;
@@ -202,20 +282,39 @@ export function decodeV3OrReject(bytes: Uint8Array, proofKind: 1 | 2): V3Message
     if (e instanceof V3DecodeError) return reject(`DECODE_${e.code}`, e.message);
     throw e;
   }
-  if (m.proofKind !== proofKind) return reject("PROOF_KIND", `the proof is ${m.proofKind === V3_PROOF_KIND_BLOCK ? "a block" : "an aggregate"} (proof_kind ${m.proofKind}); ${proofKind === V3_PROOF_KIND_BLOCK ? "a block" : "an aggregate"} was expected`);
+  if (m.proofKind !== proofKind)
+    return reject(
+      "PROOF_KIND",
+      `the proof is ${m.proofKind === V3_PROOF_KIND_BLOCK ? "a block" : "an aggregate"} (proof_kind ${m.proofKind}); ${proofKind === V3_PROOF_KIND_BLOCK ? "a block" : "an aggregate"} was expected`,
+    );
   return m;
 }
 
 /** Verifies a decoded message against the statements (every check after decoding, in order). */
-export function verifyV3Message(prepared: PreparedV3, statements: readonly V3Statement[], m: V3Message, options: V3VerifyOptions): V3Verdict {
-  if (!identityEqual(m.identity, v3Identity(prepared))) return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
+export function verifyV3Message(
+  prepared: PreparedV3,
+  statements: readonly V3Statement[],
+  m: V3Message,
+  options: V3VerifyOptions,
+): V3Verdict {
+  if (!identityEqual(m.identity, v3Identity(prepared)))
+    return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
   const n = m.statementChecks.length;
-  if (!Array.isArray(statements) || statements.length !== n) return reject("OPERATION_COUNT", `the proof carries ${n} operations, ${Array.isArray(statements) ? statements.length : 0} statements were given`);
+  if (!Array.isArray(statements) || statements.length !== n)
+    return reject(
+      "OPERATION_COUNT",
+      `the proof carries ${n} operations, ${Array.isArray(statements) ? statements.length : 0} statements were given`,
+    );
   const layout = prepared.compiled.layout;
   const halves: Uint32Array[] = [];
   for (let i = 0; i < n; i++) {
     const st = statements[i]!;
-    if (st?.kind !== prepared.kind) return reject("WRONG_KIND", `statement ${i} is of kind ${String(st?.kind)}, the prepared circuit of kind ${prepared.kind}`, i);
+    if (st?.kind !== prepared.kind)
+      return reject(
+        "WRONG_KIND",
+        `statement ${i} is of kind ${String(st?.kind)}, the prepared circuit of kind ${prepared.kind}`,
+        i,
+      );
     try {
       halves.push(publicHalf(layout, st));
     } catch (e) {
@@ -223,19 +322,37 @@ export function verifyV3Message(prepared: PreparedV3, statements: readonly V3Sta
       throw e;
     }
   }
-  const digests = statementDigests(layout, statements.map((s) => s.key), halves);
+  const digests = statementDigests(
+    layout,
+    statements.map((s) => s.key),
+    halves,
+  );
   for (let i = 0; i < n; i++) {
     const [a, b] = m.statementChecks[i]!;
-    if (digests[8 * i] !== a || digests[8 * i + 1] !== b) return reject("PUBLIC_INPUTS_MISMATCH", `operation ${i}: the proof was made for another statement than the one given`, i);
+    if (digests[8 * i] !== a || digests[8 * i + 1] !== b)
+      return reject(
+        "PUBLIC_INPUTS_MISMATCH",
+        `operation ${i}: the proof was made for another statement than the one given`,
+        i,
+      );
   }
   const k = copyBits(n);
   const commitment = decodeWhirCommitment(m.commitment);
   const accepted = acceptedWhirSets(options);
-  if (!accepted.includes(commitment.set)) return reject("PCS_SET_NOT_ACCEPTED", `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`);
+  if (!accepted.includes(commitment.set))
+    return reject(
+      "PCS_SET_NOT_ACCEPTED",
+      `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
+    );
   const m0 = k + layout.inputBits - 1;
-  if (commitment.numVariables !== m0 || commitment.width !== 1) return reject("COMMITMENT_SHAPE", `the commitment is to ${commitment.numVariables} variables of width ${commitment.width}; the committed halves have ${m0} variables of width 1`);
+  if (commitment.numVariables !== m0 || commitment.width !== 1)
+    return reject(
+      "COMMITMENT_SHAPE",
+      `the commitment is to ${commitment.numVariables} variables of width ${commitment.width}; the committed halves have ${m0} variables of width 1`,
+    );
   const opening = decodeWhirProof(m.opening);
-  if (opening.set !== commitment.set) return reject("PCS_SET_NOT_ACCEPTED", `the opening names set ${opening.set}, the commitment ${commitment.set}`);
+  if (opening.set !== commitment.set)
+    return reject("PCS_SET_NOT_ACCEPTED", `the opening names set ${opening.set}, the commitment ${commitment.set}`);
   const transcript = statementTranscript(prepared, m.proofKind, n, k, digests);
   let read;
   try {
@@ -245,13 +362,26 @@ export function verifyV3Message(prepared: PreparedV3, statements: readonly V3Sta
     throw e;
   }
   const shape = copiesShape(prepared, k);
-  const gkr = verifyGkr(shape, new CopiesWiring(prepared.wiring, k, [...prepared.mulFree]), ZERO_OUTPUTS, m.proof, transcript);
+  const gkr = verifyGkr(
+    shape,
+    new CopiesWiring(prepared.wiring, k, [...prepared.mulFree]),
+    ZERO_OUTPUTS,
+    m.proof,
+    transcript,
+  );
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
-  const table = publicTable(layout, [...halves, ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.publicHalf)]);
+  const table = publicTable(layout, [
+    ...halves,
+    ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.publicHalf),
+  ]);
   const claim = gkr.inputClaim;
   const [pubX, pubY] = publicEvals(layout, table, [claim.x, claim.y]);
   const split = committedClaims(k, claim, pubX!, pubY!);
-  if ("fails" in split) return reject(split.fails === "x" ? "INPUT_CLAIM_X" : "INPUT_CLAIM_Y", `the input claim at ${split.fails}* lies on the public half and differs from the statements' MLE there`);
+  if ("fails" in split)
+    return reject(
+      split.fails === "x" ? "INPUT_CLAIM_X" : "INPUT_CLAIM_Y",
+      `the input claim at ${split.fails}* lies on the public half and differs from the statements' MLE there`,
+    );
   const verdict = whirVerifyOn(transcript, read, split.claims, opening);
   return verdict.ok ? { ok: true } : reject(verdict.code, `the opening of the committed halves: ${verdict.reason}`);
 }
@@ -260,7 +390,8 @@ function guarded(run: () => V3Verdict): V3Verdict {
   try {
     return run();
   } catch (err) {
-    if (err instanceof SsgkrError || err instanceof TypeError || err instanceof RangeError) return reject("MALFORMED_REQUEST", `malformed statement or proof: ${(err as Error).message}`);
+    if (err instanceof SsgkrError || err instanceof TypeError || err instanceof RangeError)
+      return reject("MALFORMED_REQUEST", `malformed statement or proof: ${(err as Error).message}`);
     throw err;
   }
 }
@@ -275,7 +406,12 @@ function guarded(run: () => V3Verdict): V3Verdict {
  * @example
  *   verifyAggregateV3(prepared, statements, proveAggregateV3(prepared, requests)); // { ok: true }
  */
-export function verifyAggregateV3(prepared: PreparedV3, statements: readonly V3Statement[], bytes: Uint8Array, options: V3VerifyOptions = {}): V3Verdict {
+export function verifyAggregateV3(
+  prepared: PreparedV3,
+  statements: readonly V3Statement[],
+  bytes: Uint8Array,
+  options: V3VerifyOptions = {},
+): V3Verdict {
   return guarded(() => {
     const m = decodeV3OrReject(bytes, V3_PROOF_KIND_AGGREGATE);
     if ("ok" in m) return m;
@@ -300,14 +436,29 @@ export interface V3BlockUpdate {
  * @example
  *   verifyBlockV3(prepared, { fromRoot, toRoot }, updates, bytes); // { ok: true }
  */
-export function verifyBlockV3(prepared: PreparedV3, roots: { readonly fromRoot: Digest; readonly toRoot: Digest }, updates: readonly V3BlockUpdate[], bytes: Uint8Array, options: V3VerifyOptions = {}): V3Verdict {
+export function verifyBlockV3(
+  prepared: PreparedV3,
+  roots: { readonly fromRoot: Digest; readonly toRoot: Digest },
+  updates: readonly V3BlockUpdate[],
+  bytes: Uint8Array,
+  options: V3VerifyOptions = {},
+): V3Verdict {
   return guarded(() => {
-    if (!Array.isArray(updates) || updates.length === 0) return reject("EMPTY_BLOCK", "a block has at least one update");
+    if (!Array.isArray(updates) || updates.length === 0)
+      return reject("EMPTY_BLOCK", "a block has at least one update");
     const m = decodeV3OrReject(bytes, V3_PROOF_KIND_BLOCK);
     if ("ok" in m) return m;
-    if (m.roots.length !== updates.length - 1) return reject("OPERATION_COUNT", `the proof carries ${m.roots.length + 1} updates, ${updates.length} were given`);
+    if (m.roots.length !== updates.length - 1)
+      return reject("OPERATION_COUNT", `the proof carries ${m.roots.length + 1} updates, ${updates.length} were given`);
     const chain = [roots.fromRoot, ...m.roots, roots.toRoot];
-    const statements: V3Statement[] = updates.map((u, i) => ({ kind: OpKind.Update, oldRoot: chain[i]!, newRoot: chain[i + 1]!, key: u.key, newLeaf: u.newLeaf, oldLeaf: u.oldLeaf }));
+    const statements: V3Statement[] = updates.map((u, i) => ({
+      kind: OpKind.Update,
+      oldRoot: chain[i]!,
+      newRoot: chain[i + 1]!,
+      key: u.key,
+      newLeaf: u.newLeaf,
+      oldLeaf: u.oldLeaf,
+    }));
     return verifyV3Message(prepared, statements, m, options);
   });
 }

@@ -34,13 +34,28 @@ export interface V3SoundnessBound {
  * @throws PcsError `PCS_UNKNOWN_SET`, `PCS_TOO_LARGE`.
  * @example v3Soundness(prepareV3("update", { depth: 48 }), 1024).bits // ≈ 100
  */
-export function v3Soundness(prepared: PreparedV3, operations: number, set: WhirSetId = DEFAULT_WHIR_SET): V3SoundnessBound {
+export function v3Soundness(
+  prepared: PreparedV3,
+  operations: number,
+  set: WhirSetId = DEFAULT_WHIR_SET,
+): V3SoundnessBound {
   let k = 0;
   while (2 ** k < operations) k++;
-  const shape = { layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k), inputWidthBits: prepared.shape.inputWidthBits + k };
+  const shape = {
+    layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k),
+    inputWidthBits: prepared.shape.inputWidthBits + k,
+  };
   const gkr = gkrSoundnessBound(shape);
   const m = k + prepared.compiled.layout.inputBits - 1;
   const pcs = whirSecurity(whirParameterSet(set), m);
   const bits = -Math.log2(2 ** gkr.log2Error + 2 ** -pcs.bits);
-  return { operations, copyBits: k, gkrLog2Error: gkr.log2Error, pcsSet: whirParameterSet(set).id, pcsVariables: m, pcsBits: pcs.bits, bits };
+  return {
+    operations,
+    copyBits: k,
+    gkrLog2Error: gkr.log2Error,
+    pcsSet: whirParameterSet(set).id,
+    pcsVariables: m,
+    pcsBits: pcs.bits,
+    bits,
+  };
 }

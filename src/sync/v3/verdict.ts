@@ -22,10 +22,13 @@ export const V3_REJECT_CODES = [
 ] as const;
 
 /** A rejection code of the v3 verifiers: v3's own, `DECODE_<code>`, `GKR_<code>` and the opening's `PCS_<…>` codes. */
-export type V3RejectCode = (typeof V3_REJECT_CODES)[number] | `DECODE_${V3DecodeErrorCode}` | `GKR_${GkrRejectCode}` | PcsRejectCode;
+export type V3RejectCode =
+  | (typeof V3_REJECT_CODES)[number]
+  | `DECODE_${V3DecodeErrorCode}`
+  | `GKR_${GkrRejectCode}`
+  | PcsRejectCode;
 
 /** Verdict of a v3 proof: accepted, or the first failure, naming the operation where one is to blame. */
 export type V3Verdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly code: V3RejectCode; readonly reason: string; readonly operation?: number };
-

@@ -4,7 +4,9 @@
  * Ed25519 functions the bundled checkpoint code names are never reached there.
  */
 const unavailable = (what: string): never => {
-  throw new TypeError(`${what}: signed checkpoints are verified in Node (verifyRecordProof, POST /v1/verify), not in the page`);
+  throw new TypeError(
+    `${what}: signed checkpoints are verified in Node (verifyRecordProof, POST /v1/verify), not in the page`,
+  );
 };
 
 /** Never called in the page (see the file comment). */

@@ -74,15 +74,43 @@ test("every decoder rule fires with its code, in the documented order", () => {
     ["BadRoundCount", patched(firstRoundCount, u32(3))],
     ["OversizedCount", patched(firstRoundCount, u32(0x7ffffffe))],
     ["NonCanonicalFieldElement", patched(firstRoundCount + 4, u32(P))],
-    ["TrailingBytes", (() => { const b = new Uint8Array(BYTES.length + 1); b.set(BYTES); new DataView(b.buffer).setUint32(13, b.length, true); return b; })()],
-    ["Truncated", (() => { const b = BYTES.slice(0, 100); new DataView(b.buffer).setUint32(13, 100, true); return b; })()],
+    [
+      "TrailingBytes",
+      (() => {
+        const b = new Uint8Array(BYTES.length + 1);
+        b.set(BYTES);
+        new DataView(b.buffer).setUint32(13, b.length, true);
+        return b;
+      })(),
+    ],
+    [
+      "Truncated",
+      (() => {
+        const b = BYTES.slice(0, 100);
+        new DataView(b.buffer).setUint32(13, 100, true);
+        return b;
+      })(),
+    ],
   ];
-  for (const [want, bytes] of cases) assert.equal(code(() => decodeProofV2(bytes as Uint8Array)), want, want);
+  for (const [want, bytes] of cases)
+    assert.equal(
+      code(() => decodeProofV2(bytes as Uint8Array)),
+      want,
+      want,
+    );
   const t = BYTES.slice(0, 100);
   new DataView(t.buffer).setUint32(13, 100, true);
-  try { decodeProofV2(t); } catch (e) { assert.equal((e as V2DecodeError).details.offset, 93 + 4); }
+  try {
+    decodeProofV2(t);
+  } catch (e) {
+    assert.equal((e as V2DecodeError).details.offset, 93 + 4);
+  }
   const o = patched(166, u32(1_000_000));
-  try { decodeProofV2(o); } catch (e) { assert.equal((e as V2DecodeError).details.offset, 166); }
+  try {
+    decodeProofV2(o);
+  } catch (e) {
+    assert.equal((e as V2DecodeError).details.offset, 166);
+  }
 });
 
 test("fuzzed decoding: mutated, truncated, extended and random buffers decode or fail with a V2DecodeError, never anything else; what decodes re-encodes to the same bytes", () => {
@@ -91,7 +119,8 @@ test("fuzzed decoding: mutated, truncated, extended and random buffers decode or
     cut: fc.option(fc.nat()),
     fixLength: fc.boolean(),
   });
-  let decoded = 0, failed = 0;
+  let decoded = 0,
+    failed = 0;
   fc.assert(
     fc.property(mutation, ({ edits, cut, fixLength }) => {
       let b = BYTES.slice();
@@ -111,7 +140,11 @@ test("fuzzed decoding: mutated, truncated, extended and random buffers decode or
   );
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 400 }), (b) => {
-      try { decodeProofV2(b); } catch (e) { assert.ok(e instanceof V2DecodeError); }
+      try {
+        decodeProofV2(b);
+      } catch (e) {
+        assert.ok(e instanceof V2DecodeError);
+      }
     }),
     { numRuns: 300 },
   );
@@ -120,14 +153,66 @@ test("fuzzed decoding: mutated, truncated, extended and random buffers decode or
 
 test("the encoder refuses what the format cannot carry", () => {
   const d = decodeProofV2(BYTES);
-  const withLayer = (f: (l: GkrProof["layers"][number]) => GkrProof["layers"][number]): GkrProof => ({ layers: d.proof.layers.map((l, i) => (i === 1 ? f(l) : l)) });
-  assert.equal(code(() => encodeProofV2(d.identity, d.publicInputs, withLayer((l) => ({ ...l, rounds: l.rounds.slice(1) })))), "BadRoundCount");
-  assert.equal(code(() => encodeProofV2(d.identity, d.publicInputs, withLayer((l) => ({ ...l, rounds: l.rounds.map((r, k) => (k === 0 ? r.slice(0, 4) : r)) })))), "BadRoundPolyArity");
-  assert.equal(code(() => encodeProofV2(d.identity, d.publicInputs, withLayer((l) => ({ ...l, rounds: l.rounds.map((r, k) => (k === l.rounds.length - 1 ? [r[0]!, r[1]!, r[2]!, [1, 0, 0, 0], r[4]!] : r)) })))), "NonZeroHighCoefficient");
-  assert.equal(code(() => encodeProofV2(d.identity, d.publicInputs, withLayer((l) => ({ ...l, evalX: [P, 0, 0, 0] })))), "NonCanonicalFieldElement");
-  assert.equal(code(() => encodeProofV2({ ...d.identity, opKindTag: 0 }, d.publicInputs, d.proof)), "BadIdentity");
-  assert.equal(code(() => encodeProofV2(d.identity, { ...d.publicInputs, assetId: 1n << 64n }, d.proof)), "BadIdentity");
-  for (const bad of [{ circuitVersion: 65536 }, { leafEncodingVersion: -1 }, { layoutId: 256 }, { layoutId: 1.5 }]) assert.equal(code(() => encodeProofV2({ ...d.identity, ...bad }, d.publicInputs, d.proof)), "BadIdentity", JSON.stringify(bad));
+  const withLayer = (f: (l: GkrProof["layers"][number]) => GkrProof["layers"][number]): GkrProof => ({
+    layers: d.proof.layers.map((l, i) => (i === 1 ? f(l) : l)),
+  });
+  assert.equal(
+    code(() =>
+      encodeProofV2(
+        d.identity,
+        d.publicInputs,
+        withLayer((l) => ({ ...l, rounds: l.rounds.slice(1) })),
+      ),
+    ),
+    "BadRoundCount",
+  );
+  assert.equal(
+    code(() =>
+      encodeProofV2(
+        d.identity,
+        d.publicInputs,
+        withLayer((l) => ({ ...l, rounds: l.rounds.map((r, k) => (k === 0 ? r.slice(0, 4) : r)) })),
+      ),
+    ),
+    "BadRoundPolyArity",
+  );
+  assert.equal(
+    code(() =>
+      encodeProofV2(
+        d.identity,
+        d.publicInputs,
+        withLayer((l) => ({
+          ...l,
+          rounds: l.rounds.map((r, k) => (k === l.rounds.length - 1 ? [r[0]!, r[1]!, r[2]!, [1, 0, 0, 0], r[4]!] : r)),
+        })),
+      ),
+    ),
+    "NonZeroHighCoefficient",
+  );
+  assert.equal(
+    code(() =>
+      encodeProofV2(
+        d.identity,
+        d.publicInputs,
+        withLayer((l) => ({ ...l, evalX: [P, 0, 0, 0] })),
+      ),
+    ),
+    "NonCanonicalFieldElement",
+  );
+  assert.equal(
+    code(() => encodeProofV2({ ...d.identity, opKindTag: 0 }, d.publicInputs, d.proof)),
+    "BadIdentity",
+  );
+  assert.equal(
+    code(() => encodeProofV2(d.identity, { ...d.publicInputs, assetId: 1n << 64n }, d.proof)),
+    "BadIdentity",
+  );
+  for (const bad of [{ circuitVersion: 65536 }, { leafEncodingVersion: -1 }, { layoutId: 256 }, { layoutId: 1.5 }])
+    assert.equal(
+      code(() => encodeProofV2({ ...d.identity, ...bad }, d.publicInputs, d.proof)),
+      "BadIdentity",
+      JSON.stringify(bad),
+    );
 });
 
 test("aggregate messages: decode ∘ encode is the identity; fuzzed bytes decode or fail with a V2DecodeError; the kinds do not mix", async () => {
@@ -140,28 +225,47 @@ test("aggregate messages: decode ∘ encode is the identity; fuzzed bytes decode
   assert.equal(d.statementChecks.length, 3);
   assert.deepEqual(encodeAggregateV2(d.identity, d.statementChecks, d.proof), agg);
   assert.equal(encodedSizeV2(d.proof, 3), agg.length);
-  assert.equal(code(() => decodeAggregateV2(BYTES)), "UnsupportedProofKind");
-  assert.equal(code(() => decodeProofV2(agg)), "UnsupportedProofKind");
+  assert.equal(
+    code(() => decodeAggregateV2(BYTES)),
+    "UnsupportedProofKind",
+  );
+  assert.equal(
+    code(() => decodeProofV2(agg)),
+    "UnsupportedProofKind",
+  );
   const zero = agg.slice();
   zero.set([0, 0, 0, 0], 61);
-  assert.equal(code(() => decodeAggregateV2(zero)), "BadOperationCount");
+  assert.equal(
+    code(() => decodeAggregateV2(zero)),
+    "BadOperationCount",
+  );
   const huge = agg.slice();
   huge.set([0xff, 0xff, 0xff, 0x7f], 61);
-  assert.equal(code(() => decodeAggregateV2(huge)), "OversizedCount");
-  assert.equal(code(() => encodeAggregateV2(d.identity, [], d.proof)), "BadOperationCount");
+  assert.equal(
+    code(() => decodeAggregateV2(huge)),
+    "OversizedCount",
+  );
+  assert.equal(
+    code(() => encodeAggregateV2(d.identity, [], d.proof)),
+    "BadOperationCount",
+  );
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), fc.option(fc.nat()), (edits, cut) => {
-      let b = agg.slice();
-      for (const [at, v] of edits) b[at % b.length] = v;
-      if (cut !== null) b = b.slice(0, cut % (b.length + 1));
-      if (b.length >= 17) new DataView(b.buffer).setUint32(13, b.length, true);
-      try {
-        const x = decodeAggregateV2(b);
-        assert.deepEqual(encodeAggregateV2(x.identity, x.statementChecks, x.proof), b);
-      } catch (e) {
-        assert.ok(e instanceof V2DecodeError, `unexpected ${String(e)}`);
-      }
-    }),
+    fc.property(
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+      fc.option(fc.nat()),
+      (edits, cut) => {
+        let b = agg.slice();
+        for (const [at, v] of edits) b[at % b.length] = v;
+        if (cut !== null) b = b.slice(0, cut % (b.length + 1));
+        if (b.length >= 17) new DataView(b.buffer).setUint32(13, b.length, true);
+        try {
+          const x = decodeAggregateV2(b);
+          assert.deepEqual(encodeAggregateV2(x.identity, x.statementChecks, x.proof), b);
+        } catch (e) {
+          assert.ok(e instanceof V2DecodeError, `unexpected ${String(e)}`);
+        }
+      },
+    ),
     { numRuns: 300 },
   );
 });

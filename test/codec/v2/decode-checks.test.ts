@@ -22,7 +22,10 @@ const DEPTH = 2;
 const v2 = prepareV2(OpKind.Membership, { depth: DEPTH });
 const request = goldenFixture(OpKind.Membership, DEPTH, 1n);
 const V2_BYTES = encodeV2(v2, proveV2(v2, request));
-const AGG = proveAggregate(v2, [1n, 2n, 3n].map((k) => goldenFixture(OpKind.Membership, DEPTH, k)));
+const AGG = proveAggregate(
+  v2,
+  [1n, 2n, 3n].map((k) => goldenFixture(OpKind.Membership, DEPTH, k)),
+);
 const v1 = prepare(OpKind.Membership, { depth: DEPTH });
 const V1_BYTES = encodeSyncResult(v1, provePrepared(v1, request));
 
@@ -48,20 +51,42 @@ function patched(bytes: Uint8Array, at: number, values: number[]): Uint8Array {
 }
 
 test("v1 and v2 decoders refuse each other's bytes at the version field", () => {
-  assert.equal(outcome(() => decodeProof(V2_BYTES)), "v1:UnsupportedProofEncodingVersion");
-  assert.equal(outcome(() => decodeProof(AGG)), "v1:UnsupportedProofEncodingVersion");
-  assert.match(outcome(() => decodeProofV2(V1_BYTES)), /^v2:UnsupportedProofEncodingVersion/);
-  assert.match(outcome(() => decodeAggregateV2(V1_BYTES)), /^v2:UnsupportedProofEncodingVersion/);
+  assert.equal(
+    outcome(() => decodeProof(V2_BYTES)),
+    "v1:UnsupportedProofEncodingVersion",
+  );
+  assert.equal(
+    outcome(() => decodeProof(AGG)),
+    "v1:UnsupportedProofEncodingVersion",
+  );
+  assert.match(
+    outcome(() => decodeProofV2(V1_BYTES)),
+    /^v2:UnsupportedProofEncodingVersion/,
+  );
+  assert.match(
+    outcome(() => decodeAggregateV2(V1_BYTES)),
+    /^v2:UnsupportedProofEncodingVersion/,
+  );
   // the same bytes with the other version written in still do not decode as the other format
-  assert.notEqual(outcome(() => decodeProof(patched(V2_BYTES, 8, [1, 0]))), "accepted");
-  assert.notEqual(outcome(() => decodeProofV2(patched(V1_BYTES, 8, [2, 0]))), "accepted");
+  assert.notEqual(
+    outcome(() => decodeProof(patched(V2_BYTES, 8, [1, 0]))),
+    "accepted",
+  );
+  assert.notEqual(
+    outcome(() => decodeProofV2(patched(V1_BYTES, 8, [2, 0]))),
+    "accepted",
+  );
 });
 
 test("fuzzed: mutated v1 bytes never decode as v2 and mutated v2 bytes never as v1, and only typed errors come out", () => {
   const edits = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 });
   fc.assert(
     fc.property(edits, fc.option(fc.nat()), fc.boolean(), (es, cut, fix) => {
-      for (const [source, other] of [[V1_BYTES, "v2"], [V2_BYTES, "v1"], [AGG, "v1"]] as const) {
+      for (const [source, other] of [
+        [V1_BYTES, "v2"],
+        [V2_BYTES, "v1"],
+        [AGG, "v1"],
+      ] as const) {
         let b = source.slice();
         for (const [at, v] of es) if (at % b.length >= 12) b[at % b.length] = v; // keep magic, versions, kind
         if (cut !== null) b = b.slice(0, cut % (b.length + 1));
@@ -117,7 +142,12 @@ test("aggregate decoder: every rule with its code and offset, in order", () => {
   const d = decodeAggregateV2(AGG);
   let last = layers + 4;
   for (const l of d.proof.layers.slice(0, -1)) last += 4 + (l.rounds.length / 2) * 128 + 32;
-  for (const short of [1, 10, 63]) assert.equal(outcome(() => decodeAggregateV2(withLength(AGG.slice(0, AGG.length - short)))), `v2:OversizedCount@${last}`, `${short} bytes short`);
+  for (const short of [1, 10, 63])
+    assert.equal(
+      outcome(() => decodeAggregateV2(withLength(AGG.slice(0, AGG.length - short)))),
+      `v2:OversizedCount@${last}`,
+      `${short} bytes short`,
+    );
   // details name what was refused
   const details = (f: () => unknown): Record<string, unknown> => {
     try {
@@ -127,11 +157,23 @@ test("aggregate decoder: every rule with its code and offset, in order", () => {
     }
     return {};
   };
-  assert.deepEqual(details(() => decodeAggregateV2(patched(AGG, 24, [3, 0]))), { version: 3 });
+  assert.deepEqual(
+    details(() => decodeAggregateV2(patched(AGG, 24, [3, 0]))),
+    { version: 3 },
+  );
   assert.equal(details(() => decodeAggregateV2(withLength(Uint8Array.from([...AGG, 0, 0])))).extra, 2);
   assert.equal(details(() => decodeProofV2(patched(V2_BYTES, 125, [7]))).offset, 125);
   assert.equal(details(() => decodeProofV2(patched(V2_BYTES, 125, [7]))).tag, 7);
-  assert.deepEqual(details(() => decodeProofV2(patched(V2_BYTES, 125, [1]))), { identity: 0, statement: 1 });
-  assert.deepEqual(details(() => decodeAggregateV2(patched(AGG, 10, [5, 0]))), { version: 5 });
-  assert.equal(outcome(() => decodeAggregateV2(null as never)), "v2:NotBytes@");
+  assert.deepEqual(
+    details(() => decodeProofV2(patched(V2_BYTES, 125, [1]))),
+    { identity: 0, statement: 1 },
+  );
+  assert.deepEqual(
+    details(() => decodeAggregateV2(patched(AGG, 10, [5, 0]))),
+    { version: 5 },
+  );
+  assert.equal(
+    outcome(() => decodeAggregateV2(null as never)),
+    "v2:NotBytes@",
+  );
 });

@@ -24,7 +24,13 @@ import { prepare } from "../../../src/sync/prepared.js";
 import { provePrepared } from "../../../src/sync/prove.js";
 import { OpKind } from "../../../src/statement/types.js";
 import { prepareV2, proveAggregate } from "../../../src/sync/v2/index.js";
-import { prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3 } from "../../../src/sync/v3/index.js";
+import {
+  prepareV3,
+  proveAggregateV3,
+  proveBlockV3,
+  verifyAggregateV3,
+  verifyBlockV3,
+} from "../../../src/sync/v3/index.js";
 import { blockFixture, blockUpdates } from "../../sync/v3/support.js";
 
 const DEPTH = 4;
@@ -48,7 +54,8 @@ function outcome(f: () => unknown): string {
   try {
     f();
   } catch (e) {
-    if (e instanceof V3DecodeError || e instanceof V3EncodeError) return `${e.code}@${String(e.details["offset"] ?? "")}`;
+    if (e instanceof V3DecodeError || e instanceof V3EncodeError)
+      return `${e.code}@${String(e.details["offset"] ?? "")}`;
     if (e instanceof V2DecodeError) return `v2:${e.code}`;
     if (e instanceof DecodeError) return `v1:${e.code}`;
     throw e;
@@ -72,7 +79,15 @@ function withLength(b: Uint8Array): Uint8Array {
 }
 
 /** Offsets of a message's sections. */
-function offsets(bytes: Uint8Array): { checks: number; roots: number; commitmentLength: number; commitment: number; layers: number; openingLength: number; opening: number } {
+function offsets(bytes: Uint8Array): {
+  checks: number;
+  roots: number;
+  commitmentLength: number;
+  commitment: number;
+  layers: number;
+  openingLength: number;
+  opening: number;
+} {
   const m = decodeV3Message(bytes);
   const n = m.statementChecks.length;
   const checks = 65;
@@ -85,7 +100,10 @@ function offsets(bytes: Uint8Array): { checks: number; roots: number; commitment
 }
 
 test("encode ∘ decode reproduces the bytes of an aggregate and of a block, and the decoded parts", () => {
-  for (const [what, bytes, n, roots] of [["aggregate", AGG, 3, 0], ["block", BLOCK, 3, 2]] as const) {
+  for (const [what, bytes, n, roots] of [
+    ["aggregate", AGG, 3, 0],
+    ["block", BLOCK, 3, 2],
+  ] as const) {
     const m = decodeV3Message(bytes);
     assert.equal(m.statementChecks.length, n, what);
     assert.equal(m.roots.length, roots, what);
@@ -100,7 +118,10 @@ test("encode ∘ decode reproduces the bytes of an aggregate and of a block, and
   }
   const b = decodeV3Message(BLOCK);
   assert.equal(b.proofKind, 2);
-  assert.deepEqual(b.roots, fixture.updates.slice(0, -1).map((u) => u.publicInputs.newRoot));
+  assert.deepEqual(
+    b.roots,
+    fixture.updates.slice(0, -1).map((u) => u.publicInputs.newRoot),
+  );
   assert.equal(decodeV3Message(AGG).proofKind, 1);
 });
 
@@ -149,7 +170,10 @@ test("the decoder's rules fire with their codes and offsets (block)", () => {
     [`OversizedCount@${o.openingLength}`, patched(BLOCK, o.openingLength, u32(V3_MAX_OPENING_BYTES + 1))],
     [`OversizedCount@${o.openingLength}`, patched(BLOCK, o.openingLength, u32(m.opening.length + 1))],
     [`BadOpening@${o.opening}`, patched(BLOCK, o.opening, [0])],
-    [`BadOpening@${o.opening}`, withLength(patched(BLOCK, o.openingLength, u32(m.opening.length - 4)).slice(0, BLOCK.length - 4))],
+    [
+      `BadOpening@${o.opening}`,
+      withLength(patched(BLOCK, o.openingLength, u32(m.opening.length - 4)).slice(0, BLOCK.length - 4)),
+    ],
     ["TrailingBytes@", withLength(Uint8Array.from([...BLOCK, 0]))],
     ["Truncated@18", withLength(BLOCK.slice(0, 20))],
     ["Truncated@53", withLength(BLOCK.slice(0, 55))],
@@ -174,7 +198,10 @@ test("the decoder's rules fire with their codes and offsets (block)", () => {
   assert.match(msg(patched(BLOCK, o.commitmentLength, u32(V3_MAX_COMMITMENT_BYTES + 1))), /the limit 4096/);
   assert.match(msg(withLength(BLOCK.slice(0, o.commitment + 8))), /the 8 bytes left/);
   assert.match(msg(patched(BLOCK, o.openingLength, u32(V3_MAX_OPENING_BYTES + 1))), /the limit 8388608/);
-  assert.match(msg(patched(BLOCK, o.openingLength, u32(m.opening.length + 1))), new RegExp(`the ${m.opening.length} bytes left`));
+  assert.match(
+    msg(patched(BLOCK, o.openingLength, u32(m.opening.length + 1))),
+    new RegExp(`the ${m.opening.length} bytes left`),
+  );
   // details name what was refused
   const details = (bytes: unknown): Record<string, unknown> => {
     try {
@@ -187,13 +214,21 @@ test("the decoder's rules fire with their codes and offsets (block)", () => {
   assert.deepEqual(details(patched(BLOCK, 8, [2, 0])), { code: "UnsupportedProofEncodingVersion", version: 2 });
   assert.deepEqual(details(patched(BLOCK, 10, [5, 0])), { code: "UnsupportedProtocolVersion", version: 5 });
   assert.deepEqual(details(patched(BLOCK, 12, [9])), { code: "UnsupportedProofKind", kind: 9 });
-  assert.deepEqual(details(patched(BLOCK, 13, u32(7))), { code: "DeclaredLengthMismatch", declared: 7, actual: BLOCK.length });
+  assert.deepEqual(details(patched(BLOCK, 13, u32(7))), {
+    code: "DeclaredLengthMismatch",
+    declared: 7,
+    actual: BLOCK.length,
+  });
   assert.deepEqual(details(patched(BLOCK, 17, [4])), { code: "UnknownOpKindTag", tag: 4, offset: 17 });
   assert.deepEqual(details(patched(BLOCK, 22, [4, 0])), { code: "UnsupportedCircuitVersion", version: 4 });
   assert.deepEqual(details(patched(BLOCK, 24, [2, 0])), { code: "UnsupportedLeafEncodingVersion", version: 2 });
   assert.deepEqual(details(patched(BLOCK, 28, [3])), { code: "UnsupportedLayout", layout: 3 });
   assert.deepEqual(details(patched(BLOCK, 17, [1])), { code: "OpKindMismatch", identity: 1, statement: 2 });
-  assert.deepEqual(details(patched(BLOCK, 61, u32(V3_MAX_OPERATIONS))), { code: "OversizedCount", offset: 61, count: V3_MAX_OPERATIONS });
+  assert.deepEqual(details(patched(BLOCK, 61, u32(V3_MAX_OPERATIONS))), {
+    code: "OversizedCount",
+    offset: 61,
+    count: V3_MAX_OPERATIONS,
+  });
   assert.deepEqual(details(withLength(Uint8Array.from([...BLOCK, 0, 0, 0]))), { code: "TrailingBytes", extra: 3 });
   assert.deepEqual(details(BLOCK.subarray(0, 5)), { code: "HeaderTooShort", have: 5 });
 });
@@ -202,14 +237,32 @@ test("the decoder's rules on an aggregate: OversizedCount counts no roots, an ag
   const o = offsets(AGG);
   assert.equal(o.commitmentLength, 65 + 8 * 3, "an aggregate carries no roots");
   // n checks of 8 bytes must fit the bytes left: 23 bytes for 3 checks is OversizedCount, 24 bytes reach the next field
-  assert.equal(outcome(() => decodeV3Message(withLength(AGG.slice(0, 65 + 8 * 3 - 1)))), "OversizedCount@61");
-  assert.equal(outcome(() => decodeV3Message(withLength(AGG.slice(0, 65 + 8 * 3)))), `Truncated@${65 + 8 * 3}`);
-  assert.match(outcome(() => decodeV3Message(patched(AGG, o.commitment, [0]))), new RegExp(`^BadCommitment@${o.commitment}$`));
-  assert.match(outcome(() => decodeV3Message(patched(AGG, o.opening, [0]))), new RegExp(`^BadOpening@${o.opening}$`));
+  assert.equal(
+    outcome(() => decodeV3Message(withLength(AGG.slice(0, 65 + 8 * 3 - 1)))),
+    "OversizedCount@61",
+  );
+  assert.equal(
+    outcome(() => decodeV3Message(withLength(AGG.slice(0, 65 + 8 * 3)))),
+    `Truncated@${65 + 8 * 3}`,
+  );
+  assert.match(
+    outcome(() => decodeV3Message(patched(AGG, o.commitment, [0]))),
+    new RegExp(`^BadCommitment@${o.commitment}$`),
+  );
+  assert.match(
+    outcome(() => decodeV3Message(patched(AGG, o.opening, [0]))),
+    new RegExp(`^BadOpening@${o.opening}$`),
+  );
   // a one-operation aggregate: exactly 8 bytes of checks are needed
   const one = proveAggregateV3(membership, requests.slice(0, 1));
-  assert.equal(outcome(() => decodeV3Message(one)), "accepted");
-  assert.notEqual(outcome(() => decodeV3Message(patched(one, 61, u32(2)))), "accepted");
+  assert.equal(
+    outcome(() => decodeV3Message(one)),
+    "accepted",
+  );
+  assert.notEqual(
+    outcome(() => decodeV3Message(patched(one, 61, u32(2)))),
+    "accepted",
+  );
   // an update aggregate (proof kind 1, op kind 2) is not a block and decodes
   const agg = proveAggregateV3(update, fixture.updates);
   const d = decodeV3Message(agg);
@@ -222,8 +275,14 @@ test("the decoder's rules on an aggregate: OversizedCount counts no roots, an ag
   let n = 1;
   while (rootsNeed(n + 1) <= left) n++;
   assert.ok(8 * (n + 1) <= left, "the checks alone would fit");
-  assert.equal(outcome(() => decodeV3Message(patched(BLOCK, 61, u32(n + 1)))), "OversizedCount@61");
-  assert.notEqual(outcome(() => decodeV3Message(patched(BLOCK, 61, u32(n)))), "OversizedCount@61");
+  assert.equal(
+    outcome(() => decodeV3Message(patched(BLOCK, 61, u32(n + 1)))),
+    "OversizedCount@61",
+  );
+  assert.notEqual(
+    outcome(() => decodeV3Message(patched(BLOCK, 61, u32(n)))),
+    "OversizedCount@61",
+  );
 });
 
 test("the decoder's checks run in order: of two faults, the earlier rule is the one reported", () => {
@@ -263,22 +322,49 @@ test("the decoder's checks run in order: of two faults, the earlier rule is the 
   }
   // TrailingBytes comes last: a message with an extra byte and a bad opening reports the opening
   const late = withLength(Uint8Array.from([...patched(BLOCK, o.opening, [0]), 0]));
-  assert.match(outcome(() => decodeV3Message(late)), /^BadOpening@/);
+  assert.match(
+    outcome(() => decodeV3Message(late)),
+    /^BadOpening@/,
+  );
 });
 
 test("profile v1 and v2 messages are refused at the version field, and the v2 decoder refuses a v3 message", () => {
   const v2 = prepareV2(OpKind.Membership, { depth: 2 });
-  const V2_AGG = proveAggregate(v2, [1n, 2n].map((k) => goldenFixture(OpKind.Membership, 2, k)));
+  const V2_AGG = proveAggregate(
+    v2,
+    [1n, 2n].map((k) => goldenFixture(OpKind.Membership, 2, k)),
+  );
   const v1 = prepare(OpKind.Membership, { depth: 2 });
   const V1_BYTES = encodeSyncResult(v1, provePrepared(v1, goldenFixture(OpKind.Membership, 2, 1n)));
-  assert.equal(outcome(() => decodeV3Message(V2_AGG)), "UnsupportedProofEncodingVersion@");
-  assert.equal(outcome(() => decodeV3Message(V1_BYTES)), "UnsupportedProofEncodingVersion@");
-  assert.equal(outcome(() => decodeAggregateV2(AGG)), "v2:UnsupportedProofEncodingVersion");
-  assert.equal(outcome(() => decodeAggregateV2(BLOCK)), "v2:UnsupportedProofEncodingVersion");
-  assert.equal(outcome(() => decodeProof(AGG)), "v1:UnsupportedProofEncodingVersion");
+  assert.equal(
+    outcome(() => decodeV3Message(V2_AGG)),
+    "UnsupportedProofEncodingVersion@",
+  );
+  assert.equal(
+    outcome(() => decodeV3Message(V1_BYTES)),
+    "UnsupportedProofEncodingVersion@",
+  );
+  assert.equal(
+    outcome(() => decodeAggregateV2(AGG)),
+    "v2:UnsupportedProofEncodingVersion",
+  );
+  assert.equal(
+    outcome(() => decodeAggregateV2(BLOCK)),
+    "v2:UnsupportedProofEncodingVersion",
+  );
+  assert.equal(
+    outcome(() => decodeProof(AGG)),
+    "v1:UnsupportedProofEncodingVersion",
+  );
   // a v3 message with its version field rewritten to 2 still is no v2 aggregate, and the other way round
-  assert.notEqual(outcome(() => decodeAggregateV2(patched(AGG, 8, [2, 0]))), "accepted");
-  assert.notEqual(outcome(() => decodeV3Message(patched(V2_AGG, 8, [3, 0]))), "accepted");
+  assert.notEqual(
+    outcome(() => decodeAggregateV2(patched(AGG, 8, [2, 0]))),
+    "accepted",
+  );
+  assert.notEqual(
+    outcome(() => decodeV3Message(patched(V2_AGG, 8, [3, 0]))),
+    "accepted",
+  );
   // the verifiers report the decoder's code
   const v = verifyAggregateV3(membership, statements, V2_AGG);
   assert.deepEqual(v.ok ? "ok" : v.code, "DECODE_UnsupportedProofEncodingVersion");
@@ -294,7 +380,10 @@ test("the encoder's codes: count, roots, identity, field elements and the layer 
   const half = layer0.rounds.length / 2;
   const cases: [string, V3Message][] = [
     ["BadOperationCount@", { ...agg, statementChecks: [] }],
-    ["BadOperationCount@", { ...agg, statementChecks: Array.from({ length: V3_MAX_OPERATIONS + 1 }, () => [0, 0] as const) }],
+    [
+      "BadOperationCount@",
+      { ...agg, statementChecks: Array.from({ length: V3_MAX_OPERATIONS + 1 }, () => [0, 0] as const) },
+    ],
     ["BadRoots@", { ...blk, roots: blk.roots.slice(1) }],
     ["BadRoots@", { ...blk, roots: [...blk.roots, blk.roots[0]!] }],
     ["BadRoots@", { ...agg, roots: [blk.roots[0]!] }],
@@ -311,15 +400,36 @@ test("the encoder's codes: count, roots, identity, field elements and the layer 
     ["BadIdentity@", { ...agg, identity: { ...agg.identity, circuitVersion: 2.5 } }],
     ["BadIdentity@", { ...agg, identity: { ...agg.identity, leafEncodingVersion: -1 } }],
     ["BadIdentity@", { ...agg, identity: { ...agg.identity, leafEncodingVersion: 0x10001 } }],
-    ["NonCanonicalFieldElement@29", { ...agg, identity: { ...agg.identity, commitment: Uint32Array.from([P, 0, 0, 0, 0, 0, 0, 0]) } }],
+    [
+      "NonCanonicalFieldElement@29",
+      { ...agg, identity: { ...agg.identity, commitment: Uint32Array.from([P, 0, 0, 0, 0, 0, 0, 0]) } },
+    ],
     ["NonCanonicalFieldElement@65", { ...agg, statementChecks: [[P, 0], ...agg.statementChecks.slice(1)] }],
     ["NonCanonicalFieldElement@69", { ...agg, statementChecks: [[0, -1], ...agg.statementChecks.slice(1)] }],
-    ["NonCanonicalFieldElement@73", { ...agg, statementChecks: [agg.statementChecks[0]!, [1.5, 0], ...agg.statementChecks.slice(2)] }],
-    [`NonCanonicalFieldElement@${65 + 24 + 32 + 28}`, { ...blk, roots: [blk.roots[0]!, Uint32Array.from([0, 0, 0, 0, 0, 0, 0, P])] }],
+    [
+      "NonCanonicalFieldElement@73",
+      { ...agg, statementChecks: [agg.statementChecks[0]!, [1.5, 0], ...agg.statementChecks.slice(2)] },
+    ],
+    [
+      `NonCanonicalFieldElement@${65 + 24 + 32 + 28}`,
+      { ...blk, roots: [blk.roots[0]!, Uint32Array.from([0, 0, 0, 0, 0, 0, 0, P])] },
+    ],
     ["BadRoundCount@", withLayer0({ ...layer0, rounds: layer0.rounds.slice(1) })],
-    ["BadRoundPolyArity@", withLayer0({ ...layer0, rounds: [layer0.rounds[0]!.slice(0, 4), ...layer0.rounds.slice(1)] })],
-    ["NonZeroHighCoefficient@", withLayer0({ ...layer0, rounds: layer0.rounds.map((r, i) => (i === half ? [r[0]!, r[1]!, r[2]!, r[3]!, bumped(r[4]!)] : r)) })],
-    [`NonCanonicalFieldElement@${offsets(AGG).layers + 8}`, withLayer0({ ...layer0, rounds: [[[P, 0, 0, 0], ...layer0.rounds[0]!.slice(1)], ...layer0.rounds.slice(1)] })],
+    [
+      "BadRoundPolyArity@",
+      withLayer0({ ...layer0, rounds: [layer0.rounds[0]!.slice(0, 4), ...layer0.rounds.slice(1)] }),
+    ],
+    [
+      "NonZeroHighCoefficient@",
+      withLayer0({
+        ...layer0,
+        rounds: layer0.rounds.map((r, i) => (i === half ? [r[0]!, r[1]!, r[2]!, r[3]!, bumped(r[4]!)] : r)),
+      }),
+    ],
+    [
+      `NonCanonicalFieldElement@${offsets(AGG).layers + 8}`,
+      withLayer0({ ...layer0, rounds: [[[P, 0, 0, 0], ...layer0.rounds[0]!.slice(1)], ...layer0.rounds.slice(1)] }),
+    ],
   ];
   for (const [want, m] of cases) {
     const got = enc(m);
@@ -329,11 +439,20 @@ test("the encoder's codes: count, roots, identity, field elements and the layer 
   // the boundaries themselves encode
   assert.equal(enc({ ...agg, identity: { ...agg.identity, leafMaxFields: 0xffff, depth: 0xffffffff } }), "accepted");
   // a field at the top of its width is written as it is (and refused by the decoder, which admits only version 3 and layout 0)
-  const top = encodeV3Message({ ...agg, identity: { ...agg.identity, circuitVersion: 0xffff, leafEncodingVersion: 0xffff, layoutId: 0xff } });
+  const top = encodeV3Message({
+    ...agg,
+    identity: { ...agg.identity, circuitVersion: 0xffff, leafEncodingVersion: 0xffff, layoutId: 0xff },
+  });
   assert.deepEqual([...top.subarray(22, 26), top[28]], [0xff, 0xff, 0xff, 0xff, 0xff]);
-  assert.equal(outcome(() => decodeV3Message(top)), "UnsupportedCircuitVersion@");
+  assert.equal(
+    outcome(() => decodeV3Message(top)),
+    "UnsupportedCircuitVersion@",
+  );
   assert.equal(enc({ ...agg, statementChecks: [[P - 1, 0]] }), "accepted");
-  assert.equal(enc({ ...agg, statementChecks: Array.from({ length: V3_MAX_OPERATIONS }, () => [0, 0] as const) }), "accepted");
+  assert.equal(
+    enc({ ...agg, statementChecks: Array.from({ length: V3_MAX_OPERATIONS }, () => [0, 0] as const) }),
+    "accepted",
+  );
 });
 
 test("fuzzed: random bytes, truncations and byte mutations of real proofs raise only V3DecodeError, and the verifiers always return a verdict", () => {
@@ -358,25 +477,33 @@ test("fuzzed: random bytes, truncations and byte mutations of real proofs raise 
   let verified = 0;
   const deadline = Date.now() + 60_000;
   fc.assert(
-    fc.property(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("cut", "cut-fixed", "byte"), fc.boolean(), (at, value, how, isBlock) => {
-      const source = isBlock ? BLOCK : AGG;
-      let b: Uint8Array;
-      if (how === "byte") {
-        b = source.slice();
-        const i = at % b.length;
-        b[i] = b[i] === value ? value ^ 1 : value;
-      } else {
-        b = source.slice(0, at % source.length);
-        if (how === "cut-fixed" && b.length >= 17) withLength(b);
-      }
-      const o = decodeOnly(b);
-      if (o === "accepted" && Date.now() > deadline) return; // bound the time the full verifications take
-      if (o === "accepted") verified++;
-      const v = isBlock ? verifyBlockV3(update, blockRoots, blockList, b) : verifyAggregateV3(membership, statements, b);
-      // a verdict, and never an acceptance: every byte of the message is read and checked
-      assert.equal(v.ok, false, `${how} at ${at % source.length}`);
-      if (!v.ok) assert.equal(typeof v.code, "string");
-    }),
+    fc.property(
+      fc.nat(),
+      fc.integer({ min: 0, max: 255 }),
+      fc.constantFrom("cut", "cut-fixed", "byte"),
+      fc.boolean(),
+      (at, value, how, isBlock) => {
+        const source = isBlock ? BLOCK : AGG;
+        let b: Uint8Array;
+        if (how === "byte") {
+          b = source.slice();
+          const i = at % b.length;
+          b[i] = b[i] === value ? value ^ 1 : value;
+        } else {
+          b = source.slice(0, at % source.length);
+          if (how === "cut-fixed" && b.length >= 17) withLength(b);
+        }
+        const o = decodeOnly(b);
+        if (o === "accepted" && Date.now() > deadline) return; // bound the time the full verifications take
+        if (o === "accepted") verified++;
+        const v = isBlock
+          ? verifyBlockV3(update, blockRoots, blockList, b)
+          : verifyAggregateV3(membership, statements, b);
+        // a verdict, and never an acceptance: every byte of the message is read and checked
+        assert.equal(v.ok, false, `${how} at ${at % source.length}`);
+        if (!v.ok) assert.equal(typeof v.code, "string");
+      },
+    ),
     { numRuns: 400, seed: 0x5eed + 1 },
   );
   assert.ok(verified > 0, "some mutations decode and reach the verifier's later checks");

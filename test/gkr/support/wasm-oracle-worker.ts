@@ -22,6 +22,8 @@ export interface WasmOracleJob {
 if (parentPort) {
   const job = workerData as WasmOracleJob;
   const k = GkrKernels.attach(job.shared, job.scratch);
-  const { proof } = proveGkr(job.circuit, job.witness, transcriptAfterOutputs(job.witness[0]!), { oracleFactory: wasmLayerOracleFactory(k) });
+  const { proof } = proveGkr(job.circuit, job.witness, transcriptAfterOutputs(job.witness[0]!), {
+    oracleFactory: wasmLayerOracleFactory(k),
+  });
   parentPort.postMessage(proof);
 }

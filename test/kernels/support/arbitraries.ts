@@ -6,8 +6,25 @@ import { ExtVector } from "../../../src/field/ext-vector.js";
 
 /** 0, 1, p − 1, p − 2, values near 2^31 and 2^30, powers of two around 2^24, (p ± 1)/2. */
 export const EDGE_VALUES: readonly number[] = [
-  0, 1, 2, P - 1, P - 2, P - 3, 2 ** 30, 2 ** 30 - 1, 2 ** 30 + 1, 2 ** 31 - 2 ** 24, 2 ** 31 - 2 ** 24 - 1,
-  2 ** 24, 2 ** 24 + 1, 2 ** 24 - 1, (P - 1) / 2, (P + 1) / 2, 127, 255, 256,
+  0,
+  1,
+  2,
+  P - 1,
+  P - 2,
+  P - 3,
+  2 ** 30,
+  2 ** 30 - 1,
+  2 ** 30 + 1,
+  2 ** 31 - 2 ** 24,
+  2 ** 31 - 2 ** 24 - 1,
+  2 ** 24,
+  2 ** 24 + 1,
+  2 ** 24 - 1,
+  (P - 1) / 2,
+  (P + 1) / 2,
+  127,
+  255,
+  256,
 ];
 
 export const element = fc.oneof(
@@ -24,9 +41,12 @@ export function baseVector(min: number, max: number): fc.Arbitrary<Uint32Array> 
 
 /** Two base vectors of one common length in [min, max]. */
 export function basePair(min: number, max: number): fc.Arbitrary<[Uint32Array, Uint32Array]> {
-  return fc.integer({ min, max }).chain((n) =>
-    fc.tuple(fc.array(element, { minLength: n, maxLength: n }), fc.array(element, { minLength: n, maxLength: n })),
-  ).map(([a, b]) => [Uint32Array.from(a), Uint32Array.from(b)]);
+  return fc
+    .integer({ min, max })
+    .chain((n) =>
+      fc.tuple(fc.array(element, { minLength: n, maxLength: n }), fc.array(element, { minLength: n, maxLength: n })),
+    )
+    .map(([a, b]) => [Uint32Array.from(a), Uint32Array.from(b)]);
 }
 
 /** An extension vector of exactly n elements. */

@@ -36,13 +36,19 @@ if (mode === "import") {
     process.stdout.write(`batch ${r.entry.batch}\n`);
   }
   await store.close();
-}
-else if (mode === "name-updates") {
+} else if (mode === "name-updates") {
   const store = NameStore.openOrCreate(dir!, { depth: 20, retention: { commits: 5 } });
   for (let i = 0; i < Number(count); i++) {
     const name = `n${i % 7}`;
     const held = store.lookup(name).record;
-    const kind = held === undefined ? "insert" : held.state === RecordState.Deleted ? "restore" : i % 3 === 0 ? "delete" : "replace";
+    const kind =
+      held === undefined
+        ? "insert"
+        : held.state === RecordState.Deleted
+          ? "restore"
+          : i % 3 === 0
+            ? "delete"
+            : "replace";
     const entry = planNameUpdate(store, kind, name, kind === "delete" ? undefined : `v${i}`).commit();
     process.stdout.write(`batch ${entry.batch}\n`);
   }

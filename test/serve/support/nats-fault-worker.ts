@@ -14,10 +14,25 @@ if (fault !== undefined) {
   const afterPublish = /^kill-after-publish:([0-9]+)$/.exec(fault);
   const die = () => process.kill(process.pid, "SIGKILL");
   const worker = new NatsWorker(
-    { endpoint: { servers: servers!.split(",") }, depth: 4, workers: 1, controlSamples: 1, batchMax: 8, hostId: hostId!, runMs: 120_000, pullExpiresMs: 500 },
+    {
+      endpoint: { servers: servers!.split(",") },
+      depth: 4,
+      workers: 1,
+      controlSamples: 1,
+      batchMax: 8,
+      hostId: hostId!,
+      runMs: 120_000,
+      pullExpiresMs: 500,
+    },
     {
       ...(fault === "kill-on-flush" ? { onFlush: die } : {}),
-      ...(afterPublish ? { onPublished: (n: number) => { if (n >= Number(afterPublish[1])) die(); } } : {}),
+      ...(afterPublish
+        ? {
+            onPublished: (n: number) => {
+              if (n >= Number(afterPublish[1])) die();
+            },
+          }
+        : {}),
     },
   );
   const ready = await worker.start();

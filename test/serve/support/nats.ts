@@ -48,7 +48,13 @@ export interface Broker {
   log(): string;
 }
 
-function waitFor(child: ChildProcess, text: () => string, re: RegExp, what: string, ms: number): Promise<RegExpExecArray> {
+function waitFor(
+  child: ChildProcess,
+  text: () => string,
+  re: RegExp,
+  what: string,
+  ms: number,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`${what}: no ${re} within ${ms} ms: ${text().slice(-2000)}`)), ms);
     const poll = setInterval(() => {
@@ -68,13 +74,22 @@ function waitFor(child: ChildProcess, text: () => string, re: RegExp, what: stri
 }
 
 /** Starts one nats-server with JetStream on a free port (optionally a cluster member). */
-export async function startBroker(opts: { port?: number; cluster?: { name: string; port: number; routes: number[] }; serverName?: string } = {}): Promise<Broker> {
+export async function startBroker(
+  opts: { port?: number; cluster?: { name: string; port: number; routes: number[] }; serverName?: string } = {},
+): Promise<Broker> {
   const port = opts.port ?? (await freePort());
   const store = tempDir("ssgkr-nats-store-");
   const args = ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", store];
   if (opts.serverName) args.push("--name", opts.serverName);
   if (opts.cluster) {
-    args.push("--cluster_name", opts.cluster.name, "--cluster", `nats://127.0.0.1:${opts.cluster.port}`, "--routes", opts.cluster.routes.map((p) => `nats://127.0.0.1:${p}`).join(","));
+    args.push(
+      "--cluster_name",
+      opts.cluster.name,
+      "--cluster",
+      `nats://127.0.0.1:${opts.cluster.port}`,
+      "--routes",
+      opts.cluster.routes.map((p) => `nats://127.0.0.1:${p}`).join(","),
+    );
   }
   const child = spawn("nats-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
@@ -89,10 +104,27 @@ export async function startBroker(opts: { port?: number; cluster?: { name: strin
 export async function startCluster(): Promise<Broker[]> {
   const ports = [await freePort(), await freePort(), await freePort()];
   const cports = [await freePort(), await freePort(), await freePort()];
-  const brokers = await Promise.all([0, 1, 2].map((i) => startBroker({ port: ports[i]!, serverName: `n${i}`, cluster: { name: "ssgkr-test", port: cports[i]!, routes: cports.filter((_, j) => j !== i) } })));
+  const brokers = await Promise.all(
+    [0, 1, 2].map((i) =>
+      startBroker({
+        port: ports[i]!,
+        serverName: `n${i}`,
+        cluster: { name: "ssgkr-test", port: cports[i]!, routes: cports.filter((_, j) => j !== i) },
+      }),
+    ),
+  );
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const r = await runCli(["nats", "setup", "--nats", brokers.map((b) => b.url).join(","), "--replicas", "3", "--ack-wait-ms", "2000"]);
+    const r = await runCli([
+      "nats",
+      "setup",
+      "--nats",
+      brokers.map((b) => b.url).join(","),
+      "--replicas",
+      "3",
+      "--ack-wait-ms",
+      "2000",
+    ]);
     if (r.code === 0) break;
     if (Date.now() > deadline) throw new Error(`cluster never accepted the R3 set-up: ${r.stderr}`);
     await new Promise((res) => setTimeout(res, 500));
@@ -101,7 +133,10 @@ export async function startCluster(): Promise<Broker[]> {
 }
 
 /** Runs an ssgkr command to completion. */
-export function runCli(args: readonly string[], onStderr?: (all: string, child: ChildProcess) => void): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
+export function runCli(
+  args: readonly string[],
+  onStderr?: (all: string, child: ChildProcess) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stdout = "";
@@ -123,32 +158,69 @@ export interface Worker {
 }
 
 /** Worker options of the tests: depth 4, one pool thread, one control sample. */
-export const WORKER_ARGS = ["--depth", "4", "--workers", "1", "--control-samples", "1", "--batch-max", "8", "--run-ms", "120000", "--pull-expires-ms", "500"];
+export const WORKER_ARGS = [
+  "--depth",
+  "4",
+  "--workers",
+  "1",
+  "--control-samples",
+  "1",
+  "--batch-max",
+  "8",
+  "--run-ms",
+  "120000",
+  "--pull-expires-ms",
+  "500",
+];
 
 /**
  * Starts a worker and resolves once it prints SERVER_READY: `ssgkr serve --nats` or, with
  * `fault`, the fault-injecting worker script.
  */
-export async function startWorker(servers: string, fault?: string, hostId = "w", extra: readonly string[] = []): Promise<Worker> {
+export async function startWorker(
+  servers: string,
+  fault?: string,
+  hostId = "w",
+  extra: readonly string[] = [],
+): Promise<Worker> {
   const env = { ...process.env, ...(fault ? { SSGKR_TEST_FAULT: fault } : {}) };
-  const args = fault ? [faultWorker, servers, hostId] : [bin, "serve", "--nats", servers, "--host-id", hostId, ...WORKER_ARGS, ...extra];
+  const args = fault
+    ? [faultWorker, servers, hostId]
+    : [bin, "serve", "--nats", servers, "--host-id", hostId, ...WORKER_ARGS, ...extra];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env });
   children.push(child);
   let out = "";
   let err = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const stopped = new Promise<Record<string, unknown> | null>((resolve) => child.on("exit", () => {
-    const line = out.split("\n").find((l) => l.includes('"SERVER_STOPPED"'));
-    resolve(line ? (JSON.parse(line) as Record<string, unknown>) : null);
-  }));
+  const stopped = new Promise<Record<string, unknown> | null>((resolve) =>
+    child.on("exit", () => {
+      const line = out.split("\n").find((l) => l.includes('"SERVER_STOPPED"'));
+      resolve(line ? (JSON.parse(line) as Record<string, unknown>) : null);
+    }),
+  );
   await waitFor(child, () => out, /"status":"SERVER_READY"/, `worker ${hostId}`, 60_000);
   return { child, stdout: () => out, stderr: () => err, stopped };
 }
 
 /** Frontend options of the tests. */
 export function loadArgs(servers: string, out: string, extra: readonly string[]): string[] {
-  return ["load", "--nats", servers, "--depth", "4", "--corpus", "3", "--control-samples", "1", "--verify-workers", "1", "--out", out, ...extra];
+  return [
+    "load",
+    "--nats",
+    servers,
+    "--depth",
+    "4",
+    "--corpus",
+    "3",
+    "--control-samples",
+    "1",
+    "--verify-workers",
+    "1",
+    "--out",
+    out,
+    ...extra,
+  ];
 }
 
 export interface RecordLine {
@@ -158,7 +230,11 @@ export interface RecordLine {
 }
 
 export function readRecords(out: string): RecordLine[] {
-  return readFileSync(join(out, "records.ndjson"), "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as RecordLine);
+  return readFileSync(join(out, "records.ndjson"), "utf8")
+    .trim()
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as RecordLine);
 }
 
 /** Messages stored on a results subject. */
@@ -189,8 +265,14 @@ export async function brokerReport(servers: string): Promise<string> {
       const i = await jsm.streams.info(s);
       parts.push(`${s}: ${i.state.messages} messages, leader ${i.cluster?.leader ?? "-"}`);
     }
-    for await (const c of jsm.consumers.list("SSGKR_JOBS")) parts.push(`${c.name}: pending ${c.num_pending}, ack pending ${c.num_ack_pending}, waiting ${c.num_waiting}, redelivered ${c.num_redelivered}, leader ${c.cluster?.leader ?? "-"}`);
-    for await (const c of jsm.consumers.list("SSGKR_RESULTS")) parts.push(`results consumer ${c.name}: pending ${c.num_pending}, delivered ${c.delivered.stream_seq}, leader ${c.cluster?.leader ?? "-"}`);
+    for await (const c of jsm.consumers.list("SSGKR_JOBS"))
+      parts.push(
+        `${c.name}: pending ${c.num_pending}, ack pending ${c.num_ack_pending}, waiting ${c.num_waiting}, redelivered ${c.num_redelivered}, leader ${c.cluster?.leader ?? "-"}`,
+      );
+    for await (const c of jsm.consumers.list("SSGKR_RESULTS"))
+      parts.push(
+        `results consumer ${c.name}: pending ${c.num_pending}, delivered ${c.delivered.stream_seq}, leader ${c.cluster?.leader ?? "-"}`,
+      );
     return parts.join("\n");
   } catch (err) {
     return `broker report failed: ${(err as Error).message}`;

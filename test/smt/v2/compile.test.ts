@@ -2,7 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P } from "../../../src/field/koalabear.js";
 import { evaluateCircuit } from "../../../src/gkr/circuit.js";
-import { circuitGateTerms, evaluateStructuredCircuit, validateStructuredCircuit } from "../../../src/gkr/structured/linear.js";
+import {
+  circuitGateTerms,
+  evaluateStructuredCircuit,
+  validateStructuredCircuit,
+} from "../../../src/gkr/structured/linear.js";
 import { compile } from "../../../src/smt/compile.js";
 import { buildInputVector } from "../../../src/smt/witness.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
@@ -24,14 +28,27 @@ function allZero(v: Uint32Array): boolean {
 
 test("v2 circuits have 31 layers at every depth and leaf bound, and validate", () => {
   for (const kind of KINDS) {
-    for (const [depth, leafMaxFields] of [[1, 10], [4, 31], [24, 31], [32, 31], [48, 31], [24, 63]] as const) {
+    for (const [depth, leafMaxFields] of [
+      [1, 10],
+      [4, 31],
+      [24, 31],
+      [32, 31],
+      [48, 31],
+      [24, 63],
+    ] as const) {
       const c = compileV2(kind, { depth, leafMaxFields });
       assert.equal(c.circuit.layers.length, 31, `kind ${kind} d ${depth} B ${leafMaxFields}`);
       validateStructuredCircuit(c.circuit);
     }
   }
-  assert.throws(() => compileV2("bogus" as OpKind), (e) => e instanceof CompileError && e.code === "BAD_KIND");
-  assert.throws(() => compileV2(OpKind.Membership, { depth: 0 }), (e) => e instanceof CompileError && e.code === "UNSUPPORTED_CONFIG");
+  assert.throws(
+    () => compileV2("bogus" as OpKind),
+    (e) => e instanceof CompileError && e.code === "BAD_KIND",
+  );
+  assert.throws(
+    () => compileV2(OpKind.Membership, { depth: 0 }),
+    (e) => e instanceof CompileError && e.code === "UNSUPPORTED_CONFIG",
+  );
 });
 
 test("d24 sizes: layers, widths and gate terms against compat-v1", () => {
@@ -39,7 +56,14 @@ test("d24 sizes: layers, widths and gate terms against compat-v1", () => {
     const v2 = compileV2(kind);
     const v1 = compile(kind);
     const v1Gates = v1.circuit.layers.reduce((a, l) => a + l.gateKind.length, 0);
-    return { kind, v2Layers: v2.circuit.layers.length, v1Layers: v1.circuit.layers.length, v2Terms: circuitGateTerms(v2.circuit), v1Gates, perms: v2.layout.permutations };
+    return {
+      kind,
+      v2Layers: v2.circuit.layers.length,
+      v1Layers: v1.circuit.layers.length,
+      v2Terms: circuitGateTerms(v2.circuit),
+      v1Gates,
+      perms: v2.layout.permutations,
+    };
   });
   for (const r of rows) {
     assert.equal(r.v1Layers, 118);
@@ -48,7 +72,10 @@ test("d24 sizes: layers, widths and gate terms against compat-v1", () => {
     assert.ok(r.v2Terms < 1.2 * 1968 * r.perms, JSON.stringify(r));
     assert.ok(r.v2Terms < 0.3 * r.v1Gates, JSON.stringify(r));
   }
-  assert.deepEqual(rows.map((r) => r.perms), [28, 28, 56]);
+  assert.deepEqual(
+    rows.map((r) => r.perms),
+    [28, 28, 56],
+  );
 });
 
 function leafOf(rng: Rng): Leaf {
@@ -56,7 +83,10 @@ function leafOf(rng: Rng): Leaf {
   if (r === 0) return EMPTY;
   if (r === 1) return TOMBSTONE;
   const payload = Array.from({ length: rng.int(4) }, () => rng.fe());
-  return occupied(payload, Uint8Array.from({ length: 32 }, () => rng.int(256)));
+  return occupied(
+    payload,
+    Uint8Array.from({ length: 32 }, () => rng.int(256)),
+  );
 }
 
 /** A random request (honest or not) of a kind at a depth: random leaves, siblings, key and, sometimes, wrong public values. */
@@ -72,14 +102,25 @@ function randomRequest(rng: Rng, kind: OpKind, depth: number): OpRequest {
   if (tamper === 1) oldRoot[rng.int(8)] = (oldRoot[0]! + 1) % P;
   if (tamper === 2) newRoot[rng.int(8)] = (newRoot[0]! + 1) % P;
   if (tamper === 3) valueDigest[rng.int(8)] = (valueDigest[0]! + 1) % P;
-  const operation = kind === OpKind.Membership && a.tag === 1 ? { kind, key, leaf: a } : kind === OpKind.Update ? { kind, key, oldLeaf: a, newLeaf: b } : { kind: OpKind.NonMembership, key };
-  const op = kind === OpKind.Membership && a.tag !== 1 ? { kind, key, leaf: occupied([1], new Uint8Array(32)) } : operation;
-  return { operation: op as OpRequest["operation"], witness: { leaf: a, siblings }, publicInputs: { oldRoot, newRoot, opKindTag: opKindTag(kind), assetId: key, valueDigest } };
+  const operation =
+    kind === OpKind.Membership && a.tag === 1
+      ? { kind, key, leaf: a }
+      : kind === OpKind.Update
+        ? { kind, key, oldLeaf: a, newLeaf: b }
+        : { kind: OpKind.NonMembership, key };
+  const op =
+    kind === OpKind.Membership && a.tag !== 1 ? { kind, key, leaf: occupied([1], new Uint8Array(32)) } : operation;
+  return {
+    operation: op as OpRequest["operation"],
+    witness: { leaf: a, siblings },
+    publicInputs: { oldRoot, newRoot, opKindTag: opKindTag(kind), assetId: key, valueDigest },
+  };
 }
 
 test("native-semantics agreement: v2 outputs are all zero exactly when compat-v1's are, on honest and tampered requests", () => {
   const rng = new Rng(2024);
-  let honest = 0, rejected = 0;
+  let honest = 0,
+    rejected = 0;
   for (const depth of [1, 3, 5]) {
     for (const kind of KINDS) {
       const v1 = compile(kind, { depth });
@@ -89,7 +130,8 @@ test("native-semantics agreement: v2 outputs are all zero exactly when compat-v1
         const ok1 = allZero(evaluateCircuit(v1.circuit, buildInputVector(kind, v1.config, req))[0]!);
         const ok2 = allZero(evaluateStructuredCircuit(v2.circuit, buildV2Input(v2.layout, req))[0]!);
         assert.equal(ok2, ok1, `kind ${kind} depth ${depth} request ${n}`);
-        if (ok1) honest++; else rejected++;
+        if (ok1) honest++;
+        else rejected++;
       }
     }
   }
@@ -118,10 +160,27 @@ test("honest golden fixtures give all-zero outputs at d24 and d32; each changed 
 test("the v2 input builder refuses wrong sibling counts, a kind mismatch and unencodable leaves", () => {
   const c = compileV2(OpKind.Update, { depth: 4 });
   const f = goldenFixture(OpKind.Update, 4, 5n);
-  assert.throws(() => buildV2Input(c.layout, { ...f, witness: { ...f.witness, siblings: f.witness.siblings.slice(1) } }), (e) => e instanceof SmtError && e.code === "PATH_LENGTH_MISMATCH");
+  assert.throws(
+    () => buildV2Input(c.layout, { ...f, witness: { ...f.witness, siblings: f.witness.siblings.slice(1) } }),
+    (e) => e instanceof SmtError && e.code === "PATH_LENGTH_MISMATCH",
+  );
   const m = goldenFixture(OpKind.Membership, 4, 5n);
-  assert.throws(() => buildV2Input(c.layout, m), (e) => e instanceof SmtError && e.code === "OP_KIND_MISMATCH");
-  const big = occupied(Array.from({ length: 30 }, (_, i) => i), new Uint8Array(32));
+  assert.throws(
+    () => buildV2Input(c.layout, m),
+    (e) => e instanceof SmtError && e.code === "OP_KIND_MISMATCH",
+  );
+  const big = occupied(
+    Array.from({ length: 30 }, (_, i) => i),
+    new Uint8Array(32),
+  );
   const cm = compileV2(OpKind.Membership, { depth: 4 });
-  assert.throws(() => buildV2Input(cm.layout, { ...m, operation: { kind: OpKind.Membership, key: 5n, leaf: big }, witness: { ...m.witness, leaf: big } }), (e) => e instanceof SmtError && e.code === "LEAF_ENCODING");
+  assert.throws(
+    () =>
+      buildV2Input(cm.layout, {
+        ...m,
+        operation: { kind: OpKind.Membership, key: 5n, leaf: big },
+        witness: { ...m.witness, leaf: big },
+      }),
+    (e) => e instanceof SmtError && e.code === "LEAF_ENCODING",
+  );
 });

@@ -22,7 +22,8 @@ function v2(kind: OpKind): PreparedV2 {
   if (!p) preparedV2.set(kind, (p = prepareV2(kind, { depth: DEPTH })));
   return p;
 }
-const batch = (kind: OpKind, n: number, from: number): OpRequest[] => Array.from({ length: n }, (_, i) => goldenFixture(kind, DEPTH, BigInt((from + i) % 16)));
+const batch = (kind: OpKind, n: number, from: number): OpRequest[] =>
+  Array.from({ length: n }, (_, i) => goldenFixture(kind, DEPTH, BigInt((from + i) % 16)));
 
 const pools: AggregatePool[] = [];
 function pool(workers: number): AggregatePool {
@@ -46,7 +47,10 @@ test("encodeJobs / decodeJobs: several requests in one buffer, each as decodeJob
   assert.throws(() => decodeJobs(new Uint32Array(0)), JobDecodeError);
   assert.throws(() => decodeJobs(Uint32Array.from([3, 1])), JobDecodeError);
   // A request the binary form cannot carry makes the whole list go by structured clone.
-  assert.equal(encodeJobs([reqs[0]!, { ...reqs[1]!, operation: { ...reqs[1]!.operation, key: 1 as unknown as bigint } }]), null);
+  assert.equal(
+    encodeJobs([reqs[0]!, { ...reqs[1]!, operation: { ...reqs[1]!.operation, key: 1 as unknown as bigint } }]),
+    null,
+  );
   assert.ok(decodeJobs(packed).every((r) => r.witness.siblings.length === DEPTH));
   assert.equal(encodeJobs("x" as unknown as OpRequest[]), null);
 });
@@ -66,7 +70,8 @@ test("proveAggregates: bytes identical to the one-thread proveAggregate for ever
         assert.ok(verifyAggregate(prepared, batches[i]!, o.bytes).ok);
         assert.equal(o.timings.operations, batches[i]!.length);
         assert.equal(o.timings.copies, 2 ** Math.ceil(Math.log2(batches[i]!.length)));
-        for (const key of ["decodeMs", "witnessMs", "evaluateMs", "proveMs", "encodeMs"] as const) assert.ok(o.timings[key] >= 0, key);
+        for (const key of ["decodeMs", "witnessMs", "evaluateMs", "proveMs", "encodeMs"] as const)
+          assert.ok(o.timings[key] >= 0, key);
       });
     }
   }
@@ -93,7 +98,12 @@ test("proveAggregates: a failing batch gets the sequential path's code and opera
   };
   assert.ok(out[0]!.ok && out[4]!.ok);
   assert.deepEqual(out[0]!.ok && out[0]!.bytes, proveAggregate(prepared, good));
-  for (const [i, code, operation] of [[1, "WRONG_KIND", 1], [2, "BAD_AGGREGATE", undefined], [3, "WITNESS", 2], [5, "WITNESS", 1]] as const) {
+  for (const [i, code, operation] of [
+    [1, "WRONG_KIND", 1],
+    [2, "BAD_AGGREGATE", undefined],
+    [3, "WITNESS", 2],
+    [5, "WITNESS", 1],
+  ] as const) {
     const o = out[i]!;
     assert.ok(!o.ok, `batch ${i} fails`);
     assert.equal(o.error.code, code);
@@ -114,7 +124,9 @@ test("proveAggregates: aggregates and compat-v1 jobs share one pool; the one-cal
   const batches = [batch(OpKind.Update, 2, 0), batch(OpKind.Update, 4, 1)];
   const [aggs, proofs] = await Promise.all([p.proveAggregates(prepared, batches), p.sync.proveBatch(compat, jobs)]);
   aggs.forEach((o, i) => assert.deepEqual(o.ok && o.bytes, proveAggregate(prepared, batches[i]!)));
-  proofs.forEach((o, i) => assert.deepEqual(o.ok && o.bytes, encodeSyncResult(compat, provePrepared(compat, jobs[i]!))));
+  proofs.forEach((o, i) =>
+    assert.deepEqual(o.ok && o.bytes, encodeSyncResult(compat, provePrepared(compat, jobs[i]!))),
+  );
   assert.equal(p.stats().prepared, 2);
   p.release(prepared);
   assert.equal(p.stats().prepared, 1);
@@ -141,15 +153,29 @@ test("proveAggregates: a worker whose circuit has another commitment fails the b
 
 test("proveAggregates: refuses a compat-v1 prepared circuit, a non-array and a closed pool", async () => {
   const p = pool(1);
-  await assert.rejects(p.proveAggregates(prepare(OpKind.Membership, { depth: DEPTH }) as unknown as PreparedV2, [batch(OpKind.Membership, 1, 0)]), (e: unknown) => e instanceof ParallelError && e.code === "BAD_OPTION");
-  await assert.rejects(p.proveAggregates(v2(OpKind.Membership), "x" as unknown as OpRequest[][]), (e: unknown) => e instanceof ParallelError && e.code === "BAD_OPTION");
+  await assert.rejects(
+    p.proveAggregates(prepare(OpKind.Membership, { depth: DEPTH }) as unknown as PreparedV2, [
+      batch(OpKind.Membership, 1, 0),
+    ]),
+    (e: unknown) => e instanceof ParallelError && e.code === "BAD_OPTION",
+  );
+  await assert.rejects(
+    p.proveAggregates(v2(OpKind.Membership), "x" as unknown as OpRequest[][]),
+    (e: unknown) => e instanceof ParallelError && e.code === "BAD_OPTION",
+  );
   await p.close();
-  await assert.rejects(p.proveAggregates(v2(OpKind.Membership), [batch(OpKind.Membership, 1, 0)]), (e: unknown) => e instanceof ParallelError && e.code === "POOL_CLOSED");
+  await assert.rejects(
+    p.proveAggregates(v2(OpKind.Membership), [batch(OpKind.Membership, 1, 0)]),
+    (e: unknown) => e instanceof ParallelError && e.code === "POOL_CLOSED",
+  );
 });
 
 test("proveAggregates: an aggregate running when its pool closes gets POOL_CLOSED", async () => {
   const p = pool(1);
-  const pending = p.proveAggregates(v2(OpKind.Membership), [batch(OpKind.Membership, 4, 0), batch(OpKind.Membership, 4, 1)]);
+  const pending = p.proveAggregates(v2(OpKind.Membership), [
+    batch(OpKind.Membership, 4, 0),
+    batch(OpKind.Membership, 4, 1),
+  ]);
   await p.close();
   const out = await pending;
   for (const o of out) assert.ok(!o.ok && o.error.code === "POOL_CLOSED");

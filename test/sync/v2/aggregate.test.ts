@@ -9,7 +9,14 @@ import { OpKind } from "../../../src/statement/types.js";
 import { SyncError } from "../../../src/statement/errors.js";
 import { decodeAggregateV2, decodeProofV2 } from "../../../src/codec/v2/decode.js";
 import { V2DecodeError } from "../../../src/codec/v2/errors.js";
-import { type PreparedV2, prepareV2, proveAggregate, statementCheck, statementChecks, verifyAggregate } from "../../../src/sync/v2/index.js";
+import {
+  type PreparedV2,
+  prepareV2,
+  proveAggregate,
+  statementCheck,
+  statementChecks,
+  verifyAggregate,
+} from "../../../src/sync/v2/index.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update];
 const DEPTH = 3;
@@ -18,13 +25,19 @@ function prep(kind: OpKind): PreparedV2 {
   if (!prepared.has(kind)) prepared.set(kind, prepareV2(kind, { depth: DEPTH }));
   return prepared.get(kind)!;
 }
-const reqs = (kind: OpKind, n: number): OpRequest[] => Array.from({ length: n }, (_, i) => goldenFixture(kind, DEPTH, BigInt(i % 8)));
+const reqs = (kind: OpKind, n: number): OpRequest[] =>
+  Array.from({ length: n }, (_, i) => goldenFixture(kind, DEPTH, BigInt(i % 8)));
 
 test("the dummy operation is a valid statement of every kind, depth and leaf bound", () => {
-  for (const kind of KINDS) for (const depth of [1, 24]) for (const leafMaxFields of [10, 31]) {
-    const v = checkStatement(dummyRequest(kind, prepareV2(kind, { depth: Math.min(depth, 4), leafMaxFields }).config), { depth: Math.min(depth, 4), leafMaxFields });
-    assert.ok(v.valid, `kind ${kind} depth ${depth} B ${leafMaxFields}: ${JSON.stringify(v)}`);
-  }
+  for (const kind of KINDS)
+    for (const depth of [1, 24])
+      for (const leafMaxFields of [10, 31]) {
+        const v = checkStatement(
+          dummyRequest(kind, prepareV2(kind, { depth: Math.min(depth, 4), leafMaxFields }).config),
+          { depth: Math.min(depth, 4), leafMaxFields },
+        );
+        assert.ok(v.valid, `kind ${kind} depth ${depth} B ${leafMaxFields}: ${JSON.stringify(v)}`);
+      }
 });
 
 test("honest aggregates of 1, 3, 4 and 5 operations of every kind verify; a partial batch is padded", () => {
@@ -32,11 +45,16 @@ test("honest aggregates of 1, 3, 4 and 5 operations of every kind verify; a part
     for (const n of [1, 3, 4, 5]) {
       const rs = reqs(kind, n);
       let copies = 0;
-      const bytes = proveAggregate(prep(kind), rs, (t) => { copies = t.copies; });
+      const bytes = proveAggregate(prep(kind), rs, (t) => {
+        copies = t.copies;
+      });
       assert.equal(copies, n <= 1 ? 1 : n <= 4 ? 4 : 8);
       assert.deepEqual(verifyAggregate(prep(kind), rs, bytes), { ok: true }, `kind ${kind} n ${n}`);
       assert.equal(decodeAggregateV2(bytes).statementChecks.length, n);
-      assert.throws(() => decodeProofV2(bytes), (e) => e instanceof V2DecodeError && e.code === "UnsupportedProofKind");
+      assert.throws(
+        () => decodeProofV2(bytes),
+        (e) => e instanceof V2DecodeError && e.code === "UnsupportedProofKind",
+      );
     }
   }
 });
@@ -56,7 +74,13 @@ test("aggregate tamper battery: swapped, dropped, added or replaced operations, 
   assert.equal(code(v), "PUBLIC_INPUTS_MISMATCH");
   assert.equal((v as { operation?: number }).operation, 2);
   // a changed sibling of operation 3 (public inputs unchanged): caught by the GKR input claim
-  const bad = { ...rs[3]!, witness: { ...rs[3]!.witness, siblings: rs[3]!.witness.siblings.map((s, l) => (l === 1 ? s.map((x) => (x + 1) % P) : s)) } };
+  const bad = {
+    ...rs[3]!,
+    witness: {
+      ...rs[3]!.witness,
+      siblings: rs[3]!.witness.siblings.map((s, l) => (l === 1 ? s.map((x) => (x + 1) % P) : s)),
+    },
+  };
   assert.match(code(verifyAggregate(p, [rs[0]!, rs[1]!, rs[2]!, bad as OpRequest], bytes)), /^(INPUT_CLAIM_|GKR_)/);
   // every statement byte and bytes across the proof
   const statementsEnd = 61 + 4 + 8 * 4;
@@ -75,7 +99,14 @@ test("aggregate tamper battery: swapped, dropped, added or replaced operations, 
 test("a false statement inside an aggregate (its proof made honestly from the lie) is rejected", () => {
   const kind = OpKind.Membership;
   const rs = reqs(kind, 4);
-  const lie: OpRequest = { ...rs[2]!, publicInputs: { ...rs[2]!.publicInputs, oldRoot: rs[0]!.publicInputs.oldRoot, newRoot: rs[0]!.publicInputs.oldRoot } };
+  const lie: OpRequest = {
+    ...rs[2]!,
+    publicInputs: {
+      ...rs[2]!.publicInputs,
+      oldRoot: rs[0]!.publicInputs.oldRoot,
+      newRoot: rs[0]!.publicInputs.oldRoot,
+    },
+  };
   const forged = [rs[0]!, rs[1]!, lie, rs[3]!];
   const bytes = proveAggregate(prep(kind), forged);
   const v = verifyAggregate(prep(kind), forged, bytes);
@@ -84,8 +115,14 @@ test("a false statement inside an aggregate (its proof made honestly from the li
 });
 
 test("proveAggregate refuses empty or oversized batches and requests of another kind", () => {
-  assert.throws(() => proveAggregate(prep(OpKind.Membership), []), (e) => e instanceof SyncError && e.code === "BAD_AGGREGATE");
-  assert.throws(() => proveAggregate(prep(OpKind.Membership), [reqs(OpKind.Membership, 1)[0]!, reqs(OpKind.Update, 1)[0]!]), (e) => e instanceof SyncError && e.code === "WRONG_KIND" && e.details.operation === 1);
+  assert.throws(
+    () => proveAggregate(prep(OpKind.Membership), []),
+    (e) => e instanceof SyncError && e.code === "BAD_AGGREGATE",
+  );
+  assert.throws(
+    () => proveAggregate(prep(OpKind.Membership), [reqs(OpKind.Membership, 1)[0]!, reqs(OpKind.Update, 1)[0]!]),
+    (e) => e instanceof SyncError && e.code === "WRONG_KIND" && e.details.operation === 1,
+  );
   const v = verifyAggregate(prep(OpKind.Membership), reqs(OpKind.Membership, 2), new Uint8Array(10));
   assert.equal((v as { code: string }).code, "DECODE_HeaderTooShort");
 });
@@ -93,12 +130,19 @@ test("proveAggregate refuses empty or oversized batches and requests of another 
 test("statementChecks equals statementCheck per operation: every kind, random and edge statements, 0/1/5/17 operations; a malformed statement throws", () => {
   const rng = (seed: number) => () => (seed = (seed * 1103515245 + 12345) >>> 0) % P;
   const next = rng(11);
-  const digestOf = (edge: number): number[] => Array.from({ length: 8 }, () => (edge === 0 ? 0 : edge === 1 ? P - 1 : next()));
+  const digestOf = (edge: number): number[] =>
+    Array.from({ length: 8 }, () => (edge === 0 ? 0 : edge === 1 ? P - 1 : next()));
   for (const n of [0, 1, 5, 17]) {
     const pubs = Array.from({ length: n }, (_, i) => {
       if (i % 3 === 0) return goldenFixture(KINDS[i % 3]!, DEPTH, BigInt(i % 8)).publicInputs;
       const edge = i % 5;
-      return { oldRoot: digestOf(edge), newRoot: digestOf(edge + 1), opKindTag: i % 3, assetId: edge === 0 ? 0n : edge === 1 ? (1n << 64n) - 1n : BigInt(next()) * 65537n, valueDigest: digestOf(edge + 2) };
+      return {
+        oldRoot: digestOf(edge),
+        newRoot: digestOf(edge + 1),
+        opKindTag: i % 3,
+        assetId: edge === 0 ? 0n : edge === 1 ? (1n << 64n) - 1n : BigInt(next()) * 65537n,
+        valueDigest: digestOf(edge + 2),
+      };
     }) as unknown as Parameters<typeof statementChecks>[0];
     const batch = statementChecks(pubs);
     assert.equal(batch.length, 2 * n);

@@ -32,15 +32,29 @@ test("a block of chained tree updates proves and verifies from its from-root to 
 test("block tamper battery: wrong roots, a replaced, dropped or swapped update are rejected, naming the operation", () => {
   const { updates, fromRoot, toRoot } = block();
   const bytes = proveBlock(prepared, updates);
-  const code = (v: ReturnType<typeof verifyBlock>) => (v.ok ? "ok" : `${v.code}${v.operation === undefined ? "" : `@${v.operation}`}`);
+  const code = (v: ReturnType<typeof verifyBlock>) =>
+    v.ok ? "ok" : `${v.code}${v.operation === undefined ? "" : `@${v.operation}`}`;
   assert.equal(code(verifyBlock({ fromRoot: toRoot, toRoot }, updates, bytes, { prepared })), "FROM_ROOT_MISMATCH@0");
   assert.equal(code(verifyBlock({ fromRoot, toRoot: fromRoot }, updates, bytes, { prepared })), "TO_ROOT_MISMATCH@4");
-  assert.equal(code(verifyBlock({ fromRoot, toRoot }, [updates[0]!, updates[2]!, updates[1]!, updates[3]!, updates[4]!], bytes, { prepared })), "CHAIN_BROKEN@1");
+  assert.equal(
+    code(
+      verifyBlock({ fromRoot, toRoot }, [updates[0]!, updates[2]!, updates[1]!, updates[3]!, updates[4]!], bytes, {
+        prepared,
+      }),
+    ),
+    "CHAIN_BROKEN@1",
+  );
   assert.equal(code(verifyBlock({ fromRoot, toRoot }, updates.slice(0, 4), bytes, { prepared })), "TO_ROOT_MISMATCH@3");
   // one update replaced by another valid, chained update (a different tree history)
   const other = new SparseMerkleTree({ depth: DEPTH });
   other.insert(9n, [1], id(1));
-  const alt = [other.insert(3n, [7, 9], id(2)), other.replace(9n, [2], id(1)), other.delete(3n), other.insert(12n, [5], id(3)), other.restore(3n, [9], id(2))].map((r) => updateRequestOf(r));
+  const alt = [
+    other.insert(3n, [7, 9], id(2)),
+    other.replace(9n, [2], id(1)),
+    other.delete(3n),
+    other.insert(12n, [5], id(3)),
+    other.restore(3n, [9], id(2)),
+  ].map((r) => updateRequestOf(r));
   const v = verifyBlock({ fromRoot, toRoot: other.root() }, alt, bytes, { prepared });
   assert.equal(v.ok, false);
   assert.equal(code(v), "PUBLIC_INPUTS_MISMATCH@0");
@@ -49,6 +63,12 @@ test("block tamper battery: wrong roots, a replaced, dropped or swapped update a
 
 test("proveBlock refuses unchained updates and circuits of another kind", () => {
   const { updates } = block();
-  assert.throws(() => proveBlock(prepared, [updates[1]!, updates[0]!]), (e) => e instanceof SyncError && e.code === "BAD_BLOCK" && e.details.operation === 1);
-  assert.throws(() => proveBlock(prepareV2("membership", { depth: DEPTH }), updates), (e) => e instanceof SyncError && e.code === "BAD_BLOCK");
+  assert.throws(
+    () => proveBlock(prepared, [updates[1]!, updates[0]!]),
+    (e) => e instanceof SyncError && e.code === "BAD_BLOCK" && e.details.operation === 1,
+  );
+  assert.throws(
+    () => proveBlock(prepareV2("membership", { depth: DEPTH }), updates),
+    (e) => e instanceof SyncError && e.code === "BAD_BLOCK",
+  );
 });

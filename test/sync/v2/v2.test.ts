@@ -11,7 +11,16 @@ import { decodeProofV2 } from "../../../src/codec/v2/decode.js";
 import { prepare } from "../../../src/sync/prepared.js";
 import { provePrepared } from "../../../src/sync/prove.js";
 import { encodeSyncResult } from "../../../src/sync/encoded.js";
-import { type PreparedV2, encodeV2, prepareV2, proveV2, verifyEncodedV2, verifyV2, v2CircuitCommitment, assetIdLimbs } from "../../../src/sync/v2/index.js";
+import {
+  type PreparedV2,
+  encodeV2,
+  prepareV2,
+  proveV2,
+  verifyEncodedV2,
+  verifyV2,
+  v2CircuitCommitment,
+  assetIdLimbs,
+} from "../../../src/sync/v2/index.js";
 import { compileV2 } from "../../../src/smt/v2/compile.js";
 
 const KINDS = [OpKind.Membership, OpKind.NonMembership, OpKind.Update];
@@ -44,7 +53,10 @@ test("v2 proofs are deterministic and differ from v1's; the v1 decoder refuses t
   const a = encodeV2(p, proveV2(p, req));
   const b = encodeV2(p, proveV2(p, req));
   assert.deepEqual(a, b);
-  assert.throws(() => decodeProof(a), (e) => e instanceof DecodeError && e.code === "UnsupportedProofEncodingVersion" && e.details.version === 2);
+  assert.throws(
+    () => decodeProof(a),
+    (e) => e instanceof DecodeError && e.code === "UnsupportedProofEncodingVersion" && e.details.version === 2,
+  );
   const v1 = prepare(OpKind.Membership, { depth: 4 });
   const v1bytes = encodeSyncResult(v1, provePrepared(v1, req));
   assert.deepEqual(verifyEncodedV2(p, req, v1bytes).ok, false);
@@ -53,16 +65,19 @@ test("v2 proofs are deterministic and differ from v1's; the v1 decoder refuses t
 
 test("the commitment binds the circuit: kinds, depths and leaf bounds give different commitments; it is stable across compilations", () => {
   const seen = new Set<string>();
-  for (const kind of KINDS) for (const depth of [4, 5]) for (const leafMaxFields of [31, 15]) {
-    const c = v2CircuitCommitment(compileV2(kind, { depth, leafMaxFields }));
-    assert.deepEqual(c, v2CircuitCommitment(compileV2(kind, { depth, leafMaxFields })));
-    seen.add(Array.from(c).join(","));
-  }
+  for (const kind of KINDS)
+    for (const depth of [4, 5])
+      for (const leafMaxFields of [31, 15]) {
+        const c = v2CircuitCommitment(compileV2(kind, { depth, leafMaxFields }));
+        assert.deepEqual(c, v2CircuitCommitment(compileV2(kind, { depth, leafMaxFields })));
+        seen.add(Array.from(c).join(","));
+      }
   assert.equal(seen.size, 12);
 });
 
 test("asset_id limbs are injective where v1's halves alias (keys differing by p in the low half)", () => {
-  const a = 5n, b = 5n + BigInt(P);
+  const a = 5n,
+    b = 5n + BigInt(P);
   assert.notDeepEqual(assetIdLimbs(a), assetIdLimbs(b));
   assert.deepEqual(assetIdLimbs(0xffffffffffffffffn), [0xffff, 0xffff, 0xffff, 0xffff]);
 });
@@ -78,7 +93,8 @@ test("tamper battery: every identity and statement byte, and bytes across the ro
   const req = goldenFixture(OpKind.Update, 4, 5n);
   const bytes = encodeV2(p, proveV2(p, req));
   for (let at = 0; at < 170; at++) assert.equal(verifyEncodedV2(p, req, flipped(bytes, at)).ok, false, `byte ${at}`);
-  for (let at = 170; at < bytes.length; at += 37) assert.equal(verifyEncodedV2(p, req, flipped(bytes, at)).ok, false, `byte ${at}`);
+  for (let at = 170; at < bytes.length; at += 37)
+    assert.equal(verifyEncodedV2(p, req, flipped(bytes, at)).ok, false, `byte ${at}`);
   assert.equal(verifyEncodedV2(p, req, bytes.subarray(0, bytes.length - 1)).ok, false);
 });
 
@@ -88,21 +104,45 @@ test("tamper battery: each operation field and public input of the request is ch
     const req = goldenFixture(kind, 4, 5n);
     const bytes = encodeV2(p, proveV2(p, req));
     const pub = req.publicInputs;
-    const bump = (d: Uint32Array, i = 0) => { const c = d.slice(); c[i] = (c[i]! + 1) % P; return c; };
+    const bump = (d: Uint32Array, i = 0) => {
+      const c = d.slice();
+      c[i] = (c[i]! + 1) % P;
+      return c;
+    };
     const variants: [string, OpRequest][] = [
       ["old_root", { ...req, publicInputs: { ...pub, oldRoot: bump(pub.oldRoot, 3) } }],
       ["new_root", { ...req, publicInputs: { ...pub, newRoot: bump(pub.newRoot, 7) } }],
       ["value_digest", { ...req, publicInputs: { ...pub, valueDigest: bump(pub.valueDigest, 5) } }],
-      ["asset_id", { ...req, publicInputs: { ...pub, assetId: 6n }, operation: { ...req.operation, key: 6n } as OpRequest["operation"] }],
-      ["sibling", { ...req, witness: { ...req.witness, siblings: req.witness.siblings.map((s, l) => (l === 2 ? bump(s, 1) : s)) } }],
+      [
+        "asset_id",
+        {
+          ...req,
+          publicInputs: { ...pub, assetId: 6n },
+          operation: { ...req.operation, key: 6n } as OpRequest["operation"],
+        },
+      ],
+      [
+        "sibling",
+        {
+          ...req,
+          witness: { ...req.witness, siblings: req.witness.siblings.map((s, l) => (l === 2 ? bump(s, 1) : s)) },
+        },
+      ],
     ];
     if (kind === OpKind.Membership) {
       const leaf = occupied([43, 5], new Uint8Array(32).fill(9));
-      variants.push(["leaf payload", { ...req, operation: { kind, key: 5n, leaf }, witness: { ...req.witness, leaf } }]);
+      variants.push([
+        "leaf payload",
+        { ...req, operation: { kind, key: 5n, leaf }, witness: { ...req.witness, leaf } },
+      ]);
     }
-    if (kind === OpKind.NonMembership) variants.push(["absent leaf", { ...req, witness: { ...req.witness, leaf: TOMBSTONE } }]);
+    if (kind === OpKind.NonMembership)
+      variants.push(["absent leaf", { ...req, witness: { ...req.witness, leaf: TOMBSTONE } }]);
     if (kind === OpKind.Update && req.operation.kind === OpKind.Update) {
-      variants.push(["new leaf", { ...req, operation: { ...req.operation, newLeaf: occupied([1], new Uint8Array(32)) } }]);
+      variants.push([
+        "new leaf",
+        { ...req, operation: { ...req.operation, newLeaf: occupied([1], new Uint8Array(32)) } },
+      ]);
     }
     for (const [what, v] of variants) {
       const verdict = verifyEncodedV2(p, v, bytes);
@@ -126,7 +166,10 @@ test("forged proofs: a proof of a different statement, or a GKR proof made with 
   const result6 = proveV2(p, other);
   assert.equal(verifyV2(p, honest, { ...result6, publicInputs: honest.publicInputs }).ok, false);
   // a proof of a false statement (wrong root): the prover proves the actual non-zero outputs
-  const lie: OpRequest = { ...honest, publicInputs: { ...honest.publicInputs, oldRoot: other.publicInputs.oldRoot, newRoot: other.publicInputs.oldRoot } };
+  const lie: OpRequest = {
+    ...honest,
+    publicInputs: { ...honest.publicInputs, oldRoot: other.publicInputs.oldRoot, newRoot: other.publicInputs.oldRoot },
+  };
   const forged = proveV2(p, lie);
   const v = verifyV2(p, lie, forged);
   assert.equal(v.ok, false);

@@ -21,7 +21,12 @@ import { buildV2Input } from "../../../src/smt/v2/input.js";
 import type { SyncResult } from "../../../src/sync/prove.js";
 import { OpKind, type PublicInputs } from "../../../src/statement/types.js";
 import type { SyncVerdict } from "../../../src/sync/verify.js";
-import { proveAggregate, statementCheck, verifyAggregate, type AggregateVerdict } from "../../../src/sync/v2/aggregate.js";
+import {
+  proveAggregate,
+  statementCheck,
+  verifyAggregate,
+  type AggregateVerdict,
+} from "../../../src/sync/v2/aggregate.js";
 import { proveBlock, updateRequestOf, verifyBlock } from "../../../src/sync/v2/block.js";
 import { encodeV2, v2Identity, verifyEncodedV2 } from "../../../src/sync/v2/encoded.js";
 import type { PreparedV2 } from "../../../src/sync/v2/prepared.js";
@@ -30,8 +35,19 @@ import { assetIdLimbs, v2StatementTranscript } from "../../../src/sync/v2/statem
 import { verifyV2 } from "../../../src/sync/v2/verify.js";
 import { cloneProof, endCheckValue, solveEvalY } from "../../support/forge.js";
 import {
-  DEPTH_V2, KINDS_V2, aggregateInput, copyBitsOf, endCheckViewsAggregate, endCheckViewsV2, fixtureV2, paddedV2, preparedV2, proveAggregateWith, proveV2With,
-  specStatementCheck, specTranscript,
+  DEPTH_V2,
+  KINDS_V2,
+  aggregateInput,
+  copyBitsOf,
+  endCheckViewsAggregate,
+  endCheckViewsV2,
+  fixtureV2,
+  paddedV2,
+  preparedV2,
+  proveAggregateWith,
+  proveV2With,
+  specStatementCheck,
+  specTranscript,
 } from "../../support/forge-v2.js";
 
 const codeOf = (v: SyncVerdict | AggregateVerdict): string => (v.ok ? "ACCEPT" : v.code);
@@ -80,11 +96,25 @@ test("§7: the statement transcript binds every statement field, the shape and t
   const pub = fixtureV2(OpKind.Update).publicInputs;
   const zeros = new Uint32Array(2 ** p.shape.layerWidthBits[0]!);
   const sample = (t: { sampleExt(): Ext }) => t.sampleExt();
-  assert.deepEqual(sample(v2StatementTranscript(p.compiled, p.commitment, pub, zeros)), sample(specTranscript(p, pub, zeros)));
+  assert.deepEqual(
+    sample(v2StatementTranscript(p.compiled, p.commitment, pub, zeros)),
+    sample(specTranscript(p, pub, zeros)),
+  );
   const other = fixtureV2(OpKind.Membership, 2n).publicInputs;
-  const variants: Partial<PublicInputs>[] = [{ oldRoot: other.oldRoot }, { newRoot: other.newRoot }, { opKindTag: 0 }, { assetId: pub.assetId + (1n << 48n) }, { valueDigest: other.valueDigest }];
+  const variants: Partial<PublicInputs>[] = [
+    { oldRoot: other.oldRoot },
+    { newRoot: other.newRoot },
+    { opKindTag: 0 },
+    { assetId: pub.assetId + (1n << 48n) },
+    { valueDigest: other.valueDigest },
+  ];
   const base = sample(v2StatementTranscript(p.compiled, p.commitment, pub, zeros));
-  for (const v of variants) assert.notDeepEqual(sample(v2StatementTranscript(p.compiled, p.commitment, { ...pub, ...v }, zeros)), base, JSON.stringify(Object.keys(v)));
+  for (const v of variants)
+    assert.notDeepEqual(
+      sample(v2StatementTranscript(p.compiled, p.commitment, { ...pub, ...v }, zeros)),
+      base,
+      JSON.stringify(Object.keys(v)),
+    );
   const ones = zeros.map(() => 1);
   assert.notDeepEqual(sample(v2StatementTranscript(p.compiled, p.commitment, pub, ones)), base);
   assert.deepEqual(assetIdLimbs((1n << 64n) - 2n), [0xfffe, 0xffff, 0xffff, 0xffff]);
@@ -103,11 +133,28 @@ test("step 1: an honest proof relabelled with other public inputs (each field), 
   const p = preparedV2(kind);
   const request = fixtureV2(kind);
   const other = fixtureV2(OpKind.Membership, 2n).publicInputs;
-  for (const change of [{ oldRoot: other.oldRoot }, { newRoot: other.newRoot }, { opKindTag: 0 }, { assetId: request.publicInputs.assetId + 1n }, { valueDigest: other.valueDigest }] as Partial<PublicInputs>[]) {
+  for (const change of [
+    { oldRoot: other.oldRoot },
+    { newRoot: other.newRoot },
+    { opKindTag: 0 },
+    { assetId: request.publicInputs.assetId + 1n },
+    { valueDigest: other.valueDigest },
+  ] as Partial<PublicInputs>[]) {
     const r = honest(kind);
-    assert.equal(codeOf(verifyV2(p, request, { ...r, publicInputs: { ...r.publicInputs, ...change } })), "PUBLIC_INPUTS_MISMATCH", JSON.stringify(Object.keys(change)));
+    assert.equal(
+      codeOf(verifyV2(p, request, { ...r, publicInputs: { ...r.publicInputs, ...change } })),
+      "PUBLIC_INPUTS_MISMATCH",
+      JSON.stringify(Object.keys(change)),
+    );
   }
-  for (const result of [null, undefined, 0, "proof", { proof: honest(kind).proof }, { publicInputs: null, proof: honest(kind).proof }]) {
+  for (const result of [
+    null,
+    undefined,
+    0,
+    "proof",
+    { proof: honest(kind).proof },
+    { publicInputs: null, proof: honest(kind).proof },
+  ]) {
     assert.equal(codeOf(verifyV2(p, request, result as never)), "PUBLIC_INPUTS_MISMATCH", String(result));
   }
 });
@@ -122,7 +169,11 @@ const nativeCases = (): [string, OpRequest, string][] => {
     ["asset id", withPub(m, { assetId: 2n }), "ASSET_ID_MISMATCH"],
     ["root changed", withPub(m, { newRoot: u.publicInputs.newRoot }), "ROOT_CHANGED"],
     // key 5 = 0b101 aliases key 1 in a depth-2 tree: the circuit sees key bits 0..1 only
-    ["key out of range", { ...withPub(m, { assetId: 5n }), operation: { ...m.operation, key: 5n } }, "KEY_OUT_OF_RANGE"],
+    [
+      "key out of range",
+      { ...withPub(m, { assetId: 5n }), operation: { ...m.operation, key: 5n } },
+      "KEY_OUT_OF_RANGE",
+    ],
     ["value digest (membership)", withPub(m, { valueDigest: u.publicInputs.valueDigest }), "VALUE_DIGEST_MISMATCH"],
     ["value digest (update)", withPub(u, { valueDigest: m.publicInputs.valueDigest }), "VALUE_DIGEST_MISMATCH"],
     ["witness not absent", { ...n, witness: { ...n.witness, leaf: m.operation.leaf } }, "WITNESS_NOT_ABSENT"],
@@ -147,7 +198,11 @@ test("steps 2-7: proofs of statements the circuit cannot see are rejected by the
   const m = fixtureV2(OpKind.Membership);
   const u = fixtureV2(OpKind.Update);
   if (m.operation.kind !== OpKind.Membership) throw new Error("fixture kind");
-  for (const request of [{ ...withPub(m, { assetId: 5n }), operation: { ...m.operation, key: 5n } }, { ...u, witness: { ...u.witness, leaf: TOMBSTONE } }, withPub(m, { newRoot: u.publicInputs.newRoot })] as OpRequest[]) {
+  for (const request of [
+    { ...withPub(m, { assetId: 5n }), operation: { ...m.operation, key: 5n } },
+    { ...u, witness: { ...u.witness, leaf: TOMBSTONE } },
+    withPub(m, { newRoot: u.publicInputs.newRoot }),
+  ] as OpRequest[]) {
     const p = preparedV2(request.operation.kind);
     const result = proveV2With(p, request);
     const views = endCheckViewsV2(p, request.publicInputs, result.proof);
@@ -155,14 +210,20 @@ test("steps 2-7: proofs of statements the circuit cannot see are rejected by the
     const claim = views[views.length - 1]!;
     const input = buildV2Input(p.compiled.layout, request);
     const last = result.proof.layers[result.proof.layers.length - 1]!;
-    assert.ok(extEq(mleEvalBase(input, claim.x), last.evalX) && extEq(mleEvalBase(input, claim.y), last.evalY), "the input claims hold");
+    assert.ok(
+      extEq(mleEvalBase(input, claim.x), last.evalX) && extEq(mleEvalBase(input, claim.y), last.evalY),
+      "the input claims hold",
+    );
   }
 });
 
 test("step 8: a statement-valid request whose input vector cannot be built is INPUT_VECTOR", () => {
   const p = preparedV2(OpKind.Membership);
   const m = fixtureV2(OpKind.Membership);
-  const extra: OpRequest = { ...m, witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] } };
+  const extra: OpRequest = {
+    ...m,
+    witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] },
+  };
   const v = verifyV2(p, extra, honest(OpKind.Membership));
   assert.equal(codeOf(v), "INPUT_VECTOR");
   assert.ok(!v.ok && /input vector/.test(v.reason));
@@ -177,7 +238,15 @@ test("step 9: the honest GKR proof of a false statement claimed as zero outputs 
     assert.ok(!v.ok && /layer 0: round 0/.test(v.reason), v.ok ? "" : v.reason);
   }
   const r = honest(OpKind.Membership);
-  assert.equal(codeOf(verifyV2(preparedV2(OpKind.Membership), fixtureV2(OpKind.Membership), { ...r, proof: { layers: r.proof.layers.slice(1) } })), "GKR_LAYER_COUNT");
+  assert.equal(
+    codeOf(
+      verifyV2(preparedV2(OpKind.Membership), fixtureV2(OpKind.Membership), {
+        ...r,
+        proof: { layers: r.proof.layers.slice(1) },
+      }),
+    ),
+    "GKR_LAYER_COUNT",
+  );
 });
 
 test("step 9: a round polynomial shifted so its round sum still holds is caught at the next round", () => {
@@ -230,7 +299,15 @@ test("a faulty prepared circuit: library, type and range errors are MALFORMED_RE
   assert.equal(codeOf(verifyV2(noShape, request, result)), "MALFORMED_REQUEST");
   const badConfig = { ...p, config: { ...p.config, depth: 0 } } as PreparedV2;
   assert.equal(codeOf(verifyV2(badConfig, request, result)), "MALFORMED_REQUEST");
-  const boom = { ...p, compiled: { ...p.compiled, get layout(): never { throw new Error("layout unavailable"); } } } as PreparedV2;
+  const boom = {
+    ...p,
+    compiled: {
+      ...p.compiled,
+      get layout(): never {
+        throw new Error("layout unavailable");
+      },
+    },
+  } as PreparedV2;
   assert.throws(() => verifyV2(boom, request, result), /layout unavailable/);
   assert.throws(() => verifyAggregate(boom, [request], proveAggregate(p, [request])), /layout unavailable/);
 });
@@ -241,7 +318,10 @@ test("encoded: decoder failures are DECODE_<code>; a proof of another circuit is
   const request = fixtureV2(kind);
   const result = honest(kind);
   const bytes = encodeV2(p, result);
-  assert.equal(codeOf(verifyEncodedV2(p, request, bytes.subarray(0, bytes.length - 1))), "DECODE_DeclaredLengthMismatch");
+  assert.equal(
+    codeOf(verifyEncodedV2(p, request, bytes.subarray(0, bytes.length - 1))),
+    "DECODE_DeclaredLengthMismatch",
+  );
   assert.equal(codeOf(verifyEncodedV2(p, request, "bytes" as never)), "DECODE_NotBytes");
   const id = v2Identity(p);
   const other = preparedV2(kind, DEPTH_V2, 32);
@@ -249,11 +329,21 @@ test("encoded: decoder failures are DECODE_<code>; a proof of another circuit is
     ["kind", encodeV2(preparedV2(OpKind.NonMembership), honest(OpKind.NonMembership))],
     ["depth", encodeProofV2({ ...id, depth: DEPTH_V2 + 1 }, result.publicInputs, result.proof)],
     ["leaf bound", encodeProofV2({ ...id, leafMaxFields: 32 }, result.publicInputs, result.proof)],
-    ["commitment", encodeProofV2({ ...id, commitment: Uint32Array.from(id.commitment, (c, i) => (i === 7 ? (c + 1) % 0x7f000001 : c)) }, result.publicInputs, result.proof)],
+    [
+      "commitment",
+      encodeProofV2(
+        { ...id, commitment: Uint32Array.from(id.commitment, (c, i) => (i === 7 ? (c + 1) % 0x7f000001 : c)) },
+        result.publicInputs,
+        result.proof,
+      ),
+    ],
     ["other leaf bound's circuit", encodeV2(other, proveV2(other, request))],
   ];
   // the op kind alone changed (statement tag with it, as the decoder requires): identity, not step 1
-  cases.push(["op kind only", encodeProofV2({ ...id, opKindTag: 1 }, { ...result.publicInputs, opKindTag: 1 }, result.proof)]);
+  cases.push([
+    "op kind only",
+    encodeProofV2({ ...id, opKindTag: 1 }, { ...result.publicInputs, opKindTag: 1 }, result.proof),
+  ]);
   for (const [name, b] of cases) assert.equal(codeOf(verifyEncodedV2(p, request, b)), "IDENTITY_MISMATCH", name);
   // a prepared circuit whose identity differs in any field from the honest bytes'
   for (const change of [{ depth: DEPTH_V2 + 1 }, { leafMaxFields: 30 }]) {
@@ -285,7 +375,10 @@ test("aggregate baseline: the spec transcript, padding and statement checks are 
   assert.deepEqual(verifyAggregate(p, rs, bytes), { ok: true });
   assert.deepEqual(proveAggregate(p, rs), bytes);
   for (const r of rs) assert.deepEqual(statementCheck(r.publicInputs), specStatementCheck(r.publicInputs));
-  assert.deepEqual(statementCheck(withPub(rs[0]!, { assetId: (1n << 64n) - 1n }).publicInputs), specStatementCheck(withPub(rs[0]!, { assetId: (1n << 64n) - 1n }).publicInputs));
+  assert.deepEqual(
+    statementCheck(withPub(rs[0]!, { assetId: (1n << 64n) - 1n }).publicInputs),
+    specStatementCheck(withPub(rs[0]!, { assetId: (1n << 64n) - 1n }).publicInputs),
+  );
   // one operation (K = 1) and a full batch (K = n = 4) as well
   for (const n of [1, 4]) {
     const list = [0n, 1n, 2n, 3n].slice(0, n).map((k) => fixtureV2(aggKind, k));
@@ -302,8 +395,17 @@ test("aggregate: decoding, identity and operation count come first", () => {
   assert.equal(codeOf(verifyAggregate(p, rs, encodeV2(p, honest(aggKind)))), "DECODE_UnsupportedProofKind");
   const d = decodeAggregateV2(bytes);
   const id = d.identity;
-  for (const change of [{ opKindTag: 1 }, { depth: DEPTH_V2 + 1 }, { leafMaxFields: 30 }, { commitment: Uint32Array.from(id.commitment, (c, i) => (i === 0 ? (c + 1) % 0x7f000001 : c)) }]) {
-    assert.equal(codeOf(verifyAggregate(p, rs, encodeAggregateV2({ ...id, ...change }, d.statementChecks, d.proof))), "IDENTITY_MISMATCH", JSON.stringify(Object.keys(change)));
+  for (const change of [
+    { opKindTag: 1 },
+    { depth: DEPTH_V2 + 1 },
+    { leafMaxFields: 30 },
+    { commitment: Uint32Array.from(id.commitment, (c, i) => (i === 0 ? (c + 1) % 0x7f000001 : c)) },
+  ]) {
+    assert.equal(
+      codeOf(verifyAggregate(p, rs, encodeAggregateV2({ ...id, ...change }, d.statementChecks, d.proof))),
+      "IDENTITY_MISMATCH",
+      JSON.stringify(Object.keys(change)),
+    );
   }
   for (const change of [{ circuitVersion: 3 }, { leafEncodingVersion: 2 }, { layoutId: 1 }]) {
     // the encoder writes these from the identity; the decoder refuses them, the verifier never sees them
@@ -334,7 +436,13 @@ test("aggregate: per operation in order, its kind, statement check and native ch
   assert.deepEqual([codeOf(replaced), opOf(replaced)], ["PUBLIC_INPUTS_MISMATCH", 2]);
   // each public-input field of one operation
   const other = fixtureV2(OpKind.Update, 2n).publicInputs;
-  for (const change of [{ oldRoot: other.oldRoot }, { newRoot: other.newRoot }, { opKindTag: 2 }, { assetId: 1n + (1n << 32n) }, { valueDigest: other.valueDigest }] as Partial<PublicInputs>[]) {
+  for (const change of [
+    { oldRoot: other.oldRoot },
+    { newRoot: other.newRoot },
+    { opKindTag: 2 },
+    { assetId: 1n + (1n << 32n) },
+    { valueDigest: other.valueDigest },
+  ] as Partial<PublicInputs>[]) {
     const v = verifyAggregate(p, [rs[0]!, withPub(rs[1]!, change), rs[2]!], bytes);
     assert.deepEqual([codeOf(v), opOf(v)], ["PUBLIC_INPUTS_MISMATCH", 1], JSON.stringify(Object.keys(change)));
   }
@@ -346,22 +454,41 @@ test("aggregate: per operation in order, its kind, statement check and native ch
     assert.deepEqual([codeOf(v), opOf(v)], [code, 2], name);
   }
   const m = rs[1]!;
-  const extra: OpRequest = { ...m, witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] } };
+  const extra: OpRequest = {
+    ...m,
+    witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] },
+  };
   const iv = verifyAggregate(p, [rs[0]!, extra, rs[2]!], bytes);
   assert.deepEqual([codeOf(iv), opOf(iv)], ["INPUT_VECTOR", 1]);
   const big = occupied(new Array(40).fill(7), new Uint8Array(32));
-  const unhashable: OpRequest = { ...m, operation: { kind: OpKind.Membership, key: 2n, leaf: big }, witness: { ...m.witness, leaf: big } };
+  const unhashable: OpRequest = {
+    ...m,
+    operation: { kind: OpKind.Membership, key: 2n, leaf: big },
+    witness: { ...m.witness, leaf: big },
+  };
   const lv = verifyAggregate(p, [rs[0]!, unhashable, rs[2]!], bytes);
   assert.equal(opOf(lv), 1);
-  assert.equal(codeOf(verifyAggregate(p, [rs[0]!, withPub(m, { valueDigest: null as never }), rs[2]!], bytes)), "MALFORMED_REQUEST");
+  assert.equal(
+    codeOf(verifyAggregate(p, [rs[0]!, withPub(m, { valueDigest: null as never }), rs[2]!], bytes)),
+    "MALFORMED_REQUEST",
+  );
 });
 
 test("aggregate: statement checks rewritten to match swapped, replaced or dropped operations leave the proof bound to the original statements (GKR)", () => {
   const p = preparedV2(aggKind);
   const rs = aggRequests();
   const d = decodeAggregateV2(honestAggregate());
-  const relabel = (list: OpRequest[]) => encodeAggregateV2(d.identity, list.map((r) => specStatementCheck(r.publicInputs)), d.proof);
-  for (const [name, list] of [["swapped", [rs[0]!, rs[2]!, rs[1]!]], ["replaced", [rs[0]!, rs[1]!, fixtureV2(aggKind, 0n)]], ["dropped", [rs[0]!, rs[1]!]]] as [string, OpRequest[]][]) {
+  const relabel = (list: OpRequest[]) =>
+    encodeAggregateV2(
+      d.identity,
+      list.map((r) => specStatementCheck(r.publicInputs)),
+      d.proof,
+    );
+  for (const [name, list] of [
+    ["swapped", [rs[0]!, rs[2]!, rs[1]!]],
+    ["replaced", [rs[0]!, rs[1]!, fixtureV2(aggKind, 0n)]],
+    ["dropped", [rs[0]!, rs[1]!]],
+  ] as [string, OpRequest[]][]) {
     const v = verifyAggregate(p, list, relabel(list));
     assert.match(codeOf(v), /^GKR_/, name);
     assert.equal(opOf(v), undefined, "a GKR failure names no operation");
@@ -373,7 +500,10 @@ test("aggregate: statement checks rewritten to match swapped, replaced or droppe
   // a proof that binds n = 4 (the dummy counted as an operation) does not verify as n = 3
   const asFour = proveAggregateWith(p, paddedV2(p, rs), 4);
   const dd = decodeAggregateV2(asFour);
-  assert.match(codeOf(verifyAggregate(p, rs, encodeAggregateV2(dd.identity, dd.statementChecks.slice(0, 3), dd.proof))), /^GKR_/);
+  assert.match(
+    codeOf(verifyAggregate(p, rs, encodeAggregateV2(dd.identity, dd.statementChecks.slice(0, 3), dd.proof))),
+    /^GKR_/,
+  );
   // padding other than the dummy operation: the proof is bound to its statements
   const padWithReal = proveAggregateWith(p, [...rs, fixtureV2(aggKind, 0n)], 3);
   assert.match(codeOf(verifyAggregate(p, rs, padWithReal)), /^GKR_/);
@@ -400,24 +530,50 @@ test("aggregate: a false operation claimed as zero outputs is GKR_ROUND_SUM_MISM
   assert.equal(codeOf(verifyAggregate(p, bad, forged)), "INPUT_CLAIM_Y");
   assert.equal(codeOf(verifyAggregate(p, rs, forged)), "INPUT_CLAIM_X");
   // final evaluations of the honest proof bumped: the last layer's end check
-  const bumped = encodeAggregateV2(d.identity, d.statementChecks, withLast(d.proof, last.evalX, extAdd(last.evalY, EXT_ONE)));
+  const bumped = encodeAggregateV2(
+    d.identity,
+    d.statementChecks,
+    withLast(d.proof, last.evalX, extAdd(last.evalY, EXT_ONE)),
+  );
   assert.equal(codeOf(verifyAggregate(p, rs, bumped)), "GKR_END_CHECK_FAILED");
 });
 
 test("aggregate: the prover refuses bad batches with typed errors naming the operation", () => {
   const p = preparedV2(aggKind);
   const rs = aggRequests();
-  assert.throws(() => proveAggregate(p, []), (e: unknown) => (e as { code?: string }).code === "BAD_AGGREGATE");
-  assert.throws(() => proveAggregate(p, new Array(4097).fill(rs[0]!)), (e: unknown) => (e as { code?: string }).code === "BAD_AGGREGATE");
-  assert.throws(() => proveAggregate(p, [rs[0]!, fixtureV2(OpKind.Update)]), (e: unknown) => (e as { code?: string; details?: { operation?: number } }).code === "WRONG_KIND" && (e as { details: { operation: number } }).details.operation === 1);
+  assert.throws(
+    () => proveAggregate(p, []),
+    (e: unknown) => (e as { code?: string }).code === "BAD_AGGREGATE",
+  );
+  assert.throws(
+    () => proveAggregate(p, new Array(4097).fill(rs[0]!)),
+    (e: unknown) => (e as { code?: string }).code === "BAD_AGGREGATE",
+  );
+  assert.throws(
+    () => proveAggregate(p, [rs[0]!, fixtureV2(OpKind.Update)]),
+    (e: unknown) =>
+      (e as { code?: string; details?: { operation?: number } }).code === "WRONG_KIND" &&
+      (e as { details: { operation: number } }).details.operation === 1,
+  );
   const m = rs[1]!;
-  const extra: OpRequest = { ...m, witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] } };
-  assert.throws(() => proveAggregate(p, [rs[0]!, extra]), (e: unknown) => (e as { code?: string }).code === "WITNESS" && (e as { details: { operation: number } }).details.operation === 1);
+  const extra: OpRequest = {
+    ...m,
+    witness: { ...m.witness, siblings: [...m.witness.siblings, m.witness.siblings[0]!] },
+  };
+  assert.throws(
+    () => proveAggregate(p, [rs[0]!, extra]),
+    (e: unknown) =>
+      (e as { code?: string }).code === "WITNESS" && (e as { details: { operation: number } }).details.operation === 1,
+  );
 });
 
 // ---------------------------------------------------------------- blocks (block.ts)
 
-function blockOf(keys: readonly [bigint, number][]): { updates: OpRequest[]; fromRoot: Uint32Array; toRoot: Uint32Array } {
+function blockOf(keys: readonly [bigint, number][]): {
+  updates: OpRequest[];
+  fromRoot: Uint32Array;
+  toRoot: Uint32Array;
+} {
   const tree = new SparseMerkleTree({ depth: DEPTH_V2 });
   const fromRoot = Uint32Array.from(tree.root());
   const updates = keys.map(([key, v]) => updateRequestOf(tree.insert(key, [v], new Uint8Array(32).fill(v))));
@@ -426,7 +582,11 @@ function blockOf(keys: readonly [bigint, number][]): { updates: OpRequest[]; fro
 
 test("block: the chain R_A → … → R_B is checked before the aggregate; one update replaced with the chain re-derived is caught", () => {
   const p = preparedV2(OpKind.Update);
-  const b = blockOf([[1n, 5], [2n, 6], [3n, 7]]);
+  const b = blockOf([
+    [1n, 5],
+    [2n, 6],
+    [3n, 7],
+  ]);
   const bytes = proveBlock(p, b.updates);
   const roots = { fromRoot: b.fromRoot, toRoot: b.toRoot };
   assert.deepEqual(verifyBlock(roots, b.updates, bytes, { prepared: p }), { ok: true });
@@ -434,22 +594,55 @@ test("block: the chain R_A → … → R_B is checked before the aggregate; one 
   const at = (v: AggregateVerdict) => [codeOf(v), opOf(v)];
   assert.deepEqual(at(verifyBlock(roots, [], bytes, { prepared: p })), ["EMPTY_BLOCK", undefined]);
   assert.deepEqual(at(verifyBlock(roots, null as never, bytes, { prepared: p })), ["EMPTY_BLOCK", undefined]);
-  assert.deepEqual(at(verifyBlock({ ...roots, fromRoot: b.toRoot }, b.updates, bytes, { prepared: p })), ["FROM_ROOT_MISMATCH", 0]);
-  assert.deepEqual(at(verifyBlock({ ...roots, toRoot: b.fromRoot }, b.updates, bytes, { prepared: p })), ["TO_ROOT_MISMATCH", 2]);
-  assert.deepEqual(at(verifyBlock(roots, [b.updates[0]!, b.updates[2]!, b.updates[1]!], bytes, { prepared: p })), ["CHAIN_BROKEN", 1]);
-  assert.deepEqual(at(verifyBlock(roots, [b.updates[0]!, b.updates[1]!, b.updates[1]!], bytes, { prepared: p })), ["CHAIN_BROKEN", 2]);
+  assert.deepEqual(at(verifyBlock({ ...roots, fromRoot: b.toRoot }, b.updates, bytes, { prepared: p })), [
+    "FROM_ROOT_MISMATCH",
+    0,
+  ]);
+  assert.deepEqual(at(verifyBlock({ ...roots, toRoot: b.fromRoot }, b.updates, bytes, { prepared: p })), [
+    "TO_ROOT_MISMATCH",
+    2,
+  ]);
+  assert.deepEqual(at(verifyBlock(roots, [b.updates[0]!, b.updates[2]!, b.updates[1]!], bytes, { prepared: p })), [
+    "CHAIN_BROKEN",
+    1,
+  ]);
+  assert.deepEqual(at(verifyBlock(roots, [b.updates[0]!, b.updates[1]!, b.updates[1]!], bytes, { prepared: p })), [
+    "CHAIN_BROKEN",
+    2,
+  ]);
   assert.equal(codeOf(verifyBlock(roots, b.updates, bytes, { prepared: preparedV2(OpKind.Membership) })), "WRONG_KIND");
-  assert.equal(codeOf(verifyBlock(roots, [null as never, ...b.updates.slice(1)], bytes, { prepared: p })), "MALFORMED_REQUEST");
+  assert.equal(
+    codeOf(verifyBlock(roots, [null as never, ...b.updates.slice(1)], bytes, { prepared: p })),
+    "MALFORMED_REQUEST",
+  );
   // update 1 replaced (another value), updates 1.. re-derived: a true chain and a true block proof of other updates
-  const c = blockOf([[1n, 5], [2n, 9], [3n, 7]]);
+  const c = blockOf([
+    [1n, 5],
+    [2n, 9],
+    [3n, 7],
+  ]);
   const other = proveBlock(p, c.updates);
-  assert.deepEqual(verifyBlock({ fromRoot: c.fromRoot, toRoot: c.toRoot }, c.updates, other, { prepared: p }), { ok: true });
+  assert.deepEqual(verifyBlock({ fromRoot: c.fromRoot, toRoot: c.toRoot }, c.updates, other, { prepared: p }), {
+    ok: true,
+  });
   assert.deepEqual(at(verifyBlock(roots, c.updates, other, { prepared: p })), ["TO_ROOT_MISMATCH", 2]);
-  assert.deepEqual(at(verifyBlock({ fromRoot: c.fromRoot, toRoot: c.toRoot }, c.updates, bytes, { prepared: p })), ["PUBLIC_INPUTS_MISMATCH", 1]);
+  assert.deepEqual(at(verifyBlock({ fromRoot: c.fromRoot, toRoot: c.toRoot }, c.updates, bytes, { prepared: p })), [
+    "PUBLIC_INPUTS_MISMATCH",
+    1,
+  ]);
   // the prover refuses unchained blocks
-  assert.throws(() => proveBlock(p, [b.updates[1]!, b.updates[0]!]), (e: unknown) => (e as { code?: string }).code === "BAD_BLOCK");
-  assert.throws(() => proveBlock(p, []), (e: unknown) => (e as { code?: string }).code === "BAD_BLOCK");
-  assert.throws(() => proveBlock(preparedV2(OpKind.Membership), b.updates), (e: unknown) => (e as { code?: string }).code === "BAD_BLOCK");
+  assert.throws(
+    () => proveBlock(p, [b.updates[1]!, b.updates[0]!]),
+    (e: unknown) => (e as { code?: string }).code === "BAD_BLOCK",
+  );
+  assert.throws(
+    () => proveBlock(p, []),
+    (e: unknown) => (e as { code?: string }).code === "BAD_BLOCK",
+  );
+  assert.throws(
+    () => proveBlock(preparedV2(OpKind.Membership), b.updates),
+    (e: unknown) => (e as { code?: string }).code === "BAD_BLOCK",
+  );
 });
 
 test("block: the update request of a tree mutation is the spec's (witness = old leaf, value digest of the new leaf)", () => {
@@ -461,5 +654,14 @@ test("block: the update request of a tree mutation is the spec's (witness = old 
   assert.deepEqual(verifyV2(preparedV2(OpKind.Update), u, proveV2With(preparedV2(OpKind.Update), u)), { ok: true });
   const bumped = Uint32Array.from(u.publicInputs.valueDigest);
   bumped[0] = add(bumped[0]!, 1);
-  assert.equal(codeOf(verifyV2(preparedV2(OpKind.Update), withPub(u, { valueDigest: bumped }), proveV2With(preparedV2(OpKind.Update), u))), "PUBLIC_INPUTS_MISMATCH");
+  assert.equal(
+    codeOf(
+      verifyV2(
+        preparedV2(OpKind.Update),
+        withPub(u, { valueDigest: bumped }),
+        proveV2With(preparedV2(OpKind.Update), u),
+      ),
+    ),
+    "PUBLIC_INPUTS_MISMATCH",
+  );
 });

@@ -15,7 +15,13 @@ import type { OpRequest } from "../../../src/smt/operation.js";
 import { v3StatementOf } from "../../../src/smt/v3/input.js";
 import type { V3Statement } from "../../../src/smt/v3/statement.js";
 import { OpKind } from "../../../src/statement/types.js";
-import { prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3 } from "../../../src/sync/v3/index.js";
+import {
+  prepareV3,
+  proveAggregateV3,
+  proveBlockV3,
+  verifyAggregateV3,
+  verifyBlockV3,
+} from "../../../src/sync/v3/index.js";
 import { committedHalves } from "../../../src/smt/v3/input.js";
 import { extEq } from "../../../src/field/extension.js";
 import { evaluateMultilinear } from "../../../src/pcs/multilinear.js";
@@ -69,7 +75,11 @@ test("(a) a commitment to other committed halves than the GKR's input is rejecte
     // one sibling lane of copy 1 changed in the committed polynomial only
     const sibling = committedHalves(layout, input);
     sibling[layout.half + layout.sib + 3] = (sibling[layout.half + layout.sib + 3]! + 1) % P;
-    const v1 = verifyAggregateV3(p, statements, forgeV3({ prepared: p, proofKind: 1, statements, input, committed: sibling }));
+    const v1 = verifyAggregateV3(
+      p,
+      statements,
+      forgeV3({ prepared: p, proofKind: 1, statements, input, committed: sibling }),
+    );
     assert.equal(rejected(v1, `${kind}: sibling changed`), "PCS_FINAL_CLAIM");
     // another valid witness of the same statements: a lane the circuit never reads (above the committed lanes in use)
     // set in copy 0. Committed and proved together it is a proof of the same statements (accepted); committed alone,
@@ -80,8 +90,16 @@ test("(a) a commitment to other committed halves than the GKR's input is rejecte
     }
     const other = input.slice();
     other[layout.committedUsed] = 12345;
-    assert.equal(verdictCode(verifyAggregateV3(p, statements, forgeV3({ prepared: p, proofKind: 1, statements, input: other }))), "ok", `${kind}: the other witness proved on its own`);
-    const v2 = verifyAggregateV3(p, statements, forgeV3({ prepared: p, proofKind: 1, statements, input, committed: committedHalves(layout, other) }));
+    assert.equal(
+      verdictCode(verifyAggregateV3(p, statements, forgeV3({ prepared: p, proofKind: 1, statements, input: other }))),
+      "ok",
+      `${kind}: the other witness proved on its own`,
+    );
+    const v2 = verifyAggregateV3(
+      p,
+      statements,
+      forgeV3({ prepared: p, proofKind: 1, statements, input, committed: committedHalves(layout, other) }),
+    );
     assert.equal(rejected(v2, `${kind}: another witness's commitment`), "PCS_FINAL_CLAIM");
   }
 });
@@ -93,10 +111,16 @@ test("(a) a message whose commitment is another honest proof's (same statement c
   const ma = decodeV3Message(proveAggregateV3(p, a));
   const mb = decodeV3Message(proveAggregateV3(p, b));
   const spliced = encodeV3Message({ ...ma, commitment: mb.commitment });
-  assert.equal(rejected(verifyAggregateV3(p, statementsOf(a), spliced), "spliced commitment"), "GKR_ROUND_SUM_MISMATCH");
+  assert.equal(
+    rejected(verifyAggregateV3(p, statementsOf(a), spliced), "spliced commitment"),
+    "GKR_ROUND_SUM_MISMATCH",
+  );
   // and the opening of the other proof with it
   const both = encodeV3Message({ ...ma, commitment: mb.commitment, opening: mb.opening });
-  assert.equal(rejected(verifyAggregateV3(p, statementsOf(a), both), "spliced commitment and opening"), "GKR_ROUND_SUM_MISMATCH");
+  assert.equal(
+    rejected(verifyAggregateV3(p, statementsOf(a), both), "spliced commitment and opening"),
+    "GKR_ROUND_SUM_MISMATCH",
+  );
   // a block's commitment in an update aggregate of the same updates
   const u = P3(OpKind.Update);
   const { updates, rules } = blockFixture(DEPTH, 3);
@@ -104,7 +128,10 @@ test("(a) a message whose commitment is another honest proof's (same statement c
   const blk = decodeV3Message(proveBlockV3(u, updates, { rules }));
   const st = updates.map((x, i) => v3StatementOf(x, rules[i]));
   assert.equal(verdictCode(verifyAggregateV3(u, st, encodeV3Message(agg))), "ok");
-  assert.equal(rejected(verifyAggregateV3(u, st, encodeV3Message({ ...agg, commitment: blk.commitment })), "a block's commitment"), "GKR_ROUND_SUM_MISMATCH");
+  assert.equal(
+    rejected(verifyAggregateV3(u, st, encodeV3Message({ ...agg, commitment: blk.commitment })), "a block's commitment"),
+    "GKR_ROUND_SUM_MISMATCH",
+  );
 });
 
 test("(b) a witness whose path gives another root than the statement's, proved honestly, is rejected", () => {
@@ -112,7 +139,10 @@ test("(b) a witness whose path gives another root than the statement's, proved h
     const p = P3(kind);
     const requests = requestsOf(kind);
     const statements = statementsOf(requests);
-    for (const [i, level] of [[0, 0], [2, DEPTH - 1]] as const) {
+    for (const [i, level] of [
+      [0, 0],
+      [2, DEPTH - 1],
+    ] as const) {
       const bad = requests.slice();
       const r = bad[i]!;
       const siblings = r.witness.siblings.map((s) => s.slice());
@@ -121,7 +151,10 @@ test("(b) a witness whose path gives another root than the statement's, proved h
       // the statements are still the true ones (the roots come from the public inputs)
       assert.deepEqual(statementsOf(bad), statements);
       const bytes = proveAggregateV3(p, bad);
-      assert.equal(rejected(verifyAggregateV3(p, statements, bytes), `${kind} request ${i} sibling ${level}`), "GKR_ROUND_SUM_MISMATCH");
+      assert.equal(
+        rejected(verifyAggregateV3(p, statements, bytes), `${kind} request ${i} sibling ${level}`),
+        "GKR_ROUND_SUM_MISMATCH",
+      );
     }
   }
   // an update whose witness is of another old leaf than the one its old root holds
@@ -129,10 +162,17 @@ test("(b) a witness whose path gives another root than the statement's, proved h
   const requests = requestsOf(OpKind.Update);
   const r = requests[1]!;
   const op = r.operation as Extract<OpRequest["operation"], { kind: OpKind.Update }>;
-  const wrongOld = { ...r, operation: { ...op, oldLeaf: occupied([101], identityOf(3)) }, witness: { ...r.witness, leaf: occupied([101], identityOf(3)) } };
+  const wrongOld = {
+    ...r,
+    operation: { ...op, oldLeaf: occupied([101], identityOf(3)) },
+    witness: { ...r.witness, leaf: occupied([101], identityOf(3)) },
+  };
   const bad = [requests[0]!, wrongOld, requests[2]!];
   const bytes = proveAggregateV3(p, bad);
-  assert.equal(rejected(verifyAggregateV3(p, statementsOf(requests), bytes), "update of another old leaf"), "GKR_ROUND_SUM_MISMATCH");
+  assert.equal(
+    rejected(verifyAggregateV3(p, statementsOf(requests), bytes), "update of another old leaf"),
+    "GKR_ROUND_SUM_MISMATCH",
+  );
   // a block one of whose updates has a sibling changed
   const { updates, rules, fromRoot, toRoot } = blockFixture(DEPTH, 3);
   const u = updates[1]!;
@@ -140,7 +180,10 @@ test("(b) a witness whose path gives another root than the statement's, proved h
   siblings[2]![0] = (siblings[2]![0]! + 1) % P;
   const badBlock = [updates[0]!, { ...u, witness: { ...u.witness, siblings } }, updates[2]!];
   const blockBytes = proveBlockV3(p, badBlock, { rules });
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot, toRoot }, blockUpdates(updates, rules), blockBytes), "block sibling"), "GKR_ROUND_SUM_MISMATCH");
+  assert.equal(
+    rejected(verifyBlockV3(p, { fromRoot, toRoot }, blockUpdates(updates, rules), blockBytes), "block sibling"),
+    "GKR_ROUND_SUM_MISMATCH",
+  );
 });
 
 test("(c) an input that satisfies the circuit for another public half (a key bit, the leaf, a root, the rule) is rejected", () => {
@@ -150,11 +193,22 @@ test("(c) an input that satisfies the circuit for another public half (a key bit
     const truth = statementsOf(requests);
     const input = honestInputV3(p, requests, truth);
     // the input is valid: proved against its own statements it is accepted
-    assert.equal(verdictCode(verifyAggregateV3(p, truth, forgeV3({ prepared: p, proofKind: 1, statements: truth, input }))), "ok");
-    const lies: [string, V3Statement][] = [["key bit 0", { ...truth[1]!, key: truth[1]!.key ^ 1n }], ["key bit 3", { ...truth[1]!, key: truth[1]!.key ^ 8n }]];
+    assert.equal(
+      verdictCode(verifyAggregateV3(p, truth, forgeV3({ prepared: p, proofKind: 1, statements: truth, input }))),
+      "ok",
+    );
+    const lies: [string, V3Statement][] = [
+      ["key bit 0", { ...truth[1]!, key: truth[1]!.key ^ 1n }],
+      ["key bit 3", { ...truth[1]!, key: truth[1]!.key ^ 8n }],
+    ];
     const s1 = truth[1]!;
-    if (s1.kind === OpKind.Membership) lies.push(["leaf", { ...s1, leaf: occupied([43, 6], identityOf(9)) }], ["root", { ...s1, root: s1.root.map((x, i) => (i === 7 ? (x + 1) % P : x)) }]);
-    if (s1.kind === OpKind.NonMembership) lies.push(["root", { ...s1, root: s1.root.map((x, i) => (i === 0 ? (x + 1) % P : x)) }]);
+    if (s1.kind === OpKind.Membership)
+      lies.push(
+        ["leaf", { ...s1, leaf: occupied([43, 6], identityOf(9)) }],
+        ["root", { ...s1, root: s1.root.map((x, i) => (i === 7 ? (x + 1) % P : x)) }],
+      );
+    if (s1.kind === OpKind.NonMembership)
+      lies.push(["root", { ...s1, root: s1.root.map((x, i) => (i === 0 ? (x + 1) % P : x)) }]);
     if (s1.kind === OpKind.Update) {
       lies.push(["new root", { ...s1, newRoot: s1.newRoot.map((x, i) => (i === 2 ? (x + 1) % P : x)) }]);
       lies.push(["new leaf", { ...s1, newLeaf: occupied([1], identityOf(4)) }]);
@@ -164,7 +218,11 @@ test("(c) an input that satisfies the circuit for another public half (a key bit
     for (const [what, lie] of lies) {
       const statements = [truth[0]!, lie, truth[2]!];
       const bytes = forgeV3({ prepared: p, proofKind: 1, statements, input });
-      assert.equal(rejected(verifyAggregateV3(p, statements, bytes), `${kind}: ${what}`), "PCS_FINAL_CLAIM", `${kind}: ${what}`);
+      assert.equal(
+        rejected(verifyAggregateV3(p, statements, bytes), `${kind}: ${what}`),
+        "PCS_FINAL_CLAIM",
+        `${kind}: ${what}`,
+      );
     }
   }
 });
@@ -181,19 +239,38 @@ test("(c) an input whose public half is another statement's, opened honestly at 
     const statements = [truth[0]!, { ...truth[1]!, key: truth[1]!.key ^ 2n }, truth[2]!];
     let opened = 0;
     const bytes = forgeV3({
-      prepared: p, proofKind: 1, statements, input,
-      claims: (derived) => derived.map((c) => {
-        const value = evaluateMultilinear(C, c.point);
-        if (!extEq(value, c.value)) opened++;
-        return { point: c.point, value };
-      }),
+      prepared: p,
+      proofKind: 1,
+      statements,
+      input,
+      claims: (derived) =>
+        derived.map((c) => {
+          const value = evaluateMultilinear(C, c.point);
+          if (!extEq(value, c.value)) opened++;
+          return { point: c.point, value };
+        }),
     });
     assert.ok(opened > 0, `${kind}: the true values differ from the verifier's`);
     // the opening absorbs its claims before its first challenge: the verifier absorbs the values it derived, so the
     // grinding witnesses of the forger's transcript do not hold on the verifier's
     assert.equal(rejected(verifyAggregateV3(p, statements, bytes), `${kind}: own values`), "PCS_PROOF_OF_WORK");
     // with the statements' own public halves the same opening is the honest one
-    assert.equal(verdictCode(verifyAggregateV3(p, truth, forgeV3({ prepared: p, proofKind: 1, statements: truth, input, claims: (d) => d.map((c) => ({ point: c.point, value: evaluateMultilinear(C, c.point) })) }))), "ok");
+    assert.equal(
+      verdictCode(
+        verifyAggregateV3(
+          p,
+          truth,
+          forgeV3({
+            prepared: p,
+            proofKind: 1,
+            statements: truth,
+            input,
+            claims: (d) => d.map((c) => ({ point: c.point, value: evaluateMultilinear(C, c.point) })),
+          }),
+        ),
+      ),
+      "ok",
+    );
   }
 });
 
@@ -206,22 +283,46 @@ test("(d) a true block proof checked against another update list or other roots 
   const listB = blockUpdates(b.updates, b.rules);
   assert.equal(verdictCode(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listA, bytesA)), "ok");
   // block B's list (same keys and ops, other payloads) with A's roots, B's roots with A's list, B entirely
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listB, bytesA), "B's updates"), "PUBLIC_INPUTS_MISMATCH@0");
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot: b.fromRoot, toRoot: b.toRoot }, listA, bytesA), "B's roots"), "PUBLIC_INPUTS_MISMATCH@2");
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot: b.fromRoot, toRoot: b.toRoot }, listB, bytesA), "B"), "PUBLIC_INPUTS_MISMATCH@0");
+  assert.equal(
+    rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listB, bytesA), "B's updates"),
+    "PUBLIC_INPUTS_MISMATCH@0",
+  );
+  assert.equal(
+    rejected(verifyBlockV3(p, { fromRoot: b.fromRoot, toRoot: b.toRoot }, listA, bytesA), "B's roots"),
+    "PUBLIC_INPUTS_MISMATCH@2",
+  );
+  assert.equal(
+    rejected(verifyBlockV3(p, { fromRoot: b.fromRoot, toRoot: b.toRoot }, listB, bytesA), "B"),
+    "PUBLIC_INPUTS_MISMATCH@0",
+  );
   // a prefix of A is another block: A's proof does not prove it, nor does the prefix's proof prove A
   const prefix = blockFixture(DEPTH, 2, 0);
   const bytesPrefix = proveBlockV3(p, prefix.updates, { rules: prefix.rules });
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listA, bytesPrefix), "prefix proof for A"), "OPERATION_COUNT");
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot: prefix.fromRoot, toRoot: prefix.toRoot }, listA.slice(0, 2), bytesA), "A for the prefix"), "OPERATION_COUNT");
+  assert.equal(
+    rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listA, bytesPrefix), "prefix proof for A"),
+    "OPERATION_COUNT",
+  );
+  assert.equal(
+    rejected(
+      verifyBlockV3(p, { fromRoot: prefix.fromRoot, toRoot: prefix.toRoot }, listA.slice(0, 2), bytesA),
+      "A for the prefix",
+    ),
+    "OPERATION_COUNT",
+  );
   // A's proof with its intermediate roots replaced by B's: the statements then differ at the first changed root
   const m = decodeV3Message(bytesA);
   const mb = decodeV3Message(proveBlockV3(p, b.updates, { rules: b.rules }));
   const withRoots = encodeV3Message({ ...m, roots: mb.roots });
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listA, withRoots), "B's intermediate roots"), "PUBLIC_INPUTS_MISMATCH@0");
+  assert.equal(
+    rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listA, withRoots), "B's intermediate roots"),
+    "PUBLIC_INPUTS_MISMATCH@0",
+  );
   // a true aggregate of A's updates is not a block of them
   const agg = proveAggregateV3(p, a.updates, { rules: a.rules });
-  assert.equal(rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listA, agg), "aggregate as block"), "PROOF_KIND");
+  assert.equal(
+    rejected(verifyBlockV3(p, { fromRoot: a.fromRoot, toRoot: a.toRoot }, listA, agg), "aggregate as block"),
+    "PROOF_KIND",
+  );
 });
 
 test("(e) statement checks replaced by those of other statements are rejected, whichever statements the verifier holds", () => {
@@ -229,19 +330,35 @@ test("(e) statement checks replaced by those of other statements are rejected, w
     const p = P3(kind);
     const ra = requestsOf(kind);
     const rb = requestsOf(kind, [2n, 6n, 13n]);
-    const sa = statementsOf(ra), sb = statementsOf(rb);
+    const sa = statementsOf(ra),
+      sb = statementsOf(rb);
     const ma = decodeV3Message(proveAggregateV3(p, ra));
     const mb = decodeV3Message(proveAggregateV3(p, rb));
     const swapped = encodeV3Message({ ...ma, statementChecks: mb.statementChecks });
     assert.equal(rejected(verifyAggregateV3(p, sa, swapped), `${kind}: A's statements`), "PUBLIC_INPUTS_MISMATCH@0");
     assert.equal(rejected(verifyAggregateV3(p, sb, swapped), `${kind}: B's statements`), "GKR_ROUND_SUM_MISMATCH");
     // only the middle check replaced (B's key 6 equals A's: the checks differ in the leaf for membership only)
-    const one = encodeV3Message({ ...ma, statementChecks: [ma.statementChecks[0]!, mb.statementChecks[2]!, ma.statementChecks[2]!] });
+    const one = encodeV3Message({
+      ...ma,
+      statementChecks: [ma.statementChecks[0]!, mb.statementChecks[2]!, ma.statementChecks[2]!],
+    });
     const mixed = [sa[0]!, sb[2]!, sa[2]!];
     assert.equal(rejected(verifyAggregateV3(p, sa, one), `${kind}: one check`), "PUBLIC_INPUTS_MISMATCH@1");
-    assert.equal(rejected(verifyAggregateV3(p, mixed, one), `${kind}: one check, mixed statements`), "GKR_ROUND_SUM_MISMATCH");
+    assert.equal(
+      rejected(verifyAggregateV3(p, mixed, one), `${kind}: one check, mixed statements`),
+      "GKR_ROUND_SUM_MISMATCH",
+    );
     // a forger who writes B's checks but absorbs A's digests: the verifier absorbs B's
-    const forged = forgeV3({ prepared: p, proofKind: 1, statements: sa, input: honestInputV3(p, ra, sa), checks: mb.statementChecks });
-    assert.equal(rejected(verifyAggregateV3(p, sb, forged), `${kind}: checks of B, transcript of A`), "GKR_ROUND_SUM_MISMATCH");
+    const forged = forgeV3({
+      prepared: p,
+      proofKind: 1,
+      statements: sa,
+      input: honestInputV3(p, ra, sa),
+      checks: mb.statementChecks,
+    });
+    assert.equal(
+      rejected(verifyAggregateV3(p, sb, forged), `${kind}: checks of B, transcript of A`),
+      "GKR_ROUND_SUM_MISMATCH",
+    );
   }
 });

@@ -18,7 +18,13 @@ import { type Leaf, EMPTY, TOMBSTONE, encodeLeaf, foldEncoding, limbs, occupied 
 import { pathBits } from "../../../src/smt/path.js";
 import { buildV3Inputs, committedHalves, v3StatementOf } from "../../../src/smt/v3/input.js";
 import type { V3Layout } from "../../../src/smt/v3/layout.js";
-import { publicHalf, statementDigests, statementPreimage, type V3OldLeafRule, type V3Statement } from "../../../src/smt/v3/statement.js";
+import {
+  publicHalf,
+  statementDigests,
+  statementPreimage,
+  type V3OldLeafRule,
+  type V3Statement,
+} from "../../../src/smt/v3/statement.js";
 import { OpKind } from "../../../src/statement/types.js";
 import { mleEvalBase } from "../../../src/sumcheck/mle.js";
 import { committedClaims, committedPoint, publicEvals, publicTable } from "../../../src/sync/v3/input-claims.js";
@@ -47,15 +53,22 @@ function randomLeaf(next: () => number, layout: V3Layout, kinds: "occupied" | "a
   if (pick === 0) return EMPTY;
   if (pick === 2) return TOMBSTONE;
   const length = next() % (layout.leafMaxFields - 10 + 1);
-  return occupied(Array.from({ length }, () => next()), randomIdentity(next));
+  return occupied(
+    Array.from({ length }, () => next()),
+    randomIdentity(next),
+  );
 }
 
 function randomRule(next: () => number): V3OldLeafRule {
   switch (next() % 4) {
-    case 0: return { rule: "any" };
-    case 1: return { rule: "empty" };
-    case 2: return { rule: "tombstone" };
-    default: return { rule: "record", identity: randomIdentity(next) };
+    case 0:
+      return { rule: "any" };
+    case 1:
+      return { rule: "empty" };
+    case 2:
+      return { rule: "tombstone" };
+    default:
+      return { rule: "record", identity: randomIdentity(next) };
   }
 }
 
@@ -66,9 +79,22 @@ function randomRoot(next: () => number): Uint32Array {
 function randomStatement(kind: OpKind, next: () => number): V3Statement {
   const layout = layoutOf(kind);
   const key = BigInt(next()) % (1n << BigInt(DEPTH));
-  if (kind === OpKind.Membership) return { kind, root: randomRoot(next), key, leaf: randomLeaf(next, layout, "occupied") as Extract<Leaf, { tag: 1 }> };
+  if (kind === OpKind.Membership)
+    return {
+      kind,
+      root: randomRoot(next),
+      key,
+      leaf: randomLeaf(next, layout, "occupied") as Extract<Leaf, { tag: 1 }>,
+    };
   if (kind === OpKind.NonMembership) return { kind, root: randomRoot(next), key };
-  return { kind: OpKind.Update, oldRoot: randomRoot(next), newRoot: randomRoot(next), key, newLeaf: randomLeaf(next, layout, "any"), oldLeaf: randomRule(next) };
+  return {
+    kind: OpKind.Update,
+    oldRoot: randomRoot(next),
+    newRoot: randomRoot(next),
+    key,
+    newLeaf: randomLeaf(next, layout, "any"),
+    oldLeaf: randomRule(next),
+  };
 }
 
 function copyBitsOf(K: number): number {
@@ -120,11 +146,16 @@ test("publicEvals is the MLE of the public halves alone: mleEvalBase(public-only
 });
 
 /** Honest inputs of K copies of a kind, with their statements. */
-function honestInput(kind: OpKind, K: number): { input: Uint32Array; statements: V3Statement[]; halves: Uint32Array[] } {
+function honestInput(
+  kind: OpKind,
+  K: number,
+): { input: Uint32Array; statements: V3Statement[]; halves: Uint32Array[] } {
   const layout = layoutOf(kind);
   const requests = Array.from({ length: K }, (_, i) => goldenFixture(kind, DEPTH, BigInt(3 * i + 1)));
   // the golden update's old leaf is a record of identity 0x03: alternate its rules so the selector lanes are used
-  const rules: V3OldLeafRule[] = requests.map((_, i) => (i % 2 === 0 ? { rule: "record", identity: new Uint8Array(32).fill(3) } : { rule: "any" }));
+  const rules: V3OldLeafRule[] = requests.map((_, i) =>
+    i % 2 === 0 ? { rule: "record", identity: new Uint8Array(32).fill(3) } : { rule: "any" },
+  );
   const statements = requests.map((r, i) => v3StatementOf(r, rules[i]));
   const input = buildV3Inputs(layout, requests, statements);
   return { input, statements, halves: statements.map((s) => publicHalf(layout, s)) };
@@ -151,14 +182,21 @@ test("committedClaims: for an honest input its claims are the committed halves' 
         assert.ok("claims" in split, `${kind} K = ${K}`);
         if (!("claims" in split)) continue;
         assert.equal(split.claims.length, 2);
-        [[claim.x, claim.evalX, ux!], [claim.y, claim.evalY, uy!]].forEach(([point, value, u], j) => {
+        [
+          [claim.x, claim.evalX, ux!],
+          [claim.y, claim.evalY, uy!],
+        ].forEach(([point, value, u], j) => {
           const pt = point as Ext[];
           const c = split.claims[j]!;
           assert.deepEqual(c.point, committedPoint(k, pt));
           assert.equal(c.point.length, k + layout.inputBits - 1);
           assert.deepEqual(c.value, evaluateMultilinear(C, c.point), `${kind} K = ${K} claim ${j}: C at its point`);
           const h = pt[k]!;
-          assert.deepEqual(extAdd(extMul(extSub(EXT_ONE, h), c.value), extMul(h, u as Ext)), value, `${kind} K = ${K} claim ${j}: recombined`);
+          assert.deepEqual(
+            extAdd(extMul(extSub(EXT_ONE, h), c.value), extMul(h, u as Ext)),
+            value,
+            `${kind} K = ${K} claim ${j}: recombined`,
+          );
         });
       }
     }
@@ -184,7 +222,10 @@ test("committedClaims at h = 1: no claim about C, and a failure exactly when the
       if ("claims" in a) assert.deepEqual(a.claims[0]!.point, committedPoint(k, y));
       // x at h = 1 false: fails at x, whatever y says
       assert.deepEqual(committedClaims(k, { ...honest, evalX: bump(honest.evalX) }, ux!, uy!), { fails: "x" });
-      assert.deepEqual(committedClaims(k, { ...honest, evalX: bump(honest.evalX), evalY: bump(honest.evalY) }, ux!, uy!), { fails: "x" });
+      assert.deepEqual(
+        committedClaims(k, { ...honest, evalX: bump(honest.evalX), evalY: bump(honest.evalY) }, ux!, uy!),
+        { fails: "x" },
+      );
       // y at h = 1: the same for y
       const both = claimAt(input, x, withCoordinate(y, k, EXT_ONE));
       const [bx, by] = publicEvals(layout, table, [both.x, both.y]);
@@ -197,7 +238,12 @@ test("committedClaims at h = 1: no claim about C, and a failure exactly when the
       assert.ok("claims" in ok && ok.claims.length === 1 && ok.claims[0]!.point.length === n - 1);
       // h = 1 means all four limbs of 1 − h are zero: an h that shares limbs with 1 (1 − h with zero limbs) is an
       // ordinary point whose claim about C is made, and so is h = 0 (the committed half itself)
-      for (const hv of [[1, 7, 0, 0], [1, 0, 0, 5], [0, 0, 0, 0], [2, 0, 0, 0]] as Ext[]) {
+      for (const hv of [
+        [1, 7, 0, 0],
+        [1, 0, 0, 5],
+        [0, 0, 0, 0],
+        [2, 0, 0, 0],
+      ] as Ext[]) {
         const c = claimAt(input, withCoordinate(x, k, hv), y);
         const [cx, cy] = publicEvals(layout, table, [c.x, c.y]);
         const r = committedClaims(k, c, cx!, cy!);
@@ -207,7 +253,8 @@ test("committedClaims at h = 1: no claim about C, and a failure exactly when the
       const [zx, zy] = publicEvals(layout, table, [zeroH.x, zeroH.y]);
       const z = committedClaims(k, zeroH, zx!, zy!);
       assert.ok("claims" in z);
-      if ("claims" in z) assert.deepEqual(z.claims[0]!.value, zeroH.evalX, "at h = 0 the claim about C is the value itself");
+      if ("claims" in z)
+        assert.deepEqual(z.claims[0]!.value, zeroH.evalX, "at h = 0 the claim about C is the value itself");
       // a wrong value at h ≠ 1 is no failure here: it becomes a wrong claim about C (the opening refuses it)
       const wrong = committedClaims(k, { ...honest, evalY: bump(honest.evalY) }, ux!, uy!);
       assert.ok("claims" in wrong && wrong.claims.length === 1);
@@ -224,17 +271,36 @@ test("statementDigests equals sponge(statementPreimage(…)) per statement, for 
         const layout = prepareV3(kind, { depth, leafMaxFields }).compiled.layout;
         const statements = Array.from({ length: 9 }, (_, i) => {
           const base = randomStatement(kind, next);
-          const key = (BigInt(next()) << 20n | BigInt(next())) % (1n << BigInt(depth));
+          const key = ((BigInt(next()) << 20n) | BigInt(next())) % (1n << BigInt(depth));
           const st = { ...base, key } as V3Statement;
-          if (st.kind === OpKind.Membership) return { ...st, leaf: randomLeaf(next, layout, "occupied") } as V3Statement;
-          if (st.kind === OpKind.Update) return { ...st, newLeaf: randomLeaf(next, layout, "any"), oldLeaf: [{ rule: "any" }, { rule: "empty" }, { rule: "tombstone" }, { rule: "record", identity: randomIdentity(next) }][i % 4] } as V3Statement;
+          if (st.kind === OpKind.Membership)
+            return { ...st, leaf: randomLeaf(next, layout, "occupied") } as V3Statement;
+          if (st.kind === OpKind.Update)
+            return {
+              ...st,
+              newLeaf: randomLeaf(next, layout, "any"),
+              oldLeaf: [
+                { rule: "any" },
+                { rule: "empty" },
+                { rule: "tombstone" },
+                { rule: "record", identity: randomIdentity(next) },
+              ][i % 4],
+            } as V3Statement;
           return st;
         });
         const halves = statements.map((s) => publicHalf(layout, s));
-        const digests = statementDigests(layout, statements.map((s) => s.key), halves);
+        const digests = statementDigests(
+          layout,
+          statements.map((s) => s.key),
+          halves,
+        );
         assert.equal(digests.length, 8 * statements.length);
         statements.forEach((s, i) => {
-          assert.deepEqual(digests.subarray(8 * i, 8 * i + 8), sponge(statementPreimage(layout, s)), `${kind} depth ${depth} B ${leafMaxFields} statement ${i}`);
+          assert.deepEqual(
+            digests.subarray(8 * i, 8 * i + 8),
+            sponge(statementPreimage(layout, s)),
+            `${kind} depth ${depth} B ${leafMaxFields} statement ${i}`,
+          );
         });
         // distinct statements, distinct digests; the key's bits above the depth are not in the pre-image
         const set = new Set(statements.map((_, i) => Array.from(digests.subarray(8 * i, 8 * i + 8)).join(",")));
@@ -255,12 +321,26 @@ test("publicHalf lays out the key bits (leaf level first, past 32 bits too), the
         const st = { ...randomStatement(kind, next), key } as V3Statement;
         const half = publicHalf(layout, st);
         assert.equal(half.length, layout.publicUsed);
-        assert.deepEqual(Array.from(half.subarray(layout.keyBits - h, layout.keyBits - h + depth)), pathBits(key, depth), `${kind} depth ${depth} key bits`);
+        assert.deepEqual(
+          Array.from(half.subarray(layout.keyBits - h, layout.keyBits - h + depth)),
+          pathBits(key, depth),
+          `${kind} depth ${depth} key bits`,
+        );
         const roots = st.kind === OpKind.Update ? [st.oldRoot, st.newRoot] : [st.root];
-        roots.forEach((r, t) => assert.deepEqual(half.subarray(layout.roots - h + 8 * t, layout.roots - h + 8 * t + 8), Uint32Array.from(r), `${kind} root ${t}`));
+        roots.forEach((r, t) =>
+          assert.deepEqual(
+            half.subarray(layout.roots - h + 8 * t, layout.roots - h + 8 * t + 8),
+            Uint32Array.from(r),
+            `${kind} root ${t}`,
+          ),
+        );
         const leaf = st.kind === OpKind.Membership ? st.leaf : st.kind === OpKind.Update ? st.newLeaf : null;
         const t = layout.prePublic.indexOf(true);
-        if (leaf !== null) assert.deepEqual(half.subarray(layout.preOf[t]! - h, layout.preOf[t]! - h + layout.foldWidth), foldEncoding(encodeLeaf(leaf), layout.leafMaxFields));
+        if (leaf !== null)
+          assert.deepEqual(
+            half.subarray(layout.preOf[t]! - h, layout.preOf[t]! - h + layout.foldWidth),
+            foldEncoding(encodeLeaf(leaf), layout.leafMaxFields),
+          );
         else assert.equal(t, -1, "non-membership has no public pre-image");
         if (st.kind === OpKind.Update) {
           const lanes = Array.from(half.subarray(layout.rule - h, layout.rule - h + 12));

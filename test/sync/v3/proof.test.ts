@@ -8,7 +8,14 @@ import { updateRequestOf } from "../../../src/sync/v2/index.js";
 import { v3StatementOf } from "../../../src/smt/v3/input.js";
 import type { V3OldLeafRule, V3Statement } from "../../../src/smt/v3/statement.js";
 import { prepareV3 } from "../../../src/sync/v3/prepared.js";
-import { proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3, type V3BlockUpdate, type V3Verdict } from "../../../src/sync/v3/index.js";
+import {
+  proveAggregateV3,
+  proveBlockV3,
+  verifyAggregateV3,
+  verifyBlockV3,
+  type V3BlockUpdate,
+  type V3Verdict,
+} from "../../../src/sync/v3/index.js";
 
 const DEPTH = 4;
 const id = (b: number) => new Uint8Array(32).fill(b);
@@ -33,7 +40,12 @@ function block(): { updates: OpRequest[]; rules: V3OldLeafRule[]; fromRoot: Uint
     tree.restore(3n, [9], id(2)),
   ];
   const updates = records.map((r) => updateRequestOf(r));
-  return { updates, rules: updates.map((u) => ruleOf((u.operation as { oldLeaf: Leaf }).oldLeaf)), fromRoot, toRoot: tree.root() };
+  return {
+    updates,
+    rules: updates.map((u) => ruleOf((u.operation as { oldLeaf: Leaf }).oldLeaf)),
+    fromRoot,
+    toRoot: tree.root(),
+  };
 }
 
 function blockUpdates(updates: readonly OpRequest[], rules: readonly V3OldLeafRule[]): V3BlockUpdate[] {
@@ -65,18 +77,32 @@ test("a v3 block of chained updates verifies from its two roots and the update l
   assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, list, bytes)), "ok");
   assert.equal(code(verifyBlockV3(prepared, { fromRoot: toRoot, toRoot }, list, bytes)), "PUBLIC_INPUTS_MISMATCH@0");
   assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot: fromRoot }, list, bytes)), "PUBLIC_INPUTS_MISMATCH@4");
-  assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, [list[0]!, list[2]!, list[1]!, list[3]!, list[4]!], bytes)), "PUBLIC_INPUTS_MISMATCH@1");
+  assert.equal(
+    code(verifyBlockV3(prepared, { fromRoot, toRoot }, [list[0]!, list[2]!, list[1]!, list[3]!, list[4]!], bytes)),
+    "PUBLIC_INPUTS_MISMATCH@1",
+  );
   assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, list.slice(0, 4), bytes)), "OPERATION_COUNT");
-  assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, [...list.slice(0, 4), list[3]!], bytes)), "PUBLIC_INPUTS_MISMATCH@4");
+  assert.equal(
+    code(verifyBlockV3(prepared, { fromRoot, toRoot }, [...list.slice(0, 4), list[3]!], bytes)),
+    "PUBLIC_INPUTS_MISMATCH@4",
+  );
   const replaced = { ...list[1]!, newLeaf: occupied([3], id(1)) };
-  assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, [list[0]!, replaced, ...list.slice(2)], bytes)), "PUBLIC_INPUTS_MISMATCH@1");
+  assert.equal(
+    code(verifyBlockV3(prepared, { fromRoot, toRoot }, [list[0]!, replaced, ...list.slice(2)], bytes)),
+    "PUBLIC_INPUTS_MISMATCH@1",
+  );
   assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, [], bytes)), "EMPTY_BLOCK");
 });
 
 test("a v3 block whose old-leaf rules are false is rejected: the circuit checks them, not the verifier's trust", () => {
   const { updates, rules, fromRoot, toRoot } = block();
   // insert claimed as a replace of a record, and a replace of the wrong identity: an honest prover of these statements fails
-  const lies: [number, V3OldLeafRule][] = [[0, { rule: "record", identity: id(2) }], [1, { rule: "record", identity: id(7) }], [2, { rule: "empty" }], [4, { rule: "empty" }]];
+  const lies: [number, V3OldLeafRule][] = [
+    [0, { rule: "record", identity: id(2) }],
+    [1, { rule: "record", identity: id(7) }],
+    [2, { rule: "empty" }],
+    [4, { rule: "empty" }],
+  ];
   for (const [i, lie] of lies) {
     const bad = rules.slice();
     bad[i] = lie;
@@ -93,7 +119,10 @@ test("a v3 proof checked as the wrong kind, with a bit flipped, truncated or wit
   const list = blockUpdates(updates, rules);
   const statements: V3Statement[] = updates.map((u, i) => v3StatementOf(u, rules[i]));
   assert.equal(code(verifyAggregateV3(prepared, statements, bytes)), "PROOF_KIND");
-  assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, list, bytes.subarray(0, bytes.length - 1))), "DECODE_DeclaredLengthMismatch");
+  assert.equal(
+    code(verifyBlockV3(prepared, { fromRoot, toRoot }, list, bytes.subarray(0, bytes.length - 1))),
+    "DECODE_DeclaredLengthMismatch",
+  );
   const flipped = bytes.slice();
   flipped[bytes.length - 40]! ^= 1;
   assert.equal(verifyBlockV3(prepared, { fromRoot, toRoot }, list, flipped).ok, false);
@@ -101,7 +130,12 @@ test("a v3 proof checked as the wrong kind, with a bit flipped, truncated or wit
   const again = proveBlockV3(prepared, updates, { rules, pcsSet: "ud100-r4" });
   assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, list, again)), "ok");
   assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, list, again, { accept: "provable" })), "ok");
-  assert.equal(code(verifyBlockV3(prepared, { fromRoot, toRoot }, list, bytes, { accept: "provable" })), "PCS_SET_NOT_ACCEPTED");
-  assert.equal(code(verifyBlockV3(prepareV3("update", { depth: DEPTH + 1 }), { fromRoot, toRoot }, list, bytes)), "IDENTITY_MISMATCH");
+  assert.equal(
+    code(verifyBlockV3(prepared, { fromRoot, toRoot }, list, bytes, { accept: "provable" })),
+    "PCS_SET_NOT_ACCEPTED",
+  );
+  assert.equal(
+    code(verifyBlockV3(prepareV3("update", { depth: DEPTH + 1 }), { fromRoot, toRoot }, list, bytes)),
+    "IDENTITY_MISMATCH",
+  );
 });
-

@@ -7,7 +7,16 @@ const doc = readFileSync(new URL("../../../../docs/profile-v3.md", import.meta.u
 
 test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes for d48 updates", () => {
   const table = doc.split("<!-- v3-soundness:start -->")[1]!.split("<!-- v3-soundness:end -->")[0]!;
-  const rows = table.trim().split("\n").slice(2).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+  const rows = table
+    .trim()
+    .split("\n")
+    .slice(2)
+    .map((l) =>
+      l
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   assert.ok(rows.length >= 2, "the table has rows");
   const prepared = prepareV3("update", { depth: 48 });
   const num = (t: string) => Number(t.replace(/,/g, "").replace("−", "-"));

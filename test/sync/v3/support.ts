@@ -7,7 +7,8 @@ import type { V3OldLeafRule } from "../../../src/smt/v3/statement.js";
 import type { V3BlockUpdate, V3Verdict } from "../../../src/sync/v3/index.js";
 
 /** A verdict as `ok` or `CODE` / `CODE@operation`. */
-export const verdictCode = (v: V3Verdict): string => (v.ok ? "ok" : `${v.code}${v.operation === undefined ? "" : `@${v.operation}`}`);
+export const verdictCode = (v: V3Verdict): string =>
+  v.ok ? "ok" : `${v.code}${v.operation === undefined ? "" : `@${v.operation}`}`;
 
 /** A 32-byte identity filled with `b`. */
 export const identityOf = (b: number): Uint8Array => new Uint8Array(32).fill(b);
@@ -44,7 +45,12 @@ export function blockFixture(depth: number, count = 5, seed = 0): BlockFixture {
     () => tree.restore(3n, [9 + seed], identityOf(2)),
   ];
   const updates = steps.slice(0, count).map((s) => updateRequestOf(s()));
-  return { updates, rules: updates.map((u) => ruleOf((u.operation as { oldLeaf: Leaf }).oldLeaf)), fromRoot, toRoot: tree.root() };
+  return {
+    updates,
+    rules: updates.map((u) => ruleOf((u.operation as { oldLeaf: Leaf }).oldLeaf)),
+    fromRoot,
+    toRoot: tree.root(),
+  };
 }
 
 /** The verifier's view of the updates of a block (key, new leaf, rule). */

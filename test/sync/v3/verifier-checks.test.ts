@@ -17,7 +17,13 @@ import { v3StatementOf } from "../../../src/smt/v3/input.js";
 import type { V3Statement } from "../../../src/smt/v3/statement.js";
 import { OpKind } from "../../../src/statement/types.js";
 import {
-  prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3, verifyBlockV3, v3Identity, type V3Timings,
+  prepareV3,
+  proveAggregateV3,
+  proveBlockV3,
+  verifyAggregateV3,
+  verifyBlockV3,
+  v3Identity,
+  type V3Timings,
 } from "../../../src/sync/v3/index.js";
 import { blockFixture, blockUpdates, verdictCode } from "./support.js";
 
@@ -33,7 +39,8 @@ before(() => {
   M = decodeV3Message(BYTES);
 });
 
-const verify = (st: unknown, bytes?: Uint8Array, options = {}) => verdictCode(verifyAggregateV3(p, st as V3Statement[], bytes ?? BYTES, options));
+const verify = (st: unknown, bytes?: Uint8Array, options = {}) =>
+  verdictCode(verifyAggregateV3(p, st as V3Statement[], bytes ?? BYTES, options));
 
 function patched(at: number, values: number[]): Uint8Array {
   const b = BYTES.slice();
@@ -53,13 +60,22 @@ test("the circuit identity is checked field by field: op kind, depth, leaf bound
   for (const i of [0, 7]) {
     const c = Uint32Array.from(M.identity.commitment);
     c[i] = (c[i]! + 1) % P;
-    assert.equal(verify(statements, encodeV3Message({ ...M, identity: { ...M.identity, commitment: c } })), "IDENTITY_MISMATCH", `commitment word ${i}`);
+    assert.equal(
+      verify(statements, encodeV3Message({ ...M, identity: { ...M.identity, commitment: c } })),
+      "IDENTITY_MISMATCH",
+      `commitment word ${i}`,
+    );
   }
   // the identity comes before the count and the statements
   assert.equal(verify(statements.slice(1), patched(18, u32(DEPTH + 1))), "IDENTITY_MISMATCH");
   assert.deepEqual(v3Identity(p), M.identity);
   // another prepared circuit of the same kind and depth but another leaf bound refuses the proof
-  assert.equal(verdictCode(verifyAggregateV3(prepareV3(OpKind.Membership, { depth: DEPTH, leafMaxFields: 30 }), statements, BYTES)), "IDENTITY_MISMATCH");
+  assert.equal(
+    verdictCode(
+      verifyAggregateV3(prepareV3(OpKind.Membership, { depth: DEPTH, leafMaxFields: 30 }), statements, BYTES),
+    ),
+    "IDENTITY_MISMATCH",
+  );
 });
 
 test("the count, then each statement's kind and form, then its check, naming the operation", () => {
@@ -88,8 +104,14 @@ test("the count, then each statement's kind and form, then its check, naming the
   assert.equal(verify([statements[0], statements[2], statements[1]]), "PUBLIC_INPUTS_MISMATCH@1");
   // each of the two check elements is compared
   for (const j of [0, 1] as const) {
-    const checks = M.statementChecks.map((c, i): readonly [number, number] => (i !== 2 ? c : j === 0 ? [(c[0] + 1) % P, c[1]] : [c[0], (c[1] + 1) % P]));
-    assert.equal(verify(statements, encodeV3Message({ ...M, statementChecks: checks })), "PUBLIC_INPUTS_MISMATCH@2", `check element ${j}`);
+    const checks = M.statementChecks.map((c, i): readonly [number, number] =>
+      i !== 2 ? c : j === 0 ? [(c[0] + 1) % P, c[1]] : [c[0], (c[1] + 1) % P],
+    );
+    assert.equal(
+      verify(statements, encodeV3Message({ ...M, statementChecks: checks })),
+      "PUBLIC_INPUTS_MISMATCH@2",
+      `check element ${j}`,
+    );
   }
 });
 
@@ -100,13 +122,20 @@ test("the commitment's set and shape, and an opening of another set or shape", (
   const bigger = encodeWhirCommitment(whirCommit(new Uint32Array(2 ** (m0 + 1))).commitment);
   const smaller = encodeWhirCommitment(whirCommit(new Uint32Array(2 ** (m0 - 1))).commitment);
   const wide = encodeWhirCommitment(whirCommit(new Uint32Array(4 * 2 ** m0), { width: 4 }).commitment);
-  for (const [what, commitment] of [["bigger", bigger], ["smaller", smaller], ["width 4", wide]] as const) {
+  for (const [what, commitment] of [
+    ["bigger", bigger],
+    ["smaller", smaller],
+    ["width 4", wide],
+  ] as const) {
     assert.equal(verify(statements, encodeV3Message({ ...M, commitment })), "COMMITMENT_SHAPE", what);
   }
   // a commitment in a set the verifier does not accept comes first
   const weak = encodeWhirCommitment(whirCommit(new Uint32Array(2 ** (m0 + 1)), { set: "cb90-r4" }).commitment);
   assert.equal(verify(statements, encodeV3Message({ ...M, commitment: weak })), "PCS_SET_NOT_ACCEPTED");
-  assert.equal(verify(statements, encodeV3Message({ ...M, commitment: weak }), { alsoAccept: ["cb90-r4"] }), "COMMITMENT_SHAPE");
+  assert.equal(
+    verify(statements, encodeV3Message({ ...M, commitment: weak }), { alsoAccept: ["cb90-r4"] }),
+    "COMMITMENT_SHAPE",
+  );
   // the opening of a proof in another (accepted) set
   const ud = decodeV3Message(proveAggregateV3(p, requests, { pcsSet: "ud100-r4" }));
   assert.equal(verify(statements, encodeV3Message(ud)), "ok");
@@ -124,7 +153,8 @@ test("the block verifier: empty, malformed roots and updates are verdicts", () =
   const { updates, rules, fromRoot, toRoot } = blockFixture(DEPTH, 3);
   const bytes = proveBlockV3(u, updates, { rules });
   const list = blockUpdates(updates, rules);
-  const v = (roots: unknown, l: unknown, b: Uint8Array = bytes) => verdictCode(verifyBlockV3(u, roots as { fromRoot: Uint32Array; toRoot: Uint32Array }, l as typeof list, b));
+  const v = (roots: unknown, l: unknown, b: Uint8Array = bytes) =>
+    verdictCode(verifyBlockV3(u, roots as { fromRoot: Uint32Array; toRoot: Uint32Array }, l as typeof list, b));
   assert.equal(v({ fromRoot, toRoot }, list), "ok");
   assert.equal(v({ fromRoot, toRoot }, "updates"), "EMPTY_BLOCK");
   assert.equal(v({ fromRoot, toRoot }, []), "EMPTY_BLOCK");
@@ -132,7 +162,10 @@ test("the block verifier: empty, malformed roots and updates are verdicts", () =
   assert.equal(v({ fromRoot: fromRoot.subarray(0, 4), toRoot }, list), "BAD_STATEMENT@0");
   assert.equal(v({ fromRoot, toRoot: toRoot.subarray(0, 4) }, list), "BAD_STATEMENT@2");
   assert.equal(v({ fromRoot, toRoot }, [list[0], null, list[2]]), "MALFORMED_REQUEST");
-  assert.equal(v({ fromRoot, toRoot }, [list[0], { ...list[1]!, oldLeaf: { rule: "some" } }, list[2]]), "BAD_STATEMENT@1");
+  assert.equal(
+    v({ fromRoot, toRoot }, [list[0], { ...list[1]!, oldLeaf: { rule: "some" } }, list[2]]),
+    "BAD_STATEMENT@1",
+  );
   assert.equal(v({ fromRoot, toRoot }, list, bytes.subarray(0, 16)), "DECODE_HeaderTooShort");
   assert.equal(v({ fromRoot, toRoot }, list, "bytes" as unknown as Uint8Array), "DECODE_NotBytes");
   // a block's roots count is checked against the list before the statements are built
@@ -151,26 +184,83 @@ test("the provers refuse what they cannot prove, naming the request", () => {
     }
     return "proved";
   };
-  assert.equal(code(() => proveAggregateV3(p, [])), "BAD_AGGREGATE");
-  assert.equal(code(() => proveAggregateV3(p, "requests" as unknown as OpRequest[])), "BAD_AGGREGATE");
-  assert.equal(code(() => proveAggregateV3(p, Array.from({ length: 4097 }, () => requests[0]!))), "BAD_AGGREGATE");
+  assert.equal(
+    code(() => proveAggregateV3(p, [])),
+    "BAD_AGGREGATE",
+  );
+  assert.equal(
+    code(() => proveAggregateV3(p, "requests" as unknown as OpRequest[])),
+    "BAD_AGGREGATE",
+  );
+  assert.equal(
+    code(() =>
+      proveAggregateV3(
+        p,
+        Array.from({ length: 4097 }, () => requests[0]!),
+      ),
+    ),
+    "BAD_AGGREGATE",
+  );
   const nm = goldenFixture(OpKind.NonMembership, DEPTH, 6n);
-  assert.equal(code(() => proveAggregateV3(p, [requests[0]!, nm])), "WRONG_KIND@1");
-  assert.equal(code(() => proveAggregateV3(p, [requests[0]!, null as unknown as OpRequest])), "WRONG_KIND@1");
-  const short = { ...requests[2]!, witness: { ...requests[2]!.witness, siblings: requests[2]!.witness.siblings.slice(1) } };
-  assert.equal(code(() => proveAggregateV3(p, [requests[0]!, requests[1]!, short])), "WITNESS@2");
+  assert.equal(
+    code(() => proveAggregateV3(p, [requests[0]!, nm])),
+    "WRONG_KIND@1",
+  );
+  assert.equal(
+    code(() => proveAggregateV3(p, [requests[0]!, null as unknown as OpRequest])),
+    "WRONG_KIND@1",
+  );
+  const short = {
+    ...requests[2]!,
+    witness: { ...requests[2]!.witness, siblings: requests[2]!.witness.siblings.slice(1) },
+  };
+  assert.equal(
+    code(() => proveAggregateV3(p, [requests[0]!, requests[1]!, short])),
+    "WITNESS@2",
+  );
   const u = prepareV3(OpKind.Update, { depth: DEPTH });
   const { updates, rules } = blockFixture(DEPTH, 3);
-  assert.equal(code(() => proveBlockV3(p, requests)), "WRONG_KIND");
-  assert.equal(code(() => proveBlockV3(u, [])), "BAD_BLOCK");
-  assert.equal(code(() => proveBlockV3(u, [updates[0]!, updates[2]!])), "BAD_BLOCK@1");
-  assert.equal(code(() => proveBlockV3(u, [updates[0]!, updates[1]!, updates[0]!])), "BAD_BLOCK@2");
+  assert.equal(
+    code(() => proveBlockV3(p, requests)),
+    "WRONG_KIND",
+  );
+  assert.equal(
+    code(() => proveBlockV3(u, [])),
+    "BAD_BLOCK",
+  );
+  assert.equal(
+    code(() => proveBlockV3(u, [updates[0]!, updates[2]!])),
+    "BAD_BLOCK@1",
+  );
+  assert.equal(
+    code(() => proveBlockV3(u, [updates[0]!, updates[1]!, updates[0]!])),
+    "BAD_BLOCK@2",
+  );
   // the rule of operation i is the i-th rule; timings name the operations and copies
   let timings: V3Timings | undefined;
   const bytes = proveAggregateV3(u, updates, { rules, onTimings: (t) => (timings = t) });
-  assert.equal(verdictCode(verifyAggregateV3(u, updates.map((r, i) => v3StatementOf(r, rules[i])), bytes)), "ok");
-  assert.equal(verdictCode(verifyAggregateV3(u, updates.map((r) => v3StatementOf(r)), bytes)), "PUBLIC_INPUTS_MISMATCH@0");
+  assert.equal(
+    verdictCode(
+      verifyAggregateV3(
+        u,
+        updates.map((r, i) => v3StatementOf(r, rules[i])),
+        bytes,
+      ),
+    ),
+    "ok",
+  );
+  assert.equal(
+    verdictCode(
+      verifyAggregateV3(
+        u,
+        updates.map((r) => v3StatementOf(r)),
+        bytes,
+      ),
+    ),
+    "PUBLIC_INPUTS_MISMATCH@0",
+  );
   assert.equal(timings?.operations, 3);
   assert.equal(timings?.copies, 4);
-  for (const key of ["witnessMs", "commitMs", "evaluateMs", "gkrMs", "openMs", "encodeMs"] as const) assert.ok(timings![key] >= 0, key);
+  for (const key of ["witnessMs", "commitMs", "evaluateMs", "gkrMs", "openMs", "encodeMs"] as const)
+    assert.ok(timings![key] >= 0, key);
 });

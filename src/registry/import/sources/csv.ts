@@ -63,7 +63,7 @@ export class CsvSource extends BufferedSource {
         while (p < b.length && b[p] !== COMMA && b[p] !== LF && b[p] !== CR && b[p] !== QUOTE) p++;
         if (b[p] === QUOTE) {
           this.skipToLineEnd();
-          return { error: "a quote may only open a field (write a literal quote inside a quoted field as \"\")" };
+          return { error: 'a quote may only open a field (write a literal quote inside a quoted field as "")' };
         }
         fields.push({ bytes: b, start: this.pos, end: p, quoted: false });
         this.pos = p;
@@ -112,9 +112,14 @@ export class CsvSource extends BufferedSource {
       while (this.pos < b.length && this.atBlankLine());
       const line = this.line;
       const r = this.readRecord();
-      const header = "fields" in r ? r.fields.map((f) => Buffer.from(f.bytes.subarray(f.start, f.end)).toString("utf8").trim().toLowerCase()) : [];
+      const header =
+        "fields" in r
+          ? r.fields.map((f) => Buffer.from(f.bytes.subarray(f.start, f.end)).toString("utf8").trim().toLowerCase())
+          : [];
       if (header.length !== 2 || header[0] !== "name" || header[1] !== "value") {
-        throw new RegistryError("BAD_SOURCE", `${this.description}: line ${line} must be the header "name,value"`, { line });
+        throw new RegistryError("BAD_SOURCE", `${this.description}: line ${line} must be the header "name,value"`, {
+          line,
+        });
       }
       this.headerRead = true;
     }
@@ -138,7 +143,8 @@ export class CsvSource extends BufferedSource {
         sink.malformed(line, "record is not valid UTF-8");
         continue;
       }
-      if (!value.quoted && value.end === value.start) sink.record(line, name.bytes, name.start, name.end, ValueForm.Null, EMPTY, 0, 0);
+      if (!value.quoted && value.end === value.start)
+        sink.record(line, name.bytes, name.start, name.end, ValueForm.Null, EMPTY, 0, 0);
       else sink.record(line, name.bytes, name.start, name.end, ValueForm.Text, value.bytes, value.start, value.end);
     }
     return this.pos < b.length && this.count < this.limit;

@@ -70,7 +70,10 @@ export class JsonObjectSource extends BufferedSource {
         p += 2;
         continue;
       }
-      if (c < 0x20) throw new EntryError(`${what} string contains a raw control character (0x${c.toString(16).padStart(2, "0")}) or is not terminated on its line`);
+      if (c < 0x20)
+        throw new EntryError(
+          `${what} string contains a raw control character (0x${c.toString(16).padStart(2, "0")}) or is not terminated on its line`,
+        );
       p++;
     }
     this.pos = p + 1;
@@ -82,7 +85,8 @@ export class JsonObjectSource extends BufferedSource {
     } catch {
       throw new EntryError(`${what} string has an invalid escape sequence`);
     }
-    if (!isWellFormedString(s as string)) throw new EntryError(`${what} contains a lone surrogate escape and has no UTF-8 form`);
+    if (!isWellFormedString(s as string))
+      throw new EntryError(`${what} contains a lone surrogate escape and has no UTF-8 form`);
     const bytes = Buffer.from(s as string, "utf8");
     return { bytes, start: 0, end: bytes.length };
   }
@@ -91,7 +95,12 @@ export class JsonObjectSource extends BufferedSource {
     const b = this.buf;
     if (!this.started) {
       this.skipWs();
-      if (b[this.pos] !== 0x7b) throw new RegistryError("BAD_SOURCE", `${this.description} is not a JSON object (line ${this.line} does not start with "{")`, { line: this.line });
+      if (b[this.pos] !== 0x7b)
+        throw new RegistryError(
+          "BAD_SOURCE",
+          `${this.description} is not a JSON object (line ${this.line} does not start with "{")`,
+          { line: this.line },
+        );
       this.pos++;
       this.started = true;
     }
@@ -121,7 +130,8 @@ export class JsonObjectSource extends BufferedSource {
       this.count++;
       delivered++;
       try {
-        if (b[this.pos] !== QUOTE) throw new EntryError(`expected a quoted name, found ${JSON.stringify(String.fromCharCode(b[this.pos]!))}`);
+        if (b[this.pos] !== QUOTE)
+          throw new EntryError(`expected a quoted name, found ${JSON.stringify(String.fromCharCode(b[this.pos]!))}`);
         const name = this.readString("name");
         this.skipWs();
         if (b[this.pos] !== 0x3a) throw new EntryError(`expected ":" after the name`);
@@ -132,7 +142,12 @@ export class JsonObjectSource extends BufferedSource {
         if (b[this.pos] === QUOTE) {
           value = this.readString("value");
           form = ValueForm.Text;
-        } else if (b[this.pos] === 0x6e && b[this.pos + 1] === 0x75 && b[this.pos + 2] === 0x6c && b[this.pos + 3] === 0x6c) {
+        } else if (
+          b[this.pos] === 0x6e &&
+          b[this.pos + 1] === 0x75 &&
+          b[this.pos + 2] === 0x6c &&
+          b[this.pos + 3] === 0x6c
+        ) {
           this.pos += 4;
           value = { bytes: EMPTY, start: 0, end: 0 };
           form = ValueForm.Null;
@@ -141,7 +156,8 @@ export class JsonObjectSource extends BufferedSource {
         }
         this.skipWs();
         if (b[this.pos] === 0x2c) this.pos++;
-        else if (b[this.pos] !== 0x7d && this.pos < b.length) throw new EntryError(`expected "," or "}" after the value`);
+        else if (b[this.pos] !== 0x7d && this.pos < b.length)
+          throw new EntryError(`expected "," or "}" after the value`);
         sink.record(line, name.bytes, name.start, name.end, form, value.bytes, value.start, value.end);
       } catch (e) {
         if (!(e instanceof EntryError)) throw e;

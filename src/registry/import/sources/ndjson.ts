@@ -46,14 +46,17 @@ export class NdjsonSource extends BufferedSource {
     }
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return "a record must be a JSON object";
     const rec = obj as Record<string, unknown>;
-    for (const k of Object.keys(rec)) if (k !== "name" && k !== "value" && k !== "fields") return `unknown key ${JSON.stringify(k)} (allowed: name, value, fields)`;
+    for (const k of Object.keys(rec))
+      if (k !== "name" && k !== "value" && k !== "fields")
+        return `unknown key ${JSON.stringify(k)} (allowed: name, value, fields)`;
     const name = rec["name"];
     if (typeof name !== "string") return `"name" must be a string`;
     if (!isWellFormedString(name)) return `"name" contains a lone surrogate and has no UTF-8 form`;
     const nameBytes = Buffer.from(name, "utf8");
     const hasValue = "value" in rec;
     const hasFields = "fields" in rec;
-    if (hasValue === hasFields) return `a record needs exactly one of "value" (string or null) and "fields" (array of field elements)`;
+    if (hasValue === hasFields)
+      return `a record needs exactly one of "value" (string or null) and "fields" (array of field elements)`;
     if (hasValue) {
       const v = rec["value"];
       if (v === null) {
@@ -72,7 +75,8 @@ export class NdjsonSource extends BufferedSource {
     const view = new DataView(words.buffer);
     for (let i = 0; i < f.length; i++) {
       const x = f[i];
-      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > 0xffffffff) return `"fields"[${i}] = ${JSON.stringify(x)} is not an integer field element`;
+      if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > 0xffffffff)
+        return `"fields"[${i}] = ${JSON.stringify(x)} is not an integer field element`;
       view.setUint32(4 * i, x, true);
     }
     sink.record(this.line, nameBytes, 0, nameBytes.length, ValueForm.Fields, words, 0, words.length);

@@ -14,7 +14,16 @@ export interface RecordSink {
    * A syntactically valid entry. Text values are UTF-8 bytes, field values u32 LE words, null
    * values an empty range. The sink validates names and values itself.
    */
-  record(line: number, name: Uint8Array, nameStart: number, nameEnd: number, form: ValueForm, value: Uint8Array, valueStart: number, valueEnd: number): void;
+  record(
+    line: number,
+    name: Uint8Array,
+    nameStart: number,
+    nameEnd: number,
+    form: ValueForm,
+    value: Uint8Array,
+    valueStart: number,
+    valueEnd: number,
+  ): void;
   /** An entry that could not be parsed. */
   malformed(line: number, message: string): void;
 }
@@ -84,7 +93,11 @@ export function readInput(path: string): Buffer {
   } catch (e) {
     throw new RegistryError("BAD_SOURCE", `cannot read input ${path}: ${(e as Error).message}`, { path });
   }
-  if (size > MAX_INPUT_BYTES) throw new RegistryError("BAD_SOURCE", `input ${path} has ${size} bytes; at most ${MAX_INPUT_BYTES} are supported`, { path, size });
+  if (size > MAX_INPUT_BYTES)
+    throw new RegistryError("BAD_SOURCE", `input ${path} has ${size} bytes; at most ${MAX_INPUT_BYTES} are supported`, {
+      path,
+      size,
+    });
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
