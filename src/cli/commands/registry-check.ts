@@ -14,5 +14,5 @@ export function registerRegistryCheck(registry: Command, setExit: (code: number)
     .option("--threads <n>", "leaf-hashing worker threads (0 = the main thread)")
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
-    .action(async (opts) => (await import("./registry-run.js")).runCheckCommand(setExit, opts));
+    .action(async (opts) => (await import("./registry-check-run.js")).runCheckCommand(setExit, opts));
 }

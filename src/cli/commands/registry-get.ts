@@ -12,5 +12,5 @@ export function registerRegistryGet(registry: Command, setExit: (code: number) =
     .option("--name <name>", "record name")
     .option("--slot <s>", "slot number")
     .option("--json", "print JSON")
-    .action(async (opts) => (await import("./registry-run.js")).runGetCommand(setExit, opts));
+    .action(async (opts) => (await import("./registry-get-run.js")).runGetCommand(setExit, opts));
 }

@@ -10,5 +10,5 @@ export function registerRegistryHistory(registry: Command, setExit: (code: numbe
     .description("list the committed batches with their roots")
     .requiredOption("--db <dir>", "registry database directory")
     .option("--json", "print one JSON object per line")
-    .action(async (opts) => (await import("./registry-run.js")).runHistoryCommand(setExit, opts));
+    .action(async (opts) => (await import("./registry-history-run.js")).runHistoryCommand(setExit, opts));
 }

@@ -45,5 +45,5 @@ export function registerRegistryImport(registry: Command, setExit: (code: number
     )
     .option("--no-progress", "no progress bar")
     .option("--json", "print the report as JSON")
-    .action(async (opts) => (await import("./registry-run.js")).runImportCommand(setExit, opts));
+    .action(async (opts) => (await import("./registry-import-run.js")).runImportCommand(setExit, opts));
 }

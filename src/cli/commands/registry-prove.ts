@@ -27,5 +27,7 @@ export function registerRegistryProve(registry: Command, setExit: (code: number)
       "v1",
     )
     .requiredOption("--out <dir>", "output directory (request.json, proof.bin, statement.json; v3: no request.json)")
-    .action(async (statement, opts) => (await import("./registry-run.js")).runProveCommand(setExit, statement, opts));
+    .action(async (statement, opts) =>
+      (await import("./registry-prove-run.js")).runProveCommand(setExit, statement, opts),
+    );
 }

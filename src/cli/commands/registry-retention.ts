@@ -14,5 +14,5 @@ export function registerRegistryRetention(registry: Command, setExit: (code: num
     .option("--keep-commits <n>", "earlier roots stay provable for the last N batches")
     .option("--keep-days <d>", "earlier roots stay provable for D days after they were replaced")
     .option("--json", "print JSON")
-    .action(async (opts) => (await import("./registry-run.js")).runRetentionCommand(setExit, opts));
+    .action(async (opts) => (await import("./registry-retention-run.js")).runRetentionCommand(setExit, opts));
 }

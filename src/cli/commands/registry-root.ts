@@ -11,5 +11,5 @@ export function registerRegistryRoot(registry: Command, setExit: (code: number) 
     .requiredOption("--db <dir>", "registry database directory")
     .option("--json", "print JSON")
     .option("--hex", "print the root alone, as its 64 hex characters (e.g. into the file a verifier reads it from)")
-    .action(async (opts) => (await import("./registry-run.js")).runRootCommand(setExit, opts));
+    .action(async (opts) => (await import("./registry-root-run.js")).runRootCommand(setExit, opts));
 }

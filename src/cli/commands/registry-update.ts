@@ -18,7 +18,7 @@ export function registerRegistryUpdates(registry: Command, setExit: (code: numbe
         .option("--null", "the null value")
         .option("--fields <list>", "comma-separated field elements");
     cmd.option("--json", "print JSON");
-    cmd.action(async (opts) => (await import("./registry-run.js")).runUpdateCommand(setExit, kind, opts));
+    cmd.action(async (opts) => (await import("./registry-update-run.js")).runUpdateCommand(setExit, kind, opts));
   };
   update("insert", "register a new record at the next free slot (Empty → Occupied)");
   update("replace", "change the value of a live record (Occupied → Occupied)");

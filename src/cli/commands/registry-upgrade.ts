@@ -16,5 +16,5 @@ export function registerRegistryUpgrade(registry: Command, setExit: (code: numbe
       "--keep-days <d>",
       "name-keyed: earlier roots stay provable for D days after they were replaced (default 30)",
     )
-    .action(async (opts) => (await import("./registry-run.js")).runUpgradeCommand(setExit, opts));
+    .action(async (opts) => (await import("./registry-upgrade-run.js")).runUpgradeCommand(setExit, opts));
 }
