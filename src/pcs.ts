@@ -67,6 +67,8 @@ export {
   type PcsErrorCode,
   type PcsRejectCode,
   type CommittedWidth,
+  type WhirAnyClaim,
+  type WhirBlockClaim,
   type WhirClaim,
   type WhirCommitment,
   type WhirProof,

@@ -16,7 +16,7 @@ import {
   type WhirOpenOptions,
   type WhirProverState,
 } from "./prover.js";
-import type { WhirClaim, WhirCommitment, WhirVerdict } from "./types.js";
+import type { WhirAnyClaim, WhirCommitment, WhirVerdict } from "./types.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "./verifier.js";
 
 /** A standalone commitment's prover side: the state and the transcript right after the commitment. */
@@ -53,7 +53,7 @@ export function whirCommit(evaluations: Uint32Array, options: WhirCommitOptions 
  */
 export function whirOpen(
   committed: WhirCommitted,
-  claims: readonly WhirClaim[],
+  claims: readonly WhirAnyClaim[],
   options: WhirOpenOptions = {},
 ): Uint8Array {
   return encodeWhirProof(whirOpenOn(committed.transcript.clone(), committed.state, claims, {}, options));
@@ -95,7 +95,7 @@ export function acceptedWhirSets(options: WhirVerifyOptions = {}): WhirSetId[] {
  */
 export function whirVerify(
   commitment: WhirCommitment,
-  claims: readonly WhirClaim[],
+  claims: readonly WhirAnyClaim[],
   proofBytes: Uint8Array,
   options: WhirVerifyOptions = {},
 ): WhirVerdict {

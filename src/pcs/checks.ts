@@ -32,14 +32,37 @@ export function pointProblem(point: unknown, m: number, what: string): string | 
   return null;
 }
 
-/** Why `claims` is not a non-empty list of claims about a polynomial of m variables, or null. */
+/** Why `block` is not a block of weights over a polynomial of m variables (docs/pcs.md §4.7), or null. */
+export function blockProblem(block: unknown, m: number, what: string): string | null {
+  if (block === null || typeof block !== "object") return `${what} must be { offset, weights }`;
+  const b = block as { offset?: unknown; weights?: unknown };
+  if (!Array.isArray(b.weights)) return `${what}.weights must be an array of extension elements`;
+  const n = b.weights.length;
+  if (n === 0 || (n & (n - 1)) !== 0 || n > 2 ** m)
+    return `${what}.weights has ${n} entries; a block has 2^b ≤ 2^${m} entries`;
+  if (typeof b.offset !== "number" || !Number.isInteger(b.offset) || b.offset < 0 || b.offset % n !== 0)
+    return `${what}.offset must be a multiple of ${n} (the block's length), got ${String(b.offset)}`;
+  if (b.offset + n > 2 ** m) return `${what} ends at ${b.offset + n}, past the polynomial's 2^${m} values`;
+  for (let i = 0; i < n; i++) {
+    const p = extProblem(b.weights[i], `${what}.weights[${i}]`);
+    if (p !== null) return p;
+  }
+  return null;
+}
+
+/** Why `claims` is not a non-empty list of claims (points or blocks) about a polynomial of m variables, or null. */
 export function claimsProblem(claims: unknown, m: number): string | null {
-  if (!Array.isArray(claims)) return "claims must be an array of { point, value }";
+  if (!Array.isArray(claims)) return "claims must be an array of { point, value } or { block, value }";
   if (claims.length === 0) return "an opening needs at least one claim";
   for (let i = 0; i < claims.length; i++) {
-    const c = claims[i] as { point?: unknown; value?: unknown } | null;
-    if (c === null || typeof c !== "object") return `claims[${i}] must be { point, value }`;
-    const p = pointProblem(c.point, m, `claims[${i}].point`) ?? extProblem(c.value, `claims[${i}].value`);
+    const c = claims[i] as { point?: unknown; block?: unknown; value?: unknown } | null;
+    if (c === null || typeof c !== "object") return `claims[${i}] must be { point, value } or { block, value }`;
+    if (c.point !== undefined && c.block !== undefined) return `claims[${i}] has both a point and a block`;
+    const shape =
+      c.block !== undefined
+        ? blockProblem(c.block, m, `claims[${i}].block`)
+        : pointProblem(c.point, m, `claims[${i}].point`);
+    const p = shape ?? extProblem(c.value, `claims[${i}].value`);
     if (p !== null) return p;
   }
   return null;

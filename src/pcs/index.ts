@@ -43,5 +43,14 @@ export {
 export { whirSecurity, type WhirSecurityReport, type WhirRegimeSecurity, type WhirSecurityTerm } from "./security.js";
 export { EXTENSION_FIELD_BITS } from "./security-terms.js";
 export { PcsError, PCS_ERROR_CODES, PCS_REJECT_CODES, type PcsErrorCode, type PcsRejectCode } from "./errors.js";
-export type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof, WhirVerdict } from "./types.js";
+export type {
+  CommittedWidth,
+  WhirAnyClaim,
+  WhirBlockClaim,
+  WhirClaim,
+  WhirCommitment,
+  WhirProof,
+  WhirRoundProof,
+  WhirVerdict,
+} from "./types.js";
 export { evaluateMultilinear } from "./multilinear.js";

@@ -8,7 +8,7 @@
  */
 import { P, add, mul, sub } from "../field/koalabear.js";
 import { extMulTo } from "../field/ext-inline.js";
-import type { Ext } from "../field/extension.js";
+import { extAdd, extMul, extSub, type Ext } from "../field/extension.js";
 import { pointProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
 
@@ -265,4 +265,45 @@ export function extPowers(gamma: Ext, n: number): Ext[] {
     acc = [t[0]!, t[1]!, t[2]!, t[3]!];
   }
   return out;
+}
+
+/**
+ * acc[offset + i] += c·weights[i] over an interleaved extension table (a block claim's weight,
+ * docs/pcs.md §4.7): the hypercube form of the weight Σ_i weights[i]·eq(offset + i, ·).
+ */
+export function addBlockWeights(acc: Uint32Array, offset: number, weights: readonly Ext[], c: Ext): void {
+  for (let i = 0; i < weights.length; i++) {
+    const j = 4 * (offset + i);
+    const v = extAdd([acc[j]!, acc[j + 1]!, acc[j + 2]!, acc[j + 3]!], extMul(c, weights[i]!));
+    acc[j] = v[0];
+    acc[j + 1] = v[1];
+    acc[j + 2] = v[2];
+    acc[j + 3] = v[3];
+  }
+}
+
+/**
+ * The block weight's multilinear extension at `point` (m coordinates, variable j = bit j):
+ * MLE(weights)(point_0 … point_(b−1)) · eq(offset's top bits, point_b … point_(m−1)), in O(2^b + m).
+ */
+export function blockWeightAt(offset: number, weights: readonly Ext[], point: readonly Ext[]): Ext {
+  const b = Math.log2(weights.length);
+  let table: Ext[] = weights.slice();
+  for (let j = 0; j < b; j++) {
+    const a = point[j]!;
+    const next: Ext[] = [];
+    for (let i = 0; i < table.length / 2; i++) {
+      const e = table[2 * i]!;
+      next.push(extAdd(e, extMul(a, extSub(table[2 * i + 1]!, e))));
+    }
+    table = next;
+  }
+  let v = table[0]!;
+  const q = offset / weights.length;
+  for (let j = b; j < point.length; j++) {
+    const p = point[j]!;
+    const bit = Math.floor(q / 2 ** (j - b)) % 2;
+    v = extMul(v, bit === 1 ? p : extSub([1, 0, 0, 0], p));
+  }
+  return v;
 }

@@ -12,7 +12,7 @@ import { claimsProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
 import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
-import { extPowers, powerPoint, powerPointBase } from "./multilinear.js";
+import { addBlockWeights, extPowers, powerPoint, powerPointBase } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import {
@@ -29,7 +29,7 @@ import {
 } from "./backend.js";
 import { merkleOn, resolvePcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
-import type { CommittedWidth, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
+import type { CommittedWidth, WhirAnyClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 
 /** What the prover keeps between commitment and opening. */
 export interface WhirProverState {
@@ -207,7 +207,7 @@ function commitCodeword(
 export function whirOpenOn(
   t: DuplexChallenger,
   state: WhirProverState,
-  claims: readonly WhirClaim[],
+  claims: readonly WhirAnyClaim[],
   adversary: WhirAdversary = {},
   options: WhirOpenOptions = {},
 ): WhirProof {
@@ -231,7 +231,11 @@ export function whirOpenOn(
   try {
     let w = take(pcsZeros(4 << m));
     state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
-    claims.forEach((c, j) => pcsEqAdd(w, c.point, coeffs[initial + j]!));
+    claims.forEach((c, j) =>
+      "block" in c
+        ? addBlockWeights(w, c.block.offset, c.block.weights, coeffs[initial + j]!)
+        : pcsEqAdd(w, c.point, coeffs[initial + j]!),
+    );
     let f = take(width0 === 1 ? pcsLift(state.evaluations) : pcsResident(state.evaluations));
     let c = take(width0 === 1 ? pcsLift(state.coefficients) : pcsResident(state.coefficients));
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {

@@ -5,7 +5,7 @@
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import type { Ext } from "../field/extension.js";
 import type { WhirParameterSet } from "./params.js";
-import type { CommittedWidth, WhirClaim } from "./types.js";
+import type { CommittedWidth, WhirAnyClaim } from "./types.js";
 
 /** §6.1: the set's code, m, the width and the root. */
 export function absorbCommitment(
@@ -33,11 +33,16 @@ export function absorbExts(t: DuplexChallenger, values: readonly Ext[]): void {
   for (const v of values) t.observeExt(v);
 }
 
-/** §6.2: the number of claims, then each claim's point coordinates and value. */
-export function absorbClaims(t: DuplexChallenger, claims: readonly WhirClaim[]): void {
+/** §6.2: the number of claims, then each claim's point coordinates (a block claim: b, offset / 2^b, its weights) and value. */
+export function absorbClaims(t: DuplexChallenger, claims: readonly WhirAnyClaim[]): void {
   t.observe(claims.length);
   for (const c of claims) {
-    absorbExts(t, c.point);
+    if ("block" in c) {
+      // A block claim (§4.7): log2 of its length, its offset's block index, its weights.
+      t.observe(Math.log2(c.block.weights.length));
+      t.observe(c.block.offset / c.block.weights.length);
+      absorbExts(t, c.block.weights);
+    } else absorbExts(t, c.point);
     t.observeExt(c.value);
   }
 }

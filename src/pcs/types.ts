@@ -25,6 +25,19 @@ export interface WhirClaim {
   readonly value: Ext;
 }
 
+/**
+ * One claim Σ_i weights[i]·f(offset + i) = value about the committed polynomial's hypercube values
+ * (docs/pcs.md §4.7, block weights): `weights` has 2^b entries (1 ≤ 2^b ≤ 2^m) and `offset` is a
+ * multiple of 2^b below 2^m, so the block is the subcube whose top m − b index bits are offset's.
+ */
+export interface WhirBlockClaim {
+  readonly block: { readonly offset: number; readonly weights: readonly Ext[] };
+  readonly value: Ext;
+}
+
+/** Either kind of claim an opening proves: an evaluation at a point, or block weights. */
+export type WhirAnyClaim = WhirClaim | WhirBlockClaim;
+
 /** One WHIR iteration of an opening proof (docs/pcs.md §7.2). */
 export interface WhirRoundProof {
   /** [h(0), h(2)] of each of the k_i sumcheck rounds. */

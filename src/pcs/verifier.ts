@@ -10,6 +10,7 @@ import { rootOfUnity } from "./domain.js";
 import { foldRow } from "./fold.js";
 import { hashRow, multiproofSize, verifyMultiproof } from "./merkle.js";
 import {
+  blockWeightAt,
   eqEval,
   evaluateCoefficients,
   evaluateUnivariateAtBase,
@@ -21,7 +22,7 @@ import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
 import { pow } from "../field/koalabear.js";
 import { roundValueAt } from "./sumcheck.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
-import type { WhirClaim, WhirCommitment, WhirProof, WhirVerdict } from "./types.js";
+import type { WhirAnyClaim, WhirCommitment, WhirProof, WhirVerdict } from "./types.js";
 import type { PcsRejectCode } from "./errors.js";
 import { claimsProblem } from "./checks.js";
 
@@ -54,8 +55,10 @@ class Reject extends Error {
   }
 }
 
+/** One term of the combined weight: coeff·eq(point, α[offset…]), or coeff times a block weight at α (§4.7). */
 interface Constraint {
   readonly coeff: Ext;
+  readonly block?: { readonly offset: number; readonly weights: readonly Ext[] };
   readonly point: readonly Ext[];
   /** Index into α of the point's first variable. */
   readonly offset: number;
@@ -68,7 +71,7 @@ interface Constraint {
 export function whirVerifyOn(
   t: DuplexChallenger,
   read: WhirReadCommitment,
-  claims: readonly WhirClaim[],
+  claims: readonly WhirAnyClaim[],
   proof: WhirProof,
 ): WhirVerdict {
   try {
@@ -83,7 +86,7 @@ export function whirVerifyOn(
 function verifyOrThrow(
   t: DuplexChallenger,
   read: WhirReadCommitment,
-  claims: readonly WhirClaim[],
+  claims: readonly WhirAnyClaim[],
   proof: WhirProof,
 ): void {
   const { schedule, commitment } = read;
@@ -122,7 +125,8 @@ function verifyOrThrow(
     claim = extAdd(claim, extMul(coeffs[j]!, commitment.oodAnswers[j]!));
   });
   claims.forEach((c, j) => {
-    constraints.push({ coeff: coeffs[initial + j]!, point: c.point, offset: 0 });
+    if ("block" in c) constraints.push({ coeff: coeffs[initial + j]!, block: c.block, point: [], offset: 0 });
+    else constraints.push({ coeff: coeffs[initial + j]!, point: c.point, offset: 0 });
     claim = extAdd(claim, extMul(coeffs[initial + j]!, c.value));
   });
 
@@ -246,7 +250,13 @@ function verifyOrThrow(
   const finalPoint = alphas.slice(alphas.length - schedule.finalVariables);
   const fAtPoint = evaluateCoefficients(finalCoefficients!, finalPoint);
   let wAtPoint: Ext = [0, 0, 0, 0];
-  for (const c of constraints) wAtPoint = extAdd(wAtPoint, extMul(c.coeff, eqEval(c.point, alphas.slice(c.offset))));
+  for (const c of constraints) {
+    const at =
+      c.block !== undefined
+        ? blockWeightAt(c.block.offset, c.block.weights, alphas)
+        : eqEval(c.point, alphas.slice(c.offset));
+    wAtPoint = extAdd(wAtPoint, extMul(c.coeff, at));
+  }
   if (!extEq(claim, extMul(fAtPoint, wAtPoint)))
     throw new Reject(
       "PCS_FINAL_CLAIM",
