@@ -4,6 +4,7 @@
  * well formed; the prover throws it as `PCS_BAD_CLAIM`, the verifier returns it as a verdict.
  */
 import { P } from "../field/koalabear.js";
+import type { WhirAnyClaim, WhirBlockClaim } from "./types.js";
 
 function isElement(x: unknown): boolean {
   return typeof x === "number" && Number.isInteger(x) && x >= 0 && x < P;
@@ -30,6 +31,11 @@ export function pointProblem(point: unknown, m: number, what: string): string | 
     if (p !== null) return p;
   }
   return null;
+}
+
+/** Whether a claim (already checked by `claimsProblem`) is a block claim: it carries a block (§4.7). */
+export function isBlockClaim(c: WhirAnyClaim): c is WhirBlockClaim {
+  return (c as { block?: unknown }).block !== undefined;
 }
 
 /** Why `block` is not a block of weights over a polynomial of m variables (docs/pcs.md §4.7), or null. */

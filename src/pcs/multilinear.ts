@@ -8,7 +8,7 @@
  */
 import { P, add, mul, sub } from "../field/koalabear.js";
 import { extMulTo } from "../field/ext-inline.js";
-import { extAdd, extMul, extSub, type Ext } from "../field/extension.js";
+import { extAdd, extMul, type Ext } from "../field/extension.js";
 import { pointProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
 
@@ -288,22 +288,10 @@ export function addBlockWeights(acc: Uint32Array, offset: number, weights: reado
  */
 export function blockWeightAt(offset: number, weights: readonly Ext[], point: readonly Ext[]): Ext {
   const b = Math.log2(weights.length);
-  let table: Ext[] = weights.slice();
-  for (let j = 0; j < b; j++) {
-    const a = point[j]!;
-    const next: Ext[] = [];
-    for (let i = 0; i < table.length / 2; i++) {
-      const e = table[2 * i]!;
-      next.push(extAdd(e, extMul(a, extSub(table[2 * i + 1]!, e))));
-    }
-    table = next;
-  }
-  let v = table[0]!;
+  let table: Uint32Array = new Uint32Array(4 * weights.length);
+  weights.forEach((w, i) => table.set(w, 4 * i));
+  for (let j = 0; j < b; j++) table = foldEvaluations(table, point[j]!);
   const q = offset / weights.length;
-  for (let j = b; j < point.length; j++) {
-    const p = point[j]!;
-    const bit = Math.floor(q / 2 ** (j - b)) % 2;
-    v = extMul(v, bit === 1 ? p : extSub([1, 0, 0, 0], p));
-  }
-  return v;
+  const bits = Array.from({ length: point.length - b }, (_, j) => [Math.floor(q / 2 ** j) % 2, 0, 0, 0] as Ext);
+  return extMul(extAt(table, 0), eqEval(bits, point.slice(b)));
 }

@@ -8,7 +8,7 @@ import type { Ext } from "../field/extension.js";
 import { P, pow } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
-import { claimsProblem } from "./checks.js";
+import { claimsProblem, isBlockClaim } from "./checks.js";
 import { PcsError } from "./errors.js";
 import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
@@ -232,7 +232,7 @@ export function whirOpenOn(
     let w = take(pcsZeros(4 << m));
     state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
     claims.forEach((c, j) =>
-      "block" in c
+      isBlockClaim(c)
         ? addBlockWeights(w, c.block.offset, c.block.weights, coeffs[initial + j]!)
         : pcsEqAdd(w, c.point, coeffs[initial + j]!),
     );

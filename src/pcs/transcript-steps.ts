@@ -6,6 +6,7 @@ import type { DuplexChallenger } from "../transcript/challenger.js";
 import type { Ext } from "../field/extension.js";
 import type { WhirParameterSet } from "./params.js";
 import type { CommittedWidth, WhirAnyClaim } from "./types.js";
+import { isBlockClaim } from "./checks.js";
 
 /** §6.1: the set's code, m, the width and the root. */
 export function absorbCommitment(
@@ -37,7 +38,7 @@ export function absorbExts(t: DuplexChallenger, values: readonly Ext[]): void {
 export function absorbClaims(t: DuplexChallenger, claims: readonly WhirAnyClaim[]): void {
   t.observe(claims.length);
   for (const c of claims) {
-    if ("block" in c) {
+    if (isBlockClaim(c)) {
       // A block claim (§4.7): log2 of its length, its offset's block index, its weights.
       t.observe(Math.log2(c.block.weights.length));
       t.observe(c.block.offset / c.block.weights.length);

@@ -24,7 +24,7 @@ import { roundValueAt } from "./sumcheck.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { WhirAnyClaim, WhirCommitment, WhirProof, WhirVerdict } from "./types.js";
 import type { PcsRejectCode } from "./errors.js";
-import { claimsProblem } from "./checks.js";
+import { claimsProblem, isBlockClaim } from "./checks.js";
 
 /** A commitment the verifier has absorbed: its schedule and out-of-domain points. */
 export interface WhirReadCommitment {
@@ -125,7 +125,7 @@ function verifyOrThrow(
     claim = extAdd(claim, extMul(coeffs[j]!, commitment.oodAnswers[j]!));
   });
   claims.forEach((c, j) => {
-    if ("block" in c) constraints.push({ coeff: coeffs[initial + j]!, block: c.block, point: [], offset: 0 });
+    if (isBlockClaim(c)) constraints.push({ coeff: coeffs[initial + j]!, block: c.block, point: [], offset: 0 });
     else constraints.push({ coeff: coeffs[initial + j]!, point: c.point, offset: 0 });
     claim = extAdd(claim, extMul(coeffs[initial + j]!, c.value));
   });

@@ -112,3 +112,14 @@ test("malformed block claims are refused before anything is proved or verified (
     assert.equal(v.ok ? "ok" : v.code, "PCS_BAD_CLAIM", what);
   }
 });
+
+test("a point claim that carries `block: undefined` is a point claim for the checks, the prover, the verifier and the transcript", () => {
+  const m = 5;
+  const evals = randomEvaluations(m, 77);
+  const committed = whirCommit(evals);
+  const plain = twoClaims(evals, m, 77);
+  const carrying = plain.map((c) => ({ ...c, block: undefined }) as unknown as WhirAnyClaim);
+  const proof = whirOpen(committed, carrying);
+  assert.deepEqual(proof, whirOpen(committed, plain), "the same proof bytes as the plain claims");
+  assert.deepEqual(whirVerify(committed.commitment, carrying, proof), { ok: true });
+});
