@@ -1,0 +1,70 @@
+/**
+ * The kept profile v3 block proofs (`registry prove-block --profile v3`, and the background block
+ * prover), as one fastify plugin: the list, one block as the body `POST /v1/verify` checks, its
+ * block.json and its block.bin; and the consistency chains between checkpoints
+ * (consistency-route.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { bytesBase64 } from "../counterparty/body.js";
+import { isNameKeyed } from "../counterparty/prove.js";
+import { registerConsistencyRoute } from "./consistency-route.js";
+import type { HttpContext } from "./context.js";
+import { HttpError } from "./errors.js";
+import { SCHEMAS } from "./schemas.js";
+import { queryInt } from "./values.js";
+
+/** The block routes plugin (options: the app's `HttpContext`). */
+export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promise<void> {
+  const { store } = ctx;
+  const blockOf = (req: FastifyRequest) => {
+    const text = (req.params as { batch: string }).batch;
+    if (!/^[0-9]{1,10}$/.test(text))
+      throw new HttpError("BAD_INPUT", `path batch: must be a batch number, got ${JSON.stringify(text.slice(0, 40))}`, {
+        field: "batch",
+      });
+    const batch = Number(text);
+    const b = isNameKeyed(store) ? store.blockProof(batch) : undefined;
+    if (b === undefined)
+      throw new HttpError(
+        "BLOCK_NOT_FOUND",
+        `batch ${batch} has no profile v3 block proof in this registry (GET /v1/blocks lists those it has: the batches \`registry prove-block --profile v3\` committed)`,
+        { batch },
+      );
+    return b;
+  };
+
+  app.get("/v1/blocks", { schema: SCHEMAS.blocks }, async (req) => {
+    const q = req.query as { after?: unknown; limit?: unknown };
+    const after = q.after === undefined ? undefined : queryInt(q.after, "query.after", 0, 999_999_999);
+    const limit = queryInt(q.limit, "query.limit", 100, 1000);
+    const list =
+      isNameKeyed(store) && limit > 0
+        ? store.blockProofs({ ...(after !== undefined ? { after } : {}), limit: limit + 1 })
+        : [];
+    return { blocks: list.slice(0, limit), more: list.length > limit };
+  });
+
+  app.get("/v1/blocks/:batch", { schema: SCHEMAS.block }, async (req, reply) => {
+    const b = blockOf(req);
+    // block.json's text is kept as written; the body is {"block": <block.json>, "proof": "<base64>"}.
+    void reply.type("application/json; charset=utf-8");
+    return `{"block":${b.blockJson.trimEnd()},"proof":${JSON.stringify(bytesBase64(b.proof))},"batch":${b.summary.batch}}`;
+  });
+
+  app.get("/v1/blocks/:batch/block.json", { schema: SCHEMAS.blockJson }, async (req, reply) => {
+    const b = blockOf(req);
+    void reply.type("application/json; charset=utf-8");
+    return b.blockJson;
+  });
+
+  app.get("/v1/blocks/:batch/block.bin", { schema: SCHEMAS.blockBin }, async (req, reply) => {
+    const b = blockOf(req);
+    void reply
+      .header("content-type", "application/octet-stream")
+      .header("x-ssgkr-from-root", b.summary.from_root)
+      .header("x-ssgkr-to-root", b.summary.to_root);
+    return Buffer.from(b.proof.buffer, b.proof.byteOffset, b.proof.byteLength);
+  });
+
+  registerConsistencyRoute(app, store, ctx.proveBlocks);
+}

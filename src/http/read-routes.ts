@@ -1,0 +1,216 @@
+/**
+ * The public reads (docs/http.md), as one fastify plugin: the signed checkpoint, the root, the
+ * history, a record, and a name's membership or absence proof at the current root or an earlier
+ * one (JSON or the bare bytes). Proofs are cached per (root, name, kind, profile); a name-keyed
+ * registry proves at any root of its retention window, a slot registry at earlier roots only
+ * while cached.
+ */
+import type { FastifyInstance } from "fastify";
+import { SsgkrError } from "../errors.js";
+import { digestEquals } from "../hash/digest.js";
+import { formatRoot, valueJson } from "../counterparty/claim.js";
+import { isNameKeyed, nameState, proveNameRead, type AnyStore } from "../counterparty/prove.js";
+import { signCheckpoint } from "../registry/checkpoint/signing-key.js";
+import { ProofCache } from "./cache.js";
+import { checkpointOf, nameOf, type HttpContext } from "./context.js";
+import { HttpError } from "./errors.js";
+import { nameFormJson, proofBody } from "./proof-answer.js";
+import { SCHEMAS } from "./schemas.js";
+import { queryInt, queryProfile, queryRoot } from "./values.js";
+
+type Profile = "v1" | "v3";
+
+/** The proof cache's kind of a read proof in a profile (v1 keeps its historical kinds). */
+const cacheKind = (kind: string, profile: Profile) => (profile === "v1" ? kind : `${kind}@${profile}`);
+
+/** The read routes plugin (options: the app's `HttpContext`). */
+export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promise<void> {
+  const { store, cache } = ctx;
+
+  /** Caches a read proof's body (its JSON, and the JSON marked cached) under `key`; the answer is the fresh one. */
+  const keep = (p: ReturnType<typeof proveNameRead>, key: string, checkpoint: string | undefined) => {
+    const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, checkpoint);
+    const json = JSON.stringify(body);
+    const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
+    const entry = { body, json, hit, bytes: p.proof, size: 2 * json.length + hit.length + p.proof.length };
+    cache.set(key, entry);
+    return { ...entry, cached: false };
+  };
+
+  /** A name-keyed registry's proof at an earlier root of its retention window (cached like head proofs). */
+  const proveAt = (name: string, root: Uint32Array, profile: Profile) => {
+    let p: ReturnType<typeof proveNameRead>;
+    try {
+      p = proveNameRead(store, name, root, { profile });
+    } catch (err) {
+      if (err instanceof SsgkrError && err.code === "ROOT_NOT_PROVABLE") {
+        const d = err.details as { oldestRoot: string; oldestSize: number };
+        throw new HttpError("ROOT_NOT_PROVABLE", `query.root: ${err.message}`, {
+          field: "query.root",
+          oldest_root: d.oldestRoot,
+          oldest_size: d.oldestSize,
+        });
+      }
+      if (err instanceof SsgkrError && err.code === "ROOT_UNKNOWN")
+        throw new HttpError("ROOT_UNKNOWN", "query.root: not a root of this registry's history", {
+          field: "query.root",
+        });
+      throw err;
+    }
+    return keep(p, ProofCache.key(root, name, cacheKind(p.statement.kind, profile)), undefined);
+  };
+
+  /** The proof body of a name at the current root, or at an earlier root. */
+  const readProof = (name: string, root: Uint32Array | undefined, profile: Profile) => {
+    const head = store.head();
+    if (profile !== "v1" && !isNameKeyed(store))
+      throw new HttpError(
+        "BAD_INPUT",
+        `query.profile: a ${ctx.mapping} registry proves in compat-v1 only (profile v3 is for name-keyed registries)`,
+        { field: "query.profile" },
+      );
+    if (root !== undefined && !digestEquals(root, head.root)) {
+      for (const kind of ["membership", "nonmembership"]) {
+        const hit = cache.get(ProofCache.key(root, name, cacheKind(kind, profile)));
+        if (hit) return { ...hit, cached: true };
+      }
+      if (isNameKeyed(store)) return proveAt(name, root, profile);
+      const known = historyOf(store).some((e) => digestEquals(e.root, root));
+      if (known)
+        throw new HttpError(
+          "ROOT_NOT_PROVABLE",
+          `query.root: an earlier root of the history; a slot registry keeps only its current tree, so proofs for earlier roots are served only while cached, and this one is not (current root: batch ${head.batch})`,
+          { field: "query.root" },
+        );
+      throw new HttpError("ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
+    }
+    const state = nameState(store, name);
+    const kind = "absent" in state.side ? "nonmembership" : "membership";
+    const hit0 = cache.get(ProofCache.key(head.root, name, cacheKind(kind, profile)));
+    if (hit0) return { ...hit0, cached: true };
+    const p = proveNameRead(store, name, undefined, { profile });
+    return keep(
+      p,
+      ProofCache.key(p.statement.root, name, cacheKind(p.statement.kind, profile)),
+      checkpointOf(ctx, p.statement.batch, p.statement.root),
+    );
+  };
+
+  app.get("/v1/checkpoint", { schema: SCHEMAS.checkpoint }, async (_req, reply) => {
+    if (ctx.signingKey === undefined)
+      throw new HttpError(
+        "CHECKPOINT_NOT_SERVED",
+        "this server signs no checkpoints (start it with --signing-key KEYFILE)",
+      );
+    const head = store.head();
+    void reply.type("text/plain; charset=utf-8");
+    return signCheckpoint(ctx.signingKey, { size: head.batch, root: head.root });
+  });
+
+  app.get("/v1/root", { schema: SCHEMAS.root }, async () => {
+    const h = store.head();
+    const where = "nextSlot" in h ? { next_slot: h.nextSlot } : {};
+    return {
+      root: formatRoot(h.root),
+      batch: h.batch,
+      records: h.live,
+      deleted: h.deleted,
+      ...where,
+      depth: store.config.depth,
+      leaf_max_fields: store.config.leafMaxFields,
+      registry_mapping: ctx.mapping,
+    };
+  });
+
+  app.get("/v1/history", { schema: SCHEMAS.history }, async (req) => {
+    const n = queryInt((req.query as { limit?: unknown }).limit, "query.limit", 1000, 100_000);
+    const all = historyOf(store);
+    const entries = all.slice(Math.max(0, all.length - n)).map((e) => ({
+      batch: e.batch,
+      kind: e.kind,
+      committed_at: e.committedAt,
+      records: e.records,
+      live: e.live,
+      deleted: e.deleted,
+      ...(e.nextSlot !== undefined ? { next_slot: e.nextSlot } : {}),
+      root: formatRoot(e.root),
+      ...(e.slot !== undefined ? { slot: e.slot } : {}),
+      ...(e.name !== undefined ? { name: e.name } : {}),
+    }));
+    return { entries, total: all.length };
+  });
+
+  app.get("/v1/records/:name", { schema: SCHEMAS.record }, async (req) => {
+    const name = nameOf(req);
+    const head = store.head();
+    const state = nameState(store, name);
+    const where = {
+      ...(state.slot !== undefined ? { slot: state.slot } : {}),
+      ...(state.key !== undefined ? { key: state.key } : {}),
+      root: formatRoot(head.root),
+      batch: head.batch,
+      ...nameFormJson(name),
+    };
+    if (!("value" in state.side)) return { name, status: state.status, absent: true, ...where };
+    return { name, status: "live", value: valueJson(state.side.value), ...where };
+  });
+
+  app.get("/v1/records/:name/proof", { schema: SCHEMAS.proof }, async (req, reply) => {
+    const q = req.query as { root?: unknown; profile?: unknown };
+    const r = readProof(nameOf(req), queryRoot(q.root), queryProfile(q.profile));
+    // The stored serialization with the "cached" flag (the JSON text ends with "}").
+    void reply.type("application/json; charset=utf-8");
+    return r.cached ? r.hit : `${r.json.slice(0, -1)},"cached":false}`;
+  });
+
+  app.get("/v1/records/:name/proof.bin", { schema: SCHEMAS.proofBin }, async (req, reply) => {
+    const q = req.query as { root?: unknown; profile?: unknown };
+    const r = readProof(nameOf(req), queryRoot(q.root), queryProfile(q.profile));
+    const statement = JSON.stringify(r.body.statement);
+    // Header values are ASCII: the statement JSON is sent percent-encoded.
+    void reply
+      .header("content-type", "application/octet-stream")
+      .header("x-ssgkr-statement", encodeURIComponent(statement))
+      .header("x-ssgkr-root", r.body.root as string);
+    if (typeof r.body.checkpoint === "string")
+      void reply.header("x-ssgkr-checkpoint", encodeURIComponent(r.body.checkpoint));
+    return Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
+  });
+}
+
+/** History entries of either store in one shape (slot fields only for slot registries). */
+function historyOf(store: AnyStore): {
+  batch: number;
+  kind: string;
+  committedAt: string;
+  records: number;
+  live: number;
+  deleted: number;
+  root: Uint32Array;
+  nextSlot?: number;
+  slot?: number;
+  name?: string;
+}[] {
+  if (isNameKeyed(store))
+    return store.history().map((e) => ({
+      batch: e.batch,
+      kind: e.kind,
+      committedAt: e.committedAt,
+      records: e.records,
+      live: e.live,
+      deleted: e.deleted,
+      root: e.root,
+      ...(e.name !== undefined ? { name: e.name } : {}),
+    }));
+  return store.history().map((e) => ({
+    batch: e.batch,
+    kind: e.kind,
+    committedAt: e.committedAt,
+    records: e.records,
+    live: e.live,
+    deleted: e.deleted,
+    root: e.root,
+    nextSlot: e.nextSlot,
+    ...(e.slot !== undefined ? { slot: e.slot } : {}),
+  }));
+}
