@@ -30,6 +30,8 @@ const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 export const RETRY_AFTER_SECONDS = 2;
 
 const digest = { type: "string", pattern: "^[0-9a-f]{64}$" } as const;
+/** A size (batch number) in a query. */
+const size = { type: "integer", minimum: 0, maximum: 999_999_999 } as const;
 const end = {
   type: "object",
   properties: { size: { type: "integer" }, root: digest },
@@ -41,8 +43,8 @@ const error = {
   required: ["code", "message"],
 } as const;
 
-/** The OpenAPI schema of the route. */
-const SCHEMA = {
+/** The route schema (OpenAPI; test/http/route-schemas.test.ts holds it to what the route accepts). */
+export const CONSISTENCY_SCHEMA = {
   summary: "the chain of block proofs from the root of one size (checkpoint) to another's, a page at a time",
   description:
     "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
@@ -50,11 +52,16 @@ const SCHEMA = {
   querystring: {
     type: "object",
     properties: {
-      from: { type: "integer", description: "the older size (a checkpoint's size: a batch number)" },
-      to: { type: "integer", description: "the newer size (at most the head's)" },
-      after: { type: "integer", description: "paging: the `next` of the previous page (the last batch it held)" },
+      from: { ...size, description: "the older size (a checkpoint's size: a batch number)" },
+      to: { ...size, description: "the newer size (at most the head's)" },
+      after: {
+        ...size,
+        description: "paging: the `next` of the previous page (the last batch it held), in [from, to]",
+      },
       limit: {
         type: "integer",
+        minimum: 0,
+        maximum: MAX_LINKS,
         description: `at most N links (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; a page also stops at 8 MiB of proofs)`,
       },
     },
@@ -123,7 +130,7 @@ export function registerConsistencyRoute(
     app.addHook("onReady", async () => prover.start());
     app.addHook("onClose", async () => prover.stop());
   }
-  app.get("/v1/consistency", { schema: SCHEMA }, async (req, reply) => {
+  app.get("/v1/consistency", { schema: CONSISTENCY_SCHEMA }, async (req, reply) => {
     const q = req.query as { from?: unknown; to?: unknown; after?: unknown; limit?: unknown };
     if (q.from === undefined || q.to === undefined)
       throw new HttpError("BAD_INPUT", "query: give from=SIZE and to=SIZE (the sizes of two checkpoints)", {

@@ -1,7 +1,9 @@
 /**
- * JSON schemas of the API (documentation: they make the OpenAPI document; inputs are checked by
- * values.ts so that each 400 names its field in words). test/http/schemas.test.ts holds the write
- * bodies' schemas to the bodies values.ts accepts.
+ * JSON schemas of the API's routes: they make the OpenAPI document. Inputs are checked by
+ * values.ts and the routes so that each 400 names its field in words (validation is off);
+ * test/http/schemas.test.ts holds the write bodies' schemas to the bodies values.ts accepts, and
+ * test/http/route-schemas.test.ts every route's parameters, query strings and verify body to what
+ * the route refuses (the few rules JSON Schema cannot say are listed there).
  */
 /** A root as the API writes it: its 32 bytes (8 canonical KoalaBear elements, little-endian u32 each) in 64 lowercase hex characters. */
 const digest = {
@@ -10,15 +12,22 @@ const digest = {
   description:
     "a root: its 32 bytes (8 canonical KoalaBear elements, each a little-endian u32) as 64 lowercase hex characters",
 } as const;
+/** A root as text, as the API reads it (registry/root.ts `parseRoot`): 64 hex characters, or 8 decimal elements as "[a, b, …]" or "a,b,…". */
+const rootText = {
+  type: "string",
+  pattern: "^\\s*(?:[0-9a-fA-F]{64}|\\[?[\\s,]*[0-9]{1,10}(?:[\\s,]+[0-9]{1,10}){7}[\\s,]*\\]?)\\s*$",
+} as const;
 /** A root as the API reads it: the hex form, the list form `[a, b, …]` / `a,b,…`, or an array of 8 elements. */
 const rootInput = {
   description:
     'a root: 64 hex characters (its 32 bytes), the list of its 8 elements as text ("[a, b, …]" or "a,b,…"), or a JSON array of 8 canonical elements',
   anyOf: [
-    { type: "string" },
+    rootText,
     { type: "array", items: { type: "integer", minimum: 0, maximum: 2130706432 }, minItems: 8, maxItems: 8 },
   ],
 } as const;
+/** A root in a JSON body, where null stands for none (values.ts `bodyRoot`). */
+const bodyRootInput = { anyOf: [...rootInput.anyOf, { type: "null" }] } as const;
 const error = {
   type: "object",
   properties: { code: { type: "string" }, message: { type: "string" } },
@@ -35,7 +44,13 @@ const value = {
 const nameParam = {
   type: "object",
   properties: {
-    name: { type: "string", description: "record name, URL-encoded as one path segment (e.g. %40scope%2Fpkg)" },
+    name: {
+      type: "string",
+      minLength: 1,
+      maxLength: 1024,
+      description:
+        "record name (1 to 1,024 UTF-8 bytes of valid UTF-8), URL-encoded as one path segment (e.g. %40scope%2Fpkg)",
+    },
   },
   required: ["name"],
 } as const;
@@ -105,7 +120,13 @@ const profileQuery = {
 } as const;
 const batchParam = {
   type: "object",
-  properties: { batch: { type: "string", description: "the registry batch the block committed (a decimal number)" } },
+  properties: {
+    batch: {
+      type: "string",
+      pattern: "^[0-9]{1,10}$",
+      description: "the registry batch the block committed (a decimal number)",
+    },
+  },
   required: ["batch"],
 } as const;
 const blockSummary = {
@@ -147,6 +168,7 @@ const bearer = [{ bearer: [] as string[] }];
 function recordVerifyBody() {
   return {
     ...proofBody,
+    description: "a proof body (not a block body: no `block`); `verifier_key` comes with `checkpoint`",
     properties: {
       ...proofBody.properties,
       statement: {
@@ -154,8 +176,8 @@ function recordVerifyBody() {
         properties: { ...statement.properties, root: rootInput, old_root: rootInput, new_root: rootInput },
       },
       trusted_root: {
-        ...rootInput,
-        description: `the root you trust (${rootInput.description}); without it the statement's root is used and the verdict says so`,
+        anyOf: [...bodyRootInput.anyOf],
+        description: `the root you trust (${rootInput.description}; null: none); without it the statement's root is used and the verdict says so`,
       },
       verifier_key: {
         type: "string",
@@ -163,6 +185,10 @@ function recordVerifyBody() {
           "the verifier key NAME+HASH+KEY you trust: the trusted root is then the root of `checkpoint`, once its signature by this key verifies (CHECKPOINT_MALFORMED, CHECKPOINT_WRONG_KEY, CHECKPOINT_BAD_SIGNATURE otherwise)",
       },
     },
+    allOf: [
+      { not: { required: ["block"] } },
+      { anyOf: [{ not: { required: ["verifier_key"] } }, { required: ["checkpoint"] }] },
+    ],
   };
 }
 /** The body of a block check: a profile v3 block directory's files and the roots it is checked against. */
@@ -176,11 +202,11 @@ const blockVerifyBody = {
     },
     proof: { type: "string", description: "block.bin (inner-proof-v3) in base64" },
     from_root: {
-      ...rootInput,
+      anyOf: [...bodyRootInput.anyOf],
       description: `the root you trust before the block (${rootInput.description}); without it block.json's from_root is used and the verdict says so`,
     },
     to_root: {
-      ...rootInput,
+      anyOf: [...bodyRootInput.anyOf],
       description: `the root after the block (${rootInput.description}); without it block.json's to_root`,
     },
   },
@@ -214,7 +240,14 @@ export const SCHEMAS = {
     tags: ["reads"],
     querystring: {
       type: "object",
-      properties: { limit: { type: "integer", description: "most recent N entries (default 1000, at most 100000)" } },
+      properties: {
+        limit: {
+          type: "integer",
+          minimum: 0,
+          maximum: 100_000,
+          description: "most recent N entries (default 1000, at most 100000)",
+        },
+      },
     },
     response: {
       200: {
@@ -255,7 +288,7 @@ export const SCHEMAS = {
       type: "object",
       properties: {
         root: {
-          type: "string",
+          ...rootText,
           description:
             "an earlier root (64 hex characters, or its 8 elements comma-separated): served while its proof is cached",
         },
@@ -271,7 +304,7 @@ export const SCHEMAS = {
     querystring: {
       type: "object",
       properties: {
-        root: { type: "string", description: "an earlier root (64 hex characters, or its 8 elements comma-separated)" },
+        root: { ...rootText, description: "an earlier root (64 hex characters, or its 8 elements comma-separated)" },
         profile: profileQuery,
       },
     },
@@ -371,9 +404,16 @@ export const SCHEMAS = {
       properties: {
         after: {
           type: "integer",
+          minimum: 0,
+          maximum: 999_999_999,
           description: "list the blocks of batches after this one (paging: the last batch of the previous page)",
         },
-        limit: { type: "integer", description: "at most N blocks (default 100, at most 1000)" },
+        limit: {
+          type: "integer",
+          minimum: 0,
+          maximum: 1000,
+          description: "at most N blocks (default 100, at most 1000)",
+        },
       },
     },
     response: {
