@@ -178,6 +178,17 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
   });
 }
 
+/** The fields both stores' history entries have. */
+interface HistoryCommon {
+  readonly batch: number;
+  readonly kind: string;
+  readonly committedAt: string;
+  readonly records: number;
+  readonly live: number;
+  readonly deleted: number;
+  readonly root: Uint32Array;
+}
+
 /** History entries of either store in one shape (slot fields only for slot registries). */
 function historyOf(store: AnyStore): {
   batch: number;
@@ -191,18 +202,7 @@ function historyOf(store: AnyStore): {
   slot?: number;
   name?: string;
 }[] {
-  if (isNameKeyed(store))
-    return store.history().map((e) => ({
-      batch: e.batch,
-      kind: e.kind,
-      committedAt: e.committedAt,
-      records: e.records,
-      live: e.live,
-      deleted: e.deleted,
-      root: e.root,
-      ...(e.name !== undefined ? { name: e.name } : {}),
-    }));
-  return store.history().map((e) => ({
+  const common = (e: HistoryCommon) => ({
     batch: e.batch,
     kind: e.kind,
     committedAt: e.committedAt,
@@ -210,7 +210,10 @@ function historyOf(store: AnyStore): {
     live: e.live,
     deleted: e.deleted,
     root: e.root,
-    nextSlot: e.nextSlot,
-    ...(e.slot !== undefined ? { slot: e.slot } : {}),
-  }));
+  });
+  if (isNameKeyed(store))
+    return store.history().map((e) => ({ ...common(e), ...(e.name !== undefined ? { name: e.name } : {}) }));
+  return store
+    .history()
+    .map((e) => ({ ...common(e), nextSlot: e.nextSlot, ...(e.slot !== undefined ? { slot: e.slot } : {}) }));
 }

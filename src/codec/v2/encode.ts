@@ -1,9 +1,9 @@
 /**
  * inner-proof-v2 encoder (docs/profile-v2.md §9): validates first, then writes the layout.
  */
-import { P } from "../../field/koalabear.js";
 import type { GkrProof } from "../../gkr/proof.js";
 import type { PublicInputs } from "../../statement/types.js";
+import { ByteWriter } from "../writer.js";
 import { V2EncodeError } from "./errors.js";
 import { V2_VERSIONS, writeHeader } from "./header.js";
 import { checkLayers, layersSize, writeLayers, type LayerEncodeCode } from "./layers.js";
@@ -91,41 +91,31 @@ function encodeMessage(
   checkLayers(proof, layerFail);
   const size = encodedSizeV2(proof, checks ? checks.length : 0);
   if (size > 0xffffffff) throw new V2EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
-  const out = new Uint8Array(size);
-  const v = new DataView(out.buffer);
-  let pos = 0;
-  const fe = (x: number) => {
-    if (!Number.isInteger(x) || x < 0 || x >= P)
-      throw new V2EncodeError(
-        "NonCanonicalFieldElement",
-        `value ${x} at offset ${pos} is not a canonical field element`,
-        { offset: pos },
-      );
-    v.setUint32(pos, x, true);
-    pos += 4;
-  };
-  const digest = (d: ArrayLike<number>) => {
-    for (let i = 0; i < 8; i++) fe(d[i]!);
-  };
-  writeHeader(out, v, V2_VERSIONS, aggregate ? V2_PROOF_KIND_AGGREGATE : V2_PROOF_KIND_SINGLE, size, identity);
-  pos = 29;
-  digest(identity.commitment);
+  const w = new ByteWriter(size, layerFail);
+  writeHeader(
+    w.bytes,
+    w.dataView,
+    V2_VERSIONS,
+    aggregate ? V2_PROOF_KIND_AGGREGATE : V2_PROOF_KIND_SINGLE,
+    size,
+    identity,
+  );
+  w.pos = 29;
+  w.digest(identity.commitment);
   if (checks) {
-    v.setUint32(pos, checks.length, true);
-    pos += 4;
+    w.u32(checks.length);
     for (const [a, b] of checks) {
-      fe(a);
-      fe(b);
+      w.fe(a);
+      w.fe(b);
     }
   }
   for (const pub of statements) {
-    digest(pub.oldRoot);
-    digest(pub.newRoot);
-    out[pos] = pub.opKindTag;
-    v.setBigUint64(pos + 1, pub.assetId, true);
-    pos += 9;
-    digest(pub.valueDigest);
+    w.digest(pub.oldRoot);
+    w.digest(pub.newRoot);
+    w.u8(pub.opKindTag);
+    w.u64(pub.assetId);
+    w.digest(pub.valueDigest);
   }
-  writeLayers(v, pos, proof, layerFail);
-  return out;
+  writeLayers(w, proof);
+  return w.bytes;
 }

@@ -3,10 +3,10 @@
  * layer a u32 round count (= 2s, even), s x-round polynomials of 5 ef, s y-round polynomials of
  * 3 ef (a_3 = a_4 = 0 implied), eval_x, eval_y; preceded by the u32 layer count.
  */
-import { P } from "../../field/koalabear.js";
 import type { Ext } from "../../field/extension.js";
 import type { GkrProof, LayerProof, RoundPoly } from "../../gkr/proof.js";
 import type { ByteReader } from "../reader.js";
+import type { ByteWriter } from "../writer.js";
 import { V2_EVALS_BYTES, V2_LAYER_FIXED_BYTES, V2_ROUND_PAIR_BYTES } from "./layout.js";
 
 /** Encoder failure codes the layers can raise. */
@@ -57,39 +57,19 @@ export function checkLayers(
   });
 }
 
-/** Writes the layer section at `pos`; returns the offset after it. Field elements are checked canonical (`fail`). */
-export function writeLayers(
-  v: DataView,
-  pos: number,
-  proof: GkrProof,
-  fail: (code: LayerEncodeCode, message: string, details: Record<string, unknown>) => never,
-): number {
-  const fe = (x: number) => {
-    if (!Number.isInteger(x) || x < 0 || x >= P)
-      fail("NonCanonicalFieldElement", `value ${x} at offset ${pos} is not a canonical field element`, { offset: pos });
-    v.setUint32(pos, x, true);
-    pos += 4;
-  };
-  const ef = (e: Ext) => {
-    fe(e[0]);
-    fe(e[1]);
-    fe(e[2]);
-    fe(e[3]);
-  };
-  v.setUint32(pos, proof.layers.length, true);
-  pos += 4;
+/** Writes the layer section at the writer's position (field elements checked canonical by the writer). */
+export function writeLayers(w: ByteWriter, proof: GkrProof): void {
+  w.u32(proof.layers.length);
   for (const l of proof.layers) {
     const m = l.rounds.length;
-    v.setUint32(pos, m, true);
-    pos += 4;
+    w.u32(m);
     l.rounds.forEach((r, ri) => {
       const keep = ri < m / 2 ? 5 : 3;
-      for (let c = 0; c < keep; c++) ef(r[c]!);
+      for (let c = 0; c < keep; c++) w.ext(r[c]!);
     });
-    ef(l.evalX);
-    ef(l.evalY);
+    w.ext(l.evalX);
+    w.ext(l.evalY);
   }
-  return pos;
 }
 
 /**

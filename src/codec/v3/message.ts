@@ -4,13 +4,13 @@
  * commitment to the committed halves (`pcs-whir-commitment-v1`, length-prefixed), the GKR layers
  * as inner-proof-v2, and the WHIR opening (`pcs-whir-proof-v1`, length-prefixed).
  */
-import { P } from "../../field/koalabear.js";
 import type { Digest } from "../../hash/digest.js";
 import type { GkrProof } from "../../gkr/proof.js";
 import { PcsError } from "../../pcs/errors.js";
 import { decodeWhirCommitment, decodeWhirProof } from "../../pcs/codec.js";
 import { DecodeError } from "../errors.js";
 import { ByteReader } from "../reader.js";
+import { ByteWriter } from "../writer.js";
 import { PROOF_ENCODING_VERSION } from "../layout.js";
 import { readHeader, writeHeader } from "../v2/header.js";
 import { checkLayers, layersSize, readLayers, writeLayers, type LayerEncodeCode } from "../v2/layers.js";
@@ -106,41 +106,22 @@ export function encodeV3Message(m: V3Message): Uint8Array {
     4 +
     m.opening.length;
   if (size > 0xffffffff) throw new V3EncodeError("MessageTooLong", `message of ${size} bytes exceeds u32`);
-  const out = new Uint8Array(size);
-  const v = new DataView(out.buffer);
-  let pos = 0;
-  const fe = (x: number) => {
-    if (!Number.isInteger(x) || x < 0 || x >= P)
-      throw new V3EncodeError(
-        "NonCanonicalFieldElement",
-        `value ${x} at offset ${pos} is not a canonical field element`,
-        { offset: pos },
-      );
-    v.setUint32(pos, x, true);
-    pos += 4;
-  };
-  const digest = (d: ArrayLike<number>) => {
-    for (let i = 0; i < 8; i++) fe(d[i]!);
-  };
-  writeHeader(out, v, V3_VERSIONS, m.proofKind, size, identity);
-  pos = 29;
-  digest(identity.commitment);
-  v.setUint32(pos, n, true);
-  pos += 4;
+  const w = new ByteWriter(size, layerFail);
+  writeHeader(w.bytes, w.dataView, V3_VERSIONS, m.proofKind, size, identity);
+  w.pos = 29;
+  w.digest(identity.commitment);
+  w.u32(n);
   for (const [a, b] of checks) {
-    fe(a);
-    fe(b);
+    w.fe(a);
+    w.fe(b);
   }
-  for (const r of roots) digest(r);
-  v.setUint32(pos, m.commitment.length, true);
-  pos += 4;
-  out.set(m.commitment, pos);
-  pos += m.commitment.length;
-  pos = writeLayers(v, pos, proof, layerFail);
-  v.setUint32(pos, m.opening.length, true);
-  pos += 4;
-  out.set(m.opening, pos);
-  return out;
+  for (const r of roots) w.digest(r);
+  w.u32(m.commitment.length);
+  w.raw(m.commitment);
+  writeLayers(w, proof);
+  w.u32(m.opening.length);
+  w.raw(m.opening);
+  return w.bytes;
 }
 
 function fail(code: V3DecodeErrorCode, message: string, details: Record<string, unknown> = {}): never {

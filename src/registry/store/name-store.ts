@@ -40,15 +40,14 @@ import { P } from "../../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.js";
 import { RegistryError } from "../errors.js";
 import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
-import { MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "../mapping.js";
-import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
+import { nameBytes, recordLeaf } from "../mapping.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "../name-key.js";
 import { nfcFormOf } from "../name-form.js";
 import type { NonNfcRecord } from "./check.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { seal, sealInto, unseal } from "./row-seal.js";
-import { defaultDigests } from "./store.js";
+import { checkLeafMaxFields, defaultDigests } from "./store.js";
 import { EnvironmentStore, RegistryEnvironment, historyKey, type RowSealing } from "./environment.js";
 import {
   Compressor,
@@ -249,17 +248,7 @@ export function checkNameConfig(config: Partial<NameRegistryConfig> = {}): NameR
       { depth },
     );
   }
-  if (
-    !Number.isInteger(leafMaxFields) ||
-    leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS ||
-    leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS
-  ) {
-    throw new RegistryError(
-      "BAD_CONFIG",
-      `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`,
-      { leafMaxFields },
-    );
-  }
+  checkLeafMaxFields(leafMaxFields);
   return { depth, leafMaxFields };
 }
 

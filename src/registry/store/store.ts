@@ -29,7 +29,6 @@ import { join } from "node:path";
 // `module: nodenext` program rejects (TS1203).
 import type { Database, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { compress, digestEquals, type Digest } from "../../hash/digest.js";
-import { P } from "../../field/koalabear.js";
 import { DEFAULT_LEAF_MAX_FIELDS, EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.js";
 import { DEFAULT_DEPTH } from "../../smt/path.js";
 import { MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
@@ -37,7 +36,7 @@ import { RegistryError } from "../errors.js";
 import { parseMetadataJson } from "./metadata-json.js";
 import { MAPPING_ID, MIN_REGISTRY_LEAF_MAX_FIELDS, nameBytes, recordLeaf } from "../mapping.js";
 import { RecordState, decodeRecord, readSlotKey, slotKey, type StoredRecord } from "./record-codec.js";
-import { Tile, TILE_HEIGHT, layerPositions, tileKey, tileLayers } from "./tiles.js";
+import { Tile, TILE_HEIGHT, layerPositions, tileKey } from "./tiles.js";
 import { TreeUpdate } from "./tree-update.js";
 import { openRow, sealRow, tryOpenRow } from "./row-checksum.js";
 import { createDirectoryAtomically, creationInProgress } from "./atomic-create.js";
@@ -118,6 +117,25 @@ const SLOT_SEALING: RowSealing = {
 };
 
 /**
+ * Checks a registry's leaf bound (either mapping): an integer from the fields a text value needs
+ * to the work limit of a circuit.
+ * @throws RegistryError `BAD_CONFIG`.
+ */
+export function checkLeafMaxFields(leafMaxFields: number): void {
+  if (
+    !Number.isInteger(leafMaxFields) ||
+    leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS ||
+    leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS
+  ) {
+    throw new RegistryError(
+      "BAD_CONFIG",
+      `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`,
+      { leafMaxFields },
+    );
+  }
+}
+
+/**
  * Validates a registry configuration.
  * @throws RegistryError `BAD_CONFIG`.
  */
@@ -131,17 +149,7 @@ export function checkRegistryConfig(config: Partial<RegistryConfig> = {}): Regis
       { depth },
     );
   }
-  if (
-    !Number.isInteger(leafMaxFields) ||
-    leafMaxFields < MIN_REGISTRY_LEAF_MAX_FIELDS ||
-    leafMaxFields > MAX_CONFIG_LEAF_MAX_FIELDS
-  ) {
-    throw new RegistryError(
-      "BAD_CONFIG",
-      `registry leaf bound must be an integer in [${MIN_REGISTRY_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (a text value needs ${MIN_REGISTRY_LEAF_MAX_FIELDS} fields; ${MAX_CONFIG_LEAF_MAX_FIELDS} is the work limit of a circuit, docs/security.md), got ${leafMaxFields}`,
-      { leafMaxFields },
-    );
-  }
+  checkLeafMaxFields(leafMaxFields);
   return { depth, leafMaxFields };
 }
 
