@@ -1,8 +1,8 @@
 /**
  * The kept profile v3 block proofs (`registry prove-block --profile v3`, and the background block
  * prover), as one fastify plugin: the list, one block as the body `POST /v1/verify` checks, its
- * block.json and its block.bin; and the consistency chains between checkpoints
- * (consistency-route.ts).
+ * block.json and its block.bin (a batch proved in parts: `?part=N`); and the consistency chains
+ * between checkpoints (consistency-route.ts).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { bytesBase64 } from "../counterparty/body.js";
@@ -23,7 +23,16 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
         field: "batch",
       });
     const batch = Number(text);
-    const b = isNameKeyed(store) ? store.blockProof(batch) : undefined;
+    const q = req.query as { part?: unknown };
+    const part = q.part === undefined ? undefined : queryInt(q.part, "query.part", 0, 99_999);
+    const parts = isNameKeyed(store) ? (store.changeHeader(batch)?.parts ?? 1) : 1;
+    if (parts > 1 && part === undefined)
+      throw new HttpError(
+        "BAD_INPUT",
+        `query.part: batch ${batch} is proved in ${parts} parts (more than 4,096 updates): give part=0..${parts - 1}`,
+        { field: "query.part" },
+      );
+    const b = isNameKeyed(store) && (parts > 1 || part === undefined) ? store.blockProof(batch, part) : undefined;
     if (b === undefined)
       throw new HttpError(
         "BLOCK_NOT_FOUND",

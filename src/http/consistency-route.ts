@@ -1,16 +1,18 @@
 /**
  * `GET /v1/consistency?from=SIZE&to=SIZE[&after=BATCH][&limit=N]` (docs/http.md "Consistency
  * between checkpoints"): the chain of kept block proofs that takes the root of size `from` to the
- * root of size `to`, one link per batch, a page at a time; and the background block prover
+ * root of size `to`, one link per batch (a batch of more than 4,096 updates proved in parts: one
+ * link per part, `part` and `parts` saying which), a page at a time; and the background block prover
  * (registry/consistency/block-prover.ts) that makes the blocks after the commits, proving on a
  * worker thread, started with the route when the server may write the registry.
  *
- * Bounded work: a page holds at most `limit` links (default 16, at most 64) and at most 8 MiB of
- * proofs, each link one read of a stored row; no request proves anything. A link whose block is
+ * Bounded work: a page holds the links of at most `limit` batches (default 16, at most 64) and at
+ * most 8 MiB of proofs (but always a whole batch, its parts together), each link one read of a
+ * stored row; no request proves anything. A link whose block is
  * still to be proved ends the page (its `next` says where to go on); when the page's first link is
  * still to be proved the answer is `202 PROOF_PENDING` with `Retry-After`. A batch whose block can
- * never be made (its changes not recorded, its tree gone from the retention window before it was
- * proved, or more than 4,096 updates) is `410 CHAIN_NOT_PROVABLE`.
+ * never be made (its changes not recorded, or its tree gone from the retention window before it
+ * was proved) is `410 CHAIN_NOT_PROVABLE`.
  */
 import type { FastifyInstance } from "fastify";
 import { isNameKeyed, type AnyStore } from "../counterparty/prove.js";
@@ -21,7 +23,7 @@ import { BlockProver, batchProofState, type BatchProofState } from "../registry/
 import { HttpError } from "./errors.js";
 import { queryInt } from "./values.js";
 
-/** Links per page unless asked (`limit`), and at most. */
+/** Batches per page unless asked (`limit`), and at most. */
 const DEFAULT_LINKS = 16;
 const MAX_LINKS = 64;
 /** Proof bytes per page at most (a page always holds at least one link). */
@@ -47,7 +49,7 @@ const error = {
 export const CONSISTENCY_SCHEMA = {
   summary: "the chain of block proofs from the root of one size (checkpoint) to another's, a page at a time",
   description:
-    "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
+    "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was; a batch of more than 4,096 updates (an import) is proved in parts, one link per part in a row, each with part (from 0) and parts. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
   tags: ["blocks"],
   querystring: {
     type: "object",
@@ -62,7 +64,7 @@ export const CONSISTENCY_SCHEMA = {
         type: "integer",
         minimum: 0,
         maximum: MAX_LINKS,
-        description: `at most N links (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; a page also stops at 8 MiB of proofs)`,
+        description: `the links of at most N batches (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; a page also stops at 8 MiB of proofs, but holds a whole batch)`,
       },
     },
     required: ["from", "to"],
@@ -79,6 +81,8 @@ export const CONSISTENCY_SCHEMA = {
             type: "object",
             properties: {
               batch: { type: "integer" },
+              part: { type: "integer", description: "a batch proved in parts: this link's part, from 0" },
+              parts: { type: "integer", description: "a batch proved in parts: its parts (links in a row)" },
               from_root: digest,
               to_root: digest,
               unchanged: { type: "boolean" },
@@ -110,7 +114,6 @@ export const CONSISTENCY_SCHEMA = {
 const NOT_PROVABLE: Partial<Record<BatchProofState, string>> = {
   "not-recorded": "its changes were not recorded (committed before the registry kept its change log)",
   "not-provable": "the tree of the batch before left the retention window before its block was proved",
-  "too-large": "it holds more than 4,096 updates (a block in several parts, not made by this version)",
   failed: "proving it failed (the server's standard error has the details)",
 };
 
@@ -156,20 +159,26 @@ export function registerConsistencyRoute(
       );
     const links: Record<string, unknown>[] = [];
     let bytes = 0;
+    let batches = 0;
     let b = after + 1;
-    for (; b <= to && links.length < Math.max(1, limit); b++) {
+    for (; b <= to && batches < Math.max(1, limit); b++, batches++) {
       const state = prover?.state(b) ?? batchProofState(names, b);
       if (state === "kept") {
-        const k = names.blockProof(b)!;
-        if (links.length > 0 && bytes + k.proof.length > MAX_PAGE_BYTES) break;
-        bytes += k.proof.length;
-        links.push({
-          batch: b,
-          from_root: k.summary.from_root,
-          to_root: k.summary.to_root,
-          block: JSON.parse(k.blockJson) as unknown,
-          proof: bytesBase64(k.proof),
-        });
+        // A batch proved in parts is one link per part, all on one page.
+        const parts = names.changeHeader(b)?.parts ?? 1;
+        const kept = Array.from({ length: parts }, (_, p) => names.blockProof(b, parts > 1 ? p : undefined)!);
+        const size = kept.reduce((n, k) => n + k.proof.length, 0);
+        if (links.length > 0 && bytes + size > MAX_PAGE_BYTES) break;
+        bytes += size;
+        for (const k of kept)
+          links.push({
+            batch: b,
+            ...(parts > 1 ? { part: k.summary.part, parts } : {}),
+            from_root: k.summary.from_root,
+            to_root: k.summary.to_root,
+            block: JSON.parse(k.blockJson) as unknown,
+            proof: bytesBase64(k.proof),
+          });
         continue;
       }
       if (state === "unchanged") {

@@ -129,6 +129,19 @@ const batchParam = {
   },
   required: ["batch"],
 } as const;
+/** The `part` query of the block routes: a part of a batch proved in parts. */
+const partQuery = {
+  type: "object",
+  properties: {
+    part: {
+      type: "integer",
+      minimum: 0,
+      maximum: 99_999,
+      description:
+        "a batch of more than 4,096 updates (an import) is proved in parts: the part, from 0 (required for such a batch; a batch of one block has none)",
+    },
+  },
+} as const;
 const blockSummary = {
   type: "object",
   properties: {
@@ -139,6 +152,8 @@ const blockSummary = {
     to_root: digest,
     proof_bytes: { type: "integer" },
     json_bytes: { type: "integer" },
+    part: { type: "integer", description: "a batch proved in parts: this part, from 0" },
+    parts: { type: "integer", description: "a batch proved in parts: its parts" },
   },
   required: ["batch", "profile", "operations", "from_root", "to_root", "proof_bytes", "json_bytes"],
 } as const;
@@ -434,6 +449,7 @@ export const SCHEMAS = {
       "a block proof as the body POST /v1/verify checks: {block: <block.json>, proof: <block.bin, base64>, batch}",
     tags: ["blocks"],
     params: batchParam,
+    querystring: partQuery,
     response: {
       200: {
         type: "object",
@@ -452,6 +468,7 @@ export const SCHEMAS = {
     summary: "block.json of a block proof, byte for byte as prove-block wrote it",
     tags: ["blocks"],
     params: batchParam,
+    querystring: partQuery,
     response: { 200: { type: "object", additionalProperties: true }, ...errors(400, 404) },
   },
   blockBin: {
@@ -459,6 +476,7 @@ export const SCHEMAS = {
       "block.bin of a block proof (application/octet-stream); its roots in the X-Ssgkr-From-Root and X-Ssgkr-To-Root headers",
     tags: ["blocks"],
     params: batchParam,
+    querystring: partQuery,
     response: {
       200: { description: "inner-proof-v3 bytes (proof kind 2)", type: "string", format: "binary" },
       ...errors(400, 404),

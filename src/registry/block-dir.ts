@@ -89,6 +89,7 @@ export function blockFiles(
   leafMaxFields: number,
   proof: Uint8Array,
   proveMs: number,
+  part?: { readonly part: number; readonly parts: number },
 ): [string, string | Uint8Array][] {
   const block = {
     profile,
@@ -97,6 +98,7 @@ export function blockFiles(
     leaf_max_fields: leafMaxFields,
     operations: a.updates.length,
     batch,
+    ...(part !== undefined && part.parts > 1 ? { part: part.part, parts: part.parts } : {}),
     from_root: formatRoot(a.fromRoot),
     to_root: formatRoot(a.toRoot),
     proof_bytes: proof.length,

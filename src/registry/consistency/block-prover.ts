@@ -15,28 +15,25 @@
  * What a batch can have (`batchProofState`): `kept` (a stored proof), `unchanged` (the batch left
  * the root as it was: no block is needed), `pending` (it will be proved), `not-recorded`
  * (committed before the registry kept its change log), `not-provable` (the tree of the batch
- * before left the retention window before the batch was proved), `too-large` (more than 4,096
- * updates: a block of several parts, which this prover does not make yet), `failed` (proving it
- * failed in this process; `lastError` says why).
+ * before left the retention window before the batch was proved), `failed` (proving it failed in
+ * this process; `lastError` says why).
+ *
+ * A batch of more than 4,096 updates (an import) is proved in parts, its change log's parts, each
+ * a block from the root the part before left (replay.ts); each part is a step of its own and is
+ * stored as soon as it is proved (block-rows.ts), so a restarted prover goes on with the first
+ * part missing. The prover replays such a batch once and keeps the replay while it proves its parts.
  */
 import { RegistryError } from "../errors.js";
 import { formatRoot } from "../root.js";
 import { blockFiles, blockProverV3, type ProvableBlock } from "../block-dir.js";
 import type { NameStore } from "../store/name-store.js";
 import type { StoredBlockSummary } from "../store/block-rows.js";
-import { replayBatch } from "./replay.js";
+import { replayBatch, type ReplayedPart } from "./replay.js";
 import { Worker } from "node:worker_threads";
 import type { ProveJob, ProveReply } from "./prove-worker.js";
 
 /** What a committed batch has, or will have, as its block proof (see the file comment). */
-export type BatchProofState =
-  | "kept"
-  | "unchanged"
-  | "pending"
-  | "not-recorded"
-  | "not-provable"
-  | "too-large"
-  | "failed";
+export type BatchProofState = "kept" | "unchanged" | "pending" | "not-recorded" | "not-provable" | "failed";
 
 /** Options of a `BlockProver`. */
 export interface BlockProverOptions {
@@ -52,74 +49,95 @@ export interface BlockProverOptions {
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
-/** Whether batch `batch` has a stored block proof. */
-function kept(store: NameStore, batch: number): boolean {
-  return store.blockProofs({ after: batch - 1, limit: 1 })[0]?.batch === batch;
+/** The parts of a batch (its change log's; 1 without one) and those with a stored proof (0-based). */
+function partsOf(store: NameStore, batch: number): { parts: number; kept: Set<number> } {
+  const parts = store.changeHeader(batch)?.parts ?? 1;
+  const kept = new Set<number>();
+  for (const s of store.blockProofs({ after: batch - 1, limit: parts })) if (s.batch === batch) kept.add(s.part ?? 0);
+  return { parts, kept };
 }
 
 /**
  * The state of batch `batch`'s block proof (1 ≤ batch ≤ head), from the registry alone;
- * `failed` is the prover's (`BlockProver.state`).
+ * `failed` is the prover's (`BlockProver.state`). A batch proved in parts is `kept` once every
+ * part is.
  * @throws RegistryError `DB_CORRUPT` (a damaged row).
  */
 export function batchProofState(store: NameStore, batch: number): Exclude<BatchProofState, "failed"> {
-  if (kept(store, batch)) return "kept";
+  const { parts, kept } = partsOf(store, batch);
+  if (kept.size === parts) return "kept";
   const header = store.changeHeader(batch);
   if (header === undefined) return "not-recorded";
   if (header.updates === 0) return "unchanged";
-  if (header.parts > 1) return "too-large";
   if (batch - 1 < store.window().oldestBatch) return "not-provable";
   return "pending";
 }
 
+/** A replay of a batch proved in parts, kept while its parts are proved. */
+interface Replay {
+  readonly batch: number;
+  readonly parts: readonly ReplayedPart[];
+}
+
 /**
  * Makes and stores the block proof of one batch from its change log (replayed at the batch
- * before), unless it has one.
- * @returns the stored summary and the proving time (ms), or undefined when the batch already had one.
+ * before), unless it has one; of a batch proved in parts, the first part it has no proof of.
+ * @returns the stored summary and the proving time (ms), or undefined when the batch already had
+ *   its proof (every part).
  * @throws RegistryError `CHANGES_NOT_RECORDED`, `ROOT_NOT_PROVABLE` (the tree of the batch before
- *   is no longer kept), `BAD_BLOCK` (more than 4,096 updates), `PROOF_FAILED`, `DB_CORRUPT`.
+ *   is no longer kept), `BAD_BLOCK` (the batch changed nothing), `PROOF_FAILED`, `DB_CORRUPT`.
  */
 export function proveBatch(
   store: NameStore,
   batch: number,
 ): { summary: StoredBlockSummary; proveMs: number } | undefined {
-  const part = blockToProve(store, batch);
-  if (part === undefined) return undefined;
+  return provePart(store, batch, undefined).done;
+}
+
+/** `proveBatch` with a replay to reuse; returns the replay it used (for the next part). */
+function provePart(
+  store: NameStore,
+  batch: number,
+  replay: Replay | undefined,
+): { done: { summary: StoredBlockSummary; proveMs: number } | undefined; replay: Replay | undefined } {
+  const next = partToProve(store, batch, replay);
+  if (next === undefined) return { done: undefined, replay };
   const { depth, leafMaxFields } = store.config;
   const k = `${depth}/${leafMaxFields}`;
   let prove = provers.get(k);
   if (prove === undefined) provers.set(k, (prove = blockProverV3(depth, leafMaxFields)));
   const t0 = performance.now();
-  const proof = prove(part);
-  return keepProof(store, batch, part, proof, performance.now() - t0);
+  const proof = prove(next.part);
+  return { done: keepProof(store, batch, next.part, proof, performance.now() - t0), replay: next.replay };
 }
 
-/** The replayed block of a batch to prove, or undefined when it has a kept one. @throws as `proveBatch`. */
-function blockToProve(store: NameStore, batch: number): ProvableBlock | undefined {
-  if (kept(store, batch)) return undefined;
-  const header = store.changeHeader(batch);
-  if (header !== undefined && header.parts > 1)
-    throw new RegistryError(
-      "BAD_BLOCK",
-      `batch ${batch} holds ${header.updates} updates, more than one block of 4,096: its block proof in several parts is not made by this version`,
-      { batch, updates: header.updates },
-    );
-  const [part] = replayBatch(store, batch);
+/** The replayed part of a batch to prove next (and the replay it came from), or undefined when every part is kept. @throws as `proveBatch`. */
+function partToProve(
+  store: NameStore,
+  batch: number,
+  replay: Replay | undefined,
+): { part: ReplayedPart; replay: Replay } | undefined {
+  const { parts, kept } = partsOf(store, batch);
+  let p = 0;
+  while (p < parts && kept.has(p)) p++;
+  if (p === parts) return undefined;
+  const r = replay?.batch === batch ? replay : { batch, parts: replayBatch(store, batch) };
+  const part = r.parts[p];
   if (part === undefined)
     throw new RegistryError("BAD_BLOCK", `batch ${batch} changed nothing: it needs no block proof`, { batch });
-  return part;
+  return { part, replay: r };
 }
 
 /** Stores a batch's proof with its block.json; undefined when the batch got one meanwhile. */
 function keepProof(
   store: NameStore,
   batch: number,
-  part: ProvableBlock,
+  part: ReplayedPart,
   proof: Uint8Array,
   proveMs: number,
 ): { summary: StoredBlockSummary; proveMs: number } | undefined {
   const { depth, leafMaxFields } = store.config;
-  const files = blockFiles("v3", part, batch, depth, leafMaxFields, proof, proveMs);
+  const files = blockFiles("v3", part, batch, depth, leafMaxFields, proof, proveMs, part);
   const blockJson = files.find(([name]) => name === "block.json")![1] as string;
   const summary: StoredBlockSummary = {
     batch,
@@ -129,6 +147,7 @@ function keepProof(
     to_root: formatRoot(part.toRoot),
     proof_bytes: proof.length,
     json_bytes: Buffer.byteLength(blockJson, "utf8"),
+    ...(part.parts > 1 ? { part: part.part, parts: part.parts } : {}),
   };
   return store.keepBlockProof(summary, blockJson, proof) ? { summary, proveMs } : undefined;
 }
@@ -150,6 +169,8 @@ export class BlockProver {
   private worker: Worker | undefined;
   private jobs = 0;
   private inFlight: Promise<unknown> | undefined;
+  /** The replay of the batch proved in parts that the prover is on. */
+  private replay: Replay | undefined;
 
   constructor(
     private readonly store: NameStore,
@@ -242,19 +263,24 @@ export class BlockProver {
     const b = this.nextPending();
     if (b === "none") return false;
     if (b === "later") return true;
-    this.cursor++;
     try {
-      const part = blockToProve(this.store, b);
-      if (part === undefined) return true;
+      const next = partToProve(this.store, b, this.replay);
+      if (next === undefined) {
+        this.settled(b);
+        return true;
+      }
+      this.replay = next.replay.parts.length > 1 ? next.replay : undefined;
       const t0 = performance.now();
-      const proof = await this.proveOnWorker(part);
+      const proof = await this.proveOnWorker(next.part);
       if (!this.running) return false;
-      const done = keepProof(this.store, b, part, proof, performance.now() - t0);
+      const done = keepProof(this.store, b, next.part, proof, performance.now() - t0);
       if (done !== undefined) this.options.onProved?.(done.summary, done.proveMs);
+      if (batchProofState(this.store, b) !== "pending") this.settled(b);
     } catch (e) {
       if (!this.running) return false;
       this.failed.set(b, e);
       (this.options.onError ?? defaultOnError)(b, e);
+      this.settled(b);
     }
     return true;
   }
@@ -311,14 +337,22 @@ export class BlockProver {
     if (b === "none") return false;
     if (b === "later") return true;
     try {
-      const done = proveBatch(this.store, b);
+      const { done, replay } = provePart(this.store, b, this.replay);
+      this.replay = replay !== undefined && replay.parts.length > 1 ? replay : undefined;
       if (done !== undefined) this.options.onProved?.(done.summary, done.proveMs);
+      if (done === undefined || batchProofState(this.store, b) !== "pending") this.settled(b);
     } catch (e) {
       this.failed.set(b, e);
       (this.options.onError ?? defaultOnError)(b, e);
+      this.settled(b);
     }
-    this.cursor++;
     return true;
+  }
+
+  /** Moves on past batch `b` (every part proved, or failed) and lets its replay go. */
+  private settled(b: number): void {
+    if (this.cursor === b) this.cursor++;
+    if (this.replay?.batch === b) this.replay = undefined;
   }
 
   /** Runs steps until every batch up to the head is settled (tests, `registry prove-blocks`). */

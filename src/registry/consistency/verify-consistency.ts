@@ -1,18 +1,20 @@
 /**
  * The check of a consistency chain (docs/registry.md "Consistency between checkpoints"): the
  * registry went from the root of size A to the root of size B by the listed blocks, one per batch
- * A+1..B, each a profile v3 block proof checked from its roots and its block.json alone
- * (`verifyRegistryBlock`). Checks, in order (the first failure decides, with a stable code):
+ * A+1..B (a batch of more than 4,096 updates: one per part, parts 0..n−1 in a row, each from the
+ * root the part before left), each a profile v3 block proof checked from its roots and its
+ * block.json alone (`verifyRegistryBlock`). Checks, in order (the first failure decides, with a
+ * stable code):
  *
  * | Check | Code |
  * |---|---|
  * | sizes: A ≤ B, both integers ≥ 0; the roots readable | `CHAIN_SIZES` |
- * | each link is `{batch, from_root, to_root}` with a block and proof, or `unchanged: true` | `CHAIN_MALFORMED` |
- * | links go batch by batch: link i is batch A+1+i (a later one that the chain lists nowhere: a block is missing; one listed later, an earlier or a repeated one: out of order) | `CHAIN_GAP`, `CHAIN_ORDER` |
+ * | each link is `{batch, from_root, to_root}` with a block and proof, or `unchanged: true`; a part also has `part` and `parts` (0 ≤ part < parts, parts ≥ 2) | `CHAIN_MALFORMED` |
+ * | links go batch by batch from A+1, the parts of a batch in order (a later one that the chain lists nowhere: a block is missing; one listed later, an earlier or a repeated one: out of order) | `CHAIN_GAP`, `CHAIN_ORDER` |
  * | the first link starts at A's root; each starts at the root the one before left | `CHAIN_START`, `CHAIN_ROOT` |
- * | block.json's batch and roots are the link's; an `unchanged` link keeps its root | `CHAIN_MALFORMED`, `CHAIN_UNCHANGED` |
+ * | block.json's batch, part, parts and roots are the link's; an `unchanged` link keeps its root | `CHAIN_MALFORMED`, `CHAIN_UNCHANGED` |
  * | each block proof (`verifyRegistryBlock`, profile v3) | its codes (`BLOCK_JSON`, `FROM_ROOT_MISMATCH`, `GKR_…`, …) |
- * | the links end at batch B with B's root | `CHAIN_END` |
+ * | the links end at batch B (its last part) with B's root | `CHAIN_END` |
  *
  * Runs in Node and in the browser (no Node module). Never throws on malformed input.
  */
@@ -51,10 +53,14 @@ export interface ChainEnd {
 /**
  * One link of a chain, as `GET /v1/consistency` serves it: the batch, its roots and either its
  * block (block.json as text or parsed, block.bin as base64 or bytes) or `unchanged: true` (the
- * batch left the root as it was).
+ * batch left the root as it was); a part of a batch proved in parts also has `part` and `parts`.
  */
 export interface ConsistencyLink {
   readonly batch: number;
+  /** A batch proved in parts: this link's part (0-based); absent for a batch of one block. */
+  readonly part?: number;
+  /** A batch proved in parts: its parts (≥ 2). */
+  readonly parts?: number;
   readonly from_root: string;
   readonly to_root: string;
   readonly unchanged?: boolean;
@@ -104,9 +110,12 @@ export function verifyConsistency(
   let root = formatRoot(fromRoot);
   let blocks = 0,
     unchanged = 0;
+  /** Batches the links have completed (every part), and the batch proved in parts under way. */
+  let done = 0;
+  let open: { batch: number; part: number; parts: number } | undefined;
   for (let i = 0; i < chain.length; i++) {
     const l = chain[i] as Partial<ConsistencyLink> | null;
-    const want = from.size + 1 + i;
+    const want = open?.batch ?? from.size + 1 + done;
     if (
       l === null ||
       typeof l !== "object" ||
@@ -116,9 +125,27 @@ export function verifyConsistency(
     )
       return reject("CHAIN_MALFORMED", `link ${i + 1} is not {batch, from_root, to_root, …}`);
     const batch = l.batch!;
+    const parted = l.part !== undefined || l.parts !== undefined;
+    if (parted && !(size(l.parts) && l.parts! >= 2 && size(l.part) && l.part! < l.parts!))
+      return reject(
+        "CHAIN_MALFORMED",
+        `link ${i + 1}: a part of a batch has part and parts, 0 ≤ part < parts and parts ≥ 2`,
+        batch,
+      );
+    const part = parted ? l.part! : 0;
+    const isLater = (b: number, p: number) =>
+      chain.slice(i + 1).some((x) => {
+        const y = x as Partial<ConsistencyLink> | null;
+        return y?.batch === b && (y.part ?? 0) === p;
+      });
+    if (open !== undefined && (batch !== open.batch || part !== open.part || l.parts !== open.parts)) {
+      const what = `batch ${open.batch} part ${open.part} of ${open.parts}`;
+      return batch === open.batch || isLater(open.batch, open.part)
+        ? reject("CHAIN_ORDER", `link ${i + 1} is not ${what} (the parts are out of order or repeated)`, open.batch)
+        : reject("CHAIN_GAP", `link ${i + 1}: ${what} is missing from the chain`, open.batch);
+    }
     if (batch > want) {
-      const later = chain.slice(i + 1).some((x) => (x as Partial<ConsistencyLink> | null)?.batch === want);
-      return later
+      return isLater(want, 0)
         ? reject(
             "CHAIN_ORDER",
             `link ${i + 1} is batch ${batch}, before batch ${want} (the links are out of order)`,
@@ -132,6 +159,10 @@ export function verifyConsistency(
         `link ${i + 1} is batch ${batch}, batch ${want} was expected (the links are out of order or repeated)`,
         batch,
       );
+    if (open === undefined && part !== 0)
+      return isLater(batch, 0)
+        ? reject("CHAIN_ORDER", `link ${i + 1} is part ${part} of batch ${batch}, before its part 0`, batch)
+        : reject("CHAIN_GAP", `link ${i + 1} is part ${part} of batch ${batch}, its part 0 is missing`, batch);
     if (batch > to.size)
       return reject("CHAIN_END", `the chain goes past size ${to.size} (link ${i + 1} is batch ${batch})`, batch);
     const lf = formatRoot(rootOf(l.from_root)!),
@@ -145,13 +176,18 @@ export function verifyConsistency(
           )
         : reject(
             "CHAIN_ROOT",
-            `batch ${batch} starts at root ${lf}, not at the root ${root} batch ${batch - 1} left`,
+            part > 0
+              ? `batch ${batch} part ${part} starts at root ${lf}, not at the root ${root} its part ${part - 1} left`
+              : `batch ${batch} starts at root ${lf}, not at the root ${root} batch ${batch - 1} left`,
             batch,
           );
     if (l.unchanged === true) {
+      if (parted)
+        return reject("CHAIN_MALFORMED", `batch ${batch}: a part of a batch is a block, not unchanged`, batch);
       if (lt !== lf)
         return reject("CHAIN_UNCHANGED", `batch ${batch} is listed as unchanged, but its roots differ`, batch);
       unchanged++;
+      done++;
       continue;
     }
     const blockJson =
@@ -168,7 +204,14 @@ export function verifyConsistency(
         `batch ${batch}: a link carries its block (block.json) and proof (base64), or unchanged: true`,
         batch,
       );
-    let described: { batch?: unknown; from_root?: unknown; to_root?: unknown; profile?: unknown };
+    let described: {
+      batch?: unknown;
+      part?: unknown;
+      parts?: unknown;
+      from_root?: unknown;
+      to_root?: unknown;
+      profile?: unknown;
+    };
     try {
       described = JSON.parse(blockJson) as typeof described;
     } catch {
@@ -180,18 +223,36 @@ export function verifyConsistency(
         `batch ${batch}: a chain's blocks are profile v3 blocks (checked from their roots and block.json alone)`,
         batch,
       );
-    if (described.batch !== batch || described.from_root !== lf || described.to_root !== lt)
+    if (
+      described.batch !== batch ||
+      described.part !== l.part ||
+      described.parts !== l.parts ||
+      described.from_root !== lf ||
+      described.to_root !== lt
+    )
       return reject(
         "CHAIN_MALFORMED",
-        `batch ${batch}: block.json names batch ${JSON.stringify(described.batch)} from ${JSON.stringify(described.from_root)} to ${JSON.stringify(described.to_root)}, not the link's`,
+        `batch ${batch}${parted ? ` part ${part}` : ""}: block.json names batch ${JSON.stringify(described.batch)}${described.part !== undefined || described.parts !== undefined ? ` part ${JSON.stringify(described.part)} of ${JSON.stringify(described.parts)}` : ""} from ${JSON.stringify(described.from_root)} to ${JSON.stringify(described.to_root)}, not the link's`,
         batch,
       );
     const v = verifyRegistryBlock({ fromRoot: rootOf(lf)!, toRoot: rootOf(lt)! }, { blockJson, proof });
-    if (!v.ok) return reject(v.code, `batch ${batch}: ${v.reason}`, batch);
+    if (!v.ok) return reject(v.code, `batch ${batch}${parted ? ` part ${part}` : ""}: ${v.reason}`, batch);
     blocks++;
     root = lt;
+    if (!parted) done++;
+    else if (part + 1 < l.parts!) open = { batch, part: part + 1, parts: l.parts! };
+    else {
+      open = undefined;
+      done++;
+    }
   }
-  const reached = from.size + chain.length;
+  if (open !== undefined)
+    return reject(
+      "CHAIN_END",
+      `the chain ends inside batch ${open.batch}: its part ${open.part} of ${open.parts} is missing`,
+      open.batch,
+    );
+  const reached = from.size + done;
   if (reached !== to.size)
     return reject("CHAIN_END", `the chain ends at batch ${reached}, not at size ${to.size}`, reached + 1);
   if (root !== formatRoot(toRoot))

@@ -8,6 +8,11 @@
  *   json_bytes}` (what a listing shows, without reading the block);
  * - `block:<batch>`: u32 LE byte length of block.json ‖ block.json (UTF-8) ‖ block.bin.
  *
+ * A batch of more than 4,096 updates (an import) is proved in parts (its change log's parts,
+ * store/change-log.ts), each a block from the root the part before left: its rows are keyed
+ * `block-summary:<batch>.<part>` and `block:<batch>.<part>` (the part in five digits, from 0), and
+ * its summaries (and block.json) also carry `part` and `parts`. Key order is (batch, part) order.
+ *
  * The bytes are those of the block directory's files, so a stored block verifies exactly as the
  * directory does (`ssgkr registry verify-block`, `POST /v1/verify`).
  */
@@ -34,6 +39,10 @@ export interface StoredBlockSummary {
   readonly proof_bytes: number;
   /** Bytes of block.json. */
   readonly json_bytes: number;
+  /** A part of a batch proved in parts (0-based; absent for a batch of one block). */
+  readonly part?: number;
+  /** The parts of that batch (absent for a batch of one block; otherwise ≥ 2). */
+  readonly parts?: number;
 }
 
 /** A stored block: its summary, block.json's text and block.bin's bytes. */
@@ -43,9 +52,17 @@ export interface StoredBlock {
   readonly proof: Uint8Array;
 }
 
-/** The `meta` key of a block row (`block:` or `block-summary:` and the batch in ten digits). */
-export function blockRowKey(prefix: typeof BLOCK_ROW_PREFIX | typeof BLOCK_SUMMARY_PREFIX, batch: number): Buffer {
-  return Buffer.from(`${prefix}${String(batch).padStart(10, "0")}`, "latin1");
+/**
+ * The `meta` key of a block row (`block:` or `block-summary:` and the batch in ten digits; a part
+ * of a batch proved in parts adds `.` and the part in five digits).
+ */
+export function blockRowKey(
+  prefix: typeof BLOCK_ROW_PREFIX | typeof BLOCK_SUMMARY_PREFIX,
+  batch: number,
+  part?: number,
+): Buffer {
+  const p = part === undefined ? "" : `.${String(part).padStart(5, "0")}`;
+  return Buffer.from(`${prefix}${String(batch).padStart(10, "0")}${p}`, "latin1");
 }
 
 /** The value of a `block:` row. */
@@ -95,7 +112,10 @@ export function decodeBlockSummary(row: Uint8Array, what: string): StoredBlockSu
     !hex(s.from_root) ||
     !hex(s.to_root) ||
     !count(s.proof_bytes) ||
-    !count(s.json_bytes)
+    !count(s.json_bytes) ||
+    (s.part === undefined) !== (s.parts === undefined) ||
+    (s.parts !== undefined &&
+      (!count(s.parts) || (s.parts as number) < 2 || !count(s.part) || (s.part as number) >= (s.parts as number)))
   ) {
     throw new RegistryError("DB_CORRUPT", `${what}: not a block summary`);
   }

@@ -1252,8 +1252,8 @@ export class NameStore extends EnvironmentStore {
       throw new RegistryError("BAD_BLOCK", `the summary of block batch ${summary.batch} does not describe its files`, {
         batch: summary.batch,
       });
-    const key = blockRowKey(BLOCK_ROW_PREFIX, summary.batch),
-      sk = blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch);
+    const key = blockRowKey(BLOCK_ROW_PREFIX, summary.batch, summary.part),
+      sk = blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch, summary.part);
     this.meta.putSync(key, seal(T_META, key, encodeBlockRow(blockJson, proof)));
     this.meta.putSync(sk, seal(T_META, sk, encodeBlockSummary(summary)));
   }
@@ -1268,29 +1268,51 @@ export class NameStore extends EnvironmentStore {
    */
   keepBlockProof(summary: StoredBlockSummary, blockJson: string, proof: Uint8Array): boolean {
     return this.env.write(() => {
-      const after = this.historyEntry(summary.batch),
-        before = this.historyEntry(summary.batch - 1);
-      if (formatRoot(after.root) !== summary.to_root || formatRoot(before.root) !== summary.from_root)
+      const b = summary.batch;
+      const after = this.historyEntry(b),
+        before = this.historyEntry(b - 1);
+      // A part of a batch proved in parts starts where the part before ended (stored first) and
+      // the first starts, the last ends, at the batch's roots.
+      const part = summary.part ?? 0,
+        parts = summary.parts ?? 1;
+      const from =
+        part === 0
+          ? formatRoot(before.root)
+          : (this.blockProofSummary(b, part - 1)?.to_root ?? "the part before, not kept");
+      const to = part === parts - 1 ? formatRoot(after.root) : summary.to_root;
+      if (to !== summary.to_root || from !== summary.from_root)
         throw new RegistryError(
           "BAD_BLOCK",
-          `the block of batch ${summary.batch} does not go from the root of batch ${summary.batch - 1} to the root of batch ${summary.batch}`,
-          { batch: summary.batch },
+          parts === 1
+            ? `the block of batch ${b} does not go from the root of batch ${b - 1} to the root of batch ${b}`
+            : `part ${part} of ${parts} of the block of batch ${b} does not go on from ${part === 0 ? `the root of batch ${b - 1}` : `where part ${part - 1} ended`}${part === parts - 1 ? ` to the root of batch ${b}` : ""}`,
+          { batch: b, part },
         );
-      if (this.meta.get(blockRowKey(BLOCK_SUMMARY_PREFIX, summary.batch)) !== undefined) return false;
+      if (this.meta.get(blockRowKey(BLOCK_SUMMARY_PREFIX, b, summary.part)) !== undefined) return false;
       this.recordBlockProof(summary, blockJson, proof);
       return true;
     });
   }
 
+  /** The summary of a stored part of a batch proved in parts. @throws RegistryError `DB_CORRUPT`. */
+  private blockProofSummary(batch: number, part: number): StoredBlockSummary | undefined {
+    const sk = blockRowKey(BLOCK_SUMMARY_PREFIX, batch, part);
+    const raw = this.meta.get(sk);
+    if (raw === undefined) return undefined;
+    const what = `meta row ${sk.toString("latin1")}`;
+    return decodeBlockSummary(unseal(T_META, sk, raw, what), what);
+  }
+
   /**
    * The stored block proof of a batch (block.json's text and block.bin's bytes), or undefined
-   * when the batch was not a profile v3 block (docs/registry.md "Block proofs").
+   * when the batch was not a profile v3 block (docs/registry.md "Block proofs"); `part` names a
+   * part of a batch proved in parts (undefined: a batch of one block).
    * @throws RegistryError `DB_CORRUPT` (a damaged row).
    */
-  blockProof(batch: number): StoredBlock | undefined {
+  blockProof(batch: number, part?: number): StoredBlock | undefined {
     return this.env.read((txn) => {
-      const key = blockRowKey(BLOCK_ROW_PREFIX, batch),
-        sk = blockRowKey(BLOCK_SUMMARY_PREFIX, batch);
+      const key = blockRowKey(BLOCK_ROW_PREFIX, batch, part),
+        sk = blockRowKey(BLOCK_SUMMARY_PREFIX, batch, part);
       const raw = this.meta.get(key, { transaction: txn }),
         rawSummary = this.meta.get(sk, { transaction: txn });
       if (raw === undefined || rawSummary === undefined) return undefined;
@@ -1304,8 +1326,9 @@ export class NameStore extends EnvironmentStore {
   }
 
   /**
-   * The summaries of the stored block proofs, in batch order: those after batch `after` (default:
-   * from the first), at most `limit` (default 100).
+   * The summaries of the stored block proofs, in batch order (a batch proved in parts: one per
+   * part, in part order): those after batch `after` (default: from the first), at most `limit`
+   * (default 100).
    * @throws RegistryError `DB_CORRUPT` (a damaged row).
    */
   blockProofs(options: { readonly after?: number; readonly limit?: number } = {}): StoredBlockSummary[] {
