@@ -211,8 +211,54 @@ export function whirOpenOn(
   adversary: WhirAdversary = {},
   options: WhirOpenOptions = {},
 ): WhirProof {
-  const workers = resolvePcsWorkers(options.workers);
   const { schedule } = state;
+  const width0 = state.commitment.width;
+  const first = schedule.rounds[0]!;
+  const { rounds, finalSumcheck } = openCore(
+    t,
+    {
+      schedule,
+      oodPoints: state.oodPoints,
+      evaluations: state.evaluations,
+      coefficients: state.coefficients,
+      width: width0,
+      tree: state.tree,
+      firstRows: (indices) => gatherRows(state.codeword, width0, first.logDomain, first.foldingFactor, indices),
+    },
+    claims,
+    adversary,
+    options,
+  );
+  return { set: schedule.set.id, numVariables: schedule.numVariables, width: width0, rounds, finalSumcheck };
+}
+
+/**
+ * What the opening core reads of a commitment: the schedule, the commitment's out-of-domain
+ * points, the committed polynomial (evaluations and coefficients, `width` words per value), the
+ * first Merkle tree and how the first iteration's opened rows are gathered. The plain opening
+ * gathers them from its codeword; the hiding opening (docs/pcs.md §12) sends F′'s and G′'s rows.
+ */
+export interface OpenCoreInput {
+  readonly schedule: WhirSchedule;
+  readonly oodPoints: readonly Ext[];
+  readonly evaluations: Uint32Array;
+  readonly coefficients: Uint32Array;
+  readonly width: CommittedWidth;
+  readonly tree: MerkleTree;
+  /** The words of the first iteration's rows at `indices` (distinct, ascending), as the proof carries them. */
+  readonly firstRows: (indices: readonly number[]) => Uint32Array;
+}
+
+/** The iterations of an opening (§6.2 steps 1–6) on transcript `t`; see `whirOpenOn`. */
+export function openCore(
+  t: DuplexChallenger,
+  input: OpenCoreInput,
+  claims: readonly WhirAnyClaim[],
+  adversary: WhirAdversary = {},
+  options: WhirOpenOptions = {},
+): { rounds: WhirRoundProof[]; finalSumcheck: [Ext, Ext][] } {
+  const workers = resolvePcsWorkers(options.workers);
+  const { schedule } = input;
   const m = schedule.numVariables;
   const problem = claimsProblem(claims, m);
   if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
@@ -220,7 +266,7 @@ export function whirOpenOn(
   const gamma = t.sampleExt();
   const initial = schedule.initialOodSamples;
   const coeffs = extPowers(gamma, initial + claims.length);
-  const width0 = state.commitment.width;
+  const width0 = input.width;
   // The working tables (f, w, c and the codewords of later iterations), released at the end.
   const tables = new Set<Uint32Array>();
   const take = (x: Uint32Array): Uint32Array => (tables.add(x), x);
@@ -230,14 +276,14 @@ export function whirOpenOn(
   };
   try {
     let w = take(pcsZeros(4 << m));
-    state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
+    input.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
     claims.forEach((c, j) =>
       isBlockClaim(c)
         ? addBlockWeights(w, c.block.offset, c.block.weights, coeffs[initial + j]!)
         : pcsEqAdd(w, c.point, coeffs[initial + j]!),
     );
-    let f = take(width0 === 1 ? pcsLift(state.evaluations) : pcsResident(state.evaluations));
-    let c = take(width0 === 1 ? pcsLift(state.coefficients) : pcsResident(state.coefficients));
+    let f = take(width0 === 1 ? pcsLift(input.evaluations) : pcsResident(input.evaluations));
+    let c = take(width0 === 1 ? pcsLift(input.coefficients) : pcsResident(input.coefficients));
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {
       const nf = take(pcsFold(f, alpha, "evaluations"));
       drop(f);
@@ -251,9 +297,9 @@ export function whirOpenOn(
         c = nc;
       }
     };
-    let tree = state.tree;
-    let codeword: Uint32Array = state.codeword;
-    let width: number = width0;
+    let tree = input.tree;
+    // The codeword of iterations after the first (the first's rows come from `input.firstRows`).
+    let codeword: Uint32Array | null = null;
     const rounds: WhirRoundProof[] = [];
     let finalCoefficients: Uint32Array | null = null;
     schedule.rounds.forEach((round, i) => {
@@ -292,7 +338,10 @@ export function whirOpenOn(
       }
       const queryWitness = round.queryPowBits > 0 ? phase("grinding", () => t.grind(round.queryPowBits)) : null;
       const indices = drawQueries(t, round.queries, round.logRows);
-      const opened = gatherRows(codeword, width, round.logDomain, round.foldingFactor, indices);
+      const opened =
+        codeword === null
+          ? input.firstRows(indices)
+          : gatherRows(codeword, 4, round.logDomain, round.foldingFactor, indices);
       adversary.rows?.(i, opened);
       const siblings = openMultiproof(tree, indices);
       adversary.siblings?.(i, siblings);
@@ -321,10 +370,9 @@ export function whirOpenOn(
             weights[1 + oodPoints.length + j]!,
           );
         });
-        if (codeword !== state.codeword) drop(codeword);
+        if (codeword !== null) drop(codeword);
         tree = nextTree!;
         codeword = nextCodeword!;
-        width = 4;
       }
     });
     const finalSumcheck: [Ext, Ext][] = [];
@@ -339,7 +387,7 @@ export function whirOpenOn(
       const alpha = t.sampleExt();
       phase("fold", () => foldAll(alpha, false));
     }
-    return { set: schedule.set.id, numVariables: m, width: width0, rounds, finalSumcheck };
+    return { rounds, finalSumcheck };
   } finally {
     for (const x of tables) pcsRelease(x);
   }
