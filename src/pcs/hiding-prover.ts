@@ -59,6 +59,12 @@ export interface WhirHidingProverState {
 export interface WhirHidingAdversary extends WhirAdversary {
   /** Replaces the σ′ values before they are sent (the prover then continues honestly). */
   readonly maskedValues?: (values: Ext[]) => Ext[];
+  /** Replaces the grinding witness before ρ (absorbed as a witness is, whether or not it grinds to zero bits); `transcript` is a copy of the prover's just before it. */
+  readonly batchWitness?: (honest: number, transcript: DuplexChallenger) => number;
+  /** Replaces h's out-of-domain answers before they are sent. */
+  readonly maskedOodAnswers?: (answers: Ext[]) => Ext[];
+  /** Changes the first iteration's opened rows (F′'s 2^k words then G′'s 4·2^k, per row) in place, knowing ρ. */
+  readonly firstRows?: (rho: Ext, rows: Uint32Array) => void;
 }
 
 function vectorVariables(evaluations: Uint32Array): number {
@@ -192,12 +198,19 @@ export function whirOpenHidingOn(
   let maskedValues = claims.map((c) => claimValueOf(state.gEvaluations, state.gCoefficients, m, c));
   if (adversary.maskedValues) maskedValues = adversary.maskedValues(maskedValues);
   absorbExts(t, maskedValues);
-  const batchWitness = hiding.batchPowBits > 0 ? phase("grinding", () => t.grind(hiding.batchPowBits)) : null;
+  let batchWitness: number | null = null;
+  if (hiding.batchPowBits > 0) {
+    if (adversary.batchWitness) {
+      batchWitness = adversary.batchWitness(t.clone().grind(hiding.batchPowBits), t.clone());
+      t.checkWitness(hiding.batchPowBits, batchWitness);
+    } else batchWitness = phase("grinding", () => t.grind(hiding.batchPowBits));
+  }
   const rho = t.sampleExt();
   const hEvaluations = combineMasked(rho, state.fEvaluations, state.gEvaluations);
   const hCoefficients = combineMasked(rho, state.fCoefficients, state.gCoefficients);
   const oodPoints = drawOodPoints(t, hiding.schedule.initialOodSamples);
-  const oodAnswers = oodPoints.map((z) => pcsHorner(hCoefficients, z));
+  let oodAnswers = oodPoints.map((z) => pcsHorner(hCoefficients, z));
+  if (adversary.maskedOodAnswers) oodAnswers = adversary.maskedOodAnswers(oodAnswers);
   absorbExts(t, oodAnswers);
   const hClaims = extendClaims(
     claims,
@@ -217,6 +230,7 @@ export function whirOpenHidingOn(
         for (let l = 0; l < 4; l++) out[o + fw + 4 * s + l] = state.gCodeword[4 * at + l]!;
       }
     });
+    adversary.firstRows?.(rho, out);
     return out;
   };
   const { rounds, finalSumcheck } = openCore(
