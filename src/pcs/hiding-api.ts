@@ -99,12 +99,6 @@ export function whirVerifyHiding(
       code: "PCS_SET_NOT_ACCEPTED",
       reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
     };
-  if (!(proofBytes instanceof Uint8Array))
-    return {
-      ok: false,
-      code: "PCS_DECODE",
-      reason: "the proof must be a Uint8Array of pcs-whir-hiding-proof-v1 bytes",
-    };
   let proof: WhirHidingProof;
   try {
     proof = decodeWhirHidingProof(proofBytes);

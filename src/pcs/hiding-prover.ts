@@ -20,7 +20,7 @@ import { coefficientsToEvaluations, evaluateCoefficients, extAt } from "./multil
 import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import { pcsCodeword, pcsHorner, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
-import { openCore, type WhirAdversary, type WhirOpenOptions } from "./prover.js";
+import { grindOrReplace, openCore, type WhirAdversary, type WhirOpenOptions } from "./prover.js";
 import { combineMasked, extendClaims } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
@@ -198,13 +198,7 @@ export function whirOpenHidingOn(
   let maskedValues = claims.map((c) => claimValueOf(state.gEvaluations, state.gCoefficients, m, c));
   if (adversary.maskedValues) maskedValues = adversary.maskedValues(maskedValues);
   absorbExts(t, maskedValues);
-  let batchWitness: number | null = null;
-  if (hiding.batchPowBits > 0) {
-    if (adversary.batchWitness) {
-      batchWitness = adversary.batchWitness(t.clone().grind(hiding.batchPowBits), t.clone());
-      t.checkWitness(hiding.batchPowBits, batchWitness);
-    } else batchWitness = phase("grinding", () => t.grind(hiding.batchPowBits));
-  }
+  const batchWitness = hiding.batchPowBits > 0 ? grindOrReplace(t, hiding.batchPowBits, adversary.batchWitness) : null;
   const rho = t.sampleExt();
   const hEvaluations = combineMasked(rho, state.fEvaluations, state.gEvaluations);
   const hCoefficients = combineMasked(rho, state.fCoefficients, state.gCoefficients);

@@ -63,6 +63,30 @@ export interface WhirAdversary {
   readonly rows?: (i: number, rows: Uint32Array) => void;
   /** Changes the multiproof of iteration i (in place) before it is sent. */
   readonly siblings?: (i: number, siblings: Uint32Array) => void;
+  /**
+   * Replaces a grinding witness of iteration i: before folding challenge s (`"fold"`) or before
+   * the queries (`"query"`, s = 0). It is absorbed as a witness is, whether or not it grinds to
+   * zero bits; `transcript` is a copy of the prover's just before it.
+   */
+  readonly witness?: (
+    kind: "fold" | "query",
+    i: number,
+    s: number,
+    honest: number,
+    transcript: DuplexChallenger,
+  ) => number;
+}
+
+/** Grinds `bits` bits on `t` (§4.6), or absorbs the witness `replace` chooses instead (soundness tests). */
+export function grindOrReplace(
+  t: DuplexChallenger,
+  bits: number,
+  replace?: (honest: number, transcript: DuplexChallenger) => number,
+): number {
+  if (replace === undefined) return phase("grinding", () => t.grind(bits));
+  const w = replace(t.clone().grind(bits), t.clone());
+  t.checkWitness(bits, w);
+  return w;
 }
 
 /** Options of `whirCommit`. */
@@ -312,7 +336,14 @@ export function openCore(
         t.observeExt(h0);
         t.observeExt(h2);
         sumcheck.push([h0, h2]);
-        if (round.foldPowBits > 0) foldWitnesses.push(phase("grinding", () => t.grind(round.foldPowBits)));
+        if (round.foldPowBits > 0)
+          foldWitnesses.push(
+            grindOrReplace(
+              t,
+              round.foldPowBits,
+              adversary.witness && ((w, tc) => adversary.witness!("fold", i, s, w, tc)),
+            ),
+          );
         const alpha = t.sampleExt();
         phase("fold", () => foldAll(alpha, true));
       }
@@ -336,7 +367,14 @@ export function openCore(
         finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
         t.observeMany(finalCoefficients);
       }
-      const queryWitness = round.queryPowBits > 0 ? phase("grinding", () => t.grind(round.queryPowBits)) : null;
+      const queryWitness =
+        round.queryPowBits > 0
+          ? grindOrReplace(
+              t,
+              round.queryPowBits,
+              adversary.witness && ((w, tc) => adversary.witness!("query", i, 0, w, tc)),
+            )
+          : null;
       const indices = drawQueries(t, round.queries, round.logRows);
       const opened =
         codeword === null

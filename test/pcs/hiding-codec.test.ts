@@ -109,8 +109,13 @@ function words(bytes: Uint8Array): Uint32Array {
 function bytesOf(w: Uint32Array): Uint8Array {
   return new Uint8Array(w.buffer.slice(0));
 }
-function decodeError(fn: () => unknown, what: string): void {
-  assert.throws(fn, (e: unknown) => e instanceof PcsError && e.code === "PCS_DECODE", what);
+function decodeError(fn: () => unknown, what: string, field?: string): void {
+  assert.throws(
+    fn,
+    (e: unknown) =>
+      e instanceof PcsError && e.code === "PCS_DECODE" && (field === undefined || e.message.includes(field)),
+    what,
+  );
 }
 
 test("the hiding commitment decoder refuses wrong magic, set, size, width code, non-canonical roots, truncation and trailing bytes", () => {
@@ -129,6 +134,7 @@ test("the hiding commitment decoder refuses wrong magic, set, size, width code, 
   decodeError(() => decodeWhirHidingCommitment(COMMITMENT.subarray(0, 44)), "truncated");
   decodeError(() => decodeWhirHidingCommitment(new Uint8Array([...COMMITMENT, 0, 0, 0, 0])), "trailing word");
   decodeError(() => decodeWhirHidingCommitment(COMMITMENT.subarray(0, 47)), "not whole words");
+  decodeError(() => decodeWhirHidingCommitment("abcd" as never), "not bytes");
 });
 
 test("the masked-opening decoder refuses wrong magic, width code, claim counts, non-canonical words, truncation and trailing bytes", () => {
@@ -141,13 +147,18 @@ test("the masked-opening decoder refuses wrong magic, width code, claim counts, 
   };
   decodeError(() => decodeWhirHidingProof(at(0, WHIR_HIDING_COMMITMENT_MAGIC)), "magic");
   decodeError(() => decodeWhirHidingProof(at(3, 4)), "width code 4");
-  decodeError(() => decodeWhirHidingProof(at(4, 0)), "claim count 0");
-  decodeError(() => decodeWhirHidingProof(at(4, 0xffffffff)), "claim count beyond the bytes");
+  decodeError(() => decodeWhirHidingProof(at(4, 0)), "claim count 0", "claimCount");
+  decodeError(() => decodeWhirHidingProof(at(4, 0xffffffff)), "claim count beyond the bytes", "claimCount");
+  // A proof with no σ′ at all, laid out consistently (count 0, the σ′ words removed), is refused too.
+  const w = [...words(PROOF)];
+  w.splice(4, 13, 0);
+  decodeError(() => decodeWhirHidingProof(bytesOf(Uint32Array.from(w))), "no claim", "claimCount");
   decodeError(() => decodeWhirHidingProof(at(4, 4)), "a claim count that shifts the layout");
   decodeError(() => decodeWhirHidingProof(at(6, P)), "a non-canonical σ′ word");
   decodeError(() => decodeWhirHidingProof(PROOF.subarray(0, PROOF.length - 4)), "truncated");
   decodeError(() => decodeWhirHidingProof(new Uint8Array([...PROOF, 1, 0, 0, 0])), "trailing word");
   decodeError(() => decodeWhirHidingProof(PROOF.subarray(0, PROOF.length - 1)), "not whole words");
+  decodeError(() => decodeWhirHidingProof("abcd" as never), "not bytes");
   // The verifier turns each into a PCS_DECODE verdict.
   const v = whirVerifyHiding(COMMITTED.commitment, CLAIMS, at(4, 0));
   assert.equal(!v.ok && v.code, "PCS_DECODE");

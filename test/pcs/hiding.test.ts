@@ -315,6 +315,17 @@ test("the verifier's shape checks give their verdicts (σ′ count, witness pres
   assert.equal(!v.ok && v.code, "PCS_SET_NOT_ACCEPTED");
   const w = whirVerifyHiding(null as never, CLAIMS, PROOF);
   assert.equal(!w.ok && w.code, "PCS_SHAPE");
+  const small = whirVerifyHiding({ ...COMMITTED.commitment, numVariables: 5 }, CLAIMS, PROOF);
+  assert.equal(!small.ok && small.code, "PCS_SHAPE", "a commitment of a size that cannot hide");
+  const notBytes = whirVerifyHiding(COMMITTED.commitment, CLAIMS, "abcd" as never);
+  assert.equal(!notBytes.ok && notBytes.code, "PCS_DECODE");
+  // A proof naming another set than the commitment, both accepted.
+  const f = randomEvaluations(12, 3);
+  const r2 = commit(f, "cb100-r2", 3);
+  const r4 = commit(f, "cb100-r4", 3);
+  const claims = [pointClaim(f, 12, 1)];
+  const x = whirVerifyHiding(r4.commitment, claims, whirOpenHiding(r2, claims));
+  assert.equal(!x.ok && x.code, "PCS_SET_NOT_ACCEPTED");
 });
 
 test("whirCommitHidingOn / whirOpenHidingOn on a caller's transcript: the same proof as the standalone one under the same tag", () => {
@@ -332,4 +343,23 @@ test("whirCommitHidingOn / whirOpenHidingOn on a caller's transcript: the same p
   const read = whirReadHidingCommitmentOn(vt, s2.commitment);
   assert.deepEqual(whirVerifyHidingOn(vt, read, CLAIMS, proof), ok);
   assert.equal(verifyObject(COMMITTED, CLAIMS, proof).ok, false, "not on the standalone transcript");
+});
+
+test("fold and query grinding witnesses of the WHIR opening of h that do not grind are rejected (PCS_PROOF_OF_WORK)", () => {
+  const schedule = whirHidingSchedule(whirParameterSet("cb100-r4"), M).schedule;
+  const i = schedule.rounds.findIndex((r) => r.foldPowBits > 0);
+  const q = schedule.rounds.findIndex((r) => r.queryPowBits > 0);
+  assert.ok(i >= 0 && q >= 0, "the schedule grinds before a folding challenge and before queries");
+  for (const kind of ["fold", "query"] as const) {
+    const at = kind === "fold" ? i : q;
+    const proof = forge(COMMITTED, CLAIMS, {
+      witness: (k, round, s, w, t) => {
+        if (k !== kind || round !== at || s !== 0) return w;
+        const bits = kind === "fold" ? schedule.rounds[at]!.foldPowBits : schedule.rounds[at]!.queryPowBits;
+        for (let x = 0; ; x++) if (!t.clone().checkWitness(bits, x)) return x;
+      },
+    });
+    const v = verify(COMMITTED, CLAIMS, proof);
+    assert.equal(!v.ok && v.code, "PCS_PROOF_OF_WORK", kind);
+  }
 });
