@@ -3,6 +3,7 @@
  * under `PCS_HIDING_DOMAIN_TAG`, commitments and proofs as bytes, the verifier's acceptance policy
  * of the plain commitment (`acceptedWhirSets`).
  */
+import { P } from "../field/koalabear.js";
 import { DuplexChallenger } from "../transcript/challenger.js";
 import { PCS_HIDING_DOMAIN_TAG } from "../transcript/domains.js";
 import { acceptedWhirSets, type WhirVerifyOptions } from "./api.js";
@@ -86,7 +87,8 @@ export function whirVerifyHiding(
     typeof c.set !== "string" ||
     !Number.isInteger(c.numVariables) ||
     !(c.root instanceof Uint32Array) ||
-    c.root.length !== 8
+    c.root.length !== 8 ||
+    !c.root.every((x) => x < P)
   )
     return {
       ok: false,

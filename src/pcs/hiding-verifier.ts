@@ -5,6 +5,7 @@
  * hashed as F′'s row then G′'s row against the one root and combined into h's rows.
  */
 import { extAdd, extMul, type Ext } from "../field/extension.js";
+import { P } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { claimsProblem, extProblem } from "./checks.js";
 import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
@@ -78,7 +79,8 @@ function verifyHidingOrThrow(
   }
   absorbClaims(t, claims);
   absorbExts(t, proof.maskedValues);
-  if ((proof.batchWitness !== null) !== hiding.batchPowBits > 0)
+  const w = proof.batchWitness;
+  if ((w !== null) !== hiding.batchPowBits > 0 || (w !== null && !(Number.isInteger(w) && w >= 0 && w < P)))
     throw new Reject(
       "PCS_SHAPE",
       "a grinding witness before ρ must be present exactly when the hiding schedule grinds",

@@ -300,6 +300,7 @@ test("the verifier's shape checks give their verdicts (σ′ count, witness pres
   expect({ ...proof, maskedValues: [...proof.maskedValues, [0, 0, 0, 0]] }, CLAIMS, "PCS_SHAPE", "three σ′");
   expect({ ...proof, maskedValues: [[P, 0, 0, 0], proof.maskedValues[1]!] }, CLAIMS, "PCS_SHAPE", "a non-canonical σ′");
   expect({ ...proof, batchWitness: null }, CLAIMS, "PCS_SHAPE", "no witness before ρ");
+  expect({ ...proof, batchWitness: P }, CLAIMS, "PCS_SHAPE", "a non-canonical witness before ρ");
   expect({ ...proof, oodAnswers: proof.oodAnswers.slice(1) }, CLAIMS, "PCS_SHAPE", "one out-of-domain answer missing");
   expect({ ...proof, numVariables: M + 1 }, CLAIMS, "PCS_SHAPE", "another m");
   expect({ ...proof, set: "cb100-r2" }, CLAIMS, "PCS_SHAPE", "another set");
@@ -315,6 +316,12 @@ test("the verifier's shape checks give their verdicts (σ′ count, witness pres
   assert.equal(!v.ok && v.code, "PCS_SET_NOT_ACCEPTED");
   const w = whirVerifyHiding(null as never, CLAIMS, PROOF);
   assert.equal(!w.ok && w.code, "PCS_SHAPE");
+  const badRoot = whirVerifyHiding(
+    { ...COMMITTED.commitment, root: Uint32Array.of(P, 0, 0, 0, 0, 0, 0, 0) },
+    CLAIMS,
+    PROOF,
+  );
+  assert.equal(!badRoot.ok && badRoot.code, "PCS_SHAPE", "a non-canonical root");
   const small = whirVerifyHiding({ ...COMMITTED.commitment, numVariables: 5 }, CLAIMS, PROOF);
   assert.equal(!small.ok && small.code, "PCS_SHAPE", "a commitment of a size that cannot hide");
   const notBytes = whirVerifyHiding(COMMITTED.commitment, CLAIMS, "abcd" as never);
@@ -362,4 +369,38 @@ test("fold and query grinding witnesses of the WHIR opening of h that do not gri
     const v = verify(COMMITTED, CLAIMS, proof);
     assert.equal(!v.ok && v.code, "PCS_PROOF_OF_WORK", kind);
   }
+});
+
+test("f′ = f + Y·τ with τ's t coefficients the source's first draw and the rest zero; g′ the second draw; at most t values of F′ are opened", async () => {
+  const { evaluationsToCoefficients } = await import("../../src/pcs/multilinear.js");
+  const m = 11;
+  const f = randomEvaluations(m, 12);
+  const draws: Uint32Array[] = [];
+  const seeded = whirSeededRandomSource("structure");
+  const committed = whirCommitHiding(f, {
+    random: (out) => {
+      seeded(out);
+      draws.push(out.slice());
+    },
+  });
+  const { hiding, fCoefficients, fEvaluations, gEvaluations } = committed.state;
+  const n = 1 << m;
+  const t = hiding.maskCoefficients;
+  assert.deepEqual(
+    draws.map((d) => d.length),
+    [t, 8 * n],
+  );
+  const fc = f.slice();
+  evaluationsToCoefficients(fc, 1);
+  assert.deepEqual(fCoefficients.subarray(0, n), fc, "f's coefficients in the Y = 0 half");
+  assert.deepEqual(fCoefficients.subarray(n, n + t), draws[0], "τ's coefficients");
+  assert.ok(
+    fCoefficients.subarray(n + t).every((x) => x === 0),
+    "τ has exactly t coefficients",
+  );
+  assert.deepEqual(fEvaluations.subarray(0, n), f, "f′(·, 0) = f");
+  assert.deepEqual(gEvaluations, draws[1], "g′'s values");
+  const proof = decodeWhirHidingProof(whirOpenHiding(committed, [pointClaim(f, m, 1)]));
+  const k = hiding.schedule.rounds[0]!.foldingFactor;
+  assert.ok(proof.rounds[0]!.rowCount << k <= t, "the opened values of F′ are at most t");
 });
