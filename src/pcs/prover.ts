@@ -205,8 +205,6 @@ function commitCodeword(
   workers: PcsMerkleWorkers | null,
 ): { codeword: Uint32Array; tree: MerkleTree } {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
-  let codeword: Uint32Array;
-  let tree: MerkleTree;
   try {
     if (options.corruptCodeword) {
       const rows = rowsOfCodeword(working, width, logDomain, k);
