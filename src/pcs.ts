@@ -1,7 +1,8 @@
 /**
  * `statesync-gkr/pcs`: the WHIR multilinear polynomial commitment over KoalaBear (docs/pcs.md) —
  * commit to 2^m hypercube evaluations, open any number of evaluation claims in one proof, verify
- * from the commitment alone; strict byte codecs; the parameter sets and their security. Importing
+ * from the commitment alone; strict byte codecs; the parameter sets and their security; the hiding
+ * commitment and masked opening (docs/pcs.md §12). Importing
  * this entry installs the WASM kernels (`installKernelBackend()`) when they are available, and, on
  * a machine with more than one core, a default worker pool for the Merkle hashing
  * (`installDefaultPcsPool()`: made on first use, unref'd; proofs are the same bytes with or without it).
@@ -74,6 +75,36 @@ export {
   type WhirProof,
   type WhirRoundProof,
   type WhirVerdict,
+  whirCommitHiding,
+  whirOpenHiding,
+  whirVerifyHiding,
+  type WhirHidingCommitted,
+  whirCommitHidingOn,
+  whirOpenHidingOn,
+  type WhirHidingCommitOptions,
+  type WhirHidingProverState,
+  type WhirHidingAdversary,
+  whirReadHidingCommitmentOn,
+  whirVerifyHidingOn,
+  type WhirReadHidingCommitment,
+  encodeWhirHidingCommitment,
+  decodeWhirHidingCommitment,
+  encodeWhirHidingProof,
+  decodeWhirHidingProof,
+  WHIR_HIDING_COMMITMENT_MAGIC,
+  WHIR_HIDING_PROOF_MAGIC,
+  WHIR_HIDING_WIDTH_CODE,
+  whirHidingSchedule,
+  whirHidingSecurity,
+  minHidingVariables,
+  type WhirHidingSchedule,
+  type WhirHidingSecurityReport,
+  cryptoRandomSource,
+  whirSeededRandomSource,
+  WHIR_SEED_DOMAIN_TAG,
+  type WhirRandomSource,
+  type WhirHidingCommitment,
+  type WhirHidingProof,
   evaluateMultilinear,
 } from "./pcs/index.js";
 

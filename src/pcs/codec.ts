@@ -16,7 +16,8 @@ export const WHIR_COMMITMENT_MAGIC = 0x43524857;
 /** "WHRP": the first word of an opening proof. */
 export const WHIR_PROOF_MAGIC = 0x50524857;
 
-class Writer {
+/** A little-endian u32 word writer (the encoders' and src/pcs/hiding-codec.ts's). */
+export class Writer {
   private words: number[] = [];
   u32(x: number): void {
     this.words.push(x >>> 0);
@@ -35,7 +36,8 @@ class Writer {
   }
 }
 
-class Reader {
+/** A strict little-endian u32 word reader: truncation, non-canonical words and trailing bytes are `PCS_DECODE`. */
+export class Reader {
   private at = 0;
   private readonly view: DataView;
   private readonly words: number;
@@ -55,6 +57,10 @@ class Reader {
         `${this.what}: truncated at ${field} (byte ${4 * this.at}, ${4 * n} more bytes needed, ${4 * (this.words - this.at)} left)`,
         { offset: 4 * this.at },
       );
+  }
+  /** Words not read yet. */
+  remaining(): number {
+    return this.words - this.at;
   }
   u32(field: string): number {
     this.need(1, field);
@@ -142,6 +148,12 @@ export function encodeWhirProof(p: WhirProof): Uint8Array {
   w.u32(whirParameterSet(p.set).code);
   w.u32(p.numVariables);
   w.u32(p.width);
+  writeRounds(w, p);
+  return w.bytes();
+}
+
+/** The iterations and the final sumcheck of a proof (§7.2 after the header). */
+export function writeRounds(w: Writer, p: Pick<WhirProof, "rounds" | "finalSumcheck">): void {
   for (const rp of p.rounds) {
     for (const [h0, h2] of rp.sumcheck) {
       w.ext(h0);
@@ -161,7 +173,6 @@ export function encodeWhirProof(p: WhirProof): Uint8Array {
     w.ext(h0);
     w.ext(h2);
   }
-  return w.bytes();
 }
 
 /**
@@ -172,8 +183,23 @@ export function encodeWhirProof(p: WhirProof): Uint8Array {
 export function decodeWhirProof(bytes: Uint8Array): WhirProof {
   const r = new Reader(bytes, "WHIR proof");
   const { schedule, width } = header(r, WHIR_PROOF_MAGIC, "WHIR proof");
+  const { rounds, finalSumcheck } = readRounds(r, schedule, width, "WHIR proof");
+  r.end();
+  return { set: schedule.set.id, numVariables: schedule.numVariables, width, rounds, finalSumcheck };
+}
+
+/**
+ * Reads the iterations and the final sumcheck of a proof (§7.2 after the header) for `schedule`:
+ * the first iteration's rows have `firstWidth` words per value (1 or 4; 5 for a hiding proof, §12.5).
+ */
+export function readRounds(
+  r: Reader,
+  schedule: WhirSchedule,
+  firstWidth: number,
+  what: string,
+): { rounds: WhirRoundProof[]; finalSumcheck: [Ext, Ext][] } {
   const rounds: WhirRoundProof[] = [];
-  let rowWidth: number = width;
+  let rowWidth: number = firstWidth;
   schedule.rounds.forEach((round, i) => {
     const last = i === schedule.rounds.length - 1;
     const sumcheck: [Ext, Ext][] = [];
@@ -191,12 +217,12 @@ export function decodeWhirProof(bytes: Uint8Array): WhirProof {
     const rowCount = r.u32(`rounds[${i}].rowCount`);
     const maxRows = Math.min(round.queries, 2 ** round.logRows);
     if (rowCount < 1 || rowCount > maxRows)
-      throw new PcsError("PCS_DECODE", `WHIR proof: rounds[${i}].rowCount ${rowCount} is outside [1, ${maxRows}]`);
+      throw new PcsError("PCS_DECODE", `${what}: rounds[${i}].rowCount ${rowCount} is outside [1, ${maxRows}]`);
     const rows = r.elements(rowCount * (1 << round.foldingFactor) * rowWidth, `rounds[${i}].rows`);
     const siblingCount = r.u32(`rounds[${i}].siblingCount`);
     const maxSiblings = rowCount * round.logRows;
     if (siblingCount > maxSiblings)
-      throw new PcsError("PCS_DECODE", `WHIR proof: rounds[${i}].siblingCount ${siblingCount} is above ${maxSiblings}`);
+      throw new PcsError("PCS_DECODE", `${what}: rounds[${i}].siblingCount ${siblingCount} is above ${maxSiblings}`);
     const siblings = r.elements(8 * siblingCount, `rounds[${i}].siblings`);
     rounds.push({
       sumcheck,
@@ -214,6 +240,5 @@ export function decodeWhirProof(bytes: Uint8Array): WhirProof {
   const finalSumcheck: [Ext, Ext][] = [];
   for (let s = 0; s < schedule.finalVariables; s++)
     finalSumcheck.push([r.ext(`finalSumcheck[${s}].h0`), r.ext(`finalSumcheck[${s}].h2`)]);
-  r.end();
-  return { set: schedule.set.id, numVariables: schedule.numVariables, width, rounds, finalSumcheck };
+  return { rounds, finalSumcheck };
 }

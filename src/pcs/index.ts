@@ -49,8 +49,41 @@ export type {
   WhirBlockClaim,
   WhirClaim,
   WhirCommitment,
+  WhirHidingCommitment,
+  WhirHidingProof,
   WhirProof,
   WhirRoundProof,
   WhirVerdict,
 } from "./types.js";
+export {
+  whirCommitHiding,
+  whirOpenHiding,
+  whirVerifyHiding,
+  type WhirHidingCommitted,
+} from "./hiding-api.js";
+export {
+  whirCommitHidingOn,
+  whirOpenHidingOn,
+  type WhirHidingCommitOptions,
+  type WhirHidingProverState,
+  type WhirHidingAdversary,
+} from "./hiding-prover.js";
+export { whirReadHidingCommitmentOn, whirVerifyHidingOn, type WhirReadHidingCommitment } from "./hiding-verifier.js";
+export {
+  encodeWhirHidingCommitment,
+  decodeWhirHidingCommitment,
+  encodeWhirHidingProof,
+  decodeWhirHidingProof,
+  WHIR_HIDING_COMMITMENT_MAGIC,
+  WHIR_HIDING_PROOF_MAGIC,
+  WHIR_HIDING_WIDTH_CODE,
+} from "./hiding-codec.js";
+export {
+  whirHidingSchedule,
+  whirHidingSecurity,
+  minHidingVariables,
+  type WhirHidingSchedule,
+  type WhirHidingSecurityReport,
+} from "./hiding-params.js";
+export { cryptoRandomSource, whirSeededRandomSource, WHIR_SEED_DOMAIN_TAG, type WhirRandomSource } from "./random.js";
 export { evaluateMultilinear } from "./multilinear.js";

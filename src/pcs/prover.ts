@@ -63,6 +63,30 @@ export interface WhirAdversary {
   readonly rows?: (i: number, rows: Uint32Array) => void;
   /** Changes the multiproof of iteration i (in place) before it is sent. */
   readonly siblings?: (i: number, siblings: Uint32Array) => void;
+  /**
+   * Replaces a grinding witness of iteration i: before folding challenge s (`"fold"`) or before
+   * the queries (`"query"`, s = 0). It is absorbed as a witness is, whether or not it grinds to
+   * zero bits; `transcript` is a copy of the prover's just before it.
+   */
+  readonly witness?: (
+    kind: "fold" | "query",
+    i: number,
+    s: number,
+    honest: number,
+    transcript: DuplexChallenger,
+  ) => number;
+}
+
+/** Grinds `bits` bits on `t` (§4.6), or absorbs the witness `replace` chooses instead (soundness tests). */
+export function grindOrReplace(
+  t: DuplexChallenger,
+  bits: number,
+  replace?: (honest: number, transcript: DuplexChallenger) => number,
+): number {
+  if (replace === undefined) return phase("grinding", () => t.grind(bits));
+  const w = replace(t.clone().grind(bits), t.clone());
+  t.checkWitness(bits, w);
+  return w;
 }
 
 /** Options of `whirCommit`. */
@@ -181,8 +205,6 @@ function commitCodeword(
   workers: PcsMerkleWorkers | null,
 ): { codeword: Uint32Array; tree: MerkleTree } {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
-  let codeword: Uint32Array;
-  let tree: MerkleTree;
   try {
     if (options.corruptCodeword) {
       const rows = rowsOfCodeword(working, width, logDomain, k);
@@ -211,8 +233,54 @@ export function whirOpenOn(
   adversary: WhirAdversary = {},
   options: WhirOpenOptions = {},
 ): WhirProof {
-  const workers = resolvePcsWorkers(options.workers);
   const { schedule } = state;
+  const width0 = state.commitment.width;
+  const first = schedule.rounds[0]!;
+  const { rounds, finalSumcheck } = openCore(
+    t,
+    {
+      schedule,
+      oodPoints: state.oodPoints,
+      evaluations: state.evaluations,
+      coefficients: state.coefficients,
+      width: width0,
+      tree: state.tree,
+      firstRows: (indices) => gatherRows(state.codeword, width0, first.logDomain, first.foldingFactor, indices),
+    },
+    claims,
+    adversary,
+    options,
+  );
+  return { set: schedule.set.id, numVariables: schedule.numVariables, width: width0, rounds, finalSumcheck };
+}
+
+/**
+ * What the opening core reads of a commitment: the schedule, the commitment's out-of-domain
+ * points, the committed polynomial (evaluations and coefficients, `width` words per value), the
+ * first Merkle tree and how the first iteration's opened rows are gathered. The plain opening
+ * gathers them from its codeword; the hiding opening (docs/pcs.md §12) sends F′'s and G′'s rows.
+ */
+export interface OpenCoreInput {
+  readonly schedule: WhirSchedule;
+  readonly oodPoints: readonly Ext[];
+  readonly evaluations: Uint32Array;
+  readonly coefficients: Uint32Array;
+  readonly width: CommittedWidth;
+  readonly tree: MerkleTree;
+  /** The words of the first iteration's rows at `indices` (distinct, ascending), as the proof carries them. */
+  readonly firstRows: (indices: readonly number[]) => Uint32Array;
+}
+
+/** The iterations of an opening (§6.2 steps 1–6) on transcript `t`; see `whirOpenOn`. */
+export function openCore(
+  t: DuplexChallenger,
+  input: OpenCoreInput,
+  claims: readonly WhirAnyClaim[],
+  adversary: WhirAdversary = {},
+  options: WhirOpenOptions = {},
+): { rounds: WhirRoundProof[]; finalSumcheck: [Ext, Ext][] } {
+  const workers = resolvePcsWorkers(options.workers);
+  const { schedule } = input;
   const m = schedule.numVariables;
   const problem = claimsProblem(claims, m);
   if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
@@ -220,7 +288,7 @@ export function whirOpenOn(
   const gamma = t.sampleExt();
   const initial = schedule.initialOodSamples;
   const coeffs = extPowers(gamma, initial + claims.length);
-  const width0 = state.commitment.width;
+  const width0 = input.width;
   // The working tables (f, w, c and the codewords of later iterations), released at the end.
   const tables = new Set<Uint32Array>();
   const take = (x: Uint32Array): Uint32Array => (tables.add(x), x);
@@ -230,14 +298,14 @@ export function whirOpenOn(
   };
   try {
     let w = take(pcsZeros(4 << m));
-    state.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
+    input.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
     claims.forEach((c, j) =>
       isBlockClaim(c)
         ? addBlockWeights(w, c.block.offset, c.block.weights, coeffs[initial + j]!)
         : pcsEqAdd(w, c.point, coeffs[initial + j]!),
     );
-    let f = take(width0 === 1 ? pcsLift(state.evaluations) : pcsResident(state.evaluations));
-    let c = take(width0 === 1 ? pcsLift(state.coefficients) : pcsResident(state.coefficients));
+    let f = take(width0 === 1 ? pcsLift(input.evaluations) : pcsResident(input.evaluations));
+    let c = take(width0 === 1 ? pcsLift(input.coefficients) : pcsResident(input.coefficients));
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {
       const nf = take(pcsFold(f, alpha, "evaluations"));
       drop(f);
@@ -251,9 +319,9 @@ export function whirOpenOn(
         c = nc;
       }
     };
-    let tree = state.tree;
-    let codeword: Uint32Array = state.codeword;
-    let width: number = width0;
+    let tree = input.tree;
+    // The codeword of iterations after the first (the first's rows come from `input.firstRows`).
+    let codeword: Uint32Array | null = null;
     const rounds: WhirRoundProof[] = [];
     let finalCoefficients: Uint32Array | null = null;
     schedule.rounds.forEach((round, i) => {
@@ -266,7 +334,14 @@ export function whirOpenOn(
         t.observeExt(h0);
         t.observeExt(h2);
         sumcheck.push([h0, h2]);
-        if (round.foldPowBits > 0) foldWitnesses.push(phase("grinding", () => t.grind(round.foldPowBits)));
+        if (round.foldPowBits > 0)
+          foldWitnesses.push(
+            grindOrReplace(
+              t,
+              round.foldPowBits,
+              adversary.witness && ((w, tc) => adversary.witness!("fold", i, s, w, tc)),
+            ),
+          );
         const alpha = t.sampleExt();
         phase("fold", () => foldAll(alpha, true));
       }
@@ -290,9 +365,19 @@ export function whirOpenOn(
         finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
         t.observeMany(finalCoefficients);
       }
-      const queryWitness = round.queryPowBits > 0 ? phase("grinding", () => t.grind(round.queryPowBits)) : null;
+      const queryWitness =
+        round.queryPowBits > 0
+          ? grindOrReplace(
+              t,
+              round.queryPowBits,
+              adversary.witness && ((w, tc) => adversary.witness!("query", i, 0, w, tc)),
+            )
+          : null;
       const indices = drawQueries(t, round.queries, round.logRows);
-      const opened = gatherRows(codeword, width, round.logDomain, round.foldingFactor, indices);
+      const opened =
+        codeword === null
+          ? input.firstRows(indices)
+          : gatherRows(codeword, 4, round.logDomain, round.foldingFactor, indices);
       adversary.rows?.(i, opened);
       const siblings = openMultiproof(tree, indices);
       adversary.siblings?.(i, siblings);
@@ -321,10 +406,9 @@ export function whirOpenOn(
             weights[1 + oodPoints.length + j]!,
           );
         });
-        if (codeword !== state.codeword) drop(codeword);
+        if (codeword !== null) drop(codeword);
         tree = nextTree!;
         codeword = nextCodeword!;
-        width = 4;
       }
     });
     const finalSumcheck: [Ext, Ext][] = [];
@@ -339,7 +423,7 @@ export function whirOpenOn(
       const alpha = t.sampleExt();
       phase("fold", () => foldAll(alpha, false));
     }
-    return { set: schedule.set.id, numVariables: m, width: width0, rounds, finalSumcheck };
+    return { rounds, finalSumcheck };
   } finally {
     for (const x of tables) pcsRelease(x);
   }

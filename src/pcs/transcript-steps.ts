@@ -54,3 +54,16 @@ export function drawQueries(t: DuplexChallenger, count: number, bits: number): n
   for (let i = 0; i < count; i++) raw.push(t.sampleBits(bits));
   return [...new Set(raw)].sort((a, b) => a - b);
 }
+
+/** §12.4: a hiding commitment: the set's code, m + 1, the width code 5, the root. */
+export function absorbHidingCommitment(
+  t: DuplexChallenger,
+  set: WhirParameterSet,
+  m: number,
+  root: ArrayLike<number>,
+): void {
+  t.observe(set.code);
+  t.observe(m + 1);
+  t.observe(5);
+  t.observeDigest(root);
+}

@@ -74,3 +74,32 @@ export interface WhirProof {
 export type WhirVerdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly code: import("./errors.js").PcsRejectCode; readonly reason: string };
+
+/**
+ * A hiding commitment (docs/pcs.md §12.3, `pcs-whir-hiding-commitment-v1`): the one Merkle root
+ * over the rows of F′ (the bounded-query encoding of f) and G′ (the random mask). It carries no
+ * out-of-domain answers: they would be values of f′.
+ */
+export interface WhirHidingCommitment {
+  readonly set: WhirSetId;
+  /** Variables m of the committed vector f (2^m base-field values); f′ and g′ have m + 1. */
+  readonly numVariables: number;
+  /** The Merkle root (8 canonical words). */
+  readonly root: Uint32Array;
+}
+
+/** A masked opening (docs/pcs.md §12.4–12.5, `pcs-whir-hiding-proof-v1`). */
+export interface WhirHidingProof {
+  readonly set: WhirSetId;
+  /** Variables m of the committed vector f. */
+  readonly numVariables: number;
+  /** σ′_c = Σ_b w_c(b)·g′(b) for each claim c, in claim order. */
+  readonly maskedValues: readonly Ext[];
+  /** The grinding witness before ρ (null when the hiding schedule grinds 0 bits there). */
+  readonly batchWitness: number | null;
+  /** H(z_j) = ρ·F′(z_j) + G′(z_j) at h's s_0 out-of-domain points. */
+  readonly oodAnswers: readonly Ext[];
+  /** The WHIR iterations on h; the first iteration's rows are F′'s row (2^k_0 words) then G′'s (4·2^k_0 words). */
+  readonly rounds: readonly WhirRoundProof[];
+  readonly finalSumcheck: readonly (readonly [Ext, Ext])[];
+}

@@ -46,7 +46,7 @@ export function whirReadCommitmentOn(t: DuplexChallenger, commitment: WhirCommit
   return { commitment, schedule, oodPoints };
 }
 
-class Reject extends Error {
+export class Reject extends Error {
   constructor(
     readonly code: PcsRejectCode,
     reason: string,
@@ -102,6 +102,48 @@ function verifyOrThrow(
       "PCS_SHAPE",
       `the commitment has ${commitment.oodAnswers.length} out-of-domain answers, the set asks for ${schedule.initialOodSamples}`,
     );
+  const width = commitment.width;
+  verifyCore(
+    t,
+    {
+      schedule,
+      oodPoints: read.oodPoints,
+      oodAnswers: commitment.oodAnswers,
+      root: commitment.root,
+      firstRowWords: (1 << schedule.rounds[0]!.foldingFactor) * width,
+      firstRow: (row) => ({ leaf: hashRow(row), values: width === 1 ? liftToExtension(row) : row }),
+    },
+    claims,
+    proof,
+  );
+}
+
+/**
+ * What the verifier core reads of a commitment: the schedule, the out-of-domain points and
+ * answers that join the claims, the first root, and how one opened row of the first iteration
+ * becomes its leaf digest and the row of extension values that is folded (the plain commitment
+ * hashes the row and lifts it; the hiding one, docs/pcs.md §12, hashes F′'s and G′'s rows together
+ * and combines them into h's).
+ */
+export interface VerifyCoreInput {
+  readonly schedule: WhirSchedule;
+  readonly oodPoints: readonly Ext[];
+  readonly oodAnswers: readonly Ext[];
+  readonly root: ArrayLike<number>;
+  /** Words of one opened row of the first iteration. */
+  readonly firstRowWords: number;
+  readonly firstRow: (row: Uint32Array) => { readonly leaf: Uint32Array; readonly values: Uint32Array };
+}
+
+/** The iterations of an opening (§6.2, §8); throws `Reject` for a bad proof. */
+export function verifyCore(
+  t: DuplexChallenger,
+  input: VerifyCoreInput,
+  claims: readonly WhirAnyClaim[],
+  proof: Pick<WhirProof, "rounds" | "finalSumcheck">,
+): void {
+  const { schedule } = input;
+  const m = schedule.numVariables;
   if (proof.rounds.length !== schedule.rounds.length)
     throw new Reject(
       "PCS_SHAPE",
@@ -120,9 +162,9 @@ function verifyOrThrow(
   const coeffs = extPowers(gamma, initial + claims.length);
   const constraints: Constraint[] = [];
   let claim: Ext = [0, 0, 0, 0];
-  read.oodPoints.forEach((z, j) => {
+  input.oodPoints.forEach((z, j) => {
     constraints.push({ coeff: coeffs[j]!, point: powerPoint(z, m), offset: 0 });
-    claim = extAdd(claim, extMul(coeffs[j]!, commitment.oodAnswers[j]!));
+    claim = extAdd(claim, extMul(coeffs[j]!, input.oodAnswers[j]!));
   });
   claims.forEach((c, j) => {
     if (isBlockClaim(c)) constraints.push({ coeff: coeffs[initial + j]!, block: c.block, point: [], offset: 0 });
@@ -131,8 +173,8 @@ function verifyOrThrow(
   });
 
   const alphas: Ext[] = [];
-  let root: ArrayLike<number> = commitment.root;
-  let width: number = commitment.width;
+  let root: ArrayLike<number> = input.root;
+  let first = true;
   let finalCoefficients: Uint32Array | null = null;
   schedule.rounds.forEach((round, i) => {
     const rp = proof.rounds[i]!;
@@ -193,7 +235,7 @@ function verifyOrThrow(
       );
     }
     const indices = drawQueries(t, round.queries, round.logRows);
-    const rowWords = (1 << k) * width;
+    const rowWords = first ? input.firstRowWords : (1 << k) * 4;
     if (rp.rowCount !== indices.length || rp.rows.length !== indices.length * rowWords)
       throw new Reject("PCS_SHAPE", `iteration ${i} opens ${rp.rowCount} rows; the queries ask for ${indices.length}`);
     if (rp.siblings.length !== 8 * multiproofSize(round.logRows, indices))
@@ -202,16 +244,23 @@ function verifyOrThrow(
         `iteration ${i}: the multiproof has ${rp.siblings.length / 8} digests, the queries need ${multiproofSize(round.logRows, indices)}`,
       );
     const leaves = new Uint32Array(8 * indices.length);
-    for (let j = 0; j < indices.length; j++)
-      leaves.set(hashRow(rp.rows.subarray(j * rowWords, (j + 1) * rowWords)), 8 * j);
+    const values: Uint32Array[] = [];
+    for (let j = 0; j < indices.length; j++) {
+      const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
+      if (first) {
+        const opened = input.firstRow(row);
+        leaves.set(opened.leaf, 8 * j);
+        values.push(opened.values);
+      } else {
+        leaves.set(hashRow(row), 8 * j);
+        values.push(row);
+      }
+    }
     if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings))
       throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
     const omega = rootOfUnity(round.logDomain);
     const zeta = rootOfUnity(k);
-    const folds = indices.map((idx, j) => {
-      const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
-      return foldRow(width === 1 ? liftToExtension(row) : row, pow(omega, idx), zeta, roundAlphas);
-    });
+    const folds = indices.map((idx, j) => foldRow(values[j]!, pow(omega, idx), zeta, roundAlphas));
     if (!last) {
       const mNext = round.numVariables - k;
       const g = t.sampleExt();
@@ -227,7 +276,7 @@ function verifyOrThrow(
         claim = extAdd(claim, extMul(wj, folds[j]!));
       });
       root = rp.nextRoot!;
-      width = 4;
+      first = false;
     } else {
       indices.forEach((idx, j) => {
         const r = pow(omega, idx << k);

@@ -1,0 +1,126 @@
+/**
+ * The standalone hiding commitment and masked opening (docs/pcs.md §12): a transcript of its own
+ * under `PCS_HIDING_DOMAIN_TAG`, commitments and proofs as bytes, the verifier's acceptance policy
+ * of the plain commitment (`acceptedWhirSets`).
+ */
+import { P } from "../field/koalabear.js";
+import { DuplexChallenger } from "../transcript/challenger.js";
+import { PCS_HIDING_DOMAIN_TAG } from "../transcript/domains.js";
+import { acceptedWhirSets, type WhirVerifyOptions } from "./api.js";
+import { PcsError } from "./errors.js";
+import { decodeWhirHidingProof, encodeWhirHidingProof } from "./hiding-codec.js";
+import {
+  whirCommitHidingOn,
+  whirOpenHidingOn,
+  type WhirHidingCommitOptions,
+  type WhirHidingProverState,
+} from "./hiding-prover.js";
+import { whirReadHidingCommitmentOn, whirVerifyHidingOn } from "./hiding-verifier.js";
+import type { WhirOpenOptions } from "./prover.js";
+import type { WhirAnyClaim, WhirHidingCommitment, WhirHidingProof, WhirVerdict } from "./types.js";
+
+/** A standalone hiding commitment's prover side: the state and the transcript right after the commitment. */
+export interface WhirHidingCommitted {
+  /** What to publish (encode it with `encodeWhirHidingCommitment`). */
+  readonly commitment: WhirHidingCommitment;
+  readonly state: WhirHidingProverState;
+  readonly transcript: DuplexChallenger;
+}
+
+/**
+ * Commits to a vector f of 2^m base-field values (index bit j = variable j) so that openings
+ * reveal nothing of f beyond the claims they prove (docs/pcs.md §12; the bounded-query encoding
+ * and masked proximity test of Aurora, Ben-Sasson et al., EUROCRYPT 2019, as Virgo, Zhang et al.,
+ * S&P 2020, uses them over a hash-based commitment), on a fresh transcript under `PCS_HIDING_DOMAIN_TAG`.
+ * @param evaluations 2^m canonical base-field values, m ≥ `minHidingVariables(set)` (11 for the default set).
+ * @param options `set` (default `"cb100-r4"`), `random` (default: the platform's cryptographic generator).
+ * @returns the commitment (32-byte root, no out-of-domain answers), the prover's state and transcript.
+ * @throws PcsError `PCS_BAD_POLYNOMIAL`, `PCS_TOO_SMALL_TO_HIDE`, `PCS_TOO_LARGE`, `PCS_UNKNOWN_SET` (before any work).
+ * @example
+ *   const committed = whirCommitHiding(f);                       // f: Uint32Array of 2^16 values
+ *   const bytes = encodeWhirHidingCommitment(committed.commitment);
+ */
+export function whirCommitHiding(evaluations: Uint32Array, options: WhirHidingCommitOptions = {}): WhirHidingCommitted {
+  const transcript = DuplexChallenger.withDomain(PCS_HIDING_DOMAIN_TAG);
+  const state = whirCommitHidingOn(transcript, evaluations, options);
+  return { commitment: state.commitment, state, transcript };
+}
+
+/**
+ * Proves claims about a hiding commitment's vector f — evaluations f̂(point) = value (point ∈ K^m)
+ * and block claims Σ_i u_i·f(offset + i) = value — in one masked opening; returns
+ * `pcs-whir-hiding-proof-v1` bytes. The commitment's transcript is not consumed, so it can be
+ * opened several times (each opening reveals only its own claims; the openings together reveal
+ * only all of their claims as long as their first-iteration rows number at most q_0 in total —
+ * docs/pcs.md §12.8: open once where hiding matters).
+ * @throws PcsError `PCS_BAD_CLAIM`; `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` pool).
+ * @example const proof = whirOpenHiding(committed, [{ point, value }, { block: { offset: 0, weights }, value: v }]);
+ */
+export function whirOpenHiding(
+  committed: WhirHidingCommitted,
+  claims: readonly WhirAnyClaim[],
+  options: WhirOpenOptions = {},
+): Uint8Array {
+  return encodeWhirHidingProof(whirOpenHidingOn(committed.transcript.clone(), committed.state, claims, {}, options));
+}
+
+/**
+ * Verifies a standalone masked opening: the commitment (decoded with
+ * `decodeWhirHidingCommitment`), the claims about f and the proof bytes. Never throws for a bad
+ * proof: undecodable bytes are a `PCS_DECODE` verdict, a set the options do not accept `PCS_SET_NOT_ACCEPTED`.
+ * @throws PcsError `PCS_WEAKER_THAN_ACCEPTED`, `PCS_UNKNOWN_SET` (bad options only).
+ * @example
+ *   const verdict = whirVerifyHiding(decodeWhirHidingCommitment(bytes), [{ point, value }], proof);
+ *   if (!verdict.ok) console.log(verdict.code, verdict.reason);
+ */
+export function whirVerifyHiding(
+  commitment: WhirHidingCommitment,
+  claims: readonly WhirAnyClaim[],
+  proofBytes: Uint8Array,
+  options: WhirVerifyOptions = {},
+): WhirVerdict {
+  const accepted = acceptedWhirSets(options);
+  const c = commitment as Partial<WhirHidingCommitment> | null;
+  if (
+    c === null ||
+    typeof c !== "object" ||
+    typeof c.set !== "string" ||
+    !Number.isInteger(c.numVariables) ||
+    !(c.root instanceof Uint32Array) ||
+    c.root.length !== 8 ||
+    !c.root.every((x) => x < P)
+  )
+    return {
+      ok: false,
+      code: "PCS_SHAPE",
+      reason: "not a decoded hiding commitment (pass the commitment decoded with decodeWhirHidingCommitment)",
+    };
+  if (!accepted.includes(commitment.set))
+    return {
+      ok: false,
+      code: "PCS_SET_NOT_ACCEPTED",
+      reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
+    };
+  let proof: WhirHidingProof;
+  try {
+    proof = decodeWhirHidingProof(proofBytes);
+  } catch (e) {
+    if (e instanceof PcsError) return { ok: false, code: "PCS_DECODE", reason: e.message };
+    throw e;
+  }
+  if (proof.set !== commitment.set)
+    return {
+      ok: false,
+      code: "PCS_SET_NOT_ACCEPTED",
+      reason: `the proof names set ${proof.set}, the commitment ${commitment.set}`,
+    };
+  const transcript = DuplexChallenger.withDomain(PCS_HIDING_DOMAIN_TAG);
+  let read;
+  try {
+    read = whirReadHidingCommitmentOn(transcript, commitment);
+  } catch (e) {
+    if (e instanceof PcsError) return { ok: false, code: "PCS_SHAPE", reason: e.message };
+    throw e;
+  }
+  return whirVerifyHidingOn(transcript, read, claims, proof);
+}

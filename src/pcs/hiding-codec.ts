@@ -1,0 +1,118 @@
+/**
+ * The bytes of a hiding commitment (`pcs-whir-hiding-commitment-v1`) and of a masked opening
+ * (`pcs-whir-hiding-proof-v1`), docs/pcs.md §12.5: little-endian u32 words, field elements
+ * canonical, every length fixed by the set's hiding schedule and the counts the proof carries
+ * (claims, rows, siblings), each bounded before anything is read; trailing bytes are refused.
+ */
+import type { Ext } from "../field/extension.js";
+import { Reader, Writer, readRounds, writeRounds } from "./codec.js";
+import { PcsError } from "./errors.js";
+import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
+import { whirParameterSet, whirParameterSetByCode } from "./params.js";
+import type { WhirHidingCommitment, WhirHidingProof } from "./types.js";
+
+/** "WHZC": the first word of a hiding commitment. */
+export const WHIR_HIDING_COMMITMENT_MAGIC = 0x435a4857;
+/** "WHZP": the first word of a masked opening proof. */
+export const WHIR_HIDING_PROOF_MAGIC = 0x505a4857;
+/** The width code of a hiding commitment: F′ base-field words, then G′ extension words, per row (§12.3). */
+export const WHIR_HIDING_WIDTH_CODE = 5;
+
+function header(r: Reader, magic: number, what: string): WhirHidingSchedule {
+  const got = r.u32("magic");
+  if (got !== magic)
+    throw new PcsError("PCS_DECODE", `${what}: magic 0x${got.toString(16)} is not 0x${magic.toString(16)}`);
+  const code = r.u32("set");
+  const set = whirParameterSetByCode(code);
+  if (set === undefined) throw new PcsError("PCS_DECODE", `${what}: unknown parameter set code ${code}`);
+  const committed = r.u32("committedVariables");
+  let hiding: WhirHidingSchedule;
+  try {
+    hiding = whirHidingSchedule(set, committed - 1);
+  } catch (e) {
+    throw new PcsError(
+      "PCS_DECODE",
+      `${what}: set ${set.id} has no hiding commitment of ${committed} variables (m + 1)`,
+      { cause: String(e) },
+    );
+  }
+  const width = r.u32("width");
+  if (width !== WHIR_HIDING_WIDTH_CODE)
+    throw new PcsError("PCS_DECODE", `${what}: width code ${width} is not ${WHIR_HIDING_WIDTH_CODE}`);
+  return hiding;
+}
+
+/** Encodes a hiding commitment (§12.5.1). */
+export function encodeWhirHidingCommitment(c: WhirHidingCommitment): Uint8Array {
+  const w = new Writer();
+  w.u32(WHIR_HIDING_COMMITMENT_MAGIC);
+  w.u32(whirParameterSet(c.set).code);
+  w.u32(c.numVariables + 1);
+  w.u32(WHIR_HIDING_WIDTH_CODE);
+  w.all(c.root);
+  return w.bytes();
+}
+
+/**
+ * Decodes a hiding commitment strictly (§12.5.1).
+ * @throws PcsError `PCS_DECODE` naming the field and byte offset: a length not whole words, a wrong magic, an
+ *   unknown set, m + 1 outside the set's hiding range, a width code other than 5, a non-canonical root word,
+ *   truncation, trailing bytes.
+ */
+export function decodeWhirHidingCommitment(bytes: Uint8Array): WhirHidingCommitment {
+  if (!(bytes instanceof Uint8Array)) throw new PcsError("PCS_DECODE", "a hiding commitment is a Uint8Array");
+  const r = new Reader(bytes, "WHIR hiding commitment");
+  const hiding = header(r, WHIR_HIDING_COMMITMENT_MAGIC, "WHIR hiding commitment");
+  const root = r.elements(8, "root");
+  r.end();
+  return { set: hiding.set.id, numVariables: hiding.numVariables, root };
+}
+
+/** Encodes a masked opening proof (§12.5.2). */
+export function encodeWhirHidingProof(p: WhirHidingProof): Uint8Array {
+  const w = new Writer();
+  w.u32(WHIR_HIDING_PROOF_MAGIC);
+  w.u32(whirParameterSet(p.set).code);
+  w.u32(p.numVariables + 1);
+  w.u32(WHIR_HIDING_WIDTH_CODE);
+  w.u32(p.maskedValues.length);
+  for (const v of p.maskedValues) w.ext(v);
+  if (p.batchWitness !== null) w.u32(p.batchWitness);
+  for (const a of p.oodAnswers) w.ext(a);
+  writeRounds(w, p);
+  return w.bytes();
+}
+
+/**
+ * Decodes a masked opening proof strictly (§12.5.2–12.5.3): the claim count is bounded by the
+ * bytes left (16 per σ′) before any σ′ is read, the rest is laid out by the hiding schedule.
+ * @throws PcsError `PCS_DECODE` naming the field and byte offset.
+ */
+export function decodeWhirHidingProof(bytes: Uint8Array): WhirHidingProof {
+  if (!(bytes instanceof Uint8Array)) throw new PcsError("PCS_DECODE", "a hiding proof is a Uint8Array");
+  const what = "WHIR hiding proof";
+  const r = new Reader(bytes, what);
+  const hiding = header(r, WHIR_HIDING_PROOF_MAGIC, what);
+  const count = r.u32("claimCount");
+  if (count < 1 || 4 * count > r.remaining())
+    throw new PcsError(
+      "PCS_DECODE",
+      `${what}: claimCount ${count} is 0 or longer than the ${4 * r.remaining()} bytes left`,
+    );
+  const maskedValues: Ext[] = [];
+  for (let c = 0; c < count; c++) maskedValues.push(r.ext(`maskedValues[${c}]`));
+  const batchWitness = hiding.batchPowBits > 0 ? r.elements(1, "batchWitness")[0]! : null;
+  const oodAnswers: Ext[] = [];
+  for (let j = 0; j < hiding.schedule.initialOodSamples; j++) oodAnswers.push(r.ext(`oodAnswers[${j}]`));
+  const { rounds, finalSumcheck } = readRounds(r, hiding.schedule, WHIR_HIDING_WIDTH_CODE, what);
+  r.end();
+  return {
+    set: hiding.set.id,
+    numVariables: hiding.numVariables,
+    maskedValues,
+    batchWitness,
+    oodAnswers,
+    rounds,
+    finalSumcheck,
+  };
+}

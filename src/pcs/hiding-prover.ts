@@ -1,0 +1,254 @@
+/**
+ * The hiding commitment and the masked opening (docs/pcs.md §12; docs/profile-v3.md §11.5).
+ * The vector f is committed as the bounded-query encoding f′(X, Y) = f(X) + Y·τ(X) (Aurora,
+ * Ben-Sasson et al., EUROCRYPT 2019: t random coefficients make any t codeword values uniform)
+ * beside a uniformly random mask g′ over K, both of m + 1 variables, in one Merkle tree whose leaf
+ * j hashes row j of F′ and then row j of G′. An opening of claims about f sends σ′_c = ⟨w_c, g′⟩,
+ * draws ρ and runs the WHIR opening (openCore) on h = ρ·f′ + g′ (Aurora's and Virgo's masked
+ * proximity test), the first iteration opening F′'s and G′'s rows.
+ */
+import type { Ext } from "../field/extension.js";
+import { extAdd, extMul } from "../field/extension.js";
+import { P } from "../field/koalabear.js";
+import type { DuplexChallenger } from "../transcript/challenger.js";
+import { claimsProblem, isBlockClaim } from "./checks.js";
+import { codewordOfRows, rowsOfCodeword } from "./encode.js";
+import { PcsError } from "./errors.js";
+import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
+import { buildMerkleTree, type MerkleTree } from "./merkle.js";
+import { coefficientsToEvaluations, evaluateCoefficients, extAt } from "./multilinear.js";
+import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
+import { phase } from "./phases.js";
+import { pcsCodeword, pcsHorner, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
+import { grindOrReplace, openCore, type WhirAdversary, type WhirOpenOptions } from "./prover.js";
+import { combineMasked, extendClaims } from "./hiding-steps.js";
+import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
+import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
+import type { WhirAnyClaim, WhirHidingCommitment, WhirHidingProof } from "./types.js";
+
+/** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
+export interface WhirHidingCommitOptions {
+  /** The parameter set (default `"cb100-r4"`). */
+  readonly set?: WhirSetId;
+  /**
+   * Where τ's t coefficients and then g′'s 4·2^(m+1) value words come from (in that order); default
+   * `cryptoRandomSource`. `whirSeededRandomSource(seed)` for deterministic tests only.
+   */
+  readonly random?: WhirRandomSource;
+  /** Soundness tests only: changes the rows of F′ (2^k words each) and of G′ (4·2^k words each) in place before they are hashed. */
+  readonly corruptRows?: (fRows: Uint32Array, gRows: Uint32Array) => void;
+}
+
+/** What the prover keeps between a hiding commitment and its openings. */
+export interface WhirHidingProverState {
+  readonly commitment: WhirHidingCommitment;
+  readonly hiding: WhirHidingSchedule;
+  /** f′'s 2^(m+1) hypercube values and coefficients (base field). */
+  readonly fEvaluations: Uint32Array;
+  readonly fCoefficients: Uint32Array;
+  /** g′'s 2^(m+1) hypercube values and coefficients (interleaved extension). */
+  readonly gEvaluations: Uint32Array;
+  readonly gCoefficients: Uint32Array;
+  /** F′'s codeword (base) and G′'s (extension), natural order. */
+  readonly fCodeword: Uint32Array;
+  readonly gCodeword: Uint32Array;
+  readonly tree: MerkleTree;
+}
+
+/** A dishonest prover's changes to a masked opening (soundness tests), beside `WhirAdversary`'s for the WHIR iterations on h. */
+export interface WhirHidingAdversary extends WhirAdversary {
+  /** Replaces the σ′ values before they are sent (the prover then continues honestly). */
+  readonly maskedValues?: (values: Ext[]) => Ext[];
+  /** Replaces the grinding witness before ρ (absorbed as a witness is, whether or not it grinds to zero bits); `transcript` is a copy of the prover's just before it. */
+  readonly batchWitness?: (honest: number, transcript: DuplexChallenger) => number;
+  /** Replaces h's out-of-domain answers before they are sent. */
+  readonly maskedOodAnswers?: (answers: Ext[]) => Ext[];
+  /** Changes the first iteration's opened rows (F′'s 2^k words then G′'s 4·2^k, per row) in place, knowing ρ. */
+  readonly firstRows?: (rho: Ext, rows: Uint32Array) => void;
+}
+
+function vectorVariables(evaluations: Uint32Array): number {
+  if (!(evaluations instanceof Uint32Array))
+    throw new PcsError("PCS_BAD_POLYNOMIAL", "evaluations must be a Uint32Array of canonical field elements");
+  const m = Math.log2(evaluations.length);
+  if (!Number.isInteger(m) || m < 1)
+    throw new PcsError(
+      "PCS_BAD_POLYNOMIAL",
+      `a hiding commitment takes 2^m base-field values (m ≥ 1); got ${evaluations.length} words`,
+      { length: evaluations.length },
+    );
+  return m;
+}
+
+/**
+ * Commits to the vector `evaluations` (2^m base-field values, index bit j = variable j) with the
+ * hiding commitment of docs/pcs.md §12.3, on transcript `t` (absorbs §12.4's commitment step).
+ * @throws PcsError `PCS_BAD_POLYNOMIAL` (not 2^m canonical values), `PCS_TOO_SMALL_TO_HIDE` (m below
+ *   `minHidingVariables(set)`), `PCS_TOO_LARGE` (m + 1 above the set's limit), `PCS_UNKNOWN_SET` — all before any work.
+ */
+export function whirCommitHidingOn(
+  t: DuplexChallenger,
+  evaluations: Uint32Array,
+  options: WhirHidingCommitOptions = {},
+): WhirHidingProverState {
+  const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
+  const m = vectorVariables(evaluations);
+  const hiding = whirHidingSchedule(set, m);
+  for (let i = 0; i < evaluations.length; i++)
+    if (evaluations[i]! >= P)
+      throw new PcsError(
+        "PCS_BAD_POLYNOMIAL",
+        `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`,
+        { index: i },
+      );
+  const random = options.random ?? cryptoRandomSource;
+  const n = 1 << m;
+  const first = hiding.schedule.rounds[0]!;
+  const k = first.foldingFactor;
+  // f′'s coefficients: f's (Möbius), then τ's t random ones at indices 2^m … 2^m + t − 1 (the Y half), then zeros.
+  const fCoefficients = new Uint32Array(2 * n);
+  const fc = pcsResident(evaluations);
+  try {
+    pcsMobius(fc, 1);
+    fCoefficients.set(fc.subarray(0, n));
+  } finally {
+    pcsRelease(fc);
+  }
+  const tau = new Uint32Array(hiding.maskCoefficients);
+  random(tau);
+  fCoefficients.set(tau, n);
+  const fEvaluations = fCoefficients.slice();
+  coefficientsToEvaluations(fEvaluations, 1);
+  // g′: 2^(m+1) uniformly random extension values, and their coefficients.
+  const gEvaluations = new Uint32Array(8 * n);
+  random(gEvaluations);
+  const gc = pcsResident(gEvaluations);
+  let gCoefficients: Uint32Array;
+  try {
+    pcsMobius(gc, 4);
+    gCoefficients = gc.slice();
+  } finally {
+    pcsRelease(gc);
+  }
+  let fCodeword = codeword(fCoefficients, 1, first.logDomain);
+  let gCodeword = codeword(gCoefficients, 4, first.logDomain);
+  const fRows = rowsOfCodeword(fCodeword, 1, first.logDomain, k);
+  const gRows = rowsOfCodeword(gCodeword, 4, first.logDomain, k);
+  if (options.corruptRows) {
+    options.corruptRows(fRows, gRows);
+    fCodeword = codewordOfRows(fRows, 1, first.logDomain, k);
+    gCodeword = codewordOfRows(gRows, 4, first.logDomain, k);
+  }
+  const rowCount = 1 << first.logRows;
+  const fw = 1 << k;
+  const rowWords = 5 * fw;
+  const rows = new Uint32Array(rowCount * rowWords);
+  for (let j = 0; j < rowCount; j++) {
+    rows.set(fRows.subarray(j * fw, (j + 1) * fw), j * rowWords);
+    rows.set(gRows.subarray(4 * j * fw, 4 * (j + 1) * fw), j * rowWords + fw);
+  }
+  const tree = phase("merkle", () => buildMerkleTree(rows, rowWords, first.logRows));
+  absorbHidingCommitment(t, set, m, tree.root);
+  const commitment: WhirHidingCommitment = { set: set.id, numVariables: m, root: tree.root.slice() };
+  return { commitment, hiding, fEvaluations, fCoefficients, gEvaluations, gCoefficients, fCodeword, gCodeword, tree };
+}
+
+function codeword(coefficients: Uint32Array, width: number, logDomain: number): Uint32Array {
+  const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
+  try {
+    return working.slice();
+  } finally {
+    pcsRelease(working);
+  }
+}
+
+/** σ′ (or any claim's value) of an extension table of 2^(m+1) values for a claim about its Y = 0 half. */
+function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: number, c: WhirAnyClaim): Ext {
+  if (isBlockClaim(c)) {
+    let acc: Ext = [0, 0, 0, 0];
+    c.block.weights.forEach((w, i) => {
+      acc = extAdd(acc, extMul(w, extAt(evaluations, c.block.offset + i)));
+    });
+    return acc;
+  }
+  // Y = 0 keeps the coefficients without Y: the lower half.
+  return evaluateCoefficients(coefficients.subarray(0, 4 << m), c.point);
+}
+
+/**
+ * The masked opening (docs/pcs.md §12.4) of the claims about f, continuing transcript `t` right
+ * after the hiding commitment: absorbs the claims, sends σ′, grinds, draws ρ, sends h's
+ * out-of-domain answers and runs the WHIR opening of h = ρ·f′ + g′ at the claims (w_c, ρ·σ_c + σ′_c).
+ * A claim whose value is not f's gives a proof that does not verify.
+ * @throws PcsError `PCS_BAD_CLAIM` (no claim, a point without m coordinates, a malformed block or value);
+ *   `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` option, which hashes the later iterations' trees).
+ */
+export function whirOpenHidingOn(
+  t: DuplexChallenger,
+  state: WhirHidingProverState,
+  claims: readonly WhirAnyClaim[],
+  adversary: WhirHidingAdversary = {},
+  options: WhirOpenOptions = {},
+): WhirHidingProof {
+  const { hiding } = state;
+  const m = hiding.numVariables;
+  const problem = claimsProblem(claims, m);
+  if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
+  absorbClaims(t, claims);
+  let maskedValues = claims.map((c) => claimValueOf(state.gEvaluations, state.gCoefficients, m, c));
+  if (adversary.maskedValues) maskedValues = adversary.maskedValues(maskedValues);
+  absorbExts(t, maskedValues);
+  const batchWitness = hiding.batchPowBits > 0 ? grindOrReplace(t, hiding.batchPowBits, adversary.batchWitness) : null;
+  const rho = t.sampleExt();
+  const hEvaluations = combineMasked(rho, state.fEvaluations, state.gEvaluations);
+  const hCoefficients = combineMasked(rho, state.fCoefficients, state.gCoefficients);
+  const oodPoints = drawOodPoints(t, hiding.schedule.initialOodSamples);
+  let oodAnswers = oodPoints.map((z) => pcsHorner(hCoefficients, z));
+  if (adversary.maskedOodAnswers) oodAnswers = adversary.maskedOodAnswers(oodAnswers);
+  absorbExts(t, oodAnswers);
+  const hClaims = extendClaims(
+    claims,
+    claims.map((c, i) => extAdd(extMul(rho, c.value), maskedValues[i]!)),
+  );
+  const first = hiding.schedule.rounds[0]!;
+  const k = first.foldingFactor;
+  const rowsCount = 1 << first.logRows;
+  const fw = 1 << k;
+  const firstRows = (indices: readonly number[]): Uint32Array => {
+    const out = new Uint32Array(indices.length * 5 * fw);
+    indices.forEach((j, r) => {
+      const o = r * 5 * fw;
+      for (let s = 0; s < fw; s++) {
+        const at = j + s * rowsCount;
+        out[o + s] = state.fCodeword[at]!;
+        for (let l = 0; l < 4; l++) out[o + fw + 4 * s + l] = state.gCodeword[4 * at + l]!;
+      }
+    });
+    adversary.firstRows?.(rho, out);
+    return out;
+  };
+  const { rounds, finalSumcheck } = openCore(
+    t,
+    {
+      schedule: hiding.schedule,
+      oodPoints,
+      evaluations: hEvaluations,
+      coefficients: hCoefficients,
+      width: 4,
+      tree: state.tree,
+      firstRows,
+    },
+    hClaims,
+    adversary,
+    options,
+  );
+  return {
+    set: hiding.set.id,
+    numVariables: m,
+    maskedValues,
+    batchWitness,
+    oodAnswers,
+    rounds,
+    finalSumcheck,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The grinding checks of docs/pcs.md §8, each by a real forgery: a prover that sends a witness
+ * that does not grind and continues honestly on the transcript that absorbed it, so that only the
+ * check of that witness can reject the proof.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  encodeWhirProof,
+  whirCommit,
+  whirOpenOn,
+  whirSchedule,
+  whirParameterSet,
+  whirVerify,
+} from "../../src/pcs/index.js";
+import { randomEvaluations, twoClaims } from "./support.js";
+
+test("a fold or query grinding witness that does not grind is PCS_PROOF_OF_WORK, though the rest of the proof is honest", () => {
+  const m = 13;
+  const evals = randomEvaluations(m, 2100);
+  const claims = twoClaims(evals, m, 2101);
+  const committed = whirCommit(evals);
+  const schedule = whirSchedule(whirParameterSet("cb100-r4"), m);
+  const fold = schedule.rounds.findIndex((r) => r.foldPowBits > 0);
+  const query = schedule.rounds.findIndex((r) => r.queryPowBits > 0);
+  assert.ok(fold >= 0 && query >= 0);
+  for (const [kind, at, s] of [
+    ["fold", fold, 0],
+    ["fold", fold, 4],
+    ["query", query, 0],
+  ] as const) {
+    const proof = whirOpenOn(committed.transcript.clone(), committed.state, claims, {
+      witness: (k, i, step, w, t) => {
+        if (k !== kind || i !== at || step !== s) return w;
+        const bits = kind === "fold" ? schedule.rounds[i]!.foldPowBits : schedule.rounds[i]!.queryPowBits;
+        for (let x = 0; ; x++) if (!t.clone().checkWitness(bits, x)) return x;
+      },
+    });
+    const v = whirVerify(committed.commitment, claims, encodeWhirProof(proof));
+    assert.equal(!v.ok && v.code, "PCS_PROOF_OF_WORK", `${kind} witness ${s} of iteration ${at}`);
+  }
+});
