@@ -4,7 +4,7 @@ import { SsgkrError } from "../errors.js";
  * Thrown by the polynomial commitment (src/pcs) for input it cannot use: an unknown parameter
  * set, a polynomial too large for KoalaBear's two-adic subgroup, evaluation vectors of the wrong
  * length, claims whose points have the wrong number of coordinates, proof and commitment bytes
- * that do not decode (docs/pcs.md §7, §12.5), a vector too small for a hiding commitment (§12.2), a bad pool option, a closed pool or a worker that died.
+ * that do not decode (docs/pcs.md §7, §12.5), a vector too small for a hiding commitment (§12.2), a second opening of a hiding commitment, a bad pool option, a closed pool or a worker that died.
  */
 export class PcsError extends SsgkrError<PcsErrorCode> {}
 
@@ -13,6 +13,7 @@ export const PCS_ERROR_CODES = [
   "PCS_UNKNOWN_SET",
   "PCS_TOO_LARGE",
   "PCS_TOO_SMALL_TO_HIDE",
+  "PCS_ALREADY_OPENED",
   "PCS_BAD_POLYNOMIAL",
   "PCS_BAD_CLAIM",
   "PCS_DECODE",

@@ -65,6 +65,8 @@ export interface WhirHidingAdversary extends WhirAdversary {
   readonly maskedOodAnswers?: (answers: Ext[]) => Ext[];
   /** Changes the first iteration's opened rows (F′'s 2^k words then G′'s 4·2^k, per row) in place, knowing ρ. */
   readonly firstRows?: (rho: Ext, rows: Uint32Array) => void;
+  /** Opens a state opened before (tests of forgeries against one commitment): the openings together no longer hide f. */
+  readonly reopen?: boolean;
 }
 
 function vectorVariables(evaluations: Uint32Array): number {
@@ -162,6 +164,9 @@ function codeword(coefficients: Uint32Array, width: number, logDomain: number): 
   }
 }
 
+/** Hiding prover states that have been opened (each may be opened once). */
+const opened = new WeakSet<WhirHidingProverState>();
+
 /** σ′ (or any claim's value) of an extension table of 2^(m+1) values for a claim about its Y = 0 half. */
 function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: number, c: WhirAnyClaim): Ext {
   if (isBlockClaim(c)) {
@@ -179,8 +184,9 @@ function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: nu
  * The masked opening (docs/pcs.md §12.4) of the claims about f, continuing transcript `t` right
  * after the hiding commitment: absorbs the claims, sends σ′, grinds, draws ρ, sends h's
  * out-of-domain answers and runs the WHIR opening of h = ρ·f′ + g′ at the claims (w_c, ρ·σ_c + σ′_c).
- * A claim whose value is not f's gives a proof that does not verify.
- * @throws PcsError `PCS_BAD_CLAIM` (no claim, a point without m coordinates, a malformed block or value);
+ * A claim whose value is not f's gives a proof that does not verify. A hiding commitment is opened
+ * once: τ masks the rows of one opening, so a second one (another call with the same state) is refused.
+ * @throws PcsError `PCS_ALREADY_OPENED` (the state was opened before); `PCS_BAD_CLAIM` (no claim, a point without m coordinates, a malformed block or value);
  *   `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` option, which hashes the later iterations' trees).
  */
 export function whirOpenHidingOn(
@@ -192,8 +198,14 @@ export function whirOpenHidingOn(
 ): WhirHidingProof {
   const { hiding } = state;
   const m = hiding.numVariables;
+  if (opened.has(state) && adversary.reopen !== true)
+    throw new PcsError(
+      "PCS_ALREADY_OPENED",
+      "this hiding commitment was opened before: a second opening would reveal the committed vector (τ masks one opening's rows); commit again for other claims",
+    );
   const problem = claimsProblem(claims, m);
   if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
+  opened.add(state);
   absorbClaims(t, claims);
   let maskedValues = claims.map((c) => claimValueOf(state.gEvaluations, state.gCoefficients, m, c));
   if (adversary.maskedValues) maskedValues = adversary.maskedValues(maskedValues);

@@ -68,9 +68,16 @@ function commit(f: Uint32Array, set: WhirSetId = "cb100-r4", seed = 1): WhirHidi
   return whirCommitHiding(f, { set, random: whirSeededRandomSource(seed) });
 }
 
-/** A masked opening by a prover with `adversary`'s changes, as bytes. */
+/** A masked opening by a prover with `adversary`'s changes, as bytes (the commitment may have been opened before). */
 function forge(committed: WhirHidingCommitted, claims: readonly WhirAnyClaim[], adversary: WhirHidingAdversary) {
-  return encodeWhirHidingProof(whirOpenHidingOn(committed.transcript.clone(), committed.state, claims, adversary));
+  return encodeWhirHidingProof(
+    whirOpenHidingOn(committed.transcript.clone(), committed.state, claims, { ...adversary, reopen: true }),
+  );
+}
+
+/** An honest masked opening of a commitment these tests open several times (each opening alone is honest). */
+function openAgain(committed: WhirHidingCommitted, claims: readonly WhirAnyClaim[]): Uint8Array {
+  return forge(committed, claims, {});
 }
 
 function verify(
@@ -113,7 +120,7 @@ test("masked openings of point, block and mixed claims are accepted, from the le
       ["blocks", blocks],
       ["mixed", mixed],
     ] as const) {
-      const proof = whirOpenHiding(committed, claims);
+      const proof = openAgain(committed, claims);
       assert.deepEqual(verify(committed, claims, proof, set), ok, `${set} m = ${m}, ${what}`);
       assert.deepEqual(encodeWhirHidingProof(decodeWhirHidingProof(proof)), proof, `${set} m = ${m}: bytes round-trip`);
       const decoded = decodeWhirHidingProof(proof);
@@ -131,7 +138,7 @@ test("the default source of randomness gives a fresh commitment each time, and i
   const b = whirCommitHiding(f);
   assert.notDeepEqual(a.commitment.root, b.commitment.root);
   const claims = [pointClaim(f, m, 5)];
-  assert.deepEqual(verify(a, claims, whirOpenHiding(a, claims)), ok);
+  assert.deepEqual(verify(a, claims, openAgain(a, claims)), ok);
   // A seeded source is deterministic.
   assert.deepEqual(commit(f, "cb100-r4", 9).commitment.root, commit(f, "cb100-r4", 9).commitment.root);
   assert.throws(() => whirSeededRandomSource(-1), { code: "PCS_BAD_OPTION" });
@@ -152,12 +159,12 @@ test("refusals: a vector below the least hiding size, above the set's limit, mal
   });
   const f = randomEvaluations(11, 3);
   const committed = commit(f);
-  assert.throws(() => whirOpenHiding(committed, []), { code: "PCS_BAD_CLAIM" });
-  assert.throws(() => whirOpenHiding(committed, [{ point: randomPoint(12, 1), value: [0, 0, 0, 0] }]), {
+  assert.throws(() => openAgain(committed, []), { code: "PCS_BAD_CLAIM" });
+  assert.throws(() => openAgain(committed, [{ point: randomPoint(12, 1), value: [0, 0, 0, 0] }]), {
     code: "PCS_BAD_CLAIM",
   });
   assert.throws(
-    () => whirOpenHiding(committed, [{ block: { offset: 1 << 11, weights: [[1, 0, 0, 0]] }, value: [0, 0, 0, 0] }]),
+    () => openAgain(committed, [{ block: { offset: 1 << 11, weights: [[1, 0, 0, 0]] }, value: [0, 0, 0, 0] }]),
     { code: "PCS_BAD_CLAIM" },
     "a block in f′'s Y = 1 half is not a claim about f",
   );
@@ -168,7 +175,7 @@ const M = 13;
 const F = randomEvaluations(M, 77);
 const COMMITTED = commit(F, "cb100-r4", 5);
 const CLAIMS: WhirAnyClaim[] = [pointClaim(F, M, 40), blockClaim(F, 3, 5, 41)];
-const PROOF = whirOpenHiding(COMMITTED, CLAIMS);
+const PROOF = openAgain(COMMITTED, CLAIMS);
 
 test("the shared opening grinds before ρ and verifies", () => {
   assert.equal(whirHidingSchedule(whirParameterSet("cb100-r4"), M).batchPowBits, 1);
@@ -180,7 +187,7 @@ test("a false claim value is rejected: the honest proof of the true value, and t
   for (const i of [0, 1]) {
     const wrong = CLAIMS.map((c, j) => (j === i ? { ...c, value: bump(c.value) } : c));
     assert.equal(verify(COMMITTED, wrong, PROOF).ok, false, `claim ${i}: the true proof`);
-    const v = verify(COMMITTED, wrong, whirOpenHiding(COMMITTED, wrong));
+    const v = verify(COMMITTED, wrong, openAgain(COMMITTED, wrong));
     assert.equal(v.ok, false, `claim ${i}: the prover's proof of the false value`);
     assert.equal(!v.ok && v.code, "PCS_FINAL_CLAIM");
   }
@@ -190,11 +197,11 @@ test("a claim moved to another point or another block, with its value kept, is r
   const point = CLAIMS[0] as { point: Ext[]; value: Ext };
   const movedPoint = [{ point: point.point.map((x, j) => (j === 4 ? bump(x) : x)), value: point.value }, CLAIMS[1]!];
   assert.equal(verify(COMMITTED, movedPoint, PROOF).ok, false);
-  assert.equal(verify(COMMITTED, movedPoint, whirOpenHiding(COMMITTED, movedPoint)).ok, false);
+  assert.equal(verify(COMMITTED, movedPoint, openAgain(COMMITTED, movedPoint)).ok, false);
   const block = CLAIMS[1] as WhirBlockClaim;
   const movedBlock = [CLAIMS[0]!, { block: { ...block.block, offset: block.block.offset + 8 }, value: block.value }];
   assert.equal(verify(COMMITTED, movedBlock, PROOF).ok, false);
-  assert.equal(verify(COMMITTED, movedBlock, whirOpenHiding(COMMITTED, movedBlock)).ok, false);
+  assert.equal(verify(COMMITTED, movedBlock, openAgain(COMMITTED, movedBlock)).ok, false);
   const reordered = [CLAIMS[1]!, CLAIMS[0]!];
   assert.equal(verify(COMMITTED, reordered, PROOF).ok, false, "claims in another order");
 });
@@ -247,7 +254,7 @@ test("committed F′ or G′ words off the code (a corrupted row at every index)
           rows[j * words + (j % words)] = (rows[j * words + (j % words)]! + 1) % P;
       },
     });
-    const v = verify(committed, CLAIMS, whirOpenHiding(committed, CLAIMS));
+    const v = verify(committed, CLAIMS, openAgain(committed, CLAIMS));
     assert.equal(v.ok, false, which);
   }
 });
@@ -280,7 +287,7 @@ test("a proof made for one commitment is rejected against another (other randomn
   assert.equal(verify(other, CLAIMS, PROOF).ok, false);
   // …and a proof of the other commitment's true claims does not verify against the first.
   const otherClaims = [pointClaim(g, M, 40), blockClaim(g, 3, 5, 41)];
-  const otherProof = whirOpenHiding(other, otherClaims);
+  const otherProof = openAgain(other, otherClaims);
   assert.deepEqual(verify(other, otherClaims, otherProof), ok);
   assert.equal(verify(COMMITTED, otherClaims, otherProof).ok, false);
   // A plain commitment's proof and a hiding one's are not interchangeable.
@@ -331,7 +338,7 @@ test("the verifier's shape checks give their verdicts (σ′ count, witness pres
   const r2 = commit(f, "cb100-r2", 3);
   const r4 = commit(f, "cb100-r4", 3);
   const claims = [pointClaim(f, 12, 1)];
-  const x = whirVerifyHiding(r4.commitment, claims, whirOpenHiding(r2, claims));
+  const x = whirVerifyHiding(r4.commitment, claims, openAgain(r2, claims));
   assert.equal(!x.ok && x.code, "PCS_SET_NOT_ACCEPTED");
 });
 
@@ -400,7 +407,21 @@ test("f′ = f + Y·τ with τ's t coefficients the source's first draw and the 
   );
   assert.deepEqual(fEvaluations.subarray(0, n), f, "f′(·, 0) = f");
   assert.deepEqual(gEvaluations, draws[1], "g′'s values");
-  const proof = decodeWhirHidingProof(whirOpenHiding(committed, [pointClaim(f, m, 1)]));
+  const proof = decodeWhirHidingProof(openAgain(committed, [pointClaim(f, m, 1)]));
   const k = hiding.schedule.rounds[0]!.foldingFactor;
   assert.ok(proof.rounds[0]!.rowCount << k <= t, "the opened values of F′ are at most t");
+});
+
+test("a hiding commitment is opened once: a second opening is refused (PCS_ALREADY_OPENED), a refused claim list does not use it up", () => {
+  const m = 11;
+  const f = randomEvaluations(m, 7);
+  const committed = commit(f, "cb100-r4", 7);
+  const claims = [pointClaim(f, m, 2)];
+  assert.throws(() => whirOpenHiding(committed, []), { code: "PCS_BAD_CLAIM" });
+  const proof = whirOpenHiding(committed, claims);
+  assert.deepEqual(verify(committed, claims, proof), ok, "the first opening, after a refused one");
+  assert.throws(() => whirOpenHiding(committed, claims), { code: "PCS_ALREADY_OPENED" });
+  assert.throws(() => whirOpenHidingOn(committed.transcript.clone(), committed.state, [pointClaim(f, m, 3)]), {
+    code: "PCS_ALREADY_OPENED",
+  });
 });
