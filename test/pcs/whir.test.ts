@@ -342,3 +342,54 @@ test("each grinding witness is checked: a changed fold or query witness is PCS_P
     }
   }
 });
+
+test("whirVerifyOn refuses a proof object whose shape is not the schedule's, each field on its own (PCS_SHAPE)", () => {
+  const m = 13;
+  const evals = randomEvaluations(m, 2300);
+  const claims = twoClaims(evals, m, 2301);
+  const committed = whirCommit(evals);
+  const proof = decodeWhirProof(whirOpen(committed, claims));
+  const last = proof.rounds.length - 1;
+  assert.ok(last >= 1, "an opening of several iterations");
+  const fold = proof.rounds.findIndex((x) => x.foldWitnesses.length > 0);
+  const query = proof.rounds.findIndex((x) => x.queryWitness !== null);
+  const still = proof.rounds.findIndex((x) => x.queryWitness === null);
+  assert.ok(fold >= 0 && query >= 0, "some iteration grinds before its folding challenges and its queries");
+  type Round = (typeof proof.rounds)[number];
+  const at = (i: number, change: (r: Round) => Partial<Round>) => ({
+    ...proof,
+    rounds: proof.rounds.map((r, j) => (j === i ? { ...r, ...change(r) } : r)),
+  });
+  const verdict = (p: typeof proof, commitment = committed.commitment) => {
+    const t = DuplexChallenger.withDomain("ssgkr/pcs/whir/v1");
+    return whirVerifyOn(t, whirReadCommitmentOn(t, commitment), claims, p);
+  };
+  assert.deepEqual(verdict(proof), { ok: true }, "the proof object as decoded");
+  const cases: [string, typeof proof][] = [
+    ["a sumcheck round dropped", at(0, (r) => ({ sumcheck: r.sumcheck.slice(1) }))],
+    ["a fold witness more", at(fold, (r) => ({ foldWitnesses: [...r.foldWitnesses, 0] }))],
+    ["no next root before the last iteration", at(0, () => ({ nextRoot: null }))],
+    ["a next root of 7 words", at(0, (r) => ({ nextRoot: r.nextRoot!.subarray(0, 7) }))],
+    ["a final polynomial before the last iteration", at(0, () => ({ finalCoefficients: new Uint32Array(4) }))],
+    ["an out-of-domain answer dropped", at(0, (r) => ({ nextOodAnswers: r.nextOodAnswers.slice(1) }))],
+    [
+      "a final polynomial of the wrong length",
+      at(last, (r) => ({ finalCoefficients: r.finalCoefficients!.subarray(4) })),
+    ],
+    ["no query witness where the iteration grinds", at(query, () => ({ queryWitness: null }))],
+    ["a row count off by one", at(0, (r) => ({ rowCount: r.rowCount + 1 }))],
+    ["a row word dropped", at(0, (r) => ({ rows: r.rows.subarray(1) }))],
+    ["a sibling digest dropped", at(0, (r) => ({ siblings: r.siblings.subarray(8) }))],
+  ];
+  if (still >= 0)
+    cases.push(["a query witness where the iteration does not grind", at(still, () => ({ queryWitness: 0 }))]);
+  for (const [what, p] of cases) {
+    const v = verdict(p);
+    assert.equal(v.ok, false, what);
+    if (!v.ok) assert.equal(v.code, "PCS_SHAPE", `${what}: ${v.reason}`);
+  }
+  const c = committed.commitment;
+  const fewer = verdict(proof, { ...c, oodAnswers: c.oodAnswers.slice(1) });
+  assert.equal(fewer.ok, false);
+  if (!fewer.ok) assert.equal(fewer.code, "PCS_SHAPE", "a commitment with an out-of-domain answer dropped");
+});
