@@ -27,7 +27,7 @@ import { encodeSyncResult } from "../src/sync/encoded.js";
 import { corpus } from "../src/serve/fixtures/corpus.js";
 import { fromOpRequest, toOpRequest } from "../src/sync/request-convert.js";
 import { parseRequest, requestToJson } from "../src/sync/request.js";
-import { OpKind, OP_KIND_NAMES } from "../src/statement/types.js";
+import { OpKind } from "../src/statement/types.js";
 import { createSyncPool, type JobTimings, type ProveOutcome, type SyncPool } from "../src/sync/parallel/pool.js";
 import { decodeJob, encodeJob } from "../src/sync/parallel/job-codec.js";
 import { attachPrepared, sharePrepared } from "../src/sync/parallel/shared-prepared.js";
@@ -41,7 +41,6 @@ import {
   writeResults,
   printHeadline,
   fmt,
-  parseArgs,
 } from "./lib/index.js";
 import { flag, int, ints, parseOptions } from "./lib/options.js";
 

@@ -32,7 +32,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choices, int, num, parseOptions } from "./lib/options.js";
 import { FAMILIES, type Family } from "./children/memory-families.js";
 import type { PointResult } from "./children/memory-point.js";

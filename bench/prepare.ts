@@ -52,14 +52,13 @@ import {
 import { prepareAll } from "../src/sync/prepare-all.js";
 import { prepare } from "../src/sync/prepared.js";
 import { syncConfig } from "../src/smt/config.js";
-import { OpKind, OP_KIND_NAMES } from "../src/statement/types.js";
+import { OpKind } from "../src/statement/types.js";
 import { DuplexChallenger, PROOF_DOMAIN_TAG } from "../src/transcript/index.js";
 import {
   conditions,
   conditionsLine,
   fmt,
   measure,
-  parseArgs,
   printHeadline,
   progress,
   writeResults,

@@ -27,7 +27,6 @@ import {
   writeResults,
   printHeadline,
   fmt,
-  parseArgs,
   type Rate,
   type Timing,
 } from "./lib/index.js";

@@ -54,7 +54,6 @@ import {
   conditionsLine,
   fmt,
   measure,
-  parseArgs,
   printHeadline,
   progress,
   writeResults,

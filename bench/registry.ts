@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choice, flag, int, text, parseOptions } from "./lib/options.js";
 import { RegistryStore } from "../src/registry/store/store.js";
 import { importRecords } from "../src/registry/import/import.js";

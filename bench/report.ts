@@ -13,7 +13,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs, printHeadline, progress, resultsDir } from "./lib/index.js";
+import { printHeadline, progress, resultsDir } from "./lib/index.js";
 import { text, parseOptions } from "./lib/options.js";
 import { renderReport } from "./report/index.js";
 

@@ -51,7 +51,7 @@ import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:net";
 import type { LoadSummary } from "../src/serve/load/summary.js";
-import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt, parseArgs } from "./lib/index.js";
+import { conditions, conditionsLine, progress, writeResults, printHeadline, fmt } from "./lib/index.js";
 import { choice, choices, int, num, text, parseOptions } from "./lib/options.js";
 
 const args = parseOptions(

@@ -27,7 +27,7 @@ import { encodeSyncResult, verifyEncoded } from "../src/sync/encoded.js";
 import { prepare } from "../src/sync/prepared.js";
 import { provePrepared } from "../src/sync/prove.js";
 import { OpKind, OP_KIND_NAMES, type OpKindName } from "../src/statement/types.js";
-import { conditions, conditionsLine, fmt, parseArgs, printHeadline, progress, writeResults } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choices, flag, ints, parseOptions } from "./lib/options.js";
 
 /** compat-v1 §18: encoded proof sizes of F(kind, 24, 5) in bytes. */

@@ -48,16 +48,7 @@ import { provePrepared } from "../src/sync/prove.js";
 import { statementTranscript } from "../src/sync/statement-transcript.js";
 import { verifyPrepared } from "../src/sync/verify.js";
 import { OP_KIND_NAMES, type OpKindName } from "../src/statement/types.js";
-import {
-  conditions,
-  conditionsLine,
-  fmt,
-  parseArgs,
-  printHeadline,
-  progress,
-  writeResults,
-  type Timing,
-} from "./lib/index.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults, type Timing } from "./lib/index.js";
 import { choices, ints, num, int, parseOptions } from "./lib/options.js";
 
 const args = parseOptions(

@@ -9,7 +9,6 @@
  * names and absence is provable for any name) or `record-leaf-v1` (slot registries: the tree key
  * is the slot the registry assigned). In both the leaf identity is Keccak-256(name).
  */
-import type { Digest } from "../hash/digest.js";
 import { SsgkrError } from "../errors.js";
 import type { RecordValue } from "../registry/mapping.js";
 import { formatRoot, parseRoot } from "../registry/root.js";

@@ -12,7 +12,6 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SsgkrError } from "../errors.js";
 import type { Digest } from "../hash/digest.js";
 import { digestEquals } from "../hash/digest.js";
 import type { OpRequest } from "../smt/operation.js";

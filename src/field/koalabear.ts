@@ -10,8 +10,6 @@ import { FieldError } from "./errors.js";
 
 /** The modulus p = 2^31 − 2^24 + 1. */
 export const P = 0x7f000001;
-/** 1/p as a double, used to estimate quotients. */
-const INV_P = 1 / P;
 /** Multiplicative generator of F_p^* (Plonky3 `GENERATOR`). */
 export const GENERATOR = 3;
 /** Two-adicity of p − 1. */

@@ -61,7 +61,6 @@ export class HashKernels implements HashBackend {
   readonly raw: HashKernelExports;
   /** The extended constants region (Poseidon2 constants in Montgomery form first). */
   readonly constants: Region;
-  private readonly scratch: Region;
   /**
    * View of the scratch words. The memory is shared, so growing it never detaches this view and
    * the scratch (allocated first, at the bottom of the memory) stays inside it.
@@ -75,7 +74,6 @@ export class HashKernels implements HashBackend {
     this.heap = heap;
     this.raw = raw;
     this.constants = constants;
-    this.scratch = scratch;
     this.words = scratch.view();
     this.statePtr = scratch.ptr;
     this.inputPtr = scratch.ptr + 64;

@@ -20,7 +20,6 @@ import {
   type OpKindTag,
   opKindTag,
 } from "../statement/types.js";
-import { SyncError } from "../statement/errors.js";
 
 /**
  * A circuit ready to prove and verify one kind of statement at one configuration (compat-v1 §13.1): the compiled circuit and shape, the verifier's wiring, the circuit commitment (§12, 8 elements) and identity (§13.3), and the ms spent building them. Made by `prepare`; reuse it for every request of its kind.

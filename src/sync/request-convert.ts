@@ -10,7 +10,7 @@
 import { EMPTY, TOMBSTONE, LeafTag, occupied, type Leaf, type OccupiedLeaf } from "../smt/leaf.js";
 import type { OpRequest, Operation } from "../smt/operation.js";
 import { RequestError, type RequestLeaf, type SyncRequest } from "./request.js";
-import { OpKind, OP_KIND_NAMES, opKindTag } from "../statement/types.js";
+import { OpKind, opKindTag } from "../statement/types.js";
 import { SsgkrError } from "../errors.js";
 import { checkLeafRules } from "./input-rules.js";
 

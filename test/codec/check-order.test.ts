@@ -1,5 +1,4 @@
 import { test } from "node:test";
-import assert from "node:assert/strict";
 import { P } from "../../src/field/koalabear.js";
 import { encodeProof } from "../../src/codec/index.js";
 import { assertDecodeError, resultOf, setU16, setU32 } from "./fixtures.js";

@@ -523,7 +523,6 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   private readonly K: number;
   private readonly n: number;
   private readonly plan: LayerPlan;
-  private readonly layer: StructuredLayer;
   /** The K vectors below (read by the Mul passes). */
   private readonly belowValues: Uint32Array;
   private loaded: LoadedCopies | null;
@@ -576,7 +575,6 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
           { claim: q },
         );
     });
-    this.layer = layer;
     this.belowValues = below;
     this.plan = planOf(layer, s);
     this.numVariables = 2 * (k + s);

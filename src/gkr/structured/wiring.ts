@@ -167,7 +167,6 @@ export class StructuredWiring implements WiringOracle {
   private readonly base: WiringOracle;
   private readonly plans: GroupPlan[][];
   private readonly layerPlans: LayerPlan[];
-  private readonly mode: StructuredWiringMode;
   private weights: { layer: number; claims: readonly Claim[]; w: ExtVector } | null = null;
   private readonly acc = new Float64Array(8);
 
@@ -180,7 +179,6 @@ export class StructuredWiring implements WiringOracle {
     validateStructuredCircuit(circuit);
     this.circuit = circuit;
     this.base = base;
-    this.mode = mode;
     this.plans = circuit.layers.map((layer) =>
       layer.linear.map((group) => {
         const out = mode === "closed-form" ? blockProgression(group.outBase, group.map.laneBits) : null;

@@ -18,7 +18,7 @@
 import { P } from "../../field/koalabear.js";
 import { EMPTY, LeafTag, TOMBSTONE, type Leaf } from "../../smt/leaf.js";
 import type { OpRequest, Operation } from "../../smt/operation.js";
-import { OpKind, OP_KIND_NAMES, opKindTag } from "../../statement/types.js";
+import { OpKind, opKindTag } from "../../statement/types.js";
 import { checkLeafRules } from "../../sync/input-rules.js";
 import type { JobInput, WireLeaf } from "./job.js";
 import { IDENTITY_BYTES, KEY_BITS_CAP, MAX_PAYLOAD_FIELDS, MAX_SERVED_DEPTH } from "./limits.js";

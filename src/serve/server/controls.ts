@@ -18,7 +18,7 @@ import { proveBatchSequential } from "../../sync/batch.js";
 import type { PreparedSync } from "../../sync/prepared.js";
 import type { SyncResult } from "../../sync/prove.js";
 import type { SyncPool } from "../../sync/parallel/pool.js";
-import { OP_KIND_NAMES, type OpKindName } from "../../statement/types.js";
+import type { OpKindName } from "../../statement/types.js";
 import { sha256Hex } from "../protocol/reply.js";
 import { ServerError } from "./errors.js";
 
