@@ -85,6 +85,9 @@ const VERIFIER_FILES = [
   "src/pcs/fold.ts",
   "src/pcs/sumcheck.ts",
   "src/pcs/transcript-steps.ts",
+  // the hiding commitment's masked opening (docs/pcs.md §12): its verifier and strict codecs
+  "src/pcs/hiding-verifier.ts",
+  "src/pcs/hiding-codec.ts",
   // profile v3: the aggregate and block verifiers, the split of the input claims into the public
   // and the committed half, the strict inner-proof-v3 decoder and the statements' public halves
   // and digests
@@ -164,6 +167,10 @@ export default {
       "dist/test/pcs/codec.test.js",
       "dist/test/pcs/primitives.test.js",
       "dist/test/pcs/whir.test.js",
+      "dist/test/pcs/block-claims.test.js",
+      "dist/test/pcs/hiding.test.js",
+      "dist/test/pcs/hiding-codec.test.js",
+      "dist/test/pcs/witness-forgery.test.js",
       "dist/test/codec/v3/codec.test.js",
       "dist/test/sync/v3/input-claims.test.js",
       "dist/test/sync/v3/proof.test.js",

@@ -75,6 +75,8 @@ export interface WhirAdversary {
     honest: number,
     transcript: DuplexChallenger,
   ) => number;
+  /** Sends no query grinding witness in iteration i, and absorbs none (a prover that skips the grinding). */
+  readonly omitQueryWitness?: (i: number) => boolean;
 }
 
 /** Grinds `bits` bits on `t` (§4.6), or absorbs the witness `replace` chooses instead (soundness tests). */
@@ -366,7 +368,7 @@ export function openCore(
         t.observeMany(finalCoefficients);
       }
       const queryWitness =
-        round.queryPowBits > 0
+        round.queryPowBits > 0 && adversary.omitQueryWitness?.(i) !== true
           ? grindOrReplace(
               t,
               round.queryPowBits,

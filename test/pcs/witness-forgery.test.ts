@@ -12,7 +12,11 @@ import {
   whirSchedule,
   whirParameterSet,
   whirVerify,
+  whirVerifyOn,
+  whirReadCommitmentOn,
 } from "../../src/pcs/index.js";
+import { DuplexChallenger } from "../../src/transcript/challenger.js";
+import { PCS_DOMAIN_TAG } from "../../src/transcript/domains.js";
 import { randomEvaluations, twoClaims } from "./support.js";
 
 test("a fold or query grinding witness that does not grind is PCS_PROOF_OF_WORK, though the rest of the proof is honest", () => {
@@ -39,4 +43,24 @@ test("a fold or query grinding witness that does not grind is PCS_PROOF_OF_WORK,
     const v = whirVerify(committed.commitment, claims, encodeWhirProof(proof));
     assert.equal(!v.ok && v.code, "PCS_PROOF_OF_WORK", `${kind} witness ${s} of iteration ${at}`);
   }
+});
+
+test("a proof without its query grinding witness, made on the transcript that absorbed none, is PCS_DECODE as bytes and PCS_SHAPE as a proof object", () => {
+  const m = 13;
+  const evals = randomEvaluations(m, 2200);
+  const claims = twoClaims(evals, m, 2201);
+  const committed = whirCommit(evals);
+  const schedule = whirSchedule(whirParameterSet("cb100-r4"), m);
+  const query = schedule.rounds.findIndex((r) => r.queryPowBits > 0);
+  assert.ok(query >= 0);
+  const proof = whirOpenOn(committed.transcript.clone(), committed.state, claims, {
+    omitQueryWitness: (i) => i === query,
+  });
+  assert.equal(proof.rounds[query]!.queryWitness, null);
+  // The bytes cannot carry it (the decoder knows the schedule); the proof object reaches the verifier's own check.
+  const bytes = whirVerify(committed.commitment, claims, encodeWhirProof(proof));
+  assert.equal(!bytes.ok && bytes.code, "PCS_DECODE");
+  const t = DuplexChallenger.withDomain(PCS_DOMAIN_TAG);
+  const v = whirVerifyOn(t, whirReadCommitmentOn(t, committed.commitment), claims, proof);
+  assert.equal(!v.ok && v.code, "PCS_SHAPE", `iteration ${query} without its witness`);
 });
