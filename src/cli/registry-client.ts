@@ -40,8 +40,10 @@ export async function fetchChain(base: string, from: number, to: number, waitMs:
   const links: ConsistencyLink[] = [];
   const deadline = Date.now() + waitMs;
   let after = from;
+  /** Set when the last page ended inside batch after + 1 (a batch proved in parts): the last part it held. */
+  let afterPart: number | undefined;
   for (;;) {
-    const url = `${base}/v1/consistency?from=${from}&to=${to}${after !== from ? `&after=${after}` : ""}`;
+    const url = `${base}/v1/consistency?from=${from}&to=${to}${after !== from || afterPart !== undefined ? `&after=${after}` : ""}${afterPart !== undefined ? `&after_part=${afterPart}` : ""}`;
     let res: Response;
     let body: Record<string, unknown>;
     try {
@@ -72,9 +74,21 @@ export async function fetchChain(base: string, from: number, to: number, waitMs:
     links.push(...(page as ConsistencyLink[]));
     const next = body.next;
     if (next === null || next === undefined) return links;
-    if (typeof next !== "number" || next <= after || next > to)
-      throw new CliError("NETWORK_ERROR", `${url}: the answer's next (${JSON.stringify(next)}) does not go forward`);
-    after = next;
+    const nextPart = body.next_part;
+    // The next page starts at (batch, part): (next + 1, 0), or (next + 1, next_part + 1) inside a batch in parts.
+    const forward =
+      typeof next === "number" &&
+      next <= to &&
+      (nextPart === undefined || (Number.isInteger(nextPart) && (nextPart as number) >= 0)) &&
+      (next > after ||
+        (next === after && nextPart !== undefined && (afterPart === undefined || (nextPart as number) > afterPart)));
+    if (!forward)
+      throw new CliError(
+        "NETWORK_ERROR",
+        `${url}: the answer's next (${JSON.stringify(next)}${nextPart !== undefined ? `, next_part ${JSON.stringify(nextPart)}` : ""}) does not go forward`,
+      );
+    after = next as number;
+    afterPart = nextPart as number | undefined;
   }
 }
 

@@ -32,11 +32,17 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
         `query.part: batch ${batch} is proved in ${parts} parts (more than 4,096 updates): give part=0..${parts - 1}`,
         { field: "query.part" },
       );
-    const b = isNameKeyed(store) && (parts > 1 || part === undefined) ? store.blockProof(batch, part) : undefined;
+    if (parts <= 1 && part !== undefined)
+      throw new HttpError(
+        "BLOCK_NOT_FOUND",
+        `batch ${batch} is not proved in parts (only a batch of more than 4,096 updates is): ask without part`,
+        { batch },
+      );
+    const b = isNameKeyed(store) ? store.blockProof(batch, part) : undefined;
     if (b === undefined)
       throw new HttpError(
         "BLOCK_NOT_FOUND",
-        `batch ${batch} has no profile v3 block proof in this registry (GET /v1/blocks lists those it has: the batches \`registry prove-block --profile v3\` committed)`,
+        `batch ${batch}${part !== undefined ? ` part ${part}` : ""} has no kept profile v3 block proof in this registry (GET /v1/blocks lists those it has: blocks that \`registry prove-block --profile v3\` committed, and those the block prover made after the commits)`,
         { batch },
       );
     return b;
@@ -46,11 +52,25 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
     const q = req.query as { after?: unknown; limit?: unknown };
     const after = q.after === undefined ? undefined : queryInt(q.after, "query.after", 0, 999_999_999);
     const limit = queryInt(q.limit, "query.limit", 100, 1000);
-    const list =
-      isNameKeyed(store) && limit > 0
-        ? store.blockProofs({ ...(after !== undefined ? { after } : {}), limit: limit + 1 })
-        : [];
-    return { blocks: list.slice(0, limit), more: list.length > limit };
+    if (!isNameKeyed(store)) return { blocks: [], more: false };
+    const from = after !== undefined ? { after } : {};
+    const list = store.blockProofs({ ...from, limit: limit + 1 });
+    let blocks = list.slice(0, limit);
+    let more = list.length > limit;
+    // A page holds whole batches (paging goes on with after = its last batch): a batch in parts
+    // cut by the limit goes to the next page, or, alone on the page, is listed whole.
+    const cut = more && blocks.length > 0 ? blocks[blocks.length - 1]! : undefined;
+    if (cut !== undefined && list[limit]!.batch === cut.batch) {
+      const whole = blocks.filter((b) => b.batch !== cut.batch);
+      if (whole.length > 0) blocks = whole;
+      else {
+        blocks = store
+          .blockProofs({ after: cut.batch - 1, limit: cut.parts ?? 1 })
+          .filter((b) => b.batch === cut.batch);
+        more = store.blockProofs({ after: cut.batch, limit: 1 }).length > 0;
+      }
+    }
+    return { blocks, more };
   });
 
   app.get("/v1/blocks/:batch", { schema: SCHEMAS.block }, async (req, reply) => {
@@ -75,5 +95,5 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
     return Buffer.from(b.proof.buffer, b.proof.byteOffset, b.proof.byteLength);
   });
 
-  registerConsistencyRoute(app, store, ctx.proveBlocks);
+  registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes);
 }

@@ -7,8 +7,9 @@
  * worker thread, started with the route when the server may write the registry.
  *
  * Bounded work: a page holds the links of at most `limit` batches (default 16, at most 64) and at
- * most 8 MiB of proofs (but always a whole batch, its parts together), each link one read of a
- * stored row; no request proves anything. A link whose block is
+ * most 8 MiB of proofs and block.json texts (at least one link; a batch proved in parts may be cut
+ * between two parts, `next_part` then says where to go on), each link one read of a stored row;
+ * no request proves anything. A link whose block is
  * still to be proved ends the page (its `next` says where to go on); when the page's first link is
  * still to be proved the answer is `202 PROOF_PENDING` with `Retry-After`. A batch whose block can
  * never be made (its changes not recorded, or its tree gone from the retention window before it
@@ -26,8 +27,8 @@ import { queryInt } from "./values.js";
 /** Batches per page unless asked (`limit`), and at most. */
 const DEFAULT_LINKS = 16;
 const MAX_LINKS = 64;
-/** Proof bytes per page at most (a page always holds at least one link). */
-const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+/** Bytes of proofs and block.json texts per page at most, unless the server sets another bound (a page always holds at least one link). */
+export const DEFAULT_CONSISTENCY_PAGE_BYTES = 8 * 1024 * 1024;
 /** Seconds a client waits before asking again for a block still being proved. */
 export const RETRY_AFTER_SECONDS = 2;
 
@@ -60,11 +61,17 @@ export const CONSISTENCY_SCHEMA = {
         ...size,
         description: "paging: the `next` of the previous page (the last batch it held), in [from, to]",
       },
+      after_part: {
+        ...size,
+        maximum: 99_999,
+        description:
+          "paging inside a batch proved in parts: the `next_part` of the previous page (with after = its `next`)",
+      },
       limit: {
         type: "integer",
         minimum: 0,
         maximum: MAX_LINKS,
-        description: `the links of at most N batches (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; a page also stops at 8 MiB of proofs, but holds a whole batch)`,
+        description: `the links of at most N batches (default ${DEFAULT_LINKS}, at most ${MAX_LINKS}; 0 is taken as 1); a page also stops at 8 MiB of proofs and block.json texts, inside a batch proved in parts if need be (next_part)`,
       },
     },
     required: ["from", "to"],
@@ -95,7 +102,13 @@ export const CONSISTENCY_SCHEMA = {
         },
         next: {
           anyOf: [{ type: "integer" }, { type: "null" }],
-          description: "null on the last page; else ask again with after = next",
+          description:
+            "null on the last page; else ask again with after = next (and after_part = next_part when there is one)",
+        },
+        next_part: {
+          type: "integer",
+          description:
+            "the page ended inside batch next + 1, a batch proved in parts, after this part: ask again with after = next and after_part = next_part",
         },
       },
       required: ["from", "to", "links", "next"],
@@ -119,13 +132,15 @@ const NOT_PROVABLE: Partial<Record<BatchProofState, string>> = {
 
 /**
  * Registers `GET /v1/consistency` and, when `prove` is set and the store can be written, starts
- * the block prover (stopped when the app closes).
+ * the block prover (stopped when the app closes). `pageBytes` bounds a page's proofs and
+ * block.json texts.
  * @returns the prover, or undefined when none runs.
  */
 export function registerConsistencyRoute(
   app: FastifyInstance,
   store: AnyStore,
   prove: boolean,
+  pageBytes: number = DEFAULT_CONSISTENCY_PAGE_BYTES,
 ): BlockProver | undefined {
   const names = isNameKeyed(store) ? (store as NameStore) : undefined;
   const prover = names !== undefined && prove && !names.readOnly ? new BlockProver(names, { worker: true }) : undefined;
@@ -134,7 +149,7 @@ export function registerConsistencyRoute(
     app.addHook("onClose", async () => prover.stop());
   }
   app.get("/v1/consistency", { schema: CONSISTENCY_SCHEMA }, async (req, reply) => {
-    const q = req.query as { from?: unknown; to?: unknown; after?: unknown; limit?: unknown };
+    const q = req.query as { from?: unknown; to?: unknown; after?: unknown; after_part?: unknown; limit?: unknown };
     if (q.from === undefined || q.to === undefined)
       throw new HttpError("BAD_INPUT", "query: give from=SIZE and to=SIZE (the sizes of two checkpoints)", {
         field: q.from === undefined ? "query.from" : "query.to",
@@ -157,28 +172,50 @@ export function registerConsistencyRoute(
         `query.after: must be in [from, to] = [${from}, ${to}] (the next of the previous page)`,
         { field: "query.after" },
       );
+    // Inside a batch proved in parts: the page before ended after part `afterPart` of batch after + 1.
+    const afterPart = q.after_part === undefined ? undefined : queryInt(q.after_part, "query.after_part", 0, 99_999);
+    if (afterPart !== undefined) {
+      const parts = after < to ? (names.changeHeader(after + 1)?.parts ?? 1) : 0;
+      if (q.after === undefined || afterPart >= parts - 1)
+        throw new HttpError(
+          "BAD_INPUT",
+          `query.after_part: goes with after = the next of the previous page, and names a part of batch after + 1 before its last (its next_part)`,
+          { field: "query.after_part" },
+        );
+    }
     const links: Record<string, unknown>[] = [];
     let bytes = 0;
     let batches = 0;
     let b = after + 1;
+    /** Set when the page ends inside a batch: the last part it holds. */
+    let endPart: number | undefined;
     for (; b <= to && batches < Math.max(1, limit); b++, batches++) {
       const state = prover?.state(b) ?? batchProofState(names, b);
       if (state === "kept") {
-        // A batch proved in parts is one link per part, all on one page.
+        // A batch proved in parts is one link per part; a page ends inside it only at the byte bound.
         const parts = names.changeHeader(b)?.parts ?? 1;
-        const kept = Array.from({ length: parts }, (_, p) => names.blockProof(b, parts > 1 ? p : undefined)!);
-        const size = kept.reduce((n, k) => n + k.proof.length, 0);
-        if (links.length > 0 && bytes + size > MAX_PAGE_BYTES) break;
-        bytes += size;
-        for (const k of kept)
+        const first = b === after + 1 && afterPart !== undefined ? afterPart + 1 : 0;
+        let stop = false;
+        for (let p = first; p < parts; p++) {
+          const k = names.blockProof(b, parts > 1 ? p : undefined)!;
+          const size = k.proof.length + Buffer.byteLength(k.blockJson, "utf8");
+          if (links.length > 0 && bytes + size > pageBytes) {
+            // The page ends before batch b, or inside it after part p − 1.
+            if (p > first) endPart = p - 1;
+            stop = true;
+            break;
+          }
+          bytes += size;
           links.push({
             batch: b,
-            ...(parts > 1 ? { part: k.summary.part, parts } : {}),
+            ...(parts > 1 ? { part: p, parts } : {}),
             from_root: k.summary.from_root,
             to_root: k.summary.to_root,
             block: JSON.parse(k.blockJson) as unknown,
             proof: bytesBase64(k.proof),
           });
+        }
+        if (stop) break;
         continue;
       }
       if (state === "unchanged") {
@@ -206,6 +243,7 @@ export function registerConsistencyRoute(
       to: { size: to, root: formatRoot(names.batchEntry(to).root) },
       links,
       next,
+      ...(endPart !== undefined ? { next_part: endPart } : {}),
     };
   });
   return prover;

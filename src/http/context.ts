@@ -35,6 +35,8 @@ export interface HttpContext {
   /** Folder of the built verifier page. */
   readonly webDir: string;
   readonly proveBlocks: boolean;
+  /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most. */
+  readonly consistencyPageBytes: number;
   readonly logger: boolean;
   /**
    * Spends a client's request budget (throws HttpError 429 `RATE_LIMITED` past it); set by the

@@ -22,6 +22,7 @@ import { errorHandlingPlugin, frameworkErrorAnswer } from "./error-handling.js";
 import { guardsPlugin } from "./guards.js";
 import { pageRoutes } from "./page-routes.js";
 import { readRoutes } from "./read-routes.js";
+import { DEFAULT_CONSISTENCY_PAGE_BYTES } from "./consistency-route.js";
 import { ServedConfigs, type VerifyConfig } from "./served-configs.js";
 import { verifyRoute } from "./verify-route.js";
 import { writeRoutes } from "./write-routes.js";
@@ -66,6 +67,8 @@ export interface RegistryHttpOptions {
   readonly signingKey?: SigningKey;
   /** Run the block prover while serving (registry/consistency/block-prover.ts; default false, `registry http` turns it on; only when the store can be written). */
   readonly proveBlocks?: boolean;
+  /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most (default 8 MiB; a page holds at least one link). */
+  readonly consistencyPageBytes?: number;
 }
 
 /** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
@@ -112,6 +115,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     verifyBodyBytes: opts.verifyBodyBytes ?? 2 * 1024 * 1024,
     webDir: opts.webDir ?? DEFAULT_WEB_DIR,
     proveBlocks: opts.proveBlocks ?? false,
+    consistencyPageBytes: opts.consistencyPageBytes ?? DEFAULT_CONSISTENCY_PAGE_BYTES,
     logger: opts.logger ?? false,
   });
   const app = Fastify({

@@ -20,6 +20,7 @@ import { formatRoot } from "../../src/registry/root.js";
 import { bytesBase64 } from "../../src/counterparty/body.js";
 import { CHANGE_PART_UPDATES } from "../../src/registry/store/change-log.js";
 import { createRegistryApp } from "../../src/http/server.js";
+import { fetchChain } from "../../src/cli/registry-client.js";
 import { nameKey } from "../../src/registry/name-key.js";
 import { freshDir, removeDir } from "../web/support.js";
 
@@ -175,6 +176,71 @@ test("HTTP: the consistency route serves the parts in a row; GET /v1/blocks/:bat
         [2, undefined],
       ],
     );
+  } finally {
+    await app.close();
+  }
+});
+
+test("HTTP: with a small page bound a page ends inside a batch in parts (next_part), the next goes on after that part, and fetchChain assembles the chain", async () => {
+  const { app } = await createRegistryApp({
+    store,
+    webDir: join(dir, "no-page"),
+    rateLimit: 0,
+    consistencyPageBytes: 1,
+  });
+  try {
+    const pages: { links: ConsistencyLink[]; next: number | null; next_part?: number }[] = [];
+    let query = "from=0&to=2";
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({ url: `/v1/consistency?${query}` });
+      assert.equal(res.statusCode, 200, res.body);
+      const page = JSON.parse(res.body) as (typeof pages)[number];
+      pages.push(page);
+      if (page.next === null) break;
+      query = `from=0&to=2&after=${page.next}${page.next_part !== undefined ? `&after_part=${page.next_part}` : ""}`;
+    }
+    assert.deepEqual(
+      pages.map((p) => [p.links.map((l) => `${l.batch}.${l.part ?? "-"}`).join(","), p.next, p.next_part]),
+      [
+        ["1.0", 0, 0],
+        ["1.1", 1, undefined],
+        ["2.-", null, undefined],
+      ],
+      "one link a page: part 0, then part 1 after it, then batch 2",
+    );
+    const chain = pages.flatMap((p) => p.links);
+    assert.deepEqual(verifyConsistency({ from: end(store, 0), to: end(store, 2) }, chain), {
+      ok: true,
+      blocks: 3,
+      unchanged: 0,
+    });
+    for (const bad of ["after_part=0", "after=0&after_part=1", "after=1&after_part=0"]) {
+      const res = await app.inject({ url: `/v1/consistency?from=0&to=2&${bad}` });
+      assert.equal(res.statusCode, 400, bad);
+      assert.match(JSON.parse(res.body).message, /^query\.after_part:/, bad);
+    }
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const fetched = await fetchChain(`http://127.0.0.1:${port}`, 0, 2, 5_000);
+    assert.deepEqual(fetched, chain, "the CLI's client follows next_part");
+  } finally {
+    await app.close();
+  }
+});
+
+test("HTTP: GET /v1/blocks pages hold whole batches: a batch in parts cut by the limit goes to the next page, or alone is listed whole", async () => {
+  const { app } = await createRegistryApp({ store, webDir: join(dir, "no-page"), rateLimit: 0 });
+  try {
+    const list = async (q: string) =>
+      JSON.parse((await app.inject({ url: `/v1/blocks?${q}` })).body) as {
+        blocks: { batch: number; part?: number }[];
+        more: boolean;
+      };
+    const show = (p: Awaited<ReturnType<typeof list>>) => [p.blocks.map((b) => `${b.batch}.${b.part ?? "-"}`), p.more];
+    assert.deepEqual(show(await list("limit=1")), [["1.0", "1.1"], true], "alone on the page: the whole batch");
+    assert.deepEqual(show(await list("limit=2")), [["1.0", "1.1"], true]);
+    assert.deepEqual(show(await list("after=1&limit=1")), [["2.-"], false]);
+    assert.deepEqual(show(await list("limit=0")), [[], true], "limit 0 lists nothing, and says more exist");
   } finally {
     await app.close();
   }

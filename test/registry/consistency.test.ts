@@ -226,3 +226,28 @@ test("a batch without a change log (committed by an earlier version) is not reco
     await reopened.close();
   }
 });
+
+test("an import of records all present commits a batch that changed nothing: unchanged, no block, and the chain across it verifies", async () => {
+  const ndjson = ["imp-1", "imp-3"].map((n) => JSON.stringify({ name: n, value: `v-${n}` })).join("\n") + "\n";
+  const before = bulk.head().batch;
+  await importNames(bulk, () => new NdjsonSource(Buffer.from(ndjson), "test records"), { threads: 0 });
+  const b = bulk.head().batch;
+  assert.equal(b, before + 1, "the import commits a batch");
+  assert.equal(formatRoot(bulk.batchEntry(b).root), formatRoot(bulk.batchEntry(b - 1).root), "with the root it found");
+  assert.equal(bulk.changeHeader(b)?.updates, 0);
+  assert.equal(batchProofState(bulk, b), "unchanged");
+  new BlockProver(bulk).drain();
+  assert.equal(batchProofState(bulk, b), "unchanged", "the prover makes no block of it");
+  const chain = chainOf(bulk, 0, b);
+  assert.deepEqual(chain.at(-1), {
+    batch: b,
+    from_root: formatRoot(bulk.batchEntry(b).root),
+    to_root: formatRoot(bulk.batchEntry(b).root),
+    unchanged: true,
+  });
+  assert.deepEqual(verifyConsistency({ from: end(bulk, 0), to: end(bulk, b) }, chain), {
+    ok: true,
+    blocks: b - 1,
+    unchanged: 1,
+  });
+});

@@ -65,7 +65,8 @@ function partsOf(store: NameStore, batch: number): { parts: number; kept: Set<nu
  */
 export function batchProofState(store: NameStore, batch: number): Exclude<BatchProofState, "failed"> {
   const { parts, kept } = partsOf(store, batch);
-  if (kept.size === parts) return "kept";
+  // A batch that changed nothing logs no part (parts = 0): it is unchanged, never kept.
+  if (parts > 0 && kept.size === parts) return "kept";
   const header = store.changeHeader(batch);
   if (header === undefined) return "not-recorded";
   if (header.updates === 0) return "unchanged";
