@@ -305,7 +305,7 @@ export const SCHEMAS = {
         root: {
           ...rootText,
           description:
-            "an earlier root (64 hex characters, or its 8 elements comma-separated): served while its proof is cached",
+            "an earlier root (64 hex characters, or its 8 elements comma-separated): a name-keyed registry proves at any root of its retention window (410 ROOT_NOT_PROVABLE before it); a slot registry serves earlier roots only while their proofs are cached",
         },
         profile: profileQuery,
       },
@@ -375,7 +375,7 @@ export const SCHEMAS = {
         required: ["ok"],
         additionalProperties: true,
       },
-      ...errors(400, 413, 422),
+      ...errors(400, 413, 415, 422),
     },
   },
   put: {
@@ -384,7 +384,7 @@ export const SCHEMAS = {
     security: bearer,
     params: nameParam,
     body: writeBody,
-    response: { 200: proofBody, ...errors(400, 401, 403, 409) },
+    response: { 200: proofBody, ...errors(400, 401, 403, 409, 413, 415) },
   },
   del: {
     summary: "delete a record; returns the update proof",
@@ -399,7 +399,7 @@ export const SCHEMAS = {
     security: bearer,
     params: nameParam,
     body: restoreBody,
-    response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) },
+    response: { 200: proofBody, ...errors(400, 401, 403, 404, 409, 413, 415) },
   },
   checkpoint: {
     summary:

@@ -7,7 +7,15 @@
  * grinding before ρ where it falls below λ.
  */
 import { PcsError } from "./errors.js";
-import { MAX_POW_BITS, maxVariables, whirSchedule, type WhirParameterSet, type WhirSchedule } from "./params.js";
+import {
+  MAX_POW_BITS,
+  maxVariables,
+  whirParameterSet,
+  whirSchedule,
+  type WhirParameterSet,
+  type WhirSchedule,
+  type WhirSetId,
+} from "./params.js";
 import type { SoundnessRegime } from "./regime.js";
 import { whirSecurity } from "./security.js";
 import { EXTENSION_FIELD_BITS, listSizeBits, proximityGapsBits } from "./security-terms.js";
@@ -40,10 +48,12 @@ function maskCount(schedule: WhirSchedule): number {
 
 /**
  * The least m at which `set` can hide a vector of 2^m values: t = 2^(k_0)·q_0 of the schedule at
- * m + 1 fits below 2^m.
- * @example minHidingVariables(whirParameterSet("cb100-r4")) // 11
+ * m + 1 fits below 2^m. Takes the set or its id.
+ * @throws PcsError `PCS_UNKNOWN_SET` for an id that is not an offered set.
+ * @example minHidingVariables("cb100-r4") // 11, as minHidingVariables(whirParameterSet("cb100-r4"))
  */
-export function minHidingVariables(set: WhirParameterSet): number {
+export function minHidingVariables(which: WhirParameterSet | WhirSetId): number {
+  const set = typeof which === "string" ? whirParameterSet(which) : which;
   for (let m = 1; m + 1 <= maxVariables(set); m++) if (maskCount(whirSchedule(set, m + 1)) <= 2 ** m) return m;
   return maxVariables(set); // never reached by an offered set
 }

@@ -129,7 +129,9 @@ const COERCED = (name: string, max: number) =>
 
 /** The consistency route's refusals of a relation between its parameters (from ≤ after ≤ to). */
 const RELATIONAL = (message: string) =>
-  message.includes("(a chain goes forward)") || message.includes("must be in [from, to]");
+  message.includes("(a chain goes forward)") ||
+  message.includes("must be in [from, to]") ||
+  message.startsWith("query.after_part: goes with after");
 
 const QUERY_INTS: readonly {
   readonly route: string;
@@ -178,6 +180,14 @@ const QUERY_INTS: readonly {
     param: "after",
     fixed: "from=0&to=4&",
     max: 999_999_999,
+  },
+  {
+    route: "GET /v1/consistency",
+    path: "/v1/consistency",
+    schema: CONSISTENCY_SCHEMA.querystring,
+    param: "after_part",
+    fixed: "from=0&to=4&after=0&",
+    max: 99_999,
   },
 ];
 
