@@ -27,7 +27,10 @@ export function frameworkErrorAnswer(ctx: HttpContext) {
     const refusal =
       err.code === "FST_ERR_MAX_PARAM_LENGTH"
         ? new HttpError("URL_TOO_LONG", `URL: longer than ${ctx.maxUrl} bytes`)
-        : new HttpError("BAD_INPUT", "URL: not a valid URL (bad percent-encoding)");
+        : new HttpError(
+            "BAD_INPUT",
+            "URL: not a valid URL (bad percent-encoding, or percent-encoded bytes that are not UTF-8)",
+          );
     (ctx.spendBudget ? ctx.spendBudget(req, reply) : Promise.resolve()).then(
       () => answer(refusal),
       (e: unknown) => answer(e instanceof HttpError ? e : new HttpError("INTERNAL", INTERNAL_MESSAGE)),
