@@ -8,7 +8,13 @@
 import { P } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import { PcsError } from "./errors.js";
-import { whirParameterSet, whirParameterSetByCode, whirSchedule, type WhirSchedule } from "./params.js";
+import {
+  whirParameterSet,
+  whirParameterSetByCode,
+  whirSchedule,
+  type WhirParameterSet,
+  type WhirSchedule,
+} from "./params.js";
 import type { CommittedWidth, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 
 /** "WHRC": the first word of a commitment. */
@@ -96,13 +102,19 @@ export class Reader {
   }
 }
 
-function header(r: Reader, magic: number, what: string): { schedule: WhirSchedule; width: CommittedWidth } {
+/** Reads the first two words of a message: its magic (`PCS_DECODE` when not `magic`) and a known set's code. */
+export function readMagicAndSet(r: Reader, magic: number, what: string): WhirParameterSet {
   const got = r.u32("magic");
   if (got !== magic)
     throw new PcsError("PCS_DECODE", `${what}: magic 0x${got.toString(16)} is not 0x${magic.toString(16)}`);
   const code = r.u32("set");
   const set = whirParameterSetByCode(code);
   if (set === undefined) throw new PcsError("PCS_DECODE", `${what}: unknown parameter set code ${code}`);
+  return set;
+}
+
+function header(r: Reader, magic: number, what: string): { schedule: WhirSchedule; width: CommittedWidth } {
+  const set = readMagicAndSet(r, magic, what);
   const m = r.u32("numVariables");
   let schedule: WhirSchedule;
   try {

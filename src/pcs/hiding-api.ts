@@ -49,11 +49,11 @@ export function whirCommitHiding(evaluations: Uint32Array, options: WhirHidingCo
 /**
  * Proves claims about a hiding commitment's vector f — evaluations f̂(point) = value (point ∈ K^m)
  * and block claims Σ_i u_i·f(offset + i) = value — in one masked opening; returns
- * `pcs-whir-hiding-proof-v1` bytes. The commitment's transcript is not consumed, so it can be
- * opened several times (each opening reveals only its own claims; the openings together reveal
- * only all of their claims as long as their first-iteration rows number at most q_0 in total —
- * docs/pcs.md §12.8: open once where hiding matters).
- * @throws PcsError `PCS_BAD_CLAIM`; `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` pool).
+ * `pcs-whir-hiding-proof-v1` bytes. A hiding commitment is opened once (docs/pcs.md §12.8: τ
+ * masks one opening's rows): a second call with the same `committed` is refused; a call refused
+ * for its claims does not count. Claim values are not checked: a false one gives a proof that
+ * does not verify, and uses the commitment up.
+ * @throws PcsError `PCS_ALREADY_OPENED` (opened before), `PCS_BAD_CLAIM`; `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` pool).
  * @example const proof = whirOpenHiding(committed, [{ point, value }, { block: { offset: 0, weights }, value: v }]);
  */
 export function whirOpenHiding(

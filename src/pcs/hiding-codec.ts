@@ -5,10 +5,10 @@
  * (claims, rows, siblings), each bounded before anything is read; trailing bytes are refused.
  */
 import type { Ext } from "../field/extension.js";
-import { Reader, Writer, readRounds, writeRounds } from "./codec.js";
+import { Reader, Writer, readMagicAndSet, readRounds, writeRounds } from "./codec.js";
 import { PcsError } from "./errors.js";
 import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
-import { whirParameterSet, whirParameterSetByCode } from "./params.js";
+import { whirParameterSet } from "./params.js";
 import type { WhirHidingCommitment, WhirHidingProof } from "./types.js";
 
 /** "WHZC": the first word of a hiding commitment. */
@@ -19,12 +19,7 @@ export const WHIR_HIDING_PROOF_MAGIC = 0x505a4857;
 export const WHIR_HIDING_WIDTH_CODE = 5;
 
 function header(r: Reader, magic: number, what: string): WhirHidingSchedule {
-  const got = r.u32("magic");
-  if (got !== magic)
-    throw new PcsError("PCS_DECODE", `${what}: magic 0x${got.toString(16)} is not 0x${magic.toString(16)}`);
-  const code = r.u32("set");
-  const set = whirParameterSetByCode(code);
-  if (set === undefined) throw new PcsError("PCS_DECODE", `${what}: unknown parameter set code ${code}`);
+  const set = readMagicAndSet(r, magic, what);
   const committed = r.u32("committedVariables");
   let hiding: WhirHidingSchedule;
   try {
