@@ -49,12 +49,16 @@ export interface BlockProverOptions {
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
-/** The parts of a batch (its change log's; 1 without one) and those with a stored proof (0-based). */
-function partsOf(store: NameStore, batch: number): { parts: number; kept: Set<number> } {
-  const parts = store.changeHeader(batch)?.parts ?? 1;
+/** A batch's change header (undefined without a change log), its parts (the log's; 1 without one) and those with a stored proof (0-based). */
+function partsOf(
+  store: NameStore,
+  batch: number,
+): { header: ReturnType<NameStore["changeHeader"]>; parts: number; kept: Set<number> } {
+  const header = store.changeHeader(batch);
+  const parts = header?.parts ?? 1;
   const kept = new Set<number>();
   for (const s of store.blockProofs({ after: batch - 1, limit: parts })) if (s.batch === batch) kept.add(s.part ?? 0);
-  return { parts, kept };
+  return { header, parts, kept };
 }
 
 /**
@@ -64,10 +68,9 @@ function partsOf(store: NameStore, batch: number): { parts: number; kept: Set<nu
  * @throws RegistryError `DB_CORRUPT` (a damaged row).
  */
 export function batchProofState(store: NameStore, batch: number): Exclude<BatchProofState, "failed"> {
-  const { parts, kept } = partsOf(store, batch);
+  const { header, parts, kept } = partsOf(store, batch);
   // A batch that changed nothing logs no part (parts = 0): it is unchanged, never kept.
   if (parts > 0 && kept.size === parts) return "kept";
-  const header = store.changeHeader(batch);
   if (header === undefined) return "not-recorded";
   if (header.updates === 0) return "unchanged";
   if (batch - 1 < store.window().oldestBatch) return "not-provable";
