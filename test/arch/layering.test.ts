@@ -121,20 +121,20 @@ test("the HTTP API reaches the registry only through the name-statement adapter,
   assert.deepEqual(users, []);
 });
 
-/** Profile v2 code: its own folders, and the structured family of the GKR core (src/gkr/structured/, structured-* files). */
+/** Profile v2 and v3 code: its own folders, and the structured family and zero-knowledge GKR of the core (src/gkr/structured/, structured-* files, src/gkr/zk/). */
 const V2_FOLDERS = ["smt/v2", "codec/v2", "sync/v2", "smt/v3", "codec/v3", "sync/v3"];
 function isV2(target: string): boolean {
   const t = target.split(sep).join("/");
   return (
     V2_FOLDERS.some((f) => t === f || t.startsWith(`${f}/`)) ||
-    /^gkr\/structured(-[^/]+|\/.+)$/.test(t.replace(/\.(js|ts)$/, ""))
+    /^gkr\/(structured|zk)(-[^/]+|\/.+)$/.test(t.replace(/\.(js|ts)$/, ""))
   );
 }
 
 /** Folders whose code defines compat-v1 (the CLI, serving and the registry may offer both profiles). */
 const COMPAT_V1 = ["field", "hash", "transcript", "sumcheck", "gkr", "smt", "sync", "codec", "kernels"];
 
-test("compat-v1 code never imports profiles v2 and v3 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured/, the v3 folders)", () => {
+test("compat-v1 code never imports profiles v2 and v3 (src/smt/v2, src/codec/v2, src/sync/v2, src/gkr/structured/, src/gkr/zk/, the v3 folders)", () => {
   const violations: string[] = [];
   let v2Files = 0;
   for (const file of tsFiles(join(root, "src"))) {

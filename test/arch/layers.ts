@@ -200,7 +200,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
  * import. Every folder holding TypeScript must be placed here or in `UNITS`.
  */
 export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
-  "src/gkr": { wiring: [], wasm: [], structured: ["wiring", "wasm"] },
+  "src/gkr": { wiring: [], wasm: [], structured: ["wiring", "wasm"], zk: ["structured", "wiring"] },
   "src/kernels": { assembly: [] },
   "src/smt": { v2: [], v3: ["v2"] },
   "src/codec": { v2: [], v3: ["v2"] },
@@ -232,6 +232,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
  */
 export const OPEN_SUBFOLDERS: readonly string[] = [
   "src/gkr/structured",
+  "src/gkr/zk",
   "src/smt/v2",
   "src/smt/v3",
   "src/codec/v2",

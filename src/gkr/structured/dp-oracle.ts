@@ -52,8 +52,26 @@ export interface TripleSumcheck {
   final(): { a: Ext; p: Ext; v: Ext };
   /** A at entries 0..count−1 (canonical planes of `count`), at the current length. */
   readA(count: number): Uint32Array;
+  /** The tables at length 2 (one variable left), for the zero-knowledge rounds of src/gkr/zk (Pw zero when absent). */
+  pair(): StagePair;
   /** Frees what the sumcheck holds. */
   dispose(): void;
+}
+
+/** A stage's tables with one variable left: entries 0 and 1 of V, A and Pw. */
+export interface StagePair {
+  readonly v: readonly [Ext, Ext];
+  readonly a: readonly [Ext, Ext];
+  readonly p: readonly [Ext, Ext];
+}
+
+/**
+ * What the zero-knowledge layer sumcheck (src/gkr/zk/prover.ts) reads in the round that masks
+ * change: the stage's length-2 tables and, in the y block, k = (L*·V* + P*·V*³)·β(y bound so far),
+ * the term of the round polynomial beside V*·Σ M(y)·V(y) (docs/profile-v3.md §11.4).
+ */
+export interface ZkRoundTables extends StagePair {
+  readonly k: Ext;
 }
 
 /** The K layer-below vectors of one layer, loaded into a backend. */
@@ -546,6 +564,9 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   private evalXValue: Ext | null = null;
   private evalYValue: Ext | null = null;
   private k1: Ext = EXT_ZERO;
+  /** L* and P*: k1 = L*·V* + P*·V*³ (kept so that `maskX` can put the masked V* in). */
+  private xLin: Ext = EXT_ZERO;
+  private xPow: Ext = EXT_ZERO;
   private beta: Ext = EXT_ONE;
   private fs: PlaneTable[] = [];
   private mus: PlaneTable[] = [];
@@ -709,6 +730,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.evalXValue = vStar;
     const v3 = extMul(extMul(vStar, vStar), vStar);
     if (!this.plan.hasMul) {
+      this.xLin = fin.a;
+      this.xPow = fin.p;
       this.k1 = extAdd(extMul(fin.a, vStar), extMul(fin.p, v3));
       return;
     }
@@ -726,6 +749,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.ps.forEach((p, q) => {
       if (p) pStar = extAdd(pStar, extMul(eScalars[q]!, innerExt(p, eqr.data, n)));
     });
+    this.xLin = lStar;
+    this.xPow = pStar;
     this.k1 = extAdd(extMul(lStar, vStar), extMul(pStar, v3));
     // m_q(y') = Σ_{Mul, in2 = y'} coeff·eq(ζ_q, out)·eq(r', in1)
     const { mulOut, mulIn1, mulIn2, mulCoeff } = this.plan;
@@ -844,6 +869,37 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.loaded = null;
   }
 
+  /** Whether the layer has Mul gates (then its y block's last round reads V(y), and `zkTables` gives it). */
+  get hasMul(): boolean {
+    return this.plan.hasMul;
+  }
+
+  /**
+   * Zero knowledge (docs/profile-v3.md §11.4): the tables of the round about to be proved when it
+   * is the x block's last round (s ≥ 1) or, in a layer with Mul gates, the y block's last round;
+   * null in any other round.
+   */
+  zkTables(): ZkRoundTables | null {
+    const nx = this.k + this.s;
+    if (this.s >= 1 && this.round === nx - 1 && this.stageX) return { ...this.stageX.pair(), k: EXT_ZERO };
+    if (this.s >= 1 && this.round === 2 * nx - 1 && this.stageY) {
+      const t = this.stageY.pair();
+      return { v: t.v, a: t.a, p: [EXT_ZERO, EXT_ZERO], k: extMul(this.k1, this.beta) };
+    }
+    return null;
+  }
+
+  /**
+   * Zero knowledge: once the x block is bound, the y block uses `v` (the masked V̇(x*)) in place
+   * of V(x*), and `evalX()` returns it.
+   */
+  maskX(v: Ext): void {
+    if (this.evalXValue === null || this.round !== this.k + this.s)
+      throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is masked right after the x block is bound");
+    this.evalXValue = v;
+    this.k1 = extAdd(extMul(this.xLin, v), extMul(this.xPow, extMul(extMul(v, v), v)));
+  }
+
   evalX(): Ext {
     if (this.evalXValue === null)
       throw new SumcheckError("ROUNDS_EXHAUSTED", "V(x*) is known only after the x block is bound");
@@ -918,6 +974,16 @@ class TsTriple implements TripleSumcheck {
     const out = new ExtVector(count);
     for (let i = 0; i < count; i++) out.set(i, this.a.get(i));
     return out.data;
+  }
+  pair(): StagePair {
+    if (this.v.length !== 2)
+      throw new SumcheckError("BAD_TABLE", `internal: a pair is read at length 2, the tables have ${this.v.length}`);
+    const p = this.p;
+    return {
+      v: [this.v.get(0), this.v.get(1)],
+      a: [this.a.get(0), this.a.get(1)],
+      p: p ? [p.get(0), p.get(1)] : [EXT_ZERO, EXT_ZERO],
+    };
   }
   dispose(): void {}
 }

@@ -93,7 +93,7 @@ export function proveCopiesGkr(
   const k = copyBits;
   if (circuit.inputWidthBits + k > 30 || circuit.layers.some((l) => l.widthBits + k > 30))
     throw new CircuitError("BAD_WIDTH", "replicated widths would exceed 30 bits");
-  validateWitness(circuit, k, witness);
+  validateCopiesWitness(circuit, k, witness);
   const backend = options.backend ?? defaultCopiesBackend();
   // One copy (k = 0): the structured WASM oracle has less fixed cost per layer than the two-stage
   // data-parallel one (measured, docs/profile-v2.md §6.1); same proof.
@@ -126,7 +126,12 @@ export function proveCopiesGkr(
   );
 }
 
-function validateWitness(circuit: StructuredCircuit, k: number, witness: readonly Uint32Array[]): void {
+/**
+ * Checks the shape of a replicated witness (D + 1 vectors of 2^(width + k) canonical values;
+ * vectors from `evaluateStructuredCopies` are not scanned again).
+ * @throws CircuitError `WITNESS_LENGTH`, `WITNESS_WIDTH`, `WITNESS_NON_CANONICAL`.
+ */
+export function validateCopiesWitness(circuit: StructuredCircuit, k: number, witness: readonly Uint32Array[]): void {
   const D = circuit.layers.length;
   if (!Array.isArray(witness) || witness.length !== D + 1) {
     throw new CircuitError(

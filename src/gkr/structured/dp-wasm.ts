@@ -10,6 +10,7 @@ import { P, inverse, mul } from "../../field/koalabear.js";
 import { EXT_ONE, type Ext } from "../../field/extension.js";
 import { ExtVector } from "../../field/ext-vector.js";
 import { MAX_TABLE_BITS, eqTable } from "../../sumcheck/mle.js";
+import { SumcheckError } from "../../sumcheck/errors.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import { KernelError } from "../../kernels/errors.js";
 import type { Region } from "../../kernels/memory.js";
@@ -18,6 +19,7 @@ import {
   type CopiesBackend,
   type LoadedCopies,
   type MulBooking,
+  type StagePair,
   type TripleSumcheck,
   mulBookingTable,
 } from "./dp-oracle.js";
@@ -178,6 +180,23 @@ class WasmTriple implements TripleSumcheck {
     };
     const v: Ext = this.vbase ? [fromMont(w[this.Vb >>> 2]!), 0, 0, 0] : plane(this.Vx);
     return { a: plane(this.A), p: this.pow ? plane(this.Pw) : ZERO, v };
+  }
+
+  pair(): StagePair {
+    if (this.pending) this.flush();
+    if (this.len !== 2)
+      throw new SumcheckError("BAD_TABLE", `internal: a pair is read at length 2, the tables have ${this.len}`);
+    const w = this.k.words();
+    const at = (ptr: number, j: number): Ext => {
+      const o = (ptr >>> 2) + j;
+      return [fromMont(w[o]!), fromMont(w[o + 2]!), fromMont(w[o + 4]!), fromMont(w[o + 6]!)];
+    };
+    const vb = (j: number): Ext => [fromMont(w[(this.Vb >>> 2) + j]!), 0, 0, 0];
+    return {
+      v: this.vbase ? [vb(0), vb(1)] : [at(this.Vx, 0), at(this.Vx, 1)],
+      a: [at(this.A, 0), at(this.A, 1)],
+      p: this.pow ? [at(this.Pw, 0), at(this.Pw, 1)] : [ZERO, ZERO],
+    };
   }
 
   readA(count: number): Uint32Array {
