@@ -16,6 +16,7 @@ export const SYNC_ERROR_CODES = [
   "BAD_AGGREGATE",
   "BAD_BLOCK",
   "BAD_CORPUS_INDEX",
+  "ZK_UNSUPPORTED",
 ] as const;
 
 /** The code of a `SyncError`. */

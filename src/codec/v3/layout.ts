@@ -33,3 +33,14 @@ export const V3_VERSIONS: HeaderVersions = Object.freeze({
   protocol: V3_PROTOCOL_VERSION,
   circuit: V3_CIRCUIT_VERSION,
 });
+
+/** inner-proof-v3zk, the zero-knowledge mode (docs/profile-v3.md §11.1). */
+export const V3ZK_PROOF_ENCODING_VERSION = 4;
+
+/** The versions of inner-proof-v3zk: encoding 4, protocol and circuit as v3 (the circuit is v3's). */
+export const V3ZK_VERSIONS: HeaderVersions = Object.freeze({
+  name: "inner-proof-v3zk",
+  encoding: V3ZK_PROOF_ENCODING_VERSION,
+  protocol: V3_PROTOCOL_VERSION,
+  circuit: V3_CIRCUIT_VERSION,
+});

@@ -12,128 +12,50 @@
  * zero by definition, a constant of the circuit, and are not absorbed); the WHIR opening of the two committed claims (§5.3).
  */
 import { SsgkrError } from "../../errors.js";
-import { DuplexChallenger } from "../../transcript/challenger.js";
 import { digestEquals, type Digest } from "../../hash/digest.js";
 import { CopiesWiring } from "../../gkr/structured/copies.js";
 import { evaluateStructuredCopies, proveCopiesGkr, residentCopies } from "../../gkr/structured/dp-prover.js";
 import { verifyGkr, ZERO_OUTPUTS } from "../../gkr/verifier.js";
-import type { CircuitShape } from "../../gkr/shape.js";
-import { acceptedWhirSets, type WhirVerifyOptions } from "../../pcs/api.js";
+import { acceptedWhirSets } from "../../pcs/api.js";
 import { decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof } from "../../pcs/codec.js";
-import { DEFAULT_WHIR_SET, type WhirSetId } from "../../pcs/params.js";
+import { DEFAULT_WHIR_SET } from "../../pcs/params.js";
 import { whirCommitOn, whirOpenOn } from "../../pcs/prover.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "../../pcs/verifier.js";
 import { PcsError } from "../../pcs/errors.js";
 import type { OpRequest } from "../../smt/operation.js";
-import { buildV3Inputs, committedHalves, v3StatementOf } from "../../smt/v3/input.js";
-import { publicHalf, statementDigests, type V3OldLeafRule, type V3Statement } from "../../smt/v3/statement.js";
+import { committedHalves } from "../../smt/v3/input.js";
+import type { V3OldLeafRule, V3Statement } from "../../smt/v3/statement.js";
 import { SyncError } from "../../statement/errors.js";
-import { OpKind, opKindTag } from "../../statement/types.js";
+import { OpKind } from "../../statement/types.js";
+import { V3_PROOF_KIND_AGGREGATE, V3_PROOF_KIND_BLOCK } from "../../codec/v3/layout.js";
 import {
-  V3_CIRCUIT_VERSION,
-  V3_LAYOUT_ID,
-  V3_LEAF_ENCODING_VERSION,
-  V3_MAX_OPERATIONS,
-  V3_PROOF_KIND_AGGREGATE,
-  V3_PROOF_KIND_BLOCK,
-  type V3CircuitIdentity,
-} from "../../codec/v3/layout.js";
-import { decodeV3Message, encodeV3Message, type V3Message } from "../../codec/v3/message.js";
+  decodeV3Message,
+  decodeV3ZkMessage,
+  encodeV3Message,
+  hasV3ZkEncoding,
+  type V3Message,
+  type V3ZkMessage,
+} from "../../codec/v3/message.js";
 import { V3DecodeError } from "../../codec/v3/errors.js";
-import { identityEqual } from "../v2/encoded.js";
-import { V3_PROFILE, V3_PROOF_DOMAIN_TAG } from "./domains.js";
-import type { V3RejectCode, V3Verdict } from "./verdict.js";
-import { committedClaims, publicEvals, publicTable } from "./input-claims.js";
+import { proveZkMessage, verifyV3ZkMessage } from "./zk-proof.js";
+import {
+  buildV3Witness,
+  checkV3Statements,
+  copiesShape,
+  publicTableOf,
+  reject,
+  statementChecksOf,
+  statementTranscript,
+  type V3ProveOptions,
+  type V3VerifyOptions,
+  v3Identity,
+} from "./message-steps.js";
+import type { V3Verdict } from "./verdict.js";
+import { committedClaims, publicEvals } from "./input-claims.js";
 import type { PreparedV3 } from "./prepared.js";
 
-/** Time per phase of one v3 proof, in milliseconds. */
-export interface V3Timings {
-  readonly operations: number;
-  readonly copies: number;
-  /** Input vectors (natively hashed paths) and statement digests. */
-  readonly witnessMs: number;
-  /** The WHIR commitment to the committed halves. */
-  readonly commitMs: number;
-  /** Layer values of every copy. */
-  readonly evaluateMs: number;
-  readonly gkrMs: number;
-  /** The WHIR opening at the two input points. */
-  readonly openMs: number;
-  readonly encodeMs: number;
-}
-
-/** Options of the v3 provers. */
-export interface V3ProveOptions {
-  /** The WHIR parameter set (default `"cb100-r4"`, docs/pcs.md §5). */
-  readonly pcsSet?: WhirSetId;
-  /** Update aggregates: the old-leaf rule of each operation (default `any`). */
-  readonly rules?: readonly V3OldLeafRule[];
-  readonly onTimings?: (t: V3Timings) => void;
-}
-
-/** Options of the v3 verifiers: the weakest WHIR regime accepted (default `"conjectured"`) and extra sets. */
-export type V3VerifyOptions = WhirVerifyOptions;
-
-function copyBits(n: number): number {
-  let k = 0;
-  while (2 ** k < n) k++;
-  return k;
-}
-
-function copiesShape(prepared: PreparedV3, k: number): CircuitShape {
-  return {
-    layerWidthBits: prepared.shape.layerWidthBits.map((b) => b + k),
-    inputWidthBits: prepared.shape.inputWidthBits + k,
-  };
-}
-
-/** The identity a v3 proof of this prepared circuit carries. */
-export function v3Identity(prepared: PreparedV3): V3CircuitIdentity {
-  return {
-    opKindTag: opKindTag(prepared.kind),
-    depth: prepared.config.depth,
-    circuitVersion: V3_CIRCUIT_VERSION,
-    leafEncodingVersion: V3_LEAF_ENCODING_VERSION,
-    leafMaxFields: prepared.config.leafMaxFields,
-    layoutId: V3_LAYOUT_ID,
-    commitment: prepared.commitment,
-  };
-}
-
-function statementTranscript(
-  prepared: PreparedV3,
-  proofKind: number,
-  n: number,
-  k: number,
-  digests: Uint32Array,
-): DuplexChallenger {
-  const shape = copiesShape(prepared, k);
-  const t = DuplexChallenger.withDomain(V3_PROOF_DOMAIN_TAG);
-  t.observeMany([
-    V3_PROFILE,
-    proofKind,
-    opKindTag(prepared.kind),
-    prepared.config.depth,
-    prepared.config.leafMaxFields,
-    n,
-    2 ** k,
-    shape.inputWidthBits,
-    shape.layerWidthBits.length,
-  ]);
-  for (const b of shape.layerWidthBits) t.observe(b);
-  t.observeDigest(prepared.commitment);
-  t.observeAllUnchecked(digests);
-  return t;
-}
-
-function checksOf(digests: Uint32Array, n: number): [number, number][] {
-  return Array.from({ length: n }, (_, i) => [digests[8 * i]!, digests[8 * i + 1]!] as [number, number]);
-}
-
-function failingOperation(err: SsgkrError): number {
-  const i = err.details["operation"];
-  return typeof i === "number" ? i : 0;
-}
+export type { V3ProveOptions, V3Timings, V3VerifyOptions } from "./message-steps.js";
+export { v3Identity } from "./message-steps.js";
 
 /**
  * Proves the statements of `requests` in one inner-proof-v3 message (shared by aggregates and
@@ -146,43 +68,9 @@ function proveMessage(
   roots: readonly Digest[],
   options: V3ProveOptions,
 ): Uint8Array {
-  const n = Array.isArray(requests) ? requests.length : 0;
-  if (n < 1 || n > V3_MAX_OPERATIONS)
-    throw new SyncError(
-      "BAD_AGGREGATE",
-      `a v3 proof covers 1..${V3_MAX_OPERATIONS} operations, got ${Array.isArray(requests) ? n : typeof requests}`,
-    );
-  requests.forEach((r, i) => {
-    if (r?.operation?.kind !== prepared.kind)
-      throw new SyncError(
-        "WRONG_KIND",
-        `request ${i} is of kind ${String(r?.operation?.kind)}, the prepared circuit of kind ${prepared.kind}`,
-        { operation: i },
-      );
-  });
-  const rules = options.rules ?? [];
   const t0 = performance.now();
   const layout = prepared.compiled.layout;
-  const k = copyBits(n);
-  const statements = requests.map((r, i) => v3StatementOf(r, rules[i]));
-  const allRequests = [...requests, ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.request)];
-  const allStatements = [...statements, ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.statement)];
-  let input: Uint32Array;
-  try {
-    input = buildV3Inputs(layout, allRequests, allStatements);
-  } catch (err) {
-    if (err instanceof SsgkrError) {
-      const i = failingOperation(err);
-      throw new SyncError("WITNESS", `witness of request ${i}: ${err.message}`, { operation: i, cause: err.code });
-    }
-    throw err;
-  }
-  const halves = statements.map((st) => publicHalf(layout, st));
-  const digests = statementDigests(
-    layout,
-    statements.map((s) => s.key),
-    halves,
-  );
+  const { n, k, input, halves, digests } = buildV3Witness(prepared, requests, options);
   const t1 = performance.now();
   const transcript = statementTranscript(prepared, proofKind, n, k, digests);
   const state = whirCommitOn(transcript, committedHalves(layout, input), { set: options.pcsSet ?? DEFAULT_WHIR_SET });
@@ -197,12 +85,8 @@ function proveMessage(
     keep?.release();
   }
   const t4 = performance.now();
-  const table = publicTable(layout, [
-    ...halves,
-    ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.publicHalf),
-  ]);
   const claim = gkr.inputClaim;
-  const [pubX, pubY] = publicEvals(layout, table, [claim.x, claim.y]);
+  const [pubX, pubY] = publicEvals(layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
   const split = committedClaims(k, claim, pubX!, pubY!);
   const claims = "claims" in split ? split.claims : [];
   const opening = encodeWhirProof(whirOpenOn(transcript, state, claims));
@@ -210,7 +94,7 @@ function proveMessage(
   const bytes = encodeV3Message({
     identity: v3Identity(prepared),
     proofKind,
-    statementChecks: checksOf(digests, n),
+    statementChecks: statementChecksOf(digests, n),
     roots,
     commitment: encodeWhirCommitment(state.commitment),
     proof: gkr.proof,
@@ -242,7 +126,13 @@ export function proveAggregateV3(
   requests: readonly OpRequest[],
   options: V3ProveOptions = {},
 ): Uint8Array {
-  return proveMessage(prepared, requests, V3_PROOF_KIND_AGGREGATE, [], options);
+  return (options.zk === true ? proveZkMessage : proveMessage)(
+    prepared,
+    requests,
+    V3_PROOF_KIND_AGGREGATE,
+    [],
+    options,
+  );
 }
 
 /**
@@ -266,18 +156,18 @@ export function proveBlockV3(
     }
   }
   const roots = requests.slice(0, -1).map((r) => Uint32Array.from(r.publicInputs.newRoot));
-  return proveMessage(prepared, requests, V3_PROOF_KIND_BLOCK, roots, options);
+  return (options.zk === true ? proveZkMessage : proveMessage)(prepared, requests, V3_PROOF_KIND_BLOCK, roots, options);
 }
 
-function reject(code: V3RejectCode, reason: string, operation?: number): V3Verdict {
-  return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
-}
+/** A decoded message of either mode. */
+export type DecodedV3 = { readonly zk: false; readonly m: V3Message } | { readonly zk: true; readonly m: V3ZkMessage };
 
-/** Decodes a v3 message of one proof kind, or the rejection. */
-export function decodeV3OrReject(bytes: Uint8Array, proofKind: 1 | 2): V3Message | V3Verdict {
-  let m: V3Message;
+/** Decodes a v3 or v3-zk message (the mode read from its encoding version) of one proof kind, or the rejection. */
+export function decodeV3OrReject(bytes: Uint8Array, proofKind: 1 | 2): DecodedV3 | V3Verdict {
+  let m: V3Message | V3ZkMessage;
+  const zk = hasV3ZkEncoding(bytes);
   try {
-    m = decodeV3Message(bytes);
+    m = zk ? decodeV3ZkMessage(bytes) : decodeV3Message(bytes);
   } catch (e) {
     if (e instanceof V3DecodeError) return reject(`DECODE_${e.code}`, e.message);
     throw e;
@@ -287,7 +177,19 @@ export function decodeV3OrReject(bytes: Uint8Array, proofKind: 1 | 2): V3Message
       "PROOF_KIND",
       `the proof is ${m.proofKind === V3_PROOF_KIND_BLOCK ? "a block" : "an aggregate"} (proof_kind ${m.proofKind}); ${proofKind === V3_PROOF_KIND_BLOCK ? "a block" : "an aggregate"} was expected`,
     );
-  return m;
+  return zk ? { zk: true, m: m as V3ZkMessage } : { zk: false, m: m as V3Message };
+}
+
+/** Verifies a decoded message of either mode. */
+export function verifyDecodedV3(
+  prepared: PreparedV3,
+  statements: readonly V3Statement[],
+  d: DecodedV3,
+  options: V3VerifyOptions,
+): V3Verdict {
+  return d.zk
+    ? verifyV3ZkMessage(prepared, statements, d.m, options)
+    : verifyV3Message(prepared, statements, d.m, options);
 }
 
 /** Verifies a decoded message against the statements (every check after decoding, in order). */
@@ -297,46 +199,10 @@ export function verifyV3Message(
   m: V3Message,
   options: V3VerifyOptions,
 ): V3Verdict {
-  if (!identityEqual(m.identity, v3Identity(prepared)))
-    return reject("IDENTITY_MISMATCH", "the proof's circuit identity is not the prepared circuit's");
-  const n = m.statementChecks.length;
-  if (!Array.isArray(statements) || statements.length !== n)
-    return reject(
-      "OPERATION_COUNT",
-      `the proof carries ${n} operations, ${Array.isArray(statements) ? statements.length : 0} statements were given`,
-    );
+  const checked = checkV3Statements(prepared, statements, m);
+  if ("ok" in checked) return checked;
+  const { n, k, halves, digests } = checked;
   const layout = prepared.compiled.layout;
-  const halves: Uint32Array[] = [];
-  for (let i = 0; i < n; i++) {
-    const st = statements[i]!;
-    if (st?.kind !== prepared.kind)
-      return reject(
-        "WRONG_KIND",
-        `statement ${i} is of kind ${String(st?.kind)}, the prepared circuit of kind ${prepared.kind}`,
-        i,
-      );
-    try {
-      halves.push(publicHalf(layout, st));
-    } catch (e) {
-      if (e instanceof SsgkrError) return reject("BAD_STATEMENT", `statement ${i}: ${e.message}`, i);
-      throw e;
-    }
-  }
-  const digests = statementDigests(
-    layout,
-    statements.map((s) => s.key),
-    halves,
-  );
-  for (let i = 0; i < n; i++) {
-    const [a, b] = m.statementChecks[i]!;
-    if (digests[8 * i] !== a || digests[8 * i + 1] !== b)
-      return reject(
-        "PUBLIC_INPUTS_MISMATCH",
-        `operation ${i}: the proof was made for another statement than the one given`,
-        i,
-      );
-  }
-  const k = copyBits(n);
   const commitment = decodeWhirCommitment(m.commitment);
   const accepted = acceptedWhirSets(options);
   if (!accepted.includes(commitment.set))
@@ -370,12 +236,8 @@ export function verifyV3Message(
     transcript,
   );
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
-  const table = publicTable(layout, [
-    ...halves,
-    ...Array.from({ length: 2 ** k - n }, () => prepared.dummy.publicHalf),
-  ]);
   const claim = gkr.inputClaim;
-  const [pubX, pubY] = publicEvals(layout, table, [claim.x, claim.y]);
+  const [pubX, pubY] = publicEvals(layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
   const split = committedClaims(k, claim, pubX!, pubY!);
   if ("fails" in split)
     return reject(
@@ -413,9 +275,9 @@ export function verifyAggregateV3(
   options: V3VerifyOptions = {},
 ): V3Verdict {
   return guarded(() => {
-    const m = decodeV3OrReject(bytes, V3_PROOF_KIND_AGGREGATE);
-    if ("ok" in m) return m;
-    return verifyV3Message(prepared, statements, m, options);
+    const d = decodeV3OrReject(bytes, V3_PROOF_KIND_AGGREGATE);
+    if ("ok" in d) return d;
+    return verifyDecodedV3(prepared, statements, d, options);
   });
 }
 
@@ -446,8 +308,9 @@ export function verifyBlockV3(
   return guarded(() => {
     if (!Array.isArray(updates) || updates.length === 0)
       return reject("EMPTY_BLOCK", "a block has at least one update");
-    const m = decodeV3OrReject(bytes, V3_PROOF_KIND_BLOCK);
-    if ("ok" in m) return m;
+    const d = decodeV3OrReject(bytes, V3_PROOF_KIND_BLOCK);
+    if ("ok" in d) return d;
+    const m = d.m;
     if (m.roots.length !== updates.length - 1)
       return reject("OPERATION_COUNT", `the proof carries ${m.roots.length + 1} updates, ${updates.length} were given`);
     const chain = [roots.fromRoot, ...m.roots, roots.toRoot];
@@ -459,6 +322,6 @@ export function verifyBlockV3(
       newLeaf: u.newLeaf,
       oldLeaf: u.oldLeaf,
     }));
-    return verifyV3Message(prepared, statements, m, options);
+    return verifyDecodedV3(prepared, statements, d, options);
   });
 }

@@ -1,0 +1,183 @@
+/**
+ * Profile v3's zero-knowledge mode v3-zk (docs/profile-v3.md §11): the statements of a v3 proof,
+ * proved so that everything but the statements can be simulated. The unread lanes of every
+ * committed half are random; the vector f (zk-layout.ts: the committed halves, then every layer's
+ * masks) is committed with the hiding commitment of docs/pcs.md §12 before the first challenge;
+ * the layers are the zero-knowledge sumchecks of src/gkr/zk; the masked opening proves the two
+ * input claims and one claim per layer on its masks.
+ *
+ * Transcript (§11.1, §11.5): new(`statesync-gkr/v3zk`); §5.2 steps 1–3 as v3; the hiding
+ * commitment (pcs §12.4); the layers (§11.4); the masked opening (pcs §12.4).
+ */
+import type { Digest } from "../../hash/digest.js";
+import { inputBitsOf } from "../../gkr/circuit.js";
+import { evaluateStructuredCopies, residentCopies } from "../../gkr/structured/dp-prover.js";
+import { CopiesWiring } from "../../gkr/structured/copies.js";
+import { drawLayerMasks } from "../../gkr/zk/masks.js";
+import { proveZkCopiesGkr } from "../../gkr/zk/prover.js";
+import { verifyZkGkr } from "../../gkr/zk/verifier.js";
+import { acceptedWhirSets } from "../../pcs/api.js";
+import { PcsError } from "../../pcs/errors.js";
+import {
+  decodeWhirHidingCommitment,
+  decodeWhirHidingProof,
+  encodeWhirHidingCommitment,
+  encodeWhirHidingProof,
+} from "../../pcs/hiding-codec.js";
+import { whirCommitHidingOn, whirOpenHidingOn } from "../../pcs/hiding-prover.js";
+import { whirReadHidingCommitmentOn, whirVerifyHidingOn } from "../../pcs/hiding-verifier.js";
+import { DEFAULT_WHIR_SET, maxVariables, whirParameterSet } from "../../pcs/params.js";
+import { cryptoRandomSource } from "../../pcs/random.js";
+import type { OpRequest } from "../../smt/operation.js";
+import { committedHalves } from "../../smt/v3/input.js";
+import type { V3Statement } from "../../smt/v3/statement.js";
+import { SyncError } from "../../statement/errors.js";
+import { encodeV3ZkMessage, type V3ZkMessage } from "../../codec/v3/message.js";
+import { V3ZK_PROOF_DOMAIN_TAG } from "./domains.js";
+import { committedClaims, publicEvals } from "./input-claims.js";
+import type { PreparedV3 } from "./prepared.js";
+import {
+  buildV3Witness,
+  checkV3Statements,
+  copiesShape,
+  publicTableOf,
+  reject,
+  statementChecksOf,
+  statementTranscript,
+  type V3ProveOptions,
+  type V3VerifyOptions,
+  v3Identity,
+} from "./message-steps.js";
+import type { V3Verdict } from "./verdict.js";
+import { v3ZkClaims, v3ZkVector, v3ZkVectorLayout, type V3ZkVectorLayout, padCommittedHalves } from "./zk-layout.js";
+
+function vectorLayout(prepared: PreparedV3, k: number): V3ZkVectorLayout {
+  const circuit = prepared.compiled.circuit;
+  return v3ZkVectorLayout(
+    prepared.compiled.layout,
+    circuit.layers.map((_, i) => inputBitsOf(circuit, i)),
+    k,
+  );
+}
+
+/**
+ * Proves the statements of `requests` in one inner-proof-v3zk message (aggregates and blocks).
+ * @throws SyncError `ZK_UNSUPPORTED` (no room for the random lanes, or f too large for the set's
+ *   hiding commitment), and what the v3 prover throws.
+ */
+export function proveZkMessage(
+  prepared: PreparedV3,
+  requests: readonly OpRequest[],
+  proofKind: 1 | 2,
+  roots: readonly Digest[],
+  options: V3ProveOptions,
+): Uint8Array {
+  const t0 = performance.now();
+  const layout = prepared.compiled.layout;
+  const circuit = prepared.compiled.circuit;
+  const set = options.pcsSet ?? DEFAULT_WHIR_SET;
+  const { n, k, input, halves, digests } = buildV3Witness(prepared, requests, options);
+  const z = vectorLayout(prepared, k);
+  const limit = maxVariables(whirParameterSet(set)) - 1;
+  if (z.vectorBits > limit)
+    throw new SyncError(
+      "ZK_UNSUPPORTED",
+      `${n} operations need a committed vector of 2^${z.vectorBits} values with their masks; set ${set} hides at most 2^${limit} (a set of rate 1/2 takes one more variable)`,
+    );
+  const random = options.random ?? cryptoRandomSource;
+  padCommittedHalves(z, input, random);
+  const masks = circuit.layers.map((_, i) => drawLayerMasks(inputBitsOf(circuit, i) + k, i > 0, random));
+  const t1 = performance.now();
+  const transcript = statementTranscript(prepared, proofKind, n, k, digests, V3ZK_PROOF_DOMAIN_TAG);
+  const state = whirCommitHidingOn(transcript, v3ZkVector(z, committedHalves(layout, input), masks), { set, random });
+  const t2 = performance.now();
+  const keep = residentCopies();
+  let gkr, t3: number;
+  try {
+    const values = evaluateStructuredCopies(circuit, k, input, keep);
+    t3 = performance.now();
+    gkr = proveZkCopiesGkr(circuit, k, values, transcript, masks);
+  } finally {
+    keep?.release();
+  }
+  const t4 = performance.now();
+  const claim = gkr.claims.input;
+  const [pubX, pubY] = publicEvals(layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
+  const split = committedClaims(k, claim, pubX!, pubY!);
+  const claims = v3ZkClaims(z, "claims" in split ? split.claims : [], gkr.claims.masks);
+  const opening = encodeWhirHidingProof(whirOpenHidingOn(transcript, state, claims));
+  const t5 = performance.now();
+  const bytes = encodeV3ZkMessage({
+    identity: v3Identity(prepared),
+    proofKind,
+    statementChecks: statementChecksOf(digests, n),
+    roots,
+    commitment: encodeWhirHidingCommitment(state.commitment),
+    proof: gkr.proof,
+    opening,
+  });
+  options.onTimings?.({
+    operations: n,
+    copies: 2 ** k,
+    witnessMs: t1 - t0,
+    commitMs: t2 - t1,
+    evaluateMs: t3 - t2,
+    gkrMs: t4 - t3,
+    openMs: t5 - t4,
+    encodeMs: performance.now() - t5,
+  });
+  return bytes;
+}
+
+/** Verifies a decoded inner-proof-v3zk message against the statements (the checks of `verifyV3Message`, in its order). */
+export function verifyV3ZkMessage(
+  prepared: PreparedV3,
+  statements: readonly V3Statement[],
+  m: V3ZkMessage,
+  options: V3VerifyOptions,
+): V3Verdict {
+  const checked = checkV3Statements(prepared, statements, m);
+  if ("ok" in checked) return checked;
+  const { n, k, halves, digests } = checked;
+  const commitment = decodeWhirHidingCommitment(m.commitment);
+  const accepted = acceptedWhirSets(options);
+  if (!accepted.includes(commitment.set))
+    return reject(
+      "PCS_SET_NOT_ACCEPTED",
+      `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
+    );
+  const z = vectorLayout(prepared, k);
+  if (commitment.numVariables !== z.vectorBits)
+    return reject(
+      "COMMITMENT_SHAPE",
+      `the commitment is to ${commitment.numVariables} variables; the committed halves and masks have ${z.vectorBits}`,
+    );
+  const opening = decodeWhirHidingProof(m.opening);
+  if (opening.set !== commitment.set)
+    return reject("PCS_SET_NOT_ACCEPTED", `the opening names set ${opening.set}, the commitment ${commitment.set}`);
+  const transcript = statementTranscript(prepared, m.proofKind, n, k, digests, V3ZK_PROOF_DOMAIN_TAG);
+  let read;
+  try {
+    read = whirReadHidingCommitmentOn(transcript, commitment);
+  } catch (e) {
+    if (e instanceof PcsError) return reject("PCS_SHAPE", e.message);
+    throw e;
+  }
+  const gkr = verifyZkGkr(
+    copiesShape(prepared, k),
+    new CopiesWiring(prepared.wiring, k, [...prepared.mulFree]),
+    m.proof,
+    transcript,
+  );
+  if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
+  const claim = gkr.claims.input;
+  const [pubX, pubY] = publicEvals(prepared.compiled.layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
+  const split = committedClaims(k, claim, pubX!, pubY!);
+  if ("fails" in split)
+    return reject(
+      split.fails === "x" ? "INPUT_CLAIM_X" : "INPUT_CLAIM_Y",
+      `the input claim at ${split.fails}* lies on the public half and differs from the statements' MLE there`,
+    );
+  const verdict = whirVerifyHidingOn(transcript, read, v3ZkClaims(z, split.claims, gkr.claims.masks), opening);
+  return verdict.ok ? { ok: true } : reject(verdict.code, `the masked opening: ${verdict.reason}`);
+}
