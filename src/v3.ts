@@ -29,14 +29,21 @@ export {
   type V3VerifyOptions,
 } from "./sync/v3/index.js";
 export { V3_REJECT_CODES, type V3RejectCode, type V3Verdict } from "./sync/v3/index.js";
-export { v3Soundness, type V3SoundnessBound } from "./sync/v3/index.js";
+export { v3Soundness, type V3SoundnessBound, v3ZkSoundness, type V3ZkSoundnessBound } from "./sync/v3/index.js";
 
 // Statements.
 export { v3StatementOf } from "./smt/v3/input.js";
 export { publicHalf, type V3OldLeafRule, type V3Statement } from "./smt/v3/statement.js";
 
-// inner-proof-v3 bytes.
-export { decodeV3Message, encodeV3Message, type V3Message } from "./codec/v3/message.js";
+// inner-proof-v3 and inner-proof-v3zk bytes.
+export {
+  decodeV3Message,
+  encodeV3Message,
+  type V3Message,
+  decodeV3ZkMessage,
+  encodeV3ZkMessage,
+  type V3ZkMessage,
+} from "./codec/v3/message.js";
 export {
   V3DecodeError,
   V3EncodeError,

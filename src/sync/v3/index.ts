@@ -15,3 +15,4 @@ export { V3_PROOF_DOMAIN_TAG, V3_COMMITMENT_DOMAIN_TAG } from "./domains.js";
 export { type PublicTable, committedClaims, committedPoint, publicEvals, publicTable } from "./input-claims.js";
 export { type V3RejectCode, type V3Verdict, V3_REJECT_CODES } from "./verdict.js";
 export { type V3SoundnessBound, v3Soundness } from "./soundness.js";
+export { type V3ZkSoundnessBound, v3ZkSoundness } from "./zk-soundness.js";

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { prepareV3, v3Soundness } from "../../../src/sync/v3/index.js";
+import { prepareV3, v3Soundness, v3ZkSoundness } from "../../../src/sync/v3/index.js";
 
 const doc = readFileSync(new URL("../../../../docs/profile-v3.md", import.meta.url), "utf8");
 
@@ -29,6 +29,37 @@ test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes
     assert.equal(cb.bits.toFixed(1), num(cbTotal!).toFixed(1), `cb100 total at ${ops}`);
     assert.equal(ud.pcsBits.toFixed(1), num(udBits!).toFixed(1), `ud100 at ${ops}`);
     assert.equal(ud.bits.toFixed(1), num(udTotal!).toFixed(1), `ud100 total at ${ops}`);
+    assert.ok(cb.bits >= 99.99 && ud.bits >= 99.99, "both sets give 100 bits to two decimals");
+  }
+});
+
+test("docs/profile-v3.md §11.7: the v3-zk soundness table is what v3ZkSoundness computes at depth 48", () => {
+  const table = doc.split("<!-- v3zk-soundness:start -->")[1]!.split("<!-- v3zk-soundness:end -->")[0]!;
+  const rows = table
+    .trim()
+    .split("\n")
+    .slice(2)
+    .map((l) =>
+      l
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
+  assert.ok(rows.length >= 3, "the table has rows");
+  const kinds: Record<string, "membership" | "nonmembership" | "update"> = {
+    membership: "membership",
+    "non-membership": "nonmembership",
+    update: "update",
+  };
+  const num = (t: string) => Number(t.replace(/,/g, "").replace("−", "-"));
+  for (const [kind, ops, m, gkr, cbBits, udBits] of rows) {
+    const prepared = prepareV3(kinds[kind!]!, { depth: 48 });
+    const cb = v3ZkSoundness(prepared, num(ops!), "cb100-r4");
+    const ud = v3ZkSoundness(prepared, num(ops!), "ud100-r4");
+    assert.equal(cb.pcsVariables, num(m!), `m_z of ${kind} × ${ops}`);
+    assert.equal(cb.gkrLog2Error.toFixed(1), num(gkr!).toFixed(1), `GKR of ${kind} × ${ops}`);
+    assert.equal(cb.bits.toFixed(1), num(cbBits!).toFixed(1), `cb100 of ${kind} × ${ops}`);
+    assert.equal(ud.bits.toFixed(1), num(udBits!).toFixed(1), `ud100 of ${kind} × ${ops}`);
     assert.ok(cb.bits >= 99.99 && ud.bits >= 99.99, "both sets give 100 bits to two decimals");
   }
 });
