@@ -95,6 +95,15 @@ const VERIFIER_FILES = [
   "src/sync/v3/input-claims.ts",
   "src/codec/v3/message.ts",
   "src/smt/v3/statement.ts",
+  // profile v3-zk (docs/profile-v3.md §11): the zero-knowledge GKR verifier and its mask weights,
+  // the v3-zk message verifier, the committed vector's claims, the statement checks both modes
+  // share, and the strict decoder of the zero-knowledge layers
+  "src/gkr/zk/verifier.ts",
+  "src/gkr/zk/masks.ts",
+  "src/sync/v3/zk-proof.ts",
+  "src/sync/v3/zk-layout.ts",
+  "src/sync/v3/message-steps.ts",
+  "src/codec/v3/zk-layers.ts",
 ];
 
 /**
@@ -176,6 +185,11 @@ export default {
       "dist/test/sync/v3/proof.test.js",
       "dist/test/sync/v3/verifier-checks.test.js",
       "dist/test/sync/v3/forgeries.test.js",
+      "dist/test/gkr/zk.test.js",
+      "dist/test/sync/v3/zk.test.js",
+      "dist/test/sync/v3/zk-verifier-checks.test.js",
+      "dist/test/sync/v3/zk-forgeries.test.js",
+      "dist/test/gkr/zk-simulator.test.js",
     ],
     forceBail: true,
     // The kernel backend the package entry points install (test/support/kernel-backend.ts).
@@ -185,7 +199,7 @@ export default {
 
   buildCommand: "tsc -p tsconfig.json",
   // Only the mutated files get `// @ts-nocheck` (the AssemblyScript kernels are not TypeScript to Babel).
-  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt,pcs}/{*,v2/*,v3/*,wiring/*}.ts",
+  disableTypeChecks: "src/{sync,gkr,sumcheck,codec,smt,pcs}/{*,v2/*,v3/*,wiring/*,zk/*}.ts",
   ignorePatterns: ["dist", "bench/results", "reports", "data"],
   coverageAnalysis: "perTest",
   concurrency: 2,

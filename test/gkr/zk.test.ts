@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { P } from "../../src/field/koalabear.js";
 import { extAdd, EXT_ONE, type Ext } from "../../src/field/extension.js";
-import { inputBitsOf } from "../../src/gkr/circuit.js";
+import { GateKind, inputBitsOf } from "../../src/gkr/circuit.js";
 import { evaluateStructuredCircuit, type StructuredCircuit } from "../../src/gkr/structured/linear.js";
 import { replicateStructuredCircuit, CopiesWiring } from "../../src/gkr/structured/copies.js";
 import { StructuredWiring } from "../../src/gkr/structured/wiring.js";
@@ -154,3 +154,95 @@ test("zero-knowledge GKR: a changed round coefficient, G, V̇ or ν is rejected 
     { numRuns: 30 },
   );
 });
+
+test("zero-knowledge GKR verifier: every shape and message check has its code, layer and round", () => {
+  const c = arbSetupSample();
+  const { proof } = prove(c);
+  const D = proof.layers.length;
+  const code = (v: ReturnType<typeof verify>) => (v.ok ? "ok" : v.code);
+  const at = (v: ReturnType<typeof verify>) => (v.ok ? "" : `${v.layer ?? ""}/${v.round ?? ""}`);
+  const layer = (i: number, f: (l: Record<string, unknown>) => Record<string, unknown>) => ({
+    layers: proof.layers.map((l, j) => (j === i ? f({ ...l }) : l)),
+  });
+  const t = () => DuplexChallenger.withDomain(TAG);
+  const out = c.witness[0]!;
+  const shapeCode = (shape: unknown, p: unknown = proof) => {
+    const v = verifyZkGkr(shape as never, c.wiring, p, t(), out);
+    return v.ok ? "ok" : v.code;
+  };
+  assert.equal(shapeCode(null), "BAD_SHAPE");
+  assert.equal(shapeCode({ layerWidthBits: [2.5], inputWidthBits: 3 }), "BAD_SHAPE");
+  assert.equal(shapeCode({ layerWidthBits: [31], inputWidthBits: 3 }), "BAD_SHAPE");
+  assert.equal(shapeCode({ layerWidthBits: [2], inputWidthBits: -1 }), "BAD_SHAPE");
+  assert.equal(shapeCode({ layerWidthBits: [], inputWidthBits: 3 }), "EMPTY_CIRCUIT");
+  assert.equal(shapeCode({ layerWidthBits: [2], inputWidthBits: 1 }), "BAD_SHAPE");
+  assert.equal(shapeCode({ ...c.shape, inputWidthBits: 1 }), "BAD_SHAPE");
+  assert.equal(shapeCode({ ...c.shape, layerWidthBits: [...c.shape.layerWidthBits.slice(0, -1), 1] }), "BAD_SHAPE");
+  assert.equal(code(verify(c, { layers: null })), "MALFORMED_PROOF");
+  assert.equal(code(verify(c, null)), "MALFORMED_PROOF");
+  assert.equal(code(verify(c, { layers: proof.layers.slice(1) })), "LAYER_COUNT");
+  assert.equal(code(verifyZkGkr(c.shape, c.wiring, proof, t(), out.subarray(1))), "OUTPUT_LENGTH");
+  const i = D - 1;
+  const n = proof.layers[i]!.rounds.length;
+  const mul0 = c.circuit.layers[0]!.gateKind.includes(GateKind.Mul);
+  const cases: [string, unknown, string, string][] = [
+    ["layer not an object", { layers: proof.layers.map((l, j) => (j === i ? 7 : l)) }, "MALFORMED_PROOF", `${i}/`],
+    ["maskSum", layer(i, (l) => ({ ...l, maskSum: [P, 0, 0, 0] })), "MALFORMED_EVAL", `${i}/`],
+    ["rounds not an array", layer(i, (l) => ({ ...l, rounds: {} })), "MALFORMED_ROUND", `${i}/`],
+    ["a round less", layer(i, (l) => ({ ...l, rounds: (l.rounds as unknown[]).slice(1) })), "ROUND_COUNT", `${i}/`],
+    [
+      "a round not an array",
+      layer(i, (l) => ({ ...l, rounds: (l.rounds as unknown[]).map((r, j) => (j === n - 1 ? "x" : r)) })),
+      "MALFORMED_ROUND",
+      `${i}/${n - 1}`,
+    ],
+    [
+      "a coefficient more",
+      layer(i, (l) => ({ ...l, rounds: (l.rounds as Ext[][]).map((r, j) => (j === 1 ? [...r, [0, 0, 0, 0]] : r)) })),
+      "MALFORMED_ROUND",
+      `${i}/1`,
+    ],
+    [
+      "a non-canonical coefficient",
+      layer(i, (l) => ({
+        ...l,
+        rounds: (l.rounds as Ext[][]).map((r, j) => (j === 2 ? [r[0], [0, P, 0, 0], ...r.slice(2)] : r)),
+      })),
+      "NON_CANONICAL",
+      `${i}/2`,
+    ],
+    ["evalX", layer(i, (l) => ({ ...l, evalX: "1" })), "MALFORMED_EVAL", `${i}/`],
+    ["evalY", layer(i, (l) => ({ ...l, evalY: [0, 0, 0] })), "MALFORMED_EVAL", `${i}/`],
+    ["maskValue", layer(i, (l) => ({ ...l, maskValue: undefined })), "MALFORMED_EVAL", `${i}/`],
+    [
+      "maskValue changed",
+      layer(i, (l) => ({ ...l, maskValue: bump(l.maskValue as Ext) })),
+      "END_CHECK_FAILED",
+      `${i}/`,
+    ],
+    // V̇(y*) enters layer 0's end check through its Mul gates, else layer 1's first round
+    mul0
+      ? ["evalY of layer 0", layer(0, (l) => ({ ...l, evalY: bump(l.evalY as Ext) })), "END_CHECK_FAILED", "0/"]
+      : ["evalY of layer 0", layer(0, (l) => ({ ...l, evalY: bump(l.evalY as Ext) })), "ROUND_SUM_MISMATCH", "1/0"],
+  ];
+  for (const [what, p, want, where] of cases) {
+    const v = verify(c, p);
+    assert.equal(code(v), want, what);
+    assert.equal(at(v), where, what);
+  }
+  const throwing = {
+    ...c.wiring,
+    evalPredicate: () => {
+      throw new Error("wiring broke");
+    },
+    evalCombined: undefined,
+  };
+  const v = verifyZkGkr(c.shape, throwing as never, proof, t(), out);
+  assert.equal(code(v), "VERIFIER_EXCEPTION");
+});
+
+/** One fixed setup of at least two layers, with copies (seeded). */
+function arbSetupSample(): Setup {
+  const cases = fc.sample(arbStructuredCase({ maxDepth: 3, minBits: 2, maxBits: 4 }), { seed: 11, numRuns: 50 });
+  return setup(cases.find((c) => c.circuit.layers.length >= 2)!.circuit, 1, 5);
+}
