@@ -79,6 +79,15 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   serving: ["depth", "best_rate_overlapped", "p99_ms_at_best_overlapped", "server_cpu_s_per_accepted_overlapped"],
   size: ["formula_matches"],
   v3: ["load1", "block_depth", "agg_depth"],
+  zk: [
+    "load1",
+    "zk_member_prove_ms",
+    "zk_member_verify_ms",
+    "zk_member_bytes",
+    "zk_member_bytes_ud100",
+    "zk_absence_bytes",
+    "zk_block4_prove_over_v3",
+  ],
   v2: [
     "reference",
     "v2_over_compat_prove",
