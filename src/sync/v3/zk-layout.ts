@@ -1,9 +1,9 @@
 /**
  * The committed vector of a v3-zk proof (docs/profile-v3.md §11.5): f holds the copies' committed
  * halves C at [0, 2^m) (m = k + s − 1; the lanes of each half past `committedUsed` are uniformly
- * random, so the input claims are uniform) and, from 2^(m_z − 1), one aligned block of 2^b lanes
+ * random, so the input claims are uniform) and, from max(2^m, 2^b), one aligned block of 2^b lanes
  * per layer holding that layer's mask coefficients (4 base lanes each: coordinate t of
- * coefficient c at lane 4c + t); m_z = max(m, μ) + 1 with 2^μ ≥ D·2^b.
+ * coefficient c at lane 4c + t); f has 2^(m_z) values, the least power of two that holds them.
  */
 import { EXT_ZERO, extMul, type Ext } from "../../field/extension.js";
 import { maskCoefficientCount, maskCoefficients, type ZkLayerMasks } from "../../gkr/zk/masks.js";
@@ -20,7 +20,7 @@ export interface V3ZkVectorLayout {
   readonly blockBits: number;
   /** Variables of f (m_z). */
   readonly vectorBits: number;
-  /** Lane of layer 0's mask block (2^(m_z − 1)). */
+  /** Lane of layer 0's mask block (max(2^m, 2^b)). */
   readonly maskOffset: number;
   /** Lanes of each copy's committed half that the circuit reads (the rest are random). */
   readonly committedUsed: number;
@@ -45,13 +45,13 @@ export function v3ZkVectorLayout(layout: V3Layout, layerInputBits: readonly numb
     );
   const m = k + layout.inputBits - 1;
   const blockBits = bitsFor(4 * Math.max(...layerInputBits.map((s) => maskCoefficientCount(s + k))));
-  const mu = bitsFor(layerInputBits.length * 2 ** blockBits);
-  const vectorBits = Math.max(m, mu) + 1;
+  const maskOffset = 2 ** Math.max(m, blockBits);
+  const vectorBits = bitsFor(maskOffset + layerInputBits.length * 2 ** blockBits);
   return {
     committedBits: m,
     blockBits,
     vectorBits,
-    maskOffset: 2 ** (vectorBits - 1),
+    maskOffset,
     committedUsed: layout.committedUsed,
     half: layout.half,
   };
