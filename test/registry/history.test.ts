@@ -1,15 +1,16 @@
 /**
- * Proofs at earlier roots of name-keyed registries (format 3): the name state and proofs at the
+ * Proofs at earlier roots of name-keyed registries (format 4): the name state and proofs at the
  * head and at earlier roots of the retention window, the window moving with the retention,
- * `ROOT_NOT_PROVABLE` naming the oldest provable root (store, CLI and HTTP), the upgrade of a
- * format-2 registry, and SIGKILLed writers leaving registries that open and check.
+ * `ROOT_NOT_PROVABLE` naming the oldest provable root (store, CLI and HTTP), `registry check` of
+ * the kept rows, the upgrades of format-2 and format-3 registries, and SIGKILLed writers leaving
+ * registries that open and check.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { open } from "lmdb";
+import { open, type Database } from "lmdb";
 import type { Digest } from "../../src/hash/digest.js";
 import { computeRoot } from "../../src/smt/path.js";
 import { RegistryError } from "../../src/registry/errors.js";
@@ -22,6 +23,7 @@ import { formatRoot } from "../../src/registry/root.js";
 import { RecordState } from "../../src/registry/store/record-codec.js";
 import { seal, unseal } from "../../src/registry/store/row-seal.js";
 import { upgradeRegistry } from "../../src/registry/store/upgrade.js";
+import { keptKeyParts, keptRows } from "../../src/registry/store/kept-chunks.js";
 import { tempDir } from "./support/tmp.js";
 import { runCli } from "./support/run-cli.js";
 import { startServer } from "../web/support.js";
@@ -281,8 +283,8 @@ test("registry upgrade of a format-2 registry: opens refuse it until then; roots
   assert.throws(() => NameStore.open(dir), code("DB_OUTDATED"));
   const r = await runCli("registry", "upgrade", "--db", dir);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /from format 2 to 3/);
-  assert.equal(upgradeRegistry(dir).fromVersion, 3, "a second upgrade writes nothing");
+  assert.match(r.out, /from format 2 to 4/);
+  assert.equal(upgradeRegistry(dir).fromVersion, 4, "a second upgrade writes nothing");
   const store = NameStore.open(dir);
   try {
     assert.equal(store.check().records, 2);
@@ -308,6 +310,155 @@ test("registry upgrade of a format-2 registry: opens refuse it until then; roots
     store.check();
   } finally {
     store.closeSync();
+  }
+});
+
+/** Opens a registry's LMDB environment directly (tests that rewrite its rows). */
+function rawEnv(dir: string) {
+  return open<Buffer, Buffer>({ path: dir, maxDbs: 12, encoding: "binary", keyEncoding: "binary", compression: false });
+}
+
+/** 8-byte BE of a key or prefix. */
+function be8(x: number): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeUInt32BE(Math.floor(x / 2 ** 32), 0);
+  b.writeUInt32BE(x >>> 0, 4);
+  return b;
+}
+
+/**
+ * Rewrites a format-4 registry into the format-3 layout: each kept value a `versions` row under
+ * table tag ‖ row key ‖ batch (tag 5), each batch's superseded rows listed in `pruning` chunks
+ * (tag 6), no `kept` or `kept-index` table.
+ */
+function toFormat3(dir: string): number {
+  const env = rawEnv(dir);
+  const meta = env.openDB<Buffer, Buffer>({ name: "meta", encoding: "binary", keyEncoding: "binary" });
+  const kept = env.openDB<Buffer, Buffer>({ name: "kept", encoding: "binary", keyEncoding: "binary" });
+  const index = env.openDB<Buffer, Buffer>({
+    name: "kept-index",
+    encoding: "binary",
+    keyEncoding: "binary",
+    dupSort: true,
+    dupFixed: true,
+  } as never);
+  const versions = env.openDB<Buffer, Buffer>({ name: "versions", encoding: "binary", keyEncoding: "binary" });
+  const pruning = env.openDB<Buffer, Buffer>({ name: "pruning", encoding: "binary", keyEncoding: "binary" });
+  let n = 0;
+  env.transactionSync(() => {
+    for (const { key, value } of [...kept.getRange({})].map((r) => ({ key: Buffer.from(r.key), value: Buffer.from(r.value) }))) {
+      const { batch } = keptKeyParts(key);
+      const list: Buffer[] = [];
+      for (const row of keptRows(unseal(7, key, value, "kept"), "kept")) {
+        const rowKey = row.height === 0 ? Buffer.concat([Buffer.of(2), be8(row.prefix)]) : Buffer.concat([Buffer.of(3, row.height), be8(row.prefix)]);
+        const bb = Buffer.alloc(4);
+        bb.writeUInt32BE(batch);
+        const vk = Buffer.concat([rowKey, bb]);
+        versions.putSync(vk, seal(5, vk, row.value));
+        list.push(rowKey);
+        n++;
+      }
+      const pk = Buffer.from(key);
+      pruning.putSync(pk, seal(6, pk, Buffer.concat(list)));
+    }
+    kept.dropSync();
+    index.dropSync();
+    const config = Buffer.from(unseal(1, Buffer.from("config"), meta.get(Buffer.from("config"))!, "config"));
+    meta.putSync(
+      Buffer.from("config"),
+      seal(1, Buffer.from("config"), Buffer.from(JSON.stringify({ ...JSON.parse(config.toString()), version: 3 }))),
+    );
+  });
+  void env.close();
+  return n;
+}
+
+test("registry upgrade of a format-3 registry: opens refuse it until then; every root of its window stays provable and later commits prune", async () => {
+  const dir = join(tempDir(), "db");
+  const { store: s0, roots } = historyRegistry(dir);
+  const held = roots.map((root) => ["a", "b", "c", "bg-3"].map((n) => heldAt(s0, n, root)));
+  await s0.close();
+  const rows = toFormat3(dir);
+  assert.ok(rows > 20, `the format-3 layout keeps the values (${rows} rows)`);
+  assert.throws(() => NameStore.open(dir), code("DB_OUTDATED"));
+  const r = await runCli("registry", "upgrade", "--db", dir);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /from format 3 to 4: /);
+  assert.equal(upgradeRegistry(dir).fromVersion, 4, "a second upgrade writes nothing");
+  const store = NameStore.open(dir);
+  try {
+    assert.equal(store.check().records, 15);
+    roots.forEach((root, i) =>
+      assert.deepEqual(
+        ["a", "b", "c", "bg-3"].map((n) => heldAt(store, n, root)),
+        held[i],
+        `at root ${i} after the upgrade`,
+      ),
+    );
+    const m = proveNameStatement(store, "membership", "a", undefined, undefined, roots[1]);
+    const claim = { depth: store.config.depth, leafMaxFields: store.config.leafMaxFields };
+    assert.equal(
+      verifyRecordProof({ trustedRoot: roots[1]!, name: "a", value: "a1", ...claim }, m.request, m.proof).ok,
+      true,
+    );
+    store.setRetention({ commits: 2 });
+    update(store, "replace", "c", "c2");
+    update(store, "replace", "c", "c3");
+    assert.equal(store.window().oldestBatch, store.head().batch - 2);
+    assert.throws(() => store.nameStateAt("a", roots[3]!), code("ROOT_NOT_PROVABLE"));
+    store.check();
+  } finally {
+    store.closeSync();
+  }
+  const c = await runCli("registry", "check", "--db", dir);
+  assert.equal(c.code, 0, c.err);
+});
+
+test("registry check of the kept rows: a kept row its index does not name, an index entry without its row, and a damaged chunk are DB_CORRUPT", async () => {
+  const damage: ((kept: Database<Buffer, Buffer>, index: Database<Buffer, Buffer>) => void)[] = [
+    (kept, index) => {
+      const { key } = [...kept.getRange({ limit: 1 })][0]!;
+      const row = [...keptRows(unseal(7, key, kept.get(key)!, "kept"), "kept")][0]!;
+      const ik = Buffer.concat([Buffer.of(row.height), be8(row.prefix)]);
+      index.removeSync(ik, Buffer.from(key));
+    },
+    (_kept, index) => {
+      const k = Buffer.concat([Buffer.of(5), be8(7)]);
+      const v = Buffer.alloc(6);
+      v.writeUInt32BE(3);
+      index.putSync(k, v);
+    },
+    (kept) => {
+      const { key, value } = [...kept.getRange({ limit: 1 })][0]!;
+      const bad = Buffer.from(value);
+      bad[3] = bad[3]! ^ 1;
+      kept.putSync(Buffer.from(key), bad);
+    },
+  ];
+  for (const [i, hurt] of damage.entries()) {
+    const dir = join(tempDir(), `db${i}`);
+    const { store } = historyRegistry(dir);
+    await store.close();
+    const env = rawEnv(dir);
+    const kept = env.openDB<Buffer, Buffer>({ name: "kept", encoding: "binary", keyEncoding: "binary" });
+    const index = env.openDB<Buffer, Buffer>({
+      name: "kept-index",
+      encoding: "binary",
+      keyEncoding: "binary",
+      dupSort: true,
+      dupFixed: true,
+    } as never);
+    env.transactionSync(() => hurt(kept, index));
+    await env.close();
+    const s = NameStore.open(dir);
+    try {
+      assert.throws(() => s.check(), code("DB_CORRUPT"), `damage ${i}`);
+    } finally {
+      s.closeSync();
+    }
+    const c = await runCli("registry", "check", "--db", dir);
+    assert.notEqual(c.code, 0, `registry check fails on damage ${i}`);
+    assert.match(c.err, /DB_CORRUPT/);
   }
 });
 

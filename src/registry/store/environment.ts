@@ -37,7 +37,7 @@ export interface RowSealing {
 /** Options both stores open their environments with (binary keys and values, no compression). */
 const LMDB_OPTIONS = {
   noSubdir: false,
-  maxDbs: 8,
+  maxDbs: 12,
   encoding: "binary",
   keyEncoding: "binary",
   compression: false,
@@ -115,11 +115,24 @@ export class RegistryEnvironment {
     }
   }
 
-  /** A table, binary keys and values (undefined when a read-only environment does not hold it). */
-  table(name: string): Database<Buffer, Buffer> | undefined {
-    return this.root.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" }) as
-      | Database<Buffer, Buffer>
-      | undefined;
+  /**
+   * A table, binary keys and values (undefined when a read-only environment does not hold it).
+   * `sortedFixedValues`: each key holds a sorted set of values of one fixed length (LMDB
+   * `MDB_DUPSORT | MDB_DUPFIXED`, stored without a node per value); a table is always opened
+   * with the flags it was created with.
+   */
+  table(name: string, sortedFixedValues = false): Database<Buffer, Buffer> | undefined {
+    const db = this.root.openDB<Buffer, Buffer>({
+      name,
+      encoding: "binary",
+      keyEncoding: "binary",
+      ...(sortedFixedValues ? { dupSort: true, dupFixed: true } : {}),
+    } as never) as Database<Buffer, Buffer> | undefined;
+    // lmdb 3.5 positions `getValues(key, { start })` only through the table's encoder, which a
+    // binary table lacks (it throws reading `encoder.writeKey`); an identity encoder set after
+    // opening (so values are still read as raw bytes) makes it take its binary path.
+    if (db !== undefined && sortedFixedValues) Object.assign(db, { encoder: { encode: (v: Buffer) => v } });
+    return db;
   }
 
   /** Runs fn in one read snapshot (all reads see the same committed batch). */
