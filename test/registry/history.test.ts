@@ -329,7 +329,8 @@ function be8(x: number): Buffer {
 /**
  * Rewrites a format-4 registry into the format-3 layout: each kept value a `versions` row under
  * table tag ‖ row key ‖ batch (tag 5), each batch's superseded rows listed in `pruning` chunks
- * (tag 6), no `kept` or `kept-index` table.
+ * (tag 6), the change log in `meta` under `changes:<batch>[:<part>]`, no `kept`, `kept-index` or
+ * `changes` table.
  */
 function toFormat3(dir: string): number {
   const env = rawEnv(dir);
@@ -361,6 +362,17 @@ function toFormat3(dir: string): number {
       const pk = Buffer.from(key);
       pruning.putSync(pk, seal(6, pk, Buffer.concat(list)));
     }
+    const changes = env.openDB<Buffer, Buffer>({ name: "changes", encoding: "binary", keyEncoding: "binary" });
+    for (const { key, value } of [...changes.getRange({})]) {
+      const k = Buffer.from(key);
+      const digits = (x: number, w: number) => String(x).padStart(w, "0");
+      const mk = Buffer.from(
+        `changes:${digits(k.readUInt32BE(0), 10)}${k.length === 8 ? `:${digits(k.readUInt32BE(4), 6)}` : ""}`,
+        "latin1",
+      );
+      meta.putSync(mk, seal(1, mk, unseal(8, k, value, "change-log row")));
+    }
+    changes.dropSync();
     kept.dropSync();
     index.dropSync();
     const config = Buffer.from(unseal(1, Buffer.from("config"), meta.get(Buffer.from("config"))!, "config"));
@@ -377,6 +389,8 @@ test("registry upgrade of a format-3 registry: opens refuse it until then; every
   const dir = join(tempDir(), "db");
   const { store: s0, roots } = historyRegistry(dir);
   const held = roots.map((root) => ["a", "b", "c", "bg-3"].map((n) => heldAt(s0, n, root)));
+  const last = s0.head().batch;
+  const logged = [s0.changeHeader(last), s0.changePart(last, 0)];
   await s0.close();
   const rows = toFormat3(dir);
   assert.ok(rows > 20, `the format-3 layout keeps the values (${rows} rows)`);
@@ -388,6 +402,7 @@ test("registry upgrade of a format-3 registry: opens refuse it until then; every
   const store = NameStore.open(dir);
   try {
     assert.equal(store.check().records, 15);
+    assert.deepEqual([store.changeHeader(last), store.changePart(last, 0)], logged, "the change log moved");
     roots.forEach((root, i) =>
       assert.deepEqual(
         ["a", "b", "c", "bg-3"].map((n) => heldAt(store, n, root)),

@@ -101,6 +101,9 @@ import {
 } from "./block-rows.js";
 import {
   CHANGE_PART_UPDATES,
+  CHANGES_PREFIX,
+  changeKeyOfMetaKey,
+  changeRowName,
   encodeChanges,
   encodeCreatedChanges,
   changeHeaderKey,
@@ -129,6 +132,8 @@ const T_META = 1;
 const T_LEAF = 2;
 const T_BRANCH = 3;
 const T_HISTORY = 4;
+/** Row-seal tag of a change-log row (tags 5 and 6 were format 3's versions and pruning lists, 7 is a kept chunk). */
+const T_CHANGES = 8;
 const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
 const KEY_RETENTION = Buffer.from("retention");
@@ -367,6 +372,7 @@ export class NameStore extends EnvironmentStore {
   private readonly historyDb: Database<Buffer, Buffer>;
   private readonly kept: Database<Buffer, Buffer>;
   private readonly keptIndex: Database<Buffer, Buffer>;
+  private readonly changes: Database<Buffer, Buffer>;
   private compressor: Compressor | undefined;
 
   private constructor(dir: string, env: RegistryEnvironment) {
@@ -378,6 +384,7 @@ export class NameStore extends EnvironmentStore {
     this.historyDb = sub("history");
     this.kept = sub("kept");
     this.keptIndex = env.table("kept-index", true)!;
+    this.changes = sub("changes");
     const raw = this.meta.get(KEY_CONFIG);
     if (raw === undefined)
       throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
@@ -748,7 +755,11 @@ export class NameStore extends EnvironmentStore {
         : Array.isArray(changes)
           ? encodeChanges(next.batch, changes as readonly LoggedChange[])
           : [encodeCreatedChanges(next.batch, (changes as { created: number }).created)];
-    for (const { key, value } of rows) this.meta.putSync(key, seal(T_META, key, value));
+    for (const { key, value } of rows)
+      if ((this.changes.putSync(key, seal(T_CHANGES, key, value), APPEND) as unknown) === false)
+        throw new RegistryError("DB_CORRUPT", `${changeRowName(key)} is not above the stored change log`, {
+          batch: next.batch,
+        });
     const now = Date.now();
     const entry: NameHistoryEntry = {
       ...next,
@@ -834,10 +845,10 @@ export class NameStore extends EnvironmentStore {
    */
   changeHeader(batch: number, txn?: Transaction): ChangeHeader | undefined {
     const key = changeHeaderKey(batch);
-    const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
+    const raw = this.changes.get(key, txn ? { transaction: txn } : undefined);
     if (raw === undefined) return undefined;
-    const what = `meta row ${key.toString("latin1")}`;
-    return decodeChangeHeader(unseal(T_META, key, raw, what), what);
+    const what = changeRowName(key);
+    return decodeChangeHeader(unseal(T_CHANGES, key, raw, what), what);
   }
 
   /**
@@ -848,8 +859,8 @@ export class NameStore extends EnvironmentStore {
     const header = this.changeHeader(batch, txn);
     if (header?.created === true) return this.createdPart(batch, part, header, txn);
     const key = changePartKey(batch, part);
-    const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
-    const what = `meta row ${key.toString("latin1")}`;
+    const raw = this.changes.get(key, txn ? { transaction: txn } : undefined);
+    const what = changeRowName(key);
     if (raw === undefined) {
       if (header === undefined)
         throw new RegistryError(
@@ -859,7 +870,7 @@ export class NameStore extends EnvironmentStore {
         );
       throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
     }
-    return decodeChangePart(unseal(T_META, key, raw, what), what);
+    return decodeChangePart(unseal(T_CHANGES, key, raw, what), what);
   }
 
   /** Part `part` of a batch logged as its created rows: the inserts of those rows, in key order, each with its value at the batch. */
@@ -1576,7 +1587,9 @@ export function upgradeNameRegistry(
       const leaves = env.table("leaves")!;
       env.table("kept");
       env.table("kept-index", true);
+      const changes = env.table("changes")!;
       env.write(() => {
+        rows += moveChangeLog(meta, changes);
         const rawHead = meta.get(KEY_HEAD);
         if (rawHead === undefined)
           throw new RegistryError("DB_CORRUPT", `registry at ${dir} has no head`, { row: "meta row head" });
@@ -1616,8 +1629,9 @@ export function upgradeNameRegistry(
       const pruning = env.table("pruning")!;
       const kept = env.table("kept")!;
       const keptIndex = env.table("kept-index", true)!;
+      const changes = env.table("changes")!;
       env.write(() => {
-        rows = packFormat3Versions(versions, pruning, kept, keptIndex);
+        rows = packFormat3Versions(versions, pruning, kept, keptIndex) + moveChangeLog(meta, changes);
         versions.dropSync();
         pruning.dropSync();
         const config = { ...c, version: FORMAT_VERSION };
@@ -1685,6 +1699,26 @@ function packFormat3Versions(
   return rows;
 }
 
+/**
+ * Moves the change-log rows of a format-2 or 3 registry from `meta` (`changes:…` keys) into the
+ * `changes` table (inside the upgrade's write transaction).
+ * @returns the rows moved.
+ * @throws RegistryError `DB_CORRUPT` (a damaged row, or a `changes:` key of no change-log row).
+ */
+function moveChangeLog(meta: Database<Buffer, Buffer>, changes: Database<Buffer, Buffer>): number {
+  const keys = [
+    ...meta.getKeys({ start: Buffer.from(CHANGES_PREFIX, "latin1"), end: Buffer.from("changes;", "latin1") }),
+  ].map((k) => Buffer.from(k as Buffer));
+  for (const mk of keys) {
+    const what = `meta row ${mk.toString("latin1")}`;
+    const key = changeKeyOfMetaKey(mk);
+    if (key === undefined) throw new RegistryError("DB_CORRUPT", `${what} is not a change-log row`, { row: what });
+    changes.putSync(key, seal(T_CHANGES, key, unseal(T_META, mk, meta.get(mk)!, what)));
+    meta.removeSync(mk);
+  }
+  return keys.length;
+}
+
 /** How errors name a `kept` row. */
 function keptRowName(key: Uint8Array): string {
   if (key.length !== 6) return "kept row (malformed key)";
@@ -1725,6 +1759,7 @@ function initialize(env: RegistryEnvironment, config: NameRegistryConfig, retent
   env.table("branches");
   env.table("kept");
   env.table("kept-index", true);
+  env.table("changes");
   const root = defaultDigests(config.depth, config.leafMaxFields)[config.depth]!;
   const head: NameHead = { batch: 0, root, records: 0, live: 0, deleted: 0 };
   const configJson = Buffer.from(
