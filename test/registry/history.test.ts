@@ -24,6 +24,7 @@ import { RecordState } from "../../src/registry/store/record-codec.js";
 import { seal, unseal } from "../../src/registry/store/row-seal.js";
 import { upgradeRegistry } from "../../src/registry/store/upgrade.js";
 import { keptKeyParts, keptRows } from "../../src/registry/store/kept-chunks.js";
+import { decodeHistoryRow } from "../../src/registry/store/name-history.js";
 import { tempDir } from "./support/tmp.js";
 import { runCli } from "./support/run-cli.js";
 import { startServer } from "../web/support.js";
@@ -241,7 +242,16 @@ test("the retention can be changed: a shorter one prunes at the next commit, by 
   }
 });
 
-/** Rewrites a format-3 registry into the format-2 layout (leaf rows without their creating batch, no earlier-root rows). */
+/** Rewrites the binary history rows of a format-4 registry as the JSON rows of formats 2 and 3 (inside a write transaction). */
+function historyToJson(history: Database<Buffer, Buffer>): void {
+  for (const { key, value } of [...history.getRange({})]) {
+    const k = Buffer.from(key);
+    const e = decodeHistoryRow(unseal(4, k, value, "history"), "history");
+    history.putSync(k, seal(4, k, Buffer.from(JSON.stringify({ ...e, root: Array.from(e.root) }))));
+  }
+}
+
+/** Rewrites a format-4 registry into the format-2 layout (leaf rows without their creating batch, no earlier-root rows, JSON history rows). */
 function toFormat2(dir: string): void {
   const env = open<Buffer, Buffer>({
     path: dir,
@@ -269,6 +279,7 @@ function toFormat2(dir: string): void {
     );
     meta.removeSync(Buffer.from("retention"));
     meta.removeSync(Buffer.from("window"));
+    historyToJson(env.openDB<Buffer, Buffer>({ name: "history", encoding: "binary", keyEncoding: "binary" }));
   });
   void env.close();
 }
@@ -329,8 +340,8 @@ function be8(x: number): Buffer {
 /**
  * Rewrites a format-4 registry into the format-3 layout: each kept value a `versions` row under
  * table tag ‖ row key ‖ batch (tag 5), each batch's superseded rows listed in `pruning` chunks
- * (tag 6), the change log in `meta` under `changes:<batch>[:<part>]`, no `kept`, `kept-index` or
- * `changes` table.
+ * (tag 6), the change log in `meta` under `changes:<batch>[:<part>]`, JSON history rows, no
+ * `kept`, `kept-index` or `changes` table.
  */
 function toFormat3(dir: string): number {
   const env = rawEnv(dir);
@@ -373,6 +384,7 @@ function toFormat3(dir: string): number {
       meta.putSync(mk, seal(1, mk, unseal(8, k, value, "change-log row")));
     }
     changes.dropSync();
+    historyToJson(env.openDB<Buffer, Buffer>({ name: "history", encoding: "binary", keyEncoding: "binary" }));
     kept.dropSync();
     index.dropSync();
     const config = Buffer.from(unseal(1, Buffer.from("config"), meta.get(Buffer.from("config"))!, "config"));
@@ -389,6 +401,7 @@ test("registry upgrade of a format-3 registry: opens refuse it until then; every
   const dir = join(tempDir(), "db");
   const { store: s0, roots } = historyRegistry(dir);
   const held = roots.map((root) => ["a", "b", "c", "bg-3"].map((n) => heldAt(s0, n, root)));
+  const history = s0.history();
   const last = s0.head().batch;
   const logged = [s0.changeHeader(last), s0.changePart(last, 0)];
   await s0.close();
@@ -403,6 +416,7 @@ test("registry upgrade of a format-3 registry: opens refuse it until then; every
   try {
     assert.equal(store.check().records, 15);
     assert.deepEqual([store.changeHeader(last), store.changePart(last, 0)], logged, "the change log moved");
+    assert.deepEqual(store.history(), history, "the history rows read the same");
     roots.forEach((root, i) =>
       assert.deepEqual(
         ["a", "b", "c", "bg-3"].map((n) => heldAt(store, n, root)),

@@ -78,6 +78,7 @@ import {
   versionKey,
   type Retention,
 } from "./name-versions.js";
+import { decodeHistoryJson, decodeHistoryRow, encodeHistoryRow } from "./name-history.js";
 import {
   KEPT_CHUNK_ROWS,
   KeptChunkBuilder,
@@ -1588,8 +1589,9 @@ export function upgradeNameRegistry(
       env.table("kept");
       env.table("kept-index", true);
       const changes = env.table("changes")!;
+      const history = env.table("history")!;
       env.write(() => {
-        rows += moveChangeLog(meta, changes);
+        rows += moveChangeLog(meta, changes) + rewriteHistoryRows(history, dir);
         const rawHead = meta.get(KEY_HEAD);
         if (rawHead === undefined)
           throw new RegistryError("DB_CORRUPT", `registry at ${dir} has no head`, { row: "meta row head" });
@@ -1631,7 +1633,10 @@ export function upgradeNameRegistry(
       const keptIndex = env.table("kept-index", true)!;
       const changes = env.table("changes")!;
       env.write(() => {
-        rows = packFormat3Versions(versions, pruning, kept, keptIndex) + moveChangeLog(meta, changes);
+        rows =
+          packFormat3Versions(versions, pruning, kept, keptIndex) +
+          moveChangeLog(meta, changes) +
+          rewriteHistoryRows(env.table("history")!, dir);
         versions.dropSync();
         pruning.dropSync();
         const config = { ...c, version: FORMAT_VERSION };
@@ -1717,6 +1722,29 @@ function moveChangeLog(meta: Database<Buffer, Buffer>, changes: Database<Buffer,
     meta.removeSync(mk);
   }
   return keys.length;
+}
+
+/**
+ * Rewrites the JSON history rows of a format-2 or 3 registry in binary (name-history.ts), inside
+ * the upgrade's write transaction, 10,000 rows at a time.
+ * @returns the rows rewritten.
+ * @throws RegistryError `DB_CORRUPT` (a damaged or malformed row).
+ */
+function rewriteHistoryRows(history: Database<Buffer, Buffer>, dir: string): number {
+  let rows = 0;
+  let start: Buffer | undefined;
+  for (;;) {
+    const chunk: { key: Buffer; value: Buffer }[] = [];
+    for (const { key, value } of history.getRange({ ...(start ? { start } : {}), limit: 10_000 }))
+      chunk.push({ key: Buffer.from(key as Buffer), value: Buffer.from(value as Buffer) });
+    if (chunk.length === 0) return rows;
+    for (const { key, value } of chunk) {
+      const entry = decodeHistoryJson(unseal(T_HISTORY, key, value, NAME_SEALING.historyRowName(key)), dir);
+      history.putSync(key, seal(T_HISTORY, key, encodeHistoryRow(entry)));
+      rows++;
+    }
+    start = Buffer.concat([chunk[chunk.length - 1]!.key, Buffer.of(0)]);
+  }
 }
 
 /** How errors name a `kept` row. */
@@ -1838,24 +1866,11 @@ function decodeHead(raw: Uint8Array, dir: string): NameHead {
 }
 
 function encodeHistory(e: NameHistoryEntry): Buffer {
-  return Buffer.from(JSON.stringify({ ...e, root: Array.from(e.root) }));
+  return encodeHistoryRow(e);
 }
 
 function decodeHistory(raw: Uint8Array, dir: string): NameHistoryEntry {
-  const h = parseMetadataJson(raw, "history entry", dir);
-  const head = decodeHead(raw, dir);
-  if (typeof h["kind"] !== "string" || !isCount(h["written"]) || typeof h["committedAt"] !== "string") {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, {
-      dir,
-    });
-  }
-  return {
-    ...head,
-    kind: h["kind"],
-    written: h["written"],
-    committedAt: h["committedAt"],
-    ...(typeof h["name"] === "string" ? { name: h["name"] } : {}),
-  };
+  return decodeHistoryRow(raw, `a history row of the registry at ${dir}`);
 }
 
 /** Prefix of a key at height h (re-exported for writers). */
