@@ -20,10 +20,13 @@ import { planNameUpdate, type NameUpdateKind } from "../../src/registry/name-ope
 import { proveNameStatement } from "../../src/registry/name-prove.js";
 import { verifyRecordProof } from "../../src/registry/verify-record.js";
 import { formatRoot } from "../../src/registry/root.js";
-import { RecordState } from "../../src/registry/store/record-codec.js";
+import { RecordState, decodeRecord } from "../../src/registry/store/record-codec.js";
+import { recordRowOfDelta } from "../../src/registry/store/leaf-delta.js";
+import { recordLeaf } from "../../src/registry/mapping.js";
+import { TOMBSTONE, hashLeaf } from "../../src/smt/leaf.js";
 import { seal, unseal } from "../../src/registry/store/row-seal.js";
 import { upgradeRegistry } from "../../src/registry/store/upgrade.js";
-import { keptKeyParts, keptRows } from "../../src/registry/store/kept-chunks.js";
+import { keptIndexKey, keptKeyParts, keptRows } from "../../src/registry/store/kept-chunks.js";
 import { decodeHistoryRow } from "../../src/registry/store/name-history.js";
 import { tempDir } from "./support/tmp.js";
 import { runCli } from "./support/run-cli.js";
@@ -337,6 +340,21 @@ function be8(x: number): Buffer {
   return b;
 }
 
+/** The format-3 version row value of a kept leaf value: record row ‖ leaf digest ‖ creating batch (the head row's name and creating batch). */
+function fullLeafValue(leaves: Database<Buffer, Buffer>, key: number, delta: Uint8Array): Buffer {
+  const head = Buffer.from(unseal(2, be8(key), leaves.get(be8(key))!, "leaf"));
+  const name = head.subarray(3, 3 + head.readUInt16LE(1));
+  const row = recordRowOfDelta(delta, name, "kept leaf");
+  const record = decodeRecord(row);
+  const digest = hashLeaf(
+    record.state === RecordState.Deleted ? TOMBSTONE : recordLeaf(record.name, record.value, 31),
+    31,
+  );
+  const words = Buffer.alloc(32);
+  digest.forEach((w, i) => words.writeUInt32LE(w, 4 * i));
+  return Buffer.concat([row, words, head.subarray(head.length - 4)]);
+}
+
 /**
  * Rewrites a format-4 registry into the format-3 layout: each kept value a `versions` row under
  * table tag ‖ row key ‖ batch (tag 5), each batch's superseded rows listed in `pruning` chunks
@@ -356,6 +374,7 @@ function toFormat3(dir: string): number {
   } as never);
   const versions = env.openDB<Buffer, Buffer>({ name: "versions", encoding: "binary", keyEncoding: "binary" });
   const pruning = env.openDB<Buffer, Buffer>({ name: "pruning", encoding: "binary", keyEncoding: "binary" });
+  const leaves = env.openDB<Buffer, Buffer>({ name: "leaves", encoding: "binary", keyEncoding: "binary" });
   let n = 0;
   env.transactionSync(() => {
     for (const { key, value } of [...kept.getRange({})].map((r) => ({ key: Buffer.from(r.key), value: Buffer.from(r.value) }))) {
@@ -366,7 +385,7 @@ function toFormat3(dir: string): number {
         const bb = Buffer.alloc(4);
         bb.writeUInt32BE(batch);
         const vk = Buffer.concat([rowKey, bb]);
-        versions.putSync(vk, seal(5, vk, row.value));
+        versions.putSync(vk, seal(5, vk, row.height === 0 ? fullLeafValue(leaves, row.prefix, row.value) : row.value));
         list.push(rowKey);
         n++;
       }
@@ -448,11 +467,11 @@ test("registry check of the kept rows: a kept row its index does not name, an in
     (kept, index) => {
       const { key } = [...kept.getRange({ limit: 1 })][0]!;
       const row = [...keptRows(unseal(7, key, kept.get(key)!, "kept"), "kept")][0]!;
-      const ik = Buffer.concat([Buffer.of(row.height), be8(row.prefix)]);
+      const ik = keptIndexKey(row.height, row.prefix);
       index.removeSync(ik, Buffer.from(key));
     },
     (_kept, index) => {
-      const k = Buffer.concat([Buffer.of(5), be8(7)]);
+      const k = keptIndexKey(5, 7);
       const v = Buffer.alloc(6);
       v.writeUInt32BE(3);
       index.putSync(k, v);

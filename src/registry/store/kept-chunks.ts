@@ -7,15 +7,15 @@
  *
  * A chunk holds at most `KEPT_CHUNK_ROWS` rows, each encoded as
  *
- *     byte h | flag ‖ [row prefix: 8 bytes BE, unless flag] ‖ value
+ *     byte h | flag ‖ [row prefix: 6 bytes BE, unless flag] ‖ value
  *
- * where h = 0 is a leaf row (value: u16 LE length ‖ the leaf row's value) and h ≥ 1 a branch row
- * of height h (value: its 32-byte digest). The flag 0x80 says that the row is the branch of
+ * where h = 0 is a leaf row (prefix: its key; value: u16 LE length ‖ the leaf's earlier value,
+ * leaf-delta.ts) and h ≥ 1 a branch row of height h (value: its 32-byte digest). Keys and
+ * prefixes are below 2^48 (depth ≤ 48). The flag 0x80 says that the row is the branch of
  * height h above the previous row of the chunk (its prefix is the previous prefix shifted by the
  * difference of heights), so a path written leaf first, then upwards, costs one prefix.
  */
 import { RegistryError } from "../errors.js";
-import { readSlotKey, writeSlotKey } from "./record-codec.js";
 
 /** Row-seal tag of a kept chunk. */
 export const T_KEPT = 7;
@@ -47,11 +47,14 @@ export function keptKeyParts(key: Uint8Array): { batch: number; chunk: number } 
   return { batch: b.readUInt32BE(0), chunk: b.readUInt16BE(4) };
 }
 
-/** Key of a row in `kept-index`: height byte ‖ prefix (8 bytes BE); a leaf row has height 0. */
+/** Bytes of a prefix (keys and prefixes are below 2^48). */
+const PREFIX_BYTES = 6;
+
+/** Key of a row in `kept-index`: height byte ‖ prefix (6 bytes BE); a leaf row has height 0. */
 export function keptIndexKey(height: number, prefix: number): Buffer {
-  const k = Buffer.allocUnsafe(9);
+  const k = Buffer.allocUnsafe(1 + PREFIX_BYTES);
   k[0] = height;
-  writeSlotKey(k, 1, prefix);
+  k.writeUIntBE(prefix, 1, PREFIX_BYTES);
   return k;
 }
 
@@ -79,12 +82,9 @@ export class KeptChunkBuilder {
   /** Adds a row: a leaf (height 0, prefix = key, value = the leaf row's value) or a branch (value = 32-byte digest). */
   add(height: number, prefix: number, value: Uint8Array): void {
     const above = height > 0 && this.prevHeight >= 0 && isAbove(height, prefix, this.prevHeight, this.prevPrefix);
-    this.room(1 + 8 + 2 + value.length);
+    this.room(1 + PREFIX_BYTES + 2 + value.length);
     this.buf[this.length++] = above ? height | ABOVE_PREVIOUS : height;
-    if (!above) {
-      writeSlotKey(this.buf, this.length, prefix);
-      this.length += 8;
-    }
+    if (!above) this.length = this.buf.writeUIntBE(prefix, this.length, PREFIX_BYTES);
     if (height === 0) {
       this.buf.writeUInt16LE(value.length, this.length);
       this.length += 2;
@@ -122,9 +122,9 @@ export function* keptRows(chunk: Uint8Array, what: string): Generator<KeptRow> {
       if (height === 0 || prevHeight < 0 || height <= prevHeight) throw bad("is malformed");
       prefix = Math.floor(prevPrefix / 2 ** (height - prevHeight));
     } else {
-      if (at + 8 > chunk.length) throw bad("is truncated");
-      prefix = readSlotKey(chunk.subarray(at, at + 8));
-      at += 8;
+      if (at + PREFIX_BYTES > chunk.length) throw bad("is truncated");
+      prefix = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).readUIntBE(at, PREFIX_BYTES);
+      at += PREFIX_BYTES;
     }
     let size = DIGEST_BYTES;
     if (height === 0) {

@@ -78,6 +78,7 @@ import {
   versionKey,
   type Retention,
 } from "./name-versions.js";
+import { leafDelta, recordRowOfDelta } from "./leaf-delta.js";
 import { decodeHistoryJson, decodeHistoryRow, encodeHistoryRow } from "./name-history.js";
 import {
   KEPT_CHUNK_ROWS,
@@ -689,7 +690,7 @@ export class NameStore extends EnvironmentStore {
             if (v.length < 32 + CREATED_BYTES + 4)
               throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
             created = createdOf(v);
-            keep(0, key, v);
+            keep(0, key, leafDelta(v, what));
           }
         }
         const n = row.length + 32 + CREATED_BYTES;
@@ -1073,7 +1074,14 @@ export class NameStore extends EnvironmentStore {
           row: what,
         });
       for (const row of keptRows(unseal(T_KEPT, k, value, what), what)) {
-        if (row.height === 0) decodeLeafValue(row.value, `leaf key ${row.prefix} in ${what}`);
+        if (row.height === 0) {
+          const head = this.leafRow(row.prefix, txn);
+          if (head === undefined)
+            throw new RegistryError("DB_CORRUPT", `${what} keeps leaf key ${row.prefix}, which holds no record`, {
+              row: what,
+            });
+          this.keptLeaf(row.value, head, `leaf key ${row.prefix} in ${what}`);
+        }
         const named = this.keptIndex.getValues(keptIndexKey(row.height, row.prefix), {
           start: k,
           limit: 1,
@@ -1144,7 +1152,26 @@ export class NameStore extends EnvironmentStore {
     const row = this.leafRow(key, txn);
     if (row === undefined || row.created > b) return undefined;
     const kept = this.versionAt(0, key, b, txn);
-    return kept === undefined ? row : decodeLeafValue(kept, `kept value of leaf key ${key}`);
+    return kept === undefined ? row : this.keptLeaf(kept, row, `kept value of leaf key ${key}`);
+  }
+
+  /**
+   * The leaf row a kept leaf value stands for (leaf-delta.ts): its record with the name of the
+   * key's head row, its leaf digest recomputed, and the head row's creating batch.
+   * @throws RegistryError `DB_CORRUPT` (a malformed kept value).
+   */
+  private keptLeaf(delta: Uint8Array, head: LeafRow, what: string): LeafRow {
+    let record: StoredRecord;
+    try {
+      record = decodeRecord(recordRowOfDelta(delta, Buffer.from(head.record.name, "utf8"), what));
+    } catch (e) {
+      throw new RegistryError("DB_CORRUPT", `${what}: ${(e as Error).message}`, { row: what });
+    }
+    const digest =
+      record.state === RecordState.Deleted
+        ? this.tombstoneDigest
+        : hashLeaf(this.leafOf(record), this.config.leafMaxFields);
+    return { record, digest, created: head.created };
   }
 
   /** Row access at batch b ≤ head (in `txn`). */
@@ -1687,7 +1714,8 @@ function packFormat3Versions(
       const raw = versions.get(vk);
       if (raw === undefined)
         throw new RegistryError("DB_CORRUPT", `${what} names a kept row that is missing`, { row: what });
-      const value = unseal(T_VERSION, vk, raw, `version row of ${what}`);
+      const stored = unseal(T_VERSION, vk, raw, `version row of ${what}`);
+      const value = tag === T_LEAF ? leafDelta(stored, `version row of ${what}`) : stored;
       const height = tag === T_LEAF ? 0 : rowKey[0]!;
       const prefix = readSlotKey(tag === T_LEAF ? rowKey : rowKey.subarray(1));
       if (tag === T_BRANCH && value.length !== 32)
