@@ -76,15 +76,17 @@ export class RegistryEnvironment {
 
   /**
    * Opens the environment of an existing (or, with write access, a new) registry directory.
+   * @param pageSize the page size in bytes of a new environment (a power of two; default the
+   *   operating system's, 4,096 here); an existing environment keeps the page size it was created with.
    * @throws RegistryError `DB_CORRUPT` (data.mdb is not an LMDB file, or LMDB cannot open it).
    */
-  static open(dir: string, readOnly: boolean, sealing: RowSealing): RegistryEnvironment {
+  static open(dir: string, readOnly: boolean, sealing: RowSealing, pageSize?: number): RegistryEnvironment {
     const data = join(dir, "data.mdb");
     if (existsSync(data)) checkLmdbFile(data);
     try {
       return new RegistryEnvironment(
         dir,
-        open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly }),
+        open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly, ...(pageSize !== undefined ? { pageSize } : {}) }),
         sealing,
         readOnly,
       );
