@@ -377,11 +377,17 @@ function toFormat3(dir: string): number {
   const leaves = env.openDB<Buffer, Buffer>({ name: "leaves", encoding: "binary", keyEncoding: "binary" });
   let n = 0;
   env.transactionSync(() => {
-    for (const { key, value } of [...kept.getRange({})].map((r) => ({ key: Buffer.from(r.key), value: Buffer.from(r.value) }))) {
+    for (const { key, value } of [...kept.getRange({})].map((r) => ({
+      key: Buffer.from(r.key),
+      value: Buffer.from(r.value),
+    }))) {
       const { batch } = keptKeyParts(key);
       const list: Buffer[] = [];
       for (const row of keptRows(unseal(7, key, value, "kept"), "kept")) {
-        const rowKey = row.height === 0 ? Buffer.concat([Buffer.of(2), be8(row.prefix)]) : Buffer.concat([Buffer.of(3, row.height), be8(row.prefix)]);
+        const rowKey =
+          row.height === 0
+            ? Buffer.concat([Buffer.of(2), be8(row.prefix)])
+            : Buffer.concat([Buffer.of(3, row.height), be8(row.prefix)]);
         const bb = Buffer.alloc(4);
         bb.writeUInt32BE(batch);
         const vk = Buffer.concat([rowKey, bb]);

@@ -4,7 +4,7 @@
  * Keccak-256 prefixes (name-key.ts), so the root commits to names and a name has one place.
  *
  * One environment directory (data.mdb, lock.mdb, and the marker file MAPPING naming the mapping)
- * with six tables; every row value ends with a
+ * with eight tables; every row value ends with a
  * CRC-32 of table, key and value (row-seal.ts), checked on every read:
  * - `meta`: `config` (JSON: format, version 4, mapping, depth, leafMaxFields), `head` (JSON:
  *   batch, root, records, live, deleted), `retention` (JSON: commits, days), `window` (JSON: the
@@ -14,9 +14,11 @@
  *   batch that created the row (u32 LE);
  * - `branches`: height byte ‖ prefix (8-byte BE) → digest of a node whose two children hold
  *   records (8 × u32 LE);
- * - `history`: batch number (4-byte BE) → JSON of the head after the batch, its kind and size;
+ * - `history`: batch number (4-byte BE) → the head after the batch, its kind and size (binary,
+ *   name-history.ts);
  * - `kept` and `kept-index`: the superseded tree rows of the retention window, packed per batch
- *   (kept-chunks.ts), and the chunks that keep an earlier value of each row (name-versions.ts).
+ *   (kept-chunks.ts), and the chunks that keep an earlier value of each row (name-versions.ts);
+ * - `changes`: each batch's ordered updates (change-log.ts).
  *
  * Creation is atomic: the environment is created and initialised in a temporary sibling
  * directory that is renamed into place, so a directory either holds a complete registry or was
