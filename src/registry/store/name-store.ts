@@ -1085,12 +1085,12 @@ export class NameStore extends EnvironmentStore {
         });
       for (const row of keptRows(unseal(T_KEPT, k, value, what), what)) {
         if (row.height === 0) {
-          const head = this.leafRow(row.prefix, txn);
-          if (head === undefined)
+          const headRow = this.leafRow(row.prefix, txn);
+          if (headRow === undefined)
             throw new RegistryError("DB_CORRUPT", `${what} keeps leaf key ${row.prefix}, which holds no record`, {
               row: what,
             });
-          this.keptLeaf(row.value, head, `leaf key ${row.prefix} in ${what}`);
+          this.keptLeaf(row.value, headRow, `leaf key ${row.prefix} in ${what}`);
         }
         const named = this.keptIndex.getValues(keptIndexKey(row.height, row.prefix), {
           start: k,
@@ -1133,9 +1133,17 @@ export class NameStore extends EnvironmentStore {
   /**
    * The kept value of row (height, prefix) at batch b (the value superseded by the first batch
    * after b that overwrote it, found through `kept-index`), or undefined when no batch after b did.
+   * @param chunks the chunks already decoded in this snapshot (a path read at one batch meets the
+   *   same chunks at several levels), by key, each as its rows by `height:prefix`.
    * @throws RegistryError `DB_CORRUPT` (the chunk the index names is missing, damaged or does not keep the row).
    */
-  private versionAt(height: number, prefix: number, b: number, txn: Transaction): Uint8Array | undefined {
+  private versionAt(
+    height: number,
+    prefix: number,
+    b: number,
+    txn: Transaction,
+    chunks: Map<string, Map<string, Uint8Array>> = new Map(),
+  ): Uint8Array | undefined {
     for (const dup of this.keptIndex.getValues(keptIndexKey(height, prefix), {
       start: keptKey(b + 1, 0),
       limit: 1,
@@ -1143,11 +1151,19 @@ export class NameStore extends EnvironmentStore {
     } as never)) {
       const k = Buffer.from(dup as Buffer);
       const what = keptRowName(k);
-      const raw = this.kept.get(k, { transaction: txn });
-      if (raw === undefined)
-        throw new RegistryError("DB_CORRUPT", `${what} is missing (its index entries name it)`, { row: what });
-      for (const row of keptRows(unseal(T_KEPT, k, raw, what), what))
-        if (row.height === height && row.prefix === prefix) return row.value;
+      const id = k.toString("latin1");
+      let rows = chunks.get(id);
+      if (rows === undefined) {
+        const raw = this.kept.get(k, { transaction: txn });
+        if (raw === undefined)
+          throw new RegistryError("DB_CORRUPT", `${what} is missing (its index entries name it)`, { row: what });
+        rows = new Map();
+        for (const row of keptRows(unseal(T_KEPT, k, raw, what), what))
+          rows.set(`${row.height}:${row.prefix}`, row.value);
+        chunks.set(id, rows);
+      }
+      const value = rows.get(`${height}:${prefix}`);
+      if (value !== undefined) return value;
       throw new RegistryError(
         "DB_CORRUPT",
         `${what} does not keep ${height === 0 ? `leaf key ${prefix}` : `branch (height ${height}, prefix ${prefix})`}, which the index says it does`,
@@ -1157,11 +1173,19 @@ export class NameStore extends EnvironmentStore {
     return undefined;
   }
 
-  /** The leaf row of a key at batch b (undefined when the key held no record then). */
-  leafRowAt(key: number, txn: Transaction, b: number): LeafRow | undefined {
+  /**
+   * The leaf row of a key at batch b (undefined when the key held no record then).
+   * @param chunks kept chunks already decoded in this snapshot (`versionAt`).
+   */
+  leafRowAt(
+    key: number,
+    txn: Transaction,
+    b: number,
+    chunks?: Map<string, Map<string, Uint8Array>>,
+  ): LeafRow | undefined {
     const row = this.leafRow(key, txn);
     if (row === undefined || row.created > b) return undefined;
-    const kept = this.versionAt(0, key, b, txn);
+    const kept = this.versionAt(0, key, b, txn, chunks);
     return kept === undefined ? row : this.keptLeaf(kept, row, `kept value of leaf key ${key}`);
   }
 
@@ -1187,6 +1211,7 @@ export class NameStore extends EnvironmentStore {
   /** Row access at batch b ≤ head (in `txn`). */
   private sourceAt(txn: Transaction, b: number): CompactSource {
     const head = this.source(txn);
+    const chunks = new Map<string, Map<string, Uint8Array>>();
     const existed = (key: Buffer, value: Buffer): boolean =>
       createdOf(unseal(T_LEAF, key, value, `leaf row of key ${readSlotKey(key)}`)) <= b;
     const scan = (opts: object): number | undefined => {
@@ -1202,9 +1227,9 @@ export class NameStore extends EnvironmentStore {
             ? { start: leafKey(hi - 1), reverse: true }
             : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true },
         ),
-      leafDigest: (key) => this.leafRowAt(key, txn, b)!.digest,
+      leafDigest: (key) => this.leafRowAt(key, txn, b, chunks)!.digest,
       branch: (h, p) => {
-        const kept = this.versionAt(h, p, b, txn);
+        const kept = this.versionAt(h, p, b, txn, chunks);
         if (kept === undefined) return head.branch(h, p);
         const what = `kept value of branch (height ${h}, prefix ${p})`;
         if (kept.length !== 32)
