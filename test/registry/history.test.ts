@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { open, type Database } from "lmdb";
@@ -26,6 +27,8 @@ import { recordLeaf } from "../../src/registry/mapping.js";
 import { TOMBSTONE, hashLeaf } from "../../src/smt/leaf.js";
 import { seal, unseal } from "../../src/registry/store/row-seal.js";
 import { upgradeRegistry } from "../../src/registry/store/upgrade.js";
+import { importNames } from "../../src/registry/import/name-import.js";
+import { fileSource } from "../../src/registry/import/dataset.js";
 import { keptIndexKey, keptKeyParts, keptRows } from "../../src/registry/store/kept-chunks.js";
 import { decodeHistoryRow } from "../../src/registry/store/name-history.js";
 import { tempDir } from "./support/tmp.js";
@@ -326,6 +329,55 @@ test("registry upgrade of a format-2 registry: opens refuse it until then; roots
     store.closeSync();
   }
 });
+
+test("a batch that overwrites more than one chunk of rows: its earlier root stays provable, and pruning removes all its chunks", async () => {
+  const dir = tempDir();
+  const first = join(dir, "first.ndjson"),
+    second = join(dir, "second.ndjson");
+  const lines = (n: number, f: (i: number) => object) =>
+    `${Array.from({ length: n }, (_, i) => JSON.stringify(f(i))).join("\n")}\n`;
+  writeFileSync(
+    first,
+    lines(3000, (i) => ({ name: `n${i}`, value: `v${i}` })),
+  );
+  writeFileSync(
+    second,
+    lines(2000, (i) => ({ name: `m${i}`, value: `w${i}` })),
+  );
+  const store = NameStore.openOrCreate(join(dir, "db"), { depth: DEPTH, retention: { commits: 3 } });
+  try {
+    await importNames(store, () => fileSource(first), { onError: "fail", threads: 0 });
+    const before = store.head().root;
+    await importNames(store, () => fileSource(second), { onError: "fail", threads: 0 });
+    const after = store.head().root;
+    const chunks = () => store.read((txn) => [...rawKept(store).getKeys({ transaction: txn } as never)].length);
+    assert.ok(chunks() > 1, `the insert batch keeps ${chunks()} chunks`);
+    for (const i of [0, 1, 1234, 2999]) {
+      assert.equal(heldAt(store, `n${i}`, before), `v${i}`);
+      assert.equal(heldAt(store, `n${i}`, after), `v${i}`);
+      assert.equal(heldAt(store, `m${i % 2000}`, before), undefined);
+      assert.equal(heldAt(store, `m${i % 2000}`, after), `w${i % 2000}`);
+    }
+    const { depth, leafMaxFields } = store.config;
+    const m = proveNameStatement(store, "membership", "n7", undefined, undefined, before);
+    assert.equal(
+      verifyRecordProof({ trustedRoot: before, name: "n7", value: "v7", depth, leafMaxFields }, m.request, m.proof).ok,
+      true,
+    );
+    store.check();
+    for (let i = 0; i < 4; i++) update(store, "replace", `n${i}`, `x${i}`);
+    assert.throws(() => store.nameStateAt("n7", after), code("ROOT_NOT_PROVABLE"));
+    assert.equal(chunks(), 3, "only the chunks of the three batches of the window are left");
+    store.check();
+  } finally {
+    store.closeSync();
+  }
+});
+
+/** The `kept` table of an open store (a private field, read by the tests of its chunks). */
+function rawKept(store: NameStore): Database<Buffer, Buffer> {
+  return (store as unknown as { kept: Database<Buffer, Buffer> }).kept;
+}
 
 /** Opens a registry's LMDB environment directly (tests that rewrite its rows). */
 function rawEnv(dir: string) {
