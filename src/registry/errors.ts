@@ -35,7 +35,8 @@ import { SsgkrError } from "../errors.js";
  * - `DB_NOT_READY`: the registry at the directory is being created by another process, or its
  *   creation by an earlier version did not finish (`registry import` creates it).
  * - `DB_OUTDATED`: a slot registry of format version 1 (rows without checksums) or a name-keyed
- *   registry of format version 2 (no earlier tree rows); `ssgkr registry upgrade` converts it in place.
+ *   registry of format version 2 (no earlier tree rows) or 3 (one row per kept earlier value);
+ *   `ssgkr registry upgrade` converts it in place.
  * - `ROOT_NOT_PROVABLE`: a root of the registry's history older than its retention window
  *   (`details.oldestRoot` and `details.oldestSize` name the oldest provable root and its batch).
  * - `ROOT_UNKNOWN`: a root that is not in the registry's history.

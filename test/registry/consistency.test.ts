@@ -196,12 +196,10 @@ test("a batch without a change log (committed by an earlier version) is not reco
   const old = makeRegistry(dir, 12, { sub: "old" });
   await old.close();
   // the change log rows of batch 2, as a registry of an earlier version has none
-  const env = open({ path, maxDbs: 8 });
-  const meta = env.openDB({ name: "meta", encoding: "binary", keyEncoding: "binary" });
-  for (const key of [
-    ...meta.getKeys({ start: Buffer.from("changes:0000000002"), end: Buffer.from("changes:0000000002;") }),
-  ])
-    await meta.remove(key as Buffer);
+  const env = open({ path, maxDbs: 12 });
+  const changes = env.openDB({ name: "changes", encoding: "binary", keyEncoding: "binary" });
+  for (const key of [...changes.getKeys({ start: Buffer.of(0, 0, 0, 2), end: Buffer.of(0, 0, 0, 3) })])
+    await changes.remove(key as Buffer);
   await env.close();
   const reopened = NameStore.open(path);
   try {

@@ -17,6 +17,10 @@ export async function runUpgradeCommand(
     process.stdout.write(`${opts.db} is already at format ${r.toVersion}; nothing written\n`);
   else if (r.toVersion === 2)
     process.stdout.write(`upgraded ${opts.db} from format 1 to 2: ${r.rows} rows now carry a checksum; ${check}\n`);
+  else if (r.fromVersion === 3)
+    process.stdout.write(
+      `upgraded ${opts.db} from format 3 to ${r.toVersion}: ${r.rows} rows rewritten; the kept earlier values are packed per batch and every root of the window stays provable; ${check}\n`,
+    );
   else
     process.stdout.write(
       `upgraded ${opts.db} from format ${r.fromVersion} to ${r.toVersion}: ${r.rows} rows rewritten; roots from the current head on are provable (earlier ones are not); ${check}\n`,

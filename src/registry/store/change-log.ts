@@ -2,13 +2,17 @@
  * The change log of a name-keyed registry (docs/registry.md "Consistency between checkpoints"):
  * every batch that changes the tree (insert, replace, delete, restore, block, import) records, in
  * its own write transaction, the ordered list of its updates, so a profile v3 block proof of that
- * batch can be made later from the registry alone (consistency/replay.ts). Rows in `meta`,
- * sealed like the others, keyed by the batch in ten decimal digits (key order is batch order):
+ * batch can be made later from the registry alone (consistency/replay.ts). Rows in the `changes`
+ * table (format 4), sealed like the others, keyed by the batch (4 bytes big-endian), so key order
+ * is batch order and each batch's rows are appended after the last:
  *
- * - `changes:<batch>`: JSON `{"updates": n, "parts": k}` (k = ⌈n / CHANGE_PART_UPDATES⌉);
- * - `changes:<batch>:<part>` (part in six digits): a JSON array of at most `CHANGE_PART_UPDATES`
+ * - batch: JSON `{"updates": n, "parts": k}` (k = ⌈n / CHANGE_PART_UPDATES⌉);
+ * - batch ‖ part (4 bytes big-endian): a JSON array of at most `CHANGE_PART_UPDATES`
  *   updates in the block.json form (`{"op", "name"}` and `"value"`, `"null": true` or
  *   `"fields": [...]`; a restore lists the value it restored).
+ *
+ * Format 3 kept the same rows in `meta` under `changes:<batch>` and `changes:<batch>:<part>`
+ * (ten and six decimal digits); `registry upgrade` moves them (`changeKeyOfMetaKey`).
  *
  * A bulk import (into an empty registry) logs only a header `{"updates": n, "parts": k,
  * "created": true}`: its updates are the inserts of the leaf rows the batch created, in key order
@@ -20,7 +24,7 @@
 import { RegistryError } from "../errors.js";
 import type { RecordValue } from "../mapping.js";
 
-/** Key prefix of the change-log rows in `meta`. */
+/** Key prefix of format 3's change-log rows in `meta`. */
 export const CHANGES_PREFIX = "changes:";
 
 /** Updates per change-log part: a part is one block (the largest block, name-block.ts). */
@@ -42,16 +46,37 @@ export interface ChangeHeader {
   readonly created?: true;
 }
 
-const digits = (n: number, width: number): string => String(n).padStart(width, "0");
-
-/** `meta` key of a batch's header row. */
+/** `changes` key of a batch's header row: the batch, 4 bytes big-endian. */
 export function changeHeaderKey(batch: number): Buffer {
-  return Buffer.from(`${CHANGES_PREFIX}${digits(batch, 10)}`, "latin1");
+  const k = Buffer.allocUnsafe(4);
+  k.writeUInt32BE(batch, 0);
+  return k;
 }
 
-/** `meta` key of part `part` of a batch's change list. */
+/** `changes` key of part `part` of a batch's change list: batch ‖ part, 4 bytes big-endian each. */
 export function changePartKey(batch: number, part: number): Buffer {
-  return Buffer.from(`${CHANGES_PREFIX}${digits(batch, 10)}:${digits(part, 6)}`, "latin1");
+  const k = Buffer.allocUnsafe(8);
+  k.writeUInt32BE(batch, 0);
+  k.writeUInt32BE(part, 4);
+  return k;
+}
+
+/** How errors name a `changes` row. */
+export function changeRowName(key: Uint8Array): string {
+  const b = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  if (b.length === 4) return `change-log header of batch ${b.readUInt32BE(0)}`;
+  if (b.length === 8) return `change-log part ${b.readUInt32BE(4)} of batch ${b.readUInt32BE(0)}`;
+  return "change-log row (malformed key)";
+}
+
+/**
+ * The `changes` key of a format-3 change-log row of `meta` (`changes:<batch>` or
+ * `changes:<batch>:<part>`), or undefined when the key is not one.
+ */
+export function changeKeyOfMetaKey(metaKey: Uint8Array): Buffer | undefined {
+  const m = /^changes:(\d{10})(?::(\d{6}))?$/.exec(Buffer.from(metaKey).toString("latin1"));
+  if (m === null) return undefined;
+  return m[2] === undefined ? changeHeaderKey(Number(m[1])) : changePartKey(Number(m[1]), Number(m[2]));
 }
 
 function changeJson(c: LoggedChange): Record<string, unknown> {

@@ -37,7 +37,7 @@ export interface RowSealing {
 /** Options both stores open their environments with (binary keys and values, no compression). */
 const LMDB_OPTIONS = {
   noSubdir: false,
-  maxDbs: 8,
+  maxDbs: 12,
   encoding: "binary",
   keyEncoding: "binary",
   compression: false,
@@ -76,15 +76,17 @@ export class RegistryEnvironment {
 
   /**
    * Opens the environment of an existing (or, with write access, a new) registry directory.
+   * @param pageSize the page size in bytes of a new environment (a power of two; default the
+   *   operating system's, 4,096 here); an existing environment keeps the page size it was created with.
    * @throws RegistryError `DB_CORRUPT` (data.mdb is not an LMDB file, or LMDB cannot open it).
    */
-  static open(dir: string, readOnly: boolean, sealing: RowSealing): RegistryEnvironment {
+  static open(dir: string, readOnly: boolean, sealing: RowSealing, pageSize?: number): RegistryEnvironment {
     const data = join(dir, "data.mdb");
     if (existsSync(data)) checkLmdbFile(data);
     try {
       return new RegistryEnvironment(
         dir,
-        open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly }),
+        open<Buffer, Buffer>({ path: dir, ...LMDB_OPTIONS, readOnly, ...(pageSize !== undefined ? { pageSize } : {}) }),
         sealing,
         readOnly,
       );
@@ -115,11 +117,24 @@ export class RegistryEnvironment {
     }
   }
 
-  /** A table, binary keys and values (undefined when a read-only environment does not hold it). */
-  table(name: string): Database<Buffer, Buffer> | undefined {
-    return this.root.openDB<Buffer, Buffer>({ name, encoding: "binary", keyEncoding: "binary" }) as
-      | Database<Buffer, Buffer>
-      | undefined;
+  /**
+   * A table, binary keys and values (undefined when a read-only environment does not hold it).
+   * `sortedFixedValues`: each key holds a sorted set of values of one fixed length (LMDB
+   * `MDB_DUPSORT | MDB_DUPFIXED`, stored without a node per value); a table is always opened
+   * with the flags it was created with.
+   */
+  table(name: string, sortedFixedValues = false): Database<Buffer, Buffer> | undefined {
+    const db = this.root.openDB<Buffer, Buffer>({
+      name,
+      encoding: "binary",
+      keyEncoding: "binary",
+      ...(sortedFixedValues ? { dupSort: true, dupFixed: true } : {}),
+    } as never) as Database<Buffer, Buffer> | undefined;
+    // lmdb 3.5 positions `getValues(key, { start })` only through the table's encoder, which a
+    // binary table lacks (it throws reading `encoder.writeKey`); an identity encoder set after
+    // opening (so values are still read as raw bytes) makes it take its binary path.
+    if (db !== undefined && sortedFixedValues) Object.assign(db, { encoder: { encode: (v: Buffer) => v } });
+    return db;
   }
 
   /** Runs fn in one read snapshot (all reads see the same committed batch). */

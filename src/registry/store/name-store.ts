@@ -4,9 +4,9 @@
  * Keccak-256 prefixes (name-key.ts), so the root commits to names and a name has one place.
  *
  * One environment directory (data.mdb, lock.mdb, and the marker file MAPPING naming the mapping)
- * with six tables; every row value ends with a
+ * with eight tables; every row value ends with a
  * CRC-32 of table, key and value (row-seal.ts), checked on every read:
- * - `meta`: `config` (JSON: format, version 3, mapping, depth, leafMaxFields), `head` (JSON:
+ * - `meta`: `config` (JSON: format, version 4, mapping, depth, leafMaxFields), `head` (JSON:
  *   batch, root, records, live, deleted), `retention` (JSON: commits, days), `window` (JSON: the
  *   oldest provable batch) and, while a block is written, `pending-block:<pid>`
  *   (pending-block.ts);
@@ -14,8 +14,11 @@
  *   batch that created the row (u32 LE);
  * - `branches`: height byte ‖ prefix (8-byte BE) → digest of a node whose two children hold
  *   records (8 × u32 LE);
- * - `history`: batch number (4-byte BE) → JSON of the head after the batch, its kind and size;
- * - `versions` and `pruning`: the superseded tree rows of the retention window (name-versions.ts).
+ * - `history`: batch number (4-byte BE) → the head after the batch, its kind and size (binary,
+ *   name-history.ts);
+ * - `kept` and `kept-index`: the superseded tree rows of the retention window, packed per batch
+ *   (kept-chunks.ts), and the chunks that keep an earlier value of each row (name-versions.ts);
+ * - `changes`: each batch's ordered updates (change-log.ts).
  *
  * Creation is atomic: the environment is created and initialised in a temporary sibling
  * directory that is renamed into place, so a directory either holds a complete registry or was
@@ -64,7 +67,6 @@ import { formatRoot } from "../root.js";
 import {
   DEFAULT_RETENTION,
   PRUNE_BUDGET_ROWS,
-  PRUNE_CHUNK_ROWS,
   T_PRUNING,
   T_VERSION,
   advanceWindow,
@@ -74,11 +76,22 @@ import {
   encodeRetention,
   encodeWindow,
   pruningBatch,
-  pruningKey,
   rowKeyLength,
   versionKey,
   type Retention,
 } from "./name-versions.js";
+import { leafDelta, recordRowOfDelta } from "./leaf-delta.js";
+import { decodeHistoryJson, decodeHistoryRow, encodeHistoryRow } from "./name-history.js";
+import {
+  KEPT_CHUNK_ROWS,
+  KeptChunkBuilder,
+  T_KEPT,
+  keptIndexKey,
+  keptKey,
+  keptKeyParts,
+  keptRows,
+  type KeptRow,
+} from "./kept-chunks.js";
 import {
   BLOCK_ROW_PREFIX,
   BLOCK_SUMMARY_PREFIX,
@@ -92,6 +105,9 @@ import {
 } from "./block-rows.js";
 import {
   CHANGE_PART_UPDATES,
+  CHANGES_PREFIX,
+  changeKeyOfMetaKey,
+  changeRowName,
   encodeChanges,
   encodeCreatedChanges,
   changeHeaderKey,
@@ -115,15 +131,25 @@ import {
 } from "./pending-block.js";
 
 const FORMAT = "ssgkr-registry";
-const FORMAT_VERSION = 3;
+const FORMAT_VERSION = 4;
 const T_META = 1;
 const T_LEAF = 2;
 const T_BRANCH = 3;
 const T_HISTORY = 4;
+/** Row-seal tag of a change-log row (tags 5 and 6 were format 3's versions and pruning lists, 7 is a kept chunk). */
+const T_CHANGES = 8;
 const KEY_CONFIG = Buffer.from("config");
 const KEY_HEAD = Buffer.from("head");
 const KEY_RETENTION = Buffer.from("retention");
 const KEY_WINDOW = Buffer.from("window");
+/**
+ * LMDB page size of a new name-keyed registry. A single-record commit copies about 40 pages (the
+ * branches on its path, its leaf, the kept-index rows, the tails of the appended tables) and
+ * splits a leaf page when its row grows; with 2 KiB pages the copies and splits cost half the
+ * bytes of 4 KiB pages, while a kept chunk of a single-record batch (about 700 bytes) still fits
+ * a page. A registry created with another page size keeps it.
+ */
+const PAGE_SIZE = 2048;
 /** Bytes of a leaf row's creating batch. */
 const CREATED_BYTES = 4;
 const APPEND = { append: true };
@@ -356,8 +382,9 @@ export class NameStore extends EnvironmentStore {
   private readonly leaves: Database<Buffer, Buffer>;
   private readonly branches: Database<Buffer, Buffer>;
   private readonly historyDb: Database<Buffer, Buffer>;
-  private readonly versions: Database<Buffer, Buffer>;
-  private readonly pruning: Database<Buffer, Buffer>;
+  private readonly kept: Database<Buffer, Buffer>;
+  private readonly keptIndex: Database<Buffer, Buffer>;
+  private readonly changes: Database<Buffer, Buffer>;
   private compressor: Compressor | undefined;
 
   private constructor(dir: string, env: RegistryEnvironment) {
@@ -367,8 +394,9 @@ export class NameStore extends EnvironmentStore {
     this.leaves = sub("leaves");
     this.branches = sub("branches");
     this.historyDb = sub("history");
-    this.versions = sub("versions");
-    this.pruning = sub("pruning");
+    this.kept = sub("kept");
+    this.keptIndex = env.table("kept-index", true)!;
+    this.changes = sub("changes");
     const raw = this.meta.get(KEY_CONFIG);
     if (raw === undefined)
       throw new RegistryError("DB_CORRUPT", `${dir} is an LMDB environment without a registry configuration`, { dir });
@@ -378,7 +406,7 @@ export class NameStore extends EnvironmentStore {
   }
 
   private static build(dir: string, readOnly: boolean): NameStore {
-    const env = RegistryEnvironment.open(dir, readOnly, NAME_SEALING);
+    const env = RegistryEnvironment.open(dir, readOnly, NAME_SEALING, PAGE_SIZE);
     try {
       const store = new NameStore(dir, env);
       store.checkHead();
@@ -468,7 +496,7 @@ export class NameStore extends EnvironmentStore {
     const tmp = `${dir}${CREATING}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
     try {
       mkdirSync(tmp);
-      const env = RegistryEnvironment.open(tmp, false, NAME_SEALING);
+      const env = RegistryEnvironment.open(tmp, false, NAME_SEALING, PAGE_SIZE);
       try {
         initialize(env, wanted, retention);
       } finally {
@@ -615,18 +643,30 @@ export class NameStore extends EnvironmentStore {
 
   /**
    * Row writers of the current write transaction, for batch `batch` (scratch buffers: LMDB
-   * copies keys and values on put). A row it overwrites is kept in `versions` first, once per
-   * batch (name-versions.ts); `superseded` lists those rows (table tag ‖ row key).
+   * copies keys and values on put). A row it overwrites is kept first, once per batch: its
+   * earlier value goes into the batch's chunks in `kept` and the row's `kept-index` entry names
+   * the chunk (kept-chunks.ts); `flushKept` writes the last chunk.
    */
   private writer(batch: number): NameWriter & {
-    readonly superseded: Buffer[];
+    readonly flushKept: () => void;
     readonly logged: () => readonly LoggedChange[] | { readonly created: number } | undefined;
   } {
     const key8 = Buffer.alloc(8);
     const key9 = Buffer.alloc(9);
     let buf = Buffer.alloc(4096);
-    const superseded: Buffer[] = [];
     const kept = new Set<string>();
+    let chunk = new KeptChunkBuilder();
+    let chunkNo = 0;
+    const flushKept = (): void => {
+      if (chunk.rows === 0) return;
+      const k = keptKey(batch, chunkNo);
+      if ((this.kept.putSync(k, seal(T_KEPT, k, chunk.bytes()), APPEND) as unknown) === false)
+        throw new RegistryError("DB_CORRUPT", `kept rows of batch ${batch} are not above the stored ones`, {
+          batch,
+        });
+      chunkNo++;
+      chunk = new KeptChunkBuilder();
+    };
     let logged: LoggedChange[] | { created: number } | undefined;
     const digestAt = (d: ArrayLike<number>, at: number) => {
       for (let w = 0; w < 8; w++) {
@@ -638,15 +678,15 @@ export class NameStore extends EnvironmentStore {
         at += 4;
       }
     };
-    /** Keeps the value a row had before this batch (the first overwrite in the batch only). */
-    const keep = (tag: number, rowKey: Buffer, value: Uint8Array): void => {
-      const id = Buffer.concat([Buffer.of(tag), rowKey]);
+    /** Keeps the value row (height, prefix) had before this batch (the first overwrite in the batch only). */
+    const keep = (height: number, prefix: number, value: Uint8Array): void => {
+      const id = keptIndexKey(height, prefix);
       const s = id.toString("latin1");
       if (kept.has(s)) return;
       kept.add(s);
-      superseded.push(id);
-      const vk = versionKey(tag, rowKey, batch);
-      this.versions.putSync(vk, seal(T_VERSION, vk, value));
+      if (chunk.rows === KEPT_CHUNK_ROWS) flushKept();
+      chunk.add(height, prefix, value);
+      this.keptIndex.putSync(id, keptKey(batch, chunkNo));
     };
     return {
       putLeaf: (key, row, digest, append) => {
@@ -660,7 +700,7 @@ export class NameStore extends EnvironmentStore {
             if (v.length < 32 + CREATED_BYTES + 4)
               throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
             created = createdOf(v);
-            keep(T_LEAF, key8, v);
+            keep(0, key, leafDelta(v, what));
           }
         }
         const n = row.length + 32 + CREATED_BYTES;
@@ -679,8 +719,7 @@ export class NameStore extends EnvironmentStore {
         writeSlotKey(key9, 1, p);
         if (append !== true) {
           const old = this.branches.get(key9);
-          if (old !== undefined)
-            keep(T_BRANCH, key9, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
+          if (old !== undefined) keep(h, p, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
         }
         digestAt(digest, 0);
         const v = buf.subarray(0, sealInto(T_BRANCH, key9, buf, 32));
@@ -693,7 +732,7 @@ export class NameStore extends EnvironmentStore {
         } else this.branches.putSync(key9, v);
       },
       source: this.source(),
-      superseded,
+      flushKept,
       logChanges: (changes) => {
         if (logged !== undefined && !Array.isArray(logged))
           throw new RegistryError("DB_CORRUPT", "a batch logs its changes as a list or as its created rows, not both");
@@ -712,7 +751,6 @@ export class NameStore extends EnvironmentStore {
     batch: { kind: string; name?: string },
     head: NameHead,
     r: BatchRows,
-    superseded: readonly Buffer[],
     logged: readonly LoggedChange[] | { readonly created: number } | undefined,
   ): NameHistoryEntry {
     const next: NameHead = {
@@ -729,7 +767,11 @@ export class NameStore extends EnvironmentStore {
         : Array.isArray(changes)
           ? encodeChanges(next.batch, changes as readonly LoggedChange[])
           : [encodeCreatedChanges(next.batch, (changes as { created: number }).created)];
-    for (const { key, value } of rows) this.meta.putSync(key, seal(T_META, key, value));
+    for (const { key, value } of rows)
+      if ((this.changes.putSync(key, seal(T_CHANGES, key, value), APPEND) as unknown) === false)
+        throw new RegistryError("DB_CORRUPT", `${changeRowName(key)} is not above the stored change log`, {
+          batch: next.batch,
+        });
     const now = Date.now();
     const entry: NameHistoryEntry = {
       ...next,
@@ -739,13 +781,6 @@ export class NameStore extends EnvironmentStore {
       ...(batch.name !== undefined ? { name: batch.name } : {}),
     };
     this.env.putHeadAndHistory(this.meta, this.historyDb, KEY_HEAD, encodeHead(next), next.batch, encodeHistory(entry));
-    for (let c = 0; c * PRUNE_CHUNK_ROWS < superseded.length; c++) {
-      const pk = pruningKey(next.batch, c);
-      this.pruning.putSync(
-        pk,
-        seal(T_PRUNING, pk, Buffer.concat(superseded.slice(c * PRUNE_CHUNK_ROWS, (c + 1) * PRUNE_CHUNK_ROWS))),
-      );
-    }
     this.prune(next.batch, now);
     return entry;
   }
@@ -759,28 +794,18 @@ export class NameStore extends EnvironmentStore {
     const oldest = this.oldestBatch();
     const moved = advanceWindow(oldest, head, now, retention, (b) => Date.parse(this.historyEntry(b).committedAt));
     if (moved !== oldest) this.meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(moved)));
-    const chunks: { key: Buffer; rows: Buffer }[] = [];
+    const chunks: { key: Buffer; rows: KeptRow[] }[] = [];
     let rows = 0;
-    for (const { key, value } of this.pruning.getRange({ start: pruningKey(0, 0), end: pruningKey(moved + 1, 0) })) {
+    for (const { key, value } of this.kept.getRange({ start: keptKey(0, 0), end: keptKey(moved + 1, 0) })) {
       const k = Buffer.from(key as Buffer);
-      const what = `pruning row of batch ${pruningBatch(k)}`;
-      chunks.push({ key: k, rows: Buffer.from(unseal(T_PRUNING, k, value, what)) });
-      rows += PRUNE_CHUNK_ROWS;
-      if (rows >= PRUNE_BUDGET_ROWS) break;
+      const list = [...keptRows(Buffer.from(unseal(T_KEPT, k, value, keptRowName(k))), keptRowName(k))];
+      if (chunks.length > 0 && rows + list.length > PRUNE_BUDGET_ROWS) break;
+      chunks.push({ key: k, rows: list });
+      rows += list.length;
     }
     for (const { key, rows: list } of chunks) {
-      const c = pruningBatch(key);
-      for (let at = 0; at < list.length; ) {
-        const tag = list[at]!;
-        const n = rowKeyLength(tag, T_LEAF, T_BRANCH, `pruning row of batch ${c}`);
-        if (at + 1 + n > list.length)
-          throw new RegistryError("DB_CORRUPT", `pruning row of batch ${c} is truncated`, {
-            row: `pruning row of batch ${c}`,
-          });
-        this.versions.removeSync(versionKey(tag, list.subarray(at + 1, at + 1 + n), c));
-        at += 1 + n;
-      }
-      this.pruning.removeSync(key);
+      for (const row of list) this.keptIndex.removeSync(keptIndexKey(row.height, row.prefix), key);
+      this.kept.removeSync(key);
     }
   }
 
@@ -832,10 +857,10 @@ export class NameStore extends EnvironmentStore {
    */
   changeHeader(batch: number, txn?: Transaction): ChangeHeader | undefined {
     const key = changeHeaderKey(batch);
-    const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
+    const raw = this.changes.get(key, txn ? { transaction: txn } : undefined);
     if (raw === undefined) return undefined;
-    const what = `meta row ${key.toString("latin1")}`;
-    return decodeChangeHeader(unseal(T_META, key, raw, what), what);
+    const what = changeRowName(key);
+    return decodeChangeHeader(unseal(T_CHANGES, key, raw, what), what);
   }
 
   /**
@@ -846,8 +871,8 @@ export class NameStore extends EnvironmentStore {
     const header = this.changeHeader(batch, txn);
     if (header?.created === true) return this.createdPart(batch, part, header, txn);
     const key = changePartKey(batch, part);
-    const raw = this.meta.get(key, txn ? { transaction: txn } : undefined);
-    const what = `meta row ${key.toString("latin1")}`;
+    const raw = this.changes.get(key, txn ? { transaction: txn } : undefined);
+    const what = changeRowName(key);
     if (raw === undefined) {
       if (header === undefined)
         throw new RegistryError(
@@ -857,7 +882,7 @@ export class NameStore extends EnvironmentStore {
         );
       throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
     }
-    return decodeChangePart(unseal(T_META, key, raw, what), what);
+    return decodeChangePart(unseal(T_CHANGES, key, raw, what), what);
   }
 
   /** Part `part` of a batch logged as its created rows: the inserts of those rows, in key order, each with its value at the batch. */
@@ -1030,8 +1055,9 @@ export class NameStore extends EnvironmentStore {
 
   /**
    * The earlier-root rows (in the check's snapshot): every leaf row's creating batch is at most
-   * the head's, every pruning list names kept version rows of its batch, every kept version row
-   * decodes, and the top of the tree at each provable batch recomputes that batch's root.
+   * the head's, every kept chunk is of a batch up to the head's and decodes (its leaf rows too),
+   * every row it keeps is named by its `kept-index` entry and the index names nothing else, and
+   * the top of the tree at each provable batch recomputes that batch's root.
    * @throws RegistryError `DB_CORRUPT`.
    */
   private checkVersions(txn: Transaction, head: NameHead): void {
@@ -1050,35 +1076,45 @@ export class NameStore extends EnvironmentStore {
         { row: "meta row window" },
       );
     let listed = 0;
-    for (const { key, value } of this.pruning.getRange({ transaction: txn })) {
+    for (const { key, value } of this.kept.getRange({ transaction: txn })) {
       const k = key as Buffer;
-      const c = pruningBatch(k);
-      const what = `pruning row of batch ${c}`;
-      const list = unseal(T_PRUNING, k, value, what);
-      for (let at = 0; at < list.length; ) {
-        const tag = list[at]!;
-        const n = rowKeyLength(tag, T_LEAF, T_BRANCH, what);
-        if (at + 1 + n > list.length) throw new RegistryError("DB_CORRUPT", `${what} is truncated`, { row: what });
-        const vk = versionKey(tag, Buffer.from(list.subarray(at + 1, at + 1 + n)), c);
-        const raw = this.versions.get(vk, { transaction: txn });
-        if (raw === undefined)
-          throw new RegistryError("DB_CORRUPT", `${what} names a kept row that is missing`, { row: what });
-        const v = unseal(T_VERSION, vk, raw, `version row of ${what}`);
-        if (tag === T_LEAF) decodeLeafValue(v, `version row of ${what}`);
-        else if (v.length !== 32)
-          throw new RegistryError("DB_CORRUPT", `version row of ${what} has ${v.length} bytes, expected 32`, {
-            row: what,
-          });
+      const what = keptRowName(k);
+      if (k.length !== 6 || keptKeyParts(k).batch > head.batch || keptKeyParts(k).batch === 0)
+        throw new RegistryError("DB_CORRUPT", `${what} is not of a batch up to the head's ${head.batch}`, {
+          row: what,
+        });
+      for (const row of keptRows(unseal(T_KEPT, k, value, what), what)) {
+        if (row.height === 0) {
+          const headRow = this.leafRow(row.prefix, txn);
+          if (headRow === undefined)
+            throw new RegistryError("DB_CORRUPT", `${what} keeps leaf key ${row.prefix}, which holds no record`, {
+              row: what,
+            });
+          this.keptLeaf(row.value, headRow, `leaf key ${row.prefix} in ${what}`);
+        }
+        const named = this.keptIndex.getValues(keptIndexKey(row.height, row.prefix), {
+          start: k,
+          limit: 1,
+          transaction: txn,
+        } as never);
+        let found = false;
+        for (const v of named) found = Buffer.compare(v as Buffer, k) === 0;
+        if (!found)
+          throw new RegistryError(
+            "DB_CORRUPT",
+            `${what} keeps ${row.height === 0 ? `leaf key ${row.prefix}` : `branch (height ${row.height}, prefix ${row.prefix})`}, which its index entries do not name`,
+            { row: what },
+          );
         listed++;
-        at += 1 + n;
       }
     }
-    const stored = this.versions.getKeysCount({ transaction: txn } as never);
+    let stored = 0;
+    for (const _ of this.keptIndex.getRange({ transaction: txn })) stored++;
     if (stored !== listed)
       throw new RegistryError(
         "DB_CORRUPT",
-        `registry at ${this.dir}: ${stored} kept version rows, the pruning lists name ${listed}`,
-        { row: "versions" },
+        `registry at ${this.dir}: ${stored} kept-index entries, the kept chunks hold ${listed} rows`,
+        { row: "kept-index" },
       );
     const d = this.config.depth;
     const c = this.compressorOf();
@@ -1094,35 +1130,88 @@ export class NameStore extends EnvironmentStore {
     }
   }
 
-  /** The kept value of a row at batch b (the version superseded by the first batch after b), or undefined. */
-  private versionAt(tag: number, rowKey: Buffer, b: number, txn: Transaction): Uint8Array | undefined {
-    for (const { key, value } of this.versions.getRange({
-      start: versionKey(tag, rowKey, b + 1),
-      end: versionKey(tag, rowKey, 0xffffffff),
+  /**
+   * The kept value of row (height, prefix) at batch b (the value superseded by the first batch
+   * after b that overwrote it, found through `kept-index`), or undefined when no batch after b did.
+   * @param chunks the chunks already decoded in this snapshot (a path read at one batch meets the
+   *   same chunks at several levels), by key, each as its rows by `height:prefix`.
+   * @throws RegistryError `DB_CORRUPT` (the chunk the index names is missing, damaged or does not keep the row).
+   */
+  private versionAt(
+    height: number,
+    prefix: number,
+    b: number,
+    txn: Transaction,
+    chunks: Map<string, Map<string, Uint8Array>> = new Map(),
+  ): Uint8Array | undefined {
+    for (const dup of this.keptIndex.getValues(keptIndexKey(height, prefix), {
+      start: keptKey(b + 1, 0),
       limit: 1,
       transaction: txn,
-    })) {
-      return unseal(
-        T_VERSION,
-        key as Buffer,
-        value,
-        `version row of ${tag === T_LEAF ? `leaf key ${readSlotKey(rowKey)}` : `branch (height ${rowKey[0]}, prefix ${readSlotKey(rowKey.subarray(1))})`}`,
+    } as never)) {
+      const k = Buffer.from(dup as Buffer);
+      const what = keptRowName(k);
+      const id = k.toString("latin1");
+      let rows = chunks.get(id);
+      if (rows === undefined) {
+        const raw = this.kept.get(k, { transaction: txn });
+        if (raw === undefined)
+          throw new RegistryError("DB_CORRUPT", `${what} is missing (its index entries name it)`, { row: what });
+        rows = new Map();
+        for (const row of keptRows(unseal(T_KEPT, k, raw, what), what))
+          rows.set(`${row.height}:${row.prefix}`, row.value);
+        chunks.set(id, rows);
+      }
+      const value = rows.get(`${height}:${prefix}`);
+      if (value !== undefined) return value;
+      throw new RegistryError(
+        "DB_CORRUPT",
+        `${what} does not keep ${height === 0 ? `leaf key ${prefix}` : `branch (height ${height}, prefix ${prefix})`}, which the index says it does`,
+        { row: what },
       );
     }
     return undefined;
   }
 
-  /** The leaf row of a key at batch b (undefined when the key held no record then). */
-  leafRowAt(key: number, txn: Transaction, b: number): LeafRow | undefined {
+  /**
+   * The leaf row of a key at batch b (undefined when the key held no record then).
+   * @param chunks kept chunks already decoded in this snapshot (`versionAt`).
+   */
+  leafRowAt(
+    key: number,
+    txn: Transaction,
+    b: number,
+    chunks?: Map<string, Map<string, Uint8Array>>,
+  ): LeafRow | undefined {
     const row = this.leafRow(key, txn);
     if (row === undefined || row.created > b) return undefined;
-    const kept = this.versionAt(T_LEAF, leafKey(key), b, txn);
-    return kept === undefined ? row : decodeLeafValue(kept, `version row of leaf key ${key}`);
+    const kept = this.versionAt(0, key, b, txn, chunks);
+    return kept === undefined ? row : this.keptLeaf(kept, row, `kept value of leaf key ${key}`);
+  }
+
+  /**
+   * The leaf row a kept leaf value stands for (leaf-delta.ts): its record with the name of the
+   * key's head row, its leaf digest recomputed, and the head row's creating batch.
+   * @throws RegistryError `DB_CORRUPT` (a malformed kept value).
+   */
+  private keptLeaf(delta: Uint8Array, head: LeafRow, what: string): LeafRow {
+    let record: StoredRecord;
+    try {
+      record = decodeRecord(recordRowOfDelta(delta, Buffer.from(head.record.name, "utf8"), what));
+    } catch (e) {
+      throw new RegistryError("DB_CORRUPT", `${what}: ${(e as Error).message}`, { row: what });
+    }
+    const digest =
+      record.state === RecordState.Deleted
+        ? this.tombstoneDigest
+        : hashLeaf(this.leafOf(record), this.config.leafMaxFields);
+    return { record, digest, created: head.created };
   }
 
   /** Row access at batch b ≤ head (in `txn`). */
   private sourceAt(txn: Transaction, b: number): CompactSource {
     const head = this.source(txn);
+    const chunks = new Map<string, Map<string, Uint8Array>>();
     const existed = (key: Buffer, value: Buffer): boolean =>
       createdOf(unseal(T_LEAF, key, value, `leaf row of key ${readSlotKey(key)}`)) <= b;
     const scan = (opts: object): number | undefined => {
@@ -1138,12 +1227,11 @@ export class NameStore extends EnvironmentStore {
             ? { start: leafKey(hi - 1), reverse: true }
             : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true },
         ),
-      leafDigest: (key) => this.leafRowAt(key, txn, b)!.digest,
+      leafDigest: (key) => this.leafRowAt(key, txn, b, chunks)!.digest,
       branch: (h, p) => {
-        const k = branchKey(h, p);
-        const kept = this.versionAt(T_BRANCH, k, b, txn);
+        const kept = this.versionAt(h, p, b, txn, chunks);
         if (kept === undefined) return head.branch(h, p);
-        const what = `version row of branch (height ${h}, prefix ${p})`;
+        const what = `kept value of branch (height ${h}, prefix ${p})`;
         if (kept.length !== 32)
           throw new RegistryError("DB_CORRUPT", `${what} has ${kept.length} bytes, expected 32`, { row: what });
         return readDigest(kept, 0, what);
@@ -1173,7 +1261,9 @@ export class NameStore extends EnvironmentStore {
       const head = this.expectHead(batch.expectBatch);
       if (batch.pending !== undefined) this.markPendingCommitted(batch.pending, head);
       const w = this.writer(head.batch + 1);
-      return this.finishBatch(batch, head, batch.write(w, head), w.superseded, w.logged());
+      const rows = batch.write(w, head);
+      w.flushKept();
+      return this.finishBatch(batch, head, rows, w.logged());
     });
   }
 
@@ -1380,7 +1470,9 @@ export class NameStore extends EnvironmentStore {
     return await (this.env.write(async () => {
       const head = this.expectHead(batch.expectBatch);
       const w = this.writer(head.batch + 1);
-      return this.finishBatch(batch, head, await batch.write(w, head), w.superseded, w.logged());
+      const rows = await batch.write(w, head);
+      w.flushKept();
+      return this.finishBatch(batch, head, rows, w.logged());
     }) as unknown as Promise<NameHistoryEntry>);
   }
 
@@ -1526,12 +1618,15 @@ export interface LeafRow {
 }
 
 /**
- * Converts a name-keyed registry of format 2 (tree rows of the head only) to format 3 in place,
- * in one write transaction: every leaf row gets its creating batch (the head batch, so roots
- * before the upgrade are not provable), the configuration its new version, and the retention
- * and window rows are written. Root, records and history are unchanged. A registry already at
- * format 3 is left as it is. The result is then opened, which checks the head root.
- * @throws RegistryError `DB_MISSING`, `DB_CORRUPT` (not a format-2 or format-3 name-keyed registry).
+ * Converts a name-keyed registry of format 2 or 3 to format 4 in place, in one write
+ * transaction. Format 2 (tree rows of the head only): every leaf row gets its creating batch
+ * (the head batch, so roots before the upgrade are not provable), and the retention and window
+ * rows are written. Format 3 (one `versions` row per kept value, per-batch `pruning` lists): the
+ * kept values are packed per batch into `kept` with their `kept-index` entries (kept-chunks.ts)
+ * and the two old tables are dropped, so every root of the window stays provable. Root, records
+ * and history are unchanged. A registry already at format 4 is left as it is. The result is then
+ * opened, which checks the head root.
+ * @throws RegistryError `DB_MISSING`, `DB_CORRUPT` (not a format-2, 3 or 4 name-keyed registry, or a damaged kept row).
  */
 export function upgradeNameRegistry(
   dir: string,
@@ -1553,9 +1648,12 @@ export function upgradeNameRegistry(
       fromVersion = 2;
       const config = checkNameConfig({ depth: c["depth"] as number, leafMaxFields: c["leafMaxFields"] as number });
       const leaves = env.table("leaves")!;
-      env.table("versions");
-      env.table("pruning");
+      env.table("kept");
+      env.table("kept-index", true);
+      const changes = env.table("changes")!;
+      const history = env.table("history")!;
       env.write(() => {
+        rows += moveChangeLog(meta, changes) + rewriteHistoryRows(history, dir);
         const rawHead = meta.get(KEY_HEAD);
         if (rawHead === undefined)
           throw new RegistryError("DB_CORRUPT", `registry at ${dir} has no head`, { row: "meta row head" });
@@ -1589,10 +1687,28 @@ export function upgradeNameRegistry(
         meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(head.batch)));
         rows += 3;
       });
+    } else if (c["format"] === FORMAT && c["version"] === 3 && c["mapping"] === NAME_MAPPING_ID) {
+      fromVersion = 3;
+      const versions = env.table("versions")!;
+      const pruning = env.table("pruning")!;
+      const kept = env.table("kept")!;
+      const keptIndex = env.table("kept-index", true)!;
+      const changes = env.table("changes")!;
+      env.write(() => {
+        rows =
+          packFormat3Versions(versions, pruning, kept, keptIndex) +
+          moveChangeLog(meta, changes) +
+          rewriteHistoryRows(env.table("history")!, dir);
+        versions.dropSync();
+        pruning.dropSync();
+        const config = { ...c, version: FORMAT_VERSION };
+        meta.putSync(KEY_CONFIG, seal(T_META, KEY_CONFIG, Buffer.from(JSON.stringify(config))));
+        rows++;
+      });
     } else if (!(c["format"] === FORMAT && c["version"] === FORMAT_VERSION && c["mapping"] === NAME_MAPPING_ID)) {
       throw new RegistryError(
         "DB_CORRUPT",
-        `registry at ${dir}: configuration is neither a name-keyed format 2 nor format ${FORMAT_VERSION} row`,
+        `registry at ${dir}: configuration is not a name-keyed format 2, 3 or ${FORMAT_VERSION} row`,
         { dir },
       );
     }
@@ -1601,6 +1717,104 @@ export function upgradeNameRegistry(
   }
   NameStore.open(dir).closeSync();
   return { fromVersion, toVersion: FORMAT_VERSION, rows };
+}
+
+/**
+ * Packs a format-3 registry's kept versions (one `versions` row per value, listed per batch in
+ * `pruning` chunks) into format 4's `kept` chunks and `kept-index` entries (inside the upgrade's
+ * write transaction); each pruning chunk becomes the kept chunk of the same batch and number.
+ * @returns the kept rows written.
+ * @throws RegistryError `DB_CORRUPT` (a damaged pruning list or version row, or a listed version that is missing).
+ */
+function packFormat3Versions(
+  versions: Database<Buffer, Buffer>,
+  pruning: Database<Buffer, Buffer>,
+  kept: Database<Buffer, Buffer>,
+  keptIndex: Database<Buffer, Buffer>,
+): number {
+  let rows = 0;
+  const lists: Buffer[] = [...pruning.getKeys({})].map((k) => Buffer.from(k as Buffer));
+  for (const pk of lists) {
+    const c = pruningBatch(pk);
+    const what = `pruning row of batch ${c}`;
+    const list = unseal(T_PRUNING, pk, pruning.get(pk)!, what);
+    const chunk = new KeptChunkBuilder();
+    const key = keptKey(c, pk.readUInt16BE(4));
+    for (let at = 0; at < list.length; ) {
+      const tag = list[at]!;
+      const n = rowKeyLength(tag, T_LEAF, T_BRANCH, what);
+      if (at + 1 + n > list.length) throw new RegistryError("DB_CORRUPT", `${what} is truncated`, { row: what });
+      const rowKey = Buffer.from(list.subarray(at + 1, at + 1 + n));
+      const vk = versionKey(tag, rowKey, c);
+      const raw = versions.get(vk);
+      if (raw === undefined)
+        throw new RegistryError("DB_CORRUPT", `${what} names a kept row that is missing`, { row: what });
+      const stored = unseal(T_VERSION, vk, raw, `version row of ${what}`);
+      const value = tag === T_LEAF ? leafDelta(stored, `version row of ${what}`) : stored;
+      const height = tag === T_LEAF ? 0 : rowKey[0]!;
+      const prefix = readSlotKey(tag === T_LEAF ? rowKey : rowKey.subarray(1));
+      if (tag === T_BRANCH && value.length !== 32)
+        throw new RegistryError("DB_CORRUPT", `version row of ${what} has ${value.length} bytes, expected 32`, {
+          row: what,
+        });
+      chunk.add(height, prefix, value);
+      keptIndex.putSync(keptIndexKey(height, prefix), key);
+      rows++;
+      at += 1 + n;
+    }
+    if (chunk.rows > 0) kept.putSync(key, seal(T_KEPT, key, chunk.bytes()));
+  }
+  return rows;
+}
+
+/**
+ * Moves the change-log rows of a format-2 or 3 registry from `meta` (`changes:…` keys) into the
+ * `changes` table (inside the upgrade's write transaction).
+ * @returns the rows moved.
+ * @throws RegistryError `DB_CORRUPT` (a damaged row, or a `changes:` key of no change-log row).
+ */
+function moveChangeLog(meta: Database<Buffer, Buffer>, changes: Database<Buffer, Buffer>): number {
+  const keys = [
+    ...meta.getKeys({ start: Buffer.from(CHANGES_PREFIX, "latin1"), end: Buffer.from("changes;", "latin1") }),
+  ].map((k) => Buffer.from(k as Buffer));
+  for (const mk of keys) {
+    const what = `meta row ${mk.toString("latin1")}`;
+    const key = changeKeyOfMetaKey(mk);
+    if (key === undefined) throw new RegistryError("DB_CORRUPT", `${what} is not a change-log row`, { row: what });
+    changes.putSync(key, seal(T_CHANGES, key, unseal(T_META, mk, meta.get(mk)!, what)));
+    meta.removeSync(mk);
+  }
+  return keys.length;
+}
+
+/**
+ * Rewrites the JSON history rows of a format-2 or 3 registry in binary (name-history.ts), inside
+ * the upgrade's write transaction, 10,000 rows at a time.
+ * @returns the rows rewritten.
+ * @throws RegistryError `DB_CORRUPT` (a damaged or malformed row).
+ */
+function rewriteHistoryRows(history: Database<Buffer, Buffer>, dir: string): number {
+  let rows = 0;
+  let start: Buffer | undefined;
+  for (;;) {
+    const chunk: { key: Buffer; value: Buffer }[] = [];
+    for (const { key, value } of history.getRange({ ...(start ? { start } : {}), limit: 10_000 }))
+      chunk.push({ key: Buffer.from(key as Buffer), value: Buffer.from(value as Buffer) });
+    if (chunk.length === 0) return rows;
+    for (const { key, value } of chunk) {
+      const entry = decodeHistoryJson(unseal(T_HISTORY, key, value, NAME_SEALING.historyRowName(key)), dir);
+      history.putSync(key, seal(T_HISTORY, key, encodeHistoryRow(entry)));
+      rows++;
+    }
+    start = Buffer.concat([chunk[chunk.length - 1]!.key, Buffer.of(0)]);
+  }
+}
+
+/** How errors name a `kept` row. */
+function keptRowName(key: Uint8Array): string {
+  if (key.length !== 6) return "kept row (malformed key)";
+  const { batch, chunk } = keptKeyParts(key);
+  return `kept row of batch ${batch} (chunk ${chunk})`;
 }
 
 /** Decodes and checks a leaf row (record row ‖ digest ‖ creating batch ‖ checksum). */
@@ -1634,8 +1848,9 @@ function initialize(env: RegistryEnvironment, config: NameRegistryConfig, retent
   const history = env.table("history")!;
   env.table("leaves");
   env.table("branches");
-  env.table("versions");
-  env.table("pruning");
+  env.table("kept");
+  env.table("kept-index", true);
+  env.table("changes");
   const root = defaultDigests(config.depth, config.leafMaxFields)[config.depth]!;
   const head: NameHead = { batch: 0, root, records: 0, live: 0, deleted: 0 };
   const configJson = Buffer.from(
@@ -1669,6 +1884,13 @@ function parseConfig(raw: Uint8Array, dir: string): NameRegistryConfig {
       "DB_OUTDATED",
       `registry at ${dir} has format version 2 (tree rows of the head only); \`ssgkr registry upgrade --db ${dir}\` converts it to format ${FORMAT_VERSION} (roots before the upgrade are not provable)`,
       { dir, version: 2 },
+    );
+  }
+  if (c["format"] === FORMAT && c["version"] === 3 && c["mapping"] === NAME_MAPPING_ID) {
+    throw new RegistryError(
+      "DB_OUTDATED",
+      `registry at ${dir} has format version 3 (one row per kept earlier value); \`ssgkr registry upgrade --db ${dir}\` converts it to format ${FORMAT_VERSION} (every root of its window stays provable)`,
+      { dir, version: 3 },
     );
   }
   if (c["format"] !== FORMAT || c["version"] !== FORMAT_VERSION || c["mapping"] !== NAME_MAPPING_ID) {
@@ -1707,24 +1929,11 @@ function decodeHead(raw: Uint8Array, dir: string): NameHead {
 }
 
 function encodeHistory(e: NameHistoryEntry): Buffer {
-  return Buffer.from(JSON.stringify({ ...e, root: Array.from(e.root) }));
+  return encodeHistoryRow(e);
 }
 
 function decodeHistory(raw: Uint8Array, dir: string): NameHistoryEntry {
-  const h = parseMetadataJson(raw, "history entry", dir);
-  const head = decodeHead(raw, dir);
-  if (typeof h["kind"] !== "string" || !isCount(h["written"]) || typeof h["committedAt"] !== "string") {
-    throw new RegistryError("DB_CORRUPT", `registry at ${dir}: history entry of batch ${head.batch} is malformed`, {
-      dir,
-    });
-  }
-  return {
-    ...head,
-    kind: h["kind"],
-    written: h["written"],
-    committedAt: h["committedAt"],
-    ...(typeof h["name"] === "string" ? { name: h["name"] } : {}),
-  };
+  return decodeHistoryRow(raw, `a history row of the registry at ${dir}`);
 }
 
 /** Prefix of a key at height h (re-exported for writers). */

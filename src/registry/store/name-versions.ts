@@ -1,17 +1,19 @@
 /**
  * Versions of the name-keyed store's tree rows (docs/registry.md §"Proofs at earlier roots"):
- * copy-on-write of superseded rows, so every root of a retention window stays provable.
+ * copy-on-write of superseded rows, so every root of a retention window stays provable, and the
+ * retention that bounds them.
  *
  * The `leaves` and `branches` tables always hold the head's rows. When a batch `c` overwrites a
- * row, the value it replaces (the row as it was at batch c − 1) is kept in `versions` under
- * table tag ‖ row key ‖ c (4-byte BE), and the row's tag ‖ key is added to batch c's list of
- * superseded rows in `pruning` (key: c ‖ chunk number, 4 + 2 bytes BE; at most
- * `PRUNE_CHUNK_ROWS` rows per chunk). A row that a batch creates has no earlier value: a leaf
- * row carries the batch that created it, so a reader at batch b skips leaves created after b,
- * and a branch row is only read where two records existed at b, that is where it existed.
+ * row, the value it replaces (the row as it was at batch c − 1) is kept in batch c's chunks in
+ * `kept`, named by the row's `kept-index` entry (format 4, kept-chunks.ts). A row that a batch
+ * creates has no earlier value: a leaf row carries the batch that created it, so a reader at
+ * batch b skips leaves created after b, and a branch row is only read where two records existed
+ * at b, that is where it existed. The value of a row at batch b < head is the value kept in the
+ * first chunk after b that names it, or the head's row when no batch after b overwrote it.
  *
- * The value of a row at batch b < head is the value kept under the first c > b (one LMDB seek),
- * or the head's row when no batch after b overwrote it.
+ * Format 3 kept each value in `versions` under table tag ‖ row key ‖ c (4-byte BE) and listed
+ * each batch's superseded rows in `pruning` (key: c ‖ chunk number, 4 + 2 bytes BE; at most
+ * `PRUNE_CHUNK_ROWS` rows per chunk); the helpers of those keys remain for `registry upgrade`.
  *
  * Retention: a root stays provable while it is at most `commits` batches behind the head and
  * less than `days` days have passed since the batch that replaced it (the head is always
@@ -23,11 +25,11 @@
 import { RegistryError } from "../errors.js";
 import { isCount, parseMetadataJson } from "./metadata-json.js";
 
-/** Row-seal tag of a kept version. */
+/** Row-seal tag of a format-3 kept version. */
 export const T_VERSION = 5;
-/** Row-seal tag of a pruning-list chunk. */
+/** Row-seal tag of a format-3 pruning-list chunk. */
 export const T_PRUNING = 6;
-/** Superseded rows per pruning-list chunk. */
+/** Superseded rows per format-3 pruning-list chunk. */
 export const PRUNE_CHUNK_ROWS = 512;
 /** Kept versions a commit deletes at most. */
 export const PRUNE_BUDGET_ROWS = 4096;
