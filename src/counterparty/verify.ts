@@ -299,7 +299,12 @@ function checkNameKeyed(
   const form =
     v.nfcName !== undefined && v.nameNotice !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {};
   const where = `key ${v.key} (the first ${depth} bits of Keccak-256 of the name)`;
-  const profile = v3 ? "; profile v3: checked from the statement alone, no path seen" : "";
+  const profile =
+    v.profile === "v3-zk"
+      ? "; profile v3-zk: checked from the statement alone, no path seen, and the proof is zero-knowledge: it reveals nothing about the path (which neighbouring subtrees are occupied) beyond the statement"
+      : v3
+        ? "; profile v3: checked from the statement alone, no path seen"
+        : "";
   if (v.kind === "update")
     return {
       ok: true,
