@@ -3,7 +3,8 @@
  * `proof.bin`) serve a v3-zk proof (profile v3 implied, `"zk": true` in the body, no request),
  * cached apart from the v3 proof of the same root and name; `POST /v1/verify` checks it from the
  * statement alone and its scope says it is zero-knowledge; `zk=1` with another profile than v3,
- * or a `zk` other than 0 or 1, is a 400 naming `query.zk`; a slot registry refuses it.
+ * or a `zk` other than 0 or 1, is a 400 naming `query.zk`; a slot registry refuses it. A v3-zk
+ * block body (`prove-block --profile v3 --zk`) is checked by `POST /v1/verify` as a v3 block.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -17,11 +18,14 @@ import {
   freshDir,
   makeRegistry,
   makeSlotRegistry,
+  makeV3Block,
   RECORDS,
   removeDir,
   startServer,
   postVerify as verify,
+  V3_TEST_UPDATES,
 } from "../web/support.js";
+import { bytesBase64 } from "../../src/counterparty/body.js";
 
 type Json = Record<string, any>;
 let dir: string;
@@ -117,6 +121,35 @@ test("a slot registry refuses ?zk=1 with a 400 naming query.zk", async () => {
     const json = (await res.json()) as Json;
     assert.equal(json.code, "BAD_INPUT");
     assert.match(json.message, /^query\.zk: .*compat-v1 only/);
+  } finally {
+    await srv.app.close();
+  }
+});
+
+test("POST /v1/verify checks a v3-zk block body (block.json and a zero-knowledge block.bin) from its roots; a changed update is rejected", async () => {
+  const block = await makeV3Block(dir, {
+    depth: 16,
+    records: 40,
+    updates: V3_TEST_UPDATES,
+    sub: "zk-block-db",
+    zk: true,
+  });
+  assert.ok(hasV3ZkEncoding(block.proof), "block.bin is inner-proof-v3zk");
+  const srv = await startServer({ store, webDir: join(dir, "no-page"), rateLimit: 0 });
+  try {
+    const body = {
+      block: block.blockJson,
+      proof: bytesBase64(block.proof),
+      from_root: block.fromRoot,
+      to_root: block.toRoot,
+    };
+    const ok = await verify(srv.base, body);
+    assert.deepEqual([ok.status, ok.json.ok, ok.json.kind], [200, true, "block"], JSON.stringify(ok.json));
+    const json = JSON.parse(block.blockJson) as { updates: { op: string; value?: unknown }[] };
+    const i = json.updates.findIndex((u) => typeof u.value === "string");
+    json.updates[i]!.value = "https://evil.example/x";
+    const changed = await verify(srv.base, { ...body, block: JSON.stringify(json) });
+    assert.deepEqual([changed.json.ok, changed.json.code], [false, "PUBLIC_INPUTS_MISMATCH"]);
   } finally {
     await srv.app.close();
   }

@@ -19,7 +19,7 @@ import { hasV3Encoding, hasV3ZkEncoding } from "../../src/codec/v3/message.js";
 import { whirSeededRandomSource } from "../../src/pcs/random.js";
 import { tempDir } from "./support/tmp.js";
 
-const DEPTH = 20;
+const DEPTH = 16;
 const cfg = { depth: DEPTH };
 const URL_A = "https://github.com/owner/alpha";
 const zk = { zk: true } as const;
