@@ -86,6 +86,7 @@ export {
   type RecordClaim,
   type RecordUpdateClaim,
   type RecordVerdict,
+  type RecordProofProfile,
   type NameSide,
   type RequestInput,
   type RootLike,

@@ -36,6 +36,12 @@ export interface BodyVerdict {
   readonly notice?: string;
   /** What the accepted proof covers under this mapping. */
   readonly scope?: string;
+  /**
+   * The accepted proof's profile, read from its bytes: `"v1"` (compat-v1), `"v3"` (checked from
+   * the statement alone) or `"v3-zk"` (profile v3's zero-knowledge mode, docs/profile-v3.md §11:
+   * the proof reveals nothing about the path beyond the statement).
+   */
+  readonly profile?: "v1" | "v3" | "v3-zk";
   /** An accepted proof about a name not in Unicode NFC: the name's NFC form, and a notice that the answer is about the exact spelling. */
   readonly nfcName?: string;
   readonly nameNotice?: string;
@@ -114,6 +120,7 @@ export function checkProofBody(body: unknown, name?: string, trustedRoot?: Diges
         statement: words,
         trustedRoot: trusted,
         scope: v.scope,
+        profile: v.profile,
         ...(v.nfcName !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {}),
         ...base,
         ...timings,

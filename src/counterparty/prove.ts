@@ -77,6 +77,8 @@ export interface NameStatus {
 export interface NameProof<S> {
   readonly statement: S;
   readonly profile: NameProofProfile;
+  /** True for a proof in the zero-knowledge mode v3-zk (profile v3, inner-proof-v3zk bytes). */
+  readonly zk: boolean;
   readonly request?: Record<string, unknown>;
   readonly proof: Uint8Array;
   /** Proving time (ms), circuit preparation excluded. */
@@ -88,6 +90,7 @@ function handedOut<S>(p: RegistryNameProof): NameProof<S> {
   return {
     statement: p.statementJson as unknown as S,
     profile: p.profile,
+    zk: p.zk,
     ...(p.profile === "v1" ? { request: requestToJson(p.request) } : {}),
     proof: p.proof,
     proveMs: p.proveMs,
@@ -141,7 +144,7 @@ export function proveNameRead(
   root?: ArrayLike<number>,
   options: NameProveOptions = {},
 ): NameProof<ReadStatementJson> {
-  if (!(store instanceof NameStore) && (options.profile ?? "v1") !== "v1")
+  if (!(store instanceof NameStore) && ((options.profile ?? "v1") !== "v1" || options.zk === true))
     throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
   if (root !== undefined && !(store instanceof NameStore))
     throw new RegistryError("ROOT_NOT_PROVABLE", `a ${SLOT_MAPPING} registry proves at its head only`, {});
@@ -169,7 +172,7 @@ export function proveNameRead(
     slot: p.slot,
     batch: store.head().batch,
   };
-  return { statement, profile: "v1", request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+  return { statement, profile: "v1", zk: false, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
 }
 
 /**
@@ -191,7 +194,7 @@ export function proveNameUpdate(
     const p = proveNameStatement(store, op, name, value, prepared(store), undefined, options);
     return handedOut(p);
   }
-  if ((options.profile ?? "v1") !== "v1")
+  if ((options.profile ?? "v1") !== "v1" || options.zk === true)
     throw new RegistryError("BAD_PROFILE", `a ${SLOT_MAPPING} registry proves in compat-v1 only`, {});
   const before = op === "insert" ? undefined : nameState(store, name);
   const p: RegistryProof = proveStatement(store, op as RegistryStatement, { name }, value, prepared(store));
@@ -210,5 +213,5 @@ export function proveNameUpdate(
     slot: p.slot,
     ...(p.update ? { batch: p.update.entry.batch } : {}),
   };
-  return { statement, profile: "v1", request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
+  return { statement, profile: "v1", zk: false, request: requestToJson(p.request), proof: p.proof, proveMs: p.proveMs };
 }

@@ -49,6 +49,7 @@ import {
   cachedPrepared,
   verifyRecordProof,
   verifyRecordUpdateProof,
+  type RecordProofProfile,
   type RecordRejectCode,
   type RecordVerdict,
 } from "../registry/verify-record.js";
@@ -78,7 +79,14 @@ export type NameRejectCode = (typeof NAME_REJECT_CODES)[number] | ClaimErrorCode
 
 /** Outcome of a name check; an accepted proof about a name not in NFC carries its NFC form and a notice (registry/name-form.ts). */
 export type NameVerdict =
-  | { readonly ok: true; readonly scope: string; readonly nfcName?: string; readonly nameNotice?: string }
+  | {
+      readonly ok: true;
+      readonly scope: string;
+      /** The accepted proof's profile: compat-v1, profile v3, or its zero-knowledge mode v3-zk. */
+      readonly profile: RecordProofProfile;
+      readonly nfcName?: string;
+      readonly nameNotice?: string;
+    }
   | { readonly ok: false; readonly code: NameRejectCode; readonly reason: string };
 
 /** What a name check spent (ms): preparing the circuit (0 when cached) and verifying. */
@@ -238,7 +246,12 @@ function check(
   }
   if (!verdict.ok) return reject(verdict.code, verdict.reason);
   const n = nameNotice(claim.name);
-  return { ok: true, scope: scopeOf(claim, request), ...(n ? { nfcName: n.nfc, nameNotice: n.notice } : {}) };
+  return {
+    ok: true,
+    scope: scopeOf(claim, request),
+    profile: "v1",
+    ...(n ? { nfcName: n.nfc, nameNotice: n.notice } : {}),
+  };
 }
 
 /** A name-keyed claim: delegated to verifyRecordProof / verifyRecordUpdateProof (the circuit is prepared first, timed apart). */
@@ -299,15 +312,22 @@ function checkNameKeyed(
   const form =
     v.nfcName !== undefined && v.nameNotice !== undefined ? { nfcName: v.nfcName, nameNotice: v.nameNotice } : {};
   const where = `key ${v.key} (the first ${depth} bits of Keccak-256 of the name)`;
-  const profile = v3 ? "; profile v3: checked from the statement alone, no path seen" : "";
+  const profile =
+    v.profile === "v3-zk"
+      ? "; profile v3-zk: checked from the statement alone, no path seen, and the proof is zero-knowledge: it reveals nothing about the path (which neighbouring subtrees are occupied) beyond the statement"
+      : v3
+        ? "; profile v3: checked from the statement alone, no path seen"
+        : "";
   if (v.kind === "update")
     return {
       ok: true,
+      profile: v.profile,
       scope: `record-leaf-v2: the record of the name at its ${where} changed as claimed${"old" in claim && "record" in claim.old ? " (from a record of the name whose value the proof does not state)" : ""}, and the root with it${profile}`,
       ...form,
     };
   return {
     ok: true,
+    profile: v.profile,
     ...form,
     scope:
       (v.kind === "nonmembership"

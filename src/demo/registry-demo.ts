@@ -8,12 +8,17 @@
  * repository URL, an insert, and negative controls that must be rejected (another URL claimed, a
  * deleted package claimed present, a proof replayed for another name, a stale root, a forged
  * proof, a flipped proof bit). Every step comes with the `ssgkr registry verify` command line
- * that repeats its check.
+ * that repeats its check. A private absence follows step 2: the same never-registered name proved
+ * absent at the same root in profile v3's zero-knowledge mode (v3-zk), checked by the same
+ * counterparty call from the proof and the statement alone, beside what step 2's plain path
+ * reveals (which neighbouring subtrees are occupied), with a control that must be rejected.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Digest } from "../hash/digest.js";
-import { digestEquals } from "../hash/digest.js";
+import { compress, digestEquals } from "../hash/digest.js";
+import { EMPTY, hashLeaf } from "../smt/leaf.js";
+import { SsgkrError } from "../errors.js";
 import type { OpRequest } from "../smt/operation.js";
 import { OFFSET, EF_BYTES } from "../codec/index.js";
 import { prepareAll } from "../sync/prepare-all.js";
@@ -29,7 +34,13 @@ import { DEFAULT_NAME_DEPTH } from "../registry/name-key.js";
 import { NameStore } from "../registry/store/name-store.js";
 import { importNames } from "../registry/import/name-import.js";
 import { planNameUpdate, type PlannedNameUpdate } from "../registry/name-operations.js";
-import { nameReadRequest, readOnlyStatementJson, updateStatementJson } from "../registry/name-prove.js";
+import {
+  nameReadRequest,
+  proveNameStatement,
+  readOnlyStatementJson,
+  updateStatementJson,
+} from "../registry/name-prove.js";
+import { preparedV3Of } from "../registry/record-v3.js";
 import { RecordState } from "../registry/store/record-codec.js";
 import { readOnlyRequest, updateRequest } from "../registry/requests.js";
 import {
@@ -106,6 +117,44 @@ export interface DemoStep {
   };
 }
 
+/** A step of the private absence: a v3-zk proof checked from the proof and the statement alone (no request). */
+export interface DemoPrivateStep {
+  /** "Z1" (the absence, ACCEPT) or "Z2" (its control, REJECT). */
+  readonly id: string;
+  readonly description: string;
+  readonly name: string;
+  readonly claim: { readonly side: NameSide; readonly root: Digest };
+  readonly root: string;
+  readonly proofBytes: number;
+  /** Proving ms (circuit preparation excluded); undefined when the proof comes from another step. */
+  readonly proveMs: number | undefined;
+  readonly verifyMs: number;
+  readonly expected: DemoVerdict;
+  readonly got: DemoVerdict;
+  /** The accepted proof's profile as the counterparty call names it (`v3-zk`). */
+  readonly profile: string | undefined;
+  readonly code: string | undefined;
+  readonly reason: string | undefined;
+  readonly files: { readonly dir: string; readonly proof: string; readonly statement: string };
+}
+
+/**
+ * The private absence (docs/demo.md): step 2's never-registered name proved absent at R0 in v3-zk,
+ * beside what step 2's plain path shows. `skipped` says why it did not run (a depth whose
+ * non-membership circuit leaves no room for the zero-knowledge lanes).
+ */
+export interface DemoPrivateAbsence {
+  /** Preparing the v3 non-membership circuit once, ms. */
+  readonly prepareMs: number;
+  /** Siblings of the plain path (the depth) and their bytes (32 each). */
+  readonly siblings: number;
+  readonly pathBytes: number;
+  /** Siblings of step 2's path that are not the empty subtree's digest: neighbouring subtrees the plain path shows occupied. */
+  readonly occupiedNeighbours: number;
+  readonly steps: readonly DemoPrivateStep[];
+  readonly skipped?: string;
+}
+
 export interface DemoRoot {
   readonly label: string;
   readonly root: Digest;
@@ -124,6 +173,7 @@ export interface DemoReport {
   readonly prepareMs: number;
   readonly roots: readonly DemoRoot[];
   readonly steps: readonly DemoStep[];
+  readonly privateAbsence: DemoPrivateAbsence;
   readonly totalMs: number;
 }
 
@@ -414,6 +464,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       "ACCEPT",
       [r0, r0],
     );
+    // The private absence: the same statement as step 2, in v3-zk (no path in what is handed out).
+    const privateAbsence = privateAbsenceOf(store, never, n2.request, r0, stepsDir, depth, B, progress, [
+      member.name,
+      member.value,
+    ]);
     // 3. Delete; 4. the deleted name is absent; the false claim that it is still there, proved anyway (C2).
     update(
       "3",
@@ -558,9 +613,108 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       prepareMs,
       roots,
       steps,
+      privateAbsence,
       totalMs: performance.now() - started,
     };
   } finally {
     await store.close();
   }
+}
+
+/** The digests of the empty subtrees of levels 0..depth (default_0 = h_leaf(Empty), default_{l+1} = h_node(default_l, default_l)). */
+function emptySubtrees(depth: number, B: number): Digest[] {
+  const d: Digest[] = [hashLeaf(EMPTY, B)];
+  for (let l = 0; l < depth; l++) d.push(compress(d[l]!, d[l]!));
+  return d;
+}
+
+/**
+ * The private absence: `name` (never registered) proved absent at the head in v3-zk with
+ * `proveNameStatement(…, { zk: true })`, written as proof.bin and statement.json, checked with
+ * `verifyRecordProof` from the files; then the same proof offered for `other` (a live name)
+ * claimed absent, which must be rejected. `plain` is step 2's request: its siblings are what the
+ * plain path would have revealed.
+ */
+function privateAbsenceOf(
+  store: NameStore,
+  name: string,
+  plain: OpRequest,
+  rootLabel: string,
+  stepsDir: string,
+  depth: number,
+  B: number,
+  progress: (line: string) => void,
+  other: readonly [string, RecordValue],
+): DemoPrivateAbsence {
+  const defaults = emptySubtrees(depth, B);
+  const siblings = plain.witness.siblings;
+  const occupiedNeighbours = siblings.filter((s, i) => !digestEquals(s, defaults[i]!)).length;
+  const base = { siblings: siblings.length, pathBytes: siblings.length * 32, occupiedNeighbours };
+  progress(`private absence (Z1): ${name} proved absent in profile v3-zk, zero knowledge (no path handed out) …`);
+  const t0 = performance.now();
+  let proof;
+  let prepareMs = 0;
+  try {
+    preparedV3Of(OpKind.NonMembership, depth, B);
+    prepareMs = performance.now() - t0;
+    proof = proveNameStatement(store, "nonmembership", name, undefined, undefined, undefined, { zk: true });
+  } catch (e) {
+    if (e instanceof SsgkrError && e.code === "ZK_UNSUPPORTED")
+      return { ...base, prepareMs: performance.now() - t0, steps: [], skipped: e.message };
+    throw e;
+  }
+  const dir = join(stepsDir, "z1-private-absence");
+  mkdirSync(dir, { recursive: true });
+  const files = { dir, proof: join(dir, "proof.bin"), statement: join(dir, "statement.json") };
+  writeFileSync(files.proof, proof.proof);
+  writeFileSync(files.statement, JSON.stringify(proof.statementJson, null, 2) + "\n");
+  const root = store.head().root;
+  const bytes = new Uint8Array(readFileSync(files.proof));
+  const check = (
+    id: string,
+    who: string,
+    description: string,
+    expected: DemoVerdict,
+    proveMs: number | undefined,
+  ): DemoPrivateStep => {
+    const t = performance.now();
+    const v = verifyRecordProof({ trustedRoot: root, name: who, absent: true, depth, leafMaxFields: B }, bytes);
+    const verifyMs = performance.now() - t;
+    return {
+      id,
+      description,
+      name: who,
+      claim: { side: { absent: true }, root },
+      root: rootLabel,
+      proofBytes: bytes.length,
+      proveMs,
+      verifyMs,
+      expected,
+      got: v.ok ? "ACCEPT" : "REJECT",
+      profile: v.ok ? v.profile : undefined,
+      code: v.ok ? undefined : v.code,
+      reason: v.ok ? undefined : v.reason,
+      files,
+    };
+  };
+  return {
+    ...base,
+    prepareMs,
+    steps: [
+      check(
+        "Z1",
+        name,
+        `${name} is not registered, proved in profile v3-zk: the proof and the statement, no path`,
+        "ACCEPT",
+        proof.proveMs,
+      ),
+      check(
+        "Z2",
+        other[0],
+        `Z1's proof, but the claim is that ${other[0]} (registered with ${JSON.stringify(other[1])}) is absent`,
+        "REJECT",
+        undefined,
+      ),
+    ],
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * The JSON answers about proofs that read and write routes share (docs/http.md): a proof body
- * (`statement`, `request`, `profile`, `proof` in base64, the root and batch it is about, the
+ * (`statement`, `request`, `profile`, `zk` (true for a proof in v3-zk, profile v3's zero-knowledge mode), `proof` in base64, the root and batch it is about, the
  * signed checkpoint when the server signs, sizes and timings) and the name-form fields.
  */
 import { bytesBase64 } from "../counterparty/body.js";
@@ -17,6 +17,7 @@ export function proofBody(
     statement: p.statement,
     ...(p.request !== undefined ? { request: p.request } : {}),
     profile: p.profile,
+    ...(p.zk ? { zk: true } : {}),
     proof: bytesBase64(p.proof),
     root: at.root,
     batch: at.batch,

@@ -1,7 +1,8 @@
 /**
  * The public reads (docs/http.md), as one fastify plugin: the signed checkpoint, the root, the
  * history, a record, and a name's membership or absence proof at the current root or an earlier
- * one (JSON or the bare bytes). Proofs are cached per (root, name, kind, profile); a name-keyed
+ * one (JSON or the bare bytes), in compat-v1, profile v3 or its zero-knowledge mode (`?zk=1`).
+ * Proofs are cached per (root, name, kind, profile and mode); a name-keyed
  * registry proves at any root of its retention window, a slot registry at earlier roots only
  * while cached.
  */
@@ -16,12 +17,19 @@ import { checkpointOf, nameOf, type HttpContext } from "./context.js";
 import { HttpError } from "./errors.js";
 import { nameFormJson, proofBody } from "./proof-answer.js";
 import { SCHEMAS } from "./schemas.js";
-import { queryInt, queryProfile, queryRoot } from "./values.js";
+import { queryInt, queryProofMode, queryRoot, type ProofMode } from "./values.js";
 
-type Profile = "v1" | "v3";
+type Profile = ProofMode;
 
-/** The proof cache's kind of a read proof in a profile (v1 keeps its historical kinds). */
+/**
+ * The proof cache's kind of a read proof in a profile (v1 keeps its historical kinds; a v3-zk
+ * proof is cached apart from the v3 proof of the same root and name).
+ */
 const cacheKind = (kind: string, profile: Profile) => (profile === "v1" ? kind : `${kind}@${profile}`);
+
+/** The prove options of a mode. */
+const proveOptions = (profile: Profile) =>
+  profile === "v3-zk" ? ({ profile: "v3", zk: true } as const) : ({ profile } as const);
 
 /** The read routes plugin (options: the app's `HttpContext`). */
 export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promise<void> {
@@ -41,7 +49,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
   const proveAt = (name: string, root: Uint32Array, profile: Profile) => {
     let p: ReturnType<typeof proveNameRead>;
     try {
-      p = proveNameRead(store, name, root, { profile });
+      p = proveNameRead(store, name, root, proveOptions(profile));
     } catch (err) {
       if (err instanceof SsgkrError && err.code === "ROOT_NOT_PROVABLE") {
         const d = err.details as { oldestRoot: string; oldestSize: number };
@@ -66,8 +74,8 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
     if (profile !== "v1" && !isNameKeyed(store))
       throw new HttpError(
         "BAD_INPUT",
-        `query.profile: a ${ctx.mapping} registry proves in compat-v1 only (profile v3 is for name-keyed registries)`,
-        { field: "query.profile" },
+        `${profile === "v3-zk" ? "query.zk" : "query.profile"}: a ${ctx.mapping} registry proves in compat-v1 only (profile v3 and its zero-knowledge mode are for name-keyed registries)`,
+        { field: profile === "v3-zk" ? "query.zk" : "query.profile" },
       );
     if (root !== undefined && !digestEquals(root, head.root)) {
       for (const kind of ["membership", "nonmembership"]) {
@@ -88,7 +96,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
     const kind = "absent" in state.side ? "nonmembership" : "membership";
     const hit0 = cache.get(ProofCache.key(head.root, name, cacheKind(kind, profile)));
     if (hit0) return { ...hit0, cached: true };
-    const p = proveNameRead(store, name, undefined, { profile });
+    const p = proveNameRead(store, name, undefined, proveOptions(profile));
     return keep(
       p,
       ProofCache.key(p.statement.root, name, cacheKind(p.statement.kind, profile)),
@@ -156,16 +164,16 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
   });
 
   app.get("/v1/records/:name/proof", { schema: SCHEMAS.proof }, async (req, reply) => {
-    const q = req.query as { root?: unknown; profile?: unknown };
-    const r = readProof(nameOf(req), queryRoot(q.root), queryProfile(q.profile));
+    const q = req.query as { root?: unknown; profile?: unknown; zk?: unknown };
+    const r = readProof(nameOf(req), queryRoot(q.root), queryProofMode(q.profile, q.zk));
     // The stored serialization with the "cached" flag (the JSON text ends with "}").
     void reply.type("application/json; charset=utf-8");
     return r.cached ? r.hit : `${r.json.slice(0, -1)},"cached":false}`;
   });
 
   app.get("/v1/records/:name/proof.bin", { schema: SCHEMAS.proofBin }, async (req, reply) => {
-    const q = req.query as { root?: unknown; profile?: unknown };
-    const r = readProof(nameOf(req), queryRoot(q.root), queryProfile(q.profile));
+    const q = req.query as { root?: unknown; profile?: unknown; zk?: unknown };
+    const r = readProof(nameOf(req), queryRoot(q.root), queryProofMode(q.profile, q.zk));
     const statement = JSON.stringify(r.body.statement);
     // Header values are ASCII: the statement JSON is sent percent-encoded.
     void reply

@@ -96,6 +96,11 @@ const proofBody = {
       description: "compat-v1 only: the request the proof is checked with (absent in profile v3)",
     },
     profile: { type: "string", enum: ["v1", "v3"], description: "the proof's profile" },
+    zk: {
+      type: "boolean",
+      description:
+        "present (true) for a proof in v3-zk, the zero-knowledge mode of profile v3 (docs/profile-v3.md §11): its bytes reveal nothing about the path beyond the statement",
+    },
     proof: { type: "string", description: "base64" },
     root: digest,
     batch: { type: "integer" },
@@ -117,6 +122,12 @@ const profileQuery = {
   enum: ["v1", "v3"],
   description:
     "v1 (default): a compat-v1 proof, checked with its request; v3: a profile v3 proof (docs/profile-v3.md), checked from the statement alone (name-keyed registries)",
+} as const;
+const zkQuery = {
+  type: "string",
+  enum: ["0", "1"],
+  description:
+    "1: a zero-knowledge proof (v3-zk, docs/profile-v3.md §11: profile v3 whose bytes reveal nothing about the path beyond the statement; implies profile=v3, and with profile=v1 is a 400 naming query.zk); 0 (default): as profile says",
 } as const;
 const batchParam = {
   type: "object",
@@ -308,6 +319,7 @@ export const SCHEMAS = {
             "an earlier root (64 hex characters, or its 8 elements comma-separated): a name-keyed registry proves at any root of its retention window (410 ROOT_NOT_PROVABLE before it); a slot registry serves earlier roots only while their proofs are cached",
         },
         profile: profileQuery,
+        zk: zkQuery,
       },
     },
     response: { 200: proofBody, ...errors(400, 404, 410) },
@@ -321,10 +333,15 @@ export const SCHEMAS = {
       properties: {
         root: { ...rootText, description: "an earlier root (64 hex characters, or its 8 elements comma-separated)" },
         profile: profileQuery,
+        zk: zkQuery,
       },
     },
     response: {
-      200: { description: "inner-proof-v1 bytes (profile v3: inner-proof-v3 bytes)", type: "string", format: "binary" },
+      200: {
+        description: "inner-proof-v1 bytes (profile v3: inner-proof-v3 bytes; zk=1: inner-proof-v3zk bytes)",
+        type: "string",
+        format: "binary",
+      },
       ...errors(400, 404, 410),
     },
   },
@@ -368,6 +385,12 @@ export const SCHEMAS = {
           },
           notice: { type: "string" },
           scope: { type: "string" },
+          profile: {
+            type: "string",
+            enum: ["v1", "v3", "v3-zk"],
+            description:
+              "an accepted proof's profile: v1 (compat-v1, checked with its request), v3 (checked from the statement alone) or v3-zk (profile v3's zero-knowledge mode: the proof reveals nothing about the path beyond the statement)",
+          },
           ...nameForm,
           prepare_ms: { type: "number" },
           verify_ms: { type: "number" },

@@ -72,3 +72,29 @@ export function queryProfile(text: unknown, field = "query.profile"): "v1" | "v3
   if (text === "v1" || text === "v3") return text;
   throw new HttpError("BAD_INPUT", `${field}: must be v1 or v3 (give it once)`, { field });
 }
+
+/** The proof a proof route serves: compat-v1, profile v3, or profile v3's zero-knowledge mode. */
+export type ProofMode = "v1" | "v3" | "v3-zk";
+
+/**
+ * The `profile` and `zk` query parameters of the proof routes as one mode: `zk=1` asks for the
+ * zero-knowledge mode of profile v3 (docs/profile-v3.md §11) and implies `profile=v3`; `zk=0`, or
+ * no `zk`, leaves the profile as `queryProfile` reads it.
+ * @throws HttpError 400 `BAD_INPUT` naming `query.zk` (not 0 or 1, or `zk=1` with a profile other
+ *   than v3) or `query.profile`.
+ */
+export function queryProofMode(profileText: unknown, zkText: unknown): ProofMode {
+  if (zkText === undefined || zkText === "0") return queryProfile(profileText);
+  if (zkText !== "1")
+    throw new HttpError("BAD_INPUT", "query.zk: must be 1 (a zero-knowledge proof) or 0 (give it once)", {
+      field: "query.zk",
+    });
+  if (typeof profileText === "string" && profileText !== "v3")
+    throw new HttpError(
+      "BAD_INPUT",
+      `query.zk: a zero-knowledge proof is a profile v3 proof (v3-zk); it cannot be made with profile=${profileText}`,
+      { field: "query.zk" },
+    );
+  queryProfile(profileText);
+  return "v3-zk";
+}

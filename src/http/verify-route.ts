@@ -117,6 +117,7 @@ export async function verifyRoute(app: FastifyInstance, ctx: HttpContext): Promi
       ...(checkpoint !== undefined ? { checkpoint } : {}),
       ...(v.notice ? { notice: v.notice } : {}),
       ...(v.scope ? { scope: v.scope } : {}),
+      ...(v.profile !== undefined ? { profile: v.profile } : {}),
       ...(v.nfcName !== undefined ? { nfc_name: v.nfcName, name_notice: v.nameNotice } : {}),
       prepare_ms: roundMs(v.prepareMs),
       verify_ms: roundMs(v.verifyMs),

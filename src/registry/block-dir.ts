@@ -116,7 +116,8 @@ export function blockFiles(
 /**
  * Applies `updates` to a name-keyed registry as one committed batch and writes its block proof
  * into `out` (absent or empty; the caller checks), crash-safely (see the file comment).
- * @param options `profile` (default `"v2"`); `onStep`, called after each step (tests stop the process there).
+ * @param options `profile` (default `"v2"`, `"v3"` with `zk`); `zk`: a zero-knowledge block (v3-zk,
+ *   docs/profile-v3.md §11; with profile v2 `BAD_PROFILE`); `onStep`, called after each step (tests stop the process there).
  * @throws RegistryError of the batch (nothing committed, nothing written: see `applyNameBlock`),
  *   `PROOF_FAILED` if the block proof does not verify, `CONCURRENT_UPDATE`.
  * @example
@@ -128,12 +129,22 @@ export function proveBlockToDir(
   store: NameStore,
   updates: readonly BlockUpdate[],
   out: string,
-  options: { readonly profile?: BlockProfile; readonly onStep?: (step: BlockStep) => void } = {},
+  options: {
+    readonly profile?: BlockProfile;
+    readonly zk?: boolean;
+    readonly onStep?: (step: BlockStep) => void;
+  } = {},
 ): BlockWritten {
   const step = options.onStep ?? (() => {});
-  const profile = options.profile ?? "v2";
+  const zk = options.zk === true;
+  const profile = options.profile ?? (zk ? "v3" : "v2");
+  if (zk && profile !== "v3")
+    throw new RegistryError(
+      "BAD_PROFILE",
+      `options.zk: a zero-knowledge block is a profile v3 block (v3-zk); it cannot be made with profile ${JSON.stringify(profile)}`,
+    );
   const { depth, leafMaxFields } = store.config;
-  const prove = profile === "v3" ? blockProverV3(depth, leafMaxFields) : blockProverV2(depth, leafMaxFields);
+  const prove = profile === "v3" ? blockProverV3(depth, leafMaxFields, { zk }) : blockProverV2(depth, leafMaxFields);
   let pending: PendingBlock | undefined;
   let hidden: string | undefined;
   let proveMs = 0,
@@ -213,14 +224,21 @@ function blockProverV2(depth: number, leafMaxFields: number): (a: ProvableBlock)
 
 /**
  * A prover of profile v3 blocks of one configuration: proves a block and checks it as the auditor
- * will, from the roots and block.json's updates alone.
+ * will, from the roots and block.json's updates alone; with `zk`, in the zero-knowledge mode v3-zk.
  * @throws RegistryError `PROOF_FAILED` (from the returned function) when the proof does not verify.
  */
-export function blockProverV3(depth: number, leafMaxFields: number): (a: ProvableBlock) => Uint8Array {
+export function blockProverV3(
+  depth: number,
+  leafMaxFields: number,
+  options: { readonly zk?: boolean } = {},
+): (a: ProvableBlock) => Uint8Array {
   const prepared = preparedUpdateV3(depth, leafMaxFields);
   return (a) => {
     const requests = a.updates.map((u) => updateRequestOf(u.record, leafMaxFields));
-    const proof = proveBlockV3(prepared, requests, { rules: a.updates.map((u) => oldLeafRule(u.listed)) });
+    const proof = proveBlockV3(prepared, requests, {
+      rules: a.updates.map((u) => oldLeafRule(u.listed)),
+      ...(options.zk === true ? { zk: true } : {}),
+    });
     const list = a.updates.map((u, i) => v3BlockUpdate(u.listed, i, depth, leafMaxFields));
     const verdict = verifyBlockV3(prepared, { fromRoot: a.fromRoot, toRoot: a.toRoot }, list, proof);
     if (!verdict.ok)

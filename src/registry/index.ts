@@ -133,7 +133,7 @@ export {
   type NameUpdateKind,
   type PlannedNameUpdate,
 } from "./name-operations.js";
-export { proveNameStatement, nameReadRequest, type NameProof } from "./name-prove.js";
+export { proveNameStatement, nameReadRequest, type NameProof, type NameProveOptions } from "./name-prove.js";
 export { openRegistry, registryMapping, type AnyRegistry } from "./store/open-any.js";
 export {
   verifyRecordProof,
@@ -142,6 +142,7 @@ export {
   type RecordClaim,
   type RecordUpdateClaim,
   type RecordVerdict,
+  type RecordProofProfile,
   type NameSide,
   type RequestInput,
 } from "./verify-record.js";

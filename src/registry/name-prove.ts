@@ -31,6 +31,7 @@ import {
   verifyRecordStatementsV3,
 } from "./record-v3.js";
 import type { RegistryStatement } from "./prove.js";
+import type { WhirRandomSource } from "../pcs/index.js";
 
 /**
  * statement.json: what a proof about a name says, in the form of the `statement` of the HTTP API's
@@ -48,8 +49,17 @@ export type NameProofProfile = "v1" | "v3";
 
 /** Options of `proveNameStatement`. */
 export interface NameProveOptions {
-  /** `"v1"` (default): an inner-proof-v1 proof checked with its request; `"v3"`: an inner-proof-v3 proof checked from the statement alone. */
+  /** `"v1"` (default; `"v3"` when `zk` is set): an inner-proof-v1 proof checked with its request; `"v3"`: an inner-proof-v3 proof checked from the statement alone. */
   readonly profile?: NameProofProfile;
+  /**
+   * The zero-knowledge mode of profile v3, v3-zk (docs/profile-v3.md §11): an inner-proof-v3zk
+   * proof, checked from the statement alone by the same calls, whose bytes reveal nothing about
+   * the path (siblings, the old value of an update) beyond the statement. Implies profile v3;
+   * with `profile: "v1"` it is `BAD_PROFILE`.
+   */
+  readonly zk?: boolean;
+  /** v3-zk only: where the proof's randomness comes from (reproducible tests only; default: the system's CSPRNG). */
+  readonly random?: WhirRandomSource;
 }
 
 /**
@@ -62,8 +72,10 @@ export interface NameProof {
   readonly name: string;
   readonly key: number;
   readonly profile: NameProofProfile;
+  /** True for a proof in the zero-knowledge mode v3-zk (profile v3, inner-proof-v3zk bytes). */
+  readonly zk: boolean;
   readonly request: SyncRequest;
-  /** inner-proof-v1 bytes, or inner-proof-v3 bytes for `profile: "v3"`. */
+  /** inner-proof-v1 bytes, or inner-proof-v3 bytes for `profile: "v3"` (inner-proof-v3zk with `zk`). */
   readonly proof: Uint8Array;
   /** statement.json contents. */
   readonly statementJson: NameStatementJson;
@@ -179,9 +191,14 @@ export function nameReadRequest(
  * verified; if anything fails first the registry is unchanged. `root` (membership and
  * non-membership only) proves at that root of the retention window instead of the head.
  * `options.profile: "v3"` makes an inner-proof-v3 proof (an aggregate of one, record-v3.ts) that
- * the counterparty checks from the statement alone.
+ * the counterparty checks from the statement alone; `options.zk: true` makes it in the
+ * zero-knowledge mode v3-zk (inner-proof-v3zk, checked by the same calls).
  * @throws RegistryError as `nameReadRequest` and the plan functions of name-operations.ts,
- * `PROOF_FAILED` when the statement does not hold natively or its proof does not verify.
+ * `PROOF_FAILED` when the statement does not hold natively or its proof does not verify,
+ * `BAD_PROFILE` for a profile other than v1 or v3, or `zk` with profile v1.
+ * @example
+ *   const absent = proveNameStatement(store, "nonmembership", "right-pad", undefined, undefined, undefined, { zk: true });
+ *   verifyRecordProof({ trustedRoot: store.head().root, name: "right-pad", absent: true }, absent.proof); // { ok: true, profile: "v3-zk", … }
  */
 export function proveNameStatement(
   store: NameStore,
@@ -194,11 +211,19 @@ export function proveNameStatement(
   options: NameProveOptions = {},
 ): NameProof {
   const { depth, leafMaxFields: B } = store.config;
-  const profile = options.profile ?? "v1";
+  const zk = options.zk ?? false;
+  if (typeof zk !== "boolean")
+    throw new RegistryError("BAD_PROFILE", `options.zk: must be true or false, got ${JSON.stringify(zk)}`);
+  const profile = options.profile ?? (zk ? "v3" : "v1");
   if (profile !== "v1" && profile !== "v3")
     throw new RegistryError(
       "BAD_PROFILE",
       `a proof about a name is of profile "v1" or "v3", got ${JSON.stringify(profile)}`,
+    );
+  if (zk && profile !== "v3")
+    throw new RegistryError(
+      "BAD_PROFILE",
+      `options.zk: a zero-knowledge proof (v3-zk) is a profile v3 proof; it cannot be made with profile ${JSON.stringify(profile)}`,
     );
   let request: OpRequest;
   let key: number;
@@ -240,7 +265,10 @@ export function proveNameStatement(
   if (profile === "v3") {
     const rule = planned ? updateOldLeafRule(planned.kind, name) : undefined;
     const t0 = performance.now();
-    proof = proveRecordV3(request, depth, B, rule);
+    proof = proveRecordV3(request, depth, B, rule, {
+      zk,
+      ...(options.random !== undefined ? { random: options.random } : {}),
+    });
     proveMs = performance.now() - t0;
     // the counterparty's own statements, derived from the name and values (record-v3.ts)
     const statements = planned
@@ -279,6 +307,7 @@ export function proveNameStatement(
     name,
     key,
     profile,
+    zk,
     request: fromOpRequest(request, depth, B),
     proof,
     statementJson,

@@ -22,6 +22,7 @@ import type { OpRequest } from "../smt/operation.js";
 import type { V3OldLeafRule, V3Statement } from "../smt/v3/statement.js";
 import { OpKind } from "../statement/types.js";
 import { type PreparedV3, type V3Verdict, prepareV3, proveAggregateV3, verifyAggregateV3 } from "../sync/v3/index.js";
+import type { WhirRandomSource } from "../pcs/index.js";
 import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
 import { nameKeyBig } from "./name-key.js";
 import type { NameUpdateKind } from "./name-operations.js";
@@ -50,19 +51,34 @@ export function updateOldLeafRule(kind: NameUpdateKind, name: string): V3OldLeaf
   return { rule: "record", identity: nameIdentity(name) };
 }
 
+/** Options of `proveRecordV3`. */
+export interface RecordV3ProveOptions {
+  /** The zero-knowledge mode v3-zk (docs/profile-v3.md §11): inner-proof-v3zk bytes, checked by the same verifier. */
+  readonly zk?: boolean;
+  /** v3-zk only: where the proof's randomness comes from (reproducible tests only; default: the system's CSPRNG). */
+  readonly random?: WhirRandomSource;
+}
+
 /**
- * The inner-proof-v3 bytes of one registry operation (an aggregate of one).
+ * The inner-proof-v3 bytes of one registry operation (an aggregate of one); with `zk: true` the
+ * inner-proof-v3zk bytes of the zero-knowledge mode.
  * @param rule an update's old-leaf rule (`updateOldLeafRule`); ignored for reads.
- * @throws SyncError `WITNESS` when the request's witness cannot be laid out; PcsError for a set it cannot use.
+ * @throws SyncError `WITNESS` when the request's witness cannot be laid out, `ZK_UNSUPPORTED`
+ *   (v3-zk) for a configuration without room for its masks; PcsError for a set it cannot use.
  */
 export function proveRecordV3(
   request: OpRequest,
   depth: number,
   leafMaxFields: number,
   rule?: V3OldLeafRule,
+  options: RecordV3ProveOptions = {},
 ): Uint8Array {
   const p = preparedV3Of(request.operation.kind, depth, leafMaxFields);
-  return proveAggregateV3(p, [request], rule === undefined ? {} : { rules: [rule] });
+  return proveAggregateV3(p, [request], {
+    ...(rule === undefined ? {} : { rules: [rule] }),
+    ...(options.zk === true ? { zk: true } : {}),
+    ...(options.random !== undefined ? { random: options.random } : {}),
+  });
 }
 
 /** The v3 statement of a read claim: membership of `value`, or non-membership when `value` is undefined. @throws RegistryError `BAD_NAME`, `BAD_VALUE`, `VALUE_TOO_LARGE`. */

@@ -31,7 +31,13 @@ import { verifyRequestProof } from "../sync/verify-request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { parseRequest, parseRequestText, type RequestLeaf, type SyncRequest } from "../sync/request.js";
 import { OP_KIND_NAMES, OpKind } from "../statement/types.js";
-import { checkedFromStatement, decodeV3Message, hasV3Encoding } from "../codec/v3/message.js";
+import {
+  checkedFromStatement,
+  decodeV3Message,
+  decodeV3ZkMessage,
+  hasV3Encoding,
+  hasV3ZkEncoding,
+} from "../codec/v3/message.js";
 import { V3DecodeError } from "../codec/v3/errors.js";
 import type { V3RejectCode, V3Verdict } from "../sync/v3/verdict.js";
 import { InternalError, SsgkrError } from "../errors.js";
@@ -133,6 +139,13 @@ export type RecordVerdict =
       readonly name: string;
       readonly key: bigint;
       readonly kind: "membership" | "nonmembership" | "update";
+      /**
+       * The proof's profile, read from its bytes: `"v1"` (compat-v1, checked with its request),
+       * `"v3"` (checked from the statement alone) or `"v3-zk"` (the zero-knowledge mode of profile
+       * v3, docs/profile-v3.md §11: checked from the statement alone, and the proof reveals
+       * nothing about the path beyond the statement).
+       */
+      readonly profile: RecordProofProfile;
       readonly oldRoot: Digest;
       readonly newRoot: Digest;
       readonly checkpoint?: { readonly origin: string; readonly size: number };
@@ -140,6 +153,14 @@ export type RecordVerdict =
       readonly nameNotice?: string;
     }
   | { readonly ok: false; readonly code: RecordRejectCode; readonly reason: string };
+
+/** The profile of a proof about a name, as a verdict names it: compat-v1, profile v3, or its zero-knowledge mode v3-zk. */
+export type RecordProofProfile = "v1" | "v3" | "v3-zk";
+
+/** The profile a proof's bytes name (bytes 8..10): `"v3-zk"` for inner-proof-v3zk, `"v3"` for inner-proof-v3, else `"v1"`. */
+export function recordProofProfile(proof: Uint8Array): RecordProofProfile {
+  return hasV3ZkEncoding(proof) ? "v3-zk" : hasV3Encoding(proof) ? "v3" : "v1";
+}
 
 /** A request as text (request.json), parsed JSON, or a parsed `SyncRequest`. */
 export type RequestInput = string | SyncRequest | Record<string, unknown>;
@@ -333,6 +354,7 @@ function finish(
     name,
     key,
     kind: request.kind,
+    profile: "v1",
     oldRoot: request.oldRoot.slice(),
     newRoot: request.newRoot.slice(),
   };
@@ -388,7 +410,15 @@ export function verifyRecordProof(
     if (!v.ok) return v;
     return withNameNotice(
       withCheckpoint(
-        { ok: true, name: claim.name, key: st.key, kind, oldRoot: trusted.slice(), newRoot: trusted.slice() },
+        {
+          ok: true,
+          name: claim.name,
+          key: st.key,
+          kind,
+          profile: recordProofProfile(proof),
+          oldRoot: trusted.slice(),
+          newRoot: trusted.slice(),
+        },
         trust.checkpoint,
       ),
       claim.name,
@@ -491,6 +521,7 @@ export function verifyRecordUpdateProof(
           name: claim.name,
           key: candidates[0]!.key,
           kind: "update",
+          profile: recordProofProfile(proof),
           oldRoot: trusted.slice(),
           newRoot: newRoot.slice(),
         },
@@ -587,7 +618,7 @@ function v3Verdict(
   if (v.code === "IDENTITY_MISMATCH") {
     let id;
     try {
-      id = decodeV3Message(proof).identity;
+      id = (hasV3ZkEncoding(proof) ? decodeV3ZkMessage(proof) : decodeV3Message(proof)).identity;
     } catch {
       id = undefined;
     }
@@ -597,7 +628,7 @@ function v3Verdict(
         if (proved === OpKind.Update || kind === OpKind.Update)
           return reject(
             "STATEMENT_MISMATCH",
-            `the proof is a profile v3 ${proved} proof; the claim is ${kind === OpKind.Update ? "an update" : `a ${kind}`} (check ${proved === OpKind.Update ? "an update with verifyRecordUpdateProof" : "a read with verifyRecordProof"})`,
+            `the proof is a profile ${recordProofProfile(proof)} ${proved} proof; the claim is ${kind === OpKind.Update ? "an update" : `a ${kind}`} (check ${proved === OpKind.Update ? "an update with verifyRecordUpdateProof" : "a read with verifyRecordProof"})`,
           );
         return reject(
           proved === OpKind.Membership ? "RECORD_PRESENT" : "RECORD_ABSENT",
@@ -616,7 +647,7 @@ function v3Verdict(
   if (v.code === "PUBLIC_INPUTS_MISMATCH")
     return reject(
       "PUBLIC_INPUTS_MISMATCH",
-      `the proof was made for another statement than the claim: another root, name or value (a profile v3 proof binds its statement through the statement digest, docs/profile-v3.md §5.2)`,
+      `the proof was made for another statement than the claim: another root, name or value (a profile ${recordProofProfile(proof)} proof binds its statement through the statement digest, docs/profile-v3.md §5.2)`,
     );
   return reject(v.code as RecordRejectCode, v.reason);
 }

@@ -5,8 +5,10 @@
  * isolated, which shared WASM memory needs; otherwise hashing runs in TypeScript), fetches the
  * proof of a name from the registry's HTTP API, prepares the circuit here (derived wiring) and
  * checks the proof against the root the user trusts with the same code as Node
- * (`checkProofBody`). Query parameters `name`, `root`, `server` and `profile` (`v3`: the proof
- * in profile v3, checked from the statement alone) fill the form; `auto=1` also
+ * (`checkProofBody`). Query parameters `name`, `root`, `server`, `profile` (`v3`: the proof
+ * in profile v3, checked from the statement alone) and `zk` (`1`: the proof in profile v3's
+ * zero-knowledge mode, v3-zk, whose bytes reveal nothing of the path) fill the form; an accepted
+ * v3-zk proof's verdict says it is zero-knowledge (`data-profile="v3-zk"`); `auto=1` also
  * starts the check. The block form checks a profile v3 registry block (block.json and block.bin,
  * chosen as files or pasted) from the trusted root — the root before the block — to the root
  * after it (block.json's `to_root` when left empty) with `checkBlockBody`, as `POST /v1/verify`
@@ -58,7 +60,8 @@ function server(): string {
 
 /** The proof URL of `name` on the chosen server in the chosen profile, resolved as `fetch` resolves it. */
 function proofUrl(name: string): URL {
-  const profile = $<HTMLSelectElement>("profile").value === "v3" ? "?profile=v3" : "";
+  const chosen = $<HTMLSelectElement>("profile").value;
+  const profile = chosen === "v3-zk" ? "?profile=v3&zk=1" : chosen === "v3" ? "?profile=v3" : "";
   return new URL(`${server()}/v1/records/${encodeURIComponent(name)}/proof${profile}`, location.href);
 }
 
@@ -92,6 +95,7 @@ type Parts = {
   what: string;
   reason?: string;
   scope?: string;
+  zk?: string;
   notice?: string;
   nameNotice?: string;
   foreign?: string;
@@ -134,6 +138,7 @@ function show(
   add("reason", parts.reason);
   add("scope", parts.notice ? `Notice: ${parts.notice}` : undefined);
   add("scope", parts.scope);
+  add("zk", parts.zk);
   add("time", parts.time);
 }
 
@@ -267,6 +272,7 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
     prepareMs: v.prepareMs.toFixed(2),
     checkMs: checkMs.toFixed(2),
     backend: backend.startsWith("WASM") ? "wasm" : "typescript",
+    profile: v.profile ?? "",
   };
   const st = verdictState(v);
   const shown = { ...data, trust: st.trust };
@@ -279,7 +285,11 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
     ...(v.nameNotice ? { nameNotice: v.nameNotice } : {}),
     time,
   };
-  if (v.ok) show("ACCEPT", { ...common, ...(v.scope ? { scope: v.scope } : {}) }, shown);
+  const zk =
+    v.ok && v.profile === "v3-zk"
+      ? "Zero knowledge (profile v3-zk): the proof reveals nothing about the name's path — no sibling, not which neighbouring subtrees are occupied — beyond the statement."
+      : undefined;
+  if (v.ok) show("ACCEPT", { ...common, ...(v.scope ? { scope: v.scope } : {}), ...(zk ? { zk } : {}) }, shown);
   else show("REJECT", { ...common, code: v.code!, ...(v.reason ? { reason: v.reason } : {}) }, shown);
 }
 
@@ -392,7 +402,8 @@ function start(): void {
     $("pinned").textContent = linkRoot ? "pinned root loaded (the link names the same root)" : "pinned root loaded";
   else if (linkRoot) $("pinned").textContent = "the link's root (not pinned)";
   if (q.get("server")) $<HTMLInputElement>("server").value = q.get("server")!;
-  if (q.get("profile") === "v3") $<HTMLSelectElement>("profile").value = "v3";
+  if (q.get("zk") === "1") $<HTMLSelectElement>("profile").value = "v3-zk";
+  else if (q.get("profile") === "v3") $<HTMLSelectElement>("profile").value = "v3";
   const resolve = (root: string, hint: string) => {
     conflict = undefined;
     $("conflict").hidden = true;

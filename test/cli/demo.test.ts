@@ -1,7 +1,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,7 +65,7 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT wi
     assert.match(line, new RegExp(`\\sREJECT\\s+REJECT ${code}[A-Z_]*\\s+ok$`), line);
   }
   assert.match(rows.get("5")!, /R1→R0/);
-  assert.match(r.stdout, /^PASS: 13\/13 verdicts as expected \(7 ACCEPT, 6 REJECT\)/m);
+  assert.match(r.stdout, /^PASS: 15\/15 verdicts as expected \(8 ACCEPT, 7 REJECT\)/m);
   assert.match(r.stdout, /name-keyed \(record-leaf-v2\): key = first 48 bits of Keccak-256\(name\)/);
   assert.match(r.stdout, /prepared once and derived wiring/);
   assert.match(r.stdout, /^ {2}R0 {2}[0-9a-f]{64} {2}after import of 2000 records$/m);
@@ -74,7 +74,7 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT wi
 
   // every step prints its check; rerunning it gives the same verdict
   const commands = [...r.stdout.matchAll(/^ {6}\$ (ssgkr registry verify .*)$/gm)].map((m) => m[1]!);
-  assert.equal(commands.length, 13);
+  assert.equal(commands.length, 15);
   for (const i of [0, 1, 2, 3, 7, 10]) {
     const again = rerun(commands[i]!);
     if (i < 7) {
@@ -108,6 +108,23 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT wi
       name,
     );
   }
+  // the private absence: step 2's statement in v3-zk, checked from the proof and the statement alone
+  assert.match(
+    r.stdout,
+    /^ {6}R0 {2}proof [0-9,]+ bytes, prove [0-9.,]+ ms, verify [0-9.,]+ ms {2}expected ACCEPT, got ACCEPT \(profile v3-zk\) {2}ok$/m,
+  );
+  assert.match(r.stdout, /expected REJECT, got REJECT PUBLIC_INPUTS_MISMATCH {2}ok$/m);
+  assert.match(r.stdout, /hands out 48 siblings \(1,536 bytes in request\.json\)/);
+  assert.match(r.stdout, /are occupied \(\d+ of 48\); the v3-zk/);
+  const z1 = commands[13]!;
+  assert.ok(z1.includes("--name ssgkr-demo-never-registered --absent") && !z1.includes("--request"), z1);
+  const z1Again = rerun(z1);
+  assert.equal(z1Again.code, 0, z1Again.stdout + z1Again.stderr);
+  assert.match(z1Again.stdout, /^ACCEPT name="ssgkr-demo-never-registered" absent root=[0-9a-f]{64} profile=v3-zk\n$/);
+  const z2Again = rerun(commands[14]!);
+  assert.equal(z2Again.code, 1, z2Again.stderr);
+  assert.match(z2Again.stdout, /^REJECT PUBLIC_INPUTS_MISMATCH: /);
+  assert.deepEqual(readdirSync(join(dir, "steps", "z1-private-absence")).sort(), ["proof.bin", "statement.json"]);
   const st = JSON.parse(
     readFileSync(join(dir, "steps", "02-nonmembership-never-registered", "statement.json"), "utf8"),
   );
@@ -144,6 +161,16 @@ test("ssgkr demo without --dir removes its temporary directory, with --keep keep
   };
   assert.equal(report.ok, false);
   assert.equal(report.steps.length, 13);
+  const z = (report as unknown as { privateAbsence: { steps: { id: string; got: string; profile: string | null }[] } })
+    .privateAbsence;
+  assert.deepEqual(
+    z.steps.map((s) => [s.id, s.got, s.profile]),
+    [
+      ["Z1", "ACCEPT", "v3-zk"],
+      ["Z2", "REJECT", null],
+    ],
+    "the private absence runs at depth 16 too",
+  );
   const wrong = report.steps.filter((s) => s.expected !== s.got);
   assert.deepEqual(
     wrong.map((s) => s.id),

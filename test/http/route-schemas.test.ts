@@ -223,7 +223,7 @@ test("route schemas: GET /v1/consistency from and to are refused by the schema e
   assert.deepEqual(differ, [...COERCED("from", 999_999_999), ...COERCED("to", 999_999_999)].sort());
 });
 
-test("route schemas: the proof routes' root and profile queries are refused by the schema exactly where the route refuses them", async () => {
+test("route schemas: the proof routes' root, profile and zk queries are refused by the schema exactly where the route refuses them", async () => {
   const roots = [
     ROOT_HEX,
     ROOT_HEX.toUpperCase(),
@@ -246,8 +246,20 @@ test("route schemas: the proof routes' root and profile queries are refused by t
     for (const p of ["v1", "v3", "v2", "V1", ""]) inputs.push({ label: `profile=${p}`, url: `${path}?profile=${p}` });
     inputs.push({ label: "root twice", url: `${path}?root=${ROOT_HEX}&root=${ROOT_HEX}` });
     inputs.push({ label: "profile twice", url: `${path}?profile=v1&profile=v1` });
+    for (const z of ["0", "1", "2", "true", "", "01"]) inputs.push({ label: `zk=${z}`, url: `${path}?zk=${z}` });
+    for (const p of ["v1", "v3"]) inputs.push({ label: `profile=${p}&zk=1`, url: `${path}?profile=${p}&zk=1` });
+    inputs.push({ label: "zk twice", url: `${path}?zk=1&zk=1` });
     const template = path.replace("left-pad", ":name");
-    const { differ, refused } = await disagreements("GET", template, "querystring", schema, inputs);
+    // zk=1 with profile=v1: each is well formed; the route refuses the pair (a zero-knowledge proof is of profile v3)
+    const { differ, refused, related } = await disagreements(
+      "GET",
+      template,
+      "querystring",
+      schema,
+      inputs,
+      (message) => message.startsWith("query.zk: a zero-knowledge proof is a profile v3 proof"),
+    );
+    assert.equal(related, 1, "profile=v1&zk=1 is refused by the relation only");
     assert.ok(refused >= 8, `the corpus holds refused inputs (${refused})`);
     // Canonical range: an element or a hex word ≥ p is well formed text but not a root.
     assert.deepEqual(differ, [

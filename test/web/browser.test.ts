@@ -17,7 +17,9 @@
  * as coming from another server. These run in their own browser contexts (own local storage).
  *
  * Profile v3 proofs about a name (`profile=v3` in the link): fetched without a request and accepted
- * from the statement alone; a flipped byte and a lied value get Node's codes.
+ * from the statement alone; a flipped byte and a lied value get Node's codes. Zero-knowledge
+ * proofs (`zk=1` in the link): fetched with `?profile=v3&zk=1`, accepted, and the verdict says the
+ * proof is zero-knowledge (`data-profile="v3-zk"`); a flipped byte and a lied value get Node's codes.
  *
  * Profile v3 blocks (a depth-16 registry of npm records, six updates of every op): block.json and
  * block.bin chosen as files are accepted against the trusted root (the root before the block);
@@ -96,6 +98,7 @@ interface PageVerdict {
   code: string;
   backend: string;
   verifyMs: string;
+  profile: string;
   text: string;
 }
 
@@ -111,6 +114,7 @@ async function verdictOf(page: Page): Promise<PageVerdict> {
       code: d.code ?? "",
       backend: d.backend ?? "",
       verifyMs: d.verifyMs ?? "",
+      profile: d.profile ?? "",
       text: (el as HTMLElement).innerText,
     };
   });
@@ -122,10 +126,11 @@ async function check(
   name: string,
   root: string,
   replace?: (body: Record<string, unknown>) => Record<string, unknown>,
-  profile: "v1" | "v3" = "v1",
+  profile: "v1" | "v3" | "v3-zk" = "v1",
 ): Promise<{ v: PageVerdict; body: Record<string, unknown> }> {
   const page = await browser.newPage();
-  const proofUrl = `${server.base}/v1/records/${encodeURIComponent(name)}/proof${profile === "v3" ? "?profile=v3" : ""}`;
+  const query = profile === "v3-zk" ? "?profile=v3&zk=1" : profile === "v3" ? "?profile=v3" : "";
+  const proofUrl = `${server.base}/v1/records/${encodeURIComponent(name)}/proof${query}`;
   let served: Record<string, unknown> | undefined;
   await page.setRequestInterception(true);
   page.on("request", (req) => {
@@ -140,7 +145,7 @@ async function check(
     })();
   });
   await page.goto(
-    `${server.base}/verify/?${new URLSearchParams({ name, root, auto: "1", ...(profile === "v3" ? { profile } : {}) })}`,
+    `${server.base}/verify/?${new URLSearchParams({ name, root, auto: "1", ...(profile === "v3" ? { profile } : profile === "v3-zk" ? { zk: "1" } : {}) })}`,
   );
   const v = await verdictOf(page);
   await page.screenshot({ path: join(shots, `${label}.png`), fullPage: true });
@@ -207,6 +212,39 @@ test("browser: a profile v3 proof (profile=v3 in the link) is fetched without it
     const n = nodeVerdict(r.body, RECORDS.live, rootText);
     assert.equal(n.verdict, "REJECT", label);
     assert.deepEqual([r.v.verdict, r.v.code], ["REJECT", n.code], `${label}: ${r.v.text}`);
+  }
+});
+
+test("browser: a zero-knowledge proof (zk=1 in the link) is fetched as v3-zk and accepted; the verdict says it is zero-knowledge; a flipped byte and a lied value are rejected with Node's codes", async () => {
+  const { v, body } = await check("v3zk-absence-accept", "never-registered", rootText, undefined, "v3-zk");
+  assert.deepEqual([body.profile, body.zk, body.request], ["v3", true, undefined]);
+  assert.equal(v.verdict, "ACCEPT", v.text);
+  assert.equal(v.profile, "v3-zk");
+  assert.match(v.text, /Zero knowledge \(profile v3-zk\): the proof reveals nothing about the name's path/);
+  assert.deepEqual(nodeVerdict(body, "never-registered", rootText), { verdict: "ACCEPT", code: "" });
+  const member = await check("v3zk-membership-accept", RECORDS.live, rootText, undefined, "v3-zk");
+  assert.deepEqual([member.v.verdict, member.v.profile], ["ACCEPT", "v3-zk"], member.v.text);
+  const plain = await check("v3-membership-not-zk", RECORDS.live, rootText, undefined, "v3");
+  assert.equal(plain.v.profile, "v3");
+  assert.doesNotMatch(plain.v.text, /Zero knowledge/);
+  const flip = (b: Record<string, unknown>) => {
+    const bytes = base64Bytes(b.proof);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+    return { ...b, proof: bytesBase64(bytes) };
+  };
+  const lie = (b: Record<string, unknown>) => ({
+    ...b,
+    statement: { ...(b.statement as Record<string, unknown>), value: EVIL_VALUE },
+  });
+  for (const [label, alter] of [
+    ["v3zk-flipped-reject", flip],
+    ["v3zk-lied-value-reject", lie],
+  ] as const) {
+    const r = await check(label, RECORDS.live, rootText, alter, "v3-zk");
+    const n = nodeVerdict(r.body, RECORDS.live, rootText);
+    assert.equal(n.verdict, "REJECT", label);
+    assert.deepEqual([r.v.verdict, r.v.code], ["REJECT", n.code], `${label}: ${r.v.text}`);
+    assert.doesNotMatch(r.v.text, /Zero knowledge/);
   }
 });
 

@@ -97,14 +97,14 @@ export function npmInserts(from: number, n: number): BlockUpdate[] {
  */
 export async function makeV3Block(
   dir: string,
-  opts: { depth: number; records: number; updates: readonly BlockUpdate[]; sub?: string },
+  opts: { depth: number; records: number; updates: readonly BlockUpdate[]; sub?: string; zk?: boolean },
 ): Promise<V3BlockFiles> {
   const sub = opts.sub ?? "v3-db";
   const store = NameStore.openOrCreate(join(dir, sub), { depth: opts.depth });
   try {
     await importNames(store, () => npmReposSource(opts.records), { threads: 0 });
     const out = join(dir, `${sub}-block`);
-    const { applied } = proveBlockToDir(store, opts.updates, out, { profile: "v3" });
+    const { applied } = proveBlockToDir(store, opts.updates, out, { profile: "v3", zk: opts.zk === true });
     return {
       dir: out,
       blockJson: readFileSync(join(out, "block.json"), "utf8"),

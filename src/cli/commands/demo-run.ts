@@ -7,7 +7,14 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { EXIT_OK, EXIT_VERDICT } from "../exit.js";
 import { CliError } from "../errors.js";
-import { demoSucceeded, runDemo, verdictMismatches, type DemoReport, type DemoStep } from "../../demo/registry-demo.js";
+import {
+  demoSucceeded,
+  runDemo,
+  verdictMismatches,
+  type DemoPrivateStep,
+  type DemoReport,
+  type DemoStep,
+} from "../../demo/registry-demo.js";
 import { verifyCommand } from "./registry-names.js";
 import { formatRoot } from "../../registry/root.js";
 
@@ -50,6 +57,53 @@ export function stepCommand(r: Pick<DemoReport, "depth" | "leafMaxFields">, s: D
         oldRoot: s.claim.oldRoot,
         newRoot: s.claim.newRoot,
       });
+}
+
+/** The `ssgkr registry verify` line that repeats a private-absence step's check (no request: a v3-zk proof is checked from the statement). */
+export function privateStepCommand(r: Pick<DemoReport, "depth" | "leafMaxFields">, s: DemoPrivateStep): string {
+  return verifyCommand({
+    name: s.name,
+    proof: s.files.proof,
+    depth: r.depth,
+    leafMaxFields: r.leafMaxFields,
+    side: s.claim.side,
+    root: s.claim.root,
+  });
+}
+
+/** Every verdict of the report: the steps, then the private absence's. */
+export function allVerdicts(r: Pick<DemoReport, "steps" | "privateAbsence">): (DemoStep | DemoPrivateStep)[] {
+  return [...r.steps, ...r.privateAbsence.steps];
+}
+
+/** The private absence section of the text report. */
+function privateSection(r: DemoReport): string[] {
+  const p = r.privateAbsence;
+  const out: string[] = [];
+  out.push(
+    "private absence (profile v3-zk, zero knowledge): step 2's statement again, proved without handing out the path",
+  );
+  if (p.skipped !== undefined) {
+    out.push(`  skipped: ${p.skipped}`);
+    return out;
+  }
+  const z1 = p.steps.find((s) => s.id === "Z1");
+  for (const s of p.steps) {
+    out.push(
+      `  ${s.id.padEnd(3)} ${s.description}`,
+      `      ${s.root}  proof ${thousands(s.proofBytes)} bytes${s.proveMs !== undefined ? `, prove ${millis(s.proveMs)} ms` : ""}, verify ${millis(s.verifyMs)} ms  expected ${s.expected}, got ${s.got === "ACCEPT" ? `ACCEPT (profile ${s.profile})` : `REJECT ${s.code}`}  ${s.expected === s.got ? "ok" : "MISMATCH"}`,
+    );
+    if (s.reason !== undefined) out.push(`      ${s.code}: ${s.reason}`);
+    out.push(`      $ ${privateStepCommand(r, s)}`);
+  }
+  if (z1 !== undefined)
+    out.push(
+      `  what Z1 does not reveal: the path. Step 2's plain proof hands out ${p.siblings} siblings (${thousands(p.pathBytes)} bytes in request.json),`,
+      `  and they show which neighbouring subtrees of the key of ${JSON.stringify(z1.name)} are occupied (${p.occupiedNeighbours} of ${p.siblings}); the v3-zk`,
+      `  proof (${thousands(z1.proofBytes)} bytes, no request) is checked from the name, the root and the proof alone, and its bytes reveal nothing`,
+      `  about the path beyond the statement (docs/profile-v3.md §11). Preparing its circuit once took ${millis(p.prepareMs)} ms.`,
+    );
+  return out;
 }
 
 /** The text report: header, the table of steps, each step's check command, the roots and the summary line. */
@@ -102,6 +156,8 @@ export function formatReport(r: DemoReport, ok: boolean, removed = false): strin
     out.push(`      $ ${stepCommand(r, s)}`);
   }
   out.push("");
+  out.push(...privateSection(r));
+  out.push("");
   out.push("roots (8 field elements; R0 is the root after the import):");
   for (const root of r.roots)
     out.push(`  ${root.label}  ${formatRoot(root.root)}${root.after ? `  after ${root.after}` : ""}`);
@@ -110,13 +166,16 @@ export function formatReport(r: DemoReport, ok: boolean, removed = false): strin
     `files: ${join(r.dir, "steps")}/<step>/request.json, proof.bin and statement.json (registry database in ${r.registryDir})`,
   );
   for (const s of r.steps) out.push(`  ${s.id.padEnd(3)} ${relative(r.dir, s.files.dir)}`);
+  for (const s of r.privateAbsence.steps.slice(0, 1))
+    out.push(`  Z1  ${relative(r.dir, s.files.dir)} (proof.bin and statement.json only: no request, no path)`);
   out.push("");
-  const accepted = r.steps.filter((s) => s.expected === "ACCEPT").length;
-  const mismatches = verdictMismatches(r.steps);
+  const all = allVerdicts(r);
+  const accepted = all.filter((s) => s.expected === "ACCEPT").length;
+  const mismatches = verdictMismatches(all);
   out.push(
     ok
-      ? `PASS: ${r.steps.length}/${r.steps.length} verdicts as expected (${accepted} ACCEPT, ${r.steps.length - accepted} REJECT) in ${seconds(r.totalMs)}`
-      : `FAIL: ${mismatches.length} of ${r.steps.length} verdicts differ from the expected (steps ${mismatches.join(", ")}) in ${seconds(r.totalMs)}`,
+      ? `PASS: ${all.length}/${all.length} verdicts as expected (${accepted} ACCEPT, ${all.length - accepted} REJECT) in ${seconds(r.totalMs)}`
+      : `FAIL: ${mismatches.length} of ${all.length} verdicts differ from the expected (steps ${mismatches.join(", ")}) in ${seconds(r.totalMs)}`,
   );
   return out.join("\n") + "\n";
 }
@@ -154,6 +213,31 @@ function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
       statement: s.files.statement,
       verifyCommand: stepCommand(r, s),
     })),
+    privateAbsence: {
+      profile: "v3-zk",
+      prepareMs: r.privateAbsence.prepareMs,
+      siblings: r.privateAbsence.siblings,
+      pathBytes: r.privateAbsence.pathBytes,
+      occupiedNeighbours: r.privateAbsence.occupiedNeighbours,
+      ...(r.privateAbsence.skipped !== undefined ? { skipped: r.privateAbsence.skipped } : {}),
+      steps: r.privateAbsence.steps.map((s) => ({
+        id: s.id,
+        description: s.description,
+        name: s.name,
+        root: s.root,
+        proofBytes: s.proofBytes,
+        proveMs: s.proveMs ?? null,
+        verifyMs: s.verifyMs,
+        expected: s.expected,
+        got: s.got,
+        profile: s.profile ?? null,
+        code: s.code ?? null,
+        reason: s.reason ?? null,
+        proof: s.files.proof,
+        statement: s.files.statement,
+        verifyCommand: privateStepCommand(r, s),
+      })),
+    },
   };
 }
 
@@ -189,7 +273,7 @@ export async function runDemoCommand(
       ...(opts.fault !== undefined ? { faultStep: opts.fault } : {}),
       onProgress: (line) => process.stderr.write(`demo: ${line}\n`),
     });
-    const ok = demoSucceeded(report.steps);
+    const ok = demoSucceeded(allVerdicts(report));
     if (opts.json) process.stdout.write(JSON.stringify(reportJson(report, ok, removeAfter)) + "\n");
     else process.stdout.write(formatReport(report, ok, removeAfter));
     setExit(ok ? EXIT_OK : EXIT_VERDICT);

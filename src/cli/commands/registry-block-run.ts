@@ -15,7 +15,7 @@ import { NameStore } from "../../registry/store/name-store.js";
 import { registryMapping } from "../../registry/store/open-any.js";
 import { formatRoot, parseRoot } from "../../registry/root.js";
 import { verifyRegistryBlock } from "../../registry/verify-block.js";
-import { hasV3Encoding } from "../../codec/v3/message.js";
+import { hasV3Encoding, hasV3ZkEncoding } from "../../codec/v3/message.js";
 
 const rootCompact = formatRoot;
 
@@ -57,14 +57,22 @@ function countOption(text: string | undefined): number {
 /** The action of `ssgkr registry prove-block`, with what commander parsed (the command's definition is in registry-block.ts). */
 export async function runProveBlockCommand(
   setExit: (code: number) => void,
-  opts: { db: string; updates: string; count?: string; out: string; profile?: string },
+  opts: { db: string; updates: string; count?: string; out: string; profile?: string; zk?: boolean },
 ): Promise<void> {
   const count = countOption(opts.count);
-  const profile = opts.profile ?? "v2";
+  const zk = opts.zk === true;
+  const profile = opts.profile ?? (zk ? "v3" : "v2");
   if (profile !== "v2" && profile !== "v3")
     throw new CliError("BAD_OPTION", `--profile must be v2 or v3, got ${JSON.stringify(opts.profile)}`, undefined, {
       option: "--profile",
     });
+  if (zk && profile !== "v3")
+    throw new CliError(
+      "BAD_OPTION",
+      `--zk: a zero-knowledge block is a profile v3 block (v3-zk); it cannot be made with --profile ${profile}`,
+      undefined,
+      { option: "--zk" },
+    );
   outDirUsable(opts.out);
   const text = readFileOrExit(opts.updates, "--updates", MAX_UPDATES_BYTES, "an updates file").toString("utf8");
   let updates;
@@ -85,13 +93,13 @@ export async function runProveBlockCommand(
   const store = NameStore.open(opts.db);
   let written;
   try {
-    written = proveBlockToDir(store, updates, opts.out, { profile });
+    written = proveBlockToDir(store, updates, opts.out, { profile, zk });
   } finally {
     await store.close();
   }
   const { applied: a, bytes, proveMs } = written;
   process.stdout.write(
-    `block profile=${profile} batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
+    `block profile=${zk ? "v3-zk" : profile} batch=${a.entry.batch} operations=${a.updates.length} bytes=${bytes} prove_ms=${proveMs.toFixed(0)} from_root=${rootCompact(a.fromRoot)} to_root=${rootCompact(a.toRoot)}\n` +
       `check: ssgkr registry verify-block --from-root ${formatRoot(a.fromRoot)} --to-root ${formatRoot(a.toRoot)} --dir ${opts.out}\n`,
   );
   setExit(EXIT_OK);
@@ -116,7 +124,7 @@ export async function runVerifyBlockCommand(
   if (!verdict.ok) throw new CliExit(EXIT_VERDICT, `REJECT ${verdict.code}: ${verdict.reason}`, "stdout");
   const k = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
   process.stdout.write(
-    `ACCEPT block profile=${v3 ? "v3" : "v2"} operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`,
+    `ACCEPT block profile=${hasV3ZkEncoding(proof) ? "v3-zk" : v3 ? "v3" : "v2"} operations=${k} from_root=${rootCompact(fromRoot)} to_root=${rootCompact(toRoot)}\n`,
   );
   setExit(EXIT_OK);
 }

@@ -3,10 +3,11 @@
  * proofs"): the next K updates of a name-keyed registry committed as one batch with one profile
  * v2 aggregate proof of the K Update operations, and the auditor's check of it.
  *
- *   prove-block  --db D --updates U.ndjson [--count K] [--profile v2|v3] --out DIR
+ *   prove-block  --db D --updates U.ndjson [--count K] [--profile v2|v3] [--zk] --out DIR
  *                DIR (new or empty) receives block.bin (inner-proof-v2 aggregate), requests.json
  *                (the K Update requests, in order) and block.json (roots, K, the updates); with
- *                --profile v3 only block.bin (inner-proof-v3 block) and block.json.
+ *                --profile v3 only block.bin (inner-proof-v3 block) and block.json; --zk (profile
+ *                v3 implied) the same files of a zero-knowledge block (inner-proof-v3zk).
  *   verify-block --from-root A --to-root B --dir DIR
  *                reads the profile from the proof; prints ACCEPT … (exit 0) or REJECT CODE:
  *                reason (exit 1); unusable input exits 2.
@@ -40,6 +41,10 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
     .option(
       "--profile <profile>",
       "v2 (default: the auditor also needs requests.json, every path) or v3 (checked from the roots and block.json alone)",
+    )
+    .option(
+      "--zk",
+      "a zero-knowledge block (profile v3-zk, docs/profile-v3.md §11): checked as a v3 block, and its bytes reveal nothing about the paths and old values beyond the roots and block.json; implies --profile v3",
     )
     .action(async (opts) => (await import("./registry-block-run.js")).runProveBlockCommand(setExit, opts));
 

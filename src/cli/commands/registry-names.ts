@@ -151,8 +151,8 @@ export function nameUpdate(
 
 /**
  * `registry prove` on a name-keyed registry: request.json, proof.bin, statement.json; in profile
- * v3 proof.bin and statement.json only (the counterparty needs no request, and no file holds a
- * sibling).
+ * v3 (and its zero-knowledge mode, `zk`) proof.bin and statement.json only (the counterparty needs
+ * no request, and no file holds a sibling).
  */
 export function nameProve(
   store: NameStore,
@@ -162,10 +162,11 @@ export function nameProve(
   out: string,
   root?: ArrayLike<number>,
   profile: NameProofProfile = "v1",
+  zk = false,
 ): void {
   let p: NameProof;
   try {
-    p = proveNameStatement(store, statement, name, value, undefined, root, { profile });
+    p = proveNameStatement(store, statement, name, value, undefined, root, { profile, zk });
   } catch (e) {
     if (
       e instanceof RegistryError &&
@@ -207,6 +208,6 @@ export function nameProve(
     ? `old_root=${rootCompact(p.request.oldRoot)} new_root=${rootCompact(p.request.newRoot)} batch=${p.entry.batch}`
     : `root=${rootCompact(p.request.oldRoot)}`;
   process.stdout.write(
-    `${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} profile=${profile} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`,
+    `${statement} name=${JSON.stringify(name)} key=${p.key} kind=${p.request.kind} profile=${zk ? "v3-zk" : profile} depth=${depth} bytes=${p.proof.length} prove_ms=${p.proveMs.toFixed(1)} ${roots}\ncheck: ${check}\n${nameNoticeLine(name)}`,
   );
 }

@@ -35,7 +35,8 @@ export async function runProveCommand(
     null?: boolean;
     fields?: string;
     root?: string;
-    profile: string;
+    profile?: string;
+    zk?: boolean;
     out: string;
   },
 ): Promise<void> {
@@ -54,10 +55,19 @@ export async function runProveCommand(
     throw new CliError("USAGE", `registry prove ${st}: takes no value`);
   if (st === "insert" && opts.name === undefined)
     throw new CliError("MISSING_OPTION", "registry prove insert: --name is required");
-  if (opts.profile !== "v1" && opts.profile !== "v3")
+  const zk = opts.zk === true;
+  const profile = opts.profile ?? (zk ? "v3" : "v1");
+  if (profile !== "v1" && profile !== "v3")
     throw new CliError("BAD_OPTION", `--profile must be v1 or v3, got ${JSON.stringify(opts.profile)}`, undefined, {
       option: "--profile",
     });
+  if (zk && profile !== "v3")
+    throw new CliError(
+      "BAD_OPTION",
+      `--zk: a zero-knowledge proof is a profile v3 proof (v3-zk); it cannot be made with --profile ${profile}`,
+      undefined,
+      { option: "--zk" },
+    );
   const root = opts.root === undefined ? undefined : parseRoot(opts.root, "--root");
   if (root !== undefined && isUpdate)
     throw new CliError(
@@ -68,7 +78,7 @@ export async function runProveCommand(
     const name = nameOnly(`prove ${st}`, opts);
     const named = NameStore.open(opts.db, { readOnly: !isUpdate });
     try {
-      nameProve(named, st, name, value, opts.out, root, opts.profile);
+      nameProve(named, st, name, value, opts.out, root, profile, zk);
     } finally {
       await named.close();
     }
@@ -80,10 +90,10 @@ export async function runProveCommand(
       "USAGE",
       `registry prove ${st}: --root applies to name-keyed registries (a slot-v1 registry proves at its head)`,
     );
-  if (opts.profile !== "v1")
+  if (profile !== "v1" || zk)
     throw new CliError(
       "USAGE",
-      `registry prove ${st}: --profile ${opts.profile} applies to name-keyed registries (a slot-v1 registry proves in compat-v1)`,
+      `registry prove ${st}: ${zk ? "--zk" : `--profile ${profile}`} applies to name-keyed registries (a slot-v1 registry proves in compat-v1)`,
     );
   const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
   const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });

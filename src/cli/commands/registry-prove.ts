@@ -8,7 +8,7 @@ export function registerRegistryProve(registry: Command, setExit: (code: number)
   registry
     .command("prove")
     .description(
-      "prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json, proof.bin and statement.json; --profile v3: proof.bin and statement.json only)",
+      "prove a registry statement; insert/replace/delete/restore also commit the update (writes request.json, proof.bin and statement.json; --profile v3 or --zk: proof.bin and statement.json only)",
     )
     .argument("<statement>", "membership | nonmembership | insert | replace | delete | restore")
     .requiredOption("--db <dir>", "registry database directory")
@@ -23,8 +23,11 @@ export function registerRegistryProve(registry: Command, setExit: (code: number)
     )
     .option(
       "--profile <p>",
-      "name-keyed: v1 (compat-v1, checked with request.json; the default) or v3 (checked from statement.json alone: no request.json is written)",
-      "v1",
+      "name-keyed: v1 (compat-v1, checked with request.json; the default, v3 with --zk) or v3 (checked from statement.json alone: no request.json is written)",
+    )
+    .option(
+      "--zk",
+      "name-keyed: a zero-knowledge proof (profile v3-zk, docs/profile-v3.md §11): checked from statement.json alone, and its bytes reveal nothing about the path beyond the statement; implies --profile v3",
     )
     .requiredOption("--out <dir>", "output directory (request.json, proof.bin, statement.json; v3: no request.json)")
     .action(async (statement, opts) =>

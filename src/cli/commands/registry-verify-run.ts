@@ -131,7 +131,9 @@ export async function runVerifyCommand(setExit: (code: number) => void, opts: Ve
         }
       : {};
   const checkpointWords = (v: RecordVerdict) =>
-    v.ok && v.checkpoint ? ` checkpoint=${v.checkpoint.origin} size=${v.checkpoint.size}` : "";
+    (v.ok && v.checkpoint ? ` checkpoint=${v.checkpoint.origin} size=${v.checkpoint.size}` : "") +
+    // a zero-knowledge proof says so (the v1 and v3 lines keep their form)
+    (v.ok && v.profile === "v3-zk" ? " profile=v3-zk" : "");
   const proof = new Uint8Array(readBounded(opts.proof, "--proof", MAX_PROOF_BYTES));
   if (opts.request === undefined && !checkedFromStatement(proof, false))
     throw new CliError(
