@@ -186,10 +186,9 @@ export default {
       "dist/test/sync/v3/verifier-checks.test.js",
       "dist/test/sync/v3/forgeries.test.js",
       "dist/test/gkr/zk.test.js",
-      "dist/test/sync/v3/zk.test.js",
       "dist/test/sync/v3/zk-verifier-checks.test.js",
+      "dist/test/sync/v3/zk.test.js",
       "dist/test/sync/v3/zk-forgeries.test.js",
-      "dist/test/gkr/zk-simulator.test.js",
     ],
     forceBail: true,
     // The kernel backend the package entry points install (test/support/kernel-backend.ts).
