@@ -13,7 +13,16 @@ import { hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
 import { mleEvalBase } from "../../src/sumcheck/mle.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
-import { drawLayerMasks, maskCoefficients, weighted, type ZkLayerMasks } from "../../src/gkr/zk/masks.js";
+import {
+  drawLayerMasks,
+  maskCoefficientCount,
+  maskCoefficients,
+  masksFromCoefficients,
+  weighted,
+  type ZkLayerMasks,
+  zkRoundDegrees,
+} from "../../src/gkr/zk/masks.js";
+import { CircuitError } from "../../src/gkr/errors.js";
 import { proveZkCopiesGkr } from "../../src/gkr/zk/prover.js";
 import { verifyZkGkr } from "../../src/gkr/zk/verifier.js";
 import type { ZkGkrProof } from "../../src/gkr/zk/proof.js";
@@ -246,3 +255,33 @@ function arbSetupSample(): Setup {
   const cases = fc.sample(arbStructuredCase({ maxDepth: 3, minBits: 2, maxBits: 4 }), { seed: 11, numRuns: 50 });
   return setup(cases.find((c) => c.circuit.layers.length >= 2)!.circuit, 1, 5);
 }
+
+test("zero-knowledge masks: the degree schedule, the mask count, layer 0's zero layer mask, and the refusal of fewer than 2 variables", () => {
+  assert.deepEqual(zkRoundDegrees(2), [4, 7, 2, 3]);
+  assert.deepEqual(zkRoundDegrees(3), [4, 4, 7, 2, 2, 3]);
+  assert.equal(maskCoefficientCount(11), 75);
+  for (const bad of [1, 0, 2.5, Number.NaN])
+    assert.throws(
+      () => zkRoundDegrees(bad),
+      (e: unknown) => e instanceof CircuitError && e.code === "BAD_WIDTH",
+    );
+  const random = whirSeededRandomSource(3);
+  const layer0 = drawLayerMasks(4, false, random);
+  assert.deepEqual(layer0.layer, [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ]);
+  assert.ok(
+    layer0.rounds.flat().every((c) => c.some((x) => x !== 0)),
+    "g is drawn",
+  );
+  const inner = drawLayerMasks(4, true, random);
+  assert.ok(
+    inner.layer.every((c) => c.some((x) => x !== 0)),
+    "R is drawn",
+  );
+  assert.deepEqual(masksFromCoefficients(4, maskCoefficients(inner)), inner);
+  assert.throws(() => masksFromCoefficients(4, maskCoefficients(inner).slice(1)), CircuitError);
+});

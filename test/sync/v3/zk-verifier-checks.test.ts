@@ -20,7 +20,17 @@ import { goldenFixture } from "../../../src/smt/fixture.js";
 import { v3StatementOf } from "../../../src/smt/v3/input.js";
 import type { V3Statement } from "../../../src/smt/v3/statement.js";
 import { OpKind } from "../../../src/statement/types.js";
-import { prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3 } from "../../../src/sync/v3/index.js";
+import {
+  prepareV3,
+  proveAggregateV3,
+  proveBlockV3,
+  verifyAggregateV3,
+  type V3Timings,
+} from "../../../src/sync/v3/index.js";
+import { v3ZkVectorLayout } from "../../../src/sync/v3/zk-layout.js";
+import { inputBitsOf } from "../../../src/gkr/circuit.js";
+import { zkRoundDegrees } from "../../../src/gkr/zk/masks.js";
+import { SyncError } from "../../../src/statement/errors.js";
 import { blockFixture, verdictCode } from "./support.js";
 
 const DEPTH = 5;
@@ -165,4 +175,64 @@ test("fuzzed v3-zk bytes: truncations and byte mutations raise only V3DecodeErro
     { numRuns: 250, seed: 0x2e4b },
   );
   assert.ok(verified > 0, "some mutations decode and reach the verifier's later checks");
+});
+
+test("the layout of f: blocks from the widest layer, after the committed halves, f the least power of two; room for the random lanes", () => {
+  const layout = p.compiled.layout;
+  // docs/profile-v3.md §11.5's example: d48 membership, one operation
+  const d48 = prepareV3(OpKind.Membership, { depth: 48 });
+  const c = d48.compiled.circuit;
+  const z = v3ZkVectorLayout(
+    d48.compiled.layout,
+    c.layers.map((_, i) => inputBitsOf(c, i)),
+    0,
+  );
+  assert.deepEqual(
+    { m: z.committedBits, b: z.blockBits, o: z.maskOffset, mz: z.vectorBits },
+    { m: 10, b: 9, o: 1024, mz: 15 },
+  );
+  // the widest layer sets the block: 6·9 + 9 = 63 coefficients fit 256 lanes, 6·10 + 9 = 69 need 512
+  assert.equal(v3ZkVectorLayout(layout, [9, 9], 0).blockBits, 8);
+  assert.equal(v3ZkVectorLayout(layout, [9, 10, 9], 0).blockBits, 9);
+  // m = 8, 2^b = 256, o = 256: three layers fill 2^10 exactly, a fourth needs 2^11
+  const exact = v3ZkVectorLayout({ ...layout, inputBits: 9 }, [9, 9, 9], 0);
+  assert.deepEqual([exact.maskOffset, exact.blockBits, exact.vectorBits], [256, 8, 10]);
+  assert.equal(v3ZkVectorLayout({ ...layout, inputBits: 9 }, [9, 9, 9, 9], 0).vectorBits, 11);
+  // two unread lanes are enough, one is not
+  assert.doesNotThrow(() => v3ZkVectorLayout({ ...layout, committedUsed: layout.half - 2 }, [9], 0));
+  assert.throws(
+    () => v3ZkVectorLayout({ ...layout, committedUsed: layout.half - 1 }, [9], 0),
+    (e: unknown) => e instanceof SyncError && e.code === "ZK_UNSUPPORTED",
+  );
+});
+
+test("a v3-zk proof too large for the set's hiding commitment is refused before the commitment; the provers report their phases", () => {
+  const u = prepareV3(OpKind.Update, { depth: 48 });
+  const many = Array.from({ length: 1024 }, (_, i) => goldenFixture(OpKind.Update, 48, BigInt(i + 1)));
+  assert.throws(
+    () => proveAggregateV3(u, many, { zk: true }),
+    (e: unknown) => e instanceof SyncError && e.code === "ZK_UNSUPPORTED" && /2\^22/.test(e.message),
+  );
+  let t: V3Timings | undefined;
+  proveAggregateV3(p, requests.slice(0, 1), { zk: true, onTimings: (x) => (t = x) });
+  assert.ok(t !== undefined && t.operations === 1 && t.copies === 1);
+  for (const k of ["witnessMs", "commitMs", "evaluateMs", "gkrMs", "openMs", "encodeMs"] as const)
+    assert.ok(t[k] >= 0 && t[k] < 60_000, `${k} = ${t[k]}`);
+});
+
+test("inner-proof-v3zk: a layer of 60 rounds (n = 30) is written and read; a message ending inside a layer is OversizedCount", () => {
+  const zero: [number, number, number, number] = [0, 0, 0, 0];
+  const rounds = zkRoundDegrees(30).map((d) => Array.from({ length: d + 1 }, () => zero));
+  const layer = { maskSum: zero, rounds, evalX: zero, evalY: zero, maskValue: zero };
+  const big = encodeV3ZkMessage({ ...M, proof: { layers: [layer] } });
+  assert.equal(decodeV3ZkMessage(big).proof.layers[0]!.rounds.length, 60);
+  const layerCountAt = 65 + 8 * M.statementChecks.length + 4 + M.commitment.length;
+  const cut = BYTES.slice(0, layerCountAt + 4 + 4 + 200);
+  const v = new DataView(cut.buffer);
+  v.setUint32(13, cut.length, true);
+  v.setUint32(layerCountAt, 1, true);
+  assert.throws(
+    () => decodeV3ZkMessage(cut),
+    (e: unknown) => e instanceof V3DecodeError && e.code === "OversizedCount" && /round count/.test(e.message),
+  );
 });
