@@ -45,6 +45,7 @@ import { hashBackend } from "../src/hash/fast-permutation.js";
 import { createPcsPool, defaultPcsThreads, type PcsPool } from "../src/pcs-workers/index.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choices, flag, int, ints, parseOptions } from "./lib/options.js";
+import { stat, type Stat } from "./lib/cpu.js";
 
 const SET_IDS = whirParameterSets().map((s) => s.id);
 const args = parseOptions(
@@ -95,16 +96,6 @@ const ANCHORS: Partial<
   },
 };
 
-interface Stat {
-  median: number;
-  min: number;
-  max: number;
-}
-function stat(xs: readonly number[]): Stat {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return { median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, min: s[0]!, max: s[s.length - 1]! };
-}
 function cpuMs(fn: () => void): number {
   const c0 = process.cpuUsage();
   fn();

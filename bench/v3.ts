@@ -55,6 +55,7 @@ import { v3StatementOf } from "../src/smt/v3/input.js";
 import { requestToJson } from "../src/sync/request.js";
 import { fromOpRequest } from "../src/sync/request-convert.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { int, ints, parseOptions } from "./lib/options.js";
 
 const args = parseOptions(
@@ -90,23 +91,8 @@ const warmup = Number(args.get("warmup") ?? 3);
 const cond = conditions();
 console.log(conditionsLine(cond));
 
-interface Stat {
-  median: number;
-  min: number;
-  max: number;
-}
-function stat(xs: readonly number[]): Stat {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return { median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, min: s[0]!, max: s[s.length - 1]! };
-}
-function cpu<T>(fn: () => T): [T, number] {
-  const c0 = process.cpuUsage();
-  const out = fn();
-  const c = process.cpuUsage(c0);
-  return [out, (c.user + c.system) / 1000];
-}
-const show = (s: Stat) => `${fmt(s.median, 1)} (${fmt(s.min, 1)}–${fmt(s.max, 1)})`;
+const cpu = cpuTimed;
+const show = showStat;
 
 /**
  * The first n records after the first `from` of the bundled npm subset whose keys at this depth

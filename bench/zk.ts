@@ -35,6 +35,7 @@ import {
 } from "../src/sync/v3/index.js";
 import type { WhirSetId } from "../src/pcs/params.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { choice, int, parseOptions } from "./lib/options.js";
 
 const args = parseOptions(
@@ -58,23 +59,8 @@ const blockSet = (args.get("block-set") ?? "cb100-r2") as WhirSetId;
 const cond = conditions();
 console.log(conditionsLine(cond));
 
-interface Stat {
-  median: number;
-  min: number;
-  max: number;
-}
-function stat(xs: readonly number[]): Stat {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return { median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, min: s[0]!, max: s[s.length - 1]! };
-}
-function cpu<T>(fn: () => T): [T, number] {
-  const c0 = process.cpuUsage();
-  const out = fn();
-  const c = process.cpuUsage(c0);
-  return [out, (c.user + c.system) / 1000];
-}
-const show = (s: Stat) => `${fmt(s.median, 1)} (${fmt(s.min, 1)}–${fmt(s.max, 1)})`;
+const cpu = cpuTimed;
+const show = showStat;
 
 interface NameRow {
   readonly kind: "membership" | "nonmembership";
