@@ -196,6 +196,7 @@ test("zero-knowledge GKR verifier: every shape and message check has its code, l
   const mul0 = c.circuit.layers[0]!.gateKind.includes(GateKind.Mul);
   const cases: [string, unknown, string, string][] = [
     ["layer not an object", { layers: proof.layers.map((l, j) => (j === i ? 7 : l)) }, "MALFORMED_PROOF", `${i}/`],
+    ["layer null", { layers: proof.layers.map((l, j) => (j === i ? null : l)) }, "MALFORMED_PROOF", `${i}/`],
     ["maskSum", layer(i, (l) => ({ ...l, maskSum: [P, 0, 0, 0] })), "MALFORMED_EVAL", `${i}/`],
     ["rounds not an array", layer(i, (l) => ({ ...l, rounds: {} })), "MALFORMED_ROUND", `${i}/`],
     ["a round less", layer(i, (l) => ({ ...l, rounds: (l.rounds as unknown[]).slice(1) })), "ROUND_COUNT", `${i}/`],

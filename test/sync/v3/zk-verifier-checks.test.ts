@@ -220,12 +220,18 @@ test("a v3-zk proof too large for the set's hiding commitment is refused before 
     assert.ok(t[k] >= 0 && t[k] < 60_000, `${k} = ${t[k]}`);
 });
 
-test("inner-proof-v3zk: a layer of 60 rounds (n = 30) is written and read; a message ending inside a layer is OversizedCount", () => {
+test("inner-proof-v3zk: layers of 60 rounds (n = 30) and of 4 (n = 2) are written and read; a message ending inside a layer is OversizedCount", () => {
   const zero: [number, number, number, number] = [0, 0, 0, 0];
   const rounds = zkRoundDegrees(30).map((d) => Array.from({ length: d + 1 }, () => zero));
   const layer = { maskSum: zero, rounds, evalX: zero, evalY: zero, maskValue: zero };
   const big = encodeV3ZkMessage({ ...M, proof: { layers: [layer] } });
   assert.equal(decodeV3ZkMessage(big).proof.layers[0]!.rounds.length, 60);
+  // and the smallest, 4 rounds (n = 2)
+  const small = { ...layer, rounds: zkRoundDegrees(2).map((d) => Array.from({ length: d + 1 }, () => zero)) };
+  assert.equal(
+    decodeV3ZkMessage(encodeV3ZkMessage({ ...M, proof: { layers: [small] } })).proof.layers[0]!.rounds.length,
+    4,
+  );
   const layerCountAt = 65 + 8 * M.statementChecks.length + 4 + M.commitment.length;
   const cut = BYTES.slice(0, layerCountAt + 4 + 4 + 200);
   const v = new DataView(cut.buffer);
