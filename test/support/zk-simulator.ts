@@ -9,8 +9,9 @@ import { EXT_ONE, EXT_ZERO, extAdd, extMul, extSub, extInverse, type Ext } from 
 import type { Claim } from "../../src/gkr/claims.js";
 import { type CircuitShape, shapeInputBits } from "../../src/gkr/shape.js";
 import { type WiringOracle, combinedConst, combinedPredicates } from "../../src/gkr/wiring/oracle.js";
-import { betaOf, drawLayerMasks, maskSum, zkRoundDegrees } from "../../src/gkr/zk/masks.js";
-import { polyEval } from "../../src/gkr/zk/poly.js";
+import { drawLayerMasks, maskSum, zkRoundDegrees } from "../../src/gkr/zk/masks.js";
+import { evalRoundPoly } from "../../src/sumcheck/interpolate.js";
+import { betaAt } from "../../src/sumcheck/mle.js";
 import type { ZkGkrProof, ZkLayerProof } from "../../src/gkr/zk/proof.js";
 
 /** The verifier's randomness in order: what the prover's and the verifier's transcripts draw. */
@@ -81,7 +82,7 @@ export function simulateZkGkr(
       for (const a of high) rest = extAdd(rest, a);
       const coeffs = [extMul(extSub(claim, rest), HALF), ...high];
       const r = challenges.sampleExt();
-      claim = polyEval(coeffs, r);
+      claim = evalRoundPoly(coeffs, r);
       point.push(r);
       return coeffs;
     });
@@ -90,7 +91,7 @@ export function simulateZkGkr(
     const x = point.slice(0, nx),
       y = point.slice(nx);
     const pred = combinedPredicates(wiring, i, claims, x, y);
-    const beta = betaOf(y);
+    const beta = betaAt(y);
     const p = extAdd(
       extAdd(extMul(extMul(pred.lin, evalX), beta), extMul(extMul(pred.mul, evalX), evalY)),
       extMul(extMul(pred.pow3, extMul(extMul(evalX, evalX), evalX)), beta),

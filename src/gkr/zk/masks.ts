@@ -11,6 +11,7 @@
  */
 import { EXT_ONE, EXT_ZERO, embed, extAdd, extMul, extSub, type Ext } from "../../field/extension.js";
 import { pow } from "../../field/koalabear.js";
+import { betaAt } from "../../sumcheck/mle.js";
 import { CircuitError } from "../errors.js";
 
 /** Degree bound of an x round but the last (pow3~·V³: 4). */
@@ -165,13 +166,6 @@ export function vanishingAt(point: readonly Ext[]): Ext {
   return acc;
 }
 
-/** β(z) = Π_j (1 − z_j). */
-export function betaOf(point: readonly Ext[]): Ext {
-  let acc: Ext = EXT_ONE;
-  for (const z of point) acc = extMul(acc, extSub(EXT_ONE, z));
-  return acc;
-}
-
 /** V̇(z) = Ṽ(z) + Z(z)·(R(z_0, 0) + R(z_0, 1)), from Ṽ(z) (R null: V̇ = Ṽ, the input layer). */
 export function maskedValue(plain: Ext, r: ZkLayerMasks["layer"] | null, point: readonly Ext[]): Ext {
   if (r === null) return plain;
@@ -227,7 +221,7 @@ export function maskClaimWeights(
   }
   const x = point.slice(0, nx),
     y = point.slice(nx);
-  const b = extMul(betaOf(x), betaOf(y.slice(1)));
+  const b = extMul(betaAt(x), betaAt(y.slice(1)));
   const y0 = y[0]!;
   let s0: Ext = EXT_ZERO,
     s1: Ext = EXT_ZERO;

@@ -33,10 +33,3 @@ export function polyMul(a: UniPoly, b: UniPoly): Ext[] {
     for (let j = 0; j < b.length; j++) out[i + j] = extAdd(out[i + j]!, extMul(a[i]!, b[j]!));
   return out;
 }
-
-/** a(r) by Horner's rule. */
-export function polyEval(a: UniPoly, r: Ext): Ext {
-  let acc: Ext = EXT_ZERO;
-  for (let e = a.length - 1; e >= 0; e--) acc = extAdd(extMul(acc, r), a[e]!);
-  return acc;
-}

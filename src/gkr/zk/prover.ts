@@ -17,6 +17,7 @@
  */
 import { EXT_ONE, EXT_ZERO, extAdd, extEq, extMul, extSub, type Ext } from "../../field/extension.js";
 import { interpolateRoundPoly } from "../../sumcheck/interpolate.js";
+import { betaAt } from "../../sumcheck/mle.js";
 import type { DuplexChallenger } from "../../transcript/challenger.js";
 import { inputBitsOf } from "../circuit.js";
 import type { Claim } from "../claims.js";
@@ -26,7 +27,6 @@ import { type CopiesBackend, CopiesLayerOracle, tsCopiesBackend } from "../struc
 import { defaultCopiesBackend, validateCopiesWitness } from "../structured/dp-prover.js";
 import type { StructuredCircuit } from "../structured/linear.js";
 import {
-  betaOf,
   claimMaskLine,
   layerMaskSum,
   maskAt,
@@ -188,7 +188,7 @@ export function proveZkCopiesGkr(
       y = point.slice(nx);
     const evalY = maskedValue(oracle.evalY(), below, y);
     const ty = extAdd(t0, extMul(y[0]!, extSub(t1, t0)));
-    const maskValue = extAdd(extMul(extMul(betaOf(x), betaOf(y.slice(1))), ty), extMul(rho, maskAt(m, point)));
+    const maskValue = extAdd(extMul(extMul(betaAt(x), betaAt(y.slice(1))), ty), extMul(rho, maskAt(m, point)));
     const weights = maskClaimWeights(nx, rho, point, claims, masked);
     if (!extEq(weighted(weights, maskCoefficients(m)), maskValue))
       throw new InternalError(`zero-knowledge layer ${i}: the mask claim's weights do not give ν`);

@@ -12,15 +12,15 @@
  * pow3~·V̇(x*)³·β(y*) + ν_i (`END_CHECK_FAILED`); unless last, r ← sample_ext().
  */
 import { EXT_ONE, EXT_ZERO, extAdd, extEq, extMul, extSub, type Ext } from "../../field/extension.js";
-import { mleEvalBase } from "../../sumcheck/mle.js";
+import { evalRoundPoly } from "../../sumcheck/interpolate.js";
+import { betaAt, mleEvalBase } from "../../sumcheck/mle.js";
 import { parseExt, untrustedProperty as field } from "../../sumcheck/untrusted.js";
 import type { DuplexChallenger } from "../../transcript/challenger.js";
 import type { Claim } from "../claims.js";
 import { type CircuitShape, shapeInputBits } from "../shape.js";
 import type { GkrRejection } from "../verifier.js";
 import { type WiringOracle, combinedConst, combinedPredicates } from "../wiring/oracle.js";
-import { betaOf, maskClaimWeights, ZK_MIN_INPUT_BITS, zkRoundDegrees } from "./masks.js";
-import { polyEval } from "./poly.js";
+import { maskClaimWeights, ZK_MIN_INPUT_BITS, zkRoundDegrees } from "./masks.js";
 import type { ZkGkrClaims, ZkMaskClaim } from "./proof.js";
 
 /** Largest width the verifier accepts (as `verifyGkr`). */
@@ -153,7 +153,7 @@ function verifyUnguarded(
         });
       for (const a of coeffs) transcript.observeExt(a);
       const r = transcript.sampleExt();
-      claim = polyEval(coeffs, r);
+      claim = evalRoundPoly(coeffs, r);
       point.push(r);
     }
     const evalX = parseExt(field(lp, "evalX"));
@@ -171,7 +171,7 @@ function verifyUnguarded(
     const x = point.slice(0, nx),
       y = point.slice(nx);
     const pred = combinedPredicates(wiring, i, claims, x, y);
-    const beta = betaOf(y);
+    const beta = betaAt(y);
     const ex3 = extMul(extMul(evalX, evalX), evalX);
     const expected = extAdd(
       extAdd(
