@@ -128,6 +128,24 @@ function failingOperation(err: SsgkrError): number {
   return typeof i === "number" ? i : 0;
 }
 
+/**
+ * Reports one proof's phases to `options.onTimings`: `marks` are the times (performance.now())
+ * before the witness, the commitment, the layer values, the GKR, the opening and the encoding.
+ */
+export function reportTimings(options: V3ProveOptions, n: number, k: number, marks: readonly number[]): void {
+  const [t0, t1, t2, t3, t4, t5] = marks as [number, number, number, number, number, number];
+  options.onTimings?.({
+    operations: n,
+    copies: 2 ** k,
+    witnessMs: t1 - t0,
+    commitMs: t2 - t1,
+    evaluateMs: t3 - t2,
+    gkrMs: t4 - t3,
+    openMs: t5 - t4,
+    encodeMs: performance.now() - t5,
+  });
+}
+
 /** The 2-element statement checks of the n operations (the first two lanes of each digest, §6). */
 export function statementChecksOf(digests: Uint32Array, n: number): [number, number][] {
   return Array.from({ length: n }, (_, i) => [digests[8 * i]!, digests[8 * i + 1]!] as [number, number]);

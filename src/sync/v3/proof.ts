@@ -44,6 +44,7 @@ import {
   copiesShape,
   publicTableOf,
   reject,
+  reportTimings,
   statementChecksOf,
   statementTranscript,
   type V3ProveOptions,
@@ -100,16 +101,7 @@ function proveMessage(
     proof: gkr.proof,
     opening,
   });
-  options.onTimings?.({
-    operations: n,
-    copies: 2 ** k,
-    witnessMs: t1 - t0,
-    commitMs: t2 - t1,
-    evaluateMs: t3 - t2,
-    gkrMs: t4 - t3,
-    openMs: t5 - t4,
-    encodeMs: performance.now() - t5,
-  });
+  reportTimings(options, n, k, [t0, t1, t2, t3, t4, t5]);
   return bytes;
 }
 
