@@ -1,0 +1,63 @@
+/**
+ * Known answers of inner-proof-v3zk (docs/profile-v3.md §11): v3-zk proofs of fixed statements
+ * with a fixed seed of the prover's randomness (`whirSeededRandomSource`), pinned by length and
+ * SHA-256 in test/vectors/v3zk.json, so the bytes (masks, layout, transcript, encoding) cannot
+ * drift unnoticed. `UPDATE_V3ZK_VECTORS=1` rewrites the file after an intended change of §11.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { whirSeededRandomSource } from "../../../src/pcs/random.js";
+import { goldenFixture } from "../../../src/smt/fixture.js";
+import { v3StatementOf } from "../../../src/smt/v3/input.js";
+import { prepareV3, proveAggregateV3, proveBlockV3, verifyAggregateV3 } from "../../../src/sync/v3/index.js";
+import { blockFixture, verdictCode } from "./support.js";
+
+interface Vector {
+  readonly name: string;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+const FILE = join(process.cwd(), "test", "vectors", "v3zk.json");
+
+function proofs(): [string, Uint8Array][] {
+  const out: [string, Uint8Array][] = [];
+  for (const kind of ["membership", "nonmembership", "update"] as const) {
+    const p = prepareV3(kind, { depth: 8 });
+    const requests = [3n, 9n].map((key) => goldenFixture(kind, 8, key));
+    const bytes = proveAggregateV3(p, requests, { zk: true, random: whirSeededRandomSource(`v3zk vector ${kind}`) });
+    assert.equal(
+      verdictCode(
+        verifyAggregateV3(
+          p,
+          requests.map((r) => v3StatementOf(r)),
+          bytes,
+        ),
+      ),
+      "ok",
+      kind,
+    );
+    out.push([`aggregate of 2 ${kind} d8`, bytes]);
+  }
+  const u = prepareV3("update", { depth: 5 });
+  const { updates, rules } = blockFixture(5, 3);
+  out.push([
+    "block of 3 updates d5",
+    proveBlockV3(u, updates, { rules, zk: true, random: whirSeededRandomSource("v3zk vector block") }),
+  ]);
+  return out;
+}
+
+test("v3-zk proofs of fixed statements and seeds have the checked-in lengths and SHA-256 digests", () => {
+  const got: Vector[] = proofs().map(([name, b]) => ({
+    name,
+    bytes: b.length,
+    sha256: createHash("sha256").update(b).digest("hex"),
+  }));
+  if (process.env.UPDATE_V3ZK_VECTORS === "1") writeFileSync(FILE, `${JSON.stringify(got, null, 2)}\n`);
+  const want = JSON.parse(readFileSync(FILE, "utf8")) as Vector[];
+  assert.deepEqual(got, want);
+});
