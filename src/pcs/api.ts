@@ -44,7 +44,9 @@ export function whirCommit(evaluations: Uint32Array, options: WhirCommitOptions 
 }
 
 /**
- * Proves the claims f(point) = value about a standalone commitment; returns `pcs-whir-proof-v1` bytes.
+ * Proves the claims f(point) = value about a standalone commitment (and block claims, docs/pcs.md
+ * §4.7; bound-blocks claims, §4.8, belong on a caller's transcript that fixes their weights);
+ * returns `pcs-whir-proof-v1` bytes.
  * The commitment's transcript is not consumed, so one commitment can be opened several times.
  * `options.workers` chooses the pool that hashes the later codewords' Merkle trees (`null`: this
  * thread only; absent: the default pool, if installed); the bytes are the same either way.

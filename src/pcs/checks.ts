@@ -4,7 +4,7 @@
  * well formed; the prover throws it as `PCS_BAD_CLAIM`, the verifier returns it as a verdict.
  */
 import { P } from "../field/koalabear.js";
-import type { WhirAnyClaim, WhirBlockClaim } from "./types.js";
+import type { WhirAnyClaim, WhirBlockClaim, WhirBoundBlocksClaim, WhirWeightBlock } from "./types.js";
 
 function isElement(x: unknown): boolean {
   return typeof x === "number" && Number.isInteger(x) && x >= 0 && x < P;
@@ -33,10 +33,25 @@ export function pointProblem(point: unknown, m: number, what: string): string | 
   return null;
 }
 
+/** Whether a claim (already checked by `claimsProblem`) is a bound-blocks claim: it carries blocks (§4.8). */
+export function isBoundBlocksClaim(c: WhirAnyClaim): c is WhirBoundBlocksClaim {
+  return (c as { blocks?: unknown }).blocks !== undefined;
+}
+
 /** Whether a claim (already checked by `claimsProblem`) is a block claim: it carries a block (§4.7). */
 export function isBlockClaim(c: WhirAnyClaim): c is WhirBlockClaim {
   return (c as { block?: unknown }).block !== undefined;
 }
+
+/** The weight blocks of a claim (already checked by `claimsProblem`): one for a block claim, the list of a bound-blocks claim, null for a point claim. */
+export function claimBlocks(c: WhirAnyClaim): readonly WhirWeightBlock[] | null {
+  const x = c as { block?: WhirWeightBlock; blocks?: readonly WhirWeightBlock[] };
+  if (x.blocks !== undefined) return x.blocks;
+  return x.block !== undefined ? [x.block] : null;
+}
+
+/** Most blocks one bound-blocks claim may list. */
+export const MAX_CLAIM_BLOCKS = 64;
 
 /** Why `block` is not a block of weights over a polynomial of m variables (docs/pcs.md §4.7), or null. */
 export function blockProblem(block: unknown, m: number, what: string): string | null {
@@ -56,18 +71,35 @@ export function blockProblem(block: unknown, m: number, what: string): string | 
   return null;
 }
 
+/** Why `blocks` is not a list of 1 to MAX_CLAIM_BLOCKS blocks over a polynomial of m variables, or null. */
+function blocksProblem(blocks: unknown, m: number, what: string): string | null {
+  if (!Array.isArray(blocks)) return `${what} must be an array of { offset, weights }`;
+  if (blocks.length === 0 || blocks.length > MAX_CLAIM_BLOCKS)
+    return `${what} has ${blocks.length} blocks; a claim lists 1 to ${MAX_CLAIM_BLOCKS}`;
+  for (let s = 0; s < blocks.length; s++) {
+    const p = blockProblem(blocks[s], m, `${what}[${s}]`);
+    if (p !== null) return p;
+  }
+  return null;
+}
+
 /** Why `claims` is not a non-empty list of claims (points or blocks) about a polynomial of m variables, or null. */
 export function claimsProblem(claims: unknown, m: number): string | null {
-  if (!Array.isArray(claims)) return "claims must be an array of { point, value } or { block, value }";
+  if (!Array.isArray(claims))
+    return "claims must be an array of { point, value }, { block, value } or { blocks, value }";
   if (claims.length === 0) return "an opening needs at least one claim";
   for (let i = 0; i < claims.length; i++) {
-    const c = claims[i] as { point?: unknown; block?: unknown; value?: unknown } | null;
-    if (c === null || typeof c !== "object") return `claims[${i}] must be { point, value } or { block, value }`;
-    if (c.point !== undefined && c.block !== undefined) return `claims[${i}] has both a point and a block`;
+    const c = claims[i] as { point?: unknown; block?: unknown; blocks?: unknown; value?: unknown } | null;
+    if (c === null || typeof c !== "object")
+      return `claims[${i}] must be { point, value }, { block, value } or { blocks, value }`;
+    const kinds = [c.point, c.block, c.blocks].filter((x) => x !== undefined).length;
+    if (kinds > 1) return `claims[${i}] has more than one of point, block and blocks`;
     const shape =
-      c.block !== undefined
-        ? blockProblem(c.block, m, `claims[${i}].block`)
-        : pointProblem(c.point, m, `claims[${i}].point`);
+      c.blocks !== undefined
+        ? blocksProblem(c.blocks, m, `claims[${i}].blocks`)
+        : c.block !== undefined
+          ? blockProblem(c.block, m, `claims[${i}].block`)
+          : pointProblem(c.point, m, `claims[${i}].point`);
     const p = shape ?? extProblem(c.value, `claims[${i}].value`);
     if (p !== null) return p;
   }

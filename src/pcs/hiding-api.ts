@@ -48,7 +48,7 @@ export function whirCommitHiding(evaluations: Uint32Array, options: WhirHidingCo
 
 /**
  * Proves claims about a hiding commitment's vector f — evaluations f̂(point) = value (point ∈ K^m)
- * and block claims Σ_i u_i·f(offset + i) = value — in one masked opening; returns
+ * block claims Σ_i u_i·f(offset + i) = value and bound-blocks claims (docs/pcs.md §4.8) — in one masked opening; returns
  * `pcs-whir-hiding-proof-v1` bytes. A hiding commitment is opened once (docs/pcs.md §12.8: τ
  * masks one opening's rows): a second call with the same `committed` is refused; a call refused
  * for its claims does not count. Claim values are not checked: a false one gives a proof that

@@ -11,7 +11,7 @@ import type { Ext } from "../field/extension.js";
 import { extAdd, extMul } from "../field/extension.js";
 import { P } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
-import { claimsProblem, isBlockClaim } from "./checks.js";
+import { claimBlocks, claimsProblem } from "./checks.js";
 import { codewordOfRows, rowsOfCodeword } from "./encode.js";
 import { PcsError } from "./errors.js";
 import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
@@ -24,7 +24,7 @@ import { grindOrReplace, openCore, type WhirAdversary, type WhirOpenOptions } fr
 import { combineMasked, extendClaims } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
-import type { WhirAnyClaim, WhirHidingCommitment, WhirHidingProof } from "./types.js";
+import type { WhirAnyClaim, WhirClaim, WhirHidingCommitment, WhirHidingProof } from "./types.js";
 
 /** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
 export interface WhirHidingCommitOptions {
@@ -169,15 +169,17 @@ const opened = new WeakSet<WhirHidingProverState>();
 
 /** σ′ (or any claim's value) of an extension table of 2^(m+1) values for a claim about its Y = 0 half. */
 function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: number, c: WhirAnyClaim): Ext {
-  if (isBlockClaim(c)) {
+  const blocks = claimBlocks(c);
+  if (blocks !== null) {
     let acc: Ext = [0, 0, 0, 0];
-    c.block.weights.forEach((w, i) => {
-      acc = extAdd(acc, extMul(w, extAt(evaluations, c.block.offset + i)));
-    });
+    for (const b of blocks)
+      b.weights.forEach((w, i) => {
+        acc = extAdd(acc, extMul(w, extAt(evaluations, b.offset + i)));
+      });
     return acc;
   }
   // Y = 0 keeps the coefficients without Y: the lower half.
-  return evaluateCoefficients(coefficients.subarray(0, 4 << m), c.point);
+  return evaluateCoefficients(coefficients.subarray(0, 4 << m), (c as WhirClaim).point);
 }
 
 /**

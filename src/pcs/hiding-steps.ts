@@ -4,7 +4,7 @@
  */
 import type { Ext } from "../field/extension.js";
 import { add, mul } from "../field/koalabear.js";
-import { isBlockClaim } from "./checks.js";
+import { isBlockClaim, isBoundBlocksClaim } from "./checks.js";
 import type { WhirAnyClaim } from "./types.js";
 
 /** ρ·x + g for base-field x and extension g, interleaved (h's table from f′'s and g′'s). */
@@ -22,11 +22,13 @@ export function combineMasked(rho: Ext, f: ArrayLike<number>, g: ArrayLike<numbe
   return out;
 }
 
-/** The claims about f as claims about f′ (or h) of m + 1 variables: a point gains Y = 0, a block is the same lanes. */
+/** The claims about f as claims about f′ (or h) of m + 1 variables: a point gains Y = 0, blocks are the same lanes. */
 export function extendClaims(claims: readonly WhirAnyClaim[], values: readonly Ext[]): WhirAnyClaim[] {
   return claims.map((c, i) =>
-    isBlockClaim(c)
-      ? { block: c.block, value: values[i]! }
-      : { point: [...c.point, [0, 0, 0, 0] as Ext], value: values[i]! },
+    isBoundBlocksClaim(c)
+      ? { blocks: c.blocks, value: values[i]! }
+      : isBlockClaim(c)
+        ? { block: c.block, value: values[i]! }
+        : { point: [...c.point, [0, 0, 0, 0] as Ext], value: values[i]! },
   );
 }

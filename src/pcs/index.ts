@@ -47,6 +47,7 @@ export type {
   CommittedWidth,
   WhirAnyClaim,
   WhirBlockClaim,
+  WhirBoundBlocksClaim,
   WhirClaim,
   WhirCommitment,
   WhirHidingCommitment,
@@ -54,6 +55,7 @@ export type {
   WhirProof,
   WhirRoundProof,
   WhirVerdict,
+  WhirWeightBlock,
 } from "./types.js";
 export {
   whirCommitHiding,

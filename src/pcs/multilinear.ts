@@ -7,7 +7,7 @@
  * Vectors of extension elements are interleaved: element i's coordinate c at word 4i + c.
  */
 import { P, add, mul, sub } from "../field/koalabear.js";
-import { extMulTo } from "../field/ext-inline.js";
+import { extMulAddTo, extMulTo } from "../field/ext-inline.js";
 import { extAdd, extMul, type Ext } from "../field/extension.js";
 import { pointProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
@@ -294,4 +294,37 @@ export function blockWeightAt(offset: number, weights: readonly Ext[], point: re
   const q = offset / weights.length;
   const bits = Array.from({ length: point.length - b }, (_, j) => [Math.floor(q / 2 ** j) % 2, 0, 0, 0] as Ext);
   return extMul(extAt(table, 0), eqEval(bits, point.slice(b)));
+}
+
+/**
+ * Σ over `blocks` of `blockWeightAt(offset, weights, point)`, with one eq table of point's first b
+ * coordinates per block length 2^b shared by every block of that length: O(Σ 2^b + m·#blocks).
+ */
+export function blocksWeightAt(
+  blocks: readonly { readonly offset: number; readonly weights: readonly Ext[] }[],
+  point: readonly Ext[],
+): Ext {
+  const tables = new Map<number, Uint32Array>();
+  const acc = new Uint32Array(4);
+  const part = new Uint32Array(4);
+  for (const blk of blocks) {
+    const n = blk.weights.length;
+    const b = Math.log2(n);
+    let eq = tables.get(b);
+    if (eq === undefined) {
+      eq = new Uint32Array(4 * n);
+      addScaledEqTable(eq, point.slice(0, b), [1, 0, 0, 0]);
+      tables.set(b, eq);
+    }
+    part.fill(0);
+    for (let i = 0; i < n; i++) {
+      const w = blk.weights[i]!;
+      extMulAddTo(part, 0, 1, w[0], w[1], w[2], w[3], eq[4 * i]!, eq[4 * i + 1]!, eq[4 * i + 2]!, eq[4 * i + 3]!);
+    }
+    const q = blk.offset / n;
+    const bits = Array.from({ length: point.length - b }, (_, j) => [Math.floor(q / 2 ** j) % 2, 0, 0, 0] as Ext);
+    const top = eqEval(bits, point.slice(b));
+    extMulAddTo(acc, 0, 1, part[0]!, part[1]!, part[2]!, part[3]!, top[0], top[1], top[2], top[3]);
+  }
+  return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
 }

@@ -8,7 +8,7 @@ import type { Ext } from "../field/extension.js";
 import { P, pow } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
-import { claimsProblem, isBlockClaim } from "./checks.js";
+import { claimBlocks, claimsProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
 import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
@@ -29,7 +29,7 @@ import {
 } from "./backend.js";
 import { merkleOn, resolvePcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
-import type { CommittedWidth, WhirAnyClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
+import type { CommittedWidth, WhirAnyClaim, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 
 /** What the prover keeps between commitment and opening. */
 export interface WhirProverState {
@@ -301,11 +301,11 @@ export function openCore(
   try {
     let w = take(pcsZeros(4 << m));
     input.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
-    claims.forEach((c, j) =>
-      isBlockClaim(c)
-        ? addBlockWeights(w, c.block.offset, c.block.weights, coeffs[initial + j]!)
-        : pcsEqAdd(w, c.point, coeffs[initial + j]!),
-    );
+    claims.forEach((c, j) => {
+      const blocks = claimBlocks(c);
+      if (blocks === null) pcsEqAdd(w, (c as WhirClaim).point, coeffs[initial + j]!);
+      else for (const b of blocks) addBlockWeights(w, b.offset, b.weights, coeffs[initial + j]!);
+    });
     let f = take(width0 === 1 ? pcsLift(input.evaluations) : pcsResident(input.evaluations));
     let c = take(width0 === 1 ? pcsLift(input.coefficients) : pcsResident(input.coefficients));
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {

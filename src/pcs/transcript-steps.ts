@@ -6,7 +6,7 @@ import type { DuplexChallenger } from "../transcript/challenger.js";
 import type { Ext } from "../field/extension.js";
 import type { WhirParameterSet } from "./params.js";
 import type { CommittedWidth, WhirAnyClaim } from "./types.js";
-import { isBlockClaim } from "./checks.js";
+import { isBlockClaim, isBoundBlocksClaim } from "./checks.js";
 
 /** §6.1: the set's code, m, the width and the root. */
 export function absorbCommitment(
@@ -31,14 +31,35 @@ export function drawOodPoints(t: DuplexChallenger, count: number): Ext[] {
 
 /** Absorbs out-of-domain answers (or any list of extension values) in order. */
 export function absorbExts(t: DuplexChallenger, values: readonly Ext[]): void {
-  for (const v of values) t.observeExt(v);
+  if (values.length < 4) {
+    for (const v of values) t.observeExt(v);
+    return;
+  }
+  // Long runs (a block claim's weights) go through the sponge kernel in whole 8-element blocks;
+  // the absorbed elements and their order are the same.
+  const flat = new Uint32Array(4 * values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    flat[4 * i] = v[0];
+    flat[4 * i + 1] = v[1];
+    flat[4 * i + 2] = v[2];
+    flat[4 * i + 3] = v[3];
+  }
+  t.observeAllUnchecked(flat);
 }
 
-/** §6.2: the number of claims, then each claim's point coordinates (a block claim: b, offset / 2^b, its weights) and value. */
+/** §6.2: the number of claims, then each claim's point coordinates (a block claim: b, offset / 2^b, its weights; bound blocks: their count and each one's b and offset / 2^b) and value. */
 export function absorbClaims(t: DuplexChallenger, claims: readonly WhirAnyClaim[]): void {
   t.observe(claims.length);
   for (const c of claims) {
-    if (isBlockClaim(c)) {
+    if (isBoundBlocksClaim(c)) {
+      // Bound blocks (§4.8): their count, then each block's b and o/2^b; the weights are the transcript's own.
+      t.observe(c.blocks.length);
+      for (const b of c.blocks) {
+        t.observe(Math.log2(b.weights.length));
+        t.observe(b.offset / b.weights.length);
+      }
+    } else if (isBlockClaim(c)) {
       // A block claim (§4.7): log2 of its length, its offset's block index, its weights.
       t.observe(Math.log2(c.block.weights.length));
       t.observe(c.block.offset / c.block.weights.length);

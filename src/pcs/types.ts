@@ -26,17 +26,35 @@ export interface WhirClaim {
 }
 
 /**
- * One claim Σ_i weights[i]·f(offset + i) = value about the committed polynomial's hypercube values
- * (docs/pcs.md §4.7, block weights): `weights` has 2^b entries (1 ≤ 2^b ≤ 2^m) and `offset` is a
- * multiple of 2^b below 2^m, so the block is the subcube whose top m − b index bits are offset's.
+ * An aligned block of weights (docs/pcs.md §4.7): `weights` has 2^b entries (1 ≤ 2^b ≤ 2^m) and
+ * `offset` is a multiple of 2^b below 2^m, so the block is the subcube whose top m − b index bits
+ * are offset's.
  */
+export interface WhirWeightBlock {
+  readonly offset: number;
+  readonly weights: readonly Ext[];
+}
+
+/** One claim Σ_i weights[i]·f(offset + i) = value about the committed polynomial's hypercube values (docs/pcs.md §4.7, block weights). */
 export interface WhirBlockClaim {
-  readonly block: { readonly offset: number; readonly weights: readonly Ext[] };
+  readonly block: WhirWeightBlock;
   readonly value: Ext;
 }
 
-/** Either kind of claim an opening proves: an evaluation at a point, or block weights. */
-export type WhirAnyClaim = WhirClaim | WhirBlockClaim;
+/**
+ * One claim Σ_s Σ_i blocks[s].weights[i]·f(blocks[s].offset + i) = value: a sum over aligned
+ * blocks whose weights the transcript already binds (docs/pcs.md §4.8). The opening absorbs the
+ * blocks' places and the value but not the weights, so use it only on a caller's transcript and
+ * only for weights that are a function of what that transcript has absorbed and drawn before the
+ * opening (a GKR's challenges, say); any other claim belongs in a `WhirBlockClaim`.
+ */
+export interface WhirBoundBlocksClaim {
+  readonly blocks: readonly WhirWeightBlock[];
+  readonly value: Ext;
+}
+
+/** Any kind of claim an opening proves: an evaluation at a point, block weights, or bound blocks. */
+export type WhirAnyClaim = WhirClaim | WhirBlockClaim | WhirBoundBlocksClaim;
 
 /** One WHIR iteration of an opening proof (docs/pcs.md §7.2). */
 export interface WhirRoundProof {

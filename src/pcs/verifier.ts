@@ -10,7 +10,7 @@ import { rootOfUnity } from "./domain.js";
 import { foldRow } from "./fold.js";
 import { hashRow, multiproofSize, verifyMultiproof } from "./merkle.js";
 import {
-  blockWeightAt,
+  blocksWeightAt,
   eqEval,
   evaluateCoefficients,
   evaluateUnivariateAtBase,
@@ -22,9 +22,9 @@ import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
 import { pow } from "../field/koalabear.js";
 import { roundValueAt } from "./sumcheck.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
-import type { WhirAnyClaim, WhirCommitment, WhirProof, WhirVerdict } from "./types.js";
+import type { WhirAnyClaim, WhirClaim, WhirCommitment, WhirProof, WhirVerdict, WhirWeightBlock } from "./types.js";
 import type { PcsRejectCode } from "./errors.js";
-import { claimsProblem, isBlockClaim } from "./checks.js";
+import { claimBlocks, claimsProblem } from "./checks.js";
 
 /** A commitment the verifier has absorbed: its schedule and out-of-domain points. */
 export interface WhirReadCommitment {
@@ -58,7 +58,7 @@ export class Reject extends Error {
 /** One term of the combined weight: coeff·eq(point, α[offset…]), or coeff times a block weight at α (§4.7). */
 interface Constraint {
   readonly coeff: Ext;
-  readonly block?: { readonly offset: number; readonly weights: readonly Ext[] };
+  readonly blocks?: readonly WhirWeightBlock[];
   readonly point: readonly Ext[];
   /** Index into α of the point's first variable. */
   readonly offset: number;
@@ -167,8 +167,9 @@ export function verifyCore(
     claim = extAdd(claim, extMul(coeffs[j]!, input.oodAnswers[j]!));
   });
   claims.forEach((c, j) => {
-    if (isBlockClaim(c)) constraints.push({ coeff: coeffs[initial + j]!, block: c.block, point: [], offset: 0 });
-    else constraints.push({ coeff: coeffs[initial + j]!, point: c.point, offset: 0 });
+    const blocks = claimBlocks(c);
+    if (blocks !== null) constraints.push({ coeff: coeffs[initial + j]!, blocks, point: [], offset: 0 });
+    else constraints.push({ coeff: coeffs[initial + j]!, point: (c as WhirClaim).point, offset: 0 });
     claim = extAdd(claim, extMul(coeffs[initial + j]!, c.value));
   });
 
@@ -300,10 +301,7 @@ export function verifyCore(
   const fAtPoint = evaluateCoefficients(finalCoefficients!, finalPoint);
   let wAtPoint: Ext = [0, 0, 0, 0];
   for (const c of constraints) {
-    const at =
-      c.block !== undefined
-        ? blockWeightAt(c.block.offset, c.block.weights, alphas)
-        : eqEval(c.point, alphas.slice(c.offset));
+    const at = c.blocks !== undefined ? blocksWeightAt(c.blocks, alphas) : eqEval(c.point, alphas.slice(c.offset));
     wAtPoint = extAdd(wAtPoint, extMul(c.coeff, at));
   }
   if (!extEq(claim, extMul(fAtPoint, wAtPoint)))

@@ -1,27 +1,38 @@
 /**
  * The committed vector of a v3-zk proof (docs/profile-v3.md §11.5): f holds the copies' committed
  * halves C at [0, 2^m) (m = k + s − 1; the lanes of each half past `committedUsed` are uniformly
- * random, so the input claims are uniform) and, from max(2^m, 2^b), one aligned block of 2^b lanes
- * per layer holding that layer's mask coefficients (4 base lanes each: coordinate t of
- * coefficient c at lane 4c + t); f has 2^(m_z) values, the least power of two that holds them.
+ * random, so the input claims are uniform) and then every layer's mask coefficients (4 base lanes
+ * each: coordinate t of coefficient c at lane 4c + t of the layer's run). A layer's 4·n_i lanes are
+ * cut into aligned segments, one per set bit of 4·n_i from the highest (256 + 32 + 8 + 4 for
+ * 300 lanes); all layers' segments are placed from max(2^m, the largest segment) in order of
+ * decreasing length (ties: layer order, then segment order), each at a multiple of its length; f
+ * has 2^(m_z) values, the least power of two that holds them.
  */
-import { EXT_ZERO, extMul, type Ext } from "../../field/extension.js";
+import { EXT_ZERO, type Ext } from "../../field/extension.js";
+import { P } from "../../field/koalabear.js";
 import { maskCoefficientCount, maskCoefficients, type ZkLayerMasks } from "../../gkr/zk/masks.js";
 import type { ZkMaskClaim } from "../../gkr/zk/proof.js";
-import type { WhirAnyClaim, WhirBlockClaim, WhirClaim } from "../../pcs/types.js";
+import type { WhirAnyClaim, WhirBoundBlocksClaim, WhirClaim } from "../../pcs/types.js";
 import { SyncError } from "../../statement/errors.js";
 import type { V3Layout } from "../../smt/v3/layout.js";
+
+/** One aligned segment of a layer's mask lanes: `lanes` (a power of two) lanes of f from `offset`, holding the layer's lanes from `first`. */
+export interface V3ZkMaskSegment {
+  readonly offset: number;
+  readonly lanes: number;
+  readonly first: number;
+}
 
 /** Where the parts of f lie. */
 export interface V3ZkVectorLayout {
   /** Variables of C (the committed halves of the K copies). */
   readonly committedBits: number;
-  /** b: each layer's mask block has 2^b lanes. */
-  readonly blockBits: number;
   /** Variables of f (m_z). */
   readonly vectorBits: number;
-  /** Lane of layer 0's mask block (max(2^m, 2^b)). */
+  /** Lane of the first (largest) mask segment: max(2^m, the largest segment). */
   readonly maskOffset: number;
+  /** Each layer's segments, in the order of its lanes. */
+  readonly segments: readonly (readonly V3ZkMaskSegment[])[];
   /** Lanes of each copy's committed half that the circuit reads (the rest are random). */
   readonly committedUsed: number;
   readonly half: number;
@@ -31,6 +42,13 @@ function bitsFor(n: number): number {
   let b = 0;
   while (2 ** b < n) b++;
   return b;
+}
+
+/** The powers of two that sum to n, largest first. */
+function binaryParts(n: number): number[] {
+  const out: number[] = [];
+  for (let b = bitsFor(n + 1); b >= 0; b--) if (n & (1 << b)) out.push(1 << b);
+  return out;
 }
 
 /**
@@ -44,14 +62,30 @@ export function v3ZkVectorLayout(layout: V3Layout, layerInputBits: readonly numb
       `zero knowledge needs 2 unread lanes in each committed half; this configuration uses ${layout.committedUsed} of ${layout.half}`,
     );
   const m = k + layout.inputBits - 1;
-  const blockBits = bitsFor(4 * Math.max(...layerInputBits.map((s) => maskCoefficientCount(s + k))));
-  const maskOffset = 2 ** Math.max(m, blockBits);
-  const vectorBits = bitsFor(maskOffset + layerInputBits.length * 2 ** blockBits);
+  const parts = layerInputBits.map((s) => binaryParts(4 * maskCoefficientCount(s + k)));
+  const order = parts
+    .flatMap((ps, layer) => ps.map((lanes, j) => ({ layer, j, lanes })))
+    .sort((a, b) => b.lanes - a.lanes || a.layer - b.layer || a.j - b.j);
+  const maskOffset = Math.max(2 ** m, order[0]?.lanes ?? 0);
+  const offsets = parts.map((ps) => ps.map(() => 0));
+  let at = maskOffset;
+  for (const o of order) {
+    offsets[o.layer]![o.j] = at;
+    at += o.lanes;
+  }
+  const segments = parts.map((ps, layer) => {
+    let first = 0;
+    return ps.map((lanes, j) => {
+      const seg = { offset: offsets[layer]![j]!, lanes, first };
+      first += lanes;
+      return seg;
+    });
+  });
   return {
     committedBits: m,
-    blockBits,
-    vectorBits,
+    vectorBits: bitsFor(at),
     maskOffset,
+    segments,
     committedUsed: layout.committedUsed,
     half: layout.half,
   };
@@ -67,36 +101,40 @@ export function padCommittedHalves(z: V3ZkVectorLayout, input: Uint32Array, rand
   }
 }
 
-/** f: the committed halves, then the masks' blocks. */
+/** f: the committed halves, then the masks' segments. */
 export function v3ZkVector(z: V3ZkVectorLayout, committed: Uint32Array, masks: readonly ZkLayerMasks[]): Uint32Array {
   const f = new Uint32Array(2 ** z.vectorBits);
   f.set(committed, 0);
   masks.forEach((m, i) => {
-    const at = z.maskOffset + i * 2 ** z.blockBits;
-    maskCoefficients(m).forEach((c, j) => {
-      f.set(c, at + 4 * j);
-    });
+    const lanes = new Uint32Array(4 * maskCoefficients(m).length);
+    maskCoefficients(m).forEach((c, j) => lanes.set(c, 4 * j));
+    for (const seg of z.segments[i]!) f.set(lanes.subarray(seg.first, seg.first + seg.lanes), seg.offset);
   });
   return f;
 }
 
-const BASIS: readonly Ext[] = [
-  [1, 0, 0, 0],
-  [0, 1, 0, 0],
-  [0, 0, 1, 0],
-  [0, 0, 0, 1],
-];
-
-/** A layer's mask claim as a block claim on f: weight w_c·X^t on lane 4c + t of its block. */
-export function maskBlockClaim(z: V3ZkVectorLayout, claim: ZkMaskClaim): WhirBlockClaim {
-  const weights: Ext[] = new Array(2 ** z.blockBits).fill(EXT_ZERO);
-  claim.weights.forEach((w, c) => {
-    for (let t = 0; t < 4; t++) weights[4 * c + t] = extMul(w, BASIS[t]!);
-  });
-  return { block: { offset: z.maskOffset + claim.layer * 2 ** z.blockBits, weights }, value: claim.value };
+/** w·X^t in K = F[X]/(X^4 − 3), t = 0..3: the coordinates rotate up by t, those that wrap times 3. */
+function timesXPower(w: Ext, t: number): Ext {
+  const out = [0, 0, 0, 0] as [number, number, number, number];
+  for (let j = 0; j < 4; j++) out[(j + t) % 4] = j + t >= 4 ? (3 * w[j]!) % P : w[j]!;
+  return out;
 }
 
-/** The claims of an opening: the input claims on C (points extended by zeros to f's variables), then the masks' blocks. */
+/** A layer's mask claim on f: weight w_c·X^t on lane 4c + t of its run, as bound blocks (its segments; pcs §4.8). */
+export function maskBlocksClaim(z: V3ZkVectorLayout, claim: ZkMaskClaim): WhirBoundBlocksClaim {
+  const segs = z.segments[claim.layer]!;
+  const total = segs.reduce((a, s) => a + s.lanes, 0);
+  const weights: Ext[] = new Array(total).fill(EXT_ZERO);
+  claim.weights.forEach((w, c) => {
+    for (let t = 0; t < 4; t++) weights[4 * c + t] = timesXPower(w, t);
+  });
+  return {
+    blocks: segs.map((s) => ({ offset: s.offset, weights: weights.slice(s.first, s.first + s.lanes) })),
+    value: claim.value,
+  };
+}
+
+/** The claims of an opening: the input claims on C (points extended by zeros to f's variables), then the masks' bound blocks. */
 export function v3ZkClaims(
   z: V3ZkVectorLayout,
   inputClaims: readonly WhirClaim[],
@@ -105,6 +143,6 @@ export function v3ZkClaims(
   const pad: Ext[] = new Array(z.vectorBits - z.committedBits).fill(EXT_ZERO);
   return [
     ...inputClaims.map((c) => ({ point: [...c.point, ...pad], value: c.value })),
-    ...masks.map((m) => maskBlockClaim(z, m)),
+    ...masks.map((m) => maskBlocksClaim(z, m)),
   ];
 }

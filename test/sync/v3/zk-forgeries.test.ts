@@ -65,7 +65,10 @@ test("a committed vector other than the layers' input or masks is rejected by th
     const inputBits = circuit.layers.map((_, i) => inputBitsOf(circuit, i));
     const z = v3ZkVectorLayout(layout, inputBits, 2);
     // lane `at` of layer i's mask block (coefficient c's coordinate t at 4c + t)
-    const mask = (i: number, lane: number) => z.maskOffset + i * 2 ** z.blockBits + lane;
+    const mask = (i: number, lane: number) => {
+      const seg = z.segments[i]!.find((s) => lane >= s.first && lane < s.first + s.lanes)!;
+      return seg.offset + lane - seg.first;
+    };
     const bump = (at: number) => (f: Uint32Array) => {
       f[at] = (f[at]! + 1) % P;
     };

@@ -177,7 +177,7 @@ test("fuzzed v3-zk bytes: truncations and byte mutations raise only V3DecodeErro
   assert.ok(verified > 0, "some mutations decode and reach the verifier's later checks");
 });
 
-test("the layout of f: blocks from the widest layer, after the committed halves, f the least power of two; room for the random lanes", () => {
+test("the layout of f: each layer's lanes in aligned segments after the committed halves, largest first, f the least power of two; room for the random lanes", () => {
   const layout = p.compiled.layout;
   // docs/profile-v3.md §11.5's example: d48 membership, one operation
   const d48 = prepareV3(OpKind.Membership, { depth: 48 });
@@ -187,17 +187,42 @@ test("the layout of f: blocks from the widest layer, after the committed halves,
     c.layers.map((_, i) => inputBitsOf(c, i)),
     0,
   );
+  // 31 layers of n_x = 11: 1 + (10·4 + 7) + (10·2 + 3) + 4 = 75 coefficients, 300 lanes = 256 + 32 + 8 + 4;
+  // 1,024 + 31·300 = 10,324 lanes: f has 2^14 values
+  assert.deepEqual({ m: z.committedBits, o: z.maskOffset, mz: z.vectorBits }, { m: 10, o: 1024, mz: 14 });
+  assert.equal(z.segments.length, 31);
   assert.deepEqual(
-    { m: z.committedBits, b: z.blockBits, o: z.maskOffset, mz: z.vectorBits },
-    { m: 10, b: 9, o: 1024, mz: 15 },
+    z.segments[0]!.map((s) => [s.lanes, s.first]),
+    [
+      [256, 0],
+      [32, 256],
+      [8, 288],
+      [4, 296],
+    ],
   );
-  // the widest layer sets the block: 6·9 + 9 = 63 coefficients fit 256 lanes, 6·10 + 9 = 69 need 512
-  assert.equal(v3ZkVectorLayout(layout, [9, 9], 0).blockBits, 8);
-  assert.equal(v3ZkVectorLayout(layout, [9, 10, 9], 0).blockBits, 9);
-  // m = 8, 2^b = 256, o = 256: three layers fill 2^10 exactly, a fourth needs 2^11
-  const exact = v3ZkVectorLayout({ ...layout, inputBits: 9 }, [9, 9, 9], 0);
-  assert.deepEqual([exact.maskOffset, exact.blockBits, exact.vectorBits], [256, 8, 10]);
-  assert.equal(v3ZkVectorLayout({ ...layout, inputBits: 9 }, [9, 9, 9, 9], 0).vectorBits, 11);
+  // largest first, ties in layer order: layer i's 256 lanes at 1,024 + 256·i, its 32 after all 31·256
+  assert.deepEqual(
+    z.segments[1]!.map((s) => s.offset),
+    [1024 + 256, 1024 + 31 * 256 + 32, 1024 + 31 * 288 + 8, 1024 + 31 * 296 + 4],
+  );
+  // every segment is aligned and no two overlap, all past the committed halves and inside f
+  const all = z.segments.flat().sort((a, b) => a.offset - b.offset);
+  all.forEach((s, i) => {
+    assert.equal(s.offset % s.lanes, 0);
+    assert.ok(s.offset >= 2 ** z.committedBits);
+    if (i > 0) assert.equal(all[i - 1]!.offset + all[i - 1]!.lanes, s.offset);
+  });
+  assert.ok(all.at(-1)!.offset + all.at(-1)!.lanes <= 2 ** z.vectorBits);
+  // n_x = 9: 63 coefficients, 252 = 128 + 64 + 32 + 16 + 8 + 4 lanes; m = 8, o = 256: four layers fill
+  // 256 + 4·252 = 1,264 lanes (2^11); a segment longer than 2^m starts the masks at its own length
+  const small = v3ZkVectorLayout({ ...layout, inputBits: 9 }, [9, 9, 9, 9], 0);
+  assert.deepEqual([small.maskOffset, small.vectorBits], [256, 11]);
+  assert.deepEqual(
+    small.segments[0]!.map((s) => s.lanes),
+    [128, 64, 32, 16, 8, 4],
+  );
+  const wide = v3ZkVectorLayout({ ...layout, inputBits: 6 }, [11], 0);
+  assert.deepEqual([wide.maskOffset, wide.vectorBits], [256, 10]);
   // two unread lanes are enough, one is not
   assert.doesNotThrow(() => v3ZkVectorLayout({ ...layout, committedUsed: layout.half - 2 }, [9], 0));
   assert.throws(
