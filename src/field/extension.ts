@@ -5,7 +5,7 @@
  * A scalar is a 4-tuple `[c0, c1, c2, c3]` of canonical base elements meaning
  * c0 + c1·X + c2·X² + c3·X³ (basis order 1, X, X², X³). Functions never mutate their inputs.
  */
-import { add, inverse, mul, neg, sub, element, random } from "./koalabear.js";
+import { P, add, inverse, mul, neg, sub, element, random } from "./koalabear.js";
 import { FieldError } from "./errors.js";
 
 /** An extension element (c0, c1, c2, c3), each canonical in [0, p). */
@@ -59,13 +59,22 @@ export function extScale(a: Ext, s: number): Ext {
 
 /** a · b (schoolbook with X^4 = 3). */
 export function extMul(a: Ext, b: Ext): Ext {
-  const [a0, a1, a2, a3] = a;
-  const [b0, b1, b2, b3] = b;
-  const r0 = add(mul(a0, b0), mul(W, add(add(mul(a1, b3), mul(a2, b2)), mul(a3, b1))));
-  const r1 = add(add(mul(a0, b1), mul(a1, b0)), mul(W, add(mul(a2, b3), mul(a3, b2))));
-  const r2 = add(add(add(mul(a0, b2), mul(a1, b1)), mul(a2, b0)), mul(W, mul(a3, b3)));
-  const r3 = add(add(add(mul(a0, b3), mul(a1, b2)), mul(a2, b1)), mul(a3, b0));
-  return [r0, r1, r2, r3];
+  // Indexed reads (array destructuring would go through the iterator protocol); each coordinate
+  // is at most 10 canonical products' worth (< 2^35), exact in a double, reduced once.
+  const a0 = a[0],
+    a1 = a[1],
+    a2 = a[2],
+    a3 = a[3];
+  const b0 = b[0],
+    b1 = b[1],
+    b2 = b[2],
+    b3 = b[3];
+  return [
+    (mul(a0, b0) + W * (mul(a1, b3) + mul(a2, b2) + mul(a3, b1))) % P,
+    (mul(a0, b1) + mul(a1, b0) + W * (mul(a2, b3) + mul(a3, b2))) % P,
+    (mul(a0, b2) + mul(a1, b1) + mul(a2, b0) + W * mul(a3, b3)) % P,
+    (mul(a0, b3) + mul(a1, b2) + mul(a2, b1) + mul(a3, b0)) % P,
+  ];
 }
 
 /** a² in the quartic extension (X⁴ = 3, compat-v1 §3.2). Input is a canonical `Ext`; not checked. */

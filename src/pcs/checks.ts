@@ -10,6 +10,13 @@ function isElement(x: unknown): boolean {
   return typeof x === "number" && Number.isInteger(x) && x >= 0 && x < P;
 }
 
+/** Whether `e` is a canonical extension element (what `extProblem` accepts), without building a message. */
+function isCanonicalExt(e: unknown): boolean {
+  if (e === null || typeof e !== "object") return false;
+  const a = e as ArrayLike<unknown>;
+  return a.length === 4 && isElement(a[0]) && isElement(a[1]) && isElement(a[2]) && isElement(a[3]);
+}
+
 /** Why `e` is not a canonical extension element (4 integers in [0, p)), or null. */
 export function extProblem(e: unknown, what: string): string | null {
   if (e === null || typeof e !== "object" || typeof (e as ArrayLike<unknown>).length !== "number")
@@ -26,10 +33,7 @@ export function extProblem(e: unknown, what: string): string | null {
 export function pointProblem(point: unknown, m: number, what: string): string | null {
   if (!Array.isArray(point)) return `${what} must be an array of ${m} extension elements`;
   if (point.length !== m) return `${what} has ${point.length} coordinates; the polynomial has ${m} variables`;
-  for (let j = 0; j < m; j++) {
-    const p = extProblem(point[j], `${what}[${j}]`);
-    if (p !== null) return p;
-  }
+  for (let j = 0; j < m; j++) if (!isCanonicalExt(point[j])) return extProblem(point[j], `${what}[${j}]`);
   return null;
 }
 
@@ -54,7 +58,8 @@ export function claimBlocks(c: WhirAnyClaim): readonly WhirWeightBlock[] | null 
 export const MAX_CLAIM_BLOCKS = 64;
 
 /** Why `block` is not a block of weights over a polynomial of m variables (docs/pcs.md §4.7), or null. */
-export function blockProblem(block: unknown, m: number, what: string): string | null {
+export function blockProblem(block: unknown, m: number, where: string, index?: number): string | null {
+  const what = index === undefined ? where : `${where}[${index}]`;
   if (block === null || typeof block !== "object") return `${what} must be { offset, weights }`;
   const b = block as { offset?: unknown; weights?: unknown };
   if (!Array.isArray(b.weights)) return `${what}.weights must be an array of extension elements`;
@@ -64,10 +69,8 @@ export function blockProblem(block: unknown, m: number, what: string): string | 
   if (typeof b.offset !== "number" || !Number.isInteger(b.offset) || b.offset < 0 || b.offset % n !== 0)
     return `${what}.offset must be a multiple of ${n} (the block's length), got ${String(b.offset)}`;
   if (b.offset + n > 2 ** m) return `${what} ends at ${b.offset + n}, past the polynomial's 2^${m} values`;
-  for (let i = 0; i < n; i++) {
-    const p = extProblem(b.weights[i], `${what}.weights[${i}]`);
-    if (p !== null) return p;
-  }
+  for (let i = 0; i < n; i++)
+    if (!isCanonicalExt(b.weights[i])) return extProblem(b.weights[i], `${what}.weights[${i}]`);
   return null;
 }
 
@@ -77,7 +80,7 @@ function blocksProblem(blocks: unknown, m: number, what: string): string | null 
   if (blocks.length === 0 || blocks.length > MAX_CLAIM_BLOCKS)
     return `${what} has ${blocks.length} blocks; a claim lists 1 to ${MAX_CLAIM_BLOCKS}`;
   for (let s = 0; s < blocks.length; s++) {
-    const p = blockProblem(blocks[s], m, `${what}[${s}]`);
+    const p = blockProblem(blocks[s], m, what, s);
     if (p !== null) return p;
   }
   return null;

@@ -31,7 +31,10 @@ export function foldRow(row: Uint32Array, x: number, zeta: number, alphas: reado
     }
     const inv = batchInverse(ys);
     const next = new Uint32Array(4 * half);
-    const [b0, b1, b2, b3] = alpha;
+    const b0 = alpha[0],
+      b1 = alpha[1],
+      b2 = alpha[2],
+      b3 = alpha[3];
     for (let t = 0; t < half; t++) {
       const lo = 4 * t,
         hi = 4 * (t + half);

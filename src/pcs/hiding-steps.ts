@@ -10,7 +10,10 @@ import type { WhirAnyClaim } from "./types.js";
 /** ρ·x + g for base-field x and extension g, interleaved (h's table from f′'s and g′'s). */
 export function combineMasked(rho: Ext, f: ArrayLike<number>, g: ArrayLike<number>): Uint32Array {
   const out = new Uint32Array(4 * f.length);
-  const [r0, r1, r2, r3] = rho;
+  const r0 = rho[0],
+    r1 = rho[1],
+    r2 = rho[2],
+    r3 = rho[3];
   for (let i = 0; i < f.length; i++) {
     const x = f[i]!;
     const o = 4 * i;

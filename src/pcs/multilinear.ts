@@ -125,7 +125,10 @@ export function evaluateCoefficients(coeffs: Uint32Array, point: readonly Ext[])
 export function foldCoefficients(c: Uint32Array, alpha: Ext): Uint32Array {
   const n = c.length / 8;
   const out = new Uint32Array(4 * n);
-  const [b0, b1, b2, b3] = alpha;
+  const b0 = alpha[0],
+    b1 = alpha[1],
+    b2 = alpha[2],
+    b3 = alpha[3];
   for (let i = 0; i < n; i++) {
     const o = 8 * i + 4;
     extMulTo(out, 4 * i, 1, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, b0, b1, b2, b3);
@@ -138,7 +141,10 @@ export function foldCoefficients(c: Uint32Array, alpha: Ext): Uint32Array {
 export function foldEvaluations(e: Uint32Array, alpha: Ext): Uint32Array {
   const n = e.length / 8;
   const out = new Uint32Array(4 * n);
-  const [b0, b1, b2, b3] = alpha;
+  const b0 = alpha[0],
+    b1 = alpha[1],
+    b2 = alpha[2],
+    b3 = alpha[3];
   for (let i = 0; i < n; i++) {
     const lo = 8 * i;
     extMulTo(
@@ -163,7 +169,10 @@ export function foldEvaluations(e: Uint32Array, alpha: Ext): Uint32Array {
 export function evaluateUnivariate(coeffs: Uint32Array, z: Ext): Ext {
   const n = coeffs.length / 4;
   const acc = new Uint32Array(4);
-  const [z0, z1, z2, z3] = z;
+  const z0 = z[0],
+    z1 = z[1],
+    z2 = z[2],
+    z3 = z[3];
   for (let i = n - 1; i >= 0; i--) {
     extMulTo(acc, 0, 1, acc[0]!, acc[1]!, acc[2]!, acc[3]!, z0, z1, z2, z3);
     for (let l = 0; l < 4; l++) acc[l] = add(acc[l]!, coeffs[4 * i + l]!);
@@ -233,7 +242,10 @@ export function addScaledEqTableBase(acc: Uint32Array, point: readonly number[],
       table[i] = mul(a, q);
     }
   }
-  const [c0, c1, c2, c3] = c;
+  const c0 = c[0],
+    c1 = c[1],
+    c2 = c[2],
+    c3 = c[3];
   for (let i = 0; i < size; i++) {
     const t = table[i]!;
     const o = 4 * i;
@@ -299,12 +311,13 @@ export function blockWeightAt(offset: number, weights: readonly Ext[], point: re
 /**
  * Σ over `blocks` of `blockWeightAt(offset, weights, point)`, with one eq table of point's first b
  * coordinates per block length 2^b shared by every block of that length: O(Σ 2^b + m·#blocks).
+ * @param tables eq tables by b to reuse across calls at the same point (filled as needed).
  */
 export function blocksWeightAt(
   blocks: readonly { readonly offset: number; readonly weights: readonly Ext[] }[],
   point: readonly Ext[],
+  tables: Map<number, Uint32Array> = new Map(),
 ): Ext {
-  const tables = new Map<number, Uint32Array>();
   const acc = new Uint32Array(4);
   const part = new Uint32Array(4);
   for (const blk of blocks) {

@@ -300,8 +300,10 @@ export function verifyCore(
   const finalPoint = alphas.slice(alphas.length - schedule.finalVariables);
   const fAtPoint = evaluateCoefficients(finalCoefficients!, finalPoint);
   let wAtPoint: Ext = [0, 0, 0, 0];
+  const eqTables = new Map<number, Uint32Array>();
   for (const c of constraints) {
-    const at = c.blocks !== undefined ? blocksWeightAt(c.blocks, alphas) : eqEval(c.point, alphas.slice(c.offset));
+    const at =
+      c.blocks !== undefined ? blocksWeightAt(c.blocks, alphas, eqTables) : eqEval(c.point, alphas.slice(c.offset));
     wAtPoint = extAdd(wAtPoint, extMul(c.coeff, at));
   }
   if (!extEq(claim, extMul(fAtPoint, wAtPoint)))
