@@ -4,13 +4,17 @@
  *   npm run bench -- web [--depth 24] [--rounds 7] [--calls 5]
  *
  * Builds the verifier page, serves a registry of `depth` on 127.0.0.1 (the API of
- * `ssgkr registry http`), and checks three proof bodies — membership, non-membership (deleted
- * record) and an update (the body of a PUT) — with `checkProofBody` in Node and, in headless
+ * `ssgkr registry http`), and checks five proof bodies — membership, non-membership (deleted
+ * record), an update (the body of a PUT), and a v3-zk membership and absence proof (`?zk=1`,
+ * docs/profile-v3.md §11) at the head after it — with `checkProofBody` in Node and, in headless
  * Chromium (Debian's, via puppeteer-core), with the same function bundled in the page (WASM
  * kernels loaded asynchronously). Per kind: the first check's prepare time (compile, commitment,
  * derived wiring) on each side, then `rounds` interleaved rounds of `calls` checks per side
  * (prepared circuit cached); times are ms per check, median (min–max) over the rounds. Goal:
- * browser ≤ 2 × Node.
+ * browser ≤ 2 × Node. Headline per kind: `<kind>_node_ms`, `<kind>_browser_ms`, `<kind>_ratio`,
+ * `<kind>_browser_prepare_ms` (kinds membership, nonmembership, update, zk_membership,
+ * zk_nonmembership); `zk_member_verify_browser_ms` is `zk_membership_browser_ms` at depth 48 (the
+ * zero-knowledge goal's figure), null at other depths.
  *
  *   npm run bench -- web --v3-block 1024 [--v3-depth 48] [--v3-records 20000]
  *
@@ -85,8 +89,8 @@ const server = await startServer({ store, webDir, token: TOKEN, rateLimit: 0 });
 const browser = await launchChromium(dir);
 try {
   const root = Array.from(store.head().root);
-  const get = async (name: string) =>
-    (await (await fetch(`${server.base}/v1/records/${encodeURIComponent(name)}/proof`)).json()) as Record<
+  const get = async (name: string, query = "") =>
+    (await (await fetch(`${server.base}/v1/records/${encodeURIComponent(name)}/proof${query}`)).json()) as Record<
       string,
       unknown
     >;
@@ -101,6 +105,12 @@ try {
     body: JSON.stringify({ value: "https://github.com/bench/new" }),
   });
   bodies.push({ kind: "update", name: undefined, root, body: (await put.json()) as Record<string, unknown> });
+  // v3-zk (docs/profile-v3.md §11): membership and absence proofs that reveal nothing but the statement
+  const zkRoot = Array.from(store.head().root);
+  bodies.push(
+    { kind: "zk_membership", name: RECORDS.live, root: zkRoot, body: await get(RECORDS.live, "?zk=1") },
+    { kind: "zk_nonmembership", name: RECORDS.deleted, root: zkRoot, body: await get(RECORDS.deleted, "?zk=1") },
+  );
 
   const page = await browser.newPage();
   await page.goto(`${server.base}/verify/`);
@@ -144,7 +154,7 @@ try {
   };
 
   const results: Record<string, unknown>[] = [];
-  const headline: Record<string, number | string> = {
+  const headline: Record<string, number | string | null> = {
     depth,
     backend: backend.startsWith("WASM") ? "wasm" : "typescript",
   };
@@ -187,6 +197,8 @@ try {
     headline[`${b.kind}_ratio`] = Number(ratio.toFixed(2));
     headline[`${b.kind}_browser_prepare_ms`] = Math.round(firstBrowser.prepareMs);
   }
+  // the zero-knowledge issue's key: the v3-zk membership check in the page, at depth 48 only
+  headline["zk_member_verify_browser_ms"] = depth === 48 ? (headline["zk_membership_browser_ms"] as number) : null;
   let v3: Record<string, unknown> | undefined;
   if (v3Block > 0) {
     progress(
