@@ -149,6 +149,22 @@ export const EXPORTS = {
       "Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3).",
     ],
     [
+      "pcs_merkle_leaves_pair",
+      [
+        ptr("out"),
+        ptr("first"),
+        u32("firstWidth"),
+        ptr("second"),
+        u32("secondWidth"),
+        u32("logN"),
+        u32("k"),
+        ptr("consts"),
+        ptr("work"),
+      ],
+      "void",
+      "Leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3).",
+    ],
+    [
       "pcs_merkle_level",
       [ptr("out"), ptr("src"), u32("parents"), ptr("consts"), ptr("work")],
       "void",
@@ -176,6 +192,12 @@ export const EXPORTS = {
   ],
   HashKernelExports: [
     ["poseidon2_permute_one", [ptr("state"), ptr("consts")], "void", "One canonical state in place."],
+    [
+      "poseidon2_grind",
+      [ptr("template"), u32("lane"), u32("mask"), u32("start"), u32("count"), ptr("consts"), ptr("work")],
+      "i32",
+      "The least i < count whose candidate start + i at `lane` permutes to word 7 & mask = 0, or -1.",
+    ],
     [
       "poseidon2_sponge",
       [ptr("state"), ptr("src"), u32("n"), ptr("consts")],

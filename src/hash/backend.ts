@@ -29,6 +29,31 @@ export interface HashBackend {
    * without it the transcript absorbs word by word.
    */
   absorbBlocks?(state: Uint32Array, input: ArrayLike<number>, from: number, words: number): void;
+  /**
+   * Proof-of-work search (the transcript's `grind`, docs/pcs.md §4.6): the least i < count such
+   * that permuting `template` (16 canonical words, not changed) with word `lane` (< 8) set to
+   * start + i gives word 7 & mask = 0, or −1 when none of the count candidates does. Requires
+   * start + count ≤ p. Optional: without it the transcript grinds through `permuteMany`.
+   */
+  grindSearch?(template: Uint32Array, lane: number, mask: number, start: number, count: number): number;
+}
+
+/** TypeScript reference of `grindSearch`: one permutation per candidate. */
+export function grindSearchReference(
+  template: Uint32Array,
+  lane: number,
+  mask: number,
+  start: number,
+  count: number,
+): number {
+  const s = new Uint32Array(WIDTH);
+  for (let i = 0; i < count; i++) {
+    s.set(template);
+    s[lane] = start + i;
+    permuteInPlace(s);
+    if ((s[7]! & mask) === 0) return i;
+  }
+  return -1;
 }
 
 /** TypeScript reference of `compress` (compat-v1 §4). */
@@ -63,6 +88,7 @@ export const typescriptHashBackend: HashBackend = Object.freeze({
   },
   compress: compressReference,
   sponge: spongeReference,
+  grindSearch: grindSearchReference,
   absorbBlocks(state: Uint32Array, input: ArrayLike<number>, from: number, words: number): void {
     for (let off = 0; off < words; off += RATE) {
       for (let j = 0; j < RATE; j++) state[j] = input[from + off + j]!;

@@ -96,6 +96,8 @@ export interface KernelExports {
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
   /** Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3). */
   pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
+  /** Leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3). */
+  pcs_merkle_leaves_pair(out: number, first: number, firstWidth: number, second: number, secondWidth: number, logN: number, k: number, consts: number, work: number): void;
   /** One Merkle level: node i = h_node of digests 2i and 2i + 1. */
   pcs_merkle_level(out: number, src: number, parents: number, consts: number, work: number): void;
   /** A run first·ratio^k (k < count) of a twiddle table, with Shoup companions. */
@@ -130,6 +132,7 @@ export function kernelExportNames(): readonly string[] {
     "pcs_horner",
     "pcs_eq_add",
     "pcs_merkle_leaves",
+    "pcs_merkle_leaves_pair",
     "pcs_merkle_level",
     "ntt_twiddles",
     "ntt_bit_reverse",
@@ -142,6 +145,8 @@ export function kernelExportNames(): readonly string[] {
 export interface HashKernelExports {
   /** One canonical state in place. */
   poseidon2_permute_one(state: number, consts: number): void;
+  /** The least i < count whose candidate start + i at `lane` permutes to word 7 & mask = 0, or -1. */
+  poseidon2_grind(template: number, lane: number, mask: number, start: number, count: number, consts: number, work: number): number;
   /** Overwrite sponge of n words into the state. */
   poseidon2_sponge(state: number, src: number, n: number, consts: number): void;
   /** Two sponges interleaved over a job region. */
@@ -168,6 +173,7 @@ export interface HashKernelExports {
 export function hashKernelExportNames(): readonly string[] {
   return [
     "poseidon2_permute_one",
+    "poseidon2_grind",
     "poseidon2_sponge",
     "poseidon2_sponge_x2",
     "poseidon2_sponge_x4",

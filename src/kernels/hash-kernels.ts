@@ -156,6 +156,16 @@ export class HashKernels implements HashBackend {
     }
   }
 
+  /**
+   * The proof-of-work search of `HashBackend.grindSearch` in one kernel call (four candidates per
+   * SIMD vector, in this thread's private memory). Inputs canonical (not validated).
+   */
+  grindSearch(template: Uint32Array, lane: number, mask: number, start: number, count: number): number {
+    const w = this.words;
+    for (let i = 0; i < 16; i++) w[i] = template[i]!;
+    return this.raw.poseidon2_grind(this.statePtr, lane, mask >>> 0, start, count, this.constsPtr, this.inputPtr);
+  }
+
   /** h_node (§4): the first 8 lanes of permute(left ‖ right); inputs canonical (not validated). */
   compress(left: ArrayLike<number>, right: ArrayLike<number>): Uint32Array {
     const w = this.words;

@@ -11,7 +11,13 @@
 import { P, mul, pow } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import { rootOfUnity } from "../pcs/domain.js";
-import { merkleTreeOfCodeword, type FoldMode, type MerkleTree, type PcsBackend } from "../pcs/backend.js";
+import {
+  merkleTreeOfCodeword,
+  merkleTreeOfCodewordPair,
+  type FoldMode,
+  type MerkleTree,
+  type PcsBackend,
+} from "../pcs/backend.js";
 import { MONTGOMERY_R } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
@@ -181,6 +187,35 @@ class WasmPcsKernels implements PcsBackend {
     const logRows = logDomain - k;
     // The kernels take four rows per vector and whole sponge blocks.
     if (logRows < 2 || ((1 << k) * width) % 8 !== 0) return merkleTreeOfCodeword(codeword, width, logDomain, k);
+    const raw = this.kernels.instance.raw;
+    return this.tree(logRows, (out, consts, work) =>
+      this.withPointer(codeword, false, (src) => raw.pcs_merkle_leaves(out, src, logDomain, k, width, consts, work)),
+    );
+  }
+
+  merklePair(
+    first: Uint32Array,
+    firstWidth: number,
+    second: Uint32Array,
+    secondWidth: number,
+    logDomain: number,
+    k: number,
+  ): MerkleTree {
+    const logRows = logDomain - k;
+    if (logRows < 2 || ((1 << k) * firstWidth) % 8 !== 0 || ((1 << k) * secondWidth) % 8 !== 0)
+      return merkleTreeOfCodewordPair(first, firstWidth, second, secondWidth, logDomain, k);
+    const raw = this.kernels.instance.raw;
+    return this.tree(logRows, (out, consts, work) =>
+      this.withPointer(first, false, (a) =>
+        this.withPointer(second, false, (b) =>
+          raw.pcs_merkle_leaves_pair(out, a, firstWidth, b, secondWidth, logDomain, k, consts, work),
+        ),
+      ),
+    );
+  }
+
+  /** The tree over 2^logRows leaves that `leaves` writes (8 words each) at its first argument. */
+  private tree(logRows: number, leaves: (out: number, consts: number, work: number) => void): MerkleTree {
     const rows = 1 << logRows;
     const heap = this.kernels.heap;
     const raw = this.kernels.instance.raw;
@@ -189,9 +224,7 @@ class WasmPcsKernels implements PcsBackend {
     const work = this.work.ptr;
     const all = heap.alloc(8 * (2 * rows - 1));
     try {
-      this.withPointer(codeword, false, (src) =>
-        raw.pcs_merkle_leaves(all.ptr, src, logDomain, k, width, consts, work),
-      );
+      leaves(all.ptr, consts, work);
       let at = 0;
       for (let n = rows; n > 1; n >>= 1) {
         raw.pcs_merkle_level(all.ptr + 4 * (at + 8 * n), all.ptr + 4 * at, n >> 1, consts, work);

@@ -52,6 +52,15 @@ export interface PcsBackend {
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
   /** The Merkle tree of a natural-order codeword's rows of 2^k elements (docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
   merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
+  /** The Merkle tree whose leaf j hashes row j of `first` then row j of `second` (two codewords on one domain; the hiding commitment, docs/pcs.md §12.3; `merkleTreeOfCodewordPair`). */
+  merklePair(
+    first: Uint32Array,
+    firstWidth: number,
+    second: Uint32Array,
+    secondWidth: number,
+    logDomain: number,
+    k: number,
+  ): MerkleTree;
   /** Base-field values as interleaved extension values (`liftToExtension`): a working table. */
   lift(values: Uint32Array): Uint32Array;
   /** A copy of `values` as a working table. */
@@ -65,6 +74,28 @@ export interface PcsBackend {
 /** The Merkle tree of a natural-order codeword's rows (the reference: the rows gathered, then `buildMerkleTree`). */
 export function merkleTreeOfCodeword(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
   return buildMerkleTree(rowsOfCodeword(codeword, width, logDomain, k), (1 << k) * width, logDomain - k);
+}
+
+/** The Merkle tree over the rows of two codewords, row j of `first` then row j of `second` per leaf (the reference: the rows gathered side by side, then `buildMerkleTree`). */
+export function merkleTreeOfCodewordPair(
+  first: Uint32Array,
+  firstWidth: number,
+  second: Uint32Array,
+  secondWidth: number,
+  logDomain: number,
+  k: number,
+): MerkleTree {
+  const a = rowsOfCodeword(first, firstWidth, logDomain, k);
+  const b = rowsOfCodeword(second, secondWidth, logDomain, k);
+  const aw = (1 << k) * firstWidth,
+    bw = (1 << k) * secondWidth;
+  const rowCount = 1 << (logDomain - k);
+  const rows = new Uint32Array(rowCount * (aw + bw));
+  for (let j = 0; j < rowCount; j++) {
+    rows.set(a.subarray(j * aw, (j + 1) * aw), j * (aw + bw));
+    rows.set(b.subarray(j * bw, (j + 1) * bw), j * (aw + bw) + aw);
+  }
+  return buildMerkleTree(rows, aw + bw, logDomain - k);
 }
 
 /** A backend made on first use; `null` selects the references. */
@@ -83,6 +114,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   eqAdd: addScaledEqTable,
   codeword: codewordReference,
   merkle: merkleTreeOfCodeword,
+  merklePair: merkleTreeOfCodewordPair,
   lift: liftToExtension,
   resident: (values: Uint32Array) => values.slice(),
   zeros: (words: number) => new Uint32Array(words),
@@ -163,6 +195,18 @@ export function pcsCodeword(coeffs: Uint32Array, width: number, logDomain: numbe
 /** The Merkle tree of a natural-order codeword's rows on this thread's backend. */
 export function pcsMerkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
   return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k);
+}
+
+/** The Merkle tree over two codewords' rows side by side (`PcsBackend.merklePair`) on this thread's backend. */
+export function pcsMerklePair(
+  first: Uint32Array,
+  firstWidth: number,
+  second: Uint32Array,
+  secondWidth: number,
+  logDomain: number,
+  k: number,
+): MerkleTree {
+  return backendFor(1 << logDomain).merklePair(first, firstWidth, second, secondWidth, logDomain, k);
 }
 
 /** The lift to the extension on this thread's backend (a working table). */

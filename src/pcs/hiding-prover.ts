@@ -15,11 +15,11 @@ import { claimBlocks, claimsProblem } from "./checks.js";
 import { codewordOfRows, rowsOfCodeword } from "./encode.js";
 import { PcsError } from "./errors.js";
 import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
-import { buildMerkleTree, type MerkleTree } from "./merkle.js";
+import type { MerkleTree } from "./merkle.js";
 import { coefficientsToEvaluations, evaluateCoefficients, extAt } from "./multilinear.js";
 import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
-import { pcsCodeword, pcsHorner, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
+import { pcsCodeword, pcsHorner, pcsMerklePair, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
 import { grindOrReplace, openCore, type WhirAdversary, type WhirOpenOptions } from "./prover.js";
 import { combineMasked, extendClaims } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
@@ -134,22 +134,14 @@ export function whirCommitHidingOn(
   }
   let fCodeword = codeword(fCoefficients, 1, first.logDomain);
   let gCodeword = codeword(gCoefficients, 4, first.logDomain);
-  const fRows = rowsOfCodeword(fCodeword, 1, first.logDomain, k);
-  const gRows = rowsOfCodeword(gCodeword, 4, first.logDomain, k);
   if (options.corruptRows) {
+    const fRows = rowsOfCodeword(fCodeword, 1, first.logDomain, k);
+    const gRows = rowsOfCodeword(gCodeword, 4, first.logDomain, k);
     options.corruptRows(fRows, gRows);
     fCodeword = codewordOfRows(fRows, 1, first.logDomain, k);
     gCodeword = codewordOfRows(gRows, 4, first.logDomain, k);
   }
-  const rowCount = 1 << first.logRows;
-  const fw = 1 << k;
-  const rowWords = 5 * fw;
-  const rows = new Uint32Array(rowCount * rowWords);
-  for (let j = 0; j < rowCount; j++) {
-    rows.set(fRows.subarray(j * fw, (j + 1) * fw), j * rowWords);
-    rows.set(gRows.subarray(4 * j * fw, 4 * (j + 1) * fw), j * rowWords + fw);
-  }
-  const tree = phase("merkle", () => buildMerkleTree(rows, rowWords, first.logRows));
+  const tree = phase("merkle", () => pcsMerklePair(fCodeword, 1, gCodeword, 4, first.logDomain, k));
   absorbHidingCommitment(t, set, m, tree.root);
   const commitment: WhirHidingCommitment = { set: set.id, numVariables: m, root: tree.root.slice() };
   return { commitment, hiding, fEvaluations, fCoefficients, gEvaluations, gCoefficients, fCodeword, gCodeword, tree };

@@ -145,6 +145,22 @@ export class DuplexChallenger {
     if (!Number.isInteger(bits) || bits < 0 || 2 ** bits >= P) return this.grindReference(bits);
     if (this.permute !== permuteFast) return this.grindReference(bits);
     const backend = currentHashBackend();
+    if (backend.grindSearch !== undefined) {
+      const template = this.state.slice();
+      for (let i = 0; i < this.inputLen; i++) template[i] = this.input[i]!;
+      const mask = ((1 << bits) - 1) >>> 0;
+      const chunk = 1 << 16;
+      for (let start = 0; start < P; start += chunk) {
+        const found = backend.grindSearch(template, this.inputLen, mask, start, Math.min(chunk, P - start));
+        if (found >= 0) {
+          const w = start + found;
+          if (!this.checkWitness(bits, w))
+            throw new FieldError("BAD_BITS", "grinding: the searched candidate does not check (hash backend mismatch)");
+          return w;
+        }
+      }
+      throw new FieldError("BAD_BITS", `no grinding witness for ${bits} bits below p`);
+    }
     const batch = 256;
     const states = new Uint32Array(16 * batch);
     const template = this.state.slice();

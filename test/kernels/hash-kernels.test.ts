@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { P } from "../../src/field/index.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
+import { grindSearchReference } from "../../src/hash/backend.js";
 import { compress, compressReference, sponge, spongeReference } from "../../src/hash/digest.js";
 import { hashBackend, permuteFast } from "../../src/hash/fast-permutation.js";
 import { KernelError } from "../../src/kernels/errors.js";
@@ -265,4 +266,34 @@ test("worker threads hash with their own kernel memory, concurrently with this t
     assert.equal(results[i]!.backend, "wasm");
     assert.deepEqual(results[i]!.state, Array.from(s));
   });
+});
+
+test("the proof-of-work search kernel finds the reference's candidate (found, not found, lanes 0..7, counts not a multiple of 4)", () => {
+  const next = (() => {
+    let x = 0x2545f491;
+    return () => {
+      x ^= x << 13;
+      x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x >>>= 0;
+      return x % P;
+    };
+  })();
+  for (let trial = 0; trial < 24; trial++) {
+    const template = Uint32Array.from({ length: 16 }, () => next());
+    const lane = trial % 8;
+    const bits = [0, 1, 3, 6, 9][trial % 5]!;
+    const mask = ((1 << bits) - 1) >>> 0;
+    const start = trial === 23 ? P - 37 : next() % 1000;
+    const count = trial === 23 ? 37 : [1, 3, 4, 5, 130, 1023][trial % 6]!;
+    const want = grindSearchReference(template, lane, mask, start, count);
+    const copy = template.slice();
+    assert.equal(hk.grindSearch(template, lane, mask, start, count), want, `trial ${trial}`);
+    assert.deepEqual(template, copy, "the template is not changed");
+  }
+  // a mask no candidate meets: −1 after every candidate
+  const t = Uint32Array.from({ length: 16 }, (_, i) => i);
+  assert.equal(hk.grindSearch(t, 2, 0xffffffff, 0, 9), grindSearchReference(t, 2, 0xffffffff, 0, 9));
+  assert.equal(hk.grindSearch(t, 2, 0xffffffff, 0, 9), -1);
 });

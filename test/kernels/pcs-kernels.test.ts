@@ -217,6 +217,51 @@ test("the WASM codeword and the Merkle tree of its rows equal the references (ke
   assert.equal(wasm.residentTables, before, "every codeword released");
 });
 
+test("the WASM Merkle tree over two codewords' rows side by side (the hiding commitment's) equals the reference and the definition", () => {
+  assert.ok(wasm);
+  const before = wasm.residentTables;
+  // [log|L|, k, first width, second width]: log rows < 2 or a part not of whole blocks takes the fallback.
+  for (const [logDomain, k, wa, wb] of [
+    [7, 5, 1, 4],
+    [9, 3, 1, 4],
+    [10, 4, 4, 1],
+    [8, 5, 4, 4],
+    [6, 5, 1, 4],
+    [6, 2, 1, 4],
+    [12, 5, 1, 4],
+  ] as const) {
+    const what = `log|L| ${logDomain}, k ${k}, widths ${wa} and ${wb}`;
+    const [a] = inputs((1 << logDomain) * wa);
+    const [b] = inputs((1 << logDomain) * wb);
+    const ra = rowsOfCodeword(a!, wa, logDomain, k),
+      rb = rowsOfCodeword(b!, wb, logDomain, k);
+    const aw = (1 << k) * wa,
+      bw = (1 << k) * wb;
+    const rows = new Uint32Array(ra.length + rb.length);
+    for (let j = 0; j < 1 << (logDomain - k); j++) {
+      rows.set(ra.subarray(j * aw, (j + 1) * aw), j * (aw + bw));
+      rows.set(rb.subarray(j * bw, (j + 1) * bw), j * (aw + bw) + aw);
+    }
+    const reference = buildMerkleTreeReference(rows, aw + bw, logDomain - k);
+    const tree = wasm.merklePair(a!, wa, b!, wb, logDomain, k);
+    assert.deepEqual(
+      tree.levels.map((l) => l.slice()),
+      reference.levels,
+      what,
+    );
+    assert.deepEqual(tree.root, reference.root, what);
+    assert.deepEqual(ref.merklePair(a!, wa, b!, wb, logDomain, k).levels, reference.levels, `${what}, reference`);
+    const resident = wasm.resident(b!);
+    assert.deepEqual(
+      wasm.merklePair(a!, wa, resident, wb, logDomain, k).root,
+      reference.root,
+      `${what}, a working table`,
+    );
+    wasm.release(resident);
+  }
+  assert.equal(wasm.residentTables, before, "every table released");
+});
+
 test("working tables: copies, zeros, lifts and folds equal the references, are read in place by the next kernel, and are all released", () => {
   assert.ok(wasm);
   const before = wasm.residentTables;

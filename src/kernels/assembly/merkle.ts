@@ -27,38 +27,66 @@ import { permute4, permuteMont4 } from "./poseidon2-x4";
  */
 export function pcs_merkle_leaves(out: usize, src: usize, logN: u32, k: u32, width: u32, consts: usize, work: usize): void {
   const rows: u32 = 1 << (logN - k);
-  const blocks: u32 = ((<u32>1 << k) * width) >> 3;
-  const toR = i32x4.splat(R_MOD_P), toRs = i32x4.splat(R_MOD_P_SHOUP);
-  const fromR = i32x4.splat(R_INV), fromRs = i32x4.splat(R_INV_SHOUP);
   const zero = i32x4.splat(0);
   for (let j: u32 = 0; j < rows; j += 4) {
     for (let l: usize = 0; l < 16; l++) v128.store(work + (l << 4), zero);
-    for (let b: u32 = 0; b < blocks; b++) {
-      if (width == 1) {
-        for (let l: u32 = 0; l < 8; l++) {
-          const t = (b << 3) + l;
-          v128.store(work + (<usize>l << 4), vShoupMul(v128.load(src + (<usize>(j + t * rows) << 2)), toR, toRs));
-        }
-      } else {
-        for (let e: u32 = 0; e < 2; e++) {
-          const at = src + (<usize>(j + ((b << 1) + e) * rows) << 4);
-          transposeStore(work + (<usize>e << 6), v128.load(at), v128.load(at, 16), v128.load(at, 32), v128.load(at, 48), toR, toRs);
-        }
+    absorbRows(work, src, j, rows, k, width, consts);
+    storeDigests(out, j, work);
+  }
+}
+
+/**
+ * Leaf digests over two codewords of 2^logN elements on the same domain (the hiding commitment,
+ * docs/pcs.md §12.3): leaf j is the overwrite sponge of row j of `first` (`firstWidth` words per
+ * element) followed by row j of `second` (`secondWidth`), each part as in `pcs_merkle_leaves`
+ * (each part's 2^k·width a multiple of 8); out + 32·j, canonical.
+ */
+export function pcs_merkle_leaves_pair(out: usize, first: usize, firstWidth: u32, second: usize, secondWidth: u32, logN: u32, k: u32, consts: usize, work: usize): void {
+  const rows: u32 = 1 << (logN - k);
+  const zero = i32x4.splat(0);
+  for (let j: u32 = 0; j < rows; j += 4) {
+    for (let l: usize = 0; l < 16; l++) v128.store(work + (l << 4), zero);
+    absorbRows(work, first, j, rows, k, firstWidth, consts);
+    absorbRows(work, second, j, rows, k, secondWidth, consts);
+    storeDigests(out, j, work);
+  }
+}
+
+/** Absorbs rows j … j+3 of a codeword of `rows` rows (2^k elements of `width` words) into the four transposed Montgomery states at `work`. */
+// @ts-ignore: decorator
+@inline function absorbRows(work: usize, src: usize, j: u32, rows: u32, k: u32, width: u32, consts: usize): void {
+  const blocks: u32 = ((<u32>1 << k) * width) >> 3;
+  const toR = i32x4.splat(R_MOD_P), toRs = i32x4.splat(R_MOD_P_SHOUP);
+  for (let b: u32 = 0; b < blocks; b++) {
+    if (width == 1) {
+      for (let l: u32 = 0; l < 8; l++) {
+        const t = (b << 3) + l;
+        v128.store(work + (<usize>l << 4), vShoupMul(v128.load(src + (<usize>(j + t * rows) << 2)), toR, toRs));
       }
-      permuteMont4(work, consts);
+    } else {
+      for (let e: u32 = 0; e < 2; e++) {
+        const at = src + (<usize>(j + ((b << 1) + e) * rows) << 4);
+        transposeStore(work + (<usize>e << 6), v128.load(at), v128.load(at, 16), v128.load(at, 32), v128.load(at, 48), toR, toRs);
+      }
     }
-    // Words 0..7 of the four states: vector c = word c of rows j … j+3; transpose back.
-    const dst = out + (<usize>j << 5);
-    for (let h: usize = 0; h < 2; h++) {
-      const v0 = v128.load(work + (h << 6)), v1 = v128.load(work + (h << 6), 16);
-      const v2 = v128.load(work + (h << 6), 32), v3 = v128.load(work + (h << 6), 48);
-      const x0 = i32x4.shuffle(v0, v1, 0, 4, 1, 5), x1 = i32x4.shuffle(v0, v1, 2, 6, 3, 7);
-      const y0 = i32x4.shuffle(v2, v3, 0, 4, 1, 5), y1 = i32x4.shuffle(v2, v3, 2, 6, 3, 7);
-      v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x0, y0, 0, 2), fromR, fromRs), 0);
-      v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x0, y0, 1, 3), fromR, fromRs), 32);
-      v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x1, y1, 0, 2), fromR, fromRs), 64);
-      v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x1, y1, 1, 3), fromR, fromRs), 96);
-    }
+    permuteMont4(work, consts);
+  }
+}
+
+/** Words 0..7 of the four transposed states at `work` (vector c = word c of rows j … j+3), out of Montgomery form, as digests j … j+3 at out + 32·j. */
+// @ts-ignore: decorator
+@inline function storeDigests(out: usize, j: u32, work: usize): void {
+  const fromR = i32x4.splat(R_INV), fromRs = i32x4.splat(R_INV_SHOUP);
+  const dst = out + (<usize>j << 5);
+  for (let h: usize = 0; h < 2; h++) {
+    const v0 = v128.load(work + (h << 6)), v1 = v128.load(work + (h << 6), 16);
+    const v2 = v128.load(work + (h << 6), 32), v3 = v128.load(work + (h << 6), 48);
+    const x0 = i32x4.shuffle(v0, v1, 0, 4, 1, 5), x1 = i32x4.shuffle(v0, v1, 2, 6, 3, 7);
+    const y0 = i32x4.shuffle(v2, v3, 0, 4, 1, 5), y1 = i32x4.shuffle(v2, v3, 2, 6, 3, 7);
+    v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x0, y0, 0, 2), fromR, fromRs), 0);
+    v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x0, y0, 1, 3), fromR, fromRs), 32);
+    v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x1, y1, 0, 2), fromR, fromRs), 64);
+    v128.store(dst + (h << 4), vShoupMul(i64x2.shuffle(x1, y1, 1, 3), fromR, fromRs), 96);
   }
 }
 
