@@ -277,6 +277,9 @@ function innerExt(t: Uint32Array, e: Uint32Array, n: number): Ext {
 
 /** Σ_q s_q·T_q (plane tables of n), canonical. */
 function combineTables(tables: readonly Uint32Array[], scalars: readonly Ext[], n: number): Uint32Array {
+  const one = scalars[0];
+  if (tables.length === 1 && one !== undefined && one[0] === 1 && one[1] === 0 && one[2] === 0 && one[3] === 0)
+    return tables[0]!.slice(0, 4 * n);
   const out = new Uint32Array(4 * n);
   tables.forEach((t, q) => {
     const s = scalars[q]!;
@@ -600,9 +603,23 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.plan = planOf(layer, s);
     this.numVariables = 2 * (k + s);
     this.degree = this.plan.hasPow ? 4 : 2;
-    this.coeffs = claims.map((c) => c.coeff);
-    this.rhos = claims.map((c) => c.point.slice(0, k));
-    this.ws = claims.map((c) => this.eq(c.point.slice(k)));
+    if (k === 0 && claims.length > 1) {
+      // One copy: every table below is linear in Σ_q c_q·eq(ζ_q, ·), so the claims combine first
+      // (one booking table instead of one per claim; the same values).
+      const w = new ExtVector(2 ** sOut);
+      const d = w.data;
+      for (const c of claims) {
+        const e = this.eq(c.point, c.coeff).data;
+        for (let i = 0; i < d.length; i++) d[i] = (d[i]! + e[i]!) % P;
+      }
+      this.coeffs = [EXT_ONE];
+      this.rhos = [[]];
+      this.ws = [w];
+    } else {
+      this.coeffs = claims.map((c) => c.coeff);
+      this.rhos = claims.map((c) => c.point.slice(0, k));
+      this.ws = claims.map((c) => this.eq(c.point.slice(k)));
+    }
     const tabs = this.ws.map((w) => singleTables(layer, w, n, this.plan.hasPow));
     this.as = tabs.map((t) => t.a);
     this.ps = tabs.map((t) => t.p);

@@ -141,12 +141,22 @@ export function maskRoundPoly(m: ZkLayerMasks, j: number, bound: Ext): Ext[] {
   const c = m.rounds[j]!;
   const scale = twoTo(n - j - 1);
   let constant = extMul(scale, bound);
-  if (j < n - 1) {
-    let tail: Ext = EXT_ZERO;
-    for (let l = j + 1; l < n; l++) tail = extAdd(tail, roundSumOf(m.rounds[l]!));
-    constant = extAdd(constant, extMul(twoTo(n - j - 2), tail));
-  }
+  if (j < n - 1) constant = extAdd(constant, extMul(twoTo(n - j - 2), tailSums(m)[j + 1]!));
   return [constant, ...c.map((x) => extMul(scale, x))];
+}
+
+/** Σ_(l ≥ j) S_l for every j (and 0 at j = n), once per masks. */
+const TAILS = new WeakMap<ZkLayerMasks, Ext[]>();
+function tailSums(m: ZkLayerMasks): Ext[] {
+  let t = TAILS.get(m);
+  if (t === undefined) {
+    const n = m.rounds.length;
+    t = new Array<Ext>(n + 1);
+    t[n] = EXT_ZERO;
+    for (let l = n - 1; l >= 0; l--) t[l] = extAdd(t[l + 1]!, roundSumOf(m.rounds[l]!));
+    TAILS.set(m, t);
+  }
+  return t;
 }
 
 /** R(z_0, w). */
