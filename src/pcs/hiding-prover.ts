@@ -16,10 +16,11 @@ import { codewordOfRows, rowsOfCodeword } from "./encode.js";
 import { PcsError } from "./errors.js";
 import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
 import type { MerkleTree } from "./merkle.js";
-import { coefficientsToEvaluations, evaluateCoefficients, extAt } from "./multilinear.js";
+import { coefficientsToEvaluations, extAt } from "./multilinear.js";
 import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
-import { pcsCodeword, pcsHorner, pcsMerklePair, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
+import { pcsCodeword, pcsFold, pcsHorner, pcsMerklePair, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
+import { extMulAddTo } from "../field/ext-inline.js";
 import { grindOrReplace, openCore, type WhirAdversary, type WhirOpenOptions } from "./prover.js";
 import { combineMasked, extendClaims } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
@@ -163,15 +164,39 @@ const opened = new WeakSet<WhirHidingProverState>();
 function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: number, c: WhirAnyClaim): Ext {
   const blocks = claimBlocks(c);
   if (blocks !== null) {
-    let acc: Ext = [0, 0, 0, 0];
+    const acc = new Uint32Array(4);
     for (const b of blocks)
       b.weights.forEach((w, i) => {
-        acc = extAdd(acc, extMul(w, extAt(evaluations, b.offset + i)));
+        const at = 4 * (b.offset + i);
+        extMulAddTo(
+          acc,
+          0,
+          1,
+          w[0],
+          w[1],
+          w[2],
+          w[3],
+          evaluations[at]!,
+          evaluations[at + 1]!,
+          evaluations[at + 2]!,
+          evaluations[at + 3]!,
+        );
       });
-    return acc;
+    return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
   }
-  // Y = 0 keeps the coefficients without Y: the lower half.
-  return evaluateCoefficients(coefficients.subarray(0, 4 << m), (c as WhirClaim).point);
+  // Y = 0 keeps the coefficients without Y: the lower half, folded variable by variable on the backend.
+  const point = (c as WhirClaim).point;
+  let cur = pcsResident(coefficients.subarray(0, 4 << m));
+  try {
+    for (const z of point) {
+      const next = pcsFold(cur, z, "coefficients");
+      pcsRelease(cur);
+      cur = next;
+    }
+    return extAt(cur, 0);
+  } finally {
+    pcsRelease(cur);
+  }
 }
 
 /**
