@@ -31,12 +31,8 @@ export function drawOodPoints(t: DuplexChallenger, count: number): Ext[] {
 
 /** Absorbs out-of-domain answers (or any list of extension values) in order. */
 export function absorbExts(t: DuplexChallenger, values: readonly Ext[]): void {
-  if (values.length < 4) {
-    for (const v of values) t.observeExt(v);
-    return;
-  }
-  // Long runs (a block claim's weights) go through the sponge kernel in whole 8-element blocks;
-  // the absorbed elements and their order are the same.
+  // One run of words, so that long runs (a block claim's weights) go through the sponge kernel in
+  // whole 8-element blocks; the absorbed elements and their order are observeExt's.
   const flat = new Uint32Array(4 * values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;

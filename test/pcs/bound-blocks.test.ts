@@ -168,6 +168,22 @@ test("the transcript binds a bound-blocks claim's places and value but not its w
     assert.notDeepEqual(state([other]), same, what);
 });
 
+test("a bound-blocks claim is absorbed as the claim count, S, each block's b and o/2^b, then the value (pcs §6.2 step 1)", () => {
+  const claim: WhirBoundBlocksClaim = {
+    blocks: [
+      { offset: 48, weights: randomWeights(16, 3) },
+      { offset: 8, weights: randomWeights(4, 4) },
+    ],
+    value: [5, 6, 7, 8],
+  };
+  const t = DuplexChallenger.withDomain("bound-blocks absorb");
+  absorbClaims(t, [claim]);
+  const want = DuplexChallenger.withDomain("bound-blocks absorb");
+  for (const x of [1, 2, 4, 3, 2, 2]) want.observe(x);
+  want.observeExt([5, 6, 7, 8]);
+  assert.deepEqual(t.sampleExt(), want.sampleExt());
+});
+
 test("malformed bound-blocks claims are refused (PCS_BAD_CLAIM) by the prover and the verifier", () => {
   const m = 5;
   const evals = randomEvaluations(m, 13);
