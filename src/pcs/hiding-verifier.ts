@@ -10,7 +10,6 @@ import type { DuplexChallenger } from "../transcript/challenger.js";
 import { claimsProblem, extProblem } from "./checks.js";
 import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
 import { combineMasked, extendClaims } from "./hiding-steps.js";
-import { hashRow } from "./merkle.js";
 import { whirParameterSet } from "./params.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
 import type { WhirAnyClaim, WhirHidingCommitment, WhirHidingProof, WhirVerdict } from "./types.js";
@@ -112,7 +111,7 @@ function verifyHidingOrThrow(
       oodAnswers: proof.oodAnswers,
       root: commitment.root,
       firstRowWords: 5 * fw,
-      firstRow: (row) => ({ leaf: hashRow(row), values: combineMasked(rho, row.subarray(0, fw), row.subarray(fw)) }),
+      firstRowValues: (row) => combineMasked(rho, row.subarray(0, fw), row.subarray(fw)),
     },
     hClaims,
     proof,

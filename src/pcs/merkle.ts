@@ -20,12 +20,15 @@ export interface MerkleTree {
 
 const CHUNK = 256;
 
-/** Builds the tree of `rows` (2^logRows rows of rowWords canonical words each, back to back) in batches. */
-export function buildMerkleTree(rows: Uint32Array, rowWords: number, logRows: number): MerkleTree {
+/**
+ * The leaf digests (8 words each, back to back) of the first `n` rows of `rows` (rowWords
+ * canonical words each, back to back): each the padding-free sponge of its row, the rows hashed in
+ * lock step through the hashing backend's `permuteMany`, 256 at a time.
+ */
+export function hashRows(rows: Uint32Array, rowWords: number, n: number): Uint32Array {
   const backend = currentHashBackend();
-  const n = 1 << logRows;
   const leaves = new Uint32Array(8 * n);
-  const states = new Uint32Array(16 * CHUNK);
+  const states = new Uint32Array(16 * Math.min(CHUNK, n));
   for (let start = 0; start < n; start += CHUNK) {
     const count = Math.min(CHUNK, n - start);
     states.fill(0, 0, 16 * count);
@@ -39,6 +42,15 @@ export function buildMerkleTree(rows: Uint32Array, rowWords: number, logRows: nu
     }
     for (let i = 0; i < count; i++) for (let l = 0; l < 8; l++) leaves[8 * (start + i) + l] = states[16 * i + l]!;
   }
+  return leaves;
+}
+
+/** Builds the tree of `rows` (2^logRows rows of rowWords canonical words each, back to back) in batches. */
+export function buildMerkleTree(rows: Uint32Array, rowWords: number, logRows: number): MerkleTree {
+  const backend = currentHashBackend();
+  const n = 1 << logRows;
+  const leaves = hashRows(rows, rowWords, n);
+  const states = new Uint32Array(16 * Math.min(CHUNK, Math.max(1, n >> 1)));
   const levels: Uint32Array[] = [leaves];
   let cur = leaves;
   for (let level = 0; level < logRows; level++) {
@@ -133,33 +145,40 @@ export function verifyMultiproof(
   siblings: Uint32Array,
 ): boolean {
   if (sorted.length === 0 || siblings.length % 8 !== 0) return false;
+  const backend = currentHashBackend();
   let idx = sorted.slice();
-  let digests: Uint32Array[] = sorted.map((_, i) => leafDigests.subarray(8 * i, 8 * i + 8));
+  // The level's digests, 8 words each in idx order; each level's nodes are compressed in one batch
+  // (h_node = the first 8 words of the permutation of left ‖ right).
+  let digests = leafDigests.subarray(0, 8 * idx.length);
+  const states = new Uint32Array(16 * idx.length);
   let s = 0;
   const total = siblings.length / 8;
   for (let level = 0; level < logRows; level++) {
     const nextIdx: number[] = [];
-    const nextDigests: Uint32Array[] = [];
     for (let i = 0; i < idx.length; i++) {
       const at = idx[i]!;
-      let parent: Uint32Array;
+      const o = 16 * nextIdx.length;
       if ((at & 1) === 0 && idx[i + 1] === at + 1) {
-        parent = compress(digests[i]!, digests[i + 1]!);
+        states.set(digests.subarray(8 * i, 8 * i + 16), o);
         i++;
       } else {
         if (s >= total) return false;
         const sib = siblings.subarray(8 * s, 8 * s + 8);
         s++;
-        parent = (at & 1) === 0 ? compress(digests[i]!, sib) : compress(sib, digests[i]!);
+        const own = digests.subarray(8 * i, 8 * i + 8);
+        states.set((at & 1) === 0 ? own : sib, o);
+        states.set((at & 1) === 0 ? sib : own, o + 8);
       }
       nextIdx.push(at >> 1);
-      nextDigests.push(parent);
     }
+    const n = nextIdx.length;
+    backend.permuteMany(states, n);
+    const next = new Uint32Array(8 * n);
+    for (let j = 0; j < n; j++) next.set(states.subarray(16 * j, 16 * j + 8), 8 * j);
+    digests = next;
     idx = nextIdx;
-    digests = nextDigests;
   }
   if (s !== total || idx.length !== 1 || idx[0] !== 0) return false;
-  const top = digests[0]!;
-  for (let l = 0; l < 8; l++) if (top[l] !== root[l]) return false;
+  for (let l = 0; l < 8; l++) if (digests[l] !== root[l]) return false;
   return true;
 }

@@ -8,7 +8,7 @@ import { extAdd, extEq, extMul, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
 import { foldRow } from "./fold.js";
-import { hashRow, multiproofSize, verifyMultiproof } from "./merkle.js";
+import { hashRows, multiproofSize, verifyMultiproof } from "./merkle.js";
 import {
   blocksWeightAt,
   eqEval,
@@ -111,7 +111,7 @@ function verifyOrThrow(
       oodAnswers: commitment.oodAnswers,
       root: commitment.root,
       firstRowWords: (1 << schedule.rounds[0]!.foldingFactor) * width,
-      firstRow: (row) => ({ leaf: hashRow(row), values: width === 1 ? liftToExtension(row) : row }),
+      firstRowValues: (row) => (width === 1 ? liftToExtension(row) : row),
     },
     claims,
     proof,
@@ -132,7 +132,8 @@ export interface VerifyCoreInput {
   readonly root: ArrayLike<number>;
   /** Words of one opened row of the first iteration. */
   readonly firstRowWords: number;
-  readonly firstRow: (row: Uint32Array) => { readonly leaf: Uint32Array; readonly values: Uint32Array };
+  /** The values (interleaved extension) an opened first-iteration row folds; its leaf is the sponge of its words. */
+  readonly firstRowValues: (row: Uint32Array) => Uint32Array;
 }
 
 /** The iterations of an opening (§6.2, §8); throws `Reject` for a bad proof. */
@@ -244,18 +245,11 @@ export function verifyCore(
         "PCS_SHAPE",
         `iteration ${i}: the multiproof has ${rp.siblings.length / 8} digests, the queries need ${multiproofSize(round.logRows, indices)}`,
       );
-    const leaves = new Uint32Array(8 * indices.length);
+    const leaves = hashRows(rp.rows, rowWords, indices.length);
     const values: Uint32Array[] = [];
     for (let j = 0; j < indices.length; j++) {
       const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
-      if (first) {
-        const opened = input.firstRow(row);
-        leaves.set(opened.leaf, 8 * j);
-        values.push(opened.values);
-      } else {
-        leaves.set(hashRow(row), 8 * j);
-        values.push(row);
-      }
+      values.push(first ? input.firstRowValues(row) : row);
     }
     if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings))
       throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);

@@ -35,6 +35,7 @@ import {
   buildMerkleTreeReference,
   distinctSorted,
   hashRow,
+  hashRows,
   multiproofSize,
   openMultiproof,
   verifyMultiproof,
@@ -252,6 +253,31 @@ test("the batched Merkle tree equals the node-by-node reference; multiproofs ope
       assert.equal(verifyMultiproof(fast.root, logRows, idx, badLeaf, sib), false, "a changed leaf");
     }
   }
+});
+
+test("hashRows (rows in lock step through permuteMany) gives each row's sponge, whatever the row length and count", () => {
+  for (const [n, rowWords] of [
+    [1, 1],
+    [3, 7],
+    [4, 8],
+    [5, 12],
+    [66, 32],
+    [257, 160],
+    [300, 128],
+  ] as const) {
+    const rows = new Uint32Array(n * rowWords).map(rng(n * 7 + rowWords));
+    const leaves = hashRows(rows, rowWords, n);
+    assert.equal(leaves.length, 8 * n);
+    for (let j = 0; j < n; j++)
+      assert.deepEqual(
+        leaves.subarray(8 * j, 8 * j + 8),
+        hashRow(rows.subarray(j * rowWords, (j + 1) * rowWords)),
+        `row ${j} of ${n}, ${rowWords} words`,
+      );
+  }
+  // only the first n rows are read
+  const rows = new Uint32Array(4 * 16).map(rng(5));
+  assert.deepEqual(hashRows(rows, 16, 2), hashRows(rows.slice(0, 32), 16, 2));
 });
 
 test("sumcheck round polynomial: h(0) + h(1) is the sum and h(α) is the sum after folding by α", () => {
