@@ -16,6 +16,12 @@
  * zk_nonmembership); `zk_member_verify_browser_ms` is `zk_membership_browser_ms` at depth 48 (the
  * zero-knowledge goal's figure), null at other depths.
  *
+ * With --pcs-variables m (default 20; 0 leaves it out) it also verifies one WHIR opening of 2^m
+ * random values with the default set (two claims, as bench pcs) in Node and in the page
+ * (`verifyWhirOpening`, the same `whirVerify`), `rounds` interleaved rounds of `calls` each, wall ms
+ * per verification: `pcs<m>_verify_node_ms`, `pcs<m>_verify_browser_ms` (at m = 20 the polynomial
+ * commitment issue's `pcs20_verify_browser_ms`), `pcs<m>_browser_over_node`.
+ *
  *   npm run bench -- web --v3-block 1024 [--v3-depth 48] [--v3-records 20000]
  *
  * With --v3-block N (0, the default, leaves it out) it also measures a profile v3 registry block:
@@ -45,6 +51,17 @@ import {
   TOKEN,
 } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { P } from "../src/field/koalabear.js";
+import type { Ext } from "../src/field/extension.js";
+import {
+  decodeWhirCommitment,
+  encodeWhirCommitment,
+  evaluateMultilinear,
+  whirCommit,
+  whirOpen,
+  whirVerify,
+  type WhirClaim,
+} from "../src/pcs/index.js";
 import { int, parseOptions } from "./lib/options.js";
 
 const args = parseOptions(
@@ -55,9 +72,18 @@ const args = parseOptions(
     "v3-block": int(0, 4096),
     "v3-depth": int(1, 64),
     "v3-records": int(1, 90_000),
+    "pcs-variables": int(0, 22),
   },
   {
-    smoke: { depth: "8", rounds: "1", calls: "1", "v3-block": "4", "v3-depth": "16", "v3-records": "40" },
+    smoke: {
+      depth: "8",
+      rounds: "1",
+      calls: "1",
+      "v3-block": "4",
+      "v3-depth": "16",
+      "v3-records": "40",
+      "pcs-variables": "11",
+    },
   },
 );
 const depth = Number(args.get("depth") ?? 24);
@@ -66,6 +92,7 @@ const calls = Number(args.get("calls") ?? 5);
 const v3Block = Number(args.get("v3-block") ?? 0);
 const v3Depth = Number(args.get("v3-depth") ?? 48);
 const v3Records = Number(args.get("v3-records") ?? 20_000);
+const pcsVariables = Number(args.get("pcs-variables") ?? 20);
 for (const [k, v] of [
   ["depth", depth],
   ["rounds", rounds],
@@ -279,6 +306,72 @@ try {
     headline[`${k}_browser_over_node`] = Number(ratio.toFixed(2));
     headline[`${k}_browser_prepare_ms`] = Math.round(firstBrowser.prepareMs);
   }
+  let pcs: Record<string, unknown> | undefined;
+  if (pcsVariables > 0) {
+    const m = pcsVariables;
+    progress(`WHIR opening: 2^${m} random values, default set, two claims; verified in Node and in the page`);
+    const next = (() => {
+      let x = 0x9e3779b9;
+      return () => {
+        x ^= x << 13;
+        x >>>= 0;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        x >>>= 0;
+        return x % P;
+      };
+    })();
+    const f = Uint32Array.from({ length: 2 ** m }, () => next());
+    const committed = whirCommit(f);
+    const claims: WhirClaim[] = [0, 1].map(() => {
+      const point = Array.from({ length: m }, () => [next(), next(), next(), next()] as Ext);
+      return { point, value: evaluateMultilinear(f, point) };
+    });
+    const proof = whirOpen(committed, claims);
+    const commitment = encodeWhirCommitment(committed.commitment);
+    await page.evaluate(
+      (c, cl, pr) => void ((globalThis as any).__pcs = { c: Uint8Array.from(c), claims: cl, p: Uint8Array.from(pr) }),
+      Array.from(commitment),
+      claims as unknown as number[][],
+      Array.from(proof),
+    );
+    const nodePcs = (n: number) => {
+      let ok = true;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) ok &&= whirVerify(decodeWhirCommitment(commitment), claims, proof).ok;
+      return { ms: (performance.now() - t0) / n, ok };
+    };
+    const browserPcs = (n: number) =>
+      page.evaluate((count) => {
+        const s = (globalThis as any).ssgkr;
+        const x = (globalThis as any).__pcs;
+        let ok = true;
+        const t0 = performance.now();
+        for (let i = 0; i < count; i++) ok &&= s.verifyWhirOpening(x.c, x.claims, x.p).ok;
+        return { ms: (performance.now() - t0) / count, ok };
+      }, n);
+    let allOk = (await browserPcs(calls)).ok && nodePcs(calls).ok;
+    const node: number[] = [],
+      web: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const n = nodePcs(calls);
+      const w = await browserPcs(calls);
+      node.push(n.ms);
+      web.push(w.ms);
+      allOk &&= n.ok && w.ok;
+    }
+    if (!allOk) throw new Error("WHIR opening: a verification did not accept");
+    const ns = stats(node),
+      ws = stats(web);
+    const ratio = ws.median / ns.median;
+    console.log(
+      `WHIR opening m=${m} cb100-r4 (proof ${proof.length} B): Node ${fmt(ns.median, 2)} ms (${fmt(ns.min, 2)}–${fmt(ns.max, 2)})   browser ${fmt(ws.median, 2)} ms (${fmt(ws.min, 2)}–${fmt(ws.max, 2)})   browser/Node ${ratio.toFixed(2)}×`,
+    );
+    pcs = { variables: m, set: "cb100-r4", proofBytes: proof.length, nodeMs: ns, browserMs: ws, ratio };
+    headline[`pcs${m}_verify_node_ms`] = Number(ns.median.toFixed(2));
+    headline[`pcs${m}_verify_browser_ms`] = Number(ws.median.toFixed(2));
+    headline[`pcs${m}_browser_over_node`] = Number(ratio.toFixed(2));
+  }
   headline.load1 = cond.load1;
   const worst = Math.max(...results.map((r) => r.ratio as number));
   console.log(`worst browser/Node ratio ${worst.toFixed(2)}× (goal ≤ 2×): ${worst <= 2 ? "met" : "NOT met"}`);
@@ -291,6 +384,7 @@ try {
     backend,
     results,
     ...(v3 ? { v3Block: v3 } : {}),
+    ...(pcs ? { pcs } : {}),
   });
   progress(`results in ${path}`);
   printHeadline(headline);

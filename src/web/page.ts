@@ -29,6 +29,7 @@ import { checkBlockBody, type BlockBodyVerdict } from "../counterparty/block-bod
 import { formatRoot, parseRoot } from "../counterparty/claim.js";
 import { SsgkrError } from "../errors.js";
 import { verdictState } from "./verdict-state.js";
+import { decodeWhirCommitment, whirVerify, type WhirAnyClaim, type WhirVerdict } from "../pcs/index.js";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const PIN_KEY = "ssgkr.trustedRoot";
@@ -377,8 +378,19 @@ async function useCurrentRoot(): Promise<void> {
   }
 }
 
+/** A WHIR opening (docs/pcs.md) checked in the page, for the benchmarks: commitment and proof bytes, the claims. */
+function verifyWhirOpening(commitment: Uint8Array, claims: readonly WhirAnyClaim[], proof: Uint8Array): WhirVerdict {
+  return whirVerify(decodeWhirCommitment(commitment), claims, proof, { accept: "conjectured" });
+}
+
 /** The checker itself, for scripted use (tests, benchmarks): the same function the form runs. */
-(globalThis as Record<string, unknown>).ssgkr = { checkProofBody, checkBlockBody, parseRoot, ready: () => ready };
+(globalThis as Record<string, unknown>).ssgkr = {
+  checkProofBody,
+  checkBlockBody,
+  parseRoot,
+  verifyWhirOpening,
+  ready: () => ready,
+};
 
 function start(): void {
   ready = loadKernels().then((b) => {

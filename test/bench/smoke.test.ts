@@ -107,6 +107,8 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
     "zk_membership_browser_ms",
     "zk_nonmembership_browser_ms",
     "zk_member_verify_browser_ms",
+    "pcs11_verify_node_ms",
+    "pcs11_verify_browser_ms",
     "worst_ratio",
     "v3_block_depth",
     "v3_block4_verify_node_ms",
