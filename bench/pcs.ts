@@ -6,8 +6,8 @@
  *
  * Per cell (m variables, parameter set): 2^m random base-field evaluations; `repeats` times:
  * `whirCommit`, `whirOpen` of two claims f(z_1) = v_1, f(z_2) = v_2 at random z_i ∈ K^m (as GKR
- * ends with x* and y*; the values from the coefficients, untimed), and `verify-calls` calls of
- * `whirVerify`. Times are process CPU ms (`process.cpuUsage`), median (min–max); one thread,
+ * ends with x* and y*; the values from the coefficients, untimed); then, after a pause, `verify-warmup`
+ * calls not counted and `verify-calls` calls of `whirVerify` per repetition's proof. Times are process CPU ms (`process.cpuUsage`), median (min–max); one thread,
  * WASM kernels. The commit + open time is split by prover phase (src/pcs/phases.ts: NTT
  * encoding, Merkle hashing, grinding, sumcheck, folding; "other" = the rest, wall ms).
  * Without `--repeats`, a cell whose first commit + open takes over 20 s CPU gets 3 repetitions.
@@ -75,6 +75,8 @@ const repeatsGiven = args.has("repeats");
 const repeatsDefault = Number(args.get("repeats") ?? 5);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const verifyWarmup = Number(args.get("verify-warmup") ?? 3);
+/** Pause between a cell's provers and its verifications (the collector's threads finish meanwhile). */
+const VERIFY_PAUSE_MS = 250;
 const selfcheckM = Number(args.get("selfcheck-variables") ?? 10);
 const poolThreads = Number(args.get("threads") ?? defaultPcsThreads());
 /** A first commit + open above this CPU time cuts the cell to 3 repetitions (unless --repeats is given). */
@@ -180,6 +182,7 @@ function measureCell(set: WhirSetId, m: number): Cell {
   let repeats = repeatsDefault;
   let proof: Uint8Array = new Uint8Array(0);
   let commitmentBytes = 0;
+  const opened: { commitment: ReturnType<typeof decodeWhirCommitment>; proof: Uint8Array }[] = [];
   for (let r = 0; r < repeats; r++) {
     const ph: Record<string, number> = {};
     const t0 = performance.now();
@@ -207,23 +210,26 @@ function measureCell(set: WhirSetId, m: number): Cell {
     for (const [k, v] of Object.entries(ph)) (phases[k] ??= []).push(v);
     const encoded = encodeWhirCommitment(committed.commitment);
     commitmentBytes = encoded.length;
-    const commitment = decodeWhirCommitment(encoded);
-    // after each commit + open, `verifyWarmup` calls not counted (the collector is still busy with
-    // the prover's tables), then `verifyCalls` timed ones
-    for (let v = 0; v < verifyWarmup + verifyCalls; v++) {
-      let ok = false;
-      const t = cpuMs(() => {
-        ok = whirVerify(commitment, claims, proof, accept(set)).ok;
-      });
-      if (v >= verifyWarmup) verify.push(t);
-      if (!ok) throw new Error(`${set} m=${m}: an honest opening was rejected`);
-    }
+    opened.push({ commitment: decodeWhirCommitment(encoded), proof });
     if (r === 0 && !repeatsGiven && both[0]! > SLOW_CELL_MS && repeats > 3) {
       repeats = 3;
       progress(
         `${set} m=${m}: one commit + open took ${fmt(both[0]! / 1000, 1)} s CPU (over ${SLOW_CELL_MS / 1000} s): 3 repetitions instead of ${repeatsDefault}`,
       );
     }
+  }
+  // The verifications after the provers: a pause of VERIFY_PAUSE_MS lets the collector's threads
+  // finish with the prover's tables outside the timed calls, then `verifyWarmup` calls not counted
+  // and `verifyCalls` timed calls per repetition's proof, the proofs in turn.
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, VERIFY_PAUSE_MS);
+  for (let v = 0; v < verifyWarmup + verifyCalls * opened.length; v++) {
+    const o = opened[v % opened.length]!;
+    let ok = false;
+    const t = cpuMs(() => {
+      ok = whirVerify(o.commitment, claims, o.proof, accept(set)).ok;
+    });
+    if (v >= verifyWarmup) verify.push(t);
+    if (!ok) throw new Error(`${set} m=${m}: an honest opening was rejected`);
   }
   const sec = whirSecurity(whirParameterSet(set), m);
   const phasesMs = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, stat(v).median])) as Cell["phasesMs"];
