@@ -95,23 +95,21 @@ export function addScaledEqTable(acc: Uint32Array, point: readonly Ext[], c: Ext
 
 /** eq(a, b) = Π_j (a_j b_j + (1 − a_j)(1 − b_j)) for two points of equal length. */
 export function eqEval(a: readonly Ext[], b: readonly Ext[]): Ext {
-  let acc: Ext = [1, 0, 0, 0];
+  const acc = new Uint32Array(4);
+  acc[0] = 1;
   const t = new Uint32Array(4);
   for (let j = 0; j < a.length; j++) {
     const x = a[j]!,
       y = b[j]!;
     // a·b + (1 − a)(1 − b) = 2ab − a − b + 1
     extMulTo(t, 0, 1, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
-    const f: Ext = [
-      add(sub(sub(add(t[0]!, t[0]!), x[0]), y[0]), 1),
-      sub(sub(add(t[1]!, t[1]!), x[1]), y[1]),
-      sub(sub(add(t[2]!, t[2]!), x[2]), y[2]),
-      sub(sub(add(t[3]!, t[3]!), x[3]), y[3]),
-    ];
-    extMulTo(t, 0, 1, acc[0], acc[1], acc[2], acc[3], f[0], f[1], f[2], f[3]);
-    acc = [t[0]!, t[1]!, t[2]!, t[3]!];
+    const f0 = add(sub(sub(add(t[0]!, t[0]!), x[0]), y[0]), 1),
+      f1 = sub(sub(add(t[1]!, t[1]!), x[1]), y[1]),
+      f2 = sub(sub(add(t[2]!, t[2]!), x[2]), y[2]),
+      f3 = sub(sub(add(t[3]!, t[3]!), x[3]), y[3]);
+    extMulTo(acc, 0, 1, acc[0]!, acc[1]!, acc[2]!, acc[3]!, f0, f1, f2, f3);
   }
-  return acc;
+  return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
 }
 
 /** f̂(point) from f̂'s coefficients (interleaved extension, 2^n of them): fixes X_0, X_1, … in turn. */
