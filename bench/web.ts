@@ -18,7 +18,8 @@
  *
  * With --pcs-variables m (default 20; 0 leaves it out) it also verifies one WHIR opening of 2^m
  * random values with the default set (two claims, as bench pcs) in Node and in the page
- * (`verifyWhirOpening`, the same `whirVerify`), `rounds` interleaved rounds of `calls` each, wall ms
+ * (`verifyWhirOpening`, the same `whirVerify`), after 10 × `calls` warm-up verifications per side,
+ * `rounds` interleaved rounds of `calls` each, wall ms
  * per verification: `pcs<m>_verify_node_ms`, `pcs<m>_verify_browser_ms` (at m = 20 the polynomial
  * commitment issue's `pcs20_verify_browser_ms`), `pcs<m>_browser_over_node`.
  *
@@ -350,7 +351,9 @@ try {
         for (let i = 0; i < count; i++) ok &&= s.verifyWhirOpening(x.c, x.claims, x.p).ok;
         return { ms: (performance.now() - t0) / count, ok };
       }, n);
-    let allOk = (await browserPcs(calls)).ok && nodePcs(calls).ok;
+    // warm-up, not counted: 10 × calls verifications per side (Chromium's optimising compiler takes
+    // longer than Node's to settle on these few-millisecond calls)
+    let allOk = (await browserPcs(10 * calls)).ok && nodePcs(10 * calls).ok;
     const node: number[] = [],
       web: number[] = [];
     for (let r = 0; r < rounds; r++) {
