@@ -33,7 +33,8 @@ export interface HashBackend {
    * Proof-of-work search (the transcript's `grind`, docs/pcs.md §4.6): the least i < count such
    * that permuting `template` (16 canonical words, not changed) with word `lane` (< 8) set to
    * start + i gives word 7 & mask = 0, or −1 when none of the count candidates does. Requires
-   * start + count ≤ p. Optional: without it the transcript grinds through `permuteMany`.
+   * start + count ≤ p. Optional: without it the transcript grinds one candidate at a time on a clone
+   * (`DuplexChallenger.grindReference`).
    */
   grindSearch?(template: Uint32Array, lane: number, mask: number, start: number, count: number): number;
 }

@@ -31,17 +31,7 @@ export function drawOodPoints(t: DuplexChallenger, count: number): Ext[] {
 
 /** Absorbs out-of-domain answers (or any list of extension values) in order. */
 export function absorbExts(t: DuplexChallenger, values: readonly Ext[]): void {
-  // One run of words, so that long runs (a block claim's weights) go through the sponge kernel in
-  // whole 8-element blocks; the absorbed elements and their order are observeExt's.
-  const flat = new Uint32Array(4 * values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    flat[4 * i] = v[0];
-    flat[4 * i + 1] = v[1];
-    flat[4 * i + 2] = v[2];
-    flat[4 * i + 3] = v[3];
-  }
-  t.observeAllUnchecked(flat);
+  t.observeExtsUnchecked(values);
 }
 
 /** §6.2: the number of claims, then each claim's point coordinates (a block claim: b, offset / 2^b, its weights; bound blocks: their count and each one's b and offset / 2^b) and value. */

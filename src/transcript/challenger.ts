@@ -15,6 +15,9 @@ import { RATE, WIDTH } from "../hash/poseidon2.js";
 import { permuteFast, type Permutation } from "../hash/fast-permutation.js";
 import { currentHashBackend } from "../hash/backend.js";
 
+/** The words of `observeExtsUnchecked`'s run (one transcript call at a time; grown on demand). */
+let EXT_RUN = new Uint32Array(64);
+
 /**
  * The Fiat–Shamir transcript (compat-v1 §5): a duplex sponge over Poseidon2 (rate 8, width 16) that absorbs field elements and squeezes challenges (base, extension, bits), as Plonky3 0.4.3's `DuplexChallenger`.
  * @throws FieldError `NON_CANONICAL` for an observed value not in [0, p); `BAD_BITS`.
@@ -97,6 +100,23 @@ export class DuplexChallenger {
     for (let i = 0; i < xs.length; i++) this.observe(xs[i]!);
   }
 
+  /**
+   * observe_ext of each element in order (canonical, not validated), as one run of words, so that
+   * a long run goes through the sponge kernel in whole 8-element blocks (`observeAllUnchecked`).
+   */
+  observeExtsUnchecked(values: readonly Ext[]): void {
+    const n = 4 * values.length;
+    if (EXT_RUN.length < n) EXT_RUN = new Uint32Array(Math.max(n, 2 * EXT_RUN.length));
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      EXT_RUN[4 * i] = v[0];
+      EXT_RUN[4 * i + 1] = v[1];
+      EXT_RUN[4 * i + 2] = v[2];
+      EXT_RUN[4 * i + 3] = v[3];
+    }
+    this.observeAllUnchecked(EXT_RUN.subarray(0, n));
+  }
+
   /** observe_ext: c0, c1, c2, c3 in order. */
   observeExt(e: Ext): void {
     this.observeUnchecked(e[0]);
@@ -135,8 +155,8 @@ export class DuplexChallenger {
    * Proof-of-work grinding (docs/pcs.md §4.6): finds the least witness w ≥ 0 such that
    * `observe(w)` followed by `sampleBits(bits)` gives 0, then performs exactly those two calls on
    * this transcript (as `checkWitness(bits, w)` does for the verifier) and returns w. Expected
-   * cost 2^bits permutations; candidates are permuted in batches through the hashing backend when
-   * this challenger uses the default permutation, one clone at a time otherwise
+   * cost 2^bits permutations; the hashing backend's `grindSearch` runs the search when this
+   * challenger uses the default permutation and the backend has one, one clone at a time otherwise
    * (`grindReference`, same witness).
    * @throws FieldError `BAD_BITS` as `sampleBits`.
    */
@@ -145,41 +165,18 @@ export class DuplexChallenger {
     if (!Number.isInteger(bits) || bits < 0 || 2 ** bits >= P) return this.grindReference(bits);
     if (this.permute !== permuteFast) return this.grindReference(bits);
     const backend = currentHashBackend();
-    if (backend.grindSearch !== undefined) {
-      const template = this.state.slice();
-      for (let i = 0; i < this.inputLen; i++) template[i] = this.input[i]!;
-      const mask = ((1 << bits) - 1) >>> 0;
-      const chunk = 1 << 16;
-      for (let start = 0; start < P; start += chunk) {
-        const found = backend.grindSearch(template, this.inputLen, mask, start, Math.min(chunk, P - start));
-        if (found >= 0) {
-          const w = start + found;
-          if (!this.checkWitness(bits, w))
-            throw new FieldError("BAD_BITS", "grinding: the searched candidate does not check (hash backend mismatch)");
-          return w;
-        }
-      }
-      throw new FieldError("BAD_BITS", `no grinding witness for ${bits} bits below p`);
-    }
-    const batch = 256;
-    const states = new Uint32Array(16 * batch);
+    if (backend.grindSearch === undefined) return this.grindReference(bits);
     const template = this.state.slice();
     for (let i = 0; i < this.inputLen; i++) template[i] = this.input[i]!;
-    const lane = this.inputLen;
     const mask = ((1 << bits) - 1) >>> 0;
-    for (let start = 0; start < P; start += batch) {
-      for (let i = 0; i < batch; i++) {
-        states.set(template, 16 * i);
-        states[16 * i + lane] = start + i;
-      }
-      backend.permuteMany(states, batch);
-      for (let i = 0; i < batch; i++) {
-        if ((states[16 * i + 7]! & mask) === 0) {
-          const w = start + i;
-          if (!this.checkWitness(bits, w))
-            throw new FieldError("BAD_BITS", "grinding: the batched candidate does not check (hash backend mismatch)");
-          return w;
-        }
+    const chunk = 1 << 16;
+    for (let start = 0; start < P; start += chunk) {
+      const found = backend.grindSearch(template, this.inputLen, mask, start, Math.min(chunk, P - start));
+      if (found >= 0) {
+        const w = start + found;
+        if (!this.checkWitness(bits, w))
+          throw new FieldError("BAD_BITS", "grinding: the searched candidate does not check (hash backend mismatch)");
+        return w;
       }
     }
     throw new FieldError("BAD_BITS", `no grinding witness for ${bits} bits below p`);

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { P } from "../../src/field/koalabear.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
+import type { Ext } from "../../src/field/extension.js";
 
 function run(make: () => DuplexChallenger, prefix: number, xs: Uint32Array, bulk: boolean): number[] {
   const t = make();
@@ -48,4 +49,25 @@ test("observeAllUnchecked after a sample (output buffer partly used) keeps the d
   for (const x of xs) b.observeUnchecked(x);
   assert.equal(a.sample(), b.sample());
   assert.deepEqual(a.sampleExt(), b.sampleExt());
+});
+
+test("observeExtsUnchecked equals one observeExt per element: every prefix alignment, 0..20 and 300 elements (the run buffer grows), both permutations", () => {
+  for (const make of [() => DuplexChallenger.withDomain("e"), () => DuplexChallenger.withDomain("e", permuteInPlace)]) {
+    for (let prefix = 0; prefix < 9; prefix++) {
+      for (const n of [0, 1, 2, 3, 5, 16, 17, 20, 300]) {
+        const values = Array.from(
+          { length: n },
+          (_, i) => [0, 1, 2, 3].map((c) => (Math.imul(4 * i + c + prefix, 0x9e3779b1) >>> 0) % P) as unknown as Ext,
+        );
+        const outputs = (bulk: boolean): number[] => {
+          const t = make();
+          for (let i = 0; i < prefix; i++) t.observe(i + 1);
+          if (bulk) t.observeExtsUnchecked(values);
+          else for (const v of values) t.observeExt(v);
+          return [t.sample(), t.sample(), t.sample()];
+        };
+        assert.deepEqual(outputs(true), outputs(false), `prefix ${prefix} n ${n}`);
+      }
+    }
+  }
 });
