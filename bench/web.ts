@@ -52,8 +52,6 @@ import {
   TOKEN,
 } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
-import { P } from "../src/field/koalabear.js";
-import type { Ext } from "../src/field/extension.js";
 import {
   decodeWhirCommitment,
   encodeWhirCommitment,
@@ -63,6 +61,7 @@ import {
   whirVerify,
   type WhirClaim,
 } from "../src/pcs/index.js";
+import { randomEvaluations, randomPoint } from "../test/pcs/support.js";
 import { int, parseOptions } from "./lib/options.js";
 
 const args = parseOptions(
@@ -311,21 +310,10 @@ try {
   if (pcsVariables > 0) {
     const m = pcsVariables;
     progress(`WHIR opening: 2^${m} random values, default set, two claims; verified in Node and in the page`);
-    const next = (() => {
-      let x = 0x9e3779b9;
-      return () => {
-        x ^= x << 13;
-        x >>>= 0;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        x >>>= 0;
-        return x % P;
-      };
-    })();
-    const f = Uint32Array.from({ length: 2 ** m }, () => next());
+    const f = randomEvaluations(m, 1);
     const committed = whirCommit(f);
-    const claims: WhirClaim[] = [0, 1].map(() => {
-      const point = Array.from({ length: m }, () => [next(), next(), next(), next()] as Ext);
+    const claims: WhirClaim[] = [2, 3].map((seed) => {
+      const point = randomPoint(m, seed);
       return { point, value: evaluateMultilinear(f, point) };
     });
     const proof = whirOpen(committed, claims);

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { P } from "../../src/field/index.js";
 import { permuteInPlace } from "../../src/hash/poseidon2.js";
 import { grindSearchReference } from "../../src/hash/backend.js";
+import { rng } from "../pcs/support.js";
 import { compress, compressReference, sponge, spongeReference } from "../../src/hash/digest.js";
 import { hashBackend, permuteFast } from "../../src/hash/fast-permutation.js";
 import { KernelError } from "../../src/kernels/errors.js";
@@ -269,17 +270,7 @@ test("worker threads hash with their own kernel memory, concurrently with this t
 });
 
 test("the proof-of-work search kernel finds the reference's candidate (found, not found, lanes 0..7, counts not a multiple of 4)", () => {
-  const next = (() => {
-    let x = 0x2545f491;
-    return () => {
-      x ^= x << 13;
-      x >>>= 0;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      x >>>= 0;
-      return x % P;
-    };
-  })();
+  const next = rng(0x2545f491);
   for (let trial = 0; trial < 24; trial++) {
     const template = Uint32Array.from({ length: 16 }, () => next());
     const lane = trial % 8;

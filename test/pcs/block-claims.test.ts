@@ -9,30 +9,9 @@ import {
   whirOpen,
   whirVerify,
   type WhirAnyClaim,
-  type WhirBlockClaim,
 } from "../../src/pcs/index.js";
 import { blockWeightAt, eqEval } from "../../src/pcs/multilinear.js";
-import { randomEvaluations, randomPoint, rng, twoClaims } from "./support.js";
-
-function randomWeights(n: number, seed: number): Ext[] {
-  const next = rng(seed);
-  return Array.from({ length: n }, () => [next(), next(), next(), next()] as Ext);
-}
-
-/** Σ_i weights[i]·f(offset + i) by its definition. */
-function blockValue(evals: Uint32Array, offset: number, weights: readonly Ext[]): Ext {
-  let acc: Ext = [0, 0, 0, 0];
-  weights.forEach((w, i) => {
-    acc = extAdd(acc, extMul(w, [evals[offset + i]!, 0, 0, 0]));
-  });
-  return acc;
-}
-
-function blockClaim(evals: Uint32Array, b: number, q: number, seed: number): WhirBlockClaim {
-  const weights = randomWeights(1 << b, seed);
-  const offset = q << b;
-  return { block: { offset, weights }, value: blockValue(evals, offset, weights) };
-}
+import { blockClaim, randomEvaluations, randomPoint, randomWeights, twoClaims } from "./support.js";
 
 function bump(e: Ext): Ext {
   return [(e[0] + 1) % P, e[1], e[2], e[3]];

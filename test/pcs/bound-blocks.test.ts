@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { extAdd, extMul, type Ext } from "../../src/field/extension.js";
+import { extAdd, type Ext } from "../../src/field/extension.js";
 import { P } from "../../src/field/koalabear.js";
 import {
   decodeWhirCommitment,
@@ -16,28 +16,12 @@ import {
   whirVerifyHiding,
   type WhirAnyClaim,
   type WhirBoundBlocksClaim,
-  type WhirWeightBlock,
 } from "../../src/pcs/index.js";
 import { MAX_CLAIM_BLOCKS } from "../../src/pcs/checks.js";
 import { blockWeightAt, blocksWeightAt } from "../../src/pcs/multilinear.js";
 import { absorbClaims } from "../../src/pcs/transcript-steps.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
-import { randomEvaluations, randomPoint, rng, twoClaims } from "./support.js";
-
-function randomWeights(n: number, seed: number): Ext[] {
-  const next = rng(seed);
-  return Array.from({ length: n }, () => [next(), next(), next(), next()] as Ext);
-}
-
-/** Σ_s Σ_i weights[i]·f(offset + i) by its definition. */
-function blocksValue(evals: Uint32Array, blocks: readonly WhirWeightBlock[]): Ext {
-  let acc: Ext = [0, 0, 0, 0];
-  for (const b of blocks)
-    b.weights.forEach((w, i) => {
-      acc = extAdd(acc, extMul(w, [evals[b.offset + i]!, 0, 0, 0]));
-    });
-  return acc;
-}
+import { blocksValue, randomEvaluations, randomPoint, randomWeights, twoClaims } from "./support.js";
 
 /** Blocks of 2^b lanes at block indices q, random weights. */
 function boundClaim(evals: Uint32Array, places: readonly [number, number][], seed: number): WhirBoundBlocksClaim {

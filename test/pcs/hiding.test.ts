@@ -36,22 +36,7 @@ import {
   type WhirSetId,
   type WhirVerdict,
 } from "../../src/pcs/index.js";
-import { mleAt, randomEvaluations, randomPoint, rng } from "./support.js";
-
-function randomWeights(n: number, seed: number): Ext[] {
-  const next = rng(seed);
-  return Array.from({ length: n }, () => [next(), next(), next(), next()] as Ext);
-}
-
-function blockClaim(f: Uint32Array, b: number, q: number, seed: number): WhirBlockClaim {
-  const weights = randomWeights(1 << b, seed);
-  const offset = q << b;
-  let value: Ext = [0, 0, 0, 0];
-  weights.forEach((w, i) => {
-    value = extAdd(value, extMul(w, [f[offset + i]!, 0, 0, 0]));
-  });
-  return { block: { offset, weights }, value };
-}
+import { blockClaim, mleAt, randomEvaluations, randomPoint } from "./support.js";
 
 function pointClaim(f: Uint32Array, m: number, seed: number): WhirAnyClaim {
   const point = randomPoint(m, seed);

@@ -1,8 +1,8 @@
 /** Deterministic polynomials and claims for the WHIR tests. */
 import { P, add, mul } from "../../src/field/koalabear.js";
-import type { Ext } from "../../src/field/extension.js";
+import { extAdd, extMul, type Ext } from "../../src/field/extension.js";
 import { evaluateCoefficients, evaluationsToCoefficients, liftToExtension } from "../../src/pcs/multilinear.js";
-import type { WhirClaim } from "../../src/pcs/types.js";
+import type { WhirBlockClaim, WhirClaim, WhirWeightBlock } from "../../src/pcs/types.js";
 
 /** A small deterministic generator of canonical field elements (xorshift32 reduced mod p). */
 export function rng(seed: number): () => number {
@@ -25,6 +25,27 @@ export function randomEvaluations(m: number, seed: number, width = 1): Uint32Arr
 export function randomPoint(m: number, seed: number): Ext[] {
   const next = rng(seed);
   return Array.from({ length: m }, () => [next(), next(), next(), next()] as Ext);
+}
+
+/** n deterministic extension weights (a block claim's). */
+export function randomWeights(n: number, seed: number): Ext[] {
+  return randomPoint(n, seed);
+}
+
+/** Σ over the blocks of Σ_i weights[i]·f(offset + i), by its definition (base-field evaluations). */
+export function blocksValue(evals: Uint32Array, blocks: readonly WhirWeightBlock[]): Ext {
+  let acc: Ext = [0, 0, 0, 0];
+  for (const b of blocks)
+    b.weights.forEach((w, i) => {
+      acc = extAdd(acc, extMul(w, [evals[b.offset + i]!, 0, 0, 0]));
+    });
+  return acc;
+}
+
+/** A true block claim over block q of 2^b lanes, random weights. */
+export function blockClaim(evals: Uint32Array, b: number, q: number, seed: number): WhirBlockClaim {
+  const block = { offset: q << b, weights: randomWeights(1 << b, seed) };
+  return { block, value: blocksValue(evals, [block]) };
 }
 
 /** The MLE of `evaluations` at `point` (through the coefficients). */
