@@ -128,7 +128,15 @@ export function verifySumcheck(
       };
     }
     // observe_ext of each coefficient in order, as one run (whole blocks through the hash backend)
-    transcript.observeExtsUnchecked(coeffs);
+    const obs = OBSERVED[coeffs.length]!;
+    for (let k = 0; k < coeffs.length; k++) {
+      const a = coeffs[k]!;
+      obs[4 * k] = a[0];
+      obs[4 * k + 1] = a[1];
+      obs[4 * k + 2] = a[2];
+      obs[4 * k + 3] = a[3];
+    }
+    transcript.observeAllUnchecked(obs);
     const r = transcript.sampleExt();
     // claim ← g(r) by Horner's rule from the highest non-zero coefficient (y rounds have degree 2).
     let top = coeffs.length - 1;
@@ -168,3 +176,7 @@ function isZero(a: Ext): boolean {
 
 /** Running value of Horner's rule (one verifier at a time; no re-entrancy). */
 const HORNER = new Float64Array(4);
+
+/** The coefficients of one round as base elements, by coefficient count (views of one buffer). */
+const OBSERVED_WORDS = new Uint32Array(4 * ROUND_POLY_COEFFS);
+const OBSERVED = Array.from({ length: ROUND_POLY_COEFFS + 1 }, (_, n) => OBSERVED_WORDS.subarray(0, 4 * n));
