@@ -187,6 +187,7 @@ export default {
       "dist/test/pcs/whir.test.js",
       "dist/test/pcs/block-claims.test.js",
       "dist/test/pcs/bound-blocks.test.js",
+      "dist/test/pcs/ext-unit-blocks.test.js",
       "dist/test/pcs/hiding.test.js",
       "dist/test/pcs/hiding-codec.test.js",
       "dist/test/pcs/witness-forgery.test.js",

@@ -83,6 +83,16 @@ export function extSquare(a: Ext): Ext {
 }
 
 /**
+ * a·X^t for t = 0..3 in K = F[X]/(X^4 − 3): the coordinates move up by t and those that wrap are
+ * multiplied by W = 3 (a coordinate shift, no general product).
+ */
+export function extTimesXPower(a: Ext, t: number): Ext {
+  const out: [number, number, number, number] = [0, 0, 0, 0];
+  for (let j = 0; j < 4; j++) out[(j + t) & 3] = j + t >= 4 ? (W * a[j]!) % P : a[j]!;
+  return out;
+}
+
+/**
  * True if a and b are the same extension element (both canonical).
  * @example
  *   extEq(extAdd(a, EXT_ZERO), a); // true

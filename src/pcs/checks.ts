@@ -61,15 +61,18 @@ export const MAX_CLAIM_BLOCKS = 64;
 export function blockProblem(block: unknown, m: number, where: string, index?: number): string | null {
   const what = index === undefined ? where : `${where}[${index}]`;
   if (block === null || typeof block !== "object") return `${what} must be { offset, weights }`;
-  const b = block as { offset?: unknown; weights?: unknown };
+  const b = block as { offset?: unknown; weights?: unknown; unit?: unknown };
   if (!Array.isArray(b.weights)) return `${what}.weights must be an array of extension elements`;
-  const n = b.weights.length;
-  if (n === 0 || (n & (n - 1)) !== 0 || n > 2 ** m)
-    return `${what}.weights has ${n} entries; a block has 2^b ≤ 2^${m} entries`;
+  if (b.unit !== undefined && b.unit !== "lane" && b.unit !== "ext")
+    return `${what}.unit must be "lane" or "ext", got ${String(b.unit)}`;
+  const count = b.weights.length;
+  const n = b.unit === "ext" ? 4 * count : count;
+  if (count === 0 || (n & (n - 1)) !== 0 || n > 2 ** m)
+    return `${what}.weights has ${count} entries over ${n} lanes; a block has 2^b ≤ 2^${m} lanes`;
   if (typeof b.offset !== "number" || !Number.isInteger(b.offset) || b.offset < 0 || b.offset % n !== 0)
     return `${what}.offset must be a multiple of ${n} (the block's length), got ${String(b.offset)}`;
   if (b.offset + n > 2 ** m) return `${what} ends at ${b.offset + n}, past the polynomial's 2^${m} values`;
-  for (let i = 0; i < n; i++)
+  for (let i = 0; i < count; i++)
     if (!isCanonicalExt(b.weights[i])) return extProblem(b.weights[i], `${what}.weights[${i}]`);
   return null;
 }

@@ -16,7 +16,7 @@ import { codewordOfRows, rowsOfCodeword } from "./encode.js";
 import { PcsError } from "./errors.js";
 import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
 import type { MerkleTree } from "./merkle.js";
-import { coefficientsToEvaluations, extAt } from "./multilinear.js";
+import { coefficientsToEvaluations, extAt, laneWeights } from "./multilinear.js";
 import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import { pcsCodeword, pcsFold, pcsHorner, pcsMerklePair, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
@@ -166,7 +166,7 @@ function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: nu
   if (blocks !== null) {
     const acc = new Uint32Array(4);
     for (const b of blocks)
-      b.weights.forEach((w, i) => {
+      laneWeights(b).forEach((w, i) => {
         const at = 4 * (b.offset + i);
         extMulAddTo(
           acc,

@@ -8,7 +8,8 @@
  */
 import { P, add, mul, sub } from "../field/koalabear.js";
 import { extMulAddTo, extMulTo } from "../field/ext-inline.js";
-import { extAdd, extMul, type Ext } from "../field/extension.js";
+import { extAdd, extMul, extSub, extTimesXPower, type Ext } from "../field/extension.js";
+import type { WhirWeightBlock } from "./types.js";
 import { pointProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
 
@@ -277,6 +278,20 @@ export function extPowers(gamma: Ext, n: number): Ext[] {
   return out;
 }
 
+/** The lanes a block covers: one per weight, four per weight for an extension-unit block (§4.8). */
+export function blockLanes(b: WhirWeightBlock): number {
+  return b.unit === "ext" ? 4 * b.weights.length : b.weights.length;
+}
+
+/** A block's weight per lane: its weights, or an extension-unit block's expanded (lane 4c + t weighs weights[c]·X^t). */
+export function laneWeights(b: WhirWeightBlock): readonly Ext[] {
+  if (b.unit !== "ext") return b.weights;
+  const out: Ext[] = new Array(4 * b.weights.length);
+  for (let c = 0; c < b.weights.length; c++)
+    for (let t = 0; t < 4; t++) out[4 * c + t] = extTimesXPower(b.weights[c]!, t);
+  return out;
+}
+
 /**
  * acc[offset + i] += c·weights[i] over an interleaved extension table (a block claim's weight,
  * docs/pcs.md §4.7): the hypercube form of the weight Σ_i weights[i]·eq(offset + i, ·).
@@ -307,35 +322,59 @@ export function blockWeightAt(offset: number, weights: readonly Ext[], point: re
 }
 
 /**
- * Σ over `blocks` of `blockWeightAt(offset, weights, point)`, with one eq table of point's first b
- * coordinates per block length 2^b shared by every block of that length: O(Σ 2^b + m·#blocks).
- * @param tables eq tables by b to reuse across calls at the same point (filled as needed).
+ * Σ over `blocks` of `blockWeightAt(offset, laneWeights(block), point)`, with one eq table per
+ * block length shared by every block of that length: O(Σ 2^b + m·#blocks). An extension-unit
+ * block (§4.8) of 2^b lanes is evaluated without expanding it: lane 4c + t has eq factor
+ * eq(t, point_0 point_1)·eq(c, point_2 … point_(b−1)), so its MLE at point is
+ * (Σ_t X^t·eq(t, point_0 point_1)) · Σ_c weights[c]·eq(c, point_2 …): 2^(b−2) products.
+ * @param tables eq tables to reuse across calls at the same point (filled as needed; keyed by
+ *   length, and by −length for the tables of point_2 … of extension-unit blocks).
  */
 export function blocksWeightAt(
-  blocks: readonly { readonly offset: number; readonly weights: readonly Ext[] }[],
+  blocks: readonly WhirWeightBlock[],
   point: readonly Ext[],
   tables: Map<number, Uint32Array> = new Map(),
 ): Ext {
   const acc = new Uint32Array(4);
   const part = new Uint32Array(4);
+  let lowX: Ext | null = null;
   for (const blk of blocks) {
     const n = blk.weights.length;
-    const b = Math.log2(n);
-    let eq = tables.get(b);
+    const packed = blk.unit === "ext";
+    const low = packed ? 2 : 0;
+    const key = packed ? -n : n;
+    const lanes = packed ? 4 * n : n;
+    const b = Math.log2(lanes);
+    let eq = tables.get(key);
     if (eq === undefined) {
       eq = new Uint32Array(4 * n);
-      addScaledEqTable(eq, point.slice(0, b), [1, 0, 0, 0]);
-      tables.set(b, eq);
+      addScaledEqTable(eq, point.slice(low, b), [1, 0, 0, 0]);
+      tables.set(key, eq);
     }
     part.fill(0);
     for (let i = 0; i < n; i++) {
       const w = blk.weights[i]!;
       extMulAddTo(part, 0, 1, w[0], w[1], w[2], w[3], eq[4 * i]!, eq[4 * i + 1]!, eq[4 * i + 2]!, eq[4 * i + 3]!);
     }
-    const q = blk.offset / n;
+    if (packed) {
+      lowX ??= extensionLanesFactor(point[0]!, point[1]!);
+      extMulTo(part, 0, 1, part[0]!, part[1]!, part[2]!, part[3]!, lowX[0], lowX[1], lowX[2], lowX[3]);
+    }
+    const q = blk.offset / lanes;
     const bits = Array.from({ length: point.length - b }, (_, j) => [Math.floor(q / 2 ** j) % 2, 0, 0, 0] as Ext);
     const top = eqEval(bits, point.slice(b));
     extMulAddTo(acc, 0, 1, part[0]!, part[1]!, part[2]!, part[3]!, top[0], top[1], top[2], top[3]);
   }
   return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
+}
+
+/** Σ_t X^t·eq(t, (x0, x1)) over t = 0..3 (bit j of t is variable j): an extension-unit block's factor of its first two variables. */
+function extensionLanesFactor(x0: Ext, x1: Ext): Ext {
+  const one: Ext = [1, 0, 0, 0];
+  const n0 = extSub(one, x0),
+    n1 = extSub(one, x1);
+  const eqs = [extMul(n0, n1), extMul(x0, n1), extMul(n0, x1), extMul(x0, x1)];
+  let out: Ext = [0, 0, 0, 0];
+  for (let t = 0; t < 4; t++) out = extAdd(out, extTimesXPower(eqs[t]!, t));
+  return out;
 }

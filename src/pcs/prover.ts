@@ -12,7 +12,7 @@ import { claimBlocks, claimsProblem } from "./checks.js";
 import { PcsError } from "./errors.js";
 import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
-import { addBlockWeights, extPowers, powerPoint, powerPointBase } from "./multilinear.js";
+import { addBlockWeights, extPowers, laneWeights, powerPoint, powerPointBase } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import {
@@ -304,7 +304,7 @@ export function openCore(
     claims.forEach((c, j) => {
       const blocks = claimBlocks(c);
       if (blocks === null) pcsEqAdd(w, (c as WhirClaim).point, coeffs[initial + j]!);
-      else for (const b of blocks) addBlockWeights(w, b.offset, b.weights, coeffs[initial + j]!);
+      else for (const b of blocks) addBlockWeights(w, b.offset, laneWeights(b), coeffs[initial + j]!);
     });
     let f = take(width0 === 1 ? pcsLift(input.evaluations) : pcsResident(input.evaluations));
     let c = take(width0 === 1 ? pcsLift(input.coefficients) : pcsResident(input.coefficients));

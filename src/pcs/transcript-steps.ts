@@ -7,6 +7,7 @@ import type { Ext } from "../field/extension.js";
 import type { WhirParameterSet } from "./params.js";
 import type { CommittedWidth, WhirAnyClaim } from "./types.js";
 import { isBlockClaim, isBoundBlocksClaim } from "./checks.js";
+import { blockLanes, laneWeights } from "./multilinear.js";
 
 /** §6.1: the set's code, m, the width and the root. */
 export function absorbCommitment(
@@ -42,14 +43,16 @@ export function absorbClaims(t: DuplexChallenger, claims: readonly WhirAnyClaim[
       // Bound blocks (§4.8): their count, then each block's b and o/2^b; the weights are the transcript's own.
       t.observe(c.blocks.length);
       for (const b of c.blocks) {
-        t.observe(Math.log2(b.weights.length));
-        t.observe(b.offset / b.weights.length);
+        const lanes = blockLanes(b);
+        t.observe(Math.log2(lanes));
+        t.observe(b.offset / lanes);
       }
     } else if (isBlockClaim(c)) {
       // A block claim (§4.7): log2 of its length, its offset's block index, its weights.
-      t.observe(Math.log2(c.block.weights.length));
-      t.observe(c.block.offset / c.block.weights.length);
-      absorbExts(t, c.block.weights);
+      const lanes = blockLanes(c.block);
+      t.observe(Math.log2(lanes));
+      t.observe(c.block.offset / lanes);
+      absorbExts(t, laneWeights(c.block));
     } else absorbExts(t, c.point);
     t.observeExt(c.value);
   }

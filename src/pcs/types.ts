@@ -26,13 +26,20 @@ export interface WhirClaim {
 }
 
 /**
- * An aligned block of weights (docs/pcs.md §4.7): `weights` has 2^b entries (1 ≤ 2^b ≤ 2^m) and
- * `offset` is a multiple of 2^b below 2^m, so the block is the subcube whose top m − b index bits
- * are offset's.
+ * An aligned block of weights (docs/pcs.md §4.7): it covers 2^b lanes (1 ≤ 2^b ≤ 2^m) from
+ * `offset`, a multiple of 2^b below 2^m, so the block is the subcube whose top m − b index bits
+ * are offset's. With `unit` "lane" (the default) `weights` has 2^b entries, one per lane; with
+ * `unit` "ext" it has 2^(b−2) entries, one per extension element stored in four consecutive lanes
+ * (coordinates c0..c3): lane offset + 4c + t weighs weights[c]·X^t (§4.8), so the block weighs
+ * Σ_c weights[c]·E_c with E_c the element of lanes offset + 4c … offset + 4c + 3. An "ext" block
+ * is the "lane" block of those expanded weights in every respect (transcript included); its weight
+ * costs the verifier a quarter of the products.
  */
 export interface WhirWeightBlock {
   readonly offset: number;
   readonly weights: readonly Ext[];
+  /** "lane" (default): one weight per lane; "ext": one weight per extension element of four lanes. */
+  readonly unit?: "lane" | "ext";
 }
 
 /** One claim Σ_i weights[i]·f(offset + i) = value about the committed polynomial's hypercube values (docs/pcs.md §4.7, block weights). */

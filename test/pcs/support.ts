@@ -1,7 +1,12 @@
 /** Deterministic polynomials and claims for the WHIR tests. */
 import { P, add, mul } from "../../src/field/koalabear.js";
 import { extAdd, extMul, type Ext } from "../../src/field/extension.js";
-import { evaluateCoefficients, evaluationsToCoefficients, liftToExtension } from "../../src/pcs/multilinear.js";
+import {
+  evaluateCoefficients,
+  evaluationsToCoefficients,
+  laneWeights,
+  liftToExtension,
+} from "../../src/pcs/multilinear.js";
 import type { WhirBlockClaim, WhirClaim, WhirWeightBlock } from "../../src/pcs/types.js";
 
 /** A small deterministic generator of canonical field elements (xorshift32 reduced mod p). */
@@ -36,7 +41,7 @@ export function randomWeights(n: number, seed: number): Ext[] {
 export function blocksValue(evals: Uint32Array, blocks: readonly WhirWeightBlock[]): Ext {
   let acc: Ext = [0, 0, 0, 0];
   for (const b of blocks)
-    b.weights.forEach((w, i) => {
+    laneWeights(b).forEach((w, i) => {
       acc = extAdd(acc, extMul(w, [evals[b.offset + i]!, 0, 0, 0]));
     });
   return acc;

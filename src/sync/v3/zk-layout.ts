@@ -9,7 +9,6 @@
  * has 2^(m_z) values, the least power of two that holds them.
  */
 import { EXT_ZERO, type Ext } from "../../field/extension.js";
-import { P } from "../../field/koalabear.js";
 import { maskCoefficientCount, maskCoefficients, type ZkLayerMasks } from "../../gkr/zk/masks.js";
 import type { ZkMaskClaim } from "../../gkr/zk/proof.js";
 import type { WhirAnyClaim, WhirBoundBlocksClaim, WhirClaim } from "../../pcs/types.js";
@@ -113,23 +112,21 @@ export function v3ZkVector(z: V3ZkVectorLayout, committed: Uint32Array, masks: r
   return f;
 }
 
-/** w·X^t in K = F[X]/(X^4 − 3), t = 0..3: the coordinates rotate up by t, those that wrap times 3. */
-function timesXPower(w: Ext, t: number): Ext {
-  const out = [0, 0, 0, 0] as [number, number, number, number];
-  for (let j = 0; j < 4; j++) out[(j + t) % 4] = j + t >= 4 ? (3 * w[j]!) % P : w[j]!;
-  return out;
-}
-
-/** A layer's mask claim on f: weight w_c·X^t on lane 4c + t of its run, as bound blocks (its segments; pcs §4.8). */
+/**
+ * A layer's mask claim on f: weight w_c on the extension element of lanes 4c … 4c + 3 of its run
+ * (lane 4c + t weighs w_c·X^t), as bound blocks in extension units (its segments; pcs §4.7–4.8).
+ */
 export function maskBlocksClaim(z: V3ZkVectorLayout, claim: ZkMaskClaim): WhirBoundBlocksClaim {
   const segs = z.segments[claim.layer]!;
-  const total = segs.reduce((a, s) => a + s.lanes, 0);
-  const weights: Ext[] = new Array(total).fill(EXT_ZERO);
-  claim.weights.forEach((w, c) => {
-    for (let t = 0; t < 4; t++) weights[4 * c + t] = timesXPower(w, t);
-  });
+  const total = segs.reduce((a, s) => a + s.lanes, 0) / 4;
+  const weights: Ext[] = new Array<Ext>(total).fill(EXT_ZERO);
+  for (let c = 0; c < Math.min(total, claim.weights.length); c++) weights[c] = claim.weights[c]!;
   return {
-    blocks: segs.map((s) => ({ offset: s.offset, weights: weights.slice(s.first, s.first + s.lanes) })),
+    blocks: segs.map((s) => ({
+      offset: s.offset,
+      weights: weights.slice(s.first / 4, (s.first + s.lanes) / 4),
+      unit: "ext" as const,
+    })),
     value: claim.value,
   };
 }
