@@ -19,7 +19,9 @@
  * (root, key, leaf) alone.
  *
  * Times are process CPU ms (`process.cpuUsage`), medians of --verify-calls calls after --warmup
- * calls (verifiers, one after the other: native, v3, v2) or of one proof (provers), one thread,
+ * calls (verifiers, one after the other: native, v3, v2, in a process of their own that holds
+ * only the verifier's data: bench/children/verifier.ts; the v3 block check is also timed in this
+ * process, after the provers) or of one proof (provers), one thread,
  * WASM kernels. The browser figure comes from `npm run bench -- web --v3-block 1024`. The last
  * stdout line is the headline JSON.
  */
@@ -27,10 +29,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { currentHashBackend } from "../src/hash/index.js";
-import { digestEquals } from "../src/hash/digest.js";
-import { foldLeaf } from "../src/smt/leaf.js";
-import type { OpRequest, UpdateOp } from "../src/smt/operation.js";
+import type { OpRequest } from "../src/smt/operation.js";
 import { goldenFixture } from "../src/smt/fixture.js";
 import { OpKind } from "../src/statement/types.js";
 import { NameStore } from "../src/registry/store/name-store.js";
@@ -41,7 +40,7 @@ import { oldLeafRule, v3BlockUpdates } from "../src/registry/block-v3.js";
 import { parseBlockDescription, updateJson } from "../src/registry/verify-block.js";
 import { formatRoot } from "../src/registry/root.js";
 import { nameKey } from "../src/registry/name-key.js";
-import { prepareV2, proveBlock, updateRequestOf, verifyBlock } from "../src/sync/v2/index.js";
+import { prepareV2, proveBlock, updateRequestOf } from "../src/sync/v2/index.js";
 import {
   prepareV3,
   proveAggregateV3,
@@ -57,6 +56,7 @@ import { fromOpRequest } from "../src/sync/request-convert.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { int, ints, parseOptions } from "./lib/options.js";
+import { runVerifierProcess } from "./lib/verifier-process.js";
 
 const args = parseOptions(
   {
@@ -118,54 +118,6 @@ function npmInserts(from: number, n: number, depth: number): BlockUpdate[] {
   return out;
 }
 
-/**
- * Native replay of a block from its requests: every update's old and new leaf hashed and walked up
- * its siblings to a root, all paths in lock step through the batched permutation (one call per
- * sponge block and per level), then the chain compared. True iff the updates take `from` to `to`.
- */
-function nativeReplay(
-  requests: readonly OpRequest[],
-  from: Uint32Array,
-  to: Uint32Array,
-  leafMaxFields: number,
-): boolean {
-  const n = requests.length,
-    paths = 2 * n;
-  const permute = currentHashBackend();
-  const ops = requests.map((r) => r.operation as UpdateOp);
-  const pres = ops.flatMap((op) => [foldLeaf(op.oldLeaf, leafMaxFields), foldLeaf(op.newLeaf, leafMaxFields)]);
-  const nb = pres[0]!.length / 8;
-  const states = new Uint32Array(16 * paths);
-  for (let c = 0; c < nb; c++) {
-    for (let j = 0; j < paths; j++) states.set(pres[j]!.subarray(8 * c, 8 * c + 8), 16 * j);
-    permute.permuteMany(states, paths);
-  }
-  const depth = requests[0]!.witness.siblings.length;
-  // key bits as numbers (two exact 32-bit halves), not one BigInt shift per level
-  const lo = ops.map((op) => Number(op.key & 0xffffffffn)),
-    hi = ops.map((op) => Number(op.key >> 32n));
-  for (let l = 0; l < depth; l++) {
-    for (let j = 0; j < paths; j++) {
-      const u = j >> 1;
-      const sib = requests[u]!.witness.siblings[l]!;
-      const s = 16 * j;
-      const bit = l < 32 ? (lo[u]! >>> l) & 1 : (hi[u]! >>> (l - 32)) & 1;
-      if (bit === 0) states.set(sib, s + 8);
-      else {
-        states.copyWithin(s + 8, s, s + 8);
-        states.set(sib, s);
-      }
-    }
-    permute.permuteMany(states, paths);
-  }
-  let root = from;
-  for (let i = 0; i < n; i++) {
-    if (!digestEquals(states.subarray(32 * i, 32 * i + 8), root)) return false;
-    root = states.subarray(32 * i + 16, 32 * i + 24);
-  }
-  return digestEquals(root, to);
-}
-
 interface BlockRow {
   depth: number;
   operations: number;
@@ -175,6 +127,8 @@ interface BlockRow {
   v3Phases: V3Timings;
   v2VerifyMs: Stat;
   v3VerifyMs: Stat;
+  /** The v3 check in the benchmark's own process, right after the provers. */
+  v3VerifyInProverMs: Stat;
   nativeReplayMs: Stat;
   /** Wall-clock medians of the same calls (process CPU time also counts the runtime's helper threads). */
   v3VerifyWallMs: Stat;
@@ -247,36 +201,38 @@ async function blockBench(depth: number): Promise<BlockRow> {
     });
     await store.close();
     const roots = { fromRoot: applied.fromRoot, toRoot: applied.toRoot };
-    const requestsBytes = Buffer.byteLength(
-      JSON.stringify(requests.map((r) => requestToJson(fromOpRequest(r, depth, B)))) + "\n",
+    const requestsJson = JSON.stringify(requests.map((r) => requestToJson(fromOpRequest(r, depth, B)))) + "\n";
+    const requestsBytes = Buffer.byteLength(requestsJson);
+    progress(
+      `block d${depth}: verify in the verifier's own process (${warmup} warm-up + ${verifyCalls} calls each; native, v3, then v2)`,
     );
-    progress(`block d${depth}: verify (${warmup} warm-up + ${verifyCalls} calls each; native, v3, then v2)`);
-    // One verifier at a time, the v2 one (which allocates the most) last: process CPU time counts
-    // the collector's threads too, so garbage of one verifier would be charged to the next.
-    const walls: Record<string, number[]> = {};
-    const timed = (f: () => boolean, what: string): number[] => {
-      const out: number[] = [],
-        wall: number[] = [];
-      for (let r = 0; r < warmup + verifyCalls; r++) {
-        const w0 = performance.now();
-        const [ok, t] = cpu(f);
-        const w = performance.now() - w0;
-        if (!ok) throw new RangeError(`the ${what} verifier rejected the honest block`);
-        if (r >= warmup) {
-          out.push(t);
-          wall.push(w);
-        }
-      }
-      walls[what] = wall;
-      return out;
-    };
-    const nat = timed(() => nativeReplay(requests, applied.fromRoot, applied.toRoot, B), "native");
-    // the auditor's work from block.json alone: parse the updates, build the statements, verify
-    const v3s = timed(
-      () => verifyBlockV3(p3, roots, v3BlockUpdates(parseBlockDescription(blockJson).updates, depth, B), v3Bytes).ok,
-      "v3",
+    // The verifiers run in a process holding only the auditor's data (block.json, the proofs, the
+    // requests for the native replay and v2), one verifier at a time, v2 (which allocates the most)
+    // last: process CPU time counts the collector's threads, so one verifier's garbage would be
+    // charged to the next, and the prover's to all of them.
+    const times = runVerifierProcess(
+      { "block.json": blockJson, "block-v3.bin": v3Bytes, "requests.json": requestsJson, "block-v2.bin": v2Bytes },
+      (f) => ({
+        what: "block",
+        blockJson: f["block.json"]!,
+        fromRoot: formatRoot(applied.fromRoot),
+        toRoot: formatRoot(applied.toRoot),
+        proof: f["block-v3.bin"]!,
+        requests: f["requests.json"]!,
+        v2Proof: f["block-v2.bin"]!,
+        warmup,
+        calls: verifyCalls,
+      }),
     );
-    const v2s = timed(() => verifyBlock(roots, requests, v2Bytes, { prepared: p2 }).ok, "v2");
+    // The same v3 check inside this (the prover's) process, for comparison.
+    const inProver: number[] = [];
+    for (let r = 0; r < warmup + verifyCalls; r++) {
+      const [ok, t] = cpu(
+        () => verifyBlockV3(p3, roots, v3BlockUpdates(parseBlockDescription(blockJson).updates, depth, B), v3Bytes).ok,
+      );
+      if (!ok) throw new RangeError("the v3 verifier rejected the honest block");
+      if (r >= warmup) inProver.push(t);
+    }
     return {
       depth,
       operations: blockSize,
@@ -284,11 +240,12 @@ async function blockBench(depth: number): Promise<BlockRow> {
       v2ProveMs,
       v3ProveMs,
       v3Phases: v3Phases!,
-      v2VerifyMs: stat(v2s),
-      v3VerifyMs: stat(v3s),
-      nativeReplayMs: stat(nat),
-      v3VerifyWallMs: stat(walls["v3"]!),
-      nativeReplayWallMs: stat(walls["native"]!),
+      v2VerifyMs: stat(times.cpu["v2"]!),
+      v3VerifyMs: stat(times.cpu["v3"]!),
+      v3VerifyInProverMs: stat(inProver),
+      nativeReplayMs: stat(times.cpu["native"]!),
+      v3VerifyWallMs: stat(times.wall["v3"]!),
+      nativeReplayWallMs: stat(times.wall["native"]!),
       v2Bytes: v2Bytes.length,
       v2RequestsBytes: requestsBytes,
       v3Bytes: v3Bytes.length,
@@ -323,12 +280,18 @@ function aggBench(depth: number): AggRow {
       },
     }),
   );
-  const ts: number[] = [];
-  for (let r = 0; r < warmup + verifyCalls; r++) {
-    const [v, t] = cpu(() => verifyAggregateV3(p, statements, bytes));
-    if (!v.ok) throw new RangeError(`the honest aggregate was rejected: ${v.code}`);
-    if (r >= warmup) ts.push(t);
-  }
+  const ts = runVerifierProcess({ "aggregate.bin": bytes }, (f) => ({
+    what: "aggregate",
+    kind: "membership",
+    depth,
+    seeds: requests.map((_, i) => String(i + 1)),
+    proof: f["aggregate.bin"]!,
+    options: {},
+    warmup,
+    calls: verifyCalls,
+  })).cpu["v3"]!;
+  const check = verifyAggregateV3(p, statements, bytes);
+  if (!check.ok) throw new RangeError(`the honest aggregate was rejected: ${check.code}`);
   return { depth, operations: aggSize, proveMs, verifyMs: stat(ts), bytes: bytes.length, phases: phases! };
 }
 
@@ -338,7 +301,7 @@ for (const d of blockDepths) {
   blocks.push(b);
   const ph = b.v3Phases;
   console.log(
-    `block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)} (wall: v3 ${show(b.v3VerifyWallMs)}, native ${show(b.nativeReplayWallMs)})`,
+    `block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)} (wall: v3 ${show(b.v3VerifyWallMs)}, native ${show(b.nativeReplayWallMs)}); the v3 check in the prover's process ${show(b.v3VerifyInProverMs)} ms`,
   );
   console.log(
     `  prove v3 ${fmt(b.v3ProveMs, 0)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${fmt(b.v2ProveMs, 0)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)}`,
@@ -376,6 +339,7 @@ if (b0) {
     [`${k}_verify_over_native_replay`]: +(b0.v3VerifyMs.median / b0.nativeReplayMs.median).toFixed(3),
     [`${k}_native_replay_ms`]: +b0.nativeReplayMs.median.toFixed(1),
     [`${k}_verify_wall_ms`]: +b0.v3VerifyWallMs.median.toFixed(1),
+    [`${k}_verify_in_prover_process_ms`]: +b0.v3VerifyInProverMs.median.toFixed(1),
     [`${k}_native_replay_wall_ms`]: +b0.nativeReplayWallMs.median.toFixed(1),
     [`${k}_v2_verify_ms`]: +b0.v2VerifyMs.median.toFixed(1),
     [`${k}_verifier_bytes`]: b0.blockJsonBytes + b0.v3Bytes,

@@ -1,8 +1,8 @@
 /**
  * Profile v3-zk (docs/profile-v3.md §11): zero-knowledge proofs about a name and blocks.
  *
- *   npm run bench -- zk [--depth 48] [--repeats 5] [--verify-calls 11] [--warmup 3]
- *     [--block 1024] [--block-set cb100-r2]
+ *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 2] [--verify-calls 11]
+ *     [--warmup 3] [--block 1024] [--block-set cb100-r2]
  *
  * Statements about one name (membership and absence, depth --depth, B 31): v3-zk prove and verify
  * with the default WHIR set (cb100-r4) and with the provable set (ud100-r4), beside the plain v3
@@ -12,8 +12,11 @@
  * and the ratio of the two provers.
  *
  * Times are process CPU ms (`process.cpuUsage`), one thread, WASM kernels: provers medians of
- * --repeats proofs (block: one proof each), verifiers medians of --verify-calls calls after
- * --warmup. The browser figure comes from the web benchmark (`npm run bench -- web`). The last
+ * --repeats proofs after --prove-warmup proofs of the same statement (the first, cold proof is
+ * reported beside them; block: one proof each), verifiers of a name's statement medians of
+ * --verify-calls calls after --warmup in a process of their own that holds only the verifier's
+ * data (bench/children/verifier.ts; the median of the same calls in this process, right after the
+ * provers, is reported beside them), block verifiers in this process. The browser figure comes from the web benchmark (`npm run bench -- web`). The last
  * stdout line is the headline JSON.
  */
 import { goldenFixture } from "../src/smt/fixture.js";
@@ -37,20 +40,33 @@ import type { WhirSetId } from "../src/pcs/params.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { choice, int, parseOptions } from "./lib/options.js";
+import { runVerifierProcess } from "./lib/verifier-process.js";
 
 const args = parseOptions(
   {
     depth: int(5, 64),
     repeats: int(1, 100),
+    "prove-warmup": int(0, 100),
     "verify-calls": int(1, 1000),
     warmup: int(0, 100),
     block: int(1, 4096),
     "block-set": choice(["cb100-r4", "cb100-r2", "ud100-r4", "cb90-r4"]),
   },
-  { smoke: { depth: "8", repeats: "1", "verify-calls": "1", warmup: "0", block: "4", "block-set": "cb100-r4" } },
+  {
+    smoke: {
+      depth: "8",
+      repeats: "1",
+      "prove-warmup": "0",
+      "verify-calls": "1",
+      warmup: "0",
+      block: "4",
+      "block-set": "cb100-r4",
+    },
+  },
 );
 const depth = Number(args.get("depth") ?? 48);
 const repeats = Number(args.get("repeats") ?? 5);
+const proveWarmup = Number(args.get("prove-warmup") ?? 2);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
 const blockSize = Number(args.get("block") ?? 1024);
@@ -67,39 +83,61 @@ interface NameRow {
   readonly set: WhirSetId;
   readonly zk: boolean;
   readonly proveMs: Stat;
+  /** The first proof of the process (cold: compilation included). */
+  readonly firstProveMs: number;
   readonly verifyMs: Stat;
+  /** The same verifications in the benchmark's process, right after the provers. */
+  readonly verifyInProverMs: Stat;
   readonly bytes: number;
   readonly phases: V3Timings;
   readonly bits: number | null;
 }
 
+/** The fixture seed of the name's statement (`goldenFixture`). */
+const SEED = 0x5a5a5n % 2n ** BigInt(depth);
+
 function nameBench(kind: "membership" | "nonmembership", set: WhirSetId, zk: boolean): NameRow {
   const p = prepareV3(kind, { depth });
-  const requests = [goldenFixture(kind, depth, 0x5a5a5n % 2n ** BigInt(depth))];
+  const requests = [goldenFixture(kind, depth, SEED)];
   const statements = requests.map((r) => v3StatementOf(r));
   let phases: V3Timings | undefined;
   let bytes: Uint8Array = new Uint8Array(0);
   const prove: number[] = [];
-  for (let r = 0; r < repeats; r++) {
+  let firstProveMs = 0;
+  for (let r = 0; r < proveWarmup + repeats; r++) {
     const [b, t] = cpu(() => proveAggregateV3(p, requests, { zk, pcsSet: set, onTimings: (x) => (phases = x) }));
     bytes = b;
-    prove.push(t);
+    if (r === 0) firstProveMs = t;
+    if (r >= proveWarmup) prove.push(t);
   }
-  const verify: number[] = [];
+  const options = { accept: "provable" as const, alsoAccept: [set] };
+  const verify = runVerifierProcess({ "proof.bin": bytes }, (f) => ({
+    what: "aggregate",
+    kind,
+    depth,
+    seeds: [String(SEED)],
+    proof: f["proof.bin"]!,
+    options,
+    warmup,
+    calls: verifyCalls,
+  })).cpu["v3"]!;
+  const inProver: number[] = [];
   for (let r = 0; r < warmup + verifyCalls; r++) {
-    const [v, t] = cpu(() => verifyAggregateV3(p, statements, bytes, { accept: "provable", alsoAccept: [set] }));
+    const [v, t] = cpu(() => verifyAggregateV3(p, statements, bytes, options));
     if (!v.ok) throw new RangeError(`an honest ${kind} proof was rejected: ${v.code}`);
-    if (r >= warmup) verify.push(t);
+    if (r >= warmup) inProver.push(t);
   }
   progress(
-    `${zk ? "v3-zk" : "v3"} ${kind} d${depth} ${set}: prove ${show(stat(prove))} ms, verify ${show(stat(verify))} ms`,
+    `${zk ? "v3-zk" : "v3"} ${kind} d${depth} ${set}: prove ${show(stat(prove))} ms (first ${fmt(firstProveMs, 1)}), verify ${show(stat(verify))} ms (in the prover's process ${show(stat(inProver))})`,
   );
   return {
     kind,
     set,
     zk,
     proveMs: stat(prove),
+    firstProveMs,
     verifyMs: stat(verify),
+    verifyInProverMs: stat(inProver),
     bytes: bytes.length,
     phases: phases!,
     bits: zk ? v3ZkSoundness(p, 1, set).bits : null,
@@ -211,6 +249,8 @@ printHeadline({
   depth,
   zk_member_prove_ms: +m.proveMs.median.toFixed(1),
   zk_member_verify_ms: +m.verifyMs.median.toFixed(2),
+  zk_member_prove_first_ms: +m.firstProveMs.toFixed(1),
+  zk_member_verify_in_prover_process_ms: +m.verifyInProverMs.median.toFixed(2),
   zk_member_bytes: m.bytes,
   zk_member_prove_ms_ud100: +mu.proveMs.median.toFixed(1),
   zk_member_verify_ms_ud100: +mu.verifyMs.median.toFixed(2),

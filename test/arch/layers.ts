@@ -183,7 +183,10 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "public entry `statesync-gkr/pcs`: the WHIR polynomial commitment, with the WASM kernels and (more than one core) the default worker pool installed",
     imports: ["src/pcs", "src/kernels", "src/pcs-workers"],
   },
-  "bench/lib": { job: "benchmark harness: options, conditions, timing, output", imports: ALL_SRC },
+  "bench/lib": {
+    job: "benchmark harness: options, conditions, timing, output, the verifier's process",
+    imports: ALL_SRC,
+  },
   "bench/children": {
     job: "child processes of the benchmarks (one measured point each)",
     imports: [...ALL_SRC, "bench/lib", "test"],
