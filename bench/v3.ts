@@ -2,7 +2,7 @@
  * Profile v3 (docs/profile-v3.md) against profile v2 and against native replay of the same paths.
  *
  *   npm run bench -- v3 [--block 1024] [--block-base 20000] [--block-depths 48,24,32]
- *     [--agg 256] [--agg-depths 48] [--verify-calls 11] [--warmup 3]
+ *     [--agg 256] [--agg-depths 48] [--verify-calls 11] [--warmup 3] [--verifier-warmup 30]
  *
  * Blocks (per depth of --block-depths; the first is the headline): a name-keyed registry (B 31)
  * holding the first --block-base records of data/npm-repos-100k.ndjson.gz; the next --block
@@ -18,10 +18,11 @@
  * Aggregates (--agg operations of membership per depth of --agg-depths): v3 prove and verify from
  * (root, key, leaf) alone.
  *
- * Times are process CPU ms (`process.cpuUsage`), medians of --verify-calls calls after --warmup
- * calls (verifiers, one after the other: native, v3, v2, in a process of their own that holds
- * only the verifier's data: bench/children/verifier.ts; the v3 block check is also timed in this
- * process, after the provers) or of one proof (provers), one thread,
+ * Times are process CPU ms (`process.cpuUsage`), medians of --verify-calls calls (verifiers, one
+ * after the other: native, v3, v2, after --verifier-warmup calls each in a process of their own
+ * that holds only the verifier's data, bench/children/verifier.ts, the steady state of a verifying
+ * process, its first call reported beside; the v3 block check is also timed in this process after
+ * the provers and --warmup calls) or of one proof (provers), one thread,
  * WASM kernels. The browser figure comes from `npm run bench -- web --v3-block 1024`. The last
  * stdout line is the headline JSON.
  */
@@ -67,6 +68,7 @@ const args = parseOptions(
     "agg-depths": ints(1, 64),
     "verify-calls": int(1, 1000),
     warmup: int(0, 100),
+    "verifier-warmup": int(0, 10000),
   },
   {
     smoke: {
@@ -77,6 +79,7 @@ const args = parseOptions(
       "agg-depths": "8",
       "verify-calls": "1",
       warmup: "0",
+      "verifier-warmup": "0",
     },
   },
 );
@@ -87,6 +90,7 @@ const aggSize = Number(args.get("agg") ?? 256);
 const aggDepths = (args.get("agg-depths") ?? "48").split(",").map(Number);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
+const verifierWarmup = Number(args.get("verifier-warmup") ?? 30);
 
 const cond = conditions();
 console.log(conditionsLine(cond));
@@ -129,6 +133,8 @@ interface BlockRow {
   v3VerifyMs: Stat;
   /** The v3 check in the benchmark's own process, right after the provers. */
   v3VerifyInProverMs: Stat;
+  /** The first v3 check of the verifier's process (cold). */
+  v3FirstVerifyMs: number;
   nativeReplayMs: Stat;
   /** Wall-clock medians of the same calls (process CPU time also counts the runtime's helper threads). */
   v3VerifyWallMs: Stat;
@@ -204,7 +210,7 @@ async function blockBench(depth: number): Promise<BlockRow> {
     const requestsJson = JSON.stringify(requests.map((r) => requestToJson(fromOpRequest(r, depth, B)))) + "\n";
     const requestsBytes = Buffer.byteLength(requestsJson);
     progress(
-      `block d${depth}: verify in the verifier's own process (${warmup} warm-up + ${verifyCalls} calls each; native, v3, then v2)`,
+      `block d${depth}: verify in the verifier's own process (${verifierWarmup} warm-up + ${verifyCalls} calls each; native, v3, then v2)`,
     );
     // The verifiers run in a process holding only the auditor's data (block.json, the proofs, the
     // requests for the native replay and v2), one verifier at a time, v2 (which allocates the most)
@@ -220,7 +226,7 @@ async function blockBench(depth: number): Promise<BlockRow> {
         proof: f["block-v3.bin"]!,
         requests: f["requests.json"]!,
         v2Proof: f["block-v2.bin"]!,
-        warmup,
+        warmup: verifierWarmup,
         calls: verifyCalls,
       }),
     );
@@ -243,6 +249,7 @@ async function blockBench(depth: number): Promise<BlockRow> {
       v2VerifyMs: stat(times.cpu["v2"]!),
       v3VerifyMs: stat(times.cpu["v3"]!),
       v3VerifyInProverMs: stat(inProver),
+      v3FirstVerifyMs: times.first["v3"]!,
       nativeReplayMs: stat(times.cpu["native"]!),
       v3VerifyWallMs: stat(times.wall["v3"]!),
       nativeReplayWallMs: stat(times.wall["native"]!),
@@ -287,7 +294,7 @@ function aggBench(depth: number): AggRow {
     seeds: requests.map((_, i) => String(i + 1)),
     proof: f["aggregate.bin"]!,
     options: {},
-    warmup,
+    warmup: verifierWarmup,
     calls: verifyCalls,
   })).cpu["v3"]!;
   const check = verifyAggregateV3(p, statements, bytes);
@@ -301,7 +308,7 @@ for (const d of blockDepths) {
   blocks.push(b);
   const ph = b.v3Phases;
   console.log(
-    `block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)} (wall: v3 ${show(b.v3VerifyWallMs)}, native ${show(b.nativeReplayWallMs)}); the v3 check in the prover's process ${show(b.v3VerifyInProverMs)} ms`,
+    `block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)} (wall: v3 ${show(b.v3VerifyWallMs)}, native ${show(b.nativeReplayWallMs)}); the v3 check's first call ${fmt(b.v3FirstVerifyMs, 1)} ms, in the prover's process ${show(b.v3VerifyInProverMs)} ms`,
   );
   console.log(
     `  prove v3 ${fmt(b.v3ProveMs, 0)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${fmt(b.v2ProveMs, 0)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)}`,
@@ -340,6 +347,7 @@ if (b0) {
     [`${k}_native_replay_ms`]: +b0.nativeReplayMs.median.toFixed(1),
     [`${k}_verify_wall_ms`]: +b0.v3VerifyWallMs.median.toFixed(1),
     [`${k}_verify_in_prover_process_ms`]: +b0.v3VerifyInProverMs.median.toFixed(1),
+    [`${k}_verify_first_ms`]: +b0.v3FirstVerifyMs.toFixed(1),
     [`${k}_native_replay_wall_ms`]: +b0.nativeReplayWallMs.median.toFixed(1),
     [`${k}_v2_verify_ms`]: +b0.v2VerifyMs.median.toFixed(1),
     [`${k}_verifier_bytes`]: b0.blockJsonBytes + b0.v3Bytes,

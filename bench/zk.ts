@@ -2,7 +2,7 @@
  * Profile v3-zk (docs/profile-v3.md §11): zero-knowledge proofs about a name and blocks.
  *
  *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 2] [--verify-calls 11]
- *     [--warmup 3] [--block 1024] [--block-set cb100-r2]
+ *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r2]
  *
  * Statements about one name (membership and absence, depth --depth, B 31): v3-zk prove and verify
  * with the default WHIR set (cb100-r4) and with the provable set (ud100-r4), beside the plain v3
@@ -14,9 +14,11 @@
  * Times are process CPU ms (`process.cpuUsage`), one thread, WASM kernels: provers medians of
  * --repeats proofs after --prove-warmup proofs of the same statement (the first, cold proof is
  * reported beside them; block: one proof each), verifiers of a name's statement medians of
- * --verify-calls calls after --warmup in a process of their own that holds only the verifier's
+ * --verify-calls calls after --verifier-warmup calls (the steady state of a verifying process; its
+ * first, cold call is reported beside them) in a process of their own that holds only the verifier's
  * data (bench/children/verifier.ts; the median of the same calls in this process, right after the
- * provers, is reported beside them), block verifiers in this process. The browser figure comes from the web benchmark (`npm run bench -- web`). The last
+ * provers, after --warmup calls, is reported beside them), block verifiers in this process after
+ * --warmup calls. The browser figure comes from the web benchmark (`npm run bench -- web`). The last
  * stdout line is the headline JSON.
  */
 import { goldenFixture } from "../src/smt/fixture.js";
@@ -49,6 +51,7 @@ const args = parseOptions(
     "prove-warmup": int(0, 100),
     "verify-calls": int(1, 1000),
     warmup: int(0, 100),
+    "verifier-warmup": int(0, 10000),
     block: int(1, 4096),
     "block-set": choice(["cb100-r4", "cb100-r2", "ud100-r4", "cb90-r4"]),
   },
@@ -59,6 +62,7 @@ const args = parseOptions(
       "prove-warmup": "0",
       "verify-calls": "1",
       warmup: "0",
+      "verifier-warmup": "0",
       block: "4",
       "block-set": "cb100-r4",
     },
@@ -69,6 +73,7 @@ const repeats = Number(args.get("repeats") ?? 5);
 const proveWarmup = Number(args.get("prove-warmup") ?? 2);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
+const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
 const blockSize = Number(args.get("block") ?? 1024);
 const blockSet = (args.get("block-set") ?? "cb100-r2") as WhirSetId;
 
@@ -88,6 +93,8 @@ interface NameRow {
   readonly verifyMs: Stat;
   /** The same verifications in the benchmark's process, right after the provers. */
   readonly verifyInProverMs: Stat;
+  /** The first verification of the verifier's process (cold). */
+  readonly firstVerifyMs: number;
   readonly bytes: number;
   readonly phases: V3Timings;
   readonly bits: number | null;
@@ -111,16 +118,17 @@ function nameBench(kind: "membership" | "nonmembership", set: WhirSetId, zk: boo
     if (r >= proveWarmup) prove.push(t);
   }
   const options = { accept: "provable" as const, alsoAccept: [set] };
-  const verify = runVerifierProcess({ "proof.bin": bytes }, (f) => ({
+  const own = runVerifierProcess({ "proof.bin": bytes }, (f) => ({
     what: "aggregate",
     kind,
     depth,
     seeds: [String(SEED)],
     proof: f["proof.bin"]!,
     options,
-    warmup,
+    warmup: verifierWarmup,
     calls: verifyCalls,
-  })).cpu["v3"]!;
+  }));
+  const verify = own.cpu["v3"]!;
   const inProver: number[] = [];
   for (let r = 0; r < warmup + verifyCalls; r++) {
     const [v, t] = cpu(() => verifyAggregateV3(p, statements, bytes, options));
@@ -128,7 +136,7 @@ function nameBench(kind: "membership" | "nonmembership", set: WhirSetId, zk: boo
     if (r >= warmup) inProver.push(t);
   }
   progress(
-    `${zk ? "v3-zk" : "v3"} ${kind} d${depth} ${set}: prove ${show(stat(prove))} ms (first ${fmt(firstProveMs, 1)}), verify ${show(stat(verify))} ms (in the prover's process ${show(stat(inProver))})`,
+    `${zk ? "v3-zk" : "v3"} ${kind} d${depth} ${set}: prove ${show(stat(prove))} ms (first ${fmt(firstProveMs, 1)}), verify ${show(stat(verify))} ms (first ${fmt(own.first["v3"]!, 1)}; in the prover's process ${show(stat(inProver))})`,
   );
   return {
     kind,
@@ -138,6 +146,7 @@ function nameBench(kind: "membership" | "nonmembership", set: WhirSetId, zk: boo
     firstProveMs,
     verifyMs: stat(verify),
     verifyInProverMs: stat(inProver),
+    firstVerifyMs: own.first["v3"]!,
     bytes: bytes.length,
     phases: phases!,
     bits: zk ? v3ZkSoundness(p, 1, set).bits : null,
@@ -251,6 +260,7 @@ printHeadline({
   zk_member_verify_ms: +m.verifyMs.median.toFixed(2),
   zk_member_prove_first_ms: +m.firstProveMs.toFixed(1),
   zk_member_verify_in_prover_process_ms: +m.verifyInProverMs.median.toFixed(2),
+  zk_member_verify_first_ms: +m.firstVerifyMs.toFixed(1),
   zk_member_bytes: m.bytes,
   zk_member_prove_ms_ud100: +mu.proveMs.median.toFixed(1),
   zk_member_verify_ms_ud100: +mu.verifyMs.median.toFixed(2),

@@ -36,10 +36,12 @@ export type VerifierJob =
       readonly calls: number;
     };
 
-/** Per verifier, the process CPU ms and wall ms of each measured call. */
+/** Per verifier, the process CPU ms and wall ms of each measured call (after the warm-up calls). */
 export interface VerifierTimes {
   readonly cpu: Record<string, number[]>;
   readonly wall: Record<string, number[]>;
+  /** Per verifier, the process CPU ms of its first call (compilation included). */
+  readonly first: Record<string, number>;
 }
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "..", "children", "verifier.js");

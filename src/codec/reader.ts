@@ -68,8 +68,20 @@ export class ByteReader {
     return v;
   }
 
-  /** One ef: 4 fe in basis order c0..c3. */
+  /** One ef: 4 fe in basis order c0..c3 (errors as four `fe` reads: the offset of the failing one). */
   ef(): Ext {
+    const at = this.pos;
+    if (this.length - at >= 4 * FE_BYTES) {
+      const v = this.view;
+      const a0 = v.getUint32(at, true),
+        a1 = v.getUint32(at + 4, true),
+        a2 = v.getUint32(at + 8, true),
+        a3 = v.getUint32(at + 12, true);
+      if (a0 < P && a1 < P && a2 < P && a3 < P) {
+        this.pos = at + 4 * FE_BYTES;
+        return [a0, a1, a2, a3];
+      }
+    }
     const c0 = this.fe();
     const c1 = this.fe();
     const c2 = this.fe();
