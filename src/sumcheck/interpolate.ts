@@ -7,8 +7,9 @@
  * T(T−1)…(T−k+1) are expanded with the signed Stirling numbers of the first kind. The only
  * inverses are those of 2, 6 and 24 (small-integer inverses in F).
  */
-import { add, inverse, mul, sub } from "../field/koalabear.js";
-import { EXT_ZERO, extAdd, extMul, type Ext } from "../field/extension.js";
+import { P, add, inverse, mul, sub } from "../field/koalabear.js";
+import { extMulTo } from "../field/ext-inline.js";
+import type { Ext } from "../field/extension.js";
 import { SumcheckError } from "./errors.js";
 
 /** Number of coefficients of every round polynomial on the wire (degree bound 4). */
@@ -69,10 +70,27 @@ export function interpolateRoundPoly(evaluations: readonly Ext[]): Ext[] {
 
 /** g(r) = Σ a_k·r^k by Horner's rule (any number of coefficients; none means g = 0). */
 export function evalRoundPoly(coefficients: readonly Ext[], r: Ext): Ext {
-  let acc: Ext = EXT_ZERO;
-  for (let k = coefficients.length - 1; k >= 0; k--) acc = extAdd(extMul(acc, r), coefficients[k]!);
-  return acc;
+  const n = coefficients.length;
+  if (n === 0) return [0, 0, 0, 0];
+  const top = coefficients[n - 1]!;
+  let g0 = top[0],
+    g1 = top[1],
+    g2 = top[2],
+    g3 = top[3];
+  const t = HORNER_PRODUCT;
+  for (let k = n - 2; k >= 0; k--) {
+    extMulTo(t, 0, 1, g0, g1, g2, g3, r[0], r[1], r[2], r[3]);
+    const a = coefficients[k]!;
+    g0 = (t[0]! + a[0]) % P;
+    g1 = (t[1]! + a[1]) % P;
+    g2 = (t[2]! + a[2]) % P;
+    g3 = (t[3]! + a[3]) % P;
+  }
+  return [g0, g1, g2, g3];
 }
+
+/** The product of one Horner step of `evalRoundPoly`. */
+const HORNER_PRODUCT = new Uint32Array(4);
 
 /** g(0) + g(1) = 2·a_0 + a_1 + … + a_m. */
 export function roundSum(coefficients: readonly Ext[]): Ext {

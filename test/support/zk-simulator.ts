@@ -24,6 +24,7 @@ export function scriptedTranscript(challenges: Challenges) {
   return {
     observe(): void {},
     observeExt(): void {},
+    observeExtsUnchecked(): void {},
     sampleExt: () => challenges.sampleExt(),
   };
 }
