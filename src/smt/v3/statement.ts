@@ -74,17 +74,22 @@ function writeRuleLanes(rule: V3OldLeafRule, out: Uint32Array, at: number): void
 /**
  * The public half of one copy's input vector (`layout.publicUsed` lanes, lane 0 = the copy's lane
  * `layout.half`): key bits, roots, the public pre-image, the update rule lanes.
+ * @param out where to write it: `layout.publicUsed` zero lanes (default a new array), e.g. a view of
+ *   one buffer holding many statements' halves.
  * @throws SmtError `OP_KIND_MISMATCH` (a statement of another kind), `BAD_KEY`, `KEY_OUT_OF_RANGE`,
  *   `BAD_LEAF`, `LEAF_ENCODING`; FieldError for a root that is not 8 canonical elements.
  */
-export function publicHalf(layout: V3Layout, statement: V3Statement): Uint32Array {
+export function publicHalf(
+  layout: V3Layout,
+  statement: V3Statement,
+  out: Uint32Array = new Uint32Array(layout.publicUsed),
+): Uint32Array {
   if (statement === null || typeof statement !== "object" || statement.kind !== layout.kind) {
     throw new SmtError(
       "OP_KIND_MISMATCH",
       `a ${layout.kind} circuit needs a ${layout.kind} statement, got ${statement === null || typeof statement !== "object" ? String(statement) : String(statement.kind)}`,
     );
   }
-  const out = new Uint32Array(layout.publicUsed);
   const h = layout.half;
   const key = checkKeyInRange(statement.key, layout.depth);
   // the key as two exact 32-bit halves (one BigInt split instead of one per bit)

@@ -251,6 +251,9 @@ export function checkV3Statements(
     );
   const layout = prepared.compiled.layout;
   const halves: Uint32Array[] = [];
+  // one buffer for all the halves (a typed array each would be n backing stores for the collector)
+  const w = layout.publicUsed;
+  const all = new Uint32Array(n * w);
   for (let i = 0; i < n; i++) {
     const st = statements[i]!;
     if (st?.kind !== prepared.kind)
@@ -260,7 +263,7 @@ export function checkV3Statements(
         i,
       );
     try {
-      halves.push(publicHalf(layout, st));
+      halves.push(publicHalf(layout, st, all.subarray(i * w, (i + 1) * w)));
     } catch (e) {
       if (e instanceof SsgkrError) return reject("BAD_STATEMENT", `statement ${i}: ${e.message}`, i);
       throw e;
