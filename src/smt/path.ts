@@ -37,8 +37,11 @@ export function checkKey(key: bigint): bigint {
 
 /** True iff the key addresses a slot of a tree of this depth (always true at depth 64). */
 export function keyInRange(key: bigint, depth: number): boolean {
-  return depth >= 64 || key < 1n << BigInt(depth);
+  return depth >= 64 || key < KEY_LIMITS[depth]!;
 }
+
+/** 2^depth for depth 0..63 (keys are compared with it for every statement). */
+const KEY_LIMITS: readonly bigint[] = Array.from({ length: 64 }, (_, d) => 1n << BigInt(d));
 
 /**
  * Checks key < 2^depth (for depth < 64).

@@ -4,12 +4,11 @@
  * Untrusted round polynomials are read defensively; every failure is a typed rejection, never an
  * exception.
  */
-import { P } from "../field/koalabear.js";
+import { P, isCanonical } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { extMulSplitTo } from "../field/ext-split.js";
 import { ROUND_POLY_COEFFS } from "./interpolate.js";
-import { parseExt } from "./untrusted.js";
 
 /** Every rejection code of the sumcheck verifier (meanings in docs/errors.md). */
 export const SUMCHECK_REJECT_CODES = [
@@ -74,7 +73,10 @@ export function verifySumcheck(
     };
   }
   const point: Ext[] = [];
-  const seen: Ext[][] = [];
+  // The validated coefficients, 4 words each, ROUND_POLY_COEFFS slots per round (each value read
+  // once from the untrusted input), and each round's count: the rounds of the subclaim.
+  const words = new Uint32Array(4 * ROUND_POLY_COEFFS * numVariables);
+  const counts = new Uint8Array(numVariables);
   let c0 = claim[0],
     c1 = claim[1],
     c2 = claim[2],
@@ -97,28 +99,39 @@ export function verifySumcheck(
         round: j,
       };
     }
-    const coeffs: Ext[] = [];
+    const base = 4 * ROUND_POLY_COEFFS * j;
+    const n = raw.length;
     // g(0) + g(1) = 2·a_0 + a_1 + … + a_m, summed exactly (≤ 6 canonical values) and reduced once.
     let s0 = 0,
       s1 = 0,
       s2 = 0,
       s3 = 0;
-    for (let k = 0; k < raw.length; k++) {
-      const a = parseExt(raw[k]);
-      if (a === null)
+    for (let k = 0; k < n; k++) {
+      const a: unknown = raw[k];
+      const ok = Array.isArray(a) && a.length === 4;
+      const a0: unknown = ok ? a[0] : undefined,
+        a1: unknown = ok ? a[1] : undefined,
+        a2: unknown = ok ? a[2] : undefined,
+        a3: unknown = ok ? a[3] : undefined;
+      if (!isCanonical(a0) || !isCanonical(a1) || !isCanonical(a2) || !isCanonical(a3))
         return {
           ok: false,
           code: "NON_CANONICAL",
           reason: `round ${j} coefficient ${k}: not four canonical field elements`,
           round: j,
         };
-      coeffs.push(a);
+      const o = base + 4 * k;
+      words[o] = a0;
+      words[o + 1] = a1;
+      words[o + 2] = a2;
+      words[o + 3] = a3;
       const w = k === 0 ? 2 : 1;
-      s0 += w * a[0];
-      s1 += w * a[1];
-      s2 += w * a[2];
-      s3 += w * a[3];
+      s0 += w * a0;
+      s1 += w * a1;
+      s2 += w * a2;
+      s3 += w * a3;
     }
+    counts[j] = n;
     if (s0 % P !== c0 || s1 % P !== c1 || s2 % P !== c2 || s3 % P !== c3) {
       return {
         ok: false,
@@ -128,50 +141,55 @@ export function verifySumcheck(
       };
     }
     // observe_ext of each coefficient in order, as one run (whole blocks through the hash backend)
-    const obs = OBSERVED[coeffs.length]!;
-    for (let k = 0; k < coeffs.length; k++) {
-      const a = coeffs[k]!;
-      obs[4 * k] = a[0];
-      obs[4 * k + 1] = a[1];
-      obs[4 * k + 2] = a[2];
-      obs[4 * k + 3] = a[3];
-    }
+    const obs = OBSERVED[n]!;
+    for (let i = 0; i < 4 * n; i++) obs[i] = words[base + i]!;
     transcript.observeAllUnchecked(obs);
     const r = transcript.sampleExt();
     // claim ← g(r) by Horner's rule from the highest non-zero coefficient (y rounds have degree 2).
-    let top = coeffs.length - 1;
-    while (top >= 0 && isZero(coeffs[top]!)) top--;
+    let top = n - 1;
+    while (top >= 0 && isZeroAt(words, base + 4 * top)) top--;
     g[0] = 0;
     g[1] = 0;
     g[2] = 0;
     g[3] = 0;
     if (top >= 0) {
-      const a = coeffs[top]!;
-      g[0] = a[0];
-      g[1] = a[1];
-      g[2] = a[2];
-      g[3] = a[3];
+      const o = base + 4 * top;
+      g[0] = words[o]!;
+      g[1] = words[o + 1]!;
+      g[2] = words[o + 2]!;
+      g[3] = words[o + 3]!;
     }
     for (let k = top - 1; k >= 0; k--) {
-      const a = coeffs[k]!;
+      const o = base + 4 * k;
       extMulSplitTo(g, 0, 1, r[0], r[1], r[2], r[3], g[0]!, g[1]!, g[2]!, g[3]!);
-      g[0] = (g[0]! + a[0]) % P;
-      g[1] = (g[1]! + a[1]) % P;
-      g[2] = (g[2]! + a[2]) % P;
-      g[3] = (g[3]! + a[3]) % P;
+      g[0] = (g[0]! + words[o]!) % P;
+      g[1] = (g[1]! + words[o + 1]!) % P;
+      g[2] = (g[2]! + words[o + 2]!) % P;
+      g[3] = (g[3]! + words[o + 3]!) % P;
     }
     c0 = g[0]!;
     c1 = g[1]!;
     c2 = g[2]!;
     c3 = g[3]!;
     point.push(r);
-    seen.push(coeffs);
   }
-  return { ok: true, point, value: [c0, c1, c2, c3], rounds: seen };
+  return {
+    ok: true,
+    point,
+    value: [c0, c1, c2, c3],
+    get rounds(): Ext[][] {
+      return Array.from({ length: numVariables }, (_, j) =>
+        Array.from({ length: counts[j]! }, (_, k) => {
+          const o = 4 * (ROUND_POLY_COEFFS * j + k);
+          return [words[o]!, words[o + 1]!, words[o + 2]!, words[o + 3]!] as Ext;
+        }),
+      );
+    },
+  };
 }
 
-function isZero(a: Ext): boolean {
-  return a[0] === 0 && a[1] === 0 && a[2] === 0 && a[3] === 0;
+function isZeroAt(words: Uint32Array, o: number): boolean {
+  return words[o] === 0 && words[o + 1] === 0 && words[o + 2] === 0 && words[o + 3] === 0;
 }
 
 /** Running value of Horner's rule (one verifier at a time; no re-entrancy). */

@@ -216,6 +216,24 @@ test("round count, array shape, arity and canonical coefficients are checked in 
   assert.equal(where(verifySumcheck(claim, bad, 2, t())), "NON_CANONICAL@1");
   // A non-canonical coefficient is reported even when the sum would not match.
   assert.equal(where(verifySumcheck(EXT_ONE, [[[0, P, 0, 0]]], 1, t())), "NON_CANONICAL@0");
+  // A coefficient is exactly four elements in an array: five (canonical), three, or an array-like object are not.
+  for (const c of [[1, 2, 3, 4, 5], [1, 2, 3], { 0: 1, 1: 2, 2: 3, 3: 4, length: 4 }, [1, 2, 3, 1.5], [1, 2, "3", 4]])
+    assert.equal(where(verifySumcheck(EXT_ZERO, [[c, EXT_ZERO]], 1, t())), "NON_CANONICAL@0", JSON.stringify(c));
+});
+
+test("the subclaim's rounds are the validated coefficients as given (short rounds kept short), not the caller's arrays", () => {
+  const tables = tablesOf(2, 2);
+  const proof = proveSumcheck(new ShiftedProductOracle(tables), t());
+  const rounds = proof.rounds.map((g) => g.map((a) => [...a] as Ext));
+  const res = verifySumcheck(sumOf(tables), rounds, 2, t());
+  assert.ok(res.ok);
+  assert.deepEqual(res.rounds, proof.rounds);
+  (rounds[0]![0] as unknown as number[])[0] = (rounds[0]![0]![0] + 1) % P;
+  assert.deepEqual(res.rounds, proof.rounds, "the subclaim does not alias the caller's arrays");
+  const a0: Ext = [1, 2, 3, 4];
+  const short = verifySumcheck(extScale(a0, 2), [[a0]], 1, t());
+  assert.ok(short.ok);
+  assert.deepEqual(short.rounds, [[a0]]);
 });
 
 test("only the coefficients present are observed: appending zero coefficients changes the challenges", () => {

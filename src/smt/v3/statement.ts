@@ -13,6 +13,7 @@
  * header); the transcript absorbs the digests of the operations in order.
  */
 import { digest, type Digest } from "../../hash/digest.js";
+import { P } from "../../field/koalabear.js";
 import { currentHashBackend, type HashBackend } from "../../hash/index.js";
 import { OpKind } from "../../statement/types.js";
 import { SmtError } from "../errors.js";
@@ -71,6 +72,22 @@ function writeRuleLanes(rule: V3OldLeafRule, out: Uint32Array, at: number): void
   }
 }
 
+/** Writes a root's 8 elements at out[at…], each checked canonical (as `digest` checks them). */
+function writeRoot(root: ArrayLike<number>, what: string, out: Uint32Array, at: number): void {
+  if (root?.length !== 8) {
+    digest(root, what); // throws the error `digest` gives
+    return;
+  }
+  for (let i = 0; i < 8; i++) {
+    const v = root[i];
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= P) {
+      digest(root, what);
+      return;
+    }
+    out[at + i] = v;
+  }
+}
+
 /**
  * The public half of one copy's input vector (`layout.publicUsed` lanes, lane 0 = the copy's lane
  * `layout.half`): key bits, roots, the public pre-image, the update rule lanes.
@@ -96,11 +113,10 @@ export function publicHalf(
   const lo = Number(key & 0xffffffffn),
     hi = Number(key >> 32n);
   for (let l = 0; l < layout.depth; l++) out[layout.keyBits - h + l] = l < 32 ? (lo >>> l) & 1 : (hi >>> (l - 32)) & 1;
-  const roots =
-    statement.kind === OpKind.Update
-      ? [digest(statement.oldRoot, "old_root"), digest(statement.newRoot, "new_root")]
-      : [digest(statement.root, "root")];
-  roots.forEach((r, t) => out.set(r, layout.roots - h + 8 * t));
+  if (statement.kind === OpKind.Update) {
+    writeRoot(statement.oldRoot, "old_root", out, layout.roots - h);
+    writeRoot(statement.newRoot, "new_root", out, layout.roots - h + 8);
+  } else writeRoot(statement.root, "root", out, layout.roots - h);
   const leaf =
     statement.kind === OpKind.Membership ? statement.leaf : statement.kind === OpKind.Update ? statement.newLeaf : null;
   if (leaf !== null) {
