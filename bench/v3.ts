@@ -18,11 +18,11 @@
  * Aggregates (--agg operations of membership per depth of --agg-depths): v3 prove and verify from
  * (root, key, leaf) alone.
  *
- * Times are process CPU ms (`process.cpuUsage`), medians of --verify-calls calls (verifiers, one
- * after the other: native, v3, v2, after --verifier-warmup calls each in a process of their own
- * that holds only the verifier's data, bench/children/verifier.ts, the steady state of a verifying
- * process, its first call reported beside; the v3 block check is also timed in this process after
- * the provers and --warmup calls) or of one proof (provers), one thread,
+ * Times are process CPU ms (`process.cpuUsage`), medians of --verify-calls calls (verifiers after
+ * --verifier-warmup calls each, the steady state of a verifying process, in processes that hold
+ * only the verifier's data, bench/children/verifier.ts: v3 with block.json and the proof, the
+ * native replay then v2 with requests.json and the v2 proof; the first call is reported beside;
+ * the v3 block check is also timed in this process after the provers and --warmup calls) or of one proof (provers), one thread,
  * WASM kernels. The browser figure comes from `npm run bench -- web --v3-block 1024`. The last
  * stdout line is the headline JSON.
  */
@@ -210,26 +210,39 @@ async function blockBench(depth: number): Promise<BlockRow> {
     const requestsJson = JSON.stringify(requests.map((r) => requestToJson(fromOpRequest(r, depth, B)))) + "\n";
     const requestsBytes = Buffer.byteLength(requestsJson);
     progress(
-      `block d${depth}: verify in the verifier's own process (${verifierWarmup} warm-up + ${verifyCalls} calls each; native, v3, then v2)`,
+      `block d${depth}: verify in processes of their own (${verifierWarmup} warm-up + ${verifyCalls} calls each; v3 from block.json, then native replay and v2 from requests.json)`,
     );
-    // The verifiers run in a process holding only the auditor's data (block.json, the proofs, the
-    // requests for the native replay and v2), one verifier at a time, v2 (which allocates the most)
-    // last: process CPU time counts the collector's threads, so one verifier's garbage would be
-    // charged to the next, and the prover's to all of them.
-    const times = runVerifierProcess(
-      { "block.json": blockJson, "block-v3.bin": v3Bytes, "requests.json": requestsJson, "block-v2.bin": v2Bytes },
-      (f) => ({
-        what: "block",
-        blockJson: f["block.json"]!,
-        fromRoot: formatRoot(applied.fromRoot),
-        toRoot: formatRoot(applied.toRoot),
-        proof: f["block-v3.bin"]!,
-        requests: f["requests.json"]!,
-        v2Proof: f["block-v2.bin"]!,
-        warmup: verifierWarmup,
-        calls: verifyCalls,
-      }),
-    );
+    // Each verifier runs in a process holding only its own data: the v3 auditor's block.json and
+    // proof; the witness holder's requests.json (every path) and v2 proof for the native replay
+    // and the v2 check (v2, which allocates the most, last). Process CPU time counts the
+    // collector's threads, so other data or garbage in the process would be charged to it.
+    const fromRoot = formatRoot(applied.fromRoot),
+      toRoot = formatRoot(applied.toRoot);
+    const auditor = runVerifierProcess({ "block.json": blockJson, "block-v3.bin": v3Bytes }, (f) => ({
+      what: "block",
+      blockJson: f["block.json"]!,
+      fromRoot,
+      toRoot,
+      proof: f["block-v3.bin"]!,
+      warmup: verifierWarmup,
+      calls: verifyCalls,
+    }));
+    const witness = runVerifierProcess({ "requests.json": requestsJson, "block-v2.bin": v2Bytes }, (f) => ({
+      what: "block-witness",
+      depth,
+      leafMaxFields: B,
+      fromRoot,
+      toRoot,
+      requests: f["requests.json"]!,
+      v2Proof: f["block-v2.bin"]!,
+      warmup: verifierWarmup,
+      calls: verifyCalls,
+    }));
+    const times = {
+      cpu: { ...auditor.cpu, ...witness.cpu },
+      wall: { ...auditor.wall, ...witness.wall },
+      first: { ...auditor.first, ...witness.first },
+    };
     // The same v3 check inside this (the prover's) process, for comparison.
     const inProver: number[] = [];
     for (let r = 0; r < warmup + verifyCalls; r++) {

@@ -5,10 +5,10 @@
  *
  *   node dist/bench/children/verifier.js <job.json>
  *
- * The job (`VerifierJob`) names an aggregate (its fixtures by seed, its proof file) or a block (its
- * block.json, its v3 proof, and for the native replay and the v2 check its requests and v2 proof).
- * Each verifier runs `warmup` calls and then `calls` measured ones, one verifier after the other
- * (block: native replay, v3, then v2). Prints one JSON line (`VerifierTimes`): per verifier the
+ * The job (`VerifierJob`) names an aggregate (its fixtures by seed, its proof file), a v3 block (its
+ * block.json and proof: what an auditor holds) or a block's witness checks (its requests and v2
+ * proof: the native replay, then the v2 check). Each verifier runs `warmup` calls and then `calls`
+ * measured ones, one verifier after the other. Prints one JSON line (`VerifierTimes`): per verifier the
  * process CPU ms and the wall ms of each measured call, and the CPU ms of its first (cold) call.
  */
 import { readFileSync } from "node:fs";
@@ -61,22 +61,13 @@ function main(): void {
     const statements = job.seeds.map((s) => v3StatementOf(goldenFixture(job.kind, job.depth, BigInt(s))));
     const bytes = new Uint8Array(readFileSync(job.proof));
     timed("v3", () => verdictOf(verifyAggregateV3(p, statements, bytes, job.options)));
-  } else {
+  } else if (job.what === "block") {
+    // the auditor's data: block.json and the proof, nothing else
     const blockJson = readFileSync(job.blockJson, "utf8");
-    const desc = parseBlockDescription(blockJson);
-    const { depth, leafMaxFields } = desc;
+    const { depth, leafMaxFields } = parseBlockDescription(blockJson);
     const roots = { fromRoot: parseRoot(job.fromRoot), toRoot: parseRoot(job.toRoot) };
     const p3 = prepareV3(OpKind.Update, { depth, leafMaxFields });
-    const p2 = prepareV2(OpKind.Update, { depth, leafMaxFields });
     const v3Bytes = new Uint8Array(readFileSync(job.proof));
-    const v2Bytes = new Uint8Array(readFileSync(job.v2Proof));
-    const requests: OpRequest[] = (JSON.parse(readFileSync(job.requests, "utf8")) as unknown[]).map((r) =>
-      toOpRequest(parseRequest(r)),
-    );
-    timed(
-      "native",
-      () => nativeReplay(requests, roots.fromRoot, roots.toRoot, leafMaxFields) || "the chain of roots differs",
-    );
     // the auditor's work from block.json alone: parse the updates, build the statements, verify
     timed("v3", () =>
       verdictOf(
@@ -87,6 +78,18 @@ function main(): void {
           v3Bytes,
         ),
       ),
+    );
+  } else {
+    // the witness holder's data: the requests (every path) and the v2 proof
+    const roots = { fromRoot: parseRoot(job.fromRoot), toRoot: parseRoot(job.toRoot) };
+    const requests: OpRequest[] = (JSON.parse(readFileSync(job.requests, "utf8")) as unknown[]).map((r) =>
+      toOpRequest(parseRequest(r)),
+    );
+    const p2 = prepareV2(OpKind.Update, { depth: job.depth, leafMaxFields: job.leafMaxFields });
+    const v2Bytes = new Uint8Array(readFileSync(job.v2Proof));
+    timed(
+      "native",
+      () => nativeReplay(requests, roots.fromRoot, roots.toRoot, job.leafMaxFields) || "the chain of roots differs",
     );
     timed("v2", () => verdictOf(verifyBlock(roots, requests, v2Bytes, { prepared: p2 })));
   }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WhirVerifyOptions } from "../../src/pcs/index.js";
+import { progress } from "./output.js";
 
 /** What the verifier's process verifies. */
 export type VerifierJob =
@@ -29,7 +30,16 @@ export type VerifierJob =
       readonly fromRoot: string;
       readonly toRoot: string;
       readonly proof: string;
-      /** requests.json (the v2 witness) and the v2 proof, for the native replay and the v2 check. */
+      readonly warmup: number;
+      readonly calls: number;
+    }
+  | {
+      /** The native replay and the v2 check of a block, from requests.json (the v2 witness). */
+      readonly what: "block-witness";
+      readonly depth: number;
+      readonly leafMaxFields: number;
+      readonly fromRoot: string;
+      readonly toRoot: string;
       readonly requests: string;
       readonly v2Proof: string;
       readonly warmup: number;
@@ -51,6 +61,7 @@ export type JobFiles = Record<string, string | Uint8Array>;
 
 /**
  * Writes `files` to a temporary folder, builds the job from their paths and runs it in a child.
+ * With BENCH_KEEP_VERIFIER_JOB=1 the folder stays (its path on stderr), to profile the child alone.
  * @throws Error with the child's stderr when it fails.
  */
 export function runVerifierProcess(
@@ -71,6 +82,8 @@ export function runVerifierProcess(
     const lines = r.stdout.trim().split("\n");
     return JSON.parse(lines[lines.length - 1]!) as VerifierTimes;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env["BENCH_KEEP_VERIFIER_JOB"] === "1")
+      progress(`verifier's job kept in ${dir} (node ${CHILD} ${dir}/job.json)`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -158,23 +158,28 @@ export function verifyMultiproof(
     for (let i = 0; i < idx.length; i++) {
       const at = idx[i]!;
       const o = 16 * nextIdx.length;
+      // (word copies as loops: a subarray per node would allocate a view per copy)
       if ((at & 1) === 0 && idx[i + 1] === at + 1) {
-        states.set(digests.subarray(8 * i, 8 * i + 16), o);
+        for (let w = 0; w < 16; w++) states[o + w] = digests[8 * i + w]!;
         i++;
       } else {
         if (s >= total) return false;
-        const sib = siblings.subarray(8 * s, 8 * s + 8);
+        const sib = 8 * s;
         s++;
-        const own = digests.subarray(8 * i, 8 * i + 8);
-        states.set((at & 1) === 0 ? own : sib, o);
-        states.set((at & 1) === 0 ? sib : own, o + 8);
+        const own = 8 * i;
+        const left = (at & 1) === 0 ? o : o + 8,
+          right = (at & 1) === 0 ? o + 8 : o;
+        for (let w = 0; w < 8; w++) {
+          states[left + w] = digests[own + w]!;
+          states[right + w] = siblings[sib + w]!;
+        }
       }
       nextIdx.push(at >> 1);
     }
     const n = nextIdx.length;
     backend.permuteMany(states, n);
     const next = new Uint32Array(8 * n);
-    for (let j = 0; j < n; j++) next.set(states.subarray(16 * j, 16 * j + 8), 8 * j);
+    for (let j = 0; j < n; j++) for (let w = 0; w < 8; w++) next[8 * j + w] = states[16 * j + w]!;
     digests = next;
     idx = nextIdx;
   }

@@ -91,23 +91,28 @@ function writeRoot(root: ArrayLike<number>, what: string, out: Uint32Array, at: 
 /**
  * The public half of one copy's input vector (`layout.publicUsed` lanes, lane 0 = the copy's lane
  * `layout.half`): key bits, roots, the public pre-image, the update rule lanes.
- * @param out where to write it: `layout.publicUsed` zero lanes (default a new array), e.g. a view of
- *   one buffer holding many statements' halves.
  * @throws SmtError `OP_KIND_MISMATCH` (a statement of another kind), `BAD_KEY`, `KEY_OUT_OF_RANGE`,
  *   `BAD_LEAF`, `LEAF_ENCODING`; FieldError for a root that is not 8 canonical elements.
  */
-export function publicHalf(
-  layout: V3Layout,
-  statement: V3Statement,
-  out: Uint32Array = new Uint32Array(layout.publicUsed),
-): Uint32Array {
+export function publicHalf(layout: V3Layout, statement: V3Statement): Uint32Array {
+  const out = new Uint32Array(layout.publicUsed);
+  writePublicHalf(layout, statement, out, 0);
+  return out;
+}
+
+/**
+ * Writes `publicHalf(layout, statement)` at out[at … at + publicUsed) (lanes that must be zero
+ * beforehand), e.g. into a table holding many statements' halves.
+ * @throws as `publicHalf` (lanes already written stay).
+ */
+export function writePublicHalf(layout: V3Layout, statement: V3Statement, out: Uint32Array, at: number): void {
   if (statement === null || typeof statement !== "object" || statement.kind !== layout.kind) {
     throw new SmtError(
       "OP_KIND_MISMATCH",
       `a ${layout.kind} circuit needs a ${layout.kind} statement, got ${statement === null || typeof statement !== "object" ? String(statement) : String(statement.kind)}`,
     );
   }
-  const h = layout.half;
+  const h = layout.half - at;
   const key = checkKeyInRange(statement.key, layout.depth);
   // the key as two exact 32-bit halves (one BigInt split instead of one per bit)
   const lo = Number(key & 0xffffffffn),
@@ -126,7 +131,6 @@ export function publicHalf(
     writeFoldedLeaf(out, layout.preOf[t]! - h, leaf, layout.leafMaxFields);
   }
   if (statement.kind === OpKind.Update) writeRuleLanes(statement.oldLeaf, out, layout.rule - h);
-  return out;
 }
 
 /** Lanes of a statement digest's pre-image (4 key limbs, the public half without key bits), padded to 8. */
@@ -134,8 +138,15 @@ export function statementPreimageLength(layout: V3Layout): number {
   return 8 * Math.ceil((4 + layout.publicUsed - layout.depth) / 8);
 }
 
-/** Writes the digest pre-image of a statement whose public half is `half` at pre[at…]. */
-function writePreimage(layout: V3Layout, key: bigint, half: Uint32Array, pre: Uint32Array, at: number): void {
+/** Writes the digest pre-image of a statement whose public half is half[from … from + publicUsed) at pre[at…]. */
+function writePreimage(
+  layout: V3Layout,
+  key: bigint,
+  half: Uint32Array,
+  from: number,
+  pre: Uint32Array,
+  at: number,
+): void {
   const k = BigInt.asUintN(64, key);
   const lo = Number(k & 0xffffffffn),
     hi = Number(k >> 32n);
@@ -143,13 +154,14 @@ function writePreimage(layout: V3Layout, key: bigint, half: Uint32Array, pre: Ui
   pre[at + 1] = lo >>> 16;
   pre[at + 2] = hi & 0xffff;
   pre[at + 3] = hi >>> 16;
-  pre.set(half.subarray(layout.depth), at + 4);
+  const rest = layout.publicUsed - layout.depth;
+  for (let i = 0; i < rest; i++) pre[at + 4 + i] = half[from + layout.depth + i]!;
 }
 
 /** The pre-image of one statement's digest (`statementPreimageLength` lanes). @throws as `publicHalf`. */
 export function statementPreimage(layout: V3Layout, statement: V3Statement): Uint32Array {
   const pre = new Uint32Array(statementPreimageLength(layout));
-  writePreimage(layout, statement.key, publicHalf(layout, statement), pre, 0);
+  writePreimage(layout, statement.key, publicHalf(layout, statement), 0, pre, 0);
   return pre;
 }
 
@@ -168,7 +180,35 @@ export function statementDigests(
   const n = halves.length;
   const len = statementPreimageLength(layout);
   const pre = new Uint32Array(len * n);
-  for (let i = 0; i < n; i++) writePreimage(layout, keys[i]!, halves[i]!, pre, len * i);
+  for (let i = 0; i < n; i++) writePreimage(layout, keys[i]!, halves[i]!, 0, pre, len * i);
+  return digestsOfPreimages(pre, len, n, permute);
+}
+
+/**
+ * `statementDigests` of the first `keys.length` halves of a table that holds half i at
+ * words[i·stride …] (a public table, `publicTable`).
+ */
+export function statementDigestsOfTable(
+  layout: V3Layout,
+  keys: readonly bigint[],
+  words: Uint32Array,
+  stride: number,
+  permute: HashBackend["permuteMany"] = (s, n) => currentHashBackend().permuteMany(s, n),
+): Uint32Array {
+  const n = keys.length;
+  const len = statementPreimageLength(layout);
+  const pre = new Uint32Array(len * n);
+  for (let i = 0; i < n; i++) writePreimage(layout, keys[i]!, words, i * stride, pre, len * i);
+  return digestsOfPreimages(pre, len, n, permute);
+}
+
+/** The sponge digests of n pre-images of `len` lanes stored back to back, block by block in one batch. */
+function digestsOfPreimages(
+  pre: Uint32Array,
+  len: number,
+  n: number,
+  permute: HashBackend["permuteMany"],
+): Uint32Array {
   const states = new Uint32Array(16 * n);
   for (let b = 0; b < len / 8; b++) {
     // (8-word copies as loops: a subarray per copy would allocate n views per block)

@@ -12,7 +12,15 @@ import type { WhirSetId } from "../../pcs/params.js";
 import type { WhirRandomSource } from "../../pcs/random.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV3Inputs, v3StatementOf } from "../../smt/v3/input.js";
-import { publicHalf, statementDigests, type V3OldLeafRule, type V3Statement } from "../../smt/v3/statement.js";
+import {
+  publicHalf,
+  statementDigests,
+  statementDigestsOfTable,
+  writePublicHalf,
+  type V3OldLeafRule,
+  type V3Statement,
+} from "../../smt/v3/statement.js";
+import { widthBits } from "../../gkr/circuit.js";
 import { SyncError } from "../../statement/errors.js";
 import { opKindTag } from "../../statement/types.js";
 import {
@@ -26,7 +34,7 @@ import type { V3Message } from "../../codec/v3/message.js";
 import { identityEqual } from "../v2/encoded.js";
 import { V3_PROFILE, V3_PROOF_DOMAIN_TAG } from "./domains.js";
 import type { V3RejectCode, V3Verdict } from "./verdict.js";
-import { publicTable } from "./input-claims.js";
+import { publicTable, type PublicTable } from "./input-claims.js";
 import type { PreparedV3 } from "./prepared.js";
 
 /** Time per phase of one v3 proof, in milliseconds. */
@@ -224,11 +232,11 @@ export function reject(code: V3RejectCode, reason: string, operation?: number): 
   return operation === undefined ? { ok: false, code, reason } : { ok: false, code, reason, operation };
 }
 
-/** The statements' public halves and digests once they match the proof's identity, count and checks. */
+/** The statements' public table (their halves, then the dummy's) and digests once they match the proof's identity, count and checks. */
 export interface CheckedStatements {
   readonly n: number;
   readonly k: number;
-  readonly halves: readonly Uint32Array[];
+  readonly table: PublicTable;
   readonly digests: Uint32Array;
 }
 
@@ -250,10 +258,10 @@ export function checkV3Statements(
       `the proof carries ${n} operations, ${Array.isArray(statements) ? statements.length : 0} statements were given`,
     );
   const layout = prepared.compiled.layout;
-  const halves: Uint32Array[] = [];
-  // one buffer for all the halves (a typed array each would be n backing stores for the collector)
-  const w = layout.publicUsed;
-  const all = new Uint32Array(n * w);
+  const k = copyBits(n);
+  // the halves straight into the public table (2^k rows of 2^p lanes; the dummy's after the n statements)
+  const p = widthBits(layout.publicUsed);
+  const values = new Uint32Array(2 ** (k + p));
   for (let i = 0; i < n; i++) {
     const st = statements[i]!;
     if (st?.kind !== prepared.kind)
@@ -263,16 +271,18 @@ export function checkV3Statements(
         i,
       );
     try {
-      halves.push(publicHalf(layout, st, all.subarray(i * w, (i + 1) * w)));
+      writePublicHalf(layout, st, values, i * 2 ** p);
     } catch (e) {
       if (e instanceof SsgkrError) return reject("BAD_STATEMENT", `statement ${i}: ${e.message}`, i);
       throw e;
     }
   }
-  const digests = statementDigests(
+  for (let c = n; c < 2 ** k; c++) values.set(prepared.dummy.publicHalf, c * 2 ** p);
+  const digests = statementDigestsOfTable(
     layout,
     statements.map((s) => s.key),
-    halves,
+    values,
+    2 ** p,
   );
   for (let i = 0; i < n; i++) {
     const [a, b] = m.statementChecks[i]!;
@@ -283,5 +293,5 @@ export function checkV3Statements(
         i,
       );
   }
-  return { n, k: copyBits(n), halves, digests };
+  return { n, k, table: { copyBits: k, sizeBits: p, values }, digests };
 }

@@ -193,7 +193,7 @@ export function verifyV3Message(
 ): V3Verdict {
   const checked = checkV3Statements(prepared, statements, m);
   if ("ok" in checked) return checked;
-  const { n, k, halves, digests } = checked;
+  const { n, k, table, digests } = checked;
   const layout = prepared.compiled.layout;
   const commitment = decodeWhirCommitment(m.commitment);
   const accepted = acceptedWhirSets(options);
@@ -229,7 +229,7 @@ export function verifyV3Message(
   );
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.inputClaim;
-  const [pubX, pubY] = publicEvals(layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
+  const [pubX, pubY] = publicEvals(layout, table, [claim.x, claim.y]);
   const split = committedClaims(k, claim, pubX!, pubY!);
   if ("fails" in split)
     return reject(

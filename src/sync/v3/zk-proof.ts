@@ -130,7 +130,7 @@ export function verifyV3ZkMessage(
 ): V3Verdict {
   const checked = checkV3Statements(prepared, statements, m);
   if ("ok" in checked) return checked;
-  const { n, k, halves, digests } = checked;
+  const { n, k, table, digests } = checked;
   const commitment = decodeWhirHidingCommitment(m.commitment);
   const accepted = acceptedWhirSets(options);
   if (!accepted.includes(commitment.set))
@@ -163,7 +163,7 @@ export function verifyV3ZkMessage(
   );
   if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
   const claim = gkr.claims.input;
-  const [pubX, pubY] = publicEvals(prepared.compiled.layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
+  const [pubX, pubY] = publicEvals(prepared.compiled.layout, table, [claim.x, claim.y]);
   const split = committedClaims(k, claim, pubX!, pubY!);
   if ("fails" in split)
     return reject(

@@ -21,6 +21,8 @@ import type { V3Layout } from "../../../src/smt/v3/layout.js";
 import {
   publicHalf,
   statementDigests,
+  statementDigestsOfTable,
+  writePublicHalf,
   statementPreimage,
   type V3OldLeafRule,
   type V3Statement,
@@ -295,6 +297,31 @@ test("statementDigests equals sponge(statementPreimage(…)) per statement, for 
           halves,
         );
         assert.equal(digests.length, 8 * statements.length);
+        // the verifier's path: halves written at a stride into one table (as the public table), digests from it
+        const stride = 2 ** Math.ceil(Math.log2(layout.publicUsed)) + 3;
+        const table = new Uint32Array(stride * statements.length + 5);
+        statements.forEach((s, i) => writePublicHalf(layout, s, table, i * stride));
+        statements.forEach((s, i) =>
+          assert.deepEqual(
+            table.subarray(i * stride, i * stride + layout.publicUsed),
+            halves[i],
+            `${kind} depth ${depth}: writePublicHalf at ${i * stride}`,
+          ),
+        );
+        assert.ok(
+          table.every((v, j) => j % stride < layout.publicUsed || v === 0),
+          "nothing written past a half",
+        );
+        assert.deepEqual(
+          statementDigestsOfTable(
+            layout,
+            statements.map((s) => s.key),
+            table,
+            stride,
+          ),
+          digests,
+          `${kind} depth ${depth} B ${leafMaxFields}: digests from the table`,
+        );
         statements.forEach((s, i) => {
           assert.deepEqual(
             digests.subarray(8 * i, 8 * i + 8),
