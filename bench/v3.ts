@@ -2,7 +2,7 @@
  * Profile v3 (docs/profile-v3.md) against profile v2 and against native replay of the same paths.
  *
  *   npm run bench -- v3 [--block 1024] [--block-base 20000] [--block-depths 48,24,32]
- *     [--agg 256] [--agg-depths 48] [--verify-calls 11] [--warmup 3] [--verifier-warmup 30]
+ *     [--agg 256] [--agg-depths 48] [--verify-calls 11] [--warmup 3] [--verifier-warmup 100]
  *
  * Blocks (per depth of --block-depths; the first is the headline): a name-keyed registry (B 31)
  * holding the first --block-base records of data/npm-repos-100k.ndjson.gz; the next --block
@@ -90,7 +90,7 @@ const aggSize = Number(args.get("agg") ?? 256);
 const aggDepths = (args.get("agg-depths") ?? "48").split(",").map(Number);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
-const verifierWarmup = Number(args.get("verifier-warmup") ?? 30);
+const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
 
 const cond = conditions();
 console.log(conditionsLine(cond));

@@ -7,7 +7,7 @@ import { isCanonical } from "../field/koalabear.js";
 import { EXT_ONE, EXT_ZERO, extAdd, extEq, extSub, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { extMulSplit as extMul } from "../field/ext-split.js";
-import { mleEvalBase } from "../sumcheck/mle.js";
+import { betaAt, mleEvalBase } from "../sumcheck/mle.js";
 import { mleEvalTrimmed } from "./mle-split.js";
 import { parseExt, untrustedProperty as field } from "../sumcheck/untrusted.js";
 import { type SumcheckRejectCode, verifySumcheck } from "../sumcheck/verifier.js";
@@ -161,7 +161,7 @@ function verifyUnguarded(
     const x = sc.point.slice(0, s);
     const y = sc.point.slice(s);
     const pred = combinedPredicates(wiring, i, claims, x, y);
-    const beta = betaOf(y);
+    const beta = betaAt(y);
     const ex3 = extMul(extMul(evalX, evalX), evalX);
     const expected = extAdd(
       extAdd(extMul(extMul(pred.lin, evalX), beta), extMul(extMul(pred.mul, evalX), evalY)),
@@ -186,13 +186,6 @@ function verifyUnguarded(
     }
   }
   return reject("VERIFIER_EXCEPTION", "unreachable: no layer returned");
-}
-
-/** β(y) = Π_j (1 − y_j) = eq(y, 0) (compat-v1 §10.1), as `betaAt` in src/sumcheck/mle.ts. */
-function betaOf(y: readonly Ext[]): Ext {
-  let acc: Ext = EXT_ONE;
-  for (const c of y) acc = extMul(acc, extSub(EXT_ONE, c));
-  return acc;
 }
 
 function readOutputs(value: unknown, expected: number): Uint32Array | GkrRejection {

@@ -12,7 +12,7 @@
  * returned as a new `ExtVector` view of it; the input view must not be used afterwards.
  */
 import { P, add, sub, mul } from "../field/koalabear.js";
-import { EXT_ONE, extMul, extSub, extAdd, type Ext } from "../field/extension.js";
+import { EXT_ONE, extMul, extAdd, type Ext } from "../field/extension.js";
 import { ExtVector } from "../field/ext-vector.js";
 import { SumcheckError } from "./errors.js";
 import { extMulTo } from "../field/ext-inline.js";
@@ -71,14 +71,27 @@ export function eqTable(point: readonly Ext[], scale: Ext = EXT_ONE): ExtVector 
 /** eq(point, index) as a direct product over the coordinates (O(n); reference for tests and small uses). */
 export function eqAt(point: readonly Ext[], index: number): Ext {
   const n = point.length;
-  let acc: Ext = EXT_ONE;
+  const t = EQ_PRODUCT;
+  let a0 = 1,
+    a1 = 0,
+    a2 = 0,
+    a3 = 0;
   for (let j = 0; j < n; j++) {
     const bit = Math.floor(index / 2 ** (n - 1 - j)) % 2;
     const z = point[j]!;
-    acc = extMul(acc, bit === 1 ? z : extSub(EXT_ONE, z));
+    // the factor z_j, or 1 − z_j
+    if (bit === 1) extMulTo(t, 0, 1, a0, a1, a2, a3, z[0], z[1], z[2], z[3]);
+    else extMulTo(t, 0, 1, a0, a1, a2, a3, sub(1, z[0]), sub(0, z[1]), sub(0, z[2]), sub(0, z[3]));
+    a0 = t[0]!;
+    a1 = t[1]!;
+    a2 = t[2]!;
+    a3 = t[3]!;
   }
-  return acc;
+  return [a0, a1, a2, a3];
 }
+
+/** The running product of `eqAt`. */
+const EQ_PRODUCT = new Uint32Array(4);
 
 /** β(y) = Π_j (1 − y_j) = eq(y, 0) (compat-v1 §10.1). */
 export function betaAt(point: readonly Ext[]): Ext {

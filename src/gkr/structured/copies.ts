@@ -10,9 +10,9 @@
  *   const~_K(z) = const~(z')  (Σ_c eq(z_c, c) = 1),
  * pow3~ as lin~, so the wiring cost is that of one copy plus O(k) per claim, whatever K.
  */
-import { P } from "../../field/koalabear.js";
-import { EXT_ONE, EXT_ZERO, extMul, extSub, type Ext } from "../../field/extension.js";
-import { extMulSplit } from "../../field/ext-split.js";
+import { add, sub } from "../../field/koalabear.js";
+import { EXT_ZERO, extMul, type Ext } from "../../field/extension.js";
+import { extMulTo } from "../../field/ext-inline.js";
 import { type Gate, GateKind, makeLayer } from "../circuit.js";
 import type { Claim } from "../claims.js";
 import { CircuitError } from "../errors.js";
@@ -76,35 +76,78 @@ export function replicateStructuredCircuit(circuit: StructuredCircuit, k: number
 
 /** Π_j (a_j·b_j + (1 − a_j)(1 − b_j)) over the first k coordinates. */
 function pairFactor(a: readonly Ext[], b: readonly Ext[], k: number): Ext {
-  let acc: Ext = EXT_ONE;
+  const t = FACTOR_BOTH,
+    u = FACTOR_NONE;
+  let c0 = 1,
+    c1 = 0,
+    c2 = 0,
+    c3 = 0;
   for (let j = 0; j < k; j++) {
-    const both = extMulSplit(a[j]!, b[j]!);
-    const none = extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!));
-    acc = extMulSplit(acc, [
-      (both[0] + none[0]) % P,
-      (both[1] + none[1]) % P,
-      (both[2] + none[2]) % P,
-      (both[3] + none[3]) % P,
-    ]);
+    const x = a[j]!,
+      y = b[j]!;
+    extMulTo(t, 0, 1, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
+    extMulTo(
+      u,
+      0,
+      1,
+      sub(1, x[0]),
+      sub(0, x[1]),
+      sub(0, x[2]),
+      sub(0, x[3]),
+      sub(1, y[0]),
+      sub(0, y[1]),
+      sub(0, y[2]),
+      sub(0, y[3]),
+    );
+    extMulTo(t, 0, 1, c0, c1, c2, c3, add(t[0]!, u[0]!), add(t[1]!, u[1]!), add(t[2]!, u[2]!), add(t[3]!, u[3]!));
+    c0 = t[0]!;
+    c1 = t[1]!;
+    c2 = t[2]!;
+    c3 = t[3]!;
   }
-  return acc;
+  return [c0, c1, c2, c3];
 }
 
 /** Π_j (a_j·b_j·c_j + (1 − a_j)(1 − b_j)(1 − c_j)) over the first k coordinates. */
 function tripleFactor(a: readonly Ext[], b: readonly Ext[], c: readonly Ext[], k: number): Ext {
-  let acc: Ext = EXT_ONE;
+  const t = FACTOR_BOTH,
+    u = FACTOR_NONE;
+  let c0 = 1,
+    c1 = 0,
+    c2 = 0,
+    c3 = 0;
   for (let j = 0; j < k; j++) {
-    const all = extMulSplit(extMulSplit(a[j]!, b[j]!), c[j]!);
-    const none = extMulSplit(extMulSplit(extSub(EXT_ONE, a[j]!), extSub(EXT_ONE, b[j]!)), extSub(EXT_ONE, c[j]!));
-    acc = extMulSplit(acc, [
-      (all[0] + none[0]) % P,
-      (all[1] + none[1]) % P,
-      (all[2] + none[2]) % P,
-      (all[3] + none[3]) % P,
-    ]);
+    const x = a[j]!,
+      y = b[j]!,
+      z = c[j]!;
+    extMulTo(t, 0, 1, x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]);
+    extMulTo(t, 0, 1, t[0]!, t[1]!, t[2]!, t[3]!, z[0], z[1], z[2], z[3]);
+    extMulTo(
+      u,
+      0,
+      1,
+      sub(1, x[0]),
+      sub(0, x[1]),
+      sub(0, x[2]),
+      sub(0, x[3]),
+      sub(1, y[0]),
+      sub(0, y[1]),
+      sub(0, y[2]),
+      sub(0, y[3]),
+    );
+    extMulTo(u, 0, 1, u[0]!, u[1]!, u[2]!, u[3]!, sub(1, z[0]), sub(0, z[1]), sub(0, z[2]), sub(0, z[3]));
+    extMulTo(t, 0, 1, c0, c1, c2, c3, add(t[0]!, u[0]!), add(t[1]!, u[1]!), add(t[2]!, u[2]!), add(t[3]!, u[3]!));
+    c0 = t[0]!;
+    c1 = t[1]!;
+    c2 = t[2]!;
+    c3 = t[3]!;
   }
-  return acc;
+  return [c0, c1, c2, c3];
 }
+
+/** Scratch of the copy factors (the "all" and "none" products of one coordinate). */
+const FACTOR_BOTH = new Uint32Array(4);
+const FACTOR_NONE = new Uint32Array(4);
 
 /**
  * Per layer of a structured circuit: true when it has no Mul gate, so that its mul~ is identically
