@@ -14,7 +14,7 @@ import { KeccakBatch } from "../kernels/keccak-batch.js";
 import { occupied } from "../smt/leaf.js";
 import {
   isWellFormedString,
-  nameBytes,
+  checkNameBytes,
   nameIdentity,
   recordLeaf,
   textPayload,
@@ -77,30 +77,38 @@ let keccak: KeccakBatch | undefined;
  * @throws RegistryError `BAD_BLOCK` (naming the update), `BAD_NAME`.
  */
 export function v3BlockUpdates(updates: readonly BlockUpdate[], depth: number, leafMaxFields: number): V3BlockUpdate[] {
+  // every name's and text value's UTF-8 bytes in one buffer (at most 3 bytes per UTF-16 unit)
   const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
   const textAt = new Int32Array(updates.length).fill(-1);
+  let cap = 0;
+  for (const u of updates) {
+    cap += 3 * (typeof u?.name === "string" ? u.name.length : 0);
+    if (typeof u?.value === "string") cap += 3 * u.value.length;
+  }
+  const bytes = new Uint8Array(cap);
+  const offsets = new Uint32Array(2 * updates.length + 1);
+  let count = 0;
   try {
     updates.forEach((u, i) => {
-      parts.push(nameBytes(u.name));
+      const name = u.name;
+      if (typeof name !== "string" || name.length === 0 || !isWellFormedString(name)) throw new TypeError("name");
+      const start = offsets[count]!;
+      const end = start + encoder.encodeInto(name, bytes.subarray(start)).written;
+      checkNameBytes(bytes, start, end);
+      offsets[++count] = end;
       if (typeof u.value === "string") {
-        textAt[i] = parts.length;
-        parts.push(encoder.encode(u.value));
+        textAt[i] = count;
+        offsets[count + 1] = end + encoder.encodeInto(u.value, bytes.subarray(end)).written;
+        count++;
       }
     });
   } catch {
+    // a refused name: each update on its own, which throws its error
     return updates.map((u, i) => v3BlockUpdate(u, i, depth, leafMaxFields));
   }
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const bytes = new Uint8Array(total);
-  const offsets = new Uint32Array(parts.length + 1);
-  parts.forEach((p, j) => {
-    bytes.set(p, offsets[j]!);
-    offsets[j + 1] = offsets[j]! + p.length;
-  });
+  const part = (j: number): Uint8Array => bytes.subarray(offsets[j]!, offsets[j + 1]!);
   keccak ??= new KeccakBatch();
-  const digests = keccak.hashPacked(bytes, offsets, parts.length);
+  const digests = keccak.hashPacked(bytes, offsets, count);
   let nameAt = 0;
   return updates.map((u, i) => {
     const at = nameAt;
@@ -114,7 +122,7 @@ export function v3BlockUpdates(updates: readonly BlockUpdate[], depth: number, l
       // a text's UTF-8 bytes are those hashed above (reused, not encoded again)
       payload =
         typeof u.value === "string" && isWellFormedString(u.value)
-          ? textPayload(parts[textAt[i]!]!, leafMaxFields, () => digests.subarray(32 * (at + 1), 32 * (at + 2)))
+          ? textPayload(part(textAt[i]!), leafMaxFields, () => digests.subarray(32 * (at + 1), 32 * (at + 2)))
           : valuePayloadWith(u.value as RecordValue, leafMaxFields, () => digests.slice(32 * (at + 1), 32 * (at + 2)));
     } catch {
       return v3BlockUpdate(u, i, depth, leafMaxFields);

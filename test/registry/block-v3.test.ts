@@ -14,6 +14,8 @@ const UPDATES: BlockUpdate[] = [
   { op: "restore", name: "back", value: "https://gitlab.com/x/y" },
   { op: "replace", name: "emoji-✨", value: "✨ text value ✨" },
   { op: "insert", name: "empty-fields", value: { fields: [] } },
+  { op: "insert", name: "astral-𝒳-name", value: "astral 𝒳 value, then more text".repeat(4) },
+  { op: "insert", name: "n".repeat(300), value: "" },
 ];
 
 test("v3BlockUpdates (one batched Keccak call) equals v3BlockUpdate per update: keys, new leaves, old-leaf rules", () => {
@@ -37,6 +39,32 @@ test("the old-leaf rules follow the ops: insert Empty, restore Tombstone, replac
     identity: nameIdentity("a"),
   });
   assert.deepEqual(oldLeafRule({ op: "delete", name: "a" }), { rule: "record", identity: nameIdentity("a") });
+});
+
+test("v3BlockUpdates and v3BlockUpdate agree on a value with a lone surrogate and refuse a name with one alike", () => {
+  const odd: BlockUpdate[] = [UPDATES[0]!, { op: "insert", name: "lone", value: "a\ud800b" }];
+  const outcome = (f: () => unknown): string => {
+    try {
+      f();
+      return "ok";
+    } catch (e) {
+      return e instanceof RegistryError ? e.code : String(e);
+    }
+  };
+  const single = outcome(() => odd.map((u, i) => v3BlockUpdate(u, i, 24, 31)));
+  assert.equal(
+    outcome(() => v3BlockUpdates(odd, 24, 31)),
+    single,
+  );
+  if (single === "ok") {
+    const b = v3BlockUpdates(odd, 24, 31);
+    assert.ok(leafEquals(b[1]!.newLeaf, v3BlockUpdate(odd[1]!, 1, 24, 31).newLeaf));
+  }
+  const badName: BlockUpdate[] = [UPDATES[0]!, { op: "insert", name: "x\udc00", value: null }];
+  assert.throws(
+    () => v3BlockUpdates(badName, 24, 31),
+    (e) => e instanceof RegistryError && outcome(() => v3BlockUpdate(badName[1]!, 1, 24, 31)) === e.code,
+  );
 });
 
 test("v3BlockUpdates refuses what v3BlockUpdate refuses, naming the update", () => {
