@@ -25,6 +25,7 @@ import {
 } from "./dp-oracle.js";
 import type { StructuredCircuit } from "./linear.js";
 import type { LayerImage } from "../wasm/image.js";
+import { giveBackLayerVectors, takeLayerVector } from "./layer-vectors.js";
 import {
   type GkrKernelExports,
   type GkrKernels,
@@ -584,6 +585,13 @@ function evaluateLayerCopies(
   return nOut;
 }
 
+/** A canonical layer vector (from this thread's free list when one is there) holding the `words` words at word offset `at` of `w`. */
+function canonicalCopy(w: Uint32Array, at: number, words: number): Uint32Array {
+  const v = takeLayerVector(words);
+  v.set(w.subarray(at, at + words));
+  return v;
+}
+
 /**
  * `evaluateStructuredCopies` on the kernels: every layer of the K copies in WASM memory (Montgomery
  * form): per copy the plain gates (`gkr_eval_layer`), then per group all K copies at once
@@ -634,7 +642,7 @@ export function evaluateCopiesWasm(
       const nOut = evaluateLayerCopies(kernels, circuit, i, K, ptr(below), ptr(cur), groupScratch, images);
       raw.from_mont(ptr(conv), ptr(cur), K * nOut);
       w = kernels.words();
-      out[i] = w.slice(b + conv, b + conv + K * nOut);
+      out[i] = canonicalCopy(w, b + conv, K * nOut);
       [below, cur] = [cur, below];
     }
     return out;
@@ -654,6 +662,8 @@ export class ResidentCopies {
   private region: Region | null = null;
   private readonly at = new Map<Uint32Array, number>();
   private vectors: Uint32Array[] = [];
+  /** The canonical vectors 1..D − 1 of the evaluation, which `recycle()` gives back. */
+  private owned: Uint32Array[] = [];
 
   constructor(readonly kernels: GkrKernels) {}
 
@@ -675,6 +685,23 @@ export class ResidentCopies {
       residentVectors.set(v, this);
     });
     this.vectors = [...vectors];
+  }
+
+  /** @internal Records the canonical vectors the evaluation handed out, for `recycle()`. */
+  adopt(vectors: readonly Uint32Array[]): void {
+    this.owned = [...vectors];
+  }
+
+  /**
+   * `release()`, and the canonical layer vectors 1..D − 1 of the evaluation go back to this
+   * thread's free list for the next evaluation (src/gkr/structured/layer-vectors.ts): the caller
+   * must not read them afterwards. Idempotent. The input and the outputs are never taken.
+   */
+  recycle(): void {
+    this.release();
+    const owned = this.owned;
+    this.owned = [];
+    giveBackLayerVectors(owned);
   }
 
   /** Gives the memory back; idempotent. */
@@ -717,7 +744,11 @@ function evaluateKept(
       region = null;
     }
   }
-  if (region === null) return evaluateCopiesWasm(kernels, circuit, copyBits, input);
+  if (region === null) {
+    const out = evaluateCopiesWasm(kernels, circuit, copyBits, input);
+    keep.adopt(out.slice(1, D));
+    return out;
+  }
   let maxBlocks = 0;
   for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
   const lay = new Carver();
@@ -748,7 +779,7 @@ function evaluateKept(
       const nOut = evaluateLayerCopies(kernels, circuit, i, K, at(i + 1), cur, groupScratch, images);
       raw.from_mont(ptr(conv), cur, K * nOut);
       w = kernels.words();
-      out[i] = w.slice(b + conv, b + conv + K * nOut);
+      out[i] = canonicalCopy(w, b + conv, K * nOut);
     }
     const vectors: Uint32Array[] = [],
       ptrs: number[] = [];
@@ -757,6 +788,7 @@ function evaluateKept(
       ptrs.push(at(j));
     }
     keep.attach(region, vectors, ptrs);
+    keep.adopt(out.slice(1, D));
     region = null;
     return out;
   } finally {

@@ -158,7 +158,7 @@ export function proveAggregate(
     const transcript = aggregateTranscript(prepared, requests.length, k, statements, layers[0]!);
     ({ proof } = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript));
   } finally {
-    keep?.release();
+    keep?.recycle();
   }
   const t3 = performance.now();
   const bytes = encodeAggregateV2(

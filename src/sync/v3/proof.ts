@@ -83,7 +83,7 @@ function proveMessage(
     t3 = performance.now();
     gkr = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript);
   } finally {
-    keep?.release();
+    keep?.recycle();
   }
   const t4 = performance.now();
   const claim = gkr.inputClaim;

@@ -99,7 +99,7 @@ export function proveZkMessage(
     t3 = performance.now();
     gkr = proveZkCopiesGkr(circuit, k, values, transcript, masks);
   } finally {
-    keep?.release();
+    keep?.recycle();
   }
   const t4 = performance.now();
   const claim = gkr.claims.input;
