@@ -3,6 +3,7 @@
  *
  *   npm run bench -- v3 [--block 1024] [--block-base 20000] [--block-depths 48,24,32]
  *     [--agg 256] [--agg-depths 48] [--verify-calls 11] [--warmup 3] [--verifier-warmup 100]
+ *     [--prove-calls 3] [--prove-warmup 1]
  *
  * Blocks (per depth of --block-depths; the first is the headline): a name-keyed registry (B 31)
  * holding the first --block-base records of data/npm-repos-100k.ndjson.gz; the next --block
@@ -22,7 +23,9 @@
  * --verifier-warmup calls each, the steady state of a verifying process, in processes that hold
  * only the verifier's data, bench/children/verifier.ts: v3 with block.json and the proof, the
  * native replay then v2 with requests.json and the v2 proof; the first call is reported beside;
- * the v3 block check is also timed in this process after the provers and --warmup calls) or of one proof (provers), one thread,
+ * the v3 block check is also timed in this process after the provers and --warmup calls) or of
+ * --prove-calls proofs after --prove-warmup (block provers, v2 and v3 alternately; the first proof
+ * of each is reported beside) or of one proof (aggregate prover), one thread,
  * WASM kernels. The browser figure comes from `npm run bench -- web --v3-block 1024`. The last
  * stdout line is the headline JSON.
  */
@@ -69,6 +72,8 @@ const args = parseOptions(
     "verify-calls": int(1, 1000),
     warmup: int(0, 100),
     "verifier-warmup": int(0, 10000),
+    "prove-calls": int(1, 100),
+    "prove-warmup": int(0, 100),
   },
   {
     smoke: {
@@ -80,6 +85,8 @@ const args = parseOptions(
       "verify-calls": "1",
       warmup: "0",
       "verifier-warmup": "0",
+      "prove-calls": "1",
+      "prove-warmup": "0",
     },
   },
 );
@@ -91,6 +98,8 @@ const aggDepths = (args.get("agg-depths") ?? "48").split(",").map(Number);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
 const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
+const proveCalls = Number(args.get("prove-calls") ?? 3);
+const proveWarmup = Number(args.get("prove-warmup") ?? 1);
 
 const cond = conditions();
 console.log(conditionsLine(cond));
@@ -126,8 +135,14 @@ interface BlockRow {
   depth: number;
   operations: number;
   registryRecords: number;
+  /** Medians of the measured proofs. */
   v2ProveMs: number;
   v3ProveMs: number;
+  v2Prove: Stat;
+  v3Prove: Stat;
+  /** The first proof of each in this process (cold: compilation, fresh memory). */
+  v2FirstProveMs: number;
+  v3FirstProveMs: number;
   v3Phases: V3Timings;
   v2VerifyMs: Stat;
   v3VerifyMs: Stat;
@@ -165,8 +180,10 @@ async function blockBench(depth: number): Promise<BlockRow> {
     let v2Bytes: Uint8Array = new Uint8Array(0),
       v3Bytes: Uint8Array = new Uint8Array(0),
       v3Ud: Uint8Array = new Uint8Array(0);
-    let v2ProveMs = 0,
-      v3ProveMs = 0;
+    let v2Prove: Stat = { median: 0, min: 0, max: 0 },
+      v3Prove: Stat = { median: 0, min: 0, max: 0 },
+      v2FirstMs = 0,
+      v3FirstMs = 0;
     let v3Phases: V3Timings | undefined;
     const applied = applyNameBlock(store, updates, (a) => {
       requests = a.updates.map((u) => updateRequestOf(u.record, B));
@@ -176,15 +193,35 @@ async function blockBench(depth: number): Promise<BlockRow> {
         ...(u.planned.newValue !== undefined ? { value: u.planned.newValue } : {}),
       }));
       const rules = a.updates.map((u) => oldLeafRule(u.update));
-      [v2Bytes, v2ProveMs] = cpu(() => proveBlock(p2, requests));
-      [v3Bytes, v3ProveMs] = cpu(() =>
-        proveBlockV3(p3, requests, {
-          rules,
-          onTimings: (t) => {
-            v3Phases = t;
-          },
-        }),
-      );
+      // v2 and v3 alternately (which goes first alternates too), --prove-warmup rounds and then
+      // --prove-calls measured ones: the steady state of a proving process
+      const v2Times: number[] = [],
+        v3Times: number[] = [];
+      for (let r = 0; r < proveWarmup + proveCalls; r++) {
+        const one = (which: "v2" | "v3"): void => {
+          if (which === "v2") {
+            const [bytes, t] = cpu(() => proveBlock(p2, requests));
+            v2Bytes = bytes;
+            if (r === 0) v2FirstMs = t;
+            if (r >= proveWarmup) v2Times.push(t);
+          } else {
+            const [bytes, t] = cpu(() =>
+              proveBlockV3(p3, requests, {
+                rules,
+                onTimings: (ph) => {
+                  if (r >= proveWarmup) v3Phases = ph;
+                },
+              }),
+            );
+            v3Bytes = bytes;
+            if (r === 0) v3FirstMs = t;
+            if (r >= proveWarmup) v3Times.push(t);
+          }
+        };
+        for (const which of r % 2 === 0 ? (["v2", "v3"] as const) : (["v3", "v2"] as const)) one(which);
+      }
+      v2Prove = stat(v2Times);
+      v3Prove = stat(v3Times);
       v3Ud = proveBlockV3(p3, requests, { rules, pcsSet: "ud100-r4" });
       blockJson =
         JSON.stringify(
@@ -198,7 +235,7 @@ async function blockBench(depth: number): Promise<BlockRow> {
             from_root: formatRoot(a.fromRoot),
             to_root: formatRoot(a.toRoot),
             proof_bytes: v3Bytes.length,
-            prove_ms: Math.round(v3ProveMs),
+            prove_ms: Math.round(v3Prove.median),
             updates: listed.map((u) => updateJson(u)),
           },
           null,
@@ -256,8 +293,12 @@ async function blockBench(depth: number): Promise<BlockRow> {
       depth,
       operations: blockSize,
       registryRecords: blockBase,
-      v2ProveMs,
-      v3ProveMs,
+      v2ProveMs: v2Prove.median,
+      v3ProveMs: v3Prove.median,
+      v2Prove,
+      v3Prove,
+      v2FirstProveMs: v2FirstMs,
+      v3FirstProveMs: v3FirstMs,
       v3Phases: v3Phases!,
       v2VerifyMs: stat(times.cpu["v2"]!),
       v3VerifyMs: stat(times.cpu["v3"]!),
@@ -324,7 +365,7 @@ for (const d of blockDepths) {
     `block of ${b.operations} npm inserts d${b.depth} (registry of ${b.registryRecords}): v3 verify ${show(b.v3VerifyMs)} ms from the roots and block.json, v2 verify ${show(b.v2VerifyMs)} ms with the paths, native replay ${show(b.nativeReplayMs)} ms; v3 / native ${fmt(b.v3VerifyMs.median / b.nativeReplayMs.median, 3)} (wall: v3 ${show(b.v3VerifyWallMs)}, native ${show(b.nativeReplayWallMs)}); the v3 check's first call ${fmt(b.v3FirstVerifyMs, 1)} ms, in the prover's process ${show(b.v3VerifyInProverMs)} ms`,
   );
   console.log(
-    `  prove v3 ${fmt(b.v3ProveMs, 0)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${fmt(b.v2ProveMs, 0)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)}`,
+    `  prove v3 ${show(b.v3Prove)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${show(b.v2Prove)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)} (medians of ${proveCalls} after ${proveWarmup} warm-up; first proofs in this process: v2 ${fmt(b.v2FirstProveMs, 0)}, v3 ${fmt(b.v3FirstProveMs, 0)})`,
   );
   console.log(
     `  verifier bytes v3 ${b.blockJsonBytes + b.v3Bytes} (block.json ${b.blockJsonBytes} + proof ${b.v3Bytes}; with ud100-r4 proof ${b.v3BytesUd100}), v2 ${b.blockJsonBytes + b.v2Bytes + b.v2RequestsBytes} (proof ${b.v2Bytes} + requests.json ${b.v2RequestsBytes} + block.json); ${fmt(b.securityBits, 1)} bits`,
@@ -345,6 +386,8 @@ const path = writeResults("v3", {
   blockBase,
   verifyCalls,
   warmup,
+  proveCalls,
+  proveWarmup,
   blocks,
   aggregates: aggs,
 });
@@ -367,6 +410,9 @@ if (b0) {
     [`${k}_verifier_bytes_ud100`]: b0.blockJsonBytes + b0.v3BytesUd100,
     [`${k}_prove_ms`]: +b0.v3ProveMs.toFixed(0),
     [`${k}_prove_over_v2`]: +(b0.v3ProveMs / b0.v2ProveMs).toFixed(2),
+    [`${k}_v2_prove_ms`]: +b0.v2ProveMs.toFixed(0),
+    [`${k}_prove_first_ms`]: +b0.v3FirstProveMs.toFixed(0),
+    [`${k}_v2_prove_first_ms`]: +b0.v2FirstProveMs.toFixed(0),
     [`${k}_verify_browser_ms`]: null,
   });
   for (const b of blocks.slice(1))
