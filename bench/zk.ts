@@ -3,6 +3,7 @@
  *
  *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 2] [--verify-calls 11]
  *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r2]
+ *     [--block-calls 2] [--block-warmup 1]
  *
  * Statements about one name (membership and absence, depth --depth, B 31): v3-zk prove and verify
  * with the default WHIR set (cb100-r4) and with the provable set (ud100-r4), beside the plain v3
@@ -13,7 +14,8 @@
  *
  * Times are process CPU ms (`process.cpuUsage`), one thread, WASM kernels: provers medians of
  * --repeats proofs after --prove-warmup proofs of the same statement (the first, cold proof is
- * reported beside them; block: one proof each), verifiers of a name's statement medians of
+ * reported beside them; block: v3 and v3-zk alternately, medians of --block-calls proofs after
+ * --block-warmup rounds), verifiers of a name's statement medians of
  * --verify-calls calls after --verifier-warmup calls (the steady state of a verifying process; its
  * first, cold call is reported beside them) in a process of their own that holds only the verifier's
  * data (bench/children/verifier.ts; the median of the same calls in this process, right after the
@@ -54,6 +56,8 @@ const args = parseOptions(
     "verifier-warmup": int(0, 10000),
     block: int(1, 4096),
     "block-set": choice(["cb100-r4", "cb100-r2", "ud100-r4", "cb90-r4"]),
+    "block-calls": int(1, 100),
+    "block-warmup": int(0, 100),
   },
   {
     smoke: {
@@ -65,6 +69,8 @@ const args = parseOptions(
       "verifier-warmup": "0",
       block: "4",
       "block-set": "cb100-r4",
+      "block-calls": "1",
+      "block-warmup": "0",
     },
   },
 );
@@ -76,6 +82,8 @@ const warmup = Number(args.get("warmup") ?? 3);
 const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
 const blockSize = Number(args.get("block") ?? 1024);
 const blockSet = (args.get("block-set") ?? "cb100-r2") as WhirSetId;
+const blockCalls = Number(args.get("block-calls") ?? 2);
+const blockWarmup = Number(args.get("block-warmup") ?? 1);
 
 const cond = conditions();
 console.log(conditionsLine(cond));
@@ -194,17 +202,33 @@ const updates: V3BlockUpdate[] = blk.requests.map((r) => {
   return { key: op.key, newLeaf: op.newLeaf, oldLeaf: { rule: "empty" } };
 });
 let v3Phases: V3Timings | undefined, zkPhases: V3Timings | undefined;
-const [v3Block, v3BlockMs] = cpu(() =>
-  proveBlockV3(prepared, blk.requests, { rules: blk.rules, pcsSet: blockSet, onTimings: (t) => (v3Phases = t) }),
-);
-const [zkBlock, zkBlockMs] = cpu(() =>
-  proveBlockV3(prepared, blk.requests, {
-    rules: blk.rules,
-    pcsSet: blockSet,
-    zk: true,
-    onTimings: (t) => (zkPhases = t),
-  }),
-);
+// v3 and v3-zk alternately (which goes first alternates too): --block-warmup rounds, then
+// --block-calls measured ones (medians), the steady state of a proving process
+let v3Block: Uint8Array = new Uint8Array(0),
+  zkBlock: Uint8Array = new Uint8Array(0);
+const v3BlockTimes: number[] = [],
+  zkBlockTimes: number[] = [];
+for (let r = 0; r < blockWarmup + blockCalls; r++) {
+  const measured = r >= blockWarmup;
+  for (const zk of r % 2 === 0 ? [false, true] : [true, false]) {
+    const [bytes, t] = cpu(() =>
+      proveBlockV3(prepared, blk.requests, {
+        rules: blk.rules,
+        pcsSet: blockSet,
+        zk,
+        onTimings: (ph) => {
+          if (zk) zkPhases = ph;
+          else v3Phases = ph;
+        },
+      }),
+    );
+    if (zk) zkBlock = bytes;
+    else v3Block = bytes;
+    if (measured) (zk ? zkBlockTimes : v3BlockTimes).push(t);
+  }
+}
+const v3BlockMs = stat(v3BlockTimes).median,
+  zkBlockMs = stat(zkBlockTimes).median;
 const opts = { accept: "provable" as const, alsoAccept: [blockSet] };
 const blockVerify = (bytes: Uint8Array): Stat => {
   const ts: number[] = [];
@@ -225,7 +249,7 @@ for (const n of names)
     `${n.zk ? "v3-zk" : "v3   "} ${n.kind.padEnd(13)} d${depth} ${n.set}: prove ${show(n.proveMs)} ms (${phasesLine(n.phases)}), verify ${show(n.verifyMs)} ms, ${n.bytes} B${n.bits === null ? "" : `, ${fmt(n.bits, 1)} bits`}`,
   );
 console.log(
-  `block of ${blockSize} inserts d${depth} ${blockSet}: v3 prove ${fmt(v3BlockMs, 0)} ms (${phasesLine(v3Phases!)}), v3-zk prove ${fmt(zkBlockMs, 0)} ms (${phasesLine(zkPhases!)}), zk / v3 ${fmt(zkBlockMs / v3BlockMs, 2)}; verify v3 ${show(v3BlockVerify)} ms, v3-zk ${show(zkBlockVerify)} ms; ${v3Block.length} / ${zkBlock.length} B`,
+  `block of ${blockSize} inserts d${depth} ${blockSet}: v3 prove ${fmt(v3BlockMs, 0)} ms (${phasesLine(v3Phases!)}), v3-zk prove ${fmt(zkBlockMs, 0)} ms (${phasesLine(zkPhases!)}), zk / v3 ${fmt(zkBlockMs / v3BlockMs, 2)} (medians of ${blockCalls} after ${blockWarmup} warm-up, alternately); verify v3 ${show(v3BlockVerify)} ms, v3-zk ${show(zkBlockVerify)} ms; ${v3Block.length} / ${zkBlock.length} B`,
 );
 
 const path = writeResults("zk", {

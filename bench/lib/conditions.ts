@@ -16,6 +16,8 @@ export interface Conditions {
   readonly load1: number;
   /** ISO 8601 start time. */
   readonly date: string;
+  /** `GLIBC_TUNABLES` of the process when set (huge pages change the provers' figures: docs/benchmarks.md, "Fresh memory"). */
+  readonly glibcTunables?: string;
 }
 
 function cpuModel(): string {
@@ -39,10 +41,12 @@ export function conditions(): Conditions {
     memoryMiB: Math.round(totalmem() / 2 ** 20),
     load1: Math.round(loadavg()[0]! * 100) / 100,
     date: new Date().toISOString(),
+    ...(process.env["GLIBC_TUNABLES"] ? { glibcTunables: process.env["GLIBC_TUNABLES"] } : {}),
   };
 }
 
 /** One human-readable line, e.g. `# AMD EPYC, 2 cores, node v20.20.2, linux-x64, load 0.3, 2025-…`. */
 export function conditionsLine(c: Conditions = conditions()): string {
-  return `# ${c.cpu}, ${c.cores} cores, node ${c.node} (V8 ${c.v8}), ${c.platform}, ${c.memoryMiB} MiB, load ${c.load1}, ${c.date}`;
+  const tunables = c.glibcTunables ? `, GLIBC_TUNABLES=${c.glibcTunables}` : "";
+  return `# ${c.cpu}, ${c.cores} cores, node ${c.node} (V8 ${c.v8}), ${c.platform}, ${c.memoryMiB} MiB, load ${c.load1}, ${c.date}${tunables}`;
 }

@@ -5,7 +5,7 @@
  * A block's layer vectors are hundreds of megabytes (1,024 d48 updates: 30 vectors of 16 MiB). A
  * fresh array costs a page fault on the first write to each of its 4 KiB pages, and on a virtual
  * machine a fault costs microseconds: a third of a v2 block proof's CPU time went to faulting in
- * fresh layer vectors (docs/benchmarks.md, "Memory"). A prover that proves again takes the arrays
+ * fresh layer vectors (docs/benchmarks.md, "Fresh memory"). A prover that proves again takes the arrays
  * the previous proof gave back (`ResidentCopies.recycle()`), whose pages are already mapped.
  *
  * Only the lease that handed a vector out gives it back, once; the free list holds at most
