@@ -81,6 +81,7 @@ export {
   whirOpenHiding,
   whirVerifyHiding,
   type WhirHidingCommitted,
+  releaseWhirHidingState,
   whirCommitHidingOn,
   whirOpenHidingOn,
   type WhirHidingCommitOptions,

@@ -26,6 +26,7 @@ import { combineMasked, extendClaims } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
 import type { WhirAnyClaim, WhirClaim, WhirHidingCommitment, WhirHidingProof } from "./types.js";
+import { giveBackWords, takeWords } from "../memory/recycled-words.js";
 
 /** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
 export interface WhirHidingCommitOptions {
@@ -109,7 +110,9 @@ export function whirCommitHidingOn(
   const first = hiding.schedule.rounds[0]!;
   const k = first.foldingFactor;
   // f′'s coefficients: f's (Möbius), then τ's t random ones at indices 2^m … 2^m + t − 1 (the Y half), then zeros.
-  const fCoefficients = new Uint32Array(2 * n);
+  // The tables come from this thread's recycled arrays (any contents: each is written in full) and
+  // go back with `releaseWhirHidingState`.
+  const fCoefficients = takeWords(2 * n);
   const fc = pcsResident(evaluations);
   try {
     pcsMobius(fc, 1);
@@ -120,16 +123,17 @@ export function whirCommitHidingOn(
   const tau = new Uint32Array(hiding.maskCoefficients);
   random(tau);
   fCoefficients.set(tau, n);
-  const fEvaluations = fCoefficients.slice();
+  fCoefficients.fill(0, n + tau.length);
+  const fEvaluations = copyOf(fCoefficients);
   coefficientsToEvaluations(fEvaluations, 1);
   // g′: 2^(m+1) uniformly random extension values, and their coefficients.
-  const gEvaluations = new Uint32Array(8 * n);
+  const gEvaluations = takeWords(8 * n);
   random(gEvaluations);
   const gc = pcsResident(gEvaluations);
   let gCoefficients: Uint32Array;
   try {
     pcsMobius(gc, 4);
-    gCoefficients = gc.slice();
+    gCoefficients = copyOf(gc);
   } finally {
     pcsRelease(gc);
   }
@@ -151,10 +155,44 @@ export function whirCommitHidingOn(
 function codeword(coefficients: Uint32Array, width: number, logDomain: number): Uint32Array {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
   try {
-    return working.slice();
+    return copyOf(working);
   } finally {
     pcsRelease(working);
   }
+}
+
+/** A copy of `x` in a recycled array. */
+function copyOf(x: Uint32Array): Uint32Array {
+  const out = takeWords(x.length);
+  out.set(x);
+  return out;
+}
+
+/** Hiding prover states whose tables went back to the recycled arrays. */
+const released = new WeakSet<WhirHidingProverState>();
+
+/**
+ * Gives the tables of a hiding prover state (f′'s and g′'s values, coefficients and codewords:
+ * 34·2^m words, 1.1 GiB at m = 22) back to this thread's recycled arrays once its opening is
+ * encoded, so that the next hiding commitment reuses their pages (src/memory/recycled-words.ts).
+ * The state cannot be opened afterwards and its tables must not be read. Idempotent.
+ * @throws nothing.
+ * @example
+ *   const state = whirCommitHidingOn(t, f);
+ *   const bytes = encodeWhirHidingProof(whirOpenHidingOn(t, state, claims));
+ *   releaseWhirHidingState(state);
+ */
+export function releaseWhirHidingState(state: WhirHidingProverState): void {
+  if (released.has(state)) return;
+  released.add(state);
+  giveBackWords([
+    state.fCoefficients,
+    state.fEvaluations,
+    state.gEvaluations,
+    state.gCoefficients,
+    state.fCodeword,
+    state.gCodeword,
+  ]);
 }
 
 /** Hiding prover states that have been opened (each may be opened once). */
@@ -222,6 +260,11 @@ export function whirOpenHidingOn(
       "PCS_ALREADY_OPENED",
       "this hiding commitment was opened before: a second opening would reveal the committed vector (τ masks one opening's rows); commit again for other claims",
     );
+  if (released.has(state))
+    throw new PcsError(
+      "PCS_ALREADY_OPENED",
+      "this hiding commitment's tables were released (releaseWhirHidingState): commit again to open",
+    );
   const problem = claimsProblem(claims, m);
   if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
   opened.add(state);
@@ -231,8 +274,19 @@ export function whirOpenHidingOn(
   absorbExts(t, maskedValues);
   const batchWitness = hiding.batchPowBits > 0 ? grindOrReplace(t, hiding.batchPowBits, adversary.batchWitness) : null;
   const rho = t.sampleExt();
-  const hEvaluations = combineMasked(rho, state.fEvaluations, state.gEvaluations);
-  const hCoefficients = combineMasked(rho, state.fCoefficients, state.gCoefficients);
+  // h's tables are read into the backend's working tables by the opening and then given back.
+  const hEvaluations = combineMasked(
+    rho,
+    state.fEvaluations,
+    state.gEvaluations,
+    takeWords(4 * state.fEvaluations.length),
+  );
+  const hCoefficients = combineMasked(
+    rho,
+    state.fCoefficients,
+    state.gCoefficients,
+    takeWords(4 * state.fCoefficients.length),
+  );
   const oodPoints = drawOodPoints(t, hiding.schedule.initialOodSamples);
   let oodAnswers = oodPoints.map((z) => pcsHorner(hCoefficients, z));
   if (adversary.maskedOodAnswers) oodAnswers = adversary.maskedOodAnswers(oodAnswers);
@@ -273,6 +327,7 @@ export function whirOpenHidingOn(
     adversary,
     options,
   );
+  giveBackWords([hEvaluations, hCoefficients]);
   return {
     set: hiding.set.id,
     numVariables: m,

@@ -7,9 +7,13 @@ import { add, mul } from "../field/koalabear.js";
 import { isBlockClaim, isBoundBlocksClaim } from "./checks.js";
 import type { WhirAnyClaim } from "./types.js";
 
-/** ρ·x + g for base-field x and extension g, interleaved (h's table from f′'s and g′'s). */
-export function combineMasked(rho: Ext, f: ArrayLike<number>, g: ArrayLike<number>): Uint32Array {
-  const out = new Uint32Array(4 * f.length);
+/** ρ·x + g for base-field x and extension g, interleaved (h's table from f′'s and g′'s), written to `out` (4·|f| words, every one written). */
+export function combineMasked(
+  rho: Ext,
+  f: ArrayLike<number>,
+  g: ArrayLike<number>,
+  out: Uint32Array = new Uint32Array(4 * f.length),
+): Uint32Array {
   const r0 = rho[0],
     r1 = rho[1],
     r2 = rho[2],

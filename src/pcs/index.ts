@@ -64,6 +64,7 @@ export {
   type WhirHidingCommitted,
 } from "./hiding-api.js";
 export {
+  releaseWhirHidingState,
   whirCommitHidingOn,
   whirOpenHidingOn,
   type WhirHidingCommitOptions,

@@ -26,6 +26,7 @@ export interface Unit {
 const CORE = [
   "src/errors.ts",
   "src/workers",
+  "src/memory",
   "src/field",
   "src/hash",
   "src/transcript",
@@ -60,6 +61,10 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     job: "the worker-pool core: start, crash detection, respawn with a crash limit, close",
     imports: [],
   },
+  "src/memory": {
+    job: "large word arrays recycled from one proof to the next on a thread (the provers' layer vectors and hiding tables)",
+    imports: [],
+  },
   "src/field": {
     job: "KoalaBear field F_p (p = 2^31 − 2^24 + 1), its degree-4 extension F_p[X]/(X^4 − 3), inline extension arithmetic",
     imports: ["src/errors.ts"],
@@ -79,7 +84,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   },
   "src/pcs": {
     job: "WHIR multilinear polynomial commitment: Reed–Solomon codewords, Merkle rows, sumcheck, folding, parameter sets and their security",
-    imports: ["src/errors.ts", "src/field", "src/hash", "src/transcript"],
+    imports: ["src/errors.ts", "src/memory", "src/field", "src/hash", "src/transcript"],
     // The kernel seam and the subgroup roots the WASM backend (src/kernels/pcs-kernels.ts) uses; the worker seam src/pcs-workers implements.
     entries: ["backend.ts", "domain.ts", "parallel.ts"],
   },
@@ -95,7 +100,16 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   },
   "src/gkr": {
     job: "layered-circuit IR, layer oracles, GKR prover and verifier; `wiring/` wiring predicates, `wasm/` the WASM layer oracle and evaluation, `structured/` profile v2's structured linear family",
-    imports: ["src/errors.ts", "src/field", "src/hash", "src/kernels", "src/transcript", "src/sumcheck", "src/pcs"],
+    imports: [
+      "src/errors.ts",
+      "src/memory",
+      "src/field",
+      "src/hash",
+      "src/kernels",
+      "src/transcript",
+      "src/sumcheck",
+      "src/pcs",
+    ],
     // The copies MLE of profile v2's input claims (per-copy WASM inner products).
     entries: ["mle-copies.ts"],
   },

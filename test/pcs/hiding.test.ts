@@ -23,6 +23,7 @@ import {
   whirOpen,
   whirOpenHiding,
   whirOpenHidingOn,
+  releaseWhirHidingState,
   whirParameterSet,
   whirReadHidingCommitmentOn,
   whirSeededRandomSource,
@@ -33,10 +34,12 @@ import {
   type WhirHidingAdversary,
   type WhirHidingCommitted,
   type WhirHidingProof,
+  type WhirHidingProverState,
   type WhirSetId,
   type WhirVerdict,
 } from "../../src/pcs/index.js";
 import { blockClaim, mleAt, randomEvaluations, randomPoint } from "./support.js";
+import { dropRecycledWords, recycledWords } from "../../src/memory/recycled-words.js";
 
 function pointClaim(f: Uint32Array, m: number, seed: number): WhirAnyClaim {
   const point = randomPoint(m, seed);
@@ -395,6 +398,55 @@ test("f′ = f + Y·τ with τ's t coefficients the source's first draw and the 
   const proof = decodeWhirHidingProof(openAgain(committed, [pointClaim(f, m, 1)]));
   const k = hiding.schedule.rounds[0]!.foldingFactor;
   assert.ok(proof.rounds[0]!.rowCount << k <= t, "the opened values of F′ are at most t");
+});
+
+test("releaseWhirHidingState: the released tables are recycled into the next commitment, which gives the same bytes however they were scribbled on; a released state is not opened again", () => {
+  const m = 11;
+  const f = randomEvaluations(m, 9);
+  const claims = [pointClaim(f, m, 4), blockClaim(f, 3, 5, 6)];
+  const run = (): { commitment: Uint8Array; proof: Uint8Array; state: WhirHidingProverState } => {
+    const t = DuplexChallenger.withDomain(PCS_HIDING_DOMAIN_TAG);
+    const state = whirCommitHidingOn(t, f, { random: whirSeededRandomSource(11) });
+    const proof = encodeWhirHidingProof(whirOpenHidingOn(t, state, claims));
+    return { commitment: encodeWhirHidingCommitment(state.commitment), proof, state };
+  };
+  dropRecycledWords();
+  const first = run();
+  const tables = [
+    first.state.fCoefficients,
+    first.state.fEvaluations,
+    first.state.gEvaluations,
+    first.state.gCoefficients,
+    first.state.fCodeword,
+    first.state.gCodeword,
+  ];
+  // the opening gave h's two tables back already
+  const hWords = 2 * 4 * 2 ** (m + 1);
+  assert.equal(recycledWords(), hWords, "h's tables after the opening");
+  releaseWhirHidingState(first.state);
+  releaseWhirHidingState(first.state);
+  assert.equal(recycledWords(), hWords + tables.reduce((n, x) => n + x.length, 0), "the six tables are listed once");
+  for (const x of tables) x.fill(P - 1);
+  assert.throws(() => whirOpenHidingOn(DuplexChallenger.withDomain(PCS_HIDING_DOMAIN_TAG), first.state, claims), {
+    code: "PCS_ALREADY_OPENED",
+  });
+  const second = run();
+  const again = [
+    second.state.fCoefficients,
+    second.state.fEvaluations,
+    second.state.gEvaluations,
+    second.state.gCoefficients,
+    second.state.fCodeword,
+    second.state.gCodeword,
+  ];
+  assert.ok(
+    again.some((x) => tables.includes(x)),
+    "the second commitment took recycled tables",
+  );
+  assert.deepEqual(second.commitment, first.commitment);
+  assert.deepEqual(second.proof, first.proof);
+  releaseWhirHidingState(second.state);
+  dropRecycledWords();
 });
 
 test("a hiding commitment is opened once: a second opening is refused (PCS_ALREADY_OPENED), a refused claim list does not use it up", () => {

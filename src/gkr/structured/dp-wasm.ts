@@ -25,7 +25,7 @@ import {
 } from "./dp-oracle.js";
 import type { StructuredCircuit } from "./linear.js";
 import type { LayerImage } from "../wasm/image.js";
-import { giveBackLayerVectors, takeLayerVector } from "./layer-vectors.js";
+import { giveBackWords, takeWords } from "../../memory/recycled-words.js";
 import {
   type GkrKernelExports,
   type GkrKernels,
@@ -587,7 +587,7 @@ function evaluateLayerCopies(
 
 /** A canonical layer vector (from this thread's free list when one is there) holding the `words` words at word offset `at` of `w`. */
 function canonicalCopy(w: Uint32Array, at: number, words: number): Uint32Array {
-  const v = takeLayerVector(words);
+  const v = takeWords(words);
   v.set(w.subarray(at, at + words));
   return v;
 }
@@ -694,14 +694,14 @@ export class ResidentCopies {
 
   /**
    * `release()`, and the canonical layer vectors 1..D − 1 of the evaluation go back to this
-   * thread's free list for the next evaluation (src/gkr/structured/layer-vectors.ts): the caller
+   * thread's free list for the next evaluation (src/memory/recycled-words.ts): the caller
    * must not read them afterwards. Idempotent. The input and the outputs are never taken.
    */
   recycle(): void {
     this.release();
     const owned = this.owned;
     this.owned = [];
-    giveBackLayerVectors(owned);
+    giveBackWords(owned);
   }
 
   /** Gives the memory back; idempotent. */

@@ -24,7 +24,7 @@ import {
   encodeWhirHidingCommitment,
   encodeWhirHidingProof,
 } from "../../pcs/hiding-codec.js";
-import { whirCommitHidingOn, whirOpenHidingOn } from "../../pcs/hiding-prover.js";
+import { releaseWhirHidingState, whirCommitHidingOn, whirOpenHidingOn } from "../../pcs/hiding-prover.js";
 import { whirReadHidingCommitmentOn, whirVerifyHidingOn } from "../../pcs/hiding-verifier.js";
 import { DEFAULT_WHIR_SET, maxVariables, whirParameterSet } from "../../pcs/params.js";
 import { cryptoRandomSource } from "../../pcs/random.js";
@@ -106,7 +106,13 @@ export function proveZkMessage(
   const [pubX, pubY] = publicEvals(layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
   const split = committedClaims(k, claim, pubX!, pubY!);
   const claims = v3ZkClaims(z, "claims" in split ? split.claims : [], gkr.claims.masks);
-  const opening = encodeWhirHidingProof(whirOpenHidingOn(transcript, state, claims));
+  let opening: Uint8Array;
+  try {
+    opening = encodeWhirHidingProof(whirOpenHidingOn(transcript, state, claims));
+  } finally {
+    // its tables go back to the thread's recycled arrays for the next proof
+    releaseWhirHidingState(state);
+  }
   const t5 = performance.now();
   const bytes = encodeV3ZkMessage({
     identity: v3Identity(prepared),

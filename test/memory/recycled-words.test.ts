@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   RECYCLED_WORDS_MAX,
-  dropRecycledLayerVectors,
-  giveBackLayerVectors,
-  recycledLayerWords,
-  takeLayerVector,
-} from "../../src/gkr/structured/layer-vectors.js";
+  dropRecycledWords,
+  giveBackWords,
+  recycledWords,
+  takeWords,
+} from "../../src/memory/recycled-words.js";
 import { hasCopiesEvalKernel, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
 import {
   evaluateCopiesTs,
@@ -20,40 +20,40 @@ import { compileV2 } from "../../src/smt/v2/compile.js";
 import { buildV2Input } from "../../src/smt/v2/input.js";
 import { goldenFixture } from "../../src/smt/fixture.js";
 import { OpKind } from "../../src/statement/types.js";
-import { transcriptAfterOutputs } from "./random-circuit.js";
-import { arbStructuredCase } from "./random-structured.js";
+import { transcriptAfterOutputs } from "../gkr/random-circuit.js";
+import { arbStructuredCase } from "../gkr/random-structured.js";
 
 const kernels = gkrKernels();
 const withKernels = kernels !== null && hasCopiesEvalKernel(kernels) && hasCopiesKernels(kernels);
 
 test("the free list hands a given-back vector out once, by exact length, and never a view or a vector listed twice", () => {
-  dropRecycledLayerVectors();
-  const a = takeLayerVector(64);
+  dropRecycledWords();
+  const a = takeWords(64);
   assert.equal(a.length, 64);
   assert.deepEqual([...a], new Array(64).fill(0), "a new vector is zeroed");
   a.fill(7);
-  giveBackLayerVectors([a, a]);
-  assert.equal(recycledLayerWords(), 64, "listed once");
-  assert.notEqual(takeLayerVector(32), a, "another length is a new vector");
-  assert.equal(takeLayerVector(64), a, "the same length takes it back");
-  assert.notEqual(takeLayerVector(64), a, "handed out once");
-  assert.equal(recycledLayerWords(), 0);
+  giveBackWords([a, a]);
+  assert.equal(recycledWords(), 64, "listed once");
+  assert.notEqual(takeWords(32), a, "another length is a new vector");
+  assert.equal(takeWords(64), a, "the same length takes it back");
+  assert.notEqual(takeWords(64), a, "handed out once");
+  assert.equal(recycledWords(), 0);
   // a view into a larger buffer is not taken
   const big = new Uint32Array(128);
-  giveBackLayerVectors([big.subarray(0, 64), big.subarray(64)]);
-  assert.equal(recycledLayerWords(), 0);
+  giveBackWords([big.subarray(0, 64), big.subarray(64)]);
+  assert.equal(recycledWords(), 0);
   // dropping empties the list
-  giveBackLayerVectors([new Uint32Array(16)]);
-  assert.equal(recycledLayerWords(), 16);
-  dropRecycledLayerVectors();
-  assert.equal(recycledLayerWords(), 0);
+  giveBackWords([new Uint32Array(16)]);
+  assert.equal(recycledWords(), 16);
+  dropRecycledWords();
+  assert.equal(recycledWords(), 0);
   assert.ok(RECYCLED_WORDS_MAX >= 1 << 26);
 });
 
 test("successive evaluations on recycled vectors give the fresh witnesses and the same proofs; recycle is idempotent and the input is never taken", {
   skip: !withKernels,
 }, () => {
-  dropRecycledLayerVectors();
+  dropRecycledWords();
   const wasm = wasmCopiesBackend(kernels!);
   let reused = 0;
   const given = new WeakSet<Uint32Array>();
@@ -80,7 +80,7 @@ test("successive evaluations on recycled vectors give the fresh witnesses and th
     }
     assert.equal(kept[kept.length - 1], input, "the input is the caller's");
     const words = kept.slice(1, -1).reduce((s, v) => s + v.length, 0);
-    assert.ok(recycledLayerWords() >= words, "the inner vectors are listed");
+    assert.ok(recycledWords() >= words, "the inner vectors are listed");
     // scribble on the listed vectors: the next evaluation must overwrite every word it hands out
     for (const v of kept.slice(1, -1)) {
       v.fill(0xffffffff);
@@ -114,5 +114,5 @@ test("successive evaluations on recycled vectors give the fresh witnesses and th
     run(compiled.circuit, 2, input);
   }
   assert.ok(reused > 0, "some evaluations took recycled vectors");
-  dropRecycledLayerVectors();
+  dropRecycledWords();
 });
