@@ -27,6 +27,7 @@ import {
   residentCopies,
 } from "../../src/gkr/structured/dp-prover.js";
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
+import { dropRecycledWords, recycledWords } from "../../src/memory/recycled-words.js";
 import { eqTable } from "../../src/sumcheck/mle.js";
 import { interpolateRoundPoly } from "../../src/sumcheck/interpolate.js";
 import type { SumcheckOracle } from "../../src/sumcheck/oracle.js";
@@ -46,6 +47,15 @@ const fe = fc.oneof(fc.constantFrom(0, 1, P - 1), fc.integer({ min: 0, max: P - 
 const arbExt = fc.tuple(fe, fe, fe, fe).map((t) => t as Ext);
 
 /** 2^k inputs of the single circuit: random, all-zero or all p − 1 (edge values), back to back. */
+/** The inputs of 2^k golden requests of `kind` at depth 3 (seeds offset … offset + 2^k − 1), back to back. */
+function v2CopiesInput(compiled: ReturnType<typeof compileV2>, kind: OpKind, k: number, offset: number): Uint32Array {
+  const size = 2 ** compiled.circuit.inputWidthBits;
+  const input = new Uint32Array(size * 2 ** k);
+  for (let c = 0; c < 2 ** k; c++)
+    input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c + offset))), c * size);
+  return input;
+}
+
 function copiesInput(circuit: StructuredCircuit, k: number, seed: number): Uint32Array {
   const rng = new Rng(seed);
   const n = 2 ** circuit.inputWidthBits;
@@ -141,10 +151,7 @@ test("the data-parallel prover gives the replicated proof of real v2 circuits (d
   for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
     const compiled = compileV2(kind, { depth: 3 });
     for (const k of [0, 1, 2]) {
-      const size = 2 ** compiled.circuit.inputWidthBits;
-      const input = new Uint32Array(size * 2 ** k);
-      for (let c = 0; c < 2 ** k; c++)
-        input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c))), c * size);
+      const input = v2CopiesInput(compiled, kind, k, 0);
       const rep = replicateStructuredCircuit(compiled.circuit, k);
       const wit = evaluateStructuredCircuit(rep, input);
       const ref = proveStructuredGkr(rep, wit, transcriptAfterOutputs(wit[0]!));
@@ -301,15 +308,12 @@ test("layer vectors kept in kernel memory give the same witness and proofs as fr
   );
   for (const kind of [OpKind.Membership, OpKind.NonMembership, OpKind.Update]) {
     const compiled = compileV2(kind, { depth: 3 });
-    const size = 2 ** compiled.circuit.inputWidthBits;
     for (const [k, offset] of [
       [2, 0],
       [2, 3],
       [3, 0],
     ] as const) {
-      const input = new Uint32Array(size * 2 ** k);
-      for (let c = 0; c < 2 ** k; c++)
-        input.set(buildV2Input(compiled.layout, goldenFixture(kind, 3, BigInt(c + offset))), c * size);
+      const input = v2CopiesInput(compiled, kind, k, offset);
       check(compiled.circuit, k, input, `kind ${kind} k ${k} requests from ${offset}`);
     }
   }
@@ -342,4 +346,59 @@ test("layer vectors kept in kernel memory give the same witness and proofs as fr
     refs[0],
   );
   keeps[1]!.release();
+});
+
+test("successive evaluations on recycled vectors give the fresh witnesses and the same proofs; recycle is idempotent and the input is never taken", {
+  skip: kernels === null || !hasCopiesEvalKernel(kernels) || !hasCopiesKernels(kernels),
+}, () => {
+  dropRecycledWords();
+  const wasm = wasmCopiesBackend(kernels!);
+  let reused = 0;
+  const given = new WeakSet<Uint32Array>();
+  const count = (vectors: readonly Uint32Array[]) => {
+    if (vectors.some((v) => given.has(v))) reused++;
+  };
+  const run = (circuit: Parameters<typeof evaluateStructuredCopies>[0], k: number, input: Uint32Array) => {
+    const truth = evaluateCopiesTs(circuit, k, input);
+    // without a lease: may take listed vectors, never gives them back
+    const fresh = evaluateStructuredCopies(circuit, k, input);
+    count(fresh);
+    assert.deepEqual(fresh, truth);
+    const ref = proveCopiesGkr(circuit, k, fresh, transcriptAfterOutputs(fresh[0]!), { backend: wasm });
+    const keep = residentCopies()!;
+    let kept: Uint32Array[];
+    try {
+      kept = evaluateStructuredCopies(circuit, k, input, keep);
+      count(kept);
+      assert.deepEqual(kept, truth);
+      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref);
+    } finally {
+      keep.recycle();
+      keep.recycle();
+    }
+    assert.equal(kept[kept.length - 1], input, "the input is the caller's");
+    const words = kept.slice(1, -1).reduce((s, v) => s + v.length, 0);
+    assert.ok(recycledWords() >= words, "the inner vectors are listed");
+    // scribble on the listed vectors: the next evaluation must overwrite every word it hands out
+    for (const v of kept.slice(1, -1)) {
+      v.fill(0xffffffff);
+      given.add(v);
+    }
+  };
+  fc.assert(
+    fc.property(
+      arbStructuredCase({ maxDepth: 3, maxBits: 5 }),
+      fc.integer({ min: 0, max: 3 }),
+      fc.nat(),
+      (c, k, seed) => {
+        run(c.circuit, k, copiesInput(c.circuit, k, seed));
+        run(c.circuit, k, copiesInput(c.circuit, k, seed + 1));
+      },
+    ),
+    { numRuns: 30 },
+  );
+  const compiled = compileV2(OpKind.Update, { depth: 3 });
+  for (const offset of [0, 4]) run(compiled.circuit, 2, v2CopiesInput(compiled, OpKind.Update, 2, offset));
+  assert.ok(reused > 0, "some evaluations took recycled vectors");
+  dropRecycledWords();
 });

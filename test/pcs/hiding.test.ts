@@ -410,16 +410,13 @@ test("releaseWhirHidingState: the released tables are recycled into the next com
     const proof = encodeWhirHidingProof(whirOpenHidingOn(t, state, claims));
     return { commitment: encodeWhirHidingCommitment(state.commitment), proof, state };
   };
+  const tablesOf = (state: WhirHidingProverState): Uint32Array[] =>
+    (["fCoefficients", "fEvaluations", "gEvaluations", "gCoefficients", "fCodeword", "gCodeword"] as const).map(
+      (name) => state[name],
+    );
   dropRecycledWords();
   const first = run();
-  const tables = [
-    first.state.fCoefficients,
-    first.state.fEvaluations,
-    first.state.gEvaluations,
-    first.state.gCoefficients,
-    first.state.fCodeword,
-    first.state.gCodeword,
-  ];
+  const tables = tablesOf(first.state);
   // the opening gave h's two tables back already
   const hWords = 2 * 4 * 2 ** (m + 1);
   assert.equal(recycledWords(), hWords, "h's tables after the opening");
@@ -431,14 +428,7 @@ test("releaseWhirHidingState: the released tables are recycled into the next com
     code: "PCS_ALREADY_OPENED",
   });
   const second = run();
-  const again = [
-    second.state.fCoefficients,
-    second.state.fEvaluations,
-    second.state.gEvaluations,
-    second.state.gCoefficients,
-    second.state.fCodeword,
-    second.state.gCodeword,
-  ];
+  const again = tablesOf(second.state);
   assert.ok(
     again.some((x) => tables.includes(x)),
     "the second commitment took recycled tables",
