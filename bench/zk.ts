@@ -1,7 +1,7 @@
 /**
  * Profile v3-zk (docs/profile-v3.md §11): zero-knowledge proofs about a name and blocks.
  *
- *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 2] [--verify-calls 11]
+ *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 50] [--verify-calls 11]
  *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r2]
  *     [--block-calls 2] [--block-warmup 1]
  *
@@ -50,7 +50,7 @@ const args = parseOptions(
   {
     depth: int(5, 64),
     repeats: int(1, 100),
-    "prove-warmup": int(0, 100),
+    "prove-warmup": int(0, 1000),
     "verify-calls": int(1, 1000),
     warmup: int(0, 100),
     "verifier-warmup": int(0, 10000),
@@ -76,7 +76,7 @@ const args = parseOptions(
 );
 const depth = Number(args.get("depth") ?? 48);
 const repeats = Number(args.get("repeats") ?? 5);
-const proveWarmup = Number(args.get("prove-warmup") ?? 2);
+const proveWarmup = Number(args.get("prove-warmup") ?? 50);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
 const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
