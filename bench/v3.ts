@@ -8,7 +8,7 @@
  * Blocks (per depth of --block-depths; the first is the headline): a name-keyed registry (B 31)
  * holding the first --block-base records of data/npm-repos-100k.ndjson.gz; the next --block
  * records are registered as one block of inserts (one committed batch), proved as a v2 block
- * (`proveBlock`) and as a v3 block (`proveBlockV3`, default WHIR set, and once with ud100-r4 for
+ * (`proveBlock`) and as a v3 block (`proveBlockV3`, default WHIR set, and once with the provable set for
  * its size), and checked: v2 with the witness (`verifyBlock` on the requests), v3 from the roots
  * and the update list alone (`verifyBlockV3`, the statements built from block.json's updates as
  * `ssgkr registry verify-block` builds them), and natively (the fastest replay this project can
@@ -57,6 +57,7 @@ import {
 import { v3StatementOf } from "../src/smt/v3/input.js";
 import { requestToJson } from "../src/sync/request.js";
 import { fromOpRequest } from "../src/sync/request-convert.js";
+import { PROVABLE_WHIR_SET } from "../src/pcs/params.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { int, ints, parseOptions } from "./lib/options.js";
@@ -222,7 +223,7 @@ async function blockBench(depth: number): Promise<BlockRow> {
       }
       v2Prove = stat(v2Times);
       v3Prove = stat(v3Times);
-      v3Ud = proveBlockV3(p3, requests, { rules, pcsSet: "ud100-r4" });
+      v3Ud = proveBlockV3(p3, requests, { rules, pcsSet: PROVABLE_WHIR_SET });
       blockJson =
         JSON.stringify(
           {
@@ -368,7 +369,7 @@ for (const d of blockDepths) {
     `  prove v3 ${show(b.v3Prove)} ms (witness ${fmt(ph.witnessMs, 0)}, commit ${fmt(ph.commitMs, 0)}, layer values ${fmt(ph.evaluateMs, 0)}, GKR ${fmt(ph.gkrMs, 0)}, opening ${fmt(ph.openMs, 0)}, encode ${fmt(ph.encodeMs, 0)}), v2 ${show(b.v2Prove)} ms, v3 / v2 ${fmt(b.v3ProveMs / b.v2ProveMs, 2)} (medians of ${proveCalls} after ${proveWarmup} warm-up; first proofs in this process: v2 ${fmt(b.v2FirstProveMs, 0)}, v3 ${fmt(b.v3FirstProveMs, 0)})`,
   );
   console.log(
-    `  verifier bytes v3 ${b.blockJsonBytes + b.v3Bytes} (block.json ${b.blockJsonBytes} + proof ${b.v3Bytes}; with ud100-r4 proof ${b.v3BytesUd100}), v2 ${b.blockJsonBytes + b.v2Bytes + b.v2RequestsBytes} (proof ${b.v2Bytes} + requests.json ${b.v2RequestsBytes} + block.json); ${fmt(b.securityBits, 1)} bits`,
+    `  verifier bytes v3 ${b.blockJsonBytes + b.v3Bytes} (block.json ${b.blockJsonBytes} + proof ${b.v3Bytes}; with ${PROVABLE_WHIR_SET} proof ${b.v3BytesUd100}), v2 ${b.blockJsonBytes + b.v2Bytes + b.v2RequestsBytes} (proof ${b.v2Bytes} + requests.json ${b.v2RequestsBytes} + block.json); ${fmt(b.securityBits, 1)} bits`,
   );
 }
 const aggs: AggRow[] = [];

@@ -62,6 +62,7 @@ import {
   type WhirClaim,
 } from "../src/pcs/index.js";
 import { randomEvaluations, randomPoint } from "../test/pcs/support.js";
+import { DEFAULT_WHIR_SET } from "../src/pcs/params.js";
 import { int, parseOptions } from "./lib/options.js";
 
 const args = parseOptions(
@@ -356,9 +357,9 @@ try {
       ws = stats(web);
     const ratio = ws.median / ns.median;
     console.log(
-      `WHIR opening m=${m} cb100-r4 (proof ${proof.length} B): Node ${fmt(ns.median, 2)} ms (${fmt(ns.min, 2)}–${fmt(ns.max, 2)})   browser ${fmt(ws.median, 2)} ms (${fmt(ws.min, 2)}–${fmt(ws.max, 2)})   browser/Node ${ratio.toFixed(2)}×`,
+      `WHIR opening m=${m} ${DEFAULT_WHIR_SET} (proof ${proof.length} B): Node ${fmt(ns.median, 2)} ms (${fmt(ns.min, 2)}–${fmt(ns.max, 2)})   browser ${fmt(ws.median, 2)} ms (${fmt(ws.min, 2)}–${fmt(ws.max, 2)})   browser/Node ${ratio.toFixed(2)}×`,
     );
-    pcs = { variables: m, set: "cb100-r4", proofBytes: proof.length, nodeMs: ns, browserMs: ws, ratio };
+    pcs = { variables: m, set: DEFAULT_WHIR_SET, proofBytes: proof.length, nodeMs: ns, browserMs: ws, ratio };
     headline[`pcs${m}_verify_node_ms`] = Number(ns.median.toFixed(2));
     headline[`pcs${m}_verify_browser_ms`] = Number(ws.median.toFixed(2));
     headline[`pcs${m}_browser_over_node`] = Number(ratio.toFixed(2));

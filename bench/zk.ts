@@ -2,11 +2,11 @@
  * Profile v3-zk (docs/profile-v3.md §11): zero-knowledge proofs about a name and blocks.
  *
  *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 50] [--verify-calls 11]
- *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r2]
+ *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r2-s3]
  *     [--block-calls 2] [--block-warmup 1]
  *
  * Statements about one name (membership and absence, depth --depth, B 31): v3-zk prove and verify
- * with the default WHIR set (cb100-r4) and with the provable set (ud100-r4), beside the plain v3
+ * with the default WHIR set (cb100-r4-s3) and with the provable set (ud100-r4-s3), beside the plain v3
  * proof of the same statement, and the proof's bytes. Block: --block chained inserts into a sparse
  * Merkle tree of depth --depth proved as a v3 block and as a v3-zk block with --block-set (a
  * block of 1,024 d48 updates needs a rate-1/2 set in zero knowledge: docs/profile-v3.md §11.7),
@@ -40,7 +40,7 @@ import {
   type V3BlockUpdate,
   type V3Timings,
 } from "../src/sync/v3/index.js";
-import type { WhirSetId } from "../src/pcs/params.js";
+import { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, type WhirSetId } from "../src/pcs/params.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { choice, int, parseOptions } from "./lib/options.js";
@@ -55,7 +55,7 @@ const args = parseOptions(
     warmup: int(0, 100),
     "verifier-warmup": int(0, 10000),
     block: int(1, 4096),
-    "block-set": choice(["cb100-r4", "cb100-r2", "ud100-r4", "cb90-r4"]),
+    "block-set": choice(["cb100-r2-s3", "cb100-r4-s3", "ud100-r2-s3", "cb100-r4", "cb100-r2", "ud100-r4", "cb90-r4"]),
     "block-calls": int(1, 100),
     "block-warmup": int(0, 100),
   },
@@ -68,7 +68,7 @@ const args = parseOptions(
       warmup: "0",
       "verifier-warmup": "0",
       block: "4",
-      "block-set": "cb100-r4",
+      "block-set": "cb100-r4-s3",
       "block-calls": "1",
       "block-warmup": "0",
     },
@@ -81,7 +81,7 @@ const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
 const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
 const blockSize = Number(args.get("block") ?? 1024);
-const blockSet = (args.get("block-set") ?? "cb100-r2") as WhirSetId;
+const blockSet = (args.get("block-set") ?? "cb100-r2-s3") as WhirSetId;
 const blockCalls = Number(args.get("block-calls") ?? 2);
 const blockWarmup = Number(args.get("block-warmup") ?? 1);
 
@@ -187,9 +187,9 @@ function blockRequests(): { requests: OpRequest[]; rules: V3OldLeafRule[]; from:
 
 const names: NameRow[] = [];
 for (const kind of ["membership", "nonmembership"] as const) {
-  names.push(nameBench(kind, "cb100-r4", false));
-  names.push(nameBench(kind, "cb100-r4", true));
-  names.push(nameBench(kind, "ud100-r4", true));
+  names.push(nameBench(kind, DEFAULT_WHIR_SET, false));
+  names.push(nameBench(kind, DEFAULT_WHIR_SET, true));
+  names.push(nameBench(kind, PROVABLE_WHIR_SET, true));
 }
 const row = (kind: string, set: string, zk: boolean) =>
   names.find((n) => n.kind === kind && n.set === set && n.zk === zk)!;
@@ -273,10 +273,10 @@ const path = writeResults("zk", {
   },
 });
 console.log(`# full results: ${path}`);
-const m = row("membership", "cb100-r4", true);
-const mu = row("membership", "ud100-r4", true);
-const a = row("nonmembership", "cb100-r4", true);
-const m3 = row("membership", "cb100-r4", false);
+const m = row("membership", DEFAULT_WHIR_SET, true);
+const mu = row("membership", PROVABLE_WHIR_SET, true);
+const a = row("nonmembership", DEFAULT_WHIR_SET, true);
+const m3 = row("membership", DEFAULT_WHIR_SET, false);
 printHeadline({
   load1: cond.load1,
   depth,

@@ -30,7 +30,7 @@ import { giveBackWords, takeWords } from "../memory/recycled-words.js";
 
 /** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
 export interface WhirHidingCommitOptions {
-  /** The parameter set (default `"cb100-r4"`). */
+  /** The parameter set (default `"cb100-r4-s3"`). */
   readonly set?: WhirSetId;
   /**
    * Where τ's t coefficients and then g′'s 4·2^(m+1) value words come from (in that order); default

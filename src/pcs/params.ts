@@ -19,8 +19,18 @@ import type { SoundnessRegime } from "./regime.js";
 
 export type { SoundnessRegime } from "./regime.js";
 
-/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2. */
-export type WhirSetId = "cb90-r4" | "cb90-r2" | "cb100-r4" | "cb100-r2" | "ud100-r4" | "ud100-r2";
+/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2; `s3` = each later codeword's domain 2^3 times smaller than the one before (2 times without the suffix). */
+export type WhirSetId =
+  | "cb90-r4"
+  | "cb90-r2"
+  | "cb100-r4"
+  | "cb100-r2"
+  | "ud100-r4"
+  | "ud100-r2"
+  | "cb100-r4-s3"
+  | "ud100-r4-s3"
+  | "cb100-r2-s3"
+  | "ud100-r2-s3";
 
 /** One WHIR parameter set (docs/pcs.md §2). */
 export interface WhirParameterSet {
@@ -40,6 +50,8 @@ export interface WhirParameterSet {
   readonly queryPowBudget: number;
   /** Grinding bits a folding challenge may use before η is raised (capacity regime, docs/pcs.md §5.2). */
   readonly foldPowBudget: number;
+  /** log2(|L_i| / |L_(i+1)|): each later codeword's domain is 2^domainShrink times smaller than the one before (1 in the original sets). */
+  readonly domainShrink: number;
 }
 
 const SETS: readonly WhirParameterSet[] = [
@@ -52,6 +64,7 @@ const SETS: readonly WhirParameterSet[] = [
     foldingFactor: 5,
     queryPowBudget: 16,
     foldPowBudget: 16,
+    domainShrink: 1,
   },
   {
     id: "cb90-r2",
@@ -62,6 +75,7 @@ const SETS: readonly WhirParameterSet[] = [
     foldingFactor: 5,
     queryPowBudget: 16,
     foldPowBudget: 16,
+    domainShrink: 1,
   },
   {
     id: "cb100-r4",
@@ -72,6 +86,7 @@ const SETS: readonly WhirParameterSet[] = [
     foldingFactor: 5,
     queryPowBudget: 16,
     foldPowBudget: 16,
+    domainShrink: 1,
   },
   {
     id: "cb100-r2",
@@ -82,6 +97,7 @@ const SETS: readonly WhirParameterSet[] = [
     foldingFactor: 5,
     queryPowBudget: 16,
     foldPowBudget: 16,
+    domainShrink: 1,
   },
   {
     id: "ud100-r4",
@@ -92,6 +108,7 @@ const SETS: readonly WhirParameterSet[] = [
     foldingFactor: 5,
     queryPowBudget: 16,
     foldPowBudget: 16,
+    domainShrink: 1,
   },
   {
     id: "ud100-r2",
@@ -102,13 +119,58 @@ const SETS: readonly WhirParameterSet[] = [
     foldingFactor: 5,
     queryPowBudget: 16,
     foldPowBudget: 16,
+    domainShrink: 1,
+  },
+  {
+    id: "cb100-r4-s3",
+    code: 7,
+    regime: "capacity",
+    securityBits: 100,
+    logInvRate: 2,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+    domainShrink: 3,
+  },
+  {
+    id: "ud100-r4-s3",
+    code: 8,
+    regime: "unique-decoding",
+    securityBits: 100,
+    logInvRate: 2,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+    domainShrink: 3,
+  },
+  {
+    id: "cb100-r2-s3",
+    code: 9,
+    regime: "capacity",
+    securityBits: 100,
+    logInvRate: 1,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+    domainShrink: 3,
+  },
+  {
+    id: "ud100-r2-s3",
+    code: 10,
+    regime: "unique-decoding",
+    securityBits: 100,
+    logInvRate: 1,
+    foldingFactor: 5,
+    queryPowBudget: 16,
+    foldPowBudget: 16,
+    domainShrink: 3,
   },
 ];
 
-/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4 (docs/pcs.md §2.1). */
-export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4";
-/** The provable 100-bit set (unique decoding, rate 1/4): `--pcs-security provable`. */
-export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4";
+/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller (docs/pcs.md §2.1). */
+export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3";
+/** The provable 100-bit set (unique decoding, rate 1/4, later domains 8 times smaller): `--pcs-security provable`. */
+export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s3";
 /** The most variables a final polynomial sent in the clear may have. */
 export const FINAL_VARIABLES_MAX = 6;
 /** The most grinding bits any phase may ask for; a set and m needing more are refused. */
@@ -230,7 +292,7 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     const k = Math.min(set.foldingFactor, mi);
     const mNext = mi - k;
     const last = mNext <= FINAL_VARIABLES_MAX;
-    const rNext = ri + k - 1;
+    const rNext = ri + k - set.domainShrink;
     const eta = etaOf(mi, ri);
     const nextOod = last ? 0 : oodSamples(mNext, rNext);
     const perQuery = queryBitsPerSample(regime, ri, eta);
@@ -253,7 +315,7 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     mi = mNext;
     if (last) break;
     ri = rNext;
-    logDomain -= 1;
+    logDomain -= set.domainShrink;
   }
   const schedule: WhirSchedule = {
     set,

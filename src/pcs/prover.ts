@@ -13,7 +13,7 @@ import { PcsError } from "./errors.js";
 import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import { addBlockWeights, extPowers, laneWeights, powerPoint, powerPointBase } from "./multilinear.js";
-import { whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
+import { DEFAULT_WHIR_SET, whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import {
   pcsCodeword,
@@ -93,7 +93,7 @@ export function grindOrReplace(
 
 /** Options of `whirCommit`. */
 export interface WhirCommitOptions {
-  /** The parameter set (default `"cb100-r4"`). */
+  /** The parameter set (default `"cb100-r4-s3"`). */
   readonly set?: WhirSetId;
   /** 1 (default) when `evaluations` holds base-field values, 4 when it holds interleaved extension values. */
   readonly width?: CommittedWidth;
@@ -157,7 +157,7 @@ export function whirCommitOn(
   const width = options.width ?? 1;
   if (width !== 1 && width !== 4)
     throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
-  const set = whirParameterSet(options.set ?? "cb100-r4");
+  const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
   const m = checkEvaluations(evaluations, width, set);
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;

@@ -84,7 +84,7 @@ export function whirSecurity(set: WhirParameterSet, m: number): WhirSecurityRepo
         powBits: round.foldPowBits,
       });
       const mNext = round.numVariables - round.foldingFactor;
-      const rNext = round.logInvRate + round.foldingFactor - 1;
+      const rNext = round.logInvRate + round.foldingFactor - set.domainShrink;
       const etaNext = etaOf(i + 1, rNext);
       if (!last)
         terms.push({

@@ -49,6 +49,7 @@ const CASES: readonly [WhirSetId, number, number, "points" | "mixed"][] = [
   ["cb100-r4", 13, 2, "mixed"],
   ["cb100-r2", 12, 3, "mixed"],
   ["ud100-r4", 12, 4, "points"],
+  ["cb100-r4-s3", 16, 5, "mixed"],
 ];
 
 function claimsFor(f: Uint32Array, m: number, seed: number, kind: "points" | "mixed"): WhirAnyClaim[] {

@@ -332,14 +332,14 @@ test("the verifier's shape checks give their verdicts (σ′ count, witness pres
 
 test("whirCommitHidingOn / whirOpenHidingOn on a caller's transcript: the same proof as the standalone one under the same tag", () => {
   const t = DuplexChallenger.withDomain(PCS_HIDING_DOMAIN_TAG);
-  const state = whirCommitHidingOn(t, F, { random: whirSeededRandomSource(5) });
+  const state = whirCommitHidingOn(t, F, { set: "cb100-r4", random: whirSeededRandomSource(5) });
   assert.deepEqual(encodeWhirHidingProof(whirOpenHidingOn(t, state, CLAIMS)), PROOF);
   // On another transcript (a caller's), the proof verifies on that transcript only.
   const caller = DuplexChallenger.withDomain("some/gkr/driver");
   caller.observe(12345);
-  const s2 = whirCommitHidingOn(caller.clone(), F, { random: whirSeededRandomSource(5) });
+  const s2 = whirCommitHidingOn(caller.clone(), F, { set: "cb100-r4", random: whirSeededRandomSource(5) });
   const pt = caller.clone();
-  whirCommitHidingOn(pt, F, { random: whirSeededRandomSource(5) });
+  whirCommitHidingOn(pt, F, { set: "cb100-r4", random: whirSeededRandomSource(5) });
   const proof = whirOpenHidingOn(pt, s2, CLAIMS);
   const vt = caller.clone();
   const read = whirReadHidingCommitmentOn(vt, s2.commitment);

@@ -30,6 +30,8 @@ const CASES: readonly [WhirSetId, number, CommittedWidth, number][] = [
   ["cb100-r2", 9, 4, 3],
   ["ud100-r4", 8, 1, 4],
   ["cb90-r4", 12, 1, 5],
+  ["cb100-r4-s3", 17, 1, 6],
+  ["ud100-r4-s3", 13, 4, 7],
 ];
 
 function hex(bytes: Uint8Array): string {

@@ -14,17 +14,23 @@ import {
   whirVerify,
   whirVerifyOn,
   whirReadCommitmentOn,
+  DEFAULT_WHIR_SET,
+  type WhirSetId,
 } from "../../src/pcs/index.js";
 import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import { PCS_DOMAIN_TAG } from "../../src/transcript/domains.js";
 import { randomEvaluations, twoClaims } from "./support.js";
 
 test("a fold or query grinding witness that does not grind is PCS_PROOF_OF_WORK, though the rest of the proof is honest", () => {
+  for (const set of ["cb100-r4", "cb100-r4-s3"] as const) forgeWitnesses(set);
+});
+
+function forgeWitnesses(set: WhirSetId): void {
   const m = 13;
   const evals = randomEvaluations(m, 2100);
   const claims = twoClaims(evals, m, 2101);
-  const committed = whirCommit(evals);
-  const schedule = whirSchedule(whirParameterSet("cb100-r4"), m);
+  const committed = whirCommit(evals, { set });
+  const schedule = whirSchedule(whirParameterSet(set), m);
   const fold = schedule.rounds.findIndex((r) => r.foldPowBits > 0);
   const query = schedule.rounds.findIndex((r) => r.queryPowBits > 0);
   assert.ok(fold >= 0 && query >= 0);
@@ -41,16 +47,16 @@ test("a fold or query grinding witness that does not grind is PCS_PROOF_OF_WORK,
       },
     });
     const v = whirVerify(committed.commitment, claims, encodeWhirProof(proof));
-    assert.equal(!v.ok && v.code, "PCS_PROOF_OF_WORK", `${kind} witness ${s} of iteration ${at}`);
+    assert.equal(!v.ok && v.code, "PCS_PROOF_OF_WORK", `${set}: ${kind} witness ${s} of iteration ${at}`);
   }
-});
+}
 
 test("a proof without its query grinding witness, made on the transcript that absorbed none, is PCS_DECODE as bytes and PCS_SHAPE as a proof object", () => {
   const m = 13;
   const evals = randomEvaluations(m, 2200);
   const claims = twoClaims(evals, m, 2201);
   const committed = whirCommit(evals);
-  const schedule = whirSchedule(whirParameterSet("cb100-r4"), m);
+  const schedule = whirSchedule(whirParameterSet(DEFAULT_WHIR_SET), m);
   const query = schedule.rounds.findIndex((r) => r.queryPowBits > 0);
   assert.ok(query >= 0);
   const proof = whirOpenOn(committed.transcript.clone(), committed.state, claims, {

@@ -10,7 +10,7 @@ import type { Digest } from "../../src/hash/digest.js";
 import { sponge } from "../../src/hash/digest.js";
 import { evaluateStructuredCopies, proveCopiesGkr } from "../../src/gkr/structured/dp-prover.js";
 import { encodeWhirCommitment, encodeWhirProof } from "../../src/pcs/codec.js";
-import type { WhirSetId } from "../../src/pcs/params.js";
+import { DEFAULT_WHIR_SET, type WhirSetId } from "../../src/pcs/params.js";
 import { type WhirAdversary, whirCommitOn, whirOpenOn } from "../../src/pcs/prover.js";
 import type { WhirClaim } from "../../src/pcs/types.js";
 import type { OpRequest } from "../../src/smt/operation.js";
@@ -107,7 +107,7 @@ export function forgeV3(f: ForgeV3): Uint8Array {
   const n = statements.length;
   const k = copyBitsOf(n);
   const t = specTranscriptV3(prepared, f.proofKind, statements);
-  const state = whirCommitOn(t, f.committed ?? committedHalves(layout, f.input), { set: f.set ?? "cb100-r4" });
+  const state = whirCommitOn(t, f.committed ?? committedHalves(layout, f.input), { set: f.set ?? DEFAULT_WHIR_SET });
   const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, f.input);
   const gkr = proveCopiesGkr(prepared.compiled.circuit, k, layers, t);
   const table = publicTable(

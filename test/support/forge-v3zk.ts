@@ -10,7 +10,7 @@ import { drawLayerMasks, type ZkLayerMasks } from "../../src/gkr/zk/masks.js";
 import { proveZkCopiesGkr } from "../../src/gkr/zk/prover.js";
 import { encodeWhirHidingCommitment, encodeWhirHidingProof } from "../../src/pcs/hiding-codec.js";
 import { type WhirHidingAdversary, whirCommitHidingOn, whirOpenHidingOn } from "../../src/pcs/hiding-prover.js";
-import type { WhirSetId } from "../../src/pcs/params.js";
+import { DEFAULT_WHIR_SET, type WhirSetId } from "../../src/pcs/params.js";
 import { whirSeededRandomSource } from "../../src/pcs/random.js";
 import type { WhirAnyClaim } from "../../src/pcs/types.js";
 import { committedHalves } from "../../src/smt/v3/input.js";
@@ -67,7 +67,7 @@ export function forgeV3Zk(f: ForgeV3Zk): Uint8Array {
   const t = statementTranscript(prepared, f.proofKind, n, k, digests, V3ZK_PROOF_DOMAIN_TAG);
   const vector = v3ZkVector(z, committedHalves(layout, input), masks);
   f.vector?.(vector);
-  const state = whirCommitHidingOn(t, vector, { set: f.set ?? "cb100-r4", random });
+  const state = whirCommitHidingOn(t, vector, { set: f.set ?? DEFAULT_WHIR_SET, random });
   const values = evaluateStructuredCopies(circuit, k, input);
   const gkr = proveZkCopiesGkr(circuit, k, values, t, f.gkrMasks ? f.gkrMasks(masks) : masks);
   const table = publicTable(

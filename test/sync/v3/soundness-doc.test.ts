@@ -1,28 +1,30 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET } from "../../../src/pcs/index.js";
 import { prepareV3, v3Soundness, v3ZkSoundness } from "../../../src/sync/v3/index.js";
 
 const doc = readFileSync(new URL("../../../../docs/profile-v3.md", import.meta.url), "utf8");
 
 test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes for d48 updates", () => {
   const table = doc.split("<!-- v3-soundness:start -->")[1]!.split("<!-- v3-soundness:end -->")[0]!;
-  const rows = table
-    .trim()
-    .split("\n")
-    .slice(2)
-    .map((l) =>
-      l
-        .split("|")
-        .slice(1, -1)
-        .map((c) => c.trim()),
-    );
+  const lines = table.trim().split("\n");
+  assert.ok(
+    lines[0]!.includes(`${DEFAULT_WHIR_SET} bits`) && lines[0]!.includes(`${PROVABLE_WHIR_SET} bits`),
+    "the table names the default and the provable set",
+  );
+  const rows = lines.slice(2).map((l) =>
+    l
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim()),
+  );
   assert.ok(rows.length >= 2, "the table has rows");
   const prepared = prepareV3("update", { depth: 48 });
   const num = (t: string) => Number(t.replace(/,/g, "").replace("−", "-"));
   for (const [ops, m, gkr, cbBits, cbTotal, udBits, udTotal] of rows) {
-    const cb = v3Soundness(prepared, num(ops!), "cb100-r4");
-    const ud = v3Soundness(prepared, num(ops!), "ud100-r4");
+    const cb = v3Soundness(prepared, num(ops!), DEFAULT_WHIR_SET);
+    const ud = v3Soundness(prepared, num(ops!), PROVABLE_WHIR_SET);
     assert.equal(cb.pcsVariables, num(m!), `m at ${ops}`);
     assert.equal(cb.gkrLog2Error.toFixed(1), num(gkr!).toFixed(1), `GKR at ${ops}`);
     assert.equal(cb.pcsBits.toFixed(1), num(cbBits!).toFixed(1), `cb100 at ${ops}`);
@@ -35,16 +37,17 @@ test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes
 
 test("docs/profile-v3.md §11.7: the v3-zk soundness table is what v3ZkSoundness computes at depth 48", () => {
   const table = doc.split("<!-- v3zk-soundness:start -->")[1]!.split("<!-- v3zk-soundness:end -->")[0]!;
-  const rows = table
-    .trim()
-    .split("\n")
-    .slice(2)
-    .map((l) =>
-      l
-        .split("|")
-        .slice(1, -1)
-        .map((c) => c.trim()),
-    );
+  const lines = table.trim().split("\n");
+  assert.ok(
+    lines[0]!.includes(`${DEFAULT_WHIR_SET} bits`) && lines[0]!.includes(`${PROVABLE_WHIR_SET} bits`),
+    "the table names the default and the provable set",
+  );
+  const rows = lines.slice(2).map((l) =>
+    l
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim()),
+  );
   assert.ok(rows.length >= 3, "the table has rows");
   const kinds: Record<string, "membership" | "nonmembership" | "update"> = {
     membership: "membership",
@@ -54,8 +57,8 @@ test("docs/profile-v3.md §11.7: the v3-zk soundness table is what v3ZkSoundness
   const num = (t: string) => Number(t.replace(/,/g, "").replace("−", "-"));
   for (const [kind, ops, m, gkr, cbBits, udBits] of rows) {
     const prepared = prepareV3(kinds[kind!]!, { depth: 48 });
-    const cb = v3ZkSoundness(prepared, num(ops!), "cb100-r4");
-    const ud = v3ZkSoundness(prepared, num(ops!), "ud100-r4");
+    const cb = v3ZkSoundness(prepared, num(ops!), DEFAULT_WHIR_SET);
+    const ud = v3ZkSoundness(prepared, num(ops!), PROVABLE_WHIR_SET);
     assert.equal(cb.pcsVariables, num(m!), `m_z of ${kind} × ${ops}`);
     assert.equal(cb.gkrLog2Error.toFixed(1), num(gkr!).toFixed(1), `GKR of ${kind} × ${ops}`);
     assert.equal(cb.bits.toFixed(1), num(cbBits!).toFixed(1), `cb100 of ${kind} × ${ops}`);

@@ -2,13 +2,16 @@
  * Known answers of inner-proof-v3zk (docs/profile-v3.md §11): v3-zk proofs of fixed statements
  * with a fixed seed of the prover's randomness (`whirSeededRandomSource`), pinned by length and
  * SHA-256 in test/vectors/v3zk.json, so the bytes (masks, layout, transcript, encoding) cannot
- * drift unnoticed. `UPDATE_V3ZK_VECTORS=1` rewrites the file after an intended change of §11.
+ * drift unnoticed: one aggregate of each kind and the block with the set cb100-r4, one aggregate with
+ * the default set.
+ * `UPDATE_V3ZK_VECTORS=1` rewrites the file after an intended change of §11.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_WHIR_SET } from "../../../src/pcs/params.js";
 import { whirSeededRandomSource } from "../../../src/pcs/random.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
 import { v3StatementOf } from "../../../src/smt/v3/input.js";
@@ -28,7 +31,11 @@ function proofs(): [string, Uint8Array][] {
   for (const kind of ["membership", "nonmembership", "update"] as const) {
     const p = prepareV3(kind, { depth: 8 });
     const requests = [3n, 9n].map((key) => goldenFixture(kind, 8, key));
-    const bytes = proveAggregateV3(p, requests, { zk: true, random: whirSeededRandomSource(`v3zk vector ${kind}`) });
+    const bytes = proveAggregateV3(p, requests, {
+      zk: true,
+      pcsSet: "cb100-r4",
+      random: whirSeededRandomSource(`v3zk vector ${kind}`),
+    });
     assert.equal(
       verdictCode(
         verifyAggregateV3(
@@ -42,11 +49,25 @@ function proofs(): [string, Uint8Array][] {
     );
     out.push([`aggregate of 2 ${kind} d8`, bytes]);
   }
+  const m = prepareV3("membership", { depth: 8 });
+  out.push([
+    `aggregate of 2 membership d8, ${DEFAULT_WHIR_SET}`,
+    proveAggregateV3(
+      m,
+      [3n, 9n].map((key) => goldenFixture("membership", 8, key)),
+      { zk: true, random: whirSeededRandomSource("v3zk vector membership") },
+    ),
+  ]);
   const u = prepareV3("update", { depth: 5 });
   const { updates, rules } = blockFixture(5, 3);
   out.push([
     "block of 3 updates d5",
-    proveBlockV3(u, updates, { rules, zk: true, random: whirSeededRandomSource("v3zk vector block") }),
+    proveBlockV3(u, updates, {
+      rules,
+      zk: true,
+      pcsSet: "cb100-r4",
+      random: whirSeededRandomSource("v3zk vector block"),
+    }),
   ]);
   return out;
 }
