@@ -25,6 +25,7 @@ export {
   type WhirCommitted,
   type WhirAcceptance,
   type WhirVerifyOptions,
+  releaseWhirState,
   whirCommitOn,
   whirOpenOn,
   type WhirCommitOptions,

@@ -1,8 +1,8 @@
 /**
  * Large word arrays (`Uint32Array`) recycled from one proof to the next on this thread: the K
- * copies' canonical layer vectors (`evaluateCopiesWasm`, given back by `ResidentCopies.recycle()`)
- * and the hiding commitment's tables (`whirCommitHidingOn`, given back by
- * `releaseWhirHidingState`).
+ * copies' canonical layer vectors (`evaluateCopiesWasm`, given back by `ResidentCopies.recycle()`),
+ * the commitment's plain copies (`whirCommitOn`, given back by `releaseWhirState`) and the hiding
+ * commitment's tables (`whirCommitHidingOn`, given back by `releaseWhirHidingState`).
  *
  * A block's layer vectors are hundreds of megabytes (1,024 d48 updates: 30 vectors of 16 MiB), its
  * hiding commitment's tables as much again. A fresh array costs a page fault on the first write to
@@ -35,6 +35,13 @@ export function takeWords(words: number): Uint32Array {
   listed.delete(v);
   freeWords -= words;
   return v;
+}
+
+/** A copy of `x` in an array from `takeWords` (every word written). */
+export function takeCopyOf(x: Uint32Array): Uint32Array {
+  const out = takeWords(x.length);
+  out.set(x);
+  return out;
 }
 
 /**

@@ -26,7 +26,7 @@ import { combineMasked, extendClaims } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
 import type { WhirAnyClaim, WhirClaim, WhirHidingCommitment, WhirHidingProof } from "./types.js";
-import { giveBackWords, takeWords } from "../memory/recycled-words.js";
+import { giveBackWords, takeCopyOf, takeWords } from "../memory/recycled-words.js";
 
 /** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
 export interface WhirHidingCommitOptions {
@@ -124,7 +124,7 @@ export function whirCommitHidingOn(
   random(tau);
   fCoefficients.set(tau, n);
   fCoefficients.fill(0, n + tau.length);
-  const fEvaluations = copyOf(fCoefficients);
+  const fEvaluations = takeCopyOf(fCoefficients);
   coefficientsToEvaluations(fEvaluations, 1);
   // g′: 2^(m+1) uniformly random extension values, and their coefficients.
   const gEvaluations = takeWords(8 * n);
@@ -133,7 +133,7 @@ export function whirCommitHidingOn(
   let gCoefficients: Uint32Array;
   try {
     pcsMobius(gc, 4);
-    gCoefficients = copyOf(gc);
+    gCoefficients = takeCopyOf(gc);
   } finally {
     pcsRelease(gc);
   }
@@ -155,17 +155,10 @@ export function whirCommitHidingOn(
 function codeword(coefficients: Uint32Array, width: number, logDomain: number): Uint32Array {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
   try {
-    return copyOf(working);
+    return takeCopyOf(working);
   } finally {
     pcsRelease(working);
   }
-}
-
-/** A copy of `x` in a recycled array. */
-function copyOf(x: Uint32Array): Uint32Array {
-  const out = takeWords(x.length);
-  out.set(x);
-  return out;
 }
 
 /** Hiding prover states whose tables went back to the recycled arrays. */

@@ -8,6 +8,7 @@ export {
   type WhirVerifyOptions,
 } from "./api.js";
 export {
+  releaseWhirState,
   whirCommitOn,
   whirOpenOn,
   type WhirCommitOptions,

@@ -14,6 +14,7 @@ import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import { addBlockWeights, extPowers, laneWeights, powerPoint, powerPointBase } from "./multilinear.js";
 import { DEFAULT_WHIR_SET, whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
+import { giveBackWords, takeCopyOf } from "../memory/recycled-words.js";
 import { phase } from "./phases.js";
 import {
   pcsCodeword,
@@ -170,7 +171,8 @@ export function whirCommitOn(
   let tree: MerkleTree;
   try {
     pcsMobius(workingCoefficients, width);
-    coefficients = workingCoefficients.slice();
+    // The state's plain copies come from this thread's recycled arrays and go back with `releaseWhirState`.
+    coefficients = takeCopyOf(workingCoefficients);
     ({ codeword, tree } = commitCodeword(
       workingCoefficients,
       width,
@@ -190,7 +192,7 @@ export function whirCommitOn(
     }
     absorbExts(t, oodAnswers);
     const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
-    return { commitment, schedule, oodPoints, evaluations: evaluations.slice(), coefficients, codeword, tree };
+    return { commitment, schedule, oodPoints, evaluations: takeCopyOf(evaluations), coefficients, codeword, tree };
   } finally {
     pcsRelease(workingCoefficients);
   }
@@ -215,10 +217,30 @@ function commitCodeword(
       return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
     const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k));
-    return { codeword: working.slice(), tree };
+    return { codeword: takeCopyOf(working), tree };
   } finally {
     pcsRelease(working);
   }
+}
+
+/** Prover states whose copies went back to the recycled arrays. */
+const released = new WeakSet<WhirProverState>();
+
+/**
+ * Gives the plain copies of a prover state (the evaluations, the coefficients and the first
+ * codeword: (2 + 2^(log 1/ρ₀))·2^m·width words, 48 MiB for 2^21 base-field values at rate 1/4) back
+ * to this thread's recycled arrays once its openings are encoded, so that the next commitment
+ * reuses their pages (src/memory/recycled-words.ts) instead of faulting in fresh ones. The state
+ * cannot be opened afterwards (`PCS_ALREADY_OPENED`) and its arrays must not be read. Idempotent.
+ * @example
+ *   const state = whirCommitOn(t, f);
+ *   const bytes = encodeWhirProof(whirOpenOn(t, state, claims));
+ *   releaseWhirState(state);
+ */
+export function releaseWhirState(state: WhirProverState): void {
+  if (released.has(state)) return;
+  released.add(state);
+  giveBackWords([state.evaluations, state.coefficients, state.codeword]);
 }
 
 /**
@@ -226,7 +248,8 @@ function commitCodeword(
  * after the commitment (§6.2–7). The claims' values must be the polynomial's; a wrong value gives
  * a proof that does not verify.
  * @throws PcsError `PCS_BAD_CLAIM` for no claim at all, a point without m coordinates, or a coordinate or value that is not 4 canonical field elements;
- *   `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` option, as in `whirCommitOn`).
+ *   `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` option, as in `whirCommitOn`);
+ *   `PCS_ALREADY_OPENED` for a state given to `releaseWhirState`.
  */
 export function whirOpenOn(
   t: DuplexChallenger,
@@ -235,6 +258,8 @@ export function whirOpenOn(
   adversary: WhirAdversary = {},
   options: WhirOpenOptions = {},
 ): WhirProof {
+  if (released.has(state))
+    throw new PcsError("PCS_ALREADY_OPENED", "this prover state was released (releaseWhirState): commit again to open");
   const { schedule } = state;
   const width0 = state.commitment.width;
   const first = schedule.rounds[0]!;

@@ -62,7 +62,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     imports: [],
   },
   "src/memory": {
-    job: "large word arrays recycled from one proof to the next on a thread (the provers' layer vectors and hiding tables)",
+    job: "large word arrays recycled from one proof to the next on a thread (the provers' layer vectors, the commitments' copies and hiding tables)",
     imports: [],
   },
   "src/field": {

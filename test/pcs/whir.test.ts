@@ -8,6 +8,7 @@ import {
   decodeWhirProof,
   encodeWhirCommitment,
   encodeWhirProof,
+  releaseWhirState,
   whirCommit,
   whirCommitOn,
   whirOpen,
@@ -18,8 +19,11 @@ import {
   whirVerifyOn,
   type WhirAdversary,
   type WhirClaim,
+  type WhirProverState,
   type WhirSetId,
 } from "../../src/pcs/index.js";
+import { dropRecycledWords, recycledWords } from "../../src/memory/recycled-words.js";
+import { PCS_DOMAIN_TAG } from "../../src/transcript/domains.js";
 import { randomEvaluations, twoClaims, rng } from "./support.js";
 
 const ALL_SETS = whirParameterSets().map((s) => s.id);
@@ -392,4 +396,42 @@ test("whirVerifyOn refuses a proof object whose shape is not the schedule's, eac
   const fewer = verdict(proof, { ...c, oodAnswers: c.oodAnswers.slice(1) });
   assert.equal(fewer.ok, false);
   if (!fewer.ok) assert.equal(fewer.code, "PCS_SHAPE", "a commitment with an out-of-domain answer dropped");
+});
+
+test("releaseWhirState: the state's copies are recycled into the next commitment, which gives the same bytes however they were scribbled on; a released state is not opened again", () => {
+  const m = 12;
+  const f = randomEvaluations(m, 19);
+  const claims = twoClaims(f, m, 20);
+  const run = (): { commitment: Uint8Array; proof: Uint8Array; state: WhirProverState } => {
+    const t = DuplexChallenger.withDomain(PCS_DOMAIN_TAG);
+    const state = whirCommitOn(t, f);
+    const proof = encodeWhirProof(whirOpenOn(t, state, claims));
+    return { commitment: encodeWhirCommitment(state.commitment), proof, state };
+  };
+  const copiesOf = (state: WhirProverState): Uint32Array[] => [state.evaluations, state.coefficients, state.codeword];
+  dropRecycledWords();
+  const first = run();
+  const copies = copiesOf(first.state);
+  assert.equal(recycledWords(), 0, "nothing is listed before the release");
+  releaseWhirState(first.state);
+  releaseWhirState(first.state);
+  assert.equal(
+    recycledWords(),
+    copies.reduce((n, x) => n + x.length, 0),
+    "the three copies are listed once",
+  );
+  for (const x of copies) x.fill(P - 1);
+  assert.throws(() => whirOpenOn(DuplexChallenger.withDomain(PCS_DOMAIN_TAG), first.state, claims), {
+    code: "PCS_ALREADY_OPENED",
+  });
+  const second = run();
+  const again = copiesOf(second.state);
+  assert.ok(
+    again.every((x) => copies.includes(x)),
+    "the second commitment took the recycled copies",
+  );
+  assert.deepEqual(second.commitment, first.commitment);
+  assert.deepEqual(second.proof, first.proof);
+  releaseWhirState(second.state);
+  dropRecycledWords();
 });

@@ -19,7 +19,7 @@ import { verifyGkr, ZERO_OUTPUTS } from "../../gkr/verifier.js";
 import { acceptedWhirSets } from "../../pcs/api.js";
 import { decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof } from "../../pcs/codec.js";
 import { DEFAULT_WHIR_SET } from "../../pcs/params.js";
-import { whirCommitOn, whirOpenOn } from "../../pcs/prover.js";
+import { releaseWhirState, whirCommitOn, whirOpenOn } from "../../pcs/prover.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "../../pcs/verifier.js";
 import { PcsError } from "../../pcs/errors.js";
 import type { OpRequest } from "../../smt/operation.js";
@@ -76,21 +76,26 @@ function proveMessage(
   const transcript = statementTranscript(prepared, proofKind, n, k, digests);
   const state = whirCommitOn(transcript, committedHalves(layout, input), { set: options.pcsSet ?? DEFAULT_WHIR_SET });
   const t2 = performance.now();
-  const keep = residentCopies();
-  let gkr, t3: number;
+  let gkr, t3: number, t4: number, opening: Uint8Array;
   try {
-    const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, input, keep);
-    t3 = performance.now();
-    gkr = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript);
+    const keep = residentCopies();
+    try {
+      const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, input, keep);
+      t3 = performance.now();
+      gkr = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript);
+    } finally {
+      keep?.recycle();
+    }
+    t4 = performance.now();
+    const claim = gkr.inputClaim;
+    const [pubX, pubY] = publicEvals(layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
+    const split = committedClaims(k, claim, pubX!, pubY!);
+    const claims = "claims" in split ? split.claims : [];
+    opening = encodeWhirProof(whirOpenOn(transcript, state, claims));
   } finally {
-    keep?.recycle();
+    // the commitment's copies go back to the thread's recycled arrays for the next proof
+    releaseWhirState(state);
   }
-  const t4 = performance.now();
-  const claim = gkr.inputClaim;
-  const [pubX, pubY] = publicEvals(layout, publicTableOf(prepared, halves, k), [claim.x, claim.y]);
-  const split = committedClaims(k, claim, pubX!, pubY!);
-  const claims = "claims" in split ? split.claims : [];
-  const opening = encodeWhirProof(whirOpenOn(transcript, state, claims));
   const t5 = performance.now();
   const bytes = encodeV3Message({
     identity: v3Identity(prepared),
