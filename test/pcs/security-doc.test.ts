@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { maxVariables, whirParameterSets, whirSchedule, whirSecurity } from "../../src/pcs/index.js";
+import { maxVariables, whirParameterSet, whirParameterSets, whirSchedule, whirSecurity } from "../../src/pcs/index.js";
 
 const f = (x: number): string => (x === Infinity ? "∞" : x.toFixed(1));
 
@@ -71,4 +71,24 @@ test("the default set is the 100-bit conjectured one at rate 1/4; the provable o
   assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s3");
   assert.equal(whirParameterSet(PROVABLE_WHIR_SET).regime, "unique-decoding");
   assert.equal(whirSecurity(whirParameterSet(DEFAULT_WHIR_SET), 22).bits >= 100, true);
+});
+
+test("every schedule shrinks each later domain by the set's 2^s and raises log 1/ρ by k_i − s (docs/pcs.md §3)", () => {
+  for (const set of whirParameterSets()) {
+    for (let m = 1; m <= maxVariables(set); m++) {
+      const rounds = whirSchedule(set, m).rounds;
+      assert.equal(rounds[0]!.logDomain, m + set.logInvRate, `${set.id} m=${m}: the first codeword`);
+      for (let i = 1; i < rounds.length; i++) {
+        const [a, b] = [rounds[i - 1]!, rounds[i]!];
+        assert.equal(b.logDomain, a.logDomain - set.domainShrink, `${set.id} m=${m}: domain of iteration ${i}`);
+        assert.equal(b.logInvRate, a.logInvRate + a.foldingFactor - set.domainShrink, `${set.id} m=${m}: rate ${i}`);
+        assert.equal(b.logDomain, b.numVariables + b.logInvRate, `${set.id} m=${m}: |L_i| = 2^(m_i)/ρ_i`);
+        assert.ok(b.logInvRate >= 1, `${set.id} m=${m}: rate below 1`);
+      }
+    }
+  }
+  const s3 = whirSchedule(whirParameterSet("cb100-r4-s3"), 21).rounds.map((r) => r.logDomain);
+  const s1 = whirSchedule(whirParameterSet("cb100-r4"), 21).rounds.map((r) => r.logDomain);
+  assert.deepEqual(s3, [23, 20, 17]);
+  assert.deepEqual(s1, [23, 22, 21]);
 });
