@@ -6,19 +6,24 @@ import { prepareV3, v3Soundness, v3ZkSoundness } from "../../../src/sync/v3/inde
 
 const doc = readFileSync(new URL("../../../../docs/profile-v3.md", import.meta.url), "utf8");
 
-test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes for d48 updates", () => {
-  const table = doc.split("<!-- v3-soundness:start -->")[1]!.split("<!-- v3-soundness:end -->")[0]!;
+/** The cells of the rows of the table between `<!-- marker:start -->` and `<!-- marker:end -->`, whose header names the default and the provable set. */
+function tableRows(marker: string): string[][] {
+  const table = doc.split(`<!-- ${marker}:start -->`)[1]!.split(`<!-- ${marker}:end -->`)[0]!;
   const lines = table.trim().split("\n");
   assert.ok(
     lines[0]!.includes(`${DEFAULT_WHIR_SET} bits`) && lines[0]!.includes(`${PROVABLE_WHIR_SET} bits`),
-    "the table names the default and the provable set",
+    `the ${marker} table names the default and the provable set`,
   );
-  const rows = lines.slice(2).map((l) =>
+  return lines.slice(2).map((l) =>
     l
       .split("|")
       .slice(1, -1)
       .map((c) => c.trim()),
   );
+}
+
+test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes for d48 updates", () => {
+  const rows = tableRows("v3-soundness");
   assert.ok(rows.length >= 2, "the table has rows");
   const prepared = prepareV3("update", { depth: 48 });
   const num = (t: string) => Number(t.replace(/,/g, "").replace("−", "-"));
@@ -36,18 +41,7 @@ test("docs/profile-v3.md §8.2: the soundness table is what v3Soundness computes
 });
 
 test("docs/profile-v3.md §11.7: the v3-zk soundness table is what v3ZkSoundness computes at depth 48", () => {
-  const table = doc.split("<!-- v3zk-soundness:start -->")[1]!.split("<!-- v3zk-soundness:end -->")[0]!;
-  const lines = table.trim().split("\n");
-  assert.ok(
-    lines[0]!.includes(`${DEFAULT_WHIR_SET} bits`) && lines[0]!.includes(`${PROVABLE_WHIR_SET} bits`),
-    "the table names the default and the provable set",
-  );
-  const rows = lines.slice(2).map((l) =>
-    l
-      .split("|")
-      .slice(1, -1)
-      .map((c) => c.trim()),
-  );
+  const rows = tableRows("v3zk-soundness");
   assert.ok(rows.length >= 3, "the table has rows");
   const kinds: Record<string, "membership" | "nonmembership" | "update"> = {
     membership: "membership",
