@@ -76,20 +76,22 @@ export function whirSecurity(set: WhirParameterSet, m: number): WhirSecurityRepo
       powBits: 0,
     });
     schedule.rounds.forEach((round, i) => {
-      const last = i === schedule.rounds.length - 1;
       const eta = etaOf(i, round.logInvRate);
       terms.push({
         name: `fold(${i})`,
         bits: foldErrorBits(regime, round.numVariables, round.logInvRate, eta) + round.foldPowBits,
         powBits: round.foldPowBits,
       });
-      const mNext = round.numVariables - round.foldingFactor;
-      const rNext = round.logInvRate + round.foldingFactor - set.domainShrink;
-      const etaNext = etaOf(i + 1, rNext);
-      if (!last)
+      // The next committed function's code, as the schedule derived it (none after the last iteration).
+      const following = schedule.rounds[i + 1];
+      const next =
+        following === undefined
+          ? null
+          : { m: following.numVariables, r: following.logInvRate, eta: etaOf(i + 1, following.logInvRate) };
+      if (next !== null)
         terms.push({
           name: `ood(${i + 1})`,
-          bits: oodErrorBits(regime, mNext, rNext, etaNext, round.nextOodSamples),
+          bits: oodErrorBits(regime, next.m, next.r, next.eta, round.nextOodSamples),
           powBits: 0,
         });
       terms.push({
@@ -97,11 +99,11 @@ export function whirSecurity(set: WhirParameterSet, m: number): WhirSecurityRepo
         bits: round.queries * queryBitsPerSample(regime, round.logInvRate, eta) + round.queryPowBits,
         powBits: round.queryPowBits,
       });
-      if (!last) {
+      if (next !== null) {
         terms.push({
           name: `combination(${i})`,
           bits:
-            combinationErrorBits(regime, mNext, rNext, etaNext, round.nextOodSamples + round.queries) +
+            combinationErrorBits(regime, next.m, next.r, next.eta, round.nextOodSamples + round.queries) +
             round.queryPowBits,
           powBits: round.queryPowBits,
         });
