@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_WHIR_SET } from "../../../src/pcs/params.js";
+import { DEFAULT_WHIR_SET, type WhirSetId } from "../../../src/pcs/params.js";
+import type { OpKind } from "../../../src/statement/types.js";
 import { whirSeededRandomSource } from "../../../src/pcs/random.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
 import { v3StatementOf } from "../../../src/smt/v3/input.js";
@@ -28,12 +29,18 @@ const FILE = join(process.cwd(), "test", "vectors", "v3zk.json");
 
 function proofs(): [string, Uint8Array][] {
   const out: [string, Uint8Array][] = [];
-  for (const kind of ["membership", "nonmembership", "update"] as const) {
+  const aggregates: [OpKind, WhirSetId, string][] = [
+    ["membership", "cb100-r4", ""],
+    ["nonmembership", "cb100-r4", ""],
+    ["update", "cb100-r4", ""],
+    ["membership", DEFAULT_WHIR_SET, `, ${DEFAULT_WHIR_SET}`],
+  ];
+  for (const [kind, pcsSet, suffix] of aggregates) {
     const p = prepareV3(kind, { depth: 8 });
     const requests = [3n, 9n].map((key) => goldenFixture(kind, 8, key));
     const bytes = proveAggregateV3(p, requests, {
       zk: true,
-      pcsSet: "cb100-r4",
+      pcsSet,
       random: whirSeededRandomSource(`v3zk vector ${kind}`),
     });
     assert.equal(
@@ -45,19 +52,10 @@ function proofs(): [string, Uint8Array][] {
         ),
       ),
       "ok",
-      kind,
+      `${kind}${suffix}`,
     );
-    out.push([`aggregate of 2 ${kind} d8`, bytes]);
+    out.push([`aggregate of 2 ${kind} d8${suffix}`, bytes]);
   }
-  const m = prepareV3("membership", { depth: 8 });
-  out.push([
-    `aggregate of 2 membership d8, ${DEFAULT_WHIR_SET}`,
-    proveAggregateV3(
-      m,
-      [3n, 9n].map((key) => goldenFixture("membership", 8, key)),
-      { zk: true, random: whirSeededRandomSource("v3zk vector membership") },
-    ),
-  ]);
   const u = prepareV3("update", { depth: 5 });
   const { updates, rules } = blockFixture(5, 3);
   out.push([
