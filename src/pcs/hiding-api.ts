@@ -33,9 +33,10 @@ export interface WhirHidingCommitted {
  * and masked proximity test of Aurora, Ben-Sasson et al., EUROCRYPT 2019, as Virgo, Zhang et al.,
  * S&P 2020, uses them over a hash-based commitment), on a fresh transcript under `PCS_HIDING_DOMAIN_TAG`.
  * @param evaluations 2^m canonical base-field values, m ≥ `minHidingVariables(set)` (11 for the default set).
- * @param options `set` (default `"cb100-r4-s3"`), `random` (default: the platform's cryptographic generator).
+ * @param options `set` (default `"cb100-r4-s3"`), `random` (default: the platform's cryptographic generator),
+ *   `layout` (default `"extra-variable"`; `"top-block"` when f's top 2^j values are free and no claim will weigh them, §12.10).
  * @returns the commitment (32-byte root, no out-of-domain answers), the prover's state and transcript.
- * @throws PcsError `PCS_BAD_POLYNOMIAL`, `PCS_TOO_SMALL_TO_HIDE`, `PCS_TOO_LARGE`, `PCS_UNKNOWN_SET` (before any work).
+ * @throws PcsError `PCS_BAD_POLYNOMIAL`, `PCS_TOO_SMALL_TO_HIDE`, `PCS_TOO_LARGE`, `PCS_UNKNOWN_SET`, `PCS_BAD_OPTION` (before any work).
  * @example
  *   const committed = whirCommitHiding(f);                       // f: Uint32Array of 2^16 values
  *   const bytes = encodeWhirHidingCommitment(committed.commitment);
@@ -86,6 +87,7 @@ export function whirVerifyHiding(
     typeof c !== "object" ||
     typeof c.set !== "string" ||
     !Number.isInteger(c.numVariables) ||
+    (c.layout !== undefined && c.layout !== "extra-variable" && c.layout !== "top-block") ||
     !(c.root instanceof Uint32Array) ||
     c.root.length !== 8 ||
     !c.root.every((x) => x < P)

@@ -7,43 +7,49 @@
 import type { Ext } from "../field/extension.js";
 import { Reader, Writer, readMagicAndSet, readRounds, writeRounds } from "./codec.js";
 import { PcsError } from "./errors.js";
-import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
+import { hidingWidthCode, WHIR_HIDING_LAYOUTS, whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
 import { whirParameterSet } from "./params.js";
-import type { WhirHidingCommitment, WhirHidingProof } from "./types.js";
+import type { WhirHidingCommitment, WhirHidingLayout, WhirHidingProof } from "./types.js";
 
 /** "WHZC": the first word of a hiding commitment. */
 export const WHIR_HIDING_COMMITMENT_MAGIC = 0x435a4857;
 /** "WHZP": the first word of a masked opening proof. */
 export const WHIR_HIDING_PROOF_MAGIC = 0x505a4857;
-/** The width code of a hiding commitment: F′ base-field words, then G′ extension words, per row (§12.3). */
+/**
+ * The width code of a hiding commitment in the layout "extra-variable": F′ base-field words, then
+ * G′ extension words, per row (§12.3); the layout "top-block" has the same rows under code 6 (§12.10).
+ */
 export const WHIR_HIDING_WIDTH_CODE = 5;
 
 function header(r: Reader, magic: number, what: string): WhirHidingSchedule {
   const set = readMagicAndSet(r, magic, what);
   const committed = r.u32("committedVariables");
-  let hiding: WhirHidingSchedule;
+  const width = r.u32("width");
+  const layout = WHIR_HIDING_LAYOUTS.find((l) => hidingWidthCode(l) === width);
+  if (layout === undefined)
+    throw new PcsError("PCS_DECODE", `${what}: width code ${width} is neither 5 ("extra-variable") nor 6 ("top-block")`);
   try {
-    hiding = whirHidingSchedule(set, committed - 1);
+    return whirHidingSchedule(set, layout === "extra-variable" ? committed - 1 : committed, layout);
   } catch (e) {
     throw new PcsError(
       "PCS_DECODE",
-      `${what}: set ${set.id} has no hiding commitment of ${committed} variables (m + 1)`,
+      `${what}: set ${set.id} has no hiding commitment of ${committed} committed variables in the ${layout} layout`,
       { cause: String(e) },
     );
   }
-  const width = r.u32("width");
-  if (width !== WHIR_HIDING_WIDTH_CODE)
-    throw new PcsError("PCS_DECODE", `${what}: width code ${width} is not ${WHIR_HIDING_WIDTH_CODE}`);
-  return hiding;
+}
+
+function writeHeader(w: Writer, magic: number, set: WhirHidingCommitment["set"], m: number, layout: WhirHidingLayout): void {
+  w.u32(magic);
+  w.u32(whirParameterSet(set).code);
+  w.u32(layout === "extra-variable" ? m + 1 : m);
+  w.u32(hidingWidthCode(layout));
 }
 
 /** Encodes a hiding commitment (§12.5.1). */
 export function encodeWhirHidingCommitment(c: WhirHidingCommitment): Uint8Array {
   const w = new Writer();
-  w.u32(WHIR_HIDING_COMMITMENT_MAGIC);
-  w.u32(whirParameterSet(c.set).code);
-  w.u32(c.numVariables + 1);
-  w.u32(WHIR_HIDING_WIDTH_CODE);
+  writeHeader(w, WHIR_HIDING_COMMITMENT_MAGIC, c.set, c.numVariables, c.layout ?? "extra-variable");
   w.all(c.root);
   return w.bytes();
 }
@@ -51,7 +57,8 @@ export function encodeWhirHidingCommitment(c: WhirHidingCommitment): Uint8Array 
 /**
  * Decodes a hiding commitment strictly (§12.5.1).
  * @throws PcsError `PCS_DECODE` naming the field and byte offset: a length not whole words, a wrong magic, an
- *   unknown set, m + 1 outside the set's hiding range, a width code other than 5, a non-canonical root word,
+ *   unknown set, a width code other than 5 and 6, committed variables outside the set's hiding range for the
+ *   layout, a non-canonical root word,
  *   truncation, trailing bytes.
  */
 export function decodeWhirHidingCommitment(bytes: Uint8Array): WhirHidingCommitment {
@@ -60,16 +67,13 @@ export function decodeWhirHidingCommitment(bytes: Uint8Array): WhirHidingCommitm
   const hiding = header(r, WHIR_HIDING_COMMITMENT_MAGIC, "WHIR hiding commitment");
   const root = r.elements(8, "root");
   r.end();
-  return { set: hiding.set.id, numVariables: hiding.numVariables, root };
+  return { set: hiding.set.id, numVariables: hiding.numVariables, layout: hiding.layout, root };
 }
 
 /** Encodes a masked opening proof (§12.5.2). */
 export function encodeWhirHidingProof(p: WhirHidingProof): Uint8Array {
   const w = new Writer();
-  w.u32(WHIR_HIDING_PROOF_MAGIC);
-  w.u32(whirParameterSet(p.set).code);
-  w.u32(p.numVariables + 1);
-  w.u32(WHIR_HIDING_WIDTH_CODE);
+  writeHeader(w, WHIR_HIDING_PROOF_MAGIC, p.set, p.numVariables, p.layout);
   w.u32(p.maskedValues.length);
   for (const v of p.maskedValues) w.ext(v);
   if (p.batchWitness !== null) w.u32(p.batchWitness);
@@ -99,11 +103,12 @@ export function decodeWhirHidingProof(bytes: Uint8Array): WhirHidingProof {
   const batchWitness = hiding.batchPowBits > 0 ? r.elements(1, "batchWitness")[0]! : null;
   const oodAnswers: Ext[] = [];
   for (let j = 0; j < hiding.schedule.initialOodSamples; j++) oodAnswers.push(r.ext(`oodAnswers[${j}]`));
-  const { rounds, finalSumcheck } = readRounds(r, hiding.schedule, WHIR_HIDING_WIDTH_CODE, what);
+  const { rounds, finalSumcheck } = readRounds(r, hiding.schedule, 5, what); // 5 words per first-iteration value: F′'s, then G′'s four
   r.end();
   return {
     set: hiding.set.id,
     numVariables: hiding.numVariables,
+    layout: hiding.layout,
     maskedValues,
     batchWitness,
     oodAnswers,

@@ -1,20 +1,22 @@
 /**
  * The hiding commitment and the masked opening (docs/pcs.md §12; docs/profile-v3.md §11.5).
- * The vector f is committed as the bounded-query encoding f′(X, Y) = f(X) + Y·τ(X) (Aurora,
- * Ben-Sasson et al., EUROCRYPT 2019: t random coefficients make any t codeword values uniform)
- * beside a uniformly random mask g′ over K, both of m + 1 variables, in one Merkle tree whose leaf
+ * The vector f is committed as the bounded-query encoding f′ = f + E·τ (Aurora, Ben-Sasson et
+ * al., EUROCRYPT 2019: t random coefficients make any t codeword values uniform), E = Y the new top
+ * variable (layout "extra-variable", f′ of m + 1 variables) or the indicator of f's top 2^j values
+ * (layout "top-block", m variables), beside a uniformly random mask g′ over K of as many
+ * variables, in one Merkle tree whose leaf
  * j hashes row j of F′ and then row j of G′. An opening of claims about f sends σ′_c = ⟨w_c, g′⟩,
  * draws ρ and runs the WHIR opening (openCore) on h = ρ·f′ + g′ (Aurora's and Virgo's masked
  * proximity test), the first iteration opening F′'s and G′'s rows.
  */
 import type { Ext } from "../field/extension.js";
 import { extAdd, extMul } from "../field/extension.js";
-import { P } from "../field/koalabear.js";
+import { add, P } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { claimBlocks, claimsProblem } from "./checks.js";
 import { codewordOfRows, rowsOfCodeword } from "./encode.js";
 import { PcsError } from "./errors.js";
-import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
+import { hidingWidthCode, whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
 import type { MerkleTree } from "./merkle.js";
 import { coefficientsToEvaluations, extAt, laneWeights } from "./multilinear.js";
 import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
@@ -22,16 +24,22 @@ import { phase } from "./phases.js";
 import { pcsCodeword, pcsFold, pcsHorner, pcsMerklePair, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
 import { extMulAddTo } from "../field/ext-inline.js";
 import { grindOrReplace, openCore, type WhirAdversary, type WhirOpenOptions } from "./prover.js";
-import { combineMasked, extendClaims } from "./hiding-steps.js";
+import { combineMasked, extendClaims, maskBlockProblem } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
-import type { WhirAnyClaim, WhirClaim, WhirHidingCommitment, WhirHidingProof } from "./types.js";
+import type { WhirAnyClaim, WhirClaim, WhirHidingCommitment, WhirHidingLayout, WhirHidingProof } from "./types.js";
 import { giveBackWords, takeCopyOf, takeWords } from "../memory/recycled-words.js";
 
 /** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
 export interface WhirHidingCommitOptions {
   /** The parameter set (default `"cb100-r4-s3"`). */
   readonly set?: WhirSetId;
+  /**
+   * Where τ lies (docs/pcs.md §12.10; default `"extra-variable"`): `"top-block"` keeps f′ at f's m
+   * variables, τ in f's top 2^j values (j = `whirHidingSchedule(set, m, "top-block").maskBlockVariables`),
+   * which the opening's claims must not weigh; half the work of `"extra-variable"`.
+   */
+  readonly layout?: WhirHidingLayout;
   /**
    * Where τ's t coefficients and then g′'s 4·2^(m+1) value words come from (in that order); default
    * `cryptoRandomSource`. `whirSeededRandomSource(seed)` for deterministic tests only.
@@ -45,10 +53,10 @@ export interface WhirHidingCommitOptions {
 export interface WhirHidingProverState {
   readonly commitment: WhirHidingCommitment;
   readonly hiding: WhirHidingSchedule;
-  /** f′'s 2^(m+1) hypercube values and coefficients (base field). */
+  /** f′'s 2^n hypercube values and coefficients (base field; n = `hiding.committedVariables`). */
   readonly fEvaluations: Uint32Array;
   readonly fCoefficients: Uint32Array;
-  /** g′'s 2^(m+1) hypercube values and coefficients (interleaved extension). */
+  /** g′'s 2^n hypercube values and coefficients (interleaved extension). */
   readonly gEvaluations: Uint32Array;
   readonly gCoefficients: Uint32Array;
   /** F′'s codeword (base) and G′'s (extension), natural order. */
@@ -88,7 +96,8 @@ function vectorVariables(evaluations: Uint32Array): number {
  * Commits to the vector `evaluations` (2^m base-field values, index bit j = variable j) with the
  * hiding commitment of docs/pcs.md §12.3, on transcript `t` (absorbs §12.4's commitment step).
  * @throws PcsError `PCS_BAD_POLYNOMIAL` (not 2^m canonical values), `PCS_TOO_SMALL_TO_HIDE` (m below
- *   `minHidingVariables(set)`), `PCS_TOO_LARGE` (m + 1 above the set's limit), `PCS_UNKNOWN_SET` — all before any work.
+ *   `minHidingVariables(set, layout)`), `PCS_TOO_LARGE` (n above the set's limit), `PCS_UNKNOWN_SET`,
+ *   `PCS_BAD_OPTION` (another layout) — all before any work.
  */
 export function whirCommitHidingOn(
   t: DuplexChallenger,
@@ -97,7 +106,7 @@ export function whirCommitHidingOn(
 ): WhirHidingProverState {
   const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
   const m = vectorVariables(evaluations);
-  const hiding = whirHidingSchedule(set, m);
+  const hiding = whirHidingSchedule(set, m, options.layout ?? "extra-variable");
   for (let i = 0; i < evaluations.length; i++)
     if (evaluations[i]! >= P)
       throw new PcsError(
@@ -106,28 +115,30 @@ export function whirCommitHidingOn(
         { index: i },
       );
   const random = options.random ?? cryptoRandomSource;
-  const n = 1 << m;
+  const size = 1 << m;
+  const total = 1 << hiding.committedVariables;
   const first = hiding.schedule.rounds[0]!;
   const k = first.foldingFactor;
-  // f′'s coefficients: f's (Möbius), then τ's t random ones at indices 2^m … 2^m + t − 1 (the Y half), then zeros.
-  // The tables come from this thread's recycled arrays (any contents: each is written in full) and
-  // go back with `releaseWhirHidingState`.
-  const fCoefficients = takeWords(2 * n);
+  // f′'s coefficients: f's (Möbius) padded with zeros to 2^n, plus τ's t random ones from
+  // 2^n − 2^j (the Y = 1 half, or f's top block). The tables come from this thread's recycled
+  // arrays (any contents: each is written in full) and go back with `releaseWhirHidingState`.
+  const fCoefficients = takeWords(total);
   const fc = pcsResident(evaluations);
   try {
     pcsMobius(fc, 1);
-    fCoefficients.set(fc.subarray(0, n));
+    fCoefficients.set(fc.subarray(0, size));
   } finally {
     pcsRelease(fc);
   }
+  fCoefficients.fill(0, size);
   const tau = new Uint32Array(hiding.maskCoefficients);
   random(tau);
-  fCoefficients.set(tau, n);
-  fCoefficients.fill(0, n + tau.length);
+  const at = total - 2 ** hiding.maskBlockVariables;
+  for (let i = 0; i < tau.length; i++) fCoefficients[at + i] = add(fCoefficients[at + i]!, tau[i]!);
   const fEvaluations = takeCopyOf(fCoefficients);
   coefficientsToEvaluations(fEvaluations, 1);
-  // g′: 2^(m+1) uniformly random extension values, and their coefficients.
-  const gEvaluations = takeWords(8 * n);
+  // g′: 2^n uniformly random extension values, and their coefficients.
+  const gEvaluations = takeWords(4 * total);
   random(gEvaluations);
   const gc = pcsResident(gEvaluations);
   let gCoefficients: Uint32Array;
@@ -147,8 +158,13 @@ export function whirCommitHidingOn(
     gCodeword = codewordOfRows(gRows, 4, first.logDomain, k);
   }
   const tree = phase("merkle", () => pcsMerklePair(fCodeword, 1, gCodeword, 4, first.logDomain, k));
-  absorbHidingCommitment(t, set, m, tree.root);
-  const commitment: WhirHidingCommitment = { set: set.id, numVariables: m, root: tree.root.slice() };
+  absorbHidingCommitment(t, set, hiding.committedVariables, hidingWidthCode(hiding.layout), tree.root);
+  const commitment: WhirHidingCommitment = {
+    set: set.id,
+    numVariables: m,
+    layout: hiding.layout,
+    root: tree.root.slice(),
+  };
   return { commitment, hiding, fEvaluations, fCoefficients, gEvaluations, gCoefficients, fCodeword, gCodeword, tree };
 }
 
@@ -166,7 +182,7 @@ const released = new WeakSet<WhirHidingProverState>();
 
 /**
  * Gives the tables of a hiding prover state (f′'s and g′'s values, coefficients and codewords:
- * 34·2^m words, 1.1 GiB at m = 22) back to this thread's recycled arrays once its opening is
+ * (10 + 5/rate)·2^n words, 640 MiB at n = 23 and rate 1/2) back to this thread's recycled arrays once its opening is
  * encoded, so that the next hiding commitment reuses their pages (src/memory/recycled-words.ts).
  * The state cannot be opened afterwards and its tables must not be read. Idempotent.
  * @throws nothing.
@@ -191,7 +207,7 @@ export function releaseWhirHidingState(state: WhirHidingProverState): void {
 /** Hiding prover states that have been opened (each may be opened once). */
 const opened = new WeakSet<WhirHidingProverState>();
 
-/** σ′ (or any claim's value) of an extension table of 2^(m+1) values for a claim about its Y = 0 half. */
+/** σ′ (or any claim's value) of an extension table of 2^n values for a claim about its first 2^m (all of them in the layout "top-block"). */
 function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: number, c: WhirAnyClaim): Ext {
   const blocks = claimBlocks(c);
   if (blocks !== null) {
@@ -215,7 +231,7 @@ function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: nu
       });
     return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
   }
-  // Y = 0 keeps the coefficients without Y: the lower half, folded variable by variable on the backend.
+  // Y = 0 keeps the coefficients without Y (the lower half; the whole table when n = m), folded variable by variable on the backend.
   const point = (c as WhirClaim).point;
   let cur = pcsResident(coefficients.subarray(0, 4 << m));
   try {
@@ -236,7 +252,8 @@ function claimValueOf(evaluations: Uint32Array, coefficients: Uint32Array, m: nu
  * out-of-domain answers and runs the WHIR opening of h = ρ·f′ + g′ at the claims (w_c, ρ·σ_c + σ′_c).
  * A claim whose value is not f's gives a proof that does not verify. A hiding commitment is opened
  * once: τ masks the rows of one opening, so a second one (another call with the same state) is refused.
- * @throws PcsError `PCS_ALREADY_OPENED` (the state was opened before); `PCS_BAD_CLAIM` (no claim, a point without m coordinates, a malformed block or value);
+ * @throws PcsError `PCS_ALREADY_OPENED` (the state was opened before); `PCS_BAD_CLAIM` (no claim, a point without m coordinates, a malformed block or value,
+ *   in the layout "top-block" a claim that weighs τ's block);
  *   `PCS_BAD_OPTION`, `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED` (the `workers` option, which hashes the later iterations' trees).
  */
 export function whirOpenHidingOn(
@@ -258,7 +275,9 @@ export function whirOpenHidingOn(
       "PCS_ALREADY_OPENED",
       "this hiding commitment's tables were released (releaseWhirHidingState): commit again to open",
     );
-  const problem = claimsProblem(claims, m);
+  const problem =
+    claimsProblem(claims, m) ??
+    (hiding.layout === "top-block" ? maskBlockProblem(claims, m, hiding.maskBlockVariables) : null);
   if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
   opened.add(state);
   absorbClaims(t, claims);
@@ -287,6 +306,7 @@ export function whirOpenHidingOn(
   const hClaims = extendClaims(
     claims,
     claims.map((c, i) => extAdd(extMul(rho, c.value), maskedValues[i]!)),
+    hiding.layout,
   );
   const first = hiding.schedule.rounds[0]!;
   const k = first.foldingFactor;
@@ -324,6 +344,7 @@ export function whirOpenHidingOn(
   return {
     set: hiding.set.id,
     numVariables: m,
+    layout: hiding.layout,
     maskedValues,
     batchWitness,
     oodAnswers,

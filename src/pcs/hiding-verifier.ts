@@ -8,8 +8,8 @@ import { extAdd, extMul, type Ext } from "../field/extension.js";
 import { P } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { claimsProblem, extProblem } from "./checks.js";
-import { whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
-import { combineMasked, extendClaims } from "./hiding-steps.js";
+import { hidingWidthCode, whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
+import { combineMasked, extendClaims, maskBlockProblem } from "./hiding-steps.js";
 import { whirParameterSet } from "./params.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
 import type { WhirAnyClaim, WhirHidingCommitment, WhirHidingProof, WhirVerdict } from "./types.js";
@@ -22,22 +22,23 @@ export interface WhirReadHidingCommitment {
 }
 
 /**
- * Absorbs a hiding commitment into `t` exactly as the prover did (§12.4): the set's code, m + 1,
- * the width code 5, the root. Draws nothing.
- * @throws PcsError `PCS_UNKNOWN_SET`, `PCS_TOO_SMALL_TO_HIDE`, `PCS_TOO_LARGE`.
+ * Absorbs a hiding commitment into `t` exactly as the prover did (§12.4): the set's code, the
+ * committed variables n, the layout's width code (5 or 6), the root. Draws nothing.
+ * @throws PcsError `PCS_UNKNOWN_SET`, `PCS_TOO_SMALL_TO_HIDE`, `PCS_TOO_LARGE`, `PCS_BAD_OPTION` (an unknown layout).
  */
 export function whirReadHidingCommitmentOn(
   t: DuplexChallenger,
   commitment: WhirHidingCommitment,
 ): WhirReadHidingCommitment {
   const set = whirParameterSet(commitment.set);
-  const hiding = whirHidingSchedule(set, commitment.numVariables);
-  absorbHidingCommitment(t, set, commitment.numVariables, commitment.root);
+  const hiding = whirHidingSchedule(set, commitment.numVariables, commitment.layout ?? "extra-variable");
+  absorbHidingCommitment(t, set, hiding.committedVariables, hidingWidthCode(hiding.layout), commitment.root);
   return { commitment, hiding };
 }
 
 /**
- * Verifies a masked opening of `read` at `claims` (about f, m variables), continuing transcript
+ * Verifies a masked opening of `read` at `claims` (about f, m variables; in the layout "top-block"
+ * none may weigh τ's block: `PCS_BAD_CLAIM`), continuing transcript
  * `t` right after the hiding commitment. Never throws for a bad proof: every failure is a verdict.
  */
 export function whirVerifyHidingOn(
@@ -63,12 +64,14 @@ function verifyHidingOrThrow(
 ): void {
   const { hiding, commitment } = read;
   const m = hiding.numVariables;
-  if (proof.set !== commitment.set || proof.numVariables !== m)
+  if (proof.set !== commitment.set || proof.numVariables !== m || proof.layout !== hiding.layout)
     throw new Reject(
       "PCS_SHAPE",
-      `the proof is for set ${proof.set} and ${proof.numVariables} variables; the commitment for ${commitment.set} and ${m}`,
+      `the proof is for set ${proof.set}, ${proof.numVariables} variables, layout ${proof.layout}; the commitment for ${commitment.set}, ${m}, ${hiding.layout}`,
     );
-  const problem = claimsProblem(claims, m);
+  const problem =
+    claimsProblem(claims, m) ??
+    (hiding.layout === "top-block" ? maskBlockProblem(claims, m, hiding.maskBlockVariables) : null);
   if (problem !== null) throw new Reject("PCS_BAD_CLAIM", problem);
   if (proof.maskedValues.length !== claims.length)
     throw new Reject("PCS_SHAPE", `the proof has ${proof.maskedValues.length} σ′ values for ${claims.length} claims`);
@@ -101,6 +104,7 @@ function verifyHidingOrThrow(
   const hClaims = extendClaims(
     claims,
     claims.map((c, i) => extAdd(extMul(rho, c.value), proof.maskedValues[i]! as Ext)),
+    hiding.layout,
   );
   const fw = 1 << schedule.rounds[0]!.foldingFactor;
   verifyCore(

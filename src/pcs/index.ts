@@ -52,6 +52,7 @@ export type {
   WhirClaim,
   WhirCommitment,
   WhirHidingCommitment,
+  WhirHidingLayout,
   WhirHidingProof,
   WhirProof,
   WhirRoundProof,
@@ -86,6 +87,8 @@ export {
   whirHidingSchedule,
   whirHidingSecurity,
   minHidingVariables,
+  hidingWidthCode,
+  WHIR_HIDING_LAYOUTS,
   type WhirHidingSchedule,
   type WhirHidingSecurityReport,
 } from "./hiding-params.js";

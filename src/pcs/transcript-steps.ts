@@ -65,15 +65,16 @@ export function drawQueries(t: DuplexChallenger, count: number, bits: number): n
   return [...new Set(raw)].sort((a, b) => a - b);
 }
 
-/** §12.4: a hiding commitment: the set's code, m + 1, the width code 5, the root. */
+/** §12.4: a hiding commitment: the set's code, the committed variables n, the layout's width code (5 or 6), the root. */
 export function absorbHidingCommitment(
   t: DuplexChallenger,
   set: WhirParameterSet,
-  m: number,
+  committedVariables: number,
+  widthCode: number,
   root: ArrayLike<number>,
 ): void {
   t.observe(set.code);
-  t.observe(m + 1);
-  t.observe(5);
+  t.observe(committedVariables);
+  t.observe(widthCode);
   t.observeDigest(root);
 }

@@ -4,6 +4,13 @@
 import type { Ext } from "../field/extension.js";
 import type { WhirSetId } from "./params.js";
 
+/**
+ * Where a hiding commitment puts τ (docs/pcs.md §12.3, §12.10): `"extra-variable"` — f′(X, Y) =
+ * f(X) + Y·τ(X), one variable more than f (width code 5); `"top-block"` — f′ = f + E·τ inside f's
+ * own 2^m values, τ's values in the top 2^j of them, which the claims must not weigh (width code 6).
+ */
+export type WhirHidingLayout = "extra-variable" | "top-block";
+
 /** 1: the committed values are base-field elements; 4: degree-4 extension elements. */
 export type CommittedWidth = 1 | 4;
 
@@ -107,8 +114,10 @@ export type WhirVerdict =
  */
 export interface WhirHidingCommitment {
   readonly set: WhirSetId;
-  /** Variables m of the committed vector f (2^m base-field values); f′ and g′ have m + 1. */
+  /** Variables m of the committed vector f (2^m base-field values); f′ and g′ have m + 1 ("extra-variable") or m ("top-block"). */
   readonly numVariables: number;
+  /** Where τ lies (docs/pcs.md §12.3, §12.10); absent is read as "extra-variable". */
+  readonly layout?: WhirHidingLayout;
   /** The Merkle root (8 canonical words). */
   readonly root: Uint32Array;
 }
@@ -118,6 +127,8 @@ export interface WhirHidingProof {
   readonly set: WhirSetId;
   /** Variables m of the committed vector f. */
   readonly numVariables: number;
+  /** The commitment's layout (docs/pcs.md §12.10). */
+  readonly layout: WhirHidingLayout;
   /** σ′_c = Σ_b w_c(b)·g′(b) for each claim c, in claim order. */
   readonly maskedValues: readonly Ext[];
   /** The grinding witness before ρ (null when the hiding schedule grinds 0 bits there). */

@@ -25,13 +25,18 @@ import {
   whirVerifyHiding,
   WHIR_HIDING_COMMITMENT_MAGIC,
   WHIR_HIDING_PROOF_MAGIC,
+  evaluateMultilinear,
   type WhirAnyClaim,
+  type WhirClaim,
+  type WhirHidingLayout,
   type WhirSetId,
 } from "../../src/pcs/index.js";
 import { randomEvaluations, rng, twoClaims } from "./support.js";
 
 interface Vector {
   readonly set: WhirSetId;
+  /** Present for the layout "top-block" only (the entries without it are "extra-variable"). */
+  readonly layout?: WhirHidingLayout;
   readonly numVariables: number;
   readonly seed: number;
   readonly randomSeed: string;
@@ -44,16 +49,34 @@ interface Vector {
 }
 
 const FILE = join(process.cwd(), "test", "vectors", "pcs-whir-hiding.json");
-const CASES: readonly [WhirSetId, number, number, "points" | "mixed"][] = [
+const CASES: readonly [WhirSetId, number, number, "points" | "mixed", WhirHidingLayout?][] = [
   ["cb100-r4", 11, 1, "points"],
   ["cb100-r4", 13, 2, "mixed"],
   ["cb100-r2", 12, 3, "mixed"],
   ["ud100-r4", 12, 4, "points"],
   ["cb100-r4-s3", 16, 5, "mixed"],
+  ["cb100-r4-s3", 14, 6, "mixed", "top-block"],
+  ["ud100-r4-s3", 13, 7, "points", "top-block"],
 ];
 
-function claimsFor(f: Uint32Array, m: number, seed: number, kind: "points" | "mixed"): WhirAnyClaim[] {
+/** The points of `twoClaims`, with their last coordinate 0 in the layout "top-block" (so that they do not weigh τ's block). */
+function pointClaims(f: Uint32Array, m: number, seed: number, layout: WhirHidingLayout): WhirAnyClaim[] {
   const points = twoClaims(f, m, seed);
+  if (layout === "extra-variable") return points;
+  return points.map((c) => {
+    const point = (c as WhirClaim).point.map((x, j) => (j === m - 1 ? ([0, 0, 0, 0] as Ext) : x));
+    return { point, value: evaluateMultilinear(f, point) };
+  });
+}
+
+function claimsFor(
+  f: Uint32Array,
+  m: number,
+  seed: number,
+  kind: "points" | "mixed",
+  layout: WhirHidingLayout = "extra-variable",
+): WhirAnyClaim[] {
+  const points = pointClaims(f, m, seed, layout);
   if (kind === "points") return points;
   const next = rng(seed + 1000);
   const weights = Array.from({ length: 8 }, () => [next(), next(), next(), next()] as Ext);
@@ -68,16 +91,23 @@ function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("hex");
 }
 
-function compute(set: WhirSetId, m: number, seed: number, kind: "points" | "mixed"): Vector {
+function compute(
+  set: WhirSetId,
+  m: number,
+  seed: number,
+  kind: "points" | "mixed",
+  layout: WhirHidingLayout = "extra-variable",
+): Vector {
   const f = randomEvaluations(m, seed);
   const randomSeed = `pcs-whir-hiding vector ${seed}`;
-  const committed = whirCommitHiding(f, { set, random: whirSeededRandomSource(randomSeed) });
-  const claims = claimsFor(f, m, seed, kind);
+  const committed = whirCommitHiding(f, { set, layout, random: whirSeededRandomSource(randomSeed) });
+  const claims = claimsFor(f, m, seed, kind, layout);
   const proof = whirOpenHiding(committed, claims);
   assert.deepEqual(whirVerifyHiding(committed.commitment, claims, proof, { alsoAccept: [set] }), { ok: true });
   const words = new Uint32Array(proof.buffer, proof.byteOffset, proof.length / 4);
   return {
     set,
+    ...(layout === "top-block" ? { layout } : {}),
     numVariables: m,
     seed,
     randomSeed,
@@ -90,7 +120,7 @@ function compute(set: WhirSetId, m: number, seed: number, kind: "points" | "mixe
 }
 
 test("hiding commitments and masked openings match the checked-in known answers", () => {
-  const got = CASES.map(([set, m, seed, kind]) => compute(set, m, seed, kind));
+  const got = CASES.map(([set, m, seed, kind, layout]) => compute(set, m, seed, kind, layout));
   if (process.env.UPDATE_PCS_VECTORS === "1") writeFileSync(FILE, `${JSON.stringify(got, null, 2)}\n`);
   const expected = JSON.parse(readFileSync(FILE, "utf8")) as Vector[];
   assert.deepEqual(got, expected);
@@ -130,7 +160,22 @@ test("the hiding commitment decoder refuses wrong magic, set, size, width code, 
   decodeError(() => decodeWhirHidingCommitment(at(1, 99)), "set code");
   decodeError(() => decodeWhirHidingCommitment(at(2, 11)), "m + 1 = 11: m = 10 is below the least hiding size");
   decodeError(() => decodeWhirHidingCommitment(at(2, 23)), "m + 1 above the set's limit");
-  for (const width of [1, 4, 6]) decodeError(() => decodeWhirHidingCommitment(at(3, width)), `width ${width}`);
+  for (const width of [1, 4, 7]) decodeError(() => decodeWhirHidingCommitment(at(3, width)), `width ${width}`);
+  // Width code 6 is the layout "top-block", whose n is m: 12 variables decode (the default set's
+  // least), 11 are too few for τ's block to fit in f's upper half, 23 above the set's limit.
+  assert.deepEqual(decodeWhirHidingCommitment(at(3, 6)), {
+    ...COMMITTED.commitment,
+    numVariables: 12,
+    layout: "top-block",
+  });
+  const top = (n: number) => {
+    const w = words(COMMITMENT);
+    w[2] = n;
+    w[3] = 6;
+    return bytesOf(w);
+  };
+  decodeError(() => decodeWhirHidingCommitment(top(11)), "top-block with m = 11, below its least size");
+  decodeError(() => decodeWhirHidingCommitment(top(23)), "top-block above the set's limit");
   decodeError(() => decodeWhirHidingCommitment(at(7, P)), "a non-canonical root word");
   decodeError(() => decodeWhirHidingCommitment(COMMITMENT.subarray(0, 44)), "truncated");
   decodeError(() => decodeWhirHidingCommitment(new Uint8Array([...COMMITMENT, 0, 0, 0, 0])), "trailing word");

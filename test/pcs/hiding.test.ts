@@ -452,3 +452,130 @@ test("a hiding commitment is opened once: a second opening is refused (PCS_ALREA
     code: "PCS_ALREADY_OPENED",
   });
 });
+
+// The layout "top-block" (docs/pcs.md §12.10): τ in the top 2^j values of f itself, f′ and g′ of m variables.
+
+/** A point claim with a zero coordinate at variable m − 1, so that it does not weigh τ's block. */
+function pointOffBlock(f: Uint32Array, m: number, seed: number): WhirAnyClaim {
+  const point = randomPoint(m, seed).map((x, j) => (j === m - 1 ? ([0, 0, 0, 0] as Ext) : x));
+  return { point, value: mleAt(f, point) };
+}
+
+function commitTop(f: Uint32Array, set: WhirSetId = "cb100-r4", seed = 1): WhirHidingCommitted {
+  return whirCommitHiding(f, { set, layout: "top-block", random: whirSeededRandomSource(seed) });
+}
+
+test("top-block: masked openings of point, block and mixed claims off τ's block are accepted, from the least size up, on several sets", () => {
+  const cases: [WhirSetId, number][] = [
+    ["cb100-r4", 12],
+    ["cb100-r4", 14],
+    ["cb100-r2", 13],
+    ["ud100-r4-s3", 13],
+  ];
+  for (const [set, m] of cases) {
+    assert.ok(m >= minHidingVariables(set, "top-block"));
+    const hiding = whirHidingSchedule(whirParameterSet(set), m, "top-block");
+    assert.equal(hiding.committedVariables, m);
+    assert.ok(hiding.maskCoefficients <= 2 ** hiding.maskBlockVariables && hiding.maskBlockVariables < m);
+    const f = randomEvaluations(m, 700 + m);
+    const committed = commitTop(f, set, m);
+    const encoded = encodeWhirHidingCommitment(committed.commitment);
+    assert.deepEqual(decodeWhirHidingCommitment(encoded), committed.commitment);
+    const below = 2 ** m - 2 ** hiding.maskBlockVariables;
+    const claims = [
+      blockClaim(f, 4, 3, m),
+      pointOffBlock(f, m, 3 * m),
+      blockClaim(f, 3, below / 8 - 1, m + 1), // the last block of 8 values below τ's
+      pointOffBlock(f, m, 3 * m + 1),
+    ];
+    const proof = openAgain(committed, claims);
+    assert.deepEqual(verify(committed, claims, proof, set), ok, `${set} m = ${m}`);
+    const decoded = decodeWhirHidingProof(proof);
+    assert.equal(decoded.layout, "top-block");
+    assert.deepEqual(encodeWhirHidingProof(decoded), proof, "bytes round-trip");
+  }
+});
+
+test("top-block: a claim that weighs τ's block is refused by the prover and the verifier (PCS_BAD_CLAIM); a point with another zero coordinate in the block's variables is not", () => {
+  const m = 13;
+  const f = randomEvaluations(m, 5);
+  const committed = commitTop(f);
+  const j = committed.state.hiding.maskBlockVariables;
+  const good = [pointOffBlock(f, m, 1)];
+  const proof = openAgain(committed, good);
+  assert.deepEqual(verify(committed, good, proof), ok);
+  const full = randomPoint(m, 2);
+  const weighing: [string, WhirAnyClaim][] = [
+    ["a point without a zero coordinate among j … m − 1", { point: full, value: mleAt(f, full) }],
+    ["a block inside τ's block", blockClaim(f, 2, 2 ** (m - 2) - 1, 3)],
+    ["a block that ends inside τ's block", blockClaim(f, j + 1, 2 ** (m - j - 1) - 1, 4)],
+  ];
+  for (const [what, claim] of weighing) {
+    assert.throws(() => openAgain(committed, [claim]), { code: "PCS_BAD_CLAIM" }, what);
+    const v = verify(committed, [claim], proof);
+    assert.equal(!v.ok && v.code, "PCS_BAD_CLAIM", what);
+  }
+  // A zero at variable j (the block's lowest variable) keeps the point off the block too.
+  const atJ = randomPoint(m, 3).map((x, i) => (i === j ? ([0, 0, 0, 0] as Ext) : x));
+  const claims = [{ point: atJ, value: mleAt(f, atJ) }];
+  assert.deepEqual(verify(committed, claims, openAgain(committed, claims)), ok);
+  // Below its least size the layout is refused before any work.
+  assert.throws(() => whirCommitHiding(randomEvaluations(11, 1), { set: "cb100-r4", layout: "top-block" }), {
+    code: "PCS_TOO_SMALL_TO_HIDE",
+  });
+  assert.throws(() => whirCommitHiding(f, { layout: "sideways" as never }), { code: "PCS_BAD_OPTION" });
+});
+
+test("top-block: f′ = f + E·τ (τ's t coefficients from 2^m − 2^j), g′ of m variables; a false claim, another layout or a forged row is rejected", async () => {
+  const { evaluationsToCoefficients } = await import("../../src/pcs/multilinear.js");
+  const m = 13;
+  const f = randomEvaluations(m, 21);
+  const draws: Uint32Array[] = [];
+  const seeded = whirSeededRandomSource("top-block structure");
+  const committed = whirCommitHiding(f, {
+    set: "cb100-r4",
+    layout: "top-block",
+    random: (out) => {
+      seeded(out);
+      draws.push(out.slice());
+    },
+  });
+  const { hiding, fCoefficients, fEvaluations, gEvaluations } = committed.state;
+  const n = 1 << m;
+  const t = hiding.maskCoefficients;
+  const at = n - 2 ** hiding.maskBlockVariables;
+  assert.deepEqual(
+    draws.map((d) => d.length),
+    [t, 4 * n],
+  );
+  const fc = f.slice();
+  evaluationsToCoefficients(fc, 1);
+  for (let i = 0; i < n; i++) {
+    const tau = i >= at && i < at + t ? draws[0]![i - at]! : 0;
+    assert.equal(fCoefficients[i], (fc[i]! + tau) % P, `coefficient ${i}`);
+  }
+  assert.deepEqual(fEvaluations.subarray(0, at), f.subarray(0, at), "f′ = f below τ's block");
+  assert.notDeepEqual(fEvaluations.subarray(at), f.subarray(at), "τ's values in the block");
+  assert.deepEqual(gEvaluations, draws[1], "g′'s values");
+  const claims = [pointOffBlock(f, m, 8)];
+  const proof = openAgain(committed, claims);
+  assert.deepEqual(verify(committed, claims, proof), ok);
+  assert.ok(decodeWhirHidingProof(proof).rounds[0]!.rowCount << hiding.schedule.rounds[0]!.foldingFactor <= t);
+  // A false value, proved by the prover as if true.
+  const lie = [{ ...claims[0]!, value: bump(claims[0]!.value) }];
+  assert.equal(verify(committed, lie, openAgain(committed, lie)).ok, false, "a false claim value");
+  // The proof relabelled to the other layout, and the commitment read in the other layout.
+  const decoded = decodeWhirHidingProof(proof);
+  const relabelled = verifyObject(committed, claims, { ...decoded, layout: "extra-variable" });
+  assert.equal(!relabelled.ok && relabelled.code, "PCS_SHAPE", "a proof for the other layout");
+  const asExtra = whirVerifyHiding({ ...committed.commitment, layout: "extra-variable" }, claims, proof);
+  assert.equal(asExtra.ok, false, "the commitment taken in the other layout");
+  // Opened F′ words changed, h's row kept: the Merkle check.
+  const forged = forge(committed, claims, {
+    firstRows: (_rho, rows) => {
+      rows[0] = (rows[0]! + 1) % P;
+    },
+  });
+  const v = verify(committed, claims, forged);
+  assert.equal(!v.ok && v.code, "PCS_MERKLE");
+});
