@@ -2,15 +2,16 @@
  * Profile v3-zk (docs/profile-v3.md §11): zero-knowledge proofs about a name and blocks.
  *
  *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 50] [--verify-calls 11]
- *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r2-s3]
- *     [--block-calls 2] [--block-warmup 1]
+ *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r4-s3]
+ *     [--block-calls 2] [--block-warmup 1] [--hiding-layout default|extra-variable|top-block]
  *
  * Statements about one name (membership and absence, depth --depth, B 31): v3-zk prove and verify
  * with the default WHIR set (cb100-r4-s3) and with the provable set (ud100-r4-s3), beside the plain v3
  * proof of the same statement, and the proof's bytes. Block: --block chained inserts into a sparse
- * Merkle tree of depth --depth proved as a v3 block and as a v3-zk block with --block-set (a
- * block of 1,024 d48 updates needs a rate-1/2 set in zero knowledge: docs/profile-v3.md §11.7),
- * and the ratio of the two provers.
+ * Merkle tree of depth --depth proved as a v3 block and as a v3-zk block with --block-set (the
+ * default set holds a block of 1,024 d48 updates in the hiding layout top-block, docs/pcs.md
+ * §12.10; a rate-1/2 set is needed with the option --hiding-layout extra-variable), and the ratio
+ * of the two provers.
  *
  * Times are process CPU ms (`process.cpuUsage`), one thread, WASM kernels: provers medians of
  * --repeats proofs after --prove-warmup proofs of the same statement (the first, cold proof is
@@ -41,6 +42,7 @@ import {
   type V3Timings,
 } from "../src/sync/v3/index.js";
 import { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, type WhirSetId } from "../src/pcs/params.js";
+import type { WhirHidingLayout } from "../src/pcs/types.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { choice, int, parseOptions } from "./lib/options.js";
@@ -55,9 +57,10 @@ const args = parseOptions(
     warmup: int(0, 100),
     "verifier-warmup": int(0, 10000),
     block: int(1, 4096),
-    "block-set": choice(["cb100-r2-s3", "cb100-r4-s3", "ud100-r2-s3", "cb100-r4", "cb100-r2", "ud100-r4", "cb90-r4"]),
+    "block-set": choice(["cb100-r4-s3", "cb100-r2-s3", "ud100-r2-s3", "cb100-r4", "cb100-r2", "ud100-r4", "cb90-r4"]),
     "block-calls": int(1, 100),
     "block-warmup": int(0, 100),
+    "hiding-layout": choice(["default", "extra-variable", "top-block"]),
   },
   {
     smoke: {
@@ -81,9 +84,13 @@ const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
 const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
 const blockSize = Number(args.get("block") ?? 1024);
-const blockSet = (args.get("block-set") ?? "cb100-r2-s3") as WhirSetId;
+const blockSet = (args.get("block-set") ?? "cb100-r4-s3") as WhirSetId;
 const blockCalls = Number(args.get("block-calls") ?? 2);
 const blockWarmup = Number(args.get("block-warmup") ?? 1);
+// the hiding commitment's layout of every v3-zk proof (docs/pcs.md §12.10): the prover's default or a forced one
+const hidingLayoutArg = args.get("hiding-layout") ?? "default";
+const layoutOption: { hidingLayout?: WhirHidingLayout } =
+  hidingLayoutArg === "default" ? {} : { hidingLayout: hidingLayoutArg as WhirHidingLayout };
 
 const cond = conditions();
 console.log(conditionsLine(cond));
@@ -120,7 +127,14 @@ function nameBench(kind: "membership" | "nonmembership", set: WhirSetId, zk: boo
   const prove: number[] = [];
   let firstProveMs = 0;
   for (let r = 0; r < proveWarmup + repeats; r++) {
-    const [b, t] = cpu(() => proveAggregateV3(p, requests, { zk, pcsSet: set, onTimings: (x) => (phases = x) }));
+    const [b, t] = cpu(() =>
+      proveAggregateV3(p, requests, {
+        zk,
+        pcsSet: set,
+        ...(zk ? layoutOption : {}),
+        onTimings: (x) => (phases = x),
+      }),
+    );
     bytes = b;
     if (r === 0) firstProveMs = t;
     if (r >= proveWarmup) prove.push(t);
@@ -216,6 +230,7 @@ for (let r = 0; r < blockWarmup + blockCalls; r++) {
         rules: blk.rules,
         pcsSet: blockSet,
         zk,
+        ...(zk ? layoutOption : {}),
         onTimings: (ph) => {
           if (zk) zkPhases = ph;
           else v3Phases = ph;
@@ -297,6 +312,7 @@ printHeadline({
   zk_member_verify_browser_ms: null,
   block_operations: blockSize,
   block_set: blockSet,
+  hiding_layout: hidingLayoutArg,
   [`zk_block${blockSize}_prove_over_v3`]: +(zkBlockMs / v3BlockMs).toFixed(2),
   [`zk_block${blockSize}_prove_ms`]: +zkBlockMs.toFixed(0),
   [`v3_block${blockSize}_prove_ms`]: +v3BlockMs.toFixed(0),

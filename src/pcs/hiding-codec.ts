@@ -27,7 +27,10 @@ function header(r: Reader, magic: number, what: string): WhirHidingSchedule {
   const width = r.u32("width");
   const layout = WHIR_HIDING_LAYOUTS.find((l) => hidingWidthCode(l) === width);
   if (layout === undefined)
-    throw new PcsError("PCS_DECODE", `${what}: width code ${width} is neither 5 ("extra-variable") nor 6 ("top-block")`);
+    throw new PcsError(
+      "PCS_DECODE",
+      `${what}: width code ${width} is neither 5 ("extra-variable") nor 6 ("top-block")`,
+    );
   try {
     return whirHidingSchedule(set, layout === "extra-variable" ? committed - 1 : committed, layout);
   } catch (e) {
@@ -39,7 +42,13 @@ function header(r: Reader, magic: number, what: string): WhirHidingSchedule {
   }
 }
 
-function writeHeader(w: Writer, magic: number, set: WhirHidingCommitment["set"], m: number, layout: WhirHidingLayout): void {
+function writeHeader(
+  w: Writer,
+  magic: number,
+  set: WhirHidingCommitment["set"],
+  m: number,
+  layout: WhirHidingLayout,
+): void {
   w.u32(magic);
   w.u32(whirParameterSet(set).code);
   w.u32(layout === "extra-variable" ? m + 1 : m);

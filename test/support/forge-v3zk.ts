@@ -10,9 +10,9 @@ import { drawLayerMasks, type ZkLayerMasks } from "../../src/gkr/zk/masks.js";
 import { proveZkCopiesGkr } from "../../src/gkr/zk/prover.js";
 import { encodeWhirHidingCommitment, encodeWhirHidingProof } from "../../src/pcs/hiding-codec.js";
 import { type WhirHidingAdversary, whirCommitHidingOn, whirOpenHidingOn } from "../../src/pcs/hiding-prover.js";
-import { DEFAULT_WHIR_SET, type WhirSetId } from "../../src/pcs/params.js";
+import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "../../src/pcs/params.js";
 import { whirSeededRandomSource } from "../../src/pcs/random.js";
-import type { WhirAnyClaim } from "../../src/pcs/types.js";
+import type { WhirAnyClaim, WhirHidingLayout } from "../../src/pcs/types.js";
 import { committedHalves } from "../../src/smt/v3/input.js";
 import { publicHalf, statementDigests, type V3Statement } from "../../src/smt/v3/statement.js";
 import { encodeV3ZkMessage } from "../../src/codec/v3/message.js";
@@ -21,7 +21,13 @@ import { V3ZK_PROOF_DOMAIN_TAG } from "../../src/sync/v3/domains.js";
 import { committedClaims, publicEvals, publicTable } from "../../src/sync/v3/input-claims.js";
 import { statementChecksOf, statementTranscript, v3Identity } from "../../src/sync/v3/message-steps.js";
 import type { PreparedV3 } from "../../src/sync/v3/prepared.js";
-import { padCommittedHalves, v3ZkClaims, v3ZkVector, v3ZkVectorLayout } from "../../src/sync/v3/zk-layout.js";
+import {
+  padCommittedHalves,
+  v3ZkClaims,
+  v3ZkHidingLayout,
+  v3ZkVector,
+  v3ZkVectorLayout,
+} from "../../src/sync/v3/zk-layout.js";
 import { copyBitsOf, paddedStatements } from "./forge-v3.js";
 
 /** What the forger chooses; everything else it does honestly. */
@@ -36,6 +42,8 @@ export interface ForgeV3Zk {
   readonly seed: string;
   readonly roots?: readonly Digest[];
   readonly set?: WhirSetId;
+  /** The hiding commitment's layout (default the prover's, `v3ZkHidingLayout`). */
+  readonly hidingLayout?: WhirHidingLayout;
   /** Changes the committed vector f (C, then the masks' blocks) before it is committed. */
   readonly vector?: (f: Uint32Array) => void;
   /** The masks the layers use (default those committed). */
@@ -67,7 +75,12 @@ export function forgeV3Zk(f: ForgeV3Zk): Uint8Array {
   const t = statementTranscript(prepared, f.proofKind, n, k, digests, V3ZK_PROOF_DOMAIN_TAG);
   const vector = v3ZkVector(z, committedHalves(layout, input), masks);
   f.vector?.(vector);
-  const state = whirCommitHidingOn(t, vector, { set: f.set ?? DEFAULT_WHIR_SET, random });
+  const set = f.set ?? DEFAULT_WHIR_SET;
+  const state = whirCommitHidingOn(t, vector, {
+    set,
+    random,
+    layout: f.hidingLayout ?? v3ZkHidingLayout(z, whirParameterSet(set)),
+  });
   const values = evaluateStructuredCopies(circuit, k, input);
   const gkr = proveZkCopiesGkr(circuit, k, values, t, f.gkrMasks ? f.gkrMasks(masks) : masks);
   const table = publicTable(

@@ -10,6 +10,7 @@ import type { CircuitShape } from "../../gkr/shape.js";
 import type { WhirVerifyOptions } from "../../pcs/api.js";
 import type { WhirSetId } from "../../pcs/params.js";
 import type { WhirRandomSource } from "../../pcs/random.js";
+import type { WhirHidingLayout } from "../../pcs/types.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { buildV3Inputs, v3StatementOf } from "../../smt/v3/input.js";
 import {
@@ -70,6 +71,12 @@ export interface V3ProveOptions {
    * (default `cryptoRandomSource`); `whirSeededRandomSource(seed)` for reproducible tests only.
    */
   readonly random?: WhirRandomSource;
+  /**
+   * v3-zk: the hiding commitment's layout (docs/pcs.md §12.10). Default: "top-block" when f's top
+   * values leave room for τ (every v3-zk statement of the registry's depth 48), else
+   * "extra-variable"; "extra-variable" reproduces proofs made before the layout "top-block" existed.
+   */
+  readonly hidingLayout?: WhirHidingLayout;
 }
 
 /** Options of the v3 verifiers: the weakest WHIR regime accepted (default `"conjectured"`) and extra sets. */

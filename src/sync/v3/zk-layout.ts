@@ -11,7 +11,9 @@
 import { EXT_ZERO, type Ext } from "../../field/extension.js";
 import { maskCoefficientCount, maskCoefficients, type ZkLayerMasks } from "../../gkr/zk/masks.js";
 import type { ZkMaskClaim } from "../../gkr/zk/proof.js";
-import type { WhirAnyClaim, WhirBoundBlocksClaim, WhirClaim } from "../../pcs/types.js";
+import { whirHidingSchedule } from "../../pcs/hiding-params.js";
+import type { WhirParameterSet } from "../../pcs/params.js";
+import type { WhirAnyClaim, WhirBoundBlocksClaim, WhirClaim, WhirHidingLayout } from "../../pcs/types.js";
 import { SyncError } from "../../statement/errors.js";
 import type { V3Layout } from "../../smt/v3/layout.js";
 
@@ -35,6 +37,8 @@ export interface V3ZkVectorLayout {
   /** Lanes of each copy's committed half that the circuit reads (the rest are random). */
   readonly committedUsed: number;
   readonly half: number;
+  /** The end of the last mask segment: f's values from here to 2^(m_z) are zero and weighed by no claim. */
+  readonly contentEnd: number;
 }
 
 function bitsFor(n: number): number {
@@ -87,7 +91,23 @@ export function v3ZkVectorLayout(layout: V3Layout, layerInputBits: readonly numb
     segments,
     committedUsed: layout.committedUsed,
     half: layout.half,
+    contentEnd: at,
   };
+}
+
+/**
+ * The hiding commitment's layout for f (docs/profile-v3.md §11.5; docs/pcs.md §12.10): "top-block"
+ * when the set hides 2^(m_z) values in that layout and τ's top 2^j values lie past the content
+ * (no claim weighs them), else "extra-variable". A prover may choose either; this is the default.
+ */
+export function v3ZkHidingLayout(z: V3ZkVectorLayout, set: WhirParameterSet): WhirHidingLayout {
+  let j: number;
+  try {
+    j = whirHidingSchedule(set, z.vectorBits, "top-block").maskBlockVariables;
+  } catch {
+    return "extra-variable";
+  }
+  return z.contentEnd <= 2 ** z.vectorBits - 2 ** j ? "top-block" : "extra-variable";
 }
 
 /** Fills the unread lanes of every copy's committed half of `input` (2^s lanes per copy, committed half first) from `random`. */

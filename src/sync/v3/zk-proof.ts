@@ -4,7 +4,8 @@
  * committed half are random; the vector f (zk-layout.ts: the committed halves, then every layer's
  * masks) is committed with the hiding commitment of docs/pcs.md §12 before the first challenge;
  * the layers are the zero-knowledge sumchecks of src/gkr/zk; the masked opening proves the two
- * input claims and one claim per layer on its masks.
+ * input claims and one claim per layer on its masks. τ lies in f's top values when they leave room
+ * (the layout "top-block", docs/pcs.md §12.10), else in a new variable; the verifier takes either.
  *
  * Transcript (§11.1, §11.5): new(`statesync-gkr/v3zk`); §5.2 steps 1–3 as v3; the hiding
  * commitment (pcs §12.4); the layers (§11.4); the masked opening (pcs §12.4).
@@ -50,7 +51,14 @@ import {
   v3Identity,
 } from "./message-steps.js";
 import type { V3Verdict } from "./verdict.js";
-import { v3ZkClaims, v3ZkVector, v3ZkVectorLayout, type V3ZkVectorLayout, padCommittedHalves } from "./zk-layout.js";
+import {
+  v3ZkClaims,
+  v3ZkHidingLayout,
+  v3ZkVector,
+  v3ZkVectorLayout,
+  type V3ZkVectorLayout,
+  padCommittedHalves,
+} from "./zk-layout.js";
 
 function vectorLayout(prepared: PreparedV3, k: number): V3ZkVectorLayout {
   const circuit = prepared.compiled.circuit;
@@ -79,18 +87,28 @@ export function proveZkMessage(
   const set = options.pcsSet ?? DEFAULT_WHIR_SET;
   const { n, k, input, halves, digests } = buildV3Witness(prepared, requests, options);
   const z = vectorLayout(prepared, k);
-  const limit = maxVariables(whirParameterSet(set)) - 1;
+  const hidingLayout = options.hidingLayout ?? v3ZkHidingLayout(z, whirParameterSet(set));
+  const limit = maxVariables(whirParameterSet(set)) - (hidingLayout === "extra-variable" ? 1 : 0);
   if (z.vectorBits > limit)
     throw new SyncError(
       "ZK_UNSUPPORTED",
-      `${n} operations need a committed vector of 2^${z.vectorBits} values with their masks; set ${set} hides at most 2^${limit} (a set of rate 1/2 takes one more variable)`,
+      `${n} operations need a committed vector of 2^${z.vectorBits} values with their masks; set ${set} hides at most 2^${limit} in the ${hidingLayout} layout (a set of rate 1/2 takes one more variable)`,
+    );
+  if (hidingLayout !== "extra-variable" && hidingLayout !== v3ZkHidingLayout(z, whirParameterSet(set)))
+    throw new SyncError(
+      "ZK_UNSUPPORTED",
+      `the hiding layout ${String(hidingLayout)} does not fit ${n} operations' vector with set ${set}: τ's block would overlap the masks`,
     );
   const random = options.random ?? cryptoRandomSource;
   padCommittedHalves(z, input, random);
   const masks = circuit.layers.map((_, i) => drawLayerMasks(inputBitsOf(circuit, i) + k, i > 0, random));
   const t1 = performance.now();
   const transcript = statementTranscript(prepared, proofKind, n, k, digests, V3ZK_PROOF_DOMAIN_TAG);
-  const state = whirCommitHidingOn(transcript, v3ZkVector(z, committedHalves(layout, input), masks), { set, random });
+  const state = whirCommitHidingOn(transcript, v3ZkVector(z, committedHalves(layout, input), masks), {
+    set,
+    random,
+    layout: hidingLayout,
+  });
   const t2 = performance.now();
   const keep = residentCopies();
   let gkr, t3: number;

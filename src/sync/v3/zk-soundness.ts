@@ -8,7 +8,8 @@
  * a layer's two claims, the D combinations ρ_i of a layer's sum with its committed mask sum G_i
  * (g_i is fixed by the commitment before ρ_i is drawn), and the batching of the opening's
  * c = D + 2 claims; ε_WHIR′ = 2^−bits of the hiding commitment and masked opening at f's m_z
- * variables (`whirHidingSecurity`: the masked proximity test of ρ·f′ + g′ and WHIR at m_z + 1).
+ * variables (`whirHidingSecurity`: the masked proximity test of ρ·f′ + g′ and WHIR at n, m_z in the
+ * layout "top-block" the prover takes by default, m_z + 1 in the layout "extra-variable").
  */
 import { LOG2_CHALLENGE_FIELD } from "../../gkr/soundness.js";
 import { zkRoundDegrees } from "../../gkr/zk/masks.js";
@@ -17,7 +18,8 @@ import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "../../pcs/pa
 import { inputBitsOf } from "../../gkr/circuit.js";
 import type { PreparedV3 } from "./prepared.js";
 import { copyBits } from "./message-steps.js";
-import { v3ZkVectorLayout } from "./zk-layout.js";
+import { v3ZkHidingLayout, v3ZkVectorLayout } from "./zk-layout.js";
+import type { WhirHidingLayout } from "../../pcs/types.js";
 
 /** The terms of one v3-zk proof's soundness bound. */
 export interface V3ZkSoundnessBound {
@@ -30,6 +32,8 @@ export interface V3ZkSoundnessBound {
   readonly pcsSet: WhirSetId;
   /** m_z: variables of the committed vector f (the committed halves and the masks). */
   readonly pcsVariables: number;
+  /** The hiding commitment's layout (`v3ZkHidingLayout` unless given). */
+  readonly hidingLayout: WhirHidingLayout;
   /** −log2 ε_WHIR′ in the set's own regime. */
   readonly pcsBits: number;
   /** −log2 (ε_GKR,zk + ε_WHIR′). */
@@ -38,13 +42,15 @@ export interface V3ZkSoundnessBound {
 
 /**
  * The bound for `operations` operations (1..4096) of the prepared circuit in zero-knowledge mode.
- * @throws PcsError `PCS_UNKNOWN_SET`, `PCS_TOO_LARGE` (f too large for the set's hiding commitment).
+ * @throws PcsError `PCS_UNKNOWN_SET`, `PCS_TOO_LARGE` (f too large for the set's hiding commitment),
+ *   `PCS_TOO_SMALL_TO_HIDE` (a `layout` that does not fit).
  * @example v3ZkSoundness(prepareV3("membership", { depth: 48 }), 1).bits // ≈ 100
  */
 export function v3ZkSoundness(
   prepared: PreparedV3,
   operations: number,
   set: WhirSetId = DEFAULT_WHIR_SET,
+  layout?: WhirHidingLayout,
 ): V3ZkSoundnessBound {
   const k = copyBits(operations);
   const circuit = prepared.compiled.circuit;
@@ -55,7 +61,8 @@ export function v3ZkSoundness(
   const numerator = circuit.layers[0]!.widthBits + k + degrees + (D - 1) + D + (D + 1);
   const gkrLog2Error = Math.log2(numerator) - LOG2_CHALLENGE_FIELD;
   const z = v3ZkVectorLayout(prepared.compiled.layout, inputBits, k);
-  const pcs = whirHidingSecurity(whirParameterSet(set), z.vectorBits);
+  const hidingLayout = layout ?? v3ZkHidingLayout(z, whirParameterSet(set));
+  const pcs = whirHidingSecurity(whirParameterSet(set), z.vectorBits, hidingLayout);
   return {
     operations,
     copyBits: k,
@@ -63,6 +70,7 @@ export function v3ZkSoundness(
     gkrLog2Error,
     pcsSet: whirParameterSet(set).id,
     pcsVariables: z.vectorBits,
+    hidingLayout,
     pcsBits: pcs.bits,
     bits: -Math.log2(2 ** gkrLog2Error + 2 ** -pcs.bits),
   };

@@ -49,11 +49,13 @@ test("docs/profile-v3.md §11.7: the v3-zk soundness table is what v3ZkSoundness
     update: "update",
   };
   const num = (t: string) => Number(t.replace(/,/g, "").replace("−", "-"));
-  for (const [kind, ops, m, gkr, cbBits, udBits] of rows) {
+  for (const [kind, ops, m, layout, gkr, cbBits, udBits] of rows) {
     const prepared = prepareV3(kinds[kind!]!, { depth: 48 });
     const cb = v3ZkSoundness(prepared, num(ops!), DEFAULT_WHIR_SET);
     const ud = v3ZkSoundness(prepared, num(ops!), PROVABLE_WHIR_SET);
     assert.equal(cb.pcsVariables, num(m!), `m_z of ${kind} × ${ops}`);
+    assert.equal(cb.hidingLayout, layout, `the default hiding layout of ${kind} × ${ops}`);
+    assert.equal(ud.hidingLayout, layout, `the default hiding layout of ${kind} × ${ops} (provable set)`);
     assert.equal(cb.gkrLog2Error.toFixed(1), num(gkr!).toFixed(1), `GKR of ${kind} × ${ops}`);
     assert.equal(cb.bits.toFixed(1), num(cbBits!).toFixed(1), `cb100 of ${kind} × ${ops}`);
     assert.equal(ud.bits.toFixed(1), num(udBits!).toFixed(1), `ud100 of ${kind} × ${ops}`);

@@ -10,6 +10,8 @@ import assert from "node:assert/strict";
 import { P } from "../../../src/field/koalabear.js";
 import { extAdd, EXT_ONE } from "../../../src/field/extension.js";
 import { decodeV3ZkMessage, encodeV3ZkMessage } from "../../../src/codec/v3/message.js";
+import { decodeWhirHidingCommitment, encodeWhirHidingCommitment } from "../../../src/pcs/hiding-codec.js";
+import type { WhirClaim } from "../../../src/pcs/types.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
 import { occupied } from "../../../src/smt/leaf.js";
 import type { OpRequest } from "../../../src/smt/operation.js";
@@ -55,6 +57,55 @@ test("the forger with honest choices is the library's v3-zk prover byte for byte
     assert.deepEqual(forged, lib, kind);
     assert.equal(verdictCode(verifyAggregateV3(p, statements, forged)), "ok", kind);
   }
+});
+
+test("the hiding layout: both verify; a commitment relabelled to the other layout, or claims that weigh τ's block, are rejected", () => {
+  const { p, requests, statements, input } = honest(OpKind.Membership);
+  const lib = proveAggregateV3(p, requests, { zk: true, random: whirSeededRandomSource("layout") });
+  const extra = forgeV3Zk({
+    prepared: p,
+    proofKind: 1,
+    statements,
+    input,
+    seed: "layout",
+    hidingLayout: "extra-variable",
+  });
+  assert.deepEqual(
+    extra,
+    proveAggregateV3(p, requests, {
+      zk: true,
+      hidingLayout: "extra-variable",
+      random: whirSeededRandomSource("layout"),
+    }),
+  );
+  assert.ok(extra.length > lib.length, "f′ of one more variable gives a longer opening");
+  for (const bytes of [lib, extra]) assert.equal(verdictCode(verifyAggregateV3(p, statements, bytes)), "ok");
+  const m = decodeV3ZkMessage(lib);
+  const c = decodeWhirHidingCommitment(m.commitment);
+  assert.equal(c.layout, "top-block");
+  const relabelled = encodeV3ZkMessage({
+    ...m,
+    commitment: encodeWhirHidingCommitment({ ...c, layout: "extra-variable" }),
+  });
+  assert.notEqual(verdictCode(verifyAggregateV3(p, statements, relabelled)), "ok");
+  // A prover asked to prove a claim that weighs τ's block (the first input claim's padding zeros
+  // set to 1) refuses before the opening; the verifier's side is pcs's (test/pcs/hiding.test.ts).
+  assert.throws(
+    () =>
+      forgeV3Zk({
+        prepared: p,
+        proofKind: 1,
+        statements,
+        input,
+        seed: "layout",
+        claims: (derived) => {
+          const first = derived[0] as WhirClaim;
+          const point = first.point.map((x) => (x.every((w) => w === 0) ? EXT_ONE : x));
+          return [{ ...first, point }, ...derived.slice(1)];
+        },
+      }),
+    { code: "PCS_BAD_CLAIM" },
+  );
 });
 
 test("a committed vector other than the layers' input or masks is rejected by the masked opening", () => {

@@ -2,8 +2,9 @@
  * Known answers of inner-proof-v3zk (docs/profile-v3.md §11): v3-zk proofs of fixed statements
  * with a fixed seed of the prover's randomness (`whirSeededRandomSource`), pinned by length and
  * SHA-256 in test/vectors/v3zk.json, so the bytes (masks, layout, transcript, encoding) cannot
- * drift unnoticed: one aggregate of each kind and the block with the set cb100-r4, one aggregate with
- * the default set.
+ * drift unnoticed: one aggregate of each kind and the block with the set cb100-r4 and the hiding
+ * layout extra-variable, one aggregate with the default set in that layout, and one aggregate of
+ * each kind and the block with the default set and the default layout (top-block where it fits).
  * `UPDATE_V3ZK_VECTORS=1` rewrites the file after an intended change of §11.
  */
 import { test } from "node:test";
@@ -12,6 +13,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_WHIR_SET, type WhirSetId } from "../../../src/pcs/params.js";
+import type { WhirHidingLayout } from "../../../src/pcs/types.js";
 import type { OpKind } from "../../../src/statement/types.js";
 import { whirSeededRandomSource } from "../../../src/pcs/random.js";
 import { goldenFixture } from "../../../src/smt/fixture.js";
@@ -29,18 +31,23 @@ const FILE = join(process.cwd(), "test", "vectors", "v3zk.json");
 
 function proofs(): [string, Uint8Array][] {
   const out: [string, Uint8Array][] = [];
-  const aggregates: [OpKind, WhirSetId, string][] = [
-    ["membership", "cb100-r4", ""],
-    ["nonmembership", "cb100-r4", ""],
-    ["update", "cb100-r4", ""],
-    ["membership", DEFAULT_WHIR_SET, `, ${DEFAULT_WHIR_SET}`],
+  const extra = "extra-variable" as const;
+  const aggregates: [OpKind, WhirSetId, WhirHidingLayout | undefined, string][] = [
+    ["membership", "cb100-r4", extra, ""],
+    ["nonmembership", "cb100-r4", extra, ""],
+    ["update", "cb100-r4", extra, ""],
+    ["membership", DEFAULT_WHIR_SET, extra, `, ${DEFAULT_WHIR_SET}`],
+    ["membership", DEFAULT_WHIR_SET, undefined, `, ${DEFAULT_WHIR_SET}, default layout`],
+    ["nonmembership", DEFAULT_WHIR_SET, undefined, `, ${DEFAULT_WHIR_SET}, default layout`],
+    ["update", DEFAULT_WHIR_SET, undefined, `, ${DEFAULT_WHIR_SET}, default layout`],
   ];
-  for (const [kind, pcsSet, suffix] of aggregates) {
+  for (const [kind, pcsSet, hidingLayout, suffix] of aggregates) {
     const p = prepareV3(kind, { depth: 8 });
     const requests = [3n, 9n].map((key) => goldenFixture(kind, 8, key));
     const bytes = proveAggregateV3(p, requests, {
       zk: true,
       pcsSet,
+      ...(hidingLayout ? { hidingLayout } : {}),
       random: whirSeededRandomSource(`v3zk vector ${kind}`),
     });
     assert.equal(
@@ -64,8 +71,13 @@ function proofs(): [string, Uint8Array][] {
       rules,
       zk: true,
       pcsSet: "cb100-r4",
+      hidingLayout: extra,
       random: whirSeededRandomSource("v3zk vector block"),
     }),
+  ]);
+  out.push([
+    `block of 3 updates d5, ${DEFAULT_WHIR_SET}, default layout`,
+    proveBlockV3(u, updates, { rules, zk: true, random: whirSeededRandomSource("v3zk vector block") }),
   ]);
   return out;
 }

@@ -234,9 +234,15 @@ test("the layout of f: each layer's lanes in aligned segments after the committe
 test("a v3-zk proof too large for the set's hiding commitment is refused before the commitment; the provers report their phases", () => {
   const u = prepareV3(OpKind.Update, { depth: 48 });
   const many = Array.from({ length: 1024 }, (_, i) => goldenFixture(OpKind.Update, 48, BigInt(i + 1)));
+  // 2^22 values: the rate-1/4 default set hides them in the layout top-block (its limit), not with f′ one variable larger.
   assert.throws(
-    () => proveAggregateV3(u, many, { zk: true }),
-    (e: unknown) => e instanceof SyncError && e.code === "ZK_UNSUPPORTED" && /2\^22/.test(e.message),
+    () => proveAggregateV3(u, many, { zk: true, hidingLayout: "extra-variable" }),
+    (e: unknown) =>
+      e instanceof SyncError && e.code === "ZK_UNSUPPORTED" && /2\^22/.test(e.message) && /2\^21/.test(e.message),
+  );
+  assert.throws(
+    () => proveAggregateV3(u, many, { zk: true, hidingLayout: "sideways" as never }),
+    (e: unknown) => e instanceof SyncError && e.code === "ZK_UNSUPPORTED",
   );
   let t: V3Timings | undefined;
   proveAggregateV3(p, requests.slice(0, 1), { zk: true, onTimings: (x) => (t = x) });
