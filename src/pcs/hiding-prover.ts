@@ -133,10 +133,17 @@ export function whirCommitHidingOn(
   fCoefficients.fill(0, size);
   const tau = new Uint32Array(hiding.maskCoefficients);
   random(tau);
-  const at = total - 2 ** hiding.maskBlockVariables;
+  const block = 2 ** hiding.maskBlockVariables;
+  const at = total - block;
   for (let i = 0; i < tau.length; i++) fCoefficients[at + i] = add(fCoefficients[at + i]!, tau[i]!);
-  const fEvaluations = takeCopyOf(fCoefficients);
-  coefficientsToEvaluations(fEvaluations, 1);
+  // f′'s values: f's (on both halves of Y in the layout "extra-variable", f not depending on Y),
+  // plus E·τ's, which are τ's multilinear values over the block's j variables, in the block only.
+  const fEvaluations = takeWords(total);
+  for (let o = 0; o < total; o += size) fEvaluations.set(evaluations, o);
+  const tauValues = new Uint32Array(block);
+  tauValues.set(tau);
+  coefficientsToEvaluations(tauValues, 1);
+  for (let i = 0; i < block; i++) fEvaluations[at + i] = add(fEvaluations[at + i]!, tauValues[i]!);
   // g′: 2^n uniformly random extension values, and their coefficients.
   const gEvaluations = takeWords(4 * total);
   random(gEvaluations);
