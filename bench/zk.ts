@@ -2,16 +2,17 @@
  * Profile v3-zk (docs/profile-v3.md §11): zero-knowledge proofs about a name and blocks.
  *
  *   npm run bench -- zk [--depth 48] [--repeats 5] [--prove-warmup 50] [--verify-calls 11]
- *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r4-s3]
+ *     [--warmup 3] [--verifier-warmup 100] [--block 1024] [--block-set cb100-r2-s3]
  *     [--block-calls 2] [--block-warmup 1] [--hiding-layout default|extra-variable|top-block]
  *
  * Statements about one name (membership and absence, depth --depth, B 31): v3-zk prove and verify
  * with the default WHIR set (cb100-r4-s3) and with the provable set (ud100-r4-s3), beside the plain v3
  * proof of the same statement, and the proof's bytes. Block: --block chained inserts into a sparse
- * Merkle tree of depth --depth proved as a v3 block and as a v3-zk block with --block-set (the
- * default set holds a block of 1,024 d48 updates in the hiding layout top-block, docs/pcs.md
- * §12.10; a rate-1/2 set is needed with the option --hiding-layout extra-variable), and the ratio
- * of the two provers.
+ * Merkle tree of depth --depth proved as a v3 block and as a v3-zk block with --block-set, and
+ * the ratio of the two provers. The default block set is rate 1/2: at 1,024 d48 updates (f of
+ * 2^22 values) it halves the hiding commitment's codewords against the rate-1/4 default set, which
+ * also holds the block in the hiding layout top-block (docs/pcs.md §12.10; with --hiding-layout
+ * extra-variable only a rate-1/2 set does).
  *
  * Times are process CPU ms (`process.cpuUsage`), one thread, WASM kernels: provers medians of
  * --repeats proofs after --prove-warmup proofs of the same statement (the first, cold proof is
@@ -84,7 +85,7 @@ const verifyCalls = Number(args.get("verify-calls") ?? 11);
 const warmup = Number(args.get("warmup") ?? 3);
 const verifierWarmup = Number(args.get("verifier-warmup") ?? 100);
 const blockSize = Number(args.get("block") ?? 1024);
-const blockSet = (args.get("block-set") ?? "cb100-r4-s3") as WhirSetId;
+const blockSet = (args.get("block-set") ?? "cb100-r2-s3") as WhirSetId;
 const blockCalls = Number(args.get("block-calls") ?? 2);
 const blockWarmup = Number(args.get("block-warmup") ?? 1);
 // the hiding commitment's layout of every v3-zk proof (docs/pcs.md §12.10): the prover's default or a forced one
