@@ -189,6 +189,12 @@ export const EXPORTS = {
       "The NTT's butterfly stages on bit-reversed data.",
     ],
     ["pcs_lift", [ptr("dst"), ptr("src"), u32("n")], "void", "Base-field values as interleaved extension values."],
+    [
+      "pcs_scale_add",
+      [ptr("dst"), ptr("base"), ptr("ext"), u32("n"), ptr("alpha")],
+      "void",
+      "dst[i] = ext[i] + α·base[i] over n values (base field, extension, α's table of 16 words).",
+    ],
   ],
   HashKernelExports: [
     ["poseidon2_permute_one", [ptr("state"), ptr("consts")], "void", "One canonical state in place."],

@@ -108,6 +108,8 @@ export interface KernelExports {
   ntt_stages(data: number, logN: number, width: number, twiddles: number, companions: number): void;
   /** Base-field values as interleaved extension values. */
   pcs_lift(dst: number, src: number, n: number): void;
+  /** dst[i] = ext[i] + α·base[i] over n values (base field, extension, α's table of 16 words). */
+  pcs_scale_add(dst: number, base: number, ext: number, n: number, alpha: number): void;
 }
 
 /** The exports of `KernelExports` (its keys), checked against the module when it is instantiated. */
@@ -138,6 +140,7 @@ export function kernelExportNames(): readonly string[] {
     "ntt_bit_reverse",
     "ntt_stages",
     "pcs_lift",
+    "pcs_scale_add",
   ];
 }
 

@@ -172,6 +172,16 @@ class WasmPcsKernels implements PcsBackend {
     return out;
   }
 
+  scaleAdd(alpha: Ext, base: Uint32Array, ext: Uint32Array): Uint32Array {
+    const n = base.length;
+    const out = this.table(4 * n);
+    const dst = this.regions.get(out)!.ptr;
+    this.withCopies([base, ext, extConstantTable(alpha)], 0, ([b, e, a]) => {
+      this.kernels.instance.raw.pcs_scale_add(dst, b!, e!, n, a!);
+    });
+    return out;
+  }
+
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array {
     const n = 1 << logDomain;
     const out = this.table(n * width);

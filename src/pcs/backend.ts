@@ -2,12 +2,13 @@
  * The kernel seam of the polynomial commitment (as src/hash/backend.ts is the hashing one): the
  * prover's bulk operations — the NTT and the codeword, the Merkle tree of a codeword's rows, the
  * Möbius transform, folding an interleaved extension table by a challenge, the sumcheck round,
- * Horner evaluation, eq tables, the lift to the extension — run on this thread's backend. The
+ * Horner evaluation, eq tables, the lift to the extension and a base table scaled into an
+ * extension one — run on this thread's backend. The
  * plain TypeScript references are the default; `installKernelBackend()` (src/kernels/backend.ts)
  * injects the WASM SIMD kernels. Every backend gives the references' results exactly
  * (test/kernels/pcs-kernels.test.ts).
  *
- * Working tables: what `codeword`, `fold`, `lift`, `resident` and `zeros` return belongs to the
+ * Working tables: what `codeword`, `fold`, `lift`, `scaleAdd`, `resident` and `zeros` return belongs to the
  * caller until it hands it to `release`; a backend may keep such a table in its kernel memory, so
  * that passing it to another operation costs no copy. Nothing may read a released table.
  */
@@ -21,6 +22,7 @@ import {
   foldCoefficients,
   foldEvaluations,
   liftToExtension,
+  scaleAddBase,
 } from "./multilinear.js";
 import { nttReference } from "./ntt.js";
 import { roundPolynomial } from "./sumcheck.js";
@@ -63,6 +65,8 @@ export interface PcsBackend {
   ): MerkleTree;
   /** Base-field values as interleaved extension values (`liftToExtension`): a working table. */
   lift(values: Uint32Array): Uint32Array;
+  /** ext + α·base for base-field values and as many interleaved extension values (`scaleAddBase`): a working table. */
+  scaleAdd(alpha: Ext, base: Uint32Array, ext: Uint32Array): Uint32Array;
   /** A copy of `values` as a working table. */
   resident(values: Uint32Array): Uint32Array;
   /** A working table of `words` zeros. */
@@ -116,6 +120,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   merkle: merkleTreeOfCodeword,
   merklePair: merkleTreeOfCodewordPair,
   lift: liftToExtension,
+  scaleAdd: (alpha: Ext, base: Uint32Array, ext: Uint32Array) => scaleAddBase(alpha, base, ext),
   resident: (values: Uint32Array) => values.slice(),
   zeros: (words: number) => new Uint32Array(words),
   release: () => undefined,
@@ -212,6 +217,11 @@ export function pcsMerklePair(
 /** The lift to the extension on this thread's backend (a working table). */
 export function pcsLift(values: Uint32Array): Uint32Array {
   return backendFor(values.length).lift(values);
+}
+
+/** ext + α·base (`PcsBackend.scaleAdd`) on this thread's backend: a working table. */
+export function pcsScaleAdd(alpha: Ext, base: Uint32Array, ext: Uint32Array): Uint32Array {
+  return backendFor(base.length).scaleAdd(alpha, base, ext);
 }
 
 /** A working copy of `values` on this thread's backend. */

@@ -21,10 +21,19 @@ import type { MerkleTree } from "./merkle.js";
 import { coefficientsToEvaluations, extAt, laneWeights } from "./multilinear.js";
 import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
-import { pcsCodeword, pcsFold, pcsHorner, pcsMerklePair, pcsMobius, pcsRelease, pcsResident } from "./backend.js";
+import {
+  pcsCodeword,
+  pcsFold,
+  pcsHorner,
+  pcsMerklePair,
+  pcsMobius,
+  pcsRelease,
+  pcsResident,
+  pcsScaleAdd,
+} from "./backend.js";
 import { extMulAddTo } from "../field/ext-inline.js";
 import { grindOrReplace, openCore, type WhirAdversary, type WhirOpenOptions } from "./prover.js";
-import { combineMasked, extendClaims, maskBlockProblem } from "./hiding-steps.js";
+import { extendClaims, maskBlockProblem } from "./hiding-steps.js";
 import { cryptoRandomSource, type WhirRandomSource } from "./random.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
 import type { WhirAnyClaim, WhirClaim, WhirHidingCommitment, WhirHidingLayout, WhirHidingProof } from "./types.js";
@@ -293,19 +302,41 @@ export function whirOpenHidingOn(
   absorbExts(t, maskedValues);
   const batchWitness = hiding.batchPowBits > 0 ? grindOrReplace(t, hiding.batchPowBits, adversary.batchWitness) : null;
   const rho = t.sampleExt();
-  // h's tables are read into the backend's working tables by the opening and then given back.
-  const hEvaluations = combineMasked(
-    rho,
-    state.fEvaluations,
-    state.gEvaluations,
-    takeWords(4 * state.fEvaluations.length),
-  );
-  const hCoefficients = combineMasked(
-    rho,
-    state.fCoefficients,
-    state.gCoefficients,
-    takeWords(4 * state.fCoefficients.length),
-  );
+  // h's tables are working tables of the backend, which the opening takes over (a second release is a no-op).
+  const hEvaluations = pcsScaleAdd(rho, state.fEvaluations, state.gEvaluations);
+  const hCoefficients = pcsScaleAdd(rho, state.fCoefficients, state.gCoefficients);
+  try {
+    return openMasked(t, state, claims, adversary, options, {
+      rho,
+      maskedValues,
+      batchWitness,
+      hEvaluations,
+      hCoefficients,
+    });
+  } finally {
+    pcsRelease(hEvaluations);
+    pcsRelease(hCoefficients);
+  }
+}
+
+/** The rest of a masked opening once h's tables exist (§12.4 steps 5–6). */
+function openMasked(
+  t: DuplexChallenger,
+  state: WhirHidingProverState,
+  claims: readonly WhirAnyClaim[],
+  adversary: WhirHidingAdversary,
+  options: WhirOpenOptions,
+  h: {
+    readonly rho: Ext;
+    readonly maskedValues: Ext[];
+    readonly batchWitness: number | null;
+    readonly hEvaluations: Uint32Array;
+    readonly hCoefficients: Uint32Array;
+  },
+): WhirHidingProof {
+  const { hiding } = state;
+  const m = hiding.numVariables;
+  const { rho, maskedValues, batchWitness, hEvaluations, hCoefficients } = h;
   const oodPoints = drawOodPoints(t, hiding.schedule.initialOodSamples);
   let oodAnswers = oodPoints.map((z) => pcsHorner(hCoefficients, z));
   if (adversary.maskedOodAnswers) oodAnswers = adversary.maskedOodAnswers(oodAnswers);
@@ -340,6 +371,7 @@ export function whirOpenHidingOn(
       evaluations: hEvaluations,
       coefficients: hCoefficients,
       width: 4,
+      resident: true,
       tree: state.tree,
       firstRows,
     },
@@ -347,7 +379,6 @@ export function whirOpenHidingOn(
     adversary,
     options,
   );
-  giveBackWords([hEvaluations, hCoefficients]);
   return {
     set: hiding.set.id,
     numVariables: m,

@@ -9,7 +9,8 @@ import { P } from "../field/koalabear.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { claimsProblem, extProblem } from "./checks.js";
 import { hidingWidthCode, whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
-import { combineMasked, extendClaims, maskBlockProblem } from "./hiding-steps.js";
+import { extendClaims, maskBlockProblem } from "./hiding-steps.js";
+import { scaleAddBase } from "./multilinear.js";
 import { whirParameterSet } from "./params.js";
 import { absorbClaims, absorbExts, absorbHidingCommitment, drawOodPoints } from "./transcript-steps.js";
 import type { WhirAnyClaim, WhirHidingCommitment, WhirHidingProof, WhirVerdict } from "./types.js";
@@ -115,7 +116,7 @@ function verifyHidingOrThrow(
       oodAnswers: proof.oodAnswers,
       root: commitment.root,
       firstRowWords: 5 * fw,
-      firstRowValues: (row) => combineMasked(rho, row.subarray(0, fw), row.subarray(fw)),
+      firstRowValues: (row) => scaleAddBase(rho, row.subarray(0, fw), row.subarray(fw)),
     },
     hClaims,
     proof,

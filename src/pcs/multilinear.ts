@@ -41,6 +41,32 @@ export function coefficientsToEvaluations(values: Uint32Array, width: number): v
   }
 }
 
+/**
+ * g + α·x for base-field values x and interleaved extension values g (a masked opening's h = ρ·f′
+ * + g′, docs/pcs.md §12.4), written to `out` (4·|x| words, every one written). The reference of
+ * `PcsBackend.scaleAdd`.
+ */
+export function scaleAddBase(
+  alpha: Ext,
+  x: ArrayLike<number>,
+  g: ArrayLike<number>,
+  out: Uint32Array = new Uint32Array(4 * x.length),
+): Uint32Array {
+  const r0 = alpha[0],
+    r1 = alpha[1],
+    r2 = alpha[2],
+    r3 = alpha[3];
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i]!;
+    const o = 4 * i;
+    out[o] = add(mul(r0, v), g[o]!);
+    out[o + 1] = add(mul(r1, v), g[o + 1]!);
+    out[o + 2] = add(mul(r2, v), g[o + 2]!);
+    out[o + 3] = add(mul(r3, v), g[o + 3]!);
+  }
+  return out;
+}
+
 /** Widens base-field values to interleaved extension values. */
 export function liftToExtension(values: Uint32Array): Uint32Array {
   const out = new Uint32Array(values.length * 4);

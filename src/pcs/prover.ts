@@ -293,6 +293,11 @@ export interface OpenCoreInput {
   readonly evaluations: Uint32Array;
   readonly coefficients: Uint32Array;
   readonly width: CommittedWidth;
+  /**
+   * Width 4 only: `evaluations` and `coefficients` are working tables of this thread's backend,
+   * which the opening takes over (reads in place and releases) instead of copying.
+   */
+  readonly resident?: boolean;
   readonly tree: MerkleTree;
   /** The words of the first iteration's rows at `indices` (distinct, ascending), as the proof carries them. */
   readonly firstRows: (indices: readonly number[]) => Uint32Array;
@@ -331,8 +336,13 @@ export function openCore(
       if (blocks === null) pcsEqAdd(w, (c as WhirClaim).point, coeffs[initial + j]!);
       else for (const b of blocks) addBlockWeights(w, b.offset, laneWeights(b), coeffs[initial + j]!);
     });
-    let f = take(width0 === 1 ? pcsLift(input.evaluations) : pcsResident(input.evaluations));
-    let c = take(width0 === 1 ? pcsLift(input.coefficients) : pcsResident(input.coefficients));
+    const owned = width0 === 4 && input.resident === true;
+    let f = take(
+      width0 === 1 ? pcsLift(input.evaluations) : owned ? input.evaluations : pcsResident(input.evaluations),
+    );
+    let c = take(
+      width0 === 1 ? pcsLift(input.coefficients) : owned ? input.coefficients : pcsResident(input.coefficients),
+    );
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {
       const nf = take(pcsFold(f, alpha, "evaluations"));
       drop(f);

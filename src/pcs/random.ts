@@ -17,16 +17,26 @@ export const WHIR_SEED_DOMAIN_TAG = "ssgkr/pcs/whir-hiding-seed/v1";
 
 const CHUNK = 16384; // getRandomValues fills at most 65,536 bytes per call
 
-/** The default source: 31-bit draws of `crypto.getRandomValues`, rejected when ≥ p (about 0.8 % of draws). */
+/**
+ * The default source: 31-bit draws of `crypto.getRandomValues` written in place, each rejected when
+ * ≥ p (about 0.8 % of draws) and replaced by the next accepted draw of a small spare buffer: every
+ * value is the first accepted of independent uniform draws, so uniform on [0, p) and independent.
+ */
 export const cryptoRandomSource: WhirRandomSource = (out) => {
-  const buf = new Uint32Array(CHUNK);
-  let at = 0;
-  while (at < out.length) {
-    globalThis.crypto.getRandomValues(buf);
-    for (let i = 0; i < CHUNK && at < out.length; i++) {
-      const v = buf[i]! >>> 1;
-      if (v < P) out[at++] = v;
+  for (let at = 0; at < out.length; at += CHUNK)
+    globalThis.crypto.getRandomValues(out.subarray(at, Math.min(out.length, at + CHUNK)));
+  const spare = new Uint32Array(64);
+  let s = spare.length;
+  for (let i = 0; i < out.length; i++) {
+    let v = out[i]! >>> 1;
+    while (v >= P) {
+      if (s === spare.length) {
+        globalThis.crypto.getRandomValues(spare);
+        s = 0;
+      }
+      v = spare[s++]! >>> 1;
     }
+    out[i] = v;
   }
 };
 

@@ -295,6 +295,35 @@ test("working tables: copies, zeros, lifts and folds equal the references, are r
   assert.equal(wasm.residentTables, before);
 });
 
+test("scaleAdd (a masked opening's h = ρ·f′ + g′) equals the reference on random and edge values, from plain arrays and from working tables, and is released", () => {
+  assert.ok(wasm);
+  const before = wasm.residentTables;
+  const edges: Ext[] = [[0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1], [0, 0, 0, 1], extRandom()];
+  for (const n of [1, 3, 1024, 4096]) {
+    for (const base of inputs(n)) {
+      for (const ext of inputs(4 * n)) {
+        for (const alpha of edges) {
+          const want = ref.scaleAdd(alpha, base, ext);
+          const got = wasm.scaleAdd(alpha, base, ext);
+          assert.deepEqual(got.slice(), want, `n ${n}, α ${alpha}`);
+          assert.ok(
+            got.every((x) => x < P),
+            "canonical",
+          );
+          // from working tables, read in place; the result feeds the next kernel in place
+          const b = wasm.resident(base.slice());
+          const e = wasm.resident(ext);
+          const again = wasm.scaleAdd(alpha, b, e);
+          assert.deepEqual(again.slice(), want, `n ${n}: working tables`);
+          assert.deepEqual(wasm.horner(again, alpha), ref.horner(want, alpha));
+          for (const x of [got, b, e, again]) wasm.release(x);
+        }
+      }
+    }
+  }
+  assert.equal(wasm.residentTables, before);
+});
+
 test("an opening leaves no working table behind, also when it stops half way", async () => {
   assert.ok(wasm);
   const { whirCommitOn, whirOpenOn } = await import("../../src/pcs/prover.js");
@@ -319,4 +348,37 @@ test("an opening leaves no working table behind, also when it stops half way", a
     RangeError,
   );
   assert.equal(wasm.residentTables, before, "after an opening that threw");
+  // The masked opening hands h's tables (made by scaleAdd) to the opening, which releases them.
+  const { whirCommitHidingOn, whirOpenHidingOn, releaseWhirHidingState } = await import(
+    "../../src/pcs/hiding-prover.js"
+  );
+  const hiding = whirCommitHidingOn(t.clone(), evals, { layout: "top-block" });
+  const offBlock = [
+    { point: point.map((x, j) => (j === m - 1 ? ([0, 0, 0, 0] as Ext) : x)), value: [0, 0, 0, 0] as Ext },
+  ];
+  whirOpenHidingOn(t.clone(), hiding, offBlock);
+  assert.equal(wasm.residentTables, before, "after a masked opening");
+  assert.throws(
+    () =>
+      whirOpenHidingOn(t.clone(), hiding, offBlock, {
+        reopen: true,
+        maskedOodAnswers: () => {
+          throw new RangeError("stop");
+        },
+      }),
+    RangeError,
+  );
+  assert.equal(wasm.residentTables, before, "after a masked opening that threw before the WHIR iterations");
+  assert.throws(
+    () =>
+      whirOpenHidingOn(t.clone(), hiding, offBlock, {
+        reopen: true,
+        oodAnswers: () => {
+          throw new RangeError("stop");
+        },
+      }),
+    RangeError,
+  );
+  assert.equal(wasm.residentTables, before, "after a masked opening that threw inside them");
+  releaseWhirHidingState(hiding);
 });

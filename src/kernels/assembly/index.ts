@@ -5,7 +5,7 @@ export { base_mul, inner_product } from "./vector";
 export { ext_mul } from "./ext";
 export { fold_base, fold_base_ext, fold_ext } from "./fold";
 export { ntt_forward, ntt_bit_reverse, ntt_stages, pcs_mobius, pcs_rows } from "./ntt";
-export { pcs_fold, pcs_round, pcs_horner, pcs_eq_add } from "./pcs-ext";
+export { pcs_fold, pcs_scale_add, pcs_round, pcs_horner, pcs_eq_add } from "./pcs-ext";
 export { pcs_merkle_leaves, pcs_merkle_leaves_pair, pcs_merkle_level, ntt_twiddles, pcs_lift } from "./merkle";
 export { poseidon2_permute, poseidon2_constant_words } from "./poseidon2";
 export { poseidon2_permute_one, poseidon2_sponge } from "./sponge";

@@ -50,6 +50,19 @@ export function pcs_fold(dst: usize, src: usize, n: u32, mode: u32, alpha: usize
 }
 
 /**
+ * dst[i] = ext[i] + α·base[i] for i < n: base-field values (one word each) scaled by the constant
+ * α (table at `alpha`, 16 words) and added to interleaved extension values; for a base value x,
+ * α·x is the one Montgomery product splat(x)·A_0. dst may equal ext.
+ */
+export function pcs_scale_add(dst: usize, base: usize, ext: usize, n: u32, alpha: usize): void {
+  const a0 = v128.load(alpha);
+  for (let i: u32 = 0; i < n; i++) {
+    const x = i32x4.splat(load<i32>(base + (<usize>i << 2)));
+    v128.store(dst + (<usize>i << 4), vAdd(v128.load(ext + (<usize>i << 4)), vMontMul(x, a0)));
+  }
+}
+
+/**
  * The WHIR sumcheck round over n pairs of f and w (docs/pcs.md §4.5): writes h(0)·R^−1 to
  * out[0..4) and h(2)·R^−1 to out[4..8), with h(0) = Σ f[2i]·w[2i] and
  * h(2) = Σ (2f[2i+1] − f[2i])·(2w[2i+1] − w[2i]); the caller multiplies by R.
