@@ -40,6 +40,7 @@ import {
 } from "../../src/pcs/index.js";
 import { blockClaim, mleAt, randomEvaluations, randomPoint } from "./support.js";
 import { dropRecycledWords, recycledWords } from "../../src/memory/recycled-words.js";
+import { coefficientsToEvaluations, evaluationsToCoefficients } from "../../src/pcs/multilinear.js";
 
 function pointClaim(f: Uint32Array, m: number, seed: number): WhirAnyClaim {
   const point = randomPoint(m, seed);
@@ -366,18 +367,39 @@ test("fold and query grinding witnesses of the WHIR opening of h that do not gri
   }
 });
 
-test("f′ = f + Y·τ with τ's t coefficients the source's first draw and the rest zero; g′ the second draw; at most t values of F′ are opened", async () => {
-  const { evaluationsToCoefficients } = await import("../../src/pcs/multilinear.js");
-  const m = 11;
-  const f = randomEvaluations(m, 12);
+/**
+ * A seeded hiding commitment whose source's draws are recorded (τ's, then g′'s), with a check that
+ * f′'s and g′'s values are their coefficients' multilinear values (the prover computes f′'s values
+ * without a transform of all of them).
+ */
+function commitRecordingDraws(
+  f: Uint32Array,
+  seed: string,
+  options: { readonly set?: WhirSetId; readonly layout?: "extra-variable" | "top-block" },
+): { committed: WhirHidingCommitted; draws: Uint32Array[] } {
   const draws: Uint32Array[] = [];
-  const seeded = whirSeededRandomSource("structure");
+  const seeded = whirSeededRandomSource(seed);
   const committed = whirCommitHiding(f, {
+    ...options,
     random: (out) => {
       seeded(out);
       draws.push(out.slice());
     },
   });
+  const { fCoefficients, fEvaluations, gCoefficients, gEvaluations } = committed.state;
+  const fv = fCoefficients.slice();
+  coefficientsToEvaluations(fv, 1);
+  assert.deepEqual(fv, fEvaluations, "f′'s values are its coefficients' multilinear values");
+  const gv = gCoefficients.slice();
+  coefficientsToEvaluations(gv, 4);
+  assert.deepEqual(gv, gEvaluations, "g′'s values are its coefficients' multilinear values");
+  return { committed, draws };
+}
+
+test("f′ = f + Y·τ with τ's t coefficients the source's first draw and the rest zero; g′ the second draw; at most t values of F′ are opened", async () => {
+  const m = 11;
+  const f = randomEvaluations(m, 12);
+  const { committed, draws } = commitRecordingDraws(f, "structure", {});
   const { hiding, fCoefficients, fEvaluations, gEvaluations } = committed.state;
   const n = 1 << m;
   const t = hiding.maskCoefficients;
@@ -421,7 +443,11 @@ test("releaseWhirHidingState: the released tables are recycled into the next com
   assert.equal(recycledWords(), 0, "nothing recycled after the opening");
   releaseWhirHidingState(first.state);
   releaseWhirHidingState(first.state);
-  assert.equal(recycledWords(), tables.reduce((n, x) => n + x.length, 0), "the six tables are listed once");
+  assert.equal(
+    recycledWords(),
+    tables.reduce((n, x) => n + x.length, 0),
+    "the six tables are listed once",
+  );
   for (const x of tables) x.fill(P - 1);
   assert.throws(() => whirOpenHidingOn(DuplexChallenger.withDomain(PCS_HIDING_DOMAIN_TAG), first.state, claims), {
     code: "PCS_ALREADY_OPENED",
@@ -526,18 +552,11 @@ test("top-block: a claim that weighs τ's block is refused by the prover and the
 });
 
 test("top-block: f′ = f + E·τ (τ's t coefficients from 2^m − 2^j), g′ of m variables; a false claim, another layout or a forged row is rejected", async () => {
-  const { evaluationsToCoefficients } = await import("../../src/pcs/multilinear.js");
   const m = 13;
   const f = randomEvaluations(m, 21);
-  const draws: Uint32Array[] = [];
-  const seeded = whirSeededRandomSource("top-block structure");
-  const committed = whirCommitHiding(f, {
+  const { committed, draws } = commitRecordingDraws(f, "top-block structure", {
     set: "cb100-r4",
     layout: "top-block",
-    random: (out) => {
-      seeded(out);
-      draws.push(out.slice());
-    },
   });
   const { hiding, fCoefficients, fEvaluations, gEvaluations } = committed.state;
   const n = 1 << m;
