@@ -7,7 +7,13 @@
 import type { Ext } from "../field/extension.js";
 import { Reader, Writer, readMagicAndSet, readRounds, writeRounds } from "./codec.js";
 import { PcsError } from "./errors.js";
-import { hidingWidthCode, WHIR_HIDING_LAYOUTS, whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
+import {
+  hidingExtraVariables,
+  hidingWidthCode,
+  WHIR_HIDING_LAYOUTS,
+  whirHidingSchedule,
+  type WhirHidingSchedule,
+} from "./hiding-params.js";
 import { whirParameterSet } from "./params.js";
 import type { WhirHidingCommitment, WhirHidingLayout, WhirHidingProof } from "./types.js";
 
@@ -32,7 +38,7 @@ function header(r: Reader, magic: number, what: string): WhirHidingSchedule {
       `${what}: width code ${width} is neither 5 ("extra-variable") nor 6 ("top-block")`,
     );
   try {
-    return whirHidingSchedule(set, layout === "extra-variable" ? committed - 1 : committed, layout);
+    return whirHidingSchedule(set, committed - hidingExtraVariables(layout), layout);
   } catch (e) {
     throw new PcsError(
       "PCS_DECODE",
@@ -51,7 +57,7 @@ function writeHeader(
 ): void {
   w.u32(magic);
   w.u32(whirParameterSet(set).code);
-  w.u32(layout === "extra-variable" ? m + 1 : m);
+  w.u32(m + hidingExtraVariables(layout));
   w.u32(hidingWidthCode(layout));
 }
 

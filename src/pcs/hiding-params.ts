@@ -68,19 +68,24 @@ function bitsFor(n: number): number {
   return b;
 }
 
-/** n and j of a layout at m variables, for a schedule's t. */
-function blockOf(layout: WhirHidingLayout, m: number, t: number): { n: number; j: number } {
-  return layout === "extra-variable" ? { n: m + 1, j: m } : { n: m, j: bitsFor(t) };
-}
-
-/** Whether τ's t coefficients fit: t ≤ 2^j, and in the top-block layout the block is at most f's upper half. */
-function fits(layout: WhirHidingLayout, m: number, t: number): boolean {
-  const { j } = blockOf(layout, m, t);
-  return t <= 2 ** j && j <= m - (layout === "top-block" ? 1 : 0);
+/** How many variables a layout's f′ has beyond f's m: 1 ("extra-variable", the new Y) or 0 ("top-block"). */
+export function hidingExtraVariables(layout: WhirHidingLayout): number {
+  return layout === "extra-variable" ? 1 : 0;
 }
 
 function committedOf(layout: WhirHidingLayout, m: number): number {
-  return layout === "extra-variable" ? m + 1 : m;
+  return m + hidingExtraVariables(layout);
+}
+
+/** j, τ's block being the top 2^j of f′'s values: the Y = 1 half (j = m), or the least power of two holding t. */
+function maskBlockOf(layout: WhirHidingLayout, m: number, t: number): number {
+  return layout === "extra-variable" ? m : bitsFor(t);
+}
+
+/** Whether τ's t coefficients fit: t ≤ 2^j, the block at most f′'s upper half (j ≤ n − 1). */
+function fits(layout: WhirHidingLayout, m: number, t: number): boolean {
+  const j = maskBlockOf(layout, m, t);
+  return t <= 2 ** j && j <= committedOf(layout, m) - 1;
 }
 
 function checkLayout(layout: unknown): WhirHidingLayout {
@@ -127,14 +132,13 @@ export function whirHidingSchedule(
   const key = `${set.id}/${m}/${layout}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const extra = layout === "extra-variable" ? 1 : 0;
-  if (!Number.isInteger(m) || m < 1 || m + extra > maxVariables(set))
+  const n = committedOf(layout, m);
+  if (!Number.isInteger(m) || m < 1 || n > maxVariables(set))
     throw new PcsError(
       "PCS_TOO_LARGE",
-      `set ${set.id} hides vectors of up to ${maxVariables(set) - extra} variables in the ${layout} layout, got ${m}`,
+      `set ${set.id} hides vectors of up to ${maxVariables(set) - hidingExtraVariables(layout)} variables in the ${layout} layout, got ${m}`,
       { set: set.id, numVariables: m },
     );
-  const n = committedOf(layout, m);
   const schedule = whirSchedule(set, n);
   const t = maskCount(schedule);
   if (!fits(layout, m, t))
@@ -144,7 +148,7 @@ export function whirHidingSchedule(
         `hide at least ${minHidingVariables(set, layout)} variables (pad f with zeros)`,
       { set: set.id, numVariables: m, maskCoefficients: t },
     );
-  const { j } = blockOf(layout, m, t);
+  const j = maskBlockOf(layout, m, t);
   const first = schedule.rounds[0]!;
   const bits = batchErrorBits(set.regime, n, first.logInvRate, first.logEta);
   const batchPowBits = Math.max(0, Math.ceil(set.securityBits - bits - 1e-9));

@@ -358,27 +358,15 @@ test("an opening leaves no working table behind, also when it stops half way", a
   ];
   whirOpenHidingOn(t.clone(), hiding, offBlock);
   assert.equal(wasm.residentTables, before, "after a masked opening");
-  assert.throws(
-    () =>
-      whirOpenHidingOn(t.clone(), hiding, offBlock, {
-        reopen: true,
-        maskedOodAnswers: () => {
-          throw new RangeError("stop");
-        },
-      }),
-    RangeError,
-  );
-  assert.equal(wasm.residentTables, before, "after a masked opening that threw before the WHIR iterations");
-  assert.throws(
-    () =>
-      whirOpenHidingOn(t.clone(), hiding, offBlock, {
-        reopen: true,
-        oodAnswers: () => {
-          throw new RangeError("stop");
-        },
-      }),
-    RangeError,
-  );
-  assert.equal(wasm.residentTables, before, "after a masked opening that threw inside them");
+  const stop = (): never => {
+    throw new RangeError("stop");
+  };
+  for (const [when, adversary] of [
+    ["before the WHIR iterations", { maskedOodAnswers: stop }],
+    ["inside them", { oodAnswers: stop }],
+  ] as const) {
+    assert.throws(() => whirOpenHidingOn(t.clone(), hiding, offBlock, { reopen: true, ...adversary }), RangeError);
+    assert.equal(wasm.residentTables, before, `after a masked opening that threw ${when}`);
+  }
   releaseWhirHidingState(hiding);
 });

@@ -25,6 +25,7 @@ import {
   encodeWhirHidingCommitment,
   encodeWhirHidingProof,
 } from "../../pcs/hiding-codec.js";
+import { hidingExtraVariables } from "../../pcs/hiding-params.js";
 import { releaseWhirHidingState, whirCommitHidingOn, whirOpenHidingOn } from "../../pcs/hiding-prover.js";
 import { whirReadHidingCommitmentOn, whirVerifyHidingOn } from "../../pcs/hiding-verifier.js";
 import { DEFAULT_WHIR_SET, maxVariables, whirParameterSet } from "../../pcs/params.js";
@@ -87,14 +88,16 @@ export function proveZkMessage(
   const set = options.pcsSet ?? DEFAULT_WHIR_SET;
   const { n, k, input, halves, digests } = buildV3Witness(prepared, requests, options);
   const z = vectorLayout(prepared, k);
-  const hidingLayout = options.hidingLayout ?? v3ZkHidingLayout(z, whirParameterSet(set));
-  const limit = maxVariables(whirParameterSet(set)) - (hidingLayout === "extra-variable" ? 1 : 0);
+  const parameters = whirParameterSet(set);
+  const fitting = v3ZkHidingLayout(z, parameters);
+  const hidingLayout = options.hidingLayout ?? fitting;
+  const limit = maxVariables(parameters) - hidingExtraVariables(hidingLayout);
   if (z.vectorBits > limit)
     throw new SyncError(
       "ZK_UNSUPPORTED",
       `${n} operations need a committed vector of 2^${z.vectorBits} values with their masks; set ${set} hides at most 2^${limit} in the ${hidingLayout} layout (a set of rate 1/2 takes one more variable)`,
     );
-  if (hidingLayout !== "extra-variable" && hidingLayout !== v3ZkHidingLayout(z, whirParameterSet(set)))
+  if (hidingLayout !== "extra-variable" && hidingLayout !== fitting)
     throw new SyncError(
       "ZK_UNSUPPORTED",
       `the hiding layout ${String(hidingLayout)} does not fit ${n} operations' vector with set ${set}: τ's block would overlap the masks`,
