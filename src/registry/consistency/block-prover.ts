@@ -18,7 +18,8 @@
  * before left the retention window before the batch was proved), `failed` (proving it failed in
  * this process; `lastError` says why).
  *
- * A batch of more than 4,096 updates (an import) is proved in parts, its change log's parts, each
+ * A batch of more updates than one block proof holds at the registry's depth (`maxBlockUpdates`:
+ * 2,048 at depth 48, 4,096 at depths up to 37; an import, a large epoch) is proved in parts, each
  * a block from the root the part before left (replay.ts); each part is a step of its own and is
  * stored as soon as it is proved (block-rows.ts), so a restarted prover goes on with the first
  * part missing. The prover replays such a batch once and keeps the replay while it proves its parts.
@@ -28,7 +29,8 @@ import { formatRoot } from "../root.js";
 import { blockFiles, blockProverV3, type ProvableBlock } from "../block-dir.js";
 import type { NameStore } from "../store/name-store.js";
 import type { StoredBlockSummary } from "../store/block-rows.js";
-import { replayBatch, type ReplayedPart } from "./replay.js";
+import { batchPartUpdates, replayBatch, type ReplayedPart } from "./replay.js";
+import { blockParts } from "../block-limits.js";
 import { Worker } from "node:worker_threads";
 import type { ProveJob, ProveReply } from "./prove-worker.js";
 
@@ -49,13 +51,13 @@ export interface BlockProverOptions {
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
-/** A batch's change header (undefined without a change log), its parts (the log's; 1 without one) and those with a stored proof (0-based). */
+/** A batch's change header (undefined without a change log), its block proofs' parts (`batchBlockParts`) and those with a stored proof (0-based). */
 function partsOf(
   store: NameStore,
   batch: number,
 ): { header: ReturnType<NameStore["changeHeader"]>; parts: number; kept: Set<number> } {
   const header = store.changeHeader(batch);
-  const parts = header?.parts ?? 1;
+  const parts = header === undefined ? 1 : blockParts(header.updates, batchPartUpdates(store));
   const kept = new Set<number>();
   for (const s of store.blockProofs({ after: batch - 1, limit: parts })) if (s.batch === batch) kept.add(s.part ?? 0);
   return { header, parts, kept };

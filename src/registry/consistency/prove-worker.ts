@@ -4,7 +4,7 @@
  * checks it as the auditor will (`blockProverV3` of block-dir.ts) and returns the proof bytes, so
  * the server's thread keeps answering requests while a block is proved.
  *
- * Messages: in `{ id, depth, leafMaxFields, block }`; out `{ id, ok: true, proof }` or `{ id, ok:
+ * Messages: in `{ id, depth, leafMaxFields, block, zk? }`; out `{ id, ok: true, proof }` or `{ id, ok:
  * false, code, message }` (the code of the `SsgkrError` thrown, else `INTERNAL`).
  */
 import { parentPort } from "node:worker_threads";
@@ -20,6 +20,8 @@ export interface ProveJob {
   readonly depth: number;
   readonly leafMaxFields: number;
   readonly block: ProvableBlock;
+  /** A zero-knowledge block (v3-zk). */
+  readonly zk?: boolean;
 }
 
 /** The reply to a job. */
@@ -31,9 +33,10 @@ const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
 parentPort?.on("message", (job: ProveJob) => {
   try {
-    const k = `${job.depth}/${job.leafMaxFields}`;
+    const zk = job.zk === true;
+    const k = `${job.depth}/${job.leafMaxFields}/${zk}`;
     let prove = provers.get(k);
-    if (prove === undefined) provers.set(k, (prove = blockProverV3(job.depth, job.leafMaxFields)));
+    if (prove === undefined) provers.set(k, (prove = blockProverV3(job.depth, job.leafMaxFields, { zk })));
     const proof = prove(job.block);
     parentPort!.postMessage({ id: job.id, ok: true, proof } satisfies ProveReply, [proof.buffer as ArrayBuffer]);
   } catch (e) {
