@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { bytesBase64 } from "../counterparty/body.js";
 import { isNameKeyed } from "../counterparty/prove.js";
-import { batchBlockParts } from "../registry/consistency/replay.js";
+import { batchBlockParts } from "../registry/consistency/block-prover.js";
 import { registerConsistencyRoute } from "./consistency-route.js";
 import type { HttpContext } from "./context.js";
 import { HttpError } from "./errors.js";

@@ -20,8 +20,12 @@ import { isNameKeyed, type AnyStore } from "../counterparty/prove.js";
 import { bytesBase64 } from "../counterparty/body.js";
 import { formatRoot } from "../counterparty/claim.js";
 import type { NameStore } from "../registry/store/name-store.js";
-import { BlockProver, batchProofState, type BatchProofState } from "../registry/consistency/block-prover.js";
-import { batchBlockParts } from "../registry/consistency/replay.js";
+import {
+  BlockProver,
+  batchBlockParts,
+  batchProofState,
+  type BatchProofState,
+} from "../registry/consistency/block-prover.js";
 import { HttpError } from "./errors.js";
 import { queryInt } from "./values.js";
 

@@ -32,10 +32,10 @@ import { RegistryError } from "./errors.js";
 import { formatRoot } from "./root.js";
 import { applyNameBlock, type AppliedBlock, type BlockUpdate } from "./name-block.js";
 import type { Digest } from "../hash/digest.js";
-import type { UpdateRecord } from "../smt/tree.js";
 import type { NameStore } from "./store/name-store.js";
 import { hiddenBlockDir, type PendingBlock } from "./store/pending-block.js";
 import { updateJson } from "./verify-block.js";
+import type { ProvableBlock } from "./provable-block.js";
 
 /** The steps of `proveBlockToDir`, in order (see the file comment). */
 export type BlockStep = "recorded" | "writing" | "written" | "committed" | "renamed" | "cleared";
@@ -52,15 +52,7 @@ export interface BlockWritten {
   readonly proveMs: number;
 }
 
-/**
- * A block to prove: its roots and, per update, the update as block.json lists it (a restore with
- * the value it restored) and the values its proof needs (old and new leaf, siblings, roots).
- */
-export interface ProvableBlock {
-  readonly fromRoot: Digest;
-  readonly toRoot: Digest;
-  readonly updates: readonly { readonly listed: BlockUpdate; readonly record: UpdateRecord }[];
-}
+export type { ProvableBlock } from "./provable-block.js";
 
 /** The block.json update of an applied update (restore with the value it restored). */
 function listed(u: AppliedBlock["updates"][number]): BlockUpdate {

@@ -8,8 +8,8 @@
  */
 import { Worker } from "node:worker_threads";
 import { RegistryError } from "./errors.js";
-import type { ProvableBlock } from "./block-dir.js";
-import type { ProveJob, ProveReply } from "./consistency/prove-worker.js";
+import type { ProvableBlock } from "./provable-block.js";
+import type { ProveJob, ProveReply } from "./consistency/prove-job.js";
 
 /** A proved part: its proof bytes and proving time on its worker (ms). */
 export interface ProvedPart {

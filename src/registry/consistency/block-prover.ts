@@ -30,9 +30,11 @@ import { blockFiles, blockProverV3, type ProvableBlock } from "../block-dir.js";
 import type { NameStore } from "../store/name-store.js";
 import type { StoredBlockSummary } from "../store/block-rows.js";
 import { batchPartUpdates, replayBatch, type ReplayedPart } from "./replay.js";
+
+export { batchBlockParts } from "./replay.js";
 import { blockParts } from "../block-limits.js";
 import { Worker } from "node:worker_threads";
-import type { ProveJob, ProveReply } from "./prove-worker.js";
+import type { ProveJob, ProveReply } from "./prove-job.js";
 
 /** What a committed batch has, or will have, as its block proof (see the file comment). */
 export type BatchProofState = "kept" | "unchanged" | "pending" | "not-recorded" | "not-provable" | "failed";

@@ -10,24 +10,13 @@
 import { parentPort } from "node:worker_threads";
 import { SsgkrError } from "../../errors.js";
 import { installKernelBackend } from "../../kernels/backend.js";
-import { blockProverV3, type ProvableBlock } from "../block-dir.js";
+import { blockProverV3 } from "../block-dir.js";
+import type { ProvableBlock } from "../provable-block.js";
+import type { ProveJob, ProveReply } from "./prove-job.js";
+
+export type { ProveJob, ProveReply } from "./prove-job.js";
 
 installKernelBackend();
-
-/** A job of the prove worker. */
-export interface ProveJob {
-  readonly id: number;
-  readonly depth: number;
-  readonly leafMaxFields: number;
-  readonly block: ProvableBlock;
-  /** A zero-knowledge block (v3-zk). */
-  readonly zk?: boolean;
-}
-
-/** The reply to a job. */
-export type ProveReply =
-  | { readonly id: number; readonly ok: true; readonly proof: Uint8Array }
-  | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
