@@ -96,5 +96,5 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
     return Buffer.from(b.proof.buffer, b.proof.byteOffset, b.proof.byteLength);
   });
 
-  registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes);
+  registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes, ctx.pool);
 }

@@ -25,7 +25,16 @@ import {
   batchBlockParts,
   batchProofState,
   type BatchProofState,
+  type BlockPartProver,
 } from "../registry/consistency/block-prover.js";
+import type { StoredBlockSummary } from "../registry/store/block-rows.js";
+
+/** One line on stderr per stored block (or part): what the background prover did. */
+function logProved(s: StoredBlockSummary, ms: number): void {
+  process.stderr.write(
+    `block prover: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} updates proved in ${(ms / 1000).toFixed(1)} s\n`,
+  );
+}
 import { HttpError } from "./errors.js";
 import { queryInt } from "./values.js";
 
@@ -146,9 +155,13 @@ export function registerConsistencyRoute(
   store: AnyStore,
   prove: boolean,
   pageBytes: number = DEFAULT_CONSISTENCY_PAGE_BYTES,
+  pool?: BlockPartProver,
 ): BlockProver | undefined {
   const names = isNameKeyed(store) ? (store as NameStore) : undefined;
-  const prover = names !== undefined && prove && !names.readOnly ? new BlockProver(names, { worker: true }) : undefined;
+  const prover =
+    names !== undefined && prove && !names.readOnly
+      ? new BlockProver(names, pool !== undefined ? { pool, onProved: logProved } : { worker: true })
+      : undefined;
   if (prover !== undefined) {
     app.addHook("onReady", async () => prover.start());
     app.addHook("onClose", async () => prover.stop());

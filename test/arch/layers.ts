@@ -44,6 +44,7 @@ const ALL_SRC = [
   "src/sync",
   "src/registry",
   "src/counterparty",
+  "src/proving",
   "src/serve",
   "src/http",
   "src/web",
@@ -145,11 +146,17 @@ export const UNITS: Readonly<Record<string, Unit>> = {
       "root.ts",
       "consistency/block-prover.ts",
       "consistency/verify-consistency.ts",
+      "consistency/replay.ts",
+      "store/block-rows.ts",
     ],
   },
   "src/counterparty": {
     job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
+  },
+  "src/proving": {
+    job: "the proving pool: worker threads that make a registry's proofs (names' proofs at a root, parts of blocks) off the serving thread",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty"],
   },
   "src/serve": {
     job: "proof server, NATS worker and frontend, open-loop load generator, serving fixtures",
@@ -157,7 +164,16 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   },
   "src/http": {
     job: "registry HTTP API (fastify): routes, auth, proof cache, OpenAPI",
-    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty"],
+    imports: [
+      ...CORE,
+      "src/statement",
+      "src/smt",
+      "src/codec",
+      "src/sync",
+      "src/registry",
+      "src/counterparty",
+      "src/proving",
+    ],
   },
   "src/web": {
     job: "browser verifier page and its browser stand-ins for Node built-ins",

@@ -57,8 +57,9 @@ function workersOption(text: string | undefined): number {
   return Number(text);
 }
 
-function countOption(text: string | undefined): number {
-  if (text === undefined) return MAX_BLOCK_UPDATES;
+/** --count, or undefined: every update of the file (more than MAX_BLOCK_UPDATES is refused by the parser). */
+function countOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
   if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > MAX_BLOCK_UPDATES)
     throw new CliError(
       "BAD_OPTION",
@@ -93,7 +94,7 @@ export async function runProveBlockCommand(
   const text = readFileOrExit(opts.updates, "--updates", MAX_UPDATES_BYTES, "an updates file").toString("utf8");
   let updates;
   try {
-    updates = parseBlockUpdates(text, count);
+    updates = parseBlockUpdates(text, count ?? MAX_BLOCK_UPDATES + 1);
   } catch (e) {
     if (e instanceof RegistryError)
       throw new RegistryError(e.code, `--updates ${opts.updates}: ${e.message}`, e.details as Record<string, unknown>);

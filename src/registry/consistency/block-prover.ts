@@ -49,6 +49,28 @@ export interface BlockProverOptions {
   readonly onError?: (batch: number, error: unknown) => void;
   /** Prove on a worker thread (prove-worker.ts) instead of the calling thread (default false). */
   readonly worker?: boolean;
+  /**
+   * Replay and prove on a proving pool's workers (src/proving) instead: up to
+   * `pool.blockCapacity` parts at once, the parts of one batch in parallel, stored in part order
+   * as they come. Nothing is replayed or proved on the calling thread. Takes precedence over `worker`.
+   */
+  readonly pool?: BlockPartProver;
+}
+
+/** A proved part of a batch's block: its stored summary, block.json text and block.bin bytes. */
+export interface ProvedBlockPart {
+  readonly summary: StoredBlockSummary;
+  readonly blockJson: string;
+  readonly proof: Uint8Array;
+  /** Replay and proof, ms. */
+  readonly proveMs: number;
+}
+
+/** What proves the parts of committed batches off the calling thread (the proving pool of src/proving). */
+export interface BlockPartProver {
+  /** Parts proved at once at most. */
+  readonly blockCapacity: number;
+  proveBlockPart(batch: number, part: number): Promise<ProvedBlockPart>;
 }
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
@@ -217,6 +239,7 @@ export class BlockProver {
     const w = this.worker;
     this.worker = undefined;
     if (w !== undefined) await w.terminate();
+    this.wake?.();
     await this.inFlight?.catch(() => undefined);
   }
 
@@ -228,6 +251,10 @@ export class BlockProver {
   private tick(): void {
     this.timer = undefined;
     if (!this.running) return;
+    if (this.options.pool !== undefined) {
+      this.inFlight = this.poolLoop(this.options.pool);
+      return;
+    }
     if (this.options.worker === true) {
       const run = this.stepInWorker().then(
         (more) => this.schedule(more ? 0 : this.idleMs),
@@ -264,6 +291,82 @@ export class BlockProver {
       return b;
     }
     return "none";
+  }
+
+  /** Ends the pool loop's wait (stop). */
+  private wake: (() => void) | undefined;
+  /** Parts on the pool now, by `batch.part`. */
+  private readonly onPool = new Map<string, Promise<void>>();
+  /** Proved parts waiting for the parts before them to be stored, by `batch.part`. */
+  private readonly proved = new Map<string, ProvedBlockPart>();
+
+  /** The pool's loop (options.pool): keeps up to `blockCapacity` parts proving, stores them in order. */
+  private async poolLoop(pool: BlockPartProver): Promise<void> {
+    while (this.running) {
+      while (this.onPool.size < pool.blockCapacity) {
+        const next = this.nextPart();
+        if (next === undefined) break;
+        const key = `${next.batch}.${next.part}`;
+        this.onPool.set(
+          key,
+          this.provePartOnPool(pool, next.batch, next.part).finally(() => this.onPool.delete(key)),
+        );
+      }
+      const stopped = new Promise<void>((resolve) => (this.wake = resolve));
+      if (this.onPool.size === 0) {
+        await Promise.race([stopped, new Promise<void>((resolve) => (this.timer = setTimeout(resolve, this.idleMs)))]);
+        this.timer = undefined;
+        continue;
+      }
+      await Promise.race([stopped, ...this.onPool.values()]);
+    }
+  }
+
+  /** The next part to hand to the pool: of the oldest pending batches (at most 64 looked at past the cursor), not kept, proving or proved. */
+  private nextPart(): { batch: number; part: number } | undefined {
+    const head = this.store.head().batch;
+    const oldest = this.store.window().oldestBatch;
+    if (this.cursor < oldest + 1) this.cursor = oldest + 1;
+    while (
+      this.cursor <= head &&
+      (this.failed.has(this.cursor) || batchProofState(this.store, this.cursor) !== "pending")
+    )
+      this.cursor++;
+    for (let b = this.cursor; b <= head && b < this.cursor + 64; b++) {
+      if (this.failed.has(b) || batchProofState(this.store, b) !== "pending") continue;
+      const { parts, kept } = partsOf(this.store, b);
+      for (let p = 0; p < parts; p++) {
+        const key = `${b}.${p}`;
+        if (!kept.has(p) && !this.onPool.has(key) && !this.proved.has(key)) return { batch: b, part: p };
+      }
+    }
+    return undefined;
+  }
+
+  private async provePartOnPool(pool: BlockPartProver, batch: number, part: number): Promise<void> {
+    try {
+      const done = await pool.proveBlockPart(batch, part);
+      if (!this.running) return;
+      this.proved.set(`${batch}.${part}`, done);
+      // store the parts of the batch in order, as far as they are proved
+      for (;;) {
+        const { parts, kept } = partsOf(this.store, batch);
+        let p = 0;
+        while (p < parts && kept.has(p)) p++;
+        const next = this.proved.get(`${batch}.${p}`);
+        if (p === parts || next === undefined) break;
+        this.proved.delete(`${batch}.${p}`);
+        if (this.store.keepBlockProof(next.summary, next.blockJson, next.proof))
+          this.options.onProved?.(next.summary, next.proveMs);
+      }
+    } catch (e) {
+      if (!this.running) return;
+      if (!this.failed.has(batch)) {
+        this.failed.set(batch, e);
+        (this.options.onError ?? defaultOnError)(batch, e);
+      }
+      for (const key of [...this.proved.keys()]) if (key.startsWith(`${batch}.`)) this.proved.delete(key);
+    }
   }
 
   /** One step with the proof on the worker thread; resolves whether there may be more to do now. */
