@@ -9,6 +9,7 @@ import { bytesBase64 } from "../counterparty/body.js";
 import { isNameKeyed } from "../counterparty/prove.js";
 import { batchBlockParts } from "../registry/consistency/block-prover.js";
 import { registerConsistencyRoute } from "./consistency-route.js";
+import { registerStatusRoute } from "./status-route.js";
 import type { HttpContext } from "./context.js";
 import { HttpError } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
@@ -96,5 +97,6 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
     return Buffer.from(b.proof.buffer, b.proof.byteOffset, b.proof.byteLength);
   });
 
-  registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes, ctx.pool);
+  const prover = registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes, ctx.pool);
+  registerStatusRoute(app, ctx, prover);
 }

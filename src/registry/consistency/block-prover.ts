@@ -215,6 +215,40 @@ export class BlockProver {
     return s === "pending" && this.failed.has(batch) ? "failed" : s;
   }
 
+  /**
+   * Where proving stands (`GET /v1/status`): the head, the last batch before which every batch is
+   * settled (`provedThrough`), the pending batches after it (at most 1,000 counted), the parts
+   * proving now, the batches that failed in this process, and the proving lag: seconds since the
+   * oldest pending batch was committed (0 with none pending).
+   */
+  status(): {
+    head: number;
+    provedThrough: number;
+    pendingBatches: number;
+    provingParts: number;
+    failedBatches: number;
+    lagSeconds: number;
+  } {
+    const head = this.store.head().batch;
+    let first: number | undefined;
+    let pending = 0;
+    const from = Math.max(this.cursor, this.store.window().oldestBatch + 1);
+    for (let b = from; b <= head && b < from + 1000; b++)
+      if (!this.failed.has(b) && batchProofState(this.store, b) === "pending") {
+        pending++;
+        first ??= b;
+      }
+    const lag = first === undefined ? 0 : (Date.now() - Date.parse(this.store.batchEntry(first).committedAt)) / 1000;
+    return {
+      head,
+      provedThrough: (first ?? head + 1) - 1,
+      pendingBatches: pending,
+      provingParts: this.onPool.size,
+      failedBatches: this.failed.size,
+      lagSeconds: Math.round(lag * 10) / 10,
+    };
+  }
+
   /** Why proving a batch failed in this process, or undefined. */
   lastError(batch: number): unknown {
     return this.failed.get(batch);
