@@ -541,6 +541,11 @@ test("http: /verify serves the page cross-origin isolated; a missing build answe
   const page = await fetch(`${rw.base}/verify/`);
   assert.equal(page.status, 200);
   assert.match(page.headers.get("content-type")!, /text\/html/);
+  assert.match(
+    await page.clone().text(),
+    /<link rel="icon" href="data:,">/,
+    "an empty icon: no /favicon.ico request (404)",
+  );
   assert.equal(page.headers.get("cross-origin-opener-policy"), "same-origin");
   assert.equal(page.headers.get("cross-origin-embedder-policy"), "require-corp");
   assert.match(await page.text(), /Verify a registry record/);
