@@ -81,7 +81,7 @@ test("npm run test:quick's rule: unit and known-answer files, no end-to-end fold
   for (const f of files) {
     assert.match(f, /^dist\/test\/.*\.test\.js$/);
     assert.doesNotMatch(f, /^dist\/test\/(http|serve|cli|web|package|examples|bench)\//, f);
-    assert.doesNotMatch(f, /crash|durability|-cli\./, f);
+    assert.doesNotMatch(f, /crash|-cli\.|consistency-parts|hiding-uniformity/, f);
   }
   for (const known of ["dist/test/sync/golden.test.js", "dist/test/field/koalabear.test.js"])
     assert.ok(files.includes(known), `${known} is quick`);
