@@ -172,8 +172,9 @@ test("ssgkr demo without --dir removes its temporary directory, with --keep keep
     /^the files it reads are kept only with --keep \(or --dir DIR\): this run removed them\.$/m,
   );
   const kept = run("demo", "--depth", "16", "--limit", "40", "--keep", "--json");
-  const k = JSON.parse(kept.stdout) as { dir: string; removed: boolean };
+  const k = JSON.parse(kept.stdout) as { dir: string; removed: boolean; steps: { verifyCommand: string }[] };
   assert.equal(k.removed, false);
+  assert.match(k.steps[0]!.verifyCommand, /^npx ssgkr registry verify /, "the JSON report's lines run as printed too");
   assert.ok(existsSync(join(k.dir, "steps", "01-membership", "proof.bin")));
   rmSync(k.dir, { recursive: true, force: true });
 

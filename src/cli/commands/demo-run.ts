@@ -224,7 +224,7 @@ function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
       request: s.files.request,
       proof: s.files.proof,
       statement: s.files.statement,
-      verifyCommand: stepCommand(r, s),
+      verifyCommand: REPEAT_PREFIX + stepCommand(r, s),
     })),
     privateAbsence: {
       profile: "v3-zk",
@@ -248,7 +248,7 @@ function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
         reason: s.reason ?? null,
         proof: s.files.proof,
         statement: s.files.statement,
-        verifyCommand: privateStepCommand(r, s),
+        verifyCommand: REPEAT_PREFIX + privateStepCommand(r, s),
       })),
     },
   };
