@@ -65,7 +65,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
     return p;
   };
 
-  /** A name-keyed registry's proof at an earlier root of its retention window (cached like head proofs). */
+  /** A name-keyed registry's proof at an earlier root of its retention window (cached like head proofs, with that root's checkpoint). */
   const proveAt = async (name: string, root: Uint32Array, profile: Profile) => {
     let p: NameProof<ReadStatementJson>;
     try {
@@ -85,7 +85,12 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
         });
       throw err;
     }
-    return keep(p, ProofCache.key(root, name, cacheKind(p.statement.kind, profile)), undefined);
+    // the checkpoint of the root it is about: a retained batch's (size, root), signed as the head's is
+    return keep(
+      p,
+      ProofCache.key(root, name, cacheKind(p.statement.kind, profile)),
+      checkpointOf(ctx, p.statement.batch, p.statement.root),
+    );
   };
 
   /** The proof body of a name at the current root, or at an earlier root. */

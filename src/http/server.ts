@@ -134,6 +134,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     return503OnClosing: true,
     frameworkErrors: frameworkErrorAnswer(ctx),
   });
+  // Bodies are JSON only: without fastify's default text/plain parser a text body is refused with 415 like any other
+  // content-type that is not JSON (docs/http.md), not read as a string and refused later as a 400.
+  app.removeContentTypeParser("text/plain");
   const routes: { method: string; url: string; hidden: boolean }[] = [];
   app.addHook("onRoute", (r) => {
     for (const m of [r.method].flat())

@@ -3,7 +3,7 @@
  * `src/`) is a unit with its job and the units it may import. `test/arch/layering.test.ts` checks
  * every relative import of every file against it (static, `import type`, re-exports, dynamic
  * imports), that the matrix has no cycles, that every folder is placed in it, and that the Layout
- * section of README.md is the one `renderLayout()` writes (`npm run layout` rewrites it).
+ * section of docs/layout.md is the one `renderLayout()` writes (`npm run layout` rewrites it).
  *
  * Sub-folders are placed in `SUBFOLDERS` under their top folder, each with the sibling
  * sub-folders it may import; a folder's own root files and its sub-folders may import each other
@@ -307,7 +307,7 @@ function reduced(name: string): string[] {
 const short = (u: string): string => u.replace(/^src\//, "");
 const nodeId = (u: string): string => u.replace(/[^a-z0-9]/gi, "_");
 
-/** The Layout section of README.md: the folder table and the dependency diagram, from `UNITS`. */
+/** The Layout section of docs/layout.md: the folder table and the dependency diagram, from `UNITS`. */
 export function renderLayout(): string {
   const src = Object.keys(UNITS).filter((u) => u.startsWith("src/"));
   const lines: string[] = [];
