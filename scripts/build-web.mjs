@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the browser verifier into a static folder (default dist/web): index.html, page.js (the
 // verifier and its dependencies bundled by esbuild from src/web/page.ts) and kernels.wasm (the
-// checked-in kernel module). Node built-ins on the verify path are replaced by the browser
-// stand-ins in src/web/shims. Host the folder with `Cross-Origin-Opener-Policy: same-origin` and
+// checked-in kernel module). The page is built on the `statesync-gkr/browser` entry
+// (src/browser.ts), which reaches no Node built-in, so it bundles with no alias. Host the folder with `Cross-Origin-Opener-Policy: same-origin` and
 // `Cross-Origin-Embedder-Policy: require-corp` so the WASM kernels can run (shared memory);
 // without them the page hashes in TypeScript. `ssgkr registry http` serves it at /verify.
 // `prepare` (so `npm ci`, `npm install <checkout>` and `npm pack`) runs it, and the package ships
@@ -33,10 +33,6 @@ export async function buildWeb(outDir = join(root, "dist", "web")) {
     minify: true,
     sourcemap: true,
     legalComments: "linked",
-    alias: {
-      "node:buffer": join(root, "src", "web", "shims", "node-buffer.ts"),
-      "node:crypto": join(root, "src", "web", "shims", "node-crypto.ts"),
-    },
     logLevel: "silent",
   });
   copyFileSync(join(root, "src", "web", "index.html"), join(outDir, "index.html"));

@@ -12,7 +12,7 @@
  * The leaf encoding has 1 + |payload| + 9 elements and must not exceed the leaf bound B
  * (default 31): text needs B ≥ 20; fields allow k ≤ B − 11 (20 at B = 31).
  */
-import { isUtf8 } from "node:buffer";
+import { isUtf8 } from "./utf8.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { P } from "../field/koalabear.js";
 import { IDENTITY_LIMBS, limbsInto, occupied, type OccupiedLeaf } from "../smt/leaf.js";

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The browser verifier page (bundled by scripts/build-web.mjs into page.js beside index.html and
- * kernels.wasm). It loads the kernel module asynchronously (when the page is cross-origin
+ * kernels.wasm), built on the `statesync-gkr/browser` entry (src/browser.ts) as a consumer's
+ * page is. It loads the kernel module asynchronously (when the page is cross-origin
  * isolated, which shared WASM memory needs; otherwise hashing runs in TypeScript), fetches the
  * proof of a name from the registry's HTTP API, prepares the circuit here (derived wiring) and
  * checks the proof against the root the user trusts with the same code as Node
@@ -21,13 +22,16 @@
  * link's root for this page (which does not pin it). A proof fetched from another origin than the
  * page's own is marked on its verdict (a notice and `data-foreign-server`).
  */
-import { loadKernelModule } from "../kernels/loader.js";
-import { installKernelBackend } from "../kernels/backend.js";
-import { hashBackend } from "../hash/fast-permutation.js";
-import { checkProofBody, type BodyVerdict } from "../counterparty/body.js";
-import { checkBlockBody, type BlockBodyVerdict } from "../counterparty/block-body.js";
-import { formatRoot, parseRoot } from "../counterparty/claim.js";
-import { SsgkrError } from "../errors.js";
+import {
+  checkBlockBody,
+  checkProofBody,
+  formatRoot,
+  loadKernels as installKernels,
+  parseRoot,
+  SsgkrError,
+  type BlockBodyVerdict,
+  type BodyVerdict,
+} from "../browser.js";
 import { verdictState } from "./verdict-state.js";
 import { decodeWhirCommitment, whirVerify, type WhirAnyClaim, type WhirVerdict } from "../pcs/index.js";
 
@@ -41,17 +45,11 @@ let conflict: { pinned: string; link: string } | undefined;
 
 async function loadKernels(): Promise<string> {
   if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) {
-    installKernelBackend("typescript");
+    await installKernels();
     return "TypeScript (the page is not cross-origin isolated, so shared WASM memory is unavailable)";
   }
-  try {
-    await loadKernelModule(new URL("./kernels.wasm", import.meta.url));
-  } catch (e) {
-    installKernelBackend("typescript");
-    return `TypeScript (kernel module not loaded: ${(e as Error).message})`;
-  }
-  installKernelBackend("auto");
-  return hashBackend() === "wasm" ? "WASM kernels" : "TypeScript";
+  const backend = await installKernels(new URL("./kernels.wasm", import.meta.url));
+  return backend === "wasm" ? "WASM kernels" : "TypeScript (kernel module not loaded)";
 }
 
 function server(): string {

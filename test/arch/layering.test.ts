@@ -405,6 +405,7 @@ test("another folder's code is imported through its public entry (index.ts and w
     if (!file.startsWith("src/")) continue;
     const unit = unitOf(target)!;
     if (unit === unitOf(file)) continue; // within one top folder
+    if (unit === target) continue; // a file directly in src/ is a unit of its own: its exports are its interface
     // The owning folder: the nearest folder above the target with an entry, or an open sub-folder.
     let dir = target.split("/").slice(0, -1).join("/");
     let published: Set<string> | null = null;

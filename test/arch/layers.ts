@@ -146,6 +146,8 @@ export const UNITS: Readonly<Record<string, Unit>> = {
       "root.ts",
       "consistency/block-prover.ts",
       "consistency/verify-consistency.ts",
+      "checkpoint/checkpoint.ts",
+      "checkpoint/note.ts",
       "consistency/replay.ts",
       "store/block-rows.ts",
     ],
@@ -175,9 +177,13 @@ export const UNITS: Readonly<Record<string, Unit>> = {
       "src/proving",
     ],
   },
+  "src/browser.ts": {
+    job: "public entry `statesync-gkr/browser`: the checks a web page makes (proof bodies, v3 blocks, consistency chains, checkpoints) and the WASM kernels' loader, with no Node built-in reachable",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty"],
+  },
   "src/web": {
-    job: "browser verifier page and its browser stand-ins for Node built-ins",
-    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/counterparty"],
+    job: "browser verifier page, built on the `statesync-gkr/browser` entry",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/counterparty", "src/browser.ts"],
   },
   "src/demo": {
     job: "the registry demo (`ssgkr demo`): import, prove, verify, report",
@@ -253,7 +259,6 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
     server: ["protocol", "fixtures"],
     nats: ["protocol", "load", "server"],
   },
-  "src/web": { shims: [] },
   "src/cli": { commands: [] },
   "bench/report": { sections: [] },
 };

@@ -12,7 +12,7 @@ import { proveNameRead, proveNameUpdate, type NameProof } from "../../src/counte
 import { verifyNameStatement } from "../../src/counterparty/verify.js";
 import { claimOf, parseRoot, type ReadStatementJson, type UpdateStatementJson } from "../../src/counterparty/claim.js";
 import { base64Bytes, bytesBase64, checkProofBody } from "../../src/counterparty/body.js";
-import { isUtf8 as shimIsUtf8 } from "../../src/web/shims/node-buffer.js";
+import { decoderIsUtf8 as shimIsUtf8 } from "../../src/registry/utf8.js";
 import { freshDir, makeRegistry, makeSlotRegistry, RECORDS, removeDir } from "../web/support.js";
 
 const DEPTH = 6;
@@ -334,7 +334,7 @@ test("base64 round trip and root parsing (property)", () => {
   assert.throws(() => parseRoot([1, 2, 3, 4, 5, 6, 7, -1]), { code: "BAD_ROOT" });
 });
 
-test("the browser stand-in for node:buffer isUtf8 agrees with Node's on random and edge bytes", () => {
+test("the TextDecoder isUtf8 (browsers) agrees with node:buffer's on random and edge bytes", () => {
   const edges = [
     [],
     [0xc0, 0x80],

@@ -245,3 +245,34 @@ test("verifyRecordProof takes the trusted root from a signed checkpoint; a tampe
   );
   void store.close();
 });
+
+test("Ed25519 in the browser-safe opener follows RFC 8032 as node:crypto does: a signature with S + L, a key off the curve and a flipped bit are refused, never thrown", () => {
+  const vk = parseVerifierKey(GO_VERIFIER);
+  const line = GO_NOTE.split("\n").at(-2)!;
+  const blob = Buffer.from(line.slice(line.lastIndexOf(" ") + 1), "base64");
+  const sig = blob.subarray(4);
+  // S + L (the group order), little-endian: the same point equation, a non-canonical scalar
+  const L = (1n << 252n) + 27742317777372353535851937790883648493n;
+  let s = 0n;
+  for (let i = 31; i >= 0; i--) s = (s << 8n) | BigInt(sig[32 + i]!);
+  const t = s + L;
+  const malleated = Buffer.from(sig);
+  for (let i = 0; i < 32; i++) malleated[32 + i] = Number((t >> BigInt(8 * i)) & 0xffn);
+  const pub = createPublicKey({
+    key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(vk.publicKey).toString("base64url") },
+    format: "jwk",
+  });
+  assert.equal(verify(null, Buffer.from(GO_TEXT), pub, malleated), false, "node:crypto refuses S + L");
+  const note = (signature: Uint8Array) =>
+    `${GO_TEXT}\n\u2014 PeterNeumann ${Buffer.concat([blob.subarray(0, 4), signature]).toString("base64")}\n`;
+  assert.equal(openNote(note(sig), vk).ok, true);
+  assert.equal((openNote(note(malleated), vk) as { code?: string }).code, "CHECKPOINT_BAD_SIGNATURE");
+  const flipped = Buffer.from(sig);
+  flipped[5]! ^= 1;
+  assert.equal((openNote(note(flipped), vk) as { code?: string }).code, "CHECKPOINT_BAD_SIGNATURE");
+  // a 32-byte key that is no curve point (y = 2 has no x on edwards25519)
+  const offCurve = new Uint8Array(32);
+  offCurve[0] = 2;
+  const bad = { ...vk, publicKey: offCurve };
+  assert.equal((openNote(note(sig), bad) as { code?: string }).code, "CHECKPOINT_BAD_SIGNATURE");
+});

@@ -10,10 +10,11 @@
  *   base64 of 0x01 ‖ the 32-byte public key;
  * - a key name is non-empty UTF-8 with no Unicode space and no `+`.
  *
- * Verification runs Ed25519 from `node:crypto`; this file loads no database code. Base64 is the
- * standard alphabet with padding (RFC 4648 §4).
+ * Verification runs Ed25519 from `@noble/curves` (RFC 8032 rules, not ZIP-215's), so this file
+ * imports no Node built-in and runs in browsers (the `statesync-gkr/browser` entry); it loads no
+ * database code. Base64 is the standard alphabet with padding (RFC 4648 §4).
  */
-import { createPublicKey, verify as ed25519Verify } from "node:crypto";
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { RegistryError } from "../errors.js";
 
@@ -172,8 +173,7 @@ export function openNote(note: string, key: VerifierKey): { readonly ok: true; r
     if (name !== key.name || hex(blob.subarray(0, 4)) !== hex(key.hash)) continue;
     const signature = blob.subarray(4);
     const ok =
-      signature.length === 64 &&
-      ed25519Verify(null, utf8.encode(parts.text), ed25519PublicKey(key.publicKey), signature);
+      signature.length === 64 && ed25519.verify(signature, utf8.encode(parts.text), key.publicKey, { zip215: false });
     if (!ok)
       return {
         ok: false,
@@ -187,12 +187,4 @@ export function openNote(note: string, key: VerifierKey): { readonly ok: true; r
     code: "CHECKPOINT_WRONG_KEY",
     reason: `the note carries no signature of the key ${key.name}+${hex(key.hash)} (it is signed by ${seen.length > 0 ? seen.join(", ") : "no key"})`,
   };
-}
-
-/** A `node:crypto` public key object of a raw 32-byte Ed25519 key. */
-export function ed25519PublicKey(raw: Uint8Array) {
-  return createPublicKey({
-    key: { kty: "OKP", crv: "Ed25519", x: base64Of(raw).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") },
-    format: "jwk",
-  });
 }
