@@ -11,10 +11,12 @@
 // dist/ is current when every source (src, test, bench, examples; src/kernels/assembly is the
 // WebAssembly kernels' source and not compiled here) has its .js, and no source, tsconfig.json or
 // package.json is newer than the last successful compile (dist/.build-stamp). The kernel module
-// wasm/kernels.wasm is checked in and never rebuilt here (`npm run build:kernels`). Messages go
+// wasm/kernels.wasm is checked in and never rebuilt here (`npm run build:kernels`); a copy of it
+// is kept at dist/src/kernels.wasm, beside the browser entry (dist/src/browser.js), which loads it
+// as `new URL("./kernels.wasm", import.meta.url)` (docs/browser.md). Messages go
 // to stderr: stdout may be a caller's JSON (`npm pack --json` runs this as `prepare`).
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -173,6 +175,19 @@ if (why) {
   utimesSync(stamp, started, started);
   if (!args.has("--quiet"))
     console.error(`statesync-gkr: compiled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+// The browser entry's copy of the kernel module, refreshed when it differs from wasm/kernels.wasm.
+const kernels = join(root, "wasm", "kernels.wasm"),
+  kernelsCopy = join(dist, "src", "kernels.wasm");
+if (!args.has("--check")) {
+  const same = (() => {
+    try {
+      return readFileSync(kernels).equals(readFileSync(kernelsCopy));
+    } catch {
+      return false;
+    }
+  })();
+  if (!same) copyFileSync(kernels, kernelsCopy);
 }
 for (const f of stale) rmSync(f, { force: true });
 if (stale.length)

@@ -74,16 +74,16 @@ import { hashBackend } from "./hash/fast-permutation.js";
 export type KernelsSource = KernelModuleSource;
 
 /**
- * The URL of the kernel module shipped in the package (`wasm/kernels.wasm`), written as
- * `new URL("…/kernels.wasm", import.meta.url)`: Vite (and webpack 5, Parcel) emit the file as an
- * asset of the build and rewrite the URL; esbuild leaves the expression as it is, so with esbuild
- * copy `node_modules/statesync-gkr/wasm/kernels.wasm` beside the bundle and pass its URL to
- * `loadKernels` (docs/browser.md).
+ * The URL of the kernel module shipped beside this entry (`dist/src/kernels.wasm`, a copy of
+ * `wasm/kernels.wasm`), written as `new URL("./kernels.wasm", import.meta.url)`: Vite (and webpack
+ * 5, Parcel) emit the file as an asset of the build and rewrite the URL; esbuild leaves the
+ * expression as it is, so the URL then names `kernels.wasm` beside the bundle: copy
+ * `node_modules/statesync-gkr/wasm/kernels.wasm` there (docs/browser.md).
  * @example
- *   console.log(kernelsUrl().href); // …/wasm/kernels.wasm
+ *   console.log(kernelsUrl().href); // …/kernels.wasm
  */
 export function kernelsUrl(): URL {
-  return new URL("../../wasm/kernels.wasm", import.meta.url);
+  return new URL("./kernels.wasm", import.meta.url);
 }
 
 /**

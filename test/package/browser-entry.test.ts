@@ -7,7 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { builtinModules } from "node:module";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { repoRoot } from "./consumer.js";
 
@@ -49,7 +51,11 @@ test("statesync-gkr/browser bundles for the browser with no alias and reaches no
 
 test("statesync-gkr/browser: loadKernels installs the WASM kernels in Node; kernelsUrl names the shipped file", async () => {
   const entry = (await import(ENTRY)) as typeof import("../../src/browser.js");
-  assert.match(entry.kernelsUrl().href, /\/wasm\/kernels\.wasm$/);
+  assert.match(entry.kernelsUrl().href, /\/dist\/src\/kernels\.wasm$/);
+  assert.ok(
+    readFileSync(fileURLToPath(entry.kernelsUrl())).equals(readFileSync(join(repoRoot, "wasm", "kernels.wasm"))),
+    "the copy beside the entry is wasm/kernels.wasm",
+  );
   assert.equal(await entry.loadKernels(), "wasm");
   assert.equal(await entry.loadKernels(new URL("file:///nonexistent/kernels.wasm")), "typescript");
   assert.equal(await entry.loadKernels(), "wasm", "a later load installs the kernels again");
