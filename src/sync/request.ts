@@ -3,9 +3,10 @@
  * reference serving harness (compat-v1 §16.2 `input`): kind, depth, leaf_max_fields, key,
  * old_leaf, new_leaf, siblings, old_root, new_root, value_digest.
  *
- * Validated with a schema; the first offending field is reported by its JSON path.
+ * Validated field by field (no schema library, so the browser entry stays small); the first
+ * offending field is reported by its JSON path, with the messages of the zod schema this replaced
+ * (test/sync/request-schema.test.ts compares the two).
  */
-import { z } from "zod";
 import { P } from "../field/koalabear.js";
 import { SsgkrError } from "../errors.js";
 import { MIN_LEAF_MAX_FIELDS } from "../smt/leaf.js";
@@ -45,27 +46,95 @@ export interface SyncRequest {
   readonly valueDigest: Uint32Array;
 }
 
-const felt = z
-  .number({ error: "must be a number" })
-  .int("must be an integer")
-  .min(0, "must be non-negative")
-  .max(P - 1, `must be a canonical field element (< p = ${P})`);
-const digest = z.array(felt).length(8, "must have exactly 8 elements");
-const identity = z.union([
-  z
-    .array(z.number().int().min(0).max(255), { error: "must be 32 bytes (integers 0..255) or 64 hex digits" })
-    .length(32, "must have exactly 32 bytes"),
-  z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 32 bytes (integers 0..255) or 64 hex digits"),
-]);
-const leaf = z
-  .object({
-    tag: z.union([z.literal(0), z.literal(1), z.literal(2)], {
-      error: "must be 0 (Empty), 1 (Occupied) or 2 (Tombstone)",
-    }),
-    payload: z.array(felt),
-    identity,
-  })
-  .strict();
+/** One problem of a request: where (a JSON path) and why. */
+interface Issue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/** Zod's word for the type of a value (kept so the messages stay those of the earlier schema). */
+function typeName(v: unknown): string {
+  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : Number.isFinite(v) ? "number" : String(v);
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "object") {
+    const proto = Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null;
+    if (proto !== Object.prototype && proto?.constructor?.name) return proto.constructor.name;
+  }
+  return typeof v;
+}
+
+const expected = (what: string, v: unknown) => `Invalid input: expected ${what}, received ${typeName(v)}`;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** A canonical field element, or why not. */
+function feltProblem(v: unknown): string | null {
+  if (!finite(v)) return "must be a number";
+  if (!Number.isSafeInteger(v)) return "must be an integer";
+  if (v < 0) return "must be non-negative";
+  if (v > P - 1) return `must be a canonical field element (< p = ${P})`;
+  return null;
+}
+
+/** The first problem of an array of field elements (of `length` entries when given), or null. */
+function feltsIssue(v: unknown, path: PropertyKey[], length?: number): Issue | null {
+  if (!Array.isArray(v)) return { path, message: expected("array", v) };
+  // Too long is told before the elements are read; too short after them.
+  if (length !== undefined && v.length > length) return { path, message: "must have exactly 8 elements" };
+  for (let i = 0; i < v.length; i++) {
+    const p = feltProblem(v[i]);
+    if (p !== null) return { path: [...path, i], message: p };
+  }
+  if (length !== undefined && v.length !== length) return { path, message: "must have exactly 8 elements" };
+  return null;
+}
+
+const unrecognized = (keys: readonly string[]) =>
+  `Unrecognized key${keys.length > 1 ? "s" : ""}: ${keys.map((k) => `"${k}"`).join(", ")}`;
+
+const IDENTITY_RULE = "must be 32 bytes (integers 0..255) or 64 hex digits";
+
+/** Zod's message for a byte that is an integer but not in 0..255, or null. */
+function byteProblem(b: number): string | null {
+  if (b > Number.MAX_SAFE_INTEGER) return `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`;
+  if (b < Number.MIN_SAFE_INTEGER) return `Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`;
+  if (b < 0) return "Too small: expected number to be >=0";
+  if (b > 255) return "Too big: expected number to be <=255";
+  return null;
+}
+
+/**
+ * The identity: 64 hex digits, or 32 bytes. An array longer than 32, or holding a non-number or
+ * a non-integer, is neither form ("Invalid input"); otherwise the first byte out of range, then
+ * the count, is named.
+ */
+function identityIssue(v: unknown, path: PropertyKey[]): Issue | null {
+  if (typeof v === "string") return /^[0-9a-fA-F]{64}$/.test(v) ? null : { path, message: IDENTITY_RULE };
+  if (!Array.isArray(v) || v.length > 32) return { path, message: "Invalid input" };
+  for (let i = 0; i < v.length; i++)
+    if (!finite(v[i]) || !Number.isInteger(v[i])) return { path, message: "Invalid input" };
+  for (let i = 0; i < v.length; i++) {
+    const p = byteProblem(v[i] as number);
+    if (p !== null) return { path: [...path, i], message: p };
+  }
+  return v.length === 32 ? null : { path, message: "must have exactly 32 bytes" };
+}
+
+const LEAF_KEYS = ["tag", "payload", "identity"];
+
+function leafIssue(v: unknown, path: PropertyKey[]): Issue | null {
+  if (!isObject(v)) return { path, message: expected("object", v) };
+  if (v.tag !== 0 && v.tag !== 1 && v.tag !== 2)
+    return { path: [...path, "tag"], message: "must be 0 (Empty), 1 (Occupied) or 2 (Tombstone)" };
+  const payload = feltsIssue(v.payload, [...path, "payload"]);
+  if (payload !== null) return payload;
+  const identity = identityIssue(v.identity, [...path, "identity"]);
+  if (identity !== null) return identity;
+  const extra = Object.keys(v).filter((k) => !LEAF_KEYS.includes(k));
+  return extra.length > 0 ? { path, message: unrecognized(extra) } : null;
+}
+
 /** Why a JSON value is not a u64 key, or null. Never throws (no BigInt of an unchecked string). */
 function keyProblem(v: number | string): string | null {
   if (typeof v === "number") {
@@ -80,50 +149,74 @@ function keyProblem(v: number | string): string | null {
   if (BigInt(v) >= 1n << 64n) return "exceeds u64 (at most 18446744073709551615)";
   return null;
 }
-const key = z
-  .union([z.number(), z.string()], { error: "must be a u64: a JSON integer or a decimal string" })
-  .superRefine((v, ctx) => {
-    const problem = keyProblem(v);
-    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
-  });
 
 const leafBoundRule = `must be an integer in [${MIN_LEAF_MAX_FIELDS}, ${MAX_CONFIG_LEAF_MAX_FIELDS}] (the work limit on the leaf bound, docs/security.md)`;
+const depthRule = `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`;
+const REQUEST_KEYS = [
+  "kind",
+  "depth",
+  "leaf_max_fields",
+  "key",
+  "old_leaf",
+  "new_leaf",
+  "siblings",
+  "old_root",
+  "new_root",
+  "value_digest",
+];
+const KINDS: readonly string[] = ["membership", "nonmembership", "update"];
 
-const requestSchema = z
-  .object({
-    kind: z.enum(["membership", "nonmembership", "update"], {
-      error: 'must be "membership", "nonmembership" or "update"',
-    }),
-    depth: z
-      .number({ error: `must be an integer in [1, ${MAX_CONFIG_DEPTH}]` })
-      .int(`must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
-      .min(1, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
-      .max(MAX_CONFIG_DEPTH, `must be an integer in [1, ${MAX_CONFIG_DEPTH}]`)
-      .default(24),
-    leaf_max_fields: z
-      .number({ error: leafBoundRule })
-      .int(leafBoundRule)
-      .min(MIN_LEAF_MAX_FIELDS, leafBoundRule)
-      .max(MAX_CONFIG_LEAF_MAX_FIELDS, leafBoundRule)
-      .default(31),
-    key,
-    old_leaf: leaf,
-    new_leaf: leaf,
-    siblings: z.array(digest),
-    old_root: digest,
-    new_root: digest,
-    value_digest: digest,
-  })
-  .strict()
-  .superRefine((r, ctx) => {
-    if (r.siblings.length !== r.depth) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["siblings"],
-        message: `must have depth = ${r.depth} entries, got ${r.siblings.length}`,
-      });
-    }
-  });
+/** An integer in [lo, hi], or undefined (the default applies). */
+const bounded = (v: unknown, lo: number, hi: number) => finite(v) && Number.isInteger(v) && v >= lo && v <= hi;
+
+/**
+ * The first problem of a request, in the order of the fields above (a field's own problems first,
+ * then unknown fields, then the siblings' count), or null.
+ */
+function requestIssue(r: unknown): Issue | null {
+  if (!isObject(r)) return { path: [], message: "a request must be a JSON object" };
+  if (!(typeof r.kind === "string" && KINDS.includes(r.kind)))
+    return { path: ["kind"], message: 'must be "membership", "nonmembership" or "update"' };
+  if (r.depth !== undefined && !bounded(r.depth, 1, MAX_CONFIG_DEPTH)) return { path: ["depth"], message: depthRule };
+  if (r.leaf_max_fields !== undefined && !bounded(r.leaf_max_fields, MIN_LEAF_MAX_FIELDS, MAX_CONFIG_LEAF_MAX_FIELDS))
+    return { path: ["leaf_max_fields"], message: leafBoundRule };
+  if (!(finite(r.key) || typeof r.key === "string"))
+    return { path: ["key"], message: "must be a u64: a JSON integer or a decimal string" };
+  const kp = keyProblem(r.key);
+  if (kp !== null) return { path: ["key"], message: kp };
+  const leaves = leafIssue(r.old_leaf, ["old_leaf"]) ?? leafIssue(r.new_leaf, ["new_leaf"]);
+  if (leaves !== null) return leaves;
+  if (!Array.isArray(r.siblings)) return { path: ["siblings"], message: expected("array", r.siblings) };
+  for (let i = 0; i < r.siblings.length; i++) {
+    const s = feltsIssue(r.siblings[i], ["siblings", i], 8);
+    if (s !== null) return s;
+  }
+  const digests =
+    feltsIssue(r.old_root, ["old_root"], 8) ??
+    feltsIssue(r.new_root, ["new_root"], 8) ??
+    feltsIssue(r.value_digest, ["value_digest"], 8);
+  if (digests !== null) return digests;
+  const extra = Object.keys(r).filter((k) => !REQUEST_KEYS.includes(k));
+  if (extra.length > 0) return { path: [], message: unrecognized(extra) };
+  const depth = (r.depth as number | undefined) ?? 24;
+  if (r.siblings.length !== depth)
+    return { path: ["siblings"], message: `must have depth = ${depth} entries, got ${r.siblings.length}` };
+  return null;
+}
+
+/** The request's JSON fields once `requestIssue` found none. */
+interface RequestJson {
+  kind: OpKindName;
+  depth?: number;
+  leaf_max_fields?: number;
+  key: number | string;
+  old_leaf: { tag: 0 | 1 | 2; payload: number[]; identity: number[] | string };
+  new_leaf: { tag: 0 | 1 | 2; payload: number[]; identity: number[] | string };
+  siblings: number[][];
+  old_root: number[];
+  new_root: number[];
+  value_digest: number[];
+}
 
 function jsonPath(path: readonly PropertyKey[]): string {
   let s = "$";
@@ -151,21 +244,13 @@ function identityBytes(v: readonly number[] | string): Uint8Array {
  * @throws RequestError `REQUEST_SCHEMA` naming the first offending field by JSON path (e.g. `$.siblings[3][0]`).
  */
 export function parseRequest(value: unknown): SyncRequest {
-  const r = requestSchema.safeParse(value);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
+  const issue = requestIssue(value);
+  if (issue !== null) {
     const path = jsonPath(issue.path);
-    const message =
-      issue.path.length === 0
-        ? issue.code === "invalid_type"
-          ? "a request must be a JSON object"
-          : issue.message
-        : valueAt(value, issue.path) === undefined
-          ? "is required"
-          : issue.message;
+    const message = issue.path.length > 0 && valueAt(value, issue.path) === undefined ? "is required" : issue.message;
     throw new RequestError("REQUEST_SCHEMA", `${path}: ${message}`, { path });
   }
-  const d = r.data;
+  const d = value as RequestJson;
   const toLeaf = (l: typeof d.old_leaf): RequestLeaf => ({
     tag: l.tag,
     payload: l.payload,
@@ -173,8 +258,8 @@ export function parseRequest(value: unknown): SyncRequest {
   });
   return {
     kind: d.kind,
-    depth: d.depth,
-    leafMaxFields: d.leaf_max_fields,
+    depth: d.depth ?? 24,
+    leafMaxFields: d.leaf_max_fields ?? 31,
     key: BigInt(d.key),
     oldLeaf: toLeaf(d.old_leaf),
     newLeaf: toLeaf(d.new_leaf),
@@ -201,7 +286,7 @@ export function requestToJson(r: SyncRequest): Record<string, unknown> {
   const leafJson = (l: RequestLeaf) => ({
     tag: l.tag,
     payload: [...l.payload],
-    identity: Buffer.from(l.identity).toString("hex"),
+    identity: Array.from(l.identity, (b) => b.toString(16).padStart(2, "0")).join(""),
   });
   return {
     kind: r.kind,

@@ -44,8 +44,7 @@ test("statesync-gkr/browser bundles for the browser with no alias and reaches no
       inputs.some((f) => f.endsWith(must)),
       `the bundle holds ${must}`,
     );
-  // zod stays for now: the compat-v1 request schema (src/sync/request.ts) is written with it.
-  for (const never of ["lmdb", "fastify", "nats", "chart.js", "commander", "cli-progress"])
+  for (const never of ["lmdb", "fastify", "nats", "chart.js", "zod", "commander", "cli-progress"])
     assert.ok(!inputs.some((f) => f.includes(`node_modules/${never}`)), `the bundle holds nothing of ${never}`);
 });
 
