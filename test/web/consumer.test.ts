@@ -10,8 +10,9 @@
  * with its verifier key (its root the proof's) and an altered one rejected.
  *
  * The first check (the v3-zk proof, circuit preparation included, after the kernels loaded) is
- * timed on each page and on the project's own /verify page in the same run: the consumer's must
- * take at most 1.5 times the project page's. Sizes and times are printed (and written to
+ * timed on each page and on the project's own /verify page, each in a fresh browser context, in
+ * three interleaved rounds: the consumer's median must be at most 1.5 times the project page's
+ * (plus 50 ms for timer noise). Sizes and times are printed (and written to
  * SSGKR_CONSUMER_REPORT when set). Runs in the browser step (`npm run test:browser`).
  */
 import { after, before, test as nodeTest } from "node:test";
@@ -50,6 +51,8 @@ import {
 } from "./support.js";
 
 const ENABLED = process.env.SSGKR_BROWSER_TESTS === "1";
+/** Rounds of first checks per page (medians compared: one first check on a loaded machine is noisy). */
+const ROUNDS = 3;
 const test = (name: string, fn: () => Promise<void>) =>
   nodeTest(name, { skip: ENABLED ? false : "browser tests run in their own step: npm run test:browser" }, fn);
 
@@ -334,28 +337,39 @@ test("a consumer page bundled with esbuild and with Vite from the packed tarball
   report.vite = vs;
   assert.ok(vs.wasm > 0, `Vite emitted kernels.wasm (${JSON.stringify(vs.files)})`);
 
-  const project = await runProjectPage();
-  const results: Record<string, ConsumerResult> = {};
+  // Each page's first check in a fresh browser context, interleaved over ROUNDS rounds; medians compared.
+  const servers: Record<string, string> = {};
   for (const [label, out] of [
     ["esbuild", esOut],
     ["vite", viteOut],
   ] as const) {
     const s = await serveStatic(out);
     statics.push(s.server);
-    results[label] = await runConsumer(s.base);
-    assertChecks(label, results[label]!);
+    servers[label] = s.base;
   }
-  report.firstCheckMs = {
-    project: Math.round(project.firstMs),
-    esbuild: Math.round(results.esbuild!.firstMs),
-    vite: Math.round(results.vite!.firstMs),
-  };
-  report.blockMs = { esbuild: Math.round(results.esbuild!.blockMs), vite: Math.round(results.vite!.blockMs) };
-  report.projectBackend = project.backend;
+  const first: Record<string, number[]> = { project: [], esbuild: [], vite: [] };
+  const blockMs: Record<string, number[]> = { esbuild: [], vite: [] };
+  let project: { backend: string; firstMs: number } | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    project = await runProjectPage();
+    first.project!.push(project.firstMs);
+    for (const label of ["esbuild", "vite"]) {
+      const r = await runConsumer(servers[label]!);
+      assertChecks(label, r);
+      first[label]!.push(r.firstMs);
+      blockMs[label]!.push(r.blockMs);
+    }
+  }
+  const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const med = Object.fromEntries(Object.entries(first).map(([k, xs]) => [k, median(xs)])) as Record<string, number>;
+  report.firstCheckMs = Object.fromEntries(Object.entries(first).map(([k, xs]) => [k, xs.map(Math.round)]));
+  report.firstCheckMedianMs = Object.fromEntries(Object.entries(med).map(([k, x]) => [k, Math.round(x)]));
+  report.blockMs = Object.fromEntries(Object.entries(blockMs).map(([k, xs]) => [k, xs.map(Math.round)]));
+  report.projectBackend = project!.backend;
   report.loadAverage = loadavg().map((x) => Number(x.toFixed(2)));
   for (const label of ["esbuild", "vite"])
     assert.ok(
-      results[label]!.firstMs <= 1.5 * project.firstMs + 50,
-      `${label}: first check ${results[label]!.firstMs.toFixed(0)} ms ≤ 1.5 × the project page's ${project.firstMs.toFixed(0)} ms`,
+      med[label]! <= 1.5 * med.project! + 50,
+      `${label}: first check ${med[label]!.toFixed(0)} ms (median of ${ROUNDS}) ≤ 1.5 × the project page's ${med.project!.toFixed(0)} ms`,
     );
 });
