@@ -5,7 +5,8 @@
 // (src/browser.ts), which reaches no Node built-in, so it bundles with no alias. Host the folder with `Cross-Origin-Opener-Policy: same-origin` and
 // `Cross-Origin-Embedder-Policy: require-corp` so the WASM kernels can run (shared memory);
 // without them the page hashes in TypeScript. `ssgkr registry http` serves it at /verify.
-// `prepare` (so `npm ci`, `npm install <checkout>` and `npm pack`) runs it, and the package ships
+// `prepare` (so `npm ci` and `npm install <checkout>`) and `prepack` (`npm pack`, `npm publish`:
+// scripts/pack-manifest.mjs) run it, and the package ships
 // index.html and page.js (the server takes kernels.wasm from wasm/ when the folder has none).
 //
 //   npm run build:web [-- --out DIR]
