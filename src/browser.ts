@@ -103,7 +103,7 @@ export async function loadKernels(source?: KernelsSource): Promise<"wasm" | "typ
   const g = globalThis as {
     crossOriginIsolated?: boolean;
     SharedArrayBuffer?: unknown;
-    process?: { getBuiltinModule?: unknown };
+    process?: { getBuiltinModule?: (id: string) => unknown };
   };
   if (g.crossOriginIsolated === false || g.SharedArrayBuffer === undefined) {
     installKernelBackend("typescript");
@@ -111,8 +111,9 @@ export async function loadKernels(source?: KernelsSource): Promise<"wasm" | "typ
   }
   installKernelBackend("auto");
   try {
-    // In Node (no `fetch` of file: URLs) the loader reads the shipped file itself.
-    if (source === undefined && typeof g.process?.getBuiltinModule === "function") await loadKernelModule();
+    // In Node (no `fetch` of file: URLs) the file beside this entry is read.
+    const fs = g.process?.getBuiltinModule?.("node:fs") as { readFileSync(path: URL): Uint8Array } | undefined;
+    if (source === undefined && fs !== undefined) await loadKernelModule(fs.readFileSync(kernelsUrl()));
     else await loadKernelModule(source ?? kernelsUrl());
   } catch {
     installKernelBackend("typescript");
