@@ -16,7 +16,16 @@
 // as `new URL("./kernels.wasm", import.meta.url)` (docs/browser.md). Messages go
 // to stderr: stdout may be a caller's JSON (`npm pack --json` runs this as `prepare`).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -187,7 +196,7 @@ if (!args.has("--check")) {
       return false;
     }
   })();
-  if (!same) copyFileSync(kernels, kernelsCopy);
+  if (!same && existsSync(kernels) && existsSync(dirname(kernelsCopy))) copyFileSync(kernels, kernelsCopy);
 }
 for (const f of stale) rmSync(f, { force: true });
 if (stale.length)
