@@ -22,13 +22,13 @@
  *   `block4096_rss_mb`, `block4096_over_1024`).
  * Last line: the headline JSON.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { npmReposSubsetPath } from "../src/registry/import/dataset.js";
-import { freshDir, removeDir, ROOT, TOKEN } from "../test/web/support.js";
+import { freshDir, removeDir, ROOT, spawnServer, TOKEN } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int as intRule, ints, parseOptions } from "./lib/options.js";
 
@@ -40,7 +40,7 @@ const args = parseOptions(
     connections: intRule(1, 1000),
     blocks: ints(1, 4096),
   },
-  { smoke: { depth: "16", records: "200", duration: "1", connections: "2", blocks: "4,8" } },
+  { smoke: { depth: "16", records: "200", duration: "2", connections: "2", blocks: "4,8" } },
 );
 const depth = Number(args.get("depth") ?? 48);
 const records = Number(args.get("records") ?? 100_000);
@@ -112,20 +112,10 @@ function peakRss(pid: number): number | undefined {
   }
 }
 
-interface Served {
-  readonly base: string;
-  readonly proc: ChildProcess;
-  stop(): Promise<void>;
-}
-
 /** Starts `ssgkr registry http` on a registry with `workers` proving workers; resolves when it listens. */
-async function serve(db: string, workers: number, extra: string[] = []): Promise<Served> {
-  const proc = spawn(
-    process.execPath,
+const serve = (db: string, workers: number, extra: string[] = []) =>
+  spawnServer(
     [
-      BIN,
-      "registry",
-      "http",
       "--db",
       db,
       "--listen",
@@ -138,28 +128,8 @@ async function serve(db: string, workers: number, extra: string[] = []): Promise
       String(workers),
       ...extra,
     ],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+    dir,
   );
-  let err = "";
-  proc.stderr!.on("data", (d) => (err += d));
-  const base = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    proc.stdout!.on("data", (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.on("exit", (c) => reject(new Error(`server exited ${c}: ${err}`)));
-  });
-  return {
-    base,
-    proc,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      if (proc.exitCode === null) await new Promise((r) => proc.once("exit", r));
-    },
-  };
-}
 
 const status = async (base: string) =>
   (await (await fetch(`${base}/v1/status`)).json()) as {
