@@ -280,7 +280,8 @@ const writeHeaders = {
       minLength: 1,
       maxLength: 128,
       pattern: "^[\\x21-\\x7e]+$",
-      description: "a retried write with the same key applies once and gets the first answer (kept 24 h, the last 100,000 keys)",
+      description:
+        "a retried write with the same key applies once and gets the first answer (kept 24 h, the last 100,000 keys)",
     },
     prefer: { type: "string", description: "respond-async: answer 202 once the write is durable" },
   },

@@ -3,7 +3,7 @@
  * epochs committed, the last epoch's batch, size and duration, writes queued — as one JSON object.
  */
 import type { FastifyInstance } from "fastify";
-import { formatRoot } from "../registry/root.js";
+import { formatRoot } from "../counterparty/claim.js";
 import type { HttpContext } from "./context.js";
 import { SCHEMAS } from "./schemas.js";
 

@@ -275,7 +275,13 @@ test("http: writes need the bearer token: 401 without or malformed, 403 wrong, 4
 test("http: PUT insert and replace, DELETE, restore are answered once their epoch committed, with the batch, position, root and a proof path whose proof verifies; bad bodies 400; wrong states 409", async () => {
   const name = "@acme/widget";
   const steps: [string, string, unknown, string, Json][] = [
-    ["PUT", `/v1/records/${enc(name)}`, { value: "https://github.com/acme/widget" }, "insert", { value: "https://github.com/acme/widget" }],
+    [
+      "PUT",
+      `/v1/records/${enc(name)}`,
+      { value: "https://github.com/acme/widget" },
+      "insert",
+      { value: "https://github.com/acme/widget" },
+    ],
     ["PUT", `/v1/records/${enc(name)}`, { fields: [1, 2, 3] }, "replace", { value: { fields: [1, 2, 3] } }],
     ["DELETE", `/v1/records/${enc(name)}`, undefined, "delete", { absent: true }],
     ["POST", `/v1/records/${enc(name)}/restore`, undefined, "restore", { value: { fields: [1, 2, 3] } }],
@@ -301,7 +307,10 @@ test("http: PUT insert and replace, DELETE, restore are answered once their epoc
     const p = await call(rw.base, "GET", r.json.proof);
     assert.equal(p.status, 200);
     assert.equal(p.json.statement.root, r.json.root);
-    assert.deepEqual("absent" in newSide ? p.json.statement.absent : p.json.statement.value, "absent" in newSide ? true : newSide.value);
+    assert.deepEqual(
+      "absent" in newSide ? p.json.statement.absent : p.json.statement.value,
+      "absent" in newSide ? true : newSide.value,
+    );
     const v = await call(rw.base, "POST", "/v1/verify", { ...p.json, trusted_root: r.json.root });
     assert.equal(v.json.ok, true, `the proof of the state after ${op} verifies: ${JSON.stringify(v.json)}`);
   }
@@ -317,7 +326,10 @@ test("http: PUT insert and replace, DELETE, restore are answered once their epoc
   };
   const rv = await restoreWithValue();
   assert.equal(rv.json.op, "restore");
-  assert.equal((await call(rw.base, "GET", `/v1/records/${enc(name)}`)).json.value, "https://bitbucket.org/acme/widget");
+  assert.equal(
+    (await call(rw.base, "GET", `/v1/records/${enc(name)}`)).json.value,
+    "https://bitbucket.org/acme/widget",
+  );
 
   assertError(
     await call(rw.base, "PUT", `/v1/records/${enc(RECORDS.deleted)}`, { value: "x" }, auth),

@@ -143,7 +143,8 @@ test("sequencer under SIGKILL: every acknowledged write (200 and 202) survives 4
     const s = NameStore.open(db, { readOnly: true });
     try {
       for (const a of acks)
-        if (a.status === 200) assert.equal(s.changePart(a.batch!, 0)[a.position!]?.name, a.name, `${a.name} at its position`);
+        if (a.status === 200)
+          assert.equal(s.changePart(a.batch!, 0)[a.position!]?.name, a.name, `${a.name} at its position`);
       for (const e of s.history().filter((h) => h.kind === "epoch")) {
         const changes = s.changePart(e.batch, 0);
         assert.equal(changes.length, e.written, `epoch ${e.batch} logs its writes`);

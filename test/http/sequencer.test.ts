@@ -61,7 +61,9 @@ test("sequencer: 40 concurrent PUTs of distinct names are one batch (an epoch cl
   try {
     const before = store.head().batch;
     const names = Array.from({ length: 40 }, (_, i) => `pkg-${i}`);
-    const answers = await Promise.all(names.map((n) => call(srv.base, "PUT", `/v1/records/${enc(n)}`, { value: `v-${n}` })));
+    const answers = await Promise.all(
+      names.map((n) => call(srv.base, "PUT", `/v1/records/${enc(n)}`, { value: `v-${n}` })),
+    );
     for (const a of answers) assert.equal(a.status, 200, JSON.stringify(a.json));
     const batches = new Set(answers.map((a) => a.json.batch));
     assert.deepEqual([...batches], [before + 1], "one epoch, one batch");
@@ -134,7 +136,11 @@ test("sequencer: writes to one name in one epoch apply in order; one that does n
     assert.deepEqual([x.state, x.value], [RecordState.Live, "b"]);
     assert.equal(store.head().records, before.records + 2);
     assert.equal(store.head().live, before.live + 2);
-    assert.equal(store.check().root.join(), store.head().root.join(), "the tree recomputed from the records has the epoch's root");
+    assert.equal(
+      store.check().root.join(),
+      store.head().root.join(),
+      "the tree recomputed from the records has the epoch's root",
+    );
 
     // an epoch of failing writes only, and an epoch of none, commit nothing
     const head = store.head().batch;
@@ -221,7 +227,11 @@ test("sequencer: Idempotency-Key replays the first answer once applied, refuses 
     for (const bad of ["", "x".repeat(129), "has space", "ünï"]) {
       const r = await fetch(`${srv.base}/v1/records/idem`, {
         method: "PUT",
-        headers: { ...auth, "content-type": "application/json", "idempotency-key": Buffer.from(bad, "utf8").toString("latin1") },
+        headers: {
+          ...auth,
+          "content-type": "application/json",
+          "idempotency-key": Buffer.from(bad, "utf8").toString("latin1"),
+        },
         body: JSON.stringify({ value: "v" }),
       });
       const j = (await r.json()) as Json;
@@ -280,7 +290,8 @@ test("sequencer: a CLI write while the server runs is seen by the next epoch, ne
     // one more epoch after the CLI commits: planned against the head the CLI left
     const last = await http(99);
     assert.equal(last.status, 200);
-    for (const n of ["c-0", "c-1", "h-0", "h-15", "h-99"]) assert.equal(store.lookup(n).record?.state, RecordState.Live, n);
+    for (const n of ["c-0", "c-1", "h-0", "h-15", "h-99"])
+      assert.equal(store.lookup(n).record?.state, RecordState.Live, n);
     assert.equal(store.check().root.join(), store.head().root.join());
   } finally {
     await srv.app.close();

@@ -104,7 +104,8 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     epochMs,
     epochMax,
     writeQueue,
-    onEpoch: (e) => process.stderr.write(`epoch: batch ${e.batch}, ${e.updates} updates, ${e.failed} failed, ${e.ms} ms\n`),
+    onEpoch: (e) =>
+      process.stderr.write(`epoch: batch ${e.batch}, ${e.updates} updates, ${e.failed} failed, ${e.ms} ms\n`),
   });
   let address: string;
   try {

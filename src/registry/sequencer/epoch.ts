@@ -200,7 +200,8 @@ export function applyEpoch(
       kind: "epoch",
       expectBatch: head.batch,
       write: (w) => {
-        for (let i = 0; i < changed.length; i++) w.putLeaf(sortedKeys[i]!, rows[i]!, digests.subarray(8 * i, 8 * i + 8));
+        for (let i = 0; i < changed.length; i++)
+          w.putLeaf(sortedKeys[i]!, rows[i]!, digests.subarray(8 * i, 8 * i + 8));
         w.logChanges(changes);
         const u = updateCompact(
           store.config.depth,

@@ -182,7 +182,11 @@ export class Sequencer {
   }
 
   /** What an idempotency key already answers, if anything. */
-  private replay(w: SequencedWrite, fp: string, async: boolean): SequencerAnswer | Promise<SequencerAnswer> | undefined {
+  private replay(
+    w: SequencedWrite,
+    fp: string,
+    async: boolean,
+  ): SequencerAnswer | Promise<SequencerAnswer> | undefined {
     const key = w.idempotencyKey;
     if (key === undefined) return undefined;
     const q = this.inflight.get(key);
@@ -255,9 +259,7 @@ export class Sequencer {
     this.acceptBuffer = [];
     if (batch.length === 0) return;
     try {
-      const rows = this.tables.accept(
-        batch.map(({ q }) => ({ ...q.write, idempotencyKey: q.key, fingerprint: q.fp })),
-      );
+      const rows = this.tables.accept(batch.map(({ q }) => ({ ...q.write, idempotencyKey: q.key, fingerprint: q.fp })));
       batch.forEach(({ q, ok }, i) => {
         q.seq = rows[i]!.seq;
         this.enqueue(q);
