@@ -298,3 +298,21 @@ test("sequencer: a CLI write while the server runs is seen by the next epoch, ne
     await store.close();
   }
 });
+
+test("registry http: --epoch-ms, --epoch-max and --write-queue are in --help and each is validated (exit 2, BAD_OPTION naming it)", async () => {
+  const help = await runSsgkr(dir, "registry", "http", "--help");
+  assert.equal(help.status, 0);
+  for (const o of ["--epoch-ms", "--epoch-max", "--write-queue"]) assert.ok(help.stdout.includes(o), o);
+  const store = makeRegistry(dir, DEPTH, { sub: "options" });
+  const db = store.dir;
+  await store.close();
+  for (const [option, value, range] of [
+    ["--epoch-ms", "0", "[1, 60000]"],
+    ["--epoch-max", "65537", "[1, 65536]"],
+    ["--write-queue", "lots", "[1, 10000000]"],
+  ] as const) {
+    const r = await runSsgkr(dir, "registry", "http", "--db", db, "--listen", "127.0.0.1:0", option, value);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr, `error BAD_OPTION: ${option} must be an integer in ${range}, got "${value}"\n`);
+  }
+});
