@@ -11,6 +11,8 @@ import { NameStore } from "../../src/registry/store/name-store.js";
 import { RecordState } from "../../src/registry/store/record-codec.js";
 import { Sequencer } from "../../src/registry/sequencer/sequencer.js";
 import { formatRoot } from "../../src/registry/root.js";
+import { replayBatch } from "../../src/registry/consistency/replay.js";
+import { proveBatch } from "../../src/registry/consistency/block-prover.js";
 import { readTokenFile } from "../../src/http/auth.js";
 import { freshDir, makeRegistry, removeDir, runSsgkr, startServer, TOKEN, tokenFile } from "../web/support.js";
 
@@ -141,6 +143,11 @@ test("sequencer: writes to one name in one epoch apply in order; one that does n
       store.head().root.join(),
       "the tree recomputed from the records has the epoch's root",
     );
+    // the epoch replays from its change log (the same name four times) and its block is proved
+    const [part] = replayBatch(store, before.batch + 1);
+    assert.equal(formatRoot(part!.fromRoot), formatRoot(before.root));
+    assert.equal(formatRoot(part!.toRoot), formatRoot(store.head().root));
+    assert.equal(proveBatch(store, before.batch + 1)?.summary.batch, before.batch + 1);
 
     // an epoch of failing writes only, and an epoch of none, commit nothing
     const head = store.head().batch;
