@@ -12,13 +12,15 @@
  * as the batched import does), against an in-memory index of the stored keys that is reloaded
  * only when another process committed meanwhile. An epoch whose writes all fail commits nothing.
  */
-import { hashLeaf } from "../../smt/leaf.js";
 import { RegistryError } from "../errors.js";
-import { recordLeaf, type RecordValue } from "../mapping.js";
+import { valuePayload, type RecordValue } from "../mapping.js";
 import { requireNfcName } from "../name-form.js";
 import { collisionError, type NameUpdateKind } from "../name-operations.js";
 import { updateCompact } from "../hashing/name-tree.js";
-import { RecordState, encodeRecord, type StoredRecord } from "../store/record-codec.js";
+import { LeafHasher } from "../hashing/leaf-hasher.js";
+import { PackedBuilder } from "../hashing/packed.js";
+import { defaultPermutation } from "../hashing/permutation.js";
+import { RecordState, encodeRecord, valueParts, type StoredRecord } from "../store/record-codec.js";
 import type { LoggedChange } from "../store/change-log.js";
 import type { NameHead, NameHistoryEntry, NameStore } from "../store/name-store.js";
 
@@ -31,6 +33,11 @@ export interface EpochWrite {
   readonly name: string;
   /** put: required; restore: optional (default the last value); delete: none. */
   readonly value?: RecordValue | undefined;
+  /**
+   * The name's key when the write was already checked (`checkEpochWrite` returns it): the epoch
+   * then neither checks it again nor hashes the name again.
+   */
+  readonly key?: number | undefined;
 }
 
 /** What became of one write of an epoch. */
@@ -76,14 +83,39 @@ function merge(a: Float64Array, b: Float64Array): Float64Array {
 /**
  * Checks that a write is well formed before it is queued (its name, NFC form and value bounds):
  * what can be refused without the registry's state.
+ * @returns the name's key.
  * @throws RegistryError `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
-export function checkEpochWrite(store: NameStore, w: EpochWrite): void {
-  store.keyOf(w.name);
-  if (w.op === "delete") return; // a record under a name not in NFC (written before names were checked) can be deleted
+export function checkEpochWrite(store: NameStore, w: EpochWrite): number {
+  const key = store.keyOf(w.name);
+  if (w.op === "delete") return key; // a record under a name not in NFC (written before names were checked) can be deleted
   requireNfcName(w.name);
-  if (w.value !== undefined) recordLeaf(w.name, w.value, store.config.leafMaxFields);
+  if (w.value !== undefined) valuePayload(w.value, store.config.leafMaxFields);
   else if (w.op === "put") throw new RegistryError("BAD_VALUE", "put needs a value");
+  return key;
+}
+
+/** One leaf hasher per leaf bound (batched Keccak-256 and Poseidon2, as the import hashes). */
+const HASHERS = new Map<number, LeafHasher>();
+const utf8 = new TextEncoder();
+
+/**
+ * Leaf digests of live records, 8 words each, hashed as one batch (equal to
+ * `hashLeaf(recordLeaf(name, value))` record by record).
+ */
+function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
+  let h = HASHERS.get(leafMaxFields);
+  if (h === undefined) {
+    h = new LeafHasher(leafMaxFields, defaultPermutation());
+    HASHERS.set(leafMaxFields, h);
+  }
+  const b = new PackedBuilder();
+  records.forEach((r, i) => {
+    const name = utf8.encode(r.name);
+    const { form, bytes } = valueParts(r.value);
+    b.add(i, name, 0, name.length, form, bytes, 0, bytes.length);
+  });
+  return h.hash(b.take());
 }
 
 interface Slot {
@@ -149,8 +181,7 @@ export function applyEpoch(
     const changes: LoggedChange[] = [];
     for (const w of writes) {
       try {
-        checkEpochWrite(store, w);
-        const key = store.keyOf(w.name);
+        const key = w.key ?? checkEpochWrite(store, w);
         let slot = slots.get(key);
         if (slot === undefined) {
           const row = store.leafRow(key)?.record;
@@ -181,13 +212,16 @@ export function applyEpoch(
     let newRecords = 0,
       liveDelta = 0,
       deletedDelta = 0;
+    const live = changed.flatMap(([, s], i) => (s.now!.state === RecordState.Live ? [i] : []));
+    const liveHashed = liveDigests(
+      live.map((i) => changed[i]![1].now!),
+      B,
+    );
+    live.forEach((i, j) => digests.set(liveHashed.subarray(8 * j, 8 * j + 8), 8 * i));
     changed.forEach(([key, s], i) => {
       const rec = s.now!;
       sortedKeys[i] = key;
-      digests.set(
-        rec.state === RecordState.Deleted ? store.tombstoneDigest : hashLeaf(recordLeaf(rec.name, rec.value, B), B),
-        8 * i,
-      );
+      if (rec.state === RecordState.Deleted) digests.set(store.tombstoneDigest, 8 * i);
       rows.push(encodeRecord(rec));
       if (s.before === undefined) {
         newRecords++;

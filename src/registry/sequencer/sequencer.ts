@@ -165,7 +165,12 @@ export class Sequencer {
     let resolve!: (r: StoredResult) => void;
     const done = new Promise<StoredResult>((r) => (resolve = r));
     const q: Queued = {
-      write: { op: w.op, name: w.name, ...(w.value !== undefined ? { value: w.value } : {}) },
+      write: {
+        op: w.op,
+        name: w.name,
+        ...(w.value !== undefined ? { value: w.value } : {}),
+        ...(w.key !== undefined ? { key: w.key } : {}),
+      },
       key,
       fp,
       done,
@@ -223,13 +228,13 @@ export class Sequencer {
    * @throws RegistryError `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE` (nothing queued).
    */
   async submit(w: SequencedWrite): Promise<SequencerAnswer> {
-    checkEpochWrite(this.store, w);
+    const key = checkEpochWrite(this.store, w);
     const fp = writeFingerprint(w);
     const r = this.replay(w, fp, false);
     if (r !== undefined) return await r;
     const full = this.full();
     if (full !== undefined) return full;
-    const q = this.entry(w, fp, w.idempotencyKey, false);
+    const q = this.entry({ ...w, key }, fp, w.idempotencyKey, false);
     this.enqueue(q);
     return { kind: "done", result: await q.done, replayed: false };
   }
@@ -240,13 +245,13 @@ export class Sequencer {
    * @throws RegistryError as `submit`, and faults of the store writing the row.
    */
   async accept(w: SequencedWrite): Promise<SequencerAnswer> {
-    checkEpochWrite(this.store, w);
+    const key = checkEpochWrite(this.store, w);
     const fp = writeFingerprint(w);
     const r = this.replay(w, fp, true);
     if (r !== undefined) return await r;
     const full = this.full();
     if (full !== undefined) return full;
-    const q = this.entry(w, fp, w.idempotencyKey, true);
+    const q = this.entry({ ...w, key }, fp, w.idempotencyKey, true);
     await new Promise<void>((ok, fail) => {
       this.acceptBuffer.push({ q, ok, fail });
       if (this.acceptBuffer.length === 1) setImmediate(() => this.flushAccepted());
@@ -287,8 +292,9 @@ export class Sequencer {
         take.map((q) => q.write),
         (o) => {
           this.tables.applied(take.flatMap((q) => (q.seq !== undefined ? [q.seq] : [])));
+          const root = o.entry !== undefined ? formatRoot(o.entry.root) : "";
           take.forEach((q, i) => {
-            if (q.key !== undefined) this.tables.keep(q.key, q.fp, resultOf(o, i), now);
+            if (q.key !== undefined) this.tables.keep(q.key, q.fp, resultOf(o, i, root), now);
           });
           this.tables.prune(now);
         },
@@ -303,7 +309,8 @@ export class Sequencer {
       for (const q of take) if (q.seq === undefined) q.resolve({ ok: false, code, message });
       return false;
     }
-    take.forEach((q, i) => q.resolve(resultOf(outcome, i)));
+    const root = outcome.entry !== undefined ? formatRoot(outcome.entry.root) : "";
+    take.forEach((q, i) => q.resolve(resultOf(outcome, i, root)));
     const ms = performance.now() - t0;
     if (outcome.entry === undefined) this.empty++;
     else {
@@ -346,8 +353,8 @@ export class Sequencer {
   }
 }
 
-function resultOf(o: EpochOutcome, i: number): StoredResult {
+function resultOf(o: EpochOutcome, i: number, root: string): StoredResult {
   const r = o.results[i]!;
   if (!r.ok) return { ok: false, code: r.error.code, message: r.error.message };
-  return { ok: true, op: r.op, batch: o.entry!.batch, position: r.position, root: formatRoot(o.entry!.root) };
+  return { ok: true, op: r.op, batch: o.entry!.batch, position: r.position, root };
 }
