@@ -7,6 +7,8 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { RecordState } from "../../src/registry/store/record-codec.js";
 import { Sequencer } from "../../src/registry/sequencer/sequencer.js";
@@ -321,5 +323,46 @@ test("registry http: --epoch-ms, --epoch-max and --write-queue are in --help and
     const r = await runSsgkr(dir, "registry", "http", "--db", db, "--listen", "127.0.0.1:0", option, value);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stderr, `error BAD_OPTION: ${option} must be an integer in ${range}, got "${value}"\n`);
+  }
+});
+
+test("sequencer: a CLI import into the served registry meanwhile commits beside the epochs (each batch planned in its transaction), and every write of both is in the registry", async () => {
+  const store = makeRegistry(dir, DEPTH, { sub: "import" });
+  const srv = await startServer({ store, token: readTokenFile(tokenFile(dir)), rateLimit: 0, epochMs: 20 });
+  try {
+    const file = join(dir, "import.ndjson");
+    writeFileSync(
+      file,
+      Array.from({ length: 300 }, (_, i) => JSON.stringify({ name: `imp-${i}`, value: `i${i}` })).join("\n"),
+    );
+    const puts = async () => {
+      const out = [];
+      for (let i = 0; i < 40; i++) out.push(await call(srv.base, "PUT", `/v1/records/w-${i}`, { value: `w${i}` }));
+      return out;
+    };
+    const [answers, imp] = await Promise.all([
+      puts(),
+      runSsgkr(
+        dir,
+        "registry",
+        "import",
+        "--db",
+        store.dir,
+        "--file",
+        file,
+        "--batch-size",
+        "50",
+        "--on-error",
+        "skip",
+      ),
+    ]);
+    assert.equal(imp.status, 0, imp.stderr);
+    for (const a of answers) assert.equal(a.status, 200, JSON.stringify(a.json));
+    for (const n of ["imp-0", "imp-299", "w-0", "w-39"])
+      assert.equal(store.lookup(n).record?.state, RecordState.Live, n);
+    assert.equal(store.check().root.join(), store.head().root.join());
+  } finally {
+    await srv.app.close();
+    await store.close();
   }
 });
