@@ -258,17 +258,19 @@ test("sequencer: a full write queue answers 503 WRITE_QUEUE_FULL with Retry-Afte
     store,
     token: readTokenFile(tokenFile(dir)),
     rateLimit: 0,
-    epochMs: 1500,
+    epochMs: 60_000,
     writeQueue: 3,
   });
   try {
     const queued = [1, 2, 3].map((i) => call(srv.base, "PUT", `/v1/records/q-${i}`, { value: "v" }));
-    await new Promise((r) => setTimeout(r, 300));
+    while (srv.sequencer!.status().writesQueued < 3) await new Promise((r) => setTimeout(r, 10));
     const full = await call(srv.base, "PUT", "/v1/records/q-4", { value: "v" });
     assert.deepEqual([full.status, full.json.code], [503, "WRITE_QUEUE_FULL"], JSON.stringify(full.json));
-    assert.equal(full.headers.get("retry-after"), "2");
+    assert.equal(full.headers.get("retry-after"), "60");
     const fullAsync = await call(srv.base, "PUT", "/v1/records/q-4", { value: "v" }, { prefer: "respond-async" });
     assert.equal(fullAsync.status, 503);
+    assert.equal(srv.sequencer!.status().writesQueued, 3, "a refused write holds no memory");
+    srv.sequencer!.runEpoch();
     const done = await Promise.all(queued);
     assert.deepEqual(
       done.map((d) => d.status),
