@@ -80,8 +80,6 @@ export class WriteTables {
   private readonly accepted: Database<Buffer, Buffer>;
   private readonly keys: Database<Buffer, Buffer>;
   private readonly order: Database<Buffer, Buffer>;
-  private nextSeq: number;
-  private nextOrder: number;
   private keyCount: number;
 
   constructor(
@@ -97,13 +95,13 @@ export class WriteTables {
     this.accepted = open("seq-accepted");
     this.keys = open("seq-keys");
     this.order = open("seq-key-order");
-    const last = (db: Database<Buffer, Buffer>) => {
-      for (const k of db.getKeys({ reverse: true, limit: 1 })) return Number((k as Buffer).readBigUInt64BE(0));
-      return 0;
-    };
-    this.nextSeq = last(this.accepted) + 1;
-    this.nextOrder = last(this.order) + 1;
     this.keyCount = this.order.getCount();
+  }
+
+  /** The last key of a u64-keyed table (0 when empty), as the current transaction sees it. */
+  private static last(db: Database<Buffer, Buffer>): number {
+    for (const k of db.getKeys({ reverse: true, limit: 1 })) return Number((k as Buffer).readBigUInt64BE(0));
+    return 0;
   }
 
   /** Every accepted write not yet applied, in acceptance order. @throws RegistryError `DB_CORRUPT`. */
@@ -130,9 +128,11 @@ export class WriteTables {
    * Makes writes durable as accepted, in one transaction; returns them with their numbers.
    */
   accept(writes: readonly Omit<AcceptedWrite, "seq">[]): AcceptedWrite[] {
-    return this.store.writeTransaction(() =>
-      writes.map((w) => {
-        const seq = this.nextSeq++;
+    return this.store.writeTransaction(() => {
+      // numbered inside the transaction: another process's accepted rows are never overwritten
+      let next = WriteTables.last(this.accepted) + 1;
+      return writes.map((w) => {
+        const seq = next++;
         const row = {
           op: w.op,
           name: w.name,
@@ -141,8 +141,8 @@ export class WriteTables {
         };
         this.accepted.putSync(u64(seq), Buffer.from(JSON.stringify(row)));
         return { ...w, seq };
-      }),
-    );
+      });
+    });
   }
 
   /** Inside the epoch's transaction: removes applied accepted writes. */
@@ -164,7 +164,7 @@ export class WriteTables {
       this.order.removeSync(u64(parseRow<KeyRow>(old, `seq-keys row ${JSON.stringify(key)}`).order));
       this.keyCount--;
     }
-    const order = this.nextOrder++;
+    const order = WriteTables.last(this.order) + 1;
     this.keys.putSync(k, Buffer.from(JSON.stringify({ fingerprint, at: now, order, result } satisfies KeyRow)));
     this.order.putSync(u64(order), k);
     this.keyCount++;
