@@ -368,3 +368,30 @@ test("sequencer: a CLI import into the served registry meanwhile commits beside 
     await store.close();
   }
 });
+
+test("sequencer: idempotency keys are kept within their retention (here the last 3 keys), oldest dropped first", async () => {
+  const store = makeRegistry(dir, DEPTH, { sub: "keys" });
+  const seq = new Sequencer(store, { epochMs: 60_000, keyRetention: { keepMs: 3_600_000, keepKeys: 3 } });
+  seq.start();
+  try {
+    const first = [1, 2, 3, 4, 5].map((i) =>
+      seq.submit({ op: "put", name: `kept-${i}`, value: "v", idempotencyKey: `key-${i}` }),
+    );
+    seq.runEpoch();
+    await Promise.all(first);
+    assert.equal(seq.status().idempotencyKeys, 3);
+    // key-5 is kept: its retry with another write is refused; key-1 was dropped: the key is free again
+    assert.equal(
+      (await seq.submit({ op: "put", name: "other", value: "v", idempotencyKey: "key-5" })).kind,
+      "key-reused",
+    );
+    const reused = seq.submit({ op: "put", name: "other", value: "v", idempotencyKey: "key-1" });
+    seq.runEpoch();
+    const a = await reused;
+    assert.deepEqual([a.kind, a.kind === "done" && a.result.ok], ["done", true]);
+    assert.equal(seq.status().idempotencyKeys, 3);
+  } finally {
+    seq.close();
+    await store.close();
+  }
+});
