@@ -6,7 +6,7 @@
  * /v1/openapi.json), then the routes: public reads of the checkpoint, root, history, records and
  * their proofs (read-routes.ts), kept block proofs and consistency chains (block-routes.ts),
  * verification (verify-route.ts), bearer-token writes applied in epochs by the sequencer
- * (write-routes.ts), the server's figures (status-route.ts) and the browser verifier at /verify
+ * (write-routes.ts) and the browser verifier at /verify
  * (page-routes.ts).
  *
  * Names are one URL-encoded path segment (`@scope/pkg` → `%40scope%2Fpkg`). Inputs are checked
@@ -28,12 +28,12 @@ import { ServedConfigs, type VerifyConfig } from "./served-configs.js";
 import { verifyRoute } from "./verify-route.js";
 import { writeRoutes } from "./write-routes.js";
 import { WriteLock } from "./write-lock.js";
-import { statusRoute } from "./status-route.js";
 import { isNameKeyed } from "../counterparty/prove.js";
 import { Sequencer, type EpochStats } from "../registry/sequencer/sequencer.js";
 import type { FastifyInstance } from "fastify";
 import type { AnyStore } from "../counterparty/prove.js";
 import type { SigningKey } from "../registry/checkpoint/signing-key.js";
+import type { ProvingPool } from "../proving/pool.js";
 
 export interface RegistryHttpOptions {
   /** An open registry of either mapping: name-keyed (`NameStore`, record-leaf-v2) or slot (`RegistryStore`, record-leaf-v1); `openRegistry(dir).store` opens either. */
@@ -79,6 +79,13 @@ export interface RegistryHttpOptions {
   readonly signingKey?: SigningKey;
   /** Run the block prover while serving (registry/consistency/block-prover.ts; default false, `registry http` turns it on; only when the store can be written). */
   readonly proveBlocks?: boolean;
+  /**
+   * The proving pool (`ProvingPool.start({ dir: store.dir })`, src/proving) that makes every proof
+   * off the serving thread: name proofs not in the cache and, with `proveBlocks`, the blocks of
+   * committed batches. The caller owns it (closes it after the app). Without it (the default)
+   * proofs are made on the calling thread, and blocks on one worker thread.
+   */
+  readonly pool?: ProvingPool;
   /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most (default 8 MiB; a page holds at least one link). */
   readonly consistencyPageBytes?: number;
 }
@@ -143,6 +150,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     verifyBodyBytes: opts.verifyBodyBytes ?? 2 * 1024 * 1024,
     webDir: opts.webDir ?? DEFAULT_WEB_DIR,
     proveBlocks: opts.proveBlocks ?? false,
+    pool: opts.pool,
     consistencyPageBytes: opts.consistencyPageBytes ?? DEFAULT_CONSISTENCY_PAGE_BYTES,
     logger: opts.logger ?? false,
   });
@@ -153,6 +161,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     return503OnClosing: true,
     frameworkErrors: frameworkErrorAnswer(ctx),
   });
+  // Bodies are JSON only: without fastify's default text/plain parser a text body is refused with 415 like any other
+  // content-type that is not JSON (docs/http.md), not read as a string and refused later as a 400.
+  app.removeContentTypeParser("text/plain");
   const routes: { method: string; url: string; hidden: boolean }[] = [];
   app.addHook("onRoute", (r) => {
     for (const m of [r.method].flat())
@@ -181,7 +192,6 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   await app.register(blockRoutes, ctx);
   await app.register(verifyRoute, ctx);
   await app.register(writeRoutes, ctx);
-  await app.register(statusRoute, ctx);
   // a graceful stop applies every queued write first
   app.addHook("onClose", async () => sequencer?.close());
   app.get("/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -1,45 +1,102 @@
 /**
- * `GET /v1/status` (docs/http.md "How it runs"): the head and the write sequencer's figures —
- * epochs committed, the last epoch's batch, size and duration, writes queued — as one JSON object.
+ * `GET /v1/status` (docs/http.md "How it runs"): what the server is doing, for operators and
+ * monitors — the head, the background block prover (batches proved through, pending, parts
+ * proving now, failed, the proving lag in seconds), the proving pool (workers, busy, queued and
+ * done by kind, retried jobs, replaced workers) and the process (uptime, event-loop delay p99 in
+ * ms over the last minute, memory) and the write sequencer (epochs committed, the last epoch's
+ * batch, size and duration, writes queued). Read from memory and the store's head only: it never
+ * waits for the pool.
  */
 import type { FastifyInstance } from "fastify";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { formatRoot } from "../counterparty/claim.js";
+import type { BlockProver } from "../registry/consistency/block-prover.js";
 import type { HttpContext } from "./context.js";
-import { SCHEMAS } from "./schemas.js";
 
-/** The status route plugin (options: the app's `HttpContext`). */
-export async function statusRoute(app: FastifyInstance, ctx: HttpContext): Promise<void> {
-  app.get("/v1/status", { schema: SCHEMAS.status }, async () => {
+/** The route schema (OpenAPI). */
+export const STATUS_SCHEMA = {
+  summary: "what the server is doing: head, block proving and its lag, the proving pool, the process",
+  tags: ["status"],
+  response: { 200: { type: "object", additionalProperties: true } },
+} as const;
+
+/** Registers `GET /v1/status` over the app's context and its block prover (undefined when none runs). */
+export function registerStatusRoute(app: FastifyInstance, ctx: HttpContext, prover: BlockProver | undefined): void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  // the delay histogram covers about the last minute
+  const reset = setInterval(() => delay.reset(), 60_000);
+  reset.unref();
+  app.addHook("onClose", async () => {
+    clearInterval(reset);
+    delay.disable();
+  });
+  const started = Date.now();
+  app.get("/v1/status", { schema: STATUS_SCHEMA }, async () => {
     const head = ctx.store.head();
-    const s = ctx.sequencer?.status();
+    const mem = process.memoryUsage();
     return {
-      batch: head.batch,
-      root: formatRoot(head.root),
-      registry_mapping: ctx.mapping,
-      writes: s !== undefined ? "epochs" : ctx.auth.readOnly ? "read-only" : "one batch per write",
-      ...(s !== undefined
-        ? {
-            sequencer: {
-              epoch_ms: s.epochMs,
-              epoch_max: s.epochMax,
-              write_queue: s.writeQueue,
-              epochs_committed: s.epochsCommitted,
-              epochs_empty: s.epochsEmpty,
-              writes_queued: s.writesQueued,
-              idempotency_keys: s.idempotencyKeys,
-              last_epoch:
-                s.lastEpoch === undefined
-                  ? null
-                  : {
-                      batch: s.lastEpoch.batch,
-                      updates: s.lastEpoch.updates,
-                      failed: s.lastEpoch.failed,
-                      ms: s.lastEpoch.ms,
-                      committed_at: s.lastEpoch.committedAt,
-                    },
-            },
-          }
-        : {}),
+      head: { batch: head.batch, root: formatRoot(head.root), records: head.live },
+      blocks: prover === undefined ? { proving: false } : { proving: true, ...snake(prover.status()) },
+      pool:
+        ctx.pool === undefined
+          ? { workers: 0 }
+          : (() => {
+              const s = ctx.pool.stats();
+              return {
+                workers: s.workers,
+                busy: s.busy,
+                queued: s.queued,
+                done: s.done,
+                retried: s.retried,
+                replaced: s.replaced,
+              };
+            })(),
+      writes: writesOf(ctx),
+      process: {
+        uptime_s: Math.round((Date.now() - started) / 1000),
+        event_loop_delay_p99_ms: Math.round(delay.percentile(99) / 1e4) / 100,
+        rss_mb: Math.round(mem.rss / (1 << 20)),
+        heap_mb: Math.round(mem.heapUsed / (1 << 20)),
+      },
     };
   });
+}
+
+/** The prover's status with snake_case keys, as the API spells its fields. */
+function snake(s: ReturnType<BlockProver["status"]>) {
+  return {
+    head: s.head,
+    proved_through: s.provedThrough,
+    pending_batches: s.pendingBatches,
+    proving_parts: s.provingParts,
+    failed_batches: s.failedBatches,
+    lag_s: s.lagSeconds,
+  };
+}
+
+/** The writes' figures: the sequencer's (name-keyed registries served with a token), else how writes run. */
+function writesOf(ctx: HttpContext) {
+  const s = ctx.sequencer?.status();
+  if (s === undefined) return { mode: ctx.auth.readOnly ? "read-only" : "one batch per write" };
+  return {
+    mode: "epochs",
+    epoch_ms: s.epochMs,
+    epoch_max: s.epochMax,
+    write_queue: s.writeQueue,
+    epochs_committed: s.epochsCommitted,
+    epochs_empty: s.epochsEmpty,
+    writes_queued: s.writesQueued,
+    idempotency_keys: s.idempotencyKeys,
+    last_epoch:
+      s.lastEpoch === undefined
+        ? null
+        : {
+            batch: s.lastEpoch.batch,
+            updates: s.lastEpoch.updates,
+            failed: s.lastEpoch.failed,
+            ms: s.lastEpoch.ms,
+            committed_at: s.lastEpoch.committedAt,
+          },
+  };
 }
