@@ -90,11 +90,11 @@ test("sequencer: 40 concurrent PUTs of distinct names are one batch (an epoch cl
     assert.equal(store.history().at(-1)!.kind, "epoch");
     const status = await call(srv.base, "GET", "/v1/status");
     assert.equal(status.status, 200);
-    assert.equal(status.json.writes, "epochs");
-    assert.equal(status.json.sequencer.epochs_committed, 1);
-    assert.equal(status.json.sequencer.last_epoch.updates, 40);
-    assert.equal(status.json.sequencer.last_epoch.batch, before + 1);
-    assert.equal(status.json.sequencer.writes_queued, 0);
+    assert.equal(status.json.writes.mode, "epochs");
+    assert.equal(status.json.writes.epochs_committed, 1);
+    assert.equal(status.json.writes.last_epoch.updates, 40);
+    assert.equal(status.json.writes.last_epoch.batch, before + 1);
+    assert.equal(status.json.writes.writes_queued, 0);
   } finally {
     await srv.app.close();
     await store.close();
