@@ -36,6 +36,9 @@ function startServer(db: string, token: string): Promise<{ proc: ChildProcess; b
       "0",
       "--epoch-ms",
       "100",
+      // proofs are not what this test is about: no proving pool to start at each restart
+      "--workers",
+      "0",
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
