@@ -10,6 +10,8 @@
 //                                               `permuteMont4` for the four-lane sponge)
 //   src/kernels/assembly/poseidon2-x1.ts        one state in four vectors (`permuteMont`)
 //   src/kernels/assembly/poseidon2-x2.ts        two such states interleaved (`permuteMont2`)
+//   src/kernels/assembly/poseidon2-x4w24.ts     Poseidon2 of width 24 over four transposed states
+//                                               (`permuteMont4w24`, the width-24 leaf sponge)
 //   src/kernels/assembly/gkr-round-variants.ts  the `gkr_round` specialisations: every
 //                                               (pow, vbase, claim) combination, wide and narrow
 //
@@ -46,6 +48,12 @@ const LAYOUT = [
   ],
   ["SPONGE_MASK_WORD", 180, "The lane mask (0, −1, −1, −1)."],
   ["SPONGE_CONSTANT_WORDS", 184, "Words of the extended constants region."],
+  ["Poseidon2-24 constants region of the width-24 leaf kernels (u32 words, Montgomery form; Plonky3 0.4.x width-24 constants)"],
+  ["P24_RC_INIT_WORD", 0, "RC24_init[r][i] (4 initial external rounds) at P24_RC_INIT_WORD + 24r + i."],
+  ["P24_RC_INT_WORD", 96, "RC24_int[j] (23 internal rounds) at P24_RC_INT_WORD + j."],
+  ["P24_RC_TERM_WORD", 119, "RC24_term[r][i] (4 terminal external rounds) at P24_RC_TERM_WORD + 24r + i."],
+  ["POSEIDON2_24_CONSTANT_WORDS", 215, "Words of the Poseidon2-24 constants region."],
+  ["MERKLE24_WORK_WORDS", 96, "Words of the scratch region of the width-24 leaf kernels (four transposed states)."],
   ["Multi-sponge job region (u32 words, 16-byte aligned)"],
   ["JOB_STATES", 0, "State of lane i (16 canonical words) at JOB_STATES + 16i."],
   ["JOB_LANES", 64, "Lane i: source byte pointer at JOB_LANES + 2i, word count at JOB_LANES + 2i + 1."],
@@ -163,6 +171,34 @@ export const EXPORTS = {
       ],
       "void",
       "Leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3).",
+    ],
+    [
+      "pcs_merkle_leaves24",
+      [ptr("out"), ptr("src"), u32("logN"), u32("k"), u32("width"), ptr("consts24"), ptr("work")],
+      "void",
+      "Leaf digests under the Poseidon2-24 sponge at rate 16, four rows per SIMD vector (docs/pcs.md §4.3).",
+    ],
+    [
+      "pcs_merkle_leaves24_pair",
+      [
+        ptr("out"),
+        ptr("first"),
+        u32("firstWidth"),
+        ptr("second"),
+        u32("secondWidth"),
+        u32("logN"),
+        u32("k"),
+        ptr("consts24"),
+        ptr("work"),
+      ],
+      "void",
+      "Width-24 leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3).",
+    ],
+    [
+      "poseidon2_permute24",
+      [ptr("states"), u32("n"), ptr("consts24"), ptr("work")],
+      "void",
+      "n canonical states of 24 words back to back, in place (the width-24 permutation of the leaf kernels).",
     ],
     [
       "pcs_merkle_level",
@@ -659,6 +695,112 @@ function x2File() {
   );
 }
 
+// ------------------------------------------------------------------------------------ Poseidon2-24
+
+/**
+ * The width-24 internal diagonal V24 = [−2, 1, 2, 1/2, 3, 4, −1/2, −3, −4, 2^−8, 2^−2, 2^−3,
+ * 2^−4, 2^−5, 2^−6, 2^−24, −2^−8, −2^−3, −2^−4, −2^−5, −2^−6, −2^−7, −2^−9, −2^−24] (Plonky3
+ * 0.4.x `default_koalabear_poseidon2_24`) as s'_i = sum ± f(s_i), applied with additions and shifts.
+ */
+const DIAGONAL_24 = [
+  ...DIAGONAL.slice(0, 9),
+  ...[8, 2, 3, 4, 5, 6, 24].map((k) => ["vAdd", (x) => `halve(${x}, ${k})`]),
+  ...[8, 3, 4, 5, 6, 7, 9, 24].map((k) => ["vAdd", (x) => `negHalve(${x}, ${k})`]),
+];
+
+/** A balanced sum of the vectors named `names`. */
+function vSum(names) {
+  if (names.length === 1) return names[0];
+  const h = names.length >> 1;
+  return `vAdd(${vSum(names.slice(0, h))}, ${vSum(names.slice(h))})`;
+}
+
+/** One step of the four-lane width-24 body (24 vectors s0..s23, vector k = element k of four states). */
+function x4Step24(indent) {
+  const I = " ".repeat(indent);
+  const lines = [];
+  lines.push(
+    `${I}if (r > 0) {`,
+    `${I}  const c = r <= 4 ? consts + P24_RC_INIT_BYTES + <usize>(r - 1) * 96 : consts + P24_RC_TERM_BYTES + <usize>(r - 5) * 96;`,
+  );
+  for (let k = 0; k < 24; k += 4) {
+    lines.push(
+      `${I}  ${range(4)
+        .map((j) => `${s(k + j)} = sbox(${s(k + j)}, c${k + j === 0 ? "" : ` + ${4 * (k + j)}`});`)
+        .join(" ")}`,
+    );
+  }
+  lines.push(`${I}}`, "");
+  lines.push(`${I}// M_E: M4 = circ(2, 3, 1, 1) on each of the six chunks of four lanes, then the column sums.`);
+  for (let k = 0; k < 24; k += 4) {
+    const [a, b, c, d] = [s(k), s(k + 1), s(k + 2), s(k + 3)];
+    lines.push(`${I}{`);
+    lines.push(`${I}  const p01 = vAdd(${a}, ${b}), p23 = vAdd(${c}, ${d}), t = vAdd(p01, p23);`);
+    lines.push(`${I}  const y0 = vAdd(t, vAdd(p01, ${b})), y1 = vAdd(t, vAdd(vAdd(${b}, ${c}), ${c}));`);
+    lines.push(`${I}  const y2 = vAdd(t, vAdd(p23, ${d})), y3 = vAdd(t, vAdd(vAdd(${d}, ${a}), ${a}));`);
+    lines.push(`${I}  ${a} = y0; ${b} = y1; ${c} = y2; ${d} = y3;`);
+    lines.push(`${I}}`);
+  }
+  lines.push(`${I}{`);
+  for (let j = 0; j < 4; j++)
+    lines.push(`${I}  const c${j} = ${vSum(range(6).map((q) => s(j + 4 * q)))};`);
+  for (let j = 0; j < 4; j++)
+    lines.push(
+      `${I}  ${range(6)
+        .map((q) => `${s(j + 4 * q)} = vAdd(${s(j + 4 * q)}, c${j});`)
+        .join(" ")}`,
+    );
+  lines.push(`${I}}`, "");
+  lines.push(`${I}if (r == 4) {`);
+  lines.push(`${I}  // Internal rounds: s0 ← (s0 + RC24_int[j])³, then s'[i] = V24[i]·s[i] + Σ s.`);
+  lines.push(`${I}  for (let j: usize = 0; j < 23; j++) {`);
+  lines.push(`${I}    s0 = sbox(s0, consts + P24_RC_INT_BYTES + (j << 2));`);
+  lines.push(`${I}    const sum = ${vSum(range(24).map(s))};`);
+  for (let i = 0; i < 24; i++) {
+    const [op, f] = DIAGONAL_24[i];
+    lines.push(`${I}    ${s(i)} = ${op}(sum, ${f(s(i))});`);
+  }
+  lines.push(`${I}  }`, `${I}}`);
+  return lines;
+}
+
+function x4w24File() {
+  let out = header(
+    "Poseidon2 of width 24 over four states in the four SIMD lanes (24 v128, vector k = element k of each state).",
+  );
+  out += `//
+// Constants region: P24_RC_INIT_WORD, P24_RC_INT_WORD, P24_RC_TERM_WORD of ../abi (Montgomery form,
+// Plonky3 0.4.x width-24 constants). Step r = 0 of the round loop is the leading M_E; steps 1..4
+// are initial external rounds, 5..8 terminal ones; the 23 internal rounds run after step 4.
+import { P24_RC_INIT_WORD, P24_RC_INT_WORD, P24_RC_TERM_WORD } from "../abi";
+import { vAdd, vDouble, vSub, vTriple } from "./field";
+import { halve, negHalve, sbox } from "./poseidon2-ops";
+
+const P24_RC_INIT_BYTES: usize = <usize>P24_RC_INIT_WORD << 2;
+const P24_RC_INT_BYTES: usize = <usize>P24_RC_INT_WORD << 2;
+const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
+
+/**
+ * Permutes four width-24 states kept transposed in Montgomery form at ptr (vector k = element k
+ * of the four states, 24 vectors = 384 bytes) in place.
+ */
+export function permuteMont4w24(ptr: usize, consts: usize): void {
+`;
+  for (let k = 0; k < 24; k += 4)
+    out += `  let ${range(4)
+      .map((j) => `${s(k + j)} = v128.load(ptr, ${16 * (k + j)})`)
+      .join(", ")};\n`;
+  out += `  for (let r: u32 = 0; r < 9; r++) {\n${x4Step24(4)
+    .join("\n")
+    .replace(/\n\s+\n/g, "\n\n")}\n  }\n`;
+  for (let k = 0; k < 24; k += 4)
+    out += `  ${range(4)
+      .map((j) => `v128.store(ptr, ${s(k + j)}, ${16 * (k + j)});`)
+      .join(" ")}\n`;
+  out += `}\n`;
+  return out;
+}
+
 // ------------------------------------------------------------------------------------ gkr_round
 
 const BOOL = (b) => (b ? "true" : "false");
@@ -744,6 +886,7 @@ export function generateKernels() {
     ["src/kernels/assembly/poseidon2-x4.ts", x4File()],
     ["src/kernels/assembly/poseidon2-x1.ts", x1File()],
     ["src/kernels/assembly/poseidon2-x2.ts", x2File()],
+    ["src/kernels/assembly/poseidon2-x4w24.ts", x4w24File()],
     ["src/kernels/assembly/gkr-round-variants.ts", gkrVariantsFile()],
   ]);
 }

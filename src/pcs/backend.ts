@@ -15,6 +15,7 @@
 import type { Ext } from "../field/extension.js";
 import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, type MerkleTree } from "./merkle.js";
+import type { LeafWidth } from "./params.js";
 import {
   addScaledEqTable,
   evaluateUnivariate,
@@ -52,8 +53,8 @@ export interface PcsBackend {
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
-  /** The Merkle tree of a natural-order codeword's rows of 2^k elements (docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
+  /** The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
   /** The Merkle tree whose leaf j hashes row j of `first` then row j of `second` (two codewords on one domain; the hiding commitment, docs/pcs.md §12.3; `merkleTreeOfCodewordPair`). */
   merklePair(
     first: Uint32Array,
@@ -62,6 +63,7 @@ export interface PcsBackend {
     secondWidth: number,
     logDomain: number,
     k: number,
+    leafWidth?: LeafWidth,
   ): MerkleTree;
   /** Base-field values as interleaved extension values (`liftToExtension`): a working table. */
   lift(values: Uint32Array): Uint32Array;
@@ -76,8 +78,14 @@ export interface PcsBackend {
 }
 
 /** The Merkle tree of a natural-order codeword's rows (the reference: the rows gathered, then `buildMerkleTree`). */
-export function merkleTreeOfCodeword(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
-  return buildMerkleTree(rowsOfCodeword(codeword, width, logDomain, k), (1 << k) * width, logDomain - k);
+export function merkleTreeOfCodeword(
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+  leafWidth: LeafWidth = 16,
+): MerkleTree {
+  return buildMerkleTree(rowsOfCodeword(codeword, width, logDomain, k), (1 << k) * width, logDomain - k, leafWidth);
 }
 
 /** The Merkle tree over the rows of two codewords, row j of `first` then row j of `second` per leaf (the reference: the rows gathered side by side, then `buildMerkleTree`). */
@@ -88,6 +96,7 @@ export function merkleTreeOfCodewordPair(
   secondWidth: number,
   logDomain: number,
   k: number,
+  leafWidth: LeafWidth = 16,
 ): MerkleTree {
   const a = rowsOfCodeword(first, firstWidth, logDomain, k);
   const b = rowsOfCodeword(second, secondWidth, logDomain, k);
@@ -99,7 +108,7 @@ export function merkleTreeOfCodewordPair(
     rows.set(a.subarray(j * aw, (j + 1) * aw), j * (aw + bw));
     rows.set(b.subarray(j * bw, (j + 1) * bw), j * (aw + bw) + aw);
   }
-  return buildMerkleTree(rows, aw + bw, logDomain - k);
+  return buildMerkleTree(rows, aw + bw, logDomain - k, leafWidth);
 }
 
 /** A backend made on first use; `null` selects the references. */
@@ -198,8 +207,14 @@ export function pcsCodeword(coeffs: Uint32Array, width: number, logDomain: numbe
 }
 
 /** The Merkle tree of a natural-order codeword's rows on this thread's backend. */
-export function pcsMerkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
-  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k);
+export function pcsMerkle(
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+  leafWidth: LeafWidth = 16,
+): MerkleTree {
+  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth);
 }
 
 /** The Merkle tree over two codewords' rows side by side (`PcsBackend.merklePair`) on this thread's backend. */
@@ -210,8 +225,9 @@ export function pcsMerklePair(
   secondWidth: number,
   logDomain: number,
   k: number,
+  leafWidth: LeafWidth = 16,
 ): MerkleTree {
-  return backendFor(1 << logDomain).merklePair(first, firstWidth, second, secondWidth, logDomain, k);
+  return backendFor(1 << logDomain).merklePair(first, firstWidth, second, secondWidth, logDomain, k, leafWidth);
 }
 
 /** The lift to the extension on this thread's backend (a working table). */

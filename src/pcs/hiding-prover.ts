@@ -173,7 +173,7 @@ export function whirCommitHidingOn(
     fCodeword = codewordOfRows(fRows, 1, first.logDomain, k);
     gCodeword = codewordOfRows(gRows, 4, first.logDomain, k);
   }
-  const tree = phase("merkle", () => pcsMerklePair(fCodeword, 1, gCodeword, 4, first.logDomain, k));
+  const tree = phase("merkle", () => pcsMerklePair(fCodeword, 1, gCodeword, 4, first.logDomain, k, set.leafWidth));
   absorbHidingCommitment(t, set, hiding.committedVariables, hidingWidthCode(hiding.layout), tree.root);
   const commitment: WhirHidingCommitment = {
     set: set.id,

@@ -11,6 +11,7 @@
  */
 import { PcsError } from "./errors.js";
 import { pcsMerkle, type MerkleTree } from "./backend.js";
+import type { LeafWidth } from "./params.js";
 
 /**
  * What the prover asks of a pool: the Merkle tree of a natural-order codeword's rows of 2^k
@@ -74,15 +75,22 @@ export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): 
   return option;
 }
 
-/** The Merkle tree of a codeword's rows on `workers` when given, else on this thread's backend. */
+/**
+ * The Merkle tree of a codeword's rows on `workers` when given, else on this thread's backend.
+ * A pool hashes the width-16 leaves only: trees with width-24 leaves (the `-l24` sets) are hashed
+ * on this thread's backend whatever `workers` is (the same tree either way).
+ */
 export function merkleOn(
   workers: PcsMerkleWorkers | null,
   codeword: Uint32Array,
   width: number,
   logDomain: number,
   k: number,
+  leafWidth: LeafWidth = 16,
 ): MerkleTree {
-  return workers === null ? pcsMerkle(codeword, width, logDomain, k) : workers.merkle(codeword, width, logDomain, k);
+  return workers === null || leafWidth !== 16
+    ? pcsMerkle(codeword, width, logDomain, k, leafWidth)
+    : workers.merkle(codeword, width, logDomain, k);
 }
 
 /** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */

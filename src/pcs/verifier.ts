@@ -245,7 +245,7 @@ export function verifyCore(
         "PCS_SHAPE",
         `iteration ${i}: the multiproof has ${rp.siblings.length / 8} digests, the queries need ${multiproofSize(round.logRows, indices)}`,
       );
-    const leaves = hashRows(rp.rows, rowWords, indices.length);
+    const leaves = hashRows(rp.rows, rowWords, indices.length, schedule.set.leafWidth);
     const values: Uint32Array[] = [];
     for (let j = 0; j < indices.length; j++) {
       const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
