@@ -48,7 +48,9 @@ const LAYOUT = [
   ],
   ["SPONGE_MASK_WORD", 180, "The lane mask (0, −1, −1, −1)."],
   ["SPONGE_CONSTANT_WORDS", 184, "Words of the extended constants region."],
-  ["Poseidon2-24 constants region of the width-24 leaf kernels (u32 words, Montgomery form; Plonky3 0.4.x width-24 constants)"],
+  [
+    "Poseidon2-24 constants region of the width-24 leaf kernels (u32 words, Montgomery form; Plonky3 0.4.x width-24 constants)",
+  ],
   ["P24_RC_INIT_WORD", 0, "RC24_init[r][i] (4 initial external rounds) at P24_RC_INIT_WORD + 24r + i."],
   ["P24_RC_INT_WORD", 96, "RC24_int[j] (23 internal rounds) at P24_RC_INT_WORD + j."],
   ["P24_RC_TERM_WORD", 119, "RC24_term[r][i] (4 terminal external rounds) at P24_RC_TERM_WORD + 24r + i."],
@@ -742,8 +744,7 @@ function x4Step24(indent) {
     lines.push(`${I}}`);
   }
   lines.push(`${I}{`);
-  for (let j = 0; j < 4; j++)
-    lines.push(`${I}  const c${j} = ${vSum(range(6).map((q) => s(j + 4 * q)))};`);
+  for (let j = 0; j < 4; j++) lines.push(`${I}  const c${j} = ${vSum(range(6).map((q) => s(j + 4 * q)))};`);
   for (let j = 0; j < 4; j++)
     lines.push(
       `${I}  ${range(6)

@@ -9,11 +9,7 @@
  */
 import { mul } from "../field/koalabear.js";
 import { RC_EXTERNAL_INITIAL, RC_EXTERNAL_TERMINAL, RC_INTERNAL } from "../hash/poseidon2-constants.js";
-import {
-  RC24_EXTERNAL_INITIAL,
-  RC24_EXTERNAL_TERMINAL,
-  RC24_INTERNAL,
-} from "../hash/poseidon2-24-constants.js";
+import { RC24_EXTERNAL_INITIAL, RC24_EXTERNAL_TERMINAL, RC24_INTERNAL } from "../hash/poseidon2-24-constants.js";
 import type { KernelMemory, Region } from "./memory.js";
 import {
   POSEIDON2_24_CONSTANT_WORDS,
@@ -52,7 +48,9 @@ export function poseidon2ConstantWords(): Uint32Array {
  */
 export function poseidon2Constant24Words(): Uint32Array {
   const out = new Uint32Array(POSEIDON2_24_CONSTANT_WORDS);
-  RC24_EXTERNAL_INITIAL.forEach((row, r) => row.forEach((c, i) => (out[P24_RC_INIT_WORD + 24 * r + i] = toMontgomery(c))));
+  RC24_EXTERNAL_INITIAL.forEach((row, r) =>
+    row.forEach((c, i) => (out[P24_RC_INIT_WORD + 24 * r + i] = toMontgomery(c))),
+  );
   RC24_INTERNAL.forEach((c, j) => (out[P24_RC_INT_WORD + j] = toMontgomery(c)));
   RC24_EXTERNAL_TERMINAL.forEach((row, r) =>
     row.forEach((c, i) => (out[P24_RC_TERM_WORD + 24 * r + i] = toMontgomery(c))),

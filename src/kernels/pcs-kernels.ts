@@ -236,7 +236,17 @@ class WasmPcsKernels implements PcsBackend {
       return this.tree(logRows, (out) =>
         this.withPointer(first, false, (a) =>
           this.withPointer(second, false, (b) =>
-            raw.pcs_merkle_leaves24_pair(out, a, firstWidth, b, secondWidth, logDomain, k, leaf24.consts.ptr, leaf24.work.ptr),
+            raw.pcs_merkle_leaves24_pair(
+              out,
+              a,
+              firstWidth,
+              b,
+              secondWidth,
+              logDomain,
+              k,
+              leaf24.consts.ptr,
+              leaf24.work.ptr,
+            ),
           ),
         ),
       );
@@ -255,7 +265,8 @@ class WasmPcsKernels implements PcsBackend {
    * leaf kernels' permutation (`poseidon2_permute24`): for the differential tests.
    */
   permute24(states: Uint32Array): void {
-    if (states.length % 24 !== 0) throw new RangeError(`permute24: ${states.length} words is not a whole number of states`);
+    if (states.length % 24 !== 0)
+      throw new RangeError(`permute24: ${states.length} words is not a whole number of states`);
     const leaf24 = this.leaf24Regions();
     const region = this.kernels.heap.allocFrom(states);
     try {

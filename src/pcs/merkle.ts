@@ -71,7 +71,12 @@ export function hashRows24(rows: Uint32Array, rowWords: number, n: number): Uint
 }
 
 /** Builds the tree of `rows` (2^logRows rows of rowWords canonical words each, back to back) in batches, leaves hashed by the sponge of `leafWidth`. */
-export function buildMerkleTree(rows: Uint32Array, rowWords: number, logRows: number, leafWidth: LeafWidth = 16): MerkleTree {
+export function buildMerkleTree(
+  rows: Uint32Array,
+  rowWords: number,
+  logRows: number,
+  leafWidth: LeafWidth = 16,
+): MerkleTree {
   const n = 1 << logRows;
   return buildMerkleTreeOfLeaves(hashRows(rows, rowWords, n, leafWidth), logRows);
 }
