@@ -32,6 +32,11 @@ const CASES: readonly [WhirSetId, number, CommittedWidth, number][] = [
   ["cb90-r4", 12, 1, 5],
   ["cb100-r4-s3", 17, 1, 6],
   ["ud100-r4-s3", 13, 4, 7],
+  ["cb100-r4-s3-l24", 17, 1, 8],
+  ["ud100-r4-s3-l24", 13, 4, 9],
+  ["cb100-r2-s3-l24", 11, 1, 10],
+  ["ud100-r2-s3-l24", 10, 4, 11],
+  ["cb100-r4-s3-l24", 3, 1, 12],
 ];
 
 function hex(bytes: Uint8Array): string {
