@@ -1,5 +1,6 @@
 /**
- * Known answers of the WHIR commitment (docs/pcs.md §9): for fixed polynomials, claims and sets,
+ * Known answers of the WHIR commitment (docs/pcs.md §9): for fixed polynomials, claims and sets (new
+ * entries go after the others, which never change),
  * the commitment root, the proof's length and its digest (the compat-v1 sponge of its u32 words)
  * are checked in (test/vectors/pcs-whir.json), so the bytes cannot drift unnoticed.
  * `UPDATE_PCS_VECTORS=1` rewrites the file after an intended change of docs/pcs.md.
