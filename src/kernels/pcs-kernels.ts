@@ -262,7 +262,7 @@ class WasmPcsKernels implements PcsBackend {
 
   /**
    * The width-24 permutation of n canonical states of 24 words back to back, in place, through the
-   * leaf kernels' permutation (`poseidon2_permute24`): for the differential tests.
+   * leaf kernels' permutation (`poseidon2_permute24`): the verifier's `-l24` leaves (`pcsPermute24`) and the differential tests.
    */
   permute24(states: Uint32Array): void {
     if (states.length % 24 !== 0)
@@ -455,9 +455,7 @@ export function wasmTwiddleTables(logN: number): { twiddles: Uint32Array; compan
 let backend: WasmPcsKernels | null | undefined;
 
 /** This thread's WASM backend of the commitment's bulk operations (with the count of working tables not yet released), or null when the kernel module is unavailable. */
-export function wasmPcsBackend():
-  | (PcsBackend & { readonly residentTables: number; permute24(states: Uint32Array): void })
-  | null {
+export function wasmPcsBackend(): (PcsBackend & { readonly residentTables: number }) | null {
   if (backend === undefined) {
     try {
       backend = new WasmPcsKernels(defaultKernels());

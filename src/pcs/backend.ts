@@ -14,7 +14,7 @@
  */
 import type { Ext } from "../field/extension.js";
 import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
-import { buildMerkleTree, type MerkleTree } from "./merkle.js";
+import { buildMerkleTree, permute24ManyReference, type MerkleTree } from "./merkle.js";
 import type { LeafWidth } from "./params.js";
 import {
   addScaledEqTable,
@@ -65,6 +65,8 @@ export interface PcsBackend {
     k: number,
     leafWidth?: LeafWidth,
   ): MerkleTree;
+  /** The width-24 permutation of n canonical states of 24 words back to back, in place (`permute24ManyReference`; the verifier's `-l24` leaves). */
+  permute24(states: Uint32Array): void;
   /** Base-field values as interleaved extension values (`liftToExtension`): a working table. */
   lift(values: Uint32Array): Uint32Array;
   /** ext + α·base for base-field values and as many interleaved extension values (`scaleAddBase`): a working table. */
@@ -128,6 +130,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   codeword: codewordReference,
   merkle: merkleTreeOfCodeword,
   merklePair: merkleTreeOfCodewordPair,
+  permute24: permute24ManyReference,
   lift: liftToExtension,
   scaleAdd: (alpha: Ext, base: Uint32Array, ext: Uint32Array) => scaleAddBase(alpha, base, ext),
   resident: (values: Uint32Array) => values.slice(),
@@ -228,6 +231,11 @@ export function pcsMerklePair(
   leafWidth: LeafWidth = 16,
 ): MerkleTree {
   return backendFor(1 << logDomain).merklePair(first, firstWidth, second, secondWidth, logDomain, k, leafWidth);
+}
+
+/** The width-24 permutation of n states (24 words each, back to back) in place on this thread's backend. */
+export function pcsPermute24(states: Uint32Array): void {
+  currentPcsBackend().permute24(states);
 }
 
 /** The lift to the extension on this thread's backend (a working table). */

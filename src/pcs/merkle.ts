@@ -49,24 +49,38 @@ export function hashRows(rows: Uint32Array, rowWords: number, n: number, leafWid
   return leaves;
 }
 
+/** n canonical width-24 states (24 words each, back to back) permuted in place. */
+export type Permute24Many = (states: Uint32Array) => void;
+
+/** The reference `Permute24Many`: `permute24InPlace` state by state. */
+export function permute24ManyReference(states: Uint32Array): void {
+  for (let o = 0; o < states.length; o += 24) permute24InPlace(states.subarray(o, o + 24));
+}
+
 /**
  * The leaf digests of the first `n` rows under the width-24 sponge at rate 16 (docs/pcs.md §4.3):
- * one state per row, permuted with the TypeScript reference (the prover's trees take the kernel,
- * src/kernels/pcs-kernels.ts; this serves the verifier's few opened rows and the reference trees).
+ * the rows' states side by side, each block of 16 words written into every state, then all
+ * states permuted by `permuteMany` (the reference unless given: the verifier passes this thread's
+ * backend's, `pcsPermute24`, the WASM kernel once installed). The prover's trees take the leaf
+ * kernel instead (src/kernels/pcs-kernels.ts).
  */
-export function hashRows24(rows: Uint32Array, rowWords: number, n: number): Uint32Array {
+export function hashRows24(
+  rows: Uint32Array,
+  rowWords: number,
+  n: number,
+  permuteMany: Permute24Many = permute24ManyReference,
+): Uint32Array {
   const leaves = new Uint32Array(8 * n);
-  const s = new Uint32Array(24);
-  for (let i = 0; i < n; i++) {
-    s.fill(0);
-    const base = i * rowWords;
-    for (let off = 0; off < rowWords; off += 16) {
-      const len = Math.min(16, rowWords - off);
-      for (let l = 0; l < len; l++) s[l] = rows[base + off + l]!;
-      permute24InPlace(s);
+  const states = new Uint32Array(24 * n);
+  for (let off = 0; off < rowWords; off += 16) {
+    const len = Math.min(16, rowWords - off);
+    for (let i = 0; i < n; i++) {
+      const src = i * rowWords + off;
+      for (let l = 0; l < len; l++) states[24 * i + l] = rows[src + l]!;
     }
-    for (let l = 0; l < 8; l++) leaves[8 * i + l] = s[l]!;
+    permuteMany(states);
   }
+  for (let i = 0; i < n; i++) for (let l = 0; l < 8; l++) leaves[8 * i + l] = states[24 * i + l]!;
   return leaves;
 }
 
