@@ -710,69 +710,84 @@ const DIAGONAL_24 = [
   ...[8, 3, 4, 5, 6, 7, 9, 24].map((k) => ["vAdd", (x) => `negHalve(${x}, ${k})`]),
 ];
 
-/** A balanced sum of the vectors named `names`. */
-function vSum(names) {
-  if (names.length === 1) return names[0];
-  const h = names.length >> 1;
-  return `vAdd(${vSum(names.slice(0, h))}, ${vSum(names.slice(h))})`;
-}
-
-/** One step of the four-lane width-24 body (24 vectors s0..s23, vector k = element k of four states). */
-function x4Step24(indent) {
-  const I = " ".repeat(indent);
+/**
+ * One external step of the width-24 body on the state in memory (vector k at ptr + 16k): with
+ * round constants at `c` each lane is first replaced by its S-box; then M4 on each chunk of four
+ * vectors while the column sums accumulate, then a second pass adds the column sums.
+ */
+function x4w24External(withConstants, I) {
   const lines = [];
-  lines.push(
-    `${I}if (r > 0) {`,
-    `${I}  const c = r <= 4 ? consts + P24_RC_INIT_BYTES + <usize>(r - 1) * 96 : consts + P24_RC_TERM_BYTES + <usize>(r - 5) * 96;`,
-  );
-  for (let k = 0; k < 24; k += 4) {
+  lines.push(`${I}let c0 = i32x4.splat(0), c1 = c0, c2 = c0, c3 = c0;`);
+  for (let q = 0; q < 6; q++) {
+    lines.push(`${I}{`);
+    lines.push(
+      `${I}  let ${range(4)
+        .map((j) => `x${j} = v128.load(ptr, ${16 * (4 * q + j)})`)
+        .join(", ")};`,
+    );
+    if (withConstants)
+      lines.push(
+        `${I}  ${range(4)
+          .map((j) => `x${j} = sbox(x${j}, c + ${4 * (4 * q + j)});`)
+          .join(" ")}`,
+      );
+    lines.push(`${I}  const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);`);
+    lines.push(`${I}  const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));`);
+    lines.push(`${I}  const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));`);
     lines.push(
       `${I}  ${range(4)
-        .map((j) => `${s(k + j)} = sbox(${s(k + j)}, c${k + j === 0 ? "" : ` + ${4 * (k + j)}`});`)
+        .map((j) => `v128.store(ptr, y${j}, ${16 * (4 * q + j)});`)
         .join(" ")}`,
     );
-  }
-  lines.push(`${I}}`, "");
-  lines.push(`${I}// M_E: M4 = circ(2, 3, 1, 1) on each of the six chunks of four lanes, then the column sums.`);
-  for (let k = 0; k < 24; k += 4) {
-    const [a, b, c, d] = [s(k), s(k + 1), s(k + 2), s(k + 3)];
-    lines.push(`${I}{`);
-    lines.push(`${I}  const p01 = vAdd(${a}, ${b}), p23 = vAdd(${c}, ${d}), t = vAdd(p01, p23);`);
-    lines.push(`${I}  const y0 = vAdd(t, vAdd(p01, ${b})), y1 = vAdd(t, vAdd(vAdd(${b}, ${c}), ${c}));`);
-    lines.push(`${I}  const y2 = vAdd(t, vAdd(p23, ${d})), y3 = vAdd(t, vAdd(vAdd(${d}, ${a}), ${a}));`);
-    lines.push(`${I}  ${a} = y0; ${b} = y1; ${c} = y2; ${d} = y3;`);
+    lines.push(`${I}  c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);`);
     lines.push(`${I}}`);
   }
-  lines.push(`${I}{`);
-  for (let j = 0; j < 4; j++) lines.push(`${I}  const c${j} = ${vSum(range(6).map((q) => s(j + 4 * q)))};`);
-  for (let j = 0; j < 4; j++)
-    lines.push(
-      `${I}  ${range(6)
-        .map((q) => `${s(j + 4 * q)} = vAdd(${s(j + 4 * q)}, c${j});`)
-        .join(" ")}`,
-    );
-  lines.push(`${I}}`, "");
-  lines.push(`${I}if (r == 4) {`);
-  lines.push(`${I}  // Internal rounds: s0 ← (s0 + RC24_int[j])³, then s'[i] = V24[i]·s[i] + Σ s.`);
-  lines.push(`${I}  for (let j: usize = 0; j < 23; j++) {`);
-  lines.push(`${I}    s0 = sbox(s0, consts + P24_RC_INT_BYTES + (j << 2));`);
-  lines.push(`${I}    const sum = ${vSum(range(24).map(s))};`);
-  for (let i = 0; i < 24; i++) {
+  for (let q = 0; q < 6; q++)
+    for (let j = 0; j < 4; j++)
+      lines.push(`${I}v128.store(ptr, vAdd(v128.load(ptr, ${16 * (4 * q + j)}), c${j}), ${16 * (4 * q + j)});`);
+  return lines;
+}
+
+/** The 23 internal rounds of the width-24 body: lane 0 in a register, lanes 1..23 in memory, the next round's sum accumulated while they are updated. */
+function x4w24Internal(I) {
+  const lines = [];
+  lines.push(`${I}let s0 = v128.load(ptr, 0);`);
+  lines.push(`${I}let a0 = v128.load(ptr, 16), a1 = v128.load(ptr, 32);`);
+  for (let i = 3; i < 24; i++)
+    lines.push(`${I}a${i % 2 ? 0 : 1} = vAdd(a${i % 2 ? 0 : 1}, v128.load(ptr, ${16 * i}));`);
+  lines.push(`${I}let part = vAdd(a0, a1);`);
+  lines.push(`${I}for (let j: usize = 0; j < 23; j++) {`);
+  lines.push(
+    `${I}  // t = (s0 + RC24_int[j])³, S = t + Σ_(i≥1) s_i; s'0 = S − 2t (V24[0] = −2), s'_i = S + V24[i]·s_i.`,
+  );
+  lines.push(`${I}  const t = sbox(s0, consts + P24_RC_INT_BYTES + (j << 2));`);
+  lines.push(`${I}  const sum = vAdd(part, t);`);
+  lines.push(`${I}  s0 = vSub(sum, vDouble(t));`);
+  lines.push(`${I}  let b0 = i32x4.splat(0), b1 = b0;`);
+  for (let i = 1; i < 24; i++) {
     const [op, f] = DIAGONAL_24[i];
-    lines.push(`${I}    ${s(i)} = ${op}(sum, ${f(s(i))});`);
+    lines.push(`${I}  {`);
+    lines.push(`${I}    const y = ${op}(sum, ${f(`v128.load(ptr, ${16 * i})`)});`);
+    lines.push(`${I}    v128.store(ptr, y, ${16 * i}); b${i % 2} = vAdd(b${i % 2}, y);`);
+    lines.push(`${I}  }`);
   }
-  lines.push(`${I}  }`, `${I}}`);
+  lines.push(`${I}  part = vAdd(b0, b1);`);
+  lines.push(`${I}}`);
+  lines.push(`${I}v128.store(ptr, s0, 0);`);
   return lines;
 }
 
 function x4w24File() {
   let out = header(
-    "Poseidon2 of width 24 over four states in the four SIMD lanes (24 v128, vector k = element k of each state).",
+    "Poseidon2 of width 24 over four states in the four SIMD lanes (24 v128 in memory, vector k = element k of each state).",
   );
   out += `//
 // Constants region: P24_RC_INIT_WORD, P24_RC_INT_WORD, P24_RC_TERM_WORD of ../abi (Montgomery form,
-// Plonky3 0.4.x width-24 constants). Step r = 0 of the round loop is the leading M_E; steps 1..4
-// are initial external rounds, 5..8 terminal ones; the 23 internal rounds run after step 4.
+// Plonky3 0.4.x width-24 constants): the leading M_E, 4 initial external rounds, the 23 internal
+// rounds, 4 terminal external rounds. The 24 vectors do not fit the registers, so the state
+// stays in memory: each external step reads and writes every vector twice (S-boxes and M4 with
+// the column sums, then the sums added); each internal round reads and writes vectors 1..23 once
+// and accumulates the next round's sum on the way.
 import { P24_RC_INIT_WORD, P24_RC_INT_WORD, P24_RC_TERM_WORD } from "../abi";
 import { vAdd, vDouble, vSub, vTriple } from "./field";
 import { halve, negHalve, sbox } from "./poseidon2-ops";
@@ -781,24 +796,35 @@ const P24_RC_INIT_BYTES: usize = <usize>P24_RC_INIT_WORD << 2;
 const P24_RC_INT_BYTES: usize = <usize>P24_RC_INT_WORD << 2;
 const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
 
+/** The external linear layer alone (before the first round). */
+// @ts-ignore: decorator
+@inline function linear24(ptr: usize): void {
+${x4w24External(false, "  ").join("\n")}
+}
+
+/** An external round with its 24 round constants at c. */
+// @ts-ignore: decorator
+@inline function external24(ptr: usize, c: usize): void {
+${x4w24External(true, "  ").join("\n")}
+}
+
+/** The 23 internal rounds. */
+// @ts-ignore: decorator
+@inline function internal24(ptr: usize, consts: usize): void {
+${x4w24Internal("  ").join("\n")}
+}
+
 /**
  * Permutes four width-24 states kept transposed in Montgomery form at ptr (vector k = element k
  * of the four states, 24 vectors = 384 bytes) in place.
  */
 export function permuteMont4w24(ptr: usize, consts: usize): void {
+  linear24(ptr);
+  for (let r: usize = 0; r < 4; r++) external24(ptr, consts + P24_RC_INIT_BYTES + r * 96);
+  internal24(ptr, consts);
+  for (let r: usize = 0; r < 4; r++) external24(ptr, consts + P24_RC_TERM_BYTES + r * 96);
+}
 `;
-  for (let k = 0; k < 24; k += 4)
-    out += `  let ${range(4)
-      .map((j) => `${s(k + j)} = v128.load(ptr, ${16 * (k + j)})`)
-      .join(", ")};\n`;
-  out += `  for (let r: u32 = 0; r < 9; r++) {\n${x4Step24(4)
-    .join("\n")
-    .replace(/\n\s+\n/g, "\n\n")}\n  }\n`;
-  for (let k = 0; k < 24; k += 4)
-    out += `  ${range(4)
-      .map((j) => `v128.store(ptr, ${s(k + j)}, ${16 * (k + j)});`)
-      .join(" ")}\n`;
-  out += `}\n`;
   return out;
 }
 
