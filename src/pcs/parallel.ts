@@ -23,8 +23,8 @@ export interface PcsMerkleWorkers {
   readonly threads: number;
   /** True once the pool was closed: a call that names it throws `PCS_POOL_CLOSED` before any work. */
   readonly closed: boolean;
-  /** The tree `pcsMerkle(codeword, width, logDomain, k)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
+  /** The tree `pcsMerkle(codeword, width, logDomain, k, leafWidth)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
 }
 
 /** The default pool: a pool, or a provider called on first use (returning `null` for none). */
@@ -75,11 +75,7 @@ export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): 
   return option;
 }
 
-/**
- * The Merkle tree of a codeword's rows on `workers` when given, else on this thread's backend.
- * A pool hashes the width-16 leaves only: trees with width-24 leaves (the `-l24` sets) are hashed
- * on this thread's backend whatever `workers` is (the same tree either way).
- */
+/** The Merkle tree of a codeword's rows (leaves by the sponge of `leafWidth`) on `workers` when given, else on this thread's backend. */
 export function merkleOn(
   workers: PcsMerkleWorkers | null,
   codeword: Uint32Array,
@@ -88,9 +84,9 @@ export function merkleOn(
   k: number,
   leafWidth: LeafWidth = 16,
 ): MerkleTree {
-  return workers === null || leafWidth !== 16
+  return workers === null
     ? pcsMerkle(codeword, width, logDomain, k, leafWidth)
-    : workers.merkle(codeword, width, logDomain, k);
+    : workers.merkle(codeword, width, logDomain, k, leafWidth);
 }
 
 /** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */
