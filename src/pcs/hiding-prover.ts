@@ -41,7 +41,7 @@ import { giveBackWords, takeCopyOf, takeWords } from "../memory/recycled-words.j
 
 /** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
 export interface WhirHidingCommitOptions {
-  /** The parameter set (default `"cb100-r4-s3"`). */
+  /** The parameter set (default `"cb100-r4-s3-l24"`). */
   readonly set?: WhirSetId;
   /**
    * Where τ lies (docs/pcs.md §12.10; default `"extra-variable"`): `"top-block"` keeps f′ at f's m

@@ -105,10 +105,10 @@ const SETS: readonly WhirParameterSet[] = [
   offeredSet("ud100-r2-s3-l24", 14, "unique-decoding", 100, 1, 3, 24),
 ];
 
-/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller (docs/pcs.md §2.1). */
-export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3";
-/** The provable 100-bit set (unique decoding, rate 1/4, later domains 8 times smaller): `--pcs-security provable`. */
-export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s3";
+/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller, leaves hashed by the Poseidon2-24 sponge (docs/pcs.md §2.1). */
+export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3-l24";
+/** The provable 100-bit set (unique decoding, rate 1/4, later domains 8 times smaller, Poseidon2-24 leaves): `--pcs-security provable`. */
+export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s3-l24";
 /** The most variables a final polynomial sent in the clear may have. */
 export const FINAL_VARIABLES_MAX = 6;
 /** The most grinding bits any phase may ask for; a set and m needing more are refused. */

@@ -101,7 +101,7 @@ export function grindOrReplace(
 
 /** Options of `whirCommit`. */
 export interface WhirCommitOptions {
-  /** The parameter set (default `"cb100-r4-s3"`). */
+  /** The parameter set (default `"cb100-r4-s3-l24"`). */
   readonly set?: WhirSetId;
   /** 1 (default) when `evaluations` holds base-field values, 4 when it holds interleaved extension values. */
   readonly width?: CommittedWidth;
