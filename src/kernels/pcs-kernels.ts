@@ -15,10 +15,10 @@ import {
   merkleTreeOfCodeword,
   merkleTreeOfCodewordPair,
   type FoldMode,
+  type LeafWidth,
   type MerkleTree,
   type PcsBackend,
 } from "../pcs/backend.js";
-import type { LeafWidth } from "../pcs/params.js";
 import { MERKLE24_WORK_WORDS } from "./abi.js";
 import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";

@@ -30,6 +30,8 @@ import { roundPolynomial } from "./sumcheck.js";
 
 /** The Merkle tree a backend's `merkle` returns (src/pcs/merkle.ts). */
 export type { MerkleTree } from "./merkle.js";
+/** The width of a leaf sponge's permutation (src/pcs/params.ts). */
+export type { LeafWidth } from "./params.js";
 
 /** How a fold combines a pair (e, o): `evaluations` e + α(o − e), `coefficients` e + α·o. */
 export type FoldMode = "evaluations" | "coefficients";
