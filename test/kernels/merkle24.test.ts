@@ -10,7 +10,7 @@ import { P, random } from "../../src/field/koalabear.js";
 import { permute24, sponge24 } from "../../src/hash/poseidon2-24.js";
 import { merkleTreeOfCodeword, merkleTreeOfCodewordPair, typescriptPcsBackend } from "../../src/pcs/backend.js";
 import { rowsOfCodeword } from "../../src/pcs/encode.js";
-import { buildMerkleTreeReference } from "../../src/pcs/merkle.js";
+import { buildMerkleTreeReference, hashRows24 } from "../../src/pcs/merkle.js";
 import { wasmPcsBackend } from "../../src/kernels/pcs-kernels.js";
 import { vectors } from "../support/vectors.js";
 
@@ -112,6 +112,24 @@ test("the width-24 leaf kernel over two codewords' rows side by side equals the 
         what,
       );
       assert.deepEqual(merkleTreeOfCodewordPair(a!, wa, b!, wb, logDomain, k, 24).root, reference.root, what);
+    }
+  }
+});
+
+test("the verifier's batched width-24 leaves (hashRows24 through the kernel's permutation) equal each row's sponge24, whatever the row length", () => {
+  assert.ok(wasm);
+  for (const rowWords of [1, 8, 15, 16, 17, 40, 128, 160]) {
+    for (const n of [1, 3, 4, 5, 9]) {
+      for (const rows of inputs(rowWords * n)) {
+        const expected = new Uint32Array(8 * n);
+        for (let i = 0; i < n; i++) expected.set(sponge24(rows.subarray(i * rowWords, (i + 1) * rowWords)), 8 * i);
+        assert.deepEqual(
+          hashRows24(rows, rowWords, n, (s) => wasm.permute24(s)),
+          expected,
+          `${n} rows of ${rowWords}`,
+        );
+        assert.deepEqual(hashRows24(rows, rowWords, n), expected, `${n} rows of ${rowWords}, reference`);
+      }
     }
   }
 });
