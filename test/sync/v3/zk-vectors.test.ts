@@ -86,6 +86,28 @@ function proofs(): [string, Uint8Array][] {
       random: whirSeededRandomSource("v3zk vector block"),
     }),
   ]);
+  // The default set since the width-24 leaves (added after the entries above, which never change).
+  for (const kind of ["membership", "update"] as const) {
+    const p = prepareV3(kind, { depth: 8 });
+    const requests = [3n, 9n].map((key) => goldenFixture(kind, 8, key));
+    const bytes = proveAggregateV3(p, requests, {
+      zk: true,
+      pcsSet: "cb100-r4-s3-l24",
+      random: whirSeededRandomSource(`v3zk vector ${kind}`),
+    });
+    const statements = requests.map((r) => v3StatementOf(r));
+    assert.equal(verdictCode(verifyAggregateV3(p, statements, bytes)), "ok", `${kind}, cb100-r4-s3-l24`);
+    out.push([`aggregate of 2 ${kind} d8, cb100-r4-s3-l24, default layout`, bytes]);
+  }
+  out.push([
+    "block of 3 updates d5, cb100-r4-s3-l24, default layout",
+    proveBlockV3(u, updates, {
+      rules,
+      zk: true,
+      pcsSet: "cb100-r4-s3-l24",
+      random: whirSeededRandomSource("v3zk vector block"),
+    }),
+  ]);
   return out;
 }
 
