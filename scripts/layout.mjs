@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Rewrites the Layout section of README.md (between <!-- layout:begin --> and <!-- layout:end -->)
+// Rewrites the Layout section of docs/layout.md (between <!-- layout:begin --> and <!-- layout:end -->)
 // from the allowed-imports matrix test/arch/layers.ts, and the "May import" and "Imported by"
 // lines of every folder README under src/ (test/arch/folder-readmes.ts: the matrix, and the
 // imports of the folder's files). Compiled: run after `npm run build`.
@@ -23,12 +23,12 @@ const { LAYOUT_BEGIN, LAYOUT_END, renderLayout } = await import(
 const { staleFolderReadmes } = await import(
   pathToFileURL(join(root, "dist", "test", "arch", "folder-readmes.js")).href
 );
-const path = join(root, "README.md");
+const path = join(root, "docs", "layout.md");
 const readme = readFileSync(path, "utf8");
 const a = readme.indexOf(LAYOUT_BEGIN),
   b = readme.indexOf(LAYOUT_END);
 if (a < 0 || b < a) {
-  console.error(`layout: README.md has no ${LAYOUT_BEGIN} … ${LAYOUT_END} section`);
+  console.error(`layout: docs/layout.md has no ${LAYOUT_BEGIN} … ${LAYOUT_END} section`);
   process.exit(1);
 }
 const next = `${readme.slice(0, a + LAYOUT_BEGIN.length)}\n${renderLayout()}\n${readme.slice(b)}`;
@@ -36,7 +36,7 @@ const folders = staleFolderReadmes(root);
 if (check) {
   if (next !== readme)
     console.error(
-      "layout: README.md's Layout section is not the one test/arch/layers.ts renders; run `npm run layout`",
+      "layout: docs/layout.md's Layout section is not the one test/arch/layers.ts renders; run `npm run layout`",
     );
   if (folders.length)
     console.error(
@@ -46,7 +46,7 @@ if (check) {
 }
 if (next !== readme) {
   writeFileSync(path, next);
-  console.error("layout: rewrote the Layout section of README.md from test/arch/layers.ts");
+  console.error("layout: rewrote the Layout section of docs/layout.md from test/arch/layers.ts");
 }
 for (const f of folders) writeFileSync(join(root, f.path), f.text);
 if (folders.length)

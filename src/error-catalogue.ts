@@ -24,6 +24,7 @@ import { FIELD_ERROR_CODES } from "./field/errors.js";
 import { CIRCUIT_ERROR_CODES } from "./gkr/errors.js";
 import { GKR_REJECT_CODES } from "./gkr/verifier.js";
 import { HTTP_ERROR_CODES, HTTP_STATUSES } from "./http/errors.js";
+import { PROVING_ERROR_CODES } from "./proving/errors.js";
 import { KERNEL_ERROR_CODES } from "./kernels/errors.js";
 import { DEMO_ERROR_CODES } from "./demo/errors.js";
 import { REGISTRY_ERROR_CODES } from "./registry/errors.js";
@@ -130,6 +131,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   ]),
   BrokerErrorCode: e("src/serve/nats/errors.ts", BROKER_ERROR_CODES),
   HttpErrorCode: e("src/http/errors.ts", HTTP_ERROR_CODES, [], HTTP_STATUSES.HttpErrorCode),
+  ProvingErrorCode: e("src/proving/errors.ts", PROVING_ERROR_CODES, [], HTTP_STATUSES.ProvingErrorCode),
   CliErrorCode: e("src/cli/errors.ts", CLI_ERROR_CODES),
   SumcheckRejectCode: v("src/sumcheck/verifier.ts", SUMCHECK_REJECT_CODES),
   PcsRejectCode: v("src/pcs/errors.ts", PCS_REJECT_CODES),

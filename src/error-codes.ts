@@ -12,6 +12,7 @@ import type { ClaimErrorCode } from "./counterparty/claim.js";
 import type { FieldErrorCode } from "./field/errors.js";
 import type { CircuitErrorCode } from "./gkr/errors.js";
 import type { HttpErrorCode } from "./http/errors.js";
+import type { ProvingErrorCode } from "./proving/errors.js";
 import type { KernelErrorCode } from "./kernels/errors.js";
 import type { DemoErrorCode } from "./demo/errors.js";
 import type { RegistryErrorCode } from "./registry/errors.js";
@@ -52,4 +53,5 @@ export type LibraryErrorCode =
   | ServerErrorCode
   | LoadErrorCode
   | BrokerErrorCode
-  | HttpErrorCode;
+  | HttpErrorCode
+  | ProvingErrorCode;

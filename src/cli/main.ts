@@ -56,7 +56,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command();
   program
     .name("ssgkr")
-    .description("StateSync-GKR proof engine: prove and verify sparse-Merkle-tree state transitions (compat-v1)")
+    .description(
+      "StateSync-GKR proof engine: prove and verify sparse-Merkle-tree state transitions (compat-v1, profiles v2, v3 and v3-zk) and serve a name-keyed registry's proofs",
+    )
     .version(versionLine(), "-V, --version", "print the version")
     .exitOverride()
     .configureOutput({ outputError: () => {} })

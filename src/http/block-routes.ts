@@ -7,7 +7,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { bytesBase64 } from "../counterparty/body.js";
 import { isNameKeyed } from "../counterparty/prove.js";
+import { batchBlockParts } from "../registry/consistency/block-prover.js";
 import { registerConsistencyRoute } from "./consistency-route.js";
+import { registerStatusRoute } from "./status-route.js";
 import type { HttpContext } from "./context.js";
 import { HttpError } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
@@ -25,17 +27,17 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
     const batch = Number(text);
     const q = req.query as { part?: unknown };
     const part = q.part === undefined ? undefined : queryInt(q.part, "query.part", 0, 99_999);
-    const parts = isNameKeyed(store) ? (store.changeHeader(batch)?.parts ?? 1) : 1;
+    const parts = isNameKeyed(store) ? batchBlockParts(store, batch) : 1;
     if (parts > 1 && part === undefined)
       throw new HttpError(
         "BAD_INPUT",
-        `query.part: batch ${batch} is proved in ${parts} parts (more than 4,096 updates): give part=0..${parts - 1}`,
+        `query.part: batch ${batch} is proved in ${parts} parts (more updates than one block proof holds): give part=0..${parts - 1}`,
         { field: "query.part" },
       );
     if (parts <= 1 && part !== undefined)
       throw new HttpError(
         "BLOCK_NOT_FOUND",
-        `batch ${batch} is not proved in parts (only a batch of more than 4,096 updates is): ask without part`,
+        `batch ${batch} is not proved in parts (only a batch of more updates than one block proof holds is): ask without part`,
         { batch },
       );
     const b = isNameKeyed(store) ? store.blockProof(batch, part) : undefined;
@@ -95,5 +97,6 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
     return Buffer.from(b.proof.buffer, b.proof.byteOffset, b.proof.byteLength);
   });
 
-  registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes);
+  const prover = registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes, ctx.pool);
+  registerStatusRoute(app, ctx, prover);
 }

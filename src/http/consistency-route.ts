@@ -1,7 +1,7 @@
 /**
  * `GET /v1/consistency?from=SIZE&to=SIZE[&after=BATCH][&limit=N]` (docs/http.md "Consistency
  * between checkpoints"): the chain of kept block proofs that takes the root of size `from` to the
- * root of size `to`, one link per batch (a batch of more than 4,096 updates proved in parts: one
+ * root of size `to`, one link per batch (a batch of more updates than one block proof holds proved in parts: one
  * link per part, `part` and `parts` saying which), a page at a time; and the background block prover
  * (registry/consistency/block-prover.ts) that makes the blocks after the commits, proving on a
  * worker thread, started with the route when the server may write the registry.
@@ -20,7 +20,21 @@ import { isNameKeyed, type AnyStore } from "../counterparty/prove.js";
 import { bytesBase64 } from "../counterparty/body.js";
 import { formatRoot } from "../counterparty/claim.js";
 import type { NameStore } from "../registry/store/name-store.js";
-import { BlockProver, batchProofState, type BatchProofState } from "../registry/consistency/block-prover.js";
+import {
+  BlockProver,
+  batchBlockParts,
+  batchProofState,
+  type BatchProofState,
+  type BlockPartProver,
+} from "../registry/consistency/block-prover.js";
+import type { StoredBlockSummary } from "../registry/store/block-rows.js";
+
+/** One line on stderr per stored block (or part): what the background prover did. */
+function logProved(s: StoredBlockSummary, ms: number): void {
+  process.stderr.write(
+    `block prover: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} updates proved in ${(ms / 1000).toFixed(1)} s\n`,
+  );
+}
 import { HttpError } from "./errors.js";
 import { queryInt } from "./values.js";
 
@@ -50,7 +64,7 @@ const error = {
 export const CONSISTENCY_SCHEMA = {
   summary: "the chain of block proofs from the root of one size (checkpoint) to another's, a page at a time",
   description:
-    "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was; a batch of more than 4,096 updates (an import) is proved in parts, one link per part in a row, each with part (from 0) and parts. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
+    "One link per batch from+1..to: {batch, from_root, to_root, block: <block.json>, proof: <block.bin, base64>} or {batch, from_root, to_root, unchanged: true} for a batch that left the root as it was; a batch of more updates than one block proof holds (an import) is proved in parts, one link per part in a row, each with part (from 0) and parts. Check the links of every page in one call with verifyConsistency (statesync-gkr/v3) or `ssgkr registry verify-consistency`.",
   tags: ["blocks"],
   querystring: {
     type: "object",
@@ -141,9 +155,13 @@ export function registerConsistencyRoute(
   store: AnyStore,
   prove: boolean,
   pageBytes: number = DEFAULT_CONSISTENCY_PAGE_BYTES,
+  pool?: BlockPartProver,
 ): BlockProver | undefined {
   const names = isNameKeyed(store) ? (store as NameStore) : undefined;
-  const prover = names !== undefined && prove && !names.readOnly ? new BlockProver(names, { worker: true }) : undefined;
+  const prover =
+    names !== undefined && prove && !names.readOnly
+      ? new BlockProver(names, pool !== undefined ? { pool, onProved: logProved } : { worker: true })
+      : undefined;
   if (prover !== undefined) {
     app.addHook("onReady", async () => prover.start());
     app.addHook("onClose", async () => prover.stop());
@@ -175,7 +193,7 @@ export function registerConsistencyRoute(
     // Inside a batch proved in parts: the page before ended after part `afterPart` of batch after + 1.
     const afterPart = q.after_part === undefined ? undefined : queryInt(q.after_part, "query.after_part", 0, 99_999);
     if (afterPart !== undefined) {
-      const parts = after < to ? (names.changeHeader(after + 1)?.parts ?? 1) : 0;
+      const parts = after < to ? batchBlockParts(names, after + 1) : 0;
       if (q.after === undefined || afterPart >= parts - 1)
         throw new HttpError(
           "BAD_INPUT",
@@ -193,7 +211,7 @@ export function registerConsistencyRoute(
       const state = prover?.state(b) ?? batchProofState(names, b);
       if (state === "kept") {
         // A batch proved in parts is one link per part; a page ends inside it only at the byte bound.
-        const parts = names.changeHeader(b)?.parts ?? 1;
+        const parts = batchBlockParts(names, b);
         const first = b === after + 1 && afterPart !== undefined ? afterPart + 1 : 0;
         let stop = false;
         for (let p = first; p < parts; p++) {

@@ -13,6 +13,7 @@ import type { ProofCache } from "./cache.js";
 import { HttpError } from "./errors.js";
 import type { ServedConfigs } from "./served-configs.js";
 import type { WriteLock } from "./write-lock.js";
+import type { ProvingPool } from "../proving/pool.js";
 
 /** The shared state of one app's plugins (fastify plugin options: each plugin reads what it needs). */
 export interface HttpContext {
@@ -35,6 +36,8 @@ export interface HttpContext {
   /** Folder of the built verifier page. */
   readonly webDir: string;
   readonly proveBlocks: boolean;
+  /** The proving pool that makes every proof (undefined: proofs are made on the serving thread). */
+  readonly pool: ProvingPool | undefined;
   /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most. */
   readonly consistencyPageBytes: number;
   readonly logger: boolean;

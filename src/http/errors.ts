@@ -15,6 +15,7 @@ import { SsgkrError } from "../errors.js";
 import type { ClaimErrorCode } from "../counterparty/claim.js";
 import type { RegistryErrorCode } from "../registry/errors.js";
 import type { RequestErrorCode } from "../sync/request.js";
+import type { ProvingErrorCode } from "../proving/errors.js";
 
 /** Every code of the API's own errors (meanings in docs/errors.md); bodies may also carry library codes. */
 export const HTTP_ERROR_CODES = [
@@ -124,7 +125,7 @@ const REGISTRY_STATUS: Readonly<Record<RegistryErrorCode, number>> = {
  */
 export const HTTP_STATUSES: Readonly<
   Record<
-    "HttpErrorCode" | "RegistryErrorCode" | "ClaimErrorCode" | "RequestErrorCode",
+    "HttpErrorCode" | "RegistryErrorCode" | "ClaimErrorCode" | "RequestErrorCode" | "ProvingErrorCode",
     Readonly<Record<string, number>>
   >
 > = {
@@ -132,6 +133,10 @@ export const HTTP_STATUSES: Readonly<
   RegistryErrorCode: REGISTRY_STATUS,
   ClaimErrorCode: { BAD_CLAIM: 400 } satisfies Record<ClaimErrorCode, number>,
   RequestErrorCode: { REQUEST_JSON: 400, REQUEST_SCHEMA: 400 } satisfies Record<RequestErrorCode, number>,
+  ProvingErrorCode: { PROVER_BUSY: 503, PROVER_CLOSED: 503, WORKER_CRASHED: 500 } satisfies Record<
+    ProvingErrorCode,
+    number
+  >,
 };
 
 /** Status by code, over every table of `HTTP_STATUSES`. */

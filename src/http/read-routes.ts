@@ -4,13 +4,16 @@
  * one (JSON or the bare bytes), in compat-v1, profile v3 or its zero-knowledge mode (`?zk=1`).
  * Proofs are cached per (root, name, kind, profile and mode); a name-keyed
  * registry proves at any root of its retention window, a slot registry at earlier roots only
- * while cached.
+ * while cached. With a proving pool (src/proving) a proof not in the cache is made on a worker
+ * at the root the request resolved (the head's when none is given), and requests for the same
+ * proof while it is made share it; cached answers never wait for the pool.
  */
 import type { FastifyInstance } from "fastify";
 import { SsgkrError } from "../errors.js";
 import { digestEquals } from "../hash/digest.js";
 import { formatRoot, valueJson } from "../counterparty/claim.js";
-import { isNameKeyed, nameState, proveNameRead, type AnyStore } from "../counterparty/prove.js";
+import { isNameKeyed, nameState, proveNameRead, type AnyStore, type NameProof } from "../counterparty/prove.js";
+import type { ReadStatementJson } from "../counterparty/claim.js";
 import { signCheckpoint } from "../registry/checkpoint/signing-key.js";
 import { ProofCache } from "./cache.js";
 import { checkpointOf, nameOf, type HttpContext } from "./context.js";
@@ -36,7 +39,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
   const { store, cache } = ctx;
 
   /** Caches a read proof's body (its JSON, and the JSON marked cached) under `key`; the answer is the fresh one. */
-  const keep = (p: ReturnType<typeof proveNameRead>, key: string, checkpoint: string | undefined) => {
+  const keep = (p: NameProof<ReadStatementJson>, key: string, checkpoint: string | undefined) => {
     const body = proofBody(p, { root: p.statement.root, batch: p.statement.batch }, checkpoint);
     const json = JSON.stringify(body);
     const hit = Buffer.from(`${json.slice(0, -1)},"cached":true}`);
@@ -45,11 +48,28 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
     return { ...entry, cached: false };
   };
 
-  /** A name-keyed registry's proof at an earlier root of its retention window (cached like head proofs). */
-  const proveAt = (name: string, root: Uint32Array, profile: Profile) => {
-    let p: ReturnType<typeof proveNameRead>;
+  /** Proofs being made on the pool, by cache key: a second request for one waits for the same. */
+  const making = new Map<string, Promise<NameProof<ReadStatementJson>>>();
+
+  /** A name's read proof at `root` (undefined: the head) on the pool when there is one, else on this thread. */
+  const prove = async (name: string, root: Uint32Array | undefined, profile: Profile) => {
+    const pool = ctx.pool;
+    if (pool === undefined || !isNameKeyed(store)) return proveNameRead(store, name, root, proveOptions(profile));
+    const at = root ?? store.head().root;
+    const key = `${formatRoot(at)}/${name}/${profile}`;
+    let p = making.get(key);
+    if (p === undefined) {
+      p = pool.proveRead(name, at, profile).finally(() => making.delete(key));
+      making.set(key, p);
+    }
+    return p;
+  };
+
+  /** A name-keyed registry's proof at an earlier root of its retention window (cached like head proofs, with that root's checkpoint). */
+  const proveAt = async (name: string, root: Uint32Array, profile: Profile) => {
+    let p: NameProof<ReadStatementJson>;
     try {
-      p = proveNameRead(store, name, root, proveOptions(profile));
+      p = await prove(name, root, profile);
     } catch (err) {
       if (err instanceof SsgkrError && err.code === "ROOT_NOT_PROVABLE") {
         const d = err.details as { oldestRoot: string; oldestSize: number };
@@ -65,11 +85,16 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
         });
       throw err;
     }
-    return keep(p, ProofCache.key(root, name, cacheKind(p.statement.kind, profile)), undefined);
+    // the checkpoint of the root it is about: a retained batch's (size, root), signed as the head's is
+    return keep(
+      p,
+      ProofCache.key(root, name, cacheKind(p.statement.kind, profile)),
+      checkpointOf(ctx, p.statement.batch, p.statement.root),
+    );
   };
 
   /** The proof body of a name at the current root, or at an earlier root. */
-  const readProof = (name: string, root: Uint32Array | undefined, profile: Profile) => {
+  const readProof = async (name: string, root: Uint32Array | undefined, profile: Profile) => {
     const head = store.head();
     if (profile !== "v1" && !isNameKeyed(store))
       throw new HttpError(
@@ -96,7 +121,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
     const kind = "absent" in state.side ? "nonmembership" : "membership";
     const hit0 = cache.get(ProofCache.key(head.root, name, cacheKind(kind, profile)));
     if (hit0) return { ...hit0, cached: true };
-    const p = proveNameRead(store, name, undefined, proveOptions(profile));
+    const p = await prove(name, undefined, profile);
     return keep(
       p,
       ProofCache.key(p.statement.root, name, cacheKind(p.statement.kind, profile)),
@@ -165,7 +190,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
 
   app.get("/v1/records/:name/proof", { schema: SCHEMAS.proof }, async (req, reply) => {
     const q = req.query as { root?: unknown; profile?: unknown; zk?: unknown };
-    const r = readProof(nameOf(req), queryRoot(q.root), queryProofMode(q.profile, q.zk));
+    const r = await readProof(nameOf(req), queryRoot(q.root), queryProofMode(q.profile, q.zk));
     // The stored serialization with the "cached" flag (the JSON text ends with "}").
     void reply.type("application/json; charset=utf-8");
     return r.cached ? r.hit : `${r.json.slice(0, -1)},"cached":false}`;
@@ -173,7 +198,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
 
   app.get("/v1/records/:name/proof.bin", { schema: SCHEMAS.proofBin }, async (req, reply) => {
     const q = req.query as { root?: unknown; profile?: unknown; zk?: unknown };
-    const r = readProof(nameOf(req), queryRoot(q.root), queryProofMode(q.profile, q.zk));
+    const r = await readProof(nameOf(req), queryRoot(q.root), queryProofMode(q.profile, q.zk));
     const statement = JSON.stringify(r.body.statement);
     // Header values are ASCII: the statement JSON is sent percent-encoded.
     void reply

@@ -149,7 +149,7 @@ const partQuery = {
       minimum: 0,
       maximum: 99_999,
       description:
-        "a batch of more than 4,096 updates (an import) is proved in parts: the part, from 0 (required for such a batch; a batch of one block has none)",
+        "a batch of more updates than one block proof holds (maxBlockUpdates: 2,048 at depth 48) is proved in parts: the part, from 0 (required for such a batch; a batch of one block has none)",
     },
   },
 } as const;

@@ -30,6 +30,7 @@ import { WriteLock } from "./write-lock.js";
 import type { FastifyInstance } from "fastify";
 import type { AnyStore } from "../counterparty/prove.js";
 import type { SigningKey } from "../registry/checkpoint/signing-key.js";
+import type { ProvingPool } from "../proving/pool.js";
 
 export interface RegistryHttpOptions {
   /** An open registry of either mapping: name-keyed (`NameStore`, record-leaf-v2) or slot (`RegistryStore`, record-leaf-v1); `openRegistry(dir).store` opens either. */
@@ -67,6 +68,13 @@ export interface RegistryHttpOptions {
   readonly signingKey?: SigningKey;
   /** Run the block prover while serving (registry/consistency/block-prover.ts; default false, `registry http` turns it on; only when the store can be written). */
   readonly proveBlocks?: boolean;
+  /**
+   * The proving pool (`ProvingPool.start({ dir: store.dir })`, src/proving) that makes every proof
+   * off the serving thread: name proofs not in the cache and, with `proveBlocks`, the blocks of
+   * committed batches. The caller owns it (closes it after the app). Without it (the default)
+   * proofs are made on the calling thread, and blocks on one worker thread.
+   */
+  readonly pool?: ProvingPool;
   /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most (default 8 MiB; a page holds at least one link). */
   readonly consistencyPageBytes?: number;
 }
@@ -115,6 +123,7 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     verifyBodyBytes: opts.verifyBodyBytes ?? 2 * 1024 * 1024,
     webDir: opts.webDir ?? DEFAULT_WEB_DIR,
     proveBlocks: opts.proveBlocks ?? false,
+    pool: opts.pool,
     consistencyPageBytes: opts.consistencyPageBytes ?? DEFAULT_CONSISTENCY_PAGE_BYTES,
     logger: opts.logger ?? false,
   });
@@ -125,6 +134,9 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     return503OnClosing: true,
     frameworkErrors: frameworkErrorAnswer(ctx),
   });
+  // Bodies are JSON only: without fastify's default text/plain parser a text body is refused with 415 like any other
+  // content-type that is not JSON (docs/http.md), not read as a string and refused later as a 400.
+  app.removeContentTypeParser("text/plain");
   const routes: { method: string; url: string; hidden: boolean }[] = [];
   app.addHook("onRoute", (r) => {
     for (const m of [r.method].flat())

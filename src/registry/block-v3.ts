@@ -6,9 +6,11 @@
  * prover's side of the same rules.
  */
 import { OpKind } from "../statement/types.js";
-import { TOMBSTONE, type Leaf } from "../smt/leaf.js";
+import { DEFAULT_LEAF_MAX_FIELDS, TOMBSTONE, type Leaf } from "../smt/leaf.js";
 import type { V3OldLeafRule } from "../smt/v3/statement.js";
-import { type PreparedV3, type V3BlockUpdate, prepareV3 } from "../sync/v3/index.js";
+import { type PreparedV3, type V3BlockUpdate, prepareV3, v3ZkMaxCopyBits } from "../sync/v3/index.js";
+import { DEFAULT_WHIR_SET } from "../pcs/params.js";
+import { MAX_BLOCK_UPDATES } from "./block-limits.js";
 import { RegistryError } from "./errors.js";
 import { KeccakBatch } from "../kernels/keccak-batch.js";
 import { occupied } from "../smt/leaf.js";
@@ -65,6 +67,19 @@ export function preparedUpdateV3(depth: number, leafMaxFields: number): Prepared
   let p = preparedCache.get(k);
   if (!p) preparedCache.set(k, (p = prepareV3(OpKind.Update, { depth, leafMaxFields })));
   return p;
+}
+
+/**
+ * The most updates one zero-knowledge (v3-zk) block proof holds at `depth` with the WHIR set
+ * `set`: the layers' masks ride beside the committed halves, so about half of `maxBlockUpdates`
+ * (1,024 at depth 48 with the default set). Prepares the v3 update circuit (once per process).
+ * @throws RegistryError `BAD_BLOCK` when not even one update fits; PcsError `PCS_UNKNOWN_SET`.
+ * @example maxZkBlockUpdates(48) // 1024
+ */
+export function maxZkBlockUpdates(depth: number, set: string = DEFAULT_WHIR_SET, leafMaxFields?: number): number {
+  const k = v3ZkMaxCopyBits(preparedUpdateV3(depth, leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS), set);
+  if (k < 0) throw new RegistryError("BAD_BLOCK", `set ${set} hides no v3-zk block at depth ${depth}`, { depth });
+  return Math.min(MAX_BLOCK_UPDATES, 2 ** k);
 }
 
 let keccak: KeccakBatch | undefined;

@@ -183,6 +183,19 @@ export {
   type ConsistencyVerdict,
   type MonitorRejectCode,
 } from "./consistency/verify-consistency.js";
+/** Blocks: the bounds on one block proof, and blocks of any size proved in parts. */
+export { MAX_BLOCK_UPDATES, maxBlockUpdates, blockParts } from "./block-limits.js";
+export { maxZkBlockUpdates } from "./block-v3.js";
+export {
+  proveBlockToDir,
+  proveBlockToDirInParallel,
+  type BlockDirOptions,
+  type BlockProfile,
+  type BlockStep,
+  type BlockWritten,
+} from "./block-dir.js";
+export { batchBlockParts, batchPartUpdates } from "./consistency/replay.js";
+export { parseBlockUpdates, type BlockUpdate } from "./name-block.js";
 export { monitorStep, type MonitoredCheckpoint, type MonitorStep } from "./consistency/monitor-step.js";
 export type { LoggedChange, ChangeHeader } from "./store/change-log.js";
 import { installKernelBackend } from "../kernels/backend.js";

@@ -33,7 +33,7 @@ export function encodeSyncResult(prepared: PreparedSync, result: SyncResult): Ui
  *
  * @param prepared the circuit of the request's kind and configuration (`prepare`, `PreparedCache`).
  * @param bytes inner-proof-v1 message (compat-v1 §14.1).
- * @returns `{ ok: true }` or `{ ok: false, code, reason }` with a stable code (README, "Verdict codes").
+ * @returns `{ ok: true }` or `{ ok: false, code, reason }` with a stable code (docs/cli.md, "Verdict codes").
  * @example
  * const verdict = verifyEncoded(prepared, request, bytes);
  * const trusted = verdict.ok && digestEquals(request.publicInputs.oldRoot, rootYouTrust);

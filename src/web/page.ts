@@ -275,7 +275,12 @@ async function run(source: { name: string } | { pasted: string }): Promise<void>
     backend: backend.startsWith("WASM") ? "wasm" : "typescript",
     profile: v.profile ?? "",
   };
-  const st = verdictState(v);
+  // another root than the trusted one: say whether the proof is valid at its own root
+  const own =
+    !v.ok && v.code === "ROOT_NOT_TRUSTED"
+      ? ((o) => ({ ok: o.ok, ...(o.trustedRoot ? { root: o.trustedRoot } : {}) }))(checkProofBody(body, name))
+      : undefined;
+  const st = verdictState(v, own);
   const shown = { ...data, trust: st.trust };
   const common = {
     label: st.word,
@@ -345,7 +350,11 @@ async function runBlock(): Promise<void> {
   });
   const checkMs = performance.now() - t1;
   const time = `prepare ${v.prepareMs.toFixed(0)} ms${v.prepareMs < 1 ? " (cached)" : ""}, verify ${v.verifyMs.toFixed(0)} ms, check in all ${checkMs.toFixed(0)} ms — hashing: ${backend}`;
-  const st = verdictState(v);
+  const own =
+    !v.ok && (v.code === "ROOT_NOT_TRUSTED" || v.code === "FROM_ROOT_MISMATCH")
+      ? ((o) => ({ ok: o.ok, ...(o.fromRoot ? { root: o.fromRoot } : {}) }))(checkBlockBody(body, {}))
+      : undefined;
+  const st = verdictState(v, own);
   const data = {
     kind: "block",
     code: v.code ?? "",

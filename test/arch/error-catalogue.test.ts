@@ -179,7 +179,13 @@ test("the CLI prints an error's catalogue code as `error CODE: message`, exit 2"
 const ANSWERED = Object.keys(HTTP_STATUSES).sort();
 
 test("every code of a union the HTTP API answers has its status in the catalogue, and only those unions carry statuses", () => {
-  assert.deepEqual(ANSWERED, ["ClaimErrorCode", "HttpErrorCode", "RegistryErrorCode", "RequestErrorCode"]);
+  assert.deepEqual(ANSWERED, [
+    "ClaimErrorCode",
+    "HttpErrorCode",
+    "ProvingErrorCode",
+    "RegistryErrorCode",
+    "RequestErrorCode",
+  ]);
   assert.deepEqual(
     Object.keys(ERROR_CATALOGUE)
       .filter((n) => ERROR_CATALOGUE[n]!.http !== undefined)

@@ -425,15 +425,15 @@ test("another folder's code is imported through its public entry (index.ts and w
   assert.deepEqual(reachIns, []);
 });
 
-test("README's Layout section is the one rendered from the matrix (`npm run layout` rewrites it)", () => {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
+test("docs/layout.md's Layout section is the one rendered from the matrix (`npm run layout` rewrites it)", () => {
+  const readme = readFileSync(join(root, "docs", "layout.md"), "utf8");
   const a = readme.indexOf(LAYOUT_BEGIN),
     b = readme.indexOf(LAYOUT_END);
-  assert.ok(a >= 0 && b > a, `README.md has the markers ${LAYOUT_BEGIN} … ${LAYOUT_END}`);
+  assert.ok(a >= 0 && b > a, `docs/layout.md has the markers ${LAYOUT_BEGIN} … ${LAYOUT_END}`);
   assert.equal(
     readme.slice(a + LAYOUT_BEGIN.length, b).trim(),
     renderLayout().trim(),
-    "README.md's Layout section differs from test/arch/layers.ts: run `npm run layout`",
+    "docs/layout.md's Layout section differs from test/arch/layers.ts: run `npm run layout`",
   );
   for (const u of Object.keys(UNITS)) assert.ok(renderLayout().includes(`\`${u}\``), `the layout names ${u}`);
 });

@@ -3,7 +3,7 @@
  * `src/`) is a unit with its job and the units it may import. `test/arch/layering.test.ts` checks
  * every relative import of every file against it (static, `import type`, re-exports, dynamic
  * imports), that the matrix has no cycles, that every folder is placed in it, and that the Layout
- * section of README.md is the one `renderLayout()` writes (`npm run layout` rewrites it).
+ * section of docs/layout.md is the one `renderLayout()` writes (`npm run layout` rewrites it).
  *
  * Sub-folders are placed in `SUBFOLDERS` under their top folder, each with the sibling
  * sub-folders it may import; a folder's own root files and its sub-folders may import each other
@@ -44,6 +44,7 @@ const ALL_SRC = [
   "src/sync",
   "src/registry",
   "src/counterparty",
+  "src/proving",
   "src/serve",
   "src/http",
   "src/web",
@@ -145,11 +146,17 @@ export const UNITS: Readonly<Record<string, Unit>> = {
       "root.ts",
       "consistency/block-prover.ts",
       "consistency/verify-consistency.ts",
+      "consistency/replay.ts",
+      "store/block-rows.ts",
     ],
   },
   "src/counterparty": {
     job: "statements about names: proving them from a registry, checking them in one call (Node and browser)",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
+  },
+  "src/proving": {
+    job: "the proving pool: worker threads that make a registry's proofs (names' proofs at a root, parts of blocks) off the serving thread",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty"],
   },
   "src/serve": {
     job: "proof server, NATS worker and frontend, open-loop load generator, serving fixtures",
@@ -157,7 +164,16 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   },
   "src/http": {
     job: "registry HTTP API (fastify): routes, auth, proof cache, OpenAPI",
-    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty"],
+    imports: [
+      ...CORE,
+      "src/statement",
+      "src/smt",
+      "src/codec",
+      "src/sync",
+      "src/registry",
+      "src/counterparty",
+      "src/proving",
+    ],
   },
   "src/web": {
     job: "browser verifier page and its browser stand-ins for Node built-ins",
@@ -291,7 +307,7 @@ function reduced(name: string): string[] {
 const short = (u: string): string => u.replace(/^src\//, "");
 const nodeId = (u: string): string => u.replace(/[^a-z0-9]/gi, "_");
 
-/** The Layout section of README.md: the folder table and the dependency diagram, from `UNITS`. */
+/** The Layout section of docs/layout.md: the folder table and the dependency diagram, from `UNITS`. */
 export function renderLayout(): string {
   const src = Object.keys(UNITS).filter((u) => u.startsWith("src/"));
   const lines: string[] = [];

@@ -35,13 +35,23 @@ const CONTROLS: [string, string, string, string][] = [
   ["C6", "replace", "0.css", "GKR_"],
 ];
 
-/** Runs a printed `ssgkr registry verify …` line with this checkout's bin. */
+/** Runs a printed `npx ssgkr registry verify …` line with this checkout's bin. */
 function rerun(commandLine: string) {
   const words = [...commandLine.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
     m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!,
   );
-  assert.equal(words[0], "ssgkr");
-  return run(...words.slice(1));
+  assert.deepEqual(words.slice(0, 2), ["npx", "ssgkr"]);
+  return run(...words.slice(2));
+}
+
+/** Runs a printed line as printed, through a shell in the repository (where `npm ci` linked `npx ssgkr`). */
+function rerunAsPrinted(commandLine: string) {
+  const r = spawnSync("bash", ["-c", commandLine], {
+    encoding: "utf8",
+    cwd: root,
+    env: { ...process.env, npm_config_yes: "false", npm_config_offline: "true" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT with its code, each printed verify line reruns the check, exit 0", () => {
@@ -73,8 +83,16 @@ test("ssgkr demo --limit 2000: every honest step ACCEPT, every control REJECT wi
   assert.doesNotMatch(r.stdout, /^demo:/m);
 
   // every step prints its check; rerunning it gives the same verdict
-  const commands = [...r.stdout.matchAll(/^ {6}\$ (ssgkr registry verify .*)$/gm)].map((m) => m[1]!);
+  const commands = [...r.stdout.matchAll(/^ {6}\$ (npx ssgkr registry verify .*)$/gm)].map((m) => m[1]!);
   assert.equal(commands.length, 15);
+  assert.match(r.stdout, /^each `\$` line repeats its step's check: run it in the repository after `npm ci`/m);
+  assert.match(
+    r.stdout,
+    new RegExp(`^the files it reads are kept in ${dir.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")} \\(without --keep`, "m"),
+  );
+  const asPrinted = rerunAsPrinted(commands[0]!);
+  assert.equal(asPrinted.code, 0, `${commands[0]}: ${asPrinted.stdout}${asPrinted.stderr}`);
+  assert.match(asPrinted.stdout, /^ACCEPT name=/);
   for (const i of [0, 1, 2, 3, 7, 10]) {
     const again = rerun(commands[i]!);
     if (i < 7) {
@@ -147,9 +165,16 @@ test("ssgkr demo without --dir removes its temporary directory, with --keep keep
   const g = JSON.parse(gone.stdout) as { dir: string; removed: boolean };
   assert.equal(g.removed, true);
   assert.equal(existsSync(g.dir), false);
+  const goneText = run("demo", "--depth", "16", "--limit", "40");
+  assert.equal(goneText.code, 0, goneText.stderr);
+  assert.match(
+    goneText.stdout,
+    /^the files it reads are kept only with --keep \(or --dir DIR\): this run removed them\.$/m,
+  );
   const kept = run("demo", "--depth", "16", "--limit", "40", "--keep", "--json");
-  const k = JSON.parse(kept.stdout) as { dir: string; removed: boolean };
+  const k = JSON.parse(kept.stdout) as { dir: string; removed: boolean; steps: { verifyCommand: string }[] };
   assert.equal(k.removed, false);
+  assert.match(k.steps[0]!.verifyCommand, /^npx ssgkr registry verify /, "the JSON report's lines run as printed too");
   assert.ok(existsSync(join(k.dir, "steps", "01-membership", "proof.bin")));
   rmSync(k.dir, { recursive: true, force: true });
 

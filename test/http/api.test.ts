@@ -230,6 +230,13 @@ test("http: POST /v1/verify rejects (200, ok false) a wrong root, a flipped byte
     /body\.proof/,
   );
   assertError(await call(rw.base, "POST", "/v1/verify", "{not json"), 400, "BAD_INPUT", /not valid JSON/);
+  for (const type of ["text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded"])
+    assertError(
+      await call(rw.base, "POST", "/v1/verify", JSON.stringify(body), { "content-type": type }),
+      415,
+      "BAD_INPUT",
+      /^content-type: send JSON \(application\/json\), got "/,
+    );
   assertError(
     await call(rw.base, "POST", "/v1/verify", { ...body, trusted_root: [1, 2, 3] }),
     400,
@@ -374,6 +381,12 @@ test("http: PUT insert and replace, DELETE, restore return update proofs that ve
   assertError(await call(rw.base, "PUT", "/v1/records/x", { fields: Array(21).fill(1) }, auth), 400, "VALUE_TOO_LARGE");
   assertError(await call(rw.base, "PUT", "/v1/records/x", {}, auth), 400, "BAD_INPUT", /body/);
   assertError(await call(rw.base, "PUT", "/v1/records/x", "[1", auth), 400, "BAD_INPUT", /not valid JSON/);
+  assertError(
+    await call(rw.base, "PUT", "/v1/records/x", '{"value": "a"}', { ...auth, "content-type": "text/plain" }),
+    415,
+    "BAD_INPUT",
+    /^content-type: /,
+  );
   assertError(
     await call(rw.base, "PUT", "/v1/records/x", { value: "x".repeat(300 * 1024) }, auth),
     413,
@@ -528,6 +541,11 @@ test("http: /verify serves the page cross-origin isolated; a missing build answe
   const page = await fetch(`${rw.base}/verify/`);
   assert.equal(page.status, 200);
   assert.match(page.headers.get("content-type")!, /text\/html/);
+  assert.match(
+    await page.clone().text(),
+    /<link rel="icon" href="data:,">/,
+    "an empty icon: no /favicon.ico request (404)",
+  );
   assert.equal(page.headers.get("cross-origin-opener-policy"), "same-origin");
   assert.equal(page.headers.get("cross-origin-embedder-policy"), "require-corp");
   assert.match(await page.text(), /Verify a registry record/);

@@ -193,6 +193,33 @@ test("proofs carry the checkpoint of their root; POST /v1/verify and the CLI tak
   assert.match(noKey.stderr, /^error MISSING_OPTION: /);
 });
 
+test("a proof at an earlier root (?root=, proved, not cached) carries that root's checkpoint, in the body and the proof.bin header", async () => {
+  const history = (await call(signed.base, "GET", "/v1/history")).json.entries as { batch: number; root: string }[];
+  const head = store.head();
+  const earlier = history.find((e) => e.batch === head.batch - 2)!;
+  assert.ok(earlier, JSON.stringify(history));
+  for (const query of ["", "&profile=v3"]) {
+    const path = `/v1/records/${RECORDS.live}/proof?root=${earlier.root}${query}`;
+    const p = await call(signed.base, "GET", path);
+    assert.equal(p.status, 200, p.text);
+    assert.equal(p.json.statement.root, earlier.root);
+    assert.equal(typeof p.json.checkpoint, "string", `${path}: a checkpoint`);
+    const c = verifyCheckpoint(p.json.checkpoint, verifierKey);
+    assert.ok(c.ok, JSON.stringify(c));
+    assert.deepEqual([c.size, formatRoot(c.root)], [earlier.batch, earlier.root], "the earlier root's checkpoint");
+    const bin = await fetch(`${signed.base}${path.replace("/proof?", "/proof.bin?")}`);
+    assert.equal(bin.status, 200);
+    assert.equal(decodeURIComponent(bin.headers.get("x-ssgkr-checkpoint")!), p.json.checkpoint);
+    const v = await call(signed.base, "POST", "/v1/verify", { ...p.json, verifier_key: verifierKey });
+    assert.deepEqual(
+      [v.json.ok, v.json.root_source, v.json.checkpoint],
+      [true, "checkpoint", { origin: "example.com/registry", size: earlier.batch }],
+    );
+  }
+  const unsigned = await call(plain.base, "GET", `/v1/records/${RECORDS.live}/proof?root=${earlier.root}`);
+  assert.deepEqual([unsigned.status, unsigned.json.checkpoint], [200, undefined], "no key, no checkpoint");
+});
+
 test("a write returns the checkpoint of the new head; a proof of the old root keeps the old one", async () => {
   const earlier = await call(signed.base, "GET", `/v1/records/${encodeURIComponent(RECORDS.scoped)}/proof`);
   const w = await call(

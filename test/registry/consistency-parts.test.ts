@@ -15,6 +15,7 @@ import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { importNames } from "../../src/registry/import/name-import.js";
 import { NdjsonSource } from "../../src/registry/import/sources/ndjson.js";
 import { BlockProver, batchProofState } from "../../src/registry/consistency/block-prover.js";
+import { batchBlockParts } from "../../src/registry/consistency/replay.js";
 import { verifyConsistency, type ConsistencyLink } from "../../src/registry/consistency/verify-consistency.js";
 import { formatRoot } from "../../src/registry/root.js";
 import { bytesBase64 } from "../../src/counterparty/body.js";
@@ -33,7 +34,7 @@ const DEPTH = 13;
 function chainOf(s: NameStore, from: number, to: number): ConsistencyLink[] {
   const out: ConsistencyLink[] = [];
   for (let b = from + 1; b <= to; b++) {
-    const parts = s.changeHeader(b)?.parts ?? 1;
+    const parts = batchBlockParts(s, b);
     for (let p = 0; p < parts; p++) {
       const k = s.blockProof(b, parts > 1 ? p : undefined)!;
       out.push({

@@ -61,3 +61,35 @@ test("verdict state: a proof about another name than the one asked for is reject
   assert.equal(r.ok, false);
   assert.match(r.statement, /^"left-pad"/);
 });
+
+test("verdict state: a REJECT's headline says its cause; ROOT_NOT_TRUSTED says the proof is valid for another root when it verifies there", () => {
+  const body = bodyOf(RECORDS.live);
+  const own = checkProofBody(body, RECORDS.live);
+  assert.equal(own.ok, true);
+  const wrong = parseRoot(body.statement.root).slice();
+  wrong[0] = (wrong[0]! + 1) % 2130706433;
+  const v = checkProofBody(body, RECORDS.live, wrong);
+  assert.equal(v.code, "ROOT_NOT_TRUSTED");
+  const valid = verdictState(v, { ok: own.ok, root: own.trustedRoot! });
+  assert.equal(valid.verdict, "REJECT");
+  assert.match(
+    valid.headline,
+    /^The proof is valid, but for another root \([0-9a-f]{64}\), not the root you trust \([0-9a-f]{64}\)/,
+  );
+  assert.ok(valid.headline.includes(body.statement.root), "names the proof's own root");
+  assert.doesNotMatch(valid.headline, /does not show what its statement says/);
+  assert.match(verdictState(v, { ok: false }).headline, /another root .* does not verify for that root either/);
+  assert.match(verdictState(v).headline, /^The proof is for another root than the one you trust/);
+  // other causes keep their own words
+  const forged = {
+    ...body,
+    proof: Buffer.from(Buffer.from(body.proof, "base64").map((b, i) => (i === 200 ? b ^ 1 : b))).toString("base64"),
+  };
+  const broken = checkProofBody(forged, RECORDS.live, parseRoot(body.statement.root));
+  assert.equal(broken.ok, false);
+  assert.equal(verdictState(broken).headline, "The proof does not show what its statement says.");
+  const otherName = checkProofBody(bodyOf(RECORDS.scoped), RECORDS.live);
+  assert.equal(verdictState(otherName).headline, "The proof is about another name than the one you asked for.");
+  const notABody = checkProofBody("x", RECORDS.live);
+  assert.match(verdictState(notABody).headline, /^This is not a usable proof body or root/);
+});

@@ -39,6 +39,12 @@ function verdictText(s: DemoStep): string {
   return s.got === "ACCEPT" ? "ACCEPT" : `REJECT ${s.code}`;
 }
 
+/**
+ * How the printed check lines start: `ssgkr` is not on PATH after `npm ci` in the repository,
+ * but `npx ssgkr` runs this checkout's bin there (scripts/link-bin.mjs) and in any project that installed the package.
+ */
+export const REPEAT_PREFIX = "npx ";
+
 /** The `ssgkr registry verify` line that repeats a step's check. */
 export function stepCommand(r: Pick<DemoReport, "depth" | "leafMaxFields">, s: DemoStep): string {
   const base = {
@@ -94,7 +100,7 @@ function privateSection(r: DemoReport): string[] {
       `      ${s.root}  proof ${thousands(s.proofBytes)} bytes${s.proveMs !== undefined ? `, prove ${millis(s.proveMs)} ms` : ""}, verify ${millis(s.verifyMs)} ms  expected ${s.expected}, got ${s.got === "ACCEPT" ? `ACCEPT (profile ${s.profile})` : `REJECT ${s.code}`}  ${s.expected === s.got ? "ok" : "MISMATCH"}`,
     );
     if (s.reason !== undefined) out.push(`      ${s.code}: ${s.reason}`);
-    out.push(`      $ ${privateStepCommand(r, s)}`);
+    out.push(`      $ ${REPEAT_PREFIX}${privateStepCommand(r, s)}`);
   }
   if (z1 !== undefined)
     out.push(
@@ -150,10 +156,17 @@ export function formatReport(r: DemoReport, ok: boolean, removed = false): strin
     "process also prepares the circuit of its proof first (about a second at depth 48), which the demo did once above.",
   );
   out.push("");
+  out.push(
+    "each `$` line repeats its step's check: run it in the repository after `npm ci` (or in a project that installed the package);",
+    removed
+      ? "the files it reads are kept only with --keep (or --dir DIR): this run removed them."
+      : `the files it reads are kept in ${r.dir} (without --keep or --dir a run removes them).`,
+  );
+  out.push("");
   for (const s of r.steps) {
     out.push(`  ${s.id.padEnd(3)} ${s.description}`);
     if (s.reason !== undefined) out.push(`      ${s.code}: ${s.reason}`);
-    out.push(`      $ ${stepCommand(r, s)}`);
+    out.push(`      $ ${REPEAT_PREFIX}${stepCommand(r, s)}`);
   }
   out.push("");
   out.push(...privateSection(r));
@@ -211,7 +224,7 @@ function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
       request: s.files.request,
       proof: s.files.proof,
       statement: s.files.statement,
-      verifyCommand: stepCommand(r, s),
+      verifyCommand: REPEAT_PREFIX + stepCommand(r, s),
     })),
     privateAbsence: {
       profile: "v3-zk",
@@ -235,7 +248,7 @@ function reportJson(r: DemoReport, ok: boolean, removed: boolean): unknown {
         reason: s.reason ?? null,
         proof: s.files.proof,
         statement: s.files.statement,
-        verifyCommand: privateStepCommand(r, s),
+        verifyCommand: REPEAT_PREFIX + privateStepCommand(r, s),
       })),
     },
   };

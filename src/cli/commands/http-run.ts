@@ -15,6 +15,9 @@ import { syncConfig } from "../../smt/config.js";
 import { EXIT_OK } from "../exit.js";
 import { CliError } from "../errors.js";
 import { parseIntOption } from "../io.js";
+import { availableParallelism } from "node:os";
+import { ProvingPool } from "../../proving/pool.js";
+import { isNameKeyed } from "../../counterparty/prove.js";
 
 interface HttpOpts {
   db: string;
@@ -27,6 +30,7 @@ interface HttpOpts {
   verifyConfig?: string[];
   signingKey?: string;
   proveBlocks?: boolean;
+  workers?: string;
 }
 
 /**
@@ -82,8 +86,25 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   const webDir = opts.web ?? (await ensureWeb());
   // The block prover writes the registry (its kept block proofs), so it opens it for writing; writes over HTTP still need the token.
   const proveBlocks = opts.proveBlocks !== false;
+  const workers =
+    opts.workers === undefined ? availableParallelism() : parseIntOption(opts.workers, "--workers", 0, 64);
   const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
+  // The workers open the registry read-only and prepare their circuits before the server listens.
+  let pool: ProvingPool | undefined;
+  if (workers > 0 && isNameKeyed(store)) {
+    const t0 = performance.now();
+    try {
+      pool = await ProvingPool.start({ dir: store.dir, workers });
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    process.stderr.write(
+      `proving pool: ${workers} workers ready in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+    );
+  }
   const { app, verifyConfigs: served } = await createRegistryApp({
+    ...(pool !== undefined ? { pool } : {}),
     store,
     ...(token !== undefined ? { token } : {}),
     ...(opts.cors !== undefined ? { cors: opts.cors } : {}),
@@ -98,6 +119,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   try {
     address = await app.listen({ host, port });
   } catch (e) {
+    await pool?.close();
     await store.close();
     throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
   }
@@ -110,6 +132,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     process.once("SIGTERM", stop);
   });
   await app.close();
+  await pool?.close();
   await store.close();
   setExit(EXIT_OK);
 }

@@ -40,6 +40,10 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
       "sign checkpoints with this key (`ssgkr registry keygen`): GET /v1/checkpoint serves the head's, and every proof carries the checkpoint it is about",
     )
     .option(
+      "--workers <n>",
+      "proving worker threads (default: one per core): every proof not in the cache, and the blocks of committed batches, are made on them; 0 proves on the serving thread (name-keyed registries)",
+    )
+    .option(
       "--no-prove-blocks",
       "do not run the block prover (by default the server proves each committed batch in the background, for GET /v1/consistency)",
     )

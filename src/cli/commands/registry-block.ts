@@ -8,6 +8,9 @@
  *                (the K Update requests, in order) and block.json (roots, K, the updates); with
  *                --profile v3 only block.bin (inner-proof-v3 block) and block.json; --zk (profile
  *                v3 implied) the same files of a zero-knowledge block (inner-proof-v3zk).
+ *                A v3 block of more updates than one proof holds at the registry's depth
+ *                (`maxBlockUpdates`: 2,048 at depth 48; v3-zk 1,024) is proved in parts, on
+ *                --workers threads at once (default one per core), into DIR/part-0 … part-(n−1).
  *   verify-block --from-root A --to-root B --dir DIR
  *                reads the profile from the proof; prints ACCEPT … (exit 0) or REJECT CODE:
  *                reason (exit 1); unusable input exits 2.
@@ -43,6 +46,10 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
       "v2 (default: the auditor also needs requests.json, every path) or v3 (checked from the roots and block.json alone)",
     )
     .option(
+      "--workers <n>",
+      "worker threads proving the parts of a v3 block of more updates than one proof holds (default: one per core; 1: on the main thread)",
+    )
+    .option(
       "--zk",
       "a zero-knowledge block (profile v3-zk, docs/profile-v3.md §11): checked as a v3 block, and its bytes reveal nothing about the paths and old values beyond the roots and block.json; implies --profile v3",
     )
@@ -58,6 +65,9 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
       "the root you trust before the block: 64 hex characters, or its 8 elements as [a, b, …] or a,b,…",
     )
     .requiredOption("--to-root <digest>", "the root after the block you are told of")
-    .requiredOption("--dir <dir>", "the block directory (block.bin, block.json; requests.json for a v2 block)")
+    .requiredOption(
+      "--dir <dir>",
+      "the block directory (block.bin, block.json; requests.json for a v2 block; a block in parts: part-0 … part-(n−1), each checked, chained from A to B)",
+    )
     .action(async (opts) => (await import("./registry-block-run.js")).runVerifyBlockCommand(setExit, opts));
 }

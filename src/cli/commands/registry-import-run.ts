@@ -1,6 +1,7 @@
 /**
  * The implementation of `ssgkr registry import`, defined in registry-import.ts, which imports this file only when the command runs.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import cliProgress from "cli-progress";
 import { EXIT_OK } from "../exit.js";
 import { CliError } from "../errors.js";
@@ -16,32 +17,33 @@ import { registryMapping } from "../../registry/store/open-any.js";
 import { NAME_MAPPING_ID, SLOT_MAPPING_ID } from "../../registry/name-key.js";
 import { retentionOptions, integerOption } from "./registry-args.js";
 import { digestText, ms } from "./registry-print.js";
+import { etaText, progressFraction, type ProgressGoal } from "./import-progress.js";
 
-/** The progress bar on stderr: records, records/s and ETA. */
+/** The progress bar on stderr: the share done of what the import will read, records, records/s and the time left. */
 class ProgressLine {
+  private static readonly STEPS = 1000;
   private readonly bar: cliProgress.SingleBar;
   private readonly started = performance.now();
-  private readonly byBytes: boolean;
 
-  constructor(records: number | undefined, totalBytes: number) {
-    this.byBytes = records === undefined;
+  constructor(private readonly goal: ProgressGoal) {
     this.bar = new cliProgress.SingleBar(
       {
         stream: process.stderr,
-        format: `import |{bar}| {percentage}% | {records} records | {rate} records/s | ETA {eta_formatted}{skipped}`,
+        format: `import |{bar}| {percentage}% | {records} records | {rate} records/s | ETA {left}{skipped}`,
         hideCursor: true,
-        etaBuffer: 20,
       },
       cliProgress.Presets.shades_classic,
     );
-    this.bar.start(this.byBytes ? totalBytes : records!, 0, { records: 0, rate: 0, skipped: "" });
+    this.bar.start(ProgressLine.STEPS, 0, { records: 0, rate: 0, left: "…", skipped: "" });
   }
 
   update(imported: number, bytesRead: number, malformed: number): void {
-    const s = (performance.now() - this.started) / 1000;
-    this.bar.update(this.byBytes ? bytesRead : imported + malformed, {
+    const elapsed = performance.now() - this.started;
+    const f = progressFraction(this.goal, { records: imported + malformed, bytesRead });
+    this.bar.update(Math.floor(f * ProgressLine.STEPS), {
       records: imported,
-      rate: Math.round(imported / Math.max(s, 1e-3)),
+      rate: Math.round(imported / Math.max(elapsed / 1000, 1e-3)),
+      left: etaText(f, elapsed),
       skipped: malformed > 0 ? ` | ${malformed} malformed` : "",
     });
   }
@@ -53,6 +55,39 @@ class ProgressLine {
   stop(): void {
     this.bar.stop();
   }
+}
+
+/**
+ * The hint for an updates file given to `import` (prove-block's input: `{"op", "name", …}` a line),
+ * read from its first non-blank line; undefined for anything else (records, other formats, unreadable).
+ */
+export function updatesFileHint(path: string): string | undefined {
+  if (!/\.(ndjson|jsonl)$/i.test(path)) return undefined;
+  const head = Buffer.alloc(64 * 1024);
+  let n: number;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      n = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined; // the source reports what it cannot read
+  }
+  const lines = head.toString("utf8", 0, n).split("\n");
+  const index = lines.findIndex((l) => l.trim() !== "");
+  if (index < 0) return undefined;
+  let first: unknown;
+  try {
+    first = JSON.parse(lines[index]!);
+  } catch {
+    return undefined;
+  }
+  if (first === null || typeof first !== "object" || Array.isArray(first)) return undefined;
+  const op = (first as Record<string, unknown>)["op"];
+  if (typeof op !== "string") return undefined;
+  return `${path} holds updates (line ${index + 1}: {"op": ${JSON.stringify(op)}, …}), not records: \`registry import\` reads records ({"name", "value" | "fields"} a line); apply updates with \`ssgkr registry prove-block --db DIR --updates ${path} --out BLOCKDIR\` (or one at a time with \`ssgkr registry insert|replace|delete|restore\`)`;
 }
 
 /** The action of `ssgkr registry import`, with what commander parsed (defined in registry-import.ts). */
@@ -82,6 +117,10 @@ export async function runImportCommand(
       "BAD_OPTION",
       `registry import: unknown --source ${JSON.stringify(opts.source)} (known: npm-repos)`,
     );
+  if (opts.file !== undefined) {
+    const hint = updatesFileHint(opts.file);
+    if (hint !== undefined) throw new RegistryError("BAD_SOURCE", hint, { path: opts.file });
+  }
   const limit =
     opts.limit === undefined
       ? undefined
@@ -130,13 +169,19 @@ export async function runImportCommand(
     }
     return makeSource();
   };
+  // What the import will read: the dataset's records up to the limit; a file's records up to the limit, or all its bytes.
   const expected =
     opts.source !== undefined
       ? limit === "all"
         ? NPM_REPOS_RECORDS
         : Math.min(limit ?? 100_000, NPM_REPOS_RECORDS)
+      : typeof limit === "number"
+        ? limit
+        : undefined;
+  const bar =
+    opts.progress && process.stderr.isTTY
+      ? new ProgressLine({ records: expected, bytes: opts.source !== undefined ? Infinity : probe.totalBytes })
       : undefined;
-  const bar = opts.progress && process.stderr.isTTY ? new ProgressLine(expected, probe.totalBytes) : undefined;
   const malformed = (i: ImportIssue) => {
     bar?.clear();
     process.stderr.write(`line ${i.line}: ${i.code}: ${i.message}\n`);

@@ -8,7 +8,7 @@ export function registerRegistryUpgrade(registry: Command, setExit: (code: numbe
   registry
     .command("upgrade")
     .description(
-      "convert a registry to the current format in place (slot-v1: format 1 → 2, row checksums; name-keyed: format 2 → 3, proofs at earlier roots); root and history are kept",
+      "convert a registry to the current format in place (slot-v1: format 1 → 2, row checksums; name-keyed: format 2 or 3 → 4, proofs at every root of the retention window); root and history are kept",
     )
     .requiredOption("--db <dir>", "registry database directory")
     .option("--keep-commits <n>", "name-keyed: earlier roots stay provable for the last N batches (default 1000)")

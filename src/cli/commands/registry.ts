@@ -24,7 +24,7 @@ import { registerRegistryMonitor } from "./registry-monitor.js";
  *   root    --db DIR [--json]
  *   history --db DIR [--json]
  *   check   --db DIR [--threads T] [--no-progress] [--json]   full scan: checksums, records, paths
- *   upgrade --db DIR                                          format 1 → 2 (adds row checksums)
+ *   upgrade --db DIR                                          to the current format (slot: 1 → 2; name-keyed: 2 or 3 → 4)
  *   insert  --db DIR --name N (--value V | --null | --fields LIST)
  *   replace --db DIR (--name N | --slot S) (--value V | --null | --fields LIST)
  *   delete  --db DIR (--name N | --slot S)

@@ -18,7 +18,8 @@
  * before left the retention window before the batch was proved), `failed` (proving it failed in
  * this process; `lastError` says why).
  *
- * A batch of more than 4,096 updates (an import) is proved in parts, its change log's parts, each
+ * A batch of more updates than one block proof holds at the registry's depth (`maxBlockUpdates`:
+ * 2,048 at depth 48, 4,096 at depths up to 37; an import, a large epoch) is proved in parts, each
  * a block from the root the part before left (replay.ts); each part is a step of its own and is
  * stored as soon as it is proved (block-rows.ts), so a restarted prover goes on with the first
  * part missing. The prover replays such a batch once and keeps the replay while it proves its parts.
@@ -28,9 +29,12 @@ import { formatRoot } from "../root.js";
 import { blockFiles, blockProverV3, type ProvableBlock } from "../block-dir.js";
 import type { NameStore } from "../store/name-store.js";
 import type { StoredBlockSummary } from "../store/block-rows.js";
-import { replayBatch, type ReplayedPart } from "./replay.js";
+import { batchPartUpdates, replayBatch, type ReplayedPart } from "./replay.js";
+
+export { batchBlockParts } from "./replay.js";
+import { blockParts } from "../block-limits.js";
 import { Worker } from "node:worker_threads";
-import type { ProveJob, ProveReply } from "./prove-worker.js";
+import type { ProveJob, ProveReply } from "./prove-job.js";
 
 /** What a committed batch has, or will have, as its block proof (see the file comment). */
 export type BatchProofState = "kept" | "unchanged" | "pending" | "not-recorded" | "not-provable" | "failed";
@@ -45,17 +49,39 @@ export interface BlockProverOptions {
   readonly onError?: (batch: number, error: unknown) => void;
   /** Prove on a worker thread (prove-worker.ts) instead of the calling thread (default false). */
   readonly worker?: boolean;
+  /**
+   * Replay and prove on a proving pool's workers (src/proving) instead: up to
+   * `pool.blockCapacity` parts at once, the parts of one batch in parallel, stored in part order
+   * as they come. Nothing is replayed or proved on the calling thread. Takes precedence over `worker`.
+   */
+  readonly pool?: BlockPartProver;
+}
+
+/** A proved part of a batch's block: its stored summary, block.json text and block.bin bytes. */
+export interface ProvedBlockPart {
+  readonly summary: StoredBlockSummary;
+  readonly blockJson: string;
+  readonly proof: Uint8Array;
+  /** Replay and proof, ms. */
+  readonly proveMs: number;
+}
+
+/** What proves the parts of committed batches off the calling thread (the proving pool of src/proving). */
+export interface BlockPartProver {
+  /** Parts proved at once at most. */
+  readonly blockCapacity: number;
+  proveBlockPart(batch: number, part: number): Promise<ProvedBlockPart>;
 }
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
-/** A batch's change header (undefined without a change log), its parts (the log's; 1 without one) and those with a stored proof (0-based). */
+/** A batch's change header (undefined without a change log), its block proofs' parts (`batchBlockParts`) and those with a stored proof (0-based). */
 function partsOf(
   store: NameStore,
   batch: number,
 ): { header: ReturnType<NameStore["changeHeader"]>; parts: number; kept: Set<number> } {
   const header = store.changeHeader(batch);
-  const parts = header?.parts ?? 1;
+  const parts = header === undefined ? 1 : blockParts(header.updates, batchPartUpdates(store));
   const kept = new Set<number>();
   for (const s of store.blockProofs({ after: batch - 1, limit: parts })) if (s.batch === batch) kept.add(s.part ?? 0);
   return { header, parts, kept };
@@ -189,6 +215,40 @@ export class BlockProver {
     return s === "pending" && this.failed.has(batch) ? "failed" : s;
   }
 
+  /**
+   * Where proving stands (`GET /v1/status`): the head, the last batch before which every batch is
+   * settled (`provedThrough`), the pending batches after it (at most 1,000 counted), the parts
+   * proving now, the batches that failed in this process, and the proving lag: seconds since the
+   * oldest pending batch was committed (0 with none pending).
+   */
+  status(): {
+    head: number;
+    provedThrough: number;
+    pendingBatches: number;
+    provingParts: number;
+    failedBatches: number;
+    lagSeconds: number;
+  } {
+    const head = this.store.head().batch;
+    let first: number | undefined;
+    let pending = 0;
+    const from = Math.max(this.cursor, this.store.window().oldestBatch + 1);
+    for (let b = from; b <= head && b < from + 1000; b++)
+      if (!this.failed.has(b) && batchProofState(this.store, b) === "pending") {
+        pending++;
+        first ??= b;
+      }
+    const lag = first === undefined ? 0 : (Date.now() - Date.parse(this.store.batchEntry(first).committedAt)) / 1000;
+    return {
+      head,
+      provedThrough: (first ?? head + 1) - 1,
+      pendingBatches: pending,
+      provingParts: this.onPool.size,
+      failedBatches: this.failed.size,
+      lagSeconds: Math.round(lag * 10) / 10,
+    };
+  }
+
   /** Why proving a batch failed in this process, or undefined. */
   lastError(batch: number): unknown {
     return this.failed.get(batch);
@@ -213,6 +273,7 @@ export class BlockProver {
     const w = this.worker;
     this.worker = undefined;
     if (w !== undefined) await w.terminate();
+    this.wake?.();
     await this.inFlight?.catch(() => undefined);
   }
 
@@ -224,6 +285,10 @@ export class BlockProver {
   private tick(): void {
     this.timer = undefined;
     if (!this.running) return;
+    if (this.options.pool !== undefined) {
+      this.inFlight = this.poolLoop(this.options.pool);
+      return;
+    }
     if (this.options.worker === true) {
       const run = this.stepInWorker().then(
         (more) => this.schedule(more ? 0 : this.idleMs),
@@ -260,6 +325,82 @@ export class BlockProver {
       return b;
     }
     return "none";
+  }
+
+  /** Ends the pool loop's wait (stop). */
+  private wake: (() => void) | undefined;
+  /** Parts on the pool now, by `batch.part`. */
+  private readonly onPool = new Map<string, Promise<void>>();
+  /** Proved parts waiting for the parts before them to be stored, by `batch.part`. */
+  private readonly proved = new Map<string, ProvedBlockPart>();
+
+  /** The pool's loop (options.pool): keeps up to `blockCapacity` parts proving, stores them in order. */
+  private async poolLoop(pool: BlockPartProver): Promise<void> {
+    while (this.running) {
+      while (this.onPool.size < pool.blockCapacity) {
+        const next = this.nextPart();
+        if (next === undefined) break;
+        const key = `${next.batch}.${next.part}`;
+        this.onPool.set(
+          key,
+          this.provePartOnPool(pool, next.batch, next.part).finally(() => this.onPool.delete(key)),
+        );
+      }
+      const stopped = new Promise<void>((resolve) => (this.wake = resolve));
+      if (this.onPool.size === 0) {
+        await Promise.race([stopped, new Promise<void>((resolve) => (this.timer = setTimeout(resolve, this.idleMs)))]);
+        this.timer = undefined;
+        continue;
+      }
+      await Promise.race([stopped, ...this.onPool.values()]);
+    }
+  }
+
+  /** The next part to hand to the pool: of the oldest pending batches (at most 64 looked at past the cursor), not kept, proving or proved. */
+  private nextPart(): { batch: number; part: number } | undefined {
+    const head = this.store.head().batch;
+    const oldest = this.store.window().oldestBatch;
+    if (this.cursor < oldest + 1) this.cursor = oldest + 1;
+    while (
+      this.cursor <= head &&
+      (this.failed.has(this.cursor) || batchProofState(this.store, this.cursor) !== "pending")
+    )
+      this.cursor++;
+    for (let b = this.cursor; b <= head && b < this.cursor + 64; b++) {
+      if (this.failed.has(b) || batchProofState(this.store, b) !== "pending") continue;
+      const { parts, kept } = partsOf(this.store, b);
+      for (let p = 0; p < parts; p++) {
+        const key = `${b}.${p}`;
+        if (!kept.has(p) && !this.onPool.has(key) && !this.proved.has(key)) return { batch: b, part: p };
+      }
+    }
+    return undefined;
+  }
+
+  private async provePartOnPool(pool: BlockPartProver, batch: number, part: number): Promise<void> {
+    try {
+      const done = await pool.proveBlockPart(batch, part);
+      if (!this.running) return;
+      this.proved.set(`${batch}.${part}`, done);
+      // store the parts of the batch in order, as far as they are proved
+      for (;;) {
+        const { parts, kept } = partsOf(this.store, batch);
+        let p = 0;
+        while (p < parts && kept.has(p)) p++;
+        const next = this.proved.get(`${batch}.${p}`);
+        if (p === parts || next === undefined) break;
+        this.proved.delete(`${batch}.${p}`);
+        if (this.store.keepBlockProof(next.summary, next.blockJson, next.proof))
+          this.options.onProved?.(next.summary, next.proveMs);
+      }
+    } catch (e) {
+      if (!this.running) return;
+      if (!this.failed.has(batch)) {
+        this.failed.set(batch, e);
+        (this.options.onError ?? defaultOnError)(batch, e);
+      }
+      for (const key of [...this.proved.keys()]) if (key.startsWith(`${batch}.`)) this.proved.delete(key);
+    }
   }
 
   /** One step with the proof on the worker thread; resolves whether there may be more to do now. */

@@ -4,36 +4,28 @@
  * checks it as the auditor will (`blockProverV3` of block-dir.ts) and returns the proof bytes, so
  * the server's thread keeps answering requests while a block is proved.
  *
- * Messages: in `{ id, depth, leafMaxFields, block }`; out `{ id, ok: true, proof }` or `{ id, ok:
+ * Messages: in `{ id, depth, leafMaxFields, block, zk? }`; out `{ id, ok: true, proof }` or `{ id, ok:
  * false, code, message }` (the code of the `SsgkrError` thrown, else `INTERNAL`).
  */
 import { parentPort } from "node:worker_threads";
 import { SsgkrError } from "../../errors.js";
 import { installKernelBackend } from "../../kernels/backend.js";
-import { blockProverV3, type ProvableBlock } from "../block-dir.js";
+import { blockProverV3 } from "../block-dir.js";
+import type { ProvableBlock } from "../provable-block.js";
+import type { ProveJob, ProveReply } from "./prove-job.js";
+
+export type { ProveJob, ProveReply } from "./prove-job.js";
 
 installKernelBackend();
-
-/** A job of the prove worker. */
-export interface ProveJob {
-  readonly id: number;
-  readonly depth: number;
-  readonly leafMaxFields: number;
-  readonly block: ProvableBlock;
-}
-
-/** The reply to a job. */
-export type ProveReply =
-  | { readonly id: number; readonly ok: true; readonly proof: Uint8Array }
-  | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
 
 const provers = new Map<string, (a: ProvableBlock) => Uint8Array>();
 
 parentPort?.on("message", (job: ProveJob) => {
   try {
-    const k = `${job.depth}/${job.leafMaxFields}`;
+    const zk = job.zk === true;
+    const k = `${job.depth}/${job.leafMaxFields}/${zk}`;
     let prove = provers.get(k);
-    if (prove === undefined) provers.set(k, (prove = blockProverV3(job.depth, job.leafMaxFields)));
+    if (prove === undefined) provers.set(k, (prove = blockProverV3(job.depth, job.leafMaxFields, { zk })));
     const proof = prove(job.block);
     parentPort!.postMessage({ id: job.id, ok: true, proof } satisfies ProveReply, [proof.buffer as ArrayBuffer]);
   } catch (e) {

@@ -7,9 +7,11 @@
  * The tree of the batch before is read, never written: an overlay holds the nodes the replayed
  * updates have changed (every node on the path of an updated key, by height and prefix), and a
  * sibling is read from the overlay when an earlier update of the batch changed it, else from the
- * stored rows at the batch before. A batch of more than `CHANGE_PART_UPDATES` updates (an import)
- * is replayed part by part, each part a block from the root the previous part left (the
- * intermediate roots). The replay checks itself: each update's old leaf must fit its op, and the
+ * stored rows at the batch before. A batch of more updates than one block proof holds at the
+ * registry's depth (`batchPartUpdates`: `maxBlockUpdates` of block-limits.ts, 2,048 at depth 48,
+ * 4,096 at depths up to 37) is replayed part by part, each part a block from the root the previous
+ * part left (the intermediate roots). The parts of a proof are cut from the whole change log,
+ * whatever the log's own storage parts are (store/change-log.ts). The replay checks itself: each update's old leaf must fit its op, and the
  * last root must be the batch's committed root (`DB_CORRUPT` otherwise).
  */
 import { digestEquals, type Digest } from "../../hash/digest.js";
@@ -23,6 +25,7 @@ import type { LoggedChange } from "../store/change-log.js";
 import type { NameStore } from "../store/name-store.js";
 import type { ProvableBlock } from "../block-dir.js";
 import type { BlockUpdate } from "../name-block.js";
+import { blockParts, maxBlockUpdates } from "../block-limits.js";
 
 /** A replayed part of a batch: a block to prove, and where it sits in its batch. */
 export interface ReplayedPart extends ProvableBlock {
@@ -40,6 +43,29 @@ function leafFits(u: LoggedChange, old: Leaf, store: NameStore): boolean {
   // a replace or delete finds the name's own record (its identity is the name's)
   const want = nameIdentity(u.name);
   return old.identity.length === want.length && old.identity.every((b, i) => b === want[i]);
+}
+
+/**
+ * The most updates in one block proof of a batch of this registry: `maxBlockUpdates` at its depth
+ * and leaf bound with the default WHIR set (the set the block provers use).
+ */
+export function batchPartUpdates(store: NameStore): number {
+  return maxBlockUpdates(store.config.depth, undefined, store.config.leafMaxFields);
+}
+
+/**
+ * How many block proofs batch `batch` has: ⌈updates / batchPartUpdates⌉ (0 for a batch that
+ * changed nothing), 1 for a batch without a change log.
+ * @throws RegistryError `DB_CORRUPT` (a damaged change header).
+ */
+export function batchBlockParts(store: NameStore, batch: number): number {
+  const header = store.changeHeader(batch);
+  return header === undefined ? 1 : blockParts(header.updates, batchPartUpdates(store));
+}
+
+/** The logged changes of a batch in order, read one storage part at a time. */
+function* loggedChanges(store: NameStore, batch: number, logParts: number): Generator<LoggedChange> {
+  for (let p = 0; p < logParts; p++) yield* store.changePart(batch, p);
 }
 
 /**
@@ -76,11 +102,17 @@ export function replayBatch(store: NameStore, batch: number, only?: number): Rep
     };
     let root: Digest = before.root;
     const out: ReplayedPart[] = [];
-    const last = only ?? header.parts - 1;
-    for (let part = 0; part <= last && part < header.parts; part++) {
+    const perPart = batchPartUpdates(store);
+    const parts = blockParts(header.updates, perPart);
+    const last = only ?? parts - 1;
+    const log = loggedChanges(store, batch, header.parts);
+    for (let part = 0; part <= last && part < parts; part++) {
       const fromRoot = root;
       const updates: { listed: BlockUpdate; record: UpdateRecord }[] = [];
-      for (const u of store.changePart(batch, part)) {
+      for (let i = 0; i < perPart; i++) {
+        const next = log.next();
+        if (next.done === true) break;
+        const u = next.value;
         const key = store.keyOf(u.name);
         const oldLeaf = leafAt(key);
         const what = `the change log of batch ${batch}: ${u.op} ${JSON.stringify(u.name)}`;
@@ -114,10 +146,9 @@ export function replayBatch(store: NameStore, batch: number, only?: number): Rep
         });
         root = acc;
       }
-      if (only === undefined || part === only)
-        out.push({ batch, part, parts: header.parts, fromRoot, toRoot: root, updates });
+      if (only === undefined || part === only) out.push({ batch, part, parts, fromRoot, toRoot: root, updates });
     }
-    if ((only === undefined || only >= header.parts - 1) && !digestEquals(root, after.root))
+    if ((only === undefined || only >= parts - 1) && !digestEquals(root, after.root))
       throw new RegistryError("DB_CORRUPT", `the change log of batch ${batch} does not replay to the batch's root`, {
         batch,
       });

@@ -1,7 +1,7 @@
 /**
  * The check of a consistency chain (docs/registry.md "Consistency between checkpoints"): the
  * registry went from the root of size A to the root of size B by the listed blocks, one per batch
- * A+1..B (a batch of more than 4,096 updates: one per part, parts 0..n−1 in a row, each from the
+ * A+1..B (a batch of more updates than one block proof holds: one per part, parts 0..n−1 in a row, each from the
  * root the part before left), each a profile v3 block proof checked from its roots and its
  * block.json alone (`verifyRegistryBlock`). Checks, in order (the first failure decides, with a
  * stable code):

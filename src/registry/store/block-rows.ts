@@ -8,8 +8,8 @@
  *   json_bytes}` (what a listing shows, without reading the block);
  * - `block:<batch>`: u32 LE byte length of block.json ‖ block.json (UTF-8) ‖ block.bin.
  *
- * A batch of more than 4,096 updates (an import) is proved in parts (its change log's parts,
- * store/change-log.ts), each a block from the root the part before left: its rows are keyed
+ * A batch of more updates than one block proof holds at the registry's depth (`maxBlockUpdates`,
+ * block-limits.ts) is proved in parts (consistency/replay.ts), each a block from the root the part before left: its rows are keyed
  * `block-summary:<batch>.<part>` and `block:<batch>.<part>` (the part in five digits, from 0), and
  * its summaries (and block.json) also carry `part` and `parts`. Key order is (batch, part) order.
  *

@@ -240,6 +240,15 @@ export abstract class EnvironmentStore {
     return this.env.read(fn);
   }
 
+  /**
+   * Starts the next reads on a fresh snapshot, which sees every batch committed so far (by this
+   * thread, another thread or another process); reads otherwise reuse the thread's snapshot
+   * until the event loop turns.
+   */
+  renewReadSnapshot(): void {
+    this.env.root.resetReadTxn();
+  }
+
   /** Bytes of the database files on disk. */
   bytesOnDisk(): number {
     return this.env.bytesOnDisk();

@@ -16,3 +16,4 @@ export { type PublicTable, committedClaims, committedPoint, publicEvals, publicT
 export { type V3RejectCode, type V3Verdict, V3_REJECT_CODES } from "./verdict.js";
 export { type V3SoundnessBound, v3Soundness } from "./soundness.js";
 export { type V3ZkSoundnessBound, v3ZkSoundness } from "./zk-soundness.js";
+export { v3ZkMaxCopyBits } from "./zk-proof.js";

@@ -71,6 +71,20 @@ function vectorLayout(prepared: PreparedV3, k: number): V3ZkVectorLayout {
 }
 
 /**
+ * The most copy bits k (K = 2^k operations, k ≤ 12) whose v3-zk vector — the committed halves
+ * with the layers' masks — the set hides in its default layout (the prover's own check), or −1.
+ * @throws PcsError `PCS_UNKNOWN_SET`.
+ */
+export function v3ZkMaxCopyBits(prepared: PreparedV3, set: string = DEFAULT_WHIR_SET): number {
+  const parameters = whirParameterSet(set);
+  for (let k = 12; k >= 0; k--) {
+    const z = vectorLayout(prepared, k);
+    if (z.vectorBits <= maxVariables(parameters) - hidingExtraVariables(v3ZkHidingLayout(z, parameters))) return k;
+  }
+  return -1;
+}
+
+/**
  * Proves the statements of `requests` in one inner-proof-v3zk message (aggregates and blocks).
  * @throws SyncError `ZK_UNSUPPORTED` (no room for the random lanes, or f too large for the set's
  *   hiding commitment), and what the v3 prover throws.

@@ -1,0 +1,111 @@
+/**
+ * A worker thread of the proving pool (pool.ts): opens the registry read-only, prepares the
+ * circuits it proves with (one proof of each mode at the head, thrown away), says it is ready,
+ * then makes the proofs it is handed, one at a time:
+ * - a name's proof at a given root (`proveNameRead` of counterparty/prove.ts), in compat-v1,
+ *   profile v3 or v3-zk;
+ * - a part of a committed batch's profile v3 block: the batch's change log replayed against the
+ *   tree of the batch before (registry/consistency/replay.ts; the last batch's replay is kept for
+ *   its other parts), proved and checked as the auditor will (`blockProverV3`), with its
+ *   block.json — the main thread only stores it.
+ * Each job starts on a fresh read snapshot, so it sees every batch committed before it was sent.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { SsgkrError } from "../errors.js";
+import { installKernelBackend } from "../kernels/backend.js";
+import { proveNameRead } from "../counterparty/prove.js";
+import { NameStore } from "../registry/store/name-store.js";
+import { blockFiles, blockProverV3 } from "../registry/block-dir.js";
+import { replayBatch, type ReplayedPart } from "../registry/consistency/replay.js";
+import { formatRoot } from "../registry/root.js";
+import { RegistryError } from "../registry/errors.js";
+import type { BlockJob, PoolJob, PoolReply, PoolWorkerData, ProvedBlockPart, ReadJob, ReadProfile } from "./jobs.js";
+
+installKernelBackend();
+
+const { dir } = workerData as PoolWorkerData;
+
+/** The prove options of a mode. */
+const modeOptions = (profile: ReadProfile) =>
+  profile === "v3-zk" ? ({ profile: "v3", zk: true } as const) : ({ profile } as const);
+
+function readProof(store: NameStore, job: ReadJob) {
+  return proveNameRead(store, job.name, Uint32Array.from(job.root), modeOptions(job.profile));
+}
+
+/** The last batch replayed (its parts), kept for the batch's other parts. */
+let replayed: { batch: number; parts: ReplayedPart[] } | undefined;
+
+function blockPart(store: NameStore, job: BlockJob): ProvedBlockPart {
+  const t0 = performance.now();
+  if (replayed?.batch !== job.batch) {
+    replayed = undefined;
+    replayed = { batch: job.batch, parts: replayBatch(store, job.batch) };
+  }
+  const part = replayed.parts[job.part];
+  if (part === undefined)
+    throw new RegistryError("BAD_BLOCK", `batch ${job.batch} has no part ${job.part}`, { batch: job.batch });
+  const { depth, leafMaxFields } = store.config;
+  const proof = blockProverV3(depth, leafMaxFields)(part);
+  const proveMs = performance.now() - t0;
+  const files = blockFiles("v3", part, job.batch, depth, leafMaxFields, proof, proveMs, part);
+  const blockJson = files.find(([name]) => name === "block.json")![1] as string;
+  if (job.part === part.parts - 1) replayed = undefined;
+  return {
+    summary: {
+      batch: job.batch,
+      profile: "v3",
+      operations: part.updates.length,
+      from_root: formatRoot(part.fromRoot),
+      to_root: formatRoot(part.toRoot),
+      proof_bytes: proof.length,
+      json_bytes: Buffer.byteLength(blockJson, "utf8"),
+      ...(part.parts > 1 ? { part: part.part, parts: part.parts } : {}),
+    },
+    blockJson,
+    proof,
+    proveMs,
+  };
+}
+
+function start(): void {
+  let store: NameStore;
+  const t0 = performance.now();
+  try {
+    store = NameStore.open(dir, { readOnly: true });
+    const head = store.head();
+    // prepares every circuit a read proof needs (the first proof of a mode prepares its circuits)
+    for (const profile of ["v1", "v3", "v3-zk"] as const)
+      readProof(store, { id: 0, kind: "read", name: "\u0000warm-up", root: [...head.root], profile });
+  } catch (e) {
+    parentPort!.postMessage({
+      ready: false,
+      code: e instanceof SsgkrError ? e.code : "INTERNAL",
+      message: (e as Error).message,
+    });
+    return;
+  }
+  parentPort!.postMessage({ ready: true, prepareMs: performance.now() - t0 });
+  parentPort!.on("message", (job: PoolJob) => {
+    let reply: PoolReply;
+    try {
+      store.renewReadSnapshot();
+      reply =
+        job.kind === "read"
+          ? { id: job.id, ok: true, read: readProof(store, job) }
+          : { id: job.id, ok: true, block: blockPart(store, job) };
+    } catch (e) {
+      reply = {
+        id: job.id,
+        ok: false,
+        code: e instanceof SsgkrError ? e.code : "INTERNAL",
+        message: (e as Error).message,
+        details: e instanceof SsgkrError ? { ...e.details } : {},
+      };
+    }
+    // copied, not transferred: a proof may be a view of a buffer the thread recycles
+    parentPort!.postMessage(reply);
+  });
+}
+
+start();

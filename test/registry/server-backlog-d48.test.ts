@@ -1,0 +1,125 @@
+/**
+ * The registry server at the default depth 48 with a backlog of unproved batches, as an operator
+ * meets it (docs/http.md "How it runs"): after an import of 5,000 npm records the server prints
+ * `listening` once its proving workers are ready and from then on answers reads — uncached proofs
+ * included — within 2 s while the import's block is proved in parts on the pool; a CLI import of
+ * 4,200 more records while it runs is proved by that server too, and `GET /v1/consistency` from
+ * size 0 across both imports answers 200 within 5 minutes with a chain that verifies.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { npmReposSubsetPath } from "../../src/registry/import/dataset.js";
+import { fetchChain } from "../../src/cli/registry-client.js";
+import { verifyConsistency } from "../../src/registry/consistency/verify-consistency.js";
+import { tempDir } from "./support/tmp.js";
+
+const BIN = fileURLToPath(new URL("../../../bin/ssgkr.js", import.meta.url));
+const dir = tempDir();
+const db = join(dir, "reg");
+let server: ChildProcess | undefined;
+let base = "";
+let err = "";
+
+const ssgkr = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8" });
+
+before(async () => {
+  const first = ssgkr("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "5000", "--no-progress");
+  assert.equal(first.status, 0, first.stderr);
+  writeFileSync(join(dir, "token.txt"), "0123456789abcdef0123456789abcdef\n");
+  server = spawn(
+    process.execPath,
+    [
+      BIN,
+      "registry",
+      "http",
+      "--db",
+      db,
+      "--listen",
+      "127.0.0.1:0",
+      "--rate-limit",
+      "0",
+      "--workers",
+      "2",
+      "--token-file",
+      join(dir, "token.txt"),
+    ],
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  server.stderr!.on("data", (d) => (err += d));
+  base = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${out} ${err}`)), 120_000);
+    server!.stdout!.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    server!.on("exit", (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+});
+
+after(() => {
+  if (server && server.exitCode === null) server.kill("SIGKILL");
+});
+
+test("start-up with a backlog never stalls: uncached proofs within 2 s while the import's parts are proved; a CLI import meanwhile is proved by the server; the chain across both answers 200 within 5 minutes", async () => {
+  assert.match(err, /^proving pool: 2 workers ready in /m);
+  const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n");
+  const names = lines.slice(0, 5000).map((l) => (JSON.parse(l) as { name: string }).name);
+  // reads while the backlog is proved: each uncached proof (a distinct name, in turn v1, v3, v3-zk) within 2 s
+  const slowest: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const name = names[(i * 523) % names.length]!;
+    const mode = ["", "?profile=v3", "?zk=1"][i % 3]!;
+    const t0 = performance.now();
+    const res = await fetch(`${base}/v1/records/${encodeURIComponent(name)}/proof${mode}`);
+    slowest.push(performance.now() - t0);
+    assert.equal(res.status, 200, await res.text());
+  }
+  assert.ok(Math.max(...slowest) < 2000, `proof reads took ${slowest.map((t) => t.toFixed(0)).join(", ")} ms`);
+  const pending = await fetch(`${base}/v1/consistency?from=0&to=1`);
+  assert.ok([200, 202].includes(pending.status), `consistency while proving: ${pending.status}`);
+
+  // a CLI import of 4,200 more records while the server runs
+  const more = join(dir, "more.ndjson");
+  writeFileSync(more, lines.slice(5000, 9200).join("\n") + "\n");
+  const second = ssgkr("registry", "import", "--db", db, "--file", more, "--no-progress");
+  assert.equal(second.status, 0, second.stderr);
+  const t0 = performance.now();
+  let status = 0;
+  while (performance.now() - t0 < 300_000) {
+    const res = await fetch(`${base}/v1/consistency?from=0&to=2&limit=1`);
+    status = res.status;
+    await res.arrayBuffer();
+    if (status === 200) break;
+    assert.equal(status, 202, `consistency: ${status}`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  assert.equal(status, 200, `GET /v1/consistency across both imports within 5 minutes: ${status}\n${err}`);
+  const root = async (size: number) => {
+    const h = (await (await fetch(`${base}/v1/history`)).json()) as { entries: { batch: number; root: string }[] };
+    return h.entries.find((e) => e.batch === size)!.root;
+  };
+  const chain = await fetchChain(base, 0, 2, 60_000);
+  assert.deepEqual(
+    chain.map((l) => `${l.batch}.${l.part ?? "-"}`),
+    ["1.0", "1.1", "1.2", "2.0", "2.1", "2.2"],
+  );
+  assert.deepEqual(
+    verifyConsistency({ from: { size: 0, root: await root(0) }, to: { size: 2, root: await root(2) } }, chain),
+    {
+      ok: true,
+      blocks: 6,
+      unchanged: 0,
+    },
+  );
+  assert.match(err, /^block prover: batch 2 part 3 of 3: 104 updates proved in /m);
+});
