@@ -4,7 +4,9 @@
  * restart every acknowledged write (200 after its epoch committed, 202 once durable) is in the
  * registry with its value; at the end every 200's batch and position name its write in the change
  * log, every epoch batch is whole (each of its inserts is in the registry with its value), and
- * `ssgkr registry check` passes. Bounded: 4 kills, about 20 s.
+ * `ssgkr registry check` passes. Bounded: 4 kills, about 20 s. Then the same with the proving pool
+ * and the block prover on, killed while blocks are pending or proving: every committed epoch gets
+ * its block after the restart and the chain from size 0 verifies.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +14,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { RecordState } from "../../src/registry/store/record-codec.js";
-import { freshDir, makeRegistry, removeDir, ROOT, runSsgkr, TOKEN, tokenFile } from "../web/support.js";
+import { freshDir, makeRegistry, removeDir, ROOT, runSsgkr, spawnServer, TOKEN, tokenFile } from "../web/support.js";
+import { fetchChain } from "../../src/cli/registry-client.js";
+import { verifyConsistency } from "../../src/registry/consistency/verify-consistency.js";
 
 const KILLS = 4;
 type Ack = { name: string; value: string; status: 200 | 202; batch?: number; position?: number };
@@ -159,6 +163,87 @@ test("sequencer under SIGKILL: every acknowledged write (200 and 202) survives 4
     } finally {
       await s.close();
     }
+    const check = await runSsgkr(dir, "registry", "check", "--db", db, "--no-progress");
+    assert.equal(check.status, 0, check.stderr + check.stdout);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test("server under SIGKILL while it proves blocks: after 3 kills at random moments every acknowledged write is there, every committed epoch gets its block, no block is stored for a batch that did not commit, and the chain from size 0 verifies", async () => {
+  const dir = freshDir("ssgkr-seq-kill-blocks-");
+  try {
+    const store = makeRegistry(dir, 16);
+    const db = store.dir;
+    await store.close();
+    const token = tokenFile(dir);
+    const acks: Ack[] = [];
+    const odd: string[] = [];
+    const args = [
+      "--db",
+      db,
+      "--listen",
+      "127.0.0.1:0",
+      "--token-file",
+      token,
+      "--rate-limit",
+      "0",
+      "--epoch-ms",
+      "100",
+      "--workers",
+      "2",
+    ];
+    for (let round = 0; round < 3; round++) {
+      const s = await spawnServer(args, dir);
+      await checkAcks(s.base, acks);
+      const l = load(s.base, 100 + round, acks, odd);
+      // a moment while blocks are pending or proving
+      await new Promise((r) => setTimeout(r, 500 + Math.floor(Math.random() * 1500)));
+      s.proc.kill("SIGKILL");
+      await new Promise((r) => s.proc.once("exit", r));
+      await l.stop();
+    }
+    const s = await spawnServer(args, dir);
+    try {
+      await checkAcks(s.base, acks);
+      let st: {
+        head: { batch: number };
+        blocks: { pending_batches: number; proving_parts: number; failed_batches: number };
+      };
+      const t0 = Date.now();
+      do {
+        await new Promise((r) => setTimeout(r, 500));
+        st = (await (await fetch(`${s.base}/v1/status`)).json()) as typeof st;
+      } while ((st.blocks.pending_batches > 0 || st.blocks.proving_parts > 0) && Date.now() - t0 < 180_000);
+      assert.deepEqual(
+        [st.blocks.pending_batches, st.blocks.failed_batches],
+        [0, 0],
+        "every committed epoch got its block",
+      );
+      const head = st.head.batch;
+      const chain = await fetchChain(s.base, 0, head, 60_000);
+      const h = (await (await fetch(`${s.base}/v1/history?limit=100000`)).json()) as {
+        entries: { batch: number; root: string }[];
+      };
+      const rootOf = (b: number) => h.entries.find((e) => e.batch === b)!.root;
+      assert.deepEqual(
+        verifyConsistency({ from: { size: 0, root: rootOf(0) }, to: { size: head, root: rootOf(head) } }, chain),
+        {
+          ok: true,
+          blocks: chain.filter((l) => l.unchanged !== true).length,
+          unchanged: chain.filter((l) => l.unchanged === true).length,
+        },
+      );
+      const blocks = (await (await fetch(`${s.base}/v1/blocks?limit=1000`)).json()) as { blocks: { batch: number }[] };
+      assert.ok(
+        blocks.blocks.every((b) => b.batch <= head),
+        "no block of a batch that did not commit",
+      );
+    } finally {
+      await s.stop();
+    }
+    assert.deepEqual(odd, [], "every answer was 200, 202 or a key collision");
+    assert.ok(acks.length > 20, `${acks.length} writes were acknowledged`);
     const check = await runSsgkr(dir, "registry", "check", "--db", db, "--no-progress");
     assert.equal(check.status, 0, check.stderr + check.stdout);
   } finally {
