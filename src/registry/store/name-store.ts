@@ -45,6 +45,7 @@ import { RegistryError } from "../errors.js";
 import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { nameBytes, recordLeaf } from "../mapping.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "../name-key.js";
+import { blockParts, maxBlockUpdates } from "../block-size.js";
 import { nfcFormOf } from "../name-form.js";
 import type { NonNfcRecord } from "./check.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
@@ -253,7 +254,11 @@ export interface BatchRows {
 /** A batch: `write` stores rows and returns the new root and counts; throwing aborts it. */
 export interface NameBatch {
   readonly kind: string;
-  readonly expectBatch: number;
+  /**
+   * The head the batch was prepared against; undefined: the head as the batch's transaction sees
+   * it (a batch planned inside the transaction, `writeTransaction`: the sequencer's epochs).
+   */
+  readonly expectBatch: number | undefined;
   readonly name?: string;
   /** The pending block this batch commits (`recordPendingBlock`): its row is marked committed in the batch's transaction. */
   readonly pending?: PendingBlock;
@@ -620,20 +625,24 @@ export class NameStore extends EnvironmentStore {
     });
   }
 
-  /** All stored keys, ascending (the importer's in-memory index). */
-  keys(): Float64Array {
-    return this.read((txn) => {
+  /**
+   * All stored keys, ascending (the importer's in-memory index). `inWrite`: as the current write
+   * transaction sees them (`writeTransaction`), not a read snapshot.
+   */
+  keys(inWrite = false): Float64Array {
+    const scan = (txn: Transaction | undefined) => {
       const n = this.head(txn).records;
       const out = new Float64Array(n);
       let i = 0;
-      for (const k of this.leaves.getKeys({ transaction: txn })) {
+      for (const k of this.leaves.getKeys(txn ? { transaction: txn } : {})) {
         if (i >= n)
           throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: more leaf rows than the head's ${n} records`);
         out[i++] = readSlotKey(k as Buffer);
       }
       if (i !== n) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${i} leaf rows, the head says ${n}`);
       return out;
-    });
+    };
+    return inWrite ? scan(undefined) : this.read(scan);
   }
 
   /** The compressor the store hashes nodes with (WASM kernel when available). */
@@ -787,12 +796,21 @@ export class NameStore extends EnvironmentStore {
 
   /**
    * Inside a commit of batch `head`: moves the oldest provable batch forward by the retention
-   * and deletes up to `PRUNE_BUDGET_ROWS` kept versions no provable root reads.
+   * and deletes up to `PRUNE_BUDGET_ROWS` kept versions no provable root reads. In a registry
+   * whose batches get block proofs (it holds one), the window never passes the tree a pending
+   * block still needs: the tree after batch b stays while batch b + 1 changed the root and has
+   * no block proof yet, however far proving lags behind the commits.
    */
   private prune(head: number, now: number): void {
     const retention = this.retention();
     const oldest = this.oldestBatch();
-    const moved = advanceWindow(oldest, head, now, retention, (b) => Date.parse(this.historyEntry(b).committedAt));
+    let moved = advanceWindow(oldest, head, now, retention, (b) => Date.parse(this.historyEntry(b).committedAt));
+    if (moved > oldest && this.blockProofs({ limit: 1 }).length > 0)
+      for (let b = oldest; b < moved; b++)
+        if (this.blockPending(b + 1)) {
+          moved = b;
+          break;
+        }
     if (moved !== oldest) this.meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(moved)));
     const chunks: { key: Buffer; rows: KeptRow[] }[] = [];
     let rows = 0;
@@ -1239,9 +1257,9 @@ export class NameStore extends EnvironmentStore {
     };
   }
 
-  private expectHead(expectBatch: number): NameHead {
+  private expectHead(expectBatch: number | undefined): NameHead {
     const head = this.head();
-    if (head.batch !== expectBatch) {
+    if (expectBatch !== undefined && head.batch !== expectBatch) {
       throw new RegistryError(
         "CONCURRENT_UPDATE",
         `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${expectBatch}); nothing was written`,
@@ -1265,6 +1283,24 @@ export class NameStore extends EnvironmentStore {
       w.flushKept();
       return this.finishBatch(batch, head, rows, w.logged());
     });
+  }
+
+  /**
+   * Runs fn in one write transaction of the registry, holding LMDB's write lock: reads inside see
+   * the then-current head (a commit of another process before it is seen), and a `commit` inside
+   * commits with it (registry/sequencer plans each epoch this way).
+   */
+  writeTransaction<T>(fn: () => T): T {
+    return this.env.write(fn);
+  }
+
+  /**
+   * A table of this registry's environment beside the tree's (registry/sequencer's accepted
+   * writes and idempotency keys), opened or created; undefined when a read-only environment does
+   * not hold it.
+   */
+  sideTable(name: string): Database<Buffer, Buffer> | undefined {
+    return this.env.table(name);
   }
 
   /** The pending block rows (pending-block.ts), in pid order. @throws RegistryError `DB_CORRUPT`. */
@@ -1382,6 +1418,14 @@ export class NameStore extends EnvironmentStore {
       this.recordBlockProof(summary, blockJson, proof);
       return true;
     });
+  }
+
+  /** Whether batch `batch` changed the root, has its change log, and lacks a stored block proof of some part. */
+  private blockPending(batch: number): boolean {
+    const header = this.changeHeader(batch);
+    if (header === undefined || header.updates === 0) return false;
+    const parts = blockParts(header.updates, maxBlockUpdates(this.config.depth, undefined, this.config.leafMaxFields));
+    return this.blockProofs({ after: batch - 1, limit: parts }).filter((s) => s.batch === batch).length < parts;
   }
 
   /** The summary of a stored part of a batch proved in parts. @throws RegistryError `DB_CORRUPT`. */
