@@ -18,6 +18,7 @@ import { mkdirSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { formatRoot } from "../registry/root.js";
+import { NAME_MAPPING_ID } from "../registry/name-key.js";
 import { parseVerifierKey, type VerifierKey } from "../registry/checkpoint/note.js";
 import { verifyCheckpoint, type CheckpointBody } from "../registry/checkpoint/checkpoint.js";
 import { verifyConsistency, type ConsistencyLink } from "../registry/consistency/verify-consistency.js";
@@ -153,10 +154,10 @@ export class Mirror {
       const a = await boundedGet(url, this.bounds(ROOT_BYTES));
       if (a.status !== 200) throw unexpected(url, a);
       const r = jsonObject(url, a);
-      if (r.registry_mapping !== "name-keyed" || !Number.isInteger(r.depth) || !Number.isInteger(r.leaf_max_fields))
+      if (r.registry_mapping !== NAME_MAPPING_ID || !Number.isInteger(r.depth) || !Number.isInteger(r.leaf_max_fields))
         throw new MirrorError(
           "MIRROR_NOT_REGISTRY",
-          `${url}: not the root of a name-keyed registry (a mirror copies name-keyed registries: depth, leaf_max_fields, registry_mapping "name-keyed")`,
+          `${url}: not the root of a name-keyed registry (a mirror copies name-keyed registries: depth, leaf_max_fields, registry_mapping "${NAME_MAPPING_ID}")`,
         );
       return { depth: r.depth as number, leafMaxFields: r.leaf_max_fields as number };
     }
@@ -484,10 +485,15 @@ export class Mirror {
 
 /**
  * A checkpoint checked with the key: its signature, and its origin the key's name.
- * @throws MirrorError `MIRROR_BAD_SIGNATURE`, `MIRROR_WRONG_ORIGIN`.
+ * @throws MirrorError `MIRROR_BAD_SIGNATURE`, `MIRROR_WRONG_ORIGIN`; `MIRROR_NOT_REGISTRY` for a text
+ *   that is no signed checkpoint.
  */
 export function verifiedCheckpoint(text: string, key: VerifierKey, url: string): CheckpointBody {
   const c = verifyCheckpoint(text, key, "--key");
+  if (!c.ok && c.code === "CHECKPOINT_MALFORMED")
+    throw new MirrorError("MIRROR_NOT_REGISTRY", `${url}: not a signed checkpoint (${c.reason})`.slice(0, 500), {
+      check: c.code,
+    });
   if (!c.ok)
     throw new MirrorError("MIRROR_BAD_SIGNATURE", `${url}: ${c.code}: ${c.reason}`.slice(0, 500), { check: c.code });
   if (c.origin !== key.name)
