@@ -436,7 +436,8 @@ export const SCHEMAS = {
           type: "integer",
           minimum: 0,
           maximum: 999_999_999,
-          description: "the checkpoint of this size (a batch of the history; default the head's), signed as the head's is",
+          description:
+            "the checkpoint of this size (a batch of the history; default the head's), signed as the head's is",
         },
       },
     },

@@ -100,7 +100,9 @@ export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch): number {
         totals.live += p.deltas.live;
         totals.deleted += p.deltas.deleted;
         root = p.newRoot;
-        logged.push(p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue });
+        logged.push(
+          p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue },
+        );
       }
       if (!digestEquals(root, v.root))
         throw new MirrorError(

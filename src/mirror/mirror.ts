@@ -199,7 +199,8 @@ export class Mirror {
     return {
       primary: this.base,
       origin: this.key.name,
-      state: this.halted !== undefined ? "halted" : p !== undefined && p.size > head.batch ? "catching-up" : "following",
+      state:
+        this.halted !== undefined ? "halted" : p !== undefined && p.size > head.batch ? "catching-up" : "following",
       verified: { size: head.batch, root: formatRoot(head.root) },
       primary_head: p === undefined ? null : { size: p.size, root: p.root, seen_at: p.seenAt },
       lag_batches: p === undefined ? null : Math.max(0, p.size - head.batch),
@@ -234,8 +235,7 @@ export class Mirror {
    *   evidence written); any other is a fault of the network or the primary (retry later).
    */
   async sync(): Promise<SyncResult> {
-    if (this.halted !== undefined)
-      throw new MirrorError(this.halted.code, `the mirror halted: ${this.halted.message}`);
+    if (this.halted !== undefined) throw new MirrorError(this.halted.code, `the mirror halted: ${this.halted.message}`);
     try {
       const r = await this.round();
       this.lastError = undefined;

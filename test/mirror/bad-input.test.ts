@@ -45,9 +45,7 @@ after(async () => {
 const headCheckpoint = () => signCheckpoint(key, { size: primary.head().batch, root: primary.head().root });
 
 /** A fake primary answering `/v1/checkpoint` with `checkpoint` and everything else with `rest`. */
-async function fake(
-  answer: (url: string, res: import("node:http").ServerResponse) => void,
-): Promise<string> {
+async function fake(answer: (url: string, res: import("node:http").ServerResponse) => void): Promise<string> {
   const s = await fakeServer((req, res) => {
     answer(req.url!, res);
     return true;
@@ -92,9 +90,12 @@ const garbage: [string, (url: string, res: import("node:http").ServerResponse) =
   ],
   [
     "MIRROR_BAD_SIGNATURE",
-    (_u, res) => res
+    (_u, res) =>
+      res
         .writeHead(200)
-        .end(signCheckpoint(testKey("example.com/mirror", 9), { size: primary.head().batch, root: primary.head().root })),
+        .end(
+          signCheckpoint(testKey("example.com/mirror", 9), { size: primary.head().batch, root: primary.head().root }),
+        ),
   ],
   [
     "MIRROR_NOT_REGISTRY",
@@ -170,7 +171,8 @@ test("bad primaries: one error each, with its code, in bounded time and memory; 
   assert.equal(c3, "BAD_VERIFIER_KEY");
   const [c4] = await attempt(srv.base, "new-otherkey", testKey("example.com/mirror", 9).verifierKey);
   assert.equal(c4, "MIRROR_BAD_SIGNATURE");
-  for (const db of ["new-unreachable", "new-ftp", "new-badkey", "new-otherkey"]) assert.equal(existsSync(join(dir, db)), false);
+  for (const db of ["new-unreachable", "new-ftp", "new-badkey", "new-otherkey"])
+    assert.equal(existsSync(join(dir, db)), false);
 });
 
 test("bad primaries leave an existing mirror as it was", async () => {
@@ -214,5 +216,8 @@ test("ssgkr registry mirror: one line `error CODE: message`, exit 2; --once catc
     ...["registry", "mirror", "--from", srv.base, "--key", key.verifierKey, "--db", join(dir, "cli-ok"), "--once"],
   );
   assert.equal(ok.status, 0, ok.stderr);
-  assert.match(ok.stdout, new RegExp(`mirror at size ${primary.head().batch} \\(primary's head ${primary.head().batch}\\)`));
+  assert.match(
+    ok.stdout,
+    new RegExp(`mirror at size ${primary.head().batch} \\(primary's head ${primary.head().batch}\\)`),
+  );
 });

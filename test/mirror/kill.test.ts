@@ -52,7 +52,18 @@ after(async () => {
 function runMirror(db: string, killMs: number | undefined): Promise<number | "killed"> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, "bin", "ssgkr.js"), "registry", "mirror", "--from", slow.base, "--key", key.verifierKey, "--db", db, "--once"],
+    [
+      join(ROOT, "bin", "ssgkr.js"),
+      "registry",
+      "mirror",
+      "--from",
+      slow.base,
+      "--key",
+      key.verifierKey,
+      "--db",
+      db,
+      "--once",
+    ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";

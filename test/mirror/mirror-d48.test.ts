@@ -26,7 +26,8 @@ before(async () => {
   primary = NameStore.openOrCreate(join(dir, "primary"));
   assert.equal(primary.config.depth, 48);
   applyNameBlock(primary, records); // 1
-  for (let i = 0; i < 5; i++) planNameUpdate(primary, "replace", records[i]!.name, `https://example.com/w${i}`).commit();
+  for (let i = 0; i < 5; i++)
+    planNameUpdate(primary, "replace", records[i]!.name, `https://example.com/w${i}`).commit();
   proveAll(primary);
   srv = await startServer({ store: primary, signingKey: key, rateLimit: 0 });
 });
