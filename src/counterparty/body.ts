@@ -55,14 +55,23 @@ const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function base64Bytes(text: unknown, field = "proof"): Uint8Array {
   if (typeof text !== "string" || text.length % 4 !== 0 || !B64.test(text))
     throw new ClaimError("BAD_CLAIM", `${field}: must be the proof bytes in base64`, { field });
+  if (NodeBuffer !== undefined) {
+    const b = NodeBuffer.from(text, "base64");
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  }
   const bin = atob(text);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
 }
 
-/** Base64 of bytes. */
+/** Node's Buffer when there is one (its native base64), else undefined (a browser: `atob`/`btoa`). */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** Base64 of bytes (Node's native encoder when there is one: a 100 KB proof in well under a millisecond). */
 export function bytesBase64(bytes: Uint8Array): string {
+  if (NodeBuffer !== undefined)
+    return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
   let s = "";
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);

@@ -2,8 +2,9 @@
  * `GET /v1/status` (docs/http.md "How it runs"): what the server is doing, for operators and
  * monitors — the head, the background block prover (batches proved through, pending, parts
  * proving now, failed, the proving lag in seconds), the proving pool (workers, busy, queued and
- * done by kind, retried jobs, replaced workers) and the process (uptime, event-loop delay p99 in
- * ms over the last minute, memory). Read from memory and the store's head only: it never waits
+ * done by kind, retried jobs, replaced workers) and the process (uptime, the event-loop delay's
+ * p99 and max in ms over the last whole 10-s window — the current one until the first closes —,
+ * memory). Read from memory and the store's head only: it never waits
  * for the pool.
  */
 import type { FastifyInstance } from "fastify";
@@ -22,10 +23,18 @@ export const STATUS_SCHEMA = {
 /** Registers `GET /v1/status` over the app's context and its block prover (undefined when none runs). */
 export function registerStatusRoute(app: FastifyInstance, ctx: HttpContext, prover: BlockProver | undefined): void {
   const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  // the delay histogram covers about the last minute
-  const reset = setInterval(() => delay.reset(), 60_000);
-  reset.unref();
+  // measured from when the app is ready (start-up work excluded), in windows of 10 s: the last
+  // whole window's p99 and max are reported
+  let reset: NodeJS.Timeout | undefined;
+  let window = { p99: 0, max: 0, at: 0 };
+  app.addHook("onReady", async () => {
+    delay.enable();
+    reset = setInterval(() => {
+      window = { p99: delay.percentile(99), max: delay.max, at: Date.now() };
+      delay.reset();
+    }, DELAY_WINDOW_MS);
+    reset.unref();
+  });
   app.addHook("onClose", async () => {
     clearInterval(reset);
     delay.disable();
@@ -53,7 +62,8 @@ export function registerStatusRoute(app: FastifyInstance, ctx: HttpContext, prov
             })(),
       process: {
         uptime_s: Math.round((Date.now() - started) / 1000),
-        event_loop_delay_p99_ms: Math.round(delay.percentile(99) / 1e4) / 100,
+        event_loop_delay_p99_ms: ms(window.at > 0 ? window.p99 : delay.percentile(99)),
+        event_loop_delay_max_ms: ms(window.at > 0 ? window.max : delay.max),
         rss_mb: Math.round(mem.rss / (1 << 20)),
         heap_mb: Math.round(mem.heapUsed / (1 << 20)),
       },
@@ -61,6 +71,12 @@ export function registerStatusRoute(app: FastifyInstance, ctx: HttpContext, prov
     };
   });
 }
+
+/** The window of the event-loop delay figures. */
+export const DELAY_WINDOW_MS = 10_000;
+
+/** Nanoseconds as milliseconds with two decimals. */
+const ms = (ns: number) => Math.round(ns / 1e4) / 100;
 
 /** The prover's status with snake_case keys, as the API spells its fields. */
 function snake(s: ReturnType<BlockProver["status"]>) {

@@ -15,9 +15,9 @@ import { SsgkrError } from "../errors.js";
 import { installKernelBackend } from "../kernels/backend.js";
 import { proveNameRead } from "../counterparty/prove.js";
 import { NameStore } from "../registry/store/name-store.js";
-import { blockFiles, blockProverV3 } from "../registry/block-dir.js";
+import { blockProverV3 } from "../registry/block-dir.js";
+import { provedPart } from "../registry/consistency/block-prover.js";
 import { replayBatch, type ReplayedPart } from "../registry/consistency/replay.js";
-import { formatRoot } from "../registry/root.js";
 import { RegistryError } from "../registry/errors.js";
 import type { BlockJob, PoolJob, PoolReply, PoolWorkerData, ProvedBlockPart, ReadJob, ReadProfile } from "./jobs.js";
 
@@ -47,25 +47,8 @@ function blockPart(store: NameStore, job: BlockJob): ProvedBlockPart {
     throw new RegistryError("BAD_BLOCK", `batch ${job.batch} has no part ${job.part}`, { batch: job.batch });
   const { depth, leafMaxFields } = store.config;
   const proof = blockProverV3(depth, leafMaxFields)(part);
-  const proveMs = performance.now() - t0;
-  const files = blockFiles("v3", part, job.batch, depth, leafMaxFields, proof, proveMs, part);
-  const blockJson = files.find(([name]) => name === "block.json")![1] as string;
   if (job.part === part.parts - 1) replayed = undefined;
-  return {
-    summary: {
-      batch: job.batch,
-      profile: "v3",
-      operations: part.updates.length,
-      from_root: formatRoot(part.fromRoot),
-      to_root: formatRoot(part.toRoot),
-      proof_bytes: proof.length,
-      json_bytes: Buffer.byteLength(blockJson, "utf8"),
-      ...(part.parts > 1 ? { part: part.part, parts: part.parts } : {}),
-    },
-    blockJson,
-    proof,
-    proveMs,
-  };
+  return provedPart(store.config, job.batch, part, proof, performance.now() - t0);
 }
 
 function start(): void {

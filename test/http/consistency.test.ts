@@ -117,15 +117,29 @@ test("pages are bounded by limit and chain through next; sizes it cannot serve a
     const r = await get(`/v1/consistency?${q}`);
     assert.deepEqual([r.status, r.body.code], [400, "BAD_INPUT"], q);
   }
-  // a batch whose tree left the retention window before it was proved: no chain crosses it
+  // a registry that keeps block proofs: the retention window waits for the pending block
   store.setRetention({ commits: 0 });
   planNameUpdate(store, "insert", "late", "x").commit(); // 7
-  const gone = await get("/v1/consistency?from=6&to=7");
-  assert.deepEqual([gone.status, gone.body.code], [410, "CHAIN_NOT_PROVABLE"]);
-  store.setRetention({ commits: 1000 });
   planNameUpdate(store, "insert", "later", "y").commit(); // 8
+  const waiting = await get("/v1/consistency?from=6&to=8");
+  assert.deepEqual([waiting.status, waiting.body.code], [202, "PROOF_PENDING"], "still provable");
   new BlockProver(store).drain();
-  assert.equal((await get("/v1/consistency?from=7&to=8")).status, 200, "the next batch is proved again");
+  assert.equal((await get("/v1/consistency?from=6&to=8")).status, 200, "both proved after a lag past the retention");
+  store.setRetention({ commits: 1000 });
+  // a registry that never kept a block proof: a batch whose tree left the window before it was proved
+  const bare = makeRegistry(dir, 12, { sub: "no-blocks" });
+  const bareSrv = await startServer({ store: bare, rateLimit: 0 });
+  try {
+    bare.setRetention({ commits: 0 });
+    planNameUpdate(bare, "insert", "late", "x").commit(); // 5
+    planNameUpdate(bare, "insert", "later", "y").commit(); // 6
+    const res = await fetch(`${bareSrv.base}/v1/consistency?from=4&to=6`);
+    const gone = (await res.json()) as Json;
+    assert.deepEqual([res.status, gone.code], [410, "CHAIN_NOT_PROVABLE"]);
+  } finally {
+    await bareSrv.app.close();
+    await bare.close();
+  }
 });
 
 test("ssgkr registry verify-consistency: ACCEPT for two checkpoints of one history, REJECT for a forged one, error for a bad URL", async () => {

@@ -8,7 +8,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -17,13 +17,13 @@ import { npmReposSubsetPath } from "../../src/registry/import/dataset.js";
 import { fetchChain } from "../../src/cli/registry-client.js";
 import { verifyConsistency } from "../../src/registry/consistency/verify-consistency.js";
 import { tempDir } from "./support/tmp.js";
+import { spawnServer, type ServerProcess } from "../web/support.js";
 
 const BIN = fileURLToPath(new URL("../../../bin/ssgkr.js", import.meta.url));
 const dir = tempDir();
 const db = join(dir, "reg");
-let server: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let base = "";
-let err = "";
 
 const ssgkr = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8" });
 
@@ -31,12 +31,8 @@ before(async () => {
   const first = ssgkr("registry", "import", "--db", db, "--source", "npm-repos", "--limit", "5000", "--no-progress");
   assert.equal(first.status, 0, first.stderr);
   writeFileSync(join(dir, "token.txt"), "0123456789abcdef0123456789abcdef\n");
-  server = spawn(
-    process.execPath,
+  server = await spawnServer(
     [
-      BIN,
-      "registry",
-      "http",
       "--db",
       db,
       "--listen",
@@ -48,30 +44,17 @@ before(async () => {
       "--token-file",
       join(dir, "token.txt"),
     ],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+    dir,
   );
-  server.stderr!.on("data", (d) => (err += d));
-  base = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out} ${err}`)), 120_000);
-    server!.stdout!.on("data", (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    server!.on("exit", (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  base = server.base;
 });
 
 after(() => {
-  if (server && server.exitCode === null) server.kill("SIGKILL");
+  if (server && server.proc.exitCode === null) server.proc.kill("SIGKILL");
 });
 
 test("start-up with a backlog never stalls: uncached proofs within 2 s while the import's parts are proved; a CLI import meanwhile is proved by the server; the chain across both answers 200 within 5 minutes", async () => {
-  assert.match(err, /^proving pool: 2 workers ready in /m);
+  assert.match(server!.stderr(), /^proving pool: 2 workers ready in /m);
   const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n");
   const names = lines.slice(0, 5000).map((l) => (JSON.parse(l) as { name: string }).name);
   // reads while the backlog is proved: each uncached proof (a distinct name, in turn v1, v3, v3-zk) within 2 s
@@ -103,7 +86,7 @@ test("start-up with a backlog never stalls: uncached proofs within 2 s while the
     assert.equal(status, 202, `consistency: ${status}`);
     await new Promise((r) => setTimeout(r, 2000));
   }
-  assert.equal(status, 200, `GET /v1/consistency across both imports within 5 minutes: ${status}\n${err}`);
+  assert.equal(status, 200, `GET /v1/consistency across both imports within 5 minutes: ${status}\n${server!.stderr()}`);
   const root = async (size: number) => {
     const h = (await (await fetch(`${base}/v1/history`)).json()) as { entries: { batch: number; root: string }[] };
     return h.entries.find((e) => e.batch === size)!.root;
@@ -121,5 +104,5 @@ test("start-up with a backlog never stalls: uncached proofs within 2 s while the
       unchanged: 0,
     },
   );
-  assert.match(err, /^block prover: batch 2 part 3 of 3: 104 updates proved in /m);
+  assert.match(server!.stderr(), /^block prover: batch 2 part 3 of 3: 104 updates proved in /m);
 });

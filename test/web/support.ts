@@ -211,3 +211,49 @@ export async function runSsgkr(
     return { status: x.code, stdout: x.stdout, stderr: x.stderr };
   }
 }
+
+/** A `ssgkr registry http` child process: its base URL once it listens, and its standard error so far. */
+export interface ServerProcess {
+  readonly base: string;
+  readonly proc: import("node:child_process").ChildProcess;
+  stderr(): string;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `ssgkr registry http ARGS` (add `--listen 127.0.0.1:0`) in `cwd`; resolves with its base
+ * URL once it prints `listening on …`. @throws when it exits first or does not listen in `timeoutMs`.
+ */
+export async function spawnServer(args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<ServerProcess> {
+  const { spawn } = await import("node:child_process");
+  const proc = spawn(process.execPath, [join(ROOT, "bin", "ssgkr.js"), "registry", "http", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let err = "";
+  proc.stderr!.on("data", (d) => (err += d));
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${out} ${err}`)), timeoutMs);
+    proc.stdout!.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+  return {
+    base,
+    proc,
+    stderr: () => err,
+    stop: async () => {
+      if (proc.exitCode !== null) return;
+      proc.kill("SIGTERM");
+      await new Promise((r) => proc.once("exit", r));
+    },
+  };
+}

@@ -158,16 +158,18 @@ function partToProve(
   return { part, replay: r };
 }
 
-/** Stores a batch's proof with its block.json; undefined when the batch got one meanwhile. */
-function keepProof(
-  store: NameStore,
+/**
+ * A proved part of a batch as the registry stores it: its block.json text and its summary.
+ * @param config the registry's depth and leaf bound.
+ */
+export function provedPart(
+  config: { readonly depth: number; readonly leafMaxFields: number },
   batch: number,
   part: ReplayedPart,
   proof: Uint8Array,
   proveMs: number,
-): { summary: StoredBlockSummary; proveMs: number } | undefined {
-  const { depth, leafMaxFields } = store.config;
-  const files = blockFiles("v3", part, batch, depth, leafMaxFields, proof, proveMs, part);
+): ProvedBlockPart {
+  const files = blockFiles("v3", part, batch, config.depth, config.leafMaxFields, proof, proveMs, part);
   const blockJson = files.find(([name]) => name === "block.json")![1] as string;
   const summary: StoredBlockSummary = {
     batch,
@@ -179,6 +181,18 @@ function keepProof(
     json_bytes: Buffer.byteLength(blockJson, "utf8"),
     ...(part.parts > 1 ? { part: part.part, parts: part.parts } : {}),
   };
+  return { summary, blockJson, proof, proveMs };
+}
+
+/** Stores a batch's proof with its block.json; undefined when the batch got one meanwhile. */
+function keepProof(
+  store: NameStore,
+  batch: number,
+  part: ReplayedPart,
+  proof: Uint8Array,
+  proveMs: number,
+): { summary: StoredBlockSummary; proveMs: number } | undefined {
+  const { summary, blockJson } = provedPart(store.config, batch, part, proof, proveMs);
   return store.keepBlockProof(summary, blockJson, proof) ? { summary, proveMs } : undefined;
 }
 

@@ -45,6 +45,7 @@ import { RegistryError } from "../errors.js";
 import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { nameBytes, recordLeaf } from "../mapping.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "../name-key.js";
+import { blockParts, maxBlockUpdates } from "../block-limits.js";
 import { nfcFormOf } from "../name-form.js";
 import type { NonNfcRecord } from "./check.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
@@ -787,12 +788,21 @@ export class NameStore extends EnvironmentStore {
 
   /**
    * Inside a commit of batch `head`: moves the oldest provable batch forward by the retention
-   * and deletes up to `PRUNE_BUDGET_ROWS` kept versions no provable root reads.
+   * and deletes up to `PRUNE_BUDGET_ROWS` kept versions no provable root reads. In a registry
+   * whose batches get block proofs (it holds one), the window never passes the tree a pending
+   * block still needs: the tree after batch b stays while batch b + 1 changed the root and has
+   * no block proof yet, however far proving lags behind the commits.
    */
   private prune(head: number, now: number): void {
     const retention = this.retention();
     const oldest = this.oldestBatch();
-    const moved = advanceWindow(oldest, head, now, retention, (b) => Date.parse(this.historyEntry(b).committedAt));
+    let moved = advanceWindow(oldest, head, now, retention, (b) => Date.parse(this.historyEntry(b).committedAt));
+    if (moved > oldest && this.blockProofs({ limit: 1 }).length > 0)
+      for (let b = oldest; b < moved; b++)
+        if (this.blockPending(b + 1)) {
+          moved = b;
+          break;
+        }
     if (moved !== oldest) this.meta.putSync(KEY_WINDOW, seal(T_META, KEY_WINDOW, encodeWindow(moved)));
     const chunks: { key: Buffer; rows: KeptRow[] }[] = [];
     let rows = 0;
@@ -1382,6 +1392,14 @@ export class NameStore extends EnvironmentStore {
       this.recordBlockProof(summary, blockJson, proof);
       return true;
     });
+  }
+
+  /** Whether batch `batch` changed the root, has its change log, and lacks a stored block proof of some part. */
+  private blockPending(batch: number): boolean {
+    const header = this.changeHeader(batch);
+    if (header === undefined || header.updates === 0) return false;
+    const parts = blockParts(header.updates, maxBlockUpdates(this.config.depth, undefined, this.config.leafMaxFields));
+    return this.blockProofs({ after: batch - 1, limit: parts }).filter((s) => s.batch === batch).length < parts;
   }
 
   /** The summary of a stored part of a batch proved in parts. @throws RegistryError `DB_CORRUPT`. */

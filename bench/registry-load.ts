@@ -1,0 +1,311 @@
+/**
+ * The registry server under load (docs/http.md "How it runs"): open-loop readers on 127.0.0.1
+ * against the real `ssgkr registry http` of a name-keyed registry of `records` npm records at
+ * `depth` (default: 100,000 at depth 48, the defaults), each phase on a fresh copy of that
+ * registry, and `registry prove-block` of blocks of 1,024, 2,048 and 4,096 updates.
+ *
+ *   npm run bench -- registry-load [--records 100000] [--depth 48] [--duration 60]
+ *     [--blocks 1024,2048,4096] [--connections 16]
+ *
+ * Phases, in order (server started with `--rate-limit 0`, proving workers as named):
+ * - cached reads: GET /v1/records/{name}/proof of one warmed name (compat-v1), `connections`
+ *   connections for `duration` s (autocannon) → `cached_reads_per_s`;
+ * - uncached v3-zk reads (`?zk=1`, distinct names, 4 connections) for `duration` s with 1 worker,
+ *   then with 2 → `zk_reads_scaling_2w`, and the server's process CPU in the 2-worker phase
+ *   (`cores_used`, from /proc);
+ * - block proving: a CLI import of 2,048 new records into the served registry (2 workers), timed
+ *   until its block is kept (`GET /v1/status`) → `blocks_updates_per_s`;
+ * - the event-loop delay p99 of the serving thread while uncached v3-zk reads and that block's
+ *   proving saturate the pool together, as `GET /v1/status` reports it (`event_loop_p99_ms`);
+ * - `registry prove-block --profile v3` of the first 1,024 / 2,048 / 4,096 of the next npm records
+ *   on fresh copies, default workers: wall time and peak RSS (`block1024_prove_ms`, …,
+ *   `block4096_rss_mb`, `block4096_over_1024`).
+ * Last line: the headline JSON.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import { npmReposSubsetPath } from "../src/registry/import/dataset.js";
+import { freshDir, removeDir, ROOT, spawnServer, TOKEN } from "../test/web/support.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { int as intRule, ints, parseOptions } from "./lib/options.js";
+
+const args = parseOptions(
+  {
+    depth: intRule(1, 48),
+    records: intRule(10, 100_000),
+    duration: intRule(1, 600),
+    connections: intRule(1, 1000),
+    blocks: ints(1, 4096),
+  },
+  { smoke: { depth: "16", records: "200", duration: "2", connections: "2", blocks: "4,8" } },
+);
+const depth = Number(args.get("depth") ?? 48);
+const records = Number(args.get("records") ?? 100_000);
+const duration = Number(args.get("duration") ?? 60);
+const connections = Number(args.get("connections") ?? 16);
+const blockSizes = (args.get("blocks") ?? "1024,2048,4096").split(",").map(Number);
+const smoke = args.get("smoke") === "true";
+const importSize = smoke ? 40 : 2048;
+
+const cond = conditions();
+console.log(conditionsLine(cond));
+console.log(
+  `registry under load: name-keyed registry of ${records} npm records at depth ${depth}; reads ${duration} s per phase; blocks ${blockSizes.join(", ")}`,
+);
+
+const BIN = join(ROOT, "bin", "ssgkr.js");
+const dir = freshDir("ssgkr-bench-registry-load-");
+const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n").filter(Boolean);
+const names = lines.slice(0, records).map((l) => (JSON.parse(l) as { name: string }).name);
+const spare = lines.slice(records);
+writeFileSync(join(dir, "token.txt"), TOKEN + "\n");
+writeFileSync(join(dir, "records.ndjson"), lines.slice(0, records).join("\n") + "\n");
+
+const ssgkr = (...a: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...a], { cwd: dir, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`ssgkr ${a.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return r;
+};
+
+progress(`importing ${records} records at depth ${depth}`);
+ssgkr(
+  "registry",
+  "import",
+  "--db",
+  "base",
+  "--file",
+  "records.ndjson",
+  "--depth",
+  String(depth),
+  "--on-error",
+  "skip",
+  "--no-progress",
+);
+let copies = 0;
+/** A fresh copy of the base registry (LMDB files copied while nothing has them open). */
+const freshCopy = () => {
+  const to = join(dir, `copy-${copies++}`);
+  cpSync(join(dir, "base"), to, { recursive: true });
+  return to;
+};
+
+/** The ticks of a process's CPU (user + system) from /proc, or undefined off Linux. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The peak resident set of a process so far (MiB), from /proc. */
+function peakRss(pid: number): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts `ssgkr registry http` on a registry with `workers` proving workers; resolves when it listens. */
+const serve = (db: string, workers: number, extra: string[] = []) =>
+  spawnServer(
+    [
+      "--db",
+      db,
+      "--listen",
+      "127.0.0.1:0",
+      "--rate-limit",
+      "0",
+      "--token-file",
+      "token.txt",
+      "--workers",
+      String(workers),
+      ...extra,
+    ],
+    dir,
+  );
+
+const status = async (base: string) =>
+  (await (await fetch(`${base}/v1/status`)).json()) as {
+    blocks: { proved_through: number; head: number; pending_batches: number };
+    process: { event_loop_delay_p99_ms: number };
+    pool: { done: { read: number; block: number } };
+  };
+
+let nextName = 0;
+/** Uncached v3-zk reads of distinct names for `seconds` s on 4 connections. */
+async function zkReads(base: string, seconds: number) {
+  const r = await autocannon({
+    url: base,
+    connections: 4,
+    duration: seconds,
+    timeout: 60,
+    requests: [
+      {
+        method: "GET",
+        setupRequest: (req) => ({
+          ...req,
+          path: `/v1/records/${encodeURIComponent(names[nextName++ % names.length]!)}/proof?zk=1`,
+        }),
+      },
+    ],
+  });
+  if (r.errors > 0) throw new Error(`zk reads: ${r.errors} errors`);
+  return { rate: r["2xx"] / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+}
+
+const results: Record<string, unknown> = { conditions: cond, depth, records, duration };
+const headline: Record<string, number | string | null> = { depth, records };
+try {
+  // cached reads
+  {
+    progress(`cached reads for ${duration} s`);
+    const s = await serve(freshCopy(), 1, ["--no-prove-blocks"]);
+    try {
+      const warm = names[0]!;
+      await (await fetch(`${s.base}/v1/records/${encodeURIComponent(warm)}/proof`)).arrayBuffer();
+      const r = await autocannon({
+        url: `${s.base}/v1/records/${encodeURIComponent(warm)}/proof`,
+        connections,
+        duration,
+      });
+      const rate = r["2xx"] / r.duration;
+      console.log(
+        `cached reads          ${fmt(rate, 0).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`,
+      );
+      results["cached"] = { rate, p50: r.latency.p50, p99: r.latency.p99 };
+      headline["cached_reads_per_s"] = Math.round(rate);
+    } finally {
+      await s.stop();
+    }
+  }
+  // uncached v3-zk reads, 1 worker then 2
+  const zk: Record<number, { rate: number; cores: number | undefined }> = {};
+  for (const w of [1, 2]) {
+    progress(`uncached v3-zk reads, ${w} worker(s), ${duration} s`);
+    const s = await serve(freshCopy(), w, ["--no-prove-blocks"]);
+    try {
+      const c0 = cpuTicks(s.proc.pid!);
+      const t0 = performance.now();
+      const r = await zkReads(s.base, duration);
+      const c1 = cpuTicks(s.proc.pid!);
+      const cores =
+        c0 === undefined || c1 === undefined ? undefined : (c1 - c0) / 100 / ((performance.now() - t0) / 1000);
+      console.log(
+        `zk reads, ${w} worker   ${fmt(r.rate, 1).padStart(8)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  server CPU ${cores === undefined ? "n/a" : fmt(cores, 2)} cores`,
+      );
+      zk[w] = { rate: r.rate, cores };
+      results[`zk_${w}w`] = { ...r, cores };
+    } finally {
+      await s.stop();
+    }
+  }
+  headline["zk_reads_per_s_1w"] = Number(zk[1]!.rate.toFixed(2));
+  headline["zk_reads_per_s_2w"] = Number(zk[2]!.rate.toFixed(2));
+  headline["zk_reads_scaling_2w"] = Number((zk[2]!.rate / zk[1]!.rate).toFixed(2));
+  headline["cores_used"] = zk[2]!.cores === undefined ? null : Number(zk[2]!.cores.toFixed(2));
+
+  // block proving of an import into the served registry, with reads beside it for the event-loop delay
+  {
+    progress(`block proving: an import of ${importSize} records into the served registry, with uncached v3-zk reads`);
+    const db = freshCopy();
+    const s = await serve(db, 2);
+    try {
+      writeFileSync(join(dir, "more.ndjson"), spare.slice(0, importSize).join("\n") + "\n");
+      const before = (await status(s.base)).blocks.head;
+      ssgkr("registry", "import", "--db", db, "--file", "more.ndjson", "--no-progress");
+      const t0 = performance.now();
+      const reads = zkReads(s.base, Math.max(1, Math.min(duration, 30)));
+      let st = await status(s.base);
+      while (st.blocks.proved_through <= before) {
+        await new Promise((r) => setTimeout(r, 250));
+        st = await status(s.base);
+      }
+      const blockS = (performance.now() - t0) / 1000;
+      const r = await reads;
+      const loop = (await status(s.base)).process.event_loop_delay_p99_ms;
+      const rate = importSize / blockS;
+      console.log(
+        `block proving         ${fmt(rate, 0).padStart(8)} updates/s (${importSize} updates in ${fmt(blockS, 1)} s, 2 workers, zk reads beside it ${fmt(r.rate, 1)}/s)`,
+      );
+      console.log(
+        `event-loop delay p99  ${fmt(loop, 1).padStart(8)} ms (serving thread, while reads and a block saturate the pool)`,
+      );
+      results["block_proving"] = { updates: importSize, seconds: blockS, rate, reads: r, eventLoopP99Ms: loop };
+      headline["blocks_updates_per_s"] = Math.round(rate);
+      headline["event_loop_p99_ms"] = loop;
+    } finally {
+      await s.stop();
+    }
+  }
+  // prove-block of 1,024 / 2,048 / 4,096 updates, default workers
+  const blocks: Record<number, { ms: number; rssMb: number | undefined }> = {};
+  for (const k of blockSizes) {
+    progress(`registry prove-block --profile v3 of ${k} updates`);
+    const db = freshCopy();
+    const file = join(dir, `block-${k}.ndjson`);
+    writeFileSync(
+      file,
+      spare
+        .slice(0, k)
+        .map((l) => {
+          const r = JSON.parse(l) as { name: string; value: unknown };
+          return JSON.stringify(
+            typeof r.value === "string"
+              ? { op: "insert", name: r.name, value: r.value }
+              : { op: "insert", name: r.name, null: true },
+          );
+        })
+        .join("\n") + "\n",
+    );
+    const t0 = performance.now();
+    const proc = spawn(
+      process.execPath,
+      [
+        BIN,
+        "registry",
+        "prove-block",
+        "--db",
+        db,
+        "--updates",
+        file,
+        "--profile",
+        "v3",
+        "--out",
+        join(dir, `out-${k}-${copies}`),
+      ],
+      { cwd: dir, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let peak: number | undefined;
+    const poll = setInterval(() => {
+      const p = peakRss(proc.pid!);
+      if (p !== undefined) peak = Math.max(peak ?? 0, p);
+    }, 100);
+    let err = "";
+    proc.stderr!.on("data", (d) => (err += d));
+    const code = await new Promise<number | null>((r) => proc.once("exit", r));
+    clearInterval(poll);
+    if (code !== 0) throw new Error(`prove-block of ${k} exited ${code}: ${err}`);
+    const ms = performance.now() - t0;
+    console.log(
+      `prove-block ${String(k).padStart(5)}     ${fmt(ms / 1000, 1).padStart(8)} s wall, peak RSS ${peak === undefined ? "n/a" : `${fmt(peak, 0)} MiB`}`,
+    );
+    blocks[k] = { ms, rssMb: peak };
+    headline[`block${k}_prove_ms`] = Math.round(ms);
+  }
+  results["blocks"] = blocks;
+  const [small, large] = [blockSizes[0]!, blockSizes[blockSizes.length - 1]!];
+  headline[`block${large}_rss_mb`] = blocks[large]!.rssMb === undefined ? null : Math.round(blocks[large]!.rssMb!);
+  headline[`block${large}_over_${small}`] = Number((blocks[large]!.ms / blocks[small]!.ms).toFixed(2));
+  const path = writeResults("registry-load", results);
+  progress(`results in ${path}`);
+  printHeadline(headline);
+} finally {
+  removeDir(dir);
+}
