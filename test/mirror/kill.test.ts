@@ -116,3 +116,51 @@ test("killed with SIGKILL at random moments while it applies, restarted, a mirro
     m.close();
   }
 });
+
+test("followed with --listen: it serves its copy and its status, follows new writes, and SIGTERM stops it (exit 0)", async () => {
+  const db = join(dir, "listening");
+  const child = spawn(
+    process.execPath,
+    [
+      ...[join(ROOT, "bin", "ssgkr.js"), "registry", "mirror", "--from", srv.base, "--key", key.verifierKey],
+      ...["--db", db, "--listen", "127.0.0.1:0", "--interval", "1"],
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  try {
+    const deadline = Date.now() + 60_000;
+    let base: string | undefined;
+    while (base === undefined && Date.now() < deadline) {
+      base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (base === undefined) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(base, `no listening line: ${out}`);
+    const statusAt = async (size: number) => {
+      for (;;) {
+        assert.ok(Date.now() < deadline, "the mirror caught up in time");
+        const s = (await (await fetch(`${base}/v1/status`)).json()) as Record<string, any>;
+        if (s.mirror.verified.size === size) return s;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const s = await statusAt(primary.head().batch);
+    assert.equal(s.mirror.state, "following");
+    assert.equal(s.mirror.lag_batches, 0);
+    assert.equal(
+      await (await fetch(`${base}/v1/checkpoint`)).text(),
+      await (await fetch(`${srv.base}/v1/checkpoint`)).text(),
+    );
+    // a new write on the primary, proved: the mirror follows it
+    applyNameBlock(primary, [{ op: "insert", name: "followed", value: "yes" }]);
+    proveAll(primary);
+    await statusAt(primary.head().batch);
+    const rec = (await (await fetch(`${base}/v1/records/followed`)).json()) as Record<string, any>;
+    assert.equal(rec.value, "yes");
+  } finally {
+    child.kill("SIGTERM");
+  }
+  assert.equal(await exited, 0);
+});
