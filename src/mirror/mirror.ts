@@ -147,7 +147,13 @@ export class Mirror {
       const a = await boundedGet(url, this.bounds(CHECKPOINT_BYTES));
       if (a.status !== 200) throw unexpected(url, a);
       const text = a.body.toString("utf8");
-      return { text, body: verifiedCheckpoint(text, this.key, url) };
+      const body = verifiedCheckpoint(text, this.key, url);
+      if (size !== undefined && body.size !== size)
+        throw new MirrorError(
+          "MIRROR_NOT_REGISTRY",
+          `${url}: the checkpoint of size ${body.size}, not ${size} (the primary does not serve GET /v1/checkpoint?size=N)`,
+        );
+      return { text, body };
     }
     async config(): Promise<{ depth: number; leafMaxFields: number }> {
       const url = `${this.base}/v1/root`;

@@ -171,6 +171,15 @@ test("bad primaries: one error each, with its code, in bounded time and memory; 
   assert.equal(c3, "BAD_VERIFIER_KEY");
   const [c4] = await attempt(srv.base, "new-otherkey", testKey("example.com/mirror", 9).verifierKey);
   assert.equal(c4, "MIRROR_BAD_SIGNATURE");
+  // a primary that does not serve ?size=N (it answers the head's checkpoint to every size)
+  const old = await fakeServer((req, res) => {
+    if (!req.url!.startsWith("/v1/checkpoint")) return false;
+    res.writeHead(200).end(headCheckpoint());
+    return true;
+  }, srv.base);
+  servers.push(old);
+  const [c5] = await attempt(old.base, "new-old-primary");
+  assert.equal(c5, "MIRROR_NOT_REGISTRY");
   for (const db of ["new-unreachable", "new-ftp", "new-badkey", "new-otherkey"])
     assert.equal(existsSync(join(dir, db)), false);
 });
