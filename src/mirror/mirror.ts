@@ -147,7 +147,14 @@ export class Mirror {
       const a = await boundedGet(url, this.bounds(CHECKPOINT_BYTES));
       if (a.status !== 200) throw unexpected(url, a);
       const text = a.body.toString("utf8");
-      const body = verifiedCheckpoint(text, this.key, url);
+      let body: CheckpointBody;
+      try {
+        body = verifiedCheckpoint(text, this.key, url);
+      } catch (e) {
+        // the offending note goes with the error, for the evidence file
+        if (haltsMirror(e)) throw new MirrorError(e.code, e.message, { ...e.details, note: text });
+        throw e;
+      }
       if (size !== undefined && body.size !== size)
         throw new MirrorError(
           "MIRROR_NOT_REGISTRY",
@@ -248,8 +255,20 @@ export class Mirror {
       this.lastSyncAt = new Date().toISOString();
       return r;
     } catch (e) {
-      if (haltsMirror(e)) this.halt(e);
-      else if (e instanceof SsgkrError)
+      if (haltsMirror(e)) {
+        // a checkpoint that does not verify: the evidence is the one the mirror holds and that one
+        const err =
+          typeof e.details.evidence === "string"
+            ? e
+            : this.evidence(e, {
+                checkpoints: [
+                  this.rows.checkpoint(this.store.head().batch) ?? "",
+                  ...(typeof e.details.note === "string" ? [e.details.note] : []),
+                ],
+              });
+        this.halt(err);
+        throw err;
+      } else if (e instanceof SsgkrError)
         this.lastError = { code: e.code, message: e.message, at: new Date().toISOString() };
       throw e;
     }
@@ -453,7 +472,7 @@ export class Mirror {
           {
             code: err.code,
             message: err.message,
-            details: err.details,
+            details: { ...err.details, note: undefined },
             at,
             primary: this.base,
             verifier_key: this.key.text,
@@ -470,7 +489,8 @@ export class Mirror {
     } catch {
       written = undefined;
     }
-    return new MirrorError(err.code, err.message, { ...err.details, ...(written ? { evidence: written } : {}) });
+    const { note: _note, ...details } = err.details;
+    return new MirrorError(err.code, err.message, { ...details, ...(written ? { evidence: written } : {}) });
   }
 
   private halt(e: MirrorError): void {

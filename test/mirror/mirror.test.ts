@@ -281,3 +281,51 @@ test("a fork: a second validly signed checkpoint of the mirror's size with anoth
     await forking.close();
   }
 });
+
+test("a rollback (an older signed size) and a checkpoint of another key mid-way halt the mirror with the evidence", async () => {
+  const head = primary.head().batch;
+  const m0 = await open("m4");
+  await m0.sync();
+  m0.close();
+  const older = signCheckpoint(key, { size: 2, root: primary.batchEntry(2).root });
+  const rolling = await fakeServer((req, res) => {
+    if (req.url !== "/v1/checkpoint") return false;
+    res.writeHead(200, { "content-type": "text/plain" }).end(older);
+    return true;
+  }, srv.base);
+  const m = await open("m4", rolling.base, { evidenceDir: join(dir, "evidence-m4") });
+  try {
+    await assert.rejects(
+      m.sync(),
+      (e: unknown) => e instanceof MirrorError && e.code === "MIRROR_FORK" && e.details.check === "CHECKPOINT_ROLLBACK",
+    );
+    const ev = JSON.parse(readFileSync(m.problem!.evidence!, "utf8")) as Json;
+    assert.deepEqual(ev.checkpoints, [m.checkpointText(head), older]);
+  } finally {
+    m.close();
+    await rolling.close();
+  }
+  // a new write, whose checkpoint is signed by another key
+  const other = testKey("example.com/mirror", 11);
+  planNameUpdate(primary, "insert", "signed-elsewhere", "x").commit();
+  const forged = signCheckpoint(other, { size: head + 1, root: primary.head().root });
+  planNameUpdate(primary, "insert", "signed-elsewhere-2", "y").commit();
+  proveAll(primary);
+  const foreign = await fakeServer((req, res) => {
+    if (req.url !== `/v1/checkpoint?size=${head + 1}`) return false;
+    res.writeHead(200, { "content-type": "text/plain" }).end(forged);
+    return true;
+  }, srv.base);
+  const m2 = await open("m1", foreign.base, { evidenceDir: join(dir, "evidence-m1") });
+  try {
+    // the head's checkpoint is good, the one of size head + 1 on the way is not
+    await assert.rejects(m2.sync(), (e: unknown) => e instanceof MirrorError && e.code === "MIRROR_BAD_SIGNATURE");
+    const ev = JSON.parse(readFileSync(m2.problem!.evidence!, "utf8")) as Json;
+    assert.equal(ev.checkpoints[1], forged);
+    assert.equal(ev.checkpoints[0], m2.checkpointText(m2.store.head().batch));
+    assert.equal(m2.store.head().batch, head);
+  } finally {
+    m2.close();
+    await foreign.close();
+  }
+});
