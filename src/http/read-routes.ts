@@ -1,5 +1,6 @@
 /**
- * The public reads (docs/http.md), as one fastify plugin: the signed checkpoint, the root, the
+ * The public reads (docs/http.md), as one fastify plugin: the signed checkpoint (the head's, or
+ * with `?size=N` a retained batch's; a mirror serves the primary's it stored), the root, the
  * history, a record, and a name's membership or absence proof at the current root or an earlier
  * one (JSON or the bare bytes), in compat-v1, profile v3 or its zero-knowledge mode (`?zk=1`).
  * Proofs are cached per (root, name, kind, profile and mode); a name-keyed

@@ -14,7 +14,7 @@
  * state, reports the problem (`status().problem`) and writes the evidence (the checkpoints, the
  * offending links) to a file.
  */
-import { mkdirSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { formatRoot } from "../registry/root.js";
@@ -23,7 +23,6 @@ import { parseVerifierKey, type VerifierKey } from "../registry/checkpoint/note.
 import { verifyCheckpoint, type CheckpointBody } from "../registry/checkpoint/checkpoint.js";
 import { verifyConsistency, type ConsistencyLink } from "../registry/consistency/verify-consistency.js";
 import { NameStore } from "../registry/store/name-store.js";
-import { existsSync } from "node:fs";
 import { SsgkrError } from "../errors.js";
 import { applyVerifiedBatch, MirrorRows } from "./apply.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
