@@ -3,7 +3,8 @@
  * of a primary (single writes, a block, a batch that left the root unchanged) and reaches its head
  * with the same root and batch numbers; it resumes from its own position; it serves the primary's
  * checkpoints byte for byte and proofs the primary's `POST /v1/verify` accepts; it waits out
- * `202 PROOF_PENDING` and `429`; on a tampered block or a fork it applies nothing more, keeps
+ * `202 PROOF_PENDING` and `429`; on a tampered block, a gap, a fork, a rollback or a checkpoint
+ * of another key it applies nothing more, keeps
  * serving its verified state, reports the problem in `GET /v1/status` and writes the evidence.
  * Primaries run in-process on 127.0.0.1; tampering primaries forward to them.
  */
@@ -252,6 +253,30 @@ test("a tampered block: the mirror applies nothing, reports it in /v1/status, wr
     await app.close();
     m.close();
     await tamper.close();
+  }
+});
+
+test("a chain gap (a batch's link left out of the page) halts the mirror with CHAIN_GAP; nothing after the gap is applied", async () => {
+  const gap = await fakeServer(async (req, res) => {
+    if (!req.url!.startsWith("/v1/consistency")) return false;
+    const { status, body } = await forwardJson(srv.base, req.url!);
+    if (Array.isArray(body.links)) body.links = body.links.filter((l: Json) => l.batch !== 6);
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    return true;
+  }, srv.base);
+  const m = await open("m2", gap.base, { evidenceDir: join(dir, "evidence-m2-gap") });
+  try {
+    await assert.rejects(
+      m.sync(),
+      (e: unknown) => e instanceof MirrorError && e.code === "MIRROR_BAD_CHAIN" && e.details.check === "CHAIN_GAP",
+    );
+    // batch 5 verified and applied; nothing after the gap
+    assert.equal(m.store.head().batch, 5);
+    assert.equal(formatRoot(m.store.head().root), formatRoot(primary.batchEntry(5).root));
+    assert.ok(existsSync(m.problem!.evidence!));
+  } finally {
+    m.close();
+    await gap.close();
   }
 });
 
