@@ -4,8 +4,8 @@
  * with the same root and batch numbers; it resumes from its own position; it serves the primary's
  * checkpoints byte for byte and proofs the primary's `POST /v1/verify` accepts; it waits out
  * `202 PROOF_PENDING` and `429`; on a tampered block, a gap, a fork, a rollback or a checkpoint
- * of another key it applies nothing more, keeps
- * serving its verified state, reports the problem in `GET /v1/status` and writes the evidence.
+ * of another key it applies nothing more, keeps serving its verified state, reports the problem
+ * in `GET /v1/status` and writes the evidence.
  * Primaries run in-process on 127.0.0.1; tampering primaries forward to them.
  */
 import { after, before, test } from "node:test";
