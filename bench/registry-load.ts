@@ -13,10 +13,20 @@
  * - uncached v3-zk reads (`?zk=1`, distinct names, 4 connections) for `duration` s with 1 worker,
  *   then with 2 → `zk_reads_scaling_2w`, and the server's process CPU in the 2-worker phase
  *   (`cores_used`, from /proc);
- * - block proving: a CLI import of 2,048 new records into the served registry (2 workers), timed
- *   until its block is kept (`GET /v1/status`) → `blocks_updates_per_s`;
+ * - block proving: first `registry prove-blocks --workers 2` of the base registry's import (both
+ *   workers on blocks; every later copy starts without a backlog) → `blocks_updates_per_s`; then a
+ *   CLI import of 2,048 new records into the served registry (2 workers, one kept for reads),
+ *   timed until its block is kept (`GET /v1/status`) → `blocks_updates_per_s_server`;
  * - the event-loop delay p99 of the serving thread while uncached v3-zk reads and that block's
  *   proving saturate the pool together, as `GET /v1/status` reports it (`event_loop_p99_ms`);
+ * - writes: PUTs of new names from `writers` connections (autocannon, each answered after its
+ *   epoch committed, not 202) for `duration` s at `--epoch-ms 1000` and again at 200, on fresh
+ *   copies with the block prover off → `writes_acked_per_s`, `write_ack_p99_ms`,
+ *   `write_ack_p99_ms_epoch200`;
+ * - proving lag: writes at 80 % of the measured block proving rate (`--overall-rate`) for
+ *   `duration` s with the block prover on, the lag (`GET /v1/status`, `lag_s`) sampled every
+ *   second → `proving_lag_p99_s` and whether it grows (`proving_lag_growing`: the last third's
+ *   mean above twice the first third's);
  * - `registry prove-block --profile v3` of the first 1,024 / 2,048 / 4,096 of the next npm records
  *   on fresh copies, default workers: wall time and peak RSS (`block1024_prove_ms`, …,
  *   `block4096_rss_mb`, `block4096_over_1024`).
@@ -38,14 +48,16 @@ const args = parseOptions(
     records: intRule(10, 100_000),
     duration: intRule(1, 600),
     connections: intRule(1, 1000),
+    writers: intRule(1, 20_000),
     blocks: ints(1, 4096),
   },
-  { smoke: { depth: "16", records: "200", duration: "2", connections: "2", blocks: "4,8" } },
+  { smoke: { depth: "16", records: "200", duration: "2", connections: "2", writers: "8", blocks: "4,8" } },
 );
 const depth = Number(args.get("depth") ?? 48);
 const records = Number(args.get("records") ?? 100_000);
 const duration = Number(args.get("duration") ?? 60);
 const connections = Number(args.get("connections") ?? 16);
+const writers = Number(args.get("writers") ?? 2048);
 const blockSizes = (args.get("blocks") ?? "1024,2048,4096").split(",").map(Number);
 const smoke = args.get("smoke") === "true";
 const importSize = smoke ? 40 : 2048;
@@ -83,6 +95,14 @@ ssgkr(
   "--on-error",
   "skip",
   "--no-progress",
+);
+// the import's block, proved once (every phase's copy starts with no backlog): the block proving rate with every worker on blocks
+progress(`registry prove-blocks of the import (${records} updates) on 2 workers`);
+const drained = ssgkr("registry", "prove-blocks", "--db", "base", "--workers", "2");
+const drainLine = /proved (\d+) blocks? \((\d+) updates\) on 2 workers in ([\d.]+) s/.exec(drained.stdout);
+const drainRate = drainLine ? Number(drainLine[2]) / Number(drainLine[3]) : Number.NaN;
+console.log(
+  `prove-blocks (import) ${fmt(drainRate, 0).padStart(8)} updates/s (${drainLine?.[1]} blocks, ${drainLine?.[2]} updates in ${drainLine?.[3]} s, 2 workers proving blocks)`,
 );
 let copies = 0;
 /** A fresh copy of the base registry (LMDB files copied while nothing has them open). */
@@ -160,8 +180,12 @@ async function zkReads(base: string, seconds: number) {
   return { rate: r["2xx"] / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
 }
 
-const results: Record<string, unknown> = { conditions: cond, depth, records, duration };
-const headline: Record<string, number | string | null> = { depth, records };
+const results: Record<string, unknown> = { conditions: cond, depth, records, duration, drain: drained.stdout.trim() };
+const headline: Record<string, number | string | null> = {
+  depth,
+  records,
+  blocks_updates_per_s: Number.isFinite(drainRate) ? Math.round(drainRate) : null,
+};
 try {
   // cached reads
   {
@@ -238,8 +262,87 @@ try {
         `event-loop delay p99  ${fmt(loop, 1).padStart(8)} ms (serving thread, while reads and a block saturate the pool)`,
       );
       results["block_proving"] = { updates: importSize, seconds: blockS, rate, reads: r, eventLoopP99Ms: loop };
-      headline["blocks_updates_per_s"] = Math.round(rate);
+      headline["blocks_updates_per_s_server"] = Math.round(rate);
       headline["event_loop_p99_ms"] = loop;
+    } finally {
+      await s.stop();
+    }
+  }
+  // writes acknowledged after their epoch, at --epoch-ms 1000 and 200
+  let written = 0;
+  const writeLoad = (base: string, seconds: number, conns: number, overallRate?: number) =>
+    autocannon({
+      url: base,
+      connections: conns,
+      duration: seconds,
+      timeout: 60,
+      ...(overallRate !== undefined ? { overallRate } : {}),
+      requests: [
+        {
+          method: "PUT",
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          setupRequest: (req) => {
+            const i = written++;
+            return {
+              ...req,
+              path: `/v1/records/load-${i}`,
+              body: JSON.stringify({ value: `https://example.com/load/${i}` }),
+            };
+          },
+        },
+      ],
+    });
+  for (const epochMs of [1000, 200]) {
+    progress(`writes from ${writers} connections for ${duration} s at --epoch-ms ${epochMs}`);
+    const s = await serve(freshCopy(), 1, ["--no-prove-blocks", "--epoch-ms", String(epochMs), "--epoch-max", "65536"]);
+    try {
+      const r = await writeLoad(s.base, duration, writers);
+      if (r.errors > 0 || r.non2xx > 0) progress(`writes: ${r.errors} errors, ${r.non2xx} non-2xx`);
+      const rate = r["2xx"] / r.duration;
+      console.log(
+        `writes, epoch ${String(epochMs).padStart(4)} ms ${fmt(rate, 0).padStart(8)} acked/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (${r.errors} errors, ${r.non2xx} non-2xx)`,
+      );
+      results[`writes_epoch${epochMs}`] = {
+        rate,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors,
+        non2xx: r.non2xx,
+      };
+      if (epochMs === 1000) {
+        headline["writes_acked_per_s"] = Math.round(rate);
+        headline["write_ack_p99_ms"] = r.latency.p99;
+      } else headline["write_ack_p99_ms_epoch200"] = r.latency.p99;
+    } finally {
+      await s.stop();
+    }
+  }
+  // proving lag under writes at 80 % of the block proving rate
+  {
+    const target = Math.max(1, Math.round(0.8 * Number(headline["blocks_updates_per_s_server"] ?? 1)));
+    progress(`proving lag: writes at ${target}/s (80 % of the block proving rate) for ${duration} s, 2 workers`);
+    const s = await serve(freshCopy(), 2);
+    try {
+      const lags: number[] = [];
+      const sampler = setInterval(() => {
+        void status(s.base).then(
+          (st) => lags.push((st.blocks as unknown as { lag_s: number }).lag_s),
+          () => undefined,
+        );
+      }, 1000);
+      const r = await writeLoad(s.base, duration, Math.max(8, Math.min(writers, target * 2)), target);
+      clearInterval(sampler);
+      const sorted = [...lags].sort((a, b) => a - b);
+      const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0;
+      const third = Math.max(1, Math.floor(lags.length / 3));
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      const growing = mean(lags.slice(-third)) > 2 * Math.max(1, mean(lags.slice(0, third)));
+      console.log(
+        `proving lag           ${fmt(p99, 1).padStart(8)} s p99 at ${fmt(r["2xx"] / r.duration, 0)} writes/s (${growing ? "growing" : "bounded"}; samples ${lags.map((x) => x.toFixed(0)).join(" ")})`,
+      );
+      results["proving_lag"] = { target, writesPerS: r["2xx"] / r.duration, lags, p99, growing };
+      headline["proving_lag_p99_s"] = p99;
+      headline["proving_lag_growing"] = growing ? 1 : 0;
     } finally {
       await s.stop();
     }

@@ -10,6 +10,8 @@
 //                                               `permuteMont4` for the four-lane sponge)
 //   src/kernels/assembly/poseidon2-x1.ts        one state in four vectors (`permuteMont`)
 //   src/kernels/assembly/poseidon2-x2.ts        two such states interleaved (`permuteMont2`)
+//   src/kernels/assembly/poseidon2-x4w24.ts     Poseidon2 of width 24 over four transposed states
+//                                               (`permuteMont4w24`, the width-24 leaf sponge)
 //   src/kernels/assembly/gkr-round-variants.ts  the `gkr_round` specialisations: every
 //                                               (pow, vbase, claim) combination, wide and narrow
 //
@@ -24,6 +26,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { EXPORTS_W24, LAYOUT_W24, x4w24File } from "./gen-kernels-w24.mjs";
 
 const COMMAND = "node scripts/gen-kernels.mjs";
 const header = (what) =>
@@ -46,6 +49,7 @@ const LAYOUT = [
   ],
   ["SPONGE_MASK_WORD", 180, "The lane mask (0, −1, −1, −1)."],
   ["SPONGE_CONSTANT_WORDS", 184, "Words of the extended constants region."],
+  ...LAYOUT_W24,
   ["Multi-sponge job region (u32 words, 16-byte aligned)"],
   ["JOB_STATES", 0, "State of lane i (16 canonical words) at JOB_STATES + 16i."],
   ["JOB_LANES", 64, "Lane i: source byte pointer at JOB_LANES + 2i, word count at JOB_LANES + 2i + 1."],
@@ -164,6 +168,7 @@ export const EXPORTS = {
       "void",
       "Leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3).",
     ],
+    ...EXPORTS_W24,
     [
       "pcs_merkle_level",
       [ptr("out"), ptr("src"), u32("parents"), ptr("consts"), ptr("work")],
@@ -744,6 +749,7 @@ export function generateKernels() {
     ["src/kernels/assembly/poseidon2-x4.ts", x4File()],
     ["src/kernels/assembly/poseidon2-x1.ts", x1File()],
     ["src/kernels/assembly/poseidon2-x2.ts", x2File()],
+    ["src/kernels/assembly/poseidon2-x4w24.ts", x4w24File(header)],
     ["src/kernels/assembly/gkr-round-variants.ts", gkrVariantsFile()],
   ]);
 }

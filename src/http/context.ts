@@ -1,6 +1,6 @@
 /**
  * What the API's plugins share (server.ts builds it once per app): the store, the proof cache, the
- * write lock, the token rule, the configurations `POST /v1/verify` serves, the signing key, and
+ * write sequencer (and the slot registries' write lock), the token rule, the configurations `POST /v1/verify` serves, the signing key, and
  * the two helpers every route of a name uses (`nameOf`, `checkpointOf`).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -13,6 +13,7 @@ import type { ProofCache } from "./cache.js";
 import { HttpError } from "./errors.js";
 import type { ServedConfigs } from "./served-configs.js";
 import type { WriteLock } from "./write-lock.js";
+import type { Sequencer } from "../registry/sequencer/sequencer.js";
 import type { ProvingPool } from "../proving/pool.js";
 
 /** The shared state of one app's plugins (fastify plugin options: each plugin reads what it needs). */
@@ -23,6 +24,8 @@ export interface HttpContext {
   readonly auth: BearerAuth;
   readonly cache: ProofCache;
   readonly lock: WriteLock;
+  /** The write sequencer (name-keyed registries served with a token): every write goes through it. */
+  readonly sequencer: Sequencer | undefined;
   readonly served: ServedConfigs;
   readonly signingKey: SigningKey | undefined;
   /** Stored signed checkpoints by size (a mirror's), served instead of signing; undefined: none. */

@@ -240,6 +240,53 @@ const blockVerifyBody = {
   additionalProperties: false,
 } as const;
 
+/** What a write answers once its epoch has committed (write-answer.ts; slot registries answer the update proof instead). */
+const writeAnswer = {
+  description:
+    "the write's epoch committed: its update, batch, 0-based position in the batch's change log, new root, the signed checkpoint (when the server signs) and where to get a proof of the new state (name-keyed registries; a slot registry answers the update proof)",
+  type: "object",
+  properties: {
+    status: { type: "string", enum: ["committed"] },
+    op: { type: "string", enum: ["insert", "replace", "delete", "restore"] },
+    name: { type: "string" },
+    batch: { type: "integer" },
+    position: { type: "integer" },
+    root: digest,
+    checkpoint: { type: "string" },
+    proof: { type: "string", description: "GET this path for a proof of the name's state at the new root" },
+    prove: { type: "string" },
+  },
+  additionalProperties: true,
+} as const;
+/** What a write answers under `Prefer: respond-async` once it is durable (202). */
+const writeAccepted = {
+  description: "Prefer: respond-async: the write is durable and a coming epoch applies it",
+  type: "object",
+  properties: {
+    status: { type: "string", enum: ["accepted"] },
+    op: { type: "string" },
+    name: { type: "string" },
+    record: { type: "string" },
+    message: { type: "string" },
+  },
+  additionalProperties: true,
+} as const;
+/** The headers a write reads. */
+const writeHeaders = {
+  type: "object",
+  properties: {
+    "idempotency-key": {
+      type: "string",
+      minLength: 1,
+      maxLength: 128,
+      pattern: "^[\\x21-\\x7e]+$",
+      description:
+        "a retried write with the same key applies once and gets the first answer (kept 24 h, the last 100,000 keys)",
+    },
+    prefer: { type: "string", description: "respond-async: answer 202 once the write is durable" },
+  },
+} as const;
+
 export const SCHEMAS = {
   root: {
     summary: "current root, batch and record counts",
@@ -402,27 +449,43 @@ export const SCHEMAS = {
     },
   },
   put: {
-    summary: "insert or replace a record; returns the update proof",
+    summary: "insert or replace a record; answered once its epoch has committed (or 202 under Prefer: respond-async)",
     tags: ["writes"],
     security: bearer,
     params: nameParam,
+    headers: writeHeaders,
     body: writeBody,
-    response: { 200: proofBody, ...errors(400, 401, 403, 409, 413, 415) },
+    response: {
+      200: { anyOf: [writeAnswer, proofBody] },
+      202: writeAccepted,
+      ...errors(400, 401, 403, 409, 413, 415, 422, 503),
+    },
   },
   del: {
-    summary: "delete a record; returns the update proof",
+    summary: "delete a record; answered once its epoch has committed (or 202 under Prefer: respond-async)",
     tags: ["writes"],
     security: bearer,
     params: nameParam,
-    response: { 200: proofBody, ...errors(400, 401, 403, 404, 409) },
+    headers: writeHeaders,
+    response: {
+      200: { anyOf: [writeAnswer, proofBody] },
+      202: writeAccepted,
+      ...errors(400, 401, 403, 404, 409, 422, 503),
+    },
   },
   restore: {
-    summary: "restore a deleted record (optionally with a new value); returns the update proof",
+    summary:
+      "restore a deleted record (optionally with a new value); answered once its epoch has committed (or 202 under Prefer: respond-async)",
     tags: ["writes"],
     security: bearer,
     params: nameParam,
+    headers: writeHeaders,
     body: restoreBody,
-    response: { 200: proofBody, ...errors(400, 401, 403, 404, 409, 413, 415) },
+    response: {
+      200: { anyOf: [writeAnswer, proofBody] },
+      202: writeAccepted,
+      ...errors(400, 401, 403, 404, 409, 413, 415, 422, 503),
+    },
   },
   checkpoint: {
     summary:

@@ -5,8 +5,9 @@
  * the request budget, the URL length), the OpenAPI document (`@fastify/swagger`, at
  * /v1/openapi.json), then the routes: public reads of the checkpoint, root, history, records and
  * their proofs (read-routes.ts), kept block proofs and consistency chains (block-routes.ts),
- * verification (verify-route.ts), bearer-token writes that return update proofs
- * (write-routes.ts) and the browser verifier at /verify (page-routes.ts).
+ * verification (verify-route.ts), bearer-token writes applied in epochs by the sequencer
+ * (write-routes.ts) and the browser verifier at /verify
+ * (page-routes.ts).
  *
  * Names are one URL-encoded path segment (`@scope/pkg` → `%40scope%2Fpkg`). Inputs are checked
  * by values.ts, so each 400 names its field in words; the route schemas (schemas.ts) make the
@@ -27,6 +28,8 @@ import { ServedConfigs, type VerifyConfig } from "./served-configs.js";
 import { verifyRoute } from "./verify-route.js";
 import { writeRoutes } from "./write-routes.js";
 import { WriteLock } from "./write-lock.js";
+import { isNameKeyed } from "../counterparty/prove.js";
+import { Sequencer, type EpochStats } from "../registry/sequencer/sequencer.js";
 import type { FastifyInstance } from "fastify";
 import type { AnyStore } from "../counterparty/prove.js";
 import type { SigningKey } from "../registry/checkpoint/signing-key.js";
@@ -56,8 +59,16 @@ export interface RegistryHttpOptions {
    * returns (once per process); a request of any other configuration gets 422 `CONFIG_NOT_SERVED`.
    */
   readonly verifyConfigs?: readonly VerifyConfig[];
-  /** Writes waiting for the writer before new ones get 409 `WRITE_BUSY` (default 64). */
+  /** Slot registries: writes waiting for the writer before new ones get 409 `WRITE_BUSY` (default 64). */
   readonly maxQueuedWrites?: number;
+  /** Name-keyed registries: an epoch of writes closes every `epochMs` ms (default 1,000; the sequencer, registry/sequencer/sequencer.ts). */
+  readonly epochMs?: number;
+  /** … or once `epochMax` writes wait (default 4,096), whichever comes first. */
+  readonly epochMax?: number;
+  /** Writes waiting for an epoch before new ones get 503 `WRITE_QUEUE_FULL` (default 100,000). */
+  readonly writeQueue?: number;
+  /** Called after each committed epoch (`registry http` logs one line). */
+  readonly onEpoch?: (e: EpochStats) => void;
   /** fastify logger (default off). */
   readonly logger?: boolean;
   /**
@@ -95,6 +106,8 @@ export const DEFAULT_WEB_DIR = new URL("../../web/", import.meta.url).pathname;
 export interface RegistryApp {
   readonly app: FastifyInstance;
   readonly cache: ProofCache;
+  /** The write sequencer (name-keyed registries served with a token), or undefined. */
+  readonly sequencer: Sequencer | undefined;
   /** The configurations `POST /v1/verify` verifies (the registry's first). */
   readonly verifyConfigs: readonly VerifyConfig[];
   /** Every route (method, URL pattern; hidden ones are left out of the OpenAPI document). */
@@ -119,11 +132,25 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     opts.verifyConfigs ?? [],
   );
   served.prepareAll();
+  // Every write of a name-keyed registry goes through the sequencer; writes accepted by an
+  // earlier process and not yet applied are applied before the server answers anything.
+  const sequencer =
+    isNameKeyed(store) && opts.token !== undefined && !store.readOnly
+      ? new Sequencer(store, {
+          ...(opts.epochMs !== undefined ? { epochMs: opts.epochMs } : {}),
+          ...(opts.epochMax !== undefined ? { epochMax: opts.epochMax } : {}),
+          ...(opts.writeQueue !== undefined ? { writeQueue: opts.writeQueue } : {}),
+          ...(opts.onEpoch !== undefined ? { onEpoch: opts.onEpoch } : {}),
+          onError: (e) => process.stderr.write(`error: an epoch failed: ${(e as Error).message}\n`),
+        })
+      : undefined;
+  sequencer?.start();
   const ctx = createHttpContext({
     store,
     auth: new BearerAuth(opts.token),
     cache: new ProofCache(opts.cacheBytes ?? 128 * 1024 * 1024),
     lock: new WriteLock(opts.maxQueuedWrites ?? 64),
+    sequencer,
     served,
     signingKey: opts.signingKey,
     checkpoints: opts.checkpoints,
@@ -176,8 +203,10 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   await app.register(blockRoutes, ctx);
   await app.register(verifyRoute, ctx);
   await app.register(writeRoutes, ctx);
+  // a graceful stop applies every queued write first
+  app.addHook("onClose", async () => sequencer?.close());
   app.get("/v1/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   await app.register(pageRoutes, ctx);
 
-  return { app, cache: ctx.cache, routes, verifyConfigs: served.list };
+  return { app, cache: ctx.cache, sequencer, routes, verifyConfigs: served.list };
 }

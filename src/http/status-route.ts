@@ -2,10 +2,10 @@
  * `GET /v1/status` (docs/http.md "How it runs"): what the server is doing, for operators and
  * monitors — the head, the background block prover (batches proved through, pending, parts
  * proving now, failed, the proving lag in seconds), the proving pool (workers, busy, queued and
- * done by kind, retried jobs, replaced workers) and the process (uptime, the event-loop delay's
+ * done by kind, retried jobs, replaced workers), the process (uptime, the event-loop delay's
  * p99 and max in ms over the last whole 10-s window — the current one until the first closes —,
- * memory). Read from memory and the store's head only: it never waits
- * for the pool.
+ * memory) and the write sequencer (epochs committed, the last epoch's batch, size and duration,
+ * writes queued). Read from memory and the store's head only: it never waits for the pool.
  */
 import type { FastifyInstance } from "fastify";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -60,6 +60,7 @@ export function registerStatusRoute(app: FastifyInstance, ctx: HttpContext, prov
                 replaced: s.replaced,
               };
             })(),
+      writes: writesOf(ctx),
       process: {
         uptime_s: Math.round((Date.now() - started) / 1000),
         event_loop_delay_p99_ms: ms(window.at > 0 ? window.p99 : delay.percentile(99)),
@@ -87,5 +88,31 @@ function snake(s: ReturnType<BlockProver["status"]>) {
     proving_parts: s.provingParts,
     failed_batches: s.failedBatches,
     lag_s: s.lagSeconds,
+  };
+}
+
+/** The writes' figures: the sequencer's (name-keyed registries served with a token), else how writes run. */
+function writesOf(ctx: HttpContext) {
+  const s = ctx.sequencer?.status();
+  if (s === undefined) return { mode: ctx.auth.readOnly ? "read-only" : "one batch per write" };
+  return {
+    mode: "epochs",
+    epoch_ms: s.epochMs,
+    epoch_max: s.epochMax,
+    write_queue: s.writeQueue,
+    epochs_committed: s.epochsCommitted,
+    epochs_empty: s.epochsEmpty,
+    writes_queued: s.writesQueued,
+    idempotency_keys: s.idempotencyKeys,
+    last_epoch:
+      s.lastEpoch === undefined
+        ? null
+        : {
+            batch: s.lastEpoch.batch,
+            updates: s.lastEpoch.updates,
+            failed: s.lastEpoch.failed,
+            ms: s.lastEpoch.ms,
+            committed_at: s.lastEpoch.committedAt,
+          },
   };
 }

@@ -1,5 +1,6 @@
 /**
- * One writer at a time: writes run in arrival order; when `maxQueued` writes already wait, a new
+ * One writer at a time (the writes of a slot registry; a name-keyed registry's go through the
+ * sequencer, registry/sequencer/sequencer.ts): writes run in arrival order; when `maxQueued` writes already wait, a new
  * one is refused (409 `WRITE_BUSY`) instead of queueing without bound.
  */
 import { HttpError } from "./errors.js";

@@ -24,6 +24,18 @@ export const SPONGE_MASK_WORD = 180;
 /** Words of the extended constants region. */
 export const SPONGE_CONSTANT_WORDS = 184;
 
+// Poseidon2-24 constants region of the width-24 leaf kernels (u32 words, Montgomery form; Plonky3 0.4.x width-24 constants)
+/** RC24_init[r][i] (4 initial external rounds) at P24_RC_INIT_WORD + 24r + i. */
+export const P24_RC_INIT_WORD = 0;
+/** RC24_int[j] (23 internal rounds) at P24_RC_INT_WORD + j. */
+export const P24_RC_INT_WORD = 96;
+/** RC24_term[r][i] (4 terminal external rounds) at P24_RC_TERM_WORD + 24r + i. */
+export const P24_RC_TERM_WORD = 119;
+/** Words of the Poseidon2-24 constants region. */
+export const POSEIDON2_24_CONSTANT_WORDS = 215;
+/** Words of the scratch region of the width-24 leaf kernels (four transposed states). */
+export const MERKLE24_WORK_WORDS = 96;
+
 // Multi-sponge job region (u32 words, 16-byte aligned)
 /** State of lane i (16 canonical words) at JOB_STATES + 16i. */
 export const JOB_STATES = 0;
@@ -98,6 +110,12 @@ export interface KernelExports {
   pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
   /** Leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3). */
   pcs_merkle_leaves_pair(out: number, first: number, firstWidth: number, second: number, secondWidth: number, logN: number, k: number, consts: number, work: number): void;
+  /** Leaf digests under the Poseidon2-24 sponge at rate 16, four rows per SIMD vector (docs/pcs.md §4.3). */
+  pcs_merkle_leaves24(out: number, src: number, logN: number, k: number, width: number, consts24: number, work: number): void;
+  /** Width-24 leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3). */
+  pcs_merkle_leaves24_pair(out: number, first: number, firstWidth: number, second: number, secondWidth: number, logN: number, k: number, consts24: number, work: number): void;
+  /** n canonical states of 24 words back to back, in place (the width-24 permutation of the leaf kernels). */
+  poseidon2_permute24(states: number, n: number, consts24: number, work: number): void;
   /** One Merkle level: node i = h_node of digests 2i and 2i + 1. */
   pcs_merkle_level(out: number, src: number, parents: number, consts: number, work: number): void;
   /** A run first·ratio^k (k < count) of a twiddle table, with Shoup companions. */
@@ -135,6 +153,9 @@ export function kernelExportNames(): readonly string[] {
     "pcs_eq_add",
     "pcs_merkle_leaves",
     "pcs_merkle_leaves_pair",
+    "pcs_merkle_leaves24",
+    "pcs_merkle_leaves24_pair",
+    "poseidon2_permute24",
     "pcs_merkle_level",
     "ntt_twiddles",
     "ntt_bit_reverse",

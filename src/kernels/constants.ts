@@ -9,8 +9,18 @@
  */
 import { mul } from "../field/koalabear.js";
 import { RC_EXTERNAL_INITIAL, RC_EXTERNAL_TERMINAL, RC_INTERNAL } from "../hash/poseidon2-constants.js";
+import { RC24_EXTERNAL_INITIAL, RC24_EXTERNAL_TERMINAL, RC24_INTERNAL } from "../hash/poseidon2-24-constants.js";
 import type { KernelMemory, Region } from "./memory.js";
-import { POSEIDON2_CONSTANT_WORDS, RC_INIT_WORD, RC_INT_WORD, RC_TERM_WORD } from "./abi.js";
+import {
+  POSEIDON2_24_CONSTANT_WORDS,
+  POSEIDON2_CONSTANT_WORDS,
+  P24_RC_INIT_WORD,
+  P24_RC_INT_WORD,
+  P24_RC_TERM_WORD,
+  RC_INIT_WORD,
+  RC_INT_WORD,
+  RC_TERM_WORD,
+} from "./abi.js";
 
 /** Words in the constants region. */
 export { POSEIDON2_CONSTANT_WORDS } from "./abi.js";
@@ -28,6 +38,23 @@ export function poseidon2ConstantWords(): Uint32Array {
   RC_EXTERNAL_INITIAL.forEach((row, r) => row.forEach((c, i) => (out[RC_INIT_WORD + 16 * r + i] = toMontgomery(c))));
   RC_INTERNAL.forEach((c, j) => (out[RC_INT_WORD + j] = toMontgomery(c)));
   RC_EXTERNAL_TERMINAL.forEach((row, r) => row.forEach((c, i) => (out[RC_TERM_WORD + 16 * r + i] = toMontgomery(c))));
+  return out;
+}
+
+/**
+ * The width-24 constants region of the leaf kernels (215 words, Montgomery form; abi.ts):
+ * RC24_init[r][i] at P24_RC_INIT_WORD + 24r + i, RC24_int[j] at P24_RC_INT_WORD + j,
+ * RC24_term[r][i] at P24_RC_TERM_WORD + 24r + i (Plonky3 0.4.x width-24 constants).
+ */
+export function poseidon2Constant24Words(): Uint32Array {
+  const out = new Uint32Array(POSEIDON2_24_CONSTANT_WORDS);
+  RC24_EXTERNAL_INITIAL.forEach((row, r) =>
+    row.forEach((c, i) => (out[P24_RC_INIT_WORD + 24 * r + i] = toMontgomery(c))),
+  );
+  RC24_INTERNAL.forEach((c, j) => (out[P24_RC_INT_WORD + j] = toMontgomery(c)));
+  RC24_EXTERNAL_TERMINAL.forEach((row, r) =>
+    row.forEach((c, i) => (out[P24_RC_TERM_WORD + 24 * r + i] = toMontgomery(c))),
+  );
   return out;
 }
 

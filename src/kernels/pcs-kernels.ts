@@ -15,10 +15,12 @@ import {
   merkleTreeOfCodeword,
   merkleTreeOfCodewordPair,
   type FoldMode,
+  type LeafWidth,
   type MerkleTree,
   type PcsBackend,
 } from "../pcs/backend.js";
-import { MONTGOMERY_R } from "./constants.js";
+import { MERKLE24_WORK_WORDS } from "./abi.js";
+import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
 
@@ -116,6 +118,8 @@ class WasmPcsKernels implements PcsBackend {
   /** The working tables handed out: view → its region. */
   private readonly regions = new Map<Uint32Array, Region>();
   private work: Region | null = null;
+  /** The width-24 constants region and scratch of the width-24 leaf kernels (made on first use). */
+  private leaf24: { consts: Region; work: Region } | null = null;
   constructor(private readonly kernels: Kernels) {}
 
   /** How many working tables are handed out and not released (for tests). */
@@ -193,11 +197,21 @@ class WasmPcsKernels implements PcsBackend {
     return out;
   }
 
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth: LeafWidth = 16): MerkleTree {
     const logRows = logDomain - k;
-    // The kernels take four rows per vector and whole sponge blocks.
-    if (logRows < 2 || ((1 << k) * width) % 8 !== 0) return merkleTreeOfCodeword(codeword, width, logDomain, k);
+    // The kernels take four rows per vector and whole sponge blocks (8 words at width 16, 16 at width 24).
+    const block = leafWidth === 24 ? 16 : 8;
+    if (logRows < 2 || ((1 << k) * width) % block !== 0)
+      return merkleTreeOfCodeword(codeword, width, logDomain, k, leafWidth);
     const raw = this.kernels.instance.raw;
+    if (leafWidth === 24) {
+      const leaf24 = this.leaf24Regions();
+      return this.tree(logRows, (out) =>
+        this.withPointer(codeword, false, (src) =>
+          raw.pcs_merkle_leaves24(out, src, logDomain, k, width, leaf24.consts.ptr, leaf24.work.ptr),
+        ),
+      );
+    }
     return this.tree(logRows, (out, consts, work) =>
       this.withPointer(codeword, false, (src) => raw.pcs_merkle_leaves(out, src, logDomain, k, width, consts, work)),
     );
@@ -210,11 +224,33 @@ class WasmPcsKernels implements PcsBackend {
     secondWidth: number,
     logDomain: number,
     k: number,
+    leafWidth: LeafWidth = 16,
   ): MerkleTree {
     const logRows = logDomain - k;
-    if (logRows < 2 || ((1 << k) * firstWidth) % 8 !== 0 || ((1 << k) * secondWidth) % 8 !== 0)
-      return merkleTreeOfCodewordPair(first, firstWidth, second, secondWidth, logDomain, k);
+    const block = leafWidth === 24 ? 16 : 8;
+    if (logRows < 2 || ((1 << k) * firstWidth) % block !== 0 || ((1 << k) * secondWidth) % block !== 0)
+      return merkleTreeOfCodewordPair(first, firstWidth, second, secondWidth, logDomain, k, leafWidth);
     const raw = this.kernels.instance.raw;
+    if (leafWidth === 24) {
+      const leaf24 = this.leaf24Regions();
+      return this.tree(logRows, (out) =>
+        this.withPointer(first, false, (a) =>
+          this.withPointer(second, false, (b) =>
+            raw.pcs_merkle_leaves24_pair(
+              out,
+              a,
+              firstWidth,
+              b,
+              secondWidth,
+              logDomain,
+              k,
+              leaf24.consts.ptr,
+              leaf24.work.ptr,
+            ),
+          ),
+        ),
+      );
+    }
     return this.tree(logRows, (out, consts, work) =>
       this.withPointer(first, false, (a) =>
         this.withPointer(second, false, (b) =>
@@ -222,6 +258,31 @@ class WasmPcsKernels implements PcsBackend {
         ),
       ),
     );
+  }
+
+  /**
+   * The width-24 permutation of n canonical states of 24 words back to back, in place, through the
+   * leaf kernels' permutation (`poseidon2_permute24`): the verifier's `-l24` leaves (`pcsPermute24`) and the differential tests.
+   */
+  permute24(states: Uint32Array): void {
+    if (states.length % 24 !== 0)
+      throw new RangeError(`permute24: ${states.length} words is not a whole number of states`);
+    const leaf24 = this.leaf24Regions();
+    const region = this.kernels.heap.allocFrom(states);
+    try {
+      this.kernels.instance.raw.poseidon2_permute24(region.ptr, states.length / 24, leaf24.consts.ptr, leaf24.work.ptr);
+      states.set(region.view().subarray(0, states.length));
+    } finally {
+      this.kernels.heap.release(region);
+    }
+  }
+
+  private leaf24Regions(): { consts: Region; work: Region } {
+    if (this.leaf24 === null) {
+      const heap = this.kernels.heap;
+      this.leaf24 = { consts: heap.allocFrom(poseidon2Constant24Words()), work: heap.alloc(MERKLE24_WORK_WORDS) };
+    }
+    return this.leaf24;
   }
 
   /** The tree over 2^logRows leaves that `leaves` writes (8 words each) at its first argument. */

@@ -9,6 +9,7 @@
  */
 import { compress } from "../hash/digest.js";
 import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
+import type { LeafWidth } from "../pcs/params.js";
 
 /** One tree to hash in chunks: the codeword and the levels buffer are shared between the threads. */
 export interface TreeJob {
@@ -22,6 +23,8 @@ export interface TreeJob {
   readonly logChunk: number;
   /** Every level of the tree, leaves first, 8 words per digest: 8·(2·rows − 1) words. */
   readonly levels: Uint32Array;
+  /** The leaf sponge's permutation width (docs/pcs.md §4.3; 16 when absent). */
+  readonly leafWidth?: LeafWidth;
 }
 
 /** Word offset of level `level` in a levels buffer of a tree over 2^logRows rows. */
@@ -52,7 +55,7 @@ export function chunkCodeword(job: TreeJob, chunk: number): Uint32Array {
 
 /** The subtree of chunk `chunk` of the job, on this thread's backend (not yet in `job.levels`). */
 export function chunkTree(job: TreeJob, chunk: number): MerkleTree {
-  return pcsMerkle(chunkCodeword(job, chunk), job.width, job.logChunk + job.k, job.k);
+  return pcsMerkle(chunkCodeword(job, chunk), job.width, job.logChunk + job.k, job.k, job.leafWidth ?? 16);
 }
 
 /** Writes a chunk's subtree (`chunkTree`) at its places in `job.levels`. */

@@ -23,6 +23,7 @@ import { Worker } from "node:worker_threads";
 import { PoolCore, type PoolSlot } from "../workers/pool-core.js";
 import { PcsError } from "../pcs/index.js";
 import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
+import type { LeafWidth } from "../pcs/params.js";
 import { sharedCopy, type PcsMerkleWorkers } from "../pcs/parallel.js";
 import { chunkTree, finishTree, levelsWords, writeChunk, type TreeJob } from "./chunks.js";
 import {
@@ -189,11 +190,11 @@ export class PcsPool implements PcsMerkleWorkers {
 
   /**
    * The Merkle tree of a natural-order codeword's rows of 2^k values, hashed by the workers and
-   * the calling thread: the tree `pcsMerkle` gives (src/pcs/backend.ts).
+   * the calling thread, leaves hashed by the sponge of `leafWidth`: the tree `pcsMerkle` gives (src/pcs/backend.ts).
    * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
    *   failed during the call, or the pool stopped replacing crashed workers.
    */
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth: LeafWidth = 16): MerkleTree {
     if (this.core.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
     if (this.brokenReason !== null)
       throw new PcsError(
@@ -205,7 +206,7 @@ export class PcsPool implements PcsMerkleWorkers {
     const target = Math.ceil(Math.log2(CHUNKS_PER_THREAD * participants));
     const logChunk = Math.min(logRows, Math.max(Math.log2(this.minChunkRows), logRows - target));
     const live = this.core.slots.filter((s) => !s.state.dead);
-    if (logChunk >= logRows || live.length === 0) return pcsMerkle(codeword, width, logDomain, k);
+    if (logChunk >= logRows || live.length === 0) return pcsMerkle(codeword, width, logDomain, k, leafWidth);
     const shared = codeword.buffer instanceof SharedArrayBuffer ? codeword : sharedCopy(codeword);
     const job: TreeJob = {
       codeword: shared,
@@ -214,6 +215,7 @@ export class PcsPool implements PcsMerkleWorkers {
       k,
       logChunk,
       levels: new Uint32Array(new SharedArrayBuffer(4 * levelsWords(logRows))),
+      leafWidth,
     };
     const chunks = 1 << (logRows - logChunk);
     const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));

@@ -14,7 +14,8 @@
  */
 import type { Ext } from "../field/extension.js";
 import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
-import { buildMerkleTree, type MerkleTree } from "./merkle.js";
+import { buildMerkleTree, permute24ManyReference, type MerkleTree } from "./merkle.js";
+import type { LeafWidth } from "./params.js";
 import {
   addScaledEqTable,
   evaluateUnivariate,
@@ -29,6 +30,8 @@ import { roundPolynomial } from "./sumcheck.js";
 
 /** The Merkle tree a backend's `merkle` returns (src/pcs/merkle.ts). */
 export type { MerkleTree } from "./merkle.js";
+/** The width of a leaf sponge's permutation (src/pcs/params.ts). */
+export type { LeafWidth } from "./params.js";
 
 /** How a fold combines a pair (e, o): `evaluations` e + α(o − e), `coefficients` e + α·o. */
 export type FoldMode = "evaluations" | "coefficients";
@@ -52,8 +55,8 @@ export interface PcsBackend {
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
-  /** The Merkle tree of a natural-order codeword's rows of 2^k elements (docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
+  /** The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
   /** The Merkle tree whose leaf j hashes row j of `first` then row j of `second` (two codewords on one domain; the hiding commitment, docs/pcs.md §12.3; `merkleTreeOfCodewordPair`). */
   merklePair(
     first: Uint32Array,
@@ -62,7 +65,10 @@ export interface PcsBackend {
     secondWidth: number,
     logDomain: number,
     k: number,
+    leafWidth?: LeafWidth,
   ): MerkleTree;
+  /** The width-24 permutation of n canonical states of 24 words back to back, in place (`permute24ManyReference`; the verifier's `-l24` leaves). */
+  permute24(states: Uint32Array): void;
   /** Base-field values as interleaved extension values (`liftToExtension`): a working table. */
   lift(values: Uint32Array): Uint32Array;
   /** ext + α·base for base-field values and as many interleaved extension values (`scaleAddBase`): a working table. */
@@ -76,8 +82,14 @@ export interface PcsBackend {
 }
 
 /** The Merkle tree of a natural-order codeword's rows (the reference: the rows gathered, then `buildMerkleTree`). */
-export function merkleTreeOfCodeword(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
-  return buildMerkleTree(rowsOfCodeword(codeword, width, logDomain, k), (1 << k) * width, logDomain - k);
+export function merkleTreeOfCodeword(
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+  leafWidth: LeafWidth = 16,
+): MerkleTree {
+  return buildMerkleTree(rowsOfCodeword(codeword, width, logDomain, k), (1 << k) * width, logDomain - k, leafWidth);
 }
 
 /** The Merkle tree over the rows of two codewords, row j of `first` then row j of `second` per leaf (the reference: the rows gathered side by side, then `buildMerkleTree`). */
@@ -88,6 +100,7 @@ export function merkleTreeOfCodewordPair(
   secondWidth: number,
   logDomain: number,
   k: number,
+  leafWidth: LeafWidth = 16,
 ): MerkleTree {
   const a = rowsOfCodeword(first, firstWidth, logDomain, k);
   const b = rowsOfCodeword(second, secondWidth, logDomain, k);
@@ -99,7 +112,7 @@ export function merkleTreeOfCodewordPair(
     rows.set(a.subarray(j * aw, (j + 1) * aw), j * (aw + bw));
     rows.set(b.subarray(j * bw, (j + 1) * bw), j * (aw + bw) + aw);
   }
-  return buildMerkleTree(rows, aw + bw, logDomain - k);
+  return buildMerkleTree(rows, aw + bw, logDomain - k, leafWidth);
 }
 
 /** A backend made on first use; `null` selects the references. */
@@ -119,6 +132,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   codeword: codewordReference,
   merkle: merkleTreeOfCodeword,
   merklePair: merkleTreeOfCodewordPair,
+  permute24: permute24ManyReference,
   lift: liftToExtension,
   scaleAdd: (alpha: Ext, base: Uint32Array, ext: Uint32Array) => scaleAddBase(alpha, base, ext),
   resident: (values: Uint32Array) => values.slice(),
@@ -198,8 +212,14 @@ export function pcsCodeword(coeffs: Uint32Array, width: number, logDomain: numbe
 }
 
 /** The Merkle tree of a natural-order codeword's rows on this thread's backend. */
-export function pcsMerkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree {
-  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k);
+export function pcsMerkle(
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+  leafWidth: LeafWidth = 16,
+): MerkleTree {
+  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth);
 }
 
 /** The Merkle tree over two codewords' rows side by side (`PcsBackend.merklePair`) on this thread's backend. */
@@ -210,8 +230,14 @@ export function pcsMerklePair(
   secondWidth: number,
   logDomain: number,
   k: number,
+  leafWidth: LeafWidth = 16,
 ): MerkleTree {
-  return backendFor(1 << logDomain).merklePair(first, firstWidth, second, secondWidth, logDomain, k);
+  return backendFor(1 << logDomain).merklePair(first, firstWidth, second, secondWidth, logDomain, k, leafWidth);
+}
+
+/** The width-24 permutation of n states (24 words each, back to back) in place on this thread's backend. */
+export function pcsPermute24(states: Uint32Array): void {
+  currentPcsBackend().permute24(states);
 }
 
 /** The lift to the extension on this thread's backend (a working table). */

@@ -33,7 +33,7 @@ export interface WhirHidingCommitted {
  * and masked proximity test of Aurora, Ben-Sasson et al., EUROCRYPT 2019, as Virgo, Zhang et al.,
  * S&P 2020, uses them over a hash-based commitment), on a fresh transcript under `PCS_HIDING_DOMAIN_TAG`.
  * @param evaluations 2^m canonical base-field values, m ≥ `minHidingVariables(set)` (11 for the default set).
- * @param options `set` (default `"cb100-r4-s3"`), `random` (default: the platform's cryptographic generator),
+ * @param options `set` (default `"cb100-r4-s3-l24"`), `random` (default: the platform's cryptographic generator),
  *   `layout` (default `"extra-variable"`; `"top-block"` when f's top 2^j values are free and no claim will weigh them, §12.10).
  * @returns the commitment (32-byte root, no out-of-domain answers), the prover's state and transcript.
  * @throws PcsError `PCS_BAD_POLYNOMIAL`, `PCS_TOO_SMALL_TO_HIDE`, `PCS_TOO_LARGE`, `PCS_UNKNOWN_SET`, `PCS_BAD_OPTION` (before any work).

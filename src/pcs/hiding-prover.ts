@@ -41,7 +41,7 @@ import { giveBackWords, takeCopyOf, takeWords } from "../memory/recycled-words.j
 
 /** Options of `whirCommitHiding` / `whirCommitHidingOn`. */
 export interface WhirHidingCommitOptions {
-  /** The parameter set (default `"cb100-r4-s3"`). */
+  /** The parameter set (default `"cb100-r4-s3-l24"`). */
   readonly set?: WhirSetId;
   /**
    * Where τ lies (docs/pcs.md §12.10; default `"extra-variable"`): `"top-block"` keeps f′ at f's m
@@ -173,7 +173,7 @@ export function whirCommitHidingOn(
     fCodeword = codewordOfRows(fRows, 1, first.logDomain, k);
     gCodeword = codewordOfRows(gRows, 4, first.logDomain, k);
   }
-  const tree = phase("merkle", () => pcsMerklePair(fCodeword, 1, gCodeword, 4, first.logDomain, k));
+  const tree = phase("merkle", () => pcsMerklePair(fCodeword, 1, gCodeword, 4, first.logDomain, k, set.leafWidth));
   absorbHidingCommitment(t, set, hiding.committedVariables, hidingWidthCode(hiding.layout), tree.root);
   const commitment: WhirHidingCommitment = {
     set: set.id,

@@ -37,6 +37,7 @@ export {
   MAX_POW_BITS,
   type WhirParameterSet,
   type WhirSetId,
+  type LeafWidth,
   type SoundnessRegime,
   type WhirRound,
   type WhirSchedule,

@@ -1,6 +1,7 @@
 /**
- * Merkle trees over codeword rows (docs/pcs.md §4.3): leaf j is the compat-v1 padding-free
- * sponge (§4) of row j's words, a node is the compat-v1 compression h_node(left, right), and the
+ * Merkle trees over codeword rows (docs/pcs.md §4.3): leaf j is the padding-free sponge of row
+ * j's words — the compat-v1 sponge (Poseidon2-16, rate 8) or, for the `-l24` sets, the
+ * Poseidon2-24 sponge at rate 16 (src/hash/poseidon2-24.ts) — a node is the compat-v1 compression h_node(left, right), and the
  * root is one 8-element digest. Openings of several rows share one multiproof: the sibling
  * digests the verifier cannot compute, level by level from the leaves up, left to right.
  *
@@ -10,6 +11,8 @@
  */
 import { currentHashBackend } from "../hash/backend.js";
 import { compress, sponge } from "../hash/digest.js";
+import { permute24InPlace, sponge24 } from "../hash/poseidon2-24.js";
+import type { LeafWidth } from "./params.js";
 
 /** A tree over 2^logRows rows: levels[0] holds the leaf digests, levels[logRows] the root (8 words per digest). */
 export interface MerkleTree {
@@ -25,7 +28,8 @@ const CHUNK = 256;
  * canonical words each, back to back): each the padding-free sponge of its row, the rows hashed in
  * lock step through the hashing backend's `permuteMany`, 256 at a time.
  */
-export function hashRows(rows: Uint32Array, rowWords: number, n: number): Uint32Array {
+export function hashRows(rows: Uint32Array, rowWords: number, n: number, leafWidth: LeafWidth = 16): Uint32Array {
+  if (leafWidth === 24) return hashRows24(rows, rowWords, n);
   const backend = currentHashBackend();
   const leaves = new Uint32Array(8 * n);
   const states = new Uint32Array(16 * Math.min(CHUNK, n));
@@ -45,11 +49,56 @@ export function hashRows(rows: Uint32Array, rowWords: number, n: number): Uint32
   return leaves;
 }
 
-/** Builds the tree of `rows` (2^logRows rows of rowWords canonical words each, back to back) in batches. */
-export function buildMerkleTree(rows: Uint32Array, rowWords: number, logRows: number): MerkleTree {
+/** n canonical width-24 states (24 words each, back to back) permuted in place. */
+export type Permute24Many = (states: Uint32Array) => void;
+
+/** The reference `Permute24Many`: `permute24InPlace` state by state. */
+export function permute24ManyReference(states: Uint32Array): void {
+  for (let o = 0; o < states.length; o += 24) permute24InPlace(states.subarray(o, o + 24));
+}
+
+/**
+ * The leaf digests of the first `n` rows under the width-24 sponge at rate 16 (docs/pcs.md §4.3):
+ * the rows' states side by side, each block of 16 words written into every state, then all
+ * states permuted by `permuteMany` (the reference unless given: the verifier passes this thread's
+ * backend's, `pcsPermute24`, the WASM kernel once installed). The prover's trees take the leaf
+ * kernel instead (src/kernels/pcs-kernels.ts).
+ */
+export function hashRows24(
+  rows: Uint32Array,
+  rowWords: number,
+  n: number,
+  permuteMany: Permute24Many = permute24ManyReference,
+): Uint32Array {
+  const leaves = new Uint32Array(8 * n);
+  const states = new Uint32Array(24 * n);
+  for (let off = 0; off < rowWords; off += 16) {
+    const len = Math.min(16, rowWords - off);
+    for (let i = 0; i < n; i++) {
+      const src = i * rowWords + off;
+      for (let l = 0; l < len; l++) states[24 * i + l] = rows[src + l]!;
+    }
+    permuteMany(states);
+  }
+  for (let i = 0; i < n; i++) for (let l = 0; l < 8; l++) leaves[8 * i + l] = states[24 * i + l]!;
+  return leaves;
+}
+
+/** Builds the tree of `rows` (2^logRows rows of rowWords canonical words each, back to back) in batches, leaves hashed by the sponge of `leafWidth`. */
+export function buildMerkleTree(
+  rows: Uint32Array,
+  rowWords: number,
+  logRows: number,
+  leafWidth: LeafWidth = 16,
+): MerkleTree {
+  const n = 1 << logRows;
+  return buildMerkleTreeOfLeaves(hashRows(rows, rowWords, n, leafWidth), logRows);
+}
+
+/** The tree above 2^logRows leaf digests (8 words each, back to back), nodes compressed in batches. */
+export function buildMerkleTreeOfLeaves(leaves: Uint32Array, logRows: number): MerkleTree {
   const backend = currentHashBackend();
   const n = 1 << logRows;
-  const leaves = hashRows(rows, rowWords, n);
   const states = new Uint32Array(16 * Math.min(CHUNK, Math.max(1, n >> 1)));
   const levels: Uint32Array[] = [leaves];
   let cur = leaves;
@@ -68,11 +117,16 @@ export function buildMerkleTree(rows: Uint32Array, rowWords: number, logRows: nu
   return { logRows, levels, root: cur.slice(0, 8) };
 }
 
-/** The same tree, one `sponge` per leaf and one `compress` per node (the reference). */
-export function buildMerkleTreeReference(rows: Uint32Array, rowWords: number, logRows: number): MerkleTree {
+/** The same tree, one sponge (`sponge` or `sponge24`) per leaf and one `compress` per node (the reference). */
+export function buildMerkleTreeReference(
+  rows: Uint32Array,
+  rowWords: number,
+  logRows: number,
+  leafWidth: LeafWidth = 16,
+): MerkleTree {
   const n = 1 << logRows;
   const leaves = new Uint32Array(8 * n);
-  for (let j = 0; j < n; j++) leaves.set(sponge(rows.subarray(j * rowWords, (j + 1) * rowWords)), 8 * j);
+  for (let j = 0; j < n; j++) leaves.set(hashRow(rows.subarray(j * rowWords, (j + 1) * rowWords), leafWidth), 8 * j);
   const levels: Uint32Array[] = [leaves];
   let cur = leaves;
   for (let level = 0; level < logRows; level++) {
@@ -85,9 +139,9 @@ export function buildMerkleTreeReference(rows: Uint32Array, rowWords: number, lo
   return { logRows, levels, root: cur.slice(0, 8) };
 }
 
-/** The leaf digest of one row (what the verifier hashes). */
-export function hashRow(row: ArrayLike<number>): Uint32Array {
-  return sponge(row);
+/** The leaf digest of one row under the sponge of `leafWidth` (docs/pcs.md §4.3). */
+export function hashRow(row: ArrayLike<number>, leafWidth: LeafWidth = 16): Uint32Array {
+  return leafWidth === 24 ? sponge24(row) : sponge(row);
 }
 
 /** Sorted distinct indices of `indices`. */

@@ -11,6 +11,7 @@
  */
 import { PcsError } from "./errors.js";
 import { pcsMerkle, type MerkleTree } from "./backend.js";
+import type { LeafWidth } from "./params.js";
 
 /**
  * What the prover asks of a pool: the Merkle tree of a natural-order codeword's rows of 2^k
@@ -22,8 +23,8 @@ export interface PcsMerkleWorkers {
   readonly threads: number;
   /** True once the pool was closed: a call that names it throws `PCS_POOL_CLOSED` before any work. */
   readonly closed: boolean;
-  /** The tree `pcsMerkle(codeword, width, logDomain, k)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number): MerkleTree;
+  /** The tree `pcsMerkle(codeword, width, logDomain, k, leafWidth)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
+  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
 }
 
 /** The default pool: a pool, or a provider called on first use (returning `null` for none). */
@@ -74,15 +75,18 @@ export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): 
   return option;
 }
 
-/** The Merkle tree of a codeword's rows on `workers` when given, else on this thread's backend. */
+/** The Merkle tree of a codeword's rows (leaves by the sponge of `leafWidth`) on `workers` when given, else on this thread's backend. */
 export function merkleOn(
   workers: PcsMerkleWorkers | null,
   codeword: Uint32Array,
   width: number,
   logDomain: number,
   k: number,
+  leafWidth: LeafWidth = 16,
 ): MerkleTree {
-  return workers === null ? pcsMerkle(codeword, width, logDomain, k) : workers.merkle(codeword, width, logDomain, k);
+  return workers === null
+    ? pcsMerkle(codeword, width, logDomain, k, leafWidth)
+    : workers.merkle(codeword, width, logDomain, k, leafWidth);
 }
 
 /** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */

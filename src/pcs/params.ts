@@ -19,7 +19,7 @@ import type { SoundnessRegime } from "./regime.js";
 
 export type { SoundnessRegime } from "./regime.js";
 
-/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2; `s3` = each later codeword's domain 2^3 times smaller than the one before (2 times without the suffix). */
+/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2; `s3` = each later codeword's domain 2^3 times smaller than the one before (2 times without the suffix); `l24` = Merkle leaves hashed with the Poseidon2-24 sponge at rate 16 (the Poseidon2-16 sponge at rate 8 without the suffix). */
 export type WhirSetId =
   | "cb90-r4"
   | "cb90-r2"
@@ -30,7 +30,11 @@ export type WhirSetId =
   | "cb100-r4-s3"
   | "ud100-r4-s3"
   | "cb100-r2-s3"
-  | "ud100-r2-s3";
+  | "ud100-r2-s3"
+  | "cb100-r4-s3-l24"
+  | "ud100-r4-s3-l24"
+  | "cb100-r2-s3-l24"
+  | "ud100-r2-s3-l24";
 
 /** One WHIR parameter set (docs/pcs.md §2). */
 export interface WhirParameterSet {
@@ -52,7 +56,12 @@ export interface WhirParameterSet {
   readonly foldPowBudget: number;
   /** log2(|L_i| / |L_(i+1)|): each later codeword's domain is 2^domainShrink times smaller than the one before (1 in the original sets). */
   readonly domainShrink: number;
+  /** Width of the Poseidon2 permutation whose padding-free sponge hashes the Merkle leaves: 16 (rate 8, compat-v1) or 24 (rate 16); inner nodes are always h_node (docs/pcs.md §4.3). */
+  readonly leafWidth: LeafWidth;
 }
+
+/** The width of a set's leaf sponge permutation (docs/pcs.md §4.3): 16 at rate 8, or 24 at rate 16; capacity 8 either way. */
+export type LeafWidth = 16 | 24;
 
 /** A set of this project: folding factor 5, 16 bits of query and fold grinding budget (docs/pcs.md §2). */
 function offeredSet(
@@ -62,6 +71,7 @@ function offeredSet(
   securityBits: number,
   logInvRate: number,
   domainShrink: number,
+  leafWidth: LeafWidth = 16,
 ): WhirParameterSet {
   return {
     id,
@@ -73,10 +83,11 @@ function offeredSet(
     queryPowBudget: 16,
     foldPowBudget: 16,
     domainShrink,
+    leafWidth,
   };
 }
 
-/** id, code, regime, λ, log 1/ρ₀, domain shrink s. */
+/** id, code, regime, λ, log 1/ρ₀, domain shrink s, leaf sponge width. */
 const SETS: readonly WhirParameterSet[] = [
   offeredSet("cb90-r4", 1, "capacity", 90, 2, 1),
   offeredSet("cb90-r2", 2, "capacity", 90, 1, 1),
@@ -88,12 +99,16 @@ const SETS: readonly WhirParameterSet[] = [
   offeredSet("ud100-r4-s3", 8, "unique-decoding", 100, 2, 3),
   offeredSet("cb100-r2-s3", 9, "capacity", 100, 1, 3),
   offeredSet("ud100-r2-s3", 10, "unique-decoding", 100, 1, 3),
+  offeredSet("cb100-r4-s3-l24", 11, "capacity", 100, 2, 3, 24),
+  offeredSet("ud100-r4-s3-l24", 12, "unique-decoding", 100, 2, 3, 24),
+  offeredSet("cb100-r2-s3-l24", 13, "capacity", 100, 1, 3, 24),
+  offeredSet("ud100-r2-s3-l24", 14, "unique-decoding", 100, 1, 3, 24),
 ];
 
-/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller (docs/pcs.md §2.1). */
-export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3";
-/** The provable 100-bit set (unique decoding, rate 1/4, later domains 8 times smaller): `--pcs-security provable`. */
-export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s3";
+/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller, leaves hashed by the Poseidon2-24 sponge (docs/pcs.md §2.1). */
+export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3-l24";
+/** The provable 100-bit set (unique decoding, rate 1/4, later domains 8 times smaller, Poseidon2-24 leaves): `--pcs-security provable`. */
+export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s3-l24";
 /** The most variables a final polynomial sent in the clear may have. */
 export const FINAL_VARIABLES_MAX = 6;
 /** The most grinding bits any phase may ask for; a set and m needing more are refused. */

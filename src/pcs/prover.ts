@@ -13,7 +13,14 @@ import { PcsError } from "./errors.js";
 import { codewordOfRows, gatherRows, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, openMultiproof, type MerkleTree } from "./merkle.js";
 import { addBlockWeights, extPowers, laneWeights, powerPoint, powerPointBase } from "./multilinear.js";
-import { DEFAULT_WHIR_SET, whirParameterSet, whirSchedule, type WhirSchedule, type WhirSetId } from "./params.js";
+import {
+  DEFAULT_WHIR_SET,
+  whirParameterSet,
+  whirSchedule,
+  type LeafWidth,
+  type WhirSchedule,
+  type WhirSetId,
+} from "./params.js";
 import { giveBackWords, takeCopyOf } from "../memory/recycled-words.js";
 import { phase } from "./phases.js";
 import {
@@ -94,7 +101,7 @@ export function grindOrReplace(
 
 /** Options of `whirCommit`. */
 export interface WhirCommitOptions {
-  /** The parameter set (default `"cb100-r4-s3"`). */
+  /** The parameter set (default `"cb100-r4-s3-l24"`). */
   readonly set?: WhirSetId;
   /** 1 (default) when `evaluations` holds base-field values, 4 when it holds interleaved extension values. */
   readonly width?: CommittedWidth;
@@ -181,6 +188,7 @@ export function whirCommitOn(
       first.logRows,
       options,
       workers,
+      set.leafWidth,
     ));
     absorbCommitment(t, set, m, width, tree.root);
     const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
@@ -207,16 +215,17 @@ function commitCodeword(
   logRows: number,
   options: WhirCommitOptions,
   workers: PcsMerkleWorkers | null,
+  leafWidth: LeafWidth,
 ): { codeword: Uint32Array; tree: MerkleTree } {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
   try {
     if (options.corruptCodeword) {
       const rows = rowsOfCodeword(working, width, logDomain, k);
       options.corruptCodeword(rows);
-      const tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, logRows));
+      const tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, logRows, leafWidth));
       return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
-    const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k));
+    const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k, leafWidth));
     return { codeword: takeCopyOf(working), tree };
   } finally {
     pcsRelease(working);
@@ -391,7 +400,9 @@ export function openCore(
         const next = schedule.rounds[i + 1]!;
         const cw = take(phase("encode", () => pcsCodeword(c, 4, next.logDomain)));
         nextCodeword = cw;
-        nextTree = phase("merkle", () => merkleOn(workers, cw, 4, next.logDomain, next.foldingFactor));
+        nextTree = phase("merkle", () =>
+          merkleOn(workers, cw, 4, next.logDomain, next.foldingFactor, schedule.set.leafWidth),
+        );
         nextRoot = nextTree.root.slice();
         t.observeDigest(nextRoot);
         oodPoints = drawOodPoints(t, round.nextOodSamples);

@@ -21,8 +21,20 @@ export const EXTENSION_FIELD_BITS = 4 * Math.log2(P);
 /** A plain sumcheck round over the final polynomial: a degree-2 round polynomial, error 2/|K|. */
 export const FINAL_SUMCHECK_ERROR_BITS = EXTENSION_FIELD_BITS - 1;
 
-/** Collision resistance of the Merkle trees: Poseidon2-16 with capacity 8 elements (8·log2 p / 2 bits). */
+/** Collision resistance of the Merkle trees with the compat-v1 leaves: Poseidon2-16 with capacity 8 elements (8·log2 p / 2 bits). */
 export const MERKLE_BITS = (8 * Math.log2(P)) / 2;
+
+/**
+ * Collision resistance of a set's Merkle trees (docs/pcs.md §5.1): the birthday bound on the
+ * smaller of the leaf sponge's capacity (width − rate words) and the 8-word digest, and on the
+ * node compression's 8-word output. Both leaf sponges keep 8 words of capacity (16 − 8 and
+ * 24 − 16), so both give (8·log2 p)/2 ≈ 123.9 bits.
+ */
+export function merkleBits(leafWidth: 16 | 24): number {
+  const rate = leafWidth === 24 ? 16 : 8;
+  const capacity = leafWidth - rate;
+  return (Math.min(capacity, 8) * Math.log2(P)) / 2;
+}
 
 /** log2 η by default: the gap between δ and the regime's bound (0 in unique decoding, where η is not used). */
 export function defaultLogEta(regime: SoundnessRegime, r: number): number {

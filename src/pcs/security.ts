@@ -7,7 +7,7 @@ import { whirSchedule, type SoundnessRegime, type WhirParameterSet } from "./par
 import {
   EXTENSION_FIELD_BITS,
   FINAL_SUMCHECK_ERROR_BITS,
-  MERKLE_BITS,
+  merkleBits,
   combinationErrorBits,
   defaultLogEta,
   foldErrorBits,
@@ -110,7 +110,7 @@ export function whirSecurity(set: WhirParameterSet, m: number): WhirSecurityRepo
       }
     });
     terms.push({ name: "final sumcheck", bits: FINAL_SUMCHECK_ERROR_BITS, powBits: 0 });
-    terms.push({ name: "merkle", bits: MERKLE_BITS, powBits: 0 });
+    terms.push({ name: "merkle", bits: merkleBits(set.leafWidth), powBits: 0 });
     let weakest = terms[0]!;
     for (const t of terms) if (t.bits < weakest.bits) weakest = t;
     regimes[regime] = { regime, bits: Math.max(0, floorTenth(weakest.bits)), weakest: weakest.name, terms };

@@ -8,7 +8,8 @@ import { extAdd, extEq, extMul, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
 import { foldRow } from "./fold.js";
-import { hashRows, multiproofSize, verifyMultiproof } from "./merkle.js";
+import { hashRows, hashRows24, multiproofSize, verifyMultiproof } from "./merkle.js";
+import { pcsPermute24 } from "./backend.js";
 import {
   blocksWeightAt,
   eqEval,
@@ -245,7 +246,10 @@ export function verifyCore(
         "PCS_SHAPE",
         `iteration ${i}: the multiproof has ${rp.siblings.length / 8} digests, the queries need ${multiproofSize(round.logRows, indices)}`,
       );
-    const leaves = hashRows(rp.rows, rowWords, indices.length);
+    const leaves =
+      schedule.set.leafWidth === 24
+        ? hashRows24(rp.rows, rowWords, indices.length, pcsPermute24)
+        : hashRows(rp.rows, rowWords, indices.length);
     const values: Uint32Array[] = [];
     for (let j = 0; j < indices.length; j++) {
       const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);

@@ -29,6 +29,11 @@ export interface ProvingPoolOptions {
   readonly maxQueuedReads?: number;
   /** Block parts waiting for a worker before `PROVER_BUSY` (default 64). */
   readonly maxQueuedBlocks?: number;
+  /**
+   * Keep one worker free of block parts for read proofs (default true: a server). False lets
+   * blocks take every worker (`registry prove-blocks`, where nothing else is proved).
+   */
+  readonly reserveReadWorker?: boolean;
 }
 
 /** What the pool has done and holds now (`GET /v1/status`). */
@@ -109,7 +114,11 @@ export class ProvingPool {
   ) {
     for (const w of workers) this.slots.push(this.watch({ worker: w, job: undefined }));
     this.maxQueued = { read: options.maxQueuedReads ?? 256, block: options.maxQueuedBlocks ?? 64 };
+    this.reserve = options.reserveReadWorker !== false;
   }
+
+  /** Whether one worker is kept free of block parts. */
+  private readonly reserve: boolean;
 
   /**
    * Starts the workers and resolves once every one is ready (registry open, circuits prepared).
@@ -139,9 +148,9 @@ export class ProvingPool {
     return this.slots.length;
   }
 
-  /** Block parts the pool proves at once at most: all workers but one (one with a single worker). */
+  /** Block parts the pool proves at once at most: all workers but one (one with a single worker), or all without the reserve. */
   get blockCapacity(): number {
-    return Math.max(1, this.slots.length - 1);
+    return this.reserve ? Math.max(1, this.slots.length - 1) : this.slots.length;
   }
 
   /**
@@ -223,7 +232,7 @@ export class ProvingPool {
     const reads = this.queues.read.length > 0;
     const blocks = this.queues.block.length > 0;
     const busyBlocks = this.slots.filter((s) => s.job?.payload.kind === "block").length;
-    const blockOk = blocks && (this.slots.length === 1 || busyBlocks < this.slots.length - 1);
+    const blockOk = blocks && busyBlocks < this.blockCapacity;
     if (reads && blockOk) return this.lastKind === "read" ? "block" : "read";
     if (reads) return "read";
     if (blockOk) return "block";

@@ -279,3 +279,23 @@ export function planNameUpdate(
   if (kind === "delete") return planNameDelete(store, name, state);
   return planNameRestore(store, name, value, state);
 }
+
+/**
+ * Plans and commits an update in one write transaction, against the head as that transaction
+ * sees it: a batch another process (a server's epoch) committed before is simply the state the
+ * update starts from, never a `CONCURRENT_UPDATE`.
+ * @throws RegistryError as `planNameUpdate` (nothing written).
+ */
+export function commitNameUpdate(
+  store: NameStore,
+  kind: NameUpdateKind,
+  name: string,
+  value?: RecordValue,
+): { planned: PlannedNameUpdate; entry: NameHistoryEntry } {
+  return store.writeTransaction(() => {
+    const l = store.lookup(name);
+    const state: NameState = { ...l, path: store.path(l.key), head: store.head() };
+    const planned = planNameUpdate(store, kind, name, value, state);
+    return { planned, entry: planned.commit() };
+  });
+}

@@ -103,11 +103,11 @@ test("the browser page and the counterparty check import nothing Node-only (no s
   );
 });
 
-test("the HTTP API reaches the registry only through the name-statement adapter, the store, the checkpoint signer, the block prover and the registry's error codes (their HTTP statuses); nothing but the CLI imports it", () => {
+test("the HTTP API reaches the registry only through the name-statement adapter, the store, the checkpoint signer, the block prover, the write sequencer and the registry's error codes (their HTTP statuses); nothing but the CLI imports it", () => {
   const http = importsUnder("http").filter(
     ({ target }) =>
       /^registry\//.test(target) &&
-      !/^registry\/(store|mapping|checkpoint|consistency\/block-prover|errors\.js$)/.test(target),
+      !/^registry\/(store|mapping|checkpoint|consistency\/block-prover|sequencer\/sequencer|errors\.js$)/.test(target),
   );
   assert.deepEqual(
     http.map((b) => `${b.file} imports ${b.target}`),

@@ -134,7 +134,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     entries: ["prepared-material.ts"],
   },
   "src/registry": {
-    job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), `consistency/` (change-log replay, the background block prover, consistency chains), record → leaf mapping, root encoding, statements",
+    job: "persistent registry: `store/` (LMDB), `import/` (record sources, bulk import), `hashing/` (leaf hashing on workers), `checkpoint/` (signed checkpoints: C2SP signed notes, Ed25519), `consistency/` (change-log replay, the background block prover, consistency chains), `sequencer/` (writes applied in epochs), record → leaf mapping, root encoding, statements",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
     entries: [
       "requests.ts",
@@ -149,6 +149,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
       "consistency/verify-consistency.ts",
       "consistency/replay.ts",
       "store/block-rows.ts",
+      "sequencer/sequencer.ts",
     ],
   },
   "src/counterparty": {
@@ -250,6 +251,7 @@ export const SUBFOLDERS: Readonly<Record<string, Readonly<Record<string, readonl
     "import/sources": [],
     checkpoint: [],
     consistency: ["hashing", "store", "checkpoint"],
+    sequencer: ["hashing", "store"],
   },
   "src/serve": {
     protocol: [],

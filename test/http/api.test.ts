@@ -42,6 +42,7 @@ before(async () => {
     webDir,
     rateLimit: 0,
     cors: "http://app.test",
+    epochMs: 20,
   });
   ro = await startServer({ store, webDir, rateLimit: 0 });
 });
@@ -278,38 +279,23 @@ test("http: writes need the bearer token: 401 without or malformed, 403 wrong, 4
   );
 });
 
-test("http: PUT insert and replace, DELETE, restore return update proofs that verify against the old root; bad bodies 400; wrong states 409", async () => {
+test("http: PUT insert and replace, DELETE, restore are answered once their epoch committed, with the batch, position, root and a proof path whose proof verifies; bad bodies 400; wrong states 409", async () => {
   const name = "@acme/widget";
-  const steps: [string, string, unknown, string, Json, Json][] = [
+  const steps: [string, string, unknown, string, Json][] = [
     [
       "PUT",
       `/v1/records/${enc(name)}`,
       { value: "https://github.com/acme/widget" },
       "insert",
-      { absent: true },
       { value: "https://github.com/acme/widget" },
     ],
-    [
-      "PUT",
-      `/v1/records/${enc(name)}`,
-      { fields: [1, 2, 3] },
-      "replace",
-      { value: "https://github.com/acme/widget" },
-      { value: { fields: [1, 2, 3] } },
-    ],
-    ["DELETE", `/v1/records/${enc(name)}`, undefined, "delete", { value: { fields: [1, 2, 3] } }, { absent: true }],
-    [
-      "POST",
-      `/v1/records/${enc(name)}/restore`,
-      undefined,
-      "restore",
-      { absent: true },
-      { value: { fields: [1, 2, 3] } },
-    ],
-    ["PUT", `/v1/records/${enc(name)}`, { value: null }, "replace", { value: { fields: [1, 2, 3] } }, { value: null }],
+    ["PUT", `/v1/records/${enc(name)}`, { fields: [1, 2, 3] }, "replace", { value: { fields: [1, 2, 3] } }],
+    ["DELETE", `/v1/records/${enc(name)}`, undefined, "delete", { absent: true }],
+    ["POST", `/v1/records/${enc(name)}/restore`, undefined, "restore", { value: { fields: [1, 2, 3] } }],
+    ["PUT", `/v1/records/${enc(name)}`, { value: null }, "replace", { value: null }],
   ];
-  for (const [method, path, body, op, oldSide, newSide] of steps) {
-    const before = rootNow();
+  for (const [method, path, body, op, newSide] of steps) {
+    const batch = store.head().batch;
     const r = await call(
       rw.base,
       method,
@@ -318,12 +304,22 @@ test("http: PUT insert and replace, DELETE, restore return update proofs that ve
       body === undefined ? { authorization: auth.authorization } : auth,
     );
     assert.equal(r.status, 200, `${method} ${op}: ${JSON.stringify(r.json)}`);
-    const s = r.json.statement;
-    assert.deepEqual([s.kind, s.op, s.name, s.old, s.new], ["update", op, name, oldSide, newSide], op);
-    assert.deepEqual(s.old_root, before);
-    assert.deepEqual(s.new_root, rootNow(), "committed");
-    const v = await call(rw.base, "POST", "/v1/verify", { ...r.json, trusted_root: before });
-    assert.equal(v.json.ok, true, `${op} proof verifies: ${JSON.stringify(v.json)}`);
+    assert.deepEqual(
+      [r.json.status, r.json.op, r.json.name, r.json.batch, r.json.position],
+      ["committed", op, name, batch + 1, 0],
+      op,
+    );
+    assert.equal(r.json.root, rootNow(), "committed");
+    assert.equal(r.json.proof, `/v1/records/${enc(name)}/proof?root=${r.json.root}`);
+    const p = await call(rw.base, "GET", r.json.proof);
+    assert.equal(p.status, 200);
+    assert.equal(p.json.statement.root, r.json.root);
+    assert.deepEqual(
+      "absent" in newSide ? p.json.statement.absent : p.json.statement.value,
+      "absent" in newSide ? true : newSide.value,
+    );
+    const v = await call(rw.base, "POST", "/v1/verify", { ...p.json, trusted_root: r.json.root });
+    assert.equal(v.json.ok, true, `the proof of the state after ${op} verifies: ${JSON.stringify(v.json)}`);
   }
   const restoreWithValue = async () => {
     await call(rw.base, "DELETE", `/v1/records/${enc(name)}`, undefined, { authorization: auth.authorization });
@@ -336,7 +332,11 @@ test("http: PUT insert and replace, DELETE, restore return update proofs that ve
     );
   };
   const rv = await restoreWithValue();
-  assert.deepEqual(rv.json.statement.new, { value: "https://bitbucket.org/acme/widget" });
+  assert.equal(rv.json.op, "restore");
+  assert.equal(
+    (await call(rw.base, "GET", `/v1/records/${enc(name)}`)).json.value,
+    "https://bitbucket.org/acme/widget",
+  );
 
   assertError(
     await call(rw.base, "PUT", `/v1/records/${enc(RECORDS.deleted)}`, { value: "x" }, auth),
@@ -442,33 +442,25 @@ test("http: GET …/proof?root= serves an earlier root's cached proof after a wr
   assert.deepEqual(now.json.statement.root, rootNow());
 });
 
-test("http: concurrent writes run one at a time: every one commits, the roots chain, nothing is lost", async () => {
+test("http: concurrent writes go through the sequencer: every one commits, each at its own position of its epoch's batch, the same name's in order, nothing is lost", async () => {
   const names = Array.from({ length: 6 }, (_, i) => `concurrent-${i}`);
-  const start = rootNow();
   const same = "concurrent-same";
   const results = await Promise.all([
     ...names.map((n) => call(rw.base, "PUT", `/v1/records/${n}`, { value: `https://github.com/c/${n}` }, auth)),
     ...[1, 2, 3].map((i) => call(rw.base, "PUT", `/v1/records/${same}`, { value: `v${i}` }, auth)),
   ]);
   for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.json));
-  const byOld = new Map(results.map((r) => [r.json.statement.old_root, r.json.statement.new_root]));
-  let at = start;
-  for (let i = 0; i < results.length; i++) {
-    const next = byOld.get(at);
-    assert.ok(next, `some write starts at the root reached after ${i} writes`);
-    at = next!;
-  }
-  assert.equal(at, rootNow(), "the chain of update proofs ends at the current root");
-  const ops = results
+  const places = new Set(results.map((r) => `${r.json.batch}:${r.json.position}`));
+  assert.equal(places.size, results.length, "each write has its own place in the change logs");
+  for (const r of results) assert.equal(store.changePart(r.json.batch, 0)[r.json.position]!.name, r.json.name);
+  const sameOps = results
     .slice(names.length)
-    .map((r) => r.json.statement.op)
-    .sort();
-  assert.deepEqual(ops, ["insert", "replace", "replace"], "the same name: one insert, then replaces");
+    .sort((a, b) => a.json.batch - b.json.batch || a.json.position - b.json.position)
+    .map((r) => r.json.op);
+  assert.deepEqual(sameOps, ["insert", "replace", "replace"], "the same name: one insert, then replaces, in order");
+  const last = results.reduce((a, b) => (b.json.batch > a.json.batch ? b : a));
+  assert.equal(last.json.root, rootNow(), "the last epoch's root is the current root");
   for (const n of names) assert.equal((await call(rw.base, "GET", `/v1/records/${n}`)).json.status, "live");
-  for (const r of results) {
-    const v = await call(rw.base, "POST", "/v1/verify", { ...r.json, trusted_root: r.json.statement.old_root });
-    assert.equal(v.json.ok, true);
-  }
 });
 
 test("http: CORS is off by default and answers only the configured origin", async () => {

@@ -58,7 +58,7 @@ test("http names: PUT under a name not in NFC is 400 NAME_NOT_NFC with the NFC f
   assert.equal((await json("GET", "/v1/root")).json.root, before, "nothing was written");
   const ok = await json("PUT", `/v1/records/${enc(COMPOSED)}`, { value: "https://x.example/cafe" });
   assert.equal(ok.status, 200, JSON.stringify(ok.json));
-  assert.equal(ok.json.statement.op, "insert");
+  assert.equal(ok.json.op, "insert");
   assert.equal(ok.json.nfc_name, undefined);
 });
 

@@ -142,3 +142,28 @@ test("decoding errors name the encoding and the field", () => {
       new RegExp(`WHIR proof: truncated at rounds\\[${last}\\]\\.finalCoefficients`).test(e.message),
   );
 });
+
+test("the -l24 set codes 11–14 decode to their sets and no other code past them does; a proof renamed to the width-16 set of the same schedule decodes but does not verify", () => {
+  const l24 = whirCommit(evals, { set: "cb100-r4-s3-l24" });
+  const bytes = encodeWhirCommitment(l24.commitment);
+  assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true), 11);
+  for (const [code, id] of [
+    [11, "cb100-r4-s3-l24"],
+    [12, "ud100-r4-s3-l24"],
+    [13, "cb100-r2-s3-l24"],
+    [14, "ud100-r2-s3-l24"],
+  ] as const) {
+    const encoded = encodeWhirCommitment(whirCommit(evals, { set: id }).commitment);
+    assert.equal(new DataView(encoded.buffer, encoded.byteOffset).getUint32(4, true), code, id);
+    assert.equal(decodeWhirCommitment(encoded).set, id, `code ${code}`);
+  }
+  for (const code of [0, 15, 16, 24, 0xffffffff])
+    assert.throws(() => decodeWhirCommitment(setWord(bytes, 1, code)), { code: "PCS_DECODE" }, `code ${code}`);
+  const l24Proof = whirOpen(l24, claims);
+  assert.deepEqual(whirVerify(l24.commitment, claims, l24Proof), { ok: true });
+  assert.deepEqual(encodeWhirProof(decodeWhirProof(l24Proof)), l24Proof);
+  // The same root and proof named as cb100-r4-s3 (same schedule, width-16 leaves): the leaves no longer hash to the root.
+  const renamed = decodeWhirCommitment(setWord(bytes, 1, 7));
+  const verdict = whirVerify(renamed, claims, setWord(l24Proof, 1, 7));
+  assert.equal(verdict.ok, false);
+});

@@ -57,7 +57,7 @@ function prove(
   return { commitment: hex(encodeWhirCommitment(committed.commitment)), proof };
 }
 
-test("pcs pool: Merkle trees of random codewords equal the calling thread's (widths 1 and 4, several row sizes)", async () => {
+test("pcs pool: Merkle trees of random codewords equal the calling thread's (widths 1 and 4, several row sizes, both leaf sponges)", async () => {
   const pool = createPcsPool({ threads: 2, minChunkRows: 4 });
   try {
     await pool.ready();
@@ -71,12 +71,17 @@ test("pcs pool: Merkle trees of random codewords equal the calling thread's (wid
     ] as const) {
       const next = rng(1000 + 17 * logDomain + k + width);
       const codeword = new Uint32Array(width << logDomain).map(() => next());
-      const single = pcsMerkle(codeword, width, logDomain, k);
-      const pooled = pool.merkle(codeword, width, logDomain, k);
-      assert.equal(pooled.logRows, single.logRows);
-      assert.deepEqual([...pooled.root], [...single.root], `root w=${width} n=2^${logDomain} k=${k}`);
-      single.levels.forEach((level, l) =>
-        assert.deepEqual([...pooled.levels[l]!], [...level], `level ${l} w=${width} n=2^${logDomain} k=${k}`),
+      for (const leafWidth of [16, 24] as const) {
+        const what = `w=${width} n=2^${logDomain} k=${k} leaves ${leafWidth}`;
+        const single = pcsMerkle(codeword, width, logDomain, k, leafWidth);
+        const pooled = pool.merkle(codeword, width, logDomain, k, leafWidth);
+        assert.equal(pooled.logRows, single.logRows);
+        assert.deepEqual([...pooled.root], [...single.root], `root ${what}`);
+        single.levels.forEach((level, l) => assert.deepEqual([...pooled.levels[l]!], [...level], `level ${l} ${what}`));
+      }
+      assert.notDeepEqual(
+        [...pool.merkle(codeword, width, logDomain, k, 24).root],
+        [...pool.merkle(codeword, width, logDomain, k).root],
       );
     }
   } finally {
@@ -96,6 +101,8 @@ test("pcs pool: commitments and proofs are byte-identical to one thread (sets, s
       ["ud100-r4", 10, 1, 14],
       ["cb100-r2", 11, 4, 15],
       ["cb100-r4", 16, 1, 16],
+      ["cb100-r4-s3-l24", 15, 1, 17],
+      ["ud100-r4-s3-l24", 11, 4, 18],
     ];
     for (const [set, m, width, seed] of cases) {
       const single = prove(set, m, width, seed, null);

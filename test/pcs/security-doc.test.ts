@@ -65,12 +65,35 @@ test("every offered set reaches its target in its own regime at every allowed m,
   }
 });
 
-test("the default set is the 100-bit conjectured one at rate 1/4; the provable one is unique decoding", async () => {
+test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 leaves; the provable one is unique decoding", async () => {
   const { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, whirParameterSet } = await import("../../src/pcs/index.js");
-  assert.equal(DEFAULT_WHIR_SET, "cb100-r4-s3");
-  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s3");
+  assert.equal(DEFAULT_WHIR_SET, "cb100-r4-s3-l24");
+  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s3-l24");
+  assert.equal(whirParameterSet(DEFAULT_WHIR_SET).leafWidth, 24);
+  assert.equal(whirParameterSet(PROVABLE_WHIR_SET).leafWidth, 24);
   assert.equal(whirParameterSet(PROVABLE_WHIR_SET).regime, "unique-decoding");
   assert.equal(whirSecurity(whirParameterSet(DEFAULT_WHIR_SET), 22).bits >= 100, true);
+});
+
+test("each -l24 set has the schedule and the security of its -s3 twin; only the leaf sponge differs", () => {
+  const twins = whirParameterSets().filter((s) => s.leafWidth === 24);
+  assert.deepEqual(
+    twins.map((s) => [s.id, s.code]),
+    [
+      ["cb100-r4-s3-l24", 11],
+      ["ud100-r4-s3-l24", 12],
+      ["cb100-r2-s3-l24", 13],
+      ["ud100-r2-s3-l24", 14],
+    ],
+  );
+  for (const set of twins) {
+    const twin = whirParameterSets().find((s) => s.id === set.id.replace(/-l24$/, ""))!;
+    assert.deepEqual({ ...set, id: twin.id, code: twin.code, leafWidth: 16 }, twin, set.id);
+    for (const m of [10, 16, 20, maxVariables(set)]) {
+      assert.deepEqual(whirSchedule(set, m).rounds, whirSchedule(twin, m).rounds, `${set.id} m=${m}`);
+      assert.equal(whirSecurity(set, m).bits, whirSecurity(twin, m).bits, `${set.id} m=${m}`);
+    }
+  }
 });
 
 test("every schedule shrinks each later domain by the set's 2^s and raises log 1/ρ by k_i − s (docs/pcs.md §3)", () => {

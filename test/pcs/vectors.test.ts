@@ -1,5 +1,6 @@
 /**
- * Known answers of the WHIR commitment (docs/pcs.md §9): for fixed polynomials, claims and sets,
+ * Known answers of the WHIR commitment (docs/pcs.md §9): for fixed polynomials, claims and sets (new
+ * entries go after the others, which never change),
  * the commitment root, the proof's length and its digest (the compat-v1 sponge of its u32 words)
  * are checked in (test/vectors/pcs-whir.json), so the bytes cannot drift unnoticed.
  * `UPDATE_PCS_VECTORS=1` rewrites the file after an intended change of docs/pcs.md.
@@ -32,6 +33,11 @@ const CASES: readonly [WhirSetId, number, CommittedWidth, number][] = [
   ["cb90-r4", 12, 1, 5],
   ["cb100-r4-s3", 17, 1, 6],
   ["ud100-r4-s3", 13, 4, 7],
+  ["cb100-r4-s3-l24", 17, 1, 8],
+  ["ud100-r4-s3-l24", 13, 4, 9],
+  ["cb100-r2-s3-l24", 11, 1, 10],
+  ["ud100-r2-s3-l24", 10, 4, 11],
+  ["cb100-r4-s3-l24", 3, 1, 12],
 ];
 
 function hex(bytes: Uint8Array): string {

@@ -308,18 +308,19 @@ test("browser: an unpinned ACCEPT (no trusted root) is shown as its own state, n
   assert.match(unpinned.v.text, /Matches its own statement: "left-pad" is registered/);
 });
 
-test("browser: a pasted update proof (the body of a PUT) is accepted against the old root; a tampered one is not", async () => {
-  const oldRoot = rootText;
+test("browser: a pasted proof of a write's new state (GET the proof path a PUT answers) is accepted against the write's root; a tampered one is not", async () => {
   const res = await fetch(`${server.base}/v1/records/${encodeURIComponent("new-pkg")}`, {
     method: "PUT",
     headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
     body: JSON.stringify({ value: "https://github.com/x/new-pkg" }),
   });
   assert.equal(res.status, 200);
-  const update = (await res.json()) as Record<string, unknown>;
+  const written = (await res.json()) as { root: string; proof: string };
+  const oldRoot = written.root;
+  const update = (await (await fetch(`${server.base}${written.proof}`)).json()) as Record<string, unknown>;
   const tampered = {
     ...update,
-    statement: { ...(update.statement as object), new: { value: "https://github.com/evil/new-pkg" } },
+    statement: { ...(update.statement as object), value: "https://github.com/evil/new-pkg" },
   };
   for (const [label, body, want] of [
     ["update-accept", update, "ACCEPT"],

@@ -15,6 +15,7 @@ import { syncConfig } from "../../smt/config.js";
 import { EXIT_OK } from "../exit.js";
 import { CliError } from "../errors.js";
 import { parseIntOption } from "../io.js";
+import { SEQUENCER_LIMITS } from "../../registry/sequencer/sequencer.js";
 import { availableParallelism } from "node:os";
 import { ProvingPool } from "../../proving/pool.js";
 import { isNameKeyed } from "../../counterparty/prove.js";
@@ -26,6 +27,9 @@ interface HttpOpts {
   cors?: string;
   rateLimit: string;
   cacheMb: string;
+  epochMs: string;
+  epochMax: string;
+  writeQueue: string;
   web?: string;
   verifyConfig?: string[];
   signingKey?: string;
@@ -80,6 +84,10 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   }
   const rateLimit = parseIntOption(opts.rateLimit, "--rate-limit", 0, 1_000_000_000);
   const cacheMb = parseIntOption(opts.cacheMb, "--cache-mb", 0, 1 << 20);
+  const L = SEQUENCER_LIMITS;
+  const epochMs = parseIntOption(opts.epochMs, "--epoch-ms", L.epochMs.min, L.epochMs.max);
+  const epochMax = parseIntOption(opts.epochMax, "--epoch-max", L.epochMax.min, L.epochMax.max);
+  const writeQueue = parseIntOption(opts.writeQueue, "--write-queue", L.writeQueue.min, L.writeQueue.max);
   const verifyConfigs = (opts.verifyConfig ?? []).map(parseVerifyConfig);
   const token = opts.tokenFile !== undefined ? readTokenFile(opts.tokenFile) : undefined;
   const signingKey = opts.signingKey !== undefined ? readSigningKey(opts.signingKey) : undefined;
@@ -114,6 +122,11 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     verifyConfigs,
     ...(signingKey !== undefined ? { signingKey } : {}),
     proveBlocks,
+    epochMs,
+    epochMax,
+    writeQueue,
+    onEpoch: (e) =>
+      process.stderr.write(`epoch: batch ${e.batch}, ${e.updates} updates, ${e.failed} failed, ${e.ms} ms\n`),
   });
   let address: string;
   try {

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 
 /**
  * `ssgkr registry http --db DIR [--listen 127.0.0.1:8080] [--token-file F] [--cors ORIGIN]
- * [--verify-config DEPTH:LEAF]… [--no-prove-blocks]`: the registry HTTP API and the browser
+ * [--verify-config DEPTH:LEAF]… [--no-prove-blocks] [--epoch-ms MS] [--epoch-max N] [--write-queue N]`:
+ * the registry HTTP API and the browser
  * verifier page (docs/http.md), with the block prover running in the background
  * (GET /v1/consistency serves what it proves; the registry is then opened for writing). Prepares
  * the circuits of the configurations `POST /v1/verify` takes (the registry's and each
@@ -26,6 +27,17 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option("--cors <origin>", "allow this origin (or *) to call the API from a browser; off by default")
     .option("--rate-limit <n>", "requests per minute per client address; 0 = unlimited", "600")
     .option("--cache-mb <n>", "proof cache budget, MiB; 0 = no cache", "128")
+    .option(
+      "--epoch-ms <ms>",
+      "writes are applied in epochs: an epoch closes every this many ms (1..60000), or at --epoch-max writes",
+      "1000",
+    )
+    .option("--epoch-max <n>", "largest epoch, in writes (1..65536); a full epoch closes at once", "4096")
+    .option(
+      "--write-queue <n>",
+      "writes waiting for an epoch before new ones get 503 WRITE_QUEUE_FULL (1..10000000)",
+      "100000",
+    )
     .option(
       "--web <dir>",
       "folder of the built verifier page (default dist/web: shipped in the package, built by `npm ci` in a clone)",

@@ -56,6 +56,15 @@ export function registerRegistryBlock(registry: Command, setExit: (code: number)
     .action(async (opts) => (await import("./registry-block-run.js")).runProveBlockCommand(setExit, opts));
 
   registry
+    .command("prove-blocks")
+    .description(
+      "prove the block of every committed batch that has none yet (imports in parts), on --workers threads, and exit when every batch is settled (what `registry http` does in the background)",
+    )
+    .requiredOption("--db <dir>", "registry database directory (name-keyed)")
+    .option("--workers <n>", "proving worker threads (default: one per core), all of them proving blocks")
+    .action(async (opts) => (await import("./registry-blocks-run.js")).runProveBlocksCommand(setExit, opts));
+
+  registry
     .command("verify-block")
     .description(
       "check a block proof: the registry went from root A to root B by exactly the updates of DIR/block.json, in order; prints ACCEPT (exit 0) or REJECT CODE: reason (exit 1)",

@@ -9,7 +9,7 @@ import { describeValue, type RecordValue } from "../../registry/mapping.js";
 import { RecordState } from "../../registry/store/record-codec.js";
 import { RegistryError } from "../../registry/errors.js";
 import type { NameStore } from "../../registry/store/name-store.js";
-import { planNameUpdate, type NameUpdateKind } from "../../registry/name-operations.js";
+import { commitNameUpdate, type NameUpdateKind } from "../../registry/name-operations.js";
 import { proveNameStatement, type NameProof, type NameProofProfile } from "../../registry/name-prove.js";
 import type { RegistryStatement } from "../../registry/prove.js";
 import { formatRoot } from "../../registry/root.js";
@@ -127,8 +127,8 @@ export function nameUpdate(
   value: RecordValue | undefined,
   json: boolean,
 ): void {
-  const p = planNameUpdate(store, kind, name, value);
-  const entry = p.commit();
+  // planned inside the write transaction: a server's epoch committed meanwhile is seen, never a conflict
+  const { planned: p, entry } = commitNameUpdate(store, kind, name, value);
   if (json) {
     process.stdout.write(
       JSON.stringify({

@@ -7,6 +7,7 @@ export { fold_base, fold_base_ext, fold_ext } from "./fold";
 export { ntt_forward, ntt_bit_reverse, ntt_stages, pcs_mobius, pcs_rows } from "./ntt";
 export { pcs_fold, pcs_scale_add, pcs_round, pcs_horner, pcs_eq_add } from "./pcs-ext";
 export { pcs_merkle_leaves, pcs_merkle_leaves_pair, pcs_merkle_level, ntt_twiddles, pcs_lift } from "./merkle";
+export { pcs_merkle_leaves24, pcs_merkle_leaves24_pair, poseidon2_permute24 } from "./merkle24";
 export { poseidon2_permute, poseidon2_constant_words } from "./poseidon2";
 export { poseidon2_permute_one, poseidon2_sponge } from "./sponge";
 export { poseidon2_grind } from "./grind";

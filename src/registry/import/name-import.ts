@@ -340,117 +340,128 @@ export async function importNames(
       counts: () => ({ malformed: sink.malformedCount + conflicts, present }),
       onProgress: options.onProgress,
     },
-    ({ digests, packed: p, ids }, expectBatch) => {
-      // keys, sorted; conflicts inside the batch and with the stored keys
-      const keys = batchKeys(keccak, p, depth, ids);
-      const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
-      const kept: number[] = [];
-      const conflict = (i: number, code: RegistryErrorCode, message: string) => {
-        if (onError === "fail")
-          throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, {
-            line: p.lines[i],
-          });
-        conflicts++;
-        report({ line: p.lines[i]!, code, message });
-      };
-      for (let r = 0; r < order.length; r++) {
-        const i = order[r]!;
-        const key = keys[i]!;
-        const prev = kept.length > 0 ? kept[kept.length - 1]! : -1;
-        if (prev >= 0 && keys[prev] === key) {
-          if (sameName(p, prev, i))
-            conflict(i, "NAME_EXISTS", `duplicate name ${nameText(p, i)} (first at line ${p.lines[prev]})`);
-          else
-            conflict(
-              i,
-              "KEY_COLLISION",
-              `name ${nameText(p, i)} has the same key ${key} as ${nameText(p, prev)} (line ${p.lines[prev]}) at depth ${depth}`,
-            );
-          continue;
+    ({ digests, packed: p, ids }, expectBatch) =>
+      // Planned inside the batch's write transaction: a batch another process committed since
+      // the last one (a server's epoch) is seen (its keys reloaded), never a CONCURRENT_UPDATE.
+      store.writeTransaction(() => {
+        if (store.head().batch !== expectBatch) {
+          E = store.keys(true);
+          n = E.length;
         }
-        if (isPresent(key, p, i)) {
-          present++;
-          continue;
-        }
-        const at = lowerBound(E, n, key);
-        if (at < n && E[at] === key) {
-          const other = existingName(key);
-          const mine = decoder.decode(p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!));
-          if (other === mine) conflict(i, "NAME_EXISTS", `name ${nameText(p, i)} is already registered`);
-          else
-            conflict(
-              i,
-              "KEY_COLLISION",
-              `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already registered at depth ${depth}`,
-            );
-          continue;
-        }
-        kept.push(i);
-      }
-      const m = kept.length;
-      const sortedKeys = new Float64Array(m);
-      const sortedDigests = new Uint32Array(8 * m);
-      for (let r = 0; r < m; r++) {
-        const i = kept[r]!;
-        sortedKeys[r] = keys[i]!;
-        sortedDigests.set(digests.subarray(8 * i, 8 * i + 8), 8 * r);
-      }
-      let tree = 0;
-      const entry = store.commit({
-        kind: "import",
-        expectBatch,
-        write: (w, head) => {
-          if (m === 0) {
-            w.logChanges([]);
-            return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+        // keys, sorted; conflicts inside the batch and with the stored keys
+        const keys = batchKeys(keccak, p, depth, ids);
+        const order = Array.from({ length: p.count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
+        const kept: number[] = [];
+        const conflict = (i: number, code: RegistryErrorCode, message: string) => {
+          if (onError === "fail")
+            throw new RegistryError(code, `line ${p.lines[i]}: ${message}; nothing of this batch was written`, {
+              line: p.lines[i],
+            });
+          conflicts++;
+          report({ line: p.lines[i]!, code, message });
+        };
+        for (let r = 0; r < order.length; r++) {
+          const i = order[r]!;
+          const key = keys[i]!;
+          const prev = kept.length > 0 ? kept[kept.length - 1]! : -1;
+          if (prev >= 0 && keys[prev] === key) {
+            if (sameName(p, prev, i))
+              conflict(i, "NAME_EXISTS", `duplicate name ${nameText(p, i)} (first at line ${p.lines[prev]})`);
+            else
+              conflict(
+                i,
+                "KEY_COLLISION",
+                `name ${nameText(p, i)} has the same key ${key} as ${nameText(p, prev)} (line ${p.lines[prev]}) at depth ${depth}`,
+              );
+            continue;
           }
-          let total = 0;
-          for (const i of kept)
-            total += recordRowBytes(
-              p.nameOffsets[i + 1]! - p.nameOffsets[i]!,
-              p.forms[i] as ValueForm,
-              p.valueOffsets[i + 1]! - p.valueOffsets[i]!,
-            );
-          const rows = new Uint8Array(total);
-          let at = 0;
-          const offsets = new Uint32Array(m + 1);
-          for (let r = 0; r < m; r++) {
-            const i = kept[r]!;
-            const start = at;
-            offsets[r] = at;
-            at = writeRecordRow(
-              rows,
-              at,
-              RecordState.Live,
-              p.names,
-              p.nameOffsets[i]!,
-              p.nameOffsets[i + 1]!,
-              p.forms[i] as ValueForm,
-              p.values,
-              p.valueOffsets[i]!,
-              p.valueOffsets[i + 1]!,
-            );
-            w.putLeaf(sortedKeys[r]!, rows.subarray(start, at), sortedDigests.subarray(8 * r, 8 * r + 8));
-            offsets[r + 1] = at;
+          if (isPresent(key, p, i)) {
+            present++;
+            continue;
           }
-          // The batch's change log: every record as an insert, in key order.
-          w.logChanges(
-            kept.map((_, r) => {
-              const rec = decodeRecord(rows.subarray(offsets[r]!, offsets[r + 1]!));
-              return { op: "insert" as const, name: rec.name, value: rec.value };
-            }),
-          );
-          const t0 = performance.now();
-          const u = updateCompact(depth, store.defaults, c, E, n, sortedKeys, sortedDigests, w.source);
-          tree = performance.now() - t0;
-          for (let b = 0; b < u.branches.count; b++)
-            w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
-          return { root: u.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
-        },
-      });
-      E = mergeKeys(E, n, sortedKeys);
-      n = E.length;
-      return { batch: entry.batch, root: entry.root, records: m, treeMs: tree };
-    },
+          const at = lowerBound(E, n, key);
+          if (at < n && E[at] === key) {
+            const other = existingName(key);
+            const mine = decoder.decode(p.names.subarray(p.nameOffsets[i]!, p.nameOffsets[i + 1]!));
+            if (other === mine) conflict(i, "NAME_EXISTS", `name ${nameText(p, i)} is already registered`);
+            else
+              conflict(
+                i,
+                "KEY_COLLISION",
+                `name ${nameText(p, i)} has the key ${key} of ${JSON.stringify(other)}, already registered at depth ${depth}`,
+              );
+            continue;
+          }
+          kept.push(i);
+        }
+        const m = kept.length;
+        const sortedKeys = new Float64Array(m);
+        const sortedDigests = new Uint32Array(8 * m);
+        for (let r = 0; r < m; r++) {
+          const i = kept[r]!;
+          sortedKeys[r] = keys[i]!;
+          sortedDigests.set(digests.subarray(8 * i, 8 * i + 8), 8 * r);
+        }
+        let tree = 0;
+        const entry = store.commit({
+          kind: "import",
+          expectBatch: undefined,
+          write: (w, head) => {
+            if (m === 0) {
+              w.logChanges([]);
+              return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+            }
+            let total = 0;
+            for (const i of kept)
+              total += recordRowBytes(
+                p.nameOffsets[i + 1]! - p.nameOffsets[i]!,
+                p.forms[i] as ValueForm,
+                p.valueOffsets[i + 1]! - p.valueOffsets[i]!,
+              );
+            const rows = new Uint8Array(total);
+            let at = 0;
+            const offsets = new Uint32Array(m + 1);
+            for (let r = 0; r < m; r++) {
+              const i = kept[r]!;
+              const start = at;
+              offsets[r] = at;
+              at = writeRecordRow(
+                rows,
+                at,
+                RecordState.Live,
+                p.names,
+                p.nameOffsets[i]!,
+                p.nameOffsets[i + 1]!,
+                p.forms[i] as ValueForm,
+                p.values,
+                p.valueOffsets[i]!,
+                p.valueOffsets[i + 1]!,
+              );
+              w.putLeaf(sortedKeys[r]!, rows.subarray(start, at), sortedDigests.subarray(8 * r, 8 * r + 8));
+              offsets[r + 1] = at;
+            }
+            // The batch's change log: every record as an insert, in key order.
+            w.logChanges(
+              kept.map((_, r) => {
+                const rec = decodeRecord(rows.subarray(offsets[r]!, offsets[r + 1]!));
+                return { op: "insert" as const, name: rec.name, value: rec.value };
+              }),
+            );
+            const t0 = performance.now();
+            const u = updateCompact(depth, store.defaults, c, E, n, sortedKeys, sortedDigests, w.source);
+            tree = performance.now() - t0;
+            for (let b = 0; b < u.branches.count; b++)
+              w.putBranch(
+                u.branches.heights[b]!,
+                u.branches.prefixes[b]!,
+                u.branches.digests.subarray(8 * b, 8 * b + 8),
+              );
+            return { root: u.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
+          },
+        });
+        E = mergeKeys(E, n, sortedKeys);
+        n = E.length;
+        return { batch: entry.batch, root: entry.root, records: m, treeMs: tree };
+      }),
   );
 }

@@ -254,7 +254,11 @@ export interface BatchRows {
 /** A batch: `write` stores rows and returns the new root and counts; throwing aborts it. */
 export interface NameBatch {
   readonly kind: string;
-  readonly expectBatch: number;
+  /**
+   * The head the batch was prepared against; undefined: the head as the batch's transaction sees
+   * it (a batch planned inside the transaction, `writeTransaction`: the sequencer's epochs).
+   */
+  readonly expectBatch: number | undefined;
   readonly name?: string;
   /** The pending block this batch commits (`recordPendingBlock`): its row is marked committed in the batch's transaction. */
   readonly pending?: PendingBlock;
@@ -621,20 +625,24 @@ export class NameStore extends EnvironmentStore {
     });
   }
 
-  /** All stored keys, ascending (the importer's in-memory index). */
-  keys(): Float64Array {
-    return this.read((txn) => {
+  /**
+   * All stored keys, ascending (the importer's in-memory index). `inWrite`: as the current write
+   * transaction sees them (`writeTransaction`), not a read snapshot.
+   */
+  keys(inWrite = false): Float64Array {
+    const scan = (txn: Transaction | undefined) => {
       const n = this.head(txn).records;
       const out = new Float64Array(n);
       let i = 0;
-      for (const k of this.leaves.getKeys({ transaction: txn })) {
+      for (const k of this.leaves.getKeys(txn ? { transaction: txn } : {})) {
         if (i >= n)
           throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: more leaf rows than the head's ${n} records`);
         out[i++] = readSlotKey(k as Buffer);
       }
       if (i !== n) throw new RegistryError("DB_CORRUPT", `registry at ${this.dir}: ${i} leaf rows, the head says ${n}`);
       return out;
-    });
+    };
+    return inWrite ? scan(undefined) : this.read(scan);
   }
 
   /** The compressor the store hashes nodes with (WASM kernel when available). */
@@ -1249,9 +1257,9 @@ export class NameStore extends EnvironmentStore {
     };
   }
 
-  private expectHead(expectBatch: number): NameHead {
+  private expectHead(expectBatch: number | undefined): NameHead {
     const head = this.head();
-    if (head.batch !== expectBatch) {
+    if (expectBatch !== undefined && head.batch !== expectBatch) {
       throw new RegistryError(
         "CONCURRENT_UPDATE",
         `the registry changed while the batch was prepared (head is batch ${head.batch}, the batch was prepared against ${expectBatch}); nothing was written`,
@@ -1275,6 +1283,24 @@ export class NameStore extends EnvironmentStore {
       w.flushKept();
       return this.finishBatch(batch, head, rows, w.logged());
     });
+  }
+
+  /**
+   * Runs fn in one write transaction of the registry, holding LMDB's write lock: reads inside see
+   * the then-current head (a commit of another process before it is seen), and a `commit` inside
+   * commits with it (registry/sequencer plans each epoch this way).
+   */
+  writeTransaction<T>(fn: () => T): T {
+    return this.env.write(fn);
+  }
+
+  /**
+   * A table of this registry's environment beside the tree's (registry/sequencer's accepted
+   * writes and idempotency keys), opened or created; undefined when a read-only environment does
+   * not hold it.
+   */
+  sideTable(name: string): Database<Buffer, Buffer> | undefined {
+    return this.env.table(name);
   }
 
   /** The pending block rows (pending-block.ts), in pid order. @throws RegistryError `DB_CORRUPT`. */

@@ -1,0 +1,265 @@
+/**
+ * One epoch of writes applied to a name-keyed registry as one batch (docs/http.md "How it runs").
+ *
+ * The epoch is planned inside its write transaction (`NameStore.writeTransaction`), against the
+ * head as that transaction sees it, so a batch another process committed before (a CLI write) is
+ * simply the state the epoch starts from: never a conflict. Its writes are checked in arrival
+ * order against the state the earlier writes of the epoch left (an overlay by key): a write that
+ * does not fit that state (`NAME_DELETED`, `RECORD_ABSENT`, `KEY_COLLISION`, …) fails alone, the
+ * others commit. The writes that succeed are the batch's change log, in arrival order (a write's
+ * position in the batch is its index there). Each changed key's final leaf is hashed once and the
+ * tree above all of them is recomputed with one batched compact update per level (`updateCompact`,
+ * as the batched import does), against an in-memory index of the stored keys that is reloaded
+ * only when another process committed meanwhile. An epoch whose writes all fail commits nothing.
+ */
+import { RegistryError } from "../errors.js";
+import { valuePayload, type RecordValue } from "../mapping.js";
+import { requireNfcName } from "../name-form.js";
+import { collisionError, type NameUpdateKind } from "../name-operations.js";
+import { updateCompact } from "../hashing/name-tree.js";
+import { LeafHasher } from "../hashing/leaf-hasher.js";
+import { PackedBuilder } from "../hashing/packed.js";
+import { defaultPermutation } from "../hashing/permutation.js";
+import { RecordState, encodeRecord, valueParts, type StoredRecord } from "../store/record-codec.js";
+import type { LoggedChange } from "../store/change-log.js";
+import type { NameHead, NameHistoryEntry, NameStore } from "../store/name-store.js";
+
+/** A write as clients send it: `put` inserts a new name or replaces a live one. */
+export type EpochWriteOp = "put" | "delete" | "restore";
+
+/** One write of an epoch. */
+export interface EpochWrite {
+  readonly op: EpochWriteOp;
+  readonly name: string;
+  /** put: required; restore: optional (default the last value); delete: none. */
+  readonly value?: RecordValue | undefined;
+  /**
+   * The name's key when the write was already checked (`checkEpochWrite` returns it): the epoch
+   * then neither checks it again nor hashes the name again.
+   */
+  readonly key?: number | undefined;
+}
+
+/** What became of one write of an epoch. */
+export type EpochResult =
+  | {
+      readonly ok: true;
+      /** The update it made (a put is an insert or a replace). */
+      readonly op: NameUpdateKind;
+      /** Its 0-based index in the batch's change log. */
+      readonly position: number;
+    }
+  | { readonly ok: false; readonly error: RegistryError };
+
+/** The outcome of an epoch: its batch (undefined when nothing committed) and each write's result, in order. */
+export interface EpochOutcome {
+  readonly entry: NameHistoryEntry | undefined;
+  /** The head the epoch was planned against. */
+  readonly before: NameHead;
+  readonly results: readonly EpochResult[];
+}
+
+/**
+ * The stored keys, ascending, as of a batch: the index the tree update needs (`updateCompact`'s
+ * `existing`). Kept between epochs; reloaded when the head is not the batch it is of.
+ */
+export interface KeyIndex {
+  batch: number;
+  keys: Float64Array;
+}
+
+/** Merges the ascending arrays `a` and `b` (disjoint). */
+function merge(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0,
+    j = 0,
+    k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
+
+/**
+ * Checks that a write is well formed before it is queued (its name, NFC form and value bounds):
+ * what can be refused without the registry's state.
+ * @returns the name's key.
+ * @throws RegistryError `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE`.
+ */
+export function checkEpochWrite(store: NameStore, w: EpochWrite): number {
+  const key = store.keyOf(w.name);
+  if (w.op === "delete") return key; // a record under a name not in NFC (written before names were checked) can be deleted
+  requireNfcName(w.name);
+  if (w.value !== undefined) valuePayload(w.value, store.config.leafMaxFields);
+  else if (w.op === "put") throw new RegistryError("BAD_VALUE", "put needs a value");
+  return key;
+}
+
+/** One leaf hasher per leaf bound (batched Keccak-256 and Poseidon2, as the import hashes). */
+const HASHERS = new Map<number, LeafHasher>();
+const utf8 = new TextEncoder();
+
+/**
+ * Leaf digests of live records, 8 words each, hashed as one batch (equal to
+ * `hashLeaf(recordLeaf(name, value))` record by record).
+ */
+function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
+  let h = HASHERS.get(leafMaxFields);
+  if (h === undefined) {
+    h = new LeafHasher(leafMaxFields, defaultPermutation());
+    HASHERS.set(leafMaxFields, h);
+  }
+  const b = new PackedBuilder();
+  records.forEach((r, i) => {
+    const name = utf8.encode(r.name);
+    const { form, bytes } = valueParts(r.value);
+    b.add(i, name, 0, name.length, form, bytes, 0, bytes.length);
+  });
+  return h.hash(b.take());
+}
+
+interface Slot {
+  readonly before: StoredRecord | undefined;
+  now: StoredRecord | undefined;
+}
+
+/** Plans one write against the slot's current record; returns the update and the record after it. */
+function planOne(store: NameStore, w: EpochWrite, key: number, slot: Slot): { op: NameUpdateKind; rec: StoredRecord } {
+  const rec = slot.now;
+  if (rec !== undefined && rec.name !== w.name) throw collisionError(store, w.name, key, rec.name);
+  const shown = JSON.stringify(w.name);
+  if (w.op === "put") {
+    if (rec?.state === RecordState.Deleted)
+      throw new RegistryError(
+        "NAME_DELETED",
+        `${shown} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its key)`,
+        { name: w.name },
+      );
+    return {
+      op: rec === undefined ? "insert" : "replace",
+      rec: { state: RecordState.Live, name: w.name, value: w.value! },
+    };
+  }
+  if (w.op === "delete") {
+    if (rec?.state !== RecordState.Live)
+      throw new RegistryError(
+        "RECORD_ABSENT",
+        `delete needs a live record; ${shown} ${rec ? "is already deleted" : "was never registered"}`,
+        { name: w.name },
+      );
+    return { op: "delete", rec: { ...rec, state: RecordState.Deleted } };
+  }
+  if (rec === undefined)
+    throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${shown} was never registered`, {
+      name: w.name,
+    });
+  if (rec.state === RecordState.Live)
+    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${shown} is live`, { name: w.name });
+  return { op: "restore", rec: { state: RecordState.Live, name: w.name, value: w.value ?? rec.value } };
+}
+
+/**
+ * Applies an epoch's writes, in order, as one batch of kind `"epoch"` (nothing when every write
+ * fails or there are none). `inside` runs in the same write transaction after the batch (or
+ * alone when nothing committed): what must commit with the epoch (the sequencer's tables).
+ * @param index the stored keys; reloaded here when stale and advanced to the new batch only once
+ *   the transaction has committed.
+ * @throws RegistryError `DB_CORRUPT` and other faults of the store (nothing is then written);
+ *   a write's own refusal is its result, never thrown.
+ */
+export function applyEpoch(
+  store: NameStore,
+  index: KeyIndex,
+  writes: readonly EpochWrite[],
+  inside: (outcome: EpochOutcome) => void = () => {},
+): EpochOutcome {
+  let fresh: KeyIndex | undefined;
+  const outcome = store.writeTransaction((): EpochOutcome => {
+    const head = store.head();
+    const results: EpochResult[] = [];
+    const slots = new Map<number, Slot>();
+    const changes: LoggedChange[] = [];
+    for (const w of writes) {
+      try {
+        const key = w.key ?? checkEpochWrite(store, w);
+        let slot = slots.get(key);
+        if (slot === undefined) {
+          const row = store.leafRow(key)?.record;
+          slot = { before: row, now: row };
+          slots.set(key, slot);
+        }
+        const { op, rec } = planOne(store, w, key, slot);
+        slot.now = rec;
+        changes.push(op === "delete" ? { op, name: w.name } : { op, name: w.name, value: rec.value });
+        results.push({ ok: true, op, position: changes.length - 1 });
+      } catch (e) {
+        if (!(e instanceof RegistryError)) throw e;
+        results.push({ ok: false, error: e });
+      }
+    }
+    if (changes.length === 0) {
+      const o = { entry: undefined, before: head, results };
+      inside(o);
+      return o;
+    }
+    const keys = index.batch === head.batch ? index.keys : store.keys(true);
+    const B = store.config.leafMaxFields;
+    const changed = [...slots.entries()].filter(([, s]) => s.now !== s.before).sort((a, b) => a[0] - b[0]);
+    const sortedKeys = new Float64Array(changed.length);
+    const digests = new Uint32Array(8 * changed.length);
+    const rows: Uint8Array[] = [];
+    const added: number[] = [];
+    let newRecords = 0,
+      liveDelta = 0,
+      deletedDelta = 0;
+    const live = changed.flatMap(([, s], i) => (s.now!.state === RecordState.Live ? [i] : []));
+    const liveHashed = liveDigests(
+      live.map((i) => changed[i]![1].now!),
+      B,
+    );
+    live.forEach((i, j) => digests.set(liveHashed.subarray(8 * j, 8 * j + 8), 8 * i));
+    changed.forEach(([key, s], i) => {
+      const rec = s.now!;
+      sortedKeys[i] = key;
+      if (rec.state === RecordState.Deleted) digests.set(store.tombstoneDigest, 8 * i);
+      rows.push(encodeRecord(rec));
+      if (s.before === undefined) {
+        newRecords++;
+        added.push(key);
+      }
+      liveDelta += (rec.state === RecordState.Live ? 1 : 0) - (s.before?.state === RecordState.Live ? 1 : 0);
+      deletedDelta += (rec.state === RecordState.Deleted ? 1 : 0) - (s.before?.state === RecordState.Deleted ? 1 : 0);
+    });
+    const entry = store.commit({
+      kind: "epoch",
+      expectBatch: head.batch,
+      write: (w) => {
+        for (let i = 0; i < changed.length; i++)
+          w.putLeaf(sortedKeys[i]!, rows[i]!, digests.subarray(8 * i, 8 * i + 8));
+        w.logChanges(changes);
+        const u = updateCompact(
+          store.config.depth,
+          store.defaults,
+          store.hasher(),
+          keys,
+          keys.length,
+          sortedKeys,
+          digests,
+          w.source,
+        );
+        for (let b = 0; b < u.branches.count; b++)
+          w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
+        return { root: u.root, newRecords, liveDelta, deletedDelta, written: changed.length };
+      },
+    });
+    fresh = { batch: entry.batch, keys: merge(keys, Float64Array.from(added).sort()) };
+    const o = { entry, before: head, results };
+    inside(o);
+    return o;
+  });
+  if (fresh !== undefined) {
+    index.batch = fresh.batch;
+    index.keys = fresh.keys;
+  }
+  return outcome;
+}
