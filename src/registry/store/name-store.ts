@@ -1520,16 +1520,6 @@ export class NameStore extends EnvironmentStore {
     }) as unknown as Promise<NameHistoryEntry>);
   }
 
-  /**
-   * A table of the registry's environment kept by another component (binary keys and values,
-   * unsealed; e.g. a mirror's verified checkpoints, src/mirror): written inside `commit`'s `write`
-   * it commits with the batch, or not at all. Open it before the first write transaction.
-   * @returns undefined when a read-only registry does not hold it.
-   */
-  sideTable(name: string): Database<Buffer, Buffer> | undefined {
-    return this.env.table(`side:${name}`);
-  }
-
   /** Iterates every leaf row in key order (check and export). */
   *leafRows(txn: Transaction): Generator<{ key: number; record: StoredRecord; digest: Digest; created: number }> {
     for (const { key, value } of this.leaves.getRange({ transaction: txn })) {
