@@ -3,31 +3,37 @@
  * schedule, Merkle leaves hashed by the Poseidon2-24 sponge at rate 16 instead of the
  * Poseidon2-16 sponge at rate 8; docs/pcs.md §4.3), in one process, alternating.
  *
- *   node dist/bench/pcs-leaf.js [--variables 22] [--repeats 3] [--verify-calls 5]
+ *   npm run bench -- pcs-leaf [--variables 22] [--repeats 3] [--verify-calls 5]
  *     [--pairs cb100-r4-s3:cb100-r4-s3-l24,ud100-r4-s3:ud100-r4-s3-l24]
  *
  * Per pair: 2^m random base-field evaluations and two claims at random points (shared by both
  * sets); `repeats` rounds of commit + open with A then B (B first in odd rounds), one thread, WASM
  * kernels; then `verify-calls` verifications of each side's last proof, alternating. Times are
  * process CPU ms (`process.cpuUsage`), medians; the Merkle phase is wall ms (src/pcs/phases.ts).
- * One JSON line per pair, then a summary line.
+ * The conditions line first, one line per pair, full results in bench/results/pcs-leaf.json, and
+ * the headline JSON last (`<B>_over_<A>`: B's commit + open over A's, per pair).
  */
 import { extRandom } from "../src/field/extension.js";
 import { whirCommit, whirOpen, whirVerify, type WhirClaim, type WhirSetId } from "../src/pcs/index.js";
 import { evaluateCoefficients, evaluationsToCoefficients, liftToExtension } from "../src/pcs/multilinear.js";
 import { withPhaseTimer } from "../src/pcs/phases.js";
-import { conditionsLine, fmt, progress } from "./lib/index.js";
+import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { stat } from "./lib/cpu.js";
+import { int, parseOptions, text } from "./lib/options.js";
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
-
-const m = Number(option("variables", "22"));
-const repeats = Number(option("repeats", "3"));
-const verifyCalls = Number(option("verify-calls", "5"));
-const pairs = option("pairs", "cb100-r4-s3:cb100-r4-s3-l24,ud100-r4-s3:ud100-r4-s3-l24")
+const args = parseOptions(
+  {
+    variables: int(4, 22),
+    repeats: int(1, 100),
+    "verify-calls": int(1, 1000),
+    pairs: text(/^[a-z0-9-]+:[a-z0-9-]+(,[a-z0-9-]+:[a-z0-9-]+)*$/, "SET:SET[,SET:SET…]"),
+  },
+  { smoke: { variables: "10", repeats: "1", "verify-calls": "1", pairs: "cb100-r4-s3:cb100-r4-s3-l24" } },
+);
+const m = Number(args.get("variables") ?? 22);
+const repeats = Number(args.get("repeats") ?? 3);
+const verifyCalls = Number(args.get("verify-calls") ?? 5);
+const pairs = (args.get("pairs") ?? "cb100-r4-s3:cb100-r4-s3-l24,ud100-r4-s3:ud100-r4-s3-l24")
   .split(",")
   .map((p) => p.split(":") as [WhirSetId, WhirSetId]);
 
@@ -69,8 +75,10 @@ function run(side: Side, evals: Uint32Array, claims: WhirClaim[]): void {
   side.last = { commitment: committed.commitment, proof };
 }
 
-progress(conditionsLine());
+const cond = conditions();
+console.log(conditionsLine(cond));
 const summary: Record<string, number> = {};
+const rows: unknown[] = [];
 for (const [a, b] of pairs) {
   progress(`m=${m}: ${a} vs ${b}, ${repeats} rounds, alternating`);
   const evals = Uint32Array.from({ length: 1 << m }, () => Math.floor(Math.random() * P));
@@ -109,8 +117,8 @@ for (const [a, b] of pairs) {
     proofBytes: s.proofBytes,
   }));
   const ratio = row[1]!.commitOpenMs / row[0]!.commitOpenMs;
-  console.log(JSON.stringify({ m, pair: [a, b], sides: row, commitOpenRatio: ratio }));
-  progress(
+  rows.push({ m, pair: [a, b], sides: row, commitOpenRatio: ratio });
+  console.log(
     row
       .map(
         (x) =>
@@ -120,4 +128,5 @@ for (const [a, b] of pairs) {
   );
   summary[`${b}_over_${a}`] = Number(ratio.toFixed(3));
 }
-console.log(JSON.stringify(summary));
+progress(`results in ${writeResults("pcs-leaf", { conditions: cond, m, repeats, verifyCalls, rows })}`);
+printHeadline({ variables: m, ...summary });

@@ -36,6 +36,8 @@
  * `v3_block<N>_browser_over_node`, `v3_block_depth`, `load1`.
  */
 import { mkdirSync } from "node:fs";
+import { proveNameUpdate } from "../src/counterparty/prove.js";
+import { proofBody } from "../src/http/proof-answer.js";
 import { bytesBase64, checkProofBody } from "../src/counterparty/body.js";
 import { checkBlockBody } from "../src/counterparty/block-body.js";
 import { parseRoot } from "../src/counterparty/claim.js";
@@ -127,12 +129,15 @@ try {
     { kind: "membership", name: RECORDS.live, root, body: await get(RECORDS.live) },
     { kind: "nonmembership", name: RECORDS.deleted, root, body: await get(RECORDS.deleted) },
   ];
-  const put = await fetch(`${server.base}/v1/records/bench-new`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ value: "https://github.com/bench/new" }),
+  // an update's compat-v1 proof body (`registry prove insert`; writes over HTTP answer with their epoch, not a proof)
+  const up = proveNameUpdate(store, "insert", "bench-new", "https://github.com/bench/new");
+  const upBody = proofBody(up, { root: up.statement.new_root, batch: up.statement.batch }, undefined);
+  bodies.push({
+    kind: "update",
+    name: undefined,
+    root,
+    body: JSON.parse(JSON.stringify(upBody)) as Record<string, unknown>,
   });
-  bodies.push({ kind: "update", name: undefined, root, body: (await put.json()) as Record<string, unknown> });
   // v3-zk (docs/profile-v3.md §11): membership and absence proofs that reveal nothing but the statement
   const zkRoot = Array.from(store.head().root);
   bodies.push(

@@ -184,7 +184,8 @@ export {
   type MonitorRejectCode,
 } from "./consistency/verify-consistency.js";
 /** Blocks: the bounds on one block proof, and blocks of any size proved in parts. */
-export { MAX_BLOCK_UPDATES, maxBlockUpdates, blockParts } from "./block-limits.js";
+export { MAX_BLOCK_UPDATES } from "./block-limits.js";
+export { maxBlockUpdates, blockParts } from "./block-size.js";
 export { maxZkBlockUpdates } from "./block-v3.js";
 export {
   proveBlockToDir,

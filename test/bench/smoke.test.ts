@@ -78,6 +78,7 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   ],
   primitives: ["size", "poseidon2_wasm_Mperm_s", "poseidon2_ts_Mperm_s", "base_mul_wasm_M_s", "fold_ext_wasm_M_s"],
   prove: ["prove_prepared_ms", "prove_fresh_ms", "prove_prepared_cpu_ms", "fresh_over_prepared", "split_rounds_ms"],
+  "pcs-leaf": ["variables", "cb100-r4-s3-l24_over_cb100-r4-s3"],
   "registry-load": [
     "cached_reads_per_s",
     "zk_reads_scaling_2w",
@@ -203,7 +204,11 @@ for (const name of names) {
     const before = existsSync(real) ? statSync(real).mtimeMs : undefined;
     try {
       const r = await runSmoke(name, dir);
-      assert.equal(r.signal, null, `${name} was killed (${r.signal}) after ${timeoutOf(name)} ms: ${r.stderr.slice(-2000)}`);
+      assert.equal(
+        r.signal,
+        null,
+        `${name} was killed (${r.signal}) after ${timeoutOf(name)} ms: ${r.stderr.slice(-2000)}`,
+      );
       assert.equal(r.code, 0, `${name} exited ${r.code}: ${r.stderr.slice(-2000)}`);
       const lines = r.stdout.trimEnd().split("\n");
       assert.match(lines[0]!, /^# .* cores, node /, "the conditions line comes first");

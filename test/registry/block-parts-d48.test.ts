@@ -15,7 +15,8 @@ import { cpSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, writ
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { NameStore } from "../../src/registry/store/name-store.js";
-import { MAX_BLOCK_UPDATES, blockParts, maxBlockUpdates } from "../../src/registry/block-limits.js";
+import { MAX_BLOCK_UPDATES } from "../../src/registry/block-limits.js";
+import { blockParts, maxBlockUpdates } from "../../src/registry/block-size.js";
 import { maxZkBlockUpdates } from "../../src/registry/block-v3.js";
 import { batchProofState } from "../../src/registry/consistency/block-prover.js";
 import { verifyConsistency, type ConsistencyLink } from "../../src/registry/consistency/verify-consistency.js";

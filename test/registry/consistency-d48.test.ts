@@ -16,7 +16,7 @@ import { NdjsonSource } from "../../src/registry/import/sources/ndjson.js";
 import { BlockProver, batchBlockParts, batchProofState } from "../../src/registry/consistency/block-prover.js";
 import { verifyConsistency, type ConsistencyLink } from "../../src/registry/consistency/verify-consistency.js";
 import { formatRoot } from "../../src/registry/root.js";
-import { maxBlockUpdates } from "../../src/registry/block-limits.js";
+import { maxBlockUpdates } from "../../src/registry/block-size.js";
 import { createRegistryApp } from "../../src/http/server.js";
 import { fetchChain } from "../../src/cli/registry-client.js";
 import { npmReposSubsetPath } from "../../src/registry/import/dataset.js";

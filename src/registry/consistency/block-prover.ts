@@ -32,7 +32,7 @@ import type { StoredBlockSummary } from "../store/block-rows.js";
 import { batchPartUpdates, replayBatch, type ReplayedPart } from "./replay.js";
 
 export { batchBlockParts } from "./replay.js";
-import { blockParts } from "../block-limits.js";
+import { blockParts } from "../block-size.js";
 import { Worker } from "node:worker_threads";
 import type { ProveJob, ProveReply } from "./prove-job.js";
 

@@ -8,7 +8,7 @@
  * updates have changed (every node on the path of an updated key, by height and prefix), and a
  * sibling is read from the overlay when an earlier update of the batch changed it, else from the
  * stored rows at the batch before. A batch of more updates than one block proof holds at the
- * registry's depth (`batchPartUpdates`: `maxBlockUpdates` of block-limits.ts, 2,048 at depth 48,
+ * registry's depth (`batchPartUpdates`: `maxBlockUpdates` of block-size.ts, 2,048 at depth 48,
  * 4,096 at depths up to 37) is replayed part by part, each part a block from the root the previous
  * part left (the intermediate roots). The parts of a proof are cut from the whole change log,
  * whatever the log's own storage parts are (store/change-log.ts). The replay checks itself: each update's old leaf must fit its op, and the
@@ -25,7 +25,7 @@ import type { LoggedChange } from "../store/change-log.js";
 import type { NameStore } from "../store/name-store.js";
 import type { ProvableBlock } from "../block-dir.js";
 import type { BlockUpdate } from "../name-block.js";
-import { blockParts, maxBlockUpdates } from "../block-limits.js";
+import { blockParts, maxBlockUpdates } from "../block-size.js";
 
 /** A replayed part of a batch: a block to prove, and where it sits in its batch. */
 export interface ReplayedPart extends ProvableBlock {

@@ -9,7 +9,7 @@
  * - `block:<batch>`: u32 LE byte length of block.json ‖ block.json (UTF-8) ‖ block.bin.
  *
  * A batch of more updates than one block proof holds at the registry's depth (`maxBlockUpdates`,
- * block-limits.ts) is proved in parts (consistency/replay.ts), each a block from the root the part before left: its rows are keyed
+ * block-size.ts) is proved in parts (consistency/replay.ts), each a block from the root the part before left: its rows are keyed
  * `block-summary:<batch>.<part>` and `block:<batch>.<part>` (the part in five digits, from 0), and
  * its summaries (and block.json) also carry `part` and `parts`. Key order is (batch, part) order.
  *

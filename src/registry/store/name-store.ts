@@ -45,7 +45,7 @@ import { RegistryError } from "../errors.js";
 import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { nameBytes, recordLeaf } from "../mapping.js";
 import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from "../name-key.js";
-import { blockParts, maxBlockUpdates } from "../block-limits.js";
+import { blockParts, maxBlockUpdates } from "../block-size.js";
 import { nfcFormOf } from "../name-form.js";
 import type { NonNfcRecord } from "./check.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
