@@ -25,6 +25,7 @@ import { CIRCUIT_ERROR_CODES } from "./gkr/errors.js";
 import { GKR_REJECT_CODES } from "./gkr/verifier.js";
 import { HTTP_ERROR_CODES, HTTP_STATUSES } from "./http/errors.js";
 import { PROVING_ERROR_CODES } from "./proving/errors.js";
+import { MIRROR_ERROR_CODES } from "./mirror/errors.js";
 import { KERNEL_ERROR_CODES } from "./kernels/errors.js";
 import { DEMO_ERROR_CODES } from "./demo/errors.js";
 import { REGISTRY_ERROR_CODES } from "./registry/errors.js";
@@ -132,6 +133,7 @@ export const ERROR_CATALOGUE: Readonly<Record<string, CatalogueEntry>> = {
   BrokerErrorCode: e("src/serve/nats/errors.ts", BROKER_ERROR_CODES),
   HttpErrorCode: e("src/http/errors.ts", HTTP_ERROR_CODES, [], HTTP_STATUSES.HttpErrorCode),
   ProvingErrorCode: e("src/proving/errors.ts", PROVING_ERROR_CODES, [], HTTP_STATUSES.ProvingErrorCode),
+  MirrorErrorCode: e("src/mirror/errors.ts", MIRROR_ERROR_CODES),
   CliErrorCode: e("src/cli/errors.ts", CLI_ERROR_CODES),
   SumcheckRejectCode: v("src/sumcheck/verifier.ts", SUMCHECK_REJECT_CODES),
   PcsRejectCode: v("src/pcs/errors.ts", PCS_REJECT_CODES),

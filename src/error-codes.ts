@@ -13,6 +13,7 @@ import type { FieldErrorCode } from "./field/errors.js";
 import type { CircuitErrorCode } from "./gkr/errors.js";
 import type { HttpErrorCode } from "./http/errors.js";
 import type { ProvingErrorCode } from "./proving/errors.js";
+import type { MirrorErrorCode } from "./mirror/errors.js";
 import type { KernelErrorCode } from "./kernels/errors.js";
 import type { DemoErrorCode } from "./demo/errors.js";
 import type { RegistryErrorCode } from "./registry/errors.js";
@@ -54,4 +55,5 @@ export type LibraryErrorCode =
   | LoadErrorCode
   | BrokerErrorCode
   | HttpErrorCode
-  | ProvingErrorCode;
+  | ProvingErrorCode
+  | MirrorErrorCode;

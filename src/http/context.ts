@@ -28,6 +28,10 @@ export interface HttpContext {
   readonly sequencer: Sequencer | undefined;
   readonly served: ServedConfigs;
   readonly signingKey: SigningKey | undefined;
+  /** Stored signed checkpoints by size (a mirror's), served instead of signing; undefined: none. */
+  readonly checkpoints: ((size: number) => string | undefined) | undefined;
+  /** The `mirror` section of `GET /v1/status`; undefined: none. */
+  readonly mirrorStatus: (() => Record<string, unknown>) | undefined;
   /** Allowed CORS origin (`*` for any); undefined: CORS off. */
   readonly cors: string | undefined;
   /** Longest request URL in bytes. */
@@ -74,9 +78,12 @@ export function nameOf(req: FastifyRequest): string {
   return name;
 }
 
-/** The signed checkpoint of a head (batch, root in hex), when the server signs; otherwise undefined. */
+/**
+ * The signed checkpoint of a head (batch, root in hex), when the server signs or serves stored
+ * checkpoints (a mirror: the stored text of that size); otherwise undefined.
+ */
 export function checkpointOf(ctx: HttpContext, batch: number | undefined, root: string): string | undefined {
-  return ctx.signingKey !== undefined && batch !== undefined
-    ? signCheckpoint(ctx.signingKey, { size: batch, root })
-    : undefined;
+  if (batch === undefined) return undefined;
+  if (ctx.checkpoints !== undefined) return ctx.checkpoints(batch);
+  return ctx.signingKey !== undefined ? signCheckpoint(ctx.signingKey, { size: batch, root }) : undefined;
 }

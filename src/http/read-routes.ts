@@ -1,5 +1,6 @@
 /**
- * The public reads (docs/http.md), as one fastify plugin: the signed checkpoint, the root, the
+ * The public reads (docs/http.md), as one fastify plugin: the signed checkpoint (the head's, or
+ * with `?size=N` a retained batch's; a mirror serves the primary's it stored), the root, the
  * history, a record, and a name's membership or absence proof at the current root or an earlier
  * one (JSON or the bare bytes), in compat-v1, profile v3 or its zero-knowledge mode (`?zk=1`).
  * Proofs are cached per (root, name, kind, profile and mode); a name-keyed
@@ -129,15 +130,28 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
     );
   };
 
-  app.get("/v1/checkpoint", { schema: SCHEMAS.checkpoint }, async (_req, reply) => {
-    if (ctx.signingKey === undefined)
+  app.get("/v1/checkpoint", { schema: SCHEMAS.checkpoint }, async (req, reply) => {
+    if (ctx.signingKey === undefined && ctx.checkpoints === undefined)
       throw new HttpError(
         "CHECKPOINT_NOT_SERVED",
         "this server signs no checkpoints (start it with --signing-key KEYFILE)",
       );
+    const q = req.query as { size?: unknown };
     const head = store.head();
+    // ?size=N: the checkpoint of a retained batch (its size and root), signed as the head's is
+    const size = q.size === undefined ? head.batch : queryInt(q.size, "query.size", 0, 999_999_999);
+    if (size > head.batch)
+      throw new HttpError("SIZE_UNKNOWN", `size ${size} is after the head's size ${head.batch}`, { batch: size });
+    let text: string | undefined;
+    if (ctx.checkpoints !== undefined) text = ctx.checkpoints(size);
+    else {
+      const root = size === head.batch ? head.root : batchRootOf(store, size);
+      text = root === undefined ? undefined : signCheckpoint(ctx.signingKey!, { size, root });
+    }
+    if (text === undefined)
+      throw new HttpError("SIZE_UNKNOWN", `no checkpoint of size ${size} is kept`, { batch: size });
     void reply.type("text/plain; charset=utf-8");
-    return signCheckpoint(ctx.signingKey, { size: head.batch, root: head.root });
+    return text;
   });
 
   app.get("/v1/root", { schema: SCHEMAS.root }, async () => {
@@ -209,6 +223,18 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
       void reply.header("x-ssgkr-checkpoint", encodeURIComponent(r.body.checkpoint));
     return Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
   });
+}
+
+/** The root of batch `size` from the history, or undefined when the history does not hold it. */
+function batchRootOf(store: AnyStore, size: number): Uint32Array | undefined {
+  if (isNameKeyed(store)) {
+    try {
+      return store.batchEntry(size).root;
+    } catch {
+      return undefined;
+    }
+  }
+  return store.history().find((e) => e.batch === size)?.root;
 }
 
 /** The fields both stores' history entries have. */

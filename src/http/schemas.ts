@@ -492,9 +492,21 @@ export const SCHEMAS = {
       "the signed checkpoint of the head (C2SP tlog-checkpoint: origin, size = batch, base64 root; signed-note Ed25519 signature line), text/plain",
     tags: ["reads"],
     produces: ["text/plain"],
+    querystring: {
+      type: "object",
+      properties: {
+        size: {
+          type: "integer",
+          minimum: 0,
+          maximum: 999_999_999,
+          description:
+            "the checkpoint of this size (a batch of the history; default the head's), signed as the head's is",
+        },
+      },
+    },
     response: {
       200: { description: "the signed note, byte for byte what `ssgkr registry checkpoint` prints", type: "string" },
-      ...errors(404),
+      ...errors(400, 404),
     },
   },
   blocks: {

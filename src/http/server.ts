@@ -88,6 +88,15 @@ export interface RegistryHttpOptions {
   readonly pool?: ProvingPool;
   /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most (default 8 MiB; a page holds at least one link). */
   readonly consistencyPageBytes?: number;
+  /**
+   * Stored signed checkpoints instead of signing (a mirror, src/mirror: it serves the primary's
+   * checkpoints it verified and signs nothing): the note text of a size, or undefined when none
+   * is stored. `GET /v1/checkpoint` and proof bodies then carry these texts; give it or
+   * `signingKey`, not both.
+   */
+  readonly checkpoints?: (size: number) => string | undefined;
+  /** A `mirror` section of `GET /v1/status` (a mirror's position, lag and problem), read on each request. */
+  readonly mirrorStatus?: () => Record<string, unknown>;
 }
 
 /** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
@@ -144,6 +153,8 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     sequencer,
     served,
     signingKey: opts.signingKey,
+    checkpoints: opts.checkpoints,
+    mirrorStatus: opts.mirrorStatus,
     cors: opts.cors,
     maxUrl: opts.maxUrlBytes ?? 4096 + 512,
     rateLimit: opts.rateLimit ?? 600,

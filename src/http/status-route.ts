@@ -68,6 +68,7 @@ export function registerStatusRoute(app: FastifyInstance, ctx: HttpContext, prov
         rss_mb: Math.round(mem.rss / (1 << 20)),
         heap_mb: Math.round(mem.heapUsed / (1 << 20)),
       },
+      ...(ctx.mirrorStatus !== undefined ? { mirror: ctx.mirrorStatus() } : {}),
     };
   });
 }

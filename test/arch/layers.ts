@@ -45,6 +45,7 @@ const ALL_SRC = [
   "src/registry",
   "src/counterparty",
   "src/proving",
+  "src/mirror",
   "src/serve",
   "src/http",
   "src/web",
@@ -160,6 +161,10 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/proving": {
     job: "the proving pool: worker threads that make a registry's proofs (names' proofs at a root, parts of blocks) off the serving thread",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry", "src/counterparty"],
+  },
+  "src/mirror": {
+    job: "registry mirrors: a copy of a primary's registry that applies only the signed checkpoints and block proofs it verified",
+    imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync", "src/registry"],
   },
   "src/serve": {
     job: "proof server, NATS worker and frontend, open-loop load generator, serving fixtures",

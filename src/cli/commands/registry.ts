@@ -14,6 +14,7 @@ import { registerRegistryBlock } from "./registry-block.js";
 import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
 import { registerRegistryVerifyConsistency } from "./registry-verify-consistency.js";
 import { registerRegistryMonitor } from "./registry-monitor.js";
+import { registerRegistryMirror } from "./registry-mirror.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -39,6 +40,7 @@ import { registerRegistryMonitor } from "./registry-monitor.js";
  *   verify-consistency --url URL --key VERIFIERKEY --from CKPT1 --to CKPT2 [--wait S]   one history between two checkpoints
  *   monitor --url URL --key VERIFIERKEY --state FILE [--once] [--interval S] [--wait S]  follow the signed checkpoints
  *   http    --db DIR [--listen HOST:PORT] [--token-file F] [--no-prove-blocks] …   the HTTP API (docs/http.md)
+ *   mirror  --from URL --key VERIFIERKEY --db DIR [--listen HOST:PORT] [--once]   a copy that applies only what it verified
  *
  * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
  * names); `--mapping slot-v1` (depth 24) creates a slot registry. Name-keyed registries address
@@ -69,5 +71,6 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   registerRegistryCheckpoint(registry, setExit);
   registerRegistryVerifyConsistency(registry, setExit);
   registerRegistryMonitor(registry, setExit);
+  registerRegistryMirror(registry, setExit);
   registerRegistryHttp(registry, setExit);
 }

@@ -1,0 +1,145 @@
+/**
+ * A mirror's writes: one committed batch per batch of the primary, holding the listed updates of
+ * its verified block links in order (or none, for a batch that left the root as it was), the
+ * verified block proofs themselves (so the mirror serves `/v1/blocks` and `/v1/consistency` as the
+ * primary does) and the primary's signed checkpoint of that size — the mirror's position — all in
+ * the batch's one write transaction. A root other than the checkpoint's aborts the transaction:
+ * nothing of the batch is written.
+ */
+import type { Database } from "lmdb" with { "resolution-mode": "require" };
+import { digestEquals, type Digest } from "../hash/digest.js";
+import { formatRoot } from "../registry/root.js";
+import { blockUpdateOf, type BlockUpdate } from "../registry/name-block.js";
+import { planNameUpdate } from "../registry/name-operations.js";
+import type { NameStore } from "../registry/store/name-store.js";
+import type { ConsistencyLink } from "../registry/consistency/verify-consistency.js";
+import { bytesOfBase64 } from "../registry/checkpoint/note.js";
+import { MirrorError } from "./errors.js";
+
+/** The table of the mirror's rows (`NameStore.sideTable`). */
+export const MIRROR_TABLE = "mirror";
+
+/** The key of the checkpoint row of a size (twelve decimal digits: key order is size order). */
+export function checkpointKey(size: number): Buffer {
+  return Buffer.from(`checkpoint:${String(size).padStart(12, "0")}`, "latin1");
+}
+
+/** The mirror's rows of a registry: the primary's signed checkpoints it verified, by size. */
+export class MirrorRows {
+  private readonly table: Database<Buffer, Buffer>;
+
+  /** @throws MirrorError `MIRROR_DB_MISMATCH` when a read-only registry holds no mirror table. */
+  constructor(readonly store: NameStore) {
+    const t = store.sideTable(MIRROR_TABLE);
+    if (t === undefined)
+      throw new MirrorError("MIRROR_DB_MISMATCH", `registry at ${store.dir} is not a mirror (it has no mirror rows)`);
+    this.table = t;
+  }
+
+  /** The stored checkpoint text of a size, or undefined. */
+  checkpoint(size: number): string | undefined {
+    const v = this.table.get(checkpointKey(size));
+    return v === undefined ? undefined : Buffer.from(v).toString("utf8");
+  }
+
+  /** Inside a write transaction: stores the checkpoint of a size. */
+  putCheckpoint(size: number, text: string): void {
+    this.table.putSync(checkpointKey(size), Buffer.from(text, "utf8"));
+  }
+
+  /** Stores the checkpoint of the registry's head (size 0 of a new mirror) in its own write transaction. */
+  recordStart(size: number, text: string): void {
+    this.table.putSync(checkpointKey(size), Buffer.from(text, "utf8"));
+  }
+}
+
+/** A verified batch of the primary: its number, its links (verified), its checkpoint (verified). */
+export interface VerifiedBatch {
+  readonly batch: number;
+  readonly links: readonly ConsistencyLink[];
+  readonly checkpoint: string;
+  readonly root: Digest;
+}
+
+/** The updates block.json lists, in order, over every link of a batch. */
+export function batchUpdates(links: readonly ConsistencyLink[]): BlockUpdate[] {
+  const out: BlockUpdate[] = [];
+  for (const l of links) {
+    if (l.unchanged === true) continue;
+    const block = (typeof l.block === "string" ? JSON.parse(l.block) : l.block) as { updates: unknown[] };
+    block.updates.forEach((u, i) => out.push(blockUpdateOf(u, i + 1)));
+  }
+  return out;
+}
+
+/**
+ * Applies a verified batch as the registry's next batch (it must be batch `head + 1`), with its
+ * block proofs and checkpoint, in one write transaction.
+ * @returns the number of updates applied.
+ * @throws MirrorError `MIRROR_ROOT_MISMATCH` when the updates reach another root than the
+ *   checkpoint's (nothing written); RegistryError of an update that cannot be applied (nothing
+ *   written), `CONCURRENT_UPDATE`.
+ */
+export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch): number {
+  const store = rows.store;
+  const updates = batchUpdates(v.links);
+  store.commit({
+    kind: updates.length === 0 ? "unchanged" : "block",
+    expectBatch: v.batch - 1,
+    write: (w, head) => {
+      let root = head.root;
+      const totals = { newRecords: 0, live: 0, deleted: 0 };
+      const logged: { op: BlockUpdate["op"]; name: string; value?: unknown }[] = [];
+      for (const u of updates) {
+        // Reads inside the write transaction see the earlier updates of this batch.
+        const l = store.lookup(u.name);
+        const state = { ...l, path: store.path(l.key), head: { ...head, root } };
+        const p = planNameUpdate(store, u.op, u.name, u.value, state);
+        p.writeTo(w);
+        totals.newRecords += p.deltas.newRecords;
+        totals.live += p.deltas.live;
+        totals.deleted += p.deltas.deleted;
+        root = p.newRoot;
+        logged.push(
+          p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue },
+        );
+      }
+      if (!digestEquals(root, v.root))
+        throw new MirrorError(
+          "MIRROR_ROOT_MISMATCH",
+          `batch ${v.batch}: its verified updates reach root ${formatRoot(root)}, not the checkpoint's ${formatRoot(v.root)}; nothing of it was written`,
+          { batch: v.batch },
+        );
+      if (updates.length > 0) w.logChanges(logged as Parameters<typeof w.logChanges>[0]);
+      for (const l of v.links) {
+        if (l.unchanged === true) continue;
+        const blockJson = typeof l.block === "string" ? l.block : JSON.stringify(l.block);
+        const proof = l.proof instanceof Uint8Array ? l.proof : bytesOfBase64(l.proof as string)!;
+        const ops = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
+        store.recordBlockProof(
+          {
+            batch: v.batch,
+            profile: "v3",
+            operations: ops,
+            from_root: l.from_root,
+            to_root: l.to_root,
+            proof_bytes: proof.length,
+            json_bytes: Buffer.byteLength(blockJson, "utf8"),
+            ...(l.parts !== undefined ? { part: l.part!, parts: l.parts } : {}),
+          },
+          blockJson,
+          proof,
+        );
+      }
+      rows.putCheckpoint(v.batch, v.checkpoint);
+      return {
+        root,
+        newRecords: totals.newRecords,
+        liveDelta: totals.live,
+        deletedDelta: totals.deleted,
+        written: updates.length,
+      };
+    },
+  });
+  return updates.length;
+}

@@ -1,0 +1,166 @@
+/**
+ * A mirror survives SIGKILL at any moment: `ssgkr registry mirror --once` is killed at random
+ * moments while it applies the history of a primary (each request slowed a little so the kills
+ * land mid-way), restarted each time from its own position, and in the end reaches the primary's
+ * head with the same root, the same batches and the primary's checkpoint of every size.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { NameStore } from "../../src/registry/store/name-store.js";
+import { applyNameBlock } from "../../src/registry/name-block.js";
+import { signCheckpoint } from "../../src/registry/checkpoint/signing-key.js";
+import { formatRoot } from "../../src/registry/root.js";
+import { Mirror } from "../../src/mirror/mirror.js";
+import { freshDir, makeRegistry, removeDir, ROOT, startServer } from "../web/support.js";
+import { fakeServer, proveAll, testKey } from "./support.js";
+
+const key = testKey();
+const BATCHES = 24;
+let dir: string;
+let primary: NameStore;
+let srv: Awaited<ReturnType<typeof startServer>>;
+let slow: Awaited<ReturnType<typeof fakeServer>>;
+
+before(async () => {
+  dir = freshDir("ssgkr-mirror-kill-");
+  primary = makeRegistry(dir, 16);
+  for (let b = 0; b < BATCHES; b++)
+    applyNameBlock(
+      primary,
+      Array.from({ length: 3 }, (_, i) => ({ op: "insert" as const, name: `k-${b}-${i}`, value: `v${b}.${i}` })),
+    );
+  proveAll(primary);
+  srv = await startServer({ store: primary, signingKey: key, rateLimit: 0 });
+  // every request answered 60 ms late: a catch-up takes a few seconds
+  slow = await fakeServer(async () => {
+    await new Promise((r) => setTimeout(r, 60));
+    return false;
+  }, srv.base);
+});
+
+after(async () => {
+  await slow?.close();
+  await srv?.app.close();
+  await primary?.close();
+  if (dir) removeDir(dir);
+});
+
+/** Runs the mirror once; kills it with SIGKILL after `killMs` unless it ended before: its exit code, or "killed". */
+function runMirror(db: string, killMs: number | undefined): Promise<number | "killed"> {
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, "bin", "ssgkr.js"),
+      "registry",
+      "mirror",
+      "--from",
+      slow.base,
+      "--key",
+      key.verifierKey,
+      "--db",
+      db,
+      "--once",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const timer = killMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killMs);
+  return new Promise((resolve) =>
+    child.on("exit", (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (signal === "SIGKILL") resolve("killed");
+      else {
+        if (code !== 0) process.stderr.write(stderr);
+        resolve(code ?? -1);
+      }
+    }),
+  );
+}
+
+test("killed with SIGKILL at random moments while it applies, restarted, a mirror reaches the head with the same root", async (t) => {
+  const db = join(dir, "mirror");
+  let killed = 0;
+  /** The mirror's size after each killed run. */
+  const sizes: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const r = await runMirror(db, 900 + Math.floor(Math.random() * 2500));
+    if (r === "killed") {
+      killed++;
+      if (existsSync(join(db, "data.mdb"))) {
+        const s = NameStore.open(db, { readOnly: true });
+        sizes.push(s.head().batch);
+        s.closeSync();
+      }
+    } else assert.equal(r, 0);
+  }
+  assert.ok(killed >= 1, "at least one run was killed mid-way");
+  t.diagnostic(`sizes after the kills: ${sizes.join(", ")} of ${primary.head().batch}`);
+  // each size a mirror was left at is one of its verified states: batch numbers only go forward
+  for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i]! >= sizes[i - 1]!);
+  assert.equal(await runMirror(db, undefined), 0);
+  const m = await Mirror.open({ from: srv.base, key: key.verifierKey, db });
+  try {
+    const head = primary.head();
+    assert.equal(m.store.head().batch, head.batch);
+    assert.equal(formatRoot(m.store.head().root), formatRoot(head.root));
+    for (let b = 0; b <= head.batch; b++) {
+      assert.equal(formatRoot(m.store.batchEntry(b).root), formatRoot(primary.batchEntry(b).root));
+      assert.equal(m.checkpointText(b), signCheckpoint(key, { size: b, root: primary.batchEntry(b).root }));
+    }
+    assert.equal(m.store.head().live, head.live);
+  } finally {
+    m.close();
+  }
+});
+
+test("followed with --listen: it serves its copy and its status, follows new writes, and SIGTERM stops it (exit 0)", async () => {
+  const db = join(dir, "listening");
+  const child = spawn(
+    process.execPath,
+    [
+      ...[join(ROOT, "bin", "ssgkr.js"), "registry", "mirror", "--from", srv.base, "--key", key.verifierKey],
+      ...["--db", db, "--listen", "127.0.0.1:0", "--interval", "1"],
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  try {
+    const deadline = Date.now() + 60_000;
+    let base: string | undefined;
+    while (base === undefined && Date.now() < deadline) {
+      base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (base === undefined) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(base, `no listening line: ${out}`);
+    const statusAt = async (size: number) => {
+      for (;;) {
+        assert.ok(Date.now() < deadline, "the mirror caught up in time");
+        const s = (await (await fetch(`${base}/v1/status`)).json()) as Record<string, any>;
+        if (s.mirror.verified.size === size) return s;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const s = await statusAt(primary.head().batch);
+    assert.equal(s.mirror.state, "following");
+    assert.equal(s.mirror.lag_batches, 0);
+    assert.equal(
+      await (await fetch(`${base}/v1/checkpoint`)).text(),
+      await (await fetch(`${srv.base}/v1/checkpoint`)).text(),
+    );
+    // a new write on the primary, proved: the mirror follows it
+    applyNameBlock(primary, [{ op: "insert", name: "followed", value: "yes" }]);
+    proveAll(primary);
+    await statusAt(primary.head().batch);
+    const rec = (await (await fetch(`${base}/v1/records/followed`)).json()) as Record<string, any>;
+    assert.equal(rec.value, "yes");
+  } finally {
+    child.kill("SIGTERM");
+  }
+  assert.equal(await exited, 0);
+});
