@@ -78,12 +78,18 @@ export type KernelsSource = KernelModuleSource;
  * `wasm/kernels.wasm`), written as `new URL("./kernels.wasm", import.meta.url)`: Vite (and webpack
  * 5, Parcel) emit the file as an asset of the build and rewrite the URL; esbuild leaves the
  * expression as it is, so the URL then names `kernels.wasm` beside the bundle: copy
- * `node_modules/statesync-gkr/wasm/kernels.wasm` there (docs/browser.md).
+ * `node_modules/statesync-gkr/wasm/kernels.wasm` there (docs/browser.md). A bundle in a format
+ * without `import.meta` (esbuild's default for the browser, iife) names `kernels.wasm` in the
+ * page's own folder.
  * @example
  *   console.log(kernelsUrl().href); // …/kernels.wasm
  */
 export function kernelsUrl(): URL {
-  return new URL("./kernels.wasm", import.meta.url);
+  // a bundle in a format without import.meta (esbuild's default, iife) leaves it empty: the page's own folder
+  // the literal pattern below is what Vite and other bundlers rewrite to the emitted asset
+  if ((import.meta as { url?: string }).url) return new URL("./kernels.wasm", import.meta.url);
+  const page = (globalThis as { location?: { href: string } }).location;
+  return new URL("./kernels.wasm", page?.href ?? "file:///");
 }
 
 /**

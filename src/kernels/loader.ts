@@ -22,7 +22,8 @@ import type { KernelExports } from "./abi.js";
 import { KernelError } from "./errors.js";
 
 /** Location of the compiled module relative to this file (dist/src/kernels → wasm). */
-const MODULE_URL = new URL("../../../wasm/kernels.wasm", import.meta.url);
+/** The checked-in module beside this file's package (Node's path; computed when used, so a bundle whose `import.meta.url` is empty still loads). */
+const moduleUrl = (): URL => new URL("../../../wasm/kernels.wasm", import.meta.url);
 
 /**
  * Raw exports of the kernel module (signatures generated into abi.ts by scripts/gen-kernels.mjs).
@@ -127,11 +128,11 @@ export function kernelModule(): WebAssembly.Module {
       );
     let bytes: Uint8Array<ArrayBuffer>;
     try {
-      bytes = new Uint8Array(fs.readFileSync(MODULE_URL));
+      bytes = new Uint8Array(fs.readFileSync(moduleUrl()));
     } catch (e) {
       throw new KernelError(
         "MODULE_MISSING",
-        `kernel module ${MODULE_URL.pathname} is missing; run \`npm run build:kernels\` (${(e as Error).message})`,
+        `kernel module ${moduleUrl().pathname} is missing; run \`npm run build:kernels\` (${(e as Error).message})`,
       );
     }
     try {
@@ -139,7 +140,7 @@ export function kernelModule(): WebAssembly.Module {
     } catch (e) {
       throw new KernelError(
         "MODULE_MISSING",
-        `kernel module ${MODULE_URL.pathname} does not compile: ${(e as Error).message}`,
+        `kernel module ${moduleUrl().pathname} does not compile: ${(e as Error).message}`,
       );
     }
   }

@@ -173,7 +173,7 @@ test("sequencer under SIGKILL: every acknowledged write (200 and 202) survives 4
 test("server under SIGKILL while it proves blocks: after 3 kills at random moments every acknowledged write is there, every committed epoch gets its block, no block is stored for a batch that did not commit, and the chain from size 0 verifies", async () => {
   const dir = freshDir("ssgkr-seq-kill-blocks-");
   try {
-    const store = makeRegistry(dir, 16);
+    const store = makeRegistry(dir, 24); // depth 24: a fresh name rarely collides (a 202 write that collides fails in its epoch)
     const db = store.dir;
     await store.close();
     const token = tokenFile(dir);

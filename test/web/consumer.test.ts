@@ -316,10 +316,10 @@ test("a consumer page bundled with esbuild and with Vite from the packed tarball
   report.esbuildMs = Math.round(performance.now() - t0);
   copyFileSync(join(consumer, "node_modules", "statesync-gkr", "wasm", "kernels.wasm"), join(esOut, "kernels.wasm"));
   writeFileSync(join(esOut, "index.html"), INDEX_HTML("./main.js"));
+  // esbuild's default format for the browser (iife: import.meta is empty, kernelsUrl() names the page's folder), minified
   await build({
     entryPoints: [join(consumer, "main.js")],
     bundle: true,
-    format: "esm",
     minify: true,
     outdir: join(dir, "minified"),
     absWorkingDir: consumer,
