@@ -43,6 +43,21 @@ function outDirUsable(out: string): void {
     });
 }
 
+/**
+ * Opens the registry at `db` for block proofs (`prove-block`, `prove-blocks`).
+ * @throws RegistryError `WRONG_MAPPING` (a slot registry), and what `NameStore.open` throws.
+ */
+export function openForBlocks(db: string): NameStore {
+  const mapping = registryMapping(db);
+  if (mapping !== undefined && mapping !== NAME_MAPPING_ID)
+    throw new RegistryError(
+      "WRONG_MAPPING",
+      `registry at ${db} has mapping ${mapping}; block proofs are made for name-keyed registries (${NAME_MAPPING_ID})`,
+      { mapping },
+    );
+  return NameStore.open(db);
+}
+
 function workersOption(text: string | undefined): number {
   if (text === undefined) return availableParallelism();
   if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > 64)
@@ -100,14 +115,7 @@ export async function runProveBlockCommand(
       throw new RegistryError(e.code, `--updates ${opts.updates}: ${e.message}`, e.details as Record<string, unknown>);
     throw e;
   }
-  const mapping = registryMapping(opts.db);
-  if (mapping !== undefined && mapping !== NAME_MAPPING_ID)
-    throw new RegistryError(
-      "WRONG_MAPPING",
-      `registry at ${opts.db} has mapping ${mapping}; block proofs are made for name-keyed registries (${NAME_MAPPING_ID})`,
-      { mapping },
-    );
-  const store = NameStore.open(opts.db);
+  const store = openForBlocks(opts.db);
   let written;
   try {
     const t0 = performance.now();

@@ -7,9 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { BlockProver } from "../../registry/consistency/block-prover.js";
-import { NAME_MAPPING_ID } from "../../registry/name-key.js";
-import { NameStore } from "../../registry/store/name-store.js";
-import { registryMapping } from "../../registry/store/open-any.js";
+import { openForBlocks } from "./registry-block-run.js";
 import { RegistryError } from "../../registry/errors.js";
 import { ProvingPool } from "../../proving/pool.js";
 import { EXIT_OK } from "../exit.js";
@@ -22,14 +20,7 @@ export async function runProveBlocksCommand(
 ): Promise<void> {
   const workers =
     opts.workers === undefined ? availableParallelism() : parseIntOption(opts.workers, "--workers", 1, 64);
-  const mapping = registryMapping(opts.db);
-  if (mapping !== undefined && mapping !== NAME_MAPPING_ID)
-    throw new RegistryError(
-      "WRONG_MAPPING",
-      `registry at ${opts.db} has mapping ${mapping}; block proofs are made for name-keyed registries (${NAME_MAPPING_ID})`,
-      { mapping },
-    );
-  const store = NameStore.open(opts.db);
+  const store = openForBlocks(opts.db);
   const t0 = performance.now();
   let parts = 0,
     updates = 0;
