@@ -8,6 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { NameStore } from "../../src/registry/store/name-store.js";
+import { RegistryStore } from "../../src/registry/store/store.js";
+import { writeFileSync } from "node:fs";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { batchProofState } from "../../src/registry/consistency/block-prover.js";
 import { runCli } from "./support/run-cli.js";
@@ -37,4 +39,22 @@ test("registry prove-blocks proves every pending batch on two workers and exits;
   const bad = await runCli("registry", "prove-blocks", "--db", db, "--workers", "0");
   assert.equal(bad.code, 2);
   assert.match(bad.err, /^error BAD_OPTION: --workers must be an integer in \[1, 64\]/m);
+});
+
+test("prove-block and prove-blocks refuse a slot registry at once with WRONG_MAPPING naming it", async () => {
+  const db = join(tempDir(), "slot");
+  await RegistryStore.openOrCreate(db, { depth: 12 }).close();
+  const updates = join(tempDir(), "u.ndjson");
+  writeFileSync(updates, '{"op":"insert","name":"a","value":"x"}\n');
+  for (const args of [
+    ["registry", "prove-blocks", "--db", db],
+    ["registry", "prove-block", "--db", db, "--updates", updates, "--out", join(tempDir(), "o")],
+  ]) {
+    const r = await runCli(...args);
+    assert.equal(r.code, 2, args[1]);
+    assert.match(
+      r.err,
+      /^error WRONG_MAPPING: registry at .* has mapping record-leaf-v1; block proofs are made for name-keyed registries/m,
+    );
+  }
 });
