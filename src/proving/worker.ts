@@ -6,7 +6,7 @@
  *   profile v3 or v3-zk;
  * - a part of a committed batch's profile v3 block: the batch's change log replayed against the
  *   tree of the batch before (registry/consistency/replay.ts; the last batch's replay is kept for
- *   its other parts), proved and checked as the auditor will (`blockProverV3`), with its
+ *   its later parts), proved and checked as the auditor will (`blockProverV3`), with its
  *   block.json — the main thread only stores it.
  * Each job starts on a fresh read snapshot, so it sees every batch committed before it was sent.
  */
@@ -17,8 +17,7 @@ import { proveNameRead } from "../counterparty/prove.js";
 import { NameStore } from "../registry/store/name-store.js";
 import { blockProverV3 } from "../registry/block-dir.js";
 import { provedPart } from "../registry/consistency/block-prover.js";
-import { replayBatch, type ReplayedPart } from "../registry/consistency/replay.js";
-import { RegistryError } from "../registry/errors.js";
+import { BatchReplay } from "../registry/consistency/replay.js";
 import type { BlockJob, PoolJob, PoolReply, PoolWorkerData, ProvedBlockPart, ReadJob, ReadProfile } from "./jobs.js";
 
 installKernelBackend();
@@ -33,21 +32,19 @@ function readProof(store: NameStore, job: ReadJob) {
   return proveNameRead(store, job.name, Uint32Array.from(job.root), modeOptions(job.profile));
 }
 
-/** The last batch replayed (its parts), kept for the batch's other parts. */
-let replayed: { batch: number; parts: ReplayedPart[] } | undefined;
+/** The replay of the last batch asked for, kept for its later parts (a replay moves forward). */
+let replay: BatchReplay | undefined;
 
 function blockPart(store: NameStore, job: BlockJob): ProvedBlockPart {
   const t0 = performance.now();
-  if (replayed?.batch !== job.batch) {
-    replayed = undefined;
-    replayed = { batch: job.batch, parts: replayBatch(store, job.batch) };
+  if (replay?.batch !== job.batch) {
+    replay = undefined;
+    replay = new BatchReplay(store, job.batch);
   }
-  const part = replayed.parts[job.part];
-  if (part === undefined)
-    throw new RegistryError("BAD_BLOCK", `batch ${job.batch} has no part ${job.part}`, { batch: job.batch });
+  const part = replay.part(job.part);
   const { depth, leafMaxFields } = store.config;
   const proof = blockProverV3(depth, leafMaxFields)(part);
-  if (job.part === part.parts - 1) replayed = undefined;
+  if (job.part === part.parts - 1) replay = undefined;
   return provedPart(store.config, job.batch, part, proof, performance.now() - t0);
 }
 

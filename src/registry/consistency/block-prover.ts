@@ -29,7 +29,7 @@ import { formatRoot } from "../root.js";
 import { blockFiles, blockProverV3, type ProvableBlock } from "../block-dir.js";
 import type { NameStore } from "../store/name-store.js";
 import type { StoredBlockSummary } from "../store/block-rows.js";
-import { batchPartUpdates, replayBatch, type ReplayedPart } from "./replay.js";
+import { BatchReplay, batchPartUpdates, type ReplayedPart } from "./replay.js";
 
 export { batchBlockParts } from "./replay.js";
 import { blockParts } from "../block-size.js";
@@ -104,10 +104,7 @@ export function batchProofState(store: NameStore, batch: number): Exclude<BatchP
 }
 
 /** A replay of a batch proved in parts, kept while its parts are proved. */
-interface Replay {
-  readonly batch: number;
-  readonly parts: readonly ReplayedPart[];
-}
+type Replay = BatchReplay;
 
 /**
  * Makes and stores the block proof of one batch from its change log (replayed at the batch
@@ -151,11 +148,10 @@ function partToProve(
   let p = 0;
   while (p < parts && kept.has(p)) p++;
   if (p === parts) return undefined;
-  const r = replay?.batch === batch ? replay : { batch, parts: replayBatch(store, batch) };
-  const part = r.parts[p];
-  if (part === undefined)
+  const r = replay?.batch === batch ? replay : new BatchReplay(store, batch);
+  if (r.parts === 0)
     throw new RegistryError("BAD_BLOCK", `batch ${batch} changed nothing: it needs no block proof`, { batch });
-  return { part, replay: r };
+  return { part: r.part(p), replay: r };
 }
 
 /**
@@ -428,7 +424,7 @@ export class BlockProver {
         this.settled(b);
         return true;
       }
-      this.replay = next.replay.parts.length > 1 ? next.replay : undefined;
+      this.replay = next.replay.parts > 1 ? next.replay : undefined;
       const t0 = performance.now();
       const proof = await this.proveOnWorker(next.part);
       if (!this.running) return false;
@@ -497,7 +493,7 @@ export class BlockProver {
     if (b === "later") return true;
     try {
       const { done, replay } = provePart(this.store, b, this.replay);
-      this.replay = replay !== undefined && replay.parts.length > 1 ? replay : undefined;
+      this.replay = replay !== undefined && replay.parts > 1 ? replay : undefined;
       if (done !== undefined) this.options.onProved?.(done.summary, done.proveMs);
       if (done === undefined || batchProofState(this.store, b) !== "pending") this.settled(b);
     } catch (e) {

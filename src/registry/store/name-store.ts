@@ -903,6 +903,61 @@ export class NameStore extends EnvironmentStore {
     return decodeChangePart(unseal(T_CHANGES, key, raw, what), what);
   }
 
+  /**
+   * The keys holding a record after batch `batch` (live or deleted), ascending, in one scan of
+   * the leaf rows (of their keys only at the head).
+   * @throws RegistryError `DB_CORRUPT` (a count that differs from the batch's history entry).
+   */
+  leafKeysAt(batch: number): Float64Array {
+    return this.read((t) => {
+      const head = this.head(t);
+      const atHead = batch === head.batch;
+      const n = (atHead ? head : this.historyEntry(batch, t)).records;
+      const out = new Float64Array(n);
+      let i = 0;
+      const add = (key: Buffer) => {
+        if (i === n)
+          throw new RegistryError("DB_CORRUPT", `more leaf rows than the ${n} records of batch ${batch}`, { batch });
+        out[i++] = readSlotKey(key);
+      };
+      if (atHead) for (const key of this.leaves.getKeys({ transaction: t } as never)) add(key as Buffer);
+      else
+        for (const { key, value } of this.leaves.getRange({ transaction: t } as never))
+          if (createdOf(unseal(T_LEAF, key as Buffer, value as Buffer, `leaf row of key ${readSlotKey(key as Buffer)}`)) <= batch)
+            add(key as Buffer);
+      if (i !== n)
+        throw new RegistryError("DB_CORRUPT", `${i} leaf rows hold a record at batch ${batch}, its history says ${n}`, {
+          batch,
+        });
+      return out;
+    });
+  }
+
+  /**
+   * Every logged update of a batch logged as its created rows (an import into an empty key
+   * range): the inserts of those rows in key order, each with its value at the batch, in one scan
+   * of the leaf rows (`changePart` scans once per part).
+   * @throws RegistryError `DB_CORRUPT` (a row count that differs from the header's).
+   */
+  createdChanges(batch: number): LoggedChange[] {
+    return this.read((t) => {
+      const header = this.changeHeader(batch, t);
+      const out: LoggedChange[] = [];
+      for (const row of this.leafRows(t)) {
+        if (row.created !== batch) continue;
+        const at = this.leafRowAt(row.key, t, batch)!;
+        out.push({ op: "insert", name: at.record.name, value: at.record.value });
+      }
+      if (header?.created !== true || out.length !== header.updates)
+        throw new RegistryError(
+          "DB_CORRUPT",
+          `batch ${batch} created ${out.length} leaf rows that are still stored, its change log says ${header?.updates ?? "nothing"}`,
+          { batch },
+        );
+      return out;
+    });
+  }
+
   /** Part `part` of a batch logged as its created rows: the inserts of those rows, in key order, each with its value at the batch. */
   private createdPart(batch: number, part: number, header: ChangeHeader, txn?: Transaction): LoggedChange[] {
     const run = (t: Transaction): LoggedChange[] => {
