@@ -10,7 +10,9 @@ import type { Database } from "lmdb" with { "resolution-mode": "require" };
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { formatRoot } from "../registry/root.js";
 import { blockUpdateOf, type BlockUpdate } from "../registry/name-block.js";
-import { planNameUpdate } from "../registry/name-operations.js";
+import { applyEpoch, type EpochWrite, type KeyIndex } from "../registry/sequencer/epoch.js";
+import { RegistryError } from "../registry/errors.js";
+import { nameKeys } from "../registry/hashing/name-keys.js";
 import type { NameStore } from "../registry/store/name-store.js";
 import type { ConsistencyLink } from "../registry/consistency/verify-consistency.js";
 import { bytesOfBase64 } from "../registry/checkpoint/note.js";
@@ -74,72 +76,101 @@ export function batchUpdates(links: readonly ConsistencyLink[]): BlockUpdate[] {
 
 /**
  * Applies a verified batch as the registry's next batch (it must be batch `head + 1`), with its
- * block proofs and checkpoint, in one write transaction.
+ * block proofs and checkpoint, in one write transaction. The updates go through the sequencer's
+ * batched path (registry/sequencer/epoch.ts: each changed key's leaf hashed once, the tree above
+ * them recomputed level by level against `index`, the stored keys kept between batches), logged in
+ * order as the batch's change log.
+ * @param index the stored keys (kept by the caller between batches; reloaded when stale).
  * @returns the number of updates applied.
  * @throws MirrorError `MIRROR_ROOT_MISMATCH` when the updates reach another root than the
  *   checkpoint's (nothing written); RegistryError of an update that cannot be applied (nothing
  *   written), `CONCURRENT_UPDATE`.
  */
-export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch): number {
+export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch, index: KeyIndex): number {
   const store = rows.store;
   const updates = batchUpdates(v.links);
-  store.commit({
-    kind: updates.length === 0 ? "unchanged" : "block",
-    expectBatch: v.batch - 1,
-    write: (w, head) => {
-      let root = head.root;
-      const totals = { newRecords: 0, live: 0, deleted: 0 };
-      const logged: { op: BlockUpdate["op"]; name: string; value?: unknown }[] = [];
-      for (const u of updates) {
-        // Reads inside the write transaction see the earlier updates of this batch.
-        const l = store.lookup(u.name);
-        const state = { ...l, path: store.path(l.key), head: { ...head, root } };
-        const p = planNameUpdate(store, u.op, u.name, u.value, state);
-        p.writeTo(w);
-        totals.newRecords += p.deltas.newRecords;
-        totals.live += p.deltas.live;
-        totals.deleted += p.deltas.deleted;
-        root = p.newRoot;
-        logged.push(
-          p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue },
+  if (updates.length === 0) {
+    store.commit({
+      kind: "unchanged",
+      expectBatch: v.batch - 1,
+      write: (_w, head) => {
+        if (!digestEquals(head.root, v.root)) throw rootMismatch(v, head.root);
+        rows.putCheckpoint(v.batch, v.checkpoint);
+        return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
+      },
+    });
+    return 0;
+  }
+  // names whose block verified are well formed: their keys are hashed at once, and not checked again
+  const keys = nameKeys(
+    updates.map((u) => u.name),
+    store.config.depth,
+  );
+  const writes = updates.map(
+    (u, i): EpochWrite => ({
+      op: u.op === "insert" || u.op === "replace" ? "put" : u.op,
+      name: u.name,
+      key: keys[i]!,
+      ...(u.value !== undefined ? { value: u.value } : {}),
+    }),
+  );
+  applyEpoch(
+    store,
+    index,
+    writes,
+    (o) => {
+      if (o.before.batch !== v.batch - 1)
+        throw new RegistryError(
+          "CONCURRENT_UPDATE",
+          `the mirror's registry is at batch ${o.before.batch}, batch ${v.batch} follows ${v.batch - 1}; nothing was written`,
+          { batch: o.before.batch },
         );
-      }
-      if (!digestEquals(root, v.root))
-        throw new MirrorError(
-          "MIRROR_ROOT_MISMATCH",
-          `batch ${v.batch}: its verified updates reach root ${formatRoot(root)}, not the checkpoint's ${formatRoot(v.root)}; nothing of it was written`,
-          { batch: v.batch },
-        );
-      if (updates.length > 0) w.logChanges(logged as Parameters<typeof w.logChanges>[0]);
-      for (const l of v.links) {
-        if (l.unchanged === true) continue;
-        const blockJson = typeof l.block === "string" ? l.block : JSON.stringify(l.block);
-        const proof = l.proof instanceof Uint8Array ? l.proof : bytesOfBase64(l.proof as string)!;
-        const ops = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
-        store.recordBlockProof(
-          {
-            batch: v.batch,
-            profile: "v3",
-            operations: ops,
-            from_root: l.from_root,
-            to_root: l.to_root,
-            proof_bytes: proof.length,
-            json_bytes: Buffer.byteLength(blockJson, "utf8"),
-            ...(l.parts !== undefined ? { part: l.part!, parts: l.parts } : {}),
-          },
-          blockJson,
-          proof,
-        );
-      }
+      o.results.forEach((r, i) => {
+        if (!r.ok) throw r.error;
+        if (r.op !== updates[i]!.op)
+          throw new RegistryError(
+            "BAD_BLOCK",
+            `batch ${v.batch}: update ${i + 1} (${updates[i]!.op} ${JSON.stringify(updates[i]!.name)}) applied as a ${r.op}`,
+            { batch: v.batch },
+          );
+      });
+      if (!digestEquals(o.entry!.root, v.root)) throw rootMismatch(v, o.entry!.root);
+      recordProofs(store, v);
       rows.putCheckpoint(v.batch, v.checkpoint);
-      return {
-        root,
-        newRecords: totals.newRecords,
-        liveDelta: totals.live,
-        deletedDelta: totals.deleted,
-        written: updates.length,
-      };
     },
-  });
+    "block",
+  );
   return updates.length;
+}
+
+function rootMismatch(v: VerifiedBatch, root: Digest): MirrorError {
+  return new MirrorError(
+    "MIRROR_ROOT_MISMATCH",
+    `batch ${v.batch}: its verified updates reach root ${formatRoot(root)}, not the checkpoint's ${formatRoot(v.root)}; nothing of it was written`,
+    { batch: v.batch },
+  );
+}
+
+/** Inside the batch's write transaction: the verified block proofs of its links. */
+function recordProofs(store: NameStore, v: VerifiedBatch): void {
+  for (const l of v.links) {
+    if (l.unchanged === true) continue;
+    const blockJson = typeof l.block === "string" ? l.block : JSON.stringify(l.block);
+    const proof = l.proof instanceof Uint8Array ? l.proof : bytesOfBase64(l.proof as string)!;
+    const ops = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
+    store.recordBlockProof(
+      {
+        batch: v.batch,
+        profile: "v3",
+        operations: ops,
+        from_root: l.from_root,
+        to_root: l.to_root,
+        proof_bytes: proof.length,
+        json_bytes: Buffer.byteLength(blockJson, "utf8"),
+        ...(l.parts !== undefined ? { part: l.part!, parts: l.parts } : {}),
+      },
+      blockJson,
+      proof,
+    );
+  }
 }

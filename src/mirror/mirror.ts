@@ -25,6 +25,7 @@ import { verifyConsistency, type ConsistencyLink } from "../registry/consistency
 import { NameStore } from "../registry/store/name-store.js";
 import { SsgkrError } from "../errors.js";
 import { applyVerifiedBatch, MirrorRows } from "./apply.js";
+import type { KeyIndex } from "../registry/sequencer/epoch.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
 import { haltsMirror, MirrorError, type MirrorErrorCode } from "./errors.js";
 
@@ -82,6 +83,8 @@ export class Mirror {
   readonly key: VerifierKey;
   readonly store: NameStore;
   readonly rows: MirrorRows;
+  /** The stored keys, kept between batches for the batched apply (apply.ts). */
+  private readonly index: KeyIndex = { batch: -1, keys: new Float64Array(0) };
   private readonly opts: MirrorOptions;
   private halted: MirrorProblem | undefined;
   private lastError: { code: string; message: string; at: string } | undefined;
@@ -444,7 +447,7 @@ export class Mirror {
     }
     let n: number;
     try {
-      n = applyVerifiedBatch(this.rows, { batch: b, links, checkpoint: to.text, root: to.body.root });
+      n = applyVerifiedBatch(this.rows, { batch: b, links, checkpoint: to.text, root: to.body.root }, this.index);
     } catch (e) {
       if (e instanceof MirrorError) throw this.evidence(e, { checkpoints: [fromText, to.text], links });
       throw e;

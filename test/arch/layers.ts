@@ -152,6 +152,8 @@ export const UNITS: Readonly<Record<string, Unit>> = {
       "consistency/replay.ts",
       "store/block-rows.ts",
       "sequencer/sequencer.ts",
+      "sequencer/epoch.ts",
+      "hashing/name-keys.ts",
     ],
   },
   "src/counterparty": {

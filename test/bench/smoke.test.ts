@@ -17,7 +17,7 @@ const runner = join(root, "bench", "run.mjs");
 /** Wall-clock bound of one smoke run (the slowest take about 20 s on a shared 2-core machine). */
 const TIMEOUT_MS = 90_000;
 /** Benchmarks whose smoke run starts many servers (each prepares its proving workers): a longer bound. */
-const TIMEOUT_OVERRIDE_MS: Readonly<Record<string, number>> = { "registry-load": 240_000 };
+const TIMEOUT_OVERRIDE_MS: Readonly<Record<string, number>> = { "registry-load": 240_000, mirror: 240_000 };
 const timeoutOf = (name: string) => TIMEOUT_OVERRIDE_MS[name] ?? TIMEOUT_MS;
 
 /** Headline keys each benchmark's smoke run must print (a subset where the keys depend on the sizes). */
@@ -78,6 +78,12 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   ],
   primitives: ["size", "poseidon2_wasm_Mperm_s", "poseidon2_ts_Mperm_s", "base_mul_wasm_M_s", "fold_ext_wasm_M_s"],
   prove: ["prove_prepared_ms", "prove_fresh_ms", "prove_prepared_cpu_ms", "fresh_over_prepared", "split_rounds_ms"],
+  mirror: [
+    "mirror_catchup_updates_per_s",
+    "mirror_catchup_wall_updates_per_s",
+    "mirror_lag_p99_s",
+    "mirror_lag_growing",
+  ],
   "pcs-leaf": ["variables", "cb100-r4-s3-l24_over_cb100-r4-s3"],
   "registry-load": [
     "cached_reads_per_s",

@@ -161,9 +161,11 @@ function planOne(store: NameStore, w: EpochWrite, key: number, slot: Slot): { op
 /**
  * Applies an epoch's writes, in order, as one batch of kind `"epoch"` (nothing when every write
  * fails or there are none). `inside` runs in the same write transaction after the batch (or
- * alone when nothing committed): what must commit with the epoch (the sequencer's tables).
+ * alone when nothing committed): what must commit with the epoch (the sequencer's tables); when
+ * it throws, nothing of the epoch is written.
  * @param index the stored keys; reloaded here when stale and advanced to the new batch only once
  *   the transaction has committed.
+ * @param kind the batch's kind in the history (default `"epoch"`; a mirror's batches are `"block"`).
  * @throws RegistryError `DB_CORRUPT` and other faults of the store (nothing is then written);
  *   a write's own refusal is its result, never thrown.
  */
@@ -172,6 +174,7 @@ export function applyEpoch(
   index: KeyIndex,
   writes: readonly EpochWrite[],
   inside: (outcome: EpochOutcome) => void = () => {},
+  kind = "epoch",
 ): EpochOutcome {
   let fresh: KeyIndex | undefined;
   const outcome = store.writeTransaction((): EpochOutcome => {
@@ -231,7 +234,7 @@ export function applyEpoch(
       deletedDelta += (rec.state === RecordState.Deleted ? 1 : 0) - (s.before?.state === RecordState.Deleted ? 1 : 0);
     });
     const entry = store.commit({
-      kind: "epoch",
+      kind,
       expectBatch: head.batch,
       write: (w) => {
         for (let i = 0; i < changed.length; i++)

@@ -923,7 +923,11 @@ export class NameStore extends EnvironmentStore {
       if (atHead) for (const key of this.leaves.getKeys({ transaction: t } as never)) add(key as Buffer);
       else
         for (const { key, value } of this.leaves.getRange({ transaction: t } as never))
-          if (createdOf(unseal(T_LEAF, key as Buffer, value as Buffer, `leaf row of key ${readSlotKey(key as Buffer)}`)) <= batch)
+          if (
+            createdOf(
+              unseal(T_LEAF, key as Buffer, value as Buffer, `leaf row of key ${readSlotKey(key as Buffer)}`),
+            ) <= batch
+          )
             add(key as Buffer);
       if (i !== n)
         throw new RegistryError("DB_CORRUPT", `${i} leaf rows hold a record at batch ${batch}, its history says ${n}`, {

@@ -1,0 +1,27 @@
+/**
+ * The tree keys of many names at once (`nameKey` of name-key.ts, batched): every name's UTF-8
+ * bytes checked as `nameBytes` checks them, packed, and hashed with Keccak-256 in one call of the
+ * WASM kernel (kernels/keccak-batch.ts); key i is the first `depth` bits of name i's digest.
+ */
+import { KeccakBatch } from "../../kernels/keccak-batch.js";
+import { nameBytes } from "../mapping.js";
+import { keyOfDigest } from "../name-key.js";
+
+let keccak: KeccakBatch | undefined;
+
+/**
+ * Keys of `names` at `depth` (1..48), in order; the same numbers `nameKey` gives one by one.
+ * @throws RegistryError `BAD_NAME` (a name without a record name's form).
+ */
+export function nameKeys(names: readonly string[], depth: number): Float64Array {
+  const parts = names.map(nameBytes);
+  const offsets = new Uint32Array(parts.length + 1);
+  for (let i = 0; i < parts.length; i++) offsets[i + 1] = offsets[i]! + parts[i]!.length;
+  const bytes = new Uint8Array(offsets[parts.length]!);
+  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  keccak ??= new KeccakBatch();
+  const digests = keccak.hashPacked(bytes, offsets, parts.length);
+  const keys = new Float64Array(parts.length);
+  for (let i = 0; i < parts.length; i++) keys[i] = keyOfDigest(digests, depth, 32 * i);
+  return keys;
+}
