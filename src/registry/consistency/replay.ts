@@ -11,7 +11,8 @@
  * - a node some update has already changed: kept in an overlay (by height and prefix);
  * - a node holding updates still to replay and none replayed yet: its digest before the batch,
  *   hashed up from its children (the old leaf at height 0, read at the batch before) and kept in
- *   the overlay when two or more of the batch's keys lie under it or a sibling asked for it.
+ *   the overlay when two or more of the batch's keys lie under it or a sibling asked for it (the
+ *   height's default when the tree before the batch held no record).
  * Which kind a node is comes from the batch's keys, sorted, with a count of the updates still to
  * replay per key (a Fenwick tree). An overlay node is dropped once its parent holds no update
  * still to replay (nothing will ask for it again), so the overlay stays near the nodes shared by
@@ -165,6 +166,8 @@ export class BatchReplay {
   /** The keys stored after the batch, read once (a batch large beside its registry), or undefined. */
   private storedKeys: Float64Array | undefined;
   private readonly scanKeys: boolean;
+  /** The tree before the batch is empty (an import into a new registry): every node before it is its height's default. */
+  private readonly emptyBefore: boolean;
 
   /**
    * @param options `perPart`: updates per part (default `batchPartUpdates`); `scanKeys`: read the
@@ -199,7 +202,9 @@ export class BatchReplay {
         { batch },
       );
     this.keys = Float64Array.from(this.log, (u) => store.keyOf(u.name));
-    this.fromRoot = store.batchEntry(batch - 1).root;
+    const before = store.batchEntry(batch - 1);
+    this.fromRoot = before.root;
+    this.emptyBefore = before.records === 0;
     const after = store.batchEntry(batch);
     this.toRoot = after.root;
     this.scanKeys = options.scanKeys ?? header.updates >= SCAN_SHARE * after.records;
@@ -312,6 +317,7 @@ export class BatchReplay {
     // no update of the batch under it (none replayed: a replayed one would be in the overlay)
     if (pending === 0) return nodeDigest(reads.after, this.store.hasher(), this.store.defaults, h, p);
     // updates still to replay under it, none replayed yet: its digest before the batch
+    if (this.emptyBefore) return this.store.defaults[h]!.slice();
     let d: Digest;
     if (h === 0) d = reads.leafBefore(p)?.digest ?? this.store.defaults[0]!;
     else d = this.store.hasher().one(this.node(reads, h - 1, 2 * p, false), this.node(reads, h - 1, 2 * p + 1, false));
