@@ -64,6 +64,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   job: Pending | undefined;
+  /** Its worker died and a new one is starting: the slot takes no job until that one is ready. */
+  starting: boolean;
 }
 
 /** Starts one worker; resolves once it is ready. @throws ProvingError `WORKER_CRASHED` when it cannot start. */
@@ -112,7 +114,7 @@ export class ProvingPool {
     /** Milliseconds each worker took to open the registry and prepare its circuits. */
     readonly prepareMs: readonly number[],
   ) {
-    for (const w of workers) this.slots.push(this.watch({ worker: w, job: undefined }));
+    for (const w of workers) this.slots.push(this.watch({ worker: w, job: undefined, starting: false }));
     this.maxQueued = { read: options.maxQueuedReads ?? 256, block: options.maxQueuedBlocks ?? 64 };
     this.reserve = options.reserveReadWorker !== false;
   }
@@ -178,7 +180,7 @@ export class ProvingPool {
   stats(): ProvingPoolStats {
     return {
       workers: this.slots.length,
-      busy: this.slots.filter((s) => s.job !== undefined).length,
+      busy: this.slots.filter((s) => s.job !== undefined || s.starting).length,
       queued: { read: this.queues.read.length, block: this.queues.block.length },
       done: { ...this.done },
       retried: this.retried,
@@ -218,7 +220,7 @@ export class ProvingPool {
   /** Hands waiting jobs to free workers (see the file comment for the order). */
   private dispatch(): void {
     for (;;) {
-      const free = this.slots.find((s) => s.job === undefined);
+      const free = this.slots.find((s) => s.job === undefined && !s.starting);
       if (free === undefined) return;
       const kind = this.nextKind();
       if (kind === undefined) return;
@@ -262,22 +264,16 @@ export class ProvingPool {
       if (this.closed || gone) return;
       gone = true;
       const job = slot.job;
-      slot.job = undefined;
       void w.terminate();
       this.replaced++;
-      // the slot is taken until its new worker is ready
-      slot.job = job ?? {
-        id: 0,
-        payload: { kind: "read", name: "", root: [], profile: "v1" },
-        resolve: () => {},
-        reject: () => {},
-        tries: 0,
-      };
+      // the slot keeps its job (retried on the new worker) and takes no other until that one is ready
+      slot.starting = true;
       spawn(this.dir).then(
         ({ worker }) => {
           if (this.closed) return void worker.terminate();
           slot.worker = worker;
           slot.job = undefined;
+          slot.starting = false;
           this.watch(slot);
           if (job !== undefined) {
             if (job.tries >= 2)
@@ -293,8 +289,9 @@ export class ProvingPool {
           this.dispatch();
         },
         (e: unknown) => {
+          slot.job = undefined;
           job?.reject(e);
-          // the slot stays taken: a pool whose workers cannot start proves with the others
+          // the slot stays starting: a pool whose workers cannot start proves with the others
         },
       );
     };

@@ -94,7 +94,15 @@ function partsOf(
  * @throws RegistryError `DB_CORRUPT` (a damaged row).
  */
 export function batchProofState(store: NameStore, batch: number): Exclude<BatchProofState, "failed"> {
-  const { header, parts, kept } = partsOf(store, batch);
+  return stateOf(store, batch, partsOf(store, batch));
+}
+
+/** `batchProofState` from the batch's `partsOf`, read once by the caller. */
+function stateOf(
+  store: NameStore,
+  batch: number,
+  { header, parts, kept }: ReturnType<typeof partsOf>,
+): Exclude<BatchProofState, "failed"> {
   // A batch that changed nothing logs no part (parts = 0): it is unchanged, never kept.
   if (parts > 0 && kept.size === parts) return "kept";
   if (header === undefined) return "not-recorded";
@@ -377,8 +385,10 @@ export class BlockProver {
     )
       this.cursor++;
     for (let b = this.cursor; b <= head && b < this.cursor + 64; b++) {
-      if (this.failed.has(b) || batchProofState(this.store, b) !== "pending") continue;
-      const { parts, kept } = partsOf(this.store, b);
+      if (this.failed.has(b)) continue;
+      const of = partsOf(this.store, b);
+      if (stateOf(this.store, b, of) !== "pending") continue;
+      const { parts, kept } = of;
       for (let p = 0; p < parts; p++) {
         const key = `${b}.${p}`;
         if (!kept.has(p) && !this.onPool.has(key) && !this.proved.has(key)) return { batch: b, part: p };
