@@ -13,7 +13,7 @@
  * (default 31): text needs B ≥ 20; fields allow k ≤ B − 11 (20 at B = 31).
  */
 import { isUtf8 } from "./utf8.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../kernels/keccak-batch.js";
 import { P } from "../field/koalabear.js";
 import { IDENTITY_LIMBS, limbsInto, occupied, type OccupiedLeaf } from "../smt/leaf.js";
 import { RegistryError } from "./errors.js";
@@ -225,7 +225,7 @@ export function textCode(bytes: Uint8Array, start = 0, end = bytes.length): Valu
 
 /** Keccak-256 of the UTF-8 bytes of a name: the leaf identity. @throws RegistryError `BAD_NAME`. */
 export function nameIdentity(name: string): Uint8Array {
-  return keccak_256(nameBytes(name));
+  return keccak256(nameBytes(name));
 }
 
 /**
@@ -257,7 +257,7 @@ const TEXT_LIMBS = new Uint32Array(IDENTITY_LIMBS);
  * @throws RegistryError `BAD_VALUE`, `VALUE_TOO_LARGE`.
  */
 export function valuePayload(value: RecordValue, leafMaxFields: number): number[] {
-  return valuePayloadWith(value, leafMaxFields, keccak_256);
+  return valuePayloadWith(value, leafMaxFields, keccak256);
 }
 
 /**

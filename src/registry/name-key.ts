@@ -11,7 +11,7 @@
  *
  * This file has no database import: the counterparty check (verify-record.ts) uses it.
  */
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../kernels/keccak-batch.js";
 import { nameBytes } from "./mapping.js";
 
 /** Mapping id of name-keyed registries (stored in their configuration and in statement.json). */
@@ -39,7 +39,7 @@ export function keyOfDigest(digest: Uint8Array, depth: number, at = 0): number {
  * @throws RegistryError `BAD_NAME`.
  */
 export function nameKey(name: string, depth: number): number {
-  return keyOfDigest(keccak_256(nameBytes(name)), depth);
+  return keyOfDigest(keccak256(nameBytes(name)), depth);
 }
 
 /** Expected number of colliding pairs among n random names at this depth: n(n − 1)/2^(depth + 1). */
@@ -49,7 +49,7 @@ export function expectedCollisions(n: number, depth: number): number {
 
 /** The key of a name at any compat-v1 depth 1..64, as a u64 (the counterparty check). @throws RegistryError `BAD_NAME`. */
 export function nameKeyBig(name: string, depth: number): bigint {
-  const d = keccak_256(nameBytes(name));
+  const d = keccak256(nameBytes(name));
   let top = 0n;
   for (let i = 0; i < 8; i++) top = (top << 8n) | BigInt(d[i]!);
   return top >> BigInt(64 - depth);

@@ -22,7 +22,7 @@
  * checkpoint), `CHECKPOINT_WRONG_KEY` (no signature of the verifier key), `CHECKPOINT_BAD_SIGNATURE`
  * (that key's signature does not verify).
  */
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../kernels/keccak-batch.js";
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { DEFAULT_LEAF_MAX_FIELDS, hashLeaf, LeafTag, type Leaf } from "../smt/leaf.js";
 import type { PreparedSync } from "../sync/prepared.js";
@@ -295,7 +295,7 @@ function common(
   depthClaim: number | undefined,
   BClaim: number | undefined,
 ): { identity: Uint8Array; key: bigint; B: number } | RecordVerdict {
-  const identity = keccak_256(nameBytes(name));
+  const identity = keccak256(nameBytes(name));
   const depth = depthClaim ?? DEFAULT_NAME_DEPTH;
   const B = BClaim ?? DEFAULT_LEAF_MAX_FIELDS;
   const key = nameKeyBig(name, request.depth);

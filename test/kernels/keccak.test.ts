@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { KeccakBatch } from "../../src/kernels/keccak-batch.js";
+import { KeccakBatch, keccak256 } from "../../src/kernels/keccak-batch.js";
 
 const k = new KeccakBatch();
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -49,4 +49,19 @@ test("batched Keccak-256 over arbitrary ranges equals the reference (property)",
     }),
     { numRuns: 60 },
   );
+});
+
+test("keccak256 (one input on the thread's module) equals keccak_256 of @noble/hashes for every length 0..300", () => {
+  let x = 99;
+  for (let n = 0; n <= 300; n++) {
+    const b = new Uint8Array(n);
+    for (let i = 0; i < n; i++) b[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+    assert.deepEqual(keccak256(b), keccak_256(b), `length ${n}`);
+  }
+  // a view into a larger buffer hashes only its bytes; the result is the caller's own copy
+  const wide = new Uint8Array(64).fill(7);
+  const d = keccak256(wide.subarray(3, 40));
+  assert.deepEqual(d, keccak_256(wide.subarray(3, 40)));
+  d.fill(0);
+  assert.deepEqual(keccak256(wide.subarray(3, 40)), keccak_256(wide.subarray(3, 40)));
 });

@@ -48,7 +48,7 @@ import { DEFAULT_NAME_DEPTH, MAX_NAME_DEPTH, NAME_MAPPING_ID, keyOfDigest } from
 import { blockParts, maxBlockUpdates } from "../block-size.js";
 import { nfcFormOf } from "../name-form.js";
 import type { NonNfcRecord } from "./check.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../kernels/keccak-batch.js";
 import { RecordState, decodeRecord, writeSlotKey, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { seal, sealInto, unseal } from "./row-seal.js";
 import { checkLeafMaxFields, defaultDigests } from "./store.js";
@@ -592,7 +592,7 @@ export class NameStore extends EnvironmentStore {
 
   /** The key of a name in this registry. @throws RegistryError `BAD_NAME`. */
   keyOf(name: string): number {
-    return keyOfDigest(keccak_256(nameBytes(name)), this.config.depth);
+    return keyOfDigest(keccak256(nameBytes(name)), this.config.depth);
   }
 
   /** What is stored at a name's key. @throws RegistryError `BAD_NAME`. */
