@@ -19,7 +19,8 @@
  *   timed until its block is kept (`GET /v1/status`) → `blocks_updates_per_s_server`;
  * - the event-loop delay p99 of the serving thread while uncached v3-zk reads and that block's
  *   proving saturate the pool together, as `GET /v1/status` reports it (`event_loop_p99_ms`);
- * - writes: PUTs of new names from `writers` connections (autocannon, each answered after its
+ * - writes: PUTs of new names from `writers` connections, `pipelining` requests in flight on each
+ *   (so `writers` × `pipelining` writes wait for an epoch at once; autocannon, each answered after its
  *   epoch committed, not 202) for `duration` s at `--epoch-ms 1000` and again at 200, on fresh
  *   copies with the block prover off → `writes_acked_per_s`, `write_ack_p99_ms`,
  *   `write_ack_p99_ms_epoch200`;
@@ -49,6 +50,7 @@ const args = parseOptions(
     duration: intRule(1, 600),
     connections: intRule(1, 1000),
     writers: intRule(1, 20_000),
+    pipelining: intRule(1, 64),
     blocks: ints(1, 4096),
   },
   { smoke: { depth: "16", records: "200", duration: "2", connections: "2", writers: "8", blocks: "4,8" } },
@@ -58,6 +60,7 @@ const records = Number(args.get("records") ?? 100_000);
 const duration = Number(args.get("duration") ?? 60);
 const connections = Number(args.get("connections") ?? 16);
 const writers = Number(args.get("writers") ?? 2048);
+const pipelining = Number(args.get("pipelining") ?? 4);
 const blockSizes = (args.get("blocks") ?? "1024,2048,4096").split(",").map(Number);
 const smoke = args.get("smoke") === "true";
 const importSize = smoke ? 40 : 2048;
@@ -270,10 +273,11 @@ try {
   }
   // writes acknowledged after their epoch, at --epoch-ms 1000 and 200
   let written = 0;
-  const writeLoad = (base: string, seconds: number, conns: number, overallRate?: number) =>
+  const writeLoad = (base: string, seconds: number, conns: number, overallRate?: number, inFlight = 1) =>
     autocannon({
       url: base,
       connections: conns,
+      pipelining: inFlight,
       duration: seconds,
       timeout: 60,
       ...(overallRate !== undefined ? { overallRate } : {}),
@@ -293,10 +297,12 @@ try {
       ],
     });
   for (const epochMs of [1000, 200]) {
-    progress(`writes from ${writers} connections for ${duration} s at --epoch-ms ${epochMs}`);
+    progress(
+      `writes from ${writers} connections × ${pipelining} in flight for ${duration} s at --epoch-ms ${epochMs}`,
+    );
     const s = await serve(freshCopy(), 1, ["--no-prove-blocks", "--epoch-ms", String(epochMs), "--epoch-max", "65536"]);
     try {
-      const r = await writeLoad(s.base, duration, writers);
+      const r = await writeLoad(s.base, duration, writers, undefined, pipelining);
       if (r.errors > 0 || r.non2xx > 0) progress(`writes: ${r.errors} errors, ${r.non2xx} non-2xx`);
       const rate = r["2xx"] / r.duration;
       console.log(
