@@ -32,6 +32,10 @@ declare module "autocannon" {
   interface Options {
     url: string;
     connections?: number;
+    /** Requests in flight on each connection. */
+    pipelining?: number;
+    /** Requests per second over all connections (open loop). */
+    overallRate?: number;
     duration?: number;
     amount?: number;
     timeout?: number;

@@ -171,7 +171,7 @@ try {
       connections: Math.max(8, Math.min(2048, target * 2)),
       duration,
       timeout: 60,
-      ...{ overallRate: target },
+      overallRate: target,
       requests: [
         {
           method: "PUT",
