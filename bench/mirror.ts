@@ -23,14 +23,14 @@
  *   twice the first third's).
  * Last line: the headline JSON.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { npmReposSubsetPath } from "../src/registry/import/dataset.js";
 import { Mirror } from "../src/mirror/mirror.js";
-import { freshDir, removeDir, ROOT, spawnServer, TOKEN } from "../test/web/support.js";
+import { freshDir, removeDir, spawnServer, TOKEN } from "../test/web/support.js";
+import { ssgkrIn } from "./lib/cli.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int as intRule, parseOptions } from "./lib/options.js";
 
@@ -54,16 +54,11 @@ console.log(
   `mirror: primary of ${records} npm records at depth ${depth} and ${epochs} epochs of writes; lag phase ${duration} s`,
 );
 
-const BIN = join(ROOT, "bin", "ssgkr.js");
 const dir = freshDir("ssgkr-bench-mirror-");
 const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n").filter(Boolean);
 writeFileSync(join(dir, "token.txt"), TOKEN + "\n");
 writeFileSync(join(dir, "records.ndjson"), lines.slice(0, records).join("\n") + "\n");
-const ssgkr = (...a: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...a], { cwd: dir, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`ssgkr ${a.join(" ")} exited ${r.status}: ${r.stderr}`);
-  return r;
-};
+const ssgkr = ssgkrIn(dir);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const headline: Record<string, number | string | null> = {};

@@ -33,13 +33,14 @@
  *   `block4096_rss_mb`, `block4096_over_1024`).
  * Last line: the headline JSON.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { npmReposSubsetPath } from "../src/registry/import/dataset.js";
-import { freshDir, removeDir, ROOT, spawnServer, TOKEN } from "../test/web/support.js";
+import { freshDir, removeDir, spawnServer, TOKEN } from "../test/web/support.js";
+import { ssgkrIn, SSGKR_BIN } from "./lib/cli.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int as intRule, ints, parseOptions } from "./lib/options.js";
 
@@ -71,7 +72,7 @@ console.log(
   `registry under load: name-keyed registry of ${records} npm records at depth ${depth}; reads ${duration} s per phase; blocks ${blockSizes.join(", ")}`,
 );
 
-const BIN = join(ROOT, "bin", "ssgkr.js");
+const BIN = SSGKR_BIN;
 const dir = freshDir("ssgkr-bench-registry-load-");
 const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n").filter(Boolean);
 const names = lines.slice(0, records).map((l) => (JSON.parse(l) as { name: string }).name);
@@ -79,11 +80,7 @@ const spare = lines.slice(records);
 writeFileSync(join(dir, "token.txt"), TOKEN + "\n");
 writeFileSync(join(dir, "records.ndjson"), lines.slice(0, records).join("\n") + "\n");
 
-const ssgkr = (...a: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...a], { cwd: dir, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`ssgkr ${a.join(" ")} exited ${r.status}: ${r.stderr}`);
-  return r;
-};
+const ssgkr = ssgkrIn(dir);
 
 progress(`importing ${records} records at depth ${depth}`);
 ssgkr(
@@ -297,9 +294,7 @@ try {
       ],
     });
   for (const epochMs of [1000, 200]) {
-    progress(
-      `writes from ${writers} connections × ${pipelining} in flight for ${duration} s at --epoch-ms ${epochMs}`,
-    );
+    progress(`writes from ${writers} connections × ${pipelining} in flight for ${duration} s at --epoch-ms ${epochMs}`);
     const s = await serve(freshCopy(), 1, ["--no-prove-blocks", "--epoch-ms", String(epochMs), "--epoch-max", "65536"]);
     try {
       const r = await writeLoad(s.base, duration, writers, undefined, pipelining);

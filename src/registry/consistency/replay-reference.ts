@@ -25,7 +25,7 @@ import type { LoggedChange } from "../store/change-log.js";
 import type { NameStore } from "../store/name-store.js";
 import type { BlockUpdate } from "../name-block.js";
 import { blockParts } from "../block-size.js";
-import { batchPartUpdates, type ReplayedPart } from "./replay.js";
+import { batchPartUpdates, replayableHeader, type ReplayedPart } from "./replay.js";
 
 function leafFits(u: LoggedChange, old: Leaf, store: NameStore): boolean {
   if (u.op === "insert") return old.tag === LeafTag.Empty;
@@ -57,15 +57,7 @@ export function replayBatchReference(
   only?: number,
   perPart = batchPartUpdates(store),
 ): ReplayedPart[] {
-  if (!Number.isInteger(batch) || batch < 1)
-    throw new RegistryError("DB_CORRUPT", `batch ${batch} has no batch before it to replay from`, { batch });
-  const header = store.changeHeader(batch);
-  if (header === undefined)
-    throw new RegistryError(
-      "CHANGES_NOT_RECORDED",
-      `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`,
-      { batch },
-    );
+  const header = replayableHeader(store, batch);
   const after = store.batchEntry(batch);
   const { depth, leafMaxFields: B } = store.config;
   const c = store.hasher();

@@ -36,7 +36,7 @@ import { RegistryError } from "../errors.js";
 import { nameIdentity, recordLeaf } from "../mapping.js";
 import { bitAt, nodeDigest, prefixOf, type CompactSource } from "../hashing/name-tree.js";
 import { RecordState } from "../store/record-codec.js";
-import type { LoggedChange } from "../store/change-log.js";
+import type { ChangeHeader, LoggedChange } from "../store/change-log.js";
 import type { LeafRow, NameStore } from "../store/name-store.js";
 import type { ProvableBlock } from "../block-dir.js";
 import type { BlockUpdate } from "../name-block.js";
@@ -100,6 +100,23 @@ export function checkOldLeaf(
     throw new RegistryError("DB_CORRUPT", `${what}: its key holds ${JSON.stringify(row.record.name)}`, { batch });
   if (u.op === "restore" && row.record.state !== RecordState.Deleted)
     throw new RegistryError("DB_CORRUPT", `${what}: the record was live`, { batch });
+}
+
+/**
+ * The change header of a batch that can be replayed.
+ * @throws RegistryError `DB_CORRUPT` (batch < 1: no batch before it), `CHANGES_NOT_RECORDED`.
+ */
+export function replayableHeader(store: NameStore, batch: number): ChangeHeader {
+  if (!Number.isInteger(batch) || batch < 1)
+    throw new RegistryError("DB_CORRUPT", `batch ${batch} has no batch before it to replay from`, { batch });
+  const header = store.changeHeader(batch);
+  if (header === undefined)
+    throw new RegistryError(
+      "CHANGES_NOT_RECORDED",
+      `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`,
+      { batch },
+    );
+  return header;
 }
 
 /** The logged changes of a batch in order: its part rows, or one scan of the leaf rows it created. */
@@ -181,15 +198,7 @@ export class BatchReplay {
     batch: number,
     options: { readonly perPart?: number; readonly scanKeys?: boolean } = {},
   ) {
-    if (!Number.isInteger(batch) || batch < 1)
-      throw new RegistryError("DB_CORRUPT", `batch ${batch} has no batch before it to replay from`, { batch });
-    const header = store.changeHeader(batch);
-    if (header === undefined)
-      throw new RegistryError(
-        "CHANGES_NOT_RECORDED",
-        `the changes of batch ${batch} were not recorded (the batch was committed before this registry kept its change log), so no block proof of it can be made`,
-        { batch },
-      );
+    const header = replayableHeader(store, batch);
     this.store = store;
     this.batch = batch;
     this.perPart = options.perPart ?? batchPartUpdates(store);
