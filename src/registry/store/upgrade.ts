@@ -1,10 +1,11 @@
 /**
  * `upgradeRegistry`: converts a registry directory of either mapping to its current format in
  * place (slot registries: format 1 → 2, store.ts; name-keyed registries: format 2 or 3 → 4,
- * name-store.ts).
+ * name-upgrade.ts).
  */
 import { NAME_MAPPING_ID } from "../name-key.js";
-import { peekRegistryMapping, upgradeNameRegistry } from "./name-store.js";
+import { peekRegistryMapping } from "./name-store.js";
+import { upgradeNameRegistry } from "./name-upgrade.js";
 import type { Retention } from "./name-versions.js";
 import { upgradeSlotRegistry, type UpgradeReport } from "./store.js";
 
