@@ -43,6 +43,7 @@ export const LONG = [
   "registry/consistency-parts",
   "registry/history",
   "registry/name-bulk",
+  "registry/replay-diff",
   "sync/parallel",
   "sync/v2/aggregate-pool",
   "sync/v2/v2",
