@@ -82,10 +82,65 @@ export function batchUpdates(links: readonly ConsistencyLink[]): BlockUpdate[] {
  */
 export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch): number {
   const store = rows.store;
-  const updates = batchUpdates(v.links);
+  return applyBatchUpdates(rows, v.batch, batchUpdates(v.links), v.checkpoint, v.root, () => {
+    for (const l of v.links) {
+      if (l.unchanged === true) continue;
+      const blockJson = typeof l.block === "string" ? l.block : JSON.stringify(l.block);
+      const proof = l.proof instanceof Uint8Array ? l.proof : bytesOfBase64(l.proof as string)!;
+      const ops = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
+      store.recordBlockProof(
+        {
+          batch: v.batch,
+          profile: "v3",
+          operations: ops,
+          from_root: l.from_root,
+          to_root: l.to_root,
+          proof_bytes: proof.length,
+          json_bytes: Buffer.byteLength(blockJson, "utf8"),
+          ...(l.parts !== undefined ? { part: l.part!, parts: l.parts } : {}),
+        },
+        blockJson,
+        proof,
+      );
+    }
+  });
+}
+
+/** A batch of the primary known by its change list and its signed checkpoint (not yet by block proofs). */
+export interface CheckpointedBatch {
+  readonly batch: number;
+  /** The batch's updates in order (`GET /v1/changes/:batch`). */
+  readonly updates: readonly BlockUpdate[];
+  /** The primary's signed checkpoint of size `batch`, verified with the key. */
+  readonly checkpoint: string;
+  readonly root: Digest;
+}
+
+/**
+ * Applies a batch from its change list as the registry's next batch, kept only when the root its
+ * updates reach is the signed checkpoint's (the root binds the whole tree, so the copy is then
+ * the state the primary signed): what a registry worker does for batches whose blocks are not
+ * proved yet (docs/scale-out.md "Registry proof jobs"). No block proof is stored for it.
+ * @returns the number of updates applied.
+ * @throws as `applyVerifiedBatch`.
+ */
+export function applyCheckpointedBatch(rows: MirrorRows, c: CheckpointedBatch): number {
+  return applyBatchUpdates(rows, c.batch, c.updates, c.checkpoint, c.root, () => {});
+}
+
+/** One write transaction: the updates in order, the root check, the change log, `extra`, the checkpoint. */
+function applyBatchUpdates(
+  rows: MirrorRows,
+  batch: number,
+  updates: readonly BlockUpdate[],
+  checkpoint: string,
+  expected: Digest,
+  extra: () => void,
+): number {
+  const store = rows.store;
   store.commit({
     kind: updates.length === 0 ? "unchanged" : "block",
-    expectBatch: v.batch - 1,
+    expectBatch: batch - 1,
     write: (w, head) => {
       let root = head.root;
       const totals = { newRecords: 0, live: 0, deleted: 0 };
@@ -104,34 +159,15 @@ export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch): number {
           p.newValue === undefined ? { op: u.op, name: u.name } : { op: u.op, name: u.name, value: p.newValue },
         );
       }
-      if (!digestEquals(root, v.root))
+      if (!digestEquals(root, expected))
         throw new MirrorError(
           "MIRROR_ROOT_MISMATCH",
-          `batch ${v.batch}: its verified updates reach root ${formatRoot(root)}, not the checkpoint's ${formatRoot(v.root)}; nothing of it was written`,
-          { batch: v.batch },
+          `batch ${batch}: its updates reach root ${formatRoot(root)}, not the checkpoint's ${formatRoot(expected)}; nothing of it was written`,
+          { batch },
         );
       if (updates.length > 0) w.logChanges(logged as Parameters<typeof w.logChanges>[0]);
-      for (const l of v.links) {
-        if (l.unchanged === true) continue;
-        const blockJson = typeof l.block === "string" ? l.block : JSON.stringify(l.block);
-        const proof = l.proof instanceof Uint8Array ? l.proof : bytesOfBase64(l.proof as string)!;
-        const ops = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
-        store.recordBlockProof(
-          {
-            batch: v.batch,
-            profile: "v3",
-            operations: ops,
-            from_root: l.from_root,
-            to_root: l.to_root,
-            proof_bytes: proof.length,
-            json_bytes: Buffer.byteLength(blockJson, "utf8"),
-            ...(l.parts !== undefined ? { part: l.part!, parts: l.parts } : {}),
-          },
-          blockJson,
-          proof,
-        );
-      }
-      rows.putCheckpoint(v.batch, v.checkpoint);
+      extra();
+      rows.putCheckpoint(batch, checkpoint);
       return {
         root,
         newRecords: totals.newRecords,
