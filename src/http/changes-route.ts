@@ -8,12 +8,22 @@
  */
 import type { FastifyInstance } from "fastify";
 import { isNameKeyed } from "../counterparty/prove.js";
-import { updateJson } from "../registry/verify-block.js";
+import type { LoggedChange } from "../registry/store/change-log.js";
 import { RegistryError } from "../registry/errors.js";
 import type { HttpContext } from "./context.js";
 import { HttpError } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
 import { queryInt } from "./values.js";
+
+/** One change as block.json lists an update. */
+function updateJson(u: LoggedChange): Record<string, unknown> {
+  const o: Record<string, unknown> = { op: u.op, name: u.name };
+  if (u.value === undefined) return o;
+  if (u.value === null) o.null = true;
+  else if (typeof u.value === "string") o.value = u.value;
+  else o.fields = [...u.value.fields];
+  return o;
+}
 
 /** Registers `GET /v1/changes/:batch`. */
 export function registerChangesRoute(app: FastifyInstance, ctx: HttpContext): void {

@@ -154,8 +154,7 @@ export function decodeJob(data: Uint8Array): DecodedJob {
   if (typeof j.id !== "string" || typeof j.reply !== "string")
     return refuse("malformed", "id and reply must be strings", tag);
   if (id === undefined) return refuse("over_bound", `id must be 1..${MAX_JOB_ID_CHARS} of [A-Za-z0-9_.-]`, tag);
-  if (reply === undefined)
-    return refuse("over_bound", `reply must be 1..${MAX_JOB_ID_CHARS} of [A-Za-z0-9_.-]`, tag);
+  if (reply === undefined) return refuse("over_bound", `reply must be 1..${MAX_JOB_ID_CHARS} of [A-Za-z0-9_.-]`, tag);
   if (j.kind === "read") {
     const allowed = ["v", "id", "kind", "reply", "name", "root", "profile"];
     const extra = Object.keys(j).find((k) => !allowed.includes(k));
@@ -163,8 +162,7 @@ export function decodeJob(data: Uint8Array): DecodedJob {
     if (typeof j.name !== "string" || j.name.length === 0)
       return refuse("malformed", "name must be a non-empty string", tag);
     const nb = Buffer.byteLength(j.name, "utf8");
-    if (nb > MAX_JOB_NAME_BYTES)
-      return refuse("over_bound", `name of ${nb} bytes exceeds ${MAX_JOB_NAME_BYTES}`, tag);
+    if (nb > MAX_JOB_NAME_BYTES) return refuse("over_bound", `name of ${nb} bytes exceeds ${MAX_JOB_NAME_BYTES}`, tag);
     if (typeof j.root !== "string" || !HEX64.test(j.root))
       return refuse("malformed", "root must be 64 lower-case hex characters", tag);
     if (!PROFILES.includes(j.profile as JobProfile))
@@ -182,8 +180,10 @@ export function decodeJob(data: Uint8Array): DecodedJob {
       return refuse("malformed", "batch and part must be integers", tag);
     const batch = j.batch as number;
     const part = j.part as number;
-    if (batch < 1 || batch > MAX_JOB_BATCH) return refuse("over_bound", `batch ${batch} is outside [1, ${MAX_JOB_BATCH}]`, tag);
-    if (part < 0 || part > MAX_JOB_PART) return refuse("over_bound", `part ${part} is outside [0, ${MAX_JOB_PART}]`, tag);
+    if (batch < 1 || batch > MAX_JOB_BATCH)
+      return refuse("over_bound", `batch ${batch} is outside [1, ${MAX_JOB_BATCH}]`, tag);
+    if (part < 0 || part > MAX_JOB_PART)
+      return refuse("over_bound", `part ${part} is outside [0, ${MAX_JOB_PART}]`, tag);
     return { ok: true, job: { v: 1, id, kind: "block", reply, batch, part } };
   }
   return refuse("malformed", `kind ${short(j.kind)} is not read or block`, tag);
@@ -274,7 +274,13 @@ export function decodeResult(all: Uint8Array): JobResult | undefined {
   const worker = o.worker.slice(0, 200);
   if (o.ok === true) {
     if (o.value === null || typeof o.value !== "object" || Array.isArray(o.value)) return undefined;
-    return { id: o.id, ok: true, worker, value: o.value as Record<string, unknown>, proof: new Uint8Array(b.subarray(4 + n)) };
+    return {
+      id: o.id,
+      ok: true,
+      worker,
+      value: o.value as Record<string, unknown>,
+      proof: new Uint8Array(b.subarray(4 + n)),
+    };
   }
   if (o.ok === false && typeof o.code === "string" && typeof o.message === "string") {
     const details = o.details !== null && typeof o.details === "object" ? (o.details as Record<string, unknown>) : {};
