@@ -95,8 +95,8 @@ export interface RegistryWorkerStats {
 /** Hooks for operators and tests. */
 export interface RegistryWorkerHooks {
   readonly log?: (line: string) => void;
-  /** A job was taken (after its checks), before it is proved. */
-  readonly onJob?: (job: RegistryJob) => void;
+  /** A job was taken (after its checks), before it is proved; the job waits for what it returns. */
+  readonly onJob?: (job: RegistryJob) => void | Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -314,7 +314,7 @@ export class RegistryWorker {
 
   /** Proves a job from the copy once it has the job's root or batch (see the file comment). */
   private async run(m: JsMsg, job: RegistryJob): Promise<void> {
-    this.hooks.onJob?.(job);
+    await this.hooks.onJob?.(job);
     const deadline = Date.now() + (this.options.syncWaitMs ?? 20_000);
     let result: JobResult | undefined;
     for (let attempt = 0; result === undefined; attempt++) {
