@@ -6,8 +6,11 @@
  *
  * A job is one small JSON object (at most `MAX_REGISTRY_JOB_BYTES`), never a witness: a worker
  * proves from its own copy of the registry.
- * - read: `{"v":1,"id":ID,"kind":"read","reply":TOKEN,"name":NAME,"root":HEX64,"profile":"v1"|"v3"|"v3-zk"}`;
- * - block: `{"v":1,"id":ID,"kind":"block","reply":TOKEN,"batch":N,"part":P}`.
+ * - read: `{"v":1,"id":ID,"kind":"read","reply":TOKEN,"name":NAME,"root":HEX64,"profile":"v1"|"v3"|"v3-zk","expires":MS}`;
+ * - block: `{"v":1,"id":ID,"kind":"block","reply":TOKEN,"batch":N,"part":P,"expires":MS}`.
+ *
+ * `expires` (optional, Unix ms) is when the primary stops waiting for the result: a worker that
+ * pulls the job later acks it without proving.
  *
  * `id` names the job (`<primary token>-<n>.<attempt>`, the broker's message id), `reply` the
  * primary's results subject token. A result is `u32 BE length ‖ JSON ‖ proof bytes`, sent in
@@ -81,6 +84,8 @@ export interface ReadProofJob {
   /** 64 hex characters. */
   readonly root: string;
   readonly profile: JobProfile;
+  /** Unix ms after which the primary no longer waits for the result. */
+  readonly expires?: number;
 }
 
 /** A part of a committed batch's v3 block. */
@@ -91,6 +96,8 @@ export interface BlockPartJob {
   readonly reply: string;
   readonly batch: number;
   readonly part: number;
+  /** Unix ms after which the primary no longer waits for the result. */
+  readonly expires?: number;
 }
 
 export type RegistryJob = ReadProofJob | BlockPartJob;
@@ -155,8 +162,11 @@ export function decodeJob(data: Uint8Array): DecodedJob {
     return refuse("malformed", "id and reply must be strings", tag);
   if (id === undefined) return refuse("over_bound", `id must be 1..${MAX_JOB_ID_CHARS} of [A-Za-z0-9_.-]`, tag);
   if (reply === undefined) return refuse("over_bound", `reply must be 1..${MAX_JOB_ID_CHARS} of [A-Za-z0-9_.-]`, tag);
+  if (j.expires !== undefined && (!Number.isSafeInteger(j.expires) || (j.expires as number) < 0))
+    return refuse("malformed", "expires must be a non-negative integer (Unix ms)", tag);
+  const expires = j.expires === undefined ? {} : { expires: j.expires as number };
   if (j.kind === "read") {
-    const allowed = ["v", "id", "kind", "reply", "name", "root", "profile"];
+    const allowed = ["v", "id", "kind", "reply", "name", "root", "profile", "expires"];
     const extra = Object.keys(j).find((k) => !allowed.includes(k));
     if (extra !== undefined) return refuse("malformed", `unknown field ${short(extra)}`, tag);
     if (typeof j.name !== "string" || j.name.length === 0)
@@ -169,11 +179,11 @@ export function decodeJob(data: Uint8Array): DecodedJob {
       return refuse("malformed", `profile ${short(j.profile)} is not v1, v3 or v3-zk`, tag);
     return {
       ok: true,
-      job: { v: 1, id, kind: "read", reply, name: j.name, root: j.root, profile: j.profile as JobProfile },
+      job: { v: 1, id, kind: "read", reply, name: j.name, root: j.root, profile: j.profile as JobProfile, ...expires },
     };
   }
   if (j.kind === "block") {
-    const allowed = ["v", "id", "kind", "reply", "batch", "part"];
+    const allowed = ["v", "id", "kind", "reply", "batch", "part", "expires"];
     const extra = Object.keys(j).find((k) => !allowed.includes(k));
     if (extra !== undefined) return refuse("malformed", `unknown field ${short(extra)}`, tag);
     if (!Number.isSafeInteger(j.batch) || !Number.isSafeInteger(j.part))
@@ -184,7 +194,7 @@ export function decodeJob(data: Uint8Array): DecodedJob {
       return refuse("over_bound", `batch ${batch} is outside [1, ${MAX_JOB_BATCH}]`, tag);
     if (part < 0 || part > MAX_JOB_PART)
       return refuse("over_bound", `part ${part} is outside [0, ${MAX_JOB_PART}]`, tag);
-    return { ok: true, job: { v: 1, id, kind: "block", reply, batch, part } };
+    return { ok: true, job: { v: 1, id, kind: "block", reply, batch, part, ...expires } };
   }
   return refuse("malformed", `kind ${short(j.kind)} is not read or block`, tag);
 }

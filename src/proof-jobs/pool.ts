@@ -193,7 +193,15 @@ export class NatsProvingPool implements ProverPool {
   }
 
   async proveBlockPart(batch: number, part: number): Promise<ProvedBlockPart> {
-    const r = await this.submit("block", (id) => ({ v: 1, id, kind: "block", reply: this.token, batch, part }));
+    const r = await this.submit("block", (id, expires) => ({
+      v: 1,
+      id,
+      kind: "block",
+      reply: this.token,
+      batch,
+      part,
+      expires,
+    }));
     const v = r.value as { summary?: StoredBlockSummary; blockJson?: unknown; proveMs?: unknown };
     const s = v.summary;
     if (s === undefined || s === null || typeof s !== "object" || typeof v.blockJson !== "string")
@@ -258,7 +266,10 @@ export class NatsProvingPool implements ProverPool {
   }
 
   /** Publishes a job and waits for its result (see the file comment). */
-  private async submit(kind: RegistryJobKind, make: (id: string) => RegistryJob): Promise<JobResult & { ok: true }> {
+  private async submit(
+    kind: RegistryJobKind,
+    make: (id: string, expires: number) => RegistryJob,
+  ): Promise<JobResult & { ok: true }> {
     if (this.closed) throw new ProvingError("PROVER_CLOSED", "the proving pool is closed");
     const max = kind === "read" ? (this.opts.maxQueuedReads ?? 256) : (this.opts.maxQueuedBlocks ?? 64);
     if (this.outstanding[kind] >= max)
@@ -270,8 +281,8 @@ export class NatsProvingPool implements ProverPool {
           queued: this.outstanding[kind],
         },
       );
-    const job = make(`${this.token}-${this.next++}`);
     const ms = kind === "read" ? (this.opts.readTimeoutMs ?? 60_000) : (this.opts.blockTimeoutMs ?? 900_000);
+    const job = make(`${this.token}-${this.next++}`, Date.now() + ms);
     this.outstanding[kind]++;
     const result = new Promise<JobResult & { ok: true }>((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -19,7 +19,8 @@
  * is terminated (`term()`) on its first delivery with one small error result when its id and
  * reply token are well-formed; a job delivered more than `maxDeliveries` times is terminated
  * with a `worker_delivery_limit` result. A job whose root or batch the copy does not have yet
- * waits for the copy to follow, at most `syncWaitMs`, then is handed back with a delay (`nak`).
+ * waits for the copy to follow, at most `syncWaitMs`, then is handed back with a delay (`nak`); a
+ * job past its `expires` (the primary's timeout of it) is acked without proving.
  * While a job is held the worker sends an in-progress ack every third of the consumer's ack_wait;
  * a worker that dies stops doing so and the broker redelivers its jobs after ack_wait. A result is
  * published (in chunks, message ids `<job id>/<i>`) before the job is acked; a publish that keeps
@@ -88,6 +89,8 @@ export interface RegistryWorkerStats {
   refused: number;
   deliveryLimit: number;
   naked: number;
+  /** Jobs past their `expires` when pulled: acked without proving. */
+  expired: number;
   published: number;
   follows: number;
 }
@@ -111,6 +114,7 @@ export class RegistryWorker {
     refused: 0,
     deliveryLimit: 0,
     naked: 0,
+    expired: 0,
     published: 0,
     follows: 0,
   };
@@ -263,17 +267,35 @@ export class RegistryWorker {
       this.stats.refused++;
       const reason = `${d.refusal === "over_bound" ? JOB_OVER_BOUND : JOB_MALFORMED}: ${d.reason}`;
       this.hooks.log?.(`terminated a ${kind} job: ${reason}`);
-      this.answerAndTerm(m, d.id, d.reply, reason);
+      this.answerAndTerm(m, kind, d.id, d.reply, reason);
       return;
     }
     if (d.job.kind !== kind) {
       this.stats.refused++;
-      this.answerAndTerm(m, d.job.id, d.job.reply, `${JOB_MALFORMED}: a ${d.job.kind} job on the ${kind} subject`);
+      this.answerAndTerm(
+        m,
+        kind,
+        d.job.id,
+        d.job.reply,
+        `${JOB_MALFORMED}: a ${d.job.kind} job on the ${kind} subject`,
+      );
       return;
     }
     if (m.info.deliveryCount > (this.options.maxDeliveries ?? 5)) {
       this.stats.deliveryLimit++;
-      this.answerAndTerm(m, d.job.id, d.job.reply, `${JOB_DELIVERY_LIMIT}: delivered ${m.info.deliveryCount} times`);
+      this.answerAndTerm(
+        m,
+        kind,
+        d.job.id,
+        d.job.reply,
+        `${JOB_DELIVERY_LIMIT}: delivered ${m.info.deliveryCount} times`,
+      );
+      return;
+    }
+    if (d.job.expires !== undefined && Date.now() > d.job.expires) {
+      // the primary gave up on it (its timeout): no one would use the result
+      this.stats.expired++;
+      m.ack();
       return;
     }
     this.hold(m, kind, this.run(m, d.job));
@@ -292,7 +314,13 @@ export class RegistryWorker {
   }
 
   /** One error result then `term()`, published or not (a refused job ends in one outcome). */
-  private answerAndTerm(m: JsMsg, id: string | undefined, reply: string | undefined, reason: string): void {
+  private answerAndTerm(
+    m: JsMsg,
+    kind: RegistryJobKind,
+    id: string | undefined,
+    reply: string | undefined,
+    reason: string,
+  ): void {
     const work = async () => {
       if (id !== undefined && reply !== undefined)
         await this.publish(reply, {
@@ -307,7 +335,7 @@ export class RegistryWorker {
     };
     this.hold(
       m,
-      "read",
+      kind,
       work().catch(() => m.term()),
     );
   }

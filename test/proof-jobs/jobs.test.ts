@@ -42,6 +42,8 @@ test("read and block jobs round-trip, in every profile", () => {
     assert.deepEqual(decodeJob(encodeJob(j)), { ok: true, job: j });
   }
   assert.deepEqual(decodeJob(encodeJob(block)), { ok: true, job: block });
+  const expiring = { ...block, expires: 1_800_000_000_000 } as RegistryJob;
+  assert.deepEqual(decodeJob(encodeJob(expiring)), { ok: true, job: expiring });
   const unicode = { ...read, name: "名前/é" } as RegistryJob;
   assert.deepEqual(decodeJob(encodeJob(unicode)), { ok: true, job: unicode });
 });
@@ -63,6 +65,9 @@ test("malformed jobs are refused as malformed, with their id and reply when thos
     [{ ...block, part: "0" }, "integers"],
     [{ ...block, extra: 1 }, "unknown field"],
     [{ ...read, id: 5 }, "strings"],
+    [{ ...read, expires: "soon" }, "expires"],
+    [{ ...block, expires: -1 }, "expires"],
+    [{ ...block, expires: 1.5 }, "expires"],
   ];
   for (const [o, why] of cases) {
     const d = decodeJob(raw(o));
