@@ -26,6 +26,7 @@ interface Opts {
   pullExpiresMs: string;
   timeout: string;
   hostId?: string;
+  logJobs?: boolean;
 }
 
 /**
@@ -58,8 +59,11 @@ export async function runWorkerCommand(setExit: (code: number) => void, opts: Op
     ioTimeoutMs: parseIntOption(opts.timeout, "--timeout", 1, 3600) * 1000,
     ...(opts.hostId !== undefined ? { hostId: opts.hostId } : {}),
   };
-  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-  const worker = await RegistryWorker.start(options, { log });
+  const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const worker = await RegistryWorker.start(options, {
+    log,
+    ...(opts.logJobs === true ? { onJob: (job) => log(`job ${job.id} ${job.kind}`) } : {}),
+  });
   const head = worker.mirror.store.head();
   process.stdout.write(
     JSON.stringify({

@@ -1,7 +1,7 @@
 /**
  * `ssgkr registry worker --nats URLS --from URL --key VERIFIERKEY --db DIR [--threads N]
  * [--max-deliveries N] [--sync-wait-ms MS] [--nak-delay-ms MS] [--follow-ms MS]
- * [--pull-expires-ms MS] [--timeout S] [--host-id ID]` (docs/scale-out.md "Registry proof
+ * [--pull-expires-ms MS] [--timeout S] [--host-id ID] [--log-jobs]` (docs/scale-out.md "Registry proof
  * jobs"): proves a registry's proof jobs from a NATS JetStream broker — names' proofs at a root in
  * every profile and parts of committed batches' v3 blocks — from its own verified copy of the
  * primary's registry in DIR (src/mirror; created when absent). Prints one JSON line
@@ -38,5 +38,6 @@ export function registerRegistryWorker(registry: Command, setExit: (code: number
     .option("--pull-expires-ms <ms>", "expiry of each pull from the broker (5..60000)", "2000")
     .option("--timeout <seconds>", "seconds per request to the primary and the broker (1..3600)", "30")
     .option("--host-id <id>", "this worker's name in results (default HOST/PID)")
+    .option("--log-jobs", "one line on stderr per job taken (its id and kind)")
     .action(async (opts) => (await import("./registry-worker-run.js")).runWorkerCommand(setExit, opts));
 }
