@@ -161,15 +161,17 @@ log "load done: every write and proof answered 200 and every proof verified"
 route_check w2 "${ADDR[pr]}"
 killed=0
 done_ok=0
+sizes=""
 for attempt in $(seq 1 8); do
   ip netns exec "$(ns w2)" node "$SSGKR" registry mirror --from "$PRIMARY" --key "$KEY" --db "$WORK/mirror" --once \
     >>"$WORK/mirror.out" 2>>"$WORK/mirror.log" &
   M=$!
   PIDS+=($M)
   if [ $attempt -le 3 ]; then
-    sleep "0.$((RANDOM % 9 + 1))"
+    sleep "$((RANDOM % 2)).$((RANDOM % 9 + 1))"
     if kill -KILL $M 2>/dev/null; then killed=$((killed + 1)); fi
     wait $M 2>/dev/null || true
+    [ -f "$WORK/mirror/data.mdb" ] && sizes="$sizes $(node "$SSGKR" registry root --db "$WORK/mirror" | awk '/^batch/ {print $2}' | tr -d ,)"
   else
     if wait $M; then done_ok=1; break; fi
   fi
@@ -179,7 +181,7 @@ size=$(node "$SSGKR" registry root --db "$WORK/mirror" | awk '/^batch/ {print $2
 mroot=$(node "$SSGKR" registry root --db "$WORK/mirror" | awk '/^root/ {print $2}')
 proot=$(ip netns exec "$(ns cl)" node "$CLIENT" root-of "$PRIMARY" "$size")
 [ "$mroot" = "$proot" ] || die "the mirror's root at size $size is $mroot, the primary's $proot"
-log "mirror killed $killed times while applying, then reached size $size with the primary's root"
+log "mirror killed $killed times while applying (its size after each kill:${sizes:- none yet}), then reached size $size with the primary's root"
 
 # --- every batch's block, proved by the workers, verifies
 ip netns exec "$(ns cl)" timeout 900 node "$CLIENT" blocks "$PRIMARY" 600 >"$WORK/blocks.out" 2>"$WORK/blocks.log" || die "blocks: $(tail -n 3 "$WORK/blocks.log")"

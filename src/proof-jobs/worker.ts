@@ -210,9 +210,23 @@ export class RegistryWorker {
     this.pullers = REGISTRY_JOB_KINDS.map((k) => this.pullLoop(k));
   }
 
+  /**
+   * A follow that starts at or after `since` (`performance.now()`): a follow already running that
+   * started before is waited out first, so the one that answers has seen what the primary had at
+   * `since`.
+   */
+  private async followSince(since: number): Promise<boolean> {
+    while (this.following !== undefined && this.followStarted < since) await this.following;
+    return this.follow();
+  }
+
+  /** When the running (or last) follow started, `performance.now()`. */
+  private followStarted = 0;
+
   /** Follows the primary once (one at a time); false when it could not (a fault, logged). */
   private follow(): Promise<boolean> {
     if (this.halted !== undefined) return Promise.resolve(false);
+    if (this.following === undefined) this.followStarted = performance.now();
     this.following ??= followOnce(this.mirror, this.options.ioTimeoutMs ?? 30_000, this.hooks.log)
       .then(() => {
         this.stats.follows++;
@@ -345,16 +359,20 @@ export class RegistryWorker {
     await this.hooks.onJob?.(job);
     const deadline = Date.now() + (this.options.syncWaitMs ?? 20_000);
     let result: JobResult | undefined;
-    for (let attempt = 0; result === undefined; attempt++) {
+    /** Whether a follow that started after the job was taken reached the primary's head. */
+    let caughtUp = false;
+    for (;;) {
       try {
         if (job.kind === "block" && this.mirror.store.head().batch < job.batch) throw new Behind();
         result =
           job.kind === "read"
             ? this.proved(job, await this.pool.proveRead(job.name, parseRoot(job.root), job.profile))
             : this.proved(job, await this.pool.proveBlockPart(job.batch, job.part));
+        break;
       } catch (e) {
-        const behind = e instanceof Behind || (e instanceof SsgkrError && e.code === "ROOT_UNKNOWN");
-        if (!behind || (attempt > 0 && this.caughtUp)) {
+        // a batch the copy does not have is waited for, never answered: the primary committed it
+        const behind = e instanceof Behind || (e instanceof SsgkrError && e.code === "ROOT_UNKNOWN" && !caughtUp);
+        if (!behind) {
           if (!(e instanceof SsgkrError)) this.hooks.log?.(`job ${job.id}: ${(e as Error).stack ?? String(e)}`);
           this.stats.errors++;
           result = {
@@ -372,17 +390,14 @@ export class RegistryWorker {
           m.nak(this.options.nakDelayMs ?? 2000);
           return;
         }
-        this.caughtUp = false;
-        if (await this.follow()) this.caughtUp = true;
-        else await sleep(250);
+        const asked = performance.now();
+        caughtUp = await this.followSince(asked);
+        if (!caughtUp) await sleep(250);
       }
     }
-    if (await this.publish(job.reply, result)) m.ack();
+    if (await this.publish(job.reply, result!)) m.ack();
     else m.nak(1000);
   }
-
-  /** Whether the last follow reached the primary's head. */
-  private caughtUp = false;
 
   private proved(job: RegistryJob, value: { proof: Uint8Array }): JobResult {
     this.stats.proved[job.kind]++;
