@@ -161,7 +161,7 @@ export class NatsProvingPool implements ProverPool {
 
   async proveRead(name: string, root: ArrayLike<number>, profile: ReadProfile): Promise<NameProof<ReadStatementJson>> {
     const hex = formatRoot(root);
-    const r = await this.submit("read", (id) => ({
+    const r = await this.submit("read", (id, expires) => ({
       v: 1,
       id,
       kind: "read",
@@ -169,6 +169,7 @@ export class NatsProvingPool implements ProverPool {
       name,
       root: hex,
       profile,
+      expires,
     }));
     const v = r.value as {
       statement?: ReadStatementJson;
@@ -236,7 +237,7 @@ export class NatsProvingPool implements ProverPool {
     return { summary, blockJson: v.blockJson, proof: r.proof, proveMs: typeof v.proveMs === "number" ? v.proveMs : 0 };
   }
 
-  stats(): ProvingPoolStats & { readonly duplicates: number; readonly refused: number; readonly broker: string } {
+  stats(): ProvingPoolStats {
     return {
       workers: this.workers,
       busy: this.outstanding.read + this.outstanding.block,
@@ -244,9 +245,7 @@ export class NatsProvingPool implements ProverPool {
       done: { ...this.done },
       retried: 0,
       replaced: 0,
-      duplicates: this.duplicates,
-      refused: this.refused,
-      broker: this.nc.getServer(),
+      broker: { server: this.nc.getServer(), duplicates: this.duplicates, refused: this.refused },
     };
   }
 

@@ -46,6 +46,11 @@ export interface ProvingPoolStats {
   readonly retried: number;
   /** Workers that died and were replaced. */
   readonly replaced: number;
+  /**
+   * A pool on a broker (src/proof-jobs): the server it is connected to, results dropped as
+   * copies of results already used (or of jobs no longer waited for), results refused.
+   */
+  readonly broker?: { readonly server: string; readonly duplicates: number; readonly refused: number };
 }
 
 /**
