@@ -161,8 +161,8 @@ log "load done: every write and proof answered 200 and every proof verified"
 
 # --- a mirror killed while it applies, restarted until it reaches the head
 route_check w2 "${ADDR[pr]}"
-# each run is killed at a random moment once its registry exists (it is applying the history);
-# from the fourth run on it runs to the end
+# runs 1-3 are killed at a random moment once the registry exists (1.x, 2.x, 3.x s later: while
+# they verify and apply the history); from the fourth run on it runs to the end
 killed=0
 done_ok=0
 sizes=""
@@ -174,7 +174,8 @@ for attempt in $(seq 1 8); do
   if [ $attempt -le 3 ]; then
     deadline=$((SECONDS + 60))
     while [ ! -f "$WORK/mirror/data.mdb" ] && kill -0 $M 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.05; done
-    sleep "0.$((RANDOM % 8 + 1))"
+    # later runs are killed later: each resumes from where the one before was killed
+    sleep "$attempt.$((RANDOM % 10))"
     if kill -KILL $M 2>/dev/null; then
       killed=$((killed + 1))
       { wait $M; } 2>/dev/null || true
