@@ -31,7 +31,8 @@ async function verify(body, what) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  if (v.status !== 200 || v.body.ok !== true) fail(`${what} does not verify: ${v.status} ${JSON.stringify(v.body).slice(0, 300)}`);
+  if (v.status !== 200 || v.body.ok !== true)
+    fail(`${what} does not verify: ${v.status} ${JSON.stringify(v.body).slice(0, 300)}`);
 }
 
 if (mode === "load") {
@@ -73,7 +74,14 @@ if (mode === "load") {
   }
   ms.sort((a, b) => a - b);
   console.log(
-    JSON.stringify({ writes, proofs, verified: proofs, seconds: (Date.now() - t0) / 1000, proof_ms_p50: ms[ms.length >> 1], proof_ms_max: ms[ms.length - 1] }),
+    JSON.stringify({
+      writes,
+      proofs,
+      verified: proofs,
+      seconds: (Date.now() - t0) / 1000,
+      proof_ms_p50: ms[ms.length >> 1],
+      proof_ms_max: ms[ms.length - 1],
+    }),
   );
 } else if (mode === "blocks") {
   const deadline = Date.now() + Number(rest[0]) * 1000;
@@ -87,8 +95,10 @@ if (mode === "load") {
         blocks++;
         break;
       }
-      if (r.status === 400 && /in \d+ parts/.test(JSON.stringify(r.body))) fail(`batch ${b} is in parts (not expected here)`);
-      if (Date.now() > deadline) fail(`no block of batch ${b} within the wait: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      if (r.status === 400 && /in \d+ parts/.test(JSON.stringify(r.body)))
+        fail(`batch ${b} is in parts (not expected here)`);
+      if (Date.now() > deadline)
+        fail(`no block of batch ${b} within the wait: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
       await new Promise((res) => setTimeout(res, 500));
     }
   }
