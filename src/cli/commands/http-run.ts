@@ -42,9 +42,9 @@ interface HttpOpts {
   natsTlsCa?: string;
   natsTlsCert?: string;
   natsTlsKey?: string;
-  natsBlockCapacity: string;
-  natsReadTimeoutMs: string;
-  natsBlockTimeoutMs: string;
+  natsBlockCapacity?: string;
+  natsReadTimeoutMs?: string;
+  natsBlockTimeoutMs?: string;
 }
 
 /**
@@ -83,6 +83,41 @@ async function ensureWeb(): Promise<string> {
   return DEFAULT_WEB_DIR;
 }
 
+/**
+ * The `--nats*` options: the broker and the pool's settings, or undefined without `--nats`.
+ * @throws CliError / BrokerError `BAD_OPTION` (a value out of range, or a `--nats-…` option without `--nats`).
+ */
+function natsOptions(opts: HttpOpts) {
+  const given = (
+    [
+      ["--nats-creds", opts.natsCreds],
+      ["--nats-tls-ca", opts.natsTlsCa],
+      ["--nats-tls-cert", opts.natsTlsCert],
+      ["--nats-tls-key", opts.natsTlsKey],
+      ["--nats-block-capacity", opts.natsBlockCapacity],
+      ["--nats-read-timeout-ms", opts.natsReadTimeoutMs],
+      ["--nats-block-timeout-ms", opts.natsBlockTimeoutMs],
+    ] as const
+  ).find(([, v]) => v !== undefined);
+  if (opts.nats === undefined) {
+    if (given !== undefined)
+      throw new CliError("BAD_OPTION", `${given[0]} goes with --nats (the broker the proofs go to)`);
+    return undefined;
+  }
+  return {
+    endpoint: brokerEndpoint({
+      nats: opts.nats,
+      "nats-creds": opts.natsCreds,
+      "nats-tls-ca": opts.natsTlsCa,
+      "nats-tls-cert": opts.natsTlsCert,
+      "nats-tls-key": opts.natsTlsKey,
+    }),
+    blockCapacity: parseIntOption(opts.natsBlockCapacity ?? "2", "--nats-block-capacity", 1, 1024),
+    readTimeoutMs: parseIntOption(opts.natsReadTimeoutMs ?? "60000", "--nats-read-timeout-ms", 100, 86_400_000),
+    blockTimeoutMs: parseIntOption(opts.natsBlockTimeoutMs ?? "900000", "--nats-block-timeout-ms", 100, 86_400_000),
+  };
+}
+
 /** The action of `ssgkr registry http`, with what commander parsed (the command's definition is in http.ts). */
 export async function runHttpCommand(setExit: (code: number) => void, opts: HttpOpts): Promise<void> {
   let host: string;
@@ -106,21 +141,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   const proveBlocks = opts.proveBlocks !== false;
   const workers =
     opts.workers === undefined ? availableParallelism() : parseIntOption(opts.workers, "--workers", 0, 64);
-  const nats =
-    opts.nats === undefined
-      ? undefined
-      : {
-          endpoint: brokerEndpoint({
-            nats: opts.nats,
-            "nats-creds": opts.natsCreds,
-            "nats-tls-ca": opts.natsTlsCa,
-            "nats-tls-cert": opts.natsTlsCert,
-            "nats-tls-key": opts.natsTlsKey,
-          }),
-          blockCapacity: parseIntOption(opts.natsBlockCapacity, "--nats-block-capacity", 1, 1024),
-          readTimeoutMs: parseIntOption(opts.natsReadTimeoutMs, "--nats-read-timeout-ms", 100, 86_400_000),
-          blockTimeoutMs: parseIntOption(opts.natsBlockTimeoutMs, "--nats-block-timeout-ms", 100, 86_400_000),
-        };
+  const nats = natsOptions(opts);
   const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
   // The workers open the registry read-only and prepare their circuits before the server listens.
   let pool: ProverPool | undefined;

@@ -65,16 +65,14 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option("--nats-tls-ca <file>", "CA certificate (PEM) of the broker")
     .option("--nats-tls-cert <file>", "client certificate (PEM) for mutual TLS")
     .option("--nats-tls-key <file>", "client key (PEM) for mutual TLS")
-    .option("--nats-block-capacity <n>", "with --nats: block parts on the broker at once (1..1024)", "2")
+    .option("--nats-block-capacity <n>", "with --nats: block parts on the broker at once (1..1024; default 2)")
     .option(
       "--nats-read-timeout-ms <ms>",
-      "with --nats: a read proof's time before 503 PROVER_TIMEOUT (100..86400000)",
-      "60000",
+      "with --nats: a read proof's time before 503 PROVER_TIMEOUT (100..86400000; default 60000)",
     )
     .option(
       "--nats-block-timeout-ms <ms>",
-      "with --nats: a block part's time before it fails (100..86400000)",
-      "900000",
+      "with --nats: a block part's time before it fails (100..86400000; default 900000)",
     )
     .option(
       "--no-prove-blocks",
