@@ -10,7 +10,8 @@
  * the broker's message id; its result comes back on this primary's results subject (chunks of the
  * `SSGKR_REGISTRY_RESULTS` stream, read by an ordered consumer) and is used once: the first whole
  * result of a pending job settles it, and any later copy (a redelivered job proved twice) is
- * dropped. A job without a result within its time rejects with `PROVER_TIMEOUT`.
+ * dropped. A read without a result within its time rejects with `PROVER_TIMEOUT`; a block part
+ * is published again as a new job instead (`proveBlockPart`).
  *
  * Results are checked before they are used: a read proof must be of the job's name and root; a
  * block part must be of the job's batch and part, verify (`verifyRegistryBlock`, about 18 ms per
@@ -60,7 +61,7 @@ export interface NatsPoolOptions {
   readonly blockCapacity?: number;
   /** Milliseconds a read proof may take, broker and worker included (default 60,000). */
   readonly readTimeoutMs?: number;
-  /** Milliseconds a block part may take (default 900,000). */
+  /** Milliseconds a block part may take before its job is published again (default 900,000). */
   readonly blockTimeoutMs?: number;
   /** Milliseconds for the broker's answers (connect, publish; default 5,000). */
   readonly ioTimeoutMs?: number;
@@ -193,16 +194,34 @@ export class NatsProvingPool implements ProverPool {
     };
   }
 
+  /**
+   * Part `part` of committed batch `batch`'s v3 block, proved by a worker and checked (see the
+   * file comment). A part is never given up for lack of a worker: without a result within the
+   * block timeout, or when the broker does not take the job, it is published again as a new job
+   * (the first one expires on the queue, and a late result of it is dropped), until the pool closes.
+   * @throws ProvingError `PROOF_JOB_REFUSED`, `PROVER_CLOSED`; the worker's errors of the replay or proof.
+   */
   async proveBlockPart(batch: number, part: number): Promise<ProvedBlockPart> {
-    const r = await this.submit("block", (id, expires) => ({
-      v: 1,
-      id,
-      kind: "block",
-      reply: this.token,
-      batch,
-      part,
-      expires,
-    }));
+    let r: JobResult & { ok: true };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        r = await this.submit("block", (id, expires) => ({
+          v: 1,
+          id,
+          kind: "block",
+          reply: this.token,
+          batch,
+          part,
+          expires,
+        }));
+        break;
+      } catch (e) {
+        const transient = e instanceof ProvingError && (e.code === "PROVER_TIMEOUT" || e.details.broker === true);
+        if (!transient || this.closed) throw e;
+        this.opts.log?.(`block part ${part} of batch ${batch}: ${e.message}; published again`);
+        await new Promise((res) => setTimeout(res, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5))).unref());
+      }
+    }
     const v = r.value as { summary?: StoredBlockSummary; blockJson?: unknown; proveMs?: unknown };
     const s = v.summary;
     if (s === undefined || s === null || typeof s !== "object" || typeof v.blockJson !== "string")
@@ -310,6 +329,7 @@ export class NatsProvingPool implements ProverPool {
           p.reject(
             new ProvingError("PROVER_BUSY", `the broker did not take the ${kind} proof job: ${(e as Error).message}`, {
               kind,
+              broker: true,
             }),
           ),
         );

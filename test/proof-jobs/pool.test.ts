@@ -119,6 +119,37 @@ test("past the bound of outstanding reads a proof is refused at once (PROVER_BUS
   }
 });
 
+test("a block part without a result is published again as a new job; a worker's refusal of it is final", {
+  skip,
+}, async () => {
+  const short = await NatsProvingPool.start({
+    endpoint: { servers: [broker.url] },
+    streams: streamSettings(),
+    token: "primary-blocks",
+    blockTimeoutMs: 1000,
+  });
+  try {
+    const p = failure(short.proveBlockPart(5, 0));
+    const first = await nextJob("block");
+    const second = await nextJob("block");
+    assert.notEqual(second.id, first.id);
+    assert.deepEqual(second.kind === "block" && [second.batch, second.part], [5, 0]);
+    await answer(first, { id: first.id, ok: false, worker: "fake", code: "INTERNAL", message: "late", details: {} });
+    await answer(second, {
+      id: second.id,
+      ok: false,
+      worker: "fake",
+      code: "PROOF_JOB_REFUSED",
+      message: "worker_delivery_limit: delivered 6 times",
+      details: {},
+    });
+    await failsWith(p, "PROOF_JOB_REFUSED", /worker_delivery_limit/);
+    assert.ok(short.stats().broker!.duplicates >= 1, "the late result of the first job was dropped");
+  } finally {
+    await short.close();
+  }
+});
+
 test("a result in many chunks is reassembled and used once: a second copy is dropped", { skip }, async () => {
   const p = pool.proveRead("left-pad", ROOT, "v3-zk");
   const job = await nextJob("read");

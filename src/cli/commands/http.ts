@@ -72,7 +72,7 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     )
     .option(
       "--nats-block-timeout-ms <ms>",
-      "with --nats: a block part's time before it fails (100..86400000; default 900000)",
+      "with --nats: a block part's time before its job is published again (100..86400000; default 900000)",
     )
     .option(
       "--no-prove-blocks",
