@@ -17,7 +17,7 @@ const runner = join(root, "bench", "run.mjs");
 /** Wall-clock bound of one smoke run (the slowest take about 20 s on a shared 2-core machine). */
 const TIMEOUT_MS = 90_000;
 /** Benchmarks whose smoke run starts many servers (each prepares its proving workers): a longer bound. */
-const TIMEOUT_OVERRIDE_MS: Readonly<Record<string, number>> = { "registry-load": 240_000 };
+const TIMEOUT_OVERRIDE_MS: Readonly<Record<string, number>> = { "registry-load": 240_000, mirror: 240_000 };
 const timeoutOf = (name: string) => TIMEOUT_OVERRIDE_MS[name] ?? TIMEOUT_MS;
 
 /** Headline keys each benchmark's smoke run must print (a subset where the keys depend on the sizes). */
@@ -51,6 +51,18 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
     "uncached_reads_per_s",
     "writes_per_s",
     "uncached_over_raw",
+  ],
+  mirror: [
+    "depth",
+    "records",
+    "server_blocks_updates_per_s",
+    "mirror_catchup_updates_per_s",
+    "mirror_catchup_cpu_updates_per_s",
+    "mirror_lag_p99_s",
+    "nats_reads_1w_per_s",
+    "nats_reads_2w_per_s",
+    "nats_reads_scaling_2w",
+    "workers_cores_2w",
   ],
   memory: ["sparse_max_width_under_3gib", "dense_max_width", "proofs_compared", "proofs_identical", "all_verified"],
   pcs: [
