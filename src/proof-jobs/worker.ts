@@ -146,8 +146,8 @@ export class RegistryWorker {
   }
 
   /**
-   * Opens (or creates) the copy and follows the primary to its head, starts the proving threads,
-   * connects, creates the missing streams, and starts pulling.
+   * Opens (or creates) the copy, connects to the broker and creates the missing streams, follows
+   * the primary to its head, starts the proving threads, and starts pulling.
    * @throws RegistryError `BAD_VERIFIER_KEY`; MirrorError; ProvingError `WORKER_CRASHED`;
    *   BrokerError `BROKER_CONNECT`, `BROKER_SETUP`.
    */
@@ -163,12 +163,7 @@ export class RegistryWorker {
     let pool: ProvingPool | undefined;
     let nc: NatsConnection | undefined;
     try {
-      await followOnce(mirror, io, hooks.log);
-      pool = await ProvingPool.start({
-        dir: mirror.store.dir,
-        workers: options.threads ?? 1,
-        reserveReadWorker: false,
-      });
+      // the broker first: a wrong URL or credentials fail before a long catch-up
       nc = await connectBroker(
         options.endpoint,
         `ssgkr-registry-worker ${options.hostId ?? process.pid}`,
@@ -176,6 +171,12 @@ export class RegistryWorker {
       );
       await ensureRegistryStreams(nc, options.streams, false);
       const ackWaitMs = Math.min(...(await Promise.all(REGISTRY_JOB_KINDS.map((k) => registryAckWaitMs(nc!, k)))));
+      await followOnce(mirror, io, hooks.log);
+      pool = await ProvingPool.start({
+        dir: mirror.store.dir,
+        workers: options.threads ?? 1,
+        reserveReadWorker: false,
+      });
       const w = new RegistryWorker(
         options,
         mirror,
