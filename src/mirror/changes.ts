@@ -99,11 +99,7 @@ export async function followByChanges(m: Mirror, timeoutMs: number, upTo?: numbe
     const b = m.store.head().batch + 1;
     const ck = b === head.size ? head : await checkpointOf(m, bounds, b);
     const list = await changesOf(m, b, timeoutMs);
-    updates += applyCheckpointedBatch(
-      m.rows,
-      { batch: b, updates: list, checkpoint: ck.text, root: ck.root },
-      m.index,
-    );
+    updates += applyCheckpointedBatch(m.rows, { batch: b, updates: list, checkpoint: ck.text, root: ck.root }, m.index);
     batches++;
   }
   return { batches, updates, size: m.store.head().batch, target };
