@@ -5,8 +5,9 @@
 # client — under a write and read load. Faults: a worker killed with SIGKILL right after it takes
 # a job (its job is proved by the other; it is restarted from its copy), and a mirror killed at
 # random moments while it applies (restarted until it reaches the head with the primary's root).
-# Asserts that every request answered 200, every proof and every batch's block verifies, and that
-# the killed worker's job was redelivered. Skips (exit 0) when not root or without `ip`.
+# Asserts that every request answered 200, every proof and every batch's block verifies, that the
+# killed worker's job was redelivered, and that every proof the mirror then serves from its copy is
+# accepted by the primary. Skips (exit 0) when not root or without `ip`.
 #
 # Guardrails: every process runs inside its namespace (ip netns exec); before each client
 # connects, `ip route get ADDR` inside its namespace must show the test's own interface; the root
@@ -161,8 +162,8 @@ log "load done: every write and proof answered 200 and every proof verified"
 
 # --- a mirror killed while it applies, restarted until it reaches the head
 route_check w2 "${ADDR[pr]}"
-# runs 1-3 are killed at a random moment once the registry exists (1.x, 2.x, 3.x s later: while
-# they verify and apply the history); from the fourth run on it runs to the end
+# runs 1-3 are killed at a random moment once the registry exists (while they verify and apply
+# the history); from the fourth run on it runs to the end
 killed=0
 done_ok=0
 sizes=""
@@ -174,8 +175,13 @@ for attempt in $(seq 1 8); do
   if [ $attempt -le 3 ]; then
     deadline=$((SECONDS + 60))
     while [ ! -f "$WORK/mirror/data.mdb" ] && kill -0 $M 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.05; done
-    # later runs are killed later: each resumes from where the one before was killed
-    sleep "$attempt.$((RANDOM % 10))"
+    # later runs are killed later (0.2-0.6 s, 0.8-1.6 s, 1.5-3 s after the registry exists): each
+    # resumes from where the one before was killed
+    case $attempt in
+      1) sleep "0.$((RANDOM % 5 + 2))" ;;
+      2) sleep "$((RANDOM % 2)).$((RANDOM % 2 * 5 + 3))" ;;
+      *) sleep "$((RANDOM % 2 + 1)).$((RANDOM % 10))" ;;
+    esac
     if kill -KILL $M 2>/dev/null; then
       killed=$((killed + 1))
       { wait $M; } 2>/dev/null || true
@@ -195,6 +201,19 @@ mroot=$(node "$SSGKR" registry root --db "$WORK/mirror" | awk '/^root/ {print $2
 proot=$(ip netns exec "$(ns cl)" node "$CLIENT" root-of "$PRIMARY" "$size")
 [ "$mroot" = "$proot" ] || die "the mirror's root at size $size is $mroot, the primary's $proot"
 log "mirror killed $killed times while applying (its size after each kill:$sizes), then reached size $size with the primary's root"
+
+# --- the mirror serves its copy: every proof it serves is accepted by the primary
+ip netns exec "$(ns w2)" node "$SSGKR" registry mirror --from "$PRIMARY" --key "$KEY" --db "$WORK/mirror" \
+  --listen "${ADDR[w2]}:8081" --interval 2 >"$WORK/mirror-serve.out" 2>>"$WORK/mirror.log" &
+MS=$!
+PIDS+=($MS)
+wait_for 120 "$WORK/mirror-serve.out" "listening on" "serving mirror"
+route_check cl "${ADDR[w2]}"
+ip netns exec "$(ns cl)" timeout 600 node "$CLIENT" mirror-proofs "http://${ADDR[w2]}:8081" "$PRIMARY" pkg-1 pkg-17 \
+  >"$WORK/mirror-proofs.out" 2>"$WORK/mirror-proofs.log" || die "mirror proofs: $(tail -n 3 "$WORK/mirror-proofs.log")"
+cat "$WORK/mirror-proofs.out"
+{ kill -TERM $MS; wait $MS; } 2>/dev/null || true
+log "every proof the mirror serves (3 profiles, 2 names and an absent one) is accepted by the primary"
 
 # --- every batch's block, proved by the workers, verifies
 ip netns exec "$(ns cl)" timeout 900 node "$CLIENT" blocks "$PRIMARY" 600 >"$WORK/blocks.out" 2>"$WORK/blocks.log" || die "blocks: $(tail -n 3 "$WORK/blocks.log")"
