@@ -6,6 +6,9 @@
 //   blocks BASE WAIT_S       waits (at most WAIT_S s) for the block of every batch up to the head,
 //                            checks each with POST /v1/verify; prints one JSON line; exit 1 otherwise
 //   root-of BASE N           prints the root of batch N from GET /v1/history
+//   slow-proxy BASE HOST PORT DELAY_MS   forwards every GET to BASE, each answered DELAY_MS late
+//                            (a slow path to the primary, so that a mirror's catch-up lasts long
+//                            enough to be killed mid-way); runs until killed
 //   mirror-proofs BASE PRIMARY NAMES…   proofs of every profile of each name (and of an absent name)
 //                            served by the mirror at BASE, each posted unchanged to PRIMARY's
 //                            POST /v1/verify: every one must be accepted
@@ -132,4 +135,21 @@ if (mode === "load") {
     }
   }
   console.log(JSON.stringify({ mirror_proofs_accepted_by_primary: checked }));
+} else if (mode === "slow-proxy") {
+  const { createServer } = await import("node:http");
+  const [host, port, delay] = rest;
+  createServer(async (q, res) => {
+    try {
+      await new Promise((r) => setTimeout(r, Number(delay)));
+      const r = await fetch(`${base}${q.url}`, { signal: AbortSignal.timeout(120_000) });
+      const body = Buffer.from(await r.arrayBuffer());
+      const headers = {};
+      r.headers.forEach((v, k) => {
+        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
+      });
+      res.writeHead(r.status, headers).end(body);
+    } catch {
+      res.destroy();
+    }
+  }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
 } else fail(`unknown mode ${mode}`);
