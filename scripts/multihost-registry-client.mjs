@@ -6,6 +6,12 @@
 //   blocks BASE WAIT_S       waits (at most WAIT_S s) for the block of every batch up to the head,
 //                            checks each with POST /v1/verify; prints one JSON line; exit 1 otherwise
 //   root-of BASE N           prints the root of batch N from GET /v1/history
+//   slow-proxy BASE HOST PORT DELAY_MS   forwards every GET to BASE, each answered DELAY_MS late
+//                            (a slow path to the primary, so that a mirror's catch-up lasts long
+//                            enough to be killed mid-way); runs until killed
+//   mirror-proofs BASE PRIMARY NAMES…   proofs of every profile of each name (and of an absent name)
+//                            served by the mirror at BASE, each posted unchanged to PRIMARY's
+//                            POST /v1/verify: every one must be accepted
 // Every request is bounded in time.
 const [mode, base, ...rest] = process.argv.slice(2);
 const fail = (m) => {
@@ -109,4 +115,41 @@ if (mode === "load") {
   const e = h.body.entries?.find((x) => x.batch === n);
   if (!e) fail(`batch ${n} is not in the history`);
   console.log(e.root);
+} else if (mode === "mirror-proofs") {
+  const [primary, ...names] = rest;
+  let checked = 0;
+  for (const n of [...names, `absent-${process.pid}`]) {
+    for (const q of ["", "?profile=v3", "?zk=1"]) {
+      const p = await req(`/v1/records/${encodeURIComponent(n)}/proof${q}`);
+      if (p.status !== 200) fail(`the mirror's proof of ${n}${q}: ${p.status} ${JSON.stringify(p.body).slice(0, 300)}`);
+      const v = await fetch(`${primary}/v1/verify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(p.body),
+        signal: AbortSignal.timeout(180_000),
+      });
+      const body = await v.json();
+      if (v.status !== 200 || body.ok !== true)
+        fail(`the mirror's proof of ${n}${q} is not accepted by the primary: ${JSON.stringify(body).slice(0, 300)}`);
+      checked++;
+    }
+  }
+  console.log(JSON.stringify({ mirror_proofs_accepted_by_primary: checked }));
+} else if (mode === "slow-proxy") {
+  const { createServer } = await import("node:http");
+  const [host, port, delay] = rest;
+  createServer(async (q, res) => {
+    try {
+      await new Promise((r) => setTimeout(r, Number(delay)));
+      const r = await fetch(`${base}${q.url}`, { signal: AbortSignal.timeout(120_000) });
+      const body = Buffer.from(await r.arrayBuffer());
+      const headers = {};
+      r.headers.forEach((v, k) => {
+        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
+      });
+      res.writeHead(r.status, headers).end(body);
+    } catch {
+      res.destroy();
+    }
+  }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
 } else fail(`unknown mode ${mode}`);

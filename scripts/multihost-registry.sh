@@ -5,8 +5,9 @@
 # client — under a write and read load. Faults: a worker killed with SIGKILL right after it takes
 # a job (its job is proved by the other; it is restarted from its copy), and a mirror killed at
 # random moments while it applies (restarted until it reaches the head with the primary's root).
-# Asserts that every request answered 200, every proof and every batch's block verifies, and that
-# the killed worker's job was redelivered. Skips (exit 0) when not root or without `ip`.
+# Asserts that every request answered 200, every proof and every batch's block verifies, that the
+# killed worker's job was redelivered, and that every proof the mirror then serves from its copy is
+# accepted by the primary. Skips (exit 0) when not root or without `ip`.
 #
 # Guardrails: every process runs inside its namespace (ip netns exec); before each client
 # connects, `ip route get ADDR` inside its namespace must show the test's own interface; the root
@@ -161,26 +162,30 @@ log "load done: every write and proof answered 200 and every proof verified"
 
 # --- a mirror killed while it applies, restarted until it reaches the head
 route_check w2 "${ADDR[pr]}"
-# runs 1-3 are killed at a random moment once the registry exists (1.x, 2.x, 3.x s later: while
-# they verify and apply the history); from the fourth run on it runs to the end
+# through a slow path (the client host forwards each request 300 ms late) the catch-up lasts
+# seconds (it applies its first batch about 3 s in); runs 1-3 are killed at a random moment
+# 3-6 s in, each resuming from where the one before was left (a run that ends first is the last);
+# from the fourth run on it runs to the end
+route_check cl "${ADDR[pr]}"
+ip netns exec "$(ns cl)" node "$CLIENT" slow-proxy "$PRIMARY" "${ADDR[cl]}" 8090 300 >"$WORK/proxy.out" 2>"$WORK/proxy.log" &
+PIDS+=($!)
+wait_for 30 "$WORK/proxy.out" "proxy listening" "slow path"
+route_check w2 "${ADDR[cl]}"
 killed=0
 done_ok=0
 sizes=""
 for attempt in $(seq 1 8); do
-  ip netns exec "$(ns w2)" node "$SSGKR" registry mirror --from "$PRIMARY" --key "$KEY" --db "$WORK/mirror" --once \
+  ip netns exec "$(ns w2)" node "$SSGKR" registry mirror --from "http://${ADDR[cl]}:8090" --key "$KEY" --db "$WORK/mirror" --once \
     >>"$WORK/mirror.out" 2>>"$WORK/mirror.log" &
   M=$!
   PIDS+=($M)
   if [ $attempt -le 3 ]; then
-    deadline=$((SECONDS + 60))
-    while [ ! -f "$WORK/mirror/data.mdb" ] && kill -0 $M 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.05; done
-    # later runs are killed later: each resumes from where the one before was killed
-    sleep "$attempt.$((RANDOM % 10))"
+    sleep "$((RANDOM % 3 + 3)).$((RANDOM % 10))"
     if kill -KILL $M 2>/dev/null; then
       killed=$((killed + 1))
       { wait $M; } 2>/dev/null || true
-      sizes="$sizes $(node "$SSGKR" registry root --db "$WORK/mirror" | awk '/^batch/ {print $2}' | tr -d ,)"
-    elif wait $M; then
+      sizes="$sizes $([ -f "$WORK/mirror/data.mdb" ] && node "$SSGKR" registry root --db "$WORK/mirror" | awk '/^batch/ {print $2}' | tr -d , || echo none)"
+    elif { wait $M; } 2>/dev/null; then
       done_ok=1
       break
     fi
@@ -195,6 +200,19 @@ mroot=$(node "$SSGKR" registry root --db "$WORK/mirror" | awk '/^root/ {print $2
 proot=$(ip netns exec "$(ns cl)" node "$CLIENT" root-of "$PRIMARY" "$size")
 [ "$mroot" = "$proot" ] || die "the mirror's root at size $size is $mroot, the primary's $proot"
 log "mirror killed $killed times while applying (its size after each kill:$sizes), then reached size $size with the primary's root"
+
+# --- the mirror serves its copy: every proof it serves is accepted by the primary
+ip netns exec "$(ns w2)" node "$SSGKR" registry mirror --from "$PRIMARY" --key "$KEY" --db "$WORK/mirror" \
+  --listen "${ADDR[w2]}:8081" --interval 2 >"$WORK/mirror-serve.out" 2>>"$WORK/mirror.log" &
+MS=$!
+PIDS+=($MS)
+wait_for 120 "$WORK/mirror-serve.out" "listening on" "serving mirror"
+route_check cl "${ADDR[w2]}"
+ip netns exec "$(ns cl)" timeout 600 node "$CLIENT" mirror-proofs "http://${ADDR[w2]}:8081" "$PRIMARY" pkg-1 pkg-17 \
+  >"$WORK/mirror-proofs.out" 2>"$WORK/mirror-proofs.log" || die "mirror proofs: $(tail -n 3 "$WORK/mirror-proofs.log")"
+cat "$WORK/mirror-proofs.out"
+{ kill -TERM $MS; wait $MS; } 2>/dev/null || true
+log "every proof the mirror serves (3 profiles, 2 names and an absent one) is accepted by the primary"
 
 # --- every batch's block, proved by the workers, verifies
 ip netns exec "$(ns cl)" timeout 900 node "$CLIENT" blocks "$PRIMARY" 600 >"$WORK/blocks.out" 2>"$WORK/blocks.log" || die "blocks: $(tail -n 3 "$WORK/blocks.log")"
