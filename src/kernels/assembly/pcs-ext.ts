@@ -95,26 +95,71 @@ export function pcs_horner(coeffs: usize, n: u32, ztable: usize, out: usize): vo
 /**
  * acc[b] += c·eq(point, b) for the 2^nvars points b of the hypercube (interleaved extension):
  * `tables` holds c (4 canonical words), then for each coordinate j the constant tables of p_j
- * and of 1 − p_j (16 words each, at words 4 + 32j and 20 + 32j); `tmp` has room for 4·2^nvars
- * words.
+ * and of 1 − p_j (16 words each, at words 4 + 32j and 20 + 32j; only p_j's is read: x·(1 − p_j)
+ * is x − x·p_j); `tmp` has room for 2·2^nvars words. The last coordinate's split is added to
+ * `acc` directly.
  */
 export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  if (nvars == 0) {
+    v128.store(acc, vAdd(v128.load(acc), v128.load(tables)));
+    return;
+  }
   v128.store(tmp, v128.load(tables));
-  for (let j: u32 = 0; j < nvars; j++) {
+  for (let j: u32 = 0; j + 1 < nvars; j++) {
     const t = tables + 16 + (<usize>j << 7);
     const p0 = v128.load(t), p1 = v128.load(t + 16), p2 = v128.load(t + 32), p3 = v128.load(t + 48);
-    const q0 = v128.load(t + 64), q1 = v128.load(t + 80), q2 = v128.load(t + 96), q3 = v128.load(t + 112);
     const half: u32 = 1 << j;
     for (let i = <i32>half - 1; i >= 0; i--) {
       const at = tmp + (<usize>i << 4);
       const x = v128.load(at);
-      v128.store(at + (<usize>half << 4), mulTable(x, p0, p1, p2, p3));
-      v128.store(at, mulTable(x, q0, q1, q2, q3));
+      const hi = mulTable(x, p0, p1, p2, p3);
+      v128.store(at + (<usize>half << 4), hi);
+      v128.store(at, vSub(x, hi));
     }
   }
-  const size: u32 = 1 << nvars;
-  for (let i: u32 = 0; i < size; i++) {
+  const t = tables + 16 + (<usize>(nvars - 1) << 7);
+  const p0 = v128.load(t), p1 = v128.load(t + 16), p2 = v128.load(t + 32), p3 = v128.load(t + 48);
+  const half: u32 = 1 << (nvars - 1);
+  for (let i: u32 = 0; i < half; i++) {
+    const x = v128.load(tmp + (<usize>i << 4));
+    const hi = mulTable(x, p0, p1, p2, p3);
     const a = acc + (<usize>i << 4);
-    v128.store(a, vAdd(v128.load(a), v128.load(tmp + (<usize>i << 4))));
+    const b = a + (<usize>half << 4);
+    v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
+    v128.store(b, vAdd(v128.load(b), hi));
+  }
+}
+
+/**
+ * acc[b] += c·eq(point, b) for a point of base-field coordinates (the WHIR query points): `tables`
+ * holds c (4 canonical words), then p_j·R mod p (Montgomery form) at word 4 + j; each split is one
+ * lane-wise product by the splat coordinate. `tmp` has room for 2·2^nvars words.
+ */
+export function pcs_eq_add_base(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  if (nvars == 0) {
+    v128.store(acc, vAdd(v128.load(acc), v128.load(tables)));
+    return;
+  }
+  v128.store(tmp, v128.load(tables));
+  for (let j: u32 = 0; j + 1 < nvars; j++) {
+    const p = i32x4.splat(load<i32>(tables + 16 + (<usize>j << 2)));
+    const half: u32 = 1 << j;
+    for (let i = <i32>half - 1; i >= 0; i--) {
+      const at = tmp + (<usize>i << 4);
+      const x = v128.load(at);
+      const hi = vMontMul(x, p);
+      v128.store(at + (<usize>half << 4), hi);
+      v128.store(at, vSub(x, hi));
+    }
+  }
+  const p = i32x4.splat(load<i32>(tables + 16 + (<usize>(nvars - 1) << 2)));
+  const half: u32 = 1 << (nvars - 1);
+  for (let i: u32 = 0; i < half; i++) {
+    const x = v128.load(tmp + (<usize>i << 4));
+    const hi = vMontMul(x, p);
+    const a = acc + (<usize>i << 4);
+    const b = a + (<usize>half << 4);
+    v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
+    v128.store(b, vAdd(v128.load(b), hi));
   }
 }
