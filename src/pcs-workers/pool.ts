@@ -22,9 +22,9 @@
 import { Worker } from "node:worker_threads";
 import { PoolCore, type PoolSlot } from "../workers/pool-core.js";
 import { PcsError } from "../pcs/index.js";
-import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
+import { pcsMerkle, type MerkleTree, type PcsKernelCall } from "../pcs/backend.js";
 import type { LeafWidth } from "../pcs/params.js";
-import { sharedCopy, type PcsMerkleWorkers } from "../pcs/parallel.js";
+import { sharedCopy, type PcsKernelWorkers } from "../pcs/parallel.js";
 import { chunkTree, finishTree, levelsWords, writeChunk, type TreeJob } from "./chunks.js";
 import {
   BY_WORKERS,
@@ -37,6 +37,7 @@ import {
   FAILED_KIND,
   FAILED_SLOT,
   NEXT,
+  type CallsMessage,
   type JobMessage,
   type WorkerFault,
 } from "./protocol.js";
@@ -47,6 +48,12 @@ export interface PcsPoolOptions {
   readonly threads?: number;
   /** Fewest rows per chunk, a power of two in [4, 2^20] (default 2^11): smaller trees stay on the calling thread. */
   readonly minChunkRows?: number;
+  /**
+   * Fewest elements of a kernel operation (NTT, Möbius transform, fold, sumcheck round, eq table,
+   * Horner evaluation, lift; Merkle rows × 16, tree nodes × 8) spread over the pool, a power of two
+   * in [4, 2^30] (default 2^15): smaller ones run on the calling thread.
+   */
+  readonly minCallElements?: number;
 }
 
 /** Options of the process that start a script a worker cannot take (`-e` / `-p` code, `--input-type`), each with whether it takes the next argument. */
@@ -84,6 +91,8 @@ interface SlotState {
   ready: boolean;
   /** The worker ended during a call: no job goes to it until its replacement starts. */
   dead: boolean;
+  /** The kernel memory it is attached to (`kernelCalls`), or null. */
+  memory: object | null;
 }
 
 /**
@@ -96,16 +105,18 @@ interface SlotState {
  *   const proof = whirOpen(committed, claims, { workers: pool }); // the same bytes as without the pool
  *   await pool.close();
  */
-export class PcsPool implements PcsMerkleWorkers {
+export class PcsPool implements PcsKernelWorkers {
   /** Worker threads. */
   readonly threads: number;
   /** Fewest rows per chunk. */
   readonly minChunkRows: number;
+  /** Fewest elements of a kernel operation spread over the pool. */
+  readonly minCallElements: number;
   private readonly core: PoolCore<SlotState>;
   private brokenReason: string | null = null;
   private fault: WorkerFault | null = null;
   private readonly readyWaiters: (() => void)[] = [];
-  private counts = { trees: 0, chunks: 0, workerChunks: 0 };
+  private counts = { trees: 0, chunks: 0, workerChunks: 0, batches: 0, calls: 0, workerCalls: 0 };
 
   /** @throws PcsError `PCS_BAD_OPTION` (see `PcsPoolOptions`). */
   constructor(options: PcsPoolOptions = {}) {
@@ -130,15 +141,29 @@ export class PcsPool implements PcsMerkleWorkers {
         { minChunkRows },
       );
     }
+    const minCallElements = options.minCallElements ?? 1 << 15;
+    if (
+      !Number.isInteger(minCallElements) ||
+      minCallElements < 4 ||
+      minCallElements > 2 ** 30 ||
+      (minCallElements & (minCallElements - 1)) !== 0
+    ) {
+      throw new PcsError(
+        "PCS_BAD_OPTION",
+        `minCallElements must be a power of two in [4, 2^30], got ${String(minCallElements)}`,
+        { minCallElements },
+      );
+    }
     this.threads = threads;
     this.minChunkRows = minChunkRows;
+    this.minCallElements = minCallElements;
     const url = new URL("./worker.js", import.meta.url);
     this.core = new PoolCore<SlotState>({
       size: threads,
       maxConsecutiveCrashes: MAX_CRASHES,
       unrefIdle: true,
       spawn: (slot) => new Worker(url, { workerData: { slot }, execArgv: workerExecArgv(process.execArgv) }),
-      initialState: () => ({ ready: false, dead: false }),
+      initialState: () => ({ ready: false, dead: false, memory: null }),
       onMessage: (slot, message) => {
         if ((message as { kind?: unknown }).kind !== "ready") return;
         slot.state.ready = true;
@@ -160,9 +185,81 @@ export class PcsPool implements PcsMerkleWorkers {
     for (const slot of this.core.slots) this.core.idle(slot);
   }
 
-  /** Since the pool started: trees hashed in chunks, their chunks, and how many of those the workers hashed (the rest: the calling thread). */
-  get stats(): { readonly trees: number; readonly chunks: number; readonly workerChunks: number } {
+  /**
+   * Since the pool started: trees hashed in chunks, their chunks, and how many of those the
+   * workers hashed (the rest: the calling thread); batches of kernel calls, their calls, and how
+   * many of those the workers ran.
+   */
+  get stats(): {
+    readonly trees: number;
+    readonly chunks: number;
+    readonly workerChunks: number;
+    readonly batches: number;
+    readonly calls: number;
+    readonly workerCalls: number;
+  } {
     return { ...this.counts };
+  }
+
+  /**
+   * Runs each of `calls` once on the workers, attached to the calling thread's kernel memory
+   * (`shared`, `Kernels.share()`), and on the calling thread (`local`), which takes calls from the
+   * same counter and then waits (`Atomics.wait`) for those the workers hold. The calls of one batch
+   * write disjoint memory (src/kernels/pcs-split.ts).
+   * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
+   *   failed during the call, or the pool stopped replacing crashed workers.
+   */
+  kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void {
+    this.checkOpen();
+    const live = this.core.slots.filter((s) => !s.state.dead);
+    if (live.length === 0 || calls.length < 2) {
+      for (const c of calls) local(c);
+      return;
+    }
+    const memory = (shared as { memory: object }).memory;
+    const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
+    const fault = this.fault;
+    this.fault = null;
+    if (fault !== null) Atomics.store(control, NEXT, 1); // call 0 is the faulty worker's
+    live.forEach((slot, i) => {
+      if (slot.state.memory !== memory) {
+        slot.worker.postMessage({ kind: "attach", shared });
+        slot.state.memory = memory;
+      }
+      const message: CallsMessage =
+        fault !== null && i === 0
+          ? { kind: "calls", calls, control, reserved: 0, fault }
+          : { kind: "calls", calls, control };
+      slot.worker.postMessage(message);
+    });
+    for (
+      let i = Atomics.add(control, NEXT, 1);
+      i < calls.length && Atomics.load(control, FAILED_SLOT) === 0;
+      i = Atomics.add(control, NEXT, 1)
+    ) {
+      local(calls[i]!);
+      Atomics.add(control, DONE, 1);
+    }
+    for (;;) {
+      const failed = Atomics.load(control, FAILED_SLOT);
+      if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));
+      const done = Atomics.load(control, DONE);
+      if (done >= calls.length) break;
+      Atomics.wait(control, DONE, done, WAIT_SLICE_MS);
+    }
+    this.core.noteSuccess();
+    this.counts.batches++;
+    this.counts.calls += calls.length;
+    this.counts.workerCalls += Atomics.load(control, BY_WORKERS);
+  }
+
+  private checkOpen(): void {
+    if (this.core.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
+    if (this.brokenReason !== null)
+      throw new PcsError(
+        "PCS_WORKER_CRASHED",
+        `the commitment worker pool stopped replacing workers: ${this.brokenReason}`,
+      );
   }
 
   /** True once `close` was called. */
@@ -195,12 +292,7 @@ export class PcsPool implements PcsMerkleWorkers {
    *   failed during the call, or the pool stopped replacing crashed workers.
    */
   merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth: LeafWidth = 16): MerkleTree {
-    if (this.core.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
-    if (this.brokenReason !== null)
-      throw new PcsError(
-        "PCS_WORKER_CRASHED",
-        `the commitment worker pool stopped replacing workers: ${this.brokenReason}`,
-      );
+    this.checkOpen();
     const logRows = logDomain - k;
     const participants = this.threads + 1;
     const target = Math.ceil(Math.log2(CHUNKS_PER_THREAD * participants));
@@ -272,7 +364,7 @@ export class PcsPool implements PcsMerkleWorkers {
     );
   }
 
-  /** Test hook: the next call that uses the workers makes its first live worker fail on a chunk reserved for it (`"exit"`: its thread ends; `"throw"`: it throws). */
+  /** Test hook: the next call that uses the workers (a tree or a batch of kernel calls) makes its first live worker fail on a chunk or call reserved for it (`"exit"`: its thread ends; `"throw"`: it throws). */
   injectWorkerFault(fault: WorkerFault): void {
     this.fault = fault;
   }
@@ -291,7 +383,7 @@ export class PcsPool implements PcsMerkleWorkers {
  * A pool of `threads` worker threads hashing the Merkle trees of the WHIR prover, for the
  * `workers` option of `whirCommit` / `whirOpen` (docs/pcs.md, "Worker pool"). Proofs are
  * byte-identical with and without it.
- * @throws PcsError `PCS_BAD_OPTION` for `threads` not an integer in [1, 256] or `minChunkRows` not a power of two in [4, 2^20].
+ * @throws PcsError `PCS_BAD_OPTION` for `threads` not an integer in [1, 256], `minChunkRows` not a power of two in [4, 2^20] or `minCallElements` not a power of two in [4, 2^30].
  * @example
  *   const pool = createPcsPool({ threads: Math.max(1, availableParallelism() - 1) });
  *   const committed = whirCommit(evaluations, { workers: pool });

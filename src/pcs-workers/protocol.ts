@@ -10,6 +10,7 @@
  * slow worker still holds (it takes the chunk's state first) and a worker that loses simply drops
  * its subtree: once the call returns, no worker writes into its tree.
  */
+import type { PcsKernelCall } from "../pcs/backend.js";
 import type { TreeJob } from "./chunks.js";
 
 /** Index of the next chunk to take. */
@@ -52,6 +53,34 @@ export interface JobMessage {
   readonly reserved?: number;
   readonly fault?: WorkerFault;
 }
+
+/**
+ * Attaches the worker to the calling thread's kernel memory (`Kernels.share()`, src/kernels):
+ * the kernel calls that follow address it. Sent before the first calls job, and again when the
+ * calling thread's kernels change.
+ */
+export interface AttachMessage {
+  readonly kind: "attach";
+  /** The `SharedKernels` of the calling thread (module, shared memory, constants region). */
+  readonly shared: object;
+}
+
+/**
+ * One batch of kernel calls on the attached memory: the threads take calls from `NEXT`, count
+ * finished ones in `DONE` (and notify on it); a call is never taken twice, so the calling thread
+ * waits for the calls its workers hold. A failure is reported as for trees.
+ */
+export interface CallsMessage {
+  readonly kind: "calls";
+  readonly calls: readonly PcsKernelCall[];
+  readonly control: Int32Array;
+  /** A call reserved for this worker before the others take from `NEXT` (fault injection only). */
+  readonly reserved?: number;
+  readonly fault?: WorkerFault;
+}
+
+/** Every message the pool posts to a worker. */
+export type PoolMessage = JobMessage | AttachMessage | CallsMessage;
 
 /** What a worker posts once its kernels are installed. */
 export interface ReadyMessage {

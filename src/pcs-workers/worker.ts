@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { installKernelBackend } from "../kernels/backend.js";
+import { attachKernels, type SharedKernels } from "../kernels/instance.js";
 import { PcsError } from "../pcs/index.js";
 import { chunkTree, writeChunk } from "./chunks.js";
 import {
@@ -21,7 +22,9 @@ import {
   FAILED_SLOT,
   FAILED_THREW,
   NEXT,
+  type CallsMessage,
   type JobMessage,
+  type PoolMessage,
 } from "./protocol.js";
 
 installKernelBackend();
@@ -57,10 +60,39 @@ function run(message: JobMessage): void {
   }
 }
 
-parentPort!.on("message", (message: JobMessage) => {
+/** The calling thread's kernel exports, once attached (`AttachMessage`). */
+let attached: Record<string, (...args: number[]) => unknown> | null = null;
+
+function runCalls(message: CallsMessage): void {
+  const { calls, control } = message;
+  for (
+    let i = message.reserved ?? Atomics.add(control, NEXT, 1);
+    i < calls.length && Atomics.load(control, FAILED_SLOT) === 0;
+    i = Atomics.add(control, NEXT, 1)
+  ) {
+    if (message.fault === "exit") process.exit(70);
+    if (message.fault === "throw") throw new PcsError("PCS_WORKER_CRASHED", "injected worker fault");
+    const call = calls[i]!;
+    if (attached === null) throw new PcsError("PCS_WORKER_CRASHED", "kernel calls before the kernels were attached");
+    attached[call.fn]!(...call.args);
+    Atomics.add(control, BY_WORKERS, 1);
+    Atomics.add(control, DONE, 1);
+    Atomics.notify(control, DONE);
+  }
+}
+
+parentPort!.on("message", (message: PoolMessage) => {
+  if (message.kind === "attach") {
+    attached = attachKernels(message.shared as SharedKernels).raw as unknown as Record<
+      string,
+      (...args: number[]) => unknown
+    >;
+    return;
+  }
   active = message.control;
   try {
-    run(message);
+    if (message.kind === "calls") runCalls(message);
+    else run(message);
   } catch {
     fail(message.control, FAILED_THREW);
   } finally {

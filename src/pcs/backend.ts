@@ -53,6 +53,8 @@ export interface PcsBackend {
   horner(coeffs: Uint32Array, z: Ext): Ext;
   /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
+  /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
+  eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
   /** The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
@@ -115,6 +117,62 @@ export function merkleTreeOfCodewordPair(
   return buildMerkleTree(rows, aw + bw, logDomain - k, leafWidth);
 }
 
+/** acc[b] += c·eq(point, b) for a point of base-field coordinates: `addScaledEqTable` of the point lifted (the reference of `PcsBackend.eqAddBase`). */
+export function addScaledEqTableBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
+  addScaledEqTable(
+    acc,
+    point.map((x): Ext => [x, 0, 0, 0]),
+    c,
+  );
+}
+
+/**
+ * One call of a kernel export on the calling thread's kernel memory: the export's name and its
+ * arguments (byte pointers, counts). The calls of one batch write disjoint memory, so they may
+ * run in any order, on any thread attached to that memory.
+ */
+export interface PcsKernelCall {
+  readonly fn: string;
+  readonly args: readonly number[];
+}
+
+/**
+ * Threads that run batches of kernel calls on the caller's kernel memory (a pool of
+ * src/pcs-workers): a backend that keeps its tables in kernel memory cuts its bulk operations
+ * into calls and runs them on the active runner (`withKernelRunner`).
+ */
+export interface PcsKernelRunner {
+  /** Worker threads (the calling thread runs calls besides them). */
+  readonly threads: number;
+  /** Fewest elements (table entries, Merkle rows × 16, tree nodes × 8) of an operation worth spreading; smaller ones run on the calling thread. */
+  readonly minCallElements: number;
+  /**
+   * Runs every call of `calls` once, on the workers (attached to the memory of `shared`, the
+   * calling thread's kernels, src/kernels `Kernels.share()`) and on the calling thread through
+   * `local`; returns when all are done.
+   * @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`.
+   */
+  kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void;
+}
+
+let runner: PcsKernelRunner | null = null;
+
+/** Runs `fn` with `r` as the active kernel runner (`activeKernelRunner`); restores the previous one afterwards. */
+export function withKernelRunner<T>(r: PcsKernelRunner | null, fn: () => T): T {
+  const previous = runner;
+  runner = r;
+  try {
+    return fn();
+  } finally {
+    runner = previous;
+  }
+}
+
+/** The kernel runner of the running commitment or opening (`withKernelRunner`), or `null`. */
+export function activeKernelRunner(): PcsKernelRunner | null {
+  return runner;
+}
+
 /** A backend made on first use; `null` selects the references. */
 export type PcsBackendProvider = () => PcsBackend | null;
 
@@ -129,6 +187,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   encode: encodeRowsReference,
   horner: evaluateUnivariate,
   eqAdd: addScaledEqTable,
+  eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
   merkle: merkleTreeOfCodeword,
   merklePair: merkleTreeOfCodewordPair,
@@ -204,6 +263,11 @@ export function pcsHorner(coeffs: Uint32Array, z: Ext): Ext {
 /** acc += c·eq(point, ·) on this thread's backend. */
 export function pcsEqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
   backendFor(1 << point.length).eqAdd(acc, point, c);
+}
+
+/** acc += c·eq(point, ·) for a base-field point on this thread's backend. */
+export function pcsEqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
+  backendFor(1 << point.length).eqAddBase(acc, point, c);
 }
 
 /** The natural-order codeword on this thread's backend (a working table). */

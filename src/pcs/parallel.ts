@@ -10,7 +10,7 @@
  * Importing this folder installs nothing.
  */
 import { PcsError } from "./errors.js";
-import { pcsMerkle, type MerkleTree } from "./backend.js";
+import { currentPcsBackend, pcsMerkle, withKernelRunner, type MerkleTree, type PcsKernelRunner } from "./backend.js";
 import type { LeafWidth } from "./params.js";
 
 /**
@@ -25,6 +25,27 @@ export interface PcsMerkleWorkers {
   readonly closed: boolean;
   /** The tree `pcsMerkle(codeword, width, logDomain, k, leafWidth)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
   merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
+}
+
+/**
+ * A pool that can also run kernel calls on the caller's kernel memory (`PcsKernelRunner`,
+ * src/pcs/backend.ts): the backend then spreads the NTT, the Möbius transform, folds, the
+ * sumcheck round, eq tables, Horner evaluation and the Merkle trees over it.
+ */
+export interface PcsKernelWorkers extends PcsMerkleWorkers, PcsKernelRunner {}
+
+/** Whether a pool can run kernel calls on the caller's kernel memory (`PcsKernelWorkers`). */
+export function sharesKernels(workers: PcsMerkleWorkers | null): workers is PcsKernelWorkers {
+  return workers !== null && typeof (workers as { kernelCalls?: unknown }).kernelCalls === "function";
+}
+
+/**
+ * Runs `fn` with `workers` as the pool the backend's bulk operations may spread over, when it
+ * shares the kernels' memory (`withKernelRunner`, src/pcs/backend.ts). The prover's commitment
+ * and opening run inside it.
+ */
+export function withPcsWorkers<T>(workers: PcsMerkleWorkers | null, fn: () => T): T {
+  return withKernelRunner(sharesKernels(workers) ? workers : null, fn);
 }
 
 /** The default pool: a pool, or a provider called on first use (returning `null` for none). */
@@ -84,9 +105,11 @@ export function merkleOn(
   k: number,
   leafWidth: LeafWidth = 16,
 ): MerkleTree {
-  return workers === null
-    ? pcsMerkle(codeword, width, logDomain, k, leafWidth)
-    : workers.merkle(codeword, width, logDomain, k, leafWidth);
+  if (workers === null) return pcsMerkle(codeword, width, logDomain, k, leafWidth);
+  // A pool that shares the kernels' memory hashes through the backend, which spreads the tree over it.
+  if (sharesKernels(workers) && currentPcsBackend().name === "wasm")
+    return withPcsWorkers(workers, () => pcsMerkle(codeword, width, logDomain, k, leafWidth));
+  return workers.merkle(codeword, width, logDomain, k, leafWidth);
 }
 
 /** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */

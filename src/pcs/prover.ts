@@ -26,6 +26,7 @@ import { phase } from "./phases.js";
 import {
   pcsCodeword,
   pcsEqAdd,
+  pcsEqAddBase,
   pcsFold,
   pcsHorner,
   pcsLift,
@@ -35,7 +36,7 @@ import {
   pcsRound,
   pcsZeros,
 } from "./backend.js";
-import { merkleOn, resolvePcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
+import { merkleOn, resolvePcsWorkers, withPcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { CommittedWidth, WhirAnyClaim, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 
@@ -166,20 +167,32 @@ export function whirCommitOn(
   if (width !== 1 && width !== 4)
     throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
   const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
-  const m = checkEvaluations(evaluations, width, set);
+  const m = phase("input", () => checkEvaluations(evaluations, width, set));
+  return withPcsWorkers(workers, () => commitCore(t, evaluations, width, set, m, options, workers));
+}
+
+function commitCore(
+  t: DuplexChallenger,
+  evaluations: Uint32Array,
+  width: CommittedWidth,
+  set: ReturnType<typeof whirParameterSet>,
+  m: number,
+  options: WhirCommitOptions,
+  workers: PcsMerkleWorkers | null,
+): WhirProverState {
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;
   const k = first.foldingFactor;
   // The coefficients as a working table: the Möbius transform, the NTT's input and the lift read it in place.
-  const workingCoefficients = pcsResident(evaluations);
+  const workingCoefficients = phase("input", () => pcsResident(evaluations));
   let coefficients: Uint32Array;
   let oodAnswers: Ext[];
   let codeword: Uint32Array;
   let tree: MerkleTree;
   try {
-    pcsMobius(workingCoefficients, width);
+    phase("encode", () => pcsMobius(workingCoefficients, width));
     // The state's plain copies come from this thread's recycled arrays and go back with `releaseWhirState`.
-    coefficients = takeCopyOf(workingCoefficients);
+    coefficients = phase("input", () => takeCopyOf(workingCoefficients));
     ({ codeword, tree } = commitCodeword(
       workingCoefficients,
       width,
@@ -190,17 +203,22 @@ export function whirCommitOn(
       workers,
       set.leafWidth,
     ));
-    absorbCommitment(t, set, m, width, tree.root);
-    const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
-    const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
-    try {
-      oodAnswers = oodPoints.map((z) => pcsHorner(extCoefficients, z));
-    } finally {
-      if (extCoefficients !== workingCoefficients) pcsRelease(extCoefficients);
-    }
-    absorbExts(t, oodAnswers);
+    const oodPoints = phase("transcript", () => {
+      absorbCommitment(t, set, m, width, tree.root);
+      return drawOodPoints(t, schedule.initialOodSamples);
+    });
+    oodAnswers = phase("evaluate", () => {
+      const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
+      try {
+        return oodPoints.map((z) => pcsHorner(extCoefficients, z));
+      } finally {
+        if (extCoefficients !== workingCoefficients) pcsRelease(extCoefficients);
+      }
+    });
+    phase("transcript", () => absorbExts(t, oodAnswers));
     const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
-    return { commitment, schedule, oodPoints, evaluations: takeCopyOf(evaluations), coefficients, codeword, tree };
+    const plain = phase("input", () => takeCopyOf(evaluations));
+    return { commitment, schedule, oodPoints, evaluations: plain, coefficients, codeword, tree };
   } finally {
     pcsRelease(workingCoefficients);
   }
@@ -226,7 +244,7 @@ function commitCodeword(
       return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
     const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k, leafWidth));
-    return { codeword: takeCopyOf(working), tree };
+    return { codeword: phase("input", () => takeCopyOf(working)), tree };
   } finally {
     pcsRelease(working);
   }
@@ -321,12 +339,25 @@ export function openCore(
   options: WhirOpenOptions = {},
 ): { rounds: WhirRoundProof[]; finalSumcheck: [Ext, Ext][] } {
   const workers = resolvePcsWorkers(options.workers);
+  const m = input.schedule.numVariables;
+  const problem = phase("input", () => claimsProblem(claims, m));
+  if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
+  return withPcsWorkers(workers, () => openIterations(t, input, claims, adversary, workers));
+}
+
+function openIterations(
+  t: DuplexChallenger,
+  input: OpenCoreInput,
+  claims: readonly WhirAnyClaim[],
+  adversary: WhirAdversary,
+  workers: PcsMerkleWorkers | null,
+): { rounds: WhirRoundProof[]; finalSumcheck: [Ext, Ext][] } {
   const { schedule } = input;
   const m = schedule.numVariables;
-  const problem = claimsProblem(claims, m);
-  if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
-  absorbClaims(t, claims);
-  const gamma = t.sampleExt();
+  const gamma = phase("transcript", () => {
+    absorbClaims(t, claims);
+    return t.sampleExt();
+  });
   const initial = schedule.initialOodSamples;
   const coeffs = extPowers(gamma, initial + claims.length);
   const width0 = input.width;
@@ -338,19 +369,22 @@ export function openCore(
     pcsRelease(x);
   };
   try {
-    let w = take(pcsZeros(4 << m));
-    input.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
-    claims.forEach((c, j) => {
-      const blocks = claimBlocks(c);
-      if (blocks === null) pcsEqAdd(w, (c as WhirClaim).point, coeffs[initial + j]!);
-      else for (const b of blocks) addBlockWeights(w, b.offset, laneWeights(b), coeffs[initial + j]!);
+    let w = phase("weights", () => {
+      const w0 = take(pcsZeros(4 << m));
+      input.oodPoints.forEach((z, j) => pcsEqAdd(w0, powerPoint(z, m), coeffs[j]!));
+      claims.forEach((c, j) => {
+        const blocks = claimBlocks(c);
+        if (blocks === null) pcsEqAdd(w0, (c as WhirClaim).point, coeffs[initial + j]!);
+        else for (const b of blocks) addBlockWeights(w0, b.offset, laneWeights(b), coeffs[initial + j]!);
+      });
+      return w0;
     });
     const owned = width0 === 4 && input.resident === true;
-    let f = take(
-      width0 === 1 ? pcsLift(input.evaluations) : owned ? input.evaluations : pcsResident(input.evaluations),
+    let f = phase("input", () =>
+      take(width0 === 1 ? pcsLift(input.evaluations) : owned ? input.evaluations : pcsResident(input.evaluations)),
     );
-    let c = take(
-      width0 === 1 ? pcsLift(input.coefficients) : owned ? input.coefficients : pcsResident(input.coefficients),
+    let c = phase("input", () =>
+      take(width0 === 1 ? pcsLift(input.coefficients) : owned ? input.coefficients : pcsResident(input.coefficients)),
     );
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {
       const nf = take(pcsFold(f, alpha, "evaluations"));
@@ -377,8 +411,10 @@ export function openCore(
       for (let s = 0; s < round.foldingFactor; s++) {
         const honest = phase("sumcheck", () => pcsRound(f, w));
         const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(i, s, honest) : honest;
-        t.observeExt(h0);
-        t.observeExt(h2);
+        phase("transcript", () => {
+          t.observeExt(h0);
+          t.observeExt(h2);
+        });
         sumcheck.push([h0, h2]);
         if (round.foldPowBits > 0)
           foldWitnesses.push(
@@ -388,7 +424,7 @@ export function openCore(
               adversary.witness && ((w, tc) => adversary.witness!("fold", i, s, w, tc)),
             ),
           );
-        const alpha = t.sampleExt();
+        const alpha = phase("transcript", () => t.sampleExt());
         phase("fold", () => foldAll(alpha, true));
       }
       let nextRoot: Uint32Array | null = null;
@@ -403,15 +439,21 @@ export function openCore(
         nextTree = phase("merkle", () =>
           merkleOn(workers, cw, 4, next.logDomain, next.foldingFactor, schedule.set.leafWidth),
         );
-        nextRoot = nextTree.root.slice();
-        t.observeDigest(nextRoot);
-        oodPoints = drawOodPoints(t, round.nextOodSamples);
-        oodAnswers = oodPoints.map((z) => pcsHorner(c, z));
+        const root = nextTree.root.slice();
+        nextRoot = root;
+        oodPoints = phase("transcript", () => {
+          t.observeDigest(root);
+          return drawOodPoints(t, round.nextOodSamples);
+        });
+        oodAnswers = phase("evaluate", () => oodPoints.map((z) => pcsHorner(c, z)));
         if (adversary.oodAnswers) oodAnswers = adversary.oodAnswers(i, oodAnswers);
-        absorbExts(t, oodAnswers);
+        const answers = oodAnswers;
+        phase("transcript", () => absorbExts(t, answers));
       } else {
-        finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
-        t.observeMany(finalCoefficients);
+        const final = phase("input", () => c.slice());
+        finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(final) : final;
+        const sent = finalCoefficients;
+        phase("transcript", () => t.observeMany(sent));
       }
       const queryWitness =
         round.queryPowBits > 0 && adversary.omitQueryWitness?.(i) !== true
@@ -421,13 +463,14 @@ export function openCore(
               adversary.witness && ((w, tc) => adversary.witness!("query", i, 0, w, tc)),
             )
           : null;
-      const indices = drawQueries(t, round.queries, round.logRows);
-      const opened =
-        codeword === null
-          ? input.firstRows(indices)
-          : gatherRows(codeword, 4, round.logDomain, round.foldingFactor, indices);
+      const indices = phase("transcript", () => drawQueries(t, round.queries, round.logRows));
+      const cw = codeword;
+      const opened = phase("queries", () =>
+        cw === null ? input.firstRows(indices) : gatherRows(cw, 4, round.logDomain, round.foldingFactor, indices),
+      );
       adversary.rows?.(i, opened);
-      const siblings = openMultiproof(tree, indices);
+      const openedTree = tree;
+      const siblings = phase("queries", () => openMultiproof(openedTree, indices));
       adversary.siblings?.(i, siblings);
       rounds.push({
         sumcheck,
@@ -442,17 +485,16 @@ export function openCore(
       });
       if (!last) {
         const mNext = round.numVariables - round.foldingFactor;
-        const g = t.sampleExt();
+        const g = phase("transcript", () => t.sampleExt());
         const weights = extPowers(g, 1 + oodPoints.length + indices.length);
-        oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, mNext), weights[1 + j]!));
-        const omega = rootOfUnity(round.logDomain);
-        indices.forEach((idx, j) => {
-          const r = pow(omega, idx << round.foldingFactor);
-          pcsEqAdd(
-            w,
-            powerPointBase(r, mNext).map((x): Ext => [x, 0, 0, 0]),
-            weights[1 + oodPoints.length + j]!,
-          );
+        const wNow = w;
+        phase("weights", () => {
+          oodPoints.forEach((z, j) => pcsEqAdd(wNow, powerPoint(z, mNext), weights[1 + j]!));
+          const omega = rootOfUnity(round.logDomain);
+          indices.forEach((idx, j) => {
+            const r = pow(omega, idx << round.foldingFactor);
+            pcsEqAddBase(wNow, powerPointBase(r, mNext), weights[1 + oodPoints.length + j]!);
+          });
         });
         if (codeword !== null) drop(codeword);
         tree = nextTree!;
@@ -465,10 +507,12 @@ export function openCore(
       const [h0, h2] = adversary.roundPolynomial
         ? adversary.roundPolynomial(schedule.rounds.length, s, honest)
         : honest;
-      t.observeExt(h0);
-      t.observeExt(h2);
+      const alpha = phase("transcript", () => {
+        t.observeExt(h0);
+        t.observeExt(h2);
+        return t.sampleExt();
+      });
       finalSumcheck.push([h0, h2]);
-      const alpha = t.sampleExt();
       phase("fold", () => foldAll(alpha, false));
     }
     return { rounds, finalSumcheck };
