@@ -165,6 +165,24 @@ export const EXPORTS = {
       "acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form).",
     ],
     [
+      "pcs_fold_base",
+      [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")],
+      "void",
+      "pcs_fold of a base-field table into an interleaved extension one.",
+    ],
+    [
+      "pcs_round_base",
+      [ptr("f"), ptr("w"), u32("n"), ptr("out")],
+      "void",
+      "pcs_round with f a base-field table: h(0)·R^−1 and h(2)·R^−1 into out[0..8).",
+    ],
+    [
+      "pcs_horner_base",
+      [ptr("coeffs"), u32("n"), ptr("ztable"), ptr("out")],
+      "void",
+      "F(z) for base-field coefficients at an extension point given by its constant table.",
+    ],
+    [
       "pcs_merkle_leaves",
       [ptr("out"), ptr("src"), u32("logN"), u32("k"), u32("width"), ptr("consts"), ptr("work")],
       "void",

@@ -112,6 +112,12 @@ export interface KernelExports {
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
   /** acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form). */
   pcs_eq_add_base(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** pcs_fold of a base-field table into an interleaved extension one. */
+  pcs_fold_base(dst: number, src: number, n: number, mode: number, alpha: number): void;
+  /** pcs_round with f a base-field table: h(0)·R^−1 and h(2)·R^−1 into out[0..8). */
+  pcs_round_base(f: number, w: number, n: number, out: number): void;
+  /** F(z) for base-field coefficients at an extension point given by its constant table. */
+  pcs_horner_base(coeffs: number, n: number, ztable: number, out: number): void;
   /** Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3). */
   pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
   /** The leaf digests of rows [from, from + count) only. */
@@ -168,6 +174,9 @@ export function kernelExportNames(): readonly string[] {
     "pcs_horner",
     "pcs_eq_add",
     "pcs_eq_add_base",
+    "pcs_fold_base",
+    "pcs_round_base",
+    "pcs_horner_base",
     "pcs_merkle_leaves",
     "pcs_merkle_leaves_rows",
     "pcs_merkle_leaves_pair",

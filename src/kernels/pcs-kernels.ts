@@ -433,15 +433,23 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
-    const n = table.length / 8;
+    return this.foldOf("pcs_fold", 32, table, table.length / 8, alpha, mode);
+  }
+
+  foldBase(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
+    return this.foldOf("pcs_fold_base", 8, table, table.length / 2, alpha, mode);
+  }
+
+  /** The fold kernel `fn` of n pairs (`pair` bytes each) into a new working table of n extension values, cut into ranges. */
+  private foldOf(fn: string, pair: number, table: Uint32Array, n: number, alpha: Ext, mode: FoldMode): Uint32Array {
     const out = this.table(4 * n);
     const dst = this.regions.get(out)!.ptr;
     const flag = mode === "evaluations" ? 0 : 1;
     this.withCopies([table, extConstantTable(alpha)], 0, ([src, a]) => {
       this.run(
         rangeCalls(n, this.parts(n), 1, (from, count) => ({
-          fn: "pcs_fold",
-          args: [dst + 16 * from, src! + 32 * from, count, flag, a!],
+          fn,
+          args: [dst + 16 * from, src! + pair * from, count, flag, a!],
         })),
       );
     });
@@ -469,11 +477,18 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   horner(coeffs: Uint32Array, z: Ext): Ext {
-    const n = coeffs.length / 4;
+    return this.hornerOf("pcs_horner", 16, coeffs, coeffs.length / 4, z);
+  }
+
+  hornerBase(coeffs: Uint32Array, z: Ext): Ext {
+    return this.hornerOf("pcs_horner_base", 4, coeffs, coeffs.length, z);
+  }
+
+  /** F(z) = Σ_i z^(a_i)·H_i(z) for the pieces [a_i, b_i) of n coefficients (`size` bytes each), each H_i by the Horner kernel `fn`. */
+  private hornerOf(fn: string, size: number, coeffs: Uint32Array, n: number, z: Ext): Ext {
     const pieces = ranges(n, this.parts(n), 1);
-    // F(z) = Σ_i z^(a_i)·H_i(z) for the pieces [a_i, b_i) of the coefficients, each H_i by Horner's rule.
     return this.withCopies([coeffs, extConstantTable(z)], 4 * pieces.length, ([c, zt], out) => {
-      this.run(pieces.map(([a, b], i) => ({ fn: "pcs_horner", args: [c! + 16 * a, b - a, zt!, out!.ptr + 16 * i] })));
+      this.run(pieces.map(([a, b], i) => ({ fn, args: [c! + size * a, b - a, zt!, out!.ptr + 16 * i] })));
       const v = out!.view();
       let acc: Ext = [0, 0, 0, 0];
       pieces.forEach(([a], i) => {
@@ -576,13 +591,18 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
-    const n = f.length / 8;
+    return this.roundOf("pcs_round", 32, f, w, f.length / 8);
+  }
+
+  roundBase(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
+    return this.roundOf("pcs_round_base", 8, f, w, f.length / 2);
+  }
+
+  /** The round kernel `fn` over n pairs (f's pairs `fPair` bytes apart), cut into pieces whose sums (times R^−1, at out + 32·i) add up to the round's. */
+  private roundOf(fn: string, fPair: number, f: Uint32Array, w: Uint32Array, n: number): [Ext, Ext] {
     const pieces = ranges(n, this.parts(n), 1);
-    // Each piece's sums (times R^−1) at out + 32·i; their sum is the whole round's.
     return this.withCopies([f, w], 8 * pieces.length, ([fp, wp], out) => {
-      this.run(
-        pieces.map(([a, b], i) => ({ fn: "pcs_round", args: [fp! + 32 * a, wp! + 32 * a, b - a, out!.ptr + 32 * i] })),
-      );
+      this.run(pieces.map(([a, b], i) => ({ fn, args: [fp! + fPair * a, wp! + 32 * a, b - a, out!.ptr + 32 * i] })));
       const v = out!.view();
       const sums = new Array<number>(8).fill(0);
       for (let i = 0; i < pieces.length; i++) for (let l = 0; l < 8; l++) sums[l] = add(sums[l]!, v[8 * i + l]!);

@@ -1,9 +1,14 @@
 /**
- * The commitment's worker pool (`createPcsPool`): worker threads (worker.ts) that hash the
- * Merkle trees of codeword rows — the leaf sponges and the tree layers, the dominant cost of a
- * commitment and of each round's folded codeword besides the NTT — for the prover, which calls
- * `merkle` synchronously through the seam (src/pcs/parallel.ts).
+ * The commitment's worker pool (`createPcsPool`): worker threads (worker.ts) that share the
+ * prover's bulk work, called synchronously through the seam (src/pcs/parallel.ts).
  *
+ * Kernel calls (`kernelCalls`, what the WASM backend uses): each worker attaches once to the
+ * calling thread's kernel memory (the shared WebAssembly memory, its module and constants); a
+ * batch of calls (writing disjoint memory, src/kernels/pcs-split.ts) is posted to every live
+ * worker, the threads take calls from one atomic counter, the calling thread runs calls too and
+ * then waits (`Atomics.wait`) for those the workers hold. A call is never run twice.
+ *
+ * Merkle trees (`merkle`, for a backend without kernel memory):
  * One call: the codeword is shared with the workers (a SharedArrayBuffer, in place when it
  * already is one, as the kernels' memory is; else copied once), the tree is cut into aligned
  * chunks of rows (chunks.ts), the job is posted to every live worker, and the calling thread
@@ -232,13 +237,27 @@ export class PcsPool implements PcsKernelWorkers {
           : { kind: "calls", calls, control };
       slot.worker.postMessage(message);
     });
-    for (
-      let i = Atomics.add(control, NEXT, 1);
-      i < calls.length && Atomics.load(control, FAILED_SLOT) === 0;
-      i = Atomics.add(control, NEXT, 1)
-    ) {
-      local(calls[i]!);
-      Atomics.add(control, DONE, 1);
+    let localTaken = 0;
+    try {
+      for (
+        let i = Atomics.add(control, NEXT, 1);
+        i < calls.length && Atomics.load(control, FAILED_SLOT) === 0;
+        i = Atomics.add(control, NEXT, 1)
+      ) {
+        localTaken++;
+        local(calls[i]!);
+        Atomics.add(control, DONE, 1);
+      }
+    } catch (e) {
+      // No call starts any more; the workers finish those they hold before the caller frees their memory.
+      const taken = Math.min(calls.length, Atomics.exchange(control, NEXT, calls.length));
+      const workersTaken = taken - localTaken;
+      while (Atomics.load(control, FAILED_SLOT) === 0) {
+        const byWorkers = Atomics.load(control, BY_WORKERS);
+        if (byWorkers >= workersTaken) break;
+        Atomics.wait(control, DONE, Atomics.load(control, DONE), WAIT_SLICE_MS);
+      }
+      throw e;
     }
     for (;;) {
       const failed = Atomics.load(control, FAILED_SLOT);

@@ -18,6 +18,7 @@ import { buildMerkleTree, permute24ManyReference, type MerkleTree } from "./merk
 import type { LeafWidth } from "./params.js";
 import {
   addScaledEqTable,
+  addScaledEqTableBase,
   evaluateUnivariate,
   evaluationsToCoefficients,
   foldCoefficients,
@@ -47,10 +48,16 @@ export interface PcsBackend {
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array;
   /** [h(0), h(2)] of the sumcheck round over interleaved extension tables f and w. */
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext];
+  /** `round` with f a base-field table (one word per element): the round of f lifted. */
+  roundBase(f: Uint32Array, w: Uint32Array): [Ext, Ext];
+  /** `fold` of a base-field table of 2n elements into n interleaved extension values (a new working table): the fold of the table lifted. */
+  foldBase(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array;
   /** The codeword's rows of a polynomial's coefficients (docs/pcs.md §4.1; `encodeRowsReference`). */
   encode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array;
   /** F(z) for interleaved extension coefficients. */
   horner(coeffs: Uint32Array, z: Ext): Ext;
+  /** F(z) for base-field coefficients at an extension point: `horner` of the coefficients lifted. */
+  hornerBase(coeffs: Uint32Array, z: Ext): Ext;
   /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
   /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
@@ -117,15 +124,6 @@ export function merkleTreeOfCodewordPair(
   return buildMerkleTree(rows, aw + bw, logDomain - k, leafWidth);
 }
 
-/** acc[b] += c·eq(point, b) for a point of base-field coordinates: `addScaledEqTable` of the point lifted (the reference of `PcsBackend.eqAddBase`). */
-export function addScaledEqTableBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
-  addScaledEqTable(
-    acc,
-    point.map((x): Ext => [x, 0, 0, 0]),
-    c,
-  );
-}
-
 /**
  * One call of a kernel export on the calling thread's kernel memory: the export's name and its
  * arguments (byte pointers, counts). The calls of one batch write disjoint memory, so they may
@@ -184,8 +182,14 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   fold: (table: Uint32Array, alpha: Ext, mode: FoldMode) =>
     mode === "evaluations" ? foldEvaluations(table, alpha) : foldCoefficients(table, alpha),
   round: roundPolynomial,
+  roundBase: (f: Uint32Array, w: Uint32Array) => roundPolynomial(liftToExtension(f), w),
+  foldBase: (table: Uint32Array, alpha: Ext, mode: FoldMode) =>
+    mode === "evaluations"
+      ? foldEvaluations(liftToExtension(table), alpha)
+      : foldCoefficients(liftToExtension(table), alpha),
   encode: encodeRowsReference,
   horner: evaluateUnivariate,
+  hornerBase: (coeffs: Uint32Array, z: Ext) => evaluateUnivariate(liftToExtension(coeffs), z),
   eqAdd: addScaledEqTable,
   eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
@@ -248,6 +252,21 @@ export function pcsFold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32A
 /** The sumcheck round on this thread's backend. */
 export function pcsRound(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
   return backendFor(f.length / 4).round(f, w);
+}
+
+/** The sumcheck round with a base-field f on this thread's backend. */
+export function pcsRoundBase(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
+  return backendFor(f.length).roundBase(f, w);
+}
+
+/** The fold of a base-field table on this thread's backend (a working table of extension values). */
+export function pcsFoldBase(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
+  return backendFor(table.length).foldBase(table, alpha, mode);
+}
+
+/** F(z) for base-field coefficients on this thread's backend. */
+export function pcsHornerBase(coeffs: Uint32Array, z: Ext): Ext {
+  return backendFor(coeffs.length).hornerBase(coeffs, z);
 }
 
 /** The codeword's rows on this thread's backend. */

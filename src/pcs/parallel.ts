@@ -1,8 +1,12 @@
 /**
- * The worker seam of the polynomial commitment: the Merkle tree of a codeword's rows (leaf
- * sponges and tree layers, docs/pcs.md §4.3) may be computed by a pool of worker threads
- * (src/pcs-workers) instead of this thread's backend. The tree is the same either way, so the
- * commitment and every proof are byte-identical with and without a pool (test/pcs/pool.test.ts).
+ * The worker seam of the polynomial commitment: a pool of worker threads (src/pcs-workers) may
+ * share the prover's work. A pool that runs kernel calls on this thread's kernel memory
+ * (`PcsKernelWorkers`) is the active kernel runner (src/pcs/backend.ts) while a commitment or an
+ * opening runs (`withPcsWorkers`), and the WASM backend spreads its bulk operations — NTT,
+ * Möbius transform, folds, sumcheck rounds, eq tables, Horner evaluation, lifts, Merkle trees —
+ * over it; otherwise the pool hashes the Merkle trees of codeword rows (leaf sponges and tree
+ * layers, docs/pcs.md §4.3) in chunks. Every result is the same either way, so the commitment and
+ * every proof are byte-identical with and without a pool (test/pcs/pool.test.ts).
  *
  * Which pool a prover uses: the `workers` option of `whirCommit` / `whirOpen` (a pool, or `null`
  * for this thread only); without the option, the default pool, which only the public entry

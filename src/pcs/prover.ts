@@ -28,12 +28,15 @@ import {
   pcsEqAdd,
   pcsEqAddBase,
   pcsFold,
+  pcsFoldBase,
   pcsHorner,
+  pcsHornerBase,
   pcsLift,
   pcsMobius,
   pcsRelease,
   pcsResident,
   pcsRound,
+  pcsRoundBase,
   pcsZeros,
 } from "./backend.js";
 import { merkleOn, resolvePcsWorkers, withPcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
@@ -207,14 +210,9 @@ function commitCore(
       absorbCommitment(t, set, m, width, tree.root);
       return drawOodPoints(t, schedule.initialOodSamples);
     });
-    oodAnswers = phase("evaluate", () => {
-      const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
-      try {
-        return oodPoints.map((z) => pcsHorner(extCoefficients, z));
-      } finally {
-        if (extCoefficients !== workingCoefficients) pcsRelease(extCoefficients);
-      }
-    });
+    oodAnswers = phase("evaluate", () =>
+      oodPoints.map((z) => (width === 1 ? pcsHornerBase(workingCoefficients, z) : pcsHorner(workingCoefficients, z))),
+    );
     phase("transcript", () => absorbExts(t, oodAnswers));
     const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
     const plain = phase("input", () => takeCopyOf(evaluations));
@@ -379,26 +377,38 @@ function openIterations(
       });
       return w0;
     });
+    // Base-field values stay one word each until their first fold, which lifts them (no lifted copy).
     const owned = width0 === 4 && input.resident === true;
-    let f = phase("input", () =>
-      take(width0 === 1 ? pcsLift(input.evaluations) : owned ? input.evaluations : pcsResident(input.evaluations)),
-    );
-    let c = phase("input", () =>
-      take(width0 === 1 ? pcsLift(input.coefficients) : owned ? input.coefficients : pcsResident(input.coefficients)),
-    );
+    let f = phase("input", () => take(owned ? input.evaluations : pcsResident(input.evaluations)));
+    let c = phase("input", () => take(owned ? input.coefficients : pcsResident(input.coefficients)));
+    let fBase = width0 === 1;
+    let cBase = width0 === 1;
+    /** The coefficients as interleaved extension values (lifted if they were never folded). */
+    const extCoefficients = (): Uint32Array => {
+      if (cBase) {
+        const lifted = take(pcsLift(c));
+        drop(c);
+        c = lifted;
+        cBase = false;
+      }
+      return c;
+    };
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {
-      const nf = take(pcsFold(f, alpha, "evaluations"));
+      const nf = take(fBase ? pcsFoldBase(f, alpha, "evaluations") : pcsFold(f, alpha, "evaluations"));
       drop(f);
       f = nf;
+      fBase = false;
       const nw = take(pcsFold(w, alpha, "evaluations"));
       drop(w);
       w = nw;
       if (withCoefficients) {
-        const nc = take(pcsFold(c, alpha, "coefficients"));
+        const nc = take(cBase ? pcsFoldBase(c, alpha, "coefficients") : pcsFold(c, alpha, "coefficients"));
         drop(c);
         c = nc;
+        cBase = false;
       }
     };
+    const roundOf = (): [Ext, Ext] => (fBase ? pcsRoundBase(f, w) : pcsRound(f, w));
     let tree = input.tree;
     // The codeword of iterations after the first (the first's rows come from `input.firstRows`).
     let codeword: Uint32Array | null = null;
@@ -409,7 +419,7 @@ function openIterations(
       const sumcheck: [Ext, Ext][] = [];
       const foldWitnesses: number[] = [];
       for (let s = 0; s < round.foldingFactor; s++) {
-        const honest = phase("sumcheck", () => pcsRound(f, w));
+        const honest = phase("sumcheck", roundOf);
         const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(i, s, honest) : honest;
         phase("transcript", () => {
           t.observeExt(h0);
@@ -434,7 +444,7 @@ function openIterations(
       let oodAnswers: Ext[] = [];
       if (!last) {
         const next = schedule.rounds[i + 1]!;
-        const cw = take(phase("encode", () => pcsCodeword(c, 4, next.logDomain)));
+        const cw = take(phase("encode", () => pcsCodeword(extCoefficients(), 4, next.logDomain)));
         nextCodeword = cw;
         nextTree = phase("merkle", () =>
           merkleOn(workers, cw, 4, next.logDomain, next.foldingFactor, schedule.set.leafWidth),
@@ -445,12 +455,13 @@ function openIterations(
           t.observeDigest(root);
           return drawOodPoints(t, round.nextOodSamples);
         });
-        oodAnswers = phase("evaluate", () => oodPoints.map((z) => pcsHorner(c, z)));
+        const cExt = extCoefficients();
+        oodAnswers = phase("evaluate", () => oodPoints.map((z) => pcsHorner(cExt, z)));
         if (adversary.oodAnswers) oodAnswers = adversary.oodAnswers(i, oodAnswers);
         const answers = oodAnswers;
         phase("transcript", () => absorbExts(t, answers));
       } else {
-        const final = phase("input", () => c.slice());
+        const final = phase("input", () => extCoefficients().slice());
         finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(final) : final;
         const sent = finalCoefficients;
         phase("transcript", () => t.observeMany(sent));
@@ -503,7 +514,7 @@ function openIterations(
     });
     const finalSumcheck: [Ext, Ext][] = [];
     for (let s = 0; s < schedule.finalVariables; s++) {
-      const honest = phase("sumcheck", () => pcsRound(f, w));
+      const honest = phase("sumcheck", roundOf);
       const [h0, h2] = adversary.roundPolynomial
         ? adversary.roundPolynomial(schedule.rounds.length, s, honest)
         : honest;

@@ -88,6 +88,21 @@ test("the WASM folds and sumcheck round equal the references on random and edge 
       const w = new Uint32Array(8 * n).map(() => random());
       assert.deepEqual(wasm.round(table, w), ref.round(table, w), `round, n ${n}`);
       assert.deepEqual(wasm.round(w, table), ref.round(w, table));
+      // A base-field table (the first round and fold of a base-field polynomial): the lifted table's results.
+      const base = table.subarray(0, 2 * n);
+      const lifted = ref.lift(base);
+      assert.deepEqual(wasm.roundBase(base, w), ref.round(lifted, w), `base round, n ${n}`);
+      assert.deepEqual(ref.roundBase(base, w), ref.round(lifted, w));
+      for (const alpha of challenges) {
+        for (const mode of ["evaluations", "coefficients"] as const) {
+          const folded = wasm.foldBase(base, alpha, mode);
+          assert.deepEqual(folded, ref.fold(lifted, alpha, mode), `base fold ${mode}, n ${n}`);
+          assert.deepEqual(ref.foldBase(base, alpha, mode), ref.fold(lifted, alpha, mode));
+          wasm.release(folded);
+        }
+        assert.deepEqual(wasm.hornerBase(base, alpha), ref.horner(lifted, alpha), `base Horner, n ${n}`);
+        assert.deepEqual(ref.hornerBase(base, alpha), ref.horner(lifted, alpha));
+      }
     }
   }
   assert.equal(extConstantTable([1, 0, 0, 0]).length, 16);

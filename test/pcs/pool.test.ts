@@ -184,6 +184,13 @@ test("pcs pool: the kernel operations spread over the pool equal the references 
         const lifted = wasm.lift(base);
         assert.deepEqual(lifted, ref.lift(base), `lift 2^${logN}`);
         wasm.release(lifted);
+        assert.deepEqual(wasm.roundBase(base, w), ref.roundBase(base, w), `base round 2^${logN}`);
+        assert.deepEqual(wasm.hornerBase(base, alpha), ref.hornerBase(base, alpha), `base Horner 2^${logN}`);
+        for (const mode of ["evaluations", "coefficients"] as const) {
+          const folded = wasm.foldBase(base, alpha, mode);
+          assert.deepEqual(folded, ref.foldBase(base, alpha, mode), `base fold ${mode} 2^${logN}`);
+          wasm.release(folded);
+        }
         const point = Array.from({ length: logN + 1 }, (): Ext => [next(), next(), next(), next()]);
         const acc1 = w.slice();
         const acc2 = w.slice();

@@ -3,7 +3,7 @@
 // byte 16i. A product by a constant α uses its table A_j = X^j·α in Montgomery form (16 words,
 // made by the caller): x·α = Σ_j x_j·A_j, four lane-wise Montgomery products of a splat
 // coordinate, so canonical x gives canonical x·α.
-import { vAdd, vMontMul, vSub, vTriple } from "./field";
+import { addS, subS, vAdd, vMontMul, vSub, vTriple } from "./field";
 
 // @ts-ignore: decorator
 @inline function splat(x: v128, lane: u8): v128 {
@@ -162,4 +162,50 @@ export function pcs_eq_add_base(acc: usize, tmp: usize, tables: usize, nvars: u3
     v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
     v128.store(b, vAdd(v128.load(b), hi));
   }
+}
+
+/**
+ * `pcs_fold` of a base-field table (one word per element; the first fold of a base-field
+ * polynomial, without its lift): dst[i] = e + α·d with e = src[2i], o = src[2i + 1], d = o − e
+ * (mode 0, evaluations) or o (mode 1, coefficients); α·d is the one product splat(d)·A_0.
+ */
+export function pcs_fold_base(dst: usize, src: usize, n: u32, mode: u32, alpha: usize): void {
+  const a0 = v128.load(alpha);
+  const zero = i32x4.splat(0);
+  for (let i: u32 = 0; i < n; i++) {
+    const e = load<u32>(src + (<usize>i << 3));
+    const o = load<u32>(src + (<usize>i << 3) + 4);
+    const d = mode == 0 ? subS(o, e) : o;
+    v128.store(dst + (<usize>i << 4), vAdd(i32x4.replace_lane(zero, 0, <i32>e), vMontMul(i32x4.splat(<i32>d), a0)));
+  }
+}
+
+/**
+ * `pcs_round` with f a base-field table (one word per element) and w interleaved extension:
+ * h(0)·R^−1 to out[0..4), h(2)·R^−1 to out[4..8), each product the lane-wise splat(f)·w.
+ */
+export function pcs_round_base(f: usize, w: usize, n: u32, out: usize): void {
+  let h0 = i32x4.splat(0);
+  let h2 = i32x4.splat(0);
+  for (let i: u32 = 0; i < n; i++) {
+    const fe = load<u32>(f + (<usize>i << 3)), fo = load<u32>(f + (<usize>i << 3) + 4);
+    const off = <usize>i << 5;
+    const we = v128.load(w + off), wo = v128.load(w + off + 16);
+    h0 = vAdd(h0, vMontMul(i32x4.splat(<i32>fe), we));
+    h2 = vAdd(h2, vMontMul(i32x4.splat(<i32>subS(addS(fo, fo), fe)), vSub(vAdd(wo, wo), we)));
+  }
+  v128.store(out, h0);
+  v128.store(out + 16, h2);
+}
+
+/**
+ * `pcs_horner` over n base-field coefficients (one word each) at an extension point z (constant
+ * table at `ztable`): the canonical F(z) to out[0..4).
+ */
+export function pcs_horner_base(coeffs: usize, n: u32, ztable: usize, out: usize): void {
+  const z0 = v128.load(ztable), z1 = v128.load(ztable + 16), z2 = v128.load(ztable + 32), z3 = v128.load(ztable + 48);
+  let acc = i32x4.splat(0);
+  for (let i = <i32>n - 1; i >= 0; i--)
+    acc = vAdd(mulTable(acc, z0, z1, z2, z3), i32x4.replace_lane(i32x4.splat(0), 0, load<i32>(coeffs + (<usize>i << 2))));
+  v128.store(out, acc);
 }
