@@ -26,6 +26,9 @@
  */
 import { Worker } from "node:worker_threads";
 import { PoolCore, type PoolSlot } from "../workers/pool-core.js";
+import { P } from "../field/koalabear.js";
+import { currentHashBackend } from "../hash/backend.js";
+import { grindRanges } from "./grind.js";
 import { PcsError } from "../pcs/index.js";
 import { pcsMerkle, type MerkleTree, type PcsKernelCall } from "../pcs/backend.js";
 import type { LeafWidth } from "../pcs/params.js";
@@ -42,7 +45,11 @@ import {
   FAILED_KIND,
   FAILED_SLOT,
   NEXT,
+  GRIND_BEST,
+  GRIND_CONTROL_WORDS,
+  GRIND_NONE,
   type CallsMessage,
+  type GrindMessage,
   type JobMessage,
   type WorkerFault,
 } from "./protocol.js";
@@ -91,6 +98,8 @@ const CHUNKS_PER_THREAD = 16;
 const MAX_CRASHES = 3;
 /** Longest single wait of the calling thread, ms (it re-reads the control block after each). */
 const WAIT_SLICE_MS = 50;
+/** Candidates per range of a grinding search (about 1.4 ms of permutations). */
+const GRIND_CHUNK = 1 << 12;
 
 interface SlotState {
   ready: boolean;
@@ -121,7 +130,7 @@ export class PcsPool implements PcsKernelWorkers {
   private brokenReason: string | null = null;
   private fault: WorkerFault | null = null;
   private readonly readyWaiters: (() => void)[] = [];
-  private counts = { trees: 0, chunks: 0, workerChunks: 0, batches: 0, calls: 0, workerCalls: 0 };
+  private counts = { trees: 0, chunks: 0, workerChunks: 0, batches: 0, calls: 0, workerCalls: 0, grinds: 0 };
 
   /** @throws PcsError `PCS_BAD_OPTION` (see `PcsPoolOptions`). */
   constructor(options: PcsPoolOptions = {}) {
@@ -193,7 +202,7 @@ export class PcsPool implements PcsKernelWorkers {
   /**
    * Since the pool started: trees hashed in chunks, their chunks, and how many of those the
    * workers hashed (the rest: the calling thread); batches of kernel calls, their calls, and how
-   * many of those the workers ran.
+   * many of those the workers ran; grinding searches.
    */
   get stats(): {
     readonly trees: number;
@@ -202,6 +211,7 @@ export class PcsPool implements PcsKernelWorkers {
     readonly batches: number;
     readonly calls: number;
     readonly workerCalls: number;
+    readonly grinds: number;
   } {
     return { ...this.counts };
   }
@@ -270,6 +280,45 @@ export class PcsPool implements PcsKernelWorkers {
     this.counts.batches++;
     this.counts.calls += calls.length;
     this.counts.workerCalls += Atomics.load(control, BY_WORKERS);
+  }
+
+  /**
+   * The least grinding witness of `bits` bits for the transcript state `template` (witness at lane
+   * `lane`), searched in ranges of `GRIND_CHUNK` candidates by the workers and the calling thread
+   * with their hashing backends' `grindSearch` (src/pcs/backend.ts `PcsKernelRunner.grind`): the
+   * witness `DuplexChallenger.grind` finds.
+   * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
+   *   failed during the search, or the pool stopped replacing crashed workers; `PCS_BAD_OPTION`
+   *   when this thread's hashing backend has no `grindSearch`.
+   */
+  grind(template: Uint32Array, lane: number, bits: number): number {
+    this.checkOpen();
+    const search = currentHashBackend().grindSearch;
+    if (search === undefined)
+      throw new PcsError("PCS_BAD_OPTION", "this thread's hashing backend cannot search grinding witnesses");
+    const backend = currentHashBackend();
+    const local = (t: Uint32Array, l: number, m: number, start: number, count: number): number =>
+      search.call(backend, t, l, m, start, count);
+    const mask = ((1 << bits) - 1) >>> 0;
+    const control = new Int32Array(new SharedArrayBuffer(4 * GRIND_CONTROL_WORDS));
+    Atomics.store(control, GRIND_BEST, GRIND_NONE);
+    const live = this.core.slots.filter((s) => !s.state.dead);
+    const message: GrindMessage = { kind: "grind", template, lane, mask, chunk: GRIND_CHUNK, control };
+    for (const slot of live) slot.worker.postMessage(message);
+    grindRanges(control, template, lane, mask, GRIND_CHUNK, local, false);
+    const ranges = Math.ceil(P / GRIND_CHUNK);
+    for (;;) {
+      const failed = Atomics.load(control, FAILED_SLOT);
+      if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));
+      const done = Atomics.load(control, DONE);
+      if (done >= Math.min(Atomics.load(control, NEXT), ranges)) break;
+      Atomics.wait(control, DONE, done, WAIT_SLICE_MS);
+    }
+    const best = Atomics.load(control, GRIND_BEST);
+    if (best === GRIND_NONE) throw new PcsError("PCS_WORKER_CRASHED", `no grinding witness for ${bits} bits below p`);
+    this.core.noteSuccess();
+    this.counts.grinds++;
+    return best;
   }
 
   private checkOpen(): void {

@@ -79,8 +79,31 @@ export interface CallsMessage {
   readonly fault?: WorkerFault;
 }
 
+/** Word of a grinding job's control block holding the least witness found so far (`GRIND_NONE`: none). */
+export const GRIND_BEST = 5;
+/** Words of a grinding job's control block. */
+export const GRIND_CONTROL_WORDS = 6;
+/** `GRIND_BEST` before any witness is found. */
+export const GRIND_NONE = 0x7fffffff;
+
+/**
+ * One grinding search (docs/pcs.md §4.6): the threads take ranges of `chunk` candidates in order
+ * from `NEXT`, search each with their hashing backend's `grindSearch`, lower `GRIND_BEST` to the
+ * least witness they find, and count each range they took in `DONE`; a range above the best
+ * witness is skipped. Every range below the least witness is searched, so the result is the least
+ * witness whatever the order ranges finish in.
+ */
+export interface GrindMessage {
+  readonly kind: "grind";
+  readonly template: Uint32Array;
+  readonly lane: number;
+  readonly mask: number;
+  readonly chunk: number;
+  readonly control: Int32Array;
+}
+
 /** Every message the pool posts to a worker. */
-export type PoolMessage = JobMessage | AttachMessage | CallsMessage;
+export type PoolMessage = JobMessage | AttachMessage | CallsMessage | GrindMessage;
 
 /** What a worker posts once its kernels are installed. */
 export interface ReadyMessage {

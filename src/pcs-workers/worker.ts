@@ -9,6 +9,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { installKernelBackend } from "../kernels/backend.js";
 import { attachKernels, type SharedKernels } from "../kernels/instance.js";
+import { currentHashBackend } from "../hash/backend.js";
+import { grindRanges } from "./grind.js";
 import { PcsError } from "../pcs/index.js";
 import { chunkTree, writeChunk } from "./chunks.js";
 import {
@@ -92,7 +94,14 @@ parentPort!.on("message", (message: PoolMessage) => {
   active = message.control;
   try {
     if (message.kind === "calls") runCalls(message);
-    else run(message);
+    else if (message.kind === "grind") {
+      const backend = currentHashBackend();
+      const search = backend.grindSearch;
+      if (search === undefined)
+        throw new PcsError("PCS_WORKER_CRASHED", "no grindSearch in this worker's hashing backend");
+      const { control, template, lane, mask, chunk } = message;
+      grindRanges(control, template, lane, mask, chunk, (t, l, m, a, n) => search.call(backend, t, l, m, a, n), true);
+    } else run(message);
   } catch {
     fail(message.control, FAILED_THREW);
   } finally {

@@ -151,6 +151,14 @@ export interface PcsKernelRunner {
    * @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`.
    */
   kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void;
+  /**
+   * The least grinding witness w ≥ 0 whose `bits` low bits of the transcript's next sample are 0,
+   * for the transcript state `template` with the witness at lane `lane` (`DuplexChallenger.grindTemplate`,
+   * docs/pcs.md §4.6), searched in ranges of candidates on every thread with their hashing
+   * backends' `grindSearch`: the witness `DuplexChallenger.grind` finds.
+   * @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`.
+   */
+  grind(template: Uint32Array, lane: number, bits: number): number;
 }
 
 let runner: PcsKernelRunner | null = null;

@@ -24,6 +24,7 @@ import {
 import { giveBackWords, takeCopyOf } from "../memory/recycled-words.js";
 import { phase } from "./phases.js";
 import {
+  activeKernelRunner,
   pcsCodeword,
   pcsEqAdd,
   pcsEqAddBase,
@@ -97,9 +98,23 @@ export function grindOrReplace(
   bits: number,
   replace?: (honest: number, transcript: DuplexChallenger) => number,
 ): number {
-  if (replace === undefined) return phase("grinding", () => t.grind(bits));
+  if (replace === undefined) return phase("grinding", () => grindOn(t, bits));
   const w = replace(t.clone().grind(bits), t.clone());
   t.checkWitness(bits, w);
+  return w;
+}
+
+/** Fewest bits whose grinding the active pool searches (below, a search takes well under a millisecond). */
+const POOL_GRIND_BITS = 12;
+
+/** `t.grind(bits)`, the search spread over the active pool when there is one (the same witness). */
+function grindOn(t: DuplexChallenger, bits: number): number {
+  const runner = activeKernelRunner();
+  const job = runner !== null && bits >= POOL_GRIND_BITS ? t.grindTemplate() : null;
+  if (runner === null || job === null) return t.grind(bits);
+  const w = runner.grind(job.template, job.lane, bits);
+  if (!t.checkWitness(bits, w))
+    throw new PcsError("PCS_WORKER_CRASHED", "the pool's grinding witness does not check on the transcript");
   return w;
 }
 

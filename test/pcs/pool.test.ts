@@ -24,6 +24,7 @@ import { pcsMerkle, typescriptPcsBackend } from "../../src/pcs/backend.js";
 import { withPcsWorkers } from "../../src/pcs/parallel.js";
 import { wasmPcsBackend } from "../../src/kernels/pcs-kernels.js";
 import type { Ext } from "../../src/field/extension.js";
+import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import type { CommittedWidth } from "../../src/pcs/types.js";
 import {
   createPcsPool,
@@ -211,6 +212,34 @@ test("pcs pool: the kernel operations spread over the pool equal the references 
   } finally {
     await pool.close();
   }
+});
+
+test("pcs pool: a grinding search spread over the pool finds the witness the transcript's own search finds", async () => {
+  const pool = createPcsPool({ threads: 2 });
+  try {
+    await pool.ready();
+    for (const [seed, bits] of [
+      [1, 1],
+      [2, 8],
+      [3, 12],
+      [4, 14],
+      [5, 16],
+      [6, 13],
+    ] as const) {
+      const t = new DuplexChallenger();
+      const next = rng(seed);
+      for (let i = 0; i < seed + 3; i++) t.observe(next());
+      const copy = t.clone();
+      const job = copy.grindTemplate();
+      assert.ok(job !== null, "the kernel hashing backend searches");
+      const expected = t.grind(bits);
+      assert.equal(pool.grind(job.template, job.lane, bits), expected, `seed ${seed}, ${bits} bits`);
+    }
+    assert.equal(pool.stats.grinds, 6);
+  } finally {
+    await pool.close();
+  }
+  assert.throws(() => pool.grind(new Uint32Array(16), 0, 4), isPcsError("PCS_POOL_CLOSED"));
 });
 
 test("pcs pool: the checked-in known answers (test/vectors/pcs-whir.json) come out of the pool unchanged", async () => {
