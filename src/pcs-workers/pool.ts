@@ -8,6 +8,9 @@
  * worker, the threads take calls from one atomic counter, the calling thread runs calls too and
  * then waits (`Atomics.wait`) for those the workers hold. A call is never run twice.
  *
+ * Grinding (`grind`): the threads take ranges of candidates in order from one control block,
+ * each searching with its own hashing kernels; the least witness found is kept (grind.ts).
+ *
  * Merkle trees (`merkle`, for a backend without kernel memory):
  * One call: the codeword is shared with the workers (a SharedArrayBuffer, in place when it
  * already is one, as the kernels' memory is; else copied once), the tree is cut into aligned

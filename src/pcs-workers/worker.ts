@@ -1,10 +1,12 @@
 /**
- * A worker thread of the commitment's pool (pool.ts): installs this thread's kernels, then, for
- * each tree job, takes chunks from the job's control block until none is left, hashes each and
- * writes its subtree into the shared levels buffer (chunks.ts) unless the calling thread took
- * the chunk meanwhile (protocol.ts). A failure is written into the control block, so the
- * calling thread, which waits synchronously, learns of it at once; a thread that ends while it
- * holds a chunk writes it from its `exit` handler.
+ * A worker thread of the commitment's pool (pool.ts): installs this thread's kernels, then
+ * answers the pool's messages (protocol.ts): an attach message instantiates the kernels over the
+ * calling thread's shared memory; for a batch of kernel calls it takes calls from the batch's
+ * control block and runs them on that memory; for a grinding search it takes ranges of candidates
+ * (grind.ts); for a tree job it takes chunks, hashes each and writes its subtree into the shared
+ * levels buffer (chunks.ts) unless the calling thread took the chunk meanwhile. A failure is
+ * written into the control block, so the calling thread, which waits synchronously, learns of it
+ * at once; a thread that ends while it holds a chunk or a call writes it from its `exit` handler.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { installKernelBackend } from "../kernels/backend.js";
