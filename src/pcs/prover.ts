@@ -201,7 +201,7 @@ function commitCore(
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;
   const k = first.foldingFactor;
-  // The coefficients as a working table: the Möbius transform, the NTT's input and the lift read it in place.
+  // The coefficients as a working table: the Möbius transform, the NTT's input and the Horner evaluations read it in place.
   const workingCoefficients = phase("input", () => pcsResident(evaluations));
   let coefficients: Uint32Array;
   let oodAnswers: Ext[];
