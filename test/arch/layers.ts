@@ -98,7 +98,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     entries: ["keccak-batch.ts"],
   },
   "src/pcs-workers": {
-    job: "the commitment's worker pool: Merkle hashing of codeword rows on worker threads, the default pool of the `statesync-gkr/pcs` entry",
+    job: "the commitment's worker pool: the prover's kernel calls (NTT, folds, sumcheck, eq tables, Merkle trees) and grinding searches on worker threads, Merkle hashing of codeword rows in chunks, the default pool of the `statesync-gkr/pcs` entry",
     imports: ["src/errors.ts", "src/workers", "src/field", "src/hash", "src/kernels", "src/pcs"],
   },
   "src/gkr": {

@@ -78,6 +78,7 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
     "pcs22_cb90_commit_open_wall_ms",
     "pcs22_cb90_commit_open_pool_ms",
     "pcs_pool_threads",
+    "pcs22_scaling_2t",
   ],
   prepare: [
     "prepare_ms",
