@@ -8,15 +8,17 @@
  * `whirCommit`, `whirOpen` of two claims f(z_1) = v_1, f(z_2) = v_2 at random z_i ∈ K^m (as GKR
  * ends with x* and y*; the values from the coefficients, untimed); then, after a pause, `verify-warmup`
  * calls not counted and `verify-calls` calls of `whirVerify` per repetition's proof. Times are process CPU ms (`process.cpuUsage`), median (min–max); one thread,
- * WASM kernels. The commit + open time is split by prover phase (src/pcs/phases.ts: NTT
- * encoding, Merkle hashing, grinding, sumcheck, folding; "other" = the rest, wall ms).
+ * WASM kernels. The commit + open time is split by prover phase (src/pcs/phases.ts: encoding,
+ * Merkle hashing, grinding, sumcheck, folding, weights, evaluation, transcript, input copies,
+ * queries; "other" = wall minus the phases, wall ms).
  * Without `--repeats`, a cell whose first commit + open takes over 20 s CPU gets 3 repetitions.
  * `--full`: m = 16, 18, 20, 22 × all six sets (cells above a set's limit are skipped).
  *
- * Pool figure (cb90-r4 at the largest m, and in `--full` every m of that set): commit + open
- * wall ms on one thread (`workers: null`) and with a worker pool of `--threads` workers (default
- * one less than the available cores, at least 1; src/pcs-workers), alternating, median of
- * `repeats`; the proof bytes of the two are checked equal; phases (wall) of each.
+ * Pool figure (cb90-r4 and the default set at the largest m, and in `--full` every m of those
+ * sets): commit + open wall ms on one thread (`workers: null`) and with a worker pool of
+ * `--threads` workers (default one less than the available cores, at least 1; src/pcs-workers),
+ * alternating, median of `repeats`; the proof bytes of the two are checked equal; phases (wall)
+ * of each. `pcs22_scaling_2t` is the default set's one-thread wall over its pool wall.
  *
  * Self-check (at `selfcheck-variables`, default set): honest openings accepted; a wrong claimed
  * value, a changed opened Merkle row and a changed sumcheck h(0) rejected.
@@ -297,7 +299,7 @@ interface PoolCell {
   poolWallMs: Stat;
   speedup: number;
   bytesEqual: boolean;
-  /** Share of the pool runs' Merkle chunks the workers hashed (the rest: the calling thread). */
+  /** Share of the pool runs' Merkle chunks and kernel calls the workers ran (the rest: the calling thread). */
   workerShare: number;
   /** Median wall ms per phase, one thread and pool. */
   singlePhasesMs: Record<string, number>;
@@ -356,7 +358,9 @@ function measurePool(pool: PcsPool, set: WhirSetId, m: number): PoolCell {
   const singleWallMs = stat(single),
     poolWallMs = stat(pooled);
   const after = pool.stats;
-  const workerShare = (after.workerChunks - before.workerChunks) / Math.max(1, after.chunks - before.chunks);
+  const workerShare =
+    (after.workerChunks - before.workerChunks + after.workerCalls - before.workerCalls) /
+    Math.max(1, after.chunks - before.chunks + after.calls - before.calls);
   return {
     set,
     m,
@@ -372,10 +376,8 @@ function measurePool(pool: PcsPool, set: WhirSetId, m: number): PoolCell {
   };
 }
 
-const POOL_SET: WhirSetId = "cb90-r4";
-const poolVariables = (full ? variables : variables.slice(-1)).filter(
-  (m) => m <= maxVariables(whirParameterSet(POOL_SET)),
-);
+const POOL_SETS: WhirSetId[] = ["cb90-r4", DEFAULT_WHIR_SET];
+const poolVariables = full ? variables : variables.slice(-1);
 const poolCells: PoolCell[] = [];
 if (poolVariables.length > 0) {
   const pool = createPcsPool({ threads: poolThreads });
@@ -386,17 +388,20 @@ if (poolVariables.length > 0) {
         .map(([k, v]) => `${k} ${fmt(v, 0)}`)
         .join(", ");
     for (const m of poolVariables) {
-      progress(
-        `${POOL_SET} m=${m}: commit + open wall, one thread vs a pool of ${poolThreads} workers + the calling thread`,
-      );
-      const c = measurePool(pool, POOL_SET, m);
-      poolCells.push(c);
-      console.log(
-        `pool     ${POOL_SET} m=${String(m).padEnd(3)} commit + open wall: one thread ${cellText(c.singleWallMs)}, pool (${c.threads} workers + caller) ${cellText(c.poolWallMs)}, ${fmt(c.speedup, 2)}×, bytes equal ${c.bytesEqual ? "yes" : "NO"}, workers hashed ${fmt(100 * c.workerShare, 0)} % of the chunks   ×${c.repeats}`,
-      );
-      console.log(`  phases (wall ms), one thread: ${phaseText(c.singlePhasesMs)}`);
-      console.log(`  phases (wall ms), pool:       ${phaseText(c.poolPhasesMs)}`);
-      if (!c.bytesEqual) process.exitCode = 1;
+      for (const poolSet of POOL_SETS) {
+        if (m > maxVariables(whirParameterSet(poolSet))) continue;
+        progress(
+          `${poolSet} m=${m}: commit + open wall, one thread vs a pool of ${poolThreads} workers + the calling thread`,
+        );
+        const c = measurePool(pool, poolSet, m);
+        poolCells.push(c);
+        console.log(
+          `pool     ${poolSet} m=${String(m).padEnd(3)} commit + open wall: one thread ${cellText(c.singleWallMs)}, pool (${c.threads} workers + caller) ${cellText(c.poolWallMs)}, ${fmt(c.speedup, 2)}×, bytes equal ${c.bytesEqual ? "yes" : "NO"}, workers ran ${fmt(100 * c.workerShare, 0)} % of the chunks and calls   ×${c.repeats}`,
+        );
+        console.log(`  phases (wall ms), one thread: ${phaseText(c.singlePhasesMs)}`);
+        console.log(`  phases (wall ms), pool:       ${phaseText(c.poolPhasesMs)}`);
+        if (!c.bytesEqual) process.exitCode = 1;
+      }
     }
   } finally {
     await pool.close();
@@ -454,7 +459,8 @@ const round = (x: number | undefined, d = 2) => (x === undefined ? null : Math.r
 const cb90 = at("cb90-r4"),
   ud100 = at("ud100-r4"),
   def = at(DEFAULT_WHIR_SET);
-const poolAt = poolCells.find((c) => c.m === hm);
+const poolAt = poolCells.find((c) => c.m === hm && c.set === "cb90-r4");
+const poolDefault = poolCells.find((c) => c.m === hm && c.set === DEFAULT_WHIR_SET);
 printHeadline({
   pcs_selfcheck_ok: check.ok ? 1 : 0,
   pcs_headline_variables: hm,
@@ -473,5 +479,6 @@ printHeadline({
   pcs22_cb90_commit_open_wall_ms: round(poolAt?.singleWallMs.median, 0),
   pcs22_cb90_commit_open_pool_ms: round(poolAt?.poolWallMs.median, 0),
   pcs_pool_threads: poolThreads,
+  pcs22_scaling_2t: round(poolDefault?.speedup),
 });
 if (!check.ok) process.exitCode = 1;

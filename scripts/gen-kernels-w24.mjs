@@ -27,6 +27,22 @@ export const EXPORTS_W24 = [
     "Leaf digests under the Poseidon2-24 sponge at rate 16, four rows per SIMD vector (docs/pcs.md §4.3).",
   ],
   [
+    "pcs_merkle_leaves24_rows",
+    [
+      ptr("out"),
+      ptr("src"),
+      u32("logN"),
+      u32("k"),
+      u32("width"),
+      ptr("consts24"),
+      ptr("work"),
+      u32("from"),
+      u32("count"),
+    ],
+    "void",
+    "The width-24 leaf digests of rows [from, from + count) only.",
+  ],
+  [
     "pcs_merkle_leaves24_pair",
     [
       ptr("out"),

@@ -117,6 +117,18 @@ export const EXPORTS = {
       "Hypercube evaluations to multilinear coefficients in place, width 1 or 4, canonical.",
     ],
     [
+      "pcs_mobius_low",
+      [ptr("data"), u32("logN"), u32("width"), u32("from"), u32("to")],
+      "void",
+      "The Möbius transform's bits below min(2^logN, 4096) on elements [from, to).",
+    ],
+    [
+      "pcs_mobius_high",
+      [ptr("data"), u32("logN"), u32("width"), u32("c0"), u32("c1")],
+      "void",
+      "The Möbius transform's higher bits on the columns [c0, c1) of min(2^logN, 4096).",
+    ],
+    [
       "pcs_fold",
       [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")],
       "void",
@@ -147,10 +159,50 @@ export const EXPORTS = {
       "acc += c·eq(point, ·) over the hypercube, interleaved extension.",
     ],
     [
+      "pcs_eq_add_base",
+      [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")],
+      "void",
+      "acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form).",
+    ],
+    [
+      "pcs_fold_base",
+      [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")],
+      "void",
+      "pcs_fold of a base-field table into an interleaved extension one.",
+    ],
+    [
+      "pcs_round_base",
+      [ptr("f"), ptr("w"), u32("n"), ptr("out")],
+      "void",
+      "pcs_round with f a base-field table: h(0)·R^−1 and h(2)·R^−1 into out[0..8).",
+    ],
+    [
+      "pcs_horner_base",
+      [ptr("coeffs"), u32("n"), ptr("ztable"), ptr("out")],
+      "void",
+      "F(z) for base-field coefficients at an extension point given by its constant table.",
+    ],
+    [
       "pcs_merkle_leaves",
       [ptr("out"), ptr("src"), u32("logN"), u32("k"), u32("width"), ptr("consts"), ptr("work")],
       "void",
       "Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3).",
+    ],
+    [
+      "pcs_merkle_leaves_rows",
+      [
+        ptr("out"),
+        ptr("src"),
+        u32("logN"),
+        u32("k"),
+        u32("width"),
+        ptr("consts"),
+        ptr("work"),
+        u32("from"),
+        u32("count"),
+      ],
+      "void",
+      "The leaf digests of rows [from, from + count) only.",
     ],
     [
       "pcs_merkle_leaves_pair",
@@ -192,6 +244,18 @@ export const EXPORTS = {
       [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions")],
       "void",
       "The NTT's butterfly stages on bit-reversed data.",
+    ],
+    [
+      "ntt_stages_low",
+      [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions"), u32("from"), u32("to")],
+      "void",
+      "The NTT's stages of half-span below min(2^logN, 4096) on elements [from, to).",
+    ],
+    [
+      "ntt_stages_high",
+      [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions"), u32("c0"), u32("c1")],
+      "void",
+      "The NTT's longer stages on the columns [c0, c1) of min(2^logN, 4096).",
     ],
     ["pcs_lift", [ptr("dst"), ptr("src"), u32("n")], "void", "Base-field values as interleaved extension values."],
     [

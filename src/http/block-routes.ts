@@ -10,6 +10,7 @@ import { isNameKeyed } from "../counterparty/prove.js";
 import { batchBlockParts } from "../registry/consistency/block-prover.js";
 import { registerConsistencyRoute } from "./consistency-route.js";
 import { registerStatusRoute } from "./status-route.js";
+import { registerChangesRoute } from "./changes-route.js";
 import type { HttpContext } from "./context.js";
 import { HttpError } from "./errors.js";
 import { SCHEMAS } from "./schemas.js";
@@ -98,5 +99,6 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
   });
 
   const prover = registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes, ctx.pool);
+  registerChangesRoute(app, ctx);
   registerStatusRoute(app, ctx, prover);
 }

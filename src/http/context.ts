@@ -14,7 +14,7 @@ import { HttpError } from "./errors.js";
 import type { ServedConfigs } from "./served-configs.js";
 import type { WriteLock } from "./write-lock.js";
 import type { Sequencer } from "../registry/sequencer/sequencer.js";
-import type { ProvingPool } from "../proving/pool.js";
+import type { ProverPool } from "../proving/pool.js";
 
 /** The shared state of one app's plugins (fastify plugin options: each plugin reads what it needs). */
 export interface HttpContext {
@@ -44,7 +44,7 @@ export interface HttpContext {
   readonly webDir: string;
   readonly proveBlocks: boolean;
   /** The proving pool that makes every proof (undefined: proofs are made on the serving thread). */
-  readonly pool: ProvingPool | undefined;
+  readonly pool: ProverPool | undefined;
   /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most. */
   readonly consistencyPageBytes: number;
   readonly logger: boolean;

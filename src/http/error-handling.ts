@@ -89,7 +89,7 @@ async function errorHandling(app: FastifyInstance, ctx: HttpContext): Promise<vo
     if (code === "INTERNAL") message = INTERNAL_MESSAGE;
     if (status === 401) void reply.header("www-authenticate", 'Bearer realm="ssgkr registry"');
     // A full proving queue: ask again shortly (docs/http.md "How it runs").
-    if (code === "PROVER_BUSY") void reply.header("retry-after", "1");
+    if (code === "PROVER_BUSY" || code === "PROVER_TIMEOUT") void reply.header("retry-after", "1");
     // A root outside the retention window: the body names the oldest provable root and its size.
     const window =
       err instanceof HttpError && code === "ROOT_NOT_PROVABLE" && typeof err.details["oldest_root"] === "string"

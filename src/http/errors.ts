@@ -139,10 +139,13 @@ export const HTTP_STATUSES: Readonly<
   RegistryErrorCode: REGISTRY_STATUS,
   ClaimErrorCode: { BAD_CLAIM: 400 } satisfies Record<ClaimErrorCode, number>,
   RequestErrorCode: { REQUEST_JSON: 400, REQUEST_SCHEMA: 400 } satisfies Record<RequestErrorCode, number>,
-  ProvingErrorCode: { PROVER_BUSY: 503, PROVER_CLOSED: 503, WORKER_CRASHED: 500 } satisfies Record<
-    ProvingErrorCode,
-    number
-  >,
+  ProvingErrorCode: {
+    PROVER_BUSY: 503,
+    PROVER_CLOSED: 503,
+    WORKER_CRASHED: 500,
+    PROVER_TIMEOUT: 503,
+    PROOF_JOB_REFUSED: 500,
+  } satisfies Record<ProvingErrorCode, number>,
 };
 
 /** Status by code, over every table of `HTTP_STATUSES`. */

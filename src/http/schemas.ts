@@ -562,6 +562,28 @@ export const SCHEMAS = {
       ...errors(400, 404),
     },
   },
+  changes: {
+    summary:
+      "the change list of a committed batch, one storage part at a time: what registry workers replay to follow the head before its block is proved",
+    tags: ["blocks"],
+    params: batchParam,
+    querystring: partQuery,
+    response: {
+      200: {
+        type: "object",
+        properties: {
+          batch: { type: "integer" },
+          updates: { type: "integer", description: "updates of the whole batch" },
+          parts: { type: "integer", description: "storage parts of the change list" },
+          part: { type: "integer" },
+          changes: { type: "array", items: { type: "object", additionalProperties: true } },
+        },
+        required: ["batch", "updates", "parts", "part", "changes"],
+        additionalProperties: false,
+      },
+      ...errors(400, 404, 410),
+    },
+  },
   blockJson: {
     summary: "block.json of a block proof, byte for byte as prove-block wrote it",
     tags: ["blocks"],

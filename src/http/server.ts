@@ -33,7 +33,7 @@ import { Sequencer, type EpochStats } from "../registry/sequencer/sequencer.js";
 import type { FastifyInstance } from "fastify";
 import type { AnyStore } from "../counterparty/prove.js";
 import type { SigningKey } from "../registry/checkpoint/signing-key.js";
-import type { ProvingPool } from "../proving/pool.js";
+import type { ProverPool } from "../proving/pool.js";
 
 export interface RegistryHttpOptions {
   /** An open registry of either mapping: name-keyed (`NameStore`, record-leaf-v2) or slot (`RegistryStore`, record-leaf-v1); `openRegistry(dir).store` opens either. */
@@ -80,12 +80,12 @@ export interface RegistryHttpOptions {
   /** Run the block prover while serving (registry/consistency/block-prover.ts; default false, `registry http` turns it on; only when the store can be written). */
   readonly proveBlocks?: boolean;
   /**
-   * The proving pool (`ProvingPool.start({ dir: store.dir })`, src/proving) that makes every proof
-   * off the serving thread: name proofs not in the cache and, with `proveBlocks`, the blocks of
+   * The proving pool (`ProvingPool.start({ dir: store.dir })`, src/proving, or a broker's pool of
+   * remote workers, src/proof-jobs) that makes every proof off the serving thread: name proofs not in the cache and, with `proveBlocks`, the blocks of
    * committed batches. The caller owns it (closes it after the app). Without it (the default)
    * proofs are made on the calling thread, and blocks on one worker thread.
    */
-  readonly pool?: ProvingPool;
+  readonly pool?: ProverPool;
   /** Bytes of proofs and block.json texts a page of `GET /v1/consistency` holds at most (default 8 MiB; a page holds at least one link). */
   readonly consistencyPageBytes?: number;
   /**

@@ -58,6 +58,7 @@ export function registerStatusRoute(app: FastifyInstance, ctx: HttpContext, prov
                 done: s.done,
                 retried: s.retried,
                 replaced: s.replaced,
+                ...(s.broker !== undefined ? { broker: s.broker } : {}),
               };
             })(),
       writes: writesOf(ctx),

@@ -96,6 +96,10 @@ export interface KernelExports {
   ntt_forward(data: number, logN: number, width: number, twiddles: number, companions: number): void;
   /** Hypercube evaluations to multilinear coefficients in place, width 1 or 4, canonical. */
   pcs_mobius(data: number, logN: number, width: number): void;
+  /** The Möbius transform's bits below min(2^logN, 4096) on elements [from, to). */
+  pcs_mobius_low(data: number, logN: number, width: number, from: number, to: number): void;
+  /** The Möbius transform's higher bits on the columns [c0, c1) of min(2^logN, 4096). */
+  pcs_mobius_high(data: number, logN: number, width: number, c0: number, c1: number): void;
   /** Interleaved extension fold by a constant (mode 0: evaluations, 1: coefficients). */
   pcs_fold(dst: number, src: number, n: number, mode: number, alpha: number): void;
   /** The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8). */
@@ -106,12 +110,24 @@ export interface KernelExports {
   pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
   /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form). */
+  pcs_eq_add_base(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** pcs_fold of a base-field table into an interleaved extension one. */
+  pcs_fold_base(dst: number, src: number, n: number, mode: number, alpha: number): void;
+  /** pcs_round with f a base-field table: h(0)·R^−1 and h(2)·R^−1 into out[0..8). */
+  pcs_round_base(f: number, w: number, n: number, out: number): void;
+  /** F(z) for base-field coefficients at an extension point given by its constant table. */
+  pcs_horner_base(coeffs: number, n: number, ztable: number, out: number): void;
   /** Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3). */
   pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
+  /** The leaf digests of rows [from, from + count) only. */
+  pcs_merkle_leaves_rows(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number, from: number, count: number): void;
   /** Leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3). */
   pcs_merkle_leaves_pair(out: number, first: number, firstWidth: number, second: number, secondWidth: number, logN: number, k: number, consts: number, work: number): void;
   /** Leaf digests under the Poseidon2-24 sponge at rate 16, four rows per SIMD vector (docs/pcs.md §4.3). */
   pcs_merkle_leaves24(out: number, src: number, logN: number, k: number, width: number, consts24: number, work: number): void;
+  /** The width-24 leaf digests of rows [from, from + count) only. */
+  pcs_merkle_leaves24_rows(out: number, src: number, logN: number, k: number, width: number, consts24: number, work: number, from: number, count: number): void;
   /** Width-24 leaf digests over two codewords: row j of the first, then row j of the second (docs/pcs.md §12.3). */
   pcs_merkle_leaves24_pair(out: number, first: number, firstWidth: number, second: number, secondWidth: number, logN: number, k: number, consts24: number, work: number): void;
   /** n canonical states of 24 words back to back, in place (the width-24 permutation of the leaf kernels). */
@@ -124,6 +140,10 @@ export interface KernelExports {
   ntt_bit_reverse(data: number, logN: number, width: number, from: number, count: number): void;
   /** The NTT's butterfly stages on bit-reversed data. */
   ntt_stages(data: number, logN: number, width: number, twiddles: number, companions: number): void;
+  /** The NTT's stages of half-span below min(2^logN, 4096) on elements [from, to). */
+  ntt_stages_low(data: number, logN: number, width: number, twiddles: number, companions: number, from: number, to: number): void;
+  /** The NTT's longer stages on the columns [c0, c1) of min(2^logN, 4096). */
+  ntt_stages_high(data: number, logN: number, width: number, twiddles: number, companions: number, c0: number, c1: number): void;
   /** Base-field values as interleaved extension values. */
   pcs_lift(dst: number, src: number, n: number): void;
   /** dst[i] = ext[i] + α·base[i] over n values (base field, extension, α's table of 16 words). */
@@ -146,20 +166,30 @@ export function kernelExportNames(): readonly string[] {
     "poseidon2_constant_words",
     "ntt_forward",
     "pcs_mobius",
+    "pcs_mobius_low",
+    "pcs_mobius_high",
     "pcs_fold",
     "pcs_round",
     "pcs_rows",
     "pcs_horner",
     "pcs_eq_add",
+    "pcs_eq_add_base",
+    "pcs_fold_base",
+    "pcs_round_base",
+    "pcs_horner_base",
     "pcs_merkle_leaves",
+    "pcs_merkle_leaves_rows",
     "pcs_merkle_leaves_pair",
     "pcs_merkle_leaves24",
+    "pcs_merkle_leaves24_rows",
     "pcs_merkle_leaves24_pair",
     "poseidon2_permute24",
     "pcs_merkle_level",
     "ntt_twiddles",
     "ntt_bit_reverse",
     "ntt_stages",
+    "ntt_stages_low",
+    "ntt_stages_high",
     "pcs_lift",
     "pcs_scale_add",
   ];

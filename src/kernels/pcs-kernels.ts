@@ -8,21 +8,27 @@
  * Montgomery form only inside this file. Same results as the references
  * (test/kernels/pcs-kernels.test.ts).
  */
-import { P, mul, pow } from "../field/koalabear.js";
-import type { Ext } from "../field/extension.js";
+import { P, add, mul, pow } from "../field/koalabear.js";
+import { extAdd, extMul, extPow, type Ext } from "../field/extension.js";
 import { rootOfUnity } from "../pcs/domain.js";
 import {
   merkleTreeOfCodeword,
   merkleTreeOfCodewordPair,
   type FoldMode,
   type LeafWidth,
+  activeKernelRunner,
   type MerkleTree,
   type PcsBackend,
+  type PcsKernelCall,
 } from "../pcs/backend.js";
 import { MERKLE24_WORK_WORDS } from "./abi.js";
 import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
+import { mobiusBatches, nttBatches, rangeCalls, ranges } from "./pcs-split.js";
+
+/** Calls per participating thread of a spread operation (more, smaller calls balance a loaded machine). */
+const CALLS_PER_THREAD = 8;
 
 /** ⌊b·2^32 / p⌋ for a canonical b, exactly, without BigInt. */
 export function shoupCompanion(b: number): number {
@@ -100,15 +106,6 @@ function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): 
   }
 }
 
-/** Forward NTT in place at byte pointer `data`: the bit reversal in bounded calls, then the stages. */
-function nttAt(kernels: Kernels, data: number, width: number, logN: number, tw: number, tws: number): void {
-  const raw = kernels.instance.raw;
-  const n = 1 << logN;
-  for (let from = 0; from < n; from += CALL_ELEMENTS)
-    raw.ntt_bit_reverse(data, logN, width, from, Math.min(CALL_ELEMENTS, n - from));
-  raw.ntt_stages(data, logN, width, tw, tws);
-}
-
 /** Words of the Merkle kernels' scratch (four transposed states). */
 const MERKLE_WORK_WORDS = 64;
 
@@ -125,6 +122,29 @@ class WasmPcsKernels implements PcsBackend {
   /** How many working tables are handed out and not released (for tests). */
   get residentTables(): number {
     return this.regions.size;
+  }
+
+  /** How many calls an operation over `elements` elements is cut into: 1 without a pool that shares this memory. */
+  private parts(elements: number): number {
+    const workers = activeKernelRunner();
+    if (workers === null || elements < workers.minCallElements) return 1;
+    return (workers.threads + 1) * CALLS_PER_THREAD;
+  }
+
+  /** Runs one batch of independent calls: on the active pool when it shares this memory, else here. */
+  private run(calls: readonly PcsKernelCall[]): void {
+    const workers = activeKernelRunner();
+    if (calls.length > 1 && workers !== null) workers.kernelCalls(this.kernels.share(), calls, (c) => this.call(c));
+    else for (const c of calls) this.call(c);
+  }
+
+  private call(c: PcsKernelCall): void {
+    (this.kernels.instance.raw as unknown as Record<string, (...args: number[]) => unknown>)[c.fn]!(...c.args);
+  }
+
+  /** Forward NTT in place at byte pointer `data`: the bit reversal, the short stages by blocks, the long ones by columns. */
+  private nttAt(data: number, width: number, logN: number, tw: number, tws: number): void {
+    for (const batch of nttBatches(data, width, logN, tw, tws, this.parts(1 << logN))) this.run(batch);
   }
 
   /** A new working table of `words` words (contents undefined). */
@@ -172,7 +192,14 @@ class WasmPcsKernels implements PcsBackend {
   lift(values: Uint32Array): Uint32Array {
     const out = this.table(4 * values.length);
     const dst = this.regions.get(out)!.ptr;
-    this.withPointer(values, false, (src) => this.kernels.instance.raw.pcs_lift(dst, src, values.length));
+    this.withPointer(values, false, (src) =>
+      this.run(
+        rangeCalls(values.length, this.parts(values.length), 1, (from, count) => ({
+          fn: "pcs_lift",
+          args: [dst + 16 * from, src + 4 * from, count],
+        })),
+      ),
+    );
     return out;
   }
 
@@ -193,7 +220,7 @@ class WasmPcsKernels implements PcsBackend {
     out.set(coeffs.subarray(0, used));
     out.fill(0, used);
     const { twiddles, companions } = this.twiddles(logDomain);
-    nttAt(this.kernels, this.regions.get(out)!.ptr, width, logDomain, twiddles.ptr, companions.ptr);
+    this.nttAt(this.regions.get(out)!.ptr, width, logDomain, twiddles.ptr, companions.ptr);
     return out;
   }
 
@@ -204,6 +231,23 @@ class WasmPcsKernels implements PcsBackend {
     if (logRows < 2 || ((1 << k) * width) % block !== 0)
       return merkleTreeOfCodeword(codeword, width, logDomain, k, leafWidth);
     const raw = this.kernels.instance.raw;
+    const rows = 1 << logRows;
+    const parts = this.parts(rows << 4);
+    if (parts > 1) {
+      // The leaves by ranges of rows, each call with its own scratch (room for either sponge's).
+      const consts = leafWidth === 24 ? this.leaf24Regions().consts.ptr : this.kernels.constants.ptr;
+      const fn = leafWidth === 24 ? "pcs_merkle_leaves24_rows" : "pcs_merkle_leaves_rows";
+      return this.tree(logRows, (out, _consts, _work, works) =>
+        this.withPointer(codeword, false, (src) =>
+          this.run(
+            ranges(rows, parts, 4).map(([a, b], i) => ({
+              fn,
+              args: [out, src, logDomain, k, width, consts, works(i), a, b - a],
+            })),
+          ),
+        ),
+      );
+    }
     if (leafWidth === 24) {
       const leaf24 = this.leaf24Regions();
       return this.tree(logRows, (out) =>
@@ -285,8 +329,15 @@ class WasmPcsKernels implements PcsBackend {
     return this.leaf24;
   }
 
-  /** The tree over 2^logRows leaves that `leaves` writes (8 words each) at its first argument. */
-  private tree(logRows: number, leaves: (out: number, consts: number, work: number) => void): MerkleTree {
+  /**
+   * The tree over 2^logRows leaves that `leaves` writes (8 words each) at its first argument;
+   * `works(i)` is a scratch region of its own for call i of a spread step. With a pool, the long
+   * levels are spread too.
+   */
+  private tree(
+    logRows: number,
+    leaves: (out: number, consts: number, work: number, works: (i: number) => number) => void,
+  ): MerkleTree {
     const rows = 1 << logRows;
     const heap = this.kernels.heap;
     const raw = this.kernels.instance.raw;
@@ -294,11 +345,29 @@ class WasmPcsKernels implements PcsBackend {
     if (this.work === null) this.work = heap.alloc(MERKLE_WORK_WORDS);
     const work = this.work.ptr;
     const all = heap.alloc(8 * (2 * rows - 1));
+    const scratch: Region[] = [];
+    const works = (i: number): number => {
+      while (scratch.length <= i) scratch.push(heap.alloc(Math.max(MERKLE_WORK_WORDS, MERKLE24_WORK_WORDS)));
+      return scratch[i]!.ptr;
+    };
     try {
-      leaves(all.ptr, consts, work);
+      leaves(all.ptr, consts, work, works);
       let at = 0;
       for (let n = rows; n > 1; n >>= 1) {
-        raw.pcs_merkle_level(all.ptr + 4 * (at + 8 * n), all.ptr + 4 * at, n >> 1, consts, work);
+        const out = all.ptr + 4 * (at + 8 * n),
+          src = all.ptr + 4 * at;
+        const parents = n >> 1;
+        const parts = this.parts(parents << 3);
+        if (parts > 1) {
+          const pieces = ranges(parents, parts, 1);
+          pieces.forEach((_, i) => works(i));
+          this.run(
+            pieces.map(([a, b], i) => ({
+              fn: "pcs_merkle_level",
+              args: [out + 32 * a, src + 64 * a, b - a, consts, works(i)],
+            })),
+          );
+        } else raw.pcs_merkle_level(out, src, parents, consts, work);
         at += 8 * n;
       }
       const words = all.view().slice(0, 8 * (2 * rows - 1));
@@ -311,6 +380,7 @@ class WasmPcsKernels implements PcsBackend {
       return { logRows, levels, root: levels[logRows]!.slice() };
     } finally {
       heap.release(all);
+      for (const r of scratch) heap.release(r);
     }
   }
 
@@ -352,20 +422,36 @@ class WasmPcsKernels implements PcsBackend {
   ntt(values: Uint32Array, width: number, logN: number): void {
     if (logN === 0) return;
     const { twiddles, companions } = this.twiddles(logN);
-    this.withPointer(values, true, (ptr) => nttAt(this.kernels, ptr, width, logN, twiddles.ptr, companions.ptr));
+    this.withPointer(values, true, (ptr) => this.nttAt(ptr, width, logN, twiddles.ptr, companions.ptr));
   }
 
   mobius(values: Uint32Array, width: number): void {
     const logN = Math.log2(values.length / width);
-    this.withPointer(values, true, (ptr) => this.kernels.instance.raw.pcs_mobius(ptr, logN, width));
+    this.withPointer(values, true, (ptr) => {
+      for (const batch of mobiusBatches(ptr, width, logN, this.parts(1 << logN))) this.run(batch);
+    });
   }
 
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
-    const n = table.length / 8;
+    return this.foldOf("pcs_fold", 32, table, table.length / 8, alpha, mode);
+  }
+
+  foldBase(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
+    return this.foldOf("pcs_fold_base", 8, table, table.length / 2, alpha, mode);
+  }
+
+  /** The fold kernel `fn` of n pairs (`pair` bytes each) into a new working table of n extension values, cut into ranges. */
+  private foldOf(fn: string, pair: number, table: Uint32Array, n: number, alpha: Ext, mode: FoldMode): Uint32Array {
     const out = this.table(4 * n);
     const dst = this.regions.get(out)!.ptr;
+    const flag = mode === "evaluations" ? 0 : 1;
     this.withCopies([table, extConstantTable(alpha)], 0, ([src, a]) => {
-      this.kernels.instance.raw.pcs_fold(dst, src!, n, mode === "evaluations" ? 0 : 1, a!);
+      this.run(
+        rangeCalls(n, this.parts(n), 1, (from, count) => ({
+          fn,
+          args: [dst + 16 * from, src! + pair * from, count, flag, a!],
+        })),
+      );
     });
     return out;
   }
@@ -391,39 +477,136 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   horner(coeffs: Uint32Array, z: Ext): Ext {
-    return this.withCopies([coeffs, extConstantTable(z)], 4, ([c, zt], out) => {
-      this.kernels.instance.raw.pcs_horner(c!, coeffs.length / 4, zt!, out!.ptr);
+    return this.hornerOf("pcs_horner", 16, coeffs, coeffs.length / 4, z);
+  }
+
+  hornerBase(coeffs: Uint32Array, z: Ext): Ext {
+    return this.hornerOf("pcs_horner_base", 4, coeffs, coeffs.length, z);
+  }
+
+  /** F(z) = Σ_i z^(a_i)·H_i(z) for the pieces [a_i, b_i) of n coefficients (`size` bytes each), each H_i by the Horner kernel `fn`. */
+  private hornerOf(fn: string, size: number, coeffs: Uint32Array, n: number, z: Ext): Ext {
+    const pieces = ranges(n, this.parts(n), 1);
+    return this.withCopies([coeffs, extConstantTable(z)], 4 * pieces.length, ([c, zt], out) => {
+      this.run(pieces.map(([a, b], i) => ({ fn, args: [c! + size * a, b - a, zt!, out!.ptr + 16 * i] })));
       const v = out!.view();
-      return [v[0]!, v[1]!, v[2]!, v[3]!];
+      let acc: Ext = [0, 0, 0, 0];
+      pieces.forEach(([a], i) => {
+        const piece: Ext = [v[4 * i]!, v[4 * i + 1]!, v[4 * i + 2]!, v[4 * i + 3]!];
+        acc = extAdd(acc, a === 0 ? piece : extMul(extPow(z, a), piece));
+      });
+      return acc;
     });
   }
 
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
-    const nvars = point.length;
     // c at words 0..3, then per coordinate j the tables of p_j (words 4 + 32j) and 1 − p_j (words 20 + 32j).
-    const tables = new Uint32Array(4 + 32 * nvars);
-    tables.set(c, 0);
-    point.forEach((p, j) => {
-      tables.set(extConstantTable(p), 4 + 32 * j);
-      tables.set(extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]), 20 + 32 * j);
-    });
+    this.eqAddSplit(
+      acc,
+      point.length,
+      c,
+      (piece, vars) => {
+        const tables = new Uint32Array(4 + 32 * vars);
+        tables.set(piece, 0);
+        for (let j = 0; j < vars; j++) {
+          const p = point[j]!;
+          tables.set(extConstantTable(p), 4 + 32 * j);
+          tables.set(
+            extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]),
+            20 + 32 * j,
+          );
+        }
+        return { fn: "pcs_eq_add", tables };
+      },
+      (hb, s) => {
+        // eq(high coordinates, hb): Π_t (bit t of hb ? p : 1 − p) over the last s coordinates.
+        let e: Ext = [1, 0, 0, 0];
+        for (let t = 0; t < s; t++) {
+          const p = point[point.length - s + t]!;
+          e = extMul(e, (hb >> t) & 1 ? p : [(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]);
+        }
+        return e;
+      },
+    );
+  }
+
+  /** acc += c·eq(point, ·) for a point of base-field coordinates (`pcs_eq_add_base`). */
+  eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
+    this.eqAddSplit(
+      acc,
+      point.length,
+      c,
+      (piece, vars) => {
+        const tables = new Uint32Array(4 + vars);
+        tables.set(piece, 0);
+        for (let j = 0; j < vars; j++) tables[4 + j] = mul(point[j]!, MONTGOMERY_R);
+        return { fn: "pcs_eq_add_base", tables };
+      },
+      (hb, s) => {
+        let e = 1;
+        for (let t = 0; t < s; t++) {
+          const p = point[point.length - s + t]!;
+          e = mul(e, (hb >> t) & 1 ? p : (1 - p + P) % P);
+        }
+        return [e, 0, 0, 0];
+      },
+    );
+  }
+
+  /**
+   * acc += c·eq(point, ·) over m = `vars` variables, cut by its s highest variables into 2^s
+   * pieces (s = 0 without a pool): piece hb is c·eq(high point, hb)·eq(low point, ·) at its place,
+   * one kernel call of `kernel(c·eq(high point, hb), m − s)` each, every call with its own scratch.
+   */
+  private eqAddSplit(
+    acc: Uint32Array,
+    vars: number,
+    c: Ext,
+    kernel: (piece: Ext, lowVars: number) => { fn: string; tables: Uint32Array },
+    high: (hb: number, s: number) => Ext,
+  ): void {
+    const parts = this.parts(1 << vars);
+    const s = parts > 1 ? Math.min(vars, Math.ceil(Math.log2(parts))) : 0;
+    const low = vars - s;
     const heap = this.kernels.heap;
-    const tmp = heap.alloc(acc.length);
-    const tablesRegion = heap.allocFrom(tables);
+    const regions: Region[] = [];
     try {
-      this.withPointer(acc, true, (ptr) => this.kernels.instance.raw.pcs_eq_add(ptr, tmp.ptr, tablesRegion.ptr, nvars));
+      // The kernel's scratch: 2^(low − 1) extension values per piece.
+      const pieceWords = Math.max(4, 2 << low);
+      const tmp = heap.alloc(pieceWords << s);
+      regions.push(tmp);
+      this.withPointer(acc, true, (ptr) => {
+        const calls: PcsKernelCall[] = [];
+        for (let hb = 0; hb < 1 << s; hb++) {
+          const { fn, tables } = kernel(s === 0 ? c : extMul(c, high(hb, s)), low);
+          const t = heap.allocFrom(tables);
+          regions.push(t);
+          calls.push({ fn, args: [ptr + hb * (16 << low), tmp.ptr + 4 * hb * pieceWords, t.ptr, low] });
+        }
+        this.run(calls);
+      });
     } finally {
-      heap.release(tmp);
-      heap.release(tablesRegion);
+      for (const r of regions) heap.release(r);
     }
   }
 
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
-    const n = f.length / 8;
-    return this.withCopies([f, w], 8, ([fp, wp], out) => {
-      this.kernels.instance.raw.pcs_round(fp!, wp!, n, out!.ptr);
+    return this.roundOf("pcs_round", 32, f, w, f.length / 8);
+  }
+
+  roundBase(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
+    return this.roundOf("pcs_round_base", 8, f, w, f.length / 2);
+  }
+
+  /** The round kernel `fn` over n pairs (f's pairs `fPair` bytes apart), cut into pieces whose sums (times R^−1, at out + 32·i) add up to the round's. */
+  private roundOf(fn: string, fPair: number, f: Uint32Array, w: Uint32Array, n: number): [Ext, Ext] {
+    const pieces = ranges(n, this.parts(n), 1);
+    return this.withCopies([f, w], 8 * pieces.length, ([fp, wp], out) => {
+      this.run(pieces.map(([a, b], i) => ({ fn, args: [fp! + fPair * a, wp! + 32 * a, b - a, out!.ptr + 32 * i] })));
       const v = out!.view();
-      const r = (i: number): number => mul(v[i]!, MONTGOMERY_R);
+      const sums = new Array<number>(8).fill(0);
+      for (let i = 0; i < pieces.length; i++) for (let l = 0; l < 8; l++) sums[l] = add(sums[l]!, v[8 * i + l]!);
+      const r = (l: number): number => mul(sums[l]!, MONTGOMERY_R);
       return [
         [r(0), r(1), r(2), r(3)],
         [r(4), r(5), r(6), r(7)],

@@ -76,10 +76,7 @@ export function batchUpdates(links: readonly ConsistencyLink[]): BlockUpdate[] {
 
 /**
  * Applies a verified batch as the registry's next batch (it must be batch `head + 1`), with its
- * block proofs and checkpoint, in one write transaction. The updates go through the sequencer's
- * batched path (registry/sequencer/epoch.ts: each changed key's leaf hashed once, the tree above
- * them recomputed level by level against `index`, the stored keys kept between batches), logged in
- * order as the batch's change log.
+ * block proofs and checkpoint, in one write transaction.
  * @param index the stored keys (kept by the caller between batches; reloaded when stale).
  * @returns the number of updates applied.
  * @throws MirrorError `MIRROR_ROOT_MISMATCH` when the updates reach another root than the
@@ -88,20 +85,65 @@ export function batchUpdates(links: readonly ConsistencyLink[]): BlockUpdate[] {
  */
 export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch, index: KeyIndex): number {
   const store = rows.store;
-  const updates = batchUpdates(v.links);
+  return applyBatchUpdates(rows, index, v.batch, batchUpdates(v.links), v.checkpoint, v.root, () =>
+    recordProofs(store, v),
+  );
+}
+
+/** A batch of the primary known by its change list and its signed checkpoint (not yet by block proofs). */
+export interface CheckpointedBatch {
+  readonly batch: number;
+  /** The batch's updates in order (`GET /v1/changes/:batch`). */
+  readonly updates: readonly BlockUpdate[];
+  /** The primary's signed checkpoint of size `batch`, verified with the key. */
+  readonly checkpoint: string;
+  readonly root: Digest;
+}
+
+/**
+ * Applies a batch from its change list as the registry's next batch, kept only when the root its
+ * updates reach is the signed checkpoint's (the root binds the whole tree, so the copy is then
+ * the state the primary signed): what a registry worker does for batches whose blocks are not
+ * proved yet (docs/scale-out.md "Registry proof jobs"). No block proof is stored for it.
+ * @param index the stored keys (kept by the caller between batches; reloaded when stale).
+ * @returns the number of updates applied.
+ * @throws as `applyVerifiedBatch`.
+ */
+export function applyCheckpointedBatch(rows: MirrorRows, c: CheckpointedBatch, index: KeyIndex): number {
+  return applyBatchUpdates(rows, index, c.batch, c.updates, c.checkpoint, c.root, () => {});
+}
+
+/**
+ * One write transaction: the updates in order, the root check, `extra`, the checkpoint. The
+ * updates go through the sequencer's batched path (registry/sequencer/epoch.ts: each changed key's
+ * leaf hashed once, the tree above them recomputed level by level against `index`, the stored keys
+ * kept between batches), logged in order as the batch's change log.
+ */
+function applyBatchUpdates(
+  rows: MirrorRows,
+  index: KeyIndex,
+  batch: number,
+  updates: readonly BlockUpdate[],
+  checkpoint: string,
+  expected: Digest,
+  extra: () => void,
+): number {
+  const store = rows.store;
   if (updates.length === 0) {
     store.commit({
       kind: "unchanged",
-      expectBatch: v.batch - 1,
+      expectBatch: batch - 1,
       write: (_w, head) => {
-        if (!digestEquals(head.root, v.root)) throw rootMismatch(v, head.root);
-        rows.putCheckpoint(v.batch, v.checkpoint);
+        if (!digestEquals(head.root, expected)) throw rootMismatch(batch, head.root, expected);
+        extra();
+        rows.putCheckpoint(batch, checkpoint);
         return { root: head.root, newRecords: 0, liveDelta: 0, deletedDelta: 0, written: 0 };
       },
     });
     return 0;
   }
-  // names whose block verified are well formed: their keys are hashed at once, and not checked again
+  // names of a verified block or a checkpointed change list are hashed at once (a name that is
+  // not a record name's form is refused here, before anything is written)
   const keys = nameKeys(
     updates.map((u) => u.name),
     store.config.depth,
@@ -119,10 +161,10 @@ export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch, index: Ke
     index,
     writes,
     (o) => {
-      if (o.before.batch !== v.batch - 1)
+      if (o.before.batch !== batch - 1)
         throw new RegistryError(
           "CONCURRENT_UPDATE",
-          `the mirror's registry is at batch ${o.before.batch}, batch ${v.batch} follows ${v.batch - 1}; nothing was written`,
+          `the mirror's registry is at batch ${o.before.batch}, batch ${batch} follows ${batch - 1}; nothing was written`,
           { batch: o.before.batch },
         );
       o.results.forEach((r, i) => {
@@ -130,24 +172,24 @@ export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch, index: Ke
         if (r.op !== updates[i]!.op)
           throw new RegistryError(
             "BAD_BLOCK",
-            `batch ${v.batch}: update ${i + 1} (${updates[i]!.op} ${JSON.stringify(updates[i]!.name)}) applied as a ${r.op}`,
-            { batch: v.batch },
+            `batch ${batch}: update ${i + 1} (${updates[i]!.op} ${JSON.stringify(updates[i]!.name)}) applied as a ${r.op}`,
+            { batch },
           );
       });
-      if (!digestEquals(o.entry!.root, v.root)) throw rootMismatch(v, o.entry!.root);
-      recordProofs(store, v);
-      rows.putCheckpoint(v.batch, v.checkpoint);
+      if (!digestEquals(o.entry!.root, expected)) throw rootMismatch(batch, o.entry!.root, expected);
+      extra();
+      rows.putCheckpoint(batch, checkpoint);
     },
     "block",
   );
   return updates.length;
 }
 
-function rootMismatch(v: VerifiedBatch, root: Digest): MirrorError {
+function rootMismatch(batch: number, root: Digest, expected: Digest): MirrorError {
   return new MirrorError(
     "MIRROR_ROOT_MISMATCH",
-    `batch ${v.batch}: its verified updates reach root ${formatRoot(root)}, not the checkpoint's ${formatRoot(v.root)}; nothing of it was written`,
-    { batch: v.batch },
+    `batch ${batch}: its updates reach root ${formatRoot(root)}, not the checkpoint's ${formatRoot(expected)}; nothing of it was written`,
+    { batch },
   );
 }
 

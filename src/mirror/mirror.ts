@@ -84,7 +84,7 @@ export class Mirror {
   readonly store: NameStore;
   readonly rows: MirrorRows;
   /** The stored keys, kept between batches for the batched apply (apply.ts). */
-  private readonly index: KeyIndex = { batch: -1, keys: new Float64Array(0) };
+  readonly index: KeyIndex = { batch: -1, keys: new Float64Array(0) };
   private readonly opts: MirrorOptions;
   private halted: MirrorProblem | undefined;
   private lastError: { code: string; message: string; at: string } | undefined;

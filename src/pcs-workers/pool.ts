@@ -1,9 +1,17 @@
 /**
- * The commitment's worker pool (`createPcsPool`): worker threads (worker.ts) that hash the
- * Merkle trees of codeword rows — the leaf sponges and the tree layers, the dominant cost of a
- * commitment and of each round's folded codeword besides the NTT — for the prover, which calls
- * `merkle` synchronously through the seam (src/pcs/parallel.ts).
+ * The commitment's worker pool (`createPcsPool`): worker threads (worker.ts) that share the
+ * prover's bulk work, called synchronously through the seam (src/pcs/parallel.ts).
  *
+ * Kernel calls (`kernelCalls`, what the WASM backend uses): each worker attaches once to the
+ * calling thread's kernel memory (the shared WebAssembly memory, its module and constants); a
+ * batch of calls (writing disjoint memory, src/kernels/pcs-split.ts) is posted to every live
+ * worker, the threads take calls from one atomic counter, the calling thread runs calls too and
+ * then waits (`Atomics.wait`) for those the workers hold. A call is never run twice.
+ *
+ * Grinding (`grind`): the threads take ranges of candidates in order from one control block,
+ * each searching with its own hashing kernels; the least witness found is kept (grind.ts).
+ *
+ * Merkle trees (`merkle`, for a backend without kernel memory):
  * One call: the codeword is shared with the workers (a SharedArrayBuffer, in place when it
  * already is one, as the kernels' memory is; else copied once), the tree is cut into aligned
  * chunks of rows (chunks.ts), the job is posted to every live worker, and the calling thread
@@ -21,10 +29,13 @@
  */
 import { Worker } from "node:worker_threads";
 import { PoolCore, type PoolSlot } from "../workers/pool-core.js";
+import { P } from "../field/koalabear.js";
+import { currentHashBackend } from "../hash/backend.js";
+import { grindRanges } from "./grind.js";
 import { PcsError } from "../pcs/index.js";
-import { pcsMerkle, type MerkleTree } from "../pcs/backend.js";
+import { pcsMerkle, type MerkleTree, type PcsKernelCall } from "../pcs/backend.js";
 import type { LeafWidth } from "../pcs/params.js";
-import { sharedCopy, type PcsMerkleWorkers } from "../pcs/parallel.js";
+import { sharedCopy, type PcsKernelWorkers } from "../pcs/parallel.js";
 import { chunkTree, finishTree, levelsWords, writeChunk, type TreeJob } from "./chunks.js";
 import {
   BY_WORKERS,
@@ -37,6 +48,11 @@ import {
   FAILED_KIND,
   FAILED_SLOT,
   NEXT,
+  GRIND_BEST,
+  GRIND_CONTROL_WORDS,
+  GRIND_NONE,
+  type CallsMessage,
+  type GrindMessage,
   type JobMessage,
   type WorkerFault,
 } from "./protocol.js";
@@ -47,6 +63,12 @@ export interface PcsPoolOptions {
   readonly threads?: number;
   /** Fewest rows per chunk, a power of two in [4, 2^20] (default 2^11): smaller trees stay on the calling thread. */
   readonly minChunkRows?: number;
+  /**
+   * Fewest elements of a kernel operation (NTT, Möbius transform, fold, sumcheck round, eq table,
+   * Horner evaluation, lift; Merkle rows × 16, tree nodes × 8) spread over the pool, a power of two
+   * in [4, 2^30] (default 2^15): smaller ones run on the calling thread.
+   */
+  readonly minCallElements?: number;
 }
 
 /** Options of the process that start a script a worker cannot take (`-e` / `-p` code, `--input-type`), each with whether it takes the next argument. */
@@ -79,11 +101,15 @@ const CHUNKS_PER_THREAD = 16;
 const MAX_CRASHES = 3;
 /** Longest single wait of the calling thread, ms (it re-reads the control block after each). */
 const WAIT_SLICE_MS = 50;
+/** Candidates per range of a grinding search (about 1.4 ms of permutations). */
+const GRIND_CHUNK = 1 << 12;
 
 interface SlotState {
   ready: boolean;
   /** The worker ended during a call: no job goes to it until its replacement starts. */
   dead: boolean;
+  /** The kernel memory it is attached to (`kernelCalls`), or null. */
+  memory: object | null;
 }
 
 /**
@@ -96,16 +122,18 @@ interface SlotState {
  *   const proof = whirOpen(committed, claims, { workers: pool }); // the same bytes as without the pool
  *   await pool.close();
  */
-export class PcsPool implements PcsMerkleWorkers {
+export class PcsPool implements PcsKernelWorkers {
   /** Worker threads. */
   readonly threads: number;
   /** Fewest rows per chunk. */
   readonly minChunkRows: number;
+  /** Fewest elements of a kernel operation spread over the pool. */
+  readonly minCallElements: number;
   private readonly core: PoolCore<SlotState>;
   private brokenReason: string | null = null;
   private fault: WorkerFault | null = null;
   private readonly readyWaiters: (() => void)[] = [];
-  private counts = { trees: 0, chunks: 0, workerChunks: 0 };
+  private counts = { trees: 0, chunks: 0, workerChunks: 0, batches: 0, calls: 0, workerCalls: 0, grinds: 0 };
 
   /** @throws PcsError `PCS_BAD_OPTION` (see `PcsPoolOptions`). */
   constructor(options: PcsPoolOptions = {}) {
@@ -130,15 +158,29 @@ export class PcsPool implements PcsMerkleWorkers {
         { minChunkRows },
       );
     }
+    const minCallElements = options.minCallElements ?? 1 << 15;
+    if (
+      !Number.isInteger(minCallElements) ||
+      minCallElements < 4 ||
+      minCallElements > 2 ** 30 ||
+      (minCallElements & (minCallElements - 1)) !== 0
+    ) {
+      throw new PcsError(
+        "PCS_BAD_OPTION",
+        `minCallElements must be a power of two in [4, 2^30], got ${String(minCallElements)}`,
+        { minCallElements },
+      );
+    }
     this.threads = threads;
     this.minChunkRows = minChunkRows;
+    this.minCallElements = minCallElements;
     const url = new URL("./worker.js", import.meta.url);
     this.core = new PoolCore<SlotState>({
       size: threads,
       maxConsecutiveCrashes: MAX_CRASHES,
       unrefIdle: true,
       spawn: (slot) => new Worker(url, { workerData: { slot }, execArgv: workerExecArgv(process.execArgv) }),
-      initialState: () => ({ ready: false, dead: false }),
+      initialState: () => ({ ready: false, dead: false, memory: null }),
       onMessage: (slot, message) => {
         if ((message as { kind?: unknown }).kind !== "ready") return;
         slot.state.ready = true;
@@ -160,9 +202,135 @@ export class PcsPool implements PcsMerkleWorkers {
     for (const slot of this.core.slots) this.core.idle(slot);
   }
 
-  /** Since the pool started: trees hashed in chunks, their chunks, and how many of those the workers hashed (the rest: the calling thread). */
-  get stats(): { readonly trees: number; readonly chunks: number; readonly workerChunks: number } {
+  /**
+   * Since the pool started: trees hashed in chunks, their chunks, and how many of those the
+   * workers hashed (the rest: the calling thread); batches of kernel calls, their calls, and how
+   * many of those the workers ran; grinding searches.
+   */
+  get stats(): {
+    readonly trees: number;
+    readonly chunks: number;
+    readonly workerChunks: number;
+    readonly batches: number;
+    readonly calls: number;
+    readonly workerCalls: number;
+    readonly grinds: number;
+  } {
     return { ...this.counts };
+  }
+
+  /**
+   * Runs each of `calls` once on the workers, attached to the calling thread's kernel memory
+   * (`shared`, `Kernels.share()`), and on the calling thread (`local`), which takes calls from the
+   * same counter and then waits (`Atomics.wait`) for those the workers hold. The calls of one batch
+   * write disjoint memory (src/kernels/pcs-split.ts).
+   * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
+   *   failed during the call, or the pool stopped replacing crashed workers.
+   */
+  kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void {
+    this.checkOpen();
+    const live = this.core.slots.filter((s) => !s.state.dead);
+    if (live.length === 0 || calls.length < 2) {
+      for (const c of calls) local(c);
+      return;
+    }
+    const memory = (shared as { memory: object }).memory;
+    const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
+    const fault = this.fault;
+    this.fault = null;
+    if (fault !== null) Atomics.store(control, NEXT, 1); // call 0 is the faulty worker's
+    live.forEach((slot, i) => {
+      if (slot.state.memory !== memory) {
+        slot.worker.postMessage({ kind: "attach", shared });
+        slot.state.memory = memory;
+      }
+      const message: CallsMessage =
+        fault !== null && i === 0
+          ? { kind: "calls", calls, control, reserved: 0, fault }
+          : { kind: "calls", calls, control };
+      slot.worker.postMessage(message);
+    });
+    let localTaken = 0;
+    try {
+      for (
+        let i = Atomics.add(control, NEXT, 1);
+        i < calls.length && Atomics.load(control, FAILED_SLOT) === 0;
+        i = Atomics.add(control, NEXT, 1)
+      ) {
+        localTaken++;
+        local(calls[i]!);
+        Atomics.add(control, DONE, 1);
+      }
+    } catch (e) {
+      // No call starts any more; the workers finish those they hold before the caller frees their memory.
+      const taken = Math.min(calls.length, Atomics.exchange(control, NEXT, calls.length));
+      const workersTaken = taken - localTaken;
+      while (Atomics.load(control, FAILED_SLOT) === 0) {
+        const byWorkers = Atomics.load(control, BY_WORKERS);
+        if (byWorkers >= workersTaken) break;
+        Atomics.wait(control, DONE, Atomics.load(control, DONE), WAIT_SLICE_MS);
+      }
+      throw e;
+    }
+    for (;;) {
+      const failed = Atomics.load(control, FAILED_SLOT);
+      if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));
+      const done = Atomics.load(control, DONE);
+      if (done >= calls.length) break;
+      Atomics.wait(control, DONE, done, WAIT_SLICE_MS);
+    }
+    this.core.noteSuccess();
+    this.counts.batches++;
+    this.counts.calls += calls.length;
+    this.counts.workerCalls += Atomics.load(control, BY_WORKERS);
+  }
+
+  /**
+   * The least grinding witness of `bits` bits for the transcript state `template` (witness at lane
+   * `lane`), searched in ranges of `GRIND_CHUNK` candidates by the workers and the calling thread
+   * with their hashing backends' `grindSearch` (src/pcs/backend.ts `PcsKernelRunner.grind`): the
+   * witness `DuplexChallenger.grind` finds.
+   * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
+   *   failed during the search, or the pool stopped replacing crashed workers; `PCS_BAD_OPTION`
+   *   when this thread's hashing backend has no `grindSearch`.
+   */
+  grind(template: Uint32Array, lane: number, bits: number): number {
+    this.checkOpen();
+    const search = currentHashBackend().grindSearch;
+    if (search === undefined)
+      throw new PcsError("PCS_BAD_OPTION", "this thread's hashing backend cannot search grinding witnesses");
+    const backend = currentHashBackend();
+    const local = (t: Uint32Array, l: number, m: number, start: number, count: number): number =>
+      search.call(backend, t, l, m, start, count);
+    const mask = ((1 << bits) - 1) >>> 0;
+    const control = new Int32Array(new SharedArrayBuffer(4 * GRIND_CONTROL_WORDS));
+    Atomics.store(control, GRIND_BEST, GRIND_NONE);
+    const live = this.core.slots.filter((s) => !s.state.dead);
+    const message: GrindMessage = { kind: "grind", template, lane, mask, chunk: GRIND_CHUNK, control };
+    for (const slot of live) slot.worker.postMessage(message);
+    grindRanges(control, template, lane, mask, GRIND_CHUNK, local, false);
+    const ranges = Math.ceil(P / GRIND_CHUNK);
+    for (;;) {
+      const failed = Atomics.load(control, FAILED_SLOT);
+      if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));
+      const done = Atomics.load(control, DONE);
+      if (done >= Math.min(Atomics.load(control, NEXT), ranges)) break;
+      Atomics.wait(control, DONE, done, WAIT_SLICE_MS);
+    }
+    const best = Atomics.load(control, GRIND_BEST);
+    if (best === GRIND_NONE) throw new PcsError("PCS_WORKER_CRASHED", `no grinding witness for ${bits} bits below p`);
+    this.core.noteSuccess();
+    this.counts.grinds++;
+    return best;
+  }
+
+  private checkOpen(): void {
+    if (this.core.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
+    if (this.brokenReason !== null)
+      throw new PcsError(
+        "PCS_WORKER_CRASHED",
+        `the commitment worker pool stopped replacing workers: ${this.brokenReason}`,
+      );
   }
 
   /** True once `close` was called. */
@@ -195,12 +363,7 @@ export class PcsPool implements PcsMerkleWorkers {
    *   failed during the call, or the pool stopped replacing crashed workers.
    */
   merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth: LeafWidth = 16): MerkleTree {
-    if (this.core.closed) throw new PcsError("PCS_POOL_CLOSED", "this commitment worker pool was closed");
-    if (this.brokenReason !== null)
-      throw new PcsError(
-        "PCS_WORKER_CRASHED",
-        `the commitment worker pool stopped replacing workers: ${this.brokenReason}`,
-      );
+    this.checkOpen();
     const logRows = logDomain - k;
     const participants = this.threads + 1;
     const target = Math.ceil(Math.log2(CHUNKS_PER_THREAD * participants));
@@ -272,7 +435,7 @@ export class PcsPool implements PcsMerkleWorkers {
     );
   }
 
-  /** Test hook: the next call that uses the workers makes its first live worker fail on a chunk reserved for it (`"exit"`: its thread ends; `"throw"`: it throws). */
+  /** Test hook: the next call that uses the workers (a tree or a batch of kernel calls) makes its first live worker fail on a chunk or call reserved for it (`"exit"`: its thread ends; `"throw"`: it throws). */
   injectWorkerFault(fault: WorkerFault): void {
     this.fault = fault;
   }
@@ -291,7 +454,7 @@ export class PcsPool implements PcsMerkleWorkers {
  * A pool of `threads` worker threads hashing the Merkle trees of the WHIR prover, for the
  * `workers` option of `whirCommit` / `whirOpen` (docs/pcs.md, "Worker pool"). Proofs are
  * byte-identical with and without it.
- * @throws PcsError `PCS_BAD_OPTION` for `threads` not an integer in [1, 256] or `minChunkRows` not a power of two in [4, 2^20].
+ * @throws PcsError `PCS_BAD_OPTION` for `threads` not an integer in [1, 256], `minChunkRows` not a power of two in [4, 2^20] or `minCallElements` not a power of two in [4, 2^30].
  * @example
  *   const pool = createPcsPool({ threads: Math.max(1, availableParallelism() - 1) });
  *   const committed = whirCommit(evaluations, { workers: pool });

@@ -10,6 +10,7 @@
  * slow worker still holds (it takes the chunk's state first) and a worker that loses simply drops
  * its subtree: once the call returns, no worker writes into its tree.
  */
+import type { PcsKernelCall } from "../pcs/backend.js";
 import type { TreeJob } from "./chunks.js";
 
 /** Index of the next chunk to take. */
@@ -52,6 +53,57 @@ export interface JobMessage {
   readonly reserved?: number;
   readonly fault?: WorkerFault;
 }
+
+/**
+ * Attaches the worker to the calling thread's kernel memory (`Kernels.share()`, src/kernels):
+ * the kernel calls that follow address it. Sent before the first calls job, and again when the
+ * calling thread's kernels change.
+ */
+export interface AttachMessage {
+  readonly kind: "attach";
+  /** The `SharedKernels` of the calling thread (module, shared memory, constants region). */
+  readonly shared: object;
+}
+
+/**
+ * One batch of kernel calls on the attached memory: the threads take calls from `NEXT`, count
+ * finished ones in `DONE` (and notify on it); a call is never taken twice, so the calling thread
+ * waits for the calls its workers hold. A failure is reported as for trees.
+ */
+export interface CallsMessage {
+  readonly kind: "calls";
+  readonly calls: readonly PcsKernelCall[];
+  readonly control: Int32Array;
+  /** A call reserved for this worker before the others take from `NEXT` (fault injection only). */
+  readonly reserved?: number;
+  readonly fault?: WorkerFault;
+}
+
+/** Word of a grinding job's control block holding the least witness found so far (`GRIND_NONE`: none). */
+export const GRIND_BEST = 5;
+/** Words of a grinding job's control block. */
+export const GRIND_CONTROL_WORDS = 6;
+/** `GRIND_BEST` before any witness is found. */
+export const GRIND_NONE = 0x7fffffff;
+
+/**
+ * One grinding search (docs/pcs.md §4.6): the threads take ranges of `chunk` candidates in order
+ * from `NEXT`, search each with their hashing backend's `grindSearch`, lower `GRIND_BEST` to the
+ * least witness they find, and count each range they took in `DONE`; a range above the best
+ * witness is skipped. Every range below the least witness is searched, so the result is the least
+ * witness whatever the order ranges finish in.
+ */
+export interface GrindMessage {
+  readonly kind: "grind";
+  readonly template: Uint32Array;
+  readonly lane: number;
+  readonly mask: number;
+  readonly chunk: number;
+  readonly control: Int32Array;
+}
+
+/** Every message the pool posts to a worker. */
+export type PoolMessage = JobMessage | AttachMessage | CallsMessage | GrindMessage;
 
 /** What a worker posts once its kernels are installed. */
 export interface ReadyMessage {

@@ -1,13 +1,18 @@
 /**
- * A worker thread of the commitment's pool (pool.ts): installs this thread's kernels, then, for
- * each tree job, takes chunks from the job's control block until none is left, hashes each and
- * writes its subtree into the shared levels buffer (chunks.ts) unless the calling thread took
- * the chunk meanwhile (protocol.ts). A failure is written into the control block, so the
- * calling thread, which waits synchronously, learns of it at once; a thread that ends while it
- * holds a chunk writes it from its `exit` handler.
+ * A worker thread of the commitment's pool (pool.ts): installs this thread's kernels, then
+ * answers the pool's messages (protocol.ts): an attach message instantiates the kernels over the
+ * calling thread's shared memory; for a batch of kernel calls it takes calls from the batch's
+ * control block and runs them on that memory; for a grinding search it takes ranges of candidates
+ * (grind.ts); for a tree job it takes chunks, hashes each and writes its subtree into the shared
+ * levels buffer (chunks.ts) unless the calling thread took the chunk meanwhile. A failure is
+ * written into the control block, so the calling thread, which waits synchronously, learns of it
+ * at once; a thread that ends while it holds a chunk or a call writes it from its `exit` handler.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { installKernelBackend } from "../kernels/backend.js";
+import { attachKernels, type SharedKernels } from "../kernels/instance.js";
+import { currentHashBackend } from "../hash/backend.js";
+import { grindRanges } from "./grind.js";
 import { PcsError } from "../pcs/index.js";
 import { chunkTree, writeChunk } from "./chunks.js";
 import {
@@ -21,7 +26,9 @@ import {
   FAILED_SLOT,
   FAILED_THREW,
   NEXT,
+  type CallsMessage,
   type JobMessage,
+  type PoolMessage,
 } from "./protocol.js";
 
 installKernelBackend();
@@ -57,10 +64,46 @@ function run(message: JobMessage): void {
   }
 }
 
-parentPort!.on("message", (message: JobMessage) => {
+/** The calling thread's kernel exports, once attached (`AttachMessage`). */
+let attached: Record<string, (...args: number[]) => unknown> | null = null;
+
+function runCalls(message: CallsMessage): void {
+  const { calls, control } = message;
+  for (
+    let i = message.reserved ?? Atomics.add(control, NEXT, 1);
+    i < calls.length && Atomics.load(control, FAILED_SLOT) === 0;
+    i = Atomics.add(control, NEXT, 1)
+  ) {
+    if (message.fault === "exit") process.exit(70);
+    if (message.fault === "throw") throw new PcsError("PCS_WORKER_CRASHED", "injected worker fault");
+    const call = calls[i]!;
+    if (attached === null) throw new PcsError("PCS_WORKER_CRASHED", "kernel calls before the kernels were attached");
+    attached[call.fn]!(...call.args);
+    Atomics.add(control, BY_WORKERS, 1);
+    Atomics.add(control, DONE, 1);
+    Atomics.notify(control, DONE);
+  }
+}
+
+parentPort!.on("message", (message: PoolMessage) => {
+  if (message.kind === "attach") {
+    attached = attachKernels(message.shared as SharedKernels).raw as unknown as Record<
+      string,
+      (...args: number[]) => unknown
+    >;
+    return;
+  }
   active = message.control;
   try {
-    run(message);
+    if (message.kind === "calls") runCalls(message);
+    else if (message.kind === "grind") {
+      const backend = currentHashBackend();
+      const search = backend.grindSearch;
+      if (search === undefined)
+        throw new PcsError("PCS_WORKER_CRASHED", "no grindSearch in this worker's hashing backend");
+      const { control, template, lane, mask, chunk } = message;
+      grindRanges(control, template, lane, mask, chunk, (t, l, m, a, n) => search.call(backend, t, l, m, a, n), true);
+    } else run(message);
   } catch {
     fail(message.control, FAILED_THREW);
   } finally {

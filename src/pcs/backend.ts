@@ -18,6 +18,7 @@ import { buildMerkleTree, permute24ManyReference, type MerkleTree } from "./merk
 import type { LeafWidth } from "./params.js";
 import {
   addScaledEqTable,
+  addScaledEqTableBase,
   evaluateUnivariate,
   evaluationsToCoefficients,
   foldCoefficients,
@@ -47,12 +48,20 @@ export interface PcsBackend {
   fold(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array;
   /** [h(0), h(2)] of the sumcheck round over interleaved extension tables f and w. */
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext];
+  /** `round` with f a base-field table (one word per element): the round of f lifted. */
+  roundBase(f: Uint32Array, w: Uint32Array): [Ext, Ext];
+  /** `fold` of a base-field table of 2n elements into n interleaved extension values (a new working table): the fold of the table lifted. */
+  foldBase(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array;
   /** The codeword's rows of a polynomial's coefficients (docs/pcs.md §4.1; `encodeRowsReference`). */
   encode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array;
   /** F(z) for interleaved extension coefficients. */
   horner(coeffs: Uint32Array, z: Ext): Ext;
+  /** F(z) for base-field coefficients at an extension point: `horner` of the coefficients lifted. */
+  hornerBase(coeffs: Uint32Array, z: Ext): Ext;
   /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
+  /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
+  eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
   /** The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
@@ -115,6 +124,61 @@ export function merkleTreeOfCodewordPair(
   return buildMerkleTree(rows, aw + bw, logDomain - k, leafWidth);
 }
 
+/**
+ * One call of a kernel export on the calling thread's kernel memory: the export's name and its
+ * arguments (byte pointers, counts). The calls of one batch write disjoint memory, so they may
+ * run in any order, on any thread attached to that memory.
+ */
+export interface PcsKernelCall {
+  readonly fn: string;
+  readonly args: readonly number[];
+}
+
+/**
+ * Threads that run batches of kernel calls on the caller's kernel memory (a pool of
+ * src/pcs-workers): a backend that keeps its tables in kernel memory cuts its bulk operations
+ * into calls and runs them on the active runner (`withKernelRunner`).
+ */
+export interface PcsKernelRunner {
+  /** Worker threads (the calling thread runs calls besides them). */
+  readonly threads: number;
+  /** Fewest elements (table entries, Merkle rows × 16, tree nodes × 8) of an operation worth spreading; smaller ones run on the calling thread. */
+  readonly minCallElements: number;
+  /**
+   * Runs every call of `calls` once, on the workers (attached to the memory of `shared`, the
+   * calling thread's kernels, src/kernels `Kernels.share()`) and on the calling thread through
+   * `local`; returns when all are done.
+   * @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`.
+   */
+  kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void;
+  /**
+   * The least grinding witness w ≥ 0 whose `bits` low bits of the transcript's next sample are 0,
+   * for the transcript state `template` with the witness at lane `lane` (`DuplexChallenger.grindTemplate`,
+   * docs/pcs.md §4.6), searched in ranges of candidates on every thread with their hashing
+   * backends' `grindSearch`: the witness `DuplexChallenger.grind` finds.
+   * @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`.
+   */
+  grind(template: Uint32Array, lane: number, bits: number): number;
+}
+
+let runner: PcsKernelRunner | null = null;
+
+/** Runs `fn` with `r` as the active kernel runner (`activeKernelRunner`); restores the previous one afterwards. */
+export function withKernelRunner<T>(r: PcsKernelRunner | null, fn: () => T): T {
+  const previous = runner;
+  runner = r;
+  try {
+    return fn();
+  } finally {
+    runner = previous;
+  }
+}
+
+/** The kernel runner of the running commitment or opening (`withKernelRunner`), or `null`. */
+export function activeKernelRunner(): PcsKernelRunner | null {
+  return runner;
+}
+
 /** A backend made on first use; `null` selects the references. */
 export type PcsBackendProvider = () => PcsBackend | null;
 
@@ -126,9 +190,16 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   fold: (table: Uint32Array, alpha: Ext, mode: FoldMode) =>
     mode === "evaluations" ? foldEvaluations(table, alpha) : foldCoefficients(table, alpha),
   round: roundPolynomial,
+  roundBase: (f: Uint32Array, w: Uint32Array) => roundPolynomial(liftToExtension(f), w),
+  foldBase: (table: Uint32Array, alpha: Ext, mode: FoldMode) =>
+    mode === "evaluations"
+      ? foldEvaluations(liftToExtension(table), alpha)
+      : foldCoefficients(liftToExtension(table), alpha),
   encode: encodeRowsReference,
   horner: evaluateUnivariate,
+  hornerBase: (coeffs: Uint32Array, z: Ext) => evaluateUnivariate(liftToExtension(coeffs), z),
   eqAdd: addScaledEqTable,
+  eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
   merkle: merkleTreeOfCodeword,
   merklePair: merkleTreeOfCodewordPair,
@@ -191,6 +262,21 @@ export function pcsRound(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
   return backendFor(f.length / 4).round(f, w);
 }
 
+/** The sumcheck round with a base-field f on this thread's backend. */
+export function pcsRoundBase(f: Uint32Array, w: Uint32Array): [Ext, Ext] {
+  return backendFor(f.length).roundBase(f, w);
+}
+
+/** The fold of a base-field table on this thread's backend (a working table of extension values). */
+export function pcsFoldBase(table: Uint32Array, alpha: Ext, mode: FoldMode): Uint32Array {
+  return backendFor(table.length).foldBase(table, alpha, mode);
+}
+
+/** F(z) for base-field coefficients on this thread's backend. */
+export function pcsHornerBase(coeffs: Uint32Array, z: Ext): Ext {
+  return backendFor(coeffs.length).hornerBase(coeffs, z);
+}
+
 /** The codeword's rows on this thread's backend. */
 export function pcsEncode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
   return backendFor(1 << logDomain).encode(coeffs, width, logDomain, k);
@@ -204,6 +290,11 @@ export function pcsHorner(coeffs: Uint32Array, z: Ext): Ext {
 /** acc += c·eq(point, ·) on this thread's backend. */
 export function pcsEqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
   backendFor(1 << point.length).eqAdd(acc, point, c);
+}
+
+/** acc += c·eq(point, ·) for a base-field point on this thread's backend. */
+export function pcsEqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
+  backendFor(1 << point.length).eqAddBase(acc, point, c);
 }
 
 /** The natural-order codeword on this thread's backend (a working table). */

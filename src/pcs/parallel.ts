@@ -1,8 +1,12 @@
 /**
- * The worker seam of the polynomial commitment: the Merkle tree of a codeword's rows (leaf
- * sponges and tree layers, docs/pcs.md §4.3) may be computed by a pool of worker threads
- * (src/pcs-workers) instead of this thread's backend. The tree is the same either way, so the
- * commitment and every proof are byte-identical with and without a pool (test/pcs/pool.test.ts).
+ * The worker seam of the polynomial commitment: a pool of worker threads (src/pcs-workers) may
+ * share the prover's work. A pool that runs kernel calls on this thread's kernel memory
+ * (`PcsKernelWorkers`) is the active kernel runner (src/pcs/backend.ts) while a commitment or an
+ * opening runs (`withPcsWorkers`), and the WASM backend spreads its bulk operations — NTT,
+ * Möbius transform, folds, sumcheck rounds, eq tables, Horner evaluation, lifts, Merkle trees —
+ * over it; otherwise the pool hashes the Merkle trees of codeword rows (leaf sponges and tree
+ * layers, docs/pcs.md §4.3) in chunks. Every result is the same either way, so the commitment and
+ * every proof are byte-identical with and without a pool (test/pcs/pool.test.ts).
  *
  * Which pool a prover uses: the `workers` option of `whirCommit` / `whirOpen` (a pool, or `null`
  * for this thread only); without the option, the default pool, which only the public entry
@@ -10,7 +14,7 @@
  * Importing this folder installs nothing.
  */
 import { PcsError } from "./errors.js";
-import { pcsMerkle, type MerkleTree } from "./backend.js";
+import { currentPcsBackend, pcsMerkle, withKernelRunner, type MerkleTree, type PcsKernelRunner } from "./backend.js";
 import type { LeafWidth } from "./params.js";
 
 /**
@@ -25,6 +29,27 @@ export interface PcsMerkleWorkers {
   readonly closed: boolean;
   /** The tree `pcsMerkle(codeword, width, logDomain, k, leafWidth)` gives (src/pcs/backend.ts). @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`. */
   merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
+}
+
+/**
+ * A pool that can also run kernel calls on the caller's kernel memory (`PcsKernelRunner`,
+ * src/pcs/backend.ts): the backend then spreads the NTT, the Möbius transform, folds, the
+ * sumcheck round, eq tables, Horner evaluation and the Merkle trees over it.
+ */
+export interface PcsKernelWorkers extends PcsMerkleWorkers, PcsKernelRunner {}
+
+/** Whether a pool can run kernel calls on the caller's kernel memory (`PcsKernelWorkers`). */
+export function sharesKernels(workers: PcsMerkleWorkers | null): workers is PcsKernelWorkers {
+  return workers !== null && typeof (workers as { kernelCalls?: unknown }).kernelCalls === "function";
+}
+
+/**
+ * Runs `fn` with `workers` as the pool the backend's bulk operations may spread over, when it
+ * shares the kernels' memory (`withKernelRunner`, src/pcs/backend.ts). The prover's commitment
+ * and opening run inside it.
+ */
+export function withPcsWorkers<T>(workers: PcsMerkleWorkers | null, fn: () => T): T {
+  return withKernelRunner(sharesKernels(workers) ? workers : null, fn);
 }
 
 /** The default pool: a pool, or a provider called on first use (returning `null` for none). */
@@ -84,9 +109,11 @@ export function merkleOn(
   k: number,
   leafWidth: LeafWidth = 16,
 ): MerkleTree {
-  return workers === null
-    ? pcsMerkle(codeword, width, logDomain, k, leafWidth)
-    : workers.merkle(codeword, width, logDomain, k, leafWidth);
+  if (workers === null) return pcsMerkle(codeword, width, logDomain, k, leafWidth);
+  // A pool that shares the kernels' memory hashes through the backend, which spreads the tree over it.
+  if (sharesKernels(workers) && currentPcsBackend().name === "wasm")
+    return withPcsWorkers(workers, () => pcsMerkle(codeword, width, logDomain, k, leafWidth));
+  return workers.merkle(codeword, width, logDomain, k, leafWidth);
 }
 
 /** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */

@@ -1,11 +1,34 @@
 /**
- * An optional timer of the prover's phases (Reed–Solomon encoding, Merkle hashing, grinding,
- * sumcheck, folding), for benchmarks: off unless `withPhaseTimer` runs, when `phase` costs one
- * extra call.
+ * An optional timer of the prover's phases, for benchmarks: off unless `withPhaseTimer` runs,
+ * when `phase` costs one extra call. Every step of a commitment and of an opening runs inside
+ * one of them:
+ *
+ * | phase | what |
+ * |---|---|
+ * | `encode` | Möbius transform (evaluations → coefficients), Reed–Solomon encoding (NTT) |
+ * | `merkle` | Merkle trees of the codewords' rows |
+ * | `grinding` | proof-of-work searches |
+ * | `sumcheck` | the sumcheck rounds' [h(0), h(2)] |
+ * | `fold` | folding the evaluations, weights and coefficients by a challenge |
+ * | `weights` | the weight table: eq tables of the out-of-domain points, the claims and the queries |
+ * | `evaluate` | out-of-domain answers (Horner evaluation, with the lift of base-field coefficients) |
+ * | `transcript` | absorbing and drawing on the transcript (roots, answers, claims, challenges, queries) |
+ * | `input` | checking the committed values, the working copies of the input and the state's plain copies, the lifts that start an opening |
+ * | `queries` | the opened rows and their Merkle multiproofs |
  */
 
 /** The phases the prover reports. */
-export type PcsPhase = "encode" | "merkle" | "grinding" | "sumcheck" | "fold";
+export type PcsPhase =
+  | "encode"
+  | "merkle"
+  | "grinding"
+  | "sumcheck"
+  | "fold"
+  | "weights"
+  | "evaluate"
+  | "transcript"
+  | "input"
+  | "queries";
 
 let record: ((name: PcsPhase, ms: number) => void) | null = null;
 

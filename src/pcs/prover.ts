@@ -24,18 +24,23 @@ import {
 import { giveBackWords, takeCopyOf } from "../memory/recycled-words.js";
 import { phase } from "./phases.js";
 import {
+  activeKernelRunner,
   pcsCodeword,
   pcsEqAdd,
+  pcsEqAddBase,
   pcsFold,
+  pcsFoldBase,
   pcsHorner,
+  pcsHornerBase,
   pcsLift,
   pcsMobius,
   pcsRelease,
   pcsResident,
   pcsRound,
+  pcsRoundBase,
   pcsZeros,
 } from "./backend.js";
-import { merkleOn, resolvePcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
+import { merkleOn, resolvePcsWorkers, withPcsWorkers, type PcsMerkleWorkers } from "./parallel.js";
 import { absorbClaims, absorbCommitment, absorbExts, drawOodPoints, drawQueries } from "./transcript-steps.js";
 import type { CommittedWidth, WhirAnyClaim, WhirClaim, WhirCommitment, WhirProof, WhirRoundProof } from "./types.js";
 
@@ -93,9 +98,23 @@ export function grindOrReplace(
   bits: number,
   replace?: (honest: number, transcript: DuplexChallenger) => number,
 ): number {
-  if (replace === undefined) return phase("grinding", () => t.grind(bits));
+  if (replace === undefined) return phase("grinding", () => grindOn(t, bits));
   const w = replace(t.clone().grind(bits), t.clone());
   t.checkWitness(bits, w);
+  return w;
+}
+
+/** Fewest bits whose grinding the active pool searches (below, a search takes well under a millisecond). */
+const POOL_GRIND_BITS = 12;
+
+/** `t.grind(bits)`, the search spread over the active pool when there is one (the same witness). */
+function grindOn(t: DuplexChallenger, bits: number): number {
+  const runner = activeKernelRunner();
+  const job = runner !== null && bits >= POOL_GRIND_BITS ? t.grindTemplate() : null;
+  if (runner === null || job === null) return t.grind(bits);
+  const w = runner.grind(job.template, job.lane, bits);
+  if (!t.checkWitness(bits, w))
+    throw new PcsError("PCS_WORKER_CRASHED", "the pool's grinding witness does not check on the transcript");
   return w;
 }
 
@@ -166,20 +185,32 @@ export function whirCommitOn(
   if (width !== 1 && width !== 4)
     throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
   const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
-  const m = checkEvaluations(evaluations, width, set);
+  const m = phase("input", () => checkEvaluations(evaluations, width, set));
+  return withPcsWorkers(workers, () => commitCore(t, evaluations, width, set, m, options, workers));
+}
+
+function commitCore(
+  t: DuplexChallenger,
+  evaluations: Uint32Array,
+  width: CommittedWidth,
+  set: ReturnType<typeof whirParameterSet>,
+  m: number,
+  options: WhirCommitOptions,
+  workers: PcsMerkleWorkers | null,
+): WhirProverState {
   const schedule = whirSchedule(set, m);
   const first = schedule.rounds[0]!;
   const k = first.foldingFactor;
-  // The coefficients as a working table: the Möbius transform, the NTT's input and the lift read it in place.
-  const workingCoefficients = pcsResident(evaluations);
+  // The coefficients as a working table: the Möbius transform, the NTT's input and the Horner evaluations read it in place.
+  const workingCoefficients = phase("input", () => pcsResident(evaluations));
   let coefficients: Uint32Array;
   let oodAnswers: Ext[];
   let codeword: Uint32Array;
   let tree: MerkleTree;
   try {
-    pcsMobius(workingCoefficients, width);
+    phase("encode", () => pcsMobius(workingCoefficients, width));
     // The state's plain copies come from this thread's recycled arrays and go back with `releaseWhirState`.
-    coefficients = takeCopyOf(workingCoefficients);
+    coefficients = phase("input", () => takeCopyOf(workingCoefficients));
     ({ codeword, tree } = commitCodeword(
       workingCoefficients,
       width,
@@ -190,17 +221,17 @@ export function whirCommitOn(
       workers,
       set.leafWidth,
     ));
-    absorbCommitment(t, set, m, width, tree.root);
-    const oodPoints = drawOodPoints(t, schedule.initialOodSamples);
-    const extCoefficients = width === 1 ? pcsLift(workingCoefficients) : workingCoefficients;
-    try {
-      oodAnswers = oodPoints.map((z) => pcsHorner(extCoefficients, z));
-    } finally {
-      if (extCoefficients !== workingCoefficients) pcsRelease(extCoefficients);
-    }
-    absorbExts(t, oodAnswers);
+    const oodPoints = phase("transcript", () => {
+      absorbCommitment(t, set, m, width, tree.root);
+      return drawOodPoints(t, schedule.initialOodSamples);
+    });
+    oodAnswers = phase("evaluate", () =>
+      oodPoints.map((z) => (width === 1 ? pcsHornerBase(workingCoefficients, z) : pcsHorner(workingCoefficients, z))),
+    );
+    phase("transcript", () => absorbExts(t, oodAnswers));
     const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
-    return { commitment, schedule, oodPoints, evaluations: takeCopyOf(evaluations), coefficients, codeword, tree };
+    const plain = phase("input", () => takeCopyOf(evaluations));
+    return { commitment, schedule, oodPoints, evaluations: plain, coefficients, codeword, tree };
   } finally {
     pcsRelease(workingCoefficients);
   }
@@ -226,7 +257,7 @@ function commitCodeword(
       return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
     const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k, leafWidth));
-    return { codeword: takeCopyOf(working), tree };
+    return { codeword: phase("input", () => takeCopyOf(working)), tree };
   } finally {
     pcsRelease(working);
   }
@@ -321,12 +352,25 @@ export function openCore(
   options: WhirOpenOptions = {},
 ): { rounds: WhirRoundProof[]; finalSumcheck: [Ext, Ext][] } {
   const workers = resolvePcsWorkers(options.workers);
+  const m = input.schedule.numVariables;
+  const problem = phase("input", () => claimsProblem(claims, m));
+  if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
+  return withPcsWorkers(workers, () => openIterations(t, input, claims, adversary, workers));
+}
+
+function openIterations(
+  t: DuplexChallenger,
+  input: OpenCoreInput,
+  claims: readonly WhirAnyClaim[],
+  adversary: WhirAdversary,
+  workers: PcsMerkleWorkers | null,
+): { rounds: WhirRoundProof[]; finalSumcheck: [Ext, Ext][] } {
   const { schedule } = input;
   const m = schedule.numVariables;
-  const problem = claimsProblem(claims, m);
-  if (problem !== null) throw new PcsError("PCS_BAD_CLAIM", problem);
-  absorbClaims(t, claims);
-  const gamma = t.sampleExt();
+  const gamma = phase("transcript", () => {
+    absorbClaims(t, claims);
+    return t.sampleExt();
+  });
   const initial = schedule.initialOodSamples;
   const coeffs = extPowers(gamma, initial + claims.length);
   const width0 = input.width;
@@ -338,33 +382,48 @@ export function openCore(
     pcsRelease(x);
   };
   try {
-    let w = take(pcsZeros(4 << m));
-    input.oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, m), coeffs[j]!));
-    claims.forEach((c, j) => {
-      const blocks = claimBlocks(c);
-      if (blocks === null) pcsEqAdd(w, (c as WhirClaim).point, coeffs[initial + j]!);
-      else for (const b of blocks) addBlockWeights(w, b.offset, laneWeights(b), coeffs[initial + j]!);
+    let w = phase("weights", () => {
+      const w0 = take(pcsZeros(4 << m));
+      input.oodPoints.forEach((z, j) => pcsEqAdd(w0, powerPoint(z, m), coeffs[j]!));
+      claims.forEach((c, j) => {
+        const blocks = claimBlocks(c);
+        if (blocks === null) pcsEqAdd(w0, (c as WhirClaim).point, coeffs[initial + j]!);
+        else for (const b of blocks) addBlockWeights(w0, b.offset, laneWeights(b), coeffs[initial + j]!);
+      });
+      return w0;
     });
+    // Base-field values stay one word each until their first fold, which lifts them (no lifted copy).
     const owned = width0 === 4 && input.resident === true;
-    let f = take(
-      width0 === 1 ? pcsLift(input.evaluations) : owned ? input.evaluations : pcsResident(input.evaluations),
-    );
-    let c = take(
-      width0 === 1 ? pcsLift(input.coefficients) : owned ? input.coefficients : pcsResident(input.coefficients),
-    );
+    let f = phase("input", () => take(owned ? input.evaluations : pcsResident(input.evaluations)));
+    let c = phase("input", () => take(owned ? input.coefficients : pcsResident(input.coefficients)));
+    let fBase = width0 === 1;
+    let cBase = width0 === 1;
+    /** The coefficients as interleaved extension values (lifted if they were never folded). */
+    const extCoefficients = (): Uint32Array => {
+      if (cBase) {
+        const lifted = take(pcsLift(c));
+        drop(c);
+        c = lifted;
+        cBase = false;
+      }
+      return c;
+    };
     const foldAll = (alpha: Ext, withCoefficients: boolean): void => {
-      const nf = take(pcsFold(f, alpha, "evaluations"));
+      const nf = take(fBase ? pcsFoldBase(f, alpha, "evaluations") : pcsFold(f, alpha, "evaluations"));
       drop(f);
       f = nf;
+      fBase = false;
       const nw = take(pcsFold(w, alpha, "evaluations"));
       drop(w);
       w = nw;
       if (withCoefficients) {
-        const nc = take(pcsFold(c, alpha, "coefficients"));
+        const nc = take(cBase ? pcsFoldBase(c, alpha, "coefficients") : pcsFold(c, alpha, "coefficients"));
         drop(c);
         c = nc;
+        cBase = false;
       }
     };
+    const roundOf = (): [Ext, Ext] => (fBase ? pcsRoundBase(f, w) : pcsRound(f, w));
     let tree = input.tree;
     // The codeword of iterations after the first (the first's rows come from `input.firstRows`).
     let codeword: Uint32Array | null = null;
@@ -375,10 +434,12 @@ export function openCore(
       const sumcheck: [Ext, Ext][] = [];
       const foldWitnesses: number[] = [];
       for (let s = 0; s < round.foldingFactor; s++) {
-        const honest = phase("sumcheck", () => pcsRound(f, w));
+        const honest = phase("sumcheck", roundOf);
         const [h0, h2] = adversary.roundPolynomial ? adversary.roundPolynomial(i, s, honest) : honest;
-        t.observeExt(h0);
-        t.observeExt(h2);
+        phase("transcript", () => {
+          t.observeExt(h0);
+          t.observeExt(h2);
+        });
         sumcheck.push([h0, h2]);
         if (round.foldPowBits > 0)
           foldWitnesses.push(
@@ -388,7 +449,7 @@ export function openCore(
               adversary.witness && ((w, tc) => adversary.witness!("fold", i, s, w, tc)),
             ),
           );
-        const alpha = t.sampleExt();
+        const alpha = phase("transcript", () => t.sampleExt());
         phase("fold", () => foldAll(alpha, true));
       }
       let nextRoot: Uint32Array | null = null;
@@ -398,20 +459,27 @@ export function openCore(
       let oodAnswers: Ext[] = [];
       if (!last) {
         const next = schedule.rounds[i + 1]!;
-        const cw = take(phase("encode", () => pcsCodeword(c, 4, next.logDomain)));
+        const cw = take(phase("encode", () => pcsCodeword(extCoefficients(), 4, next.logDomain)));
         nextCodeword = cw;
         nextTree = phase("merkle", () =>
           merkleOn(workers, cw, 4, next.logDomain, next.foldingFactor, schedule.set.leafWidth),
         );
-        nextRoot = nextTree.root.slice();
-        t.observeDigest(nextRoot);
-        oodPoints = drawOodPoints(t, round.nextOodSamples);
-        oodAnswers = oodPoints.map((z) => pcsHorner(c, z));
+        const root = nextTree.root.slice();
+        nextRoot = root;
+        oodPoints = phase("transcript", () => {
+          t.observeDigest(root);
+          return drawOodPoints(t, round.nextOodSamples);
+        });
+        const cExt = extCoefficients();
+        oodAnswers = phase("evaluate", () => oodPoints.map((z) => pcsHorner(cExt, z)));
         if (adversary.oodAnswers) oodAnswers = adversary.oodAnswers(i, oodAnswers);
-        absorbExts(t, oodAnswers);
+        const answers = oodAnswers;
+        phase("transcript", () => absorbExts(t, answers));
       } else {
-        finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(c.slice()) : c.slice();
-        t.observeMany(finalCoefficients);
+        const final = phase("input", () => extCoefficients().slice());
+        finalCoefficients = adversary.finalCoefficients ? adversary.finalCoefficients(final) : final;
+        const sent = finalCoefficients;
+        phase("transcript", () => t.observeMany(sent));
       }
       const queryWitness =
         round.queryPowBits > 0 && adversary.omitQueryWitness?.(i) !== true
@@ -421,13 +489,14 @@ export function openCore(
               adversary.witness && ((w, tc) => adversary.witness!("query", i, 0, w, tc)),
             )
           : null;
-      const indices = drawQueries(t, round.queries, round.logRows);
-      const opened =
-        codeword === null
-          ? input.firstRows(indices)
-          : gatherRows(codeword, 4, round.logDomain, round.foldingFactor, indices);
+      const indices = phase("transcript", () => drawQueries(t, round.queries, round.logRows));
+      const cw = codeword;
+      const opened = phase("queries", () =>
+        cw === null ? input.firstRows(indices) : gatherRows(cw, 4, round.logDomain, round.foldingFactor, indices),
+      );
       adversary.rows?.(i, opened);
-      const siblings = openMultiproof(tree, indices);
+      const openedTree = tree;
+      const siblings = phase("queries", () => openMultiproof(openedTree, indices));
       adversary.siblings?.(i, siblings);
       rounds.push({
         sumcheck,
@@ -442,17 +511,16 @@ export function openCore(
       });
       if (!last) {
         const mNext = round.numVariables - round.foldingFactor;
-        const g = t.sampleExt();
+        const g = phase("transcript", () => t.sampleExt());
         const weights = extPowers(g, 1 + oodPoints.length + indices.length);
-        oodPoints.forEach((z, j) => pcsEqAdd(w, powerPoint(z, mNext), weights[1 + j]!));
-        const omega = rootOfUnity(round.logDomain);
-        indices.forEach((idx, j) => {
-          const r = pow(omega, idx << round.foldingFactor);
-          pcsEqAdd(
-            w,
-            powerPointBase(r, mNext).map((x): Ext => [x, 0, 0, 0]),
-            weights[1 + oodPoints.length + j]!,
-          );
+        const wNow = w;
+        phase("weights", () => {
+          oodPoints.forEach((z, j) => pcsEqAdd(wNow, powerPoint(z, mNext), weights[1 + j]!));
+          const omega = rootOfUnity(round.logDomain);
+          indices.forEach((idx, j) => {
+            const r = pow(omega, idx << round.foldingFactor);
+            pcsEqAddBase(wNow, powerPointBase(r, mNext), weights[1 + oodPoints.length + j]!);
+          });
         });
         if (codeword !== null) drop(codeword);
         tree = nextTree!;
@@ -461,14 +529,16 @@ export function openCore(
     });
     const finalSumcheck: [Ext, Ext][] = [];
     for (let s = 0; s < schedule.finalVariables; s++) {
-      const honest = phase("sumcheck", () => pcsRound(f, w));
+      const honest = phase("sumcheck", roundOf);
       const [h0, h2] = adversary.roundPolynomial
         ? adversary.roundPolynomial(schedule.rounds.length, s, honest)
         : honest;
-      t.observeExt(h0);
-      t.observeExt(h2);
+      const alpha = phase("transcript", () => {
+        t.observeExt(h0);
+        t.observeExt(h2);
+        return t.sampleExt();
+      });
       finalSumcheck.push([h0, h2]);
-      const alpha = t.sampleExt();
       phase("fold", () => foldAll(alpha, false));
     }
     return { rounds, finalSumcheck };

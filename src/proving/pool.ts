@@ -46,6 +46,31 @@ export interface ProvingPoolStats {
   readonly retried: number;
   /** Workers that died and were replaced. */
   readonly replaced: number;
+  /**
+   * A pool on a broker (src/proof-jobs): the server it is connected to, results dropped as
+   * copies of results already used (or of jobs no longer waited for), results refused.
+   */
+  readonly broker?: { readonly server: string; readonly duplicates: number; readonly refused: number };
+}
+
+/**
+ * What a registry server proves with (src/http): this pool of threads, or a pool of the same
+ * rules whose jobs go to workers on other machines over a broker (src/proof-jobs). Errors are
+ * `ProvingError`s (`PROVER_BUSY` past a queue's bound, before any work) and the proofs' own.
+ */
+export interface ProverPool {
+  /** Workers proving now (threads, or the broker's workers seen lately). */
+  readonly workers: number;
+  /** Block parts proved at once at most. */
+  readonly blockCapacity: number;
+  /** A name's membership or absence proof at `root`, in `profile`. */
+  proveRead(name: string, root: ArrayLike<number>, profile: ReadProfile): Promise<NameProof<ReadStatementJson>>;
+  /** Part `part` of committed batch `batch`'s profile v3 block. */
+  proveBlockPart(batch: number, part: number): Promise<ProvedBlockPart>;
+  /** What the pool holds and has done. */
+  stats(): ProvingPoolStats;
+  /** Ends the pool; jobs not yet done reject with `PROVER_CLOSED`. Idempotent. */
+  close(): Promise<void>;
 }
 
 type Kind = "read" | "block";
@@ -96,7 +121,7 @@ function spawn(dir: string): Promise<{ worker: Worker; prepareMs: number }> {
  *   const p = await pool.proveRead("left-pad", [...store.head().root], "v3");
  *   await pool.close();
  */
-export class ProvingPool {
+export class ProvingPool implements ProverPool {
   private readonly slots: Slot[] = [];
   private readonly queues: Record<Kind, Pending[]> = { read: [], block: [] };
   private readonly done = { read: 0, block: 0 };

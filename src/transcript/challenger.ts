@@ -182,6 +182,20 @@ export class DuplexChallenger {
     throw new FieldError("BAD_BITS", `no grinding witness for ${bits} bits below p`);
   }
 
+  /**
+   * What `grind`'s search reads of this transcript: the state with the pending input written over
+   * its first lanes (`template`) and the input's length (`lane`, where the witness goes), or null
+   * when `grind` would not search through the hashing backend (another permutation, or a backend
+   * without `grindSearch`). A search elsewhere (the commitment's pool) that finds the least witness
+   * w of `bits` bits gives the transcript `grind` gives after `checkWitness(bits, w)`.
+   */
+  grindTemplate(): { readonly template: Uint32Array; readonly lane: number } | null {
+    if (this.permute !== permuteFast || currentHashBackend().grindSearch === undefined) return null;
+    const template = this.state.slice();
+    for (let i = 0; i < this.inputLen; i++) template[i] = this.input[i]!;
+    return { template, lane: this.inputLen };
+  }
+
   /** `grind` by trying each witness on a clone of this transcript (the reference). */
   grindReference(bits: number): number {
     for (let w = 0; w < P; w++) {

@@ -47,6 +47,7 @@ const ALL_SRC = [
   "src/proving",
   "src/mirror",
   "src/serve",
+  "src/proof-jobs",
   "src/http",
   "src/web",
   "src/demo",
@@ -97,7 +98,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
     entries: ["keccak-batch.ts"],
   },
   "src/pcs-workers": {
-    job: "the commitment's worker pool: Merkle hashing of codeword rows on worker threads, the default pool of the `statesync-gkr/pcs` entry",
+    job: "the commitment's worker pool: the prover's kernel calls (NTT, folds, sumcheck, eq tables, Merkle trees) and grinding searches on worker threads, Merkle hashing of codeword rows in chunks, the default pool of the `statesync-gkr/pcs` entry",
     imports: ["src/errors.ts", "src/workers", "src/field", "src/hash", "src/kernels", "src/pcs"],
   },
   "src/gkr": {
@@ -171,6 +172,21 @@ export const UNITS: Readonly<Record<string, Unit>> = {
   "src/serve": {
     job: "proof server, NATS worker and frontend, open-loop load generator, serving fixtures",
     imports: [...CORE, "src/statement", "src/smt", "src/codec", "src/sync"],
+  },
+  "src/proof-jobs": {
+    job: "the registry's proof jobs on NATS JetStream: the primary's proving pool on the broker and the registry worker that proves from its own verified copy",
+    imports: [
+      ...CORE,
+      "src/statement",
+      "src/smt",
+      "src/codec",
+      "src/sync",
+      "src/registry",
+      "src/counterparty",
+      "src/proving",
+      "src/mirror",
+      "src/serve",
+    ],
   },
   "src/http": {
     job: "registry HTTP API (fastify): routes, auth, proof cache, OpenAPI",

@@ -52,6 +52,18 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
     "writes_per_s",
     "uncached_over_raw",
   ],
+  mirror: [
+    "depth",
+    "records",
+    "server_blocks_updates_per_s",
+    "mirror_catchup_updates_per_s",
+    "mirror_catchup_cpu_updates_per_s",
+    "mirror_lag_p99_s",
+    "nats_reads_1w_per_s",
+    "nats_reads_2w_per_s",
+    "nats_reads_scaling_2w",
+    "workers_cores_2w",
+  ],
   memory: ["sparse_max_width_under_3gib", "dense_max_width", "proofs_compared", "proofs_identical", "all_verified"],
   pcs: [
     "pcs_selfcheck_ok",
@@ -66,6 +78,7 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
     "pcs22_cb90_commit_open_wall_ms",
     "pcs22_cb90_commit_open_pool_ms",
     "pcs_pool_threads",
+    "pcs22_scaling_2t",
   ],
   prepare: [
     "prepare_ms",
@@ -78,12 +91,6 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
   ],
   primitives: ["size", "poseidon2_wasm_Mperm_s", "poseidon2_ts_Mperm_s", "base_mul_wasm_M_s", "fold_ext_wasm_M_s"],
   prove: ["prove_prepared_ms", "prove_fresh_ms", "prove_prepared_cpu_ms", "fresh_over_prepared", "split_rounds_ms"],
-  mirror: [
-    "mirror_catchup_updates_per_s",
-    "mirror_catchup_wall_updates_per_s",
-    "mirror_lag_p99_s",
-    "mirror_lag_growing",
-  ],
   "pcs-leaf": ["variables", "cb100-r4-s3-l24_over_cb100-r4-s3"],
   "registry-load": [
     "cached_reads_per_s",

@@ -53,10 +53,10 @@ test("the WASM NTT equals the reference and the definition (base and extension l
   }
 });
 
-test("the WASM Möbius transform equals the reference", () => {
+test("the WASM Möbius transform equals the reference (within a cache block, and its bits above one by columns)", () => {
   assert.ok(wasm);
   for (const width of [1, 4]) {
-    for (const logN of [0, 1, 2, 3, 6, 11]) {
+    for (const logN of [0, 1, 2, 3, 6, 11, 12, 13, 15]) {
       for (const input of inputs((1 << logN) * width)) {
         const a = input.slice();
         const b = input.slice();
@@ -88,6 +88,21 @@ test("the WASM folds and sumcheck round equal the references on random and edge 
       const w = new Uint32Array(8 * n).map(() => random());
       assert.deepEqual(wasm.round(table, w), ref.round(table, w), `round, n ${n}`);
       assert.deepEqual(wasm.round(w, table), ref.round(w, table));
+      // A base-field table (the first round and fold of a base-field polynomial): the lifted table's results.
+      const base = table.subarray(0, 2 * n);
+      const lifted = ref.lift(base);
+      assert.deepEqual(wasm.roundBase(base, w), ref.round(lifted, w), `base round, n ${n}`);
+      assert.deepEqual(ref.roundBase(base, w), ref.round(lifted, w));
+      for (const alpha of challenges) {
+        for (const mode of ["evaluations", "coefficients"] as const) {
+          const folded = wasm.foldBase(base, alpha, mode);
+          assert.deepEqual(folded, ref.fold(lifted, alpha, mode), `base fold ${mode}, n ${n}`);
+          assert.deepEqual(ref.foldBase(base, alpha, mode), ref.fold(lifted, alpha, mode));
+          wasm.release(folded);
+        }
+        assert.deepEqual(wasm.hornerBase(base, alpha), ref.horner(lifted, alpha), `base Horner, n ${n}`);
+        assert.deepEqual(ref.hornerBase(base, alpha), ref.horner(lifted, alpha));
+      }
     }
   }
   assert.equal(extConstantTable([1, 0, 0, 0]).length, 16);
@@ -132,6 +147,105 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
       assert.deepEqual(a, b, `nvars ${nvars}`);
     }
   }
+  // Base-field points (the queries' weights): the kernel against the lifted point's reference.
+  for (const nvars of [0, 1, 2, 3, 7, 12]) {
+    const point = Array.from({ length: nvars }, (_, j) =>
+      j % 4 === 0 ? 0 : j % 4 === 1 ? 1 : j % 4 === 2 ? P - 1 : random(),
+    );
+    for (const c of [extRandom(), [P - 1, P - 1, P - 1, P - 1] as Ext, [0, 0, 0, 0] as Ext]) {
+      const a = new Uint32Array(4 << nvars).map(() => random());
+      const b = a.slice();
+      const lifted = a.slice();
+      wasm.eqAddBase(a, point, c);
+      ref.eqAddBase(b, point, c);
+      ref.eqAdd(
+        lifted,
+        point.map((x): Ext => [x, 0, 0, 0]),
+        c,
+      );
+      assert.deepEqual(a, b, `base point, nvars ${nvars}`);
+      assert.deepEqual(b, lifted);
+    }
+  }
+});
+
+test("the kernels cut into calls (NTT stages by blocks and columns, Möbius bits, leaf rows) equal the whole kernels", async () => {
+  assert.ok(wasm);
+  const { defaultKernels } = await import("../../src/kernels/kernels.js");
+  const { mobiusBatches, nttBatches, ranges } = await import("../../src/kernels/pcs-split.js");
+  const { MERKLE24_WORK_WORDS } = await import("../../src/kernels/abi.js");
+  const { poseidon2Constant24Words } = await import("../../src/kernels/constants.js");
+  const kernels = defaultKernels();
+  const raw = kernels.instance.raw as unknown as Record<string, (...args: number[]) => unknown>;
+  const heap = kernels.heap;
+  for (const width of [1, 4]) {
+    for (const logN of [3, 12, 13, 14]) {
+      const n = 1 << logN;
+      const input = new Uint32Array(n * width).map(() => random());
+      const { twiddles, companions } = nttTwiddleTables(logN);
+      const tw = heap.allocFrom(twiddles),
+        tws = heap.allocFrom(companions);
+      for (const parts of [1, 3, 16]) {
+        const data = heap.allocFrom(input);
+        try {
+          const batches = nttBatches(data.ptr, width, logN, tw.ptr, tws.ptr, parts);
+          // Any order within a batch: run each batch backwards.
+          for (const batch of batches) for (const c of [...batch].reverse()) raw[c.fn]!(...c.args);
+          const expected = input.slice();
+          ref.ntt(expected, width, logN);
+          assert.deepEqual(data.view().slice(0, n * width), expected, `NTT width ${width}, 2^${logN}, ${parts} parts`);
+          data.view().set(input);
+          for (const batch of mobiusBatches(data.ptr, width, logN, parts).reverse())
+            for (const c of batch) raw[c.fn]!(...c.args);
+          const mobius = input.slice();
+          ref.mobius(mobius, width);
+          assert.deepEqual(data.view().slice(0, n * width), mobius, `Möbius width ${width}, 2^${logN}, ${parts} parts`);
+        } finally {
+          heap.release(data);
+        }
+      }
+      heap.release(tw);
+      heap.release(tws);
+    }
+  }
+  assert.deepEqual(ranges(10, 4, 1), [
+    [0, 2],
+    [2, 5],
+    [5, 7],
+    [7, 10],
+  ]);
+  assert.deepEqual(ranges(8, 16, 4), [
+    [0, 4],
+    [4, 8],
+  ]);
+  // Leaf digests of row ranges, each call with its own scratch, equal the whole kernel's.
+  const consts24 = heap.allocFrom(poseidon2Constant24Words());
+  for (const [width, logN, k] of [
+    [1, 12, 4],
+    [4, 11, 2],
+  ] as const) {
+    const codeword = heap.allocFrom(new Uint32Array(width << logN).map(() => random()));
+    const rows = 1 << (logN - k);
+    for (const [whole, part, consts] of [
+      ["pcs_merkle_leaves", "pcs_merkle_leaves_rows", kernels.constants.ptr],
+      ["pcs_merkle_leaves24", "pcs_merkle_leaves24_rows", consts24.ptr],
+    ] as const) {
+      const a = heap.alloc(8 * rows),
+        b = heap.alloc(8 * rows);
+      const works = Array.from({ length: 5 }, () => heap.alloc(MERKLE24_WORK_WORDS));
+      try {
+        raw[whole]!(a.ptr, codeword.ptr, logN, k, width, consts, works[0]!.ptr);
+        ranges(rows, 5, 4).forEach(([from, to], i) =>
+          raw[part]!(b.ptr, codeword.ptr, logN, k, width, consts, works[i]!.ptr, from, to - from),
+        );
+        assert.deepEqual(b.view().slice(0, 8 * rows), a.view().slice(0, 8 * rows), `${part} width ${width}`);
+      } finally {
+        for (const r of [a, b, ...works]) heap.release(r);
+      }
+    }
+    heap.release(codeword);
+  }
+  heap.release(consts24);
 });
 
 test("the WASM twiddle tables equal the reference word for word", () => {

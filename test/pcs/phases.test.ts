@@ -23,7 +23,17 @@ test("pcs phase timer: reports the prover's phases only inside withPhaseTimer, a
       return { c, proof: whirOpen(c, claims) };
     },
   );
-  for (const name of ["encode", "merkle", "sumcheck", "fold"] as const)
+  for (const name of [
+    "encode",
+    "merkle",
+    "sumcheck",
+    "fold",
+    "weights",
+    "evaluate",
+    "transcript",
+    "input",
+    "queries",
+  ] as const)
     assert.ok((seen.get(name) ?? 0) > 0, `phase ${name} reported`);
   const count = [...seen.values()].reduce((a, b) => a + b, 0);
   const plain = whirCommit(evals, { set: "cb100-r4" });

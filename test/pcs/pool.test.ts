@@ -20,7 +20,11 @@ import {
   whirVerify,
   type WhirSetId,
 } from "../../src/pcs/index.js";
-import { pcsMerkle } from "../../src/pcs/backend.js";
+import { pcsMerkle, typescriptPcsBackend } from "../../src/pcs/backend.js";
+import { withPcsWorkers } from "../../src/pcs/parallel.js";
+import { wasmPcsBackend } from "../../src/kernels/pcs-kernels.js";
+import type { Ext } from "../../src/field/extension.js";
+import { DuplexChallenger } from "../../src/transcript/challenger.js";
 import type { CommittedWidth } from "../../src/pcs/types.js";
 import {
   createPcsPool,
@@ -90,7 +94,7 @@ test("pcs pool: Merkle trees of random codewords equal the calling thread's (wid
 });
 
 test("pcs pool: commitments and proofs are byte-identical to one thread (sets, sizes, base and extension values)", async () => {
-  const small = createPcsPool({ threads: 2, minChunkRows: 4 });
+  const small = createPcsPool({ threads: 2, minChunkRows: 4, minCallElements: 4 });
   const coarse = createPcsPool({ threads: 1 });
   try {
     await Promise.all([small.ready(), coarse.ready()]);
@@ -112,16 +116,134 @@ test("pcs pool: commitments and proofs are byte-identical to one thread (sets, s
         assert.deepEqual(pooled.proof, single.proof, `${set} m=${m} proof`);
       }
     }
+    // The kernels' memory is shared: the trees, NTTs, folds, rounds and eq tables ran as batches of calls.
     for (const pool of [small, coarse])
-      assert.ok(pool.stats.trees > 0 && pool.stats.chunks >= 2 * pool.stats.trees, "trees were hashed in chunks");
-    assert.ok(small.stats.workerChunks > 0, "the workers hashed chunks");
+      assert.ok(pool.stats.batches > 0 && pool.stats.calls >= 2 * pool.stats.batches, "operations were cut into calls");
+    assert.ok(small.stats.workerCalls > 0, "the workers ran calls");
+    assert.ok(small.stats.batches > coarse.stats.batches, "smaller operations spread with a smaller minCallElements");
   } finally {
     await Promise.all([small.close(), coarse.close()]);
   }
 });
 
+test("pcs pool: the kernel operations spread over the pool equal the references (NTT, Möbius, folds, rounds, Horner, eq tables, lifts, Merkle trees)", async () => {
+  const wasm = wasmPcsBackend();
+  assert.ok(wasm, "the kernel module is available in the test processes");
+  const pool = createPcsPool({ threads: 2, minCallElements: 4 });
+  const ref = typescriptPcsBackend;
+  try {
+    await pool.ready();
+    const before = pool.stats;
+    withPcsWorkers(pool, () => {
+      for (const width of [1, 4]) {
+        for (const logN of [5, 12, 13, 14]) {
+          const next = rng(300 + 7 * logN + width);
+          const input = new Uint32Array(width << logN).map(() => next());
+          const a = wasm.resident(input);
+          const b = input.slice();
+          wasm.ntt(a, width, logN);
+          ref.ntt(b, width, logN);
+          assert.deepEqual(a, b, `NTT width ${width} 2^${logN}`);
+          const c = input.slice();
+          const d = input.slice();
+          wasm.mobius(c, width);
+          ref.mobius(d, width);
+          assert.deepEqual(c, d, `Möbius width ${width} 2^${logN}`);
+          const cw = wasm.codeword(input, width, logN + 1);
+          assert.deepEqual(cw, ref.codeword(input, width, logN + 1), `codeword width ${width} 2^${logN + 1}`);
+          for (const [k, leafWidth] of [
+            [4, 16],
+            [4, 24],
+            [2, 24],
+          ] as const) {
+            const t1 = wasm.merkle(cw, width, logN + 1, k, leafWidth);
+            const t2 = ref.merkle(cw, width, logN + 1, k, leafWidth);
+            assert.deepEqual(
+              [...t1.root],
+              [...t2.root],
+              `tree width ${width} 2^${logN + 1} k ${k} leaves ${leafWidth}`,
+            );
+            t2.levels.forEach((level, l) => assert.deepEqual([...t1.levels[l]!], [...level]));
+          }
+          wasm.release(a);
+          wasm.release(cw);
+        }
+      }
+      for (const logN of [3, 10, 13]) {
+        const next = rng(900 + logN);
+        const table = new Uint32Array(8 << logN).map(() => next());
+        const w = new Uint32Array(8 << logN).map(() => next());
+        const alpha: Ext = [next(), next(), next(), next()];
+        for (const mode of ["evaluations", "coefficients"] as const) {
+          const folded = wasm.fold(table, alpha, mode);
+          assert.deepEqual(folded, ref.fold(table, alpha, mode), `fold ${mode} 2^${logN}`);
+          wasm.release(folded);
+        }
+        assert.deepEqual(wasm.round(table, w), ref.round(table, w), `round 2^${logN}`);
+        assert.deepEqual(wasm.horner(table, alpha), ref.horner(table, alpha), `Horner 2^${logN}`);
+        const base = table.subarray(0, 2 << logN);
+        const lifted = wasm.lift(base);
+        assert.deepEqual(lifted, ref.lift(base), `lift 2^${logN}`);
+        wasm.release(lifted);
+        assert.deepEqual(wasm.roundBase(base, w), ref.roundBase(base, w), `base round 2^${logN}`);
+        assert.deepEqual(wasm.hornerBase(base, alpha), ref.hornerBase(base, alpha), `base Horner 2^${logN}`);
+        for (const mode of ["evaluations", "coefficients"] as const) {
+          const folded = wasm.foldBase(base, alpha, mode);
+          assert.deepEqual(folded, ref.foldBase(base, alpha, mode), `base fold ${mode} 2^${logN}`);
+          wasm.release(folded);
+        }
+        const point = Array.from({ length: logN + 1 }, (): Ext => [next(), next(), next(), next()]);
+        const acc1 = w.slice();
+        const acc2 = w.slice();
+        wasm.eqAdd(acc1, point, alpha);
+        ref.eqAdd(acc2, point, alpha);
+        assert.deepEqual(acc1, acc2, `eq table 2^${logN + 1}`);
+        const basePoint = point.map((p) => p[0]);
+        wasm.eqAddBase(acc1, basePoint, alpha);
+        ref.eqAddBase(acc2, basePoint, alpha);
+        assert.deepEqual(acc1, acc2, `base eq table 2^${logN + 1}`);
+      }
+    });
+    assert.ok(
+      pool.stats.batches > before.batches && pool.stats.workerCalls > before.workerCalls,
+      "the workers ran calls",
+    );
+    assert.equal(wasm.residentTables, 0, "every working table released");
+  } finally {
+    await pool.close();
+  }
+});
+
+test("pcs pool: a grinding search spread over the pool finds the witness the transcript's own search finds", async () => {
+  const pool = createPcsPool({ threads: 2 });
+  try {
+    await pool.ready();
+    for (const [seed, bits] of [
+      [1, 1],
+      [2, 8],
+      [3, 12],
+      [4, 14],
+      [5, 16],
+      [6, 13],
+    ] as const) {
+      const t = new DuplexChallenger();
+      const next = rng(seed);
+      for (let i = 0; i < seed + 3; i++) t.observe(next());
+      const copy = t.clone();
+      const job = copy.grindTemplate();
+      assert.ok(job !== null, "the kernel hashing backend searches");
+      const expected = t.grind(bits);
+      assert.equal(pool.grind(job.template, job.lane, bits), expected, `seed ${seed}, ${bits} bits`);
+    }
+    assert.equal(pool.stats.grinds, 6);
+  } finally {
+    await pool.close();
+  }
+  assert.throws(() => pool.grind(new Uint32Array(16), 0, 4), isPcsError("PCS_POOL_CLOSED"));
+});
+
 test("pcs pool: the checked-in known answers (test/vectors/pcs-whir.json) come out of the pool unchanged", async () => {
-  const pool = createPcsPool({ threads: 2, minChunkRows: 4 });
+  const pool = createPcsPool({ threads: 2, minChunkRows: 4, minCallElements: 4 });
   try {
     await pool.ready();
     const vectors = JSON.parse(readFileSync(join(process.cwd(), "test", "vectors", "pcs-whir.json"), "utf8")) as {
@@ -150,7 +272,7 @@ test("pcs pool: the checked-in known answers (test/vectors/pcs-whir.json) come o
 });
 
 test("pcs pool: a worker that dies during a call gives PCS_WORKER_CRASHED, is replaced, and the pool goes on with the same bytes", async () => {
-  const pool = createPcsPool({ threads: 1, minChunkRows: 4 });
+  const pool = createPcsPool({ threads: 1, minChunkRows: 4, minCallElements: 4 });
   try {
     await pool.ready();
     const evals = randomEvaluations(12, 21);
@@ -197,6 +319,13 @@ test("pcs pool: bad options give PCS_BAD_OPTION before any thread starts", () =>
   }
   for (const minChunkRows of [0, 2, 3, 6, 1 << 21, 4.5]) {
     assert.throws(() => createPcsPool({ minChunkRows }), isPcsError("PCS_BAD_OPTION"), `minChunkRows ${minChunkRows}`);
+  }
+  for (const minCallElements of [0, 2, 3, 6, 2 ** 31, 4.5]) {
+    assert.throws(
+      () => createPcsPool({ minCallElements }),
+      isPcsError("PCS_BAD_OPTION"),
+      `minCallElements ${minCallElements}`,
+    );
   }
   assert.throws(() => createPcsPool(null as never), isPcsError("PCS_BAD_OPTION"));
   const evals = randomEvaluations(4, 41);

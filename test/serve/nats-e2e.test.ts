@@ -31,19 +31,29 @@ test("nats setup is idempotent and names what it did", { skip, timeout: 60_000 }
   assert.equal(first.code, 0, first.stderr);
   const a = JSON.parse(first.stdout) as { status: string; actions: Record<string, string>; max_payload: number };
   assert.equal(a.status, "NATS_SETUP_DONE");
-  assert.deepEqual(Object.values(a.actions), ["created", "created", "created", "created", "created"]);
+  const names = [
+    "SSGKR_JOBS",
+    "SSGKR_RESULTS",
+    "ssgkr-membership",
+    "ssgkr-nonmembership",
+    "ssgkr-update",
+    "SSGKR_REGISTRY_JOBS",
+    "SSGKR_REGISTRY_RESULTS",
+    "ssgkr-registry-read",
+    "ssgkr-registry-block",
+  ];
+  assert.deepEqual(a.actions, Object.fromEntries(names.map((n) => [n, "created"])));
   const again = await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "5000"]);
-  assert.deepEqual(Object.values((JSON.parse(again.stdout) as typeof a).actions), [
-    "unchanged",
-    "unchanged",
-    "unchanged",
-    "unchanged",
-    "unchanged",
-  ]);
+  assert.deepEqual(
+    (JSON.parse(again.stdout) as typeof a).actions,
+    Object.fromEntries(names.map((n) => [n, "unchanged"])),
+  );
   const changed = await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "7000"]);
   const c = (JSON.parse(changed.stdout) as typeof a).actions;
   assert.equal(c["ssgkr-update"], "updated");
+  assert.equal(c["ssgkr-registry-block"], "updated");
   assert.equal(c["SSGKR_JOBS"], "unchanged");
+  assert.equal(c["SSGKR_REGISTRY_RESULTS"], "unchanged");
   const bad = await runCli(["nats", "setup", "--nats", "localhost:4222"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^error BAD_OPTION: --nats entry "localhost:4222" is not nats:\/\/HOST:PORT/m);

@@ -17,7 +17,9 @@ import { CliError } from "../errors.js";
 import { parseIntOption } from "../io.js";
 import { SEQUENCER_LIMITS } from "../../registry/sequencer/sequencer.js";
 import { availableParallelism } from "node:os";
-import { ProvingPool } from "../../proving/pool.js";
+import { ProvingPool, type ProverPool } from "../../proving/pool.js";
+import { brokerEndpoint } from "../../serve/nats/connect.js";
+import { streamSettings } from "../../serve/nats/setup.js";
 import { isNameKeyed } from "../../counterparty/prove.js";
 
 interface HttpOpts {
@@ -35,6 +37,14 @@ interface HttpOpts {
   signingKey?: string;
   proveBlocks?: boolean;
   workers?: string;
+  nats?: string;
+  natsCreds?: string;
+  natsTlsCa?: string;
+  natsTlsCert?: string;
+  natsTlsKey?: string;
+  natsBlockCapacity?: string;
+  natsReadTimeoutMs?: string;
+  natsBlockTimeoutMs?: string;
 }
 
 /**
@@ -73,6 +83,41 @@ async function ensureWeb(): Promise<string> {
   return DEFAULT_WEB_DIR;
 }
 
+/**
+ * The `--nats*` options: the broker and the pool's settings, or undefined without `--nats`.
+ * @throws CliError / BrokerError `BAD_OPTION` (a value out of range, or a `--nats-…` option without `--nats`).
+ */
+function natsOptions(opts: HttpOpts) {
+  const given = (
+    [
+      ["--nats-creds", opts.natsCreds],
+      ["--nats-tls-ca", opts.natsTlsCa],
+      ["--nats-tls-cert", opts.natsTlsCert],
+      ["--nats-tls-key", opts.natsTlsKey],
+      ["--nats-block-capacity", opts.natsBlockCapacity],
+      ["--nats-read-timeout-ms", opts.natsReadTimeoutMs],
+      ["--nats-block-timeout-ms", opts.natsBlockTimeoutMs],
+    ] as const
+  ).find(([, v]) => v !== undefined);
+  if (opts.nats === undefined) {
+    if (given !== undefined)
+      throw new CliError("BAD_OPTION", `${given[0]} goes with --nats (the broker the proofs go to)`);
+    return undefined;
+  }
+  return {
+    endpoint: brokerEndpoint({
+      nats: opts.nats,
+      "nats-creds": opts.natsCreds,
+      "nats-tls-ca": opts.natsTlsCa,
+      "nats-tls-cert": opts.natsTlsCert,
+      "nats-tls-key": opts.natsTlsKey,
+    }),
+    blockCapacity: parseIntOption(opts.natsBlockCapacity ?? "2", "--nats-block-capacity", 1, 1024),
+    readTimeoutMs: parseIntOption(opts.natsReadTimeoutMs ?? "60000", "--nats-read-timeout-ms", 100, 86_400_000),
+    blockTimeoutMs: parseIntOption(opts.natsBlockTimeoutMs ?? "900000", "--nats-block-timeout-ms", 100, 86_400_000),
+  };
+}
+
 /** The action of `ssgkr registry http`, with what commander parsed (the command's definition is in http.ts). */
 export async function runHttpCommand(setExit: (code: number) => void, opts: HttpOpts): Promise<void> {
   let host: string;
@@ -96,10 +141,38 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   const proveBlocks = opts.proveBlocks !== false;
   const workers =
     opts.workers === undefined ? availableParallelism() : parseIntOption(opts.workers, "--workers", 0, 64);
+  const nats = natsOptions(opts);
   const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
   // The workers open the registry read-only and prepare their circuits before the server listens.
-  let pool: ProvingPool | undefined;
-  if (workers > 0 && isNameKeyed(store)) {
+  let pool: ProverPool | undefined;
+  if (nats !== undefined) {
+    if (!isNameKeyed(store)) {
+      await store.close();
+      throw new CliError("BAD_OPTION", "--nats: proof jobs on a broker are for name-keyed registries");
+    }
+    const { NatsProvingPool } = await import("../../proof-jobs/pool.js");
+    const names = store;
+    try {
+      pool = await NatsProvingPool.start({
+        ...nats,
+        streams: streamSettings(),
+        batchRoot: (b) => {
+          try {
+            return b < 0 || b > names.head().batch ? undefined : names.batchEntry(b).root;
+          } catch {
+            return undefined;
+          }
+        },
+        log: (line) => process.stderr.write(`proof jobs: ${line}\n`),
+      });
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    process.stderr.write(
+      `proving pool: jobs on the broker ${nats.endpoint.servers.join(",")} (registry workers prove)\n`,
+    );
+  } else if (workers > 0 && isNameKeyed(store)) {
     const t0 = performance.now();
     try {
       pool = await ProvingPool.start({ dir: store.dir, workers });

@@ -2,14 +2,16 @@ import type { Command } from "commander";
 
 /**
  * `ssgkr registry http --db DIR [--listen 127.0.0.1:8080] [--token-file F] [--cors ORIGIN]
- * [--verify-config DEPTH:LEAF]… [--no-prove-blocks] [--epoch-ms MS] [--epoch-max N] [--write-queue N]`:
+ * [--verify-config DEPTH:LEAF]… [--no-prove-blocks] [--epoch-ms MS] [--epoch-max N] [--write-queue N]
+ * [--nats URLS …]`:
  * the registry HTTP API and the browser
  * verifier page (docs/http.md), with the block prover running in the background
  * (GET /v1/consistency serves what it proves; the registry is then opened for writing). Prepares
  * the circuits of the configurations `POST /v1/verify` takes (the registry's and each
  * `--verify-config`) before it listens, then prints one line
  * `listening on http://HOST:PORT (…)` on stdout once bound, serves until SIGINT/SIGTERM, then
- * closes the database. Exit 2 for a bad option, an unusable token file or an address that cannot
+ * closes the database. With `--nats` every proof is a job on the broker, proved by `registry
+ * worker` processes (docs/scale-out.md "Registry proof jobs") instead of threads. Exit 2 for a bad option, an unusable token file or an address that cannot
  * be bound.
  */
 export function registerRegistryHttp(registry: Command, setExit: (code: number) => void): void {
@@ -54,6 +56,23 @@ export function registerRegistryHttp(registry: Command, setExit: (code: number) 
     .option(
       "--workers <n>",
       "proving worker threads (default: one per core): every proof not in the cache, and the blocks of committed batches, are made on them; 0 proves on the serving thread (name-keyed registries)",
+    )
+    .option(
+      "--nats <urls>",
+      'prove on `ssgkr registry worker` processes behind this NATS JetStream broker nats://HOST:PORT[,…] instead of threads (docs/scale-out.md "Registry proof jobs")',
+    )
+    .option("--nats-creds <file>", "NATS credentials file")
+    .option("--nats-tls-ca <file>", "CA certificate (PEM) of the broker")
+    .option("--nats-tls-cert <file>", "client certificate (PEM) for mutual TLS")
+    .option("--nats-tls-key <file>", "client key (PEM) for mutual TLS")
+    .option("--nats-block-capacity <n>", "with --nats: block parts on the broker at once (1..1024; default 2)")
+    .option(
+      "--nats-read-timeout-ms <ms>",
+      "with --nats: a read proof's time before 503 PROVER_TIMEOUT (100..86400000; default 60000)",
+    )
+    .option(
+      "--nats-block-timeout-ms <ms>",
+      "with --nats: a block part's time before its job is published again (100..86400000; default 900000)",
     )
     .option(
       "--no-prove-blocks",

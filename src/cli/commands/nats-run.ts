@@ -5,6 +5,7 @@
 import { brokerEndpoint } from "../../serve/nats/connect.js";
 import { connectBroker } from "../../serve/nats/connect.js";
 import { ensureStreams, streamSettings, STREAM_OPTION_NAMES, type StreamSettings } from "../../serve/nats/setup.js";
+import { ensureRegistryStreams } from "../../proof-jobs/streams.js";
 import { EXIT_OK } from "../exit.js";
 import { parseIntOption } from "../io.js";
 
@@ -31,11 +32,12 @@ export async function runSetupCommand(
     const settings = streamSettings(partial);
     nc = await connectBroker(endpoint, "ssgkr-nats-setup");
     const report = await ensureStreams(nc, settings, true);
+    const registry = await ensureRegistryStreams(nc, settings, true);
     process.stdout.write(
       JSON.stringify({
         status: "NATS_SETUP_DONE",
         servers: endpoint.servers,
-        actions: report.actions,
+        actions: { ...report.actions, ...registry },
         max_payload: report.maxPayload,
         settings,
       }) + "\n",

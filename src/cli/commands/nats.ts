@@ -3,7 +3,7 @@ import { DEFAULT_STREAM_SETTINGS, STREAM_OPTION_NAMES, type StreamSettings } fro
 
 /**
  * `ssgkr nats setup --nats URLS [--replicas 3] …`: creates the job and result streams and the job
- * consumers, or updates them to the given settings (docs/scale-out.md). Prints one JSON line
+ * consumers (of `ssgkr serve --nats` and of the registry's proof jobs, `registry worker`), or updates them to the given settings (docs/scale-out.md). Prints one JSON line
  * with what was done; exit 0, or 2 with `error CODE: …` (unreachable broker, JetStream off,
  * incompatible existing stream).
  */
@@ -13,7 +13,9 @@ export function registerNats(program: Command, setExit: (code: number) => void):
     .description("NATS JetStream broker set-up for scale-out serving (docs/scale-out.md)");
   const setup = nats
     .command("setup")
-    .description("create or update the SSGKR_JOBS and SSGKR_RESULTS streams and the job consumers (idempotent)")
+    .description(
+      "create or update the SSGKR_JOBS and SSGKR_RESULTS streams, the registry's SSGKR_REGISTRY_JOBS and SSGKR_REGISTRY_RESULTS, and the job consumers (idempotent)",
+    )
     .requiredOption("--nats <urls>", "broker nats://HOST:PORT[,…]")
     .option("--nats-creds <file>", "NATS credentials file")
     .option("--nats-tls-ca <file>", "CA certificate (PEM)")

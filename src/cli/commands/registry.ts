@@ -15,6 +15,7 @@ import { registerRegistryCheckpoint } from "./registry-checkpoint.js";
 import { registerRegistryVerifyConsistency } from "./registry-verify-consistency.js";
 import { registerRegistryMonitor } from "./registry-monitor.js";
 import { registerRegistryMirror } from "./registry-mirror.js";
+import { registerRegistryWorker } from "./registry-worker.js";
 
 /**
  * `ssgkr registry …`: an authenticated registry of (name, value) records in a sparse Merkle tree
@@ -41,6 +42,7 @@ import { registerRegistryMirror } from "./registry-mirror.js";
  *   monitor --url URL --key VERIFIERKEY --state FILE [--once] [--interval S] [--wait S]  follow the signed checkpoints
  *   http    --db DIR [--listen HOST:PORT] [--token-file F] [--no-prove-blocks] …   the HTTP API (docs/http.md)
  *   mirror  --from URL --key VERIFIERKEY --db DIR [--listen HOST:PORT] [--once]   a copy that applies only what it verified
+ *   worker  --nats URLS --from URL --key VERIFIERKEY --db DIR [--threads N]   proves the registry's proof jobs from a broker
  *
  * New registries are name-keyed (`--mapping record-leaf-v2`, depth 48: the root commits to
  * names); `--mapping slot-v1` (depth 24) creates a slot registry. Name-keyed registries address
@@ -72,5 +74,6 @@ export function registerRegistry(program: Command, setExit: (code: number) => vo
   registerRegistryVerifyConsistency(registry, setExit);
   registerRegistryMonitor(registry, setExit);
   registerRegistryMirror(registry, setExit);
+  registerRegistryWorker(registry, setExit);
   registerRegistryHttp(registry, setExit);
 }

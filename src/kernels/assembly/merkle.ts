@@ -36,6 +36,21 @@ export function pcs_merkle_leaves(out: usize, src: usize, logN: u32, k: u32, wid
 }
 
 /**
+ * The leaf digests of rows [from, from + count) only (multiples of 4), as `pcs_merkle_leaves`
+ * writes them (at out + 32·j): calls over a partition of the rows, each with its own `work`, run
+ * independently.
+ */
+export function pcs_merkle_leaves_rows(out: usize, src: usize, logN: u32, k: u32, width: u32, consts: usize, work: usize, from: u32, count: u32): void {
+  const rows: u32 = 1 << (logN - k);
+  const zero = i32x4.splat(0);
+  for (let j = from; j < from + count; j += 4) {
+    for (let l: usize = 0; l < 16; l++) v128.store(work + (l << 4), zero);
+    absorbRows(work, src, j, rows, k, width, consts);
+    storeDigests(out, j, work);
+  }
+}
+
+/**
  * Leaf digests over two codewords of 2^logN elements on the same domain (the hiding commitment,
  * docs/pcs.md §12.3): leaf j is the overwrite sponge of row j of `first` (`firstWidth` words per
  * element) followed by row j of `second` (`secondWidth`), each part as in `pcs_merkle_leaves`

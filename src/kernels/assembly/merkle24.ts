@@ -41,6 +41,20 @@ export function pcs_merkle_leaves24(out: usize, src: usize, logN: u32, k: u32, w
 }
 
 /**
+ * The width-24 leaf digests of rows [from, from + count) only (multiples of 4), as
+ * `pcs_merkle_leaves24` writes them (at out + 32·j): calls over a partition of the rows, each with
+ * its own `work`, run independently.
+ */
+export function pcs_merkle_leaves24_rows(out: usize, src: usize, logN: u32, k: u32, width: u32, consts24: usize, work: usize, from: u32, count: u32): void {
+  const rows: u32 = 1 << (logN - k);
+  for (let j = from; j < from + count; j += 4) {
+    zeroStates(work);
+    absorbRows24(work, src, j, rows, k, width, consts24);
+    storeDigests(out, j, work);
+  }
+}
+
+/**
  * Width-24 leaf digests over two codewords of 2^logN elements on the same domain (the hiding
  * commitment, docs/pcs.md §12.3): leaf j is the sponge of row j of `first` followed by row j of
  * `second`, each part as in `pcs_merkle_leaves24` (each part's 2^k·width a multiple of 16).

@@ -101,6 +101,66 @@ function stage(data: usize, from: u32, to: u32, h: u32, width: u32, tw: usize, t
   }
 }
 
+/** The butterflies of half-span h (≥ 4 for width 1, a multiple of 4 apart) for k in [k0, k1) in every span of 2h, on columns of the caller's choosing. */
+function stageCols(data: usize, n: u32, h: u32, width: u32, tw: usize, tws: usize, block: u32, c0: u32, c1: u32): void {
+  const len = h << 1;
+  for (let start: u32 = 0; start < n; start += len) {
+    for (let kb: u32 = 0; kb < h; kb += block) {
+      const k0 = kb + c0, k1 = kb + c1;
+      if (width == 4) {
+        for (let k = k0; k < k1; k++) {
+          const w = i32x4.splat(load<u32>(tw + (<usize>(h + k) << 2)));
+          const ws = i32x4.splat(load<u32>(tws + (<usize>(h + k) << 2)));
+          const lo = data + (<usize>(start + k) << 4);
+          const hi = lo + (<usize>h << 4);
+          const u = v128.load(lo);
+          const x = vShoupMul(v128.load(hi), w, ws);
+          v128.store(lo, vAdd(u, x));
+          v128.store(hi, vSub(u, x));
+        }
+      } else {
+        for (let k = k0; k < k1; k += 4) {
+          const w = v128.load(tw + (<usize>(h + k) << 2));
+          const ws = v128.load(tws + (<usize>(h + k) << 2));
+          const lo = data + (<usize>(start + k) << 2);
+          const hi = lo + (<usize>h << 2);
+          const u = v128.load(lo);
+          const x = vShoupMul(v128.load(hi), w, ws);
+          v128.store(lo, vAdd(u, x));
+          v128.store(hi, vSub(u, x));
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The NTT's stages of half-span below B = min(2^logN, 4096) on elements [from, to) (multiples of
+ * B), on bit-reversed data. Calls over a partition of [0, 2^logN), then `ntt_stages_high` over a
+ * partition of the columns [0, B), equal `ntt_stages`: each block of B elements is closed under
+ * these stages.
+ */
+export function ntt_stages_low(data: usize, logN: u32, width: u32, tw: usize, tws: usize, from: u32, to: u32): void {
+  const n: u32 = 1 << logN;
+  if (n < 2) return;
+  const block = n < BLOCK ? n : BLOCK;
+  for (let b = from; b < to; b += block) {
+    for (let h: u32 = 1; h < block; h <<= 1) stage(data, b, b + block, h, width, tw, tws);
+  }
+}
+
+/**
+ * The NTT's stages of half-span B = min(2^logN, 4096) and above on the elements whose index mod B
+ * lies in [c0, c1) (multiples of 4): the elements of one such column are closed under these
+ * stages, so calls over a partition of [0, B) run independently.
+ */
+export function ntt_stages_high(data: usize, logN: u32, width: u32, tw: usize, tws: usize, c0: u32, c1: u32): void {
+  const n: u32 = 1 << logN;
+  if (n < 2) return;
+  const block = n < BLOCK ? n : BLOCK;
+  for (let h = block; h < n; h <<= 1) stageCols(data, n, h, width, tw, tws, block, c0, c1);
+}
+
 /** Forward NTT in place of 2^logN elements of `width` (1 or 4) words with the caller's twiddle tables. */
 export function ntt_forward(data: usize, logN: u32, width: u32, tw: usize, tws: usize): void {
   const n: u32 = 1 << logN;
@@ -148,6 +208,56 @@ export function pcs_mobius(data: usize, logN: u32, width: u32): void {
           store<u32>(hi, subS(load<u32>(hi), load<u32>(lo)));
         }
       }
+    }
+  }
+}
+
+/** One Möbius step v[i + h] −= v[i] for the pairs starting at `start` with i − start in [k0, k1). */
+// @ts-ignore: decorator
+@inline function mobiusRun(data: usize, start: u32, k0: u32, k1: u32, h: u32, width: u32): void {
+  if (width == 4) {
+    for (let k = k0; k < k1; k++) {
+      const lo = data + (<usize>(start + k) << 4);
+      const hi = lo + (<usize>h << 4);
+      v128.store(hi, vSub(v128.load(hi), v128.load(lo)));
+    }
+  } else if (h >= 4) {
+    for (let k = k0; k < k1; k += 4) {
+      const lo = data + (<usize>(start + k) << 2);
+      const hi = lo + (<usize>h << 2);
+      v128.store(hi, vSub(v128.load(hi), v128.load(lo)));
+    }
+  } else {
+    for (let k = k0; k < k1; k++) {
+      const lo = data + (<usize>(start + k) << 2);
+      const hi = lo + (<usize>h << 2);
+      store<u32>(hi, subS(load<u32>(hi), load<u32>(lo)));
+    }
+  }
+}
+
+/**
+ * The Möbius transform's bits below B = min(2^logN, 4096) on elements [from, to) (multiples of
+ * B). The steps of different bits commute, so calls over a partition of [0, 2^logN) and
+ * `pcs_mobius_high` over a partition of [0, B), in any order, equal `pcs_mobius`.
+ */
+export function pcs_mobius_low(data: usize, logN: u32, width: u32, from: u32, to: u32): void {
+  const n: u32 = 1 << logN;
+  const block = n < BLOCK ? n : BLOCK;
+  for (let b = from; b < to; b += block) {
+    for (let h: u32 = 1; h < block; h <<= 1) {
+      for (let start = b; start < b + block; start += h << 1) mobiusRun(data, start, 0, h, h, width);
+    }
+  }
+}
+
+/** The Möbius transform's bits B = min(2^logN, 4096) and above on the elements whose index mod B lies in [c0, c1) (multiples of 4). */
+export function pcs_mobius_high(data: usize, logN: u32, width: u32, c0: u32, c1: u32): void {
+  const n: u32 = 1 << logN;
+  const block = n < BLOCK ? n : BLOCK;
+  for (let h = block; h < n; h <<= 1) {
+    for (let start: u32 = 0; start < n; start += h << 1) {
+      for (let kb: u32 = 0; kb < h; kb += block) mobiusRun(data, start, kb + c0, kb + c1, h, width);
     }
   }
 }

@@ -3,7 +3,7 @@
 // byte 16i. A product by a constant α uses its table A_j = X^j·α in Montgomery form (16 words,
 // made by the caller): x·α = Σ_j x_j·A_j, four lane-wise Montgomery products of a splat
 // coordinate, so canonical x gives canonical x·α.
-import { vAdd, vMontMul, vSub, vTriple } from "./field";
+import { addS, subS, vAdd, vMontMul, vSub, vTriple } from "./field";
 
 // @ts-ignore: decorator
 @inline function splat(x: v128, lane: u8): v128 {
@@ -95,26 +95,117 @@ export function pcs_horner(coeffs: usize, n: u32, ztable: usize, out: usize): vo
 /**
  * acc[b] += c·eq(point, b) for the 2^nvars points b of the hypercube (interleaved extension):
  * `tables` holds c (4 canonical words), then for each coordinate j the constant tables of p_j
- * and of 1 − p_j (16 words each, at words 4 + 32j and 20 + 32j); `tmp` has room for 4·2^nvars
- * words.
+ * and of 1 − p_j (16 words each, at words 4 + 32j and 20 + 32j; only p_j's is read: x·(1 − p_j)
+ * is x − x·p_j); `tmp` has room for 2·2^nvars words. The last coordinate's split is added to
+ * `acc` directly.
  */
 export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  if (nvars == 0) {
+    v128.store(acc, vAdd(v128.load(acc), v128.load(tables)));
+    return;
+  }
   v128.store(tmp, v128.load(tables));
-  for (let j: u32 = 0; j < nvars; j++) {
+  for (let j: u32 = 0; j + 1 < nvars; j++) {
     const t = tables + 16 + (<usize>j << 7);
     const p0 = v128.load(t), p1 = v128.load(t + 16), p2 = v128.load(t + 32), p3 = v128.load(t + 48);
-    const q0 = v128.load(t + 64), q1 = v128.load(t + 80), q2 = v128.load(t + 96), q3 = v128.load(t + 112);
     const half: u32 = 1 << j;
     for (let i = <i32>half - 1; i >= 0; i--) {
       const at = tmp + (<usize>i << 4);
       const x = v128.load(at);
-      v128.store(at + (<usize>half << 4), mulTable(x, p0, p1, p2, p3));
-      v128.store(at, mulTable(x, q0, q1, q2, q3));
+      const hi = mulTable(x, p0, p1, p2, p3);
+      v128.store(at + (<usize>half << 4), hi);
+      v128.store(at, vSub(x, hi));
     }
   }
-  const size: u32 = 1 << nvars;
-  for (let i: u32 = 0; i < size; i++) {
+  const t = tables + 16 + (<usize>(nvars - 1) << 7);
+  const p0 = v128.load(t), p1 = v128.load(t + 16), p2 = v128.load(t + 32), p3 = v128.load(t + 48);
+  const half: u32 = 1 << (nvars - 1);
+  for (let i: u32 = 0; i < half; i++) {
+    const x = v128.load(tmp + (<usize>i << 4));
+    const hi = mulTable(x, p0, p1, p2, p3);
     const a = acc + (<usize>i << 4);
-    v128.store(a, vAdd(v128.load(a), v128.load(tmp + (<usize>i << 4))));
+    const b = a + (<usize>half << 4);
+    v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
+    v128.store(b, vAdd(v128.load(b), hi));
   }
+}
+
+/**
+ * acc[b] += c·eq(point, b) for a point of base-field coordinates (the WHIR query points): `tables`
+ * holds c (4 canonical words), then p_j·R mod p (Montgomery form) at word 4 + j; each split is one
+ * lane-wise product by the splat coordinate. `tmp` has room for 2·2^nvars words.
+ */
+export function pcs_eq_add_base(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  if (nvars == 0) {
+    v128.store(acc, vAdd(v128.load(acc), v128.load(tables)));
+    return;
+  }
+  v128.store(tmp, v128.load(tables));
+  for (let j: u32 = 0; j + 1 < nvars; j++) {
+    const p = i32x4.splat(load<i32>(tables + 16 + (<usize>j << 2)));
+    const half: u32 = 1 << j;
+    for (let i = <i32>half - 1; i >= 0; i--) {
+      const at = tmp + (<usize>i << 4);
+      const x = v128.load(at);
+      const hi = vMontMul(x, p);
+      v128.store(at + (<usize>half << 4), hi);
+      v128.store(at, vSub(x, hi));
+    }
+  }
+  const p = i32x4.splat(load<i32>(tables + 16 + (<usize>(nvars - 1) << 2)));
+  const half: u32 = 1 << (nvars - 1);
+  for (let i: u32 = 0; i < half; i++) {
+    const x = v128.load(tmp + (<usize>i << 4));
+    const hi = vMontMul(x, p);
+    const a = acc + (<usize>i << 4);
+    const b = a + (<usize>half << 4);
+    v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
+    v128.store(b, vAdd(v128.load(b), hi));
+  }
+}
+
+/**
+ * `pcs_fold` of a base-field table (one word per element; the first fold of a base-field
+ * polynomial, without its lift): dst[i] = e + α·d with e = src[2i], o = src[2i + 1], d = o − e
+ * (mode 0, evaluations) or o (mode 1, coefficients); α·d is the one product splat(d)·A_0.
+ */
+export function pcs_fold_base(dst: usize, src: usize, n: u32, mode: u32, alpha: usize): void {
+  const a0 = v128.load(alpha);
+  const zero = i32x4.splat(0);
+  for (let i: u32 = 0; i < n; i++) {
+    const e = load<u32>(src + (<usize>i << 3));
+    const o = load<u32>(src + (<usize>i << 3) + 4);
+    const d = mode == 0 ? subS(o, e) : o;
+    v128.store(dst + (<usize>i << 4), vAdd(i32x4.replace_lane(zero, 0, <i32>e), vMontMul(i32x4.splat(<i32>d), a0)));
+  }
+}
+
+/**
+ * `pcs_round` with f a base-field table (one word per element) and w interleaved extension:
+ * h(0)·R^−1 to out[0..4), h(2)·R^−1 to out[4..8), each product the lane-wise splat(f)·w.
+ */
+export function pcs_round_base(f: usize, w: usize, n: u32, out: usize): void {
+  let h0 = i32x4.splat(0);
+  let h2 = i32x4.splat(0);
+  for (let i: u32 = 0; i < n; i++) {
+    const fe = load<u32>(f + (<usize>i << 3)), fo = load<u32>(f + (<usize>i << 3) + 4);
+    const off = <usize>i << 5;
+    const we = v128.load(w + off), wo = v128.load(w + off + 16);
+    h0 = vAdd(h0, vMontMul(i32x4.splat(<i32>fe), we));
+    h2 = vAdd(h2, vMontMul(i32x4.splat(<i32>subS(addS(fo, fo), fe)), vSub(vAdd(wo, wo), we)));
+  }
+  v128.store(out, h0);
+  v128.store(out + 16, h2);
+}
+
+/**
+ * `pcs_horner` over n base-field coefficients (one word each) at an extension point z (constant
+ * table at `ztable`): the canonical F(z) to out[0..4).
+ */
+export function pcs_horner_base(coeffs: usize, n: u32, ztable: usize, out: usize): void {
+  const z0 = v128.load(ztable), z1 = v128.load(ztable + 16), z2 = v128.load(ztable + 32), z3 = v128.load(ztable + 48);
+  let acc = i32x4.splat(0);
+  for (let i = <i32>n - 1; i >= 0; i--)
+    acc = vAdd(mulTable(acc, z0, z1, z2, z3), i32x4.replace_lane(i32x4.splat(0), 0, load<i32>(coeffs + (<usize>i << 2))));
+  v128.store(out, acc);
 }

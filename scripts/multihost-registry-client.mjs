@@ -1,0 +1,155 @@
+// The client of scripts/multihost-registry.sh, run inside the test's client namespace:
+//   load BASE TOKEN ROUNDS   epochs of writes (4 names each), then proofs of every profile of a name
+//                            written and of an absent name, each checked with BASE's POST /v1/verify;
+//                            prints one JSON line; exit 1 on any request that does not answer 200 or
+//                            any proof that does not verify
+//   blocks BASE WAIT_S       waits (at most WAIT_S s) for the block of every batch up to the head,
+//                            checks each with POST /v1/verify; prints one JSON line; exit 1 otherwise
+//   root-of BASE N           prints the root of batch N from GET /v1/history
+//   slow-proxy BASE HOST PORT DELAY_MS   forwards every GET to BASE, each answered DELAY_MS late
+//                            (a slow path to the primary, so that a mirror's catch-up lasts long
+//                            enough to be killed mid-way); runs until killed
+//   mirror-proofs BASE PRIMARY NAMES…   proofs of every profile of each name (and of an absent name)
+//                            served by the mirror at BASE, each posted unchanged to PRIMARY's
+//                            POST /v1/verify: every one must be accepted
+// Every request is bounded in time.
+const [mode, base, ...rest] = process.argv.slice(2);
+const fail = (m) => {
+  console.error(`multihost-registry client: ${m}`);
+  process.exit(1);
+};
+
+async function req(path, init = {}) {
+  const r = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(180_000) });
+  const text = await r.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: r.status, body };
+}
+
+async function verify(body, what) {
+  const v = await req("/v1/verify", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (v.status !== 200 || v.body.ok !== true)
+    fail(`${what} does not verify: ${v.status} ${JSON.stringify(v.body).slice(0, 300)}`);
+}
+
+if (mode === "load") {
+  const [token, roundsText] = rest;
+  const rounds = Number(roundsText);
+  const t0 = Date.now();
+  let writes = 0;
+  let proofs = 0;
+  const ms = [];
+  for (let r = 0; r < rounds; r++) {
+    const names = Array.from({ length: 4 }, (_, i) => `mh-${process.pid}-${r}-${i}`);
+    const answers = await Promise.all(
+      names.map((n) =>
+        req(`/v1/records/${encodeURIComponent(n)}`, {
+          method: "PUT",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ value: `https://example.org/${n}` }),
+        }),
+      ),
+    );
+    for (const a of answers) if (a.status !== 200) fail(`write: ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`);
+    writes += answers.length;
+    const reads = [
+      [names[r % 4], ""],
+      [names[(r + 1) % 4], "?profile=v3"],
+      [names[(r + 2) % 4], "?zk=1"],
+      [`absent-${process.pid}-${r}`, "?profile=v3"],
+    ];
+    await Promise.all(
+      reads.map(async ([n, q]) => {
+        const t = Date.now();
+        const p = await req(`/v1/records/${encodeURIComponent(n)}/proof${q}`);
+        ms.push(Date.now() - t);
+        if (p.status !== 200) fail(`proof of ${n}${q}: ${p.status} ${JSON.stringify(p.body).slice(0, 300)}`);
+        await verify(p.body, `proof of ${n}${q}`);
+        proofs++;
+      }),
+    );
+  }
+  ms.sort((a, b) => a - b);
+  console.log(
+    JSON.stringify({
+      writes,
+      proofs,
+      verified: proofs,
+      seconds: (Date.now() - t0) / 1000,
+      proof_ms_p50: ms[ms.length >> 1],
+      proof_ms_max: ms[ms.length - 1],
+    }),
+  );
+} else if (mode === "blocks") {
+  const deadline = Date.now() + Number(rest[0]) * 1000;
+  const head = (await req("/v1/root")).body.batch;
+  let blocks = 0;
+  for (let b = 1; b <= head; b++) {
+    for (;;) {
+      const r = await req(`/v1/blocks/${b}`);
+      if (r.status === 200) {
+        await verify(r.body, `block of batch ${b}`);
+        blocks++;
+        break;
+      }
+      if (r.status === 400 && /in \d+ parts/.test(JSON.stringify(r.body)))
+        fail(`batch ${b} is in parts (not expected here)`);
+      if (Date.now() > deadline)
+        fail(`no block of batch ${b} within the wait: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      await new Promise((res) => setTimeout(res, 500));
+    }
+  }
+  console.log(JSON.stringify({ head, blocks_verified: blocks }));
+} else if (mode === "root-of") {
+  const n = Number(rest[0]);
+  const h = await req("/v1/history?limit=100000");
+  const e = h.body.entries?.find((x) => x.batch === n);
+  if (!e) fail(`batch ${n} is not in the history`);
+  console.log(e.root);
+} else if (mode === "mirror-proofs") {
+  const [primary, ...names] = rest;
+  let checked = 0;
+  for (const n of [...names, `absent-${process.pid}`]) {
+    for (const q of ["", "?profile=v3", "?zk=1"]) {
+      const p = await req(`/v1/records/${encodeURIComponent(n)}/proof${q}`);
+      if (p.status !== 200) fail(`the mirror's proof of ${n}${q}: ${p.status} ${JSON.stringify(p.body).slice(0, 300)}`);
+      const v = await fetch(`${primary}/v1/verify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(p.body),
+        signal: AbortSignal.timeout(180_000),
+      });
+      const body = await v.json();
+      if (v.status !== 200 || body.ok !== true)
+        fail(`the mirror's proof of ${n}${q} is not accepted by the primary: ${JSON.stringify(body).slice(0, 300)}`);
+      checked++;
+    }
+  }
+  console.log(JSON.stringify({ mirror_proofs_accepted_by_primary: checked }));
+} else if (mode === "slow-proxy") {
+  const { createServer } = await import("node:http");
+  const [host, port, delay] = rest;
+  createServer(async (q, res) => {
+    try {
+      await new Promise((r) => setTimeout(r, Number(delay)));
+      const r = await fetch(`${base}${q.url}`, { signal: AbortSignal.timeout(120_000) });
+      const body = Buffer.from(await r.arrayBuffer());
+      const headers = {};
+      r.headers.forEach((v, k) => {
+        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
+      });
+      res.writeHead(r.status, headers).end(body);
+    } catch {
+      res.destroy();
+    }
+  }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
+} else fail(`unknown mode ${mode}`);

@@ -1,0 +1,81 @@
+/**
+ * How the commitment's bulk kernels (src/kernels/pcs-kernels.ts) are cut into calls that run on
+ * several threads at once (the pool's `kernelCalls`, src/pcs/parallel.ts): each function returns
+ * the calls of one step, which write disjoint memory, so they may run in any order and on any
+ * thread attached to the same kernel memory, and their union is the whole kernel call. Steps that
+ * depend on each other (the NTT's bit reversal, its short stages, its long stages) are separate
+ * batches. With one part, each step is one call: the one-thread path runs the same calls.
+ */
+import type { PcsKernelCall } from "../pcs/backend.js";
+
+/** Elements of a cache block of the NTT and Möbius kernels (`BLOCK` in assembly/ntt.ts). */
+export const SPLIT_BLOCK = 4096;
+
+/** Elements per call of the kernels with one long loop (the NTT's bit reversal). */
+const CALL_ELEMENTS = 1 << 14;
+
+/** [from, to) ranges cutting [0, n) into at most `parts` pieces, each a multiple of `align` (n a multiple of `align`). */
+export function ranges(n: number, parts: number, align: number): [number, number][] {
+  const units = Math.floor(n / align);
+  const count = Math.max(1, Math.min(parts, units));
+  const out: [number, number][] = [];
+  for (let i = 0; i < count; i++) {
+    const a = Math.floor((units * i) / count) * align;
+    const b = i === count - 1 ? n : Math.floor((units * (i + 1)) / count) * align;
+    if (b > a) out.push([a, b]);
+  }
+  return out;
+}
+
+/** The three batches of the forward NTT of 2^logN elements at byte pointer `data` (bit reversal, short stages, long stages). */
+export function nttBatches(
+  data: number,
+  width: number,
+  logN: number,
+  tw: number,
+  tws: number,
+  parts: number,
+): PcsKernelCall[][] {
+  const n = 1 << logN;
+  const block = Math.min(n, SPLIT_BLOCK);
+  const reverse: PcsKernelCall[] = [];
+  for (let from = 0; from < n; from += CALL_ELEMENTS)
+    reverse.push({ fn: "ntt_bit_reverse", args: [data, logN, width, from, Math.min(CALL_ELEMENTS, n - from)] });
+  const low = ranges(n, parts, block).map(
+    ([a, b]): PcsKernelCall => ({ fn: "ntt_stages_low", args: [data, logN, width, tw, tws, a, b] }),
+  );
+  const batches = [reverse, low];
+  if (n > block)
+    batches.push(
+      ranges(block, parts, 4).map(
+        ([a, b]): PcsKernelCall => ({ fn: "ntt_stages_high", args: [data, logN, width, tw, tws, a, b] }),
+      ),
+    );
+  return batches;
+}
+
+/** The batches of the Möbius transform of 2^logN elements at byte pointer `data` (low bits by blocks, high bits by columns). */
+export function mobiusBatches(data: number, width: number, logN: number, parts: number): PcsKernelCall[][] {
+  const n = 1 << logN;
+  const block = Math.min(n, SPLIT_BLOCK);
+  const batches: PcsKernelCall[][] = [
+    ranges(n, parts, block).map(([a, b]): PcsKernelCall => ({ fn: "pcs_mobius_low", args: [data, logN, width, a, b] })),
+  ];
+  if (n > block)
+    batches.push(
+      ranges(block, parts, 4).map(
+        ([a, b]): PcsKernelCall => ({ fn: "pcs_mobius_high", args: [data, logN, width, a, b] }),
+      ),
+    );
+  return batches;
+}
+
+/** A kernel over `n` elements cut into ranges: `call(from, count)` for each. */
+export function rangeCalls(
+  n: number,
+  parts: number,
+  align: number,
+  call: (from: number, count: number) => PcsKernelCall,
+): PcsKernelCall[] {
+  return ranges(n, parts, align).map(([a, b]) => call(a, b - a));
+}
