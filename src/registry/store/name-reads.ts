@@ -9,9 +9,8 @@ import type { Transaction } from "lmdb" with { "resolution-mode": "require" };
 import { digestEquals, type Digest } from "../../hash/digest.js";
 import { EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.js";
 import { RegistryError } from "../errors.js";
-import { nameBytes, recordLeaf } from "../mapping.js";
-import { keyOfDigest } from "../name-key.js";
-import { keccak256 } from "../../kernels/keccak-batch.js";
+import { recordLeaf } from "../mapping.js";
+import { nameKey } from "../name-key.js";
 import { RecordState, decodeRecord, readSlotKey, type StoredRecord } from "./record-codec.js";
 import { unseal } from "./row-seal.js";
 import { historyKey } from "./environment.js";
@@ -125,7 +124,7 @@ export class NameReads {
 
   /** The key of a name in this registry. @throws RegistryError `BAD_NAME`. */
   keyOf(name: string): number {
-    return keyOfDigest(keccak256(nameBytes(name)), this.t.config.depth);
+    return nameKey(name, this.t.config.depth);
   }
 
   /** What is stored at a name's key. @throws RegistryError `BAD_NAME`. */
