@@ -5,7 +5,11 @@
  * registry, and `registry prove-block` of blocks of 1,024, 2,048 and 4,096 updates.
  *
  *   npm run bench -- registry-load [--records 100000] [--depth 48] [--duration 60]
- *     [--blocks 1024,2048,4096] [--connections 16]
+ *     [--blocks 1024,2048,4096] [--connections 16] [--writers 2048] [--pipelining 4]
+ *     [--phases import-blocks,cached,zk,server-blocks,writes,lag,prove-block]
+ *
+ * `--phases` runs only the phases named (default all); without `import-blocks` the copies keep
+ * the import's block unproved, a backlog for the phases whose server proves blocks.
  *
  * Phases, in order (server started with `--rate-limit 0`, proving workers as named):
  * - cached reads: GET /v1/records/{name}/proof of one warmed name (compat-v1), `connections`
@@ -42,7 +46,10 @@ import { npmReposSubsetPath } from "../src/registry/import/dataset.js";
 import { freshDir, removeDir, spawnServer, TOKEN } from "../test/web/support.js";
 import { ssgkrIn, SSGKR_BIN } from "./lib/cli.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
-import { int as intRule, ints, parseOptions } from "./lib/options.js";
+import { choices, int as intRule, ints, parseOptions } from "./lib/options.js";
+
+/** The bench's phases, in the order they run (`--phases` picks some; default all). */
+const PHASES = ["import-blocks", "cached", "zk", "server-blocks", "writes", "lag", "prove-block"] as const;
 
 const args = parseOptions(
   {
@@ -53,6 +60,7 @@ const args = parseOptions(
     writers: intRule(1, 20_000),
     pipelining: intRule(1, 64),
     blocks: ints(1, 4096),
+    phases: choices(PHASES),
   },
   { smoke: { depth: "16", records: "200", duration: "2", connections: "2", writers: "8", blocks: "4,8" } },
 );
@@ -64,6 +72,7 @@ const writers = Number(args.get("writers") ?? 2048);
 const pipelining = Number(args.get("pipelining") ?? 4);
 const blockSizes = (args.get("blocks") ?? "1024,2048,4096").split(",").map(Number);
 const smoke = args.get("smoke") === "true";
+const phases = new Set((args.get("phases") ?? PHASES.join(",")).split(","));
 const importSize = smoke ? 40 : 2048;
 
 const cond = conditions();
@@ -97,13 +106,18 @@ ssgkr(
   "--no-progress",
 );
 // the import's block, proved once (every phase's copy starts with no backlog): the block proving rate with every worker on blocks
-progress(`registry prove-blocks of the import (${records} updates) on 2 workers`);
-const drained = ssgkr("registry", "prove-blocks", "--db", "base", "--workers", "2");
-const drainLine = /proved (\d+) blocks? \((\d+) updates\) on 2 workers in ([\d.]+) s/.exec(drained.stdout);
-const drainRate = drainLine ? Number(drainLine[2]) / Number(drainLine[3]) : Number.NaN;
-console.log(
-  `prove-blocks (import) ${fmt(drainRate, 0).padStart(8)} updates/s (${drainLine?.[1]} blocks, ${drainLine?.[2]} updates in ${drainLine?.[3]} s, 2 workers proving blocks)`,
-);
+let drainRate = Number.NaN;
+let drain = "";
+if (phases.has("import-blocks")) {
+  progress(`registry prove-blocks of the import (${records} updates) on 2 workers`);
+  const drained = ssgkr("registry", "prove-blocks", "--db", "base", "--workers", "2");
+  drain = drained.stdout.trim();
+  const drainLine = /proved (\d+) blocks? \((\d+) updates\) on 2 workers in ([\d.]+) s/.exec(drained.stdout);
+  drainRate = drainLine ? Number(drainLine[2]) / Number(drainLine[3]) : Number.NaN;
+  console.log(
+    `prove-blocks (import) ${fmt(drainRate, 0).padStart(8)} updates/s (${drainLine?.[1]} blocks, ${drainLine?.[2]} updates in ${drainLine?.[3]} s, 2 workers proving blocks)`,
+  );
+}
 let copies = 0;
 /** A fresh copy of the base registry (LMDB files copied while nothing has them open). */
 const freshCopy = () => {
@@ -154,7 +168,7 @@ const serve = (db: string, workers: number, extra: string[] = []) =>
 const status = async (base: string) =>
   (await (await fetch(`${base}/v1/status`)).json()) as {
     blocks: { proved_through: number; head: number; pending_batches: number };
-    process: { event_loop_delay_p99_ms: number };
+    process: { event_loop_delay_p99_ms: number; event_loop_delay_max_ms: number };
     pool: { done: { read: number; block: number } };
   };
 
@@ -180,92 +194,97 @@ async function zkReads(base: string, seconds: number) {
   return { rate: r["2xx"] / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
 }
 
-const results: Record<string, unknown> = { conditions: cond, depth, records, duration, drain: drained.stdout.trim() };
+const results: Record<string, unknown> = { conditions: cond, depth, records, duration, phases: [...phases], drain };
 const headline: Record<string, number | string | null> = {
   depth,
   records,
   blocks_updates_per_s: Number.isFinite(drainRate) ? Math.round(drainRate) : null,
 };
 try {
-  // cached reads
-  {
-    progress(`cached reads for ${duration} s`);
-    const s = await serve(freshCopy(), 1, ["--no-prove-blocks"]);
-    try {
-      const warm = names[0]!;
-      await (await fetch(`${s.base}/v1/records/${encodeURIComponent(warm)}/proof`)).arrayBuffer();
-      const r = await autocannon({
-        url: `${s.base}/v1/records/${encodeURIComponent(warm)}/proof`,
-        connections,
-        duration,
-      });
-      const rate = r["2xx"] / r.duration;
-      console.log(
-        `cached reads          ${fmt(rate, 0).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`,
-      );
-      results["cached"] = { rate, p50: r.latency.p50, p99: r.latency.p99 };
-      headline["cached_reads_per_s"] = Math.round(rate);
-    } finally {
-      await s.stop();
-    }
-  }
-  // uncached v3-zk reads, 1 worker then 2
-  const zk: Record<number, { rate: number; cores: number | undefined }> = {};
-  for (const w of [1, 2]) {
-    progress(`uncached v3-zk reads, ${w} worker(s), ${duration} s`);
-    const s = await serve(freshCopy(), w, ["--no-prove-blocks"]);
-    try {
-      const c0 = cpuTicks(s.proc.pid!);
-      const t0 = performance.now();
-      const r = await zkReads(s.base, duration);
-      const c1 = cpuTicks(s.proc.pid!);
-      const cores =
-        c0 === undefined || c1 === undefined ? undefined : (c1 - c0) / 100 / ((performance.now() - t0) / 1000);
-      console.log(
-        `zk reads, ${w} worker   ${fmt(r.rate, 1).padStart(8)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  server CPU ${cores === undefined ? "n/a" : fmt(cores, 2)} cores`,
-      );
-      zk[w] = { rate: r.rate, cores };
-      results[`zk_${w}w`] = { ...r, cores };
-    } finally {
-      await s.stop();
-    }
-  }
-  headline["zk_reads_per_s_1w"] = Number(zk[1]!.rate.toFixed(2));
-  headline["zk_reads_per_s_2w"] = Number(zk[2]!.rate.toFixed(2));
-  headline["zk_reads_scaling_2w"] = Number((zk[2]!.rate / zk[1]!.rate).toFixed(2));
-  headline["cores_used"] = zk[2]!.cores === undefined ? null : Number(zk[2]!.cores.toFixed(2));
-
-  // block proving of an import into the served registry, with reads beside it for the event-loop delay
-  {
-    progress(`block proving: an import of ${importSize} records into the served registry, with uncached v3-zk reads`);
-    const db = freshCopy();
-    const s = await serve(db, 2);
-    try {
-      writeFileSync(join(dir, "more.ndjson"), spare.slice(0, importSize).join("\n") + "\n");
-      const before = (await status(s.base)).blocks.head;
-      ssgkr("registry", "import", "--db", db, "--file", "more.ndjson", "--no-progress");
-      const t0 = performance.now();
-      const reads = zkReads(s.base, Math.max(1, Math.min(duration, 30)));
-      let st = await status(s.base);
-      while (st.blocks.proved_through <= before) {
-        await new Promise((r) => setTimeout(r, 250));
-        st = await status(s.base);
+  if (phases.has("cached")) {
+    // cached reads
+    {
+      progress(`cached reads for ${duration} s`);
+      const s = await serve(freshCopy(), 1, ["--no-prove-blocks"]);
+      try {
+        const warm = names[0]!;
+        await (await fetch(`${s.base}/v1/records/${encodeURIComponent(warm)}/proof`)).arrayBuffer();
+        const r = await autocannon({
+          url: `${s.base}/v1/records/${encodeURIComponent(warm)}/proof`,
+          connections,
+          duration,
+        });
+        const rate = r["2xx"] / r.duration;
+        console.log(
+          `cached reads          ${fmt(rate, 0).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`,
+        );
+        results["cached"] = { rate, p50: r.latency.p50, p99: r.latency.p99 };
+        headline["cached_reads_per_s"] = Math.round(rate);
+      } finally {
+        await s.stop();
       }
-      const blockS = (performance.now() - t0) / 1000;
-      const r = await reads;
-      const loop = (await status(s.base)).process.event_loop_delay_p99_ms;
-      const rate = importSize / blockS;
-      console.log(
-        `block proving         ${fmt(rate, 0).padStart(8)} updates/s (${importSize} updates in ${fmt(blockS, 1)} s, 2 workers, zk reads beside it ${fmt(r.rate, 1)}/s)`,
-      );
-      console.log(
-        `event-loop delay p99  ${fmt(loop, 1).padStart(8)} ms (serving thread, while reads and a block saturate the pool)`,
-      );
-      results["block_proving"] = { updates: importSize, seconds: blockS, rate, reads: r, eventLoopP99Ms: loop };
-      headline["blocks_updates_per_s_server"] = Math.round(rate);
-      headline["event_loop_p99_ms"] = loop;
-    } finally {
-      await s.stop();
+    }
+  }
+  if (phases.has("zk")) {
+    // uncached v3-zk reads, 1 worker then 2
+    const zk: Record<number, { rate: number; cores: number | undefined }> = {};
+    for (const w of [1, 2]) {
+      progress(`uncached v3-zk reads, ${w} worker(s), ${duration} s`);
+      const s = await serve(freshCopy(), w, ["--no-prove-blocks"]);
+      try {
+        const c0 = cpuTicks(s.proc.pid!);
+        const t0 = performance.now();
+        const r = await zkReads(s.base, duration);
+        const c1 = cpuTicks(s.proc.pid!);
+        const cores =
+          c0 === undefined || c1 === undefined ? undefined : (c1 - c0) / 100 / ((performance.now() - t0) / 1000);
+        console.log(
+          `zk reads, ${w} worker   ${fmt(r.rate, 1).padStart(8)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  server CPU ${cores === undefined ? "n/a" : fmt(cores, 2)} cores`,
+        );
+        zk[w] = { rate: r.rate, cores };
+        results[`zk_${w}w`] = { ...r, cores };
+      } finally {
+        await s.stop();
+      }
+    }
+    headline["zk_reads_per_s_1w"] = Number(zk[1]!.rate.toFixed(2));
+    headline["zk_reads_per_s_2w"] = Number(zk[2]!.rate.toFixed(2));
+    headline["zk_reads_scaling_2w"] = Number((zk[2]!.rate / zk[1]!.rate).toFixed(2));
+    headline["cores_used"] = zk[2]!.cores === undefined ? null : Number(zk[2]!.cores.toFixed(2));
+  }
+  if (phases.has("server-blocks")) {
+    // block proving of an import into the served registry, with reads beside it for the event-loop delay
+    {
+      progress(`block proving: an import of ${importSize} records into the served registry, with uncached v3-zk reads`);
+      const db = freshCopy();
+      const s = await serve(db, 2);
+      try {
+        writeFileSync(join(dir, "more.ndjson"), spare.slice(0, importSize).join("\n") + "\n");
+        const before = (await status(s.base)).blocks.head;
+        ssgkr("registry", "import", "--db", db, "--file", "more.ndjson", "--no-progress");
+        const t0 = performance.now();
+        const reads = zkReads(s.base, Math.max(1, Math.min(duration, 30)));
+        let st = await status(s.base);
+        while (st.blocks.proved_through <= before) {
+          await new Promise((r) => setTimeout(r, 250));
+          st = await status(s.base);
+        }
+        const blockS = (performance.now() - t0) / 1000;
+        const r = await reads;
+        const loop = (await status(s.base)).process.event_loop_delay_p99_ms;
+        const rate = importSize / blockS;
+        console.log(
+          `block proving         ${fmt(rate, 0).padStart(8)} updates/s (${importSize} updates in ${fmt(blockS, 1)} s, 2 workers, zk reads beside it ${fmt(r.rate, 1)}/s)`,
+        );
+        console.log(
+          `event-loop delay p99  ${fmt(loop, 1).padStart(8)} ms (serving thread, while reads and a block saturate the pool)`,
+        );
+        results["block_proving"] = { updates: importSize, seconds: blockS, rate, reads: r, eventLoopP99Ms: loop };
+        headline["blocks_updates_per_s_server"] = Math.round(rate);
+        headline["event_loop_p99_ms"] = loop;
+      } finally {
+        await s.stop();
+      }
     }
   }
   // writes acknowledged after their epoch, at --epoch-ms 1000 and 200
@@ -293,120 +312,152 @@ try {
         },
       ],
     });
-  for (const epochMs of [1000, 200]) {
-    progress(`writes from ${writers} connections × ${pipelining} in flight for ${duration} s at --epoch-ms ${epochMs}`);
-    const s = await serve(freshCopy(), 1, ["--no-prove-blocks", "--epoch-ms", String(epochMs), "--epoch-max", "65536"]);
-    try {
-      const r = await writeLoad(s.base, duration, writers, undefined, pipelining);
-      if (r.errors > 0 || r.non2xx > 0) progress(`writes: ${r.errors} errors, ${r.non2xx} non-2xx`);
-      const rate = r["2xx"] / r.duration;
-      console.log(
-        `writes, epoch ${String(epochMs).padStart(4)} ms ${fmt(rate, 0).padStart(8)} acked/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (${r.errors} errors, ${r.non2xx} non-2xx)`,
+  if (phases.has("writes")) {
+    for (const epochMs of [1000, 200]) {
+      progress(
+        `writes from ${writers} connections × ${pipelining} in flight for ${duration} s at --epoch-ms ${epochMs}`,
       );
-      results[`writes_epoch${epochMs}`] = {
-        rate,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        errors: r.errors,
-        non2xx: r.non2xx,
-      };
-      if (epochMs === 1000) {
-        headline["writes_acked_per_s"] = Math.round(rate);
-        headline["write_ack_p99_ms"] = r.latency.p99;
-      } else headline["write_ack_p99_ms_epoch200"] = r.latency.p99;
-    } finally {
-      await s.stop();
-    }
-  }
-  // proving lag under writes at 80 % of the block proving rate
-  {
-    const target = Math.max(1, Math.round(0.8 * Number(headline["blocks_updates_per_s_server"] ?? 1)));
-    progress(`proving lag: writes at ${target}/s (80 % of the block proving rate) for ${duration} s, 2 workers`);
-    const s = await serve(freshCopy(), 2);
-    try {
-      const lags: number[] = [];
-      const sampler = setInterval(() => {
-        void status(s.base).then(
-          (st) => lags.push((st.blocks as unknown as { lag_s: number }).lag_s),
-          () => undefined,
-        );
-      }, 1000);
-      const r = await writeLoad(s.base, duration, Math.max(8, Math.min(writers, target * 2)), target);
-      clearInterval(sampler);
-      const sorted = [...lags].sort((a, b) => a - b);
-      const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0;
-      const third = Math.max(1, Math.floor(lags.length / 3));
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-      const growing = mean(lags.slice(-third)) > 2 * Math.max(1, mean(lags.slice(0, third)));
-      console.log(
-        `proving lag           ${fmt(p99, 1).padStart(8)} s p99 at ${fmt(r["2xx"] / r.duration, 0)} writes/s (${growing ? "growing" : "bounded"}; samples ${lags.map((x) => x.toFixed(0)).join(" ")})`,
-      );
-      results["proving_lag"] = { target, writesPerS: r["2xx"] / r.duration, lags, p99, growing };
-      headline["proving_lag_p99_s"] = p99;
-      headline["proving_lag_growing"] = growing ? 1 : 0;
-    } finally {
-      await s.stop();
-    }
-  }
-  // prove-block of 1,024 / 2,048 / 4,096 updates, default workers
-  const blocks: Record<number, { ms: number; rssMb: number | undefined }> = {};
-  for (const k of blockSizes) {
-    progress(`registry prove-block --profile v3 of ${k} updates`);
-    const db = freshCopy();
-    const file = join(dir, `block-${k}.ndjson`);
-    writeFileSync(
-      file,
-      spare
-        .slice(0, k)
-        .map((l) => {
-          const r = JSON.parse(l) as { name: string; value: unknown };
-          return JSON.stringify(
-            typeof r.value === "string"
-              ? { op: "insert", name: r.name, value: r.value }
-              : { op: "insert", name: r.name, null: true },
+      const s = await serve(freshCopy(), 1, [
+        "--no-prove-blocks",
+        "--epoch-ms",
+        String(epochMs),
+        "--epoch-max",
+        "65536",
+      ]);
+      try {
+        // the serving thread's event-loop delay, sampled from its status while the writes run
+        const loops: { p99: number; max: number }[] = [];
+        const sampler = setInterval(() => {
+          void status(s.base).then(
+            (st) => loops.push({ p99: st.process.event_loop_delay_p99_ms, max: st.process.event_loop_delay_max_ms }),
+            () => undefined,
           );
-        })
-        .join("\n") + "\n",
-    );
-    const t0 = performance.now();
-    const proc = spawn(
-      process.execPath,
-      [
-        BIN,
-        "registry",
-        "prove-block",
-        "--db",
-        db,
-        "--updates",
-        file,
-        "--profile",
-        "v3",
-        "--out",
-        join(dir, `out-${k}-${copies}`),
-      ],
-      { cwd: dir, stdio: ["ignore", "ignore", "pipe"] },
-    );
-    let peak: number | undefined;
-    const poll = setInterval(() => {
-      const p = peakRss(proc.pid!);
-      if (p !== undefined) peak = Math.max(peak ?? 0, p);
-    }, 100);
-    let err = "";
-    proc.stderr!.on("data", (d) => (err += d));
-    const code = await new Promise<number | null>((r) => proc.once("exit", r));
-    clearInterval(poll);
-    if (code !== 0) throw new Error(`prove-block of ${k} exited ${code}: ${err}`);
-    const ms = performance.now() - t0;
-    console.log(
-      `prove-block ${String(k).padStart(5)}     ${fmt(ms / 1000, 1).padStart(8)} s wall, peak RSS ${peak === undefined ? "n/a" : `${fmt(peak, 0)} MiB`}`,
-    );
-    blocks[k] = { ms, rssMb: peak };
-    headline[`block${k}_prove_ms`] = Math.round(ms);
+        }, 2000);
+        const r = await writeLoad(s.base, duration, writers, undefined, pipelining);
+        clearInterval(sampler);
+        if (r.errors > 0 || r.non2xx > 0) progress(`writes: ${r.errors} errors, ${r.non2xx} non-2xx`);
+        const rate = r["2xx"] / r.duration;
+        const loopP99 = Math.max(0, ...loops.map((l) => l.p99));
+        const loopMax = Math.max(0, ...loops.map((l) => l.max));
+        console.log(
+          `writes, epoch ${String(epochMs).padStart(4)} ms ${fmt(rate, 0).padStart(8)} acked/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (${r.errors} errors, ${r.non2xx} non-2xx); event loop p99 ${fmt(loopP99, 1)} ms, max ${fmt(loopMax, 1)} ms`,
+        );
+        results[`writes_epoch${epochMs}`] = {
+          rate,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          errors: r.errors,
+          non2xx: r.non2xx,
+          eventLoop: loops,
+        };
+        if (epochMs === 1000) {
+          headline["writes_acked_per_s"] = Math.round(rate);
+          headline["write_ack_p99_ms"] = r.latency.p99;
+          headline["write_event_loop_p99_ms"] = loopP99;
+        } else headline["write_ack_p99_ms_epoch200"] = r.latency.p99;
+      } finally {
+        await s.stop();
+      }
+    }
   }
-  results["blocks"] = blocks;
-  const [small, large] = [blockSizes[0]!, blockSizes[blockSizes.length - 1]!];
-  headline[`block${large}_rss_mb`] = blocks[large]!.rssMb === undefined ? null : Math.round(blocks[large]!.rssMb!);
-  headline[`block${large}_over_${small}`] = Number((blocks[large]!.ms / blocks[small]!.ms).toFixed(2));
+  if (phases.has("lag")) {
+    // proving lag under writes at 80 % of the block proving rate
+    {
+      const target = Math.max(
+        1,
+        Math.round(
+          0.8 * Number(headline["blocks_updates_per_s_server"] ?? (Number.isFinite(drainRate) ? drainRate : 1)),
+        ),
+      );
+      progress(`proving lag: writes at ${target}/s (80 % of the block proving rate) for ${duration} s, 2 workers`);
+      const s = await serve(freshCopy(), 2);
+      try {
+        const lags: number[] = [];
+        const sampler = setInterval(() => {
+          void status(s.base).then(
+            (st) => lags.push((st.blocks as unknown as { lag_s: number }).lag_s),
+            () => undefined,
+          );
+        }, 1000);
+        const r = await writeLoad(s.base, duration, Math.max(8, Math.min(writers, target * 2)), target);
+        clearInterval(sampler);
+        const sorted = [...lags].sort((a, b) => a - b);
+        const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0;
+        const third = Math.max(1, Math.floor(lags.length / 3));
+        const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+        const growing = mean(lags.slice(-third)) > 2 * Math.max(1, mean(lags.slice(0, third)));
+        console.log(
+          `proving lag           ${fmt(p99, 1).padStart(8)} s p99 at ${fmt(r["2xx"] / r.duration, 0)} writes/s (${growing ? "growing" : "bounded"}; samples ${lags.map((x) => x.toFixed(0)).join(" ")})`,
+        );
+        results["proving_lag"] = { target, writesPerS: r["2xx"] / r.duration, lags, p99, growing };
+        headline["proving_lag_p99_s"] = p99;
+        headline["proving_lag_growing"] = growing ? 1 : 0;
+      } finally {
+        await s.stop();
+      }
+    }
+  }
+  if (phases.has("prove-block")) {
+    // prove-block of 1,024 / 2,048 / 4,096 updates, default workers
+    const blocks: Record<number, { ms: number; rssMb: number | undefined }> = {};
+    for (const k of blockSizes) {
+      progress(`registry prove-block --profile v3 of ${k} updates`);
+      const db = freshCopy();
+      const file = join(dir, `block-${k}.ndjson`);
+      writeFileSync(
+        file,
+        spare
+          .slice(0, k)
+          .map((l) => {
+            const r = JSON.parse(l) as { name: string; value: unknown };
+            return JSON.stringify(
+              typeof r.value === "string"
+                ? { op: "insert", name: r.name, value: r.value }
+                : { op: "insert", name: r.name, null: true },
+            );
+          })
+          .join("\n") + "\n",
+      );
+      const t0 = performance.now();
+      const proc = spawn(
+        process.execPath,
+        [
+          BIN,
+          "registry",
+          "prove-block",
+          "--db",
+          db,
+          "--updates",
+          file,
+          "--profile",
+          "v3",
+          "--out",
+          join(dir, `out-${k}-${copies}`),
+        ],
+        { cwd: dir, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let peak: number | undefined;
+      const poll = setInterval(() => {
+        const p = peakRss(proc.pid!);
+        if (p !== undefined) peak = Math.max(peak ?? 0, p);
+      }, 100);
+      let err = "";
+      proc.stderr!.on("data", (d) => (err += d));
+      const code = await new Promise<number | null>((r) => proc.once("exit", r));
+      clearInterval(poll);
+      if (code !== 0) throw new Error(`prove-block of ${k} exited ${code}: ${err}`);
+      const ms = performance.now() - t0;
+      console.log(
+        `prove-block ${String(k).padStart(5)}     ${fmt(ms / 1000, 1).padStart(8)} s wall, peak RSS ${peak === undefined ? "n/a" : `${fmt(peak, 0)} MiB`}`,
+      );
+      blocks[k] = { ms, rssMb: peak };
+      headline[`block${k}_prove_ms`] = Math.round(ms);
+    }
+    results["blocks"] = blocks;
+    const [small, large] = [blockSizes[0]!, blockSizes[blockSizes.length - 1]!];
+    headline[`block${large}_rss_mb`] = blocks[large]!.rssMb === undefined ? null : Math.round(blocks[large]!.rssMb!);
+    headline[`block${large}_over_${small}`] = Number((blocks[large]!.ms / blocks[small]!.ms).toFixed(2));
+  }
   const path = writeResults("registry-load", results);
   progress(`results in ${path}`);
   printHeadline(headline);

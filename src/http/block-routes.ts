@@ -98,7 +98,14 @@ export async function blockRoutes(app: FastifyInstance, ctx: HttpContext): Promi
     return Buffer.from(b.proof.buffer, b.proof.byteOffset, b.proof.byteLength);
   });
 
-  const prover = registerConsistencyRoute(app, store, ctx.proveBlocks, ctx.consistencyPageBytes, ctx.pool);
+  const prover = registerConsistencyRoute(
+    app,
+    store,
+    ctx.proveBlocks,
+    ctx.consistencyPageBytes,
+    ctx.pool,
+    ctx.sequencer?.writer,
+  );
   registerChangesRoute(app, ctx);
   registerStatusRoute(app, ctx, prover);
 }

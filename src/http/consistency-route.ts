@@ -22,6 +22,7 @@ import { formatRoot } from "../counterparty/claim.js";
 import type { NameStore } from "../registry/store/name-store.js";
 import {
   BlockProver,
+  type BlockProofKeeper,
   batchBlockParts,
   batchProofState,
   type BatchProofState,
@@ -156,11 +157,17 @@ export function registerConsistencyRoute(
   prove: boolean,
   pageBytes: number = DEFAULT_CONSISTENCY_PAGE_BYTES,
   pool?: BlockPartProver,
+  keeper?: BlockProofKeeper,
 ): BlockProver | undefined {
   const names = isNameKeyed(store) ? (store as NameStore) : undefined;
   const prover =
     names !== undefined && prove && !names.readOnly
-      ? new BlockProver(names, pool !== undefined ? { pool, onProved: logProved } : { worker: true })
+      ? new BlockProver(
+          names,
+          pool !== undefined
+            ? { pool, onProved: logProved, ...(keeper !== undefined ? { keeper } : {}) }
+            : { worker: true },
+        )
       : undefined;
   if (prover !== undefined) {
     app.addHook("onReady", async () => prover.start());

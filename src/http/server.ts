@@ -61,6 +61,12 @@ export interface RegistryHttpOptions {
   readonly verifyConfigs?: readonly VerifyConfig[];
   /** Slot registries: writes waiting for the writer before new ones get 409 `WRITE_BUSY` (default 64). */
   readonly maxQueuedWrites?: number;
+  /**
+   * Name-keyed registries: where epochs are hashed and written — `"thread"` (default: a writer
+   * thread, so the serving thread never hashes an epoch nor waits on LMDB's write lock) or
+   * `"inline"` (the serving thread).
+   */
+  readonly epochWriter?: "thread" | "inline";
   /** Name-keyed registries: an epoch of writes closes every `epochMs` ms (default 1,000; the sequencer, registry/sequencer/sequencer.ts). */
   readonly epochMs?: number;
   /** … or once `epochMax` writes wait (default 4,096), whichever comes first. */
@@ -142,9 +148,10 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
           ...(opts.writeQueue !== undefined ? { writeQueue: opts.writeQueue } : {}),
           ...(opts.onEpoch !== undefined ? { onEpoch: opts.onEpoch } : {}),
           onError: (e) => process.stderr.write(`error: an epoch failed: ${(e as Error).message}\n`),
+          writer: opts.epochWriter ?? "thread",
         })
       : undefined;
-  sequencer?.start();
+  await sequencer?.start();
   const ctx = createHttpContext({
     store,
     auth: new BearerAuth(opts.token),

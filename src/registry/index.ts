@@ -172,6 +172,7 @@ export {
   proveBatch,
   type BatchProofState,
   type BlockProverOptions,
+  type BlockProofKeeper,
 } from "./consistency/block-prover.js";
 export {
   verifyConsistency,

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { NameStore } from "../../src/registry/store/name-store.js";
 import { RecordState } from "../../src/registry/store/record-codec.js";
 import { Sequencer } from "../../src/registry/sequencer/sequencer.js";
+import { InlineEpochWriter, type EpochDone, type EpochJob } from "../../src/registry/sequencer/epoch-writer.js";
+import { InternalError } from "../../src/errors.js";
 import { formatRoot } from "../../src/registry/root.js";
 import { replayBatch } from "../../src/registry/consistency/replay.js";
 import { proveBatch } from "../../src/registry/consistency/block-prover.js";
@@ -101,73 +103,74 @@ test("sequencer: 40 concurrent PUTs of distinct names are one batch (an epoch cl
   }
 });
 
-test("sequencer: writes to one name in one epoch apply in order; one that does not fit the state the earlier ones left fails alone; an epoch whose writes all fail commits nothing", async () => {
-  const store = makeRegistry(dir, DEPTH, { sub: "order" });
-  const seq = new Sequencer(store, { epochMs: 60_000 });
-  seq.start();
-  try {
-    const before = store.head();
-    const pending = [
-      seq.submit({ op: "put", name: "x", value: "a" }),
-      seq.submit({ op: "put", name: "x", value: "b" }),
-      seq.submit({ op: "delete", name: "x" }),
-      seq.submit({ op: "put", name: "x", value: "c" }),
-      seq.submit({ op: "restore", name: "x" }),
-      seq.submit({ op: "put", name: "y", value: null }),
-    ];
-    seq.runEpoch();
-    const got = await Promise.all(pending);
-    const results = got.map((a) => (a.kind === "done" ? a.result : assert.fail(a.kind)));
-    assert.deepEqual(
-      results.map((r) => (r.ok ? [r.op, r.position, r.batch] : [r.code])),
-      [
-        ["insert", 0, before.batch + 1],
-        ["replace", 1, before.batch + 1],
-        ["delete", 2, before.batch + 1],
-        ["NAME_DELETED"],
-        ["restore", 3, before.batch + 1],
-        ["insert", 4, before.batch + 1],
-      ],
-    );
-    assert.deepEqual(store.changePart(before.batch + 1, 0), [
-      { op: "insert", name: "x", value: "a" },
-      { op: "replace", name: "x", value: "b" },
-      { op: "delete", name: "x" },
-      { op: "restore", name: "x", value: "b" },
-      { op: "insert", name: "y", value: null },
-    ]);
-    const x = store.lookup("x").record!;
-    assert.deepEqual([x.state, x.value], [RecordState.Live, "b"]);
-    assert.equal(store.head().records, before.records + 2);
-    assert.equal(store.head().live, before.live + 2);
-    assert.equal(
-      store.check().root.join(),
-      store.head().root.join(),
-      "the tree recomputed from the records has the epoch's root",
-    );
-    // the epoch replays from its change log (the same name four times) and its block is proved
-    const [part] = replayBatch(store, before.batch + 1);
-    assert.equal(formatRoot(part!.fromRoot), formatRoot(before.root));
-    assert.equal(formatRoot(part!.toRoot), formatRoot(store.head().root));
-    assert.equal(proveBatch(store, before.batch + 1)?.summary.batch, before.batch + 1);
+for (const writer of ["inline", "thread"] as const)
+  test(`sequencer (${writer} writer): writes to one name in one epoch apply in order; one that does not fit the state the earlier ones left fails alone; an epoch whose writes all fail commits nothing`, async () => {
+    const store = makeRegistry(dir, DEPTH, { sub: `order-${writer}` });
+    const seq = new Sequencer(store, { epochMs: 60_000, writer });
+    await seq.start();
+    try {
+      const before = store.head();
+      const pending = [
+        seq.submit({ op: "put", name: "x", value: "a" }),
+        seq.submit({ op: "put", name: "x", value: "b" }),
+        seq.submit({ op: "delete", name: "x" }),
+        seq.submit({ op: "put", name: "x", value: "c" }),
+        seq.submit({ op: "restore", name: "x" }),
+        seq.submit({ op: "put", name: "y", value: null }),
+      ];
+      await seq.runEpoch();
+      const got = await Promise.all(pending);
+      const results = got.map((a) => (a.kind === "done" ? a.result : assert.fail(a.kind)));
+      assert.deepEqual(
+        results.map((r) => (r.ok ? [r.op, r.position, r.batch] : [r.code])),
+        [
+          ["insert", 0, before.batch + 1],
+          ["replace", 1, before.batch + 1],
+          ["delete", 2, before.batch + 1],
+          ["NAME_DELETED"],
+          ["restore", 3, before.batch + 1],
+          ["insert", 4, before.batch + 1],
+        ],
+      );
+      assert.deepEqual(store.changePart(before.batch + 1, 0), [
+        { op: "insert", name: "x", value: "a" },
+        { op: "replace", name: "x", value: "b" },
+        { op: "delete", name: "x" },
+        { op: "restore", name: "x", value: "b" },
+        { op: "insert", name: "y", value: null },
+      ]);
+      const x = store.lookup("x").record!;
+      assert.deepEqual([x.state, x.value], [RecordState.Live, "b"]);
+      assert.equal(store.head().records, before.records + 2);
+      assert.equal(store.head().live, before.live + 2);
+      assert.equal(
+        store.check().root.join(),
+        store.head().root.join(),
+        "the tree recomputed from the records has the epoch's root",
+      );
+      // the epoch replays from its change log (the same name four times) and its block is proved
+      const [part] = replayBatch(store, before.batch + 1);
+      assert.equal(formatRoot(part!.fromRoot), formatRoot(before.root));
+      assert.equal(formatRoot(part!.toRoot), formatRoot(store.head().root));
+      assert.equal(proveBatch(store, before.batch + 1)?.summary.batch, before.batch + 1);
 
-    // an epoch of failing writes only, and an epoch of none, commit nothing
-    const head = store.head().batch;
-    const bad = [seq.submit({ op: "delete", name: "never" }), seq.submit({ op: "restore", name: "x" })];
-    seq.runEpoch();
-    seq.runEpoch();
-    assert.deepEqual(
-      (await Promise.all(bad)).map((a) => (a.kind === "done" && !a.result.ok ? a.result.code : a.kind)),
-      ["RECORD_ABSENT", "RECORD_LIVE"],
-    );
-    assert.equal(store.head().batch, head);
-    assert.equal(seq.status().epochsCommitted, 1);
-    assert.equal(seq.status().epochsEmpty, 1);
-  } finally {
-    seq.close();
-    await store.close();
-  }
-});
+      // an epoch of failing writes only, and an epoch of none, commit nothing
+      const head = store.head().batch;
+      const bad = [seq.submit({ op: "delete", name: "never" }), seq.submit({ op: "restore", name: "x" })];
+      await seq.runEpoch();
+      await seq.runEpoch();
+      assert.deepEqual(
+        (await Promise.all(bad)).map((a) => (a.kind === "done" && !a.result.ok ? a.result.code : a.kind)),
+        ["RECORD_ABSENT", "RECORD_LIVE"],
+      );
+      assert.equal(store.head().batch, head);
+      assert.equal(seq.status().epochsCommitted, 1);
+      assert.equal(seq.status().epochsEmpty, 1);
+    } finally {
+      await seq.close();
+      await store.close();
+    }
+  });
 
 test("sequencer: writes accepted under Prefer: respond-async are durable before the 202 and applied, in order, by the next start after the process stopped without applying them", async () => {
   const store = makeRegistry(dir, DEPTH, { sub: "async" });
@@ -186,18 +189,18 @@ test("sequencer: writes accepted under Prefer: respond-async are durable before 
   const again = NameStore.open(db);
   try {
     const seq = new Sequencer(again, { epochMs: 60_000 });
-    seq.start();
+    await seq.start();
     assert.equal(again.head().batch, head + 1, "one epoch applied the three accepted writes");
     assert.deepEqual(again.changePart(head + 1, 0), [
       { op: "insert", name: "late-1", value: "one" },
       { op: "replace", name: "late-1", value: "two" },
       { op: "delete", name: "left-pad" },
     ]);
-    seq.close();
+    await seq.close();
     const seq2 = new Sequencer(again, { epochMs: 60_000 });
-    seq2.start();
+    await seq2.start();
     assert.equal(again.head().batch, head + 1, "an applied accepted write is applied once");
-    seq2.close();
+    await seq2.close();
   } finally {
     await again.close();
     await srv.app.close().catch(() => {});
@@ -270,7 +273,7 @@ test("sequencer: a full write queue answers 503 WRITE_QUEUE_FULL with Retry-Afte
     const fullAsync = await call(srv.base, "PUT", "/v1/records/q-4", { value: "v" }, { prefer: "respond-async" });
     assert.equal(fullAsync.status, 503);
     assert.equal(srv.sequencer!.status().writesQueued, 3, "a refused write holds no memory");
-    srv.sequencer!.runEpoch();
+    await srv.sequencer!.runEpoch();
     const done = await Promise.all(queued);
     assert.deepEqual(
       done.map((d) => d.status),
@@ -372,12 +375,12 @@ test("sequencer: a CLI import into the served registry meanwhile commits beside 
 test("sequencer: idempotency keys are kept within their retention (here the last 3 keys), oldest dropped first", async () => {
   const store = makeRegistry(dir, DEPTH, { sub: "keys" });
   const seq = new Sequencer(store, { epochMs: 60_000, keyRetention: { keepMs: 3_600_000, keepKeys: 3 } });
-  seq.start();
+  await seq.start();
   try {
     const first = [1, 2, 3, 4, 5].map((i) =>
       seq.submit({ op: "put", name: `kept-${i}`, value: "v", idempotencyKey: `key-${i}` }),
     );
-    seq.runEpoch();
+    await seq.runEpoch();
     await Promise.all(first);
     assert.equal(seq.status().idempotencyKeys, 3);
     // key-5 is kept: its retry with another write is refused; key-1 was dropped: the key is free again
@@ -386,12 +389,77 @@ test("sequencer: idempotency keys are kept within their retention (here the last
       "key-reused",
     );
     const reused = seq.submit({ op: "put", name: "other", value: "v", idempotencyKey: "key-1" });
-    seq.runEpoch();
+    await seq.runEpoch();
     const a = await reused;
     assert.deepEqual([a.kind, a.kind === "done" && a.result.ok], ["done", true]);
     assert.equal(seq.status().idempotencyKeys, 3);
   } finally {
-    seq.close();
+    await seq.close();
+    await store.close();
+  }
+});
+
+test("sequencer: an epoch whose answer is lost after its commit (a writer that died between its commit and its answer) — accepted writes are applied exactly once, a write answered ok is in the registry, an idempotency key answers its stored result", async () => {
+  const store = makeRegistry(dir, DEPTH, { sub: "answer-lost" });
+  let lose = 0;
+  class LosingWriter extends InlineEpochWriter {
+    override async epoch(job: EpochJob): Promise<EpochDone> {
+      const done = await super.epoch(job);
+      if (lose-- > 0) throw new InternalError("the epoch writer thread stopped");
+      return done;
+    }
+  }
+  const seq = new Sequencer(store, { epochMs: 60_000, writer: (s, t) => new LosingWriter(s, t) });
+  await seq.start();
+  const start = store.head().batch;
+  try {
+    for (let round = 0; round < 4; round++) {
+      const accepted = [1, 2, 3].map((i) => ({ op: "put" as const, name: `acc-${round}-${i}`, value: `a${i}` }));
+      for (const w of accepted) assert.equal((await seq.accept(w)).kind, "accepted");
+      const keyed = seq.submit({ op: "put", name: `key-${round}`, value: "k", idempotencyKey: `k-${round}` });
+      const plain = seq.submit({ op: "put", name: `plain-${round}`, value: "p" });
+      lose = round % 2 === 0 ? 1 : 0;
+      assert.equal(await seq.runEpoch(), round % 2 !== 0, "the epoch's answer was lost on even rounds");
+      while (seq.status().writesQueued > 0) await seq.runEpoch();
+      const k = await keyed;
+      assert.ok(k.kind === "done" && k.result.ok, `the keyed write answers its kept result: ${JSON.stringify(k)}`);
+      const p = await plain;
+      assert.equal(p.kind, "done");
+      if (p.kind === "done" && !p.result.ok) assert.equal(p.result.code, "INTERNAL");
+      assert.equal(store.lookup(`plain-${round}`).record?.value, "p", "the epoch committed");
+    }
+    const inserts = new Map<string, number>();
+    for (let b = start + 1; b <= store.head().batch; b++)
+      for (const c of store.changePart(b, 0))
+        if (c.name.startsWith("acc-")) inserts.set(c.name, (inserts.get(c.name) ?? 0) + (c.op === "insert" ? 1 : 100));
+    assert.equal(inserts.size, 12, "every accepted write was applied");
+    assert.ok(
+      [...inserts.values()].every((n) => n === 1),
+      JSON.stringify([...inserts]),
+    );
+    assert.equal(store.head().batch, start + 4, "one batch per epoch, none applied twice");
+    assert.equal(store.check().root.join(), store.head().root.join());
+  } finally {
+    await seq.close();
+    await store.close();
+  }
+});
+
+test("sequencer (thread writer): a writer thread that stopped is replaced by the next job", async () => {
+  const store = makeRegistry(dir, DEPTH, { sub: "writer-stopped" });
+  const seq = new Sequencer(store, { epochMs: 60_000, writer: "thread" });
+  await seq.start();
+  try {
+    for (let round = 0; round < 2; round++) {
+      const worker = (seq.writer as unknown as { worker?: { terminate(): Promise<number> } }).worker;
+      assert.ok(worker !== undefined, "a thread runs");
+      await worker.terminate();
+      assert.equal((await seq.accept({ op: "put", name: `after-${round}`, value: "v" })).kind, "accepted");
+      assert.equal(await seq.runEpoch(), true);
+      assert.equal(store.lookup(`after-${round}`).record?.value, "v");
+    }
+  } finally {
+    await seq.close();
     await store.close();
   }
 });

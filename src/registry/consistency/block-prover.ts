@@ -55,6 +55,16 @@ export interface BlockProverOptions {
    * as they come. Nothing is replayed or proved on the calling thread. Takes precedence over `worker`.
    */
   readonly pool?: BlockPartProver;
+  /**
+   * With `pool`: what stores the proved parts (the server's epoch writer, so that the calling
+   * thread never waits on LMDB's write lock); default the store's `keepBlockProof` on the calling thread.
+   */
+  readonly keeper?: BlockProofKeeper;
+}
+
+/** What stores a proved block part (`NameStore.keepBlockProof`'s contract): whether it was stored. */
+export interface BlockProofKeeper {
+  keepBlockProof(summary: StoredBlockSummary, blockJson: string, proof: Uint8Array): Promise<boolean>;
 }
 
 /** A proved part of a batch's block: its stored summary, block.json text and block.bin bytes. */
@@ -410,8 +420,12 @@ export class BlockProver {
         const next = this.proved.get(`${batch}.${p}`);
         if (p === parts || next === undefined) break;
         this.proved.delete(`${batch}.${p}`);
-        if (this.store.keepBlockProof(next.summary, next.blockJson, next.proof))
-          this.options.onProved?.(next.summary, next.proveMs);
+        const stored =
+          this.options.keeper !== undefined
+            ? await this.options.keeper.keepBlockProof(next.summary, next.blockJson, next.proof)
+            : this.store.keepBlockProof(next.summary, next.blockJson, next.proof);
+        if (!this.running) return;
+        if (stored) this.options.onProved?.(next.summary, next.proveMs);
       }
     } catch (e) {
       if (!this.running) return;

@@ -16,6 +16,9 @@
  *   other writes accepted in the same turn of the event loop; the epoch that applies it removes
  *   the row in its commit transaction, and `start` applies rows left by a stopped or killed
  *   process first, in order.
+ * - Epochs are hashed and written by an `EpochWriter` (epoch-writer.ts): on the calling thread, or
+ *   (`writer: "thread"`, the server's) on a worker thread while the calling thread goes on queueing
+ *   and answering; one epoch is written at a time, the next taking every write queued meanwhile.
  * - An idempotency key makes a retried write apply once: a retry of a write still queued shares
  *   its answer, a retry after its epoch gets the stored result, and a retry under the same key
  *   with another write is refused (`key-reused`).
@@ -23,9 +26,9 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { SsgkrError } from "../../errors.js";
-import { formatRoot } from "../root.js";
 import type { NameStore } from "../store/name-store.js";
-import { applyEpoch, checkEpochWrite, type EpochOutcome, type EpochWrite, type KeyIndex } from "./epoch.js";
+import { checkEpochWrite, type EpochWrite } from "./epoch.js";
+import { InlineEpochWriter, ThreadEpochWriter, type EpochDone, type EpochWriter } from "./epoch-writer.js";
 import { DEFAULT_KEY_RETENTION, WriteTables, type KeyRetention, type StoredResult } from "./write-tables.js";
 
 export type { KeyRetention, StoredResult } from "./write-tables.js";
@@ -54,6 +57,12 @@ export interface SequencerOptions {
   readonly onEpoch?: (e: EpochStats) => void;
   /** Called when an epoch fails as a whole (a fault of the store; its accepted writes are tried again). */
   readonly onError?: (e: unknown) => void;
+  /**
+   * Where epochs are hashed and written: `"thread"` — one worker thread with its own read-write
+   * handle on the registry (the server's: the calling thread never hashes an epoch nor waits on
+   * LMDB's write lock); `"inline"` — the calling thread (default); or a writer of its own.
+   */
+  readonly writer?: "thread" | "inline" | ((store: NameStore, tables: WriteTables) => EpochWriter);
 }
 
 /** One committed epoch. */
@@ -115,14 +124,20 @@ export class Sequencer {
   readonly epochMs: number;
   readonly epochMax: number;
   readonly writeQueue: number;
+  /** What the epochs, accepted rows and (for the server's block prover) block proofs are written through. */
+  readonly writer: EpochWriter;
   private readonly tables: WriteTables;
-  private readonly index: KeyIndex = { batch: -1, keys: new Float64Array(0) };
   private queue: Queued[] = [];
   private readonly inflight = new Map<string, Queued>();
   private acceptBuffer: { q: Queued; fail: (e: unknown) => void; ok: () => void }[] = [];
+  private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private soon: NodeJS.Immediate | undefined;
   private stopped = false;
+  /** Epochs asked for and not yet applied (they run one after another). */
+  private epochsAsked = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  /** The clock struck while an epoch was being written: the next starts when it ends. */
+  private due = false;
   private committed = 0;
   private empty = 0;
   private last: EpochStats | undefined;
@@ -134,31 +149,46 @@ export class Sequencer {
     this.epochMs = options.epochMs ?? DEFAULT_EPOCH_MS;
     this.epochMax = options.epochMax ?? DEFAULT_EPOCH_MAX;
     this.writeQueue = options.writeQueue ?? DEFAULT_WRITE_QUEUE;
-    this.tables = new WriteTables(store, options.keyRetention ?? DEFAULT_KEY_RETENTION);
+    const retention = options.keyRetention ?? DEFAULT_KEY_RETENTION;
+    this.tables = new WriteTables(store, retention);
+    const w = options.writer;
+    this.writer =
+      w === "thread"
+        ? new ThreadEpochWriter({ dir: store.dir, retention }, this.tables.keptKeys)
+        : typeof w === "function"
+          ? w(store, this.tables)
+          : new InlineEpochWriter(store, this.tables);
   }
 
   /**
-   * Applies the writes a stopped or killed process accepted and had not applied (in order, in
-   * epochs), then starts the epoch clock.
+   * Starts the writer, applies the writes a stopped or killed process accepted and had not
+   * applied (in order, in epochs), then starts the epoch clock.
    * @throws RegistryError `DB_CORRUPT` and other faults of the store.
    */
-  start(): void {
+  async start(): Promise<void> {
+    if (this.writer instanceof ThreadEpochWriter) await this.writer.start();
     for (const a of this.tables.pending()) {
       const q = this.entry(a, a.fingerprint ?? writeFingerprint(a), a.idempotencyKey, true);
       q.seq = a.seq;
       this.queue.push(q);
     }
-    while (this.queue.length > 0) if (!this.runEpoch()) break;
+    while (this.queue.length > 0) if (!(await this.runEpoch())) break;
     this.tick();
   }
 
   private tick(): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      if (this.queue.length > 0) this.runEpoch();
+      this.kick();
       this.tick();
     }, this.epochMs);
     this.timer.unref?.();
+  }
+
+  /** An epoch is due: now, or when the one being written ends. */
+  private kick(): void {
+    if (this.epochsAsked > 0) this.due = true;
+    else if (this.queue.length > 0) void this.runEpoch();
   }
 
   private entry(w: EpochWrite, fp: string, key: string | undefined, async: boolean): Queued {
@@ -215,11 +245,7 @@ export class Sequencer {
 
   private enqueue(q: Queued): void {
     this.queue.push(q);
-    if (this.queue.length >= this.epochMax && this.soon === undefined)
-      this.soon = setImmediate(() => {
-        this.soon = undefined;
-        while (this.queue.length >= this.epochMax) if (!this.runEpoch()) break;
-      });
+    if (this.queue.length >= this.epochMax) this.kick();
   }
 
   /**
@@ -241,7 +267,7 @@ export class Sequencer {
 
   /**
    * Makes a write durable (the accepted-writes table) and answers `accepted` at once; an epoch
-   * applies it later.
+   * applies it later. The writes accepted while the writer is busy are written together.
    * @throws RegistryError as `submit`, and faults of the store writing the row.
    */
   async accept(w: SequencedWrite): Promise<SequencerAnswer> {
@@ -254,17 +280,30 @@ export class Sequencer {
     const q = this.entry({ ...w, key }, fp, w.idempotencyKey, true);
     await new Promise<void>((ok, fail) => {
       this.acceptBuffer.push({ q, ok, fail });
-      if (this.acceptBuffer.length === 1) setImmediate(() => this.flushAccepted());
+      if (this.acceptBuffer.length === 1) setImmediate(() => void this.flushAccepted());
     });
     return { kind: "accepted", replayed: false };
   }
 
-  private flushAccepted(): void {
+  /** Writes the accepted rows buffered (after the batch being written, if any). */
+  private flushAccepted(): Promise<void> {
+    if (this.flushing !== undefined) return this.flushing.then(() => this.flushAccepted());
+    if (this.acceptBuffer.length === 0) return Promise.resolve();
+    const p = this.flushOnce();
+    this.flushing = p;
+    void p.then(() => {
+      if (this.flushing === p) this.flushing = undefined;
+    });
+    return p;
+  }
+
+  private async flushOnce(): Promise<void> {
     const batch = this.acceptBuffer;
     this.acceptBuffer = [];
-    if (batch.length === 0) return;
     try {
-      const rows = this.tables.accept(batch.map(({ q }) => ({ ...q.write, idempotencyKey: q.key, fingerprint: q.fp })));
+      const rows = await this.writer.accept(
+        batch.map(({ q }) => ({ ...q.write, idempotencyKey: q.key, fingerprint: q.fp })),
+      );
       batch.forEach(({ q, ok }, i) => {
         q.seq = rows[i]!.seq;
         this.enqueue(q);
@@ -278,50 +317,71 @@ export class Sequencer {
     }
   }
 
-  /** Closes the next epoch now; false when it failed as a whole. */
-  runEpoch(): boolean {
+  /**
+   * Closes the next epoch (once the epoch being written, if any, has ended) and resolves when it
+   * is applied: false when it failed as a whole.
+   */
+  runEpoch(): Promise<boolean> {
+    this.epochsAsked++;
+    const p = this.tail.then(() => this.epochNow());
+    this.tail = p.then(
+      (ok) => this.afterEpoch(ok),
+      () => this.afterEpoch(false),
+    );
+    return p;
+  }
+
+  private afterEpoch(ok: boolean): void {
+    this.epochsAsked--;
+    if (this.epochsAsked > 0 || this.stopped) return;
+    const again = ok && (this.queue.length >= this.epochMax || (this.due && this.queue.length > 0));
+    this.due = false;
+    if (again) void this.runEpoch();
+  }
+
+  private async epochNow(): Promise<boolean> {
     const take = this.queue.splice(0, this.epochMax);
     if (take.length === 0) return true;
     const t0 = performance.now();
-    const now = Date.now();
-    let outcome: EpochOutcome;
+    let done: EpochDone;
     try {
-      outcome = applyEpoch(
-        this.store,
-        this.index,
-        take.map((q) => q.write),
-        (o) => {
-          this.tables.applied(take.flatMap((q) => (q.seq !== undefined ? [q.seq] : [])));
-          const root = o.entry !== undefined ? formatRoot(o.entry.root) : "";
-          take.forEach((q, i) => {
-            if (q.key !== undefined) this.tables.keep(q.key, q.fp, resultOf(o, i, root), now);
-          });
-          this.tables.prune(now);
-        },
-      );
+      done = await this.writer.epoch({
+        writes: take.map((q) => q.write),
+        seqs: take.flatMap((q) => (q.seq !== undefined ? [q.seq] : [])),
+        keys: take.flatMap((q, i) => (q.key !== undefined ? [{ i, key: q.key, fp: q.fp }] : [])),
+        now: Date.now(),
+      });
     } catch (e) {
       this.options.onError?.(e);
-      // accepted writes are durable: they are tried again; the others get the fault as their answer
-      const again = take.filter((q) => q.seq !== undefined);
+      // Accepted writes are durable: those whose rows are still there are tried again (a writer
+      // thread that died after its commit, before its answer, has applied and removed them); the
+      // others get the fault as their answer, or the result their key kept.
+      this.store.renewReadSnapshot();
+      const again = take.filter((q) => q.seq !== undefined && this.tables.isAccepted(q.seq));
       this.queue = [...again, ...this.queue];
       const code = e instanceof SsgkrError ? e.code : "INTERNAL";
       const message = e instanceof Error ? e.message : String(e);
-      for (const q of take) if (q.seq === undefined) q.resolve({ ok: false, code, message });
+      for (const q of take)
+        if (!again.includes(q))
+          q.resolve(
+            (q.key !== undefined ? this.tables.keyRow(q.key)?.result : undefined) ?? { ok: false, code, message },
+          );
       return false;
     }
-    const root = outcome.entry !== undefined ? formatRoot(outcome.entry.root) : "";
-    take.forEach((q, i) => q.resolve(resultOf(outcome, i, root)));
+    // this thread's reads see the epoch from now on (its read snapshot may predate the commit)
+    if (done.batch !== undefined) this.store.renewReadSnapshot();
+    take.forEach((q, i) => q.resolve(done.results[i]!));
     const ms = performance.now() - t0;
-    if (outcome.entry === undefined) this.empty++;
+    if (done.batch === undefined) this.empty++;
     else {
       this.committed++;
-      const updates = outcome.results.filter((r) => r.ok).length;
+      const updates = done.results.filter((r) => r.ok).length;
       this.last = {
-        batch: outcome.entry.batch,
+        batch: done.batch,
         updates,
         failed: take.length - updates,
         ms: Math.round(ms * 10) / 10,
-        committedAt: outcome.entry.committedAt,
+        committedAt: done.committedAt!,
       };
       this.options.onEpoch?.(this.last);
     }
@@ -338,23 +398,18 @@ export class Sequencer {
       epochsEmpty: this.empty,
       lastEpoch: this.last,
       writesQueued: this.queue.length + this.acceptBuffer.length,
-      idempotencyKeys: this.tables.keptKeys,
+      idempotencyKeys: this.writer.keptKeys,
     };
   }
 
-  /** Stops the clock after applying every queued write (a server's graceful stop). */
-  close(): void {
+  /** Stops the clock after applying every queued write, then stops the writer (a server's graceful stop). */
+  async close(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.soon !== undefined) clearImmediate(this.soon);
-    this.flushAccepted();
-    while (this.queue.length > 0) if (!this.runEpoch()) break;
+    await this.flushAccepted();
+    await this.tail;
+    while (this.queue.length > 0) if (!(await this.runEpoch())) break;
+    await this.writer.close();
   }
-}
-
-function resultOf(o: EpochOutcome, i: number, root: string): StoredResult {
-  const r = o.results[i]!;
-  if (!r.ok) return { ok: false, code: r.error.code, message: r.error.message };
-  return { ok: true, op: r.op, batch: o.entry!.batch, position: r.position, root };
 }

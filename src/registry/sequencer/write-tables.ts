@@ -145,6 +145,11 @@ export class WriteTables {
     });
   }
 
+  /** Whether an accepted write's row is still there (not yet applied), as the current snapshot sees it. */
+  isAccepted(seq: number): boolean {
+    return this.accepted.get(u64(seq)) !== undefined;
+  }
+
   /** Inside the epoch's transaction: removes applied accepted writes. */
   applied(seqs: readonly number[]): void {
     for (const s of seqs) this.accepted.removeSync(u64(s));
