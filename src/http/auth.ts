@@ -4,6 +4,7 @@
  * `WWW-Authenticate: Bearer`); a wrong token is 403 (`FORBIDDEN`). Tokens compare in constant
  * time (SHA-256 of both sides, then `timingSafeEqual`, so the length does not leak either).
  */
+import * as nodeCrypto from "node:crypto";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { HttpError } from "./errors.js";
@@ -33,7 +34,10 @@ export function readTokenFile(path: string): string {
   return token;
 }
 
-const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+/** SHA-256 of a token: the one-shot `crypto.hash` where Node has it (20.12+), else a Hash object. */
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc: "buffer") => Buffer }).hash;
+const digest = (s: string): Buffer =>
+  oneShot !== undefined ? oneShot("sha256", s, "buffer") : createHash("sha256").update(s, "utf8").digest();
 
 /** Checks a request's `Authorization` header against the token (undefined: read-only server). */
 export class BearerAuth {

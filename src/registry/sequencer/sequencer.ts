@@ -119,6 +119,14 @@ export function writeFingerprint(w: EpochWrite): string {
   return bytesToHex(sha256(new TextEncoder().encode(JSON.stringify([w.op, w.name, w.value ?? null]))));
 }
 
+/** A write's fingerprint when it has an idempotency key (only then is it compared or kept), else "". */
+function fingerprintOf(w: SequencedWrite): string {
+  return w.idempotencyKey !== undefined ? writeFingerprint(w) : "";
+}
+
+/** Writes answered per turn of the event loop once their epoch has committed. */
+const ANSWER_SLICE = 256;
+
 /** The write sequencer of one open, writable name-keyed registry. */
 export class Sequencer {
   readonly epochMs: number;
@@ -168,7 +176,7 @@ export class Sequencer {
   async start(): Promise<void> {
     if (this.writer instanceof ThreadEpochWriter) await this.writer.start();
     for (const a of this.tables.pending()) {
-      const q = this.entry(a, a.fingerprint ?? writeFingerprint(a), a.idempotencyKey, true);
+      const q = this.entry(a, a.fingerprint ?? fingerprintOf(a), a.idempotencyKey, true);
       q.seq = a.seq;
       this.queue.push(q);
     }
@@ -255,7 +263,7 @@ export class Sequencer {
    */
   async submit(w: SequencedWrite): Promise<SequencerAnswer> {
     const key = checkEpochWrite(this.store, w);
-    const fp = writeFingerprint(w);
+    const fp = fingerprintOf(w);
     const r = this.replay(w, fp, false);
     if (r !== undefined) return await r;
     const full = this.full();
@@ -272,7 +280,7 @@ export class Sequencer {
    */
   async accept(w: SequencedWrite): Promise<SequencerAnswer> {
     const key = checkEpochWrite(this.store, w);
-    const fp = writeFingerprint(w);
+    const fp = fingerprintOf(w);
     const r = this.replay(w, fp, true);
     if (r !== undefined) return await r;
     const full = this.full();
@@ -370,7 +378,7 @@ export class Sequencer {
     }
     // this thread's reads see the epoch from now on (its read snapshot may predate the commit)
     if (done.batch !== undefined) this.store.renewReadSnapshot();
-    take.forEach((q, i) => q.resolve(done.results[i]!));
+    answerInSlices(take, done.results);
     const ms = performance.now() - t0;
     if (done.batch === undefined) this.empty++;
     else {
@@ -412,4 +420,15 @@ export class Sequencer {
     while (this.queue.length > 0) if (!(await this.runEpoch())) break;
     await this.writer.close();
   }
+}
+
+/**
+ * Answers an epoch's writes, `ANSWER_SLICE` per turn of the event loop, so that the other requests
+ * the serving thread holds are served between the slices (an epoch of 4,096 writes answered at once
+ * would hold it for the whole epoch's replies).
+ */
+function answerInSlices(take: readonly Queued[], results: readonly StoredResult[], from = 0): void {
+  const end = Math.min(take.length, from + ANSWER_SLICE);
+  for (let i = from; i < end; i++) take[i]!.resolve(results[i]!);
+  if (end < take.length) setImmediate(() => answerInSlices(take, results, end));
 }
