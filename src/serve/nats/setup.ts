@@ -138,13 +138,28 @@ function setupError(what: string, err: unknown): BrokerError {
 
 const KEYS = ["num_replicas", "max_age", "max_bytes", "max_msg_size", "discard", "duplicate_window"] as const;
 
+/** A durable work-queue consumer to have: its stream, name and subject. */
+export interface WantedConsumer {
+  readonly stream: string;
+  readonly durable: string;
+  readonly subject: string;
+}
+
 /**
- * Creates the streams and consumers that are missing. With `apply`, existing ones are updated to
- * `settings` (what `ssgkr nats setup` does); without it they are kept as they are (what workers
- * and frontends do, so that a process never overrides the operator's settings).
+ * Creates the given streams and consumers where missing. With `apply`, existing ones are updated
+ * to `settings` (what `ssgkr nats setup` does); without it they are kept as they are (what workers
+ * and frontends do, so that a process never overrides the operator's settings). Consumers are
+ * explicit-ack, deliver-all, unbounded redelivery, with the settings' ack wait and pending bound.
+ * @param streams the streams' configurations for the server's max_payload.
  * @throws BrokerError `BROKER_SETUP`.
  */
-export async function ensureStreams(nc: NatsConnection, settings: StreamSettings, apply = false): Promise<SetupReport> {
+export async function ensureJetStream(
+  nc: NatsConnection,
+  settings: StreamSettings,
+  apply: boolean,
+  streams: (maxPayload: number) => Partial<StreamConfig>[],
+  consumers: readonly WantedConsumer[],
+): Promise<SetupReport> {
   let jsm: JetStreamManager;
   try {
     jsm = await nc.jetstreamManager();
@@ -153,35 +168,31 @@ export async function ensureStreams(nc: NatsConnection, settings: StreamSettings
   }
   const maxPayload = nc.info?.max_payload ?? 1024 * 1024;
   const actions: Record<string, SetupAction> = {};
-  for (const cfg of streamConfigs(settings, maxPayload)) {
+  for (const cfg of streams(maxPayload)) {
     const name = cfg.name!;
-    let existing = null;
     try {
-      existing = await jsm.streams.info(name);
-    } catch (err) {
-      if (!isNotFound(err)) throw setupError(`stream ${name}`, err);
-    }
-    try {
-      if (existing === null) {
-        try {
-          await jsm.streams.add(cfg);
-          actions[name] = "created";
-        } catch (err) {
+      const existing = await jsm.streams.info(name).catch((err: unknown) => {
+        if (isNotFound(err)) return null;
+        throw err;
+      });
+      if (existing === null)
+        actions[name] = await jsm.streams.add(cfg).then(
+          () => "created" as const,
           // another process created it in between
-          await jsm.streams.info(name).catch(() => {
-            throw err;
-          });
-          actions[name] = "kept";
-        }
-      } else if (!apply) {
-        actions[name] = "kept";
-      } else if (
+          (err: unknown) =>
+            jsm.streams.info(name).then(
+              () => "kept" as const,
+              () => Promise.reject(err),
+            ),
+        );
+      else if (!apply) actions[name] = "kept";
+      else if (
         KEYS.every(
           (k) => (existing.config as unknown as Record<string, unknown>)[k] === (cfg as Record<string, unknown>)[k],
         )
-      ) {
+      )
         actions[name] = "unchanged";
-      } else {
+      else {
         await jsm.streams.update(name, { ...existing.config, ...cfg });
         actions[name] = "updated";
       }
@@ -189,40 +200,35 @@ export async function ensureStreams(nc: NatsConnection, settings: StreamSettings
       throw setupError(`stream ${name}`, err);
     }
   }
-  for (const kind of NATS_KINDS) {
-    const durable = jobConsumer(kind);
+  for (const { stream, durable, subject } of consumers) {
     const cfg = {
       durable_name: durable,
-      filter_subject: jobSubject(kind),
+      filter_subject: subject,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(settings.ackWaitMs),
       max_deliver: -1,
       max_ack_pending: settings.maxAckPending,
     };
-    let existing = null;
     try {
-      existing = await jsm.consumers.info(JOBS_STREAM, durable);
-    } catch (err) {
-      if (!isNotFound(err)) throw setupError(`consumer ${durable}`, err);
-    }
-    try {
-      if (existing === null) {
-        try {
-          await jsm.consumers.add(JOBS_STREAM, cfg);
-          actions[durable] = "created";
-        } catch (err) {
-          await jsm.consumers.info(JOBS_STREAM, durable).catch(() => {
-            throw err;
-          });
-          actions[durable] = "kept";
-        }
-      } else if (!apply) {
-        actions[durable] = "kept";
-      } else if (existing.config.ack_wait === cfg.ack_wait && existing.config.max_ack_pending === cfg.max_ack_pending) {
+      const existing = await jsm.consumers.info(stream, durable).catch((err: unknown) => {
+        if (isNotFound(err)) return null;
+        throw err;
+      });
+      if (existing === null)
+        actions[durable] = await jsm.consumers.add(stream, cfg).then(
+          () => "created" as const,
+          (err: unknown) =>
+            jsm.consumers.info(stream, durable).then(
+              () => "kept" as const,
+              () => Promise.reject(err),
+            ),
+        );
+      else if (!apply) actions[durable] = "kept";
+      else if (existing.config.ack_wait === cfg.ack_wait && existing.config.max_ack_pending === cfg.max_ack_pending)
         actions[durable] = "unchanged";
-      } else {
-        await jsm.consumers.update(JOBS_STREAM, durable, {
+      else {
+        await jsm.consumers.update(stream, durable, {
           ack_wait: cfg.ack_wait,
           max_ack_pending: cfg.max_ack_pending,
         });
@@ -233,6 +239,21 @@ export async function ensureStreams(nc: NatsConnection, settings: StreamSettings
     }
   }
   return { actions, maxPayload };
+}
+
+/**
+ * Creates the proof server's streams and consumers that are missing; with `apply`, updates
+ * existing ones to `settings` (`ensureJetStream`).
+ * @throws BrokerError `BROKER_SETUP`.
+ */
+export function ensureStreams(nc: NatsConnection, settings: StreamSettings, apply = false): Promise<SetupReport> {
+  return ensureJetStream(
+    nc,
+    settings,
+    apply,
+    (maxPayload) => streamConfigs(settings, maxPayload),
+    NATS_KINDS.map((kind) => ({ stream: JOBS_STREAM, durable: jobConsumer(kind), subject: jobSubject(kind) })),
+  );
 }
 
 /** The ack_wait of a kind's consumer, ms (what a worker sizes its in-progress acks to). */
