@@ -20,8 +20,24 @@ export function nameKeys(names: readonly string[], depth: number): Float64Array 
   const bytes = new Uint8Array(offsets[parts.length]!);
   parts.forEach((p, i) => bytes.set(p, offsets[i]!));
   keccak ??= new KeccakBatch();
-  const digests = keccak.hashPacked(bytes, offsets, parts.length);
-  const keys = new Float64Array(parts.length);
-  for (let i = 0; i < parts.length; i++) keys[i] = keyOfDigest(digests, depth, 32 * i);
+  return keysOfDigests(keccak.hashPacked(bytes, offsets, parts.length), parts.length, depth);
+}
+
+/** Keys at `depth` of `count` names' Keccak-256 digests (32 bytes each, packed). */
+export function keysOfDigests(digests: Uint8Array, count: number, depth: number): Float64Array {
+  const keys = new Float64Array(count);
+  for (let i = 0; i < count; i++) keys[i] = keyOfDigest(digests, depth, 32 * i);
   return keys;
+}
+
+/** Merges the first `n` keys of the ascending `a` with the ascending `b` (disjoint from them). */
+export function mergeKeys(a: Float64Array, n: number, b: Float64Array): Float64Array {
+  const out = new Float64Array(n + b.length);
+  let i = 0,
+    j = 0,
+    k = 0;
+  while (i < n && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
+  while (i < n) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
 }

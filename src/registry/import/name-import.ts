@@ -28,7 +28,7 @@ import {
 } from "./import-pipeline.js";
 import { KeccakBatch } from "../../kernels/keccak-batch.js";
 import type { ValueForm } from "../mapping.js";
-import { keyOfDigest } from "../name-key.js";
+import { keysOfDigests, mergeKeys } from "../hashing/name-keys.js";
 import { lowerBound, updateCompact } from "../hashing/name-tree.js";
 import { PackedBuilder, type PackedRecords } from "../hashing/packed.js";
 import { RecordState, decodeRecord, encodeRecord, recordRowBytes, writeRecordRow } from "../store/record-codec.js";
@@ -117,22 +117,7 @@ function sameName(p: PackedRecords, i: number, j: number): boolean {
 
 /** Keys of a packed batch (first `depth` bits of Keccak-256 of each name). */
 function batchKeys(keccak: KeccakBatch, p: PackedRecords, depth: number, identities?: Uint8Array): Float64Array {
-  const ids = identities ?? keccak.hashPacked(p.names, p.nameOffsets, p.count);
-  const keys = new Float64Array(p.count);
-  for (let i = 0; i < p.count; i++) keys[i] = keyOfDigest(ids, depth, 32 * i);
-  return keys;
-}
-
-/** Merges two ascending key arrays. */
-function mergeKeys(a: Float64Array, n: number, b: Float64Array): Float64Array {
-  const out = new Float64Array(n + b.length);
-  let i = 0,
-    j = 0,
-    k = 0;
-  while (i < n && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
-  while (i < n) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out;
+  return keysOfDigests(identities ?? keccak.hashPacked(p.names, p.nameOffsets, p.count), p.count, depth);
 }
 
 /**

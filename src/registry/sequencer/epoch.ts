@@ -17,6 +17,7 @@ import { valuePayload, type RecordValue } from "../mapping.js";
 import { requireNfcName } from "../name-form.js";
 import { collisionError, type NameUpdateKind } from "../name-operations.js";
 import { updateCompact } from "../hashing/name-tree.js";
+import { mergeKeys } from "../hashing/name-keys.js";
 import { LeafHasher } from "../hashing/leaf-hasher.js";
 import { PackedBuilder } from "../hashing/packed.js";
 import { defaultPermutation } from "../hashing/permutation.js";
@@ -66,18 +67,6 @@ export interface EpochOutcome {
 export interface KeyIndex {
   batch: number;
   keys: Float64Array;
-}
-
-/** Merges the ascending arrays `a` and `b` (disjoint). */
-function merge(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length);
-  let i = 0,
-    j = 0,
-    k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out;
 }
 
 /**
@@ -255,7 +244,7 @@ export function applyEpoch(
         return { root: u.root, newRecords, liveDelta, deletedDelta, written: changed.length };
       },
     });
-    fresh = { batch: entry.batch, keys: merge(keys, Float64Array.from(added).sort()) };
+    fresh = { batch: entry.batch, keys: mergeKeys(keys, keys.length, Float64Array.from(added).sort()) };
     const o = { entry, before: head, results };
     inside(o);
     return o;
