@@ -70,8 +70,13 @@ export function rootFromBytes(bytes: Uint8Array, field = "root"): Digest {
  *   formatRoot(store.head().root); // "3a1f…" (64 characters)
  */
 export function formatRoot(root: ArrayLike<number> | string): string {
-  return Array.from(rootBytes(root), (b) => b.toString(16).padStart(2, "0")).join("");
+  let out = "";
+  for (const b of rootBytes(root)) out += HEX_PAIRS[b]!;
+  return out;
 }
+
+/** "00".."ff". */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
 function fromHex(text: string, field: string): Digest {
   if (text.length !== ROOT_HEX_CHARS)
