@@ -105,6 +105,8 @@ function writesOf(ctx: HttpContext) {
     epochs_empty: s.epochsEmpty,
     writes_queued: s.writesQueued,
     idempotency_keys: s.idempotencyKeys,
+    writer: s.writer,
+    writing: s.writing,
     last_epoch:
       s.lastEpoch === undefined
         ? null

@@ -89,6 +89,10 @@ export interface SequencerStatus {
   readonly writesQueued: number;
   /** Idempotency keys kept. */
   readonly idempotencyKeys: number;
+  /** Where epochs are written: a writer thread, the calling thread, or a writer of the caller's. */
+  readonly writer: "thread" | "inline" | "custom";
+  /** Whether an epoch is being written now. */
+  readonly writing: boolean;
 }
 
 /** A write as submitted, with its optional idempotency key. */
@@ -407,6 +411,13 @@ export class Sequencer {
       lastEpoch: this.last,
       writesQueued: this.queue.length + this.acceptBuffer.length,
       idempotencyKeys: this.writer.keptKeys,
+      writer:
+        this.writer instanceof ThreadEpochWriter
+          ? "thread"
+          : this.writer instanceof InlineEpochWriter
+            ? "inline"
+            : "custom",
+      writing: this.epochsAsked > 0,
     };
   }
 
