@@ -1,6 +1,7 @@
 /**
  * Large word arrays (`Uint32Array`) recycled from one proof to the next on this thread: the K
- * copies' canonical layer vectors (`evaluateCopiesWasm`, given back by `ResidentCopies.recycle()`),
+ * copies' canonical layer vectors when they are copied out of kernel memory (`evaluateCopiesWasm`,
+ * given back by `ResidentCopies.recycle()`),
  * the commitment's plain copies (`whirCommitOn`, given back by `releaseWhirState`) and the hiding
  * commitment's tables (`whirCommitHidingOn`, given back by `releaseWhirHidingState`).
  *

@@ -13,18 +13,14 @@ import {
 import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured/oracle.js";
 import { replicateStructuredCircuit } from "../../src/gkr/structured/copies.js";
 import { CopiesLayerOracle, tsCopiesBackend, type CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
-import {
-  eqTableWasm,
-  evaluateCopiesWasm,
-  hasCopiesEvalKernel,
-  hasCopiesKernels,
-  wasmCopiesBackend,
-} from "../../src/gkr/structured/dp-wasm.js";
+import { eqTableWasm, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
+import { KeptVector, evaluateCopiesWasm, hasCopiesEvalKernel } from "../../src/gkr/structured/dp-resident.js";
 import {
   evaluateCopiesTs,
   evaluateStructuredCopies,
   proveCopiesGkr,
   residentCopies,
+  valuesOf,
 } from "../../src/gkr/structured/dp-prover.js";
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
 import { dropRecycledWords, recycledWords } from "../../src/memory/recycled-words.js";
@@ -270,23 +266,43 @@ test("layer vectors kept in kernel memory give the same witness and proofs as fr
     try {
       const kept = evaluateStructuredCopies(circuit, k, input, keep);
       assert.ok(keep.live, what);
-      assert.deepEqual(kept, fresh, what);
+      const D = kept.length - 1;
+      assert.ok(kept[0] instanceof Uint32Array, `${what}: the outputs are copied out`);
+      assert.deepEqual(kept[0], fresh[0], what);
+      assert.ok(
+        kept.slice(1).every((v) => v instanceof KeptVector),
+        `${what}: vectors 1..D are kept`,
+      );
+      assert.equal(valuesOf(kept[D]!), input, `${what}: the kept input is the caller's`);
+      // proved from the kept vectors before any is read out (as the provers do)
       assert.deepEqual(
-        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }),
+        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(valuesOf(kept[0]!)), { backend: wasm }),
         ref,
         what,
       );
+      assert.deepEqual(kept.map(valuesOf), fresh, `${what}: read out canonical`);
       // proved twice from the same kept vectors (each layer's oracle must leave them as they were)
       assert.deepEqual(
-        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }),
+        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(valuesOf(kept[0]!)), { backend: wasm }),
         ref,
         `${what}, again`,
+      );
+      // released before any is read out: each is read out first, then copied in as any other
+      const again = residentCopies()!;
+      const unread = evaluateStructuredCopies(circuit, k, input, again);
+      again.release();
+      assert.equal(again.live, false);
+      assert.deepEqual(unread.map(valuesOf), fresh, `${what}: read out at release`);
+      assert.deepEqual(
+        proveCopiesGkr(circuit, k, unread, transcriptAfterOutputs(valuesOf(unread[0]!)), { backend: wasm }),
+        ref,
+        `${what}, released`,
       );
       keep.release();
       assert.equal(keep.live, false);
       // released: the vectors are copied in as any others
       assert.deepEqual(
-        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }),
+        proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(valuesOf(kept[0]!)), { backend: wasm }),
         ref,
         `${what}, released`,
       );
@@ -333,16 +349,16 @@ test("layer vectors kept in kernel memory give the same witness and proofs as fr
   const keeps = [residentCopies()!, residentCopies()!];
   const wits = inputs.map((input, i) => evaluateStructuredCopies(compiled.circuit, 2, input, keeps[i]!));
   assert.deepEqual(
-    proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }),
+    proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(valuesOf(wits[1]![0]!)), { backend: wasm }),
     refs[1],
   );
   keeps[0]!.release();
   assert.deepEqual(
-    proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(wits[1]![0]!), { backend: wasm }),
+    proveCopiesGkr(compiled.circuit, 2, wits[1]!, transcriptAfterOutputs(valuesOf(wits[1]![0]!)), { backend: wasm }),
     refs[1],
   );
   assert.deepEqual(
-    proveCopiesGkr(compiled.circuit, 2, wits[0]!, transcriptAfterOutputs(wits[0]![0]!), { backend: wasm }),
+    proveCopiesGkr(compiled.circuit, 2, wits[0]!, transcriptAfterOutputs(valuesOf(wits[0]![0]!)), { backend: wasm }),
     refs[0],
   );
   keeps[1]!.release();
@@ -368,10 +384,14 @@ test("successive evaluations on recycled vectors give the fresh witnesses and th
     const keep = residentCopies()!;
     let kept: Uint32Array[];
     try {
-      kept = evaluateStructuredCopies(circuit, k, input, keep);
+      const held = evaluateStructuredCopies(circuit, k, input, keep);
+      assert.deepEqual(
+        proveCopiesGkr(circuit, k, held, transcriptAfterOutputs(valuesOf(held[0]!)), { backend: wasm }),
+        ref,
+      );
+      kept = held.map(valuesOf);
       count(kept);
       assert.deepEqual(kept, truth);
-      assert.deepEqual(proveCopiesGkr(circuit, k, kept, transcriptAfterOutputs(kept[0]!), { backend: wasm }), ref);
     } finally {
       keep.recycle();
       keep.recycle();
@@ -384,6 +404,16 @@ test("successive evaluations on recycled vectors give the fresh witnesses and th
       v.fill(0xffffffff);
       given.add(v);
     }
+    // a vector never read out has no values once its keeper recycled
+    const lost = residentCopies()!;
+    const unread = evaluateStructuredCopies(circuit, k, input, lost);
+    lost.recycle();
+    if (unread.length > 2)
+      assert.throws(
+        () => valuesOf(unread[1]!),
+        (e) => e instanceof Error && (e as { code?: string }).code === "BAD_REGION",
+      );
+    assert.equal(valuesOf(unread[unread.length - 1]!), input);
   };
   fc.assert(
     fc.property(

@@ -146,11 +146,29 @@ export function mulBookingTable(
   return out;
 }
 
+/**
+ * A layer vector a backend holds in its own memory (`KeptVector` of dp-resident.ts): its length,
+ * and its canonical values, read out only when asked.
+ */
+export interface HeldValues {
+  readonly length: number;
+  /** The canonical values (read out once, then the same array). */
+  values(): Uint32Array;
+}
+
+/** A layer vector of the K copies: canonical values, or held by a backend. */
+export type LayerValues = Uint32Array | HeldValues;
+
+/** The canonical values of a layer vector. */
+export function valuesOf(v: LayerValues): Uint32Array {
+  return v instanceof Uint32Array ? v : v.values();
+}
+
 /** Where the data-parallel oracle runs its passes over K·2^s values and its table sumchecks. */
 export interface CopiesBackend {
   readonly name: string;
-  /** @param below K vectors of n canonical values back to back. */
-  load(below: Uint32Array, K: number, n: number): LoadedCopies;
+  /** @param below K vectors of n canonical values back to back (held ones are read where they are when the backend can). */
+  load(below: LayerValues, K: number, n: number): LoadedCopies;
   /**
    * Optional: `eqTable(point, scale)` of src/sumcheck/mle.ts (the same plane table, canonical) on
    * the backend's own kernel; the oracle uses `eqTable` without it.
@@ -529,7 +547,7 @@ export interface CopiesLayerInput {
   /** s: width bits of one copy of the layer below. */
   readonly inputBits: number;
   /** The K layer-below vectors back to back (K·2^s canonical values), as the replicated witness. */
-  readonly below: Uint32Array;
+  readonly below: LayerValues;
   /** Claims on the replicated layer: points of k + widthBits coordinates (copy coordinates first). */
   readonly claims: readonly Claim[];
 }
@@ -544,8 +562,8 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   private readonly K: number;
   private readonly n: number;
   private readonly plan: LayerPlan;
-  /** The K vectors below (read by the Mul passes). */
-  private readonly belowValues: Uint32Array;
+  /** The K vectors below (their values read by the Mul passes of one copy). */
+  private readonly belowValues: LayerValues;
   private loaded: LoadedCopies | null;
   private readonly coeffs: Ext[];
   private readonly rhos: Ext[][];
@@ -624,7 +642,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
     this.as = tabs.map((t) => t.a);
     this.ps = tabs.map((t) => t.p);
     if (this.numVariables === 0) {
-      const v = embed(below[0]!);
+      const v = embed(valuesOf(below)[0]!);
       this.evalXValue = v;
       this.evalYValue = v;
       this.loaded = null;
@@ -679,7 +697,7 @@ export class CopiesLayerOracle implements LayerSumcheckOracle {
   }
 
   private below(): Uint32Array {
-    return this.belowValues;
+    return valuesOf(this.belowValues);
   }
 
   /** Tables of one copy's width after the copy variables are bound (or at once when k = 0). */
@@ -1083,5 +1101,5 @@ class TsLoaded implements LoadedCopies {
 /** The TypeScript backend (reference for the WASM kernels). */
 export const tsCopiesBackend: CopiesBackend = {
   name: "typescript",
-  load: (below, K, n) => new TsLoaded(below, K, n),
+  load: (below, K, n) => new TsLoaded(valuesOf(below), K, n),
 };

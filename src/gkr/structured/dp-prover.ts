@@ -13,14 +13,11 @@ import { inputBitsOf } from "../circuit.js";
 import { CircuitError } from "../errors.js";
 import type { GkrProveResult, LayerProveStats } from "../prover.js";
 import { type StructuredCircuit, evaluateStructuredCircuit, validateStructuredCircuit } from "./linear.js";
-import { type CopiesBackend, CopiesLayerOracle } from "./dp-oracle.js";
-import {
-  ResidentCopies,
-  evaluateCopiesWasm,
-  hasCopiesEvalKernel,
-  hasCopiesKernels,
-  wasmCopiesBackend,
-} from "./dp-wasm.js";
+import { type CopiesBackend, CopiesLayerOracle, type LayerValues, valuesOf } from "./dp-oracle.js";
+import { hasCopiesKernels, wasmCopiesBackend } from "./dp-wasm.js";
+import { KeptVector, ResidentCopies, evaluateCopiesWasm, hasCopiesEvalKernel } from "./dp-resident.js";
+
+export { type LayerValues, valuesOf } from "./dp-oracle.js";
 import { type GkrKernels, gkrKernels } from "../wasm/kernels.js";
 import { MAX_COPY_BITS, replicateStructuredCircuit } from "./copies.js";
 import { proveStructuredGkr } from "./oracle.js";
@@ -71,7 +68,8 @@ const canonicalVectors = new WeakSet<Uint32Array>();
  * Proves that `witness` is the evaluation of 2^copyBits copies of `circuit` side by side.
  * @param witness the replicated layer vectors, output first, the input last: vector j holds the
  *   2^k copies' vectors back to back (2^(k + width bits) canonical values). Not modified. The
- *   values of vectors returned by `evaluateStructuredCopies` are not scanned again.
+ *   values of vectors returned by `evaluateStructuredCopies` are not scanned again (those it keeps
+ *   in kernel memory are read there).
  * @param transcript mutated (the caller has observed the statement and the claimed outputs).
  * @throws CircuitError `BAD_OPTION` (copy bits outside [0, 12]), `BAD_WIDTH` (a width + k above
  *   30), `WITNESS_LENGTH` / `WITNESS_WIDTH` / `WITNESS_NON_CANONICAL`, or from
@@ -80,7 +78,7 @@ const canonicalVectors = new WeakSet<Uint32Array>();
 export function proveCopiesGkr(
   circuit: StructuredCircuit,
   copyBits: number,
-  witness: readonly Uint32Array[],
+  witness: readonly LayerValues[],
   transcript: DuplexChallenger,
   options: CopiesProveOptions = {},
 ): GkrProveResult {
@@ -98,7 +96,9 @@ export function proveCopiesGkr(
   // One copy (k = 0): the structured WASM oracle has less fixed cost per layer than the two-stage
   // data-parallel one (measured, docs/profile-v2.md §6.1); same proof.
   if (backend === null || (k === 0 && options.backend === undefined))
-    return proveStructuredGkr(replicatedCircuit(circuit, k), witness, transcript, { onLayer: options.onLayer });
+    return proveStructuredGkr(replicatedCircuit(circuit, k), witness.map(valuesOf), transcript, {
+      onLayer: options.onLayer,
+    });
   return driveGkr(
     circuit.layers.length,
     circuit.layers[0]!.widthBits + k,
@@ -131,7 +131,7 @@ export function proveCopiesGkr(
  * vectors from `evaluateStructuredCopies` are not scanned again).
  * @throws CircuitError `WITNESS_LENGTH`, `WITNESS_WIDTH`, `WITNESS_NON_CANONICAL`.
  */
-export function validateCopiesWitness(circuit: StructuredCircuit, k: number, witness: readonly Uint32Array[]): void {
+export function validateCopiesWitness(circuit: StructuredCircuit, k: number, witness: readonly LayerValues[]): void {
   const D = circuit.layers.length;
   if (!Array.isArray(witness) || witness.length !== D + 1) {
     throw new CircuitError(
@@ -143,14 +143,15 @@ export function validateCopiesWitness(circuit: StructuredCircuit, k: number, wit
     const bits = (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits) + k;
     const v = witness[j];
     const what = j < D ? `witness vector ${j} (layer ${j})` : `witness vector ${j} (input)`;
-    if (!(v instanceof Uint32Array) || v.length !== 2 ** bits) {
+    const held = v instanceof KeptVector;
+    if (!(v instanceof Uint32Array || held) || v.length !== 2 ** bits) {
       throw new CircuitError(
         "WITNESS_WIDTH",
-        `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array ? v.length : typeof v}`,
+        `${what} must be a Uint32Array of 2^${bits} = ${2 ** bits} elements, got ${v instanceof Uint32Array || held ? v.length : typeof v}`,
         { vector: j },
       );
     }
-    if (canonicalVectors.has(v)) continue;
+    if (held || canonicalVectors.has(v)) continue;
     for (let i = 0; i < v.length; i++) {
       if (v[i]! >= P)
         throw new CircuitError("WITNESS_NON_CANONICAL", `${what}[${i}] = ${v[i]} is not canonical (< p)`, {
@@ -167,17 +168,29 @@ export function validateCopiesWitness(circuit: StructuredCircuit, k: number, wit
  * copy on the single circuit.
  * @param input 2^k inputs of 2^inputWidthBits values each, back to back.
  * @param keep from `residentCopies()`: the WASM evaluation keeps vectors 1..D in kernel memory
- *   (Montgomery form) until `keep.release()`, and `proveCopiesGkr` then reads them there instead
- *   of copying them in per layer (same proof). The caller must not modify the vectors meanwhile
- *   and must call `release()` (in a finally).
+ *   (Montgomery form) and hands them out as `KeptVector`s (vector D holds `input`), which
+ *   `proveCopiesGkr` reads there instead of copying them in per layer (same proof); `valuesOf`
+ *   reads one out canonical. The caller must not modify the input meanwhile and must call
+ *   `keep.recycle()` or `keep.release()` (in a finally).
  * @throws CircuitError `INPUT_WIDTH` for an input of the wrong length or a non-canonical value.
  */
 export function evaluateStructuredCopies(
   circuit: StructuredCircuit,
   copyBits: number,
   input: Uint32Array,
+): Uint32Array[];
+export function evaluateStructuredCopies(
+  circuit: StructuredCircuit,
+  copyBits: number,
+  input: Uint32Array,
+  keep: ResidentCopies | null,
+): LayerValues[];
+export function evaluateStructuredCopies(
+  circuit: StructuredCircuit,
+  copyBits: number,
+  input: Uint32Array,
   keep: ResidentCopies | null = null,
-): Uint32Array[] {
+): LayerValues[] {
   const K = 2 ** copyBits;
   const size = 2 ** circuit.inputWidthBits;
   if (input.length !== K * size)
@@ -189,7 +202,7 @@ export function evaluateStructuredCopies(
     kernels && hasCopiesEvalKernel(kernels)
       ? evaluateCopiesWasm(kernels, circuit, copyBits, input, keep !== null && keep.kernels === kernels ? keep : null)
       : evaluateCopiesTs(circuit, copyBits, input);
-  for (const v of out) canonicalVectors.add(v);
+  for (const v of out) if (v instanceof Uint32Array) canonicalVectors.add(v);
   return out;
 }
 

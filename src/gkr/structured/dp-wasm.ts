@@ -1,6 +1,7 @@
 /**
  * The data-parallel oracle's backend on the WASM kernels (docs/profile-v2.md §6.2): the K
- * layer-below vectors are loaded once per layer into WASM memory (Montgomery form); the passes over
+ * layer-below vectors are read where the evaluation keeps them (`KeptVector`, dp-resident.ts), or
+ * else loaded once per layer into WASM memory (Montgomery form); the passes over
  * them are `dp_dots`, `dp_combine`, `dp_gather`, `dp_outer` and the Mul booking of the dense tables
  * `dp_mul_booking` (src/kernels/assembly/gkr-copies.ts)
  * and every table sumcheck runs on `gkr_round` (src/kernels/assembly/gkr-layer.ts, raw evaluations).
@@ -14,18 +15,17 @@ import { SumcheckError } from "../../sumcheck/errors.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import { KernelError } from "../../kernels/errors.js";
 import type { Region } from "../../kernels/memory.js";
-import { INTERNAL_DIAGONAL } from "../../hash/poseidon2-constants.js";
 import {
   type CopiesBackend,
+  type LayerValues,
   type LoadedCopies,
   type MulBooking,
   type StagePair,
   type TripleSumcheck,
   mulBookingTable,
+  valuesOf,
 } from "./dp-oracle.js";
-import type { StructuredCircuit } from "./linear.js";
-import type { LayerImage } from "../wasm/image.js";
-import { giveBackWords, takeWords } from "../../memory/recycled-words.js";
+import { Carver, KeptVector, up } from "./dp-resident.js";
 import {
   type GkrKernelExports,
   type GkrKernels,
@@ -64,25 +64,8 @@ interface CopiesKernelExports extends GkrKernelExports {
 const RINV = inverse(MONTGOMERY_R);
 const ZERO: Ext = [0, 0, 0, 0];
 
-function up(x: number, m: number): number {
-  return Math.ceil(x / m) * m;
-}
-
 function fromMont(x: number): number {
   return mul(x, RINV);
-}
-
-/** Sub-regions (word offsets) carved from one region. */
-class Carver {
-  private at = 0;
-  take(words: number): number {
-    const start = this.at;
-    this.at += up(Math.max(words, 1), 4);
-    return start;
-  }
-  get words(): number {
-    return this.at;
-  }
 }
 
 class WasmTriple implements TripleSumcheck {
@@ -225,21 +208,21 @@ class WasmLoaded implements LoadedCopies {
   constructor(
     private readonly k: GkrKernels,
     private readonly raw: CopiesKernelExports,
-    private readonly below: Uint32Array,
+    private readonly below: LayerValues,
     private readonly K: number,
     private readonly n: number,
   ) {
     // A vector `evaluateCopiesWasm` keeps in WASM memory is used where it is (Montgomery form already).
-    const kept = residentVectors.get(below);
-    if (kept !== undefined && kept.kernels === k && kept.live) {
+    if (below instanceof KeptVector && below.residentIn(k)) {
       this.region = null;
-      this.V = kept.ptr(below);
+      this.V = below.ptr;
       return;
     }
-    this.region = k.acquire(below.length);
+    const values = valuesOf(below);
+    this.region = k.acquire(values.length);
     this.V = this.region.ptr;
-    k.words().set(below, this.V >>> 2);
-    raw.to_mont(this.V, this.V, below.length);
+    k.words().set(values, this.V >>> 2);
+    raw.to_mont(this.V, this.V, values.length);
   }
 
   /** Writes canonical words at a word offset and converts them to Montgomery form. */
@@ -347,7 +330,7 @@ class WasmLoaded implements LoadedCopies {
       e.forEach((row, q) => row.forEach((x, c) => flat.set(x, 4 * (q * K + c))));
       this.put(b + E, flat);
     }
-    const amul = mulGates && !kernelMul ? mulBookingTable(this.below, K, n, m, mulGates, e) : null;
+    const amul = mulGates && !kernelMul ? mulBookingTable(valuesOf(this.below), K, n, m, mulGates, e) : null;
     if (kernelMul) {
       const gates = new Uint32Array(2 * G);
       for (let g = 0; g < G; g++) {
@@ -494,306 +477,5 @@ export function eqTableWasm(kernels: GkrKernels, point: readonly Ext[], scale: E
     return v;
   } finally {
     kernels.giveBack(reg);
-  }
-}
-
-/** Export of the witness kernel (src/kernels/assembly/gkr-copies.ts). */
-interface CopiesEvalExports extends GkrKernelExports {
-  dp_eval_group(
-    below: number,
-    nIn: number,
-    out: number,
-    nOut: number,
-    K: number,
-    map: number,
-    laneBits: number,
-    cubeMask: number,
-    consts: number,
-    diag: number,
-    inBase: number,
-    outBase: number,
-    nb: number,
-    scratch: number,
-  ): void;
-}
-
-/** True iff the module has the data-parallel witness kernel. */
-export function hasCopiesEvalKernel(kernels: GkrKernels): boolean {
-  return typeof (kernels.raw as Partial<CopiesEvalExports>).dp_eval_group === "function";
-}
-
-const DIAG_MONT = Uint32Array.from(INTERNAL_DIAGONAL, (d) => mul(d, MONTGOMERY_R));
-
-/** Word offsets (from `base`, a word index into kernel memory) of the scratch a layer's groups use. */
-interface GroupScratch {
-  base: number;
-  consts: number;
-  diag: number;
-  scratch: number;
-  inB: number;
-  outB: number;
-}
-
-/**
- * Layer i of the K copies from the layer below, both byte pointers into kernel memory (Montgomery
- * form, copy c at c·2^width): the plain gates copy by copy (`gkr_eval_layer`), then each group for
- * all K copies at once (`dp_eval_group`). The layer's image is pinned and pushed on `images` for
- * the caller to unpin. Returns the layer's width 2^s.
- */
-function evaluateLayerCopies(
-  kernels: GkrKernels,
-  circuit: StructuredCircuit,
-  i: number,
-  K: number,
-  below: number,
-  cur: number,
-  s: GroupScratch,
-  images: LayerImage[],
-): number {
-  const raw = kernels.raw as CopiesEvalExports;
-  const layer = circuit.layers[i]!;
-  const inBits = i + 1 < circuit.layers.length ? circuit.layers[i + 1]!.widthBits : circuit.inputWidthBits;
-  const nIn = 2 ** inBits,
-    nOut = 2 ** layer.widthBits;
-  const image = kernels.pinImage(layer, inBits, i);
-  images.push(image);
-  for (let c = 0; c < K; c++) raw.gkr_eval_layer(image.desc, below + 4 * c * nIn, cur + 4 * c * nOut, nIn, nOut);
-  const ptr = (o: number) => 4 * (s.base + o);
-  for (const g of layer.linear) {
-    const w = kernels.words();
-    const lanes = 2 ** g.map.laneBits;
-    for (let z = 0; z < lanes; z++) w[s.base + s.consts + z] = mul(g.constants[z]!, MONTGOMERY_R);
-    w.set(g.inBase, s.base + s.inB);
-    w.set(g.outBase, s.base + s.outB);
-    raw.dp_eval_group(
-      below,
-      nIn,
-      cur,
-      nOut,
-      K,
-      g.map.id,
-      g.map.laneBits,
-      g.cubeMask,
-      ptr(s.consts),
-      ptr(s.diag),
-      ptr(s.inB),
-      ptr(s.outB),
-      g.outBase.length,
-      ptr(s.scratch),
-    );
-  }
-  return nOut;
-}
-
-/** A canonical layer vector (from this thread's free list when one is there) holding the `words` words at word offset `at` of `w`. */
-function canonicalCopy(w: Uint32Array, at: number, words: number): Uint32Array {
-  const v = takeWords(words);
-  v.set(w.subarray(at, at + words));
-  return v;
-}
-
-/**
- * `evaluateStructuredCopies` on the kernels: every layer of the K copies in WASM memory (Montgomery
- * form): per copy the plain gates (`gkr_eval_layer`), then per group all K copies at once
- * (`dp_eval_group`); each layer is copied out canonical. Same values as the TypeScript evaluation
- * (test/gkr/structured-dp.test.ts).
- * @param input K inputs of 2^inputWidthBits canonical values back to back (checked by the caller).
- */
-export function evaluateCopiesWasm(
-  kernels: GkrKernels,
-  circuit: StructuredCircuit,
-  copyBits: number,
-  input: Uint32Array,
-  keep: ResidentCopies | null = null,
-): Uint32Array[] {
-  const raw = kernels.raw as CopiesEvalExports;
-  const K = 2 ** copyBits;
-  const D = circuit.layers.length;
-  const bitsOf = (j: number) => (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits);
-  let maxWords = 0;
-  for (let j = 0; j <= D; j++) maxWords = Math.max(maxWords, K * 2 ** bitsOf(j));
-  if (keep !== null) return evaluateKept(kernels, circuit, copyBits, input, keep, maxWords);
-  let maxBlocks = 0;
-  for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
-  const lay = new Carver();
-  const bufA = lay.take(maxWords),
-    bufB = lay.take(maxWords),
-    conv = lay.take(maxWords);
-  const consts = lay.take(16),
-    diag = lay.take(16),
-    scratch = lay.take(16),
-    inB = lay.take(maxBlocks),
-    outB = lay.take(maxBlocks);
-  const images: LayerImage[] = [];
-  const region = kernels.acquire(lay.words);
-  try {
-    const b = region.ptr >>> 2;
-    const ptr = (o: number) => 4 * (b + o);
-    const out: Uint32Array[] = new Array(D + 1);
-    out[D] = input;
-    let w = kernels.words();
-    w.set(input, b + bufA);
-    w.set(DIAG_MONT, b + diag);
-    raw.to_mont(ptr(bufA), ptr(bufA), input.length);
-    let below = bufA,
-      cur = bufB;
-    const groupScratch: GroupScratch = { base: b, consts, diag, scratch, inB, outB };
-    for (let i = D - 1; i >= 0; i--) {
-      const nOut = evaluateLayerCopies(kernels, circuit, i, K, ptr(below), ptr(cur), groupScratch, images);
-      raw.from_mont(ptr(conv), ptr(cur), K * nOut);
-      w = kernels.words();
-      out[i] = canonicalCopy(w, b + conv, K * nOut);
-      [below, cur] = [cur, below];
-    }
-    return out;
-  } finally {
-    for (const image of images) kernels.unpin(image);
-    kernels.giveBack(region);
-  }
-}
-
-/**
- * Layer vectors of K copies kept in WASM memory (Montgomery form) from their evaluation until
- * `release()`: the data-parallel prover's `load` then uses them where they are instead of copying
- * the canonical vectors in again (docs/profile-v2.md §6.2). One region for vectors 1..D (the
- * layers below some layer and the input); vector 0 (the outputs) is never loaded.
- */
-export class ResidentCopies {
-  private region: Region | null = null;
-  private readonly at = new Map<Uint32Array, number>();
-  private vectors: Uint32Array[] = [];
-  /** The canonical vectors 1..D − 1 of the evaluation, which `recycle()` gives back. */
-  private owned: Uint32Array[] = [];
-
-  constructor(readonly kernels: GkrKernels) {}
-
-  /** False after `release()` (the vectors are then copied in as any other). */
-  get live(): boolean {
-    return this.region !== null;
-  }
-
-  /** Byte pointer of a kept vector. */
-  ptr(v: Uint32Array): number {
-    return this.at.get(v)!;
-  }
-
-  /** @internal Takes the region (null: keeps nothing) and records where each vector lives. */
-  attach(region: Region, vectors: readonly Uint32Array[], ptrs: readonly number[]): void {
-    this.region = region;
-    vectors.forEach((v, i) => {
-      this.at.set(v, ptrs[i]!);
-      residentVectors.set(v, this);
-    });
-    this.vectors = [...vectors];
-  }
-
-  /** @internal Records the canonical vectors the evaluation handed out, for `recycle()`. */
-  adopt(vectors: readonly Uint32Array[]): void {
-    this.owned = [...vectors];
-  }
-
-  /**
-   * `release()`, and the canonical layer vectors 1..D − 1 of the evaluation go back to this
-   * thread's free list for the next evaluation (src/memory/recycled-words.ts): the caller
-   * must not read them afterwards. Idempotent. The input and the outputs are never taken.
-   */
-  recycle(): void {
-    this.release();
-    const owned = this.owned;
-    this.owned = [];
-    giveBackWords(owned);
-  }
-
-  /** Gives the memory back; idempotent. */
-  release(): void {
-    if (this.region === null) return;
-    for (const v of this.vectors) if (residentVectors.get(v) === this) residentVectors.delete(v);
-    this.vectors = [];
-    this.at.clear();
-    this.kernels.giveBack(this.region);
-    this.region = null;
-  }
-}
-
-const residentVectors = new WeakMap<Uint32Array, ResidentCopies>();
-
-/** Largest region (words) `evaluateCopiesWasm` keeps for the layers (256 MiB); above it the layers are copied in per layer. */
-export const MAX_RESIDENT_WORDS = 1 << 26;
-
-/** `evaluateCopiesWasm` computing each layer into its own part of one kept region. */
-function evaluateKept(
-  kernels: GkrKernels,
-  circuit: StructuredCircuit,
-  copyBits: number,
-  input: Uint32Array,
-  keep: ResidentCopies,
-  maxWords: number,
-): Uint32Array[] {
-  const raw = kernels.raw as CopiesEvalExports;
-  const K = 2 ** copyBits;
-  const D = circuit.layers.length;
-  const bitsOf = (j: number) => (j < D ? circuit.layers[j]!.widthBits : circuit.inputWidthBits);
-  const kept = new Carver();
-  const slot: number[] = new Array(D + 1).fill(-1);
-  for (let j = 1; j <= D; j++) slot[j] = kept.take(K * 2 ** bitsOf(j));
-  let region: Region | null = null;
-  if (kept.words <= MAX_RESIDENT_WORDS) {
-    try {
-      region = kernels.acquire(kept.words);
-    } catch {
-      region = null;
-    }
-  }
-  if (region === null) {
-    const out = evaluateCopiesWasm(kernels, circuit, copyBits, input);
-    keep.adopt(out.slice(1, D));
-    return out;
-  }
-  let maxBlocks = 0;
-  for (const l of circuit.layers) for (const g of l.linear) maxBlocks = Math.max(maxBlocks, g.outBase.length);
-  const lay = new Carver();
-  const top = lay.take(K * 2 ** bitsOf(0)),
-    conv = lay.take(maxWords);
-  const consts = lay.take(16),
-    diag = lay.take(16),
-    scratch = lay.take(16),
-    inB = lay.take(maxBlocks),
-    outB = lay.take(maxBlocks);
-  const images: LayerImage[] = [];
-  let work: Region | null = null;
-  try {
-    work = kernels.acquire(lay.words);
-    const b = work.ptr >>> 2,
-      rb = region.ptr >>> 2;
-    const ptr = (o: number) => 4 * (b + o);
-    const at = (j: number) => (j === 0 ? ptr(top) : 4 * (rb + slot[j]!));
-    const out: Uint32Array[] = new Array(D + 1);
-    out[D] = input;
-    let w = kernels.words();
-    w.set(input, rb + slot[D]!);
-    w.set(DIAG_MONT, b + diag);
-    raw.to_mont(at(D), at(D), input.length);
-    const groupScratch: GroupScratch = { base: b, consts, diag, scratch, inB, outB };
-    for (let i = D - 1; i >= 0; i--) {
-      const cur = at(i);
-      const nOut = evaluateLayerCopies(kernels, circuit, i, K, at(i + 1), cur, groupScratch, images);
-      raw.from_mont(ptr(conv), cur, K * nOut);
-      w = kernels.words();
-      out[i] = canonicalCopy(w, b + conv, K * nOut);
-    }
-    const vectors: Uint32Array[] = [],
-      ptrs: number[] = [];
-    for (let j = 1; j <= D; j++) {
-      vectors.push(out[j]!);
-      ptrs.push(at(j));
-    }
-    keep.attach(region, vectors, ptrs);
-    keep.adopt(out.slice(1, D));
-    region = null;
-    return out;
-  } finally {
-    for (const image of images) kernels.unpin(image);
-    if (work !== null) kernels.giveBack(work);
-    if (region !== null) kernels.giveBack(region);
   }
 }

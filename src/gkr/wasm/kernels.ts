@@ -43,9 +43,9 @@ export {
 
 const REQUIRED_EXPORTS = gkrKernelExportNames() as readonly (keyof GkrKernelExports)[];
 
-/** Pages of a private memory: 1 MiB at first, at most 1 GiB. */
+/** Pages of a private memory: 1 MiB at first, at most 2 GiB (the module's limit; a block's kept layer vectors take up to 1 GiB of it). */
 const PRIVATE_INITIAL_PAGES = 16;
-const PRIVATE_MAXIMUM_PAGES = 16384;
+const PRIVATE_MAXIMUM_PAGES = 32768;
 /** Bytes of cached layer images kept before the least recently used are dropped. */
 const DEFAULT_IMAGE_BUDGET = 256 * 2 ** 20;
 

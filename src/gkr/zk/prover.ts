@@ -23,7 +23,7 @@ import { inputBitsOf } from "../circuit.js";
 import type { Claim } from "../claims.js";
 import { CircuitError } from "../errors.js";
 import { InternalError } from "../../errors.js";
-import { type CopiesBackend, CopiesLayerOracle, tsCopiesBackend } from "../structured/dp-oracle.js";
+import { type CopiesBackend, CopiesLayerOracle, type LayerValues, tsCopiesBackend } from "../structured/dp-oracle.js";
 import { defaultCopiesBackend, validateCopiesWitness } from "../structured/dp-prover.js";
 import type { StructuredCircuit } from "../structured/linear.js";
 import {
@@ -86,7 +86,7 @@ function trimmed(p: readonly Ext[], degree: number, layer: number, round: number
 export function proveZkCopiesGkr(
   circuit: StructuredCircuit,
   copyBits: number,
-  witness: readonly Uint32Array[],
+  witness: readonly LayerValues[],
   transcript: DuplexChallenger,
   masks: readonly ZkLayerMasks[],
   options: ZkCopiesProveOptions = {},

@@ -12,7 +12,7 @@ import { digest, digestEquals, sponge } from "../../hash/digest.js";
 import { currentHashBackend } from "../../hash/index.js";
 import type { CircuitShape } from "../../gkr/shape.js";
 import { CopiesWiring, mulFreeLayers } from "../../gkr/structured/copies.js";
-import { evaluateStructuredCopies, proveCopiesGkr, residentCopies } from "../../gkr/structured/dp-prover.js";
+import { evaluateStructuredCopies, proveCopiesGkr, residentCopies, valuesOf } from "../../gkr/structured/dp-prover.js";
 import type { GkrProof } from "../../gkr/proof.js";
 import { verifyGkr } from "../../gkr/verifier.js";
 import { DuplexChallenger } from "../../transcript/challenger.js";
@@ -155,7 +155,7 @@ export function proveAggregate(
     const layers = evaluateStructuredCopies(prepared.compiled.circuit, k, input, keep);
     t2 = performance.now();
     const statements = all.map((r) => r.publicInputs);
-    const transcript = aggregateTranscript(prepared, requests.length, k, statements, layers[0]!);
+    const transcript = aggregateTranscript(prepared, requests.length, k, statements, valuesOf(layers[0]!));
     ({ proof } = proveCopiesGkr(prepared.compiled.circuit, k, layers, transcript));
   } finally {
     keep?.recycle();
