@@ -24,7 +24,7 @@ import { verifyCheckpoint, type CheckpointBody } from "../registry/checkpoint/ch
 import { verifyConsistency, type ConsistencyLink } from "../registry/consistency/verify-consistency.js";
 import { NameStore } from "../registry/store/name-store.js";
 import { SsgkrError } from "../errors.js";
-import { applyVerifiedBatch, MirrorRows } from "./apply.js";
+import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows } from "./apply.js";
 import type { KeyIndex } from "../registry/sequencer/epoch.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
 import { haltsMirror, MirrorError, type MirrorErrorCode } from "./errors.js";
@@ -420,21 +420,21 @@ export class Mirror {
         ),
         { checkpoints: [head.text, to.text] },
       );
+    // each block.json and proof decoded once, for the check, the updates and the stored proofs;
+    // the evidence keeps the links as the primary served them
+    const decoded = decodedLinks(links);
     const v = verifyConsistency(
       { from: { size: own.batch, root: own.root }, to: { size: to.body.size, root: to.body.root } },
-      links,
+      decoded,
     );
     if (!v.ok)
       throw this.evidence(
         new MirrorError("MIRROR_BAD_CHAIN", `batch ${b}: ${v.code}: ${v.reason}`, { check: v.code, batch: b }),
         { checkpoints: [fromText, to.text], links },
       );
-    for (const l of links) {
-      if (l.unchanged === true) continue;
-      const d = (typeof l.block === "string" ? JSON.parse(l.block) : l.block) as {
-        depth?: unknown;
-        leaf_max_fields?: unknown;
-      };
+    const blocks = linkBlocks(decoded);
+    for (const d of blocks) {
+      if (d === undefined) continue;
       if (d.depth !== this.store.config.depth || d.leaf_max_fields !== this.store.config.leafMaxFields)
         throw this.evidence(
           new MirrorError(
@@ -447,7 +447,11 @@ export class Mirror {
     }
     let n: number;
     try {
-      n = applyVerifiedBatch(this.rows, { batch: b, links, checkpoint: to.text, root: to.body.root }, this.index);
+      n = applyVerifiedBatch(
+        this.rows,
+        { batch: b, links: decoded, blocks, checkpoint: to.text, root: to.body.root },
+        this.index,
+      );
     } catch (e) {
       if (e instanceof MirrorError) throw this.evidence(e, { checkpoints: [fromText, to.text], links });
       throw e;
