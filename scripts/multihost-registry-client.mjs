@@ -161,7 +161,8 @@ if (mode === "load") {
         if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
       });
       res.writeHead(r.status, headers).end(body);
-    } catch {
+    } catch (e) {
+      console.error(`${new Date().toISOString()} ${q.url}: ${e?.cause?.code ?? e?.message ?? e}`);
       res.destroy();
     }
   }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
@@ -271,7 +272,8 @@ async function proxy(host, port, answer) {
         if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
       });
       res.writeHead(r.status, headers).end(body);
-    } catch {
+    } catch (e) {
+      console.error(`${new Date().toISOString()} ${q.url}: ${e?.cause?.code ?? e?.message ?? e}`);
       res.destroy();
     }
   }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
