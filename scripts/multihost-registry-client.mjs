@@ -12,6 +12,19 @@
 //   mirror-proofs BASE PRIMARY NAMES…   proofs of every profile of each name (and of an absent name)
 //                            served by the mirror at BASE, each posted unchanged to PRIMARY's
 //                            POST /v1/verify: every one must be accepted
+//   head BASE                prints the head's batch number and root (GET /v1/root)
+//   tamper-proxy BASE HOST PORT AFTER   a tampering primary: forwards every GET to BASE, but in the
+//                            links of GET /v1/consistency of every batch after AFTER the first
+//                            update's value is changed (a modified block); runs until killed
+//   fork-proxy BASE HOST PORT SIZE KEY_FILE   a forking primary: forwards every GET to BASE, but
+//                            answers GET /v1/checkpoint and GET /v1/checkpoint?size=SIZE with a
+//                            second checkpoint of size SIZE, of the empty registry's root, signed
+//                            with the primary's key (KEY_FILE); runs until killed
+//   expect-halt BASE PRIMARY CODE SIZE WAIT_S   the mirror at BASE halts within WAIT_S s with CODE
+//                            in GET /v1/status, at verified size SIZE with PRIMARY's root of it;
+//                            its evidence file holds the offending block or both checkpoints; it
+//                            still serves PRIMARY's checkpoint of SIZE byte for byte and proofs
+//                            PRIMARY accepts, and a second later is still halted at SIZE
 // Every request is bounded in time.
 const [mode, base, ...rest] = process.argv.slice(2);
 const fail = (m) => {
@@ -148,8 +161,120 @@ if (mode === "load") {
         if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
       });
       res.writeHead(r.status, headers).end(body);
-    } catch {
+    } catch (e) {
+      console.error(`${new Date().toISOString()} ${q.url}: ${e?.cause?.code ?? e?.message ?? e}`);
       res.destroy();
     }
   }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
+} else if (mode === "head") {
+  const r = await req("/v1/root");
+  if (r.status !== 200) fail(`GET /v1/root: ${r.status}`);
+  console.log(`${r.body.batch} ${r.body.root}`);
+} else if (mode === "tamper-proxy") {
+  const [host, port, afterText] = rest;
+  const after = Number(afterText);
+  proxy(host, port, async (url) => {
+    if (!url.startsWith("/v1/consistency")) return undefined;
+    const r = await fetch(`${base}${url}`, { signal: AbortSignal.timeout(120_000) });
+    if (r.status !== 200) return { status: r.status, type: r.headers.get("content-type"), body: await r.text() };
+    const page = await r.json();
+    for (const l of page.links ?? []) {
+      if (!(l.batch > after) || l.block === undefined) continue;
+      const block = typeof l.block === "string" ? JSON.parse(l.block) : l.block;
+      if (!Array.isArray(block.updates) || block.updates.length === 0) continue;
+      block.updates[0].value = "https://tampered.example/";
+      l.block = typeof l.block === "string" ? JSON.stringify(block) : block;
+    }
+    return { status: 200, type: "application/json", body: JSON.stringify(page) };
+  });
+} else if (mode === "fork-proxy") {
+  const [host, port, sizeText, keyFile] = rest;
+  const size = Number(sizeText);
+  const { readSigningKey, signCheckpoint } = await import("../dist/src/registry/index.js");
+  const h = await req("/v1/history?limit=100000");
+  const zero = h.body.entries?.find((x) => x.batch === 0);
+  if (!zero) fail("batch 0 is not in the history");
+  const forged = signCheckpoint(readSigningKey(keyFile), { size, root: zero.root });
+  proxy(host, port, async (url) =>
+    url === "/v1/checkpoint" || url === `/v1/checkpoint?size=${size}`
+      ? { status: 200, type: "text/plain; charset=utf-8", body: forged }
+      : undefined,
+  );
+} else if (mode === "expect-halt") {
+  const [primary, code, sizeText, waitText] = rest;
+  const size = Number(sizeText);
+  const deadline = Date.now() + Number(waitText) * 1000;
+  let st;
+  for (;;) {
+    st = (await req("/v1/status")).body?.mirror;
+    if (st?.state === "halted") break;
+    if (Date.now() > deadline)
+      fail(`the mirror did not halt within ${waitText} s: ${JSON.stringify(st).slice(0, 400)}`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  if (st.problem?.code !== code)
+    fail(`the mirror halted with ${JSON.stringify(st.problem).slice(0, 300)}, not ${code}`);
+  const h = await fetch(`${primary}/v1/history?limit=100000`, { signal: AbortSignal.timeout(60_000) });
+  const root = (await h.json()).entries?.find((x) => x.batch === size)?.root;
+  if (st.verified.size !== size || st.verified.root !== root)
+    fail(`the halted mirror is at ${JSON.stringify(st.verified)}, not size ${size} with the primary's root ${root}`);
+  const { existsSync, readFileSync } = await import("node:fs");
+  const file = st.problem.evidence;
+  if (typeof file !== "string" || !existsSync(file)) fail(`no evidence file: ${JSON.stringify(st.problem)}`);
+  const ev = JSON.parse(readFileSync(file, "utf8"));
+  if (ev.code !== code || ev.checkpoints.length !== 2)
+    fail(`the evidence is not of ${code}: ${JSON.stringify(ev).slice(0, 300)}`);
+  if (code === "MIRROR_FORK") {
+    const sizes = ev.checkpoints.map((c) => c.split("\n")[1]);
+    if (sizes[0] !== String(size) || sizes[1] !== String(size) || ev.checkpoints[0] === ev.checkpoints[1])
+      fail(`the evidence does not hold two checkpoints of size ${size}: ${JSON.stringify(ev.checkpoints)}`);
+  } else if (!JSON.stringify(ev.links).includes("tampered.example"))
+    fail(`the evidence does not hold the modified block: ${JSON.stringify(ev.links).slice(0, 300)}`);
+  const [mine, theirs] = await Promise.all(
+    [`${base}/v1/checkpoint`, `${primary}/v1/checkpoint?size=${size}`].map(async (u) =>
+      (await fetch(u, { signal: AbortSignal.timeout(60_000) })).text(),
+    ),
+  );
+  if (mine !== theirs)
+    fail(`the halted mirror serves ${JSON.stringify(mine)}, not the primary's checkpoint of size ${size}`);
+  const p = await req("/v1/records/pkg-1/proof?profile=v3");
+  if (p.status !== 200) fail(`the halted mirror's proof: ${p.status} ${JSON.stringify(p.body).slice(0, 300)}`);
+  const v = await fetch(`${primary}/v1/verify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(p.body),
+    signal: AbortSignal.timeout(180_000),
+  });
+  const vb = await v.json();
+  if (v.status !== 200 || vb.ok !== true)
+    fail(`the halted mirror's proof is not accepted by the primary: ${JSON.stringify(vb).slice(0, 300)}`);
+  await new Promise((res) => setTimeout(res, 1000));
+  const again = (await req("/v1/status")).body?.mirror;
+  if (again?.state !== "halted" || again.verified.size !== size)
+    fail(`the mirror moved after it halted: ${JSON.stringify(again).slice(0, 300)}`);
+  console.log(JSON.stringify({ halted: code, size, evidence: file, serves_verified_state: true }));
 } else fail(`unknown mode ${mode}`);
+
+/** A proxy to `base` on HOST:PORT; `answer(url)` gives an answer of its own, or undefined to forward. */
+async function proxy(host, port, answer) {
+  const { createServer } = await import("node:http");
+  createServer(async (q, res) => {
+    try {
+      const own = await answer(q.url);
+      if (own !== undefined) {
+        res.writeHead(own.status, own.type ? { "content-type": own.type } : {}).end(own.body);
+        return;
+      }
+      const r = await fetch(`${base}${q.url}`, { signal: AbortSignal.timeout(120_000) });
+      const body = Buffer.from(await r.arrayBuffer());
+      const headers = {};
+      r.headers.forEach((v, k) => {
+        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
+      });
+      res.writeHead(r.status, headers).end(body);
+    } catch (e) {
+      console.error(`${new Date().toISOString()} ${q.url}: ${e?.cause?.code ?? e?.message ?? e}`);
+      res.destroy();
+    }
+  }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
+}

@@ -7,7 +7,10 @@
 # random moments while it applies (restarted until it reaches the head with the primary's root).
 # Asserts that every request answered 200, every proof and every batch's block verifies, that the
 # killed worker's job was redelivered, and that every proof the mirror then serves from its copy is
-# accepted by the primary. Skips (exit 0) when not root or without `ip`.
+# accepted by the primary. Then two tampering primaries (a proxy in the primary's namespace that
+# modifies a block, then one that signs a second checkpoint of an existing size, with the primary's
+# key): both mirrors refuse, keep serving their verified state and report the problem with its
+# evidence. Skips (exit 0) when not root or without `ip`.
 #
 # Guardrails: every process runs inside its namespace (ip netns exec); before each client
 # connects, `ip route get ADDR` inside its namespace must show the test's own interface; the root
@@ -213,6 +216,58 @@ ip netns exec "$(ns cl)" timeout 600 node "$CLIENT" mirror-proofs "http://${ADDR
 cat "$WORK/mirror-proofs.out"
 { kill -TERM $MS; wait $MS; } 2>/dev/null || true
 log "every proof the mirror serves (3 profiles, 2 names and an absent one) is accepted by the primary"
+
+# --- a tampering primary: two mirrors (the one above, in w2, and a new one in w1) follow a proxy
+# in the primary's namespace that modifies the block of every batch after size S0; then one that
+# signs a second checkpoint of size S0. Each mirror refuses, stays at S0 with the primary's root,
+# reports the problem in /v1/status, writes the evidence and keeps serving its verified state.
+read -r S0 _ < <(ip netns exec "$(ns cl)" node "$CLIENT" head "$PRIMARY")
+[ -n "${S0:-}" ] || die "no head from the primary"
+ip netns exec "$(ns cl)" timeout 300 node "$CLIENT" load "$PRIMARY" "$TOKEN" 1 >"$WORK/load2.out" 2>"$WORK/load2.log" || die "writes after size $S0: $(tail -n 3 "$WORK/load2.log")"
+log "primary at size $S0, then writes: $(cat "$WORK/load2.out")"
+start_proxy() {
+  ip netns exec "$(ns pr)" node "$CLIENT" "$1" "$PRIMARY" "${ADDR[pr]}" "$2" "${@:3}" >"$WORK/$1.out" 2>"$WORK/$1.log" &
+  PIDS+=($!)
+  PROXY=$!
+  wait_for 30 "$WORK/$1.out" "proxy listening" "$1"
+}
+# start_mirrors PORT TAG: the mirrors in w1 and w2 follow the proxy at pr:PORT and serve their copies
+start_mirrors() {
+  MPIDS=()
+  for w in w1 w2; do
+    route_check "$w" "${ADDR[pr]}"
+    ip netns exec "$(ns "$w")" node "$SSGKR" registry mirror --from "http://${ADDR[pr]}:$1" --key "$KEY" \
+      --db "$WORK/mirror-$w" --listen "${ADDR[$w]}:8081" --interval 1 --evidence "$WORK/evidence-$2-$w" \
+      >"$WORK/mirror-$2-$w.out" 2>>"$WORK/mirror-$2-$w.log" &
+    PIDS+=($!)
+    MPIDS+=($!)
+  done
+  for w in w1 w2; do wait_for 120 "$WORK/mirror-$2-$w.out" "listening on" "mirror in $w ($2)"; done
+}
+# expect_halt CODE: each mirror halts with CODE at S0 and keeps serving its verified state
+expect_halt() {
+  local c=()
+  for w in w1 w2; do
+    route_check cl "${ADDR[$w]}"
+    ip netns exec "$(ns cl)" timeout 300 node "$CLIENT" expect-halt "http://${ADDR[$w]}:8081" "$PRIMARY" "$1" "$S0" 240 \
+      >"$WORK/halt-$1-$w.out" 2>"$WORK/halt-$1-$w.log" &
+    PIDS+=($!)
+    c+=($!)
+  done
+  wait "${c[0]}" || die "mirror in w1: $(tail -n 3 "$WORK/halt-$1-w1.log")"
+  wait "${c[1]}" || die "mirror in w2: $(tail -n 3 "$WORK/halt-$1-w2.log")"
+  { kill -TERM "${MPIDS[@]}"; wait "${MPIDS[@]}"; } 2>/dev/null || true
+  { kill -TERM $PROXY; wait $PROXY; } 2>/dev/null || true
+}
+mv "$WORK/mirror" "$WORK/mirror-w2"
+start_proxy tamper-proxy 8091 "$S0"
+start_mirrors 8091 block
+expect_halt MIRROR_BAD_CHAIN
+log "a modified block after size $S0: both mirrors refused it, stayed at $S0, reported MIRROR_BAD_CHAIN with the evidence, served their verified state"
+start_proxy fork-proxy 8092 "$S0" "$WORK/registry.key"
+start_mirrors 8092 fork
+expect_halt MIRROR_FORK
+log "a second signed checkpoint of size $S0: both mirrors refused it, reported MIRROR_FORK with both checkpoints, served their verified state"
 
 # --- every batch's block, proved by the workers, verifies
 ip netns exec "$(ns cl)" timeout 900 node "$CLIENT" blocks "$PRIMARY" 600 >"$WORK/blocks.out" 2>"$WORK/blocks.log" || die "blocks: $(tail -n 3 "$WORK/blocks.log")"

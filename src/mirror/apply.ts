@@ -55,20 +55,62 @@ export class MirrorRows {
   }
 }
 
-/** A verified batch of the primary: its number, its links (verified), its checkpoint (verified). */
+/** What the mirror reads of a block.json. */
+export interface BlockJson {
+  readonly depth?: unknown;
+  readonly leaf_max_fields?: unknown;
+  readonly updates: unknown[];
+}
+
+/**
+ * A verified batch of the primary: its number, its links (verified), its checkpoint (verified)
+ * and, optionally, each link's block.json parsed from the text that was verified (undefined for
+ * an unchanged link; without it each block is read from its link).
+ */
 export interface VerifiedBatch {
   readonly batch: number;
   readonly links: readonly ConsistencyLink[];
+  readonly blocks?: readonly (BlockJson | undefined)[];
   readonly checkpoint: string;
   readonly root: Digest;
 }
 
-/** The updates block.json lists, in order, over every link of a batch. */
-export function batchUpdates(links: readonly ConsistencyLink[]): BlockUpdate[] {
+/**
+ * The links with each block.json as its text and each proof as its bytes, read as
+ * `verifyConsistency` reads them (a block object as `JSON.stringify` writes it, a proof from its
+ * base64), so that verifying, applying and storing a batch decode each block once. A link whose
+ * block or proof cannot be read is kept as it is (`verifyConsistency` refuses it).
+ */
+export function decodedLinks(links: readonly ConsistencyLink[]): ConsistencyLink[] {
+  return links.map((l) => {
+    if (l === null || typeof l !== "object" || l.unchanged === true) return l;
+    const block =
+      typeof l.block === "string"
+        ? l.block
+        : l.block !== null && typeof l.block === "object"
+          ? JSON.stringify(l.block)
+          : undefined;
+    const proof =
+      l.proof instanceof Uint8Array ? l.proof : typeof l.proof === "string" ? bytesOfBase64(l.proof) : undefined;
+    return block === undefined || proof === undefined ? l : { ...l, block, proof };
+  });
+}
+
+/** Each link's block.json parsed (undefined for an unchanged link). */
+export function linkBlocks(links: readonly ConsistencyLink[]): (BlockJson | undefined)[] {
+  return links.map((l) =>
+    l.unchanged === true ? undefined : ((typeof l.block === "string" ? JSON.parse(l.block) : l.block) as BlockJson),
+  );
+}
+
+/** The updates block.json lists, in order, over every link of a batch (`blocks`: the links' blocks, parsed). */
+export function batchUpdates(
+  links: readonly ConsistencyLink[],
+  blocks: readonly (BlockJson | undefined)[] = linkBlocks(links),
+): BlockUpdate[] {
   const out: BlockUpdate[] = [];
-  for (const l of links) {
-    if (l.unchanged === true) continue;
-    const block = (typeof l.block === "string" ? JSON.parse(l.block) : l.block) as { updates: unknown[] };
+  for (const block of blocks) {
+    if (block === undefined) continue;
     block.updates.forEach((u, i) => out.push(blockUpdateOf(u, i + 1)));
   }
   return out;
@@ -85,8 +127,9 @@ export function batchUpdates(links: readonly ConsistencyLink[]): BlockUpdate[] {
  */
 export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch, index: KeyIndex): number {
   const store = rows.store;
-  return applyBatchUpdates(rows, index, v.batch, batchUpdates(v.links), v.checkpoint, v.root, () =>
-    recordProofs(store, v),
+  const blocks = v.blocks ?? linkBlocks(v.links);
+  return applyBatchUpdates(rows, index, v.batch, batchUpdates(v.links, blocks), v.checkpoint, v.root, () =>
+    recordProofs(store, v, blocks),
   );
 }
 
@@ -194,12 +237,12 @@ function rootMismatch(batch: number, root: Digest, expected: Digest): MirrorErro
 }
 
 /** Inside the batch's write transaction: the verified block proofs of its links. */
-function recordProofs(store: NameStore, v: VerifiedBatch): void {
-  for (const l of v.links) {
-    if (l.unchanged === true) continue;
+function recordProofs(store: NameStore, v: VerifiedBatch, blocks: readonly (BlockJson | undefined)[]): void {
+  v.links.forEach((l, i) => {
+    if (l.unchanged === true) return;
     const blockJson = typeof l.block === "string" ? l.block : JSON.stringify(l.block);
     const proof = l.proof instanceof Uint8Array ? l.proof : bytesOfBase64(l.proof as string)!;
-    const ops = (JSON.parse(blockJson) as { updates: unknown[] }).updates.length;
+    const ops = blocks[i]!.updates.length;
     store.recordBlockProof(
       {
         batch: v.batch,
@@ -214,5 +257,5 @@ function recordProofs(store: NameStore, v: VerifiedBatch): void {
       blockJson,
       proof,
     );
-  }
+  });
 }

@@ -24,7 +24,7 @@ import { verifyCheckpoint, type CheckpointBody } from "../registry/checkpoint/ch
 import { verifyConsistency, type ConsistencyLink } from "../registry/consistency/verify-consistency.js";
 import { NameStore } from "../registry/store/name-store.js";
 import { SsgkrError } from "../errors.js";
-import { applyVerifiedBatch, MirrorRows } from "./apply.js";
+import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows } from "./apply.js";
 import type { KeyIndex } from "../registry/sequencer/epoch.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
 import { haltsMirror, MirrorError, type MirrorErrorCode } from "./errors.js";
@@ -77,6 +77,12 @@ const PAGE_BYTES = 48 * 1024 * 1024;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Checkpoint texts whose verification a mirror remembers at most. */
+const VERIFIED_TEXTS = 64;
+
+/** Checkpoint notes verified with the mirror's key, by their exact text (the head's is verified again only when it changes). */
+type VerifiedTexts = Map<string, CheckpointBody>;
+
 /** A mirror of one primary into one registry folder. */
 export class Mirror {
   readonly base: string;
@@ -93,9 +99,17 @@ export class Mirror {
   private behindSince: number | undefined;
   private lastSyncAt: string | undefined;
   private applied = { batches: 0, updates: 0 };
+  private readonly verifiedTexts: VerifiedTexts;
 
-  private constructor(opts: MirrorOptions, base: string, key: VerifierKey, store: NameStore) {
+  private constructor(
+    opts: MirrorOptions,
+    base: string,
+    key: VerifierKey,
+    store: NameStore,
+    verifiedTexts: VerifiedTexts = new Map(),
+  ) {
     this.opts = opts;
+    this.verifiedTexts = verifiedTexts;
     this.base = base;
     this.key = key;
     this.store = store;
@@ -122,12 +136,12 @@ export class Mirror {
         throw e;
       }
     }
-    const probe = new Mirror.Probe(opts, base, key);
+    const probe = new Mirror.Probe(opts, base, key, new Map());
     await probe.headCheckpoint();
     const config = await probe.config();
     const store = NameStore.openOrCreate(opts.db, config);
     try {
-      return new Mirror(opts, base, key, store);
+      return new Mirror(opts, base, key, store, probe.verified);
     } catch (e) {
       store.closeSync();
       throw e;
@@ -140,6 +154,7 @@ export class Mirror {
       readonly opts: MirrorOptions,
       readonly base: string,
       readonly key: VerifierKey,
+      readonly verified: VerifiedTexts,
     ) {}
     bounds(maxBytes: number): RequestBounds {
       return { timeoutMs: this.opts.timeoutMs ?? 30_000, maxBytes };
@@ -149,13 +164,17 @@ export class Mirror {
       const a = await boundedGet(url, this.bounds(CHECKPOINT_BYTES));
       if (a.status !== 200) throw unexpected(url, a);
       const text = a.body.toString("utf8");
-      let body: CheckpointBody;
-      try {
-        body = verifiedCheckpoint(text, this.key, url);
-      } catch (e) {
-        // the offending note goes with the error, for the evidence file
-        if (haltsMirror(e)) throw new MirrorError(e.code, e.message, { ...e.details, note: text });
-        throw e;
+      let body = this.verified.get(text);
+      if (body === undefined) {
+        try {
+          body = verifiedCheckpoint(text, this.key, url);
+        } catch (e) {
+          // the offending note goes with the error, for the evidence file
+          if (haltsMirror(e)) throw new MirrorError(e.code, e.message, { ...e.details, note: text });
+          throw e;
+        }
+        if (this.verified.size >= VERIFIED_TEXTS) this.verified.delete(this.verified.keys().next().value!);
+        this.verified.set(text, body);
       }
       if (size !== undefined && body.size !== size)
         throw new MirrorError(
@@ -241,7 +260,7 @@ export class Mirror {
 
   /** The primary's signed checkpoint (of a size, or the head's), verified with the key and origin. */
   private async checkpoint(size?: number): Promise<{ text: string; body: CheckpointBody }> {
-    return new Mirror.Probe(this.opts, this.base, this.key).headCheckpoint(size);
+    return new Mirror.Probe(this.opts, this.base, this.key, this.verifiedTexts).headCheckpoint(size);
   }
 
   /**
@@ -287,8 +306,9 @@ export class Mirror {
     if (head.body.size > own.batch) this.behindSince ??= Date.now();
     // A new mirror: the primary's checkpoint of size 0 must name the empty registry's root.
     let ownText = this.rows.checkpoint(own.batch);
+    let zero: { text: string; body: CheckpointBody } | undefined;
     if (ownText === undefined) {
-      const zero = await this.checkpoint(0);
+      zero = await this.checkpoint(0);
       if (!digestEquals(zero.body.root, own.root))
         throw this.evidence(
           new MirrorError(
@@ -310,7 +330,12 @@ export class Mirror {
         { checkpoints: [ownText, head.text] },
       );
     // the primary's checkpoint of the mirror's own size must be the one the mirror verified
-    const mine = head.body.size === own.batch ? head : await this.checkpoint(own.batch);
+    const mine =
+      head.body.size === own.batch
+        ? head
+        : zero !== undefined && own.batch === 0
+          ? zero
+          : await this.checkpoint(own.batch);
     if (!digestEquals(mine.body.root, own.root))
       throw this.evidence(
         new MirrorError(
@@ -420,21 +445,21 @@ export class Mirror {
         ),
         { checkpoints: [head.text, to.text] },
       );
+    // each block.json and proof decoded once, for the check, the updates and the stored proofs;
+    // the evidence keeps the links as the primary served them
+    const decoded = decodedLinks(links);
     const v = verifyConsistency(
       { from: { size: own.batch, root: own.root }, to: { size: to.body.size, root: to.body.root } },
-      links,
+      decoded,
     );
     if (!v.ok)
       throw this.evidence(
         new MirrorError("MIRROR_BAD_CHAIN", `batch ${b}: ${v.code}: ${v.reason}`, { check: v.code, batch: b }),
         { checkpoints: [fromText, to.text], links },
       );
-    for (const l of links) {
-      if (l.unchanged === true) continue;
-      const d = (typeof l.block === "string" ? JSON.parse(l.block) : l.block) as {
-        depth?: unknown;
-        leaf_max_fields?: unknown;
-      };
+    const blocks = linkBlocks(decoded);
+    for (const d of blocks) {
+      if (d === undefined) continue;
       if (d.depth !== this.store.config.depth || d.leaf_max_fields !== this.store.config.leafMaxFields)
         throw this.evidence(
           new MirrorError(
@@ -447,7 +472,11 @@ export class Mirror {
     }
     let n: number;
     try {
-      n = applyVerifiedBatch(this.rows, { batch: b, links, checkpoint: to.text, root: to.body.root }, this.index);
+      n = applyVerifiedBatch(
+        this.rows,
+        { batch: b, links: decoded, blocks, checkpoint: to.text, root: to.body.root },
+        this.index,
+      );
     } catch (e) {
       if (e instanceof MirrorError) throw this.evidence(e, { checkpoints: [fromText, to.text], links });
       throw e;

@@ -58,12 +58,16 @@ const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /** Bytes of a standard padded base64 text, or undefined when it is not one. */
 export function bytesOfBase64(text: string): Uint8Array | undefined {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  if (text.length % 4 !== 0) return undefined;
+  // Node's decoder skips what is not base64 and takes the URL alphabet too, but the text must
+  // re-encode to itself, which only a standard padded base64 text does: the round trip is the
+  // check (the alphabet's pattern below is the browser path's)
   if (NodeBuffer !== undefined) {
     const b = NodeBuffer.from(text, "base64");
     const out = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     return base64Of(out) === text ? out : undefined;
   }
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
   const bin = atob(text);
   const out = Uint8Array.from(bin, (c) => c.charCodeAt(0));
   return base64Of(out) === text ? out : undefined;
