@@ -62,16 +62,7 @@ const SIDE: u32 = 1 << Q;
  * permutation of the zero-padded input, out of place. Calls over a partition of
  * [0, 2^(logN − 8)) write all of dst.
  */
-export function ntt_bit_reverse_copy(
-  dst: usize,
-  src: usize,
-  logN: u32,
-  width: u32,
-  count: u32,
-  scratch: usize,
-  from: u32,
-  to: u32,
-): void {
+export function ntt_bit_reverse_copy(dst: usize, src: usize, logN: u32, width: u32, count: u32, scratch: usize, from: u32, to: u32): void {
   const L = logN - 2 * Q;
   const rowStride: u32 = 1 << (logN - Q);
   for (let b = from; b < to; b++) {
@@ -141,18 +132,7 @@ export function ntt_bit_reverse_copy(
  * [from, to) of the 2^(logN − s − 4) units (unit u: start (u >> (logH − 4))·2^(logH + s), columns
  * 16·(u mod 2^(logH − 4)) and the next 15), on data whose stages below 2^logH are done.
  */
-export function ntt_stages_pass(
-  data: usize,
-  logN: u32,
-  width: u32,
-  tw: usize,
-  tws: usize,
-  logH: u32,
-  s: u32,
-  scratch: usize,
-  from: u32,
-  to: u32,
-): void {
+export function ntt_stages_pass(data: usize, logN: u32, width: u32, tw: usize, tws: usize, logH: u32, s: u32, scratch: usize, from: u32, to: u32): void {
   const h: u32 = 1 << logH;
   const rows: u32 = 1 << s;
   const chunkBits = logH - Q;
