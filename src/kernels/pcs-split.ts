@@ -32,7 +32,7 @@ export const PASS_STAGES = 6;
 
 /** Words of scratch each call of the NTT's batches needs (`ntt_stages_pass`, `ntt_bit_reverse_copy`), `width` words per element. */
 export function nttScratchWords(width: number): number {
-  return (16 << PASS_STAGES) * width;
+  return (16 << PASS_STAGES) * width + 2 * 16 * ((1 << PASS_STAGES) - 1);
 }
 
 /**

@@ -2,7 +2,8 @@
 // bit-reversal permutation as an out-of-place copy by tiles, and the butterfly stages of half-span
 // 4096 and above several at a time. Each call owns whole tiles or units, so calls over a partition
 // run on any thread in any order; a call's `scratch` (16·16·width words for a tile, 2^s·16·width
-// for a unit) is its own. The results are those of `ntt_forward` in ntt.ts.
+// for a unit and 2·(2^s − 1)·16 for its twiddles) is its own. The results are those of
+// `ntt_forward` in ntt.ts.
 //
 // Tiles: with Q = 4 and L = logN − 2Q, index i = a·2^(logN−Q) + b·2^Q + c (a, c < 2^Q, b < 2^L)
 // has the bit reversal rev(i) = rev_Q(c)·2^(logN−Q) + rev_L(b)·2^Q + rev_Q(a), so the 2^Q × 2^Q
@@ -12,8 +13,9 @@
 // Units: the stages of half-span h, 2h, …, 2^(s−1)·h act within the 2^s elements
 // start + k + j·h (j < 2^s) for each start, a multiple of 2^s·h, and column k < h. A unit is 16
 // adjacent columns of one start: its 2^s runs of 16 elements are gathered into the scratch, the s
-// stages run there (in L1, whatever the stride h), and the runs are written back. Twiddles as in
-// ntt.ts: words [H, 2H) of `tw` hold ω_(2H)^k, `tws` their Shoup companions.
+// stages run there (in L1, whatever the stride h) with the unit's twiddles gathered beside them, and
+// the runs are written back. Twiddles as in ntt.ts: words [H, 2H) of `tw` hold ω_(2H)^k, `tws`
+// their Shoup companions.
 import { vAdd, vShoupMul, vSub } from "./field";
 
 const Q: u32 = 4;
@@ -88,15 +90,18 @@ export function ntt_bit_reverse_copy(dst: usize, src: usize, logN: u32, width: u
   }
 }
 
-/** The butterflies of one stage on a unit in the scratch: rows lo and lo + half, 16 columns, twiddles from index `t`. */
+/**
+ * The butterflies of one stage on a unit in the scratch: rows g and g + half for g mod 2·half
+ * below half, 16 columns; the twiddles of row pair jj are the gathered run half − 1 + jj of `tw`
+ * and `tws` (16 words each).
+ */
 // @ts-ignore: decorator
-@inline function unitStage(scratch: usize, rows: u32, half: u32, width: u32, tw: usize, tws: usize, h: u32, k0: u32): void {
+@inline function unitStage(scratch: usize, rows: u32, half: u32, width: u32, tw: usize, tws: usize): void {
   const span = half << 1;
   const rowBytes = <usize>(SIDE * width) << 2;
   for (let jj: u32 = 0; jj < half; jj++) {
-    const t = half * h + jj * h + k0;
-    const twAt = tw + (<usize>t << 2);
-    const twsAt = tws + (<usize>t << 2);
+    const twAt = tw + (<usize>((half - 1 + jj) * SIDE) << 2);
+    const twsAt = tws + (<usize>((half - 1 + jj) * SIDE) << 2);
     if (width == 4) {
       for (let col: u32 = 0; col < SIDE; col++) {
         const w = i32x4.splat(load<u32>(twAt + (<usize>col << 2)));
@@ -138,12 +143,21 @@ export function ntt_stages_pass(data: usize, logN: u32, width: u32, tw: usize, t
   const chunkBits = logH - Q;
   const rowBytes = <usize>(SIDE * width) << 2;
   const strideBytes = (<usize>h * width) << 2;
+  const twRuns = scratch + <usize>rows * rowBytes;
+  const twsRuns = twRuns + (<usize>((rows - 1) * SIDE) << 2);
   for (let u = from; u < to; u++) {
     const k0 = (u & ((1 << chunkBits) - 1)) << Q;
     const start = (u >> chunkBits) << (logH + s);
     const base = data + ((<usize>(start + k0) * width) << 2);
     for (let j: u32 = 0; j < rows; j++) copyVectors(scratch + <usize>j * rowBytes, base + <usize>j * strideBytes, rowBytes);
-    for (let half: u32 = 1; half < rows; half <<= 1) unitStage(scratch, rows, half, width, tw, tws, h, k0);
+    // The twiddles of stage half and row pair jj are words (half + jj)·h + k0 … + 15: run r = half + jj − 1 of the gathered ones.
+    for (let r: u32 = 1; r < rows; r++) {
+      const at = (<usize>(r * h + k0)) << 2;
+      const to = (<usize>((r - 1) * SIDE)) << 2;
+      copyVectors(twRuns + to, tw + at, SIDE << 2);
+      copyVectors(twsRuns + to, tws + at, SIDE << 2);
+    }
+    for (let half: u32 = 1; half < rows; half <<= 1) unitStage(scratch, rows, half, width, twRuns, twsRuns);
     for (let j: u32 = 0; j < rows; j++) copyVectors(base + <usize>j * strideBytes, scratch + <usize>j * rowBytes, rowBytes);
   }
 }
