@@ -144,6 +144,10 @@ export interface KernelExports {
   ntt_stages_low(data: number, logN: number, width: number, twiddles: number, companions: number, from: number, to: number): void;
   /** The NTT's longer stages on the columns [c0, c1) of min(2^logN, 4096). */
   ntt_stages_high(data: number, logN: number, width: number, twiddles: number, companions: number, c0: number, c1: number): void;
+  /** dst = the bit-reversal permutation of src's count elements zero-padded to 2^logN (logN ≥ 8), tiles [from, to) of 2^(logN − 8). */
+  ntt_bit_reverse_copy(dst: number, src: number, logN: number, width: number, count: number, scratch: number, from: number, to: number): void;
+  /** The NTT's s stages of half-span 2^logH and above on units [from, to) of 2^(logN − s − 4), in a scratch of 2^(s + 4)·width words. */
+  ntt_stages_pass(data: number, logN: number, width: number, twiddles: number, companions: number, logH: number, s: number, scratch: number, from: number, to: number): void;
   /** Base-field values as interleaved extension values. */
   pcs_lift(dst: number, src: number, n: number): void;
   /** dst[i] = ext[i] + α·base[i] over n values (base field, extension, α's table of 16 words). */
@@ -190,6 +194,8 @@ export function kernelExportNames(): readonly string[] {
     "ntt_stages",
     "ntt_stages_low",
     "ntt_stages_high",
+    "ntt_bit_reverse_copy",
+    "ntt_stages_pass",
     "pcs_lift",
     "pcs_scale_add",
   ];

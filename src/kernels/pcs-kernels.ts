@@ -25,7 +25,15 @@ import { MERKLE24_WORK_WORDS } from "./abi.js";
 import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
-import { mobiusBatches, nttBatches, rangeCalls, ranges } from "./pcs-split.js";
+import {
+  codewordBatches,
+  mobiusBatches,
+  nttBatches,
+  nttScratchWords,
+  rangeCalls,
+  ranges,
+  TILED_REVERSE_LOG,
+} from "./pcs-split.js";
 
 /** Calls per participating thread of a spread operation (more, smaller calls balance a loaded machine). */
 const CALLS_PER_THREAD = 8;
@@ -142,9 +150,22 @@ class WasmPcsKernels implements PcsBackend {
     (this.kernels.instance.raw as unknown as Record<string, (...args: number[]) => unknown>)[c.fn]!(...c.args);
   }
 
-  /** Forward NTT in place at byte pointer `data`: the bit reversal, the short stages by blocks, the long ones by columns. */
+  /** Forward NTT in place at byte pointer `data`: the bit reversal, the short stages by blocks, the long ones in passes by units. */
   private nttAt(data: number, width: number, logN: number, tw: number, tws: number): void {
-    for (const batch of nttBatches(data, width, logN, tw, tws, this.parts(1 << logN))) this.run(batch);
+    const parts = this.parts(1 << logN);
+    this.withScratch(parts * nttScratchWords(width), (scratch) => {
+      for (const batch of nttBatches(data, width, logN, tw, tws, parts, scratch)) this.run(batch);
+    });
+  }
+
+  /** Runs `body` with the byte pointer of `words` words of scratch in kernel memory. */
+  private withScratch<T>(words: number, body: (ptr: number) => T): T {
+    const region = this.kernels.heap.alloc(words);
+    try {
+      return body(region.ptr);
+    } finally {
+      this.kernels.heap.release(region);
+    }
   }
 
   /** A new working table of `words` words (contents undefined). */
@@ -217,10 +238,32 @@ class WasmPcsKernels implements PcsBackend {
     const n = 1 << logDomain;
     const out = this.table(n * width);
     const used = Math.min(coeffs.length, n * width);
-    out.set(coeffs.subarray(0, used));
-    out.fill(0, used);
     const { twiddles, companions } = this.twiddles(logDomain);
-    this.nttAt(this.regions.get(out)!.ptr, width, logDomain, twiddles.ptr, companions.ptr);
+    const dst = this.regions.get(out)!.ptr;
+    if (logDomain < TILED_REVERSE_LOG) {
+      out.set(coeffs.subarray(0, used));
+      out.fill(0, used);
+      this.nttAt(dst, width, logDomain, twiddles.ptr, companions.ptr);
+      return out;
+    }
+    // The bit reversal of the zero-padded coefficients, out of place by tiles, then the stages.
+    const parts = this.parts(n);
+    this.withPointer(used === coeffs.length ? coeffs : coeffs.subarray(0, used), false, (src) =>
+      this.withScratch(parts * nttScratchWords(width), (scratch) => {
+        const batches = codewordBatches(
+          dst,
+          src,
+          used / width,
+          width,
+          logDomain,
+          twiddles.ptr,
+          companions.ptr,
+          parts,
+          scratch,
+        );
+        for (const batch of batches) this.run(batch);
+      }),
+    );
     return out;
   }
 

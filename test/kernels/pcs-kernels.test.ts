@@ -169,10 +169,10 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
   }
 });
 
-test("the kernels cut into calls (NTT stages by blocks and columns, Möbius bits, leaf rows) equal the whole kernels", async () => {
+test("the kernels cut into calls (NTT stages by blocks and passes, Möbius bits, leaf rows) equal the whole kernels", async () => {
   assert.ok(wasm);
   const { defaultKernels } = await import("../../src/kernels/kernels.js");
-  const { mobiusBatches, nttBatches, ranges } = await import("../../src/kernels/pcs-split.js");
+  const { mobiusBatches, nttBatches, nttScratchWords, ranges } = await import("../../src/kernels/pcs-split.js");
   const { MERKLE24_WORK_WORDS } = await import("../../src/kernels/abi.js");
   const { poseidon2Constant24Words } = await import("../../src/kernels/constants.js");
   const kernels = defaultKernels();
@@ -187,8 +187,9 @@ test("the kernels cut into calls (NTT stages by blocks and columns, Möbius bits
         tws = heap.allocFrom(companions);
       for (const parts of [1, 3, 16]) {
         const data = heap.allocFrom(input);
+        const scratch = heap.alloc(parts * nttScratchWords(width));
         try {
-          const batches = nttBatches(data.ptr, width, logN, tw.ptr, tws.ptr, parts);
+          const batches = nttBatches(data.ptr, width, logN, tw.ptr, tws.ptr, parts, scratch.ptr);
           // Any order within a batch: run each batch backwards.
           for (const batch of batches) for (const c of [...batch].reverse()) raw[c.fn]!(...c.args);
           const expected = input.slice();
@@ -202,6 +203,7 @@ test("the kernels cut into calls (NTT stages by blocks and columns, Möbius bits
           assert.deepEqual(data.view().slice(0, n * width), mobius, `Möbius width ${width}, 2^${logN}, ${parts} parts`);
         } finally {
           heap.release(data);
+          heap.release(scratch);
         }
       }
       heap.release(tw);
