@@ -85,7 +85,14 @@ const BIN = SSGKR_BIN;
 const dir = freshDir("ssgkr-bench-registry-load-");
 const lines = gunzipSync(readFileSync(npmReposSubsetPath())).toString("utf8").split("\n").filter(Boolean);
 const names = lines.slice(0, records).map((l) => (JSON.parse(l) as { name: string }).name);
-const spare = lines.slice(records);
+/**
+ * Records beyond the registry's for the import and blocks phases: the dataset's next lines, then
+ * (the dataset holds 100,000 names) new names of the same shape.
+ */
+const spareNeeded = Math.max(importSize, ...blockSizes);
+const spare = lines.slice(records, records + spareNeeded);
+for (let i = spare.length; i < spareNeeded; i++)
+  spare.push(JSON.stringify({ name: `bench-spare-${i}`, value: `https://example.com/spare/${i}` }));
 writeFileSync(join(dir, "token.txt"), TOKEN + "\n");
 writeFileSync(join(dir, "records.ndjson"), lines.slice(0, records).join("\n") + "\n");
 
@@ -265,7 +272,11 @@ try {
         const t0 = performance.now();
         const reads = zkReads(s.base, Math.max(1, Math.min(duration, 30)));
         let st = await status(s.base);
+        if (st.blocks.head <= before) throw new Error(`the import of ${importSize} records committed no batch`);
+        // bounded: a block the server cannot prove within 20 minutes ends the bench
         while (st.blocks.proved_through <= before) {
+          if (performance.now() - t0 > 1_200_000)
+            throw new Error("the imported batch's block was not proved in 20 min");
           await new Promise((r) => setTimeout(r, 250));
           st = await status(s.base);
         }
