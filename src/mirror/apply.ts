@@ -14,7 +14,7 @@ import { applyEpoch, type EpochWrite, type KeyIndex } from "../registry/sequence
 import { RegistryError } from "../registry/errors.js";
 import { nameKeys } from "../registry/hashing/name-keys.js";
 import type { NameStore } from "../registry/store/name-store.js";
-import type { ConsistencyLink } from "../registry/consistency/verify-consistency.js";
+import { linkBlockAndProof, type ConsistencyLink } from "../registry/consistency/verify-consistency.js";
 import { bytesOfBase64 } from "../registry/checkpoint/note.js";
 import { MirrorError } from "./errors.js";
 
@@ -84,14 +84,7 @@ export interface VerifiedBatch {
 export function decodedLinks(links: readonly ConsistencyLink[]): ConsistencyLink[] {
   return links.map((l) => {
     if (l === null || typeof l !== "object" || l.unchanged === true) return l;
-    const block =
-      typeof l.block === "string"
-        ? l.block
-        : l.block !== null && typeof l.block === "object"
-          ? JSON.stringify(l.block)
-          : undefined;
-    const proof =
-      l.proof instanceof Uint8Array ? l.proof : typeof l.proof === "string" ? bytesOfBase64(l.proof) : undefined;
+    const { blockJson: block, proof } = linkBlockAndProof(l);
     return block === undefined || proof === undefined ? l : { ...l, block, proof };
   });
 }

@@ -190,14 +190,7 @@ export function verifyConsistency(
       done++;
       continue;
     }
-    const blockJson =
-      typeof l.block === "string"
-        ? l.block
-        : l.block !== null && typeof l.block === "object"
-          ? JSON.stringify(l.block)
-          : undefined;
-    const proof =
-      l.proof instanceof Uint8Array ? l.proof : typeof l.proof === "string" ? bytesOfBase64(l.proof) : undefined;
+    const { blockJson, proof } = linkBlockAndProof(l);
     if (blockJson === undefined || proof === undefined)
       return reject(
         "CHAIN_MALFORMED",
@@ -262,4 +255,24 @@ export function verifyConsistency(
       to.size,
     );
   return { ok: true, blocks, unchanged };
+}
+
+/**
+ * A link's block.json text (a string as it is, an object as `JSON.stringify` writes it) and its
+ * proof bytes (as they are, or from base64); undefined where the link holds neither form.
+ * @throws what `bytesOfBase64` throws for a proof that is not base64.
+ */
+export function linkBlockAndProof(l: { readonly block?: unknown; readonly proof?: unknown }): {
+  blockJson: string | undefined;
+  proof: Uint8Array | undefined;
+} {
+  const blockJson =
+    typeof l.block === "string"
+      ? l.block
+      : l.block !== null && typeof l.block === "object"
+        ? JSON.stringify(l.block)
+        : undefined;
+  const proof =
+    l.proof instanceof Uint8Array ? l.proof : typeof l.proof === "string" ? bytesOfBase64(l.proof) : undefined;
+  return { blockJson, proof };
 }
