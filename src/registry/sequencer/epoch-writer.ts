@@ -41,8 +41,6 @@ export interface EpochDone {
   readonly results: readonly StoredResult[];
   /** Idempotency keys kept after it. */
   readonly keptKeys: number;
-  /** Time inside its write transaction, ms. */
-  readonly ms: number;
 }
 
 /** A fault of the store while writing (the write transaction rolled back). */
@@ -75,7 +73,6 @@ function resultOf(o: EpochOutcome, i: number, root: string): StoredResult {
  * @throws RegistryError faults of the store (nothing written).
  */
 export function runEpochJob(store: NameStore, tables: WriteTables, index: KeyIndex, job: EpochJob): EpochDone {
-  const t0 = performance.now();
   let results: StoredResult[] = [];
   const outcome = applyEpoch(store, index, job.writes, (o) => {
     tables.applied(job.seqs);
@@ -89,7 +86,6 @@ export function runEpochJob(store: NameStore, tables: WriteTables, index: KeyInd
     committedAt: outcome.entry?.committedAt,
     results,
     keptKeys: tables.keptKeys,
-    ms: performance.now() - t0,
   };
 }
 
