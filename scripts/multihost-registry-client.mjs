@@ -135,37 +135,17 @@ if (mode === "load") {
     for (const q of ["", "?profile=v3", "?zk=1"]) {
       const p = await req(`/v1/records/${encodeURIComponent(n)}/proof${q}`);
       if (p.status !== 200) fail(`the mirror's proof of ${n}${q}: ${p.status} ${JSON.stringify(p.body).slice(0, 300)}`);
-      const v = await fetch(`${primary}/v1/verify`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(p.body),
-        signal: AbortSignal.timeout(180_000),
-      });
-      const body = await v.json();
-      if (v.status !== 200 || body.ok !== true)
-        fail(`the mirror's proof of ${n}${q} is not accepted by the primary: ${JSON.stringify(body).slice(0, 300)}`);
+      await acceptedByPrimary(primary, p.body, `the mirror's proof of ${n}${q}`);
       checked++;
     }
   }
   console.log(JSON.stringify({ mirror_proofs_accepted_by_primary: checked }));
 } else if (mode === "slow-proxy") {
-  const { createServer } = await import("node:http");
   const [host, port, delay] = rest;
-  createServer(async (q, res) => {
-    try {
-      await new Promise((r) => setTimeout(r, Number(delay)));
-      const r = await fetch(`${base}${q.url}`, { signal: AbortSignal.timeout(120_000) });
-      const body = Buffer.from(await r.arrayBuffer());
-      const headers = {};
-      r.headers.forEach((v, k) => {
-        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(k)) headers[k] = v;
-      });
-      res.writeHead(r.status, headers).end(body);
-    } catch (e) {
-      console.error(`${new Date().toISOString()} ${q.url}: ${e?.cause?.code ?? e?.message ?? e}`);
-      res.destroy();
-    }
-  }).listen(Number(port), host, () => console.log(`proxy listening on ${host}:${port}`));
+  proxy(host, port, async () => {
+    await new Promise((r) => setTimeout(r, Number(delay)));
+    return undefined;
+  });
 } else if (mode === "head") {
   const r = await req("/v1/root");
   if (r.status !== 200) fail(`GET /v1/root: ${r.status}`);
@@ -239,21 +219,26 @@ if (mode === "load") {
     fail(`the halted mirror serves ${JSON.stringify(mine)}, not the primary's checkpoint of size ${size}`);
   const p = await req("/v1/records/pkg-1/proof?profile=v3");
   if (p.status !== 200) fail(`the halted mirror's proof: ${p.status} ${JSON.stringify(p.body).slice(0, 300)}`);
-  const v = await fetch(`${primary}/v1/verify`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(p.body),
-    signal: AbortSignal.timeout(180_000),
-  });
-  const vb = await v.json();
-  if (v.status !== 200 || vb.ok !== true)
-    fail(`the halted mirror's proof is not accepted by the primary: ${JSON.stringify(vb).slice(0, 300)}`);
+  await acceptedByPrimary(primary, p.body, "the halted mirror's proof");
   await new Promise((res) => setTimeout(res, 1000));
   const again = (await req("/v1/status")).body?.mirror;
   if (again?.state !== "halted" || again.verified.size !== size)
     fail(`the mirror moved after it halted: ${JSON.stringify(again).slice(0, 300)}`);
   console.log(JSON.stringify({ halted: code, size, evidence: file, serves_verified_state: true }));
 } else fail(`unknown mode ${mode}`);
+
+/** Fails unless the primary's `POST /v1/verify` accepts `body` unchanged. */
+async function acceptedByPrimary(primary, body, what) {
+  const v = await fetch(`${primary}/v1/verify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(180_000),
+  });
+  const answer = await v.json();
+  if (v.status !== 200 || answer.ok !== true)
+    fail(`${what} is not accepted by the primary: ${JSON.stringify(answer).slice(0, 300)}`);
+}
 
 /** A proxy to `base` on HOST:PORT; `answer(url)` gives an answer of its own, or undefined to forward. */
 async function proxy(host, port, answer) {

@@ -58,6 +58,7 @@ import {
   readDigest,
 } from "./name-rows.js";
 import type {
+  BatchView,
   LeafRow,
   NameHead,
   NameHistoryEntry,
@@ -332,14 +333,7 @@ export class NameReads {
    * @throws RegistryError `ROOT_NOT_PROVABLE` (the batch is before the oldest provable batch: its
    *   rows are pruned; `details` name the oldest), `DB_CORRUPT` (a batch past the head).
    */
-  readAtBatch<T>(
-    batch: number,
-    fn: (at: {
-      readonly source: CompactSource;
-      readonly leafRow: (key: number) => LeafRow | undefined;
-      readonly entry: NameHistoryEntry;
-    }) => T,
-  ): T {
+  readAtBatch<T>(batch: number, fn: (at: BatchView) => T): T {
     return this.t.env.read((txn) => {
       const head = this.head(txn);
       const oldest = this.oldestBatch(txn);

@@ -77,6 +77,7 @@ import { NameWrites } from "./name-writes.js";
 import { checkNameStore } from "./name-check.js";
 import type {
   BatchRows,
+  BatchView,
   LeafRow,
   NameBatch,
   NameCreateOptions,
@@ -92,6 +93,7 @@ import type {
 
 export type {
   BatchRows,
+  BatchView,
   LeafRow,
   NameBatch,
   NameCreateOptions,
@@ -492,14 +494,7 @@ export class NameStore extends EnvironmentStore {
    * @throws RegistryError `ROOT_NOT_PROVABLE` (the batch is before the oldest provable batch: its
    *   rows are pruned; `details` name the oldest), `DB_CORRUPT` (a batch past the head).
    */
-  readAtBatch<T>(
-    batch: number,
-    fn: (at: {
-      readonly source: CompactSource;
-      readonly leafRow: (key: number) => LeafRow | undefined;
-      readonly entry: NameHistoryEntry;
-    }) => T,
-  ): T {
+  readAtBatch<T>(batch: number, fn: (at: BatchView) => T): T {
     return this.reads.readAtBatch(batch, fn);
   }
 

@@ -131,6 +131,16 @@ export interface LeafRow {
   readonly created: number;
 }
 
+/** The tree as it was after one batch, in one snapshot (`NameStore.readAtBatch`). */
+export interface BatchView {
+  /** Row access at that batch. */
+  readonly source: CompactSource;
+  /** The leaf row of a key at that batch (undefined: no record). */
+  readonly leafRow: (key: number) => LeafRow | undefined;
+  /** The batch's history entry. */
+  readonly entry: NameHistoryEntry;
+}
+
 /**
  * The tables and fixed values of an open name-keyed store, which its parts share (one object
  * per open store, built by its constructor).
