@@ -31,6 +31,21 @@ export class ProofCache {
     return `${formatRoot(root)}|${kind}|${name}`;
   }
 
+  /**
+   * The entry of (root, name) under the first of `kinds` that has one, counted as one hit or one
+   * miss. A root decides a name's state, so at most one of a statement's kinds (membership or
+   * non-membership) is ever cached for a root and a name: a read need not look the name up first.
+   */
+  find(root: ArrayLike<number> | string, name: string, kinds: readonly string[]): CachedProof | undefined {
+    const r = typeof root === "string" ? root : formatRoot(root);
+    for (const kind of kinds) {
+      const e = this.map.get(`${r}|${kind}|${name}`);
+      if (e !== undefined) return this.get(`${r}|${kind}|${name}`);
+    }
+    this.misses++;
+    return undefined;
+  }
+
   get(key: string): CachedProof | undefined {
     const e = this.map.get(key);
     if (e === undefined) {

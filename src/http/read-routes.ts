@@ -30,6 +30,11 @@ type Profile = ProofMode;
  * proof is cached apart from the v3 proof of the same root and name).
  */
 const cacheKind = (kind: string, profile: Profile) => (profile === "v1" ? kind : `${kind}@${profile}`);
+/** The cache kinds a read of `profile` may find, membership first. */
+const KINDS_OF = new Map<Profile, readonly string[]>(
+  (["v1", "v3", "v3-zk"] as const).map((p) => [p, [cacheKind("membership", p), cacheKind("nonmembership", p)]]),
+);
+const kindsOf = (profile: Profile) => KINDS_OF.get(profile)!;
 
 /** The prove options of a mode. */
 const proveOptions = (profile: Profile) =>
@@ -104,10 +109,8 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
         { field: profile === "v3-zk" ? "query.zk" : "query.profile" },
       );
     if (root !== undefined && !digestEquals(root, head.root)) {
-      for (const kind of ["membership", "nonmembership"]) {
-        const hit = cache.get(ProofCache.key(root, name, cacheKind(kind, profile)));
-        if (hit) return { ...hit, cached: true };
-      }
+      const hit = cache.find(root, name, kindsOf(profile));
+      if (hit) return { ...hit, cached: true };
       if (isNameKeyed(store)) return proveAt(name, root, profile);
       const known = historyOf(store).some((e) => digestEquals(e.root, root));
       if (known)
@@ -118,9 +121,7 @@ export async function readRoutes(app: FastifyInstance, ctx: HttpContext): Promis
         );
       throw new HttpError("ROOT_UNKNOWN", "query.root: not a root of this registry's history", { field: "query.root" });
     }
-    const state = nameState(store, name);
-    const kind = "absent" in state.side ? "nonmembership" : "membership";
-    const hit0 = cache.get(ProofCache.key(head.root, name, cacheKind(kind, profile)));
+    const hit0 = cache.find(head.root, name, kindsOf(profile));
     if (hit0) return { ...hit0, cached: true };
     const p = await prove(name, undefined, profile);
     return keep(

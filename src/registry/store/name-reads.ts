@@ -112,11 +112,20 @@ export class NameReads {
 
   /** The committed head. */
   head(txn?: Transaction): NameHead {
-    const raw = this.t.meta.get(KEY_HEAD, txn ? { transaction: txn } : undefined);
+    const raw: Uint8Array | undefined = this.t.meta.get(KEY_HEAD, txn ? { transaction: txn } : undefined);
     if (raw === undefined)
       throw new RegistryError("DB_CORRUPT", `registry at ${this.t.dir} has no head`, { row: "meta row head" });
-    return decodeHead(unseal(T_META, KEY_HEAD, raw, "meta row head"), this.t.dir);
+    // the row read last, decoded once: a server reads the head on every request
+    let last = this.lastHead;
+    if (last === undefined || !Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).equals(last.raw)) {
+      last = { raw: Buffer.from(raw), head: decodeHead(unseal(T_META, KEY_HEAD, raw, "meta row head"), this.t.dir) };
+      this.lastHead = last;
+    }
+    return { ...last.head, root: last.head.root.slice() };
   }
+
+  /** The head row read last (its bytes, copied) and its decoded head. */
+  private lastHead: { readonly raw: Buffer; readonly head: NameHead } | undefined;
 
   /** Every committed batch, oldest first. */
   history(): NameHistoryEntry[] {
