@@ -232,3 +232,24 @@ test("name-keyed store: damaged rows give DB_CORRUPT naming the row; creation is
   assert.equal(created.config.depth, 48);
   await created.close();
 });
+
+test("the head: each commit's head is read at once, by this handle and by another; a caller's change to a head it got does not reach the next read", async () => {
+  const dir = join(tempDir(), "db");
+  const store = NameStore.openOrCreate(dir, { depth: 48 });
+  const other = NameStore.openOrCreate(dir, { depth: 48 });
+  for (let i = 0; i < 4; i++) {
+    const entry = planNameUpdate(store, "insert", `head-${i}`, `https://example.com/${i}`).commit();
+    // another handle's reads outside a transaction take a new snapshot a little later (lmdb's read transaction is renewed)
+    for (let t = 0; other.head().batch !== entry.batch && t < 200; t++) await new Promise((r) => setTimeout(r, 10));
+    for (const s of [store, other]) {
+      const h = s.head();
+      assert.equal(h.batch, entry.batch);
+      assert.deepEqual(arr(h.root), arr(entry.root));
+      assert.equal(h.live, i + 1);
+      h.root.fill(0);
+      assert.deepEqual(arr(s.head().root), arr(entry.root), "a changed copy is not the next head");
+    }
+  }
+  await other.close();
+  await store.close();
+});
