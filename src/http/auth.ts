@@ -4,9 +4,9 @@
  * `WWW-Authenticate: Bearer`); a wrong token is 403 (`FORBIDDEN`). Tokens compare in constant
  * time (SHA-256 of both sides, then `timingSafeEqual`, so the length does not leak either).
  */
-import * as nodeCrypto from "node:crypto";
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { HttpError } from "./errors.js";
 
 /** Longest accepted token file (bytes). */
@@ -34,14 +34,13 @@ export function readTokenFile(path: string): string {
   return token;
 }
 
-/** SHA-256 of a token: the one-shot `crypto.hash` where Node has it (20.12+), else a Hash object. */
-const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc: "buffer") => Buffer }).hash;
-const digest = (s: string): Buffer =>
-  oneShot !== undefined ? oneShot("sha256", s, "buffer") : createHash("sha256").update(s, "utf8").digest();
+/** SHA-256 of a token (its UTF-8 bytes). */
+const digest = (s: string): Uint8Array => sha256(utf8.encode(s));
+const utf8 = new TextEncoder();
 
 /** Checks a request's `Authorization` header against the token (undefined: read-only server). */
 export class BearerAuth {
-  private readonly expected: Buffer | undefined;
+  private readonly expected: Uint8Array | undefined;
 
   constructor(token: string | undefined) {
     this.expected = token === undefined ? undefined : digest(token);

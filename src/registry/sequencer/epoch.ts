@@ -13,7 +13,7 @@
  * only when another process committed meanwhile. An epoch whose writes all fail commits nothing.
  */
 import { RegistryError } from "../errors.js";
-import { valuePayload, type RecordValue } from "../mapping.js";
+import { valuePayloadWith, type RecordValue } from "../mapping.js";
 import { requireNfcName } from "../name-form.js";
 import { collisionError, type NameUpdateKind } from "../name-operations.js";
 import { updateCompact } from "../hashing/name-tree.js";
@@ -69,6 +69,10 @@ export interface KeyIndex {
   keys: Float64Array;
 }
 
+/** A stand-in for a text's digest where only the value's bounds are checked. */
+const NO_DIGEST = new Uint8Array(32);
+const noDigest = () => NO_DIGEST;
+
 /**
  * Checks that a write is well formed before it is queued (its name, NFC form and value bounds):
  * what can be refused without the registry's state.
@@ -79,7 +83,8 @@ export function checkEpochWrite(store: NameStore, w: EpochWrite): number {
   const key = store.keyOf(w.name);
   if (w.op === "delete") return key; // a record under a name not in NFC (written before names were checked) can be deleted
   requireNfcName(w.name);
-  if (w.value !== undefined) valuePayload(w.value, store.config.leafMaxFields);
+  // the value's bounds and form, without its digest (the epoch hashes the texts together)
+  if (w.value !== undefined) valuePayloadWith(w.value, store.config.leafMaxFields, noDigest);
   else if (w.op === "put") throw new RegistryError("BAD_VALUE", "put needs a value");
   return key;
 }
