@@ -27,7 +27,9 @@
  *   (so `writers` × `pipelining` writes wait for an epoch at once; autocannon, each answered after its
  *   epoch committed, not 202) for `duration` s at `--epoch-ms 1000` and again at 200, on fresh
  *   copies with the block prover off → `writes_acked_per_s`, `write_ack_p99_ms`,
- *   `write_ack_p99_ms_epoch200`;
+ *   `write_ack_p99_ms_epoch200`; the CPU per acknowledged write of the serving thread, of the
+ *   epoch writer (the server's busiest other thread) and of this process (the load generator),
+ *   from /proc → `write_serving_cpu_us`, `write_writer_cpu_us`, `write_loadgen_cpu_us`;
  * - proving lag: writes at 80 % of the measured block proving rate (`--overall-rate`) for
  *   `duration` s with the block prover on, the lag (`GET /v1/status`, `lag_s`) sampled every
  *   second → `proving_lag_p99_s` and whether it grows (`proving_lag_growing`: the last third's
@@ -38,7 +40,7 @@
  * Last line: the headline JSON.
  */
 import { spawn } from "node:child_process";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
@@ -134,13 +136,27 @@ const freshCopy = () => {
 };
 
 /** The ticks of a process's CPU (user + system) from /proc, or undefined off Linux. */
-function cpuTicks(pid: number): number | undefined {
+function cpuTicks(pid: number, file = `/proc/${pid}/stat`): number | undefined {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const f = readFileSync(file, "utf8").split(") ")[1]!.split(" ");
     return Number(f[11]) + Number(f[12]);
   } catch {
     return undefined;
   }
+}
+
+/** The CPU ticks (user + system) of each thread of a process, by thread id, from /proc (empty off Linux). */
+function threadTicks(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const t = cpuTicks(Number(tid), `/proc/${pid}/task/${tid}/stat`);
+      if (t !== undefined) out.set(Number(tid), t);
+    }
+  } catch {
+    // not Linux, or the process is gone
+  }
+  return out;
 }
 
 /** The peak resident set of a process so far (MiB), from /proc. */
@@ -344,14 +360,29 @@ try {
             () => undefined,
           );
         }, 2000);
+        const t0 = threadTicks(s.proc.pid!);
+        const own0 = process.cpuUsage();
         const r = await writeLoad(s.base, duration, writers, undefined, pipelining);
+        const own = process.cpuUsage(own0);
+        const t1 = threadTicks(s.proc.pid!);
         clearInterval(sampler);
+        // CPU µs per acknowledged write: the serving thread (the main thread), the busiest other
+        // thread (the epoch writer), and this process (the load generator, autocannon)
+        const tick = 1e6 / 100;
+        const acked = Math.max(1, r["2xx"]);
+        const deltas = [...t1].map(([tid, v]) => ({ tid, us: (v - (t0.get(tid) ?? 0)) * tick }));
+        const serving = (deltas.find((d) => d.tid === s.proc.pid)?.us ?? Number.NaN) / acked;
+        const writerUs = Math.max(0, ...deltas.filter((d) => d.tid !== s.proc.pid).map((d) => d.us)) / acked;
+        const loadgen = (own.user + own.system) / acked;
         if (r.errors > 0 || r.non2xx > 0) progress(`writes: ${r.errors} errors, ${r.non2xx} non-2xx`);
         const rate = r["2xx"] / r.duration;
         const loopP99 = Math.max(0, ...loops.map((l) => l.p99));
         const loopMax = Math.max(0, ...loops.map((l) => l.max));
         console.log(
           `writes, epoch ${String(epochMs).padStart(4)} ms ${fmt(rate, 0).padStart(8)} acked/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (${r.errors} errors, ${r.non2xx} non-2xx); event loop p99 ${fmt(loopP99, 1)} ms, max ${fmt(loopMax, 1)} ms`,
+        );
+        console.log(
+          `  CPU per acked write: serving thread ${fmt(serving, 0)} µs, epoch writer ${fmt(writerUs, 0)} µs, load generator ${fmt(loadgen, 0)} µs; the server alone, a core per thread: ${fmt(1e6 / Math.max(serving, writerUs), 0)} writes/s`,
         );
         results[`writes_epoch${epochMs}`] = {
           rate,
@@ -360,11 +391,15 @@ try {
           errors: r.errors,
           non2xx: r.non2xx,
           eventLoop: loops,
+          cpuUsPerWrite: { serving, writer: writerUs, loadGenerator: loadgen },
         };
         if (epochMs === 1000) {
           headline["writes_acked_per_s"] = Math.round(rate);
           headline["write_ack_p99_ms"] = r.latency.p99;
           headline["write_event_loop_p99_ms"] = loopP99;
+          headline["write_serving_cpu_us"] = Math.round(serving);
+          headline["write_writer_cpu_us"] = Math.round(writerUs);
+          headline["write_loadgen_cpu_us"] = Math.round(loadgen);
         } else headline["write_ack_p99_ms_epoch200"] = r.latency.p99;
       } finally {
         await s.stop();
