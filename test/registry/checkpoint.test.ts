@@ -276,3 +276,29 @@ test("Ed25519 in the browser-safe opener follows RFC 8032 as node:crypto does: a
   const bad = { ...vk, publicKey: offCurve };
   assert.equal((openNote(note(sig), bad) as { code?: string }).code, "CHECKPOINT_BAD_SIGNATURE");
 });
+
+test("signCheckpoint: a note signed again (kept or not) is the same bytes as one signed by a fresh copy of the key, for 200 heads twice over", () => {
+  const seed = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1);
+  const key = signingKeyOfSeed("example.com/kept", seed);
+  const heads = Array.from({ length: 200 }, (_, i) => ({
+    size: i,
+    root: Uint32Array.from({ length: 8 }, (_, w) => (i * 131 + w) % 1000),
+  }));
+  const first = heads.map((h) => signCheckpoint(key, h));
+  for (let round = 0; round < 2; round++)
+    heads.forEach((h, i) => {
+      assert.equal(signCheckpoint(key, h), first[i], `head ${i}, round ${round}`);
+      assert.equal(signCheckpoint(signingKeyOfSeed("example.com/kept", seed), h), first[i]);
+      assert.equal(
+        openNote(first[i]!, parseVerifierKey(key.verifierKey)).ok,
+        true,
+        `head ${i}: the signature verifies`,
+      );
+    });
+  // another key's note of the same head is its own
+  const other = signingKeyOfSeed(
+    "example.com/kept",
+    seed.map((b) => b ^ 1),
+  );
+  assert.notEqual(signCheckpoint(other, heads[0]!), first[0]);
+});

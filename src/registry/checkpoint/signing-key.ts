@@ -135,9 +135,28 @@ export function signCheckpoint(
   head: { readonly size: number; readonly root: ArrayLike<number> | string },
 ): string {
   const text = checkpointText({ origin: key.origin, size: head.size, root: head.root });
+  let signed = SIGNED.get(key);
+  if (signed === undefined) {
+    signed = new Map();
+    SIGNED.set(key, signed);
+  }
+  const kept = signed.get(text);
+  if (kept !== undefined) return kept;
   const signature = sign(null, Buffer.from(text, "utf8"), key.privateKey);
   const blob = new Uint8Array(4 + signature.length);
   blob.set(key.hash, 0);
   blob.set(signature, 4);
-  return `${text}\n${SIGNATURE_PREFIX}${key.origin} ${base64Of(blob)}\n`;
+  const note = `${text}\n${SIGNATURE_PREFIX}${key.origin} ${base64Of(blob)}\n`;
+  if (signed.size >= SIGNED_KEPT) signed.delete(signed.keys().next().value!);
+  signed.set(text, note);
+  return note;
 }
+
+/**
+ * The notes signed last, by key and checkpoint text. Ed25519 signs deterministically (RFC 8032),
+ * so a kept note is the note signing again would give: a server answers every write of an epoch,
+ * and every `GET /v1/checkpoint` of a head, with one signature.
+ */
+const SIGNED = new WeakMap<SigningKey, Map<string, string>>();
+/** Notes kept per key (the oldest goes first). */
+const SIGNED_KEPT = 64;
