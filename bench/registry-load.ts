@@ -27,7 +27,8 @@
  *   (so `writers` × `pipelining` writes wait for an epoch at once; autocannon, each answered after its
  *   epoch committed, not 202) for `duration` s at `--epoch-ms 1000` and again at 200, on fresh
  *   copies with the block prover off → `writes_acked_per_s`, `write_ack_p99_ms`,
- *   `write_ack_p99_ms_epoch200`; the CPU per acknowledged write of the serving thread, of the
+ *   `write_ack_p99_ms_epoch200` (the server signs checkpoints, so every answer carries its epoch's
+ *   signed checkpoint); the CPU per acknowledged write of the serving thread, of the
  *   epoch writer (the server's busiest other thread) and of this process (the load generator),
  *   from /proc → `write_serving_cpu_us`, `write_writer_cpu_us`, `write_loadgen_cpu_us`;
  * - proving lag: writes at 80 % of the measured block proving rate (`--overall-rate`) for
@@ -45,6 +46,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { npmReposSubsetPath } from "../src/registry/import/dataset.js";
+import { signingKeyText } from "../src/registry/checkpoint/signing-key.js";
 import { freshDir, removeDir, spawnServer, TOKEN } from "../test/web/support.js";
 import { ssgkrIn, SSGKR_BIN } from "./lib/cli.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
@@ -96,6 +98,10 @@ const spare = lines.slice(records, records + spareNeeded);
 for (let i = spare.length; i < spareNeeded; i++)
   spare.push(JSON.stringify({ name: `bench-spare-${i}`, value: `https://example.com/spare/${i}` }));
 writeFileSync(join(dir, "token.txt"), TOKEN + "\n");
+// a signing key, as a registry that publishes checkpoints runs: every write's answer carries its epoch's checkpoint
+writeFileSync(join(dir, "signing.key"), signingKeyText("bench.example/registry", new Uint8Array(32).fill(7)), {
+  mode: 0o600,
+});
 writeFileSync(join(dir, "records.ndjson"), lines.slice(0, records).join("\n") + "\n");
 
 const ssgkr = ssgkrIn(dir);
@@ -345,6 +351,8 @@ try {
         `writes from ${writers} connections × ${pipelining} in flight for ${duration} s at --epoch-ms ${epochMs}`,
       );
       const s = await serve(freshCopy(), 1, [
+        "--signing-key",
+        "signing.key",
         "--no-prove-blocks",
         "--epoch-ms",
         String(epochMs),
