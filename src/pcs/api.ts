@@ -7,8 +7,6 @@ import { DuplexChallenger } from "../transcript/challenger.js";
 import { PCS_DOMAIN_TAG } from "../transcript/domains.js";
 import { commitmentProblem } from "./checks.js";
 import { decodeWhirProof, encodeWhirProof } from "./codec.js";
-import { PcsError } from "./errors.js";
-import { whirParameterSet, whirParameterSets, type WhirSetId } from "./params.js";
 import {
   whirCommitOn,
   whirOpenOn,
@@ -18,6 +16,9 @@ import {
 } from "./prover.js";
 import type { WhirAnyClaim, WhirCommitment, WhirVerdict } from "./types.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "./verifier.js";
+import { verifyStandalone, type WhirVerifyOptions } from "./acceptance.js";
+
+export { acceptedWhirSets, type WhirAcceptance, type WhirVerifyOptions } from "./acceptance.js";
 
 /** A standalone commitment's prover side: the state and the transcript right after the commitment. */
 export interface WhirCommitted {
@@ -61,32 +62,6 @@ export function whirOpen(
   return encodeWhirProof(whirOpenOn(committed.transcript.clone(), committed.state, claims, {}, options));
 }
 
-/** The weakest soundness regime a verifier accepts: `"conjectured"` takes the 100-bit capacity and unique-decoding sets, `"provable"` only unique decoding. */
-export type WhirAcceptance = "conjectured" | "provable";
-
-/** Options of `whirVerify`. */
-export interface WhirVerifyOptions {
-  /** Default `"conjectured"` (the default set's regime). */
-  readonly accept?: WhirAcceptance;
-  /** Sets accepted besides the policy's, e.g. `["cb90-r4"]` to check the 90-bit comparison set. */
-  readonly alsoAccept?: readonly WhirSetId[];
-}
-
-/**
- * The sets a verifier with these options accepts.
- * @throws PcsError `PCS_WEAKER_THAN_ACCEPTED` for an unknown `accept` value; `PCS_UNKNOWN_SET`.
- */
-export function acceptedWhirSets(options: WhirVerifyOptions = {}): WhirSetId[] {
-  const accept = options.accept ?? "conjectured";
-  if (accept !== "conjectured" && accept !== "provable")
-    throw new PcsError("PCS_WEAKER_THAN_ACCEPTED", `accept must be "conjectured" or "provable", got ${String(accept)}`);
-  const out = whirParameterSets()
-    .filter((s) => s.securityBits >= 100 && (accept === "conjectured" || s.regime === "unique-decoding"))
-    .map((s) => s.id);
-  for (const id of options.alsoAccept ?? []) if (!out.includes(whirParameterSet(id).id)) out.push(id);
-  return out;
-}
-
 /**
  * Verifies a standalone opening: the commitment (decoded with `decodeWhirCommitment`), the
  * claims and the proof bytes. Never throws for a bad proof: undecodable bytes are a
@@ -101,37 +76,12 @@ export function whirVerify(
   proofBytes: Uint8Array,
   options: WhirVerifyOptions = {},
 ): WhirVerdict {
-  const accepted = acceptedWhirSets(options);
-  const shape = commitmentProblem(commitment);
-  if (shape !== null) return { ok: false, code: "PCS_SHAPE", reason: shape };
-  if (!accepted.includes(commitment.set))
-    return {
-      ok: false,
-      code: "PCS_SET_NOT_ACCEPTED",
-      reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
-    };
-  if (!(proofBytes instanceof Uint8Array))
-    return { ok: false, code: "PCS_DECODE", reason: "the proof must be a Uint8Array of pcs-whir-proof-v1 bytes" };
-  let proof;
-  try {
-    proof = decodeWhirProof(proofBytes);
-  } catch (e) {
-    if (e instanceof PcsError) return { ok: false, code: "PCS_DECODE", reason: e.message };
-    throw e;
-  }
-  if (proof.set !== commitment.set)
-    return {
-      ok: false,
-      code: "PCS_SET_NOT_ACCEPTED",
-      reason: `the proof names set ${proof.set}, the commitment ${commitment.set}`,
-    };
-  const transcript = DuplexChallenger.withDomain(PCS_DOMAIN_TAG);
-  let read;
-  try {
-    read = whirReadCommitmentOn(transcript, commitment);
-  } catch (e) {
-    if (e instanceof PcsError) return { ok: false, code: "PCS_SHAPE", reason: e.message };
-    throw e;
-  }
-  return whirVerifyOn(transcript, read, claims, proof);
+  return verifyStandalone(commitment, proofBytes, options, {
+    shapeProblem: commitmentProblem,
+    proofFormat: "pcs-whir-proof-v1",
+    decode: decodeWhirProof,
+    domain: PCS_DOMAIN_TAG,
+    read: whirReadCommitmentOn,
+    verify: (transcript, read, proof) => whirVerifyOn(transcript, read, claims, proof),
+  });
 }

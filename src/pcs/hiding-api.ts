@@ -6,8 +6,7 @@
 import { P } from "../field/koalabear.js";
 import { DuplexChallenger } from "../transcript/challenger.js";
 import { PCS_HIDING_DOMAIN_TAG } from "../transcript/domains.js";
-import { acceptedWhirSets, type WhirVerifyOptions } from "./api.js";
-import { PcsError } from "./errors.js";
+import { verifyStandalone, type WhirVerifyOptions } from "./acceptance.js";
 import { decodeWhirHidingProof, encodeWhirHidingProof } from "./hiding-codec.js";
 import {
   whirCommitHidingOn,
@@ -17,7 +16,7 @@ import {
 } from "./hiding-prover.js";
 import { whirReadHidingCommitmentOn, whirVerifyHidingOn } from "./hiding-verifier.js";
 import type { WhirOpenOptions } from "./prover.js";
-import type { WhirAnyClaim, WhirHidingCommitment, WhirHidingProof, WhirVerdict } from "./types.js";
+import type { WhirAnyClaim, WhirHidingCommitment, WhirVerdict } from "./types.js";
 
 /** A standalone hiding commitment's prover side: the state and the transcript right after the commitment. */
 export interface WhirHidingCommitted {
@@ -80,10 +79,20 @@ export function whirVerifyHiding(
   proofBytes: Uint8Array,
   options: WhirVerifyOptions = {},
 ): WhirVerdict {
-  const accepted = acceptedWhirSets(options);
+  return verifyStandalone(commitment, proofBytes, options, {
+    shapeProblem: hidingCommitmentProblem,
+    proofFormat: "pcs-whir-hiding-proof-v1",
+    decode: decodeWhirHidingProof,
+    domain: PCS_HIDING_DOMAIN_TAG,
+    read: whirReadHidingCommitmentOn,
+    verify: (transcript, read, proof) => whirVerifyHidingOn(transcript, read, claims, proof),
+  });
+}
+
+/** Why a value is not a decoded hiding commitment, or null. */
+function hidingCommitmentProblem(commitment: WhirHidingCommitment): string | null {
   const c = commitment as Partial<WhirHidingCommitment> | null;
-  if (
-    c === null ||
+  return c === null ||
     typeof c !== "object" ||
     typeof c.set !== "string" ||
     !Number.isInteger(c.numVariables) ||
@@ -91,38 +100,6 @@ export function whirVerifyHiding(
     !(c.root instanceof Uint32Array) ||
     c.root.length !== 8 ||
     !c.root.every((x) => x < P)
-  )
-    return {
-      ok: false,
-      code: "PCS_SHAPE",
-      reason: "not a decoded hiding commitment (pass the commitment decoded with decodeWhirHidingCommitment)",
-    };
-  if (!accepted.includes(commitment.set))
-    return {
-      ok: false,
-      code: "PCS_SET_NOT_ACCEPTED",
-      reason: `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
-    };
-  let proof: WhirHidingProof;
-  try {
-    proof = decodeWhirHidingProof(proofBytes);
-  } catch (e) {
-    if (e instanceof PcsError) return { ok: false, code: "PCS_DECODE", reason: e.message };
-    throw e;
-  }
-  if (proof.set !== commitment.set)
-    return {
-      ok: false,
-      code: "PCS_SET_NOT_ACCEPTED",
-      reason: `the proof names set ${proof.set}, the commitment ${commitment.set}`,
-    };
-  const transcript = DuplexChallenger.withDomain(PCS_HIDING_DOMAIN_TAG);
-  let read;
-  try {
-    read = whirReadHidingCommitmentOn(transcript, commitment);
-  } catch (e) {
-    if (e instanceof PcsError) return { ok: false, code: "PCS_SHAPE", reason: e.message };
-    throw e;
-  }
-  return whirVerifyHidingOn(transcript, read, claims, proof);
+    ? "not a decoded hiding commitment (pass the commitment decoded with decodeWhirHidingCommitment)"
+    : null;
 }
