@@ -88,6 +88,7 @@ const VERIFIER_FILES = [
   // multilinear evaluations the final check uses
   "src/pcs/verifier.ts",
   "src/pcs/api.ts",
+  "src/pcs/acceptance.ts",
   "src/pcs/codec.ts",
   "src/pcs/merkle.ts",
   "src/pcs/fold.ts",
