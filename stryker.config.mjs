@@ -112,6 +112,7 @@ const VERIFIER_FILES = [
   "src/gkr/zk/verifier.ts",
   "src/sync/v3/zk-proof.ts",
   "src/sync/v3/message-steps.ts",
+  "src/sync/v3/verify-flow.ts",
   "src/codec/v3/zk-layers.ts",
   ...(process.env.MUTATION_FILES ? ["src/gkr/zk/masks.ts", "src/sync/v3/zk-layout.ts"] : []),
 ];

@@ -13,15 +13,12 @@
  */
 import { SsgkrError } from "../../errors.js";
 import { digestEquals, type Digest } from "../../hash/digest.js";
-import { CopiesWiring } from "../../gkr/structured/copies.js";
 import { evaluateStructuredCopies, proveCopiesGkr, residentCopies } from "../../gkr/structured/dp-prover.js";
 import { verifyGkr, ZERO_OUTPUTS } from "../../gkr/verifier.js";
-import { acceptedWhirSets } from "../../pcs/api.js";
 import { decodeWhirCommitment, decodeWhirProof, encodeWhirCommitment, encodeWhirProof } from "../../pcs/codec.js";
 import { DEFAULT_WHIR_SET } from "../../pcs/params.js";
 import { releaseWhirState, whirCommitOn, whirOpenOn } from "../../pcs/prover.js";
 import { whirReadCommitmentOn, whirVerifyOn } from "../../pcs/verifier.js";
-import { PcsError } from "../../pcs/errors.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { committedHalves } from "../../smt/v3/input.js";
 import type { V3OldLeafRule, V3Statement } from "../../smt/v3/statement.js";
@@ -40,8 +37,6 @@ import { V3DecodeError } from "../../codec/v3/errors.js";
 import { proveZkMessage, verifyV3ZkMessage } from "./zk-proof.js";
 import {
   buildV3Witness,
-  checkV3Statements,
-  copiesShape,
   publicTableOf,
   reject,
   reportTimings,
@@ -52,6 +47,9 @@ import {
   v3Identity,
 } from "./message-steps.js";
 import type { V3Verdict } from "./verdict.js";
+import { verifyV3Flow, type V3VerifyMode } from "./verify-flow.js";
+import type { GkrProof } from "../../gkr/proof.js";
+import type { WhirCommitment, WhirProof } from "../../pcs/types.js";
 import { committedClaims, publicEvals } from "./input-claims.js";
 import type { PreparedV3 } from "./prepared.js";
 
@@ -189,6 +187,26 @@ export function verifyDecodedV3(
     : verifyV3Message(prepared, statements, d.m, options);
 }
 
+/** How profile v3 commits, proves its layers and opens (the plain commitment; `verifyV3Flow`). */
+const V3_MODE: V3VerifyMode<GkrProof, WhirCommitment, WhirProof, ReturnType<typeof whirReadCommitmentOn>, null> = {
+  decodeCommitment: decodeWhirCommitment,
+  commitmentProblem: (commitment, { prepared, k }) => {
+    const m0 = k + prepared.compiled.layout.inputBits - 1;
+    return commitment.numVariables !== m0 || commitment.width !== 1
+      ? `the commitment is to ${commitment.numVariables} variables of width ${commitment.width}; the committed halves have ${m0} variables of width 1`
+      : null;
+  },
+  decodeOpening: decodeWhirProof,
+  domain: undefined,
+  read: whirReadCommitmentOn,
+  gkr: (shape, wiring, proof, transcript) => {
+    const r = verifyGkr(shape, wiring, ZERO_OUTPUTS, proof, transcript);
+    return r.ok ? { ok: true, input: r.inputClaim, more: null } : r;
+  },
+  open: (transcript, read, claims, _more, _at, opening) => whirVerifyOn(transcript, read, claims, opening),
+  openingName: "the opening of the committed halves",
+};
+
 /** Verifies a decoded message against the statements (every check after decoding, in order). */
 export function verifyV3Message(
   prepared: PreparedV3,
@@ -196,53 +214,7 @@ export function verifyV3Message(
   m: V3Message,
   options: V3VerifyOptions,
 ): V3Verdict {
-  const checked = checkV3Statements(prepared, statements, m);
-  if ("ok" in checked) return checked;
-  const { n, k, table, digests } = checked;
-  const layout = prepared.compiled.layout;
-  const commitment = decodeWhirCommitment(m.commitment);
-  const accepted = acceptedWhirSets(options);
-  if (!accepted.includes(commitment.set))
-    return reject(
-      "PCS_SET_NOT_ACCEPTED",
-      `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
-    );
-  const m0 = k + layout.inputBits - 1;
-  if (commitment.numVariables !== m0 || commitment.width !== 1)
-    return reject(
-      "COMMITMENT_SHAPE",
-      `the commitment is to ${commitment.numVariables} variables of width ${commitment.width}; the committed halves have ${m0} variables of width 1`,
-    );
-  const opening = decodeWhirProof(m.opening);
-  if (opening.set !== commitment.set)
-    return reject("PCS_SET_NOT_ACCEPTED", `the opening names set ${opening.set}, the commitment ${commitment.set}`);
-  const transcript = statementTranscript(prepared, m.proofKind, n, k, digests);
-  let read;
-  try {
-    read = whirReadCommitmentOn(transcript, commitment);
-  } catch (e) {
-    if (e instanceof PcsError) return reject("PCS_SHAPE", e.message);
-    throw e;
-  }
-  const shape = copiesShape(prepared, k);
-  const gkr = verifyGkr(
-    shape,
-    new CopiesWiring(prepared.wiring, k, [...prepared.mulFree]),
-    ZERO_OUTPUTS,
-    m.proof,
-    transcript,
-  );
-  if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
-  const claim = gkr.inputClaim;
-  const [pubX, pubY] = publicEvals(layout, table, [claim.x, claim.y]);
-  const split = committedClaims(k, claim, pubX!, pubY!);
-  if ("fails" in split)
-    return reject(
-      split.fails === "x" ? "INPUT_CLAIM_X" : "INPUT_CLAIM_Y",
-      `the input claim at ${split.fails}* lies on the public half and differs from the statements' MLE there`,
-    );
-  const verdict = whirVerifyOn(transcript, read, split.claims, opening);
-  return verdict.ok ? { ok: true } : reject(verdict.code, `the opening of the committed halves: ${verdict.reason}`);
+  return verifyV3Flow(prepared, statements, m, options, V3_MODE);
 }
 
 function guarded(run: () => V3Verdict): V3Verdict {

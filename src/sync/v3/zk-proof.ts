@@ -13,12 +13,9 @@
 import type { Digest } from "../../hash/digest.js";
 import { inputBitsOf } from "../../gkr/circuit.js";
 import { evaluateStructuredCopies, residentCopies } from "../../gkr/structured/dp-prover.js";
-import { CopiesWiring } from "../../gkr/structured/copies.js";
 import { drawLayerMasks } from "../../gkr/zk/masks.js";
 import { proveZkCopiesGkr } from "../../gkr/zk/prover.js";
 import { verifyZkGkr } from "../../gkr/zk/verifier.js";
-import { acceptedWhirSets } from "../../pcs/api.js";
-import { PcsError } from "../../pcs/errors.js";
 import {
   decodeWhirHidingCommitment,
   decodeWhirHidingProof,
@@ -40,10 +37,7 @@ import { committedClaims, publicEvals } from "./input-claims.js";
 import type { PreparedV3 } from "./prepared.js";
 import {
   buildV3Witness,
-  checkV3Statements,
-  copiesShape,
   publicTableOf,
-  reject,
   reportTimings,
   statementChecksOf,
   statementTranscript,
@@ -52,6 +46,9 @@ import {
   v3Identity,
 } from "./message-steps.js";
 import type { V3Verdict } from "./verdict.js";
+import { verifyV3Flow, type V3VerifyMode } from "./verify-flow.js";
+import type { ZkGkrProof, ZkMaskClaim } from "../../gkr/zk/proof.js";
+import type { WhirHidingCommitment, WhirHidingProof } from "../../pcs/types.js";
 import {
   v3ZkClaims,
   v3ZkHidingLayout,
@@ -162,6 +159,33 @@ export function proveZkMessage(
   return bytes;
 }
 
+/** How v3-zk commits, proves its layers and opens (the hiding commitment; `verifyV3Flow`). */
+const V3ZK_MODE: V3VerifyMode<
+  ZkGkrProof,
+  WhirHidingCommitment,
+  WhirHidingProof,
+  ReturnType<typeof whirReadHidingCommitmentOn>,
+  readonly ZkMaskClaim[]
+> = {
+  decodeCommitment: decodeWhirHidingCommitment,
+  commitmentProblem: (commitment, { prepared, k }) => {
+    const z = vectorLayout(prepared, k);
+    return commitment.numVariables !== z.vectorBits
+      ? `the commitment is to ${commitment.numVariables} variables; the committed halves and masks have ${z.vectorBits}`
+      : null;
+  },
+  decodeOpening: decodeWhirHidingProof,
+  domain: V3ZK_PROOF_DOMAIN_TAG,
+  read: whirReadHidingCommitmentOn,
+  gkr: (shape, wiring, proof, transcript) => {
+    const r = verifyZkGkr(shape, wiring, proof, transcript);
+    return r.ok ? { ok: true, input: r.claims.input, more: r.claims.masks } : r;
+  },
+  open: (transcript, read, claims, masks, { prepared, k }, opening) =>
+    whirVerifyHidingOn(transcript, read, v3ZkClaims(vectorLayout(prepared, k), claims, masks), opening),
+  openingName: "the masked opening",
+};
+
 /** Verifies a decoded inner-proof-v3zk message against the statements (the checks of `verifyV3Message`, in its order). */
 export function verifyV3ZkMessage(
   prepared: PreparedV3,
@@ -169,48 +193,5 @@ export function verifyV3ZkMessage(
   m: V3ZkMessage,
   options: V3VerifyOptions,
 ): V3Verdict {
-  const checked = checkV3Statements(prepared, statements, m);
-  if ("ok" in checked) return checked;
-  const { n, k, table, digests } = checked;
-  const commitment = decodeWhirHidingCommitment(m.commitment);
-  const accepted = acceptedWhirSets(options);
-  if (!accepted.includes(commitment.set))
-    return reject(
-      "PCS_SET_NOT_ACCEPTED",
-      `the commitment names set ${commitment.set}; this verifier accepts ${accepted.join(", ")}`,
-    );
-  const z = vectorLayout(prepared, k);
-  if (commitment.numVariables !== z.vectorBits)
-    return reject(
-      "COMMITMENT_SHAPE",
-      `the commitment is to ${commitment.numVariables} variables; the committed halves and masks have ${z.vectorBits}`,
-    );
-  const opening = decodeWhirHidingProof(m.opening);
-  if (opening.set !== commitment.set)
-    return reject("PCS_SET_NOT_ACCEPTED", `the opening names set ${opening.set}, the commitment ${commitment.set}`);
-  const transcript = statementTranscript(prepared, m.proofKind, n, k, digests, V3ZK_PROOF_DOMAIN_TAG);
-  let read;
-  try {
-    read = whirReadHidingCommitmentOn(transcript, commitment);
-  } catch (e) {
-    if (e instanceof PcsError) return reject("PCS_SHAPE", e.message);
-    throw e;
-  }
-  const gkr = verifyZkGkr(
-    copiesShape(prepared, k),
-    new CopiesWiring(prepared.wiring, k, [...prepared.mulFree]),
-    m.proof,
-    transcript,
-  );
-  if (!gkr.ok) return reject(`GKR_${gkr.code}`, gkr.reason);
-  const claim = gkr.claims.input;
-  const [pubX, pubY] = publicEvals(prepared.compiled.layout, table, [claim.x, claim.y]);
-  const split = committedClaims(k, claim, pubX!, pubY!);
-  if ("fails" in split)
-    return reject(
-      split.fails === "x" ? "INPUT_CLAIM_X" : "INPUT_CLAIM_Y",
-      `the input claim at ${split.fails}* lies on the public half and differs from the statements' MLE there`,
-    );
-  const verdict = whirVerifyHidingOn(transcript, read, v3ZkClaims(z, split.claims, gkr.claims.masks), opening);
-  return verdict.ok ? { ok: true } : reject(verdict.code, `the masked opening: ${verdict.reason}`);
+  return verifyV3Flow(prepared, statements, m, options, V3ZK_MODE);
 }
