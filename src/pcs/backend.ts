@@ -64,8 +64,20 @@ export interface PcsBackend {
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
-  /** The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
+  /**
+   * The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge
+   * of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). `alongside`, when
+   * given, runs once on the calling thread: while workers hash the leaves when the tree is spread
+   * over a pool, else after the tree; it may read the codeword, not write it.
+   */
+  merkle(
+    codeword: Uint32Array,
+    width: number,
+    logDomain: number,
+    k: number,
+    leafWidth?: LeafWidth,
+    alongside?: () => void,
+  ): MerkleTree;
   /** The Merkle tree whose leaf j hashes row j of `first` then row j of `second` (two codewords on one domain; the hiding commitment, docs/pcs.md §12.3; `merkleTreeOfCodewordPair`). */
   merklePair(
     first: Uint32Array,
@@ -147,10 +159,16 @@ export interface PcsKernelRunner {
   /**
    * Runs every call of `calls` once, on the workers (attached to the memory of `shared`, the
    * calling thread's kernels, src/kernels `Kernels.share()`) and on the calling thread through
-   * `local`; returns when all are done.
+   * `local`; returns when all are done. `alongside`, when given, runs once on the calling thread
+   * after the workers have the batch and before it takes calls.
    * @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`.
    */
-  kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void;
+  kernelCalls(
+    shared: object,
+    calls: readonly PcsKernelCall[],
+    local: (call: PcsKernelCall) => void,
+    alongside?: () => void,
+  ): void;
   /**
    * The least grinding witness w ≥ 0 whose `bits` low bits of the transcript's next sample are 0,
    * for the transcript state `template` with the witness at lane `lane` (`DuplexChallenger.grindTemplate`,
@@ -201,7 +219,18 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   eqAdd: addScaledEqTable,
   eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
-  merkle: merkleTreeOfCodeword,
+  merkle: (
+    codeword: Uint32Array,
+    width: number,
+    logDomain: number,
+    k: number,
+    leafWidth?: LeafWidth,
+    alongside?: () => void,
+  ) => {
+    const tree = merkleTreeOfCodeword(codeword, width, logDomain, k, leafWidth);
+    alongside?.();
+    return tree;
+  },
   merklePair: merkleTreeOfCodewordPair,
   permute24: permute24ManyReference,
   lift: liftToExtension,
@@ -302,15 +331,16 @@ export function pcsCodeword(coeffs: Uint32Array, width: number, logDomain: numbe
   return backendFor(1 << logDomain).codeword(coeffs, width, logDomain);
 }
 
-/** The Merkle tree of a natural-order codeword's rows on this thread's backend. */
+/** The Merkle tree of a natural-order codeword's rows on this thread's backend (`alongside` as in `PcsBackend.merkle`). */
 export function pcsMerkle(
   codeword: Uint32Array,
   width: number,
   logDomain: number,
   k: number,
   leafWidth: LeafWidth = 16,
+  alongside?: () => void,
 ): MerkleTree {
-  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth);
+  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth, alongside);
 }
 
 /** The Merkle tree over two codewords' rows side by side (`PcsBackend.merklePair`) on this thread's backend. */

@@ -100,7 +100,7 @@ export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): 
   return option;
 }
 
-/** The Merkle tree of a codeword's rows (leaves by the sponge of `leafWidth`) on `workers` when given, else on this thread's backend. */
+/** The Merkle tree of a codeword's rows (leaves by the sponge of `leafWidth`) on `workers` when given, else on this thread's backend; `alongside` as in `PcsBackend.merkle`. */
 export function merkleOn(
   workers: PcsMerkleWorkers | null,
   codeword: Uint32Array,
@@ -108,12 +108,15 @@ export function merkleOn(
   logDomain: number,
   k: number,
   leafWidth: LeafWidth = 16,
+  alongside?: () => void,
 ): MerkleTree {
-  if (workers === null) return pcsMerkle(codeword, width, logDomain, k, leafWidth);
+  if (workers === null) return pcsMerkle(codeword, width, logDomain, k, leafWidth, alongside);
   // A pool that shares the kernels' memory hashes through the backend, which spreads the tree over it.
   if (sharesKernels(workers) && currentPcsBackend().name === "wasm")
-    return withPcsWorkers(workers, () => pcsMerkle(codeword, width, logDomain, k, leafWidth));
-  return workers.merkle(codeword, width, logDomain, k, leafWidth);
+    return withPcsWorkers(workers, () => pcsMerkle(codeword, width, logDomain, k, leafWidth, alongside));
+  const tree = workers.merkle(codeword, width, logDomain, k, leafWidth);
+  alongside?.();
+  return tree;
 }
 
 /** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */

@@ -256,8 +256,13 @@ function commitCodeword(
       const tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, logRows, leafWidth));
       return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
-    const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k, leafWidth));
-    return { codeword: phase("input", () => takeCopyOf(working)), tree };
+    // The state's plain copy of the codeword is made while the pool's workers hash the leaves (after the tree on one thread).
+    const plain: { codeword?: Uint32Array } = {};
+    const copy = (): void => {
+      plain.codeword = phase("input", () => takeCopyOf(working));
+    };
+    const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k, leafWidth, copy));
+    return { codeword: plain.codeword!, tree };
   } finally {
     pcsRelease(working);
   }
