@@ -20,6 +20,7 @@ import {
   type MerkleTree,
   type PcsBackend,
   type PcsKernelCall,
+  type PcsMerkleFn,
 } from "../pcs/backend.js";
 import { MERKLE24_WORK_WORDS } from "./abi.js";
 import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
@@ -260,14 +261,7 @@ class WasmPcsKernels implements PcsBackend {
     return out;
   }
 
-  merkle(
-    codeword: Uint32Array,
-    width: number,
-    logDomain: number,
-    k: number,
-    leafWidth: LeafWidth = 16,
-    alongside?: () => void,
-  ): MerkleTree {
+  readonly merkle: PcsMerkleFn = (codeword, width, logDomain, k, leafWidth = 16, alongside) => {
     let pending = alongside;
     const once = (): void => {
       const f = pending;
@@ -277,7 +271,7 @@ class WasmPcsKernels implements PcsBackend {
     const tree = this.merkleTree(codeword, width, logDomain, k, leafWidth, once);
     once();
     return tree;
-  }
+  };
 
   /** `merkle`: `alongside` runs on this thread while the workers hash the leaves when these are spread. */
   private merkleTree(

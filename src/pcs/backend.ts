@@ -34,6 +34,16 @@ export type { MerkleTree } from "./merkle.js";
 /** The width of a leaf sponge's permutation (src/pcs/params.ts). */
 export type { LeafWidth } from "./params.js";
 
+/** The Merkle tree of a natural-order codeword's rows (`PcsBackend.merkle`). */
+export type PcsMerkleFn = (
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+  leafWidth?: LeafWidth,
+  alongside?: () => void,
+) => MerkleTree;
+
 /** How a fold combines a pair (e, o): `evaluations` e + α(o − e), `coefficients` e + α·o. */
 export type FoldMode = "evaluations" | "coefficients";
 
@@ -70,14 +80,7 @@ export interface PcsBackend {
    * given, runs once on the calling thread: while workers hash the leaves when the tree is spread
    * over a pool, else after the tree; it may read the codeword, not write it.
    */
-  merkle(
-    codeword: Uint32Array,
-    width: number,
-    logDomain: number,
-    k: number,
-    leafWidth?: LeafWidth,
-    alongside?: () => void,
-  ): MerkleTree;
+  readonly merkle: PcsMerkleFn;
   /** The Merkle tree whose leaf j hashes row j of `first` then row j of `second` (two codewords on one domain; the hiding commitment, docs/pcs.md §12.3; `merkleTreeOfCodewordPair`). */
   merklePair(
     first: Uint32Array,
@@ -200,6 +203,13 @@ export function activeKernelRunner(): PcsKernelRunner | null {
 /** A backend made on first use; `null` selects the references. */
 export type PcsBackendProvider = () => PcsBackend | null;
 
+/** `merkleTreeOfCodeword`, then `alongside`. */
+const merkleThenAlongside: PcsMerkleFn = (codeword, width, logDomain, k, leafWidth, alongside) => {
+  const tree = merkleTreeOfCodeword(codeword, width, logDomain, k, leafWidth);
+  alongside?.();
+  return tree;
+};
+
 /** The references: `nttReference`, `evaluationsToCoefficients`, `foldEvaluations` / `foldCoefficients`, `roundPolynomial`, `encodeRowsReference`, `codewordReference`, `merkleTreeOfCodeword`; working tables are plain arrays. */
 export const typescriptPcsBackend: PcsBackend = Object.freeze({
   name: "typescript" as const,
@@ -219,18 +229,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   eqAdd: addScaledEqTable,
   eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
-  merkle: (
-    codeword: Uint32Array,
-    width: number,
-    logDomain: number,
-    k: number,
-    leafWidth?: LeafWidth,
-    alongside?: () => void,
-  ) => {
-    const tree = merkleTreeOfCodeword(codeword, width, logDomain, k, leafWidth);
-    alongside?.();
-    return tree;
-  },
+  merkle: merkleThenAlongside,
   merklePair: merkleTreeOfCodewordPair,
   permute24: permute24ManyReference,
   lift: liftToExtension,
@@ -332,16 +331,8 @@ export function pcsCodeword(coeffs: Uint32Array, width: number, logDomain: numbe
 }
 
 /** The Merkle tree of a natural-order codeword's rows on this thread's backend (`alongside` as in `PcsBackend.merkle`). */
-export function pcsMerkle(
-  codeword: Uint32Array,
-  width: number,
-  logDomain: number,
-  k: number,
-  leafWidth: LeafWidth = 16,
-  alongside?: () => void,
-): MerkleTree {
-  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth, alongside);
-}
+export const pcsMerkle: PcsMerkleFn = (codeword, width, logDomain, k, leafWidth = 16, alongside) =>
+  backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth, alongside);
 
 /** The Merkle tree over two codewords' rows side by side (`PcsBackend.merklePair`) on this thread's backend. */
 export function pcsMerklePair(
