@@ -142,9 +142,9 @@ export const EXPORTS = {
     ],
     [
       "pcs_rows",
-      [ptr("dst"), ptr("src"), u32("logN"), u32("k"), u32("width")],
+      [ptr("dst"), ptr("src"), u32("logN"), u32("k"), u32("width"), u32("from"), u32("to")],
       "void",
-      "A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1).",
+      "A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1), rows [from, to).",
     ],
     [
       "pcs_horner",
@@ -247,9 +247,18 @@ export const EXPORTS = {
     ],
     [
       "ntt_stages_low",
-      [ptr("data"), u32("logN"), u32("width"), ptr("twiddles"), ptr("companions"), u32("from"), u32("to")],
+      [
+        ptr("data"),
+        u32("logN"),
+        u32("width"),
+        ptr("twiddles"),
+        ptr("companions"),
+        u32("first"),
+        u32("from"),
+        u32("to"),
+      ],
       "void",
-      "The NTT's stages of half-span below min(2^logN, 4096) on elements [from, to).",
+      "The NTT's stages of half-span 2^first up to below min(2^logN, 4096) on elements [from, to).",
     ],
     [
       "ntt_stages_high",
@@ -259,9 +268,25 @@ export const EXPORTS = {
     ],
     [
       "ntt_bit_reverse_copy",
-      [ptr("dst"), ptr("src"), u32("logN"), u32("width"), u32("count"), ptr("scratch"), u32("from"), u32("to")],
+      [
+        ptr("dst"),
+        ptr("src"),
+        u32("logN"),
+        u32("width"),
+        u32("count"),
+        u32("r"),
+        ptr("scratch"),
+        u32("from"),
+        u32("to"),
+      ],
       "void",
-      "dst = the bit-reversal permutation of src's count elements zero-padded to 2^logN (logN ≥ 8), tiles [from, to) of 2^(logN − 8).",
+      "dst = the bit-reversal permutation of src's count elements zero-padded to 2^logN (logN ≥ 8), tiles [from, to) of 2^(logN − 8), after the NTT's first r stages (count ≤ 2^(logN − r), r ≤ 4).",
+    ],
+    [
+      "ntt_bit_reverse_tiles",
+      [ptr("data"), u32("logN"), u32("width"), ptr("scratch"), u32("from"), u32("to")],
+      "void",
+      "The bit-reversal permutation of 2^logN (logN ≥ 8) elements in place, tiles [from, to) of 2^(logN − 8) with their partners.",
     ],
     [
       "ntt_stages_pass",

@@ -104,8 +104,8 @@ export interface KernelExports {
   pcs_fold(dst: number, src: number, n: number, mode: number, alpha: number): void;
   /** The WHIR sumcheck round: h(0)·R^−1 and h(2)·R^−1 into out[0..8). */
   pcs_round(f: number, w: number, n: number, out: number): void;
-  /** A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1). */
-  pcs_rows(dst: number, src: number, logN: number, k: number, width: number): void;
+  /** A codeword's values arranged as rows of 2^k points (docs/pcs.md §4.1), rows [from, to). */
+  pcs_rows(dst: number, src: number, logN: number, k: number, width: number, from: number, to: number): void;
   /** F(z) for interleaved extension coefficients, z given by its constant table. */
   pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
   /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
@@ -140,12 +140,14 @@ export interface KernelExports {
   ntt_bit_reverse(data: number, logN: number, width: number, from: number, count: number): void;
   /** The NTT's butterfly stages on bit-reversed data. */
   ntt_stages(data: number, logN: number, width: number, twiddles: number, companions: number): void;
-  /** The NTT's stages of half-span below min(2^logN, 4096) on elements [from, to). */
-  ntt_stages_low(data: number, logN: number, width: number, twiddles: number, companions: number, from: number, to: number): void;
+  /** The NTT's stages of half-span 2^first up to below min(2^logN, 4096) on elements [from, to). */
+  ntt_stages_low(data: number, logN: number, width: number, twiddles: number, companions: number, first: number, from: number, to: number): void;
   /** The NTT's longer stages on the columns [c0, c1) of min(2^logN, 4096). */
   ntt_stages_high(data: number, logN: number, width: number, twiddles: number, companions: number, c0: number, c1: number): void;
-  /** dst = the bit-reversal permutation of src's count elements zero-padded to 2^logN (logN ≥ 8), tiles [from, to) of 2^(logN − 8). */
-  ntt_bit_reverse_copy(dst: number, src: number, logN: number, width: number, count: number, scratch: number, from: number, to: number): void;
+  /** dst = the bit-reversal permutation of src's count elements zero-padded to 2^logN (logN ≥ 8), tiles [from, to) of 2^(logN − 8), after the NTT's first r stages (count ≤ 2^(logN − r), r ≤ 4). */
+  ntt_bit_reverse_copy(dst: number, src: number, logN: number, width: number, count: number, r: number, scratch: number, from: number, to: number): void;
+  /** The bit-reversal permutation of 2^logN (logN ≥ 8) elements in place, tiles [from, to) of 2^(logN − 8) with their partners. */
+  ntt_bit_reverse_tiles(data: number, logN: number, width: number, scratch: number, from: number, to: number): void;
   /** The NTT's s stages of half-span 2^logH and above on units [from, to) of 2^(logN − s − 4), in a scratch of 2^(s + 4)·width words. */
   ntt_stages_pass(data: number, logN: number, width: number, twiddles: number, companions: number, logH: number, s: number, scratch: number, from: number, to: number): void;
   /** Base-field values as interleaved extension values. */
@@ -195,6 +197,7 @@ export function kernelExportNames(): readonly string[] {
     "ntt_stages_low",
     "ntt_stages_high",
     "ntt_bit_reverse_copy",
+    "ntt_bit_reverse_tiles",
     "ntt_stages_pass",
     "pcs_lift",
     "pcs_scale_add",

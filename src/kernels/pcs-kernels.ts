@@ -20,6 +20,7 @@ import {
   type MerkleTree,
   type PcsBackend,
   type PcsKernelCall,
+  type PcsMerkleFn,
 } from "../pcs/backend.js";
 import { MERKLE24_WORK_WORDS } from "./abi.js";
 import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
@@ -27,10 +28,10 @@ import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
 import {
   codewordBatches,
+  cut,
   mobiusBatches,
   nttBatches,
   nttScratchWords,
-  rangeCalls,
   ranges,
   TILED_REVERSE_LOG,
 } from "./pcs-split.js";
@@ -139,10 +140,11 @@ class WasmPcsKernels implements PcsBackend {
     return (workers.threads + 1) * CALLS_PER_THREAD;
   }
 
-  /** Runs one batch of independent calls: on the active pool when it shares this memory, else here. */
-  private run(calls: readonly PcsKernelCall[]): void {
+  /** Runs one batch of independent calls: on the active pool when it shares this memory (with `alongside` on this thread meanwhile), else here. */
+  private run(calls: readonly PcsKernelCall[], alongside?: () => void): void {
     const workers = activeKernelRunner();
-    if (calls.length > 1 && workers !== null) workers.kernelCalls(this.kernels.share(), calls, (c) => this.call(c));
+    if (calls.length > 1 && workers !== null)
+      workers.kernelCalls(this.kernels.share(), calls, (c) => this.call(c), alongside);
     else for (const c of calls) this.call(c);
   }
 
@@ -151,10 +153,12 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   /** Forward NTT in place at byte pointer `data`: the bit reversal, the short stages by blocks, the long ones in passes by units. */
-  private nttAt(data: number, width: number, logN: number, tw: number, tws: number): void {
+  private nttAt(data: number, width: number, logN: number): void {
+    const { twiddles, companions } = this.twiddles(logN);
     const parts = this.parts(1 << logN);
     this.withScratch(parts * nttScratchWords(width), (scratch) => {
-      for (const batch of nttBatches(data, width, logN, tw, tws, parts, scratch)) this.run(batch);
+      const op = { data, width, logN, tw: twiddles.ptr, tws: companions.ptr, scratch };
+      for (const batch of nttBatches(op, parts)) this.run(batch);
     });
   }
 
@@ -215,9 +219,9 @@ class WasmPcsKernels implements PcsBackend {
     const dst = this.regions.get(out)!.ptr;
     this.withPointer(values, false, (src) =>
       this.run(
-        rangeCalls(values.length, this.parts(values.length), 1, (from, count) => ({
+        cut(values.length, this.parts(values.length), 1, (from, to) => ({
           fn: "pcs_lift",
-          args: [dst + 16 * from, src + 4 * from, count],
+          args: [dst + 16 * from, src + 4 * from, to - from],
         })),
       ),
     );
@@ -238,36 +242,46 @@ class WasmPcsKernels implements PcsBackend {
     const n = 1 << logDomain;
     const out = this.table(n * width);
     const used = Math.min(coeffs.length, n * width);
-    const { twiddles, companions } = this.twiddles(logDomain);
     const dst = this.regions.get(out)!.ptr;
     if (logDomain < TILED_REVERSE_LOG) {
       out.set(coeffs.subarray(0, used));
       out.fill(0, used);
-      this.nttAt(dst, width, logDomain, twiddles.ptr, companions.ptr);
+      this.nttAt(dst, width, logDomain);
       return out;
     }
-    // The bit reversal of the zero-padded coefficients, out of place by tiles, then the stages.
+    // The bit reversal of the zero-padded coefficients out of place by tiles (with the first stages that only copy), then the stages.
+    const { twiddles, companions } = this.twiddles(logDomain);
     const parts = this.parts(n);
     this.withPointer(used === coeffs.length ? coeffs : coeffs.subarray(0, used), false, (src) =>
       this.withScratch(parts * nttScratchWords(width), (scratch) => {
-        const batches = codewordBatches(
-          dst,
-          src,
-          used / width,
-          width,
-          logDomain,
-          twiddles.ptr,
-          companions.ptr,
-          parts,
-          scratch,
-        );
-        for (const batch of batches) this.run(batch);
+        const op = { data: dst, width, logN: logDomain, tw: twiddles.ptr, tws: companions.ptr, scratch };
+        for (const batch of codewordBatches(op, src, used / width, parts)) this.run(batch);
       }),
     );
     return out;
   }
 
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth: LeafWidth = 16): MerkleTree {
+  readonly merkle: PcsMerkleFn = (codeword, width, logDomain, k, leafWidth = 16, alongside) => {
+    let pending = alongside;
+    const once = (): void => {
+      const f = pending;
+      pending = undefined;
+      f?.();
+    };
+    const tree = this.merkleTree(codeword, width, logDomain, k, leafWidth, once);
+    once();
+    return tree;
+  };
+
+  /** `merkle`: `alongside` runs on this thread while the workers hash the leaves when these are spread. */
+  private merkleTree(
+    codeword: Uint32Array,
+    width: number,
+    logDomain: number,
+    k: number,
+    leafWidth: LeafWidth,
+    alongside: () => void,
+  ): MerkleTree {
     const logRows = logDomain - k;
     // The kernels take four rows per vector and whole sponge blocks (8 words at width 16, 16 at width 24).
     const block = leafWidth === 24 ? 16 : 8;
@@ -283,10 +297,11 @@ class WasmPcsKernels implements PcsBackend {
       return this.tree(logRows, (out, _consts, _work, works) =>
         this.withPointer(codeword, false, (src) =>
           this.run(
-            ranges(rows, parts, 4).map(([a, b], i) => ({
+            cut(rows, parts, 4, (a, b, i) => ({
               fn,
               args: [out, src, logDomain, k, width, consts, works(i), a, b - a],
             })),
+            alongside,
           ),
         ),
       );
@@ -464,8 +479,7 @@ class WasmPcsKernels implements PcsBackend {
 
   ntt(values: Uint32Array, width: number, logN: number): void {
     if (logN === 0) return;
-    const { twiddles, companions } = this.twiddles(logN);
-    this.withPointer(values, true, (ptr) => this.nttAt(ptr, width, logN, twiddles.ptr, companions.ptr));
+    this.withPointer(values, true, (ptr) => this.nttAt(ptr, width, logN));
   }
 
   mobius(values: Uint32Array, width: number): void {
@@ -490,9 +504,9 @@ class WasmPcsKernels implements PcsBackend {
     const flag = mode === "evaluations" ? 0 : 1;
     this.withCopies([table, extConstantTable(alpha)], 0, ([src, a]) => {
       this.run(
-        rangeCalls(n, this.parts(n), 1, (from, count) => ({
+        cut(n, this.parts(n), 1, (from, to) => ({
           fn,
-          args: [dst + 16 * from, src! + pair * from, count, flag, a!],
+          args: [dst + 16 * from, src! + pair * from, to - from, flag, a!],
         })),
       );
     });
@@ -501,21 +515,18 @@ class WasmPcsKernels implements PcsBackend {
 
   encode(coeffs: Uint32Array, width: number, logDomain: number, k: number): Uint32Array {
     const n = 1 << logDomain;
-    const { twiddles, companions } = this.twiddles(logDomain);
-    const heap = this.kernels.heap;
-    const evals = heap.alloc(n * width);
-    let rows: Region | null = null;
+    const codeword = this.codeword(coeffs, width, logDomain);
+    const rows = this.kernels.heap.alloc(n * width);
     try {
-      const view = evals.view();
-      view.fill(0);
-      view.set(coeffs.subarray(0, Math.min(coeffs.length, n * width)));
-      this.kernels.instance.raw.ntt_forward(evals.ptr, logDomain, width, twiddles.ptr, companions.ptr);
-      rows = heap.alloc(n * width);
-      this.kernels.instance.raw.pcs_rows(rows.ptr, evals.ptr, logDomain, k, width);
-      return rows.view().slice();
+      const src = this.regions.get(codeword)!.ptr;
+      const count = n >> k;
+      this.run(
+        cut(count, this.parts(n), 1, (a, b) => ({ fn: "pcs_rows", args: [rows.ptr, src, logDomain, k, width, a, b] })),
+      );
+      return rows.view().slice(0, n * width);
     } finally {
-      heap.release(evals);
-      if (rows) heap.release(rows);
+      this.release(codeword);
+      this.kernels.heap.release(rows);
     }
   }
 

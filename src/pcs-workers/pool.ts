@@ -223,14 +223,21 @@ export class PcsPool implements PcsKernelWorkers {
    * Runs each of `calls` once on the workers, attached to the calling thread's kernel memory
    * (`shared`, `Kernels.share()`), and on the calling thread (`local`), which takes calls from the
    * same counter and then waits (`Atomics.wait`) for those the workers hold. The calls of one batch
-   * write disjoint memory (src/kernels/pcs-split.ts).
+   * write disjoint memory (src/kernels/pcs-split.ts). `alongside` runs once on the calling thread
+   * after the workers have the batch, before it takes calls.
    * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
    *   failed during the call, or the pool stopped replacing crashed workers.
    */
-  kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void {
+  kernelCalls(
+    shared: object,
+    calls: readonly PcsKernelCall[],
+    local: (call: PcsKernelCall) => void,
+    alongside?: () => void,
+  ): void {
     this.checkOpen();
     const live = this.core.slots.filter((s) => !s.state.dead);
     if (live.length === 0 || calls.length < 2) {
+      alongside?.();
       for (const c of calls) local(c);
       return;
     }
@@ -252,6 +259,7 @@ export class PcsPool implements PcsKernelWorkers {
     });
     let localTaken = 0;
     try {
+      alongside?.();
       for (
         let i = Atomics.add(control, NEXT, 1);
         i < calls.length && Atomics.load(control, FAILED_SLOT) === 0;

@@ -34,6 +34,16 @@ export type { MerkleTree } from "./merkle.js";
 /** The width of a leaf sponge's permutation (src/pcs/params.ts). */
 export type { LeafWidth } from "./params.js";
 
+/** The Merkle tree of a natural-order codeword's rows (`PcsBackend.merkle`). */
+export type PcsMerkleFn = (
+  codeword: Uint32Array,
+  width: number,
+  logDomain: number,
+  k: number,
+  leafWidth?: LeafWidth,
+  alongside?: () => void,
+) => MerkleTree;
+
 /** How a fold combines a pair (e, o): `evaluations` e + α(o − e), `coefficients` e + α·o. */
 export type FoldMode = "evaluations" | "coefficients";
 
@@ -64,8 +74,13 @@ export interface PcsBackend {
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
-  /** The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). */
-  merkle(codeword: Uint32Array, width: number, logDomain: number, k: number, leafWidth?: LeafWidth): MerkleTree;
+  /**
+   * The Merkle tree of a natural-order codeword's rows of 2^k elements, leaves hashed by the sponge
+   * of `leafWidth` (default 16; docs/pcs.md §4.3; `merkleTreeOfCodeword`). `alongside`, when
+   * given, runs once on the calling thread: while workers hash the leaves when the tree is spread
+   * over a pool, else after the tree; it may read the codeword, not write it.
+   */
+  readonly merkle: PcsMerkleFn;
   /** The Merkle tree whose leaf j hashes row j of `first` then row j of `second` (two codewords on one domain; the hiding commitment, docs/pcs.md §12.3; `merkleTreeOfCodewordPair`). */
   merklePair(
     first: Uint32Array,
@@ -147,10 +162,16 @@ export interface PcsKernelRunner {
   /**
    * Runs every call of `calls` once, on the workers (attached to the memory of `shared`, the
    * calling thread's kernels, src/kernels `Kernels.share()`) and on the calling thread through
-   * `local`; returns when all are done.
+   * `local`; returns when all are done. `alongside`, when given, runs once on the calling thread
+   * after the workers have the batch and before it takes calls.
    * @throws PcsError `PCS_POOL_CLOSED`, `PCS_WORKER_CRASHED`.
    */
-  kernelCalls(shared: object, calls: readonly PcsKernelCall[], local: (call: PcsKernelCall) => void): void;
+  kernelCalls(
+    shared: object,
+    calls: readonly PcsKernelCall[],
+    local: (call: PcsKernelCall) => void,
+    alongside?: () => void,
+  ): void;
   /**
    * The least grinding witness w ≥ 0 whose `bits` low bits of the transcript's next sample are 0,
    * for the transcript state `template` with the witness at lane `lane` (`DuplexChallenger.grindTemplate`,
@@ -182,6 +203,13 @@ export function activeKernelRunner(): PcsKernelRunner | null {
 /** A backend made on first use; `null` selects the references. */
 export type PcsBackendProvider = () => PcsBackend | null;
 
+/** `merkleTreeOfCodeword`, then `alongside`. */
+const merkleThenAlongside: PcsMerkleFn = (codeword, width, logDomain, k, leafWidth, alongside) => {
+  const tree = merkleTreeOfCodeword(codeword, width, logDomain, k, leafWidth);
+  alongside?.();
+  return tree;
+};
+
 /** The references: `nttReference`, `evaluationsToCoefficients`, `foldEvaluations` / `foldCoefficients`, `roundPolynomial`, `encodeRowsReference`, `codewordReference`, `merkleTreeOfCodeword`; working tables are plain arrays. */
 export const typescriptPcsBackend: PcsBackend = Object.freeze({
   name: "typescript" as const,
@@ -201,7 +229,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   eqAdd: addScaledEqTable,
   eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
-  merkle: merkleTreeOfCodeword,
+  merkle: merkleThenAlongside,
   merklePair: merkleTreeOfCodewordPair,
   permute24: permute24ManyReference,
   lift: liftToExtension,
@@ -302,16 +330,9 @@ export function pcsCodeword(coeffs: Uint32Array, width: number, logDomain: numbe
   return backendFor(1 << logDomain).codeword(coeffs, width, logDomain);
 }
 
-/** The Merkle tree of a natural-order codeword's rows on this thread's backend. */
-export function pcsMerkle(
-  codeword: Uint32Array,
-  width: number,
-  logDomain: number,
-  k: number,
-  leafWidth: LeafWidth = 16,
-): MerkleTree {
-  return backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth);
-}
+/** The Merkle tree of a natural-order codeword's rows on this thread's backend (`alongside` as in `PcsBackend.merkle`). */
+export const pcsMerkle: PcsMerkleFn = (codeword, width, logDomain, k, leafWidth = 16, alongside) =>
+  backendFor(1 << logDomain).merkle(codeword, width, logDomain, k, leafWidth, alongside);
 
 /** The Merkle tree over two codewords' rows side by side (`PcsBackend.merklePair`) on this thread's backend. */
 export function pcsMerklePair(

@@ -14,7 +14,14 @@
  * Importing this folder installs nothing.
  */
 import { PcsError } from "./errors.js";
-import { currentPcsBackend, pcsMerkle, withKernelRunner, type MerkleTree, type PcsKernelRunner } from "./backend.js";
+import {
+  currentPcsBackend,
+  pcsMerkle,
+  withKernelRunner,
+  type MerkleTree,
+  type PcsKernelRunner,
+  type PcsMerkleFn,
+} from "./backend.js";
 import type { LeafWidth } from "./params.js";
 
 /**
@@ -100,20 +107,16 @@ export function resolvePcsWorkers(option: PcsMerkleWorkers | null | undefined): 
   return option;
 }
 
-/** The Merkle tree of a codeword's rows (leaves by the sponge of `leafWidth`) on `workers` when given, else on this thread's backend. */
-export function merkleOn(
-  workers: PcsMerkleWorkers | null,
-  codeword: Uint32Array,
-  width: number,
-  logDomain: number,
-  k: number,
-  leafWidth: LeafWidth = 16,
-): MerkleTree {
-  if (workers === null) return pcsMerkle(codeword, width, logDomain, k, leafWidth);
+/** The Merkle tree of a codeword's rows (leaves by the sponge of `leafWidth`) on `workers` when given, else on this thread's backend; `alongside` as in `PcsBackend.merkle`. */
+export function merkleOn(workers: PcsMerkleWorkers | null, ...args: Parameters<PcsMerkleFn>): MerkleTree {
+  if (workers === null) return pcsMerkle(...args);
   // A pool that shares the kernels' memory hashes through the backend, which spreads the tree over it.
   if (sharesKernels(workers) && currentPcsBackend().name === "wasm")
-    return withPcsWorkers(workers, () => pcsMerkle(codeword, width, logDomain, k, leafWidth));
-  return workers.merkle(codeword, width, logDomain, k, leafWidth);
+    return withPcsWorkers(workers, () => pcsMerkle(...args));
+  const [codeword, width, logDomain, k, leafWidth = 16, alongside] = args;
+  const tree = workers.merkle(codeword, width, logDomain, k, leafWidth);
+  alongside?.();
+  return tree;
 }
 
 /** A copy of `values` in a SharedArrayBuffer (what a pool's workers read in place). */

@@ -203,14 +203,13 @@ function commitCore(
   const k = first.foldingFactor;
   // The coefficients as a working table: the Möbius transform, the NTT's input and the Horner evaluations read it in place.
   const workingCoefficients = phase("input", () => pcsResident(evaluations));
-  let coefficients: Uint32Array;
+  // The state's plain copies come from this thread's recycled arrays and go back with `releaseWhirState`.
+  const plain: { coefficients?: Uint32Array; evaluations?: Uint32Array } = {};
   let oodAnswers: Ext[];
   let codeword: Uint32Array;
   let tree: MerkleTree;
   try {
     phase("encode", () => pcsMobius(workingCoefficients, width));
-    // The state's plain copies come from this thread's recycled arrays and go back with `releaseWhirState`.
-    coefficients = phase("input", () => takeCopyOf(workingCoefficients));
     ({ codeword, tree } = commitCodeword(
       workingCoefficients,
       width,
@@ -220,6 +219,10 @@ function commitCore(
       options,
       workers,
       set.leafWidth,
+      () => {
+        plain.coefficients = phase("input", () => takeCopyOf(workingCoefficients));
+        plain.evaluations = phase("input", () => takeCopyOf(evaluations));
+      },
     ));
     const oodPoints = phase("transcript", () => {
       absorbCommitment(t, set, m, width, tree.root);
@@ -230,14 +233,18 @@ function commitCore(
     );
     phase("transcript", () => absorbExts(t, oodAnswers));
     const commitment: WhirCommitment = { set: set.id, numVariables: m, width, root: tree.root.slice(), oodAnswers };
-    const plain = phase("input", () => takeCopyOf(evaluations));
-    return { commitment, schedule, oodPoints, evaluations: plain, coefficients, codeword, tree };
+    const { coefficients, evaluations: copied } = plain as Required<typeof plain>;
+    return { commitment, schedule, oodPoints, evaluations: copied, coefficients, codeword, tree };
   } finally {
     pcsRelease(workingCoefficients);
   }
 }
 
-/** The first codeword (natural order, a plain array) and its Merkle tree; `corruptCodeword` changes the rows before they are hashed. */
+/**
+ * The first codeword (natural order, a plain array) and its Merkle tree; `corruptCodeword` changes
+ * the rows before they are hashed. The plain copy of the codeword, and `copies` before it, run on
+ * this thread while the pool's workers hash the tree's leaves (after the tree on one thread).
+ */
 function commitCodeword(
   coefficients: Uint32Array,
   width: CommittedWidth,
@@ -247,17 +254,24 @@ function commitCodeword(
   options: WhirCommitOptions,
   workers: PcsMerkleWorkers | null,
   leafWidth: LeafWidth,
+  copies: () => void,
 ): { codeword: Uint32Array; tree: MerkleTree } {
   const working = phase("encode", () => pcsCodeword(coefficients, width, logDomain));
   try {
     if (options.corruptCodeword) {
+      copies();
       const rows = rowsOfCodeword(working, width, logDomain, k);
       options.corruptCodeword(rows);
       const tree = phase("merkle", () => buildMerkleTree(rows, (1 << k) * width, logRows, leafWidth));
       return { codeword: codewordOfRows(rows, width, logDomain, k), tree };
     }
-    const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k, leafWidth));
-    return { codeword: phase("input", () => takeCopyOf(working)), tree };
+    const plain: { codeword?: Uint32Array } = {};
+    const copy = (): void => {
+      copies();
+      plain.codeword = phase("input", () => takeCopyOf(working));
+    };
+    const tree = phase("merkle", () => merkleOn(workers, working, width, logDomain, k, leafWidth, copy));
+    return { codeword: plain.codeword!, tree };
   } finally {
     pcsRelease(working);
   }

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P, random } from "../../src/field/koalabear.js";
+import { randomWords } from "../pcs/support.js";
 import { typescriptPcsBackend, withKernelRunner } from "../../src/pcs/backend.js";
 import { codewordReference } from "../../src/pcs/encode.js";
 import { nttReference } from "../../src/pcs/ntt.js";
@@ -8,6 +9,7 @@ import { defaultKernels } from "../../src/kernels/kernels.js";
 import { nttTwiddleTables, wasmPcsBackend } from "../../src/kernels/pcs-kernels.js";
 import {
   codewordBatches,
+  copiedStages,
   nttBatches,
   nttScratchWords,
   nttStageBatches,
@@ -18,18 +20,6 @@ import type { PcsKernelCall, PcsKernelRunner } from "../../src/pcs/backend.js";
 import { createPcsPool } from "../../src/pcs-workers/index.js";
 
 const wasm = wasmPcsBackend();
-
-function values(words: number, seed: number): Uint32Array {
-  let x = seed >>> 0 || 1;
-  return new Uint32Array(words).map(() => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x % P;
-  });
-}
 
 /** Runs each batch's calls in reverse order on this thread (a batch's calls are independent). */
 function runBackwards(batches: PcsKernelCall[][]): void {
@@ -57,16 +47,17 @@ test("the NTT's passes of several stages per pass equal the reference (sizes aro
     const { twiddles, companions } = nttTwiddleTables(logN);
     const tw = heap.allocFrom(twiddles),
       tws = heap.allocFrom(companions);
-    const input = values(n * width, 17 * logN + width);
+    const input = randomWords(n * width, 17 * logN + width);
     const expected = input.slice();
     nttReference(expected, width, logN);
     for (const parts of [1, 5, 16]) {
       const data = heap.allocFrom(input);
       const scratch = heap.alloc(parts * nttScratchWords(width));
       try {
-        runBackwards(nttBatches(data.ptr, width, logN, tw.ptr, tws.ptr, parts, scratch.ptr));
+        const op = { data: data.ptr, width, logN, tw: tw.ptr, tws: tws.ptr, scratch: scratch.ptr };
+        runBackwards(nttBatches(op, parts));
         assert.deepEqual(data.view().slice(0, n * width), expected, `NTT width ${width}, 2^${logN}, ${parts} parts`);
-        const passes = nttStageBatches(data.ptr, width, logN, tw.ptr, tws.ptr, parts, scratch.ptr).slice(1);
+        const passes = nttStageBatches(op, parts).slice(1);
         assert.equal(passes.length, Math.ceil(Math.max(0, logN - 12) / PASS_STAGES), `passes at 2^${logN}`);
       } finally {
         heap.release(data);
@@ -78,13 +69,22 @@ test("the NTT's passes of several stages per pass equal the reference (sizes aro
   }
 });
 
-test("the tiled bit reversal of zero-padded coefficients, then the stages, is the codeword (counts below, at and above a tile row, any cut)", () => {
+test("the stages a zero-padded codeword's bit reversal does itself: log of the padding, at most 4", () => {
+  assert.equal(copiedStages(1 << 22, 24), 2);
+  assert.equal(copiedStages(1 << 23, 24), 1);
+  assert.equal(copiedStages(1 << 24, 24), 0);
+  assert.equal(copiedStages((1 << 22) + 1, 24), 1);
+  assert.equal(copiedStages(1, 8), 4);
+  assert.equal(copiedStages(100, 8), 1);
+});
+
+test("the tiled bit reversal of zero-padded coefficients (with the stages that only copy), then the stages, is the codeword (counts below, at and above a tile row, any cut)", () => {
   assert.ok(wasm);
   const heap = defaultKernels().heap;
   for (const [width, logN, counts] of [
     [1, TILED_REVERSE_LOG, [1, 16, 100, 256]],
     [1, 14, [1 << 12, 1 << 13, 5000, 1 << 14]],
-    [1, 17, [1 << 15, 1 << 16, 77777]],
+    [1, 17, [1 << 15, 1 << 16, 77777, 1 << 13, 1 << 12]],
     [4, 13, [1 << 11, 3333, 1 << 13]],
     [4, 16, [1 << 14, 1 << 15]],
   ] as const) {
@@ -93,7 +93,7 @@ test("the tiled bit reversal of zero-padded coefficients, then the stages, is th
     const tw = heap.allocFrom(twiddles),
       tws = heap.allocFrom(companions);
     for (const count of counts) {
-      const coeffs = values(count * width, count + logN);
+      const coeffs = randomWords(count * width, count + logN);
       const expected = codewordReference(coeffs, width, logN);
       for (const parts of [1, 3, 16]) {
         const src = heap.allocFrom(coeffs);
@@ -101,7 +101,8 @@ test("the tiled bit reversal of zero-padded coefficients, then the stages, is th
         dst.view().fill(P - 1);
         const scratch = heap.alloc(parts * nttScratchWords(width));
         try {
-          runBackwards(codewordBatches(dst.ptr, src.ptr, count, width, logN, tw.ptr, tws.ptr, parts, scratch.ptr));
+          const op = { data: dst.ptr, width, logN, tw: tw.ptr, tws: tws.ptr, scratch: scratch.ptr };
+          runBackwards(codewordBatches(op, src.ptr, count, parts));
           assert.deepEqual(
             dst.view().slice(0, n * width),
             expected,
@@ -117,7 +118,7 @@ test("the tiled bit reversal of zero-padded coefficients, then the stages, is th
   }
 });
 
-test("the backend's codeword and NTT equal the references on one thread, on a pool, and on a runner that runs calls in reverse", async () => {
+test("the backend's codeword, NTT, rows and tree equal the references on one thread, on a pool, and on a runner that runs calls in reverse", async () => {
   assert.ok(wasm);
   const ref = typescriptPcsBackend;
   const reverse: PcsKernelRunner = {
@@ -139,7 +140,7 @@ test("the backend's codeword and NTT equal the references on one thread, on a po
         [4, 11, 13],
         [4, 16, 18],
       ] as const) {
-        const coeffs = values(width << m, 31 * m + width);
+        const coeffs = randomWords(width << m, 31 * m + width);
         const expected = ref.codeword(coeffs, width, logN);
         withKernelRunner(runner, () => {
           const resident = wasm.resident(coeffs);
@@ -153,6 +154,17 @@ test("the backend's codeword and NTT equal the references on one thread, on a po
           wasm.ntt(inPlace, width, m);
           ref.ntt(refInPlace, width, m);
           assert.deepEqual(inPlace, refInPlace, `NTT ${label}`);
+          assert.deepEqual(wasm.encode(coeffs, width, logN, 2), ref.encode(coeffs, width, logN, 2), `rows ${label}`);
+          // The tree's `alongside` runs once, whether the leaves are spread or not, and reads the codeword unchanged.
+          let copies = 0;
+          let copied: Uint32Array | null = null;
+          const tree = wasm.merkle(fromResident, width, logN, 2, 16, () => {
+            copies++;
+            copied = fromResident.slice();
+          });
+          assert.equal(copies, 1, `alongside ${label}`);
+          assert.deepEqual(copied, expected, `alongside's copy ${label}`);
+          assert.deepEqual(tree.root, ref.merkle(expected, width, logN, 2).root, `tree ${label}`);
           for (const t of [resident, fromResident, fromPlain, inPlace]) wasm.release(t);
         });
       }
@@ -169,7 +181,7 @@ test("random inputs: the codeword of random sizes equals the definition's refere
     const width = trial % 2 === 0 ? 1 : 4;
     const logN = 8 + ((trial * 5) % 9);
     const count = 1 + Math.floor(random() % (1 << logN));
-    const coeffs = values(count * width, 1000 + trial);
+    const coeffs = randomWords(count * width, 1000 + trial);
     const cw: Uint32Array = wasm.codeword(coeffs, width, logN);
     assert.deepEqual(cw, codewordReference(coeffs, width, logN), `width ${width}, 2^${logN}, ${count}`);
     wasm.release(cw);

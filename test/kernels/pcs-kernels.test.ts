@@ -189,7 +189,10 @@ test("the kernels cut into calls (NTT stages by blocks and passes, Möbius bits,
         const data = heap.allocFrom(input);
         const scratch = heap.alloc(parts * nttScratchWords(width));
         try {
-          const batches = nttBatches(data.ptr, width, logN, tw.ptr, tws.ptr, parts, scratch.ptr);
+          const batches = nttBatches(
+            { data: data.ptr, width, logN, tw: tw.ptr, tws: tws.ptr, scratch: scratch.ptr },
+            parts,
+          );
           // Any order within a batch: run each batch backwards.
           for (const batch of batches) for (const c of [...batch].reverse()) raw[c.fn]!(...c.args);
           const expected = input.slice();

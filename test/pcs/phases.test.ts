@@ -49,3 +49,32 @@ test("pcs phase timer: reports the prover's phases only inside withPhaseTimer, a
     42,
   );
 });
+
+test("pcs phase timer: a phase inside another is reported on its own, and the outer one without it", () => {
+  const busy = (ms: number): void => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+  const reports: [PcsPhase, number][] = [];
+  let outerWall = 0;
+  withPhaseTimer(
+    (name, ms) => reports.push([name, ms]),
+    () => {
+      const t0 = performance.now();
+      phase("merkle", () => {
+        busy(5);
+        phase("input", () => busy(30));
+        busy(5);
+      });
+      outerWall = performance.now() - t0;
+    },
+  );
+  assert.deepEqual(
+    reports.map(([name]) => name),
+    ["input", "merkle"],
+  );
+  const [[, inner], [, outer]] = reports as [[PcsPhase, number], [PcsPhase, number]];
+  assert.ok(inner >= 30, `inner ${inner}`);
+  assert.ok(outer >= 10 && outer < outerWall - 29, `outer ${outer} of ${outerWall}`);
+  assert.ok(inner + outer <= outerWall + 1, "the two add up to no more than the outer phase's wall time");
+});

@@ -22,9 +22,14 @@ export function rng(seed: number): () => number {
   };
 }
 
-export function randomEvaluations(m: number, seed: number, width = 1): Uint32Array {
+/** `words` canonical field elements from `rng(seed)`. */
+export function randomWords(words: number, seed: number): Uint32Array {
   const next = rng(seed);
-  return new Uint32Array(width << m).map(() => next());
+  return new Uint32Array(words).map(() => next());
+}
+
+export function randomEvaluations(m: number, seed: number, width = 1): Uint32Array {
+  return randomWords(width << m, seed);
 }
 
 export function randomPoint(m: number, seed: number): Ext[] {

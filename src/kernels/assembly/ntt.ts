@@ -135,17 +135,17 @@ function stageCols(data: usize, n: u32, h: u32, width: u32, tw: usize, tws: usiz
 }
 
 /**
- * The NTT's stages of half-span below B = min(2^logN, 4096) on elements [from, to) (multiples of
- * B), on bit-reversed data. Calls over a partition of [0, 2^logN), then `ntt_stages_high` over a
- * partition of the columns [0, B), equal `ntt_stages`: each block of B elements is closed under
- * these stages.
+ * The NTT's stages of half-span 2^first up to below B = min(2^logN, 4096) on elements [from, to)
+ * (multiples of B), on bit-reversed data whose stages below 2^first are done (first = 0: all of
+ * them). Calls over a partition of [0, 2^logN), then `ntt_stages_high` over a partition of the
+ * columns [0, B), equal `ntt_stages`: each block of B elements is closed under these stages.
  */
-export function ntt_stages_low(data: usize, logN: u32, width: u32, tw: usize, tws: usize, from: u32, to: u32): void {
+export function ntt_stages_low(data: usize, logN: u32, width: u32, tw: usize, tws: usize, first: u32, from: u32, to: u32): void {
   const n: u32 = 1 << logN;
   if (n < 2) return;
   const block = n < BLOCK ? n : BLOCK;
   for (let b = from; b < to; b += block) {
-    for (let h: u32 = 1; h < block; h <<= 1) stage(data, b, b + block, h, width, tw, tws);
+    for (let h: u32 = 1 << first; h < block; h <<= 1) stage(data, b, b + block, h, width, tw, tws);
   }
 }
 
@@ -264,12 +264,12 @@ export function pcs_mobius_high(data: usize, logN: u32, width: u32, c0: u32, c1:
 
 /**
  * The codeword's rows (docs/pcs.md §4.1): dst[(j·2^k + t)·width …] = src[(j + t·R)·width …] for
- * R = 2^(logN − k) rows and t < 2^k, width 1 or 4.
+ * R = 2^(logN − k) rows, the rows j in [from, to) and t < 2^k, width 1 or 4.
  */
-export function pcs_rows(dst: usize, src: usize, logN: u32, k: u32, width: u32): void {
+export function pcs_rows(dst: usize, src: usize, logN: u32, k: u32, width: u32, from: u32, to: u32): void {
   const rows: u32 = 1 << (logN - k);
   const cols: u32 = 1 << k;
-  for (let j: u32 = 0; j < rows; j++) {
+  for (let j = from; j < to; j++) {
     for (let t: u32 = 0; t < cols; t++) {
       const from = <usize>(j + t * rows);
       const to = <usize>(j * cols + t);
