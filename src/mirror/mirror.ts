@@ -23,6 +23,7 @@ import { parseVerifierKey, type VerifierKey } from "../registry/checkpoint/note.
 import { verifyCheckpoint, type CheckpointBody } from "../registry/checkpoint/checkpoint.js";
 import { verifyConsistency, type ConsistencyLink } from "../registry/consistency/verify-consistency.js";
 import { NameStore } from "../registry/store/name-store.js";
+import type { VerifiedV3Block } from "../registry/verify-block.js";
 import { SsgkrError } from "../errors.js";
 import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows } from "./apply.js";
 import type { KeyIndex } from "../registry/sequencer/epoch.js";
@@ -448,9 +449,12 @@ export class Mirror {
     // each block.json and proof decoded once, for the check, the updates and the stored proofs;
     // the evidence keeps the links as the primary served them
     const decoded = decodedLinks(links);
+    // what each block was checked against: its updates are applied with those keys and new leaves
+    const verified: (VerifiedV3Block | undefined)[] = decoded.map(() => undefined);
     const v = verifyConsistency(
       { from: { size: own.batch, root: own.root }, to: { size: to.body.size, root: to.body.root } },
       decoded,
+      { onBlock: (i, block) => (verified[i] = block) },
     );
     if (!v.ok)
       throw this.evidence(
@@ -474,7 +478,7 @@ export class Mirror {
     try {
       n = applyVerifiedBatch(
         this.rows,
-        { batch: b, links: decoded, blocks, checkpoint: to.text, root: to.body.root },
+        { batch: b, links: decoded, blocks, checkpoint: to.text, root: to.body.root, verified },
         this.index,
       );
     } catch (e) {

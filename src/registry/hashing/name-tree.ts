@@ -207,7 +207,9 @@ export function lowerBound(E: Float64Array, n: number, x: number): number {
 
 /**
  * Recomputes the tree above a batch of changed leaves, level by level with one batched h_node
- * call per level (plus batched chains of the untouched sibling subtrees).
+ * call per level (plus batched chains of the untouched sibling subtrees). Every array it works in
+ * is allocated once per call and reused level after level (the levels' entries only shrink).
+ * Reference: `referenceCompact` (test/registry/name-tree.test.ts).
  * @param existing the stored keys before the batch, ascending (first `n` entries).
  * @param keys changed keys, strictly ascending (new keys and stored keys whose leaf changes).
  * @param digests their new leaf digests, 8 words each.
@@ -224,11 +226,27 @@ export function updateCompact(
   digests: Uint32Array,
   src: Pick<CompactSource, "leafDigest" | "branch">,
 ): { root: Digest; branches: BranchWrites } {
-  let m = keys.length;
+  const m0 = keys.length;
+  let m = m0;
+  // the level's entries (P: prefixes, V: digests, LO/HI: the stored keys under each) and the next level's
   let P = Float64Array.from(keys);
-  let V = digests.slice(0, RATE * m);
-  let LO = new Int32Array(m);
-  let HI = new Int32Array(m);
+  let Q = new Float64Array(m0);
+  let V = digests.slice(0, RATE * m0);
+  let NV = new Uint32Array(RATE * m0);
+  let LO = new Int32Array(m0);
+  let HI = new Int32Array(m0);
+  let NLO = new Int32Array(m0);
+  let NHI = new Int32Array(m0);
+  const left = new Int32Array(m0); // ≥ 0: index of a changed child in V; < 0: −1 − index in SV
+  const right = new Int32Array(m0);
+  const branch = new Uint8Array(m0);
+  const SV = new Uint32Array(RATE * m0);
+  // chains of untouched sibling subtrees: start key, start height, slot in SV, digest so far
+  const jobKey = new Float64Array(m0);
+  const jobFrom = new Int32Array(m0);
+  const jobDigest = new Uint32Array(RATE * m0);
+  const order = new Int32Array(m0);
+  const perFrom = new Int32Array(depth + 2);
   for (let i = 0; i < m; i++) {
     const at = lowerBound(existing, n, P[i]!);
     LO[i] = at;
@@ -240,21 +258,14 @@ export function updateCompact(
   let bn = 0;
   for (let h = 0; h < depth; h++) {
     const size = POW2[h]!;
-    const Q = new Float64Array(m);
-    const NLO = new Int32Array(m);
-    const NHI = new Int32Array(m);
-    const left = new Int32Array(m); // ≥ 0: index of a changed child in V; < 0: −1 − index in SV
-    const right = new Int32Array(m);
-    const branch = new Uint8Array(m);
-    const SV = new Uint32Array(RATE * m);
     let sv = 0;
-    const jobs: { digest: Digest; key: number; from: number; slot: number }[] = [];
     const def = defaults[h]!;
     let k = 0;
     for (let i = 0; i < m; i++, k++) {
       const p = P[i]!;
       const q = Math.floor(p / 2);
       Q[k] = q;
+      branch[k] = 0;
       if (i + 1 < m && Math.floor(P[i + 1]! / 2) === q) {
         left[k] = i;
         right[k] = i + 1;
@@ -282,10 +293,14 @@ export function updateCompact(
         sib = sv++;
         branch[k] = 1;
         const first = existing[a]!;
-        if (b - a === 1) jobs.push({ digest: src.leafDigest(first), key: first, from: 0, slot: sib });
-        else {
+        jobKey[sib] = first;
+        if (b - a === 1) {
+          jobFrom[sib] = 0;
+          jobDigest.set(src.leafDigest(first), RATE * sib);
+        } else {
           const L = lcaHeight(first, existing[b - 1]!);
-          jobs.push({ digest: src.branch(L, prefixOf(first, L)), key: first, from: L, slot: sib });
+          jobFrom[sib] = L;
+          jobDigest.set(src.branch(L, prefixOf(first, L)), RATE * sib);
         }
       }
       if (even) {
@@ -296,25 +311,41 @@ export function updateCompact(
         right[k] = i;
       }
     }
-    // chains of the untouched sibling subtrees up to height h, in lockstep
-    if (jobs.length > 0) {
-      jobs.sort((x, y) => x.from - y.from);
+    // chains of the untouched sibling subtrees up to height h, in lockstep (jobs by start height)
+    if (sv > 0) {
+      perFrom.fill(0);
+      for (let j = 0; j < sv; j++) perFrom[jobFrom[j]! + 1]!++;
+      for (let t = 1; t < perFrom.length; t++) perFrom[t]! += perFrom[t - 1]!;
+      let lowest = depth;
+      for (let j = 0; j < sv; j++) {
+        const f = jobFrom[j]!;
+        order[perFrom[f]!++] = j;
+        if (f < lowest) lowest = f;
+      }
       let active = 0;
-      for (let t = jobs[0]!.from; t < h; t++) {
-        while (active < jobs.length && jobs[active]!.from <= t) active++;
+      for (let t = lowest; t < h; t++) {
+        while (active < sv && jobFrom[order[active]!]! <= t) active++;
         const buf = c.buffer(active);
         const dt = defaults[t]!;
-        for (let j = 0; j < active; j++) {
-          const job = jobs[j]!;
-          const o = WIDTH * j;
-          const bit = bitAt(job.key, t);
-          buf.set(bit === 0 ? job.digest : dt, o);
-          buf.set(bit === 0 ? dt : job.digest, o + RATE);
+        for (let jj = 0; jj < active; jj++) {
+          const j = order[jj]!;
+          const o = WIDTH * jj;
+          const d = RATE * j;
+          const on = bitAt(jobKey[j]!, t) === 0 ? o : o + RATE;
+          const od = on === o ? o + RATE : o;
+          for (let w = 0; w < RATE; w++) {
+            buf[on + w] = jobDigest[d + w]!;
+            buf[od + w] = dt[w]!;
+          }
         }
         const out = c.run(active);
-        for (let j = 0; j < active; j++) jobs[j]!.digest = out.slice(WIDTH * j, WIDTH * j + RATE);
+        for (let jj = 0; jj < active; jj++) {
+          const o = WIDTH * jj;
+          const d = RATE * order[jj]!;
+          for (let w = 0; w < RATE; w++) jobDigest[d + w] = out[o + w]!;
+        }
       }
-      for (const job of jobs) SV.set(job.digest, RATE * job.slot);
+      SV.set(jobDigest.subarray(0, RATE * sv));
     }
     // the parents in one batched call
     const buf = c.buffer(k);
@@ -332,7 +363,6 @@ export function updateCompact(
       }
     }
     const out = c.run(k);
-    const NV = new Uint32Array(RATE * k);
     for (let j = 0; j < k; j++) {
       const o = WIDTH * j;
       for (let w = 0; w < RATE; w++) NV[RATE * j + w] = out[o + w]!;
@@ -355,10 +385,10 @@ export function updateCompact(
       }
     }
     m = k;
-    P = Q.subarray(0, k);
-    V = NV;
-    LO = NLO.subarray(0, k);
-    HI = NHI.subarray(0, k);
+    [P, Q] = [Q, P];
+    [V, NV] = [NV, V];
+    [LO, NLO] = [NLO, LO];
+    [HI, NHI] = [NHI, HI];
   }
   return {
     root: V.slice(0, RATE),
