@@ -25,7 +25,7 @@ import { verifyConsistency, type ConsistencyLink } from "../registry/consistency
 import { NameStore } from "../registry/store/name-store.js";
 import type { VerifiedV3Block } from "../registry/verify-block.js";
 import { SsgkrError } from "../errors.js";
-import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows } from "./apply.js";
+import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows, type BlockJson } from "./apply.js";
 import type { KeyIndex } from "../registry/sequencer/epoch.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
 import { haltsMirror, MirrorError, type MirrorErrorCode } from "./errors.js";
@@ -461,7 +461,13 @@ export class Mirror {
         new MirrorError("MIRROR_BAD_CHAIN", `batch ${b}: ${v.code}: ${v.reason}`, { check: v.code, batch: b }),
         { checkpoints: [fromText, to.text], links },
       );
-    const blocks = linkBlocks(decoded);
+    // each block as its check parsed it (read again only for a link with no verified block)
+    const blocks = decoded.map((l, i): BlockJson | undefined => {
+      const d = verified[i]?.description;
+      return d === undefined
+        ? linkBlocks([l])[0]
+        : { depth: d.depth, leaf_max_fields: d.leafMaxFields, updates: d.updates as unknown[] };
+    });
     for (const d of blocks) {
       if (d === undefined) continue;
       if (d.depth !== this.store.config.depth || d.leaf_max_fields !== this.store.config.leafMaxFields)

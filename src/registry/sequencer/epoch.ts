@@ -244,7 +244,7 @@ export function applyEpoch(
       expectBatch: head.batch,
       write: (w) => {
         for (let i = 0; i < changed.length; i++)
-          w.putLeaf(sortedKeys[i]!, rows[i]!, digests.subarray(8 * i, 8 * i + 8));
+          w.putLeaf(sortedKeys[i]!, rows[i]!, digests.subarray(8 * i, 8 * i + 8), false, changed[i]![1].before === undefined);
         w.logChanges(changes);
         const u = updateCompact(
           store.config.depth,
