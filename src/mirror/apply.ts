@@ -172,8 +172,7 @@ export function batchUpdates(
 export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch, index: KeyIndex): number {
   const store = rows.store;
   const blocks = v.blocks ?? linkBlocks(v.links);
-  const known =
-    v.verified !== undefined ? verifiedWrites(v.links, v.verified, store.config.leafMaxFields) : undefined;
+  const known = v.verified !== undefined ? verifiedWrites(v.links, v.verified, store.config.leafMaxFields) : undefined;
   return applyBatchUpdates(
     rows,
     index,

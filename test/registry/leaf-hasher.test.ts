@@ -22,7 +22,12 @@ function leaves(B: number, rand: () => number): Leaf[] {
   const out: Leaf[] = [EMPTY, TOMBSTONE];
   for (let len = 0; len <= B - 10; len++) {
     const identity = Uint8Array.from({ length: 32 }, () => Math.floor(rand() * 256));
-    out.push(occupied(Array.from({ length: len }, () => Math.floor(rand() * 2130706433)), identity));
+    out.push(
+      occupied(
+        Array.from({ length: len }, () => Math.floor(rand() * 2130706433)),
+        identity,
+      ),
+    );
   }
   out.push(TOMBSTONE);
   return out;

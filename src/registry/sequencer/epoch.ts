@@ -220,7 +220,9 @@ export function applyEpoch(
     let newRecords = 0,
       liveDelta = 0,
       deletedDelta = 0;
-    const live = changed.flatMap(([, s], i) => (s.now!.state === RecordState.Live && s.digest === undefined ? [i] : []));
+    const live = changed.flatMap(([, s], i) =>
+      s.now!.state === RecordState.Live && s.digest === undefined ? [i] : [],
+    );
     const liveHashed = liveDigests(
       live.map((i) => changed[i]![1].now!),
       B,
@@ -244,7 +246,13 @@ export function applyEpoch(
       expectBatch: head.batch,
       write: (w) => {
         for (let i = 0; i < changed.length; i++)
-          w.putLeaf(sortedKeys[i]!, rows[i]!, digests.subarray(8 * i, 8 * i + 8), false, changed[i]![1].before === undefined);
+          w.putLeaf(
+            sortedKeys[i]!,
+            rows[i]!,
+            digests.subarray(8 * i, 8 * i + 8),
+            false,
+            changed[i]![1].before === undefined,
+          );
         w.logChanges(changes);
         const u = updateCompact(
           store.config.depth,
