@@ -130,12 +130,13 @@ interface Slot {
 function planOne(store: NameStore, w: EpochWrite, key: number, slot: Slot): { op: NameUpdateKind; rec: StoredRecord } {
   const rec = slot.now;
   if (rec !== undefined && rec.name !== w.name) throw collisionError(store, w.name, key, rec.name);
-  const shown = JSON.stringify(w.name);
+  // the name as a message shows it, written only for a refusal
+  const shown = (): string => JSON.stringify(w.name);
   if (w.op === "put") {
     if (rec?.state === RecordState.Deleted)
       throw new RegistryError(
         "NAME_DELETED",
-        `${shown} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its key)`,
+        `${shown()} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its key)`,
         { name: w.name },
       );
     return {
@@ -147,17 +148,17 @@ function planOne(store: NameStore, w: EpochWrite, key: number, slot: Slot): { op
     if (rec?.state !== RecordState.Live)
       throw new RegistryError(
         "RECORD_ABSENT",
-        `delete needs a live record; ${shown} ${rec ? "is already deleted" : "was never registered"}`,
+        `delete needs a live record; ${shown()} ${rec ? "is already deleted" : "was never registered"}`,
         { name: w.name },
       );
     return { op: "delete", rec: { ...rec, state: RecordState.Deleted } };
   }
   if (rec === undefined)
-    throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${shown} was never registered`, {
+    throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${shown()} was never registered`, {
       name: w.name,
     });
   if (rec.state === RecordState.Live)
-    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${shown} is live`, { name: w.name });
+    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${shown()} is live`, { name: w.name });
   return { op: "restore", rec: { state: RecordState.Live, name: w.name, value: w.value ?? rec.value } };
 }
 
