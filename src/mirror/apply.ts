@@ -10,7 +10,9 @@ import type { Database } from "lmdb" with { "resolution-mode": "require" };
 import { digestEquals, type Digest } from "../hash/digest.js";
 import { formatRoot } from "../registry/root.js";
 import { blockUpdateOf, type BlockUpdate } from "../registry/name-block.js";
-import { applyEpoch, type EpochWrite, type KeyIndex } from "../registry/sequencer/epoch.js";
+import { applyEpoch, leafHasherOf, type EpochWrite, type KeyIndex } from "../registry/sequencer/epoch.js";
+import type { VerifiedV3Block } from "../registry/verify-block.js";
+import type { Leaf } from "../smt/leaf.js";
 import { RegistryError } from "../registry/errors.js";
 import { nameKeys } from "../registry/hashing/name-keys.js";
 import type { NameStore } from "../registry/store/name-store.js";
@@ -73,6 +75,55 @@ export interface VerifiedBatch {
   readonly blocks?: readonly (BlockJson | undefined)[];
   readonly checkpoint: string;
   readonly root: Digest;
+  /**
+   * Optionally, per link, what its block proof was checked against (`verifyConsistency`'s
+   * `onBlock`; undefined for an unchanged link): the updates are then applied with the keys and
+   * new leaves of those statements (no name or record hashed again), else read from each block.
+   */
+  readonly verified?: readonly (VerifiedV3Block | undefined)[];
+}
+
+/** A batch's updates with what the apply would otherwise compute: their keys and, per update, its new leaf's digest (none for a delete). */
+export interface KnownWrites {
+  readonly updates: readonly BlockUpdate[];
+  readonly keys: Float64Array;
+  readonly digests: readonly (Uint32Array | undefined)[];
+}
+
+/**
+ * The updates of a batch's verified blocks, in order, with each one's key and new leaf digest
+ * taken from the statement its proof was checked against (key: the name's; new leaf: the name's
+ * record with the listed value, whose digest is hashed here from the leaf, with no Keccak-256).
+ * Undefined when a block link has no verified block (the caller then reads the blocks).
+ * Reference: `batchUpdates`, `nameKeys` and the epoch's own leaf hashing (test/mirror/apply-known.test.ts).
+ */
+export function verifiedWrites(
+  links: readonly ConsistencyLink[],
+  verified: readonly (VerifiedV3Block | undefined)[],
+  leafMaxFields: number,
+): KnownWrites | undefined {
+  const updates: BlockUpdate[] = [];
+  const keys: number[] = [];
+  const leaves: Leaf[] = [];
+  const leafOf: number[] = [];
+  for (let i = 0; i < links.length; i++) {
+    if (links[i]!.unchanged === true) continue;
+    const b = verified[i];
+    if (b === undefined || b.updates.length !== b.description.updates.length) return undefined;
+    b.description.updates.forEach((u, j) => {
+      const st = b.updates[j]!;
+      updates.push(u);
+      keys.push(Number(st.key));
+      leafOf.push(u.op === "delete" ? -1 : leaves.length);
+      if (u.op !== "delete") leaves.push(st.newLeaf);
+    });
+  }
+  const hashed = leafHasherOf(leafMaxFields).hashLeaves(leaves);
+  return {
+    updates,
+    keys: Float64Array.from(keys),
+    digests: leafOf.map((j) => (j < 0 ? undefined : hashed.subarray(8 * j, 8 * j + 8))),
+  };
 }
 
 /**
@@ -121,8 +172,16 @@ export function batchUpdates(
 export function applyVerifiedBatch(rows: MirrorRows, v: VerifiedBatch, index: KeyIndex): number {
   const store = rows.store;
   const blocks = v.blocks ?? linkBlocks(v.links);
-  return applyBatchUpdates(rows, index, v.batch, batchUpdates(v.links, blocks), v.checkpoint, v.root, () =>
-    recordProofs(store, v, blocks),
+  const known = v.verified !== undefined ? verifiedWrites(v.links, v.verified, store.config.leafMaxFields) : undefined;
+  return applyBatchUpdates(
+    rows,
+    index,
+    v.batch,
+    known?.updates ?? batchUpdates(v.links, blocks),
+    v.checkpoint,
+    v.root,
+    () => recordProofs(store, v, blocks),
+    known,
   );
 }
 
@@ -163,6 +222,7 @@ function applyBatchUpdates(
   checkpoint: string,
   expected: Digest,
   extra: () => void,
+  known?: KnownWrites,
 ): number {
   const store = rows.store;
   if (updates.length === 0) {
@@ -179,17 +239,21 @@ function applyBatchUpdates(
     return 0;
   }
   // names of a verified block or a checkpointed change list are hashed at once (a name that is
-  // not a record name's form is refused here, before anything is written)
-  const keys = nameKeys(
-    updates.map((u) => u.name),
-    store.config.depth,
-  );
+  // not a record name's form is refused here, before anything is written); a verified block's
+  // statements give the keys and new leaf digests already
+  const keys =
+    known?.keys ??
+    nameKeys(
+      updates.map((u) => u.name),
+      store.config.depth,
+    );
   const writes = updates.map(
     (u, i): EpochWrite => ({
       op: u.op === "insert" || u.op === "replace" ? "put" : u.op,
       name: u.name,
       key: keys[i]!,
       ...(u.value !== undefined ? { value: u.value } : {}),
+      ...(known?.digests[i] !== undefined ? { digest: known.digests[i] } : {}),
     }),
   );
   applyEpoch(

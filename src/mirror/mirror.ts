@@ -23,8 +23,9 @@ import { parseVerifierKey, type VerifierKey } from "../registry/checkpoint/note.
 import { verifyCheckpoint, type CheckpointBody } from "../registry/checkpoint/checkpoint.js";
 import { verifyConsistency, type ConsistencyLink } from "../registry/consistency/verify-consistency.js";
 import { NameStore } from "../registry/store/name-store.js";
+import type { VerifiedV3Block } from "../registry/verify-block.js";
 import { SsgkrError } from "../errors.js";
-import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows } from "./apply.js";
+import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows, type BlockJson } from "./apply.js";
 import type { KeyIndex } from "../registry/sequencer/epoch.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
 import { haltsMirror, MirrorError, type MirrorErrorCode } from "./errors.js";
@@ -448,16 +449,25 @@ export class Mirror {
     // each block.json and proof decoded once, for the check, the updates and the stored proofs;
     // the evidence keeps the links as the primary served them
     const decoded = decodedLinks(links);
+    // what each block was checked against: its updates are applied with those keys and new leaves
+    const verified: (VerifiedV3Block | undefined)[] = decoded.map(() => undefined);
     const v = verifyConsistency(
       { from: { size: own.batch, root: own.root }, to: { size: to.body.size, root: to.body.root } },
       decoded,
+      { onBlock: (i, block) => (verified[i] = block) },
     );
     if (!v.ok)
       throw this.evidence(
         new MirrorError("MIRROR_BAD_CHAIN", `batch ${b}: ${v.code}: ${v.reason}`, { check: v.code, batch: b }),
         { checkpoints: [fromText, to.text], links },
       );
-    const blocks = linkBlocks(decoded);
+    // each block as its check parsed it (read again only for a link with no verified block)
+    const blocks = decoded.map((l, i): BlockJson | undefined => {
+      const d = verified[i]?.description;
+      return d === undefined
+        ? linkBlocks([l])[0]
+        : { depth: d.depth, leaf_max_fields: d.leafMaxFields, updates: d.updates as unknown[] };
+    });
     for (const d of blocks) {
       if (d === undefined) continue;
       if (d.depth !== this.store.config.depth || d.leaf_max_fields !== this.store.config.leafMaxFields)
@@ -474,7 +484,7 @@ export class Mirror {
     try {
       n = applyVerifiedBatch(
         this.rows,
-        { batch: b, links: decoded, blocks, checkpoint: to.text, root: to.body.root },
+        { batch: b, links: decoded, blocks, checkpoint: to.text, root: to.body.root, verified },
         this.index,
       );
     } catch (e) {

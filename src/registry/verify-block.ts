@@ -37,7 +37,7 @@ import { nameIdentity, recordLeaf, type RecordValue } from "./mapping.js";
 import { MAX_BLOCK_UPDATES, blockUpdateOf, type BlockUpdate } from "./name-block.js";
 import { nameKeyBig } from "./name-key.js";
 import { preparedUpdateV3, v3BlockUpdates } from "./block-v3.js";
-import { type V3RejectCode, verifyBlockV3 } from "../sync/v3/index.js";
+import { type V3BlockUpdate, type V3RejectCode, verifyBlockV3 } from "../sync/v3/index.js";
 import { hasV3Encoding } from "../codec/v3/message.js";
 
 /** The files of a block directory: block.json and requests.json (profile v2 only) as text, block.bin as bytes. */
@@ -160,11 +160,27 @@ function preparedFor(depth: number, leafMaxFields: number): PreparedV2 {
 }
 
 /**
+ * What a profile v3 block that verified hands on (`verifyRegistryBlock`'s `onVerified`): its
+ * block.json as parsed for the check and each update's statement parts (key, new leaf, old-leaf
+ * rule) the proof was checked against, derived from that block.json alone, in order.
+ */
+export interface VerifiedV3Block {
+  readonly description: BlockDescription;
+  readonly updates: readonly V3BlockUpdate[];
+}
+
+/**
  * Verifies a block directory's files against the roots the auditor trusts (see the table above).
+ * @param onVerified called once, only when a profile v3 block is accepted, with what it was
+ *   checked against (a mirror applies those updates with their keys and new leaves).
  * @example
  *   verifyRegistryBlock({ fromRoot, toRoot }, { blockJson, requestsJson, proof }); // { ok: true }
  */
-export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest }, files: BlockFiles): BlockVerdict {
+export function verifyRegistryBlock(
+  roots: { fromRoot: Digest; toRoot: Digest },
+  files: BlockFiles,
+  onVerified?: (block: VerifiedV3Block) => void,
+): BlockVerdict {
   let d: BlockDescription;
   try {
     d = parseBlockDescription(files.blockJson);
@@ -178,7 +194,7 @@ export function verifyRegistryBlock(roots: { fromRoot: Digest; toRoot: Digest },
       "BLOCK_JSON",
       `block.json names profile ${d.profile}, the proof is ${v3 ? "a profile v3 proof" : "not a profile v3 proof"}`,
     );
-  if (v3) return verifyV3Block(roots, d, proof);
+  if (v3) return verifyV3Block(roots, d, proof, onVerified);
   let raw: unknown;
   try {
     raw = JSON.parse(files.requestsJson ?? "");
@@ -230,8 +246,9 @@ function verifyV3Block(
   roots: { fromRoot: Digest; toRoot: Digest },
   d: BlockDescription,
   proof: Uint8Array,
+  onVerified: ((block: VerifiedV3Block) => void) | undefined,
 ): BlockVerdict {
-  let list;
+  let list: V3BlockUpdate[];
   try {
     list = v3BlockUpdates(d.updates, d.depth, d.leafMaxFields);
   } catch (e) {
@@ -243,5 +260,7 @@ function verifyV3Block(
     }
     throw e;
   }
-  return verifyBlockV3(preparedUpdateV3(d.depth, d.leafMaxFields), roots, list, proof);
+  const v = verifyBlockV3(preparedUpdateV3(d.depth, d.leafMaxFields), roots, list, proof);
+  if (v.ok) onVerified?.({ description: d, updates: list });
+  return v;
 }

@@ -21,7 +21,7 @@
 import type { Digest } from "../../hash/digest.js";
 import { formatRoot, parseRoot } from "../root.js";
 import { bytesOfBase64 } from "../checkpoint/note.js";
-import { verifyRegistryBlock, type BlockRejectCode } from "../verify-block.js";
+import { verifyRegistryBlock, type BlockRejectCode, type VerifiedV3Block } from "../verify-block.js";
 
 /** The chain check's own rejection codes (the table above). */
 export const CONSISTENCY_REJECT_CODES = [
@@ -85,6 +85,16 @@ function rootOf(r: unknown): Digest | undefined {
   }
 }
 
+/** Options of `verifyConsistency`. */
+export interface ConsistencyOptions {
+  /**
+   * Called for each link whose block proof verified (`link`: its index in the chain), with what
+   * the proof was checked against (`verifyRegistryBlock`'s `onVerified`). The chain as a whole
+   * holds only when the verdict is ok: a caller keeps these for nothing else.
+   */
+  readonly onBlock?: (link: number, block: VerifiedV3Block) => void;
+}
+
 /**
  * Checks that a chain of links takes the registry from checkpoint `from` to checkpoint `to`
  * (see the table above). Give the roots from checkpoints whose signatures you checked
@@ -97,8 +107,10 @@ function rootOf(r: unknown): Digest | undefined {
 export function verifyConsistency(
   ends: { readonly from: ChainEnd; readonly to: ChainEnd },
   chain: readonly ConsistencyLink[],
+  options: ConsistencyOptions = {},
 ): ConsistencyVerdict {
   const { from, to } = ends;
+  const onBlock = options.onBlock;
   const fromRoot = rootOf(from?.root),
     toRoot = rootOf(to?.root);
   const size = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
@@ -228,7 +240,12 @@ export function verifyConsistency(
         `batch ${batch}${parted ? ` part ${part}` : ""}: block.json names batch ${JSON.stringify(described.batch)}${described.part !== undefined || described.parts !== undefined ? ` part ${JSON.stringify(described.part)} of ${JSON.stringify(described.parts)}` : ""} from ${JSON.stringify(described.from_root)} to ${JSON.stringify(described.to_root)}, not the link's`,
         batch,
       );
-    const v = verifyRegistryBlock({ fromRoot: rootOf(lf)!, toRoot: rootOf(lt)! }, { blockJson, proof });
+    const at = i;
+    const v = verifyRegistryBlock(
+      { fromRoot: rootOf(lf)!, toRoot: rootOf(lt)! },
+      { blockJson, proof },
+      onBlock && ((b) => onBlock(at, b)),
+    );
     if (!v.ok) return reject(v.code, `batch ${batch}${parted ? ` part ${part}` : ""}: ${v.reason}`, batch);
     blocks++;
     root = lt;

@@ -7,7 +7,7 @@
  * Records must already be valid (names/values checked, encodings within the bound).
  */
 import { RATE, WIDTH } from "../../hash/poseidon2.js";
-import { foldWidth, IDENTITY_LIMBS, limbsInto } from "../../smt/leaf.js";
+import { foldWidth, IDENTITY_LIMBS, limbsInto, writeFoldedLeaf, type Leaf } from "../../smt/leaf.js";
 import { KeccakBatch } from "../../kernels/keccak-batch.js";
 import { ValueCode, ValueForm, textCode } from "../mapping.js";
 import type { PackedRecords } from "./packed.js";
@@ -74,14 +74,41 @@ export class LeafHasher {
       pre[base + 1] = at - base - 1;
     }
 
-    // Padding-free sponge, overwrite absorption of Lw/8 full blocks.
+    return this.sponges(pre, n);
+  }
+
+  /**
+   * Leaf digests of leaves already built (a verified block's new leaves: no Keccak-256 here, their
+   * identities are in them), 8 words each, leaf i at [8i, 8i + 8): `hashLeaf(leaf, B)` of each
+   * (differential test in test/registry/leaf-hasher.test.ts).
+   * @throws as `writeFoldedLeaf` (a leaf whose encoding exceeds the bound, a malformed leaf).
+   */
+  hashLeaves(leaves: readonly Leaf[]): Uint32Array {
+    const n = leaves.length;
+    const lw = this.width;
+    const pre = new Uint32Array(lw * n);
+    for (let i = 0; i < n; i++) writeFoldedLeaf(pre, lw * i, leaves[i]!, this.leafMaxFields);
+    return this.sponges(pre, n);
+  }
+
+  /** Padding-free sponge, overwrite absorption of Lw/8 full blocks, of n fold pre-images of Lw lanes back to back. */
+  private sponges(pre: Uint32Array, n: number): Uint32Array {
+    const lw = this.width;
     const states = new Uint32Array(WIDTH * n);
     for (let b = 0; b < lw; b += RATE) {
-      for (let i = 0; i < n; i++) states.set(pre.subarray(lw * i + b, lw * i + b + RATE), WIDTH * i);
+      for (let i = 0; i < n; i++) {
+        const from = lw * i + b,
+          to = WIDTH * i;
+        for (let w = 0; w < RATE; w++) states[to + w] = pre[from + w]!;
+      }
       this.perm.permute(states, n);
     }
     const out = new Uint32Array(RATE * n);
-    for (let i = 0; i < n; i++) out.set(states.subarray(WIDTH * i, WIDTH * i + RATE), RATE * i);
+    for (let i = 0; i < n; i++) {
+      const from = WIDTH * i,
+        to = RATE * i;
+      for (let w = 0; w < RATE; w++) out[to + w] = states[from + w]!;
+    }
     return out;
   }
 }

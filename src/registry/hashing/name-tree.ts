@@ -206,50 +206,82 @@ export function lowerBound(E: Float64Array, n: number, x: number): number {
 }
 
 /**
- * Recomputes the tree above a batch of changed leaves, level by level with one batched h_node
- * call per level (plus batched chains of the untouched sibling subtrees).
- * @param existing the stored keys before the batch, ascending (first `n` entries).
- * @param keys changed keys, strictly ascending (new keys and stored keys whose leaf changes).
- * @param digests their new leaf digests, 8 words each.
- * @param src reads leaf digests and branches of untouched subtrees.
- * @returns the new root and every branch on the changed paths (to be written).
+ * The working arrays of one `updateCompact`, allocated once per call and reused level after level
+ * (a level's entries only shrink). Each step of a level is a method of its own: small functions
+ * that the JIT compiles once each, whatever paths a batch takes.
  */
-export function updateCompact(
-  depth: number,
-  defaults: readonly Digest[],
-  c: Compressor,
-  existing: Float64Array,
-  n: number,
-  keys: Float64Array,
-  digests: Uint32Array,
-  src: Pick<CompactSource, "leafDigest" | "branch">,
-): { root: Digest; branches: BranchWrites } {
-  let m = keys.length;
-  let P = Float64Array.from(keys);
-  let V = digests.slice(0, RATE * m);
-  let LO = new Int32Array(m);
-  let HI = new Int32Array(m);
-  for (let i = 0; i < m; i++) {
-    const at = lowerBound(existing, n, P[i]!);
-    LO[i] = at;
-    HI[i] = at < n && existing[at] === P[i] ? at + 1 : at;
+class CompactLevels {
+  /** The level's entries: prefixes, digests (8 words each) and the stored keys under each ([LO, HI)). */
+  P: Float64Array;
+  V: Uint32Array;
+  LO: Int32Array;
+  HI: Int32Array;
+  /** The next level's. */
+  Q: Float64Array;
+  NV: Uint32Array;
+  NLO: Int32Array;
+  NHI: Int32Array;
+  /** Each parent's children: ≥ 0, index of a changed child in V; < 0, −1 − index in SV. */
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  /** 1 where the parent has records on both sides (a branch row). */
+  readonly branch: Uint8Array;
+  /** Digests of the untouched sibling subtrees of the level, by slot. */
+  readonly SV: Uint32Array;
+  /** Chains of untouched sibling subtrees: start key, start height, digest so far; in start order. */
+  readonly jobKey: Float64Array;
+  readonly jobFrom: Int32Array;
+  readonly order: Int32Array;
+  readonly perFrom: Int32Array;
+  /** Branch rows written so far. */
+  bh = new Uint8Array(1024);
+  bp = new Float64Array(1024);
+  bd = new Uint32Array(RATE * 1024);
+  bn = 0;
+
+  constructor(
+    readonly depth: number,
+    readonly existing: Float64Array,
+    readonly n: number,
+    keys: Float64Array,
+    digests: Uint32Array,
+  ) {
+    const m = keys.length;
+    this.P = Float64Array.from(keys);
+    this.V = digests.slice(0, RATE * m);
+    this.LO = new Int32Array(m);
+    this.HI = new Int32Array(m);
+    this.Q = new Float64Array(m);
+    this.NV = new Uint32Array(RATE * m);
+    this.NLO = new Int32Array(m);
+    this.NHI = new Int32Array(m);
+    this.left = new Int32Array(m);
+    this.right = new Int32Array(m);
+    this.branch = new Uint8Array(m);
+    this.SV = new Uint32Array(RATE * m);
+    this.jobKey = new Float64Array(m);
+    this.jobFrom = new Int32Array(m);
+    this.order = new Int32Array(m);
+    this.perFrom = new Int32Array(depth + 2);
+    const P = this.P,
+      LO = this.LO,
+      HI = this.HI;
+    for (let i = 0; i < m; i++) {
+      const at = lowerBound(existing, n, P[i]!);
+      LO[i] = at;
+      HI[i] = at < n && existing[at] === P[i] ? at + 1 : at;
+    }
   }
-  let bh = new Uint8Array(1024);
-  let bp = new Float64Array(1024);
-  let bd = new Uint32Array(RATE * 1024);
-  let bn = 0;
-  for (let h = 0; h < depth; h++) {
+
+  /**
+   * Pairs the m entries of height h into parents: two changed siblings, or one with its untouched
+   * sibling subtree (a default, or a job of `sibling` in SV). @returns the number of parents k and
+   * of sibling subtrees sv.
+   */
+  pair(h: number, m: number, src: Pick<CompactSource, "leafDigest" | "branch">): { k: number; sv: number } {
+    const { P, Q, LO, HI, NLO, NHI, left, right, branch, existing, n } = this;
     const size = POW2[h]!;
-    const Q = new Float64Array(m);
-    const NLO = new Int32Array(m);
-    const NHI = new Int32Array(m);
-    const left = new Int32Array(m); // ≥ 0: index of a changed child in V; < 0: −1 − index in SV
-    const right = new Int32Array(m);
-    const branch = new Uint8Array(m);
-    const SV = new Uint32Array(RATE * m);
     let sv = 0;
-    const jobs: { digest: Digest; key: number; from: number; slot: number }[] = [];
-    const def = defaults[h]!;
     let k = 0;
     for (let i = 0; i < m; i++, k++) {
       const p = P[i]!;
@@ -278,15 +310,11 @@ export function updateCompact(
         NHI[k] = HI[i]!;
       }
       let sib = DEFAULT_SIBLING;
+      branch[k] = 0;
       if (a !== b) {
         sib = sv++;
         branch[k] = 1;
-        const first = existing[a]!;
-        if (b - a === 1) jobs.push({ digest: src.leafDigest(first), key: first, from: 0, slot: sib });
-        else {
-          const L = lcaHeight(first, existing[b - 1]!);
-          jobs.push({ digest: src.branch(L, prefixOf(first, L)), key: first, from: L, slot: sib });
-        }
+        this.sibling(sib, a, b, src);
       }
       if (even) {
         left[k] = i;
@@ -296,27 +324,63 @@ export function updateCompact(
         right[k] = i;
       }
     }
-    // chains of the untouched sibling subtrees up to height h, in lockstep
-    if (jobs.length > 0) {
-      jobs.sort((x, y) => x.from - y.from);
-      let active = 0;
-      for (let t = jobs[0]!.from; t < h; t++) {
-        while (active < jobs.length && jobs[active]!.from <= t) active++;
-        const buf = c.buffer(active);
-        const dt = defaults[t]!;
-        for (let j = 0; j < active; j++) {
-          const job = jobs[j]!;
-          const o = WIDTH * j;
-          const bit = bitAt(job.key, t);
-          buf.set(bit === 0 ? job.digest : dt, o);
-          buf.set(bit === 0 ? dt : job.digest, o + RATE);
-        }
-        const out = c.run(active);
-        for (let j = 0; j < active; j++) jobs[j]!.digest = out.slice(WIDTH * j, WIDTH * j + RATE);
-      }
-      for (const job of jobs) SV.set(job.digest, RATE * job.slot);
+    return { k, sv };
+  }
+
+  /** Slot `sib`: the untouched subtree of the stored keys [a, b): its one leaf, or the branch at their common ancestor. */
+  private sibling(sib: number, a: number, b: number, src: Pick<CompactSource, "leafDigest" | "branch">): void {
+    const first = this.existing[a]!;
+    this.jobKey[sib] = first;
+    if (b - a === 1) {
+      this.jobFrom[sib] = 0;
+      this.SV.set(src.leafDigest(first), RATE * sib);
+    } else {
+      const L = lcaHeight(first, this.existing[b - 1]!);
+      this.jobFrom[sib] = L;
+      this.SV.set(src.branch(L, prefixOf(first, L)), RATE * sib);
     }
-    // the parents in one batched call
+  }
+
+  /** The sv sibling subtrees' digests hashed up to height h with default siblings, in lockstep (jobs by start height). */
+  chainSiblings(c: Compressor, defaults: readonly Digest[], h: number, sv: number): void {
+    const { jobFrom, jobKey, order, perFrom, SV } = this;
+    perFrom.fill(0);
+    for (let j = 0; j < sv; j++) perFrom[jobFrom[j]! + 1]!++;
+    for (let t = 1; t < perFrom.length; t++) perFrom[t]! += perFrom[t - 1]!;
+    let lowest = h;
+    for (let j = 0; j < sv; j++) {
+      const f = jobFrom[j]!;
+      order[perFrom[f]!++] = j;
+      if (f < lowest) lowest = f;
+    }
+    let active = 0;
+    for (let t = lowest; t < h; t++) {
+      while (active < sv && jobFrom[order[active]!]! <= t) active++;
+      const buf = c.buffer(active);
+      const dt = defaults[t]!;
+      for (let jj = 0; jj < active; jj++) {
+        const j = order[jj]!;
+        const o = WIDTH * jj;
+        const d = RATE * j;
+        const on = bitAt(jobKey[j]!, t) === 0 ? o : o + RATE;
+        const od = on === o ? o + RATE : o;
+        for (let w = 0; w < RATE; w++) {
+          buf[on + w] = SV[d + w]!;
+          buf[od + w] = dt[w]!;
+        }
+      }
+      const out = c.run(active);
+      for (let jj = 0; jj < active; jj++) {
+        const o = WIDTH * jj;
+        const d = RATE * order[jj]!;
+        for (let w = 0; w < RATE; w++) SV[d + w] = out[o + w]!;
+      }
+    }
+  }
+
+  /** The k parents of height h + 1 in one batched call: their digests into NV, the branches among them recorded. */
+  parents(c: Compressor, def: Digest, h: number, k: number): void {
+    const { V, SV, NV, Q, left, right, branch } = this;
     const buf = c.buffer(k);
     for (let j = 0; j < k; j++) {
       const o = WIDTH * j;
@@ -332,41 +396,78 @@ export function updateCompact(
       }
     }
     const out = c.run(k);
-    const NV = new Uint32Array(RATE * k);
     for (let j = 0; j < k; j++) {
       const o = WIDTH * j;
       for (let w = 0; w < RATE; w++) NV[RATE * j + w] = out[o + w]!;
-      if (branch[j]) {
-        if (bn === bh.length) {
-          const nh = new Uint8Array(2 * bn);
-          nh.set(bh);
-          bh = nh;
-          const np = new Float64Array(2 * bn);
-          np.set(bp);
-          bp = np;
-          const nd = new Uint32Array(2 * RATE * bn);
-          nd.set(bd);
-          bd = nd;
-        }
-        bh[bn] = h + 1;
-        bp[bn] = Q[j]!;
-        for (let w = 0; w < RATE; w++) bd[RATE * bn + w] = out[o + w]!;
-        bn++;
-      }
+      if (branch[j]) this.addBranch(h + 1, Q[j]!, out, o);
     }
+  }
+
+  private addBranch(h: number, p: number, from: Uint32Array, at: number): void {
+    if (this.bn === this.bh.length) {
+      const bn = this.bn;
+      const nh = new Uint8Array(2 * bn);
+      nh.set(this.bh);
+      this.bh = nh;
+      const np = new Float64Array(2 * bn);
+      np.set(this.bp);
+      this.bp = np;
+      const nd = new Uint32Array(2 * RATE * bn);
+      nd.set(this.bd);
+      this.bd = nd;
+    }
+    const bn = this.bn++;
+    this.bh[bn] = h;
+    this.bp[bn] = p;
+    const bd = this.bd;
+    for (let w = 0; w < RATE; w++) bd[RATE * bn + w] = from[at + w]!;
+  }
+
+  /** The next level becomes the level. */
+  advance(): void {
+    [this.P, this.Q] = [this.Q, this.P];
+    [this.V, this.NV] = [this.NV, this.V];
+    [this.LO, this.NLO] = [this.NLO, this.LO];
+    [this.HI, this.NHI] = [this.NHI, this.HI];
+  }
+}
+
+/**
+ * Recomputes the tree above a batch of changed leaves, level by level with one batched h_node
+ * call per level (plus batched chains of the untouched sibling subtrees), in arrays allocated
+ * once per call (`CompactLevels`). Reference: `referenceCompact` (test/registry/name-tree.test.ts).
+ * @param existing the stored keys before the batch, ascending (first `n` entries).
+ * @param keys changed keys, strictly ascending (new keys and stored keys whose leaf changes).
+ * @param digests their new leaf digests, 8 words each.
+ * @param src reads leaf digests and branches of untouched subtrees.
+ * @returns the new root and every branch on the changed paths (to be written).
+ */
+export function updateCompact(
+  depth: number,
+  defaults: readonly Digest[],
+  c: Compressor,
+  existing: Float64Array,
+  n: number,
+  keys: Float64Array,
+  digests: Uint32Array,
+  src: Pick<CompactSource, "leafDigest" | "branch">,
+): { root: Digest; branches: BranchWrites } {
+  const s = new CompactLevels(depth, existing, n, keys, digests);
+  let m = keys.length;
+  for (let h = 0; h < depth; h++) {
+    const { k, sv } = s.pair(h, m, src);
+    if (sv > 0) s.chainSiblings(c, defaults, h, sv);
+    s.parents(c, defaults[h]!, h, k);
     m = k;
-    P = Q.subarray(0, k);
-    V = NV;
-    LO = NLO.subarray(0, k);
-    HI = NHI.subarray(0, k);
+    s.advance();
   }
   return {
-    root: V.slice(0, RATE),
+    root: s.V.slice(0, RATE),
     branches: {
-      count: bn,
-      heights: bh.subarray(0, bn),
-      prefixes: bp.subarray(0, bn),
-      digests: bd.subarray(0, RATE * bn),
+      count: s.bn,
+      heights: s.bh.subarray(0, s.bn),
+      prefixes: s.bp.subarray(0, s.bn),
+      digests: s.bd.subarray(0, RATE * s.bn),
     },
   };
 }

@@ -39,6 +39,12 @@ export interface EpochWrite {
    * then neither checks it again nor hashes the name again.
    */
   readonly key?: number | undefined;
+  /**
+   * The leaf digest of the record a put or a restore with a value writes (`hashLeaf(recordLeaf(
+   * name, value))`), when the caller holds it from data it verified (a mirror: the new leaf its
+   * block proof was checked against); the epoch then does not hash that record. Given with a key.
+   */
+  readonly digest?: Uint32Array | undefined;
 }
 
 /** What became of one write of an epoch. */
@@ -93,16 +99,22 @@ export function checkEpochWrite(store: NameStore, w: EpochWrite): number {
 const HASHERS = new Map<number, LeafHasher>();
 const utf8 = new TextEncoder();
 
-/**
- * Leaf digests of live records, 8 words each, hashed as one batch (equal to
- * `hashLeaf(recordLeaf(name, value))` record by record).
- */
-function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
+/** The thread's leaf hasher of a leaf bound (made once). */
+export function leafHasherOf(leafMaxFields: number): LeafHasher {
   let h = HASHERS.get(leafMaxFields);
   if (h === undefined) {
     h = new LeafHasher(leafMaxFields, defaultPermutation());
     HASHERS.set(leafMaxFields, h);
   }
+  return h;
+}
+
+/**
+ * Leaf digests of live records, 8 words each, hashed as one batch (equal to
+ * `hashLeaf(recordLeaf(name, value))` record by record).
+ */
+function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
+  const h = leafHasherOf(leafMaxFields);
   const b = new PackedBuilder();
   records.forEach((r, i) => {
     const name = utf8.encode(r.name);
@@ -115,18 +127,21 @@ function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): U
 interface Slot {
   readonly before: StoredRecord | undefined;
   now: StoredRecord | undefined;
+  /** The leaf digest of `now` when its write gave it (`EpochWrite.digest`), else undefined. */
+  digest: Uint32Array | undefined;
 }
 
 /** Plans one write against the slot's current record; returns the update and the record after it. */
 function planOne(store: NameStore, w: EpochWrite, key: number, slot: Slot): { op: NameUpdateKind; rec: StoredRecord } {
   const rec = slot.now;
   if (rec !== undefined && rec.name !== w.name) throw collisionError(store, w.name, key, rec.name);
-  const shown = JSON.stringify(w.name);
+  // the name as a message shows it, written only for a refusal
+  const shown = (): string => JSON.stringify(w.name);
   if (w.op === "put") {
     if (rec?.state === RecordState.Deleted)
       throw new RegistryError(
         "NAME_DELETED",
-        `${shown} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its key)`,
+        `${shown()} is deleted; restore it with POST /v1/records/{name}/restore (a name keeps its key)`,
         { name: w.name },
       );
     return {
@@ -138,17 +153,17 @@ function planOne(store: NameStore, w: EpochWrite, key: number, slot: Slot): { op
     if (rec?.state !== RecordState.Live)
       throw new RegistryError(
         "RECORD_ABSENT",
-        `delete needs a live record; ${shown} ${rec ? "is already deleted" : "was never registered"}`,
+        `delete needs a live record; ${shown()} ${rec ? "is already deleted" : "was never registered"}`,
         { name: w.name },
       );
     return { op: "delete", rec: { ...rec, state: RecordState.Deleted } };
   }
   if (rec === undefined)
-    throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${shown} was never registered`, {
+    throw new RegistryError("NOT_DELETED", `restore needs a deleted record; ${shown()} was never registered`, {
       name: w.name,
     });
   if (rec.state === RecordState.Live)
-    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${shown} is live`, { name: w.name });
+    throw new RegistryError("RECORD_LIVE", `restore needs a deleted record; ${shown()} is live`, { name: w.name });
   return { op: "restore", rec: { state: RecordState.Live, name: w.name, value: w.value ?? rec.value } };
 }
 
@@ -182,11 +197,13 @@ export function applyEpoch(
         let slot = slots.get(key);
         if (slot === undefined) {
           const row = store.leafRow(key)?.record;
-          slot = { before: row, now: row };
+          slot = { before: row, now: row, digest: undefined };
           slots.set(key, slot);
         }
         const { op, rec } = planOne(store, w, key, slot);
         slot.now = rec;
+        // a given digest is of the record with the write's own value (a restore without one takes the last)
+        slot.digest = op !== "delete" && w.key !== undefined && w.value !== undefined ? w.digest : undefined;
         changes.push(op === "delete" ? { op, name: w.name } : { op, name: w.name, value: rec.value });
         results.push({ ok: true, op, position: changes.length - 1 });
       } catch (e) {
@@ -209,7 +226,9 @@ export function applyEpoch(
     let newRecords = 0,
       liveDelta = 0,
       deletedDelta = 0;
-    const live = changed.flatMap(([, s], i) => (s.now!.state === RecordState.Live ? [i] : []));
+    const live = changed.flatMap(([, s], i) =>
+      s.now!.state === RecordState.Live && s.digest === undefined ? [i] : [],
+    );
     const liveHashed = liveDigests(
       live.map((i) => changed[i]![1].now!),
       B,
@@ -219,6 +238,7 @@ export function applyEpoch(
       const rec = s.now!;
       sortedKeys[i] = key;
       if (rec.state === RecordState.Deleted) digests.set(store.tombstoneDigest, 8 * i);
+      else if (s.digest !== undefined) digests.set(s.digest, 8 * i);
       rows.push(encodeRecord(rec));
       if (s.before === undefined) {
         newRecords++;
@@ -232,7 +252,13 @@ export function applyEpoch(
       expectBatch: head.batch,
       write: (w) => {
         for (let i = 0; i < changed.length; i++)
-          w.putLeaf(sortedKeys[i]!, rows[i]!, digests.subarray(8 * i, 8 * i + 8));
+          w.putLeaf(
+            sortedKeys[i]!,
+            rows[i]!,
+            digests.subarray(8 * i, 8 * i + 8),
+            false,
+            changed[i]![1].before === undefined,
+          );
         w.logChanges(changes);
         const u = updateCompact(
           store.config.depth,

@@ -39,6 +39,7 @@ import {
   type LoggedChange,
 } from "./change-log.js";
 import {
+  CREATED_BYTES,
   KEY_HEAD,
   KEY_RETENTION,
   KEY_WINDOW,
@@ -88,7 +89,17 @@ export class NameReads {
             ? { start: leafKey(hi - 1), reverse: true }
             : { start: leafKey(hi - 1), end: leafKey(lo - 1), reverse: true },
         ),
-      leafDigest: (key) => this.leafRow(key, txn)!.digest,
+      // the digest only: the row's checksum checked, its record not decoded
+      leafDigest: (key) => {
+        const k = leafKey(key);
+        const raw = this.t.leaves.get(k, o);
+        const what = `leaf row of key ${key}`;
+        if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
+        const v = unseal(T_LEAF, k, raw, what);
+        if (v.length < 32 + CREATED_BYTES + 4)
+          throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
+        return readDigest(v, v.length - CREATED_BYTES - 32, what);
+      },
       branch: (h, p) => {
         const k = branchKey(h, p);
         const raw = this.t.branches.get(k, o);

@@ -83,8 +83,10 @@ export interface NameWriter {
   /**
    * Stores a leaf row: record row ‖ leaf digest. `append`: the key is above every stored key
    * (LMDB append mode: no search, pages filled completely; the bulk import writes in key order).
+   * `absent`: the caller read in this transaction that no row is stored under the key (a new
+   * record), so there is no earlier row to keep and none is looked up.
    */
-  putLeaf(key: number, recordRow: Uint8Array, digest: ArrayLike<number>, append?: boolean): void;
+  putLeaf(key: number, recordRow: Uint8Array, digest: ArrayLike<number>, append?: boolean, absent?: boolean): void;
   /** Stores a branch row; `append` as for `putLeaf`, in (height, prefix) order. */
   putBranch(h: number, p: number, digest: ArrayLike<number>, append?: boolean): void;
   /** Reads rows as the transaction sees them (its own writes included). */

@@ -127,10 +127,10 @@ export class NameWrites {
       this.t.keptIndex.putSync(id, keptKey(batch, chunkNo));
     };
     return {
-      putLeaf: (key, row, digest, append) => {
+      putLeaf: (key, row, digest, append, absent) => {
         writeSlotKey(key8, 0, key);
         let created = batch;
-        if (append !== true) {
+        if (append !== true && absent !== true) {
           const old = this.t.leaves.get(key8);
           if (old !== undefined) {
             const what = `leaf row of key ${key}`;
