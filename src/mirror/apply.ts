@@ -256,11 +256,9 @@ function applyBatchUpdates(
       ...(known?.digests[i] !== undefined ? { digest: known.digests[i] } : {}),
     }),
   );
-  applyEpoch(
-    store,
-    index,
-    writes,
-    (o) => {
+  applyEpoch(store, index, writes, {
+    kind: "block",
+    inside: (o) => {
       if (o.before.batch !== batch - 1)
         throw new RegistryError(
           "CONCURRENT_UPDATE",
@@ -280,8 +278,7 @@ function applyBatchUpdates(
       extra();
       rows.putCheckpoint(batch, checkpoint);
     },
-    "block",
-  );
+  });
   return updates.length;
 }
 

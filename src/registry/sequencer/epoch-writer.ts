@@ -74,12 +74,14 @@ function resultOf(o: EpochOutcome, i: number, root: string): StoredResult {
  */
 export function runEpochJob(store: NameStore, tables: WriteTables, index: KeyIndex, job: EpochJob): EpochDone {
   let results: StoredResult[] = [];
-  const outcome = applyEpoch(store, index, job.writes, (o) => {
-    tables.applied(job.seqs);
-    const root = o.entry !== undefined ? formatRoot(o.entry.root) : "";
-    results = job.writes.map((_, i) => resultOf(o, i, root));
-    for (const { i, key, fp } of job.keys) tables.keep(key, fp, results[i]!, job.now);
-    tables.prune(job.now);
+  const outcome = applyEpoch(store, index, job.writes, {
+    inside: (o) => {
+      tables.applied(job.seqs);
+      const root = o.entry !== undefined ? formatRoot(o.entry.root) : "";
+      results = job.writes.map((_, i) => resultOf(o, i, root));
+      for (const { i, key, fp } of job.keys) tables.keep(key, fp, results[i]!, job.now);
+      tables.prune(job.now);
+    },
   });
   return {
     batch: outcome.entry?.batch,

@@ -167,14 +167,23 @@ function planOne(store: NameStore, w: EpochWrite, key: number, slot: Slot): { op
   return { op: "restore", rec: { state: RecordState.Live, name: w.name, value: w.value ?? rec.value } };
 }
 
+/** Options of `applyEpoch`. */
+export interface ApplyEpochOptions {
+  /**
+   * Runs in the same write transaction after the batch (or alone when nothing committed): what
+   * must commit with the epoch (the sequencer's tables); when it throws, nothing of the epoch is
+   * written.
+   */
+  readonly inside?: (outcome: EpochOutcome) => void;
+  /** The batch's kind in the history (default `"epoch"`; a mirror's batches are `"block"`). */
+  readonly kind?: string;
+}
+
 /**
- * Applies an epoch's writes, in order, as one batch of kind `"epoch"` (nothing when every write
- * fails or there are none). `inside` runs in the same write transaction after the batch (or
- * alone when nothing committed): what must commit with the epoch (the sequencer's tables); when
- * it throws, nothing of the epoch is written.
+ * Applies an epoch's writes, in order, as one batch (nothing when every write fails or there are
+ * none).
  * @param index the stored keys; reloaded here when stale and advanced to the new batch only once
  *   the transaction has committed.
- * @param kind the batch's kind in the history (default `"epoch"`; a mirror's batches are `"block"`).
  * @throws RegistryError `DB_CORRUPT` and other faults of the store (nothing is then written);
  *   a write's own refusal is its result, never thrown.
  */
@@ -182,9 +191,10 @@ export function applyEpoch(
   store: NameStore,
   index: KeyIndex,
   writes: readonly EpochWrite[],
-  inside: (outcome: EpochOutcome) => void = () => {},
-  kind = "epoch",
+  options: ApplyEpochOptions = {},
 ): EpochOutcome {
+  const inside = options.inside ?? (() => {});
+  const kind = options.kind ?? "epoch";
   let fresh: KeyIndex | undefined;
   const outcome = store.writeTransaction((): EpochOutcome => {
     const head = store.head();
