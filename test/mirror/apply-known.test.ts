@@ -27,8 +27,8 @@ import {
   verifiedWrites,
 } from "../../src/mirror/apply.js";
 import type { KeyIndex } from "../../src/registry/sequencer/epoch.js";
-import { freshDir, npmInserts, removeDir, startServer } from "../web/support.js";
-import { proveAll, testKey } from "./support.js";
+import { npmInserts, startServer } from "../web/support.js";
+import { startPrimary, stopPrimary, testKey } from "./support.js";
 
 const DEPTH = 24;
 const key = testKey("example.com/apply-known");
@@ -57,18 +57,14 @@ const blocks: BlockUpdate[][] = [
 ];
 
 before(async () => {
-  dir = freshDir("ssgkr-apply-known-");
-  primary = NameStore.openOrCreate(join(dir, "primary"), { depth: DEPTH });
-  for (const b of blocks) applyNameBlock(primary, b);
-  proveAll(primary);
-  srv = await startServer({ store: primary, signingKey: key, rateLimit: 0 });
+  ({ dir, primary, srv } = await startPrimary("ssgkr-apply-known-", key, (d) => {
+    const store = NameStore.openOrCreate(join(d, "primary"), { depth: DEPTH });
+    for (const b of blocks) applyNameBlock(store, b);
+    return store;
+  }));
 });
 
-after(async () => {
-  await srv?.app.close();
-  await primary?.close();
-  if (dir) removeDir(dir);
-});
+after(() => stopPrimary({ dir, primary, srv }));
 
 async function linksOf(batch: number): Promise<ConsistencyLink[]> {
   const r = await fetch(`${srv.base}/v1/consistency?from=${batch - 1}&to=${batch}`);

@@ -12,8 +12,8 @@ import { planNameUpdate } from "../../src/registry/name-operations.js";
 import { formatRoot } from "../../src/registry/root.js";
 import { createRegistryApp } from "../../src/http/server.js";
 import { Mirror } from "../../src/mirror/mirror.js";
-import { freshDir, npmInserts, postVerify, removeDir, startServer } from "../web/support.js";
-import { proveAll, testKey } from "./support.js";
+import { npmInserts, postVerify, startServer } from "../web/support.js";
+import { startPrimary, stopPrimary, testKey } from "./support.js";
 
 const key = testKey("example.com/mirror-d48");
 let dir: string;
@@ -22,21 +22,17 @@ let srv: Awaited<ReturnType<typeof startServer>>;
 const records = npmInserts(0, 300);
 
 before(async () => {
-  dir = freshDir("ssgkr-mirror-d48-");
-  primary = NameStore.openOrCreate(join(dir, "primary"));
-  assert.equal(primary.config.depth, 48);
-  applyNameBlock(primary, records); // 1
-  for (let i = 0; i < 5; i++)
-    planNameUpdate(primary, "replace", records[i]!.name, `https://example.com/w${i}`).commit();
-  proveAll(primary);
-  srv = await startServer({ store: primary, signingKey: key, rateLimit: 0 });
+  ({ dir, primary, srv } = await startPrimary("ssgkr-mirror-d48-", key, (d) => {
+    const store = NameStore.openOrCreate(join(d, "primary"));
+    assert.equal(store.config.depth, 48);
+    applyNameBlock(store, records); // 1
+    for (let i = 0; i < 5; i++)
+      planNameUpdate(store, "replace", records[i]!.name, `https://example.com/w${i}`).commit();
+    return store;
+  }));
 });
 
-after(async () => {
-  await srv?.app.close();
-  await primary?.close();
-  if (dir) removeDir(dir);
-});
+after(() => stopPrimary({ dir, primary, srv }));
 
 test("depth 48: a new mirror of 300 records and 5 writes reaches the head; its proofs verify at the primary", async () => {
   const m = await Mirror.open({ from: srv.base, key: key.verifierKey, db: join(dir, "mirror") });

@@ -22,8 +22,8 @@ import { formatRoot } from "../../src/registry/root.js";
 import { createRegistryApp } from "../../src/http/server.js";
 import { Mirror } from "../../src/mirror/mirror.js";
 import { MirrorError } from "../../src/mirror/errors.js";
-import { freshDir, makeRegistry, postVerify, removeDir, startServer } from "../web/support.js";
-import { fakeServer, forwardJson, proveAll, testKey } from "./support.js";
+import { makeRegistry, postVerify, startServer } from "../web/support.js";
+import { fakeServer, forwardJson, proveAll, startPrimary, stopPrimary, testKey } from "./support.js";
 
 type Json = Record<string, any>;
 const DEPTH = 16;
@@ -45,24 +45,20 @@ const open = (db: string, from = srv.base, extra: Partial<Parameters<typeof Mirr
   Mirror.open({ from, key: key.verifierKey, db: join(dir, db), timeoutMs: 10_000, ...extra });
 
 before(async () => {
-  dir = freshDir("ssgkr-mirror-");
-  primary = makeRegistry(dir, DEPTH); // batches 1..4
-  applyNameBlock(primary, [
-    { op: "insert", name: "m-a", value: "a" },
-    { op: "insert", name: "m-b", value: null },
-    { op: "replace", name: "left-pad", value: { fields: [1, 2, 3] } },
-  ]); // 5
-  unchangedBatch(primary); // 6
-  planNameUpdate(primary, "restore", "gone").commit(); // 7
-  proveAll(primary);
-  srv = await startServer({ store: primary, signingKey: key, rateLimit: 0 });
+  ({ dir, primary, srv } = await startPrimary("ssgkr-mirror-", key, (d) => {
+    const store = makeRegistry(d, DEPTH); // batches 1..4
+    applyNameBlock(store, [
+      { op: "insert", name: "m-a", value: "a" },
+      { op: "insert", name: "m-b", value: null },
+      { op: "replace", name: "left-pad", value: { fields: [1, 2, 3] } },
+    ]); // 5
+    unchangedBatch(store); // 6
+    planNameUpdate(store, "restore", "gone").commit(); // 7
+    return store;
+  }));
 });
 
-after(async () => {
-  await srv?.app.close();
-  await primary?.close();
-  if (dir) removeDir(dir);
-});
+after(() => stopPrimary({ dir, primary, srv }));
 
 test("GET /v1/checkpoint?size=N: a retained batch's checkpoint, signed as the head's is", async () => {
   for (const size of [0, 3, primary.head().batch]) {

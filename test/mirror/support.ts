@@ -11,6 +11,7 @@ import { checkpointText } from "../../src/registry/checkpoint/checkpoint.js";
 import { base64Of, SIGNATURE_PREFIX } from "../../src/registry/checkpoint/note.js";
 import { BlockProver } from "../../src/registry/consistency/block-prover.js";
 import type { NameStore } from "../../src/registry/store/name-store.js";
+import { freshDir, removeDir, startServer } from "../web/support.js";
 
 /** A signing key of origin `origin` from a seed byte. */
 export function testKey(origin = "example.com/mirror", seedByte = 7): SigningKey {
@@ -30,6 +31,36 @@ export function checkpointOfOrigin(key: SigningKey, origin: string, size: number
 /** Proves every batch's block the registry does not hold yet. */
 export function proveAll(store: NameStore): void {
   new BlockProver(store).drain();
+}
+
+/** A primary registry served on 127.0.0.1 for a test file, in a directory of its own. */
+export interface ServedPrimary {
+  readonly dir: string;
+  readonly primary: NameStore;
+  readonly srv: Awaited<ReturnType<typeof startServer>>;
+}
+
+/**
+ * Makes a primary in a fresh directory (`open` builds its registry there), proves every block it
+ * holds and serves it with `key`'s checkpoints and no rate limit.
+ */
+export async function startPrimary(
+  prefix: string,
+  key: SigningKey,
+  open: (dir: string) => NameStore,
+): Promise<ServedPrimary> {
+  const dir = freshDir(prefix);
+  const primary = open(dir);
+  proveAll(primary);
+  const srv = await startServer({ store: primary, signingKey: key, rateLimit: 0 });
+  return { dir, primary, srv };
+}
+
+/** Stops what `startPrimary` started (whatever of it exists) and removes its directory. */
+export async function stopPrimary(p: Partial<ServedPrimary>): Promise<void> {
+  await p.srv?.app.close();
+  await p.primary?.close();
+  if (p.dir) removeDir(p.dir);
 }
 
 /** A handler of the fake server: answer the request, or return false to forward it to the primary. */
