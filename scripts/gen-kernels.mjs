@@ -13,7 +13,8 @@
 //   src/kernels/assembly/poseidon2-x4w24.ts     Poseidon2 of width 24 over four transposed states
 //                                               (`permuteMont4w24`, the width-24 leaf sponge)
 //   src/kernels/assembly/gkr-round-variants.ts  the `gkr_round` specialisations: every
-//                                               (pow, vbase, claim) combination, wide and narrow
+//                                               (pow, vbase, claim) combination and, with pow,
+//                                               a zero A (ROUND_NOA), wide and narrow
 //
 // The Poseidon2 round is described once (`X4_ROUND`, `X1_ROUND`: the statements of one step)
 // and written out per lane layout; the two-state layout interleaves two copies of the one-state
@@ -61,6 +62,11 @@ const LAYOUT = [
   ["ROUND_VBASE", 4, "V is still the base table Vb (no challenge bound into it yet)."],
   ["ROUND_RAW", 8, "Write the evaluations g(0..m) instead of the interpolated coefficients."],
   ["ROUND_CLAIM", 16, "With ROUND_FOLD: g(1) = g_prev(r) − g(0) from the previous coefficients in the result words."],
+  [
+    "ROUND_NOA",
+    32,
+    "With ROUND_POW: A is zero and never read or written (its pointer is unused); the round is Σ Pw·V³.",
+  ],
   ["GKR layer kernels: output region and layer descriptor"],
   ["OUT_WORDS", 128, "Words of a kernel output region."],
   ["OUT_RESULT", 80, "Results start at word OUT_RESULT (words [0, OUT_RESULT) are accumulators)."],
@@ -779,12 +785,18 @@ function x2File() {
 // ------------------------------------------------------------------------------------ gkr_round
 
 const BOOL = (b) => (b ? "true" : "false");
-const tag = (pow, vbase, claim) =>
-  `${pow ? "Pow" : "Lin"}${vbase ? "Base" : "Ext"}${claim === undefined ? "" : claim ? "Claim" : "Sum"}`;
+const tag = (pow, vbase, claim, noa = false) =>
+  `${pow ? (noa ? "Cube" : "Pow") : "Lin"}${vbase ? "Base" : "Ext"}${claim === undefined ? "" : claim ? "Claim" : "Sum"}`;
+/** The (pow, noa) pairs of the variants: a zero A (noa) only beside Pow3 (without it the round is zero). */
+const POW_NOA = [
+  [true, false],
+  [true, true],
+  [false, false],
+];
 
 function gkrVariantsFile() {
   let out = header(
-    "The gkr_round specialisations: every (pow, vbase, claim) combination, wide (4 pairs per vector) and narrow.",
+    "The gkr_round specialisations: every (pow, vbase, claim) combination and, with pow, a zero A (noa: the Cube variants), wide (4 pairs per vector) and narrow.",
   );
   out += `//
 // \`evalBlock\` and \`foldEvalBlock\` (gkr-round-blocks.ts) take their flags as compile-time
@@ -792,29 +804,29 @@ function gkrVariantsFile() {
 // runs when a half table has at least four elements, the narrow one (one element per step) below.
 import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
 `;
-  for (const pow of [true, false])
+  for (const [pow, noa] of POW_NOA)
     for (const vbase of [true, false]) {
       out += `
 // @ts-ignore: decorator
-@inline function eval${tag(pow, vbase)}(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+@inline function eval${tag(pow, vbase, undefined, noa)}(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
-    for (let i: u32 = 0; i < h; i += 4) evalBlock(true, ${BOOL(pow)}, ${BOOL(vbase)}, false, A, Pw, V, sb, <usize>i << 2, hb, acc);
+    for (let i: u32 = 0; i < h; i += 4) evalBlock(true, ${BOOL(pow)}, ${BOOL(vbase)}, false, ${BOOL(noa)}, A, Pw, V, sb, <usize>i << 2, hb, acc);
   } else {
-    for (let i: u32 = 0; i < h; i++) evalBlock(false, ${BOOL(pow)}, ${BOOL(vbase)}, false, A, Pw, V, sb, <usize>i << 2, hb, acc);
+    for (let i: u32 = 0; i < h; i++) evalBlock(false, ${BOOL(pow)}, ${BOOL(vbase)}, false, ${BOOL(noa)}, A, Pw, V, sb, <usize>i << 2, hb, acc);
   }
 }
 `;
     }
-  for (const pow of [true, false])
+  for (const [pow, noa] of POW_NOA)
     for (const vbase of [true, false])
       for (const claim of [true, false]) {
         const args = (wide) =>
-          `${BOOL(wide)}, ${BOOL(pow)}, ${BOOL(vbase)}, ${BOOL(claim)}, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc`;
+          `${BOOL(wide)}, ${BOOL(pow)}, ${BOOL(vbase)}, ${BOOL(claim)}, ${BOOL(noa)}, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc`;
         out += `
 // @ts-ignore: decorator
-@inline function foldEval${tag(pow, vbase, claim)}(
+@inline function foldEval${tag(pow, vbase, claim, noa)}(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -836,18 +848,27 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
     return `${I}if (${name}) {\n${sub(true)}${I}} else {\n${sub(false)}${I}}\n`;
   };
   out += `
-/** Evaluates one round over the pairs (i, i + len/2) of the tables (no challenge to bind). */
+/**
+ * Evaluates one round over the pairs (i, i + len/2) of the tables (no challenge to bind); noa
+ * (A zero, never read) only with pow.
+ */
 // @ts-ignore: decorator
-@inline export function evalVariant(pow: bool, vbase: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, acc: usize): void {
-${tree([["pow"], ["vbase"]], (p, v) => `eval${tag(p, v)}(A, Pw, ${v ? "Vb" : "Vx"}, len, acc)`, "  ")}}
+@inline export function evalVariant(pow: bool, vbase: bool, noa: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, acc: usize): void {
+  if (pow) {
+${tree([["noa"], ["vbase"]], (n, v) => `eval${tag(true, v, undefined, n)}(A, Pw, ${v ? "Vb" : "Vx"}, len, acc)`, "    ")}  } else {
+${tree([["vbase"]], (v) => `eval${tag(false, v)}(A, Pw, ${v ? "Vb" : "Vx"}, len, acc)`, "    ")}  }
+}
 
-/** Binds the challenge (q, u: Montgomery splats and triples) into every table and evaluates the new round. */
+/** Binds the challenge (q, u: Montgomery splats and triples) into every table and evaluates the new round; noa only with pow. */
 // @ts-ignore: decorator
 @inline export function foldEvalVariant(
-  pow: bool, vbase: bool, claim: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
+  pow: bool, vbase: bool, claim: bool, noa: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
-${tree([["pow"], ["claim"], ["vbase"]], (p, c, v) => `foldEval${tag(p, v, c)}(A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, acc)`, "  ")}}
+  if (pow) {
+${tree([["noa"], ["claim"], ["vbase"]], (n, c, v) => `foldEval${tag(true, v, c, n)}(A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, acc)`, "    ")}  } else {
+${tree([["claim"], ["vbase"]], (c, v) => `foldEval${tag(false, v, c)}(A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, acc)`, "    ")}  }
+}
 `;
   return out;
 }

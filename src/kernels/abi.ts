@@ -57,6 +57,8 @@ export const ROUND_VBASE = 4;
 export const ROUND_RAW = 8;
 /** With ROUND_FOLD: g(1) = g_prev(r) − g(0) from the previous coefficients in the result words. */
 export const ROUND_CLAIM = 16;
+/** With ROUND_POW: A is zero and never read or written (its pointer is unused); the round is Σ Pw·V³. */
+export const ROUND_NOA = 32;
 
 // GKR layer kernels: output region and layer descriptor
 /** Words of a kernel output region. */

@@ -5,7 +5,10 @@
  * them are `dp_dots`, `dp_combine`, `dp_gather`, `dp_outer` and the Mul booking of the dense tables
  * `dp_mul_booking` (src/kernels/assembly/gkr-copies.ts)
  * and every table sumcheck runs on `gkr_round` (src/kernels/assembly/gkr-layer.ts, raw evaluations).
- * Same values as `tsCopiesBackend` (differential tests in test/gkr/structured-dp.test.ts).
+ * The dense tables of a layer without Mul gates have no A table at all: their rounds run with
+ * ROUND_NOA (Σ Pw·V³, no zero table read, folded or multiplied).
+ * Same values as `tsCopiesBackend` (differential tests in test/gkr/structured-dp.test.ts and
+ * structured-dp-fast.test.ts).
  */
 import { P, inverse, mul } from "../../field/koalabear.js";
 import { EXT_ONE, type Ext } from "../../field/extension.js";
@@ -32,6 +35,7 @@ import {
   OUT_RESULT,
   OUT_WORDS,
   ROUND_FOLD,
+  ROUND_NOA,
   ROUND_POW,
   ROUND_RAW,
   ROUND_VBASE,
@@ -85,12 +89,14 @@ class WasmTriple implements TripleSumcheck {
     private len: number,
     private vbase: boolean,
     private readonly pow: boolean,
+    /** A is zero and has no table (only with pow): `A` is not a table, A reads as zero. */
+    private readonly noA: boolean = false,
   ) {
     this.region = region;
   }
 
   private call(len: number, r: Ext | null, flags: number): void {
-    let f = flags | (this.pow ? ROUND_POW : 0) | (this.vbase ? ROUND_VBASE : 0);
+    let f = flags | (this.pow ? ROUND_POW : 0) | (this.vbase ? ROUND_VBASE : 0) | (this.noA ? ROUND_NOA : 0);
     if (r) f |= ROUND_FOLD;
     this.raw.gkr_round(
       this.A,
@@ -163,7 +169,7 @@ class WasmTriple implements TripleSumcheck {
       return [fromMont(w[o]!), fromMont(w[o + 1]!), fromMont(w[o + 2]!), fromMont(w[o + 3]!)];
     };
     const v: Ext = this.vbase ? [fromMont(w[this.Vb >>> 2]!), 0, 0, 0] : plane(this.Vx);
-    return { a: plane(this.A), p: this.pow ? plane(this.Pw) : ZERO, v };
+    return { a: this.noA ? ZERO : plane(this.A), p: this.pow ? plane(this.Pw) : ZERO, v };
   }
 
   pair(): StagePair {
@@ -178,7 +184,7 @@ class WasmTriple implements TripleSumcheck {
     const vb = (j: number): Ext => [fromMont(w[(this.Vb >>> 2) + j]!), 0, 0, 0];
     return {
       v: this.vbase ? [vb(0), vb(1)] : [at(this.Vx, 0), at(this.Vx, 1)],
-      a: [at(this.A, 0), at(this.A, 1)],
+      a: this.noA ? [ZERO, ZERO] : [at(this.A, 0), at(this.A, 1)],
       p: this.pow ? [at(this.Pw, 0), at(this.Pw, 1)] : [ZERO, ZERO],
     };
   }
@@ -187,6 +193,7 @@ class WasmTriple implements TripleSumcheck {
     if (this.pending) this.flush();
     const w = this.k.words();
     const out = new Uint32Array(4 * count);
+    if (this.noA) return out;
     const base = this.A >>> 2,
       len = this.len;
     for (let c = 0; c < 4; c++) for (let j = 0; j < count; j++) out[c * count + j] = fromMont(w[base + c * len + j]!);
@@ -306,9 +313,12 @@ class WasmLoaded implements LoadedCopies {
     const nq = e.length;
     const kernelMul = mulGates !== null && typeof this.raw.dp_mul_booking === "function";
     const G = mulGates ? mulGates.slots.length : 0;
+    // Without Mul gates A is zero: with Pow3 the rounds run without it (ROUND_NOA) and it gets no
+    // table (nor is it zeroed); without Pow3 either the lanes are empty and no dense tables are made.
+    const noA = mulGates === null && pw !== null;
     const lay = new Carver();
     const out = lay.take(OUT_WORDS),
-      A = lay.take(4 * len),
+      A = noA ? 0 : lay.take(4 * len),
       Pw = pw ? lay.take(4 * len) : A,
       Vx = lay.take(2 * len + 4),
       Vb = lay.take(len);
@@ -324,7 +334,7 @@ class WasmLoaded implements LoadedCopies {
     w.set(lanes, b + L);
     this.raw.dp_gather(4 * (b + Vb), this.V, K, n, 4 * (b + L), m, mp);
     w = this.k.words();
-    w.fill(0, b + A, b + A + 4 * len);
+    if (!noA) w.fill(0, b + A, b + A + 4 * len);
     if (pw || kernelMul) {
       const flat = new Uint32Array(4 * K * nq);
       e.forEach((row, q) => row.forEach((x, c) => flat.set(x, 4 * (q * K + c))));
@@ -391,6 +401,7 @@ class WasmLoaded implements LoadedCopies {
       len,
       true,
       pw !== null,
+      noA,
     );
   }
 

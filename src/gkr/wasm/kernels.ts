@@ -37,6 +37,7 @@ export {
   ROUND_VBASE,
   ROUND_RAW,
   ROUND_CLAIM,
+  ROUND_NOA,
   OUT_WORDS,
   OUT_RESULT,
 } from "../../kernels/abi.js";

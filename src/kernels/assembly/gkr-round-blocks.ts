@@ -85,14 +85,21 @@ import { accumulate, dot2, dot3, ld, mul0, mul1, mul2, mul3, st } from "./gkr-ex
 /**
  * Adds the pair (i, i + h) (h = hb/4) of the plane tables A, Pw, V (plane bytes sb) to the
  * accumulators at acc (64 bytes per node T, 16 per coefficient): Σ V_T·(A_T + Pw_T·V_T²) with
- * Pow3 (T = 0..4), Σ V_T·A_T without (T = 0..2). With vbase, V is the single base plane.
+ * Pow3 (T = 0..4), Σ V_T·A_T without (T = 0..2). With vbase, V is the single base plane. With noa
+ * (only beside pow) A is zero and not read: Σ Pw_T·V_T³, and a block whose Pw pairs are all zero
+ * adds nothing. Every sum is the same field element either way (canonical lanes: adding a zero or
+ * leaving it out gives the same words).
  */
 // @ts-ignore: decorator
-@inline export function evalBlock(wide: bool, pow: bool, vbase: bool, skip1: bool, A: usize, Pw: usize, V: usize, sb: usize, o: usize, hb: usize, acc: usize): void {
-  const ab0 = A + o, ab1 = ab0 + sb, ab2 = ab1 + sb, ab3 = ab2 + sb;
-  let a0 = ld(wide, ab0), a1 = ld(wide, ab1), a2 = ld(wide, ab2), a3 = ld(wide, ab3);
-  const da0 = vSub(ld(wide, ab0 + hb), a0), da1 = vSub(ld(wide, ab1 + hb), a1);
-  const da2 = vSub(ld(wide, ab2 + hb), a2), da3 = vSub(ld(wide, ab3 + hb), a3);
+@inline export function evalBlock(wide: bool, pow: bool, vbase: bool, skip1: bool, noa: bool, A: usize, Pw: usize, V: usize, sb: usize, o: usize, hb: usize, acc: usize): void {
+  let a0 = i32x4.splat(0), a1 = a0, a2 = a0, a3 = a0;
+  let da0 = a0, da1 = a0, da2 = a0, da3 = a0;
+  if (!noa) {
+    const ab0 = A + o, ab1 = ab0 + sb, ab2 = ab1 + sb, ab3 = ab2 + sb;
+    a0 = ld(wide, ab0); a1 = ld(wide, ab1); a2 = ld(wide, ab2); a3 = ld(wide, ab3);
+    da0 = vSub(ld(wide, ab0 + hb), a0); da1 = vSub(ld(wide, ab1 + hb), a1);
+    da2 = vSub(ld(wide, ab2 + hb), a2); da3 = vSub(ld(wide, ab3 + hb), a3);
+  }
   let p0 = i32x4.splat(0), p1 = p0, p2 = p0, p3 = p0;
   let dp0 = p0, dp1 = p0, dp2 = p0, dp3 = p0;
   // The Pow3 table is often sparse (partial Poseidon2 rounds): a block whose Pw pairs are all
@@ -105,6 +112,7 @@ import { accumulate, dot2, dot3, ld, mul0, mul1, mul2, mul3, st } from "./gkr-ex
     usePow = v128.any_true(v128.or(v128.or(v128.or(p0, p1), v128.or(p2, p3)), v128.or(v128.or(h0, h1), v128.or(h2, h3))));
     dp0 = vSub(h0, p0); dp1 = vSub(h1, p1); dp2 = vSub(h2, p2); dp3 = vSub(h3, p3);
   }
+  if (noa && !usePow) return;
   const np: u32 = pow ? 5 : 3;
   if (vbase) {
     let x = ld(wide, V + o);
@@ -115,10 +123,12 @@ import { accumulate, dot2, dot3, ld, mul0, mul1, mul2, mul3, st } from "./gkr-ex
         let s0 = a0, s1 = a1, s2 = a2, s3 = a3;
         if (usePow) {
           const sq = vMontMul(x, x);
-          s0 = vAdd(s0, vMontMul(p0, sq));
-          s1 = vAdd(s1, vMontMul(p1, sq));
-          s2 = vAdd(s2, vMontMul(p2, sq));
-          s3 = vAdd(s3, vMontMul(p3, sq));
+          const t0 = vMontMul(p0, sq), t1 = vMontMul(p1, sq), t2 = vMontMul(p2, sq), t3 = vMontMul(p3, sq);
+          if (noa) {
+            s0 = t0; s1 = t1; s2 = t2; s3 = t3;
+          } else {
+            s0 = vAdd(s0, t0); s1 = vAdd(s1, t1); s2 = vAdd(s2, t2); s3 = vAdd(s3, t3);
+          }
         }
         accumulate(at, vMontMul(s0, x));
         accumulate(at + 16, vMontMul(s1, x));
@@ -129,7 +139,9 @@ import { accumulate, dot2, dot3, ld, mul0, mul1, mul2, mul3, st } from "./gkr-ex
         p0 = vAdd(p0, dp0); p1 = vAdd(p1, dp1); p2 = vAdd(p2, dp2); p3 = vAdd(p3, dp3);
       }
       x = vAdd(x, dx);
-      a0 = vAdd(a0, da0); a1 = vAdd(a1, da1); a2 = vAdd(a2, da2); a3 = vAdd(a3, da3);
+      if (!noa) {
+        a0 = vAdd(a0, da0); a1 = vAdd(a1, da1); a2 = vAdd(a2, da2); a3 = vAdd(a3, da3);
+      }
     }
   } else {
     const vb0 = V + o, vb1 = vb0 + sb, vb2 = vb1 + sb, vb3 = vb2 + sb;
@@ -149,10 +161,15 @@ import { accumulate, dot2, dot3, ld, mul0, mul1, mul2, mul3, st } from "./gkr-ex
           const g2 = dot3(e0, x2, x1, x1, w3, x3);
           const g3 = dot2(e0, x3, e1, x2);
           const v1 = vTriple(g1), v2 = vTriple(g2), v3 = vTriple(g3);
-          s0 = vAdd(s0, mul0(p0, p1, p2, p3, g0, v1, v2, v3));
-          s1 = vAdd(s1, mul1(p0, p1, p2, p3, g0, g1, v2, v3));
-          s2 = vAdd(s2, mul2(p0, p1, p2, p3, g0, g1, g2, v3));
-          s3 = vAdd(s3, mul3(p0, p1, p2, p3, g0, g1, g2, g3));
+          const t0 = mul0(p0, p1, p2, p3, g0, v1, v2, v3);
+          const t1 = mul1(p0, p1, p2, p3, g0, g1, v2, v3);
+          const t2 = mul2(p0, p1, p2, p3, g0, g1, g2, v3);
+          const t3 = mul3(p0, p1, p2, p3, g0, g1, g2, g3);
+          if (noa) {
+            s0 = t0; s1 = t1; s2 = t2; s3 = t3;
+          } else {
+            s0 = vAdd(s0, t0); s1 = vAdd(s1, t1); s2 = vAdd(s2, t2); s3 = vAdd(s3, t3);
+          }
         }
         accumulate(at, mul0(s0, s1, s2, s3, x0, w1, w2, w3));
         accumulate(at + 16, mul1(s0, s1, s2, s3, x0, x1, w2, w3));
@@ -163,19 +180,22 @@ import { accumulate, dot2, dot3, ld, mul0, mul1, mul2, mul3, st } from "./gkr-ex
         p0 = vAdd(p0, dp0); p1 = vAdd(p1, dp1); p2 = vAdd(p2, dp2); p3 = vAdd(p3, dp3);
       }
       x0 = vAdd(x0, dx0); x1 = vAdd(x1, dx1); x2 = vAdd(x2, dx2); x3 = vAdd(x3, dx3);
-      a0 = vAdd(a0, da0); a1 = vAdd(a1, da1); a2 = vAdd(a2, da2); a3 = vAdd(a3, da3);
+      if (!noa) {
+        a0 = vAdd(a0, da0); a1 = vAdd(a1, da1); a2 = vAdd(a2, da2); a3 = vAdd(a3, da3);
+      }
     }
   }
 }
 
+/** Binds r into the block's tables (A not with noa), then adds the block's pairs of the new tables (`evalBlock`). */
 // @ts-ignore: decorator
 @inline export function foldEvalBlock(
-  wide: bool, pow: bool, vbase: bool, skip1: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, lb: usize, o: usize, qb: usize,
+  wide: bool, pow: bool, vbase: bool, skip1: bool, noa: bool, A: usize, Pw: usize, Vx: usize, Vb: usize, lb: usize, o: usize, qb: usize,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
-  foldExtBlock(wide, A, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
+  if (!noa) foldExtBlock(wide, A, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
   if (pow) foldSparseBlock(wide, Pw, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
   if (vbase) foldBaseBlock(wide, Vx, Vb, o, qb, q0, q1, q2, q3);
   else foldExtBlock(wide, Vx, lb, o, qb, q0, q1, q2, q3, u1, u2, u3);
-  evalBlock(wide, pow, false, skip1, A, Pw, Vx, qb << 1, o, qb, acc);
+  evalBlock(wide, pow, false, skip1, noa, A, Pw, Vx, qb << 1, o, qb, acc);
 }

@@ -63,9 +63,9 @@ export function gkr_round_lane0(A: usize, Pw: usize, Vx: usize, Vb: usize, len: 
   const Q = len >> 2;
   const lb = <usize>len << 2, qb = <usize>Q << 2;
   if (vbase != 0) {
-    for (let i: u32 = 0; i < Q; i += 4) foldEvalBlock(true, false, true, true, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, out);
+    for (let i: u32 = 0; i < Q; i += 4) foldEvalBlock(true, false, true, true, false, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, out);
   } else {
-    for (let i: u32 = 0; i < Q; i += 4) foldEvalBlock(true, false, false, true, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, out);
+    for (let i: u32 = 0; i < Q; i += 4) foldEvalBlock(true, false, false, true, false, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, out);
   }
   // Pw at the lane-0 entries: new[i] = t[i] + r·(t[i + n2] − t[i]), plane stride len → n2.
   const n2 = len >> 1;

@@ -2,7 +2,7 @@
 // `gkr_round` binds the previous challenge and evaluates the next round in one pass over the
 // tables (gkr-round-variants.ts), then writes the round message. Flags, the output region and
 // its offsets are in ../abi (ROUND_*, OUT_WORDS, OUT_RESULT, OUT_CLAIM).
-import { OUT_CLAIM, OUT_RESULT, OUT_WORDS, ROUND_CLAIM, ROUND_FOLD, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../abi";
+import { OUT_CLAIM, OUT_RESULT, OUT_WORDS, ROUND_CLAIM, ROUND_FOLD, ROUND_NOA, ROUND_POW, ROUND_RAW, ROUND_VBASE } from "../abi";
 import { P, addS, fromMontS, montReduceWideS, subS, toMontS, vTriple } from "./field";
 import { fold_base_ext, fold_ext } from "./fold";
 import { fromMontV, zeroWords } from "./gkr-tables";
@@ -13,6 +13,7 @@ const F_POW: u32 = ROUND_POW;
 const F_VBASE: u32 = ROUND_VBASE;
 const F_RAW: u32 = ROUND_RAW;
 const F_CLAIM: u32 = ROUND_CLAIM;
+const F_NOA: u32 = ROUND_NOA;
 
 /** Byte offset of the results in the output region. */
 const OUT_RES: usize = <usize>OUT_RESULT << 2;
@@ -124,17 +125,21 @@ export function finishRound(out: usize, pow: bool, raw: bool, claim: bool): void
  *   Vb is folded into Vx, which needs 2·len words), then evaluates the new tables. When the new
  *   length is 1 nothing is evaluated and the bound values A(r), Pw(r), V(r) are written canonical
  *   to result words 0..11.
+ * - With F_NOA and F_POW: A is zero and is never read or written (its pointer is unused, the bound
+ *   A(r) written as zero); the round is Σ Pw·V³, with the same words as over a zero A table.
+ *   Ignored without F_POW.
  * Results start at word OUT_RESULT of `out` (see `finishRound`).
  */
 export function gkr_round(A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, r0: u32, r1: u32, r2: u32, r3: u32, flags: u32, out: usize): void {
   const pow = (flags & F_POW) != 0, vbase = (flags & F_VBASE) != 0, raw = (flags & F_RAW) != 0;
+  const noa = pow && (flags & F_NOA) != 0;
   if ((flags & F_FOLD) != 0 && len == 2) {
-    fold_ext(A, A, 1, r0, r1, r2, r3);
+    if (!noa) fold_ext(A, A, 1, r0, r1, r2, r3);
     if (pow) fold_ext(Pw, Pw, 1, r0, r1, r2, r3);
     if (vbase) fold_base_ext(Vx, Vb, 1, r0, r1, r2, r3);
     else fold_ext(Vx, Vx, 1, r0, r1, r2, r3);
     const res = out + OUT_RES;
-    v128.store(res, fromMontV(v128.load(A)));
+    v128.store(res, noa ? i32x4.splat(0) : fromMontV(v128.load(A)));
     v128.store(res, pow ? fromMontV(v128.load(Pw)) : i32x4.splat(0), 16);
     v128.store(res, fromMontV(v128.load(Vx)), 32);
     return;
@@ -146,9 +151,9 @@ export function gkr_round(A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, r
     const m0 = toMontS(r0), m1 = toMontS(r1), m2 = toMontS(r2), m3 = toMontS(r3);
     const q0 = i32x4.splat(m0), q1 = i32x4.splat(m1), q2 = i32x4.splat(m2), q3 = i32x4.splat(m3);
     const u1 = vTriple(q1), u2 = vTriple(q2), u3 = vTriple(q3);
-    foldEvalVariant(pow, vbase, claim, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
+    foldEvalVariant(pow, vbase, claim, noa, A, Pw, Vx, Vb, len, q0, q1, q2, q3, u1, u2, u3, out);
   } else {
-    evalVariant(pow, vbase, A, Pw, Vx, Vb, len, out);
+    evalVariant(pow, vbase, noa, A, Pw, Vx, Vb, len, out);
   }
   finishRound(out, pow, raw, claim);
 }
