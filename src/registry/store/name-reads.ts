@@ -39,7 +39,6 @@ import {
   type LoggedChange,
 } from "./change-log.js";
 import {
-  CREATED_BYTES,
   KEY_HEAD,
   KEY_RETENTION,
   KEY_WINDOW,
@@ -56,6 +55,7 @@ import {
   decodeLeafRow,
   keptRowName,
   leafKey,
+  leafRowDigest,
   readDigest,
 } from "./name-rows.js";
 import type {
@@ -93,12 +93,9 @@ export class NameReads {
       leafDigest: (key) => {
         const k = leafKey(key);
         const raw = this.t.leaves.get(k, o);
-        const what = `leaf row of key ${key}`;
-        if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
-        const v = unseal(T_LEAF, k, raw, what);
-        if (v.length < 32 + CREATED_BYTES + 4)
-          throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
-        return readDigest(v, v.length - CREATED_BYTES - 32, what);
+        if (raw === undefined)
+          throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is missing`, { row: `leaf row of key ${key}` });
+        return leafRowDigest(k, raw, key);
       },
       branch: (h, p) => {
         const k = branchKey(h, p);

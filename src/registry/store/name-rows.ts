@@ -83,10 +83,26 @@ export function decodeLeafRow(k: Uint8Array, raw: Uint8Array, key: number): Leaf
   return decodeLeafValue(unseal(T_LEAF, k, raw, what), what);
 }
 
-/** Decodes a leaf row's value (its checksum stripped). */
-export function decodeLeafValue(v: Uint8Array, what: string): LeafRow {
+/**
+ * Checks that a leaf row's value (its checksum stripped) holds a record row, a digest and its
+ * creating batch. @throws RegistryError `DB_CORRUPT` naming `what`.
+ */
+export function checkLeafValue(v: Uint8Array, what: string): void {
   if (v.length < 32 + CREATED_BYTES + 4)
     throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
+}
+
+/** A leaf row's digest alone: its checksum and length checked, its record not decoded. */
+export function leafRowDigest(k: Uint8Array, raw: Uint8Array, key: number): Digest {
+  const what = `leaf row of key ${key}`;
+  const v = unseal(T_LEAF, k, raw, what);
+  checkLeafValue(v, what);
+  return readDigest(v, v.length - CREATED_BYTES - 32, what);
+}
+
+/** Decodes a leaf row's value (its checksum stripped). */
+export function decodeLeafValue(v: Uint8Array, what: string): LeafRow {
+  checkLeafValue(v, what);
   let record: StoredRecord;
   const end = v.length - CREATED_BYTES - 32;
   try {

@@ -62,6 +62,7 @@ import {
   T_CHANGES,
   T_LEAF,
   T_META,
+  checkLeafValue,
   createdOf,
   encodeHead,
   encodeHistory,
@@ -135,8 +136,7 @@ export class NameWrites {
           if (old !== undefined) {
             const what = `leaf row of key ${key}`;
             const v = unseal(T_LEAF, key8, old, what);
-            if (v.length < 32 + CREATED_BYTES + 4)
-              throw new RegistryError("DB_CORRUPT", `${what} is too short (${v.length} bytes)`, { row: what });
+            checkLeafValue(v, what);
             created = createdOf(v);
             keep(0, key, leafDelta(v, what));
           }
