@@ -45,7 +45,7 @@ export interface V3VerifyMode<
   readonly commitmentProblem: (commitment: C, at: V3Copies) => string | null;
   /** Decodes the opening's bytes (checked by the message decoder). */
   readonly decodeOpening: (bytes: Uint8Array) => O;
-  /** The statements' transcript domain tag (undefined: v3's). */
+  /** The statements' transcript domain tag (undefined: v3's, `statementTranscript`'s default). */
   readonly domain: string | undefined;
   /** Absorbs the commitment. @throws PcsError for a commitment it cannot take. */
   readonly read: (transcript: DuplexChallenger, commitment: C) => R;
@@ -96,10 +96,7 @@ export function verifyV3Flow<Proof, C extends { readonly set: WhirSetId }, O ext
   const opening = mode.decodeOpening(m.opening);
   if (opening.set !== commitment.set)
     return reject("PCS_SET_NOT_ACCEPTED", `the opening names set ${opening.set}, the commitment ${commitment.set}`);
-  const transcript =
-    mode.domain === undefined
-      ? statementTranscript(prepared, m.proofKind, n, k, digests)
-      : statementTranscript(prepared, m.proofKind, n, k, digests, mode.domain);
+  const transcript = statementTranscript(prepared, m.proofKind, n, k, digests, mode.domain);
   let read: R;
   try {
     read = mode.read(transcript, commitment);
