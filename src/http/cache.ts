@@ -28,7 +28,7 @@ export class ProofCache {
   constructor(readonly maxBytes = 128 * 1024 * 1024) {}
 
   static key(root: ArrayLike<number> | string, name: string, kind: string): string {
-    return `${formatRoot(root)}|${kind}|${name}`;
+    return keyOf(formatRoot(root), name, kind);
   }
 
   /**
@@ -39,8 +39,8 @@ export class ProofCache {
   find(root: ArrayLike<number> | string, name: string, kinds: readonly string[]): CachedProof | undefined {
     const r = typeof root === "string" ? root : formatRoot(root);
     for (const kind of kinds) {
-      const e = this.map.get(`${r}|${kind}|${name}`);
-      if (e !== undefined) return this.get(`${r}|${kind}|${name}`);
+      const key = keyOf(r, name, kind);
+      if (this.map.has(key)) return this.get(key);
     }
     this.misses++;
     return undefined;
@@ -81,4 +81,9 @@ export class ProofCache {
   get usedBytes(): number {
     return this.bytes;
   }
+}
+
+/** The key of (a root as 64 hex characters, a name, a kind). */
+function keyOf(root: string, name: string, kind: string): string {
+  return `${root}|${kind}|${name}`;
 }
