@@ -802,13 +802,14 @@ function gkrVariantsFile() {
 // \`evalBlock\` and \`foldEvalBlock\` (gkr-round-blocks.ts) take their flags as compile-time
 // constants; each variant below fixes them, so every branch on a flag folds away. The wide form
 // runs when a half table has at least four elements, the narrow one (one element per step) below.
+// Each variant is a function of its own, called once per round: the optimiser then works on
+// eighteen bodies of moderate size instead of one function holding them all.
 import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
 `;
   for (const [pow, noa] of POW_NOA)
     for (const vbase of [true, false]) {
       out += `
-// @ts-ignore: decorator
-@inline function eval${tag(pow, vbase, undefined, noa)}(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+function eval${tag(pow, vbase, undefined, noa)}(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
@@ -825,8 +826,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
         const args = (wide) =>
           `${BOOL(wide)}, ${BOOL(pow)}, ${BOOL(vbase)}, ${BOOL(claim)}, ${BOOL(noa)}, A, Pw, Vx, Vb, lb, <usize>i << 2, qb, q0, q1, q2, q3, u1, u2, u3, acc`;
         out += `
-// @ts-ignore: decorator
-@inline function foldEval${tag(pow, vbase, claim, noa)}(
+function foldEval${tag(pow, vbase, claim, noa)}(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {

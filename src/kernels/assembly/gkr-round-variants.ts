@@ -4,10 +4,11 @@
 // `evalBlock` and `foldEvalBlock` (gkr-round-blocks.ts) take their flags as compile-time
 // constants; each variant below fixes them, so every branch on a flag folds away. The wide form
 // runs when a half table has at least four elements, the narrow one (one element per step) below.
+// Each variant is a function of its own, called once per round: the optimiser then works on
+// eighteen bodies of moderate size instead of one function holding them all.
 import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
 
-// @ts-ignore: decorator
-@inline function evalPowBase(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+function evalPowBase(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
@@ -17,8 +18,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function evalPowExt(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+function evalPowExt(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
@@ -28,8 +28,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function evalCubeBase(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+function evalCubeBase(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
@@ -39,8 +38,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function evalCubeExt(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+function evalCubeExt(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
@@ -50,8 +48,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function evalLinBase(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+function evalLinBase(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
@@ -61,8 +58,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function evalLinExt(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
+function evalLinExt(A: usize, Pw: usize, V: usize, len: u32, acc: usize): void {
   const h = len >> 1;
   const sb = <usize>len << 2, hb = <usize>h << 2;
   if (h >= 4) {
@@ -72,8 +68,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalPowBaseClaim(
+function foldEvalPowBaseClaim(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -86,8 +81,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalPowBaseSum(
+function foldEvalPowBaseSum(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -100,8 +94,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalPowExtClaim(
+function foldEvalPowExtClaim(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -114,8 +107,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalPowExtSum(
+function foldEvalPowExtSum(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -128,8 +120,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalCubeBaseClaim(
+function foldEvalCubeBaseClaim(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -142,8 +133,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalCubeBaseSum(
+function foldEvalCubeBaseSum(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -156,8 +146,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalCubeExtClaim(
+function foldEvalCubeExtClaim(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -170,8 +159,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalCubeExtSum(
+function foldEvalCubeExtSum(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -184,8 +172,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalLinBaseClaim(
+function foldEvalLinBaseClaim(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -198,8 +185,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalLinBaseSum(
+function foldEvalLinBaseSum(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -212,8 +198,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalLinExtClaim(
+function foldEvalLinExtClaim(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
@@ -226,8 +211,7 @@ import { evalBlock, foldEvalBlock } from "./gkr-round-blocks";
   }
 }
 
-// @ts-ignore: decorator
-@inline function foldEvalLinExtSum(
+function foldEvalLinExtSum(
   A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32,
   q0: v128, q1: v128, q2: v128, q3: v128, u1: v128, u2: v128, u3: v128, acc: usize,
 ): void {
