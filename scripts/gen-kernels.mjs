@@ -61,7 +61,11 @@ const LAYOUT = [
   ["ROUND_POW", 2, "The layer has Pow3 gates: Pw is live and the round has degree 4 (five evaluations)."],
   ["ROUND_VBASE", 4, "V is still the base table Vb (no challenge bound into it yet)."],
   ["ROUND_RAW", 8, "Write the evaluations g(0..m) instead of the interpolated coefficients."],
-  ["ROUND_CLAIM", 16, "With ROUND_FOLD: g(1) = g_prev(r) − g(0) from the previous coefficients in the result words."],
+  [
+    "ROUND_CLAIM",
+    16,
+    "With ROUND_FOLD: g(1) = g_prev(r) − g(0), node 1 not evaluated. g_prev(r) from the previous coefficients in the result words, or with ROUND_RAW as the caller wrote it at result word OUT_CLAIM.",
+  ],
   [
     "ROUND_NOA",
     32,

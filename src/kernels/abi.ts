@@ -55,7 +55,7 @@ export const ROUND_POW = 2;
 export const ROUND_VBASE = 4;
 /** Write the evaluations g(0..m) instead of the interpolated coefficients. */
 export const ROUND_RAW = 8;
-/** With ROUND_FOLD: g(1) = g_prev(r) − g(0) from the previous coefficients in the result words. */
+/** With ROUND_FOLD: g(1) = g_prev(r) − g(0), node 1 not evaluated. g_prev(r) from the previous coefficients in the result words, or with ROUND_RAW as the caller wrote it at result word OUT_CLAIM. */
 export const ROUND_CLAIM = 16;
 /** With ROUND_POW: A is zero and never read or written (its pointer is unused); the round is Σ Pw·V³. */
 export const ROUND_NOA = 32;

@@ -4,7 +4,9 @@
  * else loaded once per layer into WASM memory (Montgomery form); the passes over
  * them are `dp_dots`, `dp_combine`, `dp_gather`, `dp_outer` and the Mul booking of the dense tables
  * `dp_mul_booking` (src/kernels/assembly/gkr-copies.ts)
- * and every table sumcheck runs on `gkr_round` (src/kernels/assembly/gkr-layer.ts, raw evaluations).
+ * and every table sumcheck runs on `gkr_round` (src/kernels/assembly/gkr-layer.ts, raw evaluations;
+ * after a table's first round g(1) is the previous round polynomial at the challenge minus g(0),
+ * ROUND_CLAIM, so node 1 is not evaluated).
  * The dense tables of a layer without Mul gates have no A table at all: their rounds run with
  * ROUND_NOA (Σ Pw·V³, no zero table read, folded or multiplied).
  * Same values as `tsCopiesBackend` (differential tests in test/gkr/structured-dp.test.ts and
@@ -15,6 +17,7 @@ import { EXT_ONE, type Ext } from "../../field/extension.js";
 import { ExtVector } from "../../field/ext-vector.js";
 import { MAX_TABLE_BITS, eqTable } from "../../sumcheck/mle.js";
 import { SumcheckError } from "../../sumcheck/errors.js";
+import { evalRoundPoly, interpolateRoundPoly } from "../../sumcheck/interpolate.js";
 import { MONTGOMERY_R } from "../../kernels/constants.js";
 import { KernelError } from "../../kernels/errors.js";
 import type { Region } from "../../kernels/memory.js";
@@ -32,8 +35,10 @@ import { Carver, KeptVector, up } from "./dp-resident.js";
 import {
   type GkrKernelExports,
   type GkrKernels,
+  OUT_CLAIM,
   OUT_RESULT,
   OUT_WORDS,
+  ROUND_CLAIM,
   ROUND_FOLD,
   ROUND_NOA,
   ROUND_POW,
@@ -74,6 +79,8 @@ function fromMont(x: number): number {
 
 class WasmTriple implements TripleSumcheck {
   private pending: Ext | null = null;
+  /** The last round's evaluations g(0..own) over the tables before `pending` binds (null: none, or tables since changed). */
+  private previous: Ext[] | null = null;
   private bound: { a: Ext; p: Ext; v: Ext } | null = null;
   private region: Region | null;
 
@@ -115,7 +122,14 @@ class WasmTriple implements TripleSumcheck {
 
   evaluations(m: number): Ext[] {
     const r = this.pending;
-    this.call(this.len, r, ROUND_RAW);
+    let flags = ROUND_RAW;
+    if (r && this.previous) {
+      // The new tables sum to the previous round polynomial at r: node 1 is not evaluated.
+      const c = evalRoundPoly(interpolateRoundPoly(this.previous), r);
+      this.k.words().set(c, (this.out >>> 2) + OUT_RESULT + OUT_CLAIM);
+      flags |= ROUND_CLAIM;
+    }
+    this.call(this.len, r, flags);
     if (r) {
       this.len /= 2;
       this.vbase = false;
@@ -126,6 +140,7 @@ class WasmTriple implements TripleSumcheck {
     const own = this.pow ? 4 : 2;
     const g: Ext[] = [];
     for (let t = 0; t <= own; t++) g.push([w[at + 4 * t]!, w[at + 4 * t + 1]!, w[at + 4 * t + 2]!, w[at + 4 * t + 3]!]);
+    this.previous = g.slice();
     // A quadratic asked at T = 3, 4: third differences vanish.
     while (g.length <= m) {
       const j = g.length;
@@ -140,6 +155,7 @@ class WasmTriple implements TripleSumcheck {
   private flush(): void {
     const r = this.pending!;
     this.pending = null;
+    this.previous = null;
     if (this.len === 2) {
       this.call(2, r, 0);
       const w = this.k.words();

@@ -40,6 +40,7 @@ export {
   ROUND_NOA,
   OUT_WORDS,
   OUT_RESULT,
+  OUT_CLAIM,
 } from "../../kernels/abi.js";
 
 const REQUIRED_EXPORTS = gkrKernelExportNames() as readonly (keyof GkrKernelExports)[];

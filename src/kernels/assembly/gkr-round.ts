@@ -128,6 +128,9 @@ export function finishRound(out: usize, pow: bool, raw: bool, claim: bool): void
  * - With F_NOA and F_POW: A is zero and is never read or written (its pointer is unused, the bound
  *   A(r) written as zero); the round is Σ Pw·V³, with the same words as over a zero A table.
  *   Ignored without F_POW.
+ * - With F_FOLD and F_CLAIM: node 1 is not evaluated, g(1) = g_prev(r) − g(0) (the sum over the
+ *   new tables). Without F_RAW g_prev(r) comes from the previous coefficients in the result words
+ *   (`previousAt`); with F_RAW the caller writes it (canonical) at result word OUT_CLAIM first.
  * Results start at word OUT_RESULT of `out` (see `finishRound`).
  */
 export function gkr_round(A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, r0: u32, r1: u32, r2: u32, r3: u32, flags: u32, out: usize): void {
@@ -144,8 +147,8 @@ export function gkr_round(A: usize, Pw: usize, Vx: usize, Vb: usize, len: u32, r
     v128.store(res, fromMontV(v128.load(Vx)), 32);
     return;
   }
-  const claim = (flags & F_FOLD) != 0 && (flags & F_CLAIM) != 0 && !raw;
-  if (claim) previousAt(out, pow, r0, r1, r2, r3);
+  const claim = (flags & F_FOLD) != 0 && (flags & F_CLAIM) != 0;
+  if (claim && !raw) previousAt(out, pow, r0, r1, r2, r3);
   zeroWords(out, OUT_RESULT);
   if ((flags & F_FOLD) != 0) {
     const m0 = toMontS(r0), m1 = toMontS(r1), m2 = toMontS(r2), m3 = toMontS(r3);
