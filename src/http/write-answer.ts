@@ -60,8 +60,47 @@ export function committedAnswer(
     root: r.root,
     ...(checkpoint !== undefined ? { checkpoint } : {}),
     proof,
-    prove: `GET ${proof} proves the name's state at this root (add &profile=v3 or &zk=1 for the other profiles); GET /v1/consistency?from=${r.batch - 1}&to=${r.batch} serves the epoch's block once it is proved`,
+    prove: `GET ${proof}${proveTail(r.batch)}`,
   };
+}
+
+/** The parts of a committed answer that every write of one epoch shares. */
+interface EpochParts {
+  readonly batch: number;
+  readonly root: string;
+  /** `,"root":…` and, when there is one, `,"checkpoint":…` (JSON). */
+  readonly rootJson: string;
+  /** The `prove` text after the proof path, escaped as inside a JSON string. */
+  readonly proveTail: string;
+}
+
+/** The last epoch's shared parts, by app (its `HttpContext`). */
+const EPOCH_PARTS = new WeakMap<HttpContext, EpochParts>();
+
+/**
+ * `committedAnswer` as its JSON text, byte for byte `JSON.stringify(committedAnswer(…))`: the
+ * root, the checkpoint and the block's consistency range are serialized once per epoch, not
+ * once per write (an epoch answers thousands of writes with the same signed checkpoint).
+ */
+export function committedAnswerJson(ctx: HttpContext, name: string, r: Extract<StoredResult, { ok: true }>): string {
+  let e = EPOCH_PARTS.get(ctx);
+  if (e === undefined || e.batch !== r.batch || e.root !== r.root) {
+    const checkpoint = checkpointOf(ctx, r.batch, r.root);
+    e = {
+      batch: r.batch,
+      root: r.root,
+      rootJson: `,"root":${JSON.stringify(r.root)}${checkpoint !== undefined ? `,"checkpoint":${JSON.stringify(checkpoint)}` : ""}`,
+      proveTail: JSON.stringify(proveTail(r.batch)).slice(1, -1),
+    };
+    EPOCH_PARTS.set(ctx, e);
+  }
+  const proof = JSON.stringify(`${recordPath(name)}/proof?root=${r.root}`);
+  return `{"status":"committed","op":${JSON.stringify(r.op)},"name":${JSON.stringify(name)},"batch":${r.batch},"position":${r.position}${e.rootJson},"proof":${proof},"prove":"GET ${proof.slice(1, -1)}${e.proveTail}"}`;
+}
+
+/** The `prove` text of a committed answer after `GET <proof path>`. */
+function proveTail(batch: number): string {
+  return ` proves the name's state at this root (add &profile=v3 or &zk=1 for the other profiles); GET /v1/consistency?from=${batch - 1}&to=${batch} serves the epoch's block once it is proved`;
 }
 
 /** The answer of a write accepted under `Prefer: respond-async` (202): durable, applied by a coming epoch. */

@@ -17,7 +17,7 @@ import { HttpError } from "./errors.js";
 import { proofBody } from "./proof-answer.js";
 import { SCHEMAS } from "./schemas.js";
 import { bodyValue } from "./values.js";
-import { acceptedAnswer, committedAnswer, idempotencyKeyOf, prefersAsync, storedError } from "./write-answer.js";
+import { acceptedAnswer, committedAnswerJson, idempotencyKeyOf, prefersAsync, storedError } from "./write-answer.js";
 
 /** The write routes plugin (options: the app's `HttpContext`). */
 export async function writeRoutes(app: FastifyInstance, ctx: HttpContext): Promise<void> {
@@ -54,7 +54,7 @@ export async function writeRoutes(app: FastifyInstance, ctx: HttpContext): Promi
         return acceptedAnswer(op, name, sequencer.epochMs);
       }
       if (!a.result.ok) throw storedError(a.result);
-      return committedAnswer(ctx, name, a.result);
+      return reply.type("application/json; charset=utf-8").send(committedAnswerJson(ctx, name, a.result));
     }
     return ctx.lock.run(() => {
       let actual: UpdateOp = op === "put" ? "insert" : op;
