@@ -5,7 +5,7 @@
  * registry, and `registry prove-block` of blocks of 1,024, 2,048 and 4,096 updates.
  *
  *   npm run bench -- registry-load [--records 100000] [--depth 48] [--duration 60]
- *     [--blocks 1024,2048,4096] [--connections 16] [--writers 2048] [--pipelining 4]
+ *     [--blocks 1024,2048,4096] [--connections 16] [--writers 2048] [--pipelining 4] [--write-rate 5000]
  *     [--phases import-blocks,cached,zk,server-blocks,writes,lag,prove-block]
  *
  * `--phases` runs only the phases named (default all); without `import-blocks` the copies keep
@@ -23,14 +23,16 @@
  *   timed until its block is kept (`GET /v1/status`) → `blocks_updates_per_s_server`;
  * - the event-loop delay p99 of the serving thread while uncached v3-zk reads and that block's
  *   proving saturate the pool together, as `GET /v1/status` reports it (`event_loop_p99_ms`);
- * - writes: PUTs of new names from `writers` connections, `pipelining` requests in flight on each
- *   (so `writers` × `pipelining` writes wait for an epoch at once; autocannon, each answered after its
- *   epoch committed, not 202) for `duration` s at `--epoch-ms 1000` and again at 200, on fresh
- *   copies with the block prover off → `writes_acked_per_s`, `write_ack_p99_ms`,
- *   `write_ack_p99_ms_epoch200` (the server signs checkpoints, so every answer carries its epoch's
- *   signed checkpoint); the CPU per acknowledged write of the serving thread, of the
- *   epoch writer (the server's busiest other thread) and of this process (the load generator),
- *   from /proc → `write_serving_cpu_us`, `write_writer_cpu_us`, `write_loadgen_cpu_us`;
+ * - writes: PUTs of new names, each answered after its epoch committed (not 202), on fresh copies
+ *   with the block prover off, the server signing checkpoints (every answer carries its epoch's
+ *   signed checkpoint): offered in an open loop at `--write-rate` per second (default 5,000;
+ *   autocannon's overall rate over `writers` connections × `pipelining` slots, latencies corrected
+ *   for coordinated omission) for `duration` s at `--epoch-ms 1000` → `writes_acked_per_s` (the
+ *   answers over the time they span plus one epoch), `write_ack_p99_ms`, and again at 200 →
+ *   `write_ack_p99_ms_epoch200`; then in a closed loop (every slot refilled once answered) at
+ *   1000 → `writes_capacity_per_s`, with the CPU per acknowledged write of the serving thread, of
+ *   the epoch writer (the server's busiest other thread) and of this process (the load
+ *   generator), from /proc → `write_serving_cpu_us`, `write_writer_cpu_us`, `write_loadgen_cpu_us`;
  * - proving lag: writes at 80 % of the measured block proving rate (`--overall-rate`) for
  *   `duration` s with the block prover on, the lag (`GET /v1/status`, `lag_s`) sampled every
  *   second → `proving_lag_p99_s` and whether it grows (`proving_lag_growing`: the last third's
@@ -63,10 +65,21 @@ const args = parseOptions(
     connections: intRule(1, 1000),
     writers: intRule(1, 20_000),
     pipelining: intRule(1, 64),
+    "write-rate": intRule(1, 100_000),
     blocks: ints(1, 4096),
     phases: choices(PHASES),
   },
-  { smoke: { depth: "16", records: "200", duration: "2", connections: "2", writers: "8", blocks: "4,8" } },
+  {
+    smoke: {
+      depth: "16",
+      records: "200",
+      duration: "2",
+      connections: "2",
+      writers: "8",
+      "write-rate": "40",
+      blocks: "4,8",
+    },
+  },
 );
 const depth = Number(args.get("depth") ?? 48);
 const records = Number(args.get("records") ?? 100_000);
@@ -74,6 +87,7 @@ const duration = Number(args.get("duration") ?? 60);
 const connections = Number(args.get("connections") ?? 16);
 const writers = Number(args.get("writers") ?? 2048);
 const pipelining = Number(args.get("pipelining") ?? 4);
+const writeRate = Number(args.get("write-rate") ?? 5000);
 const blockSizes = (args.get("blocks") ?? "1024,2048,4096").split(",").map(Number);
 const smoke = args.get("smoke") === "true";
 const phases = new Set((args.get("phases") ?? PHASES.join(",")).split(","));
@@ -322,7 +336,14 @@ try {
   }
   // writes acknowledged after their epoch, at --epoch-ms 1000 and 200
   let written = 0;
-  const writeLoad = (base: string, seconds: number, conns: number, overallRate?: number, inFlight = 1) =>
+  const writeLoad = (
+    base: string,
+    seconds: number,
+    conns: number,
+    overallRate?: number,
+    inFlight = 1,
+    onAck?: () => void,
+  ) =>
     autocannon({
       url: base,
       connections: conns,
@@ -342,14 +363,30 @@ try {
               body: JSON.stringify({ value: `https://example.com/load/${i}` }),
             };
           },
+          ...(onAck !== undefined
+            ? {
+                onResponse: (status: number) => {
+                  if (status >= 200 && status < 300) onAck();
+                },
+              }
+            : {}),
         },
       ],
     });
   if (phases.has("writes")) {
-    for (const epochMs of [1000, 200]) {
-      progress(
-        `writes from ${writers} connections × ${pipelining} in flight for ${duration} s at --epoch-ms ${epochMs}`,
-      );
+    // Open loop at --write-rate (epoch 1000 ms, then 200 ms), then closed loop at epoch 1000 ms:
+    // every slot (writers × pipelining) refilled as soon as it is answered, the capacity.
+    const runs = [
+      { epochMs: 1000, rate: writeRate as number | undefined },
+      { epochMs: 200, rate: writeRate as number | undefined },
+      { epochMs: 1000, rate: undefined },
+    ];
+    for (const { epochMs, rate: offered } of runs) {
+      const how =
+        offered !== undefined
+          ? `offered at ${offered}/s (open loop, ${writers} connections × ${pipelining} slots)`
+          : `from ${writers} connections × ${pipelining} in flight (closed loop: the capacity)`;
+      progress(`writes ${how} for ${duration} s at --epoch-ms ${epochMs}`);
       const s = await serve(freshCopy(), 1, [
         "--signing-key",
         "signing.key",
@@ -368,9 +405,19 @@ try {
             () => undefined,
           );
         }, 2000);
+        // when each write was acknowledged: the sustained rate is the answers over the time they
+        // span, plus one epoch (the first epoch's answers come one epoch after the load starts)
+        let first = 0,
+          last = 0,
+          answers = 0;
+        const onAck = () => {
+          const now = performance.now();
+          if (answers++ === 0) first = now;
+          last = now;
+        };
         const t0 = threadTicks(s.proc.pid!);
         const own0 = process.cpuUsage();
-        const r = await writeLoad(s.base, duration, writers, undefined, pipelining);
+        const r = await writeLoad(s.base, duration, writers, offered, pipelining, onAck);
         const own = process.cpuUsage(own0);
         const t1 = threadTicks(s.proc.pid!);
         clearInterval(sampler);
@@ -383,16 +430,17 @@ try {
         const writerUs = Math.max(0, ...deltas.filter((d) => d.tid !== s.proc.pid).map((d) => d.us)) / acked;
         const loadgen = (own.user + own.system) / acked;
         if (r.errors > 0 || r.non2xx > 0) progress(`writes: ${r.errors} errors, ${r.non2xx} non-2xx`);
-        const rate = r["2xx"] / r.duration;
+        const rate = answers > 1 ? answers / ((last - first) / 1000 + epochMs / 1000) : r["2xx"] / r.duration;
         const loopP99 = Math.max(0, ...loops.map((l) => l.p99));
         const loopMax = Math.max(0, ...loops.map((l) => l.max));
         console.log(
-          `writes, epoch ${String(epochMs).padStart(4)} ms ${fmt(rate, 0).padStart(8)} acked/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (${r.errors} errors, ${r.non2xx} non-2xx); event loop p99 ${fmt(loopP99, 1)} ms, max ${fmt(loopMax, 1)} ms`,
+          `writes, epoch ${String(epochMs).padStart(4)} ms ${offered !== undefined ? `offered ${offered}/s` : "closed loop"} ${fmt(rate, 0).padStart(8)} acked/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (${r.errors} errors, ${r.non2xx} non-2xx); event loop p99 ${fmt(loopP99, 1)} ms, max ${fmt(loopMax, 1)} ms`,
         );
         console.log(
           `  CPU per acked write: serving thread ${fmt(serving, 0)} µs, epoch writer ${fmt(writerUs, 0)} µs, load generator ${fmt(loadgen, 0)} µs; the server alone, a core per thread: ${fmt(1e6 / Math.max(serving, writerUs), 0)} writes/s`,
         );
-        results[`writes_epoch${epochMs}`] = {
+        const run = {
+          offered: offered ?? null,
           rate,
           p50: r.latency.p50,
           p99: r.latency.p99,
@@ -401,14 +449,22 @@ try {
           eventLoop: loops,
           cpuUsPerWrite: { serving, writer: writerUs, loadGenerator: loadgen },
         };
-        if (epochMs === 1000) {
-          headline["writes_acked_per_s"] = Math.round(rate);
-          headline["write_ack_p99_ms"] = r.latency.p99;
-          headline["write_event_loop_p99_ms"] = loopP99;
+        if (offered === undefined) {
+          results["writes_capacity"] = run;
+          headline["writes_capacity_per_s"] = Math.round(rate);
           headline["write_serving_cpu_us"] = Math.round(serving);
           headline["write_writer_cpu_us"] = Math.round(writerUs);
           headline["write_loadgen_cpu_us"] = Math.round(loadgen);
-        } else headline["write_ack_p99_ms_epoch200"] = r.latency.p99;
+        } else if (epochMs === 1000) {
+          results["writes_epoch1000"] = run;
+          headline["write_offered_per_s"] = offered;
+          headline["writes_acked_per_s"] = Math.round(rate);
+          headline["write_ack_p99_ms"] = r.latency.p99;
+          headline["write_event_loop_p99_ms"] = loopP99;
+        } else {
+          results["writes_epoch200"] = run;
+          headline["write_ack_p99_ms_epoch200"] = r.latency.p99;
+        }
       } finally {
         await s.stop();
       }
