@@ -47,6 +47,10 @@ export class Rng {
     if (r === 2) return 1;
     return this.next() % P;
   }
+  /** n canonical field elements (`fe` each: mostly random, some 0, 1 and p − 1). */
+  words(n: number): Uint32Array {
+    return Uint32Array.from({ length: n }, () => this.fe());
+  }
 }
 
 function randomGroup(rng: Rng, outBits: number, inBits: number): LinearBlockGroup | null {

@@ -29,17 +29,9 @@ const skip = kernels === null || !hasCopiesKernels(kernels) ? "kernel module wit
 const fe = fc.oneof(fc.constantFrom(0, 1, P - 1), fc.integer({ min: 0, max: P - 1 }));
 const arbExt = fc.tuple(fe, fe, fe, fe).map((t) => t as Ext);
 
-/** Canonical words: mostly random, some 0, 1 and p − 1. */
-function words(rng: Rng, n: number): Uint32Array {
-  return Uint32Array.from({ length: n }, () => {
-    const c = rng.int(8);
-    return c === 0 ? 0 : c === 1 ? 1 : c === 2 ? P - 1 : rng.int(P);
-  });
-}
-
 /** Pw planes of length len with the pairs of some 4-element blocks all zero (the kernel skips those). */
 function sparsePw(rng: Rng, len: number): Uint32Array {
-  const t = words(rng, 4 * len);
+  const t = rng.words(4 * len);
   const h = len / 2;
   for (let i = 0; i < h; i++) {
     if ((i >> 2) % 3 !== 1) continue;
@@ -123,8 +115,8 @@ test("gkr_round with ROUND_NOA gives the words of the same rounds over a zero A 
     for (const vbase of [true, false]) {
       for (const extra of [ROUND_RAW, 0, ROUND_CLAIM]) {
         const pw = sparsePw(rng, len);
-        const v = words(rng, vbase ? len : 4 * len);
-        const rs: Ext[] = Array.from({ length: bits }, () => [...words(rng, 4)] as unknown as Ext);
+        const v = rng.words(vbase ? len : 4 * len);
+        const rs: Ext[] = Array.from({ length: bits }, () => [...rng.words(4)] as unknown as Ext);
         const want = runRounds(len, pw, v, vbase, extra, false, rs);
         const got = runRounds(len, pw, v, vbase, extra, true, rs);
         assert.equal(got.length, bits + 1);

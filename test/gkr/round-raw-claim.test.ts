@@ -27,13 +27,6 @@ import { Rng } from "./random-structured.js";
 const kernels = gkrKernels();
 const skip = kernels === null ? "kernel module unavailable" : false;
 
-function words(rng: Rng, n: number): Uint32Array {
-  return Uint32Array.from({ length: n }, () => {
-    const c = rng.int(8);
-    return c === 0 ? 0 : c === 1 ? 1 : c === 2 ? P - 1 : rng.int(P);
-  });
-}
-
 interface Shape {
   pow: boolean;
   noa: boolean;
@@ -120,8 +113,8 @@ test("gkr_round with ROUND_RAW | ROUND_CLAIM and the honest claim gives ROUND_RA
   for (let bits = 1; bits <= 9; bits++) {
     const len = 2 ** bits;
     for (const shape of SHAPES) {
-      const tables = { a: words(rng, 4 * len), pw: words(rng, 4 * len), v: words(rng, shape.vbase ? len : 4 * len) };
-      const rs: Ext[] = Array.from({ length: bits }, () => [...words(rng, 4)] as unknown as Ext);
+      const tables = { a: rng.words(4 * len), pw: rng.words(4 * len), v: rng.words(shape.vbase ? len : 4 * len) };
+      const rs: Ext[] = Array.from({ length: bits }, () => [...rng.words(4)] as unknown as Ext);
       const want = rounds(len, shape, tables, rs, null);
       const got = rounds(len, shape, tables, rs, honest);
       assert.deepEqual(got, want, `len ${len} ${JSON.stringify(shape)}`);
@@ -137,8 +130,8 @@ test("gkr_round with ROUND_RAW | ROUND_CLAIM takes g(1) from the claim it is giv
   const rng = new Rng(0x3c1b);
   const len = 64;
   for (const shape of SHAPES) {
-    const tables = { a: words(rng, 4 * len), pw: words(rng, 4 * len), v: words(rng, shape.vbase ? len : 4 * len) };
-    const rs: Ext[] = Array.from({ length: 6 }, () => [...words(rng, 4)] as unknown as Ext);
+    const tables = { a: rng.words(4 * len), pw: rng.words(4 * len), v: rng.words(shape.vbase ? len : 4 * len) };
+    const rs: Ext[] = Array.from({ length: 6 }, () => [...rng.words(4)] as unknown as Ext);
     const want = rounds(len, shape, tables, rs, null);
     const off: Ext = [5, 0, 7, 1];
     const got = rounds(len, shape, tables, rs, (previous, r) => {
