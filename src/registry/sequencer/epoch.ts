@@ -16,7 +16,7 @@ import { RegistryError } from "../errors.js";
 import { valuePayloadWith, type RecordValue } from "../mapping.js";
 import { requireNfcName } from "../name-form.js";
 import { collisionError, type NameUpdateKind } from "../name-operations.js";
-import { updateCompact } from "../hashing/name-tree.js";
+import { lowerBound, updateCompact } from "../hashing/name-tree.js";
 import { mergeKeys } from "../hashing/name-keys.js";
 import { LeafHasher } from "../hashing/leaf-hasher.js";
 import { PackedBuilder } from "../hashing/packed.js";
@@ -124,6 +124,12 @@ function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): U
   return h.hash(b.take());
 }
 
+/** Whether `key` is among the stored keys `keys` (ascending). */
+function isStored(keys: Float64Array, key: number): boolean {
+  const at = lowerBound(keys, keys.length, key);
+  return at < keys.length && keys[at] === key;
+}
+
 interface Slot {
   readonly before: StoredRecord | undefined;
   now: StoredRecord | undefined;
@@ -201,12 +207,14 @@ export function applyEpoch(
     const results: EpochResult[] = [];
     const slots = new Map<number, Slot>();
     const changes: LoggedChange[] = [];
+    // the stored keys as of the head: a key not among them has no row to look up
+    const keys = index.batch === head.batch ? index.keys : store.keys(true);
     for (const w of writes) {
       try {
         const key = w.key ?? checkEpochWrite(store, w);
         let slot = slots.get(key);
         if (slot === undefined) {
-          const row = store.leafRow(key)?.record;
+          const row = isStored(keys, key) ? store.leafRow(key)?.record : undefined;
           slot = { before: row, now: row, digest: undefined };
           slots.set(key, slot);
         }
@@ -226,7 +234,6 @@ export function applyEpoch(
       inside(o);
       return o;
     }
-    const keys = index.batch === head.batch ? index.keys : store.keys(true);
     const B = store.config.leafMaxFields;
     const changed = [...slots.entries()].filter(([, s]) => s.now !== s.before).sort((a, b) => a[0] - b[0]);
     const sortedKeys = new Float64Array(changed.length);
@@ -280,8 +287,10 @@ export function applyEpoch(
           digests,
           w.source,
         );
+        // a branch the update creates has no earlier row to keep: it is not looked up
+        const { heights, prefixes, digests: bd, created } = u.branches;
         for (let b = 0; b < u.branches.count; b++)
-          w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
+          w.putBranch(heights[b]!, prefixes[b]!, bd.subarray(8 * b, 8 * b + 8), false, created[b] === 1);
         return { root: u.root, newRecords, liveDelta, deletedDelta, written: changed.length };
       },
     });

@@ -11,7 +11,7 @@ import { EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.js";
 import { RegistryError } from "../errors.js";
 import { recordLeaf } from "../mapping.js";
 import { nameKey } from "../name-key.js";
-import { RecordState, decodeRecord, readSlotKey, type StoredRecord } from "./record-codec.js";
+import { RecordState, decodeRecord, readSlotKey, writeSlotKey, type StoredRecord } from "./record-codec.js";
 import { unseal } from "./row-seal.js";
 import { historyKey } from "./environment.js";
 import { pathOf, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
@@ -48,7 +48,6 @@ import {
   T_HISTORY,
   T_LEAF,
   T_META,
-  branchKey,
   createdOf,
   decodeHead,
   decodeHistory,
@@ -81,6 +80,9 @@ export class NameReads {
         return readSlotKey(k as Buffer);
       return undefined;
     };
+    // scratch keys of the row reads (a read copies its key)
+    const key8 = Buffer.allocUnsafe(8);
+    const key9 = Buffer.allocUnsafe(9);
     return {
       firstKeyIn: (lo, hi) => one({ start: leafKey(lo), end: leafKey(hi) }),
       lastKeyIn: (lo, hi) =>
@@ -91,14 +93,17 @@ export class NameReads {
         ),
       // the digest only: the row's checksum checked, its record not decoded
       leafDigest: (key) => {
-        const k = leafKey(key);
+        const k = key8;
+        writeSlotKey(k, 0, key);
         const raw = this.t.leaves.get(k, o);
         if (raw === undefined)
           throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is missing`, { row: `leaf row of key ${key}` });
         return leafRowDigest(k, raw, key);
       },
       branch: (h, p) => {
-        const k = branchKey(h, p);
+        const k = key9;
+        k[0] = h;
+        writeSlotKey(k, 1, p);
         const raw = this.t.branches.get(k, o);
         const what = `branch row (height ${h}, prefix ${p})`;
         if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });

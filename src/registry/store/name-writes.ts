@@ -73,6 +73,17 @@ import type { BatchRows, NameBatch, NameHead, NameHistoryEntry, NameTables, Name
 
 const APPEND = { append: true };
 
+/**
+ * One number per tree row: 2^(49 − h) + p for the row (h, p) (height h ≤ 48, prefix
+ * p < 2^(48 − h) as in any tree of depth ≤ 48), distinct for distinct rows and below 2^50.
+ * @throws RegistryError `DB_CORRUPT` for a row outside those bounds.
+ */
+function nodeNumber(h: number, p: number): number {
+  if (!(h >= 0 && h <= 48 && p >= 0 && p < 2 ** (48 - h)))
+    throw new RegistryError("DB_CORRUPT", `no tree row has height ${h} and prefix ${p}`);
+  return 2 ** (49 - h) + p;
+}
+
 /** The writes of one open name-keyed store, on its tables; reads through its `NameReads`. */
 export class NameWrites {
   constructor(
@@ -93,17 +104,20 @@ export class NameWrites {
     const key8 = Buffer.alloc(8);
     const key9 = Buffer.alloc(9);
     let buf = Buffer.alloc(4096);
-    const kept = new Set<string>();
+    const kept = new Set<number>();
     let chunk = new KeptChunkBuilder();
     let chunkNo = 0;
+    // the current chunk's key (the value of its rows' kept-index entries)
+    let chunkKey = keptKey(batch, chunkNo);
     const flushKept = (): void => {
       if (chunk.rows === 0) return;
-      const k = keptKey(batch, chunkNo);
+      const k = chunkKey;
       if ((this.t.kept.putSync(k, seal(T_KEPT, k, chunk.bytes()), APPEND) as unknown) === false)
         throw new RegistryError("DB_CORRUPT", `kept rows of batch ${batch} are not above the stored ones`, {
           batch,
         });
       chunkNo++;
+      chunkKey = keptKey(batch, chunkNo);
       chunk = new KeptChunkBuilder();
     };
     let logged: LoggedChange[] | { created: number } | undefined;
@@ -119,13 +133,12 @@ export class NameWrites {
     };
     /** Keeps the value row (height, prefix) had before this batch (the first overwrite in the batch only). */
     const keep = (height: number, prefix: number, value: Uint8Array): void => {
-      const id = keptIndexKey(height, prefix);
-      const s = id.toString("latin1");
-      if (kept.has(s)) return;
-      kept.add(s);
+      const node = nodeNumber(height, prefix);
+      if (kept.has(node)) return;
+      kept.add(node);
       if (chunk.rows === KEPT_CHUNK_ROWS) flushKept();
       chunk.add(height, prefix, value);
-      this.t.keptIndex.putSync(id, keptKey(batch, chunkNo));
+      this.t.keptIndex.putSync(keptIndexKey(height, prefix), chunkKey);
     };
     return {
       putLeaf: (key, row, digest, append, absent) => {
@@ -152,10 +165,10 @@ export class NameWrites {
             throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is not above the stored keys`);
         } else this.t.leaves.putSync(key8, v);
       },
-      putBranch: (h, p, digest, append) => {
+      putBranch: (h, p, digest, append, absent) => {
         key9[0] = h;
         writeSlotKey(key9, 1, p);
-        if (append !== true) {
+        if (append !== true && absent !== true) {
           const old = this.t.branches.get(key9);
           if (old !== undefined) keep(h, p, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
         }

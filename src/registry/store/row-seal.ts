@@ -10,8 +10,11 @@ import { crc32Range, ROW_CHECKSUM_BYTES } from "./row-checksum.js";
 /** Bytes the checksum adds to a row. */
 export const SEAL_BYTES = ROW_CHECKSUM_BYTES;
 
+/** CRC-32 of the one byte `tag`, for each tag. */
+const TAG_CRC = Array.from({ length: 256 }, (_, tag) => crc32Range(Uint8Array.of(tag), 0, 1));
+
 function sum(tag: number, key: Uint8Array, value: Uint8Array, valueLength: number): number {
-  const c = crc32Range(key, 0, key.length, crc32Range(Uint8Array.of(tag), 0, 1));
+  const c = crc32Range(key, 0, key.length, TAG_CRC[tag & 0xff]!);
   return crc32Range(value, 0, valueLength, c);
 }
 
