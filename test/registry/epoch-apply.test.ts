@@ -19,7 +19,14 @@ import { nameKey } from "../../src/registry/name-key.js";
 import { commitNameUpdate } from "../../src/registry/name-operations.js";
 import { pathOf, referenceCompact } from "../../src/registry/hashing/name-tree.js";
 import { NameStore } from "../../src/registry/store/name-store.js";
-import { applyEpoch, type EpochWrite, type KeyIndex } from "../../src/registry/sequencer/epoch.js";
+import {
+  applyEpoch,
+  liveDigests,
+  liveRowDigests,
+  type EpochWrite,
+  type KeyIndex,
+} from "../../src/registry/sequencer/epoch.js";
+import { RecordState, encodeRecord, type StoredRecord } from "../../src/registry/store/record-codec.js";
 import { tempDir } from "./support/tmp.js";
 
 const DEPTH = 16;
@@ -144,4 +151,28 @@ test("applyEpoch equals every write committed alone: results, roots and records;
   assert.equal(checked.records, records.size);
   fast.closeSync();
   plain.closeSync();
+});
+
+test("leaf digests hashed from record rows equal those hashed from the records, and hashLeaf(recordLeaf) record by record", () => {
+  const B = 31;
+  const records: StoredRecord[] = [
+    { state: RecordState.Live, name: "a", value: "https://example.com/a" },
+    { state: RecordState.Live, name: "empty-text", value: "" },
+    { state: RecordState.Live, name: "null", value: null },
+    { state: RecordState.Live, name: "fields", value: { fields: [0, 1, 2130706432] } },
+    { state: RecordState.Live, name: "one-field", value: { fields: [7] } },
+    { state: RecordState.Live, name: "ü-ñ-✓ 名前", value: "väl-ü ✓ ".repeat(40) },
+    { state: RecordState.Live, name: "x".repeat(300), value: "y".repeat(2000) },
+  ];
+  const fromRows = liveRowDigests(records.map(encodeRecord), B);
+  const fromRecords = liveDigests(records, B);
+  assert.equal(fromRows.length, 8 * records.length);
+  assert.deepEqual(arr(fromRows), arr(fromRecords));
+  records.forEach((r, i) =>
+    assert.deepEqual(
+      arr(fromRows.subarray(8 * i, 8 * i + 8)),
+      arr(hashLeaf(recordLeaf(r.name, r.value, B), B)),
+      r.name,
+    ),
+  );
 });

@@ -21,7 +21,14 @@ import { mergeKeys } from "../hashing/name-keys.js";
 import { LeafHasher } from "../hashing/leaf-hasher.js";
 import { PackedBuilder } from "../hashing/packed.js";
 import { defaultPermutation } from "../hashing/permutation.js";
-import { RecordState, encodeRecord, valueParts, type StoredRecord } from "../store/record-codec.js";
+import {
+  RECORD_NAME_START,
+  RecordState,
+  encodeRecord,
+  recordRowParts,
+  valueParts,
+  type StoredRecord,
+} from "../store/record-codec.js";
 import type { LoggedChange } from "../store/change-log.js";
 import type { NameHead, NameHistoryEntry, NameStore } from "../store/name-store.js";
 
@@ -113,13 +120,27 @@ export function leafHasherOf(leafMaxFields: number): LeafHasher {
  * Leaf digests of live records, 8 words each, hashed as one batch (equal to
  * `hashLeaf(recordLeaf(name, value))` record by record).
  */
-function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
+export function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
   const h = leafHasherOf(leafMaxFields);
   const b = new PackedBuilder();
   records.forEach((r, i) => {
     const name = utf8.encode(r.name);
     const { form, bytes } = valueParts(r.value);
     b.add(i, name, 0, name.length, form, bytes, 0, bytes.length);
+  });
+  return h.hash(b.take());
+}
+
+/**
+ * `liveDigests` of live records given as their record rows (`encodeRecord`): the name and the
+ * value's bytes read from each row, not encoded again.
+ */
+export function liveRowDigests(rows: readonly Uint8Array[], leafMaxFields: number): Uint32Array {
+  const h = leafHasherOf(leafMaxFields);
+  const b = new PackedBuilder();
+  rows.forEach((row, i) => {
+    const { nameEnd, form, valueStart } = recordRowParts(row);
+    b.add(i, row, RECORD_NAME_START, nameEnd, form, row, valueStart, row.length);
   });
   return h.hash(b.take());
 }
@@ -243,14 +264,6 @@ export function applyEpoch(
     let newRecords = 0,
       liveDelta = 0,
       deletedDelta = 0;
-    const live = changed.flatMap(([, s], i) =>
-      s.now!.state === RecordState.Live && s.digest === undefined ? [i] : [],
-    );
-    const liveHashed = liveDigests(
-      live.map((i) => changed[i]![1].now!),
-      B,
-    );
-    live.forEach((i, j) => digests.set(liveHashed.subarray(8 * j, 8 * j + 8), 8 * i));
     changed.forEach(([key, s], i) => {
       const rec = s.now!;
       sortedKeys[i] = key;
@@ -264,6 +277,16 @@ export function applyEpoch(
       liveDelta += (rec.state === RecordState.Live ? 1 : 0) - (s.before?.state === RecordState.Live ? 1 : 0);
       deletedDelta += (rec.state === RecordState.Deleted ? 1 : 0) - (s.before?.state === RecordState.Deleted ? 1 : 0);
     });
+    // the live records whose write gave no digest, hashed as one batch from their rows
+    const live: number[] = [];
+    changed.forEach(([, s], i) => {
+      if (s.now!.state === RecordState.Live && s.digest === undefined) live.push(i);
+    });
+    const liveHashed = liveRowDigests(
+      live.map((i) => rows[i]!),
+      B,
+    );
+    live.forEach((i, j) => digests.set(liveHashed.subarray(8 * j, 8 * j + 8), 8 * i));
     const entry = store.commit({
       kind,
       expectBatch: head.batch,

@@ -12,7 +12,7 @@ import { RegistryError } from "../errors.js";
 import { recordLeaf } from "../mapping.js";
 import { nameKey } from "../name-key.js";
 import { RecordState, decodeRecord, readSlotKey, writeSlotKey, type StoredRecord } from "./record-codec.js";
-import { unseal } from "./row-seal.js";
+import { sealedLength, unseal } from "./row-seal.js";
 import { historyKey } from "./environment.js";
 import { pathOf, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
 import { formatRoot } from "../root.js";
@@ -48,6 +48,7 @@ import {
   T_HISTORY,
   T_LEAF,
   T_META,
+  canonicalDigest,
   createdOf,
   decodeHead,
   decodeHistory,
@@ -105,6 +106,11 @@ export class NameReads {
         k[0] = h;
         writeSlotKey(k, 1, p);
         const raw = this.t.branches.get(k, o);
+        // a sound row read without building its name; a damaged one by the checks below, which name it
+        if (raw !== undefined && sealedLength(T_BRANCH, k, raw) === 32) {
+          const d = canonicalDigest(raw, 0);
+          if (d !== undefined) return d;
+        }
         const what = `branch row (height ${h}, prefix ${p})`;
         if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
         const v = unseal(T_BRANCH, k, raw, what);

@@ -10,7 +10,7 @@ import { P } from "../../field/koalabear.js";
 import { RegistryError } from "../errors.js";
 import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { decodeRecord, writeSlotKey, type StoredRecord } from "./record-codec.js";
-import { seal, unseal } from "./row-seal.js";
+import { seal, sealedLength, unseal } from "./row-seal.js";
 import type { RowSealing } from "./environment.js";
 import { decodeHistoryRow, encodeHistoryRow } from "./name-history.js";
 import { keptKeyParts } from "./kept-chunks.js";
@@ -70,6 +70,20 @@ export function readDigest(bytes: Uint8Array, at: number, what: string): Digest 
   return d;
 }
 
+/**
+ * The digest (8 × u32 LE) at byte `at`, or undefined when a word is not canonical (`readDigest`
+ * then names the row). `readDigest`'s read without the row's name.
+ */
+export function canonicalDigest(bytes: Uint8Array, at: number): Digest | undefined {
+  const d = new Uint32Array(8);
+  for (let k = 0; k < 8; k++, at += 4) {
+    const w = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
+    if (w >= P) return undefined;
+    d[k] = w;
+  }
+  return d;
+}
+
 /** How errors name a `kept` row. */
 export function keptRowName(key: Uint8Array): string {
   if (key.length !== 6) return "kept row (malformed key)";
@@ -94,6 +108,12 @@ export function checkLeafValue(v: Uint8Array, what: string): void {
 
 /** A leaf row's digest alone: its checksum and length checked, its record not decoded. */
 export function leafRowDigest(k: Uint8Array, raw: Uint8Array, key: number): Digest {
+  // a sound row read without building its name; a damaged one by the checks below, which name it
+  const n = sealedLength(T_LEAF, k, raw);
+  if (n >= 32 + CREATED_BYTES + 4) {
+    const d = canonicalDigest(raw, n - CREATED_BYTES - 32);
+    if (d !== undefined) return d;
+  }
   const what = `leaf row of key ${key}`;
   const v = unseal(T_LEAF, k, raw, what);
   checkLeafValue(v, what);

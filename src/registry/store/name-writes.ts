@@ -12,7 +12,7 @@ import { digestEquals } from "../../hash/digest.js";
 import { RegistryError } from "../errors.js";
 import { blockParts, maxBlockUpdates } from "../block-size.js";
 import { writeSlotKey } from "./record-codec.js";
-import { seal, sealInto, unseal } from "./row-seal.js";
+import { seal, sealInto, sealedLength, unseal } from "./row-seal.js";
 import { formatRoot } from "../root.js";
 import {
   PRUNE_BUDGET_ROWS,
@@ -132,12 +132,12 @@ export class NameWrites {
       }
     };
     /** Keeps the value row (height, prefix) had before this batch (the first overwrite in the batch only). */
-    const keep = (height: number, prefix: number, value: Uint8Array): void => {
+    const keep = (height: number, prefix: number, value: Uint8Array, size = value.length): void => {
       const node = nodeNumber(height, prefix);
       if (kept.has(node)) return;
       kept.add(node);
       if (chunk.rows === KEPT_CHUNK_ROWS) flushKept();
-      chunk.add(height, prefix, value);
+      chunk.add(height, prefix, value, size);
       this.t.keptIndex.putSync(keptIndexKey(height, prefix), chunkKey);
     };
     return {
@@ -170,7 +170,12 @@ export class NameWrites {
         writeSlotKey(key9, 1, p);
         if (append !== true && absent !== true) {
           const old = this.t.branches.get(key9);
-          if (old !== undefined) keep(h, p, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
+          if (old !== undefined) {
+            // a sound row kept without building its name; a damaged one named by unseal
+            const n = sealedLength(T_BRANCH, key9, old);
+            if (n >= 0) keep(h, p, old, n);
+            else keep(h, p, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
+          }
         }
         digestAt(digest, 0);
         const v = buf.subarray(0, sealInto(T_BRANCH, key9, buf, 32));

@@ -93,6 +93,20 @@ export function valueParts(value: RecordValue): { form: ValueForm; bytes: Uint8A
   return { form: ValueForm.Fields, bytes };
 }
 
+/** Where a record row's name starts (after its state byte and the name's u16 length). */
+export const RECORD_NAME_START = 3;
+
+/**
+ * Where a record row (`writeRecordRow`, well formed) holds its parts: the name is
+ * row[RECORD_NAME_START, nameEnd), the value's bytes row[valueStart, row.length), of form `form`.
+ */
+export function recordRowParts(row: Uint8Array): { nameEnd: number; form: ValueForm; valueStart: number } {
+  const nameEnd = RECORD_NAME_START + (row[1]! | (row[2]! << 8));
+  const form = row[nameEnd]! as ValueForm;
+  const valueStart = nameEnd + 1 + (form === ValueForm.Text ? 4 : form === ValueForm.Fields ? 2 : 0);
+  return { nameEnd, form, valueStart };
+}
+
 /** Encodes a record row. Name and value must already be valid. */
 export function encodeRecord(record: StoredRecord): Uint8Array {
   const name = encoder.encode(record.name);

@@ -40,6 +40,17 @@ export function sealInto(tag: number, key: Uint8Array, buf: Uint8Array, valueLen
 }
 
 /**
+ * The value length of a stored row whose checksum matches, or −1 (a row too short or damaged:
+ * `unseal` then names the damage). The check of `unseal` without its subarray.
+ */
+export function sealedLength(tag: number, key: Uint8Array, row: Uint8Array): number {
+  const n = row.length - SEAL_BYTES;
+  if (n < 0) return -1;
+  const stored = (row[n]! | (row[n + 1]! << 8) | (row[n + 2]! << 16) | (row[n + 3]! << 24)) >>> 0;
+  return stored === sum(tag, key, row, n) ? n : -1;
+}
+
+/**
  * Checks and strips the checksum of a stored row.
  * @param what names the row in the error (e.g. `leaf row of key 123`).
  * @throws RegistryError `DB_CORRUPT` (`details.row` = what) when the row is too short or its checksum differs.
