@@ -57,6 +57,7 @@ import {
   leafKey,
   leafRowDigest,
   readDigest,
+  readVolatile,
 } from "./name-rows.js";
 import type {
   BatchView,
@@ -96,7 +97,8 @@ export class NameReads {
       leafDigest: (key) => {
         const k = key8;
         writeSlotKey(k, 0, key);
-        const raw = this.t.leaves.get(k, o);
+        // read in LMDB's read buffer, used at once
+        const raw = readVolatile(this.t.leaves, k, o);
         if (raw === undefined)
           throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is missing`, { row: `leaf row of key ${key}` });
         return leafRowDigest(k, raw, key);
@@ -105,12 +107,14 @@ export class NameReads {
         const k = key9;
         k[0] = h;
         writeSlotKey(k, 1, p);
-        const raw = this.t.branches.get(k, o);
-        // a sound row read without building its name; a damaged one by the checks below, which name it
-        if (raw !== undefined && sealedLength(T_BRANCH, k, raw) === 32) {
-          const d = canonicalDigest(raw, 0);
+        // a sound row read in LMDB's read buffer, used at once, without building its name; a
+        // damaged one read again and named by the checks below
+        const fast = readVolatile(this.t.branches, k, o);
+        if (fast !== undefined && sealedLength(T_BRANCH, k, fast) === 32) {
+          const d = canonicalDigest(fast, 0);
           if (d !== undefined) return d;
         }
+        const raw = this.t.branches.get(k, o);
         const what = `branch row (height ${h}, prefix ${p})`;
         if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });
         const v = unseal(T_BRANCH, k, raw, what);

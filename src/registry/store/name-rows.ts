@@ -5,6 +5,7 @@
  * creating batch), the head row (JSON) and the history rows (name-history.ts), and how errors
  * name a kept chunk.
  */
+import type { Database, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import type { Digest } from "../../hash/digest.js";
 import { P } from "../../field/koalabear.js";
 import { RegistryError } from "../errors.js";
@@ -82,6 +83,18 @@ export function canonicalDigest(bytes: Uint8Array, at: number): Digest | undefin
     d[k] = w;
   }
   return d;
+}
+
+/**
+ * A row's stored bytes in LMDB's reusable read buffer (lmdb's `getBinaryFast`), or undefined:
+ * valid only until the next read, so the caller uses them at once (no copy per read).
+ */
+export function readVolatile(
+  table: Database<Buffer, Buffer>,
+  key: Buffer,
+  txn?: { transaction: Transaction },
+): Buffer | undefined {
+  return (table as unknown as { getBinaryFast(k: Buffer, o?: object): Buffer | undefined }).getBinaryFast(key, txn);
 }
 
 /** How errors name a `kept` row. */

@@ -67,6 +67,7 @@ import {
   encodeHead,
   encodeHistory,
   keptRowName,
+  readVolatile,
 } from "./name-rows.js";
 import type { NameReads } from "./name-reads.js";
 import type { BatchRows, NameBatch, NameHead, NameHistoryEntry, NameTables, NameWriter } from "./name-types.js";
@@ -169,7 +170,8 @@ export class NameWrites {
         key9[0] = h;
         writeSlotKey(key9, 1, p);
         if (append !== true && absent !== true) {
-          const old = this.t.branches.get(key9);
+          // read in LMDB's read buffer and copied into the kept chunk at once
+          const old = readVolatile(this.t.branches, key9);
           if (old !== undefined) {
             // a sound row kept without building its name; a damaged one named by unseal
             const n = sealedLength(T_BRANCH, key9, old);
