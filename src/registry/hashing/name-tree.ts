@@ -140,11 +140,7 @@ export function pathOf(
   return { siblings, occupied };
 }
 
-/**
- * Branch rows a batch writes: node (heights[i], prefixes[i]) gets digests[8i, 8i + 8);
- * created[i] is 1 where the batch makes the node a branch (no row of it is stored before the
- * batch: one of its two children held no stored key), 0 where it overwrites a stored branch.
- */
+/** Branch rows a batch writes: node (heights[i], prefixes[i]) gets digests[8i, 8i + 8); created[i] = 1: a new branch. */
 export interface BranchWrites {
   readonly count: number;
   readonly heights: Uint8Array;
@@ -229,7 +225,7 @@ class CompactLevels {
   /** Each parent's children: ≥ 0, index of a changed child in V; < 0, −1 − index in SV. */
   readonly left: Int32Array;
   readonly right: Int32Array;
-  /** 1 where the parent has records on both sides (a branch row), 2 where only since the batch (a new branch row). */
+  /** 1 where the parent has records on both sides (a branch row), 2 if only since the batch. */
   readonly branch: Uint8Array;
   /** Digests of the untouched sibling subtrees of the level, by slot. */
   readonly SV: Uint32Array;
@@ -298,7 +294,6 @@ class CompactLevels {
         right[k] = i + 1;
         NLO[k] = LO[i]!;
         NHI[k] = HI[i + 1]!;
-        // stored before the batch when both children held stored keys
         branch[k] = HI[i]! > LO[i]! && HI[i + 1]! > LO[i + 1]! ? 1 : 2;
         i++;
         continue;

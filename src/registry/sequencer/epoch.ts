@@ -131,10 +131,7 @@ export function liveDigests(records: readonly StoredRecord[], leafMaxFields: num
   return h.hash(b.take());
 }
 
-/**
- * `liveDigests` of live records given as their record rows (`encodeRecord`): the name and the
- * value's bytes read from each row, not encoded again.
- */
+/** `liveDigests` from the records' rows (`encodeRecord`), not encoded again. */
 export function liveRowDigests(rows: readonly Uint8Array[], leafMaxFields: number): Uint32Array {
   const h = leafHasherOf(leafMaxFields);
   const b = new PackedBuilder();
@@ -145,7 +142,6 @@ export function liveRowDigests(rows: readonly Uint8Array[], leafMaxFields: numbe
   return h.hash(b.take());
 }
 
-/** Whether `key` is among the stored keys `keys` (ascending). */
 function isStored(keys: Float64Array, key: number): boolean {
   const at = lowerBound(keys, keys.length, key);
   return at < keys.length && keys[at] === key;
@@ -228,7 +224,7 @@ export function applyEpoch(
     const results: EpochResult[] = [];
     const slots = new Map<number, Slot>();
     const changes: LoggedChange[] = [];
-    // the stored keys as of the head: a key not among them has no row to look up
+    // a key not stored has no row to look up
     const keys = index.batch === head.batch ? index.keys : store.keys(true);
     for (const w of writes) {
       try {
@@ -277,7 +273,6 @@ export function applyEpoch(
       liveDelta += (rec.state === RecordState.Live ? 1 : 0) - (s.before?.state === RecordState.Live ? 1 : 0);
       deletedDelta += (rec.state === RecordState.Deleted ? 1 : 0) - (s.before?.state === RecordState.Deleted ? 1 : 0);
     });
-    // the live records whose write gave no digest, hashed as one batch from their rows
     const live: number[] = [];
     changed.forEach(([, s], i) => {
       if (s.now!.state === RecordState.Live && s.digest === undefined) live.push(i);
@@ -310,7 +305,6 @@ export function applyEpoch(
           digests,
           w.source,
         );
-        // a branch the update creates has no earlier row to keep: it is not looked up
         const { heights, prefixes, digests: bd, created } = u.branches;
         for (let b = 0; b < u.branches.count; b++)
           w.putBranch(heights[b]!, prefixes[b]!, bd.subarray(8 * b, 8 * b + 8), false, created[b] === 1);

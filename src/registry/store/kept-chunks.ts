@@ -79,10 +79,7 @@ export class KeptChunkBuilder {
     this.buf = next;
   }
 
-  /**
-   * Adds a row: a leaf (height 0, prefix = key, value = the leaf row's value) or a branch (value =
-   * 32-byte digest); the value is value[0, size) (default: all of it).
-   */
+  /** Adds a row: a leaf (height 0, prefix = key, value = the leaf row's value) or a branch (value = 32-byte digest), value[0, size). */
   add(height: number, prefix: number, value: Uint8Array, size = value.length): void {
     const above = height > 0 && this.prevHeight >= 0 && isAbove(height, prefix, this.prevHeight, this.prevPrefix);
     this.room(1 + PREFIX_BYTES + 2 + size);

@@ -82,7 +82,6 @@ export class NameReads {
         return readSlotKey(k as Buffer);
       return undefined;
     };
-    // scratch keys of the row reads (a read copies its key)
     const key8 = Buffer.allocUnsafe(8);
     const key9 = Buffer.allocUnsafe(9);
     return {
@@ -97,7 +96,6 @@ export class NameReads {
       leafDigest: (key) => {
         const k = key8;
         writeSlotKey(k, 0, key);
-        // read in LMDB's read buffer, used at once
         const raw = readVolatile(this.t.leaves, k, o);
         if (raw === undefined)
           throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is missing`, { row: `leaf row of key ${key}` });
@@ -107,8 +105,7 @@ export class NameReads {
         const k = key9;
         k[0] = h;
         writeSlotKey(k, 1, p);
-        // a sound row read in LMDB's read buffer, used at once, without building its name; a
-        // damaged one read again and named by the checks below
+        // a damaged row is read again and named below
         const fast = readVolatile(this.t.branches, k, o);
         if (fast !== undefined && sealedLength(T_BRANCH, k, fast) === 32) {
           const d = canonicalDigest(fast, 0);

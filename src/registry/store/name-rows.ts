@@ -71,10 +71,7 @@ export function readDigest(bytes: Uint8Array, at: number, what: string): Digest 
   return d;
 }
 
-/**
- * The digest (8 × u32 LE) at byte `at`, or undefined when a word is not canonical (`readDigest`
- * then names the row). `readDigest`'s read without the row's name.
- */
+/** `readDigest` without the row's name: undefined for a non-canonical word. */
 export function canonicalDigest(bytes: Uint8Array, at: number): Digest | undefined {
   const d = new Uint32Array(8);
   for (let k = 0; k < 8; k++, at += 4) {
@@ -85,10 +82,7 @@ export function canonicalDigest(bytes: Uint8Array, at: number): Digest | undefin
   return d;
 }
 
-/**
- * A row's stored bytes in LMDB's reusable read buffer (lmdb's `getBinaryFast`), or undefined:
- * valid only until the next read, so the caller uses them at once (no copy per read).
- */
+/** A row in LMDB's read buffer (`getBinaryFast`, no copy): valid until the next read. */
 export function readVolatile(
   table: Database<Buffer, Buffer>,
   key: Buffer,
@@ -121,7 +115,6 @@ export function checkLeafValue(v: Uint8Array, what: string): void {
 
 /** A leaf row's digest alone: its checksum and length checked, its record not decoded. */
 export function leafRowDigest(k: Uint8Array, raw: Uint8Array, key: number): Digest {
-  // a sound row read without building its name; a damaged one by the checks below, which name it
   const n = sealedLength(T_LEAF, k, raw);
   if (n >= 32 + CREATED_BYTES + 4) {
     const d = canonicalDigest(raw, n - CREATED_BYTES - 32);

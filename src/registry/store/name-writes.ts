@@ -74,11 +74,7 @@ import type { BatchRows, NameBatch, NameHead, NameHistoryEntry, NameTables, Name
 
 const APPEND = { append: true };
 
-/**
- * One number per tree row: 2^(49 − h) + p for the row (h, p) (height h ≤ 48, prefix
- * p < 2^(48 − h) as in any tree of depth ≤ 48), distinct for distinct rows and below 2^50.
- * @throws RegistryError `DB_CORRUPT` for a row outside those bounds.
- */
+/** One number per tree row (h ≤ 48, p < 2^(48 − h)): 2^(49 − h) + p. */
 function nodeNumber(h: number, p: number): number {
   if (!(h >= 0 && h <= 48 && p >= 0 && p < 2 ** (48 - h)))
     throw new RegistryError("DB_CORRUPT", `no tree row has height ${h} and prefix ${p}`);
@@ -108,7 +104,6 @@ export class NameWrites {
     const kept = new Set<number>();
     let chunk = new KeptChunkBuilder();
     let chunkNo = 0;
-    // the current chunk's key (the value of its rows' kept-index entries)
     let chunkKey = keptKey(batch, chunkNo);
     const flushKept = (): void => {
       if (chunk.rows === 0) return;
@@ -170,10 +165,8 @@ export class NameWrites {
         key9[0] = h;
         writeSlotKey(key9, 1, p);
         if (append !== true && absent !== true) {
-          // read in LMDB's read buffer and copied into the kept chunk at once
           const old = readVolatile(this.t.branches, key9);
           if (old !== undefined) {
-            // a sound row kept without building its name; a damaged one named by unseal
             const n = sealedLength(T_BRANCH, key9, old);
             if (n >= 0) keep(h, p, old, n);
             else keep(h, p, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));

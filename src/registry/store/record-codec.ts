@@ -93,13 +93,10 @@ export function valueParts(value: RecordValue): { form: ValueForm; bytes: Uint8A
   return { form: ValueForm.Fields, bytes };
 }
 
-/** Where a record row's name starts (after its state byte and the name's u16 length). */
+/** Where a record row's name starts. */
 export const RECORD_NAME_START = 3;
 
-/**
- * Where a record row (`writeRecordRow`, well formed) holds its parts: the name is
- * row[RECORD_NAME_START, nameEnd), the value's bytes row[valueStart, row.length), of form `form`.
- */
+/** A record row's name ends at nameEnd, its value's bytes start at valueStart. */
 export function recordRowParts(row: Uint8Array): { nameEnd: number; form: ValueForm; valueStart: number } {
   const nameEnd = RECORD_NAME_START + (row[1]! | (row[2]! << 8));
   const form = row[nameEnd]! as ValueForm;

@@ -10,7 +10,6 @@ import { crc32Range, ROW_CHECKSUM_BYTES } from "./row-checksum.js";
 /** Bytes the checksum adds to a row. */
 export const SEAL_BYTES = ROW_CHECKSUM_BYTES;
 
-/** CRC-32 of the one byte `tag`, for each tag. */
 const TAG_CRC = Array.from({ length: 256 }, (_, tag) => crc32Range(Uint8Array.of(tag), 0, 1));
 
 function sum(tag: number, key: Uint8Array, value: Uint8Array, valueLength: number): number {
@@ -39,10 +38,7 @@ export function sealInto(tag: number, key: Uint8Array, buf: Uint8Array, valueLen
   return valueLength + SEAL_BYTES;
 }
 
-/**
- * The value length of a stored row whose checksum matches, or −1 (a row too short or damaged:
- * `unseal` then names the damage). The check of `unseal` without its subarray.
- */
+/** `unseal`'s check alone: the value's length, or −1 (damaged). */
 export function sealedLength(tag: number, key: Uint8Array, row: Uint8Array): number {
   const n = row.length - SEAL_BYTES;
   if (n < 0) return -1;
