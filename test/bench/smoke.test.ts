@@ -42,6 +42,7 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
     "batch_cpu_ms_per_proof_1w",
     "bytes_identical",
   ],
+  "epoch-apply": ["records", "depth", "epoch_writes", "epoch_apply_cpu_us", "epoch_apply_first_cpu_us"],
   history: ["records", "commits", "growth_bytes_per_commit", "state_ratio", "prove_ratio"],
   http: [
     "mapping",

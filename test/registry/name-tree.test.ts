@@ -54,6 +54,9 @@ class MemoryTree implements CompactSource {
   }
 }
 
+/** Branches written by `applyBatch` so far: [overwritten, created]. */
+const seenCreated = [0, 0];
+
 function applyBatch(
   t: MemoryTree,
   depth: number,
@@ -66,6 +69,12 @@ function applyBatch(
   const digests = new Uint32Array(8 * keys.length);
   keys.forEach((k, i) => digests.set(changes.get(k)!, 8 * i));
   const { root, branches } = updateCompact(depth, defaults, c, E, E.length, keys, digests, t);
+  // a branch is created by the batch exactly when no row of it was stored before
+  for (let i = 0; i < branches.count; i++) {
+    const id = `${branches.heights[i]}/${branches.prefixes[i]}`;
+    assert.equal(branches.created[i], t.branches.has(id) ? 0 : 1, `created flag of branch ${id}`);
+    seenCreated[branches.created[i]!]!++;
+  }
   for (const [k, d] of changes) t.leaves.set(k, d);
   for (let i = 0; i < branches.count; i++)
     t.branches.set(`${branches.heights[i]}/${branches.prefixes[i]}`, branches.digests.slice(8 * i, 8 * i + 8));
@@ -133,6 +142,23 @@ test("batched compact updates equal the plain reference, and paths recompute the
     ),
     { numRuns: 40 },
   );
+});
+
+test("the created flags of a batch's branches name the branches stored before it (dense keys at depth 10, three batches)", () => {
+  const c = new Compressor(defaultPermutation());
+  const depth = 10;
+  const defaults = defaultDigests(depth, B);
+  const rand = rng(7);
+  const t = new MemoryTree();
+  const before = [seenCreated[0]!, seenCreated[1]!];
+  for (let batch = 0; batch < 3; batch++) {
+    const changes = new Map<number, Digest>();
+    for (let i = 0; i < 200; i++) changes.set(Math.floor(rand() * 2 ** depth), randomDigest(rand));
+    applyBatch(t, depth, defaults, c, changes);
+  }
+  // both kinds occur (applyBatch checks each flag against the stored branches)
+  assert.ok(seenCreated[0]! - before[0]! > 100, "overwritten branches");
+  assert.ok(seenCreated[1]! - before[1]! > 100, "created branches");
 });
 
 test("edge keys: 0, 2^d − 1, neighbours and one record", () => {

@@ -140,12 +140,13 @@ export function pathOf(
   return { siblings, occupied };
 }
 
-/** Branch rows a batch writes: node (heights[i], prefixes[i]) gets digests[8i, 8i + 8). */
+/** Branch rows a batch writes: node (heights[i], prefixes[i]) gets digests[8i, 8i + 8); created[i] = 1: a new branch. */
 export interface BranchWrites {
   readonly count: number;
   readonly heights: Uint8Array;
   readonly prefixes: Float64Array;
   readonly digests: Uint32Array;
+  readonly created: Uint8Array;
 }
 
 /** Sibling index meaning "the default digest of this level". */
@@ -224,7 +225,7 @@ class CompactLevels {
   /** Each parent's children: ≥ 0, index of a changed child in V; < 0, −1 − index in SV. */
   readonly left: Int32Array;
   readonly right: Int32Array;
-  /** 1 where the parent has records on both sides (a branch row). */
+  /** 1 where the parent has records on both sides (a branch row), 2 if only since the batch. */
   readonly branch: Uint8Array;
   /** Digests of the untouched sibling subtrees of the level, by slot. */
   readonly SV: Uint32Array;
@@ -237,6 +238,7 @@ class CompactLevels {
   bh = new Uint8Array(1024);
   bp = new Float64Array(1024);
   bd = new Uint32Array(RATE * 1024);
+  bc = new Uint8Array(1024);
   bn = 0;
 
   constructor(
@@ -292,7 +294,7 @@ class CompactLevels {
         right[k] = i + 1;
         NLO[k] = LO[i]!;
         NHI[k] = HI[i + 1]!;
-        branch[k] = 1;
+        branch[k] = HI[i]! > LO[i]! && HI[i + 1]! > LO[i + 1]! ? 1 : 2;
         i++;
         continue;
       }
@@ -313,7 +315,7 @@ class CompactLevels {
       branch[k] = 0;
       if (a !== b) {
         sib = sv++;
-        branch[k] = 1;
+        branch[k] = HI[i]! > LO[i]! ? 1 : 2;
         this.sibling(sib, a, b, src);
       }
       if (even) {
@@ -399,11 +401,11 @@ class CompactLevels {
     for (let j = 0; j < k; j++) {
       const o = WIDTH * j;
       for (let w = 0; w < RATE; w++) NV[RATE * j + w] = out[o + w]!;
-      if (branch[j]) this.addBranch(h + 1, Q[j]!, out, o);
+      if (branch[j]) this.addBranch(h + 1, Q[j]!, branch[j] === 2 ? 1 : 0, out, o);
     }
   }
 
-  private addBranch(h: number, p: number, from: Uint32Array, at: number): void {
+  private addBranch(h: number, p: number, created: number, from: Uint32Array, at: number): void {
     if (this.bn === this.bh.length) {
       const bn = this.bn;
       const nh = new Uint8Array(2 * bn);
@@ -415,10 +417,14 @@ class CompactLevels {
       const nd = new Uint32Array(2 * RATE * bn);
       nd.set(this.bd);
       this.bd = nd;
+      const nc = new Uint8Array(2 * bn);
+      nc.set(this.bc);
+      this.bc = nc;
     }
     const bn = this.bn++;
     this.bh[bn] = h;
     this.bp[bn] = p;
+    this.bc[bn] = created;
     const bd = this.bd;
     for (let w = 0; w < RATE; w++) bd[RATE * bn + w] = from[at + w]!;
   }
@@ -468,6 +474,7 @@ export function updateCompact(
       heights: s.bh.subarray(0, s.bn),
       prefixes: s.bp.subarray(0, s.bn),
       digests: s.bd.subarray(0, RATE * s.bn),
+      created: s.bc.subarray(0, s.bn),
     },
   };
 }

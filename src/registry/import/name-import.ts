@@ -440,6 +440,8 @@ export async function importNames(
                 u.branches.heights[b]!,
                 u.branches.prefixes[b]!,
                 u.branches.digests.subarray(8 * b, 8 * b + 8),
+                false,
+                u.branches.created[b] === 1,
               );
             return { root: u.root, newRecords: m, liveDelta: m, deletedDelta: 0, written: m };
           },

@@ -16,12 +16,19 @@ import { RegistryError } from "../errors.js";
 import { valuePayloadWith, type RecordValue } from "../mapping.js";
 import { requireNfcName } from "../name-form.js";
 import { collisionError, type NameUpdateKind } from "../name-operations.js";
-import { updateCompact } from "../hashing/name-tree.js";
+import { lowerBound, updateCompact } from "../hashing/name-tree.js";
 import { mergeKeys } from "../hashing/name-keys.js";
 import { LeafHasher } from "../hashing/leaf-hasher.js";
 import { PackedBuilder } from "../hashing/packed.js";
 import { defaultPermutation } from "../hashing/permutation.js";
-import { RecordState, encodeRecord, valueParts, type StoredRecord } from "../store/record-codec.js";
+import {
+  RECORD_NAME_START,
+  RecordState,
+  encodeRecord,
+  recordRowParts,
+  valueParts,
+  type StoredRecord,
+} from "../store/record-codec.js";
 import type { LoggedChange } from "../store/change-log.js";
 import type { NameHead, NameHistoryEntry, NameStore } from "../store/name-store.js";
 
@@ -113,7 +120,7 @@ export function leafHasherOf(leafMaxFields: number): LeafHasher {
  * Leaf digests of live records, 8 words each, hashed as one batch (equal to
  * `hashLeaf(recordLeaf(name, value))` record by record).
  */
-function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
+export function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): Uint32Array {
   const h = leafHasherOf(leafMaxFields);
   const b = new PackedBuilder();
   records.forEach((r, i) => {
@@ -122,6 +129,22 @@ function liveDigests(records: readonly StoredRecord[], leafMaxFields: number): U
     b.add(i, name, 0, name.length, form, bytes, 0, bytes.length);
   });
   return h.hash(b.take());
+}
+
+/** `liveDigests` from the records' rows (`encodeRecord`), not encoded again. */
+export function liveRowDigests(rows: readonly Uint8Array[], leafMaxFields: number): Uint32Array {
+  const h = leafHasherOf(leafMaxFields);
+  const b = new PackedBuilder();
+  rows.forEach((row, i) => {
+    const { nameEnd, form, valueStart } = recordRowParts(row);
+    b.add(i, row, RECORD_NAME_START, nameEnd, form, row, valueStart, row.length);
+  });
+  return h.hash(b.take());
+}
+
+function isStored(keys: Float64Array, key: number): boolean {
+  const at = lowerBound(keys, keys.length, key);
+  return at < keys.length && keys[at] === key;
 }
 
 interface Slot {
@@ -201,12 +224,14 @@ export function applyEpoch(
     const results: EpochResult[] = [];
     const slots = new Map<number, Slot>();
     const changes: LoggedChange[] = [];
+    // a key not stored has no row to look up
+    const keys = index.batch === head.batch ? index.keys : store.keys(true);
     for (const w of writes) {
       try {
         const key = w.key ?? checkEpochWrite(store, w);
         let slot = slots.get(key);
         if (slot === undefined) {
-          const row = store.leafRow(key)?.record;
+          const row = isStored(keys, key) ? store.leafRow(key)?.record : undefined;
           slot = { before: row, now: row, digest: undefined };
           slots.set(key, slot);
         }
@@ -226,7 +251,6 @@ export function applyEpoch(
       inside(o);
       return o;
     }
-    const keys = index.batch === head.batch ? index.keys : store.keys(true);
     const B = store.config.leafMaxFields;
     const changed = [...slots.entries()].filter(([, s]) => s.now !== s.before).sort((a, b) => a[0] - b[0]);
     const sortedKeys = new Float64Array(changed.length);
@@ -236,14 +260,6 @@ export function applyEpoch(
     let newRecords = 0,
       liveDelta = 0,
       deletedDelta = 0;
-    const live = changed.flatMap(([, s], i) =>
-      s.now!.state === RecordState.Live && s.digest === undefined ? [i] : [],
-    );
-    const liveHashed = liveDigests(
-      live.map((i) => changed[i]![1].now!),
-      B,
-    );
-    live.forEach((i, j) => digests.set(liveHashed.subarray(8 * j, 8 * j + 8), 8 * i));
     changed.forEach(([key, s], i) => {
       const rec = s.now!;
       sortedKeys[i] = key;
@@ -257,6 +273,15 @@ export function applyEpoch(
       liveDelta += (rec.state === RecordState.Live ? 1 : 0) - (s.before?.state === RecordState.Live ? 1 : 0);
       deletedDelta += (rec.state === RecordState.Deleted ? 1 : 0) - (s.before?.state === RecordState.Deleted ? 1 : 0);
     });
+    const live: number[] = [];
+    changed.forEach(([, s], i) => {
+      if (s.now!.state === RecordState.Live && s.digest === undefined) live.push(i);
+    });
+    const liveHashed = liveRowDigests(
+      live.map((i) => rows[i]!),
+      B,
+    );
+    live.forEach((i, j) => digests.set(liveHashed.subarray(8 * j, 8 * j + 8), 8 * i));
     const entry = store.commit({
       kind,
       expectBatch: head.batch,
@@ -280,8 +305,9 @@ export function applyEpoch(
           digests,
           w.source,
         );
+        const { heights, prefixes, digests: bd, created } = u.branches;
         for (let b = 0; b < u.branches.count; b++)
-          w.putBranch(u.branches.heights[b]!, u.branches.prefixes[b]!, u.branches.digests.subarray(8 * b, 8 * b + 8));
+          w.putBranch(heights[b]!, prefixes[b]!, bd.subarray(8 * b, 8 * b + 8), false, created[b] === 1);
         return { root: u.root, newRecords, liveDelta, deletedDelta, written: changed.length };
       },
     });

@@ -79,18 +79,20 @@ export class KeptChunkBuilder {
     this.buf = next;
   }
 
-  /** Adds a row: a leaf (height 0, prefix = key, value = the leaf row's value) or a branch (value = 32-byte digest). */
-  add(height: number, prefix: number, value: Uint8Array): void {
+  /** Adds a row: a leaf (height 0, prefix = key, value = the leaf row's value) or a branch (value = 32-byte digest), value[0, size). */
+  add(height: number, prefix: number, value: Uint8Array, size = value.length): void {
     const above = height > 0 && this.prevHeight >= 0 && isAbove(height, prefix, this.prevHeight, this.prevPrefix);
-    this.room(1 + PREFIX_BYTES + 2 + value.length);
+    this.room(1 + PREFIX_BYTES + 2 + size);
     this.buf[this.length++] = above ? height | ABOVE_PREVIOUS : height;
     if (!above) this.length = this.buf.writeUIntBE(prefix, this.length, PREFIX_BYTES);
     if (height === 0) {
-      this.buf.writeUInt16LE(value.length, this.length);
+      this.buf.writeUInt16LE(size, this.length);
       this.length += 2;
     }
-    this.buf.set(value, this.length);
-    this.length += value.length;
+    const buf = this.buf;
+    const at = this.length;
+    for (let i = 0; i < size; i++) buf[at + i] = value[i]!;
+    this.length += size;
     this.prevHeight = height;
     this.prevPrefix = prefix;
     this.rows++;

@@ -11,8 +11,8 @@ import { EMPTY, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.js";
 import { RegistryError } from "../errors.js";
 import { recordLeaf } from "../mapping.js";
 import { nameKey } from "../name-key.js";
-import { RecordState, decodeRecord, readSlotKey, type StoredRecord } from "./record-codec.js";
-import { unseal } from "./row-seal.js";
+import { RecordState, decodeRecord, readSlotKey, writeSlotKey, type StoredRecord } from "./record-codec.js";
+import { sealedLength, unseal } from "./row-seal.js";
 import { historyKey } from "./environment.js";
 import { pathOf, type CompactPath, type CompactSource } from "../hashing/name-tree.js";
 import { formatRoot } from "../root.js";
@@ -48,7 +48,7 @@ import {
   T_HISTORY,
   T_LEAF,
   T_META,
-  branchKey,
+  canonicalDigest,
   createdOf,
   decodeHead,
   decodeHistory,
@@ -57,6 +57,7 @@ import {
   leafKey,
   leafRowDigest,
   readDigest,
+  readVolatile,
 } from "./name-rows.js";
 import type {
   BatchView,
@@ -81,6 +82,8 @@ export class NameReads {
         return readSlotKey(k as Buffer);
       return undefined;
     };
+    const key8 = Buffer.allocUnsafe(8);
+    const key9 = Buffer.allocUnsafe(9);
     return {
       firstKeyIn: (lo, hi) => one({ start: leafKey(lo), end: leafKey(hi) }),
       lastKeyIn: (lo, hi) =>
@@ -91,14 +94,23 @@ export class NameReads {
         ),
       // the digest only: the row's checksum checked, its record not decoded
       leafDigest: (key) => {
-        const k = leafKey(key);
-        const raw = this.t.leaves.get(k, o);
+        const k = key8;
+        writeSlotKey(k, 0, key);
+        const raw = readVolatile(this.t.leaves, k, o);
         if (raw === undefined)
           throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is missing`, { row: `leaf row of key ${key}` });
         return leafRowDigest(k, raw, key);
       },
       branch: (h, p) => {
-        const k = branchKey(h, p);
+        const k = key9;
+        k[0] = h;
+        writeSlotKey(k, 1, p);
+        // a damaged row is read again and named below
+        const fast = readVolatile(this.t.branches, k, o);
+        if (fast !== undefined && sealedLength(T_BRANCH, k, fast) === 32) {
+          const d = canonicalDigest(fast, 0);
+          if (d !== undefined) return d;
+        }
         const raw = this.t.branches.get(k, o);
         const what = `branch row (height ${h}, prefix ${p})`;
         if (raw === undefined) throw new RegistryError("DB_CORRUPT", `${what} is missing`, { row: what });

@@ -5,12 +5,13 @@
  * creating batch), the head row (JSON) and the history rows (name-history.ts), and how errors
  * name a kept chunk.
  */
+import type { Database, Transaction } from "lmdb" with { "resolution-mode": "require" };
 import type { Digest } from "../../hash/digest.js";
 import { P } from "../../field/koalabear.js";
 import { RegistryError } from "../errors.js";
 import { isCount, parseMetadataJson, rootFromJson } from "./metadata-json.js";
 import { decodeRecord, writeSlotKey, type StoredRecord } from "./record-codec.js";
-import { seal, unseal } from "./row-seal.js";
+import { seal, sealedLength, unseal } from "./row-seal.js";
 import type { RowSealing } from "./environment.js";
 import { decodeHistoryRow, encodeHistoryRow } from "./name-history.js";
 import { keptKeyParts } from "./kept-chunks.js";
@@ -70,6 +71,26 @@ export function readDigest(bytes: Uint8Array, at: number, what: string): Digest 
   return d;
 }
 
+/** `readDigest` without the row's name: undefined for a non-canonical word. */
+export function canonicalDigest(bytes: Uint8Array, at: number): Digest | undefined {
+  const d = new Uint32Array(8);
+  for (let k = 0; k < 8; k++, at += 4) {
+    const w = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
+    if (w >= P) return undefined;
+    d[k] = w;
+  }
+  return d;
+}
+
+/** A row in LMDB's read buffer (`getBinaryFast`, no copy): valid until the next read. */
+export function readVolatile(
+  table: Database<Buffer, Buffer>,
+  key: Buffer,
+  txn?: { transaction: Transaction },
+): Buffer | undefined {
+  return (table as unknown as { getBinaryFast(k: Buffer, o?: object): Buffer | undefined }).getBinaryFast(key, txn);
+}
+
 /** How errors name a `kept` row. */
 export function keptRowName(key: Uint8Array): string {
   if (key.length !== 6) return "kept row (malformed key)";
@@ -94,6 +115,11 @@ export function checkLeafValue(v: Uint8Array, what: string): void {
 
 /** A leaf row's digest alone: its checksum and length checked, its record not decoded. */
 export function leafRowDigest(k: Uint8Array, raw: Uint8Array, key: number): Digest {
+  const n = sealedLength(T_LEAF, k, raw);
+  if (n >= 32 + CREATED_BYTES + 4) {
+    const d = canonicalDigest(raw, n - CREATED_BYTES - 32);
+    if (d !== undefined) return d;
+  }
   const what = `leaf row of key ${key}`;
   const v = unseal(T_LEAF, k, raw, what);
   checkLeafValue(v, what);

@@ -87,8 +87,8 @@ export interface NameWriter {
    * record), so there is no earlier row to keep and none is looked up.
    */
   putLeaf(key: number, recordRow: Uint8Array, digest: ArrayLike<number>, append?: boolean, absent?: boolean): void;
-  /** Stores a branch row; `append` as for `putLeaf`, in (height, prefix) order. */
-  putBranch(h: number, p: number, digest: ArrayLike<number>, append?: boolean): void;
+  /** Stores a branch row; `append` as for `putLeaf`, in (height, prefix) order; `absent`: a new branch, none is looked up. */
+  putBranch(h: number, p: number, digest: ArrayLike<number>, append?: boolean, absent?: boolean): void;
   /** Reads rows as the transaction sees them (its own writes included). */
   readonly source: CompactSource;
   /**

@@ -12,7 +12,7 @@ import { digestEquals } from "../../hash/digest.js";
 import { RegistryError } from "../errors.js";
 import { blockParts, maxBlockUpdates } from "../block-size.js";
 import { writeSlotKey } from "./record-codec.js";
-import { seal, sealInto, unseal } from "./row-seal.js";
+import { seal, sealInto, sealedLength, unseal } from "./row-seal.js";
 import { formatRoot } from "../root.js";
 import {
   PRUNE_BUDGET_ROWS,
@@ -67,11 +67,19 @@ import {
   encodeHead,
   encodeHistory,
   keptRowName,
+  readVolatile,
 } from "./name-rows.js";
 import type { NameReads } from "./name-reads.js";
 import type { BatchRows, NameBatch, NameHead, NameHistoryEntry, NameTables, NameWriter } from "./name-types.js";
 
 const APPEND = { append: true };
+
+/** One number per tree row (h ≤ 48, p < 2^(48 − h)): 2^(49 − h) + p. */
+function nodeNumber(h: number, p: number): number {
+  if (!(h >= 0 && h <= 48 && p >= 0 && p < 2 ** (48 - h)))
+    throw new RegistryError("DB_CORRUPT", `no tree row has height ${h} and prefix ${p}`);
+  return 2 ** (49 - h) + p;
+}
 
 /** The writes of one open name-keyed store, on its tables; reads through its `NameReads`. */
 export class NameWrites {
@@ -93,17 +101,19 @@ export class NameWrites {
     const key8 = Buffer.alloc(8);
     const key9 = Buffer.alloc(9);
     let buf = Buffer.alloc(4096);
-    const kept = new Set<string>();
+    const kept = new Set<number>();
     let chunk = new KeptChunkBuilder();
     let chunkNo = 0;
+    let chunkKey = keptKey(batch, chunkNo);
     const flushKept = (): void => {
       if (chunk.rows === 0) return;
-      const k = keptKey(batch, chunkNo);
+      const k = chunkKey;
       if ((this.t.kept.putSync(k, seal(T_KEPT, k, chunk.bytes()), APPEND) as unknown) === false)
         throw new RegistryError("DB_CORRUPT", `kept rows of batch ${batch} are not above the stored ones`, {
           batch,
         });
       chunkNo++;
+      chunkKey = keptKey(batch, chunkNo);
       chunk = new KeptChunkBuilder();
     };
     let logged: LoggedChange[] | { created: number } | undefined;
@@ -118,14 +128,13 @@ export class NameWrites {
       }
     };
     /** Keeps the value row (height, prefix) had before this batch (the first overwrite in the batch only). */
-    const keep = (height: number, prefix: number, value: Uint8Array): void => {
-      const id = keptIndexKey(height, prefix);
-      const s = id.toString("latin1");
-      if (kept.has(s)) return;
-      kept.add(s);
+    const keep = (height: number, prefix: number, value: Uint8Array, size = value.length): void => {
+      const node = nodeNumber(height, prefix);
+      if (kept.has(node)) return;
+      kept.add(node);
       if (chunk.rows === KEPT_CHUNK_ROWS) flushKept();
-      chunk.add(height, prefix, value);
-      this.t.keptIndex.putSync(id, keptKey(batch, chunkNo));
+      chunk.add(height, prefix, value, size);
+      this.t.keptIndex.putSync(keptIndexKey(height, prefix), chunkKey);
     };
     return {
       putLeaf: (key, row, digest, append, absent) => {
@@ -152,12 +161,16 @@ export class NameWrites {
             throw new RegistryError("DB_CORRUPT", `leaf row of key ${key} is not above the stored keys`);
         } else this.t.leaves.putSync(key8, v);
       },
-      putBranch: (h, p, digest, append) => {
+      putBranch: (h, p, digest, append, absent) => {
         key9[0] = h;
         writeSlotKey(key9, 1, p);
-        if (append !== true) {
-          const old = this.t.branches.get(key9);
-          if (old !== undefined) keep(h, p, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
+        if (append !== true && absent !== true) {
+          const old = readVolatile(this.t.branches, key9);
+          if (old !== undefined) {
+            const n = sealedLength(T_BRANCH, key9, old);
+            if (n >= 0) keep(h, p, old, n);
+            else keep(h, p, unseal(T_BRANCH, key9, old, `branch row (height ${h}, prefix ${p})`));
+          }
         }
         digestAt(digest, 0);
         const v = buf.subarray(0, sealInto(T_BRANCH, key9, buf, 32));

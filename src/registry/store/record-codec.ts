@@ -93,6 +93,17 @@ export function valueParts(value: RecordValue): { form: ValueForm; bytes: Uint8A
   return { form: ValueForm.Fields, bytes };
 }
 
+/** Where a record row's name starts. */
+export const RECORD_NAME_START = 3;
+
+/** A record row's name ends at nameEnd, its value's bytes start at valueStart. */
+export function recordRowParts(row: Uint8Array): { nameEnd: number; form: ValueForm; valueStart: number } {
+  const nameEnd = RECORD_NAME_START + (row[1]! | (row[2]! << 8));
+  const form = row[nameEnd]! as ValueForm;
+  const valueStart = nameEnd + 1 + (form === ValueForm.Text ? 4 : form === ValueForm.Fields ? 2 : 0);
+  return { nameEnd, form, valueStart };
+}
+
 /** Encodes a record row. Name and value must already be valid. */
 export function encodeRecord(record: StoredRecord): Uint8Array {
   const name = encoder.encode(record.name);

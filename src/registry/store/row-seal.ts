@@ -10,8 +10,10 @@ import { crc32Range, ROW_CHECKSUM_BYTES } from "./row-checksum.js";
 /** Bytes the checksum adds to a row. */
 export const SEAL_BYTES = ROW_CHECKSUM_BYTES;
 
+const TAG_CRC = Array.from({ length: 256 }, (_, tag) => crc32Range(Uint8Array.of(tag), 0, 1));
+
 function sum(tag: number, key: Uint8Array, value: Uint8Array, valueLength: number): number {
-  const c = crc32Range(key, 0, key.length, crc32Range(Uint8Array.of(tag), 0, 1));
+  const c = crc32Range(key, 0, key.length, TAG_CRC[tag & 0xff]!);
   return crc32Range(value, 0, valueLength, c);
 }
 
@@ -34,6 +36,14 @@ export function sealInto(tag: number, key: Uint8Array, buf: Uint8Array, valueLen
   buf[valueLength + 2] = (c >>> 16) & 0xff;
   buf[valueLength + 3] = c >>> 24;
   return valueLength + SEAL_BYTES;
+}
+
+/** `unseal`'s check alone: the value's length, or −1 (damaged). */
+export function sealedLength(tag: number, key: Uint8Array, row: Uint8Array): number {
+  const n = row.length - SEAL_BYTES;
+  if (n < 0) return -1;
+  const stored = (row[n]! | (row[n + 1]! << 8) | (row[n + 2]! << 16) | (row[n + 3]! << 24)) >>> 0;
+  return stored === sum(tag, key, row, n) ? n : -1;
 }
 
 /**
