@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { consumerProject, outputMatches, repoRoot, runnableBlocks } from "./consumer.js";
 
-// The package is about 2.06 MB packed: the 100k-record demo data set (0.96 MB), the built verifier page (0.29 MB unpacked), the kernels (0.30 MB unpacked, twice: wasm/ for Node and the server, dist/src/ beside the browser entry), dist/ of src (profiles v2 and v3, the polynomial commitment and its worker pool, the registry, HTTP and CLI). The bound catches what must not ship (tests, sources, benches: megabytes).
-const MAX_PACKED_BYTES = 2.2e6;
+// The package is about 2.2 MB packed (2.20 MB on 2026-12-06): the 100k-record demo data set (0.96 MB), the built verifier page (0.30 MB unpacked), the kernels (0.45 MB unpacked, twice: wasm/ for Node and the server, dist/src/ beside the browser entry), dist/ of src (profiles v2 and v3, the polynomial commitment and its worker pool, the registry, HTTP and CLI). The bound catches what must not ship (tests, sources, benches: megabytes).
+const MAX_PACKED_BYTES = 2.4e6;
 /** The tarball's file list, pinned (`UPDATE_TARBALL_SNAPSHOT=1` rewrites it). */
 const FILES_SNAPSHOT = join(repoRoot, "test", "package", "tarball-files.json");
 /** Scripts npm would run when the package is installed: the published manifest has none. */
@@ -41,7 +41,7 @@ interface PackResult {
   readonly files: readonly { readonly path: string }[];
 }
 
-test("npm pack ships the runtime only (dist of src, the built verifier page, wasm, bin, the offline dataset), ≤ 2.2 MB, the file list as pinned, a manifest without install scripts, publint and arethetypeswrong clean on every entry; the tarball installs without a build step or warning; selftest and the README examples run from it", {
+test("npm pack ships the runtime only (dist of src, the built verifier page, wasm, bin, the offline dataset), ≤ 2.4 MB, the file list as pinned, a manifest without install scripts, publint and arethetypeswrong clean on every entry; the tarball installs without a build step or warning; selftest and the README examples run from it", {
   timeout: 600_000,
 }, () => {
   const work = mkdtempSync(join(tmpdir(), "ssgkr-pack-"));
