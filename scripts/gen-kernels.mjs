@@ -189,6 +189,12 @@ export const EXPORTS = {
       "F(z) for base-field coefficients at an extension point given by its constant table.",
     ],
     [
+      "pcs_eval_base",
+      [ptr("coeffs"), u32("n"), ptr("powers"), u32("block"), ptr("ztable"), ptr("out")],
+      "void",
+      "F(z) for base-field coefficients by blocks of `block` terms, z^l (l < block) at `powers` (Montgomery form) and z^block by its constant table.",
+    ],
+    [
       "pcs_merkle_leaves",
       [ptr("out"), ptr("src"), u32("logN"), u32("k"), u32("width"), ptr("consts"), ptr("work")],
       "void",

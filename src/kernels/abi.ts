@@ -120,6 +120,8 @@ export interface KernelExports {
   pcs_round_base(f: number, w: number, n: number, out: number): void;
   /** F(z) for base-field coefficients at an extension point given by its constant table. */
   pcs_horner_base(coeffs: number, n: number, ztable: number, out: number): void;
+  /** F(z) for base-field coefficients by blocks of `block` terms, z^l (l < block) at `powers` (Montgomery form) and z^block by its constant table. */
+  pcs_eval_base(coeffs: number, n: number, powers: number, block: number, ztable: number, out: number): void;
   /** Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3). */
   pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
   /** The leaf digests of rows [from, from + count) only. */
@@ -185,6 +187,7 @@ export function kernelExportNames(): readonly string[] {
     "pcs_fold_base",
     "pcs_round_base",
     "pcs_horner_base",
+    "pcs_eval_base",
     "pcs_merkle_leaves",
     "pcs_merkle_leaves_rows",
     "pcs_merkle_leaves_pair",

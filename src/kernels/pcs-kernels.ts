@@ -115,6 +115,20 @@ function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): 
   }
 }
 
+/** Terms per block of `pcs_eval_base` (its powers of z: 16 KiB, beside the coefficients in the first-level cache). */
+const EVAL_BLOCK = 1024;
+
+/** z^l for l < count as interleaved extension values in Montgomery form (`pcs_eval_base`'s powers). */
+export function evalPowers(z: Ext, count: number): Uint32Array {
+  const out = new Uint32Array(4 * count);
+  let x: Ext = [1, 0, 0, 0];
+  for (let l = 0; l < count; l++) {
+    for (let c = 0; c < 4; c++) out[4 * l + c] = mul(x[c]!, MONTGOMERY_R);
+    x = extMul(x, z);
+  }
+  return out;
+}
+
 /** Words of the Merkle kernels' scratch (four transposed states). */
 const MERKLE_WORK_WORDS = 64;
 
@@ -535,7 +549,38 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   hornerBase(coeffs: Uint32Array, z: Ext): Ext {
-    return this.hornerOf("pcs_horner_base", 4, coeffs, coeffs.length, z);
+    const n = coeffs.length;
+    if (n % EVAL_BLOCK !== 0) return this.hornerOf("pcs_horner_base", 4, coeffs, n, z);
+    return this.evalBase(coeffs, n, z);
+  }
+
+  /**
+   * F(z) for n base-field coefficients (n a multiple of EVAL_BLOCK) by `pcs_eval_base`: the powers
+   * z^l (l < EVAL_BLOCK) made once, the blocks cut into pieces whose values F_i (coefficients
+   * [a_i, b_i) times z^(l − a_i)) add up as Σ_i z^(a_i)·F_i.
+   */
+  private evalBase(coeffs: Uint32Array, n: number, z: Ext): Ext {
+    const pieces = ranges(n / EVAL_BLOCK, this.parts(n), 1);
+    const zBlock = extPow(z, EVAL_BLOCK);
+    return this.withCopies(
+      [coeffs, evalPowers(z, EVAL_BLOCK), extConstantTable(zBlock)],
+      4 * pieces.length,
+      ([c, powers, zt], out) => {
+        this.run(
+          pieces.map(([a, b], i) => ({
+            fn: "pcs_eval_base",
+            args: [c! + 4 * EVAL_BLOCK * a, EVAL_BLOCK * (b - a), powers!, EVAL_BLOCK, zt!, out!.ptr + 16 * i],
+          })),
+        );
+        const v = out!.view();
+        let acc: Ext = [0, 0, 0, 0];
+        pieces.forEach(([a], i) => {
+          const piece: Ext = [v[4 * i]!, v[4 * i + 1]!, v[4 * i + 2]!, v[4 * i + 3]!];
+          acc = extAdd(acc, a === 0 ? piece : extMul(extPow(zBlock, a), piece));
+        });
+        return acc;
+      },
+    );
   }
 
   /** F(z) = Σ_i z^(a_i)·H_i(z) for the pieces [a_i, b_i) of n coefficients (`size` bytes each), each H_i by the Horner kernel `fn`. */

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P, random } from "../../src/field/koalabear.js";
-import { extRandom, type Ext } from "../../src/field/extension.js";
+import { extPow, extRandom, type Ext } from "../../src/field/extension.js";
 import { merkleTreeOfCodeword, typescriptPcsBackend } from "../../src/pcs/backend.js";
 import { codewordReference, rowsOfCodeword } from "../../src/pcs/encode.js";
 import { buildMerkleTreeReference } from "../../src/pcs/merkle.js";
@@ -165,6 +165,50 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
       );
       assert.deepEqual(a, b, `base point, nvars ${nvars}`);
       assert.deepEqual(b, lifted);
+    }
+  }
+});
+
+test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals Horner's rule of the lifted coefficients", async () => {
+  assert.ok(wasm);
+  const { evalPowers } = await import("../../src/kernels/pcs-kernels.js");
+  const { defaultKernels } = await import("../../src/kernels/kernels.js");
+  const points: Ext[] = [extRandom(), [0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1], [0, 0, 0, 1]];
+  // Through the backend: n a multiple of the kernel's block of 1,024 terms (other lengths keep pcs_horner_base).
+  for (const n of [1024, 3072, 8192]) {
+    for (const coeffs of inputs(n)) {
+      for (const z of points) {
+        const want = ref.horner(ref.lift(coeffs), z);
+        assert.deepEqual(wasm.hornerBase(coeffs, z), want, `n ${n}`);
+        const resident = wasm.resident(coeffs);
+        assert.deepEqual(wasm.hornerBase(resident, z), want, `n ${n}, a working table`);
+        wasm.release(resident);
+      }
+    }
+  }
+  // The kernel itself on small blocks and on a range of blocks, as a pool's calls take them.
+  const kernels = defaultKernels();
+  const heap = kernels.heap;
+  for (const block of [4, 8, 64]) {
+    for (const blocks of [1, 2, 5]) {
+      const n = block * blocks;
+      const coeffs = new Uint32Array(n).map(() => random());
+      const z = extRandom();
+      const c = heap.allocFrom(coeffs);
+      const powers = heap.allocFrom(evalPowers(z, block));
+      const zbt = heap.allocFrom(extConstantTable(extPow(z, block)));
+      const out = heap.alloc(4);
+      try {
+        kernels.instance.raw.pcs_eval_base(c.ptr, n, powers.ptr, block, zbt.ptr, out.ptr);
+        assert.deepEqual([...out.view().subarray(0, 4)], ref.horner(ref.lift(coeffs), z), `block ${block} × ${blocks}`);
+        // Blocks [1, blocks) alone (a pool's call on a range of blocks): the coefficients from block 1 on, at z.
+        if (blocks > 1) {
+          kernels.instance.raw.pcs_eval_base(c.ptr + 4 * block, n - block, powers.ptr, block, zbt.ptr, out.ptr);
+          assert.deepEqual([...out.view().subarray(0, 4)], ref.horner(ref.lift(coeffs.subarray(block)), z));
+        }
+      } finally {
+        for (const r of [c, powers, zbt, out]) heap.release(r);
+      }
     }
   }
 });
