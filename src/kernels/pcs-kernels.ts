@@ -159,7 +159,10 @@ class WasmPcsKernels implements PcsBackend {
     const workers = activeKernelRunner();
     if (calls.length > 1 && workers !== null)
       workers.kernelCalls(this.kernels.share(), calls, (c) => this.call(c), alongside);
-    else for (const c of calls) this.call(c);
+    else {
+      alongside?.();
+      for (const c of calls) this.call(c);
+    }
   }
 
   private call(c: PcsKernelCall): void {
@@ -404,7 +407,8 @@ class WasmPcsKernels implements PcsBackend {
   /**
    * The tree over 2^logRows leaves that `leaves` writes (8 words each) at its first argument;
    * `works(i)` is a scratch region of its own for call i of a spread step. With a pool, the long
-   * levels are spread too.
+   * levels are spread too, and the levels already done are copied out of kernel memory on this
+   * thread while the workers compress the next one (the rest after the last level).
    */
   private tree(
     logRows: number,
@@ -422,6 +426,14 @@ class WasmPcsKernels implements PcsBackend {
       while (scratch.length <= i) scratch.push(heap.alloc(Math.max(MERKLE_WORK_WORDS, MERKLE24_WORK_WORDS)));
       return scratch[i]!.ptr;
     };
+    const words = new Uint32Array(8 * (2 * rows - 1));
+    let copied = 0;
+    /** Copies words [copied, end) of the tree out of kernel memory (a fresh view: the memory may have grown). */
+    const copyUpTo = (end: number): void => {
+      if (end <= copied) return;
+      words.set(all.view().subarray(copied, end), copied);
+      copied = end;
+    };
     try {
       leaves(all.ptr, consts, work, works);
       let at = 0;
@@ -433,16 +445,18 @@ class WasmPcsKernels implements PcsBackend {
         if (parts > 1) {
           const pieces = ranges(parents, parts, 1);
           pieces.forEach((_, i) => works(i));
+          const done = at + 8 * n;
           this.run(
             pieces.map(([a, b], i) => ({
               fn: "pcs_merkle_level",
               args: [out + 32 * a, src + 64 * a, b - a, consts, works(i)],
             })),
+            () => copyUpTo(done),
           );
         } else raw.pcs_merkle_level(out, src, parents, consts, work);
         at += 8 * n;
       }
-      const words = all.view().slice(0, 8 * (2 * rows - 1));
+      copyUpTo(words.length);
       const levels: Uint32Array[] = [];
       at = 0;
       for (let n = rows; n >= 1; n >>= 1) {
