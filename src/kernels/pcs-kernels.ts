@@ -225,6 +225,10 @@ class WasmPcsKernels implements PcsBackend {
     return out;
   }
 
+  firstNoncanonical(values: Uint32Array): number {
+    return this.withPointer(values, false, (ptr) => this.kernels.instance.raw.first_noncanonical(ptr, values.length));
+  }
+
   zeros(words: number): Uint32Array {
     const out = this.table(words);
     out.fill(0);

@@ -28,6 +28,7 @@ import {
   pcsCodeword,
   pcsEqAdd,
   pcsEqAddBase,
+  pcsFirstNoncanonical,
   pcsFold,
   pcsFoldBase,
   pcsHorner,
@@ -140,11 +141,8 @@ export interface WhirOpenOptions {
   readonly workers?: PcsMerkleWorkers | null;
 }
 
-function checkEvaluations(
-  evaluations: Uint32Array,
-  width: CommittedWidth,
-  set: ReturnType<typeof whirParameterSet>,
-): number {
+/** The length of `evaluations` (2^m values of `width` words, m within the set's limit): m. */
+function checkShape(evaluations: Uint32Array, width: CommittedWidth, set: ReturnType<typeof whirParameterSet>): number {
   if (!(evaluations instanceof Uint32Array))
     throw new PcsError("PCS_BAD_POLYNOMIAL", "evaluations must be a Uint32Array of canonical field elements");
   const count = evaluations.length / width;
@@ -157,15 +155,18 @@ function checkEvaluations(
     );
   }
   whirSchedule(set, m); // PCS_TOO_LARGE before the values are read
-  for (let i = 0; i < evaluations.length; i++) {
-    if (evaluations[i]! >= P)
-      throw new PcsError(
-        "PCS_BAD_POLYNOMIAL",
-        `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`,
-        { index: i },
-      );
-  }
   return m;
+}
+
+/** `PCS_BAD_POLYNOMIAL` for the first non-canonical value of `evaluations`, read on its working copy `working` (a SIMD scan on the kernels' backend). */
+function checkCanonical(evaluations: Uint32Array, working: Uint32Array): void {
+  const i = pcsFirstNoncanonical(working);
+  if (i >= 0)
+    throw new PcsError(
+      "PCS_BAD_POLYNOMIAL",
+      `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`,
+      { index: i },
+    );
 }
 
 /**
@@ -185,7 +186,7 @@ export function whirCommitOn(
   if (width !== 1 && width !== 4)
     throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
   const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
-  const m = phase("input", () => checkEvaluations(evaluations, width, set));
+  const m = phase("input", () => checkShape(evaluations, width, set));
   return withPcsWorkers(workers, () => commitCore(t, evaluations, width, set, m, options, workers));
 }
 
@@ -209,6 +210,7 @@ function commitCore(
   let codeword: Uint32Array;
   let tree: MerkleTree;
   try {
+    phase("input", () => checkCanonical(evaluations, workingCoefficients));
     phase("encode", () => pcsMobius(workingCoefficients, width));
     ({ codeword, tree } = commitCodeword(
       workingCoefficients,

@@ -213,6 +213,40 @@ test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals
   }
 });
 
+test("the first non-canonical value of a table (a working table read in place, or a plain array) is the reference's", async () => {
+  assert.ok(wasm);
+  const { firstNoncanonicalReference } = await import("../../src/pcs/backend.js");
+  for (const n of [1, 3, 4, 1024, 4099]) {
+    const at = [...new Set([-1, 0, 1, n >> 1, n - 1])].filter((i) => i < n);
+    for (const bad of at) {
+      for (const value of [P, P + 1, 0xffffffff]) {
+        const values = new Uint32Array(n).map(() => random());
+        if (bad >= 0) values[bad] = value;
+        if (bad >= 1) values[bad - 1] = P - 1;
+        const want = firstNoncanonicalReference(values);
+        assert.equal(want, bad, `reference, n ${n}`);
+        assert.equal(ref.firstNoncanonical(values), want);
+        assert.equal(wasm.firstNoncanonical(values), want, `plain array, n ${n}, at ${bad}`);
+        const table = wasm.resident(values);
+        assert.equal(wasm.firstNoncanonical(table), want, `working table, n ${n}, at ${bad}`);
+        wasm.release(table);
+      }
+    }
+  }
+  // Two non-canonical values: the first.
+  const two = new Uint32Array(2048);
+  two[700] = P;
+  two[1500] = P + 5;
+  assert.equal(wasm.firstNoncanonical(two), 700);
+  // A commitment refusing such a table releases the working copy it scanned.
+  const { whirCommit } = await import("../../src/pcs/index.js");
+  const before = wasm.residentTables;
+  const evaluations = new Uint32Array(1 << 13).map(() => random());
+  evaluations[5000] = P;
+  assert.throws(() => whirCommit(evaluations, { workers: null }), { code: "PCS_BAD_POLYNOMIAL" });
+  assert.equal(wasm.residentTables, before, "the working copy released");
+});
+
 test("the kernels cut into calls (NTT stages by blocks and passes, Möbius bits, leaf rows) equal the whole kernels", async () => {
   assert.ok(wasm);
   const { defaultKernels } = await import("../../src/kernels/kernels.js");
