@@ -115,8 +115,8 @@ function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): 
   }
 }
 
-/** Terms per block of `pcs_eval_base` (its powers of z: 16 KiB, beside the coefficients in the first-level cache). */
-const EVAL_BLOCK = 1024;
+/** Terms per block of `pcs_eval_base` (its powers of z: 4 KiB, made on this thread for each point). */
+const EVAL_BLOCK = 256;
 
 /** z^l for l < count as interleaved extension values in Montgomery form (`pcs_eval_base`'s powers). */
 export function evalPowers(z: Ext, count: number): Uint32Array {

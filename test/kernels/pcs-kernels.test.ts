@@ -174,8 +174,8 @@ test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals
   const { evalPowers } = await import("../../src/kernels/pcs-kernels.js");
   const { defaultKernels } = await import("../../src/kernels/kernels.js");
   const points: Ext[] = [extRandom(), [0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1], [0, 0, 0, 1]];
-  // Through the backend: n a multiple of the kernel's block of 1,024 terms (other lengths keep pcs_horner_base).
-  for (const n of [1024, 3072, 8192]) {
+  // Through the backend: n a multiple of the kernel's block of 256 terms, and a length that is not (pcs_horner_base).
+  for (const n of [1024, 1100, 3072, 8192]) {
     for (const coeffs of inputs(n)) {
       for (const z of points) {
         const want = ref.horner(ref.lift(coeffs), z);
