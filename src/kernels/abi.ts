@@ -112,6 +112,8 @@ export interface KernelExports {
   pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
   /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** acc = c·eq(point, ·) over the hypercube, interleaved extension (pcs_eq_add writing instead of adding). */
+  pcs_eq_write(acc: number, tmp: number, tables: number, nvars: number): void;
   /** acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form). */
   pcs_eq_add_base(acc: number, tmp: number, tables: number, nvars: number): void;
   /** pcs_fold of a base-field table into an interleaved extension one. */
@@ -183,6 +185,7 @@ export function kernelExportNames(): readonly string[] {
     "pcs_rows",
     "pcs_horner",
     "pcs_eq_add",
+    "pcs_eq_write",
     "pcs_eq_add_base",
     "pcs_fold_base",
     "pcs_round_base",

@@ -617,6 +617,17 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
+    this.eqInto(acc, point, c, "pcs_eq_add");
+  }
+
+  eq(point: readonly Ext[], c: Ext): Uint32Array {
+    const out = this.table(4 << point.length);
+    this.eqInto(out, point, c, "pcs_eq_write");
+    return out;
+  }
+
+  /** c·eq(point, ·) added to `acc` (`pcs_eq_add`) or written over it (`pcs_eq_write`). */
+  private eqInto(acc: Uint32Array, point: readonly Ext[], c: Ext, fn: "pcs_eq_add" | "pcs_eq_write"): void {
     // c at words 0..3, then per coordinate j the tables of p_j (words 4 + 32j) and 1 − p_j (words 20 + 32j).
     this.eqAddSplit(
       acc,
@@ -633,7 +644,7 @@ class WasmPcsKernels implements PcsBackend {
             20 + 32 * j,
           );
         }
-        return { fn: "pcs_eq_add", tables };
+        return { fn, tables };
       },
       (hb, s) => {
         // eq(high coordinates, hb): Π_t (bit t of hb ? p : 1 − p) over the last s coordinates.

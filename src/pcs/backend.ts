@@ -71,6 +71,8 @@ export interface PcsBackend {
   hornerBase(coeffs: Uint32Array, z: Ext): Ext;
   /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
+  /** c·eq(point, ·) over the hypercube as a new working table: `eqAdd` into zeros. */
+  eq(point: readonly Ext[], c: Ext): Uint32Array;
   /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
@@ -236,6 +238,11 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   horner: evaluateUnivariate,
   hornerBase: (coeffs: Uint32Array, z: Ext) => evaluateUnivariate(liftToExtension(coeffs), z),
   eqAdd: addScaledEqTable,
+  eq: (point: readonly Ext[], c: Ext) => {
+    const out = new Uint32Array(4 << point.length);
+    addScaledEqTable(out, point, c);
+    return out;
+  },
   eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
   merkle: merkleThenAlongside,
@@ -328,6 +335,11 @@ export function pcsHorner(coeffs: Uint32Array, z: Ext): Ext {
 /** acc += c·eq(point, ·) on this thread's backend. */
 export function pcsEqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
   backendFor(1 << point.length).eqAdd(acc, point, c);
+}
+
+/** c·eq(point, ·) as a new working table on this thread's backend. */
+export function pcsEq(point: readonly Ext[], c: Ext): Uint32Array {
+  return backendFor(1 << point.length).eq(point, c);
 }
 
 /** acc += c·eq(point, ·) for a base-field point on this thread's backend. */

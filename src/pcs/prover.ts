@@ -26,6 +26,7 @@ import { phase } from "./phases.js";
 import {
   activeKernelRunner,
   pcsCodeword,
+  pcsEq,
   pcsEqAdd,
   pcsEqAddBase,
   pcsFirstNoncanonical,
@@ -399,14 +400,20 @@ function openIterations(
   };
   try {
     let w = phase("weights", () => {
-      const w0 = take(pcsZeros(4 << m));
-      input.oodPoints.forEach((z, j) => pcsEqAdd(w0, powerPoint(z, m), coeffs[j]!));
+      // The first eq table is written (no zeros to add it to), the others added.
+      let w0: Uint32Array | null = null;
+      const addEq = (point: readonly Ext[], coeff: Ext): void => {
+        if (w0 === null) w0 = take(pcsEq(point, coeff));
+        else pcsEqAdd(w0, point, coeff);
+      };
+      const table = (): Uint32Array => (w0 ??= take(pcsZeros(4 << m)));
+      input.oodPoints.forEach((z, j) => addEq(powerPoint(z, m), coeffs[j]!));
       claims.forEach((c, j) => {
         const blocks = claimBlocks(c);
-        if (blocks === null) pcsEqAdd(w0, (c as WhirClaim).point, coeffs[initial + j]!);
-        else for (const b of blocks) addBlockWeights(w0, b.offset, laneWeights(b), coeffs[initial + j]!);
+        if (blocks === null) addEq((c as WhirClaim).point, coeffs[initial + j]!);
+        else for (const b of blocks) addBlockWeights(table(), b.offset, laneWeights(b), coeffs[initial + j]!);
       });
-      return w0;
+      return table();
     });
     // Base-field values stay one word each until their first fold, which lifts them (no lifted copy).
     const owned = width0 === 4 && input.resident === true;

@@ -213,6 +213,39 @@ test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals
   }
 });
 
+test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and without a pool's cut, and is released", async () => {
+  const be = wasm;
+  assert.ok(be);
+  const { createPcsPool } = await import("../../src/pcs-workers/index.js");
+  const { withPcsWorkers } = await import("../../src/pcs/parallel.js");
+  const pool = createPcsPool({ threads: 1, minCallElements: 1 << 6 });
+  try {
+    await pool.ready();
+    for (const m of [0, 1, 5, 11]) {
+      const point = Array.from({ length: m }, () => extRandom());
+      for (const c of [extRandom(), [1, 0, 0, 0] as Ext, [0, 0, 0, 0] as Ext]) {
+        const want = new Uint32Array(4 << m);
+        ref.eqAdd(want, point, c);
+        assert.deepEqual(ref.eq(point, c), want, `reference, m ${m}`);
+        for (const workers of [null, pool]) {
+          const before: number = be.residentTables;
+          const table: Uint32Array = withPcsWorkers(workers, (): Uint32Array => be.eq(point, c));
+          assert.deepEqual(table, want, `m ${m}, ${workers === null ? "one thread" : "pool"}`);
+          // Added to afterwards, as the weights are.
+          withPcsWorkers(workers, (): void => be.eqAdd(table, point, c));
+          const twice = want.slice();
+          ref.eqAdd(twice, point, c);
+          assert.deepEqual(table, twice);
+          be.release(table);
+          assert.equal(be.residentTables, before);
+        }
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
 test("the first non-canonical value of a table (a working table read in place, or a plain array) is the reference's", async () => {
   assert.ok(wasm);
   const { firstNoncanonicalReference } = await import("../../src/pcs/backend.js");

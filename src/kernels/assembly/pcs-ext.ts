@@ -104,8 +104,19 @@ export function pcs_horner(coeffs: usize, n: u32, ztable: usize, out: usize): vo
  * `acc` directly.
  */
 export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  eqInto(acc, tmp, tables, nvars, false);
+}
+
+/** `pcs_eq_add` that writes acc[b] = c·eq(point, b) instead of adding it (acc's words are not read). */
+export function pcs_eq_write(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  eqInto(acc, tmp, tables, nvars, true);
+}
+
+/** c·eq(point, ·) added to `acc`, or written over it when `write` (a constant of each export). */
+// @ts-ignore: decorator
+@inline function eqInto(acc: usize, tmp: usize, tables: usize, nvars: u32, write: bool): void {
   if (nvars == 0) {
-    v128.store(acc, vAdd(v128.load(acc), v128.load(tables)));
+    v128.store(acc, write ? v128.load(tables) : vAdd(v128.load(acc), v128.load(tables)));
     return;
   }
   v128.store(tmp, v128.load(tables));
@@ -129,8 +140,13 @@ export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): v
     const hi = mulTable(x, p0, p1, p2, p3);
     const a = acc + (<usize>i << 4);
     const b = a + (<usize>half << 4);
-    v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
-    v128.store(b, vAdd(v128.load(b), hi));
+    if (write) {
+      v128.store(a, vSub(x, hi));
+      v128.store(b, hi);
+    } else {
+      v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
+      v128.store(b, vAdd(v128.load(b), hi));
+    }
   }
 }
 
