@@ -169,6 +169,12 @@ export const EXPORTS = {
       "acc += c·eq(point, ·) over the hypercube, interleaved extension.",
     ],
     [
+      "pcs_eq_write",
+      [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")],
+      "void",
+      "acc = c·eq(point, ·) over the hypercube, interleaved extension (pcs_eq_add writing instead of adding).",
+    ],
+    [
       "pcs_eq_add_base",
       [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")],
       "void",
@@ -191,6 +197,12 @@ export const EXPORTS = {
       [ptr("coeffs"), u32("n"), ptr("ztable"), ptr("out")],
       "void",
       "F(z) for base-field coefficients at an extension point given by its constant table.",
+    ],
+    [
+      "pcs_eval_base",
+      [ptr("coeffs"), u32("n"), ptr("powers"), u32("block"), ptr("ztable"), ptr("out")],
+      "void",
+      "F(z) for base-field coefficients by blocks of `block` terms, z^l (l < block) at `powers` (Montgomery form) and z^block by its constant table.",
     ],
     [
       "pcs_merkle_leaves",

@@ -112,6 +112,8 @@ export interface KernelExports {
   pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
   /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** acc = c·eq(point, ·) over the hypercube, interleaved extension (pcs_eq_add writing instead of adding). */
+  pcs_eq_write(acc: number, tmp: number, tables: number, nvars: number): void;
   /** acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form). */
   pcs_eq_add_base(acc: number, tmp: number, tables: number, nvars: number): void;
   /** pcs_fold of a base-field table into an interleaved extension one. */
@@ -120,6 +122,8 @@ export interface KernelExports {
   pcs_round_base(f: number, w: number, n: number, out: number): void;
   /** F(z) for base-field coefficients at an extension point given by its constant table. */
   pcs_horner_base(coeffs: number, n: number, ztable: number, out: number): void;
+  /** F(z) for base-field coefficients by blocks of `block` terms, z^l (l < block) at `powers` (Montgomery form) and z^block by its constant table. */
+  pcs_eval_base(coeffs: number, n: number, powers: number, block: number, ztable: number, out: number): void;
   /** Leaf digests of a natural-order codeword's rows of 2^k elements, four rows per SIMD vector (docs/pcs.md §4.3). */
   pcs_merkle_leaves(out: number, src: number, logN: number, k: number, width: number, consts: number, work: number): void;
   /** The leaf digests of rows [from, from + count) only. */
@@ -181,10 +185,12 @@ export function kernelExportNames(): readonly string[] {
     "pcs_rows",
     "pcs_horner",
     "pcs_eq_add",
+    "pcs_eq_write",
     "pcs_eq_add_base",
     "pcs_fold_base",
     "pcs_round_base",
     "pcs_horner_base",
+    "pcs_eval_base",
     "pcs_merkle_leaves",
     "pcs_merkle_leaves_rows",
     "pcs_merkle_leaves_pair",

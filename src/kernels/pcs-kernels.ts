@@ -115,6 +115,20 @@ function fillTwiddles(kernels: Kernels, tw: number, tws: number, logN: number): 
   }
 }
 
+/** Terms per block of `pcs_eval_base` (its powers of z: 4 KiB, made on this thread for each point). */
+const EVAL_BLOCK = 256;
+
+/** z^l for l < count as interleaved extension values in Montgomery form (`pcs_eval_base`'s powers). */
+export function evalPowers(z: Ext, count: number): Uint32Array {
+  const out = new Uint32Array(4 * count);
+  let x: Ext = [1, 0, 0, 0];
+  for (let l = 0; l < count; l++) {
+    for (let c = 0; c < 4; c++) out[4 * l + c] = mul(x[c]!, MONTGOMERY_R);
+    x = extMul(x, z);
+  }
+  return out;
+}
+
 /** Words of the Merkle kernels' scratch (four transposed states). */
 const MERKLE_WORK_WORDS = 64;
 
@@ -145,7 +159,10 @@ class WasmPcsKernels implements PcsBackend {
     const workers = activeKernelRunner();
     if (calls.length > 1 && workers !== null)
       workers.kernelCalls(this.kernels.share(), calls, (c) => this.call(c), alongside);
-    else for (const c of calls) this.call(c);
+    else {
+      alongside?.();
+      for (const c of calls) this.call(c);
+    }
   }
 
   private call(c: PcsKernelCall): void {
@@ -206,6 +223,10 @@ class WasmPcsKernels implements PcsBackend {
     const out = this.table(values.length);
     out.set(values);
     return out;
+  }
+
+  firstNoncanonical(values: Uint32Array): number {
+    return this.withPointer(values, false, (ptr) => this.kernels.instance.raw.first_noncanonical(ptr, values.length));
   }
 
   zeros(words: number): Uint32Array {
@@ -390,7 +411,8 @@ class WasmPcsKernels implements PcsBackend {
   /**
    * The tree over 2^logRows leaves that `leaves` writes (8 words each) at its first argument;
    * `works(i)` is a scratch region of its own for call i of a spread step. With a pool, the long
-   * levels are spread too.
+   * levels are spread too, and the levels already done are copied out of kernel memory on this
+   * thread while the workers compress the next one (the rest after the last level).
    */
   private tree(
     logRows: number,
@@ -408,6 +430,14 @@ class WasmPcsKernels implements PcsBackend {
       while (scratch.length <= i) scratch.push(heap.alloc(Math.max(MERKLE_WORK_WORDS, MERKLE24_WORK_WORDS)));
       return scratch[i]!.ptr;
     };
+    const words = new Uint32Array(8 * (2 * rows - 1));
+    let copied = 0;
+    /** Copies words [copied, end) of the tree out of kernel memory (a fresh view: the memory may have grown). */
+    const copyUpTo = (end: number): void => {
+      if (end <= copied) return;
+      words.set(all.view().subarray(copied, end), copied);
+      copied = end;
+    };
     try {
       leaves(all.ptr, consts, work, works);
       let at = 0;
@@ -419,16 +449,18 @@ class WasmPcsKernels implements PcsBackend {
         if (parts > 1) {
           const pieces = ranges(parents, parts, 1);
           pieces.forEach((_, i) => works(i));
+          const done = at + 8 * n;
           this.run(
             pieces.map(([a, b], i) => ({
               fn: "pcs_merkle_level",
               args: [out + 32 * a, src + 64 * a, b - a, consts, works(i)],
             })),
+            () => copyUpTo(done),
           );
         } else raw.pcs_merkle_level(out, src, parents, consts, work);
         at += 8 * n;
       }
-      const words = all.view().slice(0, 8 * (2 * rows - 1));
+      copyUpTo(words.length);
       const levels: Uint32Array[] = [];
       at = 0;
       for (let n = rows; n >= 1; n >>= 1) {
@@ -535,7 +567,38 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   hornerBase(coeffs: Uint32Array, z: Ext): Ext {
-    return this.hornerOf("pcs_horner_base", 4, coeffs, coeffs.length, z);
+    const n = coeffs.length;
+    if (n % EVAL_BLOCK !== 0) return this.hornerOf("pcs_horner_base", 4, coeffs, n, z);
+    return this.evalBase(coeffs, n, z);
+  }
+
+  /**
+   * F(z) for n base-field coefficients (n a multiple of EVAL_BLOCK) by `pcs_eval_base`: the powers
+   * z^l (l < EVAL_BLOCK) made once, the blocks cut into pieces whose values F_i (coefficients
+   * [a_i, b_i) times z^(l − a_i)) add up as Σ_i z^(a_i)·F_i.
+   */
+  private evalBase(coeffs: Uint32Array, n: number, z: Ext): Ext {
+    const pieces = ranges(n / EVAL_BLOCK, this.parts(n), 1);
+    const zBlock = extPow(z, EVAL_BLOCK);
+    return this.withCopies(
+      [coeffs, evalPowers(z, EVAL_BLOCK), extConstantTable(zBlock)],
+      4 * pieces.length,
+      ([c, powers, zt], out) => {
+        this.run(
+          pieces.map(([a, b], i) => ({
+            fn: "pcs_eval_base",
+            args: [c! + 4 * EVAL_BLOCK * a, EVAL_BLOCK * (b - a), powers!, EVAL_BLOCK, zt!, out!.ptr + 16 * i],
+          })),
+        );
+        const v = out!.view();
+        let acc: Ext = [0, 0, 0, 0];
+        pieces.forEach(([a], i) => {
+          const piece: Ext = [v[4 * i]!, v[4 * i + 1]!, v[4 * i + 2]!, v[4 * i + 3]!];
+          acc = extAdd(acc, a === 0 ? piece : extMul(extPow(zBlock, a), piece));
+        });
+        return acc;
+      },
+    );
   }
 
   /** F(z) = Σ_i z^(a_i)·H_i(z) for the pieces [a_i, b_i) of n coefficients (`size` bytes each), each H_i by the Horner kernel `fn`. */
@@ -554,6 +617,17 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
+    this.eqInto(acc, point, c, "pcs_eq_add");
+  }
+
+  eq(point: readonly Ext[], c: Ext): Uint32Array {
+    const out = this.table(4 << point.length);
+    this.eqInto(out, point, c, "pcs_eq_write");
+    return out;
+  }
+
+  /** c·eq(point, ·) added to `acc` (`pcs_eq_add`) or written over it (`pcs_eq_write`). */
+  private eqInto(acc: Uint32Array, point: readonly Ext[], c: Ext, fn: "pcs_eq_add" | "pcs_eq_write"): void {
     // c at words 0..3, then per coordinate j the tables of p_j (words 4 + 32j) and 1 − p_j (words 20 + 32j).
     this.eqAddSplit(
       acc,
@@ -570,7 +644,7 @@ class WasmPcsKernels implements PcsBackend {
             20 + 32 * j,
           );
         }
-        return { fn: "pcs_eq_add", tables };
+        return { fn, tables };
       },
       (hb, s) => {
         // eq(high coordinates, hb): Π_t (bit t of hb ? p : 1 − p) over the last s coordinates.

@@ -13,6 +13,7 @@
  * that passing it to another operation costs no copy. Nothing may read a released table.
  */
 import type { Ext } from "../field/extension.js";
+import { P } from "../field/koalabear.js";
 import { codewordReference, encodeRowsReference, rowsOfCodeword } from "./encode.js";
 import { buildMerkleTree, permute24ManyReference, type MerkleTree } from "./merkle.js";
 import type { LeafWidth } from "./params.js";
@@ -70,6 +71,8 @@ export interface PcsBackend {
   hornerBase(coeffs: Uint32Array, z: Ext): Ext;
   /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
+  /** c·eq(point, ·) over the hypercube as a new working table: `eqAdd` into zeros. */
+  eq(point: readonly Ext[], c: Ext): Uint32Array;
   /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
@@ -99,6 +102,8 @@ export interface PcsBackend {
   scaleAdd(alpha: Ext, base: Uint32Array, ext: Uint32Array): Uint32Array;
   /** A copy of `values` as a working table. */
   resident(values: Uint32Array): Uint32Array;
+  /** The index of the first value of `values` that is not canonical (≥ p), or −1 (`firstNoncanonicalReference`); a working table is read in place. */
+  firstNoncanonical(values: Uint32Array): number;
   /** A working table of `words` zeros. */
   zeros(words: number): Uint32Array;
   /** Gives a working table back; no effect on any other array. */
@@ -210,6 +215,12 @@ const merkleThenAlongside: PcsMerkleFn = (codeword, width, logDomain, k, leafWid
   return tree;
 };
 
+/** The index of the first value ≥ p of `values`, or −1 (the reference of `PcsBackend.firstNoncanonical`). */
+export function firstNoncanonicalReference(values: Uint32Array): number {
+  for (let i = 0; i < values.length; i++) if (values[i]! >= P) return i;
+  return -1;
+}
+
 /** The references: `nttReference`, `evaluationsToCoefficients`, `foldEvaluations` / `foldCoefficients`, `roundPolynomial`, `encodeRowsReference`, `codewordReference`, `merkleTreeOfCodeword`; working tables are plain arrays. */
 export const typescriptPcsBackend: PcsBackend = Object.freeze({
   name: "typescript" as const,
@@ -227,6 +238,11 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   horner: evaluateUnivariate,
   hornerBase: (coeffs: Uint32Array, z: Ext) => evaluateUnivariate(liftToExtension(coeffs), z),
   eqAdd: addScaledEqTable,
+  eq: (point: readonly Ext[], c: Ext) => {
+    const out = new Uint32Array(4 << point.length);
+    addScaledEqTable(out, point, c);
+    return out;
+  },
   eqAddBase: addScaledEqTableBase,
   codeword: codewordReference,
   merkle: merkleThenAlongside,
@@ -235,6 +251,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   lift: liftToExtension,
   scaleAdd: (alpha: Ext, base: Uint32Array, ext: Uint32Array) => scaleAddBase(alpha, base, ext),
   resident: (values: Uint32Array) => values.slice(),
+  firstNoncanonical: firstNoncanonicalReference,
   zeros: (words: number) => new Uint32Array(words),
   release: () => undefined,
 });
@@ -320,6 +337,11 @@ export function pcsEqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void 
   backendFor(1 << point.length).eqAdd(acc, point, c);
 }
 
+/** c·eq(point, ·) as a new working table on this thread's backend. */
+export function pcsEq(point: readonly Ext[], c: Ext): Uint32Array {
+  return backendFor(1 << point.length).eq(point, c);
+}
+
 /** acc += c·eq(point, ·) for a base-field point on this thread's backend. */
 export function pcsEqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
   backendFor(1 << point.length).eqAddBase(acc, point, c);
@@ -373,6 +395,11 @@ export function pcsZeros(words: number): Uint32Array {
 }
 
 /** Gives a working table back to this thread's backend (whichever operation made it). */
+/** The index of the first non-canonical value of `values` (≥ p), or −1, on the backend `pcsResident` takes for it (a working table it made is read in place). */
+export function pcsFirstNoncanonical(values: Uint32Array): number {
+  return backendFor(values.length / 4).firstNoncanonical(values);
+}
+
 export function pcsRelease(table: Uint32Array): void {
   currentPcsBackend().release(table);
 }

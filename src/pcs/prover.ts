@@ -26,8 +26,10 @@ import { phase } from "./phases.js";
 import {
   activeKernelRunner,
   pcsCodeword,
+  pcsEq,
   pcsEqAdd,
   pcsEqAddBase,
+  pcsFirstNoncanonical,
   pcsFold,
   pcsFoldBase,
   pcsHorner,
@@ -140,11 +142,8 @@ export interface WhirOpenOptions {
   readonly workers?: PcsMerkleWorkers | null;
 }
 
-function checkEvaluations(
-  evaluations: Uint32Array,
-  width: CommittedWidth,
-  set: ReturnType<typeof whirParameterSet>,
-): number {
+/** The length of `evaluations` (2^m values of `width` words, m within the set's limit): m. */
+function checkShape(evaluations: Uint32Array, width: CommittedWidth, set: ReturnType<typeof whirParameterSet>): number {
   if (!(evaluations instanceof Uint32Array))
     throw new PcsError("PCS_BAD_POLYNOMIAL", "evaluations must be a Uint32Array of canonical field elements");
   const count = evaluations.length / width;
@@ -157,15 +156,18 @@ function checkEvaluations(
     );
   }
   whirSchedule(set, m); // PCS_TOO_LARGE before the values are read
-  for (let i = 0; i < evaluations.length; i++) {
-    if (evaluations[i]! >= P)
-      throw new PcsError(
-        "PCS_BAD_POLYNOMIAL",
-        `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`,
-        { index: i },
-      );
-  }
   return m;
+}
+
+/** `PCS_BAD_POLYNOMIAL` for the first non-canonical value of `evaluations`, read on its working copy `working` (a SIMD scan on the kernels' backend). */
+function checkCanonical(evaluations: Uint32Array, working: Uint32Array): void {
+  const i = pcsFirstNoncanonical(working);
+  if (i >= 0)
+    throw new PcsError(
+      "PCS_BAD_POLYNOMIAL",
+      `evaluations[${i}] = ${evaluations[i]} is not a canonical field element (< p = ${P})`,
+      { index: i },
+    );
 }
 
 /**
@@ -185,7 +187,7 @@ export function whirCommitOn(
   if (width !== 1 && width !== 4)
     throw new PcsError("PCS_BAD_POLYNOMIAL", `width must be 1 or 4, got ${String(width)}`);
   const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
-  const m = phase("input", () => checkEvaluations(evaluations, width, set));
+  const m = phase("input", () => checkShape(evaluations, width, set));
   return withPcsWorkers(workers, () => commitCore(t, evaluations, width, set, m, options, workers));
 }
 
@@ -209,6 +211,7 @@ function commitCore(
   let codeword: Uint32Array;
   let tree: MerkleTree;
   try {
+    phase("input", () => checkCanonical(evaluations, workingCoefficients));
     phase("encode", () => pcsMobius(workingCoefficients, width));
     ({ codeword, tree } = commitCodeword(
       workingCoefficients,
@@ -397,14 +400,20 @@ function openIterations(
   };
   try {
     let w = phase("weights", () => {
-      const w0 = take(pcsZeros(4 << m));
-      input.oodPoints.forEach((z, j) => pcsEqAdd(w0, powerPoint(z, m), coeffs[j]!));
+      // The first eq table is written (no zeros to add it to), the others added.
+      let w0: Uint32Array | null = null;
+      const addEq = (point: readonly Ext[], coeff: Ext): void => {
+        if (w0 === null) w0 = take(pcsEq(point, coeff));
+        else pcsEqAdd(w0, point, coeff);
+      };
+      const table = (): Uint32Array => (w0 ??= take(pcsZeros(4 << m)));
+      input.oodPoints.forEach((z, j) => addEq(powerPoint(z, m), coeffs[j]!));
       claims.forEach((c, j) => {
         const blocks = claimBlocks(c);
-        if (blocks === null) pcsEqAdd(w0, (c as WhirClaim).point, coeffs[initial + j]!);
-        else for (const b of blocks) addBlockWeights(w0, b.offset, laneWeights(b), coeffs[initial + j]!);
+        if (blocks === null) addEq((c as WhirClaim).point, coeffs[initial + j]!);
+        else for (const b of blocks) addBlockWeights(table(), b.offset, laneWeights(b), coeffs[initial + j]!);
       });
-      return w0;
+      return table();
     });
     // Base-field values stay one word each until their first fold, which lifts them (no lifted copy).
     const owned = width0 === 4 && input.resident === true;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { P, random } from "../../src/field/koalabear.js";
-import { extRandom, type Ext } from "../../src/field/extension.js";
+import { extPow, extRandom, type Ext } from "../../src/field/extension.js";
 import { merkleTreeOfCodeword, typescriptPcsBackend } from "../../src/pcs/backend.js";
 import { codewordReference, rowsOfCodeword } from "../../src/pcs/encode.js";
 import { buildMerkleTreeReference } from "../../src/pcs/merkle.js";
@@ -167,6 +167,117 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
       assert.deepEqual(b, lifted);
     }
   }
+});
+
+test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals Horner's rule of the lifted coefficients", async () => {
+  assert.ok(wasm);
+  const { evalPowers } = await import("../../src/kernels/pcs-kernels.js");
+  const { defaultKernels } = await import("../../src/kernels/kernels.js");
+  const points: Ext[] = [extRandom(), [0, 0, 0, 0], [1, 0, 0, 0], [P - 1, P - 1, P - 1, P - 1], [0, 0, 0, 1]];
+  // Through the backend: n a multiple of the kernel's block of 256 terms, and a length that is not (pcs_horner_base).
+  for (const n of [1024, 1100, 3072, 8192]) {
+    for (const coeffs of inputs(n)) {
+      for (const z of points) {
+        const want = ref.horner(ref.lift(coeffs), z);
+        assert.deepEqual(wasm.hornerBase(coeffs, z), want, `n ${n}`);
+        const resident = wasm.resident(coeffs);
+        assert.deepEqual(wasm.hornerBase(resident, z), want, `n ${n}, a working table`);
+        wasm.release(resident);
+      }
+    }
+  }
+  // The kernel itself on small blocks and on a range of blocks, as a pool's calls take them.
+  const kernels = defaultKernels();
+  const heap = kernels.heap;
+  for (const block of [4, 8, 64]) {
+    for (const blocks of [1, 2, 5]) {
+      const n = block * blocks;
+      const coeffs = new Uint32Array(n).map(() => random());
+      const z = extRandom();
+      const c = heap.allocFrom(coeffs);
+      const powers = heap.allocFrom(evalPowers(z, block));
+      const zbt = heap.allocFrom(extConstantTable(extPow(z, block)));
+      const out = heap.alloc(4);
+      try {
+        kernels.instance.raw.pcs_eval_base(c.ptr, n, powers.ptr, block, zbt.ptr, out.ptr);
+        assert.deepEqual([...out.view().subarray(0, 4)], ref.horner(ref.lift(coeffs), z), `block ${block} × ${blocks}`);
+        // Blocks [1, blocks) alone (a pool's call on a range of blocks): the coefficients from block 1 on, at z.
+        if (blocks > 1) {
+          kernels.instance.raw.pcs_eval_base(c.ptr + 4 * block, n - block, powers.ptr, block, zbt.ptr, out.ptr);
+          assert.deepEqual([...out.view().subarray(0, 4)], ref.horner(ref.lift(coeffs.subarray(block)), z));
+        }
+      } finally {
+        for (const r of [c, powers, zbt, out]) heap.release(r);
+      }
+    }
+  }
+});
+
+test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and without a pool's cut, and is released", async () => {
+  const be = wasm;
+  assert.ok(be);
+  const { createPcsPool } = await import("../../src/pcs-workers/index.js");
+  const { withPcsWorkers } = await import("../../src/pcs/parallel.js");
+  const pool = createPcsPool({ threads: 1, minCallElements: 1 << 6 });
+  try {
+    await pool.ready();
+    for (const m of [0, 1, 5, 11]) {
+      const point = Array.from({ length: m }, () => extRandom());
+      for (const c of [extRandom(), [1, 0, 0, 0] as Ext, [0, 0, 0, 0] as Ext]) {
+        const want = new Uint32Array(4 << m);
+        ref.eqAdd(want, point, c);
+        assert.deepEqual(ref.eq(point, c), want, `reference, m ${m}`);
+        for (const workers of [null, pool]) {
+          const before: number = be.residentTables;
+          const table: Uint32Array = withPcsWorkers(workers, (): Uint32Array => be.eq(point, c));
+          assert.deepEqual(table, want, `m ${m}, ${workers === null ? "one thread" : "pool"}`);
+          // Added to afterwards, as the weights are.
+          withPcsWorkers(workers, (): void => be.eqAdd(table, point, c));
+          const twice = want.slice();
+          ref.eqAdd(twice, point, c);
+          assert.deepEqual(table, twice);
+          be.release(table);
+          assert.equal(be.residentTables, before);
+        }
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+test("the first non-canonical value of a table (a working table read in place, or a plain array) is the reference's", async () => {
+  assert.ok(wasm);
+  const { firstNoncanonicalReference } = await import("../../src/pcs/backend.js");
+  for (const n of [1, 3, 4, 1024, 4099]) {
+    const at = [...new Set([-1, 0, 1, n >> 1, n - 1])].filter((i) => i < n);
+    for (const bad of at) {
+      for (const value of [P, P + 1, 0xffffffff]) {
+        const values = new Uint32Array(n).map(() => random());
+        if (bad >= 0) values[bad] = value;
+        if (bad >= 1) values[bad - 1] = P - 1;
+        const want = firstNoncanonicalReference(values);
+        assert.equal(want, bad, `reference, n ${n}`);
+        assert.equal(ref.firstNoncanonical(values), want);
+        assert.equal(wasm.firstNoncanonical(values), want, `plain array, n ${n}, at ${bad}`);
+        const table = wasm.resident(values);
+        assert.equal(wasm.firstNoncanonical(table), want, `working table, n ${n}, at ${bad}`);
+        wasm.release(table);
+      }
+    }
+  }
+  // Two non-canonical values: the first.
+  const two = new Uint32Array(2048);
+  two[700] = P;
+  two[1500] = P + 5;
+  assert.equal(wasm.firstNoncanonical(two), 700);
+  // A commitment refusing such a table releases the working copy it scanned.
+  const { whirCommit } = await import("../../src/pcs/index.js");
+  const before = wasm.residentTables;
+  const evaluations = new Uint32Array(1 << 13).map(() => random());
+  evaluations[5000] = P;
+  assert.throws(() => whirCommit(evaluations, { workers: null }), { code: "PCS_BAD_POLYNOMIAL" });
+  assert.equal(wasm.residentTables, before, "the working copy released");
 });
 
 test("the kernels cut into calls (NTT stages by blocks and passes, Möbius bits, leaf rows) equal the whole kernels", async () => {

@@ -236,6 +236,14 @@ test("bad input is refused with typed errors before any work", () => {
   assert.throws(() => whirCommit(new Uint32Array(3)), { code: "PCS_BAD_POLYNOMIAL" });
   assert.throws(() => whirCommit(new Uint32Array(1)), { code: "PCS_BAD_POLYNOMIAL" });
   assert.throws(() => whirCommit(new Uint32Array([1, P])), { code: "PCS_BAD_POLYNOMIAL" });
+  // A large table (scanned on its working copy): the first non-canonical value is named.
+  const large = randomEvaluations(14, 1);
+  large[9000] = P + 3;
+  large[12000] = P;
+  assert.throws(() => whirCommit(large), {
+    code: "PCS_BAD_POLYNOMIAL",
+    message: `evaluations[9000] = ${P + 3} is not a canonical field element (< p = ${P})`,
+  });
   assert.throws(() => whirCommit(new Uint32Array(2), { set: "nope" as WhirSetId }), { code: "PCS_UNKNOWN_SET" });
   assert.throws(() => whirCommit(new Uint32Array(1 << 23), { set: "cb100-r4" }), { code: "PCS_TOO_LARGE" });
   const committed = whirCommit(randomEvaluations(3, 1));

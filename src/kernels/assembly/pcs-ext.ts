@@ -3,7 +3,7 @@
 // byte 16i. A product by a constant α uses its table A_j = X^j·α in Montgomery form (16 words,
 // made by the caller): x·α = Σ_j x_j·A_j, four lane-wise Montgomery products of a splat
 // coordinate, so canonical x gives canonical x·α.
-import { addS, subS, vAdd, vMontMul, vSub, vTriple } from "./field";
+import { addS, subS, vAdd, vMontMul, vMontReduceWide, vSub, vTriple, wideHi, wideLo } from "./field";
 
 // @ts-ignore: decorator
 @inline function splat(x: v128, lane: u8): v128 {
@@ -13,24 +13,28 @@ import { addS, subS, vAdd, vMontMul, vSub, vTriple } from "./field";
   return i32x4.shuffle(x, x, 3, 3, 3, 3);
 }
 
+// x·α = Σ_j x_j·A_j: the four lane-wise 64-bit products of each coordinate (each below p², their
+// sum below 4p² < 2^64) summed, then one Montgomery reduction per lane.
 // @ts-ignore: decorator
 @inline function mulTable(x: v128, a0: v128, a1: v128, a2: v128, a3: v128): v128 {
-  return vAdd(vAdd(vMontMul(splat(x, 0), a0), vMontMul(splat(x, 1), a1)), vAdd(vMontMul(splat(x, 2), a2), vMontMul(splat(x, 3), a3)));
+  const x0 = splat(x, 0), x1 = splat(x, 1), x2 = splat(x, 2), x3 = splat(x, 3);
+  return vMontReduceWide(
+    i64x2.add(i64x2.add(wideLo(x0, a0), wideLo(x1, a1)), i64x2.add(wideLo(x2, a2), wideLo(x3, a3))),
+    i64x2.add(i64x2.add(wideHi(x0, a0), wideHi(x1, a1)), i64x2.add(wideHi(x2, a2), wideHi(x3, a3))),
+  );
 }
 
-/** X·b for b = (b0, b1, b2, b3): (3·b3, b0, b1, b2). */
-// @ts-ignore: decorator
-@inline function timesX(b: v128): v128 {
-  const rotated = i32x4.shuffle(b, b, 3, 0, 1, 2);
-  return i32x4.replace_lane(rotated, 0, i32x4.extract_lane(vTriple(rotated), 0));
-}
-
-/** a·b·R^−1 coordinate-wise scaled (both canonical): Σ_j a_j·X^j·b as Montgomery products. */
+/**
+ * a·b·R^−1 coordinate-wise scaled (both canonical): Σ_j a_j·X^j·b as Montgomery products, with
+ * X·b = (3·b3, b0, b1, b2), X²·b = (3·b2, 3·b3, b0, b1), X³·b = (3·b1, 3·b2, 3·b3, b0) taken from
+ * b and 3·b by shuffles.
+ */
 // @ts-ignore: decorator
 @inline function mulMontScaled(a: v128, b: v128): v128 {
-  const b1 = timesX(b);
-  const b2 = timesX(b1);
-  const b3 = timesX(b2);
+  const t = vTriple(b);
+  const b1 = i32x4.shuffle(b, t, 7, 0, 1, 2);
+  const b2 = i32x4.shuffle(b, t, 6, 7, 0, 1);
+  const b3 = i32x4.shuffle(b, t, 5, 6, 7, 0);
   return mulTable(a, b, b1, b2, b3);
 }
 
@@ -100,8 +104,19 @@ export function pcs_horner(coeffs: usize, n: u32, ztable: usize, out: usize): vo
  * `acc` directly.
  */
 export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  eqInto(acc, tmp, tables, nvars, false);
+}
+
+/** `pcs_eq_add` that writes acc[b] = c·eq(point, b) instead of adding it (acc's words are not read). */
+export function pcs_eq_write(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
+  eqInto(acc, tmp, tables, nvars, true);
+}
+
+/** c·eq(point, ·) added to `acc`, or written over it when `write` (a constant of each export). */
+// @ts-ignore: decorator
+@inline function eqInto(acc: usize, tmp: usize, tables: usize, nvars: u32, write: bool): void {
   if (nvars == 0) {
-    v128.store(acc, vAdd(v128.load(acc), v128.load(tables)));
+    v128.store(acc, write ? v128.load(tables) : vAdd(v128.load(acc), v128.load(tables)));
     return;
   }
   v128.store(tmp, v128.load(tables));
@@ -125,8 +140,13 @@ export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): v
     const hi = mulTable(x, p0, p1, p2, p3);
     const a = acc + (<usize>i << 4);
     const b = a + (<usize>half << 4);
-    v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
-    v128.store(b, vAdd(v128.load(b), hi));
+    if (write) {
+      v128.store(a, vSub(x, hi));
+      v128.store(b, hi);
+    } else {
+      v128.store(a, vAdd(v128.load(a), vSub(x, hi)));
+      v128.store(b, vAdd(v128.load(b), hi));
+    }
   }
 }
 
@@ -196,6 +216,37 @@ export function pcs_round_base(f: usize, w: usize, n: u32, out: usize): void {
   }
   v128.store(out, h0);
   v128.store(out + 16, h2);
+}
+
+/**
+ * F(z) = Σ_i c_i z^i over n base-field coefficients (one word each, n a multiple of `block`, a
+ * multiple of 4) by blocks: with z^l (l < block) at `powers` (interleaved, Montgomery form) and
+ * the constant table of z^block at `ztable`, each block's S_b = Σ_l c_(b·block + l)·z^l sums the
+ * 64-bit products of four terms before one Montgomery reduction (a canonical coefficient times a
+ * Montgomery power is the canonical product), and F(z) = Σ_b (z^block)^b·S_b by Horner's rule
+ * over the blocks. The canonical value to out[0..4): the value `pcs_horner_base` gives.
+ */
+export function pcs_eval_base(coeffs: usize, n: u32, powers: usize, block: u32, ztable: usize, out: usize): void {
+  const z0 = v128.load(ztable), z1 = v128.load(ztable + 16), z2 = v128.load(ztable + 32), z3 = v128.load(ztable + 48);
+  let acc = i32x4.splat(0);
+  for (let b = <i32>(n / block) - 1; b >= 0; b--) {
+    const c = coeffs + (<usize>(<u32>b * block) << 2);
+    let s = i32x4.splat(0);
+    for (let l: u32 = 0; l < block; l += 4) {
+      const at = c + (<usize>l << 2), pw = powers + (<usize>l << 4);
+      const c0 = v128.load32_splat(at), c1 = v128.load32_splat(at, 4), c2 = v128.load32_splat(at, 8), c3 = v128.load32_splat(at, 12);
+      const p0 = v128.load(pw), p1 = v128.load(pw, 16), p2 = v128.load(pw, 32), p3 = v128.load(pw, 48);
+      s = vAdd(
+        s,
+        vMontReduceWide(
+          i64x2.add(i64x2.add(wideLo(c0, p0), wideLo(c1, p1)), i64x2.add(wideLo(c2, p2), wideLo(c3, p3))),
+          i64x2.add(i64x2.add(wideHi(c0, p0), wideHi(c1, p1)), i64x2.add(wideHi(c2, p2), wideHi(c3, p3))),
+        ),
+      );
+    }
+    acc = vAdd(mulTable(acc, z0, z1, z2, z3), s);
+  }
+  v128.store(out, acc);
 }
 
 /**

@@ -46,11 +46,21 @@ const DIAG_BYTES: usize = <usize>SPONGE_DIAG_WORD << 2;
   return i32x4.min_u(r, i32x4.add(r, vP()));
 }
 
-// t³ lane-wise.
+// `montMulPre` without its last reduction: a·b·R^−1 + p in (0, 2p) for a·b < 2^32·p.
+// @ts-ignore: decorator
+@inline function montMulPrePlusP(a: v128, b: v128, bm: v128): v128 {
+  const q = i32x4.mul(a, bm);
+  const xh = vHigh(i64x2.extmul_low_i32x4_u(a, b), i64x2.extmul_high_i32x4_u(a, b));
+  const qh = vHigh(i64x2.extmul_low_i32x4_u(q, vP()), i64x2.extmul_high_i32x4_u(q, vP()));
+  return i32x4.add(i32x4.sub(xh, qh), vP());
+}
+
+// t³ lane-wise: t²·R^−1 + p (below 2p, so its product with t < p stays below 2^32·p), then the
+// reduced product by t.
 // @ts-ignore: decorator
 @inline export function cube(t: v128): v128 {
   const tm = i32x4.mul(t, i32x4.splat(MU));
-  return montMulPre(montMulPre(t, t, tm), t, tm);
+  return montMulPre(montMulPrePlusP(t, t, tm), t, tm);
 }
 
 // (x + c)³ lane-wise with four round constants loaded from c (natural layout: four elements of
