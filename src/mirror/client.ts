@@ -79,55 +79,81 @@ export async function boundedGet(
   }
 }
 
+/**
+ * One GET within the time bound: the deadline settles the call by itself (it does not wait for an
+ * aborted body read to notice its abort), then aborts the request.
+ */
 async function getOnce(url: string, bounds: RequestBounds): Promise<Answer> {
   const ctl = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ctl.abort();
-  }, bounds.timeoutMs);
-  const late = () =>
-    new MirrorError("MIRROR_TIMEOUT", `${url}: no complete answer within ${bounds.timeoutMs} ms`, {
-      timeoutMs: bounds.timeoutMs,
-    });
-  try {
-    let res: Response;
-    try {
-      res = await fetch(url, { signal: ctl.signal, redirect: "error" });
-    } catch (e) {
-      if (timedOut) throw late();
-      throw new MirrorError("MIRROR_UNREACHABLE", `${url}: ${causeOf(e)}`);
-    }
-    const declared = Number(res.headers.get("content-length") ?? "NaN");
-    const tooLarge = () =>
-      new MirrorError("MIRROR_TOO_LARGE", `${url}: an answer of more than ${bounds.maxBytes} bytes`, {
-        maxBytes: bounds.maxBytes,
-      });
-    if (declared > bounds.maxBytes) {
+  const body: BodyReader = { reader: undefined };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new MirrorError("MIRROR_TIMEOUT", `${url}: no complete answer within ${bounds.timeoutMs} ms`, {
+          timeoutMs: bounds.timeoutMs,
+        }),
+      );
       ctl.abort();
-      throw tooLarge();
-    }
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    try {
-      if (res.body !== null)
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          bytes += chunk.length;
-          if (bytes > bounds.maxBytes) {
-            ctl.abort();
-            throw tooLarge();
-          }
-          chunks.push(Buffer.from(chunk));
-        }
-    } catch (e) {
-      if (e instanceof MirrorError) throw e;
-      if (timedOut) throw late();
-      throw new MirrorError("MIRROR_UNREACHABLE", `${url}: the answer broke off (${causeOf(e)})`);
-    }
-    return { status: res.status, headers: res.headers, body: Buffer.concat(chunks) };
+      // the body's reader too: its connection is released even where the abort does not reach it
+      body.reader?.cancel().catch(() => undefined);
+    }, bounds.timeoutMs);
+  });
+  const reading = readAnswer(url, bounds, ctl, body);
+  // after the deadline the read ends in an abort error that nobody waits for
+  reading.catch(() => undefined);
+  try {
+    return await Promise.race([reading, deadline]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The reader of an answer's body while it is read (set by `readAnswer`). */
+interface BodyReader {
+  reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+}
+
+/** The answer of one GET, its body bounded in bytes (aborted through `ctl` past the bound). */
+async function readAnswer(url: string, bounds: RequestBounds, ctl: AbortController, body: BodyReader): Promise<Answer> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: ctl.signal, redirect: "error" });
+  } catch (e) {
+    throw new MirrorError("MIRROR_UNREACHABLE", `${url}: ${causeOf(e)}`);
+  }
+  const declared = Number(res.headers.get("content-length") ?? "NaN");
+  const tooLarge = () =>
+    new MirrorError("MIRROR_TOO_LARGE", `${url}: an answer of more than ${bounds.maxBytes} bytes`, {
+      maxBytes: bounds.maxBytes,
+    });
+  if (declared > bounds.maxBytes) {
+    ctl.abort();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    if (res.body !== null) {
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      body.reader = reader;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.length;
+        if (bytes > bounds.maxBytes) {
+          ctl.abort();
+          await reader.cancel().catch(() => undefined);
+          throw tooLarge();
+        }
+        chunks.push(Buffer.from(value));
+      }
+    }
+  } catch (e) {
+    if (e instanceof MirrorError) throw e;
+    throw new MirrorError("MIRROR_UNREACHABLE", `${url}: the answer broke off (${causeOf(e)})`);
+  }
+  return { status: res.status, headers: res.headers, body: Buffer.concat(chunks) };
 }
 
 /** The API's error body `{code, message}` of an answer, when it is one. */
