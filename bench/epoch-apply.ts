@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { int, parseOptions } from "./lib/options.js";
+import { stat } from "./lib/cpu.js";
 import { NameStore } from "../src/registry/store/name-store.js";
 import { importNames } from "../src/registry/import/name-import.js";
 import { npmReposSource } from "../src/registry/import/dataset.js";
@@ -30,11 +31,6 @@ const records = Number(args.get("records") ?? 100_000);
 const depth = Number(args.get("depth") ?? 48);
 const epochs = Number(args.get("epochs") ?? 10);
 const writes = Number(args.get("writes") ?? 3000);
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 
 const c = conditions();
 process.stdout.write(conditionsLine(c) + "\n");
@@ -68,7 +64,7 @@ try {
     root = formatRoot(o.entry.root);
   }
   await store.close();
-  const warm = median(usPerWrite.slice(1));
+  const warm = stat(usPerWrite.slice(1)).median;
   const row = (k: string, v: string) => process.stdout.write(`${k.padEnd(44)} ${v}\n`);
   row(`records (depth ${depth})`, String(records));
   row("first epoch, CPU per write", `${fmt(usPerWrite[0]!, 1)} µs`);
