@@ -59,27 +59,28 @@ export const NAME_SEALING: RowSealing = {
   historyRowName: (key) => `history row ${Buffer.from(key.buffer, key.byteOffset, key.byteLength).readUInt32BE(0)}`,
 };
 
-/** The digest (8 × u32 LE, each word canonical) at byte `at`. @throws RegistryError `DB_CORRUPT`. */
-export function readDigest(bytes: Uint8Array, at: number, what: string): Digest {
-  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 32);
-  const d = new Uint32Array(8);
-  for (let k = 0; k < 8; k++) {
-    const w = view.getUint32(4 * k, true);
-    if (w >= P) throw new RegistryError("DB_CORRUPT", `${what} holds a non-canonical word ${w}`, { row: what });
+/** Reads the 8 words (u32 LE) at byte `at` into d: the first non-canonical word, or −1 when all are canonical. */
+function digestWords(bytes: Uint8Array, at: number, d: Uint32Array): number {
+  for (let k = 0; k < 8; k++, at += 4) {
+    const w = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
+    if (w >= P) return w;
     d[k] = w;
   }
+  return -1;
+}
+
+/** The digest (8 × u32 LE, each word canonical) at byte `at`. @throws RegistryError `DB_CORRUPT`. */
+export function readDigest(bytes: Uint8Array, at: number, what: string): Digest {
+  const d = new Uint32Array(8);
+  const bad = digestWords(bytes, at, d);
+  if (bad >= 0) throw new RegistryError("DB_CORRUPT", `${what} holds a non-canonical word ${bad}`, { row: what });
   return d;
 }
 
 /** `readDigest` without the row's name: undefined for a non-canonical word. */
 export function canonicalDigest(bytes: Uint8Array, at: number): Digest | undefined {
   const d = new Uint32Array(8);
-  for (let k = 0; k < 8; k++, at += 4) {
-    const w = (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
-    if (w >= P) return undefined;
-    d[k] = w;
-  }
-  return d;
+  return digestWords(bytes, at, d) < 0 ? d : undefined;
 }
 
 /** A row in LMDB's read buffer (`getBinaryFast`, no copy): valid until the next read. */

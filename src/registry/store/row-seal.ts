@@ -52,17 +52,13 @@ export function sealedLength(tag: number, key: Uint8Array, row: Uint8Array): num
  * @throws RegistryError `DB_CORRUPT` (`details.row` = what) when the row is too short or its checksum differs.
  */
 export function unseal(tag: number, key: Uint8Array, row: Uint8Array, what: string): Uint8Array {
-  if (row.length < SEAL_BYTES)
-    throw new RegistryError("DB_CORRUPT", `${what} is damaged: ${row.length} bytes, shorter than its checksum`, {
-      row: what,
-    });
-  const n = row.length - SEAL_BYTES;
-  const stored = (row[n]! | (row[n + 1]! << 8) | (row[n + 2]! << 16) | (row[n + 3]! << 24)) >>> 0;
-  if (stored !== sum(tag, key, row, n))
-    throw new RegistryError(
-      "DB_CORRUPT",
-      `${what} is damaged: its checksum does not match its content (run \`ssgkr registry check\`)`,
-      { row: what },
-    );
-  return row.subarray(0, n);
+  const n = sealedLength(tag, key, row);
+  if (n >= 0) return row.subarray(0, n);
+  throw new RegistryError(
+    "DB_CORRUPT",
+    row.length < SEAL_BYTES
+      ? `${what} is damaged: ${row.length} bytes, shorter than its checksum`
+      : `${what} is damaged: its checksum does not match its content (run \`ssgkr registry check\`)`,
+    { row: what },
+  );
 }
