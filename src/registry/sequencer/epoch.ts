@@ -224,14 +224,14 @@ export function applyEpoch(
     const results: EpochResult[] = [];
     const slots = new Map<number, Slot>();
     const changes: LoggedChange[] = [];
-    // a key not stored has no row to look up
-    const keys = index.batch === head.batch ? index.keys : store.keys(true);
+    // with a current key index, a key not in it has no row to look up
+    const current = index.batch === head.batch ? index.keys : undefined;
     for (const w of writes) {
       try {
         const key = w.key ?? checkEpochWrite(store, w);
         let slot = slots.get(key);
         if (slot === undefined) {
-          const row = isStored(keys, key) ? store.leafRow(key)?.record : undefined;
+          const row = current === undefined || isStored(current, key) ? store.leafRow(key)?.record : undefined;
           slot = { before: row, now: row, digest: undefined };
           slots.set(key, slot);
         }
@@ -251,6 +251,7 @@ export function applyEpoch(
       inside(o);
       return o;
     }
+    const keys = current ?? store.keys(true);
     const B = store.config.leafMaxFields;
     const changed = [...slots.entries()].filter(([, s]) => s.now !== s.before).sort((a, b) => a[0] - b[0]);
     const sortedKeys = new Float64Array(changed.length);
