@@ -590,13 +590,7 @@ class WasmPcsKernels implements PcsBackend {
             args: [c! + 4 * EVAL_BLOCK * a, EVAL_BLOCK * (b - a), powers!, EVAL_BLOCK, zt!, out!.ptr + 16 * i],
           })),
         );
-        const v = out!.view();
-        let acc: Ext = [0, 0, 0, 0];
-        pieces.forEach(([a], i) => {
-          const piece: Ext = [v[4 * i]!, v[4 * i + 1]!, v[4 * i + 2]!, v[4 * i + 3]!];
-          acc = extAdd(acc, a === 0 ? piece : extMul(extPow(zBlock, a), piece));
-        });
-        return acc;
+        return sumOfPieces(out!.view(), pieces, zBlock);
       },
     );
   }
@@ -606,13 +600,7 @@ class WasmPcsKernels implements PcsBackend {
     const pieces = ranges(n, this.parts(n), 1);
     return this.withCopies([coeffs, extConstantTable(z)], 4 * pieces.length, ([c, zt], out) => {
       this.run(pieces.map(([a, b], i) => ({ fn, args: [c! + size * a, b - a, zt!, out!.ptr + 16 * i] })));
-      const v = out!.view();
-      let acc: Ext = [0, 0, 0, 0];
-      pieces.forEach(([a], i) => {
-        const piece: Ext = [v[4 * i]!, v[4 * i + 1]!, v[4 * i + 2]!, v[4 * i + 3]!];
-        acc = extAdd(acc, a === 0 ? piece : extMul(extPow(z, a), piece));
-      });
-      return acc;
+      return sumOfPieces(out!.view(), pieces, z);
     });
   }
 
@@ -775,4 +763,14 @@ export function wasmPcsBackend(): (PcsBackend & { readonly residentTables: numbe
     }
   }
   return backend;
+}
+
+/** Σ_i step^(a_i)·F_i for the pieces [a_i, b_i) whose values F_i are at v[4i, 4i + 4). */
+function sumOfPieces(v: Uint32Array, pieces: readonly (readonly [number, number])[], step: Ext): Ext {
+  let acc: Ext = [0, 0, 0, 0];
+  pieces.forEach(([a], i) => {
+    const piece: Ext = [v[4 * i]!, v[4 * i + 1]!, v[4 * i + 2]!, v[4 * i + 3]!];
+    acc = extAdd(acc, a === 0 ? piece : extMul(extPow(step, a), piece));
+  });
+  return acc;
 }
