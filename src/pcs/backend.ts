@@ -394,12 +394,12 @@ export function pcsZeros(words: number): Uint32Array {
   return backendFor(words / 4).zeros(words);
 }
 
-/** Gives a working table back to this thread's backend (whichever operation made it). */
 /** The index of the first non-canonical value of `values` (≥ p), or −1, on the backend `pcsResident` takes for it (a working table it made is read in place). */
 export function pcsFirstNoncanonical(values: Uint32Array): number {
   return backendFor(values.length / 4).firstNoncanonical(values);
 }
 
+/** Gives a working table back to this thread's backend (whichever operation made it). */
 export function pcsRelease(table: Uint32Array): void {
   currentPcsBackend().release(table);
 }
