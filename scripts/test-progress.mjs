@@ -1,7 +1,9 @@
 // A node:test reporter: node's own output (TAP when stdout is not a terminal, as CI reads it; spec on
 // a terminal) plus one progress line per finished test file — files done / total and failures so
-// far — so a long run shows where it is. The summary (`# pass N`, `# fail N`, …) stays node's own,
-// last. Used by `npm test` and `npm run test:quick`:
+// far — so a long run shows where it is. Node's summary (`# pass N`, `# fail N`, …) follows, then,
+// when a test failed, one recap line per failed test (file:line, name, the error's first lines), so
+// the tail of a long log, which is what CI keeps, names every failure. Used by `npm test` and
+// `npm run test:quick`:
 //
 //   node --test --test-reporter=./scripts/test-progress.mjs --test-reporter-destination=stdout FILES…
 //
@@ -14,6 +16,8 @@ export class Progress {
   done = 0;
   failedFiles = 0;
   failedTests = 0;
+  /** One line per failed test: `file:line name: first line of the error`. */
+  failures = [];
   started = Date.now();
 
   /** Takes one event; returns true when it finished a file. */
@@ -21,7 +25,10 @@ export class Progress {
     const d = event.data ?? {};
     const isFile = d.nesting === 0 && d.file !== undefined && d.name === d.file;
     if (event.type === "test:enqueue" && isFile) this.files.add(d.file);
-    if (event.type === "test:fail" && d.details?.error?.failureType !== "subtestsFailed" && !isFile) this.failedTests++;
+    if (event.type === "test:fail" && d.details?.error?.failureType !== "subtestsFailed" && !isFile) {
+      this.failedTests++;
+      this.failures.push(failureLine(d));
+    }
     if (event.type === "test:complete" && isFile) {
       this.files.add(d.file);
       this.done++;
@@ -29,6 +36,12 @@ export class Progress {
       return true;
     }
     return false;
+  }
+
+  /** The recap after node's summary: nothing when every test passed. */
+  recap() {
+    if (this.failures.length === 0) return [];
+    return [`failed tests (${this.failures.length}):`, ...this.failures.map((f) => `  ${f}`)];
   }
 
   line() {
@@ -39,6 +52,19 @@ export class Progress {
         : `${this.failedTests} failed test${this.failedTests === 1 ? "" : "s"} in ${this.failedFiles} file${this.failedFiles === 1 ? "" : "s"} so far`;
     return `progress: ${this.done}/${this.files.size} files done, ${failing} (${s} s)`;
   }
+}
+
+/** `file:line name: message` of a test:fail event's data, the message's first three lines on one, cut to 300 characters. */
+function failureLine(d) {
+  const error = d.details?.error;
+  const cause = error?.cause ?? error;
+  const lines = String(cause?.message ?? cause ?? "failed")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const text = lines.slice(0, 3).join(" ") || "failed";
+  const where = d.file === undefined ? "" : `${d.file}${d.line === undefined ? "" : `:${d.line}`} `;
+  return `${where}${d.name}: ${text.trim().slice(0, 300)}`;
 }
 
 /** spec, event by event: node's spec reporter is a Transform that writes each event's lines as it takes it. */
@@ -56,6 +82,7 @@ async function* specWithProgress(source, progress) {
   out.end();
   await new Promise((resolve) => setImmediate(resolve));
   yield* drain();
+  for (const l of progress.recap()) yield `\u2716 ${l}\n`;
 }
 
 /** TAP (node's generator), with the progress lines as TAP comments after the output of the event that finished a file. */
@@ -75,6 +102,7 @@ async function* tapWithProgress(source, progress) {
     yield* flush();
   }
   yield* flush();
+  for (const l of progress.recap()) yield `# ${l}\n`;
 }
 
 export default async function* progressReporter(source) {

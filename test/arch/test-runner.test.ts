@@ -59,6 +59,29 @@ test("npm test's reporter: TAP as node writes it, a progress line after each fil
   const summary = lines.slice(lines.lastIndexOf(progress[2]!) + 1);
   assert.ok(summary.includes("# pass 4") && summary.includes("# fail 1"), summary.join("\n"));
   assert.ok(lines.indexOf("# pass 4") > lines.indexOf(progress[2]!), "the summary comes after the last progress line");
+  const recap = lines.indexOf("# failed tests (1):");
+  assert.ok(recap > lines.indexOf("# fail 1"), `the recap follows node's summary:\n${lines.join("\n")}`);
+  assert.match(lines[recap + 1]!, /^# {3}\S*sub\/two\.test\.mjs:3 c: /, "the failed test's file, line, name and error");
+  assert.match(lines[recap + 1]!, /Expected values to be strictly equal/);
+  assert.deepEqual(
+    lines.slice(recap + 2).filter((l) => l !== ""),
+    [],
+    "the recap is last",
+  );
+});
+
+test("a run without failures has no recap", () => {
+  const dir = join(work, "clean");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "one.test.mjs"), PASS);
+  const r = spawnSync(
+    process.execPath,
+    ["--test", `--test-reporter=${reporter}`, "--test-reporter-destination=stdout", "one.test.mjs"],
+    { cwd: dir, encoding: "utf8", env: ownRunEnv("tap") },
+  );
+  assert.equal(r.status, 0, r.stdout);
+  assert.ok(r.stdout.includes("# pass 2"), r.stdout);
+  assert.ok(!r.stdout.includes("failed tests"), r.stdout);
 });
 
 test("on a terminal (spec) the progress lines come between node's own lines, the summary still last", () => {
@@ -68,6 +91,9 @@ test("on a terminal (spec) the progress lines come between node's own lines, the
   assert.equal(progress.length, 3, lines.join("\n"));
   const last = lines.indexOf(progress[2]!);
   assert.ok(lines.indexOf("\u2139 pass 4") > last && lines.indexOf("\u2139 fail 1") > last, lines.join("\n"));
+  const recap = lines.indexOf("\u2716 failed tests (1):");
+  assert.ok(recap > lines.indexOf("\u2139 fail 1"), lines.join("\n"));
+  assert.match(lines[recap + 1]!, /sub\/two\.test\.mjs:3 c: /);
 });
 
 test("npm run test:quick's rule: unit and known-answer files, no end-to-end folder, no crash or process suite", () => {
