@@ -208,12 +208,17 @@ const serve = (db: string, workers: number, extra: string[] = []) =>
     dir,
   );
 
-const status = async (base: string) =>
-  (await (await fetch(`${base}/v1/status`)).json()) as {
+/** The server's `GET /v1/status`; an answer other than 200 (a busy server may refuse it) is an error, not a status. */
+const status = async (base: string) => {
+  const res = await fetch(`${base}/v1/status`);
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`GET /v1/status answered ${res.status}: ${body.slice(0, 200)}`);
+  return JSON.parse(body) as {
     blocks: { proved_through: number; head: number; pending_batches: number };
     process: { event_loop_delay_p99_ms: number; event_loop_delay_max_ms: number };
     pool: { done: { read: number; block: number } };
   };
+};
 
 let nextName = 0;
 /** Uncached v3-zk reads of distinct names for `seconds` s on 4 connections. */
