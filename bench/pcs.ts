@@ -1,8 +1,9 @@
 /**
  * The WHIR polynomial commitment (src/pcs) beside whir-p3's figures on this machine kind.
  *
- *   npm run bench -- pcs [--variables 22] [--sets cb90-r4,ud100-r4,cb100-r4] [--repeats 5]
- *     [--verify-calls 11] [--verify-warmup 3] [--selfcheck-variables 10] [--threads N] [--full]
+ *   npm run bench -- pcs [--variables 22] [--sets cb90-r4,ud100-r4,cb100-r4-s3-l24,ud100-r4-s3-l24]
+ *     [--repeats 5] [--verify-calls 11] [--verify-warmup 3] [--selfcheck-variables 10] [--threads N]
+ *     [--block 1024] [--block-depth 48] [--block-base 20000] [--block-calls 3] [--full]
  *
  * Per cell (m variables, parameter set): 2^m random base-field evaluations; `repeats` times:
  * `whirCommit`, `whirOpen` of two claims f(z_1) = v_1, f(z_2) = v_2 at random z_i ∈ K^m (as GKR
@@ -19,6 +20,12 @@
  * `--threads` workers (default one less than the available cores, at least 1; src/pcs-workers),
  * alternating, median of `repeats`; the proof bytes of the two are checked equal; phases (wall)
  * of each. `pcs22_scaling_2t` is the default set's one-thread wall over its pool wall.
+ *
+ * Block (skipped with `--block 0`): a v3 block of `block` npm inserts into a registry of the first
+ * `block-base` npm records at `block-depth` (bench/lib/npm-block.ts), proved on one thread with the
+ * default set and with the former default `cb100-r4-s3` (Poseidon2-16 leaves), one proof of each
+ * not counted, then `block-calls` of each alternating (which goes first alternates too); process
+ * CPU ms, medians → `v3_block1024_prove_over_old_set` (default over former default).
  *
  * Self-check (at `selfcheck-variables`, default set): honest openings accepted; a wrong claimed
  * value, a changed opened Merkle row and a changed sumcheck h(0) rejected.
@@ -37,6 +44,7 @@ import {
   whirSecurity,
   whirVerify,
   DEFAULT_WHIR_SET,
+  PROVABLE_WHIR_SET,
   type WhirClaim,
   type WhirProof,
   type WhirSetId,
@@ -45,6 +53,11 @@ import { evaluateCoefficients, evaluationsToCoefficients, liftToExtension } from
 import { withPhaseTimer, type PcsPhase } from "../src/pcs/phases.js";
 import { hashBackend } from "../src/hash/fast-permutation.js";
 import { createPcsPool, defaultPcsThreads, type PcsPool } from "../src/pcs-workers/index.js";
+import { prepareV3, proveBlockV3 } from "../src/sync/v3/index.js";
+import { updateRequestOf } from "../src/sync/v2/index.js";
+import { oldLeafRule } from "../src/registry/block-v3.js";
+import { OpKind } from "../src/statement/types.js";
+import { withNpmBlock } from "./lib/npm-block.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
 import { choices, flag, int, ints, parseOptions } from "./lib/options.js";
 import { stat, type Stat } from "./lib/cpu.js";
@@ -59,10 +72,24 @@ const args = parseOptions(
     "verify-warmup": int(0, 100),
     "selfcheck-variables": int(1, 16),
     threads: int(1, 256),
+    block: int(0, 4096),
+    "block-depth": int(1, 48),
+    "block-base": int(1, 90_000),
+    "block-calls": int(1, 100),
     full: flag,
   },
   {
-    smoke: { variables: "8", repeats: "1", "verify-calls": "1", "verify-warmup": "0", "selfcheck-variables": "6" },
+    smoke: {
+      variables: "8",
+      repeats: "1",
+      "verify-calls": "1",
+      "verify-warmup": "0",
+      "selfcheck-variables": "6",
+      block: "4",
+      "block-depth": "16",
+      "block-base": "10",
+      "block-calls": "1",
+    },
   },
 );
 const full = args.has("full");
@@ -70,9 +97,9 @@ const variables = (args.get("variables") ?? (full ? "16,18,20,22" : "22"))
   .split(",")
   .map(Number)
   .sort((a, b) => a - b);
-const sets = (args.get("sets") ?? (full ? SET_IDS.join(",") : `cb90-r4,ud100-r4,${DEFAULT_WHIR_SET}`)).split(
-  ",",
-) as WhirSetId[];
+const sets = (
+  args.get("sets") ?? (full ? SET_IDS.join(",") : `cb90-r4,ud100-r4,${DEFAULT_WHIR_SET},${PROVABLE_WHIR_SET}`)
+).split(",") as WhirSetId[];
 const repeatsGiven = args.has("repeats");
 const repeatsDefault = Number(args.get("repeats") ?? 5);
 const verifyCalls = Number(args.get("verify-calls") ?? 11);
@@ -80,6 +107,12 @@ const verifyWarmup = Number(args.get("verify-warmup") ?? 3);
 /** Pause between a cell's provers and its verifications (the collector's threads finish meanwhile). */
 const VERIFY_PAUSE_MS = 250;
 const selfcheckM = Number(args.get("selfcheck-variables") ?? 10);
+const blockSize = Number(args.get("block") ?? 1024);
+const blockDepth = Number(args.get("block-depth") ?? 48);
+const blockBase = Number(args.get("block-base") ?? 20_000);
+const blockCalls = Number(args.get("block-calls") ?? 3);
+/** The default set before the width-24 leaves: the block figure's baseline. */
+const OLD_DEFAULT_SET: WhirSetId = "cb100-r4-s3";
 const poolThreads = Number(args.get("threads") ?? defaultPcsThreads());
 /** A first commit + open above this CPU time cuts the cell to 3 repetitions (unless --repeats is given). */
 const SLOW_CELL_MS = 20_000;
@@ -408,6 +441,70 @@ if (poolVariables.length > 0) {
   }
 }
 
+/** A v3 block proved with the default set and with the former default, one thread, alternating. */
+interface BlockCell {
+  updates: number;
+  depth: number;
+  registryRecords: number;
+  calls: number;
+  defaultSet: WhirSetId;
+  oldSet: WhirSetId;
+  defaultMs: Stat;
+  oldMs: Stat;
+  /** Median of the default set's proofs over the former default's. */
+  ratio: number;
+  defaultBytes: number;
+  oldBytes: number;
+}
+
+let blockCell: BlockCell | null = null;
+if (blockSize > 0) {
+  progress(
+    `v3 block of ${blockSize} npm inserts at depth ${blockDepth} (registry of ${blockBase}): ${DEFAULT_WHIR_SET} against ${OLD_DEFAULT_SET}, one thread`,
+  );
+  blockCell = await withNpmBlock(
+    { depth: blockDepth, base: blockBase, size: blockSize, label: "pcs-block" },
+    (applied, store): BlockCell => {
+      const B = store.config.leafMaxFields;
+      const requests = applied.updates.map((u) => updateRequestOf(u.record, B));
+      const rules = applied.updates.map((u) => oldLeafRule(u.update));
+      const p3 = prepareV3(OpKind.Update, { depth: blockDepth, leafMaxFields: B });
+      const times: Record<"new" | "old", number[]> = { new: [], old: [] };
+      const bytes: Record<"new" | "old", number> = { new: 0, old: 0 };
+      // one proof of each not counted (compilation, first tables), then block-calls of each
+      for (let r = 0; r <= blockCalls; r++) {
+        for (const which of r % 2 === 0 ? (["new", "old"] as const) : (["old", "new"] as const)) {
+          const pcsSet = which === "new" ? DEFAULT_WHIR_SET : OLD_DEFAULT_SET;
+          let proof: Uint8Array = new Uint8Array(0);
+          const t = cpuMs(() => {
+            proof = proveBlockV3(p3, requests, { rules, pcsSet });
+          });
+          bytes[which] = proof.length;
+          if (r > 0) times[which].push(t);
+        }
+      }
+      const defaultMs = stat(times.new),
+        oldMs = stat(times.old);
+      return {
+        updates: requests.length,
+        depth: blockDepth,
+        registryRecords: blockBase,
+        calls: blockCalls,
+        defaultSet: DEFAULT_WHIR_SET,
+        oldSet: OLD_DEFAULT_SET,
+        defaultMs,
+        oldMs,
+        ratio: defaultMs.median / oldMs.median,
+        defaultBytes: bytes.new,
+        oldBytes: bytes.old,
+      };
+    },
+  );
+  console.log(
+    `block    v3, ${blockCell.updates} updates at depth ${blockDepth}, one thread: ${DEFAULT_WHIR_SET} ${cellText(blockCell.defaultMs)} ms (${blockCell.defaultBytes} B), ${OLD_DEFAULT_SET} ${cellText(blockCell.oldMs)} ms (${blockCell.oldBytes} B): ${fmt(blockCell.ratio, 2)}×   ×${blockCalls}`,
+  );
+}
+
 // Beside the anchor (whir-p3, one claim): ratios ours / theirs.
 const comparisons: Record<string, unknown>[] = [];
 for (const c of cells) {
@@ -447,6 +544,7 @@ const path = writeResults("pcs", {
   selfcheck: { variables: selfcheckM, set: DEFAULT_WHIR_SET, ...check },
   cells,
   poolCells,
+  block: blockCell,
   comparisons,
   browser: null,
 });
@@ -458,7 +556,8 @@ const at = (set: WhirSetId) => cells.find((c) => c.set === set && c.m === hm);
 const round = (x: number | undefined, d = 2) => (x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
 const cb90 = at("cb90-r4"),
   ud100 = at("ud100-r4"),
-  def = at(DEFAULT_WHIR_SET);
+  def = at(DEFAULT_WHIR_SET),
+  provable = at(PROVABLE_WHIR_SET);
 const poolAt = poolCells.find((c) => c.m === hm && c.set === "cb90-r4");
 const poolDefault = poolCells.find((c) => c.m === hm && c.set === DEFAULT_WHIR_SET);
 printHeadline({
@@ -480,5 +579,12 @@ printHeadline({
   pcs22_cb90_commit_open_pool_ms: round(poolAt?.poolWallMs.median, 0),
   pcs_pool_threads: poolThreads,
   pcs22_scaling_2t: round(poolDefault?.speedup),
+  pcs22_cb_r4_commit_open_ms: round(def?.commitOpenMs.median, 0),
+  pcs22_cb_r4_verify_ms: round(def?.verifyMs.median),
+  pcs22_cb_r4_bytes: def?.proofBytes ?? null,
+  pcs22_ud_r4_commit_open_ms: round(provable?.commitOpenMs.median, 0),
+  pcs22_ud_r4_verify_ms: round(provable?.verifyMs.median),
+  pcs22_ud_r4_bytes: provable?.proofBytes ?? null,
+  v3_block1024_prove_over_old_set: round(blockCell?.ratio ?? undefined),
 });
 if (!check.ok) process.exitCode = 1;

@@ -29,21 +29,19 @@
  * WASM kernels. The browser figure comes from `npm run bench -- web --v3-block 1024`. The last
  * stdout line is the headline JSON.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import type { OpRequest } from "../src/smt/operation.js";
 import { goldenFixture } from "../src/smt/fixture.js";
 import { OpKind } from "../src/statement/types.js";
 import { NameStore } from "../src/registry/store/name-store.js";
 import { importNames } from "../src/registry/import/name-import.js";
-import { npmReposSource, npmReposSubsetPath } from "../src/registry/import/dataset.js";
+import { npmReposSource } from "../src/registry/import/dataset.js";
 import { applyNameBlock, type BlockUpdate } from "../src/registry/name-block.js";
 import { oldLeafRule, v3BlockUpdates } from "../src/registry/block-v3.js";
 import { parseBlockDescription, updateJson } from "../src/registry/verify-block.js";
 import { formatRoot } from "../src/registry/root.js";
-import { nameKey } from "../src/registry/name-key.js";
 import { prepareV2, proveBlock, updateRequestOf } from "../src/sync/v2/index.js";
 import {
   prepareV3,
@@ -62,6 +60,7 @@ import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults 
 import { cpuTimed, showStat, stat, type Stat } from "./lib/cpu.js";
 import { int, ints, parseOptions } from "./lib/options.js";
 import { runVerifierProcess } from "./lib/verifier-process.js";
+import { npmInserts } from "./lib/npm-block.js";
 
 const args = parseOptions(
   {
@@ -107,30 +106,6 @@ console.log(conditionsLine(cond));
 
 const cpu = cpuTimed;
 const show = showStat;
-
-/**
- * The first n records after the first `from` of the bundled npm subset whose keys at this depth
- * are new (none of the first `from` names nor an earlier insert has it), as block inserts.
- */
-function npmInserts(from: number, n: number, depth: number): BlockUpdate[] {
-  const lines = gunzipSync(readFileSync(npmReposSubsetPath()))
-    .toString("utf8")
-    .split("\n")
-    .filter((l) => l !== "");
-  const seen = new Set<number>();
-  for (const l of lines.slice(0, from)) seen.add(nameKey((JSON.parse(l) as { name: string }).name, depth));
-  const out: BlockUpdate[] = [];
-  for (let i = from; i < lines.length && out.length < n; i++) {
-    const r = JSON.parse(lines[i]!) as { name: string; value: string | null };
-    const k = nameKey(r.name, depth);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push({ op: "insert", name: r.name, value: r.value });
-  }
-  if (out.length < n)
-    throw new RangeError(`the npm subset has fewer than ${n} records with new keys after the first ${from}`);
-  return out;
-}
 
 interface BlockRow {
   depth: number;

@@ -80,6 +80,13 @@ const HEADLINE: Readonly<Record<string, readonly string[]>> = {
     "pcs22_cb90_commit_open_pool_ms",
     "pcs_pool_threads",
     "pcs22_scaling_2t",
+    "pcs22_cb_r4_commit_open_ms",
+    "pcs22_cb_r4_verify_ms",
+    "pcs22_cb_r4_bytes",
+    "pcs22_ud_r4_commit_open_ms",
+    "pcs22_ud_r4_verify_ms",
+    "pcs22_ud_r4_bytes",
+    "v3_block1024_prove_over_old_set",
   ],
   prepare: [
     "prepare_ms",
