@@ -20,7 +20,7 @@ import {
   gkrKernels,
 } from "../../src/gkr/wasm/kernels.js";
 import { hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
-import { tsCopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
+import { tsCopiesBackend } from "../../src/gkr/structured/dp-ts-backend.js";
 import { Rng } from "./random-structured.js";
 
 const kernels = gkrKernels();

@@ -10,16 +10,16 @@ import { OpKind } from "../../src/statement/types.js";
 import { transcriptAfterOutputs } from "./random-circuit.js";
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
 import { hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
+import type { MulBooking } from "../../src/gkr/structured/dp-oracle.js";
+import { tsCopiesBackend } from "../../src/gkr/structured/dp-ts-backend.js";
 import {
-  type MulBooking,
-  tsCopiesBackend,
   elementsOf,
   foldList,
   foldPlanes,
   planesOf,
   productEvaluations,
   productEvaluationsPlanes,
-} from "../../src/gkr/structured/dp-oracle.js";
+} from "../../src/gkr/structured/dp-planes.js";
 
 const fe = fc.oneof(fc.constantFrom(0, 1, P - 1), fc.integer({ min: 0, max: P - 1 }));
 const arbExt = fc.tuple(fe, fe, fe, fe).map((t) => t as Ext);

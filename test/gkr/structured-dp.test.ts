@@ -12,7 +12,8 @@ import {
 } from "../../src/gkr/structured/linear.js";
 import { proveStructuredGkr, structuredLayerOracle } from "../../src/gkr/structured/oracle.js";
 import { replicateStructuredCircuit } from "../../src/gkr/structured/copies.js";
-import { CopiesLayerOracle, tsCopiesBackend, type CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
+import { CopiesLayerOracle, type CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
+import { tsCopiesBackend } from "../../src/gkr/structured/dp-ts-backend.js";
 import { eqTableWasm, hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
 import { KeptVector, evaluateCopiesWasm, hasCopiesEvalKernel } from "../../src/gkr/structured/dp-resident.js";
 import {

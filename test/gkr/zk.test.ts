@@ -8,7 +8,8 @@ import { evaluateStructuredCircuit, type StructuredCircuit } from "../../src/gkr
 import { replicateStructuredCircuit, CopiesWiring } from "../../src/gkr/structured/copies.js";
 import { StructuredWiring } from "../../src/gkr/structured/wiring.js";
 import { TableWiring } from "../../src/gkr/wiring/table.js";
-import { tsCopiesBackend, type CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
+import type { CopiesBackend } from "../../src/gkr/structured/dp-oracle.js";
+import { tsCopiesBackend } from "../../src/gkr/structured/dp-ts-backend.js";
 import { hasCopiesKernels, wasmCopiesBackend } from "../../src/gkr/structured/dp-wasm.js";
 import { gkrKernels } from "../../src/gkr/wasm/kernels.js";
 import { mleEvalBase } from "../../src/sumcheck/mle.js";

@@ -23,7 +23,8 @@ import { inputBitsOf } from "../circuit.js";
 import type { Claim } from "../claims.js";
 import { CircuitError } from "../errors.js";
 import { InternalError } from "../../errors.js";
-import { type CopiesBackend, CopiesLayerOracle, type LayerValues, tsCopiesBackend } from "../structured/dp-oracle.js";
+import { type CopiesBackend, CopiesLayerOracle, type LayerValues } from "../structured/dp-oracle.js";
+import { tsCopiesBackend } from "../structured/dp-ts-backend.js";
 import { defaultCopiesBackend, validateCopiesWitness } from "../structured/dp-prover.js";
 import type { StructuredCircuit } from "../structured/linear.js";
 import {
