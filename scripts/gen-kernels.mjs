@@ -181,6 +181,12 @@ export const EXPORTS = {
       "acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form).",
     ],
     [
+      "pcs_eq_add_base_many",
+      [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars"), u32("count")],
+      "void",
+      "pcs_eq_add_base for `count` points whose tables (4 + nvars words each) lie back to back.",
+    ],
+    [
       "pcs_fold_base",
       [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")],
       "void",

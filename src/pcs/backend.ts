@@ -75,6 +75,8 @@ export interface PcsBackend {
   eq(point: readonly Ext[], c: Ext): Uint32Array;
   /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
+  /** `eqAddBase` of every point, points[i] scaled by coeffs[i], all of them the same length (one batch of the queries' weights). */
+  eqAddBaseMany(acc: Uint32Array, points: readonly (readonly number[])[], coeffs: readonly Ext[]): void;
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
   /**
@@ -244,6 +246,8 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
     return out;
   },
   eqAddBase: addScaledEqTableBase,
+  eqAddBaseMany: (acc: Uint32Array, points: readonly (readonly number[])[], coeffs: readonly Ext[]) =>
+    points.forEach((p, i) => addScaledEqTableBase(acc, p, coeffs[i]!)),
   codeword: codewordReference,
   merkle: merkleThenAlongside,
   merklePair: merkleTreeOfCodewordPair,
@@ -345,6 +349,15 @@ export function pcsEq(point: readonly Ext[], c: Ext): Uint32Array {
 /** acc += c·eq(point, ·) for a base-field point on this thread's backend. */
 export function pcsEqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
   backendFor(1 << point.length).eqAddBase(acc, point, c);
+}
+
+/** acc += Σ_i coeffs[i]·eq(points[i], ·) for base-field points of one length on this thread's backend. */
+export function pcsEqAddBaseMany(
+  acc: Uint32Array,
+  points: readonly (readonly number[])[],
+  coeffs: readonly Ext[],
+): void {
+  if (points.length > 0) backendFor(1 << points[0]!.length).eqAddBaseMany(acc, points, coeffs);
 }
 
 /** The natural-order codeword on this thread's backend (a working table). */

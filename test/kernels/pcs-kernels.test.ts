@@ -167,6 +167,23 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
       assert.deepEqual(b, lifted);
     }
   }
+  // A batch of base points (one kernel call): the reference adds them one by one.
+  for (const nvars of [0, 1, 5, 11]) {
+    for (const count of [1, 2, 7]) {
+      const points = Array.from({ length: count }, (_, q) =>
+        Array.from({ length: nvars }, (_, j) => ((j + q) % 4 === 0 ? 0 : (j + q) % 4 === 1 ? 1 : random())),
+      );
+      const coeffs = points.map((_, q): Ext => (q === 1 ? [P - 1, P - 1, P - 1, P - 1] : extRandom()));
+      const a = new Uint32Array(4 << nvars).map(() => random());
+      const b = a.slice();
+      const c = a.slice();
+      wasm.eqAddBaseMany(a, points, coeffs);
+      ref.eqAddBaseMany(b, points, coeffs);
+      points.forEach((point, q) => ref.eqAddBase(c, point, coeffs[q]!));
+      assert.deepEqual(a, b, `batch of ${count} base points, nvars ${nvars}`);
+      assert.deepEqual(b, c);
+    }
+  }
 });
 
 test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals Horner's rule of the lifted coefficients", async () => {

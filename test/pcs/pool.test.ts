@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sponge } from "../../src/hash/digest.js";
+import { P } from "../../src/field/koalabear.js";
 import {
   PcsError,
   defaultPcsWorkers,
@@ -202,6 +203,12 @@ test("pcs pool: the kernel operations spread over the pool equal the references 
         wasm.eqAddBase(acc1, basePoint, alpha);
         ref.eqAddBase(acc2, basePoint, alpha);
         assert.deepEqual(acc1, acc2, `base eq table 2^${logN + 1}`);
+        // A batch of base points in one call per piece, against the reference's points one by one.
+        const basePoints = [0, 1, 2, 3, 4].map((q) => point.map((p) => (q === 4 ? P - 1 : (p[q % 4]! + q) % P)));
+        const coeffs = basePoints.map((_, q): Ext => (q === 3 ? [0, 0, 0, 0] : [next(), next(), next(), next()]));
+        wasm.eqAddBaseMany(acc1, basePoints, coeffs);
+        basePoints.forEach((bp, q) => ref.eqAddBase(acc2, bp, coeffs[q]!));
+        assert.deepEqual(acc1, acc2, `batch of base eq tables 2^${logN + 1}`);
       }
     });
     assert.ok(

@@ -185,6 +185,16 @@ export function pcs_eq_add_base(acc: usize, tmp: usize, tables: usize, nvars: u3
 }
 
 /**
+ * `pcs_eq_add_base` for `count` points of `nvars` base-field coordinates each: their tables (c,
+ * then the coordinates in Montgomery form; 4 + nvars words each) back to back at `tables`, all
+ * added to `acc` in turn with the one scratch `tmp` (a batch of query weights in one call).
+ */
+export function pcs_eq_add_base_many(acc: usize, tmp: usize, tables: usize, nvars: u32, count: u32): void {
+  const stride = (<usize>(4 + nvars)) << 2;
+  for (let q: u32 = 0; q < count; q++) pcs_eq_add_base(acc, tmp, tables + <usize>q * stride, nvars);
+}
+
+/**
  * `pcs_fold` of a base-field table (one word per element; the first fold of a base-field
  * polynomial, without its lift): dst[i] = e + α·d with e = src[2i], o = src[2i + 1], d = o − e
  * (mode 0, evaluations) or o (mode 1, coefficients); α·d is the one product splat(d)·A_0.
