@@ -107,7 +107,7 @@ export function grindOrReplace(
 }
 
 /** Fewest bits whose grinding the active pool searches (below, a search takes well under a millisecond). */
-const POOL_GRIND_BITS = 12;
+const POOL_GRIND_BITS = 11;
 
 /** `t.grind(bits)`, the search spread over the active pool when there is one (the same witness). */
 function grindOn(t: DuplexChallenger, bits: number): number {

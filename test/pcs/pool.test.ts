@@ -33,7 +33,7 @@ import {
   uninstallDefaultPcsPool,
   type PcsPool,
 } from "../../src/pcs-workers/index.js";
-import { workerExecArgv } from "../../src/pcs-workers/pool.js";
+import { grindChunk, workerExecArgv } from "../../src/pcs-workers/pool.js";
 import { randomEvaluations, rng, twoClaims } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -221,6 +221,10 @@ test("pcs pool: the kernel operations spread over the pool equal the references 
   }
 });
 
+test("pcs pool: a grinding search's ranges are about a sixteenth of its expected candidates, within [2^8, 2^12]", () => {
+  assert.deepEqual([1, 8, 12, 13, 14, 16, 17, 30].map(grindChunk), [256, 256, 256, 512, 1024, 4096, 4096, 4096]);
+});
+
 test("pcs pool: a grinding search spread over the pool finds the witness the transcript's own search finds", async () => {
   const pool = createPcsPool({ threads: 2 });
   try {
@@ -232,6 +236,9 @@ test("pcs pool: a grinding search spread over the pool finds the witness the tra
       [4, 14],
       [5, 16],
       [6, 13],
+      [7, 10],
+      [8, 11],
+      [9, 18],
     ] as const) {
       const t = new DuplexChallenger();
       const next = rng(seed);
@@ -242,7 +249,7 @@ test("pcs pool: a grinding search spread over the pool finds the witness the tra
       const expected = t.grind(bits);
       assert.equal(pool.grind(job.template, job.lane, bits), expected, `seed ${seed}, ${bits} bits`);
     }
-    assert.equal(pool.stats.grinds, 6);
+    assert.equal(pool.stats.grinds, 9);
   } finally {
     await pool.close();
   }
