@@ -7,16 +7,17 @@
 import { extAdd, extEq, extMul, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
-import { foldRow } from "./fold.js";
+import { RowFolder } from "./fold.js";
 import { hashRows, hashRows24, multiproofSize, verifyMultiproof } from "./merkle.js";
 import { pcsPermute24 } from "./backend.js";
 import {
   blocksWeightAt,
   eqEval,
+  eqEvalBase,
+  powerPointBase,
   evaluateCoefficients,
   evaluateUnivariateAtBase,
   extPowers,
-  liftToExtension,
   powerPoint,
 } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
@@ -61,6 +62,8 @@ interface Constraint {
   readonly coeff: Ext;
   readonly blocks?: readonly WhirWeightBlock[];
   readonly point: readonly Ext[];
+  /** A point of base-field coordinates instead of `point` (the queries'). */
+  readonly basePoint?: readonly number[];
   /** Index into α of the point's first variable. */
   readonly offset: number;
 }
@@ -112,7 +115,8 @@ function verifyOrThrow(
       oodAnswers: commitment.oodAnswers,
       root: commitment.root,
       firstRowWords: (1 << schedule.rounds[0]!.foldingFactor) * width,
-      firstRowValues: (row) => (width === 1 ? liftToExtension(row) : row),
+      firstRowValues: (row) => row,
+      firstRowWidth: width,
     },
     claims,
     proof,
@@ -133,8 +137,10 @@ export interface VerifyCoreInput {
   readonly root: ArrayLike<number>;
   /** Words of one opened row of the first iteration. */
   readonly firstRowWords: number;
-  /** The values (interleaved extension) an opened first-iteration row folds; its leaf is the sponge of its words. */
+  /** The values an opened first-iteration row folds (`firstRowWidth` words each); its leaf is the sponge of its words. */
   readonly firstRowValues: (row: Uint32Array) => Uint32Array;
+  /** Words per value of `firstRowValues`: 1 (base-field values) or 4 (interleaved extension values; the default). */
+  readonly firstRowWidth?: 1 | 4;
 }
 
 /** The iterations of an opening (§6.2, §8); throws `Reject` for a bad proof. */
@@ -258,8 +264,9 @@ export function verifyCore(
     if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings))
       throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
     const omega = rootOfUnity(round.logDomain);
-    const zeta = rootOfUnity(k);
-    const folds = indices.map((idx, j) => foldRow(values[j]!, pow(omega, idx), zeta, roundAlphas));
+    const folder = new RowFolder(k, rootOfUnity(k), roundAlphas);
+    const valueWidth = first ? (input.firstRowWidth ?? 4) : 4;
+    const folds = indices.map((idx, j) => folder.fold(values[j]!, valueWidth, pow(omega, idx)));
     if (!last) {
       const mNext = round.numVariables - k;
       const g = t.sampleExt();
@@ -271,7 +278,7 @@ export function verifyCore(
       indices.forEach((idx, j) => {
         const r = pow(omega, idx << k);
         const wj = weights[1 + oodPoints.length + j]!;
-        constraints.push({ coeff: wj, point: powerPoint([r, 0, 0, 0], mNext), offset: offset + k });
+        constraints.push({ coeff: wj, point: [], basePoint: powerPointBase(r, mNext), offset: offset + k });
         claim = extAdd(claim, extMul(wj, folds[j]!));
       });
       root = rp.nextRoot!;
@@ -301,7 +308,11 @@ export function verifyCore(
   const eqTables = new Map<number, Uint32Array>();
   for (const c of constraints) {
     const at =
-      c.blocks !== undefined ? blocksWeightAt(c.blocks, alphas, eqTables) : eqEval(c.point, alphas.slice(c.offset));
+      c.blocks !== undefined
+        ? blocksWeightAt(c.blocks, alphas, eqTables)
+        : c.basePoint !== undefined
+          ? eqEvalBase(c.basePoint, alphas.slice(c.offset))
+          : eqEval(c.point, alphas.slice(c.offset));
     wAtPoint = extAdd(wAtPoint, extMul(c.coeff, at));
   }
   if (!extEq(claim, extMul(fAtPoint, wAtPoint)))
