@@ -6,7 +6,7 @@
  * the values of f̂(α, X_1, …)'s univariate polynomial at the squared points; after k steps with
  * α_0 … α_(k−1) one value remains: the folded function at x^(2^k).
  */
-import { P, add, batchInverse, inverse, mul, sub } from "../field/koalabear.js";
+import { P, add, batchInverse, inverse, mul, pow, sub } from "../field/koalabear.js";
 import { extMulTo } from "../field/ext-inline.js";
 import type { Ext } from "../field/extension.js";
 
@@ -56,15 +56,18 @@ export function foldRow(row: Uint32Array, x: number, zeta: number, alphas: reado
 
 /**
  * `foldRow` for the rows of one iteration (its domain generator ω, 2^k-th root ζ and k
- * challenges): the same values by fewer products. The step's inverses 1/(2y) come from one
- * inverse per row, 1/(2y) = (1/2)·x^(−2^s)·ζ^(−t·2^s) at step s (ζ's inverse powers tabled
+ * challenges): the same values by fewer products. The step's inverses 1/y come from one
+ * inverse per row, 1/y = x^(−2^s)·ζ^(−t·2^s) at step s (ζ's inverse powers tabled
  * once) instead of a batch inversion per step; a base-field row's first step multiplies by the
- * challenge lane by lane instead of lifting the row; the steps reuse two scratch arrays.
+ * challenge lane by lane instead of lifting the row; each step keeps twice its values (no
+ * halving per pair; the last value is multiplied by 2^(−k)); the steps reuse two scratch arrays.
  */
 export class RowFolder {
   private readonly zetaInverses: Uint32Array;
   private readonly a: Uint32Array;
   private readonly b: Uint32Array;
+  /** 2^(−k). */
+  private readonly inverse2k: number;
 
   constructor(
     private readonly k: number,
@@ -81,14 +84,16 @@ export class RowFolder {
     }
     this.a = new Uint32Array(Math.max(4, 4 * half));
     this.b = new Uint32Array(Math.max(4, 4 * half));
+    this.inverse2k = pow(INV2, k);
   }
 
   /** `foldRow` of `row` at x ≠ 0: 2^k interleaved extension values (`width` 4) or base-field values (`width` 1). */
   fold(row: Uint32Array, width: 1 | 4, x: number): Ext {
     const { k, alphas, zetaInverses } = this;
     if (k === 0) return width === 1 ? [row[0]!, 0, 0, 0] : [row[0]!, row[1]!, row[2]!, row[3]!];
+    // Each step computes twice its value, (v_t + v_(t+h)) + α·(v_t − v_(t+h))/y, and the one value
+    // left is multiplied by 2^(−k) at the end: no halving per pair.
     let xi = inverse(x); // x^(−2^s) at step s
-    let c = mul(xi, INV2);
     let cur = row;
     let out = this.a;
     let half = 1 << (k - 1);
@@ -102,10 +107,9 @@ export class RowFolder {
         for (let t = 0; t < half; t++) {
           const lo = cur[t]!,
             hi = cur[t + half]!;
-          const o = mul(sub(lo, hi), mul(c, zetaInverses[t]!));
-          const e = mul(add(lo, hi), INV2);
+          const o = mul(sub(lo, hi), mul(xi, zetaInverses[t]!));
           const at = 4 * t;
-          out[at] = add(e, mul(b0, o));
+          out[at] = add(add(lo, hi), mul(b0, o));
           out[at + 1] = mul(b1, o);
           out[at + 2] = mul(b2, o);
           out[at + 3] = mul(b3, o);
@@ -114,7 +118,7 @@ export class RowFolder {
         for (let t = 0; t < half; t++) {
           const lo = 4 * t,
             hi = 4 * (t + half);
-          const it = mul(c, zetaInverses[t << s]!);
+          const it = mul(xi, zetaInverses[t << s]!);
           const l0 = cur[lo]!,
             l1 = cur[lo + 1]!,
             l2 = cur[lo + 2]!,
@@ -136,17 +140,17 @@ export class RowFolder {
             b2,
             b3,
           );
-          out[lo] = add(out[lo]!, mul(add(l0, h0), INV2));
-          out[lo + 1] = add(out[lo + 1]!, mul(add(l1, h1), INV2));
-          out[lo + 2] = add(out[lo + 2]!, mul(add(l2, h2), INV2));
-          out[lo + 3] = add(out[lo + 3]!, mul(add(l3, h3), INV2));
+          out[lo] = add(out[lo]!, add(l0, h0));
+          out[lo + 1] = add(out[lo + 1]!, add(l1, h1));
+          out[lo + 2] = add(out[lo + 2]!, add(l2, h2));
+          out[lo + 3] = add(out[lo + 3]!, add(l3, h3));
         }
       }
       cur = out;
       out = out === this.a ? this.b : this.a;
       xi = mul(xi, xi);
-      c = mul(xi, INV2);
     }
-    return [cur[0]!, cur[1]!, cur[2]!, cur[3]!];
+    const scale = this.inverse2k;
+    return [mul(cur[0]!, scale), mul(cur[1]!, scale), mul(cur[2]!, scale), mul(cur[3]!, scale)];
   }
 }
