@@ -187,6 +187,12 @@ export const EXPORTS = {
       "pcs_eq_add_base for `count` points whose tables (4 + nvars words each) lie back to back.",
     ],
     [
+      "pcs_fold_rows",
+      [ptr("rows"), u32("n"), u32("k"), u32("width"), ptr("xinv"), ptr("tables"), ptr("out"), ptr("work")],
+      "void",
+      "The verifier's fold of n opened rows (2^k values of `width` words each): 2^k times each row's folded value.",
+    ],
+    [
       "pcs_fold_base",
       [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")],
       "void",

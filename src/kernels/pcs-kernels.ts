@@ -21,11 +21,13 @@ import {
   type PcsBackend,
   type PcsKernelCall,
   type PcsMerkleFn,
+  typescriptPcsBackend,
 } from "../pcs/backend.js";
 import { MERKLE24_WORK_WORDS } from "./abi.js";
 import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
+import { extConstantTable, foldRowsOnKernels } from "./pcs-fold-rows.js";
 import {
   codewordBatches,
   cut,
@@ -73,16 +75,7 @@ export function nttTwiddleTables(logN: number): { twiddles: Uint32Array; compani
   return { twiddles, companions };
 }
 
-/** The 16 words X^j·α (j = 0..3) in Montgomery form: the fold kernel's constant table. */
-export function extConstantTable(alpha: Ext): Uint32Array {
-  const out = new Uint32Array(16);
-  let x: [number, number, number, number] = [alpha[0], alpha[1], alpha[2], alpha[3]];
-  for (let j = 0; j < 4; j++) {
-    for (let l = 0; l < 4; l++) out[4 * j + l] = mul(x[l]!, MONTGOMERY_R);
-    x = [mul(3, x[3]), x[0], x[1], x[2]];
-  }
-  return out;
-}
+export { extConstantTable };
 
 /**
  * Elements per call of the kernels with one long loop (twiddles, bit reversal): V8 runs a
@@ -703,6 +696,18 @@ class WasmPcsKernels implements PcsBackend {
     } finally {
       for (const r of regions) heap.release(r);
     }
+  }
+
+  foldRows(
+    rows: Uint32Array,
+    width: 1 | 4,
+    k: number,
+    xs: readonly number[],
+    zeta: number,
+    alphas: readonly Ext[],
+  ): Ext[] {
+    if (k === 0 || xs.length === 0) return typescriptPcsBackend.foldRows(rows, width, k, xs, zeta, alphas);
+    return foldRowsOnKernels(this.kernels, rows, width, k, xs, zeta, alphas);
   }
 
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext] {

@@ -7,9 +7,8 @@
 import { extAdd, extEq, extMul, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
-import { RowFolder } from "./fold.js";
 import { hashRows, hashRows24, multiproofSize, verifyMultiproof } from "./merkle.js";
-import { pcsPermute24 } from "./backend.js";
+import { pcsFoldRows, pcsPermute24 } from "./backend.js";
 import {
   blocksWeightAt,
   eqEval,
@@ -115,7 +114,6 @@ function verifyOrThrow(
       oodAnswers: commitment.oodAnswers,
       root: commitment.root,
       firstRowWords: (1 << schedule.rounds[0]!.foldingFactor) * width,
-      firstRowValues: (row) => row,
       firstRowWidth: width,
     },
     claims,
@@ -137,8 +135,8 @@ export interface VerifyCoreInput {
   readonly root: ArrayLike<number>;
   /** Words of one opened row of the first iteration. */
   readonly firstRowWords: number;
-  /** The values an opened first-iteration row folds (`firstRowWidth` words each); its leaf is the sponge of its words. */
-  readonly firstRowValues: (row: Uint32Array) => Uint32Array;
+  /** The values an opened first-iteration row folds (`firstRowWidth` words each, 2^k of them); its leaf is the sponge of its words. Absent: the row's words themselves. */
+  readonly firstRowValues?: (row: Uint32Array) => Uint32Array;
   /** Words per value of `firstRowValues`: 1 (base-field values) or 4 (interleaved extension values; the default). */
   readonly firstRowWidth?: 1 | 4;
 }
@@ -256,17 +254,20 @@ export function verifyCore(
       schedule.set.leafWidth === 24
         ? hashRows24(rp.rows, rowWords, indices.length, pcsPermute24)
         : hashRows(rp.rows, rowWords, indices.length);
-    const values: Uint32Array[] = [];
-    for (let j = 0; j < indices.length; j++) {
-      const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
-      values.push(first ? input.firstRowValues(row) : row);
+    // The rows' values back to back (the first iteration's through `firstRowValues` when given).
+    const valueWidth = first ? (input.firstRowWidth ?? 4) : 4;
+    let values = rp.rows;
+    if (first && input.firstRowValues !== undefined) {
+      const valueWords = valueWidth << k;
+      values = new Uint32Array(indices.length * valueWords);
+      for (let j = 0; j < indices.length; j++)
+        values.set(input.firstRowValues(rp.rows.subarray(j * rowWords, (j + 1) * rowWords)), j * valueWords);
     }
     if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings))
       throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
     const omega = rootOfUnity(round.logDomain);
-    const folder = new RowFolder(k, rootOfUnity(k), roundAlphas);
-    const valueWidth = first ? (input.firstRowWidth ?? 4) : 4;
-    const folds = indices.map((idx, j) => folder.fold(values[j]!, valueWidth, pow(omega, idx)));
+    const xs = indices.map((idx) => pow(omega, idx));
+    const folds = pcsFoldRows(values, valueWidth, k, xs, rootOfUnity(k), roundAlphas);
     if (!last) {
       const mNext = round.numVariables - k;
       const g = t.sampleExt();
