@@ -181,6 +181,18 @@ export const EXPORTS = {
       "acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form).",
     ],
     [
+      "pcs_eq_add_base_many",
+      [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars"), u32("count")],
+      "void",
+      "pcs_eq_add_base for `count` points whose tables (4 + nvars words each) lie back to back.",
+    ],
+    [
+      "pcs_fold_rows",
+      [ptr("rows"), u32("n"), u32("k"), u32("width"), ptr("xinv"), ptr("tables"), ptr("out"), ptr("work")],
+      "void",
+      "The verifier's fold of n opened rows (2^k values of `width` words each): 2^k times each row's folded value.",
+    ],
+    [
       "pcs_fold_base",
       [ptr("dst"), ptr("src"), u32("n"), u32("mode"), ptr("alpha")],
       "void",

@@ -116,6 +116,10 @@ export interface KernelExports {
   pcs_eq_write(acc: number, tmp: number, tables: number, nvars: number): void;
   /** acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form). */
   pcs_eq_add_base(acc: number, tmp: number, tables: number, nvars: number): void;
+  /** pcs_eq_add_base for `count` points whose tables (4 + nvars words each) lie back to back. */
+  pcs_eq_add_base_many(acc: number, tmp: number, tables: number, nvars: number, count: number): void;
+  /** The verifier's fold of n opened rows (2^k values of `width` words each): 2^k times each row's folded value. */
+  pcs_fold_rows(rows: number, n: number, k: number, width: number, xinv: number, tables: number, out: number, work: number): void;
   /** pcs_fold of a base-field table into an interleaved extension one. */
   pcs_fold_base(dst: number, src: number, n: number, mode: number, alpha: number): void;
   /** pcs_round with f a base-field table: h(0)·R^−1 and h(2)·R^−1 into out[0..8). */
@@ -187,6 +191,8 @@ export function kernelExportNames(): readonly string[] {
     "pcs_eq_add",
     "pcs_eq_write",
     "pcs_eq_add_base",
+    "pcs_eq_add_base_many",
+    "pcs_fold_rows",
     "pcs_fold_base",
     "pcs_round_base",
     "pcs_horner_base",

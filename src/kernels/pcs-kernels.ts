@@ -21,11 +21,13 @@ import {
   type PcsBackend,
   type PcsKernelCall,
   type PcsMerkleFn,
+  typescriptPcsBackend,
 } from "../pcs/backend.js";
 import { MERKLE24_WORK_WORDS } from "./abi.js";
 import { MONTGOMERY_R, poseidon2Constant24Words } from "./constants.js";
 import { defaultKernels, type Kernels } from "./kernels.js";
 import type { Region } from "./memory.js";
+import { extConstantTable, foldRowsOnKernels } from "./pcs-fold-rows.js";
 import {
   codewordBatches,
   cut,
@@ -73,16 +75,7 @@ export function nttTwiddleTables(logN: number): { twiddles: Uint32Array; compani
   return { twiddles, companions };
 }
 
-/** The 16 words X^j·α (j = 0..3) in Montgomery form: the fold kernel's constant table. */
-export function extConstantTable(alpha: Ext): Uint32Array {
-  const out = new Uint32Array(16);
-  let x: [number, number, number, number] = [alpha[0], alpha[1], alpha[2], alpha[3]];
-  for (let j = 0; j < 4; j++) {
-    for (let l = 0; l < 4; l++) out[4 * j + l] = mul(x[l]!, MONTGOMERY_R);
-    x = [mul(3, x[3]), x[0], x[1], x[2]];
-  }
-  return out;
-}
+export { extConstantTable };
 
 /**
  * Elements per call of the kernels with one long loop (twiddles, bit reversal): V8 runs a
@@ -617,69 +610,68 @@ class WasmPcsKernels implements PcsBackend {
   /** c·eq(point, ·) added to `acc` (`pcs_eq_add`) or written over it (`pcs_eq_write`). */
   private eqInto(acc: Uint32Array, point: readonly Ext[], c: Ext, fn: "pcs_eq_add" | "pcs_eq_write"): void {
     // c at words 0..3, then per coordinate j the tables of p_j (words 4 + 32j) and 1 − p_j (words 20 + 32j).
-    this.eqAddSplit(
-      acc,
-      point.length,
-      c,
-      (piece, vars) => {
-        const tables = new Uint32Array(4 + 32 * vars);
-        tables.set(piece, 0);
-        for (let j = 0; j < vars; j++) {
-          const p = point[j]!;
-          tables.set(extConstantTable(p), 4 + 32 * j);
-          tables.set(
-            extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]),
-            20 + 32 * j,
-          );
-        }
-        return { fn, tables };
-      },
-      (hb, s) => {
-        // eq(high coordinates, hb): Π_t (bit t of hb ? p : 1 − p) over the last s coordinates.
-        let e: Ext = [1, 0, 0, 0];
-        for (let t = 0; t < s; t++) {
-          const p = point[point.length - s + t]!;
-          e = extMul(e, (hb >> t) & 1 ? p : [(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]);
-        }
-        return e;
-      },
-    );
+    this.eqAddSplit(acc, point.length, (hb, s, vars) => {
+      // eq(high coordinates, hb): Π_t (bit t of hb ? p : 1 − p) over the last s coordinates.
+      let piece = c;
+      for (let t = 0; t < s; t++) {
+        const p = point[point.length - s + t]!;
+        piece = extMul(piece, (hb >> t) & 1 ? p : [(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]);
+      }
+      const tables = new Uint32Array(4 + 32 * vars);
+      tables.set(piece, 0);
+      for (let j = 0; j < vars; j++) {
+        const p = point[j]!;
+        tables.set(extConstantTable(p), 4 + 32 * j);
+        tables.set(extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]), 20 + 32 * j);
+      }
+      return { fn, tables, extra: [] };
+    });
   }
 
   /** acc += c·eq(point, ·) for a point of base-field coordinates (`pcs_eq_add_base`). */
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
-    this.eqAddSplit(
-      acc,
-      point.length,
-      c,
-      (piece, vars) => {
-        const tables = new Uint32Array(4 + vars);
-        tables.set(piece, 0);
-        for (let j = 0; j < vars; j++) tables[4 + j] = mul(point[j]!, MONTGOMERY_R);
-        return { fn: "pcs_eq_add_base", tables };
-      },
-      (hb, s) => {
-        let e = 1;
-        for (let t = 0; t < s; t++) {
-          const p = point[point.length - s + t]!;
-          e = mul(e, (hb >> t) & 1 ? p : (1 - p + P) % P);
-        }
-        return [e, 0, 0, 0];
-      },
-    );
+    this.eqAddBaseMany(acc, [point], [c]);
   }
 
   /**
-   * acc += c·eq(point, ·) over m = `vars` variables, cut by its s highest variables into 2^s
-   * pieces (s = 0 without a pool): piece hb is c·eq(high point, hb)·eq(low point, ·) at its place,
-   * one kernel call of `kernel(c·eq(high point, hb), m − s)` each, every call with its own scratch.
+   * acc += Σ_i coeffs[i]·eq(points[i], ·) for base-field points of one length: one batch whose
+   * call for piece hb adds every point's piece in turn (`pcs_eq_add_base_many`; one point:
+   * `pcs_eq_add_base`).
+   */
+  eqAddBaseMany(acc: Uint32Array, points: readonly (readonly number[])[], coeffs: readonly Ext[]): void {
+    const count = points.length;
+    if (count === 0) return;
+    const vars = points[0]!.length;
+    const montgomery = points.map((point) => point.map((x) => mul(x, MONTGOMERY_R)));
+    this.eqAddSplit(acc, vars, (hb, s, low) => {
+      const tables = new Uint32Array((4 + low) * count);
+      points.forEach((point, q) => {
+        let e = 1;
+        for (let t = 0; t < s; t++) {
+          const p = point[vars - s + t]!;
+          e = mul(e, (hb >> t) & 1 ? p : (1 - p + P) % P);
+        }
+        const c = coeffs[q]!;
+        const piece: Ext = s === 0 ? c : [mul(c[0], e), mul(c[1], e), mul(c[2], e), mul(c[3], e)];
+        tables.set(piece, (4 + low) * q);
+        tables.set(montgomery[q]!.slice(0, low), (4 + low) * q + 4);
+      });
+      return count === 1
+        ? { fn: "pcs_eq_add_base", tables, extra: [] }
+        : { fn: "pcs_eq_add_base_many", tables, extra: [count] };
+    });
+  }
+
+  /**
+   * acc += Σ c·eq(point, ·) over m = `vars` variables, cut by the s highest variables into 2^s
+   * pieces (s = 0 without a pool): `kernel(hb, s, m − s)` gives piece hb's call, a kernel export
+   * `fn`(acc piece, scratch, tables, m − s, ...extra) with its tables (each point's coefficient
+   * times eq(its high coordinates, hb), then its low coordinates), every call with its own scratch.
    */
   private eqAddSplit(
     acc: Uint32Array,
     vars: number,
-    c: Ext,
-    kernel: (piece: Ext, lowVars: number) => { fn: string; tables: Uint32Array },
-    high: (hb: number, s: number) => Ext,
+    kernel: (hb: number, s: number, lowVars: number) => { fn: string; tables: Uint32Array; extra: number[] },
   ): void {
     const parts = this.parts(1 << vars);
     const s = parts > 1 ? Math.min(vars, Math.ceil(Math.log2(parts))) : 0;
@@ -694,16 +686,28 @@ class WasmPcsKernels implements PcsBackend {
       this.withPointer(acc, true, (ptr) => {
         const calls: PcsKernelCall[] = [];
         for (let hb = 0; hb < 1 << s; hb++) {
-          const { fn, tables } = kernel(s === 0 ? c : extMul(c, high(hb, s)), low);
+          const { fn, tables, extra } = kernel(hb, s, low);
           const t = heap.allocFrom(tables);
           regions.push(t);
-          calls.push({ fn, args: [ptr + hb * (16 << low), tmp.ptr + 4 * hb * pieceWords, t.ptr, low] });
+          calls.push({ fn, args: [ptr + hb * (16 << low), tmp.ptr + 4 * hb * pieceWords, t.ptr, low, ...extra] });
         }
         this.run(calls);
       });
     } finally {
       for (const r of regions) heap.release(r);
     }
+  }
+
+  foldRows(
+    rows: Uint32Array,
+    width: 1 | 4,
+    k: number,
+    xs: readonly number[],
+    zeta: number,
+    alphas: readonly Ext[],
+  ): Ext[] {
+    if (k === 0 || xs.length === 0) return typescriptPcsBackend.foldRows(rows, width, k, xs, zeta, alphas);
+    return foldRowsOnKernels(this.kernels, rows, width, k, xs, zeta, alphas);
   }
 
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext] {

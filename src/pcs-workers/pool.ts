@@ -101,8 +101,19 @@ const CHUNKS_PER_THREAD = 16;
 const MAX_CRASHES = 3;
 /** Longest single wait of the calling thread, ms (it re-reads the control block after each). */
 const WAIT_SLICE_MS = 50;
-/** Candidates per range of a grinding search (about 1.4 ms of permutations). */
-const GRIND_CHUNK = 1 << 12;
+/** Most candidates per range of a grinding search (about 1.4 ms of permutations). */
+const GRIND_CHUNK_MAX = 1 << 12;
+/** Fewest candidates per range of a grinding search. */
+const GRIND_CHUNK_MIN = 1 << 8;
+
+/**
+ * Candidates per range of a search of `bits` bits: about a sixteenth of the 2^bits candidates it
+ * takes on average (so that every thread takes ranges before the witness is found), between
+ * GRIND_CHUNK_MIN and GRIND_CHUNK_MAX.
+ */
+export function grindChunk(bits: number): number {
+  return Math.min(GRIND_CHUNK_MAX, Math.max(GRIND_CHUNK_MIN, 2 ** (bits - 4)));
+}
 
 interface SlotState {
   ready: boolean;
@@ -295,7 +306,7 @@ export class PcsPool implements PcsKernelWorkers {
 
   /**
    * The least grinding witness of `bits` bits for the transcript state `template` (witness at lane
-   * `lane`), searched in ranges of `GRIND_CHUNK` candidates by the workers and the calling thread
+   * `lane`), searched in ranges of `grindChunk(bits)` candidates by the workers and the calling thread
    * with their hashing backends' `grindSearch` (src/pcs/backend.ts `PcsKernelRunner.grind`): the
    * witness `DuplexChallenger.grind` finds.
    * @throws PcsError `PCS_POOL_CLOSED` after `close`; `PCS_WORKER_CRASHED` when a worker died or
@@ -314,10 +325,11 @@ export class PcsPool implements PcsKernelWorkers {
     const control = new Int32Array(new SharedArrayBuffer(4 * GRIND_CONTROL_WORDS));
     Atomics.store(control, GRIND_BEST, GRIND_NONE);
     const live = this.core.slots.filter((s) => !s.state.dead);
-    const message: GrindMessage = { kind: "grind", template, lane, mask, chunk: GRIND_CHUNK, control };
+    const chunk = grindChunk(bits);
+    const message: GrindMessage = { kind: "grind", template, lane, mask, chunk, control };
     for (const slot of live) slot.worker.postMessage(message);
-    grindRanges(control, template, lane, mask, GRIND_CHUNK, local, false);
-    const ranges = Math.ceil(P / GRIND_CHUNK);
+    grindRanges(control, template, lane, mask, chunk, local, false);
+    const ranges = Math.ceil(P / chunk);
     for (;;) {
       const failed = Atomics.load(control, FAILED_SLOT);
       if (failed !== 0) this.crashed(failed - 1, Atomics.load(control, FAILED_KIND));

@@ -28,6 +28,7 @@ import {
   scaleAddBase,
 } from "./multilinear.js";
 import { nttReference } from "./ntt.js";
+import { RowFolder } from "./fold.js";
 import { roundPolynomial } from "./sumcheck.js";
 
 /** The Merkle tree a backend's `merkle` returns (src/pcs/merkle.ts). */
@@ -75,6 +76,20 @@ export interface PcsBackend {
   eq(point: readonly Ext[], c: Ext): Uint32Array;
   /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
+  /** `eqAddBase` of every point, points[i] scaled by coeffs[i], all of them the same length (one batch of the queries' weights). */
+  eqAddBaseMany(acc: Uint32Array, points: readonly (readonly number[])[], coeffs: readonly Ext[]): void;
+  /**
+   * The verifier's folds of an iteration's opened rows (docs/pcs.md §4.4; `RowFolder`): n = xs.length
+   * rows of 2^k values of `width` words back to back in `rows`, row j at xs[j] ≠ 0, ζ the 2^k-th root.
+   */
+  foldRows(
+    rows: Uint32Array,
+    width: 1 | 4,
+    k: number,
+    xs: readonly number[],
+    zeta: number,
+    alphas: readonly Ext[],
+  ): Ext[];
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
   /**
@@ -244,6 +259,20 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
     return out;
   },
   eqAddBase: addScaledEqTableBase,
+  foldRows: (
+    rows: Uint32Array,
+    width: 1 | 4,
+    k: number,
+    xs: readonly number[],
+    zeta: number,
+    alphas: readonly Ext[],
+  ) => {
+    const folder = new RowFolder(k, zeta, alphas);
+    const words = width << k;
+    return xs.map((x, j) => folder.fold(rows.subarray(j * words, (j + 1) * words), width, x));
+  },
+  eqAddBaseMany: (acc: Uint32Array, points: readonly (readonly number[])[], coeffs: readonly Ext[]) =>
+    points.forEach((p, i) => addScaledEqTableBase(acc, p, coeffs[i]!)),
   codeword: codewordReference,
   merkle: merkleThenAlongside,
   merklePair: merkleTreeOfCodewordPair,
@@ -345,6 +374,27 @@ export function pcsEq(point: readonly Ext[], c: Ext): Uint32Array {
 /** acc += c·eq(point, ·) for a base-field point on this thread's backend. */
 export function pcsEqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void {
   backendFor(1 << point.length).eqAddBase(acc, point, c);
+}
+
+/** acc += Σ_i coeffs[i]·eq(points[i], ·) for base-field points of one length on this thread's backend. */
+export function pcsEqAddBaseMany(
+  acc: Uint32Array,
+  points: readonly (readonly number[])[],
+  coeffs: readonly Ext[],
+): void {
+  if (points.length > 0) backendFor(1 << points[0]!.length).eqAddBaseMany(acc, points, coeffs);
+}
+
+/** The verifier's folds of opened rows on this thread's backend (the kernels once installed, whatever the size). */
+export function pcsFoldRows(
+  rows: Uint32Array,
+  width: 1 | 4,
+  k: number,
+  xs: readonly number[],
+  zeta: number,
+  alphas: readonly Ext[],
+): Ext[] {
+  return currentPcsBackend().foldRows(rows, width, k, xs, zeta, alphas);
 }
 
 /** The natural-order codeword on this thread's backend (a working table). */

@@ -6,7 +6,7 @@
  * the values of f̂(α, X_1, …)'s univariate polynomial at the squared points; after k steps with
  * α_0 … α_(k−1) one value remains: the folded function at x^(2^k).
  */
-import { P, add, batchInverse, mul, sub } from "../field/koalabear.js";
+import { P, add, batchInverse, inverse, mul, pow, sub } from "../field/koalabear.js";
 import { extMulTo } from "../field/ext-inline.js";
 import type { Ext } from "../field/extension.js";
 
@@ -52,4 +52,105 @@ export function foldRow(row: Uint32Array, x: number, zeta: number, alphas: reado
     root = mul(root, root);
   }
   return [cur[0]!, cur[1]!, cur[2]!, cur[3]!];
+}
+
+/**
+ * `foldRow` for the rows of one iteration (its domain generator ω, 2^k-th root ζ and k
+ * challenges): the same values by fewer products. The step's inverses 1/y come from one
+ * inverse per row, 1/y = x^(−2^s)·ζ^(−t·2^s) at step s (ζ's inverse powers tabled
+ * once) instead of a batch inversion per step; a base-field row's first step multiplies by the
+ * challenge lane by lane instead of lifting the row; each step keeps twice its values (no
+ * halving per pair; the last value is multiplied by 2^(−k)); the steps reuse two scratch arrays.
+ */
+export class RowFolder {
+  private readonly zetaInverses: Uint32Array;
+  private readonly a: Uint32Array;
+  private readonly b: Uint32Array;
+  /** 2^(−k). */
+  private readonly inverse2k: number;
+
+  constructor(
+    private readonly k: number,
+    zeta: number,
+    private readonly alphas: readonly Ext[],
+  ) {
+    const half = k === 0 ? 0 : 1 << (k - 1);
+    this.zetaInverses = new Uint32Array(Math.max(1, half));
+    const zi = k === 0 ? 1 : inverse(zeta);
+    let z = 1;
+    for (let t = 0; t < half; t++) {
+      this.zetaInverses[t] = z;
+      z = mul(z, zi);
+    }
+    this.a = new Uint32Array(Math.max(4, 4 * half));
+    this.b = new Uint32Array(Math.max(4, 4 * half));
+    this.inverse2k = pow(INV2, k);
+  }
+
+  /** `foldRow` of `row` at x ≠ 0: 2^k interleaved extension values (`width` 4) or base-field values (`width` 1). */
+  fold(row: Uint32Array, width: 1 | 4, x: number): Ext {
+    const { k, alphas, zetaInverses } = this;
+    if (k === 0) return width === 1 ? [row[0]!, 0, 0, 0] : [row[0]!, row[1]!, row[2]!, row[3]!];
+    // Each step computes twice its value, (v_t + v_(t+h)) + α·(v_t − v_(t+h))/y, and the one value
+    // left is multiplied by 2^(−k) at the end: no halving per pair.
+    let xi = inverse(x); // x^(−2^s) at step s
+    let cur = row;
+    let out = this.a;
+    let half = 1 << (k - 1);
+    for (let s = 0; s < k; s++, half >>= 1) {
+      const alpha = alphas[s]!;
+      const b0 = alpha[0],
+        b1 = alpha[1],
+        b2 = alpha[2],
+        b3 = alpha[3];
+      if (s === 0 && width === 1) {
+        for (let t = 0; t < half; t++) {
+          const lo = cur[t]!,
+            hi = cur[t + half]!;
+          const o = mul(sub(lo, hi), mul(xi, zetaInverses[t]!));
+          const at = 4 * t;
+          out[at] = add(add(lo, hi), mul(b0, o));
+          out[at + 1] = mul(b1, o);
+          out[at + 2] = mul(b2, o);
+          out[at + 3] = mul(b3, o);
+        }
+      } else {
+        for (let t = 0; t < half; t++) {
+          const lo = 4 * t,
+            hi = 4 * (t + half);
+          const it = mul(xi, zetaInverses[t << s]!);
+          const l0 = cur[lo]!,
+            l1 = cur[lo + 1]!,
+            l2 = cur[lo + 2]!,
+            l3 = cur[lo + 3]!,
+            h0 = cur[hi]!,
+            h1 = cur[hi + 1]!,
+            h2 = cur[hi + 2]!,
+            h3 = cur[hi + 3]!;
+          extMulTo(
+            out,
+            lo,
+            1,
+            mul(sub(l0, h0), it),
+            mul(sub(l1, h1), it),
+            mul(sub(l2, h2), it),
+            mul(sub(l3, h3), it),
+            b0,
+            b1,
+            b2,
+            b3,
+          );
+          out[lo] = add(out[lo]!, add(l0, h0));
+          out[lo + 1] = add(out[lo + 1]!, add(l1, h1));
+          out[lo + 2] = add(out[lo + 2]!, add(l2, h2));
+          out[lo + 3] = add(out[lo + 3]!, add(l3, h3));
+        }
+      }
+      cur = out;
+      out = out === this.a ? this.b : this.a;
+      xi = mul(xi, xi);
+    }
+    const scale = this.inverse2k;
+    return [mul(cur[0]!, scale), mul(cur[1]!, scale), mul(cur[2]!, scale), mul(cur[3]!, scale)];
+  }
 }

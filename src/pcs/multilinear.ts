@@ -120,6 +120,35 @@ export function addScaledEqTable(acc: Uint32Array, point: readonly Ext[], c: Ext
   for (let i = 0; i < 4 * size; i++) acc[i] = add(acc[i]!, table[i]!);
 }
 
+/**
+ * `eqEval` for a point `a` of base-field coordinates (the queries' points): each factor
+ * a·b + (1 − a)(1 − b) = (2a − 1)·b + 1 − a takes four base-field products instead of an
+ * extension product.
+ */
+export function eqEvalBase(a: readonly number[], b: readonly Ext[]): Ext {
+  const acc = new Uint32Array(4);
+  acc[0] = 1;
+  for (let j = 0; j < a.length; j++) {
+    const x = a[j]!,
+      y = b[j]!;
+    const d = sub(add(x, x), 1);
+    extMulTo(
+      acc,
+      0,
+      1,
+      acc[0]!,
+      acc[1]!,
+      acc[2]!,
+      acc[3]!,
+      add(mul(d, y[0]), sub(1, x)),
+      mul(d, y[1]),
+      mul(d, y[2]),
+      mul(d, y[3]),
+    );
+  }
+  return [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
+}
+
 /** eq(a, b) = Π_j (a_j b_j + (1 − a_j)(1 − b_j)) for two points of equal length. */
 export function eqEval(a: readonly Ext[], b: readonly Ext[]): Ext {
   const acc = new Uint32Array(4);

@@ -28,7 +28,7 @@ import {
   pcsCodeword,
   pcsEq,
   pcsEqAdd,
-  pcsEqAddBase,
+  pcsEqAddBaseMany,
   pcsFirstNoncanonical,
   pcsFold,
   pcsFoldBase,
@@ -107,7 +107,7 @@ export function grindOrReplace(
 }
 
 /** Fewest bits whose grinding the active pool searches (below, a search takes well under a millisecond). */
-const POOL_GRIND_BITS = 12;
+const POOL_GRIND_BITS = 11;
 
 /** `t.grind(bits)`, the search spread over the active pool when there is one (the same witness). */
 function grindOn(t: DuplexChallenger, bits: number): number {
@@ -540,10 +540,8 @@ function openIterations(
         phase("weights", () => {
           oodPoints.forEach((z, j) => pcsEqAdd(wNow, powerPoint(z, mNext), weights[1 + j]!));
           const omega = rootOfUnity(round.logDomain);
-          indices.forEach((idx, j) => {
-            const r = pow(omega, idx << round.foldingFactor);
-            pcsEqAddBase(wNow, powerPointBase(r, mNext), weights[1 + oodPoints.length + j]!);
-          });
+          const points = indices.map((idx) => powerPointBase(pow(omega, idx << round.foldingFactor), mNext));
+          pcsEqAddBaseMany(wNow, points, weights.slice(1 + oodPoints.length));
         });
         if (codeword !== null) drop(codeword);
         tree = nextTree!;

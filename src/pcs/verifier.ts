@@ -7,16 +7,16 @@
 import { extAdd, extEq, extMul, type Ext } from "../field/extension.js";
 import type { DuplexChallenger } from "../transcript/challenger.js";
 import { rootOfUnity } from "./domain.js";
-import { foldRow } from "./fold.js";
 import { hashRows, hashRows24, multiproofSize, verifyMultiproof } from "./merkle.js";
-import { pcsPermute24 } from "./backend.js";
+import { pcsFoldRows, pcsPermute24 } from "./backend.js";
 import {
   blocksWeightAt,
   eqEval,
+  eqEvalBase,
+  powerPointBase,
   evaluateCoefficients,
   evaluateUnivariateAtBase,
   extPowers,
-  liftToExtension,
   powerPoint,
 } from "./multilinear.js";
 import { whirParameterSet, whirSchedule, type WhirSchedule } from "./params.js";
@@ -61,6 +61,8 @@ interface Constraint {
   readonly coeff: Ext;
   readonly blocks?: readonly WhirWeightBlock[];
   readonly point: readonly Ext[];
+  /** A point of base-field coordinates instead of `point` (the queries'). */
+  readonly basePoint?: readonly number[];
   /** Index into α of the point's first variable. */
   readonly offset: number;
 }
@@ -112,7 +114,7 @@ function verifyOrThrow(
       oodAnswers: commitment.oodAnswers,
       root: commitment.root,
       firstRowWords: (1 << schedule.rounds[0]!.foldingFactor) * width,
-      firstRowValues: (row) => (width === 1 ? liftToExtension(row) : row),
+      firstRowWidth: width,
     },
     claims,
     proof,
@@ -133,8 +135,10 @@ export interface VerifyCoreInput {
   readonly root: ArrayLike<number>;
   /** Words of one opened row of the first iteration. */
   readonly firstRowWords: number;
-  /** The values (interleaved extension) an opened first-iteration row folds; its leaf is the sponge of its words. */
-  readonly firstRowValues: (row: Uint32Array) => Uint32Array;
+  /** The values an opened first-iteration row folds (`firstRowWidth` words each, 2^k of them); its leaf is the sponge of its words. Absent: the row's words themselves. */
+  readonly firstRowValues?: (row: Uint32Array) => Uint32Array;
+  /** Words per value of `firstRowValues`: 1 (base-field values) or 4 (interleaved extension values; the default). */
+  readonly firstRowWidth?: 1 | 4;
 }
 
 /** The iterations of an opening (§6.2, §8); throws `Reject` for a bad proof. */
@@ -250,16 +254,20 @@ export function verifyCore(
       schedule.set.leafWidth === 24
         ? hashRows24(rp.rows, rowWords, indices.length, pcsPermute24)
         : hashRows(rp.rows, rowWords, indices.length);
-    const values: Uint32Array[] = [];
-    for (let j = 0; j < indices.length; j++) {
-      const row = rp.rows.subarray(j * rowWords, (j + 1) * rowWords);
-      values.push(first ? input.firstRowValues(row) : row);
+    // The rows' values back to back (the first iteration's through `firstRowValues` when given).
+    const valueWidth = first ? (input.firstRowWidth ?? 4) : 4;
+    let values = rp.rows;
+    if (first && input.firstRowValues !== undefined) {
+      const valueWords = valueWidth << k;
+      values = new Uint32Array(indices.length * valueWords);
+      for (let j = 0; j < indices.length; j++)
+        values.set(input.firstRowValues(rp.rows.subarray(j * rowWords, (j + 1) * rowWords)), j * valueWords);
     }
     if (!verifyMultiproof(root, round.logRows, indices, leaves, rp.siblings))
       throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
     const omega = rootOfUnity(round.logDomain);
-    const zeta = rootOfUnity(k);
-    const folds = indices.map((idx, j) => foldRow(values[j]!, pow(omega, idx), zeta, roundAlphas));
+    const xs = indices.map((idx) => pow(omega, idx));
+    const folds = pcsFoldRows(values, valueWidth, k, xs, rootOfUnity(k), roundAlphas);
     if (!last) {
       const mNext = round.numVariables - k;
       const g = t.sampleExt();
@@ -271,7 +279,7 @@ export function verifyCore(
       indices.forEach((idx, j) => {
         const r = pow(omega, idx << k);
         const wj = weights[1 + oodPoints.length + j]!;
-        constraints.push({ coeff: wj, point: powerPoint([r, 0, 0, 0], mNext), offset: offset + k });
+        constraints.push({ coeff: wj, point: [], basePoint: powerPointBase(r, mNext), offset: offset + k });
         claim = extAdd(claim, extMul(wj, folds[j]!));
       });
       root = rp.nextRoot!;
@@ -301,7 +309,11 @@ export function verifyCore(
   const eqTables = new Map<number, Uint32Array>();
   for (const c of constraints) {
     const at =
-      c.blocks !== undefined ? blocksWeightAt(c.blocks, alphas, eqTables) : eqEval(c.point, alphas.slice(c.offset));
+      c.blocks !== undefined
+        ? blocksWeightAt(c.blocks, alphas, eqTables)
+        : c.basePoint !== undefined
+          ? eqEvalBase(c.basePoint, alphas.slice(c.offset))
+          : eqEval(c.point, alphas.slice(c.offset));
     wAtPoint = extAdd(wAtPoint, extMul(c.coeff, at));
   }
   if (!extEq(claim, extMul(fAtPoint, wAtPoint)))

@@ -5,6 +5,7 @@ import { extPow, extRandom, type Ext } from "../../src/field/extension.js";
 import { merkleTreeOfCodeword, typescriptPcsBackend } from "../../src/pcs/backend.js";
 import { codewordReference, rowsOfCodeword } from "../../src/pcs/encode.js";
 import { buildMerkleTreeReference } from "../../src/pcs/merkle.js";
+import { foldRow } from "../../src/pcs/fold.js";
 import { rootOfUnity } from "../../src/pcs/domain.js";
 import { evaluateNaive } from "../../src/pcs/ntt.js";
 import {
@@ -165,6 +166,23 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
       );
       assert.deepEqual(a, b, `base point, nvars ${nvars}`);
       assert.deepEqual(b, lifted);
+    }
+  }
+  // A batch of base points (one kernel call): the reference adds them one by one.
+  for (const nvars of [0, 1, 5, 11]) {
+    for (const count of [1, 2, 7]) {
+      const points = Array.from({ length: count }, (_, q) =>
+        Array.from({ length: nvars }, (_, j) => ((j + q) % 4 === 0 ? 0 : (j + q) % 4 === 1 ? 1 : random())),
+      );
+      const coeffs = points.map((_, q): Ext => (q === 1 ? [P - 1, P - 1, P - 1, P - 1] : extRandom()));
+      const a = new Uint32Array(4 << nvars).map(() => random());
+      const b = a.slice();
+      const c = a.slice();
+      wasm.eqAddBaseMany(a, points, coeffs);
+      ref.eqAddBaseMany(b, points, coeffs);
+      points.forEach((point, q) => ref.eqAddBase(c, point, coeffs[q]!));
+      assert.deepEqual(a, b, `batch of ${count} base points, nvars ${nvars}`);
+      assert.deepEqual(b, c);
     }
   }
 });
@@ -599,4 +617,29 @@ test("an opening leaves no working table behind, also when it stops half way", a
     assert.equal(wasm.residentTables, before, `after a masked opening that threw ${when}`);
   }
   releaseWhirHidingState(hiding);
+});
+
+test("the verifier's row folds on the kernel (pcs_fold_rows) equal RowFolder and foldRow, base and extension rows, k = 0 … 6", () => {
+  assert.ok(wasm);
+  for (let k = 0; k <= 6; k++) {
+    const zeta = rootOfUnity(k);
+    const alphas = Array.from({ length: k }, (_, s): Ext => (s === 1 ? [0, 0, 0, 0] : extRandom()));
+    for (const width of [1, 4] as const) {
+      for (const n of [1, 3, 11]) {
+        const words = width << k;
+        const rows = Uint32Array.from({ length: n * words }, (_, i) =>
+          i % 9 === 0 ? P - 1 : i % 11 === 0 ? 0 : random(),
+        );
+        const xs = Array.from({ length: n }, (_, j) => (j === 0 ? 1 : j === 1 ? P - 1 : random() || 1));
+        const got = wasm.foldRows(rows, width, k, xs, zeta, alphas);
+        assert.deepEqual(got, ref.foldRows(rows, width, k, xs, zeta, alphas), `k=${k} width=${width} n=${n}`);
+        xs.forEach((x, j) => {
+          const row = rows.subarray(j * words, (j + 1) * words);
+          const lifted =
+            width === 1 ? Uint32Array.from({ length: 4 << k }, (_, i) => (i % 4 === 0 ? row[i / 4]! : 0)) : row;
+          assert.deepEqual(got[j], foldRow(lifted, x, zeta, alphas), `k=${k} width=${width} row ${j}`);
+        });
+      }
+    }
+  }
 });

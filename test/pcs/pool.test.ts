@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sponge } from "../../src/hash/digest.js";
+import { P } from "../../src/field/koalabear.js";
 import {
   PcsError,
   defaultPcsWorkers,
@@ -32,7 +33,7 @@ import {
   uninstallDefaultPcsPool,
   type PcsPool,
 } from "../../src/pcs-workers/index.js";
-import { workerExecArgv } from "../../src/pcs-workers/pool.js";
+import { grindChunk, workerExecArgv } from "../../src/pcs-workers/pool.js";
 import { randomEvaluations, rng, twoClaims } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -202,6 +203,12 @@ test("pcs pool: the kernel operations spread over the pool equal the references 
         wasm.eqAddBase(acc1, basePoint, alpha);
         ref.eqAddBase(acc2, basePoint, alpha);
         assert.deepEqual(acc1, acc2, `base eq table 2^${logN + 1}`);
+        // A batch of base points in one call per piece, against the reference's points one by one.
+        const basePoints = [0, 1, 2, 3, 4].map((q) => point.map((p) => (q === 4 ? P - 1 : (p[q % 4]! + q) % P)));
+        const coeffs = basePoints.map((_, q): Ext => (q === 3 ? [0, 0, 0, 0] : [next(), next(), next(), next()]));
+        wasm.eqAddBaseMany(acc1, basePoints, coeffs);
+        basePoints.forEach((bp, q) => ref.eqAddBase(acc2, bp, coeffs[q]!));
+        assert.deepEqual(acc1, acc2, `batch of base eq tables 2^${logN + 1}`);
       }
     });
     assert.ok(
@@ -212,6 +219,10 @@ test("pcs pool: the kernel operations spread over the pool equal the references 
   } finally {
     await pool.close();
   }
+});
+
+test("pcs pool: a grinding search's ranges are about a sixteenth of its expected candidates, within [2^8, 2^12]", () => {
+  assert.deepEqual([1, 8, 12, 13, 14, 16, 17, 30].map(grindChunk), [256, 256, 256, 512, 1024, 4096, 4096, 4096]);
 });
 
 test("pcs pool: a grinding search spread over the pool finds the witness the transcript's own search finds", async () => {
@@ -225,6 +236,9 @@ test("pcs pool: a grinding search spread over the pool finds the witness the tra
       [4, 14],
       [5, 16],
       [6, 13],
+      [7, 10],
+      [8, 11],
+      [9, 18],
     ] as const) {
       const t = new DuplexChallenger();
       const next = rng(seed);
@@ -235,7 +249,7 @@ test("pcs pool: a grinding search spread over the pool finds the witness the tra
       const expected = t.grind(bits);
       assert.equal(pool.grind(job.template, job.lane, bits), expected, `seed ${seed}, ${bits} bits`);
     }
-    assert.equal(pool.stats.grinds, 6);
+    assert.equal(pool.stats.grinds, 9);
   } finally {
     await pool.close();
   }

@@ -13,13 +13,14 @@ import {
   gatherRows,
   rowsOfCodeword,
 } from "../../src/pcs/encode.js";
-import { foldRow } from "../../src/pcs/fold.js";
+import { RowFolder, foldRow } from "../../src/pcs/fold.js";
 import {
   addScaledEqTable,
   addScaledEqTableBase,
   powerPointBase,
   coefficientsToEvaluations,
   eqEval,
+  eqEvalBase,
   evaluateCoefficients,
   evaluateUnivariate,
   evaluateUnivariateAtBase,
@@ -160,6 +161,7 @@ test("foldRow of an encoded row equals the folded polynomial at x^(2^k), base an
       let folded = width === 1 ? liftToExtension(coeffs) : coeffs.slice();
       for (const a of alphas) folded = foldCoefficients(folded, a);
       const omega = rootOfUnity(logDomain);
+      const folder = new RowFolder(k, rootOfUnity(k), alphas);
       const rowWords = (1 << k) * width;
       for (let j = 0; j < 1 << (logDomain - k); j++) {
         const row = rows.subarray(j * rowWords, (j + 1) * rowWords);
@@ -170,8 +172,46 @@ test("foldRow of an encoded row equals the folded polynomial at x^(2^k), base an
           evaluateUnivariateAtBase(folded, pow(x, 2 ** k)),
           `m=${m} k=${k} width=${width} row ${j}`,
         );
+        assert.deepEqual(folder.fold(row, width as 1 | 4, x), got, `RowFolder, m=${m} k=${k} width=${width} row ${j}`);
       }
     }
+  }
+});
+
+test("RowFolder equals foldRow on arbitrary rows (not codewords), k = 0 … 6, base and extension values", () => {
+  const next = rng(97);
+  for (let k = 0; k <= 6; k++) {
+    const alphas = Array.from(
+      { length: k },
+      (_, s): Ext => (s === 1 ? [0, 0, 0, 0] : [next(), next(), next(), next()]),
+    );
+    const zeta = rootOfUnity(k);
+    const folder = new RowFolder(k, zeta, alphas);
+    for (const x of [1, P - 1, 2, next() || 1, rootOfUnity(20)]) {
+      for (const width of [1, 4] as const) {
+        const row = Uint32Array.from({ length: width << k }, (_, i) =>
+          i % 5 === 0 ? P - 1 : i % 7 === 0 ? 0 : next(),
+        );
+        const lifted = width === 1 ? liftToExtension(row) : row;
+        assert.deepEqual(folder.fold(row, width, x), foldRow(lifted, x, zeta, alphas), `k=${k} width=${width} x=${x}`);
+      }
+    }
+  }
+});
+
+test("eqEvalBase(a, b) equals eqEval of the lifted point", () => {
+  const next = rng(98);
+  for (const n of [0, 1, 2, 7, 17]) {
+    const a = Array.from({ length: n }, (_, j) => (j % 3 === 0 ? 0 : j % 3 === 1 ? 1 : next()));
+    const b = Array.from({ length: n }, (): Ext => [next(), next(), next(), next()]);
+    assert.deepEqual(
+      eqEvalBase(a, b),
+      eqEval(
+        a.map((x): Ext => [x, 0, 0, 0]),
+        b,
+      ),
+      `n=${n}`,
+    );
   }
 });
 

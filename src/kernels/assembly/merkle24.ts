@@ -110,24 +110,33 @@ export function pcs_merkle_leaves24_pair(out: usize, first: usize, firstWidth: u
 /**
  * The width-24 permutation of n canonical states of 24 words back to back at `states`, in place,
  * four at a time through `permuteMont4w24` (lanes without a state compute on zeros and are not
- * stored); `work` is 384 scratch bytes. Word by word: slow, for tests and short inputs.
+ * stored); `work` is 384 scratch bytes. The states go in and out of Montgomery form four lanes at a time (Shoup products).
  */
 export function poseidon2_permute24(states: usize, n: u32, consts24: usize, work: usize): void {
+  const toR = i32x4.splat(R_MOD_P), toRs = i32x4.splat(R_MOD_P_SHOUP);
+  const fromR = i32x4.splat(R_INV), fromRs = i32x4.splat(R_INV_SHOUP);
   for (let i: u32 = 0; i < n; i += 4) {
     const left = n - i;
     const count = left < 4 ? left : 4;
+    const s0 = states + (<usize>i * 96);
+    const s1 = s0 + 96, s2 = s0 + 192, s3 = s0 + 288;
     for (let w: usize = 0; w < 24; w++) {
-      for (let l: u32 = 0; l < 4; l++) {
-        const v: u32 = l < count ? load<u32>(states + ((<usize>(i + l) * 24 + w) << 2)) : 0;
-        store<u32>(work + (w << 4) + (<usize>l << 2), <u32>((<u64>v * <u64>R_MOD_P) % <u64>0x7f000001));
-      }
+      const o = w << 2;
+      let v = i32x4.splat(0);
+      v = i32x4.replace_lane(v, 0, load<i32>(s0 + o));
+      if (count > 1) v = i32x4.replace_lane(v, 1, load<i32>(s1 + o));
+      if (count > 2) v = i32x4.replace_lane(v, 2, load<i32>(s2 + o));
+      if (count > 3) v = i32x4.replace_lane(v, 3, load<i32>(s3 + o));
+      v128.store(work + (w << 4), vShoupMul(v, toR, toRs));
     }
     permuteMont4w24(work, consts24);
     for (let w: usize = 0; w < 24; w++) {
-      for (let l: u32 = 0; l < count; l++) {
-        const v = load<u32>(work + (w << 4) + (<usize>l << 2));
-        store<u32>(states + ((<usize>(i + l) * 24 + w) << 2), <u32>((<u64>v * <u64>R_INV) % <u64>0x7f000001));
-      }
+      const o = w << 2;
+      const v = vShoupMul(v128.load(work + (w << 4)), fromR, fromRs);
+      store<i32>(s0 + o, i32x4.extract_lane(v, 0));
+      if (count > 1) store<i32>(s1 + o, i32x4.extract_lane(v, 1));
+      if (count > 2) store<i32>(s2 + o, i32x4.extract_lane(v, 2));
+      if (count > 3) store<i32>(s3 + o, i32x4.extract_lane(v, 3));
     }
   }
 }

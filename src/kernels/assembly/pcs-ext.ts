@@ -3,7 +3,7 @@
 // byte 16i. A product by a constant α uses its table A_j = X^j·α in Montgomery form (16 words,
 // made by the caller): x·α = Σ_j x_j·A_j, four lane-wise Montgomery products of a splat
 // coordinate, so canonical x gives canonical x·α.
-import { addS, subS, vAdd, vMontMul, vMontReduceWide, vSub, vTriple, wideHi, wideLo } from "./field";
+import { addS, montMulS, subS, toMontS, vAdd, vMontMul, vMontReduceWide, vSub, vTriple, wideHi, wideLo } from "./field";
 
 // @ts-ignore: decorator
 @inline function splat(x: v128, lane: u8): v128 {
@@ -185,6 +185,16 @@ export function pcs_eq_add_base(acc: usize, tmp: usize, tables: usize, nvars: u3
 }
 
 /**
+ * `pcs_eq_add_base` for `count` points of `nvars` base-field coordinates each: their tables (c,
+ * then the coordinates in Montgomery form; 4 + nvars words each) back to back at `tables`, all
+ * added to `acc` in turn with the one scratch `tmp` (a batch of query weights in one call).
+ */
+export function pcs_eq_add_base_many(acc: usize, tmp: usize, tables: usize, nvars: u32, count: u32): void {
+  const stride = (<usize>(4 + nvars)) << 2;
+  for (let q: u32 = 0; q < count; q++) pcs_eq_add_base(acc, tmp, tables + <usize>q * stride, nvars);
+}
+
+/**
  * `pcs_fold` of a base-field table (one word per element; the first fold of a base-field
  * polynomial, without its lift): dst[i] = e + α·d with e = src[2i], o = src[2i + 1], d = o − e
  * (mode 0, evaluations) or o (mode 1, coefficients); α·d is the one product splat(d)·A_0.
@@ -259,4 +269,51 @@ export function pcs_horner_base(coeffs: usize, n: u32, ztable: usize, out: usize
   for (let i = <i32>n - 1; i >= 0; i--)
     acc = vAdd(mulTable(acc, z0, z1, z2, z3), i32x4.replace_lane(i32x4.splat(0), 0, load<i32>(coeffs + (<usize>i << 2))));
   v128.store(out, acc);
+}
+
+/**
+ * The verifier's fold of n opened rows (docs/pcs.md §4.4), each 2^k values (k ≥ 1) of `width`
+ * words (1: base field, 4: interleaved extension) back to back at `rows`: row j at x_j, with
+ * x_j^(−1) (canonical) at word j of `xinv`. Step s keeps twice its values,
+ * v'_t = (v_t + v_(t+h)) + α_s·ζ^(−t·2^s)·x_j^(−2^s)·(v_t − v_(t+h)) for t < h = 2^(k−1−s); the
+ * constant tables of α_s·ζ^(−t·2^s) (16 words each, as `pcs_fold`'s) lie step after step at
+ * `tables` (2^k − 1 of them). Writes 2^k times row j's folded value at out + 16·j; `work` has
+ * room for 2^(k+2) words.
+ */
+export function pcs_fold_rows(rows: usize, n: u32, k: u32, width: u32, xinv: usize, tables: usize, out: usize, work: usize): void {
+  const half0: u32 = 1 << (k - 1);
+  const rowBytes: usize = (<usize>width << k) << 2;
+  const a = work, b = work + (<usize>half0 << 4);
+  for (let j: u32 = 0; j < n; j++) {
+    let xm = toMontS(load<u32>(xinv + (<usize>j << 2))); // x_j^(−2^s) in Montgomery form
+    let cur = rows + <usize>j * rowBytes;
+    let dst = a;
+    let half = half0;
+    let tab = tables;
+    for (let s: u32 = 0; s < k; s++) {
+      if (s == 0 && width == 1) {
+        for (let t: u32 = 0; t < half; t++) {
+          const lo = load<u32>(cur + (<usize>t << 2)), hi = load<u32>(cur + (<usize>(t + half) << 2));
+          const d = montMulS(subS(lo, hi), xm);
+          const e = i32x4.replace_lane(i32x4.splat(0), 0, <i32>addS(lo, hi));
+          v128.store(dst + (<usize>t << 4), vAdd(e, vMontMul(i32x4.splat(<i32>d), v128.load(tab + (<usize>t << 6)))));
+        }
+      } else {
+        const xv = i32x4.splat(<i32>xm);
+        for (let t: u32 = 0; t < half; t++) {
+          const lo = v128.load(cur + (<usize>t << 4)), hi = v128.load(cur + (<usize>(t + half) << 4));
+          const d = vMontMul(vSub(lo, hi), xv);
+          const tt = tab + (<usize>t << 6);
+          const p = mulTable(d, v128.load(tt), v128.load(tt, 16), v128.load(tt, 32), v128.load(tt, 48));
+          v128.store(dst + (<usize>t << 4), vAdd(vAdd(lo, hi), p));
+        }
+      }
+      tab += <usize>half << 6;
+      cur = dst;
+      dst = dst == a ? b : a;
+      half >>= 1;
+      xm = montMulS(xm, xm);
+    }
+    v128.store(out + (<usize>j << 4), v128.load(cur));
+  }
 }
