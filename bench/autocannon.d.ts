@@ -28,6 +28,7 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+    onResponse?: (status: number) => void;
   }
   interface Options {
     url: string;
@@ -44,6 +45,10 @@ declare module "autocannon" {
     method?: string;
     path?: string;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** A run: a promise of its result that also emits each answer (`response`: client, status, bytes, ms). */
+  interface Run extends Promise<Result> {
+    on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): this;
+  }
+  function autocannon(opts: Options): Run;
   export default autocannon;
 }
