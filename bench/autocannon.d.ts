@@ -28,7 +28,6 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
-    onResponse?: (status: number) => void;
   }
   interface Options {
     url: string;
@@ -45,10 +44,6 @@ declare module "autocannon" {
     method?: string;
     path?: string;
   }
-  /** A run: a promise of its result that also emits each answer (`response`: client, status, bytes, ms). */
-  interface Run extends Promise<Result> {
-    on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): this;
-  }
-  function autocannon(opts: Options): Run;
+  function autocannon(opts: Options): Promise<Result>;
   export default autocannon;
 }

@@ -343,34 +343,36 @@ try {
     overallRate?: number,
     inFlight = 1,
     onAck?: () => void,
-  ) => {
-    const put = {
-      method: "PUT",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-      setupRequest: (req: { path?: string; body?: string }) => {
-        const i = written++;
-        return { ...req, path: `/v1/records/load-${i}`, body: `{"value":"https://example.com/load/${i}"}` };
-      },
-    };
-    const run = autocannon({
+  ) =>
+    autocannon({
       url: base,
       connections: conns,
       pipelining: inFlight,
       duration: seconds,
       timeout: 60,
       ...(overallRate !== undefined ? { overallRate } : {}),
-      // autocannon deep-clones its request context each time it wraps around this list: the same
-      // request 64 times makes that once per 64 requests, not once per request
-      requests: Array.from({ length: 64 }, () => put),
+      requests: [
+        {
+          method: "PUT",
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          setupRequest: (req) => {
+            const i = written++;
+            return {
+              ...req,
+              path: `/v1/records/load-${i}`,
+              body: JSON.stringify({ value: `https://example.com/load/${i}` }),
+            };
+          },
+          ...(onAck !== undefined
+            ? {
+                onResponse: (status: number) => {
+                  if (status >= 200 && status < 300) onAck();
+                },
+              }
+            : {}),
+        },
+      ],
     });
-    // the run's own response event (status only): a request's onResponse would make autocannon
-    // keep every answer's body and rebuild its headers as an object
-    if (onAck !== undefined)
-      run.on("response", (_client: unknown, status: number) => {
-        if (status >= 200 && status < 300) onAck();
-      });
-    return run;
-  };
   if (phases.has("writes")) {
     // Open loop at --write-rate (epoch 1000 ms, then 200 ms), then closed loop at epoch 1000 ms:
     // every slot (writers × pipelining) refilled as soon as it is answered, the capacity.
