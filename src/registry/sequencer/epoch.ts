@@ -17,7 +17,7 @@ import { nameBytes, valuePayloadWith, type RecordValue } from "../mapping.js";
 import { requireNfcName } from "../name-form.js";
 import { collisionError, type NameUpdateKind } from "../name-operations.js";
 import { lowerBound, updateCompact } from "../hashing/name-tree.js";
-import { mergeKeys, nameKeys } from "../hashing/name-keys.js";
+import { checkedNameKeys, mergeKeys } from "../hashing/name-keys.js";
 import { LeafHasher } from "../hashing/leaf-hasher.js";
 import { PackedBuilder } from "../hashing/packed.js";
 import { defaultPermutation } from "../hashing/permutation.js";
@@ -125,9 +125,8 @@ function checkBeyondName(store: NameStore, w: EpochWrite): void {
 }
 
 /**
- * The keys of the writes marked `checked` without a key, hashed in one batched call (NaN for the
- * others); undefined when there are none, or when a name does not encode (the writes are then
- * keyed one by one, each refusal its own write's).
+ * The keys of the writes marked `checked` without a key (their names' bytes checked before they
+ * were queued), hashed in one batched call (NaN for the others); undefined when there are none.
  */
 function checkedKeys(writes: readonly EpochWrite[], depth: number): Float64Array | undefined {
   const at: number[] = [];
@@ -135,16 +134,10 @@ function checkedKeys(writes: readonly EpochWrite[], depth: number): Float64Array
     if (w.checked === true && w.key === undefined) at.push(i);
   });
   if (at.length === 0) return undefined;
-  let keys: Float64Array;
-  try {
-    keys = nameKeys(
-      at.map((i) => writes[i]!.name),
-      depth,
-    );
-  } catch (e) {
-    if (e instanceof RegistryError) return undefined;
-    throw e;
-  }
+  const keys = checkedNameKeys(
+    at.map((i) => writes[i]!.name),
+    depth,
+  );
   const out = new Float64Array(writes.length).fill(Number.NaN);
   at.forEach((i, j) => (out[i] = keys[j]!));
   return out;
