@@ -2,9 +2,12 @@
  * Bearer-token rule of the write routes: without a token the server is read-only (403
  * `READ_ONLY`); a missing or malformed `Authorization` header is 401 (`UNAUTHORIZED`, with
  * `WWW-Authenticate: Bearer`); a wrong token is 403 (`FORBIDDEN`). Tokens compare in constant
- * time (SHA-256 of both sides, then `timingSafeEqual`, so the length does not leak either).
+ * time (SHA-256 of both sides, then `timingSafeEqual`, so the length does not leak either). The
+ * request's side is hashed by node:crypto (native, a few µs: every write checks it); `digest`,
+ * the plain JavaScript SHA-256, hashes the server's token and is its reference.
  */
-import { timingSafeEqual } from "node:crypto";
+import * as nodeCrypto from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { HttpError } from "./errors.js";
@@ -34,9 +37,18 @@ export function readTokenFile(path: string): string {
   return token;
 }
 
-/** SHA-256 of a token (its UTF-8 bytes). */
-const digest = (s: string): Uint8Array => sha256(utf8.encode(s));
+/** SHA-256 of a token (its UTF-8 bytes): the reference of `fastDigest`. */
+export const digest = (s: string): Uint8Array => sha256(utf8.encode(s));
 const utf8 = new TextEncoder();
+
+/** node:crypto's one-shot `hash` (Node ≥ 20.12; about a third of `createHash`'s cost), if there. */
+const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;
+
+/** `digest` by node:crypto's native SHA-256 (the same 32 bytes). */
+export const fastDigest: (s: string) => Uint8Array =
+  typeof oneShot === "function"
+    ? (s) => oneShot("sha256", s, "buffer")
+    : (s) => createHash("sha256").update(s, "utf8").digest();
 
 /** Checks a request's `Authorization` header against the token (undefined: read-only server). */
 export class BearerAuth {
@@ -58,7 +70,7 @@ export class BearerAuth {
       throw new HttpError("UNAUTHORIZED", "Authorization: a bearer token is required (Authorization: Bearer <token>)");
     const m = /^Bearer ([\x21-\x7e]+)$/.exec(header);
     if (!m) throw new HttpError("UNAUTHORIZED", 'Authorization: must be "Bearer <token>"');
-    if (!timingSafeEqual(digest(m[1]!), this.expected))
+    if (!timingSafeEqual(fastDigest(m[1]!), this.expected))
       throw new HttpError("FORBIDDEN", "Authorization: the token is not valid for this server");
   }
 }

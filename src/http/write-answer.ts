@@ -34,6 +34,7 @@ export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
 /** Whether the request asks for `Prefer: respond-async` (RFC 7240; tokens are case-insensitive). */
 export function prefersAsync(req: FastifyRequest): boolean {
   const h = req.headers["prefer"];
+  if (h === undefined) return false;
   const all = (Array.isArray(h) ? h : h === undefined ? [] : [h]).join(",");
   return all.split(",").some((p) => p.split(";")[0]!.trim().toLowerCase() === "respond-async");
 }

@@ -21,6 +21,8 @@ import { pathOf, referenceCompact } from "../../src/registry/hashing/name-tree.j
 import { NameStore } from "../../src/registry/store/name-store.js";
 import {
   applyEpoch,
+  checkEpochWrite,
+  checkEpochWriteForm,
   liveDigests,
   liveRowDigests,
   type EpochWrite,
@@ -175,4 +177,55 @@ test("leaf digests hashed from record rows equal those hashed from the records, 
       r.name,
     ),
   );
+});
+
+test("writes checked without their key (checkEpochWriteForm, names hashed by the epoch in one batch) apply as writes keyed one by one and as unchecked writes", () => {
+  const dir = tempDir("ssgkr-epoch-checked-");
+  const stores = ["plain", "keyed", "checked"].map((n) => NameStore.openOrCreate(join(dir, n), { depth: DEPTH }));
+  const indexes: KeyIndex[] = stores.map(() => ({ batch: -1, keys: new Float64Array(0) }));
+  const rand = rng(23);
+  const names: string[] = [];
+  const codeOf = (f: () => unknown): string | undefined => {
+    try {
+      f();
+      return undefined;
+    } catch (e) {
+      return (e as RegistryError).code;
+    }
+  };
+  for (let e = 0; e < 5; e++) {
+    const writes: EpochWrite[] = epochWrites(rand, e, names, 120);
+    // writes the checks refuse, and a name twice in one epoch
+    writes.push({ op: "put", name: "", value: "x" }, { op: "put", name: "Cafe\u0301", value: "y" });
+    writes.push({ op: "put", name: `twice-${e}`, value: "1" }, { op: "put", name: `twice-${e}`, value: "2" });
+    writes.push({ op: "put", name: `no-value-${e}` } as EpochWrite);
+    const keyed = writes.map((w) => {
+      try {
+        return { ...w, key: checkEpochWrite(stores[1]!, w) };
+      } catch {
+        return w;
+      }
+    });
+    const checked = writes.map((w) => {
+      // the same refusal with and without the key
+      assert.equal(
+        codeOf(() => checkEpochWriteForm(stores[2]!, w)),
+        codeOf(() => checkEpochWrite(stores[2]!, w)),
+      );
+      try {
+        checkEpochWriteForm(stores[2]!, w);
+        return { ...w, checked: true };
+      } catch {
+        return w;
+      }
+    });
+    const outcomes = [writes, keyed, checked].map((ws, s) => applyEpoch(stores[s]!, indexes[s]!, ws));
+    const shown = (o: (typeof outcomes)[number]) =>
+      o.results.map((r) => (r.ok ? `${r.op}@${r.position}` : `${r.error.code}: ${r.error.message}`));
+    assert.deepEqual(shown(outcomes[1]!), shown(outcomes[0]!), `keyed results of epoch ${e}`);
+    assert.deepEqual(shown(outcomes[2]!), shown(outcomes[0]!), `checked results of epoch ${e}`);
+    for (const o of outcomes.slice(1)) assert.deepEqual(arr(o.entry!.root), arr(outcomes[0]!.entry!.root));
+    for (const w of writes) if (w.op === "put" && w.name !== "" && !names.includes(w.name)) names.push(w.name);
+  }
+  for (const s of stores) s.closeSync();
 });

@@ -23,6 +23,28 @@ export function nameKeys(names: readonly string[], depth: number): Float64Array 
   return keysOfDigests(keccak.hashPacked(bytes, offsets, parts.length), parts.length, depth);
 }
 
+/**
+ * `nameKeys` of names whose bytes were already checked (`nameBytes` accepted each of them): the
+ * names encoded side by side into one buffer, without a buffer per name nor the checks again.
+ * Names `nameBytes` refuses get keys of their UTF-8 bytes with lone surrogates replaced, never an
+ * error: give only checked names.
+ */
+export function checkedNameKeys(names: readonly string[], depth: number): Float64Array {
+  let room = 0;
+  for (const n of names) room += 3 * n.length; // UTF-8 takes at most 3 bytes per UTF-16 unit
+  const bytes = new Uint8Array(room);
+  const offsets = new Uint32Array(names.length + 1);
+  let at = 0;
+  for (let i = 0; i < names.length; i++) {
+    at += utf8.encodeInto(names[i]!, bytes.subarray(at)).written;
+    offsets[i + 1] = at;
+  }
+  keccak ??= new KeccakBatch();
+  return keysOfDigests(keccak.hashPacked(bytes, offsets, names.length), names.length, depth);
+}
+
+const utf8 = new TextEncoder();
+
 /** Keys at `depth` of `count` names' Keccak-256 digests (32 bytes each, packed). */
 export function keysOfDigests(digests: Uint8Array, count: number, depth: number): Float64Array {
   const keys = new Float64Array(count);

@@ -13,11 +13,11 @@
  * only when another process committed meanwhile. An epoch whose writes all fail commits nothing.
  */
 import { RegistryError } from "../errors.js";
-import { valuePayloadWith, type RecordValue } from "../mapping.js";
+import { nameBytes, valuePayloadWith, type RecordValue } from "../mapping.js";
 import { requireNfcName } from "../name-form.js";
 import { collisionError, type NameUpdateKind } from "../name-operations.js";
 import { lowerBound, updateCompact } from "../hashing/name-tree.js";
-import { mergeKeys } from "../hashing/name-keys.js";
+import { checkedNameKeys, mergeKeys } from "../hashing/name-keys.js";
 import { LeafHasher } from "../hashing/leaf-hasher.js";
 import { PackedBuilder } from "../hashing/packed.js";
 import { defaultPermutation } from "../hashing/permutation.js";
@@ -46,6 +46,12 @@ export interface EpochWrite {
    * then neither checks it again nor hashes the name again.
    */
   readonly key?: number | undefined;
+  /**
+   * Whether the write was already checked without its key (`checkEpochWriteForm`, the sequencer's
+   * serving thread): the epoch then does not check it again, and hashes its name together with the
+   * epoch's other such names in one batched Keccak-256 call (`nameKeys`) instead of one by one.
+   */
+  readonly checked?: boolean | undefined;
   /**
    * The leaf digest of the record a put or a restore with a value writes (`hashLeaf(recordLeaf(
    * name, value))`), when the caller holds it from data it verified (a mirror: the new leaf its
@@ -94,12 +100,47 @@ const noDigest = () => NO_DIGEST;
  */
 export function checkEpochWrite(store: NameStore, w: EpochWrite): number {
   const key = store.keyOf(w.name);
-  if (w.op === "delete") return key; // a record under a name not in NFC (written before names were checked) can be deleted
+  checkBeyondName(store, w);
+  return key;
+}
+
+/**
+ * `checkEpochWrite` without the name's key: the same checks in the same order (the name's bytes
+ * as the key would encode them, then its NFC form and the value), the name not hashed (the epoch
+ * hashes the names of writes marked `checked` in one batched call).
+ * @throws RegistryError as `checkEpochWrite`.
+ */
+export function checkEpochWriteForm(store: NameStore, w: EpochWrite): void {
+  nameBytes(w.name);
+  checkBeyondName(store, w);
+}
+
+/** The checks of a write after its name's bytes: NFC form (not for a delete) and value bounds. */
+function checkBeyondName(store: NameStore, w: EpochWrite): void {
+  if (w.op === "delete") return; // a record under a name not in NFC (written before names were checked) can be deleted
   requireNfcName(w.name);
   // the value's bounds and form, without its digest (the epoch hashes the texts together)
   if (w.value !== undefined) valuePayloadWith(w.value, store.config.leafMaxFields, noDigest);
   else if (w.op === "put") throw new RegistryError("BAD_VALUE", "put needs a value");
-  return key;
+}
+
+/**
+ * The keys of the writes marked `checked` without a key (their names' bytes checked before they
+ * were queued), hashed in one batched call (NaN for the others); undefined when there are none.
+ */
+function checkedKeys(writes: readonly EpochWrite[], depth: number): Float64Array | undefined {
+  const at: number[] = [];
+  writes.forEach((w, i) => {
+    if (w.checked === true && w.key === undefined) at.push(i);
+  });
+  if (at.length === 0) return undefined;
+  const keys = checkedNameKeys(
+    at.map((i) => writes[i]!.name),
+    depth,
+  );
+  const out = new Float64Array(writes.length).fill(Number.NaN);
+  at.forEach((i, j) => (out[i] = keys[j]!));
+  return out;
 }
 
 /** One leaf hasher per leaf bound (batched Keccak-256 and Poseidon2, as the import hashes). */
@@ -219,6 +260,7 @@ export function applyEpoch(
   const inside = options.inside ?? (() => {});
   const kind = options.kind ?? "epoch";
   let fresh: KeyIndex | undefined;
+  const batchedKeys = checkedKeys(writes, store.config.depth);
   const outcome = store.writeTransaction((): EpochOutcome => {
     const head = store.head();
     const results: EpochResult[] = [];
@@ -226,9 +268,11 @@ export function applyEpoch(
     const changes: LoggedChange[] = [];
     // with a current key index, a key not in it has no row to look up
     const current = index.batch === head.batch ? index.keys : undefined;
-    for (const w of writes) {
+    for (let i = 0; i < writes.length; i++) {
+      const w = writes[i]!;
       try {
-        const key = w.key ?? checkEpochWrite(store, w);
+        const batched = batchedKeys?.[i];
+        const key = w.key ?? (batched !== undefined && !Number.isNaN(batched) ? batched : checkEpochWrite(store, w));
         let slot = slots.get(key);
         if (slot === undefined) {
           const row = current === undefined || isStored(current, key) ? store.leafRow(key)?.record : undefined;

@@ -2,7 +2,8 @@
  * The write sequencer of a name-keyed registry (docs/http.md "How it runs"): every write of the
  * server goes through it and is applied in epochs.
  *
- * - A write is checked (name, NFC form, value bounds: `checkEpochWrite`) before it is queued; the
+ * - A write is checked (name, NFC form, value bounds: `checkEpochWriteForm`) before it is queued,
+ *   its name not hashed there: the epoch hashes the names of its writes in one batched call; the
  *   queue holds at most `writeQueue` writes (default 100,000; a full queue refuses at once).
  * - An epoch closes every `epochMs` (default 1,000 ms) or as soon as `epochMax` writes (default
  *   4,096) wait, whichever comes first, and applies up to `epochMax` of them in arrival order as
@@ -27,7 +28,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { SsgkrError } from "../../errors.js";
 import type { NameStore } from "../store/name-store.js";
-import { checkEpochWrite, type EpochWrite } from "./epoch.js";
+import { checkEpochWriteForm, type EpochWrite } from "./epoch.js";
 import { InlineEpochWriter, ThreadEpochWriter, type EpochDone, type EpochWriter } from "./epoch-writer.js";
 import { DEFAULT_KEY_RETENTION, WriteTables, type KeyRetention, type StoredResult } from "./write-tables.js";
 
@@ -212,6 +213,7 @@ export class Sequencer {
         name: w.name,
         ...(w.value !== undefined ? { value: w.value } : {}),
         ...(w.key !== undefined ? { key: w.key } : {}),
+        ...(w.checked === true ? { checked: true } : {}),
       },
       key,
       fp,
@@ -266,13 +268,13 @@ export class Sequencer {
    * @throws RegistryError `BAD_NAME`, `NAME_NOT_NFC`, `BAD_VALUE`, `VALUE_TOO_LARGE` (nothing queued).
    */
   async submit(w: SequencedWrite): Promise<SequencerAnswer> {
-    const key = checkEpochWrite(this.store, w);
+    checkEpochWriteForm(this.store, w);
     const fp = fingerprintOf(w);
     const r = this.replay(w, fp, false);
     if (r !== undefined) return await r;
     const full = this.full();
     if (full !== undefined) return full;
-    const q = this.entry({ ...w, key }, fp, w.idempotencyKey, false);
+    const q = this.entry({ op: w.op, name: w.name, value: w.value, checked: true }, fp, w.idempotencyKey, false);
     this.enqueue(q);
     return { kind: "done", result: await q.done, replayed: false };
   }
@@ -283,13 +285,13 @@ export class Sequencer {
    * @throws RegistryError as `submit`, and faults of the store writing the row.
    */
   async accept(w: SequencedWrite): Promise<SequencerAnswer> {
-    const key = checkEpochWrite(this.store, w);
+    checkEpochWriteForm(this.store, w);
     const fp = fingerprintOf(w);
     const r = this.replay(w, fp, true);
     if (r !== undefined) return await r;
     const full = this.full();
     if (full !== undefined) return full;
-    const q = this.entry({ ...w, key }, fp, w.idempotencyKey, true);
+    const q = this.entry({ op: w.op, name: w.name, value: w.value, checked: true }, fp, w.idempotencyKey, true);
     await new Promise<void>((ok, fail) => {
       this.acceptBuffer.push({ q, ok, fail });
       if (this.acceptBuffer.length === 1) setImmediate(() => void this.flushAccepted());
