@@ -591,6 +591,6 @@ printHeadline({
   pcs22_ud_r4_commit_open_ms: round(provable?.commitOpenMs.median, 0),
   pcs22_ud_r4_verify_ms: round(provable?.verifyMs.median),
   pcs22_ud_r4_bytes: provable?.proofBytes ?? null,
-  v3_block1024_prove_over_old_set: round(blockCell?.ratio ?? undefined),
+  v3_block1024_prove_over_old_set: round(blockCell?.ratio),
 });
 if (!check.ok) process.exitCode = 1;
