@@ -5,7 +5,7 @@
  * registry, and `registry prove-block` of blocks of 1,024, 2,048 and 4,096 updates.
  *
  *   npm run bench -- registry-load [--records 100000] [--depth 48] [--duration 60]
- *     [--blocks 1024,2048,4096] [--connections 16] [--writers 2048] [--pipelining 4] [--write-rate 5000]
+ *     [--blocks 1024,2048,4096] [--connections 16] [--writers 2048] [--pipelining 4] [--write-rate 5000] [--epoch-max N]
  *     [--phases import-blocks,cached,zk,server-blocks,writes,lag,prove-block]
  *
  * `--phases` runs only the phases named (default all); without `import-blocks` the copies keep
@@ -64,8 +64,9 @@ const args = parseOptions(
     duration: intRule(1, 600),
     connections: intRule(1, 1000),
     writers: intRule(1, 20_000),
-    pipelining: intRule(1, 64),
+    pipelining: intRule(1, 1024),
     "write-rate": intRule(1, 100_000),
+    "epoch-max": intRule(1, 65_536),
     blocks: ints(1, 4096),
     phases: choices(PHASES),
   },
@@ -88,6 +89,8 @@ const connections = Number(args.get("connections") ?? 16);
 const writers = Number(args.get("writers") ?? 2048);
 const pipelining = Number(args.get("pipelining") ?? 4);
 const writeRate = Number(args.get("write-rate") ?? 5000);
+/** The writes phase's `--epoch-max` (default: the server's own). */
+const epochMax = args.get("epoch-max");
 const blockSizes = (args.get("blocks") ?? "1024,2048,4096").split(",").map(Number);
 const smoke = args.get("smoke") === "true";
 const phases = new Set((args.get("phases") ?? PHASES.join(",")).split(","));
@@ -398,8 +401,7 @@ try {
         "--no-prove-blocks",
         "--epoch-ms",
         String(epochMs),
-        "--epoch-max",
-        "65536",
+        ...(epochMax !== undefined ? ["--epoch-max", epochMax] : []),
       ]);
       try {
         // the serving thread's event-loop delay, sampled from its status while the writes run

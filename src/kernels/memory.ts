@@ -194,6 +194,37 @@ export class KernelMemory {
     return region;
   }
 
+  /**
+   * Runs `body` with a region per input (the one `inPlace` names for it, else a copy) and a
+   * scratch region per entry of `scratchWords`; the copies and the scratch are released after.
+   * @example heap.using([a, b], [4], ([pa, pb], [out]) => kernel(pa, pb, out.ptr))
+   */
+  using<T>(
+    inputs: readonly ArrayLike<number>[],
+    scratchWords: readonly number[],
+    body: (ptrs: number[], scratch: Region[]) => T,
+    inPlace?: (values: ArrayLike<number>) => Region | undefined,
+  ): T {
+    const held: Region[] = [];
+    try {
+      const ptrs = inputs.map((x) => {
+        const region = inPlace?.(x);
+        if (region !== undefined) return region.ptr;
+        const copy = this.allocFrom(x);
+        held.push(copy);
+        return copy.ptr;
+      });
+      const scratch = scratchWords.map((w) => {
+        const r = this.alloc(w);
+        held.push(r);
+        return r;
+      });
+      return body(ptrs, scratch);
+    } finally {
+      for (const r of held) this.release(r);
+    }
+  }
+
   /** Returns a region to the free list. @throws KernelError `BAD_REGION` if it is not live. */
   release(region: RegionDescriptor): void {
     const bytes = this.live.get(region.ptr);

@@ -8,7 +8,7 @@ import { P, batchInverse, inverse, mul, pow } from "../field/koalabear.js";
 import type { Ext } from "../field/extension.js";
 import { MONTGOMERY_R } from "./constants.js";
 import type { Kernels } from "./kernels.js";
-import type { Region } from "./memory.js";
+import type { OpenedRows } from "../pcs/backend.js";
 
 /** The 16 words X^j·α (j = 0..3) in Montgomery form: the fold kernel's constant table. */
 export function extConstantTable(alpha: Ext): Uint32Array {
@@ -21,16 +21,8 @@ export function extConstantTable(alpha: Ext): Uint32Array {
   return out;
 }
 
-/** The folds of n rows of 2^k values (k ≥ 1) of `width` words back to back in `rows`, row j at xs[j] ≠ 0, by the challenges `alphas`. */
-export function foldRowsOnKernels(
-  kernels: Kernels,
-  rows: Uint32Array,
-  width: 1 | 4,
-  k: number,
-  xs: readonly number[],
-  zeta: number,
-  alphas: readonly Ext[],
-): Ext[] {
+/** The folds of the opened rows (k ≥ 1, at least one row). */
+export function foldRowsOnKernels(kernels: Kernels, { rows, width, k, xs, zeta, alphas }: OpenedRows): Ext[] {
   const n = xs.length;
   const half0 = 1 << (k - 1);
   const tables = new Uint32Array(16 * ((1 << k) - 1));
@@ -41,32 +33,22 @@ export function foldRowsOnKernels(
     for (let t = 0, z = 1; t < half0 >> s; t++, at++, z = mul(z, step))
       tables.set(extConstantTable([mul(a[0], z), mul(a[1], z), mul(a[2], z), mul(a[3], z)]), 16 * at);
   }
-  const heap = kernels.heap;
-  const regions: Region[] = [];
-  try {
-    const r = heap.allocFrom(rows.subarray(0, n * (width << k)));
-    regions.push(r);
-    const x = heap.allocFrom(batchInverse(xs));
-    regions.push(x);
-    const tb = heap.allocFrom(tables);
-    regions.push(tb);
-    const out = heap.alloc(4 * n);
-    regions.push(out);
-    const work = heap.alloc(4 << k);
-    regions.push(work);
-    kernels.instance.raw.pcs_fold_rows(r.ptr, n, k, width, x.ptr, tb.ptr, out.ptr, work.ptr);
-    const v = out.view();
-    const scale = pow((P + 1) / 2, k); // 2^(−k)
-    return Array.from(
-      { length: n },
-      (_, j): Ext => [
-        mul(v[4 * j]!, scale),
-        mul(v[4 * j + 1]!, scale),
-        mul(v[4 * j + 2]!, scale),
-        mul(v[4 * j + 3]!, scale),
-      ],
-    );
-  } finally {
-    for (const region of regions) heap.release(region);
-  }
+  const scale = pow((P + 1) / 2, k); // 2^(−k)
+  return kernels.heap.using(
+    [rows.subarray(0, n * (width << k)), batchInverse(xs), tables],
+    [4 * n, 4 << k],
+    ([r, x, tb], [out, work]) => {
+      kernels.instance.raw.pcs_fold_rows(r!, n, k, width, x!, tb!, out!.ptr, work!.ptr);
+      const v = out!.view();
+      return Array.from(
+        { length: n },
+        (_, j): Ext => [
+          mul(v[4 * j]!, scale),
+          mul(v[4 * j + 1]!, scale),
+          mul(v[4 * j + 2]!, scale),
+          mul(v[4 * j + 3]!, scale),
+        ],
+      );
+    },
+  );
 }

@@ -18,6 +18,7 @@ import {
   type LeafWidth,
   activeKernelRunner,
   type MerkleTree,
+  type OpenedRows,
   type PcsBackend,
   type PcsKernelCall,
   type PcsMerkleFn,
@@ -483,23 +484,12 @@ class WasmPcsKernels implements PcsBackend {
 
   /** Runs `body` with pointers to the inputs (working tables in place, other arrays copied) and a scratch output of `outWords`. */
   private withCopies<T>(inputs: Uint32Array[], outWords: number, body: (ptrs: number[], out: Region | null) => T): T {
-    const heap = this.kernels.heap;
-    const copies: Region[] = [];
-    let out: Region | null = null;
-    try {
-      const ptrs = inputs.map((x) => {
-        const region = this.regions.get(x);
-        if (region !== undefined) return region.ptr;
-        const copy = heap.allocFrom(x);
-        copies.push(copy);
-        return copy.ptr;
-      });
-      if (outWords > 0) out = heap.alloc(outWords);
-      return body(ptrs, out);
-    } finally {
-      for (const r of copies) heap.release(r);
-      if (out) heap.release(out);
-    }
+    return this.kernels.heap.using(
+      inputs,
+      outWords > 0 ? [outWords] : [],
+      (ptrs, scratch) => body(ptrs, scratch[0] ?? null),
+      (x) => this.regions.get(x as Uint32Array),
+    );
   }
 
   ntt(values: Uint32Array, width: number, logN: number): void {
@@ -698,16 +688,8 @@ class WasmPcsKernels implements PcsBackend {
     }
   }
 
-  foldRows(
-    rows: Uint32Array,
-    width: 1 | 4,
-    k: number,
-    xs: readonly number[],
-    zeta: number,
-    alphas: readonly Ext[],
-  ): Ext[] {
-    if (k === 0 || xs.length === 0) return typescriptPcsBackend.foldRows(rows, width, k, xs, zeta, alphas);
-    return foldRowsOnKernels(this.kernels, rows, width, k, xs, zeta, alphas);
+  foldRows(o: OpenedRows): Ext[] {
+    return o.k === 0 || o.xs.length === 0 ? typescriptPcsBackend.foldRows(o) : foldRowsOnKernels(this.kernels, o);
   }
 
   round(f: Uint32Array, w: Uint32Array): [Ext, Ext] {

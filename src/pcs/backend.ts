@@ -49,6 +49,20 @@ export type PcsMerkleFn = (
 /** How a fold combines a pair (e, o): `evaluations` e + α(o − e), `coefficients` e + α·o. */
 export type FoldMode = "evaluations" | "coefficients";
 
+/**
+ * An iteration's opened rows as the verifier folds them (docs/pcs.md §4.4): n = xs.length rows of
+ * 2^k values of `width` words (1: base field, 4: extension) back to back in `rows`, row j at the
+ * domain point xs[j] ≠ 0, ζ the 2^k-th root of unity, folded by the challenges `alphas` (k of them).
+ */
+export interface OpenedRows {
+  readonly rows: Uint32Array;
+  readonly width: 1 | 4;
+  readonly k: number;
+  readonly xs: readonly number[];
+  readonly zeta: number;
+  readonly alphas: readonly Ext[];
+}
+
 /** One implementation of the commitment's bulk operations (canonical values in and out). */
 export interface PcsBackend {
   readonly name: "wasm" | "typescript";
@@ -78,18 +92,8 @@ export interface PcsBackend {
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** `eqAddBase` of every point, points[i] scaled by coeffs[i], all of them the same length (one batch of the queries' weights). */
   eqAddBaseMany(acc: Uint32Array, points: readonly (readonly number[])[], coeffs: readonly Ext[]): void;
-  /**
-   * The verifier's folds of an iteration's opened rows (docs/pcs.md §4.4; `RowFolder`): n = xs.length
-   * rows of 2^k values of `width` words back to back in `rows`, row j at xs[j] ≠ 0, ζ the 2^k-th root.
-   */
-  foldRows(
-    rows: Uint32Array,
-    width: 1 | 4,
-    k: number,
-    xs: readonly number[],
-    zeta: number,
-    alphas: readonly Ext[],
-  ): Ext[];
+  /** The verifier's folds of an iteration's opened rows (docs/pcs.md §4.4; `RowFolder`), one per row. */
+  foldRows(o: OpenedRows): Ext[];
   /** The codeword of a polynomial's coefficients in natural order (docs/pcs.md §4.1; `codewordReference`): a working table. */
   codeword(coeffs: Uint32Array, width: number, logDomain: number): Uint32Array;
   /**
@@ -259,14 +263,7 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
     return out;
   },
   eqAddBase: addScaledEqTableBase,
-  foldRows: (
-    rows: Uint32Array,
-    width: 1 | 4,
-    k: number,
-    xs: readonly number[],
-    zeta: number,
-    alphas: readonly Ext[],
-  ) => {
+  foldRows: ({ rows, width, k, xs, zeta, alphas }: OpenedRows) => {
     const folder = new RowFolder(k, zeta, alphas);
     const words = width << k;
     return xs.map((x, j) => folder.fold(rows.subarray(j * words, (j + 1) * words), width, x));
@@ -386,15 +383,8 @@ export function pcsEqAddBaseMany(
 }
 
 /** The verifier's folds of opened rows on this thread's backend (the kernels once installed, whatever the size). */
-export function pcsFoldRows(
-  rows: Uint32Array,
-  width: 1 | 4,
-  k: number,
-  xs: readonly number[],
-  zeta: number,
-  alphas: readonly Ext[],
-): Ext[] {
-  return currentPcsBackend().foldRows(rows, width, k, xs, zeta, alphas);
+export function pcsFoldRows(o: OpenedRows): Ext[] {
+  return currentPcsBackend().foldRows(o);
 }
 
 /** The natural-order codeword on this thread's backend (a working table). */

@@ -267,7 +267,7 @@ export function verifyCore(
       throw new Reject("PCS_MERKLE", `iteration ${i}: the opened rows do not hash to the committed root`);
     const omega = rootOfUnity(round.logDomain);
     const xs = indices.map((idx) => pow(omega, idx));
-    const folds = pcsFoldRows(values, valueWidth, k, xs, rootOfUnity(k), roundAlphas);
+    const folds = pcsFoldRows({ rows: values, width: valueWidth, k, xs, zeta: rootOfUnity(k), alphas: roundAlphas });
     if (!last) {
       const mNext = round.numVariables - k;
       const g = t.sampleExt();

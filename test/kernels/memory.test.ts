@@ -117,3 +117,36 @@ test("scratch arena hands out disjoint aligned sub-regions and resets to a mark"
   arena.reset();
   assert.equal(arena.remaining, 64);
 });
+
+test("using copies its inputs, hands out scratch, reuses regions in place and releases all after, also on a throw", () => {
+  const m = new KernelMemory({ initialPages: 1, maximumPages: 4 });
+  const kept = m.allocFrom([9, 8, 7]);
+  const table = new Uint32Array([1, 2, 3, 4]);
+  const inPlace = (x: ArrayLike<number>) => (x === table ? kept : undefined);
+  const before = m.allocatedBytes;
+  const sum = m.using(
+    [[5, 6], table],
+    [3, 2],
+    ([a, t], [s1, s2]) => {
+      const words = new Uint32Array(m.memory.buffer);
+      assert.deepEqual([words[a! / 4], words[a! / 4 + 1]], [5, 6], "the input is copied");
+      assert.equal(t, kept.ptr, "a region named by inPlace is not copied");
+      assert.equal(s1!.words, 3);
+      assert.equal(s2!.words, 2);
+      assert.notEqual(s1!.ptr, s2!.ptr);
+      return words[a! / 4]! + words[t! / 4]!;
+    },
+    inPlace,
+  );
+  assert.equal(sum, 14);
+  assert.equal(m.allocatedBytes, before, "copies and scratch are released");
+  assert.throws(
+    () =>
+      m.using([[1]], [4], () => {
+        throw new Error("boom");
+      }),
+    /boom/,
+  );
+  assert.equal(m.allocatedBytes, before, "released on a throw too");
+  assert.deepEqual([...kept.view()], [9, 8, 7], "the in-place region is kept");
+});

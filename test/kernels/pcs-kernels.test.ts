@@ -631,8 +631,9 @@ test("the verifier's row folds on the kernel (pcs_fold_rows) equal RowFolder and
           i % 9 === 0 ? P - 1 : i % 11 === 0 ? 0 : random(),
         );
         const xs = Array.from({ length: n }, (_, j) => (j === 0 ? 1 : j === 1 ? P - 1 : random() || 1));
-        const got = wasm.foldRows(rows, width, k, xs, zeta, alphas);
-        assert.deepEqual(got, ref.foldRows(rows, width, k, xs, zeta, alphas), `k=${k} width=${width} n=${n}`);
+        const opened = { rows, width, k, xs, zeta, alphas };
+        const got = wasm.foldRows(opened);
+        assert.deepEqual(got, ref.foldRows(opened), `k=${k} width=${width} n=${n}`);
         xs.forEach((x, j) => {
           const row = rows.subarray(j * words, (j + 1) * words);
           const lifted =

@@ -19,8 +19,7 @@ export function nameKeys(names: readonly string[], depth: number): Float64Array 
   for (let i = 0; i < parts.length; i++) offsets[i + 1] = offsets[i]! + parts[i]!.length;
   const bytes = new Uint8Array(offsets[parts.length]!);
   parts.forEach((p, i) => bytes.set(p, offsets[i]!));
-  keccak ??= new KeccakBatch();
-  return keysOfDigests(keccak.hashPacked(bytes, offsets, parts.length), parts.length, depth);
+  return keysOfPacked(bytes, offsets, parts.length, depth);
 }
 
 /**
@@ -39,11 +38,16 @@ export function checkedNameKeys(names: readonly string[], depth: number): Float6
     at += utf8.encodeInto(names[i]!, bytes.subarray(at)).written;
     offsets[i + 1] = at;
   }
-  keccak ??= new KeccakBatch();
-  return keysOfDigests(keccak.hashPacked(bytes, offsets, names.length), names.length, depth);
+  return keysOfPacked(bytes, offsets, names.length, depth);
 }
 
 const utf8 = new TextEncoder();
+
+/** Keys at `depth` of `count` names packed in `bytes` (name i at offsets[i]..offsets[i + 1]), hashed in one kernel call. */
+function keysOfPacked(bytes: Uint8Array, offsets: Uint32Array, count: number, depth: number): Float64Array {
+  keccak ??= new KeccakBatch();
+  return keysOfDigests(keccak.hashPacked(bytes, offsets, count), count, depth);
+}
 
 /** Keys at `depth` of `count` names' Keccak-256 digests (32 bytes each, packed). */
 export function keysOfDigests(digests: Uint8Array, count: number, depth: number): Float64Array {
