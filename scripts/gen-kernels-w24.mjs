@@ -6,7 +6,7 @@ const range = (n) => Array.from({ length: n }, (_, i) => i);
 const ptr = (n) => [n, "ptr"];
 const u32 = (n) => [n, "u32"];
 
-/** The width-24 entries of gen-kernels.mjs's LAYOUT (after the extended constants region). */
+/** The width-24 entries of gen-kernels-abi.mjs's LAYOUT (after the extended constants region). */
 export const LAYOUT_W24 = [
   [
     "Poseidon2-24 constants region of the width-24 leaf kernels (u32 words, Montgomery form; Plonky3 0.4.x width-24 constants)",
@@ -18,7 +18,7 @@ export const LAYOUT_W24 = [
   ["MERKLE24_WORK_WORDS", 96, "Words of the scratch region of the width-24 leaf kernels (four transposed states)."],
 ];
 
-/** The width-24 entries of gen-kernels.mjs's KernelExports (before `pcs_merkle_level`). */
+/** The width-24 entries of gen-kernels-abi.mjs's KernelExports (before `pcs_merkle_level`). */
 export const EXPORTS_W24 = [
   [
     "pcs_merkle_leaves24",
