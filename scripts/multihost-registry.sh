@@ -165,12 +165,14 @@ log "load done: every write and proof answered 200 and every proof verified"
 
 # --- a mirror killed while it applies, restarted until it reaches the head
 route_check w2 "${ADDR[pr]}"
-# through a slow path (the client host forwards each request 300 ms late) the catch-up lasts
-# seconds (it applies its first batch about 3 s in); runs 1-3 are killed at a random moment
-# 3-6 s in, each resuming from where the one before was left (a run that ends first is the last);
-# from the fourth run on it runs to the end
+# through a slow path (the client host forwards each request 1 s late) a catch-up lasts a second
+# per request: a new mirror asks for about four (checkpoints, the chain's page) before its first
+# batch and one checkpoint per batch after it, so it applies its first batch 5-7 s in (start-up
+# included) and needs at least 13 s for the nine batches of this load, whatever the machine's
+# speed; runs 1-3 are killed at a random moment 7.0-10.4 s in, each resuming from where the one
+# before was left (a run that ends first is the last); from the fourth run on it runs to the end
 route_check cl "${ADDR[pr]}"
-ip netns exec "$(ns cl)" node "$CLIENT" slow-proxy "$PRIMARY" "${ADDR[cl]}" 8090 300 >"$WORK/proxy.out" 2>"$WORK/proxy.log" &
+ip netns exec "$(ns cl)" node "$CLIENT" slow-proxy "$PRIMARY" "${ADDR[cl]}" 8090 1000 >"$WORK/proxy.out" 2>"$WORK/proxy.log" &
 PIDS+=($!)
 wait_for 30 "$WORK/proxy.out" "proxy listening" "slow path"
 route_check w2 "${ADDR[cl]}"
@@ -183,7 +185,8 @@ for attempt in $(seq 1 8); do
   M=$!
   PIDS+=($M)
   if [ $attempt -le 3 ]; then
-    sleep "$((RANDOM % 3 + 3)).$((RANDOM % 10))"
+    tenths=$((RANDOM % 35 + 70))
+    sleep "$((tenths / 10)).$((tenths % 10))"
     if kill -KILL $M 2>/dev/null; then
       killed=$((killed + 1))
       { wait $M; } 2>/dev/null || true
