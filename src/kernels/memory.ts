@@ -199,11 +199,11 @@ export class KernelMemory {
    * scratch region per entry of `scratchWords`; the copies and the scratch are released after.
    * @example heap.using([a, b], [4], ([pa, pb], [out]) => kernel(pa, pb, out.ptr))
    */
-  using<T>(
-    inputs: readonly ArrayLike<number>[],
+  using<T, A extends ArrayLike<number> = ArrayLike<number>>(
+    inputs: readonly A[],
     scratchWords: readonly number[],
     body: (ptrs: number[], scratch: Region[]) => T,
-    inPlace?: (values: ArrayLike<number>) => Region | undefined,
+    inPlace?: (values: A) => Region | undefined,
   ): T {
     const held: Region[] = [];
     try {

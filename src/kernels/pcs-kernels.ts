@@ -488,7 +488,7 @@ class WasmPcsKernels implements PcsBackend {
       inputs,
       outWords > 0 ? [outWords] : [],
       (ptrs, scratch) => body(ptrs, scratch[0] ?? null),
-      (x) => this.regions.get(x as Uint32Array),
+      (x) => this.regions.get(x),
     );
   }
 
