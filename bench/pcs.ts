@@ -1,7 +1,7 @@
 /**
  * The WHIR polynomial commitment (src/pcs) beside whir-p3's figures on this machine kind.
  *
- *   npm run bench -- pcs [--variables 22] [--sets cb90-r4,ud100-r4,cb100-r4-s3-l24,ud100-r4-s3-l24]
+ *   npm run bench -- pcs [--variables 22] [--sets cb90-r4,ud100-r4,cb100-r4-s3-l24-f6,ud100-r4-s3-l24-f6]
  *     [--repeats 5] [--verify-calls 11] [--verify-warmup 100] [--selfcheck-variables 10] [--threads N]
  *     [--block 1024] [--block-depth 48] [--block-base 20000] [--block-calls 3] [--full] [--pool-only]
  *
@@ -25,7 +25,7 @@
  * of each. `pcs22_scaling_2t` is the default set's one-thread wall over its pool wall.
  * `--pool-only`: the pool figure alone (no self-check, no per-set cells, no block), for the sets of `--sets`
  * when given (else cb90-r4 and the default set), e.g. `npm run bench -- pcs --pool-only --sets
- * cb100-r4-s3-l24 --repeats 3` for `pcs22_scaling_2t` in about a tenth of the full run's time.
+ * cb100-r4-s3-l24-f6 --repeats 3` for `pcs22_scaling_2t` in about a tenth of the full run's time.
  *
  * Block (skipped with `--block 0`): a v3 block of `block` npm inserts into a registry of the first
  * `block-base` npm records at `block-depth` (bench/lib/npm-block.ts), proved on one thread with the

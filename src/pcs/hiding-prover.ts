@@ -19,7 +19,7 @@ import { PcsError } from "./errors.js";
 import { hidingWidthCode, whirHidingSchedule, type WhirHidingSchedule } from "./hiding-params.js";
 import type { MerkleTree } from "./merkle.js";
 import { coefficientsToEvaluations, extAt, laneWeights } from "./multilinear.js";
-import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
+import { DEFAULT_HIDING_WHIR_SET, whirParameterSet, type WhirSetId } from "./params.js";
 import { phase } from "./phases.js";
 import {
   pcsCodeword,
@@ -113,7 +113,7 @@ export function whirCommitHidingOn(
   evaluations: Uint32Array,
   options: WhirHidingCommitOptions = {},
 ): WhirHidingProverState {
-  const set = whirParameterSet(options.set ?? DEFAULT_WHIR_SET);
+  const set = whirParameterSet(options.set ?? DEFAULT_HIDING_WHIR_SET);
   const m = vectorVariables(evaluations);
   const hiding = whirHidingSchedule(set, m, options.layout ?? "extra-variable");
   for (let i = 0; i < evaluations.length; i++)

@@ -19,7 +19,7 @@ import type { SoundnessRegime } from "./regime.js";
 
 export type { SoundnessRegime } from "./regime.js";
 
-/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2; `s3` = each later codeword's domain 2^3 times smaller than the one before (2 times without the suffix); `l24` = Merkle leaves hashed with the Poseidon2-24 sponge at rate 16 (the Poseidon2-16 sponge at rate 8 without the suffix). */
+/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2; `s3` = each later codeword's domain 2^3 times smaller than the one before (2 times without the suffix); `l24` = Merkle leaves hashed with the Poseidon2-24 sponge at rate 16 (the Poseidon2-16 sponge at rate 8 without the suffix); `f6` = the first iteration folds 6 variables, onto a next domain 2^4 times smaller, where that saves an iteration (5 without the suffix). */
 export type WhirSetId =
   | "cb90-r4"
   | "cb90-r2"
@@ -34,7 +34,9 @@ export type WhirSetId =
   | "cb100-r4-s3-l24"
   | "ud100-r4-s3-l24"
   | "cb100-r2-s3-l24"
-  | "ud100-r2-s3-l24";
+  | "ud100-r2-s3-l24"
+  | "cb100-r4-s3-l24-f6"
+  | "ud100-r4-s3-l24-f6";
 
 /** One WHIR parameter set (docs/pcs.md §2). */
 export interface WhirParameterSet {
@@ -48,8 +50,10 @@ export interface WhirParameterSet {
   readonly securityBits: number;
   /** log2(1/ρ) of the first codeword. */
   readonly logInvRate: number;
-  /** Variables folded per WHIR iteration (k). */
+  /** Variables folded per WHIR iteration (k) after the first. */
   readonly foldingFactor: number;
+  /** The largest k_0 the first iteration may fold: k_0 is the smallest factor in [foldingFactor, firstFoldingMax] that gives the fewest iterations, and the first iteration's domain shrinks by 2^(s + k_0 − k), so f_1 has the rate it has with k_0 = k (docs/pcs.md §3); 6 in the `-f6` sets, equal to foldingFactor in the others. */
+  readonly firstFoldingMax: number;
   /** Grinding bits the query phase may use, so that queries are counted for λ − budget bits. */
   readonly queryPowBudget: number;
   /** Grinding bits a folding challenge may use before η is raised (capacity regime, docs/pcs.md §5.2). */
@@ -63,7 +67,7 @@ export interface WhirParameterSet {
 /** The width of a set's leaf sponge permutation (docs/pcs.md §4.3): 16 at rate 8, or 24 at rate 16; capacity 8 either way. */
 export type LeafWidth = 16 | 24;
 
-/** A set of this project: folding factor 5, 16 bits of query and fold grinding budget (docs/pcs.md §2). */
+/** A set of this project: folding factor 5 (the first iteration up to `firstFoldingMax`), 16 bits of query and fold grinding budget (docs/pcs.md §2). */
 function offeredSet(
   id: WhirSetId,
   code: number,
@@ -72,6 +76,7 @@ function offeredSet(
   logInvRate: number,
   domainShrink: number,
   leafWidth: LeafWidth = 16,
+  firstFoldingMax = 5,
 ): WhirParameterSet {
   return {
     id,
@@ -80,6 +85,7 @@ function offeredSet(
     securityBits,
     logInvRate,
     foldingFactor: 5,
+    firstFoldingMax,
     queryPowBudget: 16,
     foldPowBudget: 16,
     domainShrink,
@@ -87,7 +93,7 @@ function offeredSet(
   };
 }
 
-/** id, code, regime, λ, log 1/ρ₀, domain shrink s, leaf sponge width. */
+/** id, code, regime, λ, log 1/ρ₀, domain shrink s, leaf sponge width, largest first folding factor. */
 const SETS: readonly WhirParameterSet[] = [
   offeredSet("cb90-r4", 1, "capacity", 90, 2, 1),
   offeredSet("cb90-r2", 2, "capacity", 90, 1, 1),
@@ -103,12 +109,18 @@ const SETS: readonly WhirParameterSet[] = [
   offeredSet("ud100-r4-s3-l24", 12, "unique-decoding", 100, 2, 3, 24),
   offeredSet("cb100-r2-s3-l24", 13, "capacity", 100, 1, 3, 24),
   offeredSet("ud100-r2-s3-l24", 14, "unique-decoding", 100, 1, 3, 24),
+  offeredSet("cb100-r4-s3-l24-f6", 15, "capacity", 100, 2, 3, 24, 6),
+  offeredSet("ud100-r4-s3-l24-f6", 16, "unique-decoding", 100, 2, 3, 24, 6),
 ];
 
-/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller, leaves hashed by the Poseidon2-24 sponge (docs/pcs.md §2.1). */
-export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3-l24";
-/** The provable 100-bit set (unique decoding, rate 1/4, later domains 8 times smaller, Poseidon2-24 leaves): `--pcs-security provable`. */
-export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s3-l24";
+/** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller, leaves hashed by the Poseidon2-24 sponge, a first fold of 6 variables on a 16 times smaller next domain where that saves an iteration (docs/pcs.md §2.1). */
+export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3-l24-f6";
+/** The provable 100-bit set (unique decoding, rate 1/4, later domains 8 times smaller, Poseidon2-24 leaves, a first fold of 6 where that saves an iteration): `--pcs-security provable`. */
+export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s3-l24-f6";
+/** The set of hiding commitments (v3-zk) unless told otherwise: the default's first fold of 5, because a larger first fold opens more values of f′ per query than the small hiding vectors' masks cover (docs/pcs.md §12). */
+export const DEFAULT_HIDING_WHIR_SET: WhirSetId = "cb100-r4-s3-l24";
+/** The provable set of hiding commitments: `PROVABLE_WHIR_SET` with a first fold of 5, as `DEFAULT_HIDING_WHIR_SET` is the default's. */
+export const PROVABLE_HIDING_WHIR_SET: WhirSetId = "ud100-r4-s3-l24";
 /** The most variables a final polynomial sent in the clear may have. */
 export const FINAL_VARIABLES_MAX = 6;
 /** The most grinding bits any phase may ask for; a set and m needing more are refused. */
@@ -181,6 +193,26 @@ export function maxVariables(set: WhirParameterSet): number {
   return TWO_ADICITY - set.logInvRate;
 }
 
+/** WHIR iterations of m variables when the first folds k0 and every later one `k`, until at most `FINAL_VARIABLES_MAX` remain. */
+function iterationCount(m: number, k0: number, k: number): number {
+  let count = 1;
+  for (let mi = m - Math.min(k0, m); mi > FINAL_VARIABLES_MAX; mi -= Math.min(k, mi)) count++;
+  return count;
+}
+
+/**
+ * The first iteration's folding factor k_0 for m variables (docs/pcs.md §3): the smallest k in
+ * [foldingFactor, firstFoldingMax] whose schedule has the fewest iterations, so a larger first
+ * fold is used only where it saves a whole iteration.
+ * @example firstFoldingFactor(whirParameterSet("cb100-r4-s3-l24-f6"), 22) // 6 (3 iterations instead of 4)
+ */
+export function firstFoldingFactor(set: WhirParameterSet, m: number): number {
+  let best = set.foldingFactor;
+  for (let k = set.foldingFactor + 1; k <= set.firstFoldingMax; k++)
+    if (iterationCount(m, k, set.foldingFactor) < iterationCount(m, best, set.foldingFactor)) best = k;
+  return best;
+}
+
 const schedules = new Map<string, WhirSchedule>();
 
 /**
@@ -223,14 +255,17 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     });
   };
   const rounds: WhirRound[] = [];
+  const k0 = firstFoldingFactor(set, m);
   let mi = m;
   let ri = set.logInvRate;
   let logDomain = m + set.logInvRate;
   for (;;) {
-    const k = Math.min(set.foldingFactor, mi);
+    const k = Math.min(rounds.length === 0 ? k0 : set.foldingFactor, mi);
     const mNext = mi - k;
     const last = mNext <= FINAL_VARIABLES_MAX;
-    const rNext = ri + k - set.domainShrink;
+    // The first iteration's extra folds (k_0 − k) shrink the next domain further instead of lowering f_1's rate.
+    const shrink = rounds.length === 0 ? set.domainShrink + Math.max(0, k - set.foldingFactor) : set.domainShrink;
+    const rNext = ri + k - shrink;
     const eta = etaOf(mi, ri);
     const nextOod = last ? 0 : oodSamples(mNext, rNext);
     const perQuery = queryBitsPerSample(regime, ri, eta);
@@ -253,7 +288,7 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     mi = mNext;
     if (last) break;
     ri = rNext;
-    logDomain -= set.domainShrink;
+    logDomain -= shrink;
   }
   const schedule: WhirSchedule = {
     set,

@@ -122,7 +122,7 @@ function grindOn(t: DuplexChallenger, bits: number): number {
 
 /** Options of `whirCommit`. */
 export interface WhirCommitOptions {
-  /** The parameter set (default `"cb100-r4-s3-l24"`). */
+  /** The parameter set (default `"cb100-r4-s3-l24-f6"`). */
   readonly set?: WhirSetId;
   /** 1 (default) when `evaluations` holds base-field values, 4 when it holds interleaved extension values. */
   readonly width?: CommittedWidth;

@@ -9,7 +9,7 @@ import { OpKind } from "../statement/types.js";
 import { DEFAULT_LEAF_MAX_FIELDS, TOMBSTONE, type Leaf } from "../smt/leaf.js";
 import type { V3OldLeafRule } from "../smt/v3/statement.js";
 import { type PreparedV3, type V3BlockUpdate, prepareV3, v3ZkMaxCopyBits } from "../sync/v3/index.js";
-import { DEFAULT_WHIR_SET } from "../pcs/params.js";
+import { DEFAULT_HIDING_WHIR_SET } from "../pcs/params.js";
 import { MAX_BLOCK_UPDATES } from "./block-limits.js";
 import { RegistryError } from "./errors.js";
 import { KeccakBatch } from "../kernels/keccak-batch.js";
@@ -76,7 +76,11 @@ export function preparedUpdateV3(depth: number, leafMaxFields: number): Prepared
  * @throws RegistryError `BAD_BLOCK` when not even one update fits; PcsError `PCS_UNKNOWN_SET`.
  * @example maxZkBlockUpdates(48) // 1024
  */
-export function maxZkBlockUpdates(depth: number, set: string = DEFAULT_WHIR_SET, leafMaxFields?: number): number {
+export function maxZkBlockUpdates(
+  depth: number,
+  set: string = DEFAULT_HIDING_WHIR_SET,
+  leafMaxFields?: number,
+): number {
   const k = v3ZkMaxCopyBits(preparedUpdateV3(depth, leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS), set);
   if (k < 0) throw new RegistryError("BAD_BLOCK", `set ${set} hides no v3-zk block at depth ${depth}`, { depth });
   return Math.min(MAX_BLOCK_UPDATES, 2 ** k);

@@ -14,7 +14,8 @@ import {
 } from "../../src/pcs/index.js";
 import { randomEvaluations, twoClaims } from "./support.js";
 
-const m = 12;
+// m = 17: two iterations under the default set, the first folding 6 variables (docs/pcs.md §3).
+const m = 17;
 const evals = randomEvaluations(m, 77);
 const committed = whirCommit(evals);
 const claims = twoClaims(evals, m, 78);
@@ -143,7 +144,7 @@ test("decoding errors name the encoding and the field", () => {
   );
 });
 
-test("the -l24 set codes 11–14 decode to their sets and no other code past them does; a proof renamed to the width-16 set of the same schedule decodes but does not verify", () => {
+test("the -l24 and -f6 set codes 11–16 decode to their sets and no other code past them does; a proof renamed to the width-16 set of the same schedule decodes but does not verify", () => {
   const l24 = whirCommit(evals, { set: "cb100-r4-s3-l24" });
   const bytes = encodeWhirCommitment(l24.commitment);
   assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true), 11);
@@ -152,12 +153,14 @@ test("the -l24 set codes 11–14 decode to their sets and no other code past the
     [12, "ud100-r4-s3-l24"],
     [13, "cb100-r2-s3-l24"],
     [14, "ud100-r2-s3-l24"],
+    [15, "cb100-r4-s3-l24-f6"],
+    [16, "ud100-r4-s3-l24-f6"],
   ] as const) {
     const encoded = encodeWhirCommitment(whirCommit(evals, { set: id }).commitment);
     assert.equal(new DataView(encoded.buffer, encoded.byteOffset).getUint32(4, true), code, id);
     assert.equal(decodeWhirCommitment(encoded).set, id, `code ${code}`);
   }
-  for (const code of [0, 15, 16, 24, 0xffffffff])
+  for (const code of [0, 17, 18, 24, 0xffffffff])
     assert.throws(() => decodeWhirCommitment(setWord(bytes, 1, code)), { code: "PCS_DECODE" }, `code ${code}`);
   const l24Proof = whirOpen(l24, claims);
   assert.deepEqual(whirVerify(l24.commitment, claims, l24Proof), { ok: true });
@@ -166,4 +169,15 @@ test("the -l24 set codes 11–14 decode to their sets and no other code past the
   const renamed = decodeWhirCommitment(setWord(bytes, 1, 7));
   const verdict = whirVerify(renamed, claims, setWord(l24Proof, 1, 7));
   assert.equal(verdict.ok, false);
+});
+
+test("an -f6 proof renamed to its -l24 twin (a first fold of 6 read as 5) is refused by the decoder or the verifier", () => {
+  const f6 = whirCommit(evals, { set: "cb100-r4-s3-l24-f6" });
+  const f6Proof = whirOpen(f6, claims);
+  assert.equal(decodeWhirProof(f6Proof).rounds[0]!.sumcheck.length, 6);
+  const renamedCommitment = decodeWhirCommitment(setWord(encodeWhirCommitment(f6.commitment), 1, 11));
+  assert.equal(renamedCommitment.set, "cb100-r4-s3-l24");
+  const verdict = whirVerify(renamedCommitment, claims, setWord(f6Proof, 1, 11));
+  // Read with 5 sumcheck rounds instead of 6, the words after them are misplaced: the row count is out of its bound.
+  assert.equal(verdict.ok === false && verdict.code, "PCS_DECODE");
 });

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { maxVariables, whirParameterSet, whirParameterSets, whirSchedule, whirSecurity } from "../../src/pcs/index.js";
+import { firstFoldingFactor } from "../../src/pcs/params.js";
 
 const f = (x: number): string => (x === Infinity ? "∞" : x.toFixed(1));
 
@@ -65,10 +66,13 @@ test("every offered set reaches its target in its own regime at every allowed m,
   }
 });
 
-test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 leaves; the provable one is unique decoding", async () => {
-  const { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, whirParameterSet } = await import("../../src/pcs/index.js");
-  assert.equal(DEFAULT_WHIR_SET, "cb100-r4-s3-l24");
-  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s3-l24");
+test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 leaves and a first fold of 6 where it saves an iteration; the provable one is unique decoding; hiding commitments keep a first fold of 5", async () => {
+  const { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, DEFAULT_HIDING_WHIR_SET, whirParameterSet } = await import(
+    "../../src/pcs/index.js"
+  );
+  assert.equal(DEFAULT_WHIR_SET, "cb100-r4-s3-l24-f6");
+  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s3-l24-f6");
+  assert.equal(DEFAULT_HIDING_WHIR_SET, "cb100-r4-s3-l24");
   assert.equal(whirParameterSet(DEFAULT_WHIR_SET).leafWidth, 24);
   assert.equal(whirParameterSet(PROVABLE_WHIR_SET).leafWidth, 24);
   assert.equal(whirParameterSet(PROVABLE_WHIR_SET).regime, "unique-decoding");
@@ -76,7 +80,7 @@ test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 l
 });
 
 test("each -l24 set has the schedule and the security of its -s3 twin; only the leaf sponge differs", () => {
-  const twins = whirParameterSets().filter((s) => s.leafWidth === 24);
+  const twins = whirParameterSets().filter((s) => s.leafWidth === 24 && s.firstFoldingMax === s.foldingFactor);
   assert.deepEqual(
     twins.map((s) => [s.id, s.code]),
     [
@@ -96,15 +100,20 @@ test("each -l24 set has the schedule and the security of its -s3 twin; only the 
   }
 });
 
-test("every schedule shrinks each later domain by the set's 2^s and raises log 1/ρ by k_i − s (docs/pcs.md §3)", () => {
+test("every schedule shrinks each later domain by the set's 2^s (the first by 2^(s + k_0 − k)) and raises log 1/ρ by k_i − s (the first by k) (docs/pcs.md §3)", () => {
   for (const set of whirParameterSets()) {
     for (let m = 1; m <= maxVariables(set); m++) {
       const rounds = whirSchedule(set, m).rounds;
       assert.equal(rounds[0]!.logDomain, m + set.logInvRate, `${set.id} m=${m}: the first codeword`);
       for (let i = 1; i < rounds.length; i++) {
         const [a, b] = [rounds[i - 1]!, rounds[i]!];
-        assert.equal(b.logDomain, a.logDomain - set.domainShrink, `${set.id} m=${m}: domain of iteration ${i}`);
-        assert.equal(b.logInvRate, a.logInvRate + a.foldingFactor - set.domainShrink, `${set.id} m=${m}: rate ${i}`);
+        const extra = i === 1 ? a.foldingFactor - set.foldingFactor : 0;
+        assert.equal(b.logDomain, a.logDomain - set.domainShrink - extra, `${set.id} m=${m}: domain of iteration ${i}`);
+        assert.equal(
+          b.logInvRate,
+          a.logInvRate + a.foldingFactor - extra - set.domainShrink,
+          `${set.id} m=${m}: rate ${i}`,
+        );
         assert.equal(b.logDomain, b.numVariables + b.logInvRate, `${set.id} m=${m}: |L_i| = 2^(m_i)/ρ_i`);
         assert.ok(b.logInvRate >= 1, `${set.id} m=${m}: rate below 1`);
       }
@@ -114,4 +123,57 @@ test("every schedule shrinks each later domain by the set's 2^s and raises log 1
   const s1 = whirSchedule(whirParameterSet("cb100-r4"), 21).rounds.map((r) => r.logDomain);
   assert.deepEqual(s3, [23, 20, 17]);
   assert.deepEqual(s1, [23, 22, 21]);
+});
+
+test("each -f6 set is its -l24 twin but for the first fold: k_0 = 6 where it gives fewer iterations than 5, f_1 keeps the twin's rate on a smaller domain, and the schedules are equal wherever k_0 = 5 (docs/pcs.md §3)", () => {
+  const f6 = whirParameterSets().filter((s) => s.firstFoldingMax !== s.foldingFactor);
+  assert.deepEqual(
+    f6.map((s) => [s.id, s.code, s.firstFoldingMax]),
+    [
+      ["cb100-r4-s3-l24-f6", 15, 6],
+      ["ud100-r4-s3-l24-f6", 16, 6],
+    ],
+  );
+  const chosen: number[] = [];
+  for (const set of f6) {
+    const twin = whirParameterSet(set.id.replace(/-f6$/, ""));
+    assert.deepEqual({ ...set, id: twin.id, code: twin.code, firstFoldingMax: 5 }, twin, set.id);
+    for (let m = 1; m <= maxVariables(set); m++) {
+      const [mine, theirs] = [whirSchedule(set, m), whirSchedule(twin, m)];
+      const k0 = firstFoldingFactor(set, m);
+      assert.equal(mine.rounds[0]!.foldingFactor, Math.min(k0, m), `${set.id} m=${m}`);
+      if (set.id.startsWith("cb")) chosen.push(k0);
+      if (k0 === 5) {
+        assert.deepEqual(mine, { ...theirs, set }, `${set.id} m=${m}: the twin's schedule`);
+        continue;
+      }
+      assert.ok(mine.rounds.length < theirs.rounds.length, `${set.id} m=${m}: k_0 = ${k0} saves an iteration`);
+      if (mine.rounds.length > 1) {
+        assert.equal(
+          mine.rounds[1]!.logInvRate,
+          theirs.rounds[1]!.logInvRate,
+          `${set.id} m=${m}: f_1 has the twin's rate`,
+        );
+        assert.equal(
+          mine.rounds[1]!.logDomain,
+          theirs.rounds[1]!.logDomain - (k0 - 5),
+          `${set.id} m=${m}: L_1 is 2^(k_0 − 5) times smaller`,
+        );
+      }
+      assert.deepEqual(
+        mine.rounds.slice(1).map((r) => r.foldingFactor),
+        mine.rounds.slice(1).map((r) => Math.min(5, r.numVariables)),
+        `${set.id} m=${m}: later iterations fold 5`,
+      );
+    }
+  }
+  // m = 1..22: a first fold of 6 at m = 12, 17 and 22 (each one iteration fewer).
+  assert.deepEqual(
+    chosen.flatMap((k, i) => (k === 5 ? [] : [[i + 1, k]])),
+    [
+      [12, 6],
+      [17, 6],
+      [22, 6],
+    ],
+  );
 });

@@ -38,6 +38,9 @@ const CASES: readonly [WhirSetId, number, CommittedWidth, number][] = [
   ["cb100-r2-s3-l24", 11, 1, 10],
   ["ud100-r2-s3-l24", 10, 4, 11],
   ["cb100-r4-s3-l24", 3, 1, 12],
+  ["cb100-r4-s3-l24-f6", 17, 1, 13],
+  ["ud100-r4-s3-l24-f6", 12, 4, 14],
+  ["cb100-r4-s3-l24-f6", 14, 1, 15],
 ];
 
 function hex(bytes: Uint8Array): string {

@@ -10,7 +10,7 @@ import { drawLayerMasks, type ZkLayerMasks } from "../../src/gkr/zk/masks.js";
 import { proveZkCopiesGkr } from "../../src/gkr/zk/prover.js";
 import { encodeWhirHidingCommitment, encodeWhirHidingProof } from "../../src/pcs/hiding-codec.js";
 import { type WhirHidingAdversary, whirCommitHidingOn, whirOpenHidingOn } from "../../src/pcs/hiding-prover.js";
-import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "../../src/pcs/params.js";
+import { DEFAULT_HIDING_WHIR_SET, whirParameterSet, type WhirSetId } from "../../src/pcs/params.js";
 import { whirSeededRandomSource } from "../../src/pcs/random.js";
 import type { WhirAnyClaim, WhirHidingLayout } from "../../src/pcs/types.js";
 import { committedHalves } from "../../src/smt/v3/input.js";
@@ -75,7 +75,7 @@ export function forgeV3Zk(f: ForgeV3Zk): Uint8Array {
   const t = statementTranscript(prepared, f.proofKind, n, k, digests, V3ZK_PROOF_DOMAIN_TAG);
   const vector = v3ZkVector(z, committedHalves(layout, input), masks);
   f.vector?.(vector);
-  const set = f.set ?? DEFAULT_WHIR_SET;
+  const set = f.set ?? DEFAULT_HIDING_WHIR_SET;
   const state = whirCommitHidingOn(t, vector, {
     set,
     random,

@@ -56,7 +56,7 @@ export interface V3Timings {
 
 /** Options of the v3 provers. */
 export interface V3ProveOptions {
-  /** The WHIR parameter set (default `"cb100-r4-s3-l24"`, docs/pcs.md §5). */
+  /** The WHIR parameter set (default `"cb100-r4-s3-l24-f6"`, with `zk` `"cb100-r4-s3-l24"`; docs/pcs.md §2.1). */
   readonly pcsSet?: WhirSetId;
   /** Update aggregates: the old-leaf rule of each operation (default `any`). */
   readonly rules?: readonly V3OldLeafRule[];

@@ -25,7 +25,7 @@ import {
 import { hidingExtraVariables } from "../../pcs/hiding-params.js";
 import { releaseWhirHidingState, whirCommitHidingOn, whirOpenHidingOn } from "../../pcs/hiding-prover.js";
 import { whirReadHidingCommitmentOn, whirVerifyHidingOn } from "../../pcs/hiding-verifier.js";
-import { DEFAULT_WHIR_SET, maxVariables, whirParameterSet } from "../../pcs/params.js";
+import { DEFAULT_HIDING_WHIR_SET, maxVariables, whirParameterSet } from "../../pcs/params.js";
 import { cryptoRandomSource } from "../../pcs/random.js";
 import type { OpRequest } from "../../smt/operation.js";
 import { committedHalves } from "../../smt/v3/input.js";
@@ -72,7 +72,7 @@ function vectorLayout(prepared: PreparedV3, k: number): V3ZkVectorLayout {
  * with the layers' masks — the set hides in its default layout (the prover's own check), or −1.
  * @throws PcsError `PCS_UNKNOWN_SET`.
  */
-export function v3ZkMaxCopyBits(prepared: PreparedV3, set: string = DEFAULT_WHIR_SET): number {
+export function v3ZkMaxCopyBits(prepared: PreparedV3, set: string = DEFAULT_HIDING_WHIR_SET): number {
   const parameters = whirParameterSet(set);
   for (let k = 12; k >= 0; k--) {
     const z = vectorLayout(prepared, k);
@@ -96,7 +96,7 @@ export function proveZkMessage(
   const t0 = performance.now();
   const layout = prepared.compiled.layout;
   const circuit = prepared.compiled.circuit;
-  const set = options.pcsSet ?? DEFAULT_WHIR_SET;
+  const set = options.pcsSet ?? DEFAULT_HIDING_WHIR_SET;
   const { n, k, input, halves, digests } = buildV3Witness(prepared, requests, options);
   const z = vectorLayout(prepared, k);
   const parameters = whirParameterSet(set);

@@ -14,7 +14,7 @@
 import { LOG2_CHALLENGE_FIELD } from "../../gkr/soundness.js";
 import { zkRoundDegrees } from "../../gkr/zk/masks.js";
 import { whirHidingSecurity } from "../../pcs/hiding-params.js";
-import { DEFAULT_WHIR_SET, whirParameterSet, type WhirSetId } from "../../pcs/params.js";
+import { DEFAULT_HIDING_WHIR_SET, whirParameterSet, type WhirSetId } from "../../pcs/params.js";
 import { inputBitsOf } from "../../gkr/circuit.js";
 import type { PreparedV3 } from "./prepared.js";
 import { copyBits } from "./message-steps.js";
@@ -49,7 +49,7 @@ export interface V3ZkSoundnessBound {
 export function v3ZkSoundness(
   prepared: PreparedV3,
   operations: number,
-  set: WhirSetId = DEFAULT_WHIR_SET,
+  set: WhirSetId = DEFAULT_HIDING_WHIR_SET,
   layout?: WhirHidingLayout,
 ): V3ZkSoundnessBound {
   const k = copyBits(operations);
