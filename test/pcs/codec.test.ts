@@ -14,8 +14,8 @@ import {
 } from "../../src/pcs/index.js";
 import { randomEvaluations, twoClaims } from "./support.js";
 
-// m = 17: two iterations under the default set, the first folding 6 variables (docs/pcs.md §3).
-const m = 17;
+// m = 14: two iterations under the default set (docs/pcs.md §3).
+const m = 14;
 const evals = randomEvaluations(m, 77);
 const committed = whirCommit(evals);
 const claims = twoClaims(evals, m, 78);
@@ -171,13 +171,17 @@ test("the -l24 and -f6 set codes 11–16 decode to their sets and no other code 
   assert.equal(verdict.ok, false);
 });
 
-test("an -f6 proof renamed to its -l24 twin (a first fold of 6 read as 5) is refused by the decoder or the verifier", () => {
-  const f6 = whirCommit(evals, { set: "cb100-r4-s3-l24-f6" });
-  const f6Proof = whirOpen(f6, claims);
+test("an -f6 proof renamed to its -l24 twin (a first fold of 6 read as 5) is refused at decoding (PCS_DECODE)", () => {
+  // m = 12: the -f6 set folds 6 variables straight to the final polynomial, its twin 5 and then 5 more.
+  const m12 = 12;
+  const evals12 = randomEvaluations(m12, 79);
+  const claims12 = twoClaims(evals12, m12, 80);
+  const f6 = whirCommit(evals12, { set: "cb100-r4-s3-l24-f6" });
+  const f6Proof = whirOpen(f6, claims12);
   assert.equal(decodeWhirProof(f6Proof).rounds[0]!.sumcheck.length, 6);
   const renamedCommitment = decodeWhirCommitment(setWord(encodeWhirCommitment(f6.commitment), 1, 11));
   assert.equal(renamedCommitment.set, "cb100-r4-s3-l24");
-  const verdict = whirVerify(renamedCommitment, claims, setWord(f6Proof, 1, 11));
+  const verdict = whirVerify(renamedCommitment, claims12, setWord(f6Proof, 1, 11));
   // Read with 5 sumcheck rounds instead of 6, the words after them are misplaced: the row count is out of its bound.
   assert.equal(verdict.ok === false && verdict.code, "PCS_DECODE");
 });

@@ -319,7 +319,7 @@ test("evaluateMultilinear refuses points of the wrong size or with non-canonical
 });
 
 test("each grinding witness is checked: a changed fold or query witness is PCS_PROOF_OF_WORK; a proof that is not bytes is PCS_DECODE", () => {
-  const m = 17;
+  const m = 14;
   const evals = randomEvaluations(m, 1900);
   const claims = twoClaims(evals, m, 1901);
   const committed = whirCommit(evals);
@@ -356,7 +356,7 @@ test("each grinding witness is checked: a changed fold or query witness is PCS_P
 });
 
 test("whirVerifyOn refuses a proof object whose shape is not the schedule's, each field on its own (PCS_SHAPE)", () => {
-  const m = 17;
+  const m = 14;
   const evals = randomEvaluations(m, 2300);
   const claims = twoClaims(evals, m, 2301);
   const committed = whirCommit(evals);
