@@ -263,8 +263,8 @@ export function whirSchedule(set: WhirParameterSet, m: number): WhirSchedule {
     const k = Math.min(rounds.length === 0 ? k0 : set.foldingFactor, mi);
     const mNext = mi - k;
     const last = mNext <= FINAL_VARIABLES_MAX;
-    // The first iteration's extra folds (k_0 − k) shrink the next domain further instead of lowering f_1's rate.
-    const shrink = rounds.length === 0 ? set.domainShrink + Math.max(0, k - set.foldingFactor) : set.domainShrink;
+    // s_0 = s + k_0 − k: the first iteration's extra folds shrink the next domain instead of lowering f_1's rate.
+    const shrink = rounds.length === 0 ? set.domainShrink + k0 - set.foldingFactor : set.domainShrink;
     const rNext = ri + k - shrink;
     const eta = etaOf(mi, ri);
     const nextOod = last ? 0 : oodSamples(mNext, rNext);
