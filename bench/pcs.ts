@@ -7,7 +7,9 @@
  *
  * Per cell (m variables, parameter set): 2^m random base-field evaluations; `repeats` times:
  * `whirCommit`, `whirOpen` of two claims f(z_1) = v_1, f(z_2) = v_2 at random z_i ∈ K^m (as GKR
- * ends with x* and y*; the values from the coefficients, untimed); then, after a pause, `verify-warmup`
+ * ends with x* and y*; the values from the coefficients, untimed), and `releaseWhirState` once the
+ * proof is encoded, as a prover that proves again does (the v3 block prover), so that a repetition
+ * reuses the pages of the previous one's plain copies; then, after a pause, `verify-warmup`
  * calls not counted (the verifier's code compiled) and `verify-calls` calls of `whirVerify` per
  * repetition's proof, timed by groups of `VERIFY_GROUP` calls (a call of about 2 ms is below what
  * the process's CPU clock resolves alone): a verification's time is its group's CPU over its calls.
@@ -45,6 +47,7 @@ import {
   maxVariables,
   whirCommit,
   whirOpen,
+  releaseWhirState,
   whirParameterSet,
   whirParameterSets,
   whirSecurity,
@@ -245,6 +248,7 @@ function measureCell(set: WhirSetId, m: number): Cell {
         open.push(
           cpuMs(() => {
             proof = whirOpen(committed, claims, { workers: null });
+            releaseWhirState(committed.state);
           }),
         );
       },
@@ -372,6 +376,7 @@ function wallRun(
     () => {
       const committed = whirCommit(evals, { set, workers });
       proof = whirOpen(committed, claims, { workers });
+      releaseWhirState(committed.state);
     },
   );
   const ms = performance.now() - t0;
