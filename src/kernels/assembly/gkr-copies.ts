@@ -4,7 +4,7 @@
 // Montgomery form unless stated; extension tables in plane layout (4 planes, stride = length),
 // extension scalars interleaved (4 words). TypeScript reference: src/gkr/structured/dp-oracle.ts
 // (`tsCopiesBackend`).
-import { P, addS, fromMontS, montMulS, montReduceWideS, vAdd, vMontMul, vTriple } from "./field";
+import { P, addS, fromMontS, montMulS, montReduceWideS, vAdd, vDouble, vMontMul, vTriple } from "./field";
 import { dot4, mul0, mul1, mul2, mul3 } from "./gkr-ext";
 import { zeroWords } from "./gkr-tables";
 
@@ -224,8 +224,8 @@ export function dp_eval_group(
         const x0 = i32x4.shuffle(t0, t1, 0, 1, 4, 5), x1 = i32x4.shuffle(t0, t1, 2, 3, 6, 7);
         const x2 = i32x4.shuffle(t2, t3, 0, 1, 4, 5), x3 = i32x4.shuffle(t2, t3, 2, 3, 6, 7);
         const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-        const z0 = vAdd(t, vAdd(p01, x1)), z1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-        const z2 = vAdd(t, vAdd(p23, x3)), z3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+        const u = vAdd(t, x1), v = vAdd(t, x3);
+        const z0 = vAdd(u, p01), z1 = vAdd(u, vDouble(x2)), z2 = vAdd(v, p23), z3 = vAdd(v, vDouble(x0));
         // back to one register per chunk, then the sums per position broadcast to every chunk
         const u0 = i32x4.shuffle(z0, z1, 0, 4, 1, 5), u1 = i32x4.shuffle(z2, z3, 0, 4, 1, 5);
         const u2 = i32x4.shuffle(z0, z1, 2, 6, 3, 7), u3 = i32x4.shuffle(z2, z3, 2, 6, 3, 7);

@@ -63,29 +63,30 @@ export function permute4(ptr: usize, count: u32, consts: usize): void {
     }
 
     // M_E: M4 = circ(2, 3, 1, 1) on each chunk of four lanes. With t = x0 + x1 + x2 + x3:
-    // y0 = t + x0 + 2x1, y1 = t + x1 + 2x2, y2 = t + x2 + 2x3, y3 = t + x3 + 2x0.
+    // y0 = t + x0 + 2x1, y1 = t + x1 + 2x2, y2 = t + x2 + 2x3, y3 = t + x3 + 2x0, as
+    // y0 = (t + x1) + (x0 + x1), y1 = (t + x1) + 2x2, y2 = (t + x3) + (x2 + x3), y3 = (t + x3) + 2x0 (11 additions).
     {
       const p01 = vAdd(s0, s1), p23 = vAdd(s2, s3), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s1)), y1 = vAdd(t, vAdd(vAdd(s1, s2), s2));
-      const y2 = vAdd(t, vAdd(p23, s3)), y3 = vAdd(t, vAdd(vAdd(s3, s0), s0));
+      const u = vAdd(t, s1), v = vAdd(t, s3);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s0));
       s0 = y0; s1 = y1; s2 = y2; s3 = y3;
     }
     {
       const p01 = vAdd(s4, s5), p23 = vAdd(s6, s7), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s5)), y1 = vAdd(t, vAdd(vAdd(s5, s6), s6));
-      const y2 = vAdd(t, vAdd(p23, s7)), y3 = vAdd(t, vAdd(vAdd(s7, s4), s4));
+      const u = vAdd(t, s5), v = vAdd(t, s7);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s6)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s4));
       s4 = y0; s5 = y1; s6 = y2; s7 = y3;
     }
     {
       const p01 = vAdd(s8, s9), p23 = vAdd(s10, s11), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s9)), y1 = vAdd(t, vAdd(vAdd(s9, s10), s10));
-      const y2 = vAdd(t, vAdd(p23, s11)), y3 = vAdd(t, vAdd(vAdd(s11, s8), s8));
+      const u = vAdd(t, s9), v = vAdd(t, s11);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s10)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s8));
       s8 = y0; s9 = y1; s10 = y2; s11 = y3;
     }
     {
       const p01 = vAdd(s12, s13), p23 = vAdd(s14, s15), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s13)), y1 = vAdd(t, vAdd(vAdd(s13, s14), s14));
-      const y2 = vAdd(t, vAdd(p23, s15)), y3 = vAdd(t, vAdd(vAdd(s15, s12), s12));
+      const u = vAdd(t, s13), v = vAdd(t, s15);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s14)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s12));
       s12 = y0; s13 = y1; s14 = y2; s15 = y3;
     }
     {
@@ -176,29 +177,30 @@ export function permuteMont4(ptr: usize, consts: usize): void {
     }
 
     // M_E: M4 = circ(2, 3, 1, 1) on each chunk of four lanes. With t = x0 + x1 + x2 + x3:
-    // y0 = t + x0 + 2x1, y1 = t + x1 + 2x2, y2 = t + x2 + 2x3, y3 = t + x3 + 2x0.
+    // y0 = t + x0 + 2x1, y1 = t + x1 + 2x2, y2 = t + x2 + 2x3, y3 = t + x3 + 2x0, as
+    // y0 = (t + x1) + (x0 + x1), y1 = (t + x1) + 2x2, y2 = (t + x3) + (x2 + x3), y3 = (t + x3) + 2x0 (11 additions).
     {
       const p01 = vAdd(s0, s1), p23 = vAdd(s2, s3), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s1)), y1 = vAdd(t, vAdd(vAdd(s1, s2), s2));
-      const y2 = vAdd(t, vAdd(p23, s3)), y3 = vAdd(t, vAdd(vAdd(s3, s0), s0));
+      const u = vAdd(t, s1), v = vAdd(t, s3);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s0));
       s0 = y0; s1 = y1; s2 = y2; s3 = y3;
     }
     {
       const p01 = vAdd(s4, s5), p23 = vAdd(s6, s7), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s5)), y1 = vAdd(t, vAdd(vAdd(s5, s6), s6));
-      const y2 = vAdd(t, vAdd(p23, s7)), y3 = vAdd(t, vAdd(vAdd(s7, s4), s4));
+      const u = vAdd(t, s5), v = vAdd(t, s7);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s6)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s4));
       s4 = y0; s5 = y1; s6 = y2; s7 = y3;
     }
     {
       const p01 = vAdd(s8, s9), p23 = vAdd(s10, s11), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s9)), y1 = vAdd(t, vAdd(vAdd(s9, s10), s10));
-      const y2 = vAdd(t, vAdd(p23, s11)), y3 = vAdd(t, vAdd(vAdd(s11, s8), s8));
+      const u = vAdd(t, s9), v = vAdd(t, s11);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s10)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s8));
       s8 = y0; s9 = y1; s10 = y2; s11 = y3;
     }
     {
       const p01 = vAdd(s12, s13), p23 = vAdd(s14, s15), t = vAdd(p01, p23);
-      const y0 = vAdd(t, vAdd(p01, s13)), y1 = vAdd(t, vAdd(vAdd(s13, s14), s14));
-      const y2 = vAdd(t, vAdd(p23, s15)), y3 = vAdd(t, vAdd(vAdd(s15, s12), s12));
+      const u = vAdd(t, s13), v = vAdd(t, s15);
+      const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(s14)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(s12));
       s12 = y0; s13 = y1; s14 = y2; s15 = y3;
     }
     {

@@ -22,48 +22,48 @@ const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
   {
     let x0 = v128.load(ptr, 0), x1 = v128.load(ptr, 16), x2 = v128.load(ptr, 32), x3 = v128.load(ptr, 48);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 0); v128.store(ptr, y1, 16); v128.store(ptr, y2, 32); v128.store(ptr, y3, 48);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
   {
     let x0 = v128.load(ptr, 64), x1 = v128.load(ptr, 80), x2 = v128.load(ptr, 96), x3 = v128.load(ptr, 112);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 64); v128.store(ptr, y1, 80); v128.store(ptr, y2, 96); v128.store(ptr, y3, 112);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
   {
     let x0 = v128.load(ptr, 128), x1 = v128.load(ptr, 144), x2 = v128.load(ptr, 160), x3 = v128.load(ptr, 176);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 128); v128.store(ptr, y1, 144); v128.store(ptr, y2, 160); v128.store(ptr, y3, 176);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
   {
     let x0 = v128.load(ptr, 192), x1 = v128.load(ptr, 208), x2 = v128.load(ptr, 224), x3 = v128.load(ptr, 240);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 192); v128.store(ptr, y1, 208); v128.store(ptr, y2, 224); v128.store(ptr, y3, 240);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
   {
     let x0 = v128.load(ptr, 256), x1 = v128.load(ptr, 272), x2 = v128.load(ptr, 288), x3 = v128.load(ptr, 304);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 256); v128.store(ptr, y1, 272); v128.store(ptr, y2, 288); v128.store(ptr, y3, 304);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
   {
     let x0 = v128.load(ptr, 320), x1 = v128.load(ptr, 336), x2 = v128.load(ptr, 352), x3 = v128.load(ptr, 368);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 320); v128.store(ptr, y1, 336); v128.store(ptr, y2, 352); v128.store(ptr, y3, 368);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
@@ -101,8 +101,8 @@ const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
     let x0 = v128.load(ptr, 0), x1 = v128.load(ptr, 16), x2 = v128.load(ptr, 32), x3 = v128.load(ptr, 48);
     x0 = sbox(x0, c + 0); x1 = sbox(x1, c + 4); x2 = sbox(x2, c + 8); x3 = sbox(x3, c + 12);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 0); v128.store(ptr, y1, 16); v128.store(ptr, y2, 32); v128.store(ptr, y3, 48);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
@@ -110,8 +110,8 @@ const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
     let x0 = v128.load(ptr, 64), x1 = v128.load(ptr, 80), x2 = v128.load(ptr, 96), x3 = v128.load(ptr, 112);
     x0 = sbox(x0, c + 16); x1 = sbox(x1, c + 20); x2 = sbox(x2, c + 24); x3 = sbox(x3, c + 28);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 64); v128.store(ptr, y1, 80); v128.store(ptr, y2, 96); v128.store(ptr, y3, 112);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
@@ -119,8 +119,8 @@ const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
     let x0 = v128.load(ptr, 128), x1 = v128.load(ptr, 144), x2 = v128.load(ptr, 160), x3 = v128.load(ptr, 176);
     x0 = sbox(x0, c + 32); x1 = sbox(x1, c + 36); x2 = sbox(x2, c + 40); x3 = sbox(x3, c + 44);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 128); v128.store(ptr, y1, 144); v128.store(ptr, y2, 160); v128.store(ptr, y3, 176);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
@@ -128,8 +128,8 @@ const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
     let x0 = v128.load(ptr, 192), x1 = v128.load(ptr, 208), x2 = v128.load(ptr, 224), x3 = v128.load(ptr, 240);
     x0 = sbox(x0, c + 48); x1 = sbox(x1, c + 52); x2 = sbox(x2, c + 56); x3 = sbox(x3, c + 60);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 192); v128.store(ptr, y1, 208); v128.store(ptr, y2, 224); v128.store(ptr, y3, 240);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
@@ -137,8 +137,8 @@ const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
     let x0 = v128.load(ptr, 256), x1 = v128.load(ptr, 272), x2 = v128.load(ptr, 288), x3 = v128.load(ptr, 304);
     x0 = sbox(x0, c + 64); x1 = sbox(x1, c + 68); x2 = sbox(x2, c + 72); x3 = sbox(x3, c + 76);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 256); v128.store(ptr, y1, 272); v128.store(ptr, y2, 288); v128.store(ptr, y3, 304);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
@@ -146,8 +146,8 @@ const P24_RC_TERM_BYTES: usize = <usize>P24_RC_TERM_WORD << 2;
     let x0 = v128.load(ptr, 320), x1 = v128.load(ptr, 336), x2 = v128.load(ptr, 352), x3 = v128.load(ptr, 368);
     x0 = sbox(x0, c + 80); x1 = sbox(x1, c + 84); x2 = sbox(x2, c + 88); x3 = sbox(x3, c + 92);
     const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);
-    const y0 = vAdd(t, vAdd(p01, x1)), y1 = vAdd(t, vAdd(vAdd(x1, x2), x2));
-    const y2 = vAdd(t, vAdd(p23, x3)), y3 = vAdd(t, vAdd(vAdd(x3, x0), x0));
+    const u = vAdd(t, x1), v = vAdd(t, x3);
+    const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));
     v128.store(ptr, y0, 320); v128.store(ptr, y1, 336); v128.store(ptr, y2, 352); v128.store(ptr, y3, 368);
     c0 = vAdd(c0, y0); c1 = vAdd(c1, y1); c2 = vAdd(c2, y2); c3 = vAdd(c3, y3);
   }
