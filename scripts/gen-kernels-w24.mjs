@@ -108,7 +108,9 @@ function x4w24External(withConstants, I) {
       );
     lines.push(`${I}  const p01 = vAdd(x0, x1), p23 = vAdd(x2, x3), t = vAdd(p01, p23);`);
     lines.push(`${I}  const u = vAdd(t, x1), v = vAdd(t, x3);`);
-    lines.push(`${I}  const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));`);
+    lines.push(
+      `${I}  const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(x2)), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(x0));`,
+    );
     lines.push(
       `${I}  ${range(4)
         .map((j) => `v128.store(ptr, y${j}, ${16 * (4 * q + j)});`)

@@ -82,13 +82,17 @@ function x4Step(indent) {
   lines.push(`${I}}`, "");
   lines.push(`${I}// M_E: M4 = circ(2, 3, 1, 1) on each chunk of four lanes. With t = x0 + x1 + x2 + x3:`);
   lines.push(`${I}// y0 = t + x0 + 2x1, y1 = t + x1 + 2x2, y2 = t + x2 + 2x3, y3 = t + x3 + 2x0, as`);
-  lines.push(`${I}// y0 = (t + x1) + (x0 + x1), y1 = (t + x1) + 2x2, y2 = (t + x3) + (x2 + x3), y3 = (t + x3) + 2x0 (11 additions).`);
+  lines.push(
+    `${I}// y0 = (t + x1) + (x0 + x1), y1 = (t + x1) + 2x2, y2 = (t + x3) + (x2 + x3), y3 = (t + x3) + 2x0 (11 additions).`,
+  );
   for (let k = 0; k < 16; k += 4) {
     const [a, b, c, d] = [s(k), s(k + 1), s(k + 2), s(k + 3)];
     lines.push(`${I}{`);
     lines.push(`${I}  const p01 = vAdd(${a}, ${b}), p23 = vAdd(${c}, ${d}), t = vAdd(p01, p23);`);
     lines.push(`${I}  const u = vAdd(t, ${b}), v = vAdd(t, ${d});`);
-    lines.push(`${I}  const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(${c})), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(${a}));`);
+    lines.push(
+      `${I}  const y0 = vAdd(u, p01), y1 = vAdd(u, vDouble(${c})), y2 = vAdd(v, p23), y3 = vAdd(v, vDouble(${a}));`,
+    );
     lines.push(`${I}  ${a} = y0; ${b} = y1; ${c} = y2; ${d} = y3;`);
     lines.push(`${I}}`);
   }

@@ -144,7 +144,7 @@ test("decoding errors name the encoding and the field", () => {
   );
 });
 
-test("the -l24 and -f6 set codes 11–16 decode to their sets and no other code past them does; a proof renamed to the width-16 set of the same schedule decodes but does not verify", () => {
+test("the -l24, -f6 and -s4 set codes 11–17 decode to their sets and no other code past them does; a proof renamed to the width-16 set of the same schedule decodes but does not verify", () => {
   const l24 = whirCommit(evals, { set: "cb100-r4-s3-l24" });
   const bytes = encodeWhirCommitment(l24.commitment);
   assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true), 11);
@@ -155,12 +155,13 @@ test("the -l24 and -f6 set codes 11–16 decode to their sets and no other code 
     [14, "ud100-r2-s3-l24"],
     [15, "cb100-r4-s3-l24-f6"],
     [16, "ud100-r4-s3-l24-f6"],
+    [17, "ud100-r4-s4-l24-f6"],
   ] as const) {
     const encoded = encodeWhirCommitment(whirCommit(evals, { set: id }).commitment);
     assert.equal(new DataView(encoded.buffer, encoded.byteOffset).getUint32(4, true), code, id);
     assert.equal(decodeWhirCommitment(encoded).set, id, `code ${code}`);
   }
-  for (const code of [0, 17, 18, 24, 0xffffffff])
+  for (const code of [0, 18, 19, 24, 0xffffffff])
     assert.throws(() => decodeWhirCommitment(setWord(bytes, 1, code)), { code: "PCS_DECODE" }, `code ${code}`);
   const l24Proof = whirOpen(l24, claims);
   assert.deepEqual(whirVerify(l24.commitment, claims, l24Proof), { ok: true });

@@ -66,12 +66,12 @@ test("every offered set reaches its target in its own regime at every allowed m,
   }
 });
 
-test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 leaves and a first fold of 6 where it saves an iteration; the provable one is unique decoding; hiding commitments keep a first fold of 5", async () => {
+test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 leaves and a first fold of 6 where it saves an iteration; the provable one is unique decoding with later domains 2^4 times smaller; hiding commitments keep a first fold of 5", async () => {
   const { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, DEFAULT_HIDING_WHIR_SET, whirParameterSet } = await import(
     "../../src/pcs/index.js"
   );
   assert.equal(DEFAULT_WHIR_SET, "cb100-r4-s3-l24-f6");
-  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s3-l24-f6");
+  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s4-l24-f6");
   assert.equal(DEFAULT_HIDING_WHIR_SET, "cb100-r4-s3-l24");
   assert.equal(whirParameterSet(DEFAULT_WHIR_SET).leafWidth, 24);
   assert.equal(whirParameterSet(PROVABLE_WHIR_SET).leafWidth, 24);
@@ -126,7 +126,7 @@ test("every schedule shrinks each later domain by the set's 2^s (the first by 2^
 });
 
 test("each -f6 set is its -l24 twin but for the first fold: k_0 = 6 where it gives fewer iterations than 5, f_1 keeps the twin's rate on a smaller domain, and the schedules are equal wherever k_0 = 5 (docs/pcs.md §3)", () => {
-  const f6 = whirParameterSets().filter((s) => s.firstFoldingMax !== s.foldingFactor);
+  const f6 = whirParameterSets().filter((s) => s.firstFoldingMax !== s.foldingFactor && s.domainShrink === 3);
   assert.deepEqual(
     f6.map((s) => [s.id, s.code, s.firstFoldingMax]),
     [
@@ -174,6 +174,41 @@ test("each -f6 set is its -l24 twin but for the first fold: k_0 = 6 where it giv
       [12, 6],
       [17, 6],
       [22, 6],
+    ],
+  );
+});
+
+test("ud100-r4-s4-l24-f6 is ud100-r4-s3-l24-f6 but for the domain shrink: each later domain 2^4 times smaller (the first 2^(4 + k_0 − 5)), so each f_i has half the twin's rate and more queries, on half or less of its domain (docs/pcs.md §2.2)", () => {
+  const s4 = whirParameterSets().filter((s) => s.domainShrink === 4);
+  assert.deepEqual(
+    s4.map((s) => [s.id, s.code]),
+    [["ud100-r4-s4-l24-f6", 17]],
+  );
+  const set = s4[0]!;
+  const twin = whirParameterSet("ud100-r4-s3-l24-f6");
+  assert.deepEqual({ ...set, id: twin.id, code: twin.code, domainShrink: 3 }, twin);
+  for (let m = 1; m <= maxVariables(set); m++) {
+    const [mine, theirs] = [whirSchedule(set, m).rounds, whirSchedule(twin, m).rounds];
+    assert.deepEqual(
+      mine.map((r) => [r.numVariables, r.foldingFactor]),
+      theirs.map((r) => [r.numVariables, r.foldingFactor]),
+      `m=${m}: the twin's folds`,
+    );
+    assert.equal(mine[0]!.logDomain, theirs[0]!.logDomain, `m=${m}: the same first codeword`);
+    for (let i = 1; i < mine.length; i++) {
+      assert.equal(mine[i]!.logDomain, theirs[i]!.logDomain - i, `m=${m}: L_${i} is 2^${i} times smaller`);
+      assert.equal(mine[i]!.logInvRate, theirs[i]!.logInvRate - i, `m=${m}: f_${i} has 2^${i} times the rate`);
+      assert.ok(mine[i]!.queries >= theirs[i]!.queries, `m=${m}: iteration ${i} queries at least as often`);
+    }
+    assert.ok(whirSecurity(set, m).bits >= 100 - 0.05, `m=${m}: 100 bits`);
+  }
+  // m = 22: codewords of 2^24, 2^19 and 2^15 points (the twin: 2^24, 2^20, 2^17), 124, 102 and 93 queries.
+  assert.deepEqual(
+    whirSchedule(set, 22).rounds.map((r) => [r.logDomain, r.queries]),
+    [
+      [24, 124],
+      [19, 102],
+      [15, 93],
     ],
   );
 });

@@ -41,6 +41,8 @@ const CASES: readonly [WhirSetId, number, CommittedWidth, number][] = [
   ["cb100-r4-s3-l24-f6", 17, 1, 13],
   ["ud100-r4-s3-l24-f6", 12, 4, 14],
   ["cb100-r4-s3-l24-f6", 14, 1, 15],
+  ["ud100-r4-s4-l24-f6", 17, 1, 16],
+  ["ud100-r4-s4-l24-f6", 14, 4, 17],
 ];
 
 function hex(bytes: Uint8Array): string {
