@@ -81,15 +81,38 @@ test("a row count or sibling count out of its bound is refused before anything i
   assert.throws(() => decodeWhirProof(setWord(proof, at, 0x7fffffff)), /siblingCount/);
 });
 
+/** The fuzzed openings: the default set at m = 14 (two iterations, first fold 5) and m = 12 (a first fold of 6 straight to the final polynomial), the provable set at m = 14 (later domains 2^4 times smaller). */
+const targets = [
+  { commitment: committed.commitment, claims, proof },
+  ...[
+    [12, undefined],
+    [14, "ud100-r4-s4-l24-f6"],
+  ].map(([mm, set], i) => {
+    const e = randomEvaluations(mm as number, 90 + i);
+    const c = whirCommit(e, set === undefined ? {} : { set: set as "ud100-r4-s4-l24-f6" });
+    const cl = twoClaims(e, mm as number, 95 + i);
+    return { commitment: c.commitment, claims: cl, proof: whirOpen(c, cl) };
+  }),
+];
+
+test("the fuzzed openings verify unchanged: a first fold of 6 and the provable set's shrink among them", () => {
+  assert.equal(decodeWhirProof(targets[1]!.proof).rounds[0]!.sumcheck.length, 6);
+  assert.equal(targets[2]!.commitment.set, "ud100-r4-s4-l24-f6");
+  for (const t of targets) assert.deepEqual(whirVerify(t.commitment, t.claims, t.proof), { ok: true });
+});
+
 test("fuzz: changed, cut and random bytes never crash the decoder or the verifier, and never verify", () => {
   fc.assert(
     fc.property(
+      fc.nat(targets.length - 1),
       fc.oneof(
-        fc.record({ kind: fc.constant("flip"), at: fc.nat(proof.length - 1), bit: fc.integer({ min: 0, max: 7 }) }),
-        fc.record({ kind: fc.constant("cut"), at: fc.nat(proof.length - 1), bit: fc.constant(0) }),
-        fc.record({ kind: fc.constant("word"), at: fc.nat(proof.length / 4 - 1), bit: fc.nat() }),
+        fc.record({ kind: fc.constant("flip"), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
+        fc.record({ kind: fc.constant("cut"), at: fc.nat(), bit: fc.constant(0) }),
+        fc.record({ kind: fc.constant("word"), at: fc.nat(), bit: fc.nat() }),
       ),
-      ({ kind, at, bit }) => {
+      (which, { kind, at: anywhere, bit }) => {
+        const { commitment, claims, proof } = targets[which]!;
+        const at = kind === "word" ? anywhere % (proof.length / 4) : anywhere % proof.length;
         let bytes: Uint8Array;
         if (kind === "flip") {
           bytes = proof.slice();
@@ -101,7 +124,7 @@ test("fuzz: changed, cut and random bytes never crash the decoder or the verifie
             at,
             bit % P === new DataView(proof.buffer, proof.byteOffset).getUint32(4 * at, true) ? (bit + 1) % P : bit % P,
           );
-        const v = whirVerify(committed.commitment, claims, bytes);
+        const v = whirVerify(commitment, claims, bytes);
         assert.equal(v.ok, false);
         try {
           decodeWhirProof(bytes);
@@ -110,7 +133,7 @@ test("fuzz: changed, cut and random bytes never crash the decoder or the verifie
         }
       },
     ),
-    { numRuns: 60, seed: 20261202 },
+    { numRuns: 120, seed: 20261202 },
   );
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => {
