@@ -5,7 +5,8 @@
  * Kernel calls (`kernelCalls`, what the WASM backend uses): each worker attaches once to the
  * calling thread's kernel memory (the shared WebAssembly memory, its module and constants); a
  * batch of calls (writing disjoint memory, src/kernels/pcs-split.ts) is posted to every live
- * worker, the threads take calls from one atomic counter, the calling thread runs calls too and
+ * worker (its doorbell rung, so that a worker lingering after its last batch takes it at once,
+ * worker.ts `linger`), the threads take calls from one atomic counter, the calling thread runs calls too and
  * then waits (`Atomics.wait`) for those the workers hold. A call is never run twice.
  *
  * Grinding (`grind`): the threads take ranges of candidates in order from one control block,
@@ -54,6 +55,7 @@ import {
   type CallsMessage,
   type GrindMessage,
   type JobMessage,
+  type PoolMessage,
   type WorkerFault,
 } from "./protocol.js";
 
@@ -113,6 +115,18 @@ const GRIND_CHUNK_MIN = 1 << 8;
  */
 export function grindChunk(bits: number): number {
   return Math.min(GRIND_CHUNK_MAX, Math.max(GRIND_CHUNK_MIN, 2 ** (bits - 4)));
+}
+
+/** Each worker's doorbell (worker.ts `linger`), by worker. */
+const doors = new WeakMap<Worker, Int32Array>();
+
+/** Posts a message to a worker and rings its doorbell, which wakes it if it lingers after its last message. */
+function post(worker: Worker, message: PoolMessage): void {
+  worker.postMessage(message);
+  const door = doors.get(worker);
+  if (door === undefined) return;
+  Atomics.add(door, 0, 1);
+  Atomics.notify(door, 0);
 }
 
 interface SlotState {
@@ -190,7 +204,13 @@ export class PcsPool implements PcsKernelWorkers {
       size: threads,
       maxConsecutiveCrashes: MAX_CRASHES,
       unrefIdle: true,
-      spawn: (slot) => new Worker(url, { workerData: { slot }, execArgv: workerExecArgv(process.execArgv) }),
+      spawn: (slot) => {
+        // The worker's doorbell (worker.ts `linger`): rung after each message posted to it.
+        const door = new Int32Array(new SharedArrayBuffer(4));
+        const worker = new Worker(url, { workerData: { slot, door }, execArgv: workerExecArgv(process.execArgv) });
+        doors.set(worker, door);
+        return worker;
+      },
       initialState: () => ({ ready: false, dead: false, memory: null }),
       onMessage: (slot, message) => {
         if ((message as { kind?: unknown }).kind !== "ready") return;
@@ -259,14 +279,14 @@ export class PcsPool implements PcsKernelWorkers {
     if (fault !== null) Atomics.store(control, NEXT, 1); // call 0 is the faulty worker's
     live.forEach((slot, i) => {
       if (slot.state.memory !== memory) {
-        slot.worker.postMessage({ kind: "attach", shared });
+        post(slot.worker, { kind: "attach", shared });
         slot.state.memory = memory;
       }
       const message: CallsMessage =
         fault !== null && i === 0
           ? { kind: "calls", calls, control, reserved: 0, fault }
           : { kind: "calls", calls, control };
-      slot.worker.postMessage(message);
+      post(slot.worker, message);
     });
     let localTaken = 0;
     try {
@@ -327,7 +347,7 @@ export class PcsPool implements PcsKernelWorkers {
     const live = this.core.slots.filter((s) => !s.state.dead);
     const chunk = grindChunk(bits);
     const message: GrindMessage = { kind: "grind", template, lane, mask, chunk, control };
-    for (const slot of live) slot.worker.postMessage(message);
+    for (const slot of live) post(slot.worker, message);
     grindRanges(control, template, lane, mask, chunk, local, false);
     const ranges = Math.ceil(P / chunk);
     for (;;) {
@@ -411,7 +431,7 @@ export class PcsPool implements PcsKernelWorkers {
         fault !== null && i === 0
           ? { kind: "tree", job, control, states, chunks, reserved: 0, fault }
           : { kind: "tree", job, control, states, chunks };
-      slot.worker.postMessage(message);
+      post(slot.worker, message);
     });
     const take = (chunk: number): void => {
       if (Atomics.compareExchange(states, chunk, CHUNK_OPEN, CHUNK_WRITING) !== CHUNK_OPEN) return;

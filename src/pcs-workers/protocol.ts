@@ -109,3 +109,6 @@ export type PoolMessage = JobMessage | AttachMessage | CallsMessage | GrindMessa
 export interface ReadyMessage {
   readonly kind: "ready";
 }
+
+/** How long (ms) a worker waits on its doorbell after a message before it returns to its event loop (worker.ts `linger`). */
+export const LINGER_MS = 25;

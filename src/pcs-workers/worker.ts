@@ -8,7 +8,7 @@
  * written into the control block, so the calling thread, which waits synchronously, learns of it
  * at once; a thread that ends while it holds a chunk or a call writes it from its `exit` handler.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { installKernelBackend } from "../kernels/backend.js";
 import { attachKernels, type SharedKernels } from "../kernels/instance.js";
 import { currentHashBackend } from "../hash/backend.js";
@@ -25,6 +25,7 @@ import {
   FAILED_KIND,
   FAILED_SLOT,
   FAILED_THREW,
+  LINGER_MS,
   NEXT,
   type CallsMessage,
   type JobMessage,
@@ -85,7 +86,8 @@ function runCalls(message: CallsMessage): void {
   }
 }
 
-parentPort!.on("message", (message: PoolMessage) => {
+/** Handles one message of the pool (protocol.ts). */
+function handle(message: PoolMessage): void {
   if (message.kind === "attach") {
     attached = attachKernels(message.shared as SharedKernels).raw as unknown as Record<
       string,
@@ -109,6 +111,38 @@ parentPort!.on("message", (message: PoolMessage) => {
   } finally {
     active = null;
   }
+}
+
+/**
+ * The doorbell (`workerData.door`): the pool adds 1 to its word after each message it posts. After
+ * a message, the worker lingers up to `LINGER_MS` for the next one, asleep on that word
+ * (`Atomics.wait`) and taking messages off its port itself (`receiveMessageOnPort`), so that the
+ * prover's next batch, usually a few milliseconds later, starts without a turn of the event loop.
+ * A message that arrives after the worker went back to its event loop is delivered by it.
+ */
+const door = (workerData as { door?: Int32Array }).door ?? null;
+
+function linger(): void {
+  if (door === null) return;
+  let until = performance.now() + LINGER_MS;
+  for (;;) {
+    // The word is read before the port: a message posted after this read rings after it too.
+    const seen = Atomics.load(door, 0);
+    const next = receiveMessageOnPort(parentPort as unknown as MessagePort);
+    if (next !== undefined) {
+      handle(next.message as PoolMessage);
+      until = performance.now() + LINGER_MS;
+      continue;
+    }
+    const left = until - performance.now();
+    if (left <= 0) return;
+    Atomics.wait(door, 0, seen, left);
+  }
+}
+
+parentPort!.on("message", (message: PoolMessage) => {
+  handle(message);
+  linger();
 });
 
 parentPort!.postMessage({ kind: "ready" });

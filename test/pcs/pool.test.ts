@@ -34,6 +34,7 @@ import {
   type PcsPool,
 } from "../../src/pcs-workers/index.js";
 import { grindChunk, workerExecArgv } from "../../src/pcs-workers/pool.js";
+import { LINGER_MS } from "../../src/pcs-workers/protocol.js";
 import { randomEvaluations, rng, twoClaims } from "./support.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -216,6 +217,22 @@ test("pcs pool: the kernel operations spread over the pool equal the references 
       "the workers ran calls",
     );
     assert.equal(wasm.residentTables, 0, "every working table released");
+  } finally {
+    await pool.close();
+  }
+});
+
+test("pcs pool: a worker takes the next batch while it lingers on its doorbell and after it went back to its event loop, with the same bytes", async () => {
+  const reference = prove("cb100-r4-s3-l24-f6", 14, 1, 31, null);
+  const pool = createPcsPool({ threads: 1, minCallElements: 1 << 10 });
+  try {
+    await pool.ready();
+    for (const pause of [0, 0, 4 * LINGER_MS, 0, 4 * LINGER_MS]) {
+      if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+      const before = pool.stats;
+      assert.deepEqual(prove("cb100-r4-s3-l24-f6", 14, 1, 31, pool), reference, `after a pause of ${pause} ms`);
+      assert.ok(pool.stats.workerCalls > before.workerCalls, `the worker ran calls after a pause of ${pause} ms`);
+    }
   } finally {
     await pool.close();
   }
