@@ -189,6 +189,26 @@ test("request errors name the option, the file, the JSON path and the rule (neve
     // prove reads request files through the same function; a few cases show it.
     if (["json", "key-abc", "lmf", "newleaf"].includes(name))
       fails(["prove", "--request", file, "--out", join(dir, "x.bin")], code, message);
+    // registry verify reads the request before any verdict: bad input, not a REJECT.
+    if (["json", "key-abc", "array"].includes(name))
+      fails(
+        [
+          "registry",
+          "verify",
+          "--name",
+          "a",
+          "--value",
+          "b",
+          "--root",
+          "00".repeat(32),
+          "--request",
+          file,
+          "--proof",
+          proof,
+        ],
+        code,
+        message,
+      );
   }
   const r = run("verify", "--request", join(dir, "key-abc.json"), "--proof", proof);
   assert.doesNotMatch(r.stderr, /SyntaxError|BigInt|Cannot convert/);
@@ -248,7 +268,11 @@ test("option values: each names its option and the rule", () => {
     "BAD_OPTION",
     /^--batch-size must be an integer ≥ 1, got "x"$/,
   );
-  fails(["registry", "get", "--db", join(dir, "db1")], "MISSING_OPTION", /^registry get: --name N is required$/);
+  assert.equal(existsSync(join(dir, "db1")), false, "a failed import leaves no registry it created");
+  const named = join(dir, "db-named");
+  const made = run("registry", "import", "--db", named, "--file", write("one.ndjson", '{"name":"a","value":"b"}\n'));
+  assert.equal(made.code, 0, made.stderr);
+  fails(["registry", "get", "--db", named], "MISSING_OPTION", /^registry get: --name N is required$/);
   fails(["demo", "--limit", "two"], "BAD_OPTION", /^demo: --limit must be an integer ≥ 3 or "all", got "two"$/);
 });
 

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir, tempFile } from "./support/tmp.js";
 import { runCli } from "./support/run-cli.js";
@@ -109,7 +110,26 @@ test("registry import CLI: malformed lines reported with line numbers; fail → 
   assert.equal(fail.code, 2);
   assert.match(fail.err, /^line 3: BAD_RECORD: /m);
   assert.match(fail.err.trimEnd().split("\n").at(-1)!, /^error IMPORT_REJECTED: 1 malformed record/);
-  assert.equal(JSON.parse((await run("registry", "root", "--db", db, "--json")).out).batch, 0);
+  assert.equal(existsSync(db), false, "a rejected import into a new registry leaves no registry behind");
+  // Into an empty directory that exists: the directory stays, empty.
+  const emptyDir = tempDir();
+  assert.equal((await run("registry", "import", "--db", emptyDir, "--file", file, "--threads", "0")).code, 2);
+  assert.deepEqual(readdirSync(emptyDir), []);
+  // A retry with another mapping is not refused by a registry the failed run left.
+  const retry = await run(
+    "registry",
+    "import",
+    "--db",
+    db,
+    "--file",
+    file,
+    "--mapping",
+    "slot-v1",
+    "--on-error",
+    "skip",
+  );
+  assert.equal(retry.code, 0, retry.err);
+  rmSync(db, { recursive: true, force: true });
   const skip = await run("registry", "import", "--db", db, "--file", file, "--threads", "0", "--on-error", "skip");
   assert.equal(skip.code, 0, skip.err);
   assert.match(skip.err, /^line 3: BAD_RECORD: /m);

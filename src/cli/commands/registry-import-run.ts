@@ -1,7 +1,8 @@
 /**
  * The implementation of `ssgkr registry import`, defined in registry-import.ts, which imports this file only when the command runs.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import cliProgress from "cli-progress";
 import { EXIT_OK } from "../exit.js";
 import { CliError } from "../errors.js";
@@ -90,6 +91,20 @@ export function updatesFileHint(path: string): string | undefined {
   return `${path} holds updates (line ${index + 1}: {"op": ${JSON.stringify(op)}, …}), not records: \`registry import\` reads records ({"name", "value" | "fields"} a line); apply updates with \`ssgkr registry prove-block --db DIR --updates ${path} --out BLOCKDIR\` (or one at a time with \`ssgkr registry insert|replace|delete|restore\`)`;
 }
 
+/** The entries of a directory, or null when it does not exist. */
+function entriesOf(dir: string): ReadonlySet<string> | null {
+  return existsSync(dir) ? new Set(readdirSync(dir)) : null;
+}
+
+/** Removes what a registry's creation added: the directory when it did not exist (`before` null), else the entries it did not hold. */
+function removeCreated(dir: string, before: ReadonlySet<string> | null): void {
+  if (before === null) {
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  for (const name of readdirSync(dir)) if (!before.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
+}
+
 /** The action of `ssgkr registry import`, with what commander parsed (defined in registry-import.ts). */
 export async function runImportCommand(
   setExit: (code: number) => void,
@@ -157,6 +172,8 @@ export async function runImportCommand(
       undefined,
       { option: opts.keepCommits !== undefined ? "--keep-commits" : "--keep-days" },
     );
+  // A registry this run creates is removed again if the import fails: nothing half-made stays on disk.
+  const before = existing === undefined ? entriesOf(opts.db) : undefined;
   const store = named
     ? NameStore.openOrCreate(opts.db, { ...cfg, ...(retention ? { retention } : {}) })
     : RegistryStore.openOrCreate(opts.db, cfg);
@@ -187,6 +204,7 @@ export async function runImportCommand(
     process.stderr.write(`line ${i.line}: ${i.code}: ${i.message}\n`);
   };
   let report: ImportReport | NameImportReport;
+  let failed = false;
   try {
     const importOptions = {
       onError: opts.onError,
@@ -204,9 +222,13 @@ export async function runImportCommand(
       store instanceof NameStore
         ? await importNames(store, sourceForRun, importOptions)
         : await importRecords(store, sourceForRun, importOptions);
+  } catch (e) {
+    failed = true;
+    throw e;
   } finally {
     bar?.stop();
     await store.close();
+    if (failed && before !== undefined) removeCreated(opts.db, before);
   }
   if (opts.json) {
     process.stdout.write(JSON.stringify({ ...report, root: formatRoot(report.root) }) + "\n");

@@ -7,6 +7,8 @@ import { CliError } from "../errors.js";
 import { processDiskPreparedCache } from "../prepared-disk.js";
 import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
 import { readFileOrExit } from "../io.js";
+import { parseRequestText } from "../../sync/request.js";
+import { SsgkrError } from "../../errors.js";
 import { describeValue } from "../../registry/mapping.js";
 import { RegistryError } from "../../registry/errors.js";
 import { checkedFromStatement } from "../../codec/v3/message.js";
@@ -142,6 +144,20 @@ export async function runVerifyCommand(setExit: (code: number) => void, opts: Ve
     );
   const requestText =
     opts.request === undefined ? undefined : readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
+  // A request file that is not a request is bad input (exit 2, as `ssgkr verify` answers it), not a verdict.
+  if (requestText !== undefined) {
+    try {
+      parseRequestText(requestText);
+    } catch (err) {
+      if (err instanceof SsgkrError)
+        throw CliError.naming(err, `--request ${opts.request}: ${err.message}`, undefined, {
+          ...err.details,
+          option: "--request",
+          path: opts.request,
+        });
+      throw err;
+    }
+  }
   let verdict: RecordVerdict;
   let accepted: string;
   if (update) {
