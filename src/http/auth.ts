@@ -54,7 +54,11 @@ export const fastDigest: (s: string) => Uint8Array =
 export class BearerAuth {
   private readonly expected: Uint8Array | undefined;
 
-  constructor(token: string | undefined) {
+  /** @param readOnlyWhy why a server without a token is read-only, for the `READ_ONLY` answer. */
+  constructor(
+    token: string | undefined,
+    private readonly readOnlyWhy = "started without --token-file",
+  ) {
     this.expected = token === undefined ? undefined : digest(token);
   }
 
@@ -64,8 +68,7 @@ export class BearerAuth {
 
   /** @throws HttpError 401 `UNAUTHORIZED`, 403 `FORBIDDEN` or 403 `READ_ONLY`. */
   check(header: string | string[] | undefined): void {
-    if (this.expected === undefined)
-      throw new HttpError("READ_ONLY", "this server is read-only (started without --token-file)");
+    if (this.expected === undefined) throw new HttpError("READ_ONLY", `this server is read-only (${this.readOnlyWhy})`);
     if (typeof header !== "string")
       throw new HttpError("UNAUTHORIZED", "Authorization: a bearer token is required (Authorization: Bearer <token>)");
     const m = /^Bearer ([\x21-\x7e]+)$/.exec(header);

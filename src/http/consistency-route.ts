@@ -33,7 +33,7 @@ import type { StoredBlockSummary } from "../registry/store/block-rows.js";
 /** One line on stderr per stored block (or part): what the background prover did. */
 function logProved(s: StoredBlockSummary, ms: number): void {
   process.stderr.write(
-    `block prover: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} updates proved in ${(ms / 1000).toFixed(1)} s\n`,
+    `block prover: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} update${s.operations === 1 ? "" : "s"} proved in ${(ms / 1000).toFixed(1)} s\n`,
   );
 }
 import { HttpError } from "./errors.js";

@@ -154,7 +154,10 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
   await sequencer?.start();
   const ctx = createHttpContext({
     store,
-    auth: new BearerAuth(opts.token),
+    auth:
+      opts.mirrorStatus !== undefined
+        ? new BearerAuth(undefined, "a mirror serves its verified copy read-only: write to the primary")
+        : new BearerAuth(opts.token),
     cache: new ProofCache(opts.cacheBytes ?? 128 * 1024 * 1024),
     lock: new WriteLock(opts.maxQueuedWrites ?? 64),
     sequencer,

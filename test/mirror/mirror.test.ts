@@ -130,6 +130,16 @@ test("the mirror serves the primary's checkpoints byte for byte, proofs the prim
         assert.equal(v.json.ok, true, `${name}${q}: ${JSON.stringify(v.json)}`);
       }
     }
+    // a write is refused: the answer says where writes go
+    const put = await fetch(`${base}/v1/records/left-pad`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", authorization: "Bearer x" },
+      body: JSON.stringify({ value: "https://example.com/x" }),
+    });
+    const refusal = (await put.json()) as Json;
+    assert.equal(put.status, 403, JSON.stringify(refusal));
+    assert.equal(refusal.code, "READ_ONLY");
+    assert.match(refusal.message, /a mirror serves its verified copy read-only: write to the primary/);
     // its chain is the primary's
     const page = (await (await fetch(`${base}/v1/consistency?from=0&to=${head}`)).json()) as Json;
     assert.deepEqual(verifyConsistency({ from: page.from, to: page.to }, page.links), {

@@ -22,7 +22,7 @@ test("registry prove-blocks proves every pending batch on two workers and exits;
   await store.close();
   const r = await runCli("registry", "prove-blocks", "--db", db, "--workers", "2");
   assert.equal(r.code, 0, r.err);
-  assert.equal(r.err.match(/^block: batch \d: 1 updates proved in /gm)?.length, 4, r.err);
+  assert.equal(r.err.match(/^block: batch \d: 1 update proved in /gm)?.length, 4, r.err);
   assert.match(
     r.out,
     /^proved 4 blocks \(4 updates\) on 2 workers in [\d.]+ s \(\d+ updates\/s\); every batch is settled$/m,

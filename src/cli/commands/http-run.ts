@@ -14,6 +14,7 @@ import { configText, type VerifyConfig } from "../../http/served-configs.js";
 import { syncConfig } from "../../smt/config.js";
 import { EXIT_OK } from "../exit.js";
 import { CliError } from "../errors.js";
+import { watchStop } from "./stop-watch.js";
 import { parseIntOption } from "../io.js";
 import { SEQUENCER_LIMITS } from "../../registry/sequencer/sequencer.js";
 import { availableParallelism } from "node:os";
@@ -212,13 +213,16 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   process.stdout.write(
     `listening on ${address} (${token === undefined ? "read-only" : "writes need the bearer token"}${opts.cors !== undefined ? `, CORS for ${opts.cors}` : ""}${signingKey !== undefined ? `, checkpoints signed by ${signingKey.verifierKey}` : ""}); verifier page at ${address}/verify/; verifies depth:leaf bound ${served.map(configText).join(", ")}\n`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+  const why = await new Promise<string>((resolve) => {
+    const dispose = watchStop((reason) => {
+      dispose();
+      resolve(reason);
+    });
   });
+  process.stderr.write(`stopping (${why}): closing connections, the proving pool and the registry\n`);
   await app.close();
   await pool?.close();
   await store.close();
+  process.stderr.write("stopped\n");
   setExit(EXIT_OK);
 }

@@ -35,7 +35,7 @@ export async function runProveBlocksCommand(
         parts++;
         updates += s.operations;
         process.stderr.write(
-          `block: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} updates proved in ${(ms / 1000).toFixed(1)} s\n`,
+          `block: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} update${s.operations === 1 ? "" : "s"} proved in ${(ms / 1000).toFixed(1)} s\n`,
         );
       },
       onError: (batch, error) => (failure ??= { batch, error }),

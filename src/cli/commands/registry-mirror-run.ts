@@ -9,6 +9,7 @@ import { Mirror } from "../../mirror/mirror.js";
 import { haltsMirror } from "../../mirror/errors.js";
 import { parseListen } from "../../serve/server/options.js";
 import { CliError } from "../errors.js";
+import { watchStop } from "./stop-watch.js";
 import { EXIT_OK } from "../exit.js";
 import { parseIntOption } from "../io.js";
 import { SsgkrError } from "../../errors.js";
@@ -73,13 +74,16 @@ export async function runMirrorCommand(setExit: (code: number) => void, opts: Op
     );
   }
   let stopped = false;
+  let first = true;
   let wake: (() => void) | undefined;
   const stop = () => {
     stopped = true;
     wake?.();
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const dispose = watchStop((why) => {
+    say(`stopping (${why})`);
+    stop();
+  });
   const finish = async () => {
     await app?.close();
     mirror.close();
@@ -88,9 +92,12 @@ export async function runMirrorCommand(setExit: (code: number) => void, opts: Op
     for (;;) {
       try {
         const r = await mirror.sync();
-        say(
-          `mirror at size ${r.size} (primary's head ${r.target}): ${r.batches} batch${r.batches === 1 ? "" : "es"}, ${r.updates} update${r.updates === 1 ? "" : "s"} verified and applied`,
-        );
+        // A round that changed nothing is not logged (but for the first and with --once): GET /v1/status has the position.
+        if (r.batches > 0 || first || opts.once)
+          say(
+            `mirror at size ${r.size} (primary's head ${r.target}): ${r.batches} batch${r.batches === 1 ? "" : "es"}, ${r.updates} update${r.updates === 1 ? "" : "s"} verified and applied`,
+          );
+        first = false;
         if (opts.once) break;
       } catch (e) {
         if (opts.once) throw e;
@@ -118,8 +125,7 @@ export async function runMirrorCommand(setExit: (code: number) => void, opts: Op
       if (stopped) break;
     }
   } finally {
-    process.removeListener("SIGINT", stop);
-    process.removeListener("SIGTERM", stop);
+    dispose();
     await finish();
   }
   setExit(EXIT_OK);
