@@ -116,18 +116,8 @@ test("registry import CLI: malformed lines reported with line numbers; fail → 
   assert.equal((await run("registry", "import", "--db", emptyDir, "--file", file, "--threads", "0")).code, 2);
   assert.deepEqual(readdirSync(emptyDir), []);
   // A retry with another mapping is not refused by a registry the failed run left.
-  const retry = await run(
-    "registry",
-    "import",
-    "--db",
-    db,
-    "--file",
-    file,
-    "--mapping",
-    "slot-v1",
-    "--on-error",
-    "skip",
-  );
+  const asSlots = ["--mapping", "slot-v1", "--on-error", "skip"];
+  const retry = await run("registry", "import", "--db", db, "--file", file, ...asSlots);
   assert.equal(retry.code, 0, retry.err);
   rmSync(db, { recursive: true, force: true });
   const skip = await run("registry", "import", "--db", db, "--file", file, "--threads", "0", "--on-error", "skip");
