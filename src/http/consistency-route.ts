@@ -27,14 +27,13 @@ import {
   batchProofState,
   type BatchProofState,
   type BlockPartProver,
+  blockProvedText,
 } from "../registry/consistency/block-prover.js";
 import type { StoredBlockSummary } from "../registry/store/block-rows.js";
 
 /** One line on stderr per stored block (or part): what the background prover did. */
 function logProved(s: StoredBlockSummary, ms: number): void {
-  process.stderr.write(
-    `block prover: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} update${s.operations === 1 ? "" : "s"} proved in ${(ms / 1000).toFixed(1)} s\n`,
-  );
+  process.stderr.write(`block prover: ${blockProvedText(s, ms)}\n`);
 }
 import { HttpError } from "./errors.js";
 import { queryInt } from "./values.js";

@@ -6,7 +6,7 @@
  * proved (its error line names it).
  */
 import { availableParallelism } from "node:os";
-import { BlockProver } from "../../registry/consistency/block-prover.js";
+import { BlockProver, blockProvedText } from "../../registry/consistency/block-prover.js";
 import { openForBlocks } from "./registry-block-run.js";
 import { RegistryError } from "../../registry/errors.js";
 import { ProvingPool } from "../../proving/pool.js";
@@ -34,9 +34,7 @@ export async function runProveBlocksCommand(
       onProved: (s, ms) => {
         parts++;
         updates += s.operations;
-        process.stderr.write(
-          `block: batch ${s.batch}${s.parts !== undefined ? ` part ${s.part! + 1} of ${s.parts}` : ""}: ${s.operations} update${s.operations === 1 ? "" : "s"} proved in ${(ms / 1000).toFixed(1)} s\n`,
-        );
+        process.stderr.write(`block: ${blockProvedText(s, ms)}\n`);
       },
       onError: (batch, error) => (failure ??= { batch, error }),
     });

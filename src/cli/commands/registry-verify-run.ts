@@ -7,7 +7,7 @@ import { CliError } from "../errors.js";
 import { processDiskPreparedCache } from "../prepared-disk.js";
 import { MAX_CONFIG_DEPTH, MAX_CONFIG_LEAF_MAX_FIELDS } from "../../sync/limits.js";
 import { readFileOrExit } from "../io.js";
-import { parseRequestText } from "../../sync/request.js";
+import { parseRequestText, type SyncRequest } from "../../sync/request.js";
 import { SsgkrError } from "../../errors.js";
 import { describeValue } from "../../registry/mapping.js";
 import { RegistryError } from "../../registry/errors.js";
@@ -33,6 +33,21 @@ const MAX_CHECKPOINT_BYTES = 64 << 10;
 
 function readBounded(path: string, option: string, max: number): Buffer {
   return readFileOrExit(path, option, max, option === "--proof" ? "a proof file" : "a request file");
+}
+
+/** The request in a `--request` file. @throws CliError `REQUEST_JSON` / `REQUEST_SCHEMA` naming the file and the JSON path. */
+function parsedRequest(bytes: Buffer, path: string): SyncRequest {
+  try {
+    return parseRequestText(bytes.toString("utf8"));
+  } catch (err) {
+    if (err instanceof SsgkrError)
+      throw CliError.naming(err, `--request ${path}: ${err.message}`, undefined, {
+        ...err.details,
+        option: "--request",
+        path,
+      });
+    throw err;
+  }
 }
 
 interface VerifyOpts {
@@ -142,22 +157,12 @@ export async function runVerifyCommand(setExit: (code: number) => void, opts: Ve
       "MISSING_OPTION",
       "registry verify: --request is required for a compat-v1 proof (only a profile v3 proof is checked from the statement alone)",
     );
-  const requestText =
-    opts.request === undefined ? undefined : readBounded(opts.request, "--request", MAX_REQUEST_BYTES).toString("utf8");
-  // A request file that is not a request is bad input (exit 2, as `ssgkr verify` answers it), not a verdict.
-  if (requestText !== undefined) {
-    try {
-      parseRequestText(requestText);
-    } catch (err) {
-      if (err instanceof SsgkrError)
-        throw CliError.naming(err, `--request ${opts.request}: ${err.message}`, undefined, {
-          ...err.details,
-          option: "--request",
-          path: opts.request,
-        });
-      throw err;
-    }
-  }
+  // A request file that is not a request is bad input (exit 2, as `ssgkr verify` answers it), not a
+  // verdict; the verifier takes the request parsed here.
+  const request =
+    opts.request === undefined
+      ? undefined
+      : parsedRequest(readBounded(opts.request, "--request", MAX_REQUEST_BYTES), opts.request);
   let verdict: RecordVerdict;
   let accepted: string;
   if (update) {
@@ -198,7 +203,7 @@ export async function runVerifyCommand(setExit: (code: number) => void, opts: Ve
         depth,
         leafMaxFields,
       },
-      requestText,
+      request,
       proof,
       { cache: processDiskPreparedCache() },
     );
@@ -222,7 +227,7 @@ export async function runVerifyCommand(setExit: (code: number) => void, opts: Ve
         depth,
         leafMaxFields,
       } as never,
-      requestText,
+      request,
       proof,
       { cache: processDiskPreparedCache() },
     );
