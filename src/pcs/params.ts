@@ -19,7 +19,7 @@ import type { SoundnessRegime } from "./regime.js";
 
 export type { SoundnessRegime } from "./regime.js";
 
-/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2; `s3` (`s4`) = each later codeword's domain 2^3 (2^4) times smaller than the one before (2 times without the suffix); `l24` = Merkle leaves hashed with the Poseidon2-24 sponge at rate 16 (the Poseidon2-16 sponge at rate 8 without the suffix); `f6` = the first iteration folds 6 variables, onto a next domain 2^4 times smaller, where that saves an iteration (5 without the suffix). */
+/** The parameter sets a proof may name (docs/pcs.md §2). `cb` = capacity conjecture, `ud` = unique decoding; `r4` = rate 1/4, `r2` = rate 1/2; `s3` (`s4`) = each later codeword's domain 2^3 (2^4) times smaller than the one before (2 times without the suffix); `l24` = Merkle leaves hashed with the Poseidon2-24 sponge at rate 16 (the Poseidon2-16 sponge at rate 8 without the suffix); `f6` = the first iteration folds 6 variables, onto a next domain 2^4 times smaller, where that saves an iteration (5 without the suffix); `q12` = a query grinding budget of 12 bits (16 without the suffix). */
 export type WhirSetId =
   | "cb90-r4"
   | "cb90-r2"
@@ -37,7 +37,8 @@ export type WhirSetId =
   | "ud100-r2-s3-l24"
   | "cb100-r4-s3-l24-f6"
   | "ud100-r4-s3-l24-f6"
-  | "ud100-r4-s4-l24-f6";
+  | "ud100-r4-s4-l24-f6"
+  | "ud100-r4-s4-l24-f6-q12";
 
 /** One WHIR parameter set (docs/pcs.md §2). */
 export interface WhirParameterSet {
@@ -68,7 +69,7 @@ export interface WhirParameterSet {
 /** The width of a set's leaf sponge permutation (docs/pcs.md §4.3): 16 at rate 8, or 24 at rate 16; capacity 8 either way. */
 export type LeafWidth = 16 | 24;
 
-/** A set of this project: folding factor 5 (the first iteration up to `firstFoldingMax`), 16 bits of query and fold grinding budget (docs/pcs.md §2). */
+/** A set of this project: folding factor 5 (the first iteration up to `firstFoldingMax`), 16 bits of fold grinding budget and `queryPowBudget` bits of query grinding budget (docs/pcs.md §2). */
 function offeredSet(
   id: WhirSetId,
   code: number,
@@ -78,6 +79,7 @@ function offeredSet(
   domainShrink: number,
   leafWidth: LeafWidth = 16,
   firstFoldingMax = 5,
+  queryPowBudget = 16,
 ): WhirParameterSet {
   return {
     id,
@@ -87,14 +89,14 @@ function offeredSet(
     logInvRate,
     foldingFactor: 5,
     firstFoldingMax,
-    queryPowBudget: 16,
+    queryPowBudget,
     foldPowBudget: 16,
     domainShrink,
     leafWidth,
   };
 }
 
-/** id, code, regime, λ, log 1/ρ₀, domain shrink s, leaf sponge width, largest first folding factor. */
+/** id, code, regime, λ, log 1/ρ₀, domain shrink s, leaf sponge width, largest first folding factor, query grinding budget. */
 const SETS: readonly WhirParameterSet[] = [
   offeredSet("cb90-r4", 1, "capacity", 90, 2, 1),
   offeredSet("cb90-r2", 2, "capacity", 90, 1, 1),
@@ -113,12 +115,13 @@ const SETS: readonly WhirParameterSet[] = [
   offeredSet("cb100-r4-s3-l24-f6", 15, "capacity", 100, 2, 3, 24, 6),
   offeredSet("ud100-r4-s3-l24-f6", 16, "unique-decoding", 100, 2, 3, 24, 6),
   offeredSet("ud100-r4-s4-l24-f6", 17, "unique-decoding", 100, 2, 4, 24, 6),
+  offeredSet("ud100-r4-s4-l24-f6-q12", 18, "unique-decoding", 100, 2, 4, 24, 6, 12),
 ];
 
 /** The set this project's proofs use unless told otherwise: 100 bits under the capacity conjecture, rate 1/4, later domains 8 times smaller, leaves hashed by the Poseidon2-24 sponge, a first fold of 6 variables on a 16 times smaller next domain where that saves an iteration (docs/pcs.md §2.1). */
 export const DEFAULT_WHIR_SET: WhirSetId = "cb100-r4-s3-l24-f6";
-/** The provable 100-bit set (unique decoding, rate 1/4, later domains 16 times smaller, Poseidon2-24 leaves, a first fold of 6 where that saves an iteration; docs/pcs.md §2.2): `{ set: PROVABLE_WHIR_SET }`. */
-export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s4-l24-f6";
+/** The provable 100-bit set (unique decoding, rate 1/4, later domains 16 times smaller, Poseidon2-24 leaves, a first fold of 6 where that saves an iteration, 12 bits of query grinding; docs/pcs.md §2.2, §2.3): `{ set: PROVABLE_WHIR_SET }`. */
+export const PROVABLE_WHIR_SET: WhirSetId = "ud100-r4-s4-l24-f6-q12";
 /** The set of hiding commitments (v3-zk) unless told otherwise: the default's first fold of 5, because a larger first fold opens more values of f′ per query than the small hiding vectors' masks cover (docs/pcs.md §12). */
 export const DEFAULT_HIDING_WHIR_SET: WhirSetId = "cb100-r4-s3-l24";
 /** The provable set of hiding commitments: `PROVABLE_WHIR_SET` with a first fold of 5, as `DEFAULT_HIDING_WHIR_SET` is the default's. */

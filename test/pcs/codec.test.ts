@@ -81,15 +81,15 @@ test("a row count or sibling count out of its bound is refused before anything i
   assert.throws(() => decodeWhirProof(setWord(proof, at, 0x7fffffff)), /siblingCount/);
 });
 
-/** The fuzzed openings: the default set at m = 14 (two iterations, first fold 5) and m = 12 (a first fold of 6 straight to the final polynomial), the provable set at m = 14 (later domains 2^4 times smaller). */
+/** The fuzzed openings: the default set at m = 14 (two iterations, first fold 5) and m = 12 (a first fold of 6 straight to the final polynomial), the provable set at m = 14 (later domains 2^4 times smaller, 12 bits of query grinding). */
 const targets = [
   { commitment: committed.commitment, claims, proof },
   ...[
     [12, undefined],
-    [14, "ud100-r4-s4-l24-f6"],
+    [14, "ud100-r4-s4-l24-f6-q12"],
   ].map(([mm, set], i) => {
     const e = randomEvaluations(mm as number, 90 + i);
-    const c = whirCommit(e, set === undefined ? {} : { set: set as "ud100-r4-s4-l24-f6" });
+    const c = whirCommit(e, set === undefined ? {} : { set: set as "ud100-r4-s4-l24-f6-q12" });
     const cl = twoClaims(e, mm as number, 95 + i);
     return { commitment: c.commitment, claims: cl, proof: whirOpen(c, cl) };
   }),
@@ -97,7 +97,7 @@ const targets = [
 
 test("the fuzzed openings verify unchanged: a first fold of 6 and the provable set's shrink among them", () => {
   assert.equal(decodeWhirProof(targets[1]!.proof).rounds[0]!.sumcheck.length, 6);
-  assert.equal(targets[2]!.commitment.set, "ud100-r4-s4-l24-f6");
+  assert.equal(targets[2]!.commitment.set, "ud100-r4-s4-l24-f6-q12");
   for (const t of targets) assert.deepEqual(whirVerify(t.commitment, t.claims, t.proof), { ok: true });
 });
 
@@ -167,7 +167,7 @@ test("decoding errors name the encoding and the field", () => {
   );
 });
 
-test("the -l24, -f6 and -s4 set codes 11–17 decode to their sets and no other code past them does; a proof renamed to the width-16 set of the same schedule decodes but does not verify", () => {
+test("the -l24, -f6, -s4 and -q12 set codes 11–18 decode to their sets and no other code past them does; a proof renamed to the width-16 set of the same schedule decodes but does not verify", () => {
   const l24 = whirCommit(evals, { set: "cb100-r4-s3-l24" });
   const bytes = encodeWhirCommitment(l24.commitment);
   assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true), 11);
@@ -179,12 +179,13 @@ test("the -l24, -f6 and -s4 set codes 11–17 decode to their sets and no other 
     [15, "cb100-r4-s3-l24-f6"],
     [16, "ud100-r4-s3-l24-f6"],
     [17, "ud100-r4-s4-l24-f6"],
+    [18, "ud100-r4-s4-l24-f6-q12"],
   ] as const) {
     const encoded = encodeWhirCommitment(whirCommit(evals, { set: id }).commitment);
     assert.equal(new DataView(encoded.buffer, encoded.byteOffset).getUint32(4, true), code, id);
     assert.equal(decodeWhirCommitment(encoded).set, id, `code ${code}`);
   }
-  for (const code of [0, 18, 19, 24, 0xffffffff])
+  for (const code of [0, 19, 20, 24, 0xffffffff])
     assert.throws(() => decodeWhirCommitment(setWord(bytes, 1, code)), { code: "PCS_DECODE" }, `code ${code}`);
   const l24Proof = whirOpen(l24, claims);
   assert.deepEqual(whirVerify(l24.commitment, claims, l24Proof), { ok: true });

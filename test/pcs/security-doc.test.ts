@@ -66,12 +66,12 @@ test("every offered set reaches its target in its own regime at every allowed m,
   }
 });
 
-test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 leaves and a first fold of 6 where it saves an iteration; the provable one is unique decoding with later domains 2^4 times smaller; hiding commitments keep a first fold of 5", async () => {
+test("the default set is the 100-bit conjectured one at rate 1/4 with width-24 leaves and a first fold of 6 where it saves an iteration; the provable one is unique decoding with later domains 2^4 times smaller and 12 bits of query grinding; hiding commitments keep a first fold of 5", async () => {
   const { DEFAULT_WHIR_SET, PROVABLE_WHIR_SET, DEFAULT_HIDING_WHIR_SET, whirParameterSet } = await import(
     "../../src/pcs/index.js"
   );
   assert.equal(DEFAULT_WHIR_SET, "cb100-r4-s3-l24-f6");
-  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s4-l24-f6");
+  assert.equal(PROVABLE_WHIR_SET, "ud100-r4-s4-l24-f6-q12");
   assert.equal(DEFAULT_HIDING_WHIR_SET, "cb100-r4-s3-l24");
   assert.equal(whirParameterSet(DEFAULT_WHIR_SET).leafWidth, 24);
   assert.equal(whirParameterSet(PROVABLE_WHIR_SET).leafWidth, 24);
@@ -179,7 +179,7 @@ test("each -f6 set is its -l24 twin but for the first fold: k_0 = 6 where it giv
 });
 
 test("ud100-r4-s4-l24-f6 is ud100-r4-s3-l24-f6 but for the domain shrink: each later domain 2^4 times smaller (the first 2^(4 + k_0 − 5)), so each f_i has half the twin's rate and more queries, on half or less of its domain (docs/pcs.md §2.2)", () => {
-  const s4 = whirParameterSets().filter((s) => s.domainShrink === 4);
+  const s4 = whirParameterSets().filter((s) => s.domainShrink === 4 && s.queryPowBudget === 16);
   assert.deepEqual(
     s4.map((s) => [s.id, s.code]),
     [["ud100-r4-s4-l24-f6", 17]],
@@ -209,6 +209,39 @@ test("ud100-r4-s4-l24-f6 is ud100-r4-s3-l24-f6 but for the domain shrink: each l
       [24, 124],
       [19, 102],
       [15, 93],
+    ],
+  );
+});
+
+test("ud100-r4-s4-l24-f6-q12 is ud100-r4-s4-l24-f6 but for the query grinding budget: at most 12 bits before each iteration's queries instead of 16, paid for with more queries; the folds, domains and rates are the twin's (docs/pcs.md §2.3)", () => {
+  const q12 = whirParameterSets().filter((s) => s.queryPowBudget !== 16);
+  assert.deepEqual(
+    q12.map((s) => [s.id, s.code, s.queryPowBudget]),
+    [["ud100-r4-s4-l24-f6-q12", 18, 12]],
+  );
+  const set = q12[0]!;
+  const twin = whirParameterSet("ud100-r4-s4-l24-f6");
+  assert.deepEqual({ ...set, id: twin.id, code: twin.code, queryPowBudget: 16 }, twin);
+  for (let m = 1; m <= maxVariables(set); m++) {
+    const [mine, theirs] = [whirSchedule(set, m), whirSchedule(twin, m)];
+    assert.deepEqual(
+      mine.rounds.map((r) => [r.numVariables, r.foldingFactor, r.logDomain, r.logInvRate, r.foldPowBits]),
+      theirs.rounds.map((r) => [r.numVariables, r.foldingFactor, r.logDomain, r.logInvRate, r.foldPowBits]),
+      `m=${m}: the twin's folds, domains, rates and fold grinding`,
+    );
+    mine.rounds.forEach((r, i) => {
+      assert.ok(r.queryPowBits <= 12, `m=${m}: iteration ${i} grinds ${r.queryPowBits} bits before its queries`);
+      assert.ok(r.queries >= theirs.rounds[i]!.queries, `m=${m}: iteration ${i} queries at least as often`);
+    });
+    assert.ok(whirSecurity(set, m).bits >= 100 - 0.05, `m=${m}: 100 bits`);
+  }
+  // m = 22: 130, 107 and 97 queries after 12 bits of grinding each (the twin: 124, 102, 93 after 16 bits).
+  assert.deepEqual(
+    whirSchedule(set, 22).rounds.map((r) => [r.logDomain, r.queries, r.queryPowBits]),
+    [
+      [24, 130, 12],
+      [19, 107, 12],
+      [15, 97, 12],
     ],
   );
 });

@@ -43,6 +43,8 @@ const CASES: readonly [WhirSetId, number, CommittedWidth, number][] = [
   ["cb100-r4-s3-l24-f6", 14, 1, 15],
   ["ud100-r4-s4-l24-f6", 17, 1, 16],
   ["ud100-r4-s4-l24-f6", 14, 4, 17],
+  ["ud100-r4-s4-l24-f6-q12", 17, 1, 18],
+  ["ud100-r4-s4-l24-f6-q12", 14, 4, 19],
 ];
 
 function hex(bytes: Uint8Array): string {
