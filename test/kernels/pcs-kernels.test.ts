@@ -136,7 +136,8 @@ test("the WASM encoding, Horner evaluation and eq-table accumulation equal the r
       }
     }
   }
-  for (const nvars of [0, 1, 2, 5, 11]) {
+  // From 12 variables on the kernel is blocked (a low table of 10 variables times a high one).
+  for (const nvars of [0, 1, 2, 5, 11, 12, 14]) {
     const point: Ext[] = Array.from({ length: nvars }, (_, j) =>
       j % 3 === 0 ? [0, 0, 0, 0] : j % 3 === 1 ? [1, 0, 0, 0] : extRandom(),
     );
@@ -231,7 +232,7 @@ test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals
   }
 });
 
-test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and without a pool's cut, and is released", async () => {
+test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and without a pool's cut, level by level and blocked, and is released", async () => {
   const be = wasm;
   assert.ok(be);
   const { createPcsPool } = await import("../../src/pcs-workers/index.js");
@@ -239,7 +240,8 @@ test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and
   const pool = createPcsPool({ threads: 1, minCallElements: 1 << 6 });
   try {
     await pool.ready();
-    for (const m of [0, 1, 5, 11]) {
+    // 12 and 13: blocked on one thread; 13 also cut by the pool into pieces of 12 (blocked) variables.
+    for (const m of [0, 1, 5, 11, 12, 13]) {
       const point = Array.from({ length: m }, () => extRandom());
       for (const c of [extRandom(), [1, 0, 0, 0] as Ext, [0, 0, 0, 0] as Ext]) {
         const want = new Uint32Array(4 << m);

@@ -3,7 +3,7 @@
 // byte 16i. A product by a constant α uses its table A_j = X^j·α in Montgomery form (16 words,
 // made by the caller): x·α = Σ_j x_j·A_j, four lane-wise Montgomery products of a splat
 // coordinate, so canonical x gives canonical x·α.
-import { addS, montMulS, subS, toMontS, vAdd, vMontMul, vMontReduceWide, vSub, vTriple, wideHi, wideLo } from "./field";
+import { R_MOD_P, addS, montMulS, subS, toMontS, vAdd, vMontMul, vMontReduceWide, vSub, vTriple, wideHi, wideLo } from "./field";
 
 // @ts-ignore: decorator
 @inline function splat(x: v128, lane: u8): v128 {
@@ -112,26 +112,71 @@ export function pcs_eq_write(acc: usize, tmp: usize, tables: usize, nvars: u32):
   eqInto(acc, tmp, tables, nvars, true);
 }
 
-/** c·eq(point, ·) added to `acc`, or written over it when `write` (a constant of each export). */
+/** Variables of the low table of the blocked eq (2^10 entries, 16 KiB: it stays in the first-level cache). */
+const EQ_LOW: u32 = 10;
+
+/**
+ * The entries at `t` (2^j of them after step j) split by coordinates first … first + count − 1:
+ * entry i becomes i (times 1 − p) and i + 2^j (times p), so coordinate first + j is bit j of the
+ * index. t holds the seed on entry and 2^count entries on return; each keeps its seed's scaling.
+ */
 // @ts-ignore: decorator
-@inline function eqInto(acc: usize, tmp: usize, tables: usize, nvars: u32, write: bool): void {
-  if (nvars == 0) {
-    v128.store(acc, write ? v128.load(tables) : vAdd(v128.load(acc), v128.load(tables)));
-    return;
-  }
-  v128.store(tmp, v128.load(tables));
-  for (let j: u32 = 0; j + 1 < nvars; j++) {
-    const t = tables + 16 + (<usize>j << 7);
-    const p0 = v128.load(t), p1 = v128.load(t + 16), p2 = v128.load(t + 32), p3 = v128.load(t + 48);
+@inline function eqExpand(t: usize, tables: usize, first: u32, count: u32): void {
+  for (let j: u32 = 0; j < count; j++) {
+    const tb = tables + 16 + (<usize>(first + j) << 7);
+    const p0 = v128.load(tb), p1 = v128.load(tb + 16), p2 = v128.load(tb + 32), p3 = v128.load(tb + 48);
     const half: u32 = 1 << j;
     for (let i = <i32>half - 1; i >= 0; i--) {
-      const at = tmp + (<usize>i << 4);
+      const at = t + (<usize>i << 4);
       const x = v128.load(at);
       const hi = mulTable(x, p0, p1, p2, p3);
       v128.store(at + (<usize>half << 4), hi);
       v128.store(at, vSub(x, hi));
     }
   }
+}
+
+/**
+ * c·eq(point, ·) added to `acc`, or written over it when `write` (a constant of each export).
+ * From 12 variables on it is blocked: eq(point, h·2^10 + l) = eq(low coordinates, l)·eq(high
+ * coordinates, h), the low table L (seed R, so its entries are in Montgomery form) and the high
+ * table H (seed c) made in `tmp`, then acc[h·2^10 + l] gets the Montgomery product L[l]·H[h]: one
+ * product per entry, as the level-by-level split needs, but acc is the only large table written.
+ */
+// @ts-ignore: decorator
+@inline function eqInto(acc: usize, tmp: usize, tables: usize, nvars: u32, write: bool): void {
+  if (nvars == 0) {
+    v128.store(acc, write ? v128.load(tables) : vAdd(v128.load(acc), v128.load(tables)));
+    return;
+  }
+  if (nvars >= EQ_LOW + 2) {
+    const high = nvars - EQ_LOW;
+    const lowTable = tmp;
+    const highTable = tmp + (<usize>1 << (EQ_LOW + 4));
+    v128.store(lowTable, i32x4.replace_lane(i32x4.splat(0), 0, R_MOD_P));
+    eqExpand(lowTable, tables, 0, EQ_LOW);
+    v128.store(highTable, v128.load(tables));
+    eqExpand(highTable, tables, EQ_LOW, high);
+    const rows: u32 = 1 << high;
+    const cols: u32 = 1 << EQ_LOW;
+    for (let h: u32 = 0; h < rows; h++) {
+      // H[h]'s table: X^j·H[h] from H[h] and 3·H[h] by shuffles (as `mulMontScaled`).
+      const b = v128.load(highTable + (<usize>h << 4));
+      const t = vTriple(b);
+      const b1 = i32x4.shuffle(b, t, 7, 0, 1, 2);
+      const b2 = i32x4.shuffle(b, t, 6, 7, 0, 1);
+      const b3 = i32x4.shuffle(b, t, 5, 6, 7, 0);
+      const row = acc + (<usize>h << (EQ_LOW + 4));
+      for (let l: u32 = 0; l < cols; l++) {
+        const at = row + (<usize>l << 4);
+        const v = mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3);
+        v128.store(at, write ? v : vAdd(v128.load(at), v));
+      }
+    }
+    return;
+  }
+  v128.store(tmp, v128.load(tables));
+  eqExpand(tmp, tables, 0, nvars - 1);
   const t = tables + 16 + (<usize>(nvars - 1) << 7);
   const p0 = v128.load(t), p1 = v128.load(t + 16), p2 = v128.load(t + 32), p3 = v128.load(t + 48);
   const half: u32 = 1 << (nvars - 1);
