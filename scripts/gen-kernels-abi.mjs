@@ -157,6 +157,12 @@ export const EXPORTS = {
       "pcs_eq_add_base for `count` points whose tables (4 + nvars words each) lie back to back.",
     ],
     [
+      "pcs_eq_write_many",
+      [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars"), u32("count")],
+      "void",
+      "acc = Σ_q c_q·eq(point_q, ·) for `count` ≥ 1 extension points whose pcs_eq_add tables lie back to back (one pass over acc).",
+    ],
+    [
       "pcs_fold_rows",
       [ptr("rows"), u32("n"), u32("k"), u32("width"), ptr("xinv"), ptr("tables"), ptr("out"), ptr("work")],
       "void",

@@ -118,6 +118,8 @@ export interface KernelExports {
   pcs_eq_add_base(acc: number, tmp: number, tables: number, nvars: number): void;
   /** pcs_eq_add_base for `count` points whose tables (4 + nvars words each) lie back to back. */
   pcs_eq_add_base_many(acc: number, tmp: number, tables: number, nvars: number, count: number): void;
+  /** acc = Σ_q c_q·eq(point_q, ·) for `count` ≥ 1 extension points whose pcs_eq_add tables lie back to back (one pass over acc). */
+  pcs_eq_write_many(acc: number, tmp: number, tables: number, nvars: number, count: number): void;
   /** The verifier's fold of n opened rows (2^k values of `width` words each): 2^k times each row's folded value. */
   pcs_fold_rows(rows: number, n: number, k: number, width: number, xinv: number, tables: number, out: number, work: number): void;
   /** pcs_fold of a base-field table into an interleaved extension one. */
@@ -192,6 +194,7 @@ export function kernelExportNames(): readonly string[] {
     "pcs_eq_write",
     "pcs_eq_add_base",
     "pcs_eq_add_base_many",
+    "pcs_eq_write_many",
     "pcs_fold_rows",
     "pcs_fold_base",
     "pcs_round_base",

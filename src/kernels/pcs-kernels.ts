@@ -597,25 +597,32 @@ class WasmPcsKernels implements PcsBackend {
     return out;
   }
 
+  eqMany(points: readonly (readonly Ext[])[], coeffs: readonly Ext[]): Uint32Array {
+    const vars = points[0]!.length;
+    const out = this.table(4 << vars);
+    const count = points.length;
+    // The blocked kernel's scratch: a low table of 2^10 and a high one of 2^(m − 10) entries per point.
+    const blockWords = (low: number): number => 4 * count * ((1 << 10) + (1 << Math.max(0, low - 10)));
+    this.eqAddSplit(
+      out,
+      vars,
+      (hb, s, low) => {
+        const tables = new Uint32Array((4 + 32 * low) * count);
+        points.forEach((point, q) => tables.set(eqPointTables(point, coeffs[q]!, hb, s, low), (4 + 32 * low) * q));
+        return { fn: "pcs_eq_write_many", tables, extra: [count] };
+      },
+      blockWords,
+    );
+    return out;
+  }
+
   /** c·eq(point, ·) added to `acc` (`pcs_eq_add`) or written over it (`pcs_eq_write`). */
   private eqInto(acc: Uint32Array, point: readonly Ext[], c: Ext, fn: "pcs_eq_add" | "pcs_eq_write"): void {
-    // c at words 0..3, then per coordinate j the tables of p_j (words 4 + 32j) and 1 − p_j (words 20 + 32j).
-    this.eqAddSplit(acc, point.length, (hb, s, vars) => {
-      // eq(high coordinates, hb): Π_t (bit t of hb ? p : 1 − p) over the last s coordinates.
-      let piece = c;
-      for (let t = 0; t < s; t++) {
-        const p = point[point.length - s + t]!;
-        piece = extMul(piece, (hb >> t) & 1 ? p : [(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]);
-      }
-      const tables = new Uint32Array(4 + 32 * vars);
-      tables.set(piece, 0);
-      for (let j = 0; j < vars; j++) {
-        const p = point[j]!;
-        tables.set(extConstantTable(p), 4 + 32 * j);
-        tables.set(extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]), 20 + 32 * j);
-      }
-      return { fn, tables, extra: [] };
-    });
+    this.eqAddSplit(acc, point.length, (hb, s, vars) => ({
+      fn,
+      tables: eqPointTables(point, c, hb, s, vars),
+      extra: [],
+    }));
   }
 
   /** acc += c·eq(point, ·) for a point of base-field coordinates (`pcs_eq_add_base`). */
@@ -662,6 +669,7 @@ class WasmPcsKernels implements PcsBackend {
     acc: Uint32Array,
     vars: number,
     kernel: (hb: number, s: number, lowVars: number) => { fn: string; tables: Uint32Array; extra: number[] },
+    scratchWords: (lowVars: number) => number = () => 0,
   ): void {
     const parts = this.parts(1 << vars);
     const s = parts > 1 ? Math.min(vars, Math.ceil(Math.log2(parts))) : 0;
@@ -669,8 +677,8 @@ class WasmPcsKernels implements PcsBackend {
     const heap = this.kernels.heap;
     const regions: Region[] = [];
     try {
-      // The kernel's scratch: 2^(low − 1) extension values per piece.
-      const pieceWords = Math.max(4, 2 << low);
+      // The kernel's scratch: 2^(low − 1) extension values per piece, or what `scratchWords` asks for.
+      const pieceWords = Math.max(4, 2 << low, scratchWords(low));
       const tmp = heap.alloc(pieceWords << s);
       regions.push(tmp);
       this.withPointer(acc, true, (ptr) => {
@@ -738,6 +746,28 @@ export function wasmTwiddleTables(logN: number): { twiddles: Uint32Array; compan
 }
 
 let backend: WasmPcsKernels | null | undefined;
+
+/**
+ * The tables of `pcs_eq_add` for piece hb of a point cut by its s highest coordinates: c times
+ * eq(high coordinates, hb) at words 0..3, then per low coordinate j the constant tables of p_j
+ * (words 4 + 32j) and 1 − p_j (words 20 + 32j).
+ */
+function eqPointTables(point: readonly Ext[], c: Ext, hb: number, s: number, vars: number): Uint32Array {
+  // eq(high coordinates, hb): Π_t (bit t of hb ? p : 1 − p) over the last s coordinates.
+  let piece = c;
+  for (let t = 0; t < s; t++) {
+    const p = point[point.length - s + t]!;
+    piece = extMul(piece, (hb >> t) & 1 ? p : [(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]);
+  }
+  const tables = new Uint32Array(4 + 32 * vars);
+  tables.set(piece, 0);
+  for (let j = 0; j < vars; j++) {
+    const p = point[j]!;
+    tables.set(extConstantTable(p), 4 + 32 * j);
+    tables.set(extConstantTable([(1 - p[0] + P) % P, (P - p[1]) % P, (P - p[2]) % P, (P - p[3]) % P]), 20 + 32 * j);
+  }
+  return tables;
+}
 
 /** This thread's WASM backend of the commitment's bulk operations (with the count of working tables not yet released), or null when the kernel module is unavailable. */
 export function wasmPcsBackend(): (PcsBackend & { readonly residentTables: number }) | null {

@@ -88,6 +88,8 @@ export interface PcsBackend {
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
   /** c·eq(point, ·) over the hypercube as a new working table: `eqAdd` into zeros. */
   eq(point: readonly Ext[], c: Ext): Uint32Array;
+  /** Σ_i coeffs[i]·eq(points[i], ·) over the hypercube as a new working table, for one or more points of one length (`eq` of the first, then `eqAdd` of the others). */
+  eqMany(points: readonly (readonly Ext[])[], coeffs: readonly Ext[]): Uint32Array;
   /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
   /** `eqAddBase` of every point, points[i] scaled by coeffs[i], all of them the same length (one batch of the queries' weights). */
@@ -262,6 +264,11 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
     addScaledEqTable(out, point, c);
     return out;
   },
+  eqMany: (points: readonly (readonly Ext[])[], coeffs: readonly Ext[]) => {
+    const out = new Uint32Array(4 << points[0]!.length);
+    points.forEach((point, i) => addScaledEqTable(out, point, coeffs[i]!));
+    return out;
+  },
   eqAddBase: addScaledEqTableBase,
   foldRows: ({ rows, width, k, xs, zeta, alphas }: OpenedRows) => {
     const folder = new RowFolder(k, zeta, alphas);
@@ -363,9 +370,9 @@ export function pcsEqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void 
   backendFor(1 << point.length).eqAdd(acc, point, c);
 }
 
-/** c·eq(point, ·) as a new working table on this thread's backend. */
-export function pcsEq(point: readonly Ext[], c: Ext): Uint32Array {
-  return backendFor(1 << point.length).eq(point, c);
+/** Σ_i coeffs[i]·eq(points[i], ·) as a new working table on this thread's backend (one or more points of one length). */
+export function pcsEqMany(points: readonly (readonly Ext[])[], coeffs: readonly Ext[]): Uint32Array {
+  return backendFor(1 << points[0]!.length).eqMany(points, coeffs);
 }
 
 /** acc += c·eq(point, ·) for a base-field point on this thread's backend. */

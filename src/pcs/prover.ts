@@ -26,7 +26,7 @@ import { phase } from "./phases.js";
 import {
   activeKernelRunner,
   pcsCodeword,
-  pcsEq,
+  pcsEqMany,
   pcsEqAdd,
   pcsEqAddBaseMany,
   pcsFirstNoncanonical,
@@ -400,20 +400,25 @@ function openIterations(
   };
   try {
     let w = phase("weights", () => {
-      // The first eq table is written (no zeros to add it to), the others added.
-      let w0: Uint32Array | null = null;
-      const addEq = (point: readonly Ext[], coeff: Ext): void => {
-        if (w0 === null) w0 = take(pcsEq(point, coeff));
-        else pcsEqAdd(w0, point, coeff);
-      };
-      const table = (): Uint32Array => (w0 ??= take(pcsZeros(4 << m)));
-      input.oodPoints.forEach((z, j) => addEq(powerPoint(z, m), coeffs[j]!));
-      claims.forEach((c, j) => {
-        const blocks = claimBlocks(c);
-        if (blocks === null) addEq((c as WhirClaim).point, coeffs[initial + j]!);
-        else for (const b of blocks) addBlockWeights(table(), b.offset, laneWeights(b), coeffs[initial + j]!);
+      // The eq tables of the out-of-domain points and of the point claims in one pass (written,
+      // no zeros to add them to), then the bound blocks' weights added.
+      const points: (readonly Ext[])[] = [];
+      const pointCoeffs: Ext[] = [];
+      input.oodPoints.forEach((z, j) => {
+        points.push(powerPoint(z, m));
+        pointCoeffs.push(coeffs[j]!);
       });
-      return table();
+      claims.forEach((c, j) => {
+        if (claimBlocks(c) === null) {
+          points.push((c as WhirClaim).point);
+          pointCoeffs.push(coeffs[initial + j]!);
+        }
+      });
+      const w0 = take(points.length > 0 ? pcsEqMany(points, pointCoeffs) : pcsZeros(4 << m));
+      claims.forEach((c, j) => {
+        for (const b of claimBlocks(c) ?? []) addBlockWeights(w0, b.offset, laneWeights(b), coeffs[initial + j]!);
+      });
+      return w0;
     });
     // Base-field values stay one word each until their first fold, which lifts them (no lifted copy).
     const owned = width0 === 4 && input.resident === true;

@@ -266,6 +266,37 @@ test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and
   }
 });
 
+test("the weights of several points in one pass (pcs_eq_write_many) equal the sum of their eq tables, level by level and blocked, with and without a pool's cut", async () => {
+  const be = wasm;
+  assert.ok(be);
+  const { createPcsPool } = await import("../../src/pcs-workers/index.js");
+  const { withPcsWorkers } = await import("../../src/pcs/parallel.js");
+  const pool = createPcsPool({ threads: 1, minCallElements: 1 << 6 });
+  try {
+    await pool.ready();
+    for (const m of [0, 1, 5, 11, 12, 13, 14]) {
+      for (const count of [1, 2, 4]) {
+        const points = Array.from({ length: count }, (_, q) =>
+          Array.from({ length: m }, (_, j): Ext => (q === 1 && j % 3 === 0 ? [1, 0, 0, 0] : extRandom())),
+        );
+        const coeffs = points.map((_, q): Ext => (q === 2 ? [P - 1, P - 1, P - 1, P - 1] : extRandom()));
+        const want = new Uint32Array(4 << m);
+        points.forEach((point, q) => ref.eqAdd(want, point, coeffs[q]!));
+        assert.deepEqual(ref.eqMany(points, coeffs), want, `reference, m ${m}, ${count} points`);
+        for (const workers of [null, pool]) {
+          const before: number = be.residentTables;
+          const table: Uint32Array = withPcsWorkers(workers, (): Uint32Array => be.eqMany(points, coeffs));
+          assert.deepEqual(table, want, `m ${m}, ${count} points, ${workers === null ? "one thread" : "pool"}`);
+          be.release(table);
+          assert.equal(be.residentTables, before);
+        }
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
 test("the first non-canonical value of a table (a working table read in place, or a plain array) is the reference's", async () => {
   assert.ok(wasm);
   const { firstNoncanonicalReference } = await import("../../src/pcs/backend.js");

@@ -196,6 +196,56 @@ const EQ_LOW: u32 = 10;
 }
 
 /**
+ * acc[b] = Σ_q c_q·eq(point_q, b) for `count` ≥ 1 points whose tables (as `pcs_eq_add`'s, 4 + 32·nvars
+ * words each) lie back to back at `tables`. From 12 variables on it is the blocked product of
+ * `eqInto` for every point, row by row: each row of 2^10 entries of acc gets every point's
+ * products while it is in the first-level cache, so acc is written once whatever the count; `tmp`
+ * has room for count·(2^10 + 2^(nvars − 10)) entries (2·2^nvars words below 12 variables).
+ */
+export function pcs_eq_write_many(acc: usize, tmp: usize, tables: usize, nvars: u32, count: u32): void {
+  const stride = <usize>(4 + 32 * nvars) << 2;
+  if (nvars < EQ_LOW + 2) {
+    eqInto(acc, tmp, tables, nvars, true);
+    for (let q: u32 = 1; q < count; q++) eqInto(acc, tmp, tables + <usize>q * stride, nvars, false);
+    return;
+  }
+  const high = nvars - EQ_LOW;
+  const lowBytes = <usize>1 << (EQ_LOW + 4);
+  const pairBytes = lowBytes + (<usize>1 << (high + 4));
+  const seed = i32x4.replace_lane(i32x4.splat(0), 0, R_MOD_P);
+  for (let q: u32 = 0; q < count; q++) {
+    const at = tmp + <usize>q * pairBytes;
+    const pt = tables + <usize>q * stride;
+    v128.store(at, seed);
+    eqExpand(at, pt, 0, EQ_LOW);
+    v128.store(at + lowBytes, v128.load(pt));
+    eqExpand(at + lowBytes, pt, EQ_LOW, high);
+  }
+  const rows: u32 = 1 << high;
+  const cols: u32 = 1 << EQ_LOW;
+  for (let h: u32 = 0; h < rows; h++) {
+    const row = acc + (<usize>h << (EQ_LOW + 4));
+    for (let q: u32 = 0; q < count; q++) {
+      const lowTable = tmp + <usize>q * pairBytes;
+      const b = v128.load(lowTable + lowBytes + (<usize>h << 4));
+      const t = vTriple(b);
+      const b1 = i32x4.shuffle(b, t, 7, 0, 1, 2);
+      const b2 = i32x4.shuffle(b, t, 6, 7, 0, 1);
+      const b3 = i32x4.shuffle(b, t, 5, 6, 7, 0);
+      if (q == 0) {
+        for (let l: u32 = 0; l < cols; l++)
+          v128.store(row + (<usize>l << 4), mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3));
+      } else {
+        for (let l: u32 = 0; l < cols; l++) {
+          const at = row + (<usize>l << 4);
+          v128.store(at, vAdd(v128.load(at), mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3)));
+        }
+      }
+    }
+  }
+}
+
+/**
  * acc[b] += c·eq(point, b) for a point of base-field coordinates (the WHIR query points): `tables`
  * holds c (4 canonical words), then p_j·R mod p (Montgomery form) at word 4 + j; each split is one
  * lane-wise product by the splat coordinate. `tmp` has room for 2·2^nvars words.
