@@ -232,14 +232,28 @@ test("F(z) of base-field coefficients by blocks of powers (pcs_eval_base) equals
   }
 });
 
-test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and without a pool's cut, level by level and blocked, and is released", async () => {
-  const be = wasm;
-  assert.ok(be);
+/** Runs `body` with a pool of one worker that cuts tables of 64 entries and more (so small tables are cut too), then closes it. */
+async function withCuttingPool(
+  body: (
+    pool: import("../../src/pcs-workers/index.js").PcsPool,
+    withPcsWorkers: typeof import("../../src/pcs/parallel.js").withPcsWorkers,
+  ) => Promise<void>,
+): Promise<void> {
   const { createPcsPool } = await import("../../src/pcs-workers/index.js");
   const { withPcsWorkers } = await import("../../src/pcs/parallel.js");
   const pool = createPcsPool({ threads: 1, minCallElements: 1 << 6 });
   try {
     await pool.ready();
+    await body(pool, withPcsWorkers);
+  } finally {
+    await pool.close();
+  }
+}
+
+test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and without a pool's cut, level by level and blocked, and is released", async () => {
+  const be = wasm;
+  assert.ok(be);
+  await withCuttingPool(async (pool, withPcsWorkers) => {
     // 12 and 13: blocked on one thread; 13 also cut by the pool into pieces of 12 (blocked) variables.
     for (const m of [0, 1, 5, 11, 12, 13]) {
       const point = Array.from({ length: m }, () => extRandom());
@@ -261,19 +275,13 @@ test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and
         }
       }
     }
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test("the weights of several points in one pass (pcs_eq_write_many) equal the sum of their eq tables, level by level and blocked, with and without a pool's cut", async () => {
   const be = wasm;
   assert.ok(be);
-  const { createPcsPool } = await import("../../src/pcs-workers/index.js");
-  const { withPcsWorkers } = await import("../../src/pcs/parallel.js");
-  const pool = createPcsPool({ threads: 1, minCallElements: 1 << 6 });
-  try {
-    await pool.ready();
+  await withCuttingPool(async (pool, withPcsWorkers) => {
     for (const m of [0, 1, 5, 11, 12, 13, 14]) {
       for (const count of [1, 2, 4]) {
         const points = Array.from({ length: count }, (_, q) =>
@@ -292,9 +300,7 @@ test("the weights of several points in one pass (pcs_eq_write_many) equal the su
         }
       }
     }
-  } finally {
-    await pool.close();
-  }
+  });
 });
 
 test("the first non-canonical value of a table (a working table read in place, or a plain array) is the reference's", async () => {
