@@ -227,6 +227,11 @@ test("the verifier refuses sets weaker than it accepts, and a proof naming anoth
   if (!pv.ok) assert.equal(pv.code, "PCS_SET_NOT_ACCEPTED");
   const ud = whirCommit(evals, { set: "ud100-r4" });
   assert.deepEqual(whirVerify(ud.commitment, claims, whirOpen(ud, claims), { accept: "provable" }), { ok: true });
+  // The provable default (12 bits of query grinding) is accepted by both regimes without being named.
+  const q12 = whirCommit(evals, { set: "ud100-r4-s4-l24-f6-q12" });
+  const q12Proof = whirOpen(q12, claims);
+  assert.deepEqual(whirVerify(q12.commitment, claims, q12Proof, { accept: "provable" }), { ok: true });
+  assert.deepEqual(whirVerify(q12.commitment, claims, q12Proof), { ok: true });
   const mixed = whirVerify(conj.commitment, claims, whirOpen(ud, claims));
   assert.equal(mixed.ok, false);
   if (!mixed.ok) assert.equal(mixed.code, "PCS_SET_NOT_ACCEPTED");
