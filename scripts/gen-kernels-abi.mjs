@@ -139,12 +139,6 @@ export const EXPORTS = {
       "acc += c·eq(point, ·) over the hypercube, interleaved extension.",
     ],
     [
-      "pcs_eq_write",
-      [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")],
-      "void",
-      "acc = c·eq(point, ·) over the hypercube, interleaved extension (pcs_eq_add writing instead of adding).",
-    ],
-    [
       "pcs_eq_add_base",
       [ptr("acc"), ptr("tmp"), ptr("tables"), u32("nvars")],
       "void",

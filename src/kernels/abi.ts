@@ -112,8 +112,6 @@ export interface KernelExports {
   pcs_horner(coeffs: number, n: number, ztable: number, out: number): void;
   /** acc += c·eq(point, ·) over the hypercube, interleaved extension. */
   pcs_eq_add(acc: number, tmp: number, tables: number, nvars: number): void;
-  /** acc = c·eq(point, ·) over the hypercube, interleaved extension (pcs_eq_add writing instead of adding). */
-  pcs_eq_write(acc: number, tmp: number, tables: number, nvars: number): void;
   /** acc += c·eq(point, ·) over the hypercube for a point of base-field coordinates (Montgomery form). */
   pcs_eq_add_base(acc: number, tmp: number, tables: number, nvars: number): void;
   /** pcs_eq_add_base for `count` points whose tables (4 + nvars words each) lie back to back. */
@@ -191,7 +189,6 @@ export function kernelExportNames(): readonly string[] {
     "pcs_rows",
     "pcs_horner",
     "pcs_eq_add",
-    "pcs_eq_write",
     "pcs_eq_add_base",
     "pcs_eq_add_base_many",
     "pcs_eq_write_many",

@@ -588,13 +588,11 @@ class WasmPcsKernels implements PcsBackend {
   }
 
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void {
-    this.eqInto(acc, point, c, "pcs_eq_add");
-  }
-
-  eq(point: readonly Ext[], c: Ext): Uint32Array {
-    const out = this.table(4 << point.length);
-    this.eqInto(out, point, c, "pcs_eq_write");
-    return out;
+    this.eqAddSplit(acc, point.length, (hb, s, vars) => ({
+      fn: "pcs_eq_add",
+      tables: eqPointTables(point, c, hb, s, vars),
+      extra: [],
+    }));
   }
 
   eqMany(points: readonly (readonly Ext[])[], coeffs: readonly Ext[]): Uint32Array {
@@ -614,15 +612,6 @@ class WasmPcsKernels implements PcsBackend {
       blockWords,
     );
     return out;
-  }
-
-  /** c·eq(point, ·) added to `acc` (`pcs_eq_add`) or written over it (`pcs_eq_write`). */
-  private eqInto(acc: Uint32Array, point: readonly Ext[], c: Ext, fn: "pcs_eq_add" | "pcs_eq_write"): void {
-    this.eqAddSplit(acc, point.length, (hb, s, vars) => ({
-      fn,
-      tables: eqPointTables(point, c, hb, s, vars),
-      extra: [],
-    }));
   }
 
   /** acc += c·eq(point, ·) for a point of base-field coordinates (`pcs_eq_add_base`). */

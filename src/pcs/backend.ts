@@ -86,9 +86,7 @@ export interface PcsBackend {
   hornerBase(coeffs: Uint32Array, z: Ext): Ext;
   /** acc[b] += c·eq(point, b) over the hypercube (interleaved extension). */
   eqAdd(acc: Uint32Array, point: readonly Ext[], c: Ext): void;
-  /** c·eq(point, ·) over the hypercube as a new working table: `eqAdd` into zeros. */
-  eq(point: readonly Ext[], c: Ext): Uint32Array;
-  /** Σ_i coeffs[i]·eq(points[i], ·) over the hypercube as a new working table, for one or more points of one length (`eq` of the first, then `eqAdd` of the others). */
+  /** Σ_i coeffs[i]·eq(points[i], ·) over the hypercube as a new working table, for one or more points of one length (`eqAdd` of each into zeros). */
   eqMany(points: readonly (readonly Ext[])[], coeffs: readonly Ext[]): Uint32Array;
   /** `eqAdd` for a point of base-field coordinates (the queries' weights; `addScaledEqTableBase`). */
   eqAddBase(acc: Uint32Array, point: readonly number[], c: Ext): void;
@@ -259,11 +257,6 @@ export const typescriptPcsBackend: PcsBackend = Object.freeze({
   horner: evaluateUnivariate,
   hornerBase: (coeffs: Uint32Array, z: Ext) => evaluateUnivariate(liftToExtension(coeffs), z),
   eqAdd: addScaledEqTable,
-  eq: (point: readonly Ext[], c: Ext) => {
-    const out = new Uint32Array(4 << point.length);
-    addScaledEqTable(out, point, c);
-    return out;
-  },
   eqMany: (points: readonly (readonly Ext[])[], coeffs: readonly Ext[]) => {
     const out = new Uint32Array(4 << points[0]!.length);
     points.forEach((point, i) => addScaledEqTable(out, point, coeffs[i]!));

@@ -408,15 +408,16 @@ function openIterations(
         points.push(powerPoint(z, m));
         pointCoeffs.push(coeffs[j]!);
       });
+      const blocks = claims.map(claimBlocks);
       claims.forEach((c, j) => {
-        if (claimBlocks(c) === null) {
+        if (blocks[j] === null) {
           points.push((c as WhirClaim).point);
           pointCoeffs.push(coeffs[initial + j]!);
         }
       });
       const w0 = take(points.length > 0 ? pcsEqMany(points, pointCoeffs) : pcsZeros(4 << m));
-      claims.forEach((c, j) => {
-        for (const b of claimBlocks(c) ?? []) addBlockWeights(w0, b.offset, laneWeights(b), coeffs[initial + j]!);
+      blocks.forEach((list, j) => {
+        for (const b of list ?? []) addBlockWeights(w0, b.offset, laneWeights(b), coeffs[initial + j]!);
       });
       return w0;
     });

@@ -250,7 +250,7 @@ async function withCuttingPool(
   }
 }
 
-test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and without a pool's cut, level by level and blocked, and is released", async () => {
+test("a new eq table of one point (pcs_eq_write_many) equals the eq table added to zeros, with and without a pool's cut, level by level and blocked, and is released", async () => {
   const be = wasm;
   assert.ok(be);
   await withCuttingPool(async (pool, withPcsWorkers) => {
@@ -260,10 +260,10 @@ test("a new eq table (pcs_eq_write) equals the eq table added to zeros, with and
       for (const c of [extRandom(), [1, 0, 0, 0] as Ext, [0, 0, 0, 0] as Ext]) {
         const want = new Uint32Array(4 << m);
         ref.eqAdd(want, point, c);
-        assert.deepEqual(ref.eq(point, c), want, `reference, m ${m}`);
+        assert.deepEqual(ref.eqMany([point], [c]), want, `reference, m ${m}`);
         for (const workers of [null, pool]) {
           const before: number = be.residentTables;
-          const table: Uint32Array = withPcsWorkers(workers, (): Uint32Array => be.eq(point, c));
+          const table: Uint32Array = withPcsWorkers(workers, (): Uint32Array => be.eqMany([point], [c]));
           assert.deepEqual(table, want, `m ${m}, ${workers === null ? "one thread" : "pool"}`);
           // Added to afterwards, as the weights are.
           withPcsWorkers(workers, (): void => be.eqAdd(table, point, c));

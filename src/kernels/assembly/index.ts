@@ -6,7 +6,7 @@ export { ext_mul } from "./ext";
 export { fold_base, fold_base_ext, fold_ext } from "./fold";
 export { ntt_forward, ntt_bit_reverse, ntt_stages, ntt_stages_low, ntt_stages_high, pcs_mobius, pcs_mobius_low, pcs_mobius_high, pcs_rows } from "./ntt";
 export { ntt_bit_reverse_copy, ntt_bit_reverse_tiles, ntt_stages_pass } from "./ntt-passes";
-export { pcs_fold, pcs_scale_add, pcs_round, pcs_horner, pcs_eq_add, pcs_eq_write, pcs_eq_add_base, pcs_eq_add_base_many, pcs_eq_write_many, pcs_fold_rows, pcs_fold_base, pcs_round_base, pcs_horner_base, pcs_eval_base } from "./pcs-ext";
+export { pcs_fold, pcs_scale_add, pcs_round, pcs_horner, pcs_eq_add, pcs_eq_add_base, pcs_eq_add_base_many, pcs_eq_write_many, pcs_fold_rows, pcs_fold_base, pcs_round_base, pcs_horner_base, pcs_eval_base } from "./pcs-ext";
 export { pcs_merkle_leaves, pcs_merkle_leaves_rows, pcs_merkle_leaves_pair, pcs_merkle_level, ntt_twiddles, pcs_lift } from "./merkle";
 export { pcs_merkle_leaves24, pcs_merkle_leaves24_rows, pcs_merkle_leaves24_pair, poseidon2_permute24 } from "./merkle24";
 export { poseidon2_permute, poseidon2_constant_words } from "./poseidon2";

@@ -107,11 +107,6 @@ export function pcs_eq_add(acc: usize, tmp: usize, tables: usize, nvars: u32): v
   eqInto(acc, tmp, tables, nvars, false);
 }
 
-/** `pcs_eq_add` that writes acc[b] = c·eq(point, b) instead of adding it (acc's words are not read). */
-export function pcs_eq_write(acc: usize, tmp: usize, tables: usize, nvars: u32): void {
-  eqInto(acc, tmp, tables, nvars, true);
-}
-
 /** Variables of the low table of the blocked eq (2^10 entries, 16 KiB: it stays in the first-level cache). */
 const EQ_LOW: u32 = 10;
 
@@ -137,12 +132,55 @@ const EQ_LOW: u32 = 10;
 }
 
 /**
- * c·eq(point, ·) added to `acc`, or written over it when `write` (a constant of each export).
- * From 12 variables on it is blocked: eq(point, h·2^10 + l) = eq(low coordinates, l)·eq(high
- * coordinates, h), the low table L (seed R, so its entries are in Montgomery form) and the high
- * table H (seed c) made in `tmp`, then acc[h·2^10 + l] gets the Montgomery product L[l]·H[h]: one
- * product per entry, as the level-by-level split needs, but acc is the only large table written.
+ * Σ_q c_q·eq(point_q, ·) for `count` points (tables `stride` apart, as `pcs_eq_write_many`'s) and
+ * nvars ≥ 12, written over acc when `write`, else added to it. eq(point, h·2^10 + l) =
+ * eq(low coordinates, l)·eq(high coordinates, h): per point a low table L (seed R, so its entries
+ * are in Montgomery form) and a high table H (seed c) in `tmp`, 2^10 + 2^(nvars − 10) entries each;
+ * then row h of acc (2^10 entries) gets every point's Montgomery products L[l]·H[h] while it is in
+ * the first-level cache: one product per entry and point, as the level-by-level split needs, and
+ * acc is the only large table written, once whatever the count.
  */
+// @ts-ignore: decorator
+@inline function eqBlocked(acc: usize, tmp: usize, tables: usize, nvars: u32, count: u32, write: bool): void {
+  const stride = <usize>(4 + 32 * nvars) << 2;
+  const high = nvars - EQ_LOW;
+  const lowBytes = <usize>1 << (EQ_LOW + 4);
+  const pairBytes = lowBytes + (<usize>1 << (high + 4));
+  const seed = i32x4(R_MOD_P, 0, 0, 0);
+  for (let q: u32 = 0; q < count; q++) {
+    const at = tmp + <usize>q * pairBytes;
+    const pt = tables + <usize>q * stride;
+    v128.store(at, seed);
+    eqExpand(at, pt, 0, EQ_LOW);
+    v128.store(at + lowBytes, v128.load(pt));
+    eqExpand(at + lowBytes, pt, EQ_LOW, high);
+  }
+  const rows: u32 = 1 << high;
+  const cols: u32 = 1 << EQ_LOW;
+  for (let h: u32 = 0; h < rows; h++) {
+    const row = acc + (<usize>h << (EQ_LOW + 4));
+    for (let q: u32 = 0; q < count; q++) {
+      const lowTable = tmp + <usize>q * pairBytes;
+      // H[h]'s table: X^j·H[h] from H[h] and 3·H[h] by shuffles (as `mulMontScaled`).
+      const b = v128.load(lowTable + lowBytes + (<usize>h << 4));
+      const t = vTriple(b);
+      const b1 = i32x4.shuffle(b, t, 7, 0, 1, 2);
+      const b2 = i32x4.shuffle(b, t, 6, 7, 0, 1);
+      const b3 = i32x4.shuffle(b, t, 5, 6, 7, 0);
+      if (q == 0 && write) {
+        for (let l: u32 = 0; l < cols; l++)
+          v128.store(row + (<usize>l << 4), mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3));
+      } else {
+        for (let l: u32 = 0; l < cols; l++) {
+          const at = row + (<usize>l << 4);
+          v128.store(at, vAdd(v128.load(at), mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3)));
+        }
+      }
+    }
+  }
+}
+
+/** c·eq(point, ·) added to `acc`, or written over it when `write` (a constant of each caller); from 12 variables on by `eqBlocked`. */
 // @ts-ignore: decorator
 @inline function eqInto(acc: usize, tmp: usize, tables: usize, nvars: u32, write: bool): void {
   if (nvars == 0) {
@@ -150,29 +188,7 @@ const EQ_LOW: u32 = 10;
     return;
   }
   if (nvars >= EQ_LOW + 2) {
-    const high = nvars - EQ_LOW;
-    const lowTable = tmp;
-    const highTable = tmp + (<usize>1 << (EQ_LOW + 4));
-    v128.store(lowTable, i32x4.replace_lane(i32x4.splat(0), 0, R_MOD_P));
-    eqExpand(lowTable, tables, 0, EQ_LOW);
-    v128.store(highTable, v128.load(tables));
-    eqExpand(highTable, tables, EQ_LOW, high);
-    const rows: u32 = 1 << high;
-    const cols: u32 = 1 << EQ_LOW;
-    for (let h: u32 = 0; h < rows; h++) {
-      // H[h]'s table: X^j·H[h] from H[h] and 3·H[h] by shuffles (as `mulMontScaled`).
-      const b = v128.load(highTable + (<usize>h << 4));
-      const t = vTriple(b);
-      const b1 = i32x4.shuffle(b, t, 7, 0, 1, 2);
-      const b2 = i32x4.shuffle(b, t, 6, 7, 0, 1);
-      const b3 = i32x4.shuffle(b, t, 5, 6, 7, 0);
-      const row = acc + (<usize>h << (EQ_LOW + 4));
-      for (let l: u32 = 0; l < cols; l++) {
-        const at = row + (<usize>l << 4);
-        const v = mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3);
-        v128.store(at, write ? v : vAdd(v128.load(at), v));
-      }
-    }
+    eqBlocked(acc, tmp, tables, nvars, 1, write);
     return;
   }
   v128.store(tmp, v128.load(tables));
@@ -197,10 +213,9 @@ const EQ_LOW: u32 = 10;
 
 /**
  * acc[b] = Σ_q c_q·eq(point_q, b) for `count` ≥ 1 points whose tables (as `pcs_eq_add`'s, 4 + 32·nvars
- * words each) lie back to back at `tables`. From 12 variables on it is the blocked product of
- * `eqInto` for every point, row by row: each row of 2^10 entries of acc gets every point's
- * products while it is in the first-level cache, so acc is written once whatever the count; `tmp`
- * has room for count·(2^10 + 2^(nvars − 10)) entries (2·2^nvars words below 12 variables).
+ * words each) lie back to back at `tables`: from 12 variables on in one pass over acc
+ * (`eqBlocked`); `tmp` has room for count·(2^10 + 2^(nvars − 10)) entries (2·2^nvars words below
+ * 12 variables).
  */
 export function pcs_eq_write_many(acc: usize, tmp: usize, tables: usize, nvars: u32, count: u32): void {
   const stride = <usize>(4 + 32 * nvars) << 2;
@@ -209,40 +224,7 @@ export function pcs_eq_write_many(acc: usize, tmp: usize, tables: usize, nvars: 
     for (let q: u32 = 1; q < count; q++) eqInto(acc, tmp, tables + <usize>q * stride, nvars, false);
     return;
   }
-  const high = nvars - EQ_LOW;
-  const lowBytes = <usize>1 << (EQ_LOW + 4);
-  const pairBytes = lowBytes + (<usize>1 << (high + 4));
-  const seed = i32x4.replace_lane(i32x4.splat(0), 0, R_MOD_P);
-  for (let q: u32 = 0; q < count; q++) {
-    const at = tmp + <usize>q * pairBytes;
-    const pt = tables + <usize>q * stride;
-    v128.store(at, seed);
-    eqExpand(at, pt, 0, EQ_LOW);
-    v128.store(at + lowBytes, v128.load(pt));
-    eqExpand(at + lowBytes, pt, EQ_LOW, high);
-  }
-  const rows: u32 = 1 << high;
-  const cols: u32 = 1 << EQ_LOW;
-  for (let h: u32 = 0; h < rows; h++) {
-    const row = acc + (<usize>h << (EQ_LOW + 4));
-    for (let q: u32 = 0; q < count; q++) {
-      const lowTable = tmp + <usize>q * pairBytes;
-      const b = v128.load(lowTable + lowBytes + (<usize>h << 4));
-      const t = vTriple(b);
-      const b1 = i32x4.shuffle(b, t, 7, 0, 1, 2);
-      const b2 = i32x4.shuffle(b, t, 6, 7, 0, 1);
-      const b3 = i32x4.shuffle(b, t, 5, 6, 7, 0);
-      if (q == 0) {
-        for (let l: u32 = 0; l < cols; l++)
-          v128.store(row + (<usize>l << 4), mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3));
-      } else {
-        for (let l: u32 = 0; l < cols; l++) {
-          const at = row + (<usize>l << 4);
-          v128.store(at, vAdd(v128.load(at), mulTable(v128.load(lowTable + (<usize>l << 4)), b, b1, b2, b3)));
-        }
-      }
-    }
-  }
+  eqBlocked(acc, tmp, tables, nvars, count, true);
 }
 
 /**
