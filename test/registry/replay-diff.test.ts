@@ -4,7 +4,8 @@
  * random inserts, replaces, deletes and restores with several updates of one name in a batch — is
  * the same, update by update (old and new leaf, siblings, roots), at depths 12 and 48, with parts
  * of 7 updates and of the whole batch, with the stored keys read into memory and without, at the
- * head and at batches before it, and when a part before the replay's position is asked for.
+ * head and at batches before it, when a part before the replay's position is asked for, and when
+ * parts are skipped (every other part, every third, the last alone).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -112,6 +113,32 @@ test("the replay equals the reference replay, part by part, for every batch", ()
           );
         }
       }
+    }
+  }
+});
+
+test("a part past the next one skips the parts between, as a pool's workers that share a batch's parts ask for them", () => {
+  for (const store of stores) {
+    for (let b = 1; b <= store.head().batch; b++) {
+      const want = replayBatchReference(store, b, undefined, 7);
+      const n = want.length;
+      const patterns = [
+        Array.from({ length: Math.ceil(n / 2) }, (_, i) => 2 * i),
+        Array.from({ length: Math.floor(n / 2) }, (_, i) => 2 * i + 1),
+        Array.from({ length: Math.ceil((n - 2) / 3) }, (_, i) => 2 + 3 * i),
+        [n - 1],
+        [0, n - 1],
+      ];
+      for (const parts of patterns)
+        for (const scanKeys of [true, false]) {
+          const replay = new BatchReplay(store, b, { perPart: 7, scanKeys });
+          for (const p of parts)
+            assert.deepStrictEqual(
+              replay.part(p),
+              want[p],
+              `depth ${store.config.depth}, batch ${b}, part ${p} of ${n} (asked: ${parts.join(",")}), scan ${scanKeys}`,
+            );
+        }
     }
   }
 });

@@ -22,7 +22,11 @@
  * `maxBlockUpdates` of block-size.ts, 2,048 at depth 48, 4,096 at depths up to 37) is replayed part
  * by part (`BatchReplay`), each part a block from the root the previous part left; a replay moves
  * forward only, so the parts of one batch are asked for in increasing order (an earlier part
- * starts the replay over). The parts of a proof are cut from the whole change log, whatever the
+ * starts the replay over). A part asked for past the next one skips the parts between: their
+ * updates are applied to the replay's state without their paths (each key's last leaf kept, the
+ * overlay's nodes above them dropped), and a node with skipped updates under it and updates still
+ * to replay is hashed up from its children when asked for (a fourth kind). The workers of a proving
+ * pool that share a batch's parts so replay only the parts they prove. The parts of a proof are cut from the whole change log, whatever the
  * log's own storage parts are. The replay checks itself: each update's old leaf must fit its op,
  * and the last root must be the batch's committed root (`DB_CORRUPT` otherwise).
  *
@@ -34,7 +38,7 @@ import { EMPTY, LeafTag, TOMBSTONE, hashLeaf, type Leaf } from "../../smt/leaf.j
 import type { UpdateRecord } from "../../smt/tree.js";
 import { RegistryError } from "../errors.js";
 import { nameIdentity, recordLeaf } from "../mapping.js";
-import { bitAt, nodeDigest, prefixOf, type CompactSource } from "../hashing/name-tree.js";
+import { bitAt, lcaHeight, nodeDigest, prefixOf, type CompactSource } from "../hashing/name-tree.js";
 import { RecordState } from "../store/record-codec.js";
 import type { ChangeHeader, LoggedChange } from "../store/change-log.js";
 import type { LeafRow, NameStore } from "../store/name-store.js";
@@ -185,6 +189,8 @@ export class BatchReplay {
   private readonly scanKeys: boolean;
   /** The tree before the batch is empty (an import into a new registry): every node before it is its height's default. */
   private readonly emptyBefore: boolean;
+  /** Keys of the updates skipped over since the replay started (applied without replaying them), ascending. */
+  private skipped: Float64Array = new Float64Array(0);
 
   /**
    * @param options `perPart`: updates per part (default `batchPartUpdates`); `scanKeys`: read the
@@ -227,6 +233,7 @@ export class BatchReplay {
     this.root = this.fromRoot;
     this.position = 0;
     this.nextPart = 0;
+    this.skipped = new Float64Array(0);
   }
 
   /**
@@ -245,6 +252,7 @@ export class BatchReplay {
       store.readAtBatch(this.batch - 1, ({ leafRow }) => {
         const after = this.storedKeys === undefined ? source : withKeys(source, this.storedKeys);
         const reads: Reads = { after, leafBefore: leafRow };
+        if (part > this.nextPart) this.skipTo(reads, part);
         let out: ReplayedPart | undefined;
         while (out === undefined) {
           const p = this.nextPart;
@@ -262,6 +270,43 @@ export class BatchReplay {
         return out;
       }),
     );
+  }
+
+  /**
+   * Moves the replay to the start of part `part` without replaying the updates before it: each
+   * skipped key's last leaf is kept while it has updates still to replay, the overlay's nodes above
+   * the skipped keys are dropped (they no longer hold the tree where the replay is), and the root
+   * is hashed up again (`node` hashes a node with skipped updates under it from its children).
+   */
+  private skipTo(reads: Reads, part: number): void {
+    const { depth, leafMaxFields: B } = this.store.config;
+    const end = Math.min(this.log.length, part * this.perPart);
+    const added = new Float64Array(end - this.position);
+    for (let n = 0; this.position < end; this.position++, n++) {
+      const u = this.log[this.position]!;
+      const key = this.keys[this.position]!;
+      this.pending.done(key);
+      if (this.pending.pendingOf(key) === 0) this.leaves.delete(key);
+      else this.leaves.set(key, u.op === "delete" ? TOMBSTONE : recordLeaf(u.name, u.value!, B));
+      added[n] = key;
+    }
+    added.sort();
+    // every ancestor of a skipped key, once: below the lowest common ancestor with the key before
+    for (let i = 0; i < added.length; i++) {
+      const key = added[i]!;
+      const top = i === 0 ? depth : Math.min(depth, lcaHeight(added[i - 1]!, key) - 1);
+      if (i > 0 && added[i - 1] === key) continue;
+      for (let h = 0; h <= top; h++) this.overlay[h]!.delete(prefixOf(key, h));
+    }
+    this.skipped = mergeSorted(this.skipped, added);
+    this.nextPart = part;
+    this.root = this.node(reads, depth, 0, true);
+  }
+
+  /** Whether an update skipped over has its key in [lo, hi). */
+  private skippedIn(lo: number, hi: number): boolean {
+    const i = lowerBound(this.skipped, lo);
+    return i < this.skipped.length && this.skipped[i]! < hi;
   }
 
   /** Replays the next part's updates; keeps their records when `keep`. */
@@ -325,6 +370,18 @@ export class BatchReplay {
     const { distinct, pending } = this.pending.range(p * span, (p + 1) * span);
     // no update of the batch under it (none replayed: a replayed one would be in the overlay)
     if (pending === 0) return nodeDigest(reads.after, this.store.hasher(), this.store.defaults, h, p);
+    // updates still to replay and updates skipped over under it: hashed up from its children
+    if (this.skipped.length > 0 && this.skippedIn(p * span, (p + 1) * span)) {
+      let d: Digest;
+      if (h === 0) {
+        const leaf = this.leaves.get(p)!;
+        d =
+          leaf.tag === LeafTag.Tombstone ? this.store.tombstoneDigest : hashLeaf(leaf, this.store.config.leafMaxFields);
+      } else
+        d = this.store.hasher().one(this.node(reads, h - 1, 2 * p, false), this.node(reads, h - 1, 2 * p + 1, false));
+      this.overlay[h]!.set(p, d);
+      return d;
+    }
     // updates still to replay under it, none replayed yet: its digest before the batch
     if (this.emptyBefore) return this.store.defaults[h]!.slice();
     let d: Digest;
@@ -333,6 +390,19 @@ export class BatchReplay {
     if (top || distinct > 1) this.overlay[h]!.set(p, d);
     return d;
   }
+}
+
+/** The ascending merge of two ascending arrays. */
+function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
+  if (a.length === 0) return b;
+  const out = new Float64Array(a.length + b.length);
+  let i = 0,
+    j = 0,
+    k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  out.set(a.subarray(i), k);
+  out.set(b.subarray(j), k + a.length - i);
+  return out;
 }
 
 /**
