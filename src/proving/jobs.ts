@@ -13,6 +13,8 @@ export type { ProvedBlockPart };
 export interface PoolWorkerData {
   /** The registry directory, opened read-only by the worker. */
   readonly dir: string;
+  /** Whether the worker prepares the read circuits before it says it is ready. */
+  readonly prepareReads: boolean;
 }
 
 /** The first message of a worker: ready (registry opened, circuits prepared) or why not. */

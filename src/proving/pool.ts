@@ -34,6 +34,13 @@ export interface ProvingPoolOptions {
    * blocks take every worker (`registry prove-blocks`, where nothing else is proved).
    */
   readonly reserveReadWorker?: boolean;
+  /**
+   * Each worker prepares the read proofs' circuits (one proof of each mode) before it is ready
+   * (default true: a server's first reads do not wait for them). False: a pool that proves only
+   * blocks (`registry prove-blocks`) starts sooner, each worker preparing the block circuit with
+   * its first part.
+   */
+  readonly prepareReads?: boolean;
 }
 
 /** What the pool has done and holds now (`GET /v1/status`). */
@@ -94,8 +101,10 @@ interface Slot {
 }
 
 /** Starts one worker; resolves once it is ready. @throws ProvingError `WORKER_CRASHED` when it cannot start. */
-function spawn(dir: string): Promise<{ worker: Worker; prepareMs: number }> {
-  const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { dir } satisfies PoolWorkerData });
+function spawn(dir: string, prepareReads: boolean): Promise<{ worker: Worker; prepareMs: number }> {
+  const worker = new Worker(new URL("./worker.js", import.meta.url), {
+    workerData: { dir, prepareReads } satisfies PoolWorkerData,
+  });
   return new Promise((resolve, reject) => {
     const fail = (message: string, code = "INTERNAL") => {
       void worker.terminate();
@@ -142,7 +151,11 @@ export class ProvingPool implements ProverPool {
     for (const w of workers) this.slots.push(this.watch({ worker: w, job: undefined, starting: false }));
     this.maxQueued = { read: options.maxQueuedReads ?? 256, block: options.maxQueuedBlocks ?? 64 };
     this.reserve = options.reserveReadWorker !== false;
+    this.prepareReads = options.prepareReads !== false;
   }
+
+  /** Whether a worker prepares the read circuits before it is ready (a replacement too). */
+  private readonly prepareReads: boolean;
 
   /** Whether one worker is kept free of block parts. */
   private readonly reserve: boolean;
@@ -155,7 +168,9 @@ export class ProvingPool implements ProverPool {
     const n = options.workers ?? availableParallelism();
     if (!Number.isInteger(n) || n < 1 || n > 64)
       throw new ProvingError("WORKER_CRASHED", `a proving pool has 1..64 workers, got ${n}`, { code: "BAD_OPTION" });
-    const started = await Promise.allSettled(Array.from({ length: n }, () => spawn(options.dir)));
+    const started = await Promise.allSettled(
+      Array.from({ length: n }, () => spawn(options.dir, options.prepareReads !== false)),
+    );
     const failed = started.find((s) => s.status === "rejected");
     if (failed !== undefined) {
       await Promise.all(started.map((s) => (s.status === "fulfilled" ? s.value.worker.terminate() : undefined)));
@@ -293,7 +308,7 @@ export class ProvingPool implements ProverPool {
       this.replaced++;
       // the slot keeps its job (retried on the new worker) and takes no other until that one is ready
       slot.starting = true;
-      spawn(this.dir).then(
+      spawn(this.dir, this.prepareReads).then(
         ({ worker }) => {
           if (this.closed) return void worker.terminate();
           slot.worker = worker;

@@ -1,6 +1,7 @@
 /**
  * A worker thread of the proving pool (pool.ts): opens the registry read-only, prepares the
- * circuits it proves with (one proof of each mode at the head, thrown away), says it is ready,
+ * circuits it proves reads with (one proof of each mode at the head, thrown away; not in a pool
+ * that proves only blocks), says it is ready,
  * then makes the proofs it is handed, one at a time:
  * - a name's proof at a given root (`proveNameRead` of counterparty/prove.ts), in compat-v1,
  *   profile v3 or v3-zk;
@@ -22,7 +23,7 @@ import type { BlockJob, PoolJob, PoolReply, PoolWorkerData, ProvedBlockPart, Rea
 
 installKernelBackend();
 
-const { dir } = workerData as PoolWorkerData;
+const { dir, prepareReads } = workerData as PoolWorkerData;
 
 /** The prove options of a mode. */
 const modeOptions = (profile: ReadProfile) =>
@@ -55,8 +56,9 @@ function start(): void {
     store = NameStore.open(dir, { readOnly: true });
     const head = store.head();
     // prepares every circuit a read proof needs (the first proof of a mode prepares its circuits)
-    for (const profile of ["v1", "v3", "v3-zk"] as const)
-      readProof(store, { id: 0, kind: "read", name: "\u0000warm-up", root: [...head.root], profile });
+    if (prepareReads)
+      for (const profile of ["v1", "v3", "v3-zk"] as const)
+        readProof(store, { id: 0, kind: "read", name: "\u0000warm-up", root: [...head.root], profile });
   } catch (e) {
     parentPort!.postMessage({
       ready: false,

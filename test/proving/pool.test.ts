@@ -6,7 +6,8 @@
  * batch committed after it started; a proof's own error keeps its code and details; a full queue
  * refuses at once (`PROVER_BUSY`); a worker killed mid-job is replaced and its job retried; the
  * HTTP API with a pool answers what it answers without one; the block prover on the pool keeps
- * the same blocks as on this thread.
+ * the same blocks as on this thread; a pool whose workers skip the read circuits' preparation
+ * (`prepareReads: false`, `registry prove-blocks`) proves the same reads.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -55,6 +56,21 @@ test("a read proof made on a worker is the one made on this thread (v1, v3 byte 
       const verdict = checkProofBody(body, name, root);
       assert.equal(verdict.ok, true, JSON.stringify(verdict));
     }
+});
+
+test("a pool whose workers do not prepare the read circuits proves the same reads (each mode prepared by its first proof)", async () => {
+  const lean = await ProvingPool.start({ dir, workers: 1, prepareReads: false, reserveReadWorker: false });
+  try {
+    assert.equal(lean.blockCapacity, 1);
+    const root = store.head().root;
+    for (const profile of ["v1", "v3"] as const) {
+      const here = proveNameRead(store, "pkg-2", root, { profile });
+      const there = await lean.proveRead("pkg-2", root, profile);
+      assert.deepEqual(Buffer.from(there.proof), Buffer.from(here.proof), profile);
+    }
+  } finally {
+    await lean.close();
+  }
 });
 
 test("a worker sees batches committed after it started; a proof's own error keeps its code; a full queue refuses at once", async () => {

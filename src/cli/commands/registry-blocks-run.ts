@@ -27,7 +27,7 @@ export async function runProveBlocksCommand(
   let failure: { batch: number; error: unknown } | undefined;
   let pool: ProvingPool | undefined;
   try {
-    pool = await ProvingPool.start({ dir: store.dir, workers, reserveReadWorker: false });
+    pool = await ProvingPool.start({ dir: store.dir, workers, reserveReadWorker: false, prepareReads: false });
     const prover = new BlockProver(store, {
       pool,
       idleMs: 50,
