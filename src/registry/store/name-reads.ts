@@ -316,11 +316,7 @@ export class NameReads {
     return this.t.env.read((t) => {
       const header = this.changeHeader(batch, t);
       const out: LoggedChange[] = [];
-      for (const row of this.leafRows(t)) {
-        if (row.created !== batch) continue;
-        const at = this.leafRowAt(row.key, t, batch)!;
-        out.push({ op: "insert", name: at.record.name, value: at.record.value });
-      }
+      for (const at of this.createdRows(batch, t)) out.push({ op: "insert", name: at.name, value: at.value });
       if (header?.created !== true || out.length !== header.updates)
         throw new RegistryError(
           "DB_CORRUPT",
@@ -331,17 +327,39 @@ export class NameReads {
     });
   }
 
+  /**
+   * The records of the leaf rows batch `batch` created, in key order, each as it was at that batch:
+   * the row the scan read, or its kept value when a later batch overwrote it (what `leafRowAt`
+   * gives, without reading the row again).
+   */
+  private *createdRows(batch: number, t: Transaction): Generator<StoredRecord> {
+    // the leaf keys with a value kept by a batch after `batch` (one scan of the leaves' index
+    // entries): only those can differ from the row the scan reads
+    const later = new Set<number>();
+    for (const { key, value } of this.t.keptIndex.getRange({
+      start: keptIndexKey(0, 0),
+      end: keptIndexKey(1, 0),
+      transaction: t,
+    } as never)) {
+      const v = value as Buffer;
+      if (v.length >= 4 && v.readUInt32BE(0) > batch) later.add((key as Buffer).readUIntBE(1, 6));
+    }
+    for (const row of this.leafRows(t)) {
+      if (row.created !== batch) continue;
+      const kept = later.has(row.key) ? this.versionAt(0, row.key, batch, t) : undefined;
+      yield kept === undefined ? row.record : this.keptLeaf(kept, row, `kept value of leaf key ${row.key}`).record;
+    }
+  }
+
   /** Part `part` of a batch logged as its created rows: the inserts of those rows, in key order, each with its value at the batch. */
   private createdPart(batch: number, part: number, header: ChangeHeader, txn?: Transaction): LoggedChange[] {
     const run = (t: Transaction): LoggedChange[] => {
       const out: LoggedChange[] = [];
       let seen = 0;
       const skip = part * CHANGE_PART_UPDATES;
-      for (const row of this.leafRows(t)) {
-        if (row.created !== batch) continue;
+      for (const at of this.createdRows(batch, t)) {
         if (seen++ < skip) continue;
-        const at = this.leafRowAt(row.key, t, batch)!;
-        out.push({ op: "insert", name: at.record.name, value: at.record.value });
+        out.push({ op: "insert", name: at.name, value: at.value });
         if (out.length === CHANGE_PART_UPDATES) break;
       }
       const want = Math.min(CHANGE_PART_UPDATES, header.updates - skip);
