@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { compressReference, type Digest } from "../../src/hash/digest.js";
 import { computeRootFromDigest } from "../../src/smt/path.js";
 import { defaultDigests } from "../../src/registry/store/store.js";
-import { defaultPermutation } from "../../src/registry/hashing/permutation.js";
+import { defaultPermutation, typescriptPermutation } from "../../src/registry/hashing/permutation.js";
 import {
   Compressor,
   lcaHeight,
@@ -188,4 +188,23 @@ test("edge keys: 0, 2^d − 1, neighbours and one record", () => {
       );
     }
   }
+});
+
+test("h_node of one pair is compat-v1's compression whichever way it runs (the kernels' one-state compression, a batch of one, the TypeScript permutation)", () => {
+  const field = fc.integer({ min: 0, max: 0x7f000000 });
+  const digest = fc.array(field, { minLength: 8, maxLength: 8 });
+  const compressors = [new Compressor(defaultPermutation()), new Compressor(typescriptPermutation())];
+  fc.assert(
+    fc.property(digest, digest, (l, r) => {
+      const want = compressReference(l, r);
+      for (const c of compressors) {
+        assert.deepEqual([...c.one(l, r)], [...want], c.perm.kind);
+        const b = c.buffer(1);
+        b.set(l, 0);
+        b.set(r, 8);
+        assert.deepEqual([...c.run(1).subarray(0, 8)], [...want], `${c.perm.kind}, a batch of one`);
+      }
+    }),
+    { numRuns: 200 },
+  );
 });
