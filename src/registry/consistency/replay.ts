@@ -39,6 +39,7 @@ import type { UpdateRecord } from "../../smt/tree.js";
 import { RegistryError } from "../errors.js";
 import { nameIdentity, recordLeaf } from "../mapping.js";
 import { bitAt, lcaHeight, nodeDigest, prefixOf, type CompactSource } from "../hashing/name-tree.js";
+import { mergeKeys } from "../hashing/name-keys.js";
 import { RecordState } from "../store/record-codec.js";
 import type { ChangeHeader, LoggedChange } from "../store/change-log.js";
 import type { LeafRow, NameStore } from "../store/name-store.js";
@@ -279,7 +280,7 @@ export class BatchReplay {
    * is hashed up again (`node` hashes a node with skipped updates under it from its children).
    */
   private skipTo(reads: Reads, part: number): void {
-    const { depth, leafMaxFields: B } = this.store.config;
+    const { depth } = this.store.config;
     const end = Math.min(this.log.length, part * this.perPart);
     const added = new Float64Array(end - this.position);
     for (let n = 0; this.position < end; this.position++, n++) {
@@ -287,20 +288,32 @@ export class BatchReplay {
       const key = this.keys[this.position]!;
       this.pending.done(key);
       if (this.pending.pendingOf(key) === 0) this.leaves.delete(key);
-      else this.leaves.set(key, u.op === "delete" ? TOMBSTONE : recordLeaf(u.name, u.value!, B));
+      else this.leaves.set(key, this.newLeaf(u));
       added[n] = key;
     }
     added.sort();
     // every ancestor of a skipped key, once: below the lowest common ancestor with the key before
+    // (none for a key skipped twice)
     for (let i = 0; i < added.length; i++) {
       const key = added[i]!;
       const top = i === 0 ? depth : Math.min(depth, lcaHeight(added[i - 1]!, key) - 1);
-      if (i > 0 && added[i - 1] === key) continue;
       for (let h = 0; h <= top; h++) this.overlay[h]!.delete(prefixOf(key, h));
     }
-    this.skipped = mergeSorted(this.skipped, added);
+    this.skipped = mergeKeys(this.skipped, this.skipped.length, added);
     this.nextPart = part;
     this.root = this.node(reads, depth, 0, true);
+  }
+
+  /** The leaf an update writes. */
+  private newLeaf(u: LoggedChange): Leaf {
+    return u.op === "delete" ? TOMBSTONE : recordLeaf(u.name, u.value!, this.store.config.leafMaxFields);
+  }
+
+  /** A leaf's digest (a Tombstone's computed once by the store). */
+  private leafDigest(leaf: Leaf): Digest {
+    return leaf.tag === LeafTag.Tombstone
+      ? this.store.tombstoneDigest
+      : hashLeaf(leaf, this.store.config.leafMaxFields);
   }
 
   /** Whether an update skipped over has its key in [lo, hi). */
@@ -323,7 +336,7 @@ export class BatchReplay {
   /** Replays the update at log position `i`. */
   private replayOne(reads: Reads, i: number): UpdateRecord {
     const store = this.store;
-    const { depth, leafMaxFields: B } = store.config;
+    const { depth } = store.config;
     const c = store.hasher();
     const u = this.log[i]!;
     const key = this.keys[i]!;
@@ -331,13 +344,13 @@ export class BatchReplay {
     const row = earlier === undefined ? reads.leafBefore(key) : undefined;
     const oldLeaf = earlier ?? (row === undefined ? EMPTY : store.leafOf(row.record));
     checkOldLeaf(store, this.batch, u, oldLeaf, row);
-    const newLeaf: Leaf = u.op === "delete" ? TOMBSTONE : recordLeaf(u.name, u.value!, B);
+    const newLeaf = this.newLeaf(u);
     const siblings: Digest[] = [];
     for (let h = 0; h < depth; h++) {
       const p = prefixOf(key, h);
       siblings.push(this.node(reads, h, p % 2 === 0 ? p + 1 : p - 1, true));
     }
-    let acc = newLeaf.tag === LeafTag.Tombstone ? store.tombstoneDigest : hashLeaf(newLeaf, B);
+    let acc = this.leafDigest(newLeaf);
     const overlay = this.overlay;
     overlay[0]!.set(key, acc);
     for (let h = 0; h < depth; h++) {
@@ -370,39 +383,18 @@ export class BatchReplay {
     const { distinct, pending } = this.pending.range(p * span, (p + 1) * span);
     // no update of the batch under it (none replayed: a replayed one would be in the overlay)
     if (pending === 0) return nodeDigest(reads.after, this.store.hasher(), this.store.defaults, h, p);
-    // updates still to replay and updates skipped over under it: hashed up from its children
-    if (this.skipped.length > 0 && this.skippedIn(p * span, (p + 1) * span)) {
-      let d: Digest;
-      if (h === 0) {
-        const leaf = this.leaves.get(p)!;
-        d =
-          leaf.tag === LeafTag.Tombstone ? this.store.tombstoneDigest : hashLeaf(leaf, this.store.config.leafMaxFields);
-      } else
-        d = this.store.hasher().one(this.node(reads, h - 1, 2 * p, false), this.node(reads, h - 1, 2 * p + 1, false));
-      this.overlay[h]!.set(p, d);
-      return d;
-    }
-    // updates still to replay under it, none replayed yet: its digest before the batch
-    if (this.emptyBefore) return this.store.defaults[h]!.slice();
+    // updates still to replay under it and updates skipped over: hashed up from its children
+    // (a leaf: the key's last skipped leaf), and held; none replayed or skipped: its digest before
+    // the batch, held when asked for as a sibling or above several keys
+    const skipped = this.skippedIn(p * span, (p + 1) * span);
+    if (!skipped && this.emptyBefore) return this.store.defaults[h]!.slice();
     let d: Digest;
-    if (h === 0) d = reads.leafBefore(p)?.digest ?? this.store.defaults[0]!;
+    if (h === 0)
+      d = skipped ? this.leafDigest(this.leaves.get(p)!) : (reads.leafBefore(p)?.digest ?? this.store.defaults[0]!);
     else d = this.store.hasher().one(this.node(reads, h - 1, 2 * p, false), this.node(reads, h - 1, 2 * p + 1, false));
-    if (top || distinct > 1) this.overlay[h]!.set(p, d);
+    if (skipped || top || distinct > 1) this.overlay[h]!.set(p, d);
     return d;
   }
-}
-
-/** The ascending merge of two ascending arrays. */
-function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
-  if (a.length === 0) return b;
-  const out = new Float64Array(a.length + b.length);
-  let i = 0,
-    j = 0,
-    k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
-  out.set(a.subarray(i), k);
-  out.set(b.subarray(j), k + a.length - i);
-  return out;
 }
 
 /**

@@ -56,7 +56,7 @@ export function keysOfDigests(digests: Uint8Array, count: number, depth: number)
   return keys;
 }
 
-/** Merges the first `n` keys of the ascending `a` with the ascending `b` (disjoint from them). */
+/** Merges the first `n` keys of the ascending `a` with the ascending `b` (a key in both is kept twice). */
 export function mergeKeys(a: Float64Array, n: number, b: Float64Array): Float64Array {
   const out = new Float64Array(n + b.length);
   let i = 0,
