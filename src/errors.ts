@@ -36,3 +36,27 @@ export class InternalError extends Error {
     this.name = "InternalError";
   }
 }
+
+/** Human words for the errno codes of file access. */
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "is a directory",
+  ENOTDIR: "a component of the path is not a directory",
+  ENAMETOOLONG: "the name is too long",
+  ELOOP: "too many symbolic links",
+  ENOSPC: "no space left on the device",
+  EROFS: "read-only file system",
+  EEXIST: "already exists",
+};
+
+/** "no such file" for ENOENT, …; the error's message for anything else. */
+export function errnoText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return (
+    (typeof code === "string" && Object.hasOwn(ERRNO_WORDS, code) && ERRNO_WORDS[code]) ||
+    (err as Error)?.message ||
+    String(err)
+  );
+}

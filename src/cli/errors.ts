@@ -12,6 +12,7 @@
  */
 import { CommanderError } from "commander";
 import { SsgkrError } from "../errors.js";
+export { errnoText } from "../errors.js";
 import type { LibraryErrorCode } from "../error-codes.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from "./exit.js";
 
@@ -121,24 +122,4 @@ export function formatError(err: unknown): { readonly line: string | null; reado
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").trim();
-}
-
-/** Human words for the errno codes of file access. */
-const ERRNO_WORDS: Readonly<Record<string, string>> = {
-  ENOENT: "no such file",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EISDIR: "is a directory",
-  ENOTDIR: "a component of the path is not a directory",
-  ENAMETOOLONG: "the name is too long",
-  ELOOP: "too many symbolic links",
-  ENOSPC: "no space left on the device",
-  EROFS: "read-only file system",
-  EEXIST: "already exists",
-};
-
-/** "no such file" for ENOENT, …; the error's message for anything else. */
-export function errnoText(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  return (code !== undefined && ERRNO_WORDS[code]) || (err as Error)?.message || String(err);
 }

@@ -11,6 +11,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { HttpError } from "./errors.js";
+import { errnoText } from "../errors.js";
 
 /** Longest accepted token file (bytes). */
 export const MAX_TOKEN_FILE_BYTES = 4096;
@@ -28,7 +29,7 @@ export function readTokenFile(path: string): string {
       throw new HttpError("BAD_TOKEN_FILE", `${bytes.length} bytes, at most ${MAX_TOKEN_FILE_BYTES}`);
     text = bytes.toString("utf8");
   } catch (e) {
-    throw new HttpError("BAD_TOKEN_FILE", `--token-file ${path}: cannot be used (${(e as Error).message})`);
+    throw new HttpError("BAD_TOKEN_FILE", `--token-file ${path}: cannot be used (${errnoText(e)})`);
   }
   const token = text.trim();
   if (token === "") throw new HttpError("BAD_TOKEN_FILE", `--token-file ${path}: the file is empty`);

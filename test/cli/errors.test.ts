@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import {
   closeSync,
   existsSync,
@@ -290,6 +291,41 @@ test("registry import --leaf-max-fields is bounded by the configuration limit be
     /got 64/,
   );
   assert.equal(existsSync(db), false);
+});
+
+test("registry http: a port in use is refused before the proving pool starts; missing files are named as missing", async () => {
+  const ndjson = write("http.ndjson", '{"name":"a","value":"b"}\n');
+  const db = join(dir, "db-http");
+  const imp = run("registry", "import", "--db", db, "--file", ndjson, "--no-progress");
+  assert.equal(imp.code, 0, imp.stderr);
+  const busy = createServer();
+  await new Promise<void>((ok) => busy.listen(0, "127.0.0.1", ok));
+  const port = (busy.address() as AddressInfo).port;
+  try {
+    // one line: the pool never started (no "proving pool: … ready"), no block prover ran on a closed registry
+    fails(
+      ["registry", "http", "--db", db, "--listen", `127.0.0.1:${port}`],
+      "BAD_OPTION",
+      new RegExp(`^--listen 127\\.0\\.0\\.1:${port}: the address is already in use`),
+    );
+  } finally {
+    await new Promise((ok) => busy.close(ok));
+  }
+  fails(
+    ["registry", "http", "--db", db, "--token-file", "missing-token.txt"],
+    "BAD_TOKEN_FILE",
+    /missing-token\.txt: cannot be used \(no such file\)$/,
+  );
+  fails(
+    ["registry", "http", "--db", db, "--signing-key", "missing.key"],
+    "BAD_SIGNING_KEY",
+    /missing\.key: cannot read the key file \(no such file\)$/,
+  );
+  fails(
+    ["registry", "import", "--db", join(dir, "db-missing-input"), "--file", "missing.ndjson", "--no-progress"],
+    "BAD_SOURCE",
+    /cannot read input missing\.ndjson: no such file$/,
+  );
 });
 
 test("verdicts stay on stdout: REJECT with exit 1, including a proof file larger than any valid proof (not read)", () => {

@@ -213,6 +213,24 @@ test("ssgkr registry mirror: one line `error CODE: message`, exit 2; --once catc
   assert.equal(bad.status, 2, bad.stderr);
   assert.match(bad.stderr, /^error MIRROR_NOT_REGISTRY: .+\n$/);
   assert.equal(existsSync(join(dir, "cli-bad")), false);
+  // an address without its scheme is an option's mistake, named as such (not "unreachable")
+  const bare = await runSsgkr(
+    dir,
+    ...[
+      "registry",
+      "mirror",
+      "--from",
+      new URL(srv.base).host,
+      "--key",
+      key.verifierKey,
+      "--db",
+      join(dir, "cli-bad"),
+      "--once",
+    ],
+  );
+  assert.equal(bare.status, 2, bare.stderr);
+  assert.match(bare.stderr, /^error BAD_OPTION: --from [^ ]+: give the primary's http or https URL .+\n$/);
+  assert.equal(existsSync(join(dir, "cli-bad")), false);
   const wrong = await runSsgkr(
     dir,
     ...["registry", "mirror", "--from", srv.base, "--key", testKey("example.com/mirror", 9).verifierKey],

@@ -15,6 +15,7 @@ import { syncConfig } from "../../smt/config.js";
 import { EXIT_OK } from "../exit.js";
 import { CliError } from "../errors.js";
 import { watchStop } from "./stop-watch.js";
+import { checkListenFree } from "../listen-check.js";
 import { parseIntOption } from "../io.js";
 import { SEQUENCER_LIMITS } from "../../registry/sequencer/sequencer.js";
 import { availableParallelism } from "node:os";
@@ -143,6 +144,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   const workers =
     opts.workers === undefined ? availableParallelism() : parseIntOption(opts.workers, "--workers", 0, 64);
   const nats = natsOptions(opts);
+  await checkListenFree(host, port, opts.listen);
   const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
   // The workers open the registry read-only and prepare their circuits before the server listens.
   let pool: ProverPool | undefined;
@@ -200,12 +202,16 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     epochMax,
     writeQueue,
     onEpoch: (e) =>
-      process.stderr.write(`epoch: batch ${e.batch}, ${e.updates} updates, ${e.failed} failed, ${e.ms} ms\n`),
+      process.stderr.write(
+        `epoch: batch ${e.batch}, ${e.updates} update${e.updates === 1 ? "" : "s"}, ${e.failed} failed, ${e.ms} ms\n`,
+      ),
   });
   let address: string;
   try {
     address = await app.listen({ host, port });
   } catch (e) {
+    // the block prover and the sequencer stop with the app, before the pool and the registry close
+    await app.close().catch(() => undefined);
     await pool?.close();
     await store.close();
     throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);

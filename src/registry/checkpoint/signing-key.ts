@@ -6,6 +6,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { RegistryError } from "../errors.js";
+import { errnoText } from "../../errors.js";
 import { checkpointText } from "./checkpoint.js";
 import {
   base64Of,
@@ -108,7 +109,7 @@ export function readSigningKey(path: string): SigningKey {
   try {
     text = readFileSync(path, "utf8").trim();
   } catch (e) {
-    throw bad(`cannot read the key file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw bad(`cannot read the key file (${errnoText(e)})`);
   }
   if (!text.startsWith(PREFIX)) throw bad("not a signing key file (it starts with PRIVATE+KEY+)");
   const rest = text.slice(PREFIX.length);

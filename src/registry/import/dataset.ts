@@ -78,7 +78,7 @@ export function npmReposSource(limit: number | "all"): RecordSource {
     const path = npmReposSubsetPath();
     return new NdjsonSource(
       readInput(path),
-      `${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION}, first ${NPM_REPOS_SUBSET_RECORDS} records (${path})`,
+      `${NPM_REPOS_PACKAGE}@${NPM_REPOS_VERSION} (its first ${limit} records, from the shipped subset ${path})`,
       limit,
     );
   }

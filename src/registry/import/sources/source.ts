@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { RegistryError } from "../../errors.js";
+import { errnoText } from "../../../errors.js";
 import type { ValueForm } from "../../mapping.js";
 
 /** Receives parsed entries. Byte ranges are valid only during the call. */
@@ -91,7 +92,7 @@ export function readInput(path: string): Buffer {
     if (!st.isFile()) throw new RegistryError("BAD_SOURCE", "not a regular file", { path });
     size = st.size;
   } catch (e) {
-    throw new RegistryError("BAD_SOURCE", `cannot read input ${path}: ${(e as Error).message}`, { path });
+    throw new RegistryError("BAD_SOURCE", `cannot read input ${path}: ${errnoText(e)}`, { path });
   }
   if (size > MAX_INPUT_BYTES)
     throw new RegistryError("BAD_SOURCE", `input ${path} has ${size} bytes; at most ${MAX_INPUT_BYTES} are supported`, {
@@ -102,7 +103,7 @@ export function readInput(path: string): Buffer {
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new RegistryError("BAD_SOURCE", `cannot read input ${path}: ${(e as Error).message}`, { path });
+    throw new RegistryError("BAD_SOURCE", `cannot read input ${path}: ${errnoText(e)}`, { path });
   }
   if (!path.endsWith(".gz")) return bytes;
   try {
