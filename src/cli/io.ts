@@ -146,3 +146,23 @@ export function parseU64Option(value: string, option: string): bigint {
   }
   return BigInt(value);
 }
+
+/**
+ * A primary's URL option is an http(s) URL (`http://127.0.0.1:8080`, not `127.0.0.1:8080`).
+ * @throws CliError `BAD_OPTION` naming the option.
+ */
+export function checkPrimaryUrl(value: string, option: string): void {
+  let u: URL | undefined;
+  try {
+    u = new URL(value);
+  } catch {
+    u = undefined;
+  }
+  if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:"))
+    throw new CliError(
+      "BAD_OPTION",
+      `${option} ${value}: give the primary's http or https URL (e.g. http://127.0.0.1:8080)`,
+      undefined,
+      { option },
+    );
+}

@@ -30,7 +30,7 @@ import type { ProvedBlockPart, ReadProfile } from "../proving/jobs.js";
 import { formatRoot, parseRoot } from "../registry/root.js";
 import { verifyRegistryBlock } from "../registry/verify-block.js";
 import type { StoredBlockSummary } from "../registry/store/block-rows.js";
-import { connectBroker, type BrokerEndpoint } from "../serve/nats/connect.js";
+import { closeBroker, connectBroker, watchBroker, type BrokerEndpoint } from "../serve/nats/connect.js";
 import type { StreamSettings } from "../serve/nats/stream-settings.js";
 import {
   REGISTRY_RESULTS_STREAM,
@@ -110,7 +110,11 @@ export class NatsProvingPool implements ProverPool {
     private readonly opts: NatsPoolOptions,
   ) {
     this.consuming = this.consume();
+    this.link = watchBroker(nc, opts.log);
   }
+
+  /** Whether the connection to the broker is up (`stats().broker.connected`). */
+  private readonly link: { connected: boolean };
 
   /**
    * Connects, creates the streams and consumers that are missing, and starts reading this
@@ -264,7 +268,12 @@ export class NatsProvingPool implements ProverPool {
       done: { ...this.done },
       retried: 0,
       replaced: 0,
-      broker: { server: this.nc.getServer(), duplicates: this.duplicates, refused: this.refused },
+      broker: {
+        server: this.nc.getServer(),
+        connected: this.link.connected,
+        duplicates: this.duplicates,
+        refused: this.refused,
+      },
     };
   }
 
@@ -275,7 +284,7 @@ export class NatsProvingPool implements ProverPool {
     for (const p of [...this.pending.values()]) this.settle(p, () => p.reject(gone));
     this.messages.stop();
     await this.consuming?.catch(() => undefined);
-    await this.nc.drain().catch(() => undefined);
+    await closeBroker(this.nc);
   }
 
   private refusedResult(r: JobResult, why: string): ProvingError {

@@ -30,11 +30,13 @@ import { hostname } from "node:os";
 import { headers as natsHeaders, type JetStreamClient, type JsMsg, type NatsConnection } from "nats";
 import { SsgkrError } from "../errors.js";
 import { Mirror } from "../mirror/mirror.js";
+import { primaryBase } from "../mirror/client.js";
+import { parseVerifierKey } from "../registry/checkpoint/note.js";
 import { followByChanges } from "../mirror/changes.js";
 import { haltsMirror } from "../mirror/errors.js";
 import { ProvingPool } from "../proving/pool.js";
 import { parseRoot } from "../registry/root.js";
-import { connectBroker, type BrokerEndpoint } from "../serve/nats/connect.js";
+import { closeBroker, connectBroker, watchBroker, type BrokerEndpoint } from "../serve/nats/connect.js";
 import type { StreamSettings } from "../serve/nats/stream-settings.js";
 import {
   JOB_DELIVERY_LIMIT,
@@ -143,34 +145,38 @@ export class RegistryWorker {
   ) {
     this.hostId = options.hostId ?? `${hostname()}/${process.pid}`;
     this.done = new Promise<void>((r) => (this.resolveDone = r));
+    watchBroker(nc, hooks.log && ((line) => hooks.log!(`broker: ${line}`)));
   }
 
   /**
-   * Opens (or creates) the copy, connects to the broker and creates the missing streams, follows
+   * Connects to the broker and creates the missing streams, opens (or creates) the copy, follows
    * the primary to its head, starts the proving threads, and starts pulling.
    * @throws RegistryError `BAD_VERIFIER_KEY`; MirrorError; ProvingError `WORKER_CRASHED`;
    *   BrokerError `BROKER_CONNECT`, `BROKER_SETUP`.
    */
   static async start(options: RegistryWorkerOptions, hooks: RegistryWorkerHooks = {}): Promise<RegistryWorker> {
     const io = options.ioTimeoutMs ?? 30_000;
-    const mirror = await Mirror.open({
-      from: options.from,
-      key: options.key,
-      db: options.db,
-      timeoutMs: io,
-      pendingWaitMs: 0,
-    });
+    // what can be checked here first (the key's text, the URL's form), then the broker: a wrong
+    // URL or credentials fail before the copy is created or caught up
+    parseVerifierKey(options.key, "--key");
+    primaryBase(options.from);
+    const nc = await connectBroker(
+      options.endpoint,
+      `ssgkr-registry-worker ${options.hostId ?? process.pid}`,
+      Math.min(io, 10_000),
+    );
+    let mirror: Mirror | undefined;
     let pool: ProvingPool | undefined;
-    let nc: NatsConnection | undefined;
     try {
-      // the broker first: a wrong URL or credentials fail before a long catch-up
-      nc = await connectBroker(
-        options.endpoint,
-        `ssgkr-registry-worker ${options.hostId ?? process.pid}`,
-        Math.min(io, 10_000),
-      );
       await ensureRegistryStreams(nc, options.streams, false);
-      const ackWaitMs = Math.min(...(await Promise.all(REGISTRY_JOB_KINDS.map((k) => registryAckWaitMs(nc!, k)))));
+      const ackWaitMs = Math.min(...(await Promise.all(REGISTRY_JOB_KINDS.map((k) => registryAckWaitMs(nc, k)))));
+      mirror = await Mirror.open({
+        from: options.from,
+        key: options.key,
+        db: options.db,
+        timeoutMs: io,
+        pendingWaitMs: 0,
+      });
       await followOnce(mirror, io, hooks.log);
       pool = await ProvingPool.start({
         dir: mirror.store.dir,
@@ -189,15 +195,17 @@ export class RegistryWorker {
       w.begin();
       return w;
     } catch (e) {
-      await nc?.close().catch(() => undefined);
+      await closeBroker(nc, 2000);
       await pool?.close();
-      mirror.close();
+      mirror?.close();
       throw e;
     }
   }
 
   /** Resolves when the worker has stopped (`stop()`, or its copy halted). */
   readonly done: Promise<void>;
+  /** The size of the worker's copy when it stopped (undefined while it runs). */
+  stoppedAt: number | undefined;
   private resolveDone!: () => void;
 
   private begin(): void {
@@ -461,8 +469,9 @@ export class RegistryWorker {
       await Promise.allSettled(this.pullers);
       clearInterval(this.ackTimer);
       await this.following?.catch(() => undefined);
-      await this.nc.drain().catch(() => undefined);
+      await closeBroker(this.nc);
       await this.pool.close();
+      this.stoppedAt = this.mirror.store.head().batch;
       this.mirror.close();
       this.resolveDone();
     })();

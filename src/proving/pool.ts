@@ -54,10 +54,16 @@ export interface ProvingPoolStats {
   /** Workers that died and were replaced. */
   readonly replaced: number;
   /**
-   * A pool on a broker (src/proof-jobs): the server it is connected to, results dropped as
-   * copies of results already used (or of jobs no longer waited for), results refused.
+   * A pool on a broker (src/proof-jobs): the server it is connected to (last), whether the
+   * connection is up now, results dropped as copies of results already used (or of jobs no
+   * longer waited for), results refused.
    */
-  readonly broker?: { readonly server: string; readonly duplicates: number; readonly refused: number };
+  readonly broker?: {
+    readonly server: string;
+    readonly connected: boolean;
+    readonly duplicates: number;
+    readonly refused: number;
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The command line of the registry proof jobs: `registry worker` and `registry http --nats` refuse
  * every bad option with one line `error CODE: message` and exit 2, before they connect to anything;
- * a worker whose primary cannot be reached fails with the mirror's code and creates no copy.
+ * a worker whose broker cannot be reached fails with `BROKER_CONNECT` and creates no copy.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -50,8 +50,9 @@ test("registry worker: each bad option is one `error CODE: message` line, exit 2
     [worker(["--host-id", "a b"]), /^error BAD_OPTION: --host-id must be 1\.\.64 of/],
     [worker(["--nats-tls-cert", "c.pem"]), /^error BAD_OPTION: --nats-tls-cert and --nats-tls-key go together/],
     [worker(["--key", "not-a-key"]), /^error BAD_VERIFIER_KEY: /],
-    [worker(["--from", "ftp://x"]), /^error MIRROR_UNREACHABLE: --from ftp:\/\/x: give an http or https URL/],
-    [worker([]), /^error MIRROR_UNREACHABLE: /],
+    [worker(["--from", "ftp://x"]), /^error BAD_OPTION: --from ftp:\/\/x: give the primary's http or https URL/],
+    [worker(["--from", "127.0.0.1:8080"]), /^error BAD_OPTION: --from 127\.0\.0\.1:8080: give the primary's http/],
+    [worker([]), /^error BROKER_CONNECT: cannot connect to nats:\/\/127\.0\.0\.1:1: CONNECTION_REFUSED$/],
   ];
   for (const [args, re] of cases) {
     const r = ssgkr(args);

@@ -15,6 +15,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect } from "nats";
 import { planNameUpdate } from "../../src/registry/name-operations.js";
+import { NameStore } from "../../src/registry/store/name-store.js";
 import { makeRegistry } from "../web/support.js";
 import { bin, haveNatsServer, runCli, startBroker, tempDir, cleanup, type Broker } from "../serve/support/nats.js";
 
@@ -332,4 +333,44 @@ test("a worker killed mid-job: its job is redelivered and proved by another work
   const after = await stopWorker("w2");
   assert.ok(after.stats.redelivered >= 1, JSON.stringify(after.stats));
   assert.ok(after.stats.proved.read >= 1, JSON.stringify(after.stats));
+});
+
+test("with the broker gone, SIGTERM still stops a worker and the primary within seconds (exit 0)", {
+  skip,
+  timeout: 300_000,
+}, async () => {
+  const w = await startWorker("w3");
+  assert.equal((await get("/v1/status")).body.pool.broker.connected, true);
+  broker.child.kill("SIGKILL");
+  await new Promise((r) => broker.child.once("exit", r));
+  // the loss shows in the primary's status and in both logs
+  await until("the primary's status shows the broker lost", 30_000, async () =>
+    (await get("/v1/status")).body.pool.broker.connected === false ? true : undefined,
+  );
+  await until("both logs say the broker was lost", 30_000, () =>
+    /proof jobs: disconnected from /.test(primary.err()) && /broker: disconnected from /.test(w.err())
+      ? true
+      : undefined,
+  );
+  const t0 = Date.now();
+  w.child.kill("SIGTERM");
+  primary.child.kill("SIGTERM");
+  const [wCode, pCode] = await Promise.all([w.exited, primary.exited]);
+  const seconds = (Date.now() - t0) / 1000;
+  assert.equal(wCode, 0, w.err());
+  assert.equal(pCode, 0, primary.err());
+  assert.ok(seconds < 60, `stopped in ${seconds} s`);
+  assert.match(primary.err(), /\nstopped\n/);
+  const line = w
+    .out()
+    .split("\n")
+    .find((l) => l.includes('"REGISTRY_WORKER_STOPPED"'));
+  assert.ok(line, w.out());
+  // the stop line gives the size of the copy as it stopped (the copy follows the primary after its ready line)
+  const copy = NameStore.open(join(dir, "copy-w3"), { readOnly: true });
+  try {
+    assert.equal((JSON.parse(line) as { size: number }).size, copy.head().batch);
+  } finally {
+    await copy.close();
+  }
 });

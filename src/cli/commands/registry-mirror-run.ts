@@ -11,7 +11,7 @@ import { parseListen } from "../../serve/server/options.js";
 import { CliError } from "../errors.js";
 import { watchStop } from "./stop-watch.js";
 import { EXIT_OK } from "../exit.js";
-import { parseIntOption } from "../io.js";
+import { checkPrimaryUrl, parseIntOption } from "../io.js";
 import { SsgkrError } from "../../errors.js";
 
 interface Opts {
@@ -28,21 +28,6 @@ interface Opts {
 
 const say = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 
-/** `--from` is an http(s) URL (`http://127.0.0.1:8080`, not `127.0.0.1:8080`). @throws CliError `BAD_OPTION`. */
-function checkFromUrl(from: string): void {
-  let u: URL | undefined;
-  try {
-    u = new URL(from);
-  } catch {
-    u = undefined;
-  }
-  if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:"))
-    throw new CliError(
-      "BAD_OPTION",
-      `--from ${from}: give the primary's http or https URL (e.g. http://127.0.0.1:8080)`,
-    );
-}
-
 /**
  * The action of `ssgkr registry mirror`, with what commander parsed.
  * @throws CliError `BAD_OPTION`; RegistryError `BAD_VERIFIER_KEY`; MirrorError of the round that
@@ -52,7 +37,7 @@ export async function runMirrorCommand(setExit: (code: number) => void, opts: Op
   const intervalMs = parseIntOption(opts.interval, "--interval", 1, 86_400) * 1000;
   const waitMs = parseIntOption(opts.wait, "--wait", 0, 86_400) * 1000;
   const timeoutMs = parseIntOption(opts.timeout, "--timeout", 1, 3_600) * 1000;
-  checkFromUrl(opts.from);
+  checkPrimaryUrl(opts.from, "--from");
   let listen: { host: string; port: number } | undefined;
   if (opts.listen !== undefined) {
     try {

@@ -7,7 +7,7 @@ import { brokerEndpoint } from "../../serve/nats/connect.js";
 import { streamSettings } from "../../serve/nats/setup.js";
 import { CliError } from "../errors.js";
 import { EXIT_OK } from "../exit.js";
-import { parseIntOption } from "../io.js";
+import { checkPrimaryUrl, parseIntOption } from "../io.js";
 
 interface Opts {
   nats: string;
@@ -44,6 +44,7 @@ export async function runWorkerCommand(setExit: (code: number) => void, opts: Op
     "nats-tls-cert": opts.natsTlsCert,
     "nats-tls-key": opts.natsTlsKey,
   });
+  checkPrimaryUrl(opts.from, "--from");
   const options = {
     endpoint,
     streams: streamSettings(),
@@ -86,7 +87,7 @@ export async function runWorkerCommand(setExit: (code: number) => void, opts: Op
     JSON.stringify({
       status: "REGISTRY_WORKER_STOPPED",
       host_id: worker.hostId,
-      size: head.batch,
+      size: worker.stoppedAt ?? head.batch,
       stats: worker.stats,
       ...(worker.halted !== undefined ? { halted: { code: worker.halted.code, message: worker.halted.message } } : {}),
     }) + "\n",

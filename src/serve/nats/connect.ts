@@ -109,8 +109,56 @@ export async function connectBroker(ep: BrokerEndpoint, name: string, timeoutMs 
     const e = err as { code?: string; message?: string };
     throw new BrokerError(
       "BROKER_CONNECT",
-      `cannot connect to ${ep.servers.join(",")}: ${e.code ?? "ERROR"}: ${e.message ?? String(err)}`,
+      `cannot connect to ${ep.servers.join(",")}: ${causeText(e.code, e.message ?? String(err))}`,
       { servers: [...ep.servers] },
     );
   }
+}
+
+/** "CODE: message", or the one of them when they say the same. */
+function causeText(code: string | undefined, message: string): string {
+  if (code === undefined) return `ERROR: ${message}`;
+  return message === code || message === "" ? code : `${code}: ${message}`;
+}
+
+/**
+ * Closes a connection within about `ms` (default 5 s), whether or not the broker is there: it is
+ * drained (subscriptions ended, publishes flushed) when the broker answers in time, and closed
+ * outright otherwise, so that a process whose broker went away still stops. Never throws.
+ * @example
+ *   await closeBroker(nc); // nc.isClosed() === true
+ */
+export async function closeBroker(nc: NatsConnection | null | undefined, ms = 5000): Promise<void> {
+  if (nc === undefined || nc === null || nc.isClosed()) return;
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  const drained = (nc.isDraining() ? nc.closed() : nc.drain()).then(
+    () => undefined,
+    () => undefined,
+  );
+  await Promise.race([drained, waited]);
+  clearTimeout(timer);
+  if (!nc.isClosed()) await Promise.race([nc.close().catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
+}
+
+/**
+ * Logs the connection's losses and recoveries (`disconnected from nats://…; reconnecting`,
+ * `reconnected to nats://…`) until it closes, and keeps `state.connected` current.
+ * @example
+ *   const state = watchBroker(nc, (line) => console.error(`broker: ${line}`));
+ */
+export function watchBroker(nc: NatsConnection, log: ((line: string) => void) | undefined): { connected: boolean } {
+  const state = { connected: true };
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect") {
+        state.connected = false;
+        log?.(`disconnected from ${String(s.data)}; reconnecting`);
+      } else if (s.type === "reconnect") {
+        state.connected = true;
+        log?.(`reconnected to ${String(s.data)}`);
+      }
+    }
+  })().catch(() => undefined);
+  return state;
 }

@@ -39,7 +39,7 @@ import { LoadError } from "../load/errors.js";
 import type { LoadTransport } from "../load/load.js";
 import type { LoadOptions } from "../load/options.js";
 import type { OpenLoopRun, RunConnection, RunEvents } from "../load/run.js";
-import { connectBroker, type BrokerEndpoint } from "./connect.js";
+import { closeBroker, connectBroker, type BrokerEndpoint } from "./connect.js";
 import { BrokerError } from "./errors.js";
 import { MAX_BROKER_JOB_BYTES, MAX_RUN_ID_BYTES } from "./job-bounds.js";
 import { JOBS_STREAM, RESULTS_STREAM, jobSubject, messageId, resultSubject } from "./names.js";
@@ -366,7 +366,7 @@ export function natsTransport(
       closed = true;
       target?.close("run finished");
       await target?.closed_().catch(() => undefined);
-      await nc?.drain().catch(() => undefined);
+      await closeBroker(nc);
     },
   };
 }

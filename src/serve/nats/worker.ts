@@ -51,7 +51,7 @@ import type { ControlsReport } from "../server/controls.js";
 import { startEngine } from "../server/engine.js";
 import { serverOptions, type ServerOptions } from "../server/options.js";
 import { ReplyReturn, type ReplyDestination } from "../server/return-path.js";
-import { connectBroker, type BrokerEndpoint } from "./connect.js";
+import { closeBroker, connectBroker, type BrokerEndpoint } from "./connect.js";
 import { OVER_BOUND_ERROR, boundedErrorReply, jobOverBound } from "./job-bounds.js";
 import { BrokerError } from "./errors.js";
 import { JOBS_STREAM, NATS_KINDS, jobConsumer, messageId, resultSubject } from "./names.js";
@@ -538,7 +538,7 @@ export class NatsWorker {
     while (this.pendingPublishes.size > 0) await Promise.all([...this.pendingPublishes]);
     await Promise.all(this.pullers);
     if (this.progressTimer) clearInterval(this.progressTimer);
-    await this.nc?.drain().catch(() => undefined);
+    await closeBroker(this.nc);
     await this.pool?.close();
     await this.aggregator?.close();
     return stopSummary(reason, this.counts, queued.length, this.stats(), {
