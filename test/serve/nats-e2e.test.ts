@@ -54,6 +54,14 @@ test("nats setup is idempotent and names what it did", { skip, timeout: 60_000 }
   assert.equal(c["ssgkr-registry-block"], "updated");
   assert.equal(c["SSGKR_JOBS"], "unchanged");
   assert.equal(c["SSGKR_REGISTRY_RESULTS"], "unchanged");
+  assert.equal(changed.stderr, "", "one copy asked for, no notice");
+  // a lone broker keeps one copy whatever --replicas says: the run says so (and still succeeds)
+  const replicated = await runCli(["nats", "setup", "--nats", broker.url, "--ack-wait-ms", "7000", "--replicas", "3"]);
+  assert.equal(replicated.code, 0, replicated.stderr);
+  assert.match(
+    replicated.stderr,
+    /^notice: \S+ is not part of a cluster: the streams have one copy on it, not the 3 --replicas asks for\n$/,
+  );
   const bad = await runCli(["nats", "setup", "--nats", "localhost:4222"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^error BAD_OPTION: --nats entry "localhost:4222" is not nats:\/\/HOST:PORT/m);

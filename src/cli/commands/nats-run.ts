@@ -33,6 +33,11 @@ export async function runSetupCommand(
     nc = await connectBroker(endpoint, "ssgkr-nats-setup");
     const report = await ensureStreams(nc, settings, true);
     const registry = await ensureRegistryStreams(nc, settings, true);
+    // a broker outside a cluster keeps one copy of each stream, whatever --replicas asked for
+    if (settings.replicas > 1 && nc.info?.cluster === undefined)
+      process.stderr.write(
+        `notice: ${nc.getServer()} is not part of a cluster: the streams have one copy on it, not the ${settings.replicas} --replicas asks for\n`,
+      );
     process.stdout.write(
       JSON.stringify({
         status: "NATS_SETUP_DONE",
