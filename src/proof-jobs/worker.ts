@@ -30,6 +30,7 @@ import { hostname } from "node:os";
 import { headers as natsHeaders, type JetStreamClient, type JsMsg, type NatsConnection } from "nats";
 import { SsgkrError } from "../errors.js";
 import { Mirror } from "../mirror/mirror.js";
+import { repeatLog, type RepeatLog } from "./repeat-log.js";
 import { primaryBase } from "../mirror/client.js";
 import { parseVerifierKey } from "../registry/checkpoint/note.js";
 import { followByChanges } from "../mirror/changes.js";
@@ -145,6 +146,7 @@ export class RegistryWorker {
   ) {
     this.hostId = options.hostId ?? `${hostname()}/${process.pid}`;
     this.done = new Promise<void>((r) => (this.resolveDone = r));
+    this.followLog = repeatLog(hooks.log);
     watchBroker(nc, hooks.log && ((line) => hooks.log!(`broker: ${line}`)));
   }
 
@@ -229,6 +231,9 @@ export class RegistryWorker {
     return this.follow();
   }
 
+  /** The follow's faults, each logged once and then at most once a minute while it repeats. */
+  private readonly followLog: RepeatLog;
+
   /** When the running (or last) follow started, `performance.now()`. */
   private followStarted = 0;
 
@@ -236,9 +241,10 @@ export class RegistryWorker {
   private follow(): Promise<boolean> {
     if (this.halted !== undefined) return Promise.resolve(false);
     if (this.following === undefined) this.followStarted = performance.now();
-    this.following ??= followOnce(this.mirror, this.options.ioTimeoutMs ?? 30_000, this.hooks.log)
+    this.following ??= followOnce(this.mirror, this.options.ioTimeoutMs ?? 30_000, this.followLog)
       .then(() => {
         this.stats.follows++;
+        this.followLog.recovered("follow: the primary answers again");
         return true;
       })
       .catch((e: unknown) => {
@@ -246,7 +252,7 @@ export class RegistryWorker {
           this.halted = e;
           this.hooks.log?.(`copy halted: ${e.code}: ${e.message}; taking no more jobs`);
           void this.stop();
-        } else this.hooks.log?.(`follow: ${e instanceof SsgkrError ? e.code : "ERROR"}: ${(e as Error).message}`);
+        } else this.followLog(`follow: ${e instanceof SsgkrError ? e.code : "ERROR"}: ${(e as Error).message}`);
         return false;
       })
       .finally(() => (this.following = undefined));
