@@ -138,7 +138,9 @@ export async function closeBroker(nc: NatsConnection | null | undefined, ms = 50
   );
   await Promise.race([drained, waited]);
   clearTimeout(timer);
-  if (!nc.isClosed()) await Promise.race([nc.close().catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
+  // the close is bounded too, by a timer that does not keep the process alive
+  if (!nc.isClosed())
+    await Promise.race([nc.close().catch(() => undefined), new Promise((r) => setTimeout(r, ms).unref())]);
 }
 
 /**
