@@ -12,7 +12,6 @@
  */
 import { CommanderError } from "commander";
 import { SsgkrError } from "../errors.js";
-export { errnoText } from "../errors.js";
 import type { LibraryErrorCode } from "../error-codes.js";
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from "./exit.js";
 

@@ -3,13 +3,15 @@
  * naming the option, the file and the rule.
  */
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from "node:fs";
-import { SsgkrError } from "../errors.js";
+import { SsgkrError, errnoText } from "../errors.js";
 import { parseRoot } from "../registry/root.js";
 import { parseRequestText, type SyncRequest } from "../sync/request.js";
 import { toOpRequest } from "../sync/request-convert.js";
 import { MAX_REQUEST_BYTES } from "../sync/limits.js";
 import type { OpRequest } from "../smt/operation.js";
-import { CliError, errnoText } from "./errors.js";
+import { CliError } from "./errors.js";
+import { primaryBase } from "../mirror/client.js";
+import { MirrorError } from "../mirror/errors.js";
 
 /** A file that is larger than the limit of what it is read for (`size` null: not known, more than `limit`). */
 export class FileTooLarge extends CliError {
@@ -148,21 +150,20 @@ export function parseU64Option(value: string, option: string): bigint {
 }
 
 /**
- * A primary's URL option is an http(s) URL (`http://127.0.0.1:8080`, not `127.0.0.1:8080`).
+ * A primary's URL option is an http(s) URL (`http://127.0.0.1:8080`, not `127.0.0.1:8080`): the
+ * mirror's own check (`primaryBase`), refused here as an option's mistake.
  * @throws CliError `BAD_OPTION` naming the option.
  */
 export function checkPrimaryUrl(value: string, option: string): void {
-  let u: URL | undefined;
   try {
-    u = new URL(value);
-  } catch {
-    u = undefined;
-  }
-  if (u === undefined || (u.protocol !== "http:" && u.protocol !== "https:"))
+    primaryBase(value);
+  } catch (e) {
+    if (!(e instanceof MirrorError)) throw e;
     throw new CliError(
       "BAD_OPTION",
       `${option} ${value}: give the primary's http or https URL (e.g. http://127.0.0.1:8080)`,
       undefined,
       { option },
     );
+  }
 }
