@@ -11,7 +11,7 @@ declare module "autocannon" {
     p99: number;
     p97_5: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram & { total: number; sent: number };
     latency: Histogram;
     throughput: Histogram;
@@ -29,7 +29,7 @@ declare module "autocannon" {
     body?: string;
     setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     /** Requests in flight on each connection. */
@@ -44,6 +44,10 @@ declare module "autocannon" {
     method?: string;
     path?: string;
   }
+  interface Instance {
+    on(event: "reqError", listener: (error: unknown) => void): this;
+  }
   function autocannon(opts: Options): Promise<Result>;
+  function autocannon(opts: Options, done: (err: unknown, result: Result) => void): Instance;
   export default autocannon;
 }

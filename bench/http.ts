@@ -20,7 +20,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import autocannon from "autocannon";
+import autocannon, { type Result } from "autocannon";
 import { openRegistry } from "../src/registry/store/open-any.js";
 import { proveNameRead } from "../src/counterparty/prove.js";
 import { buildPage, freshDir, removeDir, ROOT, TOKEN } from "../test/web/support.js";
@@ -141,7 +141,7 @@ try {
   await (await fetch(`${base}/v1/records/${warm}/proof`)).arrayBuffer();
   await (await fetch(`${base}/v1/records/${names[1]}/proof`)).arrayBuffer(); // server-side circuit prepared
 
-  const summary = (label: string, r: Awaited<ReturnType<typeof autocannon>>) => {
+  const summary = (label: string, r: Result) => {
     const ok = r["2xx"];
     const rate = ok / r.duration;
     console.log(

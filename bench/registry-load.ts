@@ -52,6 +52,7 @@ import { signingKeyText } from "../src/registry/checkpoint/signing-key.js";
 import { freshDir, removeDir, spawnServer, TOKEN } from "../test/web/support.js";
 import { ssgkrIn, SSGKR_BIN } from "./lib/cli.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { errorKindsText, runLoad, statusesText } from "./lib/load.js";
 import { choices, int as intRule, ints, parseOptions } from "./lib/options.js";
 
 /** The bench's phases, in the order they run (`--phases` picks some; default all). */
@@ -352,7 +353,7 @@ try {
     inFlight = 1,
     onAck?: () => void,
   ) =>
-    autocannon({
+    runLoad({
       url: base,
       connections: conns,
       pipelining: inFlight,
@@ -424,7 +425,7 @@ try {
         };
         const t0 = threadTicks(s.proc.pid!);
         const own0 = process.cpuUsage();
-        const r = await writeLoad(s.base, duration, writers, offered, pipelining, onAck);
+        const { result: r, errorKinds } = await writeLoad(s.base, duration, writers, offered, pipelining, onAck);
         const own = process.cpuUsage(own0);
         const t1 = threadTicks(s.proc.pid!);
         clearInterval(sampler);
@@ -436,7 +437,10 @@ try {
         const serving = (deltas.find((d) => d.tid === s.proc.pid)?.us ?? Number.NaN) / acked;
         const writerUs = Math.max(0, ...deltas.filter((d) => d.tid !== s.proc.pid).map((d) => d.us)) / acked;
         const loadgen = (own.user + own.system) / acked;
-        if (r.errors > 0 || r.non2xx > 0) progress(`writes: ${r.errors} errors, ${r.non2xx} non-2xx`);
+        if (r.errors > 0 || r.non2xx > 0)
+          progress(
+            `writes: ${r.errors} errors${errorKinds.length > 0 ? ` (${errorKindsText(errorKinds)})` : ""}, ${r.non2xx} non-2xx${r.non2xx > 0 ? ` (${statusesText(r)})` : ""}`,
+          );
         const rate = answers > 1 ? answers / ((last - first) / 1000 + epochMs / 1000) : r["2xx"] / r.duration;
         const loopP99 = Math.max(0, ...loops.map((l) => l.p99));
         const loopMax = Math.max(0, ...loops.map((l) => l.max));
@@ -452,6 +456,7 @@ try {
           p50: r.latency.p50,
           p99: r.latency.p99,
           errors: r.errors,
+          errorKinds: Object.fromEntries(errorKinds),
           non2xx: r.non2xx,
           eventLoop: loops,
           cpuUsPerWrite: { serving, writer: writerUs, loadGenerator: loadgen },
@@ -496,7 +501,7 @@ try {
             () => undefined,
           );
         }, 1000);
-        const r = await writeLoad(s.base, duration, Math.max(8, Math.min(writers, target * 2)), target);
+        const { result: r } = await writeLoad(s.base, duration, Math.max(8, Math.min(writers, target * 2)), target);
         clearInterval(sampler);
         const sorted = [...lags].sort((a, b) => a - b);
         const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0;
