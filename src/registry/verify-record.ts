@@ -51,6 +51,7 @@ import { verifyCheckpoint } from "./checkpoint/checkpoint.js";
 import { describeValue, nameBytes, valuePayload, type RecordValue } from "./mapping.js";
 import { DEFAULT_NAME_DEPTH, nameKeyBig } from "./name-key.js";
 import { nameNotice, nonNfcClaimReason } from "./name-form.js";
+import type { V3Statement } from "../smt/v3/statement.js";
 import { readStatementV3, updateStatementsV3, verifyRecordStatementsV3 } from "./record-v3.js";
 
 /** A root: 8 canonical field elements, or its text (64 hex characters or `[a, b, …]`, as `parseRoot` reads). */
@@ -406,35 +407,11 @@ export function verifyRecordProof(
       B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
     const kind = "absent" in side ? OpKind.NonMembership : OpKind.Membership;
     const st = readStatementV3(claim.name, "value" in side ? side.value : undefined, trusted, depth, B);
-    const v = v3Verdict(verifyRecordStatementsV3([st], proof, depth, B), proof, kind, depth, B);
-    if (!v.ok) return v;
-    return withNameNotice(
-      withCheckpoint(
-        {
-          ok: true,
-          name: claim.name,
-          key: st.key,
-          kind,
-          profile: recordProofProfile(proof),
-          oldRoot: trusted.slice(),
-          newRoot: trusted.slice(),
-        },
-        trust.checkpoint,
-      ),
-      claim.name,
-    );
+    return acceptV3(claim.name, [st], proof, kind, depth, B, { old: trusted, new: trusted }, trust.checkpoint);
   }
-  if (request === undefined)
-    return reject(
-      "REQUEST_SCHEMA",
-      "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone",
-    );
-  const r = parseInput(request);
-  if ("ok" in r) return r;
-  const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
-  if ("ok" in c) return c;
-  const unnormalised = liveUnderNonNfc(claim.name, side);
-  if (unnormalised) return unnormalised;
+  const compat = compatRequest(claim, request, side);
+  if ("ok" in compat) return compat;
+  const { r, c } = compat;
   if (r.kind === "update")
     return reject(
       "STATEMENT_MISMATCH",
@@ -512,35 +489,20 @@ export function verifyRecordUpdateProof(
     const depth = claim.depth ?? DEFAULT_NAME_DEPTH,
       B = claim.leafMaxFields ?? DEFAULT_LEAF_MAX_FIELDS;
     const candidates = updateStatementsV3(claim.name, claim.old, claim.new, trusted, newRoot, depth, B);
-    const v = v3Verdict(verifyRecordStatementsV3(candidates, proof, depth, B), proof, OpKind.Update, depth, B);
-    if (!v.ok) return v;
-    return withNameNotice(
-      withCheckpoint(
-        {
-          ok: true,
-          name: claim.name,
-          key: candidates[0]!.key,
-          kind: "update",
-          profile: recordProofProfile(proof),
-          oldRoot: trusted.slice(),
-          newRoot: newRoot.slice(),
-        },
-        trust.checkpoint,
-      ),
+    return acceptV3(
       claim.name,
+      candidates,
+      proof,
+      OpKind.Update,
+      depth,
+      B,
+      { old: trusted, new: newRoot },
+      trust.checkpoint,
     );
   }
-  if (request === undefined)
-    return reject(
-      "REQUEST_SCHEMA",
-      "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone",
-    );
-  const r = parseInput(request);
-  if ("ok" in r) return r;
-  const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
-  if ("ok" in c) return c;
-  const unnormalised = liveUnderNonNfc(claim.name, claim.new);
-  if (unnormalised) return unnormalised;
+  const compat = compatRequest(claim, request, claim.new);
+  if ("ok" in compat) return compat;
+  const { r, c } = compat;
   if (r.kind !== "update")
     return reject(
       "STATEMENT_MISMATCH",
@@ -569,6 +531,62 @@ export function verifyRecordUpdateProof(
 }
 
 /** The request and proof of a call `(claim, proof)` or `(claim, request, proof)`. */
+/**
+ * A profile v3 proof checked against its candidate statements (the claim's kind, configuration and
+ * roots): its rejection as a record verdict (`v3Verdict`), or the accepted claim with the
+ * checkpoint it was trusted through and the name's notice.
+ */
+function acceptV3(
+  name: string,
+  candidates: readonly V3Statement[],
+  proof: Uint8Array,
+  kind: OpKind,
+  depth: number,
+  B: number,
+  roots: { readonly old: Digest; readonly new: Digest },
+  checkpoint: { origin: string; size: number } | undefined,
+): RecordVerdict {
+  const v = v3Verdict(verifyRecordStatementsV3(candidates, proof, depth, B), proof, kind, depth, B);
+  if (!v.ok) return v;
+  return withNameNotice(
+    withCheckpoint(
+      {
+        ok: true,
+        name,
+        key: candidates[0]!.key,
+        kind,
+        profile: recordProofProfile(proof),
+        oldRoot: roots.old.slice(),
+        newRoot: roots.new.slice(),
+      },
+      checkpoint,
+    ),
+    name,
+  );
+}
+
+/**
+ * The first checks of a compat-v1 proof, shared by reads and updates: it comes with its request,
+ * which parses, is about the claimed name's key at the registry's configuration, and a live side
+ * of the claim is in NFC. @returns the parsed request and what `common` derived, or the rejection.
+ */
+function compatRequest(
+  claim: { readonly name: string; readonly depth?: number; readonly leafMaxFields?: number },
+  request: RequestInput | undefined,
+  side: NameSide,
+): { r: SyncRequest; c: { identity: Uint8Array; key: bigint; B: number } } | RecordVerdict {
+  if (request === undefined)
+    return reject(
+      "REQUEST_SCHEMA",
+      "a compat-v1 proof is checked with its request (request.json); only a profile v3 proof is checked from the statement alone",
+    );
+  const r = parseInput(request);
+  if ("ok" in r) return r;
+  const c = common(claim.name, r, claim.depth, claim.leafMaxFields);
+  if ("ok" in c) return c;
+  return liveUnderNonNfc(claim.name, side) ?? { r, c };
+}
+
 function requestAndProof(
   requestOrProof: RequestInput | Uint8Array | undefined,
   maybeProof: Uint8Array | undefined,
