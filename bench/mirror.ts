@@ -36,6 +36,7 @@ import { npmReposSubsetPath } from "../src/registry/import/dataset.js";
 import { Mirror } from "../src/mirror/mirror.js";
 import { freshDir, removeDir, ROOT, spawnServer, TOKEN } from "../test/web/support.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
+import { writeLoad } from "./lib/load.js";
 import { int as intRule, parseOptions } from "./lib/options.js";
 
 installKernelBackend();
@@ -272,26 +273,13 @@ try {
           () => undefined,
         );
       }, 1000);
-      const r = await autocannon({
-        url: primary.base,
+      const { result: r } = await writeLoad({
+        base: primary.base,
+        token: TOKEN,
         connections: Math.max(8, Math.min(2048, target * 2)),
         duration,
-        timeout: 60,
-        ...{ overallRate: target },
-        requests: [
-          {
-            method: "PUT",
-            headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-            setupRequest: (req) => {
-              const i = written++;
-              return {
-                ...req,
-                path: `/v1/records/bench-${i}`,
-                body: JSON.stringify({ value: `https://example.com/bench/${i}` }),
-              };
-            },
-          },
-        ],
+        overallRate: target,
+        prefix: "load",
       });
       clearInterval(sampler);
       const sorted = [...lags].sort((a, b) => a - b);

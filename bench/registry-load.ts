@@ -52,7 +52,7 @@ import { signingKeyText } from "../src/registry/checkpoint/signing-key.js";
 import { freshDir, removeDir, spawnServer, TOKEN } from "../test/web/support.js";
 import { ssgkrIn, SSGKR_BIN } from "./lib/cli.js";
 import { conditions, conditionsLine, fmt, printHeadline, progress, writeResults } from "./lib/index.js";
-import { errorKindsText, runLoad, statusesText } from "./lib/load.js";
+import { errorKindsText, statusesText, writeLoad } from "./lib/load.js";
 import { choices, int as intRule, ints, parseOptions } from "./lib/options.js";
 
 /** The bench's phases, in the order they run (`--phases` picks some; default all). */
@@ -344,8 +344,7 @@ try {
     }
   }
   // writes acknowledged after their epoch, at --epoch-ms 1000 and 200
-  let written = 0;
-  const writeLoad = (
+  const putLoad = (
     base: string,
     seconds: number,
     conns: number,
@@ -353,34 +352,15 @@ try {
     inFlight = 1,
     onAck?: () => void,
   ) =>
-    runLoad({
-      url: base,
+    writeLoad({
+      base,
+      token: TOKEN,
       connections: conns,
-      pipelining: inFlight,
       duration: seconds,
-      timeout: 60,
+      pipelining: inFlight,
+      prefix: "load",
       ...(overallRate !== undefined ? { overallRate } : {}),
-      requests: [
-        {
-          method: "PUT",
-          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-          setupRequest: (req) => {
-            const i = written++;
-            return {
-              ...req,
-              path: `/v1/records/load-${i}`,
-              body: JSON.stringify({ value: `https://example.com/load/${i}` }),
-            };
-          },
-          ...(onAck !== undefined
-            ? {
-                onResponse: (status: number) => {
-                  if (status >= 200 && status < 300) onAck();
-                },
-              }
-            : {}),
-        },
-      ],
+      ...(onAck !== undefined ? { onAck } : {}),
     });
   if (phases.has("writes")) {
     // Open loop at --write-rate (epoch 1000 ms, then 200 ms), then closed loop at epoch 1000 ms:
@@ -425,7 +405,7 @@ try {
         };
         const t0 = threadTicks(s.proc.pid!);
         const own0 = process.cpuUsage();
-        const { result: r, errorKinds } = await writeLoad(s.base, duration, writers, offered, pipelining, onAck);
+        const { result: r, errorKinds } = await putLoad(s.base, duration, writers, offered, pipelining, onAck);
         const own = process.cpuUsage(own0);
         const t1 = threadTicks(s.proc.pid!);
         clearInterval(sampler);
@@ -501,7 +481,7 @@ try {
             () => undefined,
           );
         }, 1000);
-        const { result: r } = await writeLoad(s.base, duration, Math.max(8, Math.min(writers, target * 2)), target);
+        const { result: r } = await putLoad(s.base, duration, Math.max(8, Math.min(writers, target * 2)), target);
         clearInterval(sampler);
         const sorted = [...lags].sort((a, b) => a - b);
         const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0;

@@ -39,3 +39,55 @@ export function statusesText(r: Result): string {
     .map(([code, { count }]) => `${count} × ${code}`)
     .join(", ");
 }
+
+/** Writes of this process so far: every PUT of `writeLoad` names a new record. */
+let written = 0;
+
+/** What `writeLoad` offers: over `connections` × `pipelining` slots, closed loop or at `overallRate`/s. */
+export interface WriteLoadOptions {
+  readonly base: string;
+  readonly token: string;
+  readonly connections: number;
+  readonly duration: number;
+  readonly pipelining?: number;
+  /** Requests per second over all connections (open loop); absent: each slot refilled once answered. */
+  readonly overallRate?: number;
+  /** Names are `${prefix}-N` with values `https://example.com/${prefix}/N`. */
+  readonly prefix: string;
+  /** Called on each 2xx answer. */
+  readonly onAck?: () => void;
+}
+
+/** `PUT /v1/records/{name}` of new names under load (autocannon, timeout 60 s), errors by kind. */
+export function writeLoad(o: WriteLoadOptions): Promise<LoadResult> {
+  const onAck = o.onAck;
+  return runLoad({
+    url: o.base,
+    connections: o.connections,
+    pipelining: o.pipelining ?? 1,
+    duration: o.duration,
+    timeout: 60,
+    ...(o.overallRate !== undefined ? { overallRate: o.overallRate } : {}),
+    requests: [
+      {
+        method: "PUT",
+        headers: { authorization: `Bearer ${o.token}`, "content-type": "application/json" },
+        setupRequest: (req) => {
+          const i = written++;
+          return {
+            ...req,
+            path: `/v1/records/${o.prefix}-${i}`,
+            body: JSON.stringify({ value: `https://example.com/${o.prefix}/${i}` }),
+          };
+        },
+        ...(onAck !== undefined
+          ? {
+              onResponse: (status: number) => {
+                if (status >= 200 && status < 300) onAck();
+              },
+            }
+          : {}),
+      },
+    ],
+  });
+}
