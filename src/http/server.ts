@@ -106,6 +106,12 @@ export interface RegistryHttpOptions {
 }
 
 /** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
+/**
+ * The listen backlog of the registry's servers (`registry http`, `registry mirror --listen`):
+ * connections the kernel completes before the server accepts them. Node's default (511) overflows
+ * when thousands of clients connect at once; the kernel caps this at `net.core.somaxconn`.
+ */
+export const LISTEN_BACKLOG = 4096;
 export const DEFAULT_WEB_DIR = new URL("../../web/", import.meta.url).pathname;
 
 /** The API and page as a fastify instance (not listening: call `app.listen`), its proof cache and its routes. */

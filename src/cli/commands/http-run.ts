@@ -9,7 +9,7 @@ import { openRegistry } from "../../registry/store/open-any.js";
 import { parseListen } from "../../serve/server/options.js";
 import { readTokenFile } from "../../http/auth.js";
 import { readSigningKey } from "../../registry/checkpoint/signing-key.js";
-import { createRegistryApp, DEFAULT_WEB_DIR } from "../../http/server.js";
+import { createRegistryApp, DEFAULT_WEB_DIR, LISTEN_BACKLOG } from "../../http/server.js";
 import { configText, type VerifyConfig } from "../../http/served-configs.js";
 import { syncConfig } from "../../smt/config.js";
 import { EXIT_OK } from "../exit.js";
@@ -208,7 +208,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   });
   let address: string;
   try {
-    address = await app.listen({ host, port });
+    address = await app.listen({ host, port, backlog: LISTEN_BACKLOG });
   } catch (e) {
     // the block prover and the sequencer stop with the app, before the pool and the registry close
     await app.close().catch(() => undefined);

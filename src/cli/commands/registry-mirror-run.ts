@@ -4,7 +4,7 @@
  * the read API from it with `--listen`, and runs rounds — once with `--once`, else every
  * `--interval` seconds until SIGINT or SIGTERM.
  */
-import { createRegistryApp } from "../../http/server.js";
+import { createRegistryApp, LISTEN_BACKLOG } from "../../http/server.js";
 import { Mirror } from "../../mirror/mirror.js";
 import { haltsMirror } from "../../mirror/errors.js";
 import { parseListen } from "../../serve/server/options.js";
@@ -65,7 +65,7 @@ export async function runMirrorCommand(setExit: (code: number) => void, opts: Op
     ).app;
     let address: string;
     try {
-      address = await app.listen(listen);
+      address = await app.listen({ ...listen, backlog: LISTEN_BACKLOG });
     } catch (e) {
       mirror.close();
       throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
