@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { brokerEndpoint, parseNatsServers } from "../../src/serve/nats/connect.js";
+import { brokerEndpoint, connectBroker, parseNatsServers } from "../../src/serve/nats/connect.js";
 import { BrokerError } from "../../src/serve/nats/errors.js";
 import { jobConsumer, jobSubject, messageId, resultSubject, runToken } from "../../src/serve/nats/names.js";
 import { DEFAULT_STREAM_SETTINGS, streamSettings } from "../../src/serve/nats/setup.js";
@@ -85,4 +85,28 @@ test("load over a broker: --nats in place of --targets, --resume as a flag, a fr
   fails(["--resume", "--out", "x"], /--resume needs --nats/);
   fails(["--nats-creds", "c", "--out", "x"], /--nats-creds needs --nats/);
   fails(["--resume", "--resume", "--nats", "nats://h:1", "--out", "x"], /--resume is given twice/);
+});
+
+test("connectBroker: an unreadable credentials or TLS file is BROKER_CONNECT naming the option, the path and why, before any connection", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "ssgkr-creds-"));
+  try {
+    const missing = join(dir, "nope.creds");
+    for (const [ep, text] of [
+      [{ servers: ["nats://127.0.0.1:1"], creds: missing }, `cannot read --nats-creds ${missing}: no such file`],
+      [{ servers: ["nats://127.0.0.1:1"], creds: dir }, `cannot read --nats-creds ${dir}: is a directory`],
+      [{ servers: ["tls://127.0.0.1:1"], tlsCa: missing }, `cannot read --nats-tls-ca ${missing}: no such file`],
+    ] as const) {
+      await assert.rejects(connectBroker(ep, "test", 200), (e: unknown) => {
+        assert.ok(e instanceof BrokerError);
+        assert.equal(e.code, "BROKER_CONNECT");
+        assert.equal(e.message, text);
+        return true;
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

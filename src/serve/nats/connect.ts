@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from "nats";
 import { BrokerError } from "./errors.js";
+import { errnoText } from "../../errors.js";
 
 /** Where and how to reach the broker. */
 export interface BrokerEndpoint {
@@ -66,12 +67,10 @@ function readOption(path: string, option: string): Uint8Array {
   try {
     return readFileSync(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new BrokerError(
-      "BROKER_CONNECT",
-      `cannot read --${option} ${path}: ${code === "ENOENT" ? "no such file" : (code ?? (err as Error).message)}`,
-      { option: `--${option}`, path },
-    );
+    throw new BrokerError("BROKER_CONNECT", `cannot read --${option} ${path}: ${errnoText(err)}`, {
+      option: `--${option}`,
+      path,
+    });
   }
 }
 
