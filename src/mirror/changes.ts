@@ -84,7 +84,8 @@ async function changesOf(m: Mirror, batch: number, timeoutMs: number): Promise<B
 
 /**
  * Applies the primary's batches after the copy's head, up to the primary's head (or `upTo` when
- * lower), each from its change list and kept only at its signed checkpoint's root.
+ * lower), each from its change list and kept only at its signed checkpoint's root; after
+ * `m.stop()`, no further batch.
  * @throws MirrorError of a request (`MIRROR_UNREACHABLE`, `MIRROR_TIMEOUT`, …), of a checkpoint
  *   (`MIRROR_BAD_SIGNATURE`, `MIRROR_WRONG_ORIGIN`), `MIRROR_ROOT_MISMATCH` (nothing of that
  *   batch written); RegistryError of an update that cannot be applied.
@@ -95,7 +96,7 @@ export async function followByChanges(m: Mirror, timeoutMs: number, upTo?: numbe
   const target = upTo === undefined ? head.size : Math.min(upTo, head.size);
   let batches = 0;
   let updates = 0;
-  while (m.store.head().batch < target) {
+  while (m.store.head().batch < target && !m.stopRequested) {
     const b = m.store.head().batch + 1;
     const ck = b === head.size ? head : await checkpointOf(m, bounds, b);
     const list = await changesOf(m, b, timeoutMs);

@@ -76,7 +76,8 @@ const ROOT_BYTES = 64 * 1024;
 /** Bytes of a consistency page at most (8 MiB of proofs and block.json, base64 and JSON around them). */
 const PAGE_BYTES = 48 * 1024 * 1024;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Thrown inside a round once `stop()` was called: the round ends where it is (sync returns). */
+class Stopped extends Error {}
 
 /** Checkpoint texts whose verification a mirror remembers at most. */
 const VERIFIED_TEXTS = 64;
@@ -101,6 +102,10 @@ export class Mirror {
   private lastSyncAt: string | undefined;
   private applied = { batches: 0, updates: 0 };
   private readonly verifiedTexts: VerifiedTexts;
+  /** Set by `stop()`: rounds end after the batch they are applying. */
+  private stopping = false;
+  /** Ends the pause under way early (`stop()`). */
+  private wakePause: (() => void) | undefined;
 
   private constructor(
     opts: MirrorOptions,
@@ -156,13 +161,15 @@ export class Mirror {
       readonly base: string,
       readonly key: VerifierKey,
       readonly verified: VerifiedTexts,
+      /** The pause before a retry after 429 or 503 (the mirror's own, which `stop()` ends). */
+      readonly pause?: (ms: number) => Promise<void>,
     ) {}
     bounds(maxBytes: number): RequestBounds {
       return { timeoutMs: this.opts.timeoutMs ?? 30_000, maxBytes };
     }
     async headCheckpoint(size?: number): Promise<{ text: string; body: CheckpointBody }> {
       const url = `${this.base}/v1/checkpoint${size !== undefined ? `?size=${size}` : ""}`;
-      const a = await boundedGet(url, this.bounds(CHECKPOINT_BYTES));
+      const a = await boundedGet(url, this.bounds(CHECKPOINT_BYTES), this.pause);
       if (a.status !== 200) throw unexpected(url, a);
       const text = a.body.toString("utf8");
       let body = this.verified.get(text);
@@ -261,7 +268,9 @@ export class Mirror {
 
   /** The primary's signed checkpoint (of a size, or the head's), verified with the key and origin. */
   private async checkpoint(size?: number): Promise<{ text: string; body: CheckpointBody }> {
-    return new Mirror.Probe(this.opts, this.base, this.key, this.verifiedTexts).headCheckpoint(size);
+    return new Mirror.Probe(this.opts, this.base, this.key, this.verifiedTexts, (ms) => this.pause(ms)).headCheckpoint(
+      size,
+    );
   }
 
   /**
@@ -271,12 +280,23 @@ export class Mirror {
    */
   async sync(): Promise<SyncResult> {
     if (this.halted !== undefined) throw new MirrorError(this.halted.code, `the mirror halted: ${this.halted.message}`);
+    const before = { ...this.applied };
     try {
+      if (this.stopping) throw new Stopped();
       const r = await this.round();
       this.lastError = undefined;
       this.lastSyncAt = new Date().toISOString();
       return r;
     } catch (e) {
+      if (e instanceof Stopped) {
+        const size = this.store.head().batch;
+        return {
+          batches: this.applied.batches - before.batches,
+          updates: this.applied.updates - before.updates,
+          size,
+          target: Math.max(size, this.primaryHead?.size ?? size),
+        };
+      }
       if (haltsMirror(e)) {
         // a checkpoint that does not verify: the evidence is the one the mirror holds and that one
         const err =
@@ -353,8 +373,9 @@ export class Mirror {
     let pending: ConsistencyLink[] = [];
     const deadline = Date.now() + (this.opts.pendingWaitMs ?? 300_000);
     while (own.batch < target) {
+      if (this.stopping) throw new Stopped();
       const url = `${this.base}/v1/consistency?from=${own.batch}&to=${target}&limit=${this.opts.pageBatches ?? 16}${after !== own.batch || afterPart !== undefined ? `&after=${after}` : ""}${afterPart !== undefined ? `&after_part=${afterPart}` : ""}`;
-      const a = await boundedGet(url, this.bounds(PAGE_BYTES));
+      const a = await boundedGet(url, this.bounds(PAGE_BYTES), (ms) => this.pause(ms));
       if (a.status === 202) {
         const s = Math.min(30, Math.max(1, Number(a.headers.get("retry-after") ?? "2") || 2));
         if (Date.now() + s * 1000 > deadline)
@@ -362,7 +383,7 @@ export class Mirror {
             "MIRROR_PENDING",
             `${url}: the primary's block of batch ${after + 1} is still being proved after ${Math.round((this.opts.pendingWaitMs ?? 300_000) / 1000)} s`,
           );
-        await sleep(s * 1000);
+        await this.pause(s * 1000);
         continue;
       }
       if (a.status !== 200) throw unexpected(url, a);
@@ -380,6 +401,7 @@ export class Mirror {
         await this.applyBatch(pending, target, head);
         pending = [];
         own = this.store.head();
+        if (this.stopping) throw new Stopped();
       }
       const next = page.next;
       if (next === null || next === undefined) break;
@@ -542,6 +564,36 @@ export class Mirror {
       at: new Date().toISOString(),
       ...(evidence !== undefined ? { evidence } : {}),
     };
+  }
+
+  /**
+   * Asks the round under way to end after the batch it is applying (each batch is applied in
+   * one transaction: the mirror resumes there), without waiting out a pause for blocks still
+   * being proved or a primary's `Retry-After`; later rounds return at once. A request under way
+   * still ends within its time bound.
+   */
+  stop(): void {
+    this.stopping = true;
+    this.wakePause?.();
+  }
+
+  /** Whether `stop()` was called. */
+  get stopRequested(): boolean {
+    return this.stopping;
+  }
+
+  /** Waits `ms`, or less when `stop()` is called. @throws Stopped once stopped. */
+  private async pause(ms: number): Promise<void> {
+    if (this.stopping) throw new Stopped();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.wakePause?.(), ms);
+      this.wakePause = () => {
+        clearTimeout(timer);
+        this.wakePause = undefined;
+        resolve();
+      };
+    });
+    if (this.stopping) throw new Stopped();
   }
 
   /** Closes the registry. */

@@ -471,6 +471,7 @@ export class RegistryWorker {
       this.pulling = false;
       for (const r of this.roomWaiters.splice(0)) r();
       clearInterval(this.followTimer);
+      this.mirror.stop();
       while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
       await Promise.allSettled(this.pullers);
       clearInterval(this.ackTimer);

@@ -164,3 +164,66 @@ test("followed with --listen: it serves its copy and its status, follows new wri
   }
   assert.equal(await exited, 0);
 });
+
+/** Spawns `ssgkr registry mirror` with `args` after `--key`; its stdout so far, its exit. */
+function spawnMirror(from: string, args: readonly string[]) {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "ssgkr.js"), "registry", "mirror", "--from", from, "--key", key.verifierKey, ...args],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const io = { out: "", err: "" };
+  child.stdout.on("data", (d: Buffer) => (io.out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (io.err += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const waitFor = async (re: RegExp, ms = 60_000) => {
+    const deadline = Date.now() + ms;
+    while (!re.test(io.out)) {
+      assert.ok(Date.now() < deadline, `no ${re} within ${ms} ms: ${io.out} ${io.err}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  return { child, io, exited, waitFor };
+}
+
+test("without --listen a mirror keeps following (round after round) until SIGTERM, then says stopped (exit 0)", async () => {
+  const m = spawnMirror(srv.base, ["--db", join(dir, "quiet"), "--interval", "1"]);
+  try {
+    await m.waitFor(new RegExp(`mirror at size ${primary.head().batch} `));
+    // two intervals later it is still there, and follows a new proved write
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(m.child.exitCode, null, `the mirror exited: ${m.io.out} ${m.io.err}`);
+    applyNameBlock(primary, [{ op: "insert", name: "followed-quietly", value: "yes" }]);
+    proveAll(primary);
+    await m.waitFor(new RegExp(`mirror at size ${primary.head().batch} `));
+  } finally {
+    m.child.kill("SIGTERM");
+  }
+  assert.equal(await m.exited, 0);
+  assert.match(m.io.out, / stopped\n$/);
+});
+
+test("SIGTERM ends a wait for blocks still being proved (202 PROOF_PENDING) at once, not after --wait", async () => {
+  // a primary whose consistency pages are always still being proved
+  const pending = await fakeServer((req, res) => {
+    if (!req.url!.startsWith("/v1/consistency")) return false;
+    res.writeHead(202, { "retry-after": "5", "content-type": "application/json" });
+    res.end(JSON.stringify({ code: "PROOF_PENDING", message: "the block is being proved" }));
+    return true;
+  }, srv.base);
+  const m = spawnMirror(pending.base, ["--db", join(dir, "pending"), "--listen", "127.0.0.1:0", "--wait", "120"]);
+  try {
+    await m.waitFor(/listening on /);
+    await new Promise((r) => setTimeout(r, 1500)); // inside the first pause of 5 s
+    const t0 = performance.now();
+    m.child.kill("SIGTERM");
+    assert.equal(await m.exited, 0);
+    const ms = performance.now() - t0;
+    assert.ok(ms < 4000, `stopped ${ms.toFixed(0)} ms after SIGTERM`);
+    assert.match(m.io.out, /stopping \(SIGTERM\)/);
+    assert.match(m.io.out, / stopped\n$/);
+  } finally {
+    m.child.kill("SIGKILL");
+    await pending.close();
+  }
+});

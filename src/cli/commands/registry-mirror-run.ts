@@ -79,6 +79,7 @@ export async function runMirrorCommand(setExit: (code: number) => void, opts: Op
   let wake: (() => void) | undefined;
   const stop = () => {
     stopped = true;
+    mirror.stop();
     wake?.();
   };
   const dispose = watchStop((why) => {
@@ -119,9 +120,13 @@ export async function runMirrorCommand(setExit: (code: number) => void, opts: Op
         }
       }
       if (stopped) break;
+      // the wait between rounds keeps the process alive (a mirror without --listen follows until stopped)
       await new Promise<void>((r) => {
-        wake = r;
-        setTimeout(r, intervalMs).unref();
+        const timer = setTimeout(r, intervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          r();
+        };
       });
       if (stopped) break;
     }
