@@ -12,7 +12,8 @@ import { SsgkrError } from "../errors.js";
  *   `MIRROR_WRONG_ORIGIN`, `MIRROR_BAD_CHAIN`, `MIRROR_FORK`, `MIRROR_ROOT_MISMATCH`;
  *
  * and `MIRROR_DB_MISMATCH`: the `--db` folder is not a mirror of this primary (another key, another
- * configuration, or a registry that is no mirror).
+ * configuration, or a registry that is no mirror); `MIRROR_DB_IN_USE`: another process mirrors
+ * into that folder (db-lock.ts).
  */
 export class MirrorError extends SsgkrError<MirrorErrorCode> {}
 
@@ -30,6 +31,7 @@ export const MIRROR_ERROR_CODES = [
   "MIRROR_FORK",
   "MIRROR_ROOT_MISMATCH",
   "MIRROR_DB_MISMATCH",
+  "MIRROR_DB_IN_USE",
 ] as const;
 
 /** The code of a `MirrorError`. */

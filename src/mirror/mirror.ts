@@ -29,6 +29,7 @@ import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows, type BlockJso
 import type { KeyIndex } from "../registry/sequencer/epoch.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
 import { haltsMirror, MirrorError, type MirrorErrorCode } from "./errors.js";
+import { holdMirrorDb, type MirrorDbHold } from "./db-lock.js";
 
 /** Options of a mirror. */
 export interface MirrorOptions {
@@ -112,6 +113,7 @@ export class Mirror {
     base: string,
     key: VerifierKey,
     store: NameStore,
+    private readonly hold: MirrorDbHold,
     verifiedTexts: VerifiedTexts = new Map(),
   ) {
     this.opts = opts;
@@ -131,25 +133,23 @@ export class Mirror {
   static async open(opts: MirrorOptions): Promise<Mirror> {
     const key = parseVerifierKey(opts.key, "--key");
     const base = primaryBase(opts.from);
-    if (existsSync(join(opts.db, "data.mdb"))) {
-      const store = NameStore.open(opts.db);
-      try {
-        const m = new Mirror(opts, base, key, store);
+    const hold = await holdMirrorDb(opts.db);
+    let store: NameStore | undefined;
+    try {
+      if (existsSync(join(opts.db, "data.mdb"))) {
+        store = NameStore.open(opts.db);
+        const m = new Mirror(opts, base, key, store, hold);
         m.checkOwnPosition();
         return m;
-      } catch (e) {
-        store.closeSync();
-        throw e;
       }
-    }
-    const probe = new Mirror.Probe(opts, base, key, new Map());
-    await probe.headCheckpoint();
-    const config = await probe.config();
-    const store = NameStore.openOrCreate(opts.db, config);
-    try {
-      return new Mirror(opts, base, key, store, probe.verified);
+      const probe = new Mirror.Probe(opts, base, key, new Map());
+      await probe.headCheckpoint();
+      const config = await probe.config();
+      store = NameStore.openOrCreate(opts.db, config);
+      return new Mirror(opts, base, key, store, hold, probe.verified);
     } catch (e) {
-      store.closeSync();
+      store?.closeSync();
+      hold.release();
       throw e;
     }
   }
@@ -596,9 +596,10 @@ export class Mirror {
     if (this.stopping) throw new Stopped();
   }
 
-  /** Closes the registry. */
+  /** Closes the registry and lets another process mirror into its folder. */
   close(): void {
     this.store.closeSync();
+    this.hold.release();
   }
 }
 

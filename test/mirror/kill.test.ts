@@ -227,3 +227,31 @@ test("SIGTERM ends a wait for blocks still being proved (202 PROOF_PENDING) at o
     await pending.close();
   }
 });
+
+test("one process per --db: a second mirror on a folder in use is refused (MIRROR_DB_IN_USE, exit 2) until the first ends, SIGKILL included", async () => {
+  const db = join(dir, "held");
+  const first = spawnMirror(srv.base, ["--db", db, "--listen", "127.0.0.1:0", "--interval", "1"]);
+  try {
+    await first.waitFor(/listening on /);
+    const second = spawnMirror(srv.base, ["--db", db, "--once"]);
+    assert.equal(await second.exited, 2);
+    assert.equal(
+      second.io.err,
+      `error MIRROR_DB_IN_USE: --db ${db}: another process mirrors into this folder (a registry mirror or registry worker); stop it first, or give another --db\n`,
+    );
+    assert.equal(second.io.out, "");
+  } finally {
+    first.child.kill("SIGKILL");
+  }
+  await first.exited;
+  const third = spawnMirror(srv.base, ["--db", db, "--once"]);
+  assert.equal(await third.exited, 0, third.io.err);
+  // in one process: the folder is held while a Mirror is open, and free once it is closed
+  const m = await Mirror.open({ from: srv.base, key: key.verifierKey, db });
+  try {
+    await assert.rejects(Mirror.open({ from: srv.base, key: key.verifierKey, db }), { code: "MIRROR_DB_IN_USE" });
+  } finally {
+    m.close();
+  }
+  (await Mirror.open({ from: srv.base, key: key.verifierKey, db })).close();
+});
