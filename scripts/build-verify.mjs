@@ -4,11 +4,12 @@
 // @noble packages left as imports), beside it kernels.wasm and the type declarations that
 // dist/src/browser.d.ts reaches, their paths relative to dist/src kept. One module instead of
 // the ~190 files the entry reaches keeps the install small on disk (`du` counts each file's
-// blocks). Compiles dist/ first when it is not current. Messages go to stderr.
+// blocks). The kernel loader's path to wasm/ becomes kernels.wasm beside the bundle. Compiles
+// dist/ first when it is not current. Messages go to stderr.
 //
 //   node scripts/build-verify.mjs
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -50,6 +51,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const f of Object.keys(r.metafile.inputs))
     if (relative(src, resolve(root, f)).startsWith(".."))
       throw new Error(`the browser entry reaches ${f}, outside dist/src`);
+  // The kernel loader's own path to the module (dist/src/kernels → the repository's wasm/) names a
+  // file outside this package; in the bundle the module is kernels.wasm beside browser.js, which
+  // Node reads and bundlers (Vite) resolve without a warning.
+  const bundle = join(out, "browser.js");
+  const repoPath = 'new URL("../../../wasm/kernels.wasm", import.meta.url)';
+  const text = readFileSync(bundle, "utf8");
+  if (text.split(repoPath).length !== 2)
+    throw new Error(`the bundle names ${repoPath} once, not ${text.split(repoPath).length - 1} times`);
+  writeFileSync(bundle, text.replace(repoPath, 'new URL("./kernels.wasm", import.meta.url)'));
   const files = [...declarationFiles(), "kernels.wasm"];
   for (const f of files) {
     mkdirSync(dirname(join(out, f)), { recursive: true });

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./consumer.js";
@@ -58,6 +58,11 @@ test(`statesync-gkr-verify installs from its tarball as ≤ ${MAX_PACKAGES} pack
     const installed = run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], project);
     assert.equal(installed.status, 0, `npm install <tarball>: ${installed.stdout}\n${installed.stderr}`);
     assert.doesNotMatch(installed.stdout + installed.stderr, /install-scripts/, "no install script anywhere");
+
+    // the bundle names only its own kernels.wasm (no path out of the package for bundlers to warn about)
+    const bundle = readFileSync(join(project, "node_modules", "statesync-gkr-verify", "dist", "browser.js"), "utf8");
+    assert.doesNotMatch(bundle, /\.\.\/wasm\/kernels\.wasm/);
+    assert.match(bundle, /new URL\("\.\/kernels\.wasm", import\.meta\.url\)/);
 
     const ls = run(npm, ["ls", "--all", "--omit=dev", "--parseable"], project);
     assert.equal(ls.status, 0, ls.stderr);
