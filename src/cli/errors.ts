@@ -33,6 +33,7 @@ export const CLI_ERROR_CODES = [
   "FILE_TOO_LARGE",
   "NETWORK_ERROR",
   "PROOF_PENDING",
+  "DB_IN_USE",
   "INTERNAL",
 ] as const;
 

@@ -13,7 +13,7 @@ import { SsgkrError } from "../errors.js";
  *
  * and `MIRROR_DB_MISMATCH`: the `--db` folder is not a mirror of this primary (another key, another
  * configuration, or a registry that is no mirror); `MIRROR_DB_IN_USE`: another process mirrors
- * into that folder (db-lock.ts).
+ * into that folder (registry/store/folder-hold.ts).
  */
 export class MirrorError extends SsgkrError<MirrorErrorCode> {}
 

@@ -29,7 +29,7 @@ import { applyVerifiedBatch, decodedLinks, linkBlocks, MirrorRows, type BlockJso
 import type { KeyIndex } from "../registry/sequencer/epoch.js";
 import { boundedGet, jsonObject, primaryBase, unexpected, type RequestBounds } from "./client.js";
 import { haltsMirror, MirrorError, type MirrorErrorCode } from "./errors.js";
-import { holdMirrorDb, type MirrorDbHold } from "./db-lock.js";
+import { holdFolder, type FolderHold } from "../registry/store/folder-hold.js";
 
 /** Options of a mirror. */
 export interface MirrorOptions {
@@ -113,7 +113,7 @@ export class Mirror {
     base: string,
     key: VerifierKey,
     store: NameStore,
-    private readonly hold: MirrorDbHold,
+    private readonly hold: FolderHold,
     verifiedTexts: VerifiedTexts = new Map(),
   ) {
     this.opts = opts;
@@ -133,7 +133,13 @@ export class Mirror {
   static async open(opts: MirrorOptions): Promise<Mirror> {
     const key = parseVerifierKey(opts.key, "--key");
     const base = primaryBase(opts.from);
-    const hold = await holdMirrorDb(opts.db);
+    const hold = await holdFolder(opts.db, "mirror");
+    if (hold === undefined)
+      throw new MirrorError(
+        "MIRROR_DB_IN_USE",
+        `--db ${opts.db}: another process mirrors into this folder (a registry mirror or registry worker); stop it first, or give another --db`,
+        { db: opts.db },
+      );
     let store: NameStore | undefined;
     try {
       if (existsSync(join(opts.db, "data.mdb"))) {

@@ -16,6 +16,7 @@ import { EXIT_OK } from "../exit.js";
 import { CliError } from "../errors.js";
 import { watchStop } from "./stop-watch.js";
 import { checkListenFree } from "../listen-check.js";
+import { holdFolder } from "../../registry/store/folder-hold.js";
 import { parseIntOption } from "../io.js";
 import { SEQUENCER_LIMITS } from "../../registry/sequencer/sequencer.js";
 import { availableParallelism } from "node:os";
@@ -145,12 +146,20 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     opts.workers === undefined ? availableParallelism() : parseIntOption(opts.workers, "--workers", 0, 64);
   const nats = natsOptions(opts);
   await checkListenFree(host, port, opts.listen);
+  // one writable server per registry (each runs a sequencer); read-only servers are many
+  const hold = token === undefined ? undefined : await holdFolder(opts.db, "server");
+  if (token !== undefined && hold === undefined)
+    throw new CliError(
+      "DB_IN_USE",
+      `--db ${opts.db}: another registry http with --token-file serves this registry (one writable server per registry); stop it first, or start this one without --token-file (read-only)`,
+    );
   const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
   // The workers open the registry read-only and prepare their circuits before the server listens.
   let pool: ProverPool | undefined;
   if (nats !== undefined) {
     if (!isNameKeyed(store)) {
       await store.close();
+      hold?.release();
       throw new CliError("BAD_OPTION", "--nats: proof jobs on a broker are for name-keyed registries");
     }
     const { NatsProvingPool } = await import("../../proof-jobs/pool.js");
@@ -170,6 +179,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
       });
     } catch (e) {
       await store.close();
+      hold?.release();
       throw e;
     }
     process.stderr.write(
@@ -181,6 +191,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
       pool = await ProvingPool.start({ dir: store.dir, workers });
     } catch (e) {
       await store.close();
+      hold?.release();
       throw e;
     }
     process.stderr.write(
@@ -214,6 +225,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     await app.close().catch(() => undefined);
     await pool?.close();
     await store.close();
+    hold?.release();
     throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
   }
   process.stdout.write(
@@ -229,6 +241,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   await app.close();
   await pool?.close();
   await store.close();
+  hold?.release();
   process.stderr.write("stopped\n");
   setExit(EXIT_OK);
 }
