@@ -2,7 +2,19 @@
  * File and argument helpers shared by the CLI commands; every failure is a `CliError` (exit 2)
  * naming the option, the file and the rule.
  */
-import { closeSync, fstatSync, openSync, readSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, resolve } from "node:path";
 import { SsgkrError, errnoText } from "../errors.js";
 import { parseRoot } from "../registry/root.js";
 import { parseRequestText, type SyncRequest } from "../sync/request.js";
@@ -165,5 +177,76 @@ export function checkPrimaryUrl(value: string, option: string): void {
       undefined,
       { option },
     );
+  }
+}
+
+/**
+ * Makes `out` a directory to write into, before any work that cannot be undone (a committed
+ * update) is done: it may exist as a directory; the folders missing on its path are created one
+ * by one from the nearest existing one (never a recursive create, which loops on some kernel file
+ * systems). @returns the folders it created, deepest last, for `removeCreated` when the work fails.
+ * @throws CliError `OUT_EXISTS` (`out`, or a folder on its path, is a file), `CANNOT_WRITE` (a
+ *   folder cannot be created, with why).
+ */
+export function prepareOutDir(out: string, option = "--out"): string[] {
+  const missing: string[] = [];
+  for (let p = resolve(out); ; ) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR")
+        throw new CliError("CANNOT_WRITE", `${option} ${out}: cannot use ${p} (${errnoText(e)})`, undefined, {
+          option,
+          path: out,
+        });
+      missing.push(p);
+      const parent = dirname(p);
+      if (parent === p) break;
+      p = parent;
+      continue;
+    }
+    if (!st.isDirectory())
+      throw new CliError(
+        "OUT_EXISTS",
+        p === resolve(out) ? `${option} ${out} exists and is not a directory` : `${option} ${out}: ${p} is a file`,
+        undefined,
+        { option, path: out },
+      );
+    try {
+      accessSync(p, fsConstants.W_OK);
+    } catch (e) {
+      throw new CliError("CANNOT_WRITE", `${option} ${out}: cannot write into ${p} (${errnoText(e)})`, undefined, {
+        option,
+        path: out,
+      });
+    }
+    break;
+  }
+  const created: string[] = [];
+  for (const dir of missing.reverse()) {
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      removeCreated(created);
+      throw new CliError("CANNOT_WRITE", `${option} ${out}: cannot create ${dir} (${errnoText(e)})`, undefined, {
+        option,
+        path: out,
+      });
+    }
+    created.push(dir);
+  }
+  return created;
+}
+
+/** Removes the folders `prepareOutDir` created (when they are still empty), deepest first. */
+export function removeCreated(created: readonly string[]): void {
+  for (const dir of [...created].reverse()) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
   }
 }

@@ -293,6 +293,44 @@ test("registry import --leaf-max-fields is bounded by the configuration limit be
   assert.equal(existsSync(db), false);
 });
 
+test("registry prove --out is checked before anything is proved or committed: a file is OUT_EXISTS, an uncreatable folder CANNOT_WRITE, a failed proof leaves no folder", () => {
+  const db = join(dir, "db-out");
+  const seed = write("out-seed.ndjson", '{"name":"seed","value":"s"}\n');
+  const made = run("registry", "import", "--db", db, "--depth", "16", "--file", seed, "--no-progress");
+  assert.equal(made.code, 0, made.stderr);
+  const head = () => JSON.parse(run("registry", "root", "--db", db, "--json").stdout).batch as number;
+  const before = head();
+  const file = write("not-a-dir", "x");
+  fails(
+    ["registry", "prove", "insert", "--db", db, "--name", "out-1", "--value", "v", "--out", file],
+    "OUT_EXISTS",
+    /--out .*not-a-dir exists and is not a directory/,
+  );
+  fails(
+    ["registry", "prove", "insert", "--db", db, "--name", "out-1", "--value", "v", "--out", join(file, "inner")],
+    "OUT_EXISTS",
+    /not-a-dir is a file/,
+  );
+  if (existsSync("/proc/self"))
+    fails(
+      ["registry", "prove", "insert", "--db", db, "--name", "out-1", "--value", "v", "--out", "/proc/nope/deeper"],
+      "CANNOT_WRITE",
+      /--out \/proc\/nope\/deeper: cannot create \/proc\/nope/,
+    );
+  assert.equal(head(), before, "nothing was committed");
+  assert.match(run("registry", "get", "--db", db, "--name", "out-1").stdout, /never registered/);
+  // a proof that fails (the name is not registered) leaves none of the folders it would have made
+  const nested = join(dir, "out-new", "a", "b");
+  const r = run("registry", "prove", "membership", "--db", db, "--name", "nobody", "--out", nested);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(existsSync(join(dir, "out-new")), false);
+  // and a good one creates them
+  const ok = run("registry", "prove", "insert", "--db", db, "--name", "out-1", "--value", "v", "--out", nested);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.ok(existsSync(join(nested, "proof.bin")));
+  assert.equal(head(), before + 1);
+});
+
 test("registry http: a port in use is refused before the proving pool starts; missing files are named as missing", async () => {
   const ndjson = write("http.ndjson", '{"name":"a","value":"b"}\n');
   const db = join(dir, "db-http");

@@ -2,7 +2,7 @@
  * The `ssgkr registry` commands on name-keyed registries (mapping record-leaf-v2): look-up,
  * update and proof output, and the `ssgkr registry verify` command line of a proof.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CliExit, EXIT_VERDICT } from "../exit.js";
 import { describeValue, type RecordValue } from "../../registry/mapping.js";
@@ -177,7 +177,6 @@ export function nameProve(
     }
     throw e;
   }
-  mkdirSync(out, { recursive: true });
   const files = {
     ...(profile === "v1" ? { request: join(out, "request.json") } : {}),
     proof: join(out, "proof.bin"),

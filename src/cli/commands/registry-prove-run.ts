@@ -1,9 +1,10 @@
 /**
  * The implementation of `ssgkr registry prove`, defined in registry-prove.ts, which imports this file only when the command runs.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CliExit, EXIT_OK, EXIT_VERDICT } from "../exit.js";
+import { prepareOutDir, removeCreated } from "../io.js";
 import { CliError } from "../errors.js";
 import {
   proveStatement,
@@ -77,8 +78,13 @@ export async function runProveCommand(
   if (registryMapping(opts.db) === NAME_MAPPING_ID) {
     const name = nameOnly(`prove ${st}`, opts);
     const named = NameStore.open(opts.db, { readOnly: !isUpdate });
+    let created: string[] = [];
     try {
+      created = prepareOutDir(opts.out);
       nameProve(named, st, name, value, opts.out, root, profile, zk);
+    } catch (e) {
+      removeCreated(created);
+      throw e;
     } finally {
       await named.close();
     }
@@ -98,9 +104,12 @@ export async function runProveCommand(
   const target = st === "insert" ? { name: opts.name! } : targetOf(`prove ${st}`, opts);
   const store = RegistryStore.open(opts.db, { readOnly: !isUpdate });
   let p: RegistryProof;
+  let created: string[] = [];
   try {
+    created = prepareOutDir(opts.out);
     p = proveStatement(store, st, target, value);
   } catch (e) {
+    removeCreated(created);
     if (
       e instanceof RegistryError &&
       ((st === "membership" && e.code === "RECORD_ABSENT") || (st === "nonmembership" && e.code === "RECORD_LIVE"))
@@ -111,7 +120,6 @@ export async function runProveCommand(
   } finally {
     await store.close();
   }
-  mkdirSync(opts.out, { recursive: true });
   writeFileSync(join(opts.out, "request.json"), JSON.stringify(requestToJson(p.request), null, 2) + "\n");
   writeFileSync(join(opts.out, "proof.bin"), p.proof);
   const slotStatement = p.update
