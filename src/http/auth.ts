@@ -72,7 +72,8 @@ export class BearerAuth {
     if (this.expected === undefined) throw new HttpError("READ_ONLY", `this server is read-only (${this.readOnlyWhy})`);
     if (typeof header !== "string")
       throw new HttpError("UNAUTHORIZED", "Authorization: a bearer token is required (Authorization: Bearer <token>)");
-    const m = /^Bearer ([\x21-\x7e]+)$/.exec(header);
+    // the scheme is case-insensitive (RFC 9110 §11.1): "bearer" and "BEARER" are "Bearer"
+    const m = /^Bearer +([\x21-\x7e]+)$/i.exec(header);
     if (!m) throw new HttpError("UNAUTHORIZED", 'Authorization: must be "Bearer <token>"');
     if (!timingSafeEqual(fastDigest(m[1]!), this.expected))
       throw new HttpError("FORBIDDEN", "Authorization: the token is not valid for this server");

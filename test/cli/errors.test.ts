@@ -357,7 +357,12 @@ test("registry http: a port in use is refused before the proving pool starts; mi
   fails(
     ["registry", "http", "--db", db, "--signing-key", "missing.key"],
     "BAD_SIGNING_KEY",
-    /missing\.key: cannot read the key file \(no such file\)$/,
+    /^--signing-key missing\.key: cannot read the key file \(no such file\)$/,
+  );
+  fails(
+    ["registry", "http", "--db", db, "--signing-key", write("verifier.txt", "example.com/registry+0b5a3c1d+AQID\n")],
+    "BAD_SIGNING_KEY",
+    /^--signing-key .*verifier\.txt: not a signing key file \(a signing key file starts with PRIVATE\+KEY\+; `ssgkr registry keygen` writes one, and a verifier key is not one\)$/,
   );
   fails(
     ["registry", "import", "--db", join(dir, "db-missing-input"), "--file", "missing.ndjson", "--no-progress"],

@@ -49,6 +49,17 @@ test("BearerAuth: the right token passes; wrong, longer, shorter and malformed o
     codeOf(() => auth.check("Bearer test-token")),
     "FORBIDDEN",
   );
+  // the scheme is case-insensitive; the token is not
+  for (const scheme of ["bearer", "BEARER", "bEaReR"])
+    assert.equal(
+      codeOf(() => auth.check(`${scheme} test-token-0123456789`)),
+      undefined,
+      scheme,
+    );
+  assert.equal(
+    codeOf(() => auth.check("Bearer TEST-TOKEN-0123456789")),
+    "FORBIDDEN",
+  );
   assert.equal(
     codeOf(() => auth.check("Basic dGVzdA==")),
     "UNAUTHORIZED",

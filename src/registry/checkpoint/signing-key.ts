@@ -100,18 +100,22 @@ export function generateSigningKey(path: string, origin = DEFAULT_ORIGIN): Signi
 }
 
 /**
- * Reads a signing key file (`ssgkr registry keygen`).
+ * Reads a signing key file (`ssgkr registry keygen`); messages name it as `option` (default
+ * `--signing-key`) and its path.
  * @throws RegistryError `BAD_SIGNING_KEY` (missing, unreadable or malformed file; the hash not the key's).
  */
-export function readSigningKey(path: string): SigningKey {
-  const bad = (why: string) => new RegistryError("BAD_SIGNING_KEY", `${path}: ${why}`, { path });
+export function readSigningKey(path: string, option = "--signing-key"): SigningKey {
+  const bad = (why: string) => new RegistryError("BAD_SIGNING_KEY", `${option} ${path}: ${why}`, { path, option });
   let text: string;
   try {
     text = readFileSync(path, "utf8").trim();
   } catch (e) {
     throw bad(`cannot read the key file (${errnoText(e)})`);
   }
-  if (!text.startsWith(PREFIX)) throw bad("not a signing key file (it starts with PRIVATE+KEY+)");
+  if (!text.startsWith(PREFIX))
+    throw bad(
+      `not a signing key file (a signing key file starts with PRIVATE+KEY+; \`ssgkr registry keygen\` writes one, and a verifier key is not one)`,
+    );
   const rest = text.slice(PREFIX.length);
   const first = rest.indexOf("+");
   const second = first < 0 ? -1 : rest.indexOf("+", first + 1);
