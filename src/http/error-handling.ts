@@ -4,8 +4,10 @@
  * `HTTP_STATUSES`); a request the framework refused before any route gets the code of what was
  * wrong (`URL_TOO_LONG`, `BODY_TOO_LARGE`, `RATE_LIMITED`, `BAD_INPUT`); any other error is a
  * fault of the server, 500 `INTERNAL`, whose details go to the log or standard error only. Also
- * the answer to URLs the router cannot take (`frameworkErrorAnswer`, a fastify constructor option).
+ * the answer to URLs the router cannot take (`frameworkErrorAnswer`) and to bytes the HTTP parser
+ * refuses (`clientErrorAnswer`), fastify constructor options.
  */
+import { STATUS_CODES } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { SsgkrError } from "../errors.js";
@@ -14,6 +16,51 @@ import { HttpError, statusOf, statusOfCode } from "./errors.js";
 import { corsHeaders } from "./guards.js";
 
 const INTERNAL_MESSAGE = "internal error (the server's standard error has the details)";
+
+/** Milliseconds a request has to arrive whole, headers and body (`REQUEST_TIMEOUT` past it). */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * The `clientErrorHandler` option of the app: bytes Node's HTTP parser refuses before the
+ * framework sees a request — a request that did not arrive whole in time, a header block over
+ * Node's 16 KiB, anything that is not HTTP/1.1 — answered in the API's error shape
+ * (`REQUEST_TIMEOUT` 408, `HEADERS_TOO_LARGE` 431, `BAD_HTTP` 400), then the connection closes:
+ * ended at once, destroyed a second later if the client keeps it open.
+ */
+export function clientErrorAnswer(
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
+): (err: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => void {
+  return (err, socket) => answerClientError(err, socket, requestTimeoutMs);
+}
+
+function answerClientError(
+  err: NodeJS.ErrnoException,
+  socket: import("node:stream").Duplex,
+  requestTimeoutMs: number,
+): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const e =
+    err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? new HttpError(
+          "REQUEST_TIMEOUT",
+          `the request did not arrive whole within ${requestTimeoutMs / 1000} s; the connection is closed`,
+        )
+      : err.code === "HPE_HEADER_OVERFLOW"
+        ? new HttpError(
+            "HEADERS_TOO_LARGE",
+            "the request's header block is larger than 16 KiB; the connection is closed",
+          )
+        : new HttpError(
+            "BAD_HTTP",
+            `not a well-formed HTTP/1.1 request (${err.code ?? "malformed"}); the connection is closed`,
+          );
+  const body = JSON.stringify({ code: e.code, message: e.message });
+  if (socket.writable)
+    socket.end(
+      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
 
 /**
  * The `frameworkErrors` option of the app: URLs the router cannot take (bad percent-encoding, a

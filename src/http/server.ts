@@ -19,7 +19,7 @@ import { BearerAuth } from "./auth.js";
 import { blockRoutes } from "./block-routes.js";
 import { ProofCache } from "./cache.js";
 import { createHttpContext } from "./context.js";
-import { errorHandlingPlugin, frameworkErrorAnswer } from "./error-handling.js";
+import { clientErrorAnswer, errorHandlingPlugin, frameworkErrorAnswer, REQUEST_TIMEOUT_MS } from "./error-handling.js";
 import { guardsPlugin } from "./guards.js";
 import { pageRoutes } from "./page-routes.js";
 import { readRoutes } from "./read-routes.js";
@@ -53,6 +53,8 @@ export interface RegistryHttpOptions {
   /** Largest JSON body of POST /v1/verify (default 2 MiB) and of writes (default 256 KiB). */
   readonly verifyBodyBytes?: number;
   readonly writeBodyBytes?: number;
+  /** Milliseconds a request has to arrive whole (default 60,000; `REQUEST_TIMEOUT` 408 past it). */
+  readonly requestTimeoutMs?: number;
   /**
    * Configurations `POST /v1/verify` verifies besides the registry's own depth and leaf bound
    * (default none). Their circuits are prepared, with the registry's, before `createRegistryApp`
@@ -187,6 +189,14 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     bodyLimit: opts.writeBodyBytes ?? 256 * 1024,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorAnswer(ctx),
+    clientErrorHandler: clientErrorAnswer(opts.requestTimeoutMs),
+    // a request (headers and body) arrives whole within REQUEST_TIMEOUT_MS, checked every 5 s (set
+    // when Node's server is made: its connection checks take their limits from there)
+    requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    http: {
+      requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(5000, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
+    },
   });
   // Bodies are JSON only: without fastify's default text/plain parser a text body is refused with 415 like any other
   // content-type that is not JSON (docs/http.md), not read as a string and refused later as a 400.
