@@ -152,6 +152,7 @@ export const UNITS: Readonly<Record<string, Unit>> = {
       "checkpoint/note.ts",
       "consistency/replay.ts",
       "store/block-rows.ts",
+      "store/folder-hold.ts",
       "sequencer/sequencer.ts",
       "sequencer/epoch.ts",
       "hashing/name-keys.ts",
