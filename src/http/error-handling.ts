@@ -28,38 +28,32 @@ export const REQUEST_TIMEOUT_MS = 60_000;
  * ended at once, destroyed a second later if the client keeps it open.
  */
 export function clientErrorAnswer(
-  requestTimeoutMs = REQUEST_TIMEOUT_MS,
-): (err: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => void {
-  return (err, socket) => answerClientError(err, socket, requestTimeoutMs);
-}
-
-function answerClientError(
-  err: NodeJS.ErrnoException,
-  socket: import("node:stream").Duplex,
   requestTimeoutMs: number,
-): void {
-  if (err.code === "ECONNRESET" || socket.destroyed) return;
-  const e =
-    err.code === "ERR_HTTP_REQUEST_TIMEOUT"
-      ? new HttpError(
-          "REQUEST_TIMEOUT",
-          `the request did not arrive whole within ${requestTimeoutMs / 1000} s; the connection is closed`,
-        )
-      : err.code === "HPE_HEADER_OVERFLOW"
+): (err: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => void {
+  return (err, socket) => {
+    if (err.code === "ECONNRESET" || socket.destroyed) return;
+    const e =
+      err.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? new HttpError(
-            "HEADERS_TOO_LARGE",
-            "the request's header block is larger than 16 KiB; the connection is closed",
+            "REQUEST_TIMEOUT",
+            `the request did not arrive whole within ${requestTimeoutMs / 1000} s; the connection is closed`,
           )
-        : new HttpError(
-            "BAD_HTTP",
-            `not a well-formed HTTP/1.1 request (${err.code ?? "malformed"}); the connection is closed`,
-          );
-  const body = JSON.stringify({ code: e.code, message: e.message });
-  if (socket.writable)
-    socket.end(
-      `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  setTimeout(() => socket.destroy(), 1000).unref();
+        : err.code === "HPE_HEADER_OVERFLOW"
+          ? new HttpError(
+              "HEADERS_TOO_LARGE",
+              "the request's header block is larger than 16 KiB; the connection is closed",
+            )
+          : new HttpError(
+              "BAD_HTTP",
+              `not a well-formed HTTP/1.1 request (${err.code ?? "malformed"}); the connection is closed`,
+            );
+    const body = JSON.stringify({ code: e.code, message: e.message });
+    if (socket.writable)
+      socket.end(
+        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    setTimeout(() => socket.destroy(), 1000).unref();
+  };
 }
 
 /**

@@ -107,13 +107,13 @@ export interface RegistryHttpOptions {
   readonly mirrorStatus?: () => Record<string, unknown>;
 }
 
-/** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
 /**
  * The listen backlog of the registry's servers (`registry http`, `registry mirror --listen`):
  * connections the kernel completes before the server accepts them. Node's default (511) overflows
  * when thousands of clients connect at once; the kernel caps this at `net.core.somaxconn`.
  */
 export const LISTEN_BACKLOG = 4096;
+/** Default location of the built page: dist/web beside dist/src (built by `prepare`, so by `npm ci`, and shipped in the package). */
 export const DEFAULT_WEB_DIR = new URL("../../web/", import.meta.url).pathname;
 
 /** The API and page as a fastify instance (not listening: call `app.listen`), its proof cache and its routes. */
@@ -183,20 +183,18 @@ export async function createRegistryApp(opts: RegistryHttpOptions): Promise<Regi
     consistencyPageBytes: opts.consistencyPageBytes ?? DEFAULT_CONSISTENCY_PAGE_BYTES,
     logger: opts.logger ?? false,
   });
+  const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: ctx.logger,
     routerOptions: { maxParamLength: 1 << 16 },
     bodyLimit: opts.writeBodyBytes ?? 256 * 1024,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorAnswer(ctx),
-    clientErrorHandler: clientErrorAnswer(opts.requestTimeoutMs),
-    // a request (headers and body) arrives whole within REQUEST_TIMEOUT_MS, checked every 5 s (set
+    clientErrorHandler: clientErrorAnswer(requestTimeout),
+    // a request (headers and body) arrives whole within requestTimeout, checked every 5 s (given
     // when Node's server is made: its connection checks take their limits from there)
-    requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-    http: {
-      requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: Math.min(5000, opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
-    },
+    requestTimeout,
+    http: { requestTimeout, connectionsCheckingInterval: Math.min(5000, requestTimeout) },
   });
   // Bodies are JSON only: without fastify's default text/plain parser a text body is refused with 415 like any other
   // content-type that is not JSON (docs/http.md), not read as a string and refused later as a 400.

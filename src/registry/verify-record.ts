@@ -530,7 +530,6 @@ export function verifyRecordUpdateProof(
   );
 }
 
-/** The request and proof of a call `(claim, proof)` or `(claim, request, proof)`. */
 /**
  * A profile v3 proof checked against its candidate statements (the claim's kind, configuration and
  * roots): its rejection as a record verdict (`v3Verdict`), or the accepted claim with the
@@ -587,6 +586,7 @@ function compatRequest(
   return liveUnderNonNfc(claim.name, side) ?? { r, c };
 }
 
+/** The request and proof of a call `(claim, proof)` or `(claim, request, proof)`. */
 function requestAndProof(
   requestOrProof: RequestInput | Uint8Array | undefined,
   maybeProof: Uint8Array | undefined,

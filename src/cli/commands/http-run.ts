@@ -154,12 +154,16 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
       `--db ${opts.db}: another registry http with --token-file serves this registry (one writable server per registry); stop it first, or start this one without --token-file (read-only)`,
     );
   const { store } = openRegistry(opts.db, { readOnly: token === undefined && !proveBlocks });
+  // the registry closes, then the hold ends (another writable server may start)
+  const closeRegistry = async () => {
+    await store.close();
+    hold?.release();
+  };
   // The workers open the registry read-only and prepare their circuits before the server listens.
   let pool: ProverPool | undefined;
   if (nats !== undefined) {
     if (!isNameKeyed(store)) {
-      await store.close();
-      hold?.release();
+      await closeRegistry();
       throw new CliError("BAD_OPTION", "--nats: proof jobs on a broker are for name-keyed registries");
     }
     const { NatsProvingPool } = await import("../../proof-jobs/pool.js");
@@ -178,8 +182,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
         log: (line) => process.stderr.write(`proof jobs: ${line}\n`),
       });
     } catch (e) {
-      await store.close();
-      hold?.release();
+      await closeRegistry();
       throw e;
     }
     process.stderr.write(
@@ -190,8 +193,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     try {
       pool = await ProvingPool.start({ dir: store.dir, workers });
     } catch (e) {
-      await store.close();
-      hold?.release();
+      await closeRegistry();
       throw e;
     }
     process.stderr.write(
@@ -224,8 +226,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
     // the block prover and the sequencer stop with the app, before the pool and the registry close
     await app.close().catch(() => undefined);
     await pool?.close();
-    await store.close();
-    hold?.release();
+    await closeRegistry();
     throw new CliError("BAD_OPTION", `--listen ${opts.listen}: ${(e as Error).message}`);
   }
   process.stdout.write(
@@ -240,8 +241,7 @@ export async function runHttpCommand(setExit: (code: number) => void, opts: Http
   process.stderr.write(`stopping (${why}): closing connections, the proving pool and the registry\n`);
   await app.close();
   await pool?.close();
-  await store.close();
-  hold?.release();
+  await closeRegistry();
   process.stderr.write("stopped\n");
   setExit(EXIT_OK);
 }

@@ -21,7 +21,7 @@ export interface FolderHold {
 }
 
 /** The abstract socket name of a role on a folder: its real path (or absolute path, before it exists), hashed. */
-export function holdName(db: string, role: FolderRole): string {
+function holdName(db: string, role: FolderRole): string {
   let path: string;
   try {
     path = realpathSync(db);
